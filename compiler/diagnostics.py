@@ -1,0 +1,167 @@
+"""Diagnostics: the one error type every pass reports through.
+
+A pass never raises a bare exception at the user and never prints. It collects
+:class:`Diagnostic` values (code, message, span, notes) and, when it cannot go on,
+raises :class:`CompileError` carrying all of them. Only the CLI renders them.
+
+Rendering follows rustc and sqlglot::
+
+    variants/quick.yaml:12:5: error[E104]: unknown gem colour 'purpel' (did you mean 'purple'?)
+       12 |     colour: purpel
+          |             ^^^^^^
+
+Sources are registered in a :class:`SourceMap` so that a span (file, 1-based line
+and column) can be drawn with its line and a caret without re-reading files.
+"""
+from __future__ import annotations
+
+import difflib
+import json
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A region of a source file; lines and columns are 1-based, end is exclusive."""
+
+    file: str
+    line: int
+    col: int
+    end_line: int | None = None
+    end_col: int | None = None
+
+    def shifted(self, line_offset: int, col: int, length: int) -> "Span":
+        """A span inside this one, `line_offset` lines below, at column `col`."""
+        return Span(self.file, self.line + line_offset, col, self.line + line_offset, col + max(1, length))
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    code: str
+    message: str
+    span: Span | None = None
+    notes: tuple[str, ...] = ()
+    severity: str = "error"
+
+    def to_dict(self) -> dict:
+        data: dict = {"code": self.code, "severity": self.severity, "message": self.message}
+        if self.span is not None:
+            data.update(file=self.span.file, line=self.span.line, col=self.span.col,
+                        end_line=self.span.end_line, end_col=self.span.end_col)
+        if self.notes:
+            data["notes"] = list(self.notes)
+        return data
+
+
+class CompileError(Exception):
+    """Raised by a pass that found errors; carries every diagnostic it collected."""
+
+    def __init__(self, diagnostics: Sequence[Diagnostic]):
+        self.diagnostics = list(diagnostics)
+        first = self.diagnostics[0] if self.diagnostics else None
+        super().__init__(first.message if first else "compile error")
+
+
+class Reporter:
+    """Collects the diagnostics of one pass; `raise_if_errors` ends the pass."""
+
+    def __init__(self) -> None:
+        self.diagnostics: list[Diagnostic] = []
+
+    def error(self, code: str, message: str, span: Span | None = None, *notes: str) -> None:
+        self.diagnostics.append(Diagnostic(code, message, span, tuple(n for n in notes if n)))
+
+    def extend(self, diagnostics: Iterable[Diagnostic]) -> None:
+        self.diagnostics.extend(diagnostics)
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.severity == "error" for d in self.diagnostics)
+
+    def raise_if_errors(self) -> None:
+        if self.has_errors:
+            raise CompileError(sorted_diagnostics(self.diagnostics))
+
+
+def sorted_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """Source order (file, line, col), then code; diagnostics without a span last."""
+    def key(d: Diagnostic):
+        if d.span is None:
+            return (1, "", 0, 0, d.code, d.message)
+        return (0, d.span.file, d.span.line, d.span.col, d.code, d.message)
+    unique = list(dict.fromkeys(diagnostics))
+    return sorted(unique, key=key)
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str:
+    """A ' (did you mean 'x'?)' suffix, or '' when nothing is close."""
+    close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def one_of(candidates: Iterable[str]) -> str:
+    return ", ".join(sorted(set(candidates)))
+
+
+class SourceMap:
+    """The text of every file a run read, by the name its spans use."""
+
+    def __init__(self) -> None:
+        self._lines: dict[str, list[str]] = {}
+
+    def add(self, name: str, text: str) -> None:
+        self._lines[name] = text.splitlines()
+
+    def line(self, name: str, number: int) -> str | None:
+        lines = self._lines.get(name)
+        if lines is None or not 1 <= number <= len(lines):
+            return None
+        return lines[number - 1]
+
+
+def render(diagnostic: Diagnostic, sources: SourceMap | None = None) -> str:
+    """The human form: location, severity, code, message, source line, caret, notes."""
+    d = diagnostic
+    head = f"{d.severity}[{d.code}]: {d.message}"
+    if d.span is not None:
+        head = f"{d.span}: {head}"
+    out = [head]
+    text = sources.line(d.span.file, d.span.line) if (sources and d.span) else None
+    if text is not None:
+        text = text.replace("\t", " ")
+        if len(text) > 200:  # a minified line: show the window around the caret
+            start = max(0, d.span.col - 80)
+            text = ("..." if start else "") + text[start:start + 160]
+            col = d.span.col - start + (3 if start else 0)
+        else:
+            col = d.span.col
+        width = 1
+        if d.span.end_col is not None and (d.span.end_line in (None, d.span.line)):
+            width = max(1, d.span.end_col - d.span.col)
+        width = max(1, min(width, len(text) - col + 1)) if len(text) >= col else 1
+        gutter = str(d.span.line)
+        out.append(f" {gutter} | {text}")
+        out.append(f" {' ' * len(gutter)} | {' ' * (col - 1)}{'^' * width}")
+    for note in d.notes:
+        out.append(f"  = note: {note}")
+    return "\n".join(out)
+
+
+def render_all(diagnostics: Sequence[Diagnostic], sources: SourceMap | None = None) -> str:
+    return "\n".join(render(d, sources) for d in diagnostics)
+
+
+def to_json(diagnostics: Sequence[Diagnostic]) -> str:
+    return json.dumps([d.to_dict() for d in diagnostics], indent=2, sort_keys=True)
+
+
+@dataclass
+class Located:
+    """Helper for passes that attach a span to a value they carry along."""
+
+    value: object
+    span: Span | None = field(default=None)

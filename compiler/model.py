@@ -1,0 +1,190 @@
+"""The rule model: the typed, immutable description of a game that later passes consume.
+
+Produced by :mod:`compiler.check` from a loaded (and overlaid) spec; consumed by the
+engine lowering, the sheets and the diff. Every element keeps the :class:`Span` of its
+definition so generated code and messages can point back to the spec, and variants
+keep the note and provenance of each change.
+
+Expressions and effects are the typed nodes of :mod:`compiler.expr`; their types are
+re-derived on demand by :func:`compiler.types.infer`, which needs only the model.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from .diagnostics import Span
+from .expr import Expr, Stmt
+
+# Parameter domains an action or a step can choose from.
+DOMAINS = ("gem", "colour", "gem_set", "face_up", "deck", "reserved", "noble", "payment")
+
+# How many times a step runs in a turn, and who decides.
+REPEATS = ("once", "while")
+RESOLVES = ("choice", "all")
+FINISHES = ("complete_round", "immediately")
+PREFERS = ("highest", "lowest")
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A piece of prose from the spec: an English text and optional translations."""
+
+    en: str
+    translations: tuple[tuple[str, str], ...] = ()
+
+    def get(self, lang: str) -> str | None:
+        if lang == "en":
+            return self.en
+        return dict(self.translations).get(lang)
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What a variant did to one element of its base, for sheets and diffs."""
+
+    kind: str  # "set", "add" or "remove"
+    path: str  # e.g. "actions.take_pair.condition"
+    file: str  # the variant file that made the change
+    span: Span | None
+    note: Text | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    id: int  # index in the spec's card list
+    level: int
+    bonus: int  # index into Rules.gems
+    points: int
+    cost: tuple[int, ...]  # per gem, in Rules.gems order
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Noble:
+    id: int
+    points: int
+    requires: tuple[int, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerCount:
+    players: int
+    gems: int  # tokens of each gem colour
+    gold: int
+    nobles: int  # nobles revealed
+    face_up: int  # face-up cards per level
+    span: Span
+    note: Text | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    name: str
+    value: int
+    span: Span
+    note: Text | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    name: str
+    domain: str  # one of DOMAINS
+    span: Span
+    min: int = 1  # gem_set only
+    max: int = 1  # gem_set only
+    optional: bool = False  # adds the value `none`
+    price: Expr | None = None  # payment only: the price of gem `c`
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """An action, or an end-of-turn step: a choice among parameter values under a condition."""
+
+    name: str
+    title: Text
+    notation: str
+    params: tuple[Param, ...]
+    condition: Expr
+    effects: tuple[Stmt, ...]
+    span: Span
+    only_when_stuck: bool = False  # actions only
+    while_: Expr | None = None  # steps only: run while this holds
+    repeat: str = "once"  # steps only
+    resolve: str = "choice"  # steps only
+    note: Text | None = None
+
+    def param(self, name: str) -> Param | None:
+        return next((p for p in self.params if p.name == name), None)
+
+
+@dataclass(frozen=True, slots=True)
+class EndTrigger:
+    name: str
+    title: Text
+    when: Expr
+    finish: str  # one of FINISHES
+    span: Span
+    note: Text | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RankLevel:
+    name: str
+    title: Text
+    by: Expr  # over `player`
+    prefer: str  # "highest" or "lowest"
+    span: Span
+    note: Text | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Winners:
+    eligible: Expr  # over `player`: who may win at all
+    ranking: tuple[RankLevel, ...]
+    ties: str  # "shared": players still tied all win
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class SpecFile:
+    """One file in a variant chain, for headers and provenance."""
+
+    name: str
+    path: str  # relative, with forward slashes
+    sha256: str
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    name: str
+    title: Text
+    description: Text
+    source: SpecFile  # the spec this model was compiled from
+    bases: tuple[SpecFile, ...]  # its bases, nearest first ("extends" chain)
+    gems: tuple[str, ...]
+    wild: str
+    levels: tuple[int, ...]
+    cards: tuple[Card, ...]
+    nobles: tuple[Noble, ...]
+    players: tuple[PlayerCount, ...]  # sorted by player count
+    values: tuple[Value, ...]
+    actions: tuple[Decision, ...]
+    steps: tuple[Decision, ...]
+    end: tuple[EndTrigger, ...]
+    winners: Winners
+    interpretations: tuple[Text, ...]
+    changes: tuple[Change, ...] = ()  # empty for a spec that extends nothing
+    spans: Mapping[str, Span] = field(default_factory=dict)  # dotted path -> where it is defined
+
+    @property
+    def colours(self) -> tuple[str, ...]:
+        """Token colours: the gems, then the wild colour."""
+        return self.gems + (self.wild,)
+
+    def value(self, name: str) -> int:
+        return next(v.value for v in self.values if v.name == name)
+
+    def player_count(self, n: int) -> PlayerCount | None:
+        return next((p for p in self.players if p.players == n), None)
