@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import difflib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 
@@ -157,11 +157,3 @@ def render_all(diagnostics: Sequence[Diagnostic], sources: SourceMap | None = No
 
 def to_json(diagnostics: Sequence[Diagnostic]) -> str:
     return json.dumps([d.to_dict() for d in diagnostics], indent=2, sort_keys=True)
-
-
-@dataclass
-class Located:
-    """Helper for passes that attach a span to a value they carry along."""
-
-    value: object
-    span: Span | None = field(default=None)

@@ -96,6 +96,8 @@ class Param:
     max: int = 1  # gem_set only
     optional: bool = False  # adds the value `none`
     price: Expr | None = None  # payment only: the price of gem `c`
+    slots: int = 0  # reserved only: how many reserved cards a player can hold (sizes the action space)
+    slots_name: str = ""  # the value `slots` was taken from
 
 
 @dataclass(frozen=True, slots=True)

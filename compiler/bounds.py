@@ -1,0 +1,229 @@
+"""Interval analysis: what values a quantity can take in any game under a spec.
+
+The check pass uses it to find conditions that can never hold (an action that is
+never legal, an end trigger that never fires): ``supply[colour] >= 9`` when no
+player count puts more than 7 tokens of a colour in the supply, or
+``me.prestige >= 99`` when all cards and nobles together are worth 58.
+
+Numbers are closed intervals ``(lo, hi)`` (``hi`` may be ``INF``); conditions are
+three-valued: ``ALWAYS``, ``NEVER`` or ``MAYBE``. Anything the analysis does not
+understand is ``MAYBE`` or the widest interval, so it never reports a false alarm.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .expr import Aggregate, Attribute, Binary, Bool, Call, Compare, Conditional, Index, Int, Logic, Name, Unary
+
+INF = float("inf")
+ALWAYS, NEVER, MAYBE = "always", "never", "maybe"
+TOP = (-INF, INF)
+
+
+@dataclass(frozen=True)
+class Facts:
+    """Upper bounds of the game's quantities, derived from the components and tables."""
+
+    values: dict[str, int]
+    gems: tuple[str, ...]
+    wild: str
+    max_gem_tokens: int
+    max_gold: int
+    max_players: int
+    min_players: int
+    cards_per_level: dict[int, int]
+    cards_per_bonus: int
+    total_points: int
+    max_cost: int
+    max_card_points: int
+    levels: tuple[int, ...]
+    nobles: int
+    max_noble_requirement: int
+    max_noble_points: int
+    max_face_up: int
+    max_nobles_shown: int
+    setup: dict[str, tuple[int, int]]
+    set_sizes: dict[str, tuple[int, int]]  # params of domain gem_set: (min, max) size
+
+    @property
+    def total_tokens(self) -> int:
+        return self.max_gem_tokens * len(self.gems) + self.max_gold
+
+
+def _add(a, b):
+    return (a[0] + b[0], a[1] + b[1])
+
+
+def _mul(a, b):
+    products = [x * y for x in a for y in b if not (x == 0 and abs(y) == INF) and not (y == 0 and abs(x) == INF)]
+    return (min(products, default=0), max(products, default=0))
+
+
+class Bounds:
+    def __init__(self, facts: Facts):
+        self.f = facts
+
+    def colour_range(self, node) -> tuple[float, float]:
+        if isinstance(node, Name) and node.id == self.f.wild:
+            return (0, self.f.max_gold)
+        if isinstance(node, Name) and node.id in self.f.gems:
+            return (0, self.f.max_gem_tokens)
+        return (0, max(self.f.max_gem_tokens, self.f.max_gold))
+
+    def number(self, node) -> tuple[float, float]:  # noqa: C901
+        f = self.f
+        match node:
+            case Int(value=v):
+                return (v, v)
+            case Name(id=name):
+                if name in f.values:
+                    return (f.values[name], f.values[name])
+                return {
+                    "player_count": (f.min_players, f.max_players), "nobles_left": (0, f.max_nobles_shown),
+                    "round": (1, INF), "turn": (1, INF), "passes": (0, INF),
+                }.get(name, TOP)
+            case Index(obj=Name(id="supply"), index=idx):
+                return self.colour_range(idx)
+            case Index(obj=Name(id="deck")):
+                return (0, max(f.cards_per_level.values(), default=0))
+            case Index(obj=Name(id="face_up")):
+                return (0, f.max_face_up)
+            case Index(obj=Attribute(name="tokens"), index=idx):
+                return self.colour_range(idx)
+            case Index(obj=Attribute(name="bonus")):
+                return (0, f.cards_per_bonus)
+            case Index(obj=Attribute(name="cost")):
+                return (0, f.max_cost)
+            case Index(obj=Attribute(name="requires")):
+                return (0, f.max_noble_requirement)
+            case Index(obj=Attribute(name="gold" | "spent")):
+                return (0, max(f.max_gold, f.max_cost))
+            case Attribute(obj=Name(id="setup"), name=attr):
+                return f.setup.get(attr, TOP)
+            case Attribute(name=attr):
+                return {
+                    "prestige": (0, f.total_points), "purchased": (0, sum(f.cards_per_level.values())),
+                    "reserved": (0, sum(f.cards_per_level.values())), "nobles": (0, f.nobles),
+                    "held": (0, f.total_tokens), "turns": (1, INF), "seat": (1, f.max_players),
+                    "points": (0, max(f.max_card_points, f.max_noble_points)),
+                    "level": (min(f.levels, default=0), max(f.levels, default=0)),
+                    "gold_total": (0, f.max_gold),
+                }.get(attr, TOP)
+            case Unary(op="-", operand=o):
+                lo, hi = self.number(o)
+                return (-hi, -lo)
+            case Binary(op="+", left=l, right=r):
+                return _add(self.number(l), self.number(r))
+            case Binary(op="-", left=l, right=r):
+                lo, hi = self.number(r)
+                return _add(self.number(l), (-hi, -lo))
+            case Binary(op="*", left=l, right=r):
+                return _mul(self.number(l), self.number(r))
+            case Call(func="min", args=args) if args:
+                rs = [self.number(a) for a in args]
+                return (min(r[0] for r in rs), min(r[1] for r in rs))
+            case Call(func="max", args=args) if args:
+                rs = [self.number(a) for a in args]
+                return (max(r[0] for r in rs), max(r[1] for r in rs))
+            case Call(func="size", args=(Name(id=name),)):
+                if name in f.set_sizes:
+                    return f.set_sizes[name]
+                if name == "gems":
+                    return (len(f.gems), len(f.gems))
+                if name == "colours":
+                    return (len(f.gems) + 1, len(f.gems) + 1)
+                return (0, INF)
+            case Aggregate(func="count", collection=coll):
+                return (0, self.collection_size(coll))
+            case Aggregate(func="sum", body=body, collection=coll):
+                lo, hi = self.number(body)
+                n = self.collection_size(coll)
+                return (min(0, lo * n) if lo < 0 else 0, hi * n if hi > 0 else 0)
+            case Aggregate(func="min" | "max", body=body):
+                return self.number(body)
+            case Conditional(then=a, otherwise=b):
+                ra, rb = self.number(a), self.number(b)
+                return (min(ra[0], rb[0]), max(ra[1], rb[1]))
+        return TOP
+
+    def collection_size(self, node) -> float:
+        match node:
+            case Name(id="gems"):
+                return len(self.f.gems)
+            case Name(id="colours"):
+                return len(self.f.gems) + 1
+            case Name(id="levels"):
+                return len(self.f.levels)
+            case Name(id="players" | "others"):
+                return self.f.max_players
+            case Name(id=name) if name in self.f.set_sizes:
+                return self.f.set_sizes[name][1]
+        return INF
+
+    def truth(self, node) -> str:  # noqa: C901
+        match node:
+            case Bool(value=v):
+                return ALWAYS if v else NEVER
+            case Unary(op="not", operand=o):
+                return {ALWAYS: NEVER, NEVER: ALWAYS}.get(self.truth(o), MAYBE)
+            case Logic(op="and", left=l, right=r):
+                a, b = self.truth(l), self.truth(r)
+                if NEVER in (a, b):
+                    return NEVER
+                return ALWAYS if a == b == ALWAYS else MAYBE
+            case Logic(op="or", left=l, right=r):
+                a, b = self.truth(l), self.truth(r)
+                if ALWAYS in (a, b):
+                    return ALWAYS
+                return NEVER if a == b == NEVER else MAYBE
+            case Compare(op=op, left=l, right=r) if op in ("<", "<=", ">", ">=", "==", "!="):
+                if op in ("==", "!=") and not self._numeric(l) and not self._numeric(r):
+                    return MAYBE
+                (a_lo, a_hi), (b_lo, b_hi) = self.number(l), self.number(r)
+                if (a_lo, a_hi) == TOP or (b_lo, b_hi) == TOP:
+                    return MAYBE
+                if op == "<":
+                    return ALWAYS if a_hi < b_lo else NEVER if a_lo >= b_hi else MAYBE
+                if op == "<=":
+                    return ALWAYS if a_hi <= b_lo else NEVER if a_lo > b_hi else MAYBE
+                if op == ">":
+                    return ALWAYS if a_lo > b_hi else NEVER if a_hi <= b_lo else MAYBE
+                if op == ">=":
+                    return ALWAYS if a_lo >= b_hi else NEVER if a_hi < b_lo else MAYBE
+                disjoint = a_hi < b_lo or b_hi < a_lo
+                same = a_lo == a_hi == b_lo == b_hi
+                if op == "==":
+                    return NEVER if disjoint else ALWAYS if same else MAYBE
+                return ALWAYS if disjoint else NEVER if same else MAYBE
+            case Aggregate(func="all", body=body):
+                return ALWAYS if self.truth(body) == ALWAYS else NEVER if self.truth(body) == NEVER and \
+                    self._nonempty(node.collection) else MAYBE
+            case Aggregate(func="any", body=body):
+                t = self.truth(body)
+                return NEVER if t == NEVER else ALWAYS if t == ALWAYS and self._nonempty(node.collection) else MAYBE
+            case Conditional(test=t, then=a, otherwise=b):
+                tt, ta, tb = self.truth(t), self.truth(a), self.truth(b)
+                if tt == ALWAYS:
+                    return ta
+                if tt == NEVER:
+                    return tb
+                return ta if ta == tb else MAYBE
+        return MAYBE
+
+    def _numeric(self, node) -> bool:
+        return self.number(node) != TOP
+
+    def _nonempty(self, coll) -> bool:
+        return isinstance(coll, Name) and coll.id in ("gems", "colours", "levels", "players")
+
+
+def never_reasons(node, bounds: Bounds) -> list:
+    """The conjuncts of a condition that can never hold (innermost first), for a caret."""
+    if bounds.truth(node) != NEVER:
+        return []
+    if isinstance(node, Logic) and node.op == "and":
+        for part in (node.left, node.right):
+            inner = never_reasons(part, bounds)
+            if inner:
+                return inner
+    return [node]

@@ -1,0 +1,608 @@
+"""Pass 4, check: a resolved spec tree -> the rule model, or every problem with it.
+
+Takes the :class:`~compiler.overlay.Resolved` tree (schema-valid, variant applied),
+parses every expression and effect (:mod:`compiler.expr`), loads the card and noble
+tables, and checks names, types (:mod:`compiler.types`) and sense: a player-count
+table with gaps, too few cards for the face-up rows, too few nobles, a notation that
+does not show every choice, an action that can never be legal or an end trigger that
+can never fire (:mod:`compiler.bounds`). Returns an immutable
+:class:`~compiler.model.Rules`; raises :class:`CompileError` with all diagnostics of
+the pass otherwise. It is defensive about structure too: the schema pass should have
+caught a malformed tree, but this pass never crashes on one.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+
+from . import bounds as bounds_mod
+from .diagnostics import CompileError, Reporter, SourceMap, Span, did_you_mean
+from .expr import Bool, Origin, parse_expr, parse_stmt
+from .model import (DOMAINS, FINISHES, PREFERS, RESOLVES, REPEATS, Card, Decision, EndTrigger, Noble, Param,
+                    PlayerCount, RankLevel, Rules, Text, Value, Winners)
+from .overlay import Resolved
+from .source import MapNode, Node, ScalarNode, SeqNode
+from .types import (BOOL, DOMAIN_TYPES, GEM, GLOBALS, INT, PLAYER, AGGREGATES, EFFECTS, FUNCTIONS, Inferrer,
+                    Scope, base_scope)
+
+LANGS = ("en", "fr", "nl", "sr")
+RESERVED_NAMES = set(GLOBALS) | set(FUNCTIONS) | set(AGGREGATES) | set(EFFECTS) | {
+    "me", "player", "true", "false", "if", "then", "else", "and", "or", "not", "in", "for", "c"}
+_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+
+
+class Checker:
+    def __init__(self, resolved: Resolved, sources: SourceMap | None):
+        self.resolved = resolved
+        self.root = resolved.root
+        self.sources = sources
+        self.r = Reporter()
+        self.types = Inferrer(self.r)
+        self.spans: dict[str, Span] = {}
+
+    # ------------------------------------------------------------------ helpers
+
+    def node(self, parent: MapNode | None, key: str, kind=None, required=True, where="") -> Node | None:
+        if not isinstance(parent, MapNode):
+            return None
+        value = parent.get(key)
+        if value is None:
+            if required:
+                self.r.error("E102", f"missing key '{key}'{where}", parent.span)
+            return None
+        if kind is not None and not isinstance(value, kind):
+            want = {MapNode: "a mapping", SeqNode: "a list", ScalarNode: "a single value"}[kind]
+            self.r.error("E103", f"'{key}' must be {want}", value.span)
+            return None
+        return value
+
+    def scalar(self, parent, key, types, required=True, default=None, where=""):
+        node = self.node(parent, key, ScalarNode, required, where)
+        if node is None:
+            return default, None
+        if not isinstance(node.value, types) or (isinstance(node.value, bool) and bool not in _tuple(types)):
+            want = " or ".join(t.__name__.replace("str", "text").replace("int", "whole number") for t in _tuple(types))
+            self.r.error("E103", f"'{key}' must be a {want}, not {node.value!r}", node.span)
+            return default, node
+        return node.value, node
+
+    def text(self, parent, key, required=True, default="") -> Text:
+        node = self.node(parent, key, None, required)
+        if node is None:
+            return Text(default)
+        if isinstance(node, ScalarNode):
+            return Text(str(node.value) if node.value is not None else "")
+        if isinstance(node, MapNode):
+            entries = {}
+            for k, v in node.entries:
+                if k.value not in LANGS:
+                    self.r.error("E104", f"unknown language '{k.value}'{did_you_mean(str(k.value), LANGS)}"
+                                 f" (languages: {', '.join(LANGS)})", k.span)
+                elif isinstance(v, ScalarNode):
+                    entries[k.value] = str(v.value)
+            if "en" not in entries:
+                self.r.error("E104", f"'{key}' needs an English text ('en')", node.span)
+            return Text(entries.get("en", default), tuple(sorted((k, v) for k, v in entries.items() if k != "en")))
+        self.r.error("E103", f"'{key}' must be a text or a mapping of languages to texts", node.span)
+        return Text(default)
+
+    def note(self, entry: MapNode) -> Text | None:
+        return self.text(entry, "note") if isinstance(entry, MapNode) and entry.get("note") is not None else None
+
+    def expression(self, node: Node | None, what: str):
+        if node is None:
+            return None
+        if not isinstance(node, ScalarNode) or isinstance(node.value, (list, dict)):
+            self.r.error("E103", f"{what} must be an expression written as text", node.span)
+            return None
+        if isinstance(node.value, bool):
+            return Bool(node.value, node.span)
+        text = str(node.value) if node.value is not None else ""
+        origin = Origin.of_scalar(text, node.span, self._raw_lines(node.span.file))
+        try:
+            return parse_expr(text, origin, what)
+        except CompileError as err:
+            self.r.extend(err.diagnostics)
+            return None
+
+    def statement(self, node: Node, what: str):
+        if not isinstance(node, ScalarNode) or not isinstance(node.value, str):
+            self.r.error("E103", f"{what} must be an effect written as text", node.span)
+            return None
+        origin = Origin.of_scalar(node.value, node.span, self._raw_lines(node.span.file))
+        try:
+            return parse_stmt(node.value, origin, what)
+        except CompileError as err:
+            self.r.extend(err.diagnostics)
+            return None
+
+    def _raw_lines(self, file: str) -> list[str]:
+        if self.sources is not None:
+            lines = self.sources._lines.get(file)
+            if lines is not None:
+                return lines
+        try:
+            with open(file, encoding="utf-8") as handle:
+                return handle.read().splitlines()
+        except OSError:
+            return []
+
+    # ------------------------------------------------------------------ sections
+
+    def build(self) -> Rules:
+        root = self.root
+        name, _ = self.scalar(root, "name", str, default=self.resolved.source.name)
+        title = self.text(root, "title")
+        description = self.text(root, "description", required=False)
+        gems, wild = self.components()
+        cards, nobles = self.tables(gems)
+        levels = tuple(sorted({c.level for c in cards}))
+        players = self.players()
+        values = self.values()
+        self.value_table = {v.name: v.value for v in values}
+        if levels and levels != tuple(range(1, len(levels) + 1)):
+            self.r.error("E504", f"card levels must run 1, 2, ... without gaps, found {', '.join(map(str, levels))}",
+                         cards[0].span)
+        self.check_tables(players, cards, nobles, levels)
+        scope = base_scope(gems, wild, tuple(v.name for v in values))
+        facts = self.facts(gems, wild, cards, nobles, levels, players, values)
+        actions = self.decisions(root, "actions", scope, facts, is_step=False)
+        steps = self.decisions(root, "end_of_turn", scope, facts, is_step=True, required=False)
+        end = self.end_triggers(scope, facts)
+        winners = self.winners(scope)
+        interpretations = self.interpretations()
+        self.r.raise_if_errors()
+        return Rules(
+            name=str(name), title=title, description=description, source=self.resolved.source,
+            bases=self.resolved.bases, gems=gems, wild=wild, levels=levels, cards=cards, nobles=nobles,
+            players=players, values=values, actions=actions, steps=steps, end=end, winners=winners,
+            interpretations=interpretations, changes=self.resolved.changes, spans=dict(self.spans))
+
+    def components(self) -> tuple[tuple[str, ...], str]:
+        comp = self.node(self.root, "components", MapNode)
+        gems: list[str] = []
+        wild = "gold"
+        if comp is None:
+            return ("white", "blue", "green", "red", "black"), wild
+        gem_list = self.node(comp, "gems", SeqNode)
+        for item in gem_list.items if gem_list else ():
+            if not isinstance(item, ScalarNode) or not isinstance(item.value, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", item.value):
+                self.r.error("E105", "a gem colour is a lower-case name", item.span)
+            elif item.value in gems:
+                self.r.error("E501", f"gem colour '{item.value}' is listed twice", item.span)
+            elif item.value in RESERVED_NAMES:
+                self.r.error("E406", f"'{item.value}' is a built-in name and cannot be a colour", item.span)
+            else:
+                gems.append(item.value)
+        if gem_list is not None and len(gems) < 1:
+            self.r.error("E501", "at least one gem colour is needed", gem_list.span)
+        wild_value, wild_node = self.scalar(comp, "wild", str, default="gold")
+        if wild_node is not None and wild_value in gems:
+            self.r.error("E501", f"the wild colour '{wild_value}' is also a gem colour", wild_node.span)
+        if wild_node is not None and wild_value in RESERVED_NAMES:
+            self.r.error("E406", f"'{wild_value}' is a built-in name and cannot be a colour", wild_node.span)
+        return tuple(gems), str(wild_value)
+
+    def _csv(self, key: str, header: list[str]) -> list[tuple[int, dict[str, str], str]]:
+        comp = self.root.get("components") if isinstance(self.root, MapNode) else None
+        value, node = self.scalar(comp, key, str) if isinstance(comp, MapNode) else (None, None)
+        if node is None or value is None:
+            return []
+        path = os.path.join(os.path.dirname(node.span.file), value)
+        shown = os.path.normpath(path).replace(os.sep, "/")
+        try:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+        except FileNotFoundError:
+            self.r.error("E106", f"{key} table not found: {shown}", node.span)
+            return []
+        except (OSError, UnicodeDecodeError) as err:
+            self.r.error("E106", f"cannot read the {key} table {shown}: {err}", node.span)
+            return []
+        if self.sources is not None:
+            self.sources.add(shown, text)
+        rows = list(csv.reader(io.StringIO(text)))
+        if not rows or [h.strip() for h in rows[0]] != header:
+            got = ",".join(rows[0]) if rows else "nothing"
+            self.r.error("E107", f"the {key} table must start with the header '{','.join(header)}', found '{got}'",
+                         Span(shown, 1, 1, 1, 1 + len(got)))
+            return []
+        out = []
+        for number, row in enumerate(rows[1:], start=2):
+            if not row or all(not cell.strip() for cell in row):
+                continue
+            if len(row) != len(header):
+                self.r.error("E107", f"expected {len(header)} columns, found {len(row)}", Span(shown, number, 1))
+                continue
+            out.append((number, dict(zip(header, (c.strip() for c in row))), shown))
+        return out
+
+    def tables(self, gems: tuple[str, ...]) -> tuple[tuple[Card, ...], tuple[Noble, ...]]:
+        cards: list[Card] = []
+        header = ["level", "bonus", "points", *gems]
+        for line, row, shown in self._csv("cards", header):
+            col = 1
+            ok = True
+            numbers = {}
+            for h in header:
+                cell = row[h]
+                if h != "bonus":
+                    if not cell.isdigit():
+                        self.r.error("E107", f"'{h}' must be a whole number, not {cell!r}", Span(shown, line, col, line, col + max(1, len(cell))))
+                        ok = False
+                    else:
+                        numbers[h] = int(cell)
+                elif cell not in gems:
+                    self.r.error("E107", f"unknown bonus colour {cell!r}{did_you_mean(cell, gems)}",
+                                 Span(shown, line, col, line, col + max(1, len(cell))))
+                    ok = False
+                col += len(cell) + 1
+            if ok:
+                if numbers["level"] < 1:
+                    self.r.error("E107", "card levels start at 1", Span(shown, line, 1))
+                    continue
+                cards.append(Card(len(cards), numbers["level"], gems.index(row["bonus"]), numbers["points"],
+                                  tuple(numbers[g] for g in gems), Span(shown, line, 1)))
+        nobles: list[Noble] = []
+        header = ["points", *gems]
+        for line, row, shown in self._csv("nobles", header):
+            bad = [h for h in header if not row[h].isdigit()]
+            if bad:
+                self.r.error("E107", f"'{bad[0]}' must be a whole number, not {row[bad[0]]!r}", Span(shown, line, 1))
+                continue
+            nobles.append(Noble(len(nobles), int(row["points"]), tuple(int(row[g]) for g in gems), Span(shown, line, 1)))
+        return tuple(cards), tuple(nobles)
+
+    def players(self) -> tuple[PlayerCount, ...]:
+        table = self.node(self.root, "players", MapNode)
+        if table is None:
+            return ()
+        out = []
+        for key, entry in table.entries:
+            if not isinstance(key.value, int) or isinstance(key.value, bool) or key.value < 1:
+                self.r.error("E501", f"a player count is a whole number of at least 1, not {key.value!r}", key.span)
+                continue
+            if not isinstance(entry, MapNode):
+                self.r.error("E103", f"the row for {key.value} players must be a mapping", entry.span)
+                continue
+            where = f" in the row for {key.value} players"
+            nums = {}
+            for field in ("gems", "gold", "nobles", "face_up"):
+                v, n = self.scalar(entry, field, int, default=0, where=where)
+                if n is not None and isinstance(v, int) and v < 0:
+                    self.r.error("E501", f"'{field}' cannot be negative", n.span)
+                nums[field] = v if isinstance(v, int) else 0
+            self.spans[f"players.{key.value}"] = key.span
+            out.append(PlayerCount(key.value, nums["gems"], nums["gold"], nums["nobles"], nums["face_up"], key.span,
+                                   self.note(entry)))
+        out.sort(key=lambda p: p.players)
+        for a, b in zip(out, out[1:]):
+            if b.players != a.players + 1:
+                missing = ", ".join(str(n) for n in range(a.players + 1, b.players))
+                self.r.error("E502", f"the player-count table has a gap: {a.players} and {b.players} players are listed"
+                             f" but not {missing}", b.span)
+        if not out:
+            self.r.error("E502", "the player-count table is empty", table.span)
+        return tuple(out)
+
+    def values(self) -> tuple[Value, ...]:
+        table = self.node(self.root, "values", MapNode, required=False)
+        out = []
+        for key, entry in table.entries if table else ():
+            name = key.value
+            if not isinstance(name, str) or not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
+                self.r.error("E105", f"a value's name is a lower-case name, not {name!r}", key.span)
+                continue
+            if name in RESERVED_NAMES:
+                self.r.error("E406", f"'{name}' is a built-in name and cannot name a value", key.span)
+                continue
+            note = None
+            node = entry
+            if isinstance(entry, MapNode):
+                node = entry.get("value")
+                note = self.note(entry)
+                if node is None:
+                    self.r.error("E102", f"missing key 'value' in value '{name}'", entry.span)
+                    continue
+            if not isinstance(node, ScalarNode) or not isinstance(node.value, int) or isinstance(node.value, bool):
+                self.r.error("E103", f"value '{name}' must be a whole number", node.span)
+                continue
+            self.spans[f"values.{name}"] = key.span
+            out.append(Value(name, node.value, key.span, note))
+        return tuple(out)
+
+    def check_tables(self, players, cards, nobles, levels) -> None:
+        if not players:
+            return
+        biggest = max(players, key=lambda p: p.nobles)
+        if biggest.nobles > len(nobles):
+            self.r.error("E503", f"{biggest.players} players reveal {biggest.nobles} nobles, but there are only "
+                         f"{len(nobles)} noble tiles", biggest.span)
+        for p in players:
+            for level in levels:
+                n = sum(1 for c in cards if c.level == level)
+                if p.face_up > n:
+                    self.r.error("E504", f"{p.players} players show {p.face_up} face-up cards of level {level}, but "
+                                 f"level {level} has only {n} cards", p.span)
+                    break
+
+    def facts(self, gems, wild, cards, nobles, levels, players, values) -> bounds_mod.Facts:
+        per_level = {lv: sum(1 for c in cards if c.level == lv) for lv in levels}
+        per_bonus = max((sum(1 for c in cards if c.bonus == i) for i in range(len(gems))), default=0)
+        setup = {f: (min((getattr(p, f) for p in players), default=0), max((getattr(p, f) for p in players), default=0))
+                 for f in ("gems", "gold", "nobles", "face_up")}
+        return bounds_mod.Facts(
+            values={v.name: v.value for v in values}, gems=gems, wild=wild,
+            max_gem_tokens=setup["gems"][1], max_gold=setup["gold"][1],
+            max_players=max((p.players for p in players), default=1), min_players=min((p.players for p in players), default=1),
+            cards_per_level=per_level, cards_per_bonus=per_bonus,
+            total_points=sum(c.points for c in cards) + sum(n.points for n in nobles),
+            max_cost=max((max(c.cost, default=0) for c in cards), default=0),
+            max_card_points=max((c.points for c in cards), default=0), levels=levels, nobles=len(nobles),
+            max_noble_requirement=max((max(n.requires, default=0) for n in nobles), default=0),
+            max_noble_points=max((n.points for n in nobles), default=0), max_face_up=setup["face_up"][1],
+            max_nobles_shown=setup["nobles"][1], setup=setup, set_sizes={})
+
+    # ------------------------------------------------------------------ decisions
+
+    def decisions(self, root, section, scope_names, facts, is_step, required=True) -> tuple[Decision, ...]:
+        table = self.node(root, section, MapNode, required=required)
+        out = []
+        for key, entry in table.entries if table else ():
+            if not isinstance(entry, MapNode):
+                self.r.error("E103", f"'{key.value}' must be a mapping", entry.span)
+                continue
+            decision = self.decision(str(key.value), key, entry, scope_names, facts, is_step, section)
+            if decision is not None:
+                out.append(decision)
+        if required and table is not None and not out:
+            self.r.error("E505", "a spec needs at least one action", table.span)
+        if not is_step:
+            stuck = [d for d in out if d.only_when_stuck]
+            if len(stuck) > 1:
+                self.r.error("E505", "only one action can be the one taken when stuck", stuck[1].span)
+        return tuple(out)
+
+    def decision(self, name, key, entry, scope_names, facts, is_step, section) -> Decision | None:
+        kind = "step" if is_step else "action"
+        where = f" in {kind} '{name}'"
+        path = f"{section}.{name}"
+        self.spans[path] = key.span
+        title = self.text(entry, "title", required=False, default=name.replace("_", " "))
+        notation, notation_node = self.scalar(entry, "notation", str, default=name, where=where)
+        names = dict(scope_names)
+        names["me"] = PLAYER
+        params: list[Param] = []
+        set_sizes: dict[str, tuple[int, int]] = {}
+        choose = self.node(entry, "choose", MapNode, required=False)
+        optional = set()
+        for pkey, pnode in choose.entries if choose else ():
+            pname = pkey.value
+            if not isinstance(pname, str) or not re.fullmatch(r"[a-z_][a-z0-9_]*", pname):
+                self.r.error("E105", f"a choice is named with a lower-case name, not {pname!r}", pkey.span)
+                continue
+            if pname in names or pname in RESERVED_NAMES:
+                self.r.error("E406", f"choice '{pname}'{where} hides the name '{pname}' of the game", pkey.span)
+                continue
+            param = self.param(pname, pnode, Scope(names), where)
+            if param is None:
+                continue
+            params.append(param)
+            names[pname] = DOMAIN_TYPES[param.domain]
+            if param.optional:
+                optional.add(pname)
+            if param.domain == "gem_set":
+                set_sizes[pname] = (param.min, param.max)
+            self.spans[f"{path}.choose.{pname}"] = pkey.span
+        scope = Scope(names, frozenset(optional))
+        if notation_node is not None:
+            shown = _PLACEHOLDER.findall(notation)
+            for placeholder in shown:
+                if placeholder not in {p.name for p in params}:
+                    self.r.error("E506", f"notation shows '{{{placeholder}}}', which is not a choice of this {kind}"
+                                 f"{did_you_mean(placeholder, [p.name for p in params])}", notation_node.span)
+            for p in params:
+                if p.name not in shown:
+                    self.r.error("E506", f"notation must show every choice; '{{{p.name}}}' is missing", notation_node.span)
+            words = _PLACEHOLDER.sub("", notation).replace("[", " ").replace("]", " ").split()
+            if not words or not all(re.fullmatch(r"[a-z0-9_]+", w) for w in words):
+                self.r.error("E506", "notation starts with a lower-case word and uses words and {choices} only",
+                             notation_node.span)
+        only_when_stuck, _ = self.scalar(entry, "only_when_stuck", bool, required=False, default=False)
+        condition_node = entry.get("condition")
+        if only_when_stuck and condition_node is not None:
+            self.r.error("E505", f"{kind} '{name}' is taken only when stuck; it cannot have its own condition",
+                         condition_node.span)
+        condition = self.expression(condition_node, "condition") if condition_node is not None else Bool(True, key.span)
+        condition_ok = False
+        if condition is not None:
+            before = len(self.r.diagnostics)
+            self.types.expect(condition, scope, BOOL, "a condition")
+            condition_ok = len(self.r.diagnostics) == before
+            self.spans[f"{path}.condition"] = (condition_node or key).span
+        effects = []
+        effects_node = self.node(entry, "effects", SeqNode, required=False)
+        for item in effects_node.items if effects_node else ():
+            stmt = self.statement(item, "effect")
+            if stmt is not None:
+                self.types.statement(stmt, scope)
+                effects.append(stmt)
+        if effects_node is not None:
+            self.spans[f"{path}.effects"] = effects_node.span
+        while_ = None
+        repeat, resolve = "once", "choice"
+        if is_step:
+            if entry.get("while") is not None:
+                while_ = self.expression(entry.get("while"), "'while' condition")
+                if while_ is not None:
+                    self.types.expect(while_, scope, BOOL, "a 'while' condition")
+            repeat = self.choice(entry, "repeat", REPEATS, "once", where)
+            resolve = self.choice(entry, "resolve", RESOLVES, "choice", where)
+            if only_when_stuck:
+                self.r.error("E505", "'only_when_stuck' applies to actions, not to end-of-turn steps", key.span)
+        else:
+            for field in ("while", "repeat", "resolve"):
+                if entry.get(field) is not None:
+                    self.r.error("E505", f"'{field}' applies to end-of-turn steps, not to actions", entry.key_node(field).span)
+        if condition_ok:
+            facts_here = bounds_mod.Facts(**{**facts.__dict__, "set_sizes": set_sizes})
+            never = bounds_mod.never_reasons(condition, bounds_mod.Bounds(facts_here))
+            if never:
+                self.r.error("E507", f"{kind} '{name}' can never be taken: this condition never holds in any game "
+                             f"under this spec", never[0].span)
+        if condition is None:
+            return None
+        return Decision(name=name, title=title, notation=str(notation), params=tuple(params), condition=condition,
+                        effects=tuple(effects), span=key.span, only_when_stuck=bool(only_when_stuck), while_=while_,
+                        repeat=repeat, resolve=resolve, note=self.note(entry))
+
+    def param(self, pname: str, node, scope: Scope, where: str) -> Param | None:
+        if isinstance(node, ScalarNode) and isinstance(node.value, str):
+            domain, dnode, pnode = node.value, node, None  # shorthand: `colour: gem`
+        elif isinstance(node, MapNode):
+            domain, dnode = self.scalar(node, "domain", str, where=f" in choice '{pname}'{where}")
+            pnode = node
+        else:
+            self.r.error("E103", f"choice '{pname}' must name a domain", node.span)
+            return None
+        if dnode is None or domain is None:
+            return None
+        if domain not in DOMAINS:
+            self.r.error("E411", f"unknown domain '{domain}'{did_you_mean(str(domain), DOMAINS)}"
+                         f" (domains: {', '.join(DOMAINS)})", dnode.span)
+            return None
+        lo, hi, optional, price, slots, slots_name = 1, 1, False, None, 0, ""
+        if pnode is not None:
+            optional, _ = self.scalar(pnode, "optional", bool, required=False, default=False)
+            if domain == "gem_set":
+                lo, lo_node = self.scalar(pnode, "min", int, required=False, default=1)
+                hi, hi_node = self.scalar(pnode, "max", int, required=False, default=1)
+                if isinstance(lo, int) and isinstance(hi, int) and not (0 <= lo <= hi):
+                    self.r.error("E508", f"choice '{pname}': min {lo} and max {hi} do not make a range",
+                                 (lo_node or hi_node or pnode).span)
+            else:
+                for field in ("min", "max"):
+                    if pnode.get(field) is not None:
+                        self.r.error("E508", f"'{field}' applies to the gem_set domain, not to '{domain}'",
+                                     pnode.key_node(field).span)
+            if domain == "payment":
+                price_node = pnode.get("price")
+                if price_node is None:
+                    self.r.error("E102", f"missing key 'price' in choice '{pname}' (the price of gem `c`)", pnode.span)
+                else:
+                    price = self.expression(price_node, "price")
+                    if price is not None:
+                        self.types.expect(price, scope.bind("c", GEM), INT, "a price")
+            elif pnode.get("price") is not None:
+                self.r.error("E508", f"'price' applies to the payment domain, not to '{domain}'", pnode.key_node("price").span)
+            if domain == "reserved":
+                slots_value, slots_node = self.scalar(pnode, "slots", (str, int), where=f" in choice '{pname}'{where}")
+                if isinstance(slots_value, str):
+                    if slots_value not in self.value_table:
+                        self.r.error("E401", f"unknown value '{slots_value}'{did_you_mean(slots_value, self.value_table)}",
+                                     slots_node.span)
+                    else:
+                        slots, slots_name = self.value_table[slots_value], slots_value
+                elif isinstance(slots_value, int):
+                    slots = slots_value
+                if slots_node is not None and slots < 1 and not self.r.has_errors:
+                    self.r.error("E508", "a player must be able to hold at least 1 reserved card", slots_node.span)
+            elif pnode.get("slots") is not None:
+                self.r.error("E508", f"'slots' applies to the reserved domain, not to '{domain}'", pnode.key_node("slots").span)
+        elif domain in ("payment", "reserved"):
+            needs = "a 'price'" if domain == "payment" else "'slots'"
+            self.r.error("E102", f"choice '{pname}' of domain {domain} needs {needs}", node.span)
+        if domain == "payment" and optional:
+            self.r.error("E508", "a payment cannot be optional", node.span)
+        return Param(pname, domain, node.span, int(lo) if isinstance(lo, int) else 1,
+                     int(hi) if isinstance(hi, int) else 1, bool(optional), price, slots, slots_name)
+
+    def choice(self, entry, key, allowed, default, where) -> str:
+        value, node = self.scalar(entry, key, str, required=False, default=default, where=where)
+        if node is not None and value not in allowed:
+            self.r.error("E106", f"'{key}' must be one of: {', '.join(allowed)}{did_you_mean(str(value), allowed)}",
+                         node.span)
+            return default
+        return str(value)
+
+    # ------------------------------------------------------------------ end and winners
+
+    def end_triggers(self, scope_names, facts) -> tuple[EndTrigger, ...]:
+        table = self.node(self.root, "end", MapNode)
+        out = []
+        scope = Scope({**scope_names, "me": PLAYER})
+        for key, entry in table.entries if table else ():
+            if not isinstance(entry, MapNode):
+                self.r.error("E103", f"end trigger '{key.value}' must be a mapping", entry.span)
+                continue
+            where = f" in end trigger '{key.value}'"
+            when = self.expression(self.node(entry, "when", where=where), "end condition")
+            finish = self.choice(entry, "finish", FINISHES, "complete_round", where)
+            if entry.get("finish") is None:
+                self.r.error("E102", f"missing key 'finish'{where}", entry.span)
+            self.spans[f"end.{key.value}"] = key.span
+            if when is None:
+                continue
+            before = len(self.r.diagnostics)
+            self.types.expect(when, scope, BOOL, "an end condition")
+            if len(self.r.diagnostics) == before and bounds_mod.Bounds(facts).truth(when) == bounds_mod.NEVER:
+                never = bounds_mod.never_reasons(when, bounds_mod.Bounds(facts))
+                self.r.error("E509", f"end trigger '{key.value}' can never fire: its condition never holds in any game"
+                             " under this spec", never[0].span,
+                             f"all cards and nobles together are worth {facts.total_points} prestige")
+            out.append(EndTrigger(str(key.value), self.text(entry, "title", required=False, default=str(key.value)),
+                                  when, finish, key.span, self.note(entry)))
+        if table is not None and not out and not self.r.has_errors:
+            self.r.error("E509", "a spec needs at least one end trigger", table.span)
+        return tuple(out)
+
+    def winners(self, scope_names) -> Winners:
+        node = self.node(self.root, "winners", MapNode)
+        scope = Scope({**scope_names, "player": PLAYER})
+        if node is None:
+            return Winners(Bool(True, self.root.span), (), "shared", self.root.span)
+        eligible_node = node.get("eligible")
+        eligible = self.expression(eligible_node, "eligibility") if eligible_node is not None else Bool(True, node.span)
+        if eligible is not None:
+            self.types.expect(eligible, scope, BOOL, "eligibility")
+        levels = []
+        ranking = self.node(node, "ranking", MapNode, required=False)
+        for key, entry in ranking.entries if ranking else ():
+            if not isinstance(entry, MapNode):
+                self.r.error("E103", f"ranking level '{key.value}' must be a mapping", entry.span)
+                continue
+            where = f" in ranking level '{key.value}'"
+            by = self.expression(self.node(entry, "by", where=where), "ranking key")
+            prefer = self.choice(entry, "prefer", PREFERS, "highest", where)
+            if entry.get("prefer") is None:
+                self.r.error("E102", f"missing key 'prefer'{where}", entry.span)
+            if by is not None:
+                self.types.expect(by, scope, INT, "a ranking key")
+                levels.append(RankLevel(str(key.value), self.text(entry, "title", required=False, default=str(key.value)),
+                                        by, prefer, key.span, self.note(entry)))
+            self.spans[f"winners.ranking.{key.value}"] = key.span
+        ties = self.choice(node, "ties", ("shared",), "shared", " in winners")
+        self.spans["winners"] = node.span
+        return Winners(eligible or Bool(True, node.span), tuple(levels), ties, node.span)
+
+    def interpretations(self) -> tuple[Text, ...]:
+        node = self.node(self.root, "interpretations", SeqNode, required=False)
+        out = []
+        for item in node.items if node else ():
+            if isinstance(item, ScalarNode):
+                out.append(Text(str(item.value)))
+            elif isinstance(item, MapNode):
+                wrapper = MapNode(((ScalarNode("text", item.span), item),), item.span)
+                out.append(self.text(wrapper, "text"))
+        return tuple(out)
+
+
+def _tuple(types) -> tuple:
+    return types if isinstance(types, tuple) else (types,)
+
+
+def build(resolved: Resolved, sources: SourceMap | None = None) -> Rules:
+    """Check a resolved spec and build its rule model; raise CompileError with every problem."""
+    return Checker(resolved, sources).build()

@@ -1,0 +1,112 @@
+"""Pass 6, emit: an engine plan -> the source of a standalone Python module, written safely.
+
+Takes the :class:`~compiler.lower.EnginePlan` of a spec; returns module text laid out
+by ``templates/engine.py.j2``. The template only lays out: every rule decision was made
+by :mod:`compiler.lower`. The text is parsed with :func:`ast.parse` before it is
+returned, and :func:`write_atomic` replaces the target file only once the new text is
+complete, so a failed compile leaves no file behind and never a half-written one.
+
+Output is deterministic: spec order or sorted order only, no timestamps, no absolute
+paths, no tool versions.
+"""
+from __future__ import annotations
+
+import ast
+import os
+import tempfile
+
+import jinja2
+
+from .diagnostics import CompileError, Diagnostic
+from .lower import EnginePlan, LoweringError, lower
+from .model import Rules
+
+
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("compiler", "templates"),
+        autoescape=False, keep_trailing_newline=True, trim_blocks=False, lstrip_blocks=False,
+        undefined=jinja2.StrictUndefined)
+    env.filters["pyrepr"] = repr
+    return env
+
+
+def notation_help(plan: EnginePlan) -> list[str]:
+    lines = []
+    for dp in plan.decisions:
+        example = next(s for (d, _), s in zip(plan.actions, plan.action_strings) if d == dp.index)
+        lines.append(f"{dp.decision.notation:<34} e.g. {example!r}")
+    return lines
+
+
+def render_module(plan: EnginePlan) -> str:
+    rules = plan.rules
+    decisions = plan.decisions
+    actions = [dp for dp in decisions if not dp.is_step]
+    stuck = next((dp for dp in actions if dp.decision.only_when_stuck), None)
+    context = dict(
+        source=rules.source, bases=rules.bases, base_names=tuple(b.name for b in rules.bases),
+        title=rules.title.en, name=rules.name,
+        colours=rules.colours, gems=rules.gems, wild=rules.wild, levels=rules.levels,
+        player_counts=tuple(p.players for p in rules.players),
+        setup={p.players: (p.gems, p.gold, p.nobles, p.face_up) for p in rules.players},
+        values={v.name: v.value for v in rules.values}, max_reserved=plan.max_reserved,
+        cards=rules.cards, nobles=rules.nobles, payments=tuple(plan.payments),
+        decision_names=tuple(dp.decision.name for dp in decisions),
+        step_names=tuple(dp.decision.name for dp in decisions if dp.is_step),
+        actions=plan.actions, action_strings=plan.action_strings,
+        decision_ranges={dp.decision.name: (dp.base, dp.base + dp.count) for dp in decisions},
+        helpers=plan.helpers, decisions=decisions,
+        end_src=plan.end_src, rank_src=plan.rank_src,
+        action_decisions=[dp for dp in actions if not dp.decision.only_when_stuck],
+        stuck_index=stuck.index if stuck else -1,
+        stuck_id=stuck.base if stuck else -1,
+        n_action_decisions=len(actions),
+        step_table=[dict(index=dp.index, name=dp.decision.name,
+                         while_fn=f"_while_{dp.decision.name}" if dp.decision.while_ is not None else "None",
+                         once=dp.decision.repeat == "once", resolve_all=dp.decision.resolve == "all")
+                    for dp in decisions if dp.is_step],
+        param_kinds={dp.index: tuple((lay.param.name, lay.param.domain) for lay in dp.layouts) for dp in decisions},
+        notation_help=notation_help(plan),
+    )
+    text = _environment().get_template("engine.py.j2").render(**context)
+    text = "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
+    while "\n\n\n\n" in text:
+        text = text.replace("\n\n\n\n", "\n\n\n")
+    return text
+
+
+def compile_to_module(rules: Rules) -> str:
+    """The engine module's source for a checked rule model; raises CompileError if it cannot be built."""
+    try:
+        plan = lower(rules)
+    except LoweringError as err:
+        raise CompileError([Diagnostic("E520", str(err), err.span)]) from None
+    text = render_module(plan)
+    try:
+        ast.parse(text, filename=rules.source.path)
+    except SyntaxError as err:  # a compiler bug, reported as such rather than written out
+        raise CompileError([Diagnostic(
+            "E599", f"internal error: the generated engine does not parse ({err.msg} at line {err.lineno}); "
+            "please report this with the spec", None)]) from None
+    return text
+
+
+def write_atomic(path: str, text: str) -> None:
+    """Write `text` to `path` all at once: a temp file in the same folder, then a rename."""
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    handle, temp = tempfile.mkstemp(prefix=".tmp-", suffix=".py", dir=folder)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
+            out.write(text)
+        os.replace(temp, path)
+    except BaseException:
+        if os.path.exists(temp):
+            os.unlink(temp)
+        raise
+
+
+def module_name(rules: Rules) -> str:
+    """The file name of a spec's engine: its name with dashes turned into underscores."""
+    return rules.name.replace("-", "_") + ".py"

@@ -1,0 +1,816 @@
+"""Pass 5, lower: the rule model -> an engine plan (tables and Python code for each rule).
+
+Takes a checked :class:`~compiler.model.Rules`; returns an :class:`EnginePlan`: the
+constant tables of the generated engine (cards, nobles, the player-count table, the
+action table with one integer id per action and its notation), and, for every action
+and step, the Python source of three functions: the legal-action generator, the
+effect, and the explanation of why an action is illegal. Every decision about the
+rules is made here; :mod:`compiler.emit_engine` only lays the plan out.
+
+Expressions are compiled to Python, never interpreted at run time:
+
+* aggregates over fixed collections (gems, colours, levels) are unrolled, and
+  constant values are inlined with their name in a comment;
+* a condition is split into its conjuncts, and each conjunct is tested at the
+  outermost loop where every choice it mentions is bound (loop-invariant code
+  motion); sub-expressions that do not depend on the inner choices are hoisted into
+  locals the same way;
+* a ``gem_set`` choice with a conjunct ``all(P(c) for c in set)`` iterates only over
+  subsets of the colours that satisfy ``P``, from a table indexed by bitmask;
+* a ``payment`` choice enumerates only the payments the player can make.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+from .expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditional, Effect, ForEach, Index, Int,
+                   Logic, Name, Unary, When, unparse, walk)
+from .model import Decision, Param, Rules
+
+
+class LoweringError(Exception):
+    """A spec that checks clean but cannot be compiled; carries a located message."""
+
+    def __init__(self, message: str, span=None):
+        super().__init__(message)
+        self.span = span
+
+
+# ----------------------------------------------------------------------------- layout
+
+
+@dataclass
+class ParamLayout:
+    param: Param
+    size: int  # number of values in the action table
+    values: list  # the runtime value of each index (what the effect function receives)
+    labels: list[str]  # notation text of each index
+
+
+@dataclass
+class DecisionPlan:
+    decision: Decision
+    index: int  # position in DECISIONS
+    is_step: bool
+    base: int  # first action id
+    count: int
+    layouts: list[ParamLayout]
+    legal_src: str = ""
+    apply_src: str = ""
+    why_src: str = ""
+    while_src: str = ""
+
+
+@dataclass
+class EnginePlan:
+    rules: Rules
+    gems: tuple[str, ...]
+    colours: tuple[str, ...]
+    levels: tuple[int, ...]
+    max_face_up: int
+    max_nobles: int
+    max_gold: int
+    payments: list[tuple[int, ...]]
+    decisions: list[DecisionPlan]
+    actions: list[tuple[int, tuple]]  # id -> (decision index, args)
+    action_strings: list[str]
+    end_src: str = ""
+    rank_src: str = ""
+    max_reserved: int = 0
+    helpers: list[str] = field(default_factory=list)
+
+    @property
+    def num_actions(self) -> int:
+        return len(self.actions)
+
+
+def gem_subsets(n: int, lo: int, hi: int) -> list[tuple[int, ...]]:
+    """Subsets of range(n) with lo..hi members: by size, then in gem order."""
+    return [s for k in range(lo, hi + 1) for s in itertools.combinations(range(n), k)]
+
+
+def payment_vectors(gems: int, max_gold: int) -> list[tuple[int, ...]]:
+    """Every way to spend up to `max_gold` gold across the gem colours; the zero vector first."""
+    out = []
+    for total in range(max_gold + 1):
+        for combo in itertools.combinations_with_replacement(range(gems), total):
+            vec = [0] * gems
+            for g in combo:
+                vec[g] += 1
+            out.append(tuple(vec))
+    return sorted(set(out), key=lambda v: (sum(v), tuple(-x for x in v)))
+
+
+def layout_param(param: Param, plan: "EnginePlan") -> ParamLayout:
+    gems, colours = plan.gems, plan.colours
+    if param.domain == "gem":
+        values, labels = list(range(len(gems))), list(gems)
+    elif param.domain == "colour":
+        values, labels = list(range(len(colours))), list(colours)
+    elif param.domain == "gem_set":
+        subsets = gem_subsets(len(gems), param.min, param.max)
+        values, labels = subsets, [" ".join(gems[g] for g in s) for s in subsets]
+    elif param.domain == "face_up":
+        values = [(li, si) for li in range(len(plan.levels)) for si in range(plan.max_face_up)]
+        labels = [f"{plan.levels[li]}.{si + 1}" for li, si in values]
+    elif param.domain == "deck":
+        values, labels = list(plan.levels), [str(lv) for lv in plan.levels]
+    elif param.domain == "reserved":
+        values, labels = list(range(param.slots)), [str(i + 1) for i in range(param.slots)]
+    elif param.domain == "noble":
+        values, labels = list(range(plan.max_nobles)), [str(i + 1) for i in range(plan.max_nobles)]
+    elif param.domain == "payment":
+        values = list(range(len(plan.payments)))
+        labels = ["" if sum(v) == 0 else "paying gold for " + " ".join(
+            gems[g] for g in range(len(gems)) for _ in range(v[g])) for v in plan.payments]
+    else:  # pragma: no cover - the checker rejects other domains
+        raise LoweringError(f"unknown domain {param.domain}", param.span)
+    if param.optional:
+        values, labels = values + [None], labels + [""]
+    return ParamLayout(param, len(values), values, labels)
+
+
+def render_notation(template: str, labels: dict[str, str]) -> str:
+    """Fill a notation template; a [group] is dropped when a choice inside it is empty."""
+    out, i = [], 0
+    while i < len(template):
+        ch = template[i]
+        if ch == "[":
+            j = template.index("]", i)
+            group = template[i + 1:j]
+            names = [part.split("}")[0] for part in group.split("{")[1:]]
+            if all(labels.get(n) for n in names):
+                out.append(render_notation(group, labels))
+            i = j + 1
+        elif ch == "{":
+            j = template.index("}", i)
+            out.append(labels[template[i + 1:j]])
+            i = j + 1
+        else:
+            out.append(ch)
+            i += 1
+    return " ".join("".join(out).split())
+
+
+# ----------------------------------------------------------------------------- code building
+
+
+class Lines:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def add(self, depth: int, text: str) -> None:
+        self.lines.append("    " * depth + text)
+
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+def conjuncts(node) -> list:
+    if isinstance(node, Logic) and node.op == "and":
+        return conjuncts(node.left) + conjuncts(node.right)
+    if isinstance(node, Bool) and node.value:
+        return []
+    return [node]
+
+
+def free_names(node) -> set[str]:
+    """Names an expression refers to that are not bound inside it."""
+    match node:
+        case Name(id=i):
+            return {i}
+        case Aggregate(body=b, var=v, collection=c):
+            return free_names(c) | (free_names(b) - {v})
+        case ForEach(var=v, collection=c, body=b):
+            return free_names(c) | (free_names(b) - {v})
+    out: set[str] = set()
+    from .expr import children
+    for child in children(node):
+        out |= free_names(child)
+    return out
+
+
+STATIC_COLLECTIONS = ("gems", "colours", "levels")
+
+
+class ExprCompiler:
+    """Compiles expressions and effects of one decision to Python source text.
+
+    `env` maps a name to ('const', value) for unrolled loop variables, or to
+    ('param', kind, pyname) for choices and ('var', kind, pyname) for runtime loop
+    variables. The generated code runs with these locals: `g` (the game), `me` (the
+    acting seat), `sup` (supply), `tok`/`bon` (the acting player's tokens and bonuses).
+    """
+
+    def __init__(self, plan: EnginePlan, hoist=None):
+        self.plan = plan
+        self.values = {v.name: v.value for v in plan.rules.values}
+        self.hoist = hoist  # callback(node, python) -> python name, or None
+
+    # -- players and collections
+
+    def player_attr(self, seat: str, attr: str, me: bool) -> str:
+        if me:
+            table = {"tokens": "tok", "bonus": "bon"}
+            if attr in table:
+                return table[attr]
+        return {
+            "tokens": f"g.tok[{seat}]", "bonus": f"g.bon[{seat}]", "prestige": f"g.pts[{seat}]",
+            "purchased": f"len(g.bought[{seat}])", "reserved": f"len(g.res[{seat}])",
+            "nobles": f"len(g.nob[{seat}])", "held": f"sum({'tok' if me else f'g.tok[{seat}]'})",
+            "turns": f"g.turns[{seat}]", "seat": f"({seat} + 1)",
+        }[attr]
+
+    def static_elements(self, coll) -> list | None:
+        if isinstance(coll, Name) and coll.id in STATIC_COLLECTIONS and coll.id not in self.env:
+            if coll.id == "gems":
+                return list(range(len(self.plan.gems)))
+            if coll.id == "colours":
+                return list(range(len(self.plan.colours)))
+            return list(self.plan.levels)
+        return None
+
+    def collection(self, coll, env) -> str:
+        match coll:
+            case Name(id="players") if "players" not in env:
+                return "range(g.n)"
+            case Name(id="others") if "others" not in env:
+                return "[s for s in range(g.n) if s != me]"
+            case Name(id=name) if name in env and env[name][0] in ("param", "var"):
+                return env[name][2]
+        elements = self.static_elements(coll)
+        if elements is not None:
+            return repr(tuple(elements))
+        raise LoweringError(f"cannot iterate over '{unparse(coll)}'", coll.span)
+
+    def kind_of(self, node, env) -> str:
+        """A coarse type of a value-producing node: player, card, noble, payment, colour, int..."""
+        match node:
+            case Name(id="me"):
+                return "player"
+            case Name(id=name) if name in env:
+                entry = env[name]
+                return entry[1] if entry[0] != "const" else entry[1]
+        return "int"
+
+    # -- expressions
+
+    def expr(self, node, env) -> str:  # noqa: C901 - one dispatch over node kinds
+        self.env = env
+        if self.hoist is not None and not isinstance(node, (Int, Bool, Name)):
+            name = self.hoist(node, env)
+            if name is not None:
+                return name
+        match node:
+            case Int(value=v):
+                return str(v)
+            case Bool(value=v):
+                return "True" if v else "False"
+            case Name(id=name):
+                if name in env:
+                    entry = env[name]
+                    return repr(entry[2]) if entry[0] == "const" else entry[2]
+                if name in self.values:
+                    return str(self.values[name])
+                if name in self.plan.gems or name == self.plan.rules.wild:
+                    return str(self.plan.colours.index(name))
+                return {
+                    "player_count": "g.n", "round": "g.round", "turn": "g.turn", "passes": "g.passes",
+                    "nobles_left": "len(g.noble_row)", "none": "None", "me": "me",
+                }[name]
+            case Attribute(obj=obj, name=attr):
+                return self.attribute(node, obj, attr, env)
+            case Index(obj=obj, index=idx):
+                i = self.expr(idx, env)
+                match obj:
+                    case Name(id="supply"):
+                        return f"sup[{i}]"
+                    case Name(id="deck"):
+                        return f"len(g.decks[{i} - 1])"
+                    case Name(id="face_up"):
+                        return f"(g.face_up_count({i}))"
+                    case Attribute(obj=owner, name="cost"):
+                        return f"CARD_COST[{self.expr(owner, env)}][{i}]"
+                    case Attribute(obj=owner, name="requires"):
+                        return f"NOBLE_REQUIRES[{self.expr(owner, env)}][{i}]"
+                    case Attribute(obj=owner, name=("gold" | "spent") as part):
+                        return f"{self.expr(owner, env)}_{part}[{i}]"
+                    case Attribute(obj=owner, name=("tokens" | "bonus") as part):
+                        return f"{self.attribute(obj, owner, part, env)}[{i}]"
+                raise LoweringError(f"cannot compile '{unparse(node)}'", node.span)
+            case Call(func=func, args=args):
+                parts = [self.expr(a, env) for a in args]
+                if func == "size":
+                    if self.static_elements(args[0]) is not None:
+                        return str(len(self.static_elements(args[0])))
+                    return f"len({parts[0]})"
+                return f"{func}({', '.join(parts)})"
+            case Aggregate(func=func, body=body, var=var, collection=coll):
+                return self.aggregate(func, body, var, coll, env)
+            case Unary(op="-", operand=o):
+                return f"(-{self.expr(o, env)})"
+            case Unary(op="not", operand=o):
+                return f"(not {self.expr(o, env)})"
+            case Binary(op=op, left=l, right=r):
+                return f"({self.expr(l, env)} {op} {self.expr(r, env)})"
+            case Compare(op=op, left=l, right=r):
+                left, right = self.expr(l, env), self.expr(r, env)
+                if right == "None" and op in ("==", "!="):
+                    op = "is" if op == "==" else "is not"
+                return f"({left} {op} {right})"
+            case Logic(op=op, left=l, right=r):
+                return f"({self.expr(l, env)} {op} {self.expr(r, env)})"
+            case Conditional(test=t, then=a, otherwise=b):
+                return f"({self.expr(a, env)} if {self.expr(t, env)} else {self.expr(b, env)})"
+        raise LoweringError(f"cannot compile '{unparse(node)}'", getattr(node, "span", None))
+
+    def attribute(self, node, obj, attr, env) -> str:
+        match obj:
+            case Name(id="setup"):
+                return f"g.setup_{attr}"
+            case Name(id="me") if "me" not in env:
+                return self.player_attr("me", attr, me=True)
+        kind = self.kind_of(obj, env)
+        owner = self.expr(obj, env)
+        if kind == "player":
+            return self.player_attr(owner, attr, me=False)
+        if kind == "card":
+            return {"points": f"CARD_POINTS[{owner}]", "bonus": f"CARD_BONUS[{owner}]",
+                    "level": f"CARD_LEVEL[{owner}]", "cost": f"CARD_COST[{owner}]"}[attr]
+        if kind == "noble":
+            return {"points": f"NOBLE_POINTS[{owner}]", "requires": f"NOBLE_REQUIRES[{owner}]"}[attr]
+        if kind == "payment":
+            return {"gold_total": f"{owner}_gt", "gold": f"{owner}_gold", "spent": f"{owner}_spent"}[attr]
+        raise LoweringError(f"cannot compile '{unparse(node)}'", node.span)
+
+    def aggregate(self, func, body, var, coll, env) -> str:
+        elements = self.static_elements(coll)
+        elem_kind = "player" if isinstance(coll, Name) and coll.id in ("players", "others") else "colour"
+        if elements is not None:
+            parts = [self.expr(body, {**env, var: ("const", elem_kind, e)}) for e in elements]
+            self.env = env
+            if not parts:
+                return {"sum": "0", "count": "0", "all": "True", "any": "False"}.get(func, "0")
+            if func == "sum":
+                return "(" + " + ".join(parts) + ")"
+            if func == "count":
+                return "(" + " + ".join(parts) + ")"
+            if func == "all":
+                return "(" + " and ".join(parts) + ")"
+            if func == "any":
+                return "(" + " or ".join(parts) + ")"
+            return f"{func}({', '.join(parts)})" if len(parts) > 1 else parts[0]
+        pyvar = f"v_{var}"
+        inner = self.expr(body, {**env, var: ("var", elem_kind, pyvar)})
+        self.env = env
+        source = self.collection(coll, env)
+        if func == "count":
+            return f"sum(1 for {pyvar} in {source} if {inner})"
+        if func in ("min", "max"):
+            return f"{func}(({inner} for {pyvar} in {source}), default=0)"
+        return f"{func}({inner} for {pyvar} in {source})"
+
+    # -- effects
+
+    def stmt(self, node, env, out: Lines, depth: int) -> None:
+        match node:
+            case ForEach(var=var, collection=coll, body=body):
+                elements = self.static_elements(coll)
+                if elements is not None:
+                    for e in elements:
+                        self.stmt(body, {**env, var: ("const", "colour", e)}, out, depth)
+                    return
+                pyvar = f"v_{var}"
+                out.add(depth, f"for {pyvar} in {self.collection(coll, env)}:")
+                self.stmt(body, {**env, var: ("var", "colour", pyvar)}, out, depth + 1)
+            case When(test=test, then=then, otherwise=otherwise):
+                out.add(depth, f"if {self.expr(test, env)}:")
+                self.stmt(then, env, out, depth + 1)
+                if otherwise is not None:
+                    out.add(depth, "else:")
+                    self.stmt(otherwise, env, out, depth + 1)
+            case Effect(name=name, args=args):
+                self.effect(name, args, env, out, depth)
+
+    def effect(self, name, args, env, out: Lines, depth: int) -> None:
+        a = [self.expr(x, env) for x in args]
+        ref = lambda i: env[args[i].id][2] if isinstance(args[i], Name) and args[i].id in env else a[i]  # noqa: E731
+        if name == "take":
+            out.add(depth, f"_n = {a[1]}")
+            out.add(depth, f"sup[{a[0]}] -= _n")
+            out.add(depth, f"tok[{a[0]}] += _n")
+        elif name == "put_back":
+            out.add(depth, f"_n = {a[1]}")
+            out.add(depth, f"tok[{a[0]}] -= _n")
+            out.add(depth, f"sup[{a[0]}] += _n")
+        elif name == "reserve":
+            p = ref(0)
+            out.add(depth, f"g.res[me].append({p})")
+            out.add(depth, f"g.market[{p}_li][{p}_si] = None")
+        elif name == "refill":
+            p = ref(0)
+            out.add(depth, f"_deck = g.decks[{p}_li]")
+            out.add(depth, f"g.market[{p}_li][{p}_si] = _deck.pop() if _deck else None")
+        elif name == "reserve_top":
+            out.add(depth, f"_deck = g.decks[{a[0]} - 1]")
+            out.add(depth, "if not _deck:")
+            out.add(depth + 1, f"raise RuleError('reserve_top: the deck of level %d is empty' % ({a[0]}))")
+            out.add(depth, "_card = _deck.pop()")
+            out.add(depth, "g.res[me].append(_card)")
+            out.add(depth, "g.blind[me].append(_card)")
+        elif name == "pay":
+            p = ref(0)
+            for gi in range(len(self.plan.gems)):
+                out.add(depth, f"_n = {p}_spent[{gi}]")
+                out.add(depth, "if _n:")
+                out.add(depth + 1, f"tok[{gi}] -= _n")
+                out.add(depth + 1, f"sup[{gi}] += _n")
+            wild = len(self.plan.gems)
+            out.add(depth, f"if {p}_gt:")
+            out.add(depth + 1, f"tok[{wild}] -= {p}_gt")
+            out.add(depth + 1, f"sup[{wild}] += {p}_gt")
+        elif name == "acquire":
+            p = ref(0)
+            kind = env[args[0].id][1] if isinstance(args[0], Name) and args[0].id in env else "card"
+            origin = env[args[0].id][3] if isinstance(args[0], Name) and args[0].id in env and len(env[args[0].id]) > 3 else ""
+            if origin == "face_up":
+                out.add(depth, f"if g.market[{p}_li][{p}_si] == {p}:")
+                out.add(depth + 1, f"g.market[{p}_li][{p}_si] = None")
+            else:
+                out.add(depth, f"if {p} in g.res[me]:")
+                out.add(depth + 1, f"g.res[me].remove({p})")
+                out.add(depth + 1, f"if {p} in g.blind[me]:")
+                out.add(depth + 2, f"g.blind[me].remove({p})")
+            assert kind == "card"
+            out.add(depth, f"g.bought[me].append({p})")
+            out.add(depth, f"bon[CARD_BONUS[{p}]] += 1")
+            out.add(depth, f"g.pts[me] += CARD_POINTS[{p}]")
+        elif name == "visit":
+            p = ref(0)
+            out.add(depth, f"g.noble_row.remove({p})")
+            out.add(depth, f"g.nob[me].append({p})")
+            out.add(depth, f"g.pts[me] += NOBLE_POINTS[{p}]")
+        else:  # pragma: no cover - the checker rejects unknown effects
+            raise LoweringError(f"unknown effect {name}")
+
+
+# ----------------------------------------------------------------------------- decisions
+
+
+def _param_env(layouts: list[ParamLayout]) -> dict:
+    env = {}
+    for lay in layouts:
+        p = lay.param
+        kind = {"gem": "colour", "colour": "colour", "gem_set": "set", "face_up": "card", "reserved": "card",
+                "deck": "int", "noble": "noble", "payment": "payment"}[p.domain]
+        env[p.name] = ("param", kind, f"p_{p.name}", p.domain)
+    return env
+
+
+def _position(node, order: list[str]) -> int:
+    """The index of the innermost choice `node` mentions (-1 for none)."""
+    names = free_names(node)
+    deps = [order.index(n) for n in names if n in order]
+    return max(deps, default=-1)
+
+
+class DecisionLowering:
+    """Generates the legal-action generator, the effect and the explanation of one decision."""
+
+    def __init__(self, plan: EnginePlan, dp: DecisionPlan):
+        self.plan = plan
+        self.dp = dp
+        self.d = dp.decision
+        self.order = [lay.param.name for lay in dp.layouts]
+        self.env = _param_env(dp.layouts)
+        self.where = f"{self.d.span.file}:{self.d.span.line}"
+
+    def strides(self) -> list[int]:
+        out, stride = [], 1
+        for lay in reversed(self.dp.layouts):
+            out.append(stride)
+            stride *= lay.size
+        return list(reversed(out))
+
+    def legal(self) -> str:
+        """def _legal_NAME(g, out): append the id of every legal action of this decision."""
+        d, layouts = self.d, self.dp.layouts
+        n = len(layouts)
+        blocks: list[Lines] = [Lines() for _ in range(n + 1)]
+        hoisted: dict[tuple, str] = {}
+        counter = itertools.count()
+        current_level = [0]
+        optional = {lay.param.name for lay in layouts if lay.param.optional}
+
+        def hoist(node, env):
+            if isinstance(node, (Attribute, Index)) and not isinstance(node, Aggregate):
+                if not any(isinstance(x, (Aggregate, Call)) for x in walk(node)):
+                    return None  # cheap enough inline
+            if any(isinstance(x, Name) and x.id in env and env[x.id][0] in ("const", "var") for x in walk(node)):
+                return None  # depends on a loop variable of an enclosing aggregate
+            if any(isinstance(x, Name) and x.id in optional for x in walk(node)):
+                return None  # may be `none`: evaluating it early could fail where the spec guards it
+            level = _position(node, self.order) + 1
+            if level >= current_level[0]:
+                return None
+            key = (level, unparse(node))
+            if key not in hoisted:
+                name = f"h{next(counter)}"
+                saved = compiler.hoist
+                compiler.hoist = None
+                blocks[level].add(0, f"{name} = {compiler.expr(node, env)}")
+                compiler.hoist = saved
+                hoisted[key] = name
+            return hoisted[key]
+
+        compiler = ExprCompiler(self.plan, hoist)
+        placed: list[list] = [[] for _ in range(n + 1)]
+        for c in conjuncts(d.condition):
+            placed[_position(c, self.order) + 1].append(c)
+
+        # gem_set masks: all(P(v) for v in set) tested per colour, once, before the loop.
+        masks: dict[int, str] = {}
+        for k, lay in enumerate(layouts):
+            if lay.param.domain != "gem_set":
+                continue
+            for c in list(placed[k + 1]):
+                if (isinstance(c, Aggregate) and c.func == "all" and isinstance(c.collection, Name)
+                        and c.collection.id == lay.param.name
+                        and _position(c.body, self.order) < k):
+                    parts = []
+                    current_level[0] = k
+                    for gi in range(len(self.plan.gems)):
+                        body = compiler.expr(c.body, {**self.env, c.var: ("const", "colour", gi)})
+                        parts.append(f"({1 << gi} if {body} else 0)")
+                    blocks[k].add(0, f"mask_{k} = " + " | ".join(parts) + f"  # {unparse(c)}")
+                    masks[k] = f"mask_{k}"
+                    placed[k + 1].remove(c)
+
+        for level in range(n + 1):
+            current_level[0] = level
+            for c in placed[level]:
+                blocks[level].add(0, f"if not {compiler.expr(c, self.env)}:  # {unparse(c)}")
+                blocks[level].add(1, "CONTINUE")
+
+        out = Lines()
+        out.add(0, f"def _legal_{d.name}(g, out):")
+        out.add(1, f'"""Legal actions of {"step" if self.dp.is_step else "action"} \'{d.name}\' ({self.where})."""')
+        out.add(1, "me = g.cp")
+        out.add(1, "sup = g.supply")
+        out.add(1, "tok = g.tok[me]")
+        out.add(1, "bon = g.bon[me]")
+        strides = self.strides()
+        index_terms: list[str] = [str(self.dp.base)]
+
+        def emit_block(level: int, depth: int, in_loop: bool):
+            for line in blocks[level].lines:
+                text = line.replace("CONTINUE", "continue" if in_loop else "return")
+                stripped = text.lstrip(" ")
+                indent = (len(text) - len(stripped)) // 4
+                out.add(depth + indent, stripped)
+
+        depth = 1
+        emit_block(0, depth, False)
+        for k, lay in enumerate(layouts):
+            p = lay.param
+            name = f"p_{p.name}"
+            idx = f"i_{k}"
+            stride = strides[k]
+            if p.domain in ("gem", "colour"):
+                limit = len(self.plan.gems) if p.domain == "gem" else len(self.plan.colours)
+                if p.optional:
+                    table = f"_WITH_NONE_{limit}"
+                    helper = f"{table} = {tuple(range(limit)) + (None,)!r}"
+                    if helper not in self.plan.helpers:
+                        self.plan.helpers.append(helper)
+                    out.add(depth, f"for {idx}, {name} in enumerate({table}):")
+                else:
+                    out.add(depth, f"for {name} in range({limit}):")
+                    idx = name
+            elif p.domain == "gem_set":
+                table = f"SUBSETS_{self.dp.index}_{k}"
+                self.plan.helpers.append(self._subset_table(table, lay))
+                if k in masks:
+                    out.add(depth, f"for {idx}, {name} in {table}[{masks[k]}]:")
+                else:
+                    out.add(depth, f"for {idx}, {name} in {table}[{(1 << len(self.plan.gems)) - 1}]:")
+                if p.optional:
+                    raise LoweringError("an optional gem_set is not supported", p.span)
+            elif p.domain == "face_up":
+                out.add(depth, f"for {name}_li, _row in enumerate(g.market):")
+                out.add(depth + 1, f"for {name}_si, {name} in enumerate(_row):")
+                out.add(depth + 2, f"if {name} is None:")
+                out.add(depth + 3, "continue")
+                out.add(depth + 2, f"{idx} = {name}_li * {self.plan.max_face_up} + {name}_si")
+                depth += 1
+            elif p.domain == "deck":
+                out.add(depth, f"for {idx}, {name} in enumerate(LEVELS):")
+            elif p.domain == "reserved":
+                out.add(depth, f"for {idx}, {name} in enumerate(g.res[me]):")
+            elif p.domain == "noble":
+                out.add(depth, f"for {idx}, {name} in enumerate(g.noble_row):")
+            elif p.domain == "payment":
+                prices = []
+                for gi in range(len(self.plan.gems)):
+                    prices.append(compiler.expr(p.price, {**self.env, "c": ("const", "colour", gi)}))
+                out.add(depth, f"_price = ({', '.join(prices)},)  # {unparse(p.price)}")
+                out.add(depth, f"for {idx}, {name}_gold, {name}_spent, {name}_gt in _payments(_price, tok):")
+            if p.optional and p.domain not in ("gem", "colour"):
+                raise LoweringError(f"an optional choice of domain {p.domain} is not supported", p.span)
+            depth += 1
+            index_terms.append(f"{idx} * {stride}" if stride != 1 else idx)
+            emit_block(k + 1, depth, True)
+        out.add(depth, f"out.append({' + '.join(index_terms)})")
+        return out.text()
+
+    def _subset_table(self, table: str, lay: ParamLayout) -> str:
+        n = len(self.plan.gems)
+        rows = []
+        for mask in range(1 << n):
+            entries = [(i, s) for i, s in enumerate(lay.values) if all(mask >> g & 1 for g in s)]
+            rows.append("    (" + "".join(f"({i}, {s!r}), " for i, s in entries) + "),")
+        return f"{table} = (  # subsets of the colours in each bitmask, with their index\n" + "\n".join(rows) + "\n)"
+
+    def bind_params(self, out: Lines, depth: int, args: str) -> None:
+        """Decode the action's args tuple into the locals the effects use."""
+        names = []
+        for lay in self.dp.layouts:
+            names.append(f"a_{lay.param.name}")
+        if names:
+            out.add(depth, f"{', '.join(names)}{',' if len(names) == 1 else ''} = {args}")
+        for lay in self.dp.layouts:
+            p = lay.param
+            name, arg = f"p_{p.name}", f"a_{p.name}"
+            if p.domain in ("gem", "colour", "gem_set", "deck"):
+                out.add(depth, f"{name} = {arg}")
+            elif p.domain == "face_up":
+                out.add(depth, f"{name}_li, {name}_si = {arg}")
+                out.add(depth, f"{name} = g.market[{name}_li][{name}_si]")
+            elif p.domain == "reserved":
+                out.add(depth, f"{name} = g.res[me][{arg}]")
+            elif p.domain == "noble":
+                out.add(depth, f"{name} = g.noble_row[{arg}]")
+            elif p.domain == "payment":
+                compiler = ExprCompiler(self.plan)
+                prices = [compiler.expr(p.price, {**self.env, "c": ("const", "colour", gi)})
+                          for gi in range(len(self.plan.gems))]
+                out.add(depth, f"_price = ({', '.join(prices)},)")
+                out.add(depth, f"{name}_gold = PAYMENTS[{arg}]")
+                out.add(depth, f"{name}_spent = tuple(_p - _g for _p, _g in zip(_price, {name}_gold))")
+                out.add(depth, f"{name}_gt = sum({name}_gold)")
+
+    def apply(self) -> str:
+        d = self.d
+        out = Lines()
+        out.add(0, f"def _do_{d.name}(g, args):")
+        out.add(1, f'"""Effects of {"step" if self.dp.is_step else "action"} \'{d.name}\' ({self.where})."""')
+        out.add(1, "me = g.cp")
+        out.add(1, "sup = g.supply")
+        out.add(1, "tok = g.tok[me]")
+        out.add(1, "bon = g.bon[me]")
+        self.bind_params(out, 1, "args")
+        compiler = ExprCompiler(self.plan)
+        for stmt in d.effects:
+            out.add(1, f"# {unparse(stmt)}")
+            compiler.stmt(stmt, self.env, out, 1)
+        if not d.effects:
+            out.add(1, "pass")
+        return out.text()
+
+    def why(self) -> str:
+        """def _why_NAME(g, args): the first reason the action is not legal, in words."""
+        d = self.d
+        out = Lines()
+        out.add(0, f"def _why_{d.name}(g, args):")
+        out.add(1, "me = g.cp")
+        out.add(1, "sup = g.supply")
+        out.add(1, "tok = g.tok[me]")
+        out.add(1, "bon = g.bon[me]")
+        names = [f"a_{lay.param.name}" for lay in self.dp.layouts]
+        if names:
+            out.add(1, f"{', '.join(names)}{',' if len(names) == 1 else ''} = args")
+        for lay in self.dp.layouts:
+            p = lay.param
+            arg = f"a_{p.name}"
+            if p.domain == "face_up":
+                out.add(1, f"if g.market[{arg}[0]][{arg}[1]] is None:")
+                out.add(2, f"return 'there is no face-up card at %d.%d' % (LEVELS[{arg}[0]], {arg}[1] + 1)")
+            elif p.domain == "reserved":
+                out.add(1, f"if {arg} >= len(g.res[me]):")
+                out.add(2, f"return 'you have no reserved card %d' % ({arg} + 1)")
+            elif p.domain == "noble":
+                out.add(1, f"if {arg} >= len(g.noble_row):")
+                out.add(2, f"return 'there is no noble %d in the row' % ({arg} + 1)")
+        self.bind_params(out, 1, "args")
+        compiler = ExprCompiler(self.plan)
+        for lay in self.dp.layouts:
+            p = lay.param
+            if p.domain == "payment":
+                name = f"p_{p.name}"
+                out.add(1, f"if any(_s < 0 or _s > tok[_i] for _i, _s in enumerate({name}_spent)) "
+                        f"or {name}_gt > tok[{len(self.plan.gems)}]:")
+                out.add(2, "return 'this payment is not one the player can make for this card'")
+        for c in conjuncts(d.condition):
+            text = unparse(c).replace("'", "\\'")
+            line = f"{c.span.file}:{c.span.line}"
+            out.add(1, f"if not {compiler.expr(c, self.env)}:")
+            out.add(2, f"return 'condition not met: {text} ({line})'")
+        out.add(1, "return None")
+        return out.text()
+
+    def while_(self) -> str:
+        d = self.d
+        out = Lines()
+        out.add(0, f"def _while_{d.name}(g):")
+        out.add(1, "me = g.cp")
+        out.add(1, "sup = g.supply")
+        out.add(1, "tok = g.tok[me]")
+        out.add(1, "bon = g.bon[me]")
+        out.add(1, f"return {ExprCompiler(self.plan).expr(d.while_, self.env)}  # {unparse(d.while_)}")
+        return out.text()
+
+
+def lower_end(plan: EnginePlan) -> str:
+    """def _end_check(g): the first end trigger whose condition holds, or None."""
+    out = Lines()
+    out.add(0, "def _end_check(g):")
+    out.add(1, '"""End triggers, checked in spec order for the player whose turn it was."""')
+    out.add(1, "me = g.cp")
+    out.add(1, "sup = g.supply")
+    out.add(1, "tok = g.tok[me]")
+    out.add(1, "bon = g.bon[me]")
+    compiler = ExprCompiler(plan)
+    for t in plan.rules.end:
+        out.add(1, f"if {compiler.expr(t.when, {})}:  # {unparse(t.when)} ({t.span.file}:{t.span.line})")
+        out.add(2, f"return {t.name!r}, {t.finish!r}")
+    out.add(1, "return None")
+    return out.text()
+
+
+def lower_ranking(plan: EnginePlan) -> str:
+    """def _eligible(g, p) and def _rank_key(g, p): who may win, and the ranking chain."""
+    w = plan.rules.winners
+    compiler = ExprCompiler(plan)
+    env = {"player": ("var", "player", "p")}
+    out = Lines()
+    out.add(0, "def _eligible(g, p):")
+    out.add(1, "me = p")
+    out.add(1, "sup = g.supply")
+    out.add(1, f"return {compiler.expr(w.eligible, env)}  # {unparse(w.eligible)}")
+    out.add(0, "")
+    out.add(0, "")
+    out.add(0, "def _rank_key(g, p):")
+    out.add(1, '"""Larger is better; levels in spec order."""')
+    out.add(1, "me = p")
+    out.add(1, "sup = g.supply")
+    keys = []
+    for level in w.ranking:
+        sign = "" if level.prefer == "highest" else "-"
+        keys.append(f"{sign}{compiler.expr(level.by, env)}")
+        out.add(1, f"# {level.name}: {level.prefer} {unparse(level.by)} ({level.span.file}:{level.span.line})")
+    out.add(1, f"return ({', '.join(keys)}{',' if len(keys) == 1 else ''})")
+    return out.text()
+
+
+def lower(rules: Rules) -> EnginePlan:
+    """Lay out the action table and generate the code of every rule."""
+    plan = EnginePlan(
+        rules=rules, gems=rules.gems, colours=rules.colours, levels=rules.levels,
+        max_face_up=max(p.face_up for p in rules.players), max_nobles=max(p.nobles for p in rules.players),
+        max_gold=max(p.gold for p in rules.players), payments=[], decisions=[], actions=[], action_strings=[])
+    plan.payments = payment_vectors(len(rules.gems), plan.max_gold)
+    base = 0
+    for index, (decision, is_step) in enumerate([(a, False) for a in rules.actions] + [(s, True) for s in rules.steps]):
+        layouts = [layout_param(p, plan) for p in decision.params]
+        count = 1
+        for lay in layouts:
+            count *= lay.size
+        dp = DecisionPlan(decision, index, is_step, base, count, layouts)
+        for combo in itertools.product(*[range(lay.size) for lay in layouts]):
+            args = tuple(lay.values[i] for lay, i in zip(layouts, combo))
+            labels = {lay.param.name: lay.labels[i] for lay, i in zip(layouts, combo)}
+            plan.actions.append((index, args))
+            plan.action_strings.append(render_notation(decision.notation, labels))
+        base += count
+        plan.decisions.append(dp)
+        for p in decision.params:
+            if p.domain == "reserved":
+                plan.max_reserved = max(plan.max_reserved, p.slots)
+    seen: dict[str, int] = {}
+    for a, text in enumerate(plan.action_strings):
+        if text in seen:
+            d1 = plan.decisions[plan.actions[seen[text]][0]].decision
+            d2 = plan.decisions[plan.actions[a][0]].decision
+            raise LoweringError(f"two actions are written the same way, '{text}' ({d1.name} and {d2.name}); "
+                                "make their notations differ", d2.span)
+        seen[text] = a
+    for dp in plan.decisions:
+        low = DecisionLowering(plan, dp)
+        dp.legal_src = low.legal()
+        dp.apply_src = low.apply()
+        dp.why_src = low.why()
+        dp.while_src = low.while_() if dp.decision.while_ is not None else ""
+    plan.end_src = lower_end(plan)
+    plan.rank_src = lower_ranking(plan)
+    return plan

@@ -1,0 +1,305 @@
+"""Types of the expression language, and inference over the typed AST.
+
+Used by the check pass (which reports every mismatch) and by the lowering pass (which
+needs to know, say, that `picked` is a set of gems). Inference is a pure function of
+an expression and a :class:`Scope`; errors go to a :class:`~compiler.diagnostics.Reporter`.
+
+Types are small frozen values: ``INT``, ``BOOL``, ``GEM`` (one of the gem colours),
+``COLOUR`` (a gem or the wild colour), ``PLAYER``, ``CARD`` (with the place it comes
+from), ``NOBLE``, ``PAYMENT``, ``SETUP``, ``NONE``, ``SetOf(T)`` and ``MapOf(K, V)``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .diagnostics import Reporter, did_you_mean
+from .expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditional, Effect, ForEach, Index, Int,
+                   Logic, Name, Unary, When)
+
+
+@dataclass(frozen=True, slots=True)
+class Type:
+    name: str
+    origin: str = ""  # for cards: "face_up" or "reserved"
+
+    def __str__(self) -> str:
+        return {"gem": "gem colour", "colour": "token colour", "int": "number", "bool": "condition"}.get(
+            self.name, self.name)
+
+
+@dataclass(frozen=True, slots=True)
+class SetOf:
+    elem: object
+
+    def __str__(self) -> str:
+        return f"collection of {self.elem}s"
+
+
+@dataclass(frozen=True, slots=True)
+class MapOf:
+    key: object
+    value: object
+
+    def __str__(self) -> str:
+        return f"table of {self.value}s by {self.key}"
+
+
+INT = Type("int")
+BOOL = Type("bool")
+GEM = Type("gem")
+COLOUR = Type("colour")
+PLAYER = Type("player")
+CARD = Type("card")
+FACE_UP_CARD = Type("card", "face_up")
+RESERVED_CARD = Type("card", "reserved")
+NOBLE = Type("noble")
+PAYMENT = Type("payment")
+SETUP = Type("setup")
+NONE = Type("none")
+ERROR = Type("?")  # already reported; silences follow-up errors
+
+ATTRIBUTES = {
+    "player": {
+        "tokens": MapOf(COLOUR, INT), "bonus": MapOf(GEM, INT), "prestige": INT, "purchased": INT,
+        "reserved": INT, "nobles": INT, "held": INT, "turns": INT, "seat": INT,
+    },
+    "card": {"cost": MapOf(GEM, INT), "points": INT, "bonus": GEM, "level": INT},
+    "noble": {"requires": MapOf(GEM, INT), "points": INT},
+    "payment": {"gold": MapOf(GEM, INT), "spent": MapOf(GEM, INT), "gold_total": INT},
+    "setup": {"gems": INT, "gold": INT, "nobles": INT, "face_up": INT},
+}
+
+GLOBALS = {
+    "supply": MapOf(COLOUR, INT), "players": SetOf(PLAYER), "others": SetOf(PLAYER),
+    "gems": SetOf(GEM), "colours": SetOf(COLOUR), "levels": SetOf(INT),
+    "deck": MapOf(INT, INT), "face_up": MapOf(INT, INT), "nobles_left": INT, "player_count": INT,
+    "round": INT, "turn": INT, "passes": INT, "setup": SETUP, "none": NONE,
+}
+FUNCTIONS = {"min": "numbers", "max": "numbers", "abs": "number", "size": "collection"}
+AGGREGATES = {"sum": INT, "count": BOOL, "all": BOOL, "any": BOOL, "min": INT, "max": INT}
+
+# Effects: name -> parameter types (CARD accepts either origin).
+EFFECTS = {
+    "take": (COLOUR, INT), "put_back": (COLOUR, INT), "reserve": (FACE_UP_CARD,),
+    "reserve_top": (INT,), "refill": (FACE_UP_CARD,), "pay": (PAYMENT,), "acquire": (CARD,),
+    "visit": (NOBLE,),
+}
+
+DOMAIN_TYPES = {
+    "gem": GEM, "colour": COLOUR, "gem_set": SetOf(GEM), "face_up": FACE_UP_CARD, "deck": INT,
+    "reserved": RESERVED_CARD, "noble": NOBLE, "payment": PAYMENT,
+}
+
+
+def assignable(actual, expected) -> bool:
+    """May a value of type `actual` stand where `expected` is wanted?"""
+    if actual == ERROR or expected == ERROR or actual == expected:
+        return True
+    if isinstance(actual, Type) and isinstance(expected, Type):
+        if actual.name == "gem" and expected.name == "colour":
+            return True
+        if actual.name == "card" and expected.name == "card":
+            return expected.origin == "" or actual.origin == expected.origin
+    if isinstance(actual, SetOf) and isinstance(expected, SetOf):
+        return assignable(actual.elem, expected.elem)
+    return False
+
+
+def comparable(a, b) -> bool:
+    return assignable(a, b) or assignable(b, a) or NONE in (a, b)
+
+
+class Scope:
+    """The names an expression may use: globals, colour names, values, params, bound variables."""
+
+    def __init__(self, names: dict[str, object], optional: frozenset[str] = frozenset()):
+        self.names = names
+        self.optional = optional
+
+    def bind(self, name: str, type_) -> "Scope":
+        return Scope({**self.names, name: type_}, self.optional)
+
+    def lookup(self, name: str):
+        return self.names.get(name)
+
+
+def base_scope(gems: tuple[str, ...], wild: str, values: tuple[str, ...]) -> dict[str, object]:
+    names: dict[str, object] = dict(GLOBALS)
+    names.update({g: GEM for g in gems})
+    names[wild] = COLOUR
+    names.update({v: INT for v in values})
+    return names
+
+
+class Inferrer:
+    """Infers types, reporting each problem once at the innermost node (E4xx)."""
+
+    def __init__(self, reporter: Reporter):
+        self.r = reporter
+
+    def expect(self, node, scope: Scope, expected, what: str):
+        actual = self.infer(node, scope)
+        if not assignable(actual, expected):
+            self.r.error("E410", f"{what} must be a {expected}, but this is a {actual}", node.span)
+        return actual
+
+    def infer(self, node, scope: Scope):  # noqa: C901 - one dispatch over node kinds
+        match node:
+            case Int():
+                return INT
+            case Bool():
+                return BOOL
+            case Name(id=name):
+                t = scope.lookup(name)
+                if t is None:
+                    if name in AGGREGATES or name in FUNCTIONS:
+                        self.r.error("E402", f"'{name}' is a function; call it with brackets", node.span)
+                    else:
+                        self.r.error("E401", f"unknown name '{name}'{did_you_mean(name, scope.names)}", node.span)
+                    return ERROR
+                return t
+            case Attribute(obj=obj, name=attr):
+                t = self.infer(obj, scope)
+                if t == ERROR:
+                    return ERROR
+                table = ATTRIBUTES.get(t.name) if isinstance(t, Type) else None
+                if table is None:
+                    self.r.error("E403", f"a {t} has no attributes (no '.{attr}')", node.span)
+                    return ERROR
+                if attr not in table:
+                    self.r.error("E403", f"a {t} has no attribute '{attr}'{did_you_mean(attr, table)}"
+                                 f" (it has: {', '.join(table)})", node.span)
+                    return ERROR
+                return table[attr]
+            case Index(obj=obj, index=idx):
+                t = self.infer(obj, scope)
+                k = self.infer(idx, scope)
+                if t == ERROR:
+                    return ERROR
+                if not isinstance(t, MapOf):
+                    self.r.error("E404", f"a {t} cannot be indexed with [...]", node.span)
+                    return ERROR
+                if not assignable(k, t.key):
+                    extra = " (it may be the wild colour, which has no entry here)" if k == COLOUR and t.key == GEM else ""
+                    self.r.error("E410", f"this table is indexed by a {t.key}, not a {k}{extra}", idx.span)
+                return t.value
+            case Call(func=func, args=args):
+                return self.call(node, func, args, scope)
+            case Aggregate(func=func, body=body, var=var, collection=coll):
+                ct = self.infer(coll, scope)
+                if func not in AGGREGATES:
+                    self.r.error("E405", f"unknown aggregate '{func}'{did_you_mean(func, AGGREGATES)}"
+                                 f" (aggregates: {', '.join(AGGREGATES)})", node.span)
+                    return ERROR
+                elem = ERROR
+                if isinstance(ct, SetOf):
+                    elem = ct.elem
+                elif ct != ERROR:
+                    self.r.error("E410", f"'{func}(... for {var} in ...)' needs a collection, but this is a {ct}", coll.span)
+                if var in scope.names and scope.names[var] != GLOBALS.get(var, object()) and var in GLOBALS:
+                    self.r.error("E406", f"'{var}' is a built-in name and cannot be a loop variable", node.span)
+                expected = AGGREGATES[func]
+                self.expect(body, scope.bind(var, elem), expected, f"the body of '{func}'")
+                return BOOL if func in ("all", "any") else INT
+            case Unary(op="-", operand=o):
+                self.expect(o, scope, INT, "the operand of '-'")
+                return INT
+            case Unary(op="not", operand=o):
+                self.expect(o, scope, BOOL, "the operand of 'not'")
+                return BOOL
+            case Binary(op=op, left=l, right=r):
+                self.expect(l, scope, INT, f"the left side of '{op}'")
+                self.expect(r, scope, INT, f"the right side of '{op}'")
+                return INT
+            case Logic(op=op, left=l, right=r):
+                self.expect(l, scope, BOOL, f"the left side of '{op}'")
+                self.expect(r, scope, BOOL, f"the right side of '{op}'")
+                return BOOL
+            case Compare(op=op, left=l, right=r) if op in ("in", "not in"):
+                lt, rt = self.infer(l, scope), self.infer(r, scope)
+                if rt != ERROR and not isinstance(rt, SetOf):
+                    self.r.error("E410", f"'{op}' needs a collection on its right, but this is a {rt}", r.span)
+                elif isinstance(rt, SetOf) and not comparable(lt, rt.elem):
+                    self.r.error("E410", f"a {lt} is never in a {rt}", node.span)
+                return BOOL
+            case Compare(op=op, left=l, right=r):
+                lt, rt = self.infer(l, scope), self.infer(r, scope)
+                if op in ("==", "!="):
+                    if not comparable(lt, rt):
+                        self.r.error("E410", f"cannot compare a {lt} with a {rt}", node.span)
+                else:
+                    for side, t in ((l, lt), (r, rt)):
+                        if not assignable(t, INT):
+                            self.r.error("E410", f"'{op}' compares numbers, but this is a {t}", side.span)
+                return BOOL
+            case Conditional(test=t, then=a, otherwise=b):
+                self.expect(t, scope, BOOL, "the condition of 'if'")
+                at, bt = self.infer(a, scope), self.infer(b, scope)
+                if not comparable(at, bt):
+                    self.r.error("E410", f"both branches of 'if' must have one type, not {at} and {bt}", node.span)
+                return at if at != ERROR else bt
+        raise TypeError(f"not an expression: {node!r}")  # pragma: no cover
+
+    def call(self, node, func, args, scope):
+        if func in AGGREGATES and func not in FUNCTIONS:
+            self.r.error("E407", f"'{func}' is an aggregate: write {func}(... for x in collection)", node.span)
+            return ERROR
+        if func not in FUNCTIONS:
+            hint = " (effects such as this are written in `effects`, not in conditions)" if func in EFFECTS else ""
+            self.r.error("E405", f"unknown function '{func}'{did_you_mean(func, list(FUNCTIONS) + list(AGGREGATES))}{hint}",
+                         node.span)
+            return ERROR
+        if func in ("min", "max"):
+            if len(args) < 2:
+                self.r.error("E408", f"'{func}' takes at least 2 numbers, or one aggregate '{func}(x for x in ...)'"
+                             f" ({len(args)} given)", node.span)
+            for a in args:
+                self.expect(a, scope, INT, f"an argument of '{func}'")
+            return INT
+        if len(args) != 1:
+            self.r.error("E408", f"'{func}' takes 1 argument ({len(args)} given)", node.span)
+            for a in args:
+                self.infer(a, scope)
+            return INT
+        if func == "abs":
+            self.expect(args[0], scope, INT, "the argument of 'abs'")
+        else:
+            t = self.infer(args[0], scope)
+            if t != ERROR and not isinstance(t, SetOf):
+                self.r.error("E410", f"'size' needs a collection, but this is a {t}", args[0].span)
+        return INT
+
+    def statement(self, node, scope: Scope) -> None:
+        match node:
+            case Effect(name=name, args=args):
+                if name not in EFFECTS:
+                    self.r.error("E409", f"unknown effect '{name}'{did_you_mean(name, EFFECTS)}"
+                                 f" (effects: {', '.join(EFFECTS)})", node.span)
+                    for a in args:
+                        self.infer(a, scope)
+                    return
+                params = EFFECTS[name]
+                if len(args) != len(params):
+                    self.r.error("E408", f"'{name}' takes {len(params)} argument{'s' if len(params) != 1 else ''}"
+                                 f" ({len(args)} given)", node.span)
+                for a, p in zip(args, params):
+                    t = self.infer(a, scope)
+                    if not assignable(t, p):
+                        want = f"face-up {p}" if getattr(p, "origin", "") == "face_up" else str(p)
+                        self.r.error("E410", f"'{name}' needs a {want}, but this is a "
+                                     f"{'reserved card' if t == RESERVED_CARD else t}", a.span)
+                for a in args[len(params):]:
+                    self.infer(a, scope)
+            case ForEach(var=var, collection=coll, body=body):
+                ct = self.infer(coll, scope)
+                elem = ct.elem if isinstance(ct, SetOf) else ERROR
+                if ct != ERROR and not isinstance(ct, SetOf):
+                    self.r.error("E410", f"'for {var} in ...' needs a collection, but this is a {ct}", coll.span)
+                self.statement(body, scope.bind(var, elem))
+            case When(test=test, then=then, otherwise=otherwise):
+                self.expect(test, scope, BOOL, "the condition of 'if'")
+                self.statement(then, scope)
+                if otherwise is not None:
+                    self.statement(otherwise, scope)
+            case _:  # pragma: no cover
+                raise TypeError(f"not a statement: {node!r}")
