@@ -203,10 +203,15 @@ class ExprCompiler:
     acting seat), `sup` (supply), `tok`/`bon` (the acting player's tokens and bonuses).
     """
 
-    def __init__(self, plan: EnginePlan, hoist=None):
+    def __init__(self, plan: EnginePlan, hoist=None, scalars: bool = False):
         self.plan = plan
+        # scalars: read supply/tokens/bonus entries at constant indexes from locals (s0, t0, b0...)
+        # bound once per call; only where nothing is written while the code runs.
+        self.scalars = scalars
+        self.used_scalars: set[str] = set()
         self.values = {v.name: v.value for v in plan.rules.values}
         self.hoist = hoist  # callback(node, python) -> python name, or None
+        self.temps = itertools.count()
 
     # -- players and collections
 
@@ -283,6 +288,13 @@ class ExprCompiler:
                 return self.attribute(node, obj, attr, env)
             case Index(obj=obj, index=idx):
                 i = self.expr(idx, env)
+                if self.scalars and i.isdigit():
+                    prefix = {"supply": "s", "tokens": "t", "bonus": "b"}.get(
+                        obj.id if isinstance(obj, Name) else obj.name if isinstance(obj, Attribute)
+                        and obj.obj == Name("me", None) and "me" not in env else "")
+                    if prefix:
+                        self.used_scalars.add(prefix)
+                        return f"{prefix}{i}"
                 match obj:
                     case Name(id="supply"):
                         return f"sup[{i}]"
@@ -290,6 +302,8 @@ class ExprCompiler:
                         return f"len(g.decks[{i} - 1])"
                     case Name(id="face_up"):
                         return f"(g.face_up_count({i}))"
+                    case Attribute(obj=Name(id=owner), name="cost") if owner in env and env[owner][0] == "param":
+                        return f"cc_{env[owner][2]}[{i}]"
                     case Attribute(obj=owner, name="cost"):
                         return f"CARD_COST[{self.expr(owner, env)}][{i}]"
                     case Attribute(obj=owner, name="requires"):
@@ -299,6 +313,11 @@ class ExprCompiler:
                     case Attribute(obj=owner, name=("tokens" | "bonus") as part):
                         return f"{self.attribute(obj, owner, part, env)}[{i}]"
                 raise LoweringError(f"cannot compile '{unparse(node)}'", node.span)
+            case Call(func=("min" | "max") as func, args=(Int(value=k), other) | (other, Int(value=k))):
+                # min/max against a constant without a call: (t if (t := x) > k else k)
+                temp = f"_t{next(self.temps)}"
+                op = ">" if func == "max" else "<"
+                return f"({temp} if ({temp} := {self.expr(other, env)}) {op} {k} else {k})"
             case Call(func=func, args=args):
                 parts = [self.expr(a, env) for a in args]
                 if func == "size":
@@ -458,6 +477,16 @@ class ExprCompiler:
 # ----------------------------------------------------------------------------- decisions
 
 
+def scalar_preamble(plan: EnginePlan, used: set[str], depth: int) -> list[str]:
+    """Lines binding s0.. (supply), t0.. (tokens) and b0.. (bonuses) for a scalarized function."""
+    sources = {"s": ("sup", len(plan.colours)), "t": ("tok", len(plan.colours)), "b": ("bon", len(plan.gems))}
+    lines = []
+    for prefix in sorted(used):
+        source, n = sources[prefix]
+        lines.append("    " * depth + ", ".join(f"{prefix}{i}" for i in range(n)) + f" = {source}")
+    return lines
+
+
 def _param_env(layouts: list[ParamLayout]) -> dict:
     env = {}
     for lay in layouts:
@@ -524,7 +553,7 @@ class DecisionLowering:
                 hoisted[key] = name
             return hoisted[key]
 
-        compiler = ExprCompiler(self.plan, hoist)
+        compiler = ExprCompiler(self.plan, hoist, scalars=True)
         placed: list[list] = [[] for _ in range(n + 1)]
         for c in conjuncts(d.condition):
             placed[_position(c, self.order) + 1].append(c)
@@ -560,6 +589,7 @@ class DecisionLowering:
         out.add(1, "sup = g.supply")
         out.add(1, "tok = g.tok[me]")
         out.add(1, "bon = g.bon[me]")
+        scalar_at = len(out.lines)
         strides = self.strides()
         index_terms: list[str] = [str(self.dp.base)]
 
@@ -603,25 +633,37 @@ class DecisionLowering:
                 out.add(depth + 2, f"if {name} is None:")
                 out.add(depth + 3, "continue")
                 out.add(depth + 2, f"{idx} = {name}_li * {self.plan.max_face_up} + {name}_si")
+                out.add(depth + 2, f"cc_{name} = CARD_COST[{name}]")
                 depth += 1
             elif p.domain == "deck":
                 out.add(depth, f"for {idx}, {name} in enumerate(LEVELS):")
             elif p.domain == "reserved":
                 out.add(depth, f"for {idx}, {name} in enumerate(g.res[me]):")
+                out.add(depth + 1, f"cc_{name} = CARD_COST[{name}]")
             elif p.domain == "noble":
                 out.add(depth, f"for {idx}, {name} in enumerate(g.noble_row):")
             elif p.domain == "payment":
                 prices = []
                 for gi in range(len(self.plan.gems)):
                     prices.append(compiler.expr(p.price, {**self.env, "c": ("const", "colour", gi)}))
-                out.add(depth, f"_price = ({', '.join(prices)},)  # {unparse(p.price)}")
-                out.add(depth, f"for {idx}, {name}_gold, {name}_spent, {name}_gt in _payments(_price, tok):")
+                wild = len(self.plan.gems)
+                out.add(depth, f"# price: {unparse(p.price)}")
+                for gi, price in enumerate(prices):
+                    out.add(depth, f"_p{gi} = {price}")
+                short = " + ".join(f"(_p{gi} - t{gi} if _p{gi} > t{gi} else 0)" for gi in range(wild))
+                compiler.used_scalars.add("t")
+                out.add(depth, f"if {short} > t{wild}:")
+                out.add(depth + 1, "continue  # cannot pay even with all the gold held")
+                price_tuple = "(" + ", ".join(f"_p{gi}" for gi in range(wild)) + ",)"
+                out.add(depth, f"_pays = _payments({price_tuple}, tok) if t{wild} else ((0, _NO_GOLD, {price_tuple}, 0),)")
+                out.add(depth, f"for {idx}, {name}_gold, {name}_spent, {name}_gt in _pays:")
             if p.optional and p.domain not in ("gem", "colour"):
                 raise LoweringError(f"an optional choice of domain {p.domain} is not supported", p.span)
             depth += 1
             index_terms.append(f"{idx} * {stride}" if stride != 1 else idx)
             emit_block(k + 1, depth, True)
         out.add(depth, f"out.append({' + '.join(index_terms)})")
+        out.lines[scalar_at:scalar_at] = scalar_preamble(self.plan, compiler.used_scalars, 1)
         return out.text()
 
     def _subset_table(self, table: str, lay: ParamLayout) -> str:
@@ -637,7 +679,7 @@ class DecisionLowering:
         names = []
         for lay in self.dp.layouts:
             names.append(f"a_{lay.param.name}")
-        if names:
+        if names and args is not None:
             out.add(depth, f"{', '.join(names)}{',' if len(names) == 1 else ''} = {args}")
         for lay in self.dp.layouts:
             p = lay.param
@@ -647,8 +689,10 @@ class DecisionLowering:
             elif p.domain == "face_up":
                 out.add(depth, f"{name}_li, {name}_si = {arg}")
                 out.add(depth, f"{name} = g.market[{name}_li][{name}_si]")
+                out.add(depth, f"cc_{name} = CARD_COST[{name}]")
             elif p.domain == "reserved":
                 out.add(depth, f"{name} = g.res[me][{arg}]")
+                out.add(depth, f"cc_{name} = CARD_COST[{name}]")
             elif p.domain == "noble":
                 out.add(depth, f"{name} = g.noble_row[{arg}]")
             elif p.domain == "payment":
@@ -690,7 +734,7 @@ class DecisionLowering:
         names = [f"a_{lay.param.name}" for lay in self.dp.layouts]
         if names:
             out.add(1, f"{', '.join(names)}{',' if len(names) == 1 else ''} = args")
-        for lay in self.dp.layouts:
+        for lay in self.dp.layouts:  # choices that name a place that may be empty
             p = lay.param
             arg = f"a_{p.name}"
             if p.domain == "face_up":
@@ -702,7 +746,7 @@ class DecisionLowering:
             elif p.domain == "noble":
                 out.add(1, f"if {arg} >= len(g.noble_row):")
                 out.add(2, f"return 'there is no noble %d in the row' % ({arg} + 1)")
-        self.bind_params(out, 1, "args")
+        self.bind_params(out, 1, None)
         compiler = ExprCompiler(self.plan)
         for lay in self.dp.layouts:
             p = lay.param
@@ -740,11 +784,13 @@ def lower_end(plan: EnginePlan) -> str:
     out.add(1, "sup = g.supply")
     out.add(1, "tok = g.tok[me]")
     out.add(1, "bon = g.bon[me]")
-    compiler = ExprCompiler(plan)
+    compiler = ExprCompiler(plan, scalars=True)
+    scalar_at = len(out.lines)
     for t in plan.rules.end:
         out.add(1, f"if {compiler.expr(t.when, {})}:  # {unparse(t.when)} ({t.span.file}:{t.span.line})")
         out.add(2, f"return {t.name!r}, {t.finish!r}")
     out.add(1, "return None")
+    out.lines[scalar_at:scalar_at] = scalar_preamble(plan, compiler.used_scalars, 1)
     return out.text()
 
 
