@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Debian packages the PDF sheets need (WeasyPrint's Pango, DejaVu fonts, poppler for the PDF tests).
+set -euo pipefail
+packages=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b fonts-dejavu-core poppler-utils)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  else
+    echo "note: install these Debian packages for PDF sheets: ${missing[*]}" >&2
+  fi
+fi
