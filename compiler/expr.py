@@ -268,7 +268,7 @@ _TERMINAL_WORDS = {
 
 def _expected(names) -> str:
     words = sorted({_TERMINAL_WORDS.get(n, n.lower()) for n in names})
-    if len(words) > 6:
+    if not words or len(words) > 6:
         return ""
     return " (expected " + ", ".join(words[:-1]) + (" or " if len(words) > 1 else "") + words[-1] + ")"
 

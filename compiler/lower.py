@@ -819,6 +819,38 @@ def lower_ranking(plan: EnginePlan) -> str:
     return out.text()
 
 
+def payments_helper(gems: int) -> str:
+    """def _payments(price, tok): every payment of `price` by the holder of `tok`, as nested loops.
+
+    A payment spends gold g[i] for gem i: at least what tokens cannot cover, at most the
+    price, and no more gold than held. Loops are unrolled over the gem colours.
+    """
+    out = Lines()
+    out.add(0, "def _payments(price, tok):")
+    out.add(1, '"""(index, gold, spent, gold total) of every payment of `price` the holder of `tok` can make."""')
+    out.add(1, f"gold = tok[{gems}]")
+    out.add(1, ", ".join(f"p{i}" for i in range(gems)) + " = price")
+    for i in range(gems):
+        out.add(1, f"n{i} = p{i} - tok[{i}] if p{i} > tok[{i}] else 0")
+    out.add(1, "short = " + " + ".join(f"n{i}" for i in range(gems)))
+    out.add(1, "if short > gold:")
+    out.add(2, "return ()")
+    out.add(1, "out = []")
+    out.add(1, "r = gold - short")
+    for i in range(gems):
+        prev = "r" if i == 0 else f"r{i - 1}"
+        out.add(1 + i, f"for e{i} in range((p{i} - n{i} if p{i} - n{i} < {prev} else {prev}) + 1):")
+        out.add(2 + i, f"r{i} = {prev} - e{i}")
+    depth = 1 + gems
+    vec = ", ".join(f"n{i} + e{i}" for i in range(gems))
+    out.add(depth, f"v = ({vec},)")
+    out.add(depth, "out.append((_PAYMENT_INDEX[v], v, (" + ", ".join(f"p{i} - v[{i}]" for i in range(gems))
+            + ",), gold - " + f"r{gems - 1}))")
+    out.add(1, "out.sort()")
+    out.add(1, "return out")
+    return out.text()
+
+
 def lower(rules: Rules) -> EnginePlan:
     """Lay out the action table and generate the code of every rule."""
     plan = EnginePlan(
@@ -826,6 +858,7 @@ def lower(rules: Rules) -> EnginePlan:
         max_face_up=max(p.face_up for p in rules.players), max_nobles=max(p.nobles for p in rules.players),
         max_gold=max(p.gold for p in rules.players), payments=[], decisions=[], actions=[], action_strings=[])
     plan.payments = payment_vectors(len(rules.gems), plan.max_gold)
+    plan.helpers.append(payments_helper(len(rules.gems)))
     base = 0
     for index, (decision, is_step) in enumerate([(a, False) for a in rules.actions] + [(s, True) for s in rules.steps]):
         layouts = [layout_param(p, plan) for p in decision.params]

@@ -1,17 +1,58 @@
-"""Pass 2b, overlay: a variant file resolved onto its base (placeholder until the variant issue).
+"""Pass 2b, overlay: a variant file resolved onto its base.
 
-Takes a loaded, schema-valid :class:`~compiler.source.Document`; returns a
-:class:`Resolved` tree in which every node still carries the span of the file that
-defined it. A spec that extends nothing resolves to itself.
+Takes a loaded, schema-valid :class:`~compiler.source.Document`. A spec that extends
+nothing resolves to itself. A variant (``extends: NAME`` or ``extends: path.yaml``)
+has its base loaded, schema-checked and resolved first (chains recurse, cycles are
+errors), then the variant is laid over it; :func:`resolve` returns a :class:`Resolved`
+whose root is one merged :class:`~compiler.source.MapNode` in which every node keeps
+the span of the file that wrote it, so a later pass points into whichever file holds
+the problem.
+
+The rules of the overlay (the reference is rulespec/README.md):
+
+* Keyed collections -- ``players``, ``values``, ``actions``, ``end_of_turn``, ``end``,
+  ``winners.ranking`` and a decision's ``choose`` -- are matched by key. An existing
+  key is merged field by field; a new key needs ``add: true`` and is then complete,
+  placed at the end or by ``before: KEY`` / ``after: KEY``; ``remove: REASON`` deletes
+  a key.
+* Fixed mappings (the document, ``components``, ``winners``, an entry's fields) are
+  merged field by field; scalars, lists and texts (``title``, ``note``...) replace.
+* Changing what the base does not have is an error, with a "did you mean".
+
+Every set, add and remove is recorded as a :class:`~compiler.model.Change` with its
+dotted path, file, span and note (the entry's own note; for a field of ``winners``,
+the note on ``winners``; for a new choice without one, its decision's note). The
+bookkeeping keys (``add``, ``remove``, ``before``, ``after``) and ``extends`` do not
+appear in the merged tree; ``note`` stays where the schema allows it. A merged
+mapping takes the key and span of the variant's side, the fields it did not touch
+keep the base's. Which fields each kind of entry has comes from rulespec/schema.json.
+
+Codes: E301 base not found, E302 cycle, E303 a key the base lacks, E304 ``add`` of a
+key the base has, E305 removing what is not there, E306 a removal without a reason,
+E307 ``before``/``after`` naming no entry, E308 a field that does not exist or does
+not fit the entry, E309 a bad ``extends``, E310 an entry that is not a mapping, E311
+bookkeeping keys where they mean nothing, E312 a removal with other fields.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
-from dataclasses import dataclass
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
 
-from .diagnostics import CompileError, Diagnostic, SourceMap
-from .model import Change, SpecFile
-from .source import Document, MapNode
+import rulespec
+
+from . import schema, source
+from .diagnostics import CompileError, Diagnostic, Reporter, SourceMap, Span, did_you_mean
+from .model import Change, SpecFile, Text
+from .source import Document, MapNode, Node, ScalarNode
+
+RULESPEC_DIR = Path(rulespec.__file__).resolve().parent
+VARIANTS_DIR = Path(__file__).resolve().parent.parent / "variants"
+BOOKKEEPING = ("add", "remove", "before", "after")
+_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 
 
 @dataclass(frozen=True)
@@ -27,9 +68,392 @@ def spec_file(doc: Document) -> SpecFile:
     return SpecFile(str(name), doc.path, hashlib.sha256(doc.text.encode("utf-8")).hexdigest())
 
 
+# --------------------------------------------------------------------------- the shape of a spec
+
+
+@dataclass(frozen=True)
+class Shape:
+    """How the overlay treats a mapping: ``fixed`` fields, or a ``keyed`` collection."""
+
+    kind: str  # "fixed" or "keyed"
+    label: str  # what one of these is called in messages ("an action")
+    fields: dict[str, "Shape | None"] = field(default_factory=dict)  # fixed: field -> shape (None: replaced)
+    entry: "Shape | None" = None  # keyed: the shape of each entry
+    # fixed: a field that only makes sense with another field's value: field -> (field, values)
+    requires: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    is_entry: bool = False  # an entry of a keyed collection (may carry add/remove/before/after)
+    is_value: bool = False  # an entry of `values` (a number, or {value, note})
+
+
+# Which fields the overlay merges rather than replaces: a keyed collection (by key) or a
+# fixed mapping (field by field), with the schema definition of one entry or of the mapping.
+# The field names themselves come from rulespec/schema.json, the one reference of the format.
+_NESTED = {
+    "variant": {"components": ("fixed", "#components"), "players": ("keyed", "player_count_change"),
+                "values": ("keyed", "value_change"), "actions": ("keyed", "action_change"),
+                "end_of_turn": ("keyed", "step_change"), "end": ("keyed", "trigger_change"),
+                "winners": ("fixed", "winners_change")},
+    "action_change": {"choose": ("keyed", "param_change")},
+    "step_change": {"choose": ("keyed", "param_change")},
+    "winners_change": {"ranking": ("keyed", "rank_level_change")},
+}
+_LABELS = {
+    "variant": ("a spec", ""), "#components": ("the components", ""), "winners_change": ("the winners", ""),
+    "player_count_change": ("a player count", "player count"), "value_change": ("a value", "value"),
+    "action_change": ("an action", "action"), "step_change": ("an end-of-turn step", "end-of-turn step"),
+    "trigger_change": ("an end trigger", "end trigger"), "rank_level_change": ("a ranking level", "ranking level"),
+    "param_change": ("a choice", "choice"),
+}
+
+
+def _object_schema(defn: dict) -> dict:
+    """The object form of a definition (a value is `12` or `{value: 12, ...}`)."""
+    if "properties" in defn:
+        return defn
+    return next((alt for alt in defn.get("anyOf", []) if "properties" in alt), {"properties": {}})
+
+
+def _requires(defn: dict) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Fields the schema allows only with another field's value (``if domain is not payment
+    then no price``); the schema cannot see it in a partial change that leaves out ``domain``."""
+    out: dict[str, tuple[str, tuple[str, ...]]] = {}
+    for rule in defn.get("allOf", []):
+        test, then = rule.get("if", {}), rule.get("then", {})
+        for other, cond in test.get("properties", {}).items():
+            allowed = cond.get("not", {}).get("const")
+            if allowed is None:
+                continue
+            for name, forbidden in then.get("properties", {}).items():
+                if forbidden.get("not") == {}:
+                    out[name] = (other, (allowed,))
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def shapes() -> Shape:
+    """The shape of a variant document, built from rulespec/schema.json."""
+    defs = schema.load_schema()["$defs"]
+
+    def build(ref: str, is_entry: bool) -> Shape:
+        defn = defs["variant"]["properties"]["components"] if ref == "#components" else _object_schema(defs[ref])
+        nested = _NESTED.get(ref, {})
+        fields: dict[str, Shape | None] = {}
+        for name in defn.get("properties", {}):
+            if name in BOOKKEEPING:
+                continue
+            kind, sub = nested.get(name, (None, None))
+            if kind == "keyed":
+                fields[name] = Shape("keyed", _LABELS[sub][1], entry=build(sub, True))
+            elif kind == "fixed":
+                fields[name] = build(sub, False)
+            else:
+                fields[name] = None
+        return Shape("fixed", _LABELS[ref][0], fields, requires=_requires(defs.get(ref, {})),
+                     is_entry=is_entry, is_value=ref == "value_change")
+
+    return build("variant", False)
+
+
+# Top-level fields that name and describe the file itself: replaced, never a rule change.
+IDENTITY = ("spec", "name", "title", "description", "extends")
+
+
+# --------------------------------------------------------------------------- resolving
+
+
 def resolve(doc: Document, sources: SourceMap | None = None) -> Resolved:
-    assert isinstance(doc.root, MapNode)
+    """Resolve `doc` onto its chain of bases; raise CompileError with located diagnostics."""
+    return _resolve(doc, sources, ())
+
+
+def _resolve(doc: Document, sources: SourceMap | None, chain: tuple[tuple[str, str], ...]) -> Resolved:
+    if not isinstance(doc.root, MapNode):
+        raise CompileError([Diagnostic("E100", "a spec is a YAML mapping", None)])
+    here = (os.path.realpath(doc.path), doc.path)
     extends = doc.root.get("extends")
-    if extends is not None:
-        raise CompileError([Diagnostic("E301", "variants ('extends') are not supported yet", extends.span)])
-    return Resolved(doc.root, spec_file(doc), (), ())
+    if extends is None:
+        return Resolved(doc.root, spec_file(doc), (), ())
+    base_path = find_base(extends, doc)
+    real = os.path.realpath(base_path)
+    seen = [c[0] for c in chain] + [here[0]]
+    if real in seen:
+        names = [c[1] for c in chain] + [here[1]]
+        loop = names[seen.index(real):] + [names[seen.index(real)]]
+        raise CompileError([Diagnostic(
+            "E302", "variant chain has a cycle: " + " extends ".join(loop), extends.span,
+            (f"{here[1]} extends {source.display_path(base_path)}, which is already in the chain",))])
+    base_doc = source.load(base_path, sources)
+    schema.validate(base_doc)
+    base = _resolve(base_doc, sources, chain + (here,))
+    merger = _Merger(doc.path)
+    root = merger.fixed(base.root, doc.root, shapes(), (), None)
+    merger.reporter.raise_if_errors()
+    # The merged document must be a complete spec: validate it as one (its nodes keep their spans).
+    schema.validate(Document(doc.path, doc.text, root, doc.raw_lines))
+    return Resolved(root, spec_file(doc), (base.source,) + base.bases, base.changes + tuple(merger.changes))
+
+
+def search_path(name: str, folder: str) -> list[Path]:
+    """Where a base named `name` may be, in order: the variant's folder, then the project's."""
+    candidates = [Path(folder or ".") / f"{name}.yaml", RULESPEC_DIR / f"{name}.yaml", VARIANTS_DIR / f"{name}.yaml"]
+    unique: dict[str, Path] = {}
+    for c in candidates:
+        unique.setdefault(os.path.realpath(c), c)
+    return list(unique.values())
+
+
+def find_base(extends: Node, doc: Document) -> str:
+    """The path of the base that `extends` names; E301/E309 when there is none."""
+    if not isinstance(extends, ScalarNode) or not isinstance(extends.value, str) or not extends.value.strip():
+        raise CompileError([Diagnostic(
+            "E309", "'extends' names the base spec: a name such as 'official' or a path ending in .yaml",
+            extends.span)])
+    return locate(extends.value.strip(), os.path.dirname(doc.path), extends.span, doc.path)
+
+
+def locate(name: str, folder: str, span: Span | None = None, variant: str = "", what: str = "base spec") -> str:
+    """The file of the base `name` (a spec name, or a path ending in .yaml relative to `folder`)."""
+    if name.endswith(".yaml"):
+        path = os.path.normpath(os.path.join(folder, name))
+        if not os.path.isfile(path):
+            raise CompileError([Diagnostic("E301", f"{what} not found: {source.display_path(path)}", span,
+                                           (f"a path in 'extends' is relative to {variant}" if variant else "",))])
+        return path
+    if not _NAME.match(name) or "/" in name:
+        raise CompileError([Diagnostic(
+            "E309", f"'{name}' is neither a spec name nor a path ending in .yaml", span)])
+    candidates = search_path(name, folder)
+    for c in candidates:
+        if c.is_file():
+            return str(c)
+    known = sorted({p.stem for c in candidates for p in c.parent.glob("*.yaml") if p.stem != "index"})
+    raise CompileError([Diagnostic(
+        "E301", f"{what} '{name}' not found{did_you_mean(name, known)}", span,
+        ("looked for " + ", ".join(source.display_path(str(c)) for c in candidates),))])
+
+
+# --------------------------------------------------------------------------- merging
+
+
+def text_of(node: Node) -> Text | None:
+    """A note or reason as a model Text (a string, or a mapping en/fr/nl/sr); None if neither."""
+    if isinstance(node, ScalarNode) and isinstance(node.value, str) and node.value.strip():
+        return Text(node.value.strip())
+    if isinstance(node, MapNode):
+        plain = {k.value: v.value for k, v in node.entries if isinstance(v, ScalarNode) and isinstance(v.value, str)}
+        if isinstance(plain.get("en"), str) and plain["en"].strip():
+            return Text(plain["en"].strip(), tuple(sorted((k, v.strip()) for k, v in plain.items() if k != "en")))
+    return None
+
+
+class _Merger:
+    """Lays one variant document over its resolved base; collects diagnostics and changes."""
+
+    def __init__(self, file: str):
+        self.file = file
+        self.reporter = Reporter()
+        self.changes: list[Change] = []
+
+    def error(self, code: str, message: str, span: Span | None, *notes: str) -> None:
+        self.reporter.error(code, message, span, *notes)
+
+    def change(self, kind: str, path: tuple, span: Span, note: Text | None) -> None:
+        self.changes.append(Change(kind, ".".join(str(p) for p in path), self.file, span, note))
+
+    # ---- fixed mappings
+
+    def fixed(self, base: MapNode, var: MapNode, shape: Shape, path: tuple, note: Text | None) -> MapNode:
+        """Merge a fixed mapping field by field; the variant's fields replace or merge into the base's."""
+        if not shape.is_entry and isinstance(var.get("note"), (ScalarNode, MapNode)):
+            note = text_of(var.get("note")) or note  # a note on `winners` explains the changes inside it
+        entries = [(k, v) for k, v in base.entries if not (path == () and k.value == "extends")]
+        index = {k.value: i for i, (k, _) in enumerate(entries)}
+        for key, vnode in var.entries:
+            name = key.value
+            if path == () and name == "extends":
+                continue
+            if name in BOOKKEEPING:
+                if shape.is_entry:
+                    continue  # handled by the keyed collection that holds this entry
+                self.error("E311", f"'{name}' applies to an entry of a keyed collection (players, values, actions, "
+                           f"end_of_turn, end, winners.ranking, choose), not to {shape.label}", key.span)
+                continue
+            if name not in shape.fields:
+                self.error("E308", f"{shape.label} has no field '{name}'{did_you_mean(str(name), shape.fields)}",
+                           key.span, f"the fields of {shape.label}: {', '.join(shape.fields)}")
+                continue
+            sub = shape.fields[name]
+            bnode = entries[index[name]][1] if name in index else None
+            if bnode is None and name in shape.requires:
+                other, allowed = shape.requires[name]
+                onode = var.get(other) if var.get(other) is not None else base.get(other)
+                have = onode.value if isinstance(onode, ScalarNode) else None
+                if have not in allowed:
+                    self.error("E308", f"'{name}' only applies to {shape.label} whose {other} is "
+                               f"{' or '.join(allowed)}, and this one's is {have!r}", key.span)
+                    continue
+            merged = self.field(bnode, vnode, sub, path + (name,), note)
+            if name in index:
+                entries[index[name]] = (key, merged)
+            else:
+                index[name] = len(entries)
+                entries.append((key, merged))
+        return MapNode(tuple(entries), var.span)
+
+    def field(self, bnode: Node | None, vnode: Node, sub: Shape | None, path: tuple, note: Text | None) -> Node:
+        """One field of a fixed mapping: merged when both sides are mappings of a known shape, else replaced."""
+        if sub is not None and isinstance(vnode, MapNode):
+            if sub.kind == "keyed":
+                return self.keyed(bnode if isinstance(bnode, MapNode) else None, vnode, sub, path, note)
+            if isinstance(bnode, MapNode):
+                return self.fixed(bnode, vnode, sub, path, note)
+        # a replaced value: a scalar, a list, a text, or a whole fixed mapping the base did not have
+        if sub is not None and sub.kind == "fixed" and isinstance(vnode, MapNode):
+            self.no_bookkeeping(vnode, sub)
+        if not (path[0] in IDENTITY and len(path) == 1) and path[-1] != "note":
+            change_path = path[:-1] if path[-1] == "value" and len(path) == 3 and path[0] == "values" else path
+            self.change("set", change_path, vnode.span, note)
+        return vnode
+
+    # ---- keyed collections
+
+    def keyed(self, base: MapNode | None, var: MapNode, shape: Shape, path: tuple, note: Text | None) -> MapNode:
+        """Merge a keyed collection: change, add or remove its entries by key.
+
+        `note` is the note of the entry that holds this collection (an action, for its
+        choices): a new choice without a note of its own is explained by it."""
+        entries: list[tuple[ScalarNode, Node]] = list(base.entries) if base is not None else []
+        original = [k.value for k, _ in entries]
+        what = shape.label
+        of = f" of '{path[-2]}'" if path and path[-1] == "choose" else ""  # a decision's choices
+        assert shape.entry is not None
+        for key, vnode in var.entries:
+            name = key.value
+            keys = [k.value for k, _ in entries]
+            if shape.entry.is_value and not isinstance(vnode, MapNode):
+                vnode = MapNode(((ScalarNode("value", vnode.span), vnode),), vnode.span)
+                shorthand = True
+            else:
+                shorthand = False
+            if not isinstance(vnode, MapNode):
+                self.error("E310", f"the {what} '{name}' must be a mapping of the fields it changes", vnode.span)
+                continue
+            add, remove = vnode.get("add"), vnode.get("remove")
+            if remove is not None:
+                self.remove(entries, key, vnode, remove, shape, path, original, of)
+                continue
+            if add is not None:
+                if not (isinstance(add, ScalarNode) and add.value is True):
+                    self.error("E311", "'add' is written 'add: true' (a new entry); leave it out to change an "
+                               "existing one", add.span)
+                    continue
+                if name in keys:
+                    self.error("E304", f"the base already has the {what} '{name}'{of}; to change it, drop 'add: true' "
+                               "and give only the fields that change", key.span)
+                    continue
+                entry = self.new_entry(vnode, shape.entry)
+                position = self.position(vnode, keys, what, path)
+                index = len(entries) if position is None else position
+                entries.insert(index, (key, entry))
+                own = text_of(vnode.get("note")) if vnode.get("note") is not None else None
+                self.change("add", path + (name,), key.span, own or note)
+                continue
+            if name not in keys:
+                close = _close(name, original)
+                self.error("E303", f"the base has no {what} '{name}'{of}" + (f" (did you mean '{close}'?)" if close else ""),
+                           key.span, f"the base's {what}s{of}: {', '.join(map(str, original)) or 'none'}",
+                           "" if close else f"a new {what} is given complete, with 'add: true'")
+                continue
+            i = keys.index(name)
+            bentry = entries[i][1]
+            if shape.entry.is_value and not isinstance(bentry, MapNode):
+                bentry = MapNode(((ScalarNode("value", bentry.span), bentry),), bentry.span)
+            if not isinstance(bentry, MapNode):
+                self.error("E310", f"the base's {what} '{name}' is not a mapping and cannot be merged", key.span)
+                continue
+            note_node = vnode.get("note")
+            entry_note = text_of(note_node) if note_node is not None else None
+            merged: Node = self.fixed(bentry, vnode, shape.entry, path + (name,), entry_note or note)
+            if shape.entry.is_value and shorthand:
+                merged = vnode.get("value")
+            elif shape.entry.is_value and isinstance(merged, MapNode) and merged.keys() == ["value"]:
+                merged = merged.get("value")
+            entries[i] = (key, merged)
+            for word in ("before", "after"):
+                if vnode.get(word) is not None:
+                    self.error("E311", f"'{word}' places a new entry (with 'add: true'); an existing {what} keeps "
+                               "its place", vnode.key_node(word).span)
+        return MapNode(tuple(entries), var.span)
+
+    def remove(self, entries: list, key: ScalarNode, vnode: MapNode, remove: Node, shape: Shape,
+               path: tuple, original: list, of: str) -> None:
+        name, what = key.value, shape.label
+        others = [k for k in vnode.entries if k[0].value != "remove"]
+        keys = [k.value for k, _ in entries]
+        if others:
+            self.error("E312", f"a removed {what} takes no other fields (here: {', '.join(str(k.value) for k, _ in others)})",
+                       others[0][0].span)
+            return
+        reason = text_of(remove)
+        if reason is None:
+            self.error("E306", f"removing the {what} '{name}'{of} needs a reason: remove: \"why it goes\"", remove.span)
+            return
+        if name not in keys:
+            close = _close(name, original)
+            self.error("E305", f"cannot remove the {what} '{name}'{of}: the base has no such {what}"
+                       + (f" (did you mean '{close}'?)" if close else ""), key.span,
+                       f"the base's {what}s{of}: {', '.join(map(str, original)) or 'none'}")
+            return
+        del entries[keys.index(name)]
+        self.change("remove", path + (name,), key.span, reason)
+
+    def position(self, vnode: MapNode, keys: list, what: str, path: tuple) -> int | None:
+        """The index named by before/after among `keys`, or None (at the end / where it is)."""
+        before, after = vnode.get("before"), vnode.get("after")
+        if before is not None and after is not None:
+            self.error("E307", "give 'before' or 'after', not both", after.span)
+            return None
+        node = before if before is not None else after
+        if node is None:
+            return None
+        target = node.value if isinstance(node, ScalarNode) else None
+        if target not in keys:
+            close = _close(target, keys) if target is not None else None
+            self.error("E307", f"'{'before' if before is not None else 'after'}' names no {what} of the base: "
+                       f"'{target}'" + (f" (did you mean '{close}'?)" if close else ""), node.span,
+                       f"the {what}s: {', '.join(map(str, keys)) or 'none'}")
+            return None
+        i = keys.index(target)
+        return i if before is not None else i + 1
+
+    def new_entry(self, vnode: MapNode, shape: Shape) -> MapNode:
+        """A new entry as written, without its own bookkeeping keys."""
+        entries = tuple((k, v) for k, v in vnode.entries if k.value not in BOOKKEEPING)
+        out = MapNode(entries, vnode.span)
+        for k, v in entries:
+            sub = shape.fields.get(k.value)
+            if sub is not None and isinstance(v, MapNode):
+                self.no_bookkeeping(v, sub)
+        if shape.is_value and [k.value for k, _ in entries] == ["value"]:
+            return entries[0][1]  # type: ignore[return-value]
+        return out
+
+    def no_bookkeeping(self, node: MapNode, shape: Shape) -> None:
+        """Inside a new or wholly replaced part, add/remove/before/after mean nothing: report them."""
+        if shape.kind == "keyed":
+            for _, entry in node.entries:
+                if isinstance(entry, MapNode) and shape.entry is not None:
+                    self.no_bookkeeping(entry, shape.entry)
+            return
+        for k, v in node.entries:
+            if k.value in BOOKKEEPING:
+                self.error("E311", f"'{k.value}' has no meaning inside a new part: all of it is new", k.span)
+                continue
+            sub = shape.fields.get(k.value)
+            if sub is not None and isinstance(v, MapNode):
+                self.no_bookkeeping(v, sub)
+
+
+def _close(name: object, keys: list) -> str | None:
+    hint = did_you_mean(str(name), [str(k) for k in keys])
+    return hint[len(" (did you mean '"):-len("'?)")] if hint else None

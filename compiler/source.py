@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Iterator, Union
 
 import yaml
+import yaml.reader
 from yaml.constructor import ConstructorError, SafeConstructor
 from yaml.nodes import MappingNode, Node as YamlNode, ScalarNode as YamlScalar, SequenceNode
 
@@ -162,8 +163,16 @@ def _compose(text: str, name: str) -> Node | None:
             message = f"{err.problem} ({err.context})"
         span = Span(name, mark.line + 1, mark.column + 1) if mark else Span(name, 1, 1)
         raise CompileError([Diagnostic("E010", f"invalid YAML: {message}", span)]) from None
+    except yaml.reader.ReaderError as err:  # a character YAML does not allow; it knows only the offset
+        line = text.count("\n", 0, err.position) + 1
+        col = err.position - (text.rfind("\n", 0, err.position) + 1) + 1
+        char = err.character if isinstance(err.character, str) else chr(err.character)
+        raise CompileError([Diagnostic(
+            "E010", f"invalid YAML: the character U+{ord(char):04X} is not allowed in a YAML file",
+            Span(name, line, col, line, col + 1))]) from None
     except yaml.YAMLError as err:
-        raise CompileError([Diagnostic("E010", f"invalid YAML: {err}", Span(name, 1, 1))]) from None
+        first = str(err).strip().splitlines()[0] if str(err).strip() else "invalid YAML"
+        raise CompileError([Diagnostic("E010", f"invalid YAML: {first}", Span(name, 1, 1))]) from None
     except RecursionError:
         raise CompileError([Diagnostic("E012", f"nesting is deeper than {MAX_DEPTH} levels", Span(name, 1, 1))]) from None
     if not nodes:

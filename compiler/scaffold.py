@@ -1,0 +1,161 @@
+"""Scaffold: the text of a new, commented variant file (`splendor-rules new`).
+
+Takes the new variant's name, how its ``extends`` names the base, and the base's
+checked :class:`~compiler.model.Rules`; returns YAML text that changes nothing yet
+(so it checks clean as written) and lists, in comments, every section a variant can
+change -- with the base's own entries and numbers, the fields of each kind of entry
+(read from rulespec/schema.json through :func:`compiler.overlay.shapes`) and the form
+of a change, an addition (``add: true``), a removal (``remove: reason``) and a
+``note``. Writing the file is the CLI's job.
+"""
+from __future__ import annotations
+
+import re
+
+from . import overlay, schema
+from .expr import unparse
+from .model import Rules
+
+NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")  # as rulespec/schema.json's `name`
+
+
+def title_of(name: str) -> str:
+    """'my-house-rules' -> 'My house rules'."""
+    words = re.split(r"[-_]+", name)
+    return " ".join(words)[:1].upper() + " ".join(words)[1:]
+
+
+def _fields(shape: overlay.Shape) -> str:
+    """The fields of one kind of entry, with the choices of those that are an enumeration."""
+    defs = schema.load_schema()["$defs"]
+    enums: dict[str, list] = {}
+    for definition in defs.values():
+        for field, prop in overlay._object_schema(definition).get("properties", {}).items():
+            if isinstance(prop, dict) and "enum" in prop:
+                enums.setdefault(field, prop["enum"])
+    out = []
+    for field in shape.fields:
+        out.append(f"{field} ({'|'.join(map(str, enums[field]))})" if field in enums and field != "domain" else field)
+    return ", ".join(out)
+
+
+def _entry_fields(section: str) -> str:
+    root = overlay.shapes()
+    shape = root.fields[section]
+    if shape.kind == "keyed":
+        shape = shape.entry
+    return _fields(shape)
+
+
+def skeleton(name: str, extends: str, base: Rules, path: str) -> str:
+    """A variant named `name` of `base` (written `extends: <extends>`) at `path`, that changes nothing yet."""
+    root = overlay.shapes()
+    param = root.fields["actions"].entry.fields["choose"].entry
+    values = ", ".join(f"{v.name}: {v.value}" for v in base.values) or "none"
+    first_value = base.values[0] if base.values else None
+    first_action = base.actions[0]
+    last_action = base.actions[-1]
+    first_step = base.steps[0] if base.steps else None
+    first_end = base.end[0]
+    rows = [f"#   {p.players}: {{gems: {p.gems}, gold: {p.gold}, nobles: {p.nobles}, face_up: {p.face_up}}}"
+            for p in base.players]
+    first_row = base.players[0]
+    biggest = base.players[-1]
+    width = max(len(d.name) for d in base.actions + base.steps)
+    level = "nobles" if all(r.name != "nobles" for r in base.winners.ranking) else "my_level"
+    number = "my_number" if all(v.name != "my_number" for v in base.values) else "my_other_number"
+    lines = [
+        f"# {name}: a house variant of {base.title.en} ({base.source.path}).",
+        "#",
+        "# A variant states only what it changes; everything else comes from its base. As written,",
+        "# this file changes nothing: uncomment and edit the examples below, or write your own.",
+        "#",
+        "# The reference of the format: rulespec/README.md (every section, domain, expression",
+        "# name and effect) and rulespec/schema.json (every key, with a description).",
+        f"#   check it:          splendor-rules check {path}",
+        f"#   see what changes:  splendor-rules diff {base.source.path} {path}",
+        "#   then list it in variants/index.yaml, so that the build and the tests include it.",
+        "#",
+        "# How a variant changes a keyed section (players, values, actions, end_of_turn, end,",
+        "# winners.ranking, and an action's or step's choose):",
+        "#   change an entry   its name and only the fields that change; the rest stays as in the base",
+        "#   add an entry      `add: true` and the whole entry; `before: NAME` or `after: NAME` places it",
+        "#   remove an entry   `NAME: {remove: \"the reason it goes\"}` (a reason is required)",
+        "#   explain it        `note: \"what it changes and why\"` on the entry (a text, or a mapping",
+        "#                     {en, fr, nl, sr}); notes are shown on the sheets and by `diff`.",
+        "# Any other section (components, winners, interpretations) is changed field by field; a",
+        "# list or a text replaces the base's. Changing a name the base does not have is an error.",
+        "",
+        "spec: 1",
+        f"name: {name}",
+        f"extends: {extends}",
+        f"title: {title_of(name)}            # or {{en: ..., fr: ..., nl: ..., sr: ...}}",
+        f"description: A house variant of {base.title.en}.",
+        "",
+        "# ------------------------------------------------------------------ players",
+        f"# One row per number of players. Fields: {_entry_fields('players')}.",
+        "# The base's table:",
+        *rows,
+        "# players:",
+        f"#   {first_row.players}: {{gold: {first_row.gold}, note: \"Why this row changes.\"}}",
+        f"#   {biggest.players + 1}: {{add: true, gems: {biggest.gems}, gold: {biggest.gold}, "
+        f"nobles: {biggest.nobles}, face_up: {biggest.face_up}, note: \"A new player count.\"}}",
+        "",
+        "# ------------------------------------------------------------------ values",
+        f"# Named numbers that conditions use. Fields: {_entry_fields('values')} (or just the number).",
+        f"# The base's values: {values}.",
+        "# values:",
+        *([f"#   {first_value.name}: {{value: {first_value.value}, note: \"Why the number changes.\"}}"]
+          if first_value else []),
+        f"#   {number}: {{value: 3, add: true, note: \"A new number, for a condition of this variant.\"}}",
+        "",
+        "# ------------------------------------------------------------------ actions",
+        "# On a turn the player takes exactly one action.",
+        f"# Fields: {_entry_fields('actions')}.",
+        f"# A choice (under choose): {_fields(param)}; domain is one of",
+        "#   gem, colour, gem_set, face_up, deck, reserved, noble, payment.",
+        "# The base's actions:",
+        *[f"#   {d.name:<{width}}  {d.title.en}  (notation: {d.notation})" for d in base.actions],
+        "# actions:",
+        f"#   {first_action.name}:",
+        f"#     condition: \"{unparse(first_action.condition)}\"",
+        "#     note: \"What the new condition changes, and why.\"",
+        f"#   {last_action.name}: {{remove: \"Why this action goes.\"}}",
+        "",
+        "# ------------------------------------------------------------------ end_of_turn",
+        "# After the action, these steps run in order.",
+        f"# Fields: {_entry_fields('end_of_turn')}.",
+        "# The base's steps:",
+        *([f"#   {d.name:<{width}}  {d.title.en}  (notation: {d.notation})" for d in base.steps] or ["#   (none)"]),
+        "# end_of_turn:",
+        *([f"#   {first_step.name}: {{resolve: {first_step.resolve}, note: \"Why.\"}}"] if first_step else []),
+        "",
+        "# ------------------------------------------------------------------ end",
+        "# End triggers, checked at the end of every turn for the player whose turn it was.",
+        f"# Fields: {_entry_fields('end')}.",
+        "# The base's triggers:",
+        *[f"#   {t.name}: when {unparse(t.when)}, finish {t.finish}" for t in base.end],
+        "# end:",
+        f"#   {first_end.name}: {{finish: {first_end.finish}, note: \"Why.\"}}",
+        "",
+        "# ------------------------------------------------------------------ winners",
+        f"# Fields: {_fields(root.fields['winners'])}.",
+        f"# A ranking level: {_fields(root.fields['winners'].fields['ranking'].entry)}.",
+        f"# The base: eligible {unparse(base.winners.eligible)}; ranking "
+        + ", then ".join(f"{r.name} ({unparse(r.by)}, {r.prefer})" for r in base.winners.ranking)
+        + f"; ties {base.winners.ties}.",
+        "# winners:",
+        "#   ranking:",
+        f"#     {level}: {{add: true, before: {base.winners.ranking[-1].name}, title: Most nobles, "
+        "by: player.nobles, prefer: highest, note: \"Why.\"}",
+        "",
+        "# ------------------------------------------------------------------ components",
+        f"# Fields: {_fields(root.fields['components'])}; a CSV path is relative to the file that names it.",
+        f"# The base: gems {', '.join(base.gems)}; wild {base.wild}; "
+        f"{len(base.cards)} cards; {len(base.nobles)} nobles.",
+        "",
+        "# ------------------------------------------------------------------ interpretations",
+        "# A list of texts saying how the spec reads the rules where they are silent; a variant's",
+        "# list replaces the base's.",
+    ]
+    return "\n".join(lines) + "\n"
