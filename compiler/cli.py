@@ -29,21 +29,544 @@ def main() -> None:
 # ----------------------------------------------------------------------------- check
 # (section owned by the front-end work: `splendor-rules check`)
 
+EXIT_INTERNAL = 3  # a bug in splendor-rules, not in the spec
+
+
+def internal_error(exc: BaseException, doing: str) -> None:
+    """Report an unexpected exception without a traceback and exit with status 3.
+
+    Set SPLENDOR_RULES_TRACEBACK=1 to let the exception through (for debugging).
+    """
+    import os
+
+    if os.environ.get("SPLENDOR_RULES_TRACEBACK"):
+        raise exc
+    text = str(exc).strip().splitlines()
+    detail = f": {text[0]}" if text else ""
+    click.echo(f"internal error while {doing}: {type(exc).__name__}{detail}", err=True)
+    click.echo("This is a bug in splendor-rules, not a mistake in the spec. Please report it with the file that "
+               "caused it (SPLENDOR_RULES_TRACEBACK=1 shows the traceback).", err=True)
+    sys.exit(EXIT_INTERNAL)
+
+
+def show_undecodable(diagnostics, sources: SourceMap, limit: int = 2_000_000) -> None:
+    """Let the report show lines of files the load pass could not decode (binary, not UTF-8, too large).
+
+    Registers a best-effort text for each such file: invalid bytes and control
+    characters become U+FFFD, so a caret can still point at the place.
+    """
+    for d in diagnostics:
+        if d.span is None or sources.line(d.span.file, 1) is not None:
+            continue
+        try:
+            with open(d.span.file, "rb") as handle:
+                data = handle.read(limit)
+        except OSError:
+            continue
+        text = data.decode("utf-8", "replace")
+        sources.add(d.span.file, "".join(c if c.isprintable() or c in "\t\n" else "\ufffd" for c in text))
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _player_range(counts: list[int]) -> str:
+    if not counts:
+        return "no player counts"
+    if counts == list(range(counts[0], counts[-1] + 1)) and len(counts) > 1:
+        return f"{counts[0]}-{counts[-1]} players"
+    return f"{', '.join(map(str, counts))} player{'s' if counts != [1] else ''}"
+
+
+def check_summary(path: str, rules) -> dict:
+    """What `check` says about a clean spec, as data (the form `--format json` prints)."""
+    counts = [p.players for p in rules.players]
+    return {
+        "file": path, "ok": True, "name": rules.name,
+        "extends": rules.bases[0].name if rules.bases else None, "changes": len(rules.changes),
+        "actions": len(rules.actions), "end_of_turn": len(rules.steps), "end": len(rules.end),
+        "cards": len(rules.cards), "nobles": len(rules.nobles), "players": counts,
+    }
+
+
+def check_summary_line(s: dict) -> str:
+    """A summary as one line: `rulespec/official.yaml: ok (7 actions, 2 end-of-turn steps, ...)`."""
+    parts = [_plural(s["actions"], "action"), _plural(s["end_of_turn"], "end-of-turn step"),
+             _plural(s["end"], "end trigger"), _plural(s["cards"], "card"), _plural(s["nobles"], "noble"),
+             _player_range(s["players"])]
+    variant = f"variant of {s['extends']}, {_plural(s['changes'], 'change')}; " if s["extends"] else ""
+    warned = f"; {_plural(s['warnings'], 'warning')} (-W shows them)" if s.get("warnings") else ""
+    return f"{s['file']}: ok ({variant}{', '.join(parts)}{warned})"
+
+
+@main.command()
+@click.argument("specs", nargs=-1, required=True, metavar="SPEC...")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="text: a summary line per clean spec on stdout, diagnostics with source lines on stderr. "
+                   "json: one JSON array on stdout: the diagnostics if there are any, else one summary per spec.")
+@click.option("-W", "--warnings", "show_warnings", is_flag=True,
+              help="Also show warnings (e.g. a variant text that lacks a translation).")
+def check(specs: tuple[str, ...], fmt: str, show_warnings: bool = False) -> None:
+    """Check rules specs and variants, and report every problem in them.
+
+    Exit status: 0 when every SPEC is clean, 1 when there are errors, 3 on an
+    internal error of splendor-rules.
+    """
+    import json
+
+    from .diagnostics import to_json
+    from .pipeline import load_rules
+    from .source import display_path
+
+    from .sheets.lint import lint
+
+    sources = SourceMap()
+    diagnostics = []
+    summaries = []
+    warnings = []
+    for spec in specs:
+        try:
+            rules = load_rules(spec, sources)
+            found = lint(rules)  # the sheets' translation tables and the variant's own texts
+            diagnostics.extend(d for d in found if d.severity == "error")
+            if not any(d.severity == "error" for d in found):
+                summary = check_summary(display_path(spec), rules)
+                summary["warnings"] = sum(1 for d in found if d.severity != "error")
+                summaries.append(summary)
+                warnings.extend(d for d in found if d.severity != "error")
+        except CompileError as err:
+            diagnostics.extend(err.diagnostics)
+        except Exception as exc:  # noqa: BLE001 - the one place that turns a bug into exit status 3
+            internal_error(exc, f"checking {display_path(spec)}")
+    if fmt == "json":
+        click.echo(to_json(sorted_diagnostics(diagnostics)) if diagnostics else json.dumps(summaries, indent=2))
+    else:
+        for summary in summaries:
+            click.echo(check_summary_line(summary))
+        if warnings and show_warnings:
+            click.echo(render_all(sorted_diagnostics(warnings), sources), err=True)
+        if diagnostics:
+            show_undecodable(diagnostics, sources)
+            report(CompileError(diagnostics), sources)
+    sys.exit(1 if diagnostics else 0)
+
 
 # ----------------------------------------------------------------------------- compile
 # (section owned by the engine work: `splendor-rules compile`, `build`)
+
+ENGINE_DIR = "generated/engines"
+
+
+def compile_specs(specs, out_dir: str, sources: SourceMap) -> tuple[list[str], list]:
+    """Compile each spec to OUT_DIR/NAME.py; returns (written paths, diagnostics)."""
+    import os
+
+    from .emit_engine import compile_to_module, module_name, write_atomic
+    from .pipeline import load_rules
+    from .source import display_path
+
+    written, diagnostics = [], []
+    for spec in specs:
+        try:
+            rules = load_rules(spec, sources)
+            text = compile_to_module(rules)
+        except CompileError as err:
+            diagnostics.extend(err.diagnostics)
+            continue
+        except Exception as exc:  # noqa: BLE001
+            internal_error(exc, f"compiling {display_path(spec)}")
+        path = os.path.join(out_dir, module_name(rules))
+        write_atomic(path, text)
+        written.append(display_path(path))
+    return written, diagnostics
+
+
+@main.command("compile")
+@click.argument("specs", nargs=-1, required=True, metavar="SPEC...")
+@click.option("-o", "--out", "out_dir", default=ENGINE_DIR, show_default=True, metavar="DIR",
+              help="Folder for the generated engine modules (one NAME.py per spec).")
+def compile_command(specs: tuple[str, ...], out_dir: str) -> None:
+    """Compile rules specs into standalone Python engine modules.
+
+    Each module needs only the standard library; a spec with errors writes nothing.
+    """
+    sources = SourceMap()
+    written, diagnostics = compile_specs(specs, out_dir, sources)
+    for path in written:
+        click.echo(f"wrote {path}")
+    if diagnostics:
+        report(CompileError(diagnostics), sources)
+    sys.exit(1 if diagnostics else 0)
+
+
+def load_engine(path: str):
+    """Import a generated engine module from its file."""
+    import importlib.util
+    import pathlib
+
+    spec = importlib.util.spec_from_file_location(f"splendor_engine_{pathlib.Path(path).stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def demo_game(engine, players: int = 2, seed: int = 1, moves: int = 24) -> list[str]:
+    """The first MOVES decisions of a seeded game in which each player picks at random."""
+    import random
+
+    game = engine.new_game(players, seed=seed)
+    rng = random.Random(seed)
+    lines = []
+    for _ in range(moves):
+        if game.is_over():
+            break
+        legal = game.legal_actions()
+        action = legal[rng.randrange(len(legal))]
+        lines.append(f"round {game.round:>2}  player {game.current_player + 1}  {engine.action_to_string(action)}")
+        game.apply(action)
+    lines.append(f"after {len(game.history)} decisions: prestige {game.scores()}")
+    return lines
+
+
+@main.command()
+@click.option("--root", default=".", show_default=True, help="The project folder.")
+@click.option("--demo-moves", default=24, show_default=True, help="Moves of the demo game to print.")
+@click.option("--sheets/--no-sheets", default=True, show_default=True, help="Write the reference sheets.")
+@click.option("--simulate-games", default=40, show_default=True, help="Games per spec in the closing simulation (0: none).")
+def build(root: str, demo_moves: int, sheets: bool, simulate_games: int) -> None:
+    """The main job: check and compile the official spec and every variant, play a demo game,
+    write the reference sheets and compare the official rules with two variants by simulation."""
+    import os
+
+    from .pipeline import catalogue
+
+    os.chdir(root)
+    sources = SourceMap()
+    try:
+        specs = catalogue(sources)
+    except CompileError as err:
+        report(err, sources)
+        sys.exit(1)
+    ctx = click.get_current_context()
+    click.echo(f"== check ({len(specs)} specs)")
+    _invoke_step(ctx, check, *specs)
+    click.echo(f"== compile -> {ENGINE_DIR}")
+    written, diagnostics = compile_specs(specs, ENGINE_DIR, sources)
+    if diagnostics:
+        report(CompileError(diagnostics), sources)
+        sys.exit(1)
+    click.echo(f"wrote {len(written)} engines")
+    click.echo("== demo game (official rules, 2 players, seed 1)")
+    engine = load_engine(os.path.join(ENGINE_DIR, "official.py"))
+    for line in demo_game(engine, moves=demo_moves):
+        click.echo(line)
+    if sheets:
+        import importlib.util
+
+        formats = "md,html,pdf" if importlib.util.find_spec("weasyprint") else "md,html"
+        click.echo(f"== sheets ({formats}) -> generated/sheets")
+        _invoke_step(ctx, sheet, *specs, "--lang", "en,fr,nl,sr", "--format", formats, "-o", SHEET_DIR)
+    if simulate_games:
+        click.echo(f"== simulation: official rules against two variants, {simulate_games} greedy games each")
+        _invoke_step(ctx, simulate, "rulespec/official.yaml", "variants/target-12.yaml",
+                     "variants/take-up-to-three.yaml", "--games", str(simulate_games), "--bots", "greedy",
+                     "--seed", "1", "--no-progress")
+
+
+def _invoke_step(ctx, command, *args: str) -> None:
+    """Run another command, with its own argument parsing and defaults, as a step of `build`."""
+    try:
+        command.main(args=list(args), prog_name=f"splendor-rules {command.name}", standalone_mode=False)
+    except SystemExit as stop:
+        if stop.code:
+            sys.exit(stop.code)
+    except click.ClickException as err:
+        err.show()
+        sys.exit(err.exit_code)
 
 
 # ----------------------------------------------------------------------------- variants
 # (section owned by the variant work: `splendor-rules diff`, `new`)
 
+EXIT_USAGE = 2
+
+
+@main.command()
+@click.argument("before", metavar="A")
+@click.argument("after", metavar="B")
+@click.option("--lang", type=click.Choice(["en", "fr", "nl", "sr"]), default="en", show_default=True,
+              help="The language of the report (the languages of the sheets).")
+def diff(before: str, after: str, lang: str) -> None:
+    """Show, in words, every rule that differs between two specs or variants.
+
+    A and B are spec files (or spec names such as `official` or `target-12`); each is
+    resolved through its chain of variants and checked first. Each difference is
+    shown before and after, with where each side defines it, and with the variant's
+    note. Exit status: 0 when the rules are the same (nothing is printed), 1 when
+    they differ, 2 when a spec has errors, 3 on an internal error.
+    """
+    import os
+
+    from . import diff as diff_mod
+    from .overlay import locate
+    from .pipeline import load_rules
+    from .source import display_path
+
+    sources = SourceMap()
+    models = []
+    for spec in (before, after):
+        try:
+            path = spec if spec.endswith(".yaml") or os.path.sep in spec else locate(spec, ".", what="spec")
+            models.append(load_rules(path, sources))
+        except CompileError as err:
+            show_undecodable(err.diagnostics, sources)
+            report(err, sources)
+            sys.exit(EXIT_USAGE)
+        except Exception as exc:  # noqa: BLE001 - a bug becomes exit status 3, not a traceback
+            internal_error(exc, f"reading {display_path(spec)}")
+    try:
+        differences = diff_mod.compare(*models)
+        text = diff_mod.render(differences, *models, lang=lang)
+    except Exception as exc:  # noqa: BLE001
+        internal_error(exc, f"comparing {display_path(before)} with {display_path(after)}")
+    if text:
+        click.echo(text, nl=False)
+    sys.exit(1 if differences else 0)
+
+
+@main.command()
+@click.argument("name")
+@click.option("--from", "base", required=True, metavar="BASE",
+              help="The spec the variant extends: a name (official, or a variant in variants/) or a .yaml path.")
+@click.option("-o", "--output", "folder", default="variants", show_default=True, metavar="DIR",
+              help="The folder to write NAME.yaml in.")
+def new(name: str, base: str, folder: str) -> None:
+    """Start a house variant: write DIR/NAME.yaml, a commented skeleton extending BASE.
+
+    The file changes nothing yet and checks clean as written; its comments list what
+    a variant can change, with the base's own entries. An existing file is never
+    overwritten. Exit status: 0 when written, 1 when BASE has errors, 2 on a usage
+    error (a bad name, a base not found, the file exists).
+    """
+    import os
+
+    from . import scaffold
+    from .overlay import locate
+    from .pipeline import load_rules
+    from .source import display_path
+
+    if not scaffold.NAME.match(name):
+        click.echo(f"error: '{name}' is not a variant name: use lower-case letters, digits, '-' and '_', "
+                   "starting with a letter or a digit", err=True)
+        sys.exit(EXIT_USAGE)
+    path = os.path.join(folder, f"{name}.yaml")
+    shown = display_path(path)
+    if os.path.exists(path):
+        click.echo(f"error: {shown} already exists; it is left as it is (choose another NAME or -o DIR)", err=True)
+        sys.exit(EXIT_USAGE)
+    sources = SourceMap()
+    try:  # a name is looked up from the new file's folder, as its `extends` will be; a path is as given
+        base_path = base if base.endswith(".yaml") and os.path.isfile(base) else locate(base, folder)
+    except CompileError as err:
+        report(err, sources)
+        sys.exit(EXIT_USAGE)
+    extends = base if not base.endswith(".yaml") else os.path.relpath(base_path, folder).replace(os.sep, "/")
+    try:
+        rules = load_rules(base_path, sources)
+    except CompileError as err:
+        show_undecodable(err.diagnostics, sources)
+        report(err, sources)
+        sys.exit(1)
+    except Exception as exc:  # noqa: BLE001
+        internal_error(exc, f"reading {display_path(base_path)}")
+    text = scaffold.skeleton(name, extends, rules, shown)
+    os.makedirs(folder, exist_ok=True)
+    try:
+        with open(path, "x", encoding="utf-8") as handle:
+            handle.write(text)
+    except FileExistsError:
+        click.echo(f"error: {shown} already exists; it is left as it is", err=True)
+        sys.exit(EXIT_USAGE)
+    except OSError as err:
+        click.echo(f"error: cannot write {shown}: {err.strerror}", err=True)
+        sys.exit(EXIT_USAGE)
+    click.echo(f"wrote {shown} (a variant of {rules.name} that changes nothing yet)")
+    click.echo(f"next: edit it, then `splendor-rules check {shown}` and `splendor-rules diff {base} {shown}`")
+
 
 # ----------------------------------------------------------------------------- sheets
 # (section owned by the sheet work: `splendor-rules sheet`)
 
+SHEET_DIR = "generated/sheets"
+
+
+def _csv_choice(value: str, allowed: tuple[str, ...], what: str) -> list[str]:
+    items = [v.strip() for v in value.split(",") if v.strip()]
+    wrong = [v for v in items if v not in allowed]
+    if wrong or not items:
+        raise click.BadParameter(f"unknown {what} {', '.join(repr(w) for w in wrong) or '(none given)'} "
+                                 f"(choose from: {', '.join(allowed)})")
+    return list(dict.fromkeys(items))
+
+
+@main.command()
+@click.argument("specs", nargs=-1, required=True, metavar="SPEC...")
+@click.option("--lang", "langs", default="en,fr,nl,sr", show_default=True, metavar="LANGS",
+              help="Comma-separated sheet languages: en, fr, nl, sr.")
+@click.option("--format", "formats", default="md,html", show_default=True, metavar="FORMATS",
+              help="Comma-separated formats: md, html, pdf (pdf needs the 'pdf' extra).")
+@click.option("-o", "--output", "out_dir", default=SHEET_DIR, show_default=True, metavar="DIR",
+              help="Where NAME.LANG.md/.html/.pdf are written.")
+def sheet(specs: tuple[str, ...], langs: str, formats: str, out_dir: str) -> None:
+    """Write printable reference sheets for rules specs and variants.
+
+    Every number and condition on a sheet comes from the spec. Exit status: 0 when
+    every sheet was written, 1 when a spec or a language table has errors, 2 on a
+    usage error (including PDF asked for without WeasyPrint), 3 on an internal error.
+    """
+    from pathlib import Path
+
+    from .pipeline import load_rules
+    from .sheets import render as sheet_render
+    from .sheets.lint import lint as lint_sheets
+    from .sheets.plurals import LANGUAGES
+    from .source import display_path
+
+    lang_list = _csv_choice(langs, LANGUAGES, "language")
+    format_list = _csv_choice(formats, sheet_render.FORMATS, "format")
+    if "pdf" in format_list:
+        try:
+            sheet_render.weasyprint()
+        except sheet_render.PdfUnavailable as err:
+            click.echo(f"error: {err}", err=True)
+            sys.exit(2)
+    sources = SourceMap()
+    failed = False
+    for spec in specs:
+        shown = display_path(spec)
+        try:
+            rules = load_rules(spec, sources)
+            base = load_rules(rules.bases[0].path, sources) if rules.bases else None
+            found = lint_sheets(rules)
+            warnings = [d for d in found if d.severity != "error"]
+            errors = [d for d in found if d.severity == "error"]
+            if warnings:
+                click.echo(render_all(warnings, sources), err=True)
+            if errors:
+                raise CompileError(errors)
+            written = sheet_render.write_sheets(rules, lang_list, format_list, Path(out_dir), base)
+        except CompileError as err:
+            report(err, sources)
+            failed = True
+            continue
+        except sheet_render.PdfUnavailable as err:
+            click.echo(f"error: {err}", err=True)
+            sys.exit(2)
+        except OSError as err:
+            click.echo(f"error: cannot write the sheets of {shown} to {out_dir}: {err.strerror or err}", err=True)
+            sys.exit(1)
+        except Exception as exc:  # noqa: BLE001 - a bug, reported without a traceback
+            internal_error(exc, f"writing the sheets of {shown}")
+        for w in written:
+            pages = f" ({w.pages} page{'s' if w.pages != 1 else ''})" if w.pages is not None else ""
+            click.echo(f"wrote {display_path(str(w.path))}{pages}")
+    sys.exit(1 if failed else 0)
+
 
 # ----------------------------------------------------------------------------- playtest
 # (section owned by the playtest work: `splendor-rules simulate`, `play`)
+
+@main.command()
+@click.argument("specs", nargs=-1, required=True, metavar="SPEC...")
+@click.option("--players", type=click.IntRange(1), default=2, show_default=True, help="Players in each game.")
+@click.option("--games", type=click.IntRange(1), default=100, show_default=True, help="Games per spec.")
+@click.option("--bots", default="greedy", show_default=True,
+              help="One bot for every seat, or one per seat: random, greedy, mcts or mcts:PLAYOUTS.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same results, for any --jobs.")
+@click.option("--jobs", type=click.IntRange(0), default=0, help="Worker processes (default: one per core; 1: none).")
+@click.option("--max-turns", type=click.IntRange(1), default=1000, show_default=True,
+              help="Stop a game after this many turns (reported as stopped at the cap).")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.option("--csv", "as_csv", is_flag=True, help="Print the results as CSV, one row per spec.")
+@click.option("--plot", "plot_dir", type=click.Path(file_okay=False), help="Write charts (PNG, index.html) here.")
+@click.option("--scheduler", metavar="ADDRESS", help="Run the games on this Dask scheduler (needs dask[distributed]).")
+@click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when a terminal).")
+@click.option("--cache-dir", type=click.Path(file_okay=False), help="Where engines built for specs are kept.")
+def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv, plot_dir, scheduler, progress,
+             cache_dir):
+    """Play bot games under each SPEC and compare them with the first.
+
+    SPEC is a spec or variant file (its engine is built when missing or stale) or a
+    generated engine module (.py). Reports games played, length in rounds, win rate per
+    seat, winning prestige, ties, passes and stuck games, and each spec's difference
+    from the first with significance tests. Ctrl-C stops and reports what finished.
+    """
+    import os
+    import time
+
+    from playtest import engines, plots
+    from playtest import simulate as sim_mod
+    from playtest.bots import BotError
+
+    if as_json and as_csv:
+        raise click.UsageError("choose one of --json and --csv")
+    try:
+        names = sim_mod.check_bots(bots.split(","), players)
+    except (BotError, ValueError) as e:
+        raise click.BadParameter(str(e), param_hint="--bots")
+    if plot_dir:
+        try:
+            plots.require()
+        except plots.PlotError as e:
+            raise click.UsageError(str(e))
+    sources = SourceMap()
+    loaded = []
+    for spec in specs:
+        try:
+            loaded.append(engines.load(spec, cache_dir=cache_dir, sources=sources))
+        except CompileError as err:
+            report(err, sources)
+            sys.exit(1)
+        except engines.EngineError as e:
+            raise click.UsageError(str(e))
+    tty = sys.stderr.isatty()
+    show = progress if progress is not None else tty
+    started = time.monotonic()
+    drawn = [0.0]
+
+    def on_progress(done, total):  # redrawn in place on a terminal, a line every few seconds elsewhere
+        now = time.monotonic()
+        if 0 < done < total and now - drawn[0] < (0.2 if tty else 5.0):
+            return
+        drawn[0] = now
+        line = sim_mod.progress_line(done, total, now - started)
+        click.echo("\r" + line if tty else line, err=True, nl=not tty or done == total)
+
+    try:
+        result = sim_mod.simulate(loaded, players, games, names, seed=seed, jobs=jobs or os.cpu_count() or 1,
+                                  max_turns=max_turns, scheduler=scheduler, progress=on_progress if show else None)
+    except ValueError as e:
+        raise click.UsageError(str(e))
+    except sim_mod.SimulationError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(3)  # a failure inside an engine or a bot: a bug, not a mistake in the spec
+    if show and result.interrupted:
+        click.echo("", err=True)
+    if result.interrupted:
+        click.echo(f"interrupted: {result.finished} of {games * len(loaded)} games finished; "
+                   "the results below are for those games", err=True)
+    if as_json:
+        click.echo(sim_mod.format_json(result))
+    elif as_csv:
+        click.echo(sim_mod.format_csv(result), nl=False)
+    else:
+        click.echo(sim_mod.format_table(result))
+    if plot_dir and result.finished:
+        for path in plots.write(result, plot_dir):
+            click.echo(f"wrote {path}", err=True)
+    if result.interrupted:
+        sys.exit(130)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Debian packages the PDF sheets need (WeasyPrint's Pango, DejaVu fonts, poppler for the PDF tests).
+# Debian packages the PDF sheets need (WeasyPrint's Pango and HarfBuzz; poppler for PDF checks).
 set -euo pipefail
-packages=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b fonts-dejavu-core poppler-utils)
+packages=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b libharfbuzz-subset0 poppler-utils)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -1,0 +1,112 @@
+"""Bot strength and simulation throughput (issue 6's benchmark).
+
+Three figures, on the engine of a spec (the official rules by default), 2 players:
+
+1. greedy against random: the share of games greedy wins alone, seats alternated
+   (half the games with greedy in seat 1), with its 95 % Wilson interval; the bar is 90 %.
+2. mcts (a modest budget, --playouts) against greedy, the same way; the bar is "most
+   games" (over 50 %).
+3. greedy-against-greedy games per second through ``playtest.simulate`` with 1 and 2
+   worker processes, and the speed-up from 1 to 2 jobs. Each timing is the median of
+   --runs runs of --speed-games games.
+
+Games come from ``playtest.simulate`` with a fixed seed, so the win counts are the same
+on every machine; only the timings depend on it (on a shared machine, compare them
+with the load average printed alongside).
+
+    python bench/bench_bots.py [SPEC] [--games 100] [--mcts-games 30] [--playouts 100]
+                               [--speed-games 60] [--runs 3] [--json] [--check]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pathlib
+import statistics
+import sys
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from playtest import engines, simulate, stats  # noqa: E402
+
+
+def head_to_head(engine, bot: str, rival: str, games: int, seed: int, jobs: int) -> dict:
+    """`bot` against `rival` over `games` games, half with `bot` in each seat."""
+    first = games - games // 2
+    wins = shared = 0
+    rounds = []
+    for seats, n in (([bot, rival], first), ([rival, bot], games // 2)):
+        if not n:
+            continue
+        run = simulate.simulate([engine], 2, n, seats, seed=seed, jobs=jobs)
+        me = seats.index(bot)
+        for r in run.specs[0].results:
+            wins += r.winners == (me,)
+            shared += me in r.winners and len(r.winners) > 1
+            rounds.append(r.rounds)
+    lo, hi = stats.wilson(wins, games)
+    return {"bot": bot, "rival": rival, "games": games, "wins": wins, "shared": shared,
+            "win_rate": wins / games, "ci95": [lo, hi], "rounds_mean": stats.mean(rounds)}
+
+
+def throughput(engine, games: int, runs: int, jobs: int, seed: int) -> dict:
+    seconds = []
+    for i in range(runs):
+        start = time.perf_counter()
+        simulate.simulate([engine], 2, games, ["greedy"], seed=seed + i, jobs=jobs)
+        seconds.append(time.perf_counter() - start)
+    median = statistics.median(seconds)
+    return {"jobs": jobs, "games": games, "runs": runs, "seconds": seconds, "median_seconds": median,
+            "games_per_second": games / median}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("spec", nargs="?", default=str(ROOT / "rulespec" / "official.yaml"))
+    ap.add_argument("--games", type=int, default=100, help="greedy-vs-random games")
+    ap.add_argument("--mcts-games", type=int, default=30, help="mcts-vs-greedy games")
+    ap.add_argument("--playouts", type=int, default=100, help="the mcts budget")
+    ap.add_argument("--speed-games", type=int, default=60, help="greedy-vs-greedy games per timing run")
+    ap.add_argument("--runs", type=int, default=3, help="timing runs (the median is reported)")
+    ap.add_argument("--seed", type=int, default=2024)
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--check", action="store_true", help="exit 1 when a bar is not met")
+    args = ap.parse_args(argv)
+
+    engine = engines.load(args.spec)
+    jobs = min(2, os.cpu_count() or 1)
+    load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    greedy = head_to_head(engine, "greedy", "random", args.games, args.seed, jobs)
+    mcts = head_to_head(engine, f"mcts:{args.playouts}", "greedy", args.mcts_games, args.seed, jobs)
+    one = throughput(engine, args.speed_games, args.runs, 1, args.seed)
+    two = throughput(engine, args.speed_games, args.runs, 2, args.seed)
+    result = {
+        "spec": engine.label, "cpus": os.cpu_count(), "load_average": load_before,
+        "greedy_vs_random": greedy, "mcts_vs_greedy": mcts,
+        "throughput": {"one_job": one, "two_jobs": two,
+                       "speed_up": one["median_seconds"] / two["median_seconds"]},
+    }
+    ok = greedy["win_rate"] >= 0.9 and mcts["win_rate"] > 0.5
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        pct = lambda x: f"{100 * x:.1f}%"  # noqa: E731
+        print(f"engine {engine.label}, {os.cpu_count()} cpus, load average {load_before}")
+        for r in (greedy, mcts):
+            print(f"{r['bot']} vs {r['rival']}: {r['wins']}/{r['games']} won alone = {pct(r['win_rate'])} "
+                  f"[{pct(r['ci95'][0])}, {pct(r['ci95'][1])}], shared {r['shared']}, "
+                  f"{r['rounds_mean']:.1f} rounds")
+        for t in (one, two):
+            print(f"greedy vs greedy, {t['jobs']} job{'s' if t['jobs'] > 1 else ''}: "
+                  f"{t['games_per_second']:.2f} games/s (median of {t['runs']} x {t['games']} games: "
+                  + ", ".join(f"{s:.2f}s" for s in t["seconds"]) + ")")
+        print(f"speed-up 1 -> 2 jobs: {result['throughput']['speed_up']:.2f}x")
+        print("bars met" if ok else "a bar is NOT met (greedy >= 90% vs random, mcts > 50% vs greedy)")
+    return 0 if ok or not args.check else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,665 @@
+"""Sheets, content: the rule model -> the text of a reference sheet in one language.
+
+Takes a :class:`~compiler.model.Rules` and a language; returns a :class:`Sheet`, a
+plain tree of sections, paragraphs, lists and one table, every string final (phrased,
+plural forms chosen) but not yet marked up. The templates of :mod:`.render` only lay
+it out. All decisions are made here, from the model: which actions belong to which
+topic (by their effects), which common mistakes apply (by what the rules say), which
+items a variant changed (by the paths of ``rules.changes``).
+
+Every number is read from the model; the words come from the language table.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..expr import Bool, Name, unparse
+from ..model import Decision, Rules, Text
+from . import example, tables
+from .facts import (change_group, decision_nodes, effect_names, held_limit, related, shape, topic, uses_attribute,
+                    value_names, wild_sources)
+from .phrases import PLAYER, Phraser, Ref, capitalise, join, sentence
+
+# ---------------------------------------------------------------------------- the sheet tree
+
+
+@dataclass
+class Item:
+    """A paragraph or a list entry: an optional bold lead, the text, the house-rule marks."""
+
+    text: str
+    lead: str = ""
+    marks: tuple[int, ...] = ()
+    note: str = ""  # a variant's note, shown in small type
+
+
+@dataclass
+class Grid:
+    header: list[str]
+    rows: list[list[str]]
+    marks: list[tuple[int, ...]]  # per row
+
+
+@dataclass
+class Part:
+    """One block of a section: a paragraph list, a bullet/numbered list, a sub-heading or a table."""
+
+    kind: str  # "para", "list", "steps" (numbered), "heading", "grid"
+    items: list[Item] = field(default_factory=list)
+    grid: Grid | None = None
+    title: str = ""
+
+
+@dataclass
+class Section:
+    key: str
+    title: str
+    parts: list[Part]
+    marks: tuple[int, ...] = ()
+
+
+@dataclass
+class HouseRule:
+    number: int
+    kind: str  # "set", "add", "remove" (as words)
+    lead: str
+    text: str
+    note: str
+
+
+@dataclass
+class Sheet:
+    lang: str
+    title: str
+    subtitle: str
+    source: str  # "rulespec/official.yaml"
+    sha256: str
+    bases: list[tuple[str, str]]  # (path, sha256), nearest first
+    source_line: str  # the printed provenance line
+    house_title: str
+    house_intro: str
+    house: list[HouseRule]
+    sections: list[Section]
+    labels: dict[str, str]  # a few words the templates need (mark, language name)
+
+
+# ---------------------------------------------------------------------------- the builder
+
+
+class Builder:
+    """Builds the :class:`Sheet` of one rule model in one language."""
+
+    def __init__(self, rules: Rules, lang: str, base: Rules | None = None, table: tables.Table | None = None):
+        self.rules = rules
+        self.lang = lang
+        self.base = base
+        self.table = table or tables.load(lang)
+        self.p = Phraser(lang, rules, table=self.table)
+        self.t = self.p.t
+        self.groups: list[str] = []  # house-rule numbers: index + 1
+        for c in rules.changes:
+            g = change_group(c.path)
+            if g not in self.groups:
+                self.groups.append(g)
+        self.values = {v.name: v.value for v in rules.values}
+
+    # ------------------------------------------------------------------ helpers
+
+    def text(self, key: str, n: int | None = None, **fields) -> str:
+        return self.t.text(key, n, **fields)
+
+    def spec_text(self, text: Text | None) -> str:
+        """A text written in the spec, in this language (English when it has no translation)."""
+        if text is None:
+            return ""
+        return text.get(self.lang) or text.en
+
+    def marks(self, *paths: str) -> tuple[int, ...]:
+        return tuple(i + 1 for i, g in enumerate(self.groups) if any(related(g, p) for p in paths if p))
+
+    def marks_of(self, *groups: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(sorted({m for g in groups for m in g}))
+
+    def decision_paths(self, d: Decision, section: str) -> list[str]:
+        return [f"{section}.{d.name}"] + [f"values.{v}" for v in sorted(value_names(self.rules, decision_nodes(d)))]
+
+    def count(self, noun_key: str, n: int, **fields) -> str:
+        return self.text("count.n", n=n, noun=self.text(noun_key, n=n, **fields))
+
+    def headline(self, d: Decision, index: int, is_step: bool) -> str:
+        own = d.title.get(self.lang)
+        if own:
+            return own
+        s = shape(d)
+        if s == "other":
+            return self.text("sheet.headline.step" if is_step else "sheet.headline.action", n=index)
+        return self.text(f"sheet.headline.{s}")
+
+    def noun_of(self, node) -> str | None:
+        """'prestige points' for `player.prestige`: the plural noun of a counted quantity."""
+        form = self.p.count_form(node)
+        if form is None:
+            return None
+        _, noun_key, fields = form
+        if self.table.has(noun_key + ".rank"):  # "purchased development cards", where the count says "purchased"
+            noun_key += ".rank"
+        return self.t.text(noun_key, n=None, **fields)
+
+    def rank_phrase(self, level) -> str:
+        noun = self.noun_of(level.by)
+        if noun is not None:
+            return self.text(f"sheet.rank.{'most' if level.prefer == 'highest' else 'fewest'}", noun=noun)
+        return self.text(f"sheet.rank.{level.prefer}", x=self.p.number(level.by))
+
+    def you(self) -> Phraser:
+        return Phraser(self.lang, self.rules, table=self.table)
+
+    # ------------------------------------------------------------------ the sheet
+
+    def build(self) -> Sheet:
+        r = self.rules
+        title = self.spec_text(r.title)
+        subtitle = r.description.get(self.lang) or ""
+        if r.bases:
+            base_title = self.spec_text(self.base.title) if self.base is not None else r.bases[0].name
+            variant_of = sentence(self.text("sheet.variant_of", base=base_title))
+            subtitle = variant_of + (" " + sentence(subtitle) if subtitle else "")
+        bases = [(b.path, b.sha256) for b in r.bases]
+        source_line = self.text("sheet.source", path=r.source.path, sha=r.source.sha256)
+        for path, sha in bases:
+            source_line += " " + self.text("sheet.source_base", path=path, sha=sha)
+        sections = [self.glance(), self.setup(), self.turn()]
+        sections += [s for s in (self.tokens(), self.reserving(), self.buying(), self.nobles()) if s is not None]
+        sections += [self.ending(), self.worked_example(), self.mistakes()]
+        sections = [s for s in sections if s is not None and s.parts]
+        return Sheet(
+            lang=self.lang, title=title, subtitle=subtitle, source=r.source.path, sha256=r.source.sha256,
+            bases=bases, source_line=source_line,
+            house_title=self.text("sheet.house.title"),
+            house_intro=self.text("sheet.house.intro", mark=self.text("sheet.mark")) if self.groups else "",
+            house=self.house_rules(), sections=sections,
+            labels={"mark": self.text("sheet.mark"), "lang": self.lang, "note": self.text("sheet.note"),
+                    "colon": self.text("sheet.colon")})
+
+    # ------------------------------------------------------------------ at a glance
+
+    def players_phrase(self) -> str:
+        counts = [p.players for p in self.rules.players]
+        if not counts:
+            return ""
+        if len(counts) == 1:
+            return self.text("sheet.players.one", n=counts[0])
+        if counts == list(range(counts[0], counts[-1] + 1)):
+            return self.text("sheet.players.range", a=counts[0], b=counts[-1], n=counts[-1])
+        return self.text("sheet.players.list", items=join(self.t, [str(c) for c in counts], "or"), n=counts[-1])
+
+    def glance(self) -> Section:
+        r = self.rules
+        items = [Item(sentence(self.players_phrase()), self.text("sheet.glance.players"),
+                      self.marks("players"))]
+        items.append(Item(sentence(self.text("sheet.glance.turn_text", n=len(r.actions),
+                                             steps=len(r.steps))), self.text("sheet.glance.turn")))
+        ends = [self.you().condition(e.when) for e in r.end]
+        items.append(Item(sentence(self.text("sheet.glance.end_text", conds=join(self.t, ends, "or"))),
+                          self.text("sheet.glance.end"), self.marks(*self.trigger_paths())))
+        items.append(Item(sentence(self.winner_summary()), self.text("sheet.glance.winner"),
+                          self.marks("winners")))
+        return Section("glance", self.text("sheet.glance.title"), [Part("para", items)])
+
+    def trigger_paths(self) -> list[str]:
+        paths = []
+        for e in self.rules.end:
+            paths.append(f"end.{e.name}")
+            paths += [f"values.{v}" for v in sorted(value_names(self.rules, [e.when]))]
+        return paths
+
+    def winner_summary(self) -> str:
+        w = self.rules.winners
+        levels = [self.rank_phrase(level) for level in w.ranking]
+        if not levels:
+            text = self.text("sheet.winner.all_tied")
+        else:
+            text = self.text("sheet.winner.first", x=levels[0])
+            for extra in levels[1:]:
+                text += self.text("sheet.winner.then", x=extra)
+            text += self.text("sheet.winner.shared_tail")
+        if not (isinstance(w.eligible, Bool) and w.eligible.value):
+            eligible = self.text("sheet.winner.eligible", cond=self.you_player().condition(w.eligible))
+            text = sentence(eligible) + " " + capitalise(text)
+        return text
+
+    # ------------------------------------------------------------------ setup
+
+    def setup(self) -> Section:
+        r = self.rules
+        header = [capitalise(self.text("sheet.setup.col.players")), self.text("sheet.setup.col.gems"),
+                  capitalise(self.text("sheet.setup.col.gold")), self.text("sheet.setup.col.nobles"),
+                  self.text("sheet.setup.col.face_up")]
+        rows, marks = [], []
+        for p in r.players:
+            rows.append([str(p.players), str(p.gems), str(p.gold), str(p.nobles), str(p.face_up)])
+            marks.append(self.marks(f"players.{p.players}"))
+        parts = [Part("grid", grid=Grid(header, rows, marks))]
+        decks = []
+        for level in r.levels:
+            n = sum(1 for c in r.cards if c.level == level)
+            decks.append(self.text("sheet.setup.deck", level=level, count=self.count("noun.card", n)))
+        items = [
+            Item(sentence(self.text("sheet.setup.decks", n=len(r.levels), decks=join(self.t, decks)))),
+            Item(sentence(self.text("sheet.setup.nobles", n=len(r.nobles)))),
+            Item(sentence(self.text("sheet.setup.tokens", colours=join(self.t, [self.text(f"colour.{c}") for c in r.gems]),
+                                    n=len(r.gems)))),
+        ]
+        parts.append(Part("list", items))
+        return Section("setup", self.text("sheet.setup.title"), parts)
+
+    # ------------------------------------------------------------------ decisions
+
+    def choice_phrase(self, d: Decision) -> list[str]:
+        out = []
+        for prm in d.params:
+            if prm.domain == "payment":
+                continue
+            key = f"sheet.choose.{prm.domain}"
+            if prm.domain == "gem_set":
+                key += ".exact" if prm.min == prm.max else ".range"
+                text = self.text(key, a=prm.min, b=prm.max, n=prm.max)
+            else:
+                text = self.text(key)
+            if prm.optional:
+                text = self.text("sheet.choose.optional", x=text)
+            out.append(text)
+        return out
+
+    def decision_item(self, d: Decision, index: int, section: str, is_step: bool, price_shown: bool) -> Item:
+        p = Phraser(self.lang, self.rules, d, table=self.table)
+        sentences = []
+        if is_step and d.while_ is not None:
+            sentences.append(sentence(self.text("sheet.step.while", cond=p.condition(d.while_))))
+        chosen = self.choice_phrase(d)
+        if chosen:
+            sentences.append(sentence(self.text("sheet.choose", items=join(self.t, chosen))))
+        if d.only_when_stuck:
+            sentences.append(sentence(self.text("sheet.only_when_stuck")))
+        if not (isinstance(d.condition, Bool) and d.condition.value):
+            sentences.append(sentence(self.text("sheet.condition", cond=p.condition(d.condition))))
+        sentences.append(sentence(p.effects(d.effects)))
+        for prm in d.params:
+            if prm.domain == "payment" and not price_shown:
+                sentences.append(sentence(self.price_sentence(p, prm)))
+        if is_step:
+            if d.repeat == "once" and d.resolve == "choice":
+                sentences.append(sentence(self.text("sheet.step.once")))
+            if d.params and d.resolve == "choice":
+                sentences.append(sentence(self.text("sheet.step.choice")))
+            elif d.params and d.resolve == "all":
+                sentences.append(sentence(self.text("sheet.step.all")))
+        paths = self.decision_paths(d, "end_of_turn" if is_step else "actions")
+        return Item(" ".join(sentences), self.headline(d, index, is_step), self.marks(*paths),
+                    self.spec_text(d.note) if self.marks(*paths) and d.note else "")
+
+    def price_sentence(self, p: Phraser, prm) -> str:
+        inner = p.bind("c", Name("gems", prm.span))
+        return self.text("sheet.buy.price", price=inner.number(prm.price))
+
+    def actions_of(self, kind: str) -> list[tuple[int, Decision]]:
+        return [(i + 1, d) for i, d in enumerate(self.rules.actions) if topic(d, self.rules) == kind]
+
+    def turn(self) -> Section:
+        r = self.rules
+        parts = [Part("para", [Item(sentence(self.text("sheet.turn.intro", n=len(r.actions))))])]
+        names = [self.headline(d, i + 1, False) for i, d in enumerate(r.actions)]
+        parts.append(Part("list", [Item(n) for n in names]))
+        other = self.actions_of("other")
+        if other:
+            parts.append(Part("heading", title=self.text("sheet.turn.other")))
+            parts.append(Part("list", [self.decision_item(d, i, "actions", False, False) for i, d in other]))
+        if r.steps:
+            steps = [d for d in r.steps if d is not self.limit_step() and "visit" not in effect_names(d.effects)]
+            parts.append(Part("para", [Item(sentence(self.text("sheet.turn.steps", n=len(r.steps),
+                                                               items=join(self.t, [self.headline(d, i + 1, True) for i, d in enumerate(r.steps)]))))]))
+            if steps:
+                parts.append(Part("list", [self.decision_item(d, r.steps.index(d) + 1, "end_of_turn", True, False)
+                                           for d in steps]))
+        return Section("turn", self.text("sheet.turn.title"), parts)
+
+    def limit_step(self):
+        return held_limit(self.rules)[0]
+
+    def tokens(self) -> Section | None:
+        actions = self.actions_of("tokens")
+        step, limit = held_limit(self.rules)
+        if not actions and step is None:
+            return None
+        parts = []
+        if actions:
+            parts.append(Part("list", [self.decision_item(d, i, "actions", False, False) for i, d in actions]))
+        if step is not None:
+            item = self.decision_item(step, self.rules.steps.index(step) + 1, "end_of_turn", True, False)
+            parts.append(Part("heading", title=self.text("sheet.tokens.limit", n=limit)))
+            parts.append(Part("list", [item]))
+        return Section("tokens", self.text("sheet.tokens.title"), parts)
+
+    def reserving(self) -> Section | None:
+        actions = self.actions_of("reserve")
+        if not actions:
+            return None
+        items = [self.decision_item(d, i, "actions", False, False) for i, d in actions]
+        parts = [Part("list", items), Part("para", [Item(sentence(self.text("sheet.reserve.hand")))])]
+        return Section("reserve", self.text("sheet.reserve.title"), parts)
+
+    def buying(self) -> Section | None:
+        actions = self.actions_of("buy")
+        if not actions:
+            return None
+        prices = {unparse(prm.price) for _, d in actions for prm in d.params if prm.domain == "payment"}
+        shared = len(prices) == 1
+        parts = [Part("list", [self.decision_item(d, i, "actions", False, shared) for i, d in actions])]
+        facts = []
+        if shared:
+            d = actions[0][1]
+            prm = next(prm for prm in d.params if prm.domain == "payment")
+            p = Phraser(self.lang, self.rules, d, table=self.table)
+            paths = [f"actions.{dd.name}" for _, dd in actions]
+            facts.append(Item(sentence(self.price_sentence(p, prm)), self.text("sheet.buy.price_lead"),
+                              self.marks(*paths)))
+            bought = example.purchase(self.rules, prm.price, next(q.name for q in d.params if q.domain in ("face_up", "reserved")))
+            if bought is not None:
+                facts.append(Item(sentence(self.purchase_text(bought)), self.text("sheet.example.lead")))
+        facts.append(Item(sentence(self.text("sheet.buy.bonus")), self.text("sheet.buy.bonus_lead")))
+        facts.append(Item(sentence(self.text("sheet.buy.wild")), capitalise(self.text(f"colour.{self.rules.wild}"))))
+        parts.append(Part("para", facts))
+        return Section("buy", self.text("sheet.buy.title"), parts)
+
+    def tokens_list(self, amounts: dict[str, int]) -> str:
+        return join(self.t, [self.count("noun.token.lit", n, colour=self.t.form(f"colour.{g}.adj"))
+                             for g, n in amounts.items() if n > 0]) or self.text("sheet.example.nothing")
+
+    def purchase_text(self, bought: example.Purchase) -> str:
+        card = bought.card
+        cost = dict(zip(self.rules.gems, card.cost))
+        bonus = join(self.t, [self.count("attr.bonus.noun.lit", n, colour=self.t.form(f"colour.{g}.adj"))
+                              for g, n in bought.bonus.items()])
+        return self.text("sheet.example.purchase", **self.p.level(_int(card.level)),
+                         cost=self.tokens_list(cost), bonus=bonus, price=self.tokens_list(bought.price),
+                         wild=self.text(f"colour.{self.rules.wild}"))
+
+    def nobles(self) -> Section | None:
+        steps = [d for d in self.rules.steps if "visit" in effect_names(d.effects)]
+        if not steps:
+            return None
+        items = [self.decision_item(d, self.rules.steps.index(d) + 1, "end_of_turn", True, False) for d in steps]
+        points = sorted({n.points for n in self.rules.nobles})
+        facts = []
+        if points:
+            if len(points) == 1:
+                worth = self.text("sheet.nobles.worth", n=points[0])
+            else:
+                worth = self.text("sheet.nobles.worth_range", a=points[0], b=points[-1], n=points[-1])
+            facts.append(Item(sentence(worth)))
+        return Section("nobles", self.text("sheet.nobles.title"), [Part("list", items), Part("para", facts)])
+
+    # ------------------------------------------------------------------ end of the game
+
+    def ending(self) -> Section:
+        r = self.rules
+        items = []
+        for e in r.end:
+            cond = self.you().condition(e.when)
+            text = self.text("sheet.end.trigger", cond=cond, finish=self.text(f"sheet.finish.{e.finish}"))
+            paths = [f"end.{e.name}"] + [f"values.{v}" for v in sorted(value_names(r, [e.when]))]
+            marks = self.marks(*paths)
+            items.append(Item(sentence(text), "", marks, self.spec_text(e.note) if marks and e.note else ""))
+        parts = [Part("list", items)]
+        ranking = []
+        w = r.winners
+        if not (isinstance(w.eligible, Bool) and w.eligible.value):
+            ranking.append(Item(sentence(self.text("sheet.winner.eligible", cond=self.you_player().condition(w.eligible))),
+                                "", self.marks("winners.eligible")))
+        for i, level in enumerate(w.ranking):
+            key = "sheet.rank.level_first" if i == 0 else "sheet.rank.level_next"
+            marks = self.marks(f"winners.ranking.{level.name}",
+                               *(f"values.{v}" for v in sorted(value_names(r, [level.by]))))
+            ranking.append(Item(sentence(self.text(key, x=self.rank_phrase(level))), "", marks,
+                                self.spec_text(level.note) if marks and level.note else ""))
+        ranking.append(Item(sentence(self.text("sheet.rank.shared")), "", self.marks("winners.ties")))
+        parts.append(Part("heading", title=self.text("sheet.rank.title")))
+        parts.append(Part("steps", ranking))
+        return Section("end", self.text("sheet.end.title"), parts)
+
+    def you_player(self) -> Phraser:
+        """A phraser in which `player` (of the winners section) is "you"."""
+        ph = Phraser(self.lang, self.rules, table=self.table)
+        ph.scope["player"] = ph.scope["me"]
+        return ph
+
+    # ------------------------------------------------------------------ worked example
+
+    def named(self, key: str) -> Phraser:
+        """A phraser in which `me` is one of the example's players, by name."""
+        ph = Phraser(self.lang, self.rules, table=self.table)
+        ph.scope["me"] = Ref(PLAYER, key)
+        ph.scope["player"] = Ref(PLAYER, key)
+        return ph
+
+    def worked_example(self) -> Section | None:
+        r = self.rules
+        with_nobles = any("visit" in effect_names(d.effects) for d in r.steps + r.actions)
+        s = example.scoring(r, with_nobles)
+        if s is None:
+            return None
+        anna, ben = s.anna, s.ben
+        a_forms, b_forms = self.p.forms("sheet.example.a"), self.p.forms("sheet.example.b")
+        names = {**self.p.named("a", a_forms), **self.p.named("b", b_forms)}
+        card_points = sum(c.points for c in anna.purchased)
+        noble_points = sum(n.points for n in anna.nobles)
+        total = anna.attribute("prestige")
+        items = []
+        cards = self.count("attr.purchased.noun", len(anna.purchased))
+        worth = self.count("noun.point", card_points)
+        if anna.nobles:
+            text = self.text("sheet.example.anna_nobles", **names, cards=cards, worth=worth,
+                             nobles=self.count("attr.nobles.noun", len(anna.nobles)),
+                             noble_worth=self.count("noun.point", noble_points),
+                             sum=f"{card_points} + {noble_points} = {total}",
+                             total=self.count("noun.point", total))
+        else:
+            text = self.text("sheet.example.anna", **names, cards=cards, worth=worth,
+                             total=self.count("noun.point", total))
+        items.append(Item(sentence(text)))
+        if anna.reserved and any(effect_names(d.effects) & {"reserve", "reserve_top"} for d in r.actions):
+            items.append(Item(sentence(self.text("sheet.example.reserved", **names,
+                                                 worth=self.count("noun.point", anna.reserved[0].points)))))
+        marks: tuple[int, ...] = ()
+        if s.trigger is not None and s.target is not None:
+            cond = self.named("sheet.example.a").condition(s.trigger.when)
+            items.append(Item(sentence(self.text("sheet.example.trigger", cond=cond,
+                                                 finish=self.text(f"sheet.finish.{s.trigger.finish}"))),
+                              "", self.marks(f"end.{s.trigger.name}", *(f"values.{v}" for v in value_names(r, [s.trigger.when])))))
+        if ben is not None and s.levels:
+            items.append(Item(sentence(self.text("sheet.example.ben", **names,
+                                                 total=self.count("noun.point", ben.attribute("prestige")),
+                                                 cards=self.count("attr.purchased.noun", len(ben.purchased))))))
+            steps = []
+            for out in s.levels:
+                phrase = capitalise(self.rank_phrase(out.level))
+                lm = self.marks(f"winners.ranking.{out.level.name}")
+                marks += lm
+                if out.winner is None:
+                    steps.append(Item(sentence(self.text("sheet.example.level_tie", level=phrase, x=out.values[0])), "", lm))
+                else:
+                    w, l = (a_forms, b_forms) if out.winner == 0 else (b_forms, a_forms)
+                    wv, lv = out.values[out.winner], out.values[1 - out.winner]
+                    steps.append(Item(sentence(self.text(
+                        "sheet.example.level_win", level=phrase, **self.p.named("winner", w),
+                        **self.p.named("loser", l), x=wv, y=lv)), "", lm))
+            if s.decided is not None:
+                winner = a_forms if s.levels[s.decided].winner == 0 else b_forms
+                steps.append(Item(sentence(self.text("sheet.example.wins", **self.p.named("winner", winner)))))
+            elif s.complete:
+                steps.append(Item(sentence(self.text("sheet.example.shared", **names)), "",
+                                  self.marks("winners.ties")))
+            items.append(Item(self.text("sheet.example.ranking"), "", marks))
+            return Section("example", self.text("sheet.example.title"), [Part("para", items), Part("steps", steps)])
+        return Section("example", self.text("sheet.example.title"), [Part("para", items)])
+
+    # ------------------------------------------------------------------ common mistakes
+
+    def mistakes(self) -> Section | None:
+        r = self.rules
+        items = []
+        wild = self.text(f"colour.{r.wild}")
+        givers, from_taking = wild_sources(r)
+        token_actions = self.actions_of("tokens")
+        if token_actions and not from_taking:
+            paths = [f"actions.{d.name}" for _, d in token_actions] + [f"actions.{d.name}" for d in givers]
+            if givers:
+                ways = join(self.t, [self.text("sheet.quote", x=self.headline(d, r.actions.index(d) + 1, False))
+                                     for d in givers], "or")
+                text = self.text("sheet.mistake.wild", wild=wild, ways=ways)
+            else:
+                text = self.text("sheet.mistake.wild_never", wild=wild)
+            items.append(Item(sentence(text), "", self.marks(*paths)))
+        step, limit = held_limit(r)
+        if step is not None:
+            items.append(Item(sentence(self.text("sheet.mistake.limit", n=limit, wild=wild)), "",
+                              self.marks(f"end_of_turn.{step.name}",
+                                         *(f"values.{v}" for v in value_names(r, [step.while_])))))
+        reservers = [d for d in r.actions if effect_names(d.effects) & {"reserve", "reserve_top"}]
+        if reservers:
+            items.append(Item(sentence(self.text("sheet.mistake.reserved")), "",
+                              self.marks(*(f"actions.{d.name}" for d in reservers))))
+        visitors = [d for d in r.steps if "visit" in effect_names(d.effects)]
+        if visitors and not any("visit" in effect_names(d.effects) for d in r.actions):
+            key = "sheet.mistake.noble_card" if any(uses_attribute([lv.by], "purchased") for lv in r.winners.ranking) \
+                else "sheet.mistake.noble"
+            items.append(Item(sentence(self.text(key)), "",
+                              self.marks(*(f"end_of_turn.{d.name}" for d in visitors), "winners.ranking")))
+        for e in r.end:
+            if e.finish == "complete_round":
+                items.append(Item(sentence(self.text("sheet.mistake.round", cond=self.you().condition(e.when))), "",
+                                  self.marks(f"end.{e.name}", *(f"values.{v}" for v in value_names(r, [e.when])))))
+        if not items:
+            return None
+        return Section("mistakes", self.text("sheet.mistakes.title"), [Part("list", items)])
+
+    # ------------------------------------------------------------------ house rules
+
+    def house_rules(self) -> list[HouseRule]:
+        out = []
+        for number, group in enumerate(self.groups, 1):
+            changes = [c for c in self.rules.changes if change_group(c.path) == group]
+            kinds = {c.kind for c in changes if c.path == group}
+            kind = "remove" if "remove" in kinds else "add" if "add" in kinds else "set"
+            notes = []
+            for c in changes:
+                note = self.spec_text(c.note)
+                if note and note not in notes:
+                    notes.append(note)
+            lead, text = self.describe_group(group, kind)
+            out.append(HouseRule(number, self.text(f"sheet.house.{kind}"), lead, text, " ".join(notes)))
+        return out
+
+    def element(self, rules: Rules | None, group: str):
+        if rules is None:
+            return None
+        section, _, name = group.partition(".")
+        if section == "actions":
+            return next((d for d in rules.actions if d.name == name), None)
+        if section == "end_of_turn":
+            return next((d for d in rules.steps if d.name == name), None)
+        if section == "end":
+            return next((e for e in rules.end if e.name == name), None)
+        if section == "values":
+            return next((v for v in rules.values if v.name == name), None)
+        if section == "players":
+            return next((p for p in rules.players if str(p.players) == name), None)
+        if group.startswith("winners.ranking."):
+            return next((lv for lv in rules.winners.ranking if lv.name == group.split(".")[2]), None)
+        return None
+
+    def describe_group(self, group: str, kind: str) -> tuple[str, str]:
+        """(lead, text) of one house rule: what the element is, and what it now says."""
+        r = self.rules
+        now = self.element(r, group) if kind != "remove" else None
+        was = self.element(self.base, group)
+        section = group.split(".")[0]
+        if section in ("actions", "end_of_turn"):
+            d = now or was
+            if d is None:
+                return self.text("sheet.house.other"), ""
+            collection = (r if now else self.base).actions if section == "actions" else (r if now else self.base).steps
+            lead = self.headline(d, collection.index(d) + 1, section == "end_of_turn")
+            if now is None:
+                return lead, ""
+            item = self.decision_item(now, collection.index(now) + 1, section, section == "end_of_turn", False)
+            return lead, item.text
+        if section == "values":
+            v = now or was
+            users = self.value_users(v.name if v else group.split(".")[1])
+            lead = users[0][0] if users else self.text("sheet.house.value")
+            if now is None:
+                return lead, ""
+            text = users[0][1] if users else str(now.value)
+            if was is not None and was.value != now.value:
+                text = self.text("sheet.house.was", text=text, old=was.value)
+            return lead, sentence(text)
+        if section == "players":
+            p = now or was
+            lead = self.text("sheet.house.players", n=p.players if p else 0)
+            if now is None:
+                return lead, ""
+            wild = self.t.form(f"colour.{r.wild}.adj")
+            row = self.text("sheet.house.players_row", gems=self.count("noun.token", now.gems),
+                            gold=self.count("noun.token.lit", now.gold, colour=wild),
+                            nobles=self.count("noun.noble", now.nobles), face_up=self.count("noun.card", now.face_up))
+            return lead, sentence(row)
+        if section == "end":
+            lead = self.text("sheet.house.end")
+            if now is None:
+                return lead, ""
+            cond = self.you().condition(now.when)
+            return lead, sentence(self.text("sheet.end.trigger", cond=cond, finish=self.text(f"sheet.finish.{now.finish}")))
+        if group.startswith("winners.ranking."):
+            lv = now or was
+            lead = self.text("sheet.rank.title")
+            if now is None or lv is None:
+                return lead, capitalise(self.rank_phrase(lv)) if lv else ""
+            position = r.winners.ranking.index(now) + 1
+            return lead, sentence(self.text("sheet.house.rank", n=position, x=self.rank_phrase(now)))
+        if group == "winners.eligible" or group == "winners":
+            w = r.winners
+            if isinstance(w.eligible, Bool) and w.eligible.value:
+                return self.text("sheet.glance.winner"), sentence(self.winner_summary())
+            return self.text("sheet.glance.winner"), sentence(self.text(
+                "sheet.winner.eligible", cond=self.you_player().condition(w.eligible)))
+        return self.text("sheet.house.other"), ""
+
+    def value_users(self, name: str) -> list[tuple[str, str]]:
+        """(headline, phrase) of each rule whose condition uses the value `name`."""
+        r = self.rules
+        out = []
+        for section, decisions in (("actions", r.actions), ("end_of_turn", r.steps)):
+            for i, d in enumerate(decisions):
+                p = Phraser(self.lang, r, d, table=self.table)
+                for node, key in ((d.while_, "sheet.step.while"), (d.condition, "sheet.condition")):
+                    if node is not None and name in value_names(r, [node]):
+                        out.append((self.headline(d, i + 1, section == "end_of_turn"),
+                                    self.text(key, cond=p.condition(node))))
+                        break
+        for e in r.end:
+            if name in value_names(r, [e.when]):
+                out.append((self.text("sheet.house.end"), self.text(
+                    "sheet.end.trigger", cond=self.you().condition(e.when), finish=self.text(f"sheet.finish.{e.finish}"))))
+        return out
+
+
+def _int(n: int):
+    from ..diagnostics import Span
+    from ..expr import Int
+    return Int(n, Span("", 0, 0))
+
+
+def build(rules: Rules, lang: str, base: Rules | None = None, table: tables.Table | None = None) -> Sheet:
+    """The sheet of `rules` in `lang` (`base`: the rules a variant extends, for old values)."""
+    return Builder(rules, lang, base, table).build()

@@ -1,0 +1,182 @@
+"""Sheets, lint: the checks `splendor-rules check` runs for the sheets (codes E6xx).
+
+Takes the rule model; returns diagnostics, never raises:
+
+* E601 a language table that is not a flat mapping of texts, or a text whose plural
+  forms are not the ones its language uses (Serbian: one, few, other);
+* E602 a key that English has and another table lacks (located at the table line
+  where it belongs), E603 a key another table has and English does not;
+* E604 a text whose placeholders differ from the English text's (case forms such as
+  ``{card_of}``, ``{card_acc}``, ``{colour_name}`` or ``{wild_adj}`` count as the same placeholder,
+  and so do the forms of a collection, ``{each}``, ``{all}``, ``{items}`` and ``{some}``);
+* E605 a colour of the spec that a table has no words for;
+* E610 a text written by a variant (its title and description, an entry's title,
+  description or note, a removal's reason) that lacks one of the sheet languages.
+  The sheet then shows the English text; the severity is :data:`VARIANT_TEXT_SEVERITY`.
+
+English (``lang/en.yaml``) is the reference table: the other tables must have
+exactly its keys.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .. import source
+from ..diagnostics import CompileError, Diagnostic, Span, sorted_diagnostics
+from ..model import Rules
+from . import tables
+from .plurals import LANGUAGES
+
+REFERENCE = "en"
+VARIANT_TEXT_SEVERITY = "warning"
+_CASE_SUFFIXES = ("_of", "_in", "_acc", "_name", "_adj")
+# Placeholders that are forms of one thing: a collection as "each ...", "... (plural)", "at least one ...".
+_SAME_THING = {"each": "collection", "items": "collection", "some": "collection", "all": "collection"}
+_TEXT_FIELDS = ("title", "description", "note")
+_KEYED = ("players", "values", "actions", "end_of_turn", "end")
+
+
+def lint(rules: Rules, directory: str | Path | None = None) -> list[Diagnostic]:
+    """Every E6xx problem of the language tables and of the variant texts of `rules`."""
+    found = lint_tables(directory, rules.colours)
+    found += lint_variant_texts(rules)
+    return sorted_diagnostics(found)
+
+
+def _base_name(name: str) -> str:
+    for suffix in _CASE_SUFFIXES:
+        if name.endswith(suffix):
+            name = name[: -len(suffix)]
+            break
+    return _SAME_THING.get(name, name)
+
+
+def lint_tables(directory: str | Path | None = None, colours: tuple[str, ...] = ()) -> list[Diagnostic]:
+    base = Path(directory) if directory is not None else tables.LANG_DIR
+    loaded: dict[str, tables.Table] = {}
+    found: list[Diagnostic] = []
+    for lang in LANGUAGES:
+        try:
+            loaded[lang] = tables.read(base / f"{lang}.yaml", lang)
+        except CompileError as err:
+            found.extend(err.diagnostics)
+    reference = loaded.get(REFERENCE)
+    for lang, table in loaded.items():
+        for colour in colours:
+            missing = [k for k in (f"colour.{colour}", f"colour.{colour}.adj") if not table.has(k)]
+            if missing:
+                found.append(Diagnostic(
+                    "E605", f"the spec's colour '{colour}' has no words in this table "
+                    f"(add {' and '.join(repr(m) for m in missing)})", _line(table, 1)))
+        if reference is None or lang == REFERENCE:
+            continue
+        keys = list(reference.entries)
+        previous_line = 1
+        for key in keys:
+            if table.has(key):
+                previous_line = table.spans[key].line
+                continue
+            found.append(Diagnostic(
+                "E602", f"missing key '{key}' (the English table has it at "
+                f"{reference.path}:{reference.spans[key].line})", _line(table, previous_line),
+                (f"English: {_show(reference.entries[key])}",)))
+        for key in table.entries:
+            if not reference.has(key):
+                found.append(Diagnostic("E603", f"extra key '{key}': the English table has no such key",
+                                        table.spans[key]))
+                continue
+            want = {_base_name(n) for n in tables.placeholders(reference.entries[key])}
+            have = {_base_name(n) for n in tables.placeholders(table.entries[key])}
+            if want != have:
+                lost, added = sorted(want - have), sorted(have - want)
+                parts = []
+                if lost:
+                    parts.append("lacks " + ", ".join("{" + n + "}" for n in lost))
+                if added:
+                    parts.append("has " + ", ".join("{" + n + "}" for n in added) + ", which English does not")
+                found.append(Diagnostic("E604", f"'{key}' {' and '.join(parts)}", table.spans[key]))
+    return found
+
+
+def _line(table: tables.Table, line: int) -> Span:
+    return Span(table.path, line, 1)
+
+
+def _show(entry) -> str:
+    if isinstance(entry, dict):
+        return "; ".join(f"{k}: {v}" for k, v in entry.items())
+    return str(entry)
+
+
+# ---------------------------------------------------------------------------- variant texts
+
+
+def lint_variant_texts(rules: Rules) -> list[Diagnostic]:
+    """E610 for each text a variant file writes without every sheet language."""
+    if not rules.bases:
+        return []
+    found: list[Diagnostic] = []
+    for spec in (rules.source,) + tuple(rules.bases[:-1]):  # the root base is a full spec, not a variant
+        try:
+            doc = source.load(spec.path)
+        except CompileError:
+            continue  # the pipeline reported it already
+        if isinstance(doc.root, source.MapNode):
+            found.extend(_document_texts(doc.root))
+    return found
+
+
+def _document_texts(root: source.MapNode) -> list[Diagnostic]:
+    found = []
+    for name in ("title", "description"):
+        found += _text(root, name, "the variant's")
+    for section in _KEYED:
+        table = root.get(section)
+        if isinstance(table, source.MapNode):
+            for key, entry in table.items():
+                found += _entry(entry, f"{section} '{key.value}'")
+    winners = root.get("winners")
+    if isinstance(winners, source.MapNode):
+        found += _entry(winners, "winners")
+        ranking = winners.get("ranking")
+        if isinstance(ranking, source.MapNode):
+            for key, entry in ranking.items():
+                found += _entry(entry, f"ranking level '{key.value}'")
+    return found
+
+
+def _entry(entry, where: str) -> list[Diagnostic]:
+    if not isinstance(entry, source.MapNode):
+        return []
+    found = []
+    for name in _TEXT_FIELDS:
+        found += _text(entry, name, f"{where}:")
+    removal = entry.get("remove")
+    if removal is not None and not (isinstance(removal, source.ScalarNode) and isinstance(removal.value, bool)):
+        found += _text(entry, "remove", f"{where}: the reason for removing it,", label="")
+    return found
+
+
+def _text(parent: source.MapNode, name: str, owner: str, label: str | None = None) -> list[Diagnostic]:
+    node = parent.get(name)
+    if node is None:
+        return []
+    what = f"{owner} {name if label is None else label}".replace("  ", " ").strip().rstrip(",")
+    if isinstance(node, source.ScalarNode):
+        if not isinstance(node.value, str):
+            return []
+        missing = [lang for lang in LANGUAGES if lang != REFERENCE]
+        span = node.span
+    elif isinstance(node, source.MapNode):
+        given = {str(k) for k in node.keys()}
+        missing = [lang for lang in LANGUAGES if lang not in given]
+        span = parent.key_node(name).span
+    else:
+        return []
+    if not missing:
+        return []
+    langs = ", ".join(missing[:-1]) + (" and " if len(missing) > 1 else "") + missing[-1]
+    return [Diagnostic(
+        "E610", f"{what} has no {langs} text; the {langs} sheet{'s' if len(missing) > 1 else ''} will show English",
+        span, (f"write it as a mapping: {{{', '.join(f'{lang}: ...' for lang in LANGUAGES)}}}",),
+        severity=VARIANT_TEXT_SEVERITY)]

@@ -1,0 +1,615 @@
+"""Sheets, phrasing: expression and effect nodes -> sentence fragments in each language.
+
+Takes a node of :mod:`compiler.expr` (a condition, a quantity or an effect), the
+language and the rule model; returns a fragment such as "you hold fewer than 3
+reserved cards", never code. Every number comes from the model (``rules.value``),
+every word from the language table (:mod:`.tables`): this module only decides which
+phrase fits which shape of node, and fills it in.
+
+The phrasing is compositional, with a few richer patterns where a shape is common:
+
+* A comparison of a *countable* quantity with a constant becomes a count sentence:
+  ``me.reserved < reserve_limit`` -> "you hold fewer than 3 reserved cards";
+  ``supply[colour] >= pair_minimum`` -> "at least 4 tokens of the chosen colour are
+  in the supply". The noun agrees with the number (CLDR plural forms).
+* Any other comparison is "{quantity} is at least {quantity}", each side phrased as a
+  noun phrase ("the number of ...").
+* ``for c in picked: take(c, 1)`` -> "take 1 token of each chosen colour" (the loop
+  variable is fused into its only use); any other loop is "for each ..., ...".
+* Aggregates, ``min``/``max``/``abs``/``size``, arithmetic, ``if ... then ... else``,
+  ``and``/``or``/``not``, membership and ``none`` all have a general phrase.
+
+Variables are referred to by what they are: a choice of the decision ("the chosen
+colour"), a loop variable ("that colour"), ``me`` ("you"), ``player`` in the winners
+section ("the player").
+
+Serbian needs cases, so every reference comes in four forms, passed to the templates
+as ``{x}`` (subject), ``{x_of}`` (genitive: "of ..."), ``{x_in}`` (locative: "in ...")
+and ``{x_acc}`` (object); English, French and Dutch mostly use the same text for all.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from ..expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditional, Effect, ForEach, Index, Int,
+                    Logic, Name, Unary, When, walk)
+from ..model import Decision, Rules
+from . import tables
+
+CASES = ("", "_of", "_in", "_acc")  # "_name" is a fifth form of a colour written by name
+_CASE_KEYS = ("", ".of", ".in", ".acc")
+
+# The comparison operators, their names in the tables, and their mirror image.
+_OPS = {">=": "ge", ">": "gt", "<=": "le", "<": "lt", "==": "eq", "!=": "ne"}
+_FLIP = {">=": "<=", ">": "<", "<=": ">=", "<": ">", "==": "==", "!=": "!="}
+_NEGATE = {">=": "<", ">": "<=", "<=": ">", "<": ">=", "==": "!=", "!=": "=="}
+
+# Kinds of values an expression can denote (beyond numbers and conditions).
+COLOUR, COLOURS, CARD, LEVEL, NOBLE, PAYMENT, PLAYER, NONE, NUMBER, BOOL = (
+    "colour", "colours", "card", "level", "noble", "payment", "player", "none", "number", "bool")
+
+_DOMAIN_KINDS = {"gem": COLOUR, "colour": COLOUR, "gem_set": COLOURS, "face_up": CARD, "reserved": CARD,
+                 "deck": LEVEL, "noble": NOBLE, "payment": PAYMENT}
+
+# Player attributes that count things (and so have a count sentence and a noun).
+_COUNTED = ("tokens", "bonus", "prestige", "purchased", "reserved", "nobles", "held", "turns")
+# Global collections: name -> kind of element.
+_COLLECTIONS = {"gems": COLOUR, "colours": COLOUR, "levels": LEVEL, "players": PLAYER, "others": PLAYER}
+
+
+class PhraseError(ValueError):
+    """A node this module cannot phrase (only raised for nodes the checker rejects)."""
+
+
+@dataclass(frozen=True)
+class Ref:
+    """How to refer to a variable: its kind and the table key of its phrase.
+
+    ``key`` names a phrase with the four case forms (``key``, ``key.of``, ``key.in``,
+    ``key.acc``). A player is ``you`` (second person) or ``they`` (third person).
+    """
+
+    kind: str
+    key: str
+    fields: Mapping[str, object] = field(default_factory=dict)
+    person: str = "they"  # players only
+    coll: str | None = None  # loop variables: the collection phrase key
+    suffix: str = ""  # " (2)" for the second of two choices of one kind
+
+
+def join(t, items: list[str], how: str = "and") -> str:
+    """'A', 'A and B', 'A, B and C' (or 'or') in the table's language."""
+    items = [i for i in items if i]
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    return t.text(f"list.{how}", first=t.text("list.sep").join(items[:-1]), last=items[-1])
+
+
+def capitalise(text: str) -> str:
+    return text[:1].upper() + text[1:] if text else text
+
+
+def sentence(text: str) -> str:
+    """A fragment made a sentence: capital first letter, full stop."""
+    text = capitalise(text.strip())
+    return text if not text or text[-1] in ".!?:" else text + "."
+
+
+class _Words:
+    """A table whose texts may also use the wild colour's name (``{wild}``, ``{wild_adj}``)."""
+
+    def __init__(self, table: tables.Table, rules: Rules):
+        self.table = table
+        self.lang = table.lang
+        self.base = {"wild": table.text(f"colour.{rules.wild}"), "wild_adj": table.form(f"colour.{rules.wild}.adj")}
+
+    def text(self, key: str, n: int | None = None, **fields) -> str:
+        return self.table.text(key, n, **{**self.base, **fields})
+
+    def form(self, key: str, n: int | None = None):
+        return self.table.form(key, n)
+
+
+class Phraser:
+    """Phrases nodes of one rule model in one language, within a scope of variables."""
+
+    def __init__(self, lang: str, rules: Rules, decision: Decision | None = None,
+                 table: tables.Table | None = None, scope: Mapping[str, Ref] | None = None):
+        self.lang = lang
+        self.rules = rules
+        self.t = _Words(table or tables.load(lang), rules)
+        self.values = {v.name: v.value for v in rules.values}
+        self.scope: dict[str, Ref] = dict(scope or {})
+        if not self.scope:
+            self.scope["me"] = Ref(PLAYER, "ref.player.you", person="you")
+            self.scope["player"] = Ref(PLAYER, "ref.player.the")
+        if decision is not None:
+            self.enter(decision)
+
+    # ------------------------------------------------------------------ scope
+
+    def enter(self, decision: Decision) -> None:
+        """Bind the choices of a decision ("the chosen colour", "the chosen card")."""
+        seen: dict[str, int] = {}
+        for p in decision.params:
+            kind = _DOMAIN_KINDS[p.domain]
+            seen[kind] = seen.get(kind, 0) + 1
+        counter: dict[str, int] = {}
+        for p in decision.params:
+            kind = _DOMAIN_KINDS[p.domain]
+            counter[kind] = counter.get(kind, 0) + 1
+            suffix = f" ({counter[kind]})" if seen[kind] > 1 else ""
+            self.scope[p.name] = Ref(kind, f"ref.{p.domain}.chosen", suffix=suffix)
+
+    def bind(self, var: str, collection) -> "Phraser":
+        """A phraser in which `var` is an element of `collection` ("that colour")."""
+        kind, coll_key = self.collection(collection)
+        child = Phraser(self.lang, self.rules, table=self.t.table, scope=self.scope)
+        child.scope[var] = Ref(kind, f"ref.{kind}.that", coll=coll_key)
+        return child
+
+    def bind_each(self, var: str, collection) -> "Phraser":
+        """A phraser in which `var` reads as "each element of collection" (a fused loop)."""
+        kind, coll_key = self.collection(collection)
+        child = Phraser(self.lang, self.rules, table=self.t.table, scope=self.scope)
+        child.scope[var] = Ref(kind, f"{coll_key}.each", coll=coll_key)
+        return child
+
+    def collection(self, node) -> tuple[str, str]:
+        """The element kind of a collection and the key prefix of its phrases."""
+        if isinstance(node, Name):
+            if node.id in _COLLECTIONS and node.id not in self.scope:
+                return _COLLECTIONS[node.id], f"coll.{node.id}"
+            ref = self.lookup(node.id)
+            if ref is not None and ref.kind == COLOURS:
+                return COLOUR, "coll.chosen_colours"
+        raise PhraseError("a loop runs over the gem colours, the colours, the levels, the players, the other "
+                          "players or a chosen set of colours")
+
+    def lookup(self, name: str) -> Ref | None:
+        if name in self.scope:
+            return self.scope[name]
+        # A choice named outside its decision (the diff phrases single conditions).
+        for d in self.rules.actions + self.rules.steps:
+            p = d.param(name)
+            if p is not None:
+                return Ref(_DOMAIN_KINDS[p.domain], f"ref.{p.domain}.chosen")
+        return None
+
+    # ------------------------------------------------------------------ entry points
+
+    def describe(self, node) -> str:
+        """Any expression or statement node, as a fragment."""
+        if isinstance(node, (Effect, ForEach, When)):
+            return self.effect(node)
+        if isinstance(node, (tuple, list)):
+            return self.effects(node)
+        kind = self.kind(node)
+        if kind == BOOL:
+            return self.condition(node)
+        if kind == NUMBER:
+            return self.number(node)
+        return self.thing(node)[""]
+
+    def effects(self, stmts) -> str:
+        if not stmts:
+            return self.t.text("eff.nothing")
+        return join(self.t, [self.effect(s) for s in stmts])
+
+    # ------------------------------------------------------------------ kinds and constants
+
+    def kind(self, node) -> str:  # noqa: C901 - one dispatch over node kinds
+        match node:
+            case Int() | Binary() | Aggregate(func="sum" | "count" | "min" | "max") | Call():
+                return NUMBER
+            case Unary(op="-"):
+                return NUMBER
+            case Bool() | Compare() | Logic() | Unary(op="not") | Aggregate():
+                return BOOL
+            case Conditional(then=a):
+                return self.kind(a)
+            case Name(id=i):
+                if i in self.values:
+                    return NUMBER
+                if i == "none":
+                    return NONE
+                if i in self.rules.colours and i not in self.scope:
+                    return COLOUR
+                ref = self.lookup(i)
+                if ref is not None:
+                    return ref.kind
+                if i in _COLLECTIONS:
+                    return COLOURS if _COLLECTIONS[i] == COLOUR else i
+                return NUMBER
+            case Attribute(obj=o, name="bonus") if self.kind(o) == CARD:
+                return COLOUR
+            case Attribute(name="cost" | "requires" | "tokens" | "gold" | "spent"):
+                return "table"
+            case Attribute() | Index():
+                return NUMBER
+        raise PhraseError(f"cannot phrase {type(node).__name__}")
+
+    def const(self, node) -> int | None:
+        """The value of a node that is the same in every game under these rules, else None."""
+        return constant(self.rules, node, self.scope)
+
+    # ------------------------------------------------------------------ references
+
+    def forms(self, key: str, **fields) -> dict[str, str]:
+        """The four case forms of a reference phrase, keyed '', '_of', '_in', '_acc'."""
+        return {case: self.t.text(key + suffix, **fields) for case, suffix in zip(CASES, _CASE_KEYS)}
+
+    def each(self, coll_key: str) -> dict[str, str]:
+        """'each gem colour' and 'the gem colours' in their four forms (each, each_of..., all, all_of...)."""
+        return {**self.named("each", self.forms(f"{coll_key}.each")), **self.named("all", self.forms(f"{coll_key}.all"))}
+
+    def named(self, prefix: str, forms: Mapping[str, str]) -> dict[str, str]:
+        return {prefix + case: text for case, text in forms.items()}
+
+    def ref_forms(self, ref: Ref) -> dict[str, str]:
+        return {case: text + ref.suffix for case, text in self.forms(ref.key, **ref.fields).items()}
+
+    def thing(self, node) -> dict[str, str]:
+        """A non-number value (colour, card, level, noble, payment, player) in its four forms."""
+        kind = self.kind(node)
+        match node:
+            case Name(id=i) if i in self.rules.colours and i not in self.scope:
+                name = self.t.text(f"colour.{i}")
+                return {case: name for case in CASES}
+            case Name(id=i) if self.lookup(i) is not None:
+                return self.ref_forms(self.lookup(i))
+            case Name(id=i) if i in _COLLECTIONS:
+                return self.forms(f"coll.{i}.all")
+            case Attribute(obj=o, name="bonus") if kind == COLOUR:
+                return self.forms("q.card.bonus", **self.named("card", self.thing(o)))
+            case Conditional(test=test, then=a, otherwise=b):
+                ta, tb = self.thing(a), self.thing(b)
+                cond = self.condition(test)
+                return {case: self.t.text("value.if", then=ta[case], test=cond, otherwise=tb[case]) for case in CASES}
+        if kind == NUMBER:
+            text = self.number(node)
+            return {case: text for case in CASES}
+        raise PhraseError(f"cannot phrase {type(node).__name__} as a value")
+
+    def colour(self, node) -> tuple[str, dict[str, object]]:
+        """('lit', {colour: adjective}) for a colour written by name, else ('ref', four forms)."""
+        if isinstance(node, Name) and node.id in self.rules.colours and node.id not in self.scope:
+            return "lit", {"colour": self.t.form(f"colour.{node.id}.adj"), "colour_name": self.t.text(f"colour.{node.id}")}
+        return "ref", self.named("colour", self.thing(node))
+
+    def level(self, node) -> dict[str, str]:
+        """A level: 'level 2', 'the chosen level', 'that level', 'the level of the card'."""
+        v = self.const(node)
+        if v is not None:
+            return self.named("level", self.forms("ref.level.number", n=v))
+        if isinstance(node, Name) and self.lookup(node.id) is not None:
+            return self.named("level", self.ref_forms(self.lookup(node.id)))
+        if isinstance(node, Attribute) and node.name == "level":
+            return self.named("level", self.forms("q.card.level.ref", **self.named("card", self.thing(node.obj))))
+        return self.named("level", self.forms("ref.level.number", n=self.number(node)))
+
+    def player(self, node) -> tuple[str, dict[str, str]]:
+        """('you', {}) or ('they', {who, who_of, who_in, who_acc})."""
+        if isinstance(node, Name):
+            ref = self.lookup(node.id)
+            if ref is not None and ref.kind == PLAYER:
+                if ref.person == "you":
+                    return "you", {}
+                return "they", self.named("who", self.ref_forms(ref))
+        raise PhraseError("a player is 'me', 'player' or a loop variable over players")
+
+    # ------------------------------------------------------------------ quantities
+
+    def count_form(self, node) -> tuple[str, str, dict] | None:
+        """(clause key, noun key, fields) for a quantity that counts things, else None.
+
+        The clause has a ``{count}`` placeholder; the noun has plural forms. Both
+        agree with the number they are compared with.
+        """
+        match node:
+            case Index(obj=Name(id="supply"), index=c) if "supply" not in self.scope:
+                variant, fields = self.colour(c)
+                return "q.supply.count", f"noun.token.{variant}", fields
+            case Index(obj=Name(id="deck"), index=lvl) if "deck" not in self.scope:
+                return "q.deck.count", "noun.card", self.level(lvl)
+            case Index(obj=Name(id="face_up"), index=lvl) if "face_up" not in self.scope:
+                return "q.face_up.count", "noun.card", self.level(lvl)
+            case Name(id="nobles_left" | "player_count" | "passes" as i) if i not in self.scope:
+                return f"q.{i}.count", {"nobles_left": "noun.noble", "player_count": "noun.player",
+                                        "passes": "noun.pass"}[i], {}
+            case Call(func="size", args=(Name(id=i),)) if (self.lookup(i) or Ref("", "")).kind == COLOURS:
+                return "q.size_chosen.count", "noun.colour", self.named("set", self.ref_forms(self.lookup(i)))
+            case Attribute(obj=o, name=attr) if attr in _COUNTED and self.kind(o) == PLAYER:
+                person, who = self.player(o)
+                return f"attr.{attr}.{person}.count", f"attr.{attr}.noun", who
+            case Index(obj=Attribute(obj=o, name=attr), index=c) if attr in ("tokens", "bonus") and self.kind(o) == PLAYER:
+                person, who = self.player(o)
+                variant, fields = self.colour(c)
+                return f"attr.{attr}.{person}.count", f"attr.{attr}.noun.{variant}", {**who, **fields}
+            case Attribute(obj=o, name="points") if self.kind(o) in (CARD, NOBLE):
+                k = self.kind(o)
+                return f"q.{k}.points.count", "noun.point", self.named(k, self.thing(o))
+            case Aggregate(func="count", body=body, var=var, collection=coll):
+                inner = self.bind(var, coll)
+                _, coll_key = self.collection(coll)
+                return "agg.count.count", f"{coll_key}.noun", {"body": inner.condition(body)}
+        return None
+
+    def count(self, node, op: str, n: int) -> str | None:
+        """'you hold fewer than 3 reserved cards': a counted quantity compared with a number."""
+        form = self.count_form(node)
+        if form is None or op == "!=":
+            return None
+        clause, noun_key, fields = form
+        noun = self.t.text(noun_key, n=n, **fields)
+        quant = self.t.text(f"quant.{_OPS[op]}", n=n, noun=noun)
+        return self.t.text(clause, n=n, count=quant, **fields)
+
+    def number(self, node) -> str:  # noqa: C901 - one dispatch over node kinds
+        """A quantity as a noun phrase: '3', 'your prestige', 'the number of ...'."""
+        v = self.const(node)
+        if v is not None:
+            return str(v)
+        t = self.t
+        match node:
+            case Name(id=i) if i in ("player_count", "round", "turn", "passes", "nobles_left") and i not in self.scope:
+                return t.text(f"q.{i}.np")
+            case Index(obj=Name(id="supply"), index=c) if "supply" not in self.scope:
+                variant, fields = self.colour(c)
+                return t.text(f"q.supply.np.{variant}", **fields)
+            case Index(obj=Name(id="deck" | "face_up" as i), index=lvl) if i not in self.scope:
+                return t.text(f"q.{i}.np", **self.level(lvl))
+            case Attribute(obj=Name(id="setup"), name=attr) if "setup" not in self.scope:
+                return t.text(f"q.setup.{attr}.np")
+            case Attribute(obj=o, name=attr) if self.kind(o) == PLAYER:
+                person, who = self.player(o)
+                return t.text(f"attr.{attr}.{person}.np", **who)
+            case Index(obj=Attribute(obj=o, name=attr), index=c) if self.kind(o) == PLAYER:
+                person, who = self.player(o)
+                variant, fields = self.colour(c)
+                return t.text(f"attr.{attr}.{person}.np.{variant}", **who, **fields)
+            case Attribute(obj=o, name=attr) if self.kind(o) in (CARD, NOBLE, PAYMENT):
+                k = self.kind(o)
+                return t.text(f"q.{k}.{attr}.np", **self.named(k, self.thing(o)))
+            case Index(obj=Attribute(obj=o, name=attr), index=c) if self.kind(o) in (CARD, NOBLE, PAYMENT):
+                k = self.kind(o)
+                variant, fields = self.colour(c)
+                return t.text(f"q.{k}.{attr}.np.{variant}", **self.named(k, self.thing(o)), **fields)
+            case Call(func="size", args=(coll,)):
+                ref = self.lookup(coll.id) if isinstance(coll, Name) else None
+                if ref is not None and ref.kind == COLOURS:
+                    return t.text("fn.size.chosen", **self.named("set", self.ref_forms(ref)))
+                _, key = self.collection(coll)
+                return t.text("fn.size", items=t.text(f"{key}.noun", n=None))
+            case Call(func="max", args=(a, b)) if self.const(a) == 0 or self.const(b) == 0:
+                other = b if self.const(a) == 0 else a
+                return t.text("fn.max0", x=self.number(other), zero=0)
+            case Call(func="min" | "max" as f, args=args):
+                parts = [self.number(a) for a in args]
+                if len(parts) == 2:
+                    return t.text(f"fn.{f}2", a=parts[0], b=parts[1])
+                return t.text(f"fn.{f}", items=join(t, parts))
+            case Call(func="abs", args=(a,)):
+                return t.text("fn.abs", x=self.number(a))
+            case Aggregate(func=f, body=body, var=var, collection=coll) if f in ("sum", "count", "min", "max"):
+                inner = self.bind(var, coll)
+                _, key = self.collection(coll)
+                items = t.text(f"{key}.noun", n=None)
+                what = inner.condition(body) if f == "count" else inner.number(body)
+                return t.text(f"agg.{f}", body=what, items=items, **self.each(key))
+            case Binary(op=op, left=l, right=r):
+                name = {"+": "add", "-": "sub", "*": "mul", "//": "floordiv", "%": "mod"}[op]
+                return t.text(f"op.{name}", a=self.number(l), b=self.number(r))
+            case Unary(op="-", operand=o):
+                return t.text("op.neg", a=self.number(o))
+            case Conditional(test=test, then=a, otherwise=b):
+                return t.text("value.if", test=self.condition(test), then=self.number(a), otherwise=self.number(b))
+            case Name(id=i) if self.lookup(i) is not None and self.lookup(i).kind == LEVEL:
+                return self.level(node)["level"]
+        raise PhraseError(f"cannot phrase {type(node).__name__} as a number")
+
+    # ------------------------------------------------------------------ conditions
+
+    def condition(self, node) -> str:  # noqa: C901 - one dispatch over node kinds
+        t = self.t
+        match node:
+            case Bool(value=v):
+                return t.text("cond.always" if v else "cond.never")
+            case Logic(op=op):
+                items = []
+                for part in self.chain(node, op):
+                    text = self.condition(part)
+                    if isinstance(part, Logic):  # the other operator, nested
+                        text = t.text(f"logic.nested_{part.op}", x=text)
+                    items.append(text)
+                return join(t, items, op)
+            case Unary(op="not", operand=o):
+                return self.negation(o)
+            case Compare(op="in" | "not in" as op, left=l, right=r):
+                coll = self.collection_phrase(r)
+                key = "cond.in" if op == "in" else "cond.not_in"
+                return t.text(key, x=self.thing(l)[""], coll=coll)
+            case Compare(op=op, left=l, right=r):
+                return self.compare(op, l, r)
+            case Aggregate(func="all" | "any" as f, body=body, var=var, collection=coll):
+                inner = self.bind(var, coll)
+                _, key = self.collection(coll)
+                return t.text(f"agg.{f}", body=inner.condition(body), some=t.text(f"{key}.some"), **self.each(key))
+            case Conditional(test=test, then=a, otherwise=b):
+                return t.text("cond.if", test=self.condition(test), then=self.condition(a),
+                              otherwise=self.condition(b))
+        raise PhraseError(f"cannot phrase {type(node).__name__} as a condition")
+
+    def chain(self, node, op: str) -> list:
+        if isinstance(node, Logic) and node.op == op:
+            return self.chain(node.left, op) + self.chain(node.right, op)
+        return [node]
+
+    def negation(self, node) -> str:
+        match node:
+            case Bool(value=v):
+                return self.condition(Bool(not v, node.span))
+            case Unary(op="not", operand=o):
+                return self.condition(o)
+            case Compare(op="in" | "not in" as op, left=l, right=r):
+                return self.condition(Compare("not in" if op == "in" else "in", l, r, node.span))
+            case Compare(op=op, left=l, right=r):
+                return self.compare(_NEGATE[op], l, r)
+        return self.t.text("logic.not", x=self.condition(node))
+
+    def collection_phrase(self, node) -> str:
+        if isinstance(node, Name):
+            ref = self.lookup(node.id)
+            if ref is not None and ref.kind == COLOURS:
+                return self.ref_forms(ref)[""]
+            if node.id in _COLLECTIONS:
+                return self.t.text(f"coll.{node.id}.all")
+        raise PhraseError("membership is tested in a collection")
+
+    def compare(self, op: str, l, r) -> str:
+        t = self.t
+        lk, rk = self.kind(l), self.kind(r)
+        lk, rk = (NUMBER if k == LEVEL else k for k in (lk, rk))
+        if NONE in (lk, rk):
+            other = r if lk == NONE else l
+            kind = self.kind(other)
+            return t.text(f"cond.{'none' if op == '==' else 'some'}.{kind}", **self.named("x", self.thing(other)))
+        if lk != NUMBER or rk != NUMBER:
+            key = "cond.same" if op == "==" else "cond.not_same"
+            return t.text(key, a=self.thing(l)[""], b=self.thing(r)[""])
+        lc, rc = self.const(l), self.const(r)
+        if lc is None and rc is None:
+            said = self.compare_quantities(op, l, r) or self.compare_quantities(_FLIP[op], r, l)
+            if said is not None:
+                return said
+        if rc is not None and lc is None:
+            said = self.count(l, op, rc)
+            if said is not None:
+                return said
+            return t.text(f"cmp.num.{_OPS[op]}", a=self.number(l), n=rc)
+        if lc is not None and rc is None:
+            said = self.count(r, _FLIP[op], lc)
+            if said is not None:
+                return said
+            return t.text(f"cmp.num.{_OPS[_FLIP[op]]}", a=self.number(r), n=lc)
+        return t.text(f"cmp.{_OPS[op]}", a=self.number(l), b=self.number(r))
+
+    def compare_quantities(self, op: str, l, r) -> str | None:
+        """Two patterns for quantities compared with quantities.
+
+        ``me.bonus[c] >= noble.requires[c]`` -> "you have at least as many bonuses of that
+        colour as the chosen noble requires" (a counted quantity against a requirement);
+        ``x == min(k, y)`` -> "x is k, or y if that is smaller".
+        """
+        form = self.count_form(l)
+        rel = self.relative(r)
+        if form is not None and rel is not None and op != "!=":
+            clause, noun_key, fields = form
+            noun = self.t.text(noun_key, n=None, **fields)
+            quant = self.t.text(f"quant.{_OPS[op]}.as", noun=noun, b=rel)
+            return self.t.text(clause, n=None, count=quant, **fields)
+        if op == "==" and isinstance(r, Call) and r.func in ("min", "max") and len(r.args) == 2:
+            a, b = r.args
+            if self.const(b) is not None and self.const(a) is None:
+                a, b = b, a
+            return self.t.text(f"cmp.eq_{r.func}", a=self.number(l), b=self.number(a), c=self.number(b))
+        return None
+
+    def relative(self, node) -> str | None:
+        """'the chosen noble requires', 'the chosen card costs': a quantity as a relative clause."""
+        match node:
+            case Index(obj=Attribute(obj=o, name="requires" | "cost" as attr)) if self.kind(o) in (CARD, NOBLE):
+                k = self.kind(o)
+                return self.t.text(f"q.{k}.{attr}.rel", **self.named(k, self.thing(o)))
+        return None
+
+    # ------------------------------------------------------------------ effects
+
+    def effect(self, node) -> str:
+        t = self.t
+        match node:
+            case Effect(name="take" | "put_back" as name, args=(c, amount)):
+                return t.text(f"eff.{name}", count=self.tokens(c, amount))
+            case Effect(name="reserve" | "refill" | "acquire" as name, args=(card,)):
+                return t.text(f"eff.{name}", **self.named("card", self.thing(card)))
+            case Effect(name="reserve_top", args=(lvl,)):
+                return t.text("eff.reserve_top", **self.level(lvl))
+            case Effect(name="pay", args=(payment,)):
+                return t.text("eff.pay", **self.named("payment", self.thing(payment)))
+            case Effect(name="visit", args=(noble,)):
+                return t.text("eff.visit", **self.named("noble", self.thing(noble)))
+            case ForEach(var=var, collection=coll, body=body):
+                if self.fusable(var, body):
+                    return self.bind_each(var, coll).effect(body)
+                _, key = self.collection(coll)
+                return t.text("eff.for", body=self.bind(var, coll).effect(body), **self.each(key))
+            case When(test=test, then=then, otherwise=None):
+                return t.text("eff.if", test=self.condition(test), then=self.effect(then))
+            case When(test=test, then=then, otherwise=other):
+                return t.text("eff.if_else", test=self.condition(test), then=self.effect(then),
+                              otherwise=self.effect(other))
+        raise PhraseError(f"cannot phrase the effect {getattr(node, 'name', type(node).__name__)}")
+
+    def fusable(self, var: str, body) -> bool:
+        """`for c in X: take(c, 1)` reads "take 1 token of each ...": one effect, one use of c."""
+        if not isinstance(body, Effect) or body.name not in ("take", "put_back"):
+            return False
+        uses = [n for n in walk(body) if isinstance(n, Name) and n.id == var]
+        return len(uses) == 1 and isinstance(body.args[0], Name) and body.args[0].id == var
+
+    def tokens(self, colour, amount) -> str:
+        """'2 tokens of the chosen colour', '1 gold token'."""
+        variant, fields = self.colour(colour)
+        n = self.const(amount)
+        if n is not None:
+            noun = self.t.text(f"noun.token.{variant}", n=n, **fields)
+            return self.t.text("count.n", n=n, noun=noun)
+        noun = self.t.text(f"noun.token.{variant}", n=None, **fields)
+        return self.t.text("count.expr", x=self.number(amount), noun=noun)
+
+
+def constant(rules: Rules, node, bound: Mapping[str, object] = {}) -> int | None:  # noqa: B006 - read only
+    """The value of a node that is the same in every game under `rules`, else None.
+
+    Integers, the names of `values` (unless `bound` shadows them) and arithmetic,
+    min, max, abs and the size of a fixed collection over those fold to a number.
+    """
+    values = {v.name: v.value for v in rules.values}
+
+    def fold(node):
+        match node:
+            case Int(value=v):
+                return v
+            case Name(id=i) if i in values and i not in bound:
+                return values[i]
+            case Unary(op="-", operand=o):
+                v = fold(o)
+                return None if v is None else -v
+            case Binary(op=op, left=l, right=r):
+                a, b = fold(l), fold(r)
+                if a is None or b is None or (op in ("//", "%") and b == 0):
+                    return None
+                return {"+": a + b, "-": a - b, "*": a * b, "//": a // b if b else 0, "%": a % b if b else 0}[op]
+            case Call(func="min" | "max" as f, args=args) if args:
+                vals = [fold(a) for a in args]
+                return None if None in vals else (min(vals) if f == "min" else max(vals))
+            case Call(func="abs", args=(a,)):
+                v = fold(a)
+                return None if v is None else abs(v)
+            case Call(func="size", args=(Name(id=i),)) if i in ("gems", "colours", "levels") and i not in bound:
+                return len({"gems": rules.gems, "colours": rules.colours, "levels": rules.levels}[i])
+        return None
+
+    return fold(node)
+
+
+def describe(node, lang: str, rules: Rules, decision: Decision | None = None) -> str:
+    """Phrase any expression or effect node (or a list of effects) in `lang`.
+
+    `decision` gives the choices the node may name ("the chosen colour"); without it
+    a choice is found among the rules' actions and steps by name.
+    """
+    return Phraser(lang, rules, decision).describe(node)

@@ -1,0 +1,154 @@
+"""Loading generated engines: the only door from playtest to a game's rules.
+
+An engine is a generated module (see the Engine API in the contract): bots and the
+simulator use nothing else. :func:`load` accepts
+
+- a spec path (``rulespec/official.yaml``, ``variants/target-12.yaml``): the compiler
+  (``compiler.pipeline.load_rules`` then ``compiler.emit_engine.compile_to_module``)
+  gives today's module text; ``generated/engines/<name>.py`` is used when it holds
+  exactly that text, and otherwise (missing or stale) the text is written to a cache
+  directory under the name of its hash and loaded from there;
+- a path to a module file (``generated/engines/official.py``, or any ``.py`` that
+  implements the API);
+- a dotted module name (``generated.engines.official``).
+
+It returns an :class:`Engine`: the module, a label for reports, and the module's source
+text, which travels with every simulation task so that a worker (a local process or a
+Dask worker on another machine) can load the very same engine from the text alone
+(:func:`from_source`).
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+import pathlib
+import re
+import sys
+import types
+from dataclasses import dataclass
+
+REQUIRED = ("SPEC_NAME", "COLOURS", "GEMS", "WILD", "CARDS", "NOBLES", "NUM_ACTIONS", "PLAYER_COUNTS",
+            "new_game", "from_json", "action_to_string", "describe_action")
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+GENERATED = ROOT / "generated" / "engines"
+
+
+class EngineError(Exception):
+    """An engine that cannot be found, built or loaded; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class Engine:
+    module: types.ModuleType
+    label: str  # what the user named: a spec path, a module path or a module name
+    source: str  # the module's text
+    path: str | None  # the module file, when there is one
+
+    @property
+    def name(self) -> str:
+        return str(self.module.SPEC_NAME)
+
+    @property
+    def source_sha256(self) -> str:
+        return hashlib.sha256(self.source.encode("utf-8")).hexdigest()
+
+
+def default_cache_dir() -> pathlib.Path:
+    env = os.environ.get("SPLENDOR_RULES_CACHE")
+    if env:
+        return pathlib.Path(env) / "engines"
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return pathlib.Path(base) / "splendor-rules" / "engines"
+
+
+def load(target: str, cache_dir: str | os.PathLike | None = None, sources=None) -> Engine:
+    """The engine for `target` (spec path, module path or dotted module name).
+
+    Raises :class:`EngineError` for a missing file or a module without the Engine API,
+    and the compiler's ``CompileError`` (with its diagnostics) for a spec with errors;
+    `sources` (a ``compiler.diagnostics.SourceMap``) collects the spec texts to render them.
+    """
+    path = pathlib.Path(target)
+    if target.endswith((".yaml", ".yml")):
+        return _from_spec(path, target, cache_dir, sources)
+    if target.endswith(".py"):
+        if not path.is_file():
+            raise EngineError(f"{target}: no such engine module")
+        return _from_file(path, target)
+    if re.fullmatch(r"[A-Za-z_][\w]*(\.[A-Za-z_]\w*)*", target):
+        try:
+            module = importlib.import_module(target)
+        except ImportError as e:
+            raise EngineError(f"{target}: cannot import the engine module ({e})") from None
+        _check_api(module, target)
+        file = getattr(module, "__file__", None)
+        text = pathlib.Path(file).read_text(encoding="utf-8") if file else ""
+        return Engine(module, target, text, file)
+    raise EngineError(f"{target}: expected a spec (.yaml), an engine module (.py) or a module name")
+
+
+def _from_spec(path: pathlib.Path, label: str, cache_dir, sources) -> Engine:
+    if not path.is_file():
+        raise EngineError(f"{label}: no such spec file")
+    try:
+        from compiler import emit_engine, pipeline
+    except ImportError as e:  # the compiler is built alongside; say what is missing
+        raise EngineError(f"{label}: the engine compiler is not available ({e})") from None
+    # Compiling is cheap (well under a second) and the only exact test of freshness: a
+    # module generated from other versions of the spec, of a base or of the compiler
+    # differs from today's text, and then a copy built now is used instead.
+    rules = pipeline.load_rules(str(path), sources)
+    text = emit_engine.compile_to_module(rules)
+    fresh = GENERATED / f"{_identifier(rules.name)}.py"
+    if fresh.is_file() and fresh.read_text(encoding="utf-8") == text:
+        return _from_file(fresh, label)
+    directory = pathlib.Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    directory.mkdir(parents=True, exist_ok=True)
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    target = directory / f"{_identifier(rules.name)}_{digest}.py"
+    if not target.is_file() or target.read_text(encoding="utf-8") != text:
+        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, target)  # atomic: concurrent runs never see half a module
+    return _from_file(target, label)
+
+
+def _identifier(name: str) -> str:
+    return re.sub(r"\W", "_", name)
+
+
+_LOADED: dict[str, types.ModuleType] = {}
+
+
+def _from_file(path: pathlib.Path, label: str) -> Engine:
+    text = path.read_text(encoding="utf-8")
+    module = from_source(text, str(path))
+    _check_api(module, label)
+    return Engine(module, label, text, str(path))
+
+
+def from_source(text: str, filename: str = "<engine>") -> types.ModuleType:
+    """The module for an engine's source text, built once per process and text."""
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    module = _LOADED.get(digest)
+    if module is not None:
+        return module
+    name = f"_splendor_engine_{digest[:16]}"
+    module = types.ModuleType(name)
+    module.__file__ = filename
+    sys.modules[name] = module  # dataclasses and pickling look the module up by name
+    try:
+        exec(compile(text, filename, "exec"), module.__dict__)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    _LOADED[digest] = module
+    return module
+
+
+def _check_api(module: types.ModuleType, label: str) -> None:
+    missing = [n for n in REQUIRED if not hasattr(module, n)]
+    if missing:
+        raise EngineError(f"{label}: not an engine module (missing {', '.join(missing)})")

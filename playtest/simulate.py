@@ -1,0 +1,488 @@
+"""Simulation: many seeded bot games per spec, spread over workers, summarised and compared.
+
+The unit of work is a *chunk*: a few games of one engine, given by their indexes. A
+game's seed is derived from (the run's seed, the spec's name, the game's index) by
+SHA-256, and each bot's seed from (the game's seed, its seat), so a game is the same
+whichever worker plays it and in whatever order; results are put back in game-index
+order before anything is computed. The same seed therefore gives identical results for
+any number of jobs, locally or on a Dask cluster.
+
+A chunk carries the engine's source text, not a path, so a worker anywhere rebuilds the
+same module (:func:`playtest.engines.from_source`). Three runners execute chunks: in
+this process (``jobs=1``), in worker processes (``multiprocessing``), or on a Dask
+cluster (``scheduler="tcp://..."``, the optional ``dask[distributed]`` extra).
+
+Nothing here prints: progress goes to a callback, and Ctrl-C (``KeyboardInterrupt``)
+stops the run and returns what finished, marked ``interrupted``.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import signal
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Callable, Iterable, Iterator, Sequence
+
+from . import engines, stats
+from .bots import make_bot, parse_bot
+
+DEFAULT_MAX_TURNS = 1000
+Progress = Callable[[int, int], None]
+
+
+class SimulationError(Exception):
+    """A game that failed in a worker: the message names the spec, the game and its seed."""
+
+
+# ----------------------------------------------------------------------------- one game
+
+def game_seed(seed: int, spec: str, index: int) -> int:
+    """The seed of game `index` of `spec` in a run seeded with `seed` (63 bits)."""
+    digest = hashlib.sha256(f"splendor-rules/simulate\0{seed}\0{spec}\0{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def bot_seed(game: int, seat: int) -> int:
+    digest = hashlib.sha256(f"splendor-rules/bot\0{game}\0{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """What one game says about the rules (no timings: results must not depend on the machine)."""
+
+    index: int
+    seed: int
+    rounds: int  # rounds begun: every seat has played at most this many turns
+    turns: int  # turns begun
+    winners: tuple[int, ...]  # seats; several on a shared victory, none if nobody was eligible
+    scores: tuple[int, ...]  # prestige per seat
+    over: bool  # False when stopped at the cap on turns
+    stuck: bool  # the game ended because nobody could act (every seat passed in a row, or no legal action)
+    passes: int  # pass actions played
+    tied: bool  # several seats shared the highest prestige at the end
+    end: str | None  # why the game ended: the end trigger's name, "stuck", or None at the cap
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["winners"], d["scores"] = list(self.winners), list(self.scores)
+        return d
+
+
+def play_game(module, players: int, bots: Sequence[str], seed: int, index: int = 0,
+              max_turns: int = DEFAULT_MAX_TURNS) -> GameResult:
+    """Plays one game of `module` with the named bots (one per seat) to the end or the cap."""
+    game = module.new_game(players, seed=seed)
+    seats = [make_bot(name, module, bot_seed(seed, s)) for s, name in enumerate(bots)]
+    passes = 0
+    to_string = module.action_to_string
+    while not game.is_over():
+        if game.turn > max_turns:
+            break
+        action = seats[game.current_player].choose(game)
+        game.apply(action)
+        if to_string(action) == "pass":
+            passes += 1
+    state = json.loads(game.to_json())
+    over = game.is_over()
+    played = game.turn if over else game.turn - 1  # at the cap, the turn just begun was not played
+    scores = tuple(game.scores())
+    top = max(scores)
+    end = None
+    if over:
+        end = state.get("end_reason") or (state.get("ending") or {}).get("trigger")
+    stuck = over and (end == "stuck" or state.get("passes", 0) >= players)
+    return GameResult(
+        index=index, seed=seed, rounds=-(-played // players), turns=played,
+        winners=tuple(game.winners()), scores=scores, over=over, stuck=stuck, passes=passes,
+        tied=sum(1 for s in scores if s == top) > 1, end=end)
+
+
+# ----------------------------------------------------------------------------- chunks
+
+@dataclass(frozen=True)
+class Chunk:
+    spec: int  # position of the spec in the run
+    name: str  # the spec's name (SPEC_NAME), part of every game seed
+    source: str  # the engine's source text
+    filename: str
+    indexes: tuple[int, ...]
+    players: int
+    bots: tuple[str, ...]
+    seed: int
+    max_turns: int
+
+
+def run_chunk(chunk: Chunk) -> tuple[int, list[GameResult]]:
+    """Plays a chunk's games (in a worker or here); returns (spec position, results)."""
+    module = engines.from_source(chunk.source, chunk.filename)
+    out = []
+    for i in chunk.indexes:
+        s = game_seed(chunk.seed, chunk.name, i)
+        try:
+            out.append(play_game(module, chunk.players, chunk.bots, s, i, chunk.max_turns))
+        except Exception as e:  # a bug in an engine or a bot: say which game reproduces it
+            raise SimulationError(f"{chunk.name}: game {i} (seed {s}) failed: {type(e).__name__}: {e}") from e
+    return chunk.spec, out
+
+
+def make_chunks(sources: Sequence[engines.Engine], players: int, games: int, bots: Sequence[str], seed: int,
+                max_turns: int, size: int) -> list[Chunk]:
+    """Chunks of `size` games, interleaved across specs so that a stopped run has some of each."""
+    per_spec = []
+    for k, e in enumerate(sources):
+        per_spec.append([Chunk(k, e.name, e.source, e.path or e.label, tuple(range(lo, min(games, lo + size))),
+                               players, tuple(bots), seed, max_turns)
+                         for lo in range(0, games, size)])
+    out = []
+    for row in range(max((len(c) for c in per_spec), default=0)):
+        out += [c[row] for c in per_spec if row < len(c)]
+    return out
+
+
+def chunk_size(games: int, jobs: int) -> int:
+    """Small enough for even load and frequent progress, large enough to amortise the transfer."""
+    return max(1, min(50, math.ceil(games / (8 * max(1, jobs)))))
+
+
+# ----------------------------------------------------------------------------- runners
+
+def _run_here(chunks: Sequence[Chunk]) -> Iterator[tuple[int, list[GameResult]]]:
+    for c in chunks:  # game by game, so that Ctrl-C loses at most the game being played
+        for i in c.indexes:
+            yield run_chunk(Chunk(c.spec, c.name, c.source, c.filename, (i,), c.players, c.bots, c.seed,
+                                  c.max_turns))
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C means
+
+
+def _run_processes(chunks: Sequence[Chunk], jobs: int) -> Iterator[tuple[int, list[GameResult]]]:
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    pool = context.Pool(processes=jobs, initializer=_ignore_sigint)
+    try:
+        yield from pool.imap_unordered(run_chunk, chunks)
+        pool.close()
+        pool.join()
+    finally:
+        pool.terminate()  # on Ctrl-C or an error: stop the games still running
+        pool.join()
+
+
+def _run_dask(chunks: Sequence[Chunk], scheduler) -> Iterator[tuple[int, list[GameResult]]]:
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise SimulationError("--scheduler needs Dask: pip install 'dask[distributed]'") from None
+    own = isinstance(scheduler, str)
+    client = Client(scheduler) if own else scheduler
+    futures = client.map(run_chunk, list(chunks), pure=False)
+    try:
+        for future in as_completed(futures):
+            yield future.result()
+    finally:
+        client.cancel(futures)
+        if own:
+            client.close()
+
+
+# ----------------------------------------------------------------------------- summaries
+
+@dataclass
+class SpecSummary:
+    label: str
+    name: str
+    results: list[GameResult]
+    requested: int
+
+    @property
+    def games(self) -> int:
+        return len(self.results)
+
+    def rounds(self) -> list[int]:
+        return [r.rounds for r in self.results]
+
+    def seat_wins(self, players: int) -> list[int]:
+        wins = [0] * players
+        for r in self.results:
+            for w in r.winners:
+                wins[w] += 1
+        return wins
+
+    def share(self, pred) -> float:
+        return sum(1 for r in self.results if pred(r)) / self.games if self.games else math.nan
+
+    def to_dict(self, players: int) -> dict:
+        n = self.games
+        rounds = self.rounds()
+        wins = self.seat_wins(players)
+        winning = [max(r.scores[w] for w in r.winners) for r in self.results if r.winners]
+        ends: dict[str, int] = {}
+        for r in self.results:
+            key = r.end if r.end is not None else "cap"
+            ends[key] = ends.get(key, 0) + 1
+        return {
+            "spec": self.label, "name": self.name, "games": n, "requested": self.requested,
+            "rounds": {"mean": _num(stats.mean(rounds)), "median": _num(stats.median(rounds)),
+                       "sd": _num(math.sqrt(stats.variance(rounds)) if n > 1 else math.nan),
+                       "min": min(rounds, default=None), "max": max(rounds, default=None)},
+            "seats": [{"seat": s + 1, "wins": wins[s], "win_rate": _num(wins[s] / n if n else math.nan),
+                       "ci95": [_num(x) for x in stats.wilson(wins[s], n)]} for s in range(players)],
+            "winning_prestige": _num(stats.mean(winning)),
+            "shares": {
+                "ties": _num(self.share(lambda r: r.tied)),
+                "shared_victories": _num(self.share(lambda r: len(r.winners) > 1)),
+                "no_winner": _num(self.share(lambda r: r.over and not r.winners)),
+                "passes": _num(self.share(lambda r: r.passes > 0)),
+                "stuck": _num(self.share(lambda r: r.stuck)),
+                "capped": _num(self.share(lambda r: not r.over)),
+            },
+            "passes_per_game": _num(stats.mean([r.passes for r in self.results])),
+            "ends": dict(sorted(ends.items())),
+        }
+
+
+def _num(x: float) -> float | None:
+    return None if x is None or (isinstance(x, float) and math.isnan(x)) else x
+
+
+def compare(base: SpecSummary, other: SpecSummary, players: int) -> dict:
+    """`other` against the first spec: differences and their significance tests."""
+    a, b = other.rounds(), base.rounds()
+    first_a, first_b = other.seat_wins(players)[0], base.seat_wins(players)[0]
+    win_a = [max(r.scores[w] for w in r.winners) for r in other.results if r.winners]
+    win_b = [max(r.scores[w] for w in r.winners) for r in base.results if r.winners]
+    stuck_a = sum(1 for r in other.results if r.stuck or not r.over)
+    stuck_b = sum(1 for r in base.results if r.stuck or not r.over)
+    return {
+        "spec": other.label, "against": base.label,
+        "rounds": {"difference": _num(stats.mean(a) - stats.mean(b)) if a and b else None,
+                   "welch": stats.welch(a, b).to_dict(), "mann_whitney": stats.mann_whitney(a, b).to_dict()},
+        "first_seat_win_rate": {
+            "difference": _num(first_a / other.games - first_b / base.games) if other.games and base.games else None,
+            "two_proportion": stats.two_proportions(first_a, other.games, first_b, base.games).to_dict()},
+        "winning_prestige": {"difference": _num(stats.mean(win_a) - stats.mean(win_b)) if win_a and win_b else None,
+                             "welch": stats.welch(win_a, win_b).to_dict()},
+        "stuck_or_capped": {
+            "difference": _num(stuck_a / other.games - stuck_b / base.games) if other.games and base.games else None,
+            "two_proportion": stats.two_proportions(stuck_a, other.games, stuck_b, base.games).to_dict()},
+    }
+
+
+@dataclass
+class Simulation:
+    players: int
+    games: int
+    bots: tuple[str, ...]
+    seed: int
+    max_turns: int
+    specs: list[SpecSummary]
+    interrupted: bool = False
+    jobs: int = 1
+    seconds: float = 0.0
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def finished(self) -> int:
+        return sum(s.games for s in self.specs)
+
+    def to_dict(self, games: bool = False) -> dict:
+        """The results as data. Timings are left out so that the same seed gives the same dict."""
+        out = {
+            "format": "splendor-rules/simulation", "version": 1,
+            "players": self.players, "games": self.games, "bots": list(self.bots), "seed": self.seed,
+            "max_turns": self.max_turns, "interrupted": self.interrupted,
+            "specs": [s.to_dict(self.players) for s in self.specs],
+            "comparisons": [compare(self.specs[0], s, self.players) for s in self.specs[1:]],
+        }
+        if games:
+            for d, s in zip(out["specs"], self.specs):
+                d["results"] = [r.to_dict() for r in s.results]
+        return out
+
+
+def check_bots(bots: Sequence[str], players: int) -> tuple[str, ...]:
+    """One bot name per seat: a single name plays every seat. Raises BotError/ValueError."""
+    names = tuple(b.strip() for b in bots if b.strip())
+    for b in names:
+        parse_bot(b)
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise ValueError(f"{len(names)} bots for {players} players: give one bot, or one per seat")
+    return names
+
+
+def simulate(sources: Sequence[engines.Engine], players: int, games: int, bots: Sequence[str], seed: int = 0,
+             jobs: int = 1, max_turns: int = DEFAULT_MAX_TURNS, scheduler=None,
+             progress: Progress | None = None, chunk: int | None = None) -> Simulation:
+    """Plays `games` games of each engine and summarises them (see the module docstring).
+
+    `scheduler` is a Dask scheduler address (or a ``distributed.Client``); `progress` is
+    called with (games finished, games requested) after each chunk. Ctrl-C returns the
+    games finished so far with ``interrupted=True``.
+    """
+    if games < 1:
+        raise ValueError("the number of games must be at least 1")
+    if jobs < 1:
+        raise ValueError("the number of jobs must be at least 1")
+    for e in sources:
+        counts = tuple(getattr(e.module, "PLAYER_COUNTS", ()))
+        if players not in counts:
+            raise ValueError(f"{e.label}: {players} players is not a player count of '{e.name}' "
+                             f"(it plays with {', '.join(map(str, counts))})")
+    bots = check_bots(bots, players)
+    size = chunk or chunk_size(games, jobs)
+    chunks = make_chunks(sources, players, games, bots, seed, max_turns, size)
+    total = games * len(sources)
+    found: list[list[GameResult]] = [[] for _ in sources]
+    done = 0
+    interrupted = False
+    start = time.monotonic()
+    if scheduler is not None:
+        runner = _run_dask(chunks, scheduler)
+    elif jobs > 1:
+        runner = _run_processes(chunks, jobs)
+    else:
+        runner = _run_here(chunks)
+    try:
+        if progress:
+            progress(0, total)
+        for k, results in runner:
+            found[k].extend(results)
+            done += len(results)
+            if progress:
+                progress(done, total)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        runner.close()
+    summaries = [SpecSummary(e.label, e.name, sorted(found[k], key=lambda r: r.index), games)
+                 for k, e in enumerate(sources)]
+    return Simulation(players, games, bots, seed, max_turns, summaries, interrupted, jobs,
+                      time.monotonic() - start)
+
+
+# ----------------------------------------------------------------------------- rendering
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def _f(x: float | None, digits: int = 1) -> str:
+    return "-" if x is None else f"{x:.{digits}f}"
+
+
+def _p(x: float | None) -> str:
+    if x is None:
+        return "-"
+    return "<0.001" if x < 0.001 else f"{x:.3f}"
+
+
+def format_table(sim: Simulation) -> str:
+    """The terminal report: one column per spec, then the comparisons with the first spec."""
+    data = sim.to_dict()
+    specs = data["specs"]
+    rows: list[tuple[str, list[str]]] = []
+    rows.append(("games", [f"{s['games']}" + ("" if s["games"] == s["requested"] else f" of {s['requested']}")
+                           for s in specs]))
+    rows.append(("rounds, mean", [_f(s["rounds"]["mean"]) for s in specs]))
+    rows.append(("rounds, median", [_f(s["rounds"]["median"]) for s in specs]))
+    for seat in range(sim.players):
+        rows.append((f"seat {seat + 1} wins ({sim.bots[seat]})",
+                     [f"{_pct(s['seats'][seat]['win_rate'])} [{_pct(s['seats'][seat]['ci95'][0])}, "
+                      f"{_pct(s['seats'][seat]['ci95'][1])}]" for s in specs]))
+    rows.append(("winning prestige, mean", [_f(s["winning_prestige"]) for s in specs]))
+    for key, title in (("ties", "ties on prestige"), ("shared_victories", "shared victories"),
+                       ("no_winner", "no winner"), ("passes", "games with passes"),
+                       ("stuck", "stuck"), ("capped", f"stopped at {sim.max_turns} turns")):
+        rows.append((title, [_pct(s["shares"][key]) for s in specs]))
+    if data["comparisons"]:
+        length, first = [""], [""]  # the first spec is the reference
+        for c in data["comparisons"]:
+            d_len, d_first = c["rounds"]["difference"], c["first_seat_win_rate"]["difference"]
+            length.append(f"{'-' if d_len is None else format(d_len, '+.2f')} "
+                          f"(p={_p(c['rounds']['welch']['p_value'])})")
+            first.append(f"{'-' if d_first is None else format(100 * d_first, '+.1f') + '%'} "
+                         f"(p={_p(c['first_seat_win_rate']['two_proportion']['p_value'])})")
+        rows.append(("vs first: rounds", length))
+        rows.append(("vs first: seat 1 wins", first))
+    header = ["", *[s["spec"] for s in specs]]
+    width0 = max(len(r[0]) for r in rows + [("", [])])
+    widths = [max(len(header[i + 1]), *(len(r[1][i]) for r in rows)) for i in range(len(specs))]
+    lines = ["  ".join([header[0].ljust(width0), *(h.rjust(w) for h, w in zip(header[1:], widths))])]
+    lines.append("  ".join(["-" * width0, *("-" * w for w in widths)]))
+    for title, cells in rows:
+        if all(c == "" for c in cells):
+            continue
+        lines.append("  ".join([title.ljust(width0), *(c.rjust(w) for c, w in zip(cells, widths))]))
+    notes = [f"{sim.players} players, bots {','.join(sim.bots)}, seed {sim.seed}; win rates with 95% Wilson "
+             "intervals (a shared victory counts for each winner)"]
+    if len(specs) > 1:
+        notes.append("vs first: difference from the first spec; p from Welch's t-test (rounds) and the "
+                     "two-proportion z-test (seat 1)")
+    if sim.interrupted:
+        notes.append(f"interrupted: {sim.finished} of {sim.games * len(specs)} games finished")
+    return "\n".join(lines + [""] + notes)
+
+
+CSV_COLUMNS = ("spec", "name", "games", "requested", "rounds_mean", "rounds_median", "rounds_sd",
+               "winning_prestige", "ties", "shared_victories", "no_winner", "passes", "stuck", "capped")
+
+
+def format_csv(sim: Simulation) -> str:
+    """One row per spec; seat win rates and comparisons as extra columns."""
+    import csv
+    import io
+
+    data = sim.to_dict()
+    seat_cols = []
+    for s in range(sim.players):
+        seat_cols += [f"seat{s + 1}_win_rate", f"seat{s + 1}_ci_low", f"seat{s + 1}_ci_high"]
+    cmp_cols = ["rounds_difference", "rounds_welch_p", "rounds_mann_whitney_p", "seat1_difference",
+                "seat1_p"]
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow([*CSV_COLUMNS, *seat_cols, *cmp_cols])
+    comparisons = {c["spec"]: c for c in data["comparisons"]}
+    for i, s in enumerate(data["specs"]):
+        row = [s["spec"], s["name"], s["games"], s["requested"], s["rounds"]["mean"], s["rounds"]["median"],
+               s["rounds"]["sd"], s["winning_prestige"], *(s["shares"][k] for k in CSV_COLUMNS[8:])]
+        for seat in s["seats"]:
+            row += [seat["win_rate"], *seat["ci95"]]
+        c = comparisons.get(s["spec"]) if i > 0 else None
+        if c:
+            row += [c["rounds"]["difference"], c["rounds"]["welch"]["p_value"],
+                    c["rounds"]["mann_whitney"]["p_value"], c["first_seat_win_rate"]["difference"],
+                    c["first_seat_win_rate"]["two_proportion"]["p_value"]]
+        else:
+            row += [""] * len(cmp_cols)
+        w.writerow(["" if v is None else v for v in row])
+    return out.getvalue()
+
+
+def format_json(sim: Simulation, games: bool = False) -> str:
+    return json.dumps(sim.to_dict(games=games), indent=2, sort_keys=False)
+
+
+def progress_line(done: int, total: int, elapsed: float, width: int = 30) -> str:
+    """``[#########.........] 120/400 games  30%  0:12 elapsed, ETA 0:28``."""
+    frac = done / total if total else 1.0
+    filled = int(round(width * frac))
+    bar = "#" * filled + "." * (width - filled)
+    eta = "ETA --:--" if done == 0 else f"ETA {_clock(elapsed * (total - done) / done)}"
+    return f"[{bar}] {done}/{total} games {100 * frac:3.0f}%  {_clock(elapsed)} elapsed, {eta}"
+
+
+def _clock(seconds: float) -> str:
+    seconds = int(round(seconds))
+    h, rest = divmod(seconds, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"

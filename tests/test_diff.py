@@ -1,0 +1,164 @@
+"""`splendor-rules diff`: the semantic diff of two rule models (compiler/diff.py).
+
+Golden outputs live in tests/diff_goldens/: A__B.LANG.txt is what `splendor-rules diff
+--lang LANG A B` prints, then its exit status. `pytest --update-goldens` rewrites them;
+read every diff.
+"""
+from __future__ import annotations
+
+import functools
+import pathlib
+
+import pytest
+from click.testing import CliRunner
+
+from compiler import cli, diff, pipeline
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+GOLDENS = ROOT / "tests" / "diff_goldens"
+
+PAIRS = [
+    ("official", "target-12", "en"),
+    ("official", "solo", "en"),
+    ("official", "hard-cap", "en"),
+    ("grand-table", "official", "en"),
+    ("official", "reserve-tax", "fr"),
+    ("hard-cap", "take-up-to-three", "nl"),
+    ("official", "noble-tiebreak", "sr"),
+    ("sudden-death", "no-gold-small-tables", "sr"),
+]
+
+
+@pytest.fixture(autouse=True)
+def at_root(monkeypatch):
+    monkeypatch.chdir(ROOT)
+
+
+def run_diff(*args: str):
+    return CliRunner().invoke(cli.main, ["diff", *args])
+
+
+def catalogue() -> list[str]:
+    return pipeline.catalogue()
+
+
+@functools.cache
+def rules(path: str):
+    """The rule model of a spec (immutable, so shared between tests)."""
+    return pipeline.load_rules(path)
+
+
+@pytest.mark.parametrize("a,b,lang", PAIRS, ids=[f"{a}__{b}.{lang}" for a, b, lang in PAIRS])
+def test_diff_golden(a, b, lang, golden):
+    result = run_diff("--lang", lang, a, b)
+    assert result.exit_code == 1, result.output
+    assert result.stderr == ""
+    golden.check(GOLDENS / f"{a}__{b}.{lang}.txt", f"{result.stdout}[exit status: {result.exit_code}]\n")
+
+
+@pytest.mark.parametrize("path", ["rulespec/official.yaml", "variants/solo.yaml", "variants/reserve-tax.yaml"])
+def test_a_spec_compared_with_itself_says_nothing(path):
+    result = run_diff(path, path)
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "", "")
+
+
+def test_every_spec_of_the_catalogue_equals_itself():
+    for path in catalogue():
+        model = rules(path)
+        assert diff.compare(model, model) == [], path
+
+
+def test_a_variant_that_changes_nothing_has_the_rules_of_its_base(tmp_path):
+    nothing = tmp_path / "nothing.yaml"
+    nothing.write_text("spec: 1\nname: nothing\nextends: target-12\ntitle: Nothing\n", encoding="utf-8")
+    result = run_diff("variants/target-12.yaml", str(nothing))
+    assert (result.exit_code, result.stdout) == (0, "")
+    result = run_diff("official", str(nothing))
+    assert result.exit_code == 1 and 'The value "target"' in result.stdout
+
+
+def test_every_difference_from_the_official_rules_is_located_and_explained():
+    official = rules("rulespec/official.yaml")
+    for path in catalogue()[1:]:
+        variant = rules(path)
+        differences = diff.compare(official, variant)
+        assert differences, f"{path} has the official rules"
+        for d in differences:
+            assert d.note is not None, f"{path}: {d.path} has no note"
+            if d.kind != "removed":
+                assert d.after_at is not None and d.after_at.file == path, (path, d.path, d.after_at)
+            if d.kind != "added":
+                assert d.before_at is not None and d.before_at.file == "rulespec/official.yaml", (path, d.path)
+
+
+def test_the_diff_is_symmetric_in_what_it_finds():
+    for path in catalogue()[1:]:
+        a, b = rules("rulespec/official.yaml"), rules(path)
+        forward = {(d.path, d.kind) for d in diff.compare(a, b)}
+        backward = {(d.path, {"added": "removed", "removed": "added"}.get(d.kind, d.kind))
+                    for d in diff.compare(b, a)}
+        assert forward == backward, path
+
+
+@pytest.mark.parametrize("lang", diff.LANGUAGES)
+def test_every_language_renders_every_difference(lang):
+    official = rules("rulespec/official.yaml")
+    for path in catalogue()[1:]:
+        variant = rules(path)
+        text = diff.render(diff.compare(official, variant), official, variant, lang)
+        assert text.endswith("\n") and "{" not in text.replace("{card}", "").replace("{level}", "").replace(
+            "{tax}", "").replace("{picked}", "").replace("{colour}", "").replace("{payment}", ""), text
+        assert "None" not in text
+
+
+def test_the_language_tables_have_the_same_keys():
+    def shape(table):
+        return {k: shape(v) if isinstance(v, dict) and k not in ("total", "cards", "tiles", "player") else None
+                for k, v in table.items()}
+    english = shape(diff.STRINGS["en"])
+    for lang in diff.LANGUAGES:
+        assert shape(diff.STRINGS[lang]) == english, lang
+
+
+def test_order_and_components_differences(tmp_path):
+    text = (ROOT / "rulespec" / "official.yaml").read_text(encoding="utf-8")
+    steps = text[text.index("  return_tokens:"):text.index("  noble_visit:")]
+    visit = text[text.index("  noble_visit:"):text.index("# Checked at the end of every turn")]
+    text = text.replace(steps + visit, visit.rstrip("\n") + "\n\n" + steps.rstrip("\n") + "\n\n")
+    text = text.replace("cards: splendor_cards.csv", f"cards: {ROOT}/rulespec/splendor_cards.csv")
+    text = text.replace("nobles: splendor_nobles.csv", f"nobles: {ROOT}/rulespec/splendor_nobles.csv")
+    text = text.replace("name: official", "name: reordered").replace("wild: gold", "wild: gold\n")
+    other = tmp_path / "reordered.yaml"
+    other.write_text(text, encoding="utf-8")
+    a, b = rules("rulespec/official.yaml"), rules(str(other))
+    differences = diff.compare(a, b)
+    assert [(d.kind, d.path) for d in differences] == [("order", "end_of_turn.order")]
+    d = differences[0]
+    assert (d.before, d.after) == (["return_tokens", "noble_visit"], ["noble_visit", "return_tokens"])
+    assert "The order of the end-of-turn steps" in diff.render(differences, a, b)
+
+
+def test_added_ranking_levels_say_where_they_stand():
+    a, b = rules("rulespec/official.yaml"), rules("variants/noble-tiebreak.yaml")
+    (d,) = diff.compare(a, b)
+    assert d.kind == "added" and d.path == "winners.ranking.nobles"
+    assert d.details[0] == ("position", ("after", "prestige"), "position")
+
+
+def test_exit_status_2_on_a_spec_with_errors():
+    result = run_diff("official", "tests/overlay_errors/unknown_target.yaml")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert "tests/overlay_errors/unknown_target.yaml:7:3: error[E303]" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_exit_status_2_on_a_spec_not_found():
+    result = run_diff("official", "no-such-variant")
+    assert result.exit_code == 2
+    assert "spec 'no-such-variant' not found" in result.stderr
+
+
+def test_specs_by_name_and_by_path_are_the_same():
+    assert run_diff("official", "target-12").stdout == run_diff("rulespec/official.yaml",
+                                                                "variants/target-12.yaml").stdout

@@ -1,0 +1,241 @@
+"""Mutation testing of the front end: the official spec, broken at random.
+
+Each example mutates rulespec/official.yaml -- drops a key, changes a value's type,
+corrupts an expression, swaps two values, renames a key, duplicates, deletes or swaps
+lines, inserts garbage characters or bytes -- and runs `splendor-rules check` on the
+result. Whatever the mutation, the run ends clean (exit 0) or with diagnostics that are
+all located (file:line:col, the source line and a caret), never with a traceback or an
+internal error (exit 3). The suite draws 540 examples in all.
+"""
+from __future__ import annotations
+
+import copy
+import os
+import pathlib
+import re
+import shutil
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, note, settings
+from hypothesis import strategies as st
+
+import compiler.check  # noqa: F401 - import every pass up front
+import compiler.pipeline  # noqa: F401
+from compiler import cli
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+OFFICIAL_TEXT = (ROOT / "rulespec" / "official.yaml").read_text(encoding="utf-8")
+OFFICIAL = yaml.safe_load(OFFICIAL_TEXT)
+LINES = OFFICIAL_TEXT.splitlines(keepends=True)
+
+# Examples per test (six tests: 540 in all); SPLENDOR_MUTATION_EXAMPLES=5000 searches deeper.
+# On CI (CI=true) the examples are the same on every run, so a red build is never a dice roll.
+EXAMPLES = int(os.environ.get("SPLENDOR_MUTATION_EXAMPLES", "90"))
+SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=bool(os.environ.get("CI")),
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+
+HEAD = re.compile(r"^(?P<file>\S[^:]*):(?P<line>\d+):(?P<col>\d+): error\[E\d{3}\]: ")
+
+
+def _paths(tree, prefix=()):
+    yield prefix
+    if isinstance(tree, dict):
+        for key, value in tree.items():
+            yield from _paths(value, prefix + (key,))
+    elif isinstance(tree, list):
+        for i, value in enumerate(tree):
+            yield from _paths(value, prefix + (i,))
+
+
+def _get(tree, path):
+    for part in path:
+        tree = tree[part]
+    return tree
+
+
+def _set(tree, path, value):
+    _get(tree, path[:-1])[path[-1]] = value
+
+
+ALL_PATHS = list(_paths(OFFICIAL))[1:]
+LEAVES = [p for p in ALL_PATHS if not isinstance(_get(OFFICIAL, p), (dict, list))]
+KEYED = [p for p in ALL_PATHS if isinstance(_get(OFFICIAL, p[:-1]), dict)]
+EXPRESSION_KEYS = {"condition", "while", "when", "by", "eligible", "price", "effects"}
+EXPRESSIONS = [p for p in LEAVES if isinstance(_get(OFFICIAL, p), str)
+               and any(part in EXPRESSION_KEYS for part in p if isinstance(part, str))]
+NAMES = sorted({w for p in EXPRESSIONS for w in re.findall(r"[a-z_]+", _get(OFFICIAL, p))}
+               | {str(k) for p in KEYED for k in p[-1:]})
+
+ODD_VALUES = [None, 0, -1, 7, 1_000_000_000, 2.5, True, False, "", "text", "x" * 300, [], [1, "a"], {},
+              {"en": "x"}, {"value": 3}, {"domain": "gem"}, "1 +", "me.prestige >= target", "{", "!!", "&x", "*x"]
+GARBAGE = list("()[]{}.,:;=<>!&|+-*/%#'\"\\ \t@`?~^$") + ["\u00e9", "\u200b", "\ufeff", "\x7f", "\r", "\n", "- ", ": "]
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory) -> pathlib.Path:
+    """A directory with the card and noble tables, where mutated specs are written."""
+    path = tmp_path_factory.mktemp("mutations")
+    for name in ("splendor_cards.csv", "splendor_nobles.csv"):
+        shutil.copy(ROOT / "rulespec" / name, path / name)
+    return path
+
+
+def check_outcome(workdir: pathlib.Path, data: bytes) -> None:
+    spec = workdir / "mutant.yaml"
+    spec.write_bytes(data)
+    result = CliRunner().invoke(cli.main, ["check", str(spec)])
+    note(result.stderr)
+    assert result.exit_code in (0, 1), f"exit status {result.exit_code}:\n{result.output}"
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output and "internal error" not in result.output
+    if result.exit_code == 0:
+        assert result.stderr == "" and ": ok (" in result.stdout
+        return
+    lines = result.stderr.splitlines()
+    assert re.fullmatch(r"\d+ errors?", lines[-1]), lines[-1]
+    heads = 0
+    for i, line in enumerate(lines):
+        if line.startswith("error[") or line.startswith("warning["):
+            pytest.fail(f"a diagnostic without a location: {line}")
+        m = HEAD.match(line)
+        if not m:
+            continue
+        heads += 1
+        assert int(m["line"]) >= 1 and int(m["col"]) >= 1
+        empty = data.strip() == b"" and m["file"] == str(spec)
+        if not empty:
+            assert lines[i + 1].startswith(f" {m['line']} | "), f"no source line under {line}"
+            assert "^" in lines[i + 2], f"no caret under {line}"
+    assert heads == int(lines[-1].split()[0]), "every diagnostic counted is located"
+
+
+def dump(tree) -> bytes:
+    return yaml.safe_dump(tree, sort_keys=False, allow_unicode=True, width=1000).encode("utf-8")
+
+
+# --------------------------------------------------------------------------- data mutations
+
+
+@SETTINGS
+@given(path=st.sampled_from(ALL_PATHS), value=st.sampled_from(ODD_VALUES), drop=st.booleans())
+def test_drop_a_key_or_change_its_type(workdir, path, value, drop):
+    tree = copy.deepcopy(OFFICIAL)
+    parent = _get(tree, path[:-1])
+    if drop:
+        note(f"drop {path}")
+        del parent[path[-1]]
+    else:
+        note(f"set {path} to {value!r}")
+        parent[path[-1]] = value
+    check_outcome(workdir, dump(tree))
+
+
+@SETTINGS
+@given(a=st.sampled_from(LEAVES), b=st.sampled_from(LEAVES), rename=st.sampled_from(KEYED),
+       new_name=st.sampled_from(NAMES + [1, True, "Bad Name", "x-y"]))
+def test_swap_values_or_rename_a_key(workdir, a, b, rename, new_name):
+    tree = copy.deepcopy(OFFICIAL)
+    note(f"swap {a} and {b}, rename {rename} to {new_name!r}")
+    va, vb = _get(tree, a), _get(tree, b)
+    _set(tree, a, vb)
+    _set(tree, b, va)
+    parent = _get(tree, rename[:-1])
+    if isinstance(parent, dict) and rename[-1] in parent and new_name not in parent:
+        items = [(new_name if k == rename[-1] else k, v) for k, v in parent.items()]
+        parent.clear()
+        parent.update(items)
+    check_outcome(workdir, dump(tree))
+
+
+def junk(pieces: list[str], most: int):
+    """A short string made of the given pieces (some are two characters long)."""
+    return st.lists(st.sampled_from(pieces), min_size=1, max_size=most).map("".join)
+
+
+@st.composite
+def corrupted(draw, text: str) -> str:
+    op = draw(st.sampled_from(["delete", "insert", "truncate", "duplicate", "rename", "wrap"]))
+    i = draw(st.integers(0, len(text)))
+    j = draw(st.integers(i, len(text)))
+    if op == "delete":
+        return text[:i] + text[j:]
+    if op == "insert":
+        return text[:i] + draw(junk(GARBAGE + list("abcz019_"), 4)) + text[i:]
+    if op == "truncate":
+        return text[:i]
+    if op == "duplicate":
+        return text[:j] + text[i:j] + text[j:]
+    if op == "rename":
+        names = re.findall(r"[a-z_]+", text)
+        if names:
+            return text.replace(draw(st.sampled_from(names)), draw(st.sampled_from(NAMES)), 1)
+        return text
+    return draw(st.sampled_from(["(", "not ", "-", "all(", "sum(x for x in "])) + text + draw(st.sampled_from([")", "", "]", " and", "[0]"]))
+
+
+@SETTINGS
+@given(data=st.data(), paths=st.lists(st.sampled_from(EXPRESSIONS), min_size=1, max_size=3))
+def test_corrupt_expressions(workdir, data, paths):
+    tree = copy.deepcopy(OFFICIAL)
+    for path in paths:
+        new = data.draw(corrupted(_get(tree, path)))
+        note(f"{path}: {new!r}")
+        _set(tree, path, new)
+    check_outcome(workdir, dump(tree))
+
+
+# --------------------------------------------------------------------------- text mutations
+
+
+@SETTINGS
+@given(op=st.sampled_from(["duplicate", "delete", "swap", "indent", "dedent", "tab"]),
+       i=st.integers(0, len(LINES) - 1), j=st.integers(0, len(LINES) - 1))
+def test_line_mutations(workdir, op, i, j):
+    lines = list(LINES)
+    note(f"{op} line {i + 1} (and {j + 1})")
+    if op == "duplicate":
+        lines.insert(i, lines[i])  # a key written twice, mostly
+    elif op == "delete":
+        del lines[i]
+    elif op == "swap":
+        lines[i], lines[j] = lines[j], lines[i]
+    elif op == "indent":
+        lines[i] = "  " + lines[i]
+    elif op == "dedent":
+        lines[i] = lines[i][min(2, len(lines[i]) - len(lines[i].lstrip(" "))):]
+    else:
+        lines[i] = "\t" + lines[i].lstrip(" ")
+    check_outcome(workdir, "".join(lines).encode("utf-8"))
+
+
+@SETTINGS
+@given(at=st.integers(0, len(OFFICIAL_TEXT)), garbage=junk(GARBAGE, 6),
+       count=st.integers(1, 3))
+def test_insert_garbage_characters(workdir, at, garbage, count):
+    text = OFFICIAL_TEXT
+    for k in range(count):
+        pos = (at * (k + 1)) % (len(text) + 1)
+        text = text[:pos] + garbage + text[pos:]
+    note(repr(garbage))
+    check_outcome(workdir, text.encode("utf-8"))
+
+
+@SETTINGS
+@given(at=st.integers(0, len(OFFICIAL_TEXT)), junk=st.binary(min_size=1, max_size=8), cut=st.integers(0, 400))
+def test_insert_bytes_or_truncate(workdir, at, junk, cut):
+    data = OFFICIAL_TEXT.encode("utf-8")
+    if cut % 2:
+        data = data[: at]  # a file cut short
+        note(f"cut at {at}")
+    else:
+        data = data[:at] + junk + data[at:]
+        note(f"insert {junk!r} at {at}")
+    check_outcome(workdir, data)
+
+
+def test_the_suite_draws_enough_examples():
+    tests = [test_drop_a_key_or_change_its_type, test_swap_values_or_rename_a_key, test_corrupt_expressions,
+             test_line_mutations, test_insert_garbage_characters, test_insert_bytes_or_truncate]
+    assert sum(t._hypothesis_internal_use_settings.max_examples for t in tests) >= 500

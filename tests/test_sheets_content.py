@@ -1,0 +1,153 @@
+"""Sheets, content: every number, condition and tiebreak level comes from the spec.
+
+Each test writes a modified copy of the official spec (or a variant) into tmp_path and
+checks that the sheet text follows the change.
+"""
+from __future__ import annotations
+
+import pathlib
+import shutil
+
+import pytest
+
+from compiler.pipeline import load_rules
+from compiler.sheets import content, render
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+OFFICIAL = ROOT / "rulespec" / "official.yaml"
+
+
+def spec(tmp_path: pathlib.Path, *replacements: tuple[str, str], name: str = "modified.yaml") -> str:
+    text = OFFICIAL.read_text(encoding="utf-8")
+    for old, new in replacements:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    for csv in ("splendor_cards.csv", "splendor_nobles.csv"):
+        shutil.copy(ROOT / "rulespec" / csv, tmp_path / csv)
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def sheet_text(path: str, lang: str = "en") -> str:
+    rules = load_rules(path)
+    base = load_rules(rules.bases[0].path) if rules.bases else None
+    return render.markdown(content.build(rules, lang, base), rules)
+
+
+@pytest.fixture(scope="module")
+def official_en() -> str:
+    return sheet_text(str(OFFICIAL))
+
+
+def test_official_numbers(official_en):
+    for needle in ("you have at least 15 prestige points", "The limit: 10 tokens", "more than 10 tokens",
+                   "fewer than 3 reserved cards", "at least 4 tokens of the chosen colour", "| 3 | 5 | 5 | 4 | 4 |",
+                   "For 2 to 4 players", "the fewest purchased development cards", "level 1: 40 cards",
+                   "Each noble is worth 3 prestige points"):
+        assert needle in official_en, needle
+
+
+def test_target_changes_the_sheet(tmp_path, official_en):
+    text = sheet_text(spec(tmp_path, ("  target: 15 ", "  target: 13 ")))
+    assert "you have at least 13 prestige points" in text
+    assert "15 prestige points" not in text
+    assert text.count("at least 13 prestige points") >= 4  # at a glance, end, example, mistakes
+    assert text != official_en
+
+
+def test_token_limit_changes_the_sheet(tmp_path):
+    text = sheet_text(spec(tmp_path, ("  token_limit: 10 ", "  token_limit: 8 ")))
+    assert "The limit: 8 tokens" in text
+    assert "As long as you hold more than 8 tokens (gold included)" in text
+    assert "The limit of 8 tokens counts gold tokens too" in text
+    assert "10 tokens" not in text
+
+
+def test_player_count_entry_changes_the_table(tmp_path):
+    text = sheet_text(spec(tmp_path, ("  3: {gems: 5, gold: 5, nobles: 4, face_up: 4}",
+                                      "  3: {gems: 6, gold: 4, nobles: 4, face_up: 4}")))
+    assert "| 3 | 6 | 4 | 4 | 4 |" in text
+    assert "| 3 | 5 | 5 | 4 | 4 |" not in text
+
+
+def test_player_counts_change_the_glance(tmp_path):
+    text = sheet_text(spec(tmp_path, ("  4: {gems: 7, gold: 5, nobles: 5, face_up: 4}\n",
+                                      "  4: {gems: 7, gold: 5, nobles: 5, face_up: 4}\n"
+                                      "  5: {gems: 8, gold: 5, nobles: 6, face_up: 4}\n")))
+    assert "For 2 to 5 players" in text
+    assert "| 5 | 8 | 5 | 6 | 4 |" in text
+
+
+def test_tiebreak_level_changes_the_sheet(tmp_path):
+    text = sheet_text(spec(tmp_path, ("      by: player.purchased\n      prefer: lowest",
+                                      "      by: player.nobles\n      prefer: highest")))
+    assert "On a tie: the most nobles." in text
+    assert "fewest purchased" not in text
+    # The worked example walks the new chain: Anna and Ben have one noble each, so it stays tied.
+    assert "The most nobles: tied (1 each)." in text
+    assert "Anna and Ben share the victory." in text
+
+
+def test_removing_the_tiebreak_leaves_a_shared_victory(tmp_path):
+    text = sheet_text(spec(tmp_path, ("    purchased:\n      title: Fewest purchased development cards\n"
+                                      "      # Reserved cards and nobles are not purchased cards.\n"
+                                      "      by: player.purchased\n      prefer: lowest\n", "")))
+    assert "On a tie" not in text
+    assert "A noble visit is not an action: it comes at the end of your turn" in text  # no 'not a card' clause
+
+
+@pytest.mark.parametrize("target, serbian", [(21, "имате најмање 21 поен престижа"),
+                                             (22, "имате најмање 22 поена престижа"),
+                                             (25, "имате најмање 25 поена престижа")])
+def test_serbian_plural_follows_the_spec_value(tmp_path, target, serbian):
+    text = sheet_text(spec(tmp_path, ("  target: 15 ", f"  target: {target} ")), "sr")
+    assert serbian in text
+
+
+def test_french_limit_of_one_is_singular(tmp_path):
+    text = sheet_text(spec(tmp_path, ("  reserve_limit: 3 ", "  reserve_limit: 1 ")), "fr")
+    assert "vous avez moins de 1 carte réservée" in text
+
+
+def test_mistakes_follow_the_rules(tmp_path, official_en):
+    assert "Gold never comes from taking tokens" in official_en
+    assert "the game does not stop at once: the round is completed" in official_en
+    # Taking any colour (the wild one included) makes the gold mistake wrong: it is not shown.
+    text = sheet_text(spec(tmp_path, ("      colour: {domain: gem}\n    condition: supply[colour] >= pair_minimum",
+                                      "      colour: {domain: colour}\n    condition: supply[colour] >= pair_minimum")))
+    assert "never comes from taking tokens" not in text
+    # An immediate end has no round to complete.
+    text = sheet_text(spec(tmp_path, ("    when: me.prestige >= target\n    finish: complete_round",
+                                      "    when: me.prestige >= target\n    finish: immediately")))
+    assert "the round is completed" not in text.split("## End of the game")[1].split("## Worked")[0]
+    assert "the game does not stop at once" not in text
+
+
+def test_variant_house_rules_and_marks(tmp_path):
+    variant = tmp_path / "house.yaml"
+    variant.write_text(
+        "spec: 1\nname: house\nextends: official\n"
+        "title: {en: House, fr: Maison, nl: Huis, sr: Кућа}\n"
+        "values:\n  token_limit: {value: 9, note: {en: Nine only., fr: Neuf., nl: Negen., sr: Девет.}}\n"
+        "players:\n  2: {remove: {en: Not for two., fr: Pas à deux., nl: Niet met twee., sr: Не за двоје.}}\n",
+        encoding="utf-8")
+    text = sheet_text(str(variant))
+    box = text.split("## At a glance")[0]
+    assert "★1 **Changed: Return tokens over the limit** As long as you hold more than 9 tokens" in box
+    assert "(base game: 10)" in box and "_Nine only._" in box
+    assert "★2 **Removed: Setup for 2 players** _Not for two._" in box
+    assert "The limit: 9 tokens" in text
+    limit_item = next(line for line in text.splitlines() if line.startswith("- **Return tokens over the limit**"))
+    assert limit_item.rstrip().endswith("If there is a choice, you make it. ★1")  # the note is in the box
+    assert "| 2 |" not in text
+    assert "**Players**: For 3 to 4 players. ★2" in text
+    french = sheet_text(str(variant), "fr")
+    assert "_Neuf._" in french and "Supprimé" in french
+
+
+def test_every_sheet_section_is_there(official_en):
+    for title in ("At a glance", "Setup", "Your turn", "Tokens", "Reserving", "Buying", "Nobles",
+                  "End of the game", "Worked example", "Common mistakes"):
+        assert f"## {title}" in official_en
+    assert "House rules" not in official_en

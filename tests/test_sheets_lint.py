@@ -1,0 +1,130 @@
+"""Sheets, lint: translation tables (E601-E605) and variant texts (E610)."""
+from __future__ import annotations
+
+import pathlib
+import shutil
+
+import pytest
+
+from compiler.diagnostics import render
+from compiler.pipeline import load_rules
+from compiler.sheets import tables
+from compiler.sheets.lint import lint, lint_tables
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+COLOURS = ("white", "blue", "green", "red", "black", "gold")
+
+
+@pytest.fixture(scope="module")
+def official():
+    return load_rules(str(ROOT / "rulespec" / "official.yaml"))
+
+
+@pytest.fixture
+def langs(tmp_path) -> pathlib.Path:
+    """A copy of the language tables to break."""
+    target = tmp_path / "lang"
+    shutil.copytree(tables.LANG_DIR, target)
+    return target
+
+
+def edit(path: pathlib.Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def line_of(path: pathlib.Path, needle: str) -> int:
+    return next(i for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if needle in line)
+
+
+def test_the_shipped_tables_are_clean(official):
+    assert lint(official) == []
+
+
+def test_missing_key_is_located_where_it_belongs(langs):
+    fr = langs / "fr.yaml"
+    before = line_of(fr, "cond.never:")  # the key before the one removed
+    edit(fr, 'cond.in: "{x} est parmi {coll}"\n', "")
+    found = lint_tables(langs, COLOURS)
+    assert [(d.code, d.span.file.endswith("fr.yaml"), d.span.line) for d in found] == [("E602", True, before)]
+    assert "missing key 'cond.in'" in found[0].message
+    assert "en.yaml:" in found[0].message
+
+
+def test_extra_key_is_located_at_its_line(langs):
+    nl = langs / "nl.yaml"
+    with nl.open("a", encoding="utf-8") as handle:
+        handle.write('sheet.surplus: "te veel"\n')
+    found = lint_tables(langs, COLOURS)
+    assert [(d.code, d.span.line) for d in found] == [("E603", line_of(nl, "sheet.surplus"))]
+    assert "extra key 'sheet.surplus'" in found[0].message
+
+
+def test_a_key_missing_from_english_is_extra_everywhere_else(langs):
+    edit(langs / "en.yaml", 'eff.nothing: "nothing happens"\n', "")
+    found = lint_tables(langs, COLOURS)
+    assert sorted((d.code, pathlib.Path(d.span.file).name) for d in found) == [
+        ("E603", "fr.yaml"), ("E603", "nl.yaml"), ("E603", "sr.yaml")]
+
+
+def test_serbian_needs_three_plural_forms(langs):
+    sr = langs / "sr.yaml"
+    edit(sr, 'noun.card: {one: "карта", few: "карте", other: "карата"}', 'noun.card: {one: "карта", other: "карата"}')
+    found = lint_tables(langs, COLOURS)
+    assert [d.code for d in found] == ["E601"]
+    assert "lacks the plural form 'few'" in found[0].message
+    assert found[0].span.line == line_of(sr, "noun.card:")
+
+
+def test_english_has_no_few_form(langs):
+    edit(langs / "en.yaml", 'noun.card: {one: "card", other: "cards"}', 'noun.card: {one: "card", few: "cards", other: "cards"}')
+    found = lint_tables(langs, COLOURS)
+    assert [d.code for d in found] == ["E601"]
+    assert "'few', which en does not use" in found[0].message
+
+
+def test_placeholders_must_match_english(langs):
+    edit(langs / "fr.yaml", 'quant.ge: "au moins {n} {noun}"', 'quant.ge: "au moins {noun}"')
+    found = lint_tables(langs, COLOURS)
+    assert [d.code for d in found] == ["E604"]
+    assert "'quant.ge' lacks {n}" in found[0].message
+
+
+def test_case_forms_count_as_the_same_placeholder(langs):
+    edit(langs / "nl.yaml", 'eff.reserve: "reserveer {card_acc}"', 'eff.reserve: "reserveer {card}"')
+    assert lint_tables(langs, COLOURS) == []
+
+
+def test_a_spec_colour_without_words(langs):
+    found = lint_tables(langs, COLOURS + ("purple",))
+    assert sorted(pathlib.Path(d.span.file).name for d in found) == ["en.yaml", "fr.yaml", "nl.yaml", "sr.yaml"]
+    assert all(d.code == "E605" and "'purple'" in d.message for d in found)
+
+
+def test_a_broken_table_is_reported_not_raised(langs):
+    (langs / "sr.yaml").write_text("- a list\n", encoding="utf-8")
+    found = lint_tables(langs, COLOURS)
+    assert [d.code for d in found] == ["E601"]
+
+
+def test_variant_texts_need_every_language(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "v.yaml").write_text(
+        "spec: 1\nname: v\nextends: official\n"
+        "title: {en: V, fr: V, nl: V}\n"
+        "description: Only English.\n"
+        "values:\n  target: {value: 12, note: {en: Twelve., fr: Douze., nl: Twaalf., sr: Дванаест.}}\n"
+        "actions:\n  pass: {remove: Nobody passes.}\n"
+        "winners:\n  ranking:\n    nobles: {add: true, title: Most nobles, by: player.nobles, prefer: highest}\n",
+        encoding="utf-8")
+    rules = load_rules("v.yaml")
+    found = lint(rules)
+    assert all(d.code == "E610" and d.span.file == "v.yaml" for d in found)
+    assert [(d.span.line, d.span.col) for d in found] == [(4, 1), (5, 14), (9, 18), (12, 32)]
+    assert "has no sr text" in found[0].message
+    assert "description has no fr, nl and sr text" in found[1].message
+    assert "the reason for removing it" in found[2].message
+    assert "ranking level 'nobles': title" in found[3].message
+    text = render(found[1])
+    assert "v.yaml:5:14: warning[E610]" in text

@@ -1,0 +1,66 @@
+"""Sheets, PDF (the `pdf` extra: WeasyPrint; pypdf reads the result back).
+
+CI installs the extra with its system libraries; these tests need it.
+"""
+from __future__ import annotations
+
+import io
+import pathlib
+import re
+
+import pypdf
+import pytest
+
+from compiler.pipeline import load_rules
+from compiler.sheets import content, render
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+A4 = (595.28, 841.89)  # points
+
+# Per language: phrases holding the key numbers of the official rules (target 15, limit 10,
+# 3 reserved cards, 4 tokens for a pair, 3 points a noble, 2 to 4 players).
+KEY_PHRASES = {
+    "en": ["at least 15 prestige points", "more than 10 tokens", "fewer than 3 reserved cards",
+           "at least 4 tokens of the chosen colour", "worth 3 prestige points", "2 to 4 players"],
+    "fr": ["au moins 15 points de prestige", "plus de 10 jetons", "moins de 3 cartes réservées",
+           "au moins 4 jetons de la couleur choisie", "vaut 3 points de prestige", "De 2 à 4 joueurs"],
+    "nl": ["minstens 15 prestigepunten", "meer dan 10 fiches", "minder dan 3 gereserveerde kaarten",
+           "minstens 4 fiches van de gekozen kleur", "3 prestigepunten waard", "voor 2 tot 4 spelers"],
+    "sr": ["најмање 15 поена престижа", "више од 10 жетона", "мање од 3 резервисане карте",
+           "најмање 4 жетона изабране боје", "вреди 3 поена престижа", "За 2 до 4 играча"],
+}
+
+
+@pytest.fixture(scope="module")
+def official():
+    return load_rules(str(ROOT / "rulespec" / "official.yaml"))
+
+
+def _pdf(rules, lang):
+    html = render.html(content.build(rules, lang, None), rules)
+    return render.pdf(html, rules)
+
+
+@pytest.mark.parametrize("lang", sorted(KEY_PHRASES))
+def test_official_sheet_fits_two_a4_pages_and_holds_the_numbers(official, lang):
+    data, pages = _pdf(official, lang)
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    assert len(reader.pages) == pages <= 2
+    for page in reader.pages:
+        width, height = float(page.mediabox.width), float(page.mediabox.height)
+        assert abs(width - A4[0]) < 1 and abs(height - A4[1]) < 1
+    text = re.sub(r"\s+", " ", " ".join(page.extract_text() for page in reader.pages))
+    for phrase in KEY_PHRASES[lang]:
+        assert phrase.lower() in text.lower(), f"{phrase!r} not in the {lang} PDF"
+    fonts = {str(font) for page in reader.pages for font in page["/Resources"]["/Font"].values()
+             for font in [font.get_object()["/BaseFont"]]}
+    assert fonts and all("Sheet-Sans" in f for f in fonts)  # the embedded DejaVu subset, no fallback font
+
+
+def test_pdf_is_deterministic_and_dated_never(official):
+    first, _ = _pdf(official, "fr")
+    second, _ = _pdf(official, "fr")
+    assert first == second
+    info = pypdf.PdfReader(io.BytesIO(first)).metadata
+    assert info["/CreationDate"].startswith("D:2000") and info["/Producer"] == "splendor-rules"
+    assert official.source.sha256 in info["/Subject"]
