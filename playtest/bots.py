@@ -322,7 +322,7 @@ class MCTSBot(Bot):
                 g.apply(a)
                 path.append(node)
                 level += 1
-            self._rollout(g)
+            g = self._rollout(g)
             v = values(g, f)
             for n in path:
                 n.visits += 1
@@ -343,14 +343,34 @@ class MCTSBot(Bot):
         self.rng.shuffle(order)
         return order
 
-    def _rollout(self, g) -> None:
+    def _rollout(self, g):
         f = self.facts
         rng = self.rng
         is_buy = f.is_buy
         for _ in range(self.depth):
             if g.is_over():
-                return
-            if getattr(self, "greedy_rollout", False):
+                return g
+            mode = getattr(self, "greedy_rollout", False)
+            if mode == "sample":
+                legal = g.legal_actions()
+                if len(legal) == 1:
+                    g.apply(legal[0])
+                    continue
+                picks = rng.sample(legal, min(4, len(legal)))
+                buys = [a for a in legal if is_buy[a]]
+                if buys:
+                    picks.append(rng.choice(buys))
+                p = g.current_player
+                best = None
+                for a in picks:
+                    h = g.clone()
+                    h.apply(a)
+                    sc = evaluate(h, p, f)
+                    if best is None or sc > best[0]:
+                        best = (sc, h)
+                g = best[1]
+                continue
+            if mode:
                 legal = g.legal_actions()
                 if len(legal) == 1:
                     g.apply(legal[0])
@@ -360,6 +380,7 @@ class MCTSBot(Bot):
             legal = g.legal_actions()
             buys = [a for a in legal if is_buy[a]]
             g.apply(rng.choice(buys or legal))
+        return g
 
 
 def _legal_in(order: list[int], g) -> list[int]:

@@ -8489,7 +8489,7 @@ class Game:
 
     __slots__ = ("n", "cp", "mode", "step", "step_count", "supply", "tok", "bon", "pts", "bought", "res", "blind",
                  "nob", "market", "decks", "noble_row", "round", "turn", "turns", "passes", "ending", "end_reason",
-                 "seed", "start", "history", "_legal", "setup_gems", "setup_gold", "setup_nobles", "setup_face_up")
+                 "seed", "start", "origin", "history", "_legal", "setup_gems", "setup_gold", "setup_nobles", "setup_face_up")
 
     def __init__(self, players):
         if players not in SETUP:
@@ -8519,6 +8519,7 @@ class Game:
         self.end_reason = None
         self.seed = None
         self.start = None
+        self.origin = None
         self.history = []
         self._legal = None
 
@@ -8742,6 +8743,7 @@ class Game:
         g.end_reason = self.end_reason
         g.seed = self.seed
         g.start = self.start
+        g.origin = self.origin
         g.history = self.history[:]
         g._legal = None if self._legal is None else self._legal[:]
         return g
@@ -8790,8 +8792,10 @@ class Game:
 
     def record(self):
         """Everything replay() needs to reproduce this game exactly."""
+        start = self.start if self.start is not None else self.origin
+        done_before = len(start.get("history", [])) if start is not None else 0
         return {"spec": SPEC_NAME, "sha256": SPEC_SHA256, "seed": self.seed, "players": self.n,
-                "start": self.start, "actions": list(self.history)}
+                "start": start, "actions": self.history[done_before:]}
 
 
 def new_game(players, seed=None):
@@ -9003,8 +9007,9 @@ def from_json(state):
     game.end_reason = data.get("end_reason")
     game.history = list(data.get("history", []))
     game.start = data.get("start")
-    if game.start is None and game.history == []:
-        game.start = None if game.seed is not None else game.to_dict()
+    # A record replays from the position this state started from, or else from this one
+    # (it may have been edited, so its seed and history are not trusted to rebuild it).
+    game.origin = json.loads(json.dumps(data)) if game.start is None else None
     if game.mode == _OVER_MODE:
         game._legal = []
     return game
@@ -9019,7 +9024,6 @@ def replay(record):
                          f"this engine plays {SPEC_NAME!r} ({SPEC_SHA256[:12]})")
     if record.get("start") is not None:
         game = from_json(record["start"])
-        game.start = record["start"]
     else:
         game = new_game(record.get("players"), seed=record.get("seed"))
     for i, action in enumerate(record.get("actions", [])):
