@@ -167,6 +167,14 @@ class Lines:
         return "\n".join(self.lines)
 
 
+def add_locals(out: Lines) -> None:
+    """The locals every generated rule function reads: the acting seat and its tokens and bonuses."""
+    out.add(1, "me = g.cp")
+    out.add(1, "sup = g.supply")
+    out.add(1, "tok = g.tok[me]")
+    out.add(1, "bon = g.bon[me]")
+
+
 def conjuncts(node) -> list:
     if isinstance(node, Logic) and node.op == "and":
         return conjuncts(node.left) + conjuncts(node.right)
@@ -585,10 +593,7 @@ class DecisionLowering:
         out = Lines()
         out.add(0, f"def _legal_{d.name}(g, out):")
         out.add(1, f'"""Legal actions of {"step" if self.dp.is_step else "action"} \'{d.name}\' ({self.where})."""')
-        out.add(1, "me = g.cp")
-        out.add(1, "sup = g.supply")
-        out.add(1, "tok = g.tok[me]")
-        out.add(1, "bon = g.bon[me]")
+        add_locals(out)
         scalar_at = len(out.lines)
         strides = self.strides()
         index_terms: list[str] = [str(self.dp.base)]
@@ -709,10 +714,7 @@ class DecisionLowering:
         out = Lines()
         out.add(0, f"def _do_{d.name}(g, args):")
         out.add(1, f'"""Effects of {"step" if self.dp.is_step else "action"} \'{d.name}\' ({self.where})."""')
-        out.add(1, "me = g.cp")
-        out.add(1, "sup = g.supply")
-        out.add(1, "tok = g.tok[me]")
-        out.add(1, "bon = g.bon[me]")
+        add_locals(out)
         self.bind_params(out, 1, "args")
         compiler = ExprCompiler(self.plan)
         for stmt in d.effects:
@@ -727,10 +729,7 @@ class DecisionLowering:
         d = self.d
         out = Lines()
         out.add(0, f"def _why_{d.name}(g, args):")
-        out.add(1, "me = g.cp")
-        out.add(1, "sup = g.supply")
-        out.add(1, "tok = g.tok[me]")
-        out.add(1, "bon = g.bon[me]")
+        add_locals(out)
         names = [f"a_{lay.param.name}" for lay in self.dp.layouts]
         if names:
             out.add(1, f"{', '.join(names)}{',' if len(names) == 1 else ''} = args")
@@ -767,10 +766,7 @@ class DecisionLowering:
         d = self.d
         out = Lines()
         out.add(0, f"def _while_{d.name}(g):")
-        out.add(1, "me = g.cp")
-        out.add(1, "sup = g.supply")
-        out.add(1, "tok = g.tok[me]")
-        out.add(1, "bon = g.bon[me]")
+        add_locals(out)
         out.add(1, f"return {ExprCompiler(self.plan).expr(d.while_, self.env)}  # {unparse(d.while_)}")
         return out.text()
 
@@ -780,10 +776,7 @@ def lower_end(plan: EnginePlan) -> str:
     out = Lines()
     out.add(0, "def _end_check(g):")
     out.add(1, '"""End triggers, checked in spec order for the player whose turn it was."""')
-    out.add(1, "me = g.cp")
-    out.add(1, "sup = g.supply")
-    out.add(1, "tok = g.tok[me]")
-    out.add(1, "bon = g.bon[me]")
+    add_locals(out)
     compiler = ExprCompiler(plan, scalars=True)
     scalar_at = len(out.lines)
     for t in plan.rules.end:
