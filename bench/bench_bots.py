@@ -14,7 +14,7 @@ Games come from ``playtest.simulate`` with a fixed seed, so the win counts are t
 on every machine; only the timings depend on it (on a shared machine, compare them
 with the load average printed alongside).
 
-    python bench/bench_bots.py [SPEC] [--games 100] [--mcts-games 30] [--playouts 100]
+    python bench/bench_bots.py [SPEC] [--games 100] [--mcts-games 40] [--playouts 64]
                                [--speed-games 60] [--runs 3] [--json] [--check]
 """
 from __future__ import annotations
@@ -67,8 +67,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("spec", nargs="?", default=str(ROOT / "rulespec" / "official.yaml"))
     ap.add_argument("--games", type=int, default=100, help="greedy-vs-random games")
-    ap.add_argument("--mcts-games", type=int, default=30, help="mcts-vs-greedy games")
-    ap.add_argument("--playouts", type=int, default=100, help="the mcts budget")
+    ap.add_argument("--mcts-games", type=int, default=40, help="mcts-vs-greedy games")
+    ap.add_argument("--playouts", type=int, default=64, help="the mcts budget")
     ap.add_argument("--speed-games", type=int, default=60, help="greedy-vs-greedy games per timing run")
     ap.add_argument("--runs", type=int, default=3, help="timing runs (the median is reported)")
     ap.add_argument("--seed", type=int, default=2024)

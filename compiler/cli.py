@@ -482,7 +482,7 @@ def sheet(specs: tuple[str, ...], langs: str, formats: str, out_dir: str) -> Non
 @click.option("--players", type=click.IntRange(1), default=2, show_default=True, help="Players in each game.")
 @click.option("--games", type=click.IntRange(1), default=100, show_default=True, help="Games per spec.")
 @click.option("--bots", default="greedy", show_default=True,
-              help="One bot for every seat, or one per seat: random, greedy, mcts or mcts:PLAYOUTS.")
+              help="One bot for every seat, or one per seat: random, greedy, mcts (64 playouts) or mcts:PLAYOUTS.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same results, for any --jobs.")
 @click.option("--jobs", type=click.IntRange(0), default=0, help="Worker processes (default: one per core; 1: none).")
 @click.option("--max-turns", type=click.IntRange(1), default=1000, show_default=True,

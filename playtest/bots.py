@@ -12,11 +12,11 @@ choice, tie-breaks included, comes from the bot's own ``random.Random``.
 - ``mcts``: UCT over information sets. Each playout runs on a *determinization*: the
   acting player's observation with what it cannot see (the deck order, other players'
   blind reserves) dealt again at random from the cards it has not seen. The root is
-  narrowed to the greedy's best few actions, playouts follow a cheap policy (buy when
-  possible, otherwise uniform) for a few plies, and a non-final position is scored with
-  :func:`evaluate` turned into a value in [-1, 1].
+  narrowed to the greedy's best few actions, playouts follow a cheap policy (the
+  heuristic's best of a few sampled moves) for a few plies, and the position reached is
+  scored with :func:`evaluate` turned into a value in [-1, 1].
 
-``make_bot("mcts:400", engine_module, seed)`` builds a bot from its command-line name.
+``make_bot("mcts:200", engine_module, seed)`` builds a bot from its command-line name.
 """
 from __future__ import annotations
 
@@ -240,33 +240,31 @@ class GreedyBot(Bot):
 
 
 class _Node:
-    __slots__ = ("children", "visits", "total", "avail", "player", "order")
+    __slots__ = ("children", "visits", "total", "avail", "player")
 
     def __init__(self, player: int):
         self.children: dict[int, _Node] = {}
         self.visits = 0
         self.total = 0.0  # summed value for `player`, the seat that chose the move into this node
-        self.avail = 0
+        self.avail = 0  # playouts in which this move was legal (information-set UCT)
         self.player = player
-        self.order: list[int] | None = None  # the order in which this node's moves are tried
 
 
 class MCTSBot(Bot):
     """Information-set UCT with a budget in playouts (see the module docstring).
 
-    The root considers the greedy's `width` best actions. Below it, a node's moves are
-    tried in the order the heuristic ranks them for the seat to move (down to
-    `prior_depth`; in random order deeper), and a node opens a new move only when its
-    visits allow it (progressive widening: at most 1 + sqrt(visits) moves), so that the
-    budget goes to the replies that matter. Playouts then follow the cheap policy for
-    `depth` plies and the position is scored with :func:`values`.
+    Each decision: rank the legal actions with the greedy heuristic and keep the best
+    `width` at the root; deal `determinizations` worlds from the acting seat's
+    observation; then each playout takes the next world, descends the tree (UCB1 over the
+    moves legal in that world, untried moves first), plays `depth` plies with the cheap
+    policy and backs up :func:`values` of the position reached. The most visited root
+    move is played (ties: better mean, then the bot's random generator).
     """
 
     name = "mcts"
 
-    def __init__(self, module, seed=None, playouts: int = 100, width: int = 8, depth: int = 4,
-                 exploration: float = 0.7, determinizations: int = 16, prior_depth: int = 2,
-                 widening: bool = True):
+    def __init__(self, module, seed=None, playouts: int = 64, width: int = 8, depth: int = 3,
+                 exploration: float = 0.7, determinizations: int = 16, sample: int = 4):
         super().__init__(module, seed)
         if playouts < 1:
             raise BotError("mcts needs at least one playout")
@@ -275,8 +273,7 @@ class MCTSBot(Bot):
         self.depth = depth
         self.c = exploration
         self.determinizations = determinizations
-        self.prior_depth = prior_depth
-        self.widening = widening
+        self.sample = sample
         self.name = f"mcts:{playouts}"
 
     def choose(self, game) -> int:
@@ -289,111 +286,78 @@ class MCTSBot(Bot):
         ranked = sorted(ranked_actions(game, f), key=lambda sa: -sa[0])
         if ranked[0][0] >= WIN:  # a move that wins the game outright
             return _best(ranked, rng)
-        root = _Node(me)
-        root.order = [a for _, a in ranked[: self.width]]
+        candidates = [a for _, a in ranked[: self.width]]
         worlds = [determinize(game, me, rng, self.module)
                   for _ in range(min(self.playouts, self.determinizations))]
+        root = _Node(me)
         for i in range(self.playouts):
             g = worlds[i % len(worlds)].clone()
             path = [root]
             node = root
-            level = 0
             while not g.is_over():
-                if node.order is None:
-                    node.order = self._order(g, level)
-                legal_here = node.order if node is root else _legal_in(node.order, g)
-                limit = (1 + int(math.sqrt(node.visits))) if self.widening and node is not root else len(legal_here)
-                for a in legal_here:
+                # The root's moves are the candidates, legal in every world (what the acting
+                # seat may do does not depend on what it cannot see).
+                moves = candidates if node is root else g.legal_actions()
+                for a in moves:
                     child = node.children.get(a)
                     if child is not None:
                         child.avail += 1
-                opened = sum(1 for a in legal_here if a in node.children)
-                if opened < limit:
-                    a = next((a for a in legal_here if a not in node.children), None)
-                    if a is not None:
-                        child = node.children[a] = _Node(g.current_player)
-                        child.avail = 1
-                        g.apply(a)
-                        path.append(child)
-                        break
-                a = max((a for a in legal_here if a in node.children),
-                        key=lambda x: _ucb(node.children[x], self.c))
+                untried = [a for a in moves if a not in node.children]
+                if untried:
+                    a = untried[0] if node is root else rng.choice(untried)
+                    child = node.children[a] = _Node(g.current_player)
+                    child.avail = 1
+                    g.apply(a)
+                    path.append(child)
+                    break
+                a = max(moves, key=lambda x: _ucb(node.children[x], self.c))
                 node = node.children[a]
                 g.apply(a)
                 path.append(node)
-                level += 1
-            g = self._rollout(g)
+            g = self._playout(g)
             v = values(g, f)
             for n in path:
                 n.visits += 1
                 n.total += v[n.player]
-        opened = [a for a in root.order if a in root.children]
-        best = max(root.children[a].visits for a in opened)
-        choices = [a for a in opened if root.children[a].visits == best]
+        best = max(root.children[a].visits for a in root.children)
+        choices = [a for a in candidates if a in root.children and root.children[a].visits == best]
         if len(choices) > 1:
             means = {a: root.children[a].total / root.children[a].visits for a in choices}
             top = max(means.values())
             choices = [a for a in choices if means[a] >= top - 1e-12]
         return choices[0] if len(choices) == 1 else rng.choice(choices)
 
-    def _order(self, g, level: int) -> list[int]:
-        if level < self.prior_depth:
-            return [a for _, a in sorted(ranked_actions(g, self.facts), key=lambda sa: -sa[0])]
-        order = g.legal_actions()
-        self.rng.shuffle(order)
-        return order
+    def _playout(self, g):
+        """`depth` plies of the cheap policy: the heuristic's best of a few sampled moves.
 
-    def _rollout(self, g):
+        Each ply samples `sample` legal moves, adds one purchase when there is one (notation
+        ``buy ...``), and plays the one whose result the mover scores best; a handful of
+        clones a ply instead of the greedy's one per legal move.
+        """
         f = self.facts
         rng = self.rng
         is_buy = f.is_buy
         for _ in range(self.depth):
             if g.is_over():
-                return g
-            mode = getattr(self, "greedy_rollout", False)
-            if mode == "sample":
-                legal = g.legal_actions()
-                if len(legal) == 1:
-                    g.apply(legal[0])
-                    continue
-                picks = rng.sample(legal, min(4, len(legal)))
-                buys = [a for a in legal if is_buy[a]]
-                if buys:
-                    picks.append(rng.choice(buys))
-                p = g.current_player
-                best = None
-                for a in picks:
-                    h = g.clone()
-                    h.apply(a)
-                    sc = evaluate(h, p, f)
-                    if best is None or sc > best[0]:
-                        best = (sc, h)
-                g = best[1]
-                continue
-            if mode:
-                legal = g.legal_actions()
-                if len(legal) == 1:
-                    g.apply(legal[0])
-                else:
-                    g.apply(max(ranked_actions(g, f))[1])
-                continue
+                break
             legal = g.legal_actions()
+            if len(legal) == 1:
+                g.apply(legal[0])
+                continue
+            picks = rng.sample(legal, min(self.sample, len(legal)))
             buys = [a for a in legal if is_buy[a]]
-            g.apply(rng.choice(buys or legal))
+            if buys:
+                picks.append(rng.choice(buys))
+            mover = g.current_player
+            best = None
+            for a in picks:
+                h = g.clone()
+                h.apply(a)
+                score = evaluate(h, mover, f)
+                if best is None or score > best[0]:
+                    best = (score, h)
+            g = best[1]
         return g
-
-
-def _legal_in(order: list[int], g) -> list[int]:
-    """The node's moves that are legal in this determinization (hidden cards change a few)."""
-    legal = g.legal_actions()
-    allowed = set(legal)
-    out = [a for a in order if a in allowed]
-    if len(out) < len(legal):
-        known = set(order)
-        extra = [a for a in legal if a not in known]
-        order.extend(extra)
-        out += extra
-    return out
 
 
 def _ucb(node: _Node, c: float) -> float:

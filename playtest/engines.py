@@ -105,13 +105,17 @@ def _from_spec(path: pathlib.Path, label: str, cache_dir, sources) -> Engine:
     if fresh.is_file() and fresh.read_text(encoding="utf-8") == text:
         return _from_file(fresh, label)
     directory = pathlib.Path(cache_dir) if cache_dir is not None else default_cache_dir()
-    directory.mkdir(parents=True, exist_ok=True)
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
     target = directory / f"{_identifier(rules.name)}_{digest}.py"
-    if not target.is_file() or target.read_text(encoding="utf-8") != text:
-        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, target)  # atomic: concurrent runs never see half a module
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        if not target.is_file() or target.read_text(encoding="utf-8") != text:
+            tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, target)  # atomic: concurrent runs never see half a module
+    except OSError as e:
+        raise EngineError(f"{label}: cannot write its engine to {directory} ({e.strerror or e}); "
+                          "choose another place with --cache-dir or SPLENDOR_RULES_CACHE") from None
     return _from_file(target, label)
 
 

@@ -20,11 +20,10 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 import signal
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 from . import engines, stats
 from .bots import make_bot, parse_bot
@@ -143,9 +142,14 @@ def make_chunks(sources: Sequence[engines.Engine], players: int, games: int, bot
     return out
 
 
-def chunk_size(games: int, jobs: int) -> int:
-    """Small enough for even load and frequent progress, large enough to amortise the transfer."""
-    return max(1, min(50, math.ceil(games / (8 * max(1, jobs)))))
+def chunk_size(games: int, jobs: int, bots: Sequence[str] = ()) -> int:
+    """Small enough for even load and frequent progress, large enough to amortise the transfer.
+
+    A greedy game takes about a tenth of a second, an MCTS game seconds: chunks of MCTS
+    games are kept to two so that progress moves and Ctrl-C loses little.
+    """
+    cap = 2 if any(b.startswith("mcts") for b in bots) else 10
+    return max(1, min(cap, math.ceil(games / (8 * max(1, jobs)))))
 
 
 # ----------------------------------------------------------------------------- runners
@@ -339,7 +343,7 @@ def simulate(sources: Sequence[engines.Engine], players: int, games: int, bots: 
             raise ValueError(f"{e.label}: {players} players is not a player count of '{e.name}' "
                              f"(it plays with {', '.join(map(str, counts))})")
     bots = check_bots(bots, players)
-    size = chunk or chunk_size(games, jobs)
+    size = chunk or chunk_size(games, jobs, bots)
     chunks = make_chunks(sources, players, games, bots, seed, max_turns, size)
     total = games * len(sources)
     found: list[list[GameResult]] = [[] for _ in sources]

@@ -7,6 +7,7 @@ shorter games than the official rules.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import pathlib
 import random
@@ -80,7 +81,12 @@ def test_a_changed_spec_gets_its_own_engine(tmp_path):
     engine = engines.load(str(spec), cache_dir=tmp_path / "cache")
     assert engine.name == "official"
     assert pathlib.Path(engine.path).parent == tmp_path / "cache"
-    assert "14" in repr(engine.module.VALUES["target"])
+    assert engine.module.SPEC_SHA256 == hashlib.sha256(spec.read_bytes()).hexdigest()
+    assert engine.source != engines.load(str(OFFICIAL)).source
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    with pytest.raises(engines.EngineError, match="cannot write its engine"):
+        engines.load(str(spec), cache_dir=blocked)
 
 
 def test_loading_errors(tmp_path):

@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import pathlib
 import signal
 import subprocess
@@ -20,6 +19,7 @@ import time
 import pytest
 
 from playtest import engines, plots, simulate as sim
+from playtest.bots import BotError, parse_bot
 from playtest.simulate import GameResult, SpecSummary
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -51,7 +51,8 @@ def run(engine_list, **kw):
 def test_game_seeds_depend_on_seed_spec_and_index_only():
     a = sim.game_seed(7, "official", 3)
     assert a == sim.game_seed(7, "official", 3)
-    assert len({a, sim.game_seed(8, "official", 3), sim.game_seed(7, "target-12", 3), sim.game_seed(7, "official", 4)}) == 4
+    others = {sim.game_seed(8, "official", 3), sim.game_seed(7, "target-12", 3), sim.game_seed(7, "official", 4)}
+    assert len(others | {a}) == 4
     assert 0 <= a < 2 ** 63
 
 
@@ -63,7 +64,8 @@ def test_same_seed_same_results_for_any_jobs_and_chunking(tmp_path):
     assert base["specs"][0]["games"] == 6 and base["specs"][1]["games"] == 6
     assert run([engine, variant], jobs=2, chunk=4, **kw).to_dict(games=True) == base
     random_only = dict(games=6, bots=["random"])
-    assert run([engine], seed=5, **random_only).to_dict(games=True) != run([engine], seed=6, **random_only).to_dict(games=True)
+    other_seed = run([engine], seed=6, **random_only).to_dict(games=True)
+    assert run([engine], seed=5, **random_only).to_dict(games=True) != other_seed
     # Results are kept in game-index order, and a spec's games do not depend on the others.
     indexes = [r["index"] for r in base["specs"][0]["results"]]
     assert indexes == list(range(6))
@@ -121,7 +123,8 @@ def test_ctrl_c_stops_and_keeps_what_finished(jobs):
     assert summary["games"] == result.finished and summary["requested"] == 200
     assert "interrupted: " in sim.format_table(result)
     # What finished is exactly what the same games give in a full run.
-    full = {r.index: r for r in run([standin()], games=max(r.index for r in result.specs[0].results) + 1).specs[0].results}
+    last = max(r.index for r in result.specs[0].results)
+    full = {r.index: r for r in run([standin()], games=last + 1).specs[0].results}
     assert all(full[r.index] == r for r in result.specs[0].results)
 
 
@@ -208,6 +211,12 @@ def test_bad_parameters_are_refused():
         run([engine], bots=["greedy", "random", "greedy"])
     with pytest.raises(ValueError, match="did you mean 'greedy'"):
         run([engine], bots=["greddy"])
+    assert parse_bot("mcts:200") == ("mcts", {"playouts": 200}) and parse_bot(" Greedy ") == ("greedy", {})
+    for text, message in (("mcts:x", "number of playouts"), ("mcts:0", "at least 1"), ("greedy:3", "no parameter")):
+        with pytest.raises(BotError, match=message):
+            parse_bot(text)
+    assert sim.chunk_size(1000, 2, ["greedy"]) == 10 and sim.chunk_size(1000, 2, ["mcts:50", "greedy"]) == 2
+    assert sim.chunk_size(3, 2, ["greedy"]) == 1
 
 
 def test_plots_write_pngs_and_a_page(tmp_path):
@@ -236,8 +245,9 @@ def cli(*args, **kw):
 
 
 def test_cli_simulate_json_is_the_same_for_any_jobs():
-    one = cli("simulate", str(STANDIN), "--games", "6", "--bots", "greedy,random", "--seed", "4", "--jobs", "1", "--json")
-    two = cli("simulate", str(STANDIN), "--games", "6", "--bots", "greedy,random", "--seed", "4", "--jobs", "2", "--json")
+    args = ("simulate", str(STANDIN), "--games", "6", "--bots", "greedy,random", "--seed", "4", "--json")
+    one = cli(*args, "--jobs", "1")
+    two = cli(*args, "--jobs", "2")
     assert one.returncode == 0, one.stderr
     assert one.stdout == two.stdout
     assert json.loads(one.stdout)["specs"][0]["games"] == 6
