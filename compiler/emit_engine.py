@@ -36,7 +36,12 @@ def notation_help(plan: EnginePlan) -> list[str]:
     for dp in plan.decisions:
         example = next(s for (d, _), s in zip(plan.actions, plan.action_strings) if d == dp.index)
         lines.append(f"{dp.decision.notation:<34} e.g. {example!r}")
+    if plan.pay_index >= 0:
+        lines.append(f"{'pay ... (when several payments)':<34} e.g. 'pay gold for red', 'pay without gold'")
     return lines
+
+
+PAYMENT_STEP = "payment"  # the phase of a purchase waiting for its payment
 
 
 def render_module(plan: EnginePlan) -> str:
@@ -52,10 +57,12 @@ def render_module(plan: EnginePlan) -> str:
         setup={p.players: (p.gems, p.gold, p.nobles, p.face_up) for p in rules.players},
         values={v.name: v.value for v in rules.values}, max_reserved=plan.max_reserved,
         cards=rules.cards, nobles=rules.nobles, payments=tuple(plan.payments),
-        decision_names=tuple(dp.decision.name for dp in decisions),
-        step_names=tuple(dp.decision.name for dp in decisions if dp.is_step),
+        decision_names=tuple(dp.decision.name for dp in decisions) + ((PAYMENT_STEP,) if plan.pay_index >= 0 else ()),
+        step_names=tuple(dp.decision.name for dp in decisions if dp.is_step) + ((PAYMENT_STEP,) if plan.pay_index >= 0 else ()),
         actions=plan.actions, action_strings=plan.action_strings,
-        decision_ranges={dp.decision.name: (dp.base, dp.base + dp.count) for dp in decisions},
+        decision_ranges={**{dp.decision.name: (dp.base, dp.base + dp.count) for dp in decisions},
+                         **({PAYMENT_STEP: (plan.pay_base, plan.pay_base + len(plan.payments))} if plan.pay_index >= 0 else {})},
+        pay_index=plan.pay_index, pay_base=plan.pay_base,
         helpers=plan.helpers, decisions=decisions,
         end_src=plan.end_src, rank_src=plan.rank_src,
         action_decisions=[dp for dp in actions if not dp.decision.only_when_stuck],
@@ -66,7 +73,8 @@ def render_module(plan: EnginePlan) -> str:
                          while_fn=f"_while_{dp.decision.name}" if dp.decision.while_ is not None else "None",
                          once=dp.decision.repeat == "once", resolve_all=dp.decision.resolve == "all")
                     for dp in decisions if dp.is_step],
-        param_kinds={dp.index: tuple((lay.param.name, lay.param.domain) for lay in dp.layouts) for dp in decisions},
+        param_kinds={**{dp.index: tuple((lay.param.name, lay.param.domain) for lay in dp.id_layouts) for dp in decisions},
+                     **({plan.pay_index: (("payment", "payment"),)} if plan.pay_index >= 0 else {})},
         notation_help=notation_help(plan),
     )
     text = _environment().get_template("engine.py.j2").render(**context)

@@ -17,7 +17,9 @@ Expressions are compiled to Python, never interpreted at run time:
   locals the same way;
 * a ``gem_set`` choice with a conjunct ``all(P(c) for c in set)`` iterates only over
   subsets of the colours that satisfy ``P``, from a table indexed by bitmask;
-* a ``payment`` choice enumerates only the payments the player can make.
+* a ``payment`` choice is not part of the action id: the action is legal when some
+  payment is possible, and the player chooses among payments in a step of its own
+  only when there are several (every distinct payment stays reachable).
 """
 from __future__ import annotations
 
@@ -60,6 +62,18 @@ class DecisionPlan:
     apply_src: str = ""
     why_src: str = ""
     while_src: str = ""
+    payopts_src: str = ""  # only for a decision whose payment is chosen in a step of its own
+
+    @property
+    def deferred(self) -> "ParamLayout | None":
+        """The payment choice, asked separately when several payments are possible (always last)."""
+        last = self.layouts[-1] if self.layouts else None
+        return last if last is not None and last.param.domain == "payment" else None
+
+    @property
+    def id_layouts(self) -> list["ParamLayout"]:
+        """The choices that make up the action id: all but a deferred payment."""
+        return self.layouts[:-1] if self.deferred is not None else self.layouts
 
 
 @dataclass
@@ -79,6 +93,8 @@ class EnginePlan:
     rank_src: str = ""
     max_reserved: int = 0
     helpers: list[str] = field(default_factory=list)
+    pay_index: int = -1  # decision index of the payment step, when some action has a payment
+    pay_base: int = -1
 
     @property
     def num_actions(self) -> int:
@@ -525,7 +541,7 @@ class DecisionLowering:
 
     def strides(self) -> list[int]:
         out, stride = [], 1
-        for lay in reversed(self.dp.layouts):
+        for lay in reversed(self.dp.id_layouts):
             out.append(stride)
             stride *= lay.size
         return list(reversed(out))
@@ -611,7 +627,7 @@ class DecisionLowering:
             p = lay.param
             name = f"p_{p.name}"
             idx = f"i_{k}"
-            stride = strides[k]
+            stride = strides[k] if k < len(strides) else 0  # 0: a deferred payment, not in the id
             if p.domain in ("gem", "colour"):
                 limit = len(self.plan.gems) if p.domain == "gem" else len(self.plan.colours)
                 if p.optional:
@@ -659,9 +675,18 @@ class DecisionLowering:
                 compiler.used_scalars.add("t")
                 out.add(depth, f"if {short} > t{wild}:")
                 out.add(depth + 1, "continue  # cannot pay even with all the gold held")
-                price_tuple = "(" + ", ".join(f"_p{gi}" for gi in range(wild)) + ",)"
-                out.add(depth, f"_pays = _payments({price_tuple}, tok) if t{wild} else ((0, _NO_GOLD, {price_tuple}, 0),)")
-                out.add(depth, f"for {idx}, {name}_gold, {name}_spent, {name}_gt in _pays:")
+                if k != n - 1 or k == 0:
+                    raise LoweringError("a payment must be the last choice of its action, after the card", p.span)
+                if blocks[k + 1].lines:  # conditions on the payment: is there one payment they accept?
+                    price_tuple = "(" + ", ".join(f"_p{gi}" for gi in range(wild)) + ",)"
+                    out.add(depth, f"for _i, {name}_gold, {name}_spent, {name}_gt in _payments({price_tuple}, tok):")
+                    emit_block(k + 1, depth + 1, True)
+                    out.add(depth + 1, "break")
+                    out.add(depth, "else:")
+                    out.add(depth + 1, "continue  # no payment meets the conditions")
+                out.add(depth, f"out.append({' + '.join(index_terms)})")
+                out.lines[scalar_at:scalar_at] = scalar_preamble(self.plan, compiler.used_scalars, 1)
+                return out.text()
             if p.optional and p.domain not in ("gem", "colour"):
                 raise LoweringError(f"an optional choice of domain {p.domain} is not supported", p.span)
             depth += 1
@@ -679,14 +704,13 @@ class DecisionLowering:
             rows.append("    (" + "".join(f"({i}, {s!r}), " for i, s in entries) + "),")
         return f"{table} = (  # subsets of the colours in each bitmask, with their index\n" + "\n".join(rows) + "\n)"
 
-    def bind_params(self, out: Lines, depth: int, args: str) -> None:
+    def bind_params(self, out: Lines, depth: int, args: str | None, layouts=None) -> None:
         """Decode the action's args tuple into the locals the effects use."""
-        names = []
-        for lay in self.dp.layouts:
-            names.append(f"a_{lay.param.name}")
+        layouts = self.dp.layouts if layouts is None else layouts
+        names = [f"a_{lay.param.name}" for lay in layouts]
         if names and args is not None:
             out.add(depth, f"{', '.join(names)}{',' if len(names) == 1 else ''} = {args}")
-        for lay in self.dp.layouts:
+        for lay in layouts:
             p = lay.param
             name, arg = f"p_{p.name}", f"a_{p.name}"
             if p.domain in ("gem", "colour", "gem_set", "deck"):
@@ -730,10 +754,11 @@ class DecisionLowering:
         out = Lines()
         out.add(0, f"def _why_{d.name}(g, args):")
         add_locals(out)
-        names = [f"a_{lay.param.name}" for lay in self.dp.layouts]
+        layouts = self.dp.id_layouts
+        names = [f"a_{lay.param.name}" for lay in layouts]
         if names:
             out.add(1, f"{', '.join(names)}{',' if len(names) == 1 else ''} = args")
-        for lay in self.dp.layouts:  # choices that name a place that may be empty
+        for lay in layouts:  # choices that name a place that may be empty
             p = lay.param
             arg = f"a_{p.name}"
             if p.domain == "face_up":
@@ -745,21 +770,47 @@ class DecisionLowering:
             elif p.domain == "noble":
                 out.add(1, f"if {arg} >= len(g.noble_row):")
                 out.add(2, f"return 'there is no noble %d in the row' % ({arg} + 1)")
-        self.bind_params(out, 1, None)
+        self.bind_params(out, 1, None, layouts)
         compiler = ExprCompiler(self.plan)
-        for lay in self.dp.layouts:
-            p = lay.param
-            if p.domain == "payment":
-                name = f"p_{p.name}"
-                out.add(1, f"if any(_s < 0 or _s > tok[_i] for _i, _s in enumerate({name}_spent)) "
-                        f"or {name}_gt > tok[{len(self.plan.gems)}]:")
-                out.add(2, "return 'this payment is not one the player can make for this card'")
+        deferred = self.dp.deferred
         for c in conjuncts(d.condition):
+            if deferred is not None and deferred.param.name in free_names(c):
+                continue  # a condition on the payment: checked below, over every payment
             text = unparse(c).replace("'", "\\'")
             line = f"{c.span.file}:{c.span.line}"
             out.add(1, f"if not {compiler.expr(c, self.env)}:")
             out.add(2, f"return 'condition not met: {text} ({line})'")
+        if deferred is not None:
+            out.add(1, f"if not _payopts_{d.name}(g, args):")
+            out.add(2, "return 'the player cannot pay the price of this card in any way the rules allow'")
         out.add(1, "return None")
+        return out.text()
+
+    def payopts(self) -> str:
+        """def _payopts_NAME(g, args): the payments (indexes) the rules accept for this purchase."""
+        d, deferred = self.d, self.dp.deferred
+        p = deferred.param
+        name = f"p_{p.name}"
+        out = Lines()
+        out.add(0, f"def _payopts_{d.name}(g, args):")
+        out.add(1, '"""' + f"Payments accepted for '{d.name}' ({self.where}), as indexes of PAYMENTS." + '"""')
+        add_locals(out)
+        self.bind_params(out, 1, "args", self.dp.id_layouts)
+        compiler = ExprCompiler(self.plan)
+        prices = [compiler.expr(p.price, {**self.env, "c": ("const", "colour", gi)})
+                  for gi in range(len(self.plan.gems))]
+        out.add(1, f"_price = ({', '.join(prices)},)  # {unparse(p.price)}")
+        tests = [c for c in conjuncts(d.condition) if p.name in free_names(c)]
+        if not tests:
+            out.add(1, "return [_i for _i, _g, _s, _t in _payments(_price, tok)]")
+            return out.text()
+        out.add(1, "found = []")
+        out.add(1, f"for _i, {name}_gold, {name}_spent, {name}_gt in _payments(_price, tok):")
+        for c in tests:
+            out.add(2, f"if not {compiler.expr(c, self.env)}:  # {unparse(c)}")
+            out.add(3, "continue")
+        out.add(2, "found.append(_i)")
+        out.add(1, "return found")
         return out.text()
 
     def while_(self) -> str:
@@ -859,9 +910,16 @@ def lower(rules: Rules) -> EnginePlan:
         for lay in layouts:
             count *= lay.size
         dp = DecisionPlan(decision, index, is_step, base, count, layouts)
-        for combo in itertools.product(*[range(lay.size) for lay in layouts]):
-            args = tuple(lay.values[i] for lay, i in zip(layouts, combo))
-            labels = {lay.param.name: lay.labels[i] for lay, i in zip(layouts, combo)}
+        ids = dp.id_layouts
+        count = 1
+        for lay in ids:
+            count *= lay.size
+        dp.count = count
+        for combo in itertools.product(*[range(lay.size) for lay in ids]):
+            args = tuple(lay.values[i] for lay, i in zip(ids, combo))
+            labels = {lay.param.name: lay.labels[i] for lay, i in zip(ids, combo)}
+            if dp.deferred is not None:
+                labels[dp.deferred.param.name] = ""  # chosen in the payment step
             plan.actions.append((index, args))
             plan.action_strings.append(render_notation(decision.notation, labels))
         base += count
@@ -869,13 +927,26 @@ def lower(rules: Rules) -> EnginePlan:
         for p in decision.params:
             if p.domain == "reserved":
                 plan.max_reserved = max(plan.max_reserved, p.slots)
+    if any(dp.deferred is not None for dp in plan.decisions):
+        # The payment step: when a purchase can be paid in several ways, the player then
+        # chooses one (every distinct payment stays reachable, one decision each).
+        clash = next((dp.decision for dp in plan.decisions if dp.decision.name == "payment"), None)
+        if clash is not None:
+            raise LoweringError("'payment' names the step in which a purchase is paid; give this one another name",
+                                clash.span)
+        plan.pay_index, plan.pay_base = len(plan.decisions), base
+        for pi, vec in enumerate(plan.payments):
+            plan.actions.append((plan.pay_index, (pi,)))
+            paid = " ".join(rules.gems[g] for g in range(len(rules.gems)) for _ in range(vec[g]))
+            plan.action_strings.append("pay gold for " + paid if paid else "pay without gold")
     seen: dict[str, int] = {}
     for a, text in enumerate(plan.action_strings):
         if text in seen:
-            d1 = plan.decisions[plan.actions[seen[text]][0]].decision
-            d2 = plan.decisions[plan.actions[a][0]].decision
-            raise LoweringError(f"two actions are written the same way, '{text}' ({d1.name} and {d2.name}); "
-                                "make their notations differ", d2.span)
+            names = [plan.decisions[plan.actions[i][0]].decision.name if plan.actions[i][0] != plan.pay_index
+                     else "the payment step" for i in (seen[text], a)]
+            span = plan.decisions[plan.actions[a][0]].decision.span if plan.actions[a][0] != plan.pay_index else None
+            raise LoweringError(f"two actions are written the same way, '{text}' ({names[0]} and {names[1]}); "
+                                "make their notations differ", span)
         seen[text] = a
     for dp in plan.decisions:
         low = DecisionLowering(plan, dp)
@@ -883,6 +954,7 @@ def lower(rules: Rules) -> EnginePlan:
         dp.apply_src = low.apply()
         dp.why_src = low.why()
         dp.while_src = low.while_() if dp.decision.while_ is not None else ""
+        dp.payopts_src = low.payopts() if dp.deferred is not None else ""
     plan.end_src = lower_end(plan)
     plan.rank_src = lower_ranking(plan)
     return plan

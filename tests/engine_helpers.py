@@ -112,9 +112,24 @@ def legal_strings(game) -> list[str]:
 
 
 def act(game, text: str) -> None:
-    """Apply the action written `text` in the engine's notation."""
+    """Apply the action written `text` in the engine's notation.
+
+    A purchase may be written with its payment, "buy 1.4 paying gold for red" (as buys_of
+    lists them): the engine takes that as "buy 1.4", then "pay gold for red" in the payment
+    step when several payments are possible; with a single one it must be that one.
+    """
     E = module_of(game)
-    game.apply(E.string_to_action(text))
+    if not text.startswith("buy "):
+        game.apply(E.string_to_action(text))
+        return
+    purchase, _, paid = text.partition(" paying ")
+    action = E.string_to_action(purchase)
+    wanted = "pay " + paid if paid else "pay without gold"
+    options = [E.action_to_string(a) for a in game.payment_options(action)]
+    assert wanted in options, f"{text!r}: the engine accepts only {options}"
+    game.apply(action)
+    if game.phase == "payment":
+        game.apply(E.string_to_action(wanted))
 
 
 def take_colours(text: str) -> frozenset[str] | None:
@@ -144,8 +159,21 @@ def buy_target(text: str) -> str | None:
 
 
 def buys_of(game, target: str) -> list[str]:
-    """The legal buy actions for one card ("1.4" or "reserved 2")."""
-    return [s for s in legal_strings(game) if buy_target(s) == target]
+    """Every legal purchase of one card ("1.4" or "reserved 2"), one per payment the engine accepts.
+
+    Written "buy 1.4" (no gold) or "buy 1.4 paying gold for red red", whether the engine asks
+    for the payment in its payment step or pays at once because only one payment is possible.
+    """
+    E = module_of(game)
+    out = []
+    for a in game.legal_actions():
+        text = E.action_to_string(a)
+        if buy_target(text) != target:
+            continue
+        for pay in game.payment_options(a):
+            words = E.action_to_string(pay)
+            out.append(text if words == "pay without gold" else text + " paying " + words[len("pay "):])
+    return out
 
 
 def state_json(game) -> dict:

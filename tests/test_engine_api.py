@@ -55,7 +55,8 @@ def test_module_constants_come_from_the_spec(E, rules):
     assert tuple(E.COLOURS) == rules.gems + (rules.wild,)
     assert tuple(E.LEVELS) == rules.levels
     assert tuple(E.PLAYER_COUNTS) == tuple(p.players for p in rules.players)
-    assert tuple(E.DECISIONS) == tuple(d.name for d in rules.actions + rules.steps)
+    # the spec's actions and steps, then the payment step (a purchase with several possible payments)
+    assert tuple(E.DECISIONS) == tuple(d.name for d in rules.actions + rules.steps) + ("payment",)
     assert [(c.id, c.level, c.bonus, c.points, tuple(c.cost)) for c in E.CARDS] == [
         (c.id, c.level, rules.gems[c.bonus], c.points, c.cost) for c in rules.cards]
     assert [(n.id, n.points, tuple(n.requires)) for n in E.NOBLES] == [
@@ -345,7 +346,7 @@ def test_every_action_id_round_trips_through_the_notation(E):
 KEYWORD_DECISION = {  # how the official spec's notation starts, per decision
     "take": "take_different", "take2": "take_pair", "reserve": "reserve_face_up",
     "reserve deck": "reserve_blind", "buy": "buy_face_up", "buy reserved": "buy_reserved",
-    "pass": "pass", "return": "return_tokens", "noble": "noble_visit",
+    "pass": "pass", "return": "return_tokens", "noble": "noble_visit", "pay": "payment",
 }
 
 
@@ -357,13 +358,17 @@ def test_describe_action_names_the_decision(E, rules):
         words = text.split()
         key = " ".join(words[:2]) if " ".join(words[:2]) in KEYWORD_DECISION else words[0]
         assert name == KEYWORD_DECISION[key], (a, text, name)
+        if name == "payment":
+            assert set(params) == {"payment"}, (text, params)
+            continue
         decision = next(d for d in rules.actions + rules.steps if d.name == name)
-        assert set(params) == {p.name for p in decision.params}, (text, params)
+        # a purchase's payment is chosen in the payment step, not in the purchase's own id
+        assert set(params) == {p.name for p in decision.params if p.domain != "payment"}, (text, params)
 
 
 def test_notation_examples_of_the_contract(E):
     for text in ("take white blue green", "take2 red", "reserve 2.3", "reserve deck 3", "buy 1.4",
-                 "buy 1.4 paying gold for red", "buy reserved 1 paying gold for red red",
+                 "buy reserved 1", "pay gold for red", "pay gold for red red", "pay without gold",
                  "return blue", "noble 2", "pass"):
         assert E.action_to_string(E.string_to_action(text)) == text
 

@@ -42,7 +42,8 @@ class Checker:
         self.totals = {**dict.fromkeys(E.GEMS, row.gems), E.WILD: row.gold}
         self.nobles_in_play = row.nobles
         self.finish = {t.name: t.finish for t in rules.end}
-        self.steps = {d.name for d in rules.steps}
+        # end-of-turn steps, and the payment step in which a purchase with several payments is paid
+        self.steps = {d.name for d in rules.steps} | ({"payment"} if "payment" in E.DECISIONS else set())
 
     # ------------------------------------------------------------------ one position
     def position(self, game, state: dict) -> None:

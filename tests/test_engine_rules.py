@@ -300,6 +300,44 @@ def test_every_distinct_payment_is_reachable(E, short, gold):
         assert after["supply"] == {c: st["supply"][c] + spent.get(c, 0) for c in E.COLOURS}, text
 
 
+def test_several_payments_are_chosen_in_the_payment_step(E):
+    """A purchase with several accepted payments asks for one; the state can be saved meanwhile."""
+    st, card = buy_setup(E, cost=lambda c: sorted(v for v in c.values() if v)[:2] == [2, 2])
+    price = H.cost(E, card)
+    H.give_tokens(st, 0, **{gem: n for gem, n in price.items() if n}, **{E.WILD: 1})
+    g = H.load(E, st)
+    buy = E.string_to_action("buy 1.1")
+    options = [E.action_to_string(a) for a in g.payment_options(buy)]
+    assert options[0] == "pay without gold" and len(options) == 1 + sum(1 for n in price.values() if n)
+    g.apply(buy)
+    assert g.phase == "payment" and g.current_player == 0
+    assert [E.action_to_string(a) for a in g.legal_actions()] == options
+    with pytest.raises(E.IllegalAction) as err:
+        g.apply(E.string_to_action("take2 red"))
+    assert "must first choose how to pay for 'buy 1.1'" in str(err.value)
+    again = E.from_json(g.to_json())
+    assert again.phase == "payment" and again.legal_actions() == g.legal_actions()
+    gem = next(gem for gem, n in price.items() if n)
+    g.apply(E.string_to_action(f"pay gold for {gem}"))
+    after = H.state_json(g)
+    assert card in after["seats"][0]["purchased"]
+    assert after["seats"][0]["tokens"][E.WILD] == 0 and after["seats"][0]["tokens"][gem] == 1
+
+
+def test_a_single_possible_payment_is_made_at_once(E):
+    st, card = buy_setup(E, cost=lambda c: sorted(v for v in c.values() if v)[:2] == [2, 2])
+    price = H.cost(E, card)
+    H.give_tokens(st, 0, **{gem: n for gem, n in price.items() if n})
+    g = H.load(E, st)
+    buy = E.string_to_action("buy 1.1")
+    assert [E.action_to_string(a) for a in g.payment_options(buy)] == ["pay without gold"]
+    g.apply(buy)
+    assert g.phase != "payment" and card in H.state_json(g)["seats"][0]["purchased"]
+    with pytest.raises(E.IllegalAction) as err:
+        g.apply(E.string_to_action("pay without gold"))
+    assert "no purchase is waiting for its payment" in str(err.value) or "over" in str(err.value)
+
+
 def test_buy_reserved_only_your_own(E):
     st = H.position(E, 2)
     theirs, mine = H.find_cards(E, st, 2, level=1)
