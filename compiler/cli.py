@@ -569,5 +569,56 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
         sys.exit(130)
 
 
+@main.command()
+@click.argument("spec", metavar="SPEC")
+@click.option("--players", type=click.IntRange(1), default=None,
+              help="Players (default: the saved game's, else one per --seat, else 2).")
+@click.option("--seat", "seats", multiple=True, metavar="WHO",
+              help="Who plays each seat, in order: human, random, greedy, mcts or mcts:PLAYOUTS "
+                   "(repeat it; seats not given are greedy; default: a human against greedy bots).")
+@click.option("--seed", type=int, default=None, help="Seed of the shuffle and the bots (default: a random one).")
+@click.option("--load", "load_path", type=click.Path(dir_okay=False), help="Resume a game saved with `save FILE`.")
+@click.option("--cache-dir", type=click.Path(file_okay=False), help="Where engines built for specs are kept.")
+def play(spec, players, seats, seed, load_path, cache_dir):
+    """Play SPEC at the terminal, humans and bots (type `help` at your turn).
+
+    SPEC is a spec or variant file (its engine is built when missing or stale) or a
+    generated engine module (.py). Each human answers with the number of an action, the
+    action in the spec's notation, or undo, save FILE, load FILE, help, quit.
+    """
+    import pathlib
+
+    from playtest import engines, terminal
+
+    sources = SourceMap()
+    try:
+        engine = engines.load(spec, cache_dir=cache_dir, sources=sources)
+    except CompileError as err:
+        report(err, sources)
+        sys.exit(1)
+    except engines.EngineError as e:
+        raise click.UsageError(str(e))
+    saved = None
+    if load_path is not None:
+        try:
+            saved = pathlib.Path(load_path).read_bytes()
+        except OSError as e:
+            raise click.BadParameter(f"cannot read {load_path}: {e.strerror or e}", param_hint="--load")
+    try:
+        table = terminal.new_table(engine.module, players, seats, seed, saved)
+    except terminal.TableError as e:
+        raise click.UsageError(str(e))
+    session = terminal.Session(table, ask=lambda prompt: click.prompt(prompt, prompt_suffix=" ", default="",
+                                                                      show_default=False), say=click.echo)
+    try:
+        status = session.run()
+    except click.Abort:  # end of input or Ctrl-C at a prompt
+        click.echo("\nstopped (the game was not saved)", err=True)
+        status = 1
+    except Exception as exc:  # a failure inside an engine or a bot: a bug, not a mistake in the spec
+        internal_error(exc, f"playing {spec}")
+    sys.exit(status)
+
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

@@ -64,7 +64,7 @@ def render_module(plan: EnginePlan) -> str:
                          **({PAYMENT_STEP: (plan.pay_base, plan.pay_base + len(plan.payments))} if plan.pay_index >= 0 else {})},
         pay_index=plan.pay_index, pay_base=plan.pay_base,
         helpers=plan.helpers, decisions=decisions,
-        end_src=plan.end_src, rank_src=plan.rank_src,
+        action_phase_src=plan.action_phase_src, end_src=plan.end_src, rank_src=plan.rank_src,
         action_decisions=[dp for dp in actions if not dp.decision.only_when_stuck],
         stuck_index=stuck.index if stuck else -1,
         stuck_id=stuck.base if stuck else -1,

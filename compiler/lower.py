@@ -89,6 +89,7 @@ class EnginePlan:
     decisions: list[DecisionPlan]
     actions: list[tuple[int, tuple]]  # id -> (decision index, args)
     action_strings: list[str]
+    action_phase_src: str = ""
     end_src: str = ""
     rank_src: str = ""
     max_reserved: int = 0
@@ -546,8 +547,13 @@ class DecisionLowering:
             stride *= lay.size
         return list(reversed(out))
 
-    def legal(self) -> str:
-        """def _legal_NAME(g, out): append the id of every legal action of this decision."""
+    def legal(self, fused: bool = False) -> str:
+        """def _legal_NAME(g, out): append the id of every legal action of this decision.
+
+        With `fused`, the same code as a block of the action phase's single legal function
+        (see :func:`lower_action_phase`): no def, no locals of its own, and `break` where the
+        function would return. `self.used_scalars` then says which scalar locals it reads.
+        """
         d, layouts = self.d, self.dp.layouts
         n = len(layouts)
         blocks: list[Lines] = [Lines() for _ in range(n + 1)]
@@ -607,21 +613,23 @@ class DecisionLowering:
                 blocks[level].add(1, "CONTINUE")
 
         out = Lines()
-        out.add(0, f"def _legal_{d.name}(g, out):")
-        out.add(1, f'"""Legal actions of {"step" if self.dp.is_step else "action"} \'{d.name}\' ({self.where})."""')
-        add_locals(out)
+        if not fused:
+            out.add(0, f"def _legal_{d.name}(g, out):")
+            out.add(1, f'"""Legal actions of {"step" if self.dp.is_step else "action"} \'{d.name}\' ({self.where})."""')
+            add_locals(out)
         scalar_at = len(out.lines)
+        preamble: list[str] = []  # per-call locals the loops need, after the scalars
         strides = self.strides()
         index_terms: list[str] = [str(self.dp.base)]
 
         def emit_block(level: int, depth: int, in_loop: bool):
             for line in blocks[level].lines:
-                text = line.replace("CONTINUE", "continue" if in_loop else "return")
+                text = line.replace("CONTINUE", "continue" if in_loop else "break" if fused else "return")
                 stripped = text.lstrip(" ")
                 indent = (len(text) - len(stripped)) // 4
                 out.add(depth + indent, stripped)
 
-        depth = 1
+        depth = 2 if fused else 1
         emit_block(0, depth, False)
         for k, lay in enumerate(layouts):
             p = lay.param
@@ -653,27 +661,24 @@ class DecisionLowering:
                 out.add(depth + 1, f"for {name}_si, {name} in enumerate(_row):")
                 out.add(depth + 2, f"if {name} is None:")
                 out.add(depth + 3, "continue")
-                out.add(depth + 2, f"{idx} = {name}_li * {self.plan.max_face_up} + {name}_si")
-                out.add(depth + 2, f"cc_{name} = CARD_COST[{name}]")
+                idx = f"({name}_li * {self.plan.max_face_up} + {name}_si)"
+                if self._reads_cost(p.name):
+                    out.add(depth + 2, f"cc_{name} = CARD_COST[{name}]")
                 depth += 1
             elif p.domain == "deck":
                 out.add(depth, f"for {idx}, {name} in enumerate(LEVELS):")
             elif p.domain == "reserved":
                 out.add(depth, f"for {idx}, {name} in enumerate(g.res[me]):")
-                out.add(depth + 1, f"cc_{name} = CARD_COST[{name}]")
+                if self._reads_cost(p.name):
+                    out.add(depth + 1, f"cc_{name} = CARD_COST[{name}]")
             elif p.domain == "noble":
                 out.add(depth, f"for {idx}, {name} in enumerate(g.noble_row):")
             elif p.domain == "payment":
-                prices = []
-                for gi in range(len(self.plan.gems)):
-                    prices.append(compiler.expr(p.price, {**self.env, "c": ("const", "colour", gi)}))
                 wild = len(self.plan.gems)
-                out.add(depth, f"# price: {unparse(p.price)}")
-                for gi, price in enumerate(prices):
-                    out.add(depth, f"_p{gi} = {price}")
-                short = " + ".join(f"(_p{gi} - t{gi} if _p{gi} > t{gi} else 0)" for gi in range(wild))
                 compiler.used_scalars.add("t")
-                out.add(depth, f"if {short} > t{wild}:")
+                out.add(depth, f"# price: {unparse(p.price)}")
+                short = self._cannot_pay(p, compiler, k, bool(blocks[k + 1].lines), out, depth, preamble)
+                out.add(depth, f"if {short}:")
                 out.add(depth + 1, "continue  # cannot pay even with all the gold held")
                 if k != n - 1 or k == 0:
                     raise LoweringError("a payment must be the last choice of its action, after the card", p.span)
@@ -685,16 +690,61 @@ class DecisionLowering:
                     out.add(depth, "else:")
                     out.add(depth + 1, "continue  # no payment meets the conditions")
                 out.add(depth, f"out.append({' + '.join(index_terms)})")
-                out.lines[scalar_at:scalar_at] = scalar_preamble(self.plan, compiler.used_scalars, 1)
-                return out.text()
+                return self._finish_legal(out, scalar_at, compiler, preamble, fused)
             if p.optional and p.domain not in ("gem", "colour"):
                 raise LoweringError(f"an optional choice of domain {p.domain} is not supported", p.span)
             depth += 1
             index_terms.append(f"{idx} * {stride}" if stride != 1 else idx)
             emit_block(k + 1, depth, True)
         out.add(depth, f"out.append({' + '.join(index_terms)})")
-        out.lines[scalar_at:scalar_at] = scalar_preamble(self.plan, compiler.used_scalars, 1)
+        return self._finish_legal(out, scalar_at, compiler, preamble, fused)
+
+    def _finish_legal(self, out: Lines, at: int, compiler: "ExprCompiler", preamble: list[str], fused: bool) -> str:
+        """Put the per-call locals in front of the loops; a fused block leaves the scalars to its caller."""
+        self.used_scalars = set(compiler.used_scalars)
+        lines = [] if fused else scalar_preamble(self.plan, compiler.used_scalars, 1)
+        out.lines[at:at] = lines + [("    " if fused else "") + line for line in preamble]
         return out.text()
+
+    def _reads_cost(self, card: str) -> bool:
+        """Does the condition or a price of this decision read `card.cost[...]`?"""
+        nodes = [self.d.condition] + [p.price for p in self.d.params if p.price is not None]
+        return any(isinstance(x, Attribute) and x.name == "cost" and x.obj == Name(card, None)
+                   for node in nodes for x in walk(node))
+
+    def _cannot_pay(self, p: Param, compiler: "ExprCompiler", k: int, keep_prices: bool, out: Lines, depth: int,
+                   preamble: list[str]) -> str:
+        """A condition: the player cannot pay this price even with all the gold they hold.
+
+        The general form computes each gem's price, then max(0, price - tokens). When the
+        price is max(0, X - Y) and nothing needs the prices themselves, max(0, max(0, X - Y)
+        - tokens) is max(0, X - (Y + tokens)) since tokens are never negative; Y + tokens is
+        computed once per call when Y does not depend on the card.
+        """
+        gems = range(len(self.plan.gems))
+        inner = None
+        match p.price:
+            case Call(func="max", args=(Int(value=0), other)) | Call(func="max", args=(other, Int(value=0))):
+                inner = other
+        if keep_prices or inner is None:
+            for gi in gems:
+                out.add(depth, f"_p{gi} = {compiler.expr(p.price, {**self.env, 'c': ('const', 'colour', gi)})}")
+            return " + ".join(f"(_p{gi} - t{gi} if _p{gi} > t{gi} else 0)" for gi in gems) + f" > t{len(gems)}"
+        terms, over = [], []
+        for gi in gems:
+            env = {**self.env, "c": ("const", "colour", gi)}
+            if isinstance(inner, Binary) and inner.op == "-" and _position(inner.right, self.order) < k - 1 \
+                    and not any(isinstance(x, Name) and x.id in self.order for x in walk(inner.right)):
+                right = compiler.expr(inner.right, env)
+                preamble.append(f"    w{gi} = {right} + t{gi}  # {unparse(inner.right)} plus the tokens held")
+                diff = f"{compiler.expr(inner.left, env)} - w{gi}"
+            else:
+                diff = f"{compiler.expr(inner, env)} - t{gi}"
+            terms.append(f"(_d{gi} if (_d{gi} := {diff}) > 0 else 0)")
+            over.append(f"{diff.replace(' - ', ' > ', 1)}" if diff.count(" - ") == 1 else f"{diff} > 0")
+        wild = len(self.plan.gems)
+        # Without gold any shortfall forbids the purchase: test gem by gem and stop at the first.
+        return f"({' + '.join(terms)} > t{wild}) if t{wild} else ({' or '.join(over)})"
 
     def _subset_table(self, table: str, lay: ParamLayout) -> str:
         n = len(self.plan.gems)
@@ -820,6 +870,33 @@ class DecisionLowering:
         add_locals(out)
         out.add(1, f"return {ExprCompiler(self.plan).expr(d.while_, self.env)}  # {unparse(d.while_)}")
         return out.text()
+
+
+def lower_action_phase(plan: EnginePlan) -> str:
+    """def _legal_actions(g, out): every action's legal ids, in one call with shared locals.
+
+    The action phase asks every action for its legal ids at each turn; one function that
+    runs each action's block in turn saves a call and the reading of the same locals per
+    action. Each block is the code of `_legal_NAME`, wrapped in a one-pass loop so that a
+    failed guard leaves the block (`break`) instead of the function.
+    """
+    out = Lines()
+    out.add(0, "def _legal_actions(g, out):")
+    out.add(1, '"""Legal ids of every action of the action phase (the one taken when stuck excepted)."""')
+    add_locals(out)
+    scalar_at = len(out.lines)
+    used: set[str] = set()
+    for dp in plan.decisions:
+        if dp.is_step or dp.decision.only_when_stuck:
+            continue
+        low = DecisionLowering(plan, dp)
+        body = low.legal(fused=True)
+        used |= low.used_scalars
+        out.add(1, f"# {dp.decision.name} ({low.where})")
+        out.add(1, "for _ in _ONCE:")
+        out.lines.extend(body.splitlines())
+    out.lines[scalar_at:scalar_at] = scalar_preamble(plan, used, 1)
+    return out.text()
 
 
 def lower_end(plan: EnginePlan) -> str:
@@ -955,6 +1032,7 @@ def lower(rules: Rules) -> EnginePlan:
         dp.why_src = low.why()
         dp.while_src = low.while_() if dp.decision.while_ is not None else ""
         dp.payopts_src = low.payopts() if dp.deferred is not None else ""
+    plan.action_phase_src = lower_action_phase(plan)
     plan.end_src = lower_end(plan)
     plan.rank_src = lower_ranking(plan)
     return plan

@@ -1,0 +1,370 @@
+"""`splendor-rules play`: the terminal board and the interactive loop (playtest/terminal.py).
+
+Games driven by scripted input to the end through the command (click's CliRunner) and
+through the Session directly: numbers, notation, wrong entries, undo, save, load (sound,
+corrupt, of another spec, of another table), quit, end of input; blind reserves hidden
+from the other humans; the final standings; every variant kind (1 player, 5 players).
+Scripts choose actions by number or by the engine's own notation (action_to_string),
+never by action ids or by words of a particular notation.
+"""
+from __future__ import annotations
+
+import json
+import pathlib
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from compiler.cli import main
+from playtest import engines, terminal
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+OFFICIAL = ROOT / "rulespec" / "official.yaml"
+SOLO = ROOT / "variants" / "solo.yaml"
+GRAND = ROOT / "variants" / "grand-table.yaml"
+
+
+@pytest.fixture(scope="module")
+def official():
+    return engines.load(str(OFFICIAL)).module
+
+
+@pytest.fixture(scope="module")
+def short_spec(tmp_path_factory):
+    """A variant with a prestige target of 3, so that scripted games end in a few rounds."""
+    folder = tmp_path_factory.mktemp("spec")
+    path = folder / "target-3.yaml"
+    path.write_text(f"spec: 1\nname: target-3\nextends: {OFFICIAL}\n"
+                    "title: {en: Target 3, fr: Objectif 3, nl: Doel 3, sr: Циљ 3}\n"
+                    "description: {en: A very short game., fr: Une partie très courte., nl: Een heel kort spel.,"
+                    " sr: Врло кратка партија.}\n"
+                    "values:\n  target: 3\n", encoding="utf-8")
+    return path
+
+
+class Script:
+    """Answers prompts from a list of lines (or a function of the game), and keeps what was said."""
+
+    def __init__(self, table, lines=(), then=None):
+        self.table = table
+        self.lines = list(lines)
+        self.then = then  # called with the game for each prompt once the lines run out
+        self.said: list[str] = []
+        self.prompts = 0
+
+    def ask(self, prompt: str) -> str:
+        self.prompts += 1
+        assert self.prompts < 5000, "the script went on too long"
+        if self.lines:
+            line = self.lines.pop(0)
+            return line(self.table.game) if callable(line) else line
+        if self.then is None:
+            raise EOFError
+        return self.then(self.table.game)
+
+    def say(self, text: str) -> None:
+        self.said.append(text)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.said)
+
+
+def first(game) -> str:
+    return "1"
+
+
+def run(table, lines=(), then=first):
+    script = Script(table, lines, then)
+    status = terminal.Session(table, script.ask, script.say).run()
+    return status, script
+
+
+def human_moves_were_first_legal(module, table) -> int:
+    """Replays the game and checks each human decision was the first legal action; returns their count."""
+    record = table.game.record()
+    g = module.replay({**record, "actions": []})
+    count = 0
+    for a in record["actions"]:
+        if table.seats[g.current_player].human:
+            assert a == g.legal_actions()[0]
+            count += 1
+        g.apply(a)
+    return count
+
+
+# ----------------------------------------------------------------------------- the command
+
+def test_a_scripted_game_through_the_command_to_the_end(short_spec, tmp_path, official):
+    save = tmp_path / "saved.json"
+    corrupt = tmp_path / "corrupt.json"
+    corrupt.write_text('{"format": "splendor-rules/state", "version": 1, "players": 2', encoding="utf-8")
+    script = "\n".join([
+        "1",                      # a move by number (the bot answers)
+        "bogus move",             # unknown notation
+        "0",                      # a number out of range
+        "99999",                  # another
+        "undo",                   # back before the move
+        "undo",                   # nothing left to undo
+        f"save {save}",
+        "2",                      # another move...
+        f"load {save}",           # ...forgotten by loading the save
+        f"load {corrupt}",        # a corrupt file: the engine's message
+        f"load {tmp_path / 'missing.json'}",
+        "help",
+    ] + ["1"] * 400) + "\n"
+    result = CliRunner().invoke(main, ["play", str(short_spec), "--players", "2", "--seat", "human", "--seat",
+                                       "greedy", "--seed", "11", "--cache-dir", str(tmp_path / "cache")],
+                                input=script)
+    out = result.output
+    assert result.exit_code == 0, out
+    assert result.exception is None and "Traceback" not in out
+    assert "seed 11" in out
+    assert "not an action: 'bogus move'" in out
+    assert "no action numbered 0" in out and "no action numbered 99999" in out
+    assert "undone 2 decisions" in out  # the human's move and the bot's answer
+    assert "nothing to undo" in out
+    assert f"saved to {save}" in out and f"loaded {save}" in out
+    assert f"cannot load {corrupt}: the state is not valid JSON" in out
+    assert "cannot read" in out and "missing.json" in out
+    assert "undo" in out.split("help", 1)[1]  # the help text lists the commands
+    assert "player 2 (greedy): " in out  # the bot's moves are printed
+    # The end: the full board, why the game ended, the winner(s) and each seat's cards.
+    tail = out[out.index("game over after"):]
+    assert re.search(r"^(winner: player [12] \(|shared victory: )", tail, re.M), tail
+    assert tail.count("purchased ") == 2 and "prestige point" in tail
+    saved = json.loads(save.read_text(encoding="utf-8"))
+    assert saved["format"] == "splendor-rules/state" and saved["turn"] == 1 and saved["history"] == []
+
+
+def test_command_errors_are_messages_not_tracebacks(tmp_path):
+    runner = CliRunner()
+    corrupt = tmp_path / "corrupt.json"
+    corrupt.write_text("{}", encoding="utf-8")
+    cases = [
+        (["--seat", "robot"], "unknown bot 'robot'"),
+        (["--players", "7"], "plays with 2, 3, 4 players, not 7"),
+        (["--players", "2", "--seat", "human", "--seat", "greedy", "--seat", "greedy"], "3 seats given for 2 players"),
+        (["--load", str(corrupt)], "invalid state"),
+        (["--load", str(tmp_path / "nothing.json")], "cannot read"),
+    ]
+    for args, message in cases:
+        result = runner.invoke(main, ["play", str(OFFICIAL), *args], input="quit\n")
+        assert result.exit_code == 2, (args, result.output)
+        assert message in result.output, (args, result.output)
+        assert "Traceback" not in result.output
+    result = runner.invoke(main, ["play", str(tmp_path / "nope.yaml")], input="quit\n")
+    assert result.exit_code == 2 and "no such spec file" in result.output
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(f"spec: 1\nname: broken\nextends: {OFFICIAL}\nvalues:\n  targte: 3\n", encoding="utf-8")
+    result = runner.invoke(main, ["play", str(broken), "--cache-dir", str(tmp_path)], input="quit\n")
+    assert result.exit_code == 1, result.output
+    assert f"{broken}:5:3: error[E3" in result.output and "did you mean 'target'" in result.output
+
+
+def test_load_at_start_resumes_the_saved_game(tmp_path, official):
+    game = official.new_game(2, seed=4)
+    for _ in range(6):
+        game.apply(game.legal_actions()[-1])
+    path = tmp_path / "mid.json"
+    path.write_text(game.to_json(), encoding="utf-8")
+    result = CliRunner().invoke(main, ["play", str(OFFICIAL), "--load", str(path), "--seat", "human",
+                                       "--seat", "human"], input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert f"round {game.round}, turn {game.turn}" in result.output
+    assert f"player {game.current_player + 1} (you) to choose" in result.output
+    assert "bye" in result.output
+
+
+def test_end_of_input_stops_without_a_traceback():
+    result = CliRunner().invoke(main, ["play", str(OFFICIAL), "--seed", "2"], input="1\n")
+    assert result.exit_code == 1
+    assert "stopped (the game was not saved)" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_bots_only_play_to_the_end_without_input(short_spec, tmp_path):
+    result = CliRunner().invoke(main, ["play", str(short_spec), "--seat", "greedy", "--seat", "random", "--seed", "5",
+                                       "--cache-dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "player 1 (greedy): " in result.output and "player 2 (random): " in result.output
+    assert "game over after" in result.output and "player 1>" not in result.output
+
+
+# ----------------------------------------------------------------------------- the session
+
+def test_number_and_notation_both_play_and_illegal_moves_are_explained(official):
+    table = terminal.new_table(official, 2, ["human", "human"], seed=8)
+    legal = table.game.legal_actions()
+    illegal = next(a for a in range(official.NUM_ACTIONS) if a not in legal)
+    by_text = official.action_to_string(legal[1])
+    status, script = run(table, ["3", official.action_to_string(illegal).upper(), by_text, "quit"], then=None)
+    assert status == 0
+    g = official.new_game(2, seed=8)
+    g.apply(legal[2])
+    assert table.game.history == [legal[2], g.legal_actions()[[official.action_to_string(a)
+                                                               for a in g.legal_actions()].index(by_text)]]
+    assert f"illegal action '{official.action_to_string(illegal)}'" in script.text
+    assert script.text.count("== official") == 3  # the board before each decision, not after a wrong entry
+    assert script.text.endswith("bye (the game was not saved)")
+    table = terminal.new_table(official, 2, ["human", "human"], seed=8)
+    status, script = run(table, ["quit"], then=None)
+    assert script.said[-1] == "bye"
+
+
+def test_undo_goes_back_to_the_previous_human_decision(official):
+    table = terminal.new_table(official, 3, ["human", "greedy", "human"], seed=3)
+    # Seat 1, the bot, seat 3, seat 1 again and the bot: then seat 3 is asked and undoes three times.
+    status, script = run(table, ["1", "1", "1", "undo", "undo", "undo", "undo", "quit"], then=None)
+    assert status == 0
+    assert table.game.history == []
+    undone = [line.split(":")[0] for line in script.said if line.startswith("undone")]
+    assert undone == ["undone 2 decisions", "undone 1 decision", "undone 2 decisions"]
+    assert "player 3 (human)'s" in [line for line in script.said if line.startswith("undone")][1]
+    assert "nothing to undo" in script.said[-2]
+    # Undo then replays to the same position as before: the record is the source of truth.
+    again = terminal.new_table(official, 3, ["human", "greedy", "human"], seed=3)
+    run(again, ["1", "1", "undo", "quit"], then=None)
+    once = terminal.new_table(official, 3, ["human", "greedy", "human"], seed=3)
+    run(once, ["1", "quit"], then=None)
+    assert again.game.to_json() == once.game.to_json()
+
+
+def test_save_is_atomic_and_load_checks_the_file(official, tmp_path):
+    other = engines.load(str(SOLO)).module.new_game(1, seed=1)
+    (tmp_path / "solo.json").write_text(other.to_json(), encoding="utf-8")
+    four = official.new_game(4, seed=1)
+    (tmp_path / "four.json").write_text(four.to_json(), encoding="utf-8")
+    tampered = json.loads(official.new_game(2, seed=1).to_json())
+    tampered["supply"]["red"] += 2
+    (tmp_path / "tampered.json").write_text(json.dumps(tampered), encoding="utf-8")
+    (tmp_path / "binary.json").write_bytes(b"\xff\xfe\x00garbage")
+    table = terminal.new_table(official, 2, ["human", "greedy"], seed=6)
+    save = tmp_path / "game.json"
+    status, script = run(table, [
+        "1", f"save {save}", "save", f"save {tmp_path / 'no' / 'such' / 'dir.json'}",
+        "1", "1", f"load {save}",
+        f"load {tmp_path / 'solo.json'}", f"load {tmp_path / 'four.json'}", f"load {tmp_path / 'tampered.json'}",
+        f"load {tmp_path / 'binary.json'}", "load", "quit"], then=None)
+    assert status == 0
+    text = script.text
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["binary.json", "four.json", "game.json", "solo.json",
+                                                          "tampered.json"]  # no temporary file left
+    saved = official.from_json(save.read_text(encoding="utf-8"))
+    assert table.game.to_json() == saved.to_json() and len(saved.history) == 2
+    assert "usage: save FILE" in text and "usage: load FILE" in text
+    assert "cannot save to" in text and "No such file or directory" in text
+    assert "the state is for spec 'solo'" in text
+    assert "it is a game of 4 players and this table seats 2" in text
+    assert "red tokens add up to" in text  # the engine's StateError, listing the problem
+    assert "cannot load" in text and text.count("cannot load") == 4
+    assert "Traceback" not in text
+
+
+def test_blind_reserves_are_hidden_from_the_other_humans(official):
+    table = terminal.new_table(official, 2, ["human", "human"], seed=5)
+    game = table.game
+    legal = game.legal_actions()
+    number = None
+    for i, a in enumerate(legal, 1):  # the first action that reserves a card the other seat cannot see
+        g = game.clone()
+        g.apply(a)
+        if None in g.observation(1)["seats"][0]["reserved"]:
+            number, card = i, g.reserved[0][0]
+            break
+    assert number is not None
+    status, script = run(table, [str(number), "quit"], then=None)
+    catalogue = terminal.Catalogue(official)
+    level = catalogue.cards[card].level
+    board_2 = next(s for s in script.said if "player 2 (you) to choose" in s)
+    assert f"1) a hidden card of level {level}" in board_2
+    assert catalogue.card(card) not in board_2.split("player 1 (human)")[1].split("player 2 (you)")[0]
+    mine = terminal.draw_board(official, table.game, table.seats, 0)
+    assert f"1) L{level} {catalogue.card(card)} (blind)" in mine
+    full = terminal.draw_board(official, table.game, table.seats, None)  # the end of a game shows everything
+    assert f"1) L{level} {catalogue.card(card)} (blind)" in full
+
+
+def test_the_board_shows_every_part_of_the_position(official):
+    game = official.new_game(2, seed=9)
+    seats = terminal.make_seats(official, ["human", "greedy"], 9)
+    board = terminal.draw_board(official, game, seats, 0)
+    cat = terminal.Catalogue(official)
+    for c in official.COLOURS:
+        assert f"{c} {game.supply[official.COLOURS.index(c)]}" in board
+    for li, level in enumerate(official.LEVELS):
+        assert f"level {level}   {len(game.decks[li])} cards in the deck" in board
+        for slot, card in enumerate(game.market[li], 1):
+            assert f"{level}.{slot}  {cat.card(card)}" in board
+    for i, n in enumerate(game.noble_row, 1):
+        assert f"{i}) {cat.noble(n)}" in board
+    assert "player 1 (you) · prestige 0  <- to play" in board and "player 2 (greedy) · prestige 0" in board
+
+
+def test_a_game_to_the_end_answering_the_first_action_by_number(official):
+    table = terminal.new_table(official, 2, ["human", "greedy"], seed=21)
+    status, script = run(table)
+    assert status == 0 and table.game.is_over()
+    assert human_moves_were_first_legal(official, table) > 10
+    end = script.said[-1]
+    winners = table.game.winners()
+    assert end.startswith("game over after")
+    for p in winners:
+        assert f"player {p + 1} ({table.seats[p].who})" in end.splitlines()[1]
+    for p, score in enumerate(table.game.scores()):
+        assert f"player {p + 1} ({table.seats[p].who})" in end and f"{score} prestige point" in end
+        assert f"purchased {len(table.game.purchased[p])} card" in end
+
+
+def test_solo_variant_one_human_to_the_end():
+    module = engines.load(str(SOLO)).module
+    table = terminal.new_table(module)  # the spec's only player count, a human seat
+    assert [s.who for s in table.seats] == ["human"]
+    status, script = run(table)
+    assert status == 0 and table.game.is_over()
+    assert human_moves_were_first_legal(module, table) >= table.game.turn
+    assert "game over after" in script.said[-1]
+
+
+def test_grand_table_five_players(tmp_path):
+    module = engines.load(str(GRAND)).module
+    table = terminal.new_table(module, 5, ["random", "human", "greedy", "random", "human"], seed=2)
+    status, script = run(table)
+    assert status == 0 and table.game.is_over()
+    assert human_moves_were_first_legal(module, table) > 0
+    assert all(f"player {p} (" in script.said[-1] for p in range(1, 6))
+    assert any("player 5 (you) to choose" in s for s in script.said)
+
+
+def test_default_seats_and_players(official):
+    table = terminal.new_table(official)
+    assert [s.who for s in table.seats] == ["human", "greedy"]
+    table = terminal.new_table(official, seats=["greedy", "human", "mcts:8"])
+    assert table.game.num_players == 3 and [s.who for s in table.seats] == ["greedy", "human", "mcts:8"]
+    table = terminal.new_table(official, 4, ["human"])
+    assert [s.who for s in table.seats] == ["human", "greedy", "greedy", "greedy"]
+    with pytest.raises(terminal.TableError, match="seat 2: unknown bot 'grredy' \\(did you mean 'greedy'"):
+        terminal.new_table(official, 2, ["human", "grredy"])
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "generated" / "engines").glob("*.py")), ids=lambda p: p.stem)
+def test_every_variant_plays_to_the_end_at_the_terminal(path):
+    module = engines.load(str(path)).module
+    players = max(module.PLAYER_COUNTS)
+    table = terminal.new_table(module, players, ["human"] + ["random"] * (players - 1), seed=1)
+    status, script = run(table)
+    assert status == 0 and table.game.is_over()
+    assert human_moves_were_first_legal(module, table) > 0
+    assert script.said[-1].startswith("game over after")
+
+
+def test_a_bug_inside_the_loop_is_reported_as_an_internal_error(monkeypatch):
+    def broken(self):
+        raise RuntimeError("a bot lost its marbles")
+
+    monkeypatch.setattr(terminal.Session, "run", broken)
+    monkeypatch.delenv("SPLENDOR_RULES_TRACEBACK", raising=False)
+    result = CliRunner().invoke(main, ["play", str(OFFICIAL)], input="quit\n")
+    assert result.exit_code == 3
+    assert "internal error while playing" in result.output and "a bot lost its marbles" in result.output
