@@ -231,7 +231,8 @@ def test_whole_numbers_are_whole_numbers(value, words):
 
 
 def test_an_empty_value_points_at_its_key():
-    text = official("    title: Pass\n", "    title:\n")
+    text = official("  pass:\n    title:\n      en: Pass\n      fr: Passer\n      nl: Passen\n      sr: Пас\n",
+                    "  pass:\n    title:\n")
     d = one(text)
     assert at(d, text) == "title"
 
@@ -281,10 +282,12 @@ def test_errors_inside_lists_name_the_item():
 
 
 def test_translations():
-    assert diagnostics(official("title: Splendor", "title: {en: Splendor, fr: Splendor}")) == []
-    d = one(official("title: Splendor", "title: {fr: Splendor}"))
+    title = "title:\n  en: Splendor\n  fr: Splendor\n  nl: Splendor\n  sr: Сплендор\n"
+    assert diagnostics(official(title, "title: Splendor\n")) == []  # a plain text is English only
+    assert diagnostics(official(title, "title: {en: Splendor, fr: Splendor}\n")) == []
+    d = one(official(title, "title: {fr: Splendor}\n"))
     assert d.message == "'title' is missing the required key 'en'"
-    d = one(official("title: Splendor", "title: {en: Splendor, es: Splendor}"))
+    d = one(official(title, "title: {en: Splendor, es: Splendor}\n"))
     assert d.message == "unknown language 'es' in 'title'"
 
 

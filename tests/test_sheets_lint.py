@@ -5,7 +5,10 @@ import pathlib
 import shutil
 
 import pytest
+import yaml
+from click.testing import CliRunner
 
+from compiler.cli import main
 from compiler.diagnostics import render
 from compiler.pipeline import load_rules
 from compiler.sheets import tables
@@ -120,11 +123,41 @@ def test_variant_texts_need_every_language(tmp_path, monkeypatch):
         encoding="utf-8")
     rules = load_rules("v.yaml")
     found = lint(rules)
-    assert all(d.code == "E610" and d.span.file == "v.yaml" for d in found)
+    assert all(d.code == "E610" and d.severity == "warning" and d.span.file == "v.yaml" for d in found)
     assert [(d.span.line, d.span.col) for d in found] == [(4, 1), (5, 14), (9, 18), (12, 32)]
-    assert "has no sr text" in found[0].message
-    assert "description has no fr, nl and sr text" in found[1].message
-    assert "the reason for removing it" in found[2].message
-    assert "ranking level 'nobles': title" in found[3].message
+    assert [d.message for d in found] == [
+        "the variant's title has no sr text; the sr sheet will show English",
+        "the variant's description has no fr, nl and sr text; the fr, nl and sr sheets will show English",
+        "actions 'pass': the reason for removing it has no fr, nl and sr text; the fr, nl and sr sheets will show English",
+        "ranking level 'nobles': title has no fr, nl and sr text; the fr, nl and sr sheets will show English",
+    ]
+    assert all(d.notes == ("write it as a mapping: {en: ..., fr: ..., nl: ..., sr: ...}",) for d in found)
     text = render(found[1])
-    assert "v.yaml:5:14: warning[E610]" in text
+    assert "v.yaml:5:14: warning[E610]: the variant's description has no fr, nl and sr text" in text
+
+
+def test_a_missing_variant_translation_is_a_warning_that_check_counts_and_shows(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "v.yaml").write_text(
+        "spec: 1\nname: v\nextends: official\n"
+        "title: {en: V, fr: V, nl: V, sr: В}\n"
+        "values:\n  target: {value: 12, note: Twelve.}\n",
+        encoding="utf-8")
+    runner = CliRunner()
+    result = runner.invoke(main, ["check", "v.yaml"])
+    assert result.exit_code == 0
+    assert "1 warning (-W shows them)" in result.output
+    result = runner.invoke(main, ["check", "-W", "v.yaml"])
+    assert result.exit_code == 0
+    assert ("v.yaml:6:29: warning[E610]: values 'target': note has no fr, nl and sr text; "
+            "the fr, nl and sr sheets will show English") in result.output
+    result = runner.invoke(main, ["sheet", "v.yaml", "--lang", "fr", "--format", "md", "-o", "out"])
+    assert result.exit_code == 0
+    assert "Twelve." in (tmp_path / "out" / "v.fr.md").read_text(encoding="utf-8")
+
+
+def test_the_shipped_specs_have_every_translation(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    names = yaml.safe_load((ROOT / "variants" / "index.yaml").read_text(encoding="utf-8"))["variants"]
+    for name in names:
+        assert lint(load_rules(f"variants/{name}.yaml")) == [], name
