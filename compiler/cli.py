@@ -290,12 +290,13 @@ def _invoke_step(ctx, command, *args: str) -> None:
 # (section owned by the variant work: `splendor-rules diff`, `new`)
 
 EXIT_USAGE = 2
+LANGUAGES = ("en", "fr", "nl", "sr")  # the sheet languages (compiler.sheets.plurals.LANGUAGES)
 
 
 @main.command()
 @click.argument("before", metavar="A")
 @click.argument("after", metavar="B")
-@click.option("--lang", type=click.Choice(["en", "fr", "nl", "sr"]), default="en", show_default=True,
+@click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True,
               help="The language of the report (the languages of the sheets).")
 def diff(before: str, after: str, lang: str) -> None:
     """Show, in words, every rule that differs between two specs or variants.
@@ -328,6 +329,9 @@ def diff(before: str, after: str, lang: str) -> None:
     try:
         differences = diff_mod.compare(*models)
         text = diff_mod.render(differences, *models, lang=lang)
+    except CompileError as err:  # a broken language table: located like a spec error
+        report(err, sources)
+        sys.exit(EXIT_USAGE)
     except Exception as exc:  # noqa: BLE001
         internal_error(exc, f"comparing {display_path(before)} with {display_path(after)}")
     if text:

@@ -7,18 +7,21 @@ ranking and eligibility -- never their YAML. :func:`compare` returns
 :class:`Difference` records (what, which field, the value on each side and where each
 side defines it); :func:`render` phrases them in one of the sheet languages, with
 expressions and effects in words through :func:`compiler.sheets.phrases.describe`
-when it is there. Notes come from the variants' recorded changes
-(:attr:`Rules.changes`). Nothing here prints; the CLI does.
+and its fixed words from the ``diff.*`` keys of the sheets' language tables
+(:mod:`compiler.sheets.tables`, checked by :mod:`compiler.sheets.lint`). Notes come
+from the variants' recorded changes (:attr:`Rules.changes`). Nothing here prints; the
+CLI does.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Mapping
 
 from .diagnostics import Span
-from .expr import unparse
 from .model import Decision, Rules, Text
-from .sheets.plurals import category
+from .sheets import tables
+from .sheets.phrases import describe
+from .sheets.plurals import LANGUAGES as _LANGUAGES
 
 # --------------------------------------------------------------------------- differences
 
@@ -227,263 +230,101 @@ def _with_note(d: Difference, a: Rules, b: Rules) -> Difference:
 
 # --------------------------------------------------------------------------- words
 
-# Fixed strings, per language. Expressions and effects are phrased by the sheets' phrases;
-# a mapping of plural forms (one/few/other) is chosen by compiler.sheets.plurals.
-STRINGS: dict[str, dict] = {
-    "en": {
-        "header": 'Comparing "{a}" ({pa}) with "{b}" ({pb}).',
-        "total": {"one": "{n} difference.", "other": "{n} differences."},
-        "sections": {"components": "Components", "players": "Player counts", "values": "Values",
-                     "actions": "Actions", "end_of_turn": "End of turn", "end": "End of the game",
-                     "winners": "Winners"},
-        "subject": {
-            "value": 'the value "{name}"', "player": {"one": "the row for {name} player",
-                                                      "other": "the row for {name} players"},
-            "action": 'the action "{title}" ({name})', "step": 'the end-of-turn step "{title}" ({name})',
-            "trigger": 'the end trigger "{title}" ({name})', "rank": 'the ranking level "{title}" ({name})',
-            "param": 'the choice "{name}" of {owner}', "components": "the components", "winners": "the winners",
-        },
-        "owner": {"action": 'the action "{title}"', "step": 'the end-of-turn step "{title}"'},
-        "things": {"end_of_turn": "the end-of-turn steps", "winners.ranking": "the ranking levels"},
-        "added": "Added: {subject}  ({at})",
-        "removed": "Removed: {subject}  (was at {at})", "order": "The order of {things}",
-        "before": "before: {v}  ({at})", "after": "after: {v}  ({at})", "note": "note: {v}",
-        "detail": "{field}: {v}", "first": "first", "after_entry": 'after "{name}"',
-        "fields": {
-            "title": "title", "notation": "notation", "condition": "condition", "effects": "effects",
-            "only_when_stuck": "only when no other action is legal", "while": "runs while",
-            "repeat": "how often it runs", "resolve": "who decides", "when": "when", "finish": "finish",
-            "by": "compared by", "prefer": "who is ahead", "gems": "tokens of each gem colour",
-            "gold": "gold tokens", "nobles": "nobles revealed", "face_up": "face-up cards per level",
-            "value": "number", "domain": "chooses", "min": "fewest colours", "max": "most colours",
-            "optional": "may be none", "price": "price", "slots": "reserved cards to pick from",
-            "eligible": "who may win", "ties": "ties", "wild": "wild colour", "cards": "development cards",
-            "noble_tiles": "noble tiles", "choose": "choices", "position": "place", "gem_colours": "gem colours",
-        },
-        "yes": "yes", "no": "no", "nothing": "nothing", "none": "none",
-        "cards": {"one": "{n} card", "other": "{n} cards"}, "tiles": {"one": "{n} tile", "other": "{n} tiles"},
-        "enums": {
-            "finish": {"complete_round": "the round is completed, so every player has as many turns",
-                       "immediately": "the game ends at once"},
-            "prefer": {"highest": "the highest is ahead", "lowest": "the lowest is ahead"},
-            "repeat": {"once": "at most once a turn", "while": "again and again while its condition holds"},
-            "resolve": {"choice": "the player chooses one", "all": "every legal choice happens, with no choice"},
-            "ties": {"shared": "tied players share the victory"},
-            "domain": {"gem": "a gem colour", "colour": "a token colour (gold included)",
-                       "gem_set": "a set of gem colours", "face_up": "a face-up card", "deck": "a deck",
-                       "reserved": "a reserved card", "noble": "a noble", "payment": "a way to pay"},
-        },
-    },
-    "fr": {
-        "header": "Comparaison de « {a} » ({pa}) avec « {b} » ({pb}).",
-        "total": {"one": "{n} différence.", "other": "{n} différences."},
-        "sections": {"components": "Matériel", "players": "Nombre de joueurs", "values": "Valeurs",
-                     "actions": "Actions", "end_of_turn": "Fin du tour", "end": "Fin de la partie",
-                     "winners": "Vainqueurs"},
-        "subject": {
-            "value": "la valeur « {name} »", "player": {"one": "la ligne pour {name} joueur",
-                                                        "other": "la ligne pour {name} joueurs"},
-            "action": "l'action « {title} » ({name})", "step": "l'étape de fin de tour « {title} » ({name})",
-            "trigger": "la condition de fin « {title} » ({name})",
-            "rank": "le critère de classement « {title} » ({name})",
-            "param": "le choix « {name} » de {owner}", "components": "le matériel", "winners": "les vainqueurs",
-        },
-        "owner": {"action": "l'action « {title} »", "step": "l'étape de fin de tour « {title} »"},
-        "things": {"end_of_turn": "des étapes de fin de tour", "winners.ranking": "des critères de classement"},
-        "added": "Ajout : {subject}  ({at})",
-        "removed": "Suppression : {subject}  (était en {at})", "order": "L'ordre {things}",
-        "before": "avant : {v}  ({at})", "after": "après : {v}  ({at})", "note": "note : {v}",
-        "detail": "{field} : {v}", "first": "en premier", "after_entry": "après « {name} »",
-        "fields": {
-            "title": "titre", "notation": "notation", "condition": "condition", "effects": "effets",
-            "only_when_stuck": "seulement si aucune autre action n'est possible", "while": "tant que",
-            "repeat": "fréquence", "resolve": "qui décide", "when": "quand", "finish": "fin",
-            "by": "comparaison selon", "prefer": "qui est devant", "gems": "jetons de chaque couleur de gemme",
-            "gold": "jetons or", "nobles": "nobles révélés", "face_up": "cartes visibles par niveau",
-            "value": "nombre", "domain": "choisit", "min": "le moins de couleurs", "max": "le plus de couleurs",
-            "optional": "peut être aucun", "price": "prix", "slots": "cartes réservées parmi lesquelles choisir",
-            "eligible": "qui peut gagner", "ties": "égalités", "wild": "couleur joker",
-            "cards": "cartes développement", "noble_tiles": "tuiles nobles", "choose": "choix", "position": "place",
-            "gem_colours": "couleurs de gemmes",
-        },
-        "yes": "oui", "no": "non", "nothing": "rien", "none": "aucun",
-        "cards": {"one": "{n} carte", "other": "{n} cartes"}, "tiles": {"one": "{n} tuile", "other": "{n} tuiles"},
-        "enums": {
-            "finish": {"complete_round": "le tour de table est terminé, chacun joue autant de tours",
-                       "immediately": "la partie s'arrête aussitôt"},
-            "prefer": {"highest": "le plus haut est devant", "lowest": "le plus bas est devant"},
-            "repeat": {"once": "au plus une fois par tour", "while": "encore et encore tant que sa condition tient"},
-            "resolve": {"choice": "le joueur en choisit un", "all": "chaque choix possible a lieu, sans choisir"},
-            "ties": {"shared": "les joueurs à égalité se partagent la victoire"},
-            "domain": {"gem": "une couleur de gemme", "colour": "une couleur de jeton (or compris)",
-                       "gem_set": "un ensemble de couleurs de gemmes", "face_up": "une carte visible",
-                       "deck": "une pioche", "reserved": "une carte réservée", "noble": "un noble",
-                       "payment": "une façon de payer"},
-        },
-    },
-    "nl": {
-        "header": "Vergelijking van „{a}” ({pa}) met „{b}” ({pb}).",
-        "total": {"one": "{n} verschil.", "other": "{n} verschillen."},
-        "sections": {"components": "Spelmateriaal", "players": "Aantal spelers", "values": "Waarden",
-                     "actions": "Acties", "end_of_turn": "Einde van de beurt", "end": "Einde van het spel",
-                     "winners": "Winnaars"},
-        "subject": {
-            "value": "de waarde „{name}”", "player": {"one": "de rij voor {name} speler",
-                                                      "other": "de rij voor {name} spelers"},
-            "action": "de actie „{title}” ({name})", "step": "de stap aan het einde van de beurt „{title}” ({name})",
-            "trigger": "de eindvoorwaarde „{title}” ({name})", "rank": "het rangschikkingscriterium „{title}” ({name})",
-            "param": "de keuze „{name}” van {owner}", "components": "het spelmateriaal", "winners": "de winnaars",
-        },
-        "owner": {"action": "de actie „{title}”", "step": "de stap „{title}”"},
-        "things": {"end_of_turn": "de stappen aan het einde van de beurt",
-                   "winners.ranking": "de rangschikkingscriteria"},
-        "added": "Nieuw: {subject}  ({at})",
-        "removed": "Vervallen: {subject}  (stond in {at})", "order": "De volgorde van {things}",
-        "before": "voor: {v}  ({at})", "after": "na: {v}  ({at})", "note": "opmerking: {v}",
-        "detail": "{field}: {v}", "first": "als eerste", "after_entry": "na „{name}”",
-        "fields": {
-            "title": "titel", "notation": "notatie", "condition": "voorwaarde", "effects": "gevolgen",
-            "only_when_stuck": "alleen als geen andere actie mag", "while": "loopt zolang",
-            "repeat": "hoe vaak", "resolve": "wie beslist", "when": "wanneer", "finish": "einde",
-            "by": "vergeleken op", "prefer": "wie voor staat", "gems": "fiches van elke edelsteenkleur",
-            "gold": "goudfiches", "nobles": "open edelen", "face_up": "open kaarten per niveau",
-            "value": "getal", "domain": "kiest", "min": "minste kleuren", "max": "meeste kleuren",
-            "optional": "mag geen zijn", "price": "prijs", "slots": "gereserveerde kaarten om uit te kiezen",
-            "eligible": "wie mag winnen", "ties": "gelijkspel", "wild": "jokerkleur",
-            "cards": "ontwikkelingskaarten", "noble_tiles": "edelentegels", "choose": "keuzes", "position": "plaats",
-            "gem_colours": "edelsteenkleuren",
-        },
-        "yes": "ja", "no": "nee", "nothing": "niets", "none": "geen",
-        "cards": {"one": "{n} kaart", "other": "{n} kaarten"}, "tiles": {"one": "{n} tegel", "other": "{n} tegels"},
-        "enums": {
-            "finish": {"complete_round": "de ronde wordt afgemaakt, zodat iedereen even vaak speelt",
-                       "immediately": "het spel stopt meteen"},
-            "prefer": {"highest": "de hoogste staat voor", "lowest": "de laagste staat voor"},
-            "repeat": {"once": "hoogstens één keer per beurt", "while": "telkens opnieuw zolang de voorwaarde geldt"},
-            "resolve": {"choice": "de speler kiest er één", "all": "elke toegestane keuze gebeurt, zonder te kiezen"},
-            "ties": {"shared": "spelers die gelijk staan delen de overwinning"},
-            "domain": {"gem": "een edelsteenkleur", "colour": "een fichekleur (goud inbegrepen)",
-                       "gem_set": "een verzameling edelsteenkleuren", "face_up": "een open kaart", "deck": "een stapel",
-                       "reserved": "een gereserveerde kaart", "noble": "een edele", "payment": "een manier van betalen"},
-        },
-    },
-    "sr": {
-        "header": "Поређење „{a}” ({pa}) са „{b}” ({pb}).",
-        "total": {"one": "{n} разлика.", "few": "{n} разлике.", "other": "{n} разлика."},
-        "sections": {"components": "Делови игре", "players": "Број играча", "values": "Вредности",
-                     "actions": "Потези", "end_of_turn": "Крај потеза", "end": "Крај игре", "winners": "Победници"},
-        "subject": {
-            "value": "вредност „{name}”", "player": {"one": "ред за {name} играча", "few": "ред за {name} играча",
-                                                     "other": "ред за {name} играча"},
-            "action": "потез „{title}” ({name})", "step": "корак на крају потеза „{title}” ({name})",
-            "trigger": "услов за крај „{title}” ({name})", "rank": "критеријум рангирања „{title}” ({name})",
-            "param": "избор „{name}” за {owner}", "components": "делови игре", "winners": "победници",
-        },
-        "owner": {"action": "потез „{title}”", "step": "корак „{title}”"},
-        "things": {"end_of_turn": "кораци на крају потеза", "winners.ranking": "критеријуми рангирања"},
-        "added": "Додато: {subject}  ({at})",
-        "removed": "Уклоњено: {subject}  (било у {at})", "order": "Редослед: {things}",
-        "before": "пре: {v}  ({at})", "after": "после: {v}  ({at})", "note": "напомена: {v}",
-        "detail": "{field}: {v}", "first": "прво", "after_entry": "после „{name}”",
-        "fields": {
-            "title": "наслов", "notation": "запис", "condition": "услов", "effects": "дејство",
-            "only_when_stuck": "само кад ниједан други потез није дозвољен", "while": "траје док",
-            "repeat": "колико често", "resolve": "ко одлучује", "when": "када", "finish": "завршетак",
-            "by": "пореди се по", "prefer": "ко је испред", "gems": "жетони сваке боје драгуља",
-            "gold": "златни жетони", "nobles": "откривени племићи", "face_up": "отворене карте по нивоу",
-            "value": "број", "domain": "бира", "min": "најмање боја", "max": "највише боја",
-            "optional": "може бити ништа", "price": "цена", "slots": "резервисане карте међу којима се бира",
-            "eligible": "ко може да победи", "ties": "нерешен исход", "wild": "џокер боја",
-            "cards": "развојне карте", "noble_tiles": "плочице племића", "choose": "избори", "position": "место",
-            "gem_colours": "боје драгуља",
-        },
-        "yes": "да", "no": "не", "nothing": "ништа", "none": "ништа",
-        "cards": {"one": "{n} карта", "few": "{n} карте", "other": "{n} карата"},
-        "tiles": {"one": "{n} плочица", "few": "{n} плочице", "other": "{n} плочица"},
-        "enums": {
-            "finish": {"complete_round": "круг се довршава, па сви играју исти број потеза",
-                       "immediately": "игра се одмах завршава"},
-            "prefer": {"highest": "највећи је испред", "lowest": "најмањи је испред"},
-            "repeat": {"once": "највише једном по потезу", "while": "изнова док важи његов услов"},
-            "resolve": {"choice": "играч бира један", "all": "сваки дозвољени избор се дешава, без бирања"},
-            "ties": {"shared": "играчи са истим резултатом деле победу"},
-            "domain": {"gem": "боја драгуља", "colour": "боја жетона (и злато)", "gem_set": "скуп боја драгуља",
-                       "face_up": "отворена карта", "deck": "шпил", "reserved": "резервисана карта",
-                       "noble": "племић", "payment": "начин плаћања"},
-        },
-    },
-}
-LANGUAGES = tuple(STRINGS)
+# The fixed words are the `diff.*` keys of the sheets' language tables
+# (compiler/sheets/lang/LANG.yaml), checked by `splendor-rules check` like every other key
+# (E601-E604). Expressions and effects are phrased by the sheets' phrases.
+LANGUAGES = _LANGUAGES
+_PREFIX = "diff."
+# The kinds of value (see the Field tuples) whose values are words of the table: diff.enum.KIND.VALUE.
+_ENUMS = ("finish", "prefer", "repeat", "resolve", "ties", "domain")
 
 
-def _describer():
-    """The sheets' phrasing of expressions, when that module is there."""
-    try:
-        from .sheets.phrases import describe
-    except ImportError:
-        return None
-    return describe
+class _Strings(Mapping):
+    """Language -> the diff's words as nested mappings ("subject" -> "player" -> plural forms).
+
+    A read-only view of the `diff.*` keys of each language table, read on first use;
+    :func:`render` reads the tables themselves.
+    """
+
+    def __getitem__(self, lang: str) -> dict:
+        if lang not in LANGUAGES:
+            raise KeyError(lang)
+        nested: dict = {}
+        for key, entry in tables.load(lang).entries.items():
+            if key.startswith(_PREFIX):
+                *groups, last = key[len(_PREFIX):].split(".")
+                node = nested
+                for group in groups:
+                    node = node.setdefault(group, {})
+                node[last] = dict(entry) if isinstance(entry, Mapping) else entry
+        return nested
+
+    def __iter__(self):
+        return iter(LANGUAGES)
+
+    def __len__(self) -> int:
+        return len(LANGUAGES)
+
+
+STRINGS: Mapping[str, dict] = _Strings()
 
 
 class _Words:
-    """Phrases values and subjects in one language."""
+    """Phrases values and subjects in one language, with the `diff.*` texts of its table."""
 
     def __init__(self, lang: str):
         self.lang = lang
-        self.s = STRINGS[lang]
-        self.describe = _describer()
+        self.table = tables.load(lang)
 
-    def plural(self, forms: dict, n: int, **kw) -> str:
-        return (forms.get(category(self.lang, n)) or forms["other"]).format(n=n, **kw)
+    def __call__(self, key: str, n: int | None = None, **fields) -> str:
+        """The text of `diff.KEY`, in the plural form for `n`, with its placeholders filled."""
+        return self.table.text(_PREFIX + key, n, **fields)
 
     def text(self, t: Text | None) -> str:
         return "" if t is None else (t.get(self.lang) or t.en)
 
     def phrase(self, node, rules: Rules, decision: Decision | None) -> str:
-        if self.describe is not None:
-            return self.describe(node, self.lang, rules, decision)
-        return unparse(node)
+        return describe(node, self.lang, rules, decision)
 
     def value(self, kind: str, v, rules: Rules, subject: tuple = ()) -> str:
-        s = self.s
         if v is None:
-            return s["none"]
+            return self("none")
         decision = _decision_of(subject, rules)
         if kind == "expr":
             return self.phrase(v, rules, decision)
         if kind == "effects":
-            return "; ".join(self.phrase(x, rules, decision) for x in v) if v else s["nothing"]
+            return "; ".join(self.phrase(x, rules, decision) for x in v) if v else self("nothing")
         if kind == "text":
             return self.text(v)
         if kind == "bool":
-            return s["yes"] if v else s["no"]
+            return self("yes") if v else self("no")
         if kind == "list":
             return ", ".join(v)
         if kind in ("cards", "tiles"):
-            return self.plural(s[kind], v)
+            return self(f"count.{kind}", v)
         if kind == "choices":
-            return ", ".join(f"{name} ({s['enums']['domain'][domain]})" for name, domain in v) or s["nothing"]
+            return ", ".join(f"{name} ({self(f'enum.domain.{domain}')})" for name, domain in v) or self("nothing")
         if kind == "position":
             where, name = v
-            return s["first"] if where == "first" else s["after_entry"].format(name=name)
-        if kind in s["enums"]:
-            return s["enums"][kind].get(v, v)
+            return self("position.first") if where == "first" else self("position.after", name=name)
+        if kind in _ENUMS:  # a value the table has no words for is shown as written
+            key = f"enum.{kind}.{v}"
+            return self(key) if self.table.has(_PREFIX + key) else str(v)
         return str(v)
 
     def subject(self, subject: tuple) -> str:
         kind, name, title = subject[:3]
-        template = self.s["subject"].get(kind)
         if kind == "player":
-            return self.plural(template, name, name=name)
-        if kind == "section":
-            return self.s["things"][name]
+            return self("subject.player", name, name=name)
+        if kind == "section":  # an ordered section: "end_of_turn" or "winners.ranking"
+            return self(f"things.{name.rsplit('.', 1)[-1]}")
         if kind == "param":
             okind, oname, otitle = subject[3:6]
-            return template.format(name=name, owner=self.s["owner"][okind].format(title=self.text(otitle) or oname))
-        return template.format(name=name, title=self.text(title) or name)
+            return self("subject.param", name=name, owner=self(f"owner.{okind}", title=self.text(otitle) or oname))
+        return self(f"subject.{kind}", name=name, title=self.text(title) or name)
 
     def field(self, d: Difference) -> str:
-        return self.s["fields"]["gem_colours" if d.path == "components.gems" else d.field]
+        return self("field." + ("gem_colours" if d.path == "components.gems" else d.field))
 
 
 def _decision_of(subject: tuple, rules: Rules) -> Decision | None:
@@ -511,8 +352,7 @@ def render(diffs: list[Difference], a: Rules, b: Rules, lang: str = "en") -> str
     if not diffs:
         return ""
     w = _Words(lang)
-    s = w.s
-    lines = [s["header"].format(a=w.text(a.title), pa=a.source.path, b=w.text(b.title), pb=b.source.path)]
+    lines = [w("header", a=w.text(a.title), pa=a.source.path, b=w.text(b.title), pb=b.source.path)]
     section = None
     i = 0
     while i < len(diffs):
@@ -520,7 +360,7 @@ def render(diffs: list[Difference], a: Rules, b: Rules, lang: str = "en") -> str
         top = d.path.split(".")[0]
         if top != section:
             section = top
-            lines += ["", s["sections"][top]]
+            lines += ["", w(f"section.{top}")]
         group = [d]
         if d.kind == "changed":  # the changed fields of one rule are shown together
             while i + len(group) < len(diffs) and diffs[i + len(group)].kind == "changed" \
@@ -535,19 +375,19 @@ def render(diffs: list[Difference], a: Rules, b: Rules, lang: str = "en") -> str
                 if c.field != "value":
                     lines.append(f"    {w.field(c)}")
                     indent = "      "
-                lines.append(indent + s["before"].format(v=w.value(*c.before, a, c.subject), at=_loc(c.before_at)))
-                lines.append(indent + s["after"].format(v=w.value(*c.after, b, c.subject), at=_loc(c.after_at)))
+                lines.append(indent + w("before", v=w.value(*c.before, a, c.subject), at=_loc(c.before_at)))
+                lines.append(indent + w("after", v=w.value(*c.after, b, c.subject), at=_loc(c.after_at)))
         elif d.kind == "added":
-            lines.append("- " + s["added"].format(subject=subject, at=_loc(d.after_at)))
+            lines.append("- " + w("added", subject=subject, at=_loc(d.after_at)))
             for field, value, kind in d.details:
-                lines.append("    " + s["detail"].format(field=s["fields"][field], v=w.value(kind, value, b, d.subject)))
+                lines.append("    " + w("detail", field=w(f"field.{field}"), v=w.value(kind, value, b, d.subject)))
         elif d.kind == "removed":
-            lines.append("- " + s["removed"].format(subject=subject, at=_loc(d.before_at)))
+            lines.append("- " + w("removed", subject=subject, at=_loc(d.before_at)))
         else:  # order
-            lines.append("- " + _cap(s["order"].format(things=subject)))
-            lines.append("    " + s["before"].format(v=", ".join(d.before), at=_loc(d.before_at)))
-            lines.append("    " + s["after"].format(v=", ".join(d.after), at=_loc(d.after_at)))
+            lines.append("- " + _cap(w("order", things=subject)))
+            lines.append("    " + w("before", v=", ".join(d.before), at=_loc(d.before_at)))
+            lines.append("    " + w("after", v=", ".join(d.after), at=_loc(d.after_at)))
         for note in dict.fromkeys(c.note for c in group if c.note is not None):
-            lines.append("    " + s["note"].format(v=w.text(note)))
-    lines += ["", w.plural(s["total"], len(diffs))]
+            lines.append("    " + w("note", v=w.text(note)))
+    lines += ["", w("total", len(diffs))]
     return "\n".join(lines) + "\n"

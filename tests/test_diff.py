@@ -162,3 +162,10 @@ def test_exit_status_2_on_a_spec_not_found():
 def test_specs_by_name_and_by_path_are_the_same():
     assert run_diff("official", "target-12").stdout == run_diff("rulespec/official.yaml",
                                                                 "variants/target-12.yaml").stdout
+
+
+def test_the_diff_command_offers_every_sheet_language():
+    from compiler import cli
+    from compiler.sheets.plurals import LANGUAGES
+
+    assert tuple(cli.LANGUAGES) == tuple(LANGUAGES)

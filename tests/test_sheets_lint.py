@@ -64,6 +64,57 @@ def test_extra_key_is_located_at_its_line(langs):
     assert "extra key 'sheet.surplus'" in found[0].message
 
 
+# The words of `splendor-rules diff` are the diff.* keys of the same tables, held to the same checks.
+
+
+def test_missing_diff_key_is_located_where_it_belongs(langs):
+    fr = langs / "fr.yaml"
+    before = line_of(fr, "diff.section.players:")  # the key before the one removed
+    edit(fr, 'diff.section.values: "Valeurs"\n', "")
+    found = lint_tables(langs, COLOURS)
+    assert [(d.code, pathlib.Path(d.span.file).name, d.span.line) for d in found] == [("E602", "fr.yaml", before)]
+    english = line_of(langs / "en.yaml", "diff.section.values:")
+    assert found[0].message.startswith("missing key 'diff.section.values' (the English table has it at ")
+    assert found[0].message.endswith(f"en.yaml:{english})")
+    assert found[0].notes == ("English: Values",)
+
+
+def test_extra_diff_key_is_located_at_its_line(langs):
+    sr = langs / "sr.yaml"
+    edit(sr, 'diff.before: "пре: {v}  ({at})"\n', 'diff.before: "пре: {v}  ({at})"\ndiff.beforehand: "раније: {v}"\n')
+    found = lint_tables(langs, COLOURS)
+    assert [(d.code, pathlib.Path(d.span.file).name, d.span.line, d.span.col) for d in found] == [
+        ("E603", "sr.yaml", line_of(sr, "diff.beforehand:"), 1)]
+    assert found[0].message == "extra key 'diff.beforehand': the English table has no such key"
+
+
+def test_diff_placeholders_must_match_english(langs):
+    nl = langs / "nl.yaml"
+    edit(nl, 'diff.before: "voor: {v}  ({at})"', 'diff.before: "voor: {v}  ({where})"')
+    found = lint_tables(langs, COLOURS)
+    assert [(d.code, d.span.line) for d in found] == [("E604", line_of(nl, "diff.before:"))]
+    assert found[0].message == "'diff.before' lacks {at} and has {where}, which English does not"
+
+
+def test_diff_plural_forms_follow_the_language(langs):
+    sr = langs / "sr.yaml"
+    edit(sr, 'diff.count.tiles: {one: "{n} плочица", few: "{n} плочице", other: "{n} плочица"}',
+         'diff.count.tiles: {one: "{n} плочица", other: "{n} плочица"}')
+    found = lint_tables(langs, COLOURS)
+    assert [(d.code, d.span.line) for d in found] == [("E601", line_of(sr, "diff.count.tiles:"))]
+    assert "'diff.count.tiles' lacks the plural form 'few'" in found[0].message
+
+
+def test_check_reports_a_broken_diff_table(langs, monkeypatch):
+    monkeypatch.setattr(tables, "LANG_DIR", langs)
+    fr = langs / "fr.yaml"
+    edit(fr, 'diff.section.values: "Valeurs"\n', "")
+    result = CliRunner().invoke(main, ["check", str(ROOT / "rulespec" / "official.yaml")])
+    assert result.exit_code == 1
+    assert f"fr.yaml:{line_of(fr, 'diff.section.players:')}:1: error[E602]: missing key 'diff.section.values'" \
+        in result.output
+
+
 def test_a_key_missing_from_english_is_extra_everywhere_else(langs):
     edit(langs / "en.yaml", 'eff.nothing: "nothing happens"\n', "")
     found = lint_tables(langs, COLOURS)

@@ -18,7 +18,8 @@ Takes the rule model; returns diagnostics, never raises:
   language by the tests.
 
 English (``lang/en.yaml``) is the reference table: the other tables must have
-exactly its keys.
+exactly its keys. The words of `splendor-rules diff` are the ``diff.*`` keys of the same
+tables (see :mod:`compiler.diff`), so E601-E604 cover them like the sheets' own keys.
 """
 from __future__ import annotations
 

@@ -1,7 +1,9 @@
-"""Language tables: the words of the sheets, one YAML file per language.
+"""Language tables: the words of the sheets and of `splendor-rules diff`, one YAML file per language.
 
 ``compiler/sheets/lang/LANG.yaml`` maps a flat dotted key (``quant.ge``,
-``attr.reserved.you.count``) to a text. A text that depends on a number is a mapping
+``attr.reserved.you.count``) to a text. The keys under ``diff.`` are the fixed words of
+:mod:`compiler.diff` (``diff.header``, ``diff.field.condition``); they are held to the
+same checks as the sheets' keys. A text that depends on a number is a mapping
 from CLDR plural category (see :mod:`.plurals`) to text; :meth:`Table.text` picks the
 form for the number it is given. Placeholders are written ``{name}``; a field's value
 may itself be a plural mapping (a Serbian adjective agrees with its noun), and is
