@@ -606,6 +606,25 @@ class DecisionLowering:
                     masks[k] = f"mask_{k}"
                     placed[k + 1].remove(c)
 
+        # gem_set sizes: size(set) == E, E fixed before the loop, picks the subsets of that size only.
+        sizes: dict[int, str] = {}
+        for k, lay in enumerate(layouts):
+            if lay.param.domain != "gem_set":
+                continue
+            for c in list(placed[k + 1]):
+                if not (isinstance(c, Compare) and c.op == "=="):
+                    continue
+                for this, other in ((c.left, c.right), (c.right, c.left)):
+                    if (isinstance(this, Call) and this.func == "size" and this.args == (Name(lay.param.name, None),)
+                            and _position(other, self.order) < k):
+                        current_level[0] = k
+                        blocks[k].add(0, f"size_{k} = {compiler.expr(other, self.env)}  # {unparse(c)}")
+                        sizes[k] = f"size_{k}"
+                        placed[k + 1].remove(c)
+                        break
+                if k in sizes:
+                    break
+
         for level in range(n + 1):
             current_level[0] = level
             for c in placed[level]:
@@ -649,11 +668,13 @@ class DecisionLowering:
                     idx = name
             elif p.domain == "gem_set":
                 table = f"SUBSETS_{self.dp.index}_{k}"
-                self.plan.helpers.append(self._subset_table(table, lay))
-                if k in masks:
-                    out.add(depth, f"for {idx}, {name} in {table}[{masks[k]}]:")
+                self._add_helper(self._subset_table(table, lay, by_size=k in sizes))
+                mask = masks.get(k, str((1 << len(self.plan.gems)) - 1))
+                if k in sizes:
+                    out.add(depth, f"for {idx}, {name} in ({table}[{mask}][{sizes[k]}] "
+                                   f"if 0 <= {sizes[k]} <= {len(self.plan.gems)} else ()):")
                 else:
-                    out.add(depth, f"for {idx}, {name} in {table}[{(1 << len(self.plan.gems)) - 1}]:")
+                    out.add(depth, f"for {idx}, {name} in {table}[{mask}]:")
                 if p.optional:
                     raise LoweringError("an optional gem_set is not supported", p.span)
             elif p.domain == "face_up":
@@ -746,13 +767,24 @@ class DecisionLowering:
         # Without gold any shortfall forbids the purchase: test gem by gem and stop at the first.
         return f"({' + '.join(terms)} > t{wild}) if t{wild} else ({' or '.join(over)})"
 
-    def _subset_table(self, table: str, lay: ParamLayout) -> str:
+    def _add_helper(self, text: str) -> None:
+        if text not in self.plan.helpers:  # each decision is lowered twice (alone and fused)
+            self.plan.helpers.append(text)
+
+    def _subset_table(self, table: str, lay: ParamLayout, by_size: bool) -> str:
+        """The subsets of the colours in each bitmask, with their index (by size if `by_size`)."""
         n = len(self.plan.gems)
         rows = []
         for mask in range(1 << n):
             entries = [(i, s) for i, s in enumerate(lay.values) if all(mask >> g & 1 for g in s)]
-            rows.append("    (" + "".join(f"({i}, {s!r}), " for i, s in entries) + "),")
-        return f"{table} = (  # subsets of the colours in each bitmask, with their index\n" + "\n".join(rows) + "\n)"
+            if by_size:
+                groups = ["(" + "".join(f"({i}, {s!r}), " for i, s in entries if len(s) == size) + ")"
+                          for size in range(n + 1)]
+                rows.append("    (" + ", ".join(groups) + "),")
+            else:
+                rows.append("    (" + "".join(f"({i}, {s!r}), " for i, s in entries) + "),")
+        what = "by bitmask, then by size" if by_size else "by bitmask"
+        return f"{table} = (  # subsets of the colours, with their index, {what}\n" + "\n".join(rows) + "\n)"
 
     def bind_params(self, out: Lines, depth: int, args: str | None, layouts=None) -> None:
         """Decode the action's args tuple into the locals the effects use."""
