@@ -41,6 +41,8 @@ class Checker:
         self.r = Reporter()
         self.types = Inferrer(self.r)
         self.spans: dict[str, Span] = {}
+        self.value_spans: dict[tuple[int, str], Span] = {}  # (players, field) -> span of the number in the row
+        self.unread: set[str] = set()  # tables that could not be read: no follow-up errors about their size
 
     # ------------------------------------------------------------------ helpers
 
@@ -137,6 +139,7 @@ class Checker:
         title = self.text(root, "title")
         description = self.text(root, "description", required=False)
         gems, wild = self.components()
+        self.types = Inferrer(self.r, gems, wild)
         cards, nobles = self.tables(gems)
         levels = tuple(sorted({c.level for c in cards}))
         players = self.players()
@@ -196,10 +199,15 @@ class Checker:
             with open(path, encoding="utf-8") as handle:
                 text = handle.read()
         except FileNotFoundError:
-            self.r.error("E106", f"{key} table not found: {shown}", node.span)
+            self.unread.add(key)
+            self.r.error("E112", f"{key} table not found: {shown}", node.span,
+                         "the path is relative to the folder of the spec file")
             return []
         except (OSError, UnicodeDecodeError) as err:
-            self.r.error("E106", f"cannot read the {key} table {shown}: {err}", node.span)
+            self.unread.add(key)
+            why = (f"not valid UTF-8 (byte 0x{err.object[err.start]:02x} at offset {err.start})"
+                   if isinstance(err, UnicodeDecodeError) else (err.strerror or str(err)).lower())
+            self.r.error("E112", f"cannot read the {key} table {shown}: {why}", node.span)
             return []
         if self.sources is not None:
             self.sources.add(shown, text)
@@ -274,15 +282,25 @@ class Checker:
                 if n is not None and isinstance(v, int) and v < 0:
                     self.r.error("E501", f"'{field}' cannot be negative", n.span)
                 nums[field] = v if isinstance(v, int) else 0
+                if n is not None:
+                    self.value_spans[(key.value, field)] = n.span
             self.spans[f"players.{key.value}"] = key.span
+            end = entry.span
+            self.value_spans[(key.value, "row")] = Span(key.span.file, key.span.line, key.span.col,
+                                                        end.end_line, end.end_col)
             out.append(PlayerCount(key.value, nums["gems"], nums["gold"], nums["nobles"], nums["face_up"], key.span,
                                    self.note(entry)))
         out.sort(key=lambda p: p.players)
         for a, b in zip(out, out[1:]):
             if b.players != a.players + 1:
-                missing = ", ".join(str(n) for n in range(a.players + 1, b.players))
+                missing = [str(n) for n in range(a.players + 1, b.players)]
+                rows = f"a row for {missing[0]} players" if len(missing) == 1 else \
+                    f"rows for {', '.join(missing[:-1])} and {missing[-1]} players"
+                where = f"line {a.span.line}" if a.span.file == b.span.file else f"{a.span.file}:{a.span.line}"
                 self.r.error("E502", f"the player-count table has a gap: {a.players} and {b.players} players are listed"
-                             f" but not {missing}", b.span)
+                             f" but not {', '.join(missing)}", self.value_spans.get((b.players, "row"), b.span),
+                             f"add {rows} (the row for {a.players} players is at {where}), or remove the "
+                             f"row for {b.players} players")
         if not out:
             self.r.error("E502", "the player-count table is empty", table.span)
         return tuple(out)
@@ -317,15 +335,16 @@ class Checker:
         if not players:
             return
         biggest = max(players, key=lambda p: p.nobles)
-        if biggest.nobles > len(nobles):
+        if biggest.nobles > len(nobles) and "nobles" not in self.unread:
             self.r.error("E503", f"{biggest.players} players reveal {biggest.nobles} nobles, but there are only "
-                         f"{len(nobles)} noble tiles", biggest.span)
+                         f"{len(nobles)} noble tiles", self.value_spans.get((biggest.players, "nobles"), biggest.span))
         for p in players:
             for level in levels:
                 n = sum(1 for c in cards if c.level == level)
                 if p.face_up > n:
                     self.r.error("E504", f"{p.players} players show {p.face_up} face-up cards of level {level}, but "
-                                 f"level {level} has only {n} cards", p.span)
+                                 f"level {level} has only {n} cards",
+                                 self.value_spans.get((p.players, "face_up"), p.span))
                     break
 
     def facts(self, gems, wild, cards, nobles, levels, players, values) -> bounds_mod.Facts:

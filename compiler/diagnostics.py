@@ -134,7 +134,7 @@ def render(diagnostic: Diagnostic, sources: SourceMap | None = None) -> str:
     if text is not None:
         text = text.replace("\t", " ")
         if len(text) > 200:  # a minified line: show the window around the caret
-            start = max(0, d.span.col - 80)
+            start = 0 if d.span.col <= 120 else d.span.col - 80
             text = ("..." if start else "") + text[start:start + 160]
             col = d.span.col - start + (3 if start else 0)
         else:

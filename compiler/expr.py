@@ -283,18 +283,43 @@ def _syntax_error(err: UnexpectedInput, text: str, origin: Origin, what: str) ->
     if isinstance(err, UnexpectedCharacters):
         start = err.pos_in_stream
         return Diagnostic("E201", f"unexpected character {text[start]!r} in {what}", origin.at(start, start + 1))
-    if isinstance(err, UnexpectedEOF):
-        return Diagnostic("E202", f"{what} ends too early{_expected(err.expected)}", origin.at(len(text)))
+    if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
+        return Diagnostic("E202", f"{what} ends too early{_expected(err.expected)}", origin.at(len(text)),
+                          _unclosed(text, len(text), origin, "is never closed"))
     assert isinstance(err, UnexpectedToken)
     token = err.token
-    if token.type == "$END":
-        return Diagnostic("E202", f"{what} ends too early{_expected(err.expected)}", origin.at(len(text)))
     start = token.start_pos or 0
-    hint = ""
-    if str(token) == "=" or (token.type == "COMPARE" and False):
-        hint = " (use '==' to compare)"
+    hint = " (use '==' to compare)" if str(token) == "=" else ""
+    closers = {_CLOSERS[n] for n in err.expected if n in _CLOSERS}
+    notes = _unclosed(text, start, origin, "is still open here", closers) if closers else ()
     return Diagnostic("E203", f"unexpected {_token_text(token)} in {what}{_expected(err.expected)}{hint}",
-                      origin.at(start, start + len(str(token))))
+                      origin.at(start, start + len(str(token))), notes)
+
+
+_CLOSERS = {"RPAR": ")", "RSQB": "]"}
+_PAIRS = {"(": ")", "[": "]"}
+
+
+def _unclosed(text: str, end: int, origin: Origin, says: str, closers=None) -> tuple[str, ...]:
+    """A note naming the innermost bracket still open at `end` (when one is, and, if
+    `closers` is given, when the parser was waiting for its closing bracket)."""
+    stack: list[int] = []
+    i = 0
+    while i < end:
+        ch = text[i]
+        if ch == "#":  # a comment runs to the end of its line
+            newline = text.find("\n", i)
+            i = end if newline < 0 else newline
+            continue
+        if ch in _PAIRS:
+            stack.append(i)
+        elif ch in ")]" and stack:
+            stack.pop()
+        i += 1
+    if not stack or (closers is not None and _PAIRS[text[stack[-1]]] not in closers):
+        return ()
+    at = origin.at(stack[-1])
+    return (f"the '{text[stack[-1]]}' at line {at.line}, column {at.col} {says}",)
 
 
 def _precheck(text: str, origin: Origin, what: str) -> None:

@@ -23,8 +23,10 @@ class Type:
     origin: str = ""  # for cards: "face_up" or "reserved"
 
     def __str__(self) -> str:
-        return {"gem": "gem colour", "colour": "token colour", "int": "number", "bool": "condition"}.get(
-            self.name, self.name)
+        """The type as a noun: 'number', 'gem colour', 'face-up card' (see :func:`noun`)."""
+        if self.name == "card" and self.origin:
+            return f"{self.origin.replace('_', '-')} card"
+        return _NOUNS.get(self.name, self.name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +34,7 @@ class SetOf:
     elem: object
 
     def __str__(self) -> str:
-        return f"collection of {self.elem}s"
+        return f"collection of {self.elem}s"  # every noun of _NOUNS takes an 's'
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +44,23 @@ class MapOf:
 
     def __str__(self) -> str:
         return f"table of {self.value}s by {self.key}"
+
+
+_NOUNS = {"gem": "gem colour", "colour": "token colour", "int": "number", "bool": "condition",
+          "setup": "player-count row", "none": "none", "?": "value"}
+
+
+def noun(t) -> str:
+    """A type as a message names what it found: 'a number', 'a condition', 'an end ...', 'none'."""
+    text = str(t)
+    if text == "none":
+        return "none"
+    return f"{'an' if text[0] in 'aeiou' else 'a'} {text}"
+
+
+def wanted(t) -> str:
+    """A type as a message names what a place needs: 'true or false' for a condition, else :func:`noun`."""
+    return "true or false" if t == BOOL else noun(t)
 
 
 INT = Type("int")
@@ -134,16 +153,27 @@ def base_scope(gems: tuple[str, ...], wild: str, values: tuple[str, ...]) -> dic
 class Inferrer:
     """Infers types, reporting each problem once at the innermost node (E4xx)."""
 
-    def __init__(self, reporter: Reporter):
+    def __init__(self, reporter: Reporter, gems: tuple[str, ...] = (), wild: str | None = None):
         self.r = reporter
+        self.gems = gems  # the colours, for the note on an unknown name where a colour is wanted
+        self.wild = wild
 
     def expect(self, node, scope: Scope, expected, what: str):
         actual = self.infer(node, scope)
         if not assignable(actual, expected):
-            self.r.error("E410", f"{what} must be a {expected}, but this is a {actual}", node.span)
+            self.r.error("E410", f"{what} must be {wanted(expected)}, but this is {noun(actual)}", node.span)
         return actual
 
-    def infer(self, node, scope: Scope):  # noqa: C901 - one dispatch over node kinds
+    def colour_note(self, hint) -> str:
+        """Where a colour is wanted, the colours that can stand there ('' elsewhere)."""
+        if hint == GEM and self.gems:
+            return f"a gem colour is one of: {', '.join(self.gems)}"
+        if hint == COLOUR and self.gems:
+            return f"a colour is one of: {', '.join(dict.fromkeys(self.gems + ((self.wild,) if self.wild else ())))}"
+        return ""
+
+    def infer(self, node, scope: Scope, hint=None):  # noqa: C901 - one dispatch over node kinds
+        """The type of `node`; `hint` is the type the place wants, for the notes of unknown names."""
         match node:
             case Int():
                 return INT
@@ -155,7 +185,8 @@ class Inferrer:
                     if name in AGGREGATES or name in FUNCTIONS:
                         self.r.error("E402", f"'{name}' is a function; call it with brackets", node.span)
                     else:
-                        self.r.error("E401", f"unknown name '{name}'{did_you_mean(name, scope.names)}", node.span)
+                        self.r.error("E401", f"unknown name '{name}'{did_you_mean(name, scope.names)}", node.span,
+                                     self.colour_note(hint))
                     return ERROR
                 return t
             case Attribute(obj=obj, name=attr):
@@ -164,24 +195,24 @@ class Inferrer:
                     return ERROR
                 table = ATTRIBUTES.get(t.name) if isinstance(t, Type) else None
                 if table is None:
-                    self.r.error("E403", f"a {t} has no attributes (no '.{attr}')", node.span)
+                    self.r.error("E403", f"{noun(t)} has no attributes (no '.{attr}')", node.span)
                     return ERROR
                 if attr not in table:
-                    self.r.error("E403", f"a {t} has no attribute '{attr}'{did_you_mean(attr, table)}"
+                    self.r.error("E403", f"{noun(t)} has no attribute '{attr}'{did_you_mean(attr, table)}"
                                  f" (it has: {', '.join(table)})", node.span)
                     return ERROR
                 return table[attr]
             case Index(obj=obj, index=idx):
                 t = self.infer(obj, scope)
-                k = self.infer(idx, scope)
+                k = self.infer(idx, scope, t.key if isinstance(t, MapOf) else None)
                 if t == ERROR:
                     return ERROR
                 if not isinstance(t, MapOf):
-                    self.r.error("E404", f"a {t} cannot be indexed with [...]", node.span)
+                    self.r.error("E404", f"{noun(t)} cannot be indexed with [...]", node.span)
                     return ERROR
                 if not assignable(k, t.key):
                     extra = " (it may be the wild colour, which has no entry here)" if k == COLOUR and t.key == GEM else ""
-                    self.r.error("E410", f"this table is indexed by a {t.key}, not a {k}{extra}", idx.span)
+                    self.r.error("E410", f"this table is indexed by {noun(t.key)}, not by {noun(k)}{extra}", idx.span)
                 return t.value
             case Call(func=func, args=args):
                 return self.call(node, func, args, scope)
@@ -195,7 +226,8 @@ class Inferrer:
                 if isinstance(ct, SetOf):
                     elem = ct.elem
                 elif ct != ERROR:
-                    self.r.error("E410", f"'{func}(... for {var} in ...)' needs a collection, but this is a {ct}", coll.span)
+                    self.r.error("E410", f"'{func}(... for {var} in ...)' needs a collection, but this is {noun(ct)}",
+                                 coll.span)
                 if var in scope.names and scope.names[var] != GLOBALS.get(var, object()) and var in GLOBALS:
                     self.r.error("E406", f"'{var}' is a built-in name and cannot be a loop variable", node.span)
                 expected = AGGREGATES[func]
@@ -216,27 +248,35 @@ class Inferrer:
                 self.expect(r, scope, BOOL, f"the right side of '{op}'")
                 return BOOL
             case Compare(op=op, left=l, right=r) if op in ("in", "not in"):
-                lt, rt = self.infer(l, scope), self.infer(r, scope)
+                rt = self.infer(r, scope)
+                lt = self.infer(l, scope, rt.elem if isinstance(rt, SetOf) else None)
                 if rt != ERROR and not isinstance(rt, SetOf):
-                    self.r.error("E410", f"'{op}' needs a collection on its right, but this is a {rt}", r.span)
+                    self.r.error("E410", f"'{op}' needs a collection on its right, but this is {noun(rt)}", r.span)
                 elif isinstance(rt, SetOf) and not comparable(lt, rt.elem):
-                    self.r.error("E410", f"a {lt} is never in a {rt}", node.span)
+                    self.r.error("E410", f"{noun(lt)} is never in {noun(rt)}", node.span)
                 return BOOL
             case Compare(op=op, left=l, right=r):
-                lt, rt = self.infer(l, scope), self.infer(r, scope)
+                # `purpel == c`: an unknown name on the left learns from the right what is wanted there
+                if isinstance(l, Name) and scope.lookup(l.id) is None:
+                    rt = self.infer(r, scope)
+                    lt = self.infer(l, scope, rt)
+                else:
+                    lt = self.infer(l, scope)
+                    rt = self.infer(r, scope, lt)
                 if op in ("==", "!="):
                     if not comparable(lt, rt):
-                        self.r.error("E410", f"cannot compare a {lt} with a {rt}", node.span)
+                        self.r.error("E410", f"cannot compare {noun(lt)} with {noun(rt)}", node.span)
                 else:
                     for side, t in ((l, lt), (r, rt)):
                         if not assignable(t, INT):
-                            self.r.error("E410", f"'{op}' compares numbers, but this is a {t}", side.span)
+                            self.r.error("E410", f"'{op}' compares numbers, but this is {noun(t)}", side.span)
                 return BOOL
             case Conditional(test=t, then=a, otherwise=b):
                 self.expect(t, scope, BOOL, "the condition of 'if'")
                 at, bt = self.infer(a, scope), self.infer(b, scope)
                 if not comparable(at, bt):
-                    self.r.error("E410", f"both branches of 'if' must have one type, not {at} and {bt}", node.span)
+                    self.r.error("E410", f"both branches of 'if' must have the same type, but one is {noun(at)} and "
+                                 f"the other {noun(bt)}", node.span)
                 return at if at != ERROR else bt
         raise TypeError(f"not an expression: {node!r}")  # pragma: no cover
 
@@ -266,7 +306,7 @@ class Inferrer:
         else:
             t = self.infer(args[0], scope)
             if t != ERROR and not isinstance(t, SetOf):
-                self.r.error("E410", f"'size' needs a collection, but this is a {t}", args[0].span)
+                self.r.error("E410", f"'size' needs a collection, but this is {noun(t)}", args[0].span)
         return INT
 
     def statement(self, node, scope: Scope) -> None:
@@ -283,18 +323,16 @@ class Inferrer:
                     self.r.error("E408", f"'{name}' takes {len(params)} argument{'s' if len(params) != 1 else ''}"
                                  f" ({len(args)} given)", node.span)
                 for a, p in zip(args, params):
-                    t = self.infer(a, scope)
+                    t = self.infer(a, scope, p)
                     if not assignable(t, p):
-                        want = f"face-up {p}" if getattr(p, "origin", "") == "face_up" else str(p)
-                        self.r.error("E410", f"'{name}' needs a {want}, but this is a "
-                                     f"{'reserved card' if t == RESERVED_CARD else t}", a.span)
+                        self.r.error("E410", f"'{name}' needs {wanted(p)}, but this is {noun(t)}", a.span)
                 for a in args[len(params):]:
                     self.infer(a, scope)
             case ForEach(var=var, collection=coll, body=body):
                 ct = self.infer(coll, scope)
                 elem = ct.elem if isinstance(ct, SetOf) else ERROR
                 if ct != ERROR and not isinstance(ct, SetOf):
-                    self.r.error("E410", f"'for {var} in ...' needs a collection, but this is a {ct}", coll.span)
+                    self.r.error("E410", f"'for {var} in ...' needs a collection, but this is {noun(ct)}", coll.span)
                 self.statement(body, scope.bind(var, elem))
             case When(test=test, then=then, otherwise=otherwise):
                 self.expect(test, scope, BOOL, "the condition of 'if'")

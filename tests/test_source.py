@@ -4,9 +4,10 @@ from __future__ import annotations
 import time
 
 import pytest
+import yaml
 
 from compiler import source
-from compiler.diagnostics import CompileError, SourceMap, Span
+from compiler.diagnostics import CompileError, SourceMap, Span, render
 from compiler.source import MapNode, ScalarNode, SeqNode
 
 
@@ -102,19 +103,54 @@ def test_a_small_alias_is_expanded():
     assert source.to_plain(doc.root) == {"a": [1, 2], "b": [1, 2]}
 
 
-def test_an_alias_bomb_stops_quickly():
+def test_an_alias_bomb_stops_quickly_at_the_alias_that_overflows():
     lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
     lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 10)]
     start = time.perf_counter()
     d = error("\n".join(lines) + "\n")
-    assert d.code == "E013" and "more than" in d.message
     assert time.perf_counter() - start < 5
+    # a0..a3 hold 11 + 111 + 1,111 + 11,111 nodes; a4 repeats a3: the 8th *a3 passes 100,000
+    assert d.code == "E013"
+    assert d.message == f"the alias '*a3' makes the document expand to more than {source.MAX_NODES} nodes"
+    assert (d.span.line, d.span.col, d.span.end_col) == (5, 10 + 5 * 7, 13 + 5 * 7)
+    assert lines[4][d.span.col - 1:d.span.end_col - 1] == "*a3"
+    assert d.notes == ("'&a3' (line 4, column 5) expands to 11,111 nodes, and every '*a3' repeats them all",)
 
 
-def test_a_recursive_alias_is_an_error():
+def test_aliases_are_paired_with_the_nodes_they_repeat():
+    """Aliases as keys, as scalars and inside other anchors keep the pairing in step."""
+    text = ("k: &k key\nv: &v [1, 2]\nm: {*k : 1, other: *v}\nn: &n {a: *v, b: *k}\nlist: [*n, *n, *v]\n"
+            "deep: &d [[[[x]]]]\n" + "".join(f"d{i}: &d{i} [*d{i - 1 if i > 1 else ''}]\n" for i in range(1, 70)))
+    d = error(text)
+    # x lies 4 levels down in &d, each &dN wraps one more: in `d60: &d60 [*d59]` it reaches level 2 + 59 + 4
+    assert d.code == "E012" and d.message == f"nesting is deeper than {source.MAX_DEPTH} levels through the alias '*d59'"
+    assert (d.span.line, d.span.col, d.span.end_col) == (6 + 60, 12, 16)
+    assert d.notes == ("'*d59' puts a copy of '&d59' (line 65, column 6) at this depth",)
+    doc = load(text.split("deep:")[0])
+    assert source.to_plain(doc.root) == {"k": "key", "v": [1, 2], "m": {"key": 1, "other": [1, 2]},
+                                         "n": {"a": [1, 2], "b": "key"}, "list": [{"a": [1, 2], "b": "key"}] * 2 + [[1, 2]]}
+
+
+def test_a_document_with_too_many_nodes_without_a_big_alias(monkeypatch):
+    monkeypatch.setattr(source, "MAX_NODES", 3000)  # the same logic, a smaller file
+    d = error("a: [" + ", ".join(["1"] * (source.MAX_NODES + 5)) + "]\n")
+    assert d.code == "E013" and d.message == f"the document has more than {source.MAX_NODES} nodes"
+    # the mapping and the list count 2: item number MAX_NODES - 1 is the first one too many
+    assert (d.span.line, d.span.col) == (1, 5 + 3 * (source.MAX_NODES - 2))
+    text = "a: &a [1, 2]\nb: [" + ", ".join(["*a"] * source.MAX_NODES) + "]\n"
+    d = error(text)
+    assert d.message == f"the document has more than {source.MAX_NODES} nodes" and not d.notes
+    # 5 nodes before b's items, 3 for each *a: the alias during which the count passes the budget
+    k = (source.MAX_NODES - 5) // 3 + 1
+    assert (d.span.line, d.span.col) == (2, 5 + 4 * (k - 1))
+    assert text.splitlines()[1][d.span.col - 1:d.span.end_col - 1] == "*a"  # the alias, not the inside of `&a`
+
+
+def test_a_recursive_alias_is_an_error_at_the_alias():
     d = error("a: &x [1, *x]\n")
-    assert d.code == "E013" and d.message == "an alias refers to a node that contains it"
-    assert (d.span.line, d.span.col) == (1, 4)
+    assert d.code == "E013" and d.message == "the alias '*x' refers to a node that contains it"
+    assert (d.span.line, d.span.col, d.span.end_col) == (1, 11, 13)
+    assert d.notes == ("'&x' (line 1, column 4) contains '*x': it would expand forever",)
 
 
 @pytest.mark.parametrize("text, where", [
@@ -183,10 +219,30 @@ def test_too_large_files_are_refused_before_parsing(tmp_path):
     assert time.perf_counter() - start < 2
 
 
-@pytest.mark.parametrize("depth", [source.MAX_DEPTH + 5, 3000, 20000])
-def test_deep_nesting_is_an_error_not_a_crash(depth):
+@pytest.mark.parametrize("depth", [source.MAX_DEPTH + 1, source.MAX_DEPTH + 5, 3000, 20000, 200_000])
+def test_deep_nesting_is_an_error_at_the_first_bracket_too_deep(depth):
+    # libyaml's composer recurses in C and would overflow the stack: the depth is checked first
     d = error("a: " + "[" * depth + "]" * depth + "\n")
-    assert d.code == "E012" and str(source.MAX_DEPTH) in d.message
+    assert d.code == "E012" and d.message == f"nesting is deeper than {source.MAX_DEPTH} levels"
+    # the root mapping is level 0, the first '[' (column 4) level 1
+    assert (d.span.line, d.span.col, d.span.end_col) == (1, 4 + source.MAX_DEPTH, 5 + source.MAX_DEPTH)
+
+
+def test_deep_nesting_with_pyyaml_alone(monkeypatch):
+    monkeypatch.setattr(source, "LOADER", yaml.SafeLoader)
+    start = time.perf_counter()
+    d = error("a: " + "[" * 200_000 + "]" * 200_000 + "\n")
+    assert (d.code, d.span.col) == ("E012", 4 + source.MAX_DEPTH)
+    assert time.perf_counter() - start < 5
+
+
+def test_deep_nesting_without_brackets():
+    d = error("a:\n" + "- " * 30_000 + "x\n")
+    assert d.code == "E012" and (d.span.line, d.span.col) == (2, 1 + 2 * source.MAX_DEPTH)
+    d = error("a: " + "{b: " * 30_000 + "1" + "}" * 30_000 + "\n")
+    assert d.code == "E012" and d.span.col == 4 + 4 * source.MAX_DEPTH  # the first '{' too deep
+    d = error("a: " + "[" * source.MAX_DEPTH + "x" + "]" * source.MAX_DEPTH + "\n")
+    assert d.code == "E012" and d.span.col == 4 + source.MAX_DEPTH  # a scalar one level too deep
 
 
 def test_nesting_within_the_limit_is_fine():
@@ -195,15 +251,157 @@ def test_nesting_within_the_limit_is_fine():
     assert isinstance(doc.root.get("a"), SeqNode)
 
 
-def test_yaml_syntax_errors_are_located():
+def test_yaml_syntax_errors_are_located_and_say_where_the_construct_began():
     d = error("a: [1, 2\nb: 3\n")
-    assert d.code == "E010" and d.message.startswith("invalid YAML: ")
-    assert d.span.line == 2
+    assert d.code == "E010" and d.message == "invalid YAML: expected ',' or ']', but got ':'"
+    assert (d.span.line, d.span.col) == (2, 2)
+    assert d.notes == ("while reading the list opened with '[' at line 1, column 4",)
 
 
-def test_tabs_are_located():
-    d = error("a:\n\tb: 1\n")
-    assert d.code == "E010" and (d.span.line, d.span.col) == (2, 1)
+def test_an_unclosed_quote_says_where_it_was_opened():
+    text = 'a: 1\ntitle: "Splendor\nb: 2\nc:\n  - "x: y"\n'
+    d = error(text)
+    assert d.code == "E010" and (d.span.line, d.span.col) == (5, 6)
+    assert d.notes == ("the quoted text opened at line 2, column 8 runs to line 5: is its closing quote missing?",)
+    d = error('a: 1\ntitle: "Splendor\nb: 2\n')
+    assert d.message == "invalid YAML: the file ends too early"
+    assert (d.span.line, d.span.col) == (3, 5)  # the end of the last line, not past it
+    assert d.notes == ("the quoted text that starts at line 2, column 8 is never closed",)
+
+
+def test_a_duplicate_anchor_names_the_first():
+    d = error("x: &a 1\ny: &a 2\n")
+    assert d.message == "invalid YAML: found duplicate anchor 'a'" and (d.span.line, d.span.col) == (2, 4)
+    assert d.notes == ("its first occurrence is at line 1, column 4",)
+
+
+@pytest.mark.parametrize("text, where", [
+    ("a:\n\tb: 1\n", (2, 1)),
+    ("a:\n  b: 1\n\tc: 2\n", (3, 1)),
+    ("a:\n \tb: 1\n", (2, 2)),
+    ("a:\n  - x\n\t- y\n", (3, 1)),
+])
+def test_tabs_that_indent_say_so(text, where):
+    d = error(text)
+    assert d.code == "E010" and d.message == "invalid YAML: tabs cannot indent YAML; use spaces"
+    assert (d.span.line, d.span.col) == where
+
+
+def test_a_tab_after_a_colon(monkeypatch):
+    """libyaml reads a tab between tokens as YAML allows; PyYAML's own loader refuses it."""
+    if source.LOADER is not yaml.SafeLoader:
+        assert source.to_plain(load("a:\tb\n").root) == {"a": "b"}
+    monkeypatch.setattr(source, "LOADER", yaml.SafeLoader)
+    d = error("a:\tb\n")
+    assert d.message == "invalid YAML: a tab cannot stand here in YAML; use spaces" and d.span.col == 3
+
+
+# --------------------------------------------------------------------------- the end of the file
+
+
+@pytest.mark.parametrize("text, where", [
+    ("a: [1, 2\n", (1, 9)),
+    ("a: [1, 2", (1, 9)),
+    ("a: 1\nb: [1,\n  2\n\n\n", (3, 4)),  # blank lines at the end: the last line with text
+    ("a: 1\nb: {c: 1   \n", (2, 9)),  # trailing spaces: just after the text
+    ('a: "x\n\n', (1, 6)),
+])
+def test_errors_at_the_end_of_the_file_point_at_the_end_of_its_last_line(text, where):
+    d = error(text)
+    assert (d.span.line, d.span.col) == where
+
+
+def test_a_caret_is_drawn_for_an_error_at_the_end_of_the_file(root):
+    text = (root / "rulespec" / "official.yaml").read_text(encoding="utf-8")
+    at = len(text) - 30
+    broken = text[:at] + "\r" + text[at:]  # a lone carriage return: YAML breaks the line there
+    sources = SourceMap()
+    with pytest.raises(CompileError) as info:
+        load(broken, "official.yaml", sources)
+    [d] = info.value.diagnostics
+    lines = broken.splitlines()
+    assert (d.span.line, d.span.col) == (len(lines), len(lines[-1]) + 1)
+    shown = render(d, sources).splitlines()
+    assert shown[0] == f"official.yaml:{len(lines)}:{len(lines[-1]) + 1}: error[E010]: invalid YAML: could not find expected ':'"
+    assert shown[1] == f" {len(lines)} | {lines[-1]}"
+    assert shown[2] == f" {' ' * len(str(len(lines)))} | {' ' * len(lines[-1])}^"
+    assert f"line {len(lines) - 1} ends with a lone carriage return (\\r), which YAML reads as a line break" in d.notes
+
+
+def test_reader_errors_count_lines_as_yaml_does():
+    d = error("a: 1\rb: 2\rc: x\x7fy\r")
+    assert (d.span.line, d.span.col) == (3, 5)
+
+
+# --------------------------------------------------------------------------- libyaml
+
+
+def _walk(node, seen=None):
+    seen = set() if seen is None else seen
+    if id(node) in seen:
+        return
+    seen.add(id(node))
+    yield node
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            yield from _walk(k, seen)
+            yield from _walk(v, seen)
+    elif isinstance(node, yaml.SequenceNode):
+        for item in node.value:
+            yield from _walk(item, seen)
+
+
+def _marks(text: str, loader) -> list[tuple]:
+    return [(type(n).__name__, n.tag, n.value if isinstance(n, yaml.ScalarNode) else len(n.value),
+             (n.style or None) if isinstance(n, yaml.ScalarNode) else n.flow_style,
+             n.start_mark.line, n.start_mark.column, n.end_mark.line, n.end_mark.column)
+            for document in yaml.compose_all(text, Loader=loader) for n in _walk(document)]
+
+
+TRICKY = {
+    "unicode": "title: {sr: Сплендор, fr: \"Splendor à la française\", e: 😀😀 x}\nnext: [😀, é, 'ж']\n",
+    "crlf": "a: 1\r\nb:\r\n  - x\r\n  - 'y\r\n    z'\r\n",
+    "cr": "a: 1\rb: [1,\r 2]\rc: 3\r",
+    "unicode breaks": "a: 1\x85b: 2\u2028c: 3\u2029d: x\n",
+    "block scalars": "a: |2\n    indented\n  more\nb: >-\n  folded\n  text\n\nc: \"multi\n  line\"\n",
+    "anchors": "a: &x {k: [1, 2]}\nb: *x\n*x : 3\n? complex\n: value\n",
+    "comments": "# c\na: 1 # c\n# c\nb:\n  # c\n  - 1\n",
+}
+
+
+def test_libyaml_is_used_when_pyyaml_has_it():
+    assert source.LOADER is (yaml.CSafeLoader if yaml.__with_libyaml__ else yaml.SafeLoader)
+
+
+def test_both_loaders_give_every_node_the_same_place(root):
+    """libyaml (source.LOADER) and PyYAML's own loader agree on every node of every spec and
+    variant: kind, tag, value, style, start and end. (Where PyYAML lacks libyaml, both are one.)"""
+    texts = {p.name: p.read_text(encoding="utf-8") for p in
+             [root / "rulespec" / "official.yaml", *sorted((root / "variants").glob("*.yaml"))]}
+    texts.update(TRICKY)
+    assert len(_marks(texts["official.yaml"], yaml.SafeLoader)) > 400
+    for name, text in texts.items():
+        assert _marks(text, source.LOADER) == _marks(text, yaml.SafeLoader), name
+
+
+def test_both_loaders_build_the_same_tree(root, monkeypatch):
+    for path in [root / "rulespec" / "official.yaml", *sorted((root / "variants").glob("*.yaml"))]:
+        data = path.read_bytes()
+        fast = load(data, path.name)
+        monkeypatch.setattr(source, "LOADER", yaml.SafeLoader)
+        slow = load(data, path.name)
+        monkeypatch.undo()
+        assert fast.root == slow.root, path.name  # frozen nodes: spans and styles compared too
+
+
+@pytest.mark.parametrize("text", [
+    "a: [1, 2\nb: 3\n", 'a: "x\n', "a:\n\tb: 1\n", "x: &a 1\ny: &a 2\n", "x: *b\n", "a: b: c\n",
+    "a: |\n\tx\n  y: [\n", "a: 1\n--- \nb: 2\n...\n---\n", "a: &x [1, *x]\n", "a: 1\nb: x\x7fy\n",
+])
+def test_both_loaders_report_the_same_mistakes(text, monkeypatch):
+    fast = error(text)
+    monkeypatch.setattr(source, "LOADER", yaml.SafeLoader)
+    assert error(text) == fast
 
 
 def test_missing_files_and_directories(tmp_path):

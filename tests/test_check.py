@@ -1,0 +1,261 @@
+"""Pass 4, check (compiler/check.py with compiler/types.py): names, types and sense.
+
+Each test writes the catalogue's clean spec (tests/broken/_clean.yaml) with one change
+into a temporary folder, with the card and noble tables beside it, and checks it; the
+assertions name the exact message, where its caret points and its notes.
+"""
+from __future__ import annotations
+
+import pathlib
+import re
+import shutil
+
+import pytest
+
+from compiler import pipeline
+from compiler.diagnostics import CompileError, SourceMap, render
+from compiler.types import BOOL, CARD, COLOUR, FACE_UP_CARD, GEM, INT, NONE, PLAYER, RESERVED_CARD, SETUP, MapOf, SetOf, \
+    noun, wanted
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+CLEAN = (ROOT / "tests" / "broken" / "_clean.yaml").read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def folder(tmp_path: pathlib.Path) -> pathlib.Path:
+    for name in ("splendor_cards.csv", "splendor_nobles.csv"):
+        shutil.copy(ROOT / "rulespec" / name, tmp_path / name)
+    return tmp_path
+
+
+def spec(*changes: tuple[str, str]) -> str:
+    """The clean spec with each (old, new) replaced once; every `old` must be there."""
+    text = CLEAN.replace("../../rulespec/", "")
+    for old, new in changes:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    return text
+
+
+def check(folder: pathlib.Path, text: str, name: str = "spec.yaml"):
+    """The rules of a clean spec, or (diagnostics, sources) of a broken one."""
+    (folder / name).write_text(text, encoding="utf-8")
+    sources = SourceMap()
+    try:
+        return pipeline.load_rules(str(folder / name), sources)
+    except CompileError as err:
+        return err.diagnostics, sources
+
+
+def diagnostics(folder, *changes):
+    result = check(folder, spec(*changes))
+    assert isinstance(result, tuple), "the spec checked clean"
+    return result[0]
+
+
+def one(folder, *changes):
+    [d] = diagnostics(folder, *changes)
+    return d
+
+
+def marked(d, folder: pathlib.Path) -> str:
+    """The text under a diagnostic's caret."""
+    line = (folder / pathlib.Path(d.span.file).name).read_text(encoding="utf-8").splitlines()[d.span.line - 1]
+    return line[d.span.col - 1:d.span.end_col - 1]
+
+
+def test_the_clean_spec_checks_clean(folder):
+    rules = check(folder, spec())
+    assert not isinstance(rules, tuple), rules
+    assert [p.players for p in rules.players] == [2, 3, 4] and len(rules.cards) == 90
+
+
+# --------------------------------------------------------------------------- types, in words
+
+
+def test_type_nouns():
+    assert [noun(t) for t in (INT, BOOL, GEM, COLOUR, PLAYER, CARD, FACE_UP_CARD, RESERVED_CARD, SETUP, NONE)] == [
+        "a number", "a condition", "a gem colour", "a token colour", "a player", "a card", "a face-up card",
+        "a reserved card", "a player-count row", "none"]
+    assert noun(SetOf(GEM)) == "a collection of gem colours"
+    assert noun(MapOf(COLOUR, INT)) == "a table of numbers by token colour"
+    assert wanted(BOOL) == "true or false" and wanted(INT) == "a number"
+
+
+@pytest.mark.parametrize("old, new, message, under", [
+    ("condition: me.reserved < reserve_limit", "condition: me.reserved + reserve_limit",
+     "a condition must be true or false, but this is a number", "me.reserved + reserve_limit"),
+    ("by: player.prestige,", "by: player.prestige >= 3,",
+     "a ranking key must be a number, but this is a condition", "player.prestige >= 3"),
+    ("when: me.prestige >= target", "when: me.prestige",
+     "an end condition must be true or false, but this is a number", "me.prestige"),
+    ("while: me.held > token_limit", "while: me.held",
+     "a 'while' condition must be true or false, but this is a number", "me.held"),
+    ("condition: supply[colour] >= pair_minimum", "condition: supply[colour] >= 4 and me",
+     "the right side of 'and' must be true or false, but this is a player", "me"),
+    ("condition: supply[colour] >= pair_minimum", "condition: supply[colour] + (me.held > 1) >= 4",
+     "the right side of '+' must be a number, but this is a condition", "me.held > 1"),
+    ("condition: supply[colour] >= pair_minimum", "condition: supply[colour] >= colour",
+     "'>=' compares numbers, but this is a gem colour", "colour"),
+    ("condition: supply[colour] >= pair_minimum", "condition: me == 1",
+     "cannot compare a player with a number", "me == 1"),
+    ("condition: supply[colour] >= pair_minimum", "condition: 1 in gems",
+     "a number is never in a collection of gem colours", "1 in gems"),
+    ("condition: supply[colour] >= pair_minimum", "condition: colour in 3",
+     "'in' needs a collection on its right, but this is a number", "3"),
+    ("condition: supply[colour] >= pair_minimum", "condition: sum(1 for c in target) > 0",
+     "'sum(... for c in ...)' needs a collection, but this is a number", "target"),
+    ("condition: supply[colour] >= pair_minimum", "condition: (if true then 1 else me) == 1",
+     "both branches of 'if' must have the same type, but one is a number and the other a player",
+     "if true then 1 else me"),
+    ("condition: supply[colour] >= pair_minimum", "condition: size(target) > 0",
+     "'size' needs a collection, but this is a number", "target"),
+    ("condition: supply[colour] >= pair_minimum", "condition: me.prestige.points > 0",
+     "a number has no attributes (no '.points')", "me.prestige.points"),
+    ("condition: supply[colour] >= pair_minimum", "condition: target[1] > 0",
+     "a number cannot be indexed with [...]", "target[1]"),
+    ("condition: supply[colour] >= pair_minimum", "condition: me.bonus[me] > 0",
+     "this table is indexed by a gem colour, not by a player", "me"),
+    ("      - take(colour, 2)\n", "      - acquire(colour)\n",
+     "'acquire' needs a card, but this is a gem colour", "colour"),
+])
+def test_type_mismatches_read_naturally(folder, old, new, message, under):
+    d = one(folder, (old, new))
+    assert (d.code, d.message) == ("E410", message) or (d.code, d.message) == ("E403", message) \
+        or (d.code, d.message) == ("E404", message)
+    assert marked(d, folder) == under
+
+
+def test_a_reserved_card_where_a_face_up_card_is_needed(folder):
+    d = one(folder, ("      - pay(payment)\n      - acquire(card)\n      - refill(card)\n",
+                     "      - pay(payment)\n      - acquire(card)\n      - refill(card)\n      - reserve(card)\n"),
+            ("  buy_reserved:\n    title: Buy one of your reserved cards\n    notation: buy reserved {card} {payment}"
+             "\n    choose:\n      card: {domain: reserved, slots: reserve_limit}\n      payment: {domain: payment, "
+             "price: \"max(0, card.cost[c] - me.bonus[c])\"}\n    effects:\n      - pay(payment)\n      - acquire(card)\n",
+             "  buy_reserved:\n    title: Buy one of your reserved cards\n    notation: buy reserved {card} {payment}"
+             "\n    choose:\n      card: {domain: reserved, slots: reserve_limit}\n      payment: {domain: payment, "
+             "price: \"max(0, card.cost[c] - me.bonus[c])\"}\n    effects:\n      - pay(payment)\n      - acquire(card)\n"
+             "      - reserve(card)\n"))
+    assert d.message == "'reserve' needs a face-up card, but this is a reserved card"
+
+
+def test_no_type_message_names_a_type_twice_or_misses_an_article(folder):
+    """Whatever the mismatch, the message is English: no 'must be a condition', no 'a a'."""
+    found = diagnostics(folder, ("condition: supply[colour] >= pair_minimum",
+                                 "condition: (me + 1) and not 3 and -me == gems and size(me) and min(me, 2) and abs(me)"))
+    assert len(found) >= 6
+    for d in found:
+        assert not re.search(r"\b(a|an) (a|an|true)\b|must be a condition|must be an? true", d.message), d.message
+
+
+# --------------------------------------------------------------------------- names
+
+
+def test_an_unknown_name_gets_a_did_you_mean(folder):
+    d = one(folder, ("condition: supply[colour] >= pair_minimum", "condition: supply[colour] >= pair_minimun"))
+    assert (d.code, d.message, d.notes) == ("E401", "unknown name 'pair_minimun' (did you mean 'pair_minimum'?)", ())
+
+
+@pytest.mark.parametrize("old, new, note", [
+    ("take(colour, 2)", "take(purpel, 2)", "a colour is one of: white, blue, green, red, black, gold"),
+    ("supply[colour] >= pair_minimum", "supply[purpel] >= pair_minimum",
+     "a colour is one of: white, blue, green, red, black, gold"),
+    ("supply[colour] >= pair_minimum", "me.bonus[purpel] >= 1", "a gem colour is one of: white, blue, green, red, black"),
+    ("supply[colour] >= pair_minimum", "purpel == colour", "a gem colour is one of: white, blue, green, red, black"),
+    ("supply[colour] >= pair_minimum", "colour != purpel", "a gem colour is one of: white, blue, green, red, black"),
+    ("supply[colour] >= pair_minimum", "purpel in gems", "a gem colour is one of: white, blue, green, red, black"),
+])
+def test_an_unknown_name_where_a_colour_is_wanted_lists_the_colours(folder, old, new, note):
+    d = one(folder, (old, new))
+    assert (d.code, d.message, d.notes) == ("E401", "unknown name 'purpel'", (note,))
+    assert marked(d, folder) == "purpel"
+
+
+def test_an_unknown_name_elsewhere_has_no_colour_note(folder):
+    d = one(folder, ("when: me.prestige >= target", "when: me.prestige >= purpel"))
+    assert (d.message, d.notes) == ("unknown name 'purpel'", ())
+
+
+def test_a_built_in_name_cannot_name_a_value(folder):
+    d = one(folder, ("  pair_minimum: 4\n", "  pair_minimum: 4\n  supply: 3\n"))
+    assert (d.code, d.message) == ("E406", "'supply' is a built-in name and cannot name a value")
+
+
+# --------------------------------------------------------------------------- tables and sense
+
+
+def test_a_missing_table_has_its_own_code(folder):
+    d = one(folder, ("cards: splendor_cards.csv", "cards: cards/splendor_card.csv"))
+    assert (d.code, d.message) == ("E112", f"cards table not found: {folder.as_posix()}/cards/splendor_card.csv")
+    assert d.notes == ("the path is relative to the folder of the spec file",)
+    assert marked(d, folder) == "cards/splendor_card.csv"
+
+
+def test_an_unreadable_table_has_its_own_code(folder):
+    (folder / "tables.csv").mkdir()
+    d = one(folder, ("nobles: splendor_nobles.csv", "nobles: tables.csv"))
+    assert (d.code, d.message) == ("E112", f"cannot read the nobles table {folder.as_posix()}/tables.csv: is a directory")
+    (folder / "latin1.csv").write_bytes("points,white\n3,caf\u00e9\n".encode("latin-1"))
+    d = one(folder, ("nobles: splendor_nobles.csv", "nobles: latin1.csv"))
+    assert d.message == (f"cannot read the nobles table {folder.as_posix()}/latin1.csv: not valid UTF-8 "
+                         "(byte 0xe9 at offset 18)")
+
+
+def test_too_few_cards_points_at_face_up(folder):
+    d = one(folder, ("4: {gems: 7, gold: 5, nobles: 5, face_up: 4}", "4: {gems: 7, gold: 5, nobles: 5, face_up: 25}"))
+    assert (d.code, d.message) == ("E504", "4 players show 25 face-up cards of level 3, but level 3 has only 20 cards")
+    assert marked(d, folder) == "25"
+
+
+def test_too_few_nobles_points_at_nobles(folder):
+    d = one(folder, ("3: {gems: 5, gold: 5, nobles: 4, face_up: 4}", "3: {gems: 5, gold: 5, nobles: 4, face_up: 4}"),
+            ("4: {gems: 7, gold: 5, nobles: 5, face_up: 4}", "4:\n    gems: 7\n    gold: 5\n    nobles: 11\n    face_up: 4"))
+    assert (d.code, d.message) == ("E503", "4 players reveal 11 nobles, but there are only 10 noble tiles")
+    assert (d.span.line, marked(d, folder)) == (16, "11")
+
+
+def test_a_gap_in_the_player_table_points_at_the_row_after_it(folder):
+    d = one(folder, ("  3: {gems: 5, gold: 5, nobles: 4, face_up: 4}\n", ""),
+            ("4: {gems: 7, gold: 5, nobles: 5, face_up: 4}", "5: {gems: 7, gold: 5, nobles: 5, face_up: 4}"))
+    assert (d.code, d.message) == ("E502", "the player-count table has a gap: 2 and 5 players are listed but not 3, 4")
+    assert marked(d, folder) == "5: {gems: 7, gold: 5, nobles: 5, face_up: 4}"
+    assert d.notes == ("add rows for 3 and 4 players (the row for 2 players is at line 11), or remove the row for "
+                       "5 players",)
+
+
+def test_a_variant_is_blamed_where_it_changes_the_table(folder):
+    check(folder, spec(), "base.yaml")
+    variant = "spec: 1\nname: wide\nextends: base.yaml\ntitle: Wide rows\nplayers:\n  3: {face_up: 30}\n"
+    diagnostics, sources = check(folder, variant, "wide.yaml")
+    [d] = diagnostics
+    assert d.code == "E504" and d.span.file.endswith("wide.yaml") and (d.span.line, d.span.col) == (6, 16)
+    assert render(d, sources).splitlines()[1:] == [" 6 |   3: {face_up: 30}", "   |                ^^"]
+
+
+def test_a_gap_made_by_a_variant_names_the_file_of_the_other_row(folder):
+    check(folder, spec(), "base.yaml")
+    variant = "spec: 1\nname: six\nextends: base.yaml\ntitle: Six\nplayers:\n  6: {add: true, gems: 9, gold: 5, nobles: 7, face_up: 4}\n"
+    diagnostics, _ = check(folder, variant, "six.yaml")
+    [d] = diagnostics
+    assert d.code == "E502" and d.span.file.endswith("six.yaml") and d.span.line == 6
+    assert d.notes == (f"add a row for 5 players (the row for 4 players is at {folder.as_posix()}/base.yaml:13), "
+                       "or remove the row for 6 players",)
+
+
+def test_an_action_that_can_never_be_taken(folder):
+    d = one(folder, ("condition: supply[colour] >= pair_minimum", "condition: supply[colour] >= 8"))
+    assert d.code == "E507" and d.message.startswith("action 'take_pair' can never be taken")
+    assert marked(d, folder) == "supply[colour] >= 8"
+
+
+def test_an_end_that_can_never_fire(folder):
+    d = one(folder, ("  target: 15\n", "  target: 500\n"))
+    assert d.code == "E509" and d.notes == ("all cards and nobles together are worth 170 prestige",)
+    assert marked(d, folder) == "me.prestige >= target"
+
+
+def test_every_problem_of_the_pass_is_reported(folder):
+    found = diagnostics(folder, ("take(colour, 2)", "take(purpel, 2)"),
+                        ("when: me.prestige >= target", "when: me.prestige"),
+                        ("4: {gems: 7, gold: 5, nobles: 5, face_up: 4}", "4: {gems: 7, gold: 5, nobles: 11, face_up: 4}"))
+    assert [d.code for d in found] == ["E503", "E401", "E410"]
