@@ -55,8 +55,23 @@ def _base_name(name: str) -> str:
     return _SAME_THING.get(name, name)
 
 
+_TABLE_LINTS: dict[tuple, list[Diagnostic]] = {}
+
+
 def lint_tables(directory: str | Path | None = None, colours: tuple[str, ...] = ()) -> list[Diagnostic]:
+    """The table problems, computed once per run for the same files (`check` of many specs)."""
     base = Path(directory) if directory is not None else tables.LANG_DIR
+    stamps = []
+    for path in sorted(base.glob("*.yaml")):
+        info = path.stat()
+        stamps.append((path.name, info.st_mtime_ns, info.st_size))
+    key = (str(base.resolve()), tuple(colours), tuple(stamps))
+    if key not in _TABLE_LINTS:
+        _TABLE_LINTS[key] = _lint_tables(base, tuple(colours))
+    return list(_TABLE_LINTS[key])
+
+
+def _lint_tables(base: Path, colours: tuple[str, ...]) -> list[Diagnostic]:
     loaded: dict[str, tables.Table] = {}
     found: list[Diagnostic] = []
     for lang in LANGUAGES:
