@@ -14,7 +14,13 @@ The rules of the overlay (the reference is rulespec/README.md):
   ``winners.ranking`` and a decision's ``choose`` -- are matched by key. An existing
   key is merged field by field; a new key needs ``add: true`` and is then complete,
   placed at the end or by ``before: KEY`` / ``after: KEY``; ``remove: REASON`` deletes
-  a key.
+  a key. In an ordered collection (``end_of_turn``, ``end``, ``winners.ranking``: those
+  whose schema entry lets ``before``/``after`` go without ``add``) an existing key given
+  ``before``/``after`` moves there, recorded as a set of ``PATH.KEY.position``.
+* An editable list (``effects``, ``interpretations``: a schema field that also takes
+  ``{prepend, append}``) given as that mapping keeps the base's items and adds the
+  prepended ones before them and the appended ones after them (a set of the list's path);
+  every item keeps the span of the file that wrote it. A plain list replaces.
 * Fixed mappings (the document, ``components``, ``winners``, an entry's fields) are
   merged field by field; scalars, lists and texts (``title``, ``note``...) replace.
 * Changing what the base does not have is an error, with a "did you mean".
@@ -29,9 +35,10 @@ keep the base's. Which fields each kind of entry has comes from rulespec/schema.
 
 Codes: E301 base not found, E302 cycle, E303 a key the base lacks, E304 ``add`` of a
 key the base has, E305 removing what is not there, E306 a removal without a reason,
-E307 ``before``/``after`` naming no entry, E308 a field that does not exist or does
+E307 ``before``/``after`` naming no entry (or the entry itself), E308 a field that does not exist or does
 not fit the entry, E309 a bad ``extends``, E310 an entry that is not a mapping, E311
-bookkeeping keys where they mean nothing, E312 a removal with other fields.
+bookkeeping keys where they mean nothing, E312 a removal with other fields, E313
+``prepend``/``append`` where there is no base list to edit (a new entry).
 """
 from __future__ import annotations
 
@@ -47,11 +54,12 @@ import rulespec
 from . import schema, source
 from .diagnostics import CompileError, Diagnostic, Reporter, SourceMap, Span, did_you_mean
 from .model import Change, SpecFile, Text
-from .source import Document, MapNode, Node, ScalarNode
+from .source import Document, MapNode, Node, ScalarNode, SeqNode
 
 RULESPEC_DIR = Path(rulespec.__file__).resolve().parent
 VARIANTS_DIR = Path(__file__).resolve().parent.parent / "variants"
 BOOKKEEPING = ("add", "remove", "before", "after")
+LIST_EDITS = ("prepend", "append")  # the keys of a list edited in place, in the order they apply
 _NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 
 
@@ -83,6 +91,8 @@ class Shape:
     requires: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
     is_entry: bool = False  # an entry of a keyed collection (may carry add/remove/before/after)
     is_value: bool = False  # an entry of `values` (a number, or {value, note})
+    lists: frozenset[str] = frozenset()  # fixed: list fields a variant may edit with {prepend, append}
+    movable: bool = False  # keyed: an existing entry may be moved with before/after (an ordered collection)
 
 
 # Which fields the overlay merges rather than replaces: a keyed collection (by key) or a
@@ -129,6 +139,19 @@ def _requires(defn: dict) -> dict[str, tuple[str, tuple[str, ...]]]:
     return out
 
 
+def _edits_a_list(prop: dict, defs: dict) -> bool:
+    """Whether a schema property also takes ``{prepend, append}`` (a list edited in place)."""
+    ref = prop.get("$ref", "")
+    defn = defs.get(ref.rsplit("/", 1)[-1], {}) if ref.startswith("#/$defs/") else prop
+    return any(set(LIST_EDITS) <= set(alt.get("properties", {})) for alt in defn.get("anyOf", []))
+
+
+def _movable(defn: dict) -> bool:
+    """Whether an existing entry may take before/after: the schema does not tie them to ``add``."""
+    obj = _object_schema(defn)
+    return "before" in obj.get("properties", {}) and "before" not in obj.get("dependentRequired", {})
+
+
 @functools.lru_cache(maxsize=None)
 def shapes() -> Shape:
     """The shape of a variant document, built from rulespec/schema.json."""
@@ -143,13 +166,14 @@ def shapes() -> Shape:
                 continue
             kind, sub = nested.get(name, (None, None))
             if kind == "keyed":
-                fields[name] = Shape("keyed", _LABELS[sub][1], entry=build(sub, True))
+                fields[name] = Shape("keyed", _LABELS[sub][1], entry=build(sub, True), movable=_movable(defs[sub]))
             elif kind == "fixed":
                 fields[name] = build(sub, False)
             else:
                 fields[name] = None
+        lists = frozenset(name for name, prop in defn.get("properties", {}).items() if _edits_a_list(prop, defs))
         return Shape("fixed", _LABELS[ref][0], fields, requires=_requires(defs.get(ref, {})),
-                     is_entry=is_entry, is_value=ref == "value_change")
+                     is_entry=is_entry, is_value=ref == "value_change", lists=lists)
 
     return build("variant", False)
 
@@ -292,7 +316,10 @@ class _Merger:
                     self.error("E308", f"'{name}' only applies to {shape.label} whose {other} is "
                                f"{' or '.join(allowed)}, and this one's is {have!r}", key.span)
                     continue
-            merged = self.field(bnode, vnode, sub, path + (name,), note)
+            if name in shape.lists and isinstance(vnode, MapNode):
+                merged = self.edit_list(bnode, vnode, path + (name,), note)
+            else:
+                merged = self.field(bnode, vnode, sub, path + (name,), note)
             if name in index:
                 entries[index[name]] = (key, merged)
             else:
@@ -314,6 +341,18 @@ class _Merger:
             change_path = path[:-1] if path[-1] == "value" and len(path) == 3 and path[0] == "values" else path
             self.change("set", change_path, vnode.span, note)
         return vnode
+
+    def edit_list(self, bnode: Node | None, vnode: MapNode, path: tuple, note: Text | None) -> Node:
+        """A list edited in place: {prepend: [...], append: [...]} around the base's items."""
+        if bnode is not None and not isinstance(bnode, SeqNode):
+            self.error("E313", f"'{path[-1]}' of the base is not a list, so it cannot be edited with "
+                       f"{' or '.join(LIST_EDITS)}; give the whole list", vnode.span)
+            return vnode
+        kept = bnode.items if bnode is not None else ()
+        added = {k.value: v.items for k, v in vnode.entries if isinstance(v, SeqNode)}
+        items = tuple(added.get("prepend", ())) + tuple(kept) + tuple(added.get("append", ()))
+        self.change("set", path, vnode.span, note)
+        return SeqNode(items, vnode.span)
 
     # ---- keyed collections
 
@@ -379,11 +418,38 @@ class _Merger:
             elif shape.entry.is_value and isinstance(merged, MapNode) and merged.keys() == ["value"]:
                 merged = merged.get("value")
             entries[i] = (key, merged)
-            for word in ("before", "after"):
-                if vnode.get(word) is not None:
-                    self.error("E311", f"'{word}' places a new entry (with 'add: true'); an existing {what} keeps "
-                               "its place", vnode.key_node(word).span)
+            if vnode.get("before") is None and vnode.get("after") is None:
+                continue
+            if not shape.movable:
+                for word in ("before", "after"):
+                    if vnode.get(word) is not None:
+                        self.error("E311", f"'{word}' places a new entry (with 'add: true'); an existing {what} "
+                                   "keeps its place", vnode.key_node(word).span)
+                continue
+            self.move(entries, i, key, vnode, what, path, entry_note or note)
         return MapNode(tuple(entries), var.span)
+
+    def move(self, entries: list, i: int, key: ScalarNode, vnode: MapNode, what: str, path: tuple,
+             note: Text | None) -> None:
+        """Move the existing entry at `i` before or after another entry (an ordered collection)."""
+        name = key.value
+        word = "before" if vnode.get("before") is not None else "after"
+        target = vnode.get(word)
+        if vnode.get("before") is not None and vnode.get("after") is not None:
+            self.error("E307", "give 'before' or 'after', not both", vnode.key_node("after").span)
+            return
+        if isinstance(target, ScalarNode) and target.value == name:
+            self.error("E307", f"'{word}' names the {what} '{name}' itself: name the {what} it goes {word}",
+                       target.span, f"the other {what}s: "
+                       + ", ".join(str(k.value) for k, _ in entries if k.value != name))
+            return
+        moving = entries.pop(i)
+        position = self.position(vnode, [k.value for k, _ in entries], what, path)
+        if position is None:  # reported; it stays where it was
+            entries.insert(i, moving)
+            return
+        entries.insert(position, moving)
+        self.change("set", path + (name, "position"), vnode.key_node(word).span, note)
 
     def remove(self, entries: list, key: ScalarNode, vnode: MapNode, remove: Node, shape: Shape,
                path: tuple, original: list, of: str) -> None:
@@ -431,6 +497,11 @@ class _Merger:
         entries = tuple((k, v) for k, v in vnode.entries if k.value not in BOOKKEEPING)
         out = MapNode(entries, vnode.span)
         for k, v in entries:
+            if k.value in shape.lists and isinstance(v, MapNode):
+                self.error("E313", f"a new {shape.label.split(' ', 1)[-1]} has no '{k.value}' of the base to edit: "
+                           f"give the whole list, not {' or '.join(LIST_EDITS)}", v.entries[0][0].span if v.entries
+                           else v.span)
+                continue
             sub = shape.fields.get(k.value)
             if sub is not None and isinstance(v, MapNode):
                 self.no_bookkeeping(v, sub)

@@ -26,7 +26,8 @@ EXPECTED = {
     "add_existing": "E304", "before_unknown": "E307", "after_unknown": "E307", "field_needs_domain": "E308",
     "base_not_found": "E301", "base_path_not_found": "E301", "cycle_a": "E302", "cycle_b": "E302",
     "self_cycle": "E302", "broken_base": "E303", "chain_error": "E303", "removed_value_used": "E401",
-    "several": "E303", "nested_add": "E311",
+    "several": "E303", "nested_add": "E311", "move_unknown": "E307", "move_itself": "E307",
+    "move_both": "E111", "move_unordered": "E111", "edit_new_entry": "E313", "edit_unknown_key": "E101",
 }
 
 
@@ -259,4 +260,107 @@ def test_the_fields_come_from_the_schema():
     assert not {"add", "remove", "before", "after"} & set(action.fields)
     param = action.fields["choose"].entry
     assert param.requires["price"] == ("domain", ("payment",))
+    assert action.lists == {"effects"} and shape.lists == {"interpretations"}
+    assert [name for name in ("players", "values", "actions", "end_of_turn", "end")
+            if shape.fields[name].movable] == ["end_of_turn", "end"]
+    assert shape.fields["winners"].fields["ranking"].movable and not action.fields["choose"].movable
     assert shape.fields["winners"].fields["ranking"].kind == "keyed"
+
+
+def test_an_existing_entry_of_an_ordered_collection_moves(tmp_path):
+    resolved = resolve_text(tmp_path, """\
+        spec: 1
+        name: moved
+        extends: official
+        title: Moved
+        end_of_turn:
+          noble_visit: {before: return_tokens, note: Nobles visit first.}
+        end:
+          deadlock: {before: target}
+        winners:
+          ranking:
+            prestige: {after: purchased, prefer: highest}
+    """)
+    root = resolved.root
+    here = str(tmp_path / "variant.yaml")
+    assert keys(root.get("end_of_turn")) == ["noble_visit", "return_tokens"]
+    assert keys(root.get("end")) == ["deadlock", "target"]
+    assert keys(root.get("winners").get("ranking")) == ["purchased", "prestige"]
+    visit = root.get("end_of_turn").get("noble_visit")
+    assert visit.get("before") is None and visit.get("note").span.file == here
+    assert visit.get("effects").span.file == "rulespec/official.yaml"  # a move changes nothing else
+    assert [(c.kind, c.path, c.span.line, c.note.en if c.note else None) for c in resolved.changes] == [
+        ("set", "end_of_turn.noble_visit.position", 6, "Nobles visit first."),
+        ("set", "end.deadlock.position", 8, None),
+        ("set", "winners.ranking.prestige.prefer", 11, None),
+        ("set", "winners.ranking.prestige.position", 11, None)]
+
+
+def test_a_moved_step_shows_in_the_diff(tmp_path):
+    from click.testing import CliRunner
+
+    from compiler import cli
+    path = tmp_path / "nobles-first.yaml"
+    path.write_text("spec: 1\nname: nobles-first\nextends: official\ntitle: Nobles first\nend_of_turn:\n"
+                    "  noble_visit: {before: return_tokens, note: Nobles visit first.}\n", encoding="utf-8")
+    rules = pipeline.load_rules(str(path))
+    assert [s.name for s in rules.steps] == ["noble_visit", "return_tokens"]
+    result = CliRunner().invoke(cli.main, ["diff", "official", str(path)])
+    assert result.exit_code == 1  # the rules differ
+    assert "before: return_tokens, noble_visit" in result.output
+    assert "after: noble_visit, return_tokens" in result.output
+
+
+def test_a_list_is_edited_in_place_with_prepend_and_append(tmp_path):
+    resolved = resolve_text(tmp_path, """\
+        spec: 1
+        name: edited
+        extends: official
+        title: Edited
+        actions:
+          reserve_blind:
+            effects:
+              append: ["if supply[gold] >= 1: take(gold, 1)"]
+              prepend: ["take(white, 1)", "take(blue, 1)"]
+          take_pair:
+            effects: ["take(colour, 1)"]
+        interpretations:
+          append: [A new reading.]
+    """)
+    root = resolved.root
+    here, official = str(tmp_path / "variant.yaml"), "rulespec/official.yaml"
+    effects = root.get("actions").get("reserve_blind").get("effects")
+    assert isinstance(effects, SeqNode)
+    assert [i.value for i in effects.items] == [
+        "take(white, 1)", "take(blue, 1)", "reserve_top(level)", "if supply[gold] >= 1: take(gold, 1)",
+        "if supply[gold] >= 1: take(gold, 1)"]
+    assert [i.span.file for i in effects.items] == [here, here, official, official, here]
+    assert [i.value for i in root.get("actions").get("take_pair").get("effects").items] == ["take(colour, 1)"]
+    base = source.load(official, SourceMap()).root.get("interpretations").items
+    readings = root.get("interpretations").items
+    assert [overlay.text_of(i) for i in readings] == [overlay.text_of(i) for i in base] + [
+        overlay.text_of(readings[-1])] and readings[-1].value == "A new reading."
+    assert readings[-1].span.file == here and readings[0].span.file == official
+    assert [(c.kind, c.path) for c in resolved.changes] == [
+        ("set", "actions.reserve_blind.effects"), ("set", "actions.take_pair.effects"), ("set", "interpretations")]
+
+
+def test_a_full_spec_takes_only_a_plain_list(tmp_path):
+    text = (ROOT / "rulespec" / "official.yaml").read_text(encoding="utf-8").replace(
+        "      - reserve_top(level)\n      - \"if supply[gold] >= 1: take(gold, 1)\"\n",
+        "      prepend: [reserve_top(level)]\n", 1)
+    path = tmp_path / "full.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(CompileError) as caught:
+        pipeline.load_rules(str(path))
+    first = caught.value.diagnostics[0]
+    assert first.code.startswith("E1") and "effects" in first.message, first
+
+
+def test_reserve_tax_prepends_its_tax_to_the_official_effects():
+    rules = pipeline.load_rules("variants/reserve-tax.yaml")
+    official = pipeline.load_rules("rulespec/official.yaml")
+    for name in ("reserve_face_up", "reserve_blind"):
+        mine = next(a for a in rules.actions if a.name == name).effects
+        base = next(a for a in official.actions if a.name == name).effects
+        assert len(mine) == len(base) + 1 and mine[1:] == base
