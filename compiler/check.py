@@ -122,7 +122,7 @@ class Checker:
 
     def _raw_lines(self, file: str) -> list[str]:
         if self.sources is not None:
-            lines = self.sources._lines.get(file)
+            lines = self.sources.lines(file)
             if lines is not None:
                 return lines
         try:

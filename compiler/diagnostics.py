@@ -116,6 +116,10 @@ class SourceMap:
     def add(self, name: str, text: str) -> None:
         self._lines[name] = text.splitlines()
 
+    def lines(self, name: str) -> list[str] | None:
+        """Every line of a file the run read, or None if it read no such file."""
+        return self._lines.get(name)
+
     def line(self, name: str, number: int) -> str | None:
         lines = self._lines.get(name)
         if lines is None or not 1 <= number <= len(lines):

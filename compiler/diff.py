@@ -217,7 +217,8 @@ def _with_note(d: Difference, a: Rules, b: Rules) -> Difference:
         for ch in rules.changes:
             if ch.note is None:
                 continue
-            if d.path == ch.path or d.path.startswith(ch.path + ".") or ch.path.startswith(d.path + "."):
+            moved = ch.path.endswith(".position") and d.path == ch.path.rsplit(".", 2)[0] + ".order"
+            if moved or d.path == ch.path or d.path.startswith(ch.path + ".") or ch.path.startswith(d.path + "."):
                 score = (d.path == ch.path, len(ch.path))
                 if best is None or score > best[0]:
                     best = (score, ch.note)

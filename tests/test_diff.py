@@ -169,3 +169,21 @@ def test_the_diff_command_offers_every_sheet_language():
     from compiler.sheets.plurals import LANGUAGES
 
     assert tuple(cli.LANGUAGES) == tuple(LANGUAGES)
+
+
+def test_a_moved_step_is_reported_with_the_note_of_its_move(tmp_path):
+    from click.testing import CliRunner
+
+    from compiler.cli import main
+    variant = tmp_path / "moved.yaml"
+    variant.write_text(
+        "spec: 1\nname: nobles-first\nextends: official\n"
+        "title: {en: Nobles first, fr: Nobles d'abord, nl: Edelen eerst, sr: Племићи прво}\n"
+        "end_of_turn:\n  noble_visit:\n    before: return_tokens\n"
+        "    note: {en: Nobles come first., fr: Les nobles d'abord., nl: Eerst de edelen., sr: Прво племићи.}\n",
+        encoding="utf-8")
+    result = CliRunner().invoke(main, ["diff", "official", str(variant)])
+    assert result.exit_code == 1
+    assert "The order of the end-of-turn steps" in result.output
+    assert "after: noble_visit, return_tokens" in result.output
+    assert "note: Nobles come first." in result.output
