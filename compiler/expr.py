@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Callable, Union
+from typing import Union
 
 import lark
 from lark import Lark, Transformer, v_args

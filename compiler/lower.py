@@ -280,8 +280,7 @@ class ExprCompiler:
             case Name(id="me"):
                 return "player"
             case Name(id=name) if name in env:
-                entry = env[name]
-                return entry[1] if entry[0] != "const" else entry[1]
+                return env[name][1]  # every env entry is (how, kind, ...)
         return "int"
 
     # -- expressions
