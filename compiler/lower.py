@@ -511,6 +511,11 @@ def scalar_preamble(plan: EnginePlan, used: set[str], depth: int) -> list[str]:
     return lines
 
 
+def _cheap(node) -> bool:
+    """A test worth repeating per value rather than looping: no aggregate, call or conditional in it."""
+    return not any(isinstance(x, (Aggregate, Call, Conditional)) for x in walk(node))
+
+
 def _param_env(layouts: list[ParamLayout]) -> dict:
     env = {}
     for lay in layouts:
@@ -656,6 +661,26 @@ class DecisionLowering:
             stride = strides[k] if k < len(strides) else 0  # 0: a deferred payment, not in the id
             if p.domain in ("gem", "colour"):
                 limit = len(self.plan.gems) if p.domain == "gem" else len(self.plan.colours)
+                if k == n - 1 and not p.optional and all(_cheap(c) for c in placed[k + 1]):
+                    # The last choice is a colour and its tests are plain comparisons: one test per
+                    # colour, unrolled, so each reads its own scalar local (s0, t0...) without a loop.
+                    saved, compiler.hoist = compiler.hoist, None
+                    if placed[k + 1]:
+                        spec_text = " and ".join(unparse(c) for c in placed[k + 1])
+                        out.add(depth, f"# {spec_text}, for each {p.name}")
+                    for v in range(limit):
+                        env = {**self.env, p.name: ("const", "colour", v)}
+                        tests = [compiler.expr(c, env) for c in placed[k + 1]]
+                        terms = index_terms + [str(v * stride)]
+                        fixed = sum(int(t) for t in terms if t.isdigit())
+                        ident = " + ".join([t for t in terms if not t.isdigit()] + [str(fixed)])
+                        if tests:
+                            out.add(depth, f"if {' and '.join(tests)}:  # {self.plan.colours[v]}")
+                            out.add(depth + 1, f"out.append({ident})")
+                        else:
+                            out.add(depth, f"out.append({ident})")
+                    compiler.hoist = saved
+                    return self._finish_legal(out, scalar_at, compiler, preamble, fused)
                 if p.optional:
                     table = f"_WITH_NONE_{limit}"
                     helper = f"{table} = {tuple(range(limit)) + (None,)!r}"

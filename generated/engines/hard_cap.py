@@ -961,12 +961,20 @@ def _legal_take_pair(g, out):
     sup = g.supply
     tok = g.tok[me]
     bon = g.bon[me]
+    s0, s1, s2, s3, s4, s5 = sup
     if not ((sum(tok) + 2) <= 10):  # me.held + 2 <= token_limit
         return
-    for p_colour in range(5):
-        if not (sup[p_colour] >= 4):  # supply[colour] >= pair_minimum
-            continue
-        out.append(25 + p_colour)
+    # supply[colour] >= pair_minimum, for each colour
+    if (s0 >= 4):  # white
+        out.append(25)
+    if (s1 >= 4):  # blue
+        out.append(26)
+    if (s2 >= 4):  # green
+        out.append(27)
+    if (s3 >= 4):  # red
+        out.append(28)
+    if (s4 >= 4):  # black
+        out.append(29)
 
 
 def _do_take_pair(g, args):
@@ -1389,10 +1397,17 @@ def _legal_actions(g, out):
     for _ in _ONCE:
         if not ((sum(tok) + 2) <= 10):  # me.held + 2 <= token_limit
             break
-        for p_colour in range(5):
-            if not (sup[p_colour] >= 4):  # supply[colour] >= pair_minimum
-                continue
-            out.append(25 + p_colour)
+        # supply[colour] >= pair_minimum, for each colour
+        if (s0 >= 4):  # white
+            out.append(25)
+        if (s1 >= 4):  # blue
+            out.append(26)
+        if (s2 >= 4):  # green
+            out.append(27)
+        if (s3 >= 4):  # red
+            out.append(28)
+        if (s4 >= 4):  # black
+            out.append(29)
     # reserve_face_up (variants/hard-cap.yaml:36)
     for _ in _ONCE:
         if not (len(g.res[me]) < 3):  # me.reserved < reserve_limit

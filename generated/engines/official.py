@@ -973,10 +973,18 @@ def _legal_take_pair(g, out):
     sup = g.supply
     tok = g.tok[me]
     bon = g.bon[me]
-    for p_colour in range(5):
-        if not (sup[p_colour] >= 4):  # supply[colour] >= pair_minimum
-            continue
-        out.append(25 + p_colour)
+    s0, s1, s2, s3, s4, s5 = sup
+    # supply[colour] >= pair_minimum, for each colour
+    if (s0 >= 4):  # white
+        out.append(25)
+    if (s1 >= 4):  # blue
+        out.append(26)
+    if (s2 >= 4):  # green
+        out.append(27)
+    if (s3 >= 4):  # red
+        out.append(28)
+    if (s4 >= 4):  # black
+        out.append(29)
 
 
 def _do_take_pair(g, args):
@@ -1340,10 +1348,20 @@ def _legal_return_tokens(g, out):
     sup = g.supply
     tok = g.tok[me]
     bon = g.bon[me]
-    for p_colour in range(6):
-        if not (tok[p_colour] >= 1):  # me.tokens[colour] >= 1
-            continue
-        out.append(61 + p_colour)
+    t0, t1, t2, t3, t4, t5 = tok
+    # me.tokens[colour] >= 1, for each colour
+    if (t0 >= 1):  # white
+        out.append(61)
+    if (t1 >= 1):  # blue
+        out.append(62)
+    if (t2 >= 1):  # green
+        out.append(63)
+    if (t3 >= 1):  # red
+        out.append(64)
+    if (t4 >= 1):  # black
+        out.append(65)
+    if (t5 >= 1):  # gold
+        out.append(66)
 
 
 def _do_return_tokens(g, args):
@@ -1441,10 +1459,17 @@ def _legal_actions(g, out):
             out.append(0 + i_0)
     # take_pair (rulespec/official.yaml:60)
     for _ in _ONCE:
-        for p_colour in range(5):
-            if not (sup[p_colour] >= 4):  # supply[colour] >= pair_minimum
-                continue
-            out.append(25 + p_colour)
+        # supply[colour] >= pair_minimum, for each colour
+        if (s0 >= 4):  # white
+            out.append(25)
+        if (s1 >= 4):  # blue
+            out.append(26)
+        if (s2 >= 4):  # green
+            out.append(27)
+        if (s3 >= 4):  # red
+            out.append(28)
+        if (s4 >= 4):  # black
+            out.append(29)
     # reserve_face_up (rulespec/official.yaml:73)
     for _ in _ONCE:
         if not (len(g.res[me]) < 3):  # me.reserved < reserve_limit
