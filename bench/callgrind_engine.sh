@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Instructions per random-playout decision of an engine, counted by callgrind (repeatable on a
+# busy machine): the run of 41 games minus the run of 1 game, over the decisions in between.
+#   bash bench/callgrind_engine.sh [generated/engines/official.py]
+set -euo pipefail
+engine=${1:-generated/engines/official.py}
+python=$(python3 -c 'import sys; print(sys.executable)')
+here=$(dirname "$0")
+count() {
+  valgrind --tool=callgrind --callgrind-out-file=/dev/stdout "$python" "$here/playouts.py" "$engine" "$1" 2>/dev/null \
+    | awk '/^summary:/ {print $2}'
+}
+i1=$(count 1); i41=$(count 41)
+d1=$("$python" "$here/playouts.py" "$engine" 1); d41=$("$python" "$here/playouts.py" "$engine" 41)
+echo "$engine: $(( (i41 - i1) / (d41 - d1) )) instructions per decision ($(( d41 - d1 )) decisions)"
