@@ -1083,7 +1083,8 @@ def lower(rules: Rules) -> EnginePlan:
         seen[text] = a
     for dp in plan.decisions:
         low = DecisionLowering(plan, dp)
-        dp.legal_src = low.legal()
+        if dp.is_step or dp.decision.only_when_stuck:  # the other actions are blocks of the fused function
+            dp.legal_src = low.legal()
         dp.apply_src = low.apply()
         dp.why_src = low.why()
         dp.while_src = low.while_() if dp.decision.while_ is not None else ""

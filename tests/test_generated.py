@@ -85,8 +85,9 @@ def test_engine_runs_in_a_bare_interpreter(tmp_path):
 
 def test_generated_functions_point_back_to_the_spec():
     text = (ROOT / "generated" / "engines" / "official.py").read_text(encoding="utf-8")
-    assert "def _legal_take_pair(g, out):" in text
-    assert "Legal actions of action 'take_pair' (rulespec/official.yaml:" in text
+    assert "    # take_pair (rulespec/official.yaml:" in text  # its block in the action phase's function
+    assert "Legal actions of step 'return_tokens' (rulespec/official.yaml:" in text
+    assert "Effects of action 'take_pair' (rulespec/official.yaml:" in text
     assert "# supply[colour] >= pair_minimum" in text
 
 

@@ -180,7 +180,6 @@ NOBLE_REQUIRES = tuple(n.requires for n in NOBLES)
 # Every way to spend gold on a price: gold per gem colour, the zero vector first.
 PAYMENTS = ((0, 0, 0, 0, 0), (1, 0, 0, 0, 0), (0, 1, 0, 0, 0), (0, 0, 1, 0, 0), (0, 0, 0, 1, 0), (0, 0, 0, 0, 1), (2, 0, 0, 0, 0), (1, 1, 0, 0, 0), (1, 0, 1, 0, 0), (1, 0, 0, 1, 0), (1, 0, 0, 0, 1), (0, 2, 0, 0, 0), (0, 1, 1, 0, 0), (0, 1, 0, 1, 0), (0, 1, 0, 0, 1), (0, 0, 2, 0, 0), (0, 0, 1, 1, 0), (0, 0, 1, 0, 1), (0, 0, 0, 2, 0), (0, 0, 0, 1, 1), (0, 0, 0, 0, 2), (3, 0, 0, 0, 0), (2, 1, 0, 0, 0), (2, 0, 1, 0, 0), (2, 0, 0, 1, 0), (2, 0, 0, 0, 1), (1, 2, 0, 0, 0), (1, 1, 1, 0, 0), (1, 1, 0, 1, 0), (1, 1, 0, 0, 1), (1, 0, 2, 0, 0), (1, 0, 1, 1, 0), (1, 0, 1, 0, 1), (1, 0, 0, 2, 0), (1, 0, 0, 1, 1), (1, 0, 0, 0, 2), (0, 3, 0, 0, 0), (0, 2, 1, 0, 0), (0, 2, 0, 1, 0), (0, 2, 0, 0, 1), (0, 1, 2, 0, 0), (0, 1, 1, 1, 0), (0, 1, 1, 0, 1), (0, 1, 0, 2, 0), (0, 1, 0, 1, 1), (0, 1, 0, 0, 2), (0, 0, 3, 0, 0), (0, 0, 2, 1, 0), (0, 0, 2, 0, 1), (0, 0, 1, 2, 0), (0, 0, 1, 1, 1), (0, 0, 1, 0, 2), (0, 0, 0, 3, 0), (0, 0, 0, 2, 1), (0, 0, 0, 1, 2), (0, 0, 0, 0, 3), (4, 0, 0, 0, 0), (3, 1, 0, 0, 0), (3, 0, 1, 0, 0), (3, 0, 0, 1, 0), (3, 0, 0, 0, 1), (2, 2, 0, 0, 0), (2, 1, 1, 0, 0), (2, 1, 0, 1, 0), (2, 1, 0, 0, 1), (2, 0, 2, 0, 0), (2, 0, 1, 1, 0), (2, 0, 1, 0, 1), (2, 0, 0, 2, 0), (2, 0, 0, 1, 1), (2, 0, 0, 0, 2), (1, 3, 0, 0, 0), (1, 2, 1, 0, 0), (1, 2, 0, 1, 0), (1, 2, 0, 0, 1), (1, 1, 2, 0, 0), (1, 1, 1, 1, 0), (1, 1, 1, 0, 1), (1, 1, 0, 2, 0), (1, 1, 0, 1, 1), (1, 1, 0, 0, 2), (1, 0, 3, 0, 0), (1, 0, 2, 1, 0), (1, 0, 2, 0, 1), (1, 0, 1, 2, 0), (1, 0, 1, 1, 1), (1, 0, 1, 0, 2), (1, 0, 0, 3, 0), (1, 0, 0, 2, 1), (1, 0, 0, 1, 2), (1, 0, 0, 0, 3), (0, 4, 0, 0, 0), (0, 3, 1, 0, 0), (0, 3, 0, 1, 0), (0, 3, 0, 0, 1), (0, 2, 2, 0, 0), (0, 2, 1, 1, 0), (0, 2, 1, 0, 1), (0, 2, 0, 2, 0), (0, 2, 0, 1, 1), (0, 2, 0, 0, 2), (0, 1, 3, 0, 0), (0, 1, 2, 1, 0), (0, 1, 2, 0, 1), (0, 1, 1, 2, 0), (0, 1, 1, 1, 1), (0, 1, 1, 0, 2), (0, 1, 0, 3, 0), (0, 1, 0, 2, 1), (0, 1, 0, 1, 2), (0, 1, 0, 0, 3), (0, 0, 4, 0, 0), (0, 0, 3, 1, 0), (0, 0, 3, 0, 1), (0, 0, 2, 2, 0), (0, 0, 2, 1, 1), (0, 0, 2, 0, 2), (0, 0, 1, 3, 0), (0, 0, 1, 2, 1), (0, 0, 1, 1, 2), (0, 0, 1, 0, 3), (0, 0, 0, 4, 0), (0, 0, 0, 3, 1), (0, 0, 0, 2, 2), (0, 0, 0, 1, 3), (0, 0, 0, 0, 4), (5, 0, 0, 0, 0), (4, 1, 0, 0, 0), (4, 0, 1, 0, 0), (4, 0, 0, 1, 0), (4, 0, 0, 0, 1), (3, 2, 0, 0, 0), (3, 1, 1, 0, 0), (3, 1, 0, 1, 0), (3, 1, 0, 0, 1), (3, 0, 2, 0, 0), (3, 0, 1, 1, 0), (3, 0, 1, 0, 1), (3, 0, 0, 2, 0), (3, 0, 0, 1, 1), (3, 0, 0, 0, 2), (2, 3, 0, 0, 0), (2, 2, 1, 0, 0), (2, 2, 0, 1, 0), (2, 2, 0, 0, 1), (2, 1, 2, 0, 0), (2, 1, 1, 1, 0), (2, 1, 1, 0, 1), (2, 1, 0, 2, 0), (2, 1, 0, 1, 1), (2, 1, 0, 0, 2), (2, 0, 3, 0, 0), (2, 0, 2, 1, 0), (2, 0, 2, 0, 1), (2, 0, 1, 2, 0), (2, 0, 1, 1, 1), (2, 0, 1, 0, 2), (2, 0, 0, 3, 0), (2, 0, 0, 2, 1), (2, 0, 0, 1, 2), (2, 0, 0, 0, 3), (1, 4, 0, 0, 0), (1, 3, 1, 0, 0), (1, 3, 0, 1, 0), (1, 3, 0, 0, 1), (1, 2, 2, 0, 0), (1, 2, 1, 1, 0), (1, 2, 1, 0, 1), (1, 2, 0, 2, 0), (1, 2, 0, 1, 1), (1, 2, 0, 0, 2), (1, 1, 3, 0, 0), (1, 1, 2, 1, 0), (1, 1, 2, 0, 1), (1, 1, 1, 2, 0), (1, 1, 1, 1, 1), (1, 1, 1, 0, 2), (1, 1, 0, 3, 0), (1, 1, 0, 2, 1), (1, 1, 0, 1, 2), (1, 1, 0, 0, 3), (1, 0, 4, 0, 0), (1, 0, 3, 1, 0), (1, 0, 3, 0, 1), (1, 0, 2, 2, 0), (1, 0, 2, 1, 1), (1, 0, 2, 0, 2), (1, 0, 1, 3, 0), (1, 0, 1, 2, 1), (1, 0, 1, 1, 2), (1, 0, 1, 0, 3), (1, 0, 0, 4, 0), (1, 0, 0, 3, 1), (1, 0, 0, 2, 2), (1, 0, 0, 1, 3), (1, 0, 0, 0, 4), (0, 5, 0, 0, 0), (0, 4, 1, 0, 0), (0, 4, 0, 1, 0), (0, 4, 0, 0, 1), (0, 3, 2, 0, 0), (0, 3, 1, 1, 0), (0, 3, 1, 0, 1), (0, 3, 0, 2, 0), (0, 3, 0, 1, 1), (0, 3, 0, 0, 2), (0, 2, 3, 0, 0), (0, 2, 2, 1, 0), (0, 2, 2, 0, 1), (0, 2, 1, 2, 0), (0, 2, 1, 1, 1), (0, 2, 1, 0, 2), (0, 2, 0, 3, 0), (0, 2, 0, 2, 1), (0, 2, 0, 1, 2), (0, 2, 0, 0, 3), (0, 1, 4, 0, 0), (0, 1, 3, 1, 0), (0, 1, 3, 0, 1), (0, 1, 2, 2, 0), (0, 1, 2, 1, 1), (0, 1, 2, 0, 2), (0, 1, 1, 3, 0), (0, 1, 1, 2, 1), (0, 1, 1, 1, 2), (0, 1, 1, 0, 3), (0, 1, 0, 4, 0), (0, 1, 0, 3, 1), (0, 1, 0, 2, 2), (0, 1, 0, 1, 3), (0, 1, 0, 0, 4), (0, 0, 5, 0, 0), (0, 0, 4, 1, 0), (0, 0, 4, 0, 1), (0, 0, 3, 2, 0), (0, 0, 3, 1, 1), (0, 0, 3, 0, 2), (0, 0, 2, 3, 0), (0, 0, 2, 2, 1), (0, 0, 2, 1, 2), (0, 0, 2, 0, 3), (0, 0, 1, 4, 0), (0, 0, 1, 3, 1), (0, 0, 1, 2, 2), (0, 0, 1, 1, 3), (0, 0, 1, 0, 4), (0, 0, 0, 5, 0), (0, 0, 0, 4, 1), (0, 0, 0, 3, 2), (0, 0, 0, 2, 3), (0, 0, 0, 1, 4), (0, 0, 0, 0, 5))
 _PAYMENT_INDEX = {p: i for i, p in enumerate(PAYMENTS)}
-_NO_GOLD = PAYMENTS[0]
 
 DECISIONS = ('take_different', 'take_pair', 'reserve_face_up', 'reserve_blind', 'buy_face_up', 'buy_reserved', 'pass', 'return_tokens', 'noble_visit', 'payment')
 STEPS = ('return_tokens', 'noble_visit', 'payment')
@@ -832,7 +831,6 @@ ACTION_STRINGS = (
     'pay gold for black black black black black',
 )
 NUM_ACTIONS = len(ACTIONS)
-_DECISION_RANGES = {'take_different': (0, 25), 'take_pair': (25, 30), 'reserve_face_up': (30, 42), 'reserve_blind': (42, 45), 'buy_face_up': (45, 57), 'buy_reserved': (57, 60), 'pass': (60, 61), 'return_tokens': (61, 67), 'noble_visit': (67, 69), 'payment': (69, 321)}
 
 
 class IllegalAction(Exception):
@@ -920,19 +918,6 @@ SUBSETS_0_0 = (  # subsets of the colours, with their index, by bitmask, then by
 # ----------------------------------------------------------------------------- rules
 
 
-def _legal_take_different(g, out):
-    """Legal actions of action 'take_different' (rulespec/official.yaml:43)."""
-    me = g.cp
-    sup = g.supply
-    tok = g.tok[me]
-    bon = g.bon[me]
-    s0, s1, s2, s3, s4, s5 = sup
-    mask_0 = (1 if (s0 >= 1) else 0) | (2 if (s1 >= 1) else 0) | (4 if (s2 >= 1) else 0) | (8 if (s3 >= 1) else 0) | (16 if (s4 >= 1) else 0)  # all(supply[c] >= 1 for c in picked)
-    size_0 = min(3, ((s0 >= 1) + (s1 >= 1) + (s2 >= 1) + (s3 >= 1) + (s4 >= 1)))  # size(picked) == min(take_count, count(supply[c] >= 1 for c in gems))
-    for i_0, p_picked in (SUBSETS_0_0[mask_0][size_0] if 0 <= size_0 <= 5 else ()):
-        out.append(0 + i_0)
-
-
 def _do_take_different(g, args):
     """Effects of action 'take_different' (rulespec/official.yaml:43)."""
     me = g.cp
@@ -962,26 +947,6 @@ def _why_take_different(g, args):
     return None
 
 
-def _legal_take_pair(g, out):
-    """Legal actions of action 'take_pair' (rulespec/official.yaml:60)."""
-    me = g.cp
-    sup = g.supply
-    tok = g.tok[me]
-    bon = g.bon[me]
-    s0, s1, s2, s3, s4, s5 = sup
-    # supply[colour] >= pair_minimum, for each colour
-    if (s0 >= 4):  # white
-        out.append(25)
-    if (s1 >= 4):  # blue
-        out.append(26)
-    if (s2 >= 4):  # green
-        out.append(27)
-    if (s3 >= 4):  # red
-        out.append(28)
-    if (s4 >= 4):  # black
-        out.append(29)
-
-
 def _do_take_pair(g, args):
     """Effects of action 'take_pair' (rulespec/official.yaml:60)."""
     me = g.cp
@@ -1006,21 +971,6 @@ def _why_take_pair(g, args):
     if not (sup[p_colour] >= 4):
         return 'condition not met: supply[colour] >= pair_minimum (rulespec/official.yaml:69)'
     return None
-
-
-def _legal_reserve_face_up(g, out):
-    """Legal actions of action 'reserve_face_up' (rulespec/official.yaml:73)."""
-    me = g.cp
-    sup = g.supply
-    tok = g.tok[me]
-    bon = g.bon[me]
-    if not (len(g.res[me]) < 3):  # me.reserved < reserve_limit
-        return
-    for p_card_li, _row in enumerate(g.market):
-        for p_card_si, p_card in enumerate(_row):
-            if p_card is None:
-                continue
-            out.append(30 + (p_card_li * 4 + p_card_si))
 
 
 def _do_reserve_face_up(g, args):
@@ -1062,20 +1012,6 @@ def _why_reserve_face_up(g, args):
     return None
 
 
-def _legal_reserve_blind(g, out):
-    """Legal actions of action 'reserve_blind' (rulespec/official.yaml:88)."""
-    me = g.cp
-    sup = g.supply
-    tok = g.tok[me]
-    bon = g.bon[me]
-    if not (len(g.res[me]) < 3):  # me.reserved < reserve_limit
-        return
-    for i_0, p_level in enumerate(LEVELS):
-        if not (len(g.decks[p_level - 1]) >= 1):  # deck[level] >= 1
-            continue
-        out.append(42 + i_0)
-
-
 def _do_reserve_blind(g, args):
     """Effects of action 'reserve_blind' (rulespec/official.yaml:88)."""
     me = g.cp
@@ -1110,30 +1046,6 @@ def _why_reserve_blind(g, args):
     if not (len(g.decks[p_level - 1]) >= 1):
         return 'condition not met: deck[level] >= 1 (rulespec/official.yaml:98)'
     return None
-
-
-def _legal_buy_face_up(g, out):
-    """Legal actions of action 'buy_face_up' (rulespec/official.yaml:103)."""
-    me = g.cp
-    sup = g.supply
-    tok = g.tok[me]
-    bon = g.bon[me]
-    b0, b1, b2, b3, b4 = bon
-    t0, t1, t2, t3, t4, t5 = tok
-    w0 = b0 + t0  # me.bonus[c] plus the tokens held
-    w1 = b1 + t1  # me.bonus[c] plus the tokens held
-    w2 = b2 + t2  # me.bonus[c] plus the tokens held
-    w3 = b3 + t3  # me.bonus[c] plus the tokens held
-    w4 = b4 + t4  # me.bonus[c] plus the tokens held
-    for p_card_li, _row in enumerate(g.market):
-        for p_card_si, p_card in enumerate(_row):
-            if p_card is None:
-                continue
-            cc_p_card = CARD_COST[p_card]
-            # price: max(0, card.cost[c] - me.bonus[c])
-            if ((_d0 if (_d0 := cc_p_card[0] - w0) > 0 else 0) + (_d1 if (_d1 := cc_p_card[1] - w1) > 0 else 0) + (_d2 if (_d2 := cc_p_card[2] - w2) > 0 else 0) + (_d3 if (_d3 := cc_p_card[3] - w3) > 0 else 0) + (_d4 if (_d4 := cc_p_card[4] - w4) > 0 else 0) > t5) if t5 else (cc_p_card[0] > w0 or cc_p_card[1] > w1 or cc_p_card[2] > w2 or cc_p_card[3] > w3 or cc_p_card[4] > w4):
-                continue  # cannot pay even with all the gold held
-            out.append(45 + (p_card_li * 4 + p_card_si))
 
 
 def _do_buy_face_up(g, args):
@@ -1213,27 +1125,6 @@ def _payopts_buy_face_up(g, args):
     cc_p_card = CARD_COST[p_card]
     _price = ((_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0), (_t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0), (_t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0), (_t3 if (_t3 := (cc_p_card[3] - bon[3])) > 0 else 0), (_t4 if (_t4 := (cc_p_card[4] - bon[4])) > 0 else 0),)  # max(0, card.cost[c] - me.bonus[c])
     return [_i for _i, _g, _s, _t in _payments(_price, tok)]
-
-
-def _legal_buy_reserved(g, out):
-    """Legal actions of action 'buy_reserved' (rulespec/official.yaml:122)."""
-    me = g.cp
-    sup = g.supply
-    tok = g.tok[me]
-    bon = g.bon[me]
-    b0, b1, b2, b3, b4 = bon
-    t0, t1, t2, t3, t4, t5 = tok
-    w0 = b0 + t0  # me.bonus[c] plus the tokens held
-    w1 = b1 + t1  # me.bonus[c] plus the tokens held
-    w2 = b2 + t2  # me.bonus[c] plus the tokens held
-    w3 = b3 + t3  # me.bonus[c] plus the tokens held
-    w4 = b4 + t4  # me.bonus[c] plus the tokens held
-    for i_0, p_card in enumerate(g.res[me]):
-        cc_p_card = CARD_COST[p_card]
-        # price: max(0, card.cost[c] - me.bonus[c])
-        if ((_d0 if (_d0 := cc_p_card[0] - w0) > 0 else 0) + (_d1 if (_d1 := cc_p_card[1] - w1) > 0 else 0) + (_d2 if (_d2 := cc_p_card[2] - w2) > 0 else 0) + (_d3 if (_d3 := cc_p_card[3] - w3) > 0 else 0) + (_d4 if (_d4 := cc_p_card[4] - w4) > 0 else 0) > t5) if t5 else (cc_p_card[0] > w0 or cc_p_card[1] > w1 or cc_p_card[2] > w2 or cc_p_card[3] > w3 or cc_p_card[4] > w4):
-            continue  # cannot pay even with all the gold held
-        out.append(57 + i_0)
 
 
 def _do_buy_reserved(g, args):
@@ -1543,17 +1434,16 @@ def _rank_key(g, p):
     return (g.pts[p], -len(g.bought[p]))
 
 
-_LEGAL = (_legal_take_different, _legal_take_pair, _legal_reserve_face_up, _legal_reserve_blind, _legal_buy_face_up, _legal_buy_reserved, _legal_pass, _legal_return_tokens, _legal_noble_visit, )
+# legal-action functions of the steps and of the action taken when stuck (the other actions are
+# generated as blocks of _legal_actions)
+_LEGAL = (None, None, None, None, None, None, _legal_pass, _legal_return_tokens, _legal_noble_visit, )
 _APPLY = (_do_take_different, _do_take_pair, _do_reserve_face_up, _do_reserve_blind, _do_buy_face_up, _do_buy_reserved, _do_pass, _do_return_tokens, _do_noble_visit, )
 _WHY = (_why_take_different, _why_take_pair, _why_reserve_face_up, _why_reserve_blind, _why_buy_face_up, _why_buy_reserved, _why_pass, _why_return_tokens, _why_noble_visit, )
 # per decision: the payments the rules accept for a purchase, when the payment is asked separately
 _PAYOPTS = (None, None, None, None, _payopts_buy_face_up, _payopts_buy_reserved, None, None, None, )
 _PAY = 9  # decision index of the payment step (-1: no action has a payment)
 _PAY_BASE = 69  # action id of "pay without gold"; PAYMENTS[i] is id _PAY_BASE + i
-# actions tried every turn (the one taken only when stuck is tried last, alone)
-_ACTION_LEGAL = (_legal_take_different, _legal_take_pair, _legal_reserve_face_up, _legal_reserve_blind, _legal_buy_face_up, _legal_buy_reserved, )
 _STUCK = 6  # decision index of the action taken only when stuck, or -1
-_STUCK_ID = 60
 # steps in order: (decision index, while-condition or None, at most once, resolve all at once)
 _STEPS = (
     (7, _while_return_tokens, False, False),  # return_tokens
