@@ -252,8 +252,9 @@ class ExprCompiler:
             "turns": f"g.turns[{seat}]", "seat": f"({seat} + 1)",
         }[attr]
 
-    def static_elements(self, coll) -> list | None:
-        if isinstance(coll, Name) and coll.id in STATIC_COLLECTIONS and coll.id not in self.env:
+    def static_elements(self, coll, env) -> list | None:
+        """The elements of a collection fixed at compile time (gems, colours, levels), else None."""
+        if isinstance(coll, Name) and coll.id in STATIC_COLLECTIONS and coll.id not in env:
             if coll.id == "gems":
                 return list(range(len(self.plan.gems)))
             if coll.id == "colours":
@@ -269,7 +270,7 @@ class ExprCompiler:
                 return "[s for s in range(g.n) if s != me]"
             case Name(id=name) if name in env and env[name][0] in ("param", "var"):
                 return env[name][2]
-        elements = self.static_elements(coll)
+        elements = self.static_elements(coll, env)
         if elements is not None:
             return repr(tuple(elements))
         raise LoweringError(f"cannot iterate over '{unparse(coll)}'", coll.span)
@@ -286,7 +287,6 @@ class ExprCompiler:
     # -- expressions
 
     def expr(self, node, env) -> str:  # noqa: C901 - one dispatch over node kinds
-        self.env = env
         if self.hoist is not None and not isinstance(node, (Int, Bool, Name)):
             name = self.hoist(node, env)
             if name is not None:
@@ -345,8 +345,8 @@ class ExprCompiler:
             case Call(func=func, args=args):
                 parts = [self.expr(a, env) for a in args]
                 if func == "size":
-                    if self.static_elements(args[0]) is not None:
-                        return str(len(self.static_elements(args[0])))
+                    if self.static_elements(args[0], env) is not None:
+                        return str(len(self.static_elements(args[0], env)))
                     return f"len({parts[0]})"
                 return f"{func}({', '.join(parts)})"
             case Aggregate(func=func, body=body, var=var, collection=coll):
@@ -388,11 +388,10 @@ class ExprCompiler:
         raise LoweringError(f"cannot compile '{unparse(node)}'", node.span)
 
     def aggregate(self, func, body, var, coll, env) -> str:
-        elements = self.static_elements(coll)
+        elements = self.static_elements(coll, env)
         elem_kind = "player" if isinstance(coll, Name) and coll.id in ("players", "others") else "colour"
         if elements is not None:
             parts = [self.expr(body, {**env, var: ("const", elem_kind, e)}) for e in elements]
-            self.env = env
             if not parts:
                 return {"sum": "0", "count": "0", "all": "True", "any": "False"}.get(func, "0")
             if func == "sum":
@@ -406,7 +405,6 @@ class ExprCompiler:
             return f"{func}({', '.join(parts)})" if len(parts) > 1 else parts[0]
         pyvar = f"v_{var}"
         inner = self.expr(body, {**env, var: ("var", elem_kind, pyvar)})
-        self.env = env
         source = self.collection(coll, env)
         if func == "count":
             return f"sum(1 for {pyvar} in {source} if {inner})"
@@ -419,7 +417,7 @@ class ExprCompiler:
     def stmt(self, node, env, out: Lines, depth: int) -> None:
         match node:
             case ForEach(var=var, collection=coll, body=body):
-                elements = self.static_elements(coll)
+                elements = self.static_elements(coll, env)
                 if elements is not None:
                     for e in elements:
                         self.stmt(body, {**env, var: ("const", "colour", e)}, out, depth)
