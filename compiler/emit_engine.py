@@ -67,7 +67,11 @@ def render_module(plan: EnginePlan) -> str:
         n_action_decisions=len(actions),
         step_table=[dict(index=dp.index, name=dp.decision.name,
                          while_fn=f"_while_{dp.decision.name}" if dp.decision.while_ is not None else "None",
-                         once=dp.decision.repeat == "once", resolve_all=dp.decision.resolve == "all")
+                         once=dp.decision.repeat == "once", resolve_all=dp.decision.resolve == "all",
+                         loop_test=" and ".join(
+                             (["not count"] if dp.decision.repeat == "once" else [])
+                             + ([f"_while_{dp.decision.name}(self)"] if dp.decision.while_ is not None else [])
+                         ) or "True")
                     for dp in decisions if dp.is_step],
         param_kinds={**{dp.index: tuple((lay.param.name, lay.param.domain) for lay in dp.id_layouts) for dp in decisions},
                      **({plan.pay_index: (("payment", "payment"),)} if plan.pay_index >= 0 else {})},

@@ -24,6 +24,7 @@ Expressions are compiled to Python, never interpreted at run time:
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, field
 
 from .expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditional, Effect, ForEach, Index, Int,
@@ -192,6 +193,35 @@ def add_locals(out: Lines) -> None:
     out.add(1, "bon = g.bon[me]")
 
 
+LOCAL_BINDINGS = (  # (name, the line binding it): checked in this order, since later ones feed earlier ones
+    ("bon", "bon = g.bon[me]"), ("tok", "tok = g.tok[me]"), ("sup", "sup = g.supply"), ("me", "me = g.cp"),
+    ("me", "me = p"),
+)
+
+
+def prune_locals(src: str) -> str:
+    """Drop the standard locals (see add_locals) that a generated function never reads.
+
+    Every rule function starts with the same four bindings so that any compiled
+    expression can use them; one that a function does not read is a wasted attribute
+    load on a hot path, and noise for the reader.
+    """
+    functions = re.split(r"(?m)^(?=def )", src)
+    return "".join(_prune_function(f) for f in functions)
+
+
+def _prune_function(text: str) -> str:
+    lines = text.split("\n")
+    for name, binding in LOCAL_BINDINGS:
+        at = [i for i, line in enumerate(lines) if line.strip() == binding]
+        if not at:
+            continue
+        rest = "\n".join(line for i, line in enumerate(lines) if i not in at)
+        if not re.search(rf"\b{name}\b", rest):
+            lines = [line for i, line in enumerate(lines) if i not in at]
+    return "\n".join(lines)
+
+
 def conjuncts(node) -> list:
     if isinstance(node, Logic) and node.op == "and":
         return conjuncts(node.left) + conjuncts(node.right)
@@ -330,6 +360,8 @@ class ExprCompiler:
                         return f"cc_{env[owner][2]}[{i}]"
                     case Attribute(obj=owner, name="cost"):
                         return f"CARD_COST[{self.expr(owner, env)}][{i}]"
+                    case Attribute(obj=Name(id=owner), name="requires") if owner in env and env[owner][0] == "param":
+                        return f"nr_{env[owner][2]}[{i}]"
                     case Attribute(obj=owner, name="requires"):
                         return f"NOBLE_REQUIRES[{self.expr(owner, env)}][{i}]"
                     case Attribute(obj=owner, name=("gold" | "spent") as part):
@@ -688,6 +720,18 @@ class DecisionLowering:
                 else:
                     out.add(depth, f"for {name} in range({limit}):")
                     idx = name
+            elif p.domain == "gem_set" and k == n - 1 and not blocks[k + 1].lines and not p.optional \
+                    and index_terms == [str(self.dp.base)] and stride == 1:
+                # Nothing more to test: the legal ids are a row of a table, added in one call.
+                table = f"SUBSET_IDS_{self.dp.index}_{k}"
+                self._add_helper(self._subset_table(table, lay, by_size=k in sizes, base=self.dp.base))
+                mask = masks.get(k, str((1 << len(self.plan.gems)) - 1))
+                if k in sizes:
+                    out.add(depth, f"if 0 <= {sizes[k]} <= {len(self.plan.gems)}:")
+                    out.add(depth + 1, f"out.extend({table}[{mask}][{sizes[k]}])")
+                else:
+                    out.add(depth, f"out.extend({table}[{mask}])")
+                return self._finish_legal(out, scalar_at, compiler, preamble, fused)
             elif p.domain == "gem_set":
                 table = f"SUBSETS_{self.dp.index}_{k}"
                 self._add_helper(self._subset_table(table, lay, by_size=k in sizes))
@@ -716,6 +760,8 @@ class DecisionLowering:
                     out.add(depth + 1, f"cc_{name} = CARD_COST[{name}]")
             elif p.domain == "noble":
                 out.add(depth, f"for {idx}, {name} in enumerate(g.noble_row):")
+                if self._reads_attribute(p.name, "requires"):
+                    out.add(depth + 1, f"nr_{name} = NOBLE_REQUIRES[{name}]")
             elif p.domain == "payment":
                 wild = len(self.plan.gems)
                 compiler.used_scalars.add("t")
@@ -751,8 +797,12 @@ class DecisionLowering:
 
     def _reads_cost(self, card: str) -> bool:
         """Does the condition or a price of this decision read `card.cost[...]`?"""
+        return self._reads_attribute(card, "cost")
+
+    def _reads_attribute(self, param: str, attr: str) -> bool:
+        """Does the condition or a price of this decision read `param.attr`?"""
         nodes = [self.d.condition] + [p.price for p in self.d.params if p.price is not None]
-        return any(isinstance(x, Attribute) and x.name == "cost" and x.obj == Name(card, None)
+        return any(isinstance(x, Attribute) and x.name == attr and x.obj == Name(param, None)
                    for node in nodes for x in walk(node))
 
     def _cannot_pay(self, p: Param, compiler: "ExprCompiler", k: int, keep_prices: bool, out: Lines, depth: int,
@@ -793,20 +843,26 @@ class DecisionLowering:
         if text not in self.plan.helpers:  # each decision is lowered twice (alone and fused)
             self.plan.helpers.append(text)
 
-    def _subset_table(self, table: str, lay: ParamLayout, by_size: bool) -> str:
-        """The subsets of the colours in each bitmask, with their index (by size if `by_size`)."""
+    def _subset_table(self, table: str, lay: ParamLayout, by_size: bool, base: int | None = None) -> str:
+        """The subsets of the colours in each bitmask, with their index (by size if `by_size`).
+
+        With `base`, each entry is the action id of the subset (base + index) instead.
+        """
         n = len(self.plan.gems)
         rows = []
+        entry = (lambda i, s: f"{base + i}, ") if base is not None else (lambda i, s: f"({i}, {s!r}), ")
         for mask in range(1 << n):
             entries = [(i, s) for i, s in enumerate(lay.values) if all(mask >> g & 1 for g in s)]
             if by_size:
-                groups = ["(" + "".join(f"({i}, {s!r}), " for i, s in entries if len(s) == size) + ")"
+                groups = ["(" + "".join(entry(i, s) for i, s in entries if len(s) == size) + ")"
                           for size in range(n + 1)]
                 rows.append("    (" + ", ".join(groups) + "),")
             else:
-                rows.append("    (" + "".join(f"({i}, {s!r}), " for i, s in entries) + "),")
+                rows.append("    (" + "".join(entry(i, s) for i, s in entries) + "),")
         what = "by bitmask, then by size" if by_size else "by bitmask"
-        return f"{table} = (  # subsets of the colours, with their index, {what}\n" + "\n".join(rows) + "\n)"
+        content = "action ids of the subsets of the colours" if base is not None else \
+            "subsets of the colours, with their index"
+        return f"{table} = (  # {content}, {what}\n" + "\n".join(rows) + "\n)"
 
     def bind_params(self, out: Lines, depth: int, args: str | None, layouts=None) -> None:
         """Decode the action's args tuple into the locals the effects use."""
@@ -828,14 +884,19 @@ class DecisionLowering:
                 out.add(depth, f"cc_{name} = CARD_COST[{name}]")
             elif p.domain == "noble":
                 out.add(depth, f"{name} = g.noble_row[{arg}]")
+                out.add(depth, f"nr_{name} = NOBLE_REQUIRES[{name}]")
             elif p.domain == "payment":
                 compiler = ExprCompiler(self.plan)
                 prices = [compiler.expr(p.price, {**self.env, "c": ("const", "colour", gi)})
                           for gi in range(len(self.plan.gems))]
                 out.add(depth, f"_price = ({', '.join(prices)},)")
                 out.add(depth, f"{name}_gold = PAYMENTS[{arg}]")
-                out.add(depth, f"{name}_spent = tuple(_p - _g for _p, _g in zip(_price, {name}_gold))")
-                out.add(depth, f"{name}_gt = sum({name}_gold)")
+                out.add(depth, f"if {arg}:")
+                out.add(depth + 1, f"{name}_spent = tuple(_p - _g for _p, _g in zip(_price, {name}_gold))")
+                out.add(depth + 1, f"{name}_gt = sum({name}_gold)")
+                out.add(depth, "else:  # PAYMENTS[0] spends no gold: the tokens pay the whole price")
+                out.add(depth + 1, f"{name}_spent = _price")
+                out.add(depth + 1, f"{name}_gt = 0")
 
     def apply(self) -> str:
         d = self.d
@@ -1082,12 +1143,12 @@ def lower(rules: Rules) -> EnginePlan:
     for dp in plan.decisions:
         low = DecisionLowering(plan, dp)
         if dp.is_step or dp.decision.only_when_stuck:  # the other actions are blocks of the fused function
-            dp.legal_src = low.legal()
-        dp.apply_src = low.apply()
-        dp.why_src = low.why()
-        dp.while_src = low.while_() if dp.decision.while_ is not None else ""
-        dp.payopts_src = low.payopts() if dp.deferred is not None else ""
-    plan.action_phase_src = lower_action_phase(plan)
-    plan.end_src = lower_end(plan)
-    plan.rank_src = lower_ranking(plan)
+            dp.legal_src = prune_locals(low.legal())
+        dp.apply_src = prune_locals(low.apply())
+        dp.why_src = prune_locals(low.why())
+        dp.while_src = prune_locals(low.while_()) if dp.decision.while_ is not None else ""
+        dp.payopts_src = prune_locals(low.payopts()) if dp.deferred is not None else ""
+    plan.action_phase_src = prune_locals(lower_action_phase(plan))
+    plan.end_src = prune_locals(lower_end(plan))
+    plan.rank_src = prune_locals(lower_ranking(plan))
     return plan

@@ -885,39 +885,39 @@ def _payments(price, tok):
     return out
 
 
-SUBSETS_0_0 = (  # subsets of the colours, with their index, by bitmask, then by size
+SUBSET_IDS_0_0 = (  # action ids of the subsets of the colours, by bitmask, then by size
     ((), (), (), (), (), ()),
-    ((), ((0, (0,)), ), (), (), (), ()),
-    ((), ((1, (1,)), ), (), (), (), ()),
-    ((), ((0, (0,)), (1, (1,)), ), ((5, (0, 1)), ), (), (), ()),
-    ((), ((2, (2,)), ), (), (), (), ()),
-    ((), ((0, (0,)), (2, (2,)), ), ((6, (0, 2)), ), (), (), ()),
-    ((), ((1, (1,)), (2, (2,)), ), ((9, (1, 2)), ), (), (), ()),
-    ((), ((0, (0,)), (1, (1,)), (2, (2,)), ), ((5, (0, 1)), (6, (0, 2)), (9, (1, 2)), ), ((15, (0, 1, 2)), ), (), ()),
-    ((), ((3, (3,)), ), (), (), (), ()),
-    ((), ((0, (0,)), (3, (3,)), ), ((7, (0, 3)), ), (), (), ()),
-    ((), ((1, (1,)), (3, (3,)), ), ((10, (1, 3)), ), (), (), ()),
-    ((), ((0, (0,)), (1, (1,)), (3, (3,)), ), ((5, (0, 1)), (7, (0, 3)), (10, (1, 3)), ), ((16, (0, 1, 3)), ), (), ()),
-    ((), ((2, (2,)), (3, (3,)), ), ((12, (2, 3)), ), (), (), ()),
-    ((), ((0, (0,)), (2, (2,)), (3, (3,)), ), ((6, (0, 2)), (7, (0, 3)), (12, (2, 3)), ), ((18, (0, 2, 3)), ), (), ()),
-    ((), ((1, (1,)), (2, (2,)), (3, (3,)), ), ((9, (1, 2)), (10, (1, 3)), (12, (2, 3)), ), ((21, (1, 2, 3)), ), (), ()),
-    ((), ((0, (0,)), (1, (1,)), (2, (2,)), (3, (3,)), ), ((5, (0, 1)), (6, (0, 2)), (7, (0, 3)), (9, (1, 2)), (10, (1, 3)), (12, (2, 3)), ), ((15, (0, 1, 2)), (16, (0, 1, 3)), (18, (0, 2, 3)), (21, (1, 2, 3)), ), (), ()),
-    ((), ((4, (4,)), ), (), (), (), ()),
-    ((), ((0, (0,)), (4, (4,)), ), ((8, (0, 4)), ), (), (), ()),
-    ((), ((1, (1,)), (4, (4,)), ), ((11, (1, 4)), ), (), (), ()),
-    ((), ((0, (0,)), (1, (1,)), (4, (4,)), ), ((5, (0, 1)), (8, (0, 4)), (11, (1, 4)), ), ((17, (0, 1, 4)), ), (), ()),
-    ((), ((2, (2,)), (4, (4,)), ), ((13, (2, 4)), ), (), (), ()),
-    ((), ((0, (0,)), (2, (2,)), (4, (4,)), ), ((6, (0, 2)), (8, (0, 4)), (13, (2, 4)), ), ((19, (0, 2, 4)), ), (), ()),
-    ((), ((1, (1,)), (2, (2,)), (4, (4,)), ), ((9, (1, 2)), (11, (1, 4)), (13, (2, 4)), ), ((22, (1, 2, 4)), ), (), ()),
-    ((), ((0, (0,)), (1, (1,)), (2, (2,)), (4, (4,)), ), ((5, (0, 1)), (6, (0, 2)), (8, (0, 4)), (9, (1, 2)), (11, (1, 4)), (13, (2, 4)), ), ((15, (0, 1, 2)), (17, (0, 1, 4)), (19, (0, 2, 4)), (22, (1, 2, 4)), ), (), ()),
-    ((), ((3, (3,)), (4, (4,)), ), ((14, (3, 4)), ), (), (), ()),
-    ((), ((0, (0,)), (3, (3,)), (4, (4,)), ), ((7, (0, 3)), (8, (0, 4)), (14, (3, 4)), ), ((20, (0, 3, 4)), ), (), ()),
-    ((), ((1, (1,)), (3, (3,)), (4, (4,)), ), ((10, (1, 3)), (11, (1, 4)), (14, (3, 4)), ), ((23, (1, 3, 4)), ), (), ()),
-    ((), ((0, (0,)), (1, (1,)), (3, (3,)), (4, (4,)), ), ((5, (0, 1)), (7, (0, 3)), (8, (0, 4)), (10, (1, 3)), (11, (1, 4)), (14, (3, 4)), ), ((16, (0, 1, 3)), (17, (0, 1, 4)), (20, (0, 3, 4)), (23, (1, 3, 4)), ), (), ()),
-    ((), ((2, (2,)), (3, (3,)), (4, (4,)), ), ((12, (2, 3)), (13, (2, 4)), (14, (3, 4)), ), ((24, (2, 3, 4)), ), (), ()),
-    ((), ((0, (0,)), (2, (2,)), (3, (3,)), (4, (4,)), ), ((6, (0, 2)), (7, (0, 3)), (8, (0, 4)), (12, (2, 3)), (13, (2, 4)), (14, (3, 4)), ), ((18, (0, 2, 3)), (19, (0, 2, 4)), (20, (0, 3, 4)), (24, (2, 3, 4)), ), (), ()),
-    ((), ((1, (1,)), (2, (2,)), (3, (3,)), (4, (4,)), ), ((9, (1, 2)), (10, (1, 3)), (11, (1, 4)), (12, (2, 3)), (13, (2, 4)), (14, (3, 4)), ), ((21, (1, 2, 3)), (22, (1, 2, 4)), (23, (1, 3, 4)), (24, (2, 3, 4)), ), (), ()),
-    ((), ((0, (0,)), (1, (1,)), (2, (2,)), (3, (3,)), (4, (4,)), ), ((5, (0, 1)), (6, (0, 2)), (7, (0, 3)), (8, (0, 4)), (9, (1, 2)), (10, (1, 3)), (11, (1, 4)), (12, (2, 3)), (13, (2, 4)), (14, (3, 4)), ), ((15, (0, 1, 2)), (16, (0, 1, 3)), (17, (0, 1, 4)), (18, (0, 2, 3)), (19, (0, 2, 4)), (20, (0, 3, 4)), (21, (1, 2, 3)), (22, (1, 2, 4)), (23, (1, 3, 4)), (24, (2, 3, 4)), ), (), ()),
+    ((), (0, ), (), (), (), ()),
+    ((), (1, ), (), (), (), ()),
+    ((), (0, 1, ), (5, ), (), (), ()),
+    ((), (2, ), (), (), (), ()),
+    ((), (0, 2, ), (6, ), (), (), ()),
+    ((), (1, 2, ), (9, ), (), (), ()),
+    ((), (0, 1, 2, ), (5, 6, 9, ), (15, ), (), ()),
+    ((), (3, ), (), (), (), ()),
+    ((), (0, 3, ), (7, ), (), (), ()),
+    ((), (1, 3, ), (10, ), (), (), ()),
+    ((), (0, 1, 3, ), (5, 7, 10, ), (16, ), (), ()),
+    ((), (2, 3, ), (12, ), (), (), ()),
+    ((), (0, 2, 3, ), (6, 7, 12, ), (18, ), (), ()),
+    ((), (1, 2, 3, ), (9, 10, 12, ), (21, ), (), ()),
+    ((), (0, 1, 2, 3, ), (5, 6, 7, 9, 10, 12, ), (15, 16, 18, 21, ), (), ()),
+    ((), (4, ), (), (), (), ()),
+    ((), (0, 4, ), (8, ), (), (), ()),
+    ((), (1, 4, ), (11, ), (), (), ()),
+    ((), (0, 1, 4, ), (5, 8, 11, ), (17, ), (), ()),
+    ((), (2, 4, ), (13, ), (), (), ()),
+    ((), (0, 2, 4, ), (6, 8, 13, ), (19, ), (), ()),
+    ((), (1, 2, 4, ), (9, 11, 13, ), (22, ), (), ()),
+    ((), (0, 1, 2, 4, ), (5, 6, 8, 9, 11, 13, ), (15, 17, 19, 22, ), (), ()),
+    ((), (3, 4, ), (14, ), (), (), ()),
+    ((), (0, 3, 4, ), (7, 8, 14, ), (20, ), (), ()),
+    ((), (1, 3, 4, ), (10, 11, 14, ), (23, ), (), ()),
+    ((), (0, 1, 3, 4, ), (5, 7, 8, 10, 11, 14, ), (16, 17, 20, 23, ), (), ()),
+    ((), (2, 3, 4, ), (12, 13, 14, ), (24, ), (), ()),
+    ((), (0, 2, 3, 4, ), (6, 7, 8, 12, 13, 14, ), (18, 19, 20, 24, ), (), ()),
+    ((), (1, 2, 3, 4, ), (9, 10, 11, 12, 13, 14, ), (21, 22, 23, 24, ), (), ()),
+    ((), (0, 1, 2, 3, 4, ), (5, 6, 7, 8, 9, 10, 11, 12, 13, 14, ), (15, 16, 17, 18, 19, 20, 21, 22, 23, 24, ), (), ()),
 )
 
 
@@ -929,7 +929,6 @@ def _do_take_different(g, args):
     me = g.cp
     sup = g.supply
     tok = g.tok[me]
-    bon = g.bon[me]
     a_picked, = args
     p_picked = a_picked
     # for c in picked: take(c, 1)
@@ -940,10 +939,7 @@ def _do_take_different(g, args):
 
 
 def _why_take_different(g, args):
-    me = g.cp
     sup = g.supply
-    tok = g.tok[me]
-    bon = g.bon[me]
     a_picked, = args
     p_picked = a_picked
     if not all((sup[v_c] >= 1) for v_c in p_picked):
@@ -958,7 +954,6 @@ def _do_take_pair(g, args):
     me = g.cp
     sup = g.supply
     tok = g.tok[me]
-    bon = g.bon[me]
     a_colour, = args
     p_colour = a_colour
     # take(colour, 2)
@@ -968,10 +963,7 @@ def _do_take_pair(g, args):
 
 
 def _why_take_pair(g, args):
-    me = g.cp
     sup = g.supply
-    tok = g.tok[me]
-    bon = g.bon[me]
     a_colour, = args
     p_colour = a_colour
     if not (sup[p_colour] >= 4):
@@ -984,7 +976,6 @@ def _do_reserve_face_up(g, args):
     me = g.cp
     sup = g.supply
     tok = g.tok[me]
-    bon = g.bon[me]
     a_card, = args
     p_card_li, p_card_si = a_card
     p_card = g.market[p_card_li][p_card_si]
@@ -1004,9 +995,6 @@ def _do_reserve_face_up(g, args):
 
 def _why_reserve_face_up(g, args):
     me = g.cp
-    sup = g.supply
-    tok = g.tok[me]
-    bon = g.bon[me]
     a_card, = args
     if g.market[a_card[0]][a_card[1]] is None:
         return 'there is no face-up card at %d.%d' % (LEVELS[a_card[0]], a_card[1] + 1)
@@ -1023,7 +1011,6 @@ def _do_reserve_blind(g, args):
     me = g.cp
     sup = g.supply
     tok = g.tok[me]
-    bon = g.bon[me]
     a_level, = args
     p_level = a_level
     # reserve_top(level)
@@ -1042,9 +1029,6 @@ def _do_reserve_blind(g, args):
 
 def _why_reserve_blind(g, args):
     me = g.cp
-    sup = g.supply
-    tok = g.tok[me]
-    bon = g.bon[me]
     a_level, = args
     p_level = a_level
     if not (len(g.res[me]) < 3):
@@ -1066,8 +1050,12 @@ def _do_buy_face_up(g, args):
     cc_p_card = CARD_COST[p_card]
     _price = ((_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0), (_t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0), (_t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0), (_t3 if (_t3 := (cc_p_card[3] - bon[3])) > 0 else 0), (_t4 if (_t4 := (cc_p_card[4] - bon[4])) > 0 else 0),)
     p_payment_gold = PAYMENTS[a_payment]
-    p_payment_spent = tuple(_p - _g for _p, _g in zip(_price, p_payment_gold))
-    p_payment_gt = sum(p_payment_gold)
+    if a_payment:
+        p_payment_spent = tuple(_p - _g for _p, _g in zip(_price, p_payment_gold))
+        p_payment_gt = sum(p_payment_gold)
+    else:  # PAYMENTS[0] spends no gold: the tokens pay the whole price
+        p_payment_spent = _price
+        p_payment_gt = 0
     # pay(payment)
     _n = p_payment_spent[0]
     if _n:
@@ -1104,10 +1092,6 @@ def _do_buy_face_up(g, args):
 
 
 def _why_buy_face_up(g, args):
-    me = g.cp
-    sup = g.supply
-    tok = g.tok[me]
-    bon = g.bon[me]
     a_card, = args
     if g.market[a_card[0]][a_card[1]] is None:
         return 'there is no face-up card at %d.%d' % (LEVELS[a_card[0]], a_card[1] + 1)
@@ -1122,7 +1106,6 @@ def _why_buy_face_up(g, args):
 def _payopts_buy_face_up(g, args):
     """Payments accepted for 'buy_face_up' (variants/gold-for-shortfall.yaml:18), as indexes of PAYMENTS."""
     me = g.cp
-    sup = g.supply
     tok = g.tok[me]
     bon = g.bon[me]
     a_card, = args
@@ -1149,8 +1132,12 @@ def _do_buy_reserved(g, args):
     cc_p_card = CARD_COST[p_card]
     _price = ((_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0), (_t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0), (_t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0), (_t3 if (_t3 := (cc_p_card[3] - bon[3])) > 0 else 0), (_t4 if (_t4 := (cc_p_card[4] - bon[4])) > 0 else 0),)
     p_payment_gold = PAYMENTS[a_payment]
-    p_payment_spent = tuple(_p - _g for _p, _g in zip(_price, p_payment_gold))
-    p_payment_gt = sum(p_payment_gold)
+    if a_payment:
+        p_payment_spent = tuple(_p - _g for _p, _g in zip(_price, p_payment_gold))
+        p_payment_gt = sum(p_payment_gold)
+    else:  # PAYMENTS[0] spends no gold: the tokens pay the whole price
+        p_payment_spent = _price
+        p_payment_gt = 0
     # pay(payment)
     _n = p_payment_spent[0]
     if _n:
@@ -1187,9 +1174,6 @@ def _do_buy_reserved(g, args):
 
 def _why_buy_reserved(g, args):
     me = g.cp
-    sup = g.supply
-    tok = g.tok[me]
-    bon = g.bon[me]
     a_card, = args
     if a_card >= len(g.res[me]):
         return 'you have no reserved card %d' % (a_card + 1)
@@ -1203,7 +1187,6 @@ def _why_buy_reserved(g, args):
 def _payopts_buy_reserved(g, args):
     """Payments accepted for 'buy_reserved' (variants/gold-for-shortfall.yaml:26), as indexes of PAYMENTS."""
     me = g.cp
-    sup = g.supply
     tok = g.tok[me]
     bon = g.bon[me]
     a_card, = args
@@ -1220,36 +1203,22 @@ def _payopts_buy_reserved(g, args):
 
 def _legal_pass(g, out):
     """Legal actions of action 'pass' (rulespec/official.yaml:137)."""
-    me = g.cp
-    sup = g.supply
-    tok = g.tok[me]
-    bon = g.bon[me]
     out.append(60)
 
 
 def _do_pass(g, args):
     """Effects of action 'pass' (rulespec/official.yaml:137)."""
-    me = g.cp
-    sup = g.supply
-    tok = g.tok[me]
-    bon = g.bon[me]
     pass
 
 
 def _why_pass(g, args):
-    me = g.cp
-    sup = g.supply
-    tok = g.tok[me]
-    bon = g.bon[me]
     return None
 
 
 def _legal_return_tokens(g, out):
     """Legal actions of step 'return_tokens' (rulespec/official.yaml:151)."""
     me = g.cp
-    sup = g.supply
     tok = g.tok[me]
-    bon = g.bon[me]
     t0, t1, t2, t3, t4, t5 = tok
     # me.tokens[colour] >= 1, for each colour
     if (t0 >= 1):  # white
@@ -1271,7 +1240,6 @@ def _do_return_tokens(g, args):
     me = g.cp
     sup = g.supply
     tok = g.tok[me]
-    bon = g.bon[me]
     a_colour, = args
     p_colour = a_colour
     # put_back(colour, 1)
@@ -1282,9 +1250,7 @@ def _do_return_tokens(g, args):
 
 def _why_return_tokens(g, args):
     me = g.cp
-    sup = g.supply
     tok = g.tok[me]
-    bon = g.bon[me]
     a_colour, = args
     p_colour = a_colour
     if not (tok[p_colour] >= 1):
@@ -1294,21 +1260,18 @@ def _why_return_tokens(g, args):
 
 def _while_return_tokens(g):
     me = g.cp
-    sup = g.supply
     tok = g.tok[me]
-    bon = g.bon[me]
     return (sum(tok) > 10)  # me.held > token_limit
 
 
 def _legal_noble_visit(g, out):
     """Legal actions of step 'noble_visit' (rulespec/official.yaml:168)."""
     me = g.cp
-    sup = g.supply
-    tok = g.tok[me]
     bon = g.bon[me]
     b0, b1, b2, b3, b4 = bon
     for i_0, p_noble in enumerate(g.noble_row):
-        if not ((b0 >= NOBLE_REQUIRES[p_noble][0]) and (b1 >= NOBLE_REQUIRES[p_noble][1]) and (b2 >= NOBLE_REQUIRES[p_noble][2]) and (b3 >= NOBLE_REQUIRES[p_noble][3]) and (b4 >= NOBLE_REQUIRES[p_noble][4])):  # all(me.bonus[c] >= noble.requires[c] for c in gems)
+        nr_p_noble = NOBLE_REQUIRES[p_noble]
+        if not ((b0 >= nr_p_noble[0]) and (b1 >= nr_p_noble[1]) and (b2 >= nr_p_noble[2]) and (b3 >= nr_p_noble[3]) and (b4 >= nr_p_noble[4])):  # all(me.bonus[c] >= noble.requires[c] for c in gems)
             continue
         out.append(67 + i_0)
 
@@ -1316,11 +1279,9 @@ def _legal_noble_visit(g, out):
 def _do_noble_visit(g, args):
     """Effects of step 'noble_visit' (rulespec/official.yaml:168)."""
     me = g.cp
-    sup = g.supply
-    tok = g.tok[me]
-    bon = g.bon[me]
     a_noble, = args
     p_noble = g.noble_row[a_noble]
+    nr_p_noble = NOBLE_REQUIRES[p_noble]
     # visit(noble)
     g.noble_row.remove(p_noble)
     g.nob[me].append(p_noble)
@@ -1329,14 +1290,13 @@ def _do_noble_visit(g, args):
 
 def _why_noble_visit(g, args):
     me = g.cp
-    sup = g.supply
-    tok = g.tok[me]
     bon = g.bon[me]
     a_noble, = args
     if a_noble >= len(g.noble_row):
         return 'there is no noble %d in the row' % (a_noble + 1)
     p_noble = g.noble_row[a_noble]
-    if not ((bon[0] >= NOBLE_REQUIRES[p_noble][0]) and (bon[1] >= NOBLE_REQUIRES[p_noble][1]) and (bon[2] >= NOBLE_REQUIRES[p_noble][2]) and (bon[3] >= NOBLE_REQUIRES[p_noble][3]) and (bon[4] >= NOBLE_REQUIRES[p_noble][4])):
+    nr_p_noble = NOBLE_REQUIRES[p_noble]
+    if not ((bon[0] >= nr_p_noble[0]) and (bon[1] >= nr_p_noble[1]) and (bon[2] >= nr_p_noble[2]) and (bon[3] >= nr_p_noble[3]) and (bon[4] >= nr_p_noble[4])):
         return 'condition not met: all(me.bonus[c] >= noble.requires[c] for c in gems) (rulespec/official.yaml:178)'
     return None
 
@@ -1357,8 +1317,8 @@ def _legal_actions(g, out):
     for _ in _ONCE:
         mask_0 = (1 if (s0 >= 1) else 0) | (2 if (s1 >= 1) else 0) | (4 if (s2 >= 1) else 0) | (8 if (s3 >= 1) else 0) | (16 if (s4 >= 1) else 0)  # all(supply[c] >= 1 for c in picked)
         size_0 = min(3, ((s0 >= 1) + (s1 >= 1) + (s2 >= 1) + (s3 >= 1) + (s4 >= 1)))  # size(picked) == min(take_count, count(supply[c] >= 1 for c in gems))
-        for i_0, p_picked in (SUBSETS_0_0[mask_0][size_0] if 0 <= size_0 <= 5 else ()):
-            out.append(0 + i_0)
+        if 0 <= size_0 <= 5:
+            out.extend(SUBSET_IDS_0_0[mask_0][size_0])
     # take_pair (rulespec/official.yaml:60)
     for _ in _ONCE:
         # supply[colour] >= pair_minimum, for each colour
@@ -1435,9 +1395,6 @@ def _legal_actions(g, out):
 def _end_check(g):
     """End triggers, checked in spec order for the player whose turn it was."""
     me = g.cp
-    sup = g.supply
-    tok = g.tok[me]
-    bon = g.bon[me]
     if (g.pts[me] >= 15):  # me.prestige >= target (rulespec/official.yaml:186)
         return 'target', 'complete_round'
     if (g.passes >= g.n):  # passes >= player_count (rulespec/official.yaml:194)
@@ -1446,15 +1403,11 @@ def _end_check(g):
 
 
 def _eligible(g, p):
-    me = p
-    sup = g.supply
     return True  # true
 
 
 def _rank_key(g, p):
     """Larger is better; levels in spec order."""
-    me = p
-    sup = g.supply
     # prestige: highest player.prestige (rulespec/official.yaml:208)
     # purchased: lowest player.purchased (rulespec/official.yaml:216)
     return (g.pts[p], -len(g.bought[p]))
@@ -1468,6 +1421,7 @@ _WHY = (_why_take_different, _why_take_pair, _why_reserve_face_up, _why_reserve_
 # per decision: the payments the rules accept for a purchase, when the payment is asked separately
 _PAYOPTS = (None, None, None, None, _payopts_buy_face_up, _payopts_buy_reserved, None, None, None, )
 _PAY = 9  # decision index of the payment step (-1: no action has a payment)
+_WILD_INDEX = len(GEMS)  # the wild colour's index in COLOURS (and in each player's tokens)
 _PAY_BASE = 72  # action id of "pay without gold"; PAYMENTS[i] is id _PAY_BASE + i
 _STUCK = 6  # decision index of the action taken only when stuck, or -1
 # steps in order: (decision index, while-condition or None, at most once, resolve all at once)
@@ -1611,21 +1565,22 @@ class Game:
             self.pending = None
             self.mode = _ACTION_MODE if d < _N_ACTION_DECISIONS else d
         elif _PAYOPTS[d] is not None:
-            accepted = _PAYOPTS[d](self, args)
-            if len(accepted) > 1:  # several ways to pay: the player chooses in the payment step
-                self.pending = action
-                self.mode = _PAY
-                self._legal = [_PAY_BASE + i for i in accepted]
-                return
-            args = args + (accepted[0],)
+            if self.tok[self.cp][_WILD_INDEX]:
+                accepted = _PAYOPTS[d](self, args)
+                if len(accepted) > 1:  # several ways to pay: the player chooses in the payment step
+                    self.pending = action
+                    self.mode = _PAY
+                    self._legal = [_PAY_BASE + i for i in accepted]
+                    return
+                args = args + (accepted[0],)
+            else:  # no wild token held: the only payment is PAYMENTS[0], and the action is legal
+                args = args + (0,)
         _APPLY[d](self, args)
         if self.mode == _ACTION_MODE:
             self.passes = self.passes + 1 if d == _STUCK else 0
-            self.step = 0
-            self.step_count = 0
+            self._advance(0, 0)
         else:
-            self.step_count += 1
-        self._advance()
+            self._advance(self.step, self.step_count + 1)
 
     def payment_options(self, action):
         """The payment-step actions a purchase would offer now (one per accepted payment); [] otherwise.
@@ -1638,33 +1593,39 @@ class Game:
             return []
         return [_PAY_BASE + i for i in _PAYOPTS[d](self, args)]
 
-    def _advance(self):
-        while self.step < _N_STEPS:
-            d, while_fn, once, resolve_all = _STEPS[self.step]
-            if (once and self.step_count) or (while_fn is not None and not while_fn(self)):
-                self.step += 1
-                self.step_count = 0
-                continue
-            out = []
-            _LEGAL[d](self, out)
-            if not out:
-                self.step += 1
-                self.step_count = 0
-                continue
-            if resolve_all:
-                for a in sorted(out, reverse=True):  # later positions first, so earlier ones stay valid
-                    _APPLY[d](self, ACTIONS[a][1])
-                self.step += 1
-                self.step_count = 0
-                continue
-            if len(out) == 1:
-                _APPLY[d](self, ACTIONS[out[0]][1])
-                self.step_count += 1
-                continue
-            out.sort()
-            self.mode = d
-            self._legal = out
-            return
+    def _advance(self, step, count):
+        """Run the end-of-turn steps from `step` (`count` of its actions done), then end the turn.
+
+        Unrolled from the spec's steps: a step is skipped when its while-condition fails (or,
+        at most once, after one action); an action with one legal option is applied without
+        asking; with several, the player is asked and this returns. apply() resumes here.
+        """
+        if step == 0:  # return_tokens
+            while _while_return_tokens(self):
+                out = []
+                _legal_return_tokens(self, out)
+                if not out:
+                    break
+                if len(out) > 1:
+                    out.sort()
+                    self.step, self.step_count, self.mode, self._legal = 0, count, 7, out
+                    return
+                _do_return_tokens(self, ACTIONS[out[0]][1])
+                count += 1
+            step, count = 1, 0
+        if step == 1:  # noble_visit
+            while not count:
+                out = []
+                _legal_noble_visit(self, out)
+                if not out:
+                    break
+                if len(out) > 1:
+                    out.sort()
+                    self.step, self.step_count, self.mode, self._legal = 1, count, 8, out
+                    return
+                _do_noble_visit(self, ACTIONS[out[0]][1])
+                count += 1
+            step, count = 2, 0
         self._end_turn()
 
     def _end_turn(self):
@@ -1672,11 +1633,13 @@ class Game:
         if trigger is not None:
             name, finish = trigger
             if finish == "immediately":
+                self.step, self.step_count = _N_STEPS, 0  # every step done
                 self._finish(name)
                 return
             if self.ending is None:
                 self.ending = (name, finish, self.n - 1)
         if self.ending is not None and self.cp == self.ending[2]:
+            self.step, self.step_count = _N_STEPS, 0
             self._finish(self.ending[0])
             return
         cp = self.cp + 1
@@ -1689,9 +1652,13 @@ class Game:
         self.mode = _ACTION_MODE
         self.step = 0
         self.step_count = 0
-        legal = self._legal = self._compute_legal()
-        if not legal:
-            self._finish("stuck")
+        out = self._legal = []
+        _legal_actions(self, out)
+        if not out:
+            if _STUCK >= 0:
+                _LEGAL[_STUCK](self, out)
+            if not out:
+                self._finish("stuck")
 
     def _finish(self, reason):
         self.mode = _OVER_MODE
