@@ -222,6 +222,29 @@ def _prune_function(text: str) -> str:
     return "\n".join(lines)
 
 
+def _prune_cost_locals(text: str) -> str:
+    """Drop a legal loop's card-cost bindings (tuple, then one local per gem) that nothing reads.
+
+    Loops bind both forms (`cc_p_card` and `cc_p_card_0, ...`); tests read the per-gem
+    locals when the gem is known at compile time and the tuple otherwise.
+    """
+    lines = text.split("\n")
+    for card in sorted(set(re.findall(r"^\s*cc_(\w+) = CARD_COST\[\w+\]$", text, re.M))):
+        unpack = next(i for i, line in enumerate(lines) if line.strip().endswith(f" = cc_{card}"))
+        names = [n.strip() for n in lines[unpack].split("=")[0].split(",")]
+        rest = "\n".join(line for i, line in enumerate(lines) if i != unpack)
+        if not any(re.search(rf"\b{n}\b", rest) for n in names):
+            del lines[unpack]
+        bind = next(i for i, line in enumerate(lines) if line.strip() == f"cc_{card} = CARD_COST[{card}]")
+        unpack = next((i for i, line in enumerate(lines) if line.strip().endswith(f" = cc_{card}")), None)
+        rest = "\n".join(line for i, line in enumerate(lines) if i not in (bind, unpack))
+        if not re.search(rf"\bcc_{card}\b", rest):  # the tuple itself is not needed
+            if unpack is not None:
+                lines[unpack] = lines[unpack].replace(f" = cc_{card}", f" = CARD_COST[{card}]")
+            del lines[bind]
+    return "\n".join(lines)
+
+
 def conjuncts(node) -> list:
     if isinstance(node, Logic) and node.op == "and":
         return conjuncts(node.left) + conjuncts(node.right)
@@ -357,6 +380,8 @@ class ExprCompiler:
                     case Name(id="face_up"):
                         return f"(g.face_up_count({i}))"
                     case Attribute(obj=Name(id=owner), name="cost") if owner in env and env[owner][0] == "param":
+                        if self.scalars and i.isdigit():  # legal loops unpack the cost into locals
+                            return f"cc_{env[owner][2]}_{i}"
                         return f"cc_{env[owner][2]}[{i}]"
                     case Attribute(obj=owner, name="cost"):
                         return f"CARD_COST[{self.expr(owner, env)}][{i}]"
@@ -683,6 +708,7 @@ class DecisionLowering:
                 out.add(depth + indent, stripped)
 
         depth = 2 if fused else 1
+        self.guarded = any("CONTINUE" in line for line in blocks[0].lines)  # a test before any choice
         emit_block(0, depth, False)
         for k, lay in enumerate(layouts):
             p = lay.param
@@ -744,20 +770,28 @@ class DecisionLowering:
                 if p.optional:
                     raise LoweringError("an optional gem_set is not supported", p.span)
             elif p.domain == "face_up":
+                # The id of slot si of row li is (li * slots + si) * stride plus the ids of the
+                # choices before: all but si are fixed for a row, so added once per row.
                 out.add(depth, f"for {name}_li, _row in enumerate(g.market):")
+                row_stride = self.plan.max_face_up * stride
+                out.add(depth + 1, f"{name}_id = {' + '.join(index_terms)} + {name}_li * {row_stride}")
                 out.add(depth + 1, f"for {name}_si, {name} in enumerate(_row):")
                 out.add(depth + 2, f"if {name} is None:")
                 out.add(depth + 3, "continue")
-                idx = f"({name}_li * {self.plan.max_face_up} + {name}_si)"
                 if self._reads_cost(p.name):
                     out.add(depth + 2, f"cc_{name} = CARD_COST[{name}]")
-                depth += 1
+                    out.add(depth + 2, f"{self._cost_locals(name)} = cc_{name}")
+                depth += 2
+                index_terms = [f"{name}_id", f"{name}_si * {stride}" if stride != 1 else f"{name}_si"]
+                emit_block(k + 1, depth, True)
+                continue
             elif p.domain == "deck":
                 out.add(depth, f"for {idx}, {name} in enumerate(LEVELS):")
             elif p.domain == "reserved":
                 out.add(depth, f"for {idx}, {name} in enumerate(g.res[me]):")
                 if self._reads_cost(p.name):
                     out.add(depth + 1, f"cc_{name} = CARD_COST[{name}]")
+                    out.add(depth + 1, f"{self._cost_locals(name)} = cc_{name}")
             elif p.domain == "noble":
                 out.add(depth, f"for {idx}, {name} in enumerate(g.noble_row):")
                 if self._reads_attribute(p.name, "requires"):
@@ -789,11 +823,16 @@ class DecisionLowering:
         return self._finish_legal(out, scalar_at, compiler, preamble, fused)
 
     def _finish_legal(self, out: Lines, at: int, compiler: "ExprCompiler", preamble: list[str], fused: bool) -> str:
-        """Put the per-call locals in front of the loops; a fused block leaves the scalars to its caller."""
+        """Put the per-call locals in front of the loops; a fused block leaves them to its caller."""
         self.used_scalars = set(compiler.used_scalars)
-        lines = [] if fused else scalar_preamble(self.plan, compiler.used_scalars, 1)
-        out.lines[at:at] = lines + [("    " if fused else "") + line for line in preamble]
-        return out.text()
+        self.preamble = list(preamble)
+        if not fused:
+            out.lines[at:at] = scalar_preamble(self.plan, compiler.used_scalars, 1) + preamble
+        return _prune_cost_locals(out.text())
+
+    def _cost_locals(self, card: str) -> str:
+        """The locals a legal loop unpacks a card's cost into (one per gem)."""
+        return ", ".join(f"cc_{card}_{gi}" for gi in range(len(self.plan.gems)))
 
     def _reads_cost(self, card: str) -> bool:
         """Does the condition or a price of this decision read `card.cost[...]`?"""
@@ -833,11 +872,16 @@ class DecisionLowering:
                 diff = f"{compiler.expr(inner.left, env)} - w{gi}"
             else:
                 diff = f"{compiler.expr(inner, env)} - t{gi}"
-            terms.append(f"(_d{gi} if (_d{gi} := {diff}) > 0 else 0)")
-            over.append(f"{diff.replace(' - ', ' > ', 1)}" if diff.count(" - ") == 1 else f"{diff} > 0")
+            if diff.count(" - ") == 1:  # X - w: plain locals, cheaper to repeat than to name
+                over.append(diff.replace(" - ", " > ", 1))
+                terms.append(f"({diff} if {over[-1]} else 0)")
+            else:
+                over.append(f"{diff} > 0")
+                terms.append(f"(_d{gi} if (_d{gi} := {diff}) > 0 else 0)")
         wild = len(self.plan.gems)
-        # Without gold any shortfall forbids the purchase: test gem by gem and stop at the first.
-        return f"({' + '.join(terms)} > t{wild}) if t{wild} else ({' or '.join(over)})"
+        # Short of some gem (tested gem by gem, stopping at the first), and the gold held does
+        # not cover the total shortfall: the purchase is impossible.
+        return f"({' or '.join(over)}) and (not t{wild} or {' + '.join(terms)} > t{wild})"
 
     def _add_helper(self, text: str) -> None:
         if text not in self.plan.helpers:  # each decision is lowered twice (alone and fused)
@@ -992,8 +1036,8 @@ def lower_action_phase(plan: EnginePlan) -> str:
 
     The action phase asks every action for its legal ids at each turn; one function that
     runs each action's block in turn saves a call and the reading of the same locals per
-    action. Each block is the code of `_legal_NAME`, wrapped in a one-pass loop so that a
-    failed guard leaves the block (`break`) instead of the function.
+    action. Each block is the code of `_legal_NAME`, its tests before the first choice
+    turned into nested ifs (see :func:`_nest_guards`).
     """
     out = Lines()
     out.add(0, "def _legal_actions(g, out):")
@@ -1001,17 +1045,42 @@ def lower_action_phase(plan: EnginePlan) -> str:
     add_locals(out)
     scalar_at = len(out.lines)
     used: set[str] = set()
+    preamble: list[str] = []  # per-call locals of the blocks (they read scalars only), each once
     for dp in plan.decisions:
         if dp.is_step or dp.decision.only_when_stuck:
             continue
         low = DecisionLowering(plan, dp)
         body = low.legal(fused=True)
         used |= low.used_scalars
+        preamble += [line for line in low.preamble if line not in preamble]
         out.add(1, f"# {dp.decision.name} ({low.where})")
-        out.add(1, "for _ in _ONCE:")
-        out.lines.extend(body.splitlines())
-    out.lines[scalar_at:scalar_at] = scalar_preamble(plan, used, 1)
+        out.lines.extend(_nest_guards(body.splitlines()) if low.guarded else [line[4:] for line in body.splitlines()])
+    out.lines[scalar_at:scalar_at] = scalar_preamble(plan, used, 1) + preamble
     return out.text()
+
+
+def _nest_guards(lines: list[str]) -> list[str]:
+    """A fused block's `if not X: break` tests (depth 2) become `if X:` around the rest of the block.
+
+    The block was generated for a one-pass loop (`break` leaves it); nesting does the same
+    without the loop. Compiled conditions are parenthesized or atomic, so dropping `not` is safe.
+    """
+    out: list[str] = []
+    extra = 0  # levels of nesting opened so far
+    skip = False
+    for i, line in enumerate(lines):
+        if skip:
+            skip = False
+            continue
+        text = line[8:] if line.startswith("        ") else None
+        guard = re.match(r"if not (.*):(  #.*)?$", text) if text is not None and not text.startswith(" ") else None
+        if guard and i + 1 < len(lines) and lines[i + 1] == "            break":
+            out.append("    " * (1 + extra) + f"if {guard.group(1)}:{guard.group(2) or ''}")
+            extra += 1
+            skip = True
+            continue
+        out.append("    " * extra + line[4:])
+    return out
 
 
 def lower_end(plan: EnginePlan) -> str:

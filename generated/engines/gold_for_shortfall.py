@@ -1301,9 +1301,6 @@ def _why_noble_visit(g, args):
     return None
 
 
-_ONCE = (0,)
-
-
 def _legal_actions(g, out):
     """Legal ids of every action of the action phase (the one taken when stuck excepted)."""
     me = g.cp
@@ -1314,73 +1311,49 @@ def _legal_actions(g, out):
     s0, s1, s2, s3, s4, s5 = sup
     t0, t1, t2, t3, t4, t5 = tok
     # take_different (rulespec/official.yaml:43)
-    for _ in _ONCE:
-        mask_0 = (1 if (s0 >= 1) else 0) | (2 if (s1 >= 1) else 0) | (4 if (s2 >= 1) else 0) | (8 if (s3 >= 1) else 0) | (16 if (s4 >= 1) else 0)  # all(supply[c] >= 1 for c in picked)
-        size_0 = min(3, ((s0 >= 1) + (s1 >= 1) + (s2 >= 1) + (s3 >= 1) + (s4 >= 1)))  # size(picked) == min(take_count, count(supply[c] >= 1 for c in gems))
-        if 0 <= size_0 <= 5:
-            out.extend(SUBSET_IDS_0_0[mask_0][size_0])
+    mask_0 = (1 if (s0 >= 1) else 0) | (2 if (s1 >= 1) else 0) | (4 if (s2 >= 1) else 0) | (8 if (s3 >= 1) else 0) | (16 if (s4 >= 1) else 0)  # all(supply[c] >= 1 for c in picked)
+    size_0 = min(3, ((s0 >= 1) + (s1 >= 1) + (s2 >= 1) + (s3 >= 1) + (s4 >= 1)))  # size(picked) == min(take_count, count(supply[c] >= 1 for c in gems))
+    if 0 <= size_0 <= 5:
+        out.extend(SUBSET_IDS_0_0[mask_0][size_0])
     # take_pair (rulespec/official.yaml:60)
-    for _ in _ONCE:
-        # supply[colour] >= pair_minimum, for each colour
-        if (s0 >= 4):  # white
-            out.append(25)
-        if (s1 >= 4):  # blue
-            out.append(26)
-        if (s2 >= 4):  # green
-            out.append(27)
-        if (s3 >= 4):  # red
-            out.append(28)
-        if (s4 >= 4):  # black
-            out.append(29)
+    # supply[colour] >= pair_minimum, for each colour
+    if (s0 >= 4):  # white
+        out.append(25)
+    if (s1 >= 4):  # blue
+        out.append(26)
+    if (s2 >= 4):  # green
+        out.append(27)
+    if (s3 >= 4):  # red
+        out.append(28)
+    if (s4 >= 4):  # black
+        out.append(29)
     # reserve_face_up (rulespec/official.yaml:73)
-    for _ in _ONCE:
-        if not (len(g.res[me]) < 3):  # me.reserved < reserve_limit
-            break
+    if (len(g.res[me]) < 3):  # me.reserved < reserve_limit
         for p_card_li, _row in enumerate(g.market):
+            p_card_id = 30 + p_card_li * 4
             for p_card_si, p_card in enumerate(_row):
                 if p_card is None:
                     continue
-                out.append(30 + (p_card_li * 4 + p_card_si))
+                out.append(p_card_id + p_card_si)
     # reserve_blind (rulespec/official.yaml:88)
-    for _ in _ONCE:
-        if not (len(g.res[me]) < 3):  # me.reserved < reserve_limit
-            break
+    if (len(g.res[me]) < 3):  # me.reserved < reserve_limit
         for i_0, p_level in enumerate(LEVELS):
             if not (len(g.decks[p_level - 1]) >= 1):  # deck[level] >= 1
                 continue
             out.append(42 + i_0)
     # buy_face_up (variants/gold-for-shortfall.yaml:18)
-    for _ in _ONCE:
-        for p_card_li, _row in enumerate(g.market):
-            for p_card_si, p_card in enumerate(_row):
-                if p_card is None:
-                    continue
-                cc_p_card = CARD_COST[p_card]
-                # price: max(0, card.cost[c] - me.bonus[c])
-                _p0 = (_t0 if (_t0 := (cc_p_card[0] - b0)) > 0 else 0)
-                _p1 = (_t1 if (_t1 := (cc_p_card[1] - b1)) > 0 else 0)
-                _p2 = (_t2 if (_t2 := (cc_p_card[2] - b2)) > 0 else 0)
-                _p3 = (_t3 if (_t3 := (cc_p_card[3] - b3)) > 0 else 0)
-                _p4 = (_t4 if (_t4 := (cc_p_card[4] - b4)) > 0 else 0)
-                if (_p0 - t0 if _p0 > t0 else 0) + (_p1 - t1 if _p1 > t1 else 0) + (_p2 - t2 if _p2 > t2 else 0) + (_p3 - t3 if _p3 > t3 else 0) + (_p4 - t4 if _p4 > t4 else 0) > t5:
-                    continue  # cannot pay even with all the gold held
-                for _i, p_payment_gold, p_payment_spent, p_payment_gt in _payments((_p0, _p1, _p2, _p3, _p4,), tok):
-                    if not (((p_payment_gold[0] == 0) or (p_payment_spent[0] == t0)) and ((p_payment_gold[1] == 0) or (p_payment_spent[1] == t1)) and ((p_payment_gold[2] == 0) or (p_payment_spent[2] == t2)) and ((p_payment_gold[3] == 0) or (p_payment_spent[3] == t3)) and ((p_payment_gold[4] == 0) or (p_payment_spent[4] == t4))):  # all(payment.gold[c] == 0 or payment.spent[c] == me.tokens[c] for c in gems)
-                        continue
-                    break
-                else:
-                    continue  # no payment meets the conditions
-                out.append(45 + (p_card_li * 4 + p_card_si))
-    # buy_reserved (variants/gold-for-shortfall.yaml:26)
-    for _ in _ONCE:
-        for i_0, p_card in enumerate(g.res[me]):
-            cc_p_card = CARD_COST[p_card]
+    for p_card_li, _row in enumerate(g.market):
+        p_card_id = 45 + p_card_li * 4
+        for p_card_si, p_card in enumerate(_row):
+            if p_card is None:
+                continue
+            cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = CARD_COST[p_card]
             # price: max(0, card.cost[c] - me.bonus[c])
-            _p0 = (_t0 if (_t0 := (cc_p_card[0] - b0)) > 0 else 0)
-            _p1 = (_t1 if (_t1 := (cc_p_card[1] - b1)) > 0 else 0)
-            _p2 = (_t2 if (_t2 := (cc_p_card[2] - b2)) > 0 else 0)
-            _p3 = (_t3 if (_t3 := (cc_p_card[3] - b3)) > 0 else 0)
-            _p4 = (_t4 if (_t4 := (cc_p_card[4] - b4)) > 0 else 0)
+            _p0 = (_t0 if (_t0 := (cc_p_card_0 - b0)) > 0 else 0)
+            _p1 = (_t1 if (_t1 := (cc_p_card_1 - b1)) > 0 else 0)
+            _p2 = (_t2 if (_t2 := (cc_p_card_2 - b2)) > 0 else 0)
+            _p3 = (_t3 if (_t3 := (cc_p_card_3 - b3)) > 0 else 0)
+            _p4 = (_t4 if (_t4 := (cc_p_card_4 - b4)) > 0 else 0)
             if (_p0 - t0 if _p0 > t0 else 0) + (_p1 - t1 if _p1 > t1 else 0) + (_p2 - t2 if _p2 > t2 else 0) + (_p3 - t3 if _p3 > t3 else 0) + (_p4 - t4 if _p4 > t4 else 0) > t5:
                 continue  # cannot pay even with all the gold held
             for _i, p_payment_gold, p_payment_spent, p_payment_gt in _payments((_p0, _p1, _p2, _p3, _p4,), tok):
@@ -1389,7 +1362,25 @@ def _legal_actions(g, out):
                 break
             else:
                 continue  # no payment meets the conditions
-            out.append(57 + i_0)
+            out.append(p_card_id + p_card_si)
+    # buy_reserved (variants/gold-for-shortfall.yaml:26)
+    for i_0, p_card in enumerate(g.res[me]):
+        cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = CARD_COST[p_card]
+        # price: max(0, card.cost[c] - me.bonus[c])
+        _p0 = (_t0 if (_t0 := (cc_p_card_0 - b0)) > 0 else 0)
+        _p1 = (_t1 if (_t1 := (cc_p_card_1 - b1)) > 0 else 0)
+        _p2 = (_t2 if (_t2 := (cc_p_card_2 - b2)) > 0 else 0)
+        _p3 = (_t3 if (_t3 := (cc_p_card_3 - b3)) > 0 else 0)
+        _p4 = (_t4 if (_t4 := (cc_p_card_4 - b4)) > 0 else 0)
+        if (_p0 - t0 if _p0 > t0 else 0) + (_p1 - t1 if _p1 > t1 else 0) + (_p2 - t2 if _p2 > t2 else 0) + (_p3 - t3 if _p3 > t3 else 0) + (_p4 - t4 if _p4 > t4 else 0) > t5:
+            continue  # cannot pay even with all the gold held
+        for _i, p_payment_gold, p_payment_spent, p_payment_gt in _payments((_p0, _p1, _p2, _p3, _p4,), tok):
+            if not (((p_payment_gold[0] == 0) or (p_payment_spent[0] == t0)) and ((p_payment_gold[1] == 0) or (p_payment_spent[1] == t1)) and ((p_payment_gold[2] == 0) or (p_payment_spent[2] == t2)) and ((p_payment_gold[3] == 0) or (p_payment_spent[3] == t3)) and ((p_payment_gold[4] == 0) or (p_payment_spent[4] == t4))):  # all(payment.gold[c] == 0 or payment.spent[c] == me.tokens[c] for c in gems)
+                continue
+            break
+        else:
+            continue  # no payment meets the conditions
+        out.append(57 + i_0)
 
 
 def _end_check(g):

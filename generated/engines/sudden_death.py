@@ -1291,9 +1291,6 @@ def _why_noble_visit(g, args):
     return None
 
 
-_ONCE = (0,)
-
-
 def _legal_actions(g, out):
     """Legal ids of every action of the action phase (the one taken when stuck excepted)."""
     me = g.cp
@@ -1303,71 +1300,60 @@ def _legal_actions(g, out):
     b0, b1, b2, b3, b4 = bon
     s0, s1, s2, s3, s4, s5 = sup
     t0, t1, t2, t3, t4, t5 = tok
+    w0 = b0 + t0  # me.bonus[c] plus the tokens held
+    w1 = b1 + t1  # me.bonus[c] plus the tokens held
+    w2 = b2 + t2  # me.bonus[c] plus the tokens held
+    w3 = b3 + t3  # me.bonus[c] plus the tokens held
+    w4 = b4 + t4  # me.bonus[c] plus the tokens held
     # take_different (rulespec/official.yaml:43)
-    for _ in _ONCE:
-        mask_0 = (1 if (s0 >= 1) else 0) | (2 if (s1 >= 1) else 0) | (4 if (s2 >= 1) else 0) | (8 if (s3 >= 1) else 0) | (16 if (s4 >= 1) else 0)  # all(supply[c] >= 1 for c in picked)
-        size_0 = min(3, ((s0 >= 1) + (s1 >= 1) + (s2 >= 1) + (s3 >= 1) + (s4 >= 1)))  # size(picked) == min(take_count, count(supply[c] >= 1 for c in gems))
-        if 0 <= size_0 <= 5:
-            out.extend(SUBSET_IDS_0_0[mask_0][size_0])
+    mask_0 = (1 if (s0 >= 1) else 0) | (2 if (s1 >= 1) else 0) | (4 if (s2 >= 1) else 0) | (8 if (s3 >= 1) else 0) | (16 if (s4 >= 1) else 0)  # all(supply[c] >= 1 for c in picked)
+    size_0 = min(3, ((s0 >= 1) + (s1 >= 1) + (s2 >= 1) + (s3 >= 1) + (s4 >= 1)))  # size(picked) == min(take_count, count(supply[c] >= 1 for c in gems))
+    if 0 <= size_0 <= 5:
+        out.extend(SUBSET_IDS_0_0[mask_0][size_0])
     # take_pair (rulespec/official.yaml:60)
-    for _ in _ONCE:
-        # supply[colour] >= pair_minimum, for each colour
-        if (s0 >= 4):  # white
-            out.append(25)
-        if (s1 >= 4):  # blue
-            out.append(26)
-        if (s2 >= 4):  # green
-            out.append(27)
-        if (s3 >= 4):  # red
-            out.append(28)
-        if (s4 >= 4):  # black
-            out.append(29)
+    # supply[colour] >= pair_minimum, for each colour
+    if (s0 >= 4):  # white
+        out.append(25)
+    if (s1 >= 4):  # blue
+        out.append(26)
+    if (s2 >= 4):  # green
+        out.append(27)
+    if (s3 >= 4):  # red
+        out.append(28)
+    if (s4 >= 4):  # black
+        out.append(29)
     # reserve_face_up (rulespec/official.yaml:73)
-    for _ in _ONCE:
-        if not (len(g.res[me]) < 3):  # me.reserved < reserve_limit
-            break
+    if (len(g.res[me]) < 3):  # me.reserved < reserve_limit
         for p_card_li, _row in enumerate(g.market):
+            p_card_id = 30 + p_card_li * 4
             for p_card_si, p_card in enumerate(_row):
                 if p_card is None:
                     continue
-                out.append(30 + (p_card_li * 4 + p_card_si))
+                out.append(p_card_id + p_card_si)
     # reserve_blind (rulespec/official.yaml:88)
-    for _ in _ONCE:
-        if not (len(g.res[me]) < 3):  # me.reserved < reserve_limit
-            break
+    if (len(g.res[me]) < 3):  # me.reserved < reserve_limit
         for i_0, p_level in enumerate(LEVELS):
             if not (len(g.decks[p_level - 1]) >= 1):  # deck[level] >= 1
                 continue
             out.append(42 + i_0)
     # buy_face_up (rulespec/official.yaml:103)
-    for _ in _ONCE:
-        w0 = b0 + t0  # me.bonus[c] plus the tokens held
-        w1 = b1 + t1  # me.bonus[c] plus the tokens held
-        w2 = b2 + t2  # me.bonus[c] plus the tokens held
-        w3 = b3 + t3  # me.bonus[c] plus the tokens held
-        w4 = b4 + t4  # me.bonus[c] plus the tokens held
-        for p_card_li, _row in enumerate(g.market):
-            for p_card_si, p_card in enumerate(_row):
-                if p_card is None:
-                    continue
-                cc_p_card = CARD_COST[p_card]
-                # price: max(0, card.cost[c] - me.bonus[c])
-                if ((_d0 if (_d0 := cc_p_card[0] - w0) > 0 else 0) + (_d1 if (_d1 := cc_p_card[1] - w1) > 0 else 0) + (_d2 if (_d2 := cc_p_card[2] - w2) > 0 else 0) + (_d3 if (_d3 := cc_p_card[3] - w3) > 0 else 0) + (_d4 if (_d4 := cc_p_card[4] - w4) > 0 else 0) > t5) if t5 else (cc_p_card[0] > w0 or cc_p_card[1] > w1 or cc_p_card[2] > w2 or cc_p_card[3] > w3 or cc_p_card[4] > w4):
-                    continue  # cannot pay even with all the gold held
-                out.append(45 + (p_card_li * 4 + p_card_si))
-    # buy_reserved (rulespec/official.yaml:122)
-    for _ in _ONCE:
-        w0 = b0 + t0  # me.bonus[c] plus the tokens held
-        w1 = b1 + t1  # me.bonus[c] plus the tokens held
-        w2 = b2 + t2  # me.bonus[c] plus the tokens held
-        w3 = b3 + t3  # me.bonus[c] plus the tokens held
-        w4 = b4 + t4  # me.bonus[c] plus the tokens held
-        for i_0, p_card in enumerate(g.res[me]):
-            cc_p_card = CARD_COST[p_card]
+    for p_card_li, _row in enumerate(g.market):
+        p_card_id = 45 + p_card_li * 4
+        for p_card_si, p_card in enumerate(_row):
+            if p_card is None:
+                continue
+            cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = CARD_COST[p_card]
             # price: max(0, card.cost[c] - me.bonus[c])
-            if ((_d0 if (_d0 := cc_p_card[0] - w0) > 0 else 0) + (_d1 if (_d1 := cc_p_card[1] - w1) > 0 else 0) + (_d2 if (_d2 := cc_p_card[2] - w2) > 0 else 0) + (_d3 if (_d3 := cc_p_card[3] - w3) > 0 else 0) + (_d4 if (_d4 := cc_p_card[4] - w4) > 0 else 0) > t5) if t5 else (cc_p_card[0] > w0 or cc_p_card[1] > w1 or cc_p_card[2] > w2 or cc_p_card[3] > w3 or cc_p_card[4] > w4):
+            if (cc_p_card_0 > w0 or cc_p_card_1 > w1 or cc_p_card_2 > w2 or cc_p_card_3 > w3 or cc_p_card_4 > w4) and (not t5 or (cc_p_card_0 - w0 if cc_p_card_0 > w0 else 0) + (cc_p_card_1 - w1 if cc_p_card_1 > w1 else 0) + (cc_p_card_2 - w2 if cc_p_card_2 > w2 else 0) + (cc_p_card_3 - w3 if cc_p_card_3 > w3 else 0) + (cc_p_card_4 - w4 if cc_p_card_4 > w4 else 0) > t5):
                 continue  # cannot pay even with all the gold held
-            out.append(57 + i_0)
+            out.append(p_card_id + p_card_si)
+    # buy_reserved (rulespec/official.yaml:122)
+    for i_0, p_card in enumerate(g.res[me]):
+        cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = CARD_COST[p_card]
+        # price: max(0, card.cost[c] - me.bonus[c])
+        if (cc_p_card_0 > w0 or cc_p_card_1 > w1 or cc_p_card_2 > w2 or cc_p_card_3 > w3 or cc_p_card_4 > w4) and (not t5 or (cc_p_card_0 - w0 if cc_p_card_0 > w0 else 0) + (cc_p_card_1 - w1 if cc_p_card_1 > w1 else 0) + (cc_p_card_2 - w2 if cc_p_card_2 > w2 else 0) + (cc_p_card_3 - w3 if cc_p_card_3 > w3 else 0) + (cc_p_card_4 - w4 if cc_p_card_4 > w4 else 0) > t5):
+            continue  # cannot pay even with all the gold held
+        out.append(57 + i_0)
 
 
 def _end_check(g):
