@@ -376,7 +376,7 @@ class ExprCompiler:
                     case Name(id="supply"):
                         return f"sup[{i}]"
                     case Name(id="deck"):
-                        return f"len(g.decks[{i} - 1])"
+                        return f"len(g.decks[{int(i) - 1}])" if i.isdigit() else f"len(g.decks[{i} - 1])"
                     case Name(id="face_up"):
                         return f"(g.face_up_count({i}))"
                     case Attribute(obj=Name(id=owner), name="cost") if owner in env and env[owner][0] == "param":
@@ -394,8 +394,11 @@ class ExprCompiler:
                     case Attribute(obj=owner, name=("tokens" | "bonus") as part):
                         return f"{self.attribute(obj, owner, part, env)}[{i}]"
                 raise LoweringError(f"cannot compile '{unparse(node)}'", node.span)
-            case Call(func=("min" | "max") as func, args=(Int(value=k), other) | (other, Int(value=k))):
+            case Call(func=("min" | "max") as func, args=(first, second)) \
+                    if self._constant(first, env) is not None or self._constant(second, env) is not None:
                 # min/max against a constant without a call: (t if (t := x) > k else k)
+                k, other = (self._constant(first, env), second) if self._constant(first, env) is not None \
+                    else (self._constant(second, env), first)
                 temp = f"_t{next(self.temps)}"
                 op = ">" if func == "max" else "<"
                 return f"({temp} if ({temp} := {self.expr(other, env)}) {op} {k} else {k})"
@@ -425,6 +428,15 @@ class ExprCompiler:
                 return f"({self.expr(a, env)} if {self.expr(t, env)} else {self.expr(b, env)})"
         raise LoweringError(f"cannot compile '{unparse(node)}'", getattr(node, "span", None))
 
+    def _constant(self, node, env) -> int | None:
+        """The value of an integer literal or of a named value of the spec; None otherwise."""
+        if isinstance(node, Int):
+            return node.value
+        if isinstance(node, Name) and node.id not in env and isinstance(self.values.get(node.id), int) \
+                and not isinstance(self.values.get(node.id), bool):
+            return self.values[node.id]
+        return None
+
     def attribute(self, node, obj, attr, env) -> str:
         match obj:
             case Name(id="setup"):
@@ -453,8 +465,8 @@ class ExprCompiler:
                 return {"sum": "0", "count": "0", "all": "True", "any": "False"}.get(func, "0")
             if func == "sum":
                 return "(" + " + ".join(parts) + ")"
-            if func == "count":
-                return "(" + " + ".join(parts) + ")"
+            if func == "count":  # ints, not bools: int + int is the interpreter's fast path
+                return "(" + " + ".join(f"(1 if {part} else 0)" for part in parts) + ")"
             if func == "all":
                 return "(" + " and ".join(parts) + ")"
             if func == "any":
@@ -715,28 +727,32 @@ class DecisionLowering:
             name = f"p_{p.name}"
             idx = f"i_{k}"
             stride = strides[k] if k < len(strides) else 0  # 0: a deferred payment, not in the id
+            if p.domain in ("gem", "colour", "deck") and k == n - 1 and not p.optional \
+                    and all(_cheap(c) for c in placed[k + 1]):
+                # The last choice is a colour (or a level) and its tests are plain comparisons: one
+                # test per value, unrolled, so each reads its own scalar local (s0, t0...) without a loop.
+                values = list(self.plan.levels) if p.domain == "deck" else \
+                    list(range(len(self.plan.gems) if p.domain == "gem" else len(self.plan.colours)))
+                labels = [f"level {lv}" for lv in self.plan.levels] if p.domain == "deck" else self.plan.colours
+                saved, compiler.hoist = compiler.hoist, None
+                if placed[k + 1]:
+                    spec_text = " and ".join(unparse(c) for c in placed[k + 1])
+                    out.add(depth, f"# {spec_text}, for each {p.name}")
+                for v, value in enumerate(values):
+                    env = {**self.env, p.name: ("const", "int" if p.domain == "deck" else "colour", value)}
+                    tests = [compiler.expr(c, env) for c in placed[k + 1]]
+                    terms = index_terms + [str(v * stride)]
+                    fixed = sum(int(t) for t in terms if t.isdigit())
+                    ident = " + ".join([t for t in terms if not t.isdigit()] + [str(fixed)])
+                    if tests:
+                        out.add(depth, f"if {' and '.join(tests)}:  # {labels[v]}")
+                        out.add(depth + 1, f"out.append({ident})")
+                    else:
+                        out.add(depth, f"out.append({ident})")
+                compiler.hoist = saved
+                return self._finish_legal(out, scalar_at, compiler, preamble, fused)
             if p.domain in ("gem", "colour"):
                 limit = len(self.plan.gems) if p.domain == "gem" else len(self.plan.colours)
-                if k == n - 1 and not p.optional and all(_cheap(c) for c in placed[k + 1]):
-                    # The last choice is a colour and its tests are plain comparisons: one test per
-                    # colour, unrolled, so each reads its own scalar local (s0, t0...) without a loop.
-                    saved, compiler.hoist = compiler.hoist, None
-                    if placed[k + 1]:
-                        spec_text = " and ".join(unparse(c) for c in placed[k + 1])
-                        out.add(depth, f"# {spec_text}, for each {p.name}")
-                    for v in range(limit):
-                        env = {**self.env, p.name: ("const", "colour", v)}
-                        tests = [compiler.expr(c, env) for c in placed[k + 1]]
-                        terms = index_terms + [str(v * stride)]
-                        fixed = sum(int(t) for t in terms if t.isdigit())
-                        ident = " + ".join([t for t in terms if not t.isdigit()] + [str(fixed)])
-                        if tests:
-                            out.add(depth, f"if {' and '.join(tests)}:  # {self.plan.colours[v]}")
-                            out.add(depth + 1, f"out.append({ident})")
-                        else:
-                            out.add(depth, f"out.append({ident})")
-                    compiler.hoist = saved
-                    return self._finish_legal(out, scalar_at, compiler, preamble, fused)
                 if p.optional:
                     table = f"_WITH_NONE_{limit}"
                     helper = f"{table} = {tuple(range(limit)) + (None,)!r}"
@@ -772,28 +788,36 @@ class DecisionLowering:
             elif p.domain == "face_up":
                 # The id of slot si of row li is (li * slots + si) * stride plus the ids of the
                 # choices before: all but si are fixed for a row, so added once per row.
+                # The slot's id is counted up as the row is walked (cheaper than enumerate).
                 out.add(depth, f"for {name}_li, _row in enumerate(g.market):")
                 row_stride = self.plan.max_face_up * stride
-                out.add(depth + 1, f"{name}_id = {' + '.join(index_terms)} + {name}_li * {row_stride}")
-                out.add(depth + 1, f"for {name}_si, {name} in enumerate(_row):")
+                fixed = sum(int(t) for t in index_terms if t.isdigit()) - stride
+                first = " + ".join([t for t in index_terms if not t.isdigit()] + [str(fixed)] * (fixed != 0))
+                out.add(depth + 1, f"{name}_id = {first + ' + ' if first else ''}{name}_li * {row_stride}")
+                out.add(depth + 1, f"for {name} in _row:")
+                out.add(depth + 2, f"{name}_id += {stride}")
                 out.add(depth + 2, f"if {name} is None:")
                 out.add(depth + 3, "continue")
                 if self._reads_cost(p.name):
                     out.add(depth + 2, f"cc_{name} = CARD_COST[{name}]")
                     out.add(depth + 2, f"{self._cost_locals(name)} = cc_{name}")
                 depth += 2
-                index_terms = [f"{name}_id", f"{name}_si * {stride}" if stride != 1 else f"{name}_si"]
+                index_terms = [f"{name}_id"]
                 emit_block(k + 1, depth, True)
                 continue
             elif p.domain == "deck":
                 out.add(depth, f"for {idx}, {name} in enumerate(LEVELS):")
-            elif p.domain == "reserved":
-                out.add(depth, f"for {idx}, {name} in enumerate(g.res[me]):")
+            elif p.domain == "reserved":  # positions counted by hand: cheaper than enumerate
+                out.add(depth, f"{idx} = -1")
+                out.add(depth, f"for {name} in g.res[me]:")
+                out.add(depth + 1, f"{idx} += 1")
                 if self._reads_cost(p.name):
                     out.add(depth + 1, f"cc_{name} = CARD_COST[{name}]")
                     out.add(depth + 1, f"{self._cost_locals(name)} = cc_{name}")
             elif p.domain == "noble":
-                out.add(depth, f"for {idx}, {name} in enumerate(g.noble_row):")
+                out.add(depth, f"{idx} = -1")
+                out.add(depth, f"for {name} in g.noble_row:")
+                out.add(depth + 1, f"{idx} += 1")
                 if self._reads_attribute(p.name, "requires"):
                     out.add(depth + 1, f"nr_{name} = NOBLE_REQUIRES[{name}]")
             elif p.domain == "payment":

@@ -944,7 +944,7 @@ def _why_take_different(g, args):
     p_picked = a_picked
     if not all((sup[v_c] >= 1) for v_c in p_picked):
         return 'condition not met: all(supply[c] >= 1 for c in picked) (rulespec/official.yaml:55)'
-    if not (len(p_picked) == min(3, ((sup[0] >= 1) + (sup[1] >= 1) + (sup[2] >= 1) + (sup[3] >= 1) + (sup[4] >= 1)))):
+    if not (len(p_picked) == (_t0 if (_t0 := ((1 if (sup[0] >= 1) else 0) + (1 if (sup[1] >= 1) else 0) + (1 if (sup[2] >= 1) else 0) + (1 if (sup[3] >= 1) else 0) + (1 if (sup[4] >= 1) else 0))) < 3 else 3)):
         return 'condition not met: size(picked) == min(take_count, count(supply[c] >= 1 for c in gems)) (rulespec/official.yaml:56)'
     return None
 
@@ -1259,7 +1259,9 @@ def _legal_noble_visit(g, out):
     me = g.cp
     bon = g.bon[me]
     b0, b1, b2, b3, b4 = bon
-    for i_0, p_noble in enumerate(g.noble_row):
+    i_0 = -1
+    for p_noble in g.noble_row:
+        i_0 += 1
         nr_p_noble = NOBLE_REQUIRES[p_noble]
         if not ((b0 >= nr_p_noble[0]) and (b1 >= nr_p_noble[1]) and (b2 >= nr_p_noble[2]) and (b3 >= nr_p_noble[3]) and (b4 >= nr_p_noble[4])):  # all(me.bonus[c] >= noble.requires[c] for c in gems)
             continue
@@ -1307,7 +1309,7 @@ def _legal_actions(g, out):
     w4 = b4 + t4  # me.bonus[c] plus the tokens held
     # take_different (rulespec/official.yaml:43)
     mask_0 = (1 if (s0 >= 1) else 0) | (2 if (s1 >= 1) else 0) | (4 if (s2 >= 1) else 0) | (8 if (s3 >= 1) else 0) | (16 if (s4 >= 1) else 0)  # all(supply[c] >= 1 for c in picked)
-    size_0 = min(3, ((s0 >= 1) + (s1 >= 1) + (s2 >= 1) + (s3 >= 1) + (s4 >= 1)))  # size(picked) == min(take_count, count(supply[c] >= 1 for c in gems))
+    size_0 = (_t0 if (_t0 := ((1 if (s0 >= 1) else 0) + (1 if (s1 >= 1) else 0) + (1 if (s2 >= 1) else 0) + (1 if (s3 >= 1) else 0) + (1 if (s4 >= 1) else 0))) < 3 else 3)  # size(picked) == min(take_count, count(supply[c] >= 1 for c in gems))
     if 0 <= size_0 <= 5:
         out.extend(SUBSET_IDS_0_0[mask_0][size_0])
     # take_pair (rulespec/official.yaml:60)
@@ -1325,30 +1327,37 @@ def _legal_actions(g, out):
     # reserve_face_up (rulespec/official.yaml:73)
     if (len(g.res[me]) < 3):  # me.reserved < reserve_limit
         for p_card_li, _row in enumerate(g.market):
-            p_card_id = 30 + p_card_li * 4
-            for p_card_si, p_card in enumerate(_row):
+            p_card_id = 29 + p_card_li * 4
+            for p_card in _row:
+                p_card_id += 1
                 if p_card is None:
                     continue
-                out.append(p_card_id + p_card_si)
+                out.append(p_card_id)
     # reserve_blind (rulespec/official.yaml:88)
     if (len(g.res[me]) < 3):  # me.reserved < reserve_limit
-        for i_0, p_level in enumerate(LEVELS):
-            if not (len(g.decks[p_level - 1]) >= 1):  # deck[level] >= 1
-                continue
-            out.append(42 + i_0)
+        # deck[level] >= 1, for each level
+        if (len(g.decks[0]) >= 1):  # level 1
+            out.append(42)
+        if (len(g.decks[1]) >= 1):  # level 2
+            out.append(43)
+        if (len(g.decks[2]) >= 1):  # level 3
+            out.append(44)
     # buy_face_up (rulespec/official.yaml:103)
     for p_card_li, _row in enumerate(g.market):
-        p_card_id = 45 + p_card_li * 4
-        for p_card_si, p_card in enumerate(_row):
+        p_card_id = 44 + p_card_li * 4
+        for p_card in _row:
+            p_card_id += 1
             if p_card is None:
                 continue
             cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = CARD_COST[p_card]
             # price: max(0, card.cost[c] - me.bonus[c])
             if (cc_p_card_0 > w0 or cc_p_card_1 > w1 or cc_p_card_2 > w2 or cc_p_card_3 > w3 or cc_p_card_4 > w4) and (not t5 or (cc_p_card_0 - w0 if cc_p_card_0 > w0 else 0) + (cc_p_card_1 - w1 if cc_p_card_1 > w1 else 0) + (cc_p_card_2 - w2 if cc_p_card_2 > w2 else 0) + (cc_p_card_3 - w3 if cc_p_card_3 > w3 else 0) + (cc_p_card_4 - w4 if cc_p_card_4 > w4 else 0) > t5):
                 continue  # cannot pay even with all the gold held
-            out.append(p_card_id + p_card_si)
+            out.append(p_card_id)
     # buy_reserved (rulespec/official.yaml:122)
-    for i_0, p_card in enumerate(g.res[me]):
+    i_0 = -1
+    for p_card in g.res[me]:
+        i_0 += 1
         cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = CARD_COST[p_card]
         # price: max(0, card.cost[c] - me.bonus[c])
         if (cc_p_card_0 > w0 or cc_p_card_1 > w1 or cc_p_card_2 > w2 or cc_p_card_3 > w3 or cc_p_card_4 > w4) and (not t5 or (cc_p_card_0 - w0 if cc_p_card_0 > w0 else 0) + (cc_p_card_1 - w1 if cc_p_card_1 > w1 else 0) + (cc_p_card_2 - w2 if cc_p_card_2 > w2 else 0) + (cc_p_card_3 - w3 if cc_p_card_3 > w3 else 0) + (cc_p_card_4 - w4 if cc_p_card_4 > w4 else 0) > t5):
