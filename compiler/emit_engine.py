@@ -61,7 +61,7 @@ def render_module(plan: EnginePlan) -> str:
         step_names=tuple(dp.decision.name for dp in decisions if dp.is_step) + ((PAYMENT_STEP,) if plan.pay_index >= 0 else ()),
         actions=plan.actions, action_strings=plan.action_strings,
         pay_index=plan.pay_index, pay_base=plan.pay_base,
-        helpers=plan.helpers, decisions=decisions,
+        helpers=plan.helpers, decisions=decisions, advance_locals=plan.advance_locals,
         action_phase_src=plan.action_phase_src, end_src=plan.end_src, rank_src=plan.rank_src,
         stuck_index=stuck.index if stuck else -1,
         n_action_decisions=len(actions),
@@ -70,7 +70,7 @@ def render_module(plan: EnginePlan) -> str:
                          once=dp.decision.repeat == "once", resolve_all=dp.decision.resolve == "all",
                          loop_test=" and ".join(
                              (["not count"] if dp.decision.repeat == "once" else [])
-                             + ([f"_while_{dp.decision.name}(self)"] if dp.decision.while_ is not None else [])
+                             + ([f"{dp.while_inline}"] if dp.decision.while_ is not None else [])
                          ) or "True")
                     for dp in decisions if dp.is_step],
         param_kinds={**{dp.index: tuple((lay.param.name, lay.param.domain) for lay in dp.id_layouts) for dp in decisions},

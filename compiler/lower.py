@@ -63,6 +63,7 @@ class DecisionPlan:
     apply_src: str = ""
     why_src: str = ""
     while_src: str = ""
+    while_inline: str = ""  # the while-condition as an expression over the standard locals
     payopts_src: str = ""  # only for a decision whose payment is chosen in a step of its own
 
     @property
@@ -95,6 +96,7 @@ class EnginePlan:
     rank_src: str = ""
     max_reserved: int = 0
     helpers: list[str] = field(default_factory=list)
+    advance_locals: list[str] = field(default_factory=list)  # bound by Game._advance for the step tests
     pay_index: int = -1  # decision index of the payment step, when some action has a payment
     pay_base: int = -1
 
@@ -532,10 +534,9 @@ class ExprCompiler:
         elif name == "pay":
             p = ref(0)
             for gi in range(len(self.plan.gems)):
-                out.add(depth, f"_n = {p}_spent[{gi}]")
-                out.add(depth, "if _n:")
-                out.add(depth + 1, f"tok[{gi}] -= _n")
-                out.add(depth + 1, f"sup[{gi}] += _n")
+                out.add(depth, f"if {p}_s{gi}:")
+                out.add(depth + 1, f"tok[{gi}] -= {p}_s{gi}")
+                out.add(depth + 1, f"sup[{gi}] += {p}_s{gi}")
             wild = len(self.plan.gems)
             out.add(depth, f"if {p}_gt:")
             out.add(depth + 1, f"tok[{wild}] -= {p}_gt")
@@ -862,6 +863,12 @@ class DecisionLowering:
         """Does the condition or a price of this decision read `card.cost[...]`?"""
         return self._reads_attribute(card, "cost")
 
+    def _mentions(self, param: str, attr: str) -> bool:
+        """Does anything of this decision (condition, prices, effects) read `param.attr`?"""
+        nodes = [self.d.condition, *self.d.effects] + [p.price for p in self.d.params if p.price is not None]
+        return any(isinstance(x, Attribute) and x.name == attr and x.obj == Name(param, None)
+                   for node in nodes for x in walk(node))
+
     def _reads_attribute(self, param: str, attr: str) -> bool:
         """Does the condition or a price of this decision read `param.attr`?"""
         nodes = [self.d.condition] + [p.price for p in self.d.params if p.price is not None]
@@ -957,14 +964,15 @@ class DecisionLowering:
                 compiler = ExprCompiler(self.plan)
                 prices = [compiler.expr(p.price, {**self.env, "c": ("const", "colour", gi)})
                           for gi in range(len(self.plan.gems))]
-                out.add(depth, f"_price = ({', '.join(prices)},)")
-                out.add(depth, f"{name}_gold = PAYMENTS[{arg}]")
-                out.add(depth, f"if {arg}:")
-                out.add(depth + 1, f"{name}_spent = tuple(_p - _g for _p, _g in zip(_price, {name}_gold))")
-                out.add(depth + 1, f"{name}_gt = sum({name}_gold)")
-                out.add(depth, "else:  # PAYMENTS[0] spends no gold: the tokens pay the whole price")
-                out.add(depth + 1, f"{name}_spent = _price")
-                out.add(depth + 1, f"{name}_gt = 0")
+                gems = range(len(self.plan.gems))
+                gold = ", ".join(f"_g{gi}" for gi in gems)
+                whole = f" = {name}_gold" if self._mentions(p.name, "gold") else ""
+                out.add(depth, f"{gold}{',' if len(gems) == 1 else ''}{whole} = PAYMENTS[{arg}]  # gold spent on each gem")
+                for gi in gems:  # the tokens of each gem spent: its price less the gold paid for it
+                    out.add(depth, f"{name}_s{gi} = {prices[gi]} - _g{gi}")
+                out.add(depth, f"{name}_gt = {' + '.join(f'_g{gi}' for gi in gems)}")
+                if self._mentions(p.name, "spent"):
+                    out.add(depth, f"{name}_spent = ({', '.join(f'{name}_s{gi}' for gi in gems)},)")
 
     def apply(self) -> str:
         d = self.d
@@ -1107,6 +1115,26 @@ def _nest_guards(lines: list[str]) -> list[str]:
     return out
 
 
+def lower_step_tests(plan: EnginePlan) -> list[str]:
+    """Each step's while-condition as an expression for Game._advance, and the locals it needs.
+
+    _advance tests a step's condition inline (the _while_NAME functions say the same, for the
+    step table and the reader): the locals are bound once per call, with `g` the game.
+    """
+    needed: set[str] = set()
+    for dp in plan.decisions:
+        if dp.is_step and dp.decision.while_ is not None:
+            dp.while_inline = ExprCompiler(plan).expr(dp.decision.while_, _param_env(dp.layouts))
+            needed |= {name for name, _ in LOCAL_BINDINGS if re.search(rf"\b{name}\b", dp.while_inline)}
+    if needed & {"sup", "tok", "bon"}:
+        needed.add("me")
+    lines = ["g = self"]
+    for name, binding in reversed(LOCAL_BINDINGS):
+        if name in needed and binding != "me = p":
+            lines.append(binding)
+    return lines if needed else []
+
+
 def lower_end(plan: EnginePlan) -> str:
     """def _end_check(g): the first end trigger whose condition holds, or None."""
     out = Lines()
@@ -1241,6 +1269,7 @@ def lower(rules: Rules) -> EnginePlan:
         dp.why_src = prune_locals(low.why())
         dp.while_src = prune_locals(low.while_()) if dp.decision.while_ is not None else ""
         dp.payopts_src = prune_locals(low.payopts()) if dp.deferred is not None else ""
+    plan.advance_locals = lower_step_tests(plan)
     plan.action_phase_src = prune_locals(lower_action_phase(plan))
     plan.end_src = prune_locals(lower_end(plan))
     plan.rank_src = prune_locals(lower_ranking(plan))

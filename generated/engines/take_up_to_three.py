@@ -1048,35 +1048,29 @@ def _do_buy_face_up(g, args):
     p_card_li, p_card_si = a_card
     p_card = g.market[p_card_li][p_card_si]
     cc_p_card = CARD_COST[p_card]
-    _price = ((_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0), (_t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0), (_t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0), (_t3 if (_t3 := (cc_p_card[3] - bon[3])) > 0 else 0), (_t4 if (_t4 := (cc_p_card[4] - bon[4])) > 0 else 0),)
-    p_payment_gold = PAYMENTS[a_payment]
-    if a_payment:
-        p_payment_spent = tuple(_p - _g for _p, _g in zip(_price, p_payment_gold))
-        p_payment_gt = sum(p_payment_gold)
-    else:  # PAYMENTS[0] spends no gold: the tokens pay the whole price
-        p_payment_spent = _price
-        p_payment_gt = 0
+    _g0, _g1, _g2, _g3, _g4 = PAYMENTS[a_payment]  # gold spent on each gem
+    p_payment_s0 = (_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0) - _g0
+    p_payment_s1 = (_t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0) - _g1
+    p_payment_s2 = (_t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0) - _g2
+    p_payment_s3 = (_t3 if (_t3 := (cc_p_card[3] - bon[3])) > 0 else 0) - _g3
+    p_payment_s4 = (_t4 if (_t4 := (cc_p_card[4] - bon[4])) > 0 else 0) - _g4
+    p_payment_gt = _g0 + _g1 + _g2 + _g3 + _g4
     # pay(payment)
-    _n = p_payment_spent[0]
-    if _n:
-        tok[0] -= _n
-        sup[0] += _n
-    _n = p_payment_spent[1]
-    if _n:
-        tok[1] -= _n
-        sup[1] += _n
-    _n = p_payment_spent[2]
-    if _n:
-        tok[2] -= _n
-        sup[2] += _n
-    _n = p_payment_spent[3]
-    if _n:
-        tok[3] -= _n
-        sup[3] += _n
-    _n = p_payment_spent[4]
-    if _n:
-        tok[4] -= _n
-        sup[4] += _n
+    if p_payment_s0:
+        tok[0] -= p_payment_s0
+        sup[0] += p_payment_s0
+    if p_payment_s1:
+        tok[1] -= p_payment_s1
+        sup[1] += p_payment_s1
+    if p_payment_s2:
+        tok[2] -= p_payment_s2
+        sup[2] += p_payment_s2
+    if p_payment_s3:
+        tok[3] -= p_payment_s3
+        sup[3] += p_payment_s3
+    if p_payment_s4:
+        tok[4] -= p_payment_s4
+        sup[4] += p_payment_s4
     if p_payment_gt:
         tok[5] -= p_payment_gt
         sup[5] += p_payment_gt
@@ -1125,35 +1119,29 @@ def _do_buy_reserved(g, args):
     a_card, a_payment = args
     p_card = g.res[me][a_card]
     cc_p_card = CARD_COST[p_card]
-    _price = ((_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0), (_t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0), (_t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0), (_t3 if (_t3 := (cc_p_card[3] - bon[3])) > 0 else 0), (_t4 if (_t4 := (cc_p_card[4] - bon[4])) > 0 else 0),)
-    p_payment_gold = PAYMENTS[a_payment]
-    if a_payment:
-        p_payment_spent = tuple(_p - _g for _p, _g in zip(_price, p_payment_gold))
-        p_payment_gt = sum(p_payment_gold)
-    else:  # PAYMENTS[0] spends no gold: the tokens pay the whole price
-        p_payment_spent = _price
-        p_payment_gt = 0
+    _g0, _g1, _g2, _g3, _g4 = PAYMENTS[a_payment]  # gold spent on each gem
+    p_payment_s0 = (_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0) - _g0
+    p_payment_s1 = (_t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0) - _g1
+    p_payment_s2 = (_t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0) - _g2
+    p_payment_s3 = (_t3 if (_t3 := (cc_p_card[3] - bon[3])) > 0 else 0) - _g3
+    p_payment_s4 = (_t4 if (_t4 := (cc_p_card[4] - bon[4])) > 0 else 0) - _g4
+    p_payment_gt = _g0 + _g1 + _g2 + _g3 + _g4
     # pay(payment)
-    _n = p_payment_spent[0]
-    if _n:
-        tok[0] -= _n
-        sup[0] += _n
-    _n = p_payment_spent[1]
-    if _n:
-        tok[1] -= _n
-        sup[1] += _n
-    _n = p_payment_spent[2]
-    if _n:
-        tok[2] -= _n
-        sup[2] += _n
-    _n = p_payment_spent[3]
-    if _n:
-        tok[3] -= _n
-        sup[3] += _n
-    _n = p_payment_spent[4]
-    if _n:
-        tok[4] -= _n
-        sup[4] += _n
+    if p_payment_s0:
+        tok[0] -= p_payment_s0
+        sup[0] += p_payment_s0
+    if p_payment_s1:
+        tok[1] -= p_payment_s1
+        sup[1] += p_payment_s1
+    if p_payment_s2:
+        tok[2] -= p_payment_s2
+        sup[2] += p_payment_s2
+    if p_payment_s3:
+        tok[3] -= p_payment_s3
+        sup[3] += p_payment_s3
+    if p_payment_s4:
+        tok[4] -= p_payment_s4
+        sup[4] += p_payment_s4
     if p_payment_gt:
         tok[5] -= p_payment_gt
         sup[5] += p_payment_gt
@@ -1574,8 +1562,11 @@ class Game:
         at most once, after one action); an action with one legal option is applied without
         asking; with several, the player is asked and this returns. apply() resumes here.
         """
+        g = self
+        me = g.cp
+        tok = g.tok[me]
         if step == 0:  # return_tokens
-            while _while_return_tokens(self):
+            while (sum(tok) > 10):
                 out = []
                 _legal_return_tokens(self, out)
                 if not out:
