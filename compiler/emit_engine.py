@@ -28,6 +28,7 @@ def _environment() -> jinja2.Environment:
         autoescape=False, keep_trailing_newline=True, trim_blocks=False, lstrip_blocks=False,
         undefined=jinja2.StrictUndefined)
     env.filters["pyrepr"] = repr
+    env.filters["tuple_repr"] = lambda items: repr(tuple(items))
     return env
 
 
@@ -61,12 +62,11 @@ def render_module(plan: EnginePlan) -> str:
         step_names=tuple(dp.decision.name for dp in decisions if dp.is_step) + ((PAYMENT_STEP,) if plan.pay_index >= 0 else ()),
         actions=plan.actions, action_strings=plan.action_strings,
         pay_index=plan.pay_index, pay_base=plan.pay_base,
-        helpers=plan.helpers, decisions=decisions, advance_locals=plan.advance_locals,
-        action_phase_src=plan.action_phase_src, end_src=plan.end_src, rank_src=plan.rank_src,
+        helpers=plan.helpers, decisions=decisions, advance_locals=plan.advance_locals, end_inline=plan.end_inline,
+        action_phase_src=plan.action_phase_src, rank_src=plan.rank_src,
         stuck_index=stuck.index if stuck else -1,
         n_action_decisions=len(actions),
         step_table=[dict(index=dp.index, name=dp.decision.name,
-                         while_fn=f"_while_{dp.decision.name}" if dp.decision.while_ is not None else "None",
                          once=dp.decision.repeat == "once", resolve_all=dp.decision.resolve == "all",
                          loop_test=" and ".join(
                              (["not count"] if dp.decision.repeat == "once" else [])

@@ -62,7 +62,6 @@ class DecisionPlan:
     legal_src: str = ""
     apply_src: str = ""
     why_src: str = ""
-    while_src: str = ""
     while_inline: str = ""  # the while-condition as an expression over the standard locals
     payopts_src: str = ""  # only for a decision whose payment is chosen in a step of its own
 
@@ -92,11 +91,11 @@ class EnginePlan:
     actions: list[tuple[int, tuple]]  # id -> (decision index, args)
     action_strings: list[str]
     action_phase_src: str = ""
-    end_src: str = ""
     rank_src: str = ""
     max_reserved: int = 0
     helpers: list[str] = field(default_factory=list)
     advance_locals: list[str] = field(default_factory=list)  # bound by Game._advance for the step tests
+    end_inline: list[str] = field(default_factory=list)  # the end triggers as lines of Game._end_turn
     pay_index: int = -1  # decision index of the payment step, when some action has a payment
     pay_base: int = -1
 
@@ -1054,14 +1053,6 @@ class DecisionLowering:
         out.add(1, "return found")
         return out.text()
 
-    def while_(self) -> str:
-        d = self.d
-        out = Lines()
-        out.add(0, f"def _while_{d.name}(g):")
-        add_locals(out)
-        out.add(1, f"return {ExprCompiler(self.plan).expr(d.while_, self.env)}  # {unparse(d.while_)}")
-        return out.text()
-
 
 def lower_action_phase(plan: EnginePlan) -> str:
     """def _legal_actions(g, out): every action's legal ids, in one call with shared locals.
@@ -1118,8 +1109,8 @@ def _nest_guards(lines: list[str]) -> list[str]:
 def lower_step_tests(plan: EnginePlan) -> list[str]:
     """Each step's while-condition as an expression for Game._advance, and the locals it needs.
 
-    _advance tests a step's condition inline (the _while_NAME functions say the same, for the
-    step table and the reader): the locals are bound once per call, with `g` the game.
+    _advance tests each step's condition inline; the locals it reads are bound once per
+    call, with `g` the game (the name the rule functions use).
     """
     needed: set[str] = set()
     for dp in plan.decisions:
@@ -1135,20 +1126,30 @@ def lower_step_tests(plan: EnginePlan) -> list[str]:
     return lines if needed else []
 
 
-def lower_end(plan: EnginePlan) -> str:
-    """def _end_check(g): the first end trigger whose condition holds, or None."""
-    out = Lines()
-    out.add(0, "def _end_check(g):")
-    out.add(1, '"""End triggers, checked in spec order for the player whose turn it was."""')
-    add_locals(out)
-    compiler = ExprCompiler(plan, scalars=True)
-    scalar_at = len(out.lines)
-    for t in plan.rules.end:
-        out.add(1, f"if {compiler.expr(t.when, {})}:  # {unparse(t.when)} ({t.span.file}:{t.span.line})")
-        out.add(2, f"return {t.name!r}, {t.finish!r}")
-    out.add(1, "return None")
-    out.lines[scalar_at:scalar_at] = scalar_preamble(plan, compiler.used_scalars, 1)
-    return out.text()
+def lower_end_inline(plan: EnginePlan) -> list[str]:
+    """The end triggers as statements of Game._end_turn: the first whose condition holds acts.
+
+    A trigger that finishes immediately ends the game here; one that completes the round
+    records where the game will end (the last seat), unless an earlier trigger already did.
+    """
+    compiler = ExprCompiler(plan)
+    body: list[str] = []
+    for i, t in enumerate(plan.rules.end):
+        test = compiler.expr(t.when, {})
+        body.append(f"{'if' if i == 0 else 'elif'} {test}:  # {t.name}: {unparse(t.when)} ({t.span.file}:{t.span.line})")
+        if t.finish == "immediately":
+            body.append("    self.step, self.step_count = _N_STEPS, 0  # every step done")
+            body.append(f"    self._finish({t.name!r})")
+            body.append("    return")
+        else:
+            body.append("    if self.ending is None:")
+            body.append(f"        self.ending = ({t.name!r}, {t.finish!r}, self.n - 1)")
+    text = "\n".join(body)
+    needed = {name for name, _ in LOCAL_BINDINGS if re.search(rf"\b{name}\b", text)}
+    if needed & {"sup", "tok", "bon"}:
+        needed.add("me")
+    head = ["g = self"] + [b for name, b in reversed(LOCAL_BINDINGS) if name in needed and b != "me = p"]
+    return head + body
 
 
 def lower_ranking(plan: EnginePlan) -> str:
@@ -1267,10 +1268,9 @@ def lower(rules: Rules) -> EnginePlan:
             dp.legal_src = prune_locals(low.legal())
         dp.apply_src = prune_locals(low.apply())
         dp.why_src = prune_locals(low.why())
-        dp.while_src = prune_locals(low.while_()) if dp.decision.while_ is not None else ""
         dp.payopts_src = prune_locals(low.payopts()) if dp.deferred is not None else ""
     plan.advance_locals = lower_step_tests(plan)
     plan.action_phase_src = prune_locals(lower_action_phase(plan))
-    plan.end_src = prune_locals(lower_end(plan))
+    plan.end_inline = lower_end_inline(plan)
     plan.rank_src = prune_locals(lower_ranking(plan))
     return plan

@@ -1236,12 +1236,6 @@ def _why_return_tokens(g, args):
     return None
 
 
-def _while_return_tokens(g):
-    me = g.cp
-    tok = g.tok[me]
-    return (sum(tok) > 10)  # me.held > token_limit
-
-
 def _legal_noble_visit(g, out):
     """Legal actions of step 'noble_visit' (rulespec/official.yaml:168)."""
     me = g.cp
@@ -1353,16 +1347,6 @@ def _legal_actions(g, out):
         out.append(57 + i_0)
 
 
-def _end_check(g):
-    """End triggers, checked in spec order for the player whose turn it was."""
-    me = g.cp
-    if (g.pts[me] >= 15):  # me.prestige >= target (variants/sudden-death.yaml:18)
-        return 'target', 'immediately'
-    if (g.passes >= g.n):  # passes >= player_count (rulespec/official.yaml:194)
-        return 'deadlock', 'immediately'
-    return None
-
-
 def _eligible(g, p):
     return True  # true
 
@@ -1385,11 +1369,8 @@ _PAY = 9  # decision index of the payment step (-1: no action has a payment)
 _WILD_INDEX = len(GEMS)  # the wild colour's index in COLOURS (and in each player's tokens)
 _PAY_BASE = 72  # action id of "pay without gold"; PAYMENTS[i] is id _PAY_BASE + i
 _STUCK = 6  # decision index of the action taken only when stuck, or -1
-# steps in order: (decision index, while-condition or None, at most once, resolve all at once)
-_STEPS = (
-    (7, _while_return_tokens, False, False),  # return_tokens
-    (8, None, True, False),  # noble_visit
-)
+# the end-of-turn steps in order, as decision indexes (Game._advance runs them, unrolled)
+_STEPS = (7, 8)  # return_tokens, noble_visit
 _N_STEPS = len(_STEPS)
 _N_ACTION_DECISIONS = 7
 _ACTION_MODE = -1
@@ -1593,15 +1574,17 @@ class Game:
         self._end_turn()
 
     def _end_turn(self):
-        trigger = _end_check(self)
-        if trigger is not None:
-            name, finish = trigger
-            if finish == "immediately":
-                self.step, self.step_count = _N_STEPS, 0  # every step done
-                self._finish(name)
-                return
-            if self.ending is None:
-                self.ending = (name, finish, self.n - 1)
+        """The end triggers, in spec order (the first whose condition holds acts), then the next turn."""
+        g = self
+        me = g.cp
+        if (g.pts[me] >= 15):  # target: me.prestige >= target (variants/sudden-death.yaml:18)
+            self.step, self.step_count = _N_STEPS, 0  # every step done
+            self._finish('target')
+            return
+        elif (g.passes >= g.n):  # deadlock: passes >= player_count (rulespec/official.yaml:194)
+            self.step, self.step_count = _N_STEPS, 0  # every step done
+            self._finish('deadlock')
+            return
         if self.ending is not None and self.cp == self.ending[2]:
             self.step, self.step_count = _N_STEPS, 0
             self._finish(self.ending[0])
