@@ -507,14 +507,14 @@ class ExprCompiler:
     def effect(self, name, args, env, out: Lines, depth: int) -> None:
         a = [self.expr(x, env) for x in args]
         ref = lambda i: env[args[i].id][2] if isinstance(args[i], Name) and args[i].id in env else a[i]  # noqa: E731
-        if name == "take":
-            out.add(depth, f"_n = {a[1]}")
-            out.add(depth, f"sup[{a[0]}] -= _n")
-            out.add(depth, f"tok[{a[0]}] += _n")
-        elif name == "put_back":
-            out.add(depth, f"_n = {a[1]}")
-            out.add(depth, f"tok[{a[0]}] -= _n")
-            out.add(depth, f"sup[{a[0]}] += _n")
+        if name in ("take", "put_back"):
+            source, dest = ("sup", "tok") if name == "take" else ("tok", "sup")
+            amount = a[1]
+            if not amount.isdigit():  # an expression: evaluated once
+                out.add(depth, f"_n = {amount}")
+                amount = "_n"
+            out.add(depth, f"{source}[{a[0]}] -= {amount}")
+            out.add(depth, f"{dest}[{a[0]}] += {amount}")
         elif name == "reserve":
             p = ref(0)
             out.add(depth, f"g.res[me].append({p})")

@@ -933,9 +933,8 @@ def _do_take_different(g, args):
     p_picked = a_picked
     # for c in picked: take(c, 1)
     for v_c in p_picked:
-        _n = 1
-        sup[v_c] -= _n
-        tok[v_c] += _n
+        sup[v_c] -= 1
+        tok[v_c] += 1
 
 
 def _why_take_different(g, args):
@@ -957,9 +956,8 @@ def _do_take_pair(g, args):
     a_colour, = args
     p_colour = a_colour
     # take(colour, 2)
-    _n = 2
-    sup[p_colour] -= _n
-    tok[p_colour] += _n
+    sup[p_colour] -= 2
+    tok[p_colour] += 2
 
 
 def _why_take_pair(g, args):
@@ -988,9 +986,8 @@ def _do_reserve_face_up(g, args):
     g.market[p_card_li][p_card_si] = _deck.pop() if _deck else None
     # if supply[gold] >= 1: take(gold, 1)
     if (sup[5] >= 1):
-        _n = 1
-        sup[5] -= _n
-        tok[5] += _n
+        sup[5] -= 1
+        tok[5] += 1
 
 
 def _why_reserve_face_up(g, args):
@@ -1022,9 +1019,8 @@ def _do_reserve_blind(g, args):
     g.blind[me].append(_card)
     # if supply[gold] >= 1: take(gold, 1)
     if (sup[5] >= 1):
-        _n = 1
-        sup[5] -= _n
-        tok[5] += _n
+        sup[5] -= 1
+        tok[5] += 1
 
 
 def _why_reserve_blind(g, args):
@@ -1221,9 +1217,8 @@ def _do_return_tokens(g, args):
     a_colour, = args
     p_colour = a_colour
     # put_back(colour, 1)
-    _n = 1
-    tok[p_colour] -= _n
-    sup[p_colour] += _n
+    tok[p_colour] -= 1
+    sup[p_colour] += 1
 
 
 def _why_return_tokens(g, args):
