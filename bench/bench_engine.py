@@ -68,6 +68,9 @@ def main() -> int:
     args = parser.parse_args()
     paths = args.engine or [str(ROOT / "generated" / "engines" / "official.py")]
     engines = [load(p) for p in paths]
+    names = [pathlib.Path(p).name for p in paths]
+    if len(set(names)) < len(names):  # same file name in two folders: say which folder
+        names = [str(pathlib.Path(p).parent.name + "/" + pathlib.Path(p).name) for p in paths]
     print(f"{args.games} games x {args.runs} runs, CPU time, Python {sys.version.split()[0]}")
     base = statistics.median(baseline(200_000, r) for r in range(args.runs))
     print(f"baseline random-index loop: {base:,.0f} ops/s")
@@ -76,10 +79,10 @@ def main() -> int:
         for seed in range(1, args.runs + 1):  # interleaved, so that drift hits every engine alike
             for i, engine in enumerate(engines):
                 runs[i].append(playouts(engine, players, args.games, seed))
-        for i, path in enumerate(paths):
+        for i, name in enumerate(names):
             med = {k: statistics.median(r[k] for r in runs[i]) for k in runs[i][0]}
             spread = (min(r["decisions/s"] for r in runs[i]), max(r["decisions/s"] for r in runs[i]))
-            print(f"{pathlib.Path(path).name}, {players} players: {med['decisions/s']:,.0f} decisions/s"
+            print(f"{name}, {players} players: {med['decisions/s']:,.0f} decisions/s"
                   f" (runs {spread[0]:,.0f}-{spread[1]:,.0f}), {med['main actions/s']:,.0f} main actions/s,"
                   f" {med['games/s']:,.1f} games/s, {med['mean rounds']:.1f} rounds/game,"
                   f" {med['decisions/game']:.0f} decisions/game, ratio to baseline {med['decisions/s'] / base:.3f}")

@@ -743,7 +743,8 @@ class DecisionLowering:
                     tests = [compiler.expr(c, env) for c in placed[k + 1]]
                     terms = index_terms + [str(v * stride)]
                     fixed = sum(int(t) for t in terms if t.isdigit())
-                    ident = " + ".join([t for t in terms if not t.isdigit()] + [str(fixed)])
+                    variable = [t for t in terms if not t.isdigit()]
+                    ident = " + ".join(variable + ([str(fixed)] if fixed or not variable else []))
                     if tests:
                         out.add(depth, f"if {' and '.join(tests)}:  # {labels[v]}")
                         out.add(depth + 1, f"out.append({ident})")
@@ -1002,7 +1003,7 @@ class DecisionLowering:
             p = lay.param
             arg = f"a_{p.name}"
             if p.domain == "face_up":
-                out.add(1, f"if g.market[{arg}[0]][{arg}[1]] is None:")
+                out.add(1, f"if {arg}[1] >= len(g.market[{arg}[0]]) or g.market[{arg}[0]][{arg}[1]] is None:")
                 out.add(2, f"return 'there is no face-up card at %d.%d' % (LEVELS[{arg}[0]], {arg}[1] + 1)")
             elif p.domain == "reserved":
                 out.add(1, f"if {arg} >= len(g.res[me]):")

@@ -993,7 +993,7 @@ def _do_reserve_face_up(g, args):
 def _why_reserve_face_up(g, args):
     me = g.cp
     a_card, = args
-    if g.market[a_card[0]][a_card[1]] is None:
+    if a_card[1] >= len(g.market[a_card[0]]) or g.market[a_card[0]][a_card[1]] is None:
         return 'there is no face-up card at %d.%d' % (LEVELS[a_card[0]], a_card[1] + 1)
     p_card_li, p_card_si = a_card
     p_card = g.market[p_card_li][p_card_si]
@@ -1083,7 +1083,7 @@ def _do_buy_face_up(g, args):
 
 def _why_buy_face_up(g, args):
     a_card, = args
-    if g.market[a_card[0]][a_card[1]] is None:
+    if a_card[1] >= len(g.market[a_card[0]]) or g.market[a_card[0]][a_card[1]] is None:
         return 'there is no face-up card at %d.%d' % (LEVELS[a_card[0]], a_card[1] + 1)
     p_card_li, p_card_si = a_card
     p_card = g.market[p_card_li][p_card_si]

@@ -1,0 +1,147 @@
+"""The lowering's fast legal-action code against the plain compilation of the same conditions.
+
+`_legal_actions` (and each step's `_legal_NAME`) is optimized code: tests placed at the
+outermost loop that binds their choices, nested guards, unrolled colours and levels, gem
+sets from tables, slot ids counted by hand, card costs unpacked, a staged payment test.
+Each action's `_why_NAME` is compiled from the same conditions with none of that. So at
+every position of many random games, the legal ids must be exactly the ids whose
+`_why_NAME` finds nothing wrong: a differential test of every lowering path, on the
+shipped specs and on synthetic variants written to reach paths no shipped spec uses.
+"""
+from __future__ import annotations
+
+import pathlib
+import random
+
+import pytest
+
+from compiler import emit_engine, pipeline
+
+from engine_helpers import load_engine
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+ENGINES = sorted((ROOT / "generated" / "engines").glob("*.py"))
+OFFICIAL = (ROOT / "rulespec" / "official.yaml").as_posix()
+
+# Paths of the lowering that the shipped specs do not reach, each in a variant of its own.
+SYNTHETIC = {
+    # A face-up card then a colour: the slot id is not the last term of the action id.
+    "card-then-colour": """
+actions:
+  reserve_and_take:
+    add: true
+    title: {en: Reserve a card and take a gem}
+    notation: reserve {card} take {colour}
+    choose:
+      card: {domain: face_up}
+      colour: {domain: gem}
+    condition: me.reserved < reserve_limit and supply[colour] >= 3 and card.points >= 1
+    effects:
+      - reserve(card)
+      - refill(card)
+      - take(colour, 1)
+""",
+    # Several tests before the first choice (nested guards), one mentioning a named value.
+    "guards": """
+actions:
+  take_pair:
+    condition: round >= 2 and passes == 0 and me.held <= token_limit - 2 and supply[colour] >= pair_minimum
+""",
+    # A level, then a colour: the level loop is not unrolled, the colour is.
+    "level-then-colour": """
+actions:
+  reserve_blind:
+    notation: reserve deck {level} {colour}
+    choose:
+      colour: {domain: gem, add: true}
+    condition: me.reserved < reserve_limit and deck[level] >= 1 and supply[colour] >= 1 and level <= 2
+    effects:
+      - reserve_top(level)
+      - take(colour, 1)
+""",
+    # Fewer face-up cards than the widest row (3 of 4 at two players), and a price that is
+    # not max(0, cost - bonus): the general payment test.
+    "narrow-market": """
+players:
+  2: {gems: 4, gold: 5, nobles: 3, face_up: 3}
+actions:
+  buy_face_up:
+    choose:
+      card: {domain: face_up}
+      payment: {domain: payment, price: "max(0, card.cost[c] - me.bonus[c] - 1) + 0"}
+""",
+}
+
+
+def plain_legal(engine, game) -> list[int]:
+    """The ids whose _why_ function (the plain compilation) finds nothing wrong, in the game's mode."""
+    if game.mode == engine._OVER_MODE or game.mode == engine._PAY:
+        return game.legal_actions()  # over: nothing; payment: the accepted payments themselves
+    if game.mode == engine._ACTION_MODE:
+        decisions = {d for d in range(engine._N_ACTION_DECISIONS) if d != engine._STUCK}
+    else:
+        decisions = {game.mode}
+    ids = [a for a, (d, args) in enumerate(engine.ACTIONS) if d in decisions and engine._WHY[d](game, args) is None]
+    if not ids and game.mode == engine._ACTION_MODE and engine._STUCK >= 0:
+        ids = [a for a, (d, args) in enumerate(engine.ACTIONS)
+               if d == engine._STUCK and engine._WHY[d](game, args) is None]
+    return ids
+
+
+def check_games(engine, games: int, seed: int) -> int:
+    """Play random games, comparing fast and plain legal ids at every decision; the decisions seen."""
+    rng = random.Random(seed)
+    seen = 0
+    for i in range(games):
+        players = engine.PLAYER_COUNTS[i % len(engine.PLAYER_COUNTS)]
+        game = engine.new_game(players, seed=seed * 1000 + i)
+        while not game.is_over():
+            legal = game.legal_actions()
+            assert legal == plain_legal(engine, game), (
+                f"seed {seed * 1000 + i}, move {len(game.history) + 1}, phase {game.phase}: "
+                f"fast {legal} != plain {plain_legal(engine, game)}")
+            game.apply(legal[rng.randrange(len(legal))])
+            seen += 1
+    return seen
+
+
+@pytest.mark.parametrize("path", ENGINES, ids=[p.stem for p in ENGINES])
+def test_fast_legal_actions_agree_with_the_plain_conditions(path):
+    assert check_games(load_engine(path), games=6, seed=7) > 100
+
+
+@pytest.fixture(scope="module")
+def synthetic_engines(tmp_path_factory) -> dict:
+    folder = tmp_path_factory.mktemp("synthetic")
+    engines = {}
+    for name, body in SYNTHETIC.items():
+        spec = folder / f"{name}.yaml"
+        spec.write_text(f"spec: 1\nname: {name}\nextends: {OFFICIAL}\ntitle: {{en: {name}}}\n" + body,
+                        encoding="utf-8")
+        rules = pipeline.load_rules(str(spec))
+        module = folder / f"{name.replace('-', '_')}.py"
+        module.write_text(emit_engine.compile_to_module(rules), encoding="utf-8")
+        engines[name] = load_engine(module)
+    return engines
+
+
+@pytest.mark.parametrize("name", sorted(SYNTHETIC))
+def test_synthetic_variants_reach_the_lowering_paths_and_agree(synthetic_engines, name):
+    engine = synthetic_engines[name]
+    source = pathlib.Path(engine.__file__).read_text(encoding="utf-8")
+    reached = {
+        "card-then-colour": "p_card_id + ",           # the slot id, then the colour's term
+        "guards": "if (g.round >= 2):",               # the first of the nested guards
+        "level-then-colour": "for i_0, p_level in enumerate(LEVELS):",
+        "narrow-market": "_p0 = ",                    # the general payment test
+    }[name]
+    assert reached in source, f"{name} no longer reaches the path it was written for"
+    assert check_games(engine, games=8, seed=11) > 100
+
+
+def test_a_face_up_slot_past_a_short_row_is_refused_in_words(synthetic_engines):
+    engine = synthetic_engines["narrow-market"]
+    game = engine.new_game(2, seed=3)
+    slot = engine.string_to_action("reserve 1.4")  # level 1 has 3 face-up cards at two players
+    with pytest.raises(engine.IllegalAction, match="no face-up card at 1.4"):
+        game.apply(slot)
