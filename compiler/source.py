@@ -9,7 +9,8 @@ construct Python objects, so no tag can run code. It composes with libyaml
 (``yaml.CSafeLoader``) when PyYAML has it, after one pass over the parser's events
 that bounds the depth (libyaml's composer recurses in C) and notes where each alias
 is; a YAML error is reported through PyYAML's own loader, whose messages say more
-and are the same on every machine. On top of PyYAML this pass refuses
+and are the same on every machine, and a file holding a tab is read by PyYAML's own
+loader too (libyaml accepts tabs where PyYAML does not). On top of PyYAML this pass refuses
 what PyYAML lets through: duplicate keys (PyYAML keeps the last one silently),
 tags other than the YAML core schema, several documents in one file, alias graphs
 that expand past a budget (the "billion laughs"), recursive aliases, bytes that are
@@ -163,7 +164,10 @@ def load_bytes(data: bytes, name: str, sources: SourceMap | None = None) -> Docu
 
 
 def _compose(text: str, name: str, lines: list[str], loader: type | None = None) -> Node | None:
-    loader = loader or LOADER
+    # libyaml reads a tab between tokens (after a colon, before a comment) as YAML 1.2
+    # allows; PyYAML's own loader refuses it. A file with a tab is read by PyYAML's rules,
+    # so that it means the same on every machine, with or without libyaml.
+    loader = loader or (yaml.SafeLoader if "\t" in text else LOADER)
     try:
         scan = _scan(text, name, lines, loader)
         nodes = list(yaml.compose_all(text, Loader=loader))
