@@ -615,6 +615,9 @@ class Checker:
             elif isinstance(item, MapNode):
                 wrapper = MapNode(((ScalarNode("text", item.span), item),), item.span)
                 out.append(self.text(wrapper, "text"))
+            else:
+                continue
+            self.spans[f"interpretations.{len(out) - 1}"] = item.span
         return tuple(out)
 
 

@@ -3,7 +3,7 @@
 Takes two :class:`~compiler.model.Rules` (each already resolved through its chain of
 variants and checked) and compares them rule by rule -- components, the player-count
 table, values, actions and their choices, end-of-turn steps, end triggers, the winner
-ranking and eligibility -- never their YAML. :func:`compare` returns
+ranking and eligibility, the stated interpretations -- never their YAML. :func:`compare` returns
 :class:`Difference` records (what, which field, the value on each side and where each
 side defines it); :func:`render` phrases them in one of the sheet languages, with
 expressions and effects in words through :func:`compiler.sheets.phrases.describe`
@@ -55,7 +55,24 @@ def compare(a: Rules, b: Rules) -> list[Difference]:
     out += _keyed(a, b, "end", a.end, b.end, lambda t: t.name, _TRIGGER_FIELDS,
                   lambda t: ("trigger", t.name, t.title), ordered=False)
     out += _winners(a, b)
+    out += _interpretations(a, b)
     return [_with_note(d, a, b) for d in out]
+
+
+def _interpretations(a: Rules, b: Rules) -> list[Difference]:
+    """Readings of silent rules that one side states and the other does not (by their English text)."""
+    out = []
+    after = {t.en for t in b.interpretations}
+    before = {t.en for t in a.interpretations}
+    for i, t in enumerate(a.interpretations):
+        if t.en not in after:
+            out.append(Difference("removed", f"interpretations.{i}", ("interpretation", i + 1, t), None,
+                                  before_at=a.spans.get(f"interpretations.{i}")))
+    for i, t in enumerate(b.interpretations):
+        if t.en not in before:
+            out.append(Difference("added", f"interpretations.{i}", ("interpretation", i + 1, t), None,
+                                  after_at=b.spans.get(f"interpretations.{i}")))
+    return out
 
 
 # A field: (name, getter, kind of value for phrasing, path of its own span in Rules.spans or None).

@@ -187,3 +187,26 @@ def test_a_moved_step_is_reported_with_the_note_of_its_move(tmp_path):
     assert "The order of the end-of-turn steps" in result.output
     assert "after: noble_visit, return_tokens" in result.output
     assert "note: Nobles come first." in result.output
+
+
+def test_interpretations_stated_by_one_side_only_are_reported_where_they_are_written(tmp_path):
+    official = rules("rulespec/official.yaml")
+    kept = official.interpretations[1:]
+    variant = tmp_path / "readings.yaml"
+    variant.write_text(
+        "spec: 1\nname: readings\nextends: official\ntitle: {en: Readings}\n"
+        "interpretations:\n"
+        + "".join(f"  - {t.en!r}\n" for t in kept)
+        + "  - {en: Gold returned at the end of a turn goes back to the supply., fr: L'or rendu revient à la banque.}\n",
+        encoding="utf-8")
+    b = pipeline.load_rules(str(variant))
+    differences = diff.compare(official, b)
+    assert [(d.kind, d.path) for d in differences] == [
+        ("removed", "interpretations.0"), ("added", f"interpretations.{len(kept)}")]
+    assert differences[0].before_at.file == "rulespec/official.yaml"
+    assert differences[1].after_at.line == 5 + len(kept) + 1
+    text = diff.render(differences, official, b)
+    assert "Interpretations" in text
+    assert f'Removed: the interpretation "{official.interpretations[0].en}"' in text, text
+    assert 'the interpretation "Gold returned at the end of a turn goes back to the supply."' in text
+    assert "« L'or rendu revient à la banque. »" in diff.render(differences, official, b, "fr")
