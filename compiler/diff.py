@@ -50,10 +50,10 @@ def compare(a: Rules, b: Rules) -> list[Difference]:
                   lambda p: ("player", p.players, None), ordered=False)
     out += _keyed(a, b, "values", a.values, b.values, lambda v: v.name, _VALUE_FIELDS,
                   lambda v: ("value", v.name, None), ordered=False)
-    out += _decisions(a, b, "actions", a.actions, b.actions, ordered=False)
+    out += _decisions(a, b, "actions", a.actions, b.actions, ordered=True)
     out += _decisions(a, b, "end_of_turn", a.steps, b.steps, ordered=True)
     out += _keyed(a, b, "end", a.end, b.end, lambda t: t.name, _TRIGGER_FIELDS,
-                  lambda t: ("trigger", t.name, t.title), ordered=False)
+                  lambda t: ("trigger", t.name, t.title), ordered=True)
     out += _winners(a, b)
     out += _interpretations(a, b)
     return [_with_note(d, a, b) for d in out]

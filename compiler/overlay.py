@@ -14,7 +14,7 @@ The rules of the overlay (the reference is rulespec/README.md):
   ``winners.ranking`` and a decision's ``choose`` -- are matched by key. An existing
   key is merged field by field; a new key needs ``add: true`` and is then complete,
   placed at the end or by ``before: KEY`` / ``after: KEY``; ``remove: REASON`` deletes
-  a key. In an ordered collection (``end_of_turn``, ``end``, ``winners.ranking``: those
+  a key. In an ordered collection (``actions``, ``end_of_turn``, ``end``, ``winners.ranking``: those
   whose schema entry lets ``before``/``after`` go without ``add``) an existing key given
   ``before``/``after`` moves there, recorded as a set of ``PATH.KEY.position``.
 * An editable list (``effects``, ``interpretations``: a schema field that also takes

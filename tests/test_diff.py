@@ -210,3 +210,16 @@ def test_interpretations_stated_by_one_side_only_are_reported_where_they_are_wri
     assert f'Removed: the interpretation "{official.interpretations[0].en}"' in text, text
     assert 'the interpretation "Gold returned at the end of a turn goes back to the supply."' in text
     assert "« L'or rendu revient à la banque. »" in diff.render(differences, official, b, "fr")
+
+
+def test_a_moved_action_is_reported_as_a_new_order(tmp_path):
+    variant = tmp_path / "buy-first.yaml"
+    variant.write_text("spec: 1\nname: buy-first\nextends: official\ntitle: {en: Buy first}\n"
+                       "actions:\n  buy_face_up:\n    before: take_different\n    note: {en: Buying comes first.}\n",
+                       encoding="utf-8")
+    a, b = rules("rulespec/official.yaml"), pipeline.load_rules(str(variant))
+    (d,) = diff.compare(a, b)
+    assert (d.kind, d.path) == ("order", "actions.order")
+    assert d.after[:2] == ["buy_face_up", "take_different"]
+    text = diff.render([d], a, b)
+    assert "The order of the actions" in text and "note: Buying comes first." in text

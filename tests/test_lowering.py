@@ -70,6 +70,12 @@ actions:
       card: {domain: face_up}
       payment: {domain: payment, price: "max(0, card.cost[c] - me.bonus[c] - 1) + 0"}
 """,
+    # An existing action moved first: its ids come first, and the fused blocks follow the order.
+    "moved-action": """
+actions:
+  buy_face_up:
+    before: take_different
+""",
 }
 
 
@@ -130,12 +136,14 @@ def test_synthetic_variants_reach_the_lowering_paths_and_agree(synthetic_engines
     engine = synthetic_engines[name]
     source = pathlib.Path(engine.__file__).read_text(encoding="utf-8")
     reached = {
-        "card-then-colour": "p_card_id + ",           # the slot id, then the colour's term
-        "guards": "if (g.round >= 2):",               # the first of the nested guards
-        "level-then-colour": "for i_0, p_level in enumerate(LEVELS):",
-        "narrow-market": "_p0 = ",                    # the general payment test
+        "card-then-colour": lambda: "p_card_id + " in source,  # the slot id, then the colour's term
+        "guards": lambda: "if (g.round >= 2):" in source,      # the first of the nested guards
+        "level-then-colour": lambda: "for i_0, p_level in enumerate(LEVELS):" in source,
+        "narrow-market": lambda: "_p0 = " in source,           # the general payment test
+        "moved-action": lambda: engine.string_to_action("buy 1.1") == 0
+        and source.index("    # buy_face_up") < source.index("    # take_different"),
     }[name]
-    assert reached in source, f"{name} no longer reaches the path it was written for"
+    assert reached(), f"{name} no longer reaches the path it was written for"
     assert check_games(engine, games=8, seed=11) > 100
 
 

@@ -262,7 +262,7 @@ def test_the_fields_come_from_the_schema():
     assert param.requires["price"] == ("domain", ("payment",))
     assert action.lists == {"effects"} and shape.lists == {"interpretations"}
     assert [name for name in ("players", "values", "actions", "end_of_turn", "end")
-            if shape.fields[name].movable] == ["end_of_turn", "end"]
+            if shape.fields[name].movable] == ["actions", "end_of_turn", "end"]
     assert shape.fields["winners"].fields["ranking"].movable and not action.fields["choose"].movable
     assert shape.fields["winners"].fields["ranking"].kind == "keyed"
 

@@ -344,9 +344,10 @@ def test_overlay_rules_in_a_variant():
     d = one(base + "  pass: {remove: Gone., title: Pass}\n")
     assert d.message == "action 'pass' is removed: 'remove: reason' cannot be combined with other keys"
     assert (d.span.line, d.span.col) == (5, 3)
-    d = one(base + "  take_pair: {before: pass}\n")
-    assert d.message == "'before' in action 'take_pair' needs 'add: true' (only a new entry is placed)"
-    assert (d.span.line, d.span.col) == (5, 15)
+    d = one(base + "  take_pair:\n    choose:\n      colour: {before: x}\n")
+    assert d.message == "'before' in parameter 'colour' of action 'take_pair' needs 'add: true' (only a new entry is placed)"
+    assert (d.span.line, d.span.col) == (7, 16)
+    assert diagnostics(base + "  take_pair: {before: take_different}\n") == []  # an existing action may move
     found = diagnostics(base + "  x: {add: true, title: X, notation: x, effects: [], before: pass, after: pass}\n")
     assert [d.message for d in found] == ["action 'x' gives both 'before' and 'after': give one of them"]
     found = diagnostics(base + "  x: {add: true, title: X}\n")
