@@ -156,6 +156,7 @@ class Encoder:
                   + [float(prestige_max), float(len(cards)), float(len(self.nobles)), UNBOUNDED, float(len(cards))]
                   + card_bounds * reserved_slots)
         self.size = len(highs)
+        self._card_blocks = None  # filled on first use (see encode)
         self.low = np.zeros(self.size, dtype=np.float32)
         self.high = np.array(highs, dtype=np.float32)
 
@@ -166,26 +167,40 @@ class Encoder:
     def space(self) -> spaces.Box:
         return spaces.Box(self.low, self.high, dtype=np.float32)
 
-    def _card(self, out, i: int, card, hidden_level=None) -> None:
-        """Writes a card (an id, or None with `hidden_level` for a blind reserve) at out[i:]."""
+    def _card_vector(self, card=None, hidden_level=None) -> tuple[float, ...]:
+        """The block of a card (an id), or of a blind reserve seen from another seat (None, its level)."""
         nl, ng = len(self.levels), len(self.gems)
+        out = [0.0] * self.card_size
+        out[0] = 1.0
         if card is None:
-            out[i] = 1.0
-            out[i + 1] = 1.0
+            out[1] = 1.0
             if hidden_level in self.level_index:
-                out[i + 2 + self.level_index[hidden_level]] = 1.0
-            return
+                out[2 + self.level_index[hidden_level]] = 1.0
+            return tuple(out)
         c = self.cards[card]
-        out[i] = 1.0
-        out[i + 2 + self.level_index[c.level]] = 1.0
-        out[i + 2 + nl + self._bonus(c)] = 1.0
-        base = i + 2 + nl + ng
-        out[base:base + ng] = c.cost
-        out[base + ng] = c.points
+        out[2 + self.level_index[c.level]] = 1.0
+        out[2 + nl + self._bonus(c)] = 1.0
+        base = 2 + nl + ng
+        out[base:base + ng] = [float(x) for x in c.cost]
+        out[base + ng] = float(c.points)
+        return tuple(out)
 
     def encode(self, obs: dict) -> np.ndarray:
-        """The vector of an observation dict (``game.observation(player)``)."""
-        out = np.zeros(self.size, dtype=np.float32)
+        """The vector of an observation dict (``game.observation(player)``).
+
+        Built in a Python list (item by item it is several times faster than a numpy
+        array), with each card's and noble's block computed once in advance.
+        """
+        if self._card_blocks is None:
+            self._card_blocks = {c: self._card_vector(c) for c in self.cards}
+            self._hidden_blocks = {lv: self._card_vector(None, lv) for lv in (*self.levels, None)}
+            ng = len(self.gems)
+            self._noble_blocks = {n.id: (1.0, *map(float, n.requires), float(n.points)) for n in self.nobles.values()}
+            self._noble_size = ng + 2
+            self._card_points = {c.id: c.points for c in self.cards.values()}
+            self._card_bonus = {c.id: self._bonus(c) for c in self.cards.values()}
+        cards, hidden, cs = self._card_blocks, self._hidden_blocks, self.card_size
+        out = [0.0] * self.size
         me = obs["observer"]
         n = self.players
         i = 0
@@ -200,8 +215,9 @@ class Encoder:
         out[i] = obs["round"]
         out[i + 1] = 1.0 if obs.get("ending") else 0.0
         i += 2
+        supply = obs["supply"]
         for c in self.colours:
-            out[i] = obs["supply"][c]
+            out[i] = supply[c]
             i += 1
         for lv in self.levels:
             deck = obs["decks"][str(lv)]
@@ -211,33 +227,31 @@ class Encoder:
             row = obs["market"][str(lv)]
             for s in range(slots):
                 if s < len(row) and row[s] is not None:
-                    self._card(out, i, row[s])
-                i += self.card_size
+                    out[i:i + cs] = cards[row[s]]
+                i += cs
         row = obs["nobles"]
         ng = len(self.gems)
         for k in range(self.noble_slots):
             if k < len(row):
-                nb = self.nobles[row[k]]
-                out[i] = 1.0
-                out[i + 1:i + 1 + ng] = nb.requires
-                out[i + 1 + ng] = nb.points
-            i += ng + 2
+                out[i:i + self._noble_size] = self._noble_blocks[row[k]]
+            i += self._noble_size
         pending = obs.get("pending")
         if isinstance(pending, int) and 0 <= pending < self.num_actions:
             out[i + pending] = 1.0
         i += self.num_actions
+        points, bonus = self._card_points, self._card_bonus
         for k in range(n):
             p = (me + k) % n
             seat = obs["seats"][p]
+            tokens = seat["tokens"]
             for c in self.colours:
-                out[i] = seat["tokens"][c]
+                out[i] = tokens[c]
                 i += 1
             bought = seat["purchased"]
             for card in bought:
-                out[i + self._bonus(self.cards[card])] += 1.0
+                out[i + bonus[card]] += 1.0
             i += ng
-            out[i] = (sum(self.cards[c].points for c in bought)
-                      + sum(self.nobles[x].points for x in seat["nobles"]))
+            out[i] = sum(points[c] for c in bought) + sum(self.nobles[x].points for x in seat["nobles"])
             out[i + 1] = len(bought)
             out[i + 2] = len(seat["nobles"])
             out[i + 3] = seat.get("turns", 0)
@@ -245,13 +259,18 @@ class Encoder:
             i += 5
             # Another seat's blind reserves are None, and its "blind" list gives their levels in order.
             levels = list(seat.get("blind") or []) if p != me else []
+            reserved = seat["reserved"]
             for s in range(self.reserved_slots):
-                if s < len(seat["reserved"]):
-                    card = seat["reserved"][s]
-                    self._card(out, i, card, levels.pop(0) if card is None and levels else None)
-                i += self.card_size
+                if s < len(reserved):
+                    card = reserved[s]
+                    if card is not None:
+                        out[i:i + cs] = cards[card]
+                    else:
+                        level = levels.pop(0) if levels else None
+                        out[i:i + cs] = hidden.get(level, hidden[None])
+                i += cs
         assert i == self.size
-        return out
+        return np.array(out, dtype=np.float32)
 
 
 # ----------------------------------------------------------------------------- PettingZoo
