@@ -242,11 +242,12 @@ def _prune_cost_locals(text: str) -> str:
     """
     lines = text.split("\n")
     for card in sorted(set(re.findall(r"^\s*cc_(\w+) = CARD_COST\[\w+\]$", text, re.M))):
-        unpack = next(i for i, line in enumerate(lines) if line.strip().endswith(f" = cc_{card}"))
-        names = [n.strip() for n in lines[unpack].split("=")[0].split(",")]
-        rest = "\n".join(line for i, line in enumerate(lines) if i != unpack)
-        if not any(re.search(rf"\b{n}\b", rest) for n in names):
-            del lines[unpack]
+        unpack = next((i for i, line in enumerate(lines) if line.strip().endswith(f" = cc_{card}")), None)
+        if unpack is not None:
+            names = [n.strip() for n in lines[unpack].split("=")[0].split(",")]
+            rest = "\n".join(line for i, line in enumerate(lines) if i != unpack)
+            if not any(re.search(rf"\b{n}\b", rest) for n in names):
+                del lines[unpack]
         bind = next(i for i, line in enumerate(lines) if line.strip() == f"cc_{card} = CARD_COST[{card}]")
         unpack = next((i for i, line in enumerate(lines) if line.strip().endswith(f" = cc_{card}")), None)
         rest = "\n".join(line for i, line in enumerate(lines) if i not in (bind, unpack))
