@@ -877,13 +877,13 @@ class DecisionLowering:
 
     def _mentions(self, param: str, attr: str) -> bool:
         """Does anything of this decision (condition, prices, effects) read `param.attr`?"""
-        nodes = [self.d.condition, *self.d.effects] + [p.price for p in self.d.params if p.price is not None]
-        return any(isinstance(x, Attribute) and x.name == attr and x.obj == Name(param, None)
-                   for node in nodes for x in walk(node))
+        return self._reads_attribute(param, attr, in_effects=True)
 
-    def _reads_attribute(self, param: str, attr: str) -> bool:
-        """Does the condition or a price of this decision read `param.attr`?"""
+    def _reads_attribute(self, param: str, attr: str, in_effects: bool = False) -> bool:
+        """Does the condition or a price (and, with `in_effects`, an effect) of this decision read `param.attr`?"""
         nodes = [self.d.condition] + [p.price for p in self.d.params if p.price is not None]
+        if in_effects:
+            nodes += self.d.effects
         return any(isinstance(x, Attribute) and x.name == attr and x.obj == Name(param, None)
                    for node in nodes for x in walk(node))
 
@@ -1125,18 +1125,22 @@ def lower_step_tests(plan: EnginePlan) -> list[str]:
     _advance tests each step's condition inline; the locals it reads are bound once per
     call, with `g` the game (the name the rule functions use).
     """
-    needed: set[str] = set()
+    tests = []
     for dp in plan.decisions:
         if dp.is_step and dp.decision.while_ is not None:
             dp.while_inline = ExprCompiler(plan).expr(dp.decision.while_, _param_env(dp.layouts))
-            needed |= {name for name, _ in LOCAL_BINDINGS if re.search(rf"\b{name}\b", dp.while_inline)}
+            tests.append(dp.while_inline)
+    return _locals_for("\n".join(tests))
+
+
+def _locals_for(code: str) -> list[str]:
+    """The lines binding `g` (the game, in a Game method) and the standard locals `code` reads."""
+    needed = {name for name, _ in LOCAL_BINDINGS if re.search(rf"\b{name}\b", code)}
     if needed & {"sup", "tok", "bon"}:
         needed.add("me")
-    lines = ["g = self"]
-    for name, binding in reversed(LOCAL_BINDINGS):
-        if name in needed and binding != "me = p":
-            lines.append(binding)
-    return lines if needed else []
+    if not needed and not re.search(r"\bg\b", code):
+        return []
+    return ["g = self"] + [b for name, b in reversed(LOCAL_BINDINGS) if name in needed and b != "me = p"]
 
 
 def lower_end_inline(plan: EnginePlan) -> list[str]:
@@ -1157,12 +1161,7 @@ def lower_end_inline(plan: EnginePlan) -> list[str]:
         else:
             body.append("    if self.ending is None:")
             body.append(f"        self.ending = ({t.name!r}, {t.finish!r}, self.n - 1)")
-    text = "\n".join(body)
-    needed = {name for name, _ in LOCAL_BINDINGS if re.search(rf"\b{name}\b", text)}
-    if needed & {"sup", "tok", "bon"}:
-        needed.add("me")
-    head = ["g = self"] + [b for name, b in reversed(LOCAL_BINDINGS) if name in needed and b != "me = p"]
-    return head + body
+    return _locals_for("\n".join(body)) + body
 
 
 def lower_ranking(plan: EnginePlan) -> str:

@@ -70,6 +70,13 @@ actions:
       card: {domain: face_up}
       payment: {domain: payment, price: "max(0, card.cost[c] - me.bonus[c] - 1) + 0"}
 """,
+    # A step's while-condition that reads only the game (no player locals), with no other step.
+    "game-only-while": """
+end_of_turn:
+  return_tokens: {remove: Tokens are never returned.}
+  noble_visit:
+    while: "round >= 2"
+""",
     # An existing action moved first: its ids come first, and the fused blocks follow the order.
     "moved-action": """
 actions:
@@ -140,6 +147,7 @@ def test_synthetic_variants_reach_the_lowering_paths_and_agree(synthetic_engines
         "guards": lambda: "if (g.round >= 2):" in source,      # the first of the nested guards
         "level-then-colour": lambda: "for i_0, p_level in enumerate(LEVELS):" in source,
         "narrow-market": lambda: "_p0 = " in source,           # the general payment test
+        "game-only-while": lambda: "while not count and (g.round >= 2):" in source,
         "moved-action": lambda: engine.string_to_action("buy 1.1") == 0
         and source.index("    # buy_face_up") < source.index("    # take_different"),
     }[name]
