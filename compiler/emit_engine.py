@@ -66,11 +66,10 @@ def render_module(plan: EnginePlan) -> str:
         action_phase_src=plan.action_phase_src, rank_src=plan.rank_src,
         stuck_index=stuck.index if stuck else -1,
         n_action_decisions=len(actions),
-        step_table=[dict(index=dp.index, name=dp.decision.name,
-                         once=dp.decision.repeat == "once", resolve_all=dp.decision.resolve == "all",
+        step_table=[dict(index=dp.index, name=dp.decision.name, resolve_all=dp.decision.resolve == "all",
                          loop_test=" and ".join(
                              (["not count"] if dp.decision.repeat == "once" else [])
-                             + ([f"{dp.while_inline}"] if dp.decision.while_ is not None else [])
+                             + ([dp.while_inline] if dp.decision.while_ is not None else [])
                          ) or "True")
                     for dp in decisions if dp.is_step],
         param_kinds={**{dp.index: tuple((lay.param.name, lay.param.domain) for lay in dp.id_layouts) for dp in decisions},
