@@ -156,7 +156,13 @@ class Encoder:
                   + [float(prestige_max), float(len(cards)), float(len(self.nobles)), UNBOUNDED, float(len(cards))]
                   + card_bounds * reserved_slots)
         self.size = len(highs)
-        self._card_blocks = None  # filled on first use (see encode)
+        # Each card's and noble's block of the vector, computed once (see encode).
+        self._card_blocks = {c: self._card_vector(c) for c in self.cards}
+        self._hidden_blocks = {lv: self._card_vector(None, lv) for lv in (*self.levels, None)}
+        self._noble_blocks = {n.id: (1.0, *map(float, n.requires), float(n.points)) for n in self.nobles.values()}
+        self._noble_size = len(self.gems) + 2
+        self._card_points = {c.id: c.points for c in self.cards.values()}
+        self._card_bonus = {c.id: self._bonus(c) for c in self.cards.values()}
         self.low = np.zeros(self.size, dtype=np.float32)
         self.high = np.array(highs, dtype=np.float32)
 
@@ -191,14 +197,6 @@ class Encoder:
         Built in a Python list (item by item it is several times faster than a numpy
         array), with each card's and noble's block computed once in advance.
         """
-        if self._card_blocks is None:
-            self._card_blocks = {c: self._card_vector(c) for c in self.cards}
-            self._hidden_blocks = {lv: self._card_vector(None, lv) for lv in (*self.levels, None)}
-            ng = len(self.gems)
-            self._noble_blocks = {n.id: (1.0, *map(float, n.requires), float(n.points)) for n in self.nobles.values()}
-            self._noble_size = ng + 2
-            self._card_points = {c.id: c.points for c in self.cards.values()}
-            self._card_bonus = {c.id: self._bonus(c) for c in self.cards.values()}
         cards, hidden, cs = self._card_blocks, self._hidden_blocks, self.card_size
         out = [0.0] * self.size
         me = obs["observer"]
