@@ -28,7 +28,10 @@ nested as ``if`` blocks; a last choice over colours or levels unrolled into one 
 per value; a gem set with no test left added from a table of ids; face-up slots and
 reserved positions counted by hand rather than with ``enumerate``; a card's cost
 unpacked into locals and the payment test staged (a shortfall in some gem first, the
-sum of shortfalls against the gold only then). Every one of these is checked against
+sum of shortfalls against the gold only then); a purchase loop that reads nothing of
+the card but its cost walks ``Game.face_up_costs``, a flat list of the face-up cards'
+costs that the effects keep in step with the market (an empty slot holds a cost no one
+can pay, so the loop needs no test for it). Every one of these is checked against
 the plain compilation of the same conditions (each action's ``_why_NAME``) at every
 decision of random games by ``tests/test_lowering.py``.
 """
@@ -109,6 +112,8 @@ class EnginePlan:
     end_inline: list[str] = field(default_factory=list)  # the end triggers as lines of Game._end_turn
     pay_index: int = -1  # decision index of the payment step, when some action has a payment
     pay_base: int = -1
+    # Some legal loop walks Game.face_up_costs (see _flat_face_up_loop): effects keep it in step.
+    face_up_costs: bool = False
 
     @property
     def num_actions(self) -> int:
@@ -256,6 +261,56 @@ def _prune_cost_locals(text: str) -> str:
                 lines[unpack] = lines[unpack].replace(f" = cc_{card}", f" = CARD_COST[{card}]")
             del lines[bind]
     return "\n".join(lines)
+
+
+def _flat_face_up_loop(text: str, plan: "EnginePlan") -> tuple[str, bool]:
+    """Walk the face-up cards' costs in one flat list when a loop reads nothing else of the card.
+
+    A purchase loop over the market (rows, then slots, skipping empty ones, then the card's
+    cost looked up and unpacked) spends most of its time on that bookkeeping. When the loop
+    body reads the card only through its unpacked cost, and the body's first word on a card
+    is the cannot-pay test (short of some gem and not enough gold), the loop can unpack
+    costs straight from `g.face_up_costs` (level by level, `max_face_up` slots each; see
+    the engine's _face_up_costs): an empty slot there costs _NO_CARD_COST, which that test
+    always rejects, so no `is None` test is needed either. Returns the text and whether
+    the rewrite happened (the effects then keep the list in step with the market).
+    """
+    lines = text.split("\n")
+    done = False
+    i = 0
+    while i < len(lines):
+        m = re.fullmatch(r"(\s*)for (p_\w+)_li, _row in enumerate\(g\.market\):", lines[i])
+        if not m:
+            i += 1
+            continue
+        ind, name = m[1], m[2]
+        head = re.fullmatch(rf"{ind}    {name}_id = (?:(.+) \+ )?{name}_li \* (\d+)", lines[i + 1])
+        step = re.fullmatch(rf"{ind}        {name}_id \+= (\d+)", lines[i + 3])
+        cost = f"{ind}        " + ", ".join(f"cc_{name}_{gi}" for gi in range(len(plan.gems))) + f" = CARD_COST[{name}]"
+        if not (head and step and lines[i + 2] == f"{ind}    for {name} in _row:"
+                and lines[i + 4] == f"{ind}        if {name} is None:" and lines[i + 5] == f"{ind}            continue"
+                and lines[i + 6] == cost and int(head[2]) == plan.max_face_up * int(step[1])):
+            i += 1
+            continue
+        end = i + 7
+        while end < len(lines) and (lines[end].startswith(ind + " " * 8) or not lines[end].strip()):
+            end += 1
+        body = lines[i + 7:end]
+        over = " or ".join(f"cc_{name}_{gi} > w{gi}" for gi in range(len(plan.gems)))
+        top = ind + " " * 8
+        test = next((k for k, line in enumerate(body) if line.startswith(f"{top}if ({over}) and (not t")), None)
+        append = next((k for k, line in enumerate(body) if "out.append(" in line), len(body))
+        reads_card = any(re.search(rf"\b(?:{name}|cc_{name}|{name}_li|_row)\b", line) for line in body)
+        if test is None or test > append or reads_card or not body[test + 1].strip().startswith("continue"):
+            i += 1
+            continue
+        first = head[1] or "0"
+        lines[i:end] = [f"{ind}{name}_id = {first}",
+                        f"{ind}for {cost.strip().split(' = ')[0]} in g.face_up_costs:",
+                        f"{ind}    {name}_id += {step[1]}"] + [line[4:] for line in body]
+        done = True
+        i += 1
+    return "\n".join(lines), done
 
 
 def conjuncts(node) -> list:
@@ -496,6 +551,11 @@ class ExprCompiler:
 
     # -- effects
 
+    def face_up_cost(self, out: Lines, depth: int, card: str, cost: str) -> None:
+        """After a write to a face-up slot: the same slot of Game.face_up_costs, when the engine keeps it."""
+        if self.plan.face_up_costs:
+            out.add(depth, f"g.face_up_costs[{card}_li * {self.plan.max_face_up} + {card}_si] = {cost}")
+
     def stmt(self, node, env, out: Lines, depth: int) -> None:
         match node:
             case ForEach(var=var, collection=coll, body=body):
@@ -531,10 +591,19 @@ class ExprCompiler:
             p = ref(0)
             out.add(depth, f"g.res[me].append({p})")
             out.add(depth, f"g.market[{p}_li][{p}_si] = None")
+            self.face_up_cost(out, depth, p, "_NO_CARD_COST")
         elif name == "refill":
             p = ref(0)
             out.add(depth, f"_deck = g.decks[{p}_li]")
-            out.add(depth, f"g.market[{p}_li][{p}_si] = _deck.pop() if _deck else None")
+            if self.plan.face_up_costs:
+                out.add(depth, "if _deck:")
+                out.add(depth + 1, f"g.market[{p}_li][{p}_si] = _card = _deck.pop()")
+                self.face_up_cost(out, depth + 1, p, "CARD_COST[_card]")
+                out.add(depth, "else:")
+                out.add(depth + 1, f"g.market[{p}_li][{p}_si] = None")
+                self.face_up_cost(out, depth + 1, p, "_NO_CARD_COST")
+            else:
+                out.add(depth, f"g.market[{p}_li][{p}_si] = _deck.pop() if _deck else None")
         elif name == "reserve_top":
             out.add(depth, f"_deck = g.decks[{a[0]} - 1]")
             out.add(depth, "if not _deck:")
@@ -559,6 +628,7 @@ class ExprCompiler:
             if origin == "face_up":
                 out.add(depth, f"if g.market[{p}_li][{p}_si] == {p}:")
                 out.add(depth + 1, f"g.market[{p}_li][{p}_si] = None")
+                self.face_up_cost(out, depth + 1, p, "_NO_CARD_COST")
             else:
                 out.add(depth, f"if {p} in g.res[me]:")
                 out.add(depth + 1, f"g.res[me].remove({p})")
@@ -865,7 +935,9 @@ class DecisionLowering:
         self.preamble = list(preamble)
         if not fused:
             out.lines[at:at] = scalar_preamble(self.plan, compiler.used_scalars, 1) + preamble
-        return _prune_cost_locals(out.text())
+        text, flat = _flat_face_up_loop(_prune_cost_locals(out.text()), self.plan)
+        self.plan.face_up_costs |= flat
+        return text
 
     def _cost_locals(self, card: str) -> str:
         """The locals a legal loop unpacks a card's cost into (one per gem)."""
@@ -1274,15 +1346,17 @@ def lower(rules: Rules) -> EnginePlan:
             raise LoweringError(f"two actions are written the same way, '{text}' ({names[0]} and {names[1]}); "
                                 "make their notations differ", span)
         seen[text] = a
+    # Legal code first: it decides whether the effects keep Game.face_up_costs in step.
+    for dp in plan.decisions:
+        if dp.is_step or dp.decision.only_when_stuck:  # the other actions are blocks of the fused function
+            dp.legal_src = prune_locals(DecisionLowering(plan, dp).legal())
+    plan.action_phase_src = prune_locals(lower_action_phase(plan))
     for dp in plan.decisions:
         low = DecisionLowering(plan, dp)
-        if dp.is_step or dp.decision.only_when_stuck:  # the other actions are blocks of the fused function
-            dp.legal_src = prune_locals(low.legal())
         dp.apply_src = prune_locals(low.apply())
         dp.why_src = prune_locals(low.why())
         dp.payopts_src = prune_locals(low.payopts()) if dp.deferred is not None else ""
     plan.advance_locals = lower_step_tests(plan)
-    plan.action_phase_src = prune_locals(lower_action_phase(plan))
     plan.end_inline = lower_end_inline(plan)
     plan.rank_src = prune_locals(lower_ranking(plan))
     return plan

@@ -70,6 +70,12 @@ actions:
       card: {domain: face_up}
       payment: {domain: payment, price: "max(0, card.cost[c] - me.bonus[c] - 1) + 0"}
 """,
+    # Fewer face-up cards than the widest row with the usual price: the purchase loop walks
+    # Game.face_up_costs, whose slots past a short row hold the cost no one can pay.
+    "narrow-flat": """
+players:
+  2: {gems: 4, gold: 5, nobles: 3, face_up: 3}
+""",
     # A step's while-condition that reads only the game (no player locals), with no other step.
     "game-only-while": """
 end_of_turn:
@@ -102,9 +108,15 @@ def plain_legal(engine, game) -> list[int]:
 
 
 def check_games(engine, games: int, seed: int) -> int:
-    """Play random games, comparing fast and plain legal ids at every decision; the decisions seen."""
+    """Play random games, comparing fast and plain legal ids at every decision; the decisions seen.
+
+    Where the engine keeps derived state (the face-up cards' costs), it must match the
+    market at every decision, also in a clone and in a game read back from JSON, and the
+    game continues from one of those copies now and then.
+    """
     rng = random.Random(seed)
     seen = 0
+    derived = hasattr(engine, "_face_up_costs")
     for i in range(games):
         players = engine.PLAYER_COUNTS[i % len(engine.PLAYER_COUNTS)]
         game = engine.new_game(players, seed=seed * 1000 + i)
@@ -113,6 +125,13 @@ def check_games(engine, games: int, seed: int) -> int:
             assert legal == plain_legal(engine, game), (
                 f"seed {seed * 1000 + i}, move {len(game.history) + 1}, phase {game.phase}: "
                 f"fast {legal} != plain {plain_legal(engine, game)}")
+            if derived:
+                assert game.face_up_costs == engine._face_up_costs(game.market), f"move {len(game.history) + 1}"
+            if seen % 17 == 0:
+                game = game.clone() if seen % 2 else engine.from_json(game.to_json())
+                assert game.legal_actions() == legal
+                if derived:
+                    assert game.face_up_costs == engine._face_up_costs(game.market)
             game.apply(legal[rng.randrange(len(legal))])
             seen += 1
     return seen
@@ -147,6 +166,7 @@ def test_synthetic_variants_reach_the_lowering_paths_and_agree(synthetic_engines
         "guards": lambda: "if (g.round >= 2):" in source,      # the first of the nested guards
         "level-then-colour": lambda: "for i_0, p_level in enumerate(LEVELS):" in source,
         "narrow-market": lambda: "_p0 = " in source,           # the general payment test
+        "narrow-flat": lambda: "in g.face_up_costs:" in source,  # the flat purchase loop
         "game-only-while": lambda: "while not count and (g.round >= 2):" in source,
         "moved-action": lambda: engine.string_to_action("buy 1.1") == 0
         and source.index("    # buy_face_up") < source.index("    # take_different"),

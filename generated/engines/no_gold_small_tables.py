@@ -177,6 +177,22 @@ CARD_COST = tuple(c.cost for c in CARDS)
 NOBLE_POINTS = tuple(n.points for n in NOBLES)
 NOBLE_REQUIRES = tuple(n.requires for n in NOBLES)
 
+# Game.face_up_costs holds the cost of the card in each face-up slot, level by level,
+# 4 slots each, so that a purchase loop unpacks costs without looking up cards.
+# An empty slot costs _NO_CARD_COST, which no one can pay.
+_FACE_UP_SLOTS = 4
+_NO_CARD_COST = (10 ** 9,) + (0,) * (len(GEMS) - 1)
+
+
+def _face_up_costs(market):
+    costs = [_NO_CARD_COST] * (len(LEVELS) * _FACE_UP_SLOTS)
+    for li, row in enumerate(market):
+        for si, card in enumerate(row):
+            if card is not None:
+                costs[li * _FACE_UP_SLOTS + si] = CARD_COST[card]
+    return costs
+
+
 # Every way to spend gold on a price: gold per gem colour, the zero vector first.
 PAYMENTS = ((0, 0, 0, 0, 0), (1, 0, 0, 0, 0), (0, 1, 0, 0, 0), (0, 0, 1, 0, 0), (0, 0, 0, 1, 0), (0, 0, 0, 0, 1), (2, 0, 0, 0, 0), (1, 1, 0, 0, 0), (1, 0, 1, 0, 0), (1, 0, 0, 1, 0), (1, 0, 0, 0, 1), (0, 2, 0, 0, 0), (0, 1, 1, 0, 0), (0, 1, 0, 1, 0), (0, 1, 0, 0, 1), (0, 0, 2, 0, 0), (0, 0, 1, 1, 0), (0, 0, 1, 0, 1), (0, 0, 0, 2, 0), (0, 0, 0, 1, 1), (0, 0, 0, 0, 2), (3, 0, 0, 0, 0), (2, 1, 0, 0, 0), (2, 0, 1, 0, 0), (2, 0, 0, 1, 0), (2, 0, 0, 0, 1), (1, 2, 0, 0, 0), (1, 1, 1, 0, 0), (1, 1, 0, 1, 0), (1, 1, 0, 0, 1), (1, 0, 2, 0, 0), (1, 0, 1, 1, 0), (1, 0, 1, 0, 1), (1, 0, 0, 2, 0), (1, 0, 0, 1, 1), (1, 0, 0, 0, 2), (0, 3, 0, 0, 0), (0, 2, 1, 0, 0), (0, 2, 0, 1, 0), (0, 2, 0, 0, 1), (0, 1, 2, 0, 0), (0, 1, 1, 1, 0), (0, 1, 1, 0, 1), (0, 1, 0, 2, 0), (0, 1, 0, 1, 1), (0, 1, 0, 0, 2), (0, 0, 3, 0, 0), (0, 0, 2, 1, 0), (0, 0, 2, 0, 1), (0, 0, 1, 2, 0), (0, 0, 1, 1, 1), (0, 0, 1, 0, 2), (0, 0, 0, 3, 0), (0, 0, 0, 2, 1), (0, 0, 0, 1, 2), (0, 0, 0, 0, 3), (4, 0, 0, 0, 0), (3, 1, 0, 0, 0), (3, 0, 1, 0, 0), (3, 0, 0, 1, 0), (3, 0, 0, 0, 1), (2, 2, 0, 0, 0), (2, 1, 1, 0, 0), (2, 1, 0, 1, 0), (2, 1, 0, 0, 1), (2, 0, 2, 0, 0), (2, 0, 1, 1, 0), (2, 0, 1, 0, 1), (2, 0, 0, 2, 0), (2, 0, 0, 1, 1), (2, 0, 0, 0, 2), (1, 3, 0, 0, 0), (1, 2, 1, 0, 0), (1, 2, 0, 1, 0), (1, 2, 0, 0, 1), (1, 1, 2, 0, 0), (1, 1, 1, 1, 0), (1, 1, 1, 0, 1), (1, 1, 0, 2, 0), (1, 1, 0, 1, 1), (1, 1, 0, 0, 2), (1, 0, 3, 0, 0), (1, 0, 2, 1, 0), (1, 0, 2, 0, 1), (1, 0, 1, 2, 0), (1, 0, 1, 1, 1), (1, 0, 1, 0, 2), (1, 0, 0, 3, 0), (1, 0, 0, 2, 1), (1, 0, 0, 1, 2), (1, 0, 0, 0, 3), (0, 4, 0, 0, 0), (0, 3, 1, 0, 0), (0, 3, 0, 1, 0), (0, 3, 0, 0, 1), (0, 2, 2, 0, 0), (0, 2, 1, 1, 0), (0, 2, 1, 0, 1), (0, 2, 0, 2, 0), (0, 2, 0, 1, 1), (0, 2, 0, 0, 2), (0, 1, 3, 0, 0), (0, 1, 2, 1, 0), (0, 1, 2, 0, 1), (0, 1, 1, 2, 0), (0, 1, 1, 1, 1), (0, 1, 1, 0, 2), (0, 1, 0, 3, 0), (0, 1, 0, 2, 1), (0, 1, 0, 1, 2), (0, 1, 0, 0, 3), (0, 0, 4, 0, 0), (0, 0, 3, 1, 0), (0, 0, 3, 0, 1), (0, 0, 2, 2, 0), (0, 0, 2, 1, 1), (0, 0, 2, 0, 2), (0, 0, 1, 3, 0), (0, 0, 1, 2, 1), (0, 0, 1, 1, 2), (0, 0, 1, 0, 3), (0, 0, 0, 4, 0), (0, 0, 0, 3, 1), (0, 0, 0, 2, 2), (0, 0, 0, 1, 3), (0, 0, 0, 0, 4), (5, 0, 0, 0, 0), (4, 1, 0, 0, 0), (4, 0, 1, 0, 0), (4, 0, 0, 1, 0), (4, 0, 0, 0, 1), (3, 2, 0, 0, 0), (3, 1, 1, 0, 0), (3, 1, 0, 1, 0), (3, 1, 0, 0, 1), (3, 0, 2, 0, 0), (3, 0, 1, 1, 0), (3, 0, 1, 0, 1), (3, 0, 0, 2, 0), (3, 0, 0, 1, 1), (3, 0, 0, 0, 2), (2, 3, 0, 0, 0), (2, 2, 1, 0, 0), (2, 2, 0, 1, 0), (2, 2, 0, 0, 1), (2, 1, 2, 0, 0), (2, 1, 1, 1, 0), (2, 1, 1, 0, 1), (2, 1, 0, 2, 0), (2, 1, 0, 1, 1), (2, 1, 0, 0, 2), (2, 0, 3, 0, 0), (2, 0, 2, 1, 0), (2, 0, 2, 0, 1), (2, 0, 1, 2, 0), (2, 0, 1, 1, 1), (2, 0, 1, 0, 2), (2, 0, 0, 3, 0), (2, 0, 0, 2, 1), (2, 0, 0, 1, 2), (2, 0, 0, 0, 3), (1, 4, 0, 0, 0), (1, 3, 1, 0, 0), (1, 3, 0, 1, 0), (1, 3, 0, 0, 1), (1, 2, 2, 0, 0), (1, 2, 1, 1, 0), (1, 2, 1, 0, 1), (1, 2, 0, 2, 0), (1, 2, 0, 1, 1), (1, 2, 0, 0, 2), (1, 1, 3, 0, 0), (1, 1, 2, 1, 0), (1, 1, 2, 0, 1), (1, 1, 1, 2, 0), (1, 1, 1, 1, 1), (1, 1, 1, 0, 2), (1, 1, 0, 3, 0), (1, 1, 0, 2, 1), (1, 1, 0, 1, 2), (1, 1, 0, 0, 3), (1, 0, 4, 0, 0), (1, 0, 3, 1, 0), (1, 0, 3, 0, 1), (1, 0, 2, 2, 0), (1, 0, 2, 1, 1), (1, 0, 2, 0, 2), (1, 0, 1, 3, 0), (1, 0, 1, 2, 1), (1, 0, 1, 1, 2), (1, 0, 1, 0, 3), (1, 0, 0, 4, 0), (1, 0, 0, 3, 1), (1, 0, 0, 2, 2), (1, 0, 0, 1, 3), (1, 0, 0, 0, 4), (0, 5, 0, 0, 0), (0, 4, 1, 0, 0), (0, 4, 0, 1, 0), (0, 4, 0, 0, 1), (0, 3, 2, 0, 0), (0, 3, 1, 1, 0), (0, 3, 1, 0, 1), (0, 3, 0, 2, 0), (0, 3, 0, 1, 1), (0, 3, 0, 0, 2), (0, 2, 3, 0, 0), (0, 2, 2, 1, 0), (0, 2, 2, 0, 1), (0, 2, 1, 2, 0), (0, 2, 1, 1, 1), (0, 2, 1, 0, 2), (0, 2, 0, 3, 0), (0, 2, 0, 2, 1), (0, 2, 0, 1, 2), (0, 2, 0, 0, 3), (0, 1, 4, 0, 0), (0, 1, 3, 1, 0), (0, 1, 3, 0, 1), (0, 1, 2, 2, 0), (0, 1, 2, 1, 1), (0, 1, 2, 0, 2), (0, 1, 1, 3, 0), (0, 1, 1, 2, 1), (0, 1, 1, 1, 2), (0, 1, 1, 0, 3), (0, 1, 0, 4, 0), (0, 1, 0, 3, 1), (0, 1, 0, 2, 2), (0, 1, 0, 1, 3), (0, 1, 0, 0, 4), (0, 0, 5, 0, 0), (0, 0, 4, 1, 0), (0, 0, 4, 0, 1), (0, 0, 3, 2, 0), (0, 0, 3, 1, 1), (0, 0, 3, 0, 2), (0, 0, 2, 3, 0), (0, 0, 2, 2, 1), (0, 0, 2, 1, 2), (0, 0, 2, 0, 3), (0, 0, 1, 4, 0), (0, 0, 1, 3, 1), (0, 0, 1, 2, 2), (0, 0, 1, 1, 3), (0, 0, 1, 0, 4), (0, 0, 0, 5, 0), (0, 0, 0, 4, 1), (0, 0, 0, 3, 2), (0, 0, 0, 2, 3), (0, 0, 0, 1, 4), (0, 0, 0, 0, 5))
 _PAYMENT_INDEX = {p: i for i, p in enumerate(PAYMENTS)}
@@ -981,9 +997,15 @@ def _do_reserve_face_up(g, args):
     # reserve(card)
     g.res[me].append(p_card)
     g.market[p_card_li][p_card_si] = None
+    g.face_up_costs[p_card_li * 4 + p_card_si] = _NO_CARD_COST
     # refill(card)
     _deck = g.decks[p_card_li]
-    g.market[p_card_li][p_card_si] = _deck.pop() if _deck else None
+    if _deck:
+        g.market[p_card_li][p_card_si] = _card = _deck.pop()
+        g.face_up_costs[p_card_li * 4 + p_card_si] = CARD_COST[_card]
+    else:
+        g.market[p_card_li][p_card_si] = None
+        g.face_up_costs[p_card_li * 4 + p_card_si] = _NO_CARD_COST
     # if supply[gold] >= 1: take(gold, 1)
     if (sup[5] >= 1):
         sup[5] -= 1
@@ -1073,12 +1095,18 @@ def _do_buy_face_up(g, args):
     # acquire(card)
     if g.market[p_card_li][p_card_si] == p_card:
         g.market[p_card_li][p_card_si] = None
+        g.face_up_costs[p_card_li * 4 + p_card_si] = _NO_CARD_COST
     g.bought[me].append(p_card)
     bon[CARD_BONUS[p_card]] += 1
     g.pts[me] += CARD_POINTS[p_card]
     # refill(card)
     _deck = g.decks[p_card_li]
-    g.market[p_card_li][p_card_si] = _deck.pop() if _deck else None
+    if _deck:
+        g.market[p_card_li][p_card_si] = _card = _deck.pop()
+        g.face_up_costs[p_card_li * 4 + p_card_si] = CARD_COST[_card]
+    else:
+        g.market[p_card_li][p_card_si] = None
+        g.face_up_costs[p_card_li * 4 + p_card_si] = _NO_CARD_COST
 
 
 def _why_buy_face_up(g, args):
@@ -1320,17 +1348,13 @@ def _legal_actions(g, out):
         if (len(g.decks[2]) >= 1):  # level 3
             out.append(44)
     # buy_face_up (rulespec/official.yaml:103)
-    for p_card_li, _row in enumerate(g.market):
-        p_card_id = 44 + p_card_li * 4
-        for p_card in _row:
-            p_card_id += 1
-            if p_card is None:
-                continue
-            cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = CARD_COST[p_card]
-            # price: max(0, card.cost[c] - me.bonus[c])
-            if (cc_p_card_0 > w0 or cc_p_card_1 > w1 or cc_p_card_2 > w2 or cc_p_card_3 > w3 or cc_p_card_4 > w4) and (not t5 or (cc_p_card_0 - w0 if cc_p_card_0 > w0 else 0) + (cc_p_card_1 - w1 if cc_p_card_1 > w1 else 0) + (cc_p_card_2 - w2 if cc_p_card_2 > w2 else 0) + (cc_p_card_3 - w3 if cc_p_card_3 > w3 else 0) + (cc_p_card_4 - w4 if cc_p_card_4 > w4 else 0) > t5):
-                continue  # cannot pay even with all the gold held
-            out.append(p_card_id)
+    p_card_id = 44
+    for cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 in g.face_up_costs:
+        p_card_id += 1
+        # price: max(0, card.cost[c] - me.bonus[c])
+        if (cc_p_card_0 > w0 or cc_p_card_1 > w1 or cc_p_card_2 > w2 or cc_p_card_3 > w3 or cc_p_card_4 > w4) and (not t5 or (cc_p_card_0 - w0 if cc_p_card_0 > w0 else 0) + (cc_p_card_1 - w1 if cc_p_card_1 > w1 else 0) + (cc_p_card_2 - w2 if cc_p_card_2 > w2 else 0) + (cc_p_card_3 - w3 if cc_p_card_3 > w3 else 0) + (cc_p_card_4 - w4 if cc_p_card_4 > w4 else 0) > t5):
+            continue  # cannot pay even with all the gold held
+        out.append(p_card_id)
     # buy_reserved (rulespec/official.yaml:122)
     i_0 = -1
     for p_card in g.res[me]:
@@ -1377,7 +1401,8 @@ class Game:
 
     __slots__ = ("n", "cp", "mode", "step", "step_count", "supply", "tok", "bon", "pts", "bought", "res", "blind",
                  "nob", "market", "decks", "noble_row", "round", "turn", "turns", "passes", "ending", "end_reason",
-                 "seed", "start", "origin", "history", "pending", "_legal", "setup_gems", "setup_gold", "setup_nobles", "setup_face_up")
+                 "seed", "start", "origin", "history", "pending", "_legal", "setup_gems", "setup_gold", "setup_nobles", "setup_face_up",
+                 "face_up_costs")
 
     def __init__(self, players):
         if players not in SETUP:
@@ -1397,6 +1422,7 @@ class Game:
         self.blind = [[] for _ in range(players)]
         self.nob = [[] for _ in range(players)]
         self.market = [[None] * self.setup_face_up for _ in LEVELS]
+        self.face_up_costs = _face_up_costs(self.market)  # kept in step with market by the effects
         self.decks = [[] for _ in LEVELS]
         self.noble_row = []
         self.round = 1
@@ -1674,6 +1700,7 @@ class Game:
         g.blind = [b[:] for b in self.blind]
         g.nob = [n[:] for n in self.nob]
         g.market = [m[:] for m in self.market]
+        g.face_up_costs = self.face_up_costs[:]
         g.decks = [d[:] for d in self.decks]
         g.noble_row = self.noble_row[:]
         g.round = self.round
@@ -1754,6 +1781,7 @@ def new_game(players, seed=None):
         for si in range(game.setup_face_up):
             game.market[li][si] = deck.pop() if deck else None
         game.decks[li] = deck
+    game.face_up_costs = _face_up_costs(game.market)
     nobles = [n.id for n in NOBLES]
     rng.shuffle(nobles)
     game.noble_row = nobles[:game.setup_nobles]
@@ -1942,6 +1970,7 @@ def from_json(state):
             game.bon[p][CARD_BONUS[c]] += 1
         game.pts[p] = sum(CARD_POINTS[c] for c in game.bought[p]) + sum(NOBLE_POINTS[x] for x in game.nob[p])
     game.market = [list(data["market"][str(lv)]) for lv in LEVELS]
+    game.face_up_costs = _face_up_costs(game.market)
     game.decks = [list(reversed(data["decks"][str(lv)])) for lv in LEVELS]
     game.noble_row = list(data["nobles"])
     game.cp = data["current_player"]
