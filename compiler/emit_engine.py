@@ -71,6 +71,7 @@ def render_module(plan: EnginePlan) -> str:
                          loop_test=" and ".join(
                              (["not count"] if dp.decision.repeat == "once" else [])
                              + ([dp.while_inline] if dp.decision.while_ is not None else [])
+                             + ([dp.prefilter] if dp.prefilter else [])
                          ) or "True")
                     for dp in decisions if dp.is_step],
         param_kinds={**{dp.index: tuple((lay.param.name, lay.param.domain) for lay in dp.id_layouts) for dp in decisions},

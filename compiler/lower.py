@@ -37,6 +37,7 @@ decision of random games by ``tests/test_lowering.py``.
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 from dataclasses import dataclass, field
@@ -77,6 +78,7 @@ class DecisionPlan:
     apply_src: str = ""
     why_src: str = ""
     while_inline: str = ""  # the while-condition as an expression over the standard locals
+    prefilter: str = ""  # a cheap test that holds whenever a step has a legal action (see _step_prefilter)
     payopts_src: str = ""  # only for a decision whose payment is chosen in a step of its own
 
     @property
@@ -109,7 +111,7 @@ class EnginePlan:
     max_reserved: int = 0
     helpers: list[str] = field(default_factory=list)
     advance_locals: list[str] = field(default_factory=list)  # bound by Game._advance for the step tests
-    end_inline: list[str] = field(default_factory=list)  # the end triggers as lines of Game._end_turn
+    end_inline: list[str] = field(default_factory=list)  # the end triggers as lines of Game._advance
     pay_index: int = -1  # decision index of the payment step, when some action has a payment
     pay_base: int = -1
     # Some legal loop walks Game.face_up_costs (see _flat_face_up_loop): effects keep it in step.
@@ -311,6 +313,31 @@ def _flat_face_up_loop(text: str, plan: "EnginePlan") -> tuple[str, bool]:
         done = True
         i += 1
     return "\n".join(lines), done
+
+
+def _truth(test: str) -> str:
+    """A test that a count is at least 1, as the count itself (supply, tokens and bonuses are
+    never negative), where only its truth is read."""
+    m = re.fullmatch(r"\(([stb]\d+) (?:>= 1|> 0)\)", test)
+    return m[1] if m else test
+
+
+def _substitute(node, target, replacement):
+    """`node` with the subtree `target` (the very object) replaced."""
+    if node is target:
+        return replacement
+    if not dataclasses.is_dataclass(node):
+        return node
+    changes = {}
+    for f in dataclasses.fields(node):
+        value = getattr(node, f.name)
+        if isinstance(value, tuple):
+            new = tuple(_substitute(v, target, replacement) for v in value)
+        else:
+            new = _substitute(value, target, replacement)
+        if new is not value and new != value:
+            changes[f.name] = new
+    return dataclasses.replace(node, **changes) if changes else node
 
 
 def conjuncts(node) -> list:
@@ -532,7 +559,8 @@ class ExprCompiler:
             if not parts:
                 return {"sum": "0", "count": "0", "all": "True", "any": "False"}.get(func, "0")
             if func == "sum":
-                return "(" + " + ".join(parts) + ")"
+                whole = self._whole_list(parts, coll)
+                return f"sum({whole})" if whole else "(" + " + ".join(parts) + ")"
             if func == "count":  # ints, not bools: int + int is the interpreter's fast path
                 return "(" + " + ".join(f"(1 if {part} else 0)" for part in parts) + ")"
             if func == "all":
@@ -548,6 +576,16 @@ class ExprCompiler:
         if func in ("min", "max"):
             return f"{func}(({inner} for {pyvar} in {source}), default=0)"
         return f"{func}({inner} for {pyvar} in {source})"
+
+    def _whole_list(self, parts: list[str], coll) -> str | None:
+        """The list that `parts` index entry by entry from first to last (a bonus list over gems,
+        a token list or the supply over colours), so that their sum is sum(list); else None."""
+        m = re.fullmatch(r"(.+)\[0\]", parts[0]) if parts else None
+        if m is None or parts != [f"{m[1]}[{i}]" for i in range(len(parts))]:
+            return None
+        lists = {"gems": r"bon|g\.bon\[\w+\]", "colours": r"tok|sup|g\.tok\[\w+\]"}
+        name = coll.id if isinstance(coll, Name) else ""
+        return m[1] if name in lists and re.fullmatch(lists[name], m[1]) else None
 
     # -- effects
 
@@ -743,6 +781,7 @@ class DecisionLowering:
 
         # gem_set masks: all(P(v) for v in set) tested per colour, once, before the loop.
         masks: dict[int, str] = {}
+        mask_tests: dict[int, list[str]] = {}  # the test of each colour, as compiled for the mask
         for k, lay in enumerate(layouts):
             if lay.param.domain != "gem_set":
                 continue
@@ -754,7 +793,8 @@ class DecisionLowering:
                     current_level[0] = k
                     for gi in range(len(self.plan.gems)):
                         body = compiler.expr(c.body, {**self.env, c.var: ("const", "colour", gi)})
-                        parts.append(f"({1 << gi} if {body} else 0)")
+                        mask_tests.setdefault(k, []).append(body)
+                        parts.append(f"({1 << gi} if {_truth(body)} else 0)")
                     blocks[k].add(0, f"mask_{k} = " + " | ".join(parts) + f"  # {unparse(c)}")
                     masks[k] = f"mask_{k}"
                     placed[k + 1].remove(c)
@@ -771,7 +811,8 @@ class DecisionLowering:
                     if (isinstance(this, Call) and this.func == "size" and this.args == (Name(lay.param.name, None),)
                             and _position(other, self.order) < k):
                         current_level[0] = k
-                        blocks[k].add(0, f"size_{k} = {compiler.expr(other, self.env)}  # {unparse(c)}")
+                        other, env = self._count_from_mask(other, compiler, mask_tests.get(k), k)
+                        blocks[k].add(0, f"size_{k} = {compiler.expr(other, env)}  # {unparse(c)}")
                         sizes[k] = f"size_{k}"
                         placed[k + 1].remove(c)
                         break
@@ -928,6 +969,30 @@ class DecisionLowering:
             emit_block(k + 1, depth, True)
         out.add(depth, f"out.append({' + '.join(index_terms)})")
         return self._finish_legal(out, scalar_at, compiler, preamble, fused)
+
+    def _count_from_mask(self, node, compiler: "ExprCompiler", tests: list[str] | None, k: int):
+        """`node`, with a count over the gems of the very test the mask of choice k was built
+        from replaced by that mask's number of bits (a table lookup instead of one test per gem),
+        and the environment that reads it."""
+        if tests is None:
+            return node, self.env
+        saved, compiler.hoist = compiler.hoist, None
+        try:
+            for x in walk(node):
+                if not (isinstance(x, Aggregate) and x.func == "count" and x.collection == Name("gems", None)):
+                    continue
+                mine = [compiler.expr(x.body, {**self.env, x.var: ("const", "colour", gi)})
+                        for gi in range(len(self.plan.gems))]
+                if mine == tests:
+                    table = "_BITS = " + repr(tuple(bin(m).count("1") for m in range(1 << len(tests)))) + \
+                        "  # the number of colours in each bitmask"
+                    self._add_helper(table)
+                    local = f"bits_{k}"
+                    return _substitute(node, x, Name(local, x.span)), \
+                        {**self.env, local: ("var", "int", f"_BITS[mask_{k}]")}
+        finally:
+            compiler.hoist = saved
+        return node, self.env
 
     def _finish_legal(self, out: Lines, at: int, compiler: "ExprCompiler", preamble: list[str], fused: bool) -> str:
         """Put the per-call locals in front of the loops; a fused block leaves them to its caller."""
@@ -1194,15 +1259,53 @@ def _nest_guards(lines: list[str]) -> list[str]:
 def lower_step_tests(plan: EnginePlan) -> list[str]:
     """Each step's while-condition as an expression for Game._advance, and the locals it needs.
 
-    _advance tests each step's condition inline; the locals it reads are bound once per
-    call, with `g` the game (the name the rule functions use).
+    _advance tests each step's condition inline, then the end triggers (plan.end_inline,
+    lowered first); the locals they read are bound once per call, with `g` the game (the
+    name the rule functions use).
     """
     tests = []
     for dp in plan.decisions:
         if dp.is_step and dp.decision.while_ is not None:
             dp.while_inline = ExprCompiler(plan).expr(dp.decision.while_, _param_env(dp.layouts))
             tests.append(dp.while_inline)
-    return _locals_for("\n".join(tests))
+        if dp.is_step:
+            dp.prefilter = _step_prefilter(plan, dp)
+            tests.append(dp.prefilter)
+    return _locals_for("\n".join(tests + plan.end_inline))
+
+
+def _step_prefilter(plan: EnginePlan, dp: DecisionPlan) -> str:
+    """A test that every legal action of a step implies, cheap enough to run before asking for them.
+
+    A step runs at every end of turn, and most turns it has nothing to offer: a noble
+    visit needs bonuses no one has early in the game. When a conjunct of the step's
+    condition is ``all(A(c) >= X.requires[c] for c in gems)`` (or ``X.cost``) for a
+    chosen noble (or card) X and an A that does not depend on the choices, a legal
+    action implies sum(A(c) for c in gems) >= the smallest total of that table over
+    every noble (card). Returns that test, or "" when there is none worth making.
+    """
+    chosen = {lay.param.name: lay.param.domain for lay in dp.layouts}
+    for c in conjuncts(dp.decision.condition):
+        if not (isinstance(c, Aggregate) and c.func == "all" and c.collection == Name("gems", None)
+                and isinstance(c.body, Compare) and c.body.op in (">=", "<=")):
+            continue
+        have, need = (c.body.left, c.body.right) if c.body.op == ">=" else (c.body.right, c.body.left)
+        match need:
+            case Index(obj=Attribute(obj=Name(id=x), name=attr), index=Name(id=v)) if v == c.var and x in chosen:
+                pass
+            case _:
+                continue
+        table = {("noble", "requires"): [n.requires for n in plan.rules.nobles],
+                 **{(domain, "cost"): [k.cost for k in plan.rules.cards] for domain in ("face_up", "reserved")}
+                 }.get((chosen[x], attr))
+        if not table or free_names(have) & (set(chosen) | {"gems"}):
+            continue
+        least = min(sum(row) for row in table)
+        if least <= 0:
+            continue
+        total = Aggregate("sum", have, c.var, c.collection, c.span)
+        return f"{ExprCompiler(plan).expr(total, _param_env(dp.layouts))} >= {least}"
+    return ""
 
 
 def _locals_for(code: str) -> list[str]:
@@ -1216,7 +1319,7 @@ def _locals_for(code: str) -> list[str]:
 
 
 def lower_end_inline(plan: EnginePlan) -> list[str]:
-    """The end triggers as statements of Game._end_turn: the first whose condition holds acts.
+    """The end triggers as statements of Game._advance, after the steps: the first that holds acts.
 
     A trigger that finishes immediately ends the game here; one that completes the round
     records where the game will end (the last seat), unless an earlier trigger already did.
@@ -1233,7 +1336,7 @@ def lower_end_inline(plan: EnginePlan) -> list[str]:
         else:
             body.append("    if self.ending is None:")
             body.append(f"        self.ending = ({t.name!r}, {t.finish!r}, self.n - 1)")
-    return _locals_for("\n".join(body)) + body
+    return body
 
 
 def lower_ranking(plan: EnginePlan) -> str:
@@ -1356,7 +1459,7 @@ def lower(rules: Rules) -> EnginePlan:
         dp.apply_src = prune_locals(low.apply())
         dp.why_src = prune_locals(low.why())
         dp.payopts_src = prune_locals(low.payopts()) if dp.deferred is not None else ""
-    plan.advance_locals = lower_step_tests(plan)
     plan.end_inline = lower_end_inline(plan)
+    plan.advance_locals = lower_step_tests(plan)  # after the end triggers: it binds their locals too
     plan.rank_src = prune_locals(lower_ranking(plan))
     return plan

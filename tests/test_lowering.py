@@ -167,7 +167,7 @@ def test_synthetic_variants_reach_the_lowering_paths_and_agree(synthetic_engines
         "level-then-colour": lambda: "for i_0, p_level in enumerate(LEVELS):" in source,
         "narrow-market": lambda: "_p0 = " in source,           # the general payment test
         "narrow-flat": lambda: "in g.face_up_costs:" in source,  # the flat purchase loop
-        "game-only-while": lambda: "while not count and (g.round >= 2):" in source,
+        "game-only-while": lambda: "while not count and (g.round >= 2)" in source,
         "moved-action": lambda: engine.string_to_action("buy 1.1") == 0
         and source.index("    # buy_face_up") < source.index("    # take_different"),
     }[name]

@@ -1313,7 +1313,7 @@ def _legal_actions(g, out):
     w3 = b3 + t3  # me.bonus[c] plus the tokens held
     w4 = b4 + t4  # me.bonus[c] plus the tokens held
     # take_different (variants/take-up-to-three.yaml:18)
-    mask_0 = (1 if (s0 >= 1) else 0) | (2 if (s1 >= 1) else 0) | (4 if (s2 >= 1) else 0) | (8 if (s3 >= 1) else 0) | (16 if (s4 >= 1) else 0)  # all(supply[c] >= 1 for c in picked)
+    mask_0 = (1 if s0 else 0) | (2 if s1 else 0) | (4 if s2 else 0) | (8 if s3 else 0) | (16 if s4 else 0)  # all(supply[c] >= 1 for c in picked)
     for i_0, p_picked in SUBSETS_0_0[mask_0]:
         if not (len(p_picked) <= 3):  # size(picked) <= take_count
             continue
@@ -1563,10 +1563,12 @@ class Game:
         Unrolled from the spec's steps: a step is skipped when its while-condition fails (or,
         at most once, after one action); an action with one legal option is applied without
         asking; with several, the player is asked and this returns. apply() resumes here.
+        Then the end triggers and the next turn, in this function too (one call less per turn).
         """
         g = self
         me = g.cp
         tok = g.tok[me]
+        bon = g.bon[me]
         if step == 0:  # return_tokens
             while (sum(tok) > 10):
                 out = []
@@ -1581,7 +1583,7 @@ class Game:
                 count += 1
             step, count = 1, 0
         if step == 1:  # noble_visit
-            while not count:
+            while not count and sum(bon) >= 8:
                 out = []
                 _legal_noble_visit(self, out)
                 if not out:
@@ -1593,12 +1595,7 @@ class Game:
                 _do_noble_visit(self, ACTIONS[out[0]][1])
                 count += 1
             step, count = 2, 0
-        self._end_turn()
-
-    def _end_turn(self):
-        """The end triggers, in spec order (the first whose condition holds acts), then the next turn."""
-        g = self
-        me = g.cp
+        # the end triggers, in spec order (the first whose condition holds acts), then the next turn
         if (g.pts[me] >= 15):  # target: me.prestige >= target (rulespec/official.yaml:186)
             if self.ending is None:
                 self.ending = ('target', 'complete_round', self.n - 1)
