@@ -110,8 +110,8 @@ class EnginePlan:
     rank_src: str = ""
     max_reserved: int = 0
     helpers: list[str] = field(default_factory=list)
-    advance_locals: list[str] = field(default_factory=list)  # bound by Game._advance for the step tests
-    end_inline: list[str] = field(default_factory=list)  # the end triggers as lines of Game._advance
+    advance_locals: list[str] = field(default_factory=list)  # bound in Game.apply for the step tests and end triggers
+    end_inline: list[str] = field(default_factory=list)  # the end triggers as lines of Game.apply
     pay_index: int = -1  # decision index of the payment step, when some action has a payment
     pay_base: int = -1
     # Some legal loop walks Game.face_up_costs (see _flat_face_up_loop): effects keep it in step.
@@ -322,6 +322,22 @@ def _truth(test: str) -> str:
     return m[1] if m else test
 
 
+def _size_by_mask(code: str, k: int, gems: int) -> list[int] | None:
+    """The value of a gem set's size expression for each bitmask, when it reads nothing but
+    the mask of choice k (and the bit counts): else None, and the size is computed per call."""
+    sizes = []
+    for mask in range(1 << gems):
+        scope = {"__builtins__": {}, "_BITS": tuple(bin(m).count("1") for m in range(1 << gems)), f"mask_{k}": mask}
+        try:
+            value = eval(code, scope)  # noqa: S307 - code this module generated, run on constants
+        except NameError:
+            return None
+        if not isinstance(value, int):
+            return None
+        sizes.append(value)
+    return sizes
+
+
 def _substitute(node, target, replacement):
     """`node` with the subtree `target` (the very object) replaced."""
     if node is target:
@@ -338,6 +354,37 @@ def _substitute(node, target, replacement):
         if new is not value and new != value:
             changes[f.name] = new
     return dataclasses.replace(node, **changes) if changes else node
+
+
+def _every_face_up_slot(text: str, plan: "EnginePlan") -> str:
+    """A loop that adds the id of every occupied face-up slot, and tests nothing else, gets a
+    shortcut for a full market (the usual case): the whole range of ids at once, when
+    Game.face_up_costs holds no empty slot's cost."""
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        m = re.fullmatch(r"(\s*)for (p_\w+)_li, _row in enumerate\(g\.market\):", lines[i])
+        if not m or i + 6 >= len(lines):
+            i += 1
+            continue
+        ind, name = m[1], m[2]
+        head = re.fullmatch(rf"{ind}    {name}_id = (\d+) \+ {name}_li \* (\d+)", lines[i + 1])
+        step = re.fullmatch(rf"{ind}        {name}_id \+= (\d+)", lines[i + 3])
+        after = lines[i + 7] if i + 7 < len(lines) else ""
+        if not (head and step and lines[i + 2] == f"{ind}    for {name} in _row:"
+                and lines[i + 4] == f"{ind}        if {name} is None:" and lines[i + 5] == f"{ind}            continue"
+                and lines[i + 6] == f"{ind}        out.append({name}_id)"
+                and not after.startswith(ind + " ") and int(head[2]) == plan.max_face_up * int(step[1])):
+            i += 1
+            continue
+        first, stride = int(head[1]) + int(step[1]), int(step[1])
+        last = int(head[1]) + stride * len(plan.levels) * plan.max_face_up
+        ids = f"range({first}, {last + 1})" if stride == 1 else f"range({first}, {last + 1}, {stride})"
+        lines[i:i + 7] = [f"{ind}if _NO_CARD_COST not in g.face_up_costs:  # every face-up slot holds a card",
+                          f"{ind}    out.extend({ids})",
+                          f"{ind}else:"] + ["    " + line for line in lines[i:i + 7]]
+        i += 10
+    return "\n".join(lines)
 
 
 def conjuncts(node) -> list:
@@ -801,6 +848,8 @@ class DecisionLowering:
 
         # gem_set sizes: size(set) == E, E fixed before the loop, picks the subsets of that size only.
         sizes: dict[int, str] = {}
+        size_code: dict[int, str] = {}
+        size_text: dict[int, str] = {}
         for k, lay in enumerate(layouts):
             if lay.param.domain != "gem_set":
                 continue
@@ -812,7 +861,9 @@ class DecisionLowering:
                             and _position(other, self.order) < k):
                         current_level[0] = k
                         other, env = self._count_from_mask(other, compiler, mask_tests.get(k), k)
-                        blocks[k].add(0, f"size_{k} = {compiler.expr(other, env)}  # {unparse(c)}")
+                        size_code[k] = compiler.expr(other, env)
+                        size_text[k] = unparse(c)
+                        blocks[k].add(0, f"size_{k} = {size_code[k]}  # {unparse(c)}")
                         sizes[k] = f"size_{k}"
                         placed[k + 1].remove(c)
                         break
@@ -890,8 +941,14 @@ class DecisionLowering:
                     and index_terms == [str(self.dp.base)] and stride == 1:
                 # Nothing more to test: the legal ids are a row of a table, added in one call.
                 table = f"SUBSET_IDS_{self.dp.index}_{k}"
-                self._add_helper(self._subset_table(table, lay, by_size=k in sizes, base=self.dp.base))
                 mask = masks.get(k, str((1 << len(self.plan.gems)) - 1))
+                by_mask = _size_by_mask(size_code[k], k, len(self.plan.gems)) if k in sizes and k in masks else None
+                if by_mask is not None:  # the size follows from the mask: one row of ids per mask
+                    self._add_helper(self._subset_table(table, lay, by_size=False, base=self.dp.base, sizes=by_mask))
+                    out.lines.remove(next(line for line in out.lines if line.strip().startswith(f"size_{k} = ")))
+                    out.add(depth, f"out.extend({table}[{mask}])  # {size_text[k]}")
+                    return self._finish_legal(out, scalar_at, compiler, preamble, fused)
+                self._add_helper(self._subset_table(table, lay, by_size=k in sizes, base=self.dp.base))
                 if k in sizes:
                     out.add(depth, f"if 0 <= {sizes[k]} <= {len(self.plan.gems)}:")
                     out.add(depth + 1, f"out.extend({table}[{mask}][{sizes[k]}])")
@@ -1067,23 +1124,28 @@ class DecisionLowering:
         if text not in self.plan.helpers:  # each decision is lowered twice (alone and fused)
             self.plan.helpers.append(text)
 
-    def _subset_table(self, table: str, lay: ParamLayout, by_size: bool, base: int | None = None) -> str:
+    def _subset_table(self, table: str, lay: ParamLayout, by_size: bool, base: int | None = None,
+                      sizes: list[int] | None = None) -> str:
         """The subsets of the colours in each bitmask, with their index (by size if `by_size`).
 
-        With `base`, each entry is the action id of the subset (base + index) instead.
+        With `base`, each entry is the action id of the subset (base + index) instead. With
+        `sizes` (one per bitmask), only the subsets of that bitmask's size.
         """
         n = len(self.plan.gems)
         rows = []
         entry = (lambda i, s: f"{base + i}, ") if base is not None else (lambda i, s: f"({i}, {s!r}), ")
         for mask in range(1 << n):
             entries = [(i, s) for i, s in enumerate(lay.values) if all(mask >> g & 1 for g in s)]
+            if sizes is not None:
+                entries = [(i, s) for i, s in entries if len(s) == sizes[mask]]
             if by_size:
                 groups = ["(" + "".join(entry(i, s) for i, s in entries if len(s) == size) + ")"
                           for size in range(n + 1)]
                 rows.append("    (" + ", ".join(groups) + "),")
             else:
                 rows.append("    (" + "".join(entry(i, s) for i, s in entries) + "),")
-        what = "by bitmask, then by size" if by_size else "by bitmask"
+        what = "by bitmask, then by size" if by_size else \
+            "by bitmask, of the size the rules allow with it" if sizes is not None else "by bitmask"
         content = "action ids of the subsets of the colours" if base is not None else \
             "subsets of the colours, with their index"
         return f"{table} = (  # {content}, {what}\n" + "\n".join(rows) + "\n)"
@@ -1257,9 +1319,9 @@ def _nest_guards(lines: list[str]) -> list[str]:
 
 
 def lower_step_tests(plan: EnginePlan) -> list[str]:
-    """Each step's while-condition as an expression for Game._advance, and the locals it needs.
+    """Each step's while-condition as an expression for Game.apply (after the effects), and the locals it needs.
 
-    _advance tests each step's condition inline, then the end triggers (plan.end_inline,
+    apply tests each step's condition inline, then the end triggers (plan.end_inline,
     lowered first); the locals they read are bound once per call, with `g` the game (the
     name the rule functions use).
     """
@@ -1319,7 +1381,7 @@ def _locals_for(code: str) -> list[str]:
 
 
 def lower_end_inline(plan: EnginePlan) -> list[str]:
-    """The end triggers as statements of Game._advance, after the steps: the first that holds acts.
+    """The end triggers as statements of Game.apply, after the steps: the first that holds acts.
 
     A trigger that finishes immediately ends the game here; one that completes the round
     records where the game will end (the last seat), unless an earlier trigger already did.
@@ -1454,6 +1516,10 @@ def lower(rules: Rules) -> EnginePlan:
         if dp.is_step or dp.decision.only_when_stuck:  # the other actions are blocks of the fused function
             dp.legal_src = prune_locals(DecisionLowering(plan, dp).legal())
     plan.action_phase_src = prune_locals(lower_action_phase(plan))
+    if plan.face_up_costs:
+        plan.action_phase_src = _every_face_up_slot(plan.action_phase_src, plan)
+        for dp in plan.decisions:
+            dp.legal_src = _every_face_up_slot(dp.legal_src, plan)
     for dp in plan.decisions:
         low = DecisionLowering(plan, dp)
         dp.apply_src = prune_locals(low.apply())
@@ -1462,4 +1528,20 @@ def lower(rules: Rules) -> EnginePlan:
     plan.end_inline = lower_end_inline(plan)
     plan.advance_locals = lower_step_tests(plan)  # after the end triggers: it binds their locals too
     plan.rank_src = prune_locals(lower_ranking(plan))
+    _drop_unused_helpers(plan)
     return plan
+
+
+def _drop_unused_helpers(plan: EnginePlan) -> None:
+    """Drop the helper tables that no generated code reads (a lowering may make one and then
+    find a cheaper form, e.g. bit counts folded into a table of ids)."""
+    code = [plan.action_phase_src, plan.rank_src, *plan.advance_locals, *plan.end_inline] + \
+        [src for dp in plan.decisions for src in (dp.legal_src, dp.apply_src, dp.why_src, dp.payopts_src,
+                                                  dp.while_inline, dp.prefilter)]
+    kept = []
+    for helper in plan.helpers:
+        name = re.match(r"\s*(?:def\s+)?(\w+)", helper)[1]
+        elsewhere = code + [h for h in plan.helpers if h is not helper]
+        if any(re.search(rf"\b{name}\b", text) for text in elsewhere):
+            kept.append(helper)
+    plan.helpers = kept

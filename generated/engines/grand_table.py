@@ -1985,42 +1985,39 @@ def _payments(price, tok):
     return out
 
 
-_BITS = (0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5)  # the number of colours in each bitmask
-
-
-SUBSET_IDS_0_0 = (  # action ids of the subsets of the colours, by bitmask, then by size
-    ((), (), (), (), (), ()),
-    ((), (0, ), (), (), (), ()),
-    ((), (1, ), (), (), (), ()),
-    ((), (0, 1, ), (5, ), (), (), ()),
-    ((), (2, ), (), (), (), ()),
-    ((), (0, 2, ), (6, ), (), (), ()),
-    ((), (1, 2, ), (9, ), (), (), ()),
-    ((), (0, 1, 2, ), (5, 6, 9, ), (15, ), (), ()),
-    ((), (3, ), (), (), (), ()),
-    ((), (0, 3, ), (7, ), (), (), ()),
-    ((), (1, 3, ), (10, ), (), (), ()),
-    ((), (0, 1, 3, ), (5, 7, 10, ), (16, ), (), ()),
-    ((), (2, 3, ), (12, ), (), (), ()),
-    ((), (0, 2, 3, ), (6, 7, 12, ), (18, ), (), ()),
-    ((), (1, 2, 3, ), (9, 10, 12, ), (21, ), (), ()),
-    ((), (0, 1, 2, 3, ), (5, 6, 7, 9, 10, 12, ), (15, 16, 18, 21, ), (), ()),
-    ((), (4, ), (), (), (), ()),
-    ((), (0, 4, ), (8, ), (), (), ()),
-    ((), (1, 4, ), (11, ), (), (), ()),
-    ((), (0, 1, 4, ), (5, 8, 11, ), (17, ), (), ()),
-    ((), (2, 4, ), (13, ), (), (), ()),
-    ((), (0, 2, 4, ), (6, 8, 13, ), (19, ), (), ()),
-    ((), (1, 2, 4, ), (9, 11, 13, ), (22, ), (), ()),
-    ((), (0, 1, 2, 4, ), (5, 6, 8, 9, 11, 13, ), (15, 17, 19, 22, ), (), ()),
-    ((), (3, 4, ), (14, ), (), (), ()),
-    ((), (0, 3, 4, ), (7, 8, 14, ), (20, ), (), ()),
-    ((), (1, 3, 4, ), (10, 11, 14, ), (23, ), (), ()),
-    ((), (0, 1, 3, 4, ), (5, 7, 8, 10, 11, 14, ), (16, 17, 20, 23, ), (), ()),
-    ((), (2, 3, 4, ), (12, 13, 14, ), (24, ), (), ()),
-    ((), (0, 2, 3, 4, ), (6, 7, 8, 12, 13, 14, ), (18, 19, 20, 24, ), (), ()),
-    ((), (1, 2, 3, 4, ), (9, 10, 11, 12, 13, 14, ), (21, 22, 23, 24, ), (), ()),
-    ((), (0, 1, 2, 3, 4, ), (5, 6, 7, 8, 9, 10, 11, 12, 13, 14, ), (15, 16, 17, 18, 19, 20, 21, 22, 23, 24, ), (), ()),
+SUBSET_IDS_0_0 = (  # action ids of the subsets of the colours, by bitmask, of the size the rules allow with it
+    (),
+    (0, ),
+    (1, ),
+    (5, ),
+    (2, ),
+    (6, ),
+    (9, ),
+    (15, ),
+    (3, ),
+    (7, ),
+    (10, ),
+    (16, ),
+    (12, ),
+    (18, ),
+    (21, ),
+    (15, 16, 18, 21, ),
+    (4, ),
+    (8, ),
+    (11, ),
+    (17, ),
+    (13, ),
+    (19, ),
+    (22, ),
+    (15, 17, 19, 22, ),
+    (14, ),
+    (20, ),
+    (23, ),
+    (16, 17, 20, 23, ),
+    (24, ),
+    (18, 19, 20, 24, ),
+    (21, 22, 23, 24, ),
+    (15, 16, 17, 18, 19, 20, 21, 22, 23, 24, ),
 )
 
 
@@ -2401,9 +2398,7 @@ def _legal_actions(g, out):
     w4 = b4 + t4  # me.bonus[c] plus the tokens held
     # take_different (rulespec/official.yaml:43)
     mask_0 = (1 if s0 else 0) | (2 if s1 else 0) | (4 if s2 else 0) | (8 if s3 else 0) | (16 if s4 else 0)  # all(supply[c] >= 1 for c in picked)
-    size_0 = (_t0 if (_t0 := _BITS[mask_0]) < 3 else 3)  # size(picked) == min(take_count, count(supply[c] >= 1 for c in gems))
-    if 0 <= size_0 <= 5:
-        out.extend(SUBSET_IDS_0_0[mask_0][size_0])
+    out.extend(SUBSET_IDS_0_0[mask_0])  # size(picked) == min(take_count, count(supply[c] >= 1 for c in gems))
     # take_pair (rulespec/official.yaml:60)
     # supply[colour] >= pair_minimum, for each colour
     if (s0 >= 4):  # white
@@ -2418,13 +2413,16 @@ def _legal_actions(g, out):
         out.append(29)
     # reserve_face_up (rulespec/official.yaml:73)
     if (len(g.res[me]) < 3):  # me.reserved < reserve_limit
-        for p_card_li, _row in enumerate(g.market):
-            p_card_id = 29 + p_card_li * 4
-            for p_card in _row:
-                p_card_id += 1
-                if p_card is None:
-                    continue
-                out.append(p_card_id)
+        if _NO_CARD_COST not in g.face_up_costs:  # every face-up slot holds a card
+            out.extend(range(30, 42))
+        else:
+            for p_card_li, _row in enumerate(g.market):
+                p_card_id = 29 + p_card_li * 4
+                for p_card in _row:
+                    p_card_id += 1
+                    if p_card is None:
+                        continue
+                    out.append(p_card_id)
     # reserve_blind (rulespec/official.yaml:88)
     if (len(g.res[me]) < 3):  # me.reserved < reserve_limit
         # deck[level] >= 1, for each level
@@ -2475,7 +2473,7 @@ _PAY = 9  # decision index of the payment step (-1: no action has a payment)
 _WILD_INDEX = len(GEMS)  # the wild colour's index in COLOURS (and in each player's tokens)
 _PAY_BASE = 74  # action id of "pay without gold"; PAYMENTS[i] is id _PAY_BASE + i
 _STUCK = 6  # decision index of the action taken only when stuck, or -1
-# the end-of-turn steps in order, as decision indexes (Game._advance runs them, unrolled)
+# the end-of-turn steps in order, as decision indexes (Game.apply runs them, unrolled)
 _STEPS = (7, 8)  # return_tokens, noble_visit
 _N_STEPS = len(_STEPS)
 _N_ACTION_DECISIONS = 7
@@ -2628,29 +2626,14 @@ class Game:
         _APPLY[d](self, args)
         if self.mode == _ACTION_MODE:
             self.passes = self.passes + 1 if d == _STUCK else 0
-            self._advance(0, 0)
-        else:
-            self._advance(self.step, self.step_count + 1)
-
-    def payment_options(self, action):
-        """The payment-step actions a purchase would offer now (one per accepted payment); [] otherwise.
-
-        A purchase with a single accepted payment is paid at once; with several, applying it
-        enters the "payment" phase, whose legal actions are these.
-        """
-        d, args = ACTIONS[action]
-        if d == _PAY or _PAYOPTS[d] is None:
-            return []
-        return [_PAY_BASE + i for i in _PAYOPTS[d](self, args)]
-
-    def _advance(self, step, count):
-        """Run the end-of-turn steps from `step` (`count` of its actions done), then end the turn.
-
-        Unrolled from the spec's steps: a step is skipped when its while-condition fails (or,
-        at most once, after one action); an action with one legal option is applied without
-        asking; with several, the player is asked and this returns. apply() resumes here.
-        Then the end triggers and the next turn, in this function too (one call less per turn).
-        """
+            step = count = 0
+        else:  # an action of the end-of-turn step self.step
+            step, count = self.step, self.step_count + 1
+        # The end-of-turn steps from `step` (`count` of its actions done), unrolled from the
+        # spec: a step is skipped when its while-condition fails (or, at most once, after one
+        # action); an action with one legal option is applied without asking; with several,
+        # the player is asked and apply() returns, to resume here with the answer. Then the
+        # end triggers and the next turn. All in apply(): no call per turn for the bookkeeping.
         g = self
         me = g.cp
         tok = g.tok[me]
@@ -2710,6 +2693,18 @@ class Game:
                 _LEGAL[_STUCK](self, out)
             if not out:
                 self._finish("stuck")
+
+
+    def payment_options(self, action):
+        """The payment-step actions a purchase would offer now (one per accepted payment); [] otherwise.
+
+        A purchase with a single accepted payment is paid at once; with several, applying it
+        enters the "payment" phase, whose legal actions are these.
+        """
+        d, args = ACTIONS[action]
+        if d == _PAY or _PAYOPTS[d] is None:
+            return []
+        return [_PAY_BASE + i for i in _PAYOPTS[d](self, args)]
 
     def _finish(self, reason):
         self.mode = _OVER_MODE

@@ -1332,13 +1332,16 @@ def _legal_actions(g, out):
         out.append(29)
     # reserve_face_up (rulespec/official.yaml:73)
     if (len(g.res[me]) < 3):  # me.reserved < reserve_limit
-        for p_card_li, _row in enumerate(g.market):
-            p_card_id = 29 + p_card_li * 4
-            for p_card in _row:
-                p_card_id += 1
-                if p_card is None:
-                    continue
-                out.append(p_card_id)
+        if _NO_CARD_COST not in g.face_up_costs:  # every face-up slot holds a card
+            out.extend(range(30, 42))
+        else:
+            for p_card_li, _row in enumerate(g.market):
+                p_card_id = 29 + p_card_li * 4
+                for p_card in _row:
+                    p_card_id += 1
+                    if p_card is None:
+                        continue
+                    out.append(p_card_id)
     # reserve_blind (rulespec/official.yaml:88)
     if (len(g.res[me]) < 3):  # me.reserved < reserve_limit
         # deck[level] >= 1, for each level
@@ -1389,7 +1392,7 @@ _PAY = 9  # decision index of the payment step (-1: no action has a payment)
 _WILD_INDEX = len(GEMS)  # the wild colour's index in COLOURS (and in each player's tokens)
 _PAY_BASE = 72  # action id of "pay without gold"; PAYMENTS[i] is id _PAY_BASE + i
 _STUCK = 6  # decision index of the action taken only when stuck, or -1
-# the end-of-turn steps in order, as decision indexes (Game._advance runs them, unrolled)
+# the end-of-turn steps in order, as decision indexes (Game.apply runs them, unrolled)
 _STEPS = (7, 8)  # return_tokens, noble_visit
 _N_STEPS = len(_STEPS)
 _N_ACTION_DECISIONS = 7
@@ -1542,29 +1545,14 @@ class Game:
         _APPLY[d](self, args)
         if self.mode == _ACTION_MODE:
             self.passes = self.passes + 1 if d == _STUCK else 0
-            self._advance(0, 0)
-        else:
-            self._advance(self.step, self.step_count + 1)
-
-    def payment_options(self, action):
-        """The payment-step actions a purchase would offer now (one per accepted payment); [] otherwise.
-
-        A purchase with a single accepted payment is paid at once; with several, applying it
-        enters the "payment" phase, whose legal actions are these.
-        """
-        d, args = ACTIONS[action]
-        if d == _PAY or _PAYOPTS[d] is None:
-            return []
-        return [_PAY_BASE + i for i in _PAYOPTS[d](self, args)]
-
-    def _advance(self, step, count):
-        """Run the end-of-turn steps from `step` (`count` of its actions done), then end the turn.
-
-        Unrolled from the spec's steps: a step is skipped when its while-condition fails (or,
-        at most once, after one action); an action with one legal option is applied without
-        asking; with several, the player is asked and this returns. apply() resumes here.
-        Then the end triggers and the next turn, in this function too (one call less per turn).
-        """
+            step = count = 0
+        else:  # an action of the end-of-turn step self.step
+            step, count = self.step, self.step_count + 1
+        # The end-of-turn steps from `step` (`count` of its actions done), unrolled from the
+        # spec: a step is skipped when its while-condition fails (or, at most once, after one
+        # action); an action with one legal option is applied without asking; with several,
+        # the player is asked and apply() returns, to resume here with the answer. Then the
+        # end triggers and the next turn. All in apply(): no call per turn for the bookkeeping.
         g = self
         me = g.cp
         tok = g.tok[me]
@@ -1624,6 +1612,18 @@ class Game:
                 _LEGAL[_STUCK](self, out)
             if not out:
                 self._finish("stuck")
+
+
+    def payment_options(self, action):
+        """The payment-step actions a purchase would offer now (one per accepted payment); [] otherwise.
+
+        A purchase with a single accepted payment is paid at once; with several, applying it
+        enters the "payment" phase, whose legal actions are these.
+        """
+        d, args = ACTIONS[action]
+        if d == _PAY or _PAYOPTS[d] is None:
+            return []
+        return [_PAY_BASE + i for i in _PAYOPTS[d](self, args)]
 
     def _finish(self, reason):
         self.mode = _OVER_MODE
