@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Instructions per random-playout decision of an engine, counted by callgrind (repeatable on a
 # busy machine): the run of 41 games minus the run of 1 game, over the decisions in between.
+# PYTHONHASHSEED is fixed: with random string hashing the count varies by about 0.5% per run.
 #   bash bench/callgrind_engine.sh [generated/engines/official.py]
 set -euo pipefail
+export PYTHONHASHSEED=0
 engine=${1:-generated/engines/official.py}
 python=$(python3 -c 'import sys; print(sys.executable)')
 here=$(dirname "$0")

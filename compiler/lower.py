@@ -303,7 +303,8 @@ def _flat_face_up_loop(text: str, plan: "EnginePlan") -> tuple[str, bool]:
         test = next((k for k, line in enumerate(body) if line.startswith(f"{top}if ({over}) and (not t")), None)
         append = next((k for k, line in enumerate(body) if "out.append(" in line), len(body))
         reads_card = any(re.search(rf"\b(?:{name}|cc_{name}|{name}_li|_row)\b", line) for line in body)
-        if test is None or test > append or reads_card or not body[test + 1].strip().startswith("continue"):
+        if test is None or test > append or reads_card or test + 1 == len(body) \
+                or not body[test + 1].strip().startswith("continue"):
             i += 1
             continue
         first = head[1] or "0"

@@ -1608,7 +1608,6 @@ class Game:
             if not out:
                 self._finish("stuck")
 
-
     def payment_options(self, action):
         """The payment-step actions a purchase would offer now (one per accepted payment); [] otherwise.
 
