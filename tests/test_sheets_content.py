@@ -147,6 +147,16 @@ def test_variant_house_rules_and_marks(tmp_path):
     assert "_Neuf._" in french and "Supprimé" in french
 
 
+@pytest.mark.parametrize("lang, word", [("en", "Moved"), ("fr", "Déplacé"), ("nl", "Verplaatst"), ("sr", "Премештено")])
+def test_a_moved_action_is_marked_moved(tmp_path, lang, word):
+    variant = tmp_path / "moved.yaml"
+    variant.write_text(
+        "spec: 1\nname: moved\nextends: official\ntitle: {en: Moved, fr: Moved, nl: Moved, sr: Moved}\n"
+        "actions:\n  buy_face_up: {before: take_different}\n", encoding="utf-8")
+    box = sheet_text(str(variant), lang).split("\n## ")[0]
+    assert f"★1 **{word}" in box  # French puts a (narrow no-break) space before the colon
+
+
 def test_every_sheet_section_is_there(official_en):
     for title in ("At a glance", "Setup", "Your turn", "Tokens", "Reserving", "Buying", "Nobles",
                   "End of the game", "Worked example", "Common mistakes"):

@@ -551,6 +551,8 @@ class Builder:
             changes = [c for c in self.rules.changes if change_group(c.path) == group]
             kinds = {c.kind for c in changes if c.path == group}
             kind = "remove" if "remove" in kinds else "add" if "add" in kinds else "set"
+            if kind == "set" and all(c.path == f"{group}.position" for c in changes):
+                kind = "move"  # only its place in the order changed (before/after)
             notes = []
             for c in changes:
                 note = self.spec_text(c.note)
