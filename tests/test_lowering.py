@@ -76,6 +76,24 @@ actions:
 players:
   2: {gems: 4, gold: 5, nobles: 3, face_up: 3}
 """,
+    # A step choosing a face-up card its bonuses pay for in full: the step's prefilter is the
+    # least total cost of any card (a legal card implies sum(me.bonus) >= it).
+    "free-card-step": """
+end_of_turn:
+  patronage:
+    add: true
+    after: noble_visit
+    title: {en: Patronage}
+    notation: patron {card}
+    choose:
+      card: {domain: face_up}
+    condition: all(me.bonus[c] >= card.cost[c] for c in gems)
+    effects:
+      - acquire(card)
+      - refill(card)
+    repeat: once
+    resolve: choice
+""",
     # A step's while-condition that reads only the game (no player locals), with no other step.
     "game-only-while": """
 end_of_turn:
@@ -168,6 +186,7 @@ def test_synthetic_variants_reach_the_lowering_paths_and_agree(synthetic_engines
         "narrow-market": lambda: "_p0 = " in source,           # the general payment test
         "narrow-flat": lambda: "in g.face_up_costs:" in source,  # the flat purchase loop
         "game-only-while": lambda: "while not count and (g.round >= 2)" in source,
+        "free-card-step": lambda: "while not count and sum(bon) >= 3:" in source,
         "moved-action": lambda: engine.string_to_action("buy 1.1") == 0
         and source.index("    # buy_face_up") < source.index("    # take_different"),
     }[name]
