@@ -341,7 +341,7 @@ def diff(before: str, after: str, lang: str) -> None:
 
 @main.command()
 @click.argument("name")
-@click.option("--from", "base", required=True, metavar="BASE",
+@click.option("--from", "base", default="official", show_default=True, metavar="BASE",
               help="The spec the variant extends: a name (official, or a variant in variants/) or a .yaml path.")
 @click.option("-o", "--output", "folder", default="variants", show_default=True, metavar="DIR",
               help="The folder to write NAME.yaml in.")

@@ -58,6 +58,12 @@ def test_new_writes_a_skeleton_that_checks_clean(tmp_path):
     assert run("diff", "official", str(path)).exit_code == 0
 
 
+def test_new_extends_the_official_rules_by_default(tmp_path):
+    result = run("new", "plain", "-o", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert "\nextends: official\n" in (tmp_path / "plain.yaml").read_text(encoding="utf-8")
+
+
 def test_new_lists_the_bases_own_entries(tmp_path):
     assert run("new", "on-target", "--from", "target-12", "-o", str(tmp_path)).exit_code == 0
     text = (tmp_path / "on-target.yaml").read_text(encoding="utf-8")
