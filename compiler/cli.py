@@ -67,6 +67,34 @@ def show_undecodable(diagnostics, sources: SourceMap, limit: int = 2_000_000) ->
         sources.add(d.span.file, "".join(c if c.isprintable() or c in "\t\n" else "\ufffd" for c in text))
 
 
+def spec_arg(spec: str, modules: bool = False) -> str:
+    """A SPEC argument as a path: a file as given, or the spec a name stands for.
+
+    Every command takes what `diff` and `extends` take: `official`, `target-12` or a path.
+    A name is looked up in the current folder, then in ./variants, then among the
+    project's specs (rulespec/, variants/). A name that is no spec is an E301 error
+    with the names nearby, except with `modules` (play, simulate), where it may still
+    be an engine module to import.
+    """
+    import os
+
+    from .overlay import locate
+
+    if os.path.exists(spec) or spec.endswith((".yaml", ".yml", ".py")) or "/" in spec or os.sep in spec:
+        return spec
+    try:
+        return locate(spec, ".", what="spec")
+    except CompileError as first:
+        if os.path.isdir("variants"):
+            try:
+                return locate(spec, "variants", what="spec")
+            except CompileError:
+                pass
+        if modules:
+            return spec
+        raise first
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -110,6 +138,8 @@ def check_summary_line(s: dict) -> str:
 def check(specs: tuple[str, ...], fmt: str, show_warnings: bool = False) -> None:
     """Check rules specs and variants, and report every problem in them.
 
+    SPEC is a file or a name such as official or target-12 (as in `extends`).
+
     Exit status: 0 when every SPEC is clean, 1 when there are errors, 3 on an
     internal error of splendor-rules.
     """
@@ -127,7 +157,7 @@ def check(specs: tuple[str, ...], fmt: str, show_warnings: bool = False) -> None
     warnings = []
     for spec in specs:
         try:
-            rules = load_rules(spec, sources)
+            rules = load_rules(spec_arg(spec), sources)
             found = lint(rules)  # the sheets' translation tables and the variant's own texts
             diagnostics.extend(d for d in found if d.severity == "error")
             if not any(d.severity == "error" for d in found):
@@ -169,7 +199,7 @@ def compile_specs(specs, out_dir: str, sources: SourceMap) -> tuple[list[str], l
     written, diagnostics = [], []
     for spec in specs:
         try:
-            rules = load_rules(spec, sources)
+            rules = load_rules(spec_arg(spec), sources)
             text = compile_to_module(rules)
         except CompileError as err:
             diagnostics.extend(err.diagnostics)
@@ -307,10 +337,7 @@ def diff(before: str, after: str, lang: str) -> None:
     note. Exit status: 0 when the rules are the same (nothing is printed), 1 when
     they differ, 2 when a spec has errors, 3 on an internal error.
     """
-    import os
-
     from . import diff as diff_mod
-    from .overlay import locate
     from .pipeline import load_rules
     from .source import display_path
 
@@ -318,8 +345,7 @@ def diff(before: str, after: str, lang: str) -> None:
     models = []
     for spec in (before, after):
         try:
-            path = spec if spec.endswith(".yaml") or os.path.sep in spec else locate(spec, ".", what="spec")
-            models.append(load_rules(path, sources))
+            models.append(load_rules(spec_arg(spec), sources))
         except CompileError as err:
             show_undecodable(err.diagnostics, sources)
             report(err, sources)
@@ -450,7 +476,7 @@ def sheet(specs: tuple[str, ...], langs: str, formats: str, out_dir: str) -> Non
     for spec in specs:
         shown = display_path(spec)
         try:
-            rules = load_rules(spec, sources)
+            rules = load_rules(spec_arg(spec), sources)
             base = load_rules(rules.bases[0].path, sources) if rules.bases else None
             found = lint_sheets(rules)
             warnings = [d for d in found if d.severity != "error"]
@@ -501,8 +527,8 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
              cache_dir):
     """Play bot games under each SPEC and compare them with the first.
 
-    SPEC is a spec or variant file (its engine is built when missing or stale) or a
-    generated engine module (.py). Reports games played, length in rounds, win rate per
+    SPEC is a spec or variant, a file or a name such as official or target-12 (its
+    engine is built when missing or stale), or a generated engine module (.py). Reports games played, length in rounds, win rate per
     seat, winning prestige, ties, passes and stuck games, and each spec's difference
     from the first with significance tests. Ctrl-C stops and reports what finished.
     """
@@ -528,7 +554,7 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
     loaded = []
     for spec in specs:
         try:
-            loaded.append(engines.load(spec, cache_dir=cache_dir, sources=sources))
+            loaded.append(engines.load(spec_arg(spec, modules=True), cache_dir=cache_dir, sources=sources))
         except CompileError as err:
             report(err, sources)
             sys.exit(1)
@@ -586,8 +612,8 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
 def play(spec, players, seats, seed, load_path, cache_dir):
     """Play SPEC at the terminal, humans and bots (type `help` at your turn).
 
-    SPEC is a spec or variant file (its engine is built when missing or stale) or a
-    generated engine module (.py). Each human answers with the number of an action, the
+    SPEC is a spec or variant, a file or a name such as official or target-12 (its
+    engine is built when missing or stale), or a generated engine module (.py). Each human answers with the number of an action, the
     action in the spec's notation, or undo, save FILE, load FILE, help, quit.
     """
     import pathlib
@@ -596,7 +622,7 @@ def play(spec, players, seats, seed, load_path, cache_dir):
 
     sources = SourceMap()
     try:
-        engine = engines.load(spec, cache_dir=cache_dir, sources=sources)
+        engine = engines.load(spec_arg(spec, modules=True), cache_dir=cache_dir, sources=sources)
     except CompileError as err:
         report(err, sources)
         sys.exit(1)

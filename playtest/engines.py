@@ -81,7 +81,7 @@ def load(target: str, cache_dir: str | os.PathLike | None = None, sources=None) 
         try:
             module = importlib.import_module(target)
         except ImportError as e:
-            raise EngineError(f"{target}: cannot import the engine module ({e})") from None
+            raise EngineError(f"{target}: no spec of that name, and no engine module to import ({e})") from None
         _check_api(module, target)
         file = getattr(module, "__file__", None)
         text = pathlib.Path(file).read_text(encoding="utf-8") if file else ""

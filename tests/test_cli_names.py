@@ -1,0 +1,45 @@
+"""Every command takes a spec by name (`official`, `target-12`) as `diff` and `extends` do."""
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from compiler import cli
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli.main, list(args))
+
+
+def test_check_takes_spec_names():
+    result = run("check", "official", "target-12")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("official: ok (")
+    assert "\ntarget-12: ok (variant of official, 1 change;" in result.stdout
+
+
+def test_an_unknown_name_is_reported_with_the_names_nearby():
+    result = run("check", "offical")
+    assert result.exit_code == 1
+    assert "error[E301]: spec 'offical' not found (did you mean 'official'?)" in result.stderr
+
+
+def test_compile_and_sheet_take_spec_names(tmp_path):
+    result = run("compile", "target-12", "-o", str(tmp_path))
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "target_12.py").is_file()
+    result = run("sheet", "target-12", "--lang", "en", "--format", "md", "-o", str(tmp_path))
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "target-12.en.md").is_file()
+
+
+def test_simulate_and_play_take_spec_names():
+    result = run("simulate", "official", "target-12", "--games", "2", "--jobs", "1", "--no-progress")
+    assert result.exit_code == 0, result.stderr
+    result = CliRunner().invoke(cli.main, ["play", "official", "--seed", "1"], input="quit\n")
+    assert result.exit_code == 0, result.stderr
+
+
+def test_play_names_what_it_looked_for():
+    result = run("play", "nosuch")
+    assert result.exit_code == 2
+    assert "nosuch: no spec of that name, and no engine module to import" in result.stderr
