@@ -605,9 +605,10 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
               help="Players (default: the saved game's, else one per --seat, else 2).")
 @click.option("--seat", "seats", multiple=True, metavar="WHO",
               help="Who plays each seat, in order: human, random, greedy, mcts or mcts:PLAYOUTS "
-                   "(repeat it; seats not given are greedy; default: a human against greedy bots).")
+                   "(repeat it; seats not given are greedy; default: a saved game's seats, else a human "
+                   "against greedy bots).")
 @click.option("--seed", type=int, default=None, help="Seed of the shuffle and the bots (default: a random one).")
-@click.option("--load", "load_path", type=click.Path(dir_okay=False), help="Resume a game saved with `save FILE`.")
+@click.option("--load", "load_path", type=click.Path(dir_okay=False), help="Resume a game saved with `save FILE`, with its seats unless --seat is given.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="Where engines built for specs are kept.")
 def play(spec, players, seats, seed, load_path, cache_dir):
     """Play SPEC at the terminal, humans and bots (type `help` at your turn).

@@ -36,6 +36,7 @@ from .bots import Bot, BotError, make_bot, parse_bot
 HUMAN = "human"
 WIDTH = 100  # columns of the action list
 COMMANDS = ("undo", "save", "load", "help", "quit")
+TABLE_KEY = "table"  # the entry of a saved game that says who sat where (engines ignore it)
 
 
 class TableError(ValueError):
@@ -121,6 +122,8 @@ def new_table(module, players: int | None = None, seats: list[str] | tuple[str, 
                          f"not {players}")
     if len(seats) > players:
         raise TableError(f"{len(seats)} seats given for {players} player{'s' if players != 1 else ''}")
+    if not seats and saved is not None:
+        seats = saved_seats(saved, players)
     if not seats:
         seats = [HUMAN]
     seats += ["greedy"] * (players - len(seats))
@@ -128,6 +131,26 @@ def new_table(module, players: int | None = None, seats: list[str] | tuple[str, 
         game = module.new_game(players, seed=seed)
     bot_seed = seed if seed is not None else game.seed if isinstance(game.seed, int) else None
     return Table(module, game, make_seats(module, seats, bot_seed))
+
+
+def saved_seats(saved: str | bytes, players: int) -> list[str]:
+    """Who sat where in a game saved by `save FILE` (its "table" entry), [] when it says nothing.
+
+    The file is the engine's state with one more entry, {"table": {"seats": [...]}}, which
+    engines ignore; a file written by `to_json` alone has none, and the default seats apply.
+    """
+    try:
+        data = json.loads(saved)
+    except ValueError:
+        return []  # load_game has said what is wrong with it
+    table = data.get(TABLE_KEY) if isinstance(data, dict) else None
+    if table is None:
+        return []
+    seats = table.get("seats") if isinstance(table, dict) else None
+    if not (isinstance(seats, list) and len(seats) == players and all(isinstance(x, str) for x in seats)):
+        raise TableError(f"the saved file's '{TABLE_KEY}' must be {{\"seats\": [...]}}, one name per player "
+                         f"({players}): human or a bot")
+    return seats
 
 
 def load_game(module, saved: str | bytes):
@@ -305,7 +328,8 @@ At your turn, answer with
   a number          the action of that number in the list
   an action         in the spec's notation, as listed (e.g. the text after a number)
   undo              go back to the previous human decision
-  save FILE         save the game (the engine's JSON state); `play SPEC --load FILE` resumes it
+  save FILE         save the game (the engine's JSON state, and who sits where);
+                    `play SPEC --load FILE` resumes it with the same seats
   load FILE         continue a saved game of this spec with the same seats
   help              this text and the list of actions
   quit              leave without saving"""
@@ -441,8 +465,10 @@ class Session:
             self.say("usage: save FILE")
             return "again"
         path = pathlib.Path(rest).expanduser()
+        state = json.loads(self.game.to_json())
+        state[TABLE_KEY] = {"seats": [seat.who for seat in self.table.seats]}  # for `play --load`
         try:
-            write_atomically(path, self.game.to_json() + "\n")
+            write_atomically(path, json.dumps(state, sort_keys=True) + "\n")
         except OSError as e:
             self.say(f"cannot save to {rest}: {e.strerror or e}")
             return "again"

@@ -177,6 +177,28 @@ def test_load_at_start_resumes_the_saved_game(tmp_path, official):
     assert "bye" in result.output
 
 
+def test_a_saved_game_resumes_with_its_seats(tmp_path):
+    save = tmp_path / "vs-random.json"
+    first = CliRunner().invoke(main, ["play", str(OFFICIAL), "--seed", "3", "--seat", "human", "--seat", "random"],
+                               input=f"1\nsave {save}\nquit\n")
+    assert first.exit_code == 0, first.output
+    assert json.loads(save.read_text(encoding="utf-8"))["table"] == {"seats": ["human", "random"]}
+    again = CliRunner().invoke(main, ["play", str(OFFICIAL), "--load", str(save)], input="quit\n")
+    assert again.exit_code == 0, again.output
+    assert "player 2 (random)" in again.output and "(greedy)" not in again.output
+    # --seat still decides when given, and a file from to_json alone (no table) gets the defaults
+    other = CliRunner().invoke(main, ["play", str(OFFICIAL), "--load", str(save), "--seat", "human",
+                                      "--seat", "greedy"], input="quit\n")
+    assert "player 2 (greedy)" in other.output
+    tampered = tmp_path / "tampered.json"
+    state = json.loads(save.read_text(encoding="utf-8"))
+    state["table"] = {"seats": ["human"]}
+    tampered.write_text(json.dumps(state), encoding="utf-8")
+    bad = CliRunner().invoke(main, ["play", str(OFFICIAL), "--load", str(tampered)], input="quit\n")
+    assert bad.exit_code == 2
+    assert "the saved file's 'table' must be {\"seats\": [...]}, one name per player (2)" in bad.output
+
+
 def test_end_of_input_stops_without_a_traceback():
     result = CliRunner().invoke(main, ["play", str(OFFICIAL), "--seed", "2"], input="1\n")
     assert result.exit_code == 1
