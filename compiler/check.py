@@ -416,7 +416,12 @@ class Checker:
                 set_sizes[pname] = (param.min, param.max)
             self.spans[f"{path}.choose.{pname}"] = pkey.span
         scope = Scope(names, frozenset(optional))
-        if notation_node is not None:
+        stray = notation_node is not None and re.search(r"[{}]", _PLACEHOLDER.sub("", notation))
+        if stray:  # one error for a broken brace, not one for each choice it hides
+            self.r.error("E506", f"notation has a '{stray[0]}' without its pair: write each choice as "
+                         f"{{name}} ({', '.join('{' + p.name + '}' for p in params) or 'no choices here'})",
+                         notation_node.span)
+        elif notation_node is not None:
             shown = _PLACEHOLDER.findall(notation)
             for placeholder in shown:
                 if placeholder not in {p.name for p in params}:
