@@ -185,6 +185,28 @@ def test_illegal_action_ids_are_refused(E):
         assert g.to_json() == before
 
 
+def test_other_integer_types_are_ids_and_other_values_are_refused_in_words(E):
+    class Id:  # an integer type of another library (numpy's int64, a tensor's item...)
+        def __init__(self, value):
+            self.value = value
+
+        def __index__(self):
+            return self.value
+
+    g = E.new_game(2, seed=3)
+    first = g.legal_actions()[0]
+    g.apply(Id(first))
+    assert g.history == [first] and type(g.history[0]) is int
+    before = g.to_json()
+    for value, words in ((True, "an action is an int id, not bool True"),
+                         (2.0, "an action is an int id, not float 2.0"),
+                         ("take white blue green", "not str 'take white blue green' (string_to_action reads"),
+                         (Id(E.NUM_ACTIONS), f"no action has id {E.NUM_ACTIONS} (ids run from 0")):
+        with pytest.raises(E.IllegalAction, match=re.escape(words)):
+            g.apply(value)
+        assert g.to_json() == before
+
+
 def test_nothing_applies_after_the_end(E):
     g = E.new_game(2, seed=6)
     rng = random.Random(6)

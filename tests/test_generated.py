@@ -15,7 +15,7 @@ from compiler.pipeline import catalogue, load_rules
 
 from conftest import ROOT
 
-STDLIB = {"__future__", "difflib", "json", "os", "random", "collections"}
+STDLIB = {"__future__", "difflib", "json", "operator", "os", "random", "collections"}
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -13,7 +13,7 @@ API (the same for every spec)::
     game.phase                            # "action", an end-of-turn step's name, or "over"
     game.legal_actions()                  # sorted action ids
     game.legal_mask()                     # list of NUM_ACTIONS booleans
-    game.apply(action)                    # raises IllegalAction (state unchanged)
+    game.apply(action)                    # an id (numpy ints too); raises IllegalAction (state unchanged)
     game.is_over(); game.winners(); game.scores(); game.returns()
     game.clone(); game.to_json(); from_json(text); game.observation(player)
     game.record(); replay(record)
@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import operator
 import os
 import random
 from collections import namedtuple
@@ -1476,7 +1477,7 @@ class Game:
         if legal is None:
             legal = self._legal = self._compute_legal()
         if action not in legal or type(action) is not int:
-            raise IllegalAction(self._explain(action))
+            action = self._as_legal_id(action, legal)
         self._legal = None
         self.history.append(action)
         d, args = ACTIONS[action]
@@ -1563,6 +1564,20 @@ class Game:
         if d == _PAY or _PAYOPTS[d] is None:
             return []
         return [_PAY_BASE + i for i in _PAYOPTS[d](self, args)]
+
+    def _as_legal_id(self, action, legal):
+        """A legal id given as another integer type (numpy's, from an RL policy) as an int;
+        anything else that is not a legal id raises IllegalAction, saying why."""
+        try:
+            index = operator.index(action) if type(action) is not bool else None
+        except TypeError:
+            index = None
+        if index is None:
+            hint = " (string_to_action reads the notation)" if isinstance(action, str) else ""
+            raise IllegalAction(f"an action is an int id, not {type(action).__name__} {action!r}{hint}")
+        if index in legal:
+            return index
+        raise IllegalAction(self._explain(index))
 
     def _finish(self, reason):
         self.mode = _OVER_MODE
