@@ -1729,28 +1729,7 @@ class Game:
     # -- saving and loading
 
     def to_dict(self):
-        return {
-            "format": STATE_FORMAT, "version": STATE_VERSION,
-            "spec": {"name": SPEC_NAME, "sha256": SPEC_SHA256},
-            "players": self.n, "seed": self.seed, "current_player": self.cp, "phase": self.phase,
-            "step": self.step, "step_count": self.step_count, "round": self.round, "turn": self.turn,
-            "passes": self.passes,
-            "ending": None if self.ending is None else {
-                "trigger": self.ending[0], "finish": self.ending[1], "last_seat": self.ending[2]},
-            "end_reason": self.end_reason,
-            "supply": {c: self.supply[i] for i, c in enumerate(COLOURS)},
-            "market": {str(lv): list(self.market[i]) for i, lv in enumerate(LEVELS)},
-            "decks": {str(lv): list(reversed(self.decks[i])) for i, lv in enumerate(LEVELS)},
-            "nobles": list(self.noble_row),
-            "seats": [{
-                "tokens": {c: self.tok[p][i] for i, c in enumerate(COLOURS)},
-                "purchased": list(self.bought[p]), "reserved": list(self.res[p]),
-                "blind": list(self.blind[p]), "nobles": list(self.nob[p]), "turns": self.turns[p],
-            } for p in range(self.n)],
-            "pending": self.pending,
-            "start": self.start,
-            "history": list(self.history),
-        }
+        return self._state(None)
 
     def to_json(self):
         return json.dumps(self.to_dict(), sort_keys=True)
@@ -1759,15 +1738,51 @@ class Game:
         """What `player` may know: deck order and other players' blind reserves are hidden."""
         if not (type(player) is int and 0 <= player < self.n):
             raise ValueError(f"no player {player!r} in a game of {self.n}")
-        state = self.to_dict()
-        state["observer"] = player
-        state["decks"] = {str(lv): len(self.decks[i]) for i, lv in enumerate(LEVELS)}
-        for p, seat in enumerate(state["seats"]):
-            if p != player:
-                seat["reserved"] = [None if c in self.blind[p] else c for c in self.res[p]]
-                seat["blind"] = [CARD_LEVEL[c] for c in self.blind[p]]
-        del state["seed"], state["start"], state["history"]
+        return self._state(player)
+
+    def _state(self, observer):
+        """The whole state (observer None: to_dict), or what `observer` may know (observation).
+
+        One builder for both, so that an observation never copies what it then hides (the
+        decks, the history): RL environments ask for one at every step.
+        """
+        whole = observer is None
+        state = {"format": STATE_FORMAT, "version": STATE_VERSION, "spec": {"name": SPEC_NAME, "sha256": SPEC_SHA256},
+                 "players": self.n}
+        if whole:
+            state["seed"] = self.seed
+        state.update({
+            "current_player": self.cp, "phase": self.phase,
+            "step": self.step, "step_count": self.step_count, "round": self.round, "turn": self.turn,
+            "passes": self.passes,
+            "ending": None if self.ending is None else {
+                "trigger": self.ending[0], "finish": self.ending[1], "last_seat": self.ending[2]},
+            "end_reason": self.end_reason,
+            "supply": {c: self.supply[i] for i, c in enumerate(COLOURS)},
+            "market": {str(lv): list(self.market[i]) for i, lv in enumerate(LEVELS)},
+            "decks": {str(lv): list(reversed(self.decks[i])) if whole else len(self.decks[i])
+                      for i, lv in enumerate(LEVELS)},
+            "nobles": list(self.noble_row),
+            "seats": [self._seat(p, whole or p == observer) for p in range(self.n)],
+            "pending": self.pending,
+        })
+        if whole:
+            state["start"] = self.start
+            state["history"] = list(self.history)
+        else:
+            state["observer"] = observer
         return state
+
+    def _seat(self, p, seen):
+        """A seat's part of the state; its blind reserves hidden (None, and their levels) unless `seen`."""
+        blind = self.blind[p]
+        return {
+            "tokens": {c: self.tok[p][i] for i, c in enumerate(COLOURS)},
+            "purchased": list(self.bought[p]),
+            "reserved": list(self.res[p]) if seen or not blind else [None if c in blind else c for c in self.res[p]],
+            "blind": list(blind) if seen else [CARD_LEVEL[c] for c in blind],
+            "nobles": list(self.nob[p]), "turns": self.turns[p],
+        }
 
     def record(self):
         """Everything replay() needs to reproduce this game exactly."""
