@@ -528,9 +528,10 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
     """Play bot games under each SPEC and compare them with the first.
 
     SPEC is a spec or variant, a file or a name such as official or target-12 (its
-    engine is built when missing or stale), or a generated engine module (.py). Reports games played, length in rounds, win rate per
-    seat, winning prestige, ties, passes and stuck games, and each spec's difference
-    from the first with significance tests. Ctrl-C stops and reports what finished.
+    engine is built when missing or stale), or a generated engine module (.py).
+    Reports games played, length in rounds, win rate per seat, winning prestige, ties,
+    passes and stuck games, and each spec's difference from the first with
+    significance tests. Ctrl-C stops and reports what finished.
     """
     import os
     import time
@@ -608,14 +609,16 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
                    "(repeat it; seats not given are greedy; default: a saved game's seats, else a human "
                    "against greedy bots).")
 @click.option("--seed", type=int, default=None, help="Seed of the shuffle and the bots (default: a random one).")
-@click.option("--load", "load_path", type=click.Path(dir_okay=False), help="Resume a game saved with `save FILE`, with its seats unless --seat is given.")
+@click.option("--load", "load_path", type=click.Path(dir_okay=False),
+              help="Resume a game saved with `save FILE`, with its seats unless --seat is given.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="Where engines built for specs are kept.")
 def play(spec, players, seats, seed, load_path, cache_dir):
     """Play SPEC at the terminal, humans and bots (type `help` at your turn).
 
     SPEC is a spec or variant, a file or a name such as official or target-12 (its
-    engine is built when missing or stale), or a generated engine module (.py). Each human answers with the number of an action, the
-    action in the spec's notation, or undo, save FILE, load FILE, help, quit.
+    engine is built when missing or stale), or a generated engine module (.py). Each
+    human answers with the number of an action, the action in the spec's notation, or
+    undo, save FILE, load FILE, help, quit.
     """
     import pathlib
 
