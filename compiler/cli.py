@@ -67,32 +67,21 @@ def show_undecodable(diagnostics, sources: SourceMap, limit: int = 2_000_000) ->
         sources.add(d.span.file, "".join(c if c.isprintable() or c in "\t\n" else "\ufffd" for c in text))
 
 
-def spec_arg(spec: str, modules: bool = False) -> str:
+def spec_arg(spec: str) -> str:
     """A SPEC argument as a path: a file as given, or the spec a name stands for.
 
-    Every command takes what `diff` and `extends` take: `official`, `target-12` or a path.
-    A name is looked up in the current folder, then in ./variants, then among the
-    project's specs (rulespec/, variants/). A name that is no spec is an E301 error
-    with the names nearby, except with `modules` (play, simulate), where it may still
-    be an engine module to import.
+    Every command takes what `diff` and `extends` take: `official`, `target-12` or a path
+    (see overlay.find_spec); a name that is no spec is an E301 error with the names
+    nearby. (play and simulate go through playtest.engines.load, which also imports
+    engine modules by name.)
     """
     import os
 
-    from .overlay import locate
+    from .overlay import find_spec
 
     if os.path.exists(spec) or spec.endswith((".yaml", ".yml", ".py")) or "/" in spec or os.sep in spec:
         return spec
-    try:
-        return locate(spec, ".", what="spec")
-    except CompileError as first:
-        if os.path.isdir("variants"):
-            try:
-                return locate(spec, "variants", what="spec")
-            except CompileError:
-                pass
-        if modules:
-            return spec
-        raise first
+    return find_spec(spec)
 
 
 def _plural(n: int, word: str) -> str:
@@ -555,7 +544,7 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
     loaded = []
     for spec in specs:
         try:
-            loaded.append(engines.load(spec_arg(spec, modules=True), cache_dir=cache_dir, sources=sources))
+            loaded.append(engines.load(spec, cache_dir=cache_dir, sources=sources))
         except CompileError as err:
             report(err, sources)
             sys.exit(1)
@@ -626,7 +615,7 @@ def play(spec, players, seats, seed, load_path, cache_dir):
 
     sources = SourceMap()
     try:
-        engine = engines.load(spec_arg(spec, modules=True), cache_dir=cache_dir, sources=sources)
+        engine = engines.load(spec, cache_dir=cache_dir, sources=sources)
     except CompileError as err:
         report(err, sources)
         sys.exit(1)

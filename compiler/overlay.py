@@ -256,6 +256,24 @@ def locate(name: str, folder: str, span: Span | None = None, variant: str = "", 
         ("looked for " + ", ".join(source.display_path(str(c)) for c in candidates),))])
 
 
+def find_spec(name: str) -> str:
+    """The file of a spec named on a command line or to an API (`official`, `target-12`).
+
+    Looked up like a base in `extends` from the current folder, then from ./variants (where
+    `splendor-rules new` writes): that folder, then the project's rulespec/ and variants/.
+    Raises the first lookup's E301 (with the names nearby) when there is none.
+    """
+    try:
+        return locate(name, ".", what="spec")
+    except CompileError as first:
+        if os.path.isdir("variants"):
+            try:
+                return locate(name, "variants", what="spec")
+            except CompileError:
+                pass
+        raise first
+
+
 # --------------------------------------------------------------------------- merging
 
 

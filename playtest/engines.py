@@ -64,7 +64,8 @@ def default_cache_dir() -> pathlib.Path:
 
 
 def load(target: str, cache_dir: str | os.PathLike | None = None, sources=None) -> Engine:
-    """The engine for `target` (spec path, module path or dotted module name).
+    """The engine for `target`: a spec path, a spec name (official, target-12), an engine
+    module path, or a dotted module name to import.
 
     Raises :class:`EngineError` for a missing file or a module without the Engine API,
     and the compiler's ``CompileError`` (with its diagnostics) for a spec with errors;
@@ -77,6 +78,9 @@ def load(target: str, cache_dir: str | os.PathLike | None = None, sources=None) 
         if not path.is_file():
             raise EngineError(f"{target}: no such engine module")
         return _from_file(path, target)
+    named, why_not = _spec_named(target)
+    if named is not None:  # a spec name (official, target-12), as `extends` takes
+        return _from_spec(pathlib.Path(named), target, cache_dir, sources)
     if re.fullmatch(r"[A-Za-z_][\w]*(\.[A-Za-z_]\w*)*", target):
         try:
             module = importlib.import_module(target)
@@ -86,7 +90,24 @@ def load(target: str, cache_dir: str | os.PathLike | None = None, sources=None) 
         file = getattr(module, "__file__", None)
         text = pathlib.Path(file).read_text(encoding="utf-8") if file else ""
         return Engine(module, target, text, file)
+    if why_not:
+        raise EngineError(why_not)
     raise EngineError(f"{target}: expected a spec (.yaml), an engine module (.py) or a module name")
+
+
+def _spec_named(name: str) -> tuple[str | None, str]:
+    """(the spec file a bare name stands for, None) or (None, why not: "" when it is no name)."""
+    if "/" in name or os.sep in name or "." in name:
+        return None, ""
+    try:
+        from compiler.diagnostics import CompileError
+        from compiler.overlay import find_spec
+    except ImportError:
+        return None, ""
+    try:
+        return find_spec(name), ""
+    except CompileError as err:
+        return None, err.diagnostics[0].message if err.diagnostics else ""
 
 
 def _from_spec(path: pathlib.Path, label: str, cache_dir, sources) -> Engine:

@@ -1,6 +1,8 @@
-"""Every command takes a spec by name (`official`, `target-12`) as `diff` and `extends` do."""
+"""Every command, and the engine loader, takes a spec by name (`official`, `target-12`) as `diff`
+and `extends` do."""
 from __future__ import annotations
 
+import pytest
 from click.testing import CliRunner
 
 from compiler import cli
@@ -32,10 +34,12 @@ def test_compile_and_sheet_take_spec_names(tmp_path):
     assert (tmp_path / "target-12.en.md").is_file()
 
 
-def test_simulate_and_play_take_spec_names():
-    result = run("simulate", "official", "target-12", "--games", "2", "--jobs", "1", "--no-progress")
+def test_simulate_and_play_take_spec_names(tmp_path):
+    result = run("simulate", "official", "target-12", "--games", "2", "--jobs", "1", "--no-progress",
+                 "--cache-dir", str(tmp_path))
     assert result.exit_code == 0, result.stderr
-    result = CliRunner().invoke(cli.main, ["play", "official", "--seed", "1"], input="quit\n")
+    result = CliRunner().invoke(cli.main, ["play", "official", "--seed", "1", "--cache-dir", str(tmp_path)],
+                                input="quit\n")
     assert result.exit_code == 0, result.stderr
 
 
@@ -43,3 +47,10 @@ def test_play_names_what_it_looked_for():
     result = run("play", "nosuch")
     assert result.exit_code == 2
     assert "nosuch: no spec of that name, and no engine module to import" in result.stderr
+
+
+def test_the_engine_loader_takes_spec_names_too(tmp_path):
+    from playtest import engines
+    assert engines.load("target-12", cache_dir=tmp_path).module.SPEC_NAME == "target-12"
+    with pytest.raises(engines.EngineError, match=r"spec 'target-13' not found \(did you mean 'target-1[28]'\?\)"):
+        engines.load("target-13")
