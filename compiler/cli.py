@@ -196,7 +196,11 @@ def compile_specs(specs, out_dir: str, sources: SourceMap) -> tuple[list[str], l
         except Exception as exc:  # noqa: BLE001
             internal_error(exc, f"compiling {display_path(spec)}")
         path = os.path.join(out_dir, module_name(rules))
-        write_atomic(path, text)
+        try:
+            write_atomic(path, text)
+        except OSError as err:  # the folder, not the spec: stop (what was written stays whole)
+            click.echo(f"error: cannot write {display_path(path)}: {err.strerror or err}", err=True)
+            sys.exit(1)
         written.append(display_path(path))
     return written, diagnostics
 
@@ -400,8 +404,8 @@ def new(name: str, base: str, folder: str) -> None:
     except Exception as exc:  # noqa: BLE001
         internal_error(exc, f"reading {display_path(base_path)}")
     text = scaffold.skeleton(name, extends, rules, shown)
-    os.makedirs(folder, exist_ok=True)
     try:
+        os.makedirs(folder, exist_ok=True)
         with open(path, "x", encoding="utf-8") as handle:
             handle.write(text)
     except FileExistsError:
@@ -583,7 +587,12 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
     else:
         click.echo(sim_mod.format_table(result))
     if plot_dir and result.finished:
-        for path in plots.write(result, plot_dir):
+        try:
+            charts = plots.write(result, plot_dir)
+        except OSError as err:
+            click.echo(f"error: cannot write the charts to {plot_dir}: {err.strerror or err}", err=True)
+            sys.exit(1)
+        for path in charts:
             click.echo(f"wrote {path}", err=True)
     if result.interrupted:
         sys.exit(130)

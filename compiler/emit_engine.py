@@ -109,11 +109,18 @@ def write_atomic(path: str, text: str) -> None:
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
             out.write(text)
+        os.chmod(temp, 0o666 & ~_umask())  # mkstemp makes 0600; an engine is an ordinary module file
         os.replace(temp, path)
     except BaseException:
         if os.path.exists(temp):
             os.unlink(temp)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def module_name(rules: Rules) -> str:

@@ -90,14 +90,15 @@ def write(sim: Simulation, directory: str | os.PathLike) -> list[pathlib.Path]:
                    f"<td>{_fmt(s['rounds']['mean'])}</td><td>{_fmt(s['rounds']['median'])}</td>"
                    f"<td>{_fmt(s['winning_prestige'])}</td></tr>" for s in specs)
     images = "".join(f'<figure><img src="{f.name}" alt="{f.stem}"></figure>' for f in files)
-    page.write_text(
+    text = (
         "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>splendor-rules simulation</title>"
         "<style>body{font-family:sans-serif;margin:2em}td,th{padding:.2em .8em;text-align:right}"
         "td:first-child{text-align:left}img{max-width:100%}</style></head><body>"
         f"<h1>Simulation</h1><p>{sim.players} players, bots {html.escape(','.join(sim.bots))}, "
         f"seed {sim.seed}{', interrupted' if sim.interrupted else ''}.</p>"
         "<table><tr><th>spec</th><th>games</th><th>rounds, mean</th><th>rounds, median</th>"
-        f"<th>winning prestige</th></tr>{rows}</table>{images}</body></html>\n", encoding="utf-8")
+        f"<th>winning prestige</th></tr>{rows}</table>{images}</body></html>\n")
+    _atomically(page, lambda temp: pathlib.Path(temp).write_text(text, encoding="utf-8"))
     return files + [page]
 
 
@@ -107,6 +108,21 @@ def _fmt(x) -> str:
 
 def _save(fig, path: pathlib.Path, plt) -> pathlib.Path:
     fig.tight_layout()
-    fig.savefig(path, dpi=100, metadata={"Software": None})  # no version stamp in the file
-    plt.close(fig)
+    try:
+        _atomically(path, lambda temp: fig.savefig(temp, dpi=100, format=path.suffix[1:],
+                                                   metadata={"Software": None}))  # no version stamp
+    finally:
+        plt.close(fig)
     return path
+
+
+def _atomically(path: pathlib.Path, write) -> None:
+    """write(temp) into a temporary file beside `path`, then rename it: no half-written chart."""
+    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")  # created with the umask's permissions
+    try:
+        write(temp)
+        os.replace(temp, path)
+    except BaseException:
+        if os.path.exists(temp):
+            os.unlink(temp)
+        raise

@@ -119,6 +119,27 @@ def test_compile_of_a_broken_spec_writes_no_file(tmp_path):
     assert not out_dir.exists() or not any(out_dir.iterdir())
 
 
+def test_compile_into_a_folder_that_cannot_be_made_says_so(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "compiler", "compile", "official", "-o", str(blocker / "engines")],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 1
+    assert f"error: cannot write {blocker / 'engines' / 'official.py'}: Not a directory" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+
+def test_a_compiled_engine_is_an_ordinary_file(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "compiler", "compile", "official", "-o", str(tmp_path)],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    mask = os.umask(0)
+    os.umask(mask)
+    assert (tmp_path / "official.py").stat().st_mode & 0o777 == 0o666 & ~mask  # not mkstemp's 0600
+    assert [p.name for p in tmp_path.iterdir()] == ["official.py"]
+
+
 def test_two_actions_written_alike_are_refused(tmp_path):
     text = (ROOT / "rulespec" / "official.yaml").read_text(encoding="utf-8")
     (tmp_path / "same.yaml").write_text(text.replace("notation: take2 {colour}", "notation: take {colour}"),

@@ -99,6 +99,14 @@ def test_every_commented_example_is_a_valid_change(tmp_path):
             ("remove", "actions"), ("set", "end_of_turn"), ("set", "end"), ("add", "winners")} <= kinds
 
 
+def test_new_into_a_folder_that_cannot_be_made_says_so(tmp_path):
+    (tmp_path / "file").write_text("not a folder", encoding="utf-8")
+    result = run("new", "mine", "-o", str(tmp_path / "file" / "variants"))
+    assert result.exit_code == 2
+    assert "cannot write" in result.output and "Not a directory" in result.output
+    assert "Traceback" not in result.output
+
+
 def test_new_refuses_to_overwrite(tmp_path):
     path = tmp_path / "mine.yaml"
     path.write_text("# my own work\n", encoding="utf-8")

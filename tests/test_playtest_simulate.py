@@ -12,6 +12,7 @@ import io
 import json
 import pathlib
 import signal
+import os
 import subprocess
 import sys
 import time
@@ -229,6 +230,10 @@ def test_plots_write_pngs_and_a_page(tmp_path):
             assert p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     page = (tmp_path / "charts" / "index.html").read_text()
     assert '<img src="rounds.png"' in page and '<img src="seats.png"' in page
+    assert sorted(p.name for p in (tmp_path / "charts").iterdir()) == names  # no temporary file left
+    mask = os.umask(0)
+    os.umask(mask)
+    assert all(p.stat().st_mode & 0o777 == 0o666 & ~mask for p in files)  # ordinary files, not 0600
 
 
 def test_plots_without_matplotlib_say_what_to_install(monkeypatch):
@@ -293,3 +298,12 @@ def test_cli_ctrl_c_reports_what_finished():
     assert proc.returncode == 130, err
     assert "interrupted: " in err and "Traceback" not in err
     assert "rounds, mean" in out and "interrupted: " in out
+
+
+def test_plot_into_a_folder_that_cannot_be_made_says_so(tmp_path):
+    (tmp_path / "file").write_text("not a folder", encoding="utf-8")
+    result = cli("simulate", "official", "--games", "2", "--jobs", "1", "--no-progress",
+                 "--plot", str(tmp_path / "file" / "charts"), "--cache-dir", str(tmp_path / "cache"))
+    assert result.returncode == 1
+    assert f"error: cannot write the charts to {tmp_path / 'file' / 'charts'}: Not a directory" in result.stderr
+    assert "Traceback" not in result.stderr
