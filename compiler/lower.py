@@ -1320,7 +1320,7 @@ def _nest_guards(lines: list[str]) -> list[str]:
 
 
 def lower_step_tests(plan: EnginePlan) -> list[str]:
-    """Each step's while-condition as an expression for Game.apply (after the effects), and the locals it needs.
+    """Each step's while-condition as an expression for Game.apply, and the locals it needs.
 
     apply tests each step's condition inline, then the end triggers (plan.end_inline,
     lowered first); the locals they read are bound once per call, with `g` the game (the
