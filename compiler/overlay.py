@@ -147,9 +147,11 @@ def _edits_a_list(prop: dict, defs: dict) -> bool:
 
 
 def _movable(defn: dict) -> bool:
-    """Whether an existing entry may take before/after: the schema does not tie them to ``add``."""
+    """Whether an existing entry may take before/after: the schema does not tie them to ``add``
+    (nor forbid them, as it does for player counts, which are kept in order)."""
     obj = _object_schema(defn)
-    return "before" in obj.get("properties", {}) and "before" not in obj.get("dependentRequired", {})
+    before = obj.get("properties", {}).get("before")
+    return before is not None and before.get("not") != {} and "before" not in obj.get("dependentRequired", {})
 
 
 @functools.lru_cache(maxsize=None)
