@@ -84,6 +84,29 @@ def spec_arg(spec: str) -> str:
     return find_spec(spec)
 
 
+def expand_specs(specs, sources: SourceMap) -> tuple[list[str], list]:
+    """The SPEC arguments, a variant index (variants/index.yaml) standing for the variants it
+    lists, each path once (so `check variants/*.yaml` checks every variant, not the index as a
+    spec); with the diagnostics of an index that cannot be read."""
+    import os
+
+    from .pipeline import index_entries, is_variant_index
+
+    out, seen, diagnostics = [], set(), []
+    for spec in specs:
+        try:
+            paths = index_entries(spec, sources) if is_variant_index(spec) and os.path.isfile(spec) else [spec]
+        except CompileError as err:
+            diagnostics.extend(err.diagnostics)
+            continue
+        for path in paths:
+            key = os.path.normpath(path)
+            if key not in seen:
+                seen.add(key)
+                out.append(path)
+    return out, diagnostics
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -127,7 +150,8 @@ def check_summary_line(s: dict) -> str:
 def check(specs: tuple[str, ...], fmt: str, show_warnings: bool = False) -> None:
     """Check rules specs and variants, and report every problem in them.
 
-    SPEC is a file or a name such as official or target-12 (as in `extends`).
+    SPEC is a file or a name such as official or target-12 (as in `extends`); a variant
+    index (variants/index.yaml) stands for the variants it lists.
 
     Exit status: 0 when every SPEC is clean, 1 when there are errors, 3 on an
     internal error of splendor-rules.
@@ -141,7 +165,7 @@ def check(specs: tuple[str, ...], fmt: str, show_warnings: bool = False) -> None
     from .sheets.lint import lint
 
     sources = SourceMap()
-    diagnostics = []
+    specs, diagnostics = expand_specs(specs, sources)
     summaries = []
     warnings = []
     for spec in specs:
@@ -185,7 +209,8 @@ def compile_specs(specs, out_dir: str, sources: SourceMap) -> tuple[list[str], l
     from .pipeline import load_rules
     from .source import display_path
 
-    written, diagnostics = [], []
+    written = []
+    specs, diagnostics = expand_specs(specs, sources)
     for spec in specs:
         try:
             rules = load_rules(spec_arg(spec), sources)
@@ -465,7 +490,10 @@ def sheet(specs: tuple[str, ...], langs: str, formats: str, out_dir: str) -> Non
             click.echo(f"error: {err}", err=True)
             sys.exit(2)
     sources = SourceMap()
-    failed = False
+    specs, problems = expand_specs(specs, sources)
+    failed = bool(problems)
+    if problems:
+        report(CompileError(problems), sources)
     for spec in specs:
         shown = display_path(spec)
         try:

@@ -6,6 +6,8 @@ order. It never prints.
 """
 from __future__ import annotations
 
+import os
+
 from . import check, overlay, schema, source
 from .diagnostics import CompileError, Diagnostic, SourceMap
 from .model import Rules
@@ -26,14 +28,25 @@ def load_rules(path: str, sources: SourceMap | None = None) -> Rules:
 
 def catalogue(sources: SourceMap | None = None) -> list[str]:
     """The official spec, then every variant listed in variants/index.yaml (paths from the project root)."""
-    document = source.load(VARIANT_INDEX, sources)
+    return [OFFICIAL] + index_entries(VARIANT_INDEX, sources)
+
+
+def index_entries(path: str, sources: SourceMap | None = None) -> list[str]:
+    """The variant files a variant index lists (`variants: [NAME, ...]`), beside the index."""
+    document = source.load(path, sources)
     names = document.root.get("variants") if isinstance(document.root, MapNode) else None
     if not isinstance(names, SeqNode):
         span = document.root.span if document.root is not None else None
         raise CompileError([Diagnostic("E110", "the variant index needs a list 'variants' of variant names", span)])
-    paths = [OFFICIAL]
+    folder = os.path.dirname(path)
+    paths = []
     for item in names.items:
         if not isinstance(item, ScalarNode) or not isinstance(item.value, str):
             raise CompileError([Diagnostic("E110", "a variant is listed by its name", item.span)])
-        paths.append(f"variants/{item.value}.yaml")
+        paths.append(os.path.join(folder, f"{item.value}.yaml") if folder else f"{item.value}.yaml")
     return paths
+
+
+def is_variant_index(path: str) -> bool:
+    """Whether `path` names a variant index (variants/index.yaml) rather than a spec."""
+    return os.path.basename(path) == "index.yaml"

@@ -54,3 +54,22 @@ def test_the_engine_loader_takes_spec_names_too(tmp_path):
     assert engines.load("target-12", cache_dir=tmp_path).module.SPEC_NAME == "target-12"
     with pytest.raises(engines.EngineError, match=r"spec 'target-13' not found \(did you mean 'target-1[28]'\?\)"):
         engines.load("target-13")
+
+
+def test_a_variant_index_stands_for_the_variants_it_lists(tmp_path, monkeypatch):
+    import pathlib
+
+    from compiler.pipeline import catalogue
+    monkeypatch.chdir(pathlib.Path(__file__).resolve().parent.parent)
+    listed = catalogue()[1:]
+    everything = sorted(str(p) for p in pathlib.Path("variants").glob("*.yaml"))  # what a shell glob passes
+    result = run("check", *everything)
+    assert result.exit_code == 0, result.stderr
+    checked = [line.split(": ok")[0] for line in result.stdout.splitlines()]
+    assert sorted(checked) == sorted(set(listed) | set(everything) - {"variants/index.yaml"})
+    assert len(checked) == len(set(checked))  # each once, though the index lists them again
+    bad = tmp_path / "index.yaml"
+    bad.write_text("variants: nothing\n", encoding="utf-8")
+    result = run("check", str(bad))
+    assert result.exit_code == 1
+    assert "error[E110]: the variant index needs a list 'variants' of variant names" in result.stderr
