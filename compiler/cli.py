@@ -95,7 +95,7 @@ def expand_specs(specs, sources: SourceMap) -> tuple[list[str], list]:
     out, seen, diagnostics = [], set(), []
     for spec in specs:
         try:
-            paths = index_entries(spec, sources) if is_variant_index(spec) and os.path.isfile(spec) else [spec]
+            paths = index_entries(spec, sources) if is_variant_index(spec, sources) else [spec]
         except CompileError as err:
             diagnostics.extend(err.diagnostics)
             continue

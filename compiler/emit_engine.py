@@ -12,12 +12,11 @@ paths, no tool versions.
 from __future__ import annotations
 
 import ast
-import os
-import tempfile
 
 import jinja2
 
 from .diagnostics import CompileError, Diagnostic
+from .files import write_atomic  # noqa: F401 - the writer of engine modules
 from .lower import EnginePlan, LoweringError, lower
 from .model import Rules
 
@@ -99,28 +98,6 @@ def compile_to_module(rules: Rules) -> str:
             "E599", f"internal error: the generated engine does not parse ({err.msg} at line {err.lineno}); "
             "please report this with the spec", None)]) from None
     return text
-
-
-def write_atomic(path: str, text: str) -> None:
-    """Write `text` to `path` all at once: a temp file in the same folder, then a rename."""
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    handle, temp = tempfile.mkstemp(prefix=".tmp-", suffix=".py", dir=folder)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-        os.chmod(temp, 0o666 & ~_umask())  # mkstemp makes 0600; an engine is an ordinary module file
-        os.replace(temp, path)
-    except BaseException:
-        if os.path.exists(temp):
-            os.unlink(temp)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def module_name(rules: Rules) -> str:

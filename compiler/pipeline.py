@@ -47,6 +47,13 @@ def index_entries(path: str, sources: SourceMap | None = None) -> list[str]:
     return paths
 
 
-def is_variant_index(path: str) -> bool:
-    """Whether `path` names a variant index (variants/index.yaml) rather than a spec."""
-    return os.path.basename(path) == "index.yaml"
+def is_variant_index(path: str, sources: SourceMap | None = None) -> bool:
+    """Whether `path` is a variant index (variants/index.yaml: a list `variants`, no `spec`)
+    rather than a spec; only a file named index.yaml is read to tell."""
+    if os.path.basename(path) != "index.yaml" or not os.path.isfile(path):
+        return False
+    try:
+        root = source.load(path, sources).root
+    except CompileError:
+        return False  # reported as the spec it then is taken for
+    return isinstance(root, MapNode) and root.get("variants") is not None and root.get("spec") is None

@@ -8,8 +8,11 @@ win rate with its 95 % interval, and the share of games by how they ended.
 from __future__ import annotations
 
 import html
+import io
 import os
 import pathlib
+
+from compiler.files import write_atomic
 
 from .simulate import Simulation
 
@@ -98,7 +101,7 @@ def write(sim: Simulation, directory: str | os.PathLike) -> list[pathlib.Path]:
         f"seed {sim.seed}{', interrupted' if sim.interrupted else ''}.</p>"
         "<table><tr><th>spec</th><th>games</th><th>rounds, mean</th><th>rounds, median</th>"
         f"<th>winning prestige</th></tr>{rows}</table>{images}</body></html>\n")
-    _atomically(page, lambda temp: pathlib.Path(temp).write_text(text, encoding="utf-8"))
+    write_atomic(page, text)
     return files + [page]
 
 
@@ -108,21 +111,8 @@ def _fmt(x) -> str:
 
 def _save(fig, path: pathlib.Path, plt) -> pathlib.Path:
     fig.tight_layout()
-    try:
-        _atomically(path, lambda temp: fig.savefig(temp, dpi=100, format=path.suffix[1:],
-                                                   metadata={"Software": None}))  # no version stamp
-    finally:
-        plt.close(fig)
+    png = io.BytesIO()
+    fig.savefig(png, format="png", dpi=100, metadata={"Software": None})  # no version stamp in the file
+    plt.close(fig)
+    write_atomic(path, png.getvalue())  # whole or not at all
     return path
-
-
-def _atomically(path: pathlib.Path, write) -> None:
-    """write(temp) into a temporary file beside `path`, then rename it: no half-written chart."""
-    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")  # created with the umask's permissions
-    try:
-        write(temp)
-        os.replace(temp, path)
-    except BaseException:
-        if os.path.exists(temp):
-            os.unlink(temp)
-        raise

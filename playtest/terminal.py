@@ -26,10 +26,11 @@ their moves are printed; at the end the board is drawn in full with the standing
 from __future__ import annotations
 
 import json
-import os
 import pathlib
 from dataclasses import dataclass
 from typing import Callable
+
+from compiler.files import write_atomic
 
 from .bots import Bot, BotError, make_bot, parse_bot
 
@@ -468,7 +469,7 @@ class Session:
         state = json.loads(self.game.to_json())
         state[TABLE_KEY] = {"seats": [seat.who for seat in self.table.seats]}  # for `play --load`
         try:
-            write_atomically(path, json.dumps(state, sort_keys=True) + "\n")
+            write_atomic(path, json.dumps(state, sort_keys=True) + "\n", make_folder=False)
         except OSError as e:
             self.say(f"cannot save to {rest}: {e.strerror or e}")
             return "again"
@@ -500,12 +501,3 @@ class Session:
         return "redraw"
 
 
-def write_atomically(path: pathlib.Path, text: str) -> None:
-    """Write `text` to `path` through a temporary file in the same folder, so a reader never sees half of it."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()

@@ -17,7 +17,6 @@ import base64
 import contextlib
 import functools
 import os
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +24,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
+from ..files import write_atomic
 from ..model import Rules
 from . import content
 from .content import Sheet
@@ -160,27 +160,6 @@ def _pdf(module, html_text: str, rules: Rules) -> tuple[bytes, int]:
 
     data = document.write_pdf(pdf_identifier=rules.source.sha256[:32].encode("ascii"), finisher=finisher)
     return data, len(document.pages)
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write `data` to `path` through a temporary file in the same directory and os.replace."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; a sheet is an ordinary file
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 @dataclass
