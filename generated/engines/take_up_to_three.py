@@ -177,6 +177,8 @@ CARD_POINTS = tuple(c.points for c in CARDS)
 CARD_COST = tuple(c.cost for c in CARDS)
 NOBLE_POINTS = tuple(n.points for n in NOBLES)
 NOBLE_REQUIRES = tuple(n.requires for n in NOBLES)
+LEVEL_CARDS = tuple(tuple(c.id for c in CARDS if c.level == lv) for lv in LEVELS)  # each deck before shuffling
+NOBLE_IDS = tuple(n.id for n in NOBLES)
 
 # Game.face_up_costs holds the cost of the card in each face-up slot, level by level,
 # 4 slots each, so that a purchase loop unpacks costs without looking up cards.
@@ -1419,16 +1421,17 @@ class Game:
         self.step = 0
         self.step_count = 0
         self.supply = [self.setup_gems] * len(GEMS) + [self.setup_gold]
-        self.tok = [[0] * len(COLOURS) for _ in range(players)]
-        self.bon = [[0] * len(GEMS) for _ in range(players)]
+        # one new list per player (map(list, ...) makes them without a Python-level loop)
+        self.tok = list(map(list, [(0,) * len(COLOURS)] * players))
+        self.bon = list(map(list, [(0,) * len(GEMS)] * players))
         self.pts = [0] * players
-        self.bought = [[] for _ in range(players)]
-        self.res = [[] for _ in range(players)]
-        self.blind = [[] for _ in range(players)]
-        self.nob = [[] for _ in range(players)]
-        self.market = [[None] * self.setup_face_up for _ in LEVELS]
-        self.face_up_costs = _face_up_costs(self.market)  # kept in step with market by the effects
-        self.decks = [[] for _ in LEVELS]
+        self.bought = list(map(list, [()] * players))
+        self.res = list(map(list, [()] * players))
+        self.blind = list(map(list, [()] * players))
+        self.nob = list(map(list, [()] * players))
+        self.market = list(map(list, [(None,) * self.setup_face_up] * len(LEVELS)))
+        self.face_up_costs = [_NO_CARD_COST] * (len(LEVELS) * _FACE_UP_SLOTS)  # kept in step with market by the effects
+        self.decks = list(map(list, [()] * len(LEVELS)))
         self.noble_row = []
         self.round = 1
         self.turn = 1
@@ -1802,14 +1805,14 @@ def new_game(players, seed=None):
     game = Game(players)
     game.seed = seed
     rng = random.Random(seed)
-    for li, lv in enumerate(LEVELS):
-        deck = [c.id for c in CARDS if c.level == lv]
+    for li, cards in enumerate(LEVEL_CARDS):
+        deck = list(cards)
         rng.shuffle(deck)
         for si in range(game.setup_face_up):
             game.market[li][si] = deck.pop() if deck else None
         game.decks[li] = deck
     game.face_up_costs = _face_up_costs(game.market)
-    nobles = [n.id for n in NOBLES]
+    nobles = list(NOBLE_IDS)
     rng.shuffle(nobles)
     game.noble_row = nobles[:game.setup_nobles]
     game._legal = game._compute_legal()
