@@ -428,7 +428,8 @@ def new(name: str, base: str, folder: str) -> None:
         sys.exit(1)
     except Exception as exc:  # noqa: BLE001
         internal_error(exc, f"reading {display_path(base_path)}")
-    text = scaffold.skeleton(name, extends, rules, shown)
+    base_shown = base if not base.endswith(".yaml") else display_path(base_path)
+    text = scaffold.skeleton(name, extends, rules, shown, base_shown)
     try:
         os.makedirs(folder, exist_ok=True)
         with open(path, "x", encoding="utf-8") as handle:

@@ -47,8 +47,12 @@ def _entry_fields(section: str) -> str:
     return _fields(shape)
 
 
-def skeleton(name: str, extends: str, base: Rules, path: str) -> str:
-    """A variant named `name` of `base` (written `extends: <extends>`) at `path`, that changes nothing yet."""
+def skeleton(name: str, extends: str, base: Rules, path: str, base_shown: str | None = None) -> str:
+    """A variant named `name` of `base` (written `extends: <extends>`) at `path`, that changes nothing yet.
+
+    `base_shown` is how the comments name the base for the user (its name, as they typed it, or
+    its path from where they stand); by default the path the base was read from."""
+    base_shown = base_shown or base.source.path
     root = overlay.shapes()
     param = root.fields["actions"].entry.fields["choose"].entry
     values = ", ".join(f"{v.name}: {v.value}" for v in base.values) or "none"
@@ -65,7 +69,7 @@ def skeleton(name: str, extends: str, base: Rules, path: str) -> str:
     level = "nobles" if all(r.name != "nobles" for r in base.winners.ranking) else "my_level"
     number = "my_number" if all(v.name != "my_number" for v in base.values) else "my_other_number"
     lines = [
-        f"# {name}: a house variant of {base.title.en} ({base.source.path}).",
+        f"# {name}: a house variant of {base.title.en} ({base_shown}).",
         "#",
         "# A variant states only what it changes; everything else comes from its base. As written,",
         "# this file changes nothing: uncomment and edit the examples below, or write your own.",
@@ -73,7 +77,7 @@ def skeleton(name: str, extends: str, base: Rules, path: str) -> str:
         "# The reference of the format: rulespec/README.md (every section, domain, expression",
         "# name and effect) and rulespec/schema.json (every key, with a description).",
         f"#   check it:          splendor-rules check {path}",
-        f"#   see what changes:  splendor-rules diff {base.source.path} {path}",
+        f"#   see what changes:  splendor-rules diff {base_shown} {path}",
         "#   then list it in variants/index.yaml, so that the build and the tests include it.",
         "#",
         "# How a variant changes a keyed section (players, values, actions, end_of_turn, end,",

@@ -61,7 +61,12 @@ def test_new_writes_a_skeleton_that_checks_clean(tmp_path):
 def test_new_extends_the_official_rules_by_default(tmp_path):
     result = run("new", "plain", "-o", str(tmp_path))
     assert result.exit_code == 0, result.output
-    assert "\nextends: official\n" in (tmp_path / "plain.yaml").read_text(encoding="utf-8")
+    text = (tmp_path / "plain.yaml").read_text(encoding="utf-8")
+    assert "\nextends: official\n" in text
+    # the comments name the base as the user did, never by where the project happens to sit
+    assert text.startswith("# plain: a house variant of Splendor (official).\n")
+    assert f"#   see what changes:  splendor-rules diff official {tmp_path}/plain.yaml\n" in text
+    assert str(ROOT) not in text
 
 
 def test_new_lists_the_bases_own_entries(tmp_path):
@@ -136,6 +141,7 @@ def test_new_from_a_path_writes_a_relative_extends(tmp_path):
     text = (tmp_path / "deep" / "mine.yaml").read_text(encoding="utf-8")
     extends = next(line for line in text.splitlines() if line.startswith("extends: "))[len("extends: "):]
     assert extends.endswith("variants/solo.yaml") and not extends.startswith("/")
+    assert "splendor-rules diff variants/solo.yaml " in text  # the base as given, from where the user stands
     assert pipeline.load_rules(str(tmp_path / "deep" / "mine.yaml")).bases[0].name == "solo"
 
 
