@@ -153,6 +153,25 @@ def test_seeded_games_use_their_own_generator(E):
     assert E.new_game(2).to_json()  # seed None works
 
 
+
+def test_a_seed_deals_the_same_game_on_every_python(E):
+    """The deal is the engine's own Fisher-Yates over random.Random's bits (whose output Python
+    keeps), not random.shuffle (which may change): pinned here, so that records keep replaying."""
+    game = E.new_game(2, seed=7)
+    assert game.market == [[20, 9, 25, 3], [57, 66, 61, 45], [86, 85, 80, 84]]
+    assert game.noble_row == [8, 2, 1] and [len(d) for d in game.decks] == [36, 26, 16]
+    assert game.decks[0][-3:] == [6, 34, 4]  # the next cards to come up
+    items = list(range(12))
+    E._shuffle(random.Random(2026), items)
+    assert items == [0, 6, 2, 3, 10, 4, 7, 11, 9, 8, 5, 1]
+    if sys.version_info[:2] == (3, 11):  # the version whose random.shuffle it reproduces
+        for seed in range(200):
+            for size in (0, 1, 2, 10, 40):
+                ours, theirs = list(range(size)), list(range(size))
+                E._shuffle(random.Random(seed), ours)
+                random.Random(seed).shuffle(theirs)
+                assert ours == theirs
+
 def test_legal_mask_matches_legal_actions(E):
     g = E.new_game(4, seed=8)
     rng = random.Random(8)
