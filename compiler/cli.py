@@ -9,7 +9,7 @@ import sys
 
 import click
 
-from .diagnostics import CompileError, SourceMap, render_all, sorted_diagnostics
+from .diagnostics import CompileError, Diagnostic, SourceMap, render_all, sorted_diagnostics
 
 
 def report(err: CompileError, sources: SourceMap) -> None:
@@ -87,13 +87,25 @@ def spec_arg(spec: str) -> str:
 def expand_specs(specs, sources: SourceMap) -> tuple[list[str], list]:
     """The SPEC arguments, a variant index (variants/index.yaml) standing for the variants it
     lists, each path once (so `check variants/*.yaml` checks every variant, not the index as a
-    spec); with the diagnostics of an index that cannot be read."""
+    spec); a folder stands for its .yaml files, as the shell's DIR/*.yaml would (`check
+    variants`); with the diagnostics of an index that cannot be read or a folder with no spec."""
+    import glob
     import os
 
     from .pipeline import index_entries, is_variant_index
+    from .source import display_path
 
     out, seen, diagnostics = [], set(), []
+    given = []
     for spec in specs:
+        if not os.path.isdir(spec):
+            given.append(spec)
+            continue
+        found = sorted(glob.glob(os.path.join(glob.escape(spec), "*.yaml")))
+        if not found:
+            diagnostics.append(Diagnostic("E001", f"the folder {display_path(spec)} holds no spec (no .yaml file)"))
+        given.extend(found)
+    for spec in given:
         try:
             paths = index_entries(spec, sources) if is_variant_index(spec, sources) else [spec]
         except CompileError as err:
@@ -151,7 +163,8 @@ def check(specs: tuple[str, ...], fmt: str, show_warnings: bool = False) -> None
     """Check rules specs and variants, and report every problem in them.
 
     SPEC is a file or a name such as official or target-12 (as in `extends`); a variant
-    index (variants/index.yaml) stands for the variants it lists.
+    index (variants/index.yaml) stands for the variants it lists, and a folder for its
+    .yaml files (`check variants`).
 
     Exit status: 0 when every SPEC is clean, 1 when there are errors, 3 on an
     internal error of splendor-rules.
@@ -238,6 +251,7 @@ def compile_command(specs: tuple[str, ...], out_dir: str) -> None:
     """Compile rules specs into standalone Python engine modules.
 
     Each module needs only the standard library; a spec with errors writes nothing.
+    SPEC is taken as by `check`: a file, a name, a variant index or a folder.
     """
     sources = SourceMap()
     written, diagnostics = compile_specs(specs, out_dir, sources)

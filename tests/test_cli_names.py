@@ -73,3 +73,19 @@ def test_a_variant_index_stands_for_the_variants_it_lists(tmp_path, monkeypatch)
     result = run("check", str(bad))
     assert result.exit_code == 1
     assert "error[E110]: the variant index needs a list 'variants' of variant names" in result.stderr
+
+
+def test_a_folder_stands_for_its_specs(tmp_path, monkeypatch):
+    import pathlib
+    monkeypatch.chdir(pathlib.Path(__file__).resolve().parent.parent)
+    everything = sorted(str(p) for p in pathlib.Path("variants").glob("*.yaml"))
+    assert run("check", "variants").stdout == run("check", *everything).stdout  # as the shell's glob
+    assert run("check", "variants/").exit_code == 0
+    written = run("compile", "variants", "-o", str(tmp_path / "engines"))
+    assert written.exit_code == 0, written.stderr
+    assert len(list((tmp_path / "engines").glob("*.py"))) == len(everything) - 1  # the index is no spec
+    empty = tmp_path / "nothing here"
+    empty.mkdir()
+    result = run("check", str(empty))
+    assert result.exit_code == 1
+    assert result.stderr == f"error[E001]: the folder {empty} holds no spec (no .yaml file)\n1 error\n"
