@@ -76,6 +76,13 @@ actions:
 players:
   2: {gems: 4, gold: 5, nobles: 3, face_up: 3}
 """,
+    # A purchase with a second test on the card's cost: the flat purchase loop stays a loop
+    # (only a loop whose body is the cannot-pay test alone is written out slot by slot).
+    "flat-loop": """
+actions:
+  buy_face_up:
+    condition: "sum(card.cost[c] for c in gems) >= 4"
+""",
     # A step choosing a face-up card its bonuses pay for in full: the step's prefilter is the
     # least total cost of any card (a legal card implies sum(me.bonus) >= it).
     "free-card-step": """
@@ -184,7 +191,9 @@ def test_synthetic_variants_reach_the_lowering_paths_and_agree(synthetic_engines
         "guards": lambda: "if (g.round >= 2):" in source,      # the first of the nested guards
         "level-then-colour": lambda: "for i_0, p_level in enumerate(LEVELS):" in source,
         "narrow-market": lambda: "_p0 = " in source,           # the general payment test
-        "narrow-flat": lambda: "in g.face_up_costs:" in source,  # the flat purchase loop
+        "narrow-flat": lambda: "fu_1_1, fu_1_2, fu_1_3, fu_1_4, fu_2_1" in source,  # the slots written out
+        "flat-loop": lambda: "p_card_id = 44\n    for cc_p_card_0" in source
+        and "in g.face_up_costs:\n        p_card_id += 1" in source and "fu_1_1" not in source,
         "game-only-while": lambda: "while not count and (g.round >= 2)" in source,
         "free-card-step": lambda: "while not count and sum(bon) >= 3:" in source,
         "moved-action": lambda: engine.string_to_action("buy 1.1") == 0

@@ -1352,13 +1352,45 @@ def _legal_actions(g, out):
         if (len(g.decks[2]) >= 1):  # level 3
             out.append(44)
     # buy_face_up (rulespec/official.yaml:103)
-    p_card_id = 44
-    for cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 in g.face_up_costs:
-        p_card_id += 1
-        # price: max(0, card.cost[c] - me.bonus[c])
-        if (cc_p_card_0 > w0 or cc_p_card_1 > w1 or cc_p_card_2 > w2 or cc_p_card_3 > w3 or cc_p_card_4 > w4) and (not t5 or (cc_p_card_0 - w0 if cc_p_card_0 > w0 else 0) + (cc_p_card_1 - w1 if cc_p_card_1 > w1 else 0) + (cc_p_card_2 - w2 if cc_p_card_2 > w2 else 0) + (cc_p_card_3 - w3 if cc_p_card_3 > w3 else 0) + (cc_p_card_4 - w4 if cc_p_card_4 > w4 else 0) > t5):
-            continue  # cannot pay even with all the gold held
-        out.append(p_card_id)
+    # each face-up slot in turn (Game.face_up_costs, level by level), written out; a slot is left out when: cannot pay even with all the gold held
+    # price: max(0, card.cost[c] - me.bonus[c])
+    fu_1_1, fu_1_2, fu_1_3, fu_1_4, fu_2_1, fu_2_2, fu_2_3, fu_2_4, fu_3_1, fu_3_2, fu_3_3, fu_3_4 = g.face_up_costs
+    cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = fu_1_1
+    if not ((cc_p_card_0 > w0 or cc_p_card_1 > w1 or cc_p_card_2 > w2 or cc_p_card_3 > w3 or cc_p_card_4 > w4) and (not t5 or (cc_p_card_0 - w0 if cc_p_card_0 > w0 else 0) + (cc_p_card_1 - w1 if cc_p_card_1 > w1 else 0) + (cc_p_card_2 - w2 if cc_p_card_2 > w2 else 0) + (cc_p_card_3 - w3 if cc_p_card_3 > w3 else 0) + (cc_p_card_4 - w4 if cc_p_card_4 > w4 else 0) > t5)):
+        out.append(45)
+    cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = fu_1_2
+    if not ((cc_p_card_0 > w0 or cc_p_card_1 > w1 or cc_p_card_2 > w2 or cc_p_card_3 > w3 or cc_p_card_4 > w4) and (not t5 or (cc_p_card_0 - w0 if cc_p_card_0 > w0 else 0) + (cc_p_card_1 - w1 if cc_p_card_1 > w1 else 0) + (cc_p_card_2 - w2 if cc_p_card_2 > w2 else 0) + (cc_p_card_3 - w3 if cc_p_card_3 > w3 else 0) + (cc_p_card_4 - w4 if cc_p_card_4 > w4 else 0) > t5)):
+        out.append(46)
+    cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = fu_1_3
+    if not ((cc_p_card_0 > w0 or cc_p_card_1 > w1 or cc_p_card_2 > w2 or cc_p_card_3 > w3 or cc_p_card_4 > w4) and (not t5 or (cc_p_card_0 - w0 if cc_p_card_0 > w0 else 0) + (cc_p_card_1 - w1 if cc_p_card_1 > w1 else 0) + (cc_p_card_2 - w2 if cc_p_card_2 > w2 else 0) + (cc_p_card_3 - w3 if cc_p_card_3 > w3 else 0) + (cc_p_card_4 - w4 if cc_p_card_4 > w4 else 0) > t5)):
+        out.append(47)
+    cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = fu_1_4
+    if not ((cc_p_card_0 > w0 or cc_p_card_1 > w1 or cc_p_card_2 > w2 or cc_p_card_3 > w3 or cc_p_card_4 > w4) and (not t5 or (cc_p_card_0 - w0 if cc_p_card_0 > w0 else 0) + (cc_p_card_1 - w1 if cc_p_card_1 > w1 else 0) + (cc_p_card_2 - w2 if cc_p_card_2 > w2 else 0) + (cc_p_card_3 - w3 if cc_p_card_3 > w3 else 0) + (cc_p_card_4 - w4 if cc_p_card_4 > w4 else 0) > t5)):
+        out.append(48)
+    cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = fu_2_1
+    if not ((cc_p_card_0 > w0 or cc_p_card_1 > w1 or cc_p_card_2 > w2 or cc_p_card_3 > w3 or cc_p_card_4 > w4) and (not t5 or (cc_p_card_0 - w0 if cc_p_card_0 > w0 else 0) + (cc_p_card_1 - w1 if cc_p_card_1 > w1 else 0) + (cc_p_card_2 - w2 if cc_p_card_2 > w2 else 0) + (cc_p_card_3 - w3 if cc_p_card_3 > w3 else 0) + (cc_p_card_4 - w4 if cc_p_card_4 > w4 else 0) > t5)):
+        out.append(49)
+    cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = fu_2_2
+    if not ((cc_p_card_0 > w0 or cc_p_card_1 > w1 or cc_p_card_2 > w2 or cc_p_card_3 > w3 or cc_p_card_4 > w4) and (not t5 or (cc_p_card_0 - w0 if cc_p_card_0 > w0 else 0) + (cc_p_card_1 - w1 if cc_p_card_1 > w1 else 0) + (cc_p_card_2 - w2 if cc_p_card_2 > w2 else 0) + (cc_p_card_3 - w3 if cc_p_card_3 > w3 else 0) + (cc_p_card_4 - w4 if cc_p_card_4 > w4 else 0) > t5)):
+        out.append(50)
+    cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = fu_2_3
+    if not ((cc_p_card_0 > w0 or cc_p_card_1 > w1 or cc_p_card_2 > w2 or cc_p_card_3 > w3 or cc_p_card_4 > w4) and (not t5 or (cc_p_card_0 - w0 if cc_p_card_0 > w0 else 0) + (cc_p_card_1 - w1 if cc_p_card_1 > w1 else 0) + (cc_p_card_2 - w2 if cc_p_card_2 > w2 else 0) + (cc_p_card_3 - w3 if cc_p_card_3 > w3 else 0) + (cc_p_card_4 - w4 if cc_p_card_4 > w4 else 0) > t5)):
+        out.append(51)
+    cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = fu_2_4
+    if not ((cc_p_card_0 > w0 or cc_p_card_1 > w1 or cc_p_card_2 > w2 or cc_p_card_3 > w3 or cc_p_card_4 > w4) and (not t5 or (cc_p_card_0 - w0 if cc_p_card_0 > w0 else 0) + (cc_p_card_1 - w1 if cc_p_card_1 > w1 else 0) + (cc_p_card_2 - w2 if cc_p_card_2 > w2 else 0) + (cc_p_card_3 - w3 if cc_p_card_3 > w3 else 0) + (cc_p_card_4 - w4 if cc_p_card_4 > w4 else 0) > t5)):
+        out.append(52)
+    cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = fu_3_1
+    if not ((cc_p_card_0 > w0 or cc_p_card_1 > w1 or cc_p_card_2 > w2 or cc_p_card_3 > w3 or cc_p_card_4 > w4) and (not t5 or (cc_p_card_0 - w0 if cc_p_card_0 > w0 else 0) + (cc_p_card_1 - w1 if cc_p_card_1 > w1 else 0) + (cc_p_card_2 - w2 if cc_p_card_2 > w2 else 0) + (cc_p_card_3 - w3 if cc_p_card_3 > w3 else 0) + (cc_p_card_4 - w4 if cc_p_card_4 > w4 else 0) > t5)):
+        out.append(53)
+    cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = fu_3_2
+    if not ((cc_p_card_0 > w0 or cc_p_card_1 > w1 or cc_p_card_2 > w2 or cc_p_card_3 > w3 or cc_p_card_4 > w4) and (not t5 or (cc_p_card_0 - w0 if cc_p_card_0 > w0 else 0) + (cc_p_card_1 - w1 if cc_p_card_1 > w1 else 0) + (cc_p_card_2 - w2 if cc_p_card_2 > w2 else 0) + (cc_p_card_3 - w3 if cc_p_card_3 > w3 else 0) + (cc_p_card_4 - w4 if cc_p_card_4 > w4 else 0) > t5)):
+        out.append(54)
+    cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = fu_3_3
+    if not ((cc_p_card_0 > w0 or cc_p_card_1 > w1 or cc_p_card_2 > w2 or cc_p_card_3 > w3 or cc_p_card_4 > w4) and (not t5 or (cc_p_card_0 - w0 if cc_p_card_0 > w0 else 0) + (cc_p_card_1 - w1 if cc_p_card_1 > w1 else 0) + (cc_p_card_2 - w2 if cc_p_card_2 > w2 else 0) + (cc_p_card_3 - w3 if cc_p_card_3 > w3 else 0) + (cc_p_card_4 - w4 if cc_p_card_4 > w4 else 0) > t5)):
+        out.append(55)
+    cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = fu_3_4
+    if not ((cc_p_card_0 > w0 or cc_p_card_1 > w1 or cc_p_card_2 > w2 or cc_p_card_3 > w3 or cc_p_card_4 > w4) and (not t5 or (cc_p_card_0 - w0 if cc_p_card_0 > w0 else 0) + (cc_p_card_1 - w1 if cc_p_card_1 > w1 else 0) + (cc_p_card_2 - w2 if cc_p_card_2 > w2 else 0) + (cc_p_card_3 - w3 if cc_p_card_3 > w3 else 0) + (cc_p_card_4 - w4 if cc_p_card_4 > w4 else 0) > t5)):
+        out.append(56)
     # buy_reserved (rulespec/official.yaml:122)
     i_0 = -1
     for p_card in g.res[me]:
