@@ -680,7 +680,10 @@ def play(spec, players, seats, seed, load_path, cache_dir):
         except OSError as e:
             raise click.BadParameter(f"cannot read {load_path}: {e.strerror or e}", param_hint="--load")
     try:
-        table = terminal.new_table(engine.module, players, seats, seed, saved)
+        table = terminal.new_table(engine.module, players, seats, seed, saved, saved_name=load_path)
+    except terminal.SavedGameError as e:  # the command is right, the file is not: no usage text
+        click.echo(str(e), err=True)
+        sys.exit(1)
     except terminal.TableError as e:
         raise click.UsageError(str(e))
     session = terminal.Session(table, ask=lambda prompt: click.prompt(prompt, prompt_suffix=" ", default="",

@@ -130,7 +130,7 @@ class SourceMap:
 def render(diagnostic: Diagnostic, sources: SourceMap | None = None) -> str:
     """The human form: location, severity, code, message, source line, caret, notes."""
     d = diagnostic
-    head = f"{d.severity}[{d.code}]: {d.message}"
+    head = f"{d.severity}[{d.code}]: {d.message}" if d.code else f"{d.severity}: {d.message}"
     if d.span is not None:
         head = f"{d.span}: {head}"
     out = [head]

@@ -96,8 +96,9 @@ class Table:
 
 
 def new_table(module, players: int | None = None, seats: list[str] | tuple[str, ...] = (),
-              seed: int | None = None, saved: str | bytes | None = None) -> Table:
-    """A table for a new game (seeded by `seed`) or for the saved game `saved` (to_json text).
+              seed: int | None = None, saved: str | bytes | None = None, saved_name: str = "the saved game") -> Table:
+    """A table for a new game (seeded by `seed`) or for the saved game `saved` (to_json text,
+    read from the file `saved_name`).
 
     `players` defaults to the saved game's count, else one per seat given (or the smallest
     count the spec allows above that), else 2 when the spec allows it (its smallest count
@@ -109,7 +110,7 @@ def new_table(module, players: int | None = None, seats: list[str] | tuple[str, 
     seats = list(seats)
     game = None
     if saved is not None:
-        game = load_game(module, saved)
+        game = load_game(module, saved, saved_name)
         if players is not None and players != game.num_players:
             raise TableError(f"the saved game has {game.num_players} players, not {players}")
         players = game.num_players
@@ -154,12 +155,39 @@ def saved_seats(saved: str | bytes, players: int) -> list[str]:
     return seats
 
 
-def load_game(module, saved: str | bytes):
-    """The game of a saved state; raises :class:`TableError` with the engine's StateError message."""
+class SavedGameError(TableError):
+    """A saved game that cannot be read back: not JSON (said with its line, column and a
+    caret), or a state the engine refuses (with every problem it found). The message starts
+    with the file's name, as the compiler's diagnostics do."""
+
+
+def load_game(module, saved: str | bytes, name: str = "the saved game"):
+    """The game of a saved state (`name` is the file it came from, for the messages);
+    raises :class:`SavedGameError`."""
     try:
-        return module.from_json(saved)
+        text = saved.decode("utf-8") if isinstance(saved, bytes) else saved
+    except UnicodeDecodeError as e:
+        raise SavedGameError(f"{name}: error: not a saved game (not UTF-8 text: byte {e.start + 1} "
+                             f"is {saved[e.start:e.start + 1]!r})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise SavedGameError(_json_error(name, text, e)) from None
+    try:
+        return module.from_json(data)
     except module.StateError as e:
-        raise TableError(str(e)) from None
+        raise SavedGameError(f"{name}: error: {e}") from None
+
+
+def _json_error(name: str, text: str, error: json.JSONDecodeError) -> str:
+    """Where the JSON of a saved game breaks, drawn as the compiler draws its diagnostics."""
+    from compiler.diagnostics import Diagnostic, SourceMap, Span, render
+
+    sources = SourceMap()
+    sources.add(name, text)
+    reason = error.msg[:1].lower() + error.msg[1:]
+    return render(Diagnostic("", f"not a saved game: the JSON breaks here ({reason})",
+                             Span(name, error.lineno, error.colno)), sources)
 
 
 # ----------------------------------------------------------------------------- drawing
@@ -487,12 +515,12 @@ class Session:
             self.say(f"cannot read {rest}: {e.strerror or e}")
             return "again"
         try:
-            game = load_game(self.module, data)
-        except TableError as e:
-            self.say(f"cannot load {rest}: {e}")
+            game = load_game(self.module, data, rest)
+        except SavedGameError as e:
+            self.say(str(e))
             return "again"
         if game.num_players != len(self.table.seats):
-            self.say(f"cannot load {rest}: it is a game of {_plural(game.num_players, 'player')} and this table "
+            self.say(f"{rest}: error: it is a game of {_plural(game.num_players, 'player')} and this table "
                      f"seats {len(self.table.seats)} (start `play SPEC --load {rest}` instead)")
             return "again"
         self.table.game = game

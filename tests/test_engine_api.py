@@ -305,6 +305,21 @@ def test_from_json_refuses_malformed_documents(E, mangle):
         E.from_json(given)
 
 
+def test_from_json_shows_where_the_json_breaks(E):
+    with pytest.raises(E.StateError) as info:
+        E.from_json('{"format": "splendor-rules/state",\n "version": 1,\n oops}')
+    assert str(info.value) == ("the state is not valid JSON: line 3, column 2: expecting property name "
+                               "enclosed in double quotes\n   oops}\n   ^")
+    text = E.new_game(2, seed=1).to_json()  # one long line: the place is shown in a window
+    with pytest.raises(E.StateError) as info:
+        E.from_json(text[:700] + "#" + text[700:])
+    first, shown, caret = str(info.value).split("\n")
+    assert first.startswith("the state is not valid JSON: line 1, column 701: ")
+    assert shown.startswith("  ...") and len(shown) <= 110 and shown[len(caret) - 1] == "#" and caret.endswith(" ^")
+    with pytest.raises(E.StateError, match="not valid JSON: 'utf-8' codec can't decode byte 0xff"):
+        E.from_json(b"\xff{}")
+
+
 def test_four_reserved_cards_alone_are_refused_but_three_are_fine(E, V):
     st = H.position(E, 3, seed=2)
     H.set_reserved(E, st, 2, st["decks"]["1"][-V["reserve_limit"]:])

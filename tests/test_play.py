@@ -126,7 +126,10 @@ def test_a_scripted_game_through_the_command_to_the_end(short_spec, tmp_path, of
     assert "undone 2 decisions" in out  # the human's move and the bot's answer
     assert "nothing to undo" in out
     assert f"saved to {save}" in out and f"loaded {save}" in out
-    assert f"cannot load {corrupt}: the state is not valid JSON" in out
+    # where the JSON breaks, as the compiler shows a spec's errors: file:line:col, the line, a caret
+    assert (f"{corrupt}:1:62: error: not a saved game: the JSON breaks here (expecting ',' delimiter)\n"
+            ' 1 | {"format": "splendor-rules/state", "version": 1, "players": 2\n'
+            "   | " + " " * 61 + "^\n") in out
     assert "cannot read" in out and "missing.json" in out
     assert "undo" in out.split("help", 1)[1]  # the help text lists the commands
     assert "player 2 (greedy): " in out  # the bot's moves are printed
@@ -146,7 +149,6 @@ def test_command_errors_are_messages_not_tracebacks(tmp_path):
         (["--seat", "robot"], "unknown bot 'robot'"),
         (["--players", "7"], "plays with 2, 3, 4 players, not 7"),
         (["--players", "2", "--seat", "human", "--seat", "greedy", "--seat", "greedy"], "3 seats given for 2 players"),
-        (["--load", str(corrupt)], "invalid state"),
         (["--load", str(tmp_path / "nothing.json")], "cannot read"),
     ]
     for args, message in cases:
@@ -154,6 +156,14 @@ def test_command_errors_are_messages_not_tracebacks(tmp_path):
         assert result.exit_code == 2, (args, result.output)
         assert message in result.output, (args, result.output)
         assert "Traceback" not in result.output
+    # a file that is no saved game: the command line was right, so no usage text, and exit 1
+    result = runner.invoke(main, ["play", str(OFFICIAL), "--load", str(corrupt)], input="quit\n")
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.startswith(f"{corrupt}: error: invalid state:\n  - 'format' must be")
+    (tmp_path / "cut.json").write_text('{\n  "format": "splendor-rules/state",\n  "players": [\n', encoding="utf-8")
+    result = runner.invoke(main, ["play", str(OFFICIAL), "--load", str(tmp_path / "cut.json")], input="quit\n")
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"{tmp_path / 'cut.json'}:4:1: error: not a saved game: the JSON breaks here")
     result = runner.invoke(main, ["play", str(tmp_path / "nope.yaml")], input="quit\n")
     assert result.exit_code == 2 and "no such spec file" in result.output
     broken = tmp_path / "broken.yaml"
@@ -280,7 +290,9 @@ def test_save_is_atomic_and_load_checks_the_file(official, tmp_path):
     assert "the state is for spec 'solo'" in text
     assert "it is a game of 4 players and this table seats 2" in text
     assert "red tokens add up to" in text  # the engine's StateError, listing the problem
-    assert "cannot load" in text and text.count("cannot load") == 4
+    for name in ("solo.json", "four.json", "tampered.json", "binary.json"):  # each named, as an error
+        assert f"{tmp_path / name}: error: " in text, name
+    assert "not a saved game (not UTF-8 text: byte 1 is b'\\xff')" in text
     assert "Traceback" not in text
 
 

@@ -2018,12 +2018,25 @@ def _problems(data):
     return out
 
 
+def _json_problem(err):
+    """Where a state's JSON breaks: line and column, the line itself and a caret under the place."""
+    lines = err.doc.splitlines()
+    line = lines[err.lineno - 1] if err.lineno <= len(lines) else ""
+    start = max(0, err.colno - 60)  # a long (compact) line: the 100 characters around the place
+    shown = ("..." if start else "") + line[start:start + 100]
+    caret = " " * (err.colno - 1 - start + (3 if start else 0)) + "^"
+    reason = err.msg[:1].lower() + err.msg[1:]
+    return f"the state is not valid JSON: line {err.lineno}, column {err.colno}: {reason}\n  {shown}\n  {caret}"
+
+
 def from_json(state):
     """A game from to_json() text or its dict; raises StateError listing every problem."""
     if isinstance(state, (str, bytes)):
         try:
             data = json.loads(state)
-        except ValueError as err:
+        except json.JSONDecodeError as err:
+            raise StateError(_json_problem(err)) from None
+        except ValueError as err:  # bytes that are not UTF-8 text
             raise StateError(f"the state is not valid JSON: {err}") from None
     else:
         data = state
