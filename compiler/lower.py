@@ -348,6 +348,19 @@ def _unrolled_slots(body: list[str], test: int, top: str, name: str, first: str,
     return out
 
 
+def _unmet(condition, rules: Rules, decision: Decision) -> str:
+    """Why an action is refused when `condition` fails: the rule in English words (as the
+    sheets phrase it), then the condition as written and where (for the spec's author)."""
+    from .sheets.phrases import PhraseError, describe
+
+    written = f"{unparse(condition)}, {condition.span.file}:{condition.span.line}"
+    try:
+        words = describe(condition, "en", rules, decision)
+    except (PhraseError, KeyError, ValueError):  # no phrase for it: the condition as written says it
+        return f"condition not met: {written}"
+    return f"condition not met: {words} ({written})"
+
+
 def _truth(test: str) -> str:
     """A test that a count is at least 1, as the count itself (supply, tokens and bonuses are
     never negative), where only its truth is read."""
@@ -1261,10 +1274,8 @@ class DecisionLowering:
         for c in conjuncts(d.condition):
             if deferred is not None and deferred.param.name in free_names(c):
                 continue  # a condition on the payment: checked below, over every payment
-            text = unparse(c).replace("'", "\\'")
-            line = f"{c.span.file}:{c.span.line}"
             out.add(1, f"if not {compiler.expr(c, self.env)}:")
-            out.add(2, f"return 'condition not met: {text} ({line})'")
+            out.add(2, f"return {_unmet(c, self.plan.rules, d)!r}")
         if deferred is not None:
             out.add(1, f"if not _payopts_{d.name}(g, args):")
             out.add(2, "return 'the player cannot pay the price of this card in any way the rules allow'")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import collections
 import itertools
+import re
 
 import pytest
 
@@ -169,8 +170,12 @@ def test_reserve_limit(E, V):
     H.set_reserved(E, st, 0, st["decks"]["1"][-V["reserve_limit"]:])
     g = H.load(E, st)
     assert not [s for s in H.legal_strings(g) if s.startswith("reserve")]
-    assert_illegal(g, "reserve 1.1", "reserve_limit", "reserved")
+    message = assert_illegal(g, "reserve 1.1", "reserve_limit", "reserved")
     assert_illegal(g, "reserve deck 2", "reserve_limit", "reserved")
+    # the rule in words (as the sheets say it), then the condition as written and its place
+    assert re.fullmatch(rf"illegal action 'reserve 1\.1': condition not met: you hold fewer than "
+                        rf"{V['reserve_limit']} reserved cards \(me\.reserved < reserve_limit, "
+                        rf"rulespec/official\.yaml:\d+\)", message), message
 
 
 def test_reserve_without_gold_left_gives_no_gold(E, V):

@@ -2045,9 +2045,9 @@ def _why_take_different(g, args):
     a_picked, = args
     p_picked = a_picked
     if not all((sup[v_c] >= 1) for v_c in p_picked):
-        return 'condition not met: all(supply[c] >= 1 for c in picked) (rulespec/official.yaml:55)'
+        return 'condition not met: for each chosen colour, at least 1 token of that colour is in the supply (all(supply[c] >= 1 for c in picked), rulespec/official.yaml:55)'
     if not (len(p_picked) == (_t0 if (_t0 := ((1 if (sup[0] >= 1) else 0) + (1 if (sup[1] >= 1) else 0) + (1 if (sup[2] >= 1) else 0) + (1 if (sup[3] >= 1) else 0) + (1 if (sup[4] >= 1) else 0))) < 3 else 3)):
-        return 'condition not met: size(picked) == min(take_count, count(supply[c] >= 1 for c in gems)) (rulespec/official.yaml:56)'
+        return 'condition not met: the number of chosen colours is 3, or the number of gem colours for which at least 1 token of that colour is in the supply if that is smaller (size(picked) == min(take_count, count(supply[c] >= 1 for c in gems)), rulespec/official.yaml:56)'
     return None
 
 
@@ -2068,7 +2068,7 @@ def _why_take_pair(g, args):
     a_colour, = args
     p_colour = a_colour
     if not (sup[p_colour] >= 4):
-        return 'condition not met: supply[colour] >= pair_minimum (rulespec/official.yaml:69)'
+        return 'condition not met: at least 4 tokens of the chosen colour are in the supply (supply[colour] >= pair_minimum, rulespec/official.yaml:69)'
     return None
 
 
@@ -2108,7 +2108,7 @@ def _why_reserve_face_up(g, args):
     p_card = g.market[p_card_li][p_card_si]
     cc_p_card = CARD_COST[p_card]
     if not (len(g.res[me]) < 3):
-        return 'condition not met: me.reserved < reserve_limit (rulespec/official.yaml:82)'
+        return 'condition not met: you hold fewer than 3 reserved cards (me.reserved < reserve_limit, rulespec/official.yaml:82)'
     return None
 
 
@@ -2137,9 +2137,9 @@ def _why_reserve_blind(g, args):
     a_level, = args
     p_level = a_level
     if not (len(g.res[me]) < 3):
-        return 'condition not met: me.reserved < reserve_limit (rulespec/official.yaml:98)'
+        return 'condition not met: you hold fewer than 3 reserved cards (me.reserved < reserve_limit, rulespec/official.yaml:98)'
     if not (len(g.decks[p_level - 1]) >= 1):
-        return 'condition not met: deck[level] >= 1 (rulespec/official.yaml:98)'
+        return 'condition not met: at least 1 card is left in the deck of the chosen level (deck[level] >= 1, rulespec/official.yaml:98)'
     return None
 
 
@@ -2342,7 +2342,7 @@ def _why_return_tokens(g, args):
     a_colour, = args
     p_colour = a_colour
     if not (tok[p_colour] >= 1):
-        return 'condition not met: me.tokens[colour] >= 1 (rulespec/official.yaml:162)'
+        return 'condition not met: you hold at least 1 token of the chosen colour (me.tokens[colour] >= 1, rulespec/official.yaml:162)'
     return None
 
 
@@ -2381,7 +2381,7 @@ def _why_noble_visit(g, args):
     p_noble = g.noble_row[a_noble]
     nr_p_noble = NOBLE_REQUIRES[p_noble]
     if not ((bon[0] >= nr_p_noble[0]) and (bon[1] >= nr_p_noble[1]) and (bon[2] >= nr_p_noble[2]) and (bon[3] >= nr_p_noble[3]) and (bon[4] >= nr_p_noble[4])):
-        return 'condition not met: all(me.bonus[c] >= noble.requires[c] for c in gems) (rulespec/official.yaml:178)'
+        return 'condition not met: for each gem colour, you have at least as many bonuses of that colour as the chosen noble requires (all(me.bonus[c] >= noble.requires[c] for c in gems), rulespec/official.yaml:178)'
     return None
 
 
