@@ -336,7 +336,8 @@ def _unrolled_slots(body: list[str], test: int, top: str, name: str, first: str,
     skip = body[test + 1].split("#", 1)[1].strip() if "#" in body[test + 1] else "its test fails"
     slots = [(li, si) for li in range(len(plan.levels)) for si in range(plan.max_face_up)]
     names = [f"fu_{plan.levels[li]}_{si + 1}" for li, si in slots]
-    out = [f"# each face-up slot in turn (Game.face_up_costs, level by level), written out; a slot is left out when: {skip}",
+    out = ["# each face-up slot in turn (Game.face_up_costs, level by level), written out; "
+           f"a slot is left out when: {skip}",
            *comments,
            f"{', '.join(names)} = g.face_up_costs"]
     for k, slot in enumerate(names):
