@@ -71,7 +71,7 @@ def main() -> int:
     names = [pathlib.Path(p).name for p in paths]
     if len(set(names)) < len(names):  # same file name in two folders: say which folder
         names = [str(pathlib.Path(p).parent.name + "/" + pathlib.Path(p).name) for p in paths]
-    print(f"{args.games} games x {args.runs} runs, CPU time, Python {sys.version.split()[0]}")
+    print(f"{args.games} games x {args.runs} runs, CPU time, Python {sys.version.split()[0]} ({sys.executable})")
     base = statistics.median(baseline(200_000, r) for r in range(args.runs))
     print(f"baseline random-index loop: {base:,.0f} ops/s")
     for players in map(int, args.players.split(",")):
