@@ -337,7 +337,7 @@ def _unrolled_slots(body: list[str], test: int, top: str, name: str, first: str,
     slots = [(li, si) for li in range(len(plan.levels)) for si in range(plan.max_face_up)]
     names = [f"fu_{plan.levels[li]}_{si + 1}" for li, si in slots]
     out = ["# each face-up slot in turn (Game.face_up_costs, level by level), written out; "
-           f"a slot is left out when: {skip}",
+           f"a slot is left out when {skip}",
            *comments,
            f"{', '.join(names)} = g.face_up_costs"]
     for k, slot in enumerate(names):
@@ -1054,7 +1054,7 @@ class DecisionLowering:
                 out.add(depth, f"# price: {unparse(p.price)}")
                 short = self._cannot_pay(p, compiler, k, bool(blocks[k + 1].lines), out, depth, preamble)
                 out.add(depth, f"if {short}:")
-                out.add(depth + 1, "continue  # cannot pay even with all the gold held")
+                out.add(depth + 1, "continue  # the player cannot pay, even with all the gold they hold")
                 if k != n - 1 or k == 0:
                     raise LoweringError("a payment must be the last choice of its action, after the card", p.span)
                 if blocks[k + 1].lines:  # conditions on the payment: is there one payment they accept?

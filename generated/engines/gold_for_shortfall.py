@@ -1343,7 +1343,7 @@ def _legal_actions(g, out):
             _p3 = (_t3 if (_t3 := (cc_p_card_3 - b3)) > 0 else 0)
             _p4 = (_t4 if (_t4 := (cc_p_card_4 - b4)) > 0 else 0)
             if (_p0 - t0 if _p0 > t0 else 0) + (_p1 - t1 if _p1 > t1 else 0) + (_p2 - t2 if _p2 > t2 else 0) + (_p3 - t3 if _p3 > t3 else 0) + (_p4 - t4 if _p4 > t4 else 0) > t5:
-                continue  # cannot pay even with all the gold held
+                continue  # the player cannot pay, even with all the gold they hold
             for _i, p_payment_gold, p_payment_spent, p_payment_gt in _payments((_p0, _p1, _p2, _p3, _p4,), tok):
                 if not (((p_payment_gold[0] == 0) or (p_payment_spent[0] == t0)) and ((p_payment_gold[1] == 0) or (p_payment_spent[1] == t1)) and ((p_payment_gold[2] == 0) or (p_payment_spent[2] == t2)) and ((p_payment_gold[3] == 0) or (p_payment_spent[3] == t3)) and ((p_payment_gold[4] == 0) or (p_payment_spent[4] == t4))):  # all(payment.gold[c] == 0 or payment.spent[c] == me.tokens[c] for c in gems)
                     continue
@@ -1363,7 +1363,7 @@ def _legal_actions(g, out):
         _p3 = (_t3 if (_t3 := (cc_p_card_3 - b3)) > 0 else 0)
         _p4 = (_t4 if (_t4 := (cc_p_card_4 - b4)) > 0 else 0)
         if (_p0 - t0 if _p0 > t0 else 0) + (_p1 - t1 if _p1 > t1 else 0) + (_p2 - t2 if _p2 > t2 else 0) + (_p3 - t3 if _p3 > t3 else 0) + (_p4 - t4 if _p4 > t4 else 0) > t5:
-            continue  # cannot pay even with all the gold held
+            continue  # the player cannot pay, even with all the gold they hold
         for _i, p_payment_gold, p_payment_spent, p_payment_gt in _payments((_p0, _p1, _p2, _p3, _p4,), tok):
             if not (((p_payment_gold[0] == 0) or (p_payment_spent[0] == t0)) and ((p_payment_gold[1] == 0) or (p_payment_spent[1] == t1)) and ((p_payment_gold[2] == 0) or (p_payment_spent[2] == t2)) and ((p_payment_gold[3] == 0) or (p_payment_spent[3] == t3)) and ((p_payment_gold[4] == 0) or (p_payment_spent[4] == t4))):  # all(payment.gold[c] == 0 or payment.spent[c] == me.tokens[c] for c in gems)
                 continue

@@ -1309,7 +1309,7 @@ def _legal_actions(g, out):
         if (len(g.decks[2]) >= 1):  # level 3
             out.append(44)
     # buy_face_up (rulespec/official.yaml:103)
-    # each face-up slot in turn (Game.face_up_costs, level by level), written out; a slot is left out when: cannot pay even with all the gold held
+    # each face-up slot in turn (Game.face_up_costs, level by level), written out; a slot is left out when the player cannot pay, even with all the gold they hold
     # price: max(0, card.cost[c] - me.bonus[c])
     fu_1_1, fu_1_2, fu_1_3, fu_1_4, fu_2_1, fu_2_2, fu_2_3, fu_2_4, fu_3_1, fu_3_2, fu_3_3, fu_3_4 = g.face_up_costs
     cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = fu_1_1
@@ -1355,7 +1355,7 @@ def _legal_actions(g, out):
         cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = CARD_COST[p_card]
         # price: max(0, card.cost[c] - me.bonus[c])
         if (cc_p_card_0 > w0 or cc_p_card_1 > w1 or cc_p_card_2 > w2 or cc_p_card_3 > w3 or cc_p_card_4 > w4) and (not t5 or (cc_p_card_0 - w0 if cc_p_card_0 > w0 else 0) + (cc_p_card_1 - w1 if cc_p_card_1 > w1 else 0) + (cc_p_card_2 - w2 if cc_p_card_2 > w2 else 0) + (cc_p_card_3 - w3 if cc_p_card_3 > w3 else 0) + (cc_p_card_4 - w4 if cc_p_card_4 > w4 else 0) > t5):
-            continue  # cannot pay even with all the gold held
+            continue  # the player cannot pay, even with all the gold they hold
         out.append(57 + i_0)
 
 
