@@ -165,7 +165,7 @@ def load_game(module, saved: str | bytes, name: str = "the saved game"):
     """The game of a saved state (`name` is the file it came from, for the messages);
     raises :class:`SavedGameError`."""
     try:
-        text = saved.decode("utf-8") if isinstance(saved, bytes) else saved
+        text = saved.decode("utf-8-sig") if isinstance(saved, bytes) else saved  # a BOM, as some editors write, is fine
     except UnicodeDecodeError as e:
         raise SavedGameError(f"{name}: error: not a saved game (not UTF-8 text: byte {e.start + 1} "
                              f"is {saved[e.start:e.start + 1]!r})") from None

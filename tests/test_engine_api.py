@@ -320,6 +320,12 @@ def test_from_json_shows_where_the_json_breaks(E):
         E.from_json(b"\xff{}")
 
 
+def test_from_json_reads_a_state_with_a_byte_order_mark(E):
+    text = E.new_game(2, seed=4).to_json()  # as an editor that writes a BOM saves it, read as text or bytes
+    assert E.from_json("\ufeff" + text).to_json() == text
+    assert E.from_json(("\ufeff" + text).encode("utf-8")).to_json() == text
+
+
 def test_four_reserved_cards_alone_are_refused_but_three_are_fine(E, V):
     st = H.position(E, 3, seed=2)
     H.set_reserved(E, st, 2, st["decks"]["1"][-V["reserve_limit"]:])

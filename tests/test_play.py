@@ -290,6 +290,9 @@ def test_save_is_atomic_and_load_checks_the_file(official, tmp_path):
     assert "the state is for spec 'solo'" in text
     assert "it is a game of 4 players and this table seats 2" in text
     assert "red tokens add up to" in text  # the engine's StateError, listing the problem
+    bom = tmp_path / "bom.json"  # saved again by an editor that writes a byte-order mark
+    bom.write_bytes(b"\xef\xbb\xbf" + save.read_bytes())
+    assert terminal.load_game(official, bom.read_bytes(), str(bom)).to_json() == saved.to_json()
     for name in ("solo.json", "four.json", "tampered.json", "binary.json"):  # each named, as an error
         assert f"{tmp_path / name}: error: " in text, name
     assert "not a saved game (not UTF-8 text: byte 1 is b'\\xff')" in text

@@ -2032,6 +2032,8 @@ def _json_problem(err):
 def from_json(state):
     """A game from to_json() text or its dict; raises StateError listing every problem."""
     if isinstance(state, (str, bytes)):
+        if isinstance(state, str) and state.startswith("\ufeff"):  # a file read with its byte-order mark
+            state = state[1:]
         try:
             data = json.loads(state)
         except json.JSONDecodeError as err:
