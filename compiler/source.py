@@ -188,7 +188,16 @@ def _compose(text: str, name: str, lines: list[str], loader: type | None = None)
         raise CompileError([Diagnostic(
             "E011", "a spec file holds one YAML document, this one holds several",
             _clamp(Span(name, second.line + 1, second.column + 1), lines))])
-    return _Converter(name, lines, scan).convert(nodes[0])
+    converter = _Converter(name, lines, scan)
+    try:
+        root = converter.convert(nodes[0])
+    except CompileError:
+        if converter.splits:  # a value cut in two at a comma explains what comes of it
+            raise CompileError(converter.splits) from None
+        raise
+    if converter.splits:
+        raise CompileError(converter.splits)
+    return root
 
 
 # --------------------------------------------------------------------------- positions
@@ -397,6 +406,7 @@ class _Converter:
         self.anchors = dict(scan.anchors) if scan else {}
         self.seen: set[int] = set()
         self.via: tuple[str, Span, YamlNode] | None = None  # the alias being expanded
+        self.splits: list[Diagnostic] = []  # values of [...] or {...} cut at a comma (see _cut_at_commas)
 
     def span(self, node: YamlNode) -> Span:
         return _mark_span(self.name, node.start_mark, node.end_mark, self.lines)
@@ -461,6 +471,8 @@ class _Converter:
         if isinstance(node, YamlScalar):
             return self.scalar(node)
         stack = stack + (id(node),)
+        if node.flow_style:
+            self.splits.extend(self._cut_at_commas(node))
         if isinstance(node, SequenceNode):
             if node.tag != _CORE + "seq":
                 raise self.error("E014", f"unsupported YAML tag '{node.tag}'", node)
@@ -489,6 +501,53 @@ class _Converter:
             return MapNode(tuple(entries), self.span(node))
         raise self.error("E014", "unsupported YAML node", node)  # pragma: no cover
 
+    def _cut_at_commas(self, node: SequenceNode | MappingNode) -> list[Diagnostic]:
+        """Expressions that YAML cut in two at a comma inside a list or mapping written inline.
+
+        In `[...]` and `{...}` a comma always separates items, even inside parentheses:
+        `effects: [take(colour, 2)]` is the list 'take(colour', '2)', and `{when: max(a, b) >= 3}`
+        a mapping with a key 'b) >= 3'. Each fragment then fails on its own, far from the
+        cause; a plain value that leaves a parenthesis open, followed in the same collection
+        by plain values that close it, is reported once, as the whole text the user wrote.
+        """
+        if isinstance(node, SequenceNode):
+            order = [(item, None) for item in node.value]
+        else:  # keys and values in document order; a value follows its key
+            order = [pair for key, value in node.value for pair in ((key, None), (value, key))]
+        found, i = [], 0
+        while i < len(order):
+            first, key = order[i]
+            depth = _open_parens(first)
+            i += 1
+            if not depth or depth < 0:
+                continue
+            pieces = [first]
+            while i < len(order) and depth > 0 and _open_parens(order[i][0]) is not None:
+                piece = order[i][0]
+                i += 1
+                if piece.value == "" and piece.tag == _CORE + "null":
+                    continue  # the missing value of a key that is itself a piece
+                pieces.append(piece)
+                depth += _open_parens(piece)
+            if len(pieces) > 1:
+                found.append(self._cut_diagnostic(node, pieces, key))
+        return found
+
+    def _cut_diagnostic(self, node: SequenceNode | MappingNode, pieces: list[YamlScalar],
+                        key: YamlScalar | None) -> Diagnostic:
+        text = ", ".join(p.value for p in pieces)
+        if isinstance(node, SequenceNode):
+            where, help_text = ("in a list written in [...], a comma separates the items",
+                                f'put it in quotes, "{text}", or write the list one item per line: - {text}')
+        else:
+            quoted = f'{key.value}: "{text}"' if key is not None else f'"{text}"'
+            where, help_text = ("in a mapping written in {...}, a comma separates the entries",
+                                f"put it in quotes, {quoted}, or write the mapping one key per line")
+        span = _mark_span(self.name, pieces[0].start_mark, pieces[-1].end_mark, self.lines)
+        commas = "its comma" if len(pieces) == 2 else "its commas"
+        return Diagnostic("E017", f"YAML cut '{text}' at {commas}: {where}", span,
+                          (help_text,))
+
     def scalar(self, node: YamlScalar) -> ScalarNode:
         if node.tag not in _SCALAR_TAGS:
             raise self.error("E014", f"unsupported YAML tag '{node.tag}' (specs use plain YAML values only)", node)
@@ -499,6 +558,13 @@ class _Converter:
         if isinstance(value, float) and value != value:
             raise self.error("E014", "NaN is not a value a spec can use", node)
         return ScalarNode(value, self.span(node), node.style or None)  # libyaml says "" for plain
+
+
+def _open_parens(node: YamlNode) -> int | None:
+    """How many parentheses a plain scalar leaves open (None for any other node)."""
+    if not isinstance(node, YamlScalar) or node.style:
+        return None
+    return node.value.count("(") - node.value.count(")")
 
 
 def _size(node: YamlNode) -> int:

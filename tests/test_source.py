@@ -414,3 +414,44 @@ def test_missing_files_and_directories(tmp_path):
     with pytest.raises(CompileError) as info:
         source.load(str(tmp_path))
     assert info.value.diagnostics[0].code == "E001"
+
+
+# --------------------------------------------------------------------------- values cut at a comma
+
+
+def test_an_expression_cut_at_its_comma_in_an_inline_list_is_one_error():
+    d = error("effects: [take(colour, 2)]\n")
+    assert d.code == "E017"
+    assert d.message == ("YAML cut 'take(colour, 2)' at its comma: in a list written in [...], "
+                         "a comma separates the items")
+    assert d.span == Span("t.yaml", 1, 11, 1, 26)
+    assert d.notes == ('put it in quotes, "take(colour, 2)", or write the list one item per line: '
+                       "- take(colour, 2)",)
+
+
+def test_an_expression_cut_in_an_inline_mapping_names_its_key():
+    d = error("end: {when: max(a, b, c) >= 3, finish: immediately}\n")
+    assert d.message == ("YAML cut 'max(a, b, c) >= 3' at its commas: in a mapping written in {...}, "
+                         "a comma separates the entries")
+    assert d.notes == ('put it in quotes, when: "max(a, b, c) >= 3", or write the mapping one key per line',)
+    assert (d.span.col, d.span.end_col) == (13, 30)
+
+
+def test_every_cut_value_is_reported():
+    with pytest.raises(CompileError) as info:
+        load("a: {x: min(p, q), y: 1}\nb: [f(1, 2), g(3, 4)]\n")
+    assert [(d.code, d.span.line, d.span.col) for d in info.value.diagnostics] == \
+        [("E017", 1, 8), ("E017", 2, 5), ("E017", 2, 14)]
+
+
+def test_the_cut_values_stand_for_the_duplicate_key_they_make():
+    with pytest.raises(CompileError) as info:  # both cuts leave a key 'q)': not reported as E016
+        load("a: {x: min(p, q), y: min(r, q)}\n")
+    assert [(d.code, d.span.col) for d in info.value.diagnostics] == [("E017", 8), ("E017", 22)]
+
+
+def test_balanced_or_quoted_inline_values_are_not_cut():
+    doc = load('effects: ["take(colour, 2)", take(gold), f(x)]\nnote: {text: plain (no comma)}\n'
+               "block:\n  - take(colour, 2)\n")
+    assert doc.root.get("effects").items[0].value == "take(colour, 2)"
+    assert doc.root.get("block").items[0].value == "take(colour, 2)"
