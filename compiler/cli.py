@@ -142,13 +142,14 @@ def check_summary(path: str, rules) -> dict:
     }
 
 
-def check_summary_line(s: dict) -> str:
+def check_summary_line(s: dict, warnings_shown: bool = False) -> str:
     """A summary as one line: `rulespec/official.yaml: ok (7 actions, 2 end-of-turn steps, ...)`."""
     parts = [_plural(s["actions"], "action"), _plural(s["end_of_turn"], "end-of-turn step"),
              _plural(s["end"], "end trigger"), _plural(s["cards"], "card"), _plural(s["nobles"], "noble"),
              _player_range(s["players"])]
     variant = f"variant of {s['extends']}, {_plural(s['changes'], 'change')}; " if s["extends"] else ""
-    warned = f"; {_plural(s['warnings'], 'warning')} (-W shows them)" if s.get("warnings") else ""
+    warned = f"; {_plural(s['warnings'], 'warning')}{'' if warnings_shown else ' (-W shows them)'}" \
+        if s.get("warnings") else ""
     return f"{s['file']}: ok ({variant}{', '.join(parts)}{warned})"
 
 
@@ -199,7 +200,7 @@ def check(specs: tuple[str, ...], fmt: str, show_warnings: bool = False) -> None
         click.echo(to_json(sorted_diagnostics(diagnostics)) if diagnostics else json.dumps(summaries, indent=2))
     else:
         for summary in summaries:
-            click.echo(check_summary_line(summary))
+            click.echo(check_summary_line(summary, show_warnings))
         if warnings and show_warnings:
             click.echo(render_all(sorted_diagnostics(warnings), sources), err=True)
         if diagnostics:

@@ -200,6 +200,7 @@ def test_a_missing_variant_translation_is_a_warning_that_check_counts_and_shows(
     assert "1 warning (-W shows them)" in result.output
     result = runner.invoke(main, ["check", "-W", "v.yaml"])
     assert result.exit_code == 0
+    assert result.stdout.startswith("v.yaml: ok (") and result.stdout.rstrip().endswith("; 1 warning)")
     assert ("v.yaml:6:29: warning[E610]: values 'target': note has no fr, nl and sr text; "
             "the fr, nl and sr sheets will show English") in result.output
     result = runner.invoke(main, ["sheet", "v.yaml", "--lang", "fr", "--format", "md", "-o", "out"])
