@@ -162,3 +162,37 @@ def test_every_sheet_section_is_there(official_en):
                   "End of the game", "Worked example", "Common mistakes"):
         assert f"## {title}" in official_en
     assert "House rules" not in official_en
+
+
+@pytest.mark.parametrize("lang, was", [("en", "Base game: 15 instead of 12."), ("fr", "Jeu de base : 15 au lieu de 12."),
+                                       ("nl", "Basisspel: 15 in plaats van 12."), ("sr", "Основна игра: 15 уместо 12.")])
+def test_a_value_only_changed_rules_use_is_told_with_the_first_of_them(tmp_path, lang, was):
+    variant = tmp_path / "short.yaml"
+    variant.write_text(
+        "spec: 1\nname: short\nextends: official\ntitle: {en: Short, fr: Court, nl: Kort, sr: Кратко}\n"
+        "description: A house variant of Splendor.\n"  # what `new` writes: not said twice
+        "values:\n  target: {value: 12, note: Shorter.}\n  bonus_gold: {value: 1, add: true}\n"
+        "actions:\n  take_pair:\n    effects: [\"take(colour, 2)\", \"take(gold, bonus_gold)\"]\n"
+        "end:\n  target: {finish: immediately, note: At once.}\n", encoding="utf-8")
+    text = sheet_text(str(variant), lang)
+    box = text.split("\n## ")[0]
+    # two house rules, not four: each value is told by the changed rule that uses it
+    assert "★2 " in box and "★3 " not in box
+    assert was in box and "_Shorter. At once._" in box
+    if lang == "en":
+        assert text.splitlines()[3] == "_A house variant of Splendor._"
+        assert "★1 **Changed: Take two gems of one colour**" in box and "take 1 gold token" in box
+        assert "★2 **Changed: End of the game** At the end of your turn, if you have at least 12 prestige points: " \
+               "the game ends at once. Base game: 15 instead of 12. _Shorter. At once._" in box
+
+
+def test_a_value_an_unchanged_rule_uses_keeps_its_own_house_rule(tmp_path):
+    variant = tmp_path / "nine.yaml"
+    variant.write_text(
+        "spec: 1\nname: nine\nextends: official\ntitle: {en: Nine, fr: Nine, nl: Nine, sr: Nine}\n"
+        "values:\n  reserve_limit: 2\n"
+        "actions:\n  reserve_face_up: {title: Reserve a card from the table}\n", encoding="utf-8")
+    box = sheet_text(str(variant)).split("\n## ")[0]
+    # reserve_blind uses the limit too and is not a house rule: the value's entry is told through it
+    assert "★1 **Changed: Reserve the top card of a deck**" in box and "(base game: 3)" in box
+    assert "★2 **Changed: Reserve a card from the table**" in box

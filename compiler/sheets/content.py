@@ -96,11 +96,20 @@ class Builder:
         self.table = table or tables.load(lang)
         self.p = Phraser(lang, rules, table=self.table)
         self.t = self.p.t
-        self.groups: list[str] = []  # house-rule numbers: index + 1
+        changed: list[str] = []
         for c in rules.changes:
             g = change_group(c.path)
-            if g not in self.groups:
-                self.groups.append(g)
+            if g not in changed:
+                changed.append(g)
+        # A changed value whose every user is a changed rule is told as part of the first of
+        # them (whose text already shows the new number), not as a house rule of its own
+        # that would repeat that rule's title.
+        self.folded: dict[str, str] = {}
+        for g in changed:
+            users = self.value_user_groups(g.split(".", 1)[1]) if g.startswith("values.") else []
+            if users and all(u in changed for u in users):
+                self.folded[g] = users[0]
+        self.groups: list[str] = [g for g in changed if g not in self.folded]  # house-rule numbers: index + 1
         self.values = {v.name: v.value for v in rules.values}
 
     # ------------------------------------------------------------------ helpers
@@ -115,7 +124,19 @@ class Builder:
         return text.get(self.lang) or text.en
 
     def marks(self, *paths: str) -> tuple[int, ...]:
-        return tuple(i + 1 for i, g in enumerate(self.groups) if any(related(g, p) for p in paths if p))
+        paths = tuple(self.folded.get(change_group(p), p) for p in paths if p)
+        return tuple(i + 1 for i, g in enumerate(self.groups) if any(related(g, p) for p in paths))
+
+    def value_user_groups(self, name: str) -> list[str]:
+        """The rule elements whose conditions, effects or prices use the value `name`, in sheet order."""
+        r = self.rules
+        users = [f"{section}.{d.name}" for section, decisions in (("actions", r.actions), ("end_of_turn", r.steps))
+                 for d in decisions if name in value_names(r, decision_nodes(d))]
+        users += [f"end.{e.name}" for e in r.end if name in value_names(r, [e.when])]
+        users += [f"winners.ranking.{lv.name}" for lv in r.winners.ranking if name in value_names(r, [lv.by])]
+        if name in value_names(r, [r.winners.eligible]):
+            users.append("winners.eligible")
+        return users
 
     def marks_of(self, *groups: tuple[int, ...]) -> tuple[int, ...]:
         return tuple(sorted({m for g in groups for m in g}))
@@ -163,6 +184,8 @@ class Builder:
         if r.bases:
             base_title = self.spec_text(self.base.title) if self.base is not None else r.bases[0].name
             variant_of = sentence(self.text("sheet.variant_of", base=base_title))
+            if subtitle and sentence(subtitle).casefold() == variant_of.casefold():
+                subtitle = ""  # `new` writes this very description: said once
             subtitle = variant_of + (" " + sentence(subtitle) if subtitle else "")
         bases = [(b.path, b.sha256) for b in r.bases]
         source_line = self.text("sheet.source", path=r.source.path, sha=r.source.sha256)
@@ -548,7 +571,8 @@ class Builder:
     def house_rules(self) -> list[HouseRule]:
         out = []
         for number, group in enumerate(self.groups, 1):
-            changes = [c for c in self.rules.changes if change_group(c.path) == group]
+            folded = [v for v, into in self.folded.items() if into == group]
+            changes = [c for c in self.rules.changes if change_group(c.path) in (group, *folded)]
             kinds = {c.kind for c in changes if c.path == group}
             kind = "remove" if "remove" in kinds else "add" if "add" in kinds else "set"
             if kind == "set" and all(c.path == f"{group}.position" for c in changes):
@@ -559,6 +583,10 @@ class Builder:
                 if note and note not in notes:
                     notes.append(note)
             lead, text = self.describe_group(group, kind)
+            for value in folded:  # the number it replaces, when the base had one
+                now, was = self.element(self.rules, value), self.element(self.base, value)
+                if text and now is not None and was is not None and now.value != was.value:
+                    text += " " + self.text("sheet.house.was_number", old=was.value, new=now.value)
             out.append(HouseRule(number, self.text(f"sheet.house.{kind}"), lead, text, " ".join(notes)))
         return out
 
@@ -599,6 +627,9 @@ class Builder:
         if section == "values":
             v = now or was
             users = self.value_users(v.name if v else group.split(".")[1])
+            # told by a rule that is not a house rule of its own, when one uses it
+            users = [u for u in users if u[0] not in self.groups] + [u for u in users if u[0] in self.groups]
+            users = [(headline, phrase) for _, headline, phrase in users]
             lead = users[0][0] if users else self.text("sheet.house.value")
             if now is None:
                 return lead, ""
@@ -637,8 +668,8 @@ class Builder:
                 "sheet.winner.eligible", cond=self.you_player().condition(w.eligible)))
         return self.text("sheet.house.other"), ""
 
-    def value_users(self, name: str) -> list[tuple[str, str]]:
-        """(headline, phrase) of each rule whose condition uses the value `name`."""
+    def value_users(self, name: str) -> list[tuple[str, str, str]]:
+        """(group, headline, phrase) of each rule whose condition uses the value `name`."""
         r = self.rules
         out = []
         for section, decisions in (("actions", r.actions), ("end_of_turn", r.steps)):
@@ -646,12 +677,12 @@ class Builder:
                 p = Phraser(self.lang, r, d, table=self.table)
                 for node, key in ((d.while_, "sheet.step.while"), (d.condition, "sheet.condition")):
                     if node is not None and name in value_names(r, [node]):
-                        out.append((self.headline(d, i + 1, section == "end_of_turn"),
+                        out.append((f"{section}.{d.name}", self.headline(d, i + 1, section == "end_of_turn"),
                                     self.text(key, cond=p.condition(node))))
                         break
         for e in r.end:
             if name in value_names(r, [e.when]):
-                out.append((self.text("sheet.house.end"), self.text(
+                out.append((f"end.{e.name}", self.text("sheet.house.end"), self.text(
                     "sheet.end.trigger", cond=self.you().condition(e.when), finish=self.text(f"sheet.finish.{e.finish}"))))
         return out
 
