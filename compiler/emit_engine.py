@@ -59,7 +59,7 @@ def render_module(plan: EnginePlan) -> str:
         cards=rules.cards, nobles=rules.nobles, payments=tuple(plan.payments),
         decision_names=tuple(dp.decision.name for dp in decisions) + ((PAYMENT_STEP,) if plan.pay_index >= 0 else ()),
         step_names=tuple(dp.decision.name for dp in decisions if dp.is_step) + ((PAYMENT_STEP,) if plan.pay_index >= 0 else ()),
-        actions=plan.actions, action_strings=plan.action_strings,
+        actions=plan.actions, action_strings=plan.action_strings, notation_forms=plan.notation_forms,
         pay_index=plan.pay_index, pay_base=plan.pay_base,
         helpers=plan.helpers, decisions=decisions, advance_locals=plan.advance_locals, end_inline=plan.end_inline,
         action_phase_src=plan.action_phase_src, rank_src=plan.rank_src,

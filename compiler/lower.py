@@ -106,6 +106,8 @@ class EnginePlan:
     decisions: list[DecisionPlan]
     actions: list[tuple[int, tuple]]  # id -> (decision index, args)
     action_strings: list[str]
+    # how each decision's actions are written: (form, what its placeholders stand for, payment asked next)
+    notation_forms: list[tuple[str, str, bool]] = field(default_factory=list)
     action_phase_src: str = ""
     rank_src: str = ""
     max_reserved: int = 0
@@ -166,6 +168,54 @@ def layout_param(param: Param, plan: "EnginePlan") -> ParamLayout:
     if param.optional:
         values, labels = values + [None], labels + [""]
     return ParamLayout(param, len(values), values, labels)
+
+
+def _either(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def placeholder_meaning(lay: ParamLayout, plan: "EnginePlan") -> str:
+    """What a choice's placeholder in a notation form stands for, in words."""
+    p = lay.param
+    if p.domain == "gem":
+        return f"a gem colour ({_either(list(plan.gems))})"
+    if p.domain == "colour":
+        return f"a colour ({_either(list(plan.colours))})"
+    if p.domain == "gem_set":
+        many = f"{p.min} to {p.max}" if p.min != p.max else str(p.min)
+        return f"{many} different gem colours among {', '.join(plan.gems)}"
+    if p.domain == "face_up":
+        return f"a face-up card as level.slot ({lay.labels[0]} to {lay.labels[-1 - p.optional]})"
+    if p.domain == "deck":
+        return f"a level ({_either([str(v) for v in plan.levels])})"
+    if p.domain == "reserved":
+        return f"one of your reserved cards (1 to {p.slots})"
+    if p.domain == "noble":
+        return f"a noble of the row (1 to {plan.max_nobles})"
+    return ""
+
+
+def notation_form(dp: "DecisionPlan", plan: "EnginePlan") -> tuple[str, str, bool]:
+    """How a decision's actions are written, with a placeholder (its name in capitals) for
+    each choice; what the placeholders stand for; whether a payment is asked next:
+    `('buy CARD', 'CARD is a face-up card as level.slot (1.1 to 3.4)', True)`."""
+    labels, meanings = {}, []
+    for lay in dp.id_layouts:
+        name = lay.param.name.upper()
+        labels[lay.param.name] = name
+        meanings.append(f"{name} is {placeholder_meaning(lay, plan)}" + (", or nothing" if lay.param.optional else ""))
+    if dp.deferred is not None:
+        labels[dp.deferred.param.name] = ""  # chosen in the payment step
+
+    def group(match: re.Match) -> str:  # an optional [group] keeps its brackets, unless it is all payment
+        names = re.findall(r"\{(\w+)\}", match.group(1))
+        if names and not any(labels[n] for n in names):
+            return ""
+        return "[" + re.sub(r"\{(\w+)\}", lambda m: labels[m.group(1)], match.group(1)).strip() + "]"
+
+    form = re.sub(r"\[([^\]]*)\]", group, dp.decision.notation)
+    form = re.sub(r"\{(\w+)\}", lambda m: labels[m.group(1)], form)
+    return " ".join(form.split()), " and ".join(meanings), dp.deferred is not None
 
 
 def render_notation(template: str, labels: dict[str, str]) -> str:
@@ -1532,6 +1582,7 @@ def lower(rules: Rules) -> EnginePlan:
             plan.action_strings.append(render_notation(decision.notation, labels))
         base += count
         plan.decisions.append(dp)
+        plan.notation_forms.append(notation_form(dp, plan))
         for p in decision.params:
             if p.domain == "reserved":
                 plan.max_reserved = max(plan.max_reserved, p.slots)
@@ -1547,6 +1598,10 @@ def lower(rules: Rules) -> EnginePlan:
             plan.actions.append((plan.pay_index, (pi,)))
             paid = " ".join(rules.gems[g] for g in range(len(rules.gems)) for _ in range(vec[g]))
             plan.action_strings.append("pay gold for " + paid if paid else "pay without gold")
+        example = max(range(len(plan.payments)), key=lambda i: (min(2, len([n for n in plan.payments[i] if n])), -i))
+        plan.notation_forms += [("pay gold for GEMS", "GEMS is the gem colour each gold token stands for, as in "
+                                 f"'{plan.action_strings[plan.pay_base + example]}'", False),
+                                ("pay without gold", "", False)]
     seen: dict[str, int] = {}
     for a, text in enumerate(plan.action_strings):
         if text in seen:

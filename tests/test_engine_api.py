@@ -454,3 +454,24 @@ def test_nonsense_gives_a_clear_notation_error(E, text, hint):
     message = str(info.value)
     assert len(message) > 10
     assert hint.lower() in message.lower(), f"{text!r}: the message should mention {hint!r}: {message}"
+
+
+@pytest.mark.parametrize("text, says", [
+    ("buy 9.9", "buy is written 'buy CARD', where CARD is a face-up card as level.slot (1.1 to 3.4), or "
+                "'buy reserved CARD', where CARD is one of your reserved cards (1 to 3) "
+                "(how to pay is asked next, when gold gives a choice)"),
+    ("take purple", "take is written 'take PICKED', where PICKED is 1 to 3 different gem colours among "
+                    "white, blue, green, red, black"),
+    ("take2", "take2 is written 'take2 COLOUR', where COLOUR is a gem colour (white, blue, green, red or black)"),
+    ("reserve deck 7", "(did you mean 'reserve deck 3'?); reserve is written 'reserve CARD', where CARD is a "
+                       "face-up card as level.slot (1.1 to 3.4), or 'reserve deck LEVEL', where LEVEL is a level "
+                       "(1, 2 or 3)"),
+    ("pay gold", "pay is written 'pay gold for GEMS', where GEMS is the gem colour each gold token stands for, "
+                 "as in 'pay gold for white blue', or 'pay without gold'"),
+    ("fly", "(actions start with: buy, noble, pass, pay, reserve, return, take, take2)"),
+])
+def test_a_text_with_a_known_verb_is_told_how_that_verb_is_written(E, text, says):
+    with pytest.raises(E.NotationError) as info:
+        E.string_to_action(text)
+    message = str(info.value)
+    assert message.startswith(f"not an action: {text!r}") and message.endswith(says)

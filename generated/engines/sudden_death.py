@@ -855,6 +855,21 @@ ACTION_STRINGS = (
     'pay gold for red black black black black',
     'pay gold for black black black black black',
 )
+# how the actions of each decision are written, what the capitals stand for, and whether
+# a payment is asked next (string_to_action shows them for a text it cannot read)
+NOTATION_FORMS = (
+    ('take PICKED', 'PICKED is 1 to 3 different gem colours among white, blue, green, red, black', False),
+    ('take2 COLOUR', 'COLOUR is a gem colour (white, blue, green, red or black)', False),
+    ('reserve CARD', 'CARD is a face-up card as level.slot (1.1 to 3.4)', False),
+    ('reserve deck LEVEL', 'LEVEL is a level (1, 2 or 3)', False),
+    ('buy CARD', 'CARD is a face-up card as level.slot (1.1 to 3.4)', True),
+    ('buy reserved CARD', 'CARD is one of your reserved cards (1 to 3)', True),
+    ('pass', '', False),
+    ('return COLOUR', 'COLOUR is a colour (white, blue, green, red, black or gold)', False),
+    ('noble NOBLE', 'NOBLE is a noble of the row (1 to 5)', False),
+    ('pay gold for GEMS', "GEMS is the gem colour each gold token stands for, as in 'pay gold for white blue'", False),
+    ('pay without gold', '', False),
+)
 NUM_ACTIONS = len(ACTIONS)
 
 
@@ -2124,7 +2139,16 @@ def string_to_action(text):
         return _STRING_INDEX[key]
     verbs = sorted({s.split()[0] for s in ACTION_STRINGS})
     close = difflib.get_close_matches(key, ACTION_STRINGS, n=1, cutoff=0.75)
-    hint = f" (did you mean '{close[0]}'?)" if close else f" (actions start with: {', '.join(verbs)})"
+    hint = f" (did you mean '{close[0]}'?)" if close else ""
+    verb = key.split()[0] if key else ""
+    forms = [(f"'{form}'" + (f", where {meaning}" if meaning else ""), later)
+             for form, meaning, later in NOTATION_FORMS if form.split()[0] == verb]
+    if forms:  # the right verb: say how its actions are written
+        hint += f"; {verb} is written " + ", or ".join(form for form, _ in forms)
+        if any(later for _, later in forms):
+            hint += " (how to pay is asked next, when gold gives a choice)"
+    elif not close:
+        hint = f" (actions start with: {', '.join(verbs)})"
     raise NotationError(f"not an action: {str(text)!r}{hint}")
 
 
