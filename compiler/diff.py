@@ -311,7 +311,7 @@ class _Words:
         if kind == "expr":
             return self.phrase(v, rules, decision)
         if kind == "effects":
-            return "; ".join(self.phrase(x, rules, decision) for x in v) if v else self("nothing")
+            return self("effects_join").join(self.phrase(x, rules, decision) for x in v) if v else self("nothing")
         if kind == "text":
             return self.text(v)
         if kind == "bool":
