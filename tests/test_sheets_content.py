@@ -196,3 +196,14 @@ def test_a_value_an_unchanged_rule_uses_keeps_its_own_house_rule(tmp_path):
     # reserve_blind uses the limit too and is not a house rule: the value's entry is told through it
     assert "★1 **Changed: Reserve the top card of a deck**" in box and "(base game: 3)" in box
     assert "★2 **Changed: Reserve a card from the table**" in box
+
+
+@pytest.mark.parametrize("lang, lead", [("en", "Removed: Setup for 2, 3 and 4 players"),
+                                        ("fr", "Supprimé : Mise en place pour 2, 3 et 4 joueurs"),
+                                        ("nl", "Verwijderd: Voorbereiding voor 2, 3 en 4 spelers"),
+                                        ("sr", "Уклоњено: Припрема за 2, 3 и 4 играча")])
+def test_player_rows_removed_for_one_reason_are_one_house_rule(lang, lead):
+    text = sheet_text(str(ROOT / "variants" / "solo.yaml"), lang)
+    box = text.split("\n## ")[0]
+    assert f"★2 **{lead}**" in box.replace("\u202f", " ")
+    assert "★4 " in box and "★5 " not in box  # setup added, rows removed, end trigger, winner

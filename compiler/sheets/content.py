@@ -109,6 +109,16 @@ class Builder:
             users = self.value_user_groups(g.split(".", 1)[1]) if g.startswith("values.") else []
             if users and all(u in changed for u in users):
                 self.folded[g] = users[0]
+        # Player-count rows removed for the same reason are one house rule ("Removed: Setup
+        # for 2, 3 and 4 players"), told with the first of them.
+        removed: dict[str, str] = {}
+        for c in rules.changes:
+            if c.kind == "remove" and c.path.startswith("players.") and c.path == change_group(c.path):
+                reason = self.spec_text(c.note)
+                if reason in removed:
+                    self.folded[c.path] = removed[reason]
+                else:
+                    removed[reason] = c.path
         self.groups: list[str] = [g for g in changed if g not in self.folded]  # house-rule numbers: index + 1
         self.values = {v.name: v.value for v in rules.values}
 
@@ -583,6 +593,10 @@ class Builder:
                 if note and note not in notes:
                     notes.append(note)
             lead, text = self.describe_group(group, kind)
+            rows = [group] + [g for g in folded if g.startswith("players.")]
+            if len(rows) > 1:
+                lead = self.text("sheet.house.players_many",
+                                 counts=join(self.t, sorted((g.split(".")[1] for g in rows), key=int)))
             for value in folded:  # the number it replaces, when the base had one
                 now, was = self.element(self.rules, value), self.element(self.base, value)
                 if text and now is not None and was is not None and now.value != was.value:
