@@ -2,7 +2,11 @@
 
 Plays complete games choosing uniformly among legal actions with fixed seeds, in one
 process, and reports decisions/s (every apply()), main actions/s (apply() in the
-action phase), games/s and the mean game length, for 2 and 4 players. Each figure is
+action phase), games/s and the mean game length, for 2 and 4 players. Two loops play
+the same games: `api`, a loop outside the engine that calls legal_actions(),
+rng.randrange() and apply() for each decision (what a bot's driver does), and
+`playout`, the engine's own Game.playout(rng) (what a rollout does; the same choices).
+Main actions are counted by the api loop only (the playout runs to the end unobserved). Each figure is
 the median of --runs runs; a baseline loop (the same random choices over a fixed
 list, no engine) is timed in the same command so figures from busy machines can be
 compared as ratios. Times are the process's CPU time (time.process_time), which waiting
@@ -10,6 +14,7 @@ for a busy core does not inflate; `--engine` may be given several times to compa
 engines in one command (runs are interleaved).
 
     python bench/bench_engine.py [--engine generated/engines/official.py] [--games 200] [--runs 5]
+                                 [--players 2,4] [--loop api,playout]
 """
 from __future__ import annotations
 
@@ -49,6 +54,23 @@ def playouts(engine, players: int, games: int, seed: int) -> dict:
             "games/s": games / elapsed, "mean rounds": rounds / games, "decisions/game": decisions / games}
 
 
+def builtin_playouts(engine, players: int, games: int, seed: int) -> dict:
+    """The games of playouts(), each played by the engine's Game.playout (same choices)."""
+    rng = random.Random(seed)
+    decisions = rounds = 0
+    start = time.process_time()
+    for i in range(games):
+        game = engine.new_game(players, seed=seed * 100_003 + i)
+        decisions += game.playout(rng)
+        rounds += game.round
+    elapsed = time.process_time() - start
+    return {"decisions/s": decisions / elapsed, "main actions/s": float("nan"),
+            "games/s": games / elapsed, "mean rounds": rounds / games, "decisions/game": decisions / games}
+
+
+LOOPS = {"api": playouts, "playout": builtin_playouts}
+
+
 def baseline(n: int, seed: int) -> float:
     """Operations/s of a loop that only draws random indexes from a list (machine speed)."""
     rng = random.Random(seed)
@@ -65,7 +87,11 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--players", default="2,4")
+    parser.add_argument("--loop", default="api,playout", help="api, playout or both (see above)")
     args = parser.parse_args()
+    loops = args.loop.split(",")
+    if not loops or any(loop not in LOOPS for loop in loops):
+        parser.error(f"--loop takes api, playout or both, not {args.loop!r}")
     paths = args.engine or [str(ROOT / "generated" / "engines" / "official.py")]
     engines = [load(p) for p in paths]
     names = [pathlib.Path(p).name for p in paths]
@@ -75,17 +101,25 @@ def main() -> int:
     base = statistics.median(baseline(200_000, r) for r in range(args.runs))
     print(f"baseline random-index loop: {base:,.0f} ops/s")
     for players in map(int, args.players.split(",")):
-        runs: dict[int, list] = {i: [] for i in range(len(engines))}
+        runs: dict[tuple, list] = {(i, loop): [] for loop in loops for i in range(len(engines))}
         for seed in range(1, args.runs + 1):  # interleaved, so that drift hits every engine alike
-            for i, engine in enumerate(engines):
-                runs[i].append(playouts(engine, players, args.games, seed))
-        for i, name in enumerate(names):
-            med = {k: statistics.median(r[k] for r in runs[i]) for k in runs[i][0]}
-            spread = (min(r["decisions/s"] for r in runs[i]), max(r["decisions/s"] for r in runs[i]))
-            print(f"{name}, {players} players: {med['decisions/s']:,.0f} decisions/s"
-                  f" (runs {spread[0]:,.0f}-{spread[1]:,.0f}), {med['main actions/s']:,.0f} main actions/s,"
-                  f" {med['games/s']:,.1f} games/s, {med['mean rounds']:.1f} rounds/game,"
-                  f" {med['decisions/game']:.0f} decisions/game, ratio to baseline {med['decisions/s'] / base:.3f}")
+            for loop in loops:
+                for i, engine in enumerate(engines):
+                    if loop == "api" or hasattr(engine.new_game(players, seed=0), "playout"):
+                        runs[i, loop].append(LOOPS[loop](engine, players, args.games, seed))
+        for loop in loops:
+            for i, name in enumerate(names):
+                done = runs[i, loop]
+                if not done:
+                    print(f"{name}, {players} players, {loop}: the engine has no Game.playout")
+                    continue
+                med = {k: statistics.median(r[k] for r in done) for k in done[0]}
+                spread = (min(r["decisions/s"] for r in done), max(r["decisions/s"] for r in done))
+                mains = f" {med['main actions/s']:,.0f} main actions/s," if loop == "api" else ""
+                print(f"{name}, {players} players, {loop}: {med['decisions/s']:,.0f} decisions/s"
+                      f" (runs {spread[0]:,.0f}-{spread[1]:,.0f}),{mains}"
+                      f" {med['games/s']:,.1f} games/s, {med['mean rounds']:.1f} rounds/game,"
+                      f" {med['decisions/game']:.0f} decisions/game, ratio to baseline {med['decisions/s'] / base:.3f}")
     return 0
 
 

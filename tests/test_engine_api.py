@@ -385,6 +385,35 @@ def test_record_of_a_game_from_an_edited_position_replays_it(E):
     assert again.to_json() == g.to_json(), "replay(record()) of a game loaded from an edited position differs"
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_playout_makes_the_choices_of_a_randrange_loop(E, players):
+    looped = E.new_game(players, seed=21)
+    rng = random.Random(5)
+    while not looped.is_over():
+        legal = looped.legal_actions()
+        looped.apply(legal[rng.randrange(len(legal))])
+    played = E.new_game(players, seed=21)
+    assert played.playout(random.Random(5)) == len(looped.history)
+    assert played.is_over() and played.to_json() == looped.to_json()
+    assert played.playout(random.Random(5)) == 0  # nothing is left to play
+
+
+def test_a_playout_stops_at_max_turns_and_resumes(E):
+    g = E.new_game(2, seed=3)
+    applied = g.playout(random.Random(1), max_turns=10)
+    assert g.turn == 11 and not g.is_over() and applied == len(g.history) >= 10
+    assert g.phase == "action"  # a turn ends only after its end-of-turn steps
+    rest = g.playout(random.Random(2))
+    assert g.is_over() and applied + rest == len(g.history)
+    assert E.replay(g.record()).to_json() == g.to_json()
+
+
+def test_a_playout_without_a_generator_plays_a_legal_game(E):
+    g = E.new_game(3, seed=4)
+    g.playout()
+    assert g.is_over() and E.replay(g.record()).to_json() == g.to_json()
+
+
 def test_replay_refuses_an_illegal_record(E):
     record = random_game(E, 2, 14, 10).record()
     record["actions"].append(-1)

@@ -14,6 +14,7 @@ API (the same for every spec)::
     game.legal_actions()                  # sorted action ids
     game.legal_mask()                     # list of NUM_ACTIONS booleans
     game.apply(action)                    # an id (numpy ints too); raises IllegalAction (state unchanged)
+    game.playout(rng=None, max_turns=None)  # random legal actions to the end (rollouts); how many
     game.is_over(); game.winners(); game.scores(); game.returns()
     game.clone(); game.to_json(); from_json(text); game.observation(player)
     game.record(); replay(record)
@@ -1660,6 +1661,33 @@ class Game:
                 _LEGAL[_STUCK](self, out)
             if not out:
                 self._finish("stuck")
+
+    def playout(self, rng=None, max_turns=None):
+        """Play uniformly random legal actions until the game is over; the number applied.
+
+        The rollout of Monte Carlo tree search and of random-play statistics, without a
+        call per decision from outside: each action is legal_actions()[i] for i drawn as
+        rng.randrange(len(legal)) draws it, so that a playout makes the same choices as
+        that loop with the same generator. `rng` is a random.Random (a fresh one when
+        None); with `max_turns`, the playout also stops before turn max_turns + 1.
+        """
+        getrandbits = (rng if rng is not None else random.Random()).getrandbits
+        apply = self.apply
+        applied = 0
+        while self.mode != _OVER_MODE and (max_turns is None or self.turn <= max_turns):
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = self._compute_legal()
+            n = len(legal)
+            if not n:  # a position set up with no legal action (new games never reach one)
+                break
+            k = n.bit_length()
+            i = getrandbits(k)
+            while i >= n:  # what randrange(n) does: rejection keeps every index equally likely
+                i = getrandbits(k)
+            apply(legal[i])
+            applied += 1
+        return applied
 
     def payment_options(self, action):
         """The payment-step actions a purchase would offer now (one per accepted payment); [] otherwise.
