@@ -1819,13 +1819,17 @@ def _shuffle(rng, items):
     to repeat), and a seed must deal the same game wherever the engine runs; also about twice
     as fast, with no method call per card."""
     getrandbits = rng.getrandbits
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    steps = _SHUFFLE_STEPS.get(len(items))
+    if steps is None:
+        steps = _SHUFFLE_STEPS[len(items)] = tuple((i, (i + 1).bit_length()) for i in range(len(items) - 1, 0, -1))
+    for i, k in steps:  # k: the bits of an index below i + 1
         j = getrandbits(k)
-        while j >= n:  # rejection keeps every index equally likely
+        while j > i:  # rejection keeps every index equally likely
             j = getrandbits(k)
         items[i], items[j] = items[j], items[i]
+
+
+_SHUFFLE_STEPS = {}  # length -> the (last index, bits) of each step of a Fisher-Yates shuffle
 
 
 def new_game(players, seed=None):
