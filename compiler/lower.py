@@ -1376,6 +1376,7 @@ def lower_action_phase(plan: EnginePlan) -> str:
     scalar_at = len(out.lines)
     used: set[str] = set()
     preamble: list[str] = []  # per-call locals of the blocks (they read scalars only), each once
+    guard = None  # the `if` line of the last block when that block is one guarded `if` (else None)
     for dp in plan.decisions:
         if dp.is_step or dp.decision.only_when_stuck:
             continue
@@ -1383,8 +1384,18 @@ def lower_action_phase(plan: EnginePlan) -> str:
         body = low.legal(fused=True)
         used |= low.used_scalars
         preamble += [line for line in low.preamble if line not in preamble]
-        out.add(1, f"# {dp.decision.name} ({low.where})")
-        out.lines.extend(_nest_guards(body.splitlines()) if low.guarded else [line[4:] for line in body.splitlines()])
+        comment = f"    # {dp.decision.name} ({low.where})"
+        lines = _nest_guards(body.splitlines()) if low.guarded else [line[4:] for line in body.splitlines()]
+        single = bool(lines) and lines[0].startswith("    if ") and all(line.startswith("        ") for line in lines[1:])
+        if single and lines[0] == guard:
+            # The block before tested the same thing first: its `if` holds this block too
+            # (legal code only appends ids, so the test still means the same; ids stay in order).
+            out.lines.append("    " + comment)
+            out.lines.extend(lines[1:])
+            continue
+        out.lines.append(comment)
+        out.lines.extend(lines)
+        guard = lines[0] if single else None
     out.lines[scalar_at:scalar_at] = scalar_preamble(plan, used, 1) + preamble
     return out.text()
 

@@ -1358,8 +1358,7 @@ def _legal_actions(g, out):
                     if p_card is None:
                         continue
                     out.append(p_card_id)
-    # reserve_blind (rulespec/official.yaml:88)
-    if (len(g.res[me]) < 3):  # me.reserved < reserve_limit
+        # reserve_blind (rulespec/official.yaml:88)
         # deck[level] >= 1, for each level
         if (len(g.decks[0]) >= 1):  # level 1
             out.append(42)

@@ -1560,8 +1560,7 @@ def _legal_actions(g, out):
                     if not ((h0 and (p_tax is None)) or ((p_tax is not None) and (tok[p_tax] >= 1))):  # me.held == 0 and tax == none or tax != none and me.tokens[tax] >= 1
                         continue
                     out.append(p_card_id + i_1)
-    # reserve_blind (variants/reserve-tax.yaml:37)
-    if (len(g.res[me]) < 3):  # me.reserved < reserve_limit
+        # reserve_blind (variants/reserve-tax.yaml:37)
         h0 = (sum(tok) == 0)
         for i_0, p_level in enumerate(LEVELS):
             if not (len(g.decks[p_level - 1]) >= 1):  # deck[level] >= 1
