@@ -820,6 +820,18 @@ class ExprCompiler:
             out.add(depth, f"g.bought[me].append({p})")
             out.add(depth, f"bon[CARD_BONUS[{p}]] += 1")
             out.add(depth, f"g.pts[me] += CARD_POINTS[{p}]")
+        elif name == "bury":  # to the bottom of its level's deck (drawn last)
+            p = ref(0)
+            origin = env[args[0].id][3] if isinstance(args[0], Name) and args[0].id in env and len(env[args[0].id]) > 3 else ""
+            if origin == "face_up":
+                out.add(depth, f"g.decks[{p}_li].insert(0, {p})")
+                out.add(depth, f"g.market[{p}_li][{p}_si] = None")
+                self.face_up_cost(out, depth, p, "_NO_CARD_COST")
+            else:
+                out.add(depth, f"g.res[me].remove({p})")
+                out.add(depth, f"if {p} in g.blind[me]:")
+                out.add(depth + 1, f"g.blind[me].remove({p})")
+                out.add(depth, f"g.decks[CARD_LEVEL[{p}] - 1].insert(0, {p})")
         elif name == "visit":
             p = ref(0)
             out.add(depth, f"g.noble_row.remove({p})")

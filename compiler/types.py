@@ -101,7 +101,7 @@ AGGREGATES = {"sum": INT, "count": BOOL, "all": BOOL, "any": BOOL, "min": INT, "
 EFFECTS = {
     "take": (COLOUR, INT), "put_back": (COLOUR, INT), "reserve": (FACE_UP_CARD,),
     "reserve_top": (INT,), "refill": (FACE_UP_CARD,), "pay": (PAYMENT,), "acquire": (CARD,),
-    "visit": (NOBLE,),
+    "visit": (NOBLE,), "bury": (CARD,),
 }
 
 DOMAIN_TYPES = {

@@ -353,3 +353,27 @@ def test_reserve_tax(compiled):
     assert v.supply[white] == supply + 1 and v.tokens[0][white] == 0
     fresh = V.new_game(2, seed=9)
     assert "reserve 1.1" in legal_strings(fresh)  # a player with no tokens pays nothing
+
+
+def test_sweep(compiled):
+    O, V = compiled(OFFICIAL), compiled("variants/sweep.yaml")
+    o, v = O.new_game(2, seed=10), V.new_game(2, seed=10)
+    assert not any(s.startswith(("sweep", "give back")) for s in legal_strings(o))
+    swept, top = v.market[0][1], v.decks[0][-1]  # decks[level] lists the top card last
+    size = len(v.decks[0])
+    act(v, "sweep 1.2")
+    assert v.market[0][1] == top and v.decks[0][0] == swept and len(v.decks[0]) == size
+    # a reserved card, face up or blind, goes back under its deck and frees its slot
+    act(v, "reserve deck 2")  # seat 1
+    blind = v.reserved[1][0]
+    act(v, "take white blue green")  # seat 0
+    act(v, "give back 1")  # seat 1
+    assert v.reserved[1] == [] and v.blind[1] == [] and v.decks[1][0] == blind
+    assert v.tokens[1][V.COLOURS.index(V.WILD)] == 1  # the gold of the reserve is kept
+    # a deck with no card to take the swept one's place: its cards cannot be swept
+    state = v.to_dict()
+    state["seats"][1]["purchased"] += state["decks"]["1"]  # (somewhere for the deck's cards to be)
+    state["decks"]["1"] = []
+    w = V.from_json(state)
+    assert not any(s.startswith("sweep 1.") for s in legal_strings(w))
+    assert any(s.startswith("sweep 2.") for s in legal_strings(w))

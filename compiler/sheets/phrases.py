@@ -533,7 +533,7 @@ class Phraser:
         match node:
             case Effect(name="take" | "put_back" as name, args=(c, amount)):
                 return t.text(f"eff.{name}", count=self.tokens(c, amount))
-            case Effect(name="reserve" | "refill" | "acquire" as name, args=(card,)):
+            case Effect(name="reserve" | "refill" | "acquire" | "bury" as name, args=(card,)):
                 return t.text(f"eff.{name}", **self.named("card", self.thing(card)))
             case Effect(name="reserve_top", args=(lvl,)):
                 return t.text("eff.reserve_top", **self.level(lvl))
