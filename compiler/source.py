@@ -519,7 +519,7 @@ class _Converter:
             first, key = order[i]
             depth = _open_parens(first)
             i += 1
-            if not depth or depth < 0:
+            if depth is None or depth <= 0:
                 continue
             pieces = [first]
             while i < len(order) and depth > 0 and _open_parens(order[i][0]) is not None:
