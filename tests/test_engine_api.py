@@ -492,9 +492,10 @@ def test_nonsense_gives_a_clear_notation_error(E, text, hint):
     ("take purple", "take is written 'take PICKED', where PICKED is 1 to 3 different gem colours among "
                     "white, blue, green, red, black"),
     ("take2", "take2 is written 'take2 COLOUR', where COLOUR is a gem colour (white, blue, green, red or black)"),
-    ("reserve deck 7", "(did you mean 'reserve deck 3'?); reserve is written 'reserve CARD', where CARD is a "
-                       "face-up card as level.slot (1.1 to 3.4), or 'reserve deck LEVEL', where LEVEL is a level "
-                       "(1, 2 or 3)"),
+    ("reserve deck 7", "reserve is written 'reserve CARD', where CARD is a face-up card as level.slot (1.1 to 3.4), "
+                       "or 'reserve deck LEVEL', where LEVEL is a level (1, 2 or 3)"),  # not 'did you mean 3'
+    ("take2 rde", "(did you mean 'take2 red'?); take2 is written 'take2 COLOUR', where COLOUR is a gem colour "
+                  "(white, blue, green, red or black)"),  # a slip of the keyboard: both
     ("pay gold", "pay is written 'pay gold for GEMS', where GEMS is the gem colour each gold token stands for, "
                  "as in 'pay gold for white blue', or 'pay without gold'"),
     ("fly", "(actions start with: buy, noble, pass, pay, reserve, return, take, take2)"),
@@ -504,3 +505,4 @@ def test_a_text_with_a_known_verb_is_told_how_that_verb_is_written(E, text, says
         E.string_to_action(text)
     message = str(info.value)
     assert message.startswith(f"not an action: {text!r}") and message.endswith(says)
+    assert ("did you mean" in message) == ("did you mean" in says)

@@ -2273,10 +2273,12 @@ def string_to_action(text):
         return _STRING_INDEX[key]
     verbs = sorted({s.split()[0] for s in ACTION_STRINGS})
     close = difflib.get_close_matches(key, ACTION_STRINGS, n=1, cutoff=0.75)
-    hint = f" (did you mean '{close[0]}'?)" if close else ""
     verb = key.split()[0] if key else ""
     forms = [(f"'{form}'" + (f", where {meaning}" if meaning else ""), later)
              for form, meaning, later in NOTATION_FORMS if form.split()[0] == verb]
+    if close and forms and not _a_typo(key.split(), close[0].split()):
+        close = []  # 'sweep 9.9' is not a slip for 'sweep 3.4': the form says more
+    hint = f" (did you mean '{close[0]}'?)" if close else ""
     if forms:  # the right verb: say how its actions are written
         hint += f"; {verb} is written " + ", or ".join(form for form, _ in forms)
         if any(later for _, later in forms):
@@ -2284,6 +2286,13 @@ def string_to_action(text):
     elif not close:
         hint = f" (actions start with: {', '.join(verbs)})"
     raise NotationError(f"not an action: {str(text)!r}{hint}")
+
+
+def _a_typo(said, meant):
+    """Is `said` `meant` with a word or two misspelt (not another number or another colour)?"""
+    return len(said) == len(meant) and all(
+        a == b or (not any(ch.isdigit() for ch in a) and difflib.SequenceMatcher(None, a, b).ratio() >= 0.6)
+        for a, b in zip(said, meant))
 
 
 def describe_action(action):
