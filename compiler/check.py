@@ -18,6 +18,7 @@ import os
 import re
 
 from . import bounds as bounds_mod
+from .cardflow import card_flow
 from .diagnostics import CompileError, Reporter, SourceMap, Span, did_you_mean
 from .expr import Bool, Origin, parse_expr, parse_stmt
 from .model import (DOMAINS, FINISHES, PREFERS, RESOLVES, REPEATS, Card, Decision, EndTrigger, Noble, Param,
@@ -447,6 +448,7 @@ class Checker:
             condition_ok = len(self.r.diagnostics) == before
             self.spans[f"{path}.condition"] = (condition_node or key).span
         effects = []
+        typed = len(self.r.diagnostics)
         effects_node = self.node(entry, "effects", SeqNode, required=False)
         for item in effects_node.items if effects_node else ():
             stmt = self.statement(item, "effect")
@@ -455,6 +457,8 @@ class Checker:
                 effects.append(stmt)
         if effects_node is not None:
             self.spans[f"{path}.effects"] = effects_node.span
+        if len(self.r.diagnostics) == typed:  # where the cards go, once every effect makes sense
+            self.r.extend(card_flow(effects, tuple(p for p in params if p is not None)))
         while_ = None
         repeat, resolve = "once", "choice"
         if is_step:

@@ -127,9 +127,7 @@ def test_type_mismatches_read_naturally(folder, old, new, message, under):
 
 
 def test_a_reserved_card_where_a_face_up_card_is_needed(folder):
-    d = one(folder, ("      - pay(payment)\n      - acquire(card)\n      - refill(card)\n",
-                     "      - pay(payment)\n      - acquire(card)\n      - refill(card)\n      - reserve(card)\n"),
-            ("  buy_reserved:\n    title: Buy one of your reserved cards\n    notation: buy reserved {card} {payment}"
+    d = one(folder, ("  buy_reserved:\n    title: Buy one of your reserved cards\n    notation: buy reserved {card} {payment}"
              "\n    choose:\n      card: {domain: reserved, slots: reserve_limit}\n      payment: {domain: payment, "
              "price: \"max(0, card.cost[c] - me.bonus[c])\"}\n    effects:\n      - pay(payment)\n      - acquire(card)\n",
              "  buy_reserved:\n    title: Buy one of your reserved cards\n    notation: buy reserved {card} {payment}"
@@ -259,3 +257,41 @@ def test_every_problem_of_the_pass_is_reported(folder):
                         ("when: me.prestige >= target", "when: me.prestige"),
                         ("4: {gems: 7, gold: 5, nobles: 5, face_up: 4}", "4: {gems: 7, gold: 5, nobles: 11, face_up: 4}"))
     assert [d.code for d in found] == ["E503", "E401", "E410"]
+
+
+# --------------------------------------------------------------------------- where chosen cards go (E510)
+
+RESERVE_EFFECTS = "      - reserve(card)\n      - refill(card)\n"
+
+
+@pytest.mark.parametrize("effects, message, line_of", [
+    ("      - refill(card)\n",
+     "refill(card) while the chosen card is still in its face-up slot: it would be lost; move it first with "
+     "reserve, acquire or bury", "refill"),
+    ("      - reserve(card)\n      - bury(card)\n      - refill(card)\n",
+     "bury(card): the chosen card left its face-up slot already (reserve, line 45); a card moves once", "bury"),
+    ("      - reserve(card)\n      - refill(card)\n      - refill(card)\n",
+     "refill(card): its slot was refilled already (line 46); the card there now would be lost", "refill(card)\n"),
+    ("      - \"if round >= 2: reserve(card)\"\n      - refill(card)\n",
+     "refill(card) may run while the chosen card is still in its face-up slot (when the 'if' at line 45 does "
+     "not move it): it would be lost", "refill"),
+    ("      - \"for c in gems: reserve(card)\"\n      - refill(card)\n",
+     "reserve(card) inside 'for' would act on the chosen card at every pass; a card moves once", "reserve"),
+])
+def test_a_chosen_card_moves_once_and_its_slot_is_refilled_after(folder, effects, message, line_of):
+    d = one(folder, (RESERVE_EFFECTS, effects))
+    assert (d.code, d.message) == ("E510", message)
+    assert marked(d, folder).startswith(line_of.strip())
+
+
+def test_a_reserved_card_moves_once(folder):
+    d = one(folder, ("      - pay(payment)\n      - acquire(card)\n  pass:",
+                     "      - pay(payment)\n      - bury(card)\n      - acquire(card)\n  pass:"))
+    assert d.message == "acquire(card): the chosen card left your reserved cards already (bury, line 66); " \
+                        "a card moves once"
+
+
+def test_a_card_moved_in_both_branches_of_an_if_may_be_refilled(folder):
+    rules = check(folder, spec((RESERVE_EFFECTS, "      - \"if round >= 2: reserve(card) else: bury(card)\"\n"
+                                                 "      - refill(card)\n")))
+    assert not isinstance(rules, tuple), rules[0]

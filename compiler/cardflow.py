@@ -1,0 +1,80 @@
+"""Where each chosen card is while an action's effects run (a check of the sense pass).
+
+A chosen card starts where its choice found it: in its face-up slot, or in the acting
+player's hand of reserved cards. `reserve`, `acquire` and `bury` move it out, once;
+`refill` puts the top card of the deck into the slot a face-up card left. Effects
+in another order lose a card or copy one: `refill(card)` with the card still in its
+slot throws it away, and `acquire(card)` after `bury(card)` hands the player a card
+that also lies in the deck. The generated engine does exactly what the effects say,
+so these are reported here (E510), at the effect, before any game is played.
+
+The walk follows the effects in order; after an `if`, a card is where both branches
+leave it, or "maybe moved" when they disagree, which no later effect may rely on.
+"""
+from __future__ import annotations
+
+from .diagnostics import Diagnostic
+from .expr import Effect, ForEach, Name, When
+from .model import Param
+
+MOVES = ("reserve", "acquire", "bury")
+
+IN_PLACE, MOVED, REFILLED, MAYBE = "in place", "moved", "refilled", "maybe"
+
+
+def card_flow(effects, params: tuple[Param, ...]) -> list[Diagnostic]:
+    """E510 for every effect that moves a chosen card twice, or refills a slot its card has not left."""
+    cards = {p.name: p.domain for p in params if p.domain in ("face_up", "reserved")}
+    if not cards:
+        return []
+    found: list[Diagnostic] = []
+    state = {name: (IN_PLACE, None) for name in cards}
+    for stmt in effects:
+        state = _walk(stmt, state, cards, found, looped=False)
+    return found
+
+
+def _walk(stmt, state: dict, cards: dict, found: list, looped: bool) -> dict:
+    if isinstance(stmt, When):
+        then = _walk(stmt.then, dict(state), cards, found, looped)
+        other = _walk(stmt.otherwise, dict(state), cards, found, looped) if stmt.otherwise is not None else state
+        return {name: then[name] if then[name][0] == other[name][0] else (MAYBE, stmt) for name in state}
+    if isinstance(stmt, ForEach):
+        return _walk(stmt.body, state, cards, found, looped=True)
+    if not isinstance(stmt, Effect) or stmt.name not in (*MOVES, "refill"):
+        return state
+    arg = stmt.args[0] if stmt.args else None
+    if not isinstance(arg, Name) or arg.id not in cards:
+        return state
+    name, (where, by) = arg.id, state[arg.id]
+    place = "its face-up slot" if cards[name] == "face_up" else "your reserved cards"
+    if looped:
+        found.append(Diagnostic("E510", f"{stmt.name}({name}) inside 'for' would act on the chosen card at every "
+                                        "pass; a card moves once", stmt.span))
+        return {**state, name: (MOVED if stmt.name in MOVES else REFILLED, stmt)}  # reported once
+    if stmt.name in MOVES:
+        if where == IN_PLACE:
+            return {**state, name: (MOVED, stmt)}
+        found.append(Diagnostic("E510", f"{stmt.name}({name}): the chosen card {_left(where, by, place)}; "
+                                        "a card moves once", stmt.span))
+        return state
+    # refill: the slot must be empty, its card gone, and not refilled yet
+    if where == MOVED:
+        return {**state, name: (REFILLED, stmt)}
+    if where == IN_PLACE:
+        message = (f"refill({name}) while the chosen card is still in {place}: it would be lost; move it first "
+                   "with reserve, acquire or bury")
+    elif where == REFILLED:
+        message = (f"refill({name}): its slot was refilled already (line {by.span.line}); the card there now "
+                   "would be lost")
+    else:
+        message = (f"refill({name}) may run while the chosen card is still in {place} (when the 'if' at line "
+                   f"{by.span.line} does not move it): it would be lost")
+    found.append(Diagnostic("E510", message, stmt.span))
+    return state
+
+
+def _left(where: str, by, place: str) -> str:
+    if where == MAYBE:
+        return f"may have left {place} already (the 'if' at line {by.span.line})"
+    return f"left {place} already ({by.name}, line {by.span.line})"
