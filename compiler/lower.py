@@ -511,6 +511,49 @@ def free_names(node) -> set[str]:
 STATIC_COLLECTIONS = ("gems", "colours", "levels")
 
 
+def token_bounds(test, values: dict) -> dict:
+    """(pool, colour) -> the least number of tokens a condition guarantees when it holds.
+
+    From its conjuncts `supply[X] >= k` (or `> k - 1`), `me.tokens[X] >= k`, and `all(...)`
+    of these over a collection S (colour "each S"); k a number or a named value.
+    """
+    out: dict = {}
+
+    def pool_of(node):
+        match node:
+            case Index(obj=Name(id="supply"), index=colour):
+                return "supply", colour
+            case Index(obj=Attribute(obj=Name(id="me"), name="tokens"), index=colour):
+                return "tokens", colour
+        return None, None
+
+    def least(op, right):
+        k = right.value if isinstance(right, Int) else values.get(right.id) if isinstance(right, Name) else None
+        if not isinstance(k, int) or op not in (">=", ">"):
+            return None
+        return k if op == ">=" else k + 1
+
+    def add(key, k):
+        if k is not None and key[0] is not None:
+            out[key] = max(out.get(key, k), k)
+
+    stack = [test]
+    while stack:
+        node = stack.pop()
+        match node:
+            case Logic(op="and", left=left, right=right):
+                stack += [left, right]
+            case Compare(op=op, left=left, right=right):
+                pool, colour = pool_of(left)
+                if pool is not None:
+                    add((pool, unparse(colour)), least(op, right))
+            case Aggregate(func="all", var=var, collection=coll, body=Compare(op=op, left=left, right=right)):
+                pool, colour = pool_of(left)
+                if pool is not None and colour == Name(var, None):
+                    add((pool, "each " + unparse(coll)), least(op, right))
+    return out
+
+
 class ExprCompiler:
     """Compiles expressions and effects of one decision to Python source text.
 
@@ -529,6 +572,12 @@ class ExprCompiler:
         self.values = {v.name: v.value for v in plan.rules.values}
         self.hoist = hoist  # callback(node, python) -> python name, or None
         self.temps = itertools.count()
+        # Token moves (see effect): what the decision's condition guarantees, and what the
+        # tests of the `if`s around an effect do; loops open around it; pools already drawn on.
+        self.condition_bounds: dict = {}
+        self.when_bounds: list[dict] = []
+        self.loops: dict[str, str] = {}
+        self.drawn: set[str] = set()
 
     # -- players and collections
 
@@ -741,24 +790,46 @@ class ExprCompiler:
     def stmt(self, node, env, out: Lines, depth: int) -> None:
         match node:
             case ForEach(var=var, collection=coll, body=body):
+                outer = self.loops
+                self.loops = {**outer, var: unparse(coll)}
                 elements = self.static_elements(coll, env)
                 if elements is not None:
                     for e in elements:
                         self.stmt(body, {**env, var: ("const", "colour", e)}, out, depth)
-                    return
-                pyvar = f"v_{var}"
-                out.add(depth, f"for {pyvar} in {self.collection(coll, env)}:")
-                self.stmt(body, {**env, var: ("var", "colour", pyvar)}, out, depth + 1)
+                else:
+                    pyvar = f"v_{var}"
+                    out.add(depth, f"for {pyvar} in {self.collection(coll, env)}:")
+                    self.stmt(body, {**env, var: ("var", "colour", pyvar)}, out, depth + 1)
+                self.loops = outer
             case When(test=test, then=then, otherwise=otherwise):
                 out.add(depth, f"if {self.expr(test, env)}:")
+                self.when_bounds.append(token_bounds(test, self.values))
                 self.stmt(then, env, out, depth + 1)
+                self.when_bounds.pop()
                 if otherwise is not None:
                     out.add(depth, "else:")
                     self.stmt(otherwise, env, out, depth + 1)
             case Effect(name=name, args=args):
-                self.effect(name, args, env, out, depth)
+                self.effect(name, args, env, out, depth, node)
 
-    def effect(self, name, args, env, out: Lines, depth: int) -> None:
+    def guaranteed(self, pool: str, colour, amount) -> bool:
+        """Does a test guarantee `amount` tokens of `colour` in `pool` ("supply", "tokens") here?
+
+        The test of an `if` around the effect holds when the effect runs; the decision's
+        condition held before the effects began, so it speaks only for the first effect
+        that draws on the pool (one statement: a `for` over a set draws each colour once).
+        """
+        n = amount.value if isinstance(amount, Int) else self.values.get(amount.id) \
+            if isinstance(amount, Name) and amount.id not in self.loops else None
+        if not isinstance(n, int):
+            return False
+        keys = [(pool, unparse(colour))]
+        if isinstance(colour, Name) and colour.id in self.loops:
+            keys.append((pool, "each " + self.loops[colour.id]))
+        sources = self.when_bounds + ([self.condition_bounds] if pool not in self.drawn else [])
+        return any(bounds.get(key, -1) >= n for bounds in sources for key in keys)
+
+    def effect(self, name, args, env, out: Lines, depth: int, node=None) -> None:
         a = [self.expr(x, env) for x in args]
         ref = lambda i: env[args[i].id][2] if isinstance(args[i], Name) and args[i].id in env else a[i]  # noqa: E731
         if name in ("take", "put_back"):
@@ -767,6 +838,14 @@ class ExprCompiler:
             if not amount.isdigit():  # an expression: evaluated once
                 out.add(depth, f"_n = {amount}")
                 amount = "_n"
+            pool = "supply" if name == "take" else "tokens"
+            if not self.guaranteed(pool, args[0], args[1]):
+                # a spec whose tests do not ensure the tokens are there: say so, never go below 0
+                where = f" ({node.span.file}:{node.span.line})" if node is not None else ""
+                held = "in the supply" if name == "take" else "held by the player"
+                message = f"{unparse(node) if node is not None else name}{where}: only %d %s token(s) {held}"
+                out.add(depth, f"if {source}[{a[0]}] < {amount}:")
+                out.add(depth + 1, f"raise RuleError({message!r} % ({source}[{a[0]}], COLOURS[{a[0]}]))")
             out.add(depth, f"{source}[{a[0]}] -= {amount}")
             out.add(depth, f"{dest}[{a[0]}] += {amount}")
         elif name == "reserve":
@@ -1302,9 +1381,13 @@ class DecisionLowering:
         add_locals(out)
         self.bind_params(out, 1, "args")
         compiler = ExprCompiler(self.plan)
+        if d.resolve != "all":  # a step resolved whole applies actions all found legal before the first
+            compiler.condition_bounds = token_bounds(d.condition, compiler.values)
         for stmt in d.effects:
             out.add(1, f"# {unparse(stmt)}")
             compiler.stmt(stmt, self.env, out, 1)
+            compiler.drawn |= {"supply" if x.name == "take" else "tokens" for x in walk(stmt)
+                               if isinstance(x, Effect) and x.name in ("take", "put_back")}
         if not d.effects:
             out.add(1, "pass")
         return out.text()

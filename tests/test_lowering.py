@@ -17,6 +17,7 @@ import pytest
 
 from compiler import emit_engine, pipeline
 
+import engine_helpers as H
 from engine_helpers import load_engine
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -221,3 +222,32 @@ def test_a_face_up_slot_past_a_short_row_is_refused_in_words(synthetic_engines):
     slot = engine.string_to_action("reserve 1.4")  # level 1 has 3 face-up cards at two players
     with pytest.raises(engine.IllegalAction, match="no face-up card at 1.4"):
         game.apply(slot)
+
+
+# --------------------------------------------------------------------------- tokens never below zero
+
+
+def game_colour(engine, name: str) -> int:
+    return engine.COLOURS.index(name)
+
+
+def test_a_take_its_tests_do_not_ensure_fails_in_words_and_proven_ones_cost_nothing(tmp_path):
+    """take/put_back test the count first unless a test before them guarantees it (the decision's
+    condition for the first draw on that pool, an `if` around it): the official engine has no such test."""
+    spec = tmp_path / "greedy-pair.yaml"
+    spec.write_text(f"spec: 1\nname: greedy-pair\nextends: {OFFICIAL}\ntitle: {{en: Greedy pair}}\n"
+                    "actions:\n  take_pair:\n    condition: supply[colour] >= 1\n", encoding="utf-8")
+    module = tmp_path / "greedy_pair.py"
+    module.write_text(emit_engine.compile_to_module(pipeline.load_rules(str(spec))), encoding="utf-8")
+    engine = load_engine(module)
+    state = H.position(engine, 2, seed=1)
+    H.set_supply(state, [1], 10, white=1)
+    game = H.load(engine, state)
+    with pytest.raises(engine.RuleError, match=r"^take\(colour, 2\) \(rulespec/official.yaml:\d+\): only 1 white "
+                                               r"token\(s\) in the supply$"):  # the effect's own line, in the base
+        H.act(game, "take2 white")
+    assert game.supply[game_colour(engine, "white")] == 1  # the test comes before the tokens move
+    official = (ROOT / "generated" / "engines" / "official.py").read_text(encoding="utf-8")
+    assert "token(s) in the supply" not in official and "token(s) held by the player" not in official
+    reserve_tax = (ROOT / "generated" / "engines" / "reserve_tax.py").read_text(encoding="utf-8")
+    assert reserve_tax.count("token(s) held by the player") == 2  # its condition is a disjunction: tested

@@ -1199,6 +1199,8 @@ def _do_reserve_face_up(g, args):
     p_tax = a_tax
     # if tax != none: put_back(tax, 1)
     if (p_tax is not None):
+        if tok[p_tax] < 1:
+            raise RuleError('put_back(tax, 1) (variants/reserve-tax.yaml:31): only %d %s token(s) held by the player' % (tok[p_tax], COLOURS[p_tax]))
         tok[p_tax] -= 1
         sup[p_tax] += 1
     # reserve(card)
@@ -1246,6 +1248,8 @@ def _do_reserve_blind(g, args):
     p_tax = a_tax
     # if tax != none: put_back(tax, 1)
     if (p_tax is not None):
+        if tok[p_tax] < 1:
+            raise RuleError('put_back(tax, 1) (variants/reserve-tax.yaml:49): only %d %s token(s) held by the player' % (tok[p_tax], COLOURS[p_tax]))
         tok[p_tax] -= 1
         sup[p_tax] += 1
     # reserve_top(level)
