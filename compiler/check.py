@@ -416,7 +416,7 @@ class Checker:
             if param.domain == "gem_set":
                 set_sizes[pname] = (param.min, param.max)
             self.spans[f"{path}.choose.{pname}"] = pkey.span
-        scope = Scope(names, frozenset(optional))
+        scope = Scope(names, frozenset(optional), frozenset(p.name for p in params))
         stray = notation_node is not None and re.search(r"[{}]", _PLACEHOLDER.sub("", notation))
         if stray:  # one error for a broken brace, not one for each choice it hides
             self.r.error("E506", f"notation has a '{stray[0]}' without its pair: write each choice as "

@@ -707,7 +707,11 @@ class ExprCompiler:
                 return f"({self.expr(l, env)} {op} {self.expr(r, env)})"
             case Compare(op=op, left=l, right=r):
                 left, right = self.expr(l, env), self.expr(r, env)
-                if right == "None" and op in ("==", "!="):
+                if "None" in (left, right) and op in ("==", "!="):
+                    if left == "None":
+                        left, right = right, left
+                    if left.isdigit() or left == "None":  # a value unrolled into a constant: known now
+                        return str((left == "None") == (op == "=="))
                     op = "is" if op == "==" else "is not"
                 return f"({left} {op} {right})"
             case Logic(op=op, left=l, right=r):

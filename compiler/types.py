@@ -131,12 +131,15 @@ def comparable(a, b) -> bool:
 class Scope:
     """The names an expression may use: globals, colour names, values, params, bound variables."""
 
-    def __init__(self, names: dict[str, object], optional: frozenset[str] = frozenset()):
+    def __init__(self, names: dict[str, object], optional: frozenset[str] = frozenset(),
+                 choices: frozenset[str] = frozenset(), told: set | None = None):
         self.names = names
-        self.optional = optional
+        self.optional = optional  # the choices that may be `none`
+        self.choices = choices  # every choice of the decision
+        self.told = told if told is not None else set()  # choices already reported as never none
 
     def bind(self, name: str, type_) -> "Scope":
-        return Scope({**self.names, name: type_}, self.optional)
+        return Scope({**self.names, name: type_}, self.optional, self.choices - {name}, self.told)
 
     def lookup(self, name: str):
         return self.names.get(name)
@@ -266,6 +269,12 @@ class Inferrer:
                 if op in ("==", "!="):
                     if not comparable(lt, rt):
                         self.r.error("E410", f"cannot compare {noun(lt)} with {noun(rt)}", node.span)
+                    for side, other in ((l, rt), (r, lt)):
+                        if other == NONE and isinstance(side, Name) and side.id in scope.choices \
+                                and side.id not in scope.optional and side.id not in scope.told:
+                            scope.told.add(side.id)  # once per decision: one cause
+                            self.r.error("E410", f"'{side.id}' is never none: its choice is not optional "
+                                                 "(write optional: true in the choice to offer none)", node.span)
                 else:
                     for side, t in ((l, lt), (r, rt)):
                         if not assignable(t, INT):

@@ -295,3 +295,19 @@ def test_a_card_moved_in_both_branches_of_an_if_may_be_refilled(folder):
     rules = check(folder, spec((RESERVE_EFFECTS, "      - \"if round >= 2: reserve(card) else: bury(card)\"\n"
                                                  "      - refill(card)\n")))
     assert not isinstance(rules, tuple), rules[0]
+
+
+def test_a_choice_that_is_not_optional_is_never_none_said_once(folder):
+    d = one(folder, ("    condition: supply[colour] >= pair_minimum\n",
+                     "    condition: colour != none and supply[colour] >= pair_minimum\n"),
+            ("      - take(colour, 2)\n", "      - \"if colour != none: take(colour, 2)\"\n"))
+    assert (d.code, d.message) == ("E410", "'colour' is never none: its choice is not optional "
+                                           "(write optional: true in the choice to offer none)")
+    assert marked(d, folder) == "colour != none"
+
+
+def test_an_optional_choice_may_be_none(folder):
+    rules = check(folder, spec(("      colour: {domain: gem}\n", "      colour: {domain: gem, optional: true}\n"),
+                               ("    condition: supply[colour] >= pair_minimum\n",
+                                "    condition: colour != none and supply[colour] >= pair_minimum\n")))
+    assert not isinstance(rules, tuple), rules[0]
