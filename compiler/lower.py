@@ -515,7 +515,8 @@ def token_bounds(test, values: dict) -> dict:
     """(pool, colour) -> the least number of tokens a condition guarantees when it holds.
 
     From its conjuncts `supply[X] >= k` (or `> k - 1`), `me.tokens[X] >= k`, and `all(...)`
-    of these over a collection S (colour "each S"); k a number or a named value.
+    of these over a collection S (colour "each S"); k a number or a named value. Also
+    ("reserved", "room"): with `me.reserved < k` (or `<= k - 1`), the count is below k.
     """
     out: dict = {}
 
@@ -543,6 +544,9 @@ def token_bounds(test, values: dict) -> dict:
         match node:
             case Logic(op="and", left=left, right=right):
                 stack += [left, right]
+            case Compare(op="<" | "<=" as op, left=Attribute(obj=Name(id="me"), name="reserved"), right=right):
+                k = least(">=" if op == "<" else ">", right)  # below k: k as a number, or k + 1 for <=
+                add(("reserved", "room"), k)
             case Compare(op=op, left=left, right=right):
                 pool, colour = pool_of(left)
                 if pool is not None:
@@ -833,6 +837,21 @@ class ExprCompiler:
         sources = self.when_bounds + ([self.condition_bounds] if pool not in self.drawn else [])
         return any(bounds.get(key, -1) >= n for bounds in sources for key in keys)
 
+    def reserve_room(self, node, out: Lines, depth: int) -> None:
+        """A reserve never takes a hand past MAX_RESERVED (the positions its choices can name),
+        unless a test guarantees room: `me.reserved < k`, k at most that, before the first reserve."""
+        most = self.plan.max_reserved
+        if not most:  # no choice names reserved cards: no bound to keep
+            return
+        sources = self.when_bounds + ([self.condition_bounds] if "reserved" not in self.drawn else [])
+        if any(0 < bounds.get(("reserved", "room"), most + 1) <= most for bounds in sources):
+            return
+        where = f" ({node.span.file}:{node.span.line})" if node is not None else ""
+        message = (f"{unparse(node) if node is not None else 'reserve'}{where}: the player holds %d reserved "
+                   f"cards, the most this spec's choices of a reserved card can name")
+        out.add(depth, f"if len(g.res[me]) >= {most}:")
+        out.add(depth + 1, f"raise RuleError({message!r} % len(g.res[me]))")
+
     def effect(self, name, args, env, out: Lines, depth: int, node=None) -> None:
         a = [self.expr(x, env) for x in args]
         ref = lambda i: env[args[i].id][2] if isinstance(args[i], Name) and args[i].id in env else a[i]  # noqa: E731
@@ -854,6 +873,7 @@ class ExprCompiler:
             out.add(depth, f"{dest}[{a[0]}] += {amount}")
         elif name == "reserve":
             p = ref(0)
+            self.reserve_room(node, out, depth)
             out.add(depth, f"g.res[me].append({p})")
             out.add(depth, f"g.market[{p}_li][{p}_si] = None")
             self.face_up_cost(out, depth, p, "_NO_CARD_COST")
@@ -870,9 +890,12 @@ class ExprCompiler:
             else:
                 out.add(depth, f"g.market[{p}_li][{p}_si] = _deck.pop() if _deck else None")
         elif name == "reserve_top":
+            self.reserve_room(node, out, depth)
             out.add(depth, f"_deck = g.decks[{a[0]} - 1]")
             out.add(depth, "if not _deck:")
-            out.add(depth + 1, f"raise RuleError('reserve_top: the deck of level %d is empty' % ({a[0]}))")
+            where = f" ({node.span.file}:{node.span.line})" if node is not None else ""
+            text = f"{unparse(node) if node is not None else 'reserve_top'}{where}: the deck of level %d is empty"
+            out.add(depth + 1, f"raise RuleError({text!r} % ({a[0]}))")
             out.add(depth, "_card = _deck.pop()")
             out.add(depth, "g.res[me].append(_card)")
             out.add(depth, "g.blind[me].append(_card)")
@@ -1390,8 +1413,8 @@ class DecisionLowering:
         for stmt in d.effects:
             out.add(1, f"# {unparse(stmt)}")
             compiler.stmt(stmt, self.env, out, 1)
-            compiler.drawn |= {"supply" if x.name == "take" else "tokens" for x in walk(stmt)
-                               if isinstance(x, Effect) and x.name in ("take", "put_back")}
+            compiler.drawn |= {{"take": "supply", "put_back": "tokens"}.get(x.name, "reserved") for x in walk(stmt)
+                               if isinstance(x, Effect) and x.name in ("take", "put_back", "reserve", "reserve_top")}
         if not d.effects:
             out.add(1, "pass")
         return out.text()

@@ -251,3 +251,23 @@ def test_a_take_its_tests_do_not_ensure_fails_in_words_and_proven_ones_cost_noth
     assert "token(s) in the supply" not in official and "token(s) held by the player" not in official
     reserve_tax = (ROOT / "generated" / "engines" / "reserve_tax.py").read_text(encoding="utf-8")
     assert reserve_tax.count("token(s) held by the player") == 2  # its condition is a disjunction: tested
+
+
+def test_a_reserve_past_the_hand_its_choices_can_name_fails_in_words(tmp_path):
+    spec = tmp_path / "double-reserve.yaml"
+    spec.write_text(f"spec: 1\nname: double-reserve\nextends: {OFFICIAL}\ntitle: {{en: Double reserve}}\n"
+                    "actions:\n  reserve_blind:\n    effects:\n      append:\n        - reserve_top(level)\n",
+                    encoding="utf-8")
+    module = tmp_path / "double_reserve.py"
+    module.write_text(emit_engine.compile_to_module(pipeline.load_rules(str(spec))), encoding="utf-8")
+    engine = load_engine(module)
+    source = module.read_text(encoding="utf-8")
+    assert source.count("the most this spec's choices of a reserved card can name") == 1  # the second only
+    game = engine.new_game(2, seed=1)
+    for move in ("reserve deck 1", "reserve deck 1"):  # two cards for seat 1, two for seat 2
+        H.act(game, move)
+    with pytest.raises(engine.RuleError, match=r"^reserve_top\(level\) \(.*double-reserve.yaml:\d+\): the player "
+                                               r"holds 3 reserved cards, the most"):
+        H.act(game, "reserve deck 2")
+    official = (ROOT / "generated" / "engines" / "official.py").read_text(encoding="utf-8")
+    assert "the most this spec's choices" not in official  # `me.reserved < reserve_limit` guarantees room

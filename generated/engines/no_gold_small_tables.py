@@ -1054,7 +1054,7 @@ def _do_reserve_blind(g, args):
     # reserve_top(level)
     _deck = g.decks[p_level - 1]
     if not _deck:
-        raise RuleError('reserve_top: the deck of level %d is empty' % (p_level))
+        raise RuleError('reserve_top(level) (rulespec/official.yaml:100): the deck of level %d is empty' % (p_level))
     _card = _deck.pop()
     g.res[me].append(_card)
     g.blind[me].append(_card)
