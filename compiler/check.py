@@ -18,7 +18,7 @@ import os
 import re
 
 from . import bounds as bounds_mod
-from .cardflow import card_flow
+from .flow import card_flow, pay_flow
 from .diagnostics import CompileError, Reporter, SourceMap, Span, did_you_mean
 from .expr import Bool, Origin, parse_expr, parse_stmt
 from .model import (DOMAINS, FINISHES, PREFERS, RESOLVES, REPEATS, Card, Decision, EndTrigger, Noble, Param,
@@ -459,6 +459,7 @@ class Checker:
             self.spans[f"{path}.effects"] = effects_node.span
         if len(self.r.diagnostics) == typed:  # where the cards go, once every effect makes sense
             self.r.extend(card_flow(effects, tuple(p for p in params if p is not None)))
+            self.r.extend(pay_flow(effects))
         while_ = None
         repeat, resolve = "once", "choice"
         if is_step:

@@ -311,3 +311,28 @@ def test_an_optional_choice_may_be_none(folder):
                                ("    condition: supply[colour] >= pair_minimum\n",
                                 "    condition: colour != none and supply[colour] >= pair_minimum\n")))
     assert not isinstance(rules, tuple), rules[0]
+
+
+# --------------------------------------------------------------------------- when the payment is made (E511)
+
+BUY_EFFECTS = "      - pay(payment)\n      - acquire(card)\n      - refill(card)\n"
+
+
+@pytest.mark.parametrize("effects, message", [
+    ("      - put_back(gold, 1)\n" + BUY_EFFECTS,
+     "pay(payment) after put_back(gold, 1) (line 55): the payment was chosen from the tokens held when the action "
+     "began; pay first"),
+    (BUY_EFFECTS + "      - pay(payment)\n",
+     "pay(payment) after pay(payment) (line 55): the payment was chosen from the tokens held when the action "
+     "began; pay first"),
+    ("      - \"for c in gems: pay(payment)\"\n      - acquire(card)\n      - refill(card)\n",
+     "pay(payment) inside 'for' would pay at every pass"),
+])
+def test_the_payment_comes_before_tokens_leave_the_player(folder, effects, message):
+    d = one(folder, (BUY_EFFECTS, effects))
+    assert (d.code, d.message) == ("E511", message)
+
+
+def test_tokens_taken_before_the_payment_are_fine(folder):
+    rules = check(folder, spec((BUY_EFFECTS, "      - \"if supply[gold] >= 1: take(gold, 1)\"\n" + BUY_EFFECTS)))
+    assert not isinstance(rules, tuple), rules[0]

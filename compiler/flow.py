@@ -1,4 +1,7 @@
-"""Where each chosen card is while an action's effects run (a check of the sense pass).
+"""What an action's effects move, in order (checks of the sense pass).
+
+Where each chosen card is while the effects run (card_flow, E510), and when the payment
+is made (pay_flow, E511).
 
 A chosen card starts where its choice found it: in its face-up slot, or in the acting
 player's hand of reserved cards. `reserve`, `acquire` and `bury` move it out, once;
@@ -14,7 +17,7 @@ leave it, or "maybe moved" when they disagree, which no later effect may rely on
 from __future__ import annotations
 
 from .diagnostics import Diagnostic
-from .expr import Effect, ForEach, Name, When
+from .expr import Effect, ForEach, Name, When, unparse
 from .model import Param
 
 MOVES = ("reserve", "acquire", "bury")
@@ -78,3 +81,37 @@ def _left(where: str, by, place: str) -> str:
     if where == MAYBE:
         return f"may have left {place} already (the 'if' at line {by.span.line})"
     return f"left {place} already ({by.name}, line {by.span.line})"
+
+
+def pay_flow(effects) -> list[Diagnostic]:
+    """E511 for a payment made after tokens left the player, or made twice.
+
+    A payment is chosen among those the player's tokens allow when the action begins;
+    `put_back` (or another `pay`) before it can leave the player short of what it spends.
+    """
+    found: list[Diagnostic] = []
+    spent = None  # the first effect that took tokens from the player
+    for stmt in effects:
+        for node, looped in _effects_in(stmt, False):
+            if node.name == "pay":
+                if looped:
+                    found.append(Diagnostic("E511", f"{unparse(node)} inside 'for' would pay at every pass", node.span))
+                elif spent is not None:
+                    found.append(Diagnostic("E511", f"{unparse(node)} after {unparse(spent)} (line {spent.span.line}): "
+                                                    "the payment was chosen from the tokens held when the action "
+                                                    "began; pay first", node.span))
+            if node.name in ("pay", "put_back") and spent is None:
+                spent = node
+    return found
+
+
+def _effects_in(stmt, looped: bool):
+    """(effect, inside a 'for') for every effect of a statement, in order."""
+    if isinstance(stmt, Effect):
+        yield stmt, looped
+    elif isinstance(stmt, ForEach):
+        yield from _effects_in(stmt.body, True)
+    elif isinstance(stmt, When):
+        yield from _effects_in(stmt.then, looped)
+        if stmt.otherwise is not None:
+            yield from _effects_in(stmt.otherwise, looped)
