@@ -511,6 +511,10 @@ def free_names(node) -> set[str]:
 STATIC_COLLECTIONS = ("gems", "colours", "levels")
 
 
+# What each effect draws on: after it, the condition no longer speaks for that pool.
+DRAWS = {"take": "supply", "put_back": "tokens", "pay": "tokens", "reserve": "reserved", "reserve_top": "reserved"}
+
+
 def token_bounds(test, values: dict) -> dict:
     """(pool, colour) -> the least number of tokens a condition guarantees when it holds.
 
@@ -1413,8 +1417,7 @@ class DecisionLowering:
         for stmt in d.effects:
             out.add(1, f"# {unparse(stmt)}")
             compiler.stmt(stmt, self.env, out, 1)
-            compiler.drawn |= {{"take": "supply", "put_back": "tokens"}.get(x.name, "reserved") for x in walk(stmt)
-                               if isinstance(x, Effect) and x.name in ("take", "put_back", "reserve", "reserve_top")}
+            compiler.drawn |= {DRAWS[x.name] for x in walk(stmt) if isinstance(x, Effect) and x.name in DRAWS}
         if not d.effects:
             out.add(1, "pass")
         return out.text()

@@ -271,3 +271,18 @@ def test_a_reserve_past_the_hand_its_choices_can_name_fails_in_words(tmp_path):
         H.act(game, "reserve deck 2")
     official = (ROOT / "generated" / "engines" / "official.py").read_text(encoding="utf-8")
     assert "the most this spec's choices" not in official  # `me.reserved < reserve_limit` guarantees room
+
+
+def test_the_condition_speaks_only_for_the_first_draw_on_a_pool(tmp_path):
+    """`me.tokens[gold] >= 1` held before the payment; after it, returning a gold token is tested."""
+    spec = tmp_path / "gold-back.yaml"
+    spec.write_text(f"spec: 1\nname: gold-back\nextends: {OFFICIAL}\ntitle: {{en: Gold back}}\n"
+                    "actions:\n  buy_reserved:\n    condition: me.tokens[gold] >= 1\n"
+                    "    effects:\n      append:\n        - put_back(gold, 1)\n"
+                    "  take_pair:\n    condition: me.tokens[gold] >= 1 and supply[colour] >= pair_minimum\n"
+                    "    effects:\n      append:\n        - put_back(gold, 1)\n", encoding="utf-8")
+    source = emit_engine.compile_to_module(pipeline.load_rules(str(spec)))
+    buy = source[source.index("def _do_buy_reserved"):source.index("def _why_buy_reserved")]
+    pair = source[source.index("def _do_take_pair"):source.index("def _why_take_pair")]
+    assert "held by the player" in buy  # drawn on by pay(payment) first
+    assert "held by the player" not in pair and "in the supply" not in pair  # both guaranteed
