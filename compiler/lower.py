@@ -511,6 +511,11 @@ def free_names(node) -> set[str]:
 STATIC_COLLECTIONS = ("gems", "colours", "levels")
 
 
+def _located(node, name: str) -> str:
+    """An effect as written, and its spec line, for the RuleError an engine raises there."""
+    return f"{unparse(node)} ({node.span.file}:{node.span.line})" if node is not None else name
+
+
 # What each effect draws on: after it, the condition no longer speaks for that pool.
 DRAWS = {"take": "supply", "put_back": "tokens", "pay": "tokens", "reserve": "reserved", "reserve_top": "reserved"}
 
@@ -583,8 +588,8 @@ class ExprCompiler:
         # Token moves (see effect): what the decision's condition guarantees, and what the
         # tests of the `if`s around an effect do; loops open around it; pools already drawn on.
         self.condition_bounds: dict = {}
-        self.when_bounds: list[dict] = []
-        self.loops: dict[str, str] = {}
+        self.when_bounds: list[tuple[dict, int]] = []  # (bounds, how many loops were open at the `if`)
+        self.loops: dict[str, str] = {}  # loop variable -> its collection, outermost first
         self.drawn: set[str] = set()
 
     # -- players and collections
@@ -815,7 +820,7 @@ class ExprCompiler:
                 self.loops = outer
             case When(test=test, then=then, otherwise=otherwise):
                 out.add(depth, f"if {self.expr(test, env)}:")
-                self.when_bounds.append(token_bounds(test, self.values))
+                self.when_bounds.append((token_bounds(test, self.values), len(self.loops)))
                 self.stmt(then, env, out, depth + 1)
                 self.when_bounds.pop()
                 if otherwise is not None:
@@ -829,17 +834,29 @@ class ExprCompiler:
 
         The test of an `if` around the effect holds when the effect runs; the decision's
         condition held before the effects began, so it speaks only for the first effect
-        that draws on the pool (one statement: a `for` over a set draws each colour once).
+        that draws on the pool. Either speaks for one run of the effect: for none inside a
+        `for` opened after the test, but the one `for c in S` whose test was `all(... for c in S)`
+        (it draws each colour of S once).
         """
         n = amount.value if isinstance(amount, Int) else self.values.get(amount.id) \
             if isinstance(amount, Name) and amount.id not in self.loops else None
         if not isinstance(n, int):
             return False
-        keys = [(pool, unparse(colour))]
-        if isinstance(colour, Name) and colour.id in self.loops:
-            keys.append((pool, "each " + self.loops[colour.id]))
-        sources = self.when_bounds + ([self.condition_bounds] if pool not in self.drawn else [])
-        return any(bounds.get(key, -1) >= n for bounds in sources for key in keys)
+        loops = list(self.loops.items())
+        sources = [(bounds, opened) for bounds, opened in self.when_bounds]
+        if pool not in self.drawn:
+            sources.append((self.condition_bounds, 0))
+        for bounds, opened in sources:
+            inner = loops[opened:]  # the loops opened since the test
+            if not inner:
+                key = (pool, unparse(colour))
+            elif len(inner) == 1 and colour == Name(inner[0][0], None):
+                key = (pool, "each " + inner[0][1])
+            else:
+                continue
+            if bounds.get(key, -1) >= n:
+                return True
+        return False
 
     def reserve_room(self, node, out: Lines, depth: int) -> None:
         """A reserve never takes a hand past MAX_RESERVED (the positions its choices can name),
@@ -847,12 +864,13 @@ class ExprCompiler:
         most = self.plan.max_reserved
         if not most:  # no choice names reserved cards: no bound to keep
             return
-        sources = self.when_bounds + ([self.condition_bounds] if "reserved" not in self.drawn else [])
+        sources = [bounds for bounds, opened in self.when_bounds if opened == len(self.loops)]
+        if "reserved" not in self.drawn and not self.loops:
+            sources.append(self.condition_bounds)
         if any(0 < bounds.get(("reserved", "room"), most + 1) <= most for bounds in sources):
             return
-        where = f" ({node.span.file}:{node.span.line})" if node is not None else ""
-        message = (f"{unparse(node) if node is not None else 'reserve'}{where}: the player holds %d reserved "
-                   f"cards, the most this spec's choices of a reserved card can name")
+        message = (f"{_located(node, 'reserve')}: the player holds %d reserved cards, the most this spec's "
+                   "choices of a reserved card can name")
         out.add(depth, f"if len(g.res[me]) >= {most}:")
         out.add(depth + 1, f"raise RuleError({message!r} % len(g.res[me]))")
 
@@ -868,9 +886,8 @@ class ExprCompiler:
             pool = "supply" if name == "take" else "tokens"
             if not self.guaranteed(pool, args[0], args[1]):
                 # a spec whose tests do not ensure the tokens are there: say so, never go below 0
-                where = f" ({node.span.file}:{node.span.line})" if node is not None else ""
                 held = "in the supply" if name == "take" else "held by the player"
-                message = f"{unparse(node) if node is not None else name}{where}: only %d %s token(s) {held}"
+                message = f"{_located(node, name)}: only %d %s token(s) {held}"
                 out.add(depth, f"if {source}[{a[0]}] < {amount}:")
                 out.add(depth + 1, f"raise RuleError({message!r} % ({source}[{a[0]}], COLOURS[{a[0]}]))")
             out.add(depth, f"{source}[{a[0]}] -= {amount}")
@@ -897,8 +914,7 @@ class ExprCompiler:
             self.reserve_room(node, out, depth)
             out.add(depth, f"_deck = g.decks[{a[0]} - 1]")
             out.add(depth, "if not _deck:")
-            where = f" ({node.span.file}:{node.span.line})" if node is not None else ""
-            text = f"{unparse(node) if node is not None else 'reserve_top'}{where}: the deck of level %d is empty"
+            text = f"{_located(node, 'reserve_top')}: the deck of level %d is empty"
             out.add(depth + 1, f"raise RuleError({text!r} % ({a[0]}))")
             out.add(depth, "_card = _deck.pop()")
             out.add(depth, "g.res[me].append(_card)")

@@ -286,3 +286,14 @@ def test_the_condition_speaks_only_for_the_first_draw_on_a_pool(tmp_path):
     pair = source[source.index("def _do_take_pair"):source.index("def _why_take_pair")]
     assert "held by the player" in buy  # drawn on by pay(payment) first
     assert "held by the player" not in pair and "in the supply" not in pair  # both guaranteed
+
+
+def test_a_test_speaks_for_one_run_of_an_effect_not_for_a_loop_of_them(tmp_path):
+    spec = tmp_path / "gold-rain.yaml"
+    spec.write_text(f"spec: 1\nname: gold-rain\nextends: {OFFICIAL}\ntitle: {{en: Gold rain}}\n"
+                    "actions:\n  take_pair:\n    condition: supply[gold] >= 1 and supply[colour] >= pair_minimum\n"
+                    "    effects:\n      - \"for c in gems: take(gold, 1)\"\n"
+                    "      - \"for c in gems: if supply[c] >= 1: take(c, 1)\"\n", encoding="utf-8")
+    source = emit_engine.compile_to_module(pipeline.load_rules(str(spec)))
+    pair = source[source.index("def _do_take_pair"):source.index("def _why_take_pair")]
+    assert pair.count("in the supply") == 5  # the gold of each pass is tested; each colour's `if` speaks for it
