@@ -20,14 +20,14 @@ from .diagnostics import Diagnostic
 from .expr import Effect, ForEach, Name, When, unparse
 from .model import Param
 
-MOVES = ("reserve", "acquire", "bury")
+MOVES = ("reserve", "acquire", "bury", "visit")  # visit moves a noble
 
 IN_PLACE, MOVED, REFILLED, MAYBE = "in place", "moved", "refilled", "maybe"
 
 
 def card_flow(effects, params: tuple[Param, ...]) -> list[Diagnostic]:
-    """E510 for every effect that moves a chosen card twice, or refills a slot its card has not left."""
-    cards = {p.name: p.domain for p in params if p.domain in ("face_up", "reserved")}
+    """E510 for every effect that moves a chosen card (or noble) twice, or refills a slot its card has not left."""
+    cards = {p.name: p.domain for p in params if p.domain in ("face_up", "reserved", "noble")}
     if not cards:
         return []
     found: list[Diagnostic] = []
@@ -50,16 +50,17 @@ def _walk(stmt, state: dict, cards: dict, found: list, looped: bool) -> dict:
     if not isinstance(arg, Name) or arg.id not in cards:
         return state
     name, (where, by) = arg.id, state[arg.id]
-    place = "its face-up slot" if cards[name] == "face_up" else "your reserved cards"
+    place = {"face_up": "its face-up slot", "reserved": "your reserved cards", "noble": "the row"}[cards[name]]
+    thing, once = ("noble", "a noble visits once") if cards[name] == "noble" else ("card", "a card moves once")
     if looped:
-        found.append(Diagnostic("E510", f"{stmt.name}({name}) inside 'for' would act on the chosen card at every "
-                                        "pass; a card moves once", stmt.span))
+        found.append(Diagnostic("E510", f"{stmt.name}({name}) inside 'for' would act on the chosen {thing} at every "
+                                        f"pass; {once}", stmt.span))
         return {**state, name: (MOVED if stmt.name in MOVES else REFILLED, stmt)}  # reported once
     if stmt.name in MOVES:
         if where == IN_PLACE:
             return {**state, name: (MOVED, stmt)}
-        found.append(Diagnostic("E510", f"{stmt.name}({name}): the chosen card {_left(where, by, place)}; "
-                                        "a card moves once", stmt.span))
+        found.append(Diagnostic("E510", f"{stmt.name}({name}): the chosen {thing} {_left(where, by, place)}; "
+                                        f"{once}", stmt.span))
         return state
     # refill: the slot must be empty, its card gone, and not refilled yet
     if where == MOVED:

@@ -336,3 +336,9 @@ def test_the_payment_comes_before_tokens_leave_the_player(folder, effects, messa
 def test_tokens_taken_before_the_payment_are_fine(folder):
     rules = check(folder, spec((BUY_EFFECTS, "      - \"if supply[gold] >= 1: take(gold, 1)\"\n" + BUY_EFFECTS)))
     assert not isinstance(rules, tuple), rules[0]
+
+
+def test_a_chosen_noble_visits_once(folder):
+    d = one(folder, ("      - visit(noble)\n", "      - visit(noble)\n      - visit(noble)\n"))
+    assert (d.code, d.message) == ("E510", "visit(noble): the chosen noble left the row already (visit, line "
+                                           f"{d.span.line - 1}); a noble visits once")
