@@ -34,6 +34,21 @@ RESERVED_NAMES = set(GLOBALS) | set(FUNCTIONS) | set(AGGREGATES) | set(EFFECTS) 
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 
 
+def _bracket_problem(notation: str) -> str:
+    """What is wrong with the [optional parts] of a notation, or '' when they pair up."""
+    depth = 0
+    for ch in notation:
+        if ch == "[":
+            if depth:
+                return "opens a '[' inside another"
+            depth = 1
+        elif ch == "]":
+            if not depth:
+                return "has a ']' without its '['"
+            depth = 0
+    return "has a '[' without its ']'" if depth else ""
+
+
 class Checker:
     def __init__(self, resolved: Resolved, sources: SourceMap | None):
         self.resolved = resolved
@@ -422,6 +437,9 @@ class Checker:
             self.r.error("E506", f"notation has a '{stray[0]}' without its pair: write each choice as "
                          f"{{name}} ({', '.join('{' + p.name + '}' for p in params) or 'no choices here'})",
                          notation_node.span)
+        elif notation_node is not None and _bracket_problem(notation):
+            self.r.error("E506", f"notation {_bracket_problem(notation)}: an optional part is written "
+                                 "[words {choice}], once, not inside another", notation_node.span)
         elif notation_node is not None:
             shown = _PLACEHOLDER.findall(notation)
             for placeholder in shown:

@@ -342,3 +342,14 @@ def test_a_chosen_noble_visits_once(folder):
     d = one(folder, ("      - visit(noble)\n", "      - visit(noble)\n      - visit(noble)\n"))
     assert (d.code, d.message) == ("E510", "visit(noble): the chosen noble left the row already (visit, line "
                                            f"{d.span.line - 1}); a noble visits once")
+
+
+@pytest.mark.parametrize("notation, problem", [
+    ("take2 {colour}[", "has a '[' without its ']'"),
+    ("take2 ]{colour}", "has a ']' without its '['"),
+    ("take2 [a [b {colour}]]", "opens a '[' inside another"),
+])
+def test_a_notation_whose_optional_parts_do_not_pair_up_is_one_error(folder, notation, problem):
+    d = one(folder, ("    notation: take2 {colour}\n", f"    notation: {notation}\n"))
+    assert (d.code, d.message) == ("E506", f"notation {problem}: an optional part is written [words {{choice}}], "
+                                           "once, not inside another")
