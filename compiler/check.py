@@ -26,7 +26,7 @@ from .model import (DOMAINS, FINISHES, PREFERS, RESOLVES, REPEATS, Card, Decisio
 from .overlay import Resolved
 from .source import MapNode, Node, ScalarNode, SeqNode
 from .types import (BOOL, DOMAIN_TYPES, GEM, GLOBALS, INT, PLAYER, AGGREGATES, EFFECTS, FUNCTIONS, Inferrer,
-                    Scope, base_scope)
+                    Scope, base_scope, tested)
 
 LANGS = ("en", "fr", "nl", "sr")
 RESERVED_NAMES = set(GLOBALS) | set(FUNCTIONS) | set(AGGREGATES) | set(EFFECTS) | {
@@ -470,8 +470,8 @@ class Checker:
         effects_node = self.node(entry, "effects", SeqNode, required=False)
         for item in effects_node.items if effects_node else ():
             stmt = self.statement(item, "effect")
-            if stmt is not None:
-                self.types.statement(stmt, scope)
+            if stmt is not None:  # the effects run once the condition held
+                self.types.statement(stmt, scope.knowing(tested(condition, none=False)) if condition else scope)
                 effects.append(stmt)
         if effects_node is not None:
             self.spans[f"{path}.effects"] = effects_node.span

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from .diagnostics import Reporter, did_you_mean
 from .expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditional, Effect, ForEach, Index, Int,
-                   Logic, Name, Unary, When)
+                   Logic, Name, Unary, When, unparse)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,17 +132,50 @@ class Scope:
     """The names an expression may use: globals, colour names, values, params, bound variables."""
 
     def __init__(self, names: dict[str, object], optional: frozenset[str] = frozenset(),
-                 choices: frozenset[str] = frozenset(), told: set | None = None):
+                 choices: frozenset[str] = frozenset(), told: set | None = None,
+                 not_none: frozenset[str] = frozenset()):
         self.names = names
         self.optional = optional  # the choices that may be `none`
         self.choices = choices  # every choice of the decision
-        self.told = told if told is not None else set()  # choices already reported as never none
+        self.told = told if told is not None else set()  # (problem, choice) already reported
+        self.not_none = not_none  # optional choices a test here has found not none
 
     def bind(self, name: str, type_) -> "Scope":
-        return Scope({**self.names, name: type_}, self.optional, self.choices - {name}, self.told)
+        return Scope({**self.names, name: type_}, self.optional - {name}, self.choices - {name}, self.told,
+                     self.not_none - {name})
+
+    def knowing(self, not_none: set[str]) -> "Scope":
+        """This scope where the optional choices `not_none` are known not to be none."""
+        if not not_none - self.not_none:
+            return self
+        return Scope(self.names, self.optional, self.choices, self.told, self.not_none | frozenset(not_none))
 
     def lookup(self, name: str):
         return self.names.get(name)
+
+
+def tested(test, none: bool) -> set[str]:
+    """The names a condition proves `none` (none=True) or not none (none=False) when it holds.
+
+    `x != none` (or `none != x`) proves x is not none; `x == none` that it is; through `and`.
+    """
+    match test:
+        case Logic(op="and", left=left, right=right):
+            return tested(left, none) | tested(right, none)
+        case Compare(op="==" | "!=" as op, left=left, right=right) if (op == "==") == none:
+            return {side.id for side, other in ((left, right), (right, left))
+                    if isinstance(side, Name) and other == Name("none", None)}
+    return set()
+
+
+def failed(test) -> set[str]:
+    """The names a condition proves not none when it fails: `x == none or ...` fails only with x set."""
+    match test:
+        case Logic(op="or", left=left, right=right):
+            return failed(left) | failed(right)
+        case Compare(op="==") | Logic(op="and"):
+            return tested(test, none=True) if isinstance(test, Compare) else set()
+    return set()
 
 
 def base_scope(gems: tuple[str, ...], wild: str, values: tuple[str, ...]) -> dict[str, object]:
@@ -182,6 +215,12 @@ class Inferrer:
                 return INT
             case Bool():
                 return BOOL
+            case Name(id=name) if name in scope.optional and name not in scope.not_none:
+                if ("maybe", name) not in scope.told:
+                    scope.told.add(("maybe", name))  # once per decision: one cause
+                    self.r.error("E410", f"'{name}' may be none here (its choice is optional): test "
+                                         f"'{name} != none' first, as in \"{name} != none and ...\"", node.span)
+                return scope.lookup(name)
             case Name(id=name):
                 t = scope.lookup(name)
                 if t is None:
@@ -248,7 +287,9 @@ class Inferrer:
                 return INT
             case Logic(op=op, left=l, right=r):
                 self.expect(l, scope, BOOL, f"the left side of '{op}'")
-                self.expect(r, scope, BOOL, f"the right side of '{op}'")
+                # the right side runs only when the left holds (and) or fails (or)
+                known = tested(l, none=False) if op == "and" else failed(l)
+                self.expect(r, scope.knowing(known), BOOL, f"the right side of '{op}'")
                 return BOOL
             case Compare(op=op, left=l, right=r) if op in ("in", "not in"):
                 rt = self.infer(r, scope)
@@ -259,6 +300,8 @@ class Inferrer:
                     self.r.error("E410", f"{noun(lt)} is never in {noun(rt)}", node.span)
                 return BOOL
             case Compare(op=op, left=l, right=r):
+                if op in ("==", "!=") and Name("none", None) in (l, r):  # asking is how to learn it
+                    scope = scope.knowing({side.id for side in (l, r) if isinstance(side, Name)})
                 # `purpel == c`: an unknown name on the left learns from the right what is wanted there
                 if isinstance(l, Name) and scope.lookup(l.id) is None:
                     rt = self.infer(r, scope)
@@ -270,11 +313,16 @@ class Inferrer:
                     if not comparable(lt, rt):
                         self.r.error("E410", f"cannot compare {noun(lt)} with {noun(rt)}", node.span)
                     for side, other in ((l, rt), (r, lt)):
-                        if other == NONE and isinstance(side, Name) and side.id in scope.choices \
-                                and side.id not in scope.optional and side.id not in scope.told:
-                            scope.told.add(side.id)  # once per decision: one cause
-                            self.r.error("E410", f"'{side.id}' is never none: its choice is not optional "
-                                                 "(write optional: true in the choice to offer none)", node.span)
+                        optional = isinstance(side, Name) and side.id in scope.optional
+                        if other != NONE or side == Name("none", None) or optional:
+                            continue
+                        choice = isinstance(side, Name) and side.id in scope.choices
+                        if ("never", unparse(side)) in scope.told:
+                            continue
+                        scope.told.add(("never", unparse(side)))  # once per decision: one cause
+                        self.r.error("E410", f"'{unparse(side)}' is never none: " + (
+                            "its choice is not optional (write optional: true in the choice to offer none)"
+                            if choice else "only an optional choice can be none"), node.span)
                 else:
                     for side, t in ((l, lt), (r, rt)):
                         if not assignable(t, INT):
@@ -282,7 +330,7 @@ class Inferrer:
                 return BOOL
             case Conditional(test=t, then=a, otherwise=b):
                 self.expect(t, scope, BOOL, "the condition of 'if'")
-                at, bt = self.infer(a, scope), self.infer(b, scope)
+                at, bt = self.infer(a, scope.knowing(tested(t, none=False))), self.infer(b, scope.knowing(failed(t)))
                 if not comparable(at, bt):
                     self.r.error("E410", f"both branches of 'if' must have the same type, but one is {noun(at)} and "
                                  f"the other {noun(bt)}", node.span)
@@ -345,8 +393,8 @@ class Inferrer:
                 self.statement(body, scope.bind(var, elem))
             case When(test=test, then=then, otherwise=otherwise):
                 self.expect(test, scope, BOOL, "the condition of 'if'")
-                self.statement(then, scope)
+                self.statement(then, scope.knowing(tested(test, none=False)))
                 if otherwise is not None:
-                    self.statement(otherwise, scope)
+                    self.statement(otherwise, scope.knowing(failed(test)))
             case _:  # pragma: no cover
                 raise TypeError(f"not a statement: {node!r}")

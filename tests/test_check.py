@@ -353,3 +353,32 @@ def test_a_notation_whose_optional_parts_do_not_pair_up_is_one_error(folder, not
     d = one(folder, ("    notation: take2 {colour}\n", f"    notation: {notation}\n"))
     assert (d.code, d.message) == ("E506", f"notation {problem}: an optional part is written [words {{choice}}], "
                                            "once, not inside another")
+
+
+OPTIONAL_COLOUR = ("      colour: {domain: gem}\n", "      colour: {domain: gem, optional: true}\n")
+
+
+@pytest.mark.parametrize("condition, effect", [
+    ("colour != none and supply[colour] >= pair_minimum", "take(colour, 2)"),  # the condition held
+    ("colour == none or supply[colour] >= pair_minimum", "\"if colour != none: take(colour, 2)\""),
+    ("(if colour != none then supply[colour] >= pair_minimum else true)",
+     "\"if colour == none: take(gold, 1) else: take(colour, 2)\""),
+])
+def test_an_optional_choice_is_used_where_a_test_found_it_set(folder, condition, effect):
+    rules = check(folder, spec(OPTIONAL_COLOUR, ("    condition: supply[colour] >= pair_minimum\n",
+                                                 f"    condition: {condition}\n"),
+                               ("      - take(colour, 2)\n", f"      - {effect}\n")))
+    assert not isinstance(rules, tuple), rules[0]
+
+
+def test_an_optional_choice_used_unchecked_may_be_none_said_once(folder):
+    d = one(folder, OPTIONAL_COLOUR)  # `supply[colour] >= pair_minimum` and `take(colour, 2)`: none is possible
+    assert (d.code, d.message) == ("E410", "'colour' may be none here (its choice is optional): test "
+                                           "'colour != none' first, as in \"colour != none and ...\"")
+    assert marked(d, folder) == "colour"
+
+
+def test_only_an_optional_choice_can_be_none(folder):
+    d = one(folder, ("    condition: supply[colour] >= pair_minimum\n",
+                     "    condition: me != none and supply[colour] >= pair_minimum\n"))
+    assert (d.code, d.message) == ("E410", "'me' is never none: only an optional choice can be none")
