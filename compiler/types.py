@@ -173,8 +173,8 @@ def failed(test) -> set[str]:
     match test:
         case Logic(op="or", left=left, right=right):
             return failed(left) | failed(right)
-        case Compare(op="==") | Logic(op="and"):
-            return tested(test, none=True) if isinstance(test, Compare) else set()
+        case Compare(op="=="):
+            return tested(test, none=True)
     return set()
 
 
