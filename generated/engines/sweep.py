@@ -2282,7 +2282,7 @@ def string_to_action(text):
     if forms:  # the right verb: say how its actions are written
         hint += f"; {verb} is written " + ", or ".join(form for form, _ in forms)
         if any(later for _, later in forms):
-            hint += " (how to pay is asked next, when gold gives a choice)"
+            hint += f" (how to pay is asked next, when {WILD} gives a choice)"
     elif not close:
         hint = f" (actions start with: {', '.join(verbs)})"
     raise NotationError(f"not an action: {str(text)!r}{hint}")
