@@ -37,7 +37,8 @@ def notation_help(plan: EnginePlan) -> list[str]:
         example = next(s for (d, _), s in zip(plan.actions, plan.action_strings) if d == dp.index)
         lines.append(f"{dp.decision.notation:<34} e.g. {example!r}")
     if plan.pay_index >= 0:
-        lines.append(f"{'pay ... (when several payments)':<34} e.g. 'pay gold for red', 'pay without gold'")
+        wild = plan.rules.wild
+        lines.append(f"{'pay ... (when several payments)':<34} e.g. 'pay {wild} for red', 'pay without {wild}'")
     return lines
 
 

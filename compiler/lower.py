@@ -161,7 +161,7 @@ def layout_param(param: Param, plan: "EnginePlan") -> ParamLayout:
         values, labels = list(range(plan.max_nobles)), [str(i + 1) for i in range(plan.max_nobles)]
     elif param.domain == "payment":
         values = list(range(len(plan.payments)))
-        labels = ["" if sum(v) == 0 else "paying gold for " + " ".join(
+        labels = ["" if sum(v) == 0 else f"paying {plan.rules.wild} for " + " ".join(
             gems[g] for g in range(len(gems)) for _ in range(v[g])) for v in plan.payments]
     else:  # pragma: no cover - the checker rejects other domains
         raise LoweringError(f"unknown domain {param.domain}", param.span)
@@ -1749,11 +1749,12 @@ def lower(rules: Rules) -> EnginePlan:
         for pi, vec in enumerate(plan.payments):
             plan.actions.append((plan.pay_index, (pi,)))
             paid = " ".join(rules.gems[g] for g in range(len(rules.gems)) for _ in range(vec[g]))
-            plan.action_strings.append("pay gold for " + paid if paid else "pay without gold")
+            wild = rules.wild  # the payment step is written with the spec's wild colour
+            plan.action_strings.append(f"pay {wild} for {paid}" if paid else f"pay without {wild}")
         example = max(range(len(plan.payments)), key=lambda i: (min(2, len([n for n in plan.payments[i] if n])), -i))
-        plan.notation_forms += [("pay gold for GEMS", "GEMS is the gem colour each gold token stands for, as in "
-                                 f"'{plan.action_strings[plan.pay_base + example]}'", False),
-                                ("pay without gold", "", False)]
+        plan.notation_forms += [(f"pay {rules.wild} for GEMS", f"GEMS is the gem colour each {rules.wild} token "
+                                 f"stands for, as in '{plan.action_strings[plan.pay_base + example]}'", False),
+                                (f"pay without {rules.wild}", "", False)]
     seen: dict[str, int] = {}
     for a, text in enumerate(plan.action_strings):
         if text in seen:

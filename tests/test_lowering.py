@@ -297,3 +297,19 @@ def test_a_test_speaks_for_one_run_of_an_effect_not_for_a_loop_of_them(tmp_path)
     source = emit_engine.compile_to_module(pipeline.load_rules(str(spec)))
     pair = source[source.index("def _do_take_pair"):source.index("def _why_take_pair")]
     assert pair.count("in the supply") == 5  # the gold of each pass is tested; each colour's `if` speaks for it
+
+
+def test_the_payment_step_is_written_with_the_specs_wild_colour(tmp_path):
+    clean = (ROOT / "tests" / "broken" / "_clean.yaml").read_text(encoding="utf-8")
+    spec = tmp_path / "jokers.yaml"
+    text = clean.replace("../../rulespec/", f"{(ROOT / 'rulespec').as_posix()}/")
+    text = text.replace("wild: gold", "wild: joker").replace("[gold]", "[joker]").replace("take(gold", "take(joker")
+    spec.write_text(text, encoding="utf-8")  # (the player-count table's `gold` is the key of the wild's count)
+    engine_path = tmp_path / "jokers.py"
+    engine_path.write_text(emit_engine.compile_to_module(pipeline.load_rules(str(spec))), encoding="utf-8")
+    engine = load_engine(engine_path)
+    assert engine.WILD == "joker"
+    assert "pay without joker" in engine.ACTION_STRINGS and "pay joker for red" in engine.ACTION_STRINGS
+    with pytest.raises(engine.NotationError, match=r"pay is written 'pay joker for GEMS', where GEMS is the gem "
+                                                   r"colour each joker token stands for"):
+        engine.string_to_action("pay gold for red")

@@ -1437,7 +1437,7 @@ _WHY = (_why_take_different, _why_take_pair, _why_reserve_face_up, _why_reserve_
 _PAYOPTS = (None, None, None, None, _payopts_buy_face_up, _payopts_buy_reserved, None, None, None, )
 _PAY = 9  # decision index of the payment step (-1: no action has a payment)
 _WILD_INDEX = len(GEMS)  # the wild colour's index in COLOURS (and in each player's tokens)
-_PAY_BASE = 72  # action id of "pay without gold"; PAYMENTS[i] is id _PAY_BASE + i
+_PAY_BASE = 72  # action id of the payment without wild tokens; PAYMENTS[i] is id _PAY_BASE + i
 _STUCK = 6  # decision index of the action taken only when stuck, or -1
 # the end-of-turn steps in order, as decision indexes (Game.apply runs them, unrolled)
 _STEPS = (7, 8)  # return_tokens, noble_visit
