@@ -1,7 +1,8 @@
 """What an action's effects move, in order (checks of the sense pass).
 
-Where each chosen card is while the effects run (card_flow, E510), and when the payment
-is made (pay_flow, E511).
+Where each chosen card is while the effects run (card_flow, E510), when the payment is
+made (pay_flow, E511), and how many tokens a condition guarantees to the effects that move
+them (token_bounds: the engine leaves out the tests it makes sure of; overdraws, warning E512).
 
 A chosen card starts where its choice found it: in its face-up slot, or in the acting
 player's hand of reserved cards. `reserve`, `acquire` and `bury` move it out, once;
@@ -17,8 +18,8 @@ leave it, or "maybe moved" when they disagree, which no later effect may rely on
 from __future__ import annotations
 
 from .diagnostics import Diagnostic
-from .expr import Effect, ForEach, Name, When, unparse
-from .model import Param
+from .expr import Aggregate, Attribute, Compare, Effect, ForEach, Index, Int, Logic, Name, When, unparse, walk
+from .model import Param, Rules
 
 MOVES = ("reserve", "acquire", "bury", "visit")  # visit moves a noble
 
@@ -116,3 +117,92 @@ def _effects_in(stmt, looped: bool):
         yield from _effects_in(stmt.then, looped)
         if stmt.otherwise is not None:
             yield from _effects_in(stmt.otherwise, looped)
+
+
+# What each effect draws on: after it, the condition no longer speaks for that pool.
+DRAWS = {"take": "supply", "put_back": "tokens", "pay": "tokens", "reserve": "reserved", "reserve_top": "reserved"}
+
+
+def token_bounds(test, values: dict) -> dict:
+    """(pool, colour) -> the least number of tokens a condition guarantees when it holds.
+
+    From its conjuncts `supply[X] >= k` (or `> k - 1`), `me.tokens[X] >= k`, and `all(...)`
+    of these over a collection S (colour "each S"); k a number or a named value. Also
+    ("reserved", "room"): with `me.reserved < k` (or `<= k - 1`), the count is below k.
+    """
+    out: dict = {}
+
+    def pool_of(node):
+        match node:
+            case Index(obj=Name(id="supply"), index=colour):
+                return "supply", colour
+            case Index(obj=Attribute(obj=Name(id="me"), name="tokens"), index=colour):
+                return "tokens", colour
+        return None, None
+
+    def least(op, right):
+        k = right.value if isinstance(right, Int) else values.get(right.id) if isinstance(right, Name) else None
+        if not isinstance(k, int) or op not in (">=", ">"):
+            return None
+        return k if op == ">=" else k + 1
+
+    def add(key, k):
+        if k is not None and key[0] is not None:
+            out[key] = max(out.get(key, k), k)
+
+    stack = [test]
+    while stack:
+        node = stack.pop()
+        match node:
+            case Logic(op="and", left=left, right=right):
+                stack += [left, right]
+            case Compare(op="<" | "<=" as op, left=Attribute(obj=Name(id="me"), name="reserved"), right=right):
+                k = least(">=" if op == "<" else ">", right)  # below k: k as a number, or k + 1 for <=
+                add(("reserved", "room"), k)
+            case Compare(op=op, left=left, right=right):
+                pool, colour = pool_of(left)
+                if pool is not None:
+                    add((pool, unparse(colour)), least(op, right))
+            case Aggregate(func="all", var=var, collection=coll, body=Compare(op=op, left=left, right=right)):
+                pool, colour = pool_of(left)
+                if pool is not None and colour == Name(var, None):
+                    add((pool, "each " + unparse(coll)), least(op, right))
+    return out
+
+
+def overdraws(rules: Rules) -> list[Diagnostic]:
+    """E512 warnings: an effect that moves more tokens than its action's condition ensures.
+
+    `take(colour, 2)` under `supply[colour] >= pair_minimum` with pair_minimum 1: legal with
+    one token left, when the engine stops with a RuleError. Only the first effect that draws
+    on a pool, outside any `for` or `if`, is weighed against the condition (as the engine does).
+    """
+    values = {v.name: v.value for v in rules.values}
+    found = []
+    for d in (*rules.actions, *rules.steps):
+        if d.resolve == "all":
+            continue
+        bounds = token_bounds(d.condition, values)
+        drawn: set[str] = set()
+        for stmt in d.effects:
+            if isinstance(stmt, Effect) and stmt.name in ("take", "put_back") and len(stmt.args) == 2:
+                pool = "supply" if stmt.name == "take" else "tokens"
+                amount = stmt.args[1]
+                n = amount.value if isinstance(amount, Int) else values.get(getattr(amount, "id", None))
+                k = bounds.get((pool, unparse(stmt.args[0])))
+                if pool not in drawn and isinstance(n, int) and k is not None and k < n:
+                    named = [f"{v} is {values[v]}" for v in sorted(values) if v in _names(d.condition)]
+                    found.append(Diagnostic(
+                        "E512", f"{unparse(stmt)} can move {n} tokens where the condition of '{d.name}' ensures "
+                                f"{k}" + (f" ({', '.join(named)})" if named else "") + ": the engine stops with an "
+                                "error when fewer are there", stmt.span, severity="warning"))
+            drawn |= {DRAWS[x.name] for x in _effects(stmt) if x.name in DRAWS}
+    return found
+
+
+def _names(node) -> set[str]:
+    return {x.id for x in walk(node) if isinstance(x, Name)}
+
+
+def _effects(stmt):
+    return [effect for effect, _ in _effects_in(stmt, False)]

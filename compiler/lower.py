@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 
 from .expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditional, Effect, ForEach, Index, Int,
                    Logic, Name, Unary, When, unparse, walk)
+from .flow import DRAWS, token_bounds
 from .model import Decision, Param, Rules
 
 
@@ -514,57 +515,6 @@ STATIC_COLLECTIONS = ("gems", "colours", "levels")
 def _located(node, name: str) -> str:
     """An effect as written, and its spec line, for the RuleError an engine raises there."""
     return f"{unparse(node)} ({node.span.file}:{node.span.line})" if node is not None else name
-
-
-# What each effect draws on: after it, the condition no longer speaks for that pool.
-DRAWS = {"take": "supply", "put_back": "tokens", "pay": "tokens", "reserve": "reserved", "reserve_top": "reserved"}
-
-
-def token_bounds(test, values: dict) -> dict:
-    """(pool, colour) -> the least number of tokens a condition guarantees when it holds.
-
-    From its conjuncts `supply[X] >= k` (or `> k - 1`), `me.tokens[X] >= k`, and `all(...)`
-    of these over a collection S (colour "each S"); k a number or a named value. Also
-    ("reserved", "room"): with `me.reserved < k` (or `<= k - 1`), the count is below k.
-    """
-    out: dict = {}
-
-    def pool_of(node):
-        match node:
-            case Index(obj=Name(id="supply"), index=colour):
-                return "supply", colour
-            case Index(obj=Attribute(obj=Name(id="me"), name="tokens"), index=colour):
-                return "tokens", colour
-        return None, None
-
-    def least(op, right):
-        k = right.value if isinstance(right, Int) else values.get(right.id) if isinstance(right, Name) else None
-        if not isinstance(k, int) or op not in (">=", ">"):
-            return None
-        return k if op == ">=" else k + 1
-
-    def add(key, k):
-        if k is not None and key[0] is not None:
-            out[key] = max(out.get(key, k), k)
-
-    stack = [test]
-    while stack:
-        node = stack.pop()
-        match node:
-            case Logic(op="and", left=left, right=right):
-                stack += [left, right]
-            case Compare(op="<" | "<=" as op, left=Attribute(obj=Name(id="me"), name="reserved"), right=right):
-                k = least(">=" if op == "<" else ">", right)  # below k: k as a number, or k + 1 for <=
-                add(("reserved", "room"), k)
-            case Compare(op=op, left=left, right=right):
-                pool, colour = pool_of(left)
-                if pool is not None:
-                    add((pool, unparse(colour)), least(op, right))
-            case Aggregate(func="all", var=var, collection=coll, body=Compare(op=op, left=left, right=right)):
-                pool, colour = pool_of(left)
-                if pool is not None and colour == Name(var, None):
-                    add((pool, "each " + unparse(coll)), least(op, right))
-    return out
 
 
 class ExprCompiler:

@@ -382,3 +382,19 @@ def test_only_an_optional_choice_can_be_none(folder):
     d = one(folder, ("    condition: supply[colour] >= pair_minimum\n",
                      "    condition: me != none and supply[colour] >= pair_minimum\n"))
     assert (d.code, d.message) == ("E410", "'me' is never none: only an optional choice can be none")
+
+
+def test_an_effect_that_can_move_more_tokens_than_its_condition_ensures_is_a_warning(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+    from compiler.cli import main
+    monkeypatch.chdir(ROOT)
+    variant = tmp_path / "pm1.yaml"
+    variant.write_text("spec: 1\nname: pm1\nextends: official\ntitle: {en: P, fr: P, nl: P, sr: P}\n"
+                       "values:\n  pair_minimum: 1\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", "-W", str(variant)])
+    assert result.exit_code == 0 and "; 1 warning)" in result.stdout
+    assert ("rulespec/official.yaml:71:9: warning[E512]: take(colour, 2) can move 2 tokens where the condition of "
+            "'take_pair' ensures 1 (pair_minimum is 1): the engine stops with an error when fewer are there") \
+        in result.stderr
+    result = CliRunner().invoke(main, ["check", "official", "variants"])
+    assert result.exit_code == 0 and "warning" not in result.stdout  # the shipped rules ensure their tokens
