@@ -512,6 +512,12 @@ def free_names(node) -> set[str]:
 STATIC_COLLECTIONS = ("gems", "colours", "levels")
 
 
+def _origin(arg, env) -> str:
+    """Where a card argument was chosen ("face_up", "reserved"), or "" when it is not a choice."""
+    bound = env.get(arg.id) if isinstance(arg, Name) else None
+    return bound[3] if bound is not None and len(bound) > 3 else ""
+
+
 def _located(node, name: str) -> str:
     """An effect as written, and its spec line, for the RuleError an engine raises there."""
     return f"{unparse(node)} ({node.span.file}:{node.span.line})" if node is not None else name
@@ -882,7 +888,7 @@ class ExprCompiler:
         elif name == "acquire":
             p = ref(0)
             kind = env[args[0].id][1] if isinstance(args[0], Name) and args[0].id in env else "card"
-            origin = env[args[0].id][3] if isinstance(args[0], Name) and args[0].id in env and len(env[args[0].id]) > 3 else ""
+            origin = _origin(args[0], env)
             if origin == "face_up":
                 out.add(depth, f"if g.market[{p}_li][{p}_si] == {p}:")
                 out.add(depth + 1, f"g.market[{p}_li][{p}_si] = None")
@@ -898,7 +904,7 @@ class ExprCompiler:
             out.add(depth, f"g.pts[me] += CARD_POINTS[{p}]")
         elif name == "bury":  # to the bottom of its level's deck (drawn last)
             p = ref(0)
-            origin = env[args[0].id][3] if isinstance(args[0], Name) and args[0].id in env and len(env[args[0].id]) > 3 else ""
+            origin = _origin(args[0], env)
             if origin == "face_up":
                 out.add(depth, f"g.decks[{p}_li].insert(0, {p})")
                 out.add(depth, f"g.market[{p}_li][{p}_si] = None")
