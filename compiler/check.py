@@ -24,6 +24,7 @@ from .expr import Bool, Origin, parse_expr, parse_stmt
 from .model import (DOMAINS, FINISHES, PREFERS, RESOLVES, REPEATS, Card, Decision, EndTrigger, Noble, Param,
                     PlayerCount, RankLevel, Rules, Text, Value, Winners)
 from .overlay import Resolved
+from .reading import MAX_INPUT_BYTES, NotAFile, read_input
 from .source import MapNode, Node, ScalarNode, SeqNode
 from .types import (BOOL, DOMAIN_TYPES, GEM, GLOBALS, INT, PLAYER, AGGREGATES, EFFECTS, FUNCTIONS, Inferrer,
                     Scope, base_scope, tested)
@@ -31,6 +32,7 @@ from .types import (BOOL, DOMAIN_TYPES, GEM, GLOBALS, INT, PLAYER, AGGREGATES, E
 LANGS = ("en", "fr", "nl", "sr")
 RESERVED_NAMES = set(GLOBALS) | set(FUNCTIONS) | set(AGGREGATES) | set(EFFECTS) | {
     "me", "player", "true", "false", "if", "then", "else", "and", "or", "not", "in", "for", "c"}
+MAX_TABLE_NUMBER = 1000  # the largest number of a card or noble table (rulespec/README.md)
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 
 
@@ -204,7 +206,8 @@ class Checker:
             self.r.error("E406", f"'{wild_value}' is a built-in name and cannot be a colour", wild_node.span)
         return tuple(gems), str(wild_value)
 
-    def _csv(self, key: str, header: list[str]) -> list[tuple[int, dict[str, str], str]]:
+    def _csv(self, key: str, header: list[str]) -> list[tuple[int, dict[str, tuple[str, int]], str]]:
+        """The rows of a card or noble table: (line, {column: (cell, its column in the file)}, file shown)."""
         comp = self.root.get("components") if isinstance(self.root, MapNode) else None
         value, node = self.scalar(comp, key, str) if isinstance(comp, MapNode) else (None, None)
         if node is None or value is None:
@@ -212,71 +215,102 @@ class Checker:
         path = os.path.join(os.path.dirname(node.span.file), value)
         shown = os.path.normpath(path).replace(os.sep, "/")
         try:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
+            data = read_input(path, MAX_INPUT_BYTES)
+            if len(data) > MAX_INPUT_BYTES:
+                raise ValueError(f"it is too large for a table (over {MAX_INPUT_BYTES // 1_000_000} MB)")
+            text = data.decode("utf-8")
         except FileNotFoundError:
             self.unread.add(key)
             self.r.error("E112", f"{key} table not found: {shown}", node.span,
                          "the path is relative to the folder of the spec file")
             return []
-        except (OSError, UnicodeDecodeError) as err:
+        except (OSError, UnicodeDecodeError, ValueError) as err:
             self.unread.add(key)
-            why = (f"not valid UTF-8 (byte 0x{err.object[err.start]:02x} at offset {err.start})"
-                   if isinstance(err, UnicodeDecodeError) else (err.strerror or str(err)).lower())
+            if isinstance(err, UnicodeDecodeError):
+                why = f"not valid UTF-8 (byte 0x{err.object[err.start]:02x} at offset {err.start})"
+            elif isinstance(err, NotAFile):
+                why = str(err)
+            elif isinstance(err, OSError):
+                why = (err.strerror or str(err)).lower()
+            else:
+                why = str(err)
             self.r.error("E112", f"cannot read the {key} table {shown}: {why}", node.span)
             return []
+        if text.startswith("\ufeff"):
+            text = text[1:]
         if self.sources is not None:
             self.sources.add(shown, text)
-        rows = list(csv.reader(io.StringIO(text)))
-        if not rows or [h.strip() for h in rows[0]] != header:
-            got = ",".join(rows[0]) if rows else "nothing"
+        lines = text.splitlines()
+        reader = csv.reader(io.StringIO(text))
+        try:
+            rows = [(reader.line_num, row) for row in reader]
+        except csv.Error as err:
+            self.unread.add(key)
+            self.r.error("E107", f"the {key} table is not valid CSV: {err}", Span(shown, max(1, reader.line_num), 1))
+            return []
+        if not rows or [h.strip() for h in rows[0][1]] != header:
+            got = ",".join(rows[0][1]) if rows else "nothing"
             self.r.error("E107", f"the {key} table must start with the header '{','.join(header)}', found '{got}'",
                          Span(shown, 1, 1, 1, 1 + len(got)))
             return []
         out = []
-        for number, row in enumerate(rows[1:], start=2):
+        for number, row in rows[1:]:
             if not row or all(not cell.strip() for cell in row):
                 continue
             if len(row) != len(header):
                 self.r.error("E107", f"expected {len(header)} columns, found {len(row)}", Span(shown, number, 1))
                 continue
-            out.append((number, dict(zip(header, (c.strip() for c in row))), shown))
+            line = lines[number - 1] if number <= len(lines) else ""
+            cells = [c.strip() for c in row]
+            out.append((number, dict(zip(header, zip(cells, _cell_columns(line, cells)))), shown))
         return out
+
+    def _number(self, column: str, cell: str, span: Span) -> int | None:
+        """A table's number: ASCII digits, from 0 to MAX_TABLE_NUMBER; None (and an E107) otherwise."""
+        if not re.fullmatch(r"[0-9]+", cell):
+            self.r.error("E107", f"'{column}' must be a whole number, not {cell!r}", span)
+            return None
+        if len(cell) > len(str(MAX_TABLE_NUMBER)) or int(cell) > MAX_TABLE_NUMBER:
+            shown = cell if len(cell) <= 20 else f"a number of {len(cell)} digits"
+            self.r.error("E107", f"'{column}' must be a whole number from 0 to {MAX_TABLE_NUMBER}, not {shown}", span)
+            return None
+        return int(cell)
+
+    def _numbers(self, row: dict[str, tuple[str, int]], columns: list[str], line: int,
+                 shown: str) -> dict[str, int] | None:
+        """The numbers of a row's `columns`, or None when one of them is not a number of a table."""
+        numbers = {}
+        for h in columns:
+            cell, col = row[h]
+            number = self._number(h, cell, Span(shown, line, col, line, col + max(1, len(cell))))
+            if number is not None:
+                numbers[h] = number
+        return numbers if len(numbers) == len(columns) else None
 
     def tables(self, gems: tuple[str, ...]) -> tuple[tuple[Card, ...], tuple[Noble, ...]]:
         cards: list[Card] = []
         header = ["level", "bonus", "points", *gems]
         for line, row, shown in self._csv("cards", header):
-            col = 1
-            ok = True
-            numbers = {}
-            for h in header:
-                cell = row[h]
-                if h != "bonus":
-                    if not cell.isdigit():
-                        self.r.error("E107", f"'{h}' must be a whole number, not {cell!r}", Span(shown, line, col, line, col + max(1, len(cell))))
-                        ok = False
-                    else:
-                        numbers[h] = int(cell)
-                elif cell not in gems:
-                    self.r.error("E107", f"unknown bonus colour {cell!r}{did_you_mean(cell, gems)}",
-                                 Span(shown, line, col, line, col + max(1, len(cell))))
-                    ok = False
-                col += len(cell) + 1
-            if ok:
-                if numbers["level"] < 1:
-                    self.r.error("E107", "card levels start at 1", Span(shown, line, 1))
-                    continue
-                cards.append(Card(len(cards), numbers["level"], gems.index(row["bonus"]), numbers["points"],
-                                  tuple(numbers[g] for g in gems), Span(shown, line, 1)))
+            numbers = self._numbers(row, [h for h in header if h != "bonus"], line, shown)
+            bonus, col = row["bonus"]
+            if bonus not in gems:
+                self.r.error("E107", f"unknown bonus colour {bonus!r}{did_you_mean(bonus, gems)}",
+                             Span(shown, line, col, line, col + max(1, len(bonus))))
+                continue
+            if numbers is None:
+                continue
+            if numbers["level"] < 1:
+                self.r.error("E107", "card levels start at 1", Span(shown, line, 1))
+                continue
+            cards.append(Card(len(cards), numbers["level"], gems.index(bonus), numbers["points"],
+                              tuple(numbers[g] for g in gems), Span(shown, line, 1)))
         nobles: list[Noble] = []
         header = ["points", *gems]
         for line, row, shown in self._csv("nobles", header):
-            bad = [h for h in header if not row[h].isdigit()]
-            if bad:
-                self.r.error("E107", f"'{bad[0]}' must be a whole number, not {row[bad[0]]!r}", Span(shown, line, 1))
+            numbers = self._numbers(row, header, line, shown)
+            if numbers is None:
                 continue
-            nobles.append(Noble(len(nobles), int(row["points"]), tuple(int(row[g]) for g in gems), Span(shown, line, 1)))
+            nobles.append(Noble(len(nobles), numbers["points"], tuple(numbers[g] for g in gems), Span(shown, line, 1)))
         return tuple(cards), tuple(nobles)
 
     def players(self) -> tuple[PlayerCount, ...]:
@@ -656,3 +690,19 @@ def _tuple(types) -> tuple:
 def build(resolved: Resolved, sources: SourceMap | None = None) -> Rules:
     """Check a resolved spec and build its rule model; raise CompileError with every problem."""
     return Checker(resolved, sources).build()
+
+
+def _cell_columns(line: str, cells: list[str]) -> list[int]:
+    """The 1-based column where each (stripped) cell of a CSV row starts in its line.
+
+    Found by walking the line's commas when the row is written plainly on its line;
+    a row with quotes (or spread over lines) gets each cell at column 1 of its line.
+    """
+    parts = line.split(",")
+    if '"' in line or len(parts) != len(cells):
+        return [1] * len(cells)
+    columns, start = [], 1
+    for part in parts:
+        columns.append(start + len(part) - len(part.lstrip()))
+        start += len(part) + 1
+    return columns

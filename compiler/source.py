@@ -14,7 +14,8 @@ loader too (libyaml accepts tabs where PyYAML does not). On top of PyYAML this p
 what PyYAML lets through: duplicate keys (PyYAML keeps the last one silently),
 tags other than the YAML core schema, several documents in one file, alias graphs
 that expand past a budget (the "billion laughs"), recursive aliases, bytes that are
-not UTF-8, and files too large or nested too deep to be a spec.
+not UTF-8, files too large or nested too deep to be a spec, and anything that is not an
+ordinary file (a FIFO, a device, a folder: see :mod:`compiler.reading`).
 """
 from __future__ import annotations
 
@@ -29,8 +30,9 @@ from yaml.constructor import ConstructorError, SafeConstructor
 from yaml.nodes import MappingNode, Node as YamlNode, ScalarNode as YamlScalar, SequenceNode
 
 from .diagnostics import CompileError, Diagnostic, SourceMap, Span
+from .reading import MAX_INPUT_BYTES, NotAFile, read_input
 
-MAX_FILE_BYTES = 1_000_000
+MAX_FILE_BYTES = MAX_INPUT_BYTES
 MAX_NODES = 100_000
 MAX_DEPTH = 64
 
@@ -126,12 +128,11 @@ def load(path: str, sources: SourceMap | None = None) -> Document:
     """Read and compose one spec file; raise CompileError with located diagnostics."""
     name = display_path(path)
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
+        data = read_input(path, MAX_FILE_BYTES)
     except FileNotFoundError:
         raise CompileError([Diagnostic("E001", f"file not found: {name}")]) from None
-    except IsADirectoryError:
-        raise CompileError([Diagnostic("E001", f"not a file but a directory: {name}")]) from None
+    except NotAFile as err:  # a folder, a FIFO (that would block), a device (that would never end)
+        raise CompileError([Diagnostic("E001", f"not a file but {err.kind}: {name}")]) from None
     except OSError as err:
         raise CompileError([Diagnostic("E001", f"cannot read {name}: {err.strerror}")]) from None
     return load_bytes(data, name, sources)

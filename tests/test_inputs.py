@@ -1,0 +1,156 @@
+"""Untrusted input files and texts (issue 14): what a shared spec can make the tools read or write.
+
+A spec, its card tables and the bases it extends are read only as ordinary files of bounded
+size; every name is matched whole by the schema's patterns; `extends` chains are bounded and
+stay relative; every text a spec gives is made safe for the output it reaches (a YAML
+comment of `new`, the Markdown and HTML of the sheets, the terminal).
+"""
+from __future__ import annotations
+
+import os
+import pathlib
+import shutil
+import threading
+
+import pytest
+from click.testing import CliRunner
+
+from compiler import cli, pipeline
+from compiler.diagnostics import CompileError, SourceMap, render
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+CLEAN = (ROOT / "tests" / "broken" / "_clean.yaml").read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def folder(tmp_path: pathlib.Path) -> pathlib.Path:
+    for name in ("splendor_cards.csv", "splendor_nobles.csv"):
+        shutil.copy(ROOT / "rulespec" / name, tmp_path / name)
+    return tmp_path
+
+
+def spec(*changes: tuple[str, str]) -> str:
+    """The clean spec (tables beside it) with each (old, new) replaced once."""
+    text = CLEAN.replace("../../rulespec/", "")
+    for old, new in changes:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    return text
+
+
+def failed(path: pathlib.Path):
+    """(diagnostics, sources) of a spec that must fail to load or check."""
+    sources = SourceMap()
+    with pytest.raises(CompileError) as info:
+        pipeline.load_rules(str(path), sources)
+    return info.value.diagnostics, sources
+
+
+def in_time(function, seconds: float = 10):
+    """The result of `function()`, failing the test (instead of hanging it) when it blocks."""
+    box: dict = {}
+
+    def run():
+        try:
+            box["result"] = function()
+        except BaseException as err:  # noqa: BLE001 - handed to the test
+            box["error"] = err
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), f"still running after {seconds} s"
+    if "error" in box:
+        raise box["error"]
+    return box["result"]
+
+
+# --------------------------------------------------------------------------- card tables
+
+
+def _bad_cell(folder, cell: str):
+    rows = (folder / "splendor_cards.csv").read_text(encoding="utf-8").splitlines()
+    assert rows[1].startswith("1,white,0,0,")
+    rows[1] = rows[1].replace("1,white,0,0,", f"1,white,0,{cell},", 1)
+    (folder / "splendor_cards.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    (folder / "spec.yaml").write_text(spec(), encoding="utf-8")
+    [d], sources = failed(folder / "spec.yaml")
+    return d, render(d, sources)
+
+
+@pytest.mark.parametrize("cell, message", [
+    ("\u00b2", "'white' must be a whole number, not '\u00b2'"),
+    ("\uff17", "'white' must be a whole number, not '\uff17'"),
+    ("5" * 5000, "'white' must be a whole number from 0 to 1000, not a number of 5000 digits"),
+    ("1001", "'white' must be a whole number from 0 to 1000, not 1001"),
+    ("-1", "'white' must be a whole number, not '-1'"),
+])
+def test_a_card_cell_is_ascii_digits_within_range(folder, cell, message):
+    d, shown = _bad_cell(folder, cell)
+    assert (d.code, d.message) == ("E107", message)
+    assert (d.span.file, d.span.line, d.span.col) == (f"{folder.as_posix()}/splendor_cards.csv", 2, 11)
+    lines = shown.splitlines()
+    assert lines[0].startswith(f"{folder.as_posix()}/splendor_cards.csv:2:11: error[E107]")
+    if len(cell) < 200:  # a longer line is shown in a window
+        assert lines[2].index("^") == len(" 2 | ") + 10
+
+
+def test_a_noble_cell_is_located_at_its_cell(folder):
+    (folder / "splendor_nobles.csv").write_text("points,white,blue,green,red,black\n3, 0 ,0,4,\u00b2,0\n",
+                                               encoding="utf-8")
+    (folder / "spec.yaml").write_text(spec(), encoding="utf-8")
+    diagnostics, sources = failed(folder / "spec.yaml")
+    [d] = [d for d in diagnostics if d.code == "E107"]
+    assert d.message == "'red' must be a whole number, not '\u00b2'"
+    assert render(d, sources).splitlines()[1:] == [" 2 | 3, 0 ,0,4,\u00b2,0", "   |           ^"]
+
+
+@pytest.mark.parametrize("kind", ["dev_zero", "fifo", "folder", "too_large"])
+def test_a_table_is_an_ordinary_file_of_bounded_size(folder, kind):
+    table = folder / "table.csv"
+    why = {"dev_zero": "is a device", "fifo": "is a named pipe (FIFO)", "folder": "is a directory",
+           "too_large": "it is too large for a table (over 1 MB)"}[kind]
+    if kind == "dev_zero":
+        table.symlink_to("/dev/zero")
+    elif kind == "fifo":
+        os.mkfifo(table)
+    elif kind == "folder":
+        table.mkdir()
+    else:
+        table.write_text("points,white,blue,green,red,black\n" + "3,0,0,4,4,0\n" * 100_000, encoding="utf-8")
+    (folder / "spec.yaml").write_text(spec(("nobles: splendor_nobles.csv", "nobles: table.csv")), encoding="utf-8")
+    diagnostics, _ = in_time(lambda: failed(folder / "spec.yaml"))
+    [d] = diagnostics
+    assert (d.code, d.message) == ("E112", f"cannot read the nobles table {folder.as_posix()}/table.csv: {why}")
+
+
+def test_a_table_behind_a_symlink_is_read(folder):
+    (folder / "tables").mkdir()
+    shutil.move(folder / "splendor_cards.csv", folder / "tables" / "cards.csv")
+    (folder / "splendor_cards.csv").symlink_to(folder / "tables" / "cards.csv")
+    (folder / "spec.yaml").write_text(spec(), encoding="utf-8")
+    assert len(pipeline.load_rules(str(folder / "spec.yaml")).cards) == 90
+
+
+@pytest.mark.parametrize("kind", ["dev_zero", "fifo"])
+def test_a_spec_file_is_an_ordinary_file(tmp_path, kind, monkeypatch):
+    target = tmp_path / "spec.yaml"
+    if kind == "dev_zero":
+        target.symlink_to("/dev/zero")
+    else:
+        os.mkfifo(target)
+    monkeypatch.chdir(tmp_path)
+    result = in_time(lambda: CliRunner().invoke(cli.main, ["check", "spec.yaml"]))
+    what = {"dev_zero": "a device", "fifo": "a named pipe (FIFO)"}[kind]
+    assert (result.exit_code, result.stderr) == (1, f"error[E001]: not a file but {what}: spec.yaml\n1 error\n")
+
+
+@pytest.mark.parametrize("kind", ["dev_zero", "fifo"])
+def test_an_extended_base_is_an_ordinary_file(folder, kind):
+    if kind == "dev_zero":
+        (folder / "base.yaml").symlink_to("/dev/zero")
+    else:
+        os.mkfifo(folder / "base.yaml")
+    (folder / "variant.yaml").write_text("spec: 1\nname: v\nextends: base.yaml\n", encoding="utf-8")
+    diagnostics, _ = in_time(lambda: failed(folder / "variant.yaml"))
+    [d] = diagnostics
+    assert d.code in ("E001", "E301") and d.span is not None and d.span.file.endswith("variant.yaml"), d
