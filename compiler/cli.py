@@ -420,7 +420,7 @@ def new(name: str, base: str, folder: str) -> None:
     from .pipeline import load_rules
     from .source import display_path
 
-    if not scaffold.NAME.match(name):
+    if not scaffold.NAME.fullmatch(name):
         click.echo(f"error: '{name}' is not a variant name: use lower-case letters, digits, '-' and '_', "
                    "starting with a letter or a digit", err=True)
         sys.exit(EXIT_USAGE)

@@ -245,7 +245,7 @@ def locate(name: str, folder: str, span: Span | None = None, variant: str = "", 
             raise CompileError([Diagnostic("E301", f"{what} not found: {source.display_path(path)}", span,
                                            (f"a path in 'extends' is relative to {variant}" if variant else "",))])
         return path
-    if not _NAME.match(name) or "/" in name:
+    if not _NAME.fullmatch(name) or "/" in name:
         raise CompileError([Diagnostic(
             "E309", f"'{name}' is neither a spec name nor a path ending in .yaml", span)])
     candidates = search_path(name, folder)

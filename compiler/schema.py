@@ -77,8 +77,43 @@ def _validator(kind: str = "auto") -> Draft202012Validator:
         schema = {k: v for k, v in schema.items() if k not in ("if", "then", "else")}
         schema["$ref"] = "#/$defs/" + kind
     checker = Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer)
-    cls = jsonschema.validators.extend(Draft202012Validator, type_checker=checker)
+    cls = jsonschema.validators.extend(Draft202012Validator, {"pattern": _pattern}, type_checker=checker)
     return cls(schema)
+
+
+@functools.lru_cache(maxsize=None)
+def python_pattern(pattern: str) -> re.Pattern:
+    r"""A schema pattern (ECMA-262, as JSON Schema reads it) compiled with Python's meaning.
+
+    In ECMA-262 `$` matches only at the end of the text; in Python's `re` it also matches
+    before a final newline, so `^[a-z]+$` would accept the name "house\n" (and a file
+    named with a newline). Every unescaped `$` outside a character class becomes `\Z`.
+    """
+    out, i, in_class = [], 0, False
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if char == "[":
+            in_class = True
+        elif char == "]":
+            in_class = False
+        out.append("\\Z" if char == "$" and not in_class else char)
+        i += 1
+    return re.compile("".join(out))
+
+
+def pattern_matches(pattern: str, text: str) -> bool:
+    """Whether `text` matches a pattern of rulespec/schema.json, as JSON Schema means it."""
+    return python_pattern(pattern).search(text) is not None
+
+
+def _pattern(validator, pattern, instance, schema):
+    """jsonschema's `pattern` keyword with the schema's (ECMA-262) meaning of `$`."""
+    if validator.is_type(instance, "string") and not pattern_matches(pattern, instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
 def validate(document: Document) -> None:
@@ -338,7 +373,7 @@ class _Mapper:
         known = list(schema.get("properties", {}))
         patterns = list(schema.get("patternProperties", {}))
         for key in instance:
-            if key in known or any(re.search(p, key) for p in patterns):
+            if key in known or any(pattern_matches(p, key) for p in patterns):
                 continue
             span = self.key_node_span(path, key)
             if not self.variant and key in OVERLAY_KEYS and path and _entry_kind(path[:-1]) != "key":

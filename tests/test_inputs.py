@@ -154,3 +154,50 @@ def test_an_extended_base_is_an_ordinary_file(folder, kind):
     diagnostics, _ = in_time(lambda: failed(folder / "variant.yaml"))
     [d] = diagnostics
     assert d.code in ("E001", "E301") and d.span is not None and d.span.file.endswith("variant.yaml"), d
+
+
+# --------------------------------------------------------------------------- names
+
+
+def _patterns(node) -> set[str]:
+    """Every "pattern" of a JSON schema."""
+    if isinstance(node, dict):
+        found = {node["pattern"]} if isinstance(node.get("pattern"), str) else set()
+        return found.union(*(_patterns(v) for v in node.values()))
+    if isinstance(node, list):
+        return set().union(*(_patterns(v) for v in node))
+    return set()
+
+
+# A text that each pattern of rulespec/schema.json accepts (a new pattern needs one here).
+PATTERN_SAMPLES = {
+    "^[a-z_][a-z0-9_]*$": "take_pair",
+    "\\.csv$": "cards.csv",
+    "^[a-z0-9][a-z0-9_-]*$": "house-rules",
+    "^[1-9][0-9]?$": "42",
+}
+
+
+@pytest.mark.parametrize("pattern", sorted(_patterns(__import__("compiler.schema").schema.load_schema())))
+def test_every_schema_pattern_refuses_a_trailing_newline(pattern):
+    from compiler import schema
+
+    assert pattern in PATTERN_SAMPLES, f"give a sample of the new pattern {pattern!r}"
+    sample = PATTERN_SAMPLES[pattern]
+    assert schema.pattern_matches(pattern, sample)
+    validator = schema._validator("spec")
+    for bad in (sample + "\n", sample + "\r\n", sample + "\n\n"):
+        assert not schema.pattern_matches(pattern, bad), bad
+        assert list(validator.VALIDATORS["pattern"](validator, pattern, bad, {})), bad
+
+
+def test_a_name_ending_in_a_newline_is_refused(folder):
+    (folder / "spec.yaml").write_text(spec(("name: mini", 'name: "name-nl\\n"')), encoding="utf-8")
+    [d], sources = failed(folder / "spec.yaml")
+    assert d.code == "E105" and (d.span.line, d.span.col) == (3, 7), render(d, sources)
+
+
+def test_new_refuses_a_name_ending_in_a_newline(tmp_path):
+    result = CliRunner().invoke(cli.main, ["new", "house\n", "-o", str(tmp_path)])
+    assert result.exit_code == 2 and "is not a variant name" in result.stderr
+    assert os.listdir(tmp_path) == []
