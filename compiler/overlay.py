@@ -38,7 +38,8 @@ key the base has, E305 removing what is not there, E306 a removal without a reas
 E307 ``before``/``after`` naming no entry (or the entry itself), E308 a field that does not exist or does
 not fit the entry, E309 a bad ``extends``, E310 an entry that is not a mapping, E311
 bookkeeping keys where they mean nothing, E312 a removal with other fields, E313
-``prepend``/``append`` where there is no base list to edit (a new entry).
+``prepend``/``append`` where there is no base list to edit (a new entry), E314 a chain of
+variants deeper than MAX_CHAIN (an absolute path in ``extends`` is an E309).
 """
 from __future__ import annotations
 
@@ -182,6 +183,7 @@ def shapes() -> Shape:
 
 # Top-level fields that name and describe the file itself: replaced, never a rule change.
 IDENTITY = ("spec", "name", "title", "description", "extends")
+MAX_CHAIN = 32  # variants in one chain of `extends` (rulespec/README.md): deeper is a mistake or an attack
 
 
 # --------------------------------------------------------------------------- resolving
@@ -192,13 +194,15 @@ def resolve(doc: Document, sources: SourceMap | None = None) -> Resolved:
     return _resolve(doc, sources, ())
 
 
-def _resolve(doc: Document, sources: SourceMap | None, chain: tuple[tuple[str, str], ...]) -> Resolved:
+def _resolve(doc: Document, sources: SourceMap | None, chain: tuple[tuple[str, str, Span], ...]) -> Resolved:
     if not isinstance(doc.root, MapNode):
         raise CompileError([Diagnostic("E100", "a spec is a YAML mapping", None)])
-    here = (os.path.realpath(doc.path), doc.path)
     extends = doc.root.get("extends")
     if extends is None:
         return Resolved(doc.root, spec_file(doc), (), ())
+    here = (os.path.realpath(doc.path), doc.path, extends.span)
+    if len(chain) >= MAX_CHAIN:
+        raise CompileError([_chain_too_long(chain + (here,))])
     base_path = find_base(extends, doc)
     real = os.path.realpath(base_path)
     seen = [c[0] for c in chain] + [here[0]]
@@ -217,6 +221,14 @@ def _resolve(doc: Document, sources: SourceMap | None, chain: tuple[tuple[str, s
     # The merged document must be a complete spec: validate it as one (its nodes keep their spans).
     schema.validate(Document(doc.path, doc.text, root, doc.raw_lines))
     return Resolved(root, spec_file(doc), (base.source,) + base.bases, base.changes + tuple(merger.changes))
+
+
+def _chain_too_long(chain: tuple[tuple[str, str, Span], ...]) -> Diagnostic:
+    """E314 at the `extends` of the file the user gave: the chain from it is too long to follow."""
+    files = [c[1] for c in chain]
+    shown = " extends ".join(files[:3]) + f" ... {files[-1]} ({len(files)} variants so far)"
+    return Diagnostic("E314", f"the chain of variants is longer than {MAX_CHAIN}: a variant of a variant of ... "
+                      f"goes at most {MAX_CHAIN} deep", chain[0][2], (shown,))
 
 
 def search_path(name: str, folder: str) -> list[Path]:
@@ -240,6 +252,11 @@ def find_base(extends: Node, doc: Document) -> str:
 def locate(name: str, folder: str, span: Span | None = None, variant: str = "", what: str = "base spec") -> str:
     """The file of the base `name` (a spec name, or a path ending in .yaml relative to `folder`)."""
     if name.endswith(".yaml"):
+        if os.path.isabs(name) and variant:
+            raise CompileError([Diagnostic(
+                "E309", f"'extends' takes a path relative to the variant's folder, not an absolute path: '{name}'",
+                span, ("a shared variant must not reach files outside the folders it is shared with; "
+                       "name the base (official) or give its path from the variant's folder",))])
         path = os.path.normpath(os.path.join(folder, name))
         if not os.path.isfile(path):
             raise CompileError([Diagnostic("E301", f"{what} not found: {source.display_path(path)}", span,

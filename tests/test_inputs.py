@@ -201,3 +201,46 @@ def test_new_refuses_a_name_ending_in_a_newline(tmp_path):
     result = CliRunner().invoke(cli.main, ["new", "house\n", "-o", str(tmp_path)])
     assert result.exit_code == 2 and "is not a variant name" in result.stderr
     assert os.listdir(tmp_path) == []
+
+
+# --------------------------------------------------------------------------- extends
+
+
+def test_a_long_chain_of_variants_is_a_located_error(folder):
+    (folder / "v0.yaml").write_text(spec(), encoding="utf-8")
+    for i in range(1, 1001):
+        (folder / f"v{i}.yaml").write_text(f"spec: 1\nname: v{i}\nextends: v{i - 1}.yaml\n", encoding="utf-8")
+    [d], sources = failed(folder / "v1000.yaml")
+    assert (d.code, d.span.file, d.span.line, d.span.col) == ("E314", f"{folder.as_posix()}/v1000.yaml", 3, 10)
+    assert d.message == ("the chain of variants is longer than 32: a variant of a variant of ... goes at most 32 deep")
+    assert render(d, sources).splitlines()[1:3] == [" 3 | extends: v999.yaml", "   |          ^^^^^^^^^"]
+
+
+def test_a_chain_of_32_variants_is_followed(folder):
+    (folder / "v0.yaml").write_text(spec(), encoding="utf-8")
+    for i in range(1, 33):
+        (folder / f"v{i}.yaml").write_text(f"spec: 1\nname: v{i}\nextends: v{i - 1}.yaml\n", encoding="utf-8")
+    rules = pipeline.load_rules(str(folder / "v32.yaml"))
+    assert rules.name == "v32" and len(rules.bases) == 32
+    (folder / "v33.yaml").write_text("spec: 1\nname: v33\nextends: v32.yaml\n", encoding="utf-8")
+    [d], _ = failed(folder / "v33.yaml")
+    assert d.code == "E314"
+
+
+def test_extends_refuses_an_absolute_path(folder):
+    (folder / "base.yaml").write_text(spec(), encoding="utf-8")
+    (folder / "variant.yaml").write_text(f"spec: 1\nname: v\nextends: {(folder / 'base.yaml').as_posix()}\n",
+                                         encoding="utf-8")
+    [d], _ = failed(folder / "variant.yaml")
+    assert (d.code, d.span.line, d.span.col) == ("E309", 3, 10)
+    assert d.message == ("'extends' takes a path relative to the variant's folder, not an absolute path: "
+                         f"'{(folder / 'base.yaml').as_posix()}'")
+
+
+def test_extends_follows_a_relative_path_up_and_down(folder):
+    (folder / "bases").mkdir()
+    (folder / "bases" / "base.yaml").write_text(spec().replace("cards: splendor", "cards: ../splendor")
+                                                .replace("nobles: splendor", "nobles: ../splendor"), encoding="utf-8")
+    (folder / "mine").mkdir()
+    (folder / "mine" / "v.yaml").write_text("spec: 1\nname: v\nextends: ../bases/base.yaml\n", encoding="utf-8")
+    assert pipeline.load_rules(str(folder / "mine" / "v.yaml")).name == "v"
