@@ -7,14 +7,21 @@ change -- with the base's own entries and numbers, the fields of each kind of en
 (read from rulespec/schema.json through :func:`compiler.overlay.shapes`) and the form
 of a change, an addition (``add: true``), a removal (``remove: reason``) and a
 ``note``. Writing the file is the CLI's job.
+
+The base is untrusted: its texts reach the file only through :func:`yaml_comment` (every
+comment line, made one line) or :func:`yaml_entry` (a YAML scalar, quoted as needed), so
+that no title can end a comment and add rules, or make the file invalid YAML.
 """
 from __future__ import annotations
 
 import re
 
+import yaml
+
 from . import overlay, schema
 from .expr import unparse
 from .model import Rules
+from .safe_text import yaml_comment
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")  # as rulespec/schema.json's `name`
 
@@ -23,6 +30,11 @@ def title_of(name: str) -> str:
     """'my-house-rules' -> 'My house rules'."""
     words = re.split(r"[-_]+", name)
     return " ".join(words)[:1].upper() + " ".join(words)[1:]
+
+
+def yaml_entry(key: str, value: str) -> str:
+    """`key: value` as YAML that reads back as exactly `value` (quoted and escaped as needed)."""
+    return yaml.safe_dump({key: value}, allow_unicode=True, width=float("inf")).rstrip("\n")
 
 
 def _fields(shape: overlay.Shape) -> str:
@@ -95,10 +107,10 @@ def skeleton(name: str, extends: str, base: Rules, path: str, base_shown: str | 
         "# Changing a name the base does not have is an error.",
         "",
         "spec: 1",
-        f"name: {name}",
-        f"extends: {extends}",
-        f"title: {title_of(name)}            # or {{en: ..., fr: ..., nl: ..., sr: ...}}",
-        f"description: A house variant of {base.title.en}.",
+        yaml_entry("name", name),
+        yaml_entry("extends", extends),
+        yaml_entry("title", title_of(name)) + "            # or {en: ..., fr: ..., nl: ..., sr: ...}",
+        yaml_entry("description", f"A house variant of {base.title.en}."),
         "",
         "# ------------------------------------------------------------------ players",
         f"# One row per number of players. Fields: {_entry_fields('players')}.",
@@ -166,4 +178,5 @@ def skeleton(name: str, extends: str, base: Rules, path: str, base_shown: str | 
         "# A list of texts saying how the spec reads the rules where they are silent; a variant's",
         "# list replaces the base's.",
     ]
-    return "\n".join(lines) + "\n"
+    # Every comment line, with whatever spec text it holds, stays one comment line.
+    return "\n".join(yaml_comment(line) if line.startswith("#") else line for line in lines) + "\n"

@@ -244,3 +244,40 @@ def test_extends_follows_a_relative_path_up_and_down(folder):
     (folder / "mine").mkdir()
     (folder / "mine" / "v.yaml").write_text("spec: 1\nname: v\nextends: ../bases/base.yaml\n", encoding="utf-8")
     assert pipeline.load_rules(str(folder / "mine" / "v.yaml")).name == "v"
+
+
+# --------------------------------------------------------------------------- new: a YAML file from a spec
+
+HOSTILE_TEXTS = [
+    "Splendor: the #1 game",
+    "House\nvalues:\n  token_limit: 99\n#",
+    "Rules\u2028values: {token_limit: 99}\r# \x85x",
+    "\x1b]52;c;cGF5bG9hZA==\x07\x1b[2J\u202eevil\u202c \"quotes' `back` --> <script>alert(1)</script> | # x",
+]
+
+
+def _yaml_double_quoted(text: str) -> str:
+    """`text` as a YAML double-quoted scalar with every character outside printable ASCII escaped."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    return '"' + "".join(c if " " <= c <= "~" else f"\\u{ord(c):04x}" for c in escaped) + '"'
+
+
+@pytest.mark.parametrize("hostile", HOSTILE_TEXTS)
+def test_new_writes_the_texts_of_a_hostile_base_safely(folder, hostile):
+    import yaml
+
+    base = spec(("title: Splendor (catalogue base)", f"title: {_yaml_double_quoted(hostile)}"),
+                ("title: Buy one of your reserved cards", f"title: {_yaml_double_quoted(hostile)}"))
+    (folder / "base.yaml").write_text(base, encoding="utf-8")
+    base_rules = pipeline.load_rules(str(folder / "base.yaml"))
+    assert base_rules.title.en == hostile
+    result = CliRunner().invoke(cli.main, ["new", "house", "--from", str(folder / "base.yaml"), "-o", str(folder)])
+    assert result.exit_code == 0, result.output
+    text = (folder / "house.yaml").read_text(encoding="utf-8")
+    data = yaml.safe_load(text)
+    assert data == {"spec": 1, "name": "house", "extends": "base.yaml", "title": "House",
+                    "description": f"A house variant of {hostile}."}
+    rules = pipeline.load_rules(str(folder / "house.yaml"))
+    assert rules.values == base_rules.values and rules.actions == base_rules.actions
+    assert {c.path for c in rules.changes} <= {"title", "description"}
+    assert all(line.startswith("#") or not line or line.split(":")[0] in data for line in text.splitlines())

@@ -1,0 +1,42 @@
+"""Texts from a spec made safe for the plain-text outputs they reach: a terminal, a YAML comment.
+
+A spec's texts (titles, notes, notation), its names and the names of its files are
+untrusted: a title can hold an escape sequence (ESC ] 52 sets the clipboard, ESC [ 2 J
+clears the screen, U+009B is a one-character CSI), a bidi control that reorders what the
+reader sees, or a line break that ends a YAML comment early. Each output has one function
+here, used wherever such a text is written; the Markdown and HTML of the sheets have theirs
+in :mod:`compiler.sheets.render`.
+
+A control character is not dropped but shown as its escape (``\\x1b``, ``\\u202e``), so that
+the reader sees that the text holds one.
+"""
+from __future__ import annotations
+
+import re
+
+# C0 controls, DEL and the C1 controls (U+0080-U+009F, with U+0085 NEL and U+009B CSI); the
+# Unicode line and paragraph separators; the bidi controls (marks, embeddings, overrides,
+# isolates); lone surrogates (from undecodable file names) and the non-characters YAML refuses.
+_CONTROLS = "\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufffe\uffff"
+_UNSAFE = re.compile(f"[{_CONTROLS}]")
+
+
+def _escape(match: re.Match) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def visible(text: str) -> str:
+    """`text` on one line with every control character shown as its escape (newlines too)."""
+    return _UNSAFE.sub(_escape, text)
+
+
+def terminal_text(text: str) -> str:
+    """`text` safe to write to a terminal: line breaks and tabs kept, every other control shown escaped."""
+    return "\n".join("\t".join(visible(part) for part in line.split("\t")) for line in text.split("\n"))
+
+
+def yaml_comment(text: str) -> str:
+    """`text` safe inside a YAML comment: on one line (a line break would end the comment and
+    start YAML of the spec's choosing) and free of the characters a YAML file may not hold."""
+    return visible(text)
