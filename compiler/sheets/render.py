@@ -17,6 +17,7 @@ import base64
 import contextlib
 import functools
 import os
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,7 @@ from markupsafe import Markup
 
 from ..files import write_atomic
 from ..model import Rules
+from ..safe_text import visible
 from . import content
 from .content import Sheet
 
@@ -49,12 +51,23 @@ def header(rules: Rules) -> str:
     return text + ". Do not edit: run `splendor-rules sheet` again."
 
 
-_MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_[]<>|#"})
+_MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_[]<>|#&~"})
+# What makes a line a list item, a heading rule or a fence when it starts the line: `- `, `+ `,
+# `=`, `1. `, `2) `. A text may start a line, so its first such mark is escaped.
+_MD_LINE_START = re.compile(r"^(\s*)(?:([-+=])|(\d+)([.)])(?!\S))")
 
 
 def md_escape(text) -> str:
-    """Text made inert in Markdown: no emphasis, link, table cell or raw HTML from a spec."""
-    return str(text).translate(_MD_SPECIAL).replace("\n", " ")
+    """Text made inert in Markdown: no emphasis, link, code, table cell, raw HTML, heading,
+    list or rule from a spec, on one line, with every control character shown as its escape."""
+    text = visible(str(text).replace("\r\n", " ").replace("\n", " ")).translate(_MD_SPECIAL)
+    return _MD_LINE_START.sub(lambda m: m[1] + ("\\" + m[2] if m[2] else m[3] + "\\" + m[4]), text, count=1)
+
+
+def html_comment(text) -> str:
+    """Text for the inside of an HTML comment (the first line of the Markdown sheet): no `<` or
+    `>` (so no `-->` that would end it and start markup of a file name's choosing), on one line."""
+    return visible(str(text)).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def css_string(text) -> Markup:
@@ -73,6 +86,7 @@ def environment() -> jinja2.Environment:
         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined)
     env.filters["md"] = md_escape
+    env.filters["comment"] = html_comment
     env.filters["css"] = css_string
     return env
 
