@@ -10,14 +10,22 @@ import sys
 import click
 
 from .diagnostics import CompileError, Diagnostic, SourceMap, render_all, sorted_diagnostics
+from .safe_text import terminal_text
+
+
+def echo(text: object = "", **options) -> None:
+    """click.echo of text that may hold a spec's texts or file names: the output boundary, where
+    every control character but line breaks and tabs is shown escaped (no escape sequence of a
+    title reaches the terminal: OSC 52 sets the clipboard, ESC [ 2 J clears the screen)."""
+    click.echo(terminal_text(str(text)), **options)
 
 
 def report(err: CompileError, sources: SourceMap) -> None:
     """Print every diagnostic of a failed run to stderr, with source lines and carets."""
     diagnostics = sorted_diagnostics(err.diagnostics)
-    click.echo(render_all(diagnostics, sources), err=True)
+    echo(render_all(diagnostics, sources), err=True)
     n = len(diagnostics)
-    click.echo(f"{n} error{'s' if n != 1 else ''}", err=True)
+    echo(f"{n} error{'s' if n != 1 else ''}", err=True)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -43,8 +51,8 @@ def internal_error(exc: BaseException, doing: str) -> None:
         raise exc
     text = str(exc).strip().splitlines()
     detail = f": {text[0]}" if text else ""
-    click.echo(f"internal error while {doing}: {type(exc).__name__}{detail}", err=True)
-    click.echo("This is a bug in splendor-rules, not a mistake in the spec. Please report it with the file that "
+    echo(f"internal error while {doing}: {type(exc).__name__}{detail}", err=True)
+    echo("This is a bug in splendor-rules, not a mistake in the spec. Please report it with the file that "
                "caused it (SPLENDOR_RULES_TRACEBACK=1 shows the traceback).", err=True)
     sys.exit(EXIT_INTERNAL)
 
@@ -198,12 +206,12 @@ def check(specs: tuple[str, ...], fmt: str, show_warnings: bool = False) -> None
         except Exception as exc:  # noqa: BLE001 - the one place that turns a bug into exit status 3
             internal_error(exc, f"checking {display_path(spec)}")
     if fmt == "json":
-        click.echo(to_json(sorted_diagnostics(diagnostics)) if diagnostics else json.dumps(summaries, indent=2))
+        echo(to_json(sorted_diagnostics(diagnostics)) if diagnostics else json.dumps(summaries, indent=2))
     else:
         for summary in summaries:
-            click.echo(check_summary_line(summary, show_warnings))
+            echo(check_summary_line(summary, show_warnings))
         if warnings and show_warnings:
-            click.echo(render_all(sorted_diagnostics(warnings), sources), err=True)
+            echo(render_all(sorted_diagnostics(warnings), sources), err=True)
         if diagnostics:
             show_undecodable(diagnostics, sources)
             report(CompileError(diagnostics), sources)
@@ -239,7 +247,7 @@ def compile_specs(specs, out_dir: str, sources: SourceMap) -> tuple[list[str], l
         try:
             write_atomic(path, text)
         except OSError as err:  # the folder, not the spec: stop (what was written stays whole)
-            click.echo(f"error: cannot write {display_path(path)}: {err.strerror or err}", err=True)
+            echo(f"error: cannot write {display_path(path)}: {err.strerror or err}", err=True)
             sys.exit(1)
         written.append(display_path(path))
     return written, diagnostics
@@ -258,7 +266,7 @@ def compile_command(specs: tuple[str, ...], out_dir: str) -> None:
     sources = SourceMap()
     written, diagnostics = compile_specs(specs, out_dir, sources)
     for path in written:
-        click.echo(f"wrote {path}")
+        echo(f"wrote {path}")
     if diagnostics:
         report(CompileError(diagnostics), sources)
     sys.exit(1 if diagnostics else 0)
@@ -313,26 +321,26 @@ def build(root: str, demo_moves: int, sheets: bool, simulate_games: int) -> None
         report(err, sources)
         sys.exit(1)
     ctx = click.get_current_context()
-    click.echo(f"== check ({len(specs)} specs)")
+    echo(f"== check ({len(specs)} specs)")
     _invoke_step(ctx, check, *specs)
-    click.echo(f"== compile -> {ENGINE_DIR}")
+    echo(f"== compile -> {ENGINE_DIR}")
     written, diagnostics = compile_specs(specs, ENGINE_DIR, sources)
     if diagnostics:
         report(CompileError(diagnostics), sources)
         sys.exit(1)
-    click.echo(f"wrote {len(written)} engines")
-    click.echo("== demo game (official rules, 2 players, seed 1)")
+    echo(f"wrote {len(written)} engines")
+    echo("== demo game (official rules, 2 players, seed 1)")
     engine = load_engine(os.path.join(ENGINE_DIR, "official.py"))
     for line in demo_game(engine, moves=demo_moves):
-        click.echo(line)
+        echo(line)
     if sheets:
         import importlib.util
 
         formats = "md,html,pdf" if importlib.util.find_spec("weasyprint") else "md,html"
-        click.echo(f"== sheets ({formats}) -> generated/sheets")
+        echo(f"== sheets ({formats}) -> generated/sheets")
         _invoke_step(ctx, sheet, *specs, "--lang", "en,fr,nl,sr", "--format", formats, "-o", SHEET_DIR)
     if simulate_games:
-        click.echo(f"== simulation: official rules against two variants, {simulate_games} greedy games each")
+        echo(f"== simulation: official rules against two variants, {simulate_games} greedy games each")
         _invoke_step(ctx, simulate, "rulespec/official.yaml", "variants/target-12.yaml",
                      "variants/take-up-to-three.yaml", "--games", str(simulate_games), "--bots", "greedy",
                      "--seed", "1", "--no-progress")
@@ -395,7 +403,7 @@ def diff(before: str, after: str, lang: str) -> None:
     except Exception as exc:  # noqa: BLE001
         internal_error(exc, f"comparing {display_path(before)} with {display_path(after)}")
     if text:
-        click.echo(text, nl=False)
+        echo(text, nl=False)
     sys.exit(1 if differences else 0)
 
 
@@ -421,13 +429,13 @@ def new(name: str, base: str, folder: str) -> None:
     from .source import display_path
 
     if not scaffold.NAME.fullmatch(name):
-        click.echo(f"error: '{name}' is not a variant name: use lower-case letters, digits, '-' and '_', "
+        echo(f"error: '{name}' is not a variant name: use lower-case letters, digits, '-' and '_', "
                    "starting with a letter or a digit", err=True)
         sys.exit(EXIT_USAGE)
     path = os.path.join(folder, f"{name}.yaml")
     shown = display_path(path)
     if os.path.exists(path):
-        click.echo(f"error: {shown} already exists; it is left as it is (choose another NAME or -o DIR)", err=True)
+        echo(f"error: {shown} already exists; it is left as it is (choose another NAME or -o DIR)", err=True)
         sys.exit(EXIT_USAGE)
     sources = SourceMap()
     try:  # a name is looked up from the new file's folder, as its `extends` will be; a path is as given
@@ -451,13 +459,13 @@ def new(name: str, base: str, folder: str) -> None:
         with open(path, "x", encoding="utf-8") as handle:
             handle.write(text)
     except FileExistsError:
-        click.echo(f"error: {shown} already exists; it is left as it is", err=True)
+        echo(f"error: {shown} already exists; it is left as it is", err=True)
         sys.exit(EXIT_USAGE)
     except OSError as err:
-        click.echo(f"error: cannot write {shown}: {err.strerror}", err=True)
+        echo(f"error: cannot write {shown}: {err.strerror}", err=True)
         sys.exit(EXIT_USAGE)
-    click.echo(f"wrote {shown} (a variant of {rules.name} that changes nothing yet)")
-    click.echo(f"next: edit it, then `splendor-rules check {shown}` and `splendor-rules diff {base} {shown}`")
+    echo(f"wrote {shown} (a variant of {rules.name} that changes nothing yet)")
+    echo(f"next: edit it, then `splendor-rules check {shown}` and `splendor-rules diff {base} {shown}`")
 
 
 # ----------------------------------------------------------------------------- sheets
@@ -504,7 +512,7 @@ def sheet(specs: tuple[str, ...], langs: str, formats: str, out_dir: str) -> Non
         try:
             sheet_render.weasyprint()
         except sheet_render.PdfUnavailable as err:
-            click.echo(f"error: {err}", err=True)
+            echo(f"error: {err}", err=True)
             sys.exit(2)
     sources = SourceMap()
     specs, problems = expand_specs(specs, sources)
@@ -520,7 +528,7 @@ def sheet(specs: tuple[str, ...], langs: str, formats: str, out_dir: str) -> Non
             warnings = [d for d in found if d.severity != "error"]
             errors = [d for d in found if d.severity == "error"]
             if warnings:
-                click.echo(render_all(warnings, sources), err=True)
+                echo(render_all(warnings, sources), err=True)
             if errors:
                 raise CompileError(errors)
             written = sheet_render.write_sheets(rules, lang_list, format_list, Path(out_dir), base)
@@ -529,16 +537,16 @@ def sheet(specs: tuple[str, ...], langs: str, formats: str, out_dir: str) -> Non
             failed = True
             continue
         except sheet_render.PdfUnavailable as err:
-            click.echo(f"error: {err}", err=True)
+            echo(f"error: {err}", err=True)
             sys.exit(2)
         except OSError as err:
-            click.echo(f"error: cannot write the sheets of {shown} to {out_dir}: {err.strerror or err}", err=True)
+            echo(f"error: cannot write the sheets of {shown} to {out_dir}: {err.strerror or err}", err=True)
             sys.exit(1)
         except Exception as exc:  # noqa: BLE001 - a bug, reported without a traceback
             internal_error(exc, f"writing the sheets of {shown}")
         for w in written:
             pages = f" ({w.pages} page{'s' if w.pages != 1 else ''})" if w.pages is not None else ""
-            click.echo(f"wrote {display_path(str(w.path))}{pages}")
+            echo(f"wrote {display_path(str(w.path))}{pages}")
     sys.exit(1 if failed else 0)
 
 
@@ -610,7 +618,7 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
             return
         drawn[0] = now
         line = sim_mod.progress_line(done, total, now - started)
-        click.echo("\r" + line if tty else line, err=True, nl=not tty or done == total)
+        click.echo("\r" + terminal_text(line) if tty else terminal_text(line), err=True, nl=not tty or done == total)
 
     try:
         result = sim_mod.simulate(loaded, players, games, names, seed=seed, jobs=jobs or os.cpu_count() or 1,
@@ -618,27 +626,27 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
     except ValueError as e:
         raise click.UsageError(str(e))
     except sim_mod.SimulationError as e:
-        click.echo(f"error: {e}", err=True)
+        echo(f"error: {e}", err=True)
         sys.exit(3)  # a failure inside an engine or a bot: a bug, not a mistake in the spec
     if show and result.interrupted:
-        click.echo("", err=True)
+        echo("", err=True)
     if result.interrupted:
-        click.echo(f"interrupted: {result.finished} of {games * len(loaded)} games finished; "
+        echo(f"interrupted: {result.finished} of {games * len(loaded)} games finished; "
                    "the results below are for those games", err=True)
     if as_json:
-        click.echo(sim_mod.format_json(result))
+        echo(sim_mod.format_json(result))
     elif as_csv:
-        click.echo(sim_mod.format_csv(result), nl=False)
+        echo(sim_mod.format_csv(result), nl=False)
     else:
-        click.echo(sim_mod.format_table(result))
+        echo(sim_mod.format_table(result))
     if plot_dir and result.finished:
         try:
             charts = plots.write(result, plot_dir)
         except OSError as err:
-            click.echo(f"error: cannot write the charts to {plot_dir}: {err.strerror or err}", err=True)
+            echo(f"error: cannot write the charts to {plot_dir}: {err.strerror or err}", err=True)
             sys.exit(1)
         for path in charts:
-            click.echo(f"wrote {path}", err=True)
+            echo(f"wrote {path}", err=True)
     if result.interrupted:
         sys.exit(130)
 
@@ -684,16 +692,16 @@ def play(spec, players, seats, seed, load_path, cache_dir):
     try:
         table = terminal.new_table(engine.module, players, seats, seed, saved, saved_name=load_path)
     except terminal.SavedGameError as e:  # the command is right, the file is not: no usage text
-        click.echo(str(e), err=True)
+        echo(str(e), err=True)
         sys.exit(1)
     except terminal.TableError as e:
         raise click.UsageError(str(e))
-    session = terminal.Session(table, ask=lambda prompt: click.prompt(prompt, prompt_suffix=" ", default="",
-                                                                      show_default=False), say=click.echo)
+    session = terminal.Session(table, ask=lambda prompt: click.prompt(terminal_text(prompt), prompt_suffix=" ",
+                                                                      default="", show_default=False), say=echo)
     try:
         status = session.run()
     except click.Abort:  # end of input or Ctrl-C at a prompt
-        click.echo("\nstopped (the game was not saved)", err=True)
+        echo("\nstopped (the game was not saved)", err=True)
         status = 1
     except Exception as exc:  # a failure inside an engine or a bot: a bug, not a mistake in the spec
         internal_error(exc, f"playing {spec}")

@@ -20,6 +20,8 @@ import json
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from .safe_text import visible
+
 
 @dataclass(frozen=True, slots=True)
 class Span:
@@ -147,6 +149,10 @@ def render(diagnostic: Diagnostic, sources: SourceMap | None = None) -> str:
         if d.span.end_col is not None and (d.span.end_line in (None, d.span.line)):
             width = max(1, d.span.end_col - d.span.col)
         width = max(1, min(width, len(text) - col + 1)) if len(text) >= col else 1
+        # A control character of the line (an escape sequence in a title) is shown as its escape,
+        # never sent to the terminal; the caret moves with the text before it.
+        col, width = len(visible(text[:col - 1])) + 1, max(1, len(visible(text[col - 1:col - 1 + width])))
+        text = visible(text)
         gutter = str(d.span.line)
         out.append(f" {gutter} | {text}")
         out.append(f" {' ' * len(gutter)} | {' ' * (col - 1)}{'^' * width}")

@@ -326,3 +326,62 @@ def test_md_escape_makes_every_text_inline(text, escaped):
     from compiler.sheets.render import md_escape
 
     assert md_escape(text) == escaped
+
+
+# --------------------------------------------------------------------------- the terminal
+
+OSC52 = "\x1b]52;c;cGF5bG9hZA==\x07"
+CLEAR = "\x1b[2J"
+CSI = "\x9b2J"
+BIDI = "\u202e"
+RAW_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _cli(*args: str, stdin: str | None = None):
+    result = CliRunner().invoke(cli.main, list(args), input=stdin)
+    assert result.exit_code != 3 and "Traceback" not in result.output, result.output
+    assert not RAW_CONTROLS.search(result.stdout + result.stderr), repr(result.stdout + result.stderr)
+    return result
+
+
+def test_a_raw_escape_in_a_spec_line_is_shown_escaped_with_the_caret_aligned(folder, monkeypatch):
+    monkeypatch.chdir(folder)
+    (folder / "spec.yaml").write_text(spec(("title: Splendor (catalogue base)", f"title: a{CLEAR}b{BIDI}c")),
+                                      encoding="utf-8")
+    result = _cli("check", "spec.yaml")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[:3] == [
+        "spec.yaml:4:9: error[E010]: invalid YAML: the character U+001B is not allowed in a YAML file",
+        " 4 | title: a\\x1b[2Jb\\u202ec",
+        "   |         ^^^^",
+    ]
+
+
+def test_a_spec_text_in_a_message_is_shown_escaped(folder, monkeypatch):
+    monkeypatch.chdir(folder)
+    (folder / "spec.yaml").write_text(spec(("spec: 1\n", f"spec: 1\n{_yaml_double_quoted(OSC52 + CSI)}: 1\n")),
+                                      encoding="utf-8")
+    result = _cli("check", "spec.yaml")
+    assert result.exit_code == 1 and "unknown top-level key '\\x1b]52;c;cGF5bG9hZA==\\x07\\x9b2J'" in result.stderr
+
+
+def test_diff_and_check_show_a_hostile_title_escaped(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    title = _yaml_double_quoted(f"House {OSC52}{CLEAR}{CSI}{BIDI} rules")
+    (tmp_path / "house.yaml").write_text(
+        f"spec: 1\nname: house\nextends: official\ntitle: {title}\ndescription: {title}\n"
+        f"values:\n  target: {{value: 12, note: {title}}}\n", encoding="utf-8")
+    result = _cli("diff", "official", "house.yaml")
+    assert result.exit_code == 1 and "House \\x1b]52;c;cGF5bG9hZA==\\x07\\x1b[2J\\x9b2J\\u202e rules" in result.stdout
+    result = _cli("check", "house.yaml")
+    assert result.exit_code == 0
+    new = _cli("new", "copy", "--from", "house.yaml", "-o", str(tmp_path / "v"))
+    assert new.exit_code == 0
+
+
+def test_terminal_text_keeps_lines_and_tabs_and_escapes_every_other_control():
+    from compiler.safe_text import terminal_text
+
+    assert terminal_text("a\tb\nc") == "a\tb\nc"
+    assert terminal_text("\r\x00\x7f\x85\x9b\u061c\u200e\u2028\u2066") == \
+        "\\x0d\\x00\\x7f\\x85\\x9b\\u061c\\u200e\\u2028\\u2066"
