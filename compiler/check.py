@@ -170,7 +170,7 @@ class Checker:
         actions = self.decisions(root, "actions", scope, facts, is_step=False)
         steps = self.decisions(root, "end_of_turn", scope, facts, is_step=True, required=False)
         end = self.end_triggers(scope, facts)
-        winners = self.winners(scope)
+        winners = self.winners(scope, facts)
         interpretations = self.interpretations()
         self.r.raise_if_errors()
         return Rules(
@@ -402,6 +402,7 @@ class Checker:
 
     def decision(self, name, key, entry, scope_names, facts, is_step, section) -> Decision | None:
         kind = "step" if is_step else "action"
+        start = len(self.r.diagnostics)
         where = f" in {kind} '{name}'"
         path = f"{section}.{name}"
         self.spans[path] = key.span
@@ -493,8 +494,14 @@ class Checker:
             for field in ("while", "repeat", "resolve"):
                 if entry.get(field) is not None:
                     self.r.error("E505", f"'{field}' applies to end-of-turn steps, not to actions", entry.key_node(field).span)
+        levels = (min(facts.levels, default=1), max(facts.levels, default=1))
+        facts_here = bounds_mod.Facts(**{**facts.__dict__, "set_sizes": set_sizes,
+                                         "ranges": {p.name: levels for p in params if p.domain == "deck"}})
+        if len(self.r.diagnostics) == start:  # every expression makes sense: can one stop the engine?
+            for node in (condition, while_, *effects, *(p.price for p in params if p.price is not None)):
+                if node is not None:
+                    self.r.extend(bounds_mod.hazards(node, bounds_mod.Bounds(facts_here)))
         if condition_ok:
-            facts_here = bounds_mod.Facts(**{**facts.__dict__, "set_sizes": set_sizes})
             never = bounds_mod.never_reasons(condition, bounds_mod.Bounds(facts_here))
             if never:
                 self.r.error("E507", f"{kind} '{name}' can never be taken: this condition never holds in any game "
@@ -594,6 +601,8 @@ class Checker:
                 continue
             before = len(self.r.diagnostics)
             self.types.expect(when, scope, BOOL, "an end condition")
+            if len(self.r.diagnostics) == before:
+                self.r.extend(bounds_mod.hazards(when, bounds_mod.Bounds(facts)))
             if len(self.r.diagnostics) == before and bounds_mod.Bounds(facts).truth(when) == bounds_mod.NEVER:
                 never = bounds_mod.never_reasons(when, bounds_mod.Bounds(facts))
                 self.r.error("E509", f"end trigger '{key.value}' can never fire: its condition never holds in any game"
@@ -605,7 +614,7 @@ class Checker:
             self.r.error("E509", "a spec needs at least one end trigger", table.span)
         return tuple(out)
 
-    def winners(self, scope_names) -> Winners:
+    def winners(self, scope_names, facts) -> Winners:
         node = self.node(self.root, "winners", MapNode)
         scope = Scope({**scope_names, "player": PLAYER})
         if node is None:
@@ -613,7 +622,7 @@ class Checker:
         eligible_node = node.get("eligible")
         eligible = self.expression(eligible_node, "eligibility") if eligible_node is not None else Bool(True, node.span)
         if eligible is not None:
-            self.types.expect(eligible, scope, BOOL, "eligibility")
+            self.typed_hazards(eligible, scope, BOOL, "eligibility", facts)
         levels = []
         ranking = self.node(node, "ranking", MapNode, required=False)
         for key, entry in ranking.entries if ranking else ():
@@ -626,13 +635,20 @@ class Checker:
             if entry.get("prefer") is None:
                 self.r.error("E102", f"missing key 'prefer'{where}", entry.span)
             if by is not None:
-                self.types.expect(by, scope, INT, "a ranking key")
+                self.typed_hazards(by, scope, INT, "a ranking key", facts)
                 levels.append(RankLevel(str(key.value), self.text(entry, "title", required=False, default=str(key.value)),
                                         by, prefer, key.span, self.note(entry)))
             self.spans[f"winners.ranking.{key.value}"] = key.span
         ties = self.choice(node, "ties", ("shared",), "shared", " in winners")
         self.spans["winners"] = node.span
         return Winners(eligible or Bool(True, node.span), tuple(levels), ties, node.span)
+
+    def typed_hazards(self, node, scope: Scope, expected, what: str, facts) -> None:
+        """Type `node`; once it makes sense, report what in it would stop the engine (E513, E514)."""
+        before = len(self.r.diagnostics)
+        self.types.expect(node, scope, expected, what)
+        if len(self.r.diagnostics) == before:
+            self.r.extend(bounds_mod.hazards(node, bounds_mod.Bounds(facts)))
 
     def interpretations(self) -> tuple[Text, ...]:
         node = self.node(self.root, "interpretations", SeqNode, required=False)
