@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import os
 import re
 
@@ -32,6 +33,10 @@ LANGS = ("en", "fr", "nl", "sr")
 RESERVED_NAMES = set(GLOBALS) | set(FUNCTIONS) | set(AGGREGATES) | set(EFFECTS) | {
     "me", "player", "true", "false", "if", "then", "else", "and", "or", "not", "in", "for", "c"}
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+# The engine numbers every action up front (one id per combination of choices, plus one per way
+# to pay with the wild colour); past this many, compiling takes more than a second or two and
+# the engine grows by megabytes, so check refuses the spec (E515) rather than let it explode.
+MAX_ACTIONS = 10_000
 
 
 def _bracket_problem(notation: str) -> str:
@@ -172,6 +177,8 @@ class Checker:
         end = self.end_triggers(scope, facts)
         winners = self.winners(scope, facts)
         interpretations = self.interpretations()
+        if not self.r.has_errors:
+            self.action_space(gems, levels, players, actions + steps)
         self.r.raise_if_errors()
         return Rules(
             name=str(name), title=title, description=description, source=self.resolved.source,
@@ -581,6 +588,27 @@ class Checker:
             return default
         return str(value)
 
+    def action_space(self, gems, levels, players, decisions) -> None:
+        """E515 when the engine would number more than MAX_ACTIONS actions, at what makes most of them."""
+        sizes = action_sizes(gems, levels, players, decisions)
+        total = sum(sizes.values())
+        if total <= MAX_ACTIONS:
+            return
+        biggest = max(sizes, key=lambda k: sizes[k])
+        ranked = sorted(sizes.items(), key=lambda kv: -kv[1])
+        parts = ", ".join(f"{n:,} for {k}" for k, n in ranked[:2]) + (", ..." if len(ranked) > 2 else "")
+        if biggest == PAY_STEP:
+            row = max(players, key=lambda p: p.gold)
+            span = self.value_spans.get((row.players, "gold"), row.span)
+            hint = (f"the ways to pay with {self.types.wild} grow fast with its tokens and the gem colours: "
+                    f"with {len(gems)} gem colours, at most {max_gold(len(gems))} {self.types.wild} tokens")
+        else:
+            decision = next(d for d in decisions if d.name == biggest)
+            span = max(decision.params, key=lambda p: choice_size(p, len(gems), len(levels), players)).span
+            hint = "each combination of the choices is one action: choose from fewer values, or split the action"
+        self.r.error("E515", f"the engine would number {total:,} actions ({parts}); at most {MAX_ACTIONS:,} compile "
+                     "in reasonable time and size", span, hint)
+
     # ------------------------------------------------------------------ end and winners
 
     def end_triggers(self, scope_names, facts) -> tuple[EndTrigger, ...]:
@@ -663,6 +691,49 @@ class Checker:
                 continue
             self.spans[f"interpretations.{len(out) - 1}"] = item.span
         return tuple(out)
+
+
+PAY_STEP = "the payment step"
+
+
+def payment_count(gems: int, gold: int) -> int:
+    """How many ways to spend up to `gold` wild tokens over `gems` colours (the engine's PAYMENTS)."""
+    return math.comb(gold + gems, gems)
+
+
+def max_gold(gems: int) -> int:
+    """The most wild tokens whose payments alone stay within MAX_ACTIONS."""
+    gold = 0
+    while payment_count(gems, gold + 1) <= MAX_ACTIONS:
+        gold += 1
+    return gold
+
+
+def choice_size(param: Param, gems: int, levels: int, players) -> int:
+    """How many values a choice takes in the engine's action table (`none` included)."""
+    size = {
+        "gem": gems, "colour": gems + 1, "deck": levels, "reserved": param.slots,
+        "gem_set": sum(math.comb(gems, k) for k in range(param.min, min(param.max, gems) + 1)),
+        "face_up": levels * max((p.face_up for p in players), default=0),
+        "noble": max((p.nobles for p in players), default=0),
+        "payment": payment_count(gems, max((p.gold for p in players), default=0)),
+    }[param.domain]
+    return size + (1 if param.optional else 0)
+
+
+def action_sizes(gems, levels, players, decisions) -> dict[str, int]:
+    """The engine's action ids by decision (and the payment step): as the lowering lays them out,
+    computed without listing them. A payment chosen last is asked in the payment step."""
+    sizes: dict[str, int] = {}
+    deferred = False
+    for d in decisions:
+        params = list(d.params)
+        if params and params[-1].domain == "payment":
+            params, deferred = params[:-1], True
+        sizes[d.name] = math.prod(choice_size(p, len(gems), len(levels), players) for p in params)
+    if deferred:
+        sizes[PAY_STEP] = payment_count(len(gems), max((p.gold for p in players), default=0))
+    return sizes
 
 
 def _tuple(types) -> tuple:
