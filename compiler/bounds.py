@@ -317,3 +317,51 @@ def _level(node, where: str, bounds: Bounds, found: list) -> None:
     found.append(Diagnostic("E514", f"{where}: {what} ({shown})", node.span,
                             ("a level is a choice of domain deck, a card's .level, a loop variable over levels, "
                              "or a number within the levels",)))
+
+
+COUNTERS = ("turn", "round", "passes")  # grow by one as play goes on, never reset by the game
+
+
+def endless(rules) -> list[Diagnostic]:
+    """E516 (warning): no end trigger bounds the length of a game.
+
+    A trigger on the players' scores can be out of reach in a game (everybody stuck, or
+    taking and returning tokens for ever), so `Game.playout()` would never return. A
+    trigger that fires once `turn`, `round` or `passes` (everybody passing in a row)
+    reaches a number does end every game; without one, check warns (`check -W`).
+    """
+    if any(_bounded(t.when) for t in rules.end) or not rules.end:
+        return []
+    span = rules.spans.get(f"end.{rules.end[0].name}", rules.end[0].span)
+    return [Diagnostic("E516", "no end trigger is sure to fire: a game where nobody satisfies "
+                               f"{' or '.join(repr(t.name) for t in rules.end)} never ends", span,
+                       ("add a trigger on a number that grows as play goes on, such as `passes >= player_count` "
+                        "(everybody passed in a row) or `round > 50`",), severity="warning")]
+
+
+def _bounded(node) -> bool:
+    """Whether a condition surely holds once some counter is large enough: `turn >= N`, `N <= round`,
+    `passes >= player_count`, through `or` (either side) and `and` (both sides)."""
+    match node:
+        case Logic(op="or", left=l, right=r):
+            return _bounded(l) or _bounded(r)
+        case Logic(op="and", left=l, right=r):
+            return _bounded(l) and _bounded(r)
+        case Compare(op=">=" | ">", left=Name(id=counter), right=limit) if counter in COUNTERS:
+            return _constant(limit)
+        case Compare(op="<=" | "<", left=limit, right=Name(id=counter)) if counter in COUNTERS:
+            return _constant(limit)
+    return False
+
+
+def _constant(node) -> bool:
+    """A number that does not grow during a game: a literal, a value, the player count, setup."""
+    return all(isinstance(x, (Int, Binary)) or (isinstance(x, Name) and x.id not in COUNTERS and x.id != "me")
+               or isinstance(x, Attribute) and x.obj == Name("setup", None) for x in _walk(node)
+               if not (isinstance(x, Name) and x.id == "setup"))
+
+
+def _walk(node):
+    yield node
+    for child in children(node):
+        yield from _walk(child)

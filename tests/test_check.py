@@ -417,3 +417,23 @@ def test_divisors_that_are_never_0_and_indexes_that_are_always_levels_are_clean(
 def test_divisors_that_can_be_0_and_indexes_that_can_be_no_level_are_errors(folder, condition, code, caret):
     d = one(folder, ("    condition: supply[colour] >= pair_minimum\n", f"    condition: {condition}\n"))
     assert d.code == code and marked(d, folder) == caret
+
+
+def test_a_spec_where_no_end_trigger_is_sure_to_fire_is_a_warning(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+    from compiler.cli import main
+    monkeypatch.chdir(ROOT)
+    variant = tmp_path / "endless.yaml"
+    variant.write_text("spec: 1\nname: endless\nextends: official\ntitle: {en: E, fr: E, nl: E, sr: E}\n"
+                       "values:\n  target: 100\nend:\n  deadlock:\n    remove: {en: gone, fr: gone, nl: gone, sr: gone}\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", "-W", str(variant)])
+    assert result.exit_code == 0 and "; 1 warning)" in result.stdout
+    assert ("rulespec/official.yaml:186:3: warning[E516]: no end trigger is sure to fire: a game where nobody "
+            "satisfies 'target' never ends") in result.stderr
+    kept = tmp_path / "kept.yaml"  # a round limit ends every game
+    kept.write_text(variant.read_text(encoding="utf-8").replace(
+        "  deadlock:\n    remove: {en: gone, fr: gone, nl: gone, sr: gone}\n",
+        "  deadlock:\n    remove: {en: gone, fr: gone, nl: gone, sr: gone}\n  cap:\n    add: true\n    title: {en: C, fr: C, nl: C, sr: C}\n"
+        "    when: round > 50\n    finish: immediately\n"), encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", "-W", str(kept)])
+    assert result.exit_code == 0 and "warning" not in result.stdout, result.output
