@@ -11,9 +11,11 @@ understand is ``MAYBE`` or the widest interval, so it never reports a false alar
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from .expr import Aggregate, Attribute, Binary, Bool, Call, Compare, Conditional, Index, Int, Logic, Name, Unary
+from .diagnostics import Diagnostic
+from .expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditional, Effect, ForEach, Index, Int, Logic,
+                   Name, Unary, children, unparse)
 
 INF = float("inf")
 ALWAYS, NEVER, MAYBE = "always", "never", "maybe"
@@ -44,6 +46,7 @@ class Facts:
     max_nobles_shown: int
     setup: dict[str, tuple[int, int]]
     set_sizes: dict[str, tuple[int, int]]  # params of domain gem_set: (min, max) size
+    ranges: dict[str, tuple[float, float]] = field(default_factory=dict)  # number choices (domain deck): their range
 
     @property
     def total_tokens(self) -> int:
@@ -60,8 +63,18 @@ def _mul(a, b):
 
 
 class Bounds:
-    def __init__(self, facts: Facts):
+    def __init__(self, facts: Facts, bound: dict[str, tuple[float, float]] | None = None):
         self.f = facts
+        self.bound = {**facts.ranges, **(bound or {})}  # names with a known range: choices, loop variables
+
+    def binding(self, name: str, range_: tuple[float, float] | None) -> "Bounds":
+        """These bounds inside a loop over `name` (a level when range_ is given, else no number)."""
+        bound = {k: v for k, v in self.bound.items() if k != name}
+        return Bounds(self.f, {**bound, name: range_} if range_ is not None else bound)
+
+    @property
+    def level_range(self) -> tuple[float, float]:
+        return (min(self.f.levels, default=1), max(self.f.levels, default=0))
 
     def colour_range(self, node) -> tuple[float, float]:
         if isinstance(node, Name) and node.id == self.f.wild:
@@ -75,6 +88,8 @@ class Bounds:
         match node:
             case Int(value=v):
                 return (v, v)
+            case Name(id=name) if name in self.bound:
+                return self.bound[name]
             case Name(id=name):
                 if name in f.values:
                     return (f.values[name], f.values[name])
@@ -119,6 +134,17 @@ class Bounds:
                 return _add(self.number(l), (-hi, -lo))
             case Binary(op="*", left=l, right=r):
                 return _mul(self.number(l), self.number(r))
+            case Binary(op="//", left=l, right=r):
+                (a_lo, a_hi), (b_lo, b_hi) = self.number(l), self.number(r)
+                if b_lo <= 0:
+                    return TOP
+                if INF in (abs(a_lo), abs(a_hi), b_hi):  # a divisor of 1 or more never moves a number away from 0
+                    return (min(0, a_lo), max(0, a_hi))
+                corners = [a // b for a in (a_lo, a_hi) for b in (b_lo, b_hi)]  # monotonic in each side
+                return (min(corners), max(corners))
+            case Binary(op="%", right=r):
+                b_lo, b_hi = self.number(r)
+                return (0, b_hi - 1) if b_lo > 0 else TOP
             case Call(func="min", args=args) if args:
                 rs = [self.number(a) for a in args]
                 return (min(r[0] for r in rs), min(r[1] for r in rs))
@@ -227,3 +253,115 @@ def never_reasons(node, bounds: Bounds) -> list:
             if inner:
                 return inner
     return [node]
+
+
+def range_text(range_: tuple[float, float]) -> str:
+    """A range as a message says it: '0', '0 to 7', '1 or more', 'any number'."""
+    lo, hi = range_
+    if lo == hi:
+        return f"always {lo:g}"
+    if (lo, hi) == TOP:
+        return "any number"
+    if hi == INF:
+        return f"{lo:g} or more"
+    if lo == -INF:
+        return f"{hi:g} or less"
+    return f"{lo:g} to {hi:g}"
+
+
+def hazards(node, bounds: Bounds) -> list[Diagnostic]:
+    """What would stop the engine in the middle of a game: a divisor that can be 0 (E513), a
+    deck, face-up row or blind reserve at a number that can be no level (E514).
+
+    The engine computes what the spec writes, so these are the spec's mistakes, found here
+    from the ranges of the numbers, with the loop variables and number choices bound to theirs.
+    """
+    found: list[Diagnostic] = []
+    _hazards(node, bounds, found)
+    return found
+
+
+def _hazards(node, bounds: Bounds, found: list) -> None:
+    match node:
+        case Aggregate(var=var, body=body, collection=coll) | ForEach(var=var, body=body, collection=coll):
+            _hazards(coll, bounds, found)
+            inner = bounds.binding(var, bounds.level_range if coll == Name("levels", None) else None)
+            _hazards(body, inner, found)
+            return
+        case Binary(op="//" | "%" as op, right=divisor):
+            lo, hi = bounds.number(divisor)
+            if lo <= 0 <= hi:
+                found.append(Diagnostic("E513", f"'{op}' by {unparse(divisor)}: the divisor can be 0 in a game under "
+                                                f"this spec (it is {range_text((lo, hi))}), and nothing divides by 0",
+                                        divisor.span, ("divide by a number that is never 0, such as a value or "
+                                                       "player_count, or write max(1, ...)",)))
+        case Index(obj=Name(id="deck" | "face_up" as table), index=level):
+            _level(level, f"{table}[{unparse(level)}]", bounds, found)
+        case Effect(name="reserve_top", args=(level, *_)):
+            _level(level, f"reserve_top({unparse(level)})", bounds, found)
+    for child in children(node):
+        _hazards(child, bounds, found)
+
+
+def _level(node, where: str, bounds: Bounds, found: list) -> None:
+    """E514 unless `node` is always one of the card levels."""
+    if not bounds.f.levels:  # the card table was not read: reported already
+        return
+    levels = bounds.level_range
+    lo, hi = bounds.number(node)
+    if levels[0] <= lo and hi <= levels[1]:
+        return
+    shown = f"levels run {levels[0]:g} to {levels[1]:g}"
+    what = f"there is no level {lo:g}" if lo == hi else \
+        f"{unparse(node)} is not always a level: it can be {range_text((lo, hi))}"
+    found.append(Diagnostic("E514", f"{where}: {what} ({shown})", node.span,
+                            ("a level is a choice of domain deck, a card's .level, a loop variable over levels, "
+                             "or a number within the levels",)))
+
+
+COUNTERS = ("turn", "round", "passes")  # grow by one as play goes on, never reset by the game
+
+
+def endless(rules) -> list[Diagnostic]:
+    """E516 (warning): no end trigger bounds the length of a game.
+
+    A trigger on the players' scores can be out of reach in a game (everybody stuck, or
+    taking and returning tokens for ever), so `Game.playout()` would never return. A
+    trigger that fires once `turn`, `round` or `passes` (everybody passing in a row)
+    reaches a number does end every game; without one, check warns (`check -W`).
+    """
+    if any(_bounded(t.when) for t in rules.end) or not rules.end:
+        return []
+    span = rules.spans.get(f"end.{rules.end[0].name}", rules.end[0].span)
+    return [Diagnostic("E516", "no end trigger is sure to fire: a game where nobody satisfies "
+                               f"{' or '.join(repr(t.name) for t in rules.end)} never ends", span,
+                       ("add a trigger on a number that grows as play goes on, such as `passes >= player_count` "
+                        "(everybody passed in a row) or `round > 50`",), severity="warning")]
+
+
+def _bounded(node) -> bool:
+    """Whether a condition surely holds once some counter is large enough: `turn >= N`, `N <= round`,
+    `passes >= player_count`, through `or` (either side) and `and` (both sides)."""
+    match node:
+        case Logic(op="or", left=l, right=r):
+            return _bounded(l) or _bounded(r)
+        case Logic(op="and", left=l, right=r):
+            return _bounded(l) and _bounded(r)
+        case Compare(op=">=" | ">", left=Name(id=counter), right=limit) if counter in COUNTERS:
+            return _constant(limit)
+        case Compare(op="<=" | "<", left=limit, right=Name(id=counter)) if counter in COUNTERS:
+            return _constant(limit)
+    return False
+
+
+def _constant(node) -> bool:
+    """A number that does not grow during a game: a literal, a value, the player count, setup."""
+    return all(isinstance(x, (Int, Binary)) or (isinstance(x, Name) and x.id not in COUNTERS and x.id != "me")
+               or isinstance(x, Attribute) and x.obj == Name("setup", None) for x in _walk(node)
+               if not (isinstance(x, Name) and x.id == "setup"))
+
+
+def _walk(node):
+    yield node
+    for child in children(node):
+        yield from _walk(child)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import os
 import re
 
@@ -34,6 +35,10 @@ RESERVED_NAMES = set(GLOBALS) | set(FUNCTIONS) | set(AGGREGATES) | set(EFFECTS) 
     "me", "player", "true", "false", "if", "then", "else", "and", "or", "not", "in", "for", "c"}
 MAX_TABLE_NUMBER = 1000  # the largest number of a card or noble table (rulespec/README.md)
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+# The engine numbers every action up front (one id per combination of choices, plus one per way
+# to pay with the wild colour); past this many, compiling takes more than a second or two and
+# the engine grows by megabytes, so check refuses the spec (E515) rather than let it explode.
+MAX_ACTIONS = 10_000
 
 
 def _bracket_problem(notation: str) -> str:
@@ -172,8 +177,10 @@ class Checker:
         actions = self.decisions(root, "actions", scope, facts, is_step=False)
         steps = self.decisions(root, "end_of_turn", scope, facts, is_step=True, required=False)
         end = self.end_triggers(scope, facts)
-        winners = self.winners(scope)
+        winners = self.winners(scope, facts)
         interpretations = self.interpretations()
+        if not self.r.has_errors:
+            self.action_space(gems, levels, players, actions + steps)
         self.r.raise_if_errors()
         return Rules(
             name=str(name), title=title, description=description, source=self.resolved.source,
@@ -436,6 +443,7 @@ class Checker:
 
     def decision(self, name, key, entry, scope_names, facts, is_step, section) -> Decision | None:
         kind = "step" if is_step else "action"
+        start = len(self.r.diagnostics)
         where = f" in {kind} '{name}'"
         path = f"{section}.{name}"
         self.spans[path] = key.span
@@ -527,8 +535,14 @@ class Checker:
             for field in ("while", "repeat", "resolve"):
                 if entry.get(field) is not None:
                     self.r.error("E505", f"'{field}' applies to end-of-turn steps, not to actions", entry.key_node(field).span)
+        levels = (min(facts.levels, default=1), max(facts.levels, default=1))
+        facts_here = bounds_mod.Facts(**{**facts.__dict__, "set_sizes": set_sizes,
+                                         "ranges": {p.name: levels for p in params if p.domain == "deck"}})
+        if len(self.r.diagnostics) == start:  # every expression makes sense: can one stop the engine?
+            for node in (condition, while_, *effects, *(p.price for p in params if p.price is not None)):
+                if node is not None:
+                    self.r.extend(bounds_mod.hazards(node, bounds_mod.Bounds(facts_here)))
         if condition_ok:
-            facts_here = bounds_mod.Facts(**{**facts.__dict__, "set_sizes": set_sizes})
             never = bounds_mod.never_reasons(condition, bounds_mod.Bounds(facts_here))
             if never:
                 self.r.error("E507", f"{kind} '{name}' can never be taken: this condition never holds in any game "
@@ -608,6 +622,27 @@ class Checker:
             return default
         return str(value)
 
+    def action_space(self, gems, levels, players, decisions) -> None:
+        """E515 when the engine would number more than MAX_ACTIONS actions, at what makes most of them."""
+        sizes = action_sizes(gems, levels, players, decisions)
+        total = sum(sizes.values())
+        if total <= MAX_ACTIONS:
+            return
+        biggest = max(sizes, key=lambda k: sizes[k])
+        ranked = sorted(sizes.items(), key=lambda kv: -kv[1])
+        parts = ", ".join(f"{n:,} for {k}" for k, n in ranked[:2]) + (", ..." if len(ranked) > 2 else "")
+        if biggest == PAY_STEP:
+            row = max(players, key=lambda p: p.gold)
+            span = self.value_spans.get((row.players, "gold"), row.span)
+            hint = (f"the ways to pay with {self.types.wild} grow fast with its tokens and the gem colours: "
+                    f"with {len(gems)} gem colours, at most {max_gold(len(gems))} {self.types.wild} tokens")
+        else:
+            decision = next(d for d in decisions if d.name == biggest)
+            span = max(decision.params, key=lambda p: choice_size(p, len(gems), len(levels), players)).span
+            hint = "each combination of the choices is one action: choose from fewer values, or split the action"
+        self.r.error("E515", f"the engine would number {total:,} actions ({parts}); at most {MAX_ACTIONS:,} compile "
+                     "in reasonable time and size", span, hint)
+
     # ------------------------------------------------------------------ end and winners
 
     def end_triggers(self, scope_names, facts) -> tuple[EndTrigger, ...]:
@@ -628,6 +663,8 @@ class Checker:
                 continue
             before = len(self.r.diagnostics)
             self.types.expect(when, scope, BOOL, "an end condition")
+            if len(self.r.diagnostics) == before:
+                self.r.extend(bounds_mod.hazards(when, bounds_mod.Bounds(facts)))
             if len(self.r.diagnostics) == before and bounds_mod.Bounds(facts).truth(when) == bounds_mod.NEVER:
                 never = bounds_mod.never_reasons(when, bounds_mod.Bounds(facts))
                 self.r.error("E509", f"end trigger '{key.value}' can never fire: its condition never holds in any game"
@@ -639,7 +676,7 @@ class Checker:
             self.r.error("E509", "a spec needs at least one end trigger", table.span)
         return tuple(out)
 
-    def winners(self, scope_names) -> Winners:
+    def winners(self, scope_names, facts) -> Winners:
         node = self.node(self.root, "winners", MapNode)
         scope = Scope({**scope_names, "player": PLAYER})
         if node is None:
@@ -647,7 +684,7 @@ class Checker:
         eligible_node = node.get("eligible")
         eligible = self.expression(eligible_node, "eligibility") if eligible_node is not None else Bool(True, node.span)
         if eligible is not None:
-            self.types.expect(eligible, scope, BOOL, "eligibility")
+            self.typed_hazards(eligible, scope, BOOL, "eligibility", facts)
         levels = []
         ranking = self.node(node, "ranking", MapNode, required=False)
         for key, entry in ranking.entries if ranking else ():
@@ -660,13 +697,20 @@ class Checker:
             if entry.get("prefer") is None:
                 self.r.error("E102", f"missing key 'prefer'{where}", entry.span)
             if by is not None:
-                self.types.expect(by, scope, INT, "a ranking key")
+                self.typed_hazards(by, scope, INT, "a ranking key", facts)
                 levels.append(RankLevel(str(key.value), self.text(entry, "title", required=False, default=str(key.value)),
                                         by, prefer, key.span, self.note(entry)))
             self.spans[f"winners.ranking.{key.value}"] = key.span
         ties = self.choice(node, "ties", ("shared",), "shared", " in winners")
         self.spans["winners"] = node.span
         return Winners(eligible or Bool(True, node.span), tuple(levels), ties, node.span)
+
+    def typed_hazards(self, node, scope: Scope, expected, what: str, facts) -> None:
+        """Type `node`; once it makes sense, report what in it would stop the engine (E513, E514)."""
+        before = len(self.r.diagnostics)
+        self.types.expect(node, scope, expected, what)
+        if len(self.r.diagnostics) == before:
+            self.r.extend(bounds_mod.hazards(node, bounds_mod.Bounds(facts)))
 
     def interpretations(self) -> tuple[Text, ...]:
         node = self.node(self.root, "interpretations", SeqNode, required=False)
@@ -681,6 +725,49 @@ class Checker:
                 continue
             self.spans[f"interpretations.{len(out) - 1}"] = item.span
         return tuple(out)
+
+
+PAY_STEP = "the payment step"
+
+
+def payment_count(gems: int, gold: int) -> int:
+    """How many ways to spend up to `gold` wild tokens over `gems` colours (the engine's PAYMENTS)."""
+    return math.comb(gold + gems, gems)
+
+
+def max_gold(gems: int) -> int:
+    """The most wild tokens whose payments alone stay within MAX_ACTIONS."""
+    gold = 0
+    while payment_count(gems, gold + 1) <= MAX_ACTIONS:
+        gold += 1
+    return gold
+
+
+def choice_size(param: Param, gems: int, levels: int, players) -> int:
+    """How many values a choice takes in the engine's action table (`none` included)."""
+    size = {
+        "gem": gems, "colour": gems + 1, "deck": levels, "reserved": param.slots,
+        "gem_set": sum(math.comb(gems, k) for k in range(param.min, min(param.max, gems) + 1)),
+        "face_up": levels * max((p.face_up for p in players), default=0),
+        "noble": max((p.nobles for p in players), default=0),
+        "payment": payment_count(gems, max((p.gold for p in players), default=0)),
+    }[param.domain]
+    return size + (1 if param.optional else 0)
+
+
+def action_sizes(gems, levels, players, decisions) -> dict[str, int]:
+    """The engine's action ids by decision (and the payment step): as the lowering lays them out,
+    computed without listing them. A payment chosen last is asked in the payment step."""
+    sizes: dict[str, int] = {}
+    deferred = False
+    for d in decisions:
+        params = list(d.params)
+        if params and params[-1].domain == "payment":
+            params, deferred = params[:-1], True
+        sizes[d.name] = math.prod(choice_size(p, len(gems), len(levels), players) for p in params)
+    if deferred:
+        sizes[PAY_STEP] = payment_count(len(gems), max((p.gold for p in players), default=0))
+    return sizes
 
 
 def _tuple(types) -> tuple:

@@ -184,6 +184,7 @@ def check(specs: tuple[str, ...], fmt: str, show_warnings: bool = False) -> None
     from .pipeline import load_rules
     from .source import display_path
 
+    from .bounds import endless
     from .flow import overdraws
     from .sheets.lint import lint
 
@@ -194,7 +195,8 @@ def check(specs: tuple[str, ...], fmt: str, show_warnings: bool = False) -> None
     for spec in specs:
         try:
             rules = load_rules(spec_arg(spec), sources)
-            found = lint(rules) + overdraws(rules)  # the sheets' tables and texts; tokens the rules may lack
+            # the sheets' tables and texts; tokens the rules may lack; a game that may never end
+            found = lint(rules) + overdraws(rules) + endless(rules)
             diagnostics.extend(d for d in found if d.severity == "error")
             if not any(d.severity == "error" for d in found):
                 summary = check_summary(display_path(spec), rules)

@@ -424,8 +424,9 @@ def _size_by_mask(code: str, k: int, gems: int) -> list[int] | None:
     """The value of a gem set's size expression for each bitmask, when it reads nothing but
     the mask of choice k (and the bit counts): else None, and the size is computed per call."""
     sizes = []
+    bits = tuple(bin(m).count("1") for m in range(1 << gems))  # once: 2**gems masks each read it
     for mask in range(1 << gems):
-        scope = {"__builtins__": {}, "_BITS": tuple(bin(m).count("1") for m in range(1 << gems)), f"mask_{k}": mask}
+        scope = {"__builtins__": {}, "_BITS": bits, f"mask_{k}": mask}
         try:
             value = eval(code, scope)  # noqa: S307 - code this module generated, run on constants
         except NameError:
@@ -1325,8 +1326,9 @@ class DecisionLowering:
         n = len(self.plan.gems)
         rows = []
         entry = (lambda i, s: f"{base + i}, ") if base is not None else (lambda i, s: f"({i}, {s!r}), ")
+        members = [(i, s, sum(1 << g for g in s)) for i, s in enumerate(lay.values)]  # each subset as a bitmask
         for mask in range(1 << n):
-            entries = [(i, s) for i, s in enumerate(lay.values) if all(mask >> g & 1 for g in s)]
+            entries = [(i, s) for i, s, bits in members if bits & ~mask == 0]
             if sizes is not None:
                 entries = [(i, s) for i, s in entries if len(s) == sizes[mask]]
             if by_size:

@@ -309,7 +309,10 @@ class Inferrer:
                 else:
                     lt = self.infer(l, scope)
                     rt = self.infer(r, scope, lt)
-                if op in ("==", "!="):
+                if op in ("==", "!=") and BOOL in (lt, rt):  # the sheets phrase no condition as a value
+                    self.r.error("E410", f"'{op}' compares numbers, colours, players, cards or nobles, not conditions: "
+                                 "write the two cases with 'and', 'or' and 'not'", node.span)
+                elif op in ("==", "!="):
                     if not comparable(lt, rt):
                         self.r.error("E410", f"cannot compare {noun(lt)} with {noun(rt)}", node.span)
                     for side, other in ((l, rt), (r, lt)):

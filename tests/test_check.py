@@ -398,3 +398,42 @@ def test_an_effect_that_can_move_more_tokens_than_its_condition_ensures_is_a_war
         in result.stderr
     result = CliRunner().invoke(main, ["check", "official", "variants"])
     assert result.exit_code == 0 and "warning" not in result.stdout  # the shipped rules ensure their tokens
+
+
+@pytest.mark.parametrize("condition", [
+    "supply[colour] // player_count >= 1", "supply[colour] % 3 >= 1", "supply[colour] // max(1, turn) >= 0",
+    "sum(deck[l] for l in levels) >= 1", "deck[3] >= 1", "face_up[1] >= 1", "deck[player_count - 1] >= 0",
+])
+def test_divisors_that_are_never_0_and_indexes_that_are_always_levels_are_clean(folder, condition):
+    rules = check(folder, spec(("    condition: supply[colour] >= pair_minimum\n", f"    condition: {condition}\n")))
+    assert not isinstance(rules, tuple), rules[0]
+
+
+@pytest.mark.parametrize("condition, code, caret", [
+    ("supply[colour] // me.purchased >= 1", "E513", "me.purchased"),  # 0 before the first purchase
+    ("sum(deck[l + 1] for l in levels) >= 1", "E514", "l + 1"),
+    ("deck[player_count] >= 1", "E514", "player_count"),  # 4 players: no level 4
+])
+def test_divisors_that_can_be_0_and_indexes_that_can_be_no_level_are_errors(folder, condition, code, caret):
+    d = one(folder, ("    condition: supply[colour] >= pair_minimum\n", f"    condition: {condition}\n"))
+    assert d.code == code and marked(d, folder) == caret
+
+
+def test_a_spec_where_no_end_trigger_is_sure_to_fire_is_a_warning(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+    from compiler.cli import main
+    monkeypatch.chdir(ROOT)
+    variant = tmp_path / "endless.yaml"
+    variant.write_text("spec: 1\nname: endless\nextends: official\ntitle: {en: E, fr: E, nl: E, sr: E}\n"
+                       "values:\n  target: 100\nend:\n  deadlock:\n    remove: {en: gone, fr: gone, nl: gone, sr: gone}\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", "-W", str(variant)])
+    assert result.exit_code == 0 and "; 1 warning)" in result.stdout
+    assert ("rulespec/official.yaml:186:3: warning[E516]: no end trigger is sure to fire: a game where nobody "
+            "satisfies 'target' never ends") in result.stderr
+    kept = tmp_path / "kept.yaml"  # a round limit ends every game
+    kept.write_text(variant.read_text(encoding="utf-8").replace(
+        "  deadlock:\n    remove: {en: gone, fr: gone, nl: gone, sr: gone}\n",
+        "  deadlock:\n    remove: {en: gone, fr: gone, nl: gone, sr: gone}\n  cap:\n    add: true\n    title: {en: C, fr: C, nl: C, sr: C}\n"
+        "    when: round > 50\n    finish: immediately\n"), encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", "-W", str(kept)])
+    assert result.exit_code == 0 and "warning" not in result.stdout, result.output
