@@ -30,9 +30,14 @@ import time
 import traceback
 
 from hypothesis import strategies as st
-
-from test_catalogue import HEAD  # a diagnostic's first line: file:line:col: error[CODE]: message
-from test_mutations import OFFICIAL, _get, _paths  # the official spec as a tree, and walking it
+from test_catalogue import (
+    HEAD,  # a diagnostic's first line: file:line:col: error[CODE]: message
+)
+from test_mutations import (  # the official spec as a tree, and walking it
+    OFFICIAL,
+    _get,
+    _paths,
+)
 
 # Limits of one step. The official spec checks, compiles and renders in well under a second;
 # a step ten times slower than that on a slow CI machine is still far from these.
@@ -154,7 +159,7 @@ def assert_located(stderr: str, what: str = "") -> None:
         else:  # only an empty file may have no line to show
             assert m["line"] == "1", f"{what}no source line under {line}\n{stderr[-3000:]}"
     assert heads, f"{what}no located diagnostic in:\n{stderr[-3000:]}"
-    counted = re.search(r"^(\d+) errors?$", stderr, re.M)
+    counted = re.search(r"^(\d+) errors?$", stderr, re.MULTILINE)
     assert counted and int(counted[1]) == heads, f"{what}every diagnostic counted is located:\n{stderr[-3000:]}"
 
 
@@ -215,7 +220,7 @@ def play_engine(path: str, players: list[int], cwd: str, seeds: int = 1, moves: 
     command = [sys.executable, "-I", "-c", PLAY_SCRIPT, os.path.abspath(path), json.dumps(players), str(seeds),
                str(moves)]
     try:
-        done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=STEP_SECONDS,
+        done = subprocess.run(command, check=False, cwd=cwd, capture_output=True, text=True, timeout=STEP_SECONDS,
                               preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (STEP_MEMORY, STEP_MEMORY)))
     except subprocess.TimeoutExpired:
         raise AssertionError(f"the engine {path} hangs: no result after {STEP_SECONDS:g} s") from None
@@ -393,9 +398,9 @@ def with_expression(draw, tree) -> str:
     elif kind == "price":
         text = draw(number_expr(who, loop=True)).replace("for c in", "for d in")
     elif kind == "take":
-        text = ["take(colour, %s)" % draw(number_expr(who))]
+        text = [f"take(colour, {draw(number_expr(who))})"]
     else:
-        text = ["reserve_top(%s)" % draw(number_expr(who)), "if supply[gold] >= 1: take(gold, 1)"]
+        text = [f"reserve_top({draw(number_expr(who))})", "if supply[gold] >= 1: take(gold, 1)"]
     _set_path(tree, path, text)
     return f"{'.'.join(map(str, path))} = {text!r}"
 
@@ -434,7 +439,7 @@ def _rename_in(node, old: str, new: str, keys=("condition", "effects", "while", 
     if isinstance(node, dict):
         for k, v in node.items():
             if k in keys and isinstance(v, str):
-                node[k] = word.sub(new, v) if k != "notation" else v.replace("{%s}" % old, "{%s}" % new)
+                node[k] = word.sub(new, v) if k != "notation" else v.replace(f"{{{old}}}", f"{{{new}}}")
             elif k in keys and isinstance(v, list):
                 node[k] = [word.sub(new, e) if isinstance(e, str) else e for e in v]
             else:
@@ -513,8 +518,17 @@ def deeply_nested(depth: int):
     return value
 
 
-def _state_paths(state) -> list[tuple]:
-    return list(_paths(state))[1:]
+def _state_paths(state, deepest: int = 8) -> list[tuple]:
+    """Paths into a state, at most `deepest` keys long (a corrupted `start` nests states)."""
+    found, todo = [], [((), state)]
+    while todo:
+        path, value = todo.pop()
+        if path:
+            found.append(path)
+        if len(path) < deepest:
+            items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+            todo.extend((path + (k,), v) for k, v in items)
+    return sorted(found, key=repr)
 
 
 @st.composite
@@ -552,7 +566,7 @@ def corrupted_state(draw, state: dict) -> tuple[dict | str, list[str]]:
                 if items:
                     k = draw(st.integers(0, len(items) - 1))
                     moved = items[k] if draw(st.booleans()) else items.pop(k)  # doubled, or moved
-                    _get(state, target).append(moved)
+                    _get(state, target).append(copy.deepcopy(moved))  # a copy: never a cycle
                     notes.append(f"card {moved!r} from {source} to {target}")
         elif op == "phase":
             state["phase"] = draw(st.sampled_from(["action", "over", "payment", "noble_visit", "return_tokens"]))
