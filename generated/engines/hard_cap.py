@@ -1905,7 +1905,7 @@ def _shown(value):
     if isinstance(value, dict):
         return f"an object of {len(value)} key{'' if len(value) == 1 else 's'}"
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
-        return f"a number of {len(str(value >> (value.bit_length() - 60)))}+ digits"
+        return f"a number of about {int(abs(value).bit_length() * 0.30103) + 1} digits"  # str() would refuse past 4,300
     if isinstance(value, (str, bytes)) and len(value) > 40:
         return repr(value[:40]) + "..."
     if value is None or isinstance(value, (bool, int, float, str, bytes)):
