@@ -34,6 +34,7 @@ LANGS = ("en", "fr", "nl", "sr")
 RESERVED_NAMES = set(GLOBALS) | set(FUNCTIONS) | set(AGGREGATES) | set(EFFECTS) | {
     "me", "player", "true", "false", "if", "then", "else", "and", "or", "not", "in", "for", "c"}
 MAX_TABLE_NUMBER = 1000  # the largest number of a card or noble table (rulespec/README.md)
+LENGTH_CAP = "max_turns"  # the value that, when a spec states it, is the length cap of its engines (in turns)
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 # The engine numbers every action up front (one id per combination of choices, plus one per way
 # to pay with the wild colour); past this many, compiling takes more than a second or two and
@@ -383,6 +384,10 @@ class Checker:
                     continue
             if not isinstance(node, ScalarNode) or not isinstance(node.value, int) or isinstance(node.value, bool):
                 self.r.error("E103", f"value '{name}' must be a whole number", node.span)
+                continue
+            if name == LENGTH_CAP and node.value < 1:
+                self.r.error("E108", f"value '{LENGTH_CAP}' is the engines' length cap in turns: at least 1, "
+                             f"not {node.value}", node.span)
                 continue
             self.spans[f"values.{name}"] = key.span
             out.append(Value(name, node.value, key.span, note))

@@ -673,7 +673,6 @@ def play(spec, players, seats, seed, load_path, cache_dir):
     human answers with the number of an action, the action in the spec's notation, or
     undo, save FILE, load FILE, help, quit.
     """
-    import pathlib
 
     from playtest import engines, terminal
 
@@ -688,7 +687,7 @@ def play(spec, players, seats, seed, load_path, cache_dir):
     saved = None
     if load_path is not None:
         try:
-            saved = pathlib.Path(load_path).read_bytes()
+            saved = terminal.read_saved(load_path)
         except OSError as e:
             raise click.BadParameter(f"cannot read {load_path}: {e.strerror or e}", param_hint="--load")
     try:

@@ -13,7 +13,8 @@
 Rewards are the engine's ``returns()`` at the end (1 for a winner, -1 otherwise) and 0
 before. An illegal action ends the episode with ``illegal_reward`` for the agent that
 played it (and 0 for the others); ``info["illegal_action"]`` holds the engine's message.
-``max_turns`` truncates a game after that many turns (none by default).
+``max_turns`` truncates a game after that many turns (default: the spec's `max_turns` value, when it states one):
+the engine ends it as truncated, and the environments report `truncated=True` with a reward of 0.
 
 Both environments take ``engine``: a spec or variant path (built through
 :mod:`playtest.engines`), a generated module path or dotted name, an
@@ -315,7 +316,7 @@ class SplendorAEC(AECEnv):
             game_seed = int(seed)
         else:
             game_seed = int(self._seeds.integers(2 ** 63))
-        self.game = self.module.new_game(self.players, seed=game_seed)
+        self.game = self.module.new_game(self.players, seed=game_seed, max_turns=self.max_turns)
         self._done = False
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -350,11 +351,11 @@ class SplendorAEC(AECEnv):
             self.terminations = {a: True for a in self.agents}
             self.infos[agent] = {"illegal_action": str(e)}
         else:
-            if game.is_over():
-                self._finish()
-            elif self.max_turns is not None and game.turn > self.max_turns:
+            if game.is_truncated():  # the length cap: the engine's (max_turns, or the spec's)
                 self._done = True
                 self.truncations = {a: True for a in self.agents}
+            elif game.is_over():
+                self._finish()
             else:
                 self.agent_selection = self.possible_agents[game.current_player]
         self._accumulate_rewards()
@@ -431,7 +432,7 @@ class SplendorEnv(gymnasium.Env):
         others = [p for p in range(self.players) if p != self.seat]
         self.bots = {p: make_bot(name, self.module, int(self.np_random.integers(2 ** 63)))
                      for p, name in zip(others, self.opponents)}
-        self.game = self.module.new_game(self.players, seed=game_seed)
+        self.game = self.module.new_game(self.players, seed=game_seed, max_turns=self.max_turns)
         self._done = False
         self._play_bots()
         self._done = self.game.is_over()
@@ -440,8 +441,6 @@ class SplendorEnv(gymnasium.Env):
     def _play_bots(self) -> None:
         game = self.game
         while not game.is_over() and game.current_player != self.seat:
-            if self.max_turns is not None and game.turn > self.max_turns:
-                return
             game.apply(self.bots[game.current_player].choose(game))
 
     def _observation(self) -> np.ndarray:
@@ -469,8 +468,8 @@ class SplendorEnv(gymnasium.Env):
             self._done = True
             return self._observation(), self.illegal_reward, True, False, self._info(illegal_action=str(e))
         self._play_bots()
-        terminated = game.is_over()
-        truncated = not terminated and self.max_turns is not None and game.turn > self.max_turns
+        truncated = game.is_truncated()  # stopped at the length cap: no winner, reward 0
+        terminated = game.is_over() and not truncated
         self._done = terminated or truncated
         reward = float(game.returns()[self.seat]) if terminated else 0.0
         return self._observation(), reward, terminated, truncated, self._info()

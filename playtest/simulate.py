@@ -18,12 +18,13 @@ stops the run and returns what finished, marked ``interrupted``.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import math
 import signal
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from . import engines, stats
 from .bots import make_bot, parse_bot
@@ -73,21 +74,24 @@ class GameResult:
 
 def play_game(module, players: int, bots: Sequence[str], seed: int, index: int = 0,
               max_turns: int = DEFAULT_MAX_TURNS) -> GameResult:
-    """Plays one game of `module` with the named bots (one per seat) to the end or the cap."""
-    game = module.new_game(players, seed=seed)
+    """Plays one game of `module` with the named bots (one per seat) to the end or the cap.
+
+    The cap is the engine's length cap (the spec's `max_turns`, when it states one), and at
+    most `max_turns`: a game that reaches it ends truncated and counts as not over.
+    """
+    spec_cap = getattr(module, "MAX_TURNS", None)
+    game = module.new_game(players, seed=seed, max_turns=max_turns if spec_cap is None else min(spec_cap, max_turns))
     seats = [make_bot(name, module, bot_seed(seed, s)) for s, name in enumerate(bots)]
     passes = 0
     to_string = module.action_to_string
     while not game.is_over():
-        if game.turn > max_turns:
-            break
         action = seats[game.current_player].choose(game)
         game.apply(action)
         if to_string(action) == "pass":
             passes += 1
     state = json.loads(game.to_json())
-    over = game.is_over()
-    played = game.turn if over else game.turn - 1  # at the cap, the turn just begun was not played
+    over = not game.is_truncated()
+    played = game.turn
     scores = tuple(game.scores())
     top = max(scores)
     end = None
@@ -129,17 +133,16 @@ def run_chunk(chunk: Chunk) -> tuple[int, list[GameResult]]:
 
 
 def make_chunks(sources: Sequence[engines.Engine], players: int, games: int, bots: Sequence[str], seed: int,
-                max_turns: int, size: int) -> list[Chunk]:
-    """Chunks of `size` games, interleaved across specs so that a stopped run has some of each."""
-    per_spec = []
-    for k, e in enumerate(sources):
-        per_spec.append([Chunk(k, e.name, e.source, e.path or e.label, tuple(range(lo, min(games, lo + size))),
-                               players, tuple(bots), seed, max_turns)
-                         for lo in range(0, games, size)])
-    out = []
-    for row in range(max((len(c) for c in per_spec), default=0)):
-        out += [c[row] for c in per_spec if row < len(c)]
-    return out
+                max_turns: int, size: int) -> Iterator[Chunk]:
+    """Chunks of `size` games, interleaved across specs so that a stopped run has some of each.
+
+    Made one at a time as the runners ask (a billion games are a hundred million chunks:
+    listed up front they would fill the memory before the first game).
+    """
+    for lo in range(0, games, size):
+        indexes = range(lo, min(games, lo + size))
+        for k, e in enumerate(sources):
+            yield Chunk(k, e.name, e.source, e.path or e.label, tuple(indexes), players, tuple(bots), seed, max_turns)
 
 
 def chunk_size(games: int, jobs: int, bots: Sequence[str] = ()) -> int:
@@ -154,7 +157,10 @@ def chunk_size(games: int, jobs: int, bots: Sequence[str] = ()) -> int:
 
 # ----------------------------------------------------------------------------- runners
 
-def _run_here(chunks: Sequence[Chunk]) -> Iterator[tuple[int, list[GameResult]]]:
+IN_FLIGHT = 4  # chunks handed to each worker ahead of its results: enough to keep it busy, few to hold
+
+
+def _run_here(chunks: Iterable[Chunk]) -> Iterator[tuple[int, list[GameResult]]]:
     for c in chunks:  # game by game, so that Ctrl-C loses at most the game being played
         for i in c.indexes:
             yield run_chunk(Chunk(c.spec, c.name, c.source, c.filename, (i,), c.players, c.bots, c.seed,
@@ -165,14 +171,28 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C means
 
 
-def _run_processes(chunks: Sequence[Chunk], jobs: int) -> Iterator[tuple[int, list[GameResult]]]:
+def _run_processes(chunks: Iterable[Chunk], jobs: int) -> Iterator[tuple[int, list[GameResult]]]:
+    """The chunks on `jobs` worker processes, at most IN_FLIGHT per worker queued at a time
+    (Pool.imap would read the whole iterable into its queue)."""
     import multiprocessing
+    import queue
 
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     pool = context.Pool(processes=jobs, initializer=_ignore_sigint)
+    done: queue.SimpleQueue = queue.SimpleQueue()
     try:
-        yield from pool.imap_unordered(run_chunk, chunks)
+        waiting = 0
+        for chunk in chunks:
+            pool.apply_async(run_chunk, (chunk,), callback=lambda r: done.put((True, r)),
+                             error_callback=lambda e: done.put((False, e)))
+            waiting += 1
+            while waiting >= IN_FLIGHT * jobs:
+                waiting -= 1
+                yield _result(done.get())
+        while waiting:
+            waiting -= 1
+            yield _result(done.get())
         pool.close()
         pool.join()
     finally:
@@ -180,16 +200,31 @@ def _run_processes(chunks: Sequence[Chunk], jobs: int) -> Iterator[tuple[int, li
         pool.join()
 
 
-def _run_dask(chunks: Sequence[Chunk], scheduler) -> Iterator[tuple[int, list[GameResult]]]:
+def _result(outcome):
+    ok, value = outcome
+    if not ok:
+        raise value
+    return value
+
+
+def _run_dask(chunks: Iterable[Chunk], scheduler) -> Iterator[tuple[int, list[GameResult]]]:
+    """The chunks on a Dask cluster, submitted as results come back: IN_FLIGHT per worker thread."""
     try:
         from distributed import Client, as_completed
     except ImportError:
         raise SimulationError("--scheduler needs Dask: pip install 'dask[distributed]'") from None
     own = isinstance(scheduler, str)
     client = Client(scheduler) if own else scheduler
-    futures = client.map(run_chunk, list(chunks), pure=False)
+    chunks = iter(chunks)
+    threads = max(1, sum(client.nthreads().values()))
+    futures = [client.submit(run_chunk, c, pure=False) for c in itertools.islice(chunks, IN_FLIGHT * threads)]
+    running = as_completed(futures)
     try:
-        for future in as_completed(futures):
+        for future in running:
+            futures.remove(future)
+            for c in itertools.islice(chunks, 1):  # one more for the one done
+                futures.append(client.submit(run_chunk, c, pure=False))
+                running.add(futures[-1])
             yield future.result()
     finally:
         client.cancel(futures)

@@ -38,6 +38,7 @@ HUMAN = "human"
 WIDTH = 100  # columns of the action list
 COMMANDS = ("undo", "save", "load", "help", "quit")
 TABLE_KEY = "table"  # the entry of a saved game that says who sat where (engines ignore it)
+MAX_SAVED_BYTES = 10_000_000  # a saved game is a few kilobytes; a larger file is not one
 
 
 class TableError(ValueError):
@@ -143,7 +144,7 @@ def saved_seats(saved: str | bytes, players: int) -> list[str]:
     """
     try:
         data = json.loads(saved)
-    except ValueError:
+    except (ValueError, RecursionError):
         return []  # load_game has said what is wrong with it
     table = data.get(TABLE_KEY) if isinstance(data, dict) else None
     if table is None:
@@ -173,10 +174,33 @@ def load_game(module, saved: str | bytes, name: str = "the saved game"):
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise SavedGameError(_json_error(name, text, e)) from None
+    except RecursionError:
+        raise SavedGameError(f"{name}: error: not a saved game (its JSON is nested too deeply)") from None
+    except ValueError as e:  # a number of thousands of digits
+        raise SavedGameError(f"{name}: error: not a saved game ({e})") from None
     try:
         return module.from_json(data)
     except module.StateError as e:
         raise SavedGameError(f"{name}: error: {e}") from None
+
+
+def read_saved(path: str | pathlib.Path) -> bytes:
+    """The bytes of a saved game's file; OSError (with a strerror) for what cannot be one.
+
+    Only a regular file of at most MAX_SAVED_BYTES is read, so that a name such as /dev/zero
+    or a FIFO gives a message instead of eating memory or blocking forever.
+    """
+    import os
+    import stat
+
+    path = pathlib.Path(path).expanduser()
+    with open(path, "rb", opener=lambda p, flags: os.open(p, flags | getattr(os, "O_NONBLOCK", 0))) as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            raise OSError(0, "not a regular file")
+        data = f.read(MAX_SAVED_BYTES + 1)
+    if len(data) > MAX_SAVED_BYTES:
+        raise OSError(0, f"too large for a saved game (over {MAX_SAVED_BYTES // 1_000_000} MB)")
+    return data
 
 
 def _json_error(name: str, text: str, error: json.JSONDecodeError) -> str:
@@ -191,6 +215,11 @@ def _json_error(name: str, text: str, error: json.JSONDecodeError) -> str:
 
 
 # ----------------------------------------------------------------------------- drawing
+
+def shown(text: str) -> str:
+    """A text the user typed (a file name), safe to echo: control characters written as escapes."""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
@@ -429,6 +458,10 @@ class Session:
     def handle(self, line: str, p: int) -> str:
         if not line:
             return "again"
+        if not line.isprintable():  # control characters (escape sequences) are no action and no command
+            self.say(f"not an action: '{shown(line)}' (control characters); type a number, an action as listed, "
+                     "or help")
+            return "again"
         word, _, rest = line.partition(" ")
         command = word.lower()
         if command in COMMANDS:
@@ -438,10 +471,11 @@ class Session:
     def play(self, line: str, p: int) -> str:
         game = self.game
         legal = game.legal_actions()
-        if line.isdigit():
-            number = int(line)
+        if line.isascii() and line.isdigit():  # not '²' (a digit to isdigit, not to int)
+            number = int(line) if len(line) <= 9 else 0  # a number of thousands of digits is no action's
+            line = line if len(line) <= 9 else line[:9] + "..."
             if not 1 <= number <= len(legal):
-                self.say(f"no action numbered {number}: choose 1 to {len(legal)}, or type an action (help lists "
+                self.say(f"no action numbered {line}: choose 1 to {len(legal)}, or type an action (help lists "
                          "the commands)")
                 return "again"
             action = legal[number - 1]
@@ -510,7 +544,7 @@ class Session:
             self.say("usage: load FILE")
             return "again"
         try:
-            data = pathlib.Path(rest).expanduser().read_bytes()
+            data = read_saved(rest)
         except OSError as e:
             self.say(f"cannot read {rest}: {e.strerror or e}")
             return "again"

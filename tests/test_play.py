@@ -405,3 +405,47 @@ def test_a_bug_inside_the_loop_is_reported_as_an_internal_error(monkeypatch):
     result = CliRunner().invoke(main, ["play", str(OFFICIAL)], input="quit\n")
     assert result.exit_code == 3
     assert "internal error while playing" in result.output and "a bot lost its marbles" in result.output
+
+
+# ----------------------------------------------------------------------------- untrusted input (issue 14)
+
+def test_a_failed_load_or_an_odd_answer_keeps_the_game(official, tmp_path):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    edited = json.loads(official.new_game(2, seed=1).to_json())
+    edited["ending"] = {"trigger": "target", "finish": "complete_round", "last_seat": 7}
+    (tmp_path / "edited.json").write_text(json.dumps(edited), encoding="utf-8")
+    table = terminal.new_table(official, 2, ["human", "greedy"], seed=6)
+    status, script = run(table, ["1", f"load {deep}", f"load {tmp_path / 'edited.json'}", "load /dev/zero",
+                                 "²", "9" * 5000, "\x1b[2J", "quit"], then=None)
+    assert status == 0
+    text = script.text
+    assert f"{deep}: error: not a saved game (its JSON is nested too deeply)" in text
+    assert "'ending.last_seat' must be a seat from 0 to 1, not 7" in text
+    assert "cannot read /dev/zero: not a regular file" in text
+    assert "not an action: '²'" in text
+    assert "no action numbered 999999999...: choose 1 to" in text
+    assert "not an action: '\\x1b[2J' (control characters)" in text and "\x1b" not in text
+    assert len(table.game.history) == 2  # the human's move and the bot's: nothing lost
+
+
+def test_load_at_start_refuses_deep_json_as_a_file_error(tmp_path):
+    deep = tmp_path / "deep.json"
+    deep.write_text("{\"a\": " * 50_000 + "1" + "}" * 50_000, encoding="utf-8")
+    result = CliRunner().invoke(main, ["play", str(OFFICIAL), "--load", str(deep)], input="quit\n")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.stderr.startswith(f"{deep}: error: not a saved game (its JSON is nested too deeply)")
+
+
+def test_save_writes_through_a_symlink_and_keeps_the_mode(official, tmp_path):
+    target = tmp_path / "real.json"
+    target.write_text("{}", encoding="utf-8")
+    target.chmod(0o600)
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    table = terminal.new_table(official, 2, ["human", "greedy"], seed=6)
+    status, script = run(table, ["1", f"save {link}", "quit"], then=None)
+    assert status == 0 and link.is_symlink() and link.resolve() == target
+    assert (target.stat().st_mode & 0o777) == 0o600
+    assert official.from_json(target.read_text(encoding="utf-8")).to_json() == table.game.to_json()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.json", "real.json"]

@@ -307,3 +307,35 @@ def test_plot_into_a_folder_that_cannot_be_made_says_so(tmp_path):
     assert result.returncode == 1
     assert f"error: cannot write the charts to {tmp_path / 'file' / 'charts'}: Not a directory" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_billion_games_stream_from_the_first_game(jobs):
+    """The chunks are made as the runners ask: a billion games start at once, in bounded memory,
+    and Ctrl-C keeps the games already played (the same as a short run's)."""
+    import itertools
+    import tracemalloc
+
+    first = list(itertools.islice(sim.make_chunks([standin()], 2, 10 ** 9, ("greedy", "greedy"), 0, 50, 10), 3))
+    assert [c.indexes for c in first] == [tuple(range(0, 10)), tuple(range(10, 20)), tuple(range(20, 30))]
+
+    def stop(done, total):
+        if done >= 6:
+            raise KeyboardInterrupt
+
+    tracemalloc.start()
+    try:
+        result = run([standin()], games=10 ** 9, jobs=jobs, chunk=2, progress=stop, max_turns=60)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert result.interrupted and 6 <= result.finished < 100
+    assert peak < 50_000_000, f"{peak} bytes traced for a billion games"
+    short = {r.index: r for r in run([standin()], games=100, max_turns=60).specs[0].results}
+    assert all(short[r.index] == r for r in result.specs[0].results)
+
+
+def test_the_engine_cap_ends_a_simulated_game_as_capped(tmp_path):
+    result = run([standin()], games=4, max_turns=6)
+    assert all(not r.over and r.end is None and r.turns == 6 and r.winners == () for r in result.specs[0].results)
+    assert result.to_dict()["specs"][0]["shares"]["capped"] == 1.0

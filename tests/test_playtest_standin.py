@@ -179,6 +179,8 @@ class Game:
         self.turn = 1
         self.passes = 0
         self.ending = None
+        self.end_reason = None
+        self.max_turns = None  # the length cap: the game ends truncated instead of starting turn max_turns + 1
         self.history = []
         self._legal = None
 
@@ -186,18 +188,21 @@ class Game:
     def is_over(self):
         return self.phase == "over"
 
+    def is_truncated(self):
+        return self.end_reason == "truncated"
+
     def scores(self):
         return list(self.prestige)
 
     def winners(self):
-        if not self.is_over():
+        if not self.is_over() or self.is_truncated():
             return []
         key = [(self.prestige[p], -len(self.purchased[p])) for p in range(self.num_players)]
         best = max(key)
         return [p for p in range(self.num_players) if key[p] == best]
 
     def returns(self):
-        if not self.is_over():
+        if not self.is_over() or self.is_truncated():
             return [0.0] * self.num_players
         w = set(self.winners())
         return [1.0 if p in w else -1.0 for p in range(self.num_players)]
@@ -342,6 +347,9 @@ class Game:
         if self.ending is not None and p == self.ending["last_seat"]:
             self.phase = "over"
             return
+        if self.max_turns is not None and self.turn >= self.max_turns:
+            self.phase, self.end_reason, self.current_player = "over", "truncated", -1
+            return
         self.phase = "action"
         self.current_player = (p + 1) % n
         if self.current_player == 0:
@@ -367,7 +375,7 @@ class Game:
             "spec": {"name": SPEC_NAME, "sha256": SPEC_SHA256}, "players": self.num_players,
             "seed": self.seed, "current_player": self.current_player, "phase": self.phase,
             "step_count": self.step_count, "round": self.round, "turn": self.turn,
-            "passes": self.passes, "ending": self.ending,
+            "passes": self.passes, "ending": self.ending, "end_reason": self.end_reason,
             "supply": dict(zip(COLOURS, self.supply)),
             "market": {str(l + 1): list(self.market[l]) for l in range(3)},
             "decks": {str(l + 1): list(reversed(self.decks[l])) for l in range(3)},
@@ -397,7 +405,7 @@ class Game:
                 "players": self.num_players, "actions": list(self.history)}
 
 
-def new_game(players, seed=None):
+def new_game(players, seed=None, max_turns=None):
     if players not in SETUP:
         raise ValueError(f"{players} players: the stand-in plays 2 to 4")
     gems, gold, nobles = SETUP[players]
@@ -415,6 +423,7 @@ def new_game(players, seed=None):
     rng.shuffle(row)
     g.noble_row = row[:nobles]
     g.turns[0] = 1
+    g.max_turns = max_turns
     return g
 
 
@@ -428,6 +437,7 @@ def from_json(data):
     g.seed = d.get("seed")
     g.current_player, g.phase, g.step_count = d["current_player"], d["phase"], d["step_count"]
     g.round, g.turn, g.passes, g.ending = d["round"], d["turn"], d["passes"], d["ending"]
+    g.end_reason = d.get("end_reason")
     g.supply = [d["supply"][c] for c in COLOURS]
     g.market = [list(d["market"][str(l + 1)]) for l in range(3)]
     g.decks = [list(reversed(d["decks"][str(l + 1)])) for l in range(3)]

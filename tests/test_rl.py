@@ -133,7 +133,8 @@ def test_max_turns_truncates(official):
             env.step(None)
             continue
         env.step(int(np.flatnonzero(obs["action_mask"])[0]))
-    assert env.unwrapped.game.turn == 5 and not env.unwrapped.game.is_over()
+    game = env.unwrapped.game  # the engine's length cap ends it: over, truncated, nobody wins
+    assert game.turn == 4 and game.is_over() and game.is_truncated() and game.returns() == [0.0, 0.0]
 
 
 # ----------------------------------------------------------------------------- Gymnasium

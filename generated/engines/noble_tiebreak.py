@@ -1446,6 +1446,12 @@ _N_STEPS = len(_STEPS)
 _N_ACTION_DECISIONS = 7
 _ACTION_MODE = -1
 _OVER_MODE = -2
+# the end triggers: (name, finish) in spec order (a saved 'ending' names one that completes the round)
+TRIGGERS = (('target', 'complete_round'), ('deadlock', 'immediately'))
+# The length cap: a game still going after this many turns ends as truncated (None: the spec
+# sets none). The spec states it as the value `max_turns`; new_game(max_turns=N) changes it.
+MAX_TURNS = VALUES.get("max_turns")
+TRUNCATED = "truncated"  # the end_reason of a game stopped by its length cap
 
 
 class Game:
@@ -1453,7 +1459,7 @@ class Game:
 
     __slots__ = ("n", "cp", "mode", "step", "step_count", "supply", "tok", "bon", "pts", "bought", "res", "blind",
                  "nob", "market", "decks", "noble_row", "round", "turn", "turns", "passes", "ending", "end_reason",
-                 "seed", "start", "origin", "history", "pending", "_legal", "setup_gems", "setup_gold", "setup_nobles", "setup_face_up",
+                 "seed", "start", "origin", "history", "pending", "max_turns", "_legal", "setup_gems", "setup_gold", "setup_nobles", "setup_face_up",
                  "face_up_costs")
 
     def __init__(self, players):
@@ -1489,6 +1495,7 @@ class Game:
         self.origin = None
         self.history = []
         self.pending = None  # the purchase waiting for its payment (an action id), in the payment step
+        self.max_turns = MAX_TURNS  # the length cap (new_game and from_json may change it)
         self._legal = None
 
     # -- reading the state
@@ -1570,7 +1577,7 @@ class Game:
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
-        if action not in legal or type(action) is not int:
+        if type(action) is not int or action not in legal:  # the type first: `in` on an array compares elementwise
             action = self._as_legal_id(action, legal)
         self._legal = None
         self.history.append(action)
@@ -1643,6 +1650,10 @@ class Game:
         if self.ending is not None and self.cp == self.ending[2]:
             self.step, self.step_count = _N_STEPS, 0
             self._finish(self.ending[0])
+            return
+        if self.max_turns is not None and self.turn >= self.max_turns:  # the length cap: no turn max_turns + 1
+            self.step, self.step_count = _N_STEPS, 0
+            self._finish(TRUNCATED)
             return
         cp = self.cp + 1
         if cp == self.n:
@@ -1750,8 +1761,12 @@ class Game:
     def is_over(self):
         return self.mode == _OVER_MODE
 
+    def is_truncated(self):
+        """Did the game end at its length cap (max_turns) rather than by the rules? Nobody wins it."""
+        return self.mode == _OVER_MODE and self.end_reason == TRUNCATED
+
     def winners(self):
-        if self.mode != _OVER_MODE:
+        if self.mode != _OVER_MODE or self.end_reason == TRUNCATED:
             return []
         eligible = [p for p in range(self.n) if _eligible(self, p)]
         if not eligible:
@@ -1764,7 +1779,7 @@ class Game:
         return list(self.pts)
 
     def returns(self):
-        if self.mode != _OVER_MODE:
+        if self.mode != _OVER_MODE or self.end_reason == TRUNCATED:  # not over, or stopped unfinished: 0 for all
             return [0.0] * self.n
         won = set(self.winners())
         return [1.0 if p in won else -1.0 for p in range(self.n)]
@@ -1801,6 +1816,7 @@ class Game:
         g.origin = self.origin
         g.history = self.history[:]
         g.pending = self.pending
+        g.max_turns = self.max_turns
         g._legal = None if self._legal is None else self._legal[:]
         return g
 
@@ -1844,6 +1860,8 @@ class Game:
             "seats": [self._seat(p, whole or p == observer) for p in range(self.n)],
             "pending": self.pending,
         })
+        if self.max_turns is not None:  # absent: no cap (so the states of specs without one are as before)
+            state["max_turns"] = self.max_turns
         if whole:
             state["start"] = self.start
             state["history"] = list(self.history)
@@ -1890,12 +1908,25 @@ def _shuffle(rng, items):
 _SHUFFLE_STEPS = {}  # length -> the (last index, bits) of each step of a Fisher-Yates shuffle
 
 
-def new_game(players, seed=None):
-    """A new game: decks shuffled, cards dealt and nobles revealed with a generator seeded by `seed`."""
+def new_game(players, seed=None, max_turns=None):
+    """A new game: decks shuffled, cards dealt and nobles revealed with a generator seeded by `seed`.
+
+    `players` is a player count of the spec, `seed` a whole number (None: one is picked and
+    recorded), `max_turns` the length cap (None: the spec's, MAX_TURNS). Integer types of other
+    libraries (numpy's) are taken as ints; anything else raises ValueError, saying why.
+    """
+    players = _whole(players, "the number of players")
+    if players not in SETUP:
+        raise ValueError(f"this engine plays with {', '.join(map(str, PLAYER_COUNTS))} players, not {players}")
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "big")
+    seed = _whole(seed, "a seed")
+    if max_turns is not None and _whole(max_turns, "max_turns") < 1:
+        raise ValueError(f"max_turns must be at least 1, not {max_turns}")
     game = Game(players)
     game.seed = seed
+    if max_turns is not None:
+        game.max_turns = operator.index(max_turns)
     rng = random.Random(seed)
     for li, cards in enumerate(LEVEL_CARDS):
         deck = list(cards)
@@ -1913,31 +1944,69 @@ def new_game(players, seed=None):
     return game
 
 
-def _problems(data):
-    """Every inconsistency of a state dict, as sentences (empty when it is sound)."""
+def _whole(value, what):
+    """`value` as an int: an int, or another library's integer type (numpy's int64); else ValueError."""
+    if type(value) is not int:
+        try:
+            if isinstance(value, bool):
+                raise TypeError
+            value = operator.index(value)
+        except TypeError:
+            raise ValueError(f"{what} must be a whole number, not {type(value).__name__} {_shown(value)}") from None
+    return value
+
+
+def _shown(value):
+    """A value of a state or an argument as a message shows it: short whatever it is (a huge
+    number, a long text, a list nested thousands deep)."""
+    if isinstance(value, (list, tuple)):
+        return f"a list of {len(value)}"
+    if isinstance(value, dict):
+        return f"an object of {len(value)} key{'' if len(value) == 1 else 's'}"
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"a number of about {int(abs(value).bit_length() * 0.30103) + 1} digits"  # str() would refuse past 4,300
+    if isinstance(value, (str, bytes)) and len(value) > 40:
+        return repr(value[:40]) + "..."
+    if value is None or isinstance(value, (bool, int, float, str, bytes)):
+        return repr(value)
+    return type(value).__name__
+
+
+def _is_count(value, least=0):
+    return type(value) is int and value >= least
+
+
+def _problems(data, nested=False):
+    """Every inconsistency of a state dict, as sentences (empty when it is sound).
+
+    Types and ranges of every field, then the invariants between fields (tokens add up, each
+    card in one place, phase and pending, step and step_count, ending and seats, end_reason
+    and phase, turn and max_turns). `nested`: the state is another's `start`, which starts
+    nowhere else. A state that passes loads into a game that plays on from there.
+    """
     out = []
     if not isinstance(data, dict):
-        return ["a state is a JSON object"]
+        return [f"a state is a JSON object, not {_shown(data)}"]
     if data.get("format") != STATE_FORMAT:
-        out.append(f"'format' must be {STATE_FORMAT!r}, not {data.get('format')!r}")
-    if data.get("version") != STATE_VERSION:
-        out.append(f"'version' must be {STATE_VERSION}, not {data.get('version')!r}")
+        out.append(f"'format' must be {STATE_FORMAT!r}, not {_shown(data.get('format'))}")
+    if type(data.get("version")) is not int or data.get("version") != STATE_VERSION:
+        out.append(f"'version' must be {STATE_VERSION}, not {_shown(data.get('version'))}")
     spec = data.get("spec") or {}
     if not isinstance(spec, dict) or spec.get("name") != SPEC_NAME:
-        out.append(f"the state is for spec {spec.get('name') if isinstance(spec, dict) else spec!r}, "
+        out.append(f"the state is for spec {_shown(spec.get('name') if isinstance(spec, dict) else spec)}, "
                    f"this engine plays {SPEC_NAME!r}")
     elif spec.get("sha256") != SPEC_SHA256:
         out.append("the state was saved by an engine built from another version of the spec")
     n = data.get("players")
-    if n not in SETUP:
-        out.append(f"'players' must be one of {', '.join(map(str, PLAYER_COUNTS))}, not {n!r}")
+    if type(n) is not int or n not in SETUP:
+        out.append(f"'players' must be one of {', '.join(map(str, PLAYER_COUNTS))}, not {_shown(n)}")
         return out
     gems, gold, nobles_shown, face_up = SETUP[n]
 
-    def count(value, where):
-        if type(value) is not int or value < 0:
-            out.append(f"{where} must be a whole number of at least 0, not {value!r}")
-            return 0
+    def count(value, where, least=0):
+        if not _is_count(value, least):
+            out.append(f"{where} must be a whole number of at least {least}, not {_shown(value)}")
+            return least
         return value
 
     def tokens(value, where):
@@ -1955,11 +2024,14 @@ def _problems(data):
             if c is None and where.startswith("market"):
                 continue
             if type(c) is not int or not 0 <= c < len(CARDS):
-                out.append(f"{where}: unknown card {c!r} (cards are 0 to {len(CARDS) - 1})")
+                out.append(f"{where}: unknown card {_shown(c)} (cards are 0 to {len(CARDS) - 1})")
             else:
                 ids.append(c)
         return ids
 
+    seed = data.get("seed")
+    if seed is not None and type(seed) is not int:
+        out.append(f"'seed' must be a whole number or null, not {_shown(seed)}")
     supply = tokens(data.get("supply"), "supply")
     seats = data.get("seats")
     if not isinstance(seats, list) or len(seats) != n:
@@ -1967,16 +2039,19 @@ def _problems(data):
         return out
     placed = []
     owned_nobles = []
+    reserved_counts = []
     totals = supply[:]
     for p, seat in enumerate(seats):
         where = f"seats[{p}]"
         if not isinstance(seat, dict):
             out.append(f"{where} must be an object")
+            reserved_counts.append(0)
             continue
         held = tokens(seat.get("tokens"), f"{where}.tokens")
         totals = [a + b for a, b in zip(totals, held)]
         placed += card_list(seat.get("purchased", []), f"{where}.purchased")
         reserved = card_list(seat.get("reserved", []), f"{where}.reserved")
+        reserved_counts.append(len(reserved))
         placed += reserved
         if MAX_RESERVED and len(reserved) > MAX_RESERVED:
             out.append(f"{where} holds {len(reserved)} reserved cards, at most {MAX_RESERVED} are allowed")
@@ -1992,16 +2067,18 @@ def _problems(data):
     for i, c in enumerate(COLOURS):
         expected = gold if i == len(GEMS) else gems
         if totals[i] != expected:
-            out.append(f"{c} tokens add up to {totals[i]}, the game has {expected}")
+            out.append(f"{c} tokens add up to {_shown(totals[i])}, the game has {expected}")
     market = data.get("market")
     decks = data.get("decks")
-    if not isinstance(market, dict) or set(market) != {str(lv) for lv in LEVELS}:
+    market_ok = isinstance(market, dict) and set(market) == {str(lv) for lv in LEVELS}
+    if not market_ok:
         out.append(f"'market' must have a row for each level {', '.join(map(str, LEVELS))}")
     else:
         for lv in LEVELS:
             row = market[str(lv)]
             if not isinstance(row, list) or len(row) != face_up:
                 out.append(f"market row {lv} must have {face_up} slots")
+                market_ok = False
                 continue
             for c in card_list(row, f"market[{lv}]"):
                 placed.append(c)
@@ -2033,36 +2110,100 @@ def _problems(data):
             out.append("a noble appears more than once")
         if len(everyone) != nobles_shown:
             out.append(f"{len(everyone)} nobles are in play, {n} players reveal {nobles_shown}")
-    cp = data.get("current_player")
-    phase = data.get("phase")
-    if phase == "over":
-        if cp != -1:
-            out.append("a finished game has current_player -1")
-    elif type(cp) is not int or not 0 <= cp < n:
-        out.append(f"'current_player' must be a seat from 0 to {n - 1}, not {cp!r}")
-    if phase not in ("action", "over") and phase not in STEPS:
-        out.append(f"'phase' must be 'action', 'over' or a step ({', '.join(STEPS)}), not {phase!r}")
-        phase = None
-    for key in ("round", "turn"):
-        value = data.get(key)
-        if type(value) is not int or value < 1:
-            out.append(f"'{key}' must be a whole number of at least 1, not {value!r}")
-    count(data.get("passes", 0), "passes")
-    count(data.get("step", 0), "step")
-    count(data.get("step_count", 0), "step_count")
-    ending = data.get("ending")
-    if ending is not None and (not isinstance(ending, dict) or type(ending.get("last_seat")) is not int):
-        out.append("'ending' must be null or {trigger, finish, last_seat}")
-    pending = data.get("pending")
-    if phase == "payment":
-        if type(pending) is not int or not 0 <= pending < NUM_ACTIONS or _PAYOPTS[ACTIONS[pending][0]] is None:
-            out.append(f"in the payment step, 'pending' must be the id of a purchase, not {pending!r}")
-    elif pending is not None:
-        out.append("'pending' is set only in the payment step")
+    out += _turn_problems(data, n, market if market_ok else None, reserved_counts)
     history = data.get("history", [])
     if not isinstance(history, list) or any(type(a) is not int or not 0 <= a < NUM_ACTIONS for a in history):
         out.append("'history' must be a list of action ids")
+    start = data.get("start")
+    if start is not None:
+        if nested:
+            out.append("the state a game started from has no 'start' of its own (it must be null)")
+        else:
+            out += [f"start: {p}" for p in _problems(start, nested=True)]
     return out
+
+
+def _turn_problems(data, n, market, reserved_counts):
+    """Whose turn, which phase and how the game will end, each against the others (see _problems)."""
+    out = []
+    cp = data.get("current_player")
+    phase = data.get("phase")
+    if type(phase) is not str or (phase not in ("action", "over") and phase not in STEPS):
+        out.append(f"'phase' must be 'action', 'over' or a step ({', '.join(STEPS)}), not {_shown(phase)}")
+        phase = None
+    if phase == "over":
+        if cp != -1 or type(cp) is not int:
+            out.append(f"a finished game has current_player -1, not {_shown(cp)}")
+    elif type(cp) is not int or not 0 <= cp < n:
+        out.append(f"'current_player' must be a seat from 0 to {n - 1}, not {_shown(cp)}")
+        cp = None
+    for key in ("round", "turn"):
+        value = data.get(key)
+        if not _is_count(value, 1):
+            out.append(f"'{key}' must be a whole number of at least 1, not {_shown(value)}")
+    for key in ("passes", "step", "step_count"):
+        value = data.get(key, 0)
+        if not _is_count(value):
+            out.append(f"'{key}' must be a whole number of at least 0, not {_shown(value)}")
+    step, step_count = data.get("step", 0), data.get("step_count", 0)
+    pending = data.get("pending")
+    if phase == "payment":
+        if type(pending) is not int or not 0 <= pending < _PAY_BASE or _PAYOPTS[ACTIONS[pending][0]] is None:
+            out.append(f"in the payment step, 'pending' must be the id of a purchase, not {_shown(pending)}")
+        elif cp is not None:
+            out += _pending_problems(pending, cp, market, reserved_counts)
+            d = ACTIONS[pending][0]
+            if d < _N_ACTION_DECISIONS and step != 0:
+                out.append(f"a payment for an action comes before the end-of-turn steps: 'step' must be 0, not {_shown(step)}")
+            elif d >= _N_ACTION_DECISIONS and (step not in range(_N_STEPS) or _STEPS[step] != d):
+                out.append(f"'step' must be the position of step '{DECISIONS[d]}' among the steps, not {_shown(step)}")
+    elif pending is not None:
+        out.append(f"'pending' is set only in the payment step, not in phase {_shown(phase)}")
+    if phase == "action" and (step, step_count) != (0, 0):
+        out.append(f"in the action phase 'step' and 'step_count' are 0, not {_shown(step)} and {_shown(step_count)}")
+    elif phase in STEPS and phase != "payment" and (step not in range(_N_STEPS) or DECISIONS[_STEPS[step]] != phase):
+        out.append(f"in step '{phase}', 'step' must be its position among the steps, not {_shown(step)}")
+    elif phase == "over" and step not in (0, _N_STEPS):
+        out.append(f"in a finished game 'step' is 0 or {_N_STEPS}, not {_shown(step)}")
+    ending = data.get("ending")
+    rounds = [name for name, finish in TRIGGERS if finish != "immediately"]
+    if ending is not None:
+        if not isinstance(ending, dict) or set(ending) != {"trigger", "finish", "last_seat"}:
+            out.append("'ending' must be null or {trigger, finish, last_seat}")
+        else:
+            trigger, last = ending["trigger"], ending["last_seat"]
+            if type(trigger) is not str or trigger not in rounds:
+                out.append(f"'ending.trigger' must be a trigger that lets the round finish "
+                           f"({', '.join(rounds) or 'this spec has none'}), not {_shown(trigger)}")
+            elif ending["finish"] != dict(TRIGGERS)[trigger]:
+                out.append(f"'ending.finish' of trigger {trigger!r} is {dict(TRIGGERS)[trigger]!r}, "
+                           f"not {_shown(ending['finish'])}")
+            if type(last) is not int or not 0 <= last < n:
+                out.append(f"'ending.last_seat' must be a seat from 0 to {n - 1}, not {_shown(last)}")
+    end_reason = data.get("end_reason")
+    reasons = [name for name, _ in TRIGGERS] + ["stuck", TRUNCATED]
+    if phase == "over" and (type(end_reason) is not str or end_reason not in reasons):
+        out.append(f"a finished game has an 'end_reason' ({', '.join(reasons)}), not {_shown(end_reason)}")
+    elif phase not in ("over", None) and end_reason is not None:
+        out.append(f"'end_reason' is set only when the game is over, not in phase {_shown(phase)}")
+    cap = data.get("max_turns", MAX_TURNS)
+    if cap is not None and not _is_count(cap, 1):
+        out.append(f"'max_turns' must be null or a whole number of at least 1, not {_shown(cap)}")
+    elif cap is not None and _is_count(data.get("turn"), 1) and data["turn"] > cap:
+        out.append(f"'turn' {data['turn']} is past the length cap, max_turns {cap}")
+    return out
+
+
+def _pending_problems(pending, cp, market, reserved_counts):
+    """Is the purchase waiting for its payment one that the current player can still make?"""
+    d, args = ACTIONS[pending]
+    for (name, kind), value in zip(_PARAM_KINDS[d], args):
+        if kind == "face_up" and market is not None and (
+                value[1] >= len(market[str(LEVELS[value[0]])]) or market[str(LEVELS[value[0]])][value[1]] is None):
+            return [f"'pending' buys the card in slot {value[1] + 1} of level {LEVELS[value[0]]}, which is empty"]
+        if kind == "reserved" and value >= reserved_counts[cp]:
+            return [f"'pending' buys reserved card {value + 1} of player {cp + 1}, who holds {reserved_counts[cp]}"]
+    return []
 
 
 def _json_problem(err):
@@ -2077,7 +2218,10 @@ def _json_problem(err):
 
 
 def from_json(state):
-    """A game from to_json() text or its dict; raises StateError listing every problem."""
+    """A game from to_json() text or its dict; raises StateError listing every problem.
+
+    Nothing outside the new game is changed, so a failed load leaves every game as it was.
+    """
     if isinstance(state, (str, bytes)):
         if isinstance(state, str) and state.startswith("\ufeff"):  # a file read with its byte-order mark
             state = state[1:]
@@ -2085,13 +2229,29 @@ def from_json(state):
             data = json.loads(state)
         except json.JSONDecodeError as err:
             raise StateError(_json_problem(err)) from None
-        except ValueError as err:  # bytes that are not UTF-8 text
+        except RecursionError:
+            raise StateError("the state is not a saved game: its JSON is nested too deeply") from None
+        except ValueError as err:  # bytes that are not UTF-8 text, a number of thousands of digits
             raise StateError(f"the state is not valid JSON: {err}") from None
     else:
         data = state
-    problems = _problems(data)
+    try:
+        problems = _problems(data)
+    except RecursionError:  # a dict built in Python, nested past what the checks can walk
+        problems = ["the state is nested too deeply"]
     if problems:
         raise StateError("invalid state:\n" + "\n".join(f"  - {p}" for p in problems))
+    game = _load(data)
+    if game.mode != _OVER_MODE:
+        game._legal = game._compute_legal()
+        if not game._legal:
+            raise StateError(f"invalid state:\n  - player {game.cp + 1} has no legal action in phase "
+                             f"{game.phase!r} (the game could not go on)")
+    return game
+
+
+def _load(data):
+    """The game of a state dict that _problems found sound."""
     n = data["players"]
     game = Game(n)
     game.seed = data.get("seed")
@@ -2123,10 +2283,11 @@ def from_json(state):
     game.end_reason = data.get("end_reason")
     game.history = list(data.get("history", []))
     game.pending = data.get("pending")
+    game.max_turns = data.get("max_turns", MAX_TURNS)
     game.start = data.get("start")
     # A record replays from the position this state started from, or else from this one
     # (it may have been edited, so its seed and history are not trusted to rebuild it).
-    game.origin = json.loads(json.dumps(data)) if game.start is None else None
+    game.origin = game.to_dict() if game.start is None else None
     if game.mode == _OVER_MODE:
         game._legal = []
     return game
@@ -2152,9 +2313,14 @@ def replay(record):
 
 
 def action_to_string(action):
-    """The notation of an action id."""
-    if type(action) is not int or not 0 <= action < NUM_ACTIONS:
-        raise NotationError(f"no action has id {action!r} (ids run from 0 to {NUM_ACTIONS - 1})")
+    """The notation of an action id (an int, or another library's integer type as apply takes)."""
+    if type(action) is not int:
+        try:
+            action = _whole(action, "an action id")
+        except ValueError as err:
+            raise NotationError(str(err)) from None
+    if not 0 <= action < NUM_ACTIONS:
+        raise NotationError(f"no action has id {action} (ids run from 0 to {NUM_ACTIONS - 1})")
     return ACTION_STRINGS[action]
 
 
@@ -2194,8 +2360,8 @@ def _a_typo(said, meant):
 
 def describe_action(action):
     """(decision name, {choice: value}) of an action id, with values people read."""
-    name = action_to_string(action) and DECISIONS[ACTIONS[action][0]]
-    d, args = ACTIONS[action]
+    name = action_to_string(action) and DECISIONS[ACTIONS[operator.index(action)][0]]
+    d, args = ACTIONS[operator.index(action)]
     return name, {p: _describe_value(kind, v) for (p, kind), v in zip(_PARAM_KINDS[d], args)}
 
 
