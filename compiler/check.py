@@ -34,6 +34,8 @@ LANGS = ("en", "fr", "nl", "sr")
 RESERVED_NAMES = set(GLOBALS) | set(FUNCTIONS) | set(AGGREGATES) | set(EFFECTS) | {
     "me", "player", "true", "false", "if", "then", "else", "and", "or", "not", "in", "for", "c"}
 MAX_TABLE_NUMBER = 1000  # the largest number of a card or noble table (rulespec/README.md)
+# The end reasons an engine gives of its own (Game.end_reason); a trigger named so would be mistaken for one.
+ENGINE_END_REASONS = {"stuck": "ends because no one can act", "truncated": "reaches its length cap"}
 LENGTH_CAP = "max_turns"  # the value that, when a spec states it, is the length cap of its engines (in turns)
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 # The engine numbers every action up front (one id per combination of choices, plus one per way
@@ -219,6 +221,11 @@ class Checker:
         comp = self.root.get("components") if isinstance(self.root, MapNode) else None
         value, node = self.scalar(comp, key, str) if isinstance(comp, MapNode) else (None, None)
         if node is None or value is None:
+            return []
+        if os.path.isabs(value) or os.path.splitdrive(value)[0]:
+            self.unread.add(key)
+            self.r.error("E112", f"the {key} table must be named by a path relative to the folder of the spec file, "
+                         f"not an absolute path: {value!r}", node.span)
             return []
         path = os.path.join(os.path.dirname(node.span.file), value)
         shown = os.path.normpath(path).replace(os.sep, "/")
@@ -658,6 +665,9 @@ class Checker:
             if not isinstance(entry, MapNode):
                 self.r.error("E103", f"end trigger '{key.value}' must be a mapping", entry.span)
                 continue
+            if key.value in ENGINE_END_REASONS:
+                self.r.error("E406", f"'{key.value}' is an end reason of the engines (a game that "
+                             f"{ENGINE_END_REASONS[key.value]}) and cannot name an end trigger", key.span)
             where = f" in end trigger '{key.value}'"
             when = self.expression(self.node(entry, "when", where=where), "end condition")
             finish = self.choice(entry, "finish", FINISHES, "complete_round", where)
