@@ -8,6 +8,11 @@ complete, so a failed compile leaves no file behind and never a half-written one
 
 Output is deterministic: spec order or sorted order only, no timestamps, no absolute
 paths, no tool versions.
+
+No text of the spec or of a file name is pasted into the module as it is: the template
+writes only :class:`~compiler.pysource.Code` (a literal, a comment text, a docstring or an
+identifier made by :mod:`compiler.pysource`, or code that the lowering built with it), and
+refuses any other value, so a template edit cannot open a way for text to become code.
 """
 from __future__ import annotations
 
@@ -19,16 +24,42 @@ from .diagnostics import CompileError, Diagnostic
 from .files import write_atomic  # noqa: F401 - the writer of engine modules
 from .lower import EnginePlan, LoweringError, lower
 from .model import Rules
+from .pysource import Code, comment, docstring, literal, printable, shown_path
+
+
+def _only_code(value):
+    """Jinja's finalize hook: what a `{{ }}` writes must have gone through compiler.pysource."""
+    if isinstance(value, Code):
+        return value
+    raise TypeError(f"the engine template writes a {type(value).__name__} that is not Code: write it "
+                    "with a filter (literal, tuple_literal or comment)")
 
 
 def _environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("compiler", "templates"),
         autoescape=False, keep_trailing_newline=True, trim_blocks=False, lstrip_blocks=False,
-        undefined=jinja2.StrictUndefined)
-    env.filters["pyrepr"] = repr
-    env.filters["tuple_repr"] = lambda items: repr(tuple(items))
+        undefined=jinja2.StrictUndefined, finalize=_only_code)
+    env.filters["literal"] = literal
+    env.filters["tuple_literal"] = lambda items: literal(tuple(items))
+    env.filters["comment"] = comment
     return env
+
+
+def _text_environment() -> jinja2.Environment:
+    """For the text of the module's docstring, which then becomes one literal (pysource.docstring)."""
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("compiler", "templates"),
+        autoescape=False, keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
+
+
+def module_docstring(plan: EnginePlan) -> Code:
+    """The engine's docstring: the spec's title and file, the API and the notation. Each text
+    of the spec is one line of printable characters (a title cannot add lines of its own)."""
+    text = _text_environment().get_template("engine_doc.txt.j2").render(
+        title=printable(plan.rules.title.en), path=printable(shown_path(plan.rules.source.path)),
+        notation_help=[printable(line) for line in notation_help(plan)])
+    return docstring(text)
 
 
 def notation_help(plan: EnginePlan) -> list[str]:
@@ -51,8 +82,9 @@ def render_module(plan: EnginePlan) -> str:
     actions = [dp for dp in decisions if not dp.is_step]
     stuck = next((dp for dp in actions if dp.decision.only_when_stuck), None)
     context = dict(
-        source=rules.source, bases=rules.bases, base_names=tuple(b.name for b in rules.bases),
-        title=rules.title.en, name=rules.name,
+        source=rules.source, path=shown_path(rules.source.path), docstring=module_docstring(plan),
+        bases=[dict(path=shown_path(b.path), sha256=b.sha256) for b in rules.bases],
+        base_names=tuple(b.name for b in rules.bases), name=rules.name,
         colours=rules.colours, gems=rules.gems, wild=rules.wild, levels=rules.levels,
         player_counts=tuple(p.players for p in rules.players),
         setup={p.players: (p.gems, p.gold, p.nobles, p.face_up) for p in rules.players},
@@ -69,15 +101,15 @@ def render_module(plan: EnginePlan) -> str:
         stuck_index=stuck.index if stuck else -1,
         n_action_decisions=len(actions),
         step_table=[dict(index=dp.index, name=dp.decision.name, resolve_all=dp.decision.resolve == "all",
-                         loop_test=" and ".join(
+                         legal=dp.function("_legal_"), apply=dp.function("_do_"),
+                         loop_test=Code(" and ".join(
                              (["not count"] if dp.decision.repeat == "once" else [])
                              + ([dp.while_inline] if dp.decision.while_ is not None else [])
                              + ([dp.prefilter] if dp.prefilter else [])
-                         ) or "True")
+                         ) or "True"))  # compiled tests (pysource.Code), joined
                     for dp in decisions if dp.is_step],
         param_kinds={**{dp.index: tuple((lay.param.name, lay.param.domain) for lay in dp.id_layouts) for dp in decisions},
                      **({plan.pay_index: (("payment", "payment"),)} if plan.pay_index >= 0 else {})},
-        notation_help=notation_help(plan),
     )
     text = _environment().get_template("engine.py.j2").render(**context)
     text = "\n".join(line.rstrip() for line in text.splitlines()) + "\n"

@@ -46,6 +46,7 @@ from .expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditiona
                    Logic, Name, Unary, When, unparse, walk)
 from .flow import DRAWS, token_bounds
 from .model import Decision, Param, Rules
+from .pysource import Code, UnsafeName, comment, docstring, identifier, literal, printable, shown_path
 
 
 class LoweringError(Exception):
@@ -54,6 +55,15 @@ class LoweringError(Exception):
     def __init__(self, message: str, span=None):
         super().__init__(message)
         self.span = span
+
+
+def spec_name(prefix: str, name: str, span=None) -> str:
+    """The Python name of a spec name (a choice, a loop variable...): see pysource.identifier,
+    which keeps it apart from every name the compiler makes itself."""
+    try:
+        return identifier(prefix, name)
+    except UnsafeName as err:
+        raise LoweringError(str(err), span) from None
 
 
 # ----------------------------------------------------------------------------- layout
@@ -81,6 +91,10 @@ class DecisionPlan:
     while_inline: str = ""  # the while-condition as an expression over the standard locals
     prefilter: str = ""  # a cheap test that holds whenever a step has a legal action (see _step_prefilter)
     payopts_src: str = ""  # only for a decision whose payment is chosen in a step of its own
+
+    def function(self, prefix: str) -> str:
+        """The name of this decision's function of one kind: '_legal_', '_do_', '_why_', '_payopts_'."""
+        return spec_name(prefix, self.decision.name, self.decision.span)
 
     @property
     def deferred(self) -> "ParamLayout | None":
@@ -295,7 +309,7 @@ def _prune_function(text: str) -> str:
 def _prune_cost_locals(text: str) -> str:
     """Drop a legal loop's card-cost bindings (tuple, then one local per gem) that nothing reads.
 
-    Loops bind both forms (`cc_p_card` and `cc_p_card_0, ...`); tests read the per-gem
+    Loops bind both forms (`cc_p_card` and `cc_p_card_G0, ...`); tests read the per-gem
     locals when the gem is known at compile time and the tuple otherwise.
     """
     lines = text.split("\n")
@@ -332,14 +346,14 @@ def _flat_face_up_loop(text: str, plan: "EnginePlan") -> tuple[str, bool]:
     done = False
     i = 0
     while i < len(lines):
-        m = re.fullmatch(r"(\s*)for (p_\w+)_li, _row in enumerate\(g\.market\):", lines[i])
+        m = re.fullmatch(r"(\s*)for (p_\w+)_LI, _row in enumerate\(g\.market\):", lines[i])
         if not m:
             i += 1
             continue
         ind, name = m[1], m[2]
-        head = re.fullmatch(rf"{ind}    {name}_id = (?:(.+) \+ )?{name}_li \* (\d+)", lines[i + 1])
-        step = re.fullmatch(rf"{ind}        {name}_id \+= (\d+)", lines[i + 3])
-        cost = f"{ind}        " + ", ".join(f"cc_{name}_{gi}" for gi in range(len(plan.gems))) + f" = CARD_COST[{name}]"
+        head = re.fullmatch(rf"{ind}    {name}_ID = (?:(.+) \+ )?{name}_LI \* (\d+)", lines[i + 1])
+        step = re.fullmatch(rf"{ind}        {name}_ID \+= (\d+)", lines[i + 3])
+        cost = f"{ind}        " + ", ".join(f"cc_{name}_G{gi}" for gi in range(len(plan.gems))) + f" = CARD_COST[{name}]"
         if not (head and step and lines[i + 2] == f"{ind}    for {name} in _row:"
                 and lines[i + 4] == f"{ind}        if {name} is None:" and lines[i + 5] == f"{ind}            continue"
                 and lines[i + 6] == cost and int(head[2]) == plan.max_face_up * int(step[1])):
@@ -349,23 +363,23 @@ def _flat_face_up_loop(text: str, plan: "EnginePlan") -> tuple[str, bool]:
         while end < len(lines) and (lines[end].startswith(ind + " " * 8) or not lines[end].strip()):
             end += 1
         body = lines[i + 7:end]
-        over = " or ".join(f"cc_{name}_{gi} > w{gi}" for gi in range(len(plan.gems)))
+        over = " or ".join(f"cc_{name}_G{gi} > w{gi}" for gi in range(len(plan.gems)))
         top = ind + " " * 8
         test = next((k for k, line in enumerate(body) if line.startswith(f"{top}if ({over}) and (not t")), None)
         append = next((k for k, line in enumerate(body) if "out.append(" in line), len(body))
-        reads_card = any(re.search(rf"\b(?:{name}|cc_{name}|{name}_li|_row)\b", line) for line in body)
+        reads_card = any(re.search(rf"\b(?:{name}|cc_{name}|{name}_LI|_row)\b", line) for line in body)
         if test is None or test > append or reads_card or test + 1 == len(body) \
                 or not body[test + 1].strip().startswith("continue"):
             i += 1
             continue
         first = head[1] or "0"
         unrolled = _unrolled_slots(body, test, top, name, first, int(step[1]), cost.strip().split(" = ")[0], plan)
-        if unrolled is not None and not any(re.search(rf"\b{name}_id\b", line) for line in lines[end:]):
+        if unrolled is not None and not any(re.search(rf"\b{name}_ID\b", line) for line in lines[end:]):
             lines[i:end] = [ind + line for line in unrolled]
         else:
-            lines[i:end] = [f"{ind}{name}_id = {first}",
+            lines[i:end] = [f"{ind}{name}_ID = {first}",
                             f"{ind}for {cost.strip().split(' = ')[0]} in g.face_up_costs:",
-                            f"{ind}    {name}_id += {step[1]}"] + [line[4:] for line in body]
+                            f"{ind}    {name}_ID += {step[1]}"] + [line[4:] for line in body]
         done = True
         i += 1
     return "\n".join(lines), done
@@ -381,7 +395,7 @@ def _unrolled_slots(body: list[str], test: int, top: str, name: str, first: str,
     rest = [line for k, line in enumerate(body) if k not in (test, test + 1) and line.strip()]
     comments = [line.strip() for line in rest if line.strip().startswith("#")]
     appends = [line for line in rest if not line.strip().startswith("#")]
-    if appends != [f"{top}out.append({name}_id)"] or not body[test].endswith(":"):
+    if appends != [f"{top}out.append({name}_ID)"] or not body[test].endswith(":"):
         return None
     condition = body[test].strip()[len("if "):-1]
     skip = body[test + 1].split("#", 1)[1].strip() if "#" in body[test + 1] else "its test fails"
@@ -405,7 +419,7 @@ def _unmet(condition, rules: Rules, decision: Decision) -> str:
     sheets phrase it), then the condition as written and where (for the spec's author)."""
     from .sheets.phrases import PhraseError, describe
 
-    written = f"{unparse(condition)}, {condition.span.file}:{condition.span.line}"
+    written = f"{unparse(condition)}, {where(condition.span)}"
     try:
         words = describe(condition, "en", rules, decision)
     except (PhraseError, KeyError, ValueError):  # no phrase for it: the condition as written says it
@@ -462,17 +476,17 @@ def _every_face_up_slot(text: str, plan: "EnginePlan") -> str:
     lines = text.split("\n")
     i = 0
     while i < len(lines):
-        m = re.fullmatch(r"(\s*)for (p_\w+)_li, _row in enumerate\(g\.market\):", lines[i])
+        m = re.fullmatch(r"(\s*)for (p_\w+)_LI, _row in enumerate\(g\.market\):", lines[i])
         if not m or i + 6 >= len(lines):
             i += 1
             continue
         ind, name = m[1], m[2]
-        head = re.fullmatch(rf"{ind}    {name}_id = (\d+) \+ {name}_li \* (\d+)", lines[i + 1])
-        step = re.fullmatch(rf"{ind}        {name}_id \+= (\d+)", lines[i + 3])
+        head = re.fullmatch(rf"{ind}    {name}_ID = (\d+) \+ {name}_LI \* (\d+)", lines[i + 1])
+        step = re.fullmatch(rf"{ind}        {name}_ID \+= (\d+)", lines[i + 3])
         after = lines[i + 7] if i + 7 < len(lines) else ""
         if not (head and step and lines[i + 2] == f"{ind}    for {name} in _row:"
                 and lines[i + 4] == f"{ind}        if {name} is None:" and lines[i + 5] == f"{ind}            continue"
-                and lines[i + 6] == f"{ind}        out.append({name}_id)"
+                and lines[i + 6] == f"{ind}        out.append({name}_ID)"
                 and not after.startswith(ind + " ") and int(head[2]) == plan.max_face_up * int(step[1])):
             i += 1
             continue
@@ -521,7 +535,20 @@ def _origin(arg, env) -> str:
 
 def _located(node, name: str) -> str:
     """An effect as written, and its spec line, for the RuleError an engine raises there."""
-    return f"{unparse(node)} ({node.span.file}:{node.span.line})" if node is not None else name
+    return f"{unparse(node)} ({where(node.span)})" if node is not None else name
+
+
+def where(span) -> str:
+    """A spec location as the engine shows it (in comments and messages): file:line, the file
+    as pysource.shown_path gives it (never an absolute path)."""
+    return f"{shown_path(span.file)}:{span.line}"
+
+
+def raise_rule_error(located: str, template: str, values: str) -> str:
+    """The statement raising the RuleError of an effect: the effect's text as it is (it may
+    hold a '%', as the spec's `turn % 2` or a file name may), then a message of the
+    compiler's own formatted with `values` (Python code)."""
+    return f"raise RuleError({literal(located)} + {literal(template)} % ({values}))"
 
 
 class ExprCompiler:
@@ -639,7 +666,7 @@ class ExprCompiler:
                         return f"(g.face_up_count({i}))"
                     case Attribute(obj=Name(id=owner), name="cost") if owner in env and env[owner][0] == "param":
                         if self.scalars and i.isdigit():  # legal loops unpack the cost into locals
-                            return f"cc_{env[owner][2]}_{i}"
+                            return f"cc_{env[owner][2]}_G{i}"
                         return f"cc_{env[owner][2]}[{i}]"
                     case Attribute(obj=owner, name="cost"):
                         return f"CARD_COST[{self.expr(owner, env)}][{i}]"
@@ -648,7 +675,7 @@ class ExprCompiler:
                     case Attribute(obj=owner, name="requires"):
                         return f"NOBLE_REQUIRES[{self.expr(owner, env)}][{i}]"
                     case Attribute(obj=owner, name=("gold" | "spent") as part):
-                        return f"{self.expr(owner, env)}_{part}[{i}]"
+                        return f"{self.expr(owner, env)}_{part.upper()}[{i}]"
                     case Attribute(obj=owner, name=("tokens" | "bonus") as part):
                         return f"{self.attribute(obj, owner, part, env)}[{i}]"
                 raise LoweringError(f"cannot compile '{unparse(node)}'", node.span)
@@ -715,7 +742,7 @@ class ExprCompiler:
         if kind == "noble":
             return {"points": f"NOBLE_POINTS[{owner}]", "requires": f"NOBLE_REQUIRES[{owner}]"}[attr]
         if kind == "payment":
-            return {"gold_total": f"{owner}_gt", "gold": f"{owner}_gold", "spent": f"{owner}_spent"}[attr]
+            return {"gold_total": f"{owner}_GT", "gold": f"{owner}_GOLD", "spent": f"{owner}_SPENT"}[attr]
         raise LoweringError(f"cannot compile '{unparse(node)}'", node.span)
 
     def aggregate(self, func, body, var, coll, env) -> str:
@@ -735,7 +762,7 @@ class ExprCompiler:
             if func == "any":
                 return "(" + " or ".join(parts) + ")"
             return f"{func}({', '.join(parts)})" if len(parts) > 1 else parts[0]
-        pyvar = f"v_{var}"
+        pyvar = spec_name("v_", var, body.span)
         inner = self.expr(body, {**env, var: ("var", elem_kind, pyvar)})
         source = self.collection(coll, env)
         if func == "count":
@@ -759,7 +786,7 @@ class ExprCompiler:
     def face_up_cost(self, out: Lines, depth: int, card: str, cost: str) -> None:
         """After a write to a face-up slot: the same slot of Game.face_up_costs, when the engine keeps it."""
         if self.plan.face_up_costs:
-            out.add(depth, f"g.face_up_costs[{card}_li * {self.plan.max_face_up} + {card}_si] = {cost}")
+            out.add(depth, f"g.face_up_costs[{card}_LI * {self.plan.max_face_up} + {card}_SI] = {cost}")
 
     def stmt(self, node, env, out: Lines, depth: int) -> None:
         match node:
@@ -771,7 +798,7 @@ class ExprCompiler:
                     for e in elements:
                         self.stmt(body, {**env, var: ("const", "colour", e)}, out, depth)
                 else:
-                    pyvar = f"v_{var}"
+                    pyvar = spec_name("v_", var, node.span)
                     out.add(depth, f"for {pyvar} in {self.collection(coll, env)}:")
                     self.stmt(body, {**env, var: ("var", "colour", pyvar)}, out, depth + 1)
                 self.loops = outer
@@ -826,10 +853,9 @@ class ExprCompiler:
             sources.append(self.condition_bounds)
         if any(0 < bounds.get(("reserved", "room"), most + 1) <= most for bounds in sources):
             return
-        message = (f"{_located(node, 'reserve')}: the player holds %d reserved cards, the most this spec's "
-                   "choices of a reserved card can name")
+        message = ": the player holds %d reserved cards, the most this spec's choices of a reserved card can name"
         out.add(depth, f"if len(g.res[me]) >= {most}:")
-        out.add(depth + 1, f"raise RuleError({message!r} % len(g.res[me]))")
+        out.add(depth + 1, raise_rule_error(_located(node, 'reserve'), message, "len(g.res[me])"))
 
     def effect(self, name, args, env, out: Lines, depth: int, node=None) -> None:
         a = [self.expr(x, env) for x in args]
@@ -844,55 +870,54 @@ class ExprCompiler:
             if not self.guaranteed(pool, args[0], args[1]):
                 # a spec whose tests do not ensure the tokens are there: say so, never go below 0
                 held = "in the supply" if name == "take" else "held by the player"
-                message = f"{_located(node, name)}: only %d %s token(s) {held}"
+                message = f": only %d %s token(s) {held}"
                 out.add(depth, f"if {source}[{a[0]}] < {amount}:")
-                out.add(depth + 1, f"raise RuleError({message!r} % ({source}[{a[0]}], COLOURS[{a[0]}]))")
+                out.add(depth + 1, raise_rule_error(_located(node, name), message, f"{source}[{a[0]}], COLOURS[{a[0]}]"))
             out.add(depth, f"{source}[{a[0]}] -= {amount}")
             out.add(depth, f"{dest}[{a[0]}] += {amount}")
         elif name == "reserve":
             p = ref(0)
             self.reserve_room(node, out, depth)
             out.add(depth, f"g.res[me].append({p})")
-            out.add(depth, f"g.market[{p}_li][{p}_si] = None")
+            out.add(depth, f"g.market[{p}_LI][{p}_SI] = None")
             self.face_up_cost(out, depth, p, "_NO_CARD_COST")
         elif name == "refill":
             p = ref(0)
-            out.add(depth, f"_deck = g.decks[{p}_li]")
+            out.add(depth, f"_deck = g.decks[{p}_LI]")
             if self.plan.face_up_costs:
                 out.add(depth, "if _deck:")
-                out.add(depth + 1, f"g.market[{p}_li][{p}_si] = _card = _deck.pop()")
+                out.add(depth + 1, f"g.market[{p}_LI][{p}_SI] = _card = _deck.pop()")
                 self.face_up_cost(out, depth + 1, p, "CARD_COST[_card]")
                 out.add(depth, "else:")
-                out.add(depth + 1, f"g.market[{p}_li][{p}_si] = None")
+                out.add(depth + 1, f"g.market[{p}_LI][{p}_SI] = None")
                 self.face_up_cost(out, depth + 1, p, "_NO_CARD_COST")
             else:
-                out.add(depth, f"g.market[{p}_li][{p}_si] = _deck.pop() if _deck else None")
+                out.add(depth, f"g.market[{p}_LI][{p}_SI] = _deck.pop() if _deck else None")
         elif name == "reserve_top":
             self.reserve_room(node, out, depth)
             out.add(depth, f"_deck = g.decks[{a[0]} - 1]")
             out.add(depth, "if not _deck:")
-            text = f"{_located(node, 'reserve_top')}: the deck of level %d is empty"
-            out.add(depth + 1, f"raise RuleError({text!r} % ({a[0]}))")
+            out.add(depth + 1, raise_rule_error(_located(node, 'reserve_top'), ": the deck of level %d is empty", a[0]))
             out.add(depth, "_card = _deck.pop()")
             out.add(depth, "g.res[me].append(_card)")
             out.add(depth, "g.blind[me].append(_card)")
         elif name == "pay":
             p = ref(0)
             for gi in range(len(self.plan.gems)):
-                out.add(depth, f"if {p}_s{gi}:")
-                out.add(depth + 1, f"tok[{gi}] -= {p}_s{gi}")
-                out.add(depth + 1, f"sup[{gi}] += {p}_s{gi}")
+                out.add(depth, f"if {p}_S{gi}:")
+                out.add(depth + 1, f"tok[{gi}] -= {p}_S{gi}")
+                out.add(depth + 1, f"sup[{gi}] += {p}_S{gi}")
             wild = len(self.plan.gems)
-            out.add(depth, f"if {p}_gt:")
-            out.add(depth + 1, f"tok[{wild}] -= {p}_gt")
-            out.add(depth + 1, f"sup[{wild}] += {p}_gt")
+            out.add(depth, f"if {p}_GT:")
+            out.add(depth + 1, f"tok[{wild}] -= {p}_GT")
+            out.add(depth + 1, f"sup[{wild}] += {p}_GT")
         elif name == "acquire":
             p = ref(0)
             kind = env[args[0].id][1] if isinstance(args[0], Name) and args[0].id in env else "card"
             origin = _origin(args[0], env)
             if origin == "face_up":
-                out.add(depth, f"if g.market[{p}_li][{p}_si] == {p}:")
-                out.add(depth + 1, f"g.market[{p}_li][{p}_si] = None")
+                out.add(depth, f"if g.market[{p}_LI][{p}_SI] == {p}:")
+                out.add(depth + 1, f"g.market[{p}_LI][{p}_SI] = None")
                 self.face_up_cost(out, depth + 1, p, "_NO_CARD_COST")
             else:
                 out.add(depth, f"if {p} in g.res[me]:")
@@ -907,8 +932,8 @@ class ExprCompiler:
             p = ref(0)
             origin = _origin(args[0], env)
             if origin == "face_up":
-                out.add(depth, f"g.decks[{p}_li].insert(0, {p})")
-                out.add(depth, f"g.market[{p}_li][{p}_si] = None")
+                out.add(depth, f"g.decks[{p}_LI].insert(0, {p})")
+                out.add(depth, f"g.market[{p}_LI][{p}_SI] = None")
                 self.face_up_cost(out, depth, p, "_NO_CARD_COST")
             else:
                 out.add(depth, f"g.res[me].remove({p})")
@@ -948,7 +973,7 @@ def _param_env(layouts: list[ParamLayout]) -> dict:
         p = lay.param
         kind = {"gem": "colour", "colour": "colour", "gem_set": "set", "face_up": "card", "reserved": "card",
                 "deck": "int", "noble": "noble", "payment": "payment"}[p.domain]
-        env[p.name] = ("param", kind, f"p_{p.name}", p.domain)
+        env[p.name] = ("param", kind, spec_name("p_", p.name, p.span), p.domain)
     return env
 
 
@@ -968,7 +993,7 @@ class DecisionLowering:
         self.d = dp.decision
         self.order = [lay.param.name for lay in dp.layouts]
         self.env = _param_env(dp.layouts)
-        self.where = f"{self.d.span.file}:{self.d.span.line}"
+        self.where = where(self.d.span)
 
     def strides(self) -> list[int]:
         out, stride = [], 1
@@ -1034,7 +1059,7 @@ class DecisionLowering:
                         body = compiler.expr(c.body, {**self.env, c.var: ("const", "colour", gi)})
                         mask_tests.setdefault(k, []).append(body)
                         parts.append(f"({1 << gi} if {_truth(body)} else 0)")
-                    blocks[k].add(0, f"mask_{k} = " + " | ".join(parts) + f"  # {unparse(c)}")
+                    blocks[k].add(0, f"mask_{k} = " + " | ".join(parts) + f"  # {comment(unparse(c))}")
                     masks[k] = f"mask_{k}"
                     placed[k + 1].remove(c)
 
@@ -1055,7 +1080,7 @@ class DecisionLowering:
                         other, env = self._count_from_mask(other, compiler, mask_tests.get(k), k)
                         size_code[k] = compiler.expr(other, env)
                         size_text[k] = unparse(c)
-                        blocks[k].add(0, f"size_{k} = {size_code[k]}  # {unparse(c)}")
+                        blocks[k].add(0, f"size_{k} = {size_code[k]}  # {comment(unparse(c))}")
                         sizes[k] = f"size_{k}"
                         placed[k + 1].remove(c)
                         break
@@ -1065,13 +1090,13 @@ class DecisionLowering:
         for level in range(n + 1):
             current_level[0] = level
             for c in placed[level]:
-                blocks[level].add(0, f"if not {compiler.expr(c, self.env)}:  # {unparse(c)}")
+                blocks[level].add(0, f"if not {compiler.expr(c, self.env)}:  # {comment(unparse(c))}")
                 blocks[level].add(1, "CONTINUE")
 
         out = Lines()
         if not fused:
-            out.add(0, f"def _legal_{d.name}(g, out):")
-            out.add(1, f'"""Legal actions of {"step" if self.dp.is_step else "action"} \'{d.name}\' ({self.where})."""')
+            out.add(0, f"def {self.dp.function('_legal_')}(g, out):")
+            out.add(1, docstring(printable(f"Legal actions of {'step' if self.dp.is_step else 'action'} '{d.name}' ({self.where}).")))
             add_locals(out)
         scalar_at = len(out.lines)
         preamble: list[str] = []  # per-call locals the loops need, after the scalars
@@ -1090,7 +1115,7 @@ class DecisionLowering:
         emit_block(0, depth, False)
         for k, lay in enumerate(layouts):
             p = lay.param
-            name = f"p_{p.name}"
+            name = spec_name("p_", p.name, p.span)
             idx = f"i_{k}"
             stride = strides[k] if k < len(strides) else 0  # 0: a deferred payment, not in the id
             if p.domain in ("gem", "colour", "deck") and k == n - 1 and not p.optional \
@@ -1103,7 +1128,7 @@ class DecisionLowering:
                 saved, compiler.hoist = compiler.hoist, None
                 if placed[k + 1]:
                     spec_text = " and ".join(unparse(c) for c in placed[k + 1])
-                    out.add(depth, f"# {spec_text}, for each {p.name}")
+                    out.add(depth, f"# {comment(spec_text)}, for each {comment(p.name)}")
                 for v, value in enumerate(values):
                     env = {**self.env, p.name: ("const", "int" if p.domain == "deck" else "colour", value)}
                     tests = [compiler.expr(c, env) for c in placed[k + 1]]
@@ -1112,7 +1137,7 @@ class DecisionLowering:
                     variable = [t for t in terms if not t.isdigit()]
                     ident = " + ".join(variable + ([str(fixed)] if fixed or not variable else []))
                     if tests:
-                        out.add(depth, f"if {' and '.join(tests)}:  # {labels[v]}")
+                        out.add(depth, f"if {' and '.join(tests)}:  # {comment(labels[v])}")
                         out.add(depth + 1, f"out.append({ident})")
                     else:
                         out.add(depth, f"out.append({ident})")
@@ -1138,7 +1163,7 @@ class DecisionLowering:
                 if by_mask is not None:  # the size follows from the mask: one row of ids per mask
                     self._add_helper(self._subset_table(table, lay, by_size=False, base=self.dp.base, sizes=by_mask))
                     out.lines.remove(next(line for line in out.lines if line.strip().startswith(f"size_{k} = ")))
-                    out.add(depth, f"out.extend({table}[{mask}])  # {size_text[k]}")
+                    out.add(depth, f"out.extend({table}[{mask}])  # {comment(size_text[k])}")
                     return self._finish_legal(out, scalar_at, compiler, preamble, fused)
                 self._add_helper(self._subset_table(table, lay, by_size=k in sizes, base=self.dp.base))
                 if k in sizes:
@@ -1162,20 +1187,20 @@ class DecisionLowering:
                 # The id of slot si of row li is (li * slots + si) * stride plus the ids of the
                 # choices before: all but si are fixed for a row, so added once per row.
                 # The slot's id is counted up as the row is walked (cheaper than enumerate).
-                out.add(depth, f"for {name}_li, _row in enumerate(g.market):")
+                out.add(depth, f"for {name}_LI, _row in enumerate(g.market):")
                 row_stride = self.plan.max_face_up * stride
                 fixed = sum(int(t) for t in index_terms if t.isdigit()) - stride
                 first = " + ".join([t for t in index_terms if not t.isdigit()] + [str(fixed)] * (fixed != 0))
-                out.add(depth + 1, f"{name}_id = {first + ' + ' if first else ''}{name}_li * {row_stride}")
+                out.add(depth + 1, f"{name}_ID = {first + ' + ' if first else ''}{name}_LI * {row_stride}")
                 out.add(depth + 1, f"for {name} in _row:")
-                out.add(depth + 2, f"{name}_id += {stride}")
+                out.add(depth + 2, f"{name}_ID += {stride}")
                 out.add(depth + 2, f"if {name} is None:")
                 out.add(depth + 3, "continue")
                 if self._reads_cost(p.name):
                     out.add(depth + 2, f"cc_{name} = CARD_COST[{name}]")
                     out.add(depth + 2, f"{self._cost_locals(name)} = cc_{name}")
                 depth += 2
-                index_terms = [f"{name}_id"]
+                index_terms = [f"{name}_ID"]
                 emit_block(k + 1, depth, True)
                 continue
             elif p.domain == "deck":
@@ -1196,7 +1221,7 @@ class DecisionLowering:
             elif p.domain == "payment":
                 wild = len(self.plan.gems)
                 compiler.used_scalars.add("t")
-                out.add(depth, f"# price: {unparse(p.price)}")
+                out.add(depth, f"# price: {comment(unparse(p.price))}")
                 short = self._cannot_pay(p, compiler, k, bool(blocks[k + 1].lines), out, depth, preamble)
                 out.add(depth, f"if {short}:")
                 out.add(depth + 1, "continue  # the player cannot pay, even with all the gold they hold")
@@ -1204,7 +1229,7 @@ class DecisionLowering:
                     raise LoweringError("a payment must be the last choice of its action, after the card", p.span)
                 if blocks[k + 1].lines:  # conditions on the payment: is there one payment they accept?
                     price_tuple = "(" + ", ".join(f"_p{gi}" for gi in range(wild)) + ",)"
-                    out.add(depth, f"for _i, {name}_gold, {name}_spent, {name}_gt in _payments({price_tuple}, tok):")
+                    out.add(depth, f"for _i, {name}_GOLD, {name}_SPENT, {name}_GT in _payments({price_tuple}, tok):")
                     emit_block(k + 1, depth + 1, True)
                     out.add(depth + 1, "break")
                     out.add(depth, "else:")
@@ -1255,7 +1280,7 @@ class DecisionLowering:
 
     def _cost_locals(self, card: str) -> str:
         """The locals a legal loop unpacks a card's cost into (one per gem)."""
-        return ", ".join(f"cc_{card}_{gi}" for gi in range(len(self.plan.gems)))
+        return ", ".join(f"cc_{card}_G{gi}" for gi in range(len(self.plan.gems)))
 
     def _reads_cost(self, card: str) -> bool:
         """Does the condition or a price of this decision read `card.cost[...]`?"""
@@ -1297,7 +1322,7 @@ class DecisionLowering:
             if isinstance(inner, Binary) and inner.op == "-" and _position(inner.right, self.order) < k - 1 \
                     and not any(isinstance(x, Name) and x.id in self.order for x in walk(inner.right)):
                 right = compiler.expr(inner.right, env)
-                preamble.append(f"    w{gi} = {right} + t{gi}  # {unparse(inner.right)} plus the tokens held")
+                preamble.append(f"    w{gi} = {right} + t{gi}  # {comment(unparse(inner.right))} plus the tokens held")
                 diff = f"{compiler.expr(inner.left, env)} - w{gi}"
             else:
                 diff = f"{compiler.expr(inner, env)} - t{gi}"
@@ -1346,17 +1371,17 @@ class DecisionLowering:
     def bind_params(self, out: Lines, depth: int, args: str | None, layouts=None) -> None:
         """Decode the action's args tuple into the locals the effects use."""
         layouts = self.dp.layouts if layouts is None else layouts
-        names = [f"a_{lay.param.name}" for lay in layouts]
+        names = [spec_name("a_", lay.param.name, lay.param.span) for lay in layouts]
         if names and args is not None:
             out.add(depth, f"{', '.join(names)}{',' if len(names) == 1 else ''} = {args}")
         for lay in layouts:
             p = lay.param
-            name, arg = f"p_{p.name}", f"a_{p.name}"
+            name, arg = spec_name("p_", p.name, p.span), spec_name("a_", p.name, p.span)
             if p.domain in ("gem", "colour", "gem_set", "deck"):
                 out.add(depth, f"{name} = {arg}")
             elif p.domain == "face_up":
-                out.add(depth, f"{name}_li, {name}_si = {arg}")
-                out.add(depth, f"{name} = g.market[{name}_li][{name}_si]")
+                out.add(depth, f"{name}_LI, {name}_SI = {arg}")
+                out.add(depth, f"{name} = g.market[{name}_LI][{name}_SI]")
                 out.add(depth, f"cc_{name} = CARD_COST[{name}]")
             elif p.domain == "reserved":
                 out.add(depth, f"{name} = g.res[me][{arg}]")
@@ -1370,26 +1395,26 @@ class DecisionLowering:
                           for gi in range(len(self.plan.gems))]
                 gems = range(len(self.plan.gems))
                 gold = ", ".join(f"_g{gi}" for gi in gems)
-                whole = f" = {name}_gold" if self._mentions(p.name, "gold") else ""
+                whole = f" = {name}_GOLD" if self._mentions(p.name, "gold") else ""
                 out.add(depth, f"{gold}{',' if len(gems) == 1 else ''}{whole} = PAYMENTS[{arg}]  # gold spent on each gem")
                 for gi in gems:  # the tokens of each gem spent: its price less the gold paid for it
-                    out.add(depth, f"{name}_s{gi} = {prices[gi]} - _g{gi}")
-                out.add(depth, f"{name}_gt = {' + '.join(f'_g{gi}' for gi in gems)}")
+                    out.add(depth, f"{name}_S{gi} = {prices[gi]} - _g{gi}")
+                out.add(depth, f"{name}_GT = {' + '.join(f'_g{gi}' for gi in gems)}")
                 if self._mentions(p.name, "spent"):
-                    out.add(depth, f"{name}_spent = ({', '.join(f'{name}_s{gi}' for gi in gems)},)")
+                    out.add(depth, f"{name}_SPENT = ({', '.join(f'{name}_S{gi}' for gi in gems)},)")
 
     def apply(self) -> str:
         d = self.d
         out = Lines()
-        out.add(0, f"def _do_{d.name}(g, args):")
-        out.add(1, f'"""Effects of {"step" if self.dp.is_step else "action"} \'{d.name}\' ({self.where})."""')
+        out.add(0, f"def {self.dp.function('_do_')}(g, args):")
+        out.add(1, docstring(printable(f"Effects of {'step' if self.dp.is_step else 'action'} '{d.name}' ({self.where}).")))
         add_locals(out)
         self.bind_params(out, 1, "args")
         compiler = ExprCompiler(self.plan)
         if d.resolve != "all":  # a step resolved whole applies actions all found legal before the first
             compiler.condition_bounds = token_bounds(d.condition, compiler.values)
         for stmt in d.effects:
-            out.add(1, f"# {unparse(stmt)}")
+            out.add(1, f"# {comment(unparse(stmt))}")
             compiler.stmt(stmt, self.env, out, 1)
             compiler.drawn |= {DRAWS[x.name] for x in walk(stmt) if isinstance(x, Effect) and x.name in DRAWS}
         if not d.effects:
@@ -1400,15 +1425,15 @@ class DecisionLowering:
         """def _why_NAME(g, args): the first reason the action is not legal, in words."""
         d = self.d
         out = Lines()
-        out.add(0, f"def _why_{d.name}(g, args):")
+        out.add(0, f"def {self.dp.function('_why_')}(g, args):")
         add_locals(out)
         layouts = self.dp.id_layouts
-        names = [f"a_{lay.param.name}" for lay in layouts]
+        names = [spec_name("a_", lay.param.name, lay.param.span) for lay in layouts]
         if names:
             out.add(1, f"{', '.join(names)}{',' if len(names) == 1 else ''} = args")
         for lay in layouts:  # choices that name a place that may be empty
             p = lay.param
-            arg = f"a_{p.name}"
+            arg = spec_name("a_", p.name, p.span)
             if p.domain == "face_up":
                 out.add(1, f"if {arg}[1] >= len(g.market[{arg}[0]]) or g.market[{arg}[0]][{arg}[1]] is None:")
                 out.add(2, f"return 'there is no face-up card at %d.%d' % (LEVELS[{arg}[0]], {arg}[1] + 1)")
@@ -1425,9 +1450,9 @@ class DecisionLowering:
             if deferred is not None and deferred.param.name in free_names(c):
                 continue  # a condition on the payment: checked below, over every payment
             out.add(1, f"if not {compiler.expr(c, self.env)}:")
-            out.add(2, f"return {_unmet(c, self.plan.rules, d)!r}")
+            out.add(2, f"return {literal(_unmet(c, self.plan.rules, d))}")
         if deferred is not None:
-            out.add(1, f"if not _payopts_{d.name}(g, args):")
+            out.add(1, f"if not {self.dp.function('_payopts_')}(g, args):")
             out.add(2, "return 'the player cannot pay the price of this card in any way the rules allow'")
         out.add(1, "return None")
         return out.text()
@@ -1436,24 +1461,24 @@ class DecisionLowering:
         """def _payopts_NAME(g, args): the payments (indexes) the rules accept for this purchase."""
         d, deferred = self.d, self.dp.deferred
         p = deferred.param
-        name = f"p_{p.name}"
+        name = spec_name("p_", p.name, p.span)
         out = Lines()
-        out.add(0, f"def _payopts_{d.name}(g, args):")
-        out.add(1, '"""' + f"Payments accepted for '{d.name}' ({self.where}), as indexes of PAYMENTS." + '"""')
+        out.add(0, f"def {self.dp.function('_payopts_')}(g, args):")
+        out.add(1, docstring(printable(f"Payments accepted for '{d.name}' ({self.where}), as indexes of PAYMENTS.")))
         add_locals(out)
         self.bind_params(out, 1, "args", self.dp.id_layouts)
         compiler = ExprCompiler(self.plan)
         prices = [compiler.expr(p.price, {**self.env, "c": ("const", "colour", gi)})
                   for gi in range(len(self.plan.gems))]
-        out.add(1, f"_price = ({', '.join(prices)},)  # {unparse(p.price)}")
+        out.add(1, f"_price = ({', '.join(prices)},)  # {comment(unparse(p.price))}")
         tests = [c for c in conjuncts(d.condition) if p.name in free_names(c)]
         if not tests:
             out.add(1, "return [_i for _i, _g, _s, _t in _payments(_price, tok)]")
             return out.text()
         out.add(1, "found = []")
-        out.add(1, f"for _i, {name}_gold, {name}_spent, {name}_gt in _payments(_price, tok):")
+        out.add(1, f"for _i, {name}_GOLD, {name}_SPENT, {name}_GT in _payments(_price, tok):")
         for c in tests:
-            out.add(2, f"if not {compiler.expr(c, self.env)}:  # {unparse(c)}")
+            out.add(2, f"if not {compiler.expr(c, self.env)}:  # {comment(unparse(c))}")
             out.add(3, "continue")
         out.add(2, "found.append(_i)")
         out.add(1, "return found")
@@ -1461,7 +1486,7 @@ class DecisionLowering:
 
 
 def lower_action_phase(plan: EnginePlan) -> str:
-    """def _legal_actions(g, out): every action's legal ids, in one call with shared locals.
+    """def _action_phase_legal(g, out): every action's legal ids, in one call with shared locals.
 
     The action phase asks every action for its legal ids at each turn; one function that
     runs each action's block in turn saves a call and the reading of the same locals per
@@ -1469,7 +1494,7 @@ def lower_action_phase(plan: EnginePlan) -> str:
     turned into nested ifs (see :func:`_nest_guards`).
     """
     out = Lines()
-    out.add(0, "def _legal_actions(g, out):")
+    out.add(0, "def _action_phase_legal(g, out):")
     out.add(1, '"""Legal ids of every action of the action phase (the one taken when stuck excepted)."""')
     add_locals(out)
     scalar_at = len(out.lines)
@@ -1483,16 +1508,16 @@ def lower_action_phase(plan: EnginePlan) -> str:
         body = low.legal(fused=True)
         used |= low.used_scalars
         preamble += [line for line in low.preamble if line not in preamble]
-        comment = f"    # {dp.decision.name} ({low.where})"
+        heading = f"    # {comment(f'{dp.decision.name} ({low.where})')}"
         lines = _nest_guards(body.splitlines()) if low.guarded else [line[4:] for line in body.splitlines()]
         single = bool(lines) and lines[0].startswith("    if ") and all(line.startswith("        ") for line in lines[1:])
         if single and lines[0] == guard:
             # The block before tested the same thing first: its `if` holds this block too
             # (legal code only appends ids, so the test still means the same; ids stay in order).
-            out.lines.append("    " + comment)
+            out.lines.append("    " + heading)
             out.lines.extend(lines[1:])
             continue
-        out.lines.append(comment)
+        out.lines.append(heading)
         out.lines.extend(lines)
         guard = lines[0] if single else None
     out.lines[scalar_at:scalar_at] = scalar_preamble(plan, used, 1) + preamble
@@ -1595,14 +1620,14 @@ def lower_end_inline(plan: EnginePlan) -> list[str]:
     body: list[str] = []
     for i, t in enumerate(plan.rules.end):
         test = compiler.expr(t.when, {})
-        body.append(f"{'if' if i == 0 else 'elif'} {test}:  # {t.name}: {unparse(t.when)} ({t.span.file}:{t.span.line})")
+        body.append(f"{'if' if i == 0 else 'elif'} {test}:  # {comment(f'{t.name}: {unparse(t.when)} ({where(t.span)})')}")
         if t.finish == "immediately":
             body.append("    self.step, self.step_count = _N_STEPS, 0  # every step done")
-            body.append(f"    self._finish({t.name!r})")
+            body.append(f"    self._finish({literal(t.name)})")
             body.append("    return")
         else:
             body.append("    if self.ending is None:")
-            body.append(f"        self.ending = ({t.name!r}, {t.finish!r}, self.n - 1)")
+            body.append(f"        self.ending = ({literal(t.name)}, {literal(t.finish)}, self.n - 1)")
     return body
 
 
@@ -1615,7 +1640,7 @@ def lower_ranking(plan: EnginePlan) -> str:
     out.add(0, "def _eligible(g, p):")
     out.add(1, "me = p")
     out.add(1, "sup = g.supply")
-    out.add(1, f"return {compiler.expr(w.eligible, env)}  # {unparse(w.eligible)}")
+    out.add(1, f"return {compiler.expr(w.eligible, env)}  # {comment(unparse(w.eligible))}")
     out.add(0, "")
     out.add(0, "")
     out.add(0, "def _rank_key(g, p):")
@@ -1626,7 +1651,7 @@ def lower_ranking(plan: EnginePlan) -> str:
     for level in w.ranking:
         sign = "" if level.prefer == "highest" else "-"
         keys.append(f"{sign}{compiler.expr(level.by, env)}")
-        out.add(1, f"# {level.name}: {level.prefer} {unparse(level.by)} ({level.span.file}:{level.span.line})")
+        out.add(1, f"# {comment(f'{level.name}: {level.prefer} {unparse(level.by)} ({where(level.span)})')}")
     out.add(1, f"return ({', '.join(keys)}{',' if len(keys) == 1 else ''})")
     return out.text()
 
@@ -1740,7 +1765,21 @@ def lower(rules: Rules) -> EnginePlan:
     plan.advance_locals = lower_step_tests(plan)  # after the end triggers: it binds their locals too
     plan.rank_src = prune_locals(lower_ranking(plan))
     _drop_unused_helpers(plan)
+    _mark_code(plan)
     return plan
+
+
+def _mark_code(plan: EnginePlan) -> None:
+    """Mark the generated code as pysource.Code, the only text the engine template writes: it
+    was built here from compiled expressions, names made by pysource.identifier, literals
+    and comments made by pysource (never from a spec's text as it is)."""
+    plan.action_phase_src, plan.rank_src = Code(plan.action_phase_src), Code(plan.rank_src)
+    plan.helpers = [Code(h) for h in plan.helpers]
+    plan.advance_locals = [Code(line) for line in plan.advance_locals]
+    plan.end_inline = [Code(line) for line in plan.end_inline]
+    for dp in plan.decisions:
+        for name in ("legal_src", "apply_src", "why_src", "payopts_src", "while_inline", "prefilter"):
+            setattr(dp, name, Code(getattr(dp, name)))
 
 
 def _drop_unused_helpers(plan: EnginePlan) -> None:

@@ -1,6 +1,6 @@
 """The lowering's fast legal-action code against the plain compilation of the same conditions.
 
-`_legal_actions` (and each step's `_legal_NAME`) is optimized code: tests placed at the
+`_action_phase_legal` (and each step's `_legal_NAME`) is optimized code: tests placed at the
 outermost loop that binds their choices, nested guards, unrolled colours and levels, gem
 sets from tables, slot ids counted by hand, card costs unpacked, a staged payment test.
 Each action's `_why_NAME` is compiled from the same conditions with none of that. So at
@@ -196,13 +196,13 @@ def test_synthetic_variants_reach_the_lowering_paths_and_agree(synthetic_engines
     engine = synthetic_engines[name]
     source = pathlib.Path(engine.__file__).read_text(encoding="utf-8")
     reached = {
-        "card-then-colour": lambda: "p_card_id + " in source,  # the slot id, then the colour's term
+        "card-then-colour": lambda: "p_card_ID + " in source,  # the slot id, then the colour's term
         "guards": lambda: "if (g.round >= 2):" in source,      # the first of the nested guards
         "level-then-colour": lambda: "for i_0, p_level in enumerate(LEVELS):" in source,
         "narrow-market": lambda: "_p0 = " in source,           # the general payment test
         "narrow-flat": lambda: "fu_1_1, fu_1_2, fu_1_3, fu_1_4, fu_2_1" in source,  # the slots written out
-        "flat-loop": lambda: "p_card_id = 44\n    for cc_p_card_0" in source
-        and "in g.face_up_costs:\n        p_card_id += 1" in source and "fu_1_1" not in source,
+        "flat-loop": lambda: "p_card_ID = 44\n    for cc_p_card_G0" in source
+        and "in g.face_up_costs:\n        p_card_ID += 1" in source and "fu_1_1" not in source,
         "game-only-while": lambda: "while not count and (g.round >= 2)" in source,
         "free-card-step": lambda: "while not count and sum(bon) >= 3:" in source,
         "shared-guard": lambda: source.count("    if (len(g.res[me]) < 3):  # me.reserved < reserve_limit\n") == 1

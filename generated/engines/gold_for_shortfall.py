@@ -995,15 +995,15 @@ def _do_reserve_face_up(g, args):
     sup = g.supply
     tok = g.tok[me]
     a_card, = args
-    p_card_li, p_card_si = a_card
-    p_card = g.market[p_card_li][p_card_si]
+    p_card_LI, p_card_SI = a_card
+    p_card = g.market[p_card_LI][p_card_SI]
     cc_p_card = CARD_COST[p_card]
     # reserve(card)
     g.res[me].append(p_card)
-    g.market[p_card_li][p_card_si] = None
+    g.market[p_card_LI][p_card_SI] = None
     # refill(card)
-    _deck = g.decks[p_card_li]
-    g.market[p_card_li][p_card_si] = _deck.pop() if _deck else None
+    _deck = g.decks[p_card_LI]
+    g.market[p_card_LI][p_card_SI] = _deck.pop() if _deck else None
     # if supply[gold] >= 1: take(gold, 1)
     if (sup[5] >= 1):
         sup[5] -= 1
@@ -1015,8 +1015,8 @@ def _why_reserve_face_up(g, args):
     a_card, = args
     if a_card[1] >= len(g.market[a_card[0]]) or g.market[a_card[0]][a_card[1]] is None:
         return 'there is no face-up card at %d.%d' % (LEVELS[a_card[0]], a_card[1] + 1)
-    p_card_li, p_card_si = a_card
-    p_card = g.market[p_card_li][p_card_si]
+    p_card_LI, p_card_SI = a_card
+    p_card = g.market[p_card_LI][p_card_SI]
     cc_p_card = CARD_COST[p_card]
     if not (len(g.res[me]) < 3):
         return 'condition not met: you hold fewer than 3 reserved cards (me.reserved < reserve_limit, rulespec/official.yaml:82)'
@@ -1033,7 +1033,7 @@ def _do_reserve_blind(g, args):
     # reserve_top(level)
     _deck = g.decks[p_level - 1]
     if not _deck:
-        raise RuleError('reserve_top(level) (rulespec/official.yaml:100): the deck of level %d is empty' % (p_level))
+        raise RuleError('reserve_top(level) (rulespec/official.yaml:100)' + ': the deck of level %d is empty' % (p_level))
     _card = _deck.pop()
     g.res[me].append(_card)
     g.blind[me].append(_card)
@@ -1061,53 +1061,53 @@ def _do_buy_face_up(g, args):
     tok = g.tok[me]
     bon = g.bon[me]
     a_card, a_payment = args
-    p_card_li, p_card_si = a_card
-    p_card = g.market[p_card_li][p_card_si]
+    p_card_LI, p_card_SI = a_card
+    p_card = g.market[p_card_LI][p_card_SI]
     cc_p_card = CARD_COST[p_card]
-    _g0, _g1, _g2, _g3, _g4 = p_payment_gold = PAYMENTS[a_payment]  # gold spent on each gem
-    p_payment_s0 = (_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0) - _g0
-    p_payment_s1 = (_t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0) - _g1
-    p_payment_s2 = (_t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0) - _g2
-    p_payment_s3 = (_t3 if (_t3 := (cc_p_card[3] - bon[3])) > 0 else 0) - _g3
-    p_payment_s4 = (_t4 if (_t4 := (cc_p_card[4] - bon[4])) > 0 else 0) - _g4
-    p_payment_gt = _g0 + _g1 + _g2 + _g3 + _g4
-    p_payment_spent = (p_payment_s0, p_payment_s1, p_payment_s2, p_payment_s3, p_payment_s4,)
+    _g0, _g1, _g2, _g3, _g4 = p_payment_GOLD = PAYMENTS[a_payment]  # gold spent on each gem
+    p_payment_S0 = (_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0) - _g0
+    p_payment_S1 = (_t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0) - _g1
+    p_payment_S2 = (_t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0) - _g2
+    p_payment_S3 = (_t3 if (_t3 := (cc_p_card[3] - bon[3])) > 0 else 0) - _g3
+    p_payment_S4 = (_t4 if (_t4 := (cc_p_card[4] - bon[4])) > 0 else 0) - _g4
+    p_payment_GT = _g0 + _g1 + _g2 + _g3 + _g4
+    p_payment_SPENT = (p_payment_S0, p_payment_S1, p_payment_S2, p_payment_S3, p_payment_S4,)
     # pay(payment)
-    if p_payment_s0:
-        tok[0] -= p_payment_s0
-        sup[0] += p_payment_s0
-    if p_payment_s1:
-        tok[1] -= p_payment_s1
-        sup[1] += p_payment_s1
-    if p_payment_s2:
-        tok[2] -= p_payment_s2
-        sup[2] += p_payment_s2
-    if p_payment_s3:
-        tok[3] -= p_payment_s3
-        sup[3] += p_payment_s3
-    if p_payment_s4:
-        tok[4] -= p_payment_s4
-        sup[4] += p_payment_s4
-    if p_payment_gt:
-        tok[5] -= p_payment_gt
-        sup[5] += p_payment_gt
+    if p_payment_S0:
+        tok[0] -= p_payment_S0
+        sup[0] += p_payment_S0
+    if p_payment_S1:
+        tok[1] -= p_payment_S1
+        sup[1] += p_payment_S1
+    if p_payment_S2:
+        tok[2] -= p_payment_S2
+        sup[2] += p_payment_S2
+    if p_payment_S3:
+        tok[3] -= p_payment_S3
+        sup[3] += p_payment_S3
+    if p_payment_S4:
+        tok[4] -= p_payment_S4
+        sup[4] += p_payment_S4
+    if p_payment_GT:
+        tok[5] -= p_payment_GT
+        sup[5] += p_payment_GT
     # acquire(card)
-    if g.market[p_card_li][p_card_si] == p_card:
-        g.market[p_card_li][p_card_si] = None
+    if g.market[p_card_LI][p_card_SI] == p_card:
+        g.market[p_card_LI][p_card_SI] = None
     g.bought[me].append(p_card)
     bon[CARD_BONUS[p_card]] += 1
     g.pts[me] += CARD_POINTS[p_card]
     # refill(card)
-    _deck = g.decks[p_card_li]
-    g.market[p_card_li][p_card_si] = _deck.pop() if _deck else None
+    _deck = g.decks[p_card_LI]
+    g.market[p_card_LI][p_card_SI] = _deck.pop() if _deck else None
 
 
 def _why_buy_face_up(g, args):
     a_card, = args
     if a_card[1] >= len(g.market[a_card[0]]) or g.market[a_card[0]][a_card[1]] is None:
         return 'there is no face-up card at %d.%d' % (LEVELS[a_card[0]], a_card[1] + 1)
-    p_card_li, p_card_si = a_card
-    p_card = g.market[p_card_li][p_card_si]
+    p_card_LI, p_card_SI = a_card
+    p_card = g.market[p_card_LI][p_card_SI]
     cc_p_card = CARD_COST[p_card]
     if not _payopts_buy_face_up(g, args):
         return 'the player cannot pay the price of this card in any way the rules allow'
@@ -1120,13 +1120,13 @@ def _payopts_buy_face_up(g, args):
     tok = g.tok[me]
     bon = g.bon[me]
     a_card, = args
-    p_card_li, p_card_si = a_card
-    p_card = g.market[p_card_li][p_card_si]
+    p_card_LI, p_card_SI = a_card
+    p_card = g.market[p_card_LI][p_card_SI]
     cc_p_card = CARD_COST[p_card]
     _price = ((_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0), (_t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0), (_t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0), (_t3 if (_t3 := (cc_p_card[3] - bon[3])) > 0 else 0), (_t4 if (_t4 := (cc_p_card[4] - bon[4])) > 0 else 0),)  # max(0, card.cost[c] - me.bonus[c])
     found = []
-    for _i, p_payment_gold, p_payment_spent, p_payment_gt in _payments(_price, tok):
-        if not (((p_payment_gold[0] == 0) or (p_payment_spent[0] == tok[0])) and ((p_payment_gold[1] == 0) or (p_payment_spent[1] == tok[1])) and ((p_payment_gold[2] == 0) or (p_payment_spent[2] == tok[2])) and ((p_payment_gold[3] == 0) or (p_payment_spent[3] == tok[3])) and ((p_payment_gold[4] == 0) or (p_payment_spent[4] == tok[4]))):  # all(payment.gold[c] == 0 or payment.spent[c] == me.tokens[c] for c in gems)
+    for _i, p_payment_GOLD, p_payment_SPENT, p_payment_GT in _payments(_price, tok):
+        if not (((p_payment_GOLD[0] == 0) or (p_payment_SPENT[0] == tok[0])) and ((p_payment_GOLD[1] == 0) or (p_payment_SPENT[1] == tok[1])) and ((p_payment_GOLD[2] == 0) or (p_payment_SPENT[2] == tok[2])) and ((p_payment_GOLD[3] == 0) or (p_payment_SPENT[3] == tok[3])) and ((p_payment_GOLD[4] == 0) or (p_payment_SPENT[4] == tok[4]))):  # all(payment.gold[c] == 0 or payment.spent[c] == me.tokens[c] for c in gems)
             continue
         found.append(_i)
     return found
@@ -1141,33 +1141,33 @@ def _do_buy_reserved(g, args):
     a_card, a_payment = args
     p_card = g.res[me][a_card]
     cc_p_card = CARD_COST[p_card]
-    _g0, _g1, _g2, _g3, _g4 = p_payment_gold = PAYMENTS[a_payment]  # gold spent on each gem
-    p_payment_s0 = (_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0) - _g0
-    p_payment_s1 = (_t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0) - _g1
-    p_payment_s2 = (_t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0) - _g2
-    p_payment_s3 = (_t3 if (_t3 := (cc_p_card[3] - bon[3])) > 0 else 0) - _g3
-    p_payment_s4 = (_t4 if (_t4 := (cc_p_card[4] - bon[4])) > 0 else 0) - _g4
-    p_payment_gt = _g0 + _g1 + _g2 + _g3 + _g4
-    p_payment_spent = (p_payment_s0, p_payment_s1, p_payment_s2, p_payment_s3, p_payment_s4,)
+    _g0, _g1, _g2, _g3, _g4 = p_payment_GOLD = PAYMENTS[a_payment]  # gold spent on each gem
+    p_payment_S0 = (_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0) - _g0
+    p_payment_S1 = (_t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0) - _g1
+    p_payment_S2 = (_t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0) - _g2
+    p_payment_S3 = (_t3 if (_t3 := (cc_p_card[3] - bon[3])) > 0 else 0) - _g3
+    p_payment_S4 = (_t4 if (_t4 := (cc_p_card[4] - bon[4])) > 0 else 0) - _g4
+    p_payment_GT = _g0 + _g1 + _g2 + _g3 + _g4
+    p_payment_SPENT = (p_payment_S0, p_payment_S1, p_payment_S2, p_payment_S3, p_payment_S4,)
     # pay(payment)
-    if p_payment_s0:
-        tok[0] -= p_payment_s0
-        sup[0] += p_payment_s0
-    if p_payment_s1:
-        tok[1] -= p_payment_s1
-        sup[1] += p_payment_s1
-    if p_payment_s2:
-        tok[2] -= p_payment_s2
-        sup[2] += p_payment_s2
-    if p_payment_s3:
-        tok[3] -= p_payment_s3
-        sup[3] += p_payment_s3
-    if p_payment_s4:
-        tok[4] -= p_payment_s4
-        sup[4] += p_payment_s4
-    if p_payment_gt:
-        tok[5] -= p_payment_gt
-        sup[5] += p_payment_gt
+    if p_payment_S0:
+        tok[0] -= p_payment_S0
+        sup[0] += p_payment_S0
+    if p_payment_S1:
+        tok[1] -= p_payment_S1
+        sup[1] += p_payment_S1
+    if p_payment_S2:
+        tok[2] -= p_payment_S2
+        sup[2] += p_payment_S2
+    if p_payment_S3:
+        tok[3] -= p_payment_S3
+        sup[3] += p_payment_S3
+    if p_payment_S4:
+        tok[4] -= p_payment_S4
+        sup[4] += p_payment_S4
+    if p_payment_GT:
+        tok[5] -= p_payment_GT
+        sup[5] += p_payment_GT
     # acquire(card)
     if p_card in g.res[me]:
         g.res[me].remove(p_card)
@@ -1200,8 +1200,8 @@ def _payopts_buy_reserved(g, args):
     cc_p_card = CARD_COST[p_card]
     _price = ((_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0), (_t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0), (_t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0), (_t3 if (_t3 := (cc_p_card[3] - bon[3])) > 0 else 0), (_t4 if (_t4 := (cc_p_card[4] - bon[4])) > 0 else 0),)  # max(0, card.cost[c] - me.bonus[c])
     found = []
-    for _i, p_payment_gold, p_payment_spent, p_payment_gt in _payments(_price, tok):
-        if not (((p_payment_gold[0] == 0) or (p_payment_spent[0] == tok[0])) and ((p_payment_gold[1] == 0) or (p_payment_spent[1] == tok[1])) and ((p_payment_gold[2] == 0) or (p_payment_spent[2] == tok[2])) and ((p_payment_gold[3] == 0) or (p_payment_spent[3] == tok[3])) and ((p_payment_gold[4] == 0) or (p_payment_spent[4] == tok[4]))):  # all(payment.gold[c] == 0 or payment.spent[c] == me.tokens[c] for c in gems)
+    for _i, p_payment_GOLD, p_payment_SPENT, p_payment_GT in _payments(_price, tok):
+        if not (((p_payment_GOLD[0] == 0) or (p_payment_SPENT[0] == tok[0])) and ((p_payment_GOLD[1] == 0) or (p_payment_SPENT[1] == tok[1])) and ((p_payment_GOLD[2] == 0) or (p_payment_SPENT[2] == tok[2])) and ((p_payment_GOLD[3] == 0) or (p_payment_SPENT[3] == tok[3])) and ((p_payment_GOLD[4] == 0) or (p_payment_SPENT[4] == tok[4]))):  # all(payment.gold[c] == 0 or payment.spent[c] == me.tokens[c] for c in gems)
             continue
         found.append(_i)
     return found
@@ -1302,7 +1302,7 @@ def _why_noble_visit(g, args):
     return None
 
 
-def _legal_actions(g, out):
+def _action_phase_legal(g, out):
     """Legal ids of every action of the action phase (the one taken when stuck excepted)."""
     me = g.cp
     sup = g.supply
@@ -1328,13 +1328,13 @@ def _legal_actions(g, out):
         out.append(29)
     # reserve_face_up (rulespec/official.yaml:73)
     if (len(g.res[me]) < 3):  # me.reserved < reserve_limit
-        for p_card_li, _row in enumerate(g.market):
-            p_card_id = 29 + p_card_li * 4
+        for p_card_LI, _row in enumerate(g.market):
+            p_card_ID = 29 + p_card_LI * 4
             for p_card in _row:
-                p_card_id += 1
+                p_card_ID += 1
                 if p_card is None:
                     continue
-                out.append(p_card_id)
+                out.append(p_card_ID)
         # reserve_blind (rulespec/official.yaml:88)
         # deck[level] >= 1, for each level
         if (len(g.decks[0]) >= 1):  # level 1
@@ -1344,43 +1344,43 @@ def _legal_actions(g, out):
         if (len(g.decks[2]) >= 1):  # level 3
             out.append(44)
     # buy_face_up (variants/gold-for-shortfall.yaml:18)
-    for p_card_li, _row in enumerate(g.market):
-        p_card_id = 44 + p_card_li * 4
+    for p_card_LI, _row in enumerate(g.market):
+        p_card_ID = 44 + p_card_LI * 4
         for p_card in _row:
-            p_card_id += 1
+            p_card_ID += 1
             if p_card is None:
                 continue
-            cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = CARD_COST[p_card]
+            cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = CARD_COST[p_card]
             # price: max(0, card.cost[c] - me.bonus[c])
-            _p0 = (_t0 if (_t0 := (cc_p_card_0 - b0)) > 0 else 0)
-            _p1 = (_t1 if (_t1 := (cc_p_card_1 - b1)) > 0 else 0)
-            _p2 = (_t2 if (_t2 := (cc_p_card_2 - b2)) > 0 else 0)
-            _p3 = (_t3 if (_t3 := (cc_p_card_3 - b3)) > 0 else 0)
-            _p4 = (_t4 if (_t4 := (cc_p_card_4 - b4)) > 0 else 0)
+            _p0 = (_t0 if (_t0 := (cc_p_card_G0 - b0)) > 0 else 0)
+            _p1 = (_t1 if (_t1 := (cc_p_card_G1 - b1)) > 0 else 0)
+            _p2 = (_t2 if (_t2 := (cc_p_card_G2 - b2)) > 0 else 0)
+            _p3 = (_t3 if (_t3 := (cc_p_card_G3 - b3)) > 0 else 0)
+            _p4 = (_t4 if (_t4 := (cc_p_card_G4 - b4)) > 0 else 0)
             if (_p0 - t0 if _p0 > t0 else 0) + (_p1 - t1 if _p1 > t1 else 0) + (_p2 - t2 if _p2 > t2 else 0) + (_p3 - t3 if _p3 > t3 else 0) + (_p4 - t4 if _p4 > t4 else 0) > t5:
                 continue  # the player cannot pay, even with all the gold they hold
-            for _i, p_payment_gold, p_payment_spent, p_payment_gt in _payments((_p0, _p1, _p2, _p3, _p4,), tok):
-                if not (((p_payment_gold[0] == 0) or (p_payment_spent[0] == t0)) and ((p_payment_gold[1] == 0) or (p_payment_spent[1] == t1)) and ((p_payment_gold[2] == 0) or (p_payment_spent[2] == t2)) and ((p_payment_gold[3] == 0) or (p_payment_spent[3] == t3)) and ((p_payment_gold[4] == 0) or (p_payment_spent[4] == t4))):  # all(payment.gold[c] == 0 or payment.spent[c] == me.tokens[c] for c in gems)
+            for _i, p_payment_GOLD, p_payment_SPENT, p_payment_GT in _payments((_p0, _p1, _p2, _p3, _p4,), tok):
+                if not (((p_payment_GOLD[0] == 0) or (p_payment_SPENT[0] == t0)) and ((p_payment_GOLD[1] == 0) or (p_payment_SPENT[1] == t1)) and ((p_payment_GOLD[2] == 0) or (p_payment_SPENT[2] == t2)) and ((p_payment_GOLD[3] == 0) or (p_payment_SPENT[3] == t3)) and ((p_payment_GOLD[4] == 0) or (p_payment_SPENT[4] == t4))):  # all(payment.gold[c] == 0 or payment.spent[c] == me.tokens[c] for c in gems)
                     continue
                 break
             else:
                 continue  # no payment meets the conditions
-            out.append(p_card_id)
+            out.append(p_card_ID)
     # buy_reserved (variants/gold-for-shortfall.yaml:26)
     i_0 = -1
     for p_card in g.res[me]:
         i_0 += 1
-        cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = CARD_COST[p_card]
+        cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = CARD_COST[p_card]
         # price: max(0, card.cost[c] - me.bonus[c])
-        _p0 = (_t0 if (_t0 := (cc_p_card_0 - b0)) > 0 else 0)
-        _p1 = (_t1 if (_t1 := (cc_p_card_1 - b1)) > 0 else 0)
-        _p2 = (_t2 if (_t2 := (cc_p_card_2 - b2)) > 0 else 0)
-        _p3 = (_t3 if (_t3 := (cc_p_card_3 - b3)) > 0 else 0)
-        _p4 = (_t4 if (_t4 := (cc_p_card_4 - b4)) > 0 else 0)
+        _p0 = (_t0 if (_t0 := (cc_p_card_G0 - b0)) > 0 else 0)
+        _p1 = (_t1 if (_t1 := (cc_p_card_G1 - b1)) > 0 else 0)
+        _p2 = (_t2 if (_t2 := (cc_p_card_G2 - b2)) > 0 else 0)
+        _p3 = (_t3 if (_t3 := (cc_p_card_G3 - b3)) > 0 else 0)
+        _p4 = (_t4 if (_t4 := (cc_p_card_G4 - b4)) > 0 else 0)
         if (_p0 - t0 if _p0 > t0 else 0) + (_p1 - t1 if _p1 > t1 else 0) + (_p2 - t2 if _p2 > t2 else 0) + (_p3 - t3 if _p3 > t3 else 0) + (_p4 - t4 if _p4 > t4 else 0) > t5:
             continue  # the player cannot pay, even with all the gold they hold
-        for _i, p_payment_gold, p_payment_spent, p_payment_gt in _payments((_p0, _p1, _p2, _p3, _p4,), tok):
-            if not (((p_payment_gold[0] == 0) or (p_payment_spent[0] == t0)) and ((p_payment_gold[1] == 0) or (p_payment_spent[1] == t1)) and ((p_payment_gold[2] == 0) or (p_payment_spent[2] == t2)) and ((p_payment_gold[3] == 0) or (p_payment_spent[3] == t3)) and ((p_payment_gold[4] == 0) or (p_payment_spent[4] == t4))):  # all(payment.gold[c] == 0 or payment.spent[c] == me.tokens[c] for c in gems)
+        for _i, p_payment_GOLD, p_payment_SPENT, p_payment_GT in _payments((_p0, _p1, _p2, _p3, _p4,), tok):
+            if not (((p_payment_GOLD[0] == 0) or (p_payment_SPENT[0] == t0)) and ((p_payment_GOLD[1] == 0) or (p_payment_SPENT[1] == t1)) and ((p_payment_GOLD[2] == 0) or (p_payment_SPENT[2] == t2)) and ((p_payment_GOLD[3] == 0) or (p_payment_SPENT[3] == t3)) and ((p_payment_GOLD[4] == 0) or (p_payment_SPENT[4] == t4))):  # all(payment.gold[c] == 0 or payment.spent[c] == me.tokens[c] for c in gems)
                 continue
             break
         else:
@@ -1400,7 +1400,7 @@ def _rank_key(g, p):
 
 
 # legal-action functions of the steps and of the action taken when stuck (the other actions are
-# generated as blocks of _legal_actions)
+# generated as blocks of _action_phase_legal)
 _LEGAL = (None, None, None, None, None, None, _legal_pass, _legal_return_tokens, _legal_noble_visit, )
 _APPLY = (_do_take_different, _do_take_pair, _do_reserve_face_up, _do_reserve_blind, _do_buy_face_up, _do_buy_reserved, _do_pass, _do_return_tokens, _do_noble_visit, )
 _WHY = (_why_take_different, _why_take_pair, _why_reserve_face_up, _why_reserve_blind, _why_buy_face_up, _why_buy_reserved, _why_pass, _why_return_tokens, _why_noble_visit, )
@@ -1529,7 +1529,7 @@ class Game:
         mode = self.mode
         out = []
         if mode == _ACTION_MODE:
-            _legal_actions(self, out)
+            _action_phase_legal(self, out)
             if not out and _STUCK >= 0:
                 _LEGAL[_STUCK](self, out)
             return out  # sorted by construction: decisions in id order, each in increasing ids
@@ -1634,7 +1634,7 @@ class Game:
         self.step = 0
         self.step_count = 0
         out = self._legal = []
-        _legal_actions(self, out)
+        _action_phase_legal(self, out)
         if not out:
             if _STUCK >= 0:
                 _LEGAL[_STUCK](self, out)

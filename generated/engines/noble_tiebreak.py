@@ -1010,21 +1010,21 @@ def _do_reserve_face_up(g, args):
     sup = g.supply
     tok = g.tok[me]
     a_card, = args
-    p_card_li, p_card_si = a_card
-    p_card = g.market[p_card_li][p_card_si]
+    p_card_LI, p_card_SI = a_card
+    p_card = g.market[p_card_LI][p_card_SI]
     cc_p_card = CARD_COST[p_card]
     # reserve(card)
     g.res[me].append(p_card)
-    g.market[p_card_li][p_card_si] = None
-    g.face_up_costs[p_card_li * 4 + p_card_si] = _NO_CARD_COST
+    g.market[p_card_LI][p_card_SI] = None
+    g.face_up_costs[p_card_LI * 4 + p_card_SI] = _NO_CARD_COST
     # refill(card)
-    _deck = g.decks[p_card_li]
+    _deck = g.decks[p_card_LI]
     if _deck:
-        g.market[p_card_li][p_card_si] = _card = _deck.pop()
-        g.face_up_costs[p_card_li * 4 + p_card_si] = CARD_COST[_card]
+        g.market[p_card_LI][p_card_SI] = _card = _deck.pop()
+        g.face_up_costs[p_card_LI * 4 + p_card_SI] = CARD_COST[_card]
     else:
-        g.market[p_card_li][p_card_si] = None
-        g.face_up_costs[p_card_li * 4 + p_card_si] = _NO_CARD_COST
+        g.market[p_card_LI][p_card_SI] = None
+        g.face_up_costs[p_card_LI * 4 + p_card_SI] = _NO_CARD_COST
     # if supply[gold] >= 1: take(gold, 1)
     if (sup[5] >= 1):
         sup[5] -= 1
@@ -1036,8 +1036,8 @@ def _why_reserve_face_up(g, args):
     a_card, = args
     if a_card[1] >= len(g.market[a_card[0]]) or g.market[a_card[0]][a_card[1]] is None:
         return 'there is no face-up card at %d.%d' % (LEVELS[a_card[0]], a_card[1] + 1)
-    p_card_li, p_card_si = a_card
-    p_card = g.market[p_card_li][p_card_si]
+    p_card_LI, p_card_SI = a_card
+    p_card = g.market[p_card_LI][p_card_SI]
     cc_p_card = CARD_COST[p_card]
     if not (len(g.res[me]) < 3):
         return 'condition not met: you hold fewer than 3 reserved cards (me.reserved < reserve_limit, rulespec/official.yaml:82)'
@@ -1054,7 +1054,7 @@ def _do_reserve_blind(g, args):
     # reserve_top(level)
     _deck = g.decks[p_level - 1]
     if not _deck:
-        raise RuleError('reserve_top(level) (rulespec/official.yaml:100): the deck of level %d is empty' % (p_level))
+        raise RuleError('reserve_top(level) (rulespec/official.yaml:100)' + ': the deck of level %d is empty' % (p_level))
     _card = _deck.pop()
     g.res[me].append(_card)
     g.blind[me].append(_card)
@@ -1082,58 +1082,58 @@ def _do_buy_face_up(g, args):
     tok = g.tok[me]
     bon = g.bon[me]
     a_card, a_payment = args
-    p_card_li, p_card_si = a_card
-    p_card = g.market[p_card_li][p_card_si]
+    p_card_LI, p_card_SI = a_card
+    p_card = g.market[p_card_LI][p_card_SI]
     cc_p_card = CARD_COST[p_card]
     _g0, _g1, _g2, _g3, _g4 = PAYMENTS[a_payment]  # gold spent on each gem
-    p_payment_s0 = (_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0) - _g0
-    p_payment_s1 = (_t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0) - _g1
-    p_payment_s2 = (_t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0) - _g2
-    p_payment_s3 = (_t3 if (_t3 := (cc_p_card[3] - bon[3])) > 0 else 0) - _g3
-    p_payment_s4 = (_t4 if (_t4 := (cc_p_card[4] - bon[4])) > 0 else 0) - _g4
-    p_payment_gt = _g0 + _g1 + _g2 + _g3 + _g4
+    p_payment_S0 = (_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0) - _g0
+    p_payment_S1 = (_t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0) - _g1
+    p_payment_S2 = (_t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0) - _g2
+    p_payment_S3 = (_t3 if (_t3 := (cc_p_card[3] - bon[3])) > 0 else 0) - _g3
+    p_payment_S4 = (_t4 if (_t4 := (cc_p_card[4] - bon[4])) > 0 else 0) - _g4
+    p_payment_GT = _g0 + _g1 + _g2 + _g3 + _g4
     # pay(payment)
-    if p_payment_s0:
-        tok[0] -= p_payment_s0
-        sup[0] += p_payment_s0
-    if p_payment_s1:
-        tok[1] -= p_payment_s1
-        sup[1] += p_payment_s1
-    if p_payment_s2:
-        tok[2] -= p_payment_s2
-        sup[2] += p_payment_s2
-    if p_payment_s3:
-        tok[3] -= p_payment_s3
-        sup[3] += p_payment_s3
-    if p_payment_s4:
-        tok[4] -= p_payment_s4
-        sup[4] += p_payment_s4
-    if p_payment_gt:
-        tok[5] -= p_payment_gt
-        sup[5] += p_payment_gt
+    if p_payment_S0:
+        tok[0] -= p_payment_S0
+        sup[0] += p_payment_S0
+    if p_payment_S1:
+        tok[1] -= p_payment_S1
+        sup[1] += p_payment_S1
+    if p_payment_S2:
+        tok[2] -= p_payment_S2
+        sup[2] += p_payment_S2
+    if p_payment_S3:
+        tok[3] -= p_payment_S3
+        sup[3] += p_payment_S3
+    if p_payment_S4:
+        tok[4] -= p_payment_S4
+        sup[4] += p_payment_S4
+    if p_payment_GT:
+        tok[5] -= p_payment_GT
+        sup[5] += p_payment_GT
     # acquire(card)
-    if g.market[p_card_li][p_card_si] == p_card:
-        g.market[p_card_li][p_card_si] = None
-        g.face_up_costs[p_card_li * 4 + p_card_si] = _NO_CARD_COST
+    if g.market[p_card_LI][p_card_SI] == p_card:
+        g.market[p_card_LI][p_card_SI] = None
+        g.face_up_costs[p_card_LI * 4 + p_card_SI] = _NO_CARD_COST
     g.bought[me].append(p_card)
     bon[CARD_BONUS[p_card]] += 1
     g.pts[me] += CARD_POINTS[p_card]
     # refill(card)
-    _deck = g.decks[p_card_li]
+    _deck = g.decks[p_card_LI]
     if _deck:
-        g.market[p_card_li][p_card_si] = _card = _deck.pop()
-        g.face_up_costs[p_card_li * 4 + p_card_si] = CARD_COST[_card]
+        g.market[p_card_LI][p_card_SI] = _card = _deck.pop()
+        g.face_up_costs[p_card_LI * 4 + p_card_SI] = CARD_COST[_card]
     else:
-        g.market[p_card_li][p_card_si] = None
-        g.face_up_costs[p_card_li * 4 + p_card_si] = _NO_CARD_COST
+        g.market[p_card_LI][p_card_SI] = None
+        g.face_up_costs[p_card_LI * 4 + p_card_SI] = _NO_CARD_COST
 
 
 def _why_buy_face_up(g, args):
     a_card, = args
     if a_card[1] >= len(g.market[a_card[0]]) or g.market[a_card[0]][a_card[1]] is None:
         return 'there is no face-up card at %d.%d' % (LEVELS[a_card[0]], a_card[1] + 1)
-    p_card_li, p_card_si = a_card
-    p_card = g.market[p_card_li][p_card_si]
+    p_card_LI, p_card_SI = a_card
+    p_card = g.market[p_card_LI][p_card_SI]
     cc_p_card = CARD_COST[p_card]
     if not _payopts_buy_face_up(g, args):
         return 'the player cannot pay the price of this card in any way the rules allow'
@@ -1146,8 +1146,8 @@ def _payopts_buy_face_up(g, args):
     tok = g.tok[me]
     bon = g.bon[me]
     a_card, = args
-    p_card_li, p_card_si = a_card
-    p_card = g.market[p_card_li][p_card_si]
+    p_card_LI, p_card_SI = a_card
+    p_card = g.market[p_card_LI][p_card_SI]
     cc_p_card = CARD_COST[p_card]
     _price = ((_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0), (_t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0), (_t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0), (_t3 if (_t3 := (cc_p_card[3] - bon[3])) > 0 else 0), (_t4 if (_t4 := (cc_p_card[4] - bon[4])) > 0 else 0),)  # max(0, card.cost[c] - me.bonus[c])
     return [_i for _i, _g, _s, _t in _payments(_price, tok)]
@@ -1163,31 +1163,31 @@ def _do_buy_reserved(g, args):
     p_card = g.res[me][a_card]
     cc_p_card = CARD_COST[p_card]
     _g0, _g1, _g2, _g3, _g4 = PAYMENTS[a_payment]  # gold spent on each gem
-    p_payment_s0 = (_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0) - _g0
-    p_payment_s1 = (_t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0) - _g1
-    p_payment_s2 = (_t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0) - _g2
-    p_payment_s3 = (_t3 if (_t3 := (cc_p_card[3] - bon[3])) > 0 else 0) - _g3
-    p_payment_s4 = (_t4 if (_t4 := (cc_p_card[4] - bon[4])) > 0 else 0) - _g4
-    p_payment_gt = _g0 + _g1 + _g2 + _g3 + _g4
+    p_payment_S0 = (_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0) - _g0
+    p_payment_S1 = (_t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0) - _g1
+    p_payment_S2 = (_t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0) - _g2
+    p_payment_S3 = (_t3 if (_t3 := (cc_p_card[3] - bon[3])) > 0 else 0) - _g3
+    p_payment_S4 = (_t4 if (_t4 := (cc_p_card[4] - bon[4])) > 0 else 0) - _g4
+    p_payment_GT = _g0 + _g1 + _g2 + _g3 + _g4
     # pay(payment)
-    if p_payment_s0:
-        tok[0] -= p_payment_s0
-        sup[0] += p_payment_s0
-    if p_payment_s1:
-        tok[1] -= p_payment_s1
-        sup[1] += p_payment_s1
-    if p_payment_s2:
-        tok[2] -= p_payment_s2
-        sup[2] += p_payment_s2
-    if p_payment_s3:
-        tok[3] -= p_payment_s3
-        sup[3] += p_payment_s3
-    if p_payment_s4:
-        tok[4] -= p_payment_s4
-        sup[4] += p_payment_s4
-    if p_payment_gt:
-        tok[5] -= p_payment_gt
-        sup[5] += p_payment_gt
+    if p_payment_S0:
+        tok[0] -= p_payment_S0
+        sup[0] += p_payment_S0
+    if p_payment_S1:
+        tok[1] -= p_payment_S1
+        sup[1] += p_payment_S1
+    if p_payment_S2:
+        tok[2] -= p_payment_S2
+        sup[2] += p_payment_S2
+    if p_payment_S3:
+        tok[3] -= p_payment_S3
+        sup[3] += p_payment_S3
+    if p_payment_S4:
+        tok[4] -= p_payment_S4
+        sup[4] += p_payment_S4
+    if p_payment_GT:
+        tok[5] -= p_payment_GT
+        sup[5] += p_payment_GT
     # acquire(card)
     if p_card in g.res[me]:
         g.res[me].remove(p_card)
@@ -1317,7 +1317,7 @@ def _why_noble_visit(g, args):
     return None
 
 
-def _legal_actions(g, out):
+def _action_phase_legal(g, out):
     """Legal ids of every action of the action phase (the one taken when stuck excepted)."""
     me = g.cp
     sup = g.supply
@@ -1351,13 +1351,13 @@ def _legal_actions(g, out):
         if _NO_CARD_COST not in g.face_up_costs:  # every face-up slot holds a card
             out.extend(range(30, 42))
         else:
-            for p_card_li, _row in enumerate(g.market):
-                p_card_id = 29 + p_card_li * 4
+            for p_card_LI, _row in enumerate(g.market):
+                p_card_ID = 29 + p_card_LI * 4
                 for p_card in _row:
-                    p_card_id += 1
+                    p_card_ID += 1
                     if p_card is None:
                         continue
-                    out.append(p_card_id)
+                    out.append(p_card_ID)
         # reserve_blind (rulespec/official.yaml:88)
         # deck[level] >= 1, for each level
         if (len(g.decks[0]) >= 1):  # level 1
@@ -1370,49 +1370,49 @@ def _legal_actions(g, out):
     # each face-up slot in turn (Game.face_up_costs, level by level), written out; a slot is left out when the player cannot pay, even with all the gold they hold
     # price: max(0, card.cost[c] - me.bonus[c])
     fu_1_1, fu_1_2, fu_1_3, fu_1_4, fu_2_1, fu_2_2, fu_2_3, fu_2_4, fu_3_1, fu_3_2, fu_3_3, fu_3_4 = g.face_up_costs
-    cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = fu_1_1
-    if not ((cc_p_card_0 > w0 or cc_p_card_1 > w1 or cc_p_card_2 > w2 or cc_p_card_3 > w3 or cc_p_card_4 > w4) and (not t5 or (cc_p_card_0 - w0 if cc_p_card_0 > w0 else 0) + (cc_p_card_1 - w1 if cc_p_card_1 > w1 else 0) + (cc_p_card_2 - w2 if cc_p_card_2 > w2 else 0) + (cc_p_card_3 - w3 if cc_p_card_3 > w3 else 0) + (cc_p_card_4 - w4 if cc_p_card_4 > w4 else 0) > t5)):
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_1
+    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > t5)):
         out.append(45)
-    cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = fu_1_2
-    if not ((cc_p_card_0 > w0 or cc_p_card_1 > w1 or cc_p_card_2 > w2 or cc_p_card_3 > w3 or cc_p_card_4 > w4) and (not t5 or (cc_p_card_0 - w0 if cc_p_card_0 > w0 else 0) + (cc_p_card_1 - w1 if cc_p_card_1 > w1 else 0) + (cc_p_card_2 - w2 if cc_p_card_2 > w2 else 0) + (cc_p_card_3 - w3 if cc_p_card_3 > w3 else 0) + (cc_p_card_4 - w4 if cc_p_card_4 > w4 else 0) > t5)):
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_2
+    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > t5)):
         out.append(46)
-    cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = fu_1_3
-    if not ((cc_p_card_0 > w0 or cc_p_card_1 > w1 or cc_p_card_2 > w2 or cc_p_card_3 > w3 or cc_p_card_4 > w4) and (not t5 or (cc_p_card_0 - w0 if cc_p_card_0 > w0 else 0) + (cc_p_card_1 - w1 if cc_p_card_1 > w1 else 0) + (cc_p_card_2 - w2 if cc_p_card_2 > w2 else 0) + (cc_p_card_3 - w3 if cc_p_card_3 > w3 else 0) + (cc_p_card_4 - w4 if cc_p_card_4 > w4 else 0) > t5)):
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_3
+    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > t5)):
         out.append(47)
-    cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = fu_1_4
-    if not ((cc_p_card_0 > w0 or cc_p_card_1 > w1 or cc_p_card_2 > w2 or cc_p_card_3 > w3 or cc_p_card_4 > w4) and (not t5 or (cc_p_card_0 - w0 if cc_p_card_0 > w0 else 0) + (cc_p_card_1 - w1 if cc_p_card_1 > w1 else 0) + (cc_p_card_2 - w2 if cc_p_card_2 > w2 else 0) + (cc_p_card_3 - w3 if cc_p_card_3 > w3 else 0) + (cc_p_card_4 - w4 if cc_p_card_4 > w4 else 0) > t5)):
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_4
+    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > t5)):
         out.append(48)
-    cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = fu_2_1
-    if not ((cc_p_card_0 > w0 or cc_p_card_1 > w1 or cc_p_card_2 > w2 or cc_p_card_3 > w3 or cc_p_card_4 > w4) and (not t5 or (cc_p_card_0 - w0 if cc_p_card_0 > w0 else 0) + (cc_p_card_1 - w1 if cc_p_card_1 > w1 else 0) + (cc_p_card_2 - w2 if cc_p_card_2 > w2 else 0) + (cc_p_card_3 - w3 if cc_p_card_3 > w3 else 0) + (cc_p_card_4 - w4 if cc_p_card_4 > w4 else 0) > t5)):
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_1
+    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > t5)):
         out.append(49)
-    cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = fu_2_2
-    if not ((cc_p_card_0 > w0 or cc_p_card_1 > w1 or cc_p_card_2 > w2 or cc_p_card_3 > w3 or cc_p_card_4 > w4) and (not t5 or (cc_p_card_0 - w0 if cc_p_card_0 > w0 else 0) + (cc_p_card_1 - w1 if cc_p_card_1 > w1 else 0) + (cc_p_card_2 - w2 if cc_p_card_2 > w2 else 0) + (cc_p_card_3 - w3 if cc_p_card_3 > w3 else 0) + (cc_p_card_4 - w4 if cc_p_card_4 > w4 else 0) > t5)):
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_2
+    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > t5)):
         out.append(50)
-    cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = fu_2_3
-    if not ((cc_p_card_0 > w0 or cc_p_card_1 > w1 or cc_p_card_2 > w2 or cc_p_card_3 > w3 or cc_p_card_4 > w4) and (not t5 or (cc_p_card_0 - w0 if cc_p_card_0 > w0 else 0) + (cc_p_card_1 - w1 if cc_p_card_1 > w1 else 0) + (cc_p_card_2 - w2 if cc_p_card_2 > w2 else 0) + (cc_p_card_3 - w3 if cc_p_card_3 > w3 else 0) + (cc_p_card_4 - w4 if cc_p_card_4 > w4 else 0) > t5)):
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_3
+    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > t5)):
         out.append(51)
-    cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = fu_2_4
-    if not ((cc_p_card_0 > w0 or cc_p_card_1 > w1 or cc_p_card_2 > w2 or cc_p_card_3 > w3 or cc_p_card_4 > w4) and (not t5 or (cc_p_card_0 - w0 if cc_p_card_0 > w0 else 0) + (cc_p_card_1 - w1 if cc_p_card_1 > w1 else 0) + (cc_p_card_2 - w2 if cc_p_card_2 > w2 else 0) + (cc_p_card_3 - w3 if cc_p_card_3 > w3 else 0) + (cc_p_card_4 - w4 if cc_p_card_4 > w4 else 0) > t5)):
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_4
+    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > t5)):
         out.append(52)
-    cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = fu_3_1
-    if not ((cc_p_card_0 > w0 or cc_p_card_1 > w1 or cc_p_card_2 > w2 or cc_p_card_3 > w3 or cc_p_card_4 > w4) and (not t5 or (cc_p_card_0 - w0 if cc_p_card_0 > w0 else 0) + (cc_p_card_1 - w1 if cc_p_card_1 > w1 else 0) + (cc_p_card_2 - w2 if cc_p_card_2 > w2 else 0) + (cc_p_card_3 - w3 if cc_p_card_3 > w3 else 0) + (cc_p_card_4 - w4 if cc_p_card_4 > w4 else 0) > t5)):
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_1
+    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > t5)):
         out.append(53)
-    cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = fu_3_2
-    if not ((cc_p_card_0 > w0 or cc_p_card_1 > w1 or cc_p_card_2 > w2 or cc_p_card_3 > w3 or cc_p_card_4 > w4) and (not t5 or (cc_p_card_0 - w0 if cc_p_card_0 > w0 else 0) + (cc_p_card_1 - w1 if cc_p_card_1 > w1 else 0) + (cc_p_card_2 - w2 if cc_p_card_2 > w2 else 0) + (cc_p_card_3 - w3 if cc_p_card_3 > w3 else 0) + (cc_p_card_4 - w4 if cc_p_card_4 > w4 else 0) > t5)):
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_2
+    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > t5)):
         out.append(54)
-    cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = fu_3_3
-    if not ((cc_p_card_0 > w0 or cc_p_card_1 > w1 or cc_p_card_2 > w2 or cc_p_card_3 > w3 or cc_p_card_4 > w4) and (not t5 or (cc_p_card_0 - w0 if cc_p_card_0 > w0 else 0) + (cc_p_card_1 - w1 if cc_p_card_1 > w1 else 0) + (cc_p_card_2 - w2 if cc_p_card_2 > w2 else 0) + (cc_p_card_3 - w3 if cc_p_card_3 > w3 else 0) + (cc_p_card_4 - w4 if cc_p_card_4 > w4 else 0) > t5)):
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_3
+    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > t5)):
         out.append(55)
-    cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = fu_3_4
-    if not ((cc_p_card_0 > w0 or cc_p_card_1 > w1 or cc_p_card_2 > w2 or cc_p_card_3 > w3 or cc_p_card_4 > w4) and (not t5 or (cc_p_card_0 - w0 if cc_p_card_0 > w0 else 0) + (cc_p_card_1 - w1 if cc_p_card_1 > w1 else 0) + (cc_p_card_2 - w2 if cc_p_card_2 > w2 else 0) + (cc_p_card_3 - w3 if cc_p_card_3 > w3 else 0) + (cc_p_card_4 - w4 if cc_p_card_4 > w4 else 0) > t5)):
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_4
+    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > t5)):
         out.append(56)
     # buy_reserved (rulespec/official.yaml:122)
     i_0 = -1
     for p_card in g.res[me]:
         i_0 += 1
-        cc_p_card_0, cc_p_card_1, cc_p_card_2, cc_p_card_3, cc_p_card_4 = CARD_COST[p_card]
+        cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = CARD_COST[p_card]
         # price: max(0, card.cost[c] - me.bonus[c])
-        if (cc_p_card_0 > w0 or cc_p_card_1 > w1 or cc_p_card_2 > w2 or cc_p_card_3 > w3 or cc_p_card_4 > w4) and (not t5 or (cc_p_card_0 - w0 if cc_p_card_0 > w0 else 0) + (cc_p_card_1 - w1 if cc_p_card_1 > w1 else 0) + (cc_p_card_2 - w2 if cc_p_card_2 > w2 else 0) + (cc_p_card_3 - w3 if cc_p_card_3 > w3 else 0) + (cc_p_card_4 - w4 if cc_p_card_4 > w4 else 0) > t5):
+        if (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > t5):
             continue  # the player cannot pay, even with all the gold they hold
         out.append(57 + i_0)
 
@@ -1430,7 +1430,7 @@ def _rank_key(g, p):
 
 
 # legal-action functions of the steps and of the action taken when stuck (the other actions are
-# generated as blocks of _legal_actions)
+# generated as blocks of _action_phase_legal)
 _LEGAL = (None, None, None, None, None, None, _legal_pass, _legal_return_tokens, _legal_noble_visit, )
 _APPLY = (_do_take_different, _do_take_pair, _do_reserve_face_up, _do_reserve_blind, _do_buy_face_up, _do_buy_reserved, _do_pass, _do_return_tokens, _do_noble_visit, )
 _WHY = (_why_take_different, _why_take_pair, _why_reserve_face_up, _why_reserve_blind, _why_buy_face_up, _why_buy_reserved, _why_pass, _why_return_tokens, _why_noble_visit, )
@@ -1561,7 +1561,7 @@ class Game:
         mode = self.mode
         out = []
         if mode == _ACTION_MODE:
-            _legal_actions(self, out)
+            _action_phase_legal(self, out)
             if not out and _STUCK >= 0:
                 _LEGAL[_STUCK](self, out)
             return out  # sorted by construction: decisions in id order, each in increasing ids
@@ -1666,7 +1666,7 @@ class Game:
         self.step = 0
         self.step_count = 0
         out = self._legal = []
-        _legal_actions(self, out)
+        _action_phase_legal(self, out)
         if not out:
             if _STUCK >= 0:
                 _LEGAL[_STUCK](self, out)
