@@ -558,7 +558,15 @@ class _Converter:
             raise self.error("E014", f"bad value {node.value!r}: {err}", node) from None
         if isinstance(value, float) and value != value:
             raise self.error("E014", "NaN is not a value a spec can use", node)
+        if isinstance(value, str):
+            surrogate = _SURROGATE.search(value)
+            if surrogate:  # only an escape (\uDFFF) makes one; no output could encode the text
+                raise self.error("E014", f"bad value: the escape \\u{ord(surrogate.group()):04X} is half of a "
+                                 "UTF-16 pair (a lone surrogate), not a character", node)
         return ScalarNode(value, self.span(node), node.style or None)  # libyaml says "" for plain
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _open_parens(node: YamlNode) -> int | None:

@@ -573,10 +573,10 @@ def corrupted_state(draw, state: dict) -> tuple[dict | str, list[str]]:
             state["pending"] = draw(st.sampled_from([None, 0, 20, 21, 44, 45, 60, 10 ** 9]))
             notes.append(f"phase {state['phase']!r}, pending {state['pending']!r}")
         elif op == "ending":
-            state["ending"] = draw(st.sampled_from(ODD_STATE_VALUES[-3:] + [
+            state["ending"] = copy.deepcopy(draw(st.sampled_from(ODD_STATE_VALUES[-3:] + [
                 {"trigger": "target", "finish": "complete_round", "last_seat": -1},
                 {"trigger": "deadlock", "finish": "immediately", "last_seat": 1},
-                {"trigger": None, "finish": None, "last_seat": 1}]))
+                {"trigger": None, "finish": None, "last_seat": 1}])))  # a copy: later ops may edit it
             notes.append(f"ending {state['ending']!r}")
         elif op == "start":
             state["start"] = draw(st.sampled_from([0, {}, [], "x", {"players": 2}, copy.deepcopy(state)]))

@@ -7,6 +7,7 @@ read every diff.
 from __future__ import annotations
 
 import functools
+import os
 import pathlib
 
 import pytest
@@ -125,8 +126,9 @@ def test_order_and_components_differences(tmp_path):
     steps = text[text.index("  return_tokens:"):text.index("  noble_visit:")]
     visit = text[text.index("  noble_visit:"):text.index("# Checked at the end of every turn")]
     text = text.replace(steps + visit, visit.rstrip("\n") + "\n\n" + steps.rstrip("\n") + "\n\n")
-    text = text.replace("cards: splendor_cards.csv", f"cards: {ROOT}/rulespec/splendor_cards.csv")
-    text = text.replace("nobles: splendor_nobles.csv", f"nobles: {ROOT}/rulespec/splendor_nobles.csv")
+    tables = pathlib.Path(os.path.relpath(ROOT / "rulespec", tmp_path)).as_posix()  # a table's path is relative
+    text = text.replace("cards: splendor_cards.csv", f"cards: {tables}/splendor_cards.csv")
+    text = text.replace("nobles: splendor_nobles.csv", f"nobles: {tables}/splendor_nobles.csv")
     text = text.replace("name: official", "name: reordered").replace("wild: gold", "wild: gold\n")
     other = tmp_path / "reordered.yaml"
     other.write_text(text, encoding="utf-8")

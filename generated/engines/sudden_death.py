@@ -2247,7 +2247,22 @@ def from_json(state):
         if not game._legal:
             raise StateError(f"invalid state:\n  - player {game.cp + 1} has no legal action in phase "
                              f"{game.phase!r} (the game could not go on)")
+    if game.start is not None:
+        _check_replays(game)
     return game
+
+
+def _check_replays(game):
+    """A state that says where it started must be what its moves make of that start: else record()
+    and replay() would give another game than the one loaded (the state or its start was edited)."""
+    try:
+        again = replay(game.record())
+    except StateError as err:
+        raise StateError("invalid state:\n  - its 'history' cannot be played from its 'start': "
+                         + str(err).replace("\n", " ")) from None
+    if again.to_dict() != game.to_dict():
+        raise StateError("invalid state:\n  - playing its 'history' from its 'start' does not lead to this state "
+                         "(the state or its start was edited)")
 
 
 def _load(data):
