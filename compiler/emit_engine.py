@@ -24,7 +24,8 @@ from .diagnostics import CompileError, Diagnostic
 from .files import write_atomic  # noqa: F401 - the writer of engine modules
 from .lower import EnginePlan, LoweringError, lower
 from .model import Rules
-from .pysource import Code, comment, docstring, literal, printable, shown_path
+from .pysource import Code, comment, docstring, literal, printable
+from .source import shown_path
 
 
 def _only_code(value):

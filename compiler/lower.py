@@ -46,7 +46,8 @@ from .expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditiona
                    Logic, Name, Unary, When, unparse, walk)
 from .flow import DRAWS, token_bounds
 from .model import Decision, Param, Rules
-from .pysource import Code, UnsafeName, comment, docstring, identifier, literal, printable, shown_path
+from .pysource import Code, UnsafeName, comment, docstring, identifier, literal, printable
+from .source import shown_path
 
 
 class LoweringError(Exception):

@@ -19,11 +19,8 @@ template accepts, see :func:`compiler.emit_engine._environment`):
 from __future__ import annotations
 
 import ast
-import os
 import re
-from pathlib import Path
 
-PROJECT = Path(__file__).resolve().parent.parent  # the folder of rulespec/, variants/ (an installed copy's too)
 
 
 class Code(str):
@@ -39,24 +36,6 @@ def printable(text: str) -> str:
     """`text` with every character that is not printable written as a Python escape (``\\n``,
     ``\\x00``, ``\\u202e``, ``\\ud800``...): one visible line, whatever the text holds."""
     return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in str(text))
-
-
-def shown_path(path: str) -> str:
-    """A spec's path as a generated file names it: never an absolute path.
-
-    A path relative to the working directory (and below it) stays as it is; one in this
-    project (the official spec, a variant of the catalogue, seen from elsewhere) is
-    relative to the project; any other is only its file name, so an engine made in a
-    temporary folder or a home directory does not carry that folder, nor the install's.
-    """
-    path = os.path.normpath(str(path))
-    parts = path.replace(os.sep, "/").split("/")
-    if not os.path.isabs(path) and ".." not in parts:
-        return "/".join(parts)
-    full = Path(os.path.realpath(path))
-    if full.is_relative_to(PROJECT):
-        return full.relative_to(PROJECT).as_posix()
-    return full.name
 
 
 def comment(text: str) -> Code:

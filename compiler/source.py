@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Iterator, Union
 
 import yaml
@@ -115,6 +116,9 @@ def to_plain(node: Node | None) -> object:
     return {k.value: to_plain(v) for k, v in node.entries}
 
 
+PROJECT = Path(__file__).resolve().parent.parent  # the folder of rulespec/, variants/ (an installed copy's too)
+
+
 def display_path(path: str) -> str:
     """A path relative to the working directory when it lies below it (stable in messages)."""
     try:
@@ -122,6 +126,24 @@ def display_path(path: str) -> str:
     except ValueError:
         return path
     return path if rel.startswith("..") else rel.replace(os.sep, "/")
+
+
+def shown_path(path: str) -> str:
+    """A spec's path as a generated file (engine, sheet) names it: never an absolute path.
+
+    A path relative to the working directory (and below it) stays as it is; one in this
+    project (the official spec, a variant of the catalogue, seen from elsewhere) is
+    relative to the project; any other is only its file name, so an engine made in a
+    temporary folder or a home directory does not carry that folder, nor the install's.
+    """
+    path = os.path.normpath(str(path))
+    parts = path.replace(os.sep, "/").split("/")
+    if not os.path.isabs(path) and ".." not in parts:
+        return "/".join(parts)
+    full = Path(os.path.realpath(path))
+    if full.is_relative_to(PROJECT):
+        return full.relative_to(PROJECT).as_posix()
+    return full.name
 
 
 def load(path: str, sources: SourceMap | None = None) -> Document:

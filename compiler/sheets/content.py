@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from ..expr import Bool, Name, unparse
 from ..model import Decision, Rules, Text
+from ..source import shown_path
 from . import example, tables
 from .facts import (change_group, decision_nodes, effect_names, held_limit, related, shape, topic, uses_attribute,
                     value_names, wild_sources)
@@ -197,8 +198,8 @@ class Builder:
             if subtitle and sentence(subtitle).casefold() == variant_of.casefold():
                 subtitle = ""  # `new` writes this very description: said once
             subtitle = variant_of + (" " + sentence(subtitle) if subtitle else "")
-        bases = [(b.path, b.sha256) for b in r.bases]
-        source_line = self.text("sheet.source", path=r.source.path, sha=r.source.sha256)
+        bases = [(shown_path(b.path), b.sha256) for b in r.bases]  # never an absolute path in a sheet
+        source_line = self.text("sheet.source", path=shown_path(r.source.path), sha=r.source.sha256)
         for path, sha in bases:
             source_line += " " + self.text("sheet.source_base", path=path, sha=sha)
         sections = [self.glance(), self.setup(), self.turn()]
@@ -206,7 +207,7 @@ class Builder:
         sections += [self.ending(), self.worked_example(), self.mistakes()]
         sections = [s for s in sections if s is not None and s.parts]
         return Sheet(
-            lang=self.lang, title=title, subtitle=subtitle, source=r.source.path, sha256=r.source.sha256,
+            lang=self.lang, title=title, subtitle=subtitle, source=shown_path(r.source.path), sha256=r.source.sha256,
             bases=bases, source_line=source_line,
             house_title=self.text("sheet.house.title"),
             house_intro=self.text("sheet.house.intro", mark=self.text("sheet.mark")) if self.groups else "",
