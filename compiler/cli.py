@@ -5,6 +5,7 @@ their source lines, and sets the exit status (0 clean, 1 rule errors, 2 usage).
 """
 from __future__ import annotations
 
+import contextlib
 import sys
 
 import click
@@ -28,7 +29,31 @@ def report(err: CompileError, sources: SourceMap) -> None:
     echo(f"{n} error{'s' if n != 1 else ''}", err=True)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@contextlib.contextmanager
+def _messages_shown_safely():
+    """Click writes its own errors (a bad option, a file or name it cannot use); their messages
+    can quote a file name or a spec's text, so they pass the same boundary as `echo`."""
+    try:
+        yield
+    except click.ClickException as err:
+        err.message = terminal_text(err.message)
+        raise
+
+
+class Commands(click.Group):
+    """The command group, whose every usage error (parsing the group's options, or a command's
+    arguments and its own checks) is shown with its control characters escaped."""
+
+    def make_context(self, *args, **options):
+        with _messages_shown_safely():
+            return super().make_context(*args, **options)
+
+    def invoke(self, ctx):
+        with _messages_shown_safely():
+            return super().invoke(ctx)
+
+
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="splendor-rules")
 def main() -> None:
     """splendor-rules: compile Splendor rules specs into engines and reference sheets."""
@@ -356,6 +381,7 @@ def _invoke_step(ctx, command, *args: str) -> None:
         if stop.code:
             sys.exit(stop.code)
     except click.ClickException as err:
+        err.message = terminal_text(err.message)
         err.show()
         sys.exit(err.exit_code)
 

@@ -385,3 +385,13 @@ def test_terminal_text_keeps_lines_and_tabs_and_escapes_every_other_control():
     assert terminal_text("a\tb\nc") == "a\tb\nc"
     assert terminal_text("\r\x00\x7f\x85\x9b\u061c\u200e\u2028\u2066") == \
         "\\x0d\\x00\\x7f\\x85\\x9b\\u061c\\u200e\\u2028\\u2066"
+
+
+@pytest.mark.parametrize("command", ["simulate", "play"])
+def test_clicks_own_errors_show_a_spec_name_s_escape_sequences_escaped(command):
+    """A usage error that quotes what the user typed (a spec name, here with ESC [ 2 J) is
+    written by click, not by `echo`: it passes the same boundary. `color=True` keeps what a
+    terminal would receive (click strips ANSI escapes only when the output is no terminal)."""
+    result = CliRunner().invoke(cli.main, [command, "no\x1b[2Jthing"], color=True)
+    assert result.exit_code == 2
+    assert "\x1b" not in result.output and "'no\\x1b[2Jthing' is neither a spec name" in result.output
