@@ -363,13 +363,13 @@ class Inferrer:
                 self.expect(t, scope, BOOL, "the condition of 'if'")
                 at, bt = self.infer(a, scope.knowing(tested(t, none=False))), self.infer(b, scope.knowing(failed(t)))
                 chosen = [x for x in (at, bt) if not _chosen_by_if(x)]
-                if chosen:  # the sheets phrase "X if ..., otherwise Y" of values, not of players or collections
+                if not comparable(at, bt):
+                    self.r.error("E410", f"both branches of 'if' must have the same type, but one is {noun(at)} and "
+                                 f"the other {noun(bt)}", node.span)
+                elif chosen:  # the sheets phrase "X if ..., otherwise Y" of values, not of players or collections
                     self.r.error("E410", "'if ... then ... else' chooses a number, a condition, a colour, a card, a "
                                  f"noble or a payment, not {noun(chosen[0])}: put the 'if' around the condition or "
                                  "the effect that uses it", node.span)
-                elif not comparable(at, bt):
-                    self.r.error("E410", f"both branches of 'if' must have the same type, but one is {noun(at)} and "
-                                 f"the other {noun(bt)}", node.span)
                 return at if at != ERROR else bt
         raise TypeError(f"not an expression: {node!r}")  # pragma: no cover
 
