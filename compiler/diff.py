@@ -20,7 +20,7 @@ from typing import Callable, Iterable, Mapping
 from .diagnostics import Span
 from .model import Decision, Rules, Text
 from .sheets import tables
-from .sheets.phrases import describe
+from .sheets.phrases import Phraser, describe
 from .sheets.plurals import LANGUAGES as _LANGUAGES
 
 # --------------------------------------------------------------------------- differences
@@ -91,7 +91,7 @@ _RANK_FIELDS: tuple[Field, ...] = (
 _PARAM_FIELDS: tuple[Field, ...] = (
     ("domain", lambda p: p.domain, "domain", None), ("min", lambda p: p.min, "int", None),
     ("max", lambda p: p.max, "int", None), ("optional", lambda p: p.optional, "bool", None),
-    ("price", lambda p: p.price, "expr", None), ("slots", lambda p: p.slots, "int", None))
+    ("price", lambda p: p.price, "price", None), ("slots", lambda p: p.slots, "int", None))
 _ACTION_FIELDS: tuple[Field, ...] = (
     ("title", lambda d: d.title, "text", None), ("notation", lambda d: d.notation, "code", None),
     ("condition", lambda d: d.condition, "expr", "condition"), ("effects", lambda d: d.effects, "effects", "effects"),
@@ -310,6 +310,8 @@ class _Words:
         decision = _decision_of(subject, rules)
         if kind == "expr":
             return self.phrase(v, rules, decision)
+        if kind == "price":  # an expression of the gem colour `c`, phrased as the sheets phrase it
+            return Phraser(self.lang, rules, decision, table=self.table).price(v)
         if kind == "effects":
             return self("effects_join").join(self.phrase(x, rules, decision) for x in v) if v else self("nothing")
         if kind == "text":

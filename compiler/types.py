@@ -178,6 +178,24 @@ def failed(test) -> set[str]:
     return set()
 
 
+def _not_equated(t) -> tuple[str, str] | None:
+    """(what, hint) when values of type `t` are not compared with '==' / '!=' (None when they are)."""
+    if t == BOOL:
+        return "conditions", "write the two cases with 'and', 'or' and 'not'"
+    if isinstance(t, MapOf):
+        return "tables", "compare their entries, as in 'all(me.tokens[c] == supply[c] for c in gems)'"
+    if isinstance(t, SetOf):
+        return "collections", "compare their sizes with size(...), or their elements with all(... in ...)"
+    if t == SETUP:
+        return "the player-count row", "compare its numbers, as in 'setup.gems'"
+    return None
+
+
+def _chosen_by_if(t) -> bool:
+    """May an 'if ... then ... else' value have type `t`? Not a player, a collection, a table or the setup row."""
+    return not (isinstance(t, (SetOf, MapOf)) or t in (PLAYER, SETUP, NONE))
+
+
 def base_scope(gems: tuple[str, ...], wild: str, values: tuple[str, ...]) -> dict[str, object]:
     names: dict[str, object] = dict(GLOBALS)
     names.update({g: GEM for g in gems})
@@ -215,6 +233,10 @@ class Inferrer:
                 return INT
             case Bool():
                 return BOOL
+            case Name(id="none") if scope.lookup("none") == NONE:  # a test of a choice is the only place for it
+                self.r.error("E410", "'none' stands only in a test of an optional choice: 'x == none' or "
+                                     "'x != none'", node.span)
+                return ERROR
             case Name(id=name) if name in scope.optional and name not in scope.not_none:
                 if ("maybe", name) not in scope.told:
                     scope.told.add(("maybe", name))  # once per decision: one cause
@@ -302,16 +324,22 @@ class Inferrer:
             case Compare(op=op, left=l, right=r):
                 if op in ("==", "!=") and Name("none", None) in (l, r):  # asking is how to learn it
                     scope = scope.knowing({side.id for side in (l, r) if isinstance(side, Name)})
+                side = self.side if op in ("==", "!=") else self.infer
                 # `purpel == c`: an unknown name on the left learns from the right what is wanted there
                 if isinstance(l, Name) and scope.lookup(l.id) is None:
-                    rt = self.infer(r, scope)
-                    lt = self.infer(l, scope, rt)
+                    rt = side(r, scope)
+                    lt = side(l, scope, rt)
                 else:
-                    lt = self.infer(l, scope)
-                    rt = self.infer(r, scope, lt)
-                if op in ("==", "!=") and BOOL in (lt, rt):  # the sheets phrase no condition as a value
-                    self.r.error("E410", f"'{op}' compares numbers, colours, players, cards or nobles, not conditions: "
-                                 "write the two cases with 'and', 'or' and 'not'", node.span)
+                    lt = side(l, scope)
+                    rt = side(r, scope, lt)
+                unequal = [t for t in (lt, rt) if _not_equated(t)]
+                if op in ("==", "!=") and unequal:  # the sheets phrase no condition, table or collection as a value
+                    what, hint = _not_equated(unequal[0])
+                    self.r.error("E410", f"'{op}' compares numbers, colours, players, cards or nobles, not {what}: "
+                                 f"{hint}", node.span)
+                elif op in ("==", "!=") and lt == rt == NONE:
+                    self.r.error("E410", f"'none {op} none' tests nothing: compare an optional choice with none, as "
+                                 "in 'x == none'", node.span)
                 elif op in ("==", "!="):
                     if not comparable(lt, rt):
                         self.r.error("E410", f"cannot compare {noun(lt)} with {noun(rt)}", node.span)
@@ -334,11 +362,22 @@ class Inferrer:
             case Conditional(test=t, then=a, otherwise=b):
                 self.expect(t, scope, BOOL, "the condition of 'if'")
                 at, bt = self.infer(a, scope.knowing(tested(t, none=False))), self.infer(b, scope.knowing(failed(t)))
+                chosen = [x for x in (at, bt) if not _chosen_by_if(x)]
                 if not comparable(at, bt):
                     self.r.error("E410", f"both branches of 'if' must have the same type, but one is {noun(at)} and "
                                  f"the other {noun(bt)}", node.span)
+                elif chosen:  # the sheets phrase "X if ..., otherwise Y" of values, not of players or collections
+                    self.r.error("E410", "'if ... then ... else' chooses a number, a condition, a colour, a card, a "
+                                 f"noble or a payment, not {noun(chosen[0])}: put the 'if' around the condition or "
+                                 "the effect that uses it", node.span)
                 return at if at != ERROR else bt
         raise TypeError(f"not an expression: {node!r}")  # pragma: no cover
+
+    def side(self, node, scope: Scope, hint=None):
+        """The type of a side of '==' or '!=': the one place where the name `none` may stand."""
+        if node == Name("none", None) and scope.lookup("none") == NONE:
+            return NONE
+        return self.infer(node, scope, hint)
 
     def call(self, node, func, args, scope):
         if func in AGGREGATES and func not in FUNCTIONS:

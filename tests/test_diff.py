@@ -225,3 +225,21 @@ def test_a_moved_action_is_reported_as_a_new_order(tmp_path):
     assert d.after[:2] == ["buy_face_up", "take_different"]
     text = diff.render([d], a, b)
     assert "The order of the actions" in text and "note: Buying comes first." in text
+
+
+def test_a_changed_price_is_phrased_for_each_gem_colour(tmp_path):
+    """A price is an expression of the gem colour `c`: the diff binds it as the sheets do (it once exited 3)."""
+    variant = tmp_path / "dear.yaml"
+    variant.write_text("spec: 1\nname: dear\nextends: official\ntitle: Dear\nactions:\n  buy_face_up:\n"
+                       "    choose:\n      payment: {price: \"max(0, card.cost[c] - me.bonus[c] + 1)\"}\n",
+                       encoding="utf-8")
+    result = run_diff("official", str(variant))
+    assert result.exit_code == 1, result.output
+    lines = result.output.splitlines()
+    assert "      before: for each gem colour, you pay the cost of the chosen card in that colour minus the number " \
+           "of your bonuses of that colour, but never less than 0  (rulespec/official.yaml:115)" in lines
+    assert any(line.startswith("      after: for each gem colour, you pay the cost of the chosen card in that colour "
+                               "minus the number of your bonuses of that colour plus 1, but never less than 0  (")
+               for line in lines), result.output
+    for lang in ("fr", "nl", "sr"):
+        assert run_diff("--lang", lang, "official", str(variant)).exit_code == 1

@@ -211,3 +211,53 @@ def test_quantities_are_phrased_as_noun_phrases(rules):
     assert p.describe(expr("me.prestige")) == "your prestige"
     assert p.describe(expr("min(2, passes)")) == "the smaller of 2 and the number of passes in a row"
     assert p.describe(expr("size(gems)")) == "5"
+
+
+# ---------------------------------------------------------------------------- shapes that once stopped the sheets
+
+
+@pytest.mark.parametrize("lang, member, equal, level, price", [
+    ("en", "you are not one of the other players", "for each other player, that player is not you",
+     "reserve the top card of the deck of level 2 if you hold at least 1 reserved card, otherwise level 1",
+     "for each gem colour, you pay the cost of the chosen card in that colour plus 1"),
+    ("fr", "vous n'êtes pas parmi les autres joueurs", "pour chaque autre joueur, ce joueur n'est pas vous",
+     "réservez la première carte de la pioche du niveau 2 si vous avez au moins 1 carte réservée, sinon du niveau 1",
+     "pour chaque couleur de gemme, vous payez le coût de la carte choisie dans cette couleur plus 1"),
+    ("nl", "jij niet een van de andere spelers bent", "voor elke andere speler geldt dat die speler niet jij is",
+     "reserveer de bovenste kaart van de stapel van niveau 2 als je minstens 1 gereserveerde kaart hebt, "
+     "anders niveau 1",
+     "voor elke edelsteenkleur betaal je de prijs van de gekozen kaart in die kleur plus 1"),
+    ("sr", "ви не спадате у остали играчи", "за сваког другог играча важи да тај играч није ви",
+     "резервишите горњу карту из шпила нивоа 2 ако имате најмање 1 резервисану карту, иначе нивоа 1",
+     "за сваку боју драгуља ваша цена је: цена изабране карте у тој боји плус 1"),
+])
+def test_you_as_a_value_levels_by_if_and_prices(rules, lang, member, equal, level, price):
+    """`me` compared or tested for membership, a level chosen by an 'if', a price of `c` (each once exit 3)."""
+    assert describe(expr("me not in others"), lang, rules) == member
+    assert describe(expr("all(p != me for p in others)"), lang, rules) == equal
+    assert describe(stmt("reserve_top(if me.reserved >= 1 then 2 else 1)"), lang, rules) == level
+    assert Phraser(lang, rules, action(rules, "buy_face_up")).price(expr("card.cost[c] + 1")) == price
+
+
+def test_you_are_never_the_subject_of_is(rules):
+    assert describe(expr("any(me == p for p in players)"), "en", rules) == "for at least one player, that player is you"
+    assert describe(expr("me in players"), "en", rules) == "you are one of the players"
+    assert describe(expr("me == me"), "en", rules) == "always"
+    assert describe(expr("me != me"), "en", rules) == "never"
+
+
+@pytest.mark.parametrize("lang, text", [
+    ("en", "at least 1 card is left in the deck of the level whose number is the number of your nobles"),
+    ("fr", "il reste au moins 1 carte dans la pioche du niveau dont le numéro est le nombre de vos nobles"),
+    ("nl", "er minstens 1 kaart over is in de stapel van het niveau met nummer het aantal edelen dat je hebt"),
+    ("sr", "у шпилу нивоа чији је број број ваших племића остаје најмање 1 карта"),
+])
+def test_a_level_given_by_a_quantity(rules, lang, text):
+    assert describe(expr("deck[me.nobles] >= 1"), lang, rules) == text
+
+
+def test_the_gold_of_the_setup_is_a_number(rules):
+    """`setup.gold` is a number of the player-count row, not the table `payment.gold`."""
+    assert describe(expr("setup.gold"), "en", rules) == "the number of gold tokens at setup"
+    assert describe(expr("player.prestige + setup.gold"), "en", rules) == \
+        "the prestige of the player plus the number of gold tokens at setup"

@@ -333,8 +333,7 @@ class Builder:
                     self.spec_text(d.note) if self.marks(*paths) and d.note else "")
 
     def price_sentence(self, p: Phraser, prm) -> str:
-        inner = p.bind("c", Name("gems", prm.span))
-        return self.text("sheet.buy.price", price=inner.number(prm.price))
+        return p.price(prm.price)
 
     def actions_of(self, kind: str) -> list[tuple[int, Decision]]:
         return [(i + 1, d) for i, d in enumerate(self.rules.actions) if topic(d, self.rules) == kind]
@@ -390,14 +389,14 @@ class Builder:
         shared = len(prices) == 1
         parts = [Part("list", [self.decision_item(d, i, "actions", False, shared) for i, d in actions])]
         facts = []
-        if shared:
-            d = actions[0][1]
-            prm = next(prm for prm in d.params if prm.domain == "payment")
+        if shared:  # a buying action may have no payment (a card acquired for free): the price is another's
+            d, prm = next((d, prm) for _, d in actions for prm in d.params if prm.domain == "payment")
             p = Phraser(self.lang, self.rules, d, table=self.table)
             paths = [f"actions.{dd.name}" for _, dd in actions]
             facts.append(Item(sentence(self.price_sentence(p, prm)), self.text("sheet.buy.price_lead"),
                               self.marks(*paths)))
-            bought = example.purchase(self.rules, prm.price, next(q.name for q in d.params if q.domain in ("face_up", "reserved")))
+            card = next((q.name for q in d.params if q.domain in ("face_up", "reserved")), None)
+            bought = example.purchase(self.rules, prm.price, card) if card is not None else None
             if bought is not None:
                 facts.append(Item(sentence(self.purchase_text(bought)), self.text("sheet.example.lead")))
         facts.append(Item(sentence(self.text("sheet.buy.bonus")), self.text("sheet.buy.bonus_lead")))

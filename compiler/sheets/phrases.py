@@ -199,6 +199,11 @@ class Phraser:
             return self.t.text("eff.nothing")
         return join(self.t, [self.effect(s) for s in stmts])
 
+    def price(self, node) -> str:
+        """A payment's price, an expression of the gem colour `c`: "for each gem colour, you pay ..."."""
+        inner = self.bind("c", Name("gems", getattr(node, "span", None)))
+        return self.t.text("sheet.buy.price", price=inner.number(node))
+
     # ------------------------------------------------------------------ kinds and constants
 
     def kind(self, node) -> str:  # noqa: C901 - one dispatch over node kinds
@@ -226,6 +231,8 @@ class Phraser:
                 return NUMBER
             case Attribute(obj=o, name="bonus") if self.kind(o) == CARD:
                 return COLOUR
+            case Attribute(obj=Name(id="setup"), name="gold") if "setup" not in self.scope:
+                return NUMBER  # the wild tokens at setup, not a payment's table
             case Attribute(name="cost" | "requires" | "tokens" | "gold" | "spent"):
                 return "table"
             case Attribute() | Index():
@@ -289,7 +296,10 @@ class Phraser:
             return self.named("level", self.ref_forms(self.lookup(node.id)))
         if isinstance(node, Attribute) and node.name == "level":
             return self.named("level", self.forms("q.card.level.ref", **self.named("card", self.thing(node.obj))))
-        return self.named("level", self.forms("ref.level.number", n=self.number(node)))
+        if isinstance(node, Conditional):  # "level 2 if ..., otherwise level 1"
+            a, b, test = self.level(node.then), self.level(node.otherwise), self.condition(node.test)
+            return {key: self.t.text("value.if", then=a[key], test=test, otherwise=b[key]) for key in a}
+        return self.named("level", self.forms("ref.level.whose", x=self.number(node)))
 
     def player(self, node) -> tuple[str, dict[str, str]]:
         """('you', {}) or ('they', {who, who_of, who_in, who_acc})."""
@@ -431,6 +441,8 @@ class Phraser:
             case Compare(op="in" | "not in" as op, left=l, right=r):
                 coll = self.collection_phrase(r)
                 key = "cond.in" if op == "in" else "cond.not_in"
+                if self.is_you(l):  # "you are one of the players"
+                    return t.text(f"{key}.you", coll=coll)
                 return t.text(key, x=self.thing(l)[""], coll=coll)
             case Compare(op=op, left=l, right=r):
                 return self.compare(op, l, r)
@@ -460,6 +472,11 @@ class Phraser:
                 return self.compare(_NEGATE[op], l, r)
         return self.t.text("logic.not", x=self.condition(node))
 
+    def is_you(self, node) -> bool:
+        """Is `node` the player the sheet speaks to ("you")?"""
+        ref = self.lookup(node.id) if isinstance(node, Name) else None
+        return ref is not None and ref.kind == PLAYER and ref.person == "you"
+
     def collection_phrase(self, node) -> str:
         if isinstance(node, Name):
             ref = self.lookup(node.id)
@@ -478,6 +495,10 @@ class Phraser:
             kind = self.kind(other)
             return t.text(f"cond.{'none' if op == '==' else 'some'}.{kind}", **self.named("x", self.thing(other)))
         if lk != NUMBER or rk != NUMBER:
+            if self.is_you(l) and self.is_you(r):  # you are always you
+                return t.text("cond.always" if op == "==" else "cond.never")
+            if self.is_you(l):  # "that player is you", never "you is that player"
+                l, r = r, l
             key = "cond.same" if op == "==" else "cond.not_same"
             return t.text(key, a=self.thing(l)[""], b=self.thing(r)[""])
         lc, rc = self.const(l), self.const(r)

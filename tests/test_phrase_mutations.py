@@ -1,0 +1,163 @@
+"""Every expression `check` accepts can be phrased: the sheets and the diff of mutated specs.
+
+Each example is a house variant of the official rules in which an expression -- a
+condition, a `while`, an effect, a price, an end condition, the eligibility or a ranking
+key -- has a sub-expression (or the whole) replaced by a well-typed shape drawn by
+:mod:`expr_shapes`, or which adds an action with a plain and an optional choice of one
+domain and a drawn condition and effect. When `check` accepts the variant, `sheet`
+(Markdown, the four languages, into a temporary folder) and `diff official VARIANT` must
+succeed: never exit 3, never a traceback. (`check` refusing it is fine: the catalogue and
+tests/test_mutations.py hold its diagnostics to being located.)
+
+The suite draws 240 examples (about 30 s); SPLENDOR_PHRASE_EXAMPLES=2000 searches deeper.
+On CI (CI=true) the examples are the same on every run.
+"""
+from __future__ import annotations
+
+import os
+import pathlib
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, note, settings
+from hypothesis.control import currently_in_test_context
+from hypothesis import strategies as st
+
+import expr_shapes as shapes
+from compiler import cli
+from test_mutations import EXPRESSIONS, OFFICIAL, _get
+
+EXAMPLES = int(os.environ.get("SPLENDOR_PHRASE_EXAMPLES", "120"))
+SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=bool(os.environ.get("CI")),
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
+                                           HealthCheck.filter_too_much])
+LANGS = "en,fr,nl,sr"
+
+
+def _environment(path: tuple) -> dict:
+    """The names an expression at `path` of the official spec may use, with their types."""
+    if path[0] == "winners":
+        return {"player": "player"}
+    env = {"me": "player"}
+    if path[0] in ("actions", "end_of_turn"):
+        for name, choice in (OFFICIAL[path[0]][path[1]].get("choose") or {}).items():
+            domain = choice if isinstance(choice, str) else choice["domain"]
+            env[name] = shapes.DOMAIN_TYPES[domain]
+    if "price" in path:
+        env["c"] = "gem"
+    return env
+
+
+def _wanted(path: tuple) -> str:
+    return "int" if path[-1] in ("price", "by") else "stmt" if "effects" in path else "bool"
+
+
+def _overlay(path: tuple, new: str) -> dict:
+    """The variant's change: the expression at `path` becomes `new` (an effect list is replaced whole)."""
+    if "effects" in path:
+        effects = list(_get(OFFICIAL, path[:-1]))
+        effects[path[-1]] = new
+        path, value = path[:-1], effects
+    else:
+        value = new
+    for part in reversed(path):
+        value = {part: value}
+    return value
+
+
+def _variant(changes: dict) -> str:
+    doc = {"spec": 1, "name": "mutant", "extends": "official", "title": "Mutant", **changes}
+    return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=1000)
+
+
+@pytest.fixture(autouse=True)
+def at_root(monkeypatch):
+    monkeypatch.chdir(pathlib.Path(__file__).resolve().parent.parent)
+
+
+def phrase_outcome(tmp: pathlib.Path, text: str) -> bool:
+    """Check the variant `text`; when it is clean, its sheets and its diff must be written. True if it was clean."""
+    spec = tmp / "mutant.yaml"
+    spec.write_text(text, encoding="utf-8")
+    runner = CliRunner()
+    checked = runner.invoke(cli.main, ["check", str(spec)])
+    if currently_in_test_context():
+        note(checked.output)
+    assert checked.exit_code in (0, 1), checked.output
+    if checked.exit_code != 0:
+        return False
+    for args, ok in ((["sheet", str(spec), "--lang", LANGS, "--format", "md", "-o", str(tmp / "sheets")], (0,)),
+                     (["diff", "official", str(spec)], (0, 1))):
+        result = runner.invoke(cli.main, args)
+        assert result.exit_code in ok, f"{args[0]}: exit status {result.exit_code}\n{result.output}"
+        assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+        assert "Traceback" not in result.output and "internal error" not in result.output, result.output
+    return True
+
+
+@SETTINGS
+@given(data=st.data(), path=st.sampled_from(EXPRESSIONS))
+def test_a_mutated_expression_is_phrased_or_refused(tmp_path_factory, data, path):
+    text = _get(OFFICIAL, path)
+    wanted = _wanted(path)
+    new = data.draw(shapes.mutate(text, wanted, _environment(path), is_effect=wanted == "stmt"), "new")
+    note(f"{path}: {new}")
+    phrase_outcome(tmp_path_factory.mktemp("phrase"), _variant(_overlay(path, new)))
+
+
+# A new action choosing one of a domain, and maybe none of it (`o`).
+PROBES = {"gem": {}, "colour": {}, "gem_set": {"min": 1, "max": 2}, "face_up": {}, "deck": {}, "noble": {},
+          "reserved": {"slots": "reserve_limit"}}
+
+
+@SETTINGS
+@given(data=st.data(), domain=st.sampled_from(sorted(PROBES)))
+def test_a_new_action_with_optional_choices_is_phrased_or_refused(tmp_path_factory, data, domain):
+    env = {"me": "player", "x": shapes.DOMAIN_TYPES[domain], "o": "opt:" + shapes.DOMAIN_TYPES[domain]}
+    condition = data.draw(shapes.shape("bool", env), "condition")
+    effect = data.draw(st.one_of(st.just("take(gold, 1)"), shapes.statement(env)), "effect")
+    action = {"add": True, "title": "Probe", "notation": "probe {x} [or {o}]",
+              "choose": {"x": {"domain": domain, **PROBES[domain]}, "o": {"domain": domain, "optional": True, **PROBES[domain]}},
+              "condition": condition, "effects": [effect]}
+    phrase_outcome(tmp_path_factory.mktemp("phrase"), _variant({"actions": {"probe": action}}))
+
+
+def test_the_suite_draws_enough_examples():
+    tests = [test_a_mutated_expression_is_phrased_or_refused, test_a_new_action_with_optional_choices_is_phrased_or_refused]
+    assert sum(t._hypothesis_internal_use_settings.max_examples for t in tests) >= 200
+
+
+# ---------------------------------------------------------------------------- the shapes found so far
+
+CLEAN_SHAPES = [  # each once ended `sheet` or `diff` with exit 3
+    {"actions": {"buy_face_up": {"choose": {"payment": {"price": "card.cost[c]"}}}}},
+    {"actions": {"take_pair": {"condition": "supply[colour] >= pair_minimum and me not in others"}}},
+    {"actions": {"take_pair": {"condition": "supply[colour] >= pair_minimum and all(p != me for p in others)"}}},
+    {"actions": {"reserve_blind": {"effects": ["reserve_top(if me.reserved >= 1 then 2 else 1)"]}}},
+    {"actions": {"reserve_blind": {"condition": "me.reserved < reserve_limit and deck[min(3, me.nobles + 1)] >= 1"}}},
+    {"actions": {"reserve_face_up": {"effects": ["acquire(card)", "refill(card)"]}}},
+    {"winners": {"ranking": {"purchased": {"by": "setup.gold"}}}},
+]
+
+
+@pytest.mark.parametrize("changes", CLEAN_SHAPES, ids=range(len(CLEAN_SHAPES)))
+def test_shapes_that_check_are_phrased(tmp_path, changes):
+    assert phrase_outcome(tmp_path, _variant(changes))
+
+
+REFUSED_SHAPES = [  # each passed `check`, then ended `sheet` or `diff` with exit 3
+    "supply[colour] >= 1 and supply == supply", "setup == setup", "none == none", "white in gems and none in gems",
+    "me.tokens == me.tokens", "(if passes > 0 then me.tokens else supply)[white] >= 1", "gems == colours",
+    "sum(1 for c in (if passes > 0 then gems else colours)) >= 1", "(if passes > 0 then me else me).prestige >= 1",
+    "(if passes > 0 then white else none) == red", "size(if passes > 0 then gems else colours) >= 2",
+]
+
+
+@pytest.mark.parametrize("condition", REFUSED_SHAPES)
+def test_shapes_that_cannot_be_phrased_are_refused(tmp_path, condition):
+    spec = tmp_path / "mutant.yaml"
+    spec.write_text(_variant({"actions": {"take_pair": {"condition": condition}}}), encoding="utf-8")
+    result = CliRunner().invoke(cli.main, ["check", str(spec)])
+    assert result.exit_code == 1, result.output
+    assert "error[E410]" in result.stderr and "^" in result.stderr, result.stderr
