@@ -118,6 +118,10 @@ class SourceMap:
     def add(self, name: str, text: str) -> None:
         self._lines[name] = text.splitlines()
 
+    def add_lines(self, name: str, lines: list[str]) -> None:
+        """A file split into lines by its own format's rule (JSON ends lines at "\\n" only)."""
+        self._lines[name] = list(lines)
+
     def lines(self, name: str) -> list[str] | None:
         """Every line of a file the run read, or None if it read no such file."""
         return self._lines.get(name)

@@ -30,8 +30,10 @@ import pathlib
 from dataclasses import dataclass
 from typing import Callable
 
+from compiler import json_position
 from compiler.files import write_atomic
 
+from . import saved_games
 from .bots import Bot, BotError, make_bot, parse_bot
 
 HUMAN = "human"
@@ -157,9 +159,10 @@ def saved_seats(saved: str | bytes, players: int) -> list[str]:
 
 
 class SavedGameError(TableError):
-    """A saved game that cannot be read back: not JSON (said with its line, column and a
-    caret), or a state the engine refuses (with every problem it found). The message starts
-    with the file's name, as the compiler's diagnostics do."""
+    """A saved game that cannot be read back: not UTF-8, not JSON, or a state the engine
+    refuses. The message is the compiler's diagnostics for the file (see
+    :mod:`playtest.saved_games`): `FILE:line:col: error[E7xx]: ...`, the line and a caret
+    under the value each problem is about, then the count."""
 
 
 def load_game(module, saved: str | bytes, name: str = "the saved game"):
@@ -168,20 +171,22 @@ def load_game(module, saved: str | bytes, name: str = "the saved game"):
     try:
         text = saved.decode("utf-8-sig") if isinstance(saved, bytes) else saved  # a BOM, as some editors write, is fine
     except UnicodeDecodeError as e:
-        raise SavedGameError(f"{name}: error: not a saved game (not UTF-8 text: byte {e.start + 1} "
-                             f"is {saved[e.start:e.start + 1]!r})") from None
+        raise SavedGameError(saved_games.not_utf8(name, saved, e)) from None
+    text = text[1:] if text.startswith(json_position.BOM) else text
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
-        raise SavedGameError(_json_error(name, text, e)) from None
+        raise SavedGameError(saved_games.not_json(name, text, e)) from None
     except RecursionError:
-        raise SavedGameError(f"{name}: error: not a saved game (its JSON is nested too deeply)") from None
+        raise SavedGameError(saved_games.too_deep(name, text)) from None
     except ValueError as e:  # a number of thousands of digits
-        raise SavedGameError(f"{name}: error: not a saved game ({e})") from None
+        raise SavedGameError(saved_games.too_long(name, text, e)) from None
     try:
         return module.from_json(data)
     except module.StateError as e:
-        raise SavedGameError(f"{name}: error: {e}") from None
+        # An engine built before its StateError said where each problem is: the message, at the state.
+        problems = getattr(e, "problems", ()) or [((), " ".join(line.strip() for line in str(e).splitlines()))]
+        raise SavedGameError(saved_games.invalid_state(name, text, problems)) from None
 
 
 def read_saved(path: str | pathlib.Path) -> bytes:
@@ -201,17 +206,6 @@ def read_saved(path: str | pathlib.Path) -> bytes:
     if len(data) > MAX_SAVED_BYTES:
         raise OSError(0, f"too large for a saved game (over {MAX_SAVED_BYTES // 1_000_000} MB)")
     return data
-
-
-def _json_error(name: str, text: str, error: json.JSONDecodeError) -> str:
-    """Where the JSON of a saved game breaks, drawn as the compiler draws its diagnostics."""
-    from compiler.diagnostics import Diagnostic, SourceMap, Span, render
-
-    sources = SourceMap()
-    sources.add(name, text)
-    reason = error.msg[:1].lower() + error.msg[1:]
-    return render(Diagnostic("", f"not a saved game: the JSON breaks here ({reason})",
-                             Span(name, error.lineno, error.colno)), sources)
 
 
 # ----------------------------------------------------------------------------- drawing
@@ -554,8 +548,9 @@ class Session:
             self.say(str(e))
             return "again"
         if game.num_players != len(self.table.seats):
-            self.say(f"{rest}: error: it is a game of {_plural(game.num_players, 'player')} and this table "
-                     f"seats {len(self.table.seats)} (start `play SPEC --load {rest}` instead)")
+            self.say(saved_games.misfit(rest, data.decode("utf-8-sig"), ("players",),
+                                        f"it is a game of {_plural(game.num_players, 'player')} and this table "
+                                        f"seats {len(self.table.seats)} (start `play SPEC --load {rest}` instead)"))
             return "again"
         self.table.game = game
         self.clean = list(game.history)

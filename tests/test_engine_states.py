@@ -318,3 +318,61 @@ def test_without_a_cap_the_endless_variant_plays_on(uncapped):
     g = uncapped.new_game(2, seed=1)
     g.playout(random.Random(1), max_turns=2000)
     assert not g.is_over() and uncapped.MAX_TURNS is None
+
+
+# =========================================================================== where each problem is
+
+
+PATHS = {
+    "ending whose last seat is 7": ("ending", "last_seat"),
+    "ending with no trigger": ("ending",),
+    "ending by a trigger that ends at once": ("ending", "trigger"),
+    "players as a float": ("players",),
+    "noble phase where nobody qualifies": ("phase",),
+    "payment pending on an empty slot": ("pending",),
+    "start as an int": ("start",),
+    "huge int": ("supply", "gold"),
+    "negative count": ("passes",),
+    "string for a seat": ("current_player",),
+    "step in the action phase": ("step",),
+    "finished game without an end reason": ("end_reason",),
+    "a turn past the cap": ("turn",),
+}
+
+
+@pytest.mark.parametrize("case", sorted(PATHS))
+def test_each_problem_carries_the_path_of_its_value(E, case):
+    """StateError.problems: (path, sentence) pairs whose sentences are the message's lines, and
+    whose path leads to the value the sentence is about (for tools that point into the file)."""
+    mangle, says = CASES[case]
+    st = H.position(E, 2, seed=1)
+    mangle(E, st)
+    with pytest.raises(E.StateError) as info:
+        E.from_json(st)
+    problems = info.value.problems
+    assert str(info.value) == "invalid state:\n" + "\n".join(f"  - {sentence}" for _, sentence in problems)
+    assert [path for path, sentence in problems if says in sentence] == [PATHS[case]], problems
+
+
+def test_paths_lead_into_seats_lists_and_start(E):
+    st = H.position(E, 2, seed=1)
+    dup = st["decks"]["2"][3]
+    st["seats"][1]["reserved"] = [5, dup]  # 5 is of level 1 and lies in its deck too
+    st["seats"][0]["tokens"][E.GEMS[1]] = -1
+    st["market"]["3"][2] = 999
+    st["start"] = dict(H.position(E, 2, seed=2), version=7)
+    with pytest.raises(E.StateError) as info:
+        E.from_json(st)
+    paths = [path for path, _ in info.value.problems]
+    assert ("seats", 0, "tokens", E.GEMS[1]) in paths
+    assert ("market", "3", 2) in paths
+    assert ("start", "version") in paths
+    doubled = {path: sentence for path, sentence in info.value.problems if "more than once" in sentence}
+    assert set(doubled) == {("decks", "1", st["decks"]["1"].index(5)), ("decks", "2", 3)}
+    assert doubled[("decks", "2", 3)] == f"card {dup} appears more than once (at seats[1].reserved[1] too)"
+
+
+def test_a_text_that_is_no_json_has_no_problems_to_point_at(E):
+    with pytest.raises(E.StateError) as info:
+        E.from_json("{oops")
+    assert info.value.problems == ()

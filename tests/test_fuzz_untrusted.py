@@ -437,8 +437,9 @@ def test_corrupted_saved_games_through_from_json(case):
 @given(case=st.sampled_from(REAL_STATES).flatmap(F.corrupted_state))
 def test_corrupted_saved_games_through_play_load(fresh_dir, case):
     """`play official --load FILE` with a corrupted saved game and "quit": exit 0 (loaded),
-    or 1/2 with a message that starts with the file's name; never an exception, a
-    traceback or an internal error."""
+    or 1/2 with a message that starts with the file's name (exit 1: every problem located,
+    file:line:col, the line and a caret, as the compiler shows a spec's); never an exception,
+    a traceback or an internal error."""
     state, notes = case
     note("; ".join(notes))
     saved = fresh_dir() / "saved.json"
@@ -447,6 +448,7 @@ def test_corrupted_saved_games_through_play_load(fresh_dir, case):
     F.assert_well_behaved(result, (0, 1, 2), "play --load: ")
     if result.exit_code == 1:
         assert result.stderr.startswith(f"{saved}:"), f"the message does not name the file:\n{result.stderr[-2000:]}"
+        F.assert_located(result.stderr, "play --load: ")
 
 
 @fuzz_settings(2)

@@ -127,7 +127,7 @@ def test_a_scripted_game_through_the_command_to_the_end(short_spec, tmp_path, of
     assert "nothing to undo" in out
     assert f"saved to {save}" in out and f"loaded {save}" in out
     # where the JSON breaks, as the compiler shows a spec's errors: file:line:col, the line, a caret
-    assert (f"{corrupt}:1:62: error: not a saved game: the JSON breaks here (expecting ',' delimiter)\n"
+    assert (f"{corrupt}:1:62: error[E702]: not a saved game: the JSON breaks here (expecting ',' delimiter)\n"
             ' 1 | {"format": "splendor-rules/state", "version": 1, "players": 2\n'
             "   | " + " " * 61 + "^\n") in out
     assert "cannot read" in out and "missing.json" in out
@@ -159,11 +159,11 @@ def test_command_errors_are_messages_not_tracebacks(tmp_path):
     # a file that is no saved game: the command line was right, so no usage text, and exit 1
     result = runner.invoke(main, ["play", str(OFFICIAL), "--load", str(corrupt)], input="quit\n")
     assert result.exit_code == 1 and result.stdout == ""
-    assert result.stderr.startswith(f"{corrupt}: error: invalid state:\n  - 'format' must be")
+    assert result.stderr.startswith(f"{corrupt}:1:1: error[E710]: 'format' must be")  # a key missing: at the state
     (tmp_path / "cut.json").write_text('{\n  "format": "splendor-rules/state",\n  "players": [\n', encoding="utf-8")
     result = runner.invoke(main, ["play", str(OFFICIAL), "--load", str(tmp_path / "cut.json")], input="quit\n")
     assert result.exit_code == 1
-    assert result.stderr.startswith(f"{tmp_path / 'cut.json'}:4:1: error: not a saved game: the JSON breaks here")
+    assert result.stderr.startswith(f"{tmp_path / 'cut.json'}:4:1: error[E702]: not a saved game: the JSON breaks here")
     result = runner.invoke(main, ["play", str(tmp_path / "nope.yaml")], input="quit\n")
     assert result.exit_code == 2 and "no such spec file" in result.output
     broken = tmp_path / "broken.yaml"
@@ -294,7 +294,7 @@ def test_save_is_atomic_and_load_checks_the_file(official, tmp_path):
     bom.write_bytes(b"\xef\xbb\xbf" + save.read_bytes())
     assert terminal.load_game(official, bom.read_bytes(), str(bom)).to_json() == saved.to_json()
     for name in ("solo.json", "four.json", "tampered.json", "binary.json"):  # each named, as an error
-        assert f"{tmp_path / name}: error: " in text, name
+        assert re.search(rf"^{re.escape(str(tmp_path / name))}:\d+:\d+: error\[E7\d\d\]: ", text, re.M), name
     assert "not a saved game (not UTF-8 text: byte 1 is b'\\xff')" in text
     assert "Traceback" not in text
 
@@ -420,7 +420,7 @@ def test_a_failed_load_or_an_odd_answer_keeps_the_game(official, tmp_path):
                                  "²", "9" * 5000, "\x1b[2J", "quit"], then=None)
     assert status == 0
     text = script.text
-    assert f"{deep}: error: not a saved game (its JSON is nested too deeply)" in text
+    assert f"{deep}:1:100000: error[E703]: not a saved game (its JSON is nested too deeply: 100000 levels)" in text
     assert "'ending.last_seat' must be a seat from 0 to 1, not 7" in text
     assert "cannot read /dev/zero: not a regular file" in text
     assert "not an action: '²'" in text
@@ -434,7 +434,8 @@ def test_load_at_start_refuses_deep_json_as_a_file_error(tmp_path):
     deep.write_text("{\"a\": " * 50_000 + "1" + "}" * 50_000, encoding="utf-8")
     result = CliRunner().invoke(main, ["play", str(OFFICIAL), "--load", str(deep)], input="quit\n")
     assert result.exit_code == 1 and "Traceback" not in result.output
-    assert result.stderr.startswith(f"{deep}: error: not a saved game (its JSON is nested too deeply)")
+    assert result.stderr.startswith(f"{deep}:1:") and "error[E703]: not a saved game (its JSON is nested too deeply: " \
+        "50000 levels)" in result.stderr
 
 
 def test_save_writes_through_a_symlink_and_keeps_the_mode(official, tmp_path):

@@ -883,7 +883,18 @@ class NotationError(ValueError):
 
 
 class StateError(ValueError):
-    """A state (from_json) or record (replay) that is corrupt or inconsistent."""
+    """A state (from_json) or record (replay) that is corrupt or inconsistent.
+
+    `problems` holds each problem of a refused state as (path, sentence): the path is the
+    keys and list indexes that lead from the state to the value the problem is about
+    (("ending", "last_seat"), ("seats", 1, "reserved", 2); () for the whole state), so that
+    a tool that has the state's text can point at that value. The message lists the sentences.
+    `problems` is empty when the text is no JSON at all (the message says where it breaks).
+    """
+
+    def __init__(self, message, problems=()):
+        super().__init__(message)
+        self.problems = tuple(problems)
 
 
 class RuleError(RuntimeError):
@@ -1979,150 +1990,162 @@ def _is_count(value, least=0):
 
 
 def _problems(data, nested=False):
-    """Every inconsistency of a state dict, as sentences (empty when it is sound).
+    """Every inconsistency of a state dict, as (path, sentence) pairs (empty when it is sound).
 
     Types and ranges of every field, then the invariants between fields (tokens add up, each
     card in one place, phase and pending, step and step_count, ending and seats, end_reason
     and phase, turn and max_turns). `nested`: the state is another's `start`, which starts
-    nowhere else. A state that passes loads into a game that plays on from there.
+    nowhere else. A state that passes loads into a game that plays on from there. Each path
+    leads to the value the sentence is about (see StateError); a problem between fields
+    points at the field that is most likely wrong, one of the whole state at ().
     """
     out = []
     if not isinstance(data, dict):
-        return [f"a state is a JSON object, not {_shown(data)}"]
+        return [((), f"a state is a JSON object, not {_shown(data)}")]
     if data.get("format") != STATE_FORMAT:
-        out.append(f"'format' must be {STATE_FORMAT!r}, not {_shown(data.get('format'))}")
+        out.append((("format",), f"'format' must be {STATE_FORMAT!r}, not {_shown(data.get('format'))}"))
     if type(data.get("version")) is not int or data.get("version") != STATE_VERSION:
-        out.append(f"'version' must be {STATE_VERSION}, not {_shown(data.get('version'))}")
+        out.append((("version",), f"'version' must be {STATE_VERSION}, not {_shown(data.get('version'))}"))
     spec = data.get("spec") or {}
     if not isinstance(spec, dict) or spec.get("name") != SPEC_NAME:
-        out.append(f"the state is for spec {_shown(spec.get('name') if isinstance(spec, dict) else spec)}, "
-                   f"this engine plays {SPEC_NAME!r}")
+        out.append((("spec", "name"), f"the state is for spec "
+                    f"{_shown(spec.get('name') if isinstance(spec, dict) else spec)}, this engine plays {SPEC_NAME!r}"))
     elif spec.get("sha256") != SPEC_SHA256:
-        out.append("the state was saved by an engine built from another version of the spec")
+        out.append((("spec", "sha256"), "the state was saved by an engine built from another version of the spec"))
     n = data.get("players")
     if type(n) is not int or n not in SETUP:
-        out.append(f"'players' must be one of {', '.join(map(str, PLAYER_COUNTS))}, not {_shown(n)}")
+        out.append((("players",), f"'players' must be one of {', '.join(map(str, PLAYER_COUNTS))}, not {_shown(n)}"))
         return out
     gems, gold, nobles_shown, face_up = SETUP[n]
 
-    def count(value, where, least=0):
+    def count(value, path, least=0):
         if not _is_count(value, least):
-            out.append(f"{where} must be a whole number of at least {least}, not {_shown(value)}")
+            out.append((path, f"{_dotted(path)} must be a whole number of at least {least}, not {_shown(value)}"))
             return least
         return value
 
-    def tokens(value, where):
+    def tokens(value, path):
         if not isinstance(value, dict) or set(value) != set(COLOURS):
-            out.append(f"{where} must give a count for each of {', '.join(COLOURS)}")
+            out.append((path, f"{_dotted(path)} must give a count for each of {', '.join(COLOURS)}"))
             return [0] * len(COLOURS)
-        return [count(value[c], f"{where}.{c}") for c in COLOURS]
+        return [count(value[c], path + (c,)) for c in COLOURS]
 
-    def card_list(value, where):
+    def card_list(value, path, where):
+        """The card ids of a list, each with its path; `where` names the list in the sentences."""
         if not isinstance(value, list):
-            out.append(f"{where} must be a list of card ids")
+            out.append((path, f"{where} must be a list of card ids"))
             return []
         ids = []
-        for c in value:
-            if c is None and where.startswith("market"):
+        for i, c in enumerate(value):
+            if c is None and path[0] == "market":
                 continue
             if type(c) is not int or not 0 <= c < len(CARDS):
-                out.append(f"{where}: unknown card {_shown(c)} (cards are 0 to {len(CARDS) - 1})")
+                out.append((path + (i,), f"{where}: unknown card {_shown(c)} (cards are 0 to {len(CARDS) - 1})"))
             else:
-                ids.append(c)
+                ids.append((c, path + (i,)))
         return ids
 
     seed = data.get("seed")
     if seed is not None and type(seed) is not int:
-        out.append(f"'seed' must be a whole number or null, not {_shown(seed)}")
-    supply = tokens(data.get("supply"), "supply")
+        out.append((("seed",), f"'seed' must be a whole number or null, not {_shown(seed)}"))
+    supply = tokens(data.get("supply"), ("supply",))
     seats = data.get("seats")
     if not isinstance(seats, list) or len(seats) != n:
-        out.append(f"'seats' must list {n} players")
+        out.append((("seats",), f"'seats' must list {n} players"))
         return out
-    placed = []
+    placed = []  # (card id, path) of every card on the table, in the order a reader meets them
     owned_nobles = []
     reserved_counts = []
     totals = supply[:]
     for p, seat in enumerate(seats):
-        where = f"seats[{p}]"
+        at = ("seats", p)
+        where = _dotted(at)
         if not isinstance(seat, dict):
-            out.append(f"{where} must be an object")
+            out.append((at, f"{where} must be an object"))
             reserved_counts.append(0)
             continue
-        held = tokens(seat.get("tokens"), f"{where}.tokens")
+        held = tokens(seat.get("tokens"), at + ("tokens",))
         totals = [a + b for a, b in zip(totals, held)]
-        placed += card_list(seat.get("purchased", []), f"{where}.purchased")
-        reserved = card_list(seat.get("reserved", []), f"{where}.reserved")
+        placed += card_list(seat.get("purchased", []), at + ("purchased",), f"{where}.purchased")
+        reserved = card_list(seat.get("reserved", []), at + ("reserved",), f"{where}.reserved")
         reserved_counts.append(len(reserved))
         placed += reserved
         if MAX_RESERVED and len(reserved) > MAX_RESERVED:
-            out.append(f"{where} holds {len(reserved)} reserved cards, at most {MAX_RESERVED} are allowed")
-        blind = card_list(seat.get("blind", []), f"{where}.blind")
-        if any(c not in reserved for c in blind):
-            out.append(f"{where}.blind lists a card that is not reserved")
+            out.append((at + ("reserved",),
+                        f"{where} holds {len(reserved)} reserved cards, at most {MAX_RESERVED} are allowed"))
+        reserved_ids = [c for c, _ in reserved]
+        for c, path in card_list(seat.get("blind", []), at + ("blind",), f"{where}.blind"):
+            if c not in reserved_ids:
+                out.append((path, f"{where}.blind lists a card that is not reserved"))
+                break
         noble_ids = seat.get("nobles", [])
         if not isinstance(noble_ids, list) or any(type(x) is not int or not 0 <= x < len(NOBLES) for x in noble_ids):
-            out.append(f"{where}.nobles must be a list of noble ids (0 to {len(NOBLES) - 1})")
+            out.append((at + ("nobles",), f"{where}.nobles must be a list of noble ids (0 to {len(NOBLES) - 1})"))
         else:
             owned_nobles += noble_ids
-        count(seat.get("turns", 0), f"{where}.turns")
+        count(seat.get("turns", 0), at + ("turns",))
     for i, c in enumerate(COLOURS):
         expected = gold if i == len(GEMS) else gems
         if totals[i] != expected:
-            out.append(f"{c} tokens add up to {_shown(totals[i])}, the game has {expected}")
+            out.append((("supply", c), f"{c} tokens add up to {_shown(totals[i])}, the game has {expected}"))
     market = data.get("market")
     decks = data.get("decks")
     market_ok = isinstance(market, dict) and set(market) == {str(lv) for lv in LEVELS}
     if not market_ok:
-        out.append(f"'market' must have a row for each level {', '.join(map(str, LEVELS))}")
+        out.append((("market",), f"'market' must have a row for each level {', '.join(map(str, LEVELS))}"))
     else:
         for lv in LEVELS:
             row = market[str(lv)]
             if not isinstance(row, list) or len(row) != face_up:
-                out.append(f"market row {lv} must have {face_up} slots")
+                out.append((("market", str(lv)), f"market row {lv} must have {face_up} slots"))
                 market_ok = False
                 continue
-            for c in card_list(row, f"market[{lv}]"):
-                placed.append(c)
+            for c, path in card_list(row, ("market", str(lv)), f"market[{lv}]"):
+                placed.append((c, path))
                 if CARD_LEVEL[c] != lv:
-                    out.append(f"card {c} is of level {CARD_LEVEL[c]} but lies in market row {lv}")
+                    out.append((path, f"card {c} is of level {CARD_LEVEL[c]} but lies in market row {lv}"))
     if not isinstance(decks, dict) or set(decks) != {str(lv) for lv in LEVELS}:
-        out.append(f"'decks' must have a deck for each level {', '.join(map(str, LEVELS))}")
+        out.append((("decks",), f"'decks' must have a deck for each level {', '.join(map(str, LEVELS))}"))
     else:
         for lv in LEVELS:
-            for c in card_list(decks[str(lv)], f"decks[{lv}]"):
-                placed.append(c)
+            for c, path in card_list(decks[str(lv)], ("decks", str(lv)), f"decks[{lv}]"):
+                placed.append((c, path))
                 if CARD_LEVEL[c] != lv:
-                    out.append(f"card {c} is of level {CARD_LEVEL[c]} but lies in deck {lv}")
-    seen = set()
-    for c in placed:
+                    out.append((path, f"card {c} is of level {CARD_LEVEL[c]} but lies in deck {lv}"))
+    seen = {}  # card id: where the reader met it first
+    for c, path in placed:
         if c in seen:
-            out.append(f"card {c} appears more than once")
-        seen.add(c)
+            out.append((path, f"card {c} appears more than once (at {_dotted(seen[c])} too)"))
+        seen.setdefault(c, path)
     missing = [c.id for c in CARDS if c.id not in seen]
     if missing:
-        out.append(f"{len(missing)} card(s) are nowhere: {', '.join(map(str, missing[:10]))}"
-                   + ("..." if len(missing) > 10 else ""))
+        out.append(((), f"{len(missing)} card(s) are nowhere: {', '.join(map(str, missing[:10]))}"
+                    + ("..." if len(missing) > 10 else "")))
     row = data.get("nobles")
     if not isinstance(row, list) or any(type(x) is not int or not 0 <= x < len(NOBLES) for x in row):
-        out.append(f"'nobles' must be a list of noble ids (0 to {len(NOBLES) - 1})")
+        out.append((("nobles",), f"'nobles' must be a list of noble ids (0 to {len(NOBLES) - 1})"))
     else:
         everyone = row + owned_nobles
         if len(set(everyone)) != len(everyone):
-            out.append("a noble appears more than once")
+            out.append((("nobles",), "a noble appears more than once"))
         if len(everyone) != nobles_shown:
-            out.append(f"{len(everyone)} nobles are in play, {n} players reveal {nobles_shown}")
+            out.append((("nobles",), f"{len(everyone)} nobles are in play, {n} players reveal {nobles_shown}"))
     out += _turn_problems(data, n, market if market_ok else None, reserved_counts)
     history = data.get("history", [])
     if not isinstance(history, list) or any(type(a) is not int or not 0 <= a < NUM_ACTIONS for a in history):
-        out.append("'history' must be a list of action ids")
+        out.append((("history",), "'history' must be a list of action ids"))
     start = data.get("start")
     if start is not None:
         if nested:
-            out.append("the state a game started from has no 'start' of its own (it must be null)")
+            out.append((("start",), "the state a game started from has no 'start' of its own (it must be null)"))
         else:
-            out += [f"start: {p}" for p in _problems(start, nested=True)]
+            out += [(("start",) + path, f"start: {p}") for path, p in _problems(start, nested=True)]
     return out
+
+
+def _dotted(path):
+    """A path as a message writes it: seats[1].tokens.red."""
+    return "".join(f"[{key}]" if type(key) is int else f".{key}" for key in path).lstrip(".")
 
 
 def _turn_problems(data, n, market, reserved_counts):
@@ -2131,68 +2154,75 @@ def _turn_problems(data, n, market, reserved_counts):
     cp = data.get("current_player")
     phase = data.get("phase")
     if type(phase) is not str or (phase not in ("action", "over") and phase not in STEPS):
-        out.append(f"'phase' must be 'action', 'over' or a step ({', '.join(STEPS)}), not {_shown(phase)}")
+        out.append((("phase",),
+                    f"'phase' must be 'action', 'over' or a step ({', '.join(STEPS)}), not {_shown(phase)}"))
         phase = None
     if phase == "over":
         if cp != -1 or type(cp) is not int:
-            out.append(f"a finished game has current_player -1, not {_shown(cp)}")
+            out.append((("current_player",), f"a finished game has current_player -1, not {_shown(cp)}"))
     elif type(cp) is not int or not 0 <= cp < n:
-        out.append(f"'current_player' must be a seat from 0 to {n - 1}, not {_shown(cp)}")
+        out.append((("current_player",), f"'current_player' must be a seat from 0 to {n - 1}, not {_shown(cp)}"))
         cp = None
     for key in ("round", "turn"):
         value = data.get(key)
         if not _is_count(value, 1):
-            out.append(f"'{key}' must be a whole number of at least 1, not {_shown(value)}")
+            out.append(((key,), f"'{key}' must be a whole number of at least 1, not {_shown(value)}"))
     for key in ("passes", "step", "step_count"):
         value = data.get(key, 0)
         if not _is_count(value):
-            out.append(f"'{key}' must be a whole number of at least 0, not {_shown(value)}")
+            out.append(((key,), f"'{key}' must be a whole number of at least 0, not {_shown(value)}"))
     step, step_count = data.get("step", 0), data.get("step_count", 0)
     pending = data.get("pending")
     if phase == "payment":
         if type(pending) is not int or not 0 <= pending < _PAY_BASE or _PAYOPTS[ACTIONS[pending][0]] is None:
-            out.append(f"in the payment step, 'pending' must be the id of a purchase, not {_shown(pending)}")
+            out.append((("pending",),
+                        f"in the payment step, 'pending' must be the id of a purchase, not {_shown(pending)}"))
         elif cp is not None:
             out += _pending_problems(pending, cp, market, reserved_counts)
             d = ACTIONS[pending][0]
             if d < _N_ACTION_DECISIONS and step != 0:
-                out.append(f"a payment for an action comes before the end-of-turn steps: 'step' must be 0, not {_shown(step)}")
+                out.append((("step",), f"a payment for an action comes before the end-of-turn steps: "
+                                       f"'step' must be 0, not {_shown(step)}"))
             elif d >= _N_ACTION_DECISIONS and (step not in range(_N_STEPS) or _STEPS[step] != d):
-                out.append(f"'step' must be the position of step '{DECISIONS[d]}' among the steps, not {_shown(step)}")
+                out.append((("step",), f"'step' must be the position of step '{DECISIONS[d]}' among the steps, "
+                                       f"not {_shown(step)}"))
     elif pending is not None:
-        out.append(f"'pending' is set only in the payment step, not in phase {_shown(phase)}")
+        out.append((("pending",), f"'pending' is set only in the payment step, not in phase {_shown(phase)}"))
     if phase == "action" and (step, step_count) != (0, 0):
-        out.append(f"in the action phase 'step' and 'step_count' are 0, not {_shown(step)} and {_shown(step_count)}")
+        out.append((("step" if step != 0 else "step_count",),
+                    f"in the action phase 'step' and 'step_count' are 0, not {_shown(step)} and {_shown(step_count)}"))
     elif phase in STEPS and phase != "payment" and (step not in range(_N_STEPS) or DECISIONS[_STEPS[step]] != phase):
-        out.append(f"in step '{phase}', 'step' must be its position among the steps, not {_shown(step)}")
+        out.append((("step",), f"in step '{phase}', 'step' must be its position among the steps, not {_shown(step)}"))
     elif phase == "over" and step not in (0, _N_STEPS):
-        out.append(f"in a finished game 'step' is 0 or {_N_STEPS}, not {_shown(step)}")
+        out.append((("step",), f"in a finished game 'step' is 0 or {_N_STEPS}, not {_shown(step)}"))
     ending = data.get("ending")
     rounds = [name for name, finish in TRIGGERS if finish != "immediately"]
     if ending is not None:
         if not isinstance(ending, dict) or set(ending) != {"trigger", "finish", "last_seat"}:
-            out.append("'ending' must be null or {trigger, finish, last_seat}")
+            out.append((("ending",), "'ending' must be null or {trigger, finish, last_seat}"))
         else:
             trigger, last = ending["trigger"], ending["last_seat"]
             if type(trigger) is not str or trigger not in rounds:
-                out.append(f"'ending.trigger' must be a trigger that lets the round finish "
-                           f"({', '.join(rounds) or 'this spec has none'}), not {_shown(trigger)}")
+                out.append((("ending", "trigger"), f"'ending.trigger' must be a trigger that lets the round finish "
+                           f"({', '.join(rounds) or 'this spec has none'}), not {_shown(trigger)}"))
             elif ending["finish"] != dict(TRIGGERS)[trigger]:
-                out.append(f"'ending.finish' of trigger {trigger!r} is {dict(TRIGGERS)[trigger]!r}, "
-                           f"not {_shown(ending['finish'])}")
+                out.append((("ending", "finish"), f"'ending.finish' of trigger {trigger!r} is "
+                           f"{dict(TRIGGERS)[trigger]!r}, not {_shown(ending['finish'])}"))
             if type(last) is not int or not 0 <= last < n:
-                out.append(f"'ending.last_seat' must be a seat from 0 to {n - 1}, not {_shown(last)}")
+                out.append((("ending", "last_seat"),
+                            f"'ending.last_seat' must be a seat from 0 to {n - 1}, not {_shown(last)}"))
     end_reason = data.get("end_reason")
     reasons = [name for name, _ in TRIGGERS] + ["stuck", TRUNCATED]
     if phase == "over" and (type(end_reason) is not str or end_reason not in reasons):
-        out.append(f"a finished game has an 'end_reason' ({', '.join(reasons)}), not {_shown(end_reason)}")
+        out.append((("end_reason",),
+                    f"a finished game has an 'end_reason' ({', '.join(reasons)}), not {_shown(end_reason)}"))
     elif phase not in ("over", None) and end_reason is not None:
-        out.append(f"'end_reason' is set only when the game is over, not in phase {_shown(phase)}")
+        out.append((("end_reason",), f"'end_reason' is set only when the game is over, not in phase {_shown(phase)}"))
     cap = data.get("max_turns", MAX_TURNS)
     if cap is not None and not _is_count(cap, 1):
-        out.append(f"'max_turns' must be null or a whole number of at least 1, not {_shown(cap)}")
+        out.append((("max_turns",), f"'max_turns' must be null or a whole number of at least 1, not {_shown(cap)}"))
     elif cap is not None and _is_count(data.get("turn"), 1) and data["turn"] > cap:
-        out.append(f"'turn' {data['turn']} is past the length cap, max_turns {cap}")
+        out.append((("turn",), f"'turn' {data['turn']} is past the length cap, max_turns {cap}"))
     return out
 
 
@@ -2202,9 +2232,11 @@ def _pending_problems(pending, cp, market, reserved_counts):
     for (name, kind), value in zip(_PARAM_KINDS[d], args):
         if kind == "face_up" and market is not None and (
                 value[1] >= len(market[str(LEVELS[value[0]])]) or market[str(LEVELS[value[0]])][value[1]] is None):
-            return [f"'pending' buys the card in slot {value[1] + 1} of level {LEVELS[value[0]]}, which is empty"]
+            return [(("pending",),
+                     f"'pending' buys the card in slot {value[1] + 1} of level {LEVELS[value[0]]}, which is empty")]
         if kind == "reserved" and value >= reserved_counts[cp]:
-            return [f"'pending' buys reserved card {value + 1} of player {cp + 1}, who holds {reserved_counts[cp]}"]
+            return [(("pending",),
+                     f"'pending' buys reserved card {value + 1} of player {cp + 1}, who holds {reserved_counts[cp]}")]
     return []
 
 
@@ -2240,15 +2272,15 @@ def from_json(state):
     try:
         problems = _problems(data)
     except RecursionError:  # a dict built in Python, nested past what the checks can walk
-        problems = ["the state is nested too deeply"]
+        problems = [((), "the state is nested too deeply")]
     if problems:
-        raise StateError("invalid state:\n" + "\n".join(f"  - {p}" for p in problems))
+        raise _invalid(problems)
     game = _load(data)
     if game.mode != _OVER_MODE:
         game._legal = game._compute_legal()
         if not game._legal:
-            raise StateError(f"invalid state:\n  - player {game.cp + 1} has no legal action in phase "
-                             f"{game.phase!r} (the game could not go on)")
+            raise _invalid([(("phase",), f"player {game.cp + 1} has no legal action in phase {game.phase!r} "
+                                         "(the game could not go on)")])
     if game.start is not None:
         _check_replays(game)
     return game
@@ -2260,11 +2292,16 @@ def _check_replays(game):
     try:
         again = replay(game.record())
     except StateError as err:
-        raise StateError("invalid state:\n  - its 'history' cannot be played from its 'start': "
-                         + str(err).replace("\n", " ")) from None
+        raise _invalid([(("history",), "its 'history' cannot be played from its 'start': "
+                                       + str(err).replace("\n", " "))]) from None
     if again.to_dict() != game.to_dict():
-        raise StateError("invalid state:\n  - playing its 'history' from its 'start' does not lead to this state "
-                         "(the state or its start was edited)")
+        raise _invalid([((), "playing its 'history' from its 'start' does not lead to this state "
+                             "(the state or its start was edited)")])
+
+
+def _invalid(problems):
+    """The StateError of a state with these (path, sentence) problems: one sentence a line."""
+    return StateError("invalid state:\n" + "\n".join(f"  - {sentence}" for _, sentence in problems), problems)
 
 
 def _load(data):
