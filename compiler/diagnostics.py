@@ -20,6 +20,7 @@ import json
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from . import codes
 from .safe_text import visible
 
 
@@ -43,11 +44,17 @@ class Span:
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
+    """One problem: its code (registered in :mod:`compiler.codes`, with the severity the
+    registry gives it, or the diagnostic is refused), message, span and notes."""
+
     code: str
     message: str
     span: Span | None = None
     notes: tuple[str, ...] = ()
-    severity: str = "error"
+    severity: str = codes.ERROR
+
+    def __post_init__(self) -> None:
+        codes.require(self.code, self.severity)
 
     def to_dict(self) -> dict:
         data: dict = {"code": self.code, "severity": self.severity, "message": self.message}
@@ -136,7 +143,7 @@ class SourceMap:
 def render(diagnostic: Diagnostic, sources: SourceMap | None = None) -> str:
     """The human form: location, severity, code, message, source line, caret, notes."""
     d = diagnostic
-    head = f"{d.severity}[{d.code}]: {d.message}" if d.code else f"{d.severity}: {d.message}"
+    head = f"{d.severity}[{d.code}]: {d.message}"
     if d.span is not None:
         head = f"{d.span}: {head}"
     out = [head]

@@ -37,12 +37,12 @@ def index_entries(path: str, sources: SourceMap | None = None) -> list[str]:
     names = document.root.get("variants") if isinstance(document.root, MapNode) else None
     if not isinstance(names, SeqNode):
         span = document.root.span if document.root is not None else None
-        raise CompileError([Diagnostic("E110", "the variant index needs a list 'variants' of variant names", span)])
+        raise CompileError([Diagnostic("E114", "the variant index needs a list 'variants' of variant names", span)])
     folder = os.path.dirname(path)
     paths = []
     for item in names.items:
         if not isinstance(item, ScalarNode) or not isinstance(item.value, str):
-            raise CompileError([Diagnostic("E110", "a variant is listed by its name", item.span)])
+            raise CompileError([Diagnostic("E114", "a variant is listed by its name", item.span)])
         paths.append(os.path.join(folder, f"{item.value}.yaml") if folder else f"{item.value}.yaml")
     return paths
 

@@ -18,8 +18,9 @@ validator's words into the project's (codes E1xx):
 
 Codes: E100 the root is not a mapping, E101 unknown key, E102 missing key(s), E103 wrong
 type, E105 malformed name, E106 value not among the allowed ones, E108 number out of
-range, E109 empty text/list/table, E110 an item or key given twice, E111 a key that does
-not fit with the others (``min`` outside ``gem_set``, ``add`` in a full spec...).
+range, E109 empty text/list/table, E110 an item listed twice, E111 a key that does not fit
+with the others (``min`` outside ``gem_set``, ``add`` in a full spec...), E113 a key given
+both as text and as a number. :mod:`compiler.codes` defines every code.
 
 ``x-expected``, ``x-error`` and ``x-key-noun`` in the schema are hints for these
 messages; jsonschema ignores them.
@@ -172,7 +173,7 @@ def _plain(root: Node) -> tuple[object, list[Diagnostic]]:
             text = key_text(key)
             if text in out:
                 collisions.append(Diagnostic(
-                    "E110", f"key '{text}' is given twice, once as text and once as a number "
+                    "E113", f"key '{text}' is given twice, once as text and once as a number "
                     f"(first at line {first[text].span.line})", key.span))
                 continue
             first[text] = key

@@ -72,7 +72,7 @@ def test_a_variant_index_stands_for_the_variants_it_lists(tmp_path, monkeypatch)
     bad.write_text("variants: nothing\n", encoding="utf-8")
     result = run("check", str(bad))
     assert result.exit_code == 1
-    assert "error[E110]: the variant index needs a list 'variants' of variant names" in result.stderr
+    assert "error[E114]: the variant index needs a list 'variants' of variant names" in result.stderr
 
 
 def test_a_folder_stands_for_its_specs(tmp_path, monkeypatch):

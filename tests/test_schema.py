@@ -360,7 +360,7 @@ def test_overlay_rules_in_a_variant():
 
 def test_keys_that_collide_once_read_as_text():
     d = one(official("  2: {gems: 4,", "  '3': {gems: 1, gold: 1, nobles: 1, face_up: 1}\n  2: {gems: 4,"))
-    assert d.code == "E110" and d.message.startswith("key '3' is given twice")
+    assert d.code == "E113" and d.message.startswith("key '3' is given twice")
 
 
 def test_describe():

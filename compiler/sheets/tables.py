@@ -127,6 +127,6 @@ def read(path: Path, lang: str) -> Table:
 def load(lang: str, directory: str | None = None) -> Table:
     """The table of `lang` from the package (or from `directory`, for tests)."""
     if lang not in LANGUAGES:
-        raise CompileError([Diagnostic("E602", f"no sheet language '{lang}' (languages: {', '.join(LANGUAGES)})")])
+        raise CompileError([Diagnostic("E606", f"no sheet language '{lang}' (languages: {', '.join(LANGUAGES)})")])
     base = Path(directory) if directory else LANG_DIR
     return read(base / f"{lang}.yaml", lang)

@@ -1,0 +1,205 @@
+"""The diagnostic codes: every code defined once, with its family, severity and meaning.
+
+A :class:`~compiler.diagnostics.Diagnostic` refuses a code that is not here (or one made
+with another severity than the code's), so a pass cannot invent a code, and a code cannot
+mean one thing in one module and another elsewhere. ``rulespec/README.md`` (its
+Diagnostics section) documents the same codes with the same one-line meanings;
+``tests/test_codes.py`` holds the two together and finds code literals in the sources
+that are not registered.
+
+The meanings are written as the README shows them (Markdown: `name` is code).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+ERROR = "error"
+WARNING = "warning"  # shown by `check -W`; a spec with only warnings is clean
+
+
+@dataclass(frozen=True, slots=True)
+class Family:
+    """A group of codes: the pass that reports them."""
+
+    name: str
+    passes: str  # the modules that report them
+
+
+LOAD = Family("load", "`compiler/source.py`")
+SCHEMA = Family("schema", "`compiler/schema.py`, `compiler/check.py`, `compiler/pipeline.py`")
+EXPRESSIONS = Family("expression syntax", "`compiler/expr.py`")
+OVERLAY = Family("overlay", "`compiler/overlay.py`")
+NAMES_AND_TYPES = Family("names and types", "`compiler/check.py`, `compiler/types.py`")
+SENSE = Family("sense and flow", "`compiler/check.py`, `compiler/flow.py`, `compiler/bounds.py`, "
+               "`compiler/emit_engine.py`")
+INTERNAL = Family("internal", "`compiler/emit_engine.py`")
+SHEETS = Family("translations and sheets", "`compiler/sheets/lint.py`, `compiler/sheets/tables.py`")
+SAVED_GAMES = Family("saved games", "`playtest/saved_games.py` (`play --load FILE`, `load FILE` in play)")
+
+
+@dataclass(frozen=True, slots=True)
+class Code:
+    code: str
+    family: Family
+    meaning: str
+    severity: str = ERROR
+
+
+def _codes(family: Family, *entries: tuple[str, str] | tuple[str, str, str]) -> list[Code]:
+    return [Code(entry[0], family, entry[1], *entry[2:]) for entry in entries]
+
+
+def _index(entries: list[Code]) -> dict[str, Code]:
+    """The codes by name; a code defined twice is refused when the module is imported."""
+    index: dict[str, Code] = {}
+    for entry in entries:
+        if entry.code in index:
+            raise ValueError(f"diagnostic code {entry.code} is defined twice")
+        index[entry.code] = entry
+    return index
+
+
+CODES: dict[str, Code] = _index([
+    *_codes(
+        LOAD,
+        ("E001", "a file that cannot be read: not found, not a file, not readable (or a folder that holds no spec)"),
+        ("E002", "a file that is binary, not UTF-8 or too large"),
+        ("E010", "a YAML syntax error"),
+        ("E011", "an empty file, or a file of several YAML documents"),
+        ("E012", "nesting too deep"),
+        ("E013", "an alias bomb or a recursive alias"),
+        ("E014", "tags, merge keys and values no spec can use (NaN, a lone surrogate from an escape such as "
+                 "`\"\\uDFFF\"`)"),
+        ("E015", "a key that is not a name or a whole number (a list, a mapping, a fraction, nothing)"),
+        ("E016", "a duplicate key"),
+        ("E017", "a value cut at a comma inside `[...]` or `{...}` (`effects: [take(colour, 2)]`)"),
+    ),
+    *_codes(
+        SCHEMA,
+        ("E100", "the file is not a mapping"),
+        ("E101", "unknown key (with \"did you mean\", or the keys allowed there)"),
+        ("E102", "missing required key(s)"),
+        ("E103", "wrong type (\"must be a whole number, not the text 'four'\")"),
+        ("E104", "a text in a language the sheets do not have, or a text without its English (`en`)"),
+        ("E105", "a malformed name"),
+        ("E106", "a value outside its choices (with the allowed values)"),
+        ("E107", "a card or noble table (CSV) with a wrong header, row or cell"),
+        ("E108", "a number out of range"),
+        ("E109", "an empty text, list or table"),
+        ("E110", "an item listed twice"),
+        ("E111", "a key that does not fit with the others: `min` outside `gem_set`, overlay keys in a full spec, "
+                 "`before` without `add`, a removal with other keys"),
+        ("E112", "a card or noble table that cannot be found or read, or that is named by an absolute path "
+                 "(tables are named relative to the spec's folder)"),
+        ("E113", "a key given both as text and as a number (`3:` and `'3':`)"),
+        ("E114", "a variant index (`variants/index.yaml`) that is not a list `variants` of variant names"),
+    ),
+    *_codes(
+        EXPRESSIONS,
+        ("E200", "an empty expression"),
+        ("E201", "an unexpected character"),
+        ("E202", "an expression that ends too early (a bracket or a quote never closed)"),
+        ("E203", "an unexpected token (`=` for `==`)"),
+        ("E204", "an expression too long or too deeply nested"),
+    ),
+    *_codes(
+        OVERLAY,
+        ("E301", "a base spec (or a spec name) not found"),
+        ("E302", "a cycle of `extends`"),
+        ("E303", "a change to a key the base lacks"),
+        ("E304", "`add: true` for a key the base already has"),
+        ("E305", "a removal of what the base does not have"),
+        ("E306", "a removal without a reason"),
+        ("E307", "`before` or `after` naming no entry of the base, or the entry itself, or both given"),
+        ("E308", "a field that does not exist or does not fit the entry"),
+        ("E309", "a bad `extends` (neither a name nor a relative path ending in .yaml)"),
+        ("E310", "an entry that is not a mapping"),
+        ("E311", "a bookkeeping key (`add`, `remove`, `before`, `after`) where it means nothing"),
+        ("E312", "a removal with other fields"),
+        ("E313", "`prepend` or `append` where the base has no list to edit"),
+        ("E314", "a chain of variants more than 32 deep"),
+    ),
+    *_codes(
+        NAMES_AND_TYPES,
+        ("E401", "unknown name"),
+        ("E402", "a function named without brackets"),
+        ("E403", "unknown attribute"),
+        ("E404", "an index (`[...]`) on what cannot be indexed"),
+        ("E405", "unknown function or aggregate"),
+        ("E406", "built-in name reused (or an end trigger named `stuck` or `truncated`, the engines' own end "
+                 "reasons)"),
+        ("E407", "an aggregate called as a function (`max(x)` for `max(x for x in ...)`)"),
+        ("E408", "wrong number of arguments"),
+        ("E409", "unknown effect"),
+        ("E410", "type mismatch"),
+        ("E411", "unknown domain of a choice"),
+    ),
+    *_codes(
+        SENSE,
+        ("E501", "gem colours or player counts that make no sense (no colour, a colour listed twice or also "
+                 "the wild colour, a player count below 1, a negative count)"),
+        ("E502", "gap in the player-count table (or no row)"),
+        ("E503", "too few nobles"),
+        ("E504", "too few cards for the face-up rows (or card levels with a gap)"),
+        ("E505", "no action, or a misuse of `only_when_stuck` or of a field of end-of-turn steps"),
+        ("E506", "notation that does not show the choices as written (a lone brace, a bad optional part, a "
+                 "choice missing or unknown)"),
+        ("E507", "an action that can never be legal"),
+        ("E508", "a choice whose keys do not fit its domain (`min`/`max` outside `gem_set` or not a range, "
+                 "`price` outside `payment`, `slots` outside `reserved` or below 1, an optional payment)"),
+        ("E509", "an end trigger that can never fire (or no end trigger)"),
+        ("E510", "effects that move a chosen card or noble twice or refill a slot its card has not left"),
+        ("E511", "a payment after tokens left the player"),
+        ("E512", "an effect that can move more tokens than its condition ensures", WARNING),
+        ("E513", "a divisor (`//`, `%`) that can be 0"),
+        ("E514", "a deck or face-up index (or `reserve_top` argument) that can be no level"),
+        ("E515", "an engine of more than 10,000 actions"),
+        ("E516", "no end trigger is sure to fire", WARNING),
+        ("E520", "a spec that `check` passes and the engine compiler cannot build (reported by `compile`)"),
+    ),
+    *_codes(
+        INTERNAL,
+        ("E599", "the generated engine does not parse: a bug of splendor-rules (reported by `compile`)"),
+    ),
+    *_codes(
+        SHEETS,
+        ("E601", "a language table that is not a flat mapping of texts, or a text whose plural forms are not "
+                 "its language's"),
+        ("E602", "a key that the English table has and another table lacks"),
+        ("E603", "a key that another table has and the English table lacks"),
+        ("E604", "a text whose placeholders differ from the English text's"),
+        ("E605", "a colour of the spec that a language table has no words for"),
+        ("E606", "a sheet language that has no table"),
+        ("E610", "a text written by a variant that lacks one of the sheet languages", WARNING),
+    ),
+    *_codes(
+        SAVED_GAMES,
+        ("E701", "the file is not UTF-8 text"),
+        ("E702", "the file is not JSON"),
+        ("E703", "JSON past what a saved game holds: nested too deeply, or a whole number of thousands of digits"),
+        ("E710", "a state the engine refuses (one per problem: types, ranges, the invariants between fields, a "
+                 "player to move with no legal action, a history that does not lead from `start` to the state)"),
+        ("E711", "a sound state that does not fit the game in play (`load FILE` of a game with another number of "
+                 "players)"),
+    ),
+])
+
+
+class UnknownCode(ValueError):
+    """A diagnostic made with a code that is not registered (a bug of splendor-rules)."""
+
+
+def require(code: str, severity: str) -> Code:
+    """The registered `code`, made with its own severity; UnknownCode otherwise."""
+    entry = CODES.get(code)
+    if entry is None:
+        raise UnknownCode(f"diagnostic code {code!r} is not registered in compiler/codes.py")
+    if severity != entry.severity:
+        raise UnknownCode(f"diagnostic code {code} is {'a warning' if entry.severity == WARNING else 'an error'}, "
+                          f"not made as {severity!r}")
+    return entry
+
+
+def documented(entry: Code) -> str:
+    """The meaning as the README's table writes it: a warning says so first."""
+    return f"(warning) {entry.meaning}" if entry.severity == WARNING else entry.meaning
