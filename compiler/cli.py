@@ -1,17 +1,38 @@
 """The command line: the only module that prints or exits.
 
-Each command is a thin wrapper: it calls the pipeline, renders diagnostics with
-their source lines, and sets the exit status (0 clean, 1 rule errors, 2 usage).
+Each command is a thin wrapper: it calls the driver (:mod:`compiler.pipeline`) or
+playtest, renders diagnostics with their source lines, and sets the exit status (0 clean,
+1 rule errors, 2 usage). It is the top of the import graph: it imports playtest, which
+imports the compiler's driver, and nothing imports it.
 """
 from __future__ import annotations
 
 import contextlib
+import glob
+import importlib.util
+import json
+import os
+import pathlib
+import random
 import sys
+import time
 
 import click
 
-from .diagnostics import CompileError, Diagnostic, SourceMap, render_all, sorted_diagnostics
+from playtest import engines, plots, terminal
+from playtest import simulate as sim_mod
+from playtest.bots import BotError
+
+from . import diff as diff_mod
+from . import pipeline, scaffold
+from .diagnostics import CompileError, Diagnostic, SourceMap, render_all, sorted_diagnostics, to_json
+from .files import write_atomic
+from .overlay import find_spec, locate
 from .safe_text import terminal_text
+from .sheets import render as sheet_render
+from .sheets.lint import lint as lint_sheets
+from .sheets.plurals import LANGUAGES
+from .source import display_path
 
 
 def echo(text: object = "", **options) -> None:
@@ -70,8 +91,6 @@ def internal_error(exc: BaseException, doing: str) -> None:
 
     Set SPLENDOR_RULES_TRACEBACK=1 to let the exception through (for debugging).
     """
-    import os
-
     if os.environ.get("SPLENDOR_RULES_TRACEBACK"):
         raise exc
     text = str(exc).strip().splitlines()
@@ -108,10 +127,6 @@ def spec_arg(spec: str) -> str:
     nearby. (play and simulate go through playtest.engines.load, which also imports
     engine modules by name.)
     """
-    import os
-
-    from .overlay import find_spec
-
     if os.path.exists(spec) or spec.endswith((".yaml", ".yml", ".py")) or "/" in spec or os.sep in spec:
         return spec
     return find_spec(spec)
@@ -122,12 +137,6 @@ def expand_specs(specs, sources: SourceMap) -> tuple[list[str], list]:
     lists, each path once (so `check variants/*.yaml` checks every variant, not the index as a
     spec); a folder stands for its .yaml files, as the shell's DIR/*.yaml would (`check
     variants`); with the diagnostics of an index that cannot be read or a folder with no spec."""
-    import glob
-    import os
-
-    from .pipeline import index_entries, is_variant_index
-    from .source import display_path
-
     out, seen, diagnostics = [], set(), []
     given = []
     for spec in specs:
@@ -140,7 +149,7 @@ def expand_specs(specs, sources: SourceMap) -> tuple[list[str], list]:
         given.extend(found)
     for spec in given:
         try:
-            paths = index_entries(spec, sources) if is_variant_index(spec, sources) else [spec]
+            paths = pipeline.index_entries(spec, sources) if pipeline.is_variant_index(spec, sources) else [spec]
         except CompileError as err:
             diagnostics.extend(err.diagnostics)
             continue
@@ -203,31 +212,17 @@ def check(specs: tuple[str, ...], fmt: str, show_warnings: bool = False) -> None
     Exit status: 0 when every SPEC is clean, 1 when there are errors, 3 on an
     internal error of splendor-rules.
     """
-    import json
-
-    from .diagnostics import to_json
-    from .pipeline import load_rules
-    from .source import display_path
-
-    from .bounds import endless
-    from .flow import overdraws
-    from .sheets.lint import lint
-
     sources = SourceMap()
     specs, diagnostics = expand_specs(specs, sources)
     summaries = []
     warnings = []
     for spec in specs:
         try:
-            rules = load_rules(spec_arg(spec), sources)
-            # the sheets' tables and texts; tokens the rules may lack; a game that may never end
-            found = lint(rules) + overdraws(rules) + endless(rules)
-            diagnostics.extend(d for d in found if d.severity == "error")
-            if not any(d.severity == "error" for d in found):
-                summary = check_summary(display_path(spec), rules)
-                summary["warnings"] = sum(1 for d in found if d.severity != "error")
-                summaries.append(summary)
-                warnings.extend(d for d in found if d.severity != "error")
+            checked = pipeline.check_spec(spec_arg(spec), sources)
+            summary = check_summary(display_path(spec), checked.rules)
+            summary["warnings"] = len(checked.warnings)
+            summaries.append(summary)
+            warnings.extend(checked.warnings)
         except CompileError as err:
             diagnostics.extend(err.diagnostics)
         except Exception as exc:  # noqa: BLE001 - the one place that turns a bug into exit status 3
@@ -253,26 +248,19 @@ ENGINE_DIR = "generated/engines"
 
 def compile_specs(specs, out_dir: str, sources: SourceMap) -> tuple[list[str], list]:
     """Compile each spec to OUT_DIR/NAME.py; returns (written paths, diagnostics)."""
-    import os
-
-    from .emit_engine import compile_to_module, module_name, write_atomic
-    from .pipeline import load_rules
-    from .source import display_path
-
     written = []
     specs, diagnostics = expand_specs(specs, sources)
     for spec in specs:
         try:
-            rules = load_rules(spec_arg(spec), sources)
-            text = compile_to_module(rules)
+            engine = pipeline.compile_spec(spec_arg(spec), sources)
         except CompileError as err:
             diagnostics.extend(err.diagnostics)
             continue
         except Exception as exc:  # noqa: BLE001
             internal_error(exc, f"compiling {display_path(spec)}")
-        path = os.path.join(out_dir, module_name(rules))
+        path = os.path.join(out_dir, engine.file_name)
         try:
-            write_atomic(path, text)
+            write_atomic(path, engine.text)
         except OSError as err:  # the folder, not the spec: stop (what was written stays whole)
             echo(f"error: cannot write {display_path(path)}: {err.strerror or err}", err=True)
             sys.exit(1)
@@ -301,9 +289,6 @@ def compile_command(specs: tuple[str, ...], out_dir: str) -> None:
 
 def load_engine(path: str):
     """Import a generated engine module from its file."""
-    import importlib.util
-    import pathlib
-
     spec = importlib.util.spec_from_file_location(f"splendor_engine_{pathlib.Path(path).stem}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -312,8 +297,6 @@ def load_engine(path: str):
 
 def demo_game(engine, players: int = 2, seed: int = 1, moves: int = 24) -> list[str]:
     """The first MOVES decisions of a seeded game in which each player picks at random."""
-    import random
-
     game = engine.new_game(players, seed=seed)
     rng = random.Random(seed)
     lines = []
@@ -336,14 +319,10 @@ def demo_game(engine, players: int = 2, seed: int = 1, moves: int = 24) -> list[
 def build(root: str, demo_moves: int, sheets: bool, simulate_games: int) -> None:
     """The main job: check and compile the official spec and every variant, play a demo game,
     write the reference sheets and compare the official rules with two variants by simulation."""
-    import os
-
-    from .pipeline import catalogue
-
     os.chdir(root)
     sources = SourceMap()
     try:
-        specs = catalogue(sources)
+        specs = pipeline.catalogue(sources)
     except CompileError as err:
         report(err, sources)
         sys.exit(1)
@@ -361,8 +340,6 @@ def build(root: str, demo_moves: int, sheets: bool, simulate_games: int) -> None
     for line in demo_game(engine, moves=demo_moves):
         echo(line)
     if sheets:
-        import importlib.util
-
         formats = "md,html,pdf" if importlib.util.find_spec("weasyprint") else "md,html"
         echo(f"== sheets ({formats}) -> generated/sheets")
         _invoke_step(ctx, sheet, *specs, "--lang", "en,fr,nl,sr", "--format", formats, "-o", SHEET_DIR)
@@ -390,7 +367,6 @@ def _invoke_step(ctx, command, *args: str) -> None:
 # (section owned by the variant work: `splendor-rules diff`, `new`)
 
 EXIT_USAGE = 2
-LANGUAGES = ("en", "fr", "nl", "sr")  # the sheet languages (compiler.sheets.plurals.LANGUAGES)
 
 
 @main.command()
@@ -407,15 +383,11 @@ def diff(before: str, after: str, lang: str) -> None:
     note. Exit status: 0 when the rules are the same (nothing is printed), 1 when
     they differ, 2 when a spec has errors, 3 on an internal error.
     """
-    from . import diff as diff_mod
-    from .pipeline import load_rules
-    from .source import display_path
-
     sources = SourceMap()
     models = []
     for spec in (before, after):
         try:
-            models.append(load_rules(spec_arg(spec), sources))
+            models.append(pipeline.load_rules(spec_arg(spec), sources))
         except CompileError as err:
             show_undecodable(err.diagnostics, sources)
             report(err, sources)
@@ -449,13 +421,6 @@ def new(name: str, base: str, folder: str) -> None:
     overwritten. Exit status: 0 when written, 1 when BASE has errors, 2 on a usage
     error (a bad name, a base not found, the file exists).
     """
-    import os
-
-    from . import scaffold
-    from .overlay import locate
-    from .pipeline import load_rules
-    from .source import display_path
-
     if not scaffold.NAME.fullmatch(name):
         echo(f"error: '{name}' is not a variant name: use lower-case letters, digits, '-' and '_', "
                    "starting with a letter or a digit", err=True)
@@ -473,7 +438,7 @@ def new(name: str, base: str, folder: str) -> None:
         sys.exit(EXIT_USAGE)
     extends = base if not base.endswith(".yaml") else os.path.relpath(base_path, folder).replace(os.sep, "/")
     try:
-        rules = load_rules(base_path, sources)
+        rules = pipeline.load_rules(base_path, sources)
     except CompileError as err:
         show_undecodable(err.diagnostics, sources)
         report(err, sources)
@@ -526,14 +491,6 @@ def sheet(specs: tuple[str, ...], langs: str, formats: str, out_dir: str) -> Non
     every sheet was written, 1 when a spec or a language table has errors, 2 on a
     usage error (including PDF asked for without WeasyPrint), 3 on an internal error.
     """
-    from pathlib import Path
-
-    from .pipeline import load_rules
-    from .sheets import render as sheet_render
-    from .sheets.lint import lint as lint_sheets
-    from .sheets.plurals import LANGUAGES
-    from .source import display_path
-
     lang_list = _csv_choice(langs, LANGUAGES, "language")
     format_list = _csv_choice(formats, sheet_render.FORMATS, "format")
     if "pdf" in format_list:
@@ -550,8 +507,8 @@ def sheet(specs: tuple[str, ...], langs: str, formats: str, out_dir: str) -> Non
     for spec in specs:
         shown = display_path(spec)
         try:
-            rules = load_rules(spec_arg(spec), sources)
-            base = load_rules(rules.bases[0].path, sources) if rules.bases else None
+            rules = pipeline.load_rules(spec_arg(spec), sources)
+            base = pipeline.load_rules(rules.bases[0].path, sources) if rules.bases else None
             found = lint_sheets(rules)
             warnings = [d for d in found if d.severity != "error"]
             errors = [d for d in found if d.severity == "error"]
@@ -559,7 +516,7 @@ def sheet(specs: tuple[str, ...], langs: str, formats: str, out_dir: str) -> Non
                 echo(render_all(warnings, sources), err=True)
             if errors:
                 raise CompileError(errors)
-            written = sheet_render.write_sheets(rules, lang_list, format_list, Path(out_dir), base)
+            written = sheet_render.write_sheets(rules, lang_list, format_list, pathlib.Path(out_dir), base)
         except CompileError as err:
             report(err, sources)
             failed = True
@@ -607,13 +564,6 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
     passes and stuck games, and each spec's difference from the first with
     significance tests. Ctrl-C stops and reports what finished.
     """
-    import os
-    import time
-
-    from playtest import engines, plots
-    from playtest import simulate as sim_mod
-    from playtest.bots import BotError
-
     if as_json and as_csv:
         raise click.UsageError("choose one of --json and --csv")
     try:
@@ -699,8 +649,6 @@ def play(spec, players, seats, seed, load_path, cache_dir):
     human answers with the number of an action, the action in the spec's notation, or
     undo, save FILE, load FILE, help, quit.
     """
-
-    from playtest import engines, terminal
 
     sources = SourceMap()
     try:

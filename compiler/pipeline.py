@@ -1,29 +1,89 @@
 """The driver: runs the passes in order and returns what a command needs.
 
-source.load -> schema.validate -> overlay.resolve -> check.build. Every pass reports
-through :class:`~compiler.diagnostics.CompileError`; this module adds nothing but the
-order. It never prints.
+One chain: source.load -> schema.validate -> overlay.resolve (:func:`resolve_spec`) ->
+check.build (:func:`load_rules`, the rule model). Then
+
+- :func:`check_spec`, what `splendor-rules check` runs: the rule model and the analyses of
+  the whole spec (the sheets' language tables and texts, effects that may move tokens a
+  player lacks, a game that may never end); it refuses every error and returns the warnings;
+- :func:`compile_spec`, what `splendor-rules compile` (and playtest, for a spec) runs: the
+  rule model, lowered and emitted as an engine module's source.
+
+Every pass reports through :class:`~compiler.diagnostics.CompileError`; this module adds
+nothing but the order. It never prints. The CLI, the playtest package and the tests call
+these functions rather than the passes one by one.
 """
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 
-from . import check, overlay, schema, source
+from . import check, emit_engine, overlay, schema, source
+from .bounds import endless
 from .diagnostics import CompileError, Diagnostic, SourceMap
+from .flow import overdraws
 from .model import Rules
+from .overlay import Resolved
+from .sheets.lint import lint
 from .source import MapNode, ScalarNode, SeqNode
 
 OFFICIAL = "rulespec/official.yaml"
 VARIANT_INDEX = "variants/index.yaml"
 
 
-def load_rules(path: str, sources: SourceMap | None = None) -> Rules:
-    """Compile the spec at `path` (a base spec or a variant) into the rule model."""
+@dataclass(frozen=True)
+class Checked:
+    """A spec `check` passes: its rule model, and the warnings `check -W` shows."""
+
+    rules: Rules
+    warnings: tuple[Diagnostic, ...]
+
+
+@dataclass(frozen=True)
+class CompiledEngine:
+    """A spec compiled: its rule model and the source text of its engine module."""
+
+    rules: Rules
+    text: str
+
+    @property
+    def file_name(self) -> str:
+        """The engine's file name (NAME.py), as `compile` writes it."""
+        return emit_engine.module_name(self.rules)
+
+
+def resolve_spec(path: str, sources: SourceMap | None = None) -> Resolved:
+    """The spec at `path` read, validated against the schema, and resolved onto its bases."""
     sources = sources if sources is not None else SourceMap()
     document = source.load(path, sources)
     schema.validate(document)
-    resolved = overlay.resolve(document, sources)
-    return check.build(resolved, sources)
+    return overlay.resolve(document, sources)
+
+
+def load_rules(path: str, sources: SourceMap | None = None) -> Rules:
+    """Compile the spec at `path` (a base spec or a variant) into the rule model."""
+    sources = sources if sources is not None else SourceMap()
+    return check.build(resolve_spec(path, sources), sources)
+
+
+def check_spec(path: str, sources: SourceMap | None = None) -> Checked:
+    """Every check `splendor-rules check` makes on the spec at `path`: the rule model, then
+    the sheets' tables and texts (E6xx), tokens the effects may lack (E512) and a game that
+    may never end (E516). Raises CompileError with every error; returns the warnings."""
+    rules = load_rules(path, sources)
+    found = lint(rules) + overdraws(rules) + endless(rules)
+    errors = [d for d in found if d.severity == "error"]
+    if errors:
+        raise CompileError(errors)
+    return Checked(rules, tuple(d for d in found if d.severity != "error"))
+
+
+def compile_spec(path: str, sources: SourceMap | None = None) -> CompiledEngine:
+    """The engine of the spec at `path`: its rule model lowered and emitted (E520, E599 when
+    it cannot be). The gate is the rule model's: the sheets' lint and the warnings of
+    :func:`check_spec` are about the sheets and the games, not about writing the engine."""
+    rules = load_rules(path, sources)
+    return CompiledEngine(rules, emit_engine.compile_to_module(rules))
 
 
 def catalogue(sources: SourceMap | None = None) -> list[str]:

@@ -3,11 +3,11 @@
 An engine is a generated module (see the Engine API in the contract): bots and the
 simulator use nothing else. :func:`load` accepts
 
-- a spec path (``rulespec/official.yaml``, ``variants/target-12.yaml``): the compiler
-  (``compiler.pipeline.load_rules`` then ``compiler.emit_engine.compile_to_module``)
-  gives today's module text; ``generated/engines/<name>.py`` is used when it holds
-  exactly that text, and otherwise (missing or stale) the text is written to a cache
-  directory under the name of its hash and loaded from there;
+- a spec path (``rulespec/official.yaml``, ``variants/target-12.yaml``): the compiler's
+  driver (``compiler.pipeline.compile_spec``) gives today's module text;
+  ``generated/engines/<name>.py`` is used when it holds exactly that text, and otherwise
+  (missing or stale) the text is written to a cache directory under the name of its hash
+  and loaded from there;
 - a path to a module file (``generated/engines/official.py``, or any ``.py`` that
   implements the API);
 - a dotted module name (``generated.engines.official``).
@@ -27,6 +27,10 @@ import re
 import sys
 import types
 from dataclasses import dataclass
+
+from compiler import pipeline
+from compiler.diagnostics import CompileError
+from compiler.overlay import find_spec
 
 REQUIRED = ("SPEC_NAME", "COLOURS", "GEMS", "WILD", "CARDS", "NOBLES", "NUM_ACTIONS", "PLAYER_COUNTS",
             "new_game", "from_json", "action_to_string", "describe_action")
@@ -100,11 +104,6 @@ def _spec_named(name: str) -> tuple[str | None, str]:
     if "/" in name or os.sep in name or "." in name:
         return None, ""
     try:
-        from compiler.diagnostics import CompileError
-        from compiler.overlay import find_spec
-    except ImportError:
-        return None, ""
-    try:
         return find_spec(name), ""
     except CompileError as err:
         return None, err.diagnostics[0].message if err.diagnostics else ""
@@ -113,21 +112,17 @@ def _spec_named(name: str) -> tuple[str | None, str]:
 def _from_spec(path: pathlib.Path, label: str, cache_dir, sources) -> Engine:
     if not path.is_file():
         raise EngineError(f"{label}: no such spec file")
-    try:
-        from compiler import emit_engine, pipeline
-    except ImportError as e:  # the compiler is built alongside; say what is missing
-        raise EngineError(f"{label}: the engine compiler is not available ({e})") from None
     # Compiling is cheap (well under a second) and the only exact test of freshness: a
     # module generated from other versions of the spec, of a base or of the compiler
     # differs from today's text, and then a copy built now is used instead.
-    rules = pipeline.load_rules(str(path), sources)
-    text = emit_engine.compile_to_module(rules)
-    fresh = GENERATED / f"{_identifier(rules.name)}.py"
+    compiled = pipeline.compile_spec(str(path), sources)
+    text, name = compiled.text, _identifier(compiled.rules.name)
+    fresh = GENERATED / f"{name}.py"
     if fresh.is_file() and fresh.read_text(encoding="utf-8") == text:
         return _from_file(fresh, label)
     directory = pathlib.Path(cache_dir) if cache_dir is not None else default_cache_dir()
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-    target = directory / f"{_identifier(rules.name)}_{digest}.py"
+    target = directory / f"{name}_{digest}.py"
     try:
         directory.mkdir(parents=True, exist_ok=True)
         if not target.is_file() or target.read_text(encoding="utf-8") != text:

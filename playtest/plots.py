@@ -22,7 +22,7 @@ class PlotError(Exception):
 
 
 def require():
-    try:
+    try:  # matplotlib is an optional extra (and slow to import): imported when charts are asked for
         import matplotlib
     except ImportError:
         raise PlotError("--plot needs matplotlib, an optional extra: pip install matplotlib "

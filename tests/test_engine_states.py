@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import engine_helpers as H
+from compiler.pipeline import compile_spec
 
 ENDLESS = """\
 spec: 1
@@ -36,13 +37,10 @@ def E():
 
 
 def compile_variant(folder, text, name):
-    from compiler import emit_engine
-    from compiler.pipeline import load_rules
-
     spec = folder / f"{name}.yaml"
     spec.write_text(text, encoding="utf-8")
     engine = folder / f"{name}.py"
-    engine.write_text(emit_engine.compile_to_module(load_rules(str(spec))), encoding="utf-8")
+    engine.write_text(compile_spec(str(spec)).text, encoding="utf-8")
     return H.load_engine(engine)
 
 

@@ -16,7 +16,7 @@ import random
 
 import pytest
 
-from compiler import emit_engine, pipeline
+from compiler import pipeline
 
 import engine_helpers as H
 from engine_helpers import load_engine
@@ -185,9 +185,8 @@ def synthetic_engines(tmp_path_factory) -> dict:
         spec = folder / f"{name}.yaml"
         spec.write_text(f"spec: 1\nname: {name}\nextends: official\ntitle: {{en: {name}}}\n" + body,
                         encoding="utf-8")
-        rules = pipeline.load_rules(str(spec))
         module = folder / f"{name.replace('-', '_')}.py"
-        module.write_text(emit_engine.compile_to_module(rules), encoding="utf-8")
+        module.write_text(pipeline.compile_spec(str(spec)).text, encoding="utf-8")
         engines[name] = load_engine(module)
     return engines
 
@@ -238,7 +237,7 @@ def test_a_take_its_tests_do_not_ensure_fails_in_words_and_proven_ones_cost_noth
     spec.write_text(f"spec: 1\nname: greedy-pair\nextends: official\ntitle: {{en: Greedy pair}}\n"
                     "actions:\n  take_pair:\n    condition: supply[colour] >= 1\n", encoding="utf-8")
     module = tmp_path / "greedy_pair.py"
-    module.write_text(emit_engine.compile_to_module(pipeline.load_rules(str(spec))), encoding="utf-8")
+    module.write_text(pipeline.compile_spec(str(spec)).text, encoding="utf-8")
     engine = load_engine(module)
     state = H.position(engine, 2, seed=1)
     H.set_supply(state, [1], 10, white=1)
@@ -259,7 +258,7 @@ def test_a_reserve_past_the_hand_its_choices_can_name_fails_in_words(tmp_path):
                     "actions:\n  reserve_blind:\n    effects:\n      append:\n        - reserve_top(level)\n",
                     encoding="utf-8")
     module = tmp_path / "double_reserve.py"
-    module.write_text(emit_engine.compile_to_module(pipeline.load_rules(str(spec))), encoding="utf-8")
+    module.write_text(pipeline.compile_spec(str(spec)).text, encoding="utf-8")
     engine = load_engine(module)
     source = module.read_text(encoding="utf-8")
     assert source.count("the most this spec's choices of a reserved card can name") == 1  # the second only
@@ -281,7 +280,7 @@ def test_the_condition_speaks_only_for_the_first_draw_on_a_pool(tmp_path):
                     "    effects:\n      append:\n        - put_back(gold, 1)\n"
                     "  take_pair:\n    condition: me.tokens[gold] >= 1 and supply[colour] >= pair_minimum\n"
                     "    effects:\n      append:\n        - put_back(gold, 1)\n", encoding="utf-8")
-    source = emit_engine.compile_to_module(pipeline.load_rules(str(spec)))
+    source = pipeline.compile_spec(str(spec)).text
     buy = source[source.index("def _do_buy_reserved"):source.index("def _why_buy_reserved")]
     pair = source[source.index("def _do_take_pair"):source.index("def _why_take_pair")]
     assert "held by the player" in buy  # drawn on by pay(payment) first
@@ -294,7 +293,7 @@ def test_a_test_speaks_for_one_run_of_an_effect_not_for_a_loop_of_them(tmp_path)
                     "actions:\n  take_pair:\n    condition: supply[gold] >= 1 and supply[colour] >= pair_minimum\n"
                     "    effects:\n      - \"for c in gems: take(gold, 1)\"\n"
                     "      - \"for c in gems: if supply[c] >= 1: take(c, 1)\"\n", encoding="utf-8")
-    source = emit_engine.compile_to_module(pipeline.load_rules(str(spec)))
+    source = pipeline.compile_spec(str(spec)).text
     pair = source[source.index("def _do_take_pair"):source.index("def _why_take_pair")]
     assert pair.count("in the supply") == 5  # the gold of each pass is tested; each colour's `if` speaks for it
 
@@ -306,7 +305,7 @@ def test_the_payment_step_is_written_with_the_specs_wild_colour(tmp_path):
     text = text.replace("wild: gold", "wild: joker").replace("[gold]", "[joker]").replace("take(gold", "take(joker")
     spec.write_text(text, encoding="utf-8")  # (the player-count table's `gold` is the key of the wild's count)
     engine_path = tmp_path / "jokers.py"
-    engine_path.write_text(emit_engine.compile_to_module(pipeline.load_rules(str(spec))), encoding="utf-8")
+    engine_path.write_text(pipeline.compile_spec(str(spec)).text, encoding="utf-8")
     engine = load_engine(engine_path)
     assert engine.WILD == "joker"
     assert "pay without joker" in engine.ACTION_STRINGS and "pay joker for red" in engine.ACTION_STRINGS

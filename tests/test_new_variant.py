@@ -14,7 +14,7 @@ import random
 import pytest
 from click.testing import CliRunner
 
-from compiler import cli, diff, emit_engine, pipeline
+from compiler import cli, diff, pipeline
 
 from engine_helpers import load_engine
 
@@ -167,10 +167,10 @@ def test_a_fresh_variant_checks_compiles_and_plays_with_no_change_outside_its_fi
             "    note: A quiet turn takes a single gem.\n")
     check = run("check", str(path))
     assert check.exit_code == 0, check.output
-    rules = pipeline.load_rules(str(path))
-    assert [a.name for a in rules.actions][:3] == ["take_different", "take_one", "take_pair"]
-    engine_file = tmp_path / emit_engine.module_name(rules)
-    engine_file.write_text(emit_engine.compile_to_module(rules), encoding="utf-8")
+    compiled = pipeline.compile_spec(str(path))
+    assert [a.name for a in compiled.rules.actions][:3] == ["take_different", "take_one", "take_pair"]
+    engine_file = tmp_path / compiled.file_name
+    engine_file.write_text(compiled.text, encoding="utf-8")
     E = load_engine(engine_file)
     assert "take1 white" in [E.action_to_string(a) for a in E.new_game(2, seed=1).legal_actions()]
     rng = random.Random(11)

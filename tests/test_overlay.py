@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from compiler import overlay, pipeline, schema, source
+from compiler import overlay, pipeline, source
 from compiler.diagnostics import CompileError, SourceMap, render_all
 from compiler.source import MapNode, ScalarNode, SeqNode
 
@@ -46,10 +46,7 @@ def diagnostics_of(path: str) -> tuple[list, SourceMap]:
 def resolve_text(tmp_path: pathlib.Path, text: str, name: str = "variant.yaml") -> overlay.Resolved:
     path = tmp_path / name
     path.write_text(textwrap.dedent(text), encoding="utf-8")
-    sources = SourceMap()
-    document = source.load(str(path), sources)
-    schema.validate(document)
-    return overlay.resolve(document, sources)
+    return pipeline.resolve_spec(str(path))
 
 
 def keys(node) -> list:
@@ -245,9 +242,7 @@ def test_a_path_base_is_relative_to_the_variant(tmp_path):
 
 def test_every_catalogue_variant_resolves_with_a_change_per_file():
     for path in pipeline.catalogue()[1:]:
-        sources = SourceMap()
-        document = source.load(path, sources)
-        resolved = overlay.resolve(document, sources)
+        resolved = pipeline.resolve_spec(path)
         assert resolved.changes, path
         assert {c.file for c in resolved.changes} == {path}
 

@@ -18,6 +18,7 @@ import sys
 import pytest
 import yaml
 
+from compiler import pipeline
 from compiler.diagnostics import CompileError
 from playtest import engines, simulate as sim
 from playtest.bots import GreedyBot, MCTSBot, RandomBot, determinize, make_bot
@@ -53,12 +54,10 @@ def test_load_by_spec_module_path_and_module_name(official):
 
 
 def test_a_fresh_generated_module_is_used_and_a_stale_one_rebuilt(tmp_path, monkeypatch):
-    from compiler import emit_engine, pipeline
-
     generated = tmp_path / "generated"
     generated.mkdir()
     monkeypatch.setattr(engines, "GENERATED", generated)
-    text = emit_engine.compile_to_module(pipeline.load_rules(str(TARGET_12)))
+    text = pipeline.compile_spec(str(TARGET_12)).text
     (generated / "target_12.py").write_text(text, encoding="utf-8")
     fresh = engines.load(str(TARGET_12), cache_dir=tmp_path / "cache")
     assert fresh.path == str(generated / "target_12.py")

@@ -23,7 +23,7 @@ import tokenize
 import pytest
 
 from compiler import emit_engine, lower, pipeline, pysource
-from compiler.emit_engine import compile_to_module, module_name
+from compiler.emit_engine import module_name
 from compiler.pysource import Code, comment, docstring, identifier, literal, printable
 from compiler.source import shown_path
 
@@ -169,7 +169,7 @@ def compile_in(folder, text: str, files: dict) -> tuple[str, str]:
     os.chdir(folder)
     try:
         path = write_chain(folder, text, **files)
-        return compile_to_module(pipeline.load_rules(path)), path
+        return pipeline.compile_spec(path).text, path
     finally:
         os.chdir(cwd)
 
@@ -249,7 +249,7 @@ def test_an_engine_made_outside_the_project_names_no_absolute_path(hostile, tmp_
     path.parent.mkdir()
     path.write_text("spec: 1\nname: house\nextends: official\ntitle: {en: House}\n"
                     "values:\n  target: 16\n", encoding="utf-8")
-    source = compile_to_module(pipeline.load_rules(str(path)))
+    source = pipeline.compile_spec(str(path)).text
     assert str(tmp_path) not in source and str(ROOT) not in source
     assert "SPEC_PATH = 'house.yaml'\n" in source
     assert "# Base spec: rulespec/official.yaml (sha256 " in source
@@ -281,11 +281,12 @@ def test_a_choice_or_action_named_like_the_compilers_own_names_changes_nothing(t
         (folder / table).write_text((ROOT / "rulespec" / table).read_text(encoding="utf-8"), encoding="utf-8")
     spec = folder / "official.yaml"
     spec.write_text(text.replace("name: official", "name: clash"), encoding="utf-8")
-    rules = pipeline.load_rules(str(spec))
+    compiled = pipeline.compile_spec(str(spec))
+    rules = compiled.rules
     assert {p.name for d in rules.actions for p in d.params} >= {"card_li", "card_id", "lambda", "g"}
     assert {s.name for s in rules.steps} == {"actions", "range"}
     module = folder / "clash.py"
-    module.write_text(compile_to_module(rules), encoding="utf-8")
+    module.write_text(compiled.text, encoding="utf-8")
     engine = load(module, "clash_engine")
     for seed in range(3):
         ours, theirs = engine.new_game(2, seed=seed), reference.new_game(2, seed=seed)
@@ -382,7 +383,7 @@ def test_choices_named_like_the_parts_the_compiler_derives_from_another_choice(t
     spec = tmp_path / "idclash.yaml"
     spec.write_text(text.replace(old, new).replace("name: official", "name: idclash"), encoding="utf-8")
     module = tmp_path / "idclash.py"
-    module.write_text(compile_to_module(pipeline.load_rules(str(spec))), encoding="utf-8")
+    module.write_text(pipeline.compile_spec(str(spec)).text, encoding="utf-8")
     from engine_helpers import load_engine
     engine = load_engine(module)
     assert engine.string_to_action("reserve 1.1 red 2") >= 0

@@ -14,7 +14,7 @@ import pathlib
 
 import pytest
 
-from compiler import emit_engine, pipeline
+from compiler import pipeline
 from compiler import source
 
 from engine_helpers import (act, buys_of, give_card, give_noble, give_tokens, legal_strings, load, load_engine,
@@ -40,9 +40,9 @@ def compiled(tmp_path_factory):
 
     def get(path: str):
         if path not in cache:
-            rules = pipeline.load_rules(str(ROOT / path))
-            file = folder / emit_engine.module_name(rules)
-            file.write_text(emit_engine.compile_to_module(rules), encoding="utf-8")
+            engine = pipeline.compile_spec(str(ROOT / path))
+            file = folder / engine.file_name
+            file.write_text(engine.text, encoding="utf-8")
             cache[path] = load_engine(file)
         return cache[path]
     return get

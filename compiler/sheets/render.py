@@ -170,7 +170,7 @@ def _pdf(module, html_text: str, rules: Rules) -> tuple[bytes, int]:
     meta.keywords = [rules.source.sha256]
 
     def finisher(_document, pdf_file):
-        import pydyf
+        import pydyf  # WeasyPrint's PDF writer: there only with the optional 'pdf' extra
         pdf_file.info["Producer"] = pydyf.String("splendor-rules")
 
     data = document.write_pdf(pdf_identifier=rules.source.sha256[:32].encode("ascii"), finisher=finisher)
