@@ -558,8 +558,9 @@ def corrupted_state(draw, state: dict) -> tuple[dict | str, list[str]]:
             _get(state, path)[draw(st.sampled_from(["x", "__proto__", "Players", "format", "9"]))] = 1
             notes.append(f"extra key under {path}")
         elif op == "card":
-            card_lists = [p for p in paths if isinstance(_get(state, p), list) and p and p[0] in ("market", "decks",
-                                                                                                 "seats")]
+            # lists of card ids only (not the list of seats: popping a seat would move the target)
+            card_lists = [p for p in paths if p and p[0] in ("market", "decks", "seats") and isinstance(
+                _get(state, p), list) and not any(isinstance(x, (dict, list)) for x in _get(state, p))]
             if card_lists:
                 source, target = draw(st.sampled_from(card_lists)), draw(st.sampled_from(card_lists))
                 items = _get(state, source)
