@@ -68,7 +68,6 @@ def describe_action(action):
     return name, {p: _describe_value(kind, v) for (p, kind), v in zip(_PARAM_KINDS[d], args)}
 
 
-
 def _describe_value(kind, value):
     if value is None:
         return None
