@@ -2,7 +2,9 @@
 
 Takes the :class:`~compiler.lower.EnginePlan` of a spec; returns module text laid out
 by ``templates/engine.py.j2``. The template only lays out: every rule decision was made
-by :mod:`compiler.lower`. The text is parsed with :func:`ast.parse` before it is
+by :mod:`compiler.lower`, and the part of the engine that no spec changes (the Game class,
+new_game, from_json, the notation) is the text of the :mod:`compiler.runtime` modules,
+pasted verbatim, so that the engine stays one standalone file. The text is parsed with :func:`ast.parse` before it is
 returned, and :func:`write_atomic` replaces the target file only once the new text is
 complete, so a failed compile leaves no file behind and never a half-written one.
 

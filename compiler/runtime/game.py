@@ -455,7 +455,8 @@ def _shuffle(rng, items):
         items[i], items[j] = items[j], items[i]
 
 
-_SHUFFLE_STEPS = {}  # length -> the (last index, bits) of each step of a Fisher-Yates shuffle
+# length -> the (last index, bits) of each step of a Fisher-Yates shuffle of that many items
+_SHUFFLE_STEPS: dict[int, tuple[tuple[int, int], ...]] = {}
 
 
 def new_game(players, seed=None, max_turns=None):

@@ -27,7 +27,7 @@ def action_to_string(action):
     return ACTION_STRINGS[action]
 
 
-_STRING_INDEX = {}
+_STRING_INDEX: dict[str, int] = {}
 
 
 def string_to_action(text):

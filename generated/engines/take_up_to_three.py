@@ -1957,7 +1957,8 @@ def _shuffle(rng, items):
         items[i], items[j] = items[j], items[i]
 
 
-_SHUFFLE_STEPS = {}  # length -> the (last index, bits) of each step of a Fisher-Yates shuffle
+# length -> the (last index, bits) of each step of a Fisher-Yates shuffle of that many items
+_SHUFFLE_STEPS: dict[int, tuple[tuple[int, int], ...]] = {}
 
 
 def new_game(players, seed=None, max_turns=None):
@@ -2391,7 +2392,7 @@ def action_to_string(action):
     return ACTION_STRINGS[action]
 
 
-_STRING_INDEX = {}
+_STRING_INDEX: dict[str, int] = {}
 
 
 def string_to_action(text):
