@@ -2,7 +2,9 @@
 
 Takes the :class:`~compiler.lower.EnginePlan` of a spec; returns module text laid out
 by ``templates/engine.py.j2``. The template only lays out: every rule decision was made
-by :mod:`compiler.lower`. The text is parsed with :func:`ast.parse` before it is
+by :mod:`compiler.lower`, and the part of the engine that no spec changes (the Game class,
+new_game, from_json, the notation) is the text of the :mod:`compiler.runtime` modules,
+pasted verbatim, so that the engine stays one standalone file. The text is parsed with :func:`ast.parse` before it is
 returned, and :func:`write_atomic` replaces the target file only once the new text is
 complete, so a failed compile leaves no file behind and never a half-written one.
 
@@ -25,6 +27,7 @@ from .files import write_atomic  # noqa: F401 - the writer of engine modules
 from .lower import EnginePlan, LoweringError, lower
 from .model import Rules
 from .pysource import Code, comment, docstring, literal, printable
+from .runtime import MODULES, engine_parts
 from .source import shown_path
 
 
@@ -74,6 +77,12 @@ def notation_help(plan: EnginePlan) -> list[str]:
     return lines
 
 
+def runtime_text() -> dict[str, tuple[Code, ...]]:
+    """The parts of each runtime module that the template pastes (see compiler/runtime). They are
+    the project's own code, read from its files: no text of a spec is in them."""
+    return {name: tuple(Code(part) for part in engine_parts(name)) for name in MODULES}
+
+
 PAYMENT_STEP = "payment"  # the phase of a purchase waiting for its payment
 
 
@@ -83,7 +92,7 @@ def render_module(plan: EnginePlan) -> str:
     actions = [dp for dp in decisions if not dp.is_step]
     stuck = next((dp for dp in actions if dp.decision.only_when_stuck), None)
     context = dict(
-        source=rules.source, path=shown_path(rules.source.path), docstring=module_docstring(plan),
+        runtime=runtime_text(), source=rules.source, path=shown_path(rules.source.path), docstring=module_docstring(plan),
         bases=[dict(path=shown_path(b.path), sha256=b.sha256) for b in rules.bases],
         base_names=tuple(b.name for b in rules.bases), name=rules.name,
         colours=rules.colours, gems=rules.gems, wild=rules.wild, levels=rules.levels,

@@ -151,7 +151,7 @@ def check_games(engine, games: int, seed: int) -> int:
     """
     rng = random.Random(seed)
     seen = 0
-    derived = hasattr(engine, "_face_up_costs")
+    derived = engine._FACE_UP_COSTS
     for i in range(games):
         players = engine.PLAYER_COUNTS[i % len(engine.PLAYER_COUNTS)]
         game = engine.new_game(players, seed=seed * 1000 + i)

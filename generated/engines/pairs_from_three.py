@@ -181,21 +181,10 @@ NOBLE_REQUIRES = tuple(n.requires for n in NOBLES)
 LEVEL_CARDS = tuple(tuple(c.id for c in CARDS if c.level == lv) for lv in LEVELS)  # each deck before shuffling
 NOBLE_IDS = tuple(n.id for n in NOBLES)
 
-# Game.face_up_costs holds the cost of the card in each face-up slot, level by level,
-# 4 slots each, so that a purchase loop unpacks costs without looking up cards.
-# An empty slot costs _NO_CARD_COST, which no one can pay.
+# Does Game keep face_up_costs, the cost of the card in each face-up slot (some purchase loop of
+# the rules walks it), and how many slots it holds per level:
+_FACE_UP_COSTS = True
 _FACE_UP_SLOTS = 4
-_NO_CARD_COST = (10 ** 9,) + (0,) * (len(GEMS) - 1)
-
-
-def _face_up_costs(market):
-    costs = [_NO_CARD_COST] * (len(LEVELS) * _FACE_UP_SLOTS)
-    for li, row in enumerate(market):
-        for si, card in enumerate(row):
-            if card is not None:
-                costs[li * _FACE_UP_SLOTS + si] = CARD_COST[card]
-    return costs
-
 
 # Every way to spend gold on a price: gold per gem colour, the zero vector first.
 PAYMENTS = ((0, 0, 0, 0, 0), (1, 0, 0, 0, 0), (0, 1, 0, 0, 0), (0, 0, 1, 0, 0), (0, 0, 0, 1, 0), (0, 0, 0, 0, 1), (2, 0, 0, 0, 0), (1, 1, 0, 0, 0), (1, 0, 1, 0, 0), (1, 0, 0, 1, 0), (1, 0, 0, 0, 1), (0, 2, 0, 0, 0), (0, 1, 1, 0, 0), (0, 1, 0, 1, 0), (0, 1, 0, 0, 1), (0, 0, 2, 0, 0), (0, 0, 1, 1, 0), (0, 0, 1, 0, 1), (0, 0, 0, 2, 0), (0, 0, 0, 1, 1), (0, 0, 0, 0, 2), (3, 0, 0, 0, 0), (2, 1, 0, 0, 0), (2, 0, 1, 0, 0), (2, 0, 0, 1, 0), (2, 0, 0, 0, 1), (1, 2, 0, 0, 0), (1, 1, 1, 0, 0), (1, 1, 0, 1, 0), (1, 1, 0, 0, 1), (1, 0, 2, 0, 0), (1, 0, 1, 1, 0), (1, 0, 1, 0, 1), (1, 0, 0, 2, 0), (1, 0, 0, 1, 1), (1, 0, 0, 0, 2), (0, 3, 0, 0, 0), (0, 2, 1, 0, 0), (0, 2, 0, 1, 0), (0, 2, 0, 0, 1), (0, 1, 2, 0, 0), (0, 1, 1, 1, 0), (0, 1, 1, 0, 1), (0, 1, 0, 2, 0), (0, 1, 0, 1, 1), (0, 1, 0, 0, 2), (0, 0, 3, 0, 0), (0, 0, 2, 1, 0), (0, 0, 2, 0, 1), (0, 0, 1, 2, 0), (0, 0, 1, 1, 1), (0, 0, 1, 0, 2), (0, 0, 0, 3, 0), (0, 0, 0, 2, 1), (0, 0, 0, 1, 2), (0, 0, 0, 0, 3), (4, 0, 0, 0, 0), (3, 1, 0, 0, 0), (3, 0, 1, 0, 0), (3, 0, 0, 1, 0), (3, 0, 0, 0, 1), (2, 2, 0, 0, 0), (2, 1, 1, 0, 0), (2, 1, 0, 1, 0), (2, 1, 0, 0, 1), (2, 0, 2, 0, 0), (2, 0, 1, 1, 0), (2, 0, 1, 0, 1), (2, 0, 0, 2, 0), (2, 0, 0, 1, 1), (2, 0, 0, 0, 2), (1, 3, 0, 0, 0), (1, 2, 1, 0, 0), (1, 2, 0, 1, 0), (1, 2, 0, 0, 1), (1, 1, 2, 0, 0), (1, 1, 1, 1, 0), (1, 1, 1, 0, 1), (1, 1, 0, 2, 0), (1, 1, 0, 1, 1), (1, 1, 0, 0, 2), (1, 0, 3, 0, 0), (1, 0, 2, 1, 0), (1, 0, 2, 0, 1), (1, 0, 1, 2, 0), (1, 0, 1, 1, 1), (1, 0, 1, 0, 2), (1, 0, 0, 3, 0), (1, 0, 0, 2, 1), (1, 0, 0, 1, 2), (1, 0, 0, 0, 3), (0, 4, 0, 0, 0), (0, 3, 1, 0, 0), (0, 3, 0, 1, 0), (0, 3, 0, 0, 1), (0, 2, 2, 0, 0), (0, 2, 1, 1, 0), (0, 2, 1, 0, 1), (0, 2, 0, 2, 0), (0, 2, 0, 1, 1), (0, 2, 0, 0, 2), (0, 1, 3, 0, 0), (0, 1, 2, 1, 0), (0, 1, 2, 0, 1), (0, 1, 1, 2, 0), (0, 1, 1, 1, 1), (0, 1, 1, 0, 2), (0, 1, 0, 3, 0), (0, 1, 0, 2, 1), (0, 1, 0, 1, 2), (0, 1, 0, 0, 3), (0, 0, 4, 0, 0), (0, 0, 3, 1, 0), (0, 0, 3, 0, 1), (0, 0, 2, 2, 0), (0, 0, 2, 1, 1), (0, 0, 2, 0, 2), (0, 0, 1, 3, 0), (0, 0, 1, 2, 1), (0, 0, 1, 1, 2), (0, 0, 1, 0, 3), (0, 0, 0, 4, 0), (0, 0, 0, 3, 1), (0, 0, 0, 2, 2), (0, 0, 0, 1, 3), (0, 0, 0, 0, 4), (5, 0, 0, 0, 0), (4, 1, 0, 0, 0), (4, 0, 1, 0, 0), (4, 0, 0, 1, 0), (4, 0, 0, 0, 1), (3, 2, 0, 0, 0), (3, 1, 1, 0, 0), (3, 1, 0, 1, 0), (3, 1, 0, 0, 1), (3, 0, 2, 0, 0), (3, 0, 1, 1, 0), (3, 0, 1, 0, 1), (3, 0, 0, 2, 0), (3, 0, 0, 1, 1), (3, 0, 0, 0, 2), (2, 3, 0, 0, 0), (2, 2, 1, 0, 0), (2, 2, 0, 1, 0), (2, 2, 0, 0, 1), (2, 1, 2, 0, 0), (2, 1, 1, 1, 0), (2, 1, 1, 0, 1), (2, 1, 0, 2, 0), (2, 1, 0, 1, 1), (2, 1, 0, 0, 2), (2, 0, 3, 0, 0), (2, 0, 2, 1, 0), (2, 0, 2, 0, 1), (2, 0, 1, 2, 0), (2, 0, 1, 1, 1), (2, 0, 1, 0, 2), (2, 0, 0, 3, 0), (2, 0, 0, 2, 1), (2, 0, 0, 1, 2), (2, 0, 0, 0, 3), (1, 4, 0, 0, 0), (1, 3, 1, 0, 0), (1, 3, 0, 1, 0), (1, 3, 0, 0, 1), (1, 2, 2, 0, 0), (1, 2, 1, 1, 0), (1, 2, 1, 0, 1), (1, 2, 0, 2, 0), (1, 2, 0, 1, 1), (1, 2, 0, 0, 2), (1, 1, 3, 0, 0), (1, 1, 2, 1, 0), (1, 1, 2, 0, 1), (1, 1, 1, 2, 0), (1, 1, 1, 1, 1), (1, 1, 1, 0, 2), (1, 1, 0, 3, 0), (1, 1, 0, 2, 1), (1, 1, 0, 1, 2), (1, 1, 0, 0, 3), (1, 0, 4, 0, 0), (1, 0, 3, 1, 0), (1, 0, 3, 0, 1), (1, 0, 2, 2, 0), (1, 0, 2, 1, 1), (1, 0, 2, 0, 2), (1, 0, 1, 3, 0), (1, 0, 1, 2, 1), (1, 0, 1, 1, 2), (1, 0, 1, 0, 3), (1, 0, 0, 4, 0), (1, 0, 0, 3, 1), (1, 0, 0, 2, 2), (1, 0, 0, 1, 3), (1, 0, 0, 0, 4), (0, 5, 0, 0, 0), (0, 4, 1, 0, 0), (0, 4, 0, 1, 0), (0, 4, 0, 0, 1), (0, 3, 2, 0, 0), (0, 3, 1, 1, 0), (0, 3, 1, 0, 1), (0, 3, 0, 2, 0), (0, 3, 0, 1, 1), (0, 3, 0, 0, 2), (0, 2, 3, 0, 0), (0, 2, 2, 1, 0), (0, 2, 2, 0, 1), (0, 2, 1, 2, 0), (0, 2, 1, 1, 1), (0, 2, 1, 0, 2), (0, 2, 0, 3, 0), (0, 2, 0, 2, 1), (0, 2, 0, 1, 2), (0, 2, 0, 0, 3), (0, 1, 4, 0, 0), (0, 1, 3, 1, 0), (0, 1, 3, 0, 1), (0, 1, 2, 2, 0), (0, 1, 2, 1, 1), (0, 1, 2, 0, 2), (0, 1, 1, 3, 0), (0, 1, 1, 2, 1), (0, 1, 1, 1, 2), (0, 1, 1, 0, 3), (0, 1, 0, 4, 0), (0, 1, 0, 3, 1), (0, 1, 0, 2, 2), (0, 1, 0, 1, 3), (0, 1, 0, 0, 4), (0, 0, 5, 0, 0), (0, 0, 4, 1, 0), (0, 0, 4, 0, 1), (0, 0, 3, 2, 0), (0, 0, 3, 1, 1), (0, 0, 3, 0, 2), (0, 0, 2, 3, 0), (0, 0, 2, 2, 1), (0, 0, 2, 1, 2), (0, 0, 2, 0, 3), (0, 0, 1, 4, 0), (0, 0, 1, 3, 1), (0, 0, 1, 2, 2), (0, 0, 1, 1, 3), (0, 0, 1, 0, 4), (0, 0, 0, 5, 0), (0, 0, 0, 4, 1), (0, 0, 0, 3, 2), (0, 0, 0, 2, 3), (0, 0, 0, 1, 4), (0, 0, 0, 0, 5))
@@ -872,6 +861,8 @@ NOTATION_FORMS = (
     ('pay without gold', '', False),
 )
 NUM_ACTIONS = len(ACTIONS)
+# per decision: (choice, domain) of each of its arguments (describe_action; a saved 'pending')
+_PARAM_KINDS = {0: (('picked', 'gem_set'),), 1: (('colour', 'gem'),), 2: (('card', 'face_up'),), 3: (('level', 'deck'),), 4: (('card', 'face_up'),), 5: (('card', 'reserved'),), 6: (), 7: (('colour', 'colour'),), 8: (('noble', 'noble'),), 9: (('payment', 'payment'),)}
 
 
 class IllegalAction(Exception):
@@ -899,6 +890,34 @@ class StateError(ValueError):
 
 class RuleError(RuntimeError):
     """The spec asked for something impossible at run time (a bug in the spec)."""
+
+
+def _whole(value, what):
+    """`value` as an int: an int, or another library's integer type (numpy's int64); else ValueError."""
+    if type(value) is not int:
+        try:
+            if isinstance(value, bool):
+                raise TypeError
+            value = operator.index(value)
+        except TypeError:
+            raise ValueError(f"{what} must be a whole number, not {type(value).__name__} {_shown(value)}") from None
+    return value
+
+
+def _shown(value):
+    """A value of a state or an argument as a message shows it: short whatever it is (a huge
+    number, a long text, a list nested thousands deep)."""
+    if isinstance(value, (list, tuple)):
+        return f"a list of {len(value)}"
+    if isinstance(value, dict):
+        return f"an object of {len(value)} key{'' if len(value) == 1 else 's'}"
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"a number of about {int(abs(value).bit_length() * 0.30103) + 1} digits"  # str() would refuse past 4,300
+    if isinstance(value, (str, bytes)) and len(value) > 40:
+        return repr(value[:40]) + "..."
+    if value is None or isinstance(value, (bool, int, float, str, bytes)):
+        return repr(value)
+    return type(value).__name__
 
 
 def _payments(price, tok):
@@ -1464,13 +1483,31 @@ MAX_TURNS = VALUES.get("max_turns")
 TRUNCATED = "truncated"  # the end_reason of a game stopped by its length cap
 
 
+# Game.face_up_costs, kept when _FACE_UP_COSTS says so (when some legal loop of the spec walks
+# it), holds the cost of the card in each face-up slot, level by level, _FACE_UP_SLOTS slots each,
+# so that a purchase loop unpacks costs without looking up cards. An empty slot costs
+# _NO_CARD_COST, which no one can pay.
+_NO_CARD_COST = (10 ** 9,) + (0,) * (len(GEMS) - 1)
+
+
+def _face_up_costs(market):
+    """Game.face_up_costs of a market (a new game, a loaded one): the cost of each card, slot by slot."""
+    costs = [_NO_CARD_COST] * (len(LEVELS) * _FACE_UP_SLOTS)
+    for li, row in enumerate(market):
+        for si, card in enumerate(row):
+            if card is not None:
+                costs[li * _FACE_UP_SLOTS + si] = CARD_COST[card]
+    return costs
+
+
 class Game:
     """A game in progress. Read the state from the attributes; change it only with apply()."""
 
     __slots__ = ("n", "cp", "mode", "step", "step_count", "supply", "tok", "bon", "pts", "bought", "res", "blind",
                  "nob", "market", "decks", "noble_row", "round", "turn", "turns", "passes", "ending", "end_reason",
-                 "seed", "start", "origin", "history", "pending", "max_turns", "_legal", "setup_gems", "setup_gold", "setup_nobles", "setup_face_up",
-                 "face_up_costs")
+                 "seed", "start", "origin", "history", "pending", "max_turns", "_legal",
+                 "setup_gems", "setup_gold", "setup_nobles", "setup_face_up") + (
+        ("face_up_costs",) if _FACE_UP_COSTS else ())  # chosen once, when the class is made
 
     def __init__(self, players):
         if players not in SETUP:
@@ -1491,7 +1528,8 @@ class Game:
         self.blind = list(map(list, [()] * players))
         self.nob = list(map(list, [()] * players))
         self.market = list(map(list, [(None,) * self.setup_face_up] * len(LEVELS)))
-        self.face_up_costs = [_NO_CARD_COST] * (len(LEVELS) * _FACE_UP_SLOTS)  # kept in step with market by the effects
+        if _FACE_UP_COSTS:
+            self.face_up_costs = [_NO_CARD_COST] * (len(LEVELS) * _FACE_UP_SLOTS)  # kept in step with market by the effects
         self.decks = list(map(list, [()] * len(LEVELS)))
         self.noble_row = []
         self.round = 1
@@ -1611,9 +1649,9 @@ class Game:
         _APPLY[d](self, args)
         if self.mode == _ACTION_MODE:
             self.passes = self.passes + 1 if d == _STUCK else 0
-            step = count = 0
+            step = count = 0  # noqa: F841 - read by the end-of-turn steps, written below per spec
         else:  # an action of the end-of-turn step self.step
-            step, count = self.step, self.step_count + 1
+            step, count = self.step, self.step_count + 1  # noqa: F841 - as above
         # The end-of-turn steps from `step` (`count` of its actions done), unrolled from the
         # spec: a step is skipped when its while-condition fails (or, at most once, after one
         # action); an action with one legal option is applied without asking; with several,
@@ -1812,7 +1850,8 @@ class Game:
         g.blind = [b[:] for b in self.blind]
         g.nob = [n[:] for n in self.nob]
         g.market = [m[:] for m in self.market]
-        g.face_up_costs = self.face_up_costs[:]
+        if _FACE_UP_COSTS:
+            g.face_up_costs = self.face_up_costs[:]
         g.decks = [d[:] for d in self.decks]
         g.noble_row = self.noble_row[:]
         g.round = self.round
@@ -1915,7 +1954,8 @@ def _shuffle(rng, items):
         items[i], items[j] = items[j], items[i]
 
 
-_SHUFFLE_STEPS = {}  # length -> the (last index, bits) of each step of a Fisher-Yates shuffle
+# length -> the (last index, bits) of each step of a Fisher-Yates shuffle of that many items
+_SHUFFLE_STEPS: dict[int, tuple[tuple[int, int], ...]] = {}
 
 
 def new_game(players, seed=None, max_turns=None):
@@ -1944,7 +1984,8 @@ def new_game(players, seed=None, max_turns=None):
         for si in range(game.setup_face_up):
             game.market[li][si] = deck.pop() if deck else None
         game.decks[li] = deck
-    game.face_up_costs = _face_up_costs(game.market)
+    if _FACE_UP_COSTS:
+        game.face_up_costs = _face_up_costs(game.market)
     nobles = list(NOBLE_IDS)
     _shuffle(rng, nobles)
     game.noble_row = nobles[:game.setup_nobles]
@@ -1952,34 +1993,6 @@ def new_game(players, seed=None, max_turns=None):
     if not game._legal:
         game._finish("stuck")
     return game
-
-
-def _whole(value, what):
-    """`value` as an int: an int, or another library's integer type (numpy's int64); else ValueError."""
-    if type(value) is not int:
-        try:
-            if isinstance(value, bool):
-                raise TypeError
-            value = operator.index(value)
-        except TypeError:
-            raise ValueError(f"{what} must be a whole number, not {type(value).__name__} {_shown(value)}") from None
-    return value
-
-
-def _shown(value):
-    """A value of a state or an argument as a message shows it: short whatever it is (a huge
-    number, a long text, a list nested thousands deep)."""
-    if isinstance(value, (list, tuple)):
-        return f"a list of {len(value)}"
-    if isinstance(value, dict):
-        return f"an object of {len(value)} key{'' if len(value) == 1 else 's'}"
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
-        return f"a number of about {int(abs(value).bit_length() * 0.30103) + 1} digits"  # str() would refuse past 4,300
-    if isinstance(value, (str, bytes)) and len(value) > 40:
-        return repr(value[:40]) + "..."
-    if value is None or isinstance(value, (bool, int, float, str, bytes)):
-        return repr(value)
-    return type(value).__name__
 
 
 def _is_count(value, least=0):
@@ -2226,7 +2239,7 @@ def _turn_problems(data, n, market, reserved_counts):
 def _pending_problems(pending, cp, market, reserved_counts):
     """Is the purchase waiting for its payment one that the current player can still make?"""
     d, args = ACTIONS[pending]
-    for (name, kind), value in zip(_PARAM_KINDS[d], args):
+    for (_, kind), value in zip(_PARAM_KINDS[d], args):
         if kind == "face_up" and market is not None and (
                 value[1] >= len(market[str(LEVELS[value[0]])]) or market[str(LEVELS[value[0]])][value[1]] is None):
             return [(("pending",),
@@ -2318,7 +2331,8 @@ def _load(data):
             game.bon[p][CARD_BONUS[c]] += 1
         game.pts[p] = sum(CARD_POINTS[c] for c in game.bought[p]) + sum(NOBLE_POINTS[x] for x in game.nob[p])
     game.market = [list(data["market"][str(lv)]) for lv in LEVELS]
-    game.face_up_costs = _face_up_costs(game.market)
+    if _FACE_UP_COSTS:
+        game.face_up_costs = _face_up_costs(game.market)
     game.decks = [list(reversed(data["decks"][str(lv)])) for lv in LEVELS]
     game.noble_row = list(data["nobles"])
     game.cp = data["current_player"]
@@ -2375,7 +2389,7 @@ def action_to_string(action):
     return ACTION_STRINGS[action]
 
 
-_STRING_INDEX = {}
+_STRING_INDEX: dict[str, int] = {}
 
 
 def string_to_action(text):
@@ -2414,9 +2428,6 @@ def describe_action(action):
     name = action_to_string(action) and DECISIONS[ACTIONS[operator.index(action)][0]]
     d, args = ACTIONS[operator.index(action)]
     return name, {p: _describe_value(kind, v) for (p, kind), v in zip(_PARAM_KINDS[d], args)}
-
-
-_PARAM_KINDS = {0: (('picked', 'gem_set'),), 1: (('colour', 'gem'),), 2: (('card', 'face_up'),), 3: (('level', 'deck'),), 4: (('card', 'face_up'),), 5: (('card', 'reserved'),), 6: (), 7: (('colour', 'colour'),), 8: (('noble', 'noble'),), 9: (('payment', 'payment'),)}
 
 
 def _describe_value(kind, value):

@@ -1,0 +1,366 @@
+"""The engine runtime (compiler/runtime) as Python modules, and the rule that pastes it into engines.
+
+The runtime modules are imported here as they are, not through an engine: each test binds
+the names a module takes from the rest of an engine (the spec interface, compiler/runtime/
+spec.py, and the other runtime modules) to the globals of a compiled engine, then calls the
+module's own functions. So the code under test is the file in compiler/runtime, run against
+a real spec's tables (the official engine's, and gold_for_shortfall's, which keeps no
+face-up cost cache).
+"""
+from __future__ import annotations
+
+import ast
+import inspect
+import pathlib
+import random
+
+import pytest
+
+from compiler import runtime
+from compiler.runtime import errors, game, notation, spec, state
+from engine_helpers import ROOT, load_engine
+
+ENGINES = sorted((ROOT / "generated" / "engines").glob("*.py"))
+RUNTIME = pathlib.Path(runtime.__file__).parent
+MODULES = {"errors": errors, "game": game, "state": state, "notation": notation}
+
+
+def official():
+    return load_engine(ROOT / "generated" / "engines" / "official.py")
+
+
+def no_cost_cache():
+    return load_engine(ROOT / "generated" / "engines" / "gold_for_shortfall.py")
+
+
+def bind(monkeypatch, module, engine):
+    """Run `module` against `engine`: the module's own functions and classes stay its own; every
+    other global the engine also has (tables, caches, what the header imports) is the engine's."""
+    for name, value in list(vars(module).items()):
+        if name.startswith("__"):
+            continue
+        own = (inspect.isfunction(value) or inspect.isclass(value)) and value.__module__ == module.__name__
+        if not own and hasattr(engine, name):
+            monkeypatch.setattr(module, name, getattr(engine, name))
+    if module is game and engine._FACE_UP_COSTS:
+        # Game's slots are chosen when the class is made, from the placeholder spec (no face-up
+        # cost cache) on import: the class this engine's text makes has the cache's slot too.
+        monkeypatch.setattr(game, "Game", type("Game", (game.Game,), {"__slots__": ("face_up_costs",)}))
+
+
+def header_names(module) -> set[str]:
+    """The names a runtime module's header binds by importing (stdlib modules, the spec interface,
+    other runtime modules)."""
+    text = pathlib.Path(module.__file__).read_text(encoding="utf-8")
+    header = text[:text.index(runtime.MARKER)]
+    names = set()
+    for node in ast.parse(header).body:
+        if isinstance(node, ast.Import):
+            names |= {alias.asname or alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module != "__future__":
+            names |= {alias.asname or alias.name for alias in node.names}
+    return names
+
+
+# --------------------------------------------------------------------------- the paste rule
+
+
+def test_split_parts_drops_the_header_and_cuts_at_each_marker():
+    text = ('"""doc"""\nimport json\n\n# ---- engine text: from here\n\n\nA = 1\n\n'
+            "def f():\n    x = 1\n    # ---- engine text: per spec\n    return x\n\n")
+    assert runtime.split_parts(text) == ("A = 1\n\ndef f():\n    x = 1", "    return x")
+
+
+def test_a_module_without_marker_is_refused():
+    with pytest.raises(ValueError, match="needs a line starting '# ---- engine text' to end its header"):
+        runtime.split_parts('"""doc"""\nA = 1\n')
+
+
+def test_only_runtime_modules_are_pasted():
+    with pytest.raises(ValueError, match="not a runtime module: 'spec'"):
+        runtime.engine_parts("spec")
+
+
+def test_every_runtime_module_is_listed_and_game_alone_is_cut_in_two():
+    files = {p.stem for p in RUNTIME.glob("*.py")} - {"__init__", "spec"}
+    assert set(runtime.MODULES) == files
+    assert {name: len(runtime.engine_parts(name)) for name in runtime.MODULES} == {
+        "errors": 1, "game": 2, "state": 1, "notation": 1}
+
+
+@pytest.mark.parametrize("name", runtime.MODULES)
+def test_a_header_holds_only_the_docstring_and_imports(name):
+    text = (RUNTIME / f"{name}.py").read_text(encoding="utf-8")
+    header = ast.parse(text[:text.index(runtime.MARKER)]).body
+    assert isinstance(header[0], ast.Expr) and isinstance(header[0].value, ast.Constant)  # the docstring
+    assert all(isinstance(node, (ast.Import, ast.ImportFrom)) for node in header[1:])
+    relative = [node.module for node in header if isinstance(node, ast.ImportFrom) and node.level]
+    assert set(relative) <= {"spec"} | set(runtime.MODULES)
+
+
+@pytest.mark.parametrize("name", runtime.MODULES)
+def test_the_pasted_text_imports_nothing(name):
+    """An engine's imports are the template's (the standard library): the runtime's own imports
+    are in its headers, which are not pasted."""
+    for part in runtime.engine_parts(name):
+        statements = [line.strip() for line in part.splitlines()]
+        assert not [s for s in statements if s.startswith(("import ", "from "))], name
+
+
+@pytest.mark.parametrize("path", ENGINES, ids=lambda p: p.stem)
+def test_every_engine_holds_the_runtime_verbatim(path):
+    text = path.read_text(encoding="utf-8")
+    for name in runtime.MODULES:
+        for part in runtime.engine_parts(name):
+            assert part in text, f"{path.name} lacks a part of compiler/runtime/{name}.py"
+    assert runtime.MARKER not in text
+
+
+@pytest.mark.parametrize("path", ENGINES, ids=lambda p: p.stem)
+def test_every_engine_defines_what_the_runtime_imports(path):
+    """The spec interface is complete: each name a runtime header imports (from spec.py, from
+    another runtime module, or of the standard library) is a global of every engine."""
+    engine = load_engine(path)
+    for module in MODULES.values():
+        missing = sorted(name for name in header_names(module) if not hasattr(engine, name))
+        assert not missing, f"{path.name} lacks {missing}, which compiler/runtime/{module.__name__} reads"
+
+
+def test_the_spec_interface_lists_only_what_the_runtime_reads():
+    read = set().union(*(header_names(m) for m in MODULES.values()))
+    listed = {name for name in vars(spec) if not name.startswith("__")} - {"annotations", "Any", "Callable"}
+    assert listed - read == set()
+
+
+# --------------------------------------------------------------------------- errors
+
+
+def test_state_error_keeps_its_problems():
+    err = errors.StateError("invalid state", [(("seats", 1, "tokens", "red"), "too many")])
+    assert err.problems == ((("seats", 1, "tokens", "red"), "too many"),)
+    assert str(err) == "invalid state"
+    assert errors.StateError("not JSON").problems == ()
+
+
+class _Index:
+    """An integer type of another library (numpy's int64, say): it has __index__."""
+
+    def __index__(self):
+        return 3
+
+
+def test_whole_takes_integer_types_and_names_what_it_refuses():
+    assert errors._whole(_Index(), "a seed") == 3
+    with pytest.raises(ValueError, match="^a seed must be a whole number, not bool True$"):
+        errors._whole(True, "a seed")
+    with pytest.raises(ValueError, match=r"^the number of players must be a whole number, not str '2'$"):
+        errors._whole("2", "the number of players")
+
+
+def test_shown_keeps_every_value_short():
+    assert errors._shown(10 ** 100) == "a number of about 101 digits"
+    assert errors._shown("x" * 50) == repr("x" * 40) + "..."
+    assert errors._shown([[1], 2]) == "a list of 2"
+    assert errors._shown({"a": 1}) == "an object of 1 key"
+    assert errors._shown(None) == "None"
+    assert errors._shown(object()) == "object"
+
+
+# --------------------------------------------------------------------------- the game and the deal
+
+
+def test_shuffle_deals_what_a_seed_always_dealt():
+    """Fisher-Yates with getrandbits, as random.shuffle of Python 3.11: these deals are pinned."""
+    dealt = {}
+    for seed, n in [(1, 10), (7, 5), (42, 20)]:
+        items = list(range(n))
+        game._shuffle(random.Random(seed), items)
+        dealt[seed, n] = items
+    assert dealt == {(1, 10): [6, 8, 9, 7, 5, 3, 0, 4, 1, 2], (7, 5): [4, 0, 3, 1, 2],
+                     (42, 20): [19, 5, 14, 4, 9, 13, 15, 18, 6, 12, 17, 10, 1, 11, 2, 16, 7, 8, 0, 3]}
+    for n in (0, 1):
+        items = list(range(n))
+        game._shuffle(random.Random(1), items)
+        assert items == list(range(n))
+
+
+@pytest.mark.parametrize("engine", [official, no_cost_cache], ids=["official", "gold_for_shortfall"])
+def test_new_game_deals_as_the_engine_does(monkeypatch, engine):
+    engine = engine()
+    bind(monkeypatch, game, engine)
+    for seed in (0, 1, 2024):
+        assert game.new_game(2, seed=seed).to_json() == engine.new_game(2, seed=seed).to_json()
+
+
+def test_the_face_up_cost_cache_follows_the_market(monkeypatch):
+    engine = official()
+    bind(monkeypatch, game, engine)
+    g = game.new_game(3, seed=5)
+    slots = engine._FACE_UP_SLOTS
+    for li, row in enumerate(g.market):
+        for si, card in enumerate(row):
+            assert g.face_up_costs[li * slots + si] == engine.CARD_COST[card]
+    assert g.clone().face_up_costs == g.face_up_costs
+
+
+def test_a_spec_without_the_cache_keeps_no_face_up_costs():
+    engine = no_cost_cache()
+    assert engine._FACE_UP_COSTS is False
+    assert "face_up_costs" not in engine.Game.__slots__
+    assert not hasattr(engine.new_game(2, seed=1), "face_up_costs")
+    assert "face_up_costs" in official().Game.__slots__
+
+
+def test_game_reads_and_copies_its_state(monkeypatch):
+    engine = official()
+    bind(monkeypatch, game, engine)
+    g = game.new_game(2, seed=9)
+    assert (g.phase, g.current_player, g.num_players) == ("action", 0, 2)
+    assert g.legal_actions() == engine.new_game(2, seed=9).legal_actions()
+    copy = g.clone()
+    assert copy.to_dict() == g.to_dict() and copy.tok is not g.tok
+    seen = g.observation(1)
+    assert seen["decks"] == {str(lv): len(deck) for lv, deck in zip(engine.LEVELS, g.decks)}
+    assert "history" not in seen and seen["observer"] == 1
+    with pytest.raises(ValueError, match="^no player 2 in a game of 2$"):
+        g.observation(2)
+
+
+def test_new_game_names_what_it_refuses(monkeypatch):
+    bind(monkeypatch, game, official())
+    with pytest.raises(ValueError, match="^this engine plays with 2, 3, 4 players, not 5$"):
+        game.new_game(5, seed=1)
+    with pytest.raises(ValueError, match="^max_turns must be at least 1, not 0$"):
+        game.new_game(2, seed=1, max_turns=0)
+    with pytest.raises(ValueError, match="^a seed must be a whole number, not float 1.5$"):
+        game.new_game(2, seed=1.5)
+
+
+def test_an_illegal_id_is_explained(monkeypatch):
+    engine = official()
+    bind(monkeypatch, game, engine)
+    g = game.new_game(2, seed=1)
+    with pytest.raises(engine.IllegalAction, match=r"^no action has id 9999 \(ids run from 0 to 323\)$"):
+        g._as_legal_id(9999, g.legal_actions())
+    with pytest.raises(engine.IllegalAction, match=r"string_to_action reads the notation"):
+        g._as_legal_id("take white", g.legal_actions())
+
+
+# --------------------------------------------------------------------------- loading a state
+
+
+def test_a_sound_state_has_no_problem(monkeypatch):
+    engine = official()
+    bind(monkeypatch, state, engine)
+    g = engine.new_game(2, seed=4)
+    for _ in range(30):
+        g.apply(g.legal_actions()[0])
+    assert state._problems(g.to_dict()) == []
+    loaded = state.from_json(g.to_json())
+    assert type(loaded) is engine.Game and loaded.to_json() == g.to_json()
+
+
+def test_each_problem_has_the_path_of_its_value(monkeypatch):
+    engine = official()
+    bind(monkeypatch, state, engine)
+    data = engine.new_game(2, seed=3).to_dict()
+    data["supply"]["red"] += 1
+    data["seats"][1]["tokens"]["blue"] = -1
+    data["ending"] = {"trigger": "target", "finish": "complete_round", "last_seat": 7}
+    assert state._problems(data) == [
+        (("seats", 1, "tokens", "blue"), "seats[1].tokens.blue must be a whole number of at least 0, not -1"),
+        (("supply", "red"), "red tokens add up to 5, the game has 4"),
+        (("ending", "last_seat"), "'ending.last_seat' must be a seat from 0 to 1, not 7"),
+    ]
+    with pytest.raises(engine.StateError) as info:
+        state.from_json(data)
+    assert [path for path, _ in info.value.problems] == [
+        ("seats", 1, "tokens", "blue"), ("supply", "red"), ("ending", "last_seat")]
+
+
+def test_a_start_state_problem_is_under_start(monkeypatch):
+    engine = official()
+    bind(monkeypatch, state, engine)
+    data = engine.new_game(2, seed=3).to_dict()
+    data["start"] = dict(engine.new_game(2, seed=3).to_dict(), round=0)
+    assert (("start", "round"), "start: 'round' must be a whole number of at least 1, not 0") in state._problems(data)
+
+
+def test_text_that_is_not_json_is_shown_with_a_caret(monkeypatch):
+    bind(monkeypatch, state, official())
+    with pytest.raises(official().StateError) as info:
+        state.from_json('{"players": 2,\n "seats": [1, 2,]}')
+    assert str(info.value) == ("the state is not valid JSON: line 2, column 17: expecting value\n"
+                               '   "seats": [1, 2,]}\n'
+                               "                  ^")
+    assert info.value.problems == ()
+
+
+def test_dotted_writes_a_path_as_a_message_does():
+    assert state._dotted(("seats", 1, "tokens", "red")) == "seats[1].tokens.red"
+    assert state._dotted(()) == ""
+
+
+def test_replay_refuses_a_record_of_another_spec(monkeypatch):
+    engine = official()
+    bind(monkeypatch, state, engine)
+    record = engine.new_game(2, seed=1).record()
+    assert state.replay(record).to_json() == engine.replay(record).to_json()
+    with pytest.raises(engine.StateError, match="^the record is for spec 'other'"):
+        state.replay(dict(record, spec="other"))
+
+
+# --------------------------------------------------------------------------- notation
+
+
+def test_every_action_string_reads_back_as_its_id(monkeypatch):
+    engine = official()
+    bind(monkeypatch, notation, engine)
+    for action, text in enumerate(engine.ACTION_STRINGS):
+        assert notation.action_to_string(action) == text
+        assert notation.string_to_action(text) == action
+    assert notation.string_to_action("  Take WHITE blue   green ") == notation.string_to_action("take white blue green")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("take white blue grean", "not an action: 'take white blue grean' (did you mean 'take white blue green'?); "
+     "take is written 'take PICKED', where PICKED is 1 to 3 different gem colours among white, blue, green, red, black"),
+    ("fly 3", "not an action: 'fly 3' (actions start with: buy, noble, pass, pay, reserve, return, take, take2)"),
+    ("buy 1.9", "not an action: 'buy 1.9'; buy is written 'buy CARD', where CARD is a face-up card as level.slot "
+     "(1.1 to 3.4), or 'buy reserved CARD', where CARD is one of your reserved cards (1 to 3) "
+     "(how to pay is asked next, when gold gives a choice)"),
+])
+def test_text_that_is_no_action_says_how_actions_are_written(monkeypatch, text, message):
+    engine = official()
+    bind(monkeypatch, notation, engine)
+    with pytest.raises(engine.NotationError) as info:
+        notation.string_to_action(text)
+    assert str(info.value) == message
+
+
+def test_an_id_that_is_no_action_is_refused(monkeypatch):
+    engine = official()
+    bind(monkeypatch, notation, engine)
+    assert notation.action_to_string(_Index()) == engine.ACTION_STRINGS[3]
+    for value, message in [(True, "an action id must be a whole number, not bool True"),
+                           (-1, "no action has id -1 (ids run from 0 to 323)")]:
+        with pytest.raises(engine.NotationError) as info:
+            notation.action_to_string(value)
+        assert str(info.value) == message
+
+
+def test_describe_action_gives_values_people_read(monkeypatch):
+    engine = official()
+    bind(monkeypatch, notation, engine)
+    assert notation.describe_action(notation.string_to_action("take white blue green")) == (
+        "take_different", {"picked": ("white", "blue", "green")})
+    assert notation.describe_action(notation.string_to_action("buy 2.3")) == ("buy_face_up", {"card": (2, 3)})
+    assert notation.describe_action(notation.string_to_action("pay gold for red black")) == (
+        "payment", {"payment": {"red": 1, "black": 1}})
+
+
+def test_a_typo_is_a_slip_of_letters_not_of_numbers():
+    assert notation._a_typo(["take", "grean"], ["take", "green"])
+    assert not notation._a_typo(["sweep", "9.9"], ["sweep", "3.4"])
+    assert not notation._a_typo(["take"], ["take", "green"])
+
