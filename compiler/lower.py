@@ -900,6 +900,9 @@ class ExprCompiler:
             if not amount.isdigit():  # an expression: evaluated once
                 out.add(depth, f"_n = {amount}")
                 amount = "_n"
+                # a negative amount would move tokens the other way and take that pool below 0
+                out.add(depth, "if _n < 0:")
+                out.add(depth + 1, raise_rule_error(_located(node, name), ": a negative number of tokens (%d)", "_n"))
             pool = "supply" if name == "take" else "tokens"
             if not self.guaranteed(pool, args[0], args[1]):
                 # a spec whose tests do not ensure the tokens are there: say so, never go below 0

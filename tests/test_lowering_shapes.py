@@ -157,7 +157,7 @@ def compile_variant(folder, name: str, body: str):
     return load_engine(module, module.read_text(encoding="utf-8"))
 
 
-def play(engine, games: int = 3, moves: int = 250, seed: int = 0) -> int:
+def play(engine, games: int = 2, moves: int = 200, seed: int = 0) -> int:
     """Seeded random games: fast and plain legal ids agree at every decision; the moves made."""
     rng = random.Random(seed)
     made = 0
