@@ -555,6 +555,9 @@ class Checker:
             for node in (condition, while_, *effects, *(p.price for p in params if p.price is not None)):
                 if node is not None:
                     self.r.extend(bounds_mod.hazards(node, bounds_mod.Bounds(facts_here)))
+            for p in params:
+                if p.price is not None:
+                    self.price_below_zero(p.price, bounds_mod.Bounds(facts_here))
         if condition_ok:
             never = bounds_mod.never_reasons(condition, bounds_mod.Bounds(facts_here))
             if never:
@@ -634,6 +637,15 @@ class Checker:
                          node.span)
             return default
         return str(value)
+
+    def price_below_zero(self, price, bounds) -> None:
+        """E517 when a price can be below 0 in a game: paying it would give the player tokens from
+        the supply (which could go below 0), which no payment means."""
+        lo, hi = bounds.number(price)
+        if lo < 0:
+            self.r.error("E517", f"this price can be below 0 in a game under this spec (it is "
+                         f"{bounds_mod.range_text((lo, hi))}), and paying it would give the player tokens",
+                         price.span, "write max(0, ...) around it, as in max(0, card.cost[c] - me.bonus[c])")
 
     def choices_with_values(self, gems, levels, players, actions, steps) -> None:
         """E507 for a decision with a choice that takes no value under this spec (no nobles or no
