@@ -183,6 +183,7 @@ class Checker:
         winners = self.winners(scope, facts)
         interpretations = self.interpretations()
         if not self.r.has_errors:
+            self.choices_with_values(gems, levels, players, actions, steps)
             self.action_space(gems, levels, players, actions + steps)
         self.r.raise_if_errors()
         return Rules(
@@ -554,6 +555,9 @@ class Checker:
             for node in (condition, while_, *effects, *(p.price for p in params if p.price is not None)):
                 if node is not None:
                     self.r.extend(bounds_mod.hazards(node, bounds_mod.Bounds(facts_here)))
+            for p in params:
+                if p.price is not None:
+                    self.price_below_zero(p.price, bounds_mod.Bounds(facts_here))
         if condition_ok:
             never = bounds_mod.never_reasons(condition, bounds_mod.Bounds(facts_here))
             if never:
@@ -633,6 +637,32 @@ class Checker:
                          node.span)
             return default
         return str(value)
+
+    def price_below_zero(self, price, bounds) -> None:
+        """E517 when a price can be below 0 in a game: paying it would give the player tokens from
+        the supply (which could go below 0), which no payment means."""
+        lo, hi = bounds.number(price)
+        if lo < 0:
+            self.r.error("E517", f"this price can be below 0 in a game under this spec (it is "
+                         f"{bounds_mod.range_text((lo, hi))}), and paying it would give the player tokens",
+                         price.span, "write max(0, ...) around it, as in max(0, card.cost[c] - me.bonus[c])")
+
+    def choices_with_values(self, gems, levels, players, actions, steps) -> None:
+        """E507 for a decision with a choice that takes no value under this spec (no nobles or no
+        face-up cards in any row of the player-count table, no reserved slots, gem sets larger than
+        the colours): the engine would number no action for it, so it could never be taken."""
+        for kind, decisions in (("action", actions), ("step", steps)):
+            for d in decisions:
+                for p in d.params:
+                    if choice_size(p, len(gems), len(levels), players):
+                        continue
+                    hint = {"noble": "no row of the player-count table reveals a noble (nobles: 0)",
+                            "face_up": "no row of the player-count table has face-up cards (face_up: 0)",
+                            "reserved": "it names none of the player's reserved cards (slots: 0)",
+                            "gem_set": f"a set of {p.min} to {p.max} different gem colours, and there are {len(gems)}",
+                            }.get(p.domain, "")
+                    self.r.error("E507", f"{kind} '{d.name}' can never be taken: its choice '{p.name}' has no value "
+                                 "under this spec", p.span, hint)
 
     def action_space(self, gems, levels, players, decisions) -> None:
         """E515 when the engine would number more than MAX_ACTIONS actions, at what makes most of them."""

@@ -144,7 +144,9 @@ CODES: dict[str, Code] = _index([
         ("E505", "no action, or a misuse of `only_when_stuck` or of a field of end-of-turn steps"),
         ("E506", "notation that does not show the choices as written (a lone brace, a bad optional part, a "
                  "choice missing or unknown)"),
-        ("E507", "an action that can never be legal"),
+        ("E507", "an action (or step) that can never be legal: its condition never holds, or one of its choices "
+                 "has no value (no row reveals a noble or has face-up cards, no reserved slots, gem sets larger "
+                 "than the colours)"),
         ("E508", "a choice whose keys do not fit its domain (`min`/`max` outside `gem_set` or not a range, "
                  "`price` outside `payment`, `slots` outside `reserved` or below 1, an optional payment)"),
         ("E509", "an end trigger that can never fire (or no end trigger)"),
@@ -155,6 +157,7 @@ CODES: dict[str, Code] = _index([
         ("E514", "a deck or face-up index (or `reserve_top` argument) that can be no level"),
         ("E515", "an engine of more than 10,000 actions"),
         ("E516", "no end trigger is sure to fire", WARNING),
+        ("E517", "a `price` that can be below 0 (paying it would give the player tokens; write `max(0, ...)`)"),
         ("E520", "a spec that `check` passes and the engine compiler cannot build (reported by `compile`)"),
     ),
     *_codes(

@@ -67,6 +67,15 @@ def spec_name(prefix: str, name: str, span=None) -> str:
         raise LoweringError(str(err), span) from None
 
 
+def unpacking(names) -> str:
+    """Names as the target of a tuple unpacking (or the items of a tuple display): `a, b`, and
+    `a,` for one name, where `a = t` would bind the whole tuple instead of its one item. Every
+    unpacking the lowering writes goes through here, since a spec may have one gem colour, one
+    level or one face-up slot."""
+    names = list(names)
+    return ", ".join(names) + ("," if len(names) == 1 else "")
+
+
 # ----------------------------------------------------------------------------- layout
 
 
@@ -134,6 +143,9 @@ class EnginePlan:
     pay_base: int = -1
     # Some legal loop walks Game.face_up_costs (see _flat_face_up_loop): effects keep it in step.
     face_up_costs: bool = False
+    # The per-call locals a purchase test adds the tokens held to (see DecisionLowering._cannot_pay),
+    # named by what they hold: `w0 = b0 + t0`...; purchases whose prices differ there get names of their own.
+    cover_names: dict[tuple[str, ...], str] = field(default_factory=dict)
 
     @property
     def num_actions(self) -> int:
@@ -317,7 +329,7 @@ def _prune_cost_locals(text: str) -> str:
     for card in sorted(set(re.findall(r"^\s*cc_(\w+) = CARD_COST\[\w+\]$", text, re.M))):
         unpack = next((i for i, line in enumerate(lines) if line.strip().endswith(f" = cc_{card}")), None)
         if unpack is not None:
-            names = [n.strip() for n in lines[unpack].split("=")[0].split(",")]
+            names = [n.strip() for n in lines[unpack].split("=")[0].split(",") if n.strip()]
             rest = "\n".join(line for i, line in enumerate(lines) if i != unpack)
             if not any(re.search(rf"\b{n}\b", rest) for n in names):
                 del lines[unpack]
@@ -354,7 +366,7 @@ def _flat_face_up_loop(text: str, plan: "EnginePlan") -> tuple[str, bool]:
         ind, name = m[1], m[2]
         head = re.fullmatch(rf"{ind}    {name}_ID = (?:(.+) \+ )?{name}_LI \* (\d+)", lines[i + 1])
         step = re.fullmatch(rf"{ind}        {name}_ID \+= (\d+)", lines[i + 3])
-        cost = f"{ind}        " + ", ".join(f"cc_{name}_G{gi}" for gi in range(len(plan.gems))) + f" = CARD_COST[{name}]"
+        cost = f"{ind}        " + unpacking(f"cc_{name}_G{gi}" for gi in range(len(plan.gems))) + f" = CARD_COST[{name}]"
         if not (head and step and lines[i + 2] == f"{ind}    for {name} in _row:"
                 and lines[i + 4] == f"{ind}        if {name} is None:" and lines[i + 5] == f"{ind}            continue"
                 and lines[i + 6] == cost and int(head[2]) == plan.max_face_up * int(step[1])):
@@ -364,9 +376,9 @@ def _flat_face_up_loop(text: str, plan: "EnginePlan") -> tuple[str, bool]:
         while end < len(lines) and (lines[end].startswith(ind + " " * 8) or not lines[end].strip()):
             end += 1
         body = lines[i + 7:end]
-        over = " or ".join(f"cc_{name}_G{gi} > w{gi}" for gi in range(len(plan.gems)))
+        over = " or ".join(rf"cc_{name}_G{gi} > w(?:\d+_)?{gi}" for gi in range(len(plan.gems)))
         top = ind + " " * 8
-        test = next((k for k, line in enumerate(body) if line.startswith(f"{top}if ({over}) and (not t")), None)
+        test = next((k for k, line in enumerate(body) if re.match(rf"{top}if \({over}\) and \(not t", line)), None)
         append = next((k for k, line in enumerate(body) if "out.append(" in line), len(body))
         reads_card = any(re.search(rf"\b(?:{name}|cc_{name}|{name}_LI|_row)\b", line) for line in body)
         if test is None or test > append or reads_card or test + 1 == len(body) \
@@ -405,7 +417,7 @@ def _unrolled_slots(body: list[str], test: int, top: str, name: str, first: str,
     out = ["# each face-up slot in turn (Game.face_up_costs, level by level), written out; "
            f"a slot is left out when {skip}",
            *comments,
-           f"{', '.join(names)} = g.face_up_costs"]
+           f"{unpacking(names)} = g.face_up_costs"]
     for k, slot in enumerate(names):
         offset = (k + 1) * step
         ident = str(int(first) + offset) if first.lstrip("-").isdigit() else f"{first} + {offset}"
@@ -614,6 +626,24 @@ class ExprCompiler:
             return repr(tuple(elements))
         raise LoweringError(f"cannot iterate over '{unparse(coll)}'", coll.span)
 
+    def size(self, coll, env) -> str:
+        """The number of elements of a collection: known now for gems, colours and levels."""
+        elements = self.static_elements(coll, env)
+        if elements is not None:
+            return str(len(elements))
+        match coll:
+            case Name(id="players") if "players" not in env:
+                return "g.n"
+            case Name(id="others") if "others" not in env:
+                return "(g.n - 1)"
+        return f"len({self.collection(coll, env)})"
+
+    @staticmethod
+    def element_kind(coll) -> str:
+        """What the loop variable of an aggregate or a `for` over `coll` holds: a player (a seat)
+        over players and others, else a colour or a level (an int, as a colour is)."""
+        return "player" if isinstance(coll, Name) and coll.id in ("players", "others") else "colour"
+
     def kind_of(self, node, env) -> str:
         """A coarse type of a value-producing node: player, card, noble, payment, colour, int..."""
         match node:
@@ -688,13 +718,10 @@ class ExprCompiler:
                 temp = f"_t{next(self.temps)}"
                 op = ">" if func == "max" else "<"
                 return f"({temp} if ({temp} := {self.expr(other, env)}) {op} {k} else {k})"
+            case Call(func="size", args=(coll,)):
+                return self.size(coll, env)
             case Call(func=func, args=args):
-                parts = [self.expr(a, env) for a in args]
-                if func == "size":
-                    if self.static_elements(args[0], env) is not None:
-                        return str(len(self.static_elements(args[0], env)))
-                    return f"len({parts[0]})"
-                return f"{func}({', '.join(parts)})"
+                return f"{func}({', '.join(self.expr(a, env) for a in args)})"
             case Aggregate(func=func, body=body, var=var, collection=coll):
                 return self.aggregate(func, body, var, coll, env)
             case Unary(op="-", operand=o):
@@ -703,6 +730,12 @@ class ExprCompiler:
                 return f"(not {self.expr(o, env)})"
             case Binary(op=op, left=l, right=r):
                 return f"({self.expr(l, env)} {op} {self.expr(r, env)})"
+            case Compare(op=("in" | "not in") as op, left=l, right=r):
+                # the right side is a collection (gems, players, a chosen set...), iterated as a loop would
+                left, elements = self.expr(l, env), self.static_elements(r, env)
+                if elements is not None and left.lstrip("-").isdigit():  # both known now
+                    return str((int(left) in elements) == (op == "in"))
+                return f"({left} {op} {self.collection(r, env)})"
             case Compare(op=op, left=l, right=r):
                 left, right = self.expr(l, env), self.expr(r, env)
                 if "None" in (left, right) and op in ("==", "!="):
@@ -748,7 +781,7 @@ class ExprCompiler:
 
     def aggregate(self, func, body, var, coll, env) -> str:
         elements = self.static_elements(coll, env)
-        elem_kind = "player" if isinstance(coll, Name) and coll.id in ("players", "others") else "colour"
+        elem_kind = self.element_kind(coll)
         if elements is not None:
             parts = [self.expr(body, {**env, var: ("const", elem_kind, e)}) for e in elements]
             if not parts:
@@ -795,13 +828,14 @@ class ExprCompiler:
                 outer = self.loops
                 self.loops = {**outer, var: unparse(coll)}
                 elements = self.static_elements(coll, env)
+                kind = self.element_kind(coll)
                 if elements is not None:
                     for e in elements:
-                        self.stmt(body, {**env, var: ("const", "colour", e)}, out, depth)
+                        self.stmt(body, {**env, var: ("const", kind, e)}, out, depth)
                 else:
                     pyvar = spec_name("v_", var, node.span)
                     out.add(depth, f"for {pyvar} in {self.collection(coll, env)}:")
-                    self.stmt(body, {**env, var: ("var", "colour", pyvar)}, out, depth + 1)
+                    self.stmt(body, {**env, var: ("var", kind, pyvar)}, out, depth + 1)
                 self.loops = outer
             case When(test=test, then=then, otherwise=otherwise):
                 out.add(depth, f"if {self.expr(test, env)}:")
@@ -867,6 +901,9 @@ class ExprCompiler:
             if not amount.isdigit():  # an expression: evaluated once
                 out.add(depth, f"_n = {amount}")
                 amount = "_n"
+                # a negative amount would move tokens the other way and take that pool below 0
+                out.add(depth, "if _n < 0:")
+                out.add(depth + 1, raise_rule_error(_located(node, name), ": a negative number of tokens (%d)", "_n"))
             pool = "supply" if name == "take" else "tokens"
             if not self.guaranteed(pool, args[0], args[1]):
                 # a spec whose tests do not ensure the tokens are there: say so, never go below 0
@@ -959,7 +996,7 @@ def scalar_preamble(plan: EnginePlan, used: set[str], depth: int) -> list[str]:
     lines = []
     for prefix in sorted(used):
         source, n = sources[prefix]
-        lines.append("    " * depth + ", ".join(f"{prefix}{i}" for i in range(n)) + f" = {source}")
+        lines.append("    " * depth + unpacking(f"{prefix}{i}" for i in range(n)) + f" = {source}")
     return lines
 
 
@@ -1016,6 +1053,7 @@ class DecisionLowering:
         hoisted: dict[tuple, str] = {}
         counter = itertools.count()
         current_level = [0]
+        emitted: set[int] = set()  # levels whose block is already written out: nothing more goes there
         optional = {lay.param.name for lay in layouts if lay.param.optional}
 
         def hoist(node, env):
@@ -1027,8 +1065,8 @@ class DecisionLowering:
             if any(isinstance(x, Name) and x.id in optional for x in walk(node)):
                 return None  # may be `none`: evaluating it early could fail where the spec guards it
             level = _position(node, self.order) + 1
-            if level >= current_level[0]:
-                return None
+            if level >= current_level[0] or level in emitted:
+                return None  # (a price is compiled as its loop is written, after the blocks before it)
             key = (level, unparse(node))
             if key not in hoisted:
                 name = f"h{next(counter)}"
@@ -1105,6 +1143,7 @@ class DecisionLowering:
         index_terms: list[str] = [str(self.dp.base)]
 
         def emit_block(level: int, depth: int, in_loop: bool):
+            emitted.add(level)
             for line in blocks[level].lines:
                 text = line.replace("CONTINUE", "continue" if in_loop else "break" if fused else "return")
                 stripped = text.lstrip(" ")
@@ -1229,7 +1268,7 @@ class DecisionLowering:
                 if k != n - 1 or k == 0:
                     raise LoweringError("a payment must be the last choice of its action, after the card", p.span)
                 if blocks[k + 1].lines:  # conditions on the payment: is there one payment they accept?
-                    price_tuple = "(" + ", ".join(f"_p{gi}" for gi in range(wild)) + ",)"
+                    price_tuple = "(" + ", ".join(f"_p{gi}" for gi in range(wild)) + ",)"  # a tuple for one gem colour too
                     out.add(depth, f"for _i, {name}_GOLD, {name}_SPENT, {name}_GT in _payments({price_tuple}, tok):")
                     emit_block(k + 1, depth + 1, True)
                     out.add(depth + 1, "break")
@@ -1281,7 +1320,7 @@ class DecisionLowering:
 
     def _cost_locals(self, card: str) -> str:
         """The locals a legal loop unpacks a card's cost into (one per gem)."""
-        return ", ".join(f"cc_{card}_G{gi}" for gi in range(len(self.plan.gems)))
+        return unpacking(f"cc_{card}_G{gi}" for gi in range(len(self.plan.gems)))
 
     def _reads_cost(self, card: str) -> bool:
         """Does the condition or a price of this decision read `card.cost[...]`?"""
@@ -1318,13 +1357,17 @@ class DecisionLowering:
                 out.add(depth, f"_p{gi} = {compiler.expr(p.price, {**self.env, 'c': ('const', 'colour', gi)})}")
             return " + ".join(f"(_p{gi} - t{gi} if _p{gi} > t{gi} else 0)" for gi in gems) + f" > t{len(gems)}"
         terms, over = [], []
+        covered = isinstance(inner, Binary) and inner.op == "-" and _position(inner.right, self.order) < k - 1 \
+            and not any(isinstance(x, Name) and x.id in self.order for x in walk(inner.right))
+        if covered:
+            rights = tuple(compiler.expr(inner.right, {**self.env, "c": ("const", "colour", gi)}) for gi in gems)
+            cover = self.plan.cover_names.setdefault(rights, "w" if not self.plan.cover_names
+                                                     else f"w{len(self.plan.cover_names)}_")
         for gi in gems:
             env = {**self.env, "c": ("const", "colour", gi)}
-            if isinstance(inner, Binary) and inner.op == "-" and _position(inner.right, self.order) < k - 1 \
-                    and not any(isinstance(x, Name) and x.id in self.order for x in walk(inner.right)):
-                right = compiler.expr(inner.right, env)
-                preamble.append(f"    w{gi} = {right} + t{gi}  # {comment(unparse(inner.right))} plus the tokens held")
-                diff = f"{compiler.expr(inner.left, env)} - w{gi}"
+            if covered:
+                preamble.append(f"    {cover}{gi} = {rights[gi]} + t{gi}  # {comment(unparse(inner.right))} plus the tokens held")
+                diff = f"{compiler.expr(inner.left, env)} - {cover}{gi}"
             else:
                 diff = f"{compiler.expr(inner, env)} - t{gi}"
             if diff.count(" - ") == 1:  # X - w: plain locals, cheaper to repeat than to name
@@ -1374,7 +1417,7 @@ class DecisionLowering:
         layouts = self.dp.layouts if layouts is None else layouts
         names = [spec_name("a_", lay.param.name, lay.param.span) for lay in layouts]
         if names and args is not None:
-            out.add(depth, f"{', '.join(names)}{',' if len(names) == 1 else ''} = {args}")
+            out.add(depth, f"{unpacking(names)} = {args}")
         for lay in layouts:
             p = lay.param
             name, arg = spec_name("p_", p.name, p.span), spec_name("a_", p.name, p.span)
@@ -1395,9 +1438,9 @@ class DecisionLowering:
                 prices = [compiler.expr(p.price, {**self.env, "c": ("const", "colour", gi)})
                           for gi in range(len(self.plan.gems))]
                 gems = range(len(self.plan.gems))
-                gold = ", ".join(f"_g{gi}" for gi in gems)
+                gold = unpacking(f"_g{gi}" for gi in gems)
                 whole = f" = {name}_GOLD" if self._mentions(p.name, "gold") else ""
-                out.add(depth, f"{gold}{',' if len(gems) == 1 else ''}{whole} = PAYMENTS[{arg}]  # gold spent on each gem")
+                out.add(depth, f"{gold}{whole} = PAYMENTS[{arg}]  # gold spent on each gem")
                 for gi in gems:  # the tokens of each gem spent: its price less the gold paid for it
                     out.add(depth, f"{name}_S{gi} = {prices[gi]} - _g{gi}")
                 out.add(depth, f"{name}_GT = {' + '.join(f'_g{gi}' for gi in gems)}")
@@ -1431,7 +1474,7 @@ class DecisionLowering:
         layouts = self.dp.id_layouts
         names = [spec_name("a_", lay.param.name, lay.param.span) for lay in layouts]
         if names:
-            out.add(1, f"{', '.join(names)}{',' if len(names) == 1 else ''} = args")
+            out.add(1, f"{unpacking(names)} = args")
         for lay in layouts:  # choices that name a place that may be empty
             p = lay.param
             arg = spec_name("a_", p.name, p.span)
@@ -1653,7 +1696,7 @@ def lower_ranking(plan: EnginePlan) -> str:
         sign = "" if level.prefer == "highest" else "-"
         keys.append(f"{sign}{compiler.expr(level.by, env)}")
         out.add(1, f"# {comment(f'{level.name}: {level.prefer} {unparse(level.by)} ({where(level.span)})')}")
-    out.add(1, f"return ({', '.join(keys)}{',' if len(keys) == 1 else ''})")
+    out.add(1, f"return ({unpacking(keys)})")
     return out.text()
 
 
@@ -1667,7 +1710,7 @@ def payments_helper(gems: int) -> str:
     out.add(0, "def _payments(price, tok):")
     out.add(1, '"""(index, gold, spent, gold total) of every payment of `price` the holder of `tok` can make."""')
     out.add(1, f"gold = tok[{gems}]")
-    out.add(1, ", ".join(f"p{i}" for i in range(gems)) + " = price")
+    out.add(1, unpacking(f"p{i}" for i in range(gems)) + " = price")
     for i in range(gems):
         out.add(1, f"n{i} = p{i} - tok[{i}] if p{i} > tok[{i}] else 0")
     out.add(1, "short = " + " + ".join(f"n{i}" for i in range(gems)))

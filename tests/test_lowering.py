@@ -252,6 +252,27 @@ def test_a_take_its_tests_do_not_ensure_fails_in_words_and_proven_ones_cost_noth
     assert reserve_tax.count("token(s) held by the player") == 2  # its condition is a disjunction: tested
 
 
+def test_a_negative_number_of_tokens_fails_in_words(tmp_path):
+    """An amount that is an expression may be negative (`me.purchased - 2`): take and put_back
+    refuse it before any token moves (taking -2 gave the supply 2 and left the player at -2)."""
+    spec = tmp_path / "negative-take.yaml"
+    spec.write_text("spec: 1\nname: negative-take\nextends: official\ntitle: {en: Negative take}\n"
+                    "actions:\n  take_pair:\n    effects:\n      - \"take(colour, me.purchased - 2)\"\n"
+                    "end_of_turn:\n  return_tokens:\n    effects:\n      - \"put_back(colour, me.purchased - 1)\"\n",
+                    encoding="utf-8")
+    module = tmp_path / "negative_take.py"
+    module.write_text(emit_engine.compile_to_module(pipeline.load_rules(str(spec))), encoding="utf-8")
+    engine = load_engine(module)
+    game = engine.new_game(2, seed=1)
+    white = game_colour(engine, "white")
+    with pytest.raises(engine.RuleError, match=r"^take\(colour, me.purchased - 2\) \(negative-take.yaml:\d+\): "
+                                               r"a negative number of tokens \(-2\)$"):
+        H.act(game, "take2 white")
+    assert game.supply[white] == 4 and game.tokens[0][white] == 0  # refused before the tokens move
+    official = (ROOT / "generated" / "engines" / "official.py").read_text(encoding="utf-8")
+    assert "a negative number of tokens" not in official  # amounts written as numbers need no test
+
+
 def test_a_reserve_past_the_hand_its_choices_can_name_fails_in_words(tmp_path):
     spec = tmp_path / "double-reserve.yaml"
     spec.write_text(f"spec: 1\nname: double-reserve\nextends: official\ntitle: {{en: Double reserve}}\n"
