@@ -261,7 +261,7 @@ def test_a_negative_number_of_tokens_fails_in_words(tmp_path):
                     "end_of_turn:\n  return_tokens:\n    effects:\n      - \"put_back(colour, me.purchased - 1)\"\n",
                     encoding="utf-8")
     module = tmp_path / "negative_take.py"
-    module.write_text(emit_engine.compile_to_module(pipeline.load_rules(str(spec))), encoding="utf-8")
+    module.write_text(pipeline.compile_spec(str(spec)).text, encoding="utf-8")
     engine = load_engine(module)
     game = engine.new_game(2, seed=1)
     white = game_colour(engine, "white")
