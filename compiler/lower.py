@@ -53,6 +53,15 @@ from .source import shown_path
 class LoweringError(Exception):
     """A spec that checks clean but cannot be compiled; carries a located message."""
 
+
+class LoweringBug(AssertionError):
+    """What the lowering cannot build although `check` refuses every spec that would need it
+    (E507, E508, E517-E521): reaching it is a bug of the compiler (exit 3), not of the spec."""
+
+    def __init__(self, message: str, span=None):
+        super().__init__(message)
+        self.span = span
+
     def __init__(self, message: str, span=None):
         super().__init__(message)
         self.span = span
@@ -1183,8 +1192,10 @@ class DecisionLowering:
                 else:
                     out.add(depth, f"for {idx}, {name} in {table}[{mask}]:")
                 if p.optional:
-                    raise LoweringError("an optional gem_set is not supported", p.span)
+                    raise LoweringBug("an optional gem_set is not supported", p.span)
             elif p.domain == "face_up":
+                if p.optional:
+                    raise LoweringBug("an optional face_up is not supported", p.span)
                 # The id of slot si of row li is (li * slots + si) * stride plus the ids of the
                 # choices before: all but si are fixed for a row, so added once per row.
                 # The slot's id is counted up as the row is walked (cheaper than enumerate).
@@ -1227,7 +1238,7 @@ class DecisionLowering:
                 out.add(depth, f"if {short}:")
                 out.add(depth + 1, "continue  # the player cannot pay, even with all the gold they hold")
                 if k != n - 1 or k == 0:
-                    raise LoweringError("a payment must be the last choice of its action, after the card", p.span)
+                    raise LoweringBug("a payment must be the last choice of its action, after the card", p.span)
                 if blocks[k + 1].lines:  # conditions on the payment: is there one payment they accept?
                     price_tuple = "(" + ", ".join(f"_p{gi}" for gi in range(wild)) + ",)"
                     out.add(depth, f"for _i, {name}_GOLD, {name}_SPENT, {name}_GT in _payments({price_tuple}, tok):")
@@ -1238,7 +1249,7 @@ class DecisionLowering:
                 out.add(depth, f"out.append({' + '.join(index_terms)})")
                 return self._finish_legal(out, scalar_at, compiler, preamble, fused)
             if p.optional and p.domain not in ("gem", "colour"):
-                raise LoweringError(f"an optional choice of domain {p.domain} is not supported", p.span)
+                raise LoweringBug(f"an optional choice of domain {p.domain} is not supported", p.span)
             depth += 1
             index_terms.append(f"{idx} * {stride}" if stride != 1 else idx)
             emit_block(k + 1, depth, True)
@@ -1727,7 +1738,7 @@ def lower(rules: Rules) -> EnginePlan:
         # chooses one (every distinct payment stays reachable, one decision each).
         clash = next((dp.decision for dp in plan.decisions if dp.decision.name == "payment"), None)
         if clash is not None:
-            raise LoweringError("'payment' names the step in which a purchase is paid; give this one another name",
+            raise LoweringBug("'payment' names the step in which a purchase is paid; give this one another name",
                                 clash.span)
         plan.pay_index, plan.pay_base = len(plan.decisions), base
         for pi, vec in enumerate(plan.payments):
@@ -1745,7 +1756,7 @@ def lower(rules: Rules) -> EnginePlan:
             names = [plan.decisions[plan.actions[i][0]].decision.name if plan.actions[i][0] != plan.pay_index
                      else "the payment step" for i in (seen[text], a)]
             span = plan.decisions[plan.actions[a][0]].decision.span if plan.actions[a][0] != plan.pay_index else None
-            raise LoweringError(f"two actions are written the same way, '{text}' ({names[0]} and {names[1]}); "
+            raise LoweringBug(f"two actions are written the same way, '{text}' ({names[0]} and {names[1]}); "
                                 "make their notations differ", span)
         seen[text] = a
     # Legal code first: it decides whether the effects keep Game.face_up_costs in step.
