@@ -697,12 +697,11 @@ class ExprCompiler:
                 temp = f"_t{next(self.temps)}"
                 op = ">" if func == "max" else "<"
                 return f"({temp} if ({temp} := {self.expr(other, env)}) {op} {k} else {k})"
+            case Call(func="size", args=(coll,)):  # a collection: gems, players, a gem_set choice...
+                elements = self.static_elements(coll, env)
+                return str(len(elements)) if elements is not None else f"len({self.collection(coll, env)})"
             case Call(func=func, args=args):
                 parts = [self.expr(a, env) for a in args]
-                if func == "size":
-                    if self.static_elements(args[0], env) is not None:
-                        return str(len(self.static_elements(args[0], env)))
-                    return f"len({parts[0]})"
                 return f"{func}({', '.join(parts)})"
             case Aggregate(func=func, body=body, var=var, collection=coll):
                 return self.aggregate(func, body, var, coll, env)

@@ -104,6 +104,10 @@ EFFECTS = {
     "visit": (NOBLE,), "bury": (CARD,),
 }
 
+# The effects' arguments that are things a choice picks (a card, a noble, a payment): the engine
+# moves the chosen one from where it was chosen, so the argument is the choice's name.
+MOVED_THINGS = (FACE_UP_CARD, CARD, NOBLE, PAYMENT)
+
 DOMAIN_TYPES = {
     "gem": GEM, "colour": COLOUR, "gem_set": SetOf(GEM), "face_up": FACE_UP_CARD, "deck": INT,
     "reserved": RESERVED_CARD, "noble": NOBLE, "payment": PAYMENT,
@@ -425,6 +429,9 @@ class Inferrer:
                     t = self.infer(a, scope, p)
                     if not assignable(t, p):
                         self.r.error("E410", f"'{name}' needs {wanted(p)}, but this is {noun(t)}", a.span)
+                    elif p in MOVED_THINGS and not isinstance(a, Name):  # the engine moves the choice itself
+                        self.r.error("E410", f"'{name}' needs the name of a choice ({wanted(p)}), not an expression",
+                                     a.span, f"put the 'if' around the effect: 'if ...: {name}(...) else: ...'")
                 for a in args[len(params):]:
                     self.infer(a, scope)
             case ForEach(var=var, collection=coll, body=body):
