@@ -53,14 +53,14 @@ from .source import shown_path
 class LoweringError(Exception):
     """A spec that checks clean but cannot be compiled; carries a located message."""
 
+    def __init__(self, message: str, span=None):
+        super().__init__(message)
+        self.span = span
+
 
 class LoweringBug(AssertionError):
     """What the lowering cannot build although `check` refuses every spec that would need it
     (E507, E508, E517-E521): reaching it is a bug of the compiler (exit 3), not of the spec."""
-
-    def __init__(self, message: str, span=None):
-        super().__init__(message)
-        self.span = span
 
     def __init__(self, message: str, span=None):
         super().__init__(message)
@@ -711,6 +711,8 @@ class ExprCompiler:
                 return f"(not {self.expr(o, env)})"
             case Binary(op=op, left=l, right=r):
                 return f"({self.expr(l, env)} {op} {self.expr(r, env)})"
+            case Compare(op=("in" | "not in") as op, left=l, right=r):  # a collection: gems, others, a choice...
+                return f"({self.expr(l, env)} {op} {self.collection(r, env)})"
             case Compare(op=op, left=l, right=r):
                 left, right = self.expr(l, env), self.expr(r, env)
                 if "None" in (left, right) and op in ("==", "!="):

@@ -104,10 +104,6 @@ EFFECTS = {
     "visit": (NOBLE,), "bury": (CARD,),
 }
 
-# The effects' arguments that are things a choice picks (a card, a noble, a payment): the engine
-# moves the chosen one from where it was chosen, so the argument is the choice's name.
-MOVED_THINGS = (FACE_UP_CARD, CARD, NOBLE, PAYMENT)
-
 DOMAIN_TYPES = {
     "gem": GEM, "colour": COLOUR, "gem_set": SetOf(GEM), "face_up": FACE_UP_CARD, "deck": INT,
     "reserved": RESERVED_CARD, "noble": NOBLE, "payment": PAYMENT,
@@ -196,8 +192,10 @@ def _not_equated(t) -> tuple[str, str] | None:
 
 
 def _chosen_by_if(t) -> bool:
-    """May an 'if ... then ... else' value have type `t`? Not a player, a collection, a table or the setup row."""
-    return not (isinstance(t, (SetOf, MapOf)) or t in (PLAYER, SETUP, NONE))
+    """May an 'if ... then ... else' value have type `t`? A number, a condition or a colour: not a player,
+    a collection, a table or the setup row (the sheets phrase values), nor a card, a noble or a payment
+    (the engines read a chosen one, and move it, by its choice's name)."""
+    return t in (INT, BOOL, GEM, COLOUR, ERROR)
 
 
 def base_scope(gems: tuple[str, ...], wild: str, values: tuple[str, ...]) -> dict[str, object]:
@@ -371,8 +369,8 @@ class Inferrer:
                     self.r.error("E410", f"both branches of 'if' must have the same type, but one is {noun(at)} and "
                                  f"the other {noun(bt)}", node.span)
                 elif chosen:  # the sheets phrase "X if ..., otherwise Y" of values, not of players or collections
-                    self.r.error("E410", "'if ... then ... else' chooses a number, a condition, a colour, a card, a "
-                                 f"noble or a payment, not {noun(chosen[0])}: put the 'if' around the condition or "
+                    self.r.error("E410", "'if ... then ... else' chooses a number, a condition or a colour, "
+                                 f"not {noun(chosen[0])}: put the 'if' around the condition or "
                                  "the effect that uses it", node.span)
                 return at if at != ERROR else bt
         raise TypeError(f"not an expression: {node!r}")  # pragma: no cover
@@ -429,9 +427,6 @@ class Inferrer:
                     t = self.infer(a, scope, p)
                     if not assignable(t, p):
                         self.r.error("E410", f"'{name}' needs {wanted(p)}, but this is {noun(t)}", a.span)
-                    elif p in MOVED_THINGS and not isinstance(a, Name):  # the engine moves the choice itself
-                        self.r.error("E410", f"'{name}' needs the name of a choice ({wanted(p)}), not an expression",
-                                     a.span, f"put the 'if' around the effect: 'if ...: {name}(...) else: ...'")
                 for a in args[len(params):]:
                     self.infer(a, scope)
             case ForEach(var=var, collection=coll, body=body):

@@ -251,6 +251,12 @@ FOUND = {  # each once passed `check`, then `compile` failed (exit 3, or an engi
     "size of the others": ({"actions": {"take_pair": {"condition": "supply[colour] > size(others)"}}}, 0),
     "a card given by an if": ({"actions": {"reserve_face_up": {
         "effects": ["reserve((if true then card else card))", "refill(card)"]}}}, 1),
+    "a card's part through an if": ({"actions": {"buy_face_up": {"choose": {"payment": {
+        "price": "max(0, (if me.held > 3 then card else card).cost[c] - me.bonus[c])"}}}}}, 1),
+    "a gem in the gems": ({"end_of_turn": {"probe": {
+        "add": True, "title": "Probe", "notation": "probe", "condition": "not red not in gems", "effects": []}}}, 0),
+    "a seat among the others": ({"actions": {"take_pair": {
+        "condition": "supply[colour] >= pair_minimum and me not in others"}}}, 0),
 }
 
 
