@@ -51,7 +51,8 @@ from .source import shown_path
 
 
 class LoweringError(Exception):
-    """A spec that checks clean but cannot be compiled; carries a located message."""
+    """A spec that checks clean but cannot be compiled; carries a located message. No longer
+    raised: check refuses every such spec, and the lowering raises LoweringBug instead."""
 
     def __init__(self, message: str, span=None):
         super().__init__(message)
@@ -60,7 +61,8 @@ class LoweringError(Exception):
 
 class LoweringBug(AssertionError):
     """What the lowering cannot build although `check` refuses every spec that would need it
-    (E507, E508, E517-E521): reaching it is a bug of the compiler (exit 3), not of the spec."""
+    (E4xx types, E507, E508, E517-E521): reaching it is a bug of the compiler (exit 3), not of
+    the spec. tests/test_gate.py holds check and compile to this."""
 
     def __init__(self, message: str, span=None):
         super().__init__(message)
@@ -73,7 +75,7 @@ def spec_name(prefix: str, name: str, span=None) -> str:
     try:
         return identifier(prefix, name)
     except UnsafeName as err:
-        raise LoweringError(str(err), span) from None
+        raise LoweringBug(str(err), span) from None
 
 
 # ----------------------------------------------------------------------------- layout
@@ -189,7 +191,7 @@ def layout_param(param: Param, plan: "EnginePlan") -> ParamLayout:
         labels = ["" if sum(v) == 0 else f"paying {plan.rules.wild} for " + " ".join(
             gems[g] for g in range(len(gems)) for _ in range(v[g])) for v in plan.payments]
     else:  # pragma: no cover - the checker rejects other domains
-        raise LoweringError(f"unknown domain {param.domain}", param.span)
+        raise LoweringBug(f"unknown domain {param.domain}", param.span)
     if param.optional:
         values, labels = values + [None], labels + [""]
     return ParamLayout(param, len(values), values, labels)
@@ -621,7 +623,7 @@ class ExprCompiler:
         elements = self.static_elements(coll, env)
         if elements is not None:
             return repr(tuple(elements))
-        raise LoweringError(f"cannot iterate over '{unparse(coll)}'", coll.span)
+        raise LoweringBug(f"cannot iterate over '{unparse(coll)}'", coll.span)
 
     def kind_of(self, node, env) -> str:
         """A coarse type of a value-producing node: player, card, noble, payment, colour, int..."""
@@ -688,7 +690,7 @@ class ExprCompiler:
                         return f"{self.expr(owner, env)}_{part.upper()}[{i}]"
                     case Attribute(obj=owner, name=("tokens" | "bonus") as part):
                         return f"{self.attribute(obj, owner, part, env)}[{i}]"
-                raise LoweringError(f"cannot compile '{unparse(node)}'", node.span)
+                raise LoweringBug(f"cannot compile '{unparse(node)}'", node.span)
             case Call(func=("min" | "max") as func, args=(first, second)) \
                     if self._constant(first, env) is not None or self._constant(second, env) is not None:
                 # min/max against a constant without a call: (t if (t := x) > k else k)
@@ -726,7 +728,7 @@ class ExprCompiler:
                 return f"({self.expr(l, env)} {op} {self.expr(r, env)})"
             case Conditional(test=t, then=a, otherwise=b):
                 return f"({self.expr(a, env)} if {self.expr(t, env)} else {self.expr(b, env)})"
-        raise LoweringError(f"cannot compile '{unparse(node)}'", getattr(node, "span", None))
+        raise LoweringBug(f"cannot compile '{unparse(node)}'", getattr(node, "span", None))
 
     def _constant(self, node, env) -> int | None:
         """The value of an integer literal or of a named value of the spec; None otherwise."""
@@ -754,7 +756,7 @@ class ExprCompiler:
             return {"points": f"NOBLE_POINTS[{owner}]", "requires": f"NOBLE_REQUIRES[{owner}]"}[attr]
         if kind == "payment":
             return {"gold_total": f"{owner}_GT", "gold": f"{owner}_GOLD", "spent": f"{owner}_SPENT"}[attr]
-        raise LoweringError(f"cannot compile '{unparse(node)}'", node.span)
+        raise LoweringBug(f"cannot compile '{unparse(node)}'", node.span)
 
     def aggregate(self, func, body, var, coll, env) -> str:
         elements = self.static_elements(coll, env)
@@ -957,7 +959,7 @@ class ExprCompiler:
             out.add(depth, f"g.nob[me].append({p})")
             out.add(depth, f"g.pts[me] += NOBLE_POINTS[{p}]")
         else:  # pragma: no cover - the checker rejects unknown effects
-            raise LoweringError(f"unknown effect {name}")
+            raise LoweringBug(f"unknown effect {name}")
 
 
 # ----------------------------------------------------------------------------- decisions
@@ -1235,7 +1237,11 @@ class DecisionLowering:
                 wild = len(self.plan.gems)
                 compiler.used_scalars.add("t")
                 out.add(depth, f"# price: {comment(unparse(p.price))}")
+                # The price is compiled here, in the loop: a part of it hoisted to a block already
+                # written would never be bound (price 'size(levels)': NameError in the engine).
+                saved_hoist, compiler.hoist = compiler.hoist, None
                 short = self._cannot_pay(p, compiler, k, bool(blocks[k + 1].lines), out, depth, preamble)
+                compiler.hoist = saved_hoist
                 out.add(depth, f"if {short}:")
                 out.add(depth + 1, "continue  # the player cannot pay, even with all the gold they hold")
                 if k != n - 1 or k == 0:

@@ -265,3 +265,22 @@ def test_what_the_property_tests_found(tmp_path, case):
     changes, status = FOUND[case]
     (tmp_path / "variant.yaml").write_text(_variant(changes), encoding="utf-8")
     assert gate(tmp_path / "variant.yaml", tmp_path / "out") == status
+
+
+def test_a_price_with_a_part_free_of_its_colour_plays(tmp_path):
+    """A price part that does not read `c` (size(levels)) was hoisted to a block already written:
+    the engine compiled, then failed at its first legal actions (NameError; found by the fuzzer)."""
+    import importlib.util
+    import random
+
+    (tmp_path / "variant.yaml").write_text(_variant({"actions": {"buy_face_up": {"choose": {"payment": {
+        "price": "max(0, card.cost[c] - size(levels))"}}}}}), encoding="utf-8")
+    (tmp_path / "engine.py").write_text(emit_engine.compile_to_module(pipeline.load_rules(str(tmp_path / "variant.yaml"))),
+                                        encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("price_engine", tmp_path / "engine.py")
+    engine = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(engine)
+    for seed in range(3):
+        game = engine.new_game(2, seed=seed)
+        game.playout(random.Random(seed))
+        assert game.is_over()
