@@ -19,6 +19,7 @@ import os
 import re
 
 from . import bounds as bounds_mod
+from . import notation as notation_mod
 from .flow import card_flow, pay_flow
 from .diagnostics import CompileError, Reporter, SourceMap, Span, did_you_mean
 from .expr import Bool, Origin, parse_expr, parse_stmt
@@ -36,6 +37,11 @@ RESERVED_NAMES = set(GLOBALS) | set(FUNCTIONS) | set(AGGREGATES) | set(EFFECTS) 
 MAX_TABLE_NUMBER = 1000  # the largest number of a card or noble table (rulespec/README.md)
 # The end reasons an engine gives of its own (Game.end_reason); a trigger named so would be mistaken for one.
 ENGINE_END_REASONS = {"stuck": "ends because no one can act", "truncated": "reaches its length cap"}
+# The phases an engine names of its own (Game.phase: the action phase, a game over, a purchase
+# waiting for its payment); a step's name is a phase too, so no action or step may take one.
+ENGINE_PHASES = {"action": "a player choosing an action", "over": "a game that has ended",
+                 "payment": "a purchase waiting for its payment"}
+OPTIONAL_DOMAINS = ("gem", "colour")  # the domains whose choice may be `none` (rulespec/README.md, optional)
 LENGTH_CAP = "max_turns"  # the value that, when a spec states it, is the length cap of its engines (in turns)
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 # The engine numbers every action up front (one id per combination of choices, plus one per way
@@ -69,6 +75,7 @@ class Checker:
         self.spans: dict[str, Span] = {}
         self.value_spans: dict[tuple[int, str], Span] = {}  # (players, field) -> span of the number in the row
         self.unread: set[str] = set()  # tables that could not be read: no follow-up errors about their size
+        self.notation_spans: dict[tuple[bool, str], Span] = {}  # (is a step, name) -> the span of its notation
 
     # ------------------------------------------------------------------ helpers
 
@@ -182,9 +189,12 @@ class Checker:
         end = self.end_triggers(scope, facts)
         winners = self.winners(scope, facts)
         interpretations = self.interpretations()
+        self.decision_names(actions, steps)
         if not self.r.has_errors:
             self.choices_with_values(gems, levels, players, actions, steps)
             self.action_space(gems, levels, players, actions + steps)
+        if not self.r.has_errors:
+            self.written_alike(gems, wild, levels, players, actions, steps)
         self.r.raise_if_errors()
         return Rules(
             name=str(name), title=title, description=description, source=self.resolved.source,
@@ -460,8 +470,15 @@ class Checker:
         where = f" in {kind} '{name}'"
         path = f"{section}.{name}"
         self.spans[path] = key.span
+        if name in ENGINE_PHASES:
+            article = "an" if kind == "action" else "a"
+            self.r.error("E518", f"'{name}' is a phase of the engines ({ENGINE_PHASES[name]}) and cannot name "
+                         f"{article} {kind}", key.span,
+                         f"the engines' own phases are {', '.join(repr(p) for p in ENGINE_PHASES)}: choose another name")
         title = self.text(entry, "title", required=False, default=name.replace("_", " "))
         notation, notation_node = self.scalar(entry, "notation", str, default=name, where=where)
+        if notation_node is not None:
+            self.notation_spans[(is_step, name)] = notation_node.span
         names = dict(scope_names)
         names["me"] = PLAYER
         params: list[Param] = []
@@ -487,6 +504,7 @@ class Checker:
                 set_sizes[pname] = (param.min, param.max)
             self.spans[f"{path}.choose.{pname}"] = pkey.span
         scope = Scope(names, frozenset(optional), frozenset(p.name for p in params))
+        self.payment_last(params, kind)
         stray = notation_node is not None and re.search(r"[{}]", _PLACEHOLDER.sub("", notation))
         if stray:  # one error for a broken brace, not one for each choice it hides
             self.r.error("E506", f"notation has a '{stray[0]}' without its pair: write each choice as "
@@ -625,10 +643,25 @@ class Checker:
         elif domain in ("payment", "reserved"):
             needs = "a 'price'" if domain == "payment" else "'slots'"
             self.r.error("E102", f"choice '{pname}' of domain {domain} needs {needs}", node.span)
-        if domain == "payment" and optional:
-            self.r.error("E508", "a payment cannot be optional", node.span)
+        if optional and domain not in OPTIONAL_DOMAINS:
+            self.r.error("E508", f"'optional' applies to the domains {' and '.join(OPTIONAL_DOMAINS)}, not to "
+                         f"'{domain}'", pnode.key_node("optional").span if pnode is not None else node.span,
+                         "the engines offer `none` for a colour only; leave 'optional' out, or choose a colour")
         return Param(pname, domain, node.span, int(lo) if isinstance(lo, int) else 1,
                      int(hi) if isinstance(hi, int) else 1, bool(optional), price, slots, slots_name)
+
+    def payment_last(self, params: list[Param], kind: str) -> None:
+        """E521 for a payment that is not the last choice, after the card it pays for: the engine
+        numbers the other choices and asks for the payment afterwards (its payment step)."""
+        for i, p in enumerate(params):
+            if p.domain != "payment":
+                continue
+            if i != len(params) - 1:
+                self.r.error("E521", f"choice '{p.name}' is a payment: it must be the last choice of its {kind} "
+                             f"(the engine asks for it after '{params[-1].name}')", p.span)
+            elif i == 0:
+                self.r.error("E521", f"choice '{p.name}' is a payment: it must come after the choice of what it pays "
+                             f"for (a card), and this {kind} chooses nothing before it", p.span)
 
     def choice(self, entry, key, allowed, default, where) -> str:
         value, node = self.scalar(entry, key, str, required=False, default=default, where=where)
@@ -684,6 +717,30 @@ class Checker:
             hint = "each combination of the choices is one action: choose from fewer values, or split the action"
         self.r.error("E515", f"the engine would number {total:,} actions ({parts}); at most {MAX_ACTIONS:,} compile "
                      "in reasonable time and size", span, hint)
+
+    def decision_names(self, actions, steps) -> None:
+        """E519 for a step named as an action: the engine knows both by their names (its phase, its
+        rule functions), so the step would take the action's place."""
+        action_names = {a.name for a in actions}
+        for step in steps:
+            if step.name in action_names:
+                self.r.error("E519", f"step '{step.name}' has the name of an action: an action and a step of one "
+                             "spec are named apart", step.span)
+
+    def written_alike(self, gems, wild, levels, players, actions, steps) -> None:
+        """E522 for two actions written the same way: an engine could not read the text back."""
+        for text, first, other in notation_mod.collisions(actions + steps, gems, wild, levels, players):
+            span = self.notation_spans.get((not any(other is a for a in actions), other.name), other.span)
+            if first is None:
+                self.r.error("E522", f"two actions are written the same way, '{text}' ({other.name} and "
+                             f"{notation_mod.PAY_STEP_NAME}); make their notations differ", span,
+                             f"the payment step writes 'pay {wild} for' and the colours, and 'pay without {wild}'")
+            elif first is other:
+                self.r.error("E522", f"two actions of '{other.name}' are written the same way, '{text}'; make its "
+                             "notation tell its choices apart", span)
+            else:
+                self.r.error("E522", f"two actions are written the same way, '{text}' ({first.name} and "
+                             f"{other.name}); make their notations differ", span)
 
     # ------------------------------------------------------------------ end and winners
 

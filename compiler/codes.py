@@ -148,7 +148,7 @@ CODES: dict[str, Code] = _index([
                  "has no value (no row reveals a noble or has face-up cards, no reserved slots, gem sets larger "
                  "than the colours)"),
         ("E508", "a choice whose keys do not fit its domain (`min`/`max` outside `gem_set` or not a range, "
-                 "`price` outside `payment`, `slots` outside `reserved` or below 1, an optional payment)"),
+                 "`price` outside `payment`, `slots` outside `reserved` or below 1, `optional` outside `gem` and `colour`)"),
         ("E509", "an end trigger that can never fire (or no end trigger)"),
         ("E510", "effects that move a chosen card or noble twice or refill a slot its card has not left"),
         ("E511", "a payment after tokens left the player"),
@@ -158,7 +158,10 @@ CODES: dict[str, Code] = _index([
         ("E515", "an engine of more than 10,000 actions"),
         ("E516", "no end trigger is sure to fire", WARNING),
         ("E517", "a `price` that can be below 0 (paying it would give the player tokens; write `max(0, ...)`)"),
-        ("E520", "a spec that `check` passes and the engine compiler cannot build (reported by `compile`)"),
+        ("E518", "an action or step named as an engine phase (`action`, `over`, `payment`)"),
+        ("E519", "a step named as an action"),
+        ("E521", "a payment that is not the last choice after another"),
+        ("E522", "two actions written the same way"),
     ),
     *_codes(
         INTERNAL,

@@ -24,7 +24,7 @@ import jinja2
 
 from .diagnostics import CompileError, Diagnostic
 from .files import write_atomic  # noqa: F401 - the writer of engine modules
-from .lower import EnginePlan, LoweringError, lower
+from .lower import EnginePlan, lower
 from .model import Rules
 from .pysource import Code, comment, docstring, literal, printable
 from .runtime import MODULES, engine_parts
@@ -129,11 +129,10 @@ def render_module(plan: EnginePlan) -> str:
 
 
 def compile_to_module(rules: Rules) -> str:
-    """The engine module's source for a checked rule model; raises CompileError if it cannot be built."""
-    try:
-        plan = lower(rules)
-    except LoweringError as err:
-        raise CompileError([Diagnostic("E520", str(err), err.span)]) from None
+    """The engine module's source for a checked rule model. `check` is the whole gate: a model
+    it accepts is lowered (lower.LoweringBug, exit 3, would be a bug of the compiler); only a
+    text that does not parse is refused here (E599, a bug too, never written out)."""
+    plan = lower(rules)
     text = render_module(plan)
     try:
         ast.parse(text, filename=rules.source.path)

@@ -50,8 +50,10 @@ from .pysource import Code, UnsafeName, comment, docstring, identifier, literal,
 from .source import shown_path
 
 
-class LoweringError(Exception):
-    """A spec that checks clean but cannot be compiled; carries a located message."""
+class LoweringBug(AssertionError):
+    """What the lowering cannot build although `check` refuses every spec that would need it
+    (E4xx types, E507, E508, E517-E519, E521, E522): reaching it is a bug of the compiler (exit 3), not of
+    the spec. tests/test_gate.py holds check and compile to this."""
 
     def __init__(self, message: str, span=None):
         super().__init__(message)
@@ -64,7 +66,7 @@ def spec_name(prefix: str, name: str, span=None) -> str:
     try:
         return identifier(prefix, name)
     except UnsafeName as err:
-        raise LoweringError(str(err), span) from None
+        raise LoweringBug(str(err), span) from None
 
 
 def unpacking(names) -> str:
@@ -192,7 +194,7 @@ def layout_param(param: Param, plan: "EnginePlan") -> ParamLayout:
         labels = ["" if sum(v) == 0 else f"paying {plan.rules.wild} for " + " ".join(
             gems[g] for g in range(len(gems)) for _ in range(v[g])) for v in plan.payments]
     else:  # pragma: no cover - the checker rejects other domains
-        raise LoweringError(f"unknown domain {param.domain}", param.span)
+        raise LoweringBug(f"unknown domain {param.domain}", param.span)
     if param.optional:
         values, labels = values + [None], labels + [""]
     return ParamLayout(param, len(values), values, labels)
@@ -624,7 +626,7 @@ class ExprCompiler:
         elements = self.static_elements(coll, env)
         if elements is not None:
             return repr(tuple(elements))
-        raise LoweringError(f"cannot iterate over '{unparse(coll)}'", coll.span)
+        raise LoweringBug(f"cannot iterate over '{unparse(coll)}'", coll.span)
 
     def size(self, coll, env) -> str:
         """The number of elements of a collection: known now for gems, colours and levels."""
@@ -709,7 +711,7 @@ class ExprCompiler:
                         return f"{self.expr(owner, env)}_{part.upper()}[{i}]"
                     case Attribute(obj=owner, name=("tokens" | "bonus") as part):
                         return f"{self.attribute(obj, owner, part, env)}[{i}]"
-                raise LoweringError(f"cannot compile '{unparse(node)}'", node.span)
+                raise LoweringBug(f"cannot compile '{unparse(node)}'", node.span)
             case Call(func=("min" | "max") as func, args=(first, second)) \
                     if self._constant(first, env) is not None or self._constant(second, env) is not None:
                 # min/max against a constant without a call: (t if (t := x) > k else k)
@@ -749,7 +751,7 @@ class ExprCompiler:
                 return f"({self.expr(l, env)} {op} {self.expr(r, env)})"
             case Conditional(test=t, then=a, otherwise=b):
                 return f"({self.expr(a, env)} if {self.expr(t, env)} else {self.expr(b, env)})"
-        raise LoweringError(f"cannot compile '{unparse(node)}'", getattr(node, "span", None))
+        raise LoweringBug(f"cannot compile '{unparse(node)}'", getattr(node, "span", None))
 
     def _constant(self, node, env) -> int | None:
         """The value of an integer literal or of a named value of the spec; None otherwise."""
@@ -777,7 +779,7 @@ class ExprCompiler:
             return {"points": f"NOBLE_POINTS[{owner}]", "requires": f"NOBLE_REQUIRES[{owner}]"}[attr]
         if kind == "payment":
             return {"gold_total": f"{owner}_GT", "gold": f"{owner}_GOLD", "spent": f"{owner}_SPENT"}[attr]
-        raise LoweringError(f"cannot compile '{unparse(node)}'", node.span)
+        raise LoweringBug(f"cannot compile '{unparse(node)}'", node.span)
 
     def aggregate(self, func, body, var, coll, env) -> str:
         elements = self.static_elements(coll, env)
@@ -984,7 +986,7 @@ class ExprCompiler:
             out.add(depth, f"g.nob[me].append({p})")
             out.add(depth, f"g.pts[me] += NOBLE_POINTS[{p}]")
         else:  # pragma: no cover - the checker rejects unknown effects
-            raise LoweringError(f"unknown effect {name}")
+            raise LoweringBug(f"unknown effect {name}")
 
 
 # ----------------------------------------------------------------------------- decisions
@@ -1222,8 +1224,10 @@ class DecisionLowering:
                 else:
                     out.add(depth, f"for {idx}, {name} in {table}[{mask}]:")
                 if p.optional:
-                    raise LoweringError("an optional gem_set is not supported", p.span)
+                    raise LoweringBug("an optional gem_set is not supported", p.span)
             elif p.domain == "face_up":
+                if p.optional:
+                    raise LoweringBug("an optional face_up is not supported", p.span)
                 # The id of slot si of row li is (li * slots + si) * stride plus the ids of the
                 # choices before: all but si are fixed for a row, so added once per row.
                 # The slot's id is counted up as the row is walked (cheaper than enumerate).
@@ -1262,11 +1266,15 @@ class DecisionLowering:
                 wild = len(self.plan.gems)
                 compiler.used_scalars.add("t")
                 out.add(depth, f"# price: {comment(unparse(p.price))}")
+                # The price is compiled here, in the loop: a part of it hoisted to a block already
+                # written would never be bound (price 'size(levels)': NameError in the engine).
+                saved_hoist, compiler.hoist = compiler.hoist, None
                 short = self._cannot_pay(p, compiler, k, bool(blocks[k + 1].lines), out, depth, preamble)
+                compiler.hoist = saved_hoist
                 out.add(depth, f"if {short}:")
                 out.add(depth + 1, "continue  # the player cannot pay, even with all the gold they hold")
                 if k != n - 1 or k == 0:
-                    raise LoweringError("a payment must be the last choice of its action, after the card", p.span)
+                    raise LoweringBug("a payment must be the last choice of its action, after the card", p.span)
                 if blocks[k + 1].lines:  # conditions on the payment: is there one payment they accept?
                     price_tuple = "(" + ", ".join(f"_p{gi}" for gi in range(wild)) + ",)"  # a tuple for one gem colour too
                     out.add(depth, f"for _i, {name}_GOLD, {name}_SPENT, {name}_GT in _payments({price_tuple}, tok):")
@@ -1277,7 +1285,7 @@ class DecisionLowering:
                 out.add(depth, f"out.append({' + '.join(index_terms)})")
                 return self._finish_legal(out, scalar_at, compiler, preamble, fused)
             if p.optional and p.domain not in ("gem", "colour"):
-                raise LoweringError(f"an optional choice of domain {p.domain} is not supported", p.span)
+                raise LoweringBug(f"an optional choice of domain {p.domain} is not supported", p.span)
             depth += 1
             index_terms.append(f"{idx} * {stride}" if stride != 1 else idx)
             emit_block(k + 1, depth, True)
@@ -1770,7 +1778,7 @@ def lower(rules: Rules) -> EnginePlan:
         # chooses one (every distinct payment stays reachable, one decision each).
         clash = next((dp.decision for dp in plan.decisions if dp.decision.name == "payment"), None)
         if clash is not None:
-            raise LoweringError("'payment' names the step in which a purchase is paid; give this one another name",
+            raise LoweringBug("'payment' names the step in which a purchase is paid; give this one another name",
                                 clash.span)
         plan.pay_index, plan.pay_base = len(plan.decisions), base
         for pi, vec in enumerate(plan.payments):
@@ -1788,7 +1796,7 @@ def lower(rules: Rules) -> EnginePlan:
             names = [plan.decisions[plan.actions[i][0]].decision.name if plan.actions[i][0] != plan.pay_index
                      else "the payment step" for i in (seen[text], a)]
             span = plan.decisions[plan.actions[a][0]].decision.span if plan.actions[a][0] != plan.pay_index else None
-            raise LoweringError(f"two actions are written the same way, '{text}' ({names[0]} and {names[1]}); "
+            raise LoweringBug(f"two actions are written the same way, '{text}' ({names[0]} and {names[1]}); "
                                 "make their notations differ", span)
         seen[text] = a
     # Legal code first: it decides whether the effects keep Game.face_up_costs in step.

@@ -79,8 +79,8 @@ def check_spec(path: str, sources: SourceMap | None = None) -> Checked:
 
 
 def compile_spec(path: str, sources: SourceMap | None = None) -> CompiledEngine:
-    """The engine of the spec at `path`: its rule model lowered and emitted (E520, E599 when
-    it cannot be). The gate is the rule model's: the sheets' lint and the warnings of
+    """The engine of the spec at `path`: its rule model lowered and emitted (E599, a bug of
+    the compiler, when it cannot be). The gate is the rule model's: the sheets' lint and the warnings of
     :func:`check_spec` are about the sheets and the games, not about writing the engine."""
     rules = load_rules(path, sources)
     return CompiledEngine(rules, emit_engine.compile_to_module(rules))

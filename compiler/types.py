@@ -192,8 +192,10 @@ def _not_equated(t) -> tuple[str, str] | None:
 
 
 def _chosen_by_if(t) -> bool:
-    """May an 'if ... then ... else' value have type `t`? Not a player, a collection, a table or the setup row."""
-    return not (isinstance(t, (SetOf, MapOf)) or t in (PLAYER, SETUP, NONE))
+    """May an 'if ... then ... else' value have type `t`? A number, a condition or a colour: not a player,
+    a collection, a table or the setup row (the sheets phrase values), nor a card, a noble or a payment
+    (the engines read a chosen one, and move it, by its choice's name)."""
+    return t in (INT, BOOL, GEM, COLOUR, ERROR)
 
 
 def base_scope(gems: tuple[str, ...], wild: str, values: tuple[str, ...]) -> dict[str, object]:
@@ -367,8 +369,8 @@ class Inferrer:
                     self.r.error("E410", f"both branches of 'if' must have the same type, but one is {noun(at)} and "
                                  f"the other {noun(bt)}", node.span)
                 elif chosen:  # the sheets phrase "X if ..., otherwise Y" of values, not of players or collections
-                    self.r.error("E410", "'if ... then ... else' chooses a number, a condition, a colour, a card, a "
-                                 f"noble or a payment, not {noun(chosen[0])}: put the 'if' around the condition or "
+                    self.r.error("E410", "'if ... then ... else' chooses a number, a condition or a colour, "
+                                 f"not {noun(chosen[0])}: put the 'if' around the condition or "
                                  "the effect that uses it", node.span)
                 return at if at != ERROR else bt
         raise TypeError(f"not an expression: {node!r}")  # pragma: no cover
