@@ -47,6 +47,7 @@ from .expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditiona
 from .flow import DRAWS, token_bounds
 from .model import Decision, Param, Rules
 from .pysource import Code, UnsafeName, comment, docstring, identifier, literal, printable
+from .notation import fill as notation_text  # check reads the same texts (E522)
 from .source import shown_path
 
 
@@ -246,28 +247,6 @@ def notation_form(dp: "DecisionPlan", plan: "EnginePlan") -> tuple[str, str, boo
     form = re.sub(r"\[([^\]]*)\]", group, dp.decision.notation)
     form = re.sub(r"\{(\w+)\}", lambda m: labels[m.group(1)], form)
     return " ".join(form.split()), " and ".join(meanings), dp.deferred is not None
-
-
-def render_notation(template: str, labels: dict[str, str]) -> str:
-    """Fill a notation template; a [group] is dropped when a choice inside it is empty."""
-    out, i = [], 0
-    while i < len(template):
-        ch = template[i]
-        if ch == "[":
-            j = template.index("]", i)
-            group = template[i + 1:j]
-            names = [part.split("}")[0] for part in group.split("{")[1:]]
-            if all(labels.get(n) for n in names):
-                out.append(render_notation(group, labels))
-            i = j + 1
-        elif ch == "{":
-            j = template.index("}", i)
-            out.append(labels[template[i + 1:j]])
-            i = j + 1
-        else:
-            out.append(ch)
-            i += 1
-    return " ".join("".join(out).split())
 
 
 # ----------------------------------------------------------------------------- code building
@@ -1766,7 +1745,7 @@ def lower(rules: Rules) -> EnginePlan:
             if dp.deferred is not None:
                 labels[dp.deferred.param.name] = ""  # chosen in the payment step
             plan.actions.append((index, args))
-            plan.action_strings.append(render_notation(decision.notation, labels))
+            plan.action_strings.append(notation_text(decision.notation, labels))
         base += count
         plan.decisions.append(dp)
         plan.notation_forms.append(notation_form(dp, plan))
