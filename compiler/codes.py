@@ -87,7 +87,8 @@ CODES: dict[str, Code] = _index([
         ("E108", "a number out of range"),
         ("E109", "an empty text, list or table"),
         ("E110", "an item listed twice"),
-        ("E111", "a key that does not fit with the others: `min` outside `gem_set`, overlay keys in a full spec, "
+        ("E111", "a key that does not fit with the others: `min` outside `gem_set`, `optional` outside `gem` and "
+                 "`colour`, overlay keys in a full spec, "
                  "`before` without `add`, a removal with other keys"),
         ("E112", "a card or noble table that cannot be found or read, or that is named by an absolute path "
                  "(tables are named relative to the spec's folder)"),
