@@ -96,7 +96,7 @@ class Game:
                 out.append(BLIND + 2)
         w0, w1, w2, w3, w4, gold = b[0] + t[0], b[1] + t[1], b[2] + t[2], b[3] + t[3], b[4] + t[4], t[5]
         # the face-up cards (empty slots are -1), then the player's reserved cards
-        for action, card in zip(BUY_IDS, market + self.res[me]):
+        for action, card in zip(BUY_IDS, market + self.res[me], strict=False):
             if card >= 0:
                 c0, c1, c2, c3, c4 = COST[card]
                 if c0 > w0 or c1 > w1 or c2 > w2 or c3 > w3 or c4 > w4:

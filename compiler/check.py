@@ -288,7 +288,7 @@ class Checker:
                 continue
             line = lines[number - 1] if number <= len(lines) else ""
             cells = [c.strip() for c in row]
-            out.append((number, dict(zip(header, zip(cells, _cell_columns(line, cells)))), shown))
+            out.append((number, dict(zip(header, zip(cells, _cell_columns(line, cells), strict=True), strict=False)), shown))
         return out
 
     def _number(self, column: str, cell: str, span: Span) -> int | None:
@@ -367,7 +367,7 @@ class Checker:
             out.append(PlayerCount(key.value, nums["gems"], nums["gold"], nums["nobles"], nums["face_up"], key.span,
                                    self.note(entry)))
         out.sort(key=lambda p: p.players)
-        for a, b in zip(out, out[1:]):
+        for a, b in zip(out, out[1:], strict=False):
             if b.players != a.players + 1:
                 missing = [str(n) for n in range(a.players + 1, b.players)]
                 rows = f"a row for {missing[0]} players" if len(missing) == 1 else \

@@ -569,12 +569,12 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
     try:
         names = sim_mod.check_bots(bots.split(","), players)
     except (BotError, ValueError) as e:
-        raise click.BadParameter(str(e), param_hint="--bots")
+        raise click.BadParameter(str(e), param_hint="--bots") from e
     if plot_dir:
         try:
             plots.require()
         except plots.PlotError as e:
-            raise click.UsageError(str(e))
+            raise click.UsageError(str(e)) from e
     sources = SourceMap()
     loaded = []
     for spec in specs:
@@ -584,7 +584,7 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
             report(err, sources)
             sys.exit(1)
         except engines.EngineError as e:
-            raise click.UsageError(str(e))
+            raise click.UsageError(str(e)) from e
     tty = sys.stderr.isatty()
     show = progress if progress is not None else tty
     started = time.monotonic()
@@ -602,7 +602,7 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
         result = sim_mod.simulate(loaded, players, games, names, seed=seed, jobs=jobs or os.cpu_count() or 1,
                                   max_turns=max_turns, scheduler=scheduler, progress=on_progress if show else None)
     except ValueError as e:
-        raise click.UsageError(str(e))
+        raise click.UsageError(str(e)) from e
     except sim_mod.SimulationError as e:
         echo(f"error: {e}", err=True)
         sys.exit(3)  # a failure inside an engine or a bot: a bug, not a mistake in the spec
@@ -657,20 +657,20 @@ def play(spec, players, seats, seed, load_path, cache_dir):
         report(err, sources)
         sys.exit(1)
     except engines.EngineError as e:
-        raise click.UsageError(str(e))
+        raise click.UsageError(str(e)) from e
     saved = None
     if load_path is not None:
         try:
             saved = terminal.read_saved(load_path)
         except OSError as e:
-            raise click.BadParameter(f"cannot read {load_path}: {e.strerror or e}", param_hint="--load")
+            raise click.BadParameter(f"cannot read {load_path}: {e.strerror or e}", param_hint="--load") from e
     try:
         table = terminal.new_table(engine.module, players, seats, seed, saved, saved_name=load_path)
     except terminal.SavedGameError as e:  # the command is right, the file is not: no usage text
         echo(str(e), err=True)
         sys.exit(1)
     except terminal.TableError as e:
-        raise click.UsageError(str(e))
+        raise click.UsageError(str(e)) from e
     session = terminal.Session(table, ask=lambda prompt: click.prompt(terminal_text(prompt), prompt_suffix=" ",
                                                                       default="", show_default=False), say=echo)
     try:

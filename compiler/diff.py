@@ -195,10 +195,10 @@ def _components(a: Rules, b: Rules) -> list[Difference]:
         out.append(Difference("changed", "components.wild", subject, "wild", ("code", a.wild), ("code", b.wild)))
 
     def cards(r: Rules):
-        return tuple((c.level, r.gems[c.bonus], c.points, tuple(zip(r.gems, c.cost))) for c in r.cards)
+        return tuple((c.level, r.gems[c.bonus], c.points, tuple(zip(r.gems, c.cost, strict=True))) for c in r.cards)
 
     def nobles(r: Rules):
-        return tuple((n.points, tuple(zip(r.gems, n.requires))) for n in r.nobles)
+        return tuple((n.points, tuple(zip(r.gems, n.requires, strict=True))) for n in r.nobles)
 
     if cards(a) != cards(b):
         out.append(Difference("changed", "components.cards", subject, "cards", ("cards", len(a.cards)),

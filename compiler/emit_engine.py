@@ -69,7 +69,7 @@ def module_docstring(plan: EnginePlan) -> Code:
 def notation_help(plan: EnginePlan) -> list[str]:
     lines = []
     for dp in plan.decisions:
-        example = next(s for (d, _), s in zip(plan.actions, plan.action_strings) if d == dp.index)
+        example = next(s for (d, _), s in zip(plan.actions, plan.action_strings, strict=True) if d == dp.index)
         lines.append(f"{dp.decision.notation:<34} e.g. {example!r}")
     if plan.pay_index >= 0:
         wild = plan.rules.wild

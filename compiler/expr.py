@@ -205,10 +205,10 @@ class Origin:
         line, col = span.line, span.col  # 1-based
         end_line = span.end_line or span.line
 
-        def char_at(l: int, c: int) -> str | None:
-            if l > end_line or l > len(raw_lines):
+        def char_at(row: int, c: int) -> str | None:
+            if row > end_line or row > len(raw_lines):
                 return None
-            text = raw_lines[l - 1]
+            text = raw_lines[row - 1]
             return text[c - 1] if c - 1 < len(text) else "\n"
 
         for ch in value:

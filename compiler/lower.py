@@ -1740,8 +1740,8 @@ def lower(rules: Rules) -> EnginePlan:
             count *= lay.size
         dp.count = count
         for combo in itertools.product(*[range(lay.size) for lay in ids]):
-            args = tuple(lay.values[i] for lay, i in zip(ids, combo))
-            labels = {lay.param.name: lay.labels[i] for lay, i in zip(ids, combo)}
+            args = tuple(lay.values[i] for lay, i in zip(ids, combo, strict=True))
+            labels = {lay.param.name: lay.labels[i] for lay, i in zip(ids, combo, strict=True)}
             if dp.deferred is not None:
                 labels[dp.deferred.param.name] = ""  # chosen in the payment step
             plan.actions.append((index, args))

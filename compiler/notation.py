@@ -69,7 +69,7 @@ def decision_texts(decision: Decision, gems, wild, levels, players) -> Iterator[
     """The text of each action of a decision, in the order of its action ids."""
     names = [p.name for p in decision.params]
     for combo in itertools.product(*(choice_labels(p, gems, wild, levels, players) for p in decision.params)):
-        yield fill(decision.notation, dict(zip(names, combo)))
+        yield fill(decision.notation, dict(zip(names, combo, strict=True)))
 
 
 def payment_texts(gems: Sequence[str], wild: str, most_gold: int) -> Iterator[str]:

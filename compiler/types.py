@@ -423,7 +423,7 @@ class Inferrer:
                 if len(args) != len(params):
                     self.r.error("E408", f"'{name}' takes {len(params)} argument{'s' if len(params) != 1 else ''}"
                                  f" ({len(args)} given)", node.span)
-                for a, p in zip(args, params):
+                for a, p in zip(args, params, strict=False):
                     t = self.infer(a, scope, p)
                     if not assignable(t, p):
                         self.r.error("E410", f"'{name}' needs {wanted(p)}, but this is {noun(t)}", a.span)

@@ -118,7 +118,7 @@ def evaluate(game, p: int, f: Facts, w: Weights = WEIGHTS) -> float:
         if not total:
             continue
         have = 0
-        for g, (r, x) in enumerate(zip(req, b)):
+        for g, (r, x) in enumerate(zip(req, b, strict=False)):
             if r > x:
                 have += x
                 useful[g] += f.noble_points[n] / total
@@ -126,7 +126,7 @@ def evaluate(game, p: int, f: Facts, w: Weights = WEIGHTS) -> float:
                 have += r
         score += w.noble * f.noble_points[n] * (have / total) ** 2
     # Targets: the market and this seat's reserved cards, by value over turns to buy.
-    have = [x + y for x, y in zip(b, t)]
+    have = [x + y for x, y in zip(b, t, strict=False)]
     rates = []
     reserved = game.reserved[p]
     tp = w.throughput
@@ -138,7 +138,7 @@ def evaluate(game, p: int, f: Facts, w: Weights = WEIGHTS) -> float:
             if card is None:
                 continue
             short = -gold
-            for c, h in zip(costs[card], have):
+            for c, h in zip(costs[card], have, strict=False):
                 if c > h:
                     short += c - h
             turns = -(-short // tp) if short > 0 else 0
@@ -146,7 +146,7 @@ def evaluate(game, p: int, f: Facts, w: Weights = WEIGHTS) -> float:
             if mine:
                 score -= w.reserved * (1 + turns)
     rates.sort(reverse=True)
-    for weight, r in zip(w.target, rates):
+    for weight, r in zip(w.target, rates, strict=False):
         score += weight * r
     score += w.token * (sum(t) - gold) + w.gold * gold
     return score

@@ -47,7 +47,7 @@ def write(sim: Simulation, directory: str | os.PathLike) -> list[pathlib.Path]:
     low = min((min(x) for x in lengths if x), default=0)
     high = max((max(x) for x in lengths if x), default=1)
     bins = range(low, high + 2)
-    for k, (label, xs) in enumerate(zip(labels, lengths)):
+    for k, (label, xs) in enumerate(zip(labels, lengths, strict=True)):
         if xs:
             colour = f"C{k}"
             ax.hist(xs, bins=bins, histtype="step", linewidth=2, color=colour, label=label, align="left")
@@ -63,8 +63,8 @@ def write(sim: Simulation, directory: str | os.PathLike) -> list[pathlib.Path]:
     for k, s in enumerate(specs):
         xs = [seat + k * width for seat in range(sim.players)]
         rates = [x["win_rate"] or 0.0 for x in s["seats"]]
-        err_low = [max(0.0, r - (x["ci95"][0] or 0.0)) for r, x in zip(rates, s["seats"])]
-        err_high = [max(0.0, (x["ci95"][1] or 0.0) - r) for r, x in zip(rates, s["seats"])]
+        err_low = [max(0.0, r - (x["ci95"][0] or 0.0)) for r, x in zip(rates, s["seats"], strict=True)]
+        err_high = [max(0.0, (x["ci95"][1] or 0.0) - r) for r, x in zip(rates, s["seats"], strict=True)]
         ax.bar(xs, rates, width=width, yerr=[err_low, err_high], capsize=3, label=s["spec"])
     ax.set_xticks([seat + width * (len(specs) - 1) / 2 for seat in range(sim.players)])
     ax.set_xticklabels([f"seat {i + 1}\n{b}" for i, b in enumerate(sim.bots)])
@@ -80,7 +80,7 @@ def write(sim: Simulation, directory: str | os.PathLike) -> list[pathlib.Path]:
     for reason in reasons:
         shares = [s["ends"].get(reason, 0) / s["games"] if s["games"] else 0.0 for s in specs]
         ax.bar(range(len(specs)), shares, bottom=bottoms, label=reason)
-        bottoms = [b + x for b, x in zip(bottoms, shares)]
+        bottoms = [b + x for b, x in zip(bottoms, shares, strict=True)]
     ax.set_xticks(range(len(specs)))
     ax.set_xticklabels(labels)
     ax.set_ylabel("share of games")

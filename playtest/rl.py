@@ -146,7 +146,7 @@ class Encoder:
         field("ending", [1.0])
         field("supply", self.supply_max)
         field("deck", [float(x) for x in self.level_size])
-        for lv, n in zip(self.levels, self.slots):
+        for lv, n in zip(self.levels, self.slots, strict=True):
             for s in range(n):
                 field(f"market[{lv}.{s + 1}]", card_bounds)
         for i in range(self.noble_slots):
@@ -222,7 +222,7 @@ class Encoder:
             deck = obs["decks"][str(lv)]
             out[i] = deck if isinstance(deck, int) else len(deck)
             i += 1
-        for lv, slots in zip(self.levels, self.slots):
+        for lv, slots in zip(self.levels, self.slots, strict=True):
             row = obs["market"][str(lv)]
             for s in range(slots):
                 if s < len(row) and row[s] is not None:
@@ -431,7 +431,7 @@ class SplendorEnv(gymnasium.Env):
         game_seed = int(seed) if seed is not None else int(self.np_random.integers(2 ** 63))
         others = [p for p in range(self.players) if p != self.seat]
         self.bots = {p: make_bot(name, self.module, int(self.np_random.integers(2 ** 63)))
-                     for p, name in zip(others, self.opponents)}
+                     for p, name in zip(others, self.opponents, strict=False)}
         self.game = self.module.new_game(self.players, seed=game_seed, max_turns=self.max_turns)
         self._done = False
         self._play_bots()

@@ -342,7 +342,7 @@ class Simulation:
             "comparisons": [compare(self.specs[0], s, self.players) for s in self.specs[1:]],
         }
         if games:
-            for d, s in zip(out["specs"], self.specs):
+            for d, s in zip(out["specs"], self.specs, strict=True):
                 d["results"] = [r.to_dict() for r in s.results]
         return out
 
@@ -456,12 +456,12 @@ def format_table(sim: Simulation) -> str:
     header = ["", *[s["spec"] for s in specs]]
     width0 = max(len(r[0]) for r in rows + [("", [])])
     widths = [max(len(header[i + 1]), *(len(r[1][i]) for r in rows)) for i in range(len(specs))]
-    lines = ["  ".join([header[0].ljust(width0), *(h.rjust(w) for h, w in zip(header[1:], widths))])]
+    lines = ["  ".join([header[0].ljust(width0), *(h.rjust(w) for h, w in zip(header[1:], widths, strict=True))])]
     lines.append("  ".join(["-" * width0, *("-" * w for w in widths)]))
     for title, cells in rows:
         if all(c == "" for c in cells):
             continue
-        lines.append("  ".join([title.ljust(width0), *(c.rjust(w) for c, w in zip(cells, widths))]))
+        lines.append("  ".join([title.ljust(width0), *(c.rjust(w) for c, w in zip(cells, widths, strict=True))]))
     notes = [f"{sim.players} players, bots {','.join(sim.bots)}, seed {sim.seed}; win rates with 95% Wilson "
              "intervals (a shared victory counts for each winner)"]
     if len(specs) > 1:

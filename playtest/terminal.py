@@ -220,7 +220,7 @@ def _plural(n: int, word: str) -> str:
 
 
 def _counts(names, values, skip_zero: bool = True, sep: str = "  ") -> str:
-    parts = [f"{v} {n}" if sep == ", " else f"{n} {v}" for n, v in zip(names, values) if v or not skip_zero]
+    parts = [f"{v} {n}" if sep == ", " else f"{n} {v}" for n, v in zip(names, values, strict=False) if v or not skip_zero]
     return sep.join(parts) if parts else "none"
 
 
@@ -248,7 +248,7 @@ class Catalogue:
         self.bonus_width = max((len(str(c.bonus)) for c in module.CARDS), default=0)
 
     def cost(self, values) -> str:
-        parts = [f"{v} {g}" for g, v in zip(self.gems, values) if v]
+        parts = [f"{v} {g}" for g, v in zip(self.gems, values, strict=False) if v]
         return " ".join(parts) if parts else "free"
 
     def card(self, card_id: int) -> str:

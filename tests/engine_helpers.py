@@ -408,11 +408,11 @@ def set_turn(state: dict, seat: int, round_: int = 1) -> dict:
 
 
 def cost(E: ModuleType, card: int) -> dict[str, int]:
-    return dict(zip(E.GEMS, E.CARDS[card].cost))
+    return dict(zip(E.GEMS, E.CARDS[card].cost, strict=True))
 
 
 def requires(E: ModuleType, noble: int) -> dict[str, int]:
-    return dict(zip(E.GEMS, E.NOBLES[noble].requires))
+    return dict(zip(E.GEMS, E.NOBLES[noble].requires, strict=True))
 
 
 def bonuses(E: ModuleType, state: dict, seat: int) -> dict[str, int]:
@@ -505,7 +505,7 @@ def nobles_not_met(E: ModuleType, bonus: dict[str, int], n: int | None = None,
     """`n` nobles (all of them if n is None) whose requirements the bonuses `bonus` do not meet."""
     exclude = set(exclude)
     found = [nb.id for nb in E.NOBLES if nb.id not in exclude
-             and not all(bonus[g] >= r for g, r in zip(E.GEMS, nb.requires))]
+             and not all(bonus[g] >= r for g, r in zip(E.GEMS, nb.requires, strict=True))]
     if n is None:
         return found
     if len(found) < n:

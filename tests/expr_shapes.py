@@ -19,7 +19,7 @@ import dataclasses
 
 from hypothesis import strategies as st
 
-from compiler.expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditional, Index, Int, Logic, Name,
+from compiler.expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Index, Int, Logic, Name,
                            Origin, Unary, parse_expr, parse_stmt, unparse, walk)
 
 GEMS = ("white", "blue", "green", "red", "black")

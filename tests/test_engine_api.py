@@ -71,7 +71,7 @@ def test_cards_and_nobles_match_the_csv_files(E):
     with open(H.ROOT / "rulespec" / "splendor_cards.csv", newline="") as f:
         rows = list(csv.DictReader(f))
     assert len(E.CARDS) == len(rows)
-    for card, row in zip(E.CARDS, rows):
+    for card, row in zip(E.CARDS, rows, strict=True):
         assert (card.level, card.bonus, card.points) == (int(row["level"]), row["bonus"], int(row["points"]))
         assert tuple(card.cost) == tuple(int(row[g]) for g in E.GEMS)
     with open(H.ROOT / "rulespec" / "splendor_nobles.csv", newline="") as f:

@@ -273,8 +273,8 @@ def expected_payments(price: dict, held: dict, wild: str) -> set:
     gems = [gem for gem, n in price.items() if n]
     found = set()
     for golds in itertools.product(*(range(price[gem] + 1) for gem in gems)):
-        if sum(golds) <= held[wild] and all(price[gem] - k <= held[gem] for gem, k in zip(gems, golds)):
-            found.add(frozenset((gem, k) for gem, k in zip(gems, golds) if k))
+        if sum(golds) <= held[wild] and all(price[gem] - k <= held[gem] for gem, k in zip(gems, golds, strict=True)):
+            found.add(frozenset((gem, k) for gem, k in zip(gems, golds, strict=True) if k))
     return found
 
 
@@ -393,7 +393,7 @@ def test_gold_counts_towards_the_limit(E, V):
     g = H.load(E, st)
     picked = [gem for gem in E.GEMS if st["supply"][gem] >= 1][:k]
     H.act(g, "take " + " ".join(picked))
-    for returned in range(k - 1):  # limit - 1 + k held: k - 1 to return, gold counted
+    for _returned in range(k - 1):  # limit - 1 + k held: k - 1 to return, gold counted
         assert (g.phase, g.current_player) == ("return_tokens", 0)
         H.act(g, H.legal_strings(g)[0])
     assert (g.phase, g.current_player) == ("action", 1)

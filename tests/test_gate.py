@@ -187,7 +187,7 @@ REPRODUCTIONS = {  # each passed `check`, then `compile` refused it (E520) or en
     **{f"an optional {domain}": ({"actions": {"take_pair": {
         "notation": "take2 {colour} [with {x}]",
         "choose": {"x": {"add": True, "domain": domain, "optional": True, **CHOICES[domain]}}}}}, "E111",
-        f"'optional' in parameter 'x' of action 'take_pair' applies only to the domains 'gem' and 'colour'")
+        "'optional' in parameter 'x' of action 'take_pair' applies only to the domains 'gem' and 'colour'")
        for domain in ("noble", "deck", "reserved", "gem_set", "face_up")},
 }
 

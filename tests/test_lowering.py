@@ -234,7 +234,7 @@ def test_a_take_its_tests_do_not_ensure_fails_in_words_and_proven_ones_cost_noth
     """take/put_back test the count first unless a test before them guarantees it (the decision's
     condition for the first draw on that pool, an `if` around it): the official engine has no such test."""
     spec = tmp_path / "greedy-pair.yaml"
-    spec.write_text(f"spec: 1\nname: greedy-pair\nextends: official\ntitle: {{en: Greedy pair}}\n"
+    spec.write_text("spec: 1\nname: greedy-pair\nextends: official\ntitle: {en: Greedy pair}\n"
                     "actions:\n  take_pair:\n    condition: supply[colour] >= 1\n", encoding="utf-8")
     module = tmp_path / "greedy_pair.py"
     module.write_text(pipeline.compile_spec(str(spec)).text, encoding="utf-8")
@@ -275,7 +275,7 @@ def test_a_negative_number_of_tokens_fails_in_words(tmp_path):
 
 def test_a_reserve_past_the_hand_its_choices_can_name_fails_in_words(tmp_path):
     spec = tmp_path / "double-reserve.yaml"
-    spec.write_text(f"spec: 1\nname: double-reserve\nextends: official\ntitle: {{en: Double reserve}}\n"
+    spec.write_text("spec: 1\nname: double-reserve\nextends: official\ntitle: {en: Double reserve}\n"
                     "actions:\n  reserve_blind:\n    effects:\n      append:\n        - reserve_top(level)\n",
                     encoding="utf-8")
     module = tmp_path / "double_reserve.py"
@@ -296,7 +296,7 @@ def test_a_reserve_past_the_hand_its_choices_can_name_fails_in_words(tmp_path):
 def test_the_condition_speaks_only_for_the_first_draw_on_a_pool(tmp_path):
     """`me.tokens[gold] >= 1` held before the payment; after it, returning a gold token is tested."""
     spec = tmp_path / "gold-back.yaml"
-    spec.write_text(f"spec: 1\nname: gold-back\nextends: official\ntitle: {{en: Gold back}}\n"
+    spec.write_text("spec: 1\nname: gold-back\nextends: official\ntitle: {en: Gold back}\n"
                     "actions:\n  buy_reserved:\n    condition: me.tokens[gold] >= 1\n"
                     "    effects:\n      append:\n        - put_back(gold, 1)\n"
                     "  take_pair:\n    condition: me.tokens[gold] >= 1 and supply[colour] >= pair_minimum\n"
@@ -310,7 +310,7 @@ def test_the_condition_speaks_only_for_the_first_draw_on_a_pool(tmp_path):
 
 def test_a_test_speaks_for_one_run_of_an_effect_not_for_a_loop_of_them(tmp_path):
     spec = tmp_path / "gold-rain.yaml"
-    spec.write_text(f"spec: 1\nname: gold-rain\nextends: official\ntitle: {{en: Gold rain}}\n"
+    spec.write_text("spec: 1\nname: gold-rain\nextends: official\ntitle: {en: Gold rain}\n"
                     "actions:\n  take_pair:\n    condition: supply[gold] >= 1 and supply[colour] >= pair_minimum\n"
                     "    effects:\n      - \"for c in gems: take(gold, 1)\"\n"
                     "      - \"for c in gems: if supply[c] >= 1: take(c, 1)\"\n", encoding="utf-8")

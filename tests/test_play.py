@@ -35,7 +35,7 @@ def short_spec(tmp_path_factory):
     """A variant with a prestige target of 3, so that scripted games end in a few rounds."""
     folder = tmp_path_factory.mktemp("spec")
     path = folder / "target-3.yaml"
-    path.write_text(f"spec: 1\nname: target-3\nextends: official\n"
+    path.write_text("spec: 1\nname: target-3\nextends: official\n"
                     "title: {en: Target 3, fr: Objectif 3, nl: Doel 3, sr: Циљ 3}\n"
                     "description: {en: A very short game., fr: Une partie très courte., nl: Een heel kort spel.,"
                     " sr: Врло кратка партија.}\n"
@@ -167,7 +167,7 @@ def test_command_errors_are_messages_not_tracebacks(tmp_path):
     result = runner.invoke(main, ["play", str(tmp_path / "nope.yaml")], input="quit\n")
     assert result.exit_code == 2 and "no such spec file" in result.output
     broken = tmp_path / "broken.yaml"
-    broken.write_text(f"spec: 1\nname: broken\nextends: official\nvalues:\n  targte: 3\n", encoding="utf-8")
+    broken.write_text("spec: 1\nname: broken\nextends: official\nvalues:\n  targte: 3\n", encoding="utf-8")
     result = runner.invoke(main, ["play", str(broken), "--cache-dir", str(tmp_path)], input="quit\n")
     assert result.exit_code == 1, result.output
     assert f"{broken}:5:3: error[E3" in result.output and "did you mean 'target'" in result.output

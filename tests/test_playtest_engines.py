@@ -98,7 +98,7 @@ def test_loading_errors(tmp_path):
     with pytest.raises(engines.EngineError, match="not an engine module"):
         engines.load(str(not_engine))
     bad = tmp_path / "bad.yaml"
-    bad.write_text(f"spec: 1\nname: bad\nextends: official\nvalues:\n  targt: 12\n", encoding="utf-8")
+    bad.write_text("spec: 1\nname: bad\nextends: official\nvalues:\n  targt: 12\n", encoding="utf-8")
     with pytest.raises(CompileError):
         engines.load(str(bad), cache_dir=tmp_path / "cache")
 
@@ -225,7 +225,7 @@ def test_cli_simulate_specs():
 
 def test_cli_simulate_reports_spec_errors(tmp_path):
     bad = tmp_path / "bad.yaml"
-    bad.write_text(f"spec: 1\nname: bad\nextends: official\nvalues:\n  targt: 12\n", encoding="utf-8")
+    bad.write_text("spec: 1\nname: bad\nextends: official\nvalues:\n  targt: 12\n", encoding="utf-8")
     out = subprocess.run([sys.executable, "-m", "compiler", "simulate", str(bad), "--games", "2"],
                          cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 1

@@ -243,10 +243,10 @@ class Game:
                 out.append(a)
         out += [25 + g for g in range(5) if self.supply[g] >= PAIR_MINIMUM]
         if len(self.reserved[p]) < RESERVE_LIMIT:
-            out += [30 + 4 * l + s for l in range(3) for s in range(FACE_UP) if self.market[l][s] is not None]
-            out += [42 + l for l in range(3) if self.decks[l]]
-        out += [45 + 4 * l + s for l in range(3) for s in range(FACE_UP)
-                if self.market[l][s] is not None and self._price(p, self.market[l][s]) is not None]
+            out += [30 + 4 * lv + s for lv in range(3) for s in range(FACE_UP) if self.market[lv][s] is not None]
+            out += [42 + lv for lv in range(3) if self.decks[lv]]
+        out += [45 + 4 * lv + s for lv in range(3) for s in range(FACE_UP)
+                if self.market[lv][s] is not None and self._price(p, self.market[lv][s]) is not None]
         out += [57 + i for i, c in enumerate(self.reserved[p]) if self._price(p, c) is not None]
         if not out:
             out = [NUM_ACTIONS - 1]
@@ -376,11 +376,11 @@ class Game:
             "seed": self.seed, "current_player": self.current_player, "phase": self.phase,
             "step_count": self.step_count, "round": self.round, "turn": self.turn,
             "passes": self.passes, "ending": self.ending, "end_reason": self.end_reason,
-            "supply": dict(zip(COLOURS, self.supply)),
-            "market": {str(l + 1): list(self.market[l]) for l in range(3)},
-            "decks": {str(l + 1): list(reversed(self.decks[l])) for l in range(3)},
+            "supply": dict(zip(COLOURS, self.supply, strict=True)),
+            "market": {str(lv + 1): list(self.market[lv]) for lv in range(3)},
+            "decks": {str(lv + 1): list(reversed(self.decks[lv])) for lv in range(3)},
             "nobles": list(self.noble_row),
-            "seats": [{"tokens": dict(zip(COLOURS, self.tokens[p])), "purchased": list(self.purchased[p]),
+            "seats": [{"tokens": dict(zip(COLOURS, self.tokens[p], strict=True)), "purchased": list(self.purchased[p]),
                        "reserved": list(self.reserved[p]), "blind": list(self.blind[p]),
                        "nobles": list(self.nobles[p]), "turns": self.turns[p]}
                       for p in range(self.num_players)],
@@ -413,12 +413,12 @@ def new_game(players, seed=None, max_turns=None):
     g = Game(players)
     g.seed = seed
     g.supply = [gems] * 5 + [gold]
-    for l in range(3):
-        deck = [c.id for c in CARDS if c.level == l + 1]
+    for lv in range(3):
+        deck = [c.id for c in CARDS if c.level == lv + 1]
         rng.shuffle(deck)
-        g.decks[l] = deck
+        g.decks[lv] = deck
         for s in range(FACE_UP):
-            g.market[l][s] = deck.pop()
+            g.market[lv][s] = deck.pop()
     row = list(range(len(NOBLES)))
     rng.shuffle(row)
     g.noble_row = row[:nobles]
@@ -439,8 +439,8 @@ def from_json(data):
     g.round, g.turn, g.passes, g.ending = d["round"], d["turn"], d["passes"], d["ending"]
     g.end_reason = d.get("end_reason")
     g.supply = [d["supply"][c] for c in COLOURS]
-    g.market = [list(d["market"][str(l + 1)]) for l in range(3)]
-    g.decks = [list(reversed(d["decks"][str(l + 1)])) for l in range(3)]
+    g.market = [list(d["market"][str(lv + 1)]) for lv in range(3)]
+    g.decks = [list(reversed(d["decks"][str(lv + 1)])) for lv in range(3)]
     g.noble_row = list(d["nobles"])
     for p, seat in enumerate(d["seats"]):
         g.tokens[p] = [seat["tokens"][c] for c in COLOURS]
@@ -453,7 +453,7 @@ def from_json(data):
             g.bonus[p][_BONUS[c]] += 1
         g.prestige[p] = sum(CARDS[c].points for c in g.purchased[p]) + sum(NOBLES[x].points for x in g.nobles[p])
     g.history = list(d.get("history", []))
-    seen = [c for l in range(3) for c in g.market[l] if c is not None]
+    seen = [c for lv in range(3) for c in g.market[lv] if c is not None]
     seen += [c for deck in g.decks for c in deck]
     for p in range(n):
         seen += g.purchased[p] + g.reserved[p]

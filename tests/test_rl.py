@@ -126,7 +126,7 @@ def test_an_illegal_action_ends_the_game_for_everyone(official):
 def test_max_turns_truncates(official):
     env = rl.aec_env(engine=official, max_turns=4)
     env.reset(seed=2)
-    for agent in env.agent_iter(1000):
+    for _agent in env.agent_iter(1000):
         obs, reward, terminated, truncated, info = env.last()
         if terminated or truncated:
             assert truncated and not terminated and reward == 0.0
@@ -191,7 +191,7 @@ def test_bots_play_the_other_seats_and_seeds_replay_episodes(official):
     assert env.game.turns[0] >= env.game.turns[1]
     _, reward_again, second = episode(5)
     assert reward_again == reward and len(first) == len(second)
-    assert all((a == b).all() for a, b in zip(first, second))
+    assert all((a == b).all() for a, b in zip(first, second, strict=True))
 
 
 def test_an_illegal_gymnasium_action_ends_the_episode(official):
@@ -238,7 +238,7 @@ def test_observations_stay_in_the_space_under_every_variant():
         players = max(module.PLAYER_COUNTS)
         env = rl.aec_env(engine=module, players=players, max_turns=40)
         space = env.observation_space("player_0")
-        for n, (agent, obs, game) in enumerate(play_random_aec(env, seed=len(path.stem))):
+        for n, (_agent, obs, _game) in enumerate(play_random_aec(env, seed=len(path.stem))):
             assert obs in space, (path.stem, n)
             if n % 9 == 0:  # the other seats' views too
                 for other in env.unwrapped.possible_agents:
@@ -281,12 +281,12 @@ def test_every_field_follows_the_state(official):
     env = rl.aec_env(engine=official)
     enc = env.unwrapped.encoder
     fields = {f.name: f for f in enc.fields}
-    for agent, obs, game in play_random_aec(env, seed=11):
+    for _agent, obs, game in play_random_aec(env, seed=11):
         vec = obs["observation"]
         p = game.current_player
         state = game.observation(p)
 
-        def part(name):
+        def part(name, vec=vec):  # bound now, though it is only called in this pass of the loop
             f = fields[name]
             return vec[f.start:f.stop]
 

@@ -220,7 +220,7 @@ def test_game_reads_and_copies_its_state(monkeypatch):
     copy = g.clone()
     assert copy.to_dict() == g.to_dict() and copy.tok is not g.tok
     seen = g.observation(1)
-    assert seen["decks"] == {str(lv): len(deck) for lv, deck in zip(engine.LEVELS, g.decks)}
+    assert seen["decks"] == {str(lv): len(deck) for lv, deck in zip(engine.LEVELS, g.decks, strict=True)}
     assert "history" not in seen and seen["observer"] == 1
     with pytest.raises(ValueError, match="^no player 2 in a game of 2$"):
         g.observation(2)

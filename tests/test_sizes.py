@@ -12,7 +12,6 @@ import ast
 import importlib.util
 import json
 import pathlib
-import random
 
 import pytest
 
@@ -34,7 +33,7 @@ def tables(folder: pathlib.Path, gems: tuple[str, ...], per_level: int = 30) -> 
             cost = [0] * len(gems)
             cost[i % len(gems)] = level
             cards.append(f"{level},{gems[(i + 1) % len(gems)]},{level - 1}," + ",".join(map(str, cost)))
-    nobles = ["points," + ",".join(gems)] + [f"3," + ",".join("3" if g == i % len(gems) else "0"
+    nobles = ["points," + ",".join(gems)] + ["3," + ",".join("3" if g == i % len(gems) else "0"
                                                              for g in range(len(gems))) for i in range(10)]
     (folder / "splendor_cards.csv").write_text("\n".join(cards) + "\n", encoding="utf-8")
     (folder / "splendor_nobles.csv").write_text("\n".join(nobles) + "\n", encoding="utf-8")

@@ -58,14 +58,14 @@ def _a_typo(said, meant):
     """Is `said` `meant` with a word or two misspelt (not another number or another colour)?"""
     return len(said) == len(meant) and all(
         a == b or (not any(ch.isdigit() for ch in a) and difflib.SequenceMatcher(None, a, b).ratio() >= 0.6)
-        for a, b in zip(said, meant))
+        for a, b in zip(said, meant, strict=True))
 
 
 def describe_action(action):
     """(decision name, {choice: value}) of an action id, with values people read."""
     name = action_to_string(action) and DECISIONS[ACTIONS[operator.index(action)][0]]
     d, args = ACTIONS[operator.index(action)]
-    return name, {p: _describe_value(kind, v) for (p, kind), v in zip(_PARAM_KINDS[d], args)}
+    return name, {p: _describe_value(kind, v) for (p, kind), v in zip(_PARAM_KINDS[d], args, strict=True)}
 
 
 def _describe_value(kind, value):

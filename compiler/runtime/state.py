@@ -97,7 +97,7 @@ def _problems(data, nested=False):
             reserved_counts.append(0)
             continue
         held = tokens(seat.get("tokens"), at + ("tokens",))
-        totals = [a + b for a, b in zip(totals, held)]
+        totals = [a + b for a, b in zip(totals, held, strict=True)]
         placed += card_list(seat.get("purchased", []), at + ("purchased",), f"{where}.purchased")
         reserved = card_list(seat.get("reserved", []), at + ("reserved",), f"{where}.reserved")
         reserved_counts.append(len(reserved))
@@ -261,7 +261,7 @@ def _turn_problems(data, n, market, reserved_counts):
 def _pending_problems(pending, cp, market, reserved_counts):
     """Is the purchase waiting for its payment one that the current player can still make?"""
     d, args = ACTIONS[pending]
-    for (_, kind), value in zip(_PARAM_KINDS[d], args):
+    for (_, kind), value in zip(_PARAM_KINDS[d], args, strict=True):
         if kind == "face_up" and market is not None and (
                 value[1] >= len(market[str(LEVELS[value[0]])]) or market[str(LEVELS[value[0]])][value[1]] is None):
             return [(("pending",),

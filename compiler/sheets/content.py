@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..expr import Bool, Name, unparse
+from ..expr import Bool, unparse
 from ..model import Decision, Rules, Text
 from ..source import shown_path
 from . import example, tables
@@ -410,7 +410,7 @@ class Builder:
 
     def purchase_text(self, bought: example.Purchase) -> str:
         card = bought.card
-        cost = dict(zip(self.rules.gems, card.cost))
+        cost = dict(zip(self.rules.gems, card.cost, strict=True))
         bonus = join(self.t, [self.count("attr.bonus.noun.lit", n, colour=self.t.form(f"colour.{g}.adj"))
                               for g, n in bought.bonus.items()])
         return self.text("sheet.example.purchase", **self.p.level(_int(card.level)),
@@ -521,11 +521,11 @@ class Builder:
                 if out.winner is None:
                     steps.append(Item(sentence(self.text("sheet.example.level_tie", level=phrase, x=out.values[0])), "", lm))
                 else:
-                    w, l = (a_forms, b_forms) if out.winner == 0 else (b_forms, a_forms)
+                    winner, loser = (a_forms, b_forms) if out.winner == 0 else (b_forms, a_forms)
                     wv, lv = out.values[out.winner], out.values[1 - out.winner]
                     steps.append(Item(sentence(self.text(
-                        "sheet.example.level_win", level=phrase, **self.p.named("winner", w),
-                        **self.p.named("loser", l), x=wv, y=lv)), "", lm))
+                        "sheet.example.level_win", level=phrase, **self.p.named("winner", winner),
+                        **self.p.named("loser", loser), x=wv, y=lv)), "", lm))
             if s.decided is not None:
                 winner = a_forms if s.levels[s.decided].winner == 0 else b_forms
                 steps.append(Item(sentence(self.text("sheet.example.wins", **self.p.named("winner", winner)))))

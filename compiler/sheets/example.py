@@ -65,7 +65,7 @@ class Evaluator:
         self.values = {v.name: v.value for v in rules.values}
 
     def card(self, card: Card) -> dict:
-        return {"cost": dict(zip(self.rules.gems, card.cost)), "points": card.points,
+        return {"cost": dict(zip(self.rules.gems, card.cost, strict=True)), "points": card.points,
                 "bonus": self.rules.gems[card.bonus], "level": card.level}
 
     def __call__(self, node):  # noqa: C901 - one dispatch over node kinds
@@ -89,7 +89,7 @@ class Evaluator:
                 if isinstance(obj, Card):
                     return self.card(obj)[a]
                 if isinstance(obj, Noble):
-                    return {"points": obj.points, "requires": dict(zip(self.rules.gems, obj.requires))}[a]
+                    return {"points": obj.points, "requires": dict(zip(self.rules.gems, obj.requires, strict=True))}[a]
                 raise Unsupported(a)
             case Index(obj=o, index=i):
                 table, key = self(o), self(i)
@@ -248,7 +248,7 @@ class Purchase:
 def purchase(rules: Rules, price_expr, card_param: str) -> Purchase | None:
     """A card with a cost in two colours or more, bought with a bonus in one of them."""
     for card in rules.cards:
-        colours = [g for g, n in zip(rules.gems, card.cost) if n > 0]
+        colours = [g for g, n in zip(rules.gems, card.cost, strict=True) if n > 0]
         if card.level != rules.levels[len(rules.levels) // 2] or len(colours) < 2:
             continue
         first = colours[0]

@@ -247,7 +247,7 @@ class Phraser:
 
     def forms(self, key: str, **fields) -> dict[str, str]:
         """The four case forms of a reference phrase, keyed '', '_of', '_in', '_acc'."""
-        return {case: self.t.text(key + suffix, **fields) for case, suffix in zip(CASES, _CASE_KEYS)}
+        return {case: self.t.text(key + suffix, **fields) for case, suffix in zip(CASES, _CASE_KEYS, strict=True)}
 
     def each(self, coll_key: str) -> dict[str, str]:
         """'each gem colour' and 'the gem colours' in their four forms (each, each_of..., all, all_of...)."""
@@ -438,14 +438,14 @@ class Phraser:
                 return join(t, items, op)
             case Unary(op="not", operand=o):
                 return self.negation(o)
-            case Compare(op="in" | "not in" as op, left=l, right=r):
-                coll = self.collection_phrase(r)
+            case Compare(op="in" | "not in" as op, left=left, right=right):
+                coll = self.collection_phrase(right)
                 key = "cond.in" if op == "in" else "cond.not_in"
-                if self.is_you(l):  # "you are one of the players"
+                if self.is_you(left):  # "you are one of the players"
                     return t.text(f"{key}.you", coll=coll)
-                return t.text(key, x=self.thing(l)[""], coll=coll)
-            case Compare(op=op, left=l, right=r):
-                return self.compare(op, l, r)
+                return t.text(key, x=self.thing(left)[""], coll=coll)
+            case Compare(op=op, left=left, right=right):
+                return self.compare(op, left, right)
             case Aggregate(func="all" | "any" as f, body=body, var=var, collection=coll):
                 inner = self.bind(var, coll)
                 _, key = self.collection(coll)
@@ -466,10 +466,10 @@ class Phraser:
                 return self.condition(Bool(not v, node.span))
             case Unary(op="not", operand=o):
                 return self.condition(o)
-            case Compare(op="in" | "not in" as op, left=l, right=r):
-                return self.condition(Compare("not in" if op == "in" else "in", l, r, node.span))
-            case Compare(op=op, left=l, right=r):
-                return self.compare(_NEGATE[op], l, r)
+            case Compare(op="in" | "not in" as op, left=left, right=right):
+                return self.condition(Compare("not in" if op == "in" else "in", left, right, node.span))
+            case Compare(op=op, left=left, right=right):
+                return self.compare(_NEGATE[op], left, right)
         return self.t.text("logic.not", x=self.condition(node))
 
     def is_you(self, node) -> bool:
@@ -486,57 +486,57 @@ class Phraser:
                 return self.t.text(f"coll.{node.id}.all")
         raise PhraseError("membership is tested in a collection")
 
-    def compare(self, op: str, l, r) -> str:
+    def compare(self, op: str, left, right) -> str:
         t = self.t
-        lk, rk = self.kind(l), self.kind(r)
+        lk, rk = self.kind(left), self.kind(right)
         lk, rk = (NUMBER if k == LEVEL else k for k in (lk, rk))
         if NONE in (lk, rk):
-            other = r if lk == NONE else l
+            other = right if lk == NONE else left
             kind = self.kind(other)
             return t.text(f"cond.{'none' if op == '==' else 'some'}.{kind}", **self.named("x", self.thing(other)))
         if lk != NUMBER or rk != NUMBER:
-            if self.is_you(l) and self.is_you(r):  # you are always you
+            if self.is_you(left) and self.is_you(right):  # you are always you
                 return t.text("cond.always" if op == "==" else "cond.never")
-            if self.is_you(l):  # "that player is you", never "you is that player"
-                l, r = r, l
+            if self.is_you(left):  # "that player is you", never "you is that player"
+                left, right = right, left
             key = "cond.same" if op == "==" else "cond.not_same"
-            return t.text(key, a=self.thing(l)[""], b=self.thing(r)[""])
-        lc, rc = self.const(l), self.const(r)
+            return t.text(key, a=self.thing(left)[""], b=self.thing(right)[""])
+        lc, rc = self.const(left), self.const(right)
         if lc is None and rc is None:
-            said = self.compare_quantities(op, l, r) or self.compare_quantities(_FLIP[op], r, l)
+            said = self.compare_quantities(op, left, right) or self.compare_quantities(_FLIP[op], right, left)
             if said is not None:
                 return said
         if rc is not None and lc is None:
-            said = self.count(l, op, rc)
+            said = self.count(left, op, rc)
             if said is not None:
                 return said
-            return t.text(f"cmp.num.{_OPS[op]}", a=self.number(l), n=rc)
+            return t.text(f"cmp.num.{_OPS[op]}", a=self.number(left), n=rc)
         if lc is not None and rc is None:
-            said = self.count(r, _FLIP[op], lc)
+            said = self.count(right, _FLIP[op], lc)
             if said is not None:
                 return said
-            return t.text(f"cmp.num.{_OPS[_FLIP[op]]}", a=self.number(r), n=lc)
-        return t.text(f"cmp.{_OPS[op]}", a=self.number(l), b=self.number(r))
+            return t.text(f"cmp.num.{_OPS[_FLIP[op]]}", a=self.number(right), n=lc)
+        return t.text(f"cmp.{_OPS[op]}", a=self.number(left), b=self.number(right))
 
-    def compare_quantities(self, op: str, l, r) -> str | None:
+    def compare_quantities(self, op: str, left, right) -> str | None:
         """Two patterns for quantities compared with quantities.
 
         ``me.bonus[c] >= noble.requires[c]`` -> "you have at least as many bonuses of that
         colour as the chosen noble requires" (a counted quantity against a requirement);
         ``x == min(k, y)`` -> "x is k, or y if that is smaller".
         """
-        form = self.count_form(l)
-        rel = self.relative(r)
+        form = self.count_form(left)
+        rel = self.relative(right)
         if form is not None and rel is not None and op != "!=":
             clause, noun_key, fields = form
             noun = self.t.text(noun_key, n=None, **fields)
             quant = self.t.text(f"quant.{_OPS[op]}.as", noun=noun, b=rel)
             return self.t.text(clause, n=None, count=quant, **fields)
-        if op == "==" and isinstance(r, Call) and r.func in ("min", "max") and len(r.args) == 2:
-            a, b = r.args
+        if op == "==" and isinstance(right, Call) and right.func in ("min", "max") and len(right.args) == 2:
+            a, b = right.args
             if self.const(b) is not None and self.const(a) is None:
                 a, b = b, a
-            return self.t.text(f"cmp.eq_{r.func}", a=self.number(l), b=self.number(a), c=self.number(b))
+            return self.t.text(f"cmp.eq_{right.func}", a=self.number(left), b=self.number(a), c=self.number(b))
         return None
 
     def relative(self, node) -> str | None:

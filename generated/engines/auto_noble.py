@@ -2072,7 +2072,7 @@ def _problems(data, nested=False):
             reserved_counts.append(0)
             continue
         held = tokens(seat.get("tokens"), at + ("tokens",))
-        totals = [a + b for a, b in zip(totals, held)]
+        totals = [a + b for a, b in zip(totals, held, strict=True)]
         placed += card_list(seat.get("purchased", []), at + ("purchased",), f"{where}.purchased")
         reserved = card_list(seat.get("reserved", []), at + ("reserved",), f"{where}.reserved")
         reserved_counts.append(len(reserved))
@@ -2236,7 +2236,7 @@ def _turn_problems(data, n, market, reserved_counts):
 def _pending_problems(pending, cp, market, reserved_counts):
     """Is the purchase waiting for its payment one that the current player can still make?"""
     d, args = ACTIONS[pending]
-    for (_, kind), value in zip(_PARAM_KINDS[d], args):
+    for (_, kind), value in zip(_PARAM_KINDS[d], args, strict=True):
         if kind == "face_up" and market is not None and (
                 value[1] >= len(market[str(LEVELS[value[0]])]) or market[str(LEVELS[value[0]])][value[1]] is None):
             return [(("pending",),
@@ -2417,14 +2417,14 @@ def _a_typo(said, meant):
     """Is `said` `meant` with a word or two misspelt (not another number or another colour)?"""
     return len(said) == len(meant) and all(
         a == b or (not any(ch.isdigit() for ch in a) and difflib.SequenceMatcher(None, a, b).ratio() >= 0.6)
-        for a, b in zip(said, meant))
+        for a, b in zip(said, meant, strict=True))
 
 
 def describe_action(action):
     """(decision name, {choice: value}) of an action id, with values people read."""
     name = action_to_string(action) and DECISIONS[ACTIONS[operator.index(action)][0]]
     d, args = ACTIONS[operator.index(action)]
-    return name, {p: _describe_value(kind, v) for (p, kind), v in zip(_PARAM_KINDS[d], args)}
+    return name, {p: _describe_value(kind, v) for (p, kind), v in zip(_PARAM_KINDS[d], args, strict=True)}
 
 
 def _describe_value(kind, value):
