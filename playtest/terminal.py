@@ -32,6 +32,8 @@ from typing import Callable
 
 from compiler import json_position
 from compiler.files import write_atomic
+from compiler.reading import read_input
+from compiler.safe_text import visible
 
 from . import saved_games
 from .bots import Bot, BotError, make_bot, parse_bot
@@ -192,28 +194,17 @@ def load_game(module, saved: str | bytes, name: str = "the saved game"):
 def read_saved(path: str | pathlib.Path) -> bytes:
     """The bytes of a saved game's file; OSError (with a strerror) for what cannot be one.
 
-    Only a regular file of at most MAX_SAVED_BYTES is read, so that a name such as /dev/zero
-    or a FIFO gives a message instead of eating memory or blocking forever.
+    Read as the compiler reads its inputs (compiler.reading: an ordinary file only, so that
+    /dev/zero or a FIFO gives a message instead of eating memory or blocking forever), with a
+    saved game's own size limit.
     """
-    import os
-    import stat
-
-    path = pathlib.Path(path).expanduser()
-    with open(path, "rb", opener=lambda p, flags: os.open(p, flags | getattr(os, "O_NONBLOCK", 0))) as f:
-        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-            raise OSError(0, "not a regular file")
-        data = f.read(MAX_SAVED_BYTES + 1)
+    data = read_input(pathlib.Path(path).expanduser(), MAX_SAVED_BYTES)
     if len(data) > MAX_SAVED_BYTES:
         raise OSError(0, f"too large for a saved game (over {MAX_SAVED_BYTES // 1_000_000} MB)")
     return data
 
 
 # ----------------------------------------------------------------------------- drawing
-
-def shown(text: str) -> str:
-    """A text the user typed (a file name), safe to echo: control characters written as escapes."""
-    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
-
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
@@ -453,7 +444,7 @@ class Session:
         if not line:
             return "again"
         if not line.isprintable():  # control characters (escape sequences) are no action and no command
-            self.say(f"not an action: '{shown(line)}' (control characters); type a number, an action as listed, "
+            self.say(f"not an action: '{visible(line)}' (control characters); type a number, an action as listed, "
                      "or help")
             return "again"
         word, _, rest = line.partition(" ")

@@ -422,7 +422,7 @@ def test_a_failed_load_or_an_odd_answer_keeps_the_game(official, tmp_path):
     text = script.text
     assert f"{deep}:1:100000: error[E703]: not a saved game (its JSON is nested too deeply: 100000 levels)" in text
     assert "'ending.last_seat' must be a seat from 0 to 1, not 7" in text
-    assert "cannot read /dev/zero: not a regular file" in text
+    assert "cannot read /dev/zero: is a device" in text
     assert "not an action: '²'" in text
     assert "no action numbered 999999999...: choose 1 to" in text
     assert "not an action: '\\x1b[2J' (control characters)" in text and "\x1b" not in text
