@@ -23,7 +23,7 @@ from . import notation as notation_mod
 from .flow import card_flow, pay_flow
 from .diagnostics import CompileError, Reporter, SourceMap, Span, did_you_mean
 from .expr import Bool, Origin, parse_expr, parse_stmt
-from .model import (DOMAINS, FINISHES, PREFERS, RESOLVES, REPEATS, Card, Decision, EndTrigger, Noble, Param,
+from .model import (DOMAINS, FINISHES, LENGTH_CAP, PREFERS, RESOLVES, REPEATS, Card, Decision, EndTrigger, Noble, Param,
                     PlayerCount, RankLevel, Rules, Text, Value, Winners)
 from .overlay import Resolved
 from .reading import MAX_INPUT_BYTES, NotAFile, read_input
@@ -42,7 +42,6 @@ ENGINE_END_REASONS = {"stuck": "ends because no one can act", "truncated": "reac
 ENGINE_PHASES = {"action": "a player choosing an action", "over": "a game that has ended",
                  "payment": "a purchase waiting for its payment"}
 OPTIONAL_DOMAINS = ("gem", "colour")  # the domains whose choice may be `none` (rulespec/README.md, optional)
-LENGTH_CAP = "max_turns"  # the value that, when a spec states it, is the length cap of its engines (in turns)
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 # The engine numbers every action up front (one id per combination of choices, plus one per way
 # to pay with the wild colour); past this many, compiling takes more than a second or two and

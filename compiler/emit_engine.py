@@ -99,7 +99,7 @@ def render_module(plan: EnginePlan) -> str:
         player_counts=tuple(p.players for p in rules.players),
         setup={p.players: (p.gems, p.gold, p.nobles, p.face_up) for p in rules.players},
         values={v.name: v.value for v in rules.values}, max_reserved=plan.max_reserved,
-        triggers=tuple((t.name, t.finish) for t in rules.end),
+        triggers=tuple((t.name, t.finish) for t in rules.end), max_turns=rules.max_turns,
         cards=rules.cards, nobles=rules.nobles, payments=tuple(plan.payments),
         decision_names=tuple(dp.decision.name for dp in decisions) + ((PAYMENT_STEP,) if plan.pay_index >= 0 else ()),
         step_names=tuple(dp.decision.name for dp in decisions if dp.is_step) + ((PAYMENT_STEP,) if plan.pay_index >= 0 else ()),

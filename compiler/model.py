@@ -24,6 +24,9 @@ REPEATS = ("once", "while")
 RESOLVES = ("choice", "all")
 FINISHES = ("complete_round", "immediately")
 PREFERS = ("highest", "lowest")
+# The value that, when a spec states it, is the length cap of its engines in turns (a game still
+# going after it ends as truncated); a value like any other in expressions.
+LENGTH_CAP = "max_turns"
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +190,11 @@ class Rules:
 
     def value(self, name: str) -> int:
         return next(v.value for v in self.values if v.name == name)
+
+    @property
+    def max_turns(self) -> int | None:
+        """The engines' length cap: the value LENGTH_CAP where the spec states it, else none."""
+        return next((v.value for v in self.values if v.name == LENGTH_CAP), None)
 
     def player_count(self, n: int) -> PlayerCount | None:
         return next((p for p in self.players if p.players == n), None)

@@ -234,6 +234,17 @@ def test_the_reserved_phase_names_are_the_engine_templates():
     assert set(re.findall(r'return "(\w+)"', body)) | {emit_engine.PAYMENT_STEP} == set(check_mod.ENGINE_PHASES)
 
 
+def test_the_reserved_end_reasons_are_the_engines_own():
+    """check's ENGINE_END_REASONS (E406) are the reasons Game._finish is given by the runtime
+    itself, besides a trigger's name: read from compiler/runtime/game.py and an engine."""
+    runtime = (ROOT / "compiler" / "runtime" / "game.py").read_text(encoding="utf-8")
+    literal = set(re.findall(r'_finish\("(\w+)"\)', runtime))
+    named = set(re.findall(r"_finish\(([A-Z_]+)\)", runtime))
+    engine = (ROOT / "generated" / "engines" / "official.py").read_text(encoding="utf-8")
+    constants = {name: re.search(rf'^{name} = "(\w+)"', engine, re.M)[1] for name in named}
+    assert literal | set(constants.values()) == set(check_mod.ENGINE_END_REASONS)
+
+
 def test_the_lowering_keeps_its_refusals_as_compiler_bugs():
     """A rule model check would refuse (two actions written alike) reaches the lowering only
     through a bug: it raises LoweringBug, which the CLI reports as an internal error (exit 3)."""

@@ -1478,8 +1478,8 @@ _OVER_MODE = -2
 # the end triggers: (name, finish) in spec order (a saved 'ending' names one that completes the round)
 TRIGGERS = (('target', 'complete_round'), ('deadlock', 'immediately'))
 # The length cap: a game still going after this many turns ends as truncated (None: the spec
-# sets none). The spec states it as the value `max_turns`; new_game(max_turns=N) changes it.
-MAX_TURNS = VALUES.get("max_turns")
+# sets none), from the spec's value `max_turns`; new_game(max_turns=N) changes it.
+MAX_TURNS = None
 TRUNCATED = "truncated"  # the end_reason of a game stopped by its length cap
 
 
