@@ -564,7 +564,7 @@ class Checker:
         else:
             for field in ("while", "repeat", "resolve"):
                 if entry.get(field) is not None:
-                    self.r.error("E505", f"'{field}' applies to end-of-turn steps, not to actions", entry.key_node(field).span)
+                    self.r.error("E505", f"'{field}' applies to end-of-turn steps, not to actions", entry.key_span(field))
         levels = (min(facts.levels, default=1), max(facts.levels, default=1))
         facts_here = bounds_mod.Facts(**{**facts.__dict__, "set_sizes": set_sizes,
                                          "ranges": {p.name: levels for p in params if p.domain == "deck"}})
@@ -614,7 +614,7 @@ class Checker:
                 for field in ("min", "max"):
                     if pnode.get(field) is not None:
                         self.r.error("E508", f"'{field}' applies to the gem_set domain, not to '{domain}'",
-                                     pnode.key_node(field).span)
+                                     pnode.key_span(field))
             if domain == "payment":
                 price_node = pnode.get("price")
                 if price_node is None:
@@ -624,7 +624,7 @@ class Checker:
                     if price is not None:
                         self.types.expect(price, scope.bind("c", GEM), INT, "a price")
             elif pnode.get("price") is not None:
-                self.r.error("E508", f"'price' applies to the payment domain, not to '{domain}'", pnode.key_node("price").span)
+                self.r.error("E508", f"'price' applies to the payment domain, not to '{domain}'", pnode.key_span("price"))
             if domain == "reserved":
                 slots_value, slots_node = self.scalar(pnode, "slots", (str, int), where=f" in choice '{pname}'{where}")
                 if isinstance(slots_value, str):
@@ -638,13 +638,13 @@ class Checker:
                 if slots_node is not None and slots < 1 and not self.r.has_errors:
                     self.r.error("E508", "a player must be able to hold at least 1 reserved card", slots_node.span)
             elif pnode.get("slots") is not None:
-                self.r.error("E508", f"'slots' applies to the reserved domain, not to '{domain}'", pnode.key_node("slots").span)
+                self.r.error("E508", f"'slots' applies to the reserved domain, not to '{domain}'", pnode.key_span("slots"))
         elif domain in ("payment", "reserved"):
             needs = "a 'price'" if domain == "payment" else "'slots'"
             self.r.error("E102", f"choice '{pname}' of domain {domain} needs {needs}", node.span)
         if optional and domain not in OPTIONAL_DOMAINS:
             self.r.error("E508", f"'optional' applies to the domains {' and '.join(OPTIONAL_DOMAINS)}, not to "
-                         f"'{domain}'", pnode.key_node("optional").span if pnode is not None else node.span,
+                         f"'{domain}'", pnode.key_span("optional") if pnode is not None else node.span,
                          "the engines offer `none` for a colour only; leave 'optional' out, or choose a colour")
         return Param(pname, domain, node.span, int(lo) if isinstance(lo, int) else 1,
                      int(hi) if isinstance(hi, int) else 1, bool(optional), price, slots, slots_name)

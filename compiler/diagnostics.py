@@ -147,24 +147,25 @@ def render(diagnostic: Diagnostic, sources: SourceMap | None = None) -> str:
     if d.span is not None:
         head = f"{d.span}: {head}"
     out = [head]
-    text = sources.line(d.span.file, d.span.line) if (sources and d.span) else None
-    if text is not None:
+    span = d.span
+    text = sources.line(span.file, span.line) if (sources and span) else None
+    if text is not None and span is not None:
         text = text.replace("\t", " ")
         if len(text) > 200:  # a minified line: show the window around the caret
-            start = 0 if d.span.col <= 120 else d.span.col - 80
+            start = 0 if span.col <= 120 else span.col - 80
             text = ("..." if start else "") + text[start:start + 160]
-            col = d.span.col - start + (3 if start else 0)
+            col = span.col - start + (3 if start else 0)
         else:
-            col = d.span.col
+            col = span.col
         width = 1
-        if d.span.end_col is not None and (d.span.end_line in (None, d.span.line)):
-            width = max(1, d.span.end_col - d.span.col)
+        if span.end_col is not None and (span.end_line in (None, span.line)):
+            width = max(1, span.end_col - span.col)
         width = max(1, min(width, len(text) - col + 1)) if len(text) >= col else 1
         # A control character of the line (an escape sequence in a title) is shown as its escape,
         # never sent to the terminal; the caret moves with the text before it.
         col, width = len(visible(text[:col - 1])) + 1, max(1, len(visible(text[col - 1:col - 1 + width])))
         text = visible(text)
-        gutter = str(d.span.line)
+        gutter = str(span.line)
         out.append(f" {gutter} | {text}")
         out.append(f" {' ' * len(gutter)} | {' ' * (col - 1)}{'^' * width}")
     for note in d.notes:

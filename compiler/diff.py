@@ -15,7 +15,7 @@ CLI does.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from .diagnostics import Span
 from .model import Decision, Rules, Text
@@ -34,8 +34,9 @@ class Difference:
     path: str  # dotted, as in model.Change ("actions.take_pair.condition")
     subject: tuple  # what the rule belongs to: (kind, name, title Text | None, owner...)
     field: str | None  # the field that changed ("condition"), None for added/removed/order
-    before: object = None
-    after: object = None
+    # changed: a (kind of value, value) pair; order: the names in order; added/removed: None
+    before: Any = None
+    after: Any = None
     before_at: Span | None = None
     after_at: Span | None = None
     note: Text | None = None
@@ -344,7 +345,7 @@ class _Words:
         return self(f"subject.{kind}", name=name, title=self.text(title) or name)
 
     def field(self, d: Difference) -> str:
-        return self("field." + ("gem_colours" if d.path == "components.gems" else d.field))
+        return self("field." + ("gem_colours" if d.path == "components.gems" else d.field or ""))
 
 
 def _decision_of(subject: tuple, rules: Rules) -> Decision | None:
@@ -395,8 +396,9 @@ def render(diffs: list[Difference], a: Rules, b: Rules, lang: str = "en") -> str
                 if c.field != "value":
                     lines.append(f"    {w.field(c)}")
                     indent = "      "
-                lines.append(indent + w("before", v=w.value(*c.before, a, c.subject), at=_loc(c.before_at)))
-                lines.append(indent + w("after", v=w.value(*c.after, b, c.subject), at=_loc(c.after_at)))
+                (kind_before, before), (kind_after, after) = c.before, c.after
+                lines.append(indent + w("before", v=w.value(kind_before, before, a, c.subject), at=_loc(c.before_at)))
+                lines.append(indent + w("after", v=w.value(kind_after, after, b, c.subject), at=_loc(c.after_at)))
         elif d.kind == "added":
             lines.append("- " + w("added", subject=subject, at=_loc(d.after_at)))
             for field, value, kind in d.details:

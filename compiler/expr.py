@@ -43,7 +43,7 @@ class Bool:
 @dataclass(frozen=True, slots=True)
 class Name:
     id: str
-    span: Span = field(compare=False)
+    span: Span | None = field(compare=False)  # None: a name made by the compiler (`none`, a bound)
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,7 +281,7 @@ def _token_text(token) -> str:
 
 def _syntax_error(err: UnexpectedInput, text: str, origin: Origin, what: str) -> Diagnostic:
     if isinstance(err, UnexpectedCharacters):
-        start = err.pos_in_stream
+        start = err.pos_in_stream or 0
         return Diagnostic("E201", f"unexpected character {text[start]!r} in {what}", origin.at(start, start + 1))
     if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
         return Diagnostic("E202", f"{what} ends too early{_expected(err.expected)}", origin.at(len(text)),
@@ -338,10 +338,10 @@ def _precheck(text: str, origin: Origin, what: str) -> None:
         elif ch in ")]":
             depth -= 1
     if text.count("=") and "=" in text.replace("==", "").replace("!=", "").replace("<=", "").replace(">=", ""):
-        i = _lone_equals(text)
-        if i is not None:
+        lone = _lone_equals(text)
+        if lone is not None:
             raise CompileError([Diagnostic("E203", f"unexpected '=' in {what} (use '==' to compare)",
-                                           origin.at(i, i + 1))])
+                                           origin.at(lone, lone + 1))])
 
 
 def _lone_equals(text: str) -> int | None:

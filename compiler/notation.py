@@ -100,7 +100,8 @@ def collisions(decisions: Sequence[Decision], gems, wild, levels,
                 seen[text] = decision
     pay_owner = {}
     for text in pay_texts:
-        if text in seen and id(seen[text]) not in pay_owner:
-            pay_owner[id(seen[text])] = True
-            found.append((text, None, seen[text]))
+        owner = seen.get(text)
+        if owner is not None and id(owner) not in pay_owner:
+            pay_owner[id(owner)] = True
+            found.append((text, None, owner))
     return found

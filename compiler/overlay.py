@@ -73,7 +73,8 @@ class Resolved:
 
 
 def spec_file(doc: Document) -> SpecFile:
-    name = doc.root.get("name").value if isinstance(doc.root, MapNode) and doc.root.get("name") else doc.path
+    name_node = doc.root.get("name") if isinstance(doc.root, MapNode) else None
+    name = name_node.value if isinstance(name_node, ScalarNode) and name_node.value else doc.path
     return SpecFile(str(name), doc.path, hashlib.sha256(doc.text.encode("utf-8")).hexdigest())
 
 
@@ -94,6 +95,19 @@ class Shape:
     is_value: bool = False  # an entry of `values` (a number, or {value, note})
     lists: frozenset[str] = frozenset()  # fixed: list fields a variant may edit with {prepend, append}
     movable: bool = False  # keyed: an existing entry may be moved with before/after (an ordered collection)
+
+    def part(self, name: str) -> "Shape":
+        """The shape of a merged field the schema defines (its absence is a bug in the schema)."""
+        found = self.fields.get(name)
+        if found is None:
+            raise LookupError(f"the schema gives {self.label} no merged field '{name}'")
+        return found
+
+    def each(self) -> "Shape":
+        """The shape of one entry of a keyed collection."""
+        if self.entry is None:
+            raise LookupError(f"{self.label} is not a keyed collection")
+        return self.entry
 
 
 # Which fields the overlay merges rather than replaces: a keyed collection (by key) or a
@@ -167,7 +181,7 @@ def shapes() -> Shape:
         for name in defn.get("properties", {}):
             if name in BOOKKEEPING:
                 continue
-            kind, sub = nested.get(name, (None, None))
+            kind, sub = nested.get(name, ("", ""))
             if kind == "keyed":
                 fields[name] = Shape("keyed", _LABELS[sub][1], entry=build(sub, True), movable=_movable(defs[sub]))
             elif kind == "fixed":
@@ -296,12 +310,13 @@ def find_spec(name: str) -> str:
 # --------------------------------------------------------------------------- merging
 
 
-def text_of(node: Node) -> Text | None:
+def text_of(node: Node | None) -> Text | None:
     """A note or reason as a model Text (a string, or a mapping en/fr/nl/sr); None if neither."""
     if isinstance(node, ScalarNode) and isinstance(node.value, str) and node.value.strip():
         return Text(node.value.strip())
     if isinstance(node, MapNode):
-        plain = {k.value: v.value for k, v in node.entries if isinstance(v, ScalarNode) and isinstance(v.value, str)}
+        plain = {str(k.value): v.value for k, v in node.entries
+                 if isinstance(v, ScalarNode) and isinstance(v.value, str)}
         if isinstance(plain.get("en"), str) and plain["en"].strip():
             return Text(plain["en"].strip(), tuple(sorted((k, v.strip()) for k, v in plain.items() if k != "en")))
     return None
@@ -449,11 +464,13 @@ class _Merger:
                 continue
             note_node = vnode.get("note")
             entry_note = text_of(note_node) if note_node is not None else None
-            merged: Node = self.fixed(bentry, vnode, shape.entry, path + (name,), entry_note or note)
-            if shape.entry.is_value and shorthand:
-                merged = vnode.get("value")
-            elif shape.entry.is_value and isinstance(merged, MapNode) and merged.keys() == ["value"]:
-                merged = merged.get("value")
+            fixed = self.fixed(bentry, vnode, shape.entry, path + (name,), entry_note or note)
+            written, kept = vnode.get("value"), fixed.get("value")
+            merged: Node = fixed
+            if shape.entry.is_value and shorthand and written is not None:
+                merged = written
+            elif shape.entry.is_value and kept is not None and fixed.keys() == ["value"]:
+                merged = kept
             entries[i] = (key, merged)
             if vnode.get("before") is None and vnode.get("after") is None:
                 continue
@@ -461,7 +478,7 @@ class _Merger:
                 for word in ("before", "after"):
                     if vnode.get(word) is not None:
                         self.error("E311", f"'{word}' places a new entry (with 'add: true'); an existing {what} "
-                                   "keeps its place", vnode.key_node(word).span)
+                                   "keeps its place", vnode.key_span(word))
                 continue
             self.move(entries, i, key, vnode, what, path, entry_note or note)
         return MapNode(tuple(entries), var.span)
@@ -473,7 +490,7 @@ class _Merger:
         word = "before" if vnode.get("before") is not None else "after"
         target = vnode.get(word)
         if vnode.get("before") is not None and vnode.get("after") is not None:
-            self.error("E307", "give 'before' or 'after', not both", vnode.key_node("after").span)
+            self.error("E307", "give 'before' or 'after', not both", vnode.key_span("after"))
             return
         if isinstance(target, ScalarNode) and target.value == name:
             self.error("E307", f"'{word}' names the {what} '{name}' itself: name the {what} it goes {word}",
@@ -486,7 +503,7 @@ class _Merger:
             entries.insert(i, moving)
             return
         entries.insert(position, moving)
-        self.change("set", path + (name, "position"), vnode.key_node(word).span, note)
+        self.change("set", path + (name, "position"), vnode.key_span(word), note)
 
     def remove(self, entries: list, key: ScalarNode, vnode: MapNode, remove: Node, shape: Shape,
                path: tuple, original: list, of: str) -> None:
@@ -539,7 +556,7 @@ class _Merger:
                            f"give the whole list, not {' or '.join(LIST_EDITS)}", v.entries[0][0].span if v.entries
                            else v.span)
                 continue
-            sub = shape.fields.get(k.value)
+            sub = shape.fields.get(k.value) if isinstance(k.value, str) else None
             if sub is not None and isinstance(v, MapNode):
                 self.no_bookkeeping(v, sub)
         if shape.is_value and [k.value for k, _ in entries] == ["value"]:
@@ -557,7 +574,7 @@ class _Merger:
             if k.value in BOOKKEEPING:
                 self.error("E311", f"'{k.value}' has no meaning inside a new part: all of it is new", k.span)
                 continue
-            sub = shape.fields.get(k.value)
+            sub = shape.fields.get(k.value) if isinstance(k.value, str) else None
             if sub is not None and isinstance(v, MapNode):
                 self.no_bookkeeping(v, sub)
 

@@ -53,9 +53,9 @@ def _fields(shape: overlay.Shape) -> str:
 
 def _entry_fields(section: str) -> str:
     root = overlay.shapes()
-    shape = root.fields[section]
+    shape = root.part(section)
     if shape.kind == "keyed":
-        shape = shape.entry
+        shape = shape.each()
     return _fields(shape)
 
 
@@ -66,7 +66,7 @@ def skeleton(name: str, extends: str, base: Rules, path: str, base_shown: str | 
     its path from where they stand); by default the path the base was read from."""
     base_shown = base_shown or base.source.path
     root = overlay.shapes()
-    param = root.fields["actions"].entry.fields["choose"].entry
+    param = root.part("actions").each().part("choose").each()
     values = ", ".join(f"{v.name}: {v.value}" for v in base.values) or "none"
     first_value = base.values[0] if base.values else None
     first_action = base.actions[0]
@@ -159,8 +159,8 @@ def skeleton(name: str, extends: str, base: Rules, path: str, base_shown: str | 
         f"#   {first_end.name}: {{finish: {first_end.finish}, note: \"Why.\"}}",
         "",
         "# ------------------------------------------------------------------ winners",
-        f"# Fields: {_fields(root.fields['winners'])}.",
-        f"# A ranking level: {_fields(root.fields['winners'].fields['ranking'].entry)}.",
+        f"# Fields: {_fields(root.part('winners'))}.",
+        f"# A ranking level: {_fields(root.part('winners').part('ranking').each())}.",
         f"# The base: eligible {unparse(base.winners.eligible)}; ranking "
         + ", then ".join(f"{r.name} ({unparse(r.by)}, {r.prefer})" for r in base.winners.ranking)
         + f"; ties {base.winners.ties}.",
@@ -170,7 +170,7 @@ def skeleton(name: str, extends: str, base: Rules, path: str, base_shown: str | 
         "by: player.nobles, prefer: highest, note: \"Why.\"}",
         "",
         "# ------------------------------------------------------------------ components",
-        f"# Fields: {_fields(root.fields['components'])}; a CSV path is relative to the file that names it.",
+        f"# Fields: {_fields(root.part('components'))}; a CSV path is relative to the file that names it.",
         f"# The base: gems {', '.join(base.gems)}; wild {base.wild}; "
         f"{len(base.cards)} cards; {len(base.nobles)} nobles.",
         "",

@@ -84,6 +84,11 @@ class MapNode:
                 return k
         return None
 
+    def key_span(self, key: object) -> Span:
+        """Where the key is written (the mapping itself if it is not: a place to point at either way)."""
+        found = self.key_node(key)
+        return found.span if found is not None else self.span
+
     def keys(self) -> list[object]:
         return [k.value for k, _ in self.entries]
 
@@ -302,8 +307,8 @@ def _yaml_error(err: yaml.YAMLError, text: str, name: str, lines: list[str]) -> 
     span = _clamp(Span(name, mark.line + 1, mark.column + 1), lines) if mark else Span(name, 1, 1)
     problem, context, notes = err.problem or "", err.context or "", []
     if problem.startswith("found character '\\t'"):
-        line = lines[span.line - 1] if span.line <= len(lines) else ""
-        if not line[: span.col - 1].strip(" \t"):
+        source_line = lines[span.line - 1] if span.line <= len(lines) else ""
+        if not source_line[: span.col - 1].strip(" \t"):
             return Diagnostic("E010", "invalid YAML: tabs cannot indent YAML; use spaces", span)
         return Diagnostic("E010", "invalid YAML: a tab cannot stand here in YAML; use spaces", span)
     if context.endswith("; first occurrence") and err.context_mark:  # a duplicate anchor
@@ -428,7 +433,7 @@ class _Converter:
         self.aliases = iter(scan.aliases if scan else ())
         self.anchors = dict(scan.anchors) if scan else {}
         self.seen: set[int] = set()
-        self.via: tuple[str, Span, YamlNode] | None = None  # the alias being expanded
+        self.via: tuple[str, Span | None, YamlNode] | None = None  # the alias being expanded
         self.splits: list[Diagnostic] = []  # values of [...] or {...} cut at a comma (see _cut_at_commas)
 
     def span(self, node: YamlNode) -> Span:
@@ -551,7 +556,7 @@ class _Converter:
                 if piece.value == "" and piece.tag == _CORE + "null":
                     continue  # the missing value of a key that is itself a piece
                 pieces.append(piece)
-                depth += _open_parens(piece)
+                depth += _open_parens(piece) or 0
             if len(pieces) > 1:
                 found.append(self._cut_diagnostic(node, pieces, key))
         return found

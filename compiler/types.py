@@ -31,7 +31,7 @@ class Type:
 
 @dataclass(frozen=True, slots=True)
 class SetOf:
-    elem: object
+    elem: "AnyType"
 
     def __str__(self) -> str:
         return f"collection of {self.elem}s"  # every noun of _NOUNS takes an 's'
@@ -39,12 +39,14 @@ class SetOf:
 
 @dataclass(frozen=True, slots=True)
 class MapOf:
-    key: object
-    value: object
+    key: "AnyType"
+    value: "AnyType"
 
     def __str__(self) -> str:
         return f"table of {self.value}s by {self.key}"
 
+
+AnyType = Type | SetOf | MapOf  # a type of the expression language
 
 _NOUNS = {"gem": "gem colour", "colour": "token colour", "int": "number", "bool": "condition",
           "setup": "player-count row", "none": "none", "?": "value"}
@@ -77,7 +79,7 @@ SETUP = Type("setup")
 NONE = Type("none")
 ERROR = Type("?")  # already reported; silences follow-up errors
 
-ATTRIBUTES = {
+ATTRIBUTES: dict[str, dict[str, AnyType]] = {
     "player": {
         "tokens": MapOf(COLOUR, INT), "bonus": MapOf(GEM, INT), "prestige": INT, "purchased": INT,
         "reserved": INT, "nobles": INT, "held": INT, "turns": INT, "seat": INT,
@@ -88,7 +90,7 @@ ATTRIBUTES = {
     "setup": {"gems": INT, "gold": INT, "nobles": INT, "face_up": INT},
 }
 
-GLOBALS = {
+GLOBALS: dict[str, AnyType] = {
     "supply": MapOf(COLOUR, INT), "players": SetOf(PLAYER), "others": SetOf(PLAYER),
     "gems": SetOf(GEM), "colours": SetOf(COLOUR), "levels": SetOf(INT),
     "deck": MapOf(INT, INT), "face_up": MapOf(INT, INT), "nobles_left": INT, "player_count": INT,
@@ -288,7 +290,7 @@ class Inferrer:
                     self.r.error("E405", f"unknown aggregate '{func}'{did_you_mean(func, AGGREGATES)}"
                                  f" (aggregates: {', '.join(AGGREGATES)})", node.span)
                     return ERROR
-                elem = ERROR
+                elem: AnyType = ERROR
                 if isinstance(ct, SetOf):
                     elem = ct.elem
                 elif ct != ERROR:
@@ -326,17 +328,17 @@ class Inferrer:
             case Compare(op=op, left=l, right=r):
                 if op in ("==", "!=") and Name("none", None) in (l, r):  # asking is how to learn it
                     scope = scope.knowing({side.id for side in (l, r) if isinstance(side, Name)})
-                side = self.side if op in ("==", "!=") else self.infer
+                infer_side = self.side if op in ("==", "!=") else self.infer
                 # `purpel == c`: an unknown name on the left learns from the right what is wanted there
                 if isinstance(l, Name) and scope.lookup(l.id) is None:
-                    rt = side(r, scope)
-                    lt = side(l, scope, rt)
+                    rt = infer_side(r, scope)
+                    lt = infer_side(l, scope, rt)
                 else:
-                    lt = side(l, scope)
-                    rt = side(r, scope, lt)
-                unequal = [t for t in (lt, rt) if _not_equated(t)]
+                    lt = infer_side(l, scope)
+                    rt = infer_side(r, scope, lt)
+                unequal = [why for why in map(_not_equated, (lt, rt)) if why]
                 if op in ("==", "!=") and unequal:  # the sheets phrase no condition, table or collection as a value
-                    what, hint = _not_equated(unequal[0])
+                    what, hint = unequal[0]
                     self.r.error("E410", f"'{op}' compares numbers, colours, players, cards or nobles, not {what}: "
                                  f"{hint}", node.span)
                 elif op in ("==", "!=") and lt == rt == NONE:

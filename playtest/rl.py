@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Any
 
 try:
     import gymnasium
@@ -278,7 +279,7 @@ class SplendorAEC(AECEnv):
     """A PettingZoo AEC environment for any generated engine (see the module docstring)."""
 
     # render_fps means nothing for text, but the API checkers expect it with any render mode.
-    metadata = {"name": "splendor_rules_v0", "render_modes": ["ansi"], "render_fps": 1, "is_parallelizable": False}
+    metadata: dict[str, Any] = {"name": "splendor_rules_v0", "render_modes": ["ansi"], "render_fps": 1, "is_parallelizable": False}
 
     def __init__(self, engine=None, players: int | None = None, render_mode: str | None = None,
                  max_turns: int | None = None, illegal_reward: float = -1.0, reserved_slots: int | None = None):
@@ -301,7 +302,7 @@ class SplendorAEC(AECEnv):
             "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8)}) for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self._seeds = np.random.default_rng()
-        self.game = None
+        self.game: Any = None  # an engine's Game, once reset
         self._done = False
 
     def observation_space(self, agent):
@@ -323,7 +324,7 @@ class SplendorAEC(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[max(self.game.current_player, 0)]
         if self.game.is_over():  # a game stuck from the start
             self._finish()
@@ -394,7 +395,7 @@ class SplendorEnv(gymnasium.Env):
     so ``reset(seed=s)`` replays the same episode for the same actions.
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(self, engine=None, players: int | None = None, seat: int = 0, opponents="greedy",
                  render_mode: str | None = None, max_turns: int | None = None, illegal_reward: float = -1.0,
@@ -422,8 +423,8 @@ class SplendorEnv(gymnasium.Env):
         self.encoder = Encoder(self.module, self.players, reserved_slots)
         self.observation_space = self.encoder.space()
         self.action_space = spaces.Discrete(self.module.NUM_ACTIONS)
-        self.game = None
-        self.bots: dict[int, object] = {}
+        self.game: Any = None  # an engine's Game, once reset
+        self.bots: dict[int, Any] = {}
         self._done = False
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):

@@ -189,7 +189,7 @@ def _text(parent: source.MapNode, name: str, owner: str, label: str | None = Non
     elif isinstance(node, source.MapNode):
         given = {str(k) for k in node.keys()}
         missing = [lang for lang in LANGUAGES if lang not in given]
-        span = parent.key_node(name).span
+        span = parent.key_span(name)
     else:
         return []
     if not missing:

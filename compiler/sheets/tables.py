@@ -108,7 +108,7 @@ def read(path: Path, lang: str) -> Table:
             if wrong:
                 problems.append(Diagnostic(
                     "E601", f"'{name}' has the plural form '{wrong[0]}', which {lang} does not use"
-                    f" (its forms: {', '.join(categories)})", value.key_node(wrong[0]).span))
+                    f" (its forms: {', '.join(categories)})", value.key_span(wrong[0])))
             missing = [f for f in categories if f not in forms]
             if missing:
                 problems.append(Diagnostic(
