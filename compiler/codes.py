@@ -149,7 +149,8 @@ CODES: dict[str, Code] = _index([
                  "has no value (no row reveals a noble or has face-up cards, no reserved slots, gem sets larger "
                  "than the colours)"),
         ("E508", "a choice whose keys do not fit its domain (`min`/`max` outside `gem_set` or not a range, "
-                 "`price` outside `payment`, `slots` outside `reserved` or below 1, `optional` outside `gem` and `colour`)"),
+                 "`price` outside `payment`, `slots` outside `reserved` or below 1, "
+                 "`optional` outside `gem` and `colour`)"),
         ("E509", "an end trigger that can never fire (or no end trigger)"),
         ("E510", "effects that move a chosen card or noble twice or refill a slot its card has not left"),
         ("E511", "a payment after tokens left the player"),

@@ -333,8 +333,8 @@ def _precheck(text: str, origin: Origin, what: str) -> None:
         if ch in "([":
             depth += 1
             if depth > MAX_NESTING:
-                raise CompileError([Diagnostic("E204", f"{what} is nested too deeply (more than {MAX_NESTING} brackets)",
-                                               origin.at(i, i + 1))])
+                raise CompileError([Diagnostic(
+                    "E204", f"{what} is nested too deeply (more than {MAX_NESTING} brackets)", origin.at(i, i + 1))])
         elif ch in ")]":
             depth -= 1
     if text.count("=") and "=" in text.replace("==", "").replace("!=", "").replace("<=", "").replace(">=", ""):

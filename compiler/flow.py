@@ -188,7 +188,8 @@ def overdraws(rules: Rules) -> list[Diagnostic]:
             if isinstance(stmt, Effect) and stmt.name in ("take", "put_back") and len(stmt.args) == 2:
                 pool = "supply" if stmt.name == "take" else "tokens"
                 amount = stmt.args[1]
-                n = amount.value if isinstance(amount, Int) else values.get(amount.id) if isinstance(amount, Name) else None
+                n = (amount.value if isinstance(amount, Int)
+                     else values.get(amount.id) if isinstance(amount, Name) else None)
                 k = bounds.get((pool, unparse(stmt.args[0])))
                 if pool not in drawn and isinstance(n, int) and k is not None and k < n:
                     named = [f"{v} is {values[v]}" for v in sorted(values) if v in _names(d.condition)]

@@ -451,7 +451,8 @@ class _Merger:
                 continue
             if name not in keys:
                 close = _close(name, original)
-                self.error("E303", f"the base has no {what} '{name}'{of}" + (f" (did you mean '{close}'?)" if close else ""),
+                self.error("E303", f"the base has no {what} '{name}'{of}"
+                           + (f" (did you mean '{close}'?)" if close else ""),
                            key.span, f"the base's {what}s{of}: {', '.join(map(str, original)) or 'none'}",
                            "" if close else f"a new {what} is given complete, with 'add: true'")
                 continue
@@ -511,7 +512,8 @@ class _Merger:
         others = [k for k in vnode.entries if k[0].value != "remove"]
         keys = [k.value for k, _ in entries]
         if others:
-            self.error("E312", f"a removed {what} takes no other fields (here: {', '.join(str(k.value) for k, _ in others)})",
+            fields = ", ".join(str(k.value) for k, _ in others)
+            self.error("E312", f"a removed {what} takes no other fields (here: {fields})",
                        others[0][0].span)
             return
         reason = text_of(remove)

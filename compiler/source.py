@@ -519,7 +519,8 @@ class _Converter:
                     self.via = None
                 key = self.scalar(key_node)
                 if isinstance(key.value, float) or key.value is None:
-                    raise self.error("E015", f"a mapping key must be a name or a whole number, not {key_node.value!r}", key_node)
+                    raise self.error("E015", f"a mapping key must be a name or a whole number, not {key_node.value!r}",
+                                     key_node)
                 if key.value in seen:
                     first = seen[key.value].span
                     raise CompileError([Diagnostic(

@@ -279,7 +279,8 @@ class Inferrer:
                     self.r.error("E404", f"{noun(t)} cannot be indexed with [...]", node.span)
                     return ERROR
                 if not assignable(k, t.key):
-                    extra = " (it may be the wild colour, which has no entry here)" if k == COLOUR and t.key == GEM else ""
+                    wild = k == COLOUR and t.key == GEM
+                    extra = " (it may be the wild colour, which has no entry here)" if wild else ""
                     self.r.error("E410", f"this table is indexed by {noun(t.key)}, not by {noun(k)}{extra}", idx.span)
                 return t.value
             case Call(func=func, args=args):
@@ -389,7 +390,8 @@ class Inferrer:
             return ERROR
         if func not in FUNCTIONS:
             hint = " (effects such as this are written in `effects`, not in conditions)" if func in EFFECTS else ""
-            self.r.error("E405", f"unknown function '{func}'{did_you_mean(func, list(FUNCTIONS) + list(AGGREGATES))}{hint}",
+            known = list(FUNCTIONS) + list(AGGREGATES)
+            self.r.error("E405", f"unknown function '{func}'{did_you_mean(func, known)}{hint}",
                          node.span)
             return ERROR
         if func in ("min", "max"):

@@ -279,7 +279,8 @@ class SplendorAEC(AECEnv):
     """A PettingZoo AEC environment for any generated engine (see the module docstring)."""
 
     # render_fps means nothing for text, but the API checkers expect it with any render mode.
-    metadata: dict[str, Any] = {"name": "splendor_rules_v0", "render_modes": ["ansi"], "render_fps": 1, "is_parallelizable": False}
+    metadata: dict[str, Any] = {"name": "splendor_rules_v0", "render_modes": ["ansi"], "render_fps": 1,
+                                "is_parallelizable": False}
 
     def __init__(self, engine=None, players: int | None = None, render_mode: str | None = None,
                  max_turns: int | None = None, illegal_reward: float = -1.0, reserved_slots: int | None = None):

@@ -111,7 +111,8 @@ def _int(draw, wanted, env, depth):
     if kind == 4:
         return f"{draw(s('card'))}.{_pick(draw, ['points', 'level'])}"
     if kind == 5:
-        return _pick(draw, [f"{n}.points" for n in _vars(env, "noble")] + [f"{p}.gold_total" for p in _vars(env, "payment")]
+        return _pick(draw, [f"{n}.points" for n in _vars(env, "noble")]
+                     + [f"{p}.gold_total" for p in _vars(env, "payment")]
                      + [f"setup.{a}" for a in ("gems", "gold", "nobles", "face_up")])
     if kind == 6:
         return f"size({draw(s(_pick(draw, ELEMENT)))})"

@@ -278,7 +278,8 @@ def _text_positions(tree) -> list[tuple]:
 TEXT_POSITIONS = _text_positions(OFFICIAL)
 # Entries that may carry a `note` (a text shown with them on sheets and in diffs).
 NOTE_POSITIONS = ([("players", n) for n in OFFICIAL["players"]] + [("values",)]
-                  + [("actions", a) for a in OFFICIAL["actions"]] + [("end_of_turn", s) for s in OFFICIAL["end_of_turn"]]
+                  + [("actions", a) for a in OFFICIAL["actions"]]
+                  + [("end_of_turn", s) for s in OFFICIAL["end_of_turn"]]
                   + [("end", e) for e in OFFICIAL["end"]] + [("winners",)]
                   + [("winners", "ranking", r) for r in OFFICIAL["winners"]["ranking"]]
                   + [("actions", "take_pair", "choose", "colour")])

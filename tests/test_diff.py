@@ -199,7 +199,8 @@ def test_interpretations_stated_by_one_side_only_are_reported_where_they_are_wri
         "spec: 1\nname: readings\nextends: official\ntitle: {en: Readings}\n"
         "interpretations:\n"
         + "".join(f"  - {t.en!r}\n" for t in kept)
-        + "  - {en: Gold returned at the end of a turn goes back to the supply., fr: L'or rendu revient à la banque.}\n",
+        + "  - {en: Gold returned at the end of a turn goes back to the supply.,"
+        " fr: L'or rendu revient à la banque.}\n",
         encoding="utf-8")
     b = pipeline.load_rules(str(variant))
     differences = diff.compare(official, b)

@@ -43,6 +43,7 @@ import compiler.pipeline  # noqa: F401
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RULESPEC = ROOT / "rulespec"
 TABLES = ("splendor_cards.csv", "splendor_nobles.csv")
+BIDI_CONTROLS = ("RLO", "LRO", "RLE", "LRE", "PDF", "RLI", "LRI", "FSI", "PDI")  # Unicode bidi classes
 
 EXAMPLES = int(os.environ.get("SPLENDOR_FUZZ_EXAMPLES", "4"))
 # A failing example is reported as found, with notes saying what it changed: shrinking one
@@ -117,7 +118,7 @@ def assert_no_terminal_control(result: F.CliResult, what: str) -> None:
     the clipboard or clear the screen) and no bidi controls (they reorder what is shown)."""
     for stream in (result.stdout, result.stderr):
         bad = sorted({c for c in stream if (unicodedata.category(c) == "Cc" and c not in "\n\t")
-                      or unicodedata.bidirectional(c) in ("RLO", "LRO", "RLE", "LRE", "PDF", "RLI", "LRI", "FSI", "PDI")})
+                      or unicodedata.bidirectional(c) in BIDI_CONTROLS})
         assert not bad, f"{what}: control characters reach the terminal: {bad!r}"
 
 

@@ -287,7 +287,8 @@ def test_new_writes_the_texts_of_a_hostile_base_safely(folder, hostile):
 # --------------------------------------------------------------------------- sheets: Markdown and HTML
 
 
-MD_HOSTILE = ["# Heading", "- item", "1. step", "=== rule", "`code`", "&lt;b&gt; ~~gone~~", "a | b", "<script>x</script>",
+MD_HOSTILE = ["# Heading", "- item", "1. step", "=== rule", "`code`", "&lt;b&gt; ~~gone~~", "a | b",
+              "<script>x</script>",
               "line\n# two", "esc \x1b[2J \u202e"]
 
 

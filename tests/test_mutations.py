@@ -172,7 +172,8 @@ def corrupted(draw, text: str) -> str:
         if names:
             return text.replace(draw(st.sampled_from(names)), draw(st.sampled_from(NAMES)), 1)
         return text
-    return draw(st.sampled_from(["(", "not ", "-", "all(", "sum(x for x in "])) + text + draw(st.sampled_from([")", "", "]", " and", "[0]"]))
+    before = draw(st.sampled_from(["(", "not ", "-", "all(", "sum(x for x in "]))
+    return before + text + draw(st.sampled_from([")", "", "]", " and", "[0]"]))
 
 
 @SETTINGS

@@ -27,7 +27,8 @@ EXPECTED = {
     "base_not_found": "E301", "base_path_not_found": "E301", "cycle_a": "E302", "cycle_b": "E302",
     "self_cycle": "E302", "broken_base": "E303", "chain_error": "E303", "removed_value_used": "E401",
     "several": "E303", "nested_add": "E311", "move_unknown": "E307", "move_itself": "E307",
-    "move_both": "E111", "move_unordered": "E111", "players_placed": "E111", "edit_new_entry": "E313", "edit_unknown_key": "E101",
+    "move_both": "E111", "move_unordered": "E111", "players_placed": "E111", "edit_new_entry": "E313",
+    "edit_unknown_key": "E101",
 }
 
 

@@ -118,13 +118,15 @@ def test_a_new_action_with_optional_choices_is_phrased_or_refused(tmp_path_facto
     condition = data.draw(shapes.shape("bool", env), "condition")
     effect = data.draw(st.one_of(st.just("take(gold, 1)"), shapes.statement(env)), "effect")
     action = {"add": True, "title": "Probe", "notation": "probe {x} [or {o}]",
-              "choose": {"x": {"domain": domain, **PROBES[domain]}, "o": {"domain": domain, "optional": True, **PROBES[domain]}},
+              "choose": {"x": {"domain": domain, **PROBES[domain]},
+                         "o": {"domain": domain, "optional": True, **PROBES[domain]}},
               "condition": condition, "effects": [effect]}
     phrase_outcome(tmp_path_factory.mktemp("phrase"), _variant({"actions": {"probe": action}}))
 
 
 def test_the_suite_draws_enough_examples():
-    tests = [test_a_mutated_expression_is_phrased_or_refused, test_a_new_action_with_optional_choices_is_phrased_or_refused]
+    tests = [test_a_mutated_expression_is_phrased_or_refused,
+             test_a_new_action_with_optional_choices_is_phrased_or_refused]
     assert sum(t._hypothesis_internal_use_settings.max_examples for t in tests) >= 200
 
 

@@ -123,12 +123,14 @@ def test_aliases_are_paired_with_the_nodes_they_repeat():
             "deep: &d [[[[x]]]]\n" + "".join(f"d{i}: &d{i} [*d{i - 1 if i > 1 else ''}]\n" for i in range(1, 70)))
     d = error(text)
     # x lies 4 levels down in &d, each &dN wraps one more: in `d60: &d60 [*d59]` it reaches level 2 + 59 + 4
-    assert d.code == "E012" and d.message == f"nesting is deeper than {source.MAX_DEPTH} levels through the alias '*d59'"
+    assert d.code == "E012"
+    assert d.message == f"nesting is deeper than {source.MAX_DEPTH} levels through the alias '*d59'"
     assert (d.span.line, d.span.col, d.span.end_col) == (6 + 60, 12, 16)
     assert d.notes == ("'*d59' puts a copy of '&d59' (line 65, column 6) at this depth",)
     doc = load(text.split("deep:")[0])
     assert source.to_plain(doc.root) == {"k": "key", "v": [1, 2], "m": {"key": 1, "other": [1, 2]},
-                                         "n": {"a": [1, 2], "b": "key"}, "list": [{"a": [1, 2], "b": "key"}] * 2 + [[1, 2]]}
+                                         "n": {"a": [1, 2], "b": "key"},
+                                         "list": [{"a": [1, 2], "b": "key"}] * 2 + [[1, 2]]}
 
 
 def test_a_document_with_too_many_nodes_without_a_big_alias(monkeypatch):
@@ -325,7 +327,8 @@ def test_a_caret_is_drawn_for_an_error_at_the_end_of_the_file(root):
     lines = broken.splitlines()
     assert (d.span.line, d.span.col) == (len(lines), len(lines[-1]) + 1)
     shown = render(d, sources).splitlines()
-    assert shown[0] == f"official.yaml:{len(lines)}:{len(lines[-1]) + 1}: error[E010]: invalid YAML: could not find expected ':'"
+    where = f"official.yaml:{len(lines)}:{len(lines[-1]) + 1}"
+    assert shown[0] == f"{where}: error[E010]: invalid YAML: could not find expected ':'"
     assert shown[1] == f" {len(lines)} | {lines[-1]}"
     assert shown[2] == f" {' ' * len(str(len(lines)))} | {' ' * len(lines[-1])}^"
     assert f"line {len(lines) - 1} ends with a lone carriage return (\\r), which YAML reads as a line break" in d.notes
