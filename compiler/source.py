@@ -258,6 +258,11 @@ def _mark_span(name: str, start, end, lines: list[str]) -> Span:
     return _clamp(Span(name, start.line + 1, start.column + 1, end.line + 1, end.column + 1), lines)
 
 
+def _place(mark) -> tuple[int, int]:
+    """A PyYAML mark as (line, column) from 1; the parser's events always carry one, the types allow none."""
+    return (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+
+
 def _where(mark) -> str:
     return f"line {mark.line + 1}, column {mark.column + 1}"
 
@@ -400,14 +405,15 @@ def _scan(text: str, name: str, lines: list[str], loader: type) -> _Scan:
     for event in yaml.parse(text, Loader=loader):
         if isinstance(event, yaml.NodeEvent):
             if depth > MAX_DEPTH and isinstance(event, yaml.CollectionStartEvent):  # deeper scalars: the converter
-                s = event.start_mark
-                span = _clamp(Span(name, s.line + 1, s.column + 1, s.line + 1, s.column + 2), lines)
+                line, col = _place(event.start_mark)
+                span = _clamp(Span(name, line, col, line, col + 1), lines)
                 raise CompileError([Diagnostic("E012", f"nesting is deeper than {MAX_DEPTH} levels", span)])
             if documents == 1:
-                if isinstance(event, yaml.AliasEvent):
+                if isinstance(event, yaml.AliasEvent) and event.anchor is not None:
                     scan.aliases.append((event.anchor, _mark_span(name, event.start_mark, event.end_mark, lines)))
                 elif event.anchor is not None:
-                    scan.anchors[event.anchor] = (event.start_mark.line, event.start_mark.column)
+                    line, col = _place(event.start_mark)
+                    scan.anchors[event.anchor] = (line - 1, col - 1)
             if isinstance(event, yaml.CollectionStartEvent):
                 depth += 1
         elif isinstance(event, yaml.CollectionEndEvent):
@@ -499,7 +505,7 @@ class _Converter:
         if isinstance(node, YamlScalar):
             return self.scalar(node)
         stack = stack + (id(node),)
-        if node.flow_style:
+        if isinstance(node, (SequenceNode, MappingNode)) and node.flow_style:
             self.splits.extend(self._cut_at_commas(node))
         if isinstance(node, SequenceNode):
             if node.tag != _CORE + "seq":
