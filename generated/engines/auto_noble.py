@@ -1505,7 +1505,7 @@ class Game:
 
     __slots__ = ("n", "cp", "mode", "step", "step_count", "supply", "tok", "bon", "pts", "bought", "res", "blind",
                  "nob", "market", "decks", "noble_row", "round", "turn", "turns", "passes", "ending", "end_reason",
-                 "seed", "start", "origin", "history", "pending", "max_turns", "_legal",
+                 "seed", "start", "origin", "history", "pending", "max_turns", "_legal", "out_of_play",
                  "setup_gems", "setup_gold", "setup_nobles", "setup_face_up") + (
         ("face_up_costs",) if _FACE_UP_COSTS else ())  # chosen once, when the class is made
 
@@ -1544,6 +1544,7 @@ class Game:
         self.history = []
         self.pending = None  # the purchase waiting for its payment (an action id), in the payment step
         self.max_turns = MAX_TURNS  # the length cap (new_game and from_json may change it)
+        self.out_of_play = None  # per level, the ids of the cards out of the game (from_json); None: none
         self._legal = None
 
     # -- reading the state
@@ -1863,6 +1864,7 @@ class Game:
         g.history = self.history[:]
         g.pending = self.pending
         g.max_turns = self.max_turns
+        g.out_of_play = self.out_of_play  # a tuple of tuples: shared
         g._legal = None if self._legal is None else self._legal[:]
         return g
 
@@ -1908,6 +1910,8 @@ class Game:
         })
         if self.max_turns is not None:  # absent: no cap (so the states of specs without one are as before)
             state["max_turns"] = self.max_turns
+        if self.out_of_play is not None:  # absent: every card is in play (the states of a new game are as before)
+            state["out_of_play"] = {str(lv): list(self.out_of_play[i]) for i, lv in enumerate(LEVELS)}
         if whole:
             state["start"] = self.start
             state["history"] = list(self.history)
@@ -2119,6 +2123,7 @@ def _problems(data, nested=False):
                 placed.append((c, path))
                 if CARD_LEVEL[c] != lv:
                     out.append((path, f"card {c} is of level {CARD_LEVEL[c]} but lies in deck {lv}"))
+    placed += _out_of_play_cards(data.get("out_of_play"), card_list, out)
     seen = {}  # card id: where the reader met it first
     for c, path in placed:
         if c in seen:
@@ -2127,7 +2132,8 @@ def _problems(data, nested=False):
     missing = [c.id for c in CARDS if c.id not in seen]
     if missing:
         out.append(((), f"{len(missing)} card(s) are nowhere: {', '.join(map(str, missing[:10]))}"
-                    + ("..." if len(missing) > 10 else "")))
+                    + ("..." if len(missing) > 10 else "")
+                    + " (cards out of the game are listed in 'out_of_play', by level)"))
     row = data.get("nobles")
     if not isinstance(row, list) or any(type(x) is not int or not 0 <= x < len(NOBLES) for x in row):
         out.append((("nobles",), f"'nobles' must be a list of noble ids (0 to {len(NOBLES) - 1})"))
@@ -2148,6 +2154,25 @@ def _problems(data, nested=False):
         else:
             out += [(("start",) + path, f"start: {p}") for path, p in _problems(start, nested=True)]
     return out
+
+
+def _out_of_play_cards(value, card_list, out):
+    """The (card id, path) of each card a state says is out of the game ('out_of_play': level ->
+    card ids; absent or null: none), each of its level; problems are added to `out`."""
+    if value is None:
+        return []
+    levels = [str(lv) for lv in LEVELS]
+    if not isinstance(value, dict) or not set(value) <= set(levels):
+        out.append((("out_of_play",), f"'out_of_play' must be an object from levels ({', '.join(levels)}) "
+                                      "to the ids of the cards out of the game"))
+        return []
+    placed = []
+    for lv in LEVELS:
+        for c, path in card_list(value.get(str(lv), []), ("out_of_play", str(lv)), f"out_of_play[{lv}]"):
+            placed.append((c, path))
+            if CARD_LEVEL[c] != lv:
+                out.append((path, f"card {c} is of level {CARD_LEVEL[c]} but is listed out of play at level {lv}"))
+    return placed
 
 
 def _dotted(path):
@@ -2347,6 +2372,9 @@ def _load(data):
     game.pending = data.get("pending")
     game.max_turns = data.get("max_turns", MAX_TURNS)
     game.start = data.get("start")
+    out_of_play = data.get("out_of_play") or {}
+    if any(out_of_play.values()):
+        game.out_of_play = tuple(tuple(out_of_play.get(str(lv), ())) for lv in LEVELS)
     # A record replays from the position this state started from, or else from this one
     # (it may have been edited, so its seed and history are not trusted to rebuild it).
     game.origin = game.to_dict() if game.start is None else None
