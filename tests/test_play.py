@@ -615,3 +615,16 @@ def test_names_from_a_spec_are_shown_as_written_never_as_markup_or_terminal_cont
     result = CliRunner().invoke(main, ["play", str(OFFICIAL), "--seed", "1", "--cache-dir", str(tmp_path)],
                                 input="quit\n")
     assert result.exit_code == 0 and "\x1b" not in result.output and "* you can buy" not in result.output
+
+
+def test_a_saved_position_with_cards_out_of_play_plays_and_undoes(official):
+    st = H.position(official, 2, seed=9)
+    aside = st["decks"]["1"][-5:]
+    st["decks"]["1"] = st["decks"]["1"][:-5]
+    st["out_of_play"] = {"1": aside}
+    table = terminal.new_table(official, saved=json.dumps(st), saved_name="puzzle.json")
+    status, script = run(table, [first, first, "undo", first, "quit"], then=None)
+    assert status == 0 and "undone 2 decisions" in script.text
+    assert len(table.game.history) == 4  # two turns each, one of them undone and played again
+    assert json.loads(table.game.to_json())["out_of_play"] == {"1": aside, "2": [], "3": []}
+    assert official.replay(table.game.record()).to_json() == table.game.to_json()
