@@ -19,11 +19,12 @@ At a human's turn the board is drawn from that human's observation (when several
 share the screen, each sees only what they may know; the cards they can buy now marked),
 then the legal actions with their notation, each numbered by its id (so an action keeps its
 number from turn to turn). On a terminal with rich installed (the `play` extra) the board is
-in colour: gem colours, the human's own seat (see :func:`colour_wanted`). The human answers with a number, an action in notation, or a
-command: ``undo`` (back to that table's previous human decision, by replaying the
-record without the actions since), ``save FILE`` (the engine's ``to_json``, written
-atomically), ``load FILE``, ``help`` or ``quit``. Bots play their seats at once and
-their moves are printed; at the end the board is drawn in full with the standings.
+in colour: gem colours, the human's own seat (see :func:`colour_wanted`). The human answers
+with a number, an action in notation (a set's colours in any order), or a command: ``undo``
+(back to that table's previous human decision, by replaying the record without the actions
+since), ``save FILE`` (the engine's ``to_json``, written atomically), ``load FILE``,
+``help`` or ``quit``. Bots play their seats at once and their moves are printed; at the
+end the board is drawn in full with the standings.
 """
 from __future__ import annotations
 

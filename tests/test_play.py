@@ -570,7 +570,7 @@ def test_without_rich_the_board_is_plain_text(official, monkeypatch):
 
 def coloured(text) -> str:
     buffer = io.StringIO()
-    Console(file=buffer, force_terminal=True, color_system="truecolor", highlight=False, markup=False,
+    Console(file=buffer, force_terminal=True, color_system="truecolor", no_color=False, highlight=False, markup=False,
             emoji=False, soft_wrap=True).print(text)
     return buffer.getvalue()
 
@@ -628,3 +628,16 @@ def test_a_saved_position_with_cards_out_of_play_plays_and_undoes(official):
     assert len(table.game.history) == 4  # two turns each, one of them undone and played again
     assert json.loads(table.game.to_json())["out_of_play"] == {"1": aside, "2": [], "3": []}
     assert official.replay(table.game.record()).to_json() == table.game.to_json()
+
+
+def test_the_command_draws_in_colour_on_a_terminal(monkeypatch, tmp_path):
+    monkeypatch.setattr(terminal, "colour_wanted", lambda stream, environ: True)  # as on a terminal
+    monkeypatch.setenv("TERM", "xterm-256color")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    result = CliRunner().invoke(main, ["play", str(OFFICIAL), "--seed", "1", "--cache-dir", str(tmp_path)],
+                                input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert "\x1b[31mred\x1b[0m" in result.output and "\\x1b" not in result.output  # codes written, not escaped
+    plain_out = re.sub(r"\x1b\[[0-9;]*m", "", result.output)
+    assert "supply    white 4  blue 4  green 4  red 4  black 4  gold 5" in plain_out and "bye" in plain_out
