@@ -2460,6 +2460,8 @@ def _unordered(words, runs):
 
 
 def _build_set_index():
+    """Fills _SET_LAYOUTS and _SET_INDEX from the action table (and marks the index built: key ())."""
+    _SET_INDEX[()] = None
     for action, text in enumerate(ACTION_STRINGS):
         d, args = ACTIONS[action]
         sets = [_set_words(kind, v) for (_, kind), v in zip(_PARAM_KINDS[d], args, strict=True)
@@ -2498,10 +2500,11 @@ def string_to_action(text):
     order of the colours of a set: 'take red black green' is 'take green red black')."""
     if not _STRING_INDEX:
         _STRING_INDEX.update((s, i) for i, s in enumerate(ACTION_STRINGS))
-        _build_set_index()
     key = " ".join(str(text).lower().split())
     if key in _STRING_INDEX:
         return _STRING_INDEX[key]
+    if () not in _SET_INDEX:  # built at the first text not written as the engine writes it
+        _build_set_index()
     found = _read(key.split())
     if found is not None:
         return found
