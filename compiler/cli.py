@@ -671,8 +671,10 @@ def play(spec, players, seats, seed, load_path, cache_dir):
         sys.exit(1)
     except terminal.TableError as e:
         raise click.UsageError(str(e)) from e
+    colour = terminal.colour_wanted(sys.stdout, os.environ)  # a terminal, rich installed, no NO_COLOR
     session = terminal.Session(table, ask=lambda prompt: click.prompt(terminal_text(prompt), prompt_suffix=" ",
-                                                                      default="", show_default=False), say=echo)
+                                                                      default="", show_default=False),
+                               say=terminal.coloured_say(echo, sys.stdout) if colour else echo, colour=colour)
     try:
         status = session.run()
     except click.Abort:  # end of input or Ctrl-C at a prompt

@@ -16,12 +16,15 @@ choosing how to pay) -- a step is one more decision of the same seat.
   prompt and echo), so tests drive it with scripted input.
 
 At a human's turn the board is drawn from that human's observation (when several humans
-share the screen, each sees only what they may know), then the legal actions, numbered,
-with their notation. The human answers with a number, an action in notation, or a
-command: ``undo`` (back to that table's previous human decision, by replaying the
-record without the actions since), ``save FILE`` (the engine's ``to_json``, written
-atomically), ``load FILE``, ``help`` or ``quit``. Bots play their seats at once and
-their moves are printed; at the end the board is drawn in full with the standings.
+share the screen, each sees only what they may know; the cards they can buy now marked),
+then the legal actions with their notation, each numbered by its id (so an action keeps its
+number from turn to turn). On a terminal with rich installed (the `play` extra) the board is
+in colour: gem colours, the human's own seat (see :func:`colour_wanted`). The human answers
+with a number, an action in notation (a set's colours in any order), or a command: ``undo``
+(back to that table's previous human decision, by replaying the record without the actions
+since), ``save FILE`` (the engine's ``to_json``, written atomically), ``load FILE``,
+``help`` or ``quit``. Bots play their seats at once and their moves are printed; at the
+end the board is drawn in full with the standings.
 """
 from __future__ import annotations
 
@@ -205,6 +208,99 @@ def read_saved(path: str | pathlib.Path) -> bytes:
 
 
 # ----------------------------------------------------------------------------- drawing
+#
+# The board is drawn as lines of (text, style) segments, then written either as plain text
+# (piped output, NO_COLOR, TERM=dumb, rich not installed, and draw_board for the RL
+# environments' render) or as a rich Text in colour. Every segment's text goes through
+# safe_text.visible where the segment is made (_seg), so no text of a spec or a saved game
+# can hold a terminal control in either; and a rich Text is built with append(text, style),
+# never from markup, so '[bold red]' in a spec's name is shown as written.
+
+Segment = tuple[str, str]  # (text, style name: "" for none, "gem:NAME" for a colour's own)
+Line = list[Segment]
+
+STYLES = {"head": "bold", "you": "bold cyan", "to_play": "bold yellow", "buyable": "bold green",
+          "number": "bold"}
+# Gem names whose terminal colour is not the colour rich gives the same word (black text is
+# invisible on a dark terminal; rich has no plain 'gold'); any other name is looked up in rich's
+# colour names, and a name that is none (a variant's 'onyx') is drawn without colour.
+GEM_COLOURS = {"black": "bright_black", "white": "bright_white", "gold": "gold1"}
+BUYABLE_MARK = "*"
+
+
+def _seg(text, style: str = "") -> Segment:
+    """A segment of the board: its text shown with any control character escaped."""
+    return (visible(str(text)), style)
+
+
+def _gem(name) -> Segment:
+    return _seg(name, f"gem:{name}")
+
+
+def plain(lines: list[Line]) -> str:
+    """The board as plain text."""
+    return "\n".join("".join(text for text, _ in line).rstrip() for line in lines)
+
+
+def _rich():
+    """rich's text and style modules, or None when rich is not installed (the `play` extra)."""
+    try:
+        from rich import color, style, text
+    except ImportError:
+        return None
+    return color, style, text
+
+
+def colour_available() -> bool:
+    return _rich() is not None
+
+
+def colour_wanted(stream, environ) -> bool:
+    """Is the board drawn in colour on `stream`? Only on a terminal, when rich is installed, and
+    unless NO_COLOR is set (https://no-color.org: to any non-empty value) or TERM is 'dumb'."""
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty()) and not environ.get("NO_COLOR") and environ.get("TERM") != "dumb" \
+        and colour_available()
+
+
+def coloured_say(say: Callable[[str], None], stream) -> Callable[[object], None]:
+    """A Session's `say` in colour: a board (a rich Text) printed on `stream` by a rich Console
+    (no markup, no highlighting: only the styles of the Text), any other text by `say`."""
+    from rich.console import Console
+    console = Console(file=stream, force_terminal=True, highlight=False, markup=False, emoji=False, soft_wrap=True)
+
+    def tell(what) -> None:
+        if isinstance(what, str):
+            say(what)
+        else:
+            console.print(what)
+    return tell
+
+
+def rich_text(lines: list[Line]):
+    """The board as a rich Text in colour (rich must be installed: see colour_wanted)."""
+    color, style, text = _rich()
+    out = text.Text()
+    for i, line in enumerate(lines):
+        if i:
+            out.append("\n")
+        for j, (piece, name) in enumerate(line):
+            out.append(piece.rstrip() if j == len(line) - 1 else piece, style=_style(name, color, style))
+    return out
+
+
+def _style(name: str, color, style):
+    """The rich Style of a segment's style name (None: plain)."""
+    if not name:
+        return None
+    if name.startswith("gem:"):
+        gem = name[4:]
+        try:
+            return style.Style(color=color.Color.parse(GEM_COLOURS.get(gem, gem)))
+        except color.ColorParseError:
+            return None
+    return style.Style.parse(STYLES[name])
+
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
@@ -213,6 +309,15 @@ def _plural(n: int, word: str) -> str:
 def _counts(names, values, skip_zero: bool = True, sep: str = "  ") -> str:
     parts = [f"{v} {n}" if sep == ", " else f"{n} {v}" for n, v in zip(names, values, strict=False) if v or not skip_zero]
     return sep.join(parts) if parts else "none"
+
+
+def _counted(names, values, skip_zero: bool = True) -> list[Segment]:
+    """`white 4  blue 2`: each count after its colour's name, the name in its colour."""
+    out: list[Segment] = []
+    for n, v in zip(names, values, strict=False):
+        if v or not skip_zero:
+            out += ([_seg("  ")] if out else []) + [_gem(n), _seg(f" {v}")]
+    return out or [_seg("none")]
 
 
 def _wrap(first: str, items: list[str], indent: int = 10, gap: str = "   ") -> list[str]:
@@ -228,6 +333,23 @@ def _wrap(first: str, items: list[str], indent: int = 10, gap: str = "   ") -> l
     return lines
 
 
+def _wrap_lines(first: str, items: list[Line], indent: int = 10, gap: str = "   ") -> list[Line]:
+    """_wrap for items made of segments."""
+    lines: list[Line] = []
+    line: Line = [_seg(first.ljust(indent))]
+    width = len(first.ljust(indent))
+    for i, item in enumerate(items):
+        size = sum(len(t) for t, _ in item)
+        if i and width + len(gap) + size > WIDTH:
+            lines.append(line)
+            line, width = [_seg(" " * indent)] + item, indent + size
+        else:
+            line = line + ([_seg(gap)] if i else []) + item
+            width += (len(gap) if i else 0) + size
+    lines.append(line)
+    return lines
+
+
 class Catalogue:
     """Cards and nobles of an engine by id, and the text of each."""
 
@@ -239,16 +361,30 @@ class Catalogue:
         self.bonus_width = max((len(str(c.bonus)) for c in module.CARDS), default=0)
 
     def cost(self, values) -> str:
-        parts = [f"{v} {g}" for g, v in zip(self.gems, values, strict=False) if v]
-        return " ".join(parts) if parts else "free"
+        return "".join(t for t, _ in self.cost_segments(values))
+
+    def cost_segments(self, values) -> list[Segment]:
+        out: list[Segment] = []
+        for g, v in zip(self.gems, values, strict=False):
+            if v:
+                out += ([_seg(" ")] if out else []) + [_seg(f"{v} "), _gem(g)]
+        return out or [_seg("free")]
 
     def card(self, card_id: int) -> str:
+        return "".join(t for t, _ in self.card_segments(card_id))
+
+    def card_segments(self, card_id: int) -> list[Segment]:
         c = self.cards[card_id]
-        return f"{str(c.bonus):<{self.bonus_width}}  {_plural(c.points, 'pt'):<6}  cost {self.cost(c.cost)}"
+        bonus = str(c.bonus)
+        return [_gem(bonus), _seg(" " * (self.bonus_width - len(bonus)) + f"  {_plural(c.points, 'pt'):<6}  cost "),
+                *self.cost_segments(c.cost)]
 
     def noble(self, noble_id: int) -> str:
+        return "".join(t for t, _ in self.noble_segments(noble_id))
+
+    def noble_segments(self, noble_id: int) -> list[Segment]:
         n = self.nobles[noble_id]
-        return f"{_plural(n.points, 'pt')} for {self.cost(n.requires)}"
+        return [_seg(f"{_plural(n.points, 'pt')} for "), *self.cost_segments(n.requires)]
 
 
 def full_view(game) -> dict:
@@ -258,16 +394,40 @@ def full_view(game) -> dict:
     return state
 
 
+def buyable_cards(game) -> set[int]:
+    """The cards the player to move can buy now, in the action phase: those that one of the legal
+    actions adds to that player's purchases (each tried on a copy of the game, so the spec's own
+    rules decide, whatever its actions are called; a payment asked next is made the first way)."""
+    if game.is_over() or game.phase != "action":
+        return set()
+    p = game.current_player
+    had = set(game.purchased[p])
+    found: set[int] = set()
+    for action in game.legal_actions():
+        trial = game.clone()
+        trial.apply(action)
+        if trial.phase == "payment" and trial.current_player == p:
+            trial.apply(trial.legal_actions()[0])
+        found |= set(trial.purchased[p]) - had
+    return found
+
+
 def draw_board(module, game, seats: list, viewer: int | None, brief: bool = False) -> str:
+    """The position as `viewer` sees it (its observation), or in full when `viewer` is None, as plain text."""
+    return plain(board_lines(module, game, seats, viewer, brief))
+
+
+def board_lines(module, game, seats: list, viewer: int | None, brief: bool = False) -> list[Line]:
     """The position as `viewer` sees it (its observation), or in full when `viewer` is None.
 
     `brief`: only the heading, the supply and the viewer's own seat (for a further decision
-    of the same turn, such as returning tokens or choosing how to pay).
+    of the same turn, such as returning tokens or choosing how to pay). The cards the viewer
+    can buy now (at their own turn) are marked with BUYABLE_MARK.
     """
     cat = Catalogue(module)
     state = game.observation(viewer) if viewer is not None else full_view(game)
     colours = tuple(module.COLOURS)
-    lines = []
+    lines: list[Line] = []
     head = f"{module.SPEC_NAME}, {_plural(game.num_players, 'player')} · round {state['round']}, turn {state['turn']}"
     if game.is_over():
         head += " · game over"
@@ -279,58 +439,89 @@ def draw_board(module, game, seats: list, viewer: int | None, brief: bool = Fals
         pending = state.get("pending")
         if isinstance(pending, int):
             head += f" (for '{module.action_to_string(pending)}')"
-    lines.append(f"== {head} ==")
-    lines.append(f"supply    {_counts(colours, [state['supply'][c] for c in colours], skip_zero=False)}")
+    lines.append([_seg(f"== {head} ==", "head")])
+    lines.append([_seg("supply    "), *_counted(colours, [state["supply"][c] for c in colours], skip_zero=False)])
+    buyable = buyable_cards(game) if viewer is not None and viewer == game.current_player else set()
     if brief and viewer is not None:
-        lines.append(_draw_seat(module, cat, game, seats, viewer, state["seats"][viewer], viewer))
-        return "\n".join(lines)
-    nobles = [f"{i}) {cat.noble(n)}" for i, n in enumerate(state["nobles"], 1)]
-    lines += _wrap("nobles", nobles or ["none left"])
+        return lines + _seat_lines(module, cat, game, seats, viewer, state["seats"][viewer], viewer, buyable)
+    nobles = [[_seg(f"{i}) "), *cat.noble_segments(n)] for i, n in enumerate(state["nobles"], 1)]
+    lines += _wrap_lines("nobles", nobles or [[_seg("none left")]])
+    out_of_play = state.get("out_of_play") or {}
     for level in reversed(tuple(module.LEVELS)):
         deck = state["decks"][str(level)]
-        lines.append(f"level {level}   {_plural(deck, 'card')} in the deck")
+        aside = len(out_of_play.get(str(level), []))
+        lines.append([_seg(f"level {level}   {_plural(deck, 'card')} in the deck"
+                           + (f", {aside} out of play" if aside else ""))])
         for slot, card in enumerate(state["market"][str(level)], 1):
-            lines.append(f"  {level}.{slot}  " + (cat.card(card) if card is not None else "(empty)"))
+            mark = [_seg(BUYABLE_MARK, "buyable"), _seg(" ")] if card in buyable else [_seg("  ")]
+            lines.append([*mark, _seg(f"{level}.{slot}  "),
+                          *(cat.card_segments(card) if card is not None else [_seg("(empty)")])])
+    if buyable:
+        lines.append([_seg(BUYABLE_MARK, "buyable"), _seg(" you can buy it now")])
     for p, seat in enumerate(state["seats"]):
-        lines.append(_draw_seat(module, cat, game, seats, p, seat, viewer))
-    return "\n".join(lines)
+        lines += _seat_lines(module, cat, game, seats, p, seat, viewer, buyable)
+    return lines
 
 
-def _draw_seat(module, cat: Catalogue, game, seats, p: int, seat: dict, viewer) -> str:
+def _seat_lines(module, cat: Catalogue, game, seats, p: int, seat: dict, viewer, buyable) -> list[Line]:
     colours = tuple(module.COLOURS)
     tokens = [seat["tokens"][c] for c in colours]
-    marker = "  <- to play" if p == game.current_player else ""
-    out = [f"{seat_label(seats, p, viewer)} · prestige {game.prestige[p]}{marker}",
-           f"    tokens    {_counts(colours, tokens)}   ({sum(tokens)} held)",
-           f"    bonuses   {_counts(cat.gems, game.bonus[p])}   ({_plural(len(seat['purchased']), 'card')} bought)"]
+    label = _seg(seat_label(seats, p, viewer), "you" if p == viewer else "head")
+    marker = [_seg("  <- to play", "to_play")] if p == game.current_player else []
+    out: list[Line] = [
+        [label, _seg(f" · prestige {game.prestige[p]}"), *marker],
+        [_seg("    tokens    "), *_counted(colours, tokens), _seg(f"   ({sum(tokens)} held)")],
+        [_seg("    bonuses   "), *_counted(cat.gems, game.bonus[p]),
+         _seg(f"   ({_plural(len(seat['purchased']), 'card')} bought)")]]
     if seat["nobles"]:
-        out.append("    nobles    " + "   ".join(cat.noble(n) for n in seat["nobles"]))
+        nobles: Line = [_seg("    nobles    ")]
+        for i, n in enumerate(seat["nobles"]):
+            nobles += ([_seg("   ")] if i else []) + cat.noble_segments(n)
+        out.append(nobles)
     blind = seat.get("blind") or []
     hidden_levels = list(blind) if p != viewer and viewer is not None else []
-    reserved = []
     for i, card in enumerate(seat["reserved"], 1):
+        lead = _seg("    reserved  " if i == 1 else " " * 14)
         if card is None:  # another seat's blind reserve: only its level is known
             level = hidden_levels.pop(0) if hidden_levels else None
-            reserved.append(f"{i}) a hidden card" + (f" of level {level}" if level is not None else ""))
+            out.append([lead, _seg(f"{i}) a hidden card" + (f" of level {level}" if level is not None else ""))])
         else:
             note = " (blind)" if card in blind and (viewer is None or p == viewer) else ""
-            reserved.append(f"{i}) L{cat.cards[card].level} {cat.card(card)}{note}")
-    if reserved:
-        out.append("    reserved  " + "\n              ".join(reserved))
-    return "\n".join(out)
+            mark = [_seg("  "), _seg(BUYABLE_MARK, "buyable")] if p == viewer and card in buyable else []
+            out.append([lead, _seg(f"{i}) L{cat.cards[card].level} "), *cat.card_segments(card), _seg(note), *mark])
+    return out
 
 
 def draw_actions(module, legal: list[int]) -> str:
-    """The legal actions numbered from 1, with their notation, in columns."""
-    items = [f"{i:>3} {module.action_to_string(a)}" for i, a in enumerate(legal, 1)]
-    width = max(len(s) for s in items) + 3
+    """The legal actions with their notation, in columns, as plain text (see action_lines)."""
+    return plain(action_lines(module, legal))
+
+
+def action_lines(module, legal: list[int]) -> list[Line]:
+    """The legal actions, each numbered by its id (the same number for the same action on every
+    turn and in every game of the spec) and written in the spec's notation, in columns; the
+    words that are gem colours in their colour."""
+    width_id = len(str(max(module.NUM_ACTIONS - 1, 0)))
+    gems = set(module.COLOURS)
+    items = []
+    for a in legal:
+        text = module.action_to_string(a)
+        item: Line = [_seg(f"{a:>{width_id}}", "number")]
+        for word in text.split(" "):
+            item += [_seg(" "), _gem(word) if word in gems else _seg(word)]
+        items.append(item)
+    width = max(sum(len(t) for t, _ in item) for item in items) + 3
     columns = max(1, WIDTH // width)
     rows = -(-len(items) // columns)
-    lines = []
+    lines: list[Line] = []
     for r in range(rows):
+        line: Line = []
         row = [items[r + c * rows] for c in range(columns) if r + c * rows < len(items)]
-        lines.append("".join(s.ljust(width) for s in row).rstrip())
-    return "\n".join(lines)
+        for c, item in enumerate(row):
+            size = sum(len(t) for t, _ in item)
+            line += item + ([_seg(" " * (width - size))] if c < len(row) - 1 else [])
+        lines.append(line)
+    return lines
 
 
 def standings(module, game, seats: list) -> str:
@@ -368,7 +559,8 @@ def standings(module, game, seats: list) -> str:
 
 HELP = """\
 At your turn, answer with
-  a number          the action of that number in the list
+  a number          the action of that number in the list (an action keeps
+                    its number from turn to turn)
   an action         in the spec's notation, as listed (e.g. the text after a number)
   undo              go back to the previous human decision
   save FILE         save the game (the engine's JSON state, and who sits where);
@@ -381,10 +573,12 @@ At your turn, answer with
 class Session:
     """The interactive loop over a :class:`Table`; ``run()`` returns the exit status."""
 
-    def __init__(self, table: Table, ask: Callable[[str], str], say: Callable[[str], None]):
+    def __init__(self, table: Table, ask: Callable[[str], str], say: Callable[[object], None], colour: bool = False):
+        """`say` takes text, and with `colour` also the board as a rich Text (see colour_wanted)."""
         self.table = table
         self.ask = ask
         self.say = say
+        self.colour = colour and colour_available()
         self.clean = list(table.game.history)  # the history when the game was last started, saved or loaded
 
     @property
@@ -414,7 +608,7 @@ class Session:
         while True:
             game = self.game
             if game.is_over():
-                self.say(draw_board(self.module, game, self.table.seats, None))
+                self.show(board_lines(self.module, game, self.table.seats, None))
                 self.say(standings(self.module, game, self.table.seats))
                 return 0
             p = game.current_player
@@ -428,8 +622,8 @@ class Session:
             if fresh:
                 brief = drawn == (game.turn, p)
                 drawn = (game.turn, p)
-                self.say(draw_board(self.module, game, self.table.seats, p, brief=brief))
-                self.say(draw_actions(self.module, game.legal_actions()))
+                self.show(board_lines(self.module, game, self.table.seats, p, brief=brief))
+                self.show(action_lines(self.module, game.legal_actions()))
                 fresh = False
             line = self.ask(f"player {p + 1}>").strip()
             outcome = self.handle(line, p)
@@ -437,6 +631,10 @@ class Session:
                 return 0
             if outcome == "redraw":
                 fresh = True
+
+    def show(self, lines: list[Line]) -> None:
+        """Says drawn lines: in colour when the session has it, else as plain text."""
+        self.say(rich_text(lines) if self.colour else plain(lines))
 
     # -- one line of input; returns "redraw", "again" or "quit"
 
@@ -455,20 +653,21 @@ class Session:
 
     def play(self, line: str, p: int) -> str:
         game = self.game
-        legal = game.legal_actions()
         if line.isascii() and line.isdigit():  # not '²' (a digit to isdigit, not to int)
-            number = int(line) if len(line) <= 9 else 0  # a number of thousands of digits is no action's
+            # The number of an action is its id: the same on every turn (apply says why one not
+            # listed now is illegal).
+            number = int(line) if len(line) <= 9 else -1  # a number of thousands of digits is no action's
             line = line if len(line) <= 9 else line[:9] + "..."
-            if not 1 <= number <= len(legal):
-                self.say(f"no action numbered {line}: choose 1 to {len(legal)}, or type an action (help lists "
-                         "the commands)")
+            if not 0 <= number < self.module.NUM_ACTIONS:
+                self.say(f"no action numbered {line}: type a number listed, or an action (help lists the "
+                         "actions and the commands)")
                 return "again"
-            action = legal[number - 1]
+            action = number
         else:
             try:
                 action = self.module.string_to_action(line)
             except self.module.NotationError as e:
-                self.say(f"{e}; type a number from 1 to {len(legal)}, an action as listed, or help")
+                self.say(f"{e}; type a number listed, an action as listed, or help")
                 return "again"
         try:
             game.apply(action)
@@ -480,7 +679,7 @@ class Session:
 
     def do_help(self, rest: str) -> str:
         self.say(HELP)
-        self.say(draw_actions(self.module, self.game.legal_actions()))
+        self.show(action_lines(self.module, self.game.legal_actions()))
         return "again"
 
     def do_quit(self, rest: str) -> str:

@@ -434,6 +434,16 @@ def test_every_action_id_round_trips_through_the_notation(E):
         assert E.string_to_action(text) == a, text
 
 
+def test_a_set_of_colours_is_taken_in_any_order(E):
+    """Issue 17: 'take red black green' is 'take green red black'; a misspelt colour gets a hint."""
+    action = E.string_to_action("take red black green")
+    assert action == E.string_to_action("take green red black")
+    assert E.action_to_string(action) == "take green red black"
+    with pytest.raises(E.NotationError, match=r"^not an action: 'take gren red black' "
+                                              r"\(did you mean 'take green red black'\?\)"):
+        E.string_to_action("take gren red black")
+
+
 KEYWORD_DECISION = {  # how the official spec's notation starts, per decision
     "take": "take_different", "take2": "take_pair", "reserve": "reserve_face_up",
     "reserve deck": "reserve_blind", "buy": "buy_face_up", "buy reserved": "buy_reserved",

@@ -374,3 +374,79 @@ def test_a_text_that_is_no_json_has_no_problems_to_point_at(E):
     with pytest.raises(E.StateError) as info:
         E.from_json("{oops")
     assert info.value.problems == ()
+
+
+# =========================================================================== cards out of play
+
+
+def without(E, removed: dict[str, list[int]], listed: bool = True) -> dict:
+    """A fresh 2-player position with the cards `removed` (level -> ids) taken from their decks,
+    listed in 'out_of_play' (or nowhere, when not `listed`)."""
+    st = H.position(E, 2, seed=3)
+    for level, cards in removed.items():
+        st["decks"][level] = [c for c in st["decks"][level] if c not in cards]
+    if listed:
+        st["out_of_play"] = removed
+    return st
+
+
+def deck_cards(E, level: str, count: int) -> list[int]:
+    return H.position(E, 2, seed=3)["decks"][level][-count:]
+
+
+def test_a_position_with_a_card_nowhere_names_the_field_that_takes_it(E):
+    card = deck_cards(E, "1", 1)[0]
+    assert refused(E, without(E, {"1": [card]}, listed=False)) == (
+        f"invalid state:\n  - 1 card(s) are nowhere: {card} (cards out of the game are listed in 'out_of_play', "
+        "by level)")
+
+
+def test_a_position_with_cards_out_of_play_loads_plays_records_and_replays(E):
+    removed = {"1": deck_cards(E, "1", 2), "3": deck_cards(E, "3", 20)}  # every card of deck 3 but the face-up ones
+    game = H.load(E, without(E, removed))
+    saved = json.loads(game.to_json())
+    assert saved["out_of_play"] == {"1": removed["1"], "2": [], "3": removed["3"]}
+    assert saved["decks"]["3"] == [] and game.observation(1)["out_of_play"] == saved["out_of_play"]
+    rng = random.Random(5)
+    while not game.is_over() and len(game.history) < 400:
+        game.apply(rng.choice(game.legal_actions()))
+    assert json.loads(game.to_json())["out_of_play"] == saved["out_of_play"]
+    again = E.replay(json.loads(json.dumps(game.record())))
+    assert again.to_json() == game.to_json()
+    assert E.from_json(game.to_json()).to_json() == game.to_json()  # its start is checked against its history
+    assert game.clone().to_json() == game.to_json()
+
+
+def test_no_card_out_of_play_saves_as_before(E):
+    game = E.new_game(2, seed=3)
+    assert "out_of_play" not in json.loads(game.to_json())
+    st = H.position(E, 2, seed=3)
+    for empty in ({"1": [], "2": [], "3": []}, None, {}):
+        assert E.from_json(dict(st, out_of_play=empty)).to_json() == game.to_json()
+
+
+@pytest.mark.parametrize("case, says, path", [
+    ("a card of another level", "card {c2} is of level 2 but is listed out of play at level 1", ("out_of_play", "1", 0)),
+    ("a card also in its deck", "card {c1} appears more than once (at decks.1[", ("out_of_play", "1", 0)),
+    ("an unknown card", "out_of_play[1]: unknown card 999 (cards are 0 to 89)", ("out_of_play", "1", 0)),
+    ("a level the game has not", "'out_of_play' must be an object from levels (1, 2, 3) to the ids of the cards "
+                                 "out of the game", ("out_of_play",)),
+    ("a list", "'out_of_play' must be an object from levels (1, 2, 3)", ("out_of_play",)),
+    ("a level that is no list", "out_of_play[2] must be a list of card ids", ("out_of_play", "2")),
+])
+def test_cards_out_of_play_are_checked_as_every_other_place(E, case, says, path):
+    c1, c2 = deck_cards(E, "1", 1)[0], deck_cards(E, "2", 1)[0]
+    st = without(E, {"2": [c2]})
+    st["out_of_play"] = {
+        "a card of another level": {"1": [c2]},
+        "a card also in its deck": {"1": [c1], "2": [c2]},
+        "an unknown card": {"1": [999], "2": [c2]},
+        "a level the game has not": {"2": [c2], "4": []},
+        "a list": [c2],
+        "a level that is no list": {"2": c2},
+    }[case]
+    with pytest.raises(E.StateError) as info:
+        E.from_json(st)
+    sentences = dict((tuple(p), s) for p, s in info.value.problems)
+    assert path in sentences, info.value.problems
+    assert sentences[path].startswith(says.format(c1=c1, c2=c2)), sentences[path]

@@ -4,17 +4,23 @@ Games driven by scripted input to the end through the command (click's CliRunner
 through the Session directly: numbers, notation, wrong entries, undo, save, load (sound,
 corrupt, of another spec, of another table), quit, end of input; blind reserves hidden
 from the other humans; the final standings; every variant kind (1 player, 5 players).
-Scripts choose actions by number or by the engine's own notation (action_to_string),
-never by action ids or by words of a particular notation.
+Scripts choose actions by number (an action's number is its id, as the list shows it) or by
+the engine's own notation (action_to_string), never by words of a particular notation.
 """
 from __future__ import annotations
 
+import io
 import json
 import pathlib
+import random
 import re
+import sys
 
 import pytest
 from click.testing import CliRunner
+from rich.console import Console
+
+import engine_helpers as H
 
 from compiler.cli import main
 from playtest import engines, terminal
@@ -71,8 +77,12 @@ class Script:
         return "\n".join(self.said)
 
 
+TAKE3 = "15"  # the number of 'take white blue green' (checked below), legal at the start of a game
+
+
 def first(game) -> str:
-    return "1"
+    """The number of the first legal action."""
+    return str(game.legal_actions()[0])
 
 
 def run(table, lines=(), then=first):
@@ -100,20 +110,21 @@ def test_a_scripted_game_through_the_command_to_the_end(short_spec, tmp_path, of
     save = tmp_path / "saved.json"
     corrupt = tmp_path / "corrupt.json"
     corrupt.write_text('{"format": "splendor-rules/state", "version": 1, "players": 2', encoding="utf-8")
+    take3 = str(official.string_to_action("take white blue green"))  # legal at the start
     script = "\n".join([
-        "1",                      # a move by number (the bot answers)
+        take3,                    # a move by number (the bot answers)
         "bogus move",             # unknown notation
-        "0",                      # a number out of range
+        str(official.NUM_ACTIONS),  # a number out of range
         "99999",                  # another
         "undo",                   # back before the move
         "undo",                   # nothing left to undo
         f"save {save}",
-        "2",                      # another move...
+        take3,                    # another move...
         f"load {save}",           # ...forgotten by loading the save
         f"load {corrupt}",        # a corrupt file: the engine's message
         f"load {tmp_path / 'missing.json'}",
         "help",
-    ] + ["1"] * 400) + "\n"
+    ] + [str(a) for a in range(official.NUM_ACTIONS)] * 60) + "\n"  # then every number in turn, to the end
     result = CliRunner().invoke(main, ["play", str(short_spec), "--players", "2", "--seat", "human", "--seat",
                                        "greedy", "--seed", "11", "--cache-dir", str(tmp_path / "cache")],
                                 input=script)
@@ -122,7 +133,8 @@ def test_a_scripted_game_through_the_command_to_the_end(short_spec, tmp_path, of
     assert result.exception is None and "Traceback" not in out
     assert "seed 11" in out
     assert "not an action: 'bogus move'" in out
-    assert "no action numbered 0" in out and "no action numbered 99999" in out
+    assert f"no action numbered {official.NUM_ACTIONS}: type a number listed" in out
+    assert "no action numbered 99999" in out
     assert "undone 2 decisions" in out  # the human's move and the bot's answer
     assert "nothing to undo" in out
     assert f"saved to {save}" in out and f"loaded {save}" in out
@@ -190,7 +202,7 @@ def test_load_at_start_resumes_the_saved_game(tmp_path, official):
 def test_a_saved_game_resumes_with_its_seats(tmp_path):
     save = tmp_path / "vs-random.json"
     first = CliRunner().invoke(main, ["play", str(OFFICIAL), "--seed", "3", "--seat", "human", "--seat", "random"],
-                               input=f"1\nsave {save}\nquit\n")
+                               input=f"{TAKE3}\nsave {save}\nquit\n")
     assert first.exit_code == 0, first.output
     assert json.loads(save.read_text(encoding="utf-8"))["table"] == {"seats": ["human", "random"]}
     again = CliRunner().invoke(main, ["play", str(OFFICIAL), "--load", str(save)], input="quit\n")
@@ -210,7 +222,7 @@ def test_a_saved_game_resumes_with_its_seats(tmp_path):
 
 
 def test_end_of_input_stops_without_a_traceback():
-    result = CliRunner().invoke(main, ["play", str(OFFICIAL), "--seed", "2"], input="1\n")
+    result = CliRunner().invoke(main, ["play", str(OFFICIAL), "--seed", "2"], input=f"{TAKE3}\n")
     assert result.exit_code == 1
     assert "stopped (the game was not saved)" in result.output
     assert "Traceback" not in result.output
@@ -231,7 +243,8 @@ def test_number_and_notation_both_play_and_illegal_moves_are_explained(official)
     legal = table.game.legal_actions()
     illegal = next(a for a in range(official.NUM_ACTIONS) if a not in legal)
     by_text = official.action_to_string(legal[1])
-    status, script = run(table, ["3", official.action_to_string(illegal).upper(), by_text, "quit"], then=None)
+    status, script = run(table, [str(legal[2]), official.action_to_string(illegal).upper(), by_text, "quit"],
+                         then=None)
     assert status == 0
     g = official.new_game(2, seed=8)
     g.apply(legal[2])
@@ -248,7 +261,7 @@ def test_number_and_notation_both_play_and_illegal_moves_are_explained(official)
 def test_undo_goes_back_to_the_previous_human_decision(official):
     table = terminal.new_table(official, 3, ["human", "greedy", "human"], seed=3)
     # Seat 1, the bot, seat 3, seat 1 again and the bot: then seat 3 is asked and undoes three times.
-    status, script = run(table, ["1", "1", "1", "undo", "undo", "undo", "undo", "quit"], then=None)
+    status, script = run(table, [first, first, first, "undo", "undo", "undo", "undo", "quit"], then=None)
     assert status == 0
     assert table.game.history == []
     undone = [line.split(":")[0] for line in script.said if line.startswith("undone")]
@@ -257,9 +270,9 @@ def test_undo_goes_back_to_the_previous_human_decision(official):
     assert "nothing to undo" in script.said[-2]
     # Undo then replays to the same position as before: the record is the source of truth.
     again = terminal.new_table(official, 3, ["human", "greedy", "human"], seed=3)
-    run(again, ["1", "1", "undo", "quit"], then=None)
+    run(again, [first, first, "undo", "quit"], then=None)
     once = terminal.new_table(official, 3, ["human", "greedy", "human"], seed=3)
-    run(once, ["1", "quit"], then=None)
+    run(once, [first, "quit"], then=None)
     assert again.game.to_json() == once.game.to_json()
 
 
@@ -275,8 +288,8 @@ def test_save_is_atomic_and_load_checks_the_file(official, tmp_path):
     table = terminal.new_table(official, 2, ["human", "greedy"], seed=6)
     save = tmp_path / "game.json"
     status, script = run(table, [
-        "1", f"save {save}", "save", f"save {tmp_path / 'no' / 'such' / 'dir.json'}",
-        "1", "1", f"load {save}",
+        first, f"save {save}", "save", f"save {tmp_path / 'no' / 'such' / 'dir.json'}",
+        first, first, f"load {save}",
         f"load {tmp_path / 'solo.json'}", f"load {tmp_path / 'four.json'}", f"load {tmp_path / 'tampered.json'}",
         f"load {tmp_path / 'binary.json'}", "load", "quit"], then=None)
     assert status == 0
@@ -304,11 +317,11 @@ def test_blind_reserves_are_hidden_from_the_other_humans(official):
     game = table.game
     legal = game.legal_actions()
     number = None
-    for i, a in enumerate(legal, 1):  # the first action that reserves a card the other seat cannot see
+    for a in legal:  # the first action that reserves a card the other seat cannot see
         g = game.clone()
         g.apply(a)
         if None in g.observation(1)["seats"][0]["reserved"]:
-            number, card = i, g.reserved[0][0]
+            number, card = a, g.reserved[0][0]
             break
     assert number is not None
     status, script = run(table, [str(number), "quit"], then=None)
@@ -416,7 +429,7 @@ def test_a_failed_load_or_an_odd_answer_keeps_the_game(official, tmp_path):
     edited["ending"] = {"trigger": "target", "finish": "complete_round", "last_seat": 7}
     (tmp_path / "edited.json").write_text(json.dumps(edited), encoding="utf-8")
     table = terminal.new_table(official, 2, ["human", "greedy"], seed=6)
-    status, script = run(table, ["1", f"load {deep}", f"load {tmp_path / 'edited.json'}", "load /dev/zero",
+    status, script = run(table, [first, f"load {deep}", f"load {tmp_path / 'edited.json'}", "load /dev/zero",
                                  "²", "9" * 5000, "\x1b[2J", "quit"], then=None)
     assert status == 0
     text = script.text
@@ -424,7 +437,7 @@ def test_a_failed_load_or_an_odd_answer_keeps_the_game(official, tmp_path):
     assert "'ending.last_seat' must be a seat from 0 to 1, not 7" in text
     assert "cannot read /dev/zero: is a device" in text
     assert "not an action: '²'" in text
-    assert "no action numbered 999999999...: choose 1 to" in text
+    assert "no action numbered 999999999...: type a number listed" in text
     assert "not an action: '\\x1b[2J' (control characters)" in text and "\x1b" not in text
     assert len(table.game.history) == 2  # the human's move and the bot's: nothing lost
 
@@ -445,8 +458,186 @@ def test_save_writes_through_a_symlink_and_keeps_the_mode(official, tmp_path):
     link = tmp_path / "link.json"
     link.symlink_to(target)
     table = terminal.new_table(official, 2, ["human", "greedy"], seed=6)
-    status, script = run(table, ["1", f"save {link}", "quit"], then=None)
+    status, script = run(table, [first, f"save {link}", "quit"], then=None)
     assert status == 0 and link.is_symlink() and link.resolve() == target
     assert (target.stat().st_mode & 0o777) == 0o600
     assert official.from_json(target.read_text(encoding="utf-8")).to_json() == table.game.to_json()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["link.json", "real.json"]
+
+
+# ----------------------------------------------------------------------------- the board (issue 17)
+
+def test_an_action_keeps_its_number_from_turn_to_turn(official):
+    take3 = official.string_to_action("take white blue green")
+    assert str(take3) == TAKE3
+    reserve = official.string_to_action("reserve deck 1")
+    game = official.new_game(2, seed=9)
+    rng = random.Random(9)
+    listed, places = [], set()
+    while len(places) < 3:  # lists in which the action comes at three different places
+        legal = game.legal_actions()
+        if reserve in legal and legal.index(reserve) not in places:
+            places.add(legal.index(reserve))
+            listed.append(terminal.draw_actions(official, legal))
+        game.apply(rng.choice(legal))
+    for text in listed:  # the same number for the same action
+        assert re.search(rf"(^|\s){reserve} reserve deck 1(\s|$)", text, re.M), text
+    # ...and that number plays it; a number of an action that is not legal now gets the rule that forbids it
+    table = terminal.new_table(official, 2, ["human", "human"], seed=8)
+    take2_red = official.string_to_action("take2 red")
+    buy = official.string_to_action("buy 1.1")
+    status, script = run(table, [str(buy), str(take3), str(take2_red), "quit"], then=None)
+    assert table.game.history == [take3, take2_red]
+    assert "illegal action 'buy 1.1': " in script.text
+
+
+def affordable_position(official):
+    """A 2-player position in which player 1 can buy the card in market slot 1.1 and the card they
+    reserved, and nothing else; and those two cards."""
+    st = H.position(official, 2, seed=9)
+    cards = {c.id: c for c in official.CARDS}
+    market = st["market"]["1"][0]
+    reserve = next(c for c in st["decks"]["1"]
+                   if all(a + b <= 4 for a, b in zip(cards[market].cost, cards[c].cost, strict=True))
+                   and sum(cards[market].cost) + sum(cards[c].cost) <= 10)
+    H.set_reserved(official, st, 0, [reserve])
+    need = [a + b for a, b in zip(cards[market].cost, cards[reserve].cost, strict=True)]
+    H.give_tokens(st, 0, **{g: n for g, n in zip(official.GEMS, need, strict=True) if n})
+    return official.from_json(json.dumps(st)), market, reserve
+
+
+def test_the_cards_the_player_can_buy_now_are_marked(official):
+    game, market, reserve = affordable_position(official)
+    cat = terminal.Catalogue(official)
+    buyable = terminal.buyable_cards(game)
+    assert {market, reserve} <= buyable
+    seats = terminal.make_seats(official, ["human", "greedy"], 9)
+    board = terminal.draw_board(official, game, seats, 0)
+    assert f"* 1.1  {cat.card(market)}" in board
+    assert f"1) L1 {cat.card(reserve)}  *" in board
+    assert "* you can buy it now" in board
+    for level in official.LEVELS:  # every other card is drawn unmarked
+        for slot, card in enumerate(game.market[official.LEVELS.index(level)], 1):
+            marked = f"* {level}.{slot}  {cat.card(card)}" in board
+            assert marked == (card in buyable) and (f"  {level}.{slot}  {cat.card(card)}" in board) != marked
+    # not on the other seat's board, nor at the end
+    assert "*" not in terminal.draw_board(official, game, seats, 1)
+    assert "*" not in terminal.draw_board(official, game, seats, None)
+
+
+def test_cards_out_of_play_are_counted_on_the_board(official):
+    st = H.position(official, 2, seed=9)
+    aside = st["decks"]["2"][-3:]
+    st["decks"]["2"] = st["decks"]["2"][:-3]
+    st["out_of_play"] = {"2": aside}
+    game = official.from_json(json.dumps(st))
+    board = terminal.draw_board(official, game, terminal.make_seats(official, ["human", "greedy"], 9), 0)
+    assert f"level 2   {len(st['decks']['2'])} cards in the deck, 3 out of play" in board
+    assert "level 1   " in board and "level 1   36 cards in the deck, " not in board
+
+
+class Stream:
+    def __init__(self, tty: bool):
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+@pytest.mark.parametrize("tty, environ, wanted", [
+    (True, {}, True),
+    (True, {"TERM": "xterm-256color"}, True),
+    (True, {"NO_COLOR": "1"}, False),
+    (True, {"NO_COLOR": ""}, True),  # https://no-color.org: set to a non-empty value
+    (True, {"TERM": "dumb"}, False),
+    (False, {}, False),  # piped
+])
+def test_colour_only_on_a_terminal_without_no_color(tty, environ, wanted):
+    assert terminal.colour_wanted(Stream(tty), environ) is wanted
+
+
+def test_without_rich_the_board_is_plain_text(official, monkeypatch):
+    monkeypatch.setitem(sys.modules, "rich", None)  # `import rich` fails, as without the play extra
+    assert not terminal.colour_available()
+    assert terminal.colour_wanted(Stream(True), {}) is False
+    table = terminal.new_table(official, 2, ["human", "greedy"], seed=9)
+    status, script = run(table, ["quit"], then=None)  # a session asked for colour falls back to text
+    table = terminal.new_table(official, 2, ["human", "greedy"], seed=9)
+    said = []
+    terminal.Session(table, lambda prompt: "quit", said.append, colour=True).run()
+    assert all(isinstance(s, str) for s in said) and said == script.said
+
+
+def coloured(text) -> str:
+    buffer = io.StringIO()
+    Console(file=buffer, force_terminal=True, color_system="truecolor", no_color=False, highlight=False, markup=False,
+            emoji=False, soft_wrap=True).print(text)
+    return buffer.getvalue()
+
+
+def test_in_colour_the_board_has_the_gem_colours_and_the_same_text(official):
+    game, market, reserve = affordable_position(official)
+    seats = terminal.make_seats(official, ["human", "greedy"], 9)
+    lines = terminal.board_lines(official, game, seats, 0)
+    text = terminal.rich_text(lines)
+    assert text.plain == terminal.draw_board(official, game, seats, 0)
+    out = coloured(text)
+    assert re.sub(r"\x1b\[[0-9;]*m", "", out) == text.plain + "\n"
+    assert "\x1b[31mred\x1b[0m" in out and "\x1b[34mblue\x1b[0m" in out  # the gem colours
+    assert "\x1b[1;36mplayer 1 (you)\x1b[0m" in out  # the player's own seat
+    assert "\x1b[1;32m*\x1b[0m" in out  # the mark on what they can buy
+    # the session in colour says the board as a rich Text, and the rest as text
+    table = terminal.new_table(official, 2, ["human", "greedy"], seed=9)
+    said = []
+    terminal.Session(table, lambda prompt: "quit", said.append, colour=True).run()
+    assert [type(s).__name__ for s in said] == ["str", "Text", "Text", "str"]
+
+
+def test_names_from_a_spec_are_shown_as_written_never_as_markup_or_terminal_control(tmp_path):
+    """A name or title with rich markup and escape sequences: the markup is text, the controls escaped."""
+    hostile = "[bold red]x[/] \x1b]52;c;aGk=\x07\x1b[2J\u202e"
+    copy = tmp_path / "hostile" / "official.py"  # a module of its own, changed below
+    copy.parent.mkdir()
+    copy.write_bytes((ROOT / "generated" / "engines" / "official.py").read_bytes())
+    module = H.load_engine(copy)
+    module.SPEC_NAME = hostile
+    module.CARDS = tuple(c._replace(bonus=hostile + c.bonus) for c in module.CARDS)
+    game = module.new_game(2, seed=1)
+    seats = ["human", hostile]  # seats as plain names, as the RL environments give them
+    board = terminal.draw_board(module, game, seats, 0)
+    shown = "[bold red]x[/] \\x1b]52;c;aGk=\\x07\\x1b[2J\\u202e"
+    assert f"== {shown}, 2 players" in board and f"({shown})" in board and f"  {shown}" in board
+    assert "\x1b" not in board and "\x07" not in board and "\u202e" not in board
+    out = coloured(terminal.rich_text(terminal.board_lines(module, game, seats, 0)))
+    assert "\x1b]" not in out and "\x07" not in out and "\x1b[2J" not in out and "\u202e" not in out
+    assert shown in re.sub(r"\x1b\[[0-9;]*m", "", out)
+    # through the command, piped: plain text, no escape code at all
+    result = CliRunner().invoke(main, ["play", str(OFFICIAL), "--seed", "1", "--cache-dir", str(tmp_path)],
+                                input="quit\n")
+    assert result.exit_code == 0 and "\x1b" not in result.output and "* you can buy" not in result.output
+
+
+def test_a_saved_position_with_cards_out_of_play_plays_and_undoes(official):
+    st = H.position(official, 2, seed=9)
+    aside = st["decks"]["1"][-5:]
+    st["decks"]["1"] = st["decks"]["1"][:-5]
+    st["out_of_play"] = {"1": aside}
+    table = terminal.new_table(official, saved=json.dumps(st), saved_name="puzzle.json")
+    status, script = run(table, [first, first, "undo", first, "quit"], then=None)
+    assert status == 0 and "undone 2 decisions" in script.text
+    assert len(table.game.history) == 4  # two turns each, one of them undone and played again
+    assert json.loads(table.game.to_json())["out_of_play"] == {"1": aside, "2": [], "3": []}
+    assert official.replay(table.game.record()).to_json() == table.game.to_json()
+
+
+def test_the_command_draws_in_colour_on_a_terminal(monkeypatch, tmp_path):
+    monkeypatch.setattr(terminal, "colour_wanted", lambda stream, environ: True)  # as on a terminal
+    monkeypatch.setenv("TERM", "xterm-256color")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    result = CliRunner().invoke(main, ["play", str(OFFICIAL), "--seed", "1", "--cache-dir", str(tmp_path)],
+                                input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert "\x1b[31mred\x1b[0m" in result.output and "\\x1b" not in result.output  # codes written, not escaped
+    plain_out = re.sub(r"\x1b\[[0-9;]*m", "", result.output)
+    assert "supply    white 4  blue 4  green 4  red 4  black 4  gold 5" in plain_out and "bye" in plain_out

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import ast
 import inspect
+import itertools
+import json
 import pathlib
 import random
 
@@ -357,6 +359,66 @@ def test_describe_action_gives_values_people_read(monkeypatch):
     assert notation.describe_action(notation.string_to_action("buy 2.3")) == ("buy_face_up", {"card": (2, 3)})
     assert notation.describe_action(notation.string_to_action("pay gold for red black")) == (
         "payment", {"payment": {"red": 1, "black": 1}})
+
+
+@pytest.mark.parametrize("path", ENGINES, ids=lambda p: p.stem)
+def test_a_set_is_read_in_any_order_and_written_in_one(monkeypatch, path):
+    """Every action whose choice is a set (gem colours to take, the colours gold pays for) is
+    read back from its set's words in every order; the text written stays the table's."""
+    engine = load_engine(path)
+    bind(monkeypatch, notation, engine)
+    orders = 0
+    for action, text in enumerate(engine.ACTION_STRINGS):
+        d, args = engine.ACTIONS[action]
+        for (_, kind), value in zip(engine._PARAM_KINDS[d], args, strict=True):
+            words = notation._set_words(kind, value) if kind in notation._SET_KINDS and value is not None else []
+            if len(words) < 2:
+                continue
+            head, tail = text.split(" ".join(words))
+            for order in set(itertools.permutations(words)):
+                assert notation.string_to_action(head + " ".join(order) + tail) == action, (text, order)
+                orders += 1
+            assert notation.action_to_string(action) == text
+    assert orders > 0
+
+
+def test_every_kind_of_choice_is_read_either_as_a_set_or_word_by_word():
+    schema = json.loads((ROOT / "rulespec" / "schema.json").read_text(encoding="utf-8"))
+    domains = set(schema["$defs"]["param"]["anyOf"][1]["properties"]["domain"]["enum"])
+    assert not set(notation._SET_KINDS) & set(notation._WORD_KINDS)
+    assert set(notation._SET_KINDS) | set(notation._WORD_KINDS) == domains
+
+
+@pytest.mark.parametrize("text, says", [
+    ("take red black green", "take green red black"),
+    ("TAKE black  White", "take white black"),
+    ("pay gold for black red red", "pay gold for red red black"),
+])
+def test_a_set_in_another_order_is_shown_back_in_the_written_order(monkeypatch, text, says):
+    engine = official()
+    bind(monkeypatch, notation, engine)
+    assert notation.action_to_string(notation.string_to_action(text)) == says
+
+
+@pytest.mark.parametrize("text, meant", [
+    ("take gren red black", "take green red black"),
+    ("take red gren black", "take green red black"),
+    ("take blakc wite", "take white black"),
+    ("pay gold for blakc red", "pay gold for red black"),
+])
+def test_a_misspelt_colour_in_any_order_gets_a_did_you_mean(monkeypatch, text, meant):
+    engine = official()
+    bind(monkeypatch, notation, engine)
+    with pytest.raises(engine.NotationError) as info:
+        notation.string_to_action(text)
+    assert str(info.value).startswith(f"not an action: {text!r} (did you mean {meant!r}?); ")
+
+
+def test_a_colour_twice_is_no_set(monkeypatch):
+    engine = official()
+    bind(monkeypatch, notation, engine)
+    with pytest.raises(engine.NotationError, match="^not an action: 'take red red blue'; take is written"):
+        notation.string_to_action("take red red blue")
 
 
 def test_a_typo_is_a_slip_of_letters_not_of_numbers():

@@ -102,7 +102,8 @@ def test_load_during_play_shows_the_same_and_keeps_the_game(official, monkeypatc
     monkeypatch.chdir(STATES.parent.parent)
     table = terminal.new_table(official, 2, ["human", "greedy"], seed=6)
     said = []
-    answers = iter(["1", "load tests/broken_states/several_problems_pretty.json", "quit"])
+    move = str(table.game.legal_actions()[0])  # an action's number is its id
+    answers = iter([move, "load tests/broken_states/several_problems_pretty.json", "quit"])
     session = terminal.Session(table, ask=lambda prompt: next(answers), say=said.append)
     assert session.run() == 0
     before_load = table.game.to_json()

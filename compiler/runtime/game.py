@@ -43,7 +43,7 @@ class Game:
 
     __slots__ = ("n", "cp", "mode", "step", "step_count", "supply", "tok", "bon", "pts", "bought", "res", "blind",
                  "nob", "market", "decks", "noble_row", "round", "turn", "turns", "passes", "ending", "end_reason",
-                 "seed", "start", "origin", "history", "pending", "max_turns", "_legal",
+                 "seed", "start", "origin", "history", "pending", "max_turns", "_legal", "out_of_play",
                  "setup_gems", "setup_gold", "setup_nobles", "setup_face_up") + (
         ("face_up_costs",) if _FACE_UP_COSTS else ())  # chosen once, when the class is made
 
@@ -82,6 +82,7 @@ class Game:
         self.history = []
         self.pending = None  # the purchase waiting for its payment (an action id), in the payment step
         self.max_turns = MAX_TURNS  # the length cap (new_game and from_json may change it)
+        self.out_of_play = None  # per level, the ids of the cards out of the game (from_json); None: none
         self._legal = None
 
     # -- reading the state
@@ -367,6 +368,7 @@ class Game:
         g.history = self.history[:]
         g.pending = self.pending
         g.max_turns = self.max_turns
+        g.out_of_play = self.out_of_play  # a tuple of tuples: shared
         g._legal = None if self._legal is None else self._legal[:]
         return g
 
@@ -412,6 +414,8 @@ class Game:
         })
         if self.max_turns is not None:  # absent: no cap (so the states of specs without one are as before)
             state["max_turns"] = self.max_turns
+        if self.out_of_play is not None:  # absent: every card is in play (the states of a new game are as before)
+            state["out_of_play"] = {str(lv): list(self.out_of_play[i]) for i, lv in enumerate(LEVELS)}
         if whole:
             state["start"] = self.start
             state["history"] = list(self.history)

@@ -144,6 +144,7 @@ def _problems(data, nested=False):
                 placed.append((c, path))
                 if CARD_LEVEL[c] != lv:
                     out.append((path, f"card {c} is of level {CARD_LEVEL[c]} but lies in deck {lv}"))
+    placed += _out_of_play_cards(data.get("out_of_play"), card_list, out)
     seen = {}  # card id: where the reader met it first
     for c, path in placed:
         if c in seen:
@@ -152,7 +153,8 @@ def _problems(data, nested=False):
     missing = [c.id for c in CARDS if c.id not in seen]
     if missing:
         out.append(((), f"{len(missing)} card(s) are nowhere: {', '.join(map(str, missing[:10]))}"
-                    + ("..." if len(missing) > 10 else "")))
+                    + ("..." if len(missing) > 10 else "")
+                    + " (cards out of the game are listed in 'out_of_play', by level)"))
     row = data.get("nobles")
     if not isinstance(row, list) or any(type(x) is not int or not 0 <= x < len(NOBLES) for x in row):
         out.append((("nobles",), f"'nobles' must be a list of noble ids (0 to {len(NOBLES) - 1})"))
@@ -173,6 +175,25 @@ def _problems(data, nested=False):
         else:
             out += [(("start",) + path, f"start: {p}") for path, p in _problems(start, nested=True)]
     return out
+
+
+def _out_of_play_cards(value, card_list, out):
+    """The (card id, path) of each card a state says is out of the game ('out_of_play': level ->
+    card ids; absent or null: none), each of its level; problems are added to `out`."""
+    if value is None:
+        return []
+    levels = [str(lv) for lv in LEVELS]
+    if not isinstance(value, dict) or not set(value) <= set(levels):
+        out.append((("out_of_play",), f"'out_of_play' must be an object from levels ({', '.join(levels)}) "
+                                      "to the ids of the cards out of the game"))
+        return []
+    placed = []
+    for lv in LEVELS:
+        for c, path in card_list(value.get(str(lv), []), ("out_of_play", str(lv)), f"out_of_play[{lv}]"):
+            placed.append((c, path))
+            if CARD_LEVEL[c] != lv:
+                out.append((path, f"card {c} is of level {CARD_LEVEL[c]} but is listed out of play at level {lv}"))
+    return placed
 
 
 def _dotted(path):
@@ -372,6 +393,9 @@ def _load(data):
     game.pending = data.get("pending")
     game.max_turns = data.get("max_turns", MAX_TURNS)
     game.start = data.get("start")
+    out_of_play = data.get("out_of_play") or {}
+    if any(out_of_play.values()):
+        game.out_of_play = tuple(tuple(out_of_play.get(str(lv), ())) for lv in LEVELS)
     # A record replays from the position this state started from, or else from this one
     # (it may have been edited, so its seed and history are not trusted to rebuild it).
     game.origin = game.to_dict() if game.start is None else None

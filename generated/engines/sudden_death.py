@@ -1505,7 +1505,7 @@ class Game:
 
     __slots__ = ("n", "cp", "mode", "step", "step_count", "supply", "tok", "bon", "pts", "bought", "res", "blind",
                  "nob", "market", "decks", "noble_row", "round", "turn", "turns", "passes", "ending", "end_reason",
-                 "seed", "start", "origin", "history", "pending", "max_turns", "_legal",
+                 "seed", "start", "origin", "history", "pending", "max_turns", "_legal", "out_of_play",
                  "setup_gems", "setup_gold", "setup_nobles", "setup_face_up") + (
         ("face_up_costs",) if _FACE_UP_COSTS else ())  # chosen once, when the class is made
 
@@ -1544,6 +1544,7 @@ class Game:
         self.history = []
         self.pending = None  # the purchase waiting for its payment (an action id), in the payment step
         self.max_turns = MAX_TURNS  # the length cap (new_game and from_json may change it)
+        self.out_of_play = None  # per level, the ids of the cards out of the game (from_json); None: none
         self._legal = None
 
     # -- reading the state
@@ -1867,6 +1868,7 @@ class Game:
         g.history = self.history[:]
         g.pending = self.pending
         g.max_turns = self.max_turns
+        g.out_of_play = self.out_of_play  # a tuple of tuples: shared
         g._legal = None if self._legal is None else self._legal[:]
         return g
 
@@ -1912,6 +1914,8 @@ class Game:
         })
         if self.max_turns is not None:  # absent: no cap (so the states of specs without one are as before)
             state["max_turns"] = self.max_turns
+        if self.out_of_play is not None:  # absent: every card is in play (the states of a new game are as before)
+            state["out_of_play"] = {str(lv): list(self.out_of_play[i]) for i, lv in enumerate(LEVELS)}
         if whole:
             state["start"] = self.start
             state["history"] = list(self.history)
@@ -2123,6 +2127,7 @@ def _problems(data, nested=False):
                 placed.append((c, path))
                 if CARD_LEVEL[c] != lv:
                     out.append((path, f"card {c} is of level {CARD_LEVEL[c]} but lies in deck {lv}"))
+    placed += _out_of_play_cards(data.get("out_of_play"), card_list, out)
     seen = {}  # card id: where the reader met it first
     for c, path in placed:
         if c in seen:
@@ -2131,7 +2136,8 @@ def _problems(data, nested=False):
     missing = [c.id for c in CARDS if c.id not in seen]
     if missing:
         out.append(((), f"{len(missing)} card(s) are nowhere: {', '.join(map(str, missing[:10]))}"
-                    + ("..." if len(missing) > 10 else "")))
+                    + ("..." if len(missing) > 10 else "")
+                    + " (cards out of the game are listed in 'out_of_play', by level)"))
     row = data.get("nobles")
     if not isinstance(row, list) or any(type(x) is not int or not 0 <= x < len(NOBLES) for x in row):
         out.append((("nobles",), f"'nobles' must be a list of noble ids (0 to {len(NOBLES) - 1})"))
@@ -2152,6 +2158,25 @@ def _problems(data, nested=False):
         else:
             out += [(("start",) + path, f"start: {p}") for path, p in _problems(start, nested=True)]
     return out
+
+
+def _out_of_play_cards(value, card_list, out):
+    """The (card id, path) of each card a state says is out of the game ('out_of_play': level ->
+    card ids; absent or null: none), each of its level; problems are added to `out`."""
+    if value is None:
+        return []
+    levels = [str(lv) for lv in LEVELS]
+    if not isinstance(value, dict) or not set(value) <= set(levels):
+        out.append((("out_of_play",), f"'out_of_play' must be an object from levels ({', '.join(levels)}) "
+                                      "to the ids of the cards out of the game"))
+        return []
+    placed = []
+    for lv in LEVELS:
+        for c, path in card_list(value.get(str(lv), []), ("out_of_play", str(lv)), f"out_of_play[{lv}]"):
+            placed.append((c, path))
+            if CARD_LEVEL[c] != lv:
+                out.append((path, f"card {c} is of level {CARD_LEVEL[c]} but is listed out of play at level {lv}"))
+    return placed
 
 
 def _dotted(path):
@@ -2351,6 +2376,9 @@ def _load(data):
     game.pending = data.get("pending")
     game.max_turns = data.get("max_turns", MAX_TURNS)
     game.start = data.get("start")
+    out_of_play = data.get("out_of_play") or {}
+    if any(out_of_play.values()):
+        game.out_of_play = tuple(tuple(out_of_play.get(str(lv), ())) for lv in LEVELS)
     # A record replays from the position this state started from, or else from this one
     # (it may have been edited, so its seed and history are not trusted to rebuild it).
     game.origin = game.to_dict() if game.start is None else None
@@ -2392,20 +2420,103 @@ def action_to_string(action):
 
 _STRING_INDEX: dict[str, int] = {}
 
+# The kinds of choice whose value is a set (a multiset for a payment): written in one order
+# (the table's), read in any. Every other kind is written as one word, whose place matters.
+# Each kind of choice is in one of the two (tests/test_runtime.py holds them to the schema's
+# domains), so that a new kind of set is read in any order as soon as it is declared here.
+_SET_KINDS = ("gem_set", "payment")
+_WORD_KINDS = ("gem", "colour", "face_up", "deck", "reserved", "noble")
+# (number of words, the (start, length) of each set's words): the places where sets are written
+_SET_LAYOUTS: dict[tuple[int, tuple[tuple[int, int], ...]], None] = {}
+# (layout, the words with each set's words sorted) -> the ids written so; one id, or None
+# where two actions read alike in any order (only their texts as written reach them then)
+_SET_INDEX: dict[tuple, int | None] = {}
+_WORDS: set[str] = set()  # every word of every action's text
+
+
+def _set_words(kind, value):
+    """The words that write the value of a set-valued choice, in the order the notation has them."""
+    if kind == "gem_set":
+        return [GEMS[g] for g in value]
+    return [GEMS[g] for g, n in enumerate(PAYMENTS[value]) for _ in range(n)]
+
+
+def _set_places(words, sets):
+    """Each way to place the sets' words (lists) in the text's `words`: tuples of (start, length),
+    one per set, in order and without overlap."""
+    places = [()]
+    for found in sets:
+        k = len(found)
+        starts = [i for i in range(len(words) - k + 1) if words[i:i + k] == found]
+        places = [p + ((i, k),) for p in places for i in starts if not p or i >= sum(p[-1])]
+    return places
+
+
+def _unordered(words, runs):
+    """`words` with the words of each (start, length) run sorted: the same for any order of a set."""
+    words = list(words)
+    for start, k in runs:
+        words[start:start + k] = sorted(words[start:start + k])
+    return tuple(words)
+
+
+def _build_set_index():
+    """Fills _SET_LAYOUTS and _SET_INDEX from the action table (and marks the index built: key ())."""
+    _SET_INDEX[()] = None
+    for action, text in enumerate(ACTION_STRINGS):
+        d, args = ACTIONS[action]
+        sets = [_set_words(kind, v) for (_, kind), v in zip(_PARAM_KINDS[d], args, strict=True)
+                if kind in _SET_KINDS and v is not None]
+        sets = [found for found in sets if len(found) > 1]
+        if not sets:
+            continue
+        words = text.split()
+        for runs in _set_places(words, sets):
+            layout = (len(words), runs)
+            _SET_LAYOUTS[layout] = None
+            key = (layout, _unordered(words, runs))
+            _SET_INDEX[key] = action if _SET_INDEX.get(key, action) == action else None
+
+
+def _read(words):
+    """The id written `words` (a list), a set's words in any order; None if none or several."""
+    text = " ".join(words)
+    if text in _STRING_INDEX:
+        return _STRING_INDEX[text]
+    found = {_SET_INDEX.get((layout, _unordered(words, layout[1])))
+             for layout in _SET_LAYOUTS if layout[0] == len(words)} - {None}
+    return found.pop() if len(found) == 1 else None
+
+
+def _respelt(words):
+    """`words` with each word no action has (and no number) replaced by the closest one actions have."""
+    if not _WORDS:
+        _WORDS.update(w for s in ACTION_STRINGS for w in s.split())
+    return [w if w in _WORDS or any(ch.isdigit() for ch in w)
+            else next(iter(difflib.get_close_matches(w, _WORDS, n=1, cutoff=0.6)), w) for w in words]
+
 
 def string_to_action(text):
-    """The action id of a text in this engine's notation (case and spacing do not matter)."""
+    """The action id of a text in this engine's notation (case and spacing do not matter, nor the
+    order of the colours of a set: 'take red black green' is 'take green red black')."""
     if not _STRING_INDEX:
         _STRING_INDEX.update((s, i) for i, s in enumerate(ACTION_STRINGS))
     key = " ".join(str(text).lower().split())
     if key in _STRING_INDEX:
         return _STRING_INDEX[key]
+    if () not in _SET_INDEX:  # built at the first text not written as the engine writes it
+        _build_set_index()
+    found = _read(key.split())
+    if found is not None:
+        return found
     verbs = sorted({s.split()[0] for s in ACTION_STRINGS})
-    close = difflib.get_close_matches(key, ACTION_STRINGS, n=1, cutoff=0.75)
+    meant = _read(_respelt(key.split()))  # a misspelt word, in any order: the text as the engine writes it
+    close = [ACTION_STRINGS[meant]] if meant is not None else difflib.get_close_matches(
+        key, ACTION_STRINGS, n=1, cutoff=0.75)
     verb = key.split()[0] if key else ""
     forms = [(f"'{form}'" + (f", where {meaning}" if meaning else ""), later)
              for form, meaning, later in NOTATION_FORMS if form.split()[0] == verb]
-    if close and forms and not _a_typo(key.split(), close[0].split()):
+    if meant is None and close and forms and not _a_typo(key.split(), close[0].split()):
         close = []  # 'sweep 9.9' is not a slip for 'sweep 3.4': the form says more
     hint = f" (did you mean '{close[0]}'?)" if close else ""
     if forms:  # the right verb: say how its actions are written
