@@ -86,7 +86,9 @@ def test_a_variant_may_say_who_starts(tmp_path):
         "first_player: {en: The oldest player starts., fr: Le joueur le plus âgé commence., "
         "nl: De oudste speler begint., sr: Почиње најстарији играч.}\n", encoding="utf-8")
     text = sheet_text(str(tmp_path / "oldest.yaml"))
-    assert "**First player**: The oldest player starts." in text
+    assert "**First player**: The oldest player starts. Play then passes to the left (clockwise); a round ends " \
+           "with the player on the first player's right. ★1" in text
+    assert "> ★1 **Changed: First player** The oldest player starts." in text
 
 
 def test_scoring_is_read_from_the_card_and_noble_tables(official_en, tmp_path):

@@ -829,6 +829,8 @@ class Builder:
             return next((v for v in rules.values if v.name == name), None)
         if section == "players":
             return next((p for p in rules.players if str(p.players) == name), None)
+        if group == "first_player":
+            return rules.first_player
         if group.startswith("winners.ranking."):
             return next((lv for lv in rules.winners.ranking if lv.name == group.split(".")[2]), None)
         return None
@@ -885,6 +887,8 @@ class Builder:
                 return lead, capitalise(self.rank_phrase(lv)) if lv else ""
             position = r.winners.ranking.index(now) + 1
             return lead, sentence(self.text("sheet.house.rank", n=position, x=self.rank_phrase(now)))
+        if group == "first_player":
+            return self.text("sheet.glance.first"), sentence(self.spec_text(r.first_player)) if now is not None else ""
         if group == "winners.eligible" or group == "winners":
             w = r.winners
             if isinstance(w.eligible, Bool) and w.eligible.value:
