@@ -170,6 +170,7 @@ class Checker:
         name, _ = self.scalar(root, "name", str, default=self.resolved.source.name)
         title = self.text(root, "title")
         description = self.text(root, "description", required=False)
+        first_player = self.text(root, "first_player", required=False)
         gems, wild = self.components()
         self.types = Inferrer(self.r, gems, wild)
         cards, nobles = self.tables(gems)
@@ -199,7 +200,8 @@ class Checker:
             name=str(name), title=title, description=description, source=self.resolved.source,
             bases=self.resolved.bases, gems=gems, wild=wild, levels=levels, cards=cards, nobles=nobles,
             players=players, values=values, actions=actions, steps=steps, end=end, winners=winners,
-            interpretations=interpretations, changes=self.resolved.changes, spans=dict(self.spans))
+            interpretations=interpretations, changes=self.resolved.changes, spans=dict(self.spans),
+            first_player=first_player if first_player.en else None)
 
     def components(self) -> tuple[tuple[str, ...], str]:
         comp = self.node(self.root, "components", MapNode)

@@ -182,6 +182,7 @@ class Rules:
     interpretations: tuple[Text, ...]
     changes: tuple[Change, ...] = ()  # empty for a spec that extends nothing
     spans: Mapping[str, Span] = field(default_factory=dict)  # dotted path -> where it is defined
+    first_player: Text | None = None  # who takes the first turn, in words (the language has no such rule)
 
     @property
     def colours(self) -> tuple[str, ...]:

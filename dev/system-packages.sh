@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Debian packages the PDF sheets need (WeasyPrint's Pango and HarfBuzz; poppler for PDF checks).
+# Debian packages the PDF sheets need (WeasyPrint's Pango and HarfBuzz; poppler for PDF checks), and the
+# headless browser the accessibility tests drive (chromium: axe-core through Playwright, tests/test_sheets_a11y.py).
 set -euo pipefail
-packages=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b libharfbuzz-subset0 poppler-utils)
+packages=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b libharfbuzz-subset0 poppler-utils chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

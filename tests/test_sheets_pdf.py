@@ -64,3 +64,43 @@ def test_pdf_is_deterministic_and_dated_never(official):
     info = pypdf.PdfReader(io.BytesIO(first)).metadata
     assert info["/CreationDate"].startswith("D:2000") and info["/Producer"] == "splendor-rules"
     assert official.source.sha256 in info["/Subject"]
+
+
+def _catalogue() -> list[str]:
+    import yaml
+    index = yaml.safe_load((ROOT / "variants" / "index.yaml").read_text(encoding="utf-8"))
+    return [f"variants/{name}.yaml" for name in index["variants"]]
+
+
+def _embedded_fonts(reader: pypdf.PdfReader) -> list[tuple[str, bool]]:
+    """(base font, has its font program in the file) of every font the pages use, descendants included."""
+    out = []
+    for page in reader.pages:
+        for font in page["/Resources"]["/Font"].values():
+            font = font.get_object()
+            for f in [font] + [d.get_object() for d in font.get("/DescendantFonts", [])]:
+                descriptor = f.get("/FontDescriptor")
+                if descriptor is not None:
+                    descriptor = descriptor.get_object()
+                    out.append((str(f["/BaseFont"]), any(k in descriptor for k in ("/FontFile", "/FontFile2",
+                                                                                   "/FontFile3"))))
+    return out
+
+
+@pytest.mark.parametrize("lang", sorted(KEY_PHRASES))
+def test_the_official_pdf_embeds_every_font(official, lang):
+    data, _ = _pdf(official, lang)
+    fonts = _embedded_fonts(pypdf.PdfReader(io.BytesIO(data)))
+    assert fonts and all(embedded for _, embedded in fonts), fonts
+
+
+@pytest.mark.parametrize("path", _catalogue())
+def test_every_variant_sheet_prints_on_two_a4_pages(path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    rules = load_rules(path)
+    base = load_rules(rules.bases[0].path)
+    for lang in sorted(KEY_PHRASES):
+        data, pages = render.pdf(render.html(content.build(rules, lang, base), rules), rules)
+        reader = pypdf.PdfReader(io.BytesIO(data))
+        assert len(reader.pages) == pages <= 2, (path, lang, len(reader.pages))
+        assert all(embedded for _, embedded in _embedded_fonts(reader)), (path, lang)

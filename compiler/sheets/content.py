@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..expr import Bool, unparse
+from ..expr import Bool, Effect, Index, Name, When, unparse, walk
 from ..model import Decision, Rules, Text
 from ..source import shown_path
-from . import example, tables
+from . import example, pictures, tables
 from .facts import (change_group, decision_nodes, effect_names, held_limit, related, shape, topic, uses_attribute,
                     value_names, wild_sources)
+from .example import prestige_target
 from .phrases import PLAYER, Phraser, Ref, capitalise, join, sentence
 
 # ---------------------------------------------------------------------------- the sheet tree
@@ -45,10 +46,11 @@ class Grid:
 class Part:
     """One block of a section: a paragraph list, a bullet/numbered list, a sub-heading or a table."""
 
-    kind: str  # "para", "list", "steps" (numbered), "heading", "grid"
+    kind: str  # "para", "list", "steps" (numbered), "heading", "grid", "qa" (lead: a question), "picture" (HTML and PDF only)
     items: list[Item] = field(default_factory=list)
     grid: Grid | None = None
     title: str = ""
+    picture: pictures.CardPicture | pictures.TablePicture | None = None
 
 
 @dataclass
@@ -82,6 +84,9 @@ class Sheet:
     house: list[HouseRule]
     sections: list[Section]
     labels: dict[str, str]  # a few words the templates need (mark, language name)
+    summary_title: str = ""
+    summary: list[Item] = field(default_factory=list)  # the turn summary box, in the order of a turn
+    colour_words: pictures.Words | None = None  # the words that name a colour: a swatch goes beside them
 
 
 # ---------------------------------------------------------------------------- the builder
@@ -202,9 +207,9 @@ class Builder:
         source_line = self.text("sheet.source", path=shown_path(r.source.path), sha=r.source.sha256)
         for path, sha in bases:
             source_line += " " + self.text("sheet.source_base", path=path, sha=sha)
-        sections = [self.glance(), self.setup(), self.turn()]
+        sections = [self.glance(), self.scoring(), self.setup(), self.turn()]
         sections += [s for s in (self.tokens(), self.reserving(), self.buying(), self.nobles()) if s is not None]
-        sections += [self.ending(), self.worked_example(), self.mistakes()]
+        sections += [self.ending(), self.worked_example(), self.faq(), self.mistakes()]
         sections = [s for s in sections if s is not None and s.parts]
         return Sheet(
             lang=self.lang, title=title, subtitle=subtitle, source=shown_path(r.source.path), sha256=r.source.sha256,
@@ -213,7 +218,9 @@ class Builder:
             house_intro=self.text("sheet.house.intro", mark=self.text("sheet.mark")) if self.groups else "",
             house=self.house_rules(), sections=sections,
             labels={"mark": self.text("sheet.mark"), "lang": self.lang, "note": self.text("sheet.note"),
-                    "colon": self.text("sheet.colon")})
+                    "colon": self.text("sheet.colon")},
+            summary_title=self.text("sheet.summary.title"), summary=self.summary(),
+            colour_words=self.colour_words())
 
     # ------------------------------------------------------------------ at a glance
 
@@ -231,6 +238,7 @@ class Builder:
         r = self.rules
         items = [Item(sentence(self.players_phrase()), self.text("sheet.glance.players"),
                       self.marks("players"))]
+        items.append(Item(self.first_player(), self.text("sheet.glance.first"), self.marks("first_player")))
         items.append(Item(sentence(self.text("sheet.glance.turn_text", n=len(r.actions),
                                              steps=len(r.steps))), self.text("sheet.glance.turn")))
         ends = [self.you().condition(e.when) for e in r.end]
@@ -239,6 +247,11 @@ class Builder:
         items.append(Item(sentence(self.winner_summary()), self.text("sheet.glance.winner"),
                           self.marks("winners")))
         return Section("glance", self.text("sheet.glance.title"), [Part("para", items)])
+
+    def first_player(self) -> str:
+        """Who starts (the spec's words, or: agree on it) and the order of play, which the language fixes."""
+        who = self.spec_text(self.rules.first_player) or self.text("sheet.order.agree")
+        return sentence(who) + " " + sentence(self.text("sheet.order.clockwise"))
 
     def trigger_paths(self) -> list[str]:
         paths = []
@@ -261,6 +274,132 @@ class Builder:
             eligible = self.text("sheet.winner.eligible", cond=self.you_player().condition(w.eligible))
             text = sentence(eligible) + " " + capitalise(text)
         return text
+
+    # ------------------------------------------------------------------ goal and scoring
+
+    def scoring(self) -> Section | None:
+        """What gives prestige: the points on the spec's cards, level by level, and its nobles' points
+        when a rule makes nobles visit (a player's prestige is the sum of the two)."""
+        r = self.rules
+        if not r.cards:
+            return None
+        visits = any("visit" in effect_names(d.effects) for d in r.actions + r.steps)
+        key = "sheet.goal.sources_nobles" if visits and r.nobles else "sheet.goal.sources"
+        items = [Item(sentence(self.text(key)), self.text("sheet.goal.lead"), self.marks("components"))]
+        ranges = []
+        for level in r.levels:
+            points = [c.points for c in r.cards if c.level == level]
+            lo, hi = min(points), max(points)
+            ranges.append(self.text("sheet.goal.level_range" if lo != hi else "sheet.goal.level_one",
+                                    level=level, a=lo, b=hi, n=hi))
+        items.append(Item(sentence(join(self.t, ranges)), self.text("sheet.goal.cards_lead")))
+        if visits and r.nobles:
+            points = sorted({n.points for n in r.nobles})
+            worth = (self.text("sheet.nobles.worth", n=points[0]) if len(points) == 1 else
+                     self.text("sheet.nobles.worth_range", a=points[0], b=points[-1], n=points[-1]))
+            items.append(Item(sentence(worth), self.text("sheet.goal.nobles_lead")))
+        parts = [Part("para", items)]
+        picture = self.card_picture()
+        if picture is not None:
+            parts.append(Part("picture", picture=picture))
+        return Section("goal", self.text("sheet.goal.title"), parts)
+
+    def card_picture(self) -> pictures.CardPicture | None:
+        """The first card of the spec's table with prestige points and a cost in two colours or more."""
+        r = self.rules
+        card = next((c for c in r.cards if c.points > 0 and sum(1 for n in c.cost if n) >= 2), None)
+        if card is None:
+            return None
+        cost = tuple((g, n) for g, n in zip(r.gems, card.cost, strict=True) if n > 0)
+        cost_words = join(self.t, [self.count("noun.token.lit", n, colour=self.t.form(f"colour.{g}.adj", n))
+                                   for g, n in cost])
+        title = self.text("sheet.picture.card", level=card.level, points=self.count("noun.point", card.points),
+                          bonus=self.text(f"colour.{r.gems[card.bonus]}"), cost=cost_words)
+        return pictures.CardPicture(
+            title=sentence(title), points=card.points, bonus=r.gems[card.bonus], cost=cost,
+            label_points=capitalise(self.text("sheet.picture.points")),
+            label_bonus=capitalise(self.text("sheet.picture.bonus")),
+            label_cost=capitalise(self.text("sheet.picture.cost")))
+
+    def table_picture(self) -> pictures.TablePicture | None:
+        """The middle of the table for the most players the player-count table allows."""
+        r = self.rules
+        if not r.players or not r.levels:
+            return None
+        row = r.players[-1]
+        tokens = tuple((g, row.gems) for g in r.gems) + (((r.wild, row.gold),) if row.gold else ())
+        title = self.text("sheet.picture.table", n=row.players, players=row.players,
+                          nobles=self.count("noun.noble", row.nobles), face_up=self.count("noun.card", row.face_up),
+                          gems=self.count("noun.token", row.gems),
+                          gold=self.count("noun.token.lit", row.gold, colour=self.t.form(f"colour.{r.wild}.adj", row.gold)))
+        levels = tuple(reversed(r.levels))
+        return pictures.TablePicture(
+            title=sentence(title), caption=self.text("sheet.picture.table_caption", players=row.players, n=row.players),
+            nobles=row.nobles, face_up=row.face_up, tokens=tokens,
+            label_nobles=self.text("sheet.picture.nobles"),
+            deck_labels=tuple(self.text("sheet.picture.deck", level=lv) for lv in levels))
+
+    def colour_words(self) -> pictures.Words:
+        """Every form of every colour's name in this language (the words a swatch goes beside)."""
+        forms: dict[str, list[str]] = {}
+        for colour in self.rules.colours:
+            texts = forms.setdefault(colour, [])
+            for key in (f"colour.{colour}", f"colour.{colour}.adj"):
+                if self.table.has(key):
+                    entry = self.table.entries[key]
+                    texts += list(entry.values()) if isinstance(entry, dict) else [entry]
+        return pictures.words(forms)
+
+    # ------------------------------------------------------------------ the turn summary box
+
+    def rare_trigger(self, e) -> bool:
+        """A trigger only stuck players can fire (every pass is allowed only when stuck): told in the
+        end section, not in the summary of an ordinary turn."""
+        passes = [d for d in self.rules.actions if shape(d) == "pass"]
+        uses_passes = any(isinstance(n, Name) and n.id == "passes" for n in walk(e.when))
+        return uses_passes and bool(passes) and all(d.only_when_stuck for d in passes)
+
+    def summary(self) -> list[Item]:
+        """One turn, in order: the action, then each end-of-turn step and each end trigger as a check."""
+        r = self.rules
+        kinds: list[str] = []
+        for i, d in enumerate(r.actions):
+            if d.only_when_stuck:
+                continue
+            kind = topic(d, r)
+            word = (self.text(f"sheet.summary.kind.{kind}") if kind != "other"
+                    else self.text("sheet.quote", x=self.headline(d, i + 1, False)))
+            if word not in kinds:
+                kinds.append(word)
+        # the line lists kinds of action: a variant changes it by adding or removing an action
+        added_or_removed = [c.path for c in r.changes if c.kind in ("add", "remove") and c.path.startswith("actions.")
+                            and c.path == change_group(c.path)]
+        items = [Item(sentence(self.text("sheet.summary.action", items=join(self.t, kinds, "or"))),
+                      self.text("sheet.summary.action_lead"), self.marks(*added_or_removed))]
+        limit_step, limit = held_limit(r)
+        for i, d in enumerate(r.steps):
+            paths = self.decision_paths(d, "end_of_turn")
+            if d is limit_step:
+                text = self.text("sheet.summary.limit", n=limit)
+            elif shape(d) == "visit" and d.repeat == "once" and d.resolve == "choice":
+                text = self.text("sheet.summary.visit")
+            elif shape(d) == "visit":
+                text = self.text("sheet.summary.visit_all")
+            else:
+                text = self.headline(d, i + 1, True)
+            items.append(Item(sentence(text), self.text("sheet.summary.check_lead"), self.marks(*paths)))
+        trigger, target = prestige_target(r)
+        for e in r.end:
+            if self.rare_trigger(e):
+                continue
+            paths = [f"end.{e.name}"] + [f"values.{v}" for v in sorted(value_names(r, [e.when]))]
+            if e is trigger and e.finish == "complete_round":
+                text = self.text("sheet.summary.target", n=target)
+            else:
+                text = self.text("sheet.summary.trigger", cond=self.you().condition(e.when),
+                                 finish=self.text(f"sheet.finish.{e.finish}"))
+            items.append(Item(sentence(text), self.text("sheet.summary.end_lead"), self.marks(*paths)))
+        return items
 
     # ------------------------------------------------------------------ setup
 
@@ -285,6 +424,9 @@ class Builder:
                                     n=len(r.gems)))),
         ]
         parts.append(Part("list", items))
+        picture = self.table_picture()
+        if picture is not None:
+            parts.append(Part("picture", picture=picture))
         return Section("setup", self.text("sheet.setup.title"), parts)
 
     # ------------------------------------------------------------------ decisions
@@ -444,6 +586,12 @@ class Builder:
             marks = self.marks(*paths)
             items.append(Item(sentence(text), "", marks, self.spec_text(e.note) if marks and e.note else ""))
         parts = [Part("list", items)]
+        played = [Item(sentence(self.text("sheet.end.played", cond=self.you().condition(e.when))),
+                       self.text("sheet.end.played_lead"),
+                       self.marks(f"end.{e.name}", *(f"values.{v}" for v in sorted(value_names(r, [e.when])))))
+                  for e in r.end if e.finish == "complete_round"]
+        if played:
+            parts.append(Part("para", played))
         ranking = []
         w = r.winners
         if not (isinstance(w.eligible, Bool) and w.eligible.value):
@@ -509,6 +657,12 @@ class Builder:
             items.append(Item(sentence(self.text("sheet.example.trigger", cond=cond,
                                                  finish=self.text(f"sheet.finish.{s.trigger.finish}"))),
                               "", self.marks(f"end.{s.trigger.name}", *(f"values.{v}" for v in value_names(r, [s.trigger.when])))))
+            last = example.last_card(ben) if ben is not None else None
+            if s.trigger.finish == "complete_round" and last is not None:
+                items.append(Item(sentence(self.text(
+                    "sheet.example.final_round", **names, worth=self.count("noun.point", last.points),
+                    total=self.count("noun.point", ben.attribute("prestige")))), "",
+                    self.marks(f"end.{s.trigger.name}")))
         if ben is not None and s.levels:
             items.append(Item(sentence(self.text("sheet.example.ben", **names,
                                                  total=self.count("noun.point", ben.attribute("prestige")),
@@ -535,6 +689,63 @@ class Builder:
             items.append(Item(self.text("sheet.example.ranking"), "", marks))
             return Section("example", self.text("sheet.example.title"), [Part("para", items), Part("steps", steps)])
         return Section("example", self.text("sheet.example.title"), [Part("para", items)])
+
+    # ------------------------------------------------------------------ questions every table asks
+
+    def faq(self) -> Section | None:
+        """Questions and answers, each only where the rules make it arise, answered from the rules."""
+        r = self.rules
+        items = []
+        wild = self.text(f"colour.{r.wild}")
+        step, limit = held_limit(r)
+        if step is not None:
+            returns_any = any(p.domain == "colour" for p in step.params)
+            items.append(Item(sentence(self.text("sheet.faq.limit.a_any" if returns_any else "sheet.faq.limit.a", n=limit,
+                                                 wild=wild)),
+                              self.text("sheet.faq.limit.q", n=limit),
+                              self.marks(f"end_of_turn.{step.name}", *(f"values.{v}" for v in value_names(r, [step.while_])))))
+        gold_if_left = [d for d in r.actions if effect_names(d.effects) & {"reserve", "reserve_top"}
+                        and self.wild_only_if_left(d)]
+        if gold_if_left:
+            items.append(Item(sentence(self.text("sheet.faq.no_gold.a", n=1)),
+                              self.text("sheet.faq.no_gold.q"),
+                              self.marks(*(f"actions.{d.name}" for d in gold_if_left))))
+        refills = [d for d in r.actions if "refill" in effect_names(d.effects)]
+        blind = [d for d in r.actions if "reserve_top" in effect_names(d.effects) and self.needs_deck(d)]
+        if refills or blind:
+            answers = ([self.text("sheet.faq.deck.a_refill")] if refills else []) + \
+                      ([self.text("sheet.faq.deck.a_blind")] if blind else [])
+            items.append(Item(" ".join(sentence(a) for a in answers), self.text("sheet.faq.deck.q"),
+                              self.marks(*(f"actions.{d.name}" for d in refills + blind))))
+        visitors = [d for d in r.steps if shape(d) == "visit"]
+        for d in visitors:
+            key = "sheet.faq.two_nobles.a_one" if d.repeat == "once" and d.resolve == "choice" else \
+                "sheet.faq.two_nobles.a_all"
+            items.append(Item(sentence(self.text(key)), self.text("sheet.faq.two_nobles.q"),
+                              self.marks(f"end_of_turn.{d.name}")))
+        if visitors or any(shape(d) == "visit" for d in r.actions):
+            items.append(Item(sentence(self.text("sheet.faq.replaced.a")), self.text("sheet.faq.replaced.q")))
+        if not items:
+            return None
+        return Section("faq", self.text("sheet.faq.title"), [Part("qa", items)])
+
+    def wild_only_if_left(self, d: Decision) -> bool:
+        """The action gives a wild token under `if supply[wild] ...` and does not itself require one."""
+        wild = self.rules.wild
+
+        def names_wild_supply(node) -> bool:
+            return any(isinstance(n, Index) and isinstance(n.obj, Name) and n.obj.id == "supply"
+                       and isinstance(n.index, Name) and n.index.id == wild for n in walk(node))
+
+        guarded = any(isinstance(n, When) and names_wild_supply(n.test) and any(
+            isinstance(e, Effect) and e.name == "take" and e.args and isinstance(e.args[0], Name)
+            and e.args[0].id == wild for e in walk(n.then)) for s in d.effects for n in walk(s))
+        return guarded and not names_wild_supply(d.condition)
+
+    @staticmethod
+    def needs_deck(d: Decision) -> bool:
+        """The action's condition reads the size of a deck (so an empty deck forbids it)."""
+        return any(isinstance(n, Index) and isinstance(n.obj, Name) and n.obj.id == "deck" for n in walk(d.condition))
 
     # ------------------------------------------------------------------ common mistakes
 
@@ -618,6 +829,8 @@ class Builder:
             return next((v for v in rules.values if v.name == name), None)
         if section == "players":
             return next((p for p in rules.players if str(p.players) == name), None)
+        if group == "first_player":
+            return rules.first_player
         if group.startswith("winners.ranking."):
             return next((lv for lv in rules.winners.ranking if lv.name == group.split(".")[2]), None)
         return None
@@ -674,6 +887,8 @@ class Builder:
                 return lead, capitalise(self.rank_phrase(lv)) if lv else ""
             position = r.winners.ranking.index(now) + 1
             return lead, sentence(self.text("sheet.house.rank", n=position, x=self.rank_phrase(now)))
+        if group == "first_player":
+            return self.text("sheet.glance.first"), sentence(self.spec_text(r.first_player)) if now is not None else ""
         if group == "winners.eligible" or group == "winners":
             w = r.winners
             if isinstance(w.eligible, Bool) and w.eligible.value:

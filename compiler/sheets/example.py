@@ -235,6 +235,11 @@ def scoring(rules: Rules, with_nobles: bool) -> Scoring | None:
     return result
 
 
+def last_card(player: Player) -> Card | None:
+    """The card a player buys on the last turn of the final round: the last of their cards with points."""
+    return next((c for c in reversed(player.purchased) if c.points > 0), None)
+
+
 # ---------------------------------------------------------------------------- buying
 
 

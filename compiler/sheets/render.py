@@ -29,7 +29,7 @@ from ..files import write_atomic
 from ..model import Rules
 from ..safe_text import visible
 from ..source import shown_path
-from . import content
+from . import content, pictures
 from .content import Sheet
 
 FORMATS = ("md", "html", "pdf")
@@ -89,6 +89,8 @@ def environment() -> jinja2.Environment:
     env.filters["md"] = md_escape
     env.filters["comment"] = html_comment
     env.filters["css"] = css_string
+    env.filters["gems"] = pictures.with_swatches
+    env.globals["picture"] = pictures.draw
     return env
 
 
