@@ -1042,7 +1042,6 @@ def _do_reserve_face_up(g, args):
     a_card, = args
     p_card_LI, p_card_SI = a_card
     p_card = g.market[p_card_LI][p_card_SI]
-    cc_p_card = CARD_COST[p_card]
     # reserve(card)
     g.res[me].append(p_card)
     g.market[p_card_LI][p_card_SI] = None
@@ -1060,9 +1059,6 @@ def _why_reserve_face_up(g, args):
     a_card, = args
     if a_card[1] >= len(g.market[a_card[0]]) or g.market[a_card[0]][a_card[1]] is None:
         return 'there is no face-up card at %d.%d' % (LEVELS[a_card[0]], a_card[1] + 1)
-    p_card_LI, p_card_SI = a_card
-    p_card = g.market[p_card_LI][p_card_SI]
-    cc_p_card = CARD_COST[p_card]
     if not (len(g.res[me]) < 3):
         return 'condition not met: you hold fewer than 3 reserved cards (me.reserved < reserve_limit, rulespec/official.yaml:82)'
     return None
@@ -1109,14 +1105,13 @@ def _do_buy_face_up(g, args):
     p_card_LI, p_card_SI = a_card
     p_card = g.market[p_card_LI][p_card_SI]
     cc_p_card = CARD_COST[p_card]
-    _g0, _g1, _g2, _g3, _g4 = p_payment_GOLD = PAYMENTS[a_payment]  # gold spent on each gem
+    _g0, _g1, _g2, _g3, _g4 = PAYMENTS[a_payment]  # gold spent on each gem
     p_payment_S0 = (_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0) - _g0
     p_payment_S1 = (_t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0) - _g1
     p_payment_S2 = (_t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0) - _g2
     p_payment_S3 = (_t3 if (_t3 := (cc_p_card[3] - bon[3])) > 0 else 0) - _g3
     p_payment_S4 = (_t4 if (_t4 := (cc_p_card[4] - bon[4])) > 0 else 0) - _g4
     p_payment_GT = _g0 + _g1 + _g2 + _g3 + _g4
-    p_payment_SPENT = (p_payment_S0, p_payment_S1, p_payment_S2, p_payment_S3, p_payment_S4,)
     # pay(payment)
     if p_payment_S0:
         tok[0] -= p_payment_S0
@@ -1151,9 +1146,6 @@ def _why_buy_face_up(g, args):
     a_card, = args
     if a_card[1] >= len(g.market[a_card[0]]) or g.market[a_card[0]][a_card[1]] is None:
         return 'there is no face-up card at %d.%d' % (LEVELS[a_card[0]], a_card[1] + 1)
-    p_card_LI, p_card_SI = a_card
-    p_card = g.market[p_card_LI][p_card_SI]
-    cc_p_card = CARD_COST[p_card]
     if not _payopts_buy_face_up(g, args):
         return 'the player cannot pay the price of this card in any way the rules allow'
     return None
@@ -1170,7 +1162,7 @@ def _payopts_buy_face_up(g, args):
     cc_p_card = CARD_COST[p_card]
     _price = ((_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0), (_t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0), (_t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0), (_t3 if (_t3 := (cc_p_card[3] - bon[3])) > 0 else 0), (_t4 if (_t4 := (cc_p_card[4] - bon[4])) > 0 else 0),)  # max(0, card.cost[c] - me.bonus[c])
     found = []
-    for _i, p_payment_GOLD, p_payment_SPENT, p_payment_GT in _payments(_price, tok):
+    for _i, p_payment_GOLD, p_payment_SPENT, _ in _payments(_price, tok):
         if not (((p_payment_GOLD[0] == 0) or (p_payment_SPENT[0] == tok[0])) and ((p_payment_GOLD[1] == 0) or (p_payment_SPENT[1] == tok[1])) and ((p_payment_GOLD[2] == 0) or (p_payment_SPENT[2] == tok[2])) and ((p_payment_GOLD[3] == 0) or (p_payment_SPENT[3] == tok[3])) and ((p_payment_GOLD[4] == 0) or (p_payment_SPENT[4] == tok[4]))):  # all(payment.gold[c] == 0 or payment.spent[c] == me.tokens[c] for c in gems)
             continue
         found.append(_i)
@@ -1186,14 +1178,13 @@ def _do_buy_reserved(g, args):
     a_card, a_payment = args
     p_card = g.res[me][a_card]
     cc_p_card = CARD_COST[p_card]
-    _g0, _g1, _g2, _g3, _g4 = p_payment_GOLD = PAYMENTS[a_payment]  # gold spent on each gem
+    _g0, _g1, _g2, _g3, _g4 = PAYMENTS[a_payment]  # gold spent on each gem
     p_payment_S0 = (_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0) - _g0
     p_payment_S1 = (_t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0) - _g1
     p_payment_S2 = (_t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0) - _g2
     p_payment_S3 = (_t3 if (_t3 := (cc_p_card[3] - bon[3])) > 0 else 0) - _g3
     p_payment_S4 = (_t4 if (_t4 := (cc_p_card[4] - bon[4])) > 0 else 0) - _g4
     p_payment_GT = _g0 + _g1 + _g2 + _g3 + _g4
-    p_payment_SPENT = (p_payment_S0, p_payment_S1, p_payment_S2, p_payment_S3, p_payment_S4,)
     # pay(payment)
     if p_payment_S0:
         tok[0] -= p_payment_S0
@@ -1228,8 +1219,6 @@ def _why_buy_reserved(g, args):
     a_card, = args
     if a_card >= len(g.res[me]):
         return 'you have no reserved card %d' % (a_card + 1)
-    p_card = g.res[me][a_card]
-    cc_p_card = CARD_COST[p_card]
     if not _payopts_buy_reserved(g, args):
         return 'the player cannot pay the price of this card in any way the rules allow'
     return None
@@ -1245,7 +1234,7 @@ def _payopts_buy_reserved(g, args):
     cc_p_card = CARD_COST[p_card]
     _price = ((_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0), (_t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0), (_t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0), (_t3 if (_t3 := (cc_p_card[3] - bon[3])) > 0 else 0), (_t4 if (_t4 := (cc_p_card[4] - bon[4])) > 0 else 0),)  # max(0, card.cost[c] - me.bonus[c])
     found = []
-    for _i, p_payment_GOLD, p_payment_SPENT, p_payment_GT in _payments(_price, tok):
+    for _i, p_payment_GOLD, p_payment_SPENT, _ in _payments(_price, tok):
         if not (((p_payment_GOLD[0] == 0) or (p_payment_SPENT[0] == tok[0])) and ((p_payment_GOLD[1] == 0) or (p_payment_SPENT[1] == tok[1])) and ((p_payment_GOLD[2] == 0) or (p_payment_SPENT[2] == tok[2])) and ((p_payment_GOLD[3] == 0) or (p_payment_SPENT[3] == tok[3])) and ((p_payment_GOLD[4] == 0) or (p_payment_SPENT[4] == tok[4]))):  # all(payment.gold[c] == 0 or payment.spent[c] == me.tokens[c] for c in gems)
             continue
         found.append(_i)
@@ -1269,8 +1258,7 @@ def _why_pass(g, args):
 def _legal_return_tokens(g, out):
     """Legal actions of step 'return_tokens' (rulespec/official.yaml:151)."""
     me = g.cp
-    tok = g.tok[me]
-    t0, t1, t2, t3, t4, t5 = tok
+    t0, t1, t2, t3, t4, t5 = g.tok[me]
     # me.tokens[colour] >= 1, for each colour
     if (t0 >= 1):  # white
         out.append(61)
@@ -1311,8 +1299,7 @@ def _why_return_tokens(g, args):
 def _legal_noble_visit(g, out):
     """Legal actions of step 'noble_visit' (rulespec/official.yaml:168)."""
     me = g.cp
-    bon = g.bon[me]
-    b0, b1, b2, b3, b4 = bon
+    b0, b1, b2, b3, b4 = g.bon[me]
     i_0 = -1
     for p_noble in g.noble_row:
         i_0 += 1
@@ -1327,7 +1314,6 @@ def _do_noble_visit(g, args):
     me = g.cp
     a_noble, = args
     p_noble = g.noble_row[a_noble]
-    nr_p_noble = NOBLE_REQUIRES[p_noble]
     # visit(noble)
     g.noble_row.remove(p_noble)
     g.nob[me].append(p_noble)
@@ -1350,11 +1336,9 @@ def _why_noble_visit(g, args):
 def _action_phase_legal(g, out):
     """Legal ids of every action of the action phase (the one taken when stuck excepted)."""
     me = g.cp
-    sup = g.supply
     tok = g.tok[me]
-    bon = g.bon[me]
-    b0, b1, b2, b3, b4 = bon
-    s0, s1, s2, s3, s4, s5 = sup
+    b0, b1, b2, b3, b4 = g.bon[me]
+    s0, s1, s2, s3, s4, s5 = g.supply
     t0, t1, t2, t3, t4, t5 = tok
     # take_different (rulespec/official.yaml:43)
     mask_0 = (1 if s0 else 0) | (2 if s1 else 0) | (4 if s2 else 0) | (8 if s3 else 0) | (16 if s4 else 0)  # all(supply[c] >= 1 for c in picked)
@@ -1404,7 +1388,7 @@ def _action_phase_legal(g, out):
             _p4 = (_t4 if (_t4 := (cc_p_card_G4 - b4)) > 0 else 0)
             if (_p0 - t0 if _p0 > t0 else 0) + (_p1 - t1 if _p1 > t1 else 0) + (_p2 - t2 if _p2 > t2 else 0) + (_p3 - t3 if _p3 > t3 else 0) + (_p4 - t4 if _p4 > t4 else 0) > t5:
                 continue  # the player cannot pay, even with all the gold they hold
-            for _i, p_payment_GOLD, p_payment_SPENT, p_payment_GT in _payments((_p0, _p1, _p2, _p3, _p4,), tok):
+            for _i, p_payment_GOLD, p_payment_SPENT, _ in _payments((_p0, _p1, _p2, _p3, _p4,), tok):
                 if not (((p_payment_GOLD[0] == 0) or (p_payment_SPENT[0] == t0)) and ((p_payment_GOLD[1] == 0) or (p_payment_SPENT[1] == t1)) and ((p_payment_GOLD[2] == 0) or (p_payment_SPENT[2] == t2)) and ((p_payment_GOLD[3] == 0) or (p_payment_SPENT[3] == t3)) and ((p_payment_GOLD[4] == 0) or (p_payment_SPENT[4] == t4))):  # all(payment.gold[c] == 0 or payment.spent[c] == me.tokens[c] for c in gems)
                     continue
                 break
@@ -1424,7 +1408,7 @@ def _action_phase_legal(g, out):
         _p4 = (_t4 if (_t4 := (cc_p_card_G4 - b4)) > 0 else 0)
         if (_p0 - t0 if _p0 > t0 else 0) + (_p1 - t1 if _p1 > t1 else 0) + (_p2 - t2 if _p2 > t2 else 0) + (_p3 - t3 if _p3 > t3 else 0) + (_p4 - t4 if _p4 > t4 else 0) > t5:
             continue  # the player cannot pay, even with all the gold they hold
-        for _i, p_payment_GOLD, p_payment_SPENT, p_payment_GT in _payments((_p0, _p1, _p2, _p3, _p4,), tok):
+        for _i, p_payment_GOLD, p_payment_SPENT, _ in _payments((_p0, _p1, _p2, _p3, _p4,), tok):
             if not (((p_payment_GOLD[0] == 0) or (p_payment_SPENT[0] == t0)) and ((p_payment_GOLD[1] == 0) or (p_payment_SPENT[1] == t1)) and ((p_payment_GOLD[2] == 0) or (p_payment_SPENT[2] == t2)) and ((p_payment_GOLD[3] == 0) or (p_payment_SPENT[3] == t3)) and ((p_payment_GOLD[4] == 0) or (p_payment_SPENT[4] == t4))):  # all(payment.gold[c] == 0 or payment.spent[c] == me.tokens[c] for c in gems)
                 continue
             break

@@ -2126,7 +2126,6 @@ def _do_reserve_face_up(g, args):
     a_card, = args
     p_card_LI, p_card_SI = a_card
     p_card = g.market[p_card_LI][p_card_SI]
-    cc_p_card = CARD_COST[p_card]
     # reserve(card)
     g.res[me].append(p_card)
     g.market[p_card_LI][p_card_SI] = None
@@ -2150,9 +2149,6 @@ def _why_reserve_face_up(g, args):
     a_card, = args
     if a_card[1] >= len(g.market[a_card[0]]) or g.market[a_card[0]][a_card[1]] is None:
         return 'there is no face-up card at %d.%d' % (LEVELS[a_card[0]], a_card[1] + 1)
-    p_card_LI, p_card_SI = a_card
-    p_card = g.market[p_card_LI][p_card_SI]
-    cc_p_card = CARD_COST[p_card]
     if not (len(g.res[me]) < 3):
         return 'condition not met: you hold fewer than 3 reserved cards (me.reserved < reserve_limit, rulespec/official.yaml:82)'
     return None
@@ -2246,9 +2242,6 @@ def _why_buy_face_up(g, args):
     a_card, = args
     if a_card[1] >= len(g.market[a_card[0]]) or g.market[a_card[0]][a_card[1]] is None:
         return 'there is no face-up card at %d.%d' % (LEVELS[a_card[0]], a_card[1] + 1)
-    p_card_LI, p_card_SI = a_card
-    p_card = g.market[p_card_LI][p_card_SI]
-    cc_p_card = CARD_COST[p_card]
     if not _payopts_buy_face_up(g, args):
         return 'the player cannot pay the price of this card in any way the rules allow'
     return None
@@ -2317,8 +2310,6 @@ def _why_buy_reserved(g, args):
     a_card, = args
     if a_card >= len(g.res[me]):
         return 'you have no reserved card %d' % (a_card + 1)
-    p_card = g.res[me][a_card]
-    cc_p_card = CARD_COST[p_card]
     if not _payopts_buy_reserved(g, args):
         return 'the player cannot pay the price of this card in any way the rules allow'
     return None
@@ -2353,8 +2344,7 @@ def _why_pass(g, args):
 def _legal_return_tokens(g, out):
     """Legal actions of step 'return_tokens' (rulespec/official.yaml:151)."""
     me = g.cp
-    tok = g.tok[me]
-    t0, t1, t2, t3, t4, t5 = tok
+    t0, t1, t2, t3, t4, t5 = g.tok[me]
     # me.tokens[colour] >= 1, for each colour
     if (t0 >= 1):  # white
         out.append(61)
@@ -2395,8 +2385,7 @@ def _why_return_tokens(g, args):
 def _legal_noble_visit(g, out):
     """Legal actions of step 'noble_visit' (rulespec/official.yaml:168)."""
     me = g.cp
-    bon = g.bon[me]
-    b0, b1, b2, b3, b4 = bon
+    b0, b1, b2, b3, b4 = g.bon[me]
     i_0 = -1
     for p_noble in g.noble_row:
         i_0 += 1
@@ -2411,7 +2400,6 @@ def _do_noble_visit(g, args):
     me = g.cp
     a_noble, = args
     p_noble = g.noble_row[a_noble]
-    nr_p_noble = NOBLE_REQUIRES[p_noble]
     # visit(noble)
     g.noble_row.remove(p_noble)
     g.nob[me].append(p_noble)
@@ -2434,12 +2422,9 @@ def _why_noble_visit(g, args):
 def _action_phase_legal(g, out):
     """Legal ids of every action of the action phase (the one taken when stuck excepted)."""
     me = g.cp
-    sup = g.supply
-    tok = g.tok[me]
-    bon = g.bon[me]
-    b0, b1, b2, b3, b4 = bon
-    s0, s1, s2, s3, s4, s5 = sup
-    t0, t1, t2, t3, t4, t5 = tok
+    b0, b1, b2, b3, b4 = g.bon[me]
+    s0, s1, s2, s3, s4, s5 = g.supply
+    t0, t1, t2, t3, t4, t5 = g.tok[me]
     w0 = b0 + t0  # me.bonus[c] plus the tokens held
     w1 = b1 + t1  # me.bonus[c] plus the tokens held
     w2 = b2 + t2  # me.bonus[c] plus the tokens held

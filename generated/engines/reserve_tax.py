@@ -1225,7 +1225,6 @@ def _do_reserve_face_up(g, args):
     a_card, a_tax = args
     p_card_LI, p_card_SI = a_card
     p_card = g.market[p_card_LI][p_card_SI]
-    cc_p_card = CARD_COST[p_card]
     p_tax = a_tax
     # if tax != none: put_back(tax, 1)
     if (p_tax is not None):
@@ -1257,9 +1256,6 @@ def _why_reserve_face_up(g, args):
     a_card, a_tax = args
     if a_card[1] >= len(g.market[a_card[0]]) or g.market[a_card[0]][a_card[1]] is None:
         return 'there is no face-up card at %d.%d' % (LEVELS[a_card[0]], a_card[1] + 1)
-    p_card_LI, p_card_SI = a_card
-    p_card = g.market[p_card_LI][p_card_SI]
-    cc_p_card = CARD_COST[p_card]
     p_tax = a_tax
     if not (len(g.res[me]) < 3):
         return 'condition not met: you hold fewer than 3 reserved cards (me.reserved < reserve_limit, variants/reserve-tax.yaml:27)'
@@ -1367,9 +1363,6 @@ def _why_buy_face_up(g, args):
     a_card, = args
     if a_card[1] >= len(g.market[a_card[0]]) or g.market[a_card[0]][a_card[1]] is None:
         return 'there is no face-up card at %d.%d' % (LEVELS[a_card[0]], a_card[1] + 1)
-    p_card_LI, p_card_SI = a_card
-    p_card = g.market[p_card_LI][p_card_SI]
-    cc_p_card = CARD_COST[p_card]
     if not _payopts_buy_face_up(g, args):
         return 'the player cannot pay the price of this card in any way the rules allow'
     return None
@@ -1438,8 +1431,6 @@ def _why_buy_reserved(g, args):
     a_card, = args
     if a_card >= len(g.res[me]):
         return 'you have no reserved card %d' % (a_card + 1)
-    p_card = g.res[me][a_card]
-    cc_p_card = CARD_COST[p_card]
     if not _payopts_buy_reserved(g, args):
         return 'the player cannot pay the price of this card in any way the rules allow'
     return None
@@ -1474,8 +1465,7 @@ def _why_pass(g, args):
 def _legal_return_tokens(g, out):
     """Legal actions of step 'return_tokens' (rulespec/official.yaml:151)."""
     me = g.cp
-    tok = g.tok[me]
-    t0, t1, t2, t3, t4, t5 = tok
+    t0, t1, t2, t3, t4, t5 = g.tok[me]
     # me.tokens[colour] >= 1, for each colour
     if (t0 >= 1):  # white
         out.append(151)
@@ -1516,8 +1506,7 @@ def _why_return_tokens(g, args):
 def _legal_noble_visit(g, out):
     """Legal actions of step 'noble_visit' (rulespec/official.yaml:168)."""
     me = g.cp
-    bon = g.bon[me]
-    b0, b1, b2, b3, b4 = bon
+    b0, b1, b2, b3, b4 = g.bon[me]
     i_0 = -1
     for p_noble in g.noble_row:
         i_0 += 1
@@ -1532,7 +1521,6 @@ def _do_noble_visit(g, args):
     me = g.cp
     a_noble, = args
     p_noble = g.noble_row[a_noble]
-    nr_p_noble = NOBLE_REQUIRES[p_noble]
     # visit(noble)
     g.noble_row.remove(p_noble)
     g.nob[me].append(p_noble)
@@ -1555,11 +1543,9 @@ def _why_noble_visit(g, args):
 def _action_phase_legal(g, out):
     """Legal ids of every action of the action phase (the one taken when stuck excepted)."""
     me = g.cp
-    sup = g.supply
     tok = g.tok[me]
-    bon = g.bon[me]
-    b0, b1, b2, b3, b4 = bon
-    s0, s1, s2, s3, s4, s5 = sup
+    b0, b1, b2, b3, b4 = g.bon[me]
+    s0, s1, s2, s3, s4, s5 = g.supply
     t0, t1, t2, t3, t4, t5 = tok
     w0 = b0 + t0  # me.bonus[c] plus the tokens held
     w1 = b1 + t1  # me.bonus[c] plus the tokens held
