@@ -289,6 +289,7 @@ def _prune_block(body: list, read: set[str]) -> tuple[list, bool]:
 
 
 def _replace_blocks(node, body: list, orelse: list):
+    body = body or [Pass()]  # a block whose every statement was dropped still needs one
     if isinstance(node, If):
         return If(node.test, body, orelse, node.note, node.chained, node.role)
     if isinstance(node, For):
