@@ -83,8 +83,8 @@ def test_the_printer_refuses_a_comment_or_docstring_not_made_by_pysource(node):
 
 
 def test_liveness_drops_unread_pure_bindings_to_a_fixed_point_and_keeps_the_rest():
-    body = [Assign(("me",), "g.cp", pure=True),
-            Assign(("tok",), "g.tok[me]", pure=True),  # read by nothing but cc... below: all go
+    body = [Assign(("me",), "g._cp", pure=True),
+            Assign(("tok",), "g._tok[me]", pure=True),  # read by nothing but cc... below: all go
             Assign(("cc",), "CARD_COST[tok]", pure=True),
             Assign(("kept",), "g.pop()"),  # not pure: an effect stays even when unread
             Assign(("a, b",), "g.pair", pure=True),  # a tuple stays when one of its names is read
@@ -98,15 +98,20 @@ def test_liveness_forwards_a_binding_read_once_by_an_unpacking_and_names_unread_
     body = [Assign(("cc",), "CARD_COST[card]", pure=True),
             Assign(("c0, c1",), "cc", pure=True),
             For("_i, gold, spent", "_payments(p, tok)", [If("gold > c0 + c1", [Append("out", "_i")])]),
-            For("card", "g.res[me]", [Append("out", "1")])]
+            For("card", "g._res[me]", [Append("out", "1")])]
     assert render(tidy(body)) == "\n".join(["c0, c1 = CARD_COST[card]",
                                             "for _i, gold, _ in _payments(p, tok):",
                                             "    if gold > c0 + c1:",
                                             "        out.append(_i)",
-                                            "for _ in g.res[me]:",
+                                            "for _ in g._res[me]:",
                                             "    out.append(1)"])
 
 
 def test_a_loop_target_read_after_the_loop_keeps_its_name():
     body = [For("card", "cards", [Do("g.f()")]), Append("out", "card")]
     assert render(tidy(body)) == "for card in cards:\n    g.f()\nout.append(card)"
+
+
+def test_a_block_whose_every_statement_is_dropped_keeps_a_pass():
+    body = [If("x", [Assign(("unread",), "g.n", pure=True)]), Do("g.f()")]
+    assert render(tidy(body)) == "if x:\n    pass\ng.f()"

@@ -12,11 +12,11 @@ from .legal import LegalLowering, position
 from .tree import Append, Assign, Comment, Continue, Def, For, If, Pass, Return, Table
 
 
-def standard_locals(player: str = "g.cp") -> list:
+def standard_locals(player: str = "g._cp") -> list:
     """The locals every generated rule function may read: the acting seat, the supply, its tokens
     and bonuses; the ones a function does not read are dropped by tree.tidy."""
     return [Assign(("me",), player, pure=True), Assign(("sup",), "g.supply", pure=True),
-            Assign(("tok",), "g.tok[me]", pure=True), Assign(("bon",), "g.bon[me]", pure=True)]
+            Assign(("tok",), "g._tok[me]", pure=True), Assign(("bon",), "g._bon[me]", pure=True)]
 
 
 def scalar_preamble(plan: EnginePlan, used: set[str]) -> list:
@@ -225,7 +225,7 @@ class DecisionLowering:
                         Assign((name,), f"g.market[{name}_LI][{name}_SI]", pure=True),
                         Assign((f"cc_{name}",), f"CARD_COST[{name}]", pure=True)]
             elif p.domain == "reserved":
-                out += [Assign((name,), f"g.res[me][{arg}]", pure=True),
+                out += [Assign((name,), f"g._res[me][{arg}]", pure=True),
                         Assign((f"cc_{name}",), f"CARD_COST[{name}]", pure=True)]
             elif p.domain == "noble":
                 out += [Assign((name,), f"g.noble_row[{arg}]", pure=True),
@@ -298,7 +298,7 @@ class DecisionLowering:
                 out.append(If(f"{arg}[1] >= len(g.market[{arg}[0]]) or g.market[{arg}[0]][{arg}[1]] is None",
                               [Return(f"'there is no face-up card at %d.%d' % (LEVELS[{arg}[0]], {arg}[1] + 1)")]))
             elif p.domain == "reserved":
-                out.append(If(f"{arg} >= len(g.res[me])", [Return(f"'you have no reserved card %d' % ({arg} + 1)")]))
+                out.append(If(f"{arg} >= len(g._res[me])", [Return(f"'you have no reserved card %d' % ({arg} + 1)")]))
             elif p.domain == "noble":
                 out.append(If(f"{arg} >= len(g.noble_row)",
                               [Return(f"'there is no noble %d in the row' % ({arg} + 1)")]))

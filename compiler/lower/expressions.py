@@ -126,9 +126,9 @@ class ExprCompiler:
             if attr in table:
                 return table[attr]
         return {
-            "tokens": f"g.tok[{seat}]", "bonus": f"g.bon[{seat}]", "prestige": f"g.pts[{seat}]",
-            "purchased": f"len(g.bought[{seat}])", "reserved": f"len(g.res[{seat}])",
-            "nobles": f"len(g.nob[{seat}])", "held": f"sum({'tok' if me else f'g.tok[{seat}]'})",
+            "tokens": f"g._tok[{seat}]", "bonus": f"g._bon[{seat}]", "prestige": f"g._pts[{seat}]",
+            "purchased": f"len(g._bought[{seat}])", "reserved": f"len(g._res[{seat}])",
+            "nobles": f"len(g._nob[{seat}])", "held": f"sum({'tok' if me else f'g._tok[{seat}]'})",
             "turns": f"g.turns[{seat}]", "seat": f"({seat} + 1)",
         }[attr]
 
@@ -145,9 +145,9 @@ class ExprCompiler:
     def collection(self, coll, env) -> str:
         match coll:
             case Name(id="players") if "players" not in env:
-                return "range(g.n)"
+                return "range(g._n)"
             case Name(id="others") if "others" not in env:
-                return "[s for s in range(g.n) if s != me]"
+                return "[s for s in range(g._n) if s != me]"
             case Name(id=name) if name in env and env[name][0] in ("param", "var"):
                 return env[name][2]
         elements = self.static_elements(coll, env)
@@ -162,9 +162,9 @@ class ExprCompiler:
             return str(len(elements))
         match coll:
             case Name(id="players") if "players" not in env:
-                return "g.n"
+                return "g._n"
             case Name(id="others") if "others" not in env:
-                return "(g.n - 1)"
+                return "(g._n - 1)"
         return f"len({self.collection(coll, env)})"
 
     @staticmethod
@@ -203,7 +203,7 @@ class ExprCompiler:
                 if name in self.plan.gems or name == self.plan.rules.wild:
                     return str(self.plan.colours.index(name))
                 return {
-                    "player_count": "g.n", "round": "g.round", "turn": "g.turn", "passes": "g.passes",
+                    "player_count": "g._n", "round": "g.round", "turn": "g.turn", "passes": "g.passes",
                     "nobles_left": "len(g.noble_row)", "none": "None", "me": "me",
                 }[name]
             case Attribute(obj=obj, name=attr):
@@ -426,8 +426,8 @@ class ExprCompiler:
         if any(0 < bounds.get(("reserved", "room"), most + 1) <= most for bounds in sources):
             return []
         message = ": the player holds %d reserved cards, the most this spec's choices of a reserved card can name"
-        return [If(f"len(g.res[me]) >= {most}",
-                   [Raise(rule_error(_located(node, 'reserve'), message, "len(g.res[me])"))])]
+        return [If(f"len(g._res[me]) >= {most}",
+                   [Raise(rule_error(_located(node, 'reserve'), message, "len(g._res[me])"))])]
 
     def effect(self, name, args, env, node=None) -> list:
         """The statements of one effect, `name(args)`."""
@@ -447,13 +447,13 @@ class ExprCompiler:
             return self._bury(ref[0], _origin(args[0], env))
         p = ref[0] if args else ""
         if name == "reserve":
-            return [*self.reserve_room(node), Append("g.res[me]", p),
+            return [*self.reserve_room(node), Append("g._res[me]", p),
                     Assign((f"g.market[{p}_LI][{p}_SI]",), "None"), *self.face_up_cost(p, "_NO_CARD_COST")]
         if name == "refill":
             return self._refill(p)
         if name == "visit":
-            return [Do(f"g.noble_row.remove({p})"), Append("g.nob[me]", p),
-                    Assign(("g.pts[me]",), f"NOBLE_POINTS[{p}]", "+=")]
+            return [Do(f"g.noble_row.remove({p})"), Append("g._nob[me]", p),
+                    Assign(("g._pts[me]",), f"NOBLE_POINTS[{p}]", "+=")]
         raise LoweringBug(f"unknown effect {name}")  # pragma: no cover - the checker rejects unknown effects
 
     def _move_tokens(self, name, args, a, node) -> list:
@@ -489,7 +489,7 @@ class ExprCompiler:
         return [*self.reserve_room(node), Assign(("_deck",), f"g.decks[{level} - 1]"),
                 If("not _deck", [Raise(rule_error(_located(node, 'reserve_top'),
                                                         ": the deck of level %d is empty", level))]),
-                Assign(("_card",), "_deck.pop()"), Append("g.res[me]", "_card"), Append("g.blind[me]", "_card")]
+                Assign(("_card",), "_deck.pop()"), Append("g._res[me]", "_card"), Append("g.blind[me]", "_card")]
 
     def _pay(self, p: str) -> list:
         out: list = []
@@ -505,14 +505,14 @@ class ExprCompiler:
             out = [If(f"g.market[{p}_LI][{p}_SI] == {p}", [Assign((f"g.market[{p}_LI][{p}_SI]",), "None"),
                                                           *self.face_up_cost(p, "_NO_CARD_COST")])]
         else:
-            out = [If(f"{p} in g.res[me]", [Do(f"g.res[me].remove({p})"),
+            out = [If(f"{p} in g._res[me]", [Do(f"g._res[me].remove({p})"),
                                             If(f"{p} in g.blind[me]", [Do(f"g.blind[me].remove({p})")])])]
-        return out + [Append("g.bought[me]", p), Assign((f"bon[CARD_BONUS[{p}]]",), "1", "+="),
-                      Assign(("g.pts[me]",), f"CARD_POINTS[{p}]", "+=")]
+        return out + [Append("g._bought[me]", p), Assign((f"bon[CARD_BONUS[{p}]]",), "1", "+="),
+                      Assign(("g._pts[me]",), f"CARD_POINTS[{p}]", "+=")]
 
     def _bury(self, p: str, origin: str) -> list:
         if origin == "face_up":
             return [Do(f"g.decks[{p}_LI].insert(0, {p})"), Assign((f"g.market[{p}_LI][{p}_SI]",), "None"),
                     *self.face_up_cost(p, "_NO_CARD_COST")]
-        return [Do(f"g.res[me].remove({p})"), If(f"{p} in g.blind[me]", [Do(f"g.blind[me].remove({p})")]),
+        return [Do(f"g._res[me].remove({p})"), If(f"{p} in g.blind[me]", [Do(f"g.blind[me].remove({p})")]),
                 Do(f"g.decks[CARD_LEVEL[{p}] - 1].insert(0, {p})")]

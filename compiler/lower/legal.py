@@ -354,7 +354,7 @@ class LegalLowering:
         if p.domain == "reserved":
             if low.reads_attribute(p.name, "cost"):
                 body += low.cost_bindings(name)
-            return For(name, "g.res[me]", body), idx
+            return For(name, "g._res[me]", body), idx
         if low.reads_attribute(p.name, "requires"):
             body.append(Assign((f"nr_{name}",), f"NOBLE_REQUIRES[{name}]", pure=True))
         return For(name, "g.noble_row", body), idx

@@ -122,7 +122,7 @@ def lower_end_inline(plan: EnginePlan) -> list:
                     Do(f"self._finish({literal(t.name)})"), Return()]
         else:
             body = [If("self.ending is None",
-                       [Assign(("self.ending",), f"({literal(t.name)}, {literal(t.finish)}, self.n - 1)")])]
+                       [Assign(("self.ending",), f"({literal(t.name)}, {literal(t.finish)}, self._n - 1)")])]
         node = If(test, body, note=comment(f"{t.name}: {unparse(t.when)} ({where(t.span)})"), chained=i > 0)
         into.append(node)
         into = node.orelse
