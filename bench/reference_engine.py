@@ -292,7 +292,7 @@ def _agree(games: int) -> int:
                 moves += 1
                 market = [c if c is not None else -1 for row in b.market for c in row]
                 assert (a.supply, a.tok, a.bon, a.pts, a.res, a.market, a.row, a.round) == \
-                    (b.supply, b.tok, b.bon, b.pts, b.res, market, b.noble_row, b.round), (players, seed, len(b.history))
+                    (b.supply, b.tokens, b.bonus, b.prestige, b.reserved, market, b.noble_row, b.round), (players, seed, len(b.history))
             assert a.is_over()
     return moves
 

@@ -205,9 +205,9 @@ def test_synthetic_variants_reach_the_lowering_paths_and_agree(synthetic_engines
         and "in g.face_up_costs:\n        p_card_ID += 1" in source and "fu_1_1" not in source,
         "game-only-while": lambda: "while not count and (g.round >= 2)" in source,
         "free-card-step": lambda: "while not count and sum(bon) >= 3:" in source,
-        "shared-guard": lambda: source.count("    if (len(g.res[me]) < 3):  # me.reserved < reserve_limit\n") == 1
+        "shared-guard": lambda: source.count("    if (len(g._res[me]) < 3):  # me.reserved < reserve_limit\n") == 1
         and "\n        # reserve_face_up" in source and "\n    # reserve_blind" in source
-        and "if (len(g.res[me]) < 2):" in source,
+        and "if (len(g._res[me]) < 2):" in source,
         "moved-action": lambda: engine.string_to_action("buy 1.1") == 0
         and source.index("    # buy_face_up") < source.index("    # take_different"),
     }[name]

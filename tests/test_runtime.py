@@ -220,7 +220,7 @@ def test_game_reads_and_copies_its_state(monkeypatch):
     assert (g.phase, g.current_player, g.num_players) == ("action", 0, 2)
     assert g.legal_actions() == engine.new_game(2, seed=9).legal_actions()
     copy = g.clone()
-    assert copy.to_dict() == g.to_dict() and copy.tok is not g.tok
+    assert copy.to_dict() == g.to_dict() and copy.tokens is not g.tokens
     seen = g.observation(1)
     assert seen["decks"] == {str(lv): len(deck) for lv, deck in zip(engine.LEVELS, g.decks, strict=True)}
     assert "history" not in seen and seen["observer"] == 1

@@ -41,8 +41,8 @@ def _face_up_costs(market):
 class Game:
     """A game in progress. Read the state from the attributes; change it only with apply()."""
 
-    __slots__ = ("n", "cp", "mode", "step", "step_count", "supply", "tok", "bon", "pts", "bought", "res", "blind",
-                 "nob", "market", "decks", "noble_row", "round", "turn", "turns", "passes", "ending", "end_reason",
+    __slots__ = ("_n", "_cp", "mode", "step", "step_count", "supply", "_tok", "_bon", "_pts", "_bought", "_res", "blind",
+                 "_nob", "market", "decks", "noble_row", "round", "turn", "turns", "passes", "ending", "end_reason",
                  "seed", "start", "origin", "history", "pending", "max_turns", "_legal", "out_of_play",
                  "setup_gems", "setup_gold", "setup_nobles", "setup_face_up") + (
         ("face_up_costs",) if _FACE_UP_COSTS else ())  # chosen once, when the class is made
@@ -50,21 +50,21 @@ class Game:
     def __init__(self, players):
         if players not in SETUP:
             raise ValueError(f"this engine plays with {', '.join(map(str, PLAYER_COUNTS))} players, not {players!r}")
-        self.n = players
+        self._n = players
         self.setup_gems, self.setup_gold, self.setup_nobles, self.setup_face_up = SETUP[players]
-        self.cp = 0
+        self._cp = 0
         self.mode = _ACTION_MODE
         self.step = 0
         self.step_count = 0
         self.supply = [self.setup_gems] * len(GEMS) + [self.setup_gold]
         # one new list per player (map(list, ...) makes them without a Python-level loop)
-        self.tok = list(map(list, [(0,) * len(COLOURS)] * players))
-        self.bon = list(map(list, [(0,) * len(GEMS)] * players))
-        self.pts = [0] * players
-        self.bought = list(map(list, [()] * players))
-        self.res = list(map(list, [()] * players))
+        self._tok = list(map(list, [(0,) * len(COLOURS)] * players))
+        self._bon = list(map(list, [(0,) * len(GEMS)] * players))
+        self._pts = [0] * players
+        self._bought = list(map(list, [()] * players))
+        self._res = list(map(list, [()] * players))
         self.blind = list(map(list, [()] * players))
-        self.nob = list(map(list, [()] * players))
+        self._nob = list(map(list, [()] * players))
         self.market = list(map(list, [(None,) * self.setup_face_up] * len(LEVELS)))
         if _FACE_UP_COSTS:
             self.face_up_costs = [_NO_CARD_COST] * (len(LEVELS) * _FACE_UP_SLOTS)  # kept in step with market by the effects
@@ -89,11 +89,11 @@ class Game:
 
     @property
     def num_players(self):
-        return self.n
+        return self._n
 
     @property
     def current_player(self):
-        return self.cp
+        return self._cp
 
     @property
     def phase(self):
@@ -105,27 +105,27 @@ class Game:
 
     @property
     def tokens(self):
-        return self.tok
+        return self._tok
 
     @property
     def bonus(self):
-        return self.bon
+        return self._bon
 
     @property
     def prestige(self):
-        return self.pts
+        return self._pts
 
     @property
     def purchased(self):
-        return self.bought
+        return self._bought
 
     @property
     def reserved(self):
-        return self.res
+        return self._res
 
     @property
     def nobles(self):
-        return self.nob
+        return self._nob
 
     def face_up_count(self, level):
         return sum(1 for c in self.market[level - 1] if c is not None)
@@ -175,7 +175,7 @@ class Game:
             self.pending = None
             self.mode = _ACTION_MODE if d < _N_ACTION_DECISIONS else d
         elif _PAYOPTS[d] is not None:
-            if self.tok[self.cp][_WILD_INDEX]:
+            if self._tok[self._cp][_WILD_INDEX]:
                 accepted = _PAYOPTS[d](self, args)
                 if len(accepted) > 1:  # several ways to pay: the player chooses in the payment step
                     self.pending = action
@@ -197,7 +197,7 @@ class Game:
         # the player is asked and apply() returns, to resume here with the answer. Then the
         # end triggers and the next turn. All in apply(): no call per turn for the bookkeeping.
         # ---- engine text: the spec's end-of-turn steps and end triggers go here ----
-        if self.ending is not None and self.cp == self.ending[2]:
+        if self.ending is not None and self._cp == self.ending[2]:
             self.step, self.step_count = _N_STEPS, 0
             self._finish(self.ending[0])
             return
@@ -205,11 +205,11 @@ class Game:
             self.step, self.step_count = _N_STEPS, 0
             self._finish(TRUNCATED)
             return
-        cp = self.cp + 1
-        if cp == self.n:
+        cp = self._cp + 1
+        if cp == self._n:
             cp = 0
             self.round += 1
-        self.cp = cp
+        self._cp = cp
         self.turn += 1
         self.turns[cp] += 1
         self.mode = _ACTION_MODE
@@ -278,7 +278,7 @@ class Game:
     def _finish(self, reason):
         self.mode = _OVER_MODE
         self.end_reason = reason
-        self.cp = -1
+        self._cp = -1
         self._legal = []
 
     def _explain(self, action):
@@ -294,15 +294,15 @@ class Game:
             return f"illegal action '{text}': not a payment the rules accept for this purchase"
         if self.mode == _PAY:
             options = ", ".join(ACTION_STRINGS[a] for a in self.legal_actions()[:8])
-            return (f"illegal action '{text}': player {self.cp + 1} must first choose how to pay for "
+            return (f"illegal action '{text}': player {self._cp + 1} must first choose how to pay for "
                     f"'{ACTION_STRINGS[self.pending]}' ({options})")
         wanted = "action" if self.mode == _ACTION_MODE else f"step '{DECISIONS[self.mode]}'"
         is_step = d >= _N_ACTION_DECISIONS
         if (self.mode == _ACTION_MODE and is_step) or (self.mode >= 0 and d != self.mode):
             options = ", ".join(ACTION_STRINGS[a] for a in self.legal_actions()[:8])
-            return (f"illegal action '{text}': player {self.cp + 1} must now choose an {wanted}"
+            return (f"illegal action '{text}': player {self._cp + 1} must now choose an {wanted}"
                     if self.mode == _ACTION_MODE else
-                    f"illegal action '{text}': player {self.cp + 1} must first finish {wanted} ({options})")
+                    f"illegal action '{text}': player {self._cp + 1} must first finish {wanted} ({options})")
         if d == _STUCK:
             return f"illegal action '{text}': it is allowed only when no other action is"
         reason = _WHY[d](self, args)
@@ -318,7 +318,7 @@ class Game:
     def winners(self):
         if self.mode != _OVER_MODE or self.end_reason == TRUNCATED:
             return []
-        eligible = [p for p in range(self.n) if _eligible(self, p)]
+        eligible = [p for p in range(self._n) if _eligible(self, p)]
         if not eligible:
             return []
         keys = {p: _rank_key(self, p) for p in eligible}
@@ -326,31 +326,31 @@ class Game:
         return [p for p in eligible if keys[p] == best]
 
     def scores(self):
-        return list(self.pts)
+        return list(self._pts)
 
     def returns(self):
         if self.mode != _OVER_MODE or self.end_reason == TRUNCATED:  # not over, or stopped unfinished: 0 for all
-            return [0.0] * self.n
+            return [0.0] * self._n
         won = set(self.winners())
-        return [1.0 if p in won else -1.0 for p in range(self.n)]
+        return [1.0 if p in won else -1.0 for p in range(self._n)]
 
     def clone(self):
         g = Game.__new__(Game)
-        g.n = self.n
+        g._n = self._n
         g.setup_gems, g.setup_gold, g.setup_nobles, g.setup_face_up = (
             self.setup_gems, self.setup_gold, self.setup_nobles, self.setup_face_up)
-        g.cp = self.cp
+        g._cp = self._cp
         g.mode = self.mode
         g.step = self.step
         g.step_count = self.step_count
         g.supply = self.supply[:]
-        g.tok = [t[:] for t in self.tok]
-        g.bon = [b[:] for b in self.bon]
-        g.pts = self.pts[:]
-        g.bought = [b[:] for b in self.bought]
-        g.res = [r[:] for r in self.res]
+        g._tok = [t[:] for t in self._tok]
+        g._bon = [b[:] for b in self._bon]
+        g._pts = self._pts[:]
+        g._bought = [b[:] for b in self._bought]
+        g._res = [r[:] for r in self._res]
         g.blind = [b[:] for b in self.blind]
-        g.nob = [n[:] for n in self.nob]
+        g._nob = [n[:] for n in self._nob]
         g.market = [m[:] for m in self.market]
         if _FACE_UP_COSTS:
             g.face_up_costs = self.face_up_costs[:]
@@ -382,8 +382,8 @@ class Game:
 
     def observation(self, player):
         """What `player` may know: deck order and other players' blind reserves are hidden."""
-        if not (type(player) is int and 0 <= player < self.n):
-            raise ValueError(f"no player {player!r} in a game of {self.n}")
+        if not (type(player) is int and 0 <= player < self._n):
+            raise ValueError(f"no player {player!r} in a game of {self._n}")
         return self._state(player)
 
     def _state(self, observer):
@@ -394,11 +394,11 @@ class Game:
         """
         whole = observer is None
         state = {"format": STATE_FORMAT, "version": STATE_VERSION, "spec": {"name": SPEC_NAME, "sha256": SPEC_SHA256},
-                 "players": self.n}
+                 "players": self._n}
         if whole:
             state["seed"] = self.seed
         state.update({
-            "current_player": self.cp, "phase": self.phase,
+            "current_player": self._cp, "phase": self.phase,
             "step": self.step, "step_count": self.step_count, "round": self.round, "turn": self.turn,
             "passes": self.passes,
             "ending": None if self.ending is None else {
@@ -409,7 +409,7 @@ class Game:
             "decks": {str(lv): list(reversed(self.decks[i])) if whole else len(self.decks[i])
                       for i, lv in enumerate(LEVELS)},
             "nobles": list(self.noble_row),
-            "seats": [self._seat(p, whole or p == observer) for p in range(self.n)],
+            "seats": [self._seat(p, whole or p == observer) for p in range(self._n)],
             "pending": self.pending,
         })
         if self.max_turns is not None:  # absent: no cap (so the states of specs without one are as before)
@@ -427,18 +427,18 @@ class Game:
         """A seat's part of the state; its blind reserves hidden (None, and their levels) unless `seen`."""
         blind = self.blind[p]
         return {
-            "tokens": {c: self.tok[p][i] for i, c in enumerate(COLOURS)},
-            "purchased": list(self.bought[p]),
-            "reserved": list(self.res[p]) if seen or not blind else [None if c in blind else c for c in self.res[p]],
+            "tokens": {c: self._tok[p][i] for i, c in enumerate(COLOURS)},
+            "purchased": list(self._bought[p]),
+            "reserved": list(self._res[p]) if seen or not blind else [None if c in blind else c for c in self._res[p]],
             "blind": list(blind) if seen else [CARD_LEVEL[c] for c in blind],
-            "nobles": list(self.nob[p]), "turns": self.turns[p],
+            "nobles": list(self._nob[p]), "turns": self.turns[p],
         }
 
     def record(self):
         """Everything replay() needs to reproduce this game exactly."""
         start = self.start if self.start is not None else self.origin
         done_before = len(start.get("history", [])) if start is not None else 0
-        return {"spec": SPEC_NAME, "sha256": SPEC_SHA256, "seed": self.seed, "players": self.n,
+        return {"spec": SPEC_NAME, "sha256": SPEC_SHA256, "seed": self.seed, "players": self._n,
                 "start": start, "actions": self.history[done_before:]}
 
 

@@ -332,7 +332,7 @@ def from_json(state):
     if game.mode != _OVER_MODE:
         game._legal = game._compute_legal()
         if not game._legal:
-            raise _invalid([(("phase",), f"player {game.cp + 1} has no legal action in phase {game.phase!r} "
+            raise _invalid([(("phase",), f"player {game._cp + 1} has no legal action in phase {game.phase!r} "
                                          "(the game could not go on)")])
     if game.start is not None:
         _check_replays(game)
@@ -364,21 +364,21 @@ def _load(data):
     game.seed = data.get("seed")
     game.supply = [data["supply"][c] for c in COLOURS]
     for p, seat in enumerate(data["seats"]):
-        game.tok[p] = [seat["tokens"][c] for c in COLOURS]
-        game.bought[p] = list(seat.get("purchased", []))
-        game.res[p] = list(seat.get("reserved", []))
+        game._tok[p] = [seat["tokens"][c] for c in COLOURS]
+        game._bought[p] = list(seat.get("purchased", []))
+        game._res[p] = list(seat.get("reserved", []))
         game.blind[p] = list(seat.get("blind", []))
-        game.nob[p] = list(seat.get("nobles", []))
+        game._nob[p] = list(seat.get("nobles", []))
         game.turns[p] = seat.get("turns", 0)
-        for c in game.bought[p]:
-            game.bon[p][CARD_BONUS[c]] += 1
-        game.pts[p] = sum(CARD_POINTS[c] for c in game.bought[p]) + sum(NOBLE_POINTS[x] for x in game.nob[p])
+        for c in game._bought[p]:
+            game._bon[p][CARD_BONUS[c]] += 1
+        game._pts[p] = sum(CARD_POINTS[c] for c in game._bought[p]) + sum(NOBLE_POINTS[x] for x in game._nob[p])
     game.market = [list(data["market"][str(lv)]) for lv in LEVELS]
     if _FACE_UP_COSTS:
         game.face_up_costs = _face_up_costs(game.market)
     game.decks = [list(reversed(data["decks"][str(lv)])) for lv in LEVELS]
     game.noble_row = list(data["nobles"])
-    game.cp = data["current_player"]
+    game._cp = data["current_player"]
     phase = data["phase"]
     game.mode = _OVER_MODE if phase == "over" else _ACTION_MODE if phase == "action" else DECISIONS.index(phase)
     game.step = data.get("step", 0)

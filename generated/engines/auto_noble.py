@@ -11,6 +11,9 @@ API (the same for every spec)::
     game = new_game(players, seed=None)   # seeded shuffles; seed None picks one and records it
     game.current_player                   # seat (0-based) that must decide; -1 when over
     game.phase                            # "action", an end-of-turn step's name, or "over"
+    game.num_players                      # how many play; the state below is read-only (change it with apply)
+    game.supply; game.tokens[p]; game.bonus[p]; game.prestige[p]; game.purchased[p]; game.reserved[p]
+    game.nobles[p]; game.market[level][slot]; game.decks[level]; game.noble_row
     game.legal_actions()                  # sorted action ids
     game.legal_mask()                     # list of NUM_ACTIONS booleans
     game.apply(action)                    # an id (numpy ints too); raises IllegalAction (state unchanged)
@@ -991,9 +994,9 @@ SUBSET_IDS_0_0 = (  # action ids of the subsets of the colours, by bitmask, of t
 
 def _do_take_different(g, args):
     """Effects of action 'take_different' (rulespec/official.yaml:43)."""
-    me = g.cp
+    me = g._cp
     sup = g.supply
-    tok = g.tok[me]
+    tok = g._tok[me]
     a_picked, = args
     p_picked = a_picked
     # for c in picked: take(c, 1)
@@ -1015,9 +1018,9 @@ def _why_take_different(g, args):
 
 def _do_take_pair(g, args):
     """Effects of action 'take_pair' (rulespec/official.yaml:60)."""
-    me = g.cp
+    me = g._cp
     sup = g.supply
-    tok = g.tok[me]
+    tok = g._tok[me]
     a_colour, = args
     p_colour = a_colour
     # take(colour, 2)
@@ -1036,15 +1039,14 @@ def _why_take_pair(g, args):
 
 def _do_reserve_face_up(g, args):
     """Effects of action 'reserve_face_up' (rulespec/official.yaml:73)."""
-    me = g.cp
+    me = g._cp
     sup = g.supply
-    tok = g.tok[me]
+    tok = g._tok[me]
     a_card, = args
     p_card_LI, p_card_SI = a_card
     p_card = g.market[p_card_LI][p_card_SI]
-    cc_p_card = CARD_COST[p_card]
     # reserve(card)
-    g.res[me].append(p_card)
+    g._res[me].append(p_card)
     g.market[p_card_LI][p_card_SI] = None
     g.face_up_costs[p_card_LI * 4 + p_card_SI] = _NO_CARD_COST
     # refill(card)
@@ -1062,23 +1064,20 @@ def _do_reserve_face_up(g, args):
 
 
 def _why_reserve_face_up(g, args):
-    me = g.cp
+    me = g._cp
     a_card, = args
     if a_card[1] >= len(g.market[a_card[0]]) or g.market[a_card[0]][a_card[1]] is None:
         return 'there is no face-up card at %d.%d' % (LEVELS[a_card[0]], a_card[1] + 1)
-    p_card_LI, p_card_SI = a_card
-    p_card = g.market[p_card_LI][p_card_SI]
-    cc_p_card = CARD_COST[p_card]
-    if not (len(g.res[me]) < 3):
+    if not (len(g._res[me]) < 3):
         return 'condition not met: you hold fewer than 3 reserved cards (me.reserved < reserve_limit, rulespec/official.yaml:82)'
     return None
 
 
 def _do_reserve_blind(g, args):
     """Effects of action 'reserve_blind' (rulespec/official.yaml:88)."""
-    me = g.cp
+    me = g._cp
     sup = g.supply
-    tok = g.tok[me]
+    tok = g._tok[me]
     a_level, = args
     p_level = a_level
     # reserve_top(level)
@@ -1086,7 +1085,7 @@ def _do_reserve_blind(g, args):
     if not _deck:
         raise RuleError('reserve_top(level) (rulespec/official.yaml:100)' + ': the deck of level %d is empty' % (p_level))
     _card = _deck.pop()
-    g.res[me].append(_card)
+    g._res[me].append(_card)
     g.blind[me].append(_card)
     # if supply[gold] >= 1: take(gold, 1)
     if (sup[5] >= 1):
@@ -1095,10 +1094,10 @@ def _do_reserve_blind(g, args):
 
 
 def _why_reserve_blind(g, args):
-    me = g.cp
+    me = g._cp
     a_level, = args
     p_level = a_level
-    if not (len(g.res[me]) < 3):
+    if not (len(g._res[me]) < 3):
         return 'condition not met: you hold fewer than 3 reserved cards (me.reserved < reserve_limit, rulespec/official.yaml:98)'
     if not (len(g.decks[p_level - 1]) >= 1):
         return 'condition not met: at least 1 card is left in the deck of the chosen level (deck[level] >= 1, rulespec/official.yaml:98)'
@@ -1107,10 +1106,10 @@ def _why_reserve_blind(g, args):
 
 def _do_buy_face_up(g, args):
     """Effects of action 'buy_face_up' (rulespec/official.yaml:103)."""
-    me = g.cp
+    me = g._cp
     sup = g.supply
-    tok = g.tok[me]
-    bon = g.bon[me]
+    tok = g._tok[me]
+    bon = g._bon[me]
     a_card, a_payment = args
     p_card_LI, p_card_SI = a_card
     p_card = g.market[p_card_LI][p_card_SI]
@@ -1145,9 +1144,9 @@ def _do_buy_face_up(g, args):
     if g.market[p_card_LI][p_card_SI] == p_card:
         g.market[p_card_LI][p_card_SI] = None
         g.face_up_costs[p_card_LI * 4 + p_card_SI] = _NO_CARD_COST
-    g.bought[me].append(p_card)
+    g._bought[me].append(p_card)
     bon[CARD_BONUS[p_card]] += 1
-    g.pts[me] += CARD_POINTS[p_card]
+    g._pts[me] += CARD_POINTS[p_card]
     # refill(card)
     _deck = g.decks[p_card_LI]
     if _deck:
@@ -1162,9 +1161,6 @@ def _why_buy_face_up(g, args):
     a_card, = args
     if a_card[1] >= len(g.market[a_card[0]]) or g.market[a_card[0]][a_card[1]] is None:
         return 'there is no face-up card at %d.%d' % (LEVELS[a_card[0]], a_card[1] + 1)
-    p_card_LI, p_card_SI = a_card
-    p_card = g.market[p_card_LI][p_card_SI]
-    cc_p_card = CARD_COST[p_card]
     if not _payopts_buy_face_up(g, args):
         return 'the player cannot pay the price of this card in any way the rules allow'
     return None
@@ -1172,9 +1168,9 @@ def _why_buy_face_up(g, args):
 
 def _payopts_buy_face_up(g, args):
     """Payments accepted for 'buy_face_up' (rulespec/official.yaml:103), as indexes of PAYMENTS."""
-    me = g.cp
-    tok = g.tok[me]
-    bon = g.bon[me]
+    me = g._cp
+    tok = g._tok[me]
+    bon = g._bon[me]
     a_card, = args
     p_card_LI, p_card_SI = a_card
     p_card = g.market[p_card_LI][p_card_SI]
@@ -1185,12 +1181,12 @@ def _payopts_buy_face_up(g, args):
 
 def _do_buy_reserved(g, args):
     """Effects of action 'buy_reserved' (rulespec/official.yaml:122)."""
-    me = g.cp
+    me = g._cp
     sup = g.supply
-    tok = g.tok[me]
-    bon = g.bon[me]
+    tok = g._tok[me]
+    bon = g._bon[me]
     a_card, a_payment = args
-    p_card = g.res[me][a_card]
+    p_card = g._res[me][a_card]
     cc_p_card = CARD_COST[p_card]
     _g0, _g1, _g2, _g3, _g4 = PAYMENTS[a_payment]  # gold spent on each gem
     p_payment_S0 = (_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0) - _g0
@@ -1219,22 +1215,20 @@ def _do_buy_reserved(g, args):
         tok[5] -= p_payment_GT
         sup[5] += p_payment_GT
     # acquire(card)
-    if p_card in g.res[me]:
-        g.res[me].remove(p_card)
+    if p_card in g._res[me]:
+        g._res[me].remove(p_card)
         if p_card in g.blind[me]:
             g.blind[me].remove(p_card)
-    g.bought[me].append(p_card)
+    g._bought[me].append(p_card)
     bon[CARD_BONUS[p_card]] += 1
-    g.pts[me] += CARD_POINTS[p_card]
+    g._pts[me] += CARD_POINTS[p_card]
 
 
 def _why_buy_reserved(g, args):
-    me = g.cp
+    me = g._cp
     a_card, = args
-    if a_card >= len(g.res[me]):
+    if a_card >= len(g._res[me]):
         return 'you have no reserved card %d' % (a_card + 1)
-    p_card = g.res[me][a_card]
-    cc_p_card = CARD_COST[p_card]
     if not _payopts_buy_reserved(g, args):
         return 'the player cannot pay the price of this card in any way the rules allow'
     return None
@@ -1242,11 +1236,11 @@ def _why_buy_reserved(g, args):
 
 def _payopts_buy_reserved(g, args):
     """Payments accepted for 'buy_reserved' (rulespec/official.yaml:122), as indexes of PAYMENTS."""
-    me = g.cp
-    tok = g.tok[me]
-    bon = g.bon[me]
+    me = g._cp
+    tok = g._tok[me]
+    bon = g._bon[me]
     a_card, = args
-    p_card = g.res[me][a_card]
+    p_card = g._res[me][a_card]
     cc_p_card = CARD_COST[p_card]
     _price = ((_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0), (_t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0), (_t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0), (_t3 if (_t3 := (cc_p_card[3] - bon[3])) > 0 else 0), (_t4 if (_t4 := (cc_p_card[4] - bon[4])) > 0 else 0),)  # max(0, card.cost[c] - me.bonus[c])
     return [_i for _i, _g, _s, _t in _payments(_price, tok)]
@@ -1268,9 +1262,8 @@ def _why_pass(g, args):
 
 def _legal_return_tokens(g, out):
     """Legal actions of step 'return_tokens' (rulespec/official.yaml:151)."""
-    me = g.cp
-    tok = g.tok[me]
-    t0, t1, t2, t3, t4, t5 = tok
+    me = g._cp
+    t0, t1, t2, t3, t4, t5 = g._tok[me]
     # me.tokens[colour] >= 1, for each colour
     if (t0 >= 1):  # white
         out.append(61)
@@ -1288,9 +1281,9 @@ def _legal_return_tokens(g, out):
 
 def _do_return_tokens(g, args):
     """Effects of step 'return_tokens' (rulespec/official.yaml:151)."""
-    me = g.cp
+    me = g._cp
     sup = g.supply
-    tok = g.tok[me]
+    tok = g._tok[me]
     a_colour, = args
     p_colour = a_colour
     # put_back(colour, 1)
@@ -1299,8 +1292,8 @@ def _do_return_tokens(g, args):
 
 
 def _why_return_tokens(g, args):
-    me = g.cp
-    tok = g.tok[me]
+    me = g._cp
+    tok = g._tok[me]
     a_colour, = args
     p_colour = a_colour
     if not (tok[p_colour] >= 1):
@@ -1310,9 +1303,8 @@ def _why_return_tokens(g, args):
 
 def _legal_noble_visit(g, out):
     """Legal actions of step 'noble_visit' (variants/auto-noble.yaml:18)."""
-    me = g.cp
-    bon = g.bon[me]
-    b0, b1, b2, b3, b4 = bon
+    me = g._cp
+    b0, b1, b2, b3, b4 = g._bon[me]
     i_0 = -1
     for p_noble in g.noble_row:
         i_0 += 1
@@ -1324,19 +1316,18 @@ def _legal_noble_visit(g, out):
 
 def _do_noble_visit(g, args):
     """Effects of step 'noble_visit' (variants/auto-noble.yaml:18)."""
-    me = g.cp
+    me = g._cp
     a_noble, = args
     p_noble = g.noble_row[a_noble]
-    nr_p_noble = NOBLE_REQUIRES[p_noble]
     # visit(noble)
     g.noble_row.remove(p_noble)
-    g.nob[me].append(p_noble)
-    g.pts[me] += NOBLE_POINTS[p_noble]
+    g._nob[me].append(p_noble)
+    g._pts[me] += NOBLE_POINTS[p_noble]
 
 
 def _why_noble_visit(g, args):
-    me = g.cp
-    bon = g.bon[me]
+    me = g._cp
+    bon = g._bon[me]
     a_noble, = args
     if a_noble >= len(g.noble_row):
         return 'there is no noble %d in the row' % (a_noble + 1)
@@ -1349,13 +1340,10 @@ def _why_noble_visit(g, args):
 
 def _action_phase_legal(g, out):
     """Legal ids of every action of the action phase (the one taken when stuck excepted)."""
-    me = g.cp
-    sup = g.supply
-    tok = g.tok[me]
-    bon = g.bon[me]
-    b0, b1, b2, b3, b4 = bon
-    s0, s1, s2, s3, s4, s5 = sup
-    t0, t1, t2, t3, t4, t5 = tok
+    me = g._cp
+    b0, b1, b2, b3, b4 = g._bon[me]
+    s0, s1, s2, s3, s4, s5 = g.supply
+    t0, t1, t2, t3, t4, t5 = g._tok[me]
     w0 = b0 + t0  # me.bonus[c] plus the tokens held
     w1 = b1 + t1  # me.bonus[c] plus the tokens held
     w2 = b2 + t2  # me.bonus[c] plus the tokens held
@@ -1377,7 +1365,7 @@ def _action_phase_legal(g, out):
     if (s4 >= 4):  # black
         out.append(29)
     # reserve_face_up (rulespec/official.yaml:73)
-    if (len(g.res[me]) < 3):  # me.reserved < reserve_limit
+    if (len(g._res[me]) < 3):  # me.reserved < reserve_limit
         if _NO_CARD_COST not in g.face_up_costs:  # every face-up slot holds a card
             out.extend(range(30, 42))
         else:
@@ -1438,7 +1426,7 @@ def _action_phase_legal(g, out):
         out.append(56)
     # buy_reserved (rulespec/official.yaml:122)
     i_0 = -1
-    for p_card in g.res[me]:
+    for p_card in g._res[me]:
         i_0 += 1
         cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = CARD_COST[p_card]
         # price: max(0, card.cost[c] - me.bonus[c])
@@ -1455,7 +1443,7 @@ def _rank_key(g, p):
     """Larger is better; levels in spec order."""
     # prestige: highest player.prestige (rulespec/official.yaml:208)
     # purchased: lowest player.purchased (rulespec/official.yaml:216)
-    return (g.pts[p], -len(g.bought[p]))
+    return (g._pts[p], -len(g._bought[p]))
 
 
 # legal-action functions of the steps and of the action taken when stuck (the other actions are
@@ -1503,8 +1491,8 @@ def _face_up_costs(market):
 class Game:
     """A game in progress. Read the state from the attributes; change it only with apply()."""
 
-    __slots__ = ("n", "cp", "mode", "step", "step_count", "supply", "tok", "bon", "pts", "bought", "res", "blind",
-                 "nob", "market", "decks", "noble_row", "round", "turn", "turns", "passes", "ending", "end_reason",
+    __slots__ = ("_n", "_cp", "mode", "step", "step_count", "supply", "_tok", "_bon", "_pts", "_bought", "_res", "blind",
+                 "_nob", "market", "decks", "noble_row", "round", "turn", "turns", "passes", "ending", "end_reason",
                  "seed", "start", "origin", "history", "pending", "max_turns", "_legal", "out_of_play",
                  "setup_gems", "setup_gold", "setup_nobles", "setup_face_up") + (
         ("face_up_costs",) if _FACE_UP_COSTS else ())  # chosen once, when the class is made
@@ -1512,21 +1500,21 @@ class Game:
     def __init__(self, players):
         if players not in SETUP:
             raise ValueError(f"this engine plays with {', '.join(map(str, PLAYER_COUNTS))} players, not {players!r}")
-        self.n = players
+        self._n = players
         self.setup_gems, self.setup_gold, self.setup_nobles, self.setup_face_up = SETUP[players]
-        self.cp = 0
+        self._cp = 0
         self.mode = _ACTION_MODE
         self.step = 0
         self.step_count = 0
         self.supply = [self.setup_gems] * len(GEMS) + [self.setup_gold]
         # one new list per player (map(list, ...) makes them without a Python-level loop)
-        self.tok = list(map(list, [(0,) * len(COLOURS)] * players))
-        self.bon = list(map(list, [(0,) * len(GEMS)] * players))
-        self.pts = [0] * players
-        self.bought = list(map(list, [()] * players))
-        self.res = list(map(list, [()] * players))
+        self._tok = list(map(list, [(0,) * len(COLOURS)] * players))
+        self._bon = list(map(list, [(0,) * len(GEMS)] * players))
+        self._pts = [0] * players
+        self._bought = list(map(list, [()] * players))
+        self._res = list(map(list, [()] * players))
         self.blind = list(map(list, [()] * players))
-        self.nob = list(map(list, [()] * players))
+        self._nob = list(map(list, [()] * players))
         self.market = list(map(list, [(None,) * self.setup_face_up] * len(LEVELS)))
         if _FACE_UP_COSTS:
             self.face_up_costs = [_NO_CARD_COST] * (len(LEVELS) * _FACE_UP_SLOTS)  # kept in step with market by the effects
@@ -1551,11 +1539,11 @@ class Game:
 
     @property
     def num_players(self):
-        return self.n
+        return self._n
 
     @property
     def current_player(self):
-        return self.cp
+        return self._cp
 
     @property
     def phase(self):
@@ -1567,27 +1555,27 @@ class Game:
 
     @property
     def tokens(self):
-        return self.tok
+        return self._tok
 
     @property
     def bonus(self):
-        return self.bon
+        return self._bon
 
     @property
     def prestige(self):
-        return self.pts
+        return self._pts
 
     @property
     def purchased(self):
-        return self.bought
+        return self._bought
 
     @property
     def reserved(self):
-        return self.res
+        return self._res
 
     @property
     def nobles(self):
-        return self.nob
+        return self._nob
 
     def face_up_count(self, level):
         return sum(1 for c in self.market[level - 1] if c is not None)
@@ -1637,7 +1625,7 @@ class Game:
             self.pending = None
             self.mode = _ACTION_MODE if d < _N_ACTION_DECISIONS else d
         elif _PAYOPTS[d] is not None:
-            if self.tok[self.cp][_WILD_INDEX]:
+            if self._tok[self._cp][_WILD_INDEX]:
                 accepted = _PAYOPTS[d](self, args)
                 if len(accepted) > 1:  # several ways to pay: the player chooses in the payment step
                     self.pending = action
@@ -1659,9 +1647,9 @@ class Game:
         # the player is asked and apply() returns, to resume here with the answer. Then the
         # end triggers and the next turn. All in apply(): no call per turn for the bookkeeping.
         g = self
-        me = g.cp
-        tok = g.tok[me]
-        bon = g.bon[me]
+        me = g._cp
+        tok = g._tok[me]
+        bon = g._bon[me]
         if step == 0:  # return_tokens
             while (sum(tok) > 10):
                 out = []
@@ -1686,14 +1674,14 @@ class Game:
                 break
             step, count = 2, 0
         # the end triggers, in spec order (the first whose condition holds acts), then the next turn
-        if (g.pts[me] >= 15):  # target: me.prestige >= target (rulespec/official.yaml:186)
+        if (g._pts[me] >= 15):  # target: me.prestige >= target (rulespec/official.yaml:186)
             if self.ending is None:
-                self.ending = ('target', 'complete_round', self.n - 1)
-        elif (g.passes >= g.n):  # deadlock: passes >= player_count (rulespec/official.yaml:194)
+                self.ending = ('target', 'complete_round', self._n - 1)
+        elif (g.passes >= g._n):  # deadlock: passes >= player_count (rulespec/official.yaml:194)
             self.step, self.step_count = _N_STEPS, 0  # every step done
             self._finish('deadlock')
             return
-        if self.ending is not None and self.cp == self.ending[2]:
+        if self.ending is not None and self._cp == self.ending[2]:
             self.step, self.step_count = _N_STEPS, 0
             self._finish(self.ending[0])
             return
@@ -1701,11 +1689,11 @@ class Game:
             self.step, self.step_count = _N_STEPS, 0
             self._finish(TRUNCATED)
             return
-        cp = self.cp + 1
-        if cp == self.n:
+        cp = self._cp + 1
+        if cp == self._n:
             cp = 0
             self.round += 1
-        self.cp = cp
+        self._cp = cp
         self.turn += 1
         self.turns[cp] += 1
         self.mode = _ACTION_MODE
@@ -1774,7 +1762,7 @@ class Game:
     def _finish(self, reason):
         self.mode = _OVER_MODE
         self.end_reason = reason
-        self.cp = -1
+        self._cp = -1
         self._legal = []
 
     def _explain(self, action):
@@ -1790,15 +1778,15 @@ class Game:
             return f"illegal action '{text}': not a payment the rules accept for this purchase"
         if self.mode == _PAY:
             options = ", ".join(ACTION_STRINGS[a] for a in self.legal_actions()[:8])
-            return (f"illegal action '{text}': player {self.cp + 1} must first choose how to pay for "
+            return (f"illegal action '{text}': player {self._cp + 1} must first choose how to pay for "
                     f"'{ACTION_STRINGS[self.pending]}' ({options})")
         wanted = "action" if self.mode == _ACTION_MODE else f"step '{DECISIONS[self.mode]}'"
         is_step = d >= _N_ACTION_DECISIONS
         if (self.mode == _ACTION_MODE and is_step) or (self.mode >= 0 and d != self.mode):
             options = ", ".join(ACTION_STRINGS[a] for a in self.legal_actions()[:8])
-            return (f"illegal action '{text}': player {self.cp + 1} must now choose an {wanted}"
+            return (f"illegal action '{text}': player {self._cp + 1} must now choose an {wanted}"
                     if self.mode == _ACTION_MODE else
-                    f"illegal action '{text}': player {self.cp + 1} must first finish {wanted} ({options})")
+                    f"illegal action '{text}': player {self._cp + 1} must first finish {wanted} ({options})")
         if d == _STUCK:
             return f"illegal action '{text}': it is allowed only when no other action is"
         reason = _WHY[d](self, args)
@@ -1814,7 +1802,7 @@ class Game:
     def winners(self):
         if self.mode != _OVER_MODE or self.end_reason == TRUNCATED:
             return []
-        eligible = [p for p in range(self.n) if _eligible(self, p)]
+        eligible = [p for p in range(self._n) if _eligible(self, p)]
         if not eligible:
             return []
         keys = {p: _rank_key(self, p) for p in eligible}
@@ -1822,31 +1810,31 @@ class Game:
         return [p for p in eligible if keys[p] == best]
 
     def scores(self):
-        return list(self.pts)
+        return list(self._pts)
 
     def returns(self):
         if self.mode != _OVER_MODE or self.end_reason == TRUNCATED:  # not over, or stopped unfinished: 0 for all
-            return [0.0] * self.n
+            return [0.0] * self._n
         won = set(self.winners())
-        return [1.0 if p in won else -1.0 for p in range(self.n)]
+        return [1.0 if p in won else -1.0 for p in range(self._n)]
 
     def clone(self):
         g = Game.__new__(Game)
-        g.n = self.n
+        g._n = self._n
         g.setup_gems, g.setup_gold, g.setup_nobles, g.setup_face_up = (
             self.setup_gems, self.setup_gold, self.setup_nobles, self.setup_face_up)
-        g.cp = self.cp
+        g._cp = self._cp
         g.mode = self.mode
         g.step = self.step
         g.step_count = self.step_count
         g.supply = self.supply[:]
-        g.tok = [t[:] for t in self.tok]
-        g.bon = [b[:] for b in self.bon]
-        g.pts = self.pts[:]
-        g.bought = [b[:] for b in self.bought]
-        g.res = [r[:] for r in self.res]
+        g._tok = [t[:] for t in self._tok]
+        g._bon = [b[:] for b in self._bon]
+        g._pts = self._pts[:]
+        g._bought = [b[:] for b in self._bought]
+        g._res = [r[:] for r in self._res]
         g.blind = [b[:] for b in self.blind]
-        g.nob = [n[:] for n in self.nob]
+        g._nob = [n[:] for n in self._nob]
         g.market = [m[:] for m in self.market]
         if _FACE_UP_COSTS:
             g.face_up_costs = self.face_up_costs[:]
@@ -1878,8 +1866,8 @@ class Game:
 
     def observation(self, player):
         """What `player` may know: deck order and other players' blind reserves are hidden."""
-        if not (type(player) is int and 0 <= player < self.n):
-            raise ValueError(f"no player {player!r} in a game of {self.n}")
+        if not (type(player) is int and 0 <= player < self._n):
+            raise ValueError(f"no player {player!r} in a game of {self._n}")
         return self._state(player)
 
     def _state(self, observer):
@@ -1890,11 +1878,11 @@ class Game:
         """
         whole = observer is None
         state = {"format": STATE_FORMAT, "version": STATE_VERSION, "spec": {"name": SPEC_NAME, "sha256": SPEC_SHA256},
-                 "players": self.n}
+                 "players": self._n}
         if whole:
             state["seed"] = self.seed
         state.update({
-            "current_player": self.cp, "phase": self.phase,
+            "current_player": self._cp, "phase": self.phase,
             "step": self.step, "step_count": self.step_count, "round": self.round, "turn": self.turn,
             "passes": self.passes,
             "ending": None if self.ending is None else {
@@ -1905,7 +1893,7 @@ class Game:
             "decks": {str(lv): list(reversed(self.decks[i])) if whole else len(self.decks[i])
                       for i, lv in enumerate(LEVELS)},
             "nobles": list(self.noble_row),
-            "seats": [self._seat(p, whole or p == observer) for p in range(self.n)],
+            "seats": [self._seat(p, whole or p == observer) for p in range(self._n)],
             "pending": self.pending,
         })
         if self.max_turns is not None:  # absent: no cap (so the states of specs without one are as before)
@@ -1923,18 +1911,18 @@ class Game:
         """A seat's part of the state; its blind reserves hidden (None, and their levels) unless `seen`."""
         blind = self.blind[p]
         return {
-            "tokens": {c: self.tok[p][i] for i, c in enumerate(COLOURS)},
-            "purchased": list(self.bought[p]),
-            "reserved": list(self.res[p]) if seen or not blind else [None if c in blind else c for c in self.res[p]],
+            "tokens": {c: self._tok[p][i] for i, c in enumerate(COLOURS)},
+            "purchased": list(self._bought[p]),
+            "reserved": list(self._res[p]) if seen or not blind else [None if c in blind else c for c in self._res[p]],
             "blind": list(blind) if seen else [CARD_LEVEL[c] for c in blind],
-            "nobles": list(self.nob[p]), "turns": self.turns[p],
+            "nobles": list(self._nob[p]), "turns": self.turns[p],
         }
 
     def record(self):
         """Everything replay() needs to reproduce this game exactly."""
         start = self.start if self.start is not None else self.origin
         done_before = len(start.get("history", [])) if start is not None else 0
-        return {"spec": SPEC_NAME, "sha256": SPEC_SHA256, "seed": self.seed, "players": self.n,
+        return {"spec": SPEC_NAME, "sha256": SPEC_SHA256, "seed": self.seed, "players": self._n,
                 "start": start, "actions": self.history[done_before:]}
 
 
@@ -2311,7 +2299,7 @@ def from_json(state):
     if game.mode != _OVER_MODE:
         game._legal = game._compute_legal()
         if not game._legal:
-            raise _invalid([(("phase",), f"player {game.cp + 1} has no legal action in phase {game.phase!r} "
+            raise _invalid([(("phase",), f"player {game._cp + 1} has no legal action in phase {game.phase!r} "
                                          "(the game could not go on)")])
     if game.start is not None:
         _check_replays(game)
@@ -2343,21 +2331,21 @@ def _load(data):
     game.seed = data.get("seed")
     game.supply = [data["supply"][c] for c in COLOURS]
     for p, seat in enumerate(data["seats"]):
-        game.tok[p] = [seat["tokens"][c] for c in COLOURS]
-        game.bought[p] = list(seat.get("purchased", []))
-        game.res[p] = list(seat.get("reserved", []))
+        game._tok[p] = [seat["tokens"][c] for c in COLOURS]
+        game._bought[p] = list(seat.get("purchased", []))
+        game._res[p] = list(seat.get("reserved", []))
         game.blind[p] = list(seat.get("blind", []))
-        game.nob[p] = list(seat.get("nobles", []))
+        game._nob[p] = list(seat.get("nobles", []))
         game.turns[p] = seat.get("turns", 0)
-        for c in game.bought[p]:
-            game.bon[p][CARD_BONUS[c]] += 1
-        game.pts[p] = sum(CARD_POINTS[c] for c in game.bought[p]) + sum(NOBLE_POINTS[x] for x in game.nob[p])
+        for c in game._bought[p]:
+            game._bon[p][CARD_BONUS[c]] += 1
+        game._pts[p] = sum(CARD_POINTS[c] for c in game._bought[p]) + sum(NOBLE_POINTS[x] for x in game._nob[p])
     game.market = [list(data["market"][str(lv)]) for lv in LEVELS]
     if _FACE_UP_COSTS:
         game.face_up_costs = _face_up_costs(game.market)
     game.decks = [list(reversed(data["decks"][str(lv)])) for lv in LEVELS]
     game.noble_row = list(data["nobles"])
-    game.cp = data["current_player"]
+    game._cp = data["current_player"]
     phase = data["phase"]
     game.mode = _OVER_MODE if phase == "over" else _ACTION_MODE if phase == "action" else DECISIONS.index(phase)
     game.step = data.get("step", 0)

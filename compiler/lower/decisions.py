@@ -1,0 +1,327 @@
+"""One decision lowered to statement trees: its legal-action generator (see :mod:`.legal`),
+its effects, why an action is illegal, and the payments a purchase accepts."""
+from __future__ import annotations
+
+from ..expr import Aggregate, Attribute, Binary, Call, Effect, Int, Name, unparse, walk
+from ..flow import DRAWS, token_bounds
+from ..model import Param
+from ..pysource import comment, docstring, literal, printable
+from .expressions import ExprCompiler, _substitute, _unmet, conjuncts, free_names
+from .layout import DecisionPlan, EnginePlan, ParamLayout, spec_name, unpacking, where
+from .legal import LegalLowering, position
+from .tree import Append, Assign, Comment, Continue, Def, For, If, Pass, Return, Table
+
+
+def standard_locals(player: str = "g._cp") -> list:
+    """The locals every generated rule function may read: the acting seat, the supply, its tokens
+    and bonuses; the ones a function does not read are dropped by tree.tidy."""
+    return [Assign(("me",), player, pure=True), Assign(("sup",), "g.supply", pure=True),
+            Assign(("tok",), "g._tok[me]", pure=True), Assign(("bon",), "g._bon[me]", pure=True)]
+
+
+def scalar_preamble(plan: EnginePlan, used: set[str]) -> list:
+    """Bindings of s0.. (supply), t0.. (tokens) and b0.. (bonuses) for a scalarized function."""
+    sources = {"s": ("sup", len(plan.colours)), "t": ("tok", len(plan.colours)), "b": ("bon", len(plan.gems))}
+    out = []
+    for prefix in sorted(used):
+        source, n = sources[prefix]
+        out.append(Assign((unpacking(f"{prefix}{i}" for i in range(n)),), source, pure=True))
+    return out
+
+
+def param_env(layouts: list[ParamLayout]) -> dict:
+    env = {}
+    for lay in layouts:
+        p = lay.param
+        kind = {"gem": "colour", "colour": "colour", "gem_set": "set", "face_up": "card", "reserved": "card",
+                "deck": "int", "noble": "noble", "payment": "payment"}[p.domain]
+        env[p.name] = ("param", kind, spec_name("p_", p.name, p.span), p.domain)
+    return env
+
+
+class DecisionLowering:
+    """Builds the legal-action generator, the effect and the explanation of one decision."""
+
+    def __init__(self, plan: EnginePlan, dp: DecisionPlan):
+        self.plan = plan
+        self.dp = dp
+        self.d = dp.decision
+        self.order = [lay.param.name for lay in dp.layouts]
+        self.env = param_env(dp.layouts)
+        self.where = where(self.d.span)
+        self.used_scalars: set[str] = set()
+        self.preamble: list = []
+
+    def strides(self) -> list[int]:
+        out, stride = [], 1
+        for lay in reversed(self.dp.id_layouts):
+            out.append(stride)
+            stride *= lay.size
+        return list(reversed(out))
+
+    def standard_locals(self) -> list:
+        return standard_locals()
+
+    def scalar_preamble(self, used: set[str]) -> list:
+        return scalar_preamble(self.plan, used)
+
+    @staticmethod
+    def param_name(p: Param) -> str:
+        return spec_name("p_", p.name, p.span)
+
+    def legal(self, fused: bool = False) -> list:
+        """def _legal_NAME(g, out): append the id of every legal action of this decision.
+
+        With `fused`, the same code as a block of the action phase's single legal function
+        (see :func:`.phases.lower_action_phase`): no def, no locals of its own, its tests before
+        any choice as `if`s around the rest. `self.used_scalars` then says which scalar locals
+        it reads and `self.preamble` which per-call locals it needs.
+        """
+        return LegalLowering(self, fused).build()
+
+    def count_from_mask(self, node, compiler: ExprCompiler, tests: list[str] | None, k: int):
+        """`node`, with a count over the gems of the very test the mask of choice k was built
+        from replaced by that mask's number of bits (a table lookup instead of one test per gem),
+        the environment that reads it, and the name of that count (None when there is none)."""
+        if tests is None:
+            return node, self.env, None
+        saved, compiler.hoist = compiler.hoist, None
+        try:
+            for x in walk(node):
+                if not (isinstance(x, Aggregate) and x.func == "count" and x.collection == Name("gems", None)):
+                    continue
+                mine = [compiler.expr(x.body, {**self.env, x.var: ("const", "colour", gi)})
+                        for gi in range(len(self.plan.gems))]
+                if mine == tests:
+                    bits = tuple(bin(m).count("1") for m in range(1 << len(tests)))
+                    self.add_helper(Assign(("_BITS",), repr(bits), note=comment("the number of colours in each bitmask")))
+                    local = f"bits_{k}"
+                    return _substitute(node, x, Name(local, x.span)), \
+                        {**self.env, local: ("var", "int", f"_BITS[mask_{k}]")}, local
+        finally:
+            compiler.hoist = saved
+        return node, self.env, None
+
+    def cost_bindings(self, card: str) -> list:
+        """A legal loop's card cost: the tuple, then one local per gem (tree.tidy keeps what is read)."""
+        gems = unpacking(f"cc_{card}_G{gi}" for gi in range(len(self.plan.gems)))
+        return [Assign((f"cc_{card}",), f"CARD_COST[{card}]", pure=True), Assign((gems,), f"cc_{card}", pure=True)]
+
+    def mentions(self, param: str, attr: str) -> bool:
+        """Does anything of this decision (condition, prices, effects) read `param.attr`?"""
+        return self.reads_attribute(param, attr, in_effects=True)
+
+    def reads_attribute(self, param: str, attr: str, in_effects: bool = False) -> bool:
+        """Does the condition or a price (and, with `in_effects`, an effect) of this decision read `param.attr`?"""
+        nodes = [self.d.condition] + [p.price for p in self.d.params if p.price is not None]
+        if in_effects:
+            nodes += self.d.effects
+        return any(isinstance(x, Attribute) and x.name == attr and x.obj == Name(param, None)
+                   for node in nodes for x in walk(node))
+
+    def cannot_pay(self, p: Param, compiler: ExprCompiler, k: int, keep_prices: bool, into: list,
+                   preamble: list) -> tuple[str, list[str] | None]:
+        """A condition: the player cannot pay this price even with all the gold they hold; and,
+        in its plain form (each gem's price, a local, against the tokens and a cover local), the
+        compiled price of each gem (see shapes.flat_face_up_loop), else None.
+
+        The general form computes each gem's price, then max(0, price - tokens). When the
+        price is max(0, X - Y) and nothing needs the prices themselves, max(0, max(0, X - Y)
+        - tokens) is max(0, X - (Y + tokens)) since tokens are never negative; Y + tokens is
+        computed once per call when Y does not depend on the card.
+        """
+        gems = range(len(self.plan.gems))
+        inner = None
+        match p.price:
+            case Call(func="max", args=(Int(value=0), other)) | Call(func="max", args=(other, Int(value=0))):
+                inner = other
+        if keep_prices or inner is None:
+            for gi in gems:
+                into.append(Assign((f"_p{gi}",), compiler.expr(p.price, {**self.env, 'c': ('const', 'colour', gi)})))
+            return " + ".join(f"(_p{gi} - t{gi} if _p{gi} > t{gi} else 0)" for gi in gems) + f" > t{len(gems)}", None
+        covered = isinstance(inner, Binary) and inner.op == "-" and position(inner.right, self.order) < k - 1 \
+            and not any(isinstance(x, Name) and x.id in self.order for x in walk(inner.right))
+        over, terms, lefts = self._shortfalls(inner, compiler, covered, preamble)
+        wild = len(self.plan.gems)
+        # Short of some gem (tested gem by gem, stopping at the first), and the gold held does
+        # not cover the total shortfall: the purchase is impossible.
+        plain = lefts if covered and None not in lefts else None
+        return f"({' or '.join(over)}) and (not t{wild} or {' + '.join(terms)} > t{wild})", plain
+
+    def _shortfalls(self, inner, compiler: ExprCompiler, covered: bool, preamble: list) -> tuple[list, list, list]:
+        """Per gem: the test that the player is short of it, the shortfall, and the price when
+        the test compares it with a local (None where it computes a difference first)."""
+        gems = range(len(self.plan.gems))
+        terms, over, lefts = [], [], []
+        if covered:
+            rights = tuple(compiler.expr(inner.right, {**self.env, "c": ("const", "colour", gi)}) for gi in gems)
+            cover = self.plan.cover_names.setdefault(rights, "w" if not self.plan.cover_names
+                                                     else f"w{len(self.plan.cover_names)}_")
+        for gi in gems:
+            env = {**self.env, "c": ("const", "colour", gi)}
+            left_node = inner.left if covered else inner
+            if covered:
+                preamble.append(Assign((f"{cover}{gi}",), f"{rights[gi]} + t{gi}",
+                                       note=comment(f"{unparse(inner.right)} plus the tokens held")))
+                left, right = compiler.expr(inner.left, env), f"{cover}{gi}"
+            else:
+                left, right = compiler.expr(inner, env), f"t{gi}"
+            if not any(isinstance(x, Binary) and x.op == "-" for x in walk(left_node)):
+                # X - w: plain locals, cheaper to repeat than to name
+                over.append(f"{left} > {right}")
+                terms.append(f"({left} - {right} if {over[-1]} else 0)")
+                lefts.append(left)
+            else:
+                lefts.append(None)
+                over.append(f"{left} - {right} > 0")
+                terms.append(f"(_d{gi} if (_d{gi} := {left} - {right}) > 0 else 0)")
+        return over, terms, lefts
+
+    def add_helper(self, node) -> None:
+        if node not in self.plan.helpers:  # each decision is lowered twice (alone and fused)
+            self.plan.helpers.append(node)
+
+    def subset_table(self, table: str, lay: ParamLayout, by_size: bool, base: int | None = None,
+                     sizes: list[int] | None = None) -> Table:
+        """The subsets of the colours in each bitmask, with their index (by size if `by_size`).
+
+        With `base`, each entry is the action id of the subset (base + index) instead. With
+        `sizes` (one per bitmask), only the subsets of that bitmask's size.
+        """
+        n = len(self.plan.gems)
+        rows = []
+        entry = (lambda i, s: f"{base + i}, ") if base is not None else (lambda i, s: f"({i}, {s!r}), ")
+        members = [(i, s, sum(1 << g for g in s)) for i, s in enumerate(lay.values)]  # each subset as a bitmask
+        for mask in range(1 << n):
+            entries = [(i, s) for i, s, bits in members if bits & ~mask == 0]
+            if sizes is not None:
+                entries = [(i, s) for i, s in entries if len(s) == sizes[mask]]
+            if by_size:
+                groups = ["(" + "".join(entry(i, s) for i, s in entries if len(s) == size) + ")"
+                          for size in range(n + 1)]
+                rows.append("(" + ", ".join(groups) + "),")
+            else:
+                rows.append("(" + "".join(entry(i, s) for i, s in entries) + "),")
+        what = "by bitmask, then by size" if by_size else \
+            "by bitmask, of the size the rules allow with it" if sizes is not None else "by bitmask"
+        content = "action ids of the subsets of the colours" if base is not None else \
+            "subsets of the colours, with their index"
+        return Table(table, rows, comment(f"{content}, {what}"))
+
+    def bind_params(self, args: str | None, layouts=None) -> list:
+        """Decode the action's args tuple into the locals the effects use."""
+        layouts = self.dp.layouts if layouts is None else layouts
+        names = [spec_name("a_", lay.param.name, lay.param.span) for lay in layouts]
+        out: list = []
+        if names and args is not None:
+            out.append(Assign((unpacking(names),), args, pure=True))
+        for lay in layouts:
+            p = lay.param
+            name, arg = spec_name("p_", p.name, p.span), spec_name("a_", p.name, p.span)
+            if p.domain in ("gem", "colour", "gem_set", "deck"):
+                out.append(Assign((name,), arg, pure=True))
+            elif p.domain == "face_up":
+                out += [Assign((f"{name}_LI, {name}_SI",), arg, pure=True),
+                        Assign((name,), f"g.market[{name}_LI][{name}_SI]", pure=True),
+                        Assign((f"cc_{name}",), f"CARD_COST[{name}]", pure=True)]
+            elif p.domain == "reserved":
+                out += [Assign((name,), f"g._res[me][{arg}]", pure=True),
+                        Assign((f"cc_{name}",), f"CARD_COST[{name}]", pure=True)]
+            elif p.domain == "noble":
+                out += [Assign((name,), f"g.noble_row[{arg}]", pure=True),
+                        Assign((f"nr_{name}",), f"NOBLE_REQUIRES[{name}]", pure=True)]
+            elif p.domain == "payment":
+                out += self._bind_payment(p, name, arg)
+        return out
+
+    def _bind_payment(self, p: Param, name: str, arg: str) -> list:
+        compiler = ExprCompiler(self.plan)
+        gems = range(len(self.plan.gems))
+        prices = [compiler.expr(p.price, {**self.env, "c": ("const", "colour", gi)}) for gi in gems]
+        gold = unpacking(f"_g{gi}" for gi in gems)
+        targets = (gold, f"{name}_GOLD") if self.mentions(p.name, "gold") else (gold,)
+        out: list = [Assign(targets, f"PAYMENTS[{arg}]", note=comment("gold spent on each gem"), pure=True)]
+        for gi in gems:  # the tokens of each gem spent: its price less the gold paid for it
+            out.append(Assign((f"{name}_S{gi}",), f"{prices[gi]} - _g{gi}", pure=True))
+        out.append(Assign((f"{name}_GT",), " + ".join(f"_g{gi}" for gi in gems), pure=True))
+        if self.mentions(p.name, "spent"):
+            out.append(Assign((f"{name}_SPENT",), f"({', '.join(f'{name}_S{gi}' for gi in gems)},)", pure=True))
+        return out
+
+    def apply(self) -> list:
+        """def _do_NAME(g, args): the effects, in spec order, each under its text."""
+        d = self.d
+        kind = "step" if self.dp.is_step else "action"
+        body = standard_locals() + self.bind_params("args")
+        compiler = ExprCompiler(self.plan)
+        if d.resolve != "all":  # a step resolved whole applies actions all found legal before the first
+            compiler.condition_bounds = token_bounds(d.condition, compiler.values)
+        for stmt in d.effects:
+            body.append(Comment(comment(unparse(stmt))))
+            body += compiler.stmt(stmt, self.env)
+            compiler.drawn |= {DRAWS[x.name] for x in walk(stmt) if isinstance(x, Effect) and x.name in DRAWS}
+        if not d.effects:
+            body.append(Pass())
+        return [Def(self.dp.function("_do_"), "g, args", body,
+                    docstring(printable(f"Effects of {kind} '{d.name}' ({self.where}).")))]
+
+    def why(self) -> list:
+        """def _why_NAME(g, args): the first reason the action is not legal, in words."""
+        d = self.d
+        body = standard_locals()
+        layouts = self.dp.id_layouts
+        names = [spec_name("a_", lay.param.name, lay.param.span) for lay in layouts]
+        if names:
+            body.append(Assign((unpacking(names),), "args", pure=True))
+        body += self._missing_places(layouts)
+        body += self.bind_params(None, layouts)
+        compiler = ExprCompiler(self.plan)
+        deferred = self.dp.deferred
+        for c in conjuncts(d.condition):
+            if deferred is not None and deferred.param.name in free_names(c):
+                continue  # a condition on the payment: checked below, over every payment
+            body.append(If(f"not {compiler.expr(c, self.env)}", [Return(literal(_unmet(c, self.plan.rules, d)))]))
+        if deferred is not None:
+            body.append(If(f"not {self.dp.function('_payopts_')}(g, args)",
+                           [Return("'the player cannot pay the price of this card in any way the rules allow'")]))
+        body.append(Return("None"))
+        return [Def(self.dp.function("_why_"), "g, args", body)]
+
+    @staticmethod
+    def _missing_places(layouts) -> list:
+        """Tests of the choices that name a place that may be empty."""
+        out: list = []
+        for lay in layouts:
+            p = lay.param
+            arg = spec_name("a_", p.name, p.span)
+            if p.domain == "face_up":
+                out.append(If(f"{arg}[1] >= len(g.market[{arg}[0]]) or g.market[{arg}[0]][{arg}[1]] is None",
+                              [Return(f"'there is no face-up card at %d.%d' % (LEVELS[{arg}[0]], {arg}[1] + 1)")]))
+            elif p.domain == "reserved":
+                out.append(If(f"{arg} >= len(g._res[me])", [Return(f"'you have no reserved card %d' % ({arg} + 1)")]))
+            elif p.domain == "noble":
+                out.append(If(f"{arg} >= len(g.noble_row)",
+                              [Return(f"'there is no noble %d in the row' % ({arg} + 1)")]))
+        return out
+
+    def payopts(self) -> list:
+        """def _payopts_NAME(g, args): the payments (indexes) the rules accept for this purchase."""
+        d, deferred = self.d, self.dp.deferred
+        p = deferred.param
+        name = spec_name("p_", p.name, p.span)
+        body = standard_locals() + self.bind_params("args", self.dp.id_layouts)
+        compiler = ExprCompiler(self.plan)
+        prices = [compiler.expr(p.price, {**self.env, "c": ("const", "colour", gi)})
+                  for gi in range(len(self.plan.gems))]
+        body.append(Assign(("_price",), f"({', '.join(prices)},)", note=comment(unparse(p.price))))
+        tests = [c for c in conjuncts(d.condition) if p.name in free_names(c)]
+        if not tests:
+            body.append(Return("[_i for _i, _g, _s, _t in _payments(_price, tok)]"))
+        else:
+            loop = For(f"_i, {name}_GOLD, {name}_SPENT, {name}_GT", "_payments(_price, tok)", [])
+            for c in tests:
+                loop.body.append(If(f"not {compiler.expr(c, self.env)}", [Continue()], note=comment(unparse(c))))
+            loop.body.append(Append("found", "_i"))
+            body += [Assign(("found",), "[]"), loop, Return("found")]
+        doc = docstring(printable(f"Payments accepted for '{d.name}' ({self.where}), as indexes of PAYMENTS."))
+        return [Def(self.dp.function("_payopts_"), "g, args", body, doc)]

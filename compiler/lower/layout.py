@@ -1,0 +1,215 @@
+"""The action table's layout: each choice's values and notation, the plans the lowering fills in."""
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+
+from ..model import Decision, Param, Rules
+from ..pysource import UnsafeName, identifier
+from ..source import shown_path
+
+
+class LoweringBug(AssertionError):
+    """What the lowering cannot build although `check` refuses every spec that would need it
+    (E4xx types, E507, E508, E517-E519, E521, E522): reaching it is a bug of the compiler (exit 3), not of
+    the spec. tests/test_gate.py holds check and compile to this."""
+
+    def __init__(self, message: str, span=None):
+        super().__init__(message)
+        self.span = span
+
+
+def spec_name(prefix: str, name: str, span=None) -> str:
+    """The Python name of a spec name (a choice, a loop variable...): see pysource.identifier,
+    which keeps it apart from every name the compiler makes itself."""
+    try:
+        return identifier(prefix, name)
+    except UnsafeName as err:
+        raise LoweringBug(str(err), span) from None
+
+
+def unpacking(names) -> str:
+    """Names as the target of a tuple unpacking (or the items of a tuple display): `a, b`, and
+    `a,` for one name, where `a = t` would bind the whole tuple instead of its one item. Every
+    unpacking the lowering writes goes through here, since a spec may have one gem colour, one
+    level or one face-up slot."""
+    names = list(names)
+    return ", ".join(names) + ("," if len(names) == 1 else "")
+
+
+def where(span) -> str:
+    """A spec location as the engine shows it (in comments and messages): file:line, the file
+    as pysource.shown_path gives it (never an absolute path)."""
+    return f"{shown_path(span.file)}:{span.line}"
+
+
+# ----------------------------------------------------------------------------- layout
+
+
+@dataclass
+class ParamLayout:
+    param: Param
+    size: int  # number of values in the action table
+    values: list  # the runtime value of each index (what the effect function receives)
+    labels: list[str]  # notation text of each index
+
+
+@dataclass
+class DecisionPlan:
+    decision: Decision
+    index: int  # position in DECISIONS
+    is_step: bool
+    base: int  # first action id
+    count: int
+    layouts: list[ParamLayout]
+    legal_src: str = ""
+    apply_src: str = ""
+    why_src: str = ""
+    while_inline: str = ""  # the while-condition as an expression over the standard locals
+    prefilter: str = ""  # a cheap test that holds whenever a step has a legal action (see _step_prefilter)
+    payopts_src: str = ""  # only for a decision whose payment is chosen in a step of its own
+
+    def function(self, prefix: str) -> str:
+        """The name of this decision's function of one kind: '_legal_', '_do_', '_why_', '_payopts_'."""
+        return spec_name(prefix, self.decision.name, self.decision.span)
+
+    @property
+    def deferred(self) -> "ParamLayout | None":
+        """The payment choice, asked separately when several payments are possible (always last)."""
+        last = self.layouts[-1] if self.layouts else None
+        return last if last is not None and last.param.domain == "payment" else None
+
+    @property
+    def id_layouts(self) -> list["ParamLayout"]:
+        """The choices that make up the action id: all but a deferred payment."""
+        return self.layouts[:-1] if self.deferred is not None else self.layouts
+
+
+@dataclass
+class EnginePlan:
+    rules: Rules
+    gems: tuple[str, ...]
+    colours: tuple[str, ...]
+    levels: tuple[int, ...]
+    max_face_up: int
+    max_nobles: int
+    max_gold: int
+    payments: list[tuple[int, ...]]
+    decisions: list[DecisionPlan]
+    actions: list[tuple[int, tuple]]  # id -> (decision index, args)
+    action_strings: list[str]
+    # how each decision's actions are written: (form, what its placeholders stand for, payment asked next)
+    notation_forms: list[tuple[str, str, bool]] = field(default_factory=list)
+    action_phase_src: str = ""
+    rank_src: str = ""
+    max_reserved: int = 0
+    # The next three hold statement trees while the lowering runs, then the printer's text (driver._write).
+    helpers: list = field(default_factory=list)  # tables and functions the rule functions read
+    advance_locals: list = field(default_factory=list)  # bound in Game.apply for the step tests and end triggers
+    end_inline: list = field(default_factory=list)  # the end triggers as lines of Game.apply
+    pay_index: int = -1  # decision index of the payment step, when some action has a payment
+    pay_base: int = -1
+    # Some legal loop walks Game.face_up_costs (see shapes.flat_face_up_loop): effects keep it in step.
+    face_up_costs: bool = False
+    # The per-call locals a purchase test adds the tokens held to (see DecisionLowering.cannot_pay),
+    # named by what they hold: `w0 = b0 + t0`...; purchases whose prices differ there get names of their own.
+    cover_names: dict[tuple[str, ...], str] = field(default_factory=dict)
+
+    @property
+    def num_actions(self) -> int:
+        return len(self.actions)
+
+
+def gem_subsets(n: int, lo: int, hi: int) -> list[tuple[int, ...]]:
+    """Subsets of range(n) with lo..hi members: by size, then in gem order."""
+    return [s for k in range(lo, hi + 1) for s in itertools.combinations(range(n), k)]
+
+
+def payment_vectors(gems: int, max_gold: int) -> list[tuple[int, ...]]:
+    """Every way to spend up to `max_gold` gold across the gem colours; the zero vector first."""
+    out = []
+    for total in range(max_gold + 1):
+        for combo in itertools.combinations_with_replacement(range(gems), total):
+            vec = [0] * gems
+            for g in combo:
+                vec[g] += 1
+            out.append(tuple(vec))
+    return sorted(set(out), key=lambda v: (sum(v), tuple(-x for x in v)))
+
+
+def layout_param(param: Param, plan: "EnginePlan") -> ParamLayout:
+    gems, colours = plan.gems, plan.colours
+    if param.domain == "gem":
+        values, labels = list(range(len(gems))), list(gems)
+    elif param.domain == "colour":
+        values, labels = list(range(len(colours))), list(colours)
+    elif param.domain == "gem_set":
+        subsets = gem_subsets(len(gems), param.min, param.max)
+        values, labels = subsets, [" ".join(gems[g] for g in s) for s in subsets]
+    elif param.domain == "face_up":
+        values = [(li, si) for li in range(len(plan.levels)) for si in range(plan.max_face_up)]
+        labels = [f"{plan.levels[li]}.{si + 1}" for li, si in values]
+    elif param.domain == "deck":
+        values, labels = list(plan.levels), [str(lv) for lv in plan.levels]
+    elif param.domain == "reserved":
+        values, labels = list(range(param.slots)), [str(i + 1) for i in range(param.slots)]
+    elif param.domain == "noble":
+        values, labels = list(range(plan.max_nobles)), [str(i + 1) for i in range(plan.max_nobles)]
+    elif param.domain == "payment":
+        values = list(range(len(plan.payments)))
+        labels = ["" if sum(v) == 0 else f"paying {plan.rules.wild} for " + " ".join(
+            gems[g] for g in range(len(gems)) for _ in range(v[g])) for v in plan.payments]
+    else:  # pragma: no cover - the checker rejects other domains
+        raise LoweringBug(f"unknown domain {param.domain}", param.span)
+    if param.optional:
+        values, labels = values + [None], labels + [""]
+    return ParamLayout(param, len(values), values, labels)
+
+
+def _either(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def placeholder_meaning(lay: ParamLayout, plan: "EnginePlan") -> str:
+    """What a choice's placeholder in a notation form stands for, in words."""
+    p = lay.param
+    if p.domain == "gem":
+        return f"a gem colour ({_either(list(plan.gems))})"
+    if p.domain == "colour":
+        return f"a colour ({_either(list(plan.colours))})"
+    if p.domain == "gem_set":
+        many = f"{p.min} to {p.max}" if p.min != p.max else str(p.min)
+        return f"{many} different gem colours among {', '.join(plan.gems)}"
+    if p.domain == "face_up":
+        return f"a face-up card as level.slot ({lay.labels[0]} to {lay.labels[-1 - p.optional]})"
+    if p.domain == "deck":
+        return f"a level ({_either([str(v) for v in plan.levels])})"
+    if p.domain == "reserved":
+        return f"one of your reserved cards (1 to {p.slots})"
+    if p.domain == "noble":
+        return f"a noble of the row (1 to {plan.max_nobles})"
+    return ""
+
+
+def notation_form(dp: "DecisionPlan", plan: "EnginePlan") -> tuple[str, str, bool]:
+    """How a decision's actions are written, with a placeholder (its name in capitals) for
+    each choice; what the placeholders stand for; whether a payment is asked next:
+    `('buy CARD', 'CARD is a face-up card as level.slot (1.1 to 3.4)', True)`."""
+    labels, meanings = {}, []
+    for lay in dp.id_layouts:
+        name = lay.param.name.upper()
+        labels[lay.param.name] = name
+        meanings.append(f"{name} is {placeholder_meaning(lay, plan)}" + (", or nothing" if lay.param.optional else ""))
+    if dp.deferred is not None:
+        labels[dp.deferred.param.name] = ""  # chosen in the payment step
+
+    def group(match: re.Match) -> str:  # an optional [group] keeps its brackets, unless it is all payment
+        names = re.findall(r"\{(\w+)\}", match.group(1))
+        if names and not any(labels[n] for n in names):
+            return ""
+        return "[" + re.sub(r"\{(\w+)\}", lambda m: labels[m.group(1)], match.group(1)).strip() + "]"
+
+    form = re.sub(r"\[([^\]]*)\]", group, dp.decision.notation)
+    form = re.sub(r"\{(\w+)\}", lambda m: labels[m.group(1)], form)
+    return " ".join(form.split()), " and ".join(meanings), dp.deferred is not None

@@ -1,0 +1,386 @@
+"""One decision's legal-action generator as a statement tree: `_legal_NAME(g, out)`, or the
+same code as a block of the action phase's fused function.
+
+Each conjunct of the condition is tested at the outermost loop where every choice it
+mentions is bound; a sub-expression that depends on no inner choice is hoisted into a local
+of the block where its choices are bound; a gem set's `all(P(c) for c in set)` becomes a
+bitmask of the colours that satisfy P, its `size(set) == E` a row of a table; a last choice
+of a colour or a level is unrolled into one test per value (see :mod:`compiler.lower`).
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from ..expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditional, Index, Int, Logic, Name, Unary,
+                    unparse, walk)
+from ..pysource import Code, comment, docstring, printable
+from .expressions import ExprCompiler, conjuncts, free_names
+from .layout import LoweringBug
+from .shapes import flat_face_up_loop, shape_face_up_loops
+from .tree import Append, Assign, Break, Comment, Continue, Def, FaceUpLoop, For, If, Return
+
+
+@dataclass
+class Guard:
+    """A test of the condition in a block: the block's code runs on only when `test` holds.
+    Written `if not test: continue` in a loop, `return` in a function, or (a fused block's
+    tests before any choice) as an `if test:` around the rest of the block."""
+    test: str
+    note: Code
+
+
+def cheap(node) -> bool:
+    """A test worth repeating per value rather than looping: no aggregate, call or conditional in it."""
+    return not any(isinstance(x, (Aggregate, Call, Conditional)) for x in walk(node))
+
+
+def position(node, order: list[str]) -> int:
+    """The index of the innermost choice `node` mentions (-1 for none)."""
+    deps = [order.index(n) for n in free_names(node) if n in order]
+    return max(deps, default=-1)
+
+
+def fold(node, values: dict, counts: dict):
+    """The value of a spec expression known at compile time (integers, named values, the local
+    counts in `counts`), else None: how a gem set's size is read off each bitmask."""
+    match node:
+        case Int(value=v) | Bool(value=v):
+            return v
+        case Name(id=n):
+            return counts.get(n, values.get(n))
+        case Unary(op="-", operand=o):
+            v = fold(o, values, counts)
+            return None if v is None else -v
+        case Binary(op=op, left=left, right=right):
+            a, b = fold(left, values, counts), fold(right, values, counts)
+            if a is None or b is None or (op in ("//", "%") and b == 0):
+                return None
+            return {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b, "//": lambda: a // b,
+                    "%": lambda: a % b}.get(op, lambda: None)()
+        case Call(func=("min" | "max") as func, args=args) if args:
+            vs = [fold(a, values, counts) for a in args]
+            return None if None in vs else (min(vs) if func == "min" else max(vs))
+        case Conditional(test=t, then=a, otherwise=b):
+            test = fold(t, values, counts)
+            return None if test is None else fold(a if test else b, values, counts)
+        case Compare(op=op, left=left, right=right) if op in ("==", "!=", "<", "<=", ">", ">="):
+            a, b = fold(left, values, counts), fold(right, values, counts)
+            if a is None or b is None:
+                return None
+            return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+        case Logic(op=op, left=left, right=right):
+            a, b = fold(left, values, counts), fold(right, values, counts)
+            return None if a is None or b is None else (a and b) if op == "and" else (a or b)
+    return None
+
+
+class LegalLowering:
+    """Builds the legal-action code of one decision (see DecisionLowering.legal)."""
+
+    def __init__(self, low, fused: bool):
+        self.low, self.plan, self.dp, self.fused = low, low.plan, low.dp, fused
+        self.layouts = low.dp.layouts
+        self.n = len(self.layouts)
+        self.blocks: list[list] = [[] for _ in range(self.n + 1)]
+        self.hoisted: dict[tuple, str] = {}
+        self.counter = itertools.count()
+        self.level = 0
+        self.emitted: set[int] = set()  # levels whose block is already written out: nothing more goes there
+        self.optional = {lay.param.name for lay in self.layouts if lay.param.optional}
+        self.compiler = ExprCompiler(self.plan, self.hoist, scalars=True)
+        self.placed: list[list] = [[] for _ in range(self.n + 1)]
+        self.masks: dict[int, str] = {}
+        self.mask_tests: dict[int, list[str]] = {}  # the test of each colour, as compiled for the mask
+        self.sizes: dict[int, str] = {}
+        self.size_code: dict[int, str] = {}
+        self.size_text: dict[int, str] = {}
+        self.size_node: dict[int, tuple] = {}
+        self.preamble: list = []  # per-call locals the loops need, after the scalars
+
+    def hoist(self, node, env):
+        if isinstance(node, (Attribute, Index)) and not isinstance(node, Aggregate):
+            if not any(isinstance(x, (Aggregate, Call)) for x in walk(node)):
+                return None  # cheap enough inline
+        if any(isinstance(x, Name) and x.id in env and env[x.id][0] in ("const", "var") for x in walk(node)):
+            return None  # depends on a loop variable of an enclosing aggregate
+        if any(isinstance(x, Name) and x.id in self.optional for x in walk(node)):
+            return None  # may be `none`: evaluating it early could fail where the spec guards it
+        level = position(node, self.low.order) + 1
+        if level >= self.level or level in self.emitted:
+            return None  # (a price is compiled as its loop is written, after the blocks before it)
+        key = (level, unparse(node))
+        if key not in self.hoisted:
+            name = f"h{next(self.counter)}"
+            saved, self.compiler.hoist = self.compiler.hoist, None
+            self.blocks[level].append(Assign((name,), self.compiler.expr(node, env), pure=True))
+            self.compiler.hoist = saved
+            self.hoisted[key] = name
+        return self.hoisted[key]
+
+    # -- the tests, placed before any code is written
+
+    def place(self) -> None:
+        for c in conjuncts(self.low.d.condition):
+            self.placed[position(c, self.low.order) + 1].append(c)
+        for k, lay in enumerate(self.layouts):
+            if lay.param.domain == "gem_set":
+                self._place_mask(k, lay)
+        for k, lay in enumerate(self.layouts):
+            if lay.param.domain == "gem_set":
+                self._place_size(k, lay)
+        for level in range(self.n + 1):
+            self.level = level
+            for c in self.placed[level]:
+                self.blocks[level].append(Guard(self.compiler.expr(c, self.low.env), comment(unparse(c))))
+
+    def _place_mask(self, k: int, lay) -> None:
+        """gem_set masks: all(P(v) for v in set) tested per colour, once, before the loop."""
+        for c in list(self.placed[k + 1]):
+            if not (isinstance(c, Aggregate) and c.func == "all" and isinstance(c.collection, Name)
+                    and c.collection.id == lay.param.name and position(c.body, self.low.order) < k):
+                continue
+            parts = []
+            self.level = k
+            for gi in range(len(self.plan.gems)):
+                body, truth = self._colour_test(c.body, {**self.low.env, c.var: ("const", "colour", gi)})
+                self.mask_tests.setdefault(k, []).append(body)
+                parts.append(f"({1 << gi} if {truth} else 0)")
+            self.blocks[k].append(Assign((f"mask_{k}",), " | ".join(parts), note=comment(unparse(c)), pure=True))
+            self.masks[k] = f"mask_{k}"
+            self.placed[k + 1].remove(c)
+
+    def _colour_test(self, node, env) -> tuple[str, str]:
+        """A colour's test as compiled, and as read for its truth only: a count at least 1 is the
+        count itself (supply, tokens and bonuses are never negative)."""
+        match node:
+            case Compare(op=(">=" | ">") as op, left=left, right=Int(value=bound)) if (op, bound) in ((">=", 1),
+                                                                                                   (">", 0)):
+                code = self.compiler.expr(left, env)
+                scalars = {f"{p}{i}" for p in "stb" for i in range(len(self.plan.colours))}
+                return f"({code} {op} {bound})", code if code in scalars else f"({code} {op} {bound})"
+        code = self.compiler.expr(node, env)
+        return code, code
+
+    def _place_size(self, k: int, lay) -> None:
+        """gem_set sizes: size(set) == E, E fixed before the loop, picks the subsets of that size only."""
+        for c in list(self.placed[k + 1]):
+            if not (isinstance(c, Compare) and c.op == "=="):
+                continue
+            for this, other in ((c.left, c.right), (c.right, c.left)):
+                if (isinstance(this, Call) and this.func == "size" and this.args == (Name(lay.param.name, None),)
+                        and position(other, self.low.order) < k):
+                    self.level = k
+                    other, env, counts = self.low.count_from_mask(other, self.compiler, self.mask_tests.get(k), k)
+                    self.size_code[k] = self.compiler.expr(other, env)
+                    self.size_node[k] = (other, counts)
+                    self.size_text[k] = unparse(c)
+                    self.blocks[k].append(Assign((f"size_{k}",), self.size_code[k], note=comment(unparse(c)),
+                                                 pure=True))
+                    self.sizes[k] = f"size_{k}"
+                    self.placed[k + 1].remove(c)
+                    return
+
+    def size_by_mask(self, k: int) -> list[int] | None:
+        """The size a gem set must have for each bitmask, when it follows from the mask alone."""
+        if k not in self.sizes or k not in self.masks:
+            return None
+        other, counts = self.size_node[k]
+        if counts is None:
+            return None
+        sizes = []
+        for mask in range(1 << len(self.plan.gems)):
+            value = fold(other, self.compiler.values, {counts: bin(mask).count("1")})
+            if not isinstance(value, int):
+                return None
+            sizes.append(value)
+        return sizes
+
+    # -- the code
+
+    def emit(self, level: int, into: list, in_loop: bool) -> list:
+        """Write out a block's statements into `into`; returns where the code goes on (inside the
+        `if`s of a fused block's first tests)."""
+        self.emitted.add(level)
+        for node in self.blocks[level]:
+            if not isinstance(node, Guard):
+                into.append(node)
+            elif in_loop:
+                into.append(If(f"not {node.test}", [Continue()], note=node.note))
+            elif self.fused:  # one pass, no loop: the rest of the block under the test
+                nested = If(node.test, [], note=node.note)
+                into.append(nested)
+                into = nested.body
+            else:
+                into.append(If(f"not {node.test}", [Return()], note=node.note))
+        return into
+
+    def build(self) -> list:
+        """The statements: a Def, or the block's statements when fused."""
+        self.place()
+        body: list = []
+        into = self.emit(0, body, False)
+        terms = [str(self.dp.base)]
+        strides = self.low.strides()
+        for k, lay in enumerate(self.layouts):
+            stride = strides[k] if k < len(strides) else 0  # 0: a deferred payment, not in the id
+            step = self._choice(k, lay, stride, into, terms)
+            if step is None:
+                return self._finish(body)
+            into, terms = step
+        into.append(Append("out", " + ".join(terms)))
+        return self._finish(body)
+
+    def _finish(self, body: list) -> list:
+        self.low.used_scalars = set(self.compiler.used_scalars)
+        self.low.preamble = list(self.preamble)
+        body = shape_face_up_loops(body, self.plan, self._flat)
+        if self.fused:
+            return body
+        d = self.low.d
+        kind = "step" if self.dp.is_step else "action"
+        doc = docstring(printable(f"Legal actions of {kind} '{d.name}' ({self.low.where})."))
+        head = self.low.standard_locals() + self.low.scalar_preamble(self.compiler.used_scalars) + self.preamble
+        return [Def(self.dp.function("_legal_"), "g, out", head + body, doc)]
+
+    def _flat(self, loop: FaceUpLoop, after: set[str]) -> list | None:
+        """A face-up loop of this decision in its flat shape, if it has one; then the effects keep
+        Game.face_up_costs in step with the market."""
+        shaped = flat_face_up_loop(loop, self.plan, after)
+        self.plan.face_up_costs |= shaped is not None
+        return shaped
+
+    def _choice(self, k: int, lay, stride: int, into: list, terms: list[str]):
+        """Write choice k: returns (where the code goes on, the id terms), or None when the
+        choice wrote the rest of the function itself."""
+        p, last = lay.param, k == self.n - 1
+        if p.domain in ("gem", "colour", "deck") and last and not p.optional and all(map(cheap, self.placed[k + 1])):
+            self._unrolled_last(k, lay, stride, into, terms)
+            return None
+        if p.domain == "gem_set" and last and not self.blocks[k + 1] and not p.optional \
+                and terms == [str(self.dp.base)] and stride == 1:
+            self._subset_ids(k, lay, into)
+            return None
+        if p.domain == "payment":
+            self._payment(k, p, into, terms)
+            return None
+        if p.domain == "face_up":
+            if p.optional:
+                raise LoweringBug("an optional face_up is not supported", p.span)
+            loop = self._face_up(p, stride, terms)
+            into.append(loop)
+            return self.emit(k + 1, loop.body, True), [f"{loop.name}_ID"]
+        loop, idx = self._loop(k, lay, into)
+        if p.optional and p.domain not in ("gem", "colour"):
+            raise LoweringBug(f"an optional choice of domain {p.domain} is not supported", p.span)
+        into.append(loop)
+        return self.emit(k + 1, loop.body, True), terms + [f"{idx} * {stride}" if stride != 1 else idx]
+
+    def _unrolled_last(self, k: int, lay, stride: int, into: list, terms: list[str]) -> None:
+        """The last choice is a colour (or a level) and its tests are plain comparisons: one test
+        per value, unrolled, so each reads its own scalar local (s0, t0...) without a loop."""
+        p, plan = lay.param, self.plan
+        values = list(plan.levels) if p.domain == "deck" else \
+            list(range(len(plan.gems) if p.domain == "gem" else len(plan.colours)))
+        labels = [f"level {lv}" for lv in plan.levels] if p.domain == "deck" else plan.colours
+        saved, self.compiler.hoist = self.compiler.hoist, None
+        if self.placed[k + 1]:
+            spec_text = " and ".join(unparse(c) for c in self.placed[k + 1])
+            into.append(Comment(comment(f"{spec_text}, for each {p.name}")))
+        for v, value in enumerate(values):
+            env = {**self.low.env, p.name: ("const", "int" if p.domain == "deck" else "colour", value)}
+            tests = [self.compiler.expr(c, env) for c in self.placed[k + 1]]
+            every = terms + [str(v * stride)]
+            fixed = sum(int(t) for t in every if t.isdigit())
+            variable = [t for t in every if not t.isdigit()]
+            ident = " + ".join(variable + ([str(fixed)] if fixed or not variable else []))
+            if tests:
+                into.append(If(" and ".join(tests), [Append("out", ident)], note=comment(labels[v])))
+            else:
+                into.append(Append("out", ident))
+        self.compiler.hoist = saved
+
+    def _subset_ids(self, k: int, lay, into: list) -> None:
+        """Nothing more to test: the legal ids are a row of a table, added in one call."""
+        plan, low = self.plan, self.low
+        table = f"SUBSET_IDS_{self.dp.index}_{k}"
+        mask = self.masks.get(k, str((1 << len(plan.gems)) - 1))
+        by_mask = self.size_by_mask(k)
+        if by_mask is not None:  # the size follows from the mask: one row of ids per mask
+            low.add_helper(low.subset_table(table, lay, by_size=False, base=self.dp.base, sizes=by_mask))
+            into.append(Append("out", f"{table}[{mask}]", many=True, note=comment(self.size_text[k])))
+            return
+        low.add_helper(low.subset_table(table, lay, by_size=k in self.sizes, base=self.dp.base))
+        if k in self.sizes:
+            into.append(If(f"0 <= {self.sizes[k]} <= {len(plan.gems)}",
+                           [Append("out", f"{table}[{mask}][{self.sizes[k]}]", many=True)]))
+        else:
+            into.append(Append("out", f"{table}[{mask}]", many=True))
+
+    def _face_up(self, p, stride: int, terms: list[str]) -> FaceUpLoop:
+        """The id of slot si of row li is (li * slots + si) * stride plus the ids of the choices
+        before: all but si are fixed for a row, so added once per row, the slot's counted up."""
+        name = self.low.param_name(p)
+        fixed = sum(int(t) for t in terms if t.isdigit()) - stride
+        first = " + ".join([t for t in terms if not t.isdigit()] + [str(fixed)] * (fixed != 0))
+        return FaceUpLoop(name, first, stride, self.plan.max_face_up * stride, [])
+
+    def _loop(self, k: int, lay, into: list) -> tuple[For, str]:
+        """The loop over choice k's values, and the name of its index."""
+        p, plan, low = lay.param, self.plan, self.low
+        name, idx = low.param_name(p), f"i_{k}"
+        if p.domain in ("gem", "colour"):
+            limit = len(plan.gems) if p.domain == "gem" else len(plan.colours)
+            if not p.optional:
+                return For(name, f"range({limit})", []), name
+            table = f"_WITH_NONE_{limit}"
+            low.add_helper(Assign((table,), repr(tuple(range(limit)) + (None,))))
+            return For(f"{idx}, {name}", f"enumerate({table})", []), idx
+        if p.domain == "gem_set":
+            table = f"SUBSETS_{self.dp.index}_{k}"
+            low.add_helper(low.subset_table(table, lay, by_size=k in self.sizes))
+            mask = self.masks.get(k, str((1 << len(plan.gems)) - 1))
+            if p.optional:
+                raise LoweringBug("an optional gem_set is not supported", p.span)
+            if k in self.sizes:
+                return For(f"{idx}, {name}", f"({table}[{mask}][{self.sizes[k]}] "
+                                             f"if 0 <= {self.sizes[k]} <= {len(plan.gems)} else ())", []), idx
+            return For(f"{idx}, {name}", f"{table}[{mask}]", []), idx
+        if p.domain == "deck":
+            return For(f"{idx}, {name}", "enumerate(LEVELS)", []), idx
+        # reserved cards and nobles: positions counted by hand, cheaper than enumerate
+        into.append(Assign((idx,), "-1"))
+        body: list = [Assign((idx,), "1", "+=")]
+        if p.domain == "reserved":
+            if low.reads_attribute(p.name, "cost"):
+                body += low.cost_bindings(name)
+            return For(name, "g._res[me]", body), idx
+        if low.reads_attribute(p.name, "requires"):
+            body.append(Assign((f"nr_{name}",), f"NOBLE_REQUIRES[{name}]", pure=True))
+        return For(name, "g.noble_row", body), idx
+
+    def _payment(self, k: int, p, into: list, terms: list[str]) -> None:
+        """A purchase is legal when the player can pay (and, with tests on the payment, when some
+        payment meets them): the payment itself is chosen in a step of its own."""
+        low, compiler = self.low, self.compiler
+        compiler.used_scalars.add("t")
+        into.append(Comment(comment(f"price: {unparse(p.price)}")))
+        # The price is compiled here, in the loop: a part of it hoisted to a block already
+        # written would never be bound (price 'size(levels)': NameError in the engine).
+        saved, compiler.hoist = compiler.hoist, None
+        short, plain = low.cannot_pay(p, compiler, k, bool(self.blocks[k + 1]), into, self.preamble)
+        compiler.hoist = saved
+        card = self.low.param_name(self.layouts[k - 1].param) if k else ""
+        costs = [f"cc_{card}_G{gi}" for gi in range(len(self.plan.gems))]
+        into.append(If(short, [Continue(comment("the player cannot pay, even with all the gold they hold"))],
+                       role="unpayable" if plain == costs else ""))
+        if k != self.n - 1 or k == 0:
+            raise LoweringBug("a payment must be the last choice of its action, after the card", p.span)
+        if self.blocks[k + 1]:  # conditions on the payment: is there one payment they accept?
+            name = low.param_name(p)
+            price = "(" + ", ".join(f"_p{gi}" for gi in range(len(self.plan.gems))) + ",)"  # a tuple for one gem too
+            loop = For(f"_i, {name}_GOLD, {name}_SPENT, {name}_GT", f"_payments({price}, tok)", [],
+                       [Continue(comment("no payment meets the conditions"))])
+            into.append(loop)
+            self.emit(k + 1, loop.body, True).append(Break())
+        into.append(Append("out", " + ".join(terms)))

@@ -1,0 +1,169 @@
+"""The action phase's fused legal function, the steps' tests, the end triggers and the ranking."""
+from __future__ import annotations
+
+from ..expr import Aggregate, Attribute, Compare, Index, Name, unparse
+from ..pysource import Code, comment, literal
+from .decisions import DecisionLowering, param_env, scalar_preamble, standard_locals
+from .expressions import ExprCompiler, conjuncts, free_names
+from .layout import DecisionPlan, EnginePlan, unpacking, where
+from .tree import Assign, Comment, Def, Do, For, If, Return, names_in, reads
+
+
+def lower_action_phase(plan: EnginePlan) -> list:
+    """def _action_phase_legal(g, out): every action's legal ids, in one call with shared locals.
+
+    The action phase asks every action for its legal ids at each turn; one function that
+    runs each action's block in turn saves a call and the reading of the same locals per
+    action. Each block is the code of `_legal_NAME`, its tests before the first choice
+    written as `if`s around the rest (see :meth:`.legal.LegalLowering.emit`); a block whose
+    first test is the one the block before ended in goes inside that block's `if`.
+    """
+    body: list = []
+    used: set[str] = set()
+    preamble: list = []  # per-call locals of the blocks (they read scalars only), each once
+    guard = None  # the last block when that block is one `if` (else None)
+    for dp in plan.decisions:
+        if dp.is_step or dp.decision.only_when_stuck:
+            continue
+        low = DecisionLowering(plan, dp)
+        block = low.legal(fused=True)
+        used |= low.used_scalars
+        preamble += [node for node in low.preamble if node not in preamble]
+        heading = Comment(comment(f'{dp.decision.name} ({low.where})'))
+        single = len(block) == 1 and isinstance(block[0], If) and not block[0].orelse
+        if single and guard is not None and (block[0].test, block[0].note) == (guard.test, guard.note):
+            # The block before tested the same thing first: its `if` holds this block too
+            # (legal code only appends ids, so the test still means the same; ids stay in order).
+            guard.body += [heading, *block[0].body]
+            continue
+        body += [heading, *block]
+        guard = block[0] if single else None
+    head = standard_locals() + scalar_preamble(plan, used) + preamble
+    doc = Code('"""Legal ids of every action of the action phase (the one taken when stuck excepted)."""')
+    return [Def("_action_phase_legal", "g, out", head + body, doc)]
+
+
+def lower_step_tests(plan: EnginePlan) -> list:
+    """Each step's while-condition as an expression for Game.apply, and the locals it needs.
+
+    apply tests each step's condition inline, then the end triggers (plan.end_inline,
+    lowered first); the locals they read are bound once per call, with `g` the game (the
+    name the rule functions use).
+    """
+    tests = []
+    for dp in plan.decisions:
+        if dp.is_step and dp.decision.while_ is not None:
+            dp.while_inline = ExprCompiler(plan).expr(dp.decision.while_, param_env(dp.layouts))
+            tests.append(dp.while_inline)
+        if dp.is_step:
+            dp.prefilter = _step_prefilter(plan, dp)
+            tests.append(dp.prefilter)
+    read = set().union(*(names_in(test) for test in tests if test), *map(reads, plan.end_inline))
+    return _locals_for(read)
+
+
+def _step_prefilter(plan: EnginePlan, dp: DecisionPlan) -> str:
+    """A test that every legal action of a step implies, cheap enough to run before asking for them.
+
+    A step runs at every end of turn, and most turns it has nothing to offer: a noble
+    visit needs bonuses no one has early in the game. When a conjunct of the step's
+    condition is ``all(A(c) >= X.requires[c] for c in gems)`` (or ``X.cost``) for a
+    chosen noble (or card) X and an A that does not depend on the choices, a legal
+    action implies sum(A(c) for c in gems) >= the smallest total of that table over
+    every noble (card). Returns that test, or "" when there is none worth making.
+    """
+    chosen = {lay.param.name: lay.param.domain for lay in dp.layouts}
+    for c in conjuncts(dp.decision.condition):
+        if not (isinstance(c, Aggregate) and c.func == "all" and c.collection == Name("gems", None)
+                and isinstance(c.body, Compare) and c.body.op in (">=", "<=")):
+            continue
+        have, need = (c.body.left, c.body.right) if c.body.op == ">=" else (c.body.right, c.body.left)
+        match need:
+            case Index(obj=Attribute(obj=Name(id=x), name=attr), index=Name(id=v)) if v == c.var and x in chosen:
+                pass
+            case _:
+                continue
+        table = {("noble", "requires"): [n.requires for n in plan.rules.nobles],
+                 **{(domain, "cost"): [k.cost for k in plan.rules.cards] for domain in ("face_up", "reserved")}
+                 }.get((chosen[x], attr))
+        if not table or free_names(have) & (set(chosen) | {"gems"}):
+            continue
+        least = min(sum(row) for row in table)
+        if least <= 0:
+            continue
+        total = Aggregate("sum", have, c.var, c.collection, c.span)
+        return f"{ExprCompiler(plan).expr(total, param_env(dp.layouts))} >= {least}"
+    return ""
+
+
+def _locals_for(read: set[str]) -> list:
+    """The bindings of `g` (the game, in a Game method) and of the standard locals the code reads."""
+    needed = {name for name in ("me", "sup", "tok", "bon") if name in read}
+    if needed & {"sup", "tok", "bon"}:
+        needed.add("me")
+    if not needed and "g" not in read:
+        return []
+    return [Assign(("g",), "self")] + [b for b in standard_locals() if b.targets[0] in needed]
+
+
+def lower_end_inline(plan: EnginePlan) -> list:
+    """The end triggers as statements of Game.apply, after the steps: the first that holds acts.
+
+    A trigger that finishes immediately ends the game here; one that completes the round
+    records where the game will end (the last seat), unless an earlier trigger already did.
+    """
+    compiler = ExprCompiler(plan)
+    chain: list = []
+    into = chain
+    for i, t in enumerate(plan.rules.end):
+        test = compiler.expr(t.when, {})
+        if t.finish == "immediately":
+            body = [Assign(("self.step, self.step_count",), "_N_STEPS, 0", note=comment("every step done")),
+                    Do(f"self._finish({literal(t.name)})"), Return()]
+        else:
+            body = [If("self.ending is None",
+                       [Assign(("self.ending",), f"({literal(t.name)}, {literal(t.finish)}, self._n - 1)")])]
+        node = If(test, body, note=comment(f"{t.name}: {unparse(t.when)} ({where(t.span)})"), chained=i > 0)
+        into.append(node)
+        into = node.orelse
+    return chain
+
+
+def lower_ranking(plan: EnginePlan) -> list:
+    """def _eligible(g, p) and def _rank_key(g, p): who may win, and the ranking chain."""
+    w = plan.rules.winners
+    compiler = ExprCompiler(plan)
+    env = {"player": ("var", "player", "p")}
+    eligible = Def("_eligible", "g, p", standard_locals("p")[:2] + [
+        Return(compiler.expr(w.eligible, env), note=comment(unparse(w.eligible)))])
+    body = standard_locals("p")[:2]
+    keys = []
+    for level in w.ranking:
+        sign = "" if level.prefer == "highest" else "-"
+        keys.append(f"{sign}{compiler.expr(level.by, env)}")
+        body.append(Comment(comment(f"{level.name}: {level.prefer} {unparse(level.by)} ({where(level.span)})")))
+    body.append(Return(f"({unpacking(keys)})"))
+    return [eligible, Def("_rank_key", "g, p", body, Code('"""Larger is better; levels in spec order."""'))]
+
+
+def payments_helper(gems: int) -> Def:
+    """def _payments(price, tok): every payment of `price` by the holder of `tok`, as nested loops.
+
+    A payment spends gold g[i] for gem i: at least what tokens cannot cover, at most the
+    price, and no more gold than held. Loops are unrolled over the gem colours.
+    """
+    body: list = [Assign(("gold",), f"tok[{gems}]"), Assign((unpacking(f"p{i}" for i in range(gems)),), "price")]
+    body += [Assign((f"n{i}",), f"p{i} - tok[{i}] if p{i} > tok[{i}] else 0") for i in range(gems)]
+    body += [Assign(("short",), " + ".join(f"n{i}" for i in range(gems))), If("short > gold", [Return("()")]),
+             Assign(("out",), "[]"), Assign(("r",), "gold - short")]
+    vec = ", ".join(f"n{i} + e{i}" for i in range(gems))
+    spent = ", ".join(f"p{i} - v[{i}]" for i in range(gems))
+    inner: list = [Assign(("v",), f"({vec},)"),
+                   Do(f"out.append((_PAYMENT_INDEX[v], v, ({spent},), gold - r{gems - 1}))")]
+    for i in reversed(range(gems)):
+        prev = "r" if i == 0 else f"r{i - 1}"
+        inner = [For(f"e{i}", f"range((p{i} - n{i} if p{i} - n{i} < {prev} else {prev}) + 1)",
+                     [Assign((f"r{i}",), f"{prev} - e{i}"), *inner])]
+    body += inner + [Do("out.sort()"), Return("out")]
+    doc = Code('"""(index, gold, spent, gold total) of every payment of `price` the holder of `tok` can make."""')
+    return Def("_payments", "price, tok", body, doc)

@@ -1,0 +1,134 @@
+"""The shapes of the face-up purchase loops: transformations of the statement tree, chosen
+from what a loop's body reads (measured with ``bench/callgrind_engine.sh``).
+
+A :class:`~.tree.FaceUpLoop` is written, in order of preference:
+
+* flat (:func:`flat_face_up_loop`): when the body reads nothing of the card but its unpacked
+  cost, and its first word on a card is the cannot-pay test, the costs are walked in
+  ``g.face_up_costs`` (level by level, ``max_face_up`` slots each), which the effects keep in
+  step with the market; an empty slot there costs _NO_CARD_COST, which that test always
+  rejects, so no ``is None`` test is needed either. When the body is only that test and the
+  append of the id, the slots are written out one by one (:func:`unrolled_slots`);
+* a shortcut for a full market (:func:`every_face_up_slot`), when the engine keeps
+  ``g.face_up_costs`` and the body only appends the slot's id;
+* nested loops over the market's rows and slots (:func:`expanded`).
+"""
+from __future__ import annotations
+
+from ..pysource import comment
+from .layout import EnginePlan, unpacking
+from .tree import Append, Assign, Comment, Continue, FaceUpLoop, For, If, reads, statements
+
+
+def cost_names(loop: FaceUpLoop, plan: EnginePlan) -> list[str]:
+    return [f"cc_{loop.name}_G{gi}" for gi in range(len(plan.gems))]
+
+
+def expanded(loop: FaceUpLoop, plan: EnginePlan) -> list:
+    """The loop as nested loops over the market: rows, then slots, skipping empty ones."""
+    name = loop.name
+    inner = [Assign((f"{name}_ID",), str(loop.stride), "+="), If(f"{name} is None", [Continue()])]
+    read = set().union(*map(reads, loop.body)) if loop.body else set()
+    gems = cost_names(loop, plan)
+    if f"cc_{name}" in read:
+        inner.append(Assign((f"cc_{name}",), f"CARD_COST[{name}]", pure=True))
+        if read & set(gems):
+            inner.append(Assign((unpacking(gems),), f"cc_{name}", pure=True))
+    elif read & set(gems):
+        inner.append(Assign((unpacking(gems),), f"CARD_COST[{name}]", pure=True))
+    head = f"{loop.first + ' + ' if loop.first else ''}{name}_LI * {loop.row_stride}"
+    return [For(f"{name}_LI, _row", "enumerate(g.market)", [Assign((f"{name}_ID",), head), For(name, "_row", inner + loop.body)])]
+
+
+def _contains_append(node) -> bool:
+    return any(isinstance(s, Append) for s in statements([node]))
+
+
+def _unpayable_test(body: list) -> int | None:
+    """The position of the body's cannot-pay test (followed by `continue` alone), when no id
+    is appended before it."""
+    for k, node in enumerate(body):
+        if isinstance(node, If) and node.role == "unpayable" and len(node.body) == 1 \
+                and isinstance(node.body[0], Continue) and not node.orelse:
+            return k
+        if _contains_append(node):
+            return None
+    return None
+
+
+def flat_face_up_loop(loop: FaceUpLoop, plan: EnginePlan, read_after: set[str]) -> list | None:
+    """The loop walking g.face_up_costs (or written out slot by slot), or None when it reads
+    more of the card than its cost; `read_after`: the names the code after the loop reads."""
+    name, body = loop.name, loop.body
+    read = set().union(*map(reads, body)) if body else set()
+    gems = cost_names(loop, plan)
+    if not read & set(gems) or read & {name, f"cc_{name}", f"{name}_LI", "_row"}:
+        return None
+    test = _unpayable_test(body)
+    if test is None:
+        return None
+    first = loop.first or "0"
+    unrolled = unrolled_slots(loop, test, first, plan)
+    if unrolled is not None and f"{name}_ID" not in read_after:
+        return unrolled
+    return [Assign((f"{name}_ID",), first),
+            For(unpacking(gems), "g.face_up_costs", [Assign((f"{name}_ID",), str(loop.stride), "+="), *body])]
+
+
+def unrolled_slots(loop: FaceUpLoop, test: int, first: str, plan: EnginePlan) -> list | None:
+    """The flat purchase loop written out slot by slot, when its body is only the cannot-pay
+    test and the append of the slot's id (comments aside): each slot's cost is unpacked from
+    a local and its id is a constant, which saves the loop's own work (the iterator, the id
+    counter, a jump back) on the hottest lines of a playout (about 3% of its instructions)."""
+    body, name = loop.body, loop.name
+    rest = [node for k, node in enumerate(body) if k != test]
+    comments = [node for node in rest if isinstance(node, Comment)]
+    others = [node for node in rest if not isinstance(node, Comment)]
+    check = body[test]
+    if others != [Append("out", f"{name}_ID")] or check.note is not None:
+        return None
+    skip = check.body[0].note if check.body[0].note is not None else "its test fails"
+    slots = [(li, si) for li in range(len(plan.levels)) for si in range(plan.max_face_up)]
+    names = [f"fu_{plan.levels[li]}_{si + 1}" for li, si in slots]
+    out: list = [Comment(comment("each face-up slot in turn (Game.face_up_costs, level by level), written out; "
+                                 f"a slot is left out when {skip}")),
+                 *comments,
+                 Assign((unpacking(names),), "g.face_up_costs")]
+    targets = unpacking(cost_names(loop, plan))
+    for k, slot in enumerate(names):
+        offset = (k + 1) * loop.stride
+        ident = str(int(first) + offset) if first.lstrip("-").isdigit() else f"{first} + {offset}"
+        out += [Assign((targets,), slot), If(f"not ({check.test})", [Append("out", ident)])]
+    return out
+
+
+def every_face_up_slot(loop: FaceUpLoop, plan: EnginePlan) -> list | None:
+    """A loop that adds the id of every occupied face-up slot, and tests nothing else, gets a
+    shortcut for a full market (the usual case): the whole range of ids at once, when
+    Game.face_up_costs holds no empty slot's cost."""
+    if loop.body != [Append("out", f"{loop.name}_ID")] or not loop.first.isdigit():
+        return None
+    start, stride = int(loop.first), loop.stride
+    last = start + stride * len(plan.levels) * plan.max_face_up
+    ids = f"range({start + stride}, {last + 1})" if stride == 1 else f"range({start + stride}, {last + 1}, {stride})"
+    return [If("_NO_CARD_COST not in g.face_up_costs", [Append("out", ids, many=True)], expanded(loop, plan),
+               note=comment("every face-up slot holds a card"))]
+
+
+def shape_face_up_loops(nodes: list, plan: EnginePlan, choose, after: frozenset = frozenset()) -> list:
+    """`nodes` with each FaceUpLoop replaced by what `choose(loop, names read after it)` returns
+    (a list of statements), or left as it is when that is None."""
+    out: list = []
+    for k, node in enumerate(nodes):
+        later = set(after).union(*map(reads, nodes[k + 1:])) if k + 1 < len(nodes) else set(after)
+        if isinstance(node, FaceUpLoop):
+            node.body = shape_face_up_loops(node.body, plan, choose, frozenset(later))
+            replaced = choose(node, later)
+            if replaced is not None:
+                out += replaced
+                continue
+        for part in ("body", "orelse"):
+            if getattr(node, part, None) and not isinstance(node, FaceUpLoop):
+                setattr(node, part, shape_face_up_loops(getattr(node, part), plan, choose, frozenset(later)))
+        out.append(node)
+    return out
