@@ -170,7 +170,7 @@ def token_bounds(test, values: dict) -> dict:
     return out
 
 
-def overdraws(rules: Rules) -> list[Diagnostic]:
+def overdraws(rules: Rules, choices: dict[str, int]) -> list[Diagnostic]:
     """E512 warnings: an effect that moves more tokens than its decision's condition ensures.
 
     `take(colour, 2)` under `supply[colour] >= pair_minimum` with pair_minimum 1: legal with
@@ -179,7 +179,8 @@ def overdraws(rules: Rules) -> list[Diagnostic]:
     Every decision is weighed alike: an action, a step, and a step resolved whole (`resolve:
     all`), whose choices are all found legal before the first is applied, so that its
     condition speaks for the first choice only where several of them draw on the same tokens
-    (:func:`_shared_draw`): there, m choices need m times what one moves.
+    (:func:`_shared_draw`): there, m choices need m times what one moves. `choices` is the
+    most choices of each decision that can be legal at once (``check.action_sizes``).
     """
     values = {v.name: v.value for v in rules.values}
     found = []
@@ -197,8 +198,8 @@ def overdraws(rules: Rules) -> list[Diagnostic]:
                 elif k < n:
                     found.append(_overdraw(stmt, d, f"can move {n} tokens where the condition of '{d.name}' "
                                                     f"ensures {k}", values))
-                elif d.resolve == "all" and _shared_draw(d, stmt.args[0]) and k < n * _choices(rules, d):
-                    found.append(_overdraw(stmt, d, f"moves {n} tokens for each of the up to {_choices(rules, d)} "
+                elif d.resolve == "all" and _shared_draw(d, stmt.args[0]) and k < n * choices[d.name]:
+                    found.append(_overdraw(stmt, d, f"moves {n} tokens for each of the up to {choices[d.name]} "
                                                     f"choices '{d.name}' resolves at once (resolve: all), where its "
                                                     f"condition, checked for all of them before the first, ensures "
                                                     f"{k} in all", values))
@@ -212,12 +213,6 @@ def _overdraw(stmt: Effect, d, what: str, values: dict) -> Diagnostic:
     named = [f"{v} is {values[v]}" for v in sorted(values) if v in _names(d.condition)]
     return Diagnostic("E512", f"{unparse(stmt)} {what}" + (f" ({', '.join(named)})" if named else "")
                       + ": the engine stops with an error when fewer are there", stmt.span, severity="warning")
-
-
-def _choices(rules: Rules, d) -> int:
-    """The most choices of `d` that can be legal at once: one per action id the engine gives it."""
-    from .check import action_sizes  # check builds on this module's flows
-    return action_sizes(rules.gems, rules.levels, rules.players, (d,))[d.name]
 
 
 def _shared_draw(d, colour) -> bool:

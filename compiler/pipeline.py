@@ -71,7 +71,8 @@ def check_spec(path: str, sources: SourceMap | None = None) -> Checked:
     the sheets' tables and texts (E6xx), tokens the effects may lack (E512) and a game that
     may never end (E516). Raises CompileError with every error; returns the warnings."""
     rules = load_rules(path, sources)
-    found = lint(rules) + overdraws(rules) + endless(rules)
+    choices = check.action_sizes(rules.gems, rules.levels, rules.players, (*rules.actions, *rules.steps))
+    found = lint(rules) + overdraws(rules, choices) + endless(rules)
     errors = [d for d in found if d.severity == "error"]
     if errors:
         raise CompileError(errors)
