@@ -474,3 +474,25 @@ def test_choices_resolved_at_once_share_what_their_condition_ensures(folder, con
 
 def test_choices_resolved_at_once_are_clean_where_each_draws_its_own_tokens(folder):
     assert overdraw_warnings(folder, "supply[colour] >= 2", "colour", "all") == []  # each choice its own colour
+
+
+# Mistakes in independent parts of the clean spec, each found by its own pass (one line each).
+INDEPENDENT_MISTAKES = {
+    "schema, an action": ("    notation: take2 {colour}\n", "    notaton: take2 {colour}\n"),
+    "name, another action": ("      all(supply[c] >= 1 for c in picked)\n", "      all(suply[c] >= 1 for c in picked)\n"),
+    "schema, an end trigger": ("    finish: complete_round\n", "    finish: end_of_round\n"),
+    "attribute, a step": ("    condition: me.tokens[colour] >= 1\n", "    condition: me.tokns[colour] >= 1\n"),
+    "type, an action": ("    condition: me.reserved < reserve_limit\n", "    condition: me.reserved < true\n"),
+}
+
+
+def reported(folder, *changes) -> set[tuple]:
+    return {(d.code, d.span.line, d.span.col, d.message) for d in diagnostics(folder, *changes)}
+
+
+@pytest.mark.parametrize("one, other", [(a, b) for i, a in enumerate(INDEPENDENT_MISTAKES)
+                                        for b in list(INDEPENDENT_MISTAKES)[i + 1:]])
+def test_two_independent_mistakes_report_at_least_what_each_reports_alone(folder, one, other):
+    first, second = INDEPENDENT_MISTAKES[one], INDEPENDENT_MISTAKES[other]
+    alone = reported(folder, first) | reported(folder, second)
+    assert reported(folder, first, second) >= alone
