@@ -14,5 +14,5 @@ stage "install (pip: splendor-rules with the test extra; several minutes the fir
 .venv/bin/pip install -q -e '.[test]'
 stage "lint (ruff)"
 .venv/bin/python -m ruff check compiler playtest tests bench
-stage "tests (pytest, one line per test file; about 5 minutes)"
+stage "tests (pytest, one line per test file; the longest stage)"
 .venv/bin/python -m pytest -p no:cacheprovider "$@"

@@ -7,6 +7,7 @@ finds the supply short, and the engine stops with a RuleError.
 from __future__ import annotations
 
 import pathlib
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -53,7 +54,8 @@ def test_simulate_reports_a_rule_error_at_the_effect_with_the_game_and_its_seed(
     result = CliRunner().invoke(main, ["simulate", "gold-gift.yaml", "--games", "2", "--seed", "1", "--jobs", jobs,
                                        "--cache-dir", str(tmp_path / "cache")])
     assert result.exit_code == 1, result.output
-    game = f"game 0 of gold-gift (seed {SEED}, 2 players: greedy, greedy)"
+    index = int(re.search(r"in game (\d+) of", result.stderr)[1])  # with 2 workers, the first game to fail
+    game = f"game {index} of gold-gift (seed {game_seed(1, 'gold-gift', index)}, 2 players: greedy, greedy)"
     assert result.stderr == LOCATED.format(game=game)
     assert "internal error" not in result.output
 
