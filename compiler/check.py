@@ -457,7 +457,7 @@ class Checker:
             decision = self.decision(str(key.value), key, entry, scope_names, facts, is_step, section)
             if decision is not None:
                 out.append(decision)
-        if required and table is not None and not out:
+        if required and table is not None and not out and not self.resolved.incomplete:
             self.r.error("E505", "a spec needs at least one action", table.span)
         if not is_step:
             stuck = [d for d in out if d.only_when_stuck]
@@ -775,7 +775,7 @@ class Checker:
                              f"all cards and nobles together are worth {facts.total_points} prestige")
             out.append(EndTrigger(str(key.value), self.text(entry, "title", required=False, default=str(key.value)),
                                   when, finish, key.span, self.note(entry)))
-        if table is not None and not out and not self.r.has_errors:
+        if table is not None and not out and not self.r.has_errors and not self.resolved.incomplete:
             self.r.error("E509", "a spec needs at least one end trigger", table.span)
         return tuple(out)
 

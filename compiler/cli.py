@@ -24,7 +24,7 @@ from playtest import simulate as sim_mod
 from playtest.bots import BotError
 
 from . import diff as diff_mod
-from . import pipeline, scaffold
+from . import pipeline, rule_errors, scaffold
 from .diagnostics import CompileError, Diagnostic, SourceMap, render_all, sorted_diagnostics, to_json
 from .files import write_atomic
 from .overlay import find_spec, locate
@@ -604,6 +604,10 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
     except ValueError as e:
         raise click.UsageError(str(e)) from e
     except sim_mod.SimulationError as e:
+        if e.kind == "RuleError" and 0 <= e.spec < len(loaded):  # the spec made an impossible move legal
+            engine = loaded[e.spec]
+            game = f"game {e.game} of {engine.name} (seed {e.seed}, {players} players: {', '.join(names)})"
+            spec_fault(e.detail, engine, sources, game)
         echo(f"error: {e}", err=True)
         sys.exit(3)  # a failure inside an engine or a bot: a bug, not a mistake in the spec
     if show and result.interrupted:
@@ -680,9 +684,19 @@ def play(spec, players, seats, seed, load_path, cache_dir):
     except click.Abort:  # end of input or Ctrl-C at a prompt
         echo("\nstopped (the game was not saved)", err=True)
         status = 1
+    except getattr(engine.module, "RuleError", ()) as exc:  # the spec made an impossible move legal
+        game = session.game
+        spec_fault(str(exc), engine, sources, f"the game of {engine.name} (seed {game.seed}, turn {game.turn})")
     except Exception as exc:  # a failure inside an engine or a bot: a bug, not a mistake in the spec
         internal_error(exc, f"playing {spec}")
     sys.exit(status)
+
+
+def spec_fault(message: str, engine, sources: SourceMap, game: str) -> None:
+    """Report an engine's RuleError as the spec error it is (E535, at the effect) and exit with status 1."""
+    spec = rule_errors.spec_of(engine.label, getattr(engine.module, "SPEC_PATH", None))
+    report(CompileError([rule_errors.rule_error(message, spec, sources, game)]), sources)
+    sys.exit(1)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -31,7 +31,7 @@ EXPRESSIONS = Family("expression syntax", "`compiler/expr.py`")
 OVERLAY = Family("overlay", "`compiler/overlay.py`")
 NAMES_AND_TYPES = Family("names and types", "`compiler/check.py`, `compiler/types.py`")
 SENSE = Family("sense and flow", "`compiler/check.py`, `compiler/flow.py`, `compiler/bounds.py`, "
-               "`compiler/emit_engine.py`")
+               "`compiler/emit_engine.py`, `compiler/rule_errors.py`")
 INTERNAL = Family("internal", "`compiler/emit_engine.py`")
 SHEETS = Family("translations and sheets", "`compiler/sheets/lint.py`, `compiler/sheets/tables.py`")
 SAVED_GAMES = Family("saved games", "`playtest/saved_games.py` (`play --load FILE`, `load FILE` in play)")
@@ -164,6 +164,7 @@ CODES: dict[str, Code] = _index([
         ("E519", "a step named as an action"),
         ("E521", "a payment that is not the last choice after another"),
         ("E522", "two actions written the same way"),
+        ("E535", "an effect a game could not carry out (`simulate`, `play`): the engine's RuleError, at the effect"),
     ),
     *_codes(
         INTERNAL,

@@ -170,18 +170,21 @@ def token_bounds(test, values: dict) -> dict:
     return out
 
 
-def overdraws(rules: Rules) -> list[Diagnostic]:
-    """E512 warnings: an effect that moves more tokens than its action's condition ensures.
+def overdraws(rules: Rules, choices: dict[str, int]) -> list[Diagnostic]:
+    """E512 warnings: an effect that moves more tokens than its decision's condition ensures.
 
     `take(colour, 2)` under `supply[colour] >= pair_minimum` with pair_minimum 1: legal with
     one token left, when the engine stops with a RuleError. Only the first effect that draws
     on a pool, outside any `for` or `if`, is weighed against the condition (as the engine does).
+    Every decision is weighed alike: an action, a step, and a step resolved whole (`resolve:
+    all`), whose choices are all found legal before the first is applied, so that its
+    condition speaks for the first choice only where several of them draw on the same tokens
+    (:func:`_shared_draw`): there, m choices need m times what one moves. `choices` is the
+    most choices of each decision that can be legal at once (``check.action_sizes``).
     """
     values = {v.name: v.value for v in rules.values}
     found = []
     for d in (*rules.actions, *rules.steps):
-        if d.resolve == "all":
-            continue
         bounds = token_bounds(d.condition, values)
         drawn: set[str] = set()
         for stmt in d.effects:
@@ -191,14 +194,34 @@ def overdraws(rules: Rules) -> list[Diagnostic]:
                 n = (amount.value if isinstance(amount, Int)
                      else values.get(amount.id) if isinstance(amount, Name) else None)
                 k = bounds.get((pool, unparse(stmt.args[0])))
-                if pool not in drawn and isinstance(n, int) and k is not None and k < n:
-                    named = [f"{v} is {values[v]}" for v in sorted(values) if v in _names(d.condition)]
-                    found.append(Diagnostic(
-                        "E512", f"{unparse(stmt)} can move {n} tokens where the condition of '{d.name}' ensures "
-                                f"{k}" + (f" ({', '.join(named)})" if named else "") + ": the engine stops with an "
-                                "error when fewer are there", stmt.span, severity="warning"))
+                if pool in drawn or not isinstance(n, int) or k is None:
+                    pass
+                elif k < n:
+                    found.append(_overdraw(stmt, d, f"can move {n} tokens where the condition of '{d.name}' "
+                                                    f"ensures {k}", values))
+                elif d.resolve == "all" and _shared_draw(d, stmt.args[0]) and k < n * choices[d.name]:
+                    found.append(_overdraw(stmt, d, f"moves {n} tokens for each of the up to {choices[d.name]} "
+                                                    f"choices '{d.name}' resolves at once (resolve: all), where its "
+                                                    f"condition, checked for all of them before the first, ensures "
+                                                    f"{k} in all", values))
             drawn |= {DRAWS[x.name] for x in _effects(stmt) if x.name in DRAWS}
     return found
+
+
+def _overdraw(stmt: Effect, d, what: str, values: dict) -> Diagnostic:
+    """The E512 warning at `stmt`: what it moves against what the condition of `d` ensures,
+    and the named values the condition uses."""
+    named = [f"{v} is {values[v]}" for v in sorted(values) if v in _names(d.condition)]
+    return Diagnostic("E512", f"{unparse(stmt)} {what}" + (f" ({', '.join(named)})" if named else "")
+                      + ": the engine stops with an error when fewer are there", stmt.span, severity="warning")
+
+
+def _shared_draw(d, colour) -> bool:
+    """Whether two choices of `d` applied in one go can draw on the same tokens of `colour`:
+    always, but where `colour` is the decision's only choice (each choice then names its own)."""
+    if not d.params:
+        return False  # a single choice
+    return not (isinstance(colour, Name) and len(d.params) == 1 and d.params[0].name == colour.id)
 
 
 def _names(node) -> set[str]:

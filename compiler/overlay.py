@@ -53,7 +53,7 @@ from pathlib import Path
 import rulespec
 
 from . import schema, source
-from .diagnostics import CompileError, Diagnostic, Reporter, SourceMap, Span, did_you_mean
+from .diagnostics import CompileError, Diagnostic, Reporter, SourceMap, Span, did_you_mean, sorted_diagnostics
 from .model import Change, SpecFile, Text
 from .source import Document, MapNode, Node, ScalarNode, SeqNode
 
@@ -70,6 +70,9 @@ class Resolved:
     source: SpecFile
     bases: tuple[SpecFile, ...]
     changes: tuple[Change, ...]
+    # Entries with schema errors were left out (schema.leave_out): a collection may be empty
+    # for that reason alone, which check does not report again.
+    incomplete: bool = False
 
 
 def spec_file(doc: Document) -> SpecFile:
@@ -203,12 +206,18 @@ MAX_CHAIN = 32  # variants in one chain of `extends` (rulespec/README.md): deepe
 # --------------------------------------------------------------------------- resolving
 
 
-def resolve(doc: Document, sources: SourceMap | None = None) -> Resolved:
-    """Resolve `doc` onto its chain of bases; raise CompileError with located diagnostics."""
-    return _resolve(doc, sources, ())
+def resolve(doc: Document, sources: SourceMap | None = None, found: list[Diagnostic] | None = None) -> Resolved:
+    """Resolve `doc` onto its chain of bases; raise CompileError with located diagnostics.
+
+    With a list `found`, the errors of the variant's own changes go there instead, and the
+    resolution goes on without the changes they are about (the base's entry stays) and without
+    the entries the schema check of the result finds wrong (``schema.leave_out``), so that the
+    next pass still checks the rest; CompileError when nothing is left to check."""
+    return _resolve(doc, sources, (), found)
 
 
-def _resolve(doc: Document, sources: SourceMap | None, chain: tuple[tuple[str, str, Span], ...]) -> Resolved:
+def _resolve(doc: Document, sources: SourceMap | None, chain: tuple[tuple[str, str, Span], ...],
+             found: list[Diagnostic] | None = None) -> Resolved:
     if not isinstance(doc.root, MapNode):
         raise CompileError([Diagnostic("E100", "a spec is a YAML mapping", None)])
     extends = doc.root.get("extends")
@@ -231,9 +240,22 @@ def _resolve(doc: Document, sources: SourceMap | None, chain: tuple[tuple[str, s
     base = _resolve(base_doc, sources, chain + (here,))
     merger = _Merger(doc.path)
     root = merger.fixed(base.root, doc.root, shapes(), (), None)
-    merger.reporter.raise_if_errors()
-    # The merged document must be a complete spec: validate it as one (its nodes keep their spans).
-    schema.validate(Document(doc.path, doc.text, root, doc.raw_lines))
+    if found is None:
+        merger.reporter.raise_if_errors()
+        # The merged document must be a complete spec: validate it as one (its nodes keep their spans).
+        schema.validate(Document(doc.path, doc.text, root, doc.raw_lines))
+    else:
+        # The entries a change in error was about are left out (half merged); the other changes
+        # in error were not applied. A schema error of the result at the node of a change in
+        # error is the same mistake, reported once.
+        mistakes = merger.reporter.diagnostics
+        found.extend(mistakes)
+        root = schema.leave_out(root, mistakes, variant=False, strict=False)
+        errors = schema.check_tree(root, doc.path, variant=False) if root is not None else []
+        found.extend(e for e in errors if not any(schema.overlaps(e.span, m.span) for m in mistakes))
+        root = schema.leave_out(root, errors, variant=False) if errors else root
+        if root is None:
+            raise CompileError(sorted_diagnostics(found))
     return Resolved(root, spec_file(doc), (base.source,) + base.bases, base.changes + tuple(merger.changes))
 
 

@@ -15,17 +15,18 @@ these functions rather than the passes one by one.
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass
 
 from . import check, emit_engine, overlay, schema, source
 from .bounds import endless
-from .diagnostics import CompileError, Diagnostic, SourceMap
+from .diagnostics import CompileError, Diagnostic, SourceMap, sorted_diagnostics
 from .flow import overdraws
 from .model import Rules
 from .overlay import Resolved
 from .sheets.lint import lint
-from .source import MapNode, ScalarNode, SeqNode
+from .source import Document, MapNode, ScalarNode, SeqNode
 
 OFFICIAL = "rulespec/official.yaml"
 VARIANT_INDEX = "variants/index.yaml"
@@ -53,17 +54,56 @@ class CompiledEngine:
 
 
 def resolve_spec(path: str, sources: SourceMap | None = None) -> Resolved:
-    """The spec at `path` read, validated against the schema, and resolved onto its bases."""
+    """The spec at `path` read, validated against the schema, and resolved onto its bases;
+    CompileError with every error of these passes."""
+    resolved, found = resolve_partly(path, sources)
+    if found or resolved is None:
+        raise CompileError(sorted_diagnostics(found))
+    return resolved
+
+
+def resolve_partly(path: str, sources: SourceMap | None = None) -> tuple[Resolved | None, list[Diagnostic]]:
+    """The spec at `path` resolved as far as it can be, and every error of the schema and overlay passes.
+
+    The entries (actions, steps, end triggers, ranking levels) with a schema error are left out
+    of the result (``schema.leave_out``), and a variant's changes in error are not applied, so
+    that the next pass checks the rest: three typos in three parts of a file are reported in
+    one run. None (and the errors) when what is left cannot be checked further: an error in
+    what every part depends on (the components, the player counts, the values...) or in loading.
+    """
     sources = sources if sources is not None else SourceMap()
     document = source.load(path, sources)
-    schema.validate(document)
-    return overlay.resolve(document, sources)
+    found = schema.check_tree(document.root, document.path)
+    root = document.root
+    if found:
+        variant = isinstance(root, MapNode) and root.get("extends") is not None
+        root = schema.leave_out(root, found, variant)
+        if root is None:
+            return None, found
+    merged: list[Diagnostic] = []
+    try:
+        resolved = overlay.resolve(Document(document.path, document.text, root, document.raw_lines), sources, merged)
+    except CompileError as err:
+        return None, found + list(err.diagnostics)
+    if found or merged:
+        resolved = dataclasses.replace(resolved, incomplete=True)
+    return resolved, found + merged
 
 
 def load_rules(path: str, sources: SourceMap | None = None) -> Rules:
-    """Compile the spec at `path` (a base spec or a variant) into the rule model."""
+    """Compile the spec at `path` (a base spec or a variant) into the rule model; CompileError
+    with every error of every pass that could check it (see :func:`resolve_partly`)."""
     sources = sources if sources is not None else SourceMap()
-    return check.build(resolve_spec(path, sources), sources)
+    resolved, found = resolve_partly(path, sources)
+    if resolved is None:
+        raise CompileError(sorted_diagnostics(found))
+    try:
+        rules = check.build(resolved, sources)
+    except CompileError as err:
+        raise CompileError(sorted_diagnostics(found + list(err.diagnostics))) from None
+    if found:
+        raise CompileError(sorted_diagnostics(found))
+    return rules
 
 
 def check_spec(path: str, sources: SourceMap | None = None) -> Checked:
@@ -71,7 +111,8 @@ def check_spec(path: str, sources: SourceMap | None = None) -> Checked:
     the sheets' tables and texts (E6xx), tokens the effects may lack (E512) and a game that
     may never end (E516). Raises CompileError with every error; returns the warnings."""
     rules = load_rules(path, sources)
-    found = lint(rules) + overdraws(rules) + endless(rules)
+    choices = check.action_sizes(rules.gems, rules.levels, rules.players, (*rules.actions, *rules.steps))
+    found = lint(rules) + overdraws(rules, choices) + endless(rules)
     errors = [d for d in found if d.severity == "error"]
     if errors:
         raise CompileError(errors)

@@ -34,7 +34,19 @@ Progress = Callable[[int, int], None]
 
 
 class SimulationError(Exception):
-    """A game that failed in a worker: the message names the spec, the game and its seed."""
+    """A game that failed in a worker: the message names the spec, the game and its seed.
+
+    The parts travel as the exception's args, which survive the pickling back from a worker:
+    the spec's position in the run, the game's index and seed, and the failure's class name
+    and message (a RuleError is a fault of the spec, which the CLI reports at the effect)."""
+
+    def __init__(self, message: str, spec: int = -1, game: int = -1, seed: int | None = None, kind: str = "",
+                 detail: str = ""):
+        super().__init__(message, spec, game, seed, kind, detail)
+        self.spec, self.game, self.seed, self.kind, self.detail = spec, game, seed, kind, detail
+
+    def __str__(self) -> str:
+        return self.args[0]
 
 
 # ----------------------------------------------------------------------------- one game
@@ -128,7 +140,8 @@ def run_chunk(chunk: Chunk) -> tuple[int, list[GameResult]]:
         try:
             out.append(play_game(module, chunk.players, chunk.bots, s, i, chunk.max_turns))
         except Exception as e:  # a bug in an engine or a bot: say which game reproduces it
-            raise SimulationError(f"{chunk.name}: game {i} (seed {s}) failed: {type(e).__name__}: {e}") from e
+            raise SimulationError(f"{chunk.name}: game {i} (seed {s}) failed: {type(e).__name__}: {e}",
+                                  chunk.spec, i, s, type(e).__name__, str(e)) from e
     return chunk.spec, out
 
 

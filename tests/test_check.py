@@ -437,3 +437,62 @@ def test_a_spec_where_no_end_trigger_is_sure_to_fire_is_a_warning(tmp_path, monk
         "    when: round > 50\n    finish: immediately\n"), encoding="utf-8")
     result = CliRunner().invoke(main, ["check", "-W", str(kept)])
     assert result.exit_code == 0 and "warning" not in result.stdout, result.output
+
+
+GOLD_GIFT = ("end_of_turn:\n", "end_of_turn:\n  gold_gift:\n    title: Gold gift\n    notation: gift {colour}\n"
+                               "    choose:\n      colour: {domain: gem}\n    condition: CONDITION\n"
+                               "    effects:\n      - take(TAKEN, 2)\nRESOLVE")
+
+
+def overdraw_warnings(folder, condition: str, taken: str, resolve: str) -> list[str]:
+    """The E512 warnings of the clean spec with an end-of-turn step `gold_gift` that takes 2 tokens."""
+    old, new = GOLD_GIFT
+    new = new.replace("CONDITION", condition).replace("TAKEN", taken)
+    new = new.replace("RESOLVE", f"    resolve: {resolve}\n" if resolve else "")
+    (folder / "spec.yaml").write_text(spec((old, new)), encoding="utf-8")
+    checked = pipeline.check_spec(str(folder / "spec.yaml"), SourceMap())
+    return [f"{d.span.line}:{d.span.col}: {d.message}" for d in checked.warnings if d.code == "E512"]
+
+
+@pytest.mark.parametrize("resolve", ["", "choice", "all"])
+def test_an_overdraw_is_a_warning_in_every_kind_of_decision(folder, resolve):
+    assert overdraw_warnings(folder, "supply[gold] >= 1", "gold", resolve) == [
+        "80:9: take(gold, 2) can move 2 tokens where the condition of 'gold_gift' ensures 1: the engine stops with "
+        "an error when fewer are there"]
+
+
+@pytest.mark.parametrize("condition", ["supply[gold] >= 2", "supply[gold] >= 4"])
+def test_choices_resolved_at_once_share_what_their_condition_ensures(folder, condition):
+    # each of the 5 gem choices is found legal before the first takes its 2 gold: 10 are needed
+    k = condition.split()[-1]
+    assert overdraw_warnings(folder, condition, "gold", "all") == [
+        "80:9: take(gold, 2) moves 2 tokens for each of the up to 5 choices 'gold_gift' resolves at once "
+        f"(resolve: all), where its condition, checked for all of them before the first, ensures {k} in all: the "
+        "engine stops with an error when fewer are there"]
+    assert overdraw_warnings(folder, condition, "gold", "choice") == []  # one choice a turn: its own condition
+
+
+def test_choices_resolved_at_once_are_clean_where_each_draws_its_own_tokens(folder):
+    assert overdraw_warnings(folder, "supply[colour] >= 2", "colour", "all") == []  # each choice its own colour
+
+
+# Mistakes in independent parts of the clean spec, each found by its own pass (one line each).
+INDEPENDENT_MISTAKES = {
+    "schema, an action": ("    notation: take2 {colour}\n", "    notaton: take2 {colour}\n"),
+    "name, another action": ("      all(supply[c] >= 1 for c in picked)\n", "      all(suply[c] >= 1 for c in picked)\n"),
+    "schema, an end trigger": ("    finish: complete_round\n", "    finish: end_of_round\n"),
+    "attribute, a step": ("    condition: me.tokens[colour] >= 1\n", "    condition: me.tokns[colour] >= 1\n"),
+    "type, an action": ("    condition: me.reserved < reserve_limit\n", "    condition: me.reserved < true\n"),
+}
+
+
+def reported(folder, *changes) -> set[tuple]:
+    return {(d.code, d.span.line, d.span.col, d.message) for d in diagnostics(folder, *changes)}
+
+
+@pytest.mark.parametrize("one, other", [(a, b) for i, a in enumerate(INDEPENDENT_MISTAKES)
+                                        for b in list(INDEPENDENT_MISTAKES)[i + 1:]])
+def test_two_independent_mistakes_report_at_least_what_each_reports_alone(folder, one, other):
+    first, second = INDEPENDENT_MISTAKES[one], INDEPENDENT_MISTAKES[other]
+    alone = reported(folder, first) | reported(folder, second)
+    assert reported(folder, first, second) >= alone

@@ -7,6 +7,7 @@ broken variant, NAME.out the exact diagnostics (render_all with the SourceMap).
 from __future__ import annotations
 
 import pathlib
+import shutil
 import textwrap
 
 import pytest
@@ -347,6 +348,8 @@ def test_a_full_spec_takes_only_a_plain_list(tmp_path):
         "      prepend: [reserve_top(level)]\n", 1)
     path = tmp_path / "full.yaml"
     path.write_text(text, encoding="utf-8")
+    for table in ("splendor_cards.csv", "splendor_nobles.csv"):  # the spec's tables, beside it
+        shutil.copy(ROOT / "rulespec" / table, tmp_path / table)
     with pytest.raises(CompileError) as caught:
         pipeline.load_rules(str(path))
     first = caught.value.diagnostics[0]

@@ -9,12 +9,15 @@ Regenerate them (and read every diff before committing it) with:
 
     python -m pytest tests/test_playthroughs.py --update-goldens
 
-`transcript(E, players, seed)` works for any engine module, so a variant can keep
-playthroughs of its own engine.
+`transcript(E, players, seed)` works for any engine module: every spec of the catalogue
+(the official rules and each variant variants/index.yaml lists) keeps one seeded 2-player
+playthrough of its generated engine (a solo variant: its one player count), so that a change
+of behaviour in any variant shows in review as a diff of its transcript.
 """
 from __future__ import annotations
 
 import json
+import pathlib
 import random
 import textwrap
 from types import ModuleType
@@ -26,6 +29,34 @@ import engine_helpers as H
 SEEDS = (1, 2)
 MAX_LOGGED = 60
 GOLDEN_DIR = H.ROOT / "tests" / "playthroughs"
+CATALOGUE_SEED = 1  # each catalogue spec's playthrough
+
+
+def catalogue() -> list[pathlib.Path]:
+    """The official spec, then every variant variants/index.yaml lists (what `build` compiles)."""
+    from compiler import pipeline
+
+    index = H.ROOT / pipeline.VARIANT_INDEX
+    return [H.OFFICIAL_SPEC] + [pathlib.Path(p) for p in pipeline.index_entries(str(index))]
+
+
+CATALOGUE = catalogue()
+
+
+def catalogue_engine(spec: pathlib.Path) -> ModuleType:
+    """The committed engine of a catalogue spec (generated/ equals a rebuild: test_generated)."""
+    from compiler.emit_engine import module_name
+
+    return H.load_engine(H.ROOT / "generated" / "engines" / module_name(H.load_spec(spec)))
+
+
+def catalogue_players(E: ModuleType) -> int:
+    """2, or the spec's smallest player count when 2 players is not one of them (solo)."""
+    return 2 if 2 in E.PLAYER_COUNTS else min(E.PLAYER_COUNTS)
+
+
+def catalogue_file(E: ModuleType) -> str:
+    return f"{E.SPEC_NAME}_{catalogue_players(E)}p_seed{CATALOGUE_SEED}.txt"
 
 
 def card_text(E: ModuleType, card) -> str:
@@ -111,8 +142,21 @@ def test_playthrough(E, golden, players, seed):
     golden.check(GOLDEN_DIR / f"{E.SPEC_NAME}_{players}p_seed{seed}.txt", text)
 
 
+@pytest.mark.parametrize("spec", CATALOGUE, ids=lambda path: path.stem)
+def test_catalogue_playthrough(golden, spec):
+    E = catalogue_engine(spec)
+    text = transcript(E, catalogue_players(E), CATALOGUE_SEED)
+    golden.check(GOLDEN_DIR / catalogue_file(E), text)
+
+
+def test_every_catalogue_spec_has_its_own_playthrough():
+    names = [catalogue_file(catalogue_engine(spec)) for spec in CATALOGUE]
+    assert len(set(names)) == len(CATALOGUE) > 1, names  # one transcript each, the variants' too
+
+
 def test_no_stale_playthroughs(E):
     """Every transcript on disk belongs to a playthrough this module checks."""
     expected = {f"{E.SPEC_NAME}_{p}p_seed{s}.txt" for p in (2, 3, 4) for s in SEEDS}
-    on_disk = {p.name for p in GOLDEN_DIR.glob(f"{E.SPEC_NAME}_*.txt")}
+    expected |= {catalogue_file(catalogue_engine(spec)) for spec in CATALOGUE}
+    on_disk = {p.name for p in GOLDEN_DIR.glob("*.txt")}
     assert on_disk <= expected, f"stale transcripts: {sorted(on_disk - expected)}"

@@ -1,0 +1,53 @@
+"""The set-up scripts (dev/build.sh, dev/test.sh) say which stage they are running, and the
+test suite shows its progress one line per test file, so that a long stage is not taken for a hang."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_bash(script: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["bash", "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+
+
+def test_each_stage_is_announced_numbered_with_the_time_of_the_one_before():
+    done = run_bash("set -euo pipefail; STAGES=2; source dev/stages.sh; stage 'first part'; echo work; "
+                    "stage 'second part'; echo more")
+    assert done.returncode == 0, done.stderr
+    lines = [re.sub(r"\d+ s\b", "N s", line) for line in done.stdout.splitlines()]
+    assert lines == ["==> [1/2] first part", "work", "    (done in N s)", "==> [2/2] second part", "more",
+                     "    (done in N s)", "==> all 2 stages done in N s"]
+
+
+def test_a_failing_stage_is_named():
+    done = run_bash("set -euo pipefail; STAGES=3; source dev/stages.sh; stage 'first part'; stage 'second part'; "
+                    "exit 4")
+    assert done.returncode == 4
+    assert re.fullmatch(r"==> stage 2/3 failed \(exit status 4\) after \d+ s: second part\n", done.stderr)
+    assert "all 3 stages done" not in done.stdout
+
+
+@pytest.mark.parametrize("script, stages", [
+    ("dev/test.sh", ["system packages", "virtual environment", "install", "lint", "tests"]),
+    ("dev/build.sh", ["system packages", "virtual environment", "install", "build"]),
+])
+def test_the_set_up_scripts_announce_their_stages(script, stages):
+    text = (ROOT / script).read_text(encoding="utf-8")
+    announced = re.findall(r'^stage "([^"]+)"$', text, re.M)
+    assert [a.split(" (")[0] for a in announced] == stages
+    assert f"\nSTAGES={len(stages)}\nsource dev/stages.sh\n" in text
+
+
+def test_pytest_shows_its_progress_one_line_per_test_file():
+    """As dev/test.sh runs it (its own options), on two small test files."""
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "tests/test_codes.py",
+                           "tests/test_imports.py"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-2000:]
+    files = re.findall(r"^(tests/test_\w+\.py) [.sFE]+ +\[ *\d+%\]$", done.stdout, re.M)
+    assert files == ["tests/test_codes.py", "tests/test_imports.py"], done.stdout[-2000:]
