@@ -76,7 +76,7 @@ def _origin(arg, env) -> str:
     return bound[3] if bound is not None and len(bound) > 3 else ""
 
 
-def _located(node, name: str) -> str:
+def effect_located(node, name: str) -> str:
     """An effect as written, and its spec line, for the RuleError an engine raises there."""
     return f"{unparse(node)} ({where(node.span)})" if node is not None else name
 
@@ -427,7 +427,7 @@ class ExprCompiler:
             return []
         message = ": the player holds %d reserved cards, the most this spec's choices of a reserved card can name"
         return [If(f"len(g._res[me]) >= {most}",
-                   [Raise(rule_error(_located(node, 'reserve'), message, "len(g._res[me])"))])]
+                   [Raise(rule_error(effect_located(node, 'reserve'), message, "len(g._res[me])"))])]
 
     def effect(self, name, args, env, node=None) -> list:
         """The statements of one effect, `name(args)`."""
@@ -465,7 +465,7 @@ class ExprCompiler:
             amount = "_n"
             # a negative amount would move tokens the other way and take that pool below 0
             out += [Assign(("_n",), a[1]),
-                    If("_n < 0", [Raise(rule_error(_located(node, name), ": a negative number of tokens (%d)",
+                    If("_n < 0", [Raise(rule_error(effect_located(node, name), ": a negative number of tokens (%d)",
                                                          "_n"))])]
         pool = "supply" if name == "take" else "tokens"
         if not self.guaranteed(pool, args[0], args[1]):
@@ -473,7 +473,7 @@ class ExprCompiler:
             held = "in the supply" if name == "take" else "held by the player"
             message = f": only %d %s token(s) {held}"
             out.append(If(f"{source}[{a[0]}] < {amount}",
-                          [Raise(rule_error(_located(node, name), message, f"{source}[{a[0]}], COLOURS[{a[0]}]"))]))
+                          [Raise(rule_error(effect_located(node, name), message, f"{source}[{a[0]}], COLOURS[{a[0]}]"))]))
         return out + [Assign((f"{source}[{a[0]}]",), amount, "-="), Assign((f"{dest}[{a[0]}]",), amount, "+=")]
 
     def _refill(self, p: str) -> list:
@@ -487,7 +487,7 @@ class ExprCompiler:
 
     def _reserve_top(self, level: str, node) -> list:
         return [*self.reserve_room(node), Assign(("_deck",), f"g.decks[{level} - 1]"),
-                If("not _deck", [Raise(rule_error(_located(node, 'reserve_top'),
+                If("not _deck", [Raise(rule_error(effect_located(node, 'reserve_top'),
                                                         ": the deck of level %d is empty", level))]),
                 Assign(("_card",), "_deck.pop()"), Append("g._res[me]", "_card"), Append("g.blind[me]", "_card")]
 
