@@ -32,6 +32,7 @@ class Item:
     lead: str = ""
     marks: tuple[int, ...] = ()
     note: str = ""  # a variant's note, shown in small type
+    note_en: str = ""  # the same, written only in English: shown in English, marked as such
 
 
 @dataclass
@@ -66,6 +67,7 @@ class HouseRule:
     lead: str
     text: str
     note: str
+    note_en: str = ""  # the notes written only in English (shown marked as English)
 
 
 @dataclass
@@ -82,6 +84,8 @@ class Sheet:
     house: list[HouseRule]
     sections: list[Section]
     labels: dict[str, str]  # a few words the templates need (mark, language name)
+    title_lang: str = ""  # "en" when the title is the English one (no text in the sheet's language)
+    subtitle_en: str = ""  # the variant's description, when it has no text in the sheet's language
 
 
 # ---------------------------------------------------------------------------- the builder
@@ -133,6 +137,17 @@ class Builder:
         if text is None:
             return ""
         return text.get(self.lang) or text.en
+
+    def is_english_only(self, text: Text | None) -> bool:
+        """Is `text` shown in English on this sheet for want of a translation (E610)?"""
+        return text is not None and self.lang != "en" and not text.get(self.lang)
+
+    def note_item(self, text: str, lead: str, marks: tuple[int, ...], note: Text | None) -> Item:
+        """An item with a variant's note (only where the item is marked), in its language."""
+        shown = self.spec_text(note) if marks and note is not None else ""
+        if shown and self.is_english_only(note):
+            return Item(text, lead, marks, note_en=shown)
+        return Item(text, lead, marks, shown)
 
     def marks(self, *paths: str) -> tuple[int, ...]:
         paths = tuple(self.folded.get(change_group(p), p) for p in paths if p)
@@ -192,11 +207,17 @@ class Builder:
         r = self.rules
         title = self.spec_text(r.title)
         subtitle = r.description.get(self.lang) or ""
+        # A description written only in English is shown (in English, marked as such), never dropped.
+        subtitle_en = sentence(r.description.en) if not subtitle and r.description.en else ""
         if r.bases:
             base_title = self.spec_text(self.base.title) if self.base is not None else r.bases[0].name
             variant_of = sentence(self.text("sheet.variant_of", base=base_title))
             if subtitle and sentence(subtitle).casefold() == variant_of.casefold():
                 subtitle = ""  # `new` writes this very description: said once
+            base_title_en = self.base.title.en if self.base is not None else r.bases[0].name
+            english = sentence(tables.load("en").text("sheet.variant_of", base=base_title_en))
+            if subtitle_en.casefold() == english.casefold():
+                subtitle_en = ""  # `new` writes this description in English: the line above says it
             subtitle = variant_of + (" " + sentence(subtitle) if subtitle else "")
         bases = [(shown_path(b.path), b.sha256) for b in r.bases]  # never an absolute path in a sheet
         source_line = self.text("sheet.source", path=shown_path(r.source.path), sha=r.source.sha256)
@@ -213,7 +234,8 @@ class Builder:
             house_intro=self.text("sheet.house.intro", mark=self.text("sheet.mark")) if self.groups else "",
             house=self.house_rules(), sections=sections,
             labels={"mark": self.text("sheet.mark"), "lang": self.lang, "note": self.text("sheet.note"),
-                    "colon": self.text("sheet.colon")})
+                    "colon": self.text("sheet.colon"), "in_english": self.text("sheet.in_english")},
+            title_lang="en" if self.is_english_only(r.title) else "", subtitle_en=subtitle_en)
 
     # ------------------------------------------------------------------ at a glance
 
@@ -329,8 +351,7 @@ class Builder:
             elif d.params and d.resolve == "all":
                 sentences.append(sentence(self.text("sheet.step.all")))
         paths = self.decision_paths(d, "end_of_turn" if is_step else "actions")
-        return Item(" ".join(sentences), self.headline(d, index, is_step), self.marks(*paths),
-                    self.spec_text(d.note) if self.marks(*paths) and d.note else "")
+        return self.note_item(" ".join(sentences), self.headline(d, index, is_step), self.marks(*paths), d.note)
 
     def price_sentence(self, p: Phraser, prm) -> str:
         return p.price(prm.price)
@@ -442,7 +463,7 @@ class Builder:
             text = self.text("sheet.end.trigger", cond=cond, finish=self.text(f"sheet.finish.{e.finish}"))
             paths = [f"end.{e.name}"] + [f"values.{v}" for v in sorted(value_names(r, [e.when]))]
             marks = self.marks(*paths)
-            items.append(Item(sentence(text), "", marks, self.spec_text(e.note) if marks and e.note else ""))
+            items.append(self.note_item(sentence(text), "", marks, e.note))
         parts = [Part("list", items)]
         ranking = []
         w = r.winners
@@ -453,8 +474,7 @@ class Builder:
             key = "sheet.rank.level_first" if i == 0 else "sheet.rank.level_next"
             marks = self.marks(f"winners.ranking.{level.name}",
                                *(f"values.{v}" for v in sorted(value_names(r, [level.by]))))
-            ranking.append(Item(sentence(self.text(key, x=self.rank_phrase(level))), "", marks,
-                                self.spec_text(level.note) if marks and level.note else ""))
+            ranking.append(self.note_item(sentence(self.text(key, x=self.rank_phrase(level))), "", marks, level.note))
         ranking.append(Item(sentence(self.text("sheet.rank.shared")), "", self.marks("winners.ties")))
         parts.append(Part("heading", title=self.text("sheet.rank.title")))
         parts.append(Part("steps", ranking))
@@ -545,10 +565,18 @@ class Builder:
         givers, from_taking = wild_sources(r)
         token_actions = self.actions_of("tokens")
         if token_actions and not from_taking:
-            paths = [f"actions.{d.name}" for _, d in token_actions] + [f"actions.{d.name}" for d in givers]
-            if givers:
-                ways = join(self.t, [self.text("sheet.quote", x=self.headline(d, r.actions.index(d) + 1, False))
-                                     for d in givers], "or")
+            paths = [f"actions.{d.name}" for _, d in token_actions] + [f"{s}.{d.name}" for s, d in givers]
+            by_action = [d for s, d in givers if s == "actions"]
+            by_step = [d for s, d in givers if s == "end_of_turn"]
+            ways = join(self.t, [self.text("sheet.quote", x=self.headline(d, r.actions.index(d) + 1, False))
+                                 for d in by_action], "or")
+            steps = join(self.t, [self.text("sheet.quote", x=self.headline(d, r.steps.index(d) + 1, True))
+                                  for d in by_step], "and")
+            if by_action and by_step:
+                text = self.text("sheet.mistake.wild_and_steps", wild=wild, ways=ways, steps=steps)
+            elif by_step:
+                text = self.text("sheet.mistake.wild_steps", wild=wild, steps=steps)
+            elif by_action:
                 text = self.text("sheet.mistake.wild", wild=wild, ways=ways)
             else:
                 text = self.text("sheet.mistake.wild_never", wild=wild)
@@ -587,11 +615,12 @@ class Builder:
             kind = "remove" if "remove" in kinds else "add" if "add" in kinds else "set"
             if kind == "set" and all(c.path == f"{group}.position" for c in changes):
                 kind = "move"  # only its place in the order changed (before/after)
-            notes = []
+            notes, notes_en = [], []
             for c in changes:
                 note = self.spec_text(c.note)
-                if note and note not in notes:
-                    notes.append(note)
+                into = notes_en if self.is_english_only(c.note) else notes
+                if note and note not in into:
+                    into.append(note)
             lead, text = self.describe_group(group, kind)
             rows = [group] + [g for g in folded if g.startswith("players.")]
             if len(rows) > 1:
@@ -601,7 +630,8 @@ class Builder:
                 now, was = self.element(self.rules, value), self.element(self.base, value)
                 if text and now is not None and was is not None and now.value != was.value:
                     text += " " + self.text("sheet.house.was_number", old=was.value, new=now.value)
-            out.append(HouseRule(number, self.text(f"sheet.house.{kind}"), lead, text, " ".join(notes)))
+            out.append(HouseRule(number, self.text(f"sheet.house.{kind}"), lead, text, " ".join(notes),
+                                 " ".join(notes_en)))
         return out
 
     def element(self, rules: Rules | None, group: str):

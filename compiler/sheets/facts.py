@@ -70,19 +70,37 @@ def _takes_only_wild(d: Decision, rules: Rules) -> bool:
     return all(isinstance(t.args[0], Name) and t.args[0].id == rules.wild for t in takes)
 
 
-def wild_sources(rules: Rules) -> tuple[list[Decision], bool]:
-    """The actions that give a wild token, and whether any 'take tokens' action can."""
-    givers, from_taking = [], False
-    for d in rules.actions:
+def decisions(rules: Rules) -> list[tuple[str, Decision]]:
+    """Every decision of the rules with its section ('actions', 'end_of_turn'), in sheet order.
+
+    A fact about the game ("where gold comes from") is a fact about all of them: a step runs
+    every turn as surely as an action is chosen, so no such fact may be read from actions alone.
+    """
+    return [("actions", d) for d in rules.actions] + [("end_of_turn", d) for d in rules.steps]
+
+
+def wild_sources(rules: Rules) -> tuple[list[tuple[str, Decision]], bool]:
+    """The decisions that give a wild token, with their sections, and whether an action of the
+    'take tokens' kind can (a choice of colour that may be the wild one).
+
+    A step that may give a wild token is a source whichever way it names the colour: it is not
+    "taking tokens", which is an action.
+    """
+    givers: list[tuple[str, Decision]] = []
+    from_taking = False
+    for section, d in decisions(rules):
         for stmt in d.effects:
             for node in walk(stmt):
                 if not (isinstance(node, Effect) and node.name == "take" and node.args):
                     continue
                 colour = node.args[0]
-                if isinstance(colour, Name) and colour.id == rules.wild:
-                    if d not in givers:
-                        givers.append(d)
-                elif _may_be_wild(colour, d, stmt):
+                explicit = isinstance(colour, Name) and colour.id == rules.wild
+                if not explicit and not _may_be_wild(colour, d, stmt):
+                    continue
+                if explicit or section != "actions":
+                    if (section, d) not in givers:
+                        givers.append((section, d))
+                else:
                     from_taking = True
     return givers, from_taking
 
