@@ -59,7 +59,8 @@ def test_target_changes_the_sheet(tmp_path, official_en):
 def test_token_limit_changes_the_sheet(tmp_path):
     text = sheet_text(spec(tmp_path, ("  token_limit: 10 ", "  token_limit: 8 ")))
     assert "The limit: 8 tokens" in text
-    assert "As long as you hold more than 8 tokens (gold included)" in text
+    assert ("At the end of your turn, if you hold more than 8 tokens (gold included), return tokens of your choice "
+            "to the supply until you have 8 left.") in text
     assert "The limit of 8 tokens counts gold tokens too" in text
     assert "10 tokens" not in text
 
@@ -82,7 +83,7 @@ def test_player_counts_change_the_glance(tmp_path):
 def test_tiebreak_level_changes_the_sheet(tmp_path):
     text = sheet_text(spec(tmp_path, ("      by: player.purchased\n      prefer: lowest",
                                       "      by: player.nobles\n      prefer: highest")))
-    assert "On a tie: the most nobles." in text
+    assert "On a tie, the player with the most nobles wins." in text
     assert "fewest purchased" not in text
     # The worked example walks the new chain: Anna and Ben have one noble each, so it stays tied.
     assert "The most nobles: tied (1 each)." in text
@@ -135,12 +136,12 @@ def test_variant_house_rules_and_marks(tmp_path):
         encoding="utf-8")
     text = sheet_text(str(variant))
     box = text.split("## At a glance")[0]
-    assert "★1 **Changed: Return tokens over the limit** As long as you hold more than 9 tokens" in box
+    assert "★1 **Changed: Return tokens over the limit** At the end of your turn, if you hold more than 9 tokens" in box
     assert "(base game: 10)" in box and "_Nine only._" in box
     assert "★2 **Removed: Setup for 2 players** _Not for two._" in box
     assert "The limit: 9 tokens" in text
     limit_item = next(line for line in text.splitlines() if line.startswith("- **Return tokens over the limit**"))
-    assert limit_item.rstrip().endswith("If there is a choice, you make it. ★1")  # the note is in the box
+    assert limit_item.rstrip().endswith("until you have 9 left. ★1")  # the note is in the box
     assert "| 2 |" not in text
     assert "**Players**: For 3 to 4 players. ★2" in text
     french = sheet_text(str(variant), "fr")
@@ -183,7 +184,7 @@ def test_a_value_only_changed_rules_use_is_told_with_the_first_of_them(tmp_path,
     assert was in box and f"_Shorter. At once.{english}_" in box
     if lang == "en":
         assert text.splitlines()[3] == "_A house variant of Splendor._"
-        assert "★1 **Changed: Take two gems of one colour**" in box and "take 1 gold token" in box
+        assert "★1 **Changed: Take two tokens of one colour**" in box and "take 1 gold token" in box
         assert "★2 **Changed: End of the game** At the end of your turn, if you have at least 12 prestige points: " \
                "the game ends at once. Base game: 15 instead of 12. _Shorter. At once._" in box
 

@@ -17,8 +17,9 @@ from ..expr import Bool, unparse
 from ..model import Decision, Rules, Text
 from ..source import shown_path
 from . import example, tables
-from .facts import (change_group, decision_nodes, effect_names, held_limit, related, shape, topic, uses_attribute,
-                    value_names, wild_sources)
+from .facts import (action_kind, change_group, decision_nodes, effect_names, held_limit, noble_visit, rare,
+                    rare_trigger, related, return_to_limit, shape, take_different, topic, uses_attribute, value_names,
+                    wild_sources)
 from .phrases import PLAYER, Phraser, Ref, capitalise, join, sentence
 
 # ---------------------------------------------------------------------------- the sheet tree
@@ -253,18 +254,23 @@ class Builder:
         r = self.rules
         items = [Item(sentence(self.players_phrase()), self.text("sheet.glance.players"),
                       self.marks("players"))]
-        items.append(Item(sentence(self.text("sheet.glance.turn_text", n=len(r.actions),
+        kinds = {action_kind(d) for d in r.actions if not rare(d)}
+        items.append(Item(sentence(self.text("sheet.glance.turn_text", n=len(kinds),
                                              steps=len(r.steps))), self.text("sheet.glance.turn")))
-        ends = [self.you().condition(e.when) for e in r.end]
-        items.append(Item(sentence(self.text("sheet.glance.end_text", conds=join(self.t, ends, "or"))),
-                          self.text("sheet.glance.end"), self.marks(*self.trigger_paths())))
+        # The end as it is played (the trigger, then how the game finishes); an end that only a
+        # rare case brings is told in the section, not in the summary.
+        headline_ends = [e for e in r.end if not rare_trigger(e, r)] or list(r.end)
+        ends = [sentence(self.text("sheet.glance.end_text", cond=self.you().condition(e.when),
+                                   finish=self.text(f"sheet.finish.{e.finish}"))) for e in headline_ends]
+        items.append(Item(" ".join(ends), self.text("sheet.glance.end"),
+                          self.marks(*self.trigger_paths(headline_ends))))
         items.append(Item(sentence(self.winner_summary()), self.text("sheet.glance.winner"),
                           self.marks("winners")))
         return Section("glance", self.text("sheet.glance.title"), [Part("para", items)])
 
-    def trigger_paths(self) -> list[str]:
+    def trigger_paths(self, triggers=None) -> list[str]:
         paths = []
-        for e in self.rules.end:
+        for e in self.rules.end if triggers is None else triggers:
             paths.append(f"end.{e.name}")
             paths += [f"values.{v}" for v in sorted(value_names(self.rules, [e.when]))]
         return paths
@@ -327,8 +333,36 @@ class Builder:
             out.append(text)
         return out
 
+    def idiom(self, d: Decision, is_step: bool) -> list[str] | None:
+        """The phrases (one per sentence) a rule sheet uses for a decision of a common shape (see the shapes of
+        :mod:`.facts`), else None (the general phrasing applies). A part the printed rules leave
+        open (the fallback of "take 3 different") is marked as a clarification."""
+        r = self.rules
+        wild = self.text(f"colour.{r.wild}")
+        if not is_step:
+            take = take_different(d, r)
+            if take is None:
+                return None
+            key = "sheet.idiom.take_up_to" if take.up_to else "sheet.idiom.take_different"
+            said = [self.text(key, n=take.count, wild=wild)]
+            if take.fallback:
+                said.append(self.text("sheet.clarification", x=self.text(
+                    "sheet.idiom.take_different.fallback", n=take.count)))
+            return said
+        limit = return_to_limit(d, r)
+        if limit is not None:
+            return [self.text("sheet.idiom.limit", n=limit.limit, wild=wild)]
+        visit = noble_visit(d)
+        if visit is not None:
+            return [self.text(f"sheet.idiom.visit.{visit.resolve}")]
+        return None
+
     def decision_item(self, d: Decision, index: int, section: str, is_step: bool, price_shown: bool) -> Item:
         p = Phraser(self.lang, self.rules, d, table=self.table)
+        paths = self.decision_paths(d, "end_of_turn" if is_step else "actions")
+        said = self.idiom(d, is_step)
+        if said is not None:
+            return self.note_item(" ".join(sentence(x) for x in said), self.headline(d, index, is_step), self.marks(*paths), d.note)
         sentences = []
         if is_step and d.while_ is not None:
             sentences.append(sentence(self.text("sheet.step.while", cond=p.condition(d.while_))))
@@ -350,24 +384,36 @@ class Builder:
                 sentences.append(sentence(self.text("sheet.step.choice")))
             elif d.params and d.resolve == "all":
                 sentences.append(sentence(self.text("sheet.step.all")))
-        paths = self.decision_paths(d, "end_of_turn" if is_step else "actions")
         return self.note_item(" ".join(sentences), self.headline(d, index, is_step), self.marks(*paths), d.note)
 
     def price_sentence(self, p: Phraser, prm) -> str:
         return p.price(prm.price)
 
     def actions_of(self, kind: str) -> list[tuple[int, Decision]]:
-        return [(i + 1, d) for i, d in enumerate(self.rules.actions) if topic(d, self.rules) == kind]
+        return [(i + 1, d) for i, d in enumerate(self.rules.actions) if topic(d, self.rules) == kind and not rare(d)]
+
+    def rare_item(self, d: Decision, index: int) -> Item:
+        """A rare-case action (taken only when stuck), told as a short note."""
+        p = Phraser(self.lang, self.rules, d, table=self.table)
+        text = sentence(self.text("sheet.rare.stuck", action=self.text("sheet.quote", x=self.headline(d, index, False)),
+                                  effects=p.effects(d.effects)))
+        if not (isinstance(d.condition, Bool) and d.condition.value):
+            text += " " + sentence(self.text("sheet.condition", cond=p.condition(d.condition)))
+        paths = self.decision_paths(d, "actions")
+        return self.note_item(text, self.text("sheet.rare"), self.marks(*paths), d.note)
 
     def turn(self) -> Section:
         r = self.rules
-        parts = [Part("para", [Item(sentence(self.text("sheet.turn.intro", n=len(r.actions))))])]
-        names = [self.headline(d, i + 1, False) for i, d in enumerate(r.actions)]
-        parts.append(Part("list", [Item(n) for n in names]))
+        usual = [(i + 1, d) for i, d in enumerate(r.actions) if not rare(d)]
+        parts = [Part("para", [Item(sentence(self.text("sheet.turn.intro", n=len(usual))))])]
+        parts.append(Part("list", [Item(self.headline(d, i, False)) for i, d in usual]))
         other = self.actions_of("other")
         if other:
             parts.append(Part("heading", title=self.text("sheet.turn.other")))
             parts.append(Part("list", [self.decision_item(d, i, "actions", False, False) for i, d in other]))
+        stuck = [(i + 1, d) for i, d in enumerate(r.actions) if rare(d)]
+        if stuck:
+            parts.append(Part("para", [self.rare_item(d, i) for i, d in stuck]))
         if r.steps:
             steps = [d for d in r.steps if d is not self.limit_step() and "visit" not in effect_names(d.effects)]
             parts.append(Part("para", [Item(sentence(self.text("sheet.turn.steps", n=len(r.steps),
@@ -421,7 +467,7 @@ class Builder:
             if bought is not None:
                 facts.append(Item(sentence(self.purchase_text(bought)), self.text("sheet.example.lead")))
         facts.append(Item(sentence(self.text("sheet.buy.bonus")), self.text("sheet.buy.bonus_lead")))
-        facts.append(Item(sentence(self.text("sheet.buy.wild")), capitalise(self.text(f"colour.{self.rules.wild}"))))
+        facts.append(Item(sentence(self.text("sheet.buy.wild", n=1)), capitalise(self.text(f"colour.{self.rules.wild}"))))
         parts.append(Part("para", facts))
         return Section("buy", self.text("sheet.buy.title"), parts)
 
@@ -463,7 +509,8 @@ class Builder:
             text = self.text("sheet.end.trigger", cond=cond, finish=self.text(f"sheet.finish.{e.finish}"))
             paths = [f"end.{e.name}"] + [f"values.{v}" for v in sorted(value_names(r, [e.when]))]
             marks = self.marks(*paths)
-            items.append(self.note_item(sentence(text), "", marks, e.note))
+            lead = self.text("sheet.rare") if rare_trigger(e, r) else ""
+            items.append(self.note_item(sentence(text), lead, marks, e.note))
         parts = [Part("list", items)]
         ranking = []
         w = r.winners
@@ -512,7 +559,7 @@ class Builder:
         worth = self.count("noun.point", card_points)
         if anna.nobles:
             text = self.text("sheet.example.anna_nobles", **names, cards=cards, worth=worth,
-                             nobles=self.count("attr.nobles.noun", len(anna.nobles)),
+                             nobles=self.text("sheet.example.nobles", n=len(anna.nobles)),
                              noble_worth=self.count("noun.point", noble_points),
                              sum=f"{card_points} + {noble_points} = {total}",
                              total=self.count("noun.point", total))
@@ -719,6 +766,10 @@ class Builder:
         for section, decisions in (("actions", r.actions), ("end_of_turn", r.steps)):
             for i, d in enumerate(decisions):
                 p = Phraser(self.lang, r, d, table=self.table)
+                said = self.idiom(d, section == "end_of_turn")
+                if said is not None and name in value_names(r, decision_nodes(d)):  # the idiom holds the number
+                    out.append((f"{section}.{d.name}", self.headline(d, i + 1, section == "end_of_turn"), said[0]))
+                    continue
                 for node, key in ((d.while_, "sheet.step.while"), (d.condition, "sheet.condition")):
                     if node is not None and name in value_names(r, [node]):
                         out.append((f"{section}.{d.name}", self.headline(d, i + 1, section == "end_of_turn"),
