@@ -11,7 +11,7 @@ import shutil
 import pytest
 
 from compiler.pipeline import load_rules
-from compiler.sheets import content, render
+from compiler.sheets import content, render, tables
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 OFFICIAL = ROOT / "rulespec" / "official.yaml"
@@ -59,7 +59,8 @@ def test_target_changes_the_sheet(tmp_path, official_en):
 def test_token_limit_changes_the_sheet(tmp_path):
     text = sheet_text(spec(tmp_path, ("  token_limit: 10 ", "  token_limit: 8 ")))
     assert "The limit: 8 tokens" in text
-    assert "As long as you hold more than 8 tokens (gold included)" in text
+    assert ("At the end of your turn, if you hold more than 8 tokens (gold included), return tokens of your choice "
+            "to the supply until you have 8 left.") in text
     assert "The limit of 8 tokens counts gold tokens too" in text
     assert "10 tokens" not in text
 
@@ -82,7 +83,7 @@ def test_player_counts_change_the_glance(tmp_path):
 def test_tiebreak_level_changes_the_sheet(tmp_path):
     text = sheet_text(spec(tmp_path, ("      by: player.purchased\n      prefer: lowest",
                                       "      by: player.nobles\n      prefer: highest")))
-    assert "On a tie: the most nobles." in text
+    assert "On a tie, the player with the most nobles wins." in text
     assert "fewest purchased" not in text
     # The worked example walks the new chain: Anna and Ben have one noble each, so it stays tied.
     assert "The most nobles: tied (1 each)." in text
@@ -135,12 +136,12 @@ def test_variant_house_rules_and_marks(tmp_path):
         encoding="utf-8")
     text = sheet_text(str(variant))
     box = text.split("## At a glance")[0]
-    assert "★1 **Changed: Return tokens over the limit** As long as you hold more than 9 tokens" in box
+    assert "★1 **Changed: Return tokens over the limit** At the end of your turn, if you hold more than 9 tokens" in box
     assert "(base game: 10)" in box and "_Nine only._" in box
     assert "★2 **Removed: Setup for 2 players** _Not for two._" in box
     assert "The limit: 9 tokens" in text
     limit_item = next(line for line in text.splitlines() if line.startswith("- **Return tokens over the limit**"))
-    assert limit_item.rstrip().endswith("If there is a choice, you make it. ★1")  # the note is in the box
+    assert limit_item.rstrip().endswith("until you have 9 left. ★1")  # the note is in the box
     assert "| 2 |" not in text
     assert "**Players**: For 3 to 4 players. ★2" in text
     french = sheet_text(str(variant), "fr")
@@ -178,7 +179,9 @@ def test_a_value_only_changed_rules_use_is_told_with_the_first_of_them(tmp_path,
     box = text.split("\n## ")[0]
     # two house rules, not four: each value is told by the changed rule that uses it
     assert "★2 " in box and "★3 " not in box
-    assert was in box and "_Shorter. At once._" in box
+    # the notes are written in English only: shown in English, and said to be
+    english = "" if lang == "en" else f" ({tables.load(lang).text('sheet.in_english')})"
+    assert was in box and f"_Shorter. At once.{english}_" in box
     if lang == "en":
         assert text.splitlines()[3] == "_A house variant of Splendor._"
         assert "★1 **Changed: Take two gems of one colour**" in box and "take 1 gold token" in box
@@ -207,3 +210,74 @@ def test_player_rows_removed_for_one_reason_are_one_house_rule(lang, lead):
     box = text.split("\n## ")[0]
     assert f"★2 **{lead}**" in box.replace("\u202f", " ")
     assert "★4 " in box and "★5 " not in box  # setup added, rows removed, end trigger, winner
+
+
+GOLD_STEP = (
+    "spec: 1\nname: gold-rain\nextends: official\n"
+    "title: {en: Gold rain, fr: Pluie d'or, nl: Gouden regen, sr: Златна киша}\n"
+    "end_of_turn:\n  gold_rain:\n    add: true\n"
+    "    title: {en: Gold rain, fr: Pluie d'or, nl: Gouden regen, sr: Златна киша}\n"
+    "    notation: gold rain\n    effects:\n      - \"if supply[gold] >= 1: take(gold, 1)\"\n"
+    "    repeat: once\n    resolve: all\n")
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "Gold never comes from taking tokens: you get it only with the action “Reserve a face-up card” or "
+           "“Reserve the top card of a deck”, and at the end of your turn with the step “Gold rain”."),
+    ("fr", "à la fin de votre tour avec l'étape « Pluie d'or »."),
+    ("nl", "en aan het einde van je beurt met de stap ‘Gouden regen’."),
+    ("sr", "и на крају потеза кораком „Златна киша“."),
+])
+def test_gold_from_an_end_of_turn_step_is_told_by_the_mistakes(tmp_path, lang, said):
+    """Where gold comes from is read from every decision: a step that gives each player a gold
+    token at the end of their turn is named, not contradicted."""
+    variant = tmp_path / "gold-rain.yaml"
+    variant.write_text(GOLD_STEP, encoding="utf-8")
+    mistakes = sheet_text(str(variant), lang).split("\n## ")[-1]
+    gold = next(line for line in mistakes.splitlines() if said in line)
+    assert gold.startswith("- ") and gold.endswith("★1"), gold
+
+
+def test_gold_only_from_a_step(tmp_path):
+    text = GOLD_STEP + ("actions:\n  reserve_face_up:\n    effects: [reserve(card), refill(card)]\n"
+                        "  reserve_blind:\n    effects: [reserve_top(level)]\n")
+    variant = tmp_path / "gold-rain.yaml"
+    variant.write_text(text, encoding="utf-8")
+    mistakes = sheet_text(str(variant)).split("\n## ")[-1]
+    assert ("- Gold never comes from taking tokens: you get it only at the end of your turn, with the step "
+            "“Gold rain”.") in mistakes
+
+
+ENGLISH_ONLY = (
+    "spec: 1\nname: english-only\nextends: official\n"
+    "title: {en: Tight limit, fr: Limite serrée, nl: Krappe limiet, sr: Тесна граница}\n"
+    "description: Nine tokens at most.\n"
+    "values:\n  token_limit: {value: 9, note: Hands are smaller.}\n")
+
+
+@pytest.mark.parametrize("lang, title, in_english", [
+    ("fr", "Limite serrée", "en anglais"), ("nl", "Krappe limiet", "in het Engels"),
+    ("sr", "Тесна граница", "на енглеском")])
+def test_a_description_written_only_in_english_is_shown_marked_as_english(tmp_path, lang, title, in_english):
+    """E610 says the other sheets show English: the description and the notes are there, in
+    English, said to be English (lang="en" in the HTML)."""
+    variant = tmp_path / "english-only.yaml"
+    variant.write_text(ENGLISH_ONLY, encoding="utf-8")
+    rules = load_rules(str(variant))
+    base = load_rules(rules.bases[0].path)
+    sheet = content.build(rules, lang, base)
+    md = render.markdown(sheet, rules)
+    assert f"# {title}\n" in md
+    subtitle = md.split(f"# {title}\n")[1].split("\n\n")[0].strip()
+    assert subtitle.startswith("_") and subtitle.endswith(f" Nine tokens at most. ({in_english})_"), subtitle
+    assert f"_Hands are smaller. ({in_english})_" in md.split("\n## ")[0]  # in the house-rules box
+    html = render.html(sheet, rules)
+    assert f'<span lang="en">Nine tokens at most.</span> ({in_english})</p>' in html
+    assert f'<span class="note"><span lang="en">Hands are smaller.</span> ({in_english})</span>' in html
+
+
+def test_an_english_description_is_not_marked_on_the_english_sheet(tmp_path):
+    variant = tmp_path / "english-only.yaml"
+    variant.write_text(ENGLISH_ONLY, encoding="utf-8")
+    md = sheet_text(str(variant))
+    assert "_A house variant of Splendor. Nine tokens at most._" in md and "in English" not in md

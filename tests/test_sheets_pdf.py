@@ -104,3 +104,35 @@ def test_every_variant_sheet_prints_on_two_a4_pages(path, monkeypatch):
         reader = pypdf.PdfReader(io.BytesIO(data))
         assert len(reader.pages) == pages <= 2, (path, lang, len(reader.pages))
         assert all(embedded for _, embedded in _embedded_fonts(reader)), (path, lang)
+
+
+def _footer(data: bytes, spec: str) -> str:
+    """The page footer of the PDF's last page (title, source, page number), read back: the last
+    line of the page text that names the source."""
+    text = pypdf.PdfReader(io.BytesIO(data)).pages[-1].extract_text()
+    return [line for line in text.splitlines() if spec in line][-1]
+
+
+@pytest.mark.parametrize("spec, lang, title", [
+    ("rulespec/official.yaml", "sr", "Сплендор"),
+    ("variants/reserve-tax.yaml", "sr", "Порез на резервацију"),
+    ("variants/reserve-tax.yaml", "fr", "Taxe de réservation"),
+    ("variants/reserve-tax.yaml", "en", "Reserve tax"),
+])
+def test_pdf_footer_keeps_every_space(spec, lang, title):
+    """CSS swallows the whitespace after a hex escape: the footer's title (escaped letter by
+    letter outside ASCII) must keep its own spaces and the one before the dash."""
+    rules = load_rules(str(ROOT / spec))
+    base = load_rules(rules.bases[0].path) if rules.bases else None
+    data, _ = render.pdf(render.html(content.build(rules, lang, base), rules), rules)
+    assert re.fullmatch(f"{title} — {spec} [0-9]+ / [0-9]+", _footer(data, spec))
+
+
+@pytest.mark.parametrize("text", ["a. b", "Сплендор", "x /", "\\\" ;", "tab\tnew\nline ", "é é"])
+def test_css_string_reads_back_as_the_text(text):
+    """The escaped string, read as CSS reads it (an escape: a backslash, up to six hex digits and
+    one whitespace swallowed), is the text itself."""
+    escaped = str(render.css_string(text))
+    read = re.sub(r"\\([0-9a-fA-F]{1,6})[ \t\n]?", lambda m: chr(int(m[1], 16)), escaped)
+    assert read == text
+    assert not re.search(r"[\"\\<>\n]", re.sub(r"\\[0-9a-f]{6}", "", escaped))

@@ -17,9 +17,10 @@ from ..expr import Bool, Effect, Index, Name, When, unparse, walk
 from ..model import Decision, Rules, Text
 from ..source import shown_path
 from . import example, pictures, tables
-from .facts import (change_group, decision_nodes, effect_names, held_limit, related, shape, topic, uses_attribute,
-                    value_names, wild_sources)
 from .example import prestige_target
+from .facts import (action_kind, change_group, decision_nodes, effect_names, held_limit, noble_visit, rare,
+                    rare_trigger, related, return_to_limit, shape, take_different, topic, uses_attribute, value_names,
+                    wild_sources)
 from .phrases import PLAYER, Phraser, Ref, capitalise, join, sentence
 
 # ---------------------------------------------------------------------------- the sheet tree
@@ -33,6 +34,7 @@ class Item:
     lead: str = ""
     marks: tuple[int, ...] = ()
     note: str = ""  # a variant's note, shown in small type
+    note_en: str = ""  # the same, written only in English: shown in English, marked as such
 
 
 @dataclass
@@ -68,6 +70,7 @@ class HouseRule:
     lead: str
     text: str
     note: str
+    note_en: str = ""  # the notes written only in English (shown marked as English)
 
 
 @dataclass
@@ -87,6 +90,8 @@ class Sheet:
     summary_title: str = ""
     summary: list[Item] = field(default_factory=list)  # the turn summary box, in the order of a turn
     colour_words: pictures.Words | None = None  # the words that name a colour: a swatch goes beside them
+    title_lang: str = ""  # "en" when the title is the English one (no text in the sheet's language)
+    subtitle_en: str = ""  # the variant's description, when it has no text in the sheet's language
 
 
 # ---------------------------------------------------------------------------- the builder
@@ -138,6 +143,17 @@ class Builder:
         if text is None:
             return ""
         return text.get(self.lang) or text.en
+
+    def is_english_only(self, text: Text | None) -> bool:
+        """Is `text` shown in English on this sheet for want of a translation (E610)?"""
+        return text is not None and self.lang != "en" and not text.get(self.lang)
+
+    def note_item(self, text: str, lead: str, marks: tuple[int, ...], note: Text | None) -> Item:
+        """An item with a variant's note (only where the item is marked), in its language."""
+        shown = self.spec_text(note) if marks and note is not None else ""
+        if shown and self.is_english_only(note):
+            return Item(text, lead, marks, note_en=shown)
+        return Item(text, lead, marks, shown)
 
     def marks(self, *paths: str) -> tuple[int, ...]:
         paths = tuple(self.folded.get(change_group(p), p) for p in paths if p)
@@ -197,11 +213,17 @@ class Builder:
         r = self.rules
         title = self.spec_text(r.title)
         subtitle = r.description.get(self.lang) or ""
+        # A description written only in English is shown (in English, marked as such), never dropped.
+        subtitle_en = sentence(r.description.en) if not subtitle and r.description.en else ""
         if r.bases:
             base_title = self.spec_text(self.base.title) if self.base is not None else r.bases[0].name
             variant_of = sentence(self.text("sheet.variant_of", base=base_title))
             if subtitle and sentence(subtitle).casefold() == variant_of.casefold():
                 subtitle = ""  # `new` writes this very description: said once
+            base_title_en = self.base.title.en if self.base is not None else r.bases[0].name
+            english = sentence(tables.load("en").text("sheet.variant_of", base=base_title_en))
+            if subtitle_en.casefold() == english.casefold():
+                subtitle_en = ""  # `new` writes this description in English: the line above says it
             subtitle = variant_of + (" " + sentence(subtitle) if subtitle else "")
         bases = [(shown_path(b.path), b.sha256) for b in r.bases]  # never an absolute path in a sheet
         source_line = self.text("sheet.source", path=shown_path(r.source.path), sha=r.source.sha256)
@@ -218,9 +240,10 @@ class Builder:
             house_intro=self.text("sheet.house.intro", mark=self.text("sheet.mark")) if self.groups else "",
             house=self.house_rules(), sections=sections,
             labels={"mark": self.text("sheet.mark"), "lang": self.lang, "note": self.text("sheet.note"),
-                    "colon": self.text("sheet.colon")},
+                    "colon": self.text("sheet.colon"), "in_english": self.text("sheet.in_english")},
             summary_title=self.text("sheet.summary.title"), summary=self.summary(),
-            colour_words=self.colour_words())
+            colour_words=self.colour_words(),
+            title_lang="en" if self.is_english_only(r.title) else "", subtitle_en=subtitle_en)
 
     # ------------------------------------------------------------------ at a glance
 
@@ -239,11 +262,16 @@ class Builder:
         items = [Item(sentence(self.players_phrase()), self.text("sheet.glance.players"),
                       self.marks("players"))]
         items.append(Item(self.first_player(), self.text("sheet.glance.first"), self.marks("first_player")))
-        items.append(Item(sentence(self.text("sheet.glance.turn_text", n=len(r.actions),
+        kinds = {action_kind(d) for d in r.actions if not rare(d)}
+        items.append(Item(sentence(self.text("sheet.glance.turn_text", n=len(kinds),
                                              steps=len(r.steps))), self.text("sheet.glance.turn")))
-        ends = [self.you().condition(e.when) for e in r.end]
-        items.append(Item(sentence(self.text("sheet.glance.end_text", conds=join(self.t, ends, "or"))),
-                          self.text("sheet.glance.end"), self.marks(*self.trigger_paths())))
+        # The end as it is played (the trigger, then how the game finishes); an end that only a
+        # rare case brings is told in the section, not in the summary.
+        headline_ends = [e for e in r.end if not rare_trigger(e, r)] or list(r.end)
+        ends = [sentence(self.text("sheet.glance.end_text", cond=self.you().condition(e.when),
+                                   finish=self.text(f"sheet.finish.{e.finish}"))) for e in headline_ends]
+        items.append(Item(" ".join(ends), self.text("sheet.glance.end"),
+                          self.marks(*self.trigger_paths(headline_ends))))
         items.append(Item(sentence(self.winner_summary()), self.text("sheet.glance.winner"),
                           self.marks("winners")))
         return Section("glance", self.text("sheet.glance.title"), [Part("para", items)])
@@ -253,9 +281,9 @@ class Builder:
         who = self.spec_text(self.rules.first_player) or self.text("sheet.order.agree")
         return sentence(who) + " " + sentence(self.text("sheet.order.clockwise"))
 
-    def trigger_paths(self) -> list[str]:
+    def trigger_paths(self, triggers=None) -> list[str]:
         paths = []
-        for e in self.rules.end:
+        for e in self.rules.end if triggers is None else triggers:
             paths.append(f"end.{e.name}")
             paths += [f"values.{v}" for v in sorted(value_names(self.rules, [e.when]))]
         return paths
@@ -447,8 +475,36 @@ class Builder:
             out.append(text)
         return out
 
+    def idiom(self, d: Decision, is_step: bool) -> list[str] | None:
+        """The phrases (one per sentence) a rule sheet uses for a decision of a common shape (see the shapes of
+        :mod:`.facts`), else None (the general phrasing applies). A part the printed rules leave
+        open (the fallback of "take 3 different") is marked as a clarification."""
+        r = self.rules
+        wild = self.text(f"colour.{r.wild}")
+        if not is_step:
+            take = take_different(d, r)
+            if take is None:
+                return None
+            key = "sheet.idiom.take_up_to" if take.up_to else "sheet.idiom.take_different"
+            said = [self.text(key, n=take.count, wild=wild)]
+            if take.fallback:
+                said.append(self.text("sheet.clarification", x=self.text(
+                    "sheet.idiom.take_different.fallback", n=take.count)))
+            return said
+        limit = return_to_limit(d, r)
+        if limit is not None:
+            return [self.text("sheet.idiom.limit", n=limit.limit, wild=wild)]
+        visit = noble_visit(d)
+        if visit is not None:
+            return [self.text(f"sheet.idiom.visit.{visit.resolve}")]
+        return None
+
     def decision_item(self, d: Decision, index: int, section: str, is_step: bool, price_shown: bool) -> Item:
         p = Phraser(self.lang, self.rules, d, table=self.table)
+        paths = self.decision_paths(d, "end_of_turn" if is_step else "actions")
+        said = self.idiom(d, is_step)
+        if said is not None:
+            return self.note_item(" ".join(sentence(x) for x in said), self.headline(d, index, is_step), self.marks(*paths), d.note)
         sentences = []
         if is_step and d.while_ is not None:
             sentences.append(sentence(self.text("sheet.step.while", cond=p.condition(d.while_))))
@@ -470,25 +526,36 @@ class Builder:
                 sentences.append(sentence(self.text("sheet.step.choice")))
             elif d.params and d.resolve == "all":
                 sentences.append(sentence(self.text("sheet.step.all")))
-        paths = self.decision_paths(d, "end_of_turn" if is_step else "actions")
-        return Item(" ".join(sentences), self.headline(d, index, is_step), self.marks(*paths),
-                    self.spec_text(d.note) if self.marks(*paths) and d.note else "")
+        return self.note_item(" ".join(sentences), self.headline(d, index, is_step), self.marks(*paths), d.note)
 
     def price_sentence(self, p: Phraser, prm) -> str:
         return p.price(prm.price)
 
     def actions_of(self, kind: str) -> list[tuple[int, Decision]]:
-        return [(i + 1, d) for i, d in enumerate(self.rules.actions) if topic(d, self.rules) == kind]
+        return [(i + 1, d) for i, d in enumerate(self.rules.actions) if topic(d, self.rules) == kind and not rare(d)]
+
+    def rare_item(self, d: Decision, index: int) -> Item:
+        """A rare-case action (taken only when stuck), told as a short note."""
+        p = Phraser(self.lang, self.rules, d, table=self.table)
+        text = sentence(self.text("sheet.rare.stuck", action=self.text("sheet.quote", x=self.headline(d, index, False)),
+                                  effects=p.effects(d.effects)))
+        if not (isinstance(d.condition, Bool) and d.condition.value):
+            text += " " + sentence(self.text("sheet.condition", cond=p.condition(d.condition)))
+        paths = self.decision_paths(d, "actions")
+        return self.note_item(text, self.text("sheet.rare"), self.marks(*paths), d.note)
 
     def turn(self) -> Section:
         r = self.rules
-        parts = [Part("para", [Item(sentence(self.text("sheet.turn.intro", n=len(r.actions))))])]
-        names = [self.headline(d, i + 1, False) for i, d in enumerate(r.actions)]
-        parts.append(Part("list", [Item(n) for n in names]))
+        usual = [(i + 1, d) for i, d in enumerate(r.actions) if not rare(d)]
+        parts = [Part("para", [Item(sentence(self.text("sheet.turn.intro", n=len(usual))))])]
+        parts.append(Part("list", [Item(self.headline(d, i, False)) for i, d in usual]))
         other = self.actions_of("other")
         if other:
             parts.append(Part("heading", title=self.text("sheet.turn.other")))
             parts.append(Part("list", [self.decision_item(d, i, "actions", False, False) for i, d in other]))
+        stuck = [(i + 1, d) for i, d in enumerate(r.actions) if rare(d)]
+        if stuck:
+            parts.append(Part("para", [self.rare_item(d, i) for i, d in stuck]))
         if r.steps:
             steps = [d for d in r.steps if d is not self.limit_step() and "visit" not in effect_names(d.effects)]
             parts.append(Part("para", [Item(sentence(self.text("sheet.turn.steps", n=len(r.steps),
@@ -542,7 +609,7 @@ class Builder:
             if bought is not None:
                 facts.append(Item(sentence(self.purchase_text(bought)), self.text("sheet.example.lead")))
         facts.append(Item(sentence(self.text("sheet.buy.bonus")), self.text("sheet.buy.bonus_lead")))
-        facts.append(Item(sentence(self.text("sheet.buy.wild")), capitalise(self.text(f"colour.{self.rules.wild}"))))
+        facts.append(Item(sentence(self.text("sheet.buy.wild", n=1)), capitalise(self.text(f"colour.{self.rules.wild}"))))
         parts.append(Part("para", facts))
         return Section("buy", self.text("sheet.buy.title"), parts)
 
@@ -584,7 +651,8 @@ class Builder:
             text = self.text("sheet.end.trigger", cond=cond, finish=self.text(f"sheet.finish.{e.finish}"))
             paths = [f"end.{e.name}"] + [f"values.{v}" for v in sorted(value_names(r, [e.when]))]
             marks = self.marks(*paths)
-            items.append(Item(sentence(text), "", marks, self.spec_text(e.note) if marks and e.note else ""))
+            lead = self.text("sheet.rare") if rare_trigger(e, r) else ""
+            items.append(self.note_item(sentence(text), lead, marks, e.note))
         parts = [Part("list", items)]
         played = [Item(sentence(self.text("sheet.end.played", cond=self.you().condition(e.when))),
                        self.text("sheet.end.played_lead"),
@@ -601,8 +669,7 @@ class Builder:
             key = "sheet.rank.level_first" if i == 0 else "sheet.rank.level_next"
             marks = self.marks(f"winners.ranking.{level.name}",
                                *(f"values.{v}" for v in sorted(value_names(r, [level.by]))))
-            ranking.append(Item(sentence(self.text(key, x=self.rank_phrase(level))), "", marks,
-                                self.spec_text(level.note) if marks and level.note else ""))
+            ranking.append(self.note_item(sentence(self.text(key, x=self.rank_phrase(level))), "", marks, level.note))
         ranking.append(Item(sentence(self.text("sheet.rank.shared")), "", self.marks("winners.ties")))
         parts.append(Part("heading", title=self.text("sheet.rank.title")))
         parts.append(Part("steps", ranking))
@@ -640,7 +707,7 @@ class Builder:
         worth = self.count("noun.point", card_points)
         if anna.nobles:
             text = self.text("sheet.example.anna_nobles", **names, cards=cards, worth=worth,
-                             nobles=self.count("attr.nobles.noun", len(anna.nobles)),
+                             nobles=self.text("sheet.example.nobles", n=len(anna.nobles)),
                              noble_worth=self.count("noun.point", noble_points),
                              sum=f"{card_points} + {noble_points} = {total}",
                              total=self.count("noun.point", total))
@@ -756,10 +823,18 @@ class Builder:
         givers, from_taking = wild_sources(r)
         token_actions = self.actions_of("tokens")
         if token_actions and not from_taking:
-            paths = [f"actions.{d.name}" for _, d in token_actions] + [f"actions.{d.name}" for d in givers]
-            if givers:
-                ways = join(self.t, [self.text("sheet.quote", x=self.headline(d, r.actions.index(d) + 1, False))
-                                     for d in givers], "or")
+            paths = [f"actions.{d.name}" for _, d in token_actions] + [f"{s}.{d.name}" for s, d in givers]
+            by_action = [d for s, d in givers if s == "actions"]
+            by_step = [d for s, d in givers if s == "end_of_turn"]
+            ways = join(self.t, [self.text("sheet.quote", x=self.headline(d, r.actions.index(d) + 1, False))
+                                 for d in by_action], "or")
+            steps = join(self.t, [self.text("sheet.quote", x=self.headline(d, r.steps.index(d) + 1, True))
+                                  for d in by_step], "and")
+            if by_action and by_step:
+                text = self.text("sheet.mistake.wild_and_steps", wild=wild, ways=ways, steps=steps)
+            elif by_step:
+                text = self.text("sheet.mistake.wild_steps", wild=wild, steps=steps)
+            elif by_action:
                 text = self.text("sheet.mistake.wild", wild=wild, ways=ways)
             else:
                 text = self.text("sheet.mistake.wild_never", wild=wild)
@@ -798,11 +873,12 @@ class Builder:
             kind = "remove" if "remove" in kinds else "add" if "add" in kinds else "set"
             if kind == "set" and all(c.path == f"{group}.position" for c in changes):
                 kind = "move"  # only its place in the order changed (before/after)
-            notes = []
+            notes, notes_en = [], []
             for c in changes:
                 note = self.spec_text(c.note)
-                if note and note not in notes:
-                    notes.append(note)
+                into = notes_en if self.is_english_only(c.note) else notes
+                if note and note not in into:
+                    into.append(note)
             lead, text = self.describe_group(group, kind)
             rows = [group] + [g for g in folded if g.startswith("players.")]
             if len(rows) > 1:
@@ -812,7 +888,8 @@ class Builder:
                 now, was = self.element(self.rules, value), self.element(self.base, value)
                 if text and now is not None and was is not None and now.value != was.value:
                     text += " " + self.text("sheet.house.was_number", old=was.value, new=now.value)
-            out.append(HouseRule(number, self.text(f"sheet.house.{kind}"), lead, text, " ".join(notes)))
+            out.append(HouseRule(number, self.text(f"sheet.house.{kind}"), lead, text, " ".join(notes),
+                                 " ".join(notes_en)))
         return out
 
     def element(self, rules: Rules | None, group: str):
@@ -904,6 +981,10 @@ class Builder:
         for section, decisions in (("actions", r.actions), ("end_of_turn", r.steps)):
             for i, d in enumerate(decisions):
                 p = Phraser(self.lang, r, d, table=self.table)
+                said = self.idiom(d, section == "end_of_turn")
+                if said is not None and name in value_names(r, decision_nodes(d)):  # the idiom holds the number
+                    out.append((f"{section}.{d.name}", self.headline(d, i + 1, section == "end_of_turn"), said[0]))
+                    continue
                 for node, key in ((d.while_, "sheet.step.while"), (d.condition, "sheet.condition")):
                     if node is not None and name in value_names(r, [node]):
                         out.append((f"{section}.{d.name}", self.headline(d, i + 1, section == "end_of_turn"),

@@ -195,9 +195,19 @@ class Phraser:
         return self.thing(node)[""]
 
     def effects(self, stmts) -> str:
+        """The effects in order; a card the previous effect named is "it" ("reserve the chosen card
+        and replace it ..."), where the table has that effect's pronoun form (``eff.NAME.it``)."""
         if not stmts:
             return self.t.text("eff.nothing")
-        return join(self.t, [self.effect(s) for s in stmts])
+        said, previous = [], None
+        for stmt in stmts:
+            card = _card_of(stmt)
+            if card is not None and card == previous and self.t.table.has(f"eff.{stmt.name}.it"):
+                said.append(self.t.text(f"eff.{stmt.name}.it"))
+            else:
+                said.append(self.effect(stmt))
+            previous = card
+        return join(self.t, said)
 
     def price(self, node) -> str:
         """A payment's price, an expression of the gem colour `c`: "for each gem colour, you pay ..."."""
@@ -590,6 +600,13 @@ class Phraser:
             return self.t.text("count.n", n=n, noun=noun)
         noun = self.t.text(f"noun.token.{variant}", n=None, **fields)
         return self.t.text("count.expr", x=self.number(amount), noun=noun)
+
+
+def _card_of(stmt):
+    """The card an effect acts on (`reserve(card)`, `refill(card)`...), if it names one."""
+    if isinstance(stmt, Effect) and stmt.name in ("reserve", "refill", "acquire", "bury") and stmt.args:
+        return stmt.args[0] if isinstance(stmt.args[0], Name) else None
+    return None
 
 
 def constant(rules: Rules, node, bound: Mapping[str, object] = {}) -> int | None:  # noqa: B006 - read only

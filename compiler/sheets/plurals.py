@@ -36,3 +36,27 @@ def category(lang: str, n: int) -> str:
             return "few"
         return "other"
     raise ValueError(f"no plural rules for language {lang!r}")
+
+
+def disagreements(lang: str, text: str, nouns: dict[str, dict[str, str]]) -> list[str]:
+    """Every "number noun" pair of `text` whose noun is in a plural form its number does not take.
+
+    `nouns` maps a noun's name to its forms by plural category (a language table's plural
+    entries). A pair is wrong when the noun after a whole number is the form of another category
+    and not also the form of the number's own ("3 cards" is right in English, "3 card" is not;
+    Serbian "3 карте" is right, "3 карата" is not). Numbers inside larger ones ("1.5", "12 + 3")
+    are read whole.
+    """
+    import re
+
+    found = []
+    for forms in nouns.values():
+        by_form: dict[str, set[str]] = {}
+        for cat, form in forms.items():
+            by_form.setdefault(form, set()).add(cat)
+        for form, cats in by_form.items():
+            for m in re.finditer(rf"(?<![\w.,])(\d+) {re.escape(form)}(?!\w)", text):
+                own = category(lang, int(m[1]))
+                if own not in cats and forms.get(own, forms.get("other")) != form:
+                    found.append(m[0])
+    return sorted(set(found))

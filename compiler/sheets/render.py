@@ -72,10 +72,23 @@ def html_comment(text) -> str:
 
 
 def css_string(text) -> Markup:
-    """Text for the inside of a CSS string in a <style> element: every non-alphanumeric escaped."""
+    """Text for the inside of a CSS string in a <style> element: every character but an ASCII
+    letter, digit or space written as a hex escape.
+
+    An escape is always six hex digits, so the character after it can never be read as one of
+    its digits; and CSS swallows the one whitespace that follows an escape (its terminator), so
+    an escape that the text follows with whitespace, or that ends the text (the template may put
+    a space after it), gets a space of its own to be swallowed instead of the text's.
+    """
+    text = str(text)
     out = []
-    for ch in str(text):
-        out.append(ch if ch.isalnum() and ch.isascii() or ch == " " else f"\\{ord(ch):06x}")
+    for i, ch in enumerate(text):
+        if ch.isascii() and ch.isalnum() or ch == " ":
+            out.append(ch)
+            continue
+        out.append(f"\\{ord(ch):06x}")
+        if i + 1 == len(text) or text[i + 1] == " ":  # the only whitespace left unescaped
+            out.append(" ")
     return Markup("".join(out))
 
 
