@@ -692,7 +692,9 @@ def play(spec, players, seats, seed, load_path, cache_dir):
               help="The SQLite file of the tables; a restarted server resumes every table in it.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="The port.")
-def serve(specs, db, host, port):
+@click.option("--bot-delay", type=click.FloatRange(0, 60), default=0.6, show_default=True, metavar="SECONDS",
+              help="How long a bot waits before its move, so that people see the moves one by one.")
+def serve(specs, db, host, port, bot_delay):
     """Serve a web table: play SPEC (default: the official rules and the catalogue) in the browser,
     humans by invitation links and bots. Needs the `web` extra (pip install -e '.[web]')."""
     missing = [m for m in ("starlette", "uvicorn") if importlib.util.find_spec(m) is None]
@@ -707,7 +709,7 @@ def serve(specs, db, host, port):
         if diagnostics:
             raise CompileError(diagnostics)
         variants = server.load_variants([spec_arg(p) for p in paths], sources)
-        app = server.make_app(variants, db)
+        app = server.make_app(variants, db, bot_delay)
     except CompileError as err:
         show_undecodable(err.diagnostics, sources)
         report(err, sources)

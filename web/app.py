@@ -172,8 +172,11 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6) -> Starlett
             return page_error(env, 422, "choose the number of players")
         n = int(players)
         seats = [form.get(f"seat{i}", [HUMAN])[0] for i in range(n)]
+        seed = form.get("seed", [""])[0].strip()
+        if seed and (not seed.isascii() or not seed.isdigit() or len(seed) > 18):
+            return page_error(env, 422, "a seed is a whole number from 0 to 2**62")
         try:
-            table, host, _ = hub.create(spec, n, seats)
+            table, host, _ = hub.create(spec, n, seats, int(seed) if seed else None)
         except Refused as e:
             return page_error(env, e.status, e.message)
         hub.kick(table)
@@ -269,6 +272,9 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6) -> Starlett
         text = await asyncio.to_thread(variant.sheet, lang)
         return HTMLResponse(text, headers={"Content-Security-Policy": sheet_csp(text)})
 
+    async def favicon(request: Request) -> Response:
+        return Response(status_code=204)  # no icon; an answer, so that browsers do not log a 404
+
     async def refused(request: Request, exc: Refused) -> Response:
         return error(exc.status, exc.message)
 
@@ -293,6 +299,7 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6) -> Starlett
         Route(seat_api + "/events", events),
         Route(seat_api + "/game.json", download),
         Route("/rules/{spec}/{lang}", rules),
+        Route("/favicon.ico", favicon),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={Refused: refused})
