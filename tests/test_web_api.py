@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import pathlib
 import re
+import subprocess
+import sys
 import time
 import urllib.parse
 
@@ -156,6 +158,7 @@ def test_an_illegal_move_gets_the_engines_reason_and_changes_nothing(variants, d
     (b'\xff\xfe', 400, "the body is not JSON"),
     (b'[' * 100_000, 413, "a request body holds at most 16384 bytes"),
     (b'{"action": 15, "pad": "' + b"x" * 20_000 + b'"}', 413, "a request body holds at most 16384 bytes"),
+    (b'{"action": ' + b"9" * 5000 + b"}", 400, "the body is not JSON"),
 ])
 def test_bad_requests_get_a_4xx_and_change_nothing(variants, db, body, status, message):
     last = engine(variants).NUM_ACTIONS - 1
@@ -173,8 +176,12 @@ def test_bad_requests_get_a_4xx_and_change_nothing(variants, db, body, status, m
     ({"spec": SPEC, "players": 2, "seats": ["human"]}, "give one seat per player (2): human, random, greedy or mcts"),
     ({"spec": SPEC, "players": 2, "seats": ["human", "grredy"]},
      "seat 2: unknown bot 'grredy' (did you mean 'greedy'?); expected one of: random, greedy, mcts (or 'human')"),
-    ({"spec": SPEC, "players": 2, "seats": ["greedy", "random"]},
-     "a table needs at least one human seat (bots alone: use `splendor-rules simulate`)"),
+    ({"spec": SPEC, "players": 2, "seats": ["human", "mcts:5001"]},
+     "seat 2: a bot of this server thinks for at most 5000 playouts"),
+    ({"spec": SPEC, "players": 2, "seats": ["human", "mcts:" + "9" * 5000]},
+     "seat 2: human, random, greedy, mcts or mcts:PLAYOUTS"),
+    ({"spec": SPEC, "players": 2, "seats": ["human", 3]}, "seat 2: human, random, greedy, mcts or mcts:PLAYOUTS"),
+    ({"spec": SPEC, "players": 2.0, "seats": ["human", "human"]}, "target-12 plays with 2, 3, 4 players"),
     ({"spec": SPEC, "players": 2, "seats": ["human", "human"], "seed": -1}, "a seed is a whole number from 0 to 2**62"),
 ])
 def test_a_table_asked_for_wrongly_is_refused(variants, db, body, message):
@@ -216,6 +223,33 @@ def test_bots_move_on_their_own(variants, db):
             view = c.get(api0).json()
         assert [m["seat"] for m in view["log"]][:3] == [0, 1, 2]
         assert view["current"] == 0 and view["legal"]
+
+
+def test_a_table_of_bots_plays_itself_and_the_host_watches_with_blind_reserves_hidden(variants, db):
+    module = engine(variants)
+    with client(variants, db) as c:
+        made = new_table(c, ("greedy", "random", "greedy"), seed=9)
+        assert [s["link"] for s in made["seats"]] == [None, None, None]
+        host = c.get(made["host"]).text
+        watch = re.search(r'class="watch-link" href="([^"]+)"', host)[1]
+        assert c.get(watch).status_code == 200
+        api = "/api/tables/{}/watch/{}".format(*urllib.parse.urlparse(watch).path.split("/")[2:])
+        deadline = time.monotonic() + 60
+        view = c.get(api).json()
+        while not view["over"] and time.monotonic() < deadline:
+            time.sleep(0.05)
+            view = c.get(api).json()
+            if not view["over"]:
+                game = module.new_game(3, seed=9)
+                for m in view["log"]:
+                    game.apply(module.string_to_action(m["text"]))
+                for p in range(3):  # each seat's part as another seat sees it: blind cards hidden
+                    assert view["state"]["seats"][p] == game.observation((p + 1) % 3)["seats"][p]
+                assert view["legal"] == []
+        assert view["over"]
+        r = c.post(api + "/actions", json={"action": 0})
+        assert (r.status_code, r.json()) == (403, {"error": "a spectator does not play"})
+        assert c.get(api[:-1] + "x").json() == {"error": "this link does not open that table"}
 
 
 def test_the_event_stream_sends_the_seats_view(variants, db):
@@ -367,3 +401,30 @@ def test_serve_refuses_a_spec_with_errors_before_starting(tmp_path):
     assert result.exit_code == 1
     assert "bad.yaml:5:" in result.output and "error[" in result.output
     assert not (tmp_path / "t.db").exists()
+
+
+def test_unknown_routes_and_methods_answer_in_json_under_the_api(variants, db):
+    with client(variants, db) as c:
+        api0 = api_of(new_table(c)["seats"][0]["link"])
+        assert (c.get("/api/nothing").status_code, c.get("/api/nothing").json()) == (404, {"error": "no such page"})
+        r = c.get(api0 + "/actions")
+        assert (r.status_code, r.json()) == (405, {"error": "this method is not allowed here"})
+        r = c.post(api0 + "/actions", content=b'{"action": 15}', headers={"content-length": "x15"})
+        assert r.status_code == 400
+        page = c.get("/nothing")
+        assert page.status_code == 404 and "no such page" in page.text
+
+
+def test_the_core_needs_no_web_package():
+    """compiler and playtest import without Starlette or uvicorn; `serve` then says what is missing."""
+    code = ("import sys\n"
+            "sys.modules['starlette'] = sys.modules['uvicorn'] = None\n"
+            "import compiler.cli, playtest.terminal, playtest.simulate\n"
+            "assert not [m for m in sys.modules if m == 'web' or m.startswith('web.')], 'web imported'\n"
+            "from click.testing import CliRunner\n"
+            "r = CliRunner().invoke(compiler.cli.main, ['serve'])\n"
+            "print(r.exit_code, r.output, end='')\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ("2 error: `serve` needs the web extra (missing: starlette, uvicorn): "
+                           "pip install -e '.[web]'\n")

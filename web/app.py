@@ -28,6 +28,7 @@ import urllib.parse
 
 import jinja2
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
@@ -74,7 +75,9 @@ def page_error(env, status: int, message: str) -> HTMLResponse:
 async def read_body(request: Request) -> bytes:
     """The request's body, refused with 413 past MAX_BODY bytes (read no further)."""
     declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+    if declared is not None and not (declared.isascii() and declared.isdigit()):
+        raise Refused(400, "the Content-Length is not a number")
+    if declared is not None and int(declared) > MAX_BODY:
         raise Refused(413, f"a request body holds at most {MAX_BODY} bytes")
     data = bytearray()
     async for chunk in request.stream():
@@ -137,17 +140,28 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6) -> Starlett
     store = Store(db_path)
     hub = Hub(variants, store, bot_delay)
 
-    def seat_table(request: Request) -> tuple[LiveTable, int]:
+    def seat_table(request: Request) -> tuple[LiveTable, int | None]:
+        """The table and seat a link opens (seat None: the host's link to watch); 403 otherwise."""
         table_id = request.path_params["table"]
         table = hub.tables.get(table_id)
         if table is None:
             why = hub.unavailable.get(table_id)
             raise Refused(404 if why is None else 410, "no such table" if why is None
                           else "this table could not be resumed after the server restarted")
-        seat = request.path_params["seat"]
+        seat = request.path_params.get("seat")
+        if seat is None:
+            if not table.watch_allowed(request.path_params["secret"]):
+                raise Refused(403, "this link does not open that table")
+            return table, None
         if not table.seat_allowed(seat, request.path_params["secret"]):
             raise Refused(403, "this link does not open that seat")
         return table, seat
+
+    def view_url(request: Request, table: LiveTable, seat: int | None) -> str:
+        secret = request.path_params["secret"]
+        if seat is None:
+            return request.url_for("watch_view", table=table.id, secret=secret).path
+        return request.url_for("seat_view", table=table.id, seat=seat, secret=secret).path
 
     def links(request: Request, table: LiveTable, secrets_by_seat: dict[int, str]) -> list[dict]:
         return [{"seat": i, "who": s.who,
@@ -199,7 +213,8 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6) -> Starlett
         return HTMLResponse(env.get_template("host.html").render(
             table=table, title=variants[table.spec].title if table.spec in variants else table.spec,
             seats=links(request, table, seat_secrets(secret, table.id, table.seats)),
-            over=table.game.is_over(), moves=len(table.log)))
+            over=table.game.is_over(), moves=len(table.log),
+            watch=request.url_for("watch", table=table.id, secret=secret) if len(table.seats) > 1 else None))
 
     async def play(request: Request) -> Response:
         try:
@@ -207,7 +222,7 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6) -> Starlett
         except Refused as e:
             return page_error(env, e.status, e.message)
         lang = pick_language(request)
-        api = request.url_for("seat_view", table=table.id, seat=seat, secret=request.path_params["secret"]).path
+        api = view_url(request, table, seat)
         return HTMLResponse(env.get_template("play.html").render(
             table=table, seat=seat, lang=lang, languages=LANGUAGE_NAMES, spec=table.spec,
             title=variants[table.spec].title if table.spec in variants else table.spec,
@@ -222,6 +237,8 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6) -> Starlett
     async def act(request: Request) -> Response:
         table, seat = seat_table(request)
         data = await read_json(request)
+        if seat is None:
+            raise Refused(403, "a spectator does not play")
         if "action" not in data:
             raise Refused(422, "say which action: {\"action\": id}")
         await hub.act(table, seat, data["action"], data.get("after"))
@@ -278,6 +295,13 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6) -> Starlett
     async def refused(request: Request, exc: Refused) -> Response:
         return error(exc.status, exc.message)
 
+    async def http_error(request: Request, exc: HTTPException) -> Response:
+        """Starlette's own refusals (no such route, a method not allowed): JSON under /api/, a page elsewhere."""
+        message = {404: "no such page", 405: "this method is not allowed here"}.get(exc.status_code, str(exc.detail))
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": message}, status_code=exc.status_code, headers=exc.headers)
+        return page_error(env, exc.status_code, message)
+
     @contextlib.asynccontextmanager
     async def lifespan(app):
         hub.resume_all()
@@ -288,6 +312,7 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6) -> Starlett
             hub.stop()
 
     seat_api = "/api/tables/{table}/seats/{seat:int}/{secret}"
+    watch_api = "/api/tables/{table}/watch/{secret}"
     routes = [
         Route("/", index, name="index"),
         Route("/tables", create_form, methods=["POST"]),
@@ -298,11 +323,16 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6) -> Starlett
         Route(seat_api + "/actions", act, methods=["POST"]),
         Route(seat_api + "/events", events),
         Route(seat_api + "/game.json", download),
+        Route("/watch/{table}/{secret}", play, name="watch"),
+        Route(watch_api, seat_view, name="watch_view"),
+        Route(watch_api + "/actions", act, methods=["POST"]),
+        Route(watch_api + "/events", events),
+        Route(watch_api + "/game.json", download),
         Route("/rules/{spec}/{lang}", rules),
         Route("/favicon.ico", favicon),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={Refused: refused})
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={Refused: refused, HTTPException: http_error})
     app.state.hub = hub
     app.add_middleware(SecurityHeaders)
     return app

@@ -29,5 +29,6 @@ def make_app(variants: dict, db: str, bot_delay: float = 0.6):
 
 
 def run(app, host: str, port: int) -> None:
-    # A short grace on shutdown: the seats' event streams never end by themselves.
-    uvicorn.run(app, host=host, port=port, timeout_graceful_shutdown=2, log_level="info")
+    # A short grace on shutdown: the seats' event streams never end by themselves. No access log:
+    # the paths hold the seats' secrets.
+    uvicorn.run(app, host=host, port=port, timeout_graceful_shutdown=2, log_level="info", access_log=False)

@@ -28,6 +28,7 @@ from .store import Store, digest, same_secret
 
 HUMAN = "human"
 MAX_SEAT_NAME = 20
+MAX_PLAYOUTS = 5000  # an mcts bot's budget: more would hold a worker thread for minutes a move
 log = logging.getLogger("splendor_rules.web")
 
 
@@ -71,6 +72,10 @@ class LiveTable:
         """Whether `secret` opens `seat` (a human's seat; a bot's has no link)."""
         return 0 <= seat < len(self.seats) and same_secret(secret, self.seats[seat].secret_hash)
 
+    def watch_allowed(self, secret: str) -> bool:
+        """Whether `secret` is the host's, which also opens the spectators' view."""
+        return self.host_allowed(secret)
+
     def host_allowed(self, secret: str) -> bool:
         return same_secret(secret, self.host_hash)
 
@@ -90,12 +95,14 @@ def seat_names(module, players: int, seats: list) -> list[str]:
         name = name.strip().lower()
         if name != HUMAN:
             try:
-                parse_bot(name)
+                _, options = parse_bot(name)
             except BotError as e:
                 raise Refused(422, f"seat {i + 1}: {e} (or '{HUMAN}')") from None
+            if options.get("playouts", 0) > MAX_PLAYOUTS:
+                raise Refused(422, f"seat {i + 1}: a bot of this server thinks for at most {MAX_PLAYOUTS} playouts")
         out.append(name)
-    if HUMAN not in out:
-        raise Refused(422, "a table needs at least one human seat (bots alone: use `splendor-rules simulate`)")
+    if HUMAN not in out and players < 2:
+        raise Refused(422, "a solo table needs its human")
     return out
 
 

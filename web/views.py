@@ -67,12 +67,22 @@ def full_state(game) -> dict:
     return state
 
 
-def seat_view(table, seat: int) -> dict:
-    """Everything `seat` may know of `table` now."""
+def public_state(game) -> dict:
+    """What anyone at the table may see (a spectator): each seat's part as another seat's
+    observation shows it, so every blind reserve is hidden. Needs two seats or more."""
+    n = game.num_players
+    state = game.observation(1 % n)
+    state["seats"] = [game.observation((p + 1) % n)["seats"][p] for p in range(n)]
+    state["observer"] = None
+    return state
+
+
+def seat_view(table, seat: int | None) -> dict:
+    """Everything `seat` may know of `table` now (`seat` None: a spectator)."""
     game, module = table.game, table.module
     over = game.is_over()
     current = game.current_player
-    state = full_state(game) if over else game.observation(seat)
+    state = full_state(game) if over else public_state(game) if seat is None else game.observation(seat)
     pending = state.get("pending")
     return {
         "table": table.id, "spec": table.spec, "you": seat, "moves": len(table.log),

@@ -130,6 +130,7 @@
     } else {
       text = seatName(view.current) + " to play";
     }
+    if (page.seat === null) text = "Watching · " + text;
     if (view.problem) text += " · " + view.problem;
     $("status").textContent = text;
     document.body.classList.toggle("my-turn", myTurn());
@@ -204,7 +205,7 @@
   function renderActions() {
     const box = $("actions");
     box.replaceChildren();
-    if (view.over) return;
+    if (view.over || page.seat === null) return;
     const legal = new Set(view.legal);
     const mine = myTurn();
     const stepsNow = view.phase !== "action";
