@@ -16,7 +16,7 @@ from starlette.testclient import TestClient
 
 from compiler import cli
 from playtest.bots import make_bot
-from web import catalogue, server, store
+from web import botwork, catalogue, server, store
 from web.tables import seat_secrets
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -33,8 +33,9 @@ def db(tmp_path):
     return str(tmp_path / "tables.sqlite3")
 
 
-def client(variants, db, bot_delay=0.0):
-    return TestClient(server.make_app(variants, db, bot_delay=bot_delay))
+def client(variants, db, bot_delay=0.0, bot_workers=0):
+    """The app under the test client; bots think in threads (bot_workers=0) unless asked."""
+    return TestClient(server.make_app(variants, db, bot_delay=bot_delay, bot_workers=bot_workers))
 
 
 def api_of(link: str) -> str:
@@ -211,8 +212,9 @@ def test_a_seat_sees_its_observation_not_the_deck_nor_others_blind_reserves(vari
         assert theirs["log"] == [{"seat": 0, "text": "reserve deck 1"}]
 
 
-def test_bots_move_on_their_own(variants, db):
-    with client(variants, db) as c:
+@pytest.mark.parametrize("workers", [0, 1])
+def test_bots_move_on_their_own_in_threads_or_in_a_worker_process(variants, db, workers):
+    with client(variants, db, bot_workers=workers) as c:
         api0 = api_of(new_table(c, ("human", "greedy", "random"))["seats"][0]["link"])
         legal = c.get(api0).json()["legal"]
         c.post(api0 + "/actions", json={"action": legal[0]})
@@ -223,6 +225,18 @@ def test_bots_move_on_their_own(variants, db):
             view = c.get(api0).json()
         assert [m["seat"] for m in view["log"]][:3] == [0, 1, 2]
         assert view["current"] == 0 and view["legal"]
+    # Each bot's move is its own, seeded by (table seed, seat, move): the same wherever it thinks.
+    module = engine(variants)
+    game = module.new_game(3, seed=7)
+    game.apply(legal[0])
+    expected = [module.action_to_string(legal[0])]
+    while game.current_player != 0:
+        who = ("greedy", "random")[game.current_player - 1]
+        action = botwork.choose_here(module, game.clone(), who, botwork.bot_seed(7, game.current_player,
+                                                                                 len(expected)))
+        game.apply(action)
+        expected.append(module.action_to_string(action))
+    assert [m["text"] for m in view["log"]] == expected
 
 
 def test_a_table_of_bots_plays_itself_and_the_host_watches_with_blind_reserves_hidden(variants, db):

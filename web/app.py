@@ -134,11 +134,12 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def create_app(variants: dict, db_path: str, bot_delay: float = 0.6) -> Starlette:
-    """The web table over `variants` (name -> web.catalogue.Variant), storing in `db_path`."""
+def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers: int = 1) -> Starlette:
+    """The web table over `variants` (name -> web.catalogue.Variant), storing in `db_path`; bots
+    wait `bot_delay` seconds before a move and think in `bot_workers` processes (0: threads)."""
     env = templates()
     store = Store(db_path)
-    hub = Hub(variants, store, bot_delay)
+    hub = Hub(variants, store, bot_delay, bot_workers)
 
     def seat_table(request: Request) -> tuple[LiveTable, int | None]:
         """The table and seat a link opens (seat None: the host's link to watch); 403 otherwise."""
@@ -190,7 +191,7 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6) -> Starlett
         if seed and (not seed.isascii() or not seed.isdigit() or len(seed) > 18):
             return page_error(env, 422, "a seed is a whole number from 0 to 2**62")
         try:
-            table, host, _ = hub.create(spec, n, seats, int(seed) if seed else None)
+            table, host, _ = await hub.create(spec, n, seats, int(seed) if seed else None)
         except Refused as e:
             return page_error(env, e.status, e.message)
         hub.kick(table)
@@ -198,7 +199,7 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6) -> Starlett
 
     async def create_api(request: Request) -> Response:
         data = await read_json(request)
-        table, host, secrets_by_seat = hub.create(data.get("spec"), data.get("players"), data.get("seats"),
+        table, host, secrets_by_seat = await hub.create(data.get("spec"), data.get("players"), data.get("seats"),
                                                   data.get("seed"))
         hub.kick(table)
         return JSONResponse({"table": table.id, "host": str(request.url_for("host", table=table.id, secret=host)),
@@ -310,6 +311,7 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6) -> Starlett
             yield
         finally:
             hub.stop()
+            store.close()
 
     seat_api = "/api/tables/{table}/seats/{seat:int}/{secret}"
     watch_api = "/api/tables/{table}/watch/{secret}"

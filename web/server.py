@@ -21,9 +21,9 @@ def load_variants(paths: list[str] | None, sources=None) -> dict:
     return catalogue.load(paths if paths else catalogue.default_specs(), sources)
 
 
-def make_app(variants: dict, db: str, bot_delay: float = 0.6):
+def make_app(variants: dict, db: str, bot_delay: float = 0.6, bot_workers: int = 1):
     try:
-        return create_app(variants, db, bot_delay)
+        return create_app(variants, db, bot_delay, bot_workers)
     except sqlite3.Error as e:
         raise ServeError(f"cannot open the database {db}: {e}") from None
 

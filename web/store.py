@@ -1,7 +1,8 @@
 """Tables, seats and moves in SQLite (the standard library's sqlite3).
 
 Every move is committed before the server acknowledges it (``synchronous=FULL`` in WAL mode:
-a commit that returned is on disk), so a server that stops, however it stops, resumes every
+a commit that returned is on disk; moves of several tables that wait together share one
+commit), so a server that stops, however it stops, resumes every
 table from the file: the table's engine text, seed and player count, then its moves in order.
 
 A seat's secret is never stored: only its SHA-256, compared in constant time
@@ -9,9 +10,13 @@ A seat's secret is never stored: only its SHA-256, compared in constant time
 """
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import hmac
+import queue
 import sqlite3
+import threading
 import time
 from dataclasses import dataclass
 
@@ -72,38 +77,113 @@ class StoredTable:
 
 
 class Store:
-    """One SQLite file; every method is one transaction."""
+    """One SQLite file; every method is one transaction (one lock orders the threads that use it).
+
+    :meth:`store_move` is what the server awaits for each move: a writer thread commits the
+    moves waiting at that moment together (a group commit: one disk sync for all of them), so
+    the event loop never waits on the disk and many tables cost few syncs.
+    """
 
     def __init__(self, path: str):
         self.path = path
+        self.lock = threading.Lock()
         self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(SCHEMA)
+        self.pending: queue.SimpleQueue = queue.SimpleQueue()
+        self.writer: threading.Thread | None = None
 
     def close(self) -> None:
-        self.db.close()
+        if self.writer is not None:
+            self.pending.put(None)
+            self.writer.join(10)
+            self.writer = None
+        with self.lock:
+            self.db.close()
 
-    def create_table(self, table_id: str, spec: str, engine_source: str, players: int, seed: int, host_hash: str,
-                     seats: list[tuple[str, str | None]]) -> None:
+    async def store_move(self, table_id: str, n: int, seat: int, action: int) -> None:
+        """Store move number `n` (from 0) of a table; returns once it is committed (raises
+        sqlite3.Error when it is not: the primary key refuses a second move n)."""
+        at = time.time()
+        await self._write(lambda db: db.execute("INSERT INTO moves (table_id, n, seat, action, at) "
+                                                "VALUES (?, ?, ?, ?, ?)", (table_id, n, seat, action, at)))
+
+    async def create_table(self, table_id: str, spec: str, engine_source: str, players: int, seed: int,
+                           host_hash: str, seats: list[tuple[str, str | None]]) -> None:
+        """Store a new table and its seats (the engine's text once per engine); returns once committed."""
         sha = digest(engine_source)
-        with self._transaction():
-            self.db.execute("INSERT OR IGNORE INTO engines (sha256, source) VALUES (?, ?)", (sha, engine_source))
-            self.db.execute("INSERT INTO tables (id, spec, engine, players, seed, host_hash, created) "
-                            "VALUES (?, ?, ?, ?, ?, ?, ?)", (table_id, spec, sha, players, seed, host_hash, time.time()))
-            self.db.executemany("INSERT INTO seats (table_id, seat, who, secret_hash) VALUES (?, ?, ?, ?)",
-                                [(table_id, i, who, h) for i, (who, h) in enumerate(seats)])
+        created = time.time()
 
-    def add_move(self, table_id: str, n: int, seat: int, action: int) -> None:
-        """Store move number `n` (from 0); committed when this returns (the primary key refuses a
-        second move n, so two writers cannot both store one)."""
-        with self._transaction():
-            self.db.execute("INSERT INTO moves (table_id, n, seat, action, at) VALUES (?, ?, ?, ?, ?)",
-                            (table_id, n, seat, action, time.time()))
+        def write(db):
+            db.execute("INSERT OR IGNORE INTO engines (sha256, source) VALUES (?, ?)", (sha, engine_source))
+            db.execute("INSERT INTO tables (id, spec, engine, players, seed, host_hash, created) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?)", (table_id, spec, sha, players, seed, host_hash, created))
+            db.executemany("INSERT INTO seats (table_id, seat, who, secret_hash) VALUES (?, ?, ?, ?)",
+                           [(table_id, i, who, h) for i, (who, h) in enumerate(seats)])
+
+        await self._write(write)
+
+    async def _write(self, job) -> None:
+        """Run `job(db)` in the writer thread, in the next group commit; wait for the commit."""
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
+        if self.writer is None:
+            self.writer = threading.Thread(target=self._writer, name="splendor-rules-store", daemon=True)
+            self.writer.start()
+        self.pending.put((job, loop, done))
+        await done
+
+    def _writer(self) -> None:
+        while True:
+            first = self.pending.get()
+            if first is None:
+                return
+            batch = [first]
+            while True:
+                try:
+                    item = self.pending.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    self.pending.put(None)
+                    break
+                batch.append(item)
+            outcomes = self._commit([job for job, _, _ in batch])
+            for (_, loop, done), outcome in zip(batch, outcomes, strict=True):
+                loop.call_soon_threadsafe(_settle, done, outcome)
+
+    def _commit(self, jobs) -> list:
+        """Run every job in one transaction, each in a savepoint of its own (a job that fails
+        leaves no trace and fails alone); an outcome per job (None, or its error)."""
+        outcomes: list = []
+        with self.lock:
+            try:
+                self.db.execute("BEGIN IMMEDIATE")
+                for job in jobs:
+                    self.db.execute("SAVEPOINT job")
+                    try:
+                        job(self.db)
+                        self.db.execute("RELEASE job")
+                        outcomes.append(None)
+                    except sqlite3.Error as e:
+                        self.db.execute("ROLLBACK TO job")
+                        self.db.execute("RELEASE job")
+                        outcomes.append(e)
+                self.db.execute("COMMIT")
+            except sqlite3.Error as e:
+                with contextlib.suppress(sqlite3.Error):
+                    self.db.execute("ROLLBACK")
+                return [e] * len(jobs)
+        return outcomes
 
     def tables(self) -> list[StoredTable]:
         """Every stored table with its seats and moves, oldest first."""
+        with self.lock:
+            return self._tables()
+
+    def _tables(self) -> list[StoredTable]:
         rows = self.db.execute("SELECT t.id, t.spec, e.source, t.players, t.seed, t.host_hash FROM tables t "
                                "JOIN engines e ON e.sha256 = t.engine ORDER BY t.created, t.id").fetchall()
         out = []
@@ -115,17 +195,11 @@ class Store:
             out.append(StoredTable(table_id, spec, source, players, seed, host_hash, seats, moves))
         return out
 
-    def _transaction(self):
-        return _Transaction(self.db)
 
-
-class _Transaction:
-    def __init__(self, db):
-        self.db = db
-
-    def __enter__(self):
-        self.db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, kind, value, traceback):
-        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
-        return False
+def _settle(done: asyncio.Future, outcome) -> None:
+    if done.cancelled():
+        return
+    if outcome is None:
+        done.set_result(None)
+    else:
+        done.set_exception(outcome)

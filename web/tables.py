@@ -6,8 +6,8 @@ player saw), applied to a clone of the game (IllegalAction gives the engine's re
 changes nothing), stored, and only then made the table's game and announced to every seat's
 stream. One asyncio lock per table orders the moves of its seats and bots.
 
-Bots play their seats on their own: a task per table chooses (in a worker thread: an mcts bot
-thinks for a while) whenever a bot is to move, after ``bot_delay`` seconds so that the humans
+Bots play their seats on their own: a task per table chooses (in a worker process, see
+:mod:`web.botwork`) whenever a bot is to move, after ``bot_delay`` seconds so that the humans
 see the moves one by one.
 """
 from __future__ import annotations
@@ -21,9 +21,10 @@ import sqlite3
 import secrets
 from dataclasses import dataclass, field
 
-from playtest.bots import BotError, make_bot, parse_bot
+from playtest.bots import BotError, parse_bot
 
 from . import catalogue as catalogue_mod
+from .botwork import Thinkers, bot_seed
 from .store import Store, digest, same_secret
 
 HUMAN = "human"
@@ -45,7 +46,6 @@ class Refused(Exception):
 class Seat:
     who: str  # "human" or a bot's name ("greedy", "mcts:64")
     secret_hash: str | None
-    bot: object | None = None
 
     @property
     def human(self) -> bool:
@@ -118,23 +118,21 @@ def seat_secrets(host_secret: str, table_id: str, seats: list) -> dict[int, str]
     return out
 
 
-def _bot(module, who: str, seed: int, seat: int):
-    return None if who == HUMAN else make_bot(who, module, seed * 1000 + seat + 1)
-
-
 class Hub:
     """Every table of one server, its store, and the variants on offer."""
 
-    def __init__(self, variants: dict, store: Store, bot_delay: float = 0.6):
+    def __init__(self, variants: dict, store: Store, bot_delay: float = 0.6, bot_workers: int = 1):
         self.variants = variants
         self.store = store
         self.bot_delay = bot_delay
+        self.bot_workers = bot_workers
+        self.thinkers: Thinkers | None = None
         self.tables: dict[str, LiveTable] = {}
         self.unavailable: dict[str, str] = {}  # stored tables that could not be resumed, and why
 
     # -- making and resuming tables
 
-    def create(self, spec: str, players, seats, seed=None) -> tuple[LiveTable, str, dict[int, str]]:
+    async def create(self, spec: str, players, seats, seed=None) -> tuple[LiveTable, str, dict[int, str]]:
         """A new table; returns it, the host's secret and each human seat's secret."""
         variant = self.variants.get(spec) if isinstance(spec, str) else None
         if variant is None:
@@ -153,9 +151,14 @@ class Hub:
         table_id = secrets.token_urlsafe(9)
         links = seat_secrets(host, table_id, [Seat(who, None) for who in names])
         seat_rows = [(who, digest(links[i]) if i in links else None) for i, who in enumerate(names)]
-        self.store.create_table(table_id, variant.key, variant.source, players, seed, digest(host), seat_rows)
+        try:
+            await self.store.create_table(table_id, variant.key, variant.source, players, seed, digest(host),
+                                          seat_rows)
+        except sqlite3.Error as e:
+            log.error("table not stored: %s", e)
+            raise Refused(503, "the table could not be stored; try again") from None
         table = LiveTable(table_id, variant.key, variant.module, variant.source, game, seed, digest(host),
-                          [Seat(who, h, _bot(variant.module, who, seed, i)) for i, (who, h) in enumerate(seat_rows)])
+                          [Seat(who, h) for who, h in seat_rows])
         self.tables[table_id] = table
         return table, host, links
 
@@ -171,7 +174,7 @@ class Hub:
                 self.unavailable[stored.id] = f"{type(e).__name__}: {e}"
                 log.error("table %s cannot be resumed: %s", stored.id, self.unavailable[stored.id])
                 continue
-            seats = [Seat(who, h, _bot(module, who, stored.seed, i)) for i, (who, h) in enumerate(stored.seats)]
+            seats = [Seat(who, h) for who, h in stored.seats]
             self.tables[stored.id] = LiveTable(stored.id, stored.spec, module, stored.engine_source, game, stored.seed,
                                                stored.host_hash, seats, list(stored.moves))
 
@@ -193,10 +196,10 @@ class Hub:
                 raise Refused(409, "the table has moved on since the board you saw; here it is now")
             if game.current_player != seat:
                 raise Refused(409, f"it is player {game.current_player + 1}'s turn, not yours")
-            self._play(table, seat, action)
+            await self._play(table, seat, action)
         self.kick(table)
 
-    def _play(self, table: LiveTable, seat: int, action: int) -> None:
+    async def _play(self, table: LiveTable, seat: int, action: int) -> None:
         """Apply on a clone, store, then swap: a refused or unstored move changes nothing."""
         trial = table.game.clone()
         try:
@@ -204,7 +207,7 @@ class Hub:
         except table.module.IllegalAction as e:
             raise Refused(422, str(e)) from None
         try:
-            self.store.add_move(table.id, len(table.log), seat, action)
+            await self.store.store_move(table.id, len(table.log), seat, action)
         except sqlite3.Error as e:
             log.error("table %s: move not stored: %s", table.id, e)
             raise Refused(503, "the move could not be stored, so it was not played; try again") from None
@@ -215,7 +218,7 @@ class Hub:
     def kick(self, table: LiveTable) -> None:
         """Start the table's bot task if a bot is to move and none is running."""
         game = table.game
-        if game.is_over() or table.problem or not table.seats[game.current_player].bot:
+        if game.is_over() or table.problem or table.seats[game.current_player].human:
             return
         if table.bot_task is None or table.bot_task.done():
             table.bot_task = asyncio.get_running_loop().create_task(self._drive(table))
@@ -226,14 +229,17 @@ class Hub:
             if game.is_over():
                 return
             seat = game.current_player
-            bot = table.seats[seat].bot
-            if bot is None:
+            who = table.seats[seat].who
+            if who == HUMAN:
                 return
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
             moves = len(table.log)
+            if self.thinkers is None:
+                self.thinkers = Thinkers(self.bot_workers)
             try:
-                action = await asyncio.to_thread(bot.choose, game.clone())
+                action = await self.thinkers.choose(table.module, table.source, game, who,
+                                                    bot_seed(table.seed, seat, moves))
             except Exception as e:  # noqa: BLE001 - a failing bot stops its table, not the server
                 table.problem = f"the bot of player {seat + 1} failed ({type(e).__name__}: {e})"
                 log.error("table %s: %s", table.id, table.problem)
@@ -243,7 +249,7 @@ class Hub:
                 if len(table.log) != moves:
                     continue
                 try:
-                    self._play(table, seat, action)
+                    await self._play(table, seat, action)
                 except Refused as e:
                     table.problem = f"the bot of player {seat + 1} chose an illegal move ({e.message})"
                     table.notify()
@@ -259,3 +265,6 @@ class Hub:
                 table.bot_task.cancel()
             for queue in list(table.listeners):
                 queue.put_nowait(None)
+        if self.thinkers is not None:
+            self.thinkers.close()
+            self.thinkers = None
