@@ -195,8 +195,8 @@ def main() -> None:
                 try:
                     result = asyncio.run(one_run(args, f"http://127.0.0.1:{port}"))
                 finally:
-                    server.kill()
-                    server.wait()
+                    server.terminate()  # uvicorn's graceful stop: the bots' worker process stops with it
+                    server.wait(30)
             lat = result["latencies"]
             runs.append({"moves_per_s": moves_in(db, result["window"]) / (result["window"][1] - result["window"][0]),
                          "clicks": len(lat), "p50_ms": 1000 * percentile(lat, 0.5),

@@ -442,3 +442,30 @@ def test_the_core_needs_no_web_package():
     assert done.returncode == 0, done.stderr
     assert done.stdout == ("2 error: `serve` needs the web extra (missing: starlette, uvicorn): "
                            "pip install -e '.[web]'\n")
+
+
+def test_a_bots_worker_process_leaves_when_the_server_is_killed(tmp_path):
+    """SIGKILL gives the server no chance to stop its workers: they notice and exit themselves."""
+    code = ("import asyncio, os\n"
+            "from web import botwork, catalogue\n"
+            f"v = catalogue.load([{str(ROOT / 'variants' / 'target-12.yaml')!r}])['target-12']\n"
+            "t = botwork.Thinkers(1)\n"
+            "g = v.module.new_game(2, seed=1)\n"
+            "asyncio.run(t.choose(v.module, v.source, g, 'greedy', 's'))\n"
+            "print(*[p._pid if hasattr(p, '_pid') else p.pid for p in t.pool._processes.values()], flush=True)\n"
+            "os.kill(os.getpid(), 9)\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    workers = [int(p) for p in done.stdout.split()]
+    assert len(workers) == 1, done.stderr
+    deadline = time.monotonic() + 10
+    while alive(workers[0]) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not alive(workers[0])
+
+
+def alive(pid: int) -> bool:
+    """Whether process `pid` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        return pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False

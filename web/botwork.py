@@ -14,9 +14,13 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import concurrent.futures.process
 import functools
 import hashlib
 import multiprocessing
+import os
+import threading
+import time
 
 from playtest import engines
 from playtest.bots import make_bot
@@ -49,6 +53,17 @@ def _sha(source: str) -> str:
     return hashlib.sha256(source.encode("utf-8")).hexdigest()
 
 
+def _leave_with_parent(parent: int) -> None:
+    """In a worker: exit when the server that started it is gone (even killed with SIGKILL, which
+    gives it no chance to stop its workers), rather than live on as an orphan."""
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 class Thinkers:
     """Where bots think: `workers` processes (0: threads of this process)."""
 
@@ -57,14 +72,26 @@ class Thinkers:
         self.pool = None
         if workers:
             # spawn: a fresh interpreter, not a copy of a server that holds threads and a database
-            self.pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+            self.pool = self._pool()
+
+    def _pool(self):
+        return concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                                      initializer=_leave_with_parent, initargs=(os.getpid(),))
 
     async def choose(self, module, source: str, game, who: str, seed: str) -> int:
         if self.pool is None:
             return await asyncio.to_thread(choose_here, module, game.clone(), who, seed)
-        loop = asyncio.get_running_loop()
         sha = _sha(source)
         state = game.to_json()
+        try:
+            return await self._ask(sha, source, state, who, seed)
+        except concurrent.futures.process.BrokenProcessPool:  # a worker died (killed, out of memory): a new one
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = self._pool()
+            return await self._ask(sha, source, state, who, seed)
+
+    async def _ask(self, sha: str, source: str, state: str, who: str, seed: str) -> int:
+        loop = asyncio.get_running_loop()
         action = await loop.run_in_executor(self.pool, _choose_in_worker, sha, None, state, who, seed)
         if action == NEED_SOURCE:
             action = await loop.run_in_executor(self.pool, _choose_in_worker, sha, source, state, who, seed)
