@@ -9,10 +9,14 @@ import subprocess
 import sys
 import time
 import urllib.parse
+import warnings
 
 import pytest
 from click.testing import CliRunner
-from starlette.testclient import TestClient
+
+with warnings.catch_warnings():  # Starlette suggests httpx2 over httpx for its test client; httpx is what is packaged
+    warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+    from starlette.testclient import TestClient
 
 from compiler import cli
 from playtest.bots import make_bot
@@ -469,3 +473,44 @@ def alive(pid: int) -> bool:
         return pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def test_a_post_from_another_site_is_refused(variants, db):
+    with client(variants, db) as c:
+        api0 = api_of(new_table(c)["seats"][0]["link"])
+        legal = c.get(api0).json()["legal"]
+        evil = {"origin": "https://evil.example"}
+        r = c.post(api0 + "/actions", json={"action": legal[0]}, headers=evil)
+        assert (r.status_code, r.json()) == (403, {"error": "this request comes from another site"})
+        r = c.post("/api/tables", json={"spec": SPEC, "players": 2, "seats": ["human", "human"]}, headers=evil)
+        assert r.status_code == 403
+        r = c.post("/tables", content=b"spec=target-12&players=2", headers={**evil, "content-type":
+                                                                            "application/x-www-form-urlencoded"})
+        assert r.status_code == 403 and "this request comes from another site" in r.text
+        assert len(c.app.state.hub.tables) == 1 and c.get(api0).json()["moves"] == 0
+        r = c.post(api0 + "/actions", json={"action": legal[0]}, headers={"origin": "http://testserver"})
+        assert r.status_code == 200
+
+
+def test_the_table_form_makes_a_table_and_shows_the_host_its_links(variants, db):
+    with client(variants, db) as c:
+        r = c.post("/tables", content=b"spec=target-12&players=2&seat0=human&seat1=mcts%3A16&seed=12",
+                   headers={"content-type": "application/x-www-form-urlencoded"}, follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"].startswith("http://testserver/host/")
+        host = c.get(r.headers["location"]).text
+        links = re.findall(r'class="seat-link" href="([^"]+)"', host)
+        assert len(links) == 1 and "Player 2: mcts:16" in host
+        (table,) = c.app.state.hub.tables.values()
+        assert table.seed == 12 and [s.who for s in table.seats] == ["human", "mcts:16"]
+        for body, message in ((b"spec=target-12&players=x", "choose the number of players"),
+                              (b"spec=target-12&players=2&seed=-3", "a seed is a whole number from 0 to 2**62"),
+                              (b"spec=target-12&players=2&seat0=robot", "seat 1: unknown bot &#39;robot&#39;")):
+            r = c.post("/tables", content=body, headers={"content-type": "application/x-www-form-urlencoded"})
+            assert r.status_code == 422 and message in r.text
+
+
+def test_serve_without_specs_offers_the_official_rules_and_the_catalogue():
+    from compiler import pipeline
+    names = [pathlib.Path(p).name for p in catalogue.default_specs()]
+    index = pipeline.index_entries(str(ROOT / pipeline.VARIANT_INDEX))
+    assert names == ["official.yaml"] + [pathlib.Path(p).name for p in index]

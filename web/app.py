@@ -98,6 +98,13 @@ async def read_json(request: Request) -> dict:
     return data
 
 
+def same_site(request: Request) -> None:
+    """Refuse a POST that a page of another site makes a browser send (it shows its Origin)."""
+    origin = request.headers.get("origin")
+    if origin is not None and urllib.parse.urlsplit(origin).netloc != request.headers.get("host"):
+        raise Refused(403, "this request comes from another site")
+
+
 def pick_language(request: Request) -> str:
     """?lang=, else the first of the browser's languages that a sheet exists in, else English."""
     asked = request.query_params.get("lang", "")
@@ -177,6 +184,7 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
 
     async def create_form(request: Request) -> Response:
         try:
+            same_site(request)
             body = (await read_body(request)).decode("utf-8")
             form = urllib.parse.parse_qs(body, max_num_fields=32)
         except (Refused, UnicodeDecodeError, ValueError) as e:
@@ -198,6 +206,7 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
         return RedirectResponse(request.url_for("host", table=table.id, secret=host), status_code=303)
 
     async def create_api(request: Request) -> Response:
+        same_site(request)
         data = await read_json(request)
         table, host, secrets_by_seat = await hub.create(data.get("spec"), data.get("players"), data.get("seats"),
                                                   data.get("seed"))
@@ -237,6 +246,7 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
 
     async def act(request: Request) -> Response:
         table, seat = seat_table(request)
+        same_site(request)
         data = await read_json(request)
         if seat is None:
             raise Refused(403, "a spectator does not play")
