@@ -13,10 +13,13 @@ database, then, from this process (asyncio and httpx):
 
 The server's own record gives the moves per second (every stored move, bots' and people's,
 over the measured window). Figures are medians over --runs runs; the target is a p95 under
-100 ms. Client and server share this machine's cores, so the figures include the client's load.
+100 ms. Each run is paired with a baseline run (the same people, no bot tables), alternated, and
+the ratio of their p95s is printed: on a machine shared with other work the absolute figures
+move with its load, the ratio much less. Client and server share this machine's cores, so the
+figures include the client's own load.
 
     python bench/bench_web.py [--runs 3] [--seconds 20] [--bot-tables 100] [--people 20]
-                              [--bot-delay 0.6] [--think 0.3] [--spec target-12] [--json] [--url URL]
+                              [--bot-delay 0.6] [--think 0.3] [--spec target-12] [--json] [--url URL] [--no-baseline]
 """
 from __future__ import annotations
 
@@ -125,7 +128,7 @@ async def person_pair(client, base: str, spec: str, think: float, rng: random.Ra
                 t.cancel()
 
 
-async def bot_tables(client, base: str, spec: str, count: int, stop: float) -> None:
+async def keep_bot_tables(client, base: str, spec: str, count: int, stop: float) -> None:
     """Keep `count` tables of two greedy bots playing; replace each that ends."""
     async def make():
         made = (await client.post(base + "/api/tables", json={"spec": spec, "players": 2,
@@ -141,14 +144,14 @@ async def bot_tables(client, base: str, spec: str, count: int, stop: float) -> N
                 watching[i] = await make()
 
 
-async def one_run(args, base: str) -> dict:
+async def one_run(args, base: str, bot_tables: int) -> dict:
     latencies, errors = [], []
     limits = httpx.Limits(max_connections=args.people * 2 + 50, max_keepalive_connections=args.people * 2 + 50)
     async with httpx.AsyncClient(limits=limits, timeout=30) as client:
         warm = time.perf_counter() + 3
         stop = warm + args.seconds
         rng = random.Random(1)
-        bots = asyncio.create_task(bot_tables(client, base, args.spec, args.bot_tables, stop))
+        bots = asyncio.create_task(keep_bot_tables(client, base, args.spec, bot_tables, stop))
         await asyncio.sleep(0)
         people = [asyncio.create_task(person_pair(client, base, args.spec, args.think, random.Random(rng.random()),
                                                   latencies, stop, errors)) for _ in range(args.people // 2)]
@@ -179,44 +182,61 @@ def main() -> None:
     parser.add_argument("--spec", default="target-12")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--url", help="measure a server already running at this address instead")
+    parser.add_argument("--no-baseline", dest="baseline", action="store_false",
+                        help="skip the baseline runs (the same people, no bot tables)")
     args = parser.parse_args()
     if args.url:  # a server already running (to profile it): one run, no moves/s (its database is its own)
-        result = asyncio.run(one_run(args, args.url.rstrip("/")))
+        result = asyncio.run(one_run(args, args.url.rstrip("/"), args.bot_tables))
         lat = result["latencies"]
         print(f"{len(lat)} clicks, p50 {1000 * percentile(lat, 0.5):.1f} ms, p95 {1000 * percentile(lat, 0.95):.1f} ms")
         return
-    runs = []
-    for _ in range(args.runs):
-        with tempfile.TemporaryDirectory() as folder:
-            db = os.path.join(folder, "tables.sqlite3")
-            port = free_port()
-            with open(os.path.join(folder, "server.log"), "wb") as log:
-                server = start_server(args.spec, db, port, args.bot_delay, log)
-                try:
-                    result = asyncio.run(one_run(args, f"http://127.0.0.1:{port}"))
-                finally:
-                    server.terminate()  # uvicorn's graceful stop: the bots' worker process stops with it
-                    server.wait(30)
-            lat = result["latencies"]
-            runs.append({"moves_per_s": moves_in(db, result["window"]) / (result["window"][1] - result["window"][0]),
-                         "clicks": len(lat), "p50_ms": 1000 * percentile(lat, 0.5),
-                         "p95_ms": 1000 * percentile(lat, 0.95), "max_ms": 1000 * max(lat, default=float("nan")),
-                         "errors": len(result["errors"])})
-    summary = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+    loaded, baseline = [], []
+    for _ in range(args.runs):  # alternated, so that a change in the machine's load touches both alike
+        loaded.append(measure(args, args.bot_tables))
+        if args.baseline:
+            baseline.append(measure(args, 0))
+    summary = {k: statistics.median(r[k] for r in loaded) for k in loaded[0]}
     summary["target_p95_ms"] = 100
     summary["load_average"] = os.getloadavg()[0]
+    base = {k: statistics.median(r[k] for r in baseline) for k in baseline[0]} if baseline else None
     if args.json:
-        print(json.dumps({"runs": runs, "median": summary}, indent=2))
+        print(json.dumps({"runs": loaded, "median": summary, "baseline_runs": baseline, "baseline": base}, indent=2))
         return
     print(f"{args.bot_tables} bot tables (bot delay {args.bot_delay}s) + {args.people} people, {args.seconds:.0f}s "
           f"x {args.runs} runs on {os.cpu_count()} cores (load average {summary['load_average']:.1f})")
-    for i, r in enumerate(runs, 1):
-        print(f"  run {i}: {r['moves_per_s']:.0f} moves/s, {r['clicks']} clicks, p50 {r['p50_ms']:.1f} ms, "
-              f"p95 {r['p95_ms']:.1f} ms, max {r['max_ms']:.1f} ms, {r['errors']} errors")
+    for i, r in enumerate(loaded, 1):
+        print(f"  run {i}: {line(r)}")
+    for i, r in enumerate(baseline, 1):
+        print(f"  baseline run {i} (people only): {line(r)}")
     verdict = "under" if summary["p95_ms"] < 100 else "OVER"
     print(f"median: {summary['moves_per_s']:.0f} moves/s, click-to-every-seat p95 {summary['p95_ms']:.1f} ms "
           f"({verdict} the 100 ms target), p50 {summary['p50_ms']:.1f} ms")
+    if base:
+        print(f"people only: p95 {base['p95_ms']:.1f} ms, p50 {base['p50_ms']:.1f} ms; the bot tables multiply the "
+              f"p95 by {summary['p95_ms'] / base['p95_ms']:.2f}")
 
+
+def measure(args, bot_tables: int) -> dict:
+    """One run on a fresh server and database: the figures of one configuration."""
+    with tempfile.TemporaryDirectory() as folder:
+        db = os.path.join(folder, "tables.sqlite3")
+        port = free_port()
+        with open(os.path.join(folder, "server.log"), "wb") as log:
+            server = start_server(args.spec, db, port, args.bot_delay, log)
+            try:
+                result = asyncio.run(one_run(args, f"http://127.0.0.1:{port}", bot_tables))
+            finally:
+                server.terminate()  # uvicorn's graceful stop: the bots' worker process stops with it
+                server.wait(30)
+        lat = result["latencies"]
+        return {"moves_per_s": moves_in(db, result["window"]) / (result["window"][1] - result["window"][0]),
+                "clicks": len(lat), "p50_ms": 1000 * percentile(lat, 0.5), "p95_ms": 1000 * percentile(lat, 0.95),
+                "max_ms": 1000 * max(lat, default=float("nan")), "errors": len(result["errors"])}
+
+
+def line(r: dict) -> str:
+    return (f"{r['moves_per_s']:.0f} moves/s, {r['clicks']} clicks, p50 {r['p50_ms']:.1f} ms, "
+            f"p95 {r['p95_ms']:.1f} ms, max {r['max_ms']:.1f} ms, {r['errors']} errors")
 
 if __name__ == "__main__":
     main()
