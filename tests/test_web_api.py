@@ -514,3 +514,18 @@ def test_serve_without_specs_offers_the_official_rules_and_the_catalogue():
     names = [pathlib.Path(p).name for p in catalogue.default_specs()]
     index = pipeline.index_entries(str(ROOT / pipeline.VARIANT_INDEX))
     assert names == ["official.yaml"] + [pathlib.Path(p).name for p in index]
+
+
+def test_a_solo_table_has_no_spectators_view(db):
+    solo = catalogue.load([str(ROOT / "variants" / "solo.yaml")])
+    with client(solo, db) as c:
+        made = c.post("/api/tables", json={"spec": "solo", "players": 1, "seats": ["human"]}).json()
+        host = c.get(made["host"]).text
+        assert "watch-link" not in host
+        table, secret = urllib.parse.urlparse(made["host"]).path.split("/")[2:]
+        r = c.get(f"/api/tables/{table}/watch/{secret}")
+        assert (r.status_code, r.json()) == (404, {"error": "a table of one player has no spectators' view"})
+        r = c.post("/api/tables", json={"spec": "solo", "players": 1, "seats": ["greedy"]})
+        assert (r.status_code, r.json()) == (422, {"error": "a solo table needs its human"})
+        view = c.get(api_of(made["seats"][0]["link"])).json()
+        assert view["you"] == 0 and view["legal"]

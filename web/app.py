@@ -160,6 +160,8 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
         if seat is None:
             if not table.watch_allowed(request.path_params["secret"]):
                 raise Refused(403, "this link does not open that table")
+            if len(table.seats) < 2:  # whoever watched would see the one seat's blind reserves
+                raise Refused(404, "a table of one player has no spectators' view")
             return table, None
         if not table.seat_allowed(seat, request.path_params["secret"]):
             raise Refused(403, "this link does not open that seat")
@@ -237,8 +239,7 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
             table=table, seat=seat, lang=lang, languages=LANGUAGE_NAMES, spec=table.spec,
             title=variants[table.spec].title if table.spec in variants else table.spec,
             rules=table.spec in variants,
-            page={"api": api, "meta": views.meta(table.module), "seat": seat, "lang": lang,
-                  "rules": f"/rules/{urllib.parse.quote(table.spec)}/"}))
+            page={"api": api, "meta": views.meta(table.module), "seat": seat, "lang": lang}))
 
     async def seat_view(request: Request) -> Response:
         table, seat = seat_table(request)

@@ -136,8 +136,8 @@ class Hub:
         """A new table; returns it, the host's secret and each human seat's secret."""
         variant = self.variants.get(spec) if isinstance(spec, str) else None
         if variant is None:
-            raise Refused(422, f"no spec named {spec!r} on this server" if isinstance(spec, str)
-                          else "name the spec to play")
+            shown = repr(spec[:40] + ("..." if len(spec) > 40 else "")) if isinstance(spec, str) else ""
+            raise Refused(422, f"no spec named {shown} on this server" if shown else "name the spec to play")
         if type(players) is not int or players not in variant.player_counts:
             counts = ", ".join(map(str, variant.player_counts))
             raise Refused(422, f"{variant.key} plays with {counts} players")
