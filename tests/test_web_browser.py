@@ -33,13 +33,23 @@ except ImportError:  # pragma: no cover - the test extra has it
     sync_playwright = None
 
 
-def browser_or_fail(p):
+def require_browser(chromium: str = CHROMIUM) -> None:
+    """Fail (never skip) when the browser tests cannot run, saying what to install."""
     if sync_playwright is None:
         pytest.fail("the browser tests need Playwright's Python API: pip install -e '.[test]'")
-    if not os.path.isfile(CHROMIUM):
-        pytest.fail(f"the browser tests need headless Chromium at {CHROMIUM}: install Debian's chromium package "
+    if not os.path.isfile(chromium):
+        pytest.fail(f"the browser tests need headless Chromium at {chromium}: install Debian's chromium package "
                     "(as root, `bash dev/system-packages.sh` does), or point SPLENDOR_RULES_CHROMIUM at one")
+
+
+def launch(p):
     return p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+
+
+def test_without_chromium_the_browser_tests_fail_and_say_what_to_install(tmp_path):
+    with pytest.raises(pytest.fail.Exception, match="the browser tests need headless Chromium at .*/nowhere: "
+                                                    "install Debian's chromium package"):
+        require_browser(str(tmp_path / "nowhere"))
 
 
 def free_port() -> int:
@@ -115,11 +125,12 @@ def shoot(page, name: str) -> None:
 
 
 def test_a_whole_game_in_the_browser_two_people_and_a_bot(server, tmp_path):
+    require_browser()
     variant = catalogue.load([str(SPEC)])["target-12"]
     module = variant.module
     meta = views.meta(module)
     with sync_playwright() as p:
-        browser = browser_or_fail(p)
+        browser = launch(p)
         errors = []
         desk = browser.new_context(viewport={"width": 1400, "height": 1000})
         phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
