@@ -10,6 +10,8 @@ engine's public API (``new_game``, ``legal_actions``, ``apply``, ``observation``
 - :mod:`web.store`: tables, seats and moves in SQLite (standard library), a move stored
   before it is acknowledged;
 - :mod:`web.tables`: the games in play, who may act, bots, and live updates;
+- :mod:`web.botwork`: where bots think (a worker process, so clicks never wait behind them);
 - :mod:`web.views`: what one seat may see (its observation), as JSON;
-- :mod:`web.app`: the HTTP routes (Starlette), pages and API.
+- :mod:`web.app`: the HTTP routes (Starlette), pages and API;
+- :mod:`web.server`: what `serve` runs (uvicorn).
 """
