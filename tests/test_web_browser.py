@@ -145,6 +145,8 @@ def test_a_whole_game_in_the_browser_two_people_and_a_bot(server, tmp_path):
         host.select_option("select[name=seat2]", "greedy")
         host.fill("input[name=seed]", str(SEED))
         host.click("button[type=submit]")
+        host.wait_for_url("**/host/**", timeout=TIMEOUT)
+        host.wait_for_selector("a.seat-link", timeout=TIMEOUT)
         links = [a.get_attribute("href") for a in host.query_selector_all("a.seat-link")]
         assert len(links) == 2 and links[0] != links[1]
 

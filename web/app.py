@@ -99,9 +99,10 @@ async def read_json(request: Request) -> dict:
 
 
 def same_site(request: Request) -> None:
-    """Refuse a POST that a page of another site makes a browser send (it shows its Origin)."""
+    """Refuse a POST that a page of another site makes a browser send (it shows its Origin, or
+    "null" from a sandboxed frame)."""
     origin = request.headers.get("origin")
-    if origin is not None and urllib.parse.urlsplit(origin).netloc != request.headers.get("host"):
+    if origin is not None and (origin == "null" or urllib.parse.urlsplit(origin).netloc != request.headers.get("host")):
         raise Refused(403, "this request comes from another site")
 
 
@@ -118,8 +119,9 @@ def pick_language(request: Request) -> str:
 
 
 class SecurityHeaders:
-    """Headers on every answer: a CSP (unless the route set its own), no sniffing, no referrer
-    (a link holds a seat's secret), no framing by other sites."""
+    """Headers on every answer: a CSP (unless the route set its own), no sniffing, and a referrer
+    only to this server (a page's address holds a seat's secret; "no-referrer" would also make
+    the browser send `Origin: null` with the table form, which :func:`same_site` refuses)."""
 
     def __init__(self, app):
         self.app = app
@@ -133,7 +135,7 @@ class SecurityHeaders:
                 headers = list(message.get("headers", []))
                 names = {k.lower() for k, _ in headers}
                 extra = {b"content-security-policy": PAGE_CSP.encode(), b"x-content-type-options": b"nosniff",
-                         b"referrer-policy": b"no-referrer", b"cache-control": b"no-store"}
+                         b"referrer-policy": b"same-origin", b"cache-control": b"no-store"}
                 headers += [(k, v) for k, v in extra.items() if k not in names]
                 message = {**message, "headers": headers}
             await send(message)
