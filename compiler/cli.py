@@ -699,5 +699,44 @@ def spec_fault(message: str, engine, sources: SourceMap, game: str) -> None:
     sys.exit(1)
 
 
+# ----------------------------------------------------------------------------- web
+# (section owned by the web work: `splendor-rules serve`; the web package is imported here only)
+
+@main.command()
+@click.argument("specs", nargs=-1, metavar="[SPEC...]")
+@click.option("--db", default="splendor-tables.sqlite3", show_default=True, metavar="FILE",
+              help="The SQLite file of the tables; a restarted server resumes every table in it.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="The port.")
+@click.option("--bot-delay", type=click.FloatRange(0, 60), default=0.6, show_default=True, metavar="SECONDS",
+              help="How long a bot waits before its move, so that people see the moves one by one.")
+def serve(specs, db, host, port, bot_delay):
+    """Serve a web table: play SPEC (default: the official rules and the catalogue) in the browser,
+    humans by invitation links and bots. Needs the `web` extra (pip install -e '.[web]')."""
+    missing = [m for m in ("starlette", "uvicorn") if importlib.util.find_spec(m) is None]
+    if missing:
+        echo(f"error: `serve` needs the web extra (missing: {', '.join(missing)}): pip install -e '.[web]'", err=True)
+        sys.exit(EXIT_USAGE)
+    from web import server
+
+    sources = SourceMap()
+    paths, diagnostics = expand_specs(specs, sources)
+    try:
+        if diagnostics:
+            raise CompileError(diagnostics)
+        variants = server.load_variants([spec_arg(p) for p in paths], sources)
+        app = server.make_app(variants, db, bot_delay)
+    except CompileError as err:
+        show_undecodable(err.diagnostics, sources)
+        report(err, sources)
+        sys.exit(1)
+    except server.ServeError as e:
+        echo(f"error: {e}", err=True)
+        sys.exit(1)
+    echo(f"serving {len(variants)} spec{'s' if len(variants) != 1 else ''} at http://{host}:{port}/ "
+         f"(tables in {db})", err=True)
+    server.run(app, host, port)
+
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

@@ -1,0 +1,242 @@
+"""Load on the web table (issue 19's benchmark): moves per second and the latency from a
+click to every seat's update, with 100 tables of bots and 20 simulated people.
+
+Each run starts `splendor-rules serve` (a real uvicorn process, as a user runs it) on a fresh
+database, then, from this process (asyncio and httpx):
+
+- keeps --bot-tables tables of two greedy bots playing (a finished one is replaced), bots
+  waiting --bot-delay seconds before each move as the server's default does;
+- seats --people simulated people, two to a table: each opens its seat's event stream (the
+  page's live updates) and, at its turn, thinks --think seconds then "clicks" (POSTs) a legal
+  action. A click's latency is the time from the POST to the moment *both* seats' streams have
+  delivered the board after it (the slower of the two).
+
+The server's own record gives the moves per second (every stored move, bots' and people's,
+over the measured window). Figures are medians over --runs runs; the target is a p95 under
+100 ms. Each run is paired with a baseline run (the same people, no bot tables), alternated, and
+the ratio of their p95s is printed: on a machine shared with other work the absolute figures
+move with its load, the ratio much less. Client and server share this machine's cores, so the
+figures include the client's own load.
+
+    python bench/bench_web.py [--runs 3] [--seconds 20] [--bot-tables 100] [--people 20]
+                              [--bot-delay 0.6] [--think 0.3] [--spec target-12] [--json] [--url URL] [--no-baseline]
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import pathlib
+import random
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+
+import httpx
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(spec: str, db: str, port: int, bot_delay: float, log) -> subprocess.Popen:
+    process = subprocess.Popen([sys.executable, "-m", "compiler", "serve", spec, "--db", db, "--port", str(port),
+                                "--bot-delay", str(bot_delay)], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/", timeout=1)
+            return process
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    process.kill()
+    raise SystemExit("the server did not start")
+
+
+def seat_api(link: str) -> str:
+    table, seat, secret = urllib.parse.urlparse(link).path.split("/")[2:]
+    return f"/api/tables/{table}/seats/{seat}/{secret}"
+
+
+class Stream:
+    """One seat's event stream: the latest view, and a wake-up for whoever waits on it."""
+
+    def __init__(self):
+        self.view = None
+        self.changed = asyncio.Event()
+        self.seen_at: dict[int, float] = {}  # moves -> when a view with that many moves arrived
+
+    async def follow(self, client: httpx.AsyncClient, url: str) -> None:
+        async with client.stream("GET", url, timeout=None) as response:
+            event = None
+            async for line in response.aiter_lines():
+                if line.startswith("event: "):
+                    event = line[7:]
+                elif line.startswith("data: ") and event == "view":
+                    self.view = json.loads(line[6:])
+                    self.seen_at.setdefault(self.view["moves"], time.perf_counter())
+                    self.changed.set()
+
+    async def wait(self, predicate) -> dict:
+        while self.view is None or not predicate(self.view):
+            self.changed.clear()
+            await self.changed.wait()
+        return self.view
+
+
+async def person_pair(client, base: str, spec: str, think: float, rng: random.Random, latencies: list, stop: float,
+                      errors: list) -> None:
+    """Two people at one table, each on their own stream, playing until `stop` (new games as needed)."""
+    while time.perf_counter() < stop:
+        made = (await client.post(base + "/api/tables", json={"spec": spec, "players": 2,
+                                                               "seats": ["human", "human"]})).json()
+        apis = [seat_api(s["link"]) for s in made["seats"]]
+        streams = [Stream(), Stream()]
+        tasks = [asyncio.create_task(s.follow(client, base + a + "/events")) for s, a in zip(streams, apis, strict=True)]
+        try:
+            while time.perf_counter() < stop:
+                view = await streams[0].wait(lambda v: True)
+                if view["over"]:
+                    break
+                seat = view["current"]
+                mine = await streams[seat].wait(lambda v, n=view["moves"]: v["moves"] >= n)
+                if mine["over"] or mine["current"] != seat:
+                    continue
+                await asyncio.sleep(think * rng.random() * 2)
+                n = mine["moves"]
+                clicked = time.perf_counter()
+                r = await client.post(base + apis[seat] + "/actions",
+                                      json={"action": rng.choice(mine["legal"]), "after": n})
+                if r.status_code != 200:
+                    errors.append(r.text)
+                    continue
+                for s in streams:
+                    await s.wait(lambda v, n=n: v["moves"] > n)
+                latencies.append(max(s.seen_at[min(m for m in s.seen_at if m > n)] for s in streams) - clicked)
+        finally:
+            for t in tasks:
+                t.cancel()
+
+
+async def keep_bot_tables(client, base: str, spec: str, count: int, stop: float) -> None:
+    """Keep `count` tables of two greedy bots playing; replace each that ends."""
+    async def make():
+        made = (await client.post(base + "/api/tables", json={"spec": spec, "players": 2,
+                                                               "seats": ["greedy", "greedy"]})).json()
+        host = urllib.parse.urlparse(made["host"]).path.split("/")
+        return f"/api/tables/{host[2]}/watch/{host[3]}"
+
+    watching = [await make() for _ in range(count)]
+    while time.perf_counter() < stop:
+        await asyncio.sleep(2)
+        for i, url in enumerate(watching):
+            if (await client.get(base + url)).json()["over"]:
+                watching[i] = await make()
+
+
+async def one_run(args, base: str, bot_tables: int) -> dict:
+    latencies, errors = [], []
+    limits = httpx.Limits(max_connections=args.people * 2 + 50, max_keepalive_connections=args.people * 2 + 50)
+    async with httpx.AsyncClient(limits=limits, timeout=30) as client:
+        warm = time.perf_counter() + 3
+        stop = warm + args.seconds
+        rng = random.Random(1)
+        bots = asyncio.create_task(keep_bot_tables(client, base, args.spec, bot_tables, stop))
+        await asyncio.sleep(0)
+        people = [asyncio.create_task(person_pair(client, base, args.spec, args.think, random.Random(rng.random()),
+                                                  latencies, stop, errors)) for _ in range(args.people // 2)]
+        started = time.time() + 3
+        await asyncio.gather(bots, *people)
+        ended = time.time()
+    return {"latencies": latencies, "errors": errors, "window": (started, ended)}
+
+
+def moves_in(db: str, window: tuple[float, float]) -> int:
+    with sqlite3.connect(db) as con:
+        return con.execute("SELECT COUNT(*) FROM moves WHERE at BETWEEN ? AND ?", window).fetchone()[0]
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--bot-tables", type=int, default=100)
+    parser.add_argument("--people", type=int, default=20)
+    parser.add_argument("--bot-delay", type=float, default=0.6)
+    parser.add_argument("--think", type=float, default=0.3)
+    parser.add_argument("--spec", default="target-12")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--url", help="measure a server already running at this address instead")
+    parser.add_argument("--no-baseline", dest="baseline", action="store_false",
+                        help="skip the baseline runs (the same people, no bot tables)")
+    args = parser.parse_args()
+    if args.url:  # a server already running (to profile it): one run, no moves/s (its database is its own)
+        result = asyncio.run(one_run(args, args.url.rstrip("/"), args.bot_tables))
+        lat = result["latencies"]
+        print(f"{len(lat)} clicks, p50 {1000 * percentile(lat, 0.5):.1f} ms, p95 {1000 * percentile(lat, 0.95):.1f} ms")
+        return
+    loaded, baseline = [], []
+    for _ in range(args.runs):  # alternated, so that a change in the machine's load touches both alike
+        loaded.append(measure(args, args.bot_tables))
+        if args.baseline:
+            baseline.append(measure(args, 0))
+    summary = {k: statistics.median(r[k] for r in loaded) for k in loaded[0]}
+    summary["target_p95_ms"] = 100
+    summary["load_average"] = os.getloadavg()[0]
+    base = {k: statistics.median(r[k] for r in baseline) for k in baseline[0]} if baseline else None
+    if args.json:
+        print(json.dumps({"runs": loaded, "median": summary, "baseline_runs": baseline, "baseline": base}, indent=2))
+        return
+    print(f"{args.bot_tables} bot tables (bot delay {args.bot_delay}s) + {args.people} people, {args.seconds:.0f}s "
+          f"x {args.runs} runs on {os.cpu_count()} cores (load average {summary['load_average']:.1f})")
+    for i, r in enumerate(loaded, 1):
+        print(f"  run {i}: {line(r)}")
+    for i, r in enumerate(baseline, 1):
+        print(f"  baseline run {i} (people only): {line(r)}")
+    verdict = "under" if summary["p95_ms"] < 100 else "OVER"
+    print(f"median: {summary['moves_per_s']:.0f} moves/s, click-to-every-seat p95 {summary['p95_ms']:.1f} ms "
+          f"({verdict} the 100 ms target), p50 {summary['p50_ms']:.1f} ms")
+    if base:
+        print(f"people only: p95 {base['p95_ms']:.1f} ms, p50 {base['p50_ms']:.1f} ms; the bot tables multiply the "
+              f"p95 by {summary['p95_ms'] / base['p95_ms']:.2f}")
+
+
+def measure(args, bot_tables: int) -> dict:
+    """One run on a fresh server and database: the figures of one configuration."""
+    with tempfile.TemporaryDirectory() as folder:
+        db = os.path.join(folder, "tables.sqlite3")
+        port = free_port()
+        with open(os.path.join(folder, "server.log"), "wb") as log:
+            server = start_server(args.spec, db, port, args.bot_delay, log)
+            try:
+                result = asyncio.run(one_run(args, f"http://127.0.0.1:{port}", bot_tables))
+            finally:
+                server.terminate()  # uvicorn's graceful stop: the bots' worker process stops with it
+                server.wait(30)
+        lat = result["latencies"]
+        return {"moves_per_s": moves_in(db, result["window"]) / (result["window"][1] - result["window"][0]),
+                "clicks": len(lat), "p50_ms": 1000 * percentile(lat, 0.5), "p95_ms": 1000 * percentile(lat, 0.95),
+                "max_ms": 1000 * max(lat, default=float("nan")), "errors": len(result["errors"])}
+
+
+def line(r: dict) -> str:
+    return (f"{r['moves_per_s']:.0f} moves/s, {r['clicks']} clicks, p50 {r['p50_ms']:.1f} ms, "
+            f"p95 {r['p95_ms']:.1f} ms, max {r['max_ms']:.1f} ms, {r['errors']} errors")
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,230 @@
+"""The web table end to end, in a real browser: headless Chromium (Debian's `chromium`,
+installed by dev/system-packages.sh) driven by Playwright through `splendor-rules serve` run
+as a separate process. Two people on two pages (one a phone) and a bot play a whole game by
+clicks: an illegal click shows the engine's reason, a page is reloaded, and the server is
+killed and started again on the same database mid-game. Screenshots of the board are kept
+in tests/artifacts/web/ (not committed)."""
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from playtest.bots import make_bot
+from web import catalogue, views
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "tests" / "artifacts" / "web"
+CHROMIUM = os.environ.get("SPLENDOR_RULES_CHROMIUM", "/usr/bin/chromium")
+SPEC = ROOT / "variants" / "target-12.yaml"
+SEED = 3
+TIMEOUT = 15_000  # ms, for any one thing to appear on a page
+
+try:
+    from playwright.sync_api import sync_playwright
+except ImportError:  # pragma: no cover - the test extra has it
+    sync_playwright = None
+
+
+def require_browser(chromium: str = CHROMIUM) -> None:
+    """Fail (never skip) when the browser tests cannot run, saying what to install."""
+    if sync_playwright is None:
+        pytest.fail("the browser tests need Playwright's Python API: pip install -e '.[test]'")
+    if not os.path.isfile(chromium):
+        pytest.fail(f"the browser tests need headless Chromium at {chromium}: install Debian's chromium package "
+                    "(as root, `bash dev/system-packages.sh` does), or point SPLENDOR_RULES_CHROMIUM at one")
+
+
+def launch(p):
+    return p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+
+
+def test_without_chromium_the_browser_tests_fail_and_say_what_to_install(tmp_path):
+    with pytest.raises(pytest.fail.Exception, match="the browser tests need headless Chromium at .*/nowhere: "
+                                                    "install Debian's chromium package"):
+        require_browser(str(tmp_path / "nowhere"))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """`splendor-rules serve` in its own process, as a user runs it."""
+
+    def __init__(self, db: pathlib.Path, port: int, log: pathlib.Path):
+        self.db, self.port, self.log = db, port, log
+        self.url = f"http://127.0.0.1:{port}"
+        self.process = None
+
+    def start(self) -> None:
+        with open(self.log, "ab") as out:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "compiler", "serve", str(SPEC), "--db", str(self.db), "--port", str(self.port),
+                 "--bot-delay", "0"], cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                pytest.fail(f"the server stopped: {self.log.read_text()}")
+            try:
+                urllib.request.urlopen(self.url + "/", timeout=1).close()
+                return
+            except OSError:
+                time.sleep(0.1)
+        pytest.fail(f"the server did not answer within 30 s: {self.log.read_text()}")
+
+    def kill(self) -> None:
+        """Stop it the hard way (SIGKILL): nothing gets a chance to be saved on the way out."""
+        self.process.kill()
+        self.process.wait(10)
+
+
+@pytest.fixture
+def server(tmp_path):
+    s = Server(tmp_path / "tables.sqlite3", free_port(), tmp_path / "server.log")
+    s.start()
+    yield s
+    if s.process.poll() is None:
+        s.kill()
+
+
+def moves_shown(page, n: int) -> None:
+    page.wait_for_function("n => document.querySelectorAll('#log li').length >= n", arg=n, timeout=TIMEOUT)
+
+
+def play_by_clicks(page, meta: dict, action: int, moves: int) -> None:
+    """Make `action` the way a person does: a card then buy or reserve, gems then take, or a
+    choice the engine asks for; then see it in the page's log."""
+    page.wait_for_function("n => document.body.classList.contains('my-turn') && "
+                           "document.querySelectorAll('#log li').length === n", arg=moves, timeout=TIMEOUT)
+    info = meta["actions"][action]
+    if info["step"]:
+        page.click(f'#choice button[data-action="{action}"]')
+    else:
+        if info["card"]:
+            page.click(f'#market .card[data-slot="{info["card"][0]}.{info["card"][1]}"]')
+        else:
+            for colour in dict.fromkeys(info["colours"]):
+                page.click(f'#supply .token[data-colour="{colour}"]')
+        page.click(f'#actions > .buttons button[data-action="{action}"]')
+    moves_shown(page, moves + 1)
+
+
+def shoot(page, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def test_a_whole_game_in_the_browser_two_people_and_a_bot(server, tmp_path):
+    require_browser()
+    variant = catalogue.load([str(SPEC)])["target-12"]
+    module = variant.module
+    meta = views.meta(module)
+    with sync_playwright() as p:
+        browser = launch(p)
+        errors = []
+        desk = browser.new_context(viewport={"width": 1400, "height": 1000})
+        phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+
+        # The host makes the table with the form: two people and a greedy bot.
+        host = desk.new_page()
+        host.goto(server.url + "/")
+        host.select_option("select[name=spec]", "target-12")
+        host.select_option("select[name=players]", "3")
+        host.select_option("select[name=seat0]", "human")
+        host.select_option("select[name=seat1]", "human")
+        host.select_option("select[name=seat2]", "greedy")
+        host.fill("input[name=seed]", str(SEED))
+        host.click("button[type=submit]")
+        host.wait_for_url("**/host/**", timeout=TIMEOUT)
+        host.wait_for_selector("a.seat-link", timeout=TIMEOUT)
+        links = [a.get_attribute("href") for a in host.query_selector_all("a.seat-link")]
+        assert len(links) == 2 and links[0] != links[1]
+
+        pages = [desk.new_page(), phone.new_page()]
+        for page, link in zip(pages, links, strict=True):
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(link)
+        for page in pages:
+            page.wait_for_selector("#market .card", timeout=TIMEOUT)
+        assert pages[0].locator("#players .player.me h3").inner_text().startswith("you")
+
+        # An illegal click: a card player 1 cannot pay for; the engine's reason is shown, nothing moves.
+        game = module.new_game(3, seed=SEED)
+        refused = next(a for a in range(module.NUM_ACTIONS) if meta["actions"][a]["card"]
+                       and module.action_to_string(a).startswith("buy") and a not in game.legal_actions())
+        try:
+            game.clone().apply(refused)
+        except module.IllegalAction as e:
+            reason = str(e)
+        slot = meta["actions"][refused]["card"]
+        pages[0].click(f'#market .card[data-slot="{slot[0]}.{slot[1]}"]')
+        pages[0].click(f'#actions > .buttons button[data-action="{refused}"]')
+        pages[0].wait_for_function("t => document.getElementById('message').textContent === t", arg=reason,
+                                   timeout=TIMEOUT)
+        shoot(pages[0], "1-illegal-click")
+        assert pages[0].locator("#log li").count() == 0
+
+        people = make_bot("greedy", module, 1)  # what the two people choose; they click it
+        moves = 0
+        reloaded = restarted = False
+        while not game.is_over():
+            seat = game.current_player
+            if seat == 2:  # the bot: its move arrives on both pages by itself
+                for page in pages:
+                    moves_shown(page, moves + 1)
+                text = pages[0].locator("#log li").nth(moves).inner_text()
+                assert text.startswith("player 3 (greedy): ")
+                action = module.string_to_action(text.split(": ", 1)[1])
+            else:
+                action = people.choose(game)
+                play_by_clicks(pages[seat], meta, action, moves)
+            game.apply(action)
+            moves += 1
+            if moves >= 12 and not reloaded:  # a reload: the same board comes back
+                pages[1].reload()
+                moves_shown(pages[1], moves)
+                reloaded = True
+            if moves >= 30 and not restarted and game.current_player != 2:
+                server.kill()  # mid-game, then the same command on the same file
+                shoot(pages[0], "2-server-down")
+                server.start()
+                for page in pages:
+                    page.wait_for_function("() => !document.getElementById('status').classList.contains('offline')"
+                                           " && document.getElementById('status').textContent !== 'connecting…'",
+                                           timeout=TIMEOUT)
+                    assert page.locator("#log li").count() == moves
+                shoot(pages[1], "3-after-restart-phone")
+                restarted = True
+        assert reloaded and restarted
+
+        for page in pages:
+            page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Game over')",
+                                   timeout=TIMEOUT)
+            assert page.locator("#log li").count() == moves
+        shoot(pages[0], "4-game-over-desk")
+        shoot(pages[1], "5-game-over-phone")
+        winners = game.winners()
+        status = pages[0].locator("#status").inner_text()
+        assert status.startswith("Game over: ") and ("you" if 0 in winners else f"player {winners[0] + 1}") in status
+
+        with pages[1].expect_download() as download:
+            pages[1].click("#download-link")
+        saved = json.loads(pathlib.Path(download.value.path()).read_text())
+        assert saved.pop("table") == {"seats": ["human", "human", "greedy"]}
+        assert saved == json.loads(game.to_json())
+
+        # A phone shows the board in one column, no wider than the screen.
+        width = pages[1].evaluate("document.documentElement.scrollWidth")
+        assert width <= 390
+        assert errors == []
+        browser.close()

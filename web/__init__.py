@@ -1,0 +1,17 @@
+"""The web table: any spec or variant played in the browser, by friends and bots.
+
+`splendor-rules serve` runs :func:`web.app.create_app` under uvicorn (the `web` extra). The
+package sits on top of the compiler and playtest and uses a game only through the generated
+engine's public API (``new_game``, ``legal_actions``, ``apply``, ``observation``,
+``to_json``, ``record``, ``action_to_string``, ``describe_action``...):
+
+- :mod:`web.catalogue`: the specs served, each checked by ``compiler.pipeline.check_spec``
+  (the gate) before its engine is built, and their reference sheets;
+- :mod:`web.store`: tables, seats and moves in SQLite (standard library), a move stored
+  before it is acknowledged;
+- :mod:`web.tables`: the games in play, who may act, bots, and live updates;
+- :mod:`web.botwork`: where bots think (a worker process, so clicks never wait behind them);
+- :mod:`web.views`: what one seat may see (its observation), as JSON;
+- :mod:`web.app`: the HTTP routes (Starlette), pages and API;
+- :mod:`web.server`: what `serve` runs (uvicorn).
+"""

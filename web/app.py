@@ -1,0 +1,353 @@
+"""The HTTP side of the web table (Starlette): pages, the JSON API and live updates.
+
+Routes (TABLE, SEAT and the secrets come from the links made when a table is created):
+
+- ``GET /``: the specs on offer and the form that makes a table; ``POST /tables`` (the form)
+  and ``POST /api/tables`` (JSON) make one;
+- ``GET /host/TABLE/SECRET``: the host's page, with each human seat's invitation link;
+- ``GET /play/TABLE/SEAT/SECRET``: a seat's board; its API under
+  ``/api/tables/TABLE/seats/SEAT/SECRET``: ``GET`` the seat's view, ``POST .../actions``
+  ``{"action": id, "after": moves}``, ``GET .../events`` (server-sent events: the view again
+  after every move), ``GET .../game.json`` (a finished game, for ``play --load``);
+- ``GET /rules/SPEC/LANG``: the variant's reference sheet (en, fr, nl, sr).
+
+Every answer carries a Content-Security-Policy (scripts and styles from this server only; the
+sheet, which has its own inline style, gets a policy that allows that one style by its hash and
+no script at all). Every refused request gets a 4xx with a sentence and changes nothing.
+"""
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import hashlib
+import json
+import pathlib
+import re
+import urllib.parse
+
+import jinja2
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from compiler.sheets.plurals import LANGUAGES
+
+from . import views
+from .store import Store
+from .tables import HUMAN, Hub, LiveTable, Refused, seat_secrets
+
+HERE = pathlib.Path(__file__).resolve().parent
+MAX_BODY = 16_384  # an action is a few bytes, a new table a few hundred
+KEEPALIVE = 15.0  # seconds between comments on an idle event stream (proxies close silent ones)
+PAGE_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+            "frame-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+LANGUAGE_NAMES = {"en": "English", "fr": "Français", "nl": "Nederlands", "sr": "Српски"}
+
+
+def templates() -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(HERE / "templates")), autoescape=True,
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    return env
+
+
+def sheet_csp(html_text: str) -> str:
+    """A policy for a reference sheet: its own <style> elements, allowed by their hashes, fonts
+    from data: URLs (the sheet embeds its fonts), and nothing else: no script."""
+    hashes = []
+    for body in re.findall(r"<style[^>]*>(.*?)</style>", html_text, flags=re.S):
+        hashes.append("'sha256-" + base64.b64encode(hashlib.sha256(body.encode("utf-8")).digest()).decode() + "'")
+    return (f"default-src 'none'; style-src {' '.join(hashes) or chr(39) + 'none' + chr(39)}; font-src data:; "
+            "img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'")
+
+
+def error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def page_error(env, status: int, message: str) -> HTMLResponse:
+    return HTMLResponse(env.get_template("error.html").render(message=message, status=status), status_code=status)
+
+
+async def read_body(request: Request) -> bytes:
+    """The request's body, refused with 413 past MAX_BODY bytes (read no further)."""
+    declared = request.headers.get("content-length")
+    if declared is not None and not (declared.isascii() and declared.isdigit()):
+        raise Refused(400, "the Content-Length is not a number")
+    if declared is not None and int(declared) > MAX_BODY:
+        raise Refused(413, f"a request body holds at most {MAX_BODY} bytes")
+    data = bytearray()
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > MAX_BODY:
+            raise Refused(413, f"a request body holds at most {MAX_BODY} bytes")
+    return bytes(data)
+
+
+async def read_json(request: Request) -> dict:
+    body = await read_body(request)
+    try:
+        data = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise Refused(400, "the body is not JSON") from None
+    if not isinstance(data, dict):
+        raise Refused(400, "the body is a JSON object")
+    return data
+
+
+def same_site(request: Request) -> None:
+    """Refuse a POST that a page of another site makes a browser send (it shows its Origin, or
+    "null" from a sandboxed frame)."""
+    origin = request.headers.get("origin")
+    if origin is not None and (origin == "null" or urllib.parse.urlsplit(origin).netloc != request.headers.get("host")):
+        raise Refused(403, "this request comes from another site")
+
+
+def pick_language(request: Request) -> str:
+    """?lang=, else the first of the browser's languages that a sheet exists in, else English."""
+    asked = request.query_params.get("lang", "")
+    if asked in LANGUAGES:
+        return asked
+    for part in request.headers.get("accept-language", "").split(","):
+        code = part.split(";")[0].strip().lower()[:2]
+        if code in LANGUAGES:
+            return code
+    return "en"
+
+
+class SecurityHeaders:
+    """Headers on every answer: a CSP (unless the route set its own), no sniffing, and a referrer
+    only to this server (a page's address holds a seat's secret; "no-referrer" would also make
+    the browser send `Origin: null` with the table form, which :func:`same_site` refuses)."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                names = {k.lower() for k, _ in headers}
+                extra = {b"content-security-policy": PAGE_CSP.encode(), b"x-content-type-options": b"nosniff",
+                         b"referrer-policy": b"same-origin", b"cache-control": b"no-store"}
+                headers += [(k, v) for k, v in extra.items() if k not in names]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers: int = 1) -> Starlette:
+    """The web table over `variants` (name -> web.catalogue.Variant), storing in `db_path`; bots
+    wait `bot_delay` seconds before a move and think in `bot_workers` processes (0: threads)."""
+    env = templates()
+    store = Store(db_path)
+    hub = Hub(variants, store, bot_delay, bot_workers)
+
+    def seat_table(request: Request) -> tuple[LiveTable, int | None]:
+        """The table and seat a link opens (seat None: the host's link to watch); 403 otherwise."""
+        table_id = request.path_params["table"]
+        table = hub.tables.get(table_id)
+        if table is None:
+            why = hub.unavailable.get(table_id)
+            raise Refused(404 if why is None else 410, "no such table" if why is None
+                          else "this table could not be resumed after the server restarted")
+        seat = request.path_params.get("seat")
+        if seat is None:
+            if not table.watch_allowed(request.path_params["secret"]):
+                raise Refused(403, "this link does not open that table")
+            if len(table.seats) < 2:  # whoever watched would see the one seat's blind reserves
+                raise Refused(404, "a table of one player has no spectators' view")
+            return table, None
+        if not table.seat_allowed(seat, request.path_params["secret"]):
+            raise Refused(403, "this link does not open that seat")
+        return table, seat
+
+    def view_url(request: Request, table: LiveTable, seat: int | None) -> str:
+        secret = request.path_params["secret"]
+        if seat is None:
+            return request.url_for("watch_view", table=table.id, secret=secret).path
+        return request.url_for("seat_view", table=table.id, seat=seat, secret=secret).path
+
+    def links(request: Request, table: LiveTable, secrets_by_seat: dict[int, str]) -> list[dict]:
+        return [{"seat": i, "who": s.who,
+                 "link": str(request.url_for("play", table=table.id, seat=i, secret=secrets_by_seat[i]))
+                 if i in secrets_by_seat else None} for i, s in enumerate(table.seats)]
+
+    async def index(request: Request) -> Response:
+        offered = [{"key": v.key, "title": v.title, "counts": list(v.player_counts)} for v in variants.values()]
+        max_players = max(max(v.player_counts) for v in variants.values())
+        return HTMLResponse(env.get_template("index.html").render(
+            variants=offered, seats=range(max_players), bots=("random", "greedy", "mcts")))
+
+    async def create_form(request: Request) -> Response:
+        try:
+            same_site(request)
+            body = (await read_body(request)).decode("utf-8")
+            form = urllib.parse.parse_qs(body, max_num_fields=32)
+        except (Refused, UnicodeDecodeError, ValueError) as e:
+            return page_error(env, getattr(e, "status", 400), getattr(e, "message", "the form could not be read"))
+        spec = form.get("spec", [""])[0]
+        players = form.get("players", [""])[0]
+        if not players.isdigit() or len(players) > 2:
+            return page_error(env, 422, "choose the number of players")
+        n = int(players)
+        seats = [form.get(f"seat{i}", [HUMAN])[0] for i in range(n)]
+        seed = form.get("seed", [""])[0].strip()
+        if seed and (not seed.isascii() or not seed.isdigit() or len(seed) > 18):
+            return page_error(env, 422, "a seed is a whole number from 0 to 2**62")
+        try:
+            table, host, _ = await hub.create(spec, n, seats, int(seed) if seed else None)
+        except Refused as e:
+            return page_error(env, e.status, e.message)
+        hub.kick(table)
+        return RedirectResponse(request.url_for("host", table=table.id, secret=host), status_code=303)
+
+    async def create_api(request: Request) -> Response:
+        same_site(request)
+        data = await read_json(request)
+        table, host, secrets_by_seat = await hub.create(data.get("spec"), data.get("players"), data.get("seats"),
+                                                  data.get("seed"))
+        hub.kick(table)
+        return JSONResponse({"table": table.id, "host": str(request.url_for("host", table=table.id, secret=host)),
+                             "seats": links(request, table, secrets_by_seat)}, status_code=201)
+
+    async def host(request: Request) -> Response:
+        table = hub.tables.get(request.path_params["table"])
+        secret = request.path_params["secret"]
+        if table is None or not table.host_allowed(secret):
+            return page_error(env, 404, "no such table")
+        # The seats' secrets are not stored; the host's secret derives them again.
+        return HTMLResponse(env.get_template("host.html").render(
+            table=table, title=variants[table.spec].title if table.spec in variants else table.spec,
+            seats=links(request, table, seat_secrets(secret, table.id, table.seats)),
+            over=table.game.is_over(), moves=len(table.log),
+            watch=request.url_for("watch", table=table.id, secret=secret) if len(table.seats) > 1 else None))
+
+    async def play(request: Request) -> Response:
+        try:
+            table, seat = seat_table(request)
+        except Refused as e:
+            return page_error(env, e.status, e.message)
+        lang = pick_language(request)
+        api = view_url(request, table, seat)
+        return HTMLResponse(env.get_template("play.html").render(
+            table=table, seat=seat, lang=lang, languages=LANGUAGE_NAMES, spec=table.spec,
+            title=variants[table.spec].title if table.spec in variants else table.spec,
+            rules=table.spec in variants,
+            page={"api": api, "meta": views.meta(table.module), "seat": seat, "lang": lang}))
+
+    async def seat_view(request: Request) -> Response:
+        table, seat = seat_table(request)
+        return JSONResponse(views.seat_view(table, seat))
+
+    async def act(request: Request) -> Response:
+        table, seat = seat_table(request)
+        same_site(request)
+        data = await read_json(request)
+        if seat is None:
+            raise Refused(403, "a spectator does not play")
+        if "action" not in data:
+            raise Refused(422, "say which action: {\"action\": id}")
+        await hub.act(table, seat, data["action"], data.get("after"))
+        return JSONResponse(views.seat_view(table, seat))
+
+    async def events(request: Request) -> Response:
+        table, seat = seat_table(request)
+        queue: asyncio.Queue = asyncio.Queue()
+        table.listeners.add(queue)
+
+        async def stream():
+            try:
+                yield "retry: 1000\n\n"
+                yield f"event: view\ndata: {json.dumps(views.seat_view(table, seat))}\n\n"
+                while True:
+                    try:
+                        item = await asyncio.wait_for(queue.get(), KEEPALIVE)
+                    except asyncio.TimeoutError:
+                        yield ": keep-alive\n\n"
+                        continue
+                    if item is None:
+                        return
+                    while not queue.empty():  # several moves at once: one view of the latest
+                        if queue.get_nowait() is None:
+                            return
+                    yield f"event: view\ndata: {json.dumps(views.seat_view(table, seat))}\n\n"
+            finally:
+                table.listeners.discard(queue)
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"X-Accel-Buffering": "no"})
+
+    async def download(request: Request) -> Response:
+        table, seat = seat_table(request)
+        if not table.game.is_over():
+            raise Refused(409, "the game is not over: its record is for download once it ends")
+        state = json.loads(table.game.to_json())
+        state["table"] = {"seats": [s.who for s in table.seats]}  # who sat where, as `play --load` reads it
+        name = re.sub(r"[^A-Za-z0-9_-]", "_", f"{table.spec}-{table.id}") + ".json"
+        return Response(json.dumps(state, sort_keys=True) + "\n", media_type="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    async def rules(request: Request) -> Response:
+        variant = variants.get(request.path_params["spec"])
+        lang = request.path_params["lang"]
+        if variant is None or lang not in LANGUAGES:
+            return page_error(env, 404, "no such reference sheet")
+        text = await asyncio.to_thread(variant.sheet, lang)
+        return HTMLResponse(text, headers={"Content-Security-Policy": sheet_csp(text)})
+
+    async def favicon(request: Request) -> Response:
+        return Response(status_code=204)  # no icon; an answer, so that browsers do not log a 404
+
+    async def refused(request: Request, exc: Refused) -> Response:
+        return error(exc.status, exc.message)
+
+    async def http_error(request: Request, exc: HTTPException) -> Response:
+        """Starlette's own refusals (no such route, a method not allowed): JSON under /api/, a page elsewhere."""
+        message = {404: "no such page", 405: "this method is not allowed here"}.get(exc.status_code, str(exc.detail))
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": message}, status_code=exc.status_code, headers=exc.headers)
+        return page_error(env, exc.status_code, message)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        hub.resume_all()
+        hub.start()
+        try:
+            yield
+        finally:
+            hub.stop()
+            store.close()
+
+    seat_api = "/api/tables/{table}/seats/{seat:int}/{secret}"
+    watch_api = "/api/tables/{table}/watch/{secret}"
+    routes = [
+        Route("/", index, name="index"),
+        Route("/tables", create_form, methods=["POST"]),
+        Route("/api/tables", create_api, methods=["POST"]),
+        Route("/host/{table}/{secret}", host, name="host"),
+        Route("/play/{table}/{seat:int}/{secret}", play, name="play"),
+        Route(seat_api, seat_view, name="seat_view"),
+        Route(seat_api + "/actions", act, methods=["POST"]),
+        Route(seat_api + "/events", events),
+        Route(seat_api + "/game.json", download),
+        Route("/watch/{table}/{secret}", play, name="watch"),
+        Route(watch_api, seat_view, name="watch_view"),
+        Route(watch_api + "/actions", act, methods=["POST"]),
+        Route(watch_api + "/events", events),
+        Route(watch_api + "/game.json", download),
+        Route("/rules/{spec}/{lang}", rules),
+        Route("/favicon.ico", favicon),
+        Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={Refused: refused, HTTPException: http_error})
+    app.state.hub = hub
+    app.add_middleware(SecurityHeaders)
+    return app

@@ -1,0 +1,205 @@
+"""Tables, seats and moves in SQLite (the standard library's sqlite3).
+
+Every move is committed before the server acknowledges it (``synchronous=FULL`` in WAL mode:
+a commit that returned is on disk; moves of several tables that wait together share one
+commit), so a server that stops, however it stops, resumes every
+table from the file: the table's engine text, seed and player count, then its moves in order.
+
+A seat's secret is never stored: only its SHA-256, compared in constant time
+(``hmac.compare_digest``) with the hash of the secret a browser presents.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import queue
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS engines (
+    sha256 TEXT PRIMARY KEY,
+    source TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    spec TEXT NOT NULL,
+    engine TEXT NOT NULL REFERENCES engines(sha256),
+    players INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    host_hash TEXT NOT NULL,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    who TEXT NOT NULL,
+    secret_hash TEXT,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS moves (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    n INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    action INTEGER NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (table_id, n)
+);
+"""
+
+
+def digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def same_secret(given: str, stored_hash: str | None) -> bool:
+    """Whether `given` is the secret whose hash is `stored_hash`, in time that does not depend on
+    how much of it matches."""
+    if stored_hash is None:
+        return False
+    return hmac.compare_digest(digest(given), stored_hash)
+
+
+@dataclass(frozen=True)
+class StoredTable:
+    id: str
+    spec: str
+    engine_source: str
+    players: int
+    seed: int
+    host_hash: str
+    seats: list[tuple[str, str | None]]  # (who, secret hash) per seat
+    moves: list[tuple[int, int]]  # (seat, action) in order
+
+
+class Store:
+    """One SQLite file; every method is one transaction (one lock orders the threads that use it).
+
+    :meth:`store_move` is what the server awaits for each move: a writer thread commits the
+    moves waiting at that moment together (a group commit: one disk sync for all of them), so
+    the event loop never waits on the disk and many tables cost few syncs.
+    """
+
+    def __init__(self, path: str):
+        self.path = path
+        self.lock = threading.Lock()
+        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        self.db.executescript(SCHEMA)
+        self.pending: queue.SimpleQueue = queue.SimpleQueue()
+        self.writer: threading.Thread | None = None
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.pending.put(None)
+            self.writer.join(10)
+            self.writer = None
+        with self.lock:
+            self.db.close()
+
+    async def store_move(self, table_id: str, n: int, seat: int, action: int) -> None:
+        """Store move number `n` (from 0) of a table; returns once it is committed (raises
+        sqlite3.Error when it is not: the primary key refuses a second move n)."""
+        at = time.time()
+        await self._write(lambda db: db.execute("INSERT INTO moves (table_id, n, seat, action, at) "
+                                                "VALUES (?, ?, ?, ?, ?)", (table_id, n, seat, action, at)))
+
+    async def create_table(self, table_id: str, spec: str, engine_source: str, players: int, seed: int,
+                           host_hash: str, seats: list[tuple[str, str | None]]) -> None:
+        """Store a new table and its seats (the engine's text once per engine); returns once committed."""
+        sha = digest(engine_source)
+        created = time.time()
+
+        def write(db):
+            db.execute("INSERT OR IGNORE INTO engines (sha256, source) VALUES (?, ?)", (sha, engine_source))
+            db.execute("INSERT INTO tables (id, spec, engine, players, seed, host_hash, created) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?)", (table_id, spec, sha, players, seed, host_hash, created))
+            db.executemany("INSERT INTO seats (table_id, seat, who, secret_hash) VALUES (?, ?, ?, ?)",
+                           [(table_id, i, who, h) for i, (who, h) in enumerate(seats)])
+
+        await self._write(write)
+
+    async def _write(self, job) -> None:
+        """Run `job(db)` in the writer thread, in the next group commit; wait for the commit."""
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
+        if self.writer is None:
+            self.writer = threading.Thread(target=self._writer, name="splendor-rules-store", daemon=True)
+            self.writer.start()
+        self.pending.put((job, loop, done))
+        await done
+
+    def _writer(self) -> None:
+        while True:
+            first = self.pending.get()
+            if first is None:
+                return
+            batch = [first]
+            while True:
+                try:
+                    item = self.pending.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    self.pending.put(None)
+                    break
+                batch.append(item)
+            outcomes = self._commit([job for job, _, _ in batch])
+            for (_, loop, done), outcome in zip(batch, outcomes, strict=True):
+                loop.call_soon_threadsafe(_settle, done, outcome)
+
+    def _commit(self, jobs) -> list:
+        """Run every job in one transaction, each in a savepoint of its own (a job that fails
+        leaves no trace and fails alone); an outcome per job (None, or its error)."""
+        outcomes: list = []
+        with self.lock:
+            try:
+                self.db.execute("BEGIN IMMEDIATE")
+                for job in jobs:
+                    self.db.execute("SAVEPOINT job")
+                    try:
+                        job(self.db)
+                        self.db.execute("RELEASE job")
+                        outcomes.append(None)
+                    except sqlite3.Error as e:
+                        self.db.execute("ROLLBACK TO job")
+                        self.db.execute("RELEASE job")
+                        outcomes.append(e)
+                self.db.execute("COMMIT")
+            except sqlite3.Error as e:
+                with contextlib.suppress(sqlite3.Error):
+                    self.db.execute("ROLLBACK")
+                return [e] * len(jobs)
+        return outcomes
+
+    def tables(self) -> list[StoredTable]:
+        """Every stored table with its seats and moves, oldest first."""
+        with self.lock:
+            return self._tables()
+
+    def _tables(self) -> list[StoredTable]:
+        rows = self.db.execute("SELECT t.id, t.spec, e.source, t.players, t.seed, t.host_hash FROM tables t "
+                               "JOIN engines e ON e.sha256 = t.engine ORDER BY t.created, t.id").fetchall()
+        out = []
+        for table_id, spec, source, players, seed, host_hash in rows:
+            seats = [(who, h) for who, h in self.db.execute(
+                "SELECT who, secret_hash FROM seats WHERE table_id = ? ORDER BY seat", (table_id,))]
+            moves = [(s, a) for s, a in self.db.execute(
+                "SELECT seat, action FROM moves WHERE table_id = ? ORDER BY n", (table_id,))]
+            out.append(StoredTable(table_id, spec, source, players, seed, host_hash, seats, moves))
+        return out
+
+
+def _settle(done: asyncio.Future, outcome) -> None:
+    if done.cancelled():
+        return
+    if outcome is None:
+        done.set_result(None)
+    else:
+        done.set_exception(outcome)

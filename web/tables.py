@@ -1,0 +1,270 @@
+"""The games in play: who sits where, who may act, bots, and live updates.
+
+A :class:`Hub` holds every table of a server. A move, a human's or a bot's, goes through
+:meth:`Hub.act` alone: checked (the seat's turn, an action id of this engine, the board the
+player saw), applied to a clone of the game (IllegalAction gives the engine's reason and
+changes nothing), stored, and only then made the table's game and announced to every seat's
+stream. One asyncio lock per table orders the moves of its seats and bots.
+
+Bots play their seats on their own: a task per table chooses (in a worker process, see
+:mod:`web.botwork`) whenever a bot is to move, after ``bot_delay`` seconds so that the humans
+see the moves one by one.
+"""
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import hmac
+import logging
+import sqlite3
+import secrets
+from dataclasses import dataclass, field
+
+from playtest.bots import BotError, parse_bot
+
+from . import catalogue as catalogue_mod
+from .botwork import Thinkers, bot_seed
+from .store import Store, digest, same_secret
+
+HUMAN = "human"
+MAX_SEAT_NAME = 20
+MAX_PLAYOUTS = 5000  # an mcts bot's budget: more would hold a worker thread for minutes a move
+log = logging.getLogger("splendor_rules.web")
+
+
+class Refused(Exception):
+    """A request that changes nothing: an HTTP status and a sentence for the player."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass
+class Seat:
+    who: str  # "human" or a bot's name ("greedy", "mcts:64")
+    secret_hash: str | None
+
+    @property
+    def human(self) -> bool:
+        return self.who == HUMAN
+
+
+@dataclass
+class LiveTable:
+    id: str
+    spec: str
+    module: object
+    source: str
+    game: object
+    seed: int
+    host_hash: str
+    seats: list[Seat]
+    log: list[tuple[int, int]] = field(default_factory=list)  # (seat, action) of every move
+    problem: str | None = None  # why the bots stopped, when they failed
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    listeners: set = field(default_factory=set)
+    bot_task: asyncio.Task | None = None
+
+    def seat_allowed(self, seat: int, secret: str) -> bool:
+        """Whether `secret` opens `seat` (a human's seat; a bot's has no link)."""
+        return 0 <= seat < len(self.seats) and same_secret(secret, self.seats[seat].secret_hash)
+
+    def watch_allowed(self, secret: str) -> bool:
+        """Whether `secret` is the host's, which also opens the spectators' view."""
+        return self.host_allowed(secret)
+
+    def host_allowed(self, secret: str) -> bool:
+        return same_secret(secret, self.host_hash)
+
+    def notify(self) -> None:
+        for queue in list(self.listeners):
+            queue.put_nowait(len(self.log))
+
+
+def seat_names(module, players: int, seats: list) -> list[str]:
+    """The seats asked for, checked: one per player, each human or a bot of playtest.bots."""
+    if not isinstance(seats, list) or len(seats) != players:
+        raise Refused(422, f"give one seat per player ({players}): human, random, greedy or mcts")
+    out = []
+    for i, name in enumerate(seats):
+        if not isinstance(name, str) or len(name) > MAX_SEAT_NAME:
+            raise Refused(422, f"seat {i + 1}: human, random, greedy, mcts or mcts:PLAYOUTS")
+        name = name.strip().lower()
+        if name != HUMAN:
+            try:
+                _, options = parse_bot(name)
+            except BotError as e:
+                raise Refused(422, f"seat {i + 1}: {e} (or '{HUMAN}')") from None
+            if options.get("playouts", 0) > MAX_PLAYOUTS:
+                raise Refused(422, f"seat {i + 1}: a bot of this server thinks for at most {MAX_PLAYOUTS} playouts")
+        out.append(name)
+    if HUMAN not in out and players < 2:
+        raise Refused(422, "a solo table needs its human")
+    return out
+
+
+def seat_secrets(host_secret: str, table_id: str, seats: list) -> dict[int, str]:
+    """Each human seat's secret, derived from the host's (HMAC-SHA256 of the table and seat):
+    the host page can show the links again while the store keeps only their hashes, and no
+    secret can be found from another without the host's."""
+    out = {}
+    for i, seat in enumerate(seats):
+        if seat.who == HUMAN:
+            mac = hmac.new(host_secret.encode("utf-8"), f"{table_id}:{i}".encode(), hashlib.sha256).digest()
+            out[i] = base64.urlsafe_b64encode(mac).decode("ascii").rstrip("=")
+    return out
+
+
+class Hub:
+    """Every table of one server, its store, and the variants on offer."""
+
+    def __init__(self, variants: dict, store: Store, bot_delay: float = 0.6, bot_workers: int = 1):
+        self.variants = variants
+        self.store = store
+        self.bot_delay = bot_delay
+        self.bot_workers = bot_workers
+        self.thinkers: Thinkers | None = None
+        self.tables: dict[str, LiveTable] = {}
+        self.unavailable: dict[str, str] = {}  # stored tables that could not be resumed, and why
+
+    # -- making and resuming tables
+
+    async def create(self, spec: str, players, seats, seed=None) -> tuple[LiveTable, str, dict[int, str]]:
+        """A new table; returns it, the host's secret and each human seat's secret."""
+        variant = self.variants.get(spec) if isinstance(spec, str) else None
+        if variant is None:
+            shown = repr(spec[:40] + ("..." if len(spec) > 40 else "")) if isinstance(spec, str) else ""
+            raise Refused(422, f"no spec named {shown} on this server" if shown else "name the spec to play")
+        if type(players) is not int or players not in variant.player_counts:
+            counts = ", ".join(map(str, variant.player_counts))
+            raise Refused(422, f"{variant.key} plays with {counts} players")
+        names = seat_names(variant.module, players, seats)
+        if seed is None:
+            seed = secrets.randbelow(2 ** 62)
+        elif type(seed) is not int or not 0 <= seed < 2 ** 62:
+            raise Refused(422, "a seed is a whole number from 0 to 2**62")
+        game = variant.module.new_game(players, seed=seed)
+        host = secrets.token_urlsafe(24)
+        table_id = secrets.token_urlsafe(9)
+        links = seat_secrets(host, table_id, [Seat(who, None) for who in names])
+        seat_rows = [(who, digest(links[i]) if i in links else None) for i, who in enumerate(names)]
+        try:
+            await self.store.create_table(table_id, variant.key, variant.source, players, seed, digest(host),
+                                          seat_rows)
+        except sqlite3.Error as e:
+            log.error("table not stored: %s", e)
+            raise Refused(503, "the table could not be stored; try again") from None
+        table = LiveTable(table_id, variant.key, variant.module, variant.source, game, seed, digest(host),
+                          [Seat(who, h) for who, h in seat_rows])
+        self.tables[table_id] = table
+        return table, host, links
+
+    def resume_all(self) -> None:
+        """Every stored table, replayed from its engine, seed and moves (at start-up)."""
+        for stored in self.store.tables():
+            try:
+                module = catalogue_mod.module_from_source(stored.engine_source)
+                game = module.new_game(stored.players, seed=stored.seed)
+                for _seat, action in stored.moves:
+                    game.apply(action)
+            except Exception as e:  # noqa: BLE001 - one bad table must not stop the server
+                self.unavailable[stored.id] = f"{type(e).__name__}: {e}"
+                log.error("table %s cannot be resumed: %s", stored.id, self.unavailable[stored.id])
+                continue
+            seats = [Seat(who, h) for who, h in stored.seats]
+            self.tables[stored.id] = LiveTable(stored.id, stored.spec, module, stored.engine_source, game, stored.seed,
+                                               stored.host_hash, seats, list(stored.moves))
+
+    # -- moves
+
+    async def act(self, table: LiveTable, seat: int, action, after=None) -> None:
+        """Play `action` for `seat` (after `after` moves, when given): stored, then announced."""
+        if type(action) is not int:
+            raise Refused(422, "an action is a whole number (an action id of this game)")
+        if after is not None and type(after) is not int:
+            raise Refused(422, "'after' is the number of moves of the board you saw")
+        async with table.lock:
+            game = table.game
+            if not 0 <= action < table.module.NUM_ACTIONS:
+                raise Refused(422, f"no action {action} in this game (ids 0 to {table.module.NUM_ACTIONS - 1})")
+            if game.is_over():
+                raise Refused(409, "the game is over")
+            if after is not None and after != len(table.log):
+                raise Refused(409, "the table has moved on since the board you saw; here it is now")
+            if game.current_player != seat:
+                raise Refused(409, f"it is player {game.current_player + 1}'s turn, not yours")
+            await self._play(table, seat, action)
+        self.kick(table)
+
+    async def _play(self, table: LiveTable, seat: int, action: int) -> None:
+        """Apply on a clone, store, then swap: a refused or unstored move changes nothing."""
+        trial = table.game.clone()
+        try:
+            trial.apply(action)
+        except table.module.IllegalAction as e:
+            raise Refused(422, str(e)) from None
+        try:
+            await self.store.store_move(table.id, len(table.log), seat, action)
+        except sqlite3.Error as e:
+            log.error("table %s: move not stored: %s", table.id, e)
+            raise Refused(503, "the move could not be stored, so it was not played; try again") from None
+        table.game = trial
+        table.log.append((seat, action))
+        table.notify()
+
+    def kick(self, table: LiveTable) -> None:
+        """Start the table's bot task if a bot is to move and none is running."""
+        game = table.game
+        if game.is_over() or table.problem or table.seats[game.current_player].human:
+            return
+        if table.bot_task is None or table.bot_task.done():
+            table.bot_task = asyncio.get_running_loop().create_task(self._drive(table))
+
+    async def _drive(self, table: LiveTable) -> None:
+        while True:
+            game = table.game
+            if game.is_over():
+                return
+            seat = game.current_player
+            who = table.seats[seat].who
+            if who == HUMAN:
+                return
+            if self.bot_delay:
+                await asyncio.sleep(self.bot_delay)
+            moves = len(table.log)
+            if self.thinkers is None:
+                self.thinkers = Thinkers(self.bot_workers)
+            try:
+                action = await self.thinkers.choose(table.module, table.source, game, who,
+                                                    bot_seed(table.seed, seat, moves))
+            except Exception as e:  # noqa: BLE001 - a failing bot stops its table, not the server
+                table.problem = f"the bot of player {seat + 1} failed ({type(e).__name__}: {e})"
+                log.error("table %s: %s", table.id, table.problem)
+                table.notify()
+                return
+            async with table.lock:
+                if len(table.log) != moves:
+                    continue
+                try:
+                    await self._play(table, seat, action)
+                except Refused as e:
+                    table.problem = f"the bot of player {seat + 1} chose an illegal move ({e.message})"
+                    table.notify()
+                    return
+
+    def start(self) -> None:
+        for table in self.tables.values():
+            self.kick(table)
+
+    def stop(self) -> None:
+        for table in self.tables.values():
+            if table.bot_task is not None:
+                table.bot_task.cancel()
+            for queue in list(table.listeners):
+                queue.put_nowait(None)
+        if self.thinkers is not None:
+            self.thinkers.close()
+            self.thinkers = None

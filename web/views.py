@@ -1,0 +1,101 @@
+"""What a seat may see, as JSON for its browser.
+
+A seat receives the engine's ``observation(seat)`` (the deck order and the other seats' blind
+reserves hidden) and nothing derived from more: the legal actions only at its own decision,
+the log of moves in notation (a blind reserve's notation names the deck, not the card), and
+who sits where. The whole state (``to_json``) is shown only once the game is over, when
+nothing is hidden any more. The seed, which would tell the deck order, is never sent before.
+
+:func:`meta` is what the page needs about the engine itself (cards, nobles, colours, every
+action's notation and what it points at on the board); it holds nothing of a game.
+"""
+from __future__ import annotations
+
+import functools
+import json
+
+
+def _colours_of(value, colours) -> list[str]:
+    """The colours an action parameter names (one colour, or a set of them)."""
+    if isinstance(value, str) and value in colours:
+        return [value]
+    if isinstance(value, (tuple, list)) and value and all(isinstance(v, str) and v in colours for v in value):
+        return list(value)
+    return []
+
+
+def _market_slot(value, levels) -> list[int] | None:
+    """A face-up card's (level, slot), when the parameter is one."""
+    if (isinstance(value, tuple) and len(value) == 2 and all(type(v) is int for v in value)
+            and value[0] in levels):
+        return [value[0], value[1]]
+    return None
+
+
+@functools.lru_cache(maxsize=64)
+def meta(module) -> dict:
+    """The engine's constants for the page: colours, cards, nobles, and for every action id its
+    notation, its rule, the face-up card it points at and the colours it names."""
+    colours = tuple(module.COLOURS)
+    levels = tuple(module.LEVELS)
+    steps = set(getattr(module, "STEPS", ()))
+    actions = []
+    for a in range(module.NUM_ACTIONS):
+        rule, params = module.describe_action(a)
+        card, named = None, []
+        for value in params.values():
+            card = card or _market_slot(value, levels)
+            named += _colours_of(value, colours)
+        actions.append({"text": module.action_to_string(a), "rule": rule, "card": card, "colours": named,
+                        "step": rule in steps})
+    return {
+        "spec": module.SPEC_NAME,
+        "colours": list(colours), "gems": list(module.GEMS), "wild": module.WILD, "levels": list(levels),
+        "cards": {c.id: {"level": c.level, "bonus": c.bonus, "points": c.points, "cost": list(c.cost)}
+                  for c in module.CARDS},
+        "nobles": {n.id: {"points": n.points, "requires": list(n.requires)} for n in module.NOBLES},
+        "actions": actions,
+    }
+
+
+def full_state(game) -> dict:
+    """The whole state of a finished game, in the observation's shape (decks as counts)."""
+    state = json.loads(game.to_json())
+    state["decks"] = {k: len(v) if isinstance(v, list) else v for k, v in state["decks"].items()}
+    state.pop("start", None)
+    state.pop("history", None)
+    return state
+
+
+def public_state(game) -> dict:
+    """What anyone at the table may see (a spectator): each seat's part as another seat's
+    observation shows it, so every blind reserve is hidden. Needs two seats or more."""
+    n = game.num_players
+    state = game.observation(1 % n)
+    state["seats"] = [game.observation((p + 1) % n)["seats"][p] for p in range(n)]
+    state["observer"] = None
+    return state
+
+
+def seat_view(table, seat: int | None) -> dict:
+    """Everything `seat` may know of `table` now (`seat` None: a spectator)."""
+    game, module = table.game, table.module
+    over = game.is_over()
+    current = game.current_player
+    state = full_state(game) if over else public_state(game) if seat is None else game.observation(seat)
+    pending = state.get("pending")
+    return {
+        "table": table.id, "spec": table.spec, "you": seat, "moves": len(table.log),
+        "seats": [{"who": s.who, "human": s.human} for s in table.seats],
+        "over": over, "phase": game.phase, "current": current,
+        "pending": module.action_to_string(pending) if isinstance(pending, int) else None,
+        "legal": list(game.legal_actions()) if not over and current == seat else [],
+        "state": state,
+        "prestige": list(game.scores()),
+        "bonus": [list(game.bonus[p]) for p in range(game.num_players)],
+        "log": [{"seat": s, "text": module.action_to_string(a)} for s, a in table.log],
+        "winners": list(game.winners()) if over else [],
+        "end_reason": state.get("end_reason"),
+        "truncated": bool(game.is_truncated()) if over else False,
+        "problem": table.problem,
+    }
