@@ -19,7 +19,7 @@ import time
 
 import click
 
-from playtest import engines, plots, terminal
+from playtest import engines, plots, records, terminal
 from playtest import simulate as sim_mod
 from playtest.bots import BotError
 
@@ -554,8 +554,12 @@ def sheet(specs: tuple[str, ...], langs: str, formats: str, out_dir: str) -> Non
 @click.option("--scheduler", metavar="ADDRESS", help="Run the games on this Dask scheduler (needs dask[distributed]).")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when a terminal).")
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="Where engines built for specs are kept.")
+@click.option("--fixed-seats", is_flag=True,
+              help="Keep each bot in its seat (default: rotate the bots so each plays every seat equally often).")
+@click.option("--games-out", "games_out", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Write one record per game (.jsonl or .csv), replayable with `play SPEC --replay FILE --game N`.")
 def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv, plot_dir, scheduler, progress,
-             cache_dir):
+             cache_dir, fixed_seats, games_out):
     """Play bot games under each SPEC and compare them with the first.
 
     SPEC is a spec or variant, a file or a name such as official or target-12 (its
@@ -570,6 +574,11 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
         names = sim_mod.check_bots(bots.split(","), players)
     except (BotError, ValueError) as e:
         raise click.BadParameter(str(e), param_hint="--bots") from e
+    if games_out:
+        try:
+            records.kind_of(games_out)
+        except records.RecordError as e:
+            raise click.BadParameter(str(e), param_hint="--games-out") from e
     if plot_dir:
         try:
             plots.require()
@@ -600,7 +609,8 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
 
     try:
         result = sim_mod.simulate(loaded, players, games, names, seed=seed, jobs=jobs or os.cpu_count() or 1,
-                                  max_turns=max_turns, scheduler=scheduler, progress=on_progress if show else None)
+                                  max_turns=max_turns, scheduler=scheduler, progress=on_progress if show else None,
+                                  fixed_seats=fixed_seats)
     except ValueError as e:
         raise click.UsageError(str(e)) from e
     except sim_mod.SimulationError as e:
@@ -617,6 +627,13 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
         echo(sim_mod.format_csv(result), nl=False)
     else:
         echo(sim_mod.format_table(result))
+    if games_out:
+        try:
+            written = records.write(result, games_out)
+        except records.RecordError as e:
+            echo(f"error: {e}", err=True)
+            sys.exit(1)
+        echo(f"wrote {written} game records to {games_out}", err=True)
     if plot_dir and result.finished:
         try:
             charts = plots.write(result, plot_dir)
@@ -641,7 +658,11 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
 @click.option("--load", "load_path", type=click.Path(dir_okay=False),
               help="Resume a game saved with `save FILE`, with its seats unless --seat is given.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="Where engines built for specs are kept.")
-def play(spec, players, seats, seed, load_path, cache_dir):
+@click.option("--replay", "replay_path", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Replay a game of a `simulate --games-out` record file (with --game N) instead of playing.")
+@click.option("--game", "game_number", type=click.IntRange(0), default=None, metavar="N",
+              help="With --replay: the game's index in the run.")
+def play(spec, players, seats, seed, load_path, cache_dir, replay_path, game_number):
     """Play SPEC at the terminal, humans and bots (type `help` at your turn).
 
     SPEC is a spec or variant, a file or a name such as official or target-12 (its
@@ -658,6 +679,16 @@ def play(spec, players, seats, seed, load_path, cache_dir):
         sys.exit(1)
     except engines.EngineError as e:
         raise click.UsageError(str(e)) from e
+    if (replay_path is None) != (game_number is None):
+        raise click.UsageError("--replay FILE and --game N go together")
+    if replay_path is not None:
+        try:
+            row, where = records.read_record(replay_path, engine.module.SPEC_NAME, game_number)
+            echo(records.replay_text(engine.module, row, where))
+        except records.RecordError as e:  # the command is right, the file is not: no usage text
+            echo(str(e), err=True)
+            sys.exit(1)
+        sys.exit(0)
     saved = None
     if load_path is not None:
         try:
