@@ -347,13 +347,43 @@ class SpecSummary:
     results: list[GameResult]
     requested: int
     sha256: str | None = None  # the engine's SPEC_SHA256: a record names the rules its moves are for
+    steps: tuple[str, ...] = ()  # the engine's end-of-turn steps: counted only when a player was asked
 
     @property
     def games(self) -> int:
         return len(self.results)
 
     def rounds(self) -> list[int]:
-        return [r.rounds for r in self.results]
+        """Lengths of the games that ended by the rules: a game stopped at the cap has no length."""
+        return [r.rounds for r in self.results if r.over]
+
+    def capped(self) -> list[GameResult]:
+        return [r for r in self.results if not r.over]
+
+    def margins(self) -> list[int]:
+        """Margins of victory of the games one seat won."""
+        return [r.margin for r in self.results if len(r.winners) == 1 and r.margin is not None]
+
+    def uses(self) -> dict[str, list[int]]:
+        """Per decision, the times it was made in each game (0 in a game that never made it)."""
+        played = [r for r in self.results if r.over]  # a capped game has no "per game" to speak of
+        names = list(dict.fromkeys(name for r in played for name, _ in r.uses))
+        return {name: [dict(r.uses).get(name, 0) for r in played] for name in names}
+
+    def skill(self, bots: Sequence[str]) -> tuple[str, str, int, int] | None:
+        """With two different bots in the lineup: (first bot, second bot, games the first won
+        alone against the second, games either won alone); None otherwise."""
+        names = list(dict.fromkeys(bots))
+        if len(names) != 2:
+            return None
+        first = second = 0
+        for r in self.results:
+            if len(r.winners) != 1 or not r.seats:
+                continue
+            who = r.seats[r.winners[0]]
+            first += who == names[0]
+            second += who == names[1]
+        return names[0], names[1], first, first + second
 
     def seat_wins(self, players: int) -> list[int]:
         wins = [0] * players
@@ -405,11 +435,38 @@ class SpecSummary:
             },
             "passes_per_game": _num(stats.mean([r.passes for r in self.results])),
             "ends": dict(sorted(ends.items())),
+            "capped": {"games": len(self.capped()), "seeds": [r.seed for r in self.capped()][:CAPPED_LISTED],
+                       "indexes": [r.index for r in self.capped()][:CAPPED_LISTED]},
+            "margin": {"games": len(self.margins()), "mean": _num(stats.mean(self.margins())),
+                       "median": _num(stats.median(self.margins()))},
+            "uses": {name: {"per_game": _num(stats.mean(xs)), "games_using": sum(1 for x in xs if x),
+                            "rare": bool(xs) and stats.mean(xs) < RARE_USE and name not in self.steps}
+                     for name, xs in self.uses().items()},
+            "nobles_per_game": _num(stats.mean([sum(r.nobles) for r in self.results if r.over and r.nobles])),
         }
+
+
+CAPPED_LISTED = 20  # seeds of capped games listed in the summary (all of them are in --games-out)
+RARE_USE = 0.05  # a decision made less often than this per game gets a note: the rule is almost never used
+
+
+def skill_dict(summary: SpecSummary, bots: Sequence[str]) -> dict | None:
+    found = summary.skill(bots)
+    if found is None:
+        return None
+    first, second, k, n = found
+    return {"bot": first, "against": second, "decided": n, "wins": k, "share": _num(k / n if n else math.nan),
+            "ci95": [_num(x) for x in stats.wilson(k, n)]}
 
 
 def _num(x: float) -> float | None:
     return None if x is None or (isinstance(x, float) and math.isnan(x)) else x
+
+
+def _uses(summary: SpecSummary, name: str) -> list[int]:
+    """Times `name` was chosen in each game that ended by the rules (0 each where the spec has no such decision)."""
+    found = summary.uses().get(name)
+    return found if found is not None else [0] * sum(1 for r in summary.results if r.over)
 
 
 def compare(base: SpecSummary, other: SpecSummary, players: int) -> dict:
@@ -429,6 +486,17 @@ def compare(base: SpecSummary, other: SpecSummary, players: int) -> dict:
             "two_proportion": stats.two_proportions(first_a, other.games, first_b, base.games).to_dict()},
         "winning_prestige": {"difference": _num(stats.mean(win_a) - stats.mean(win_b)) if win_a and win_b else None,
                              "welch": stats.welch(win_a, win_b).to_dict()},
+        "margin": {"difference": _num(stats.mean(other.margins()) - stats.mean(base.margins()))
+                   if other.margins() and base.margins() else None,
+                   "welch": stats.welch(other.margins(), base.margins()).to_dict()},
+        "uses_per_game": {name: {"difference": _num(stats.mean(_uses(other, name)) - stats.mean(_uses(base, name)))
+                                 if _uses(other, name) and _uses(base, name) else None,
+                                 "welch": stats.welch(_uses(other, name), _uses(base, name)).to_dict()}
+                          for name in dict.fromkeys([*base.uses(), *other.uses()])},
+        "capped": {"difference": _num(len(other.capped()) / other.games - len(base.capped()) / base.games)
+                   if other.games and base.games else None,
+                   "two_proportion": stats.two_proportions(len(other.capped()), other.games, len(base.capped()),
+                                                           base.games).to_dict()},
         "stuck_or_capped": {
             "difference": _num(stuck_a / other.games - stuck_b / base.games) if other.games and base.games else None,
             "two_proportion": stats.two_proportions(stuck_a, other.games, stuck_b, base.games).to_dict()},
@@ -463,6 +531,13 @@ class Simulation:
             "specs": [s.to_dict(self.players) for s in self.specs],
             "comparisons": [compare(self.specs[0], s, self.players) for s in self.specs[1:]],
         }
+        for d, s in zip(out["specs"], self.specs, strict=True):
+            d["skill"] = skill_dict(s, self.bots)
+        for c, s in zip(out["comparisons"], self.specs[1:], strict=True):
+            a, b = s.skill(self.bots), self.specs[0].skill(self.bots)
+            if a is not None and b is not None:
+                c["skill"] = {"difference": _num(a[2] / a[3] - b[2] / b[3]) if a[3] and b[3] else None,
+                              "two_proportion": stats.two_proportions(a[2], a[3], b[2], b[3]).to_dict()}
         if games:
             for d, s in zip(out["specs"], self.specs, strict=True):
                 d["results"] = [r.to_dict() for r in s.results]
@@ -526,7 +601,8 @@ def simulate(sources: Sequence[engines.Engine], players: int, games: int, bots: 
     finally:
         runner.close()
     summaries = [SpecSummary(e.label, e.name, sorted(found[k], key=lambda r: r.index), games,
-                             getattr(e.module, "SPEC_SHA256", None)) for k, e in enumerate(sources)]
+                             getattr(e.module, "SPEC_SHA256", None), tuple(getattr(e.module, "STEPS", ())))
+                 for k, e in enumerate(sources)]
     return Simulation(players, games, bots, seed, max_turns, summaries, interrupted, jobs,
                       time.monotonic() - start, fixed_seats=fixed_seats)
 
@@ -568,11 +644,29 @@ def format_table(sim: Simulation) -> str:
                 b = next((b for b in s["bots"] if b["bot"] == name), None)
                 cells.append("-" if b is None else f"{_pct(b['win_rate'])} [{_pct(b['ci95'][0])}, {_pct(b['ci95'][1])}]")
             rows.append((f"{name} wins (every seat)", cells))
+    rows.append(("capped (not in lengths)", [f"{s['capped']['games']}" for s in specs]))
+    rows.append(("margin of victory, mean", [_f(s["margin"]["mean"]) for s in specs]))
+    if any(s["skill"] for s in specs):
+        k = next(s["skill"] for s in specs if s["skill"])
+        rows.append((f"skill: {k['bot']} beats {k['against']}",
+                     [f"{_pct(x['share'])} [{_pct(x['ci95'][0])}, {_pct(x['ci95'][1])}]" if x else "-"
+                      for x in (s["skill"] for s in specs)]))
+    rows.append(("nobles per game", [_f(s["nobles_per_game"], 2) for s in specs]))
     rows.append(("winning prestige, mean", [_f(s["winning_prestige"]) for s in specs]))
     for key, title in (("ties", "ties on prestige"), ("shared_victories", "shared victories"),
                        ("no_winner", "no winner"), ("passes", "games with passes"),
                        ("stuck", "stuck"), ("capped", f"stopped at {sim.max_turns} turns")):
         rows.append((title, [_pct(s["shares"][key]) for s in specs]))
+    decisions = list(dict.fromkeys(name for s in specs for name in s["uses"]))
+    rare = set()
+    for name in decisions:
+        cells = []
+        for s in specs:
+            u = s["uses"].get(name)
+            cells.append("-" if u is None else _f(u["per_game"], 2) + (" (rare)" if u["rare"] else ""))
+            if u is not None and u["rare"]:
+                rare.add(name)
+        rows.append((f"{name} per game", cells))
     if data["comparisons"]:
         length, first = [""], [""]  # the first spec is the reference
         for c in data["comparisons"]:
@@ -583,6 +677,18 @@ def format_table(sim: Simulation) -> str:
                          f"(p={_p(c['first_seat_win_rate']['two_proportion']['p_value'])})")
         rows.append(("vs first: rounds", length))
         rows.append(("vs first: seat 1 wins", first))
+        margin = [""] + [f"{_f(c['margin']['difference'], 2)} (p={_p(c['margin']['welch']['p_value'])})"
+                         for c in data["comparisons"]]
+        rows.append(("vs first: margin", margin))
+        if all("skill" in c for c in data["comparisons"]):
+            rows.append(("vs first: skill", [""] + [
+                f"{'-' if c['skill']['difference'] is None else format(100 * c['skill']['difference'], '+.1f') + '%'} "
+                f"(p={_p(c['skill']['two_proportion']['p_value'])})" for c in data["comparisons"]]))
+        for name in decisions:
+            rows.append((f"vs first: {name}", [""] + [
+                f"{_f(c['uses_per_game'][name]['difference'], 2)} "
+                f"(p={_p(c['uses_per_game'][name]['welch']['p_value'])})" if name in c["uses_per_game"] else "-"
+                for c in data["comparisons"]]))
     header = ["", *[s["spec"] for s in specs]]
     width0 = max(len(r[0]) for r in rows + [("", [])])
     widths = [max(len(header[i + 1]), *(len(r[1][i]) for r in rows)) for i in range(len(specs))]
@@ -594,12 +700,18 @@ def format_table(sim: Simulation) -> str:
         lines.append("  ".join([title.ljust(width0), *(c.rjust(w) for c, w in zip(cells, widths, strict=True))]))
     notes = [f"{sim.players} players, bots {','.join(sim.bots)}, seed {sim.seed}; win rates with 95% Wilson "
              "intervals (a shared victory counts for each winner)"]
+    notes.append("lengths, margins and per-game uses leave out the games stopped at the cap (capped); "
+                 "margin: winner's prestige minus the next seat's, in games one seat won; a step (such as a "
+                 "noble visit) counts only when a player was asked to choose")
+    if rare:
+        notes.append(f"rarely used (under {RARE_USE} times a game): {', '.join(sorted(rare))}: "
+                     "is the rule worth its text?")
     if rotated:
         notes.append("bots rotated: each deal is played once with each bot in each seat, so seat wins measure the "
                      "seat and bot wins the bot (--fixed-seats keeps each bot in its seat)")
     if len(specs) > 1:
-        notes.append("vs first: difference from the first spec; p from Welch's t-test (rounds) and the "
-                     "two-proportion z-test (seat 1)")
+        notes.append("vs first: difference from the first spec; p from Welch's t-test (rounds, margin, uses per "
+                     "game) and the two-proportion z-test (seat 1, skill)")
     if sim.interrupted:
         notes.append(f"interrupted: {sim.finished} of {sim.games * len(specs)} games finished")
     return "\n".join(lines + [""] + notes)
