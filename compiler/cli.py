@@ -19,7 +19,7 @@ import time
 
 import click
 
-from playtest import engines, plots, records, terminal
+from playtest import engines, plots, records, report as report_mod, terminal
 from playtest import simulate as sim_mod
 from playtest.bots import BotError
 
@@ -554,12 +554,14 @@ def sheet(specs: tuple[str, ...], langs: str, formats: str, out_dir: str) -> Non
 @click.option("--scheduler", metavar="ADDRESS", help="Run the games on this Dask scheduler (needs dask[distributed]).")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when a terminal).")
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="Where engines built for specs are kept.")
+@click.option("--report", "report_dir", type=click.Path(file_okay=False), metavar="DIR",
+              help="Write report.html (tables and charts, self-contained) and the PNG charts here.")
 @click.option("--fixed-seats", is_flag=True,
               help="Keep each bot in its seat (default: rotate the bots so each plays every seat equally often).")
 @click.option("--games-out", "games_out", type=click.Path(dir_okay=False), metavar="FILE",
               help="Write one record per game (.jsonl or .csv), replayable with `play SPEC --replay FILE --game N`.")
 def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv, plot_dir, scheduler, progress,
-             cache_dir, fixed_seats, games_out):
+             cache_dir, report_dir, fixed_seats, games_out):
     """Play bot games under each SPEC and compare them with the first.
 
     SPEC is a spec or variant, a file or a name such as official or target-12 (its
@@ -579,7 +581,7 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
             records.kind_of(games_out)
         except records.RecordError as e:
             raise click.BadParameter(str(e), param_hint="--games-out") from e
-    if plot_dir:
+    if plot_dir or report_dir:
         try:
             plots.require()
         except plots.PlotError as e:
@@ -641,6 +643,14 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
             echo(f"error: cannot write the charts to {plot_dir}: {err.strerror or err}", err=True)
             sys.exit(1)
         for path in charts:
+            echo(f"wrote {path}", err=True)
+    if report_dir and result.finished:
+        try:
+            written_files = report_mod.write(result, report_dir)
+        except OSError as err:
+            echo(f"error: cannot write the report to {report_dir}: {err.strerror or err}", err=True)
+            sys.exit(1)
+        for path in written_files:
             echo(f"wrote {path}", err=True)
     if result.interrupted:
         sys.exit(130)
