@@ -19,7 +19,7 @@ import time
 
 import click
 
-from playtest import engines, plots, records, report as report_mod, terminal
+from playtest import engines, ladder as ladder_mod, plots, records, report as report_mod, terminal
 from playtest import simulate as sim_mod
 from playtest.bots import BotError
 
@@ -652,6 +652,50 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
             sys.exit(1)
         for path in written_files:
             echo(f"wrote {path}", err=True)
+    if result.interrupted:
+        sys.exit(130)
+
+
+@main.command()
+@click.argument("spec", metavar="SPEC")
+@click.option("--bots", default="random,greedy,mcts:64", show_default=True,
+              help="The bots of the round robin, each named once: random, greedy, mcts or mcts:PLAYOUTS.")
+@click.option("--players", type=click.IntRange(1), default=2, show_default=True, help="Players in each game.")
+@click.option("--games", type=click.IntRange(1), default=20, show_default=True,
+              help="Games per group of bots (every pair, with two players), seats rotated.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same ladder, for any --jobs.")
+@click.option("--jobs", type=click.IntRange(0), default=0, help="Worker processes (default: one per core; 1: none).")
+@click.option("--max-turns", type=click.IntRange(1), default=1000, show_default=True,
+              help="Stop a game after this many turns (such a game is not rated).")
+@click.option("--json", "as_json", is_flag=True, help="Print the ladder as JSON.")
+@click.option("--cache-dir", type=click.Path(file_okay=False), help="Where engines built for specs are kept.")
+def ladder(spec, bots, players, games, seed, jobs, max_turns, as_json, cache_dir):
+    """Rate bots on SPEC: a round robin with rotated seats, OpenSkill ratings with their uncertainty.
+
+    Needs the optional openskill package (pip install 'splendor-rules[ladder]'). Ctrl-C
+    stops and rates the games finished.
+    """
+    try:
+        ladder_mod.require()
+        names = ladder_mod.check_bots(bots.split(","), players)
+    except (BotError, ladder_mod.LadderError) as e:
+        raise click.BadParameter(str(e), param_hint="--bots") from e
+    sources = SourceMap()
+    try:
+        engine = engines.load(spec, cache_dir=cache_dir, sources=sources)
+    except CompileError as err:
+        report(err, sources)
+        sys.exit(1)
+    except engines.EngineError as e:
+        raise click.UsageError(str(e)) from e
+    try:
+        result = ladder_mod.ladder(engine, names, players, games, seed, jobs or os.cpu_count() or 1, max_turns)
+    except ValueError as e:
+        raise click.UsageError(str(e)) from e
+    except sim_mod.SimulationError as e:
+        echo(f"error: {e}", err=True)
+        sys.exit(3)
+    echo(ladder_mod.format_json(result) if as_json else ladder_mod.format_table(result))
     if result.interrupted:
         sys.exit(130)
 
