@@ -24,6 +24,7 @@ import pathlib
 
 from compiler.files import write_atomic
 
+from . import terminal
 from .bots import BotError, parse_bot
 from .simulate import GameResult, Simulation
 
@@ -251,8 +252,6 @@ def replay(module, row: dict, where: str):
 
 def replay_text(module, row: dict, where: str) -> str:
     """The moves of a replayed game, turn by turn, then the board and the standings."""
-    from . import terminal
-
     final = replay(module, row, where)  # every move checked before any is shown
     game = module.new_game(row["players"], seed=row["seed"], max_turns=row.get("max_turns"))
     seats = row["seats"]

@@ -225,7 +225,7 @@ def test_plots_write_pngs_and_a_page(tmp_path):
     result = run([standin()], games=4)
     files = plots.write(result, tmp_path / "charts")
     names = sorted(p.name for p in files)
-    assert names == ["endings.png", "index.html", "rounds.png", "seats.png"]
+    assert names == ["endings.png", "index.html", "rounds.png", "seats.png", "uses.png"]  # uses: issue 18
     for p in files:
         if p.suffix == ".png":
             assert p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
