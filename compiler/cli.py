@@ -19,7 +19,7 @@ import time
 
 import click
 
-from playtest import engines, plots, terminal
+from playtest import engines, ladder as ladder_mod, plots, records, report as report_mod, terminal
 from playtest import simulate as sim_mod
 from playtest.bots import BotError
 
@@ -554,8 +554,14 @@ def sheet(specs: tuple[str, ...], langs: str, formats: str, out_dir: str) -> Non
 @click.option("--scheduler", metavar="ADDRESS", help="Run the games on this Dask scheduler (needs dask[distributed]).")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when a terminal).")
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="Where engines built for specs are kept.")
+@click.option("--report", "report_dir", type=click.Path(file_okay=False), metavar="DIR",
+              help="Write report.html (tables and charts, self-contained) and the PNG charts here.")
+@click.option("--fixed-seats", is_flag=True,
+              help="Keep each bot in its seat (default: rotate the bots so each plays every seat equally often).")
+@click.option("--games-out", "games_out", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Write one record per game (.jsonl or .csv), replayable with `play SPEC --replay FILE --game N`.")
 def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv, plot_dir, scheduler, progress,
-             cache_dir):
+             cache_dir, report_dir, fixed_seats, games_out):
     """Play bot games under each SPEC and compare them with the first.
 
     SPEC is a spec or variant, a file or a name such as official or target-12 (its
@@ -570,7 +576,12 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
         names = sim_mod.check_bots(bots.split(","), players)
     except (BotError, ValueError) as e:
         raise click.BadParameter(str(e), param_hint="--bots") from e
-    if plot_dir:
+    if games_out:
+        try:
+            records.kind_of(games_out)
+        except records.RecordError as e:
+            raise click.BadParameter(str(e), param_hint="--games-out") from e
+    if plot_dir or report_dir:
         try:
             plots.require()
         except plots.PlotError as e:
@@ -600,13 +611,14 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
 
     try:
         result = sim_mod.simulate(loaded, players, games, names, seed=seed, jobs=jobs or os.cpu_count() or 1,
-                                  max_turns=max_turns, scheduler=scheduler, progress=on_progress if show else None)
+                                  max_turns=max_turns, scheduler=scheduler, progress=on_progress if show else None,
+                                  fixed_seats=fixed_seats)
     except ValueError as e:
         raise click.UsageError(str(e)) from e
     except sim_mod.SimulationError as e:
         if e.kind == "RuleError" and 0 <= e.spec < len(loaded):  # the spec made an impossible move legal
             engine = loaded[e.spec]
-            game = f"game {e.game} of {engine.name} (seed {e.seed}, {players} players: {', '.join(names)})"
+            game = f"game {e.game} of {engine.name} (seed {e.seed}, {players} players: {e.seats or ', '.join(names)})"
             spec_fault(e.detail, engine, sources, game)
         echo(f"error: {e}", err=True)
         sys.exit(3)  # a failure inside an engine or a bot: a bug, not a mistake in the spec
@@ -621,6 +633,13 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
         echo(sim_mod.format_csv(result), nl=False)
     else:
         echo(sim_mod.format_table(result))
+    if games_out:
+        try:
+            written = records.write(result, games_out)
+        except records.RecordError as e:
+            echo(f"error: {e}", err=True)
+            sys.exit(1)
+        echo(f"wrote {written} game records to {games_out}", err=True)
     if plot_dir and result.finished:
         try:
             charts = plots.write(result, plot_dir)
@@ -629,6 +648,58 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
             sys.exit(1)
         for path in charts:
             echo(f"wrote {path}", err=True)
+    if report_dir and result.finished:
+        try:
+            written_files = report_mod.write(result, report_dir)
+        except OSError as err:
+            echo(f"error: cannot write the report to {report_dir}: {err.strerror or err}", err=True)
+            sys.exit(1)
+        for path in written_files:
+            echo(f"wrote {path}", err=True)
+    if result.interrupted:
+        sys.exit(130)
+
+
+@main.command()
+@click.argument("spec", metavar="SPEC")
+@click.option("--bots", default="random,greedy,mcts:64", show_default=True,
+              help="The bots of the round robin, each named once: random, greedy, mcts or mcts:PLAYOUTS.")
+@click.option("--players", type=click.IntRange(1), default=2, show_default=True, help="Players in each game.")
+@click.option("--games", type=click.IntRange(1), default=20, show_default=True,
+              help="Games per group of bots (every pair, with two players), seats rotated.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same ladder, for any --jobs.")
+@click.option("--jobs", type=click.IntRange(0), default=0, help="Worker processes (default: one per core; 1: none).")
+@click.option("--max-turns", type=click.IntRange(1), default=1000, show_default=True,
+              help="Stop a game after this many turns (such a game is not rated).")
+@click.option("--json", "as_json", is_flag=True, help="Print the ladder as JSON.")
+@click.option("--cache-dir", type=click.Path(file_okay=False), help="Where engines built for specs are kept.")
+def ladder(spec, bots, players, games, seed, jobs, max_turns, as_json, cache_dir):
+    """Rate bots on SPEC: a round robin with rotated seats, OpenSkill ratings with their uncertainty.
+
+    Needs the optional openskill package (pip install 'splendor-rules[ladder]'). Ctrl-C
+    stops and rates the games finished.
+    """
+    try:
+        ladder_mod.require()
+        names = ladder_mod.check_bots(bots.split(","), players)
+    except (BotError, ladder_mod.LadderError) as e:
+        raise click.BadParameter(str(e), param_hint="--bots") from e
+    sources = SourceMap()
+    try:
+        engine = engines.load(spec, cache_dir=cache_dir, sources=sources)
+    except CompileError as err:
+        report(err, sources)
+        sys.exit(1)
+    except engines.EngineError as e:
+        raise click.UsageError(str(e)) from e
+    try:
+        result = ladder_mod.ladder(engine, names, players, games, seed, jobs or os.cpu_count() or 1, max_turns)
+    except ValueError as e:
+        raise click.UsageError(str(e)) from e
+    except sim_mod.SimulationError as e:
+        echo(f"error: {e}", err=True)
+        sys.exit(3)
+    echo(ladder_mod.format_json(result) if as_json else ladder_mod.format_table(result))
     if result.interrupted:
         sys.exit(130)
 
@@ -645,7 +716,11 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
 @click.option("--load", "load_path", type=click.Path(dir_okay=False),
               help="Resume a game saved with `save FILE`, with its seats unless --seat is given.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="Where engines built for specs are kept.")
-def play(spec, players, seats, seed, load_path, cache_dir):
+@click.option("--replay", "replay_path", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Replay a game of a `simulate --games-out` record file (with --game N) instead of playing.")
+@click.option("--game", "game_number", type=click.IntRange(0), default=None, metavar="N",
+              help="With --replay: the game's index in the run.")
+def play(spec, players, seats, seed, load_path, cache_dir, replay_path, game_number):
     """Play SPEC at the terminal, humans and bots (type `help` at your turn).
 
     SPEC is a spec or variant, a file or a name such as official or target-12 (its
@@ -662,6 +737,16 @@ def play(spec, players, seats, seed, load_path, cache_dir):
         sys.exit(1)
     except engines.EngineError as e:
         raise click.UsageError(str(e)) from e
+    if (replay_path is None) != (game_number is None):
+        raise click.UsageError("--replay FILE and --game N go together")
+    if replay_path is not None:
+        try:
+            row, where = records.read_record(replay_path, engine.module.SPEC_NAME, game_number)
+            echo(records.replay_text(engine.module, row, where))
+        except records.RecordError as e:  # the command is right, the file is not: no usage text
+            echo(str(e), err=True)
+            sys.exit(1)
+        sys.exit(0)
     saved = None
     if load_path is not None:
         try:

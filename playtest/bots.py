@@ -6,14 +6,17 @@ variant the compiler can build. Bots are deterministic given their seed: every r
 choice, tie-breaks included, comes from the bot's own ``random.Random``.
 
 - ``random``: uniform among the legal actions.
-- ``greedy``: applies each legal action to a clone and keeps the one whose result scores
-  best under :func:`evaluate` (prestige, bonuses, progress toward the visible nobles,
-  and how close the best target cards are given the tokens in hand).
+- ``greedy``: keeps the legal action whose outcome scores best under :func:`evaluate`
+  (prestige, bonuses, progress toward the visible nobles, and how close the best target
+  cards are given the tokens in hand). It scores each action from the state, without
+  playing it (:func:`ranked_actions`): the same scores as playing each on a clone, a few
+  times faster. Actions it cannot model (a house rule's own action, or one whose effects
+  the engine's rules change, found by :func:`calibrate`) are still played on a clone.
 - ``mcts``: UCT over information sets. Each playout runs on a *determinization*: the
   acting player's observation with what it cannot see (the deck order, other players'
   blind reserves) dealt again at random from the cards it has not seen. The root is
-  narrowed to the greedy's best few actions, playouts follow a cheap policy (the
-  heuristic's best of a few sampled moves) for a few plies, and the position reached is
+  narrowed to the greedy's best few actions; after the tree, the engine's own
+  ``Game.playout`` plays random moves for a few turns, and the position reached is
   scored with :func:`evaluate` turned into a value in [-1, 1].
 
 ``make_bot("mcts:200", engine_module, seed)`` builds a bot from its command-line name.
@@ -21,7 +24,9 @@ choice, tie-breaks included, comes from the bot's own ``random.Random``.
 from __future__ import annotations
 
 import math
+import operator
 import random
+import time
 from dataclasses import dataclass
 from typing import Callable
 
@@ -36,11 +41,20 @@ class BotError(ValueError):
 # ----------------------------------------------------------------------------- engine facts
 
 class Facts:
-    """What the heuristics need from an engine module, in lists indexed by card/noble id."""
+    """What the heuristics need from an engine module, in lists indexed by card/noble/action id.
+
+    `moves` reads each action's notation (the contract every spec's notation keeps: ``take``,
+    ``take2``, ``reserve``, ``buy``, ``return``, ``noble``, ``pass``) as a move the greedy can
+    score from the state without playing it (see :func:`ranked_actions`); a form it does not
+    know (a house rule's ``sweep``, ``reserve 1.2 paying red``, the payment step) is None and
+    is scored by playing it on a clone. `untrusted` holds the kinds of move whose effects this
+    engine's rules change (found by :func:`calibrate`): those are played on a clone too.
+    """
 
     def __init__(self, module):
         self.module = module
         self.gems = len(module.GEMS)
+        self.colours = len(module.COLOURS)
         self.wild = list(module.COLOURS).index(module.WILD)
         size = max(c.id for c in module.CARDS) + 1
         self.cost: list[tuple[int, ...]] = [()] * size
@@ -61,8 +75,20 @@ class Facts:
             self.noble_total[n.id] = sum(n.requires)
         self.card_ids = sorted(c.id for c in module.CARDS)
         self.card_level = {c.id: c.level for c in module.CARDS}
+        values = getattr(module, "VALUES", None)
+        limit = values.get("token_limit") if isinstance(values, dict) else None
+        self.limit: int | None = limit if isinstance(limit, int) else None
+        strings = [module.action_to_string(a) for a in range(module.NUM_ACTIONS)]
         # Which actions buy a card: their notation starts with "buy" (the contract's notation).
-        self.is_buy = [module.action_to_string(a).startswith("buy") for a in range(module.NUM_ACTIONS)]
+        self.is_buy = [s.startswith("buy") for s in strings]
+        self.moves = [parse_move(s, module) for s in strings]
+        # a take's or return's tokens as Position.score's memo key, and their number
+        self.gain_keys = [tuple(sorted(m[1])) if m and m[0] == "tokens" else () for m in self.moves]
+        self.gain_sizes = [sum(k for _, k in key) for key in self.gain_keys]
+        self.max_gain = 1 + max((sum(k for _, k in m[1] if k > 0) for m in self.moves if m and m[0] == "tokens"),
+                                default=0)  # the most tokens one move brings: a take's, or a reserve's wild one
+        self.untrusted: frozenset[str] = frozenset()
+        self.untrusted = calibrate(self)
 
 
 _FACTS: dict[int, Facts] = {}
@@ -73,6 +99,198 @@ def facts(module) -> Facts:
     if f is None or f.module is not module:
         f = _FACTS[id(module)] = Facts(module)
     return f
+
+
+def parse_move(text: str, module) -> tuple[str, object] | None:
+    """An action's notation as a move: ``("tokens", ((colour, count), ...))`` for takes and
+    returns, ``("reserve", (level, slot))``, ``("reserve_deck", level)``, ``("buy", (level,
+    slot))``, ``("buy_reserved", k)``, ``("noble", k)``, ``("pass", None)`` (indexes from 0);
+    None for any other form."""
+    colour = {c: i for i, c in enumerate(module.COLOURS)}
+    gems = set(module.GEMS)
+    levels = [str(x) for x in module.LEVELS]
+    words = text.split()
+    head, rest = words[0], words[1:]
+
+    def slot(word):
+        level, _, k = word.partition(".")
+        if level in levels and k.isdigit() and int(k) >= 1:
+            return levels.index(level), int(k) - 1
+        return None
+
+    if head == "take" and rest and all(w in gems for w in rest) and len(set(rest)) == len(rest):
+        return "tokens", tuple((colour[w], 1) for w in rest)
+    if head == "take2" and len(rest) == 1 and rest[0] in gems:
+        return "tokens", ((colour[rest[0]], 2),)
+    if head == "return" and len(rest) == 1 and rest[0] in colour:
+        return "tokens", ((colour[rest[0]], -1),)
+    if head == "pass" and not rest:
+        return "pass", None
+    if head == "reserve" and len(rest) == 1 and slot(rest[0]):
+        return "reserve", slot(rest[0])
+    if head == "reserve" and len(rest) == 2 and rest[0] == "deck" and rest[1] in levels:
+        return "reserve_deck", levels.index(rest[1])
+    if head == "buy" and len(rest) == 1 and slot(rest[0]):
+        return "buy", slot(rest[0])
+    if head == "buy" and len(rest) == 2 and rest[0] == "reserved" and rest[1].isdigit() and int(rest[1]) >= 1:
+        return "buy_reserved", int(rest[1]) - 1
+    if head == "noble" and len(rest) == 1 and rest[0].isdigit() and int(rest[0]) >= 1:
+        return "noble", int(rest[0]) - 1
+    return None
+
+
+# ----------------------------------------------------------------------------- what a move does
+
+def token_change(game, p: int, move, f: Facts) -> tuple[dict[int, int], int | None, list[tuple[int, bool]]]:
+    """A move that changes seat p's tokens and reserve only, as (tokens gained per colour, the
+    face-up card it reserves or None, cards it adds to the targets as (card, reserved?)).
+
+    A reserve takes a wild token while the supply has one and refills the slot from the top
+    of the deck (the end of its list), which the heuristic sees as the clone saw it.
+    """
+    kind, arg = move
+    if kind == "tokens":
+        return dict(arg), None, []
+    if kind == "pass":
+        return {}, None, []
+    gold = {f.wild: 1} if game.supply[f.wild] >= 1 else {}
+    if kind == "reserve":
+        level, k = arg
+        deck = game.decks[level]
+        return gold, game.market[level][k], [(deck[-1], False)] if deck else []
+    # reserve_deck
+    return gold, None, [(game.decks[arg][-1], True)]
+
+
+def buy_outcome(game, p: int, move, f: Facts):
+    """Seat p after a purchase, paid with coloured tokens first and wild ones for the rest
+    (the payment the heuristic prefers: a wild token is worth at least a coloured one):
+    (prestige, bonus, tokens, reserved, market)."""
+    kind, arg = move
+    reserved = game.reserved[p]
+    market = game.market
+    if kind == "buy":
+        level, k = arg
+        card = market[level][k]
+        deck = game.decks[level]
+        market = [row[:] for row in market]
+        market[level][k] = deck[-1] if deck else None
+    else:
+        card = reserved[arg]
+        reserved = reserved[:arg] + reserved[arg + 1:]
+    bon = list(game.bonus[p])
+    tok = list(game.tokens[p])
+    short = 0
+    for c, need in enumerate(f.cost[card]):
+        need -= bon[c]
+        if need > 0:
+            paid = need if need < tok[c] else tok[c]
+            tok[c] -= paid
+            short += need - paid
+    tok[f.wild] -= short
+    bon[f.bonus[card]] += 1
+    return game.prestige[p] + f.points[card], bon, tok, reserved, market
+
+
+def qualifying(noble_row, bon, f: Facts) -> list[int]:
+    """Positions in the row of the nobles whose requirements the bonuses `bon` meet."""
+    return [i for i, n in enumerate(noble_row) if all(b >= r for b, r in zip(bon, f.noble_req[n], strict=False))]
+
+
+def predict(game, p: int, move, f: Facts):
+    """Seat p's (tokens, bonus, prestige, reserved) right after `move` and the end-of-turn steps
+    that ask nothing, before any tokens are returned; None when a step would ask p to choose."""
+    kind = move[0]
+    if kind == "noble":
+        n = game.noble_row[move[1]]
+        return (list(game.tokens[p]), list(game.bonus[p]), game.prestige[p] + f.noble_points[n],
+                list(game.reserved[p]))
+    if kind in ("buy", "buy_reserved"):
+        pts, bon, tok, reserved, _ = buy_outcome(game, p, move, f)
+        options = qualifying(game.noble_row, bon, f)
+        if len(options) > 1:
+            return None
+        if options:
+            pts += f.noble_points[game.noble_row[options[0]]]
+        return tok, bon, pts, list(reserved)
+    gain, flip, extras = token_change(game, p, move, f)
+    tok = list(game.tokens[p])
+    for c, k in gain.items():
+        tok[c] += k
+    reserved = list(game.reserved[p]) + ([flip] if flip is not None else []) + [c for c, mine in extras if mine]
+    return tok, list(game.bonus[p]), game.prestige[p], reserved
+
+
+def calibrate(f: Facts, games: int = 3, decisions: int = 200) -> frozenset[str]:
+    """The kinds of move whose effects under this engine's rules differ from :func:`predict`.
+
+    Plays a few seeded games (a purchase whenever one is legal, else mostly a take, to fill
+    the seat's hand to its limit, else a random action) and,
+    at each decision, compares every modelled legal move with the engine applying it to a
+    clone. The same engine always gives the same answer, in every worker.
+    """
+    module = f.module
+    faults = getattr(module, "RuleError", ())  # an effect the spec made legal and cannot carry out
+    bad: set[str] = set()
+    rng = random.Random(18)
+    players = min(module.PLAYER_COUNTS)
+    for seed in range(games):
+        g = module.new_game(players, seed=seed)
+        for _ in range(decisions):
+            if g.is_over():
+                break
+            p = g.current_player
+            legal = g.legal_actions()
+            pending = qualifying(g.noble_row, g.bonus[p], f)
+            for a in legal:
+                move = f.moves[a]
+                if move is None or move[0] in bad or (pending and move[0] != "noble"):
+                    continue
+                expected = predict(g, p, move, f)
+                if expected is None:
+                    continue
+                h = g.clone()
+                try:
+                    h.apply(a)
+                except faults:  # a spec whose effect cannot be carried out here: not a move to model
+                    bad.add(move[0])
+                    continue
+                asked = h.current_player == p and h.phase != "action"
+                returning = asked and all((f.moves[x] or ("",))[0] == "tokens" and f.moves[x][1][0][1] < 0
+                                          for x in h.legal_actions())
+                if asked and not returning:
+                    continue  # p chooses a noble or a payment: nothing to compare yet
+                tok, bon, pts, reserved = expected
+                over = f.limit is not None and sum(tok) > f.limit
+                if over != returning and not (over and _returned_alone(tok, list(h.tokens[p]), f.limit)):
+                    bad.add(move[0])
+                elif (list(h.bonus[p]), h.prestige[p], list(h.reserved[p])) != (bon, pts, reserved):
+                    bad.add(move[0])
+                elif not over and list(h.tokens[p]) != tok:
+                    bad.add(move[0])
+            buys = [a for a in legal if f.is_buy[a]]
+            takes = [a for a in legal if f.moves[a] is not None and f.moves[a][0] == "tokens"
+                     and f.moves[a][1][0][1] > 0]
+            try:
+                if buys:
+                    g.apply(buys[0])
+                else:  # mostly takes, to reach the token limit, and now and then anything
+                    g.apply(takes[rng.randrange(len(takes))] if takes and rng.random() < 0.7
+                            else legal[rng.randrange(len(legal))])
+            except faults:  # the spec's fault shows, and is reported, in the games that are played
+                break
+    return frozenset(bad)
+
+
+def _returned_alone(tok: list[int], after: list[int], limit: int) -> bool:
+    """Were the tokens over the limit returned without asking, as a step with one legal option is?
+    Only a hand of a single colour has one option."""
+    held = [c for c, k in enumerate(tok) if k]
+    if len(held) != 1:
+        return False
+    expected = list(tok)
+    expected[held[0]] -= sum(tok) - limit
+    return after == expected
 
 
 # ----------------------------------------------------------------------------- evaluation
@@ -99,57 +317,265 @@ def evaluate(game, p: int, f: Facts, w: Weights = WEIGHTS) -> float:
 
     Prestige, bonuses, progress toward the visible nobles, and the best *targets*: the
     market cards and this seat's reserved cards, each worth its points and the use of its
-    bonus, divided by the turns still needed to afford it with the tokens in hand.
+    bonus, divided by the turns still needed to afford it with the tokens in hand. A game
+    over is worth WIN (shared among the winners) or -WIN, plus the seat's prestige.
     """
     if game.is_over():
         winners = game.winners()
         if p in winners:
             return WIN / len(winners) + game.prestige[p]
         return -WIN + game.prestige[p]
-    b = game.bonus[p]
-    t = game.tokens[p]
-    gold = t[f.wild]
-    score = w.prestige * game.prestige[p] + w.bonus * sum(b)
-    # Nobles in view: progress toward each, and how much each gem colour still helps.
-    useful = [1.0] * f.gems
-    for n in game.noble_row:
-        req = f.noble_req[n]
-        total = f.noble_total[n]
-        if not total:
-            continue
-        have = 0
-        for g, (r, x) in enumerate(zip(req, b, strict=False)):
-            if r > x:
-                have += x
-                useful[g] += f.noble_points[n] / total
-            else:
-                have += r
-        score += w.noble * f.noble_points[n] * (have / total) ** 2
-    # Targets: the market and this seat's reserved cards, by value over turns to buy.
-    have = [x + y for x, y in zip(b, t, strict=False)]
-    rates = []
-    reserved = game.reserved[p]
-    tp = w.throughput
-    wp, wb = w.prestige, w.bonus
-    costs, points, bonus = f.cost, f.points, f.bonus
-    for pool in (*game.market, reserved):
-        mine = pool is reserved
-        for card in pool:
-            if card is None:
+    return score_seat(f, w, game.prestige[p], game.bonus[p], game.tokens[p], game.reserved[p],
+                      game.noble_row, game.market)
+
+
+def score_seat(f: Facts, w: Weights, pts: int, bon, tok, reserved, noble_row, market) -> float:
+    """:func:`evaluate` of a seat given by its parts (a game not over)."""
+    return Position(f, w, pts, bon, tok, reserved, noble_row, market).score({}, None, ())
+
+
+class Position:
+    """One seat's position, taken apart once so that each candidate move is scored by its changes.
+
+    `score(gain, flip, extras)` is the heuristic after the seat gains `gain` tokens (colour ->
+    count, negative to give back), with card `flip` moved from the market to its reserve and
+    `extras` (card, reserved?) added to the targets. What a move cannot change (prestige,
+    bonuses, nobles, each target's value) is computed here once, and so is, per market card
+    and gem colour, how many tokens short the seat would be after gaining or returning one
+    or two of that colour: a candidate is then a few list lookups per card.
+    """
+
+    __slots__ = ("f", "w", "fixed", "tok", "ntok", "gold", "have", "useful", "market", "likely", "mine", "inverse",
+                 "memo", "known")
+
+    def __init__(self, f: Facts, w: Weights, pts: int, bon, tok, reserved, noble_row, market):
+        self.f, self.w = f, w
+        useful = [1.0] * f.gems
+        fixed = w.prestige * pts + w.bonus * sum(bon)
+        for n in noble_row:
+            req = f.noble_req[n]
+            total = f.noble_total[n]
+            if not total:
                 continue
-            short = -gold
-            for c, h in zip(costs[card], have, strict=False):
-                if c > h:
-                    short += c - h
-            turns = -(-short // tp) if short > 0 else 0
-            rates.append((wp * points[card] + wb * useful[bonus[card]]) / (1 + turns))
+            have = 0
+            for g, (r, x) in enumerate(zip(req, bon, strict=False)):
+                if r > x:
+                    have += x
+                    useful[g] += f.noble_points[n] / total
+                else:
+                    have += r
+            fixed += w.noble * f.noble_points[n] * (have / total) ** 2
+        self.fixed = fixed
+        self.useful = useful
+        self.tok = tok
+        self.ntok = sum(tok)
+        self.gold = tok[f.wild]
+        self.have = have = [x + y for x, y in zip(bon, tok, strict=False)]
+        self.inverse = _inverse_turns(f, w.throughput)
+        cards = [card for row in market for card in row if card is not None]
+        costs = f.cost
+        wp, wb, points, bonus = w.prestige, w.bonus, f.points, f.bonus
+        gaps = [list(map(operator.sub, costs[card], have)) for card in cards]  # cost - held, per gem
+        self.market = _Cards([wp * points[card] + wb * useful[bonus[card]] for card in cards], gaps,
+                             [(sum(e) + sum(map(abs, e))) >> 1 for e in gaps])  # the positive gaps' sum
+        self.likely = None
+        self.known: dict[int, tuple] = {}
+        self.mine = [self.target(card, True) for card in reserved]
+        self.memo: dict[tuple, float] = {}  # score by the tokens gained, for moves that only change tokens
+
+    def target(self, card: int, mine: bool) -> tuple:
+        """(card, value, cost minus what the seat has per gem colour, tokens short, reserved?)."""
+        known = self.known.get(card)
+        if known is None:
+            f, w = self.f, self.w
+            e = list(map(operator.sub, f.cost[card], self.have))
+            known = self.known[card] = (w.prestige * f.points[card] + w.bonus * self.useful[f.bonus[card]], e,
+                                        (sum(e) + sum(map(abs, e))) >> 1)
+        return (card, *known, mine)
+
+    def score(self, gain: dict[int, int], flip: int | None, extras) -> float:
+        key = tuple(sorted(x for x in gain.items() if x[1]))
+        base = self.memo.get(key)
+        if base is None:
+            base = self.memo[key] = self.tokens_only(key)
+        total, top, changes, gold = base
+        if flip is None and not extras:
+            return total
+        # A reserve: the reserved card's penalty, and the targets it adds, on top of the same gain.
+        w = self.w
+        tp = w.throughput
+        penalty = 0.0
+        rates = list(top)
+        others = [self.target(card, mine) for card, mine in extras]
+        if flip is not None:
+            others.append(self.target(flip, True))
+        for card, value, e, short, mine in others:
+            s = short - gold
+            for c, k in changes:
+                s += _short_change(e[c], k)
+            turns = (s + tp - 1) // tp if s > 0 else 0
             if mine:
-                score -= w.reserved * (1 + turns)
-    rates.sort(reverse=True)
-    for weight, r in zip(w.target, rates, strict=False):
-        score += weight * r
-    score += w.token * (sum(t) - gold) + w.gold * gold
-    return score
+                penalty += w.reserved * (1 + turns)
+            if card != flip:  # the flipped card is a market card already among the rates
+                rates.append(value / (1 + turns))
+        rates.sort(reverse=True)
+        for weight, old, new in zip(w.target, top, rates, strict=False):
+            total += weight * (new - old)
+        if len(rates) > len(top):  # fewer targets than weights before
+            for weight, new in zip(w.target[len(top):], rates[len(top):], strict=False):
+                total += weight * new
+        return total - penalty
+
+    def tokens_only(self, gain: tuple[tuple[int, int], ...]) -> tuple[float, list[float], list, int]:
+        """The score after gaining `gain` ((colour, count) pairs), with the best len(target) rates,
+        the gem changes and the wild tokens held, which a reserve's score starts from."""
+        f, w = self.f, self.w
+        wild = f.wild
+        gold = self.gold
+        changes = []
+        positive = True
+        ntok = self.ntok
+        for c, k in gain:
+            ntok += k
+            if c == wild:
+                gold += k
+                positive = positive and k >= 0
+            else:
+                changes.append((c, k))
+                positive = positive and k > 0
+        rates = (self.contenders() if positive else self.market).rates(changes, gold, self.inverse)
+        penalty = 0.0
+        if self.mine:
+            tp = w.throughput
+            for _, value, e, short, _ in self.mine:
+                s = short - gold
+                for c, k in changes:
+                    s += _short_change(e[c], k)
+                turns = (s + tp - 1) // tp if s > 0 else 0
+                penalty += w.reserved * (1 + turns)
+                rates.append(value / (1 + turns))
+        rates.sort(reverse=True)
+        del rates[len(w.target):]
+        total = self.fixed - penalty
+        for weight, r in zip(w.target, rates, strict=False):
+            total += weight * r
+        total += w.token * (ntok - gold) + w.gold * gold
+        return total, rates, changes, gold
+
+    def contenders(self) -> _Cards:
+        """The market cards that may be among the best targets after a move that only gains
+        tokens: such a move leaves every card at least as close, and brings none closer than
+        `max_gain` tokens; a card that even then would rate below the current len(target)-th
+        best cannot displace the cards rated above it (they only gain too)."""
+        if self.likely is None:
+            market, inv, gold = self.market, self.inverse, self.gold
+            now = sorted((v * inv[s - gold] for v, s in zip(market.values, market.shorts, strict=True)), reverse=True)
+            k = len(self.w.target)
+            if len(now) <= k:
+                self.likely = market
+            else:
+                bar = now[k - 1]
+                reach = gold + self.f.max_gain
+                keep = [i for i, (v, s) in enumerate(zip(market.values, market.shorts, strict=True))
+                        if v * inv[s - reach] >= bar]
+                self.likely = _Cards([market.values[i] for i in keep], [market.gaps[i] for i in keep],
+                                     [market.shorts[i] for i in keep])
+        return self.likely
+
+    def score_kept(self, gain: dict[int, int], flip: int | None, extras) -> float:
+        """`score` after the tokens over the limit are given back one at a time, each time the
+        colour whose loss scores best (first in colour order on a tie), as the return step
+        would be played greedily."""
+        f = self.f
+        over = self.ntok + sum(gain.values()) - f.limit if f.limit is not None else 0
+        if over <= 0:
+            return self.score(gain, flip, extras)
+        best = 0.0
+        for _ in range(over):
+            choice = None
+            for c in range(f.colours):
+                if self.tok[c] + gain.get(c, 0) > 0:
+                    trial = dict(gain)
+                    trial[c] = trial.get(c, 0) - 1
+                    s = self.score(trial, flip, extras)
+                    if choice is None or s > best:
+                        best, choice = s, trial
+            if choice is None:
+                break
+            gain = choice
+        return best
+
+
+class _Cards:
+    """Market cards as columns: each one's value, cost minus what the seat holds per gem
+    colour, and tokens short; `rates` scores them all after a change of tokens."""
+
+    __slots__ = ("values", "gaps", "shorts", "columns")
+
+    def __init__(self, values: list[float], gaps: list[list[int]], shorts: list[int]):
+        self.values, self.gaps, self.shorts = values, gaps, shorts
+        self.columns: dict[tuple[int, int], list[int]] = {}
+
+    def rates(self, changes: list[tuple[int, int]], gold: int, inv: list[float]) -> list[float]:
+        """Each card's value / (1 + turns to buy it) after the seat gains k of colour c for each
+        (c, k) in `changes` and holds `gold` wild tokens."""
+        cols = [self.column(c, k) for c, k in changes]
+        vals, shorts = self.values, self.shorts
+        if any(col is None for col in cols):  # a change of more than two tokens of a colour: card by card
+            return [v * inv[s - gold + sum(_short_change(e[c], k) for c, k in changes)]
+                    for v, s, e in zip(vals, shorts, self.gaps, strict=True)]
+        if not cols:
+            return [v * inv[s - gold] for v, s in zip(vals, shorts, strict=True)]
+        if len(cols) == 1:
+            return [v * inv[s - gold + a] for v, s, a in zip(vals, shorts, cols[0], strict=True)]
+        if len(cols) == 2:
+            return [v * inv[s - gold + a + b] for v, s, a, b in zip(vals, shorts, *cols, strict=True)]
+        if len(cols) == 3:
+            return [v * inv[s - gold + a + b + c] for v, s, a, b, c in zip(vals, shorts, *cols, strict=True)]
+        return [v * inv[s - gold + sum(d)] for v, s, *d in zip(vals, shorts, *cols, strict=True)]
+
+    def column(self, c: int, k: int) -> list[int] | None:
+        """The change in tokens short of each card when the seat gains k tokens of colour c
+        (k from -2 to 2; None otherwise), made on first use (_short_change inlined)."""
+        key = (c, k)
+        col = self.columns.get(key)
+        if col is None:
+            xs = [e[c] for e in self.gaps]
+            if k == 1:
+                col = [-1 if x > 0 else 0 for x in xs]
+            elif k == 2:
+                col = [-2 if x > 1 else -x if x > 0 else 0 for x in xs]
+            elif k == -1:
+                col = [1 if x >= 0 else 0 for x in xs]
+            elif k == -2:
+                col = [2 if x >= 0 else 1 if x == -1 else 0 for x in xs]
+            else:
+                return None
+            self.columns[key] = col
+        return col
+
+
+def _short_change(x: int, k: int) -> int:
+    """How many more tokens a card is short after gaining k (negative: giving back -k) of a
+    colour of which it needs x more than the seat has (x < 0: the seat has -x to spare)."""
+    before = x if x > 0 else 0
+    x -= k
+    return (x if x > 0 else 0) - before
+
+
+_INVERSE: dict[tuple[int, int], list[float]] = {}
+
+
+def _inverse_turns(f: Facts, tp: int) -> list[float]:
+    """1 / (1 + turns to be s tokens short), indexed by s; negative s (tokens to spare) count
+    from the end of the list, where every entry is 1 (no turn needed)."""
+    key = (id(f), tp)
+    table = _INVERSE.get(key)
+    if table is None:
+        most = max((sum(c) for c in f.cost if c), default=0) + 4 * f.colours + 8
+        spare = sum(max(s[0] * f.gems + s[1], 0) for s in f.module.SETUP.values()) + 8 * f.colours + 8
+        table = _INVERSE[key] = [1 / (1 + (s + tp - 1) // tp) for s in range(most)] + [1.0] * spare
+    return table
 
 
 def values(game, f: Facts, scale: float = 3.0) -> list[float]:
@@ -174,17 +600,113 @@ def _best(scored: list[tuple[float, int]], rng: random.Random) -> int:
 def ranked_actions(game, f: Facts, w: Weights = WEIGHTS) -> list[tuple[float, int]]:
     """Every legal action with the heuristic score, for the acting seat, of the end of its turn.
 
-    When an action leaves the same seat with more to decide this turn (returning tokens,
-    choosing a noble), those steps are played greedily before scoring, so that taking
-    tokens is judged by what is kept.
+    Scored from the state, without playing the move: the seat's position is taken apart
+    once (:class:`Position`) and each move changes only what it touches. Returns over the
+    token limit and the noble that visits are played as the greedy would play them. The
+    score is that of :func:`ranked_actions_by_clone` for every move it models (tests hold
+    them equal) except one that ends the game, which it scores like any other position. A
+    move it does not model, or whose kind this engine's rules change, is played on a clone.
     """
     p = game.current_player
+    legal = game.legal_actions()
+    moves = f.moves
+    bon = game.bonus[p]
+    noble_row = game.noble_row
+    pending = qualifying(noble_row, bon, f)  # nobles that will visit at the end of this turn whatever it does
+    if pending and game.phase == "action":
+        return _ranked_with_a_noble_to_come(game, p, pending, f, w)
+    pos = Position(f, w, game.prestige[p], bon, game.tokens[p], game.reserved[p], noble_row, game.market)
+    room = f.limit - pos.ntok if f.limit is not None else 1 << 30  # tokens the seat may gain and keep
+    gain_keys, gain_sizes = f.gain_keys, f.gain_sizes
+    memo = pos.memo
+    market = game.market
+    decks = game.decks
+    wild_gain = ((f.wild, 1),) if game.supply[f.wild] >= 1 else ()
+    by_level: dict[int, float] = {}  # a face-up reserve's score before its own card's penalty, by level
+    out = []
+    for a in legal:
+        move = moves[a]
+        kind = move[0] if move is not None else None
+        if kind is None or kind in f.untrusted:
+            out.append((_score_by_clone(game, a, p, f, w), a))
+        elif kind == "tokens" and gain_sizes[a] <= room:  # the common case, inlined: a take kept whole
+            key = gain_keys[a]
+            base = memo.get(key)
+            if base is None:
+                base = memo[key] = pos.tokens_only(key)
+            out.append((base[0], a))
+        elif kind == "reserve" and len(wild_gain) <= room:  # the other common case: a face-up reserve
+            level, k = move[1]
+            ahead = by_level.get(level)
+            if ahead is None:
+                deck = decks[level]
+                ahead = by_level[level] = pos.score(dict(wild_gain), None, [(deck[-1], False)] if deck else [])
+            _, _, _, short, _ = pos.target(market[level][k], True)
+            gold = pos.gold + len(wild_gain)
+            tp = w.throughput
+            ahead -= w.reserved * (1 + ((short - gold + tp - 1) // tp if short > gold else 0))
+            out.append((ahead, a))
+        elif kind == "noble":
+            n = noble_row[move[1]]
+            row = [x for x in noble_row if x != n]
+            out.append((score_seat(f, w, game.prestige[p] + f.noble_points[n], bon, game.tokens[p],
+                                   game.reserved[p], row, game.market), a))
+        elif kind in ("buy", "buy_reserved"):
+            out.append((_score_buy(game, p, move, f, w), a))
+        else:
+            gain, flip, extras = token_change(game, p, move, f)
+            out.append((pos.score_kept(gain, flip, extras), a))
+    return out
+
+
+def _ranked_with_a_noble_to_come(game, p: int, pending: list[int], f: Facts, w: Weights) -> list[tuple[float, int]]:
+    """The actions of a seat that already qualifies for a noble (one a turn, or a tie between
+    two): whatever it does, the noble step ends the turn with the best of them. A purchase
+    is scored as always (the nobles it may add included); another move is scored in the
+    position after each possible noble, the best kept, its returns (chosen before the noble
+    comes) played on a clone."""
+    row = game.noble_row
+    after = [Position(f, w, game.prestige[p] + f.noble_points[row[i]], game.bonus[p], game.tokens[p],
+                      game.reserved[p], row[:i] + row[i + 1:], game.market) for i in pending]
+    tokens = sum(game.tokens[p])
     out = []
     for a in game.legal_actions():
-        g = game.clone()
-        g.apply(a)
-        out.append((evaluate(finish_turn(g, p, f, w), p, f, w), a))
+        move = f.moves[a]
+        kind = move[0] if move is not None else None
+        if kind in ("buy", "buy_reserved") and kind not in f.untrusted:
+            out.append((_score_buy(game, p, move, f, w), a))
+            continue
+        if kind in ("tokens", "pass", "reserve", "reserve_deck") and kind not in f.untrusted:
+            gain, flip, extras = token_change(game, p, move, f)
+            if f.limit is None or tokens + sum(gain.values()) <= f.limit:
+                out.append((max(pos.score(gain, flip, extras) for pos in after), a))
+                continue
+        out.append((_score_by_clone(game, a, p, f, w), a))
     return out
+
+
+def _score_buy(game, p: int, move, f: Facts, w: Weights) -> float:
+    """A purchase, then the noble the greedy would take if any qualifies."""
+    pts, bon, tok, reserved, market = buy_outcome(game, p, move, f)
+    row = game.noble_row
+    options = qualifying(row, bon, f)
+    if not options:
+        return score_seat(f, w, pts, bon, tok, reserved, row, market)
+    return max(score_seat(f, w, pts + f.noble_points[row[i]], bon, tok, reserved, row[:i] + row[i + 1:], market)
+               for i in options)
+
+
+def ranked_actions_by_clone(game, f: Facts, w: Weights = WEIGHTS) -> list[tuple[float, int]]:
+    """The reference scoring: each legal action played on a clone, the rest of the turn played
+    greedily (returns, a noble), and the result evaluated."""
+    p = game.current_player
+    return [(_score_by_clone(game, a, p, f, w), a) for a in game.legal_actions()]
+
+
+def _score_by_clone(game, a: int, p: int, f: Facts, w: Weights) -> float:
+    g = game.clone()
+    g.apply(a)
+    return evaluate(finish_turn(g, p, f, w), p, f, w)
 
 
 def finish_turn(g, p: int, f: Facts, w: Weights = WEIGHTS):
@@ -256,15 +778,15 @@ class MCTSBot(Bot):
     Each decision: rank the legal actions with the greedy heuristic and keep the best
     `width` at the root; deal `determinizations` worlds from the acting seat's
     observation; then each playout takes the next world, descends the tree (UCB1 over the
-    moves legal in that world, untried moves first), plays `depth` plies with the cheap
-    policy and backs up :func:`values` of the position reached. The most visited root
+    moves legal in that world, untried moves first), lets Game.playout play `depth` turns
+    of random moves and backs up :func:`values` of the position reached. The most visited root
     move is played (ties: better mean, then the bot's random generator).
     """
 
     name = "mcts"
 
-    def __init__(self, module, seed=None, playouts: int = 64, width: int = 8, depth: int = 3,
-                 exploration: float = 0.7, determinizations: int = 16, sample: int = 4):
+    def __init__(self, module, seed=None, playouts: int = 64, width: int = 8, depth: int = 2,
+                 exploration: float = 0.7, determinizations: int = 16):
         super().__init__(module, seed)
         if playouts < 1:
             raise BotError("mcts needs at least one playout")
@@ -273,8 +795,9 @@ class MCTSBot(Bot):
         self.depth = depth
         self.c = exploration
         self.determinizations = determinizations
-        self.sample = sample
         self.name = f"mcts:{playouts}"
+        self.playouts_run = 0  # playouts and the seconds they took, over the bot's life (bench/ reports playouts/s)
+        self.seconds = 0.0
 
     def choose(self, game) -> int:
         legal = game.legal_actions()
@@ -287,6 +810,7 @@ class MCTSBot(Bot):
         if ranked[0][0] >= WIN:  # a move that wins the game outright
             return _best(ranked, rng)
         candidates = [a for _, a in ranked[: self.width]]
+        start = time.perf_counter()
         worlds = [determinize(game, me, rng, self.module)
                   for _ in range(min(self.playouts, self.determinizations))]
         root = _Node(me)
@@ -319,6 +843,8 @@ class MCTSBot(Bot):
             for n in path:
                 n.visits += 1
                 n.total += v[n.player]
+        self.playouts_run += self.playouts
+        self.seconds += time.perf_counter() - start
         best = max(root.children[a].visits for a in root.children)
         choices = [a for a in candidates if a in root.children and root.children[a].visits == best]
         if len(choices) > 1:
@@ -328,35 +854,10 @@ class MCTSBot(Bot):
         return choices[0] if len(choices) == 1 else rng.choice(choices)
 
     def _playout(self, g):
-        """`depth` plies of the cheap policy: the heuristic's best of a few sampled moves.
-
-        Each ply samples `sample` legal moves, adds one purchase when there is one (notation
-        ``buy ...``), and plays the one whose result the mover scores best; a handful of
-        clones a ply instead of the greedy's one per legal move.
-        """
-        f = self.facts
-        rng = self.rng
-        is_buy = f.is_buy
-        for _ in range(self.depth):
-            if g.is_over():
-                break
-            legal = g.legal_actions()
-            if len(legal) == 1:
-                g.apply(legal[0])
-                continue
-            picks = rng.sample(legal, min(self.sample, len(legal)))
-            buys = [a for a in legal if is_buy[a]]
-            if buys:
-                picks.append(rng.choice(buys))
-            mover = g.current_player
-            best = None
-            for a in picks:
-                h = g.clone()
-                h.apply(a)
-                score = evaluate(h, mover, f)
-                if best is None or score > best[0]:
-                    best = (score, h)
-            g = best[1]
+        """The rollout: `depth` more turns of uniformly random moves played by the engine's own
+        Game.playout (no call per move from here), then the position is scored by :func:`values`."""
+        if self.depth > 0 and not g.is_over():
+            g.playout(self.rng, max_turns=g.turn + self.depth - 1)
         return g
 
 

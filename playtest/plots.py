@@ -32,15 +32,15 @@ def require():
     return plt
 
 
-def write(sim: Simulation, directory: str | os.PathLike) -> list[pathlib.Path]:
-    """Writes the charts and index.html into `directory`; returns the files written."""
+def figures(sim: Simulation) -> list[tuple[str, str, bytes]]:
+    """The charts as (file name, title, PNG bytes): game length (games stopped at the cap left
+    out), wins by seat with 95 % intervals, how games ended, and how often each decision was
+    made per game."""
     plt = require()
-    out = pathlib.Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
     data = sim.to_dict()
     specs = data["specs"]
     labels = [s["spec"] for s in specs]
-    files = []
+    out = []
 
     fig, ax = plt.subplots(figsize=(8, 4.5))
     lengths = [s.rounds() for s in sim.specs]
@@ -54,9 +54,10 @@ def write(sim: Simulation, directory: str | os.PathLike) -> list[pathlib.Path]:
             ax.axvline(sum(xs) / len(xs), color=colour, linestyle="--", linewidth=1)
     ax.set_xlabel("game length (rounds)")
     ax.set_ylabel("games")
-    ax.set_title("Game length (dashed: means)")
+    capped = sum(s["capped"]["games"] for s in specs)
+    ax.set_title("Game length (dashed: means)" + (f"; {capped} capped games left out" if capped else ""))
     ax.legend()
-    files.append(_save(fig, out / "rounds.png", plt))
+    out.append(("rounds.png", "Game length", _png(fig, plt)))
 
     fig, ax = plt.subplots(figsize=(8, 4.5))
     width = 0.8 / max(1, len(specs))
@@ -67,12 +68,13 @@ def write(sim: Simulation, directory: str | os.PathLike) -> list[pathlib.Path]:
         err_high = [max(0.0, (x["ci95"][1] or 0.0) - r) for r, x in zip(rates, s["seats"], strict=True)]
         ax.bar(xs, rates, width=width, yerr=[err_low, err_high], capsize=3, label=s["spec"])
     ax.set_xticks([seat + width * (len(specs) - 1) / 2 for seat in range(sim.players)])
-    ax.set_xticklabels([f"seat {i + 1}\n{b}" for i, b in enumerate(sim.bots)])
+    rotated = len(data["seatings"]) > 1
+    ax.set_xticklabels([f"seat {i + 1}" + ("" if rotated else f"\n{b}") for i, b in enumerate(sim.bots)])
     ax.set_ylabel("win rate (95% interval)")
     ax.set_ylim(0, 1)
-    ax.set_title("Wins by seat")
+    ax.set_title("Wins by seat" + (" (bots rotated)" if rotated else ""))
     ax.legend()
-    files.append(_save(fig, out / "seats.png", plt))
+    out.append(("seats.png", "Seat advantage", _png(fig, plt)))
 
     fig, ax = plt.subplots(figsize=(8, 4.5))
     reasons = sorted({r for s in specs for r in s["ends"]})
@@ -86,7 +88,36 @@ def write(sim: Simulation, directory: str | os.PathLike) -> list[pathlib.Path]:
     ax.set_ylabel("share of games")
     ax.set_title("How games ended")
     ax.legend()
-    files.append(_save(fig, out / "endings.png", plt))
+    out.append(("endings.png", "How games ended", _png(fig, plt)))
+
+    decisions = list(dict.fromkeys(name for s in specs for name in s["uses"]))
+    if decisions:
+        fig, ax = plt.subplots(figsize=(8, 1 + 0.45 * len(decisions) * max(1, len(specs)) ** 0.5))
+        height = 0.8 / max(1, len(specs))
+        for k, s in enumerate(specs):
+            ys = [i + k * height for i in range(len(decisions))]
+            ax.barh(ys, [(s["uses"].get(d) or {}).get("per_game") or 0.0 for d in decisions], height=height,
+                    label=s["spec"])
+        ax.set_yticks([i + height * (len(specs) - 1) / 2 for i in range(len(decisions))])
+        ax.set_yticklabels(decisions)
+        ax.invert_yaxis()
+        ax.set_xlabel("times chosen per game")
+        ax.set_title("Rule usage")
+        ax.legend()
+        out.append(("uses.png", "Rule usage", _png(fig, plt)))
+    return out
+
+
+def write(sim: Simulation, directory: str | os.PathLike) -> list[pathlib.Path]:
+    """Writes the charts and index.html into `directory`; returns the files written."""
+    out = pathlib.Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    data = sim.to_dict()
+    specs = data["specs"]
+    files = []
+    for name, _, png in figures(sim):
+        write_atomic(out / name, png)  # whole or not at all
+        files.append(out / name)
 
     page = out / "index.html"
     rows = "".join(f"<tr><td>{html.escape(s['spec'])}</td><td>{s['games']}</td>"
@@ -109,10 +140,9 @@ def _fmt(x) -> str:
     return "-" if x is None else f"{x:.1f}"
 
 
-def _save(fig, path: pathlib.Path, plt) -> pathlib.Path:
+def _png(fig, plt) -> bytes:
     fig.tight_layout()
     png = io.BytesIO()
     fig.savefig(png, format="png", dpi=100, metadata={"Software": None})  # no version stamp in the file
     plt.close(fig)
-    write_atomic(path, png.getvalue())  # whole or not at all
-    return path
+    return png.getvalue()

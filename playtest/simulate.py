@@ -37,13 +37,14 @@ class SimulationError(Exception):
     """A game that failed in a worker: the message names the spec, the game and its seed.
 
     The parts travel as the exception's args, which survive the pickling back from a worker:
-    the spec's position in the run, the game's index and seed, and the failure's class name
-    and message (a RuleError is a fault of the spec, which the CLI reports at the effect)."""
+    the spec's position in the run, the game's index and seed, the failure's class name
+    and message, and the bots in seat order (a RuleError is a fault of the spec, which the CLI reports at the effect)."""
 
     def __init__(self, message: str, spec: int = -1, game: int = -1, seed: int | None = None, kind: str = "",
-                 detail: str = ""):
-        super().__init__(message, spec, game, seed, kind, detail)
+                 detail: str = "", seats: str = ""):
+        super().__init__(message, spec, game, seed, kind, detail, seats)
         self.spec, self.game, self.seed, self.kind, self.detail = spec, game, seed, kind, detail
+        self.seats = seats  # the bots in seat order for this game (seatings rotate between games)
 
     def __str__(self) -> str:
         return self.args[0]
@@ -64,7 +65,13 @@ def bot_seed(game: int, seat: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class GameResult:
-    """What one game says about the rules (no timings: results must not depend on the machine)."""
+    """What one game says about the rules (no timings: results must not depend on the machine).
+
+    Also what a designer drills into (the per-game record, ``--games-out``): who sat where,
+    cards bought per level, nobles and gold spent per seat, how often each decision (an
+    action or an end-of-turn step a player was asked) was made, and the moves themselves,
+    from which the game is replayed.
+    """
 
     index: int
     seed: int
@@ -77,11 +84,68 @@ class GameResult:
     passes: int  # pass actions played
     tied: bool  # several seats shared the highest prestige at the end
     end: str | None  # why the game ended: the end trigger's name, "stuck", or None at the cap
+    seats: tuple[str, ...] = ()  # the bot in each seat
+    cards: tuple[tuple[int, ...], ...] = ()  # per seat, cards bought of each level
+    nobles: tuple[int, ...] = ()  # per seat
+    gold_spent: tuple[int, ...] = ()  # per seat, wild tokens paid for cards
+    uses: tuple[tuple[str, int], ...] = ()  # (decision, times made), in the engine's decision order
+    actions: tuple[int, ...] = ()  # the action ids played, in order (steps applied without asking excluded)
+    max_turns: int | None = None  # the length cap the game was played with
+
+    @property
+    def end_reason(self) -> str:
+        """The end as a record states it: the trigger's name, "stuck", or "truncated"."""
+        return self.end if self.end is not None else "truncated"
+
+    @property
+    def margin(self) -> int | None:
+        """The winner's prestige minus the best other seat's; 0 on a shared victory, None without a winner."""
+        if not self.winners:
+            return None
+        if len(self.winners) > 1:
+            return 0
+        w = self.winners[0]
+        others = [x for p, x in enumerate(self.scores) if p != w]
+        return self.scores[w] - max(others) if others else None
 
     def to_dict(self) -> dict:
         d = asdict(self)
-        d["winners"], d["scores"] = list(self.winners), list(self.scores)
+        for key in ("winners", "scores", "seats", "nobles", "gold_spent", "actions"):
+            d[key] = list(d[key])
+        d["cards"] = [list(c) for c in self.cards]
+        d["uses"] = dict(self.uses)
+        d["end_reason"] = self.end_reason
+        d["margin"] = self.margin
         return d
+
+
+def decision_names(module) -> list[str]:
+    """The decision each action id belongs to (an action of the spec, or a step such as
+    "return_tokens"): the engine's ACTIONS and DECISIONS, else the notation's first word."""
+    decisions, actions = getattr(module, "DECISIONS", None), getattr(module, "ACTIONS", None)
+    if decisions is not None and actions is not None:
+        return [decisions[actions[a][0]] for a in range(module.NUM_ACTIONS)]
+    return [module.action_to_string(a).split()[0] for a in range(module.NUM_ACTIONS)]
+
+
+_NAMES: dict[int, tuple] = {}
+
+
+def _engine_facts(module) -> tuple:
+    """(decision per action id, decision names in order, pays? and pass? per action id, level per card id),
+    once per module."""
+    found = _NAMES.get(id(module))
+    if found is None or found[0] is not module:
+        names = decision_names(module)
+        order = list(dict.fromkeys(names))
+        if hasattr(module, "ACTIONS") and hasattr(module, "DECISIONS"):  # every decision, in the spec's order
+            order = list(dict.fromkeys([*module.DECISIONS, *names]))
+        heads = [module.action_to_string(a).split()[0] for a in range(module.NUM_ACTIONS)]
+        pays = [h in ("buy", "pay") for h in heads]
+        passes = [module.action_to_string(a) == "pass" for a in range(module.NUM_ACTIONS)]
+        levels = {c.id: c.level for c in module.CARDS}
+        found = _NAMES[id(module)] = (module, names, order, pays, passes, levels)
+    return found[1:]
 
 
 def play_game(module, players: int, bots: Sequence[str], seed: int, index: int = 0,
@@ -92,15 +156,26 @@ def play_game(module, players: int, bots: Sequence[str], seed: int, index: int =
     most `max_turns`: a game that reaches it ends truncated and counts as not over.
     """
     spec_cap = getattr(module, "MAX_TURNS", None)
-    game = module.new_game(players, seed=seed, max_turns=max_turns if spec_cap is None else min(spec_cap, max_turns))
+    cap = max_turns if spec_cap is None else min(spec_cap, max_turns)
+    game = module.new_game(players, seed=seed, max_turns=cap)
     seats = [make_bot(name, module, bot_seed(seed, s)) for s, name in enumerate(bots)]
+    names, order, pays, is_pass, levels = _engine_facts(module)
+    wild = list(module.COLOURS).index(module.WILD)
+    counts = dict.fromkeys(order, 0)
+    spent = [0] * players
     passes = 0
-    to_string = module.action_to_string
+    tokens = game.tokens
     while not game.is_over():
-        action = seats[game.current_player].choose(game)
-        game.apply(action)
-        if to_string(action) == "pass":
-            passes += 1
+        p = game.current_player
+        action = seats[p].choose(game)
+        if pays[action]:
+            gold = tokens[p][wild]
+            game.apply(action)
+            spent[p] += max(0, gold - tokens[p][wild])
+        else:
+            game.apply(action)
+        counts[names[action]] += 1
+        passes += is_pass[action]
     state = json.loads(game.to_json())
     over = not game.is_truncated()
     played = game.turn
@@ -110,10 +185,15 @@ def play_game(module, players: int, bots: Sequence[str], seed: int, index: int =
     if over:
         end = state.get("end_reason") or (state.get("ending") or {}).get("trigger")
     stuck = over and (end == "stuck" or state.get("passes", 0) >= players)
+    all_levels = sorted(set(levels.values()))
+    cards = tuple(tuple(sum(1 for c in seat["purchased"] if levels.get(c) == lv) for lv in all_levels)
+                  for seat in state["seats"])
     return GameResult(
         index=index, seed=seed, rounds=-(-played // players), turns=played,
         winners=tuple(game.winners()), scores=scores, over=over, stuck=stuck, passes=passes,
-        tied=sum(1 for s in scores if s == top) > 1, end=end)
+        tied=sum(1 for s in scores if s == top) > 1, end=end, seats=tuple(bots), cards=cards,
+        nobles=tuple(len(seat["nobles"]) for seat in state["seats"]), gold_spent=tuple(spent),
+        uses=tuple(counts.items()), actions=tuple(game.record()["actions"]), max_turns=cap)
 
 
 # ----------------------------------------------------------------------------- chunks
@@ -129,6 +209,30 @@ class Chunk:
     bots: tuple[str, ...]
     seed: int
     max_turns: int
+    fixed_seats: bool = False
+
+
+def seatings(bots: Sequence[str], fixed_seats: bool = False) -> list[tuple[str, ...]]:
+    """The seatings a run cycles through: the lineup's distinct rotations (seat k holds
+    bots[(k + r) % n] in rotation r), so that every bot plays every seat equally often; with
+    `fixed_seats`, the lineup alone."""
+    lineup = tuple(bots)
+    if fixed_seats:
+        return [lineup]
+    out: list[tuple[str, ...]] = []
+    for r in range(len(lineup)):
+        seating = lineup[r:] + lineup[:r]
+        if seating not in out:
+            out.append(seating)
+    return out
+
+
+def deal(index: int, bots: Sequence[str], fixed_seats: bool = False) -> tuple[int, tuple[str, ...]]:
+    """Game `index` as (the deal it plays, its seating): each deal is played once in each of the
+    k seatings, game i being deal i // k in seating i % k (the same cards for every seating,
+    so that seat and bot differences are not those of the deals). Fixed seats: deal i."""
+    options = seatings(bots, fixed_seats)
+    return index // len(options), options[index % len(options)]
 
 
 def run_chunk(chunk: Chunk) -> tuple[int, list[GameResult]]:
@@ -136,17 +240,19 @@ def run_chunk(chunk: Chunk) -> tuple[int, list[GameResult]]:
     module = engines.from_source(chunk.source, chunk.filename)
     out = []
     for i in chunk.indexes:
-        s = game_seed(chunk.seed, chunk.name, i)
+        number, seated = deal(i, chunk.bots, chunk.fixed_seats)
+        s = game_seed(chunk.seed, chunk.name, number)
         try:
-            out.append(play_game(module, chunk.players, chunk.bots, s, i, chunk.max_turns))
+            out.append(play_game(module, chunk.players, seated, s, i, chunk.max_turns))
         except Exception as e:  # a bug in an engine or a bot: say which game reproduces it
-            raise SimulationError(f"{chunk.name}: game {i} (seed {s}) failed: {type(e).__name__}: {e}",
-                                  chunk.spec, i, s, type(e).__name__, str(e)) from e
+            raise SimulationError(f"{chunk.name}: game {i} (seed {s}, seats {','.join(seated)}) failed: "
+                                  f"{type(e).__name__}: {e}", chunk.spec, i, s, type(e).__name__, str(e),
+                                  ", ".join(seated)) from e
     return chunk.spec, out
 
 
 def make_chunks(sources: Sequence[engines.Engine], players: int, games: int, bots: Sequence[str], seed: int,
-                max_turns: int, size: int) -> Iterator[Chunk]:
+                max_turns: int, size: int, fixed_seats: bool = False) -> Iterator[Chunk]:
     """Chunks of `size` games, interleaved across specs so that a stopped run has some of each.
 
     Made one at a time as the runners ask (a billion games are a hundred million chunks:
@@ -155,7 +261,8 @@ def make_chunks(sources: Sequence[engines.Engine], players: int, games: int, bot
     for lo in range(0, games, size):
         indexes = range(lo, min(games, lo + size))
         for k, e in enumerate(sources):
-            yield Chunk(k, e.name, e.source, e.path or e.label, tuple(indexes), players, tuple(bots), seed, max_turns)
+            yield Chunk(k, e.name, e.source, e.path or e.label, tuple(indexes), players, tuple(bots), seed, max_turns,
+                        fixed_seats)
 
 
 def chunk_size(games: int, jobs: int, bots: Sequence[str] = ()) -> int:
@@ -177,7 +284,7 @@ def _run_here(chunks: Iterable[Chunk]) -> Iterator[tuple[int, list[GameResult]]]
     for c in chunks:  # game by game, so that Ctrl-C loses at most the game being played
         for i in c.indexes:
             yield run_chunk(Chunk(c.spec, c.name, c.source, c.filename, (i,), c.players, c.bots, c.seed,
-                                  c.max_turns))
+                                  c.max_turns, c.fixed_seats))
 
 
 def _ignore_sigint() -> None:
@@ -253,13 +360,44 @@ class SpecSummary:
     name: str
     results: list[GameResult]
     requested: int
+    sha256: str | None = None  # the engine's SPEC_SHA256: a record names the rules its moves are for
+    steps: tuple[str, ...] = ()  # the engine's end-of-turn steps: counted only when a player was asked
 
     @property
     def games(self) -> int:
         return len(self.results)
 
     def rounds(self) -> list[int]:
-        return [r.rounds for r in self.results]
+        """Lengths of the games that ended by the rules: a game stopped at the cap has no length."""
+        return [r.rounds for r in self.results if r.over]
+
+    def capped(self) -> list[GameResult]:
+        return [r for r in self.results if not r.over]
+
+    def margins(self) -> list[int]:
+        """Margins of victory of the games one seat won."""
+        return [r.margin for r in self.results if len(r.winners) == 1 and r.margin is not None]
+
+    def uses(self) -> dict[str, list[int]]:
+        """Per decision, the times it was made in each game (0 in a game that never made it)."""
+        played = [r for r in self.results if r.over]  # a capped game has no "per game" to speak of
+        names = list(dict.fromkeys(name for r in played for name, _ in r.uses))
+        return {name: [dict(r.uses).get(name, 0) for r in played] for name in names}
+
+    def skill(self, bots: Sequence[str]) -> tuple[str, str, int, int] | None:
+        """With two different bots in the lineup: (first bot, second bot, games the first won
+        alone against the second, games either won alone); None otherwise."""
+        names = list(dict.fromkeys(bots))
+        if len(names) != 2:
+            return None
+        first = second = 0
+        for r in self.results:
+            if len(r.winners) != 1 or not r.seats:
+                continue
+            who = r.seats[r.winners[0]]
+            first += who == names[0]
+            second += who == names[1]
+        return names[0], names[1], first, first + second
 
     def seat_wins(self, players: int) -> list[int]:
         wins = [0] * players
@@ -267,6 +405,16 @@ class SpecSummary:
             for w in r.winners:
                 wins[w] += 1
         return wins
+
+    def bot_wins(self) -> dict[str, tuple[int, int]]:
+        """Per bot name: (seat-games played, seat-games won); a shared victory counts for each winner."""
+        out: dict[str, list[int]] = {}
+        for r in self.results:
+            for p, name in enumerate(r.seats):
+                entry = out.setdefault(name, [0, 0])
+                entry[0] += 1
+                entry[1] += p in r.winners
+        return {name: (n, k) for name, (n, k) in out.items()}
 
     def share(self, pred) -> float:
         return sum(1 for r in self.results if pred(r)) / self.games if self.games else math.nan
@@ -287,6 +435,9 @@ class SpecSummary:
                        "min": min(rounds, default=None), "max": max(rounds, default=None)},
             "seats": [{"seat": s + 1, "wins": wins[s], "win_rate": _num(wins[s] / n if n else math.nan),
                        "ci95": [_num(x) for x in stats.wilson(wins[s], n)]} for s in range(players)],
+            "bots": [{"bot": name, "seat_games": n, "wins": k, "win_rate": _num(k / n if n else math.nan),
+                      "ci95": [_num(x) for x in stats.wilson(k, n)]}
+                     for name, (n, k) in sorted(self.bot_wins().items())],
             "winning_prestige": _num(stats.mean(winning)),
             "shares": {
                 "ties": _num(self.share(lambda r: r.tied)),
@@ -298,11 +449,38 @@ class SpecSummary:
             },
             "passes_per_game": _num(stats.mean([r.passes for r in self.results])),
             "ends": dict(sorted(ends.items())),
+            "capped": {"games": len(self.capped()), "seeds": [r.seed for r in self.capped()][:CAPPED_LISTED],
+                       "indexes": [r.index for r in self.capped()][:CAPPED_LISTED]},
+            "margin": {"games": len(self.margins()), "mean": _num(stats.mean(self.margins())),
+                       "median": _num(stats.median(self.margins()))},
+            "uses": {name: {"per_game": _num(stats.mean(xs)), "games_using": sum(1 for x in xs if x),
+                            "rare": bool(xs) and stats.mean(xs) < RARE_USE and name not in self.steps}
+                     for name, xs in self.uses().items()},
+            "nobles_per_game": _num(stats.mean([sum(r.nobles) for r in self.results if r.over and r.nobles])),
         }
+
+
+CAPPED_LISTED = 20  # seeds of capped games listed in the summary (all of them are in --games-out)
+RARE_USE = 0.05  # a decision made less often than this per game gets a note: the rule is almost never used
+
+
+def skill_dict(summary: SpecSummary, bots: Sequence[str]) -> dict | None:
+    found = summary.skill(bots)
+    if found is None:
+        return None
+    first, second, k, n = found
+    return {"bot": first, "against": second, "decided": n, "wins": k, "share": _num(k / n if n else math.nan),
+            "ci95": [_num(x) for x in stats.wilson(k, n)]}
 
 
 def _num(x: float) -> float | None:
     return None if x is None or (isinstance(x, float) and math.isnan(x)) else x
+
+
+def _uses(summary: SpecSummary, name: str) -> list[int]:
+    """Times `name` was chosen in each game that ended by the rules (0 each where the spec has no such decision)."""
+    found = summary.uses().get(name)
+    return found if found is not None else [0] * sum(1 for r in summary.results if r.over)
 
 
 def compare(base: SpecSummary, other: SpecSummary, players: int) -> dict:
@@ -322,6 +500,17 @@ def compare(base: SpecSummary, other: SpecSummary, players: int) -> dict:
             "two_proportion": stats.two_proportions(first_a, other.games, first_b, base.games).to_dict()},
         "winning_prestige": {"difference": _num(stats.mean(win_a) - stats.mean(win_b)) if win_a and win_b else None,
                              "welch": stats.welch(win_a, win_b).to_dict()},
+        "margin": {"difference": _num(stats.mean(other.margins()) - stats.mean(base.margins()))
+                   if other.margins() and base.margins() else None,
+                   "welch": stats.welch(other.margins(), base.margins()).to_dict()},
+        "uses_per_game": {name: {"difference": _num(stats.mean(_uses(other, name)) - stats.mean(_uses(base, name)))
+                                 if _uses(other, name) and _uses(base, name) else None,
+                                 "welch": stats.welch(_uses(other, name), _uses(base, name)).to_dict()}
+                          for name in dict.fromkeys([*base.uses(), *other.uses()])},
+        "capped": {"difference": _num(len(other.capped()) / other.games - len(base.capped()) / base.games)
+                   if other.games and base.games else None,
+                   "two_proportion": stats.two_proportions(len(other.capped()), other.games, len(base.capped()),
+                                                           base.games).to_dict()},
         "stuck_or_capped": {
             "difference": _num(stuck_a / other.games - stuck_b / base.games) if other.games and base.games else None,
             "two_proportion": stats.two_proportions(stuck_a, other.games, stuck_b, base.games).to_dict()},
@@ -340,6 +529,7 @@ class Simulation:
     jobs: int = 1
     seconds: float = 0.0
     extra: dict = field(default_factory=dict)
+    fixed_seats: bool = False
 
     @property
     def finished(self) -> int:
@@ -350,10 +540,18 @@ class Simulation:
         out = {
             "format": "splendor-rules/simulation", "version": 1,
             "players": self.players, "games": self.games, "bots": list(self.bots), "seed": self.seed,
-            "max_turns": self.max_turns, "interrupted": self.interrupted,
+            "max_turns": self.max_turns, "interrupted": self.interrupted, "fixed_seats": self.fixed_seats,
+            "seatings": [list(x) for x in seatings(self.bots, self.fixed_seats)],
             "specs": [s.to_dict(self.players) for s in self.specs],
             "comparisons": [compare(self.specs[0], s, self.players) for s in self.specs[1:]],
         }
+        for d, s in zip(out["specs"], self.specs, strict=True):
+            d["skill"] = skill_dict(s, self.bots)
+        for c, s in zip(out["comparisons"], self.specs[1:], strict=True):
+            a, b = s.skill(self.bots), self.specs[0].skill(self.bots)
+            if a is not None and b is not None:
+                c["skill"] = {"difference": _num(a[2] / a[3] - b[2] / b[3]) if a[3] and b[3] else None,
+                              "two_proportion": stats.two_proportions(a[2], a[3], b[2], b[3]).to_dict()}
         if games:
             for d, s in zip(out["specs"], self.specs, strict=True):
                 d["results"] = [r.to_dict() for r in s.results]
@@ -374,7 +572,7 @@ def check_bots(bots: Sequence[str], players: int) -> tuple[str, ...]:
 
 def simulate(sources: Sequence[engines.Engine], players: int, games: int, bots: Sequence[str], seed: int = 0,
              jobs: int = 1, max_turns: int = DEFAULT_MAX_TURNS, scheduler=None,
-             progress: Progress | None = None, chunk: int | None = None) -> Simulation:
+             progress: Progress | None = None, chunk: int | None = None, fixed_seats: bool = False) -> Simulation:
     """Plays `games` games of each engine and summarises them (see the module docstring).
 
     `scheduler` is a Dask scheduler address (or a ``distributed.Client``); `progress` is
@@ -392,7 +590,7 @@ def simulate(sources: Sequence[engines.Engine], players: int, games: int, bots: 
                              f"(it plays with {', '.join(map(str, counts))})")
     bots = check_bots(bots, players)
     size = chunk or chunk_size(games, jobs, bots)
-    chunks = make_chunks(sources, players, games, bots, seed, max_turns, size)
+    chunks = make_chunks(sources, players, games, bots, seed, max_turns, size, fixed_seats)
     total = games * len(sources)
     found: list[list[GameResult]] = [[] for _ in sources]
     done = 0
@@ -416,10 +614,11 @@ def simulate(sources: Sequence[engines.Engine], players: int, games: int, bots: 
         interrupted = True
     finally:
         runner.close()
-    summaries = [SpecSummary(e.label, e.name, sorted(found[k], key=lambda r: r.index), games)
+    summaries = [SpecSummary(e.label, e.name, sorted(found[k], key=lambda r: r.index), games,
+                             getattr(e.module, "SPEC_SHA256", None), tuple(getattr(e.module, "STEPS", ())))
                  for k, e in enumerate(sources)]
     return Simulation(players, games, bots, seed, max_turns, summaries, interrupted, jobs,
-                      time.monotonic() - start)
+                      time.monotonic() - start, fixed_seats=fixed_seats)
 
 
 # ----------------------------------------------------------------------------- rendering
@@ -447,15 +646,41 @@ def format_table(sim: Simulation) -> str:
                            for s in specs]))
     rows.append(("rounds, mean", [_f(s["rounds"]["mean"]) for s in specs]))
     rows.append(("rounds, median", [_f(s["rounds"]["median"]) for s in specs]))
+    rotated = len(seatings(sim.bots, sim.fixed_seats)) > 1
     for seat in range(sim.players):
-        rows.append((f"seat {seat + 1} wins ({sim.bots[seat]})",
+        rows.append((f"seat {seat + 1} wins" + (" (bots rotated)" if rotated else f" ({sim.bots[seat]})"),
                      [f"{_pct(s['seats'][seat]['win_rate'])} [{_pct(s['seats'][seat]['ci95'][0])}, "
                       f"{_pct(s['seats'][seat]['ci95'][1])}]" for s in specs]))
+    if len(set(sim.bots)) > 1:
+        for name in dict.fromkeys(sim.bots):
+            cells = []
+            for s in specs:
+                b = next((b for b in s["bots"] if b["bot"] == name), None)
+                cells.append("-" if b is None else f"{_pct(b['win_rate'])} [{_pct(b['ci95'][0])}, {_pct(b['ci95'][1])}]")
+            rows.append((f"{name} wins (every seat)", cells))
+    rows.append(("capped (not in lengths)", [f"{s['capped']['games']}" for s in specs]))
+    rows.append(("margin of victory, mean", [_f(s["margin"]["mean"]) for s in specs]))
+    if any(s["skill"] for s in specs):
+        k = next(s["skill"] for s in specs if s["skill"])
+        rows.append((f"skill: {k['bot']} beats {k['against']}",
+                     [f"{_pct(x['share'])} [{_pct(x['ci95'][0])}, {_pct(x['ci95'][1])}]" if x else "-"
+                      for x in (s["skill"] for s in specs)]))
+    rows.append(("nobles per game", [_f(s["nobles_per_game"], 2) for s in specs]))
     rows.append(("winning prestige, mean", [_f(s["winning_prestige"]) for s in specs]))
     for key, title in (("ties", "ties on prestige"), ("shared_victories", "shared victories"),
                        ("no_winner", "no winner"), ("passes", "games with passes"),
                        ("stuck", "stuck"), ("capped", f"stopped at {sim.max_turns} turns")):
         rows.append((title, [_pct(s["shares"][key]) for s in specs]))
+    decisions = list(dict.fromkeys(name for s in specs for name in s["uses"]))
+    rare = set()
+    for name in decisions:
+        cells = []
+        for s in specs:
+            u = s["uses"].get(name)
+            cells.append("-" if u is None else _f(u["per_game"], 2) + (" (rare)" if u["rare"] else ""))
+            if u is not None and u["rare"]:
+                rare.add(name)
+        rows.append((f"{name} per game", cells))
     if data["comparisons"]:
         length, first = [""], [""]  # the first spec is the reference
         for c in data["comparisons"]:
@@ -466,6 +691,18 @@ def format_table(sim: Simulation) -> str:
                          f"(p={_p(c['first_seat_win_rate']['two_proportion']['p_value'])})")
         rows.append(("vs first: rounds", length))
         rows.append(("vs first: seat 1 wins", first))
+        margin = [""] + [f"{_f(c['margin']['difference'], 2)} (p={_p(c['margin']['welch']['p_value'])})"
+                         for c in data["comparisons"]]
+        rows.append(("vs first: margin", margin))
+        if all("skill" in c for c in data["comparisons"]):
+            rows.append(("vs first: skill", [""] + [
+                f"{'-' if c['skill']['difference'] is None else format(100 * c['skill']['difference'], '+.1f') + '%'} "
+                f"(p={_p(c['skill']['two_proportion']['p_value'])})" for c in data["comparisons"]]))
+        for name in decisions:
+            rows.append((f"vs first: {name}", [""] + [
+                f"{_f(c['uses_per_game'][name]['difference'], 2)} "
+                f"(p={_p(c['uses_per_game'][name]['welch']['p_value'])})" if name in c["uses_per_game"] else "-"
+                for c in data["comparisons"]]))
     header = ["", *[s["spec"] for s in specs]]
     width0 = max(len(r[0]) for r in rows + [("", [])])
     widths = [max(len(header[i + 1]), *(len(r[1][i]) for r in rows)) for i in range(len(specs))]
@@ -477,9 +714,18 @@ def format_table(sim: Simulation) -> str:
         lines.append("  ".join([title.ljust(width0), *(c.rjust(w) for c, w in zip(cells, widths, strict=True))]))
     notes = [f"{sim.players} players, bots {','.join(sim.bots)}, seed {sim.seed}; win rates with 95% Wilson "
              "intervals (a shared victory counts for each winner)"]
+    notes.append("lengths, margins and per-game uses leave out the games stopped at the cap (capped); "
+                 "margin: winner's prestige minus the next seat's, in games one seat won; a step (such as a "
+                 "noble visit) counts only when a player was asked to choose")
+    if rare:
+        notes.append(f"rarely used (under {RARE_USE} times a game): {', '.join(sorted(rare))}: "
+                     "is the rule worth its text?")
+    if rotated:
+        notes.append("bots rotated: each deal is played once with each bot in each seat, so seat wins measure the "
+                     "seat and bot wins the bot (--fixed-seats keeps each bot in its seat)")
     if len(specs) > 1:
-        notes.append("vs first: difference from the first spec; p from Welch's t-test (rounds) and the "
-                     "two-proportion z-test (seat 1)")
+        notes.append("vs first: difference from the first spec; p from Welch's t-test (rounds, margin, uses per "
+                     "game) and the two-proportion z-test (seat 1, skill)")
     if sim.interrupted:
         notes.append(f"interrupted: {sim.finished} of {sim.games * len(specs)} games finished")
     return "\n".join(lines + [""] + notes)

@@ -357,6 +357,16 @@ class Game:
         self.turn += 1
         self.turns[self.current_player] += 1
 
+    def playout(self, rng=None, max_turns=None):
+        """Random legal actions to the end (or before turn max_turns + 1), as the engines' playout."""
+        rng = rng if rng is not None else random.Random()
+        applied = 0
+        while not self.is_over() and (max_turns is None or self.turn <= max_turns):
+            legal = self.legal_actions()
+            self.apply(legal[rng.randrange(len(legal))])
+            applied += 1
+        return applied
+
     def clone(self):
         g = Game.__new__(Game)
         g.__dict__.update(self.__dict__)

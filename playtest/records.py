@@ -1,0 +1,267 @@
+"""Per-game records of a simulation (``simulate --games-out FILE``), and replaying one of them.
+
+A record file is JSON Lines (``.jsonl``, ``.json``) or CSV (``.csv``), one game a line/row:
+the spec (name, label, the engine's SHA-256), the game's index and seed, the players, the
+bot in each seat, rounds and turns, why it ended (an end trigger such as ``target`` or
+``deadlock``, ``stuck``, or ``truncated`` at the length cap), the winners (seats from 0),
+scores, the margin of victory, cards bought per level, nobles and wild tokens spent per
+seat, how often each decision was made (``uses``: an action of the spec or an end-of-turn
+step a player was asked; a step applied without asking is no decision and is not counted),
+and the moves, from which ``splendor-rules play SPEC --replay FILE --game N`` replays game N.
+
+In CSV, lists are joined with ``;`` (per seat) and ``/`` (levels within a seat), the moves
+with spaces, and each decision has a ``uses.NAME`` column.
+
+A record file is input from anywhere: :func:`read_record` checks every field it uses and
+reports a problem as ``FILE:LINE[:COLUMN]: error: ...`` (:class:`RecordError`), never a traceback.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import pathlib
+
+from compiler.files import write_atomic
+
+from . import terminal
+from .bots import BotError, parse_bot
+from .simulate import GameResult, Simulation
+
+FORMAT = "splendor-rules/game"
+VERSION = 1
+MAX_RECORD_BYTES = 2_000_000_000  # a record file larger than this is not one
+CSV_FIRST = ("format", "version", "spec", "label", "sha256", "index", "seed", "players", "seats", "rounds", "turns",
+             "end_reason", "winners", "scores", "margin", "cards", "nobles", "gold_spent", "max_turns")
+
+
+class RecordError(ValueError):
+    """A record file that cannot be written or read; the message says where and why."""
+
+
+def kind_of(path: str | pathlib.Path) -> str:
+    """"jsonl" or "csv", from the file's extension; RecordError for any other."""
+    suffix = pathlib.Path(path).suffix.lower()
+    if suffix in (".jsonl", ".json", ".ndjson"):
+        return "jsonl"
+    if suffix == ".csv":
+        return "csv"
+    raise RecordError(f"{path}: a record file ends in .jsonl (JSON Lines) or .csv, not '{suffix or 'nothing'}'")
+
+
+def record(spec: dict, players: int, r: GameResult) -> dict:
+    """One game as a record (a JSON object)."""
+    return {
+        "format": FORMAT, "version": VERSION, "spec": spec["name"], "label": spec["label"], "sha256": spec["sha256"],
+        "index": r.index, "seed": r.seed, "players": players, "seats": list(r.seats), "rounds": r.rounds,
+        "turns": r.turns, "end_reason": r.end_reason, "winners": list(r.winners), "scores": list(r.scores),
+        "margin": r.margin, "cards": [list(c) for c in r.cards], "nobles": list(r.nobles),
+        "gold_spent": list(r.gold_spent), "max_turns": r.max_turns, "uses": dict(r.uses), "actions": list(r.actions),
+    }
+
+
+def records(sim: Simulation) -> list[dict]:
+    """Every game of `sim` as a record, spec by spec, in game order."""
+    out = []
+    for s in sim.specs:
+        spec = {"name": s.name, "label": s.label, "sha256": s.sha256}
+        out += [record(spec, sim.players, r) for r in s.results]
+    return out
+
+
+def format_records(rows: list[dict], kind: str) -> str:
+    if kind == "jsonl":
+        return "".join(json.dumps(row, sort_keys=False) + "\n" for row in rows)
+    uses = list(dict.fromkeys(name for row in rows for name in row["uses"]))
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow([*CSV_FIRST, *(f"uses.{u}" for u in uses), "actions"])
+    for row in rows:
+        cells = []
+        for key in CSV_FIRST:
+            value = row[key]
+            if key == "cards":
+                value = ";".join("/".join(map(str, c)) for c in value)
+            elif isinstance(value, list):
+                value = ";".join(map(str, value))
+            cells.append("" if value is None else value)
+        cells += [row["uses"].get(u, 0) for u in uses]
+        cells.append(" ".join(map(str, row["actions"])))
+        w.writerow(cells)
+    return out.getvalue()
+
+
+def write(sim: Simulation, path: str | pathlib.Path) -> int:
+    """Writes every game of `sim` to `path` (whole or not at all); returns the number of games."""
+    kind = kind_of(path)
+    rows = records(sim)
+    try:
+        write_atomic(path, format_records(rows, kind), make_folder=False)
+    except OSError as e:
+        raise RecordError(f"{path}: cannot write the game records: {e.strerror or e}") from None
+    return len(rows)
+
+
+# ----------------------------------------------------------------------------- reading
+
+def read_record(path: str | pathlib.Path, spec_name: str, game: int) -> tuple[dict, str]:
+    """The record of game `game` (its index in the run) of spec `spec_name` in `path`, and
+    where it is ("FILE:LINE"). RecordError, located, for anything wrong with the file."""
+    kind = kind_of(path)
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_RECORD_BYTES + 1)
+    except OSError as e:
+        raise RecordError(f"{path}: cannot read the game records: {e.strerror or e}") from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError(f"{path}: larger than {MAX_RECORD_BYTES} bytes: not a record file")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[:e.start].count(b"\n") + 1
+        raise RecordError(f"{path}:{line}: error: not UTF-8 text (byte {e.start})") from None
+    rows = _jsonl_rows(path, text) if kind == "jsonl" else _csv_rows(path, text)
+    found_specs = []
+    for line, row in rows:
+        where = f"{path}:{line}"
+        checked = _check(where, row)
+        if checked["spec"] != spec_name:
+            found_specs.append(checked["spec"])
+            continue
+        if checked["index"] == game:
+            return checked, where
+    others = sorted(set(found_specs))
+    hint = f" (it holds games of {', '.join(repr(o) for o in others)})" if others else ""
+    raise RecordError(f"{path}: no game {game} of spec '{spec_name}'{hint}")
+
+
+def _jsonl_rows(path, text: str):
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise RecordError(f"{path}:{number}:{e.colno}: error: not a JSON record: {e.msg}") from None
+        except RecursionError:
+            raise RecordError(f"{path}:{number}: error: JSON nested too deeply") from None
+        except ValueError as e:  # numbers of thousands of digits
+            raise RecordError(f"{path}:{number}: error: not a JSON record: {e}") from None
+        if not isinstance(row, dict):
+            raise RecordError(f"{path}:{number}:1: error: a record is a JSON object, not {type(row).__name__}")
+        yield number, row
+
+
+def _csv_rows(path, text: str):
+    reader = csv.reader(io.StringIO(text))
+    try:
+        header = next(reader, None)
+        if header is None:
+            return
+        missing = [c for c in ("spec", "index", "seed", "players", "seats", "actions") if c not in header]
+        if missing:
+            raise RecordError(f"{path}:1: error: not a record file: no column {', '.join(missing)}")
+        for cells in reader:
+            if not any(cells):
+                continue
+            line = reader.line_num
+            if len(cells) != len(header):
+                raise RecordError(f"{path}:{line}: error: {len(cells)} cells where the header has {len(header)}")
+            row = dict(zip(header, cells, strict=True))
+            yield line, _from_csv(f"{path}:{line}", row)
+    except csv.Error as e:
+        raise RecordError(f"{path}:{reader.line_num}: error: not CSV: {e}") from None
+
+
+def _from_csv(where: str, row: dict) -> dict:
+    """The fields replay needs, as JSON Lines holds them."""
+    def integer(key, optional=False):
+        text = row.get(key, "")
+        if optional and text == "":
+            return None
+        if not (text.isascii() and text.lstrip("-").isdigit()) or len(text) > 30:
+            raise RecordError(f"{where}: error: column '{key}' must be a whole number, not {text[:40]!r}")
+        return int(text)
+
+    actions = row.get("actions", "").split()
+    if not all(a.isascii() and a.isdigit() and len(a) < 10 for a in actions):
+        raise RecordError(f"{where}: error: column 'actions' must hold action ids separated by spaces")
+    return {"format": row.get("format", FORMAT), "version": integer("version") if row.get("version") else VERSION,
+            "spec": row["spec"], "sha256": row.get("sha256") or None, "index": integer("index"),
+            "seed": integer("seed"), "players": integer("players"),
+            "seats": row["seats"].split(";") if row["seats"] else [], "max_turns": integer("max_turns", True),
+            "actions": [int(a) for a in actions]}
+
+
+def _check(where: str, row: dict) -> dict:
+    """The fields replay uses, checked: types, ranges, bot names."""
+    def fail(key, what):
+        raise RecordError(f"{where}: error: '{key}' {what}")
+
+    if row.get("format", FORMAT) != FORMAT:
+        fail("format", f"must be '{FORMAT}', not {str(row.get('format'))[:40]!r}")
+    if row.get("version", VERSION) != VERSION:
+        fail("version", f"must be {VERSION}, not {str(row.get('version'))[:20]!r}")
+    for key in ("spec",):
+        if not isinstance(row.get(key), str) or not row[key]:
+            fail(key, "must be the spec's name (text)")
+    if row.get("sha256") is not None and not isinstance(row["sha256"], str):
+        fail("sha256", "must be text")
+    for key in ("index", "seed", "players"):
+        value = row.get(key)
+        if type(value) is not int or value < 0:
+            fail(key, "must be a whole number from 0")
+    if row.get("max_turns") is not None and (type(row["max_turns"]) is not int or row["max_turns"] < 1):
+        fail("max_turns", "must be a whole number from 1, or null")
+    seats = row.get("seats")
+    if not isinstance(seats, list) or len(seats) != row["players"]:
+        fail("seats", f"must list one bot per player ({row['players']})")
+    for s in seats:
+        try:
+            if not isinstance(s, str):
+                raise BotError("not text")
+            parse_bot(s)
+        except BotError:
+            fail("seats", f"holds {str(s)[:40]!r}, not a bot name")
+    actions = row.get("actions")
+    if not isinstance(actions, list) or not all(type(a) is int and a >= 0 for a in actions):
+        fail("actions", "must be a list of action ids")
+    return row
+
+
+def replay(module, row: dict, where: str):
+    """The game a record describes, played again move by move. RecordError when the record is
+    for another version of the spec or a move is not legal where it is played."""
+    sha = getattr(module, "SPEC_SHA256", None)
+    if row.get("sha256") and sha and row["sha256"] != sha:
+        raise RecordError(f"{where}: error: the record is for another version of spec '{row['spec']}' "
+                          f"(sha256 {row['sha256'][:12]}, this engine {sha[:12]}): its moves would not mean the same")
+    try:
+        game = module.new_game(row["players"], seed=row["seed"], max_turns=row.get("max_turns"))
+    except ValueError as e:
+        raise RecordError(f"{where}: error: {e}") from None
+    for k, action in enumerate(row["actions"], 1):
+        if game.is_over():
+            raise RecordError(f"{where}: error: move {k} of the record comes after the end of the game")
+        if action not in game.legal_actions():
+            text = module.action_to_string(action) if action < module.NUM_ACTIONS else f"id {action}"
+            raise RecordError(f"{where}: error: move {k} of the record ({text}) is not legal there")
+        game.apply(action)
+    return game
+
+
+def replay_text(module, row: dict, where: str) -> str:
+    """The moves of a replayed game, turn by turn, then the board and the standings."""
+    final = replay(module, row, where)  # every move checked before any is shown
+    game = module.new_game(row["players"], seed=row["seed"], max_turns=row.get("max_turns"))
+    seats = row["seats"]
+    lines = [f"replay of game {row['index']} of {row['spec']} ({where}): seed {row['seed']}, "
+             f"seats {', '.join(seats)}"]
+    for action in row["actions"]:
+        lines.append(f"  turn {game.turn:>3}  {terminal.seat_label(seats, game.current_player)}: "
+                     f"{module.action_to_string(action)}")
+        game.apply(action)
+    lines.append(terminal.draw_board(module, final, seats, None))
+    lines.append(terminal.standings(module, final, seats) if final.is_over()
+                 else f"the record stops before the end of the game (turn {final.turn})")
+    return "\n".join(lines)

@@ -1,0 +1,130 @@
+"""The fast greedy and the MCTS rollout (issue 18, item 2), on the real generated engines.
+
+The greedy scores each legal action from the state (bots.ranked_actions) instead of
+playing it on a clone; these tests hold its scores equal to the clone-and-evaluate
+reference (bots.ranked_actions_by_clone) on positions of the official rules and of the
+variants whose rules change what an action does, check that a decision makes no clone,
+that calibration finds the kinds of move a variant changes, and that MCTS rolls out
+with the engine's Game.playout.
+"""
+from __future__ import annotations
+
+import pathlib
+import random
+
+import pytest
+
+from playtest import bots, engines
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SPECS = ["official", "hard-cap", "reserve-tax", "sweep", "auto-noble", "take-up-to-three", "gold-for-shortfall",
+         "no-gold-small-tables", "solo"]
+
+
+def engine(name: str):
+    path = ROOT / ("rulespec/official.yaml" if name == "official" else f"variants/{name}.yaml")
+    return engines.load(str(path)).module
+
+
+def positions(module, games: int = 3, seed: int = 0):
+    """Positions reached by greedy play with some random moves, several per game."""
+    rng = random.Random(seed)
+    for s in range(games):
+        g = module.new_game(min(module.PLAYER_COUNTS), seed=s, max_turns=400)
+        greedy = bots.GreedyBot(module, s)
+        while not g.is_over():
+            yield g.clone()
+            g.apply(greedy.choose(g) if rng.random() < 0.8 else rng.choice(g.legal_actions()))
+
+
+@pytest.mark.parametrize("name", SPECS)
+def test_fast_scores_equal_the_clone_reference(name):
+    module = engine(name)
+    f = bots.facts(module)
+    checked = 0
+    for g in positions(module):
+        fast = {a: s for s, a in bots.ranked_actions(g, f)}
+        slow = {a: s for s, a in bots.ranked_actions_by_clone(g, f)}
+        assert fast.keys() == slow.keys()
+        for a, s in slow.items():
+            if abs(s) >= bots.WIN / 2:
+                continue  # the move ends the game: the reference sees who won, the fast scorer does not
+            assert fast[a] == pytest.approx(s, rel=1e-12, abs=1e-9), (name, module.action_to_string(a), g.phase)
+            checked += 1
+    assert checked > 500
+
+
+def test_a_greedy_decision_clones_nothing(monkeypatch):
+    """Except in the rare payment step (when gold could stand in for different colours)."""
+    module = engine("official")
+    bot = bots.GreedyBot(module, 1)
+    games = [g for g in positions(module, games=2) if g.phase != "payment"]
+    calls = []
+    original = module.Game.clone
+    monkeypatch.setattr(module.Game, "clone", lambda self: calls.append(1) or original(self))
+    for g in games:
+        bot.choose(g)
+    assert len(games) > 100 and calls == []
+
+
+def test_calibration_finds_the_moves_a_variant_changes():
+    # hard-cap gives a reserve's gold only if it fits under the limit: reserves are played on clones
+    assert bots.facts(engine("hard-cap")).untrusted == {"reserve", "reserve_deck"}
+    assert bots.facts(engine("official")).untrusted == frozenset()
+    assert bots.facts(engine("auto-noble")).untrusted <= {"buy", "buy_reserved"}
+
+
+def test_notation_the_greedy_does_not_know_is_played_on_a_clone():
+    tax = bots.facts(engine("reserve-tax"))
+    module = tax.module
+    paying = [a for a in range(module.NUM_ACTIONS) if " paying " in module.action_to_string(a)]
+    assert paying and all(tax.moves[a] is None for a in paying)
+    sweep = bots.facts(engine("sweep"))
+    swept = [a for a in range(sweep.module.NUM_ACTIONS) if sweep.module.action_to_string(a).startswith("sweep")]
+    assert swept and all(sweep.moves[a] is None for a in swept)
+
+
+def test_moves_read_from_the_notation():
+    f = bots.facts(engine("official"))
+    module = f.module
+    move = {module.action_to_string(a): f.moves[a] for a in range(module.NUM_ACTIONS)}
+    assert move["take white blue green"] == ("tokens", ((0, 1), (1, 1), (2, 1)))
+    assert move["take2 red"] == ("tokens", ((3, 2),))
+    assert move["return gold"] == ("tokens", ((5, -1),))
+    assert move["reserve 2.3"] == ("reserve", (1, 2))
+    assert move["reserve deck 3"] == ("reserve_deck", 2)
+    assert move["buy 1.4"] == ("buy", (0, 3))
+    assert move["buy reserved 2"] == ("buy_reserved", 1)
+    assert move["noble 2"] == ("noble", 1)
+    assert move["pass"] == ("pass", None)
+    assert move["pay without gold"] is None
+
+
+def test_returns_over_the_limit_are_scored_as_the_greedy_plays_them():
+    module = engine("official")
+    f = bots.facts(module)
+    seen = 0
+    for g in positions(module, games=4, seed=3):
+        p = g.current_player
+        if g.phase == "action" and sum(g.tokens[p]) >= 8:
+            fast = dict((a, s) for s, a in bots.ranked_actions(g, f))
+            slow = dict((a, s) for s, a in bots.ranked_actions_by_clone(g, f))
+            for a in fast:
+                if f.moves[a] and f.moves[a][0] == "tokens" and abs(slow[a]) < bots.WIN / 2:
+                    assert fast[a] == pytest.approx(slow[a], abs=1e-9)
+                    seen += 1
+    assert seen > 50
+
+
+def test_mcts_rolls_out_with_the_engine_playout(monkeypatch):
+    module = engine("official")
+    calls = []
+    original = module.Game.playout
+    monkeypatch.setattr(module.Game, "playout",
+                        lambda self, rng=None, max_turns=None: calls.append(max_turns) or original(self, rng, max_turns))
+    bot = bots.MCTSBot(module, 3, playouts=12)
+    g = module.new_game(2, seed=4)
+    for _ in range(3):
+        g.apply(bot.choose(g))
+    assert len(calls) >= 12
+    assert bot.playouts_run == 36 and bot.seconds > 0
