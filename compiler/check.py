@@ -228,6 +228,11 @@ class Checker:
         chain = [self.resolved.source.path] + [b.path for b in self.resolved.bases]
         return chain.index(file) if file in chain else len(chain)
 
+    @property
+    def base_tables_read(self) -> bool:
+        """Whether the cards and nobles were read: without them, what can never happen is not known."""
+        return not self.unread & set(kinds_mod.BASE_KINDS)
+
     def tables(self, gems: tuple[str, ...], wild: str) -> tuple[Kind, ...]:
         """Every kind of component with its table read (compiler/kinds.py); the unread ones noted."""
         loader = kinds_mod.Loader(self, gems, wild)
@@ -472,7 +477,7 @@ class Checker:
             for p in params:
                 if p.price is not None:
                     self.price_below_zero(p.price, bounds_mod.Bounds(facts_here))
-        if condition_ok:
+        if condition_ok and self.base_tables_read:
             never = bounds_mod.never_reasons(condition, bounds_mod.Bounds(facts_here))
             if never:
                 self.r.error("E507", f"{kind} '{name}' can never be taken: this condition never holds in any game "
@@ -663,7 +668,8 @@ class Checker:
             self.types.expect(when, scope, BOOL, "an end condition")
             if len(self.r.diagnostics) == before:
                 self.r.extend(bounds_mod.hazards(when, bounds_mod.Bounds(facts)))
-            if len(self.r.diagnostics) == before and bounds_mod.Bounds(facts).truth(when) == bounds_mod.NEVER:
+            if len(self.r.diagnostics) == before and self.base_tables_read and \
+                    bounds_mod.Bounds(facts).truth(when) == bounds_mod.NEVER:
                 never = bounds_mod.never_reasons(when, bounds_mod.Bounds(facts))
                 self.r.error("E509", f"end trigger '{key.value}' can never fire: its condition never holds in any game"
                              " under this spec", never[0].span,

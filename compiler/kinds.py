@@ -58,6 +58,7 @@ class Declaration:
     faces_of: str = ""
     faces_span: Span | None = None
     note: Text | None = None
+    broken: bool = False  # a column declaration was refused: its table is not read (no follow-up errors)
 
 
 # --------------------------------------------------------------------------- the base kinds, as data
@@ -149,7 +150,8 @@ class Loader:
                 written[name] = short
         for name in BASE_KINDS:
             if name not in written:
-                where = comp.span if isinstance(comp, MapNode) else root.span
+                where = root.key_span("components") if isinstance(root, MapNode) else None
+                self.unread.add(name)
                 what = {"cards": "development cards", "nobles": "noble tiles"}[name]
                 self.r.error("E549", f"the spec declares no {what}: the engines are built around the base kind "
                              f"'{name}'", where, f"declare it in `kinds: {name}`, or write `components: {name}: "
@@ -176,13 +178,15 @@ class Loader:
             self.r.error("E103", "'table' must be the path of a .csv file", table.span)
             table = None
         node = self.c.node(entry, "columns", MapNode, where=where)
+        before = len(self.r.diagnostics)
         columns = self.columns(name, node) if node is not None else ()
+        broken = len(self.r.diagnostics) > before
         key_name, key_node = self.c.scalar(entry, "key", str, required=False, default="")
         faces, faces_node = self.c.scalar(entry, "faces_of", str, required=False, default="")
         return Declaration(name, title, item, table, columns, key.span, node.span if node else entry.span,
                            key=str(key_name or ""), key_span=key_node.span if key_node else None,
                            faces_of=str(faces or ""), faces_span=faces_node.span if faces_node else None,
-                           note=self.c.note(entry))
+                           note=self.c.note(entry), broken=broken)
 
     def columns(self, kind: str, node: MapNode) -> tuple[Column, ...]:
         out: list[Column] = []
@@ -264,7 +268,9 @@ class Loader:
         if not d.shorthand and d.name in BASE_KINDS and self.base_problems(d):
             self.unread.add(d.name)
             return None
-        self.references(d)
+        if self.references(d) or d.broken:
+            self.unread.add(d.name)
+            return None
         rows = self.rows(d) if d.columns else None
         if rows is None:
             self.unread.add(d.name)
@@ -281,8 +287,9 @@ class Loader:
         components = tuple(Component(c.id, c.values, c.span, p) for c, p in zip(components, pieces, strict=True))
         return Kind(d.name, d.title, d.item, shown, d.columns, components, d.span, d.key, d.faces_of, d.note)
 
-    def references(self, d: Declaration) -> None:
-        """E122: `key` naming no number or keyword column, `faces_of` naming no number column."""
+    def references(self, d: Declaration) -> bool:
+        """E122: `key` naming no number or keyword column, `faces_of` naming no number column; True if one."""
+        found = False
         for name, span, allowed, what in ((d.key, d.key_span, ("number", "keyword"), "key"),
                                           (d.faces_of, d.faces_span, ("number",), "faces_of")):
             if not name:
@@ -292,9 +299,12 @@ class Loader:
                 self.r.error("E122", f"'{what}' names no column of kind '{d.name}': '{name}'"
                              f"{did_you_mean(name, [c.name for c in d.columns])}", span,
                              f"its columns: {', '.join(c.name for c in d.columns)}")
+                found = True
             elif column.type not in allowed:
                 self.r.error("E122", f"'{what}' must name a {' or '.join(allowed)} column, and '{name}' is "
                              f"{_describe(column)}", span)
+                found = True
+        return found
 
     def distinct_key(self, d: Declaration, components: tuple[Component, ...]) -> None:
         """E123 at the second component whose key is the first's."""
