@@ -279,6 +279,10 @@ def _winners(a: Rules, b: Rules) -> list[Difference]:
     return out
 
 
+# The differences of a base kind's table are shown under `components`; a variant may change it in `kinds`.
+_BASE_KIND_PATHS = {f"components.{k}": f"kinds.{k}" for k in BASE_KINDS}
+
+
 def _with_note(d: Difference, a: Rules, b: Rules) -> Difference:
     """The note of the variant change that explains `d` (the nearest recorded change)."""
     best = None
@@ -287,10 +291,11 @@ def _with_note(d: Difference, a: Rules, b: Rules) -> Difference:
             if ch.note is None:
                 continue
             moved = ch.path.endswith(".position") and d.path == ch.path.rsplit(".", 2)[0] + ".order"
-            if moved or d.path == ch.path or d.path.startswith(ch.path + ".") or ch.path.startswith(d.path + "."):
-                score = (d.path == ch.path, len(ch.path))
-                if best is None or score > best[0]:
-                    best = (score, ch.note)
+            for path in (d.path, _BASE_KIND_PATHS.get(d.path, d.path)):
+                if moved or path == ch.path or path.startswith(ch.path + ".") or ch.path.startswith(path + "."):
+                    score = (path == ch.path, len(ch.path))
+                    if best is None or score > best[0]:
+                        best = (score, ch.note)
         if best is not None:
             break
     if best is None:

@@ -357,7 +357,7 @@ def test_a_variant_changes_the_table_of_a_base_kind(folder):
     text = diff.render(diff.compare(pipeline.load_rules("rulespec/official.yaml"), rules),
                        pipeline.load_rules("rulespec/official.yaml"), rules)
     assert "  development cards\n      before: 90 cards  (rulespec/splendor_cards.csv:2)\n" \
-           f"      after: 85 cards  ({folder.as_posix()}/fewer_cards.csv:2)\n" in text
+           f"      after: 85 cards  ({folder.as_posix()}/fewer_cards.csv:2)\n    note: Five cards fewer.\n" in text
 
 
 def test_the_shorthand_in_a_variant_replaces_the_bases_kind(folder):
