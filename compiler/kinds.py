@@ -94,7 +94,7 @@ def headers(column: Column, gems: tuple[str, ...]) -> list[str]:
 
 
 def _describe(column: Column) -> str:
-    """A column's type as the messages name it: 'a number (group: true)', 'a table by gem colour'."""
+    """A column's type as the messages name it: "a number with 'group: true'", 'a table by gem colour'."""
     noun = {"number": "a number", "gem": "a gem colour", "colour": "a colour", "gems": "a table by gem colour",
             "keyword": "a keyword", "prose": "a prose text"}[column.type]
     return noun + (" with 'group: true'" if column.group else "")
@@ -132,9 +132,9 @@ class Loader:
                 written[str(key.value)] = self.declaration(str(key.value), key, entry)
         for name in BASE_KINDS:
             node = comp.get(name) if isinstance(comp, MapNode) else None
-            if node is None:
+            if node is None or not isinstance(comp, MapNode):
                 continue
-            short = self.shorthand(name, comp.key_node(name) or node, node)
+            short = self.shorthand(name, comp.key_span(name), node)
             if name not in written:
                 written[name] = short
                 continue
@@ -159,15 +159,14 @@ class Loader:
         bases = [written[n] for n in BASE_KINDS if n in written]
         return bases + [d for n, d in written.items() if n not in BASE_KINDS]
 
-    def shorthand(self, name: str, key: ScalarNode, node: Node) -> Declaration:
+    def shorthand(self, name: str, key: Span, node: Node) -> Declaration:
         """`components: NAME: FILE`: the base kind with its standard columns and texts."""
         base = base_declarations()[name]
-        table = node if isinstance(node, ScalarNode) else None
-        if table is None or not isinstance(node.value, str):
+        table = node if isinstance(node, ScalarNode) and isinstance(node.value, str) else None
+        if table is None:
             self.r.error("E103", f"'{name}' must be a text, the path of a .csv file", node.span)
-            table = None
         return Declaration(name, _base_text(base["title"]), _base_text(base["item"]), table, base_columns(name),
-                           key.span, node.span, shorthand=True)
+                           key, node.span, shorthand=True)
 
     def declaration(self, name: str, key: ScalarNode, entry: MapNode) -> Declaration:
         where = f" in kind '{name}'"
@@ -469,17 +468,13 @@ def _cell_columns(line: str, cells: list[str]) -> list[int]:
 # --------------------------------------------------------------------------- views for the engines
 
 
-def _value(kind: Kind, component: Component, column: str):
-    return component.values[next(i for i, c in enumerate(kind.columns) if c.name == column)]
-
-
 def cards_of(kinds: tuple[Kind, ...]) -> tuple[Card, ...]:
     """The development cards as the lowering reads them (Rules.cards): from the kind `cards`."""
     kind = next((k for k in kinds if k.name == "cards"), None)
     if kind is None:
         return ()
-    return tuple(Card(c.id, _value(kind, c, "level"), _value(kind, c, "bonus"), _value(kind, c, "points"),
-                      _value(kind, c, "cost"), c.span) for c in kind.components)
+    return tuple(Card(c.id, kind.value(c, "level"), kind.value(c, "bonus"), kind.value(c, "points"),
+                      kind.value(c, "cost"), c.span) for c in kind.components)
 
 
 def nobles_of(kinds: tuple[Kind, ...]) -> tuple[Noble, ...]:
@@ -487,7 +482,7 @@ def nobles_of(kinds: tuple[Kind, ...]) -> tuple[Noble, ...]:
     kind = next((k for k in kinds if k.name == "nobles"), None)
     if kind is None:
         return ()
-    return tuple(Noble(c.id, _value(kind, c, "points"), _value(kind, c, "requires"), c.span)
+    return tuple(Noble(c.id, kind.value(c, "points"), kind.value(c, "requires"), c.span)
                  for c in kind.components)
 
 

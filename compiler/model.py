@@ -114,13 +114,9 @@ class Kind:
     faces_of: str = ""
     note: Text | None = None
 
-    def column(self, name: str) -> Column | None:
-        return next((c for c in self.columns if c.name == name), None)
-
-    def values_of(self, column: str) -> tuple:
-        """Every component's value of `column`, in component order."""
-        i = next(i for i, c in enumerate(self.columns) if c.name == column)
-        return tuple(c.values[i] for c in self.components)
+    def value(self, component: Component, column: str):
+        """A component's value of `column` (a column the kind has)."""
+        return component.values[next(i for i, c in enumerate(self.columns) if c.name == column)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -268,7 +268,7 @@ class Inferrer:
         self.wild = wild
         # attributes by type: the fixed ones, and each kind's from its declared columns (`kinds`: the spec's
         # model.Kind values; None: the base kinds' standard columns)
-        self.attributes: dict[object, dict[str, AnyType]] = dict(ATTRIBUTES)
+        self.attributes: dict[object, dict[str, AnyType]] = {name: table for name, table in ATTRIBUTES.items()}
         self.prose: dict[object, list[str]] = {}  # prose columns by type: named in E403, never typed
         for kind in kinds or ():
             key = _attribute_key(component_type(kind))
