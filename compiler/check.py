@@ -1,8 +1,8 @@
 """Pass 4, check: a resolved spec tree -> the rule model, or every problem with it.
 
 Takes the :class:`~compiler.overlay.Resolved` tree (schema-valid, variant applied),
-parses every expression and effect (:mod:`compiler.expr`), loads the card and noble
-tables, and checks names, types (:mod:`compiler.types`) and sense: a player-count
+parses every expression and effect (:mod:`compiler.expr`), loads the component tables
+(:mod:`compiler.kinds`: the cards, the nobles and any other kind), and checks names, types (:mod:`compiler.types`) and sense: a player-count
 table with gaps, too few cards for the face-up rows, too few nobles, a notation that
 does not show every choice, an action that can never be legal or an end trigger that
 can never fire (:mod:`compiler.bounds`). Returns an immutable
@@ -12,21 +12,18 @@ caught a malformed tree, but this pass never crashes on one.
 """
 from __future__ import annotations
 
-import csv
-import io
 import math
-import os
 import re
 
 from . import bounds as bounds_mod
+from . import kinds as kinds_mod
 from . import notation as notation_mod
 from .flow import card_flow, pay_flow
 from .diagnostics import CompileError, Reporter, SourceMap, Span, did_you_mean
 from .expr import Bool, Origin, parse_expr, parse_stmt
-from .model import (DOMAINS, FINISHES, LENGTH_CAP, PREFERS, RESOLVES, REPEATS, Card, Decision, EndTrigger, Noble, Param,
+from .model import (DOMAINS, FINISHES, LENGTH_CAP, PREFERS, RESOLVES, REPEATS, Decision, EndTrigger, Kind, Param,
                     PlayerCount, RankLevel, Rules, Text, Value, Winners)
 from .overlay import Resolved
-from .reading import MAX_INPUT_BYTES, NotAFile, read_input
 from .source import MapNode, Node, ScalarNode, SeqNode
 from .types import (BOOL, DOMAIN_TYPES, GEM, GLOBALS, INT, PLAYER, AGGREGATES, EFFECTS, FUNCTIONS, Inferrer,
                     Scope, base_scope, tested)
@@ -34,7 +31,6 @@ from .types import (BOOL, DOMAIN_TYPES, GEM, GLOBALS, INT, PLAYER, AGGREGATES, E
 LANGS = ("en", "fr", "nl", "sr")
 RESERVED_NAMES = set(GLOBALS) | set(FUNCTIONS) | set(AGGREGATES) | set(EFFECTS) | {
     "me", "player", "true", "false", "if", "then", "else", "and", "or", "not", "in", "for", "c"}
-MAX_TABLE_NUMBER = 1000  # the largest number of a card or noble table (rulespec/README.md)
 # The end reasons an engine gives of its own (Game.end_reason); a trigger named so would be mistaken for one.
 ENGINE_END_REASONS = {"stuck": "ends because no one can act", "truncated": "reaches its length cap"}
 # The phases an engine names of its own (Game.phase: the action phase, a game over, a purchase
@@ -172,8 +168,9 @@ class Checker:
         description = self.text(root, "description", required=False)
         first_player = self.text(root, "first_player", required=False)
         gems, wild = self.components()
-        self.types = Inferrer(self.r, gems, wild)
-        cards, nobles = self.tables(gems)
+        kinds = self.tables(gems, wild)
+        self.types = Inferrer(self.r, gems, wild, kinds)
+        cards, nobles = kinds_mod.cards_of(kinds), kinds_mod.nobles_of(kinds)
         levels = tuple(sorted({c.level for c in cards}))
         players = self.players()
         values = self.values()
@@ -200,7 +197,7 @@ class Checker:
             name=str(name), title=title, description=description, source=self.resolved.source,
             bases=self.resolved.bases, gems=gems, wild=wild, levels=levels, cards=cards, nobles=nobles,
             players=players, values=values, actions=actions, steps=steps, end=end, winners=winners,
-            interpretations=interpretations, changes=self.resolved.changes, spans=dict(self.spans),
+            interpretations=interpretations, changes=self.resolved.changes, spans=dict(self.spans), kinds=kinds,
             first_player=first_player if first_player.en else None)
 
     def components(self) -> tuple[tuple[str, ...], str]:
@@ -228,117 +225,22 @@ class Checker:
             self.r.error("E406", f"'{wild_value}' is a built-in name and cannot be a colour", wild_node.span)
         return tuple(gems), str(wild_value)
 
-    def _csv(self, key: str, header: list[str]) -> list[tuple[int, dict[str, tuple[str, int]], str]]:
-        """The rows of a card or noble table: (line, {column: (cell, its column in the file)}, file shown)."""
-        comp = self.root.get("components") if isinstance(self.root, MapNode) else None
-        value, node = self.scalar(comp, key, str) if isinstance(comp, MapNode) else (None, None)
-        if node is None or value is None:
-            return []
-        if os.path.isabs(value) or os.path.splitdrive(value)[0]:
-            self.unread.add(key)
-            self.r.error("E112", f"the {key} table must be named by a path relative to the folder of the spec file, "
-                         f"not an absolute path: {value!r}", node.span)
-            return []
-        path = os.path.join(os.path.dirname(node.span.file), value)
-        shown = os.path.normpath(path).replace(os.sep, "/")
-        try:
-            data = read_input(path, MAX_INPUT_BYTES)
-            if len(data) > MAX_INPUT_BYTES:
-                raise ValueError(f"it is too large for a table (over {MAX_INPUT_BYTES // 1_000_000} MB)")
-            text = data.decode("utf-8")
-        except FileNotFoundError:
-            self.unread.add(key)
-            self.r.error("E112", f"{key} table not found: {shown}", node.span,
-                         "the path is relative to the folder of the spec file")
-            return []
-        except (OSError, UnicodeDecodeError, ValueError) as err:
-            self.unread.add(key)
-            if isinstance(err, UnicodeDecodeError):
-                why = f"not valid UTF-8 (byte 0x{err.object[err.start]:02x} at offset {err.start})"
-            elif isinstance(err, NotAFile):
-                why = str(err)
-            elif isinstance(err, OSError):
-                why = (err.strerror or str(err)).lower()
-            else:
-                why = str(err)
-            self.r.error("E112", f"cannot read the {key} table {shown}: {why}", node.span)
-            return []
-        if text.startswith("\ufeff"):
-            text = text[1:]
-        if self.sources is not None:
-            self.sources.add(shown, text)
-        lines = text.splitlines()
-        reader = csv.reader(io.StringIO(text))
-        try:
-            rows = [(reader.line_num, row) for row in reader]
-        except csv.Error as err:
-            self.unread.add(key)
-            self.r.error("E107", f"the {key} table is not valid CSV: {err}", Span(shown, max(1, reader.line_num), 1))
-            return []
-        if not rows or [h.strip() for h in rows[0][1]] != header:
-            got = ",".join(rows[0][1]) if rows else "nothing"
-            self.r.error("E107", f"the {key} table must start with the header '{','.join(header)}', found '{got}'",
-                         Span(shown, 1, 1, 1, 1 + len(got)))
-            return []
-        out = []
-        for number, row in rows[1:]:
-            if not row or all(not cell.strip() for cell in row):
-                continue
-            if len(row) != len(header):
-                self.r.error("E107", f"expected {len(header)} columns, found {len(row)}", Span(shown, number, 1))
-                continue
-            line = lines[number - 1] if number <= len(lines) else ""
-            cells = [c.strip() for c in row]
-            out.append((number, dict(zip(header, zip(cells, _cell_columns(line, cells), strict=True), strict=False)), shown))
-        return out
+    def file_rank(self, file: str) -> int:
+        """How far a file is along the chain of variants: 0 for the spec given, 1 for its base..."""
+        chain = [self.resolved.source.path] + [b.path for b in self.resolved.bases]
+        return chain.index(file) if file in chain else len(chain)
 
-    def _number(self, column: str, cell: str, span: Span) -> int | None:
-        """A table's number: ASCII digits, from 0 to MAX_TABLE_NUMBER; None (and an E107) otherwise."""
-        if not re.fullmatch(r"[0-9]+", cell):
-            self.r.error("E107", f"'{column}' must be a whole number, not {cell!r}", span)
-            return None
-        if len(cell) > len(str(MAX_TABLE_NUMBER)) or int(cell) > MAX_TABLE_NUMBER:
-            shown = cell if len(cell) <= 20 else f"a number of {len(cell)} digits"
-            self.r.error("E107", f"'{column}' must be a whole number from 0 to {MAX_TABLE_NUMBER}, not {shown}", span)
-            return None
-        return int(cell)
+    @property
+    def base_tables_read(self) -> bool:
+        """Whether the cards and nobles were read: without them, what can never happen is not known."""
+        return not self.unread & set(kinds_mod.BASE_KINDS)
 
-    def _numbers(self, row: dict[str, tuple[str, int]], columns: list[str], line: int,
-                 shown: str) -> dict[str, int] | None:
-        """The numbers of a row's `columns`, or None when one of them is not a number of a table."""
-        numbers = {}
-        for h in columns:
-            cell, col = row[h]
-            number = self._number(h, cell, Span(shown, line, col, line, col + max(1, len(cell))))
-            if number is not None:
-                numbers[h] = number
-        return numbers if len(numbers) == len(columns) else None
-
-    def tables(self, gems: tuple[str, ...]) -> tuple[tuple[Card, ...], tuple[Noble, ...]]:
-        cards: list[Card] = []
-        header = ["level", "bonus", "points", *gems]
-        for line, row, shown in self._csv("cards", header):
-            numbers = self._numbers(row, [h for h in header if h != "bonus"], line, shown)
-            bonus, col = row["bonus"]
-            if bonus not in gems:
-                self.r.error("E107", f"unknown bonus colour {bonus!r}{did_you_mean(bonus, gems)}",
-                             Span(shown, line, col, line, col + max(1, len(bonus))))
-                continue
-            if numbers is None:
-                continue
-            if numbers["level"] < 1:
-                self.r.error("E107", "card levels start at 1", Span(shown, line, 1))
-                continue
-            cards.append(Card(len(cards), numbers["level"], gems.index(bonus), numbers["points"],
-                              tuple(numbers[g] for g in gems), Span(shown, line, 1)))
-        nobles: list[Noble] = []
-        header = ["points", *gems]
-        for line, row, shown in self._csv("nobles", header):
-            numbers = self._numbers(row, header, line, shown)
-            if numbers is None:
-                continue
-            nobles.append(Noble(len(nobles), numbers["points"], tuple(numbers[g] for g in gems), Span(shown, line, 1)))
-        return tuple(cards), tuple(nobles)
+    def tables(self, gems: tuple[str, ...], wild: str) -> tuple[Kind, ...]:
+        """Every kind of component with its table read (compiler/kinds.py); the unread ones noted."""
+        loader = kinds_mod.Loader(self, gems, wild)
+        kinds = loader.load()
+        self.unread |= loader.unread
+        return kinds
 
     def players(self) -> tuple[PlayerCount, ...]:
         table = self.node(self.root, "players", MapNode)
@@ -577,7 +479,7 @@ class Checker:
             for p in params:
                 if p.price is not None:
                     self.price_below_zero(p.price, bounds_mod.Bounds(facts_here))
-        if condition_ok:
+        if condition_ok and self.base_tables_read:
             never = bounds_mod.never_reasons(condition, bounds_mod.Bounds(facts_here))
             if never:
                 self.r.error("E507", f"{kind} '{name}' can never be taken: this condition never holds in any game "
@@ -768,7 +670,8 @@ class Checker:
             self.types.expect(when, scope, BOOL, "an end condition")
             if len(self.r.diagnostics) == before:
                 self.r.extend(bounds_mod.hazards(when, bounds_mod.Bounds(facts)))
-            if len(self.r.diagnostics) == before and bounds_mod.Bounds(facts).truth(when) == bounds_mod.NEVER:
+            if len(self.r.diagnostics) == before and self.base_tables_read and \
+                    bounds_mod.Bounds(facts).truth(when) == bounds_mod.NEVER:
                 never = bounds_mod.never_reasons(when, bounds_mod.Bounds(facts))
                 self.r.error("E509", f"end trigger '{key.value}' can never fire: its condition never holds in any game"
                              " under this spec", never[0].span,
@@ -880,19 +783,3 @@ def _tuple(types) -> tuple:
 def build(resolved: Resolved, sources: SourceMap | None = None) -> Rules:
     """Check a resolved spec and build its rule model; raise CompileError with every problem."""
     return Checker(resolved, sources).build()
-
-
-def _cell_columns(line: str, cells: list[str]) -> list[int]:
-    """The 1-based column where each (stripped) cell of a CSV row starts in its line.
-
-    Found by walking the line's commas when the row is written plainly on its line;
-    a row with quotes (or spread over lines) gets each cell at column 1 of its line.
-    """
-    parts = line.split(",")
-    if '"' in line or len(parts) != len(cells):
-        return [1] * len(cells)
-    columns, start = [], 1
-    for part in parts:
-        columns.append(start + len(part) - len(part.lstrip()))
-        start += len(part) + 1
-    return columns

@@ -26,11 +26,11 @@ class Family:
 
 
 LOAD = Family("load", "`compiler/source.py`")
-SCHEMA = Family("schema", "`compiler/schema.py`, `compiler/check.py`, `compiler/pipeline.py`")
+SCHEMA = Family("schema", "`compiler/schema.py`, `compiler/check.py`, `compiler/kinds.py`, `compiler/pipeline.py`")
 EXPRESSIONS = Family("expression syntax", "`compiler/expr.py`")
 OVERLAY = Family("overlay", "`compiler/overlay.py`")
 NAMES_AND_TYPES = Family("names and types", "`compiler/check.py`, `compiler/types.py`")
-SENSE = Family("sense and flow", "`compiler/check.py`, `compiler/flow.py`, `compiler/bounds.py`, "
+SENSE = Family("sense and flow", "`compiler/check.py`, `compiler/kinds.py`, `compiler/flow.py`, `compiler/bounds.py`, "
                "`compiler/emit_engine.py`, `compiler/rule_errors.py`")
 INTERNAL = Family("internal", "`compiler/emit_engine.py`")
 SHEETS = Family("translations and sheets", "`compiler/sheets/lint.py`, `compiler/sheets/tables.py`")
@@ -83,17 +83,24 @@ CODES: dict[str, Code] = _index([
         ("E104", "a text in a language the sheets do not have, or a text without its English (`en`)"),
         ("E105", "a malformed name"),
         ("E106", "a value outside its choices (with the allowed values)"),
-        ("E107", "a card or noble table (CSV) with a wrong header, row or cell"),
+        ("E107", "a component table (CSV: cards, nobles, any kind) with a wrong header, row or cell"),
         ("E108", "a number out of range"),
         ("E109", "an empty text, list or table"),
         ("E110", "an item listed twice"),
         ("E111", "a key that does not fit with the others: `min` outside `gem_set`, `optional` outside `gem` and "
                  "`colour`, overlay keys in a full spec, "
                  "`before` without `add`, a removal with other keys"),
-        ("E112", "a card or noble table that cannot be found or read, or that is named by an absolute path "
+        ("E112", "a component table that cannot be found or read, or that is named by an absolute path "
                  "(tables are named relative to the spec's folder)"),
         ("E113", "a key given both as text and as a number (`3:` and `'3':`)"),
         ("E114", "a variant index (`variants/index.yaml`) that is not a list `variants` of variant names"),
+        ("E120", "a column declaration that makes no sense: `group`, `optional`, `prefix` or `header` on a type "
+                 "that has none, two columns reading the same CSV header"),
+        ("E121", "a base kind given twice in one file: as `components.cards` (or `nobles`) and in `kinds`"),
+        ("E122", "a kind's `key` or `faces_of` naming no column, or a column of the wrong type"),
+        ("E123", "two components with the same `key`"),
+        ("E124", "a component table with no rows"),
+        ("E125", "a kind no rule can reach (no zone puts its components in play yet)", WARNING),
     ),
     *_codes(
         EXPRESSIONS,
@@ -165,6 +172,9 @@ CODES: dict[str, Code] = _index([
         ("E521", "a payment that is not the last choice after another"),
         ("E522", "two actions written the same way"),
         ("E535", "an effect a game could not carry out (`simulate`, `play`): the engine's RuleError, at the effect"),
+        ("E546", "a base kind (`cards`, `nobles`) declared without a column the engines read, with it of another "
+                 "type, or with an extra column that is not `prose`"),
+        ("E549", "a spec without the base kinds `cards` and `nobles` (the engines are built around them)"),
     ),
     *_codes(
         INTERNAL,

@@ -1,7 +1,8 @@
 """Diff: two rule models -> the rules that differ, before and after, in words.
 
 Takes two :class:`~compiler.model.Rules` (each already resolved through its chain of
-variants and checked) and compares them rule by rule -- components, the player-count
+variants and checked) and compares them rule by rule -- components, the kinds of component
+beyond the cards and nobles, the player-count
 table, values, actions and their choices, end-of-turn steps, end triggers, the winner
 ranking and eligibility, the stated interpretations -- never their YAML. :func:`compare` returns
 :class:`Difference` records (what, which field, the value on each side and where each
@@ -18,7 +19,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Mapping
 
 from .diagnostics import Span
-from .model import Decision, Rules, Text
+from .kinds import BASE_KINDS
+from .model import Decision, Kind, Rules, Text
 from .sheets import tables
 from .sheets.phrases import Phraser, describe
 from .sheets.plurals import LANGUAGES as _LANGUAGES
@@ -47,6 +49,7 @@ def compare(a: Rules, b: Rules) -> list[Difference]:
     """Every rule that differs between `a` (before) and `b` (after), in spec order."""
     out: list[Difference] = []
     out += _components(a, b)
+    out += _kinds(a, b)
     out += _keyed(a, b, "players", a.players, b.players, lambda p: p.players, _PLAYER_FIELDS,
                   lambda p: ("player", p.players, None), ordered=False)
     out += _keyed(a, b, "values", a.values, b.values, lambda v: v.name, _VALUE_FIELDS,
@@ -212,6 +215,54 @@ def _components(a: Rules, b: Rules) -> list[Difference]:
     return out
 
 
+def _kinds(a: Rules, b: Rules) -> list[Difference]:
+    """Kinds of component beyond the base game's cards and nobles (those are `components`): a kind
+    added or removed, or its title, columns or table (its components' values) changed."""
+    before = {k.name: k for k in a.kinds if k.name not in BASE_KINDS}
+    after = {k.name: k for k in b.kinds if k.name not in BASE_KINDS}
+    out = []
+    for name, k in before.items():
+        if name not in after:
+            out.append(Difference("removed", f"kinds.{name}", ("kind", name, k.title), None, before_at=k.span))
+    for name, k in after.items():
+        subject = ("kind", name, k.title)
+        old = before.get(name)
+        if old is None:
+            out.append(Difference("added", f"kinds.{name}", subject, None, after_at=k.span, details=(
+                ("columns", _columns(k), "list"), ("components", len(k.components), "components"))))
+            continue
+        if old.title != k.title:
+            out.append(Difference("changed", f"kinds.{name}.title", subject, "title", ("text", old.title),
+                                  ("text", k.title), old.span, k.span))
+        if _columns(old) != _columns(k):
+            out.append(Difference("changed", f"kinds.{name}.columns", subject, "columns", ("list", _columns(old)),
+                                  ("list", _columns(k)), old.span, k.span))
+        if _rows(old, a) != _rows(k, b):
+            out.append(Difference("changed", f"kinds.{name}.table", subject, "components",
+                                  ("components", len(old.components)), ("components", len(k.components)),
+                                  old.components[0].span if old.components else old.span,
+                                  k.components[0].span if k.components else k.span))
+    return out
+
+
+def _columns(kind: Kind) -> tuple[str, ...]:
+    """A kind's columns as the spec writes them: 'requires: gems'."""
+    return tuple(f"{c.name}: {c.type}" for c in kind.columns)
+
+
+def _rows(kind: Kind, rules: Rules) -> tuple:
+    """A kind's components by value, colours by name (two specs may order their colours otherwise)."""
+    def named(column, value):
+        if column.type == "gem" and value is not None:
+            return rules.gems[value]
+        if column.type == "colour":
+            return rules.colours[value]
+        if column.type == "gems":
+            return tuple(zip(rules.gems, value, strict=True))
+        return value
+    return tuple(tuple(named(col, v) for col, v in zip(kind.columns, c.values, strict=True)) for c in kind.components)
+
+
 def _winners(a: Rules, b: Rules) -> list[Difference]:
     wa, wb = a.winners, b.winners
     out = []
@@ -228,6 +279,10 @@ def _winners(a: Rules, b: Rules) -> list[Difference]:
     return out
 
 
+# The differences of a base kind's table are shown under `components`; a variant may change it in `kinds`.
+_BASE_KIND_PATHS = {f"components.{k}": f"kinds.{k}" for k in BASE_KINDS}
+
+
 def _with_note(d: Difference, a: Rules, b: Rules) -> Difference:
     """The note of the variant change that explains `d` (the nearest recorded change)."""
     best = None
@@ -236,10 +291,11 @@ def _with_note(d: Difference, a: Rules, b: Rules) -> Difference:
             if ch.note is None:
                 continue
             moved = ch.path.endswith(".position") and d.path == ch.path.rsplit(".", 2)[0] + ".order"
-            if moved or d.path == ch.path or d.path.startswith(ch.path + ".") or ch.path.startswith(d.path + "."):
-                score = (d.path == ch.path, len(ch.path))
-                if best is None or score > best[0]:
-                    best = (score, ch.note)
+            for path in (d.path, _BASE_KIND_PATHS.get(d.path, d.path)):
+                if moved or path == ch.path or path.startswith(ch.path + ".") or ch.path.startswith(path + "."):
+                    score = (path == ch.path, len(ch.path))
+                    if best is None or score > best[0]:
+                        best = (score, ch.note)
         if best is not None:
             break
     if best is None:
@@ -321,7 +377,7 @@ class _Words:
             return self("yes") if v else self("no")
         if kind == "list":
             return ", ".join(v)
-        if kind in ("cards", "tiles"):
+        if kind in ("cards", "tiles", "components"):
             return self(f"count.{kind}", v)
         if kind == "choices":
             return ", ".join(f"{name} ({self(f'enum.domain.{domain}')})" for name, domain in v) or self("nothing")

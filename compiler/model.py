@@ -24,6 +24,8 @@ REPEATS = ("once", "while")
 RESOLVES = ("choice", "all")
 FINISHES = ("complete_round", "immediately")
 PREFERS = ("highest", "lowest")
+# The types of a column of a component table (rulespec/README.md, Kinds).
+COLUMN_TYPES = ("number", "gem", "colour", "gems", "keyword", "prose")
 # The value that, when a spec states it, is the length cap of its engines in turns (a game still
 # going after it ends as truncated); a value like any other in expressions.
 LENGTH_CAP = "max_turns"
@@ -69,6 +71,52 @@ class Noble:
     points: int
     requires: tuple[int, ...]
     span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """A declared column of a component table: its attribute name and type (one of COLUMN_TYPES)."""
+
+    name: str
+    type: str
+    span: Span  # where the spec declares it
+    group: bool = False  # number only: it groups the components (levels)
+    optional: bool = False  # gem only: an empty cell is `none`
+    prefix: str = ""  # gems only: the headers are prefix + each gem colour
+    header: str = ""  # not gems: the CSV header, when it is not the name
+
+
+@dataclass(frozen=True, slots=True)
+class Component:
+    """One row of a kind's table: its values in the order of Kind.columns.
+
+    A value is an int (number), a gem index or None (gem), a colour index (colour: the gems,
+    then the wild colour), a tuple of ints in gem order (gems), or a str (keyword, prose)."""
+
+    id: int  # the row's index among the table's components
+    values: tuple
+    span: Span  # the row in its CSV file
+    piece: int = -1  # the value of the kind's faces_of column; -1 without one
+
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """A kind of component: a CSV table with declared columns (rulespec/README.md, Kinds)."""
+
+    name: str
+    title: Text
+    item: Text
+    table: str  # the table's file, as shown in messages
+    columns: tuple[Column, ...]
+    components: tuple[Component, ...]
+    span: Span  # where the spec declares the kind
+    key: str = ""
+    faces_of: str = ""
+    note: Text | None = None
+
+    def value(self, component: Component, column: str):
+        """A component's value of `column` (a column the kind has)."""
+        return component.values[next(i for i, c in enumerate(self.columns) if c.name == column)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +229,7 @@ class Rules:
     winners: Winners
     interpretations: tuple[Text, ...]
     changes: tuple[Change, ...] = ()  # empty for a spec that extends nothing
+    kinds: tuple[Kind, ...] = ()  # every kind of component, the base game's `cards` and `nobles` first
     spans: Mapping[str, Span] = field(default_factory=dict)  # dotted path -> where it is defined
     first_player: Text | None = None  # who takes the first turn, in words (the language has no such rule)
 

@@ -10,12 +10,13 @@ the problem.
 
 The rules of the overlay (the reference is rulespec/README.md):
 
-* Keyed collections -- ``players``, ``values``, ``actions``, ``end_of_turn``, ``end``,
-  ``winners.ranking`` and a decision's ``choose`` -- are matched by key. An existing
+* Keyed collections -- ``kinds``, ``players``, ``values``, ``actions``, ``end_of_turn``, ``end``,
+  ``winners.ranking`` and a decision's ``choose`` -- are matched by key (a base without
+  the collection has it empty). An existing
   key is merged field by field; a new key needs ``add: true`` and is then complete,
   placed at the end or by ``before: KEY`` / ``after: KEY``; ``remove: REASON`` deletes
   a key. In an ordered collection (``actions``, ``end_of_turn``, ``end``, ``winners.ranking``: those
-  whose schema entry lets ``before``/``after`` go without ``add``) an existing key given
+  whose schema entry lets ``before``/``after`` go without ``add``, ``kinds`` too) an existing key given
   ``before``/``after`` moves there, recorded as a set of ``PATH.KEY.position``.
 * An editable list (``effects``, ``interpretations``: a schema field that also takes
   ``{prepend, append}``) given as that mapping keeps the base's items and adds the
@@ -117,7 +118,8 @@ class Shape:
 # fixed mapping (field by field), with the schema definition of one entry or of the mapping.
 # The field names themselves come from rulespec/schema.json, the one reference of the format.
 _NESTED = {
-    "variant": {"components": ("fixed", "#components"), "players": ("keyed", "player_count_change"),
+    "variant": {"components": ("fixed", "#components"), "kinds": ("keyed", "kind_change"),
+                "players": ("keyed", "player_count_change"),
                 "values": ("keyed", "value_change"), "actions": ("keyed", "action_change"),
                 "end_of_turn": ("keyed", "step_change"), "end": ("keyed", "trigger_change"),
                 "winners": ("fixed", "winners_change")},
@@ -130,7 +132,7 @@ _LABELS = {
     "player_count_change": ("a player count", "player count"), "value_change": ("a value", "value"),
     "action_change": ("an action", "action"), "step_change": ("an end-of-turn step", "end-of-turn step"),
     "trigger_change": ("an end trigger", "end trigger"), "rank_level_change": ("a ranking level", "ranking level"),
-    "param_change": ("a choice", "choice"),
+    "param_change": ("a choice", "choice"), "kind_change": ("a kind", "kind"),
 }
 
 
@@ -373,8 +375,8 @@ class _Merger:
             if name in BOOKKEEPING:
                 if shape.is_entry:
                     continue  # handled by the keyed collection that holds this entry
-                self.error("E311", f"'{name}' applies to an entry of a keyed collection (players, values, actions, "
-                           f"end_of_turn, end, winners.ranking, choose), not to {shape.label}", key.span)
+                self.error("E311", f"'{name}' applies to an entry of a keyed collection (kinds, players, values, "
+                           f"actions, end_of_turn, end, winners.ranking, choose), not to {shape.label}", key.span)
                 continue
             if name not in shape.fields:
                 self.error("E308", f"{shape.label} has no field '{name}'{did_you_mean(str(name), shape.fields)}",

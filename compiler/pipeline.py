@@ -23,6 +23,7 @@ from . import check, emit_engine, overlay, schema, source
 from .bounds import endless
 from .diagnostics import CompileError, Diagnostic, SourceMap, sorted_diagnostics
 from .flow import overdraws
+from .kinds import unreachable
 from .model import Rules
 from .overlay import Resolved
 from .sheets.lint import lint
@@ -108,11 +109,11 @@ def load_rules(path: str, sources: SourceMap | None = None) -> Rules:
 
 def check_spec(path: str, sources: SourceMap | None = None) -> Checked:
     """Every check `splendor-rules check` makes on the spec at `path`: the rule model, then
-    the sheets' tables and texts (E6xx), tokens the effects may lack (E512) and a game that
-    may never end (E516). Raises CompileError with every error; returns the warnings."""
+    the sheets' tables and texts (E6xx), tokens the effects may lack (E512), a game that
+    may never end (E516) and kinds no rule can reach (E125). Raises CompileError with every error; returns the warnings."""
     rules = load_rules(path, sources)
     choices = check.action_sizes(rules.gems, rules.levels, rules.players, (*rules.actions, *rules.steps))
-    found = lint(rules) + overdraws(rules, choices) + endless(rules)
+    found = lint(rules) + overdraws(rules, choices) + endless(rules) + unreachable(rules)
     errors = [d for d in found if d.severity == "error"]
     if errors:
         raise CompileError(errors)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .diagnostics import Reporter, did_you_mean
+from .kinds import base_columns
 from .expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditional, Effect, ForEach, Index, Int,
                    Logic, Name, Unary, When, unparse)
 
@@ -46,7 +47,29 @@ class MapOf:
         return f"table of {self.value}s by {self.key}"
 
 
-AnyType = Type | SetOf | MapOf  # a type of the expression language
+@dataclass(frozen=True, slots=True)
+class Comp:
+    """A component of a kind other than the base game's cards and nobles (a city)."""
+
+    kind: str
+    noun: str  # the kind's item, in English ("city")
+
+    def __str__(self) -> str:
+        return self.noun
+
+
+@dataclass(frozen=True, slots=True)
+class Keyword:
+    """A value of a keyword column: comparable with the same column's values only."""
+
+    kind: str
+    column: str
+
+    def __str__(self) -> str:
+        return f"keyword of {self.kind}.{self.column}"
+
+
+AnyType = Type | SetOf | MapOf | Comp | Keyword  # a type of the expression language
 
 _NOUNS = {"gem": "gem colour", "colour": "token colour", "int": "number", "bool": "condition",
           "setup": "player-count row", "none": "none", "?": "value"}
@@ -79,13 +102,29 @@ SETUP = Type("setup")
 NONE = Type("none")
 ERROR = Type("?")  # already reported; silences follow-up errors
 
+# The type a column of a component table gives its attribute (`prose` gives none: shown on sheets only).
+COLUMN_TYPES: dict[str, AnyType] = {"number": INT, "gem": GEM, "colour": COLOUR, "gems": MapOf(GEM, INT)}
+# The type of a component of the base game's kinds (the engines know them by these types).
+BASE_COMPONENT_TYPES = {"cards": "card", "nobles": "noble"}
+
+
+def column_attributes(kind: str, columns) -> dict[str, AnyType]:
+    """The attributes a kind's declared columns give its components: `card.points` is a number."""
+    return {c.name: Keyword(kind, c.name) if c.type == "keyword" else COLUMN_TYPES[c.type]
+            for c in columns if c.type != "prose"}
+
+
+def _base_attributes() -> dict[str, dict[str, AnyType]]:
+    """card and noble attributes from the base kinds' standard columns (rulespec/base_kinds.yaml)."""
+    return {BASE_COMPONENT_TYPES[k]: column_attributes(k, base_columns(k)) for k in BASE_COMPONENT_TYPES}
+
+
 ATTRIBUTES: dict[str, dict[str, AnyType]] = {
     "player": {
         "tokens": MapOf(COLOUR, INT), "bonus": MapOf(GEM, INT), "prestige": INT, "purchased": INT,
         "reserved": INT, "nobles": INT, "held": INT, "turns": INT, "seat": INT,
     },
-    "card": {"cost": MapOf(GEM, INT), "points": INT, "bonus": GEM, "level": INT},
-    "noble": {"requires": MapOf(GEM, INT), "points": INT},
+    **_base_attributes(),
     "payment": {"gold": MapOf(GEM, INT), "spent": MapOf(GEM, INT), "gold_total": INT},
     "setup": {"gems": INT, "gold": INT, "nobles": INT, "face_up": INT},
 }
@@ -110,6 +149,18 @@ DOMAIN_TYPES = {
     "gem": GEM, "colour": COLOUR, "gem_set": SetOf(GEM), "face_up": FACE_UP_CARD, "deck": INT,
     "reserved": RESERVED_CARD, "noble": NOBLE, "payment": PAYMENT,
 }
+
+
+def component_type(kind) -> AnyType:
+    """The type of one component of `kind` (a model.Kind): today's card and noble for the base kinds."""
+    if kind.name in BASE_COMPONENT_TYPES:
+        return Type(BASE_COMPONENT_TYPES[kind.name])
+    return Comp(kind.name, kind.item.en)
+
+
+def _attribute_key(t) -> object:
+    """Where the attributes of type `t` are kept: by name for the fixed types (a face-up card is a card)."""
+    return t.name if isinstance(t, Type) else t
 
 
 def assignable(actual, expected) -> bool:
@@ -211,10 +262,22 @@ def base_scope(gems: tuple[str, ...], wild: str, values: tuple[str, ...]) -> dic
 class Inferrer:
     """Infers types, reporting each problem once at the innermost node (E4xx)."""
 
-    def __init__(self, reporter: Reporter, gems: tuple[str, ...] = (), wild: str | None = None):
+    def __init__(self, reporter: Reporter, gems: tuple[str, ...] = (), wild: str | None = None, kinds=None):
         self.r = reporter
         self.gems = gems  # the colours, for the note on an unknown name where a colour is wanted
         self.wild = wild
+        # attributes by type: the fixed ones, and each kind's from its declared columns (`kinds`: the spec's
+        # model.Kind values; None: the base kinds' standard columns)
+        self.attributes: dict[object, dict[str, AnyType]] = {name: table for name, table in ATTRIBUTES.items()}
+        self.prose: dict[object, list[str]] = {}  # prose columns by type: named in E403, never typed
+        for kind in kinds or ():
+            key = _attribute_key(component_type(kind))
+            self.attributes[key] = column_attributes(kind.name, kind.columns)
+            self.prose[key] = [c.name for c in kind.columns if c.type == "prose"]
+
+    def attribute_table(self, t) -> dict[str, AnyType] | None:
+        """The attributes of a value of type `t` (None when it has none)."""
+        return self.attributes.get(_attribute_key(t)) if isinstance(t, (Type, Comp)) else None
 
     def expect(self, node, scope: Scope, expected, what: str):
         actual = self.infer(node, scope)
@@ -261,9 +324,14 @@ class Inferrer:
                 t = self.infer(obj, scope)
                 if t == ERROR:
                     return ERROR
-                table = ATTRIBUTES.get(t.name) if isinstance(t, Type) else None
+                table = self.attribute_table(t)
                 if table is None:
                     self.r.error("E403", f"{noun(t)} has no attributes (no '.{attr}')", node.span)
+                    return ERROR
+                prose = self.prose.get(_attribute_key(t), [])
+                if attr in prose:
+                    self.r.error("E403", f"'{attr}' is a prose column of {noun(t)}: shown on sheets, not usable in "
+                                 "expressions", node.span)
                     return ERROR
                 if attr not in table:
                     self.r.error("E403", f"{noun(t)} has no attribute '{attr}'{did_you_mean(attr, table)}"

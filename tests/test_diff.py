@@ -114,7 +114,7 @@ def test_every_language_renders_every_difference(lang):
 
 def test_the_language_tables_have_the_same_keys():
     def shape(table):
-        return {k: shape(v) if isinstance(v, dict) and k not in ("total", "cards", "tiles", "player") else None
+        return {k: shape(v) if isinstance(v, dict) and k not in ("total", "cards", "tiles", "components", "player") else None
                 for k, v in table.items()}
     english = shape(diff.STRINGS["en"])
     for lang in diff.LANGUAGES:
@@ -127,8 +127,9 @@ def test_order_and_components_differences(tmp_path):
     visit = text[text.index("  noble_visit:"):text.index("# Checked at the end of every turn")]
     text = text.replace(steps + visit, visit.rstrip("\n") + "\n\n" + steps.rstrip("\n") + "\n\n")
     tables = pathlib.Path(os.path.relpath(ROOT / "rulespec", tmp_path)).as_posix()  # a table's path is relative
-    text = text.replace("cards: splendor_cards.csv", f"cards: {tables}/splendor_cards.csv")
-    text = text.replace("nobles: splendor_nobles.csv", f"nobles: {tables}/splendor_nobles.csv")
+    for table in ("splendor_cards.csv", "splendor_nobles.csv"):
+        assert text.count(f"table: {table}") == 1, table
+        text = text.replace(f"table: {table}", f"table: {tables}/{table}")
     text = text.replace("name: official", "name: reordered").replace("wild: gold", "wild: gold\n")
     other = tmp_path / "reordered.yaml"
     other.write_text(text, encoding="utf-8")
@@ -238,7 +239,7 @@ def test_a_changed_price_is_phrased_for_each_gem_colour(tmp_path):
     assert result.exit_code == 1, result.output
     lines = result.output.splitlines()
     assert "      before: for each gem colour, you pay the cost of the chosen card in that colour minus the number " \
-           "of your bonuses of that colour, but never less than 0  (rulespec/official.yaml:115)" in lines
+           "of your bonuses of that colour, but never less than 0  (rulespec/official.yaml:127)" in lines
     assert any(line.startswith("      after: for each gem colour, you pay the cost of the chosen card in that colour "
                                "minus the number of your bonuses of that colour plus 1, but never less than 0  (")
                for line in lines), result.output

@@ -304,7 +304,7 @@ def test_odd_card_and_noble_tables(official_shape, fresh_dir, which, odd):
 @fuzz_settings(1.2)
 @given(kind=st.sampled_from(["fifo", "dev_zero", "folder", "missing", "absolute", "dangling"]))
 def test_card_tables_that_are_no_regular_file(official_shape, fresh_dir, kind):
-    """`components.cards` naming a FIFO (which blocks a reader forever), a symlink to
+    """The cards' `table` naming a FIFO (which blocks a reader forever), a symlink to
     /dev/zero (endless), a folder, a missing or dangling file: a located E112, in bounded
     time and memory."""
     work = fresh_dir()
@@ -320,7 +320,7 @@ def test_card_tables_that_are_no_regular_file(official_shape, fresh_dir, kind):
         target.symlink_to(work / "nowhere.csv")
     elif kind == "absolute":
         target = RULESPEC / "splendor_cards.csv"
-    tree["components"]["cards"] = str(target) if kind == "absolute" else target.name
+    tree["kinds"]["cards"]["table"] = str(target) if kind == "absolute" else target.name
     assert through_the_pipeline(write_spec(work, tree), official_shape, work, play=False) in ("error", "clean")
 
 

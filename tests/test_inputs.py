@@ -176,6 +176,7 @@ PATTERN_SAMPLES = {
     "\\.csv$": "cards.csv",
     "^[a-z0-9][a-z0-9_-]*$": "house-rules",
     "^[1-9][0-9]?$": "42",
+    "^[a-z0-9_]*$": "cost_",
 }
 
 
