@@ -4,7 +4,7 @@ Takes two :class:`~compiler.model.Rules` (each already resolved through its chai
 variants and checked) and compares them rule by rule -- components, the kinds of component
 beyond the cards and nobles, the player-count
 table, values, actions and their choices, end-of-turn steps, end triggers, the winner
-ranking and eligibility, the stated interpretations -- never their YAML. :func:`compare` returns
+ranking and eligibility, who takes the first turn, the stated interpretations -- never their YAML. :func:`compare` returns
 :class:`Difference` records (what, which field, the value on each side and where each
 side defines it); :func:`render` phrases them in one of the sheet languages, with
 expressions and effects in words through :func:`compiler.sheets.phrases.describe`
@@ -59,8 +59,19 @@ def compare(a: Rules, b: Rules) -> list[Difference]:
     out += _keyed(a, b, "end", a.end, b.end, lambda t: t.name, _TRIGGER_FIELDS,
                   lambda t: ("trigger", t.name, t.title), ordered=True)
     out += _winners(a, b)
+    out += _first_player(a, b)
     out += _interpretations(a, b)
     return [_with_note(d, a, b) for d in out]
+
+
+def _first_player(a: Rules, b: Rules) -> list[Difference]:
+    """Who takes the first turn, in words: a rule of the table (the final round is counted from
+    that player), so a variant that changes only it does not read as the same rules."""
+    if a.first_player == b.first_player:
+        return []
+    return [Difference("changed", "first_player", ("first_player", None, None), "value",
+                       ("first_player", a.first_player), ("first_player", b.first_player),
+                       a.spans.get("first_player"), b.spans.get("first_player"))]
 
 
 def _interpretations(a: Rules, b: Rules) -> list[Difference]:
@@ -358,15 +369,17 @@ class _Words:
     def text(self, t: Text | None) -> str:
         return "" if t is None else (t.get(self.lang) or t.en)
 
-    def phrase(self, node, rules: Rules, decision: Decision | None) -> str:
-        return describe(node, self.lang, rules, decision)
+    def phrase(self, node, rules: Rules, decision: Decision | None, main_clause: bool = False) -> str:
+        return describe(node, self.lang, rules, decision, main_clause)
 
     def value(self, kind: str, v, rules: Rules, subject: tuple = ()) -> str:
+        if kind == "first_player":  # unsaid, the sheets tell the players to agree who starts
+            return self.text(v) if v is not None else self("first_player.unsaid")
         if v is None:
             return self("none")
         decision = _decision_of(subject, rules)
-        if kind == "expr":
-            return self.phrase(v, rules, decision)
+        if kind == "expr":  # shown on its own, not after "if"
+            return self.phrase(v, rules, decision, main_clause=True)
         if kind == "price":  # an expression of the gem colour `c`, phrased as the sheets phrase it
             return Phraser(self.lang, rules, decision, table=self.table).price(v)
         if kind == "effects":

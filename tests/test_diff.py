@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import os
 import pathlib
+from dataclasses import replace
 
 import pytest
 from click.testing import CliRunner
@@ -245,3 +246,33 @@ def test_a_changed_price_is_phrased_for_each_gem_colour(tmp_path):
                for line in lines), result.output
     for lang in ("fr", "nl", "sr"):
         assert run_diff("--lang", lang, "official", str(variant)).exit_code == 1
+
+
+def test_a_variant_that_changes_only_the_first_player_differs(tmp_path):
+    """Who starts is a rule of the table (the final round is counted from that player): a variant
+    changing only it does not have the rules of its base; the diff says so in each language."""
+    variant = tmp_path / "oldest.yaml"
+    variant.write_text(
+        "spec: 1\nname: oldest\nextends: official\ntitle: {en: Oldest}\n"
+        "first_player:\n  en: The oldest player starts.\n  fr: Le joueur le plus âgé commence.\n"
+        "  nl: De oudste speler begint.\n  sr: Почиње најстарији играч.\n", encoding="utf-8")
+    result = run_diff("official", str(variant))
+    assert result.exit_code == 1
+    line = next(i for i, t in enumerate((ROOT / "rulespec/official.yaml").read_text(encoding="utf-8").splitlines())
+                if t.startswith("first_player:")) + 2
+    assert result.stdout.splitlines()[1:] == [
+        "", "First player", "- Who takes the first turn",
+        f"    before: The youngest player starts.  (rulespec/official.yaml:{line})",
+        f"    after: The oldest player starts.  ({variant}:6)", "", "1 difference."]
+    official, b = rules("rulespec/official.yaml"), pipeline.load_rules(str(variant))
+    differences = diff.compare(official, b)
+    assert [(d.kind, d.path) for d in differences] == [("changed", "first_player")]
+    assert "Premier joueur\n- Qui joue en premier\n    avant : Le joueur le plus jeune commence." \
+        in diff.render(differences, official, b, "fr")
+    assert "Startspeler\n- Wie de eerste beurt neemt\n    voor: De jongste speler begint." \
+        in diff.render(differences, official, b, "nl")
+    assert "Први играч\n- Ко игра први\n    пре: Почиње најмлађи играч." in diff.render(differences, official, b, "sr")
+    # a spec that does not say who starts: the players agree, as its sheet tells them
+    unsaid = replace(b, first_player=None)
+    assert "after: not said: the players agree who starts  (" in diff.render(
+        diff.compare(official, unsaid), official, unsaid)

@@ -137,7 +137,7 @@ def test_changes_merge_field_by_field_and_keep_spans(tmp_path):
     take_pair = root.get("actions").get("take_pair")
     assert take_pair.get("condition").value == "supply[colour] >= pair_minimum + 1"
     assert take_pair.get("condition").span.file == here
-    assert take_pair.get("title").get("en").value == "Take two gems of one colour"
+    assert take_pair.get("title").get("en").value == "Take two tokens of one colour"
     assert take_pair.get("title").span.file == official  # untouched fields keep the base's span
     assert take_pair.get("effects").span.file == official
     row = root.get("players").get(2)

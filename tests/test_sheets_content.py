@@ -184,7 +184,7 @@ def test_a_value_only_changed_rules_use_is_told_with_the_first_of_them(tmp_path,
     assert was in box and f"_Shorter. At once.{english}_" in box
     if lang == "en":
         assert text.splitlines()[3] == "_A house variant of Splendor._"
-        assert "★1 **Changed: Take two gems of one colour**" in box and "take 1 gold token" in box
+        assert "★1 **Changed: Take two tokens of one colour**" in box and "take 1 gold token" in box
         assert "★2 **Changed: End of the game** At the end of your turn, if you have at least 12 prestige points: " \
                "the game ends at once. Base game: 15 instead of 12. _Shorter. At once._" in box
 

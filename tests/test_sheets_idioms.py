@@ -14,14 +14,14 @@ from compiler.sheets import facts
 from tests.test_sheets_content import OFFICIAL, sheet_text, spec
 
 TAKE = {
-    "en": "- **Take different gems**: Take 3 tokens of different colours (never gold). Clarification: if "
+    "en": "- **Take tokens of different colours**: Take 3 tokens of different colours (never gold). Clarification: if "
           "fewer than 3 colours are left in the supply, take one token of each colour left.",
-    "fr": "- **Prendre des gemmes de couleurs différentes** : Prenez 3 jetons de couleurs différentes (jamais de jeton "
+    "fr": "- **Prendre des jetons de couleurs différentes** : Prenez 3 jetons de couleurs différentes (jamais de jeton "
           "or). Précision : s'il reste moins de 3 couleurs dans la banque, prenez un jeton de chaque couleur restante.",
-    "nl": "- **Edelstenen van verschillende kleuren nemen**: Neem 3 fiches van verschillende kleuren (nooit een gouden "
+    "nl": "- **Fiches van verschillende kleuren nemen**: Neem 3 fiches van verschillende kleuren (nooit een gouden "
           "fiche). Verduidelijking: als er minder dan 3 kleuren in de voorraad over zijn, neem je één fiche van elke "
           "overgebleven kleur.",
-    "sr": "- **Узимање драгуља различитих боја**: Узмите 3 жетона различитих боја (али не злато). Појашњење: ако у банци "
+    "sr": "- **Узимање жетона различитих боја**: Узмите 3 жетона различитих боја (али не злато). Појашњење: ако у банци "
           "остане мање од 3 боје, узмите по један жетон сваке преостале боје.",
 }
 

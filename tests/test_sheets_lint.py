@@ -213,3 +213,34 @@ def test_the_shipped_specs_have_every_translation(monkeypatch):
     names = yaml.safe_load((ROOT / "variants" / "index.yaml").read_text(encoding="utf-8"))["variants"]
     for name in names:
         assert lint(load_rules(f"variants/{name}.yaml")) == [], name
+
+
+def test_e610_checks_the_first_player_and_says_what_each_sheet_shows_instead(tmp_path, monkeypatch):
+    """The first player's text is a variant text like the others; an action's or a step's title
+    without a translation is not shown in English but replaced by a title made from its rules."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "v.yaml").write_text(
+        "spec: 1\nname: v\nextends: official\n"
+        "title: {en: V, fr: V, nl: V, sr: В}\n"
+        "first_player: {en: The oldest player starts., fr: Le joueur le plus âgé commence.}\n"
+        "actions:\n  reserve_face_up: {title: Reserve a card from the table}\n"
+        "end_of_turn:\n  noble_visit: {title: {en: Nobles call, fr: Les nobles passent}}\n",
+        encoding="utf-8")
+    found = lint(load_rules("v.yaml"))
+    assert [(d.code, d.span.line) for d in found] == [("E610", 5), ("E610", 7), ("E610", 9)]
+    assert [d.message for d in found] == [
+        "the variant's first_player has no nl and sr text; the nl and sr sheets will show English",
+        "actions 'reserve_face_up': title has no fr, nl and sr text; "
+        "the fr, nl and sr sheets will show a title generated from its rules instead",
+        "end_of_turn 'noble_visit': title has no nl and sr text; "
+        "the nl and sr sheets will show a title generated from its rules instead",
+    ]
+    # what the message says is what the sheets do
+    runner = CliRunner()
+    for lang in ("nl", "sr"):
+        result = runner.invoke(main, ["sheet", "v.yaml", "--lang", lang, "--format", "md", "-o", "out"])
+        assert result.exit_code == 0, result.output
+        text = (tmp_path / "out" / f"v.{lang}.md").read_text(encoding="utf-8")
+        assert "The oldest player starts." in text
+        assert "Reserve a card from the table" not in text and "Nobles call" not in text
+        assert tables.load(lang).text("sheet.headline.reserve_face_up") in text

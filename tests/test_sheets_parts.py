@@ -213,3 +213,25 @@ def test_swatches_and_pictures_escape_their_text():
 def test_an_unknown_colour_is_painted_neutral():
     assert pictures.paint("purple") == pictures.UNKNOWN
     assert pictures.paint("gold") != pictures.UNKNOWN
+
+
+def test_a_swatch_stands_beside_colour_names_in_the_house_rules_and_the_subtitle(tmp_path):
+    """The house-rules box (its lead, rule text and note) and the variant's description under the
+    title name colours like the rest of the sheet: each name has its swatch there too."""
+    variant = tmp_path / "golden-pair.yaml"
+    variant.write_text(
+        "spec: 1\nname: golden-pair\nextends: official\ntitle: {en: Golden pair, fr: Paire dorée}\n"
+        "description: {en: Red tokens are scarce., fr: Les jetons rouges sont rares.}\n"
+        "actions:\n  take_pair:\n    effects: [\"take(colour, 2)\", \"take(gold, 1)\"]\n"
+        "end:\n  target: {finish: immediately, note: {en: Gold is gone then., fr: L'or est alors épuisé.}}\n",
+        encoding="utf-8")
+    swatched = r'<span class="colour"><svg class="gem"[^>]*aria-hidden="true".*?</svg>([^<]+)</span>'
+    for lang, red, gold in (("en", "Red", "gold"), ("fr", "rouges", "or")):
+        html = html_of(str(variant), lang)
+        subtitle = re.search(r'<p class="subtitle">.*?</p>', html, re.S)[0]
+        assert re.findall(swatched, subtitle) == [red], lang
+        box = re.search(r'<aside class="house">.*?</aside>', html, re.S)[0]
+        rule = re.search(r'<li><span class="mark">★1</span>(.*?)</li>', box, re.S)[1]
+        note = re.search(r'<li><span class="mark">★2</span>.*?<span class="note">(.*?)</span></li>', box, re.S)[1]
+        assert re.findall(swatched, rule) == [gold] and re.findall(swatched, note) == [gold.capitalize()
+                                                                                        if lang == "en" else gold], lang

@@ -10,8 +10,10 @@ Takes the rule model; returns diagnostics, never raises:
   ``{card_of}``, ``{card_acc}``, ``{colour_name}`` or ``{wild_adj}`` count as the same placeholder,
   and so do the forms of a collection, ``{each}``, ``{all}``, ``{items}`` and ``{some}``);
 * E605 a colour of the spec that a table has no words for;
-* E610 a text written by a variant (its title and description, an entry's title,
-  description or note, a removal's reason) that lacks one of the sheet languages.
+* E610 a text written by a variant (its title, description and first player, an entry's title,
+  description or note, a removal's reason) that lacks one of the sheet languages; the message
+  says what those sheets show instead (English, or for an action's or step's title a title
+  generated from its rules).
   The severity is :data:`VARIANT_TEXT_SEVERITY`: a warning, because a house variant
   written only in English is a legitimate variant (its own texts then appear in English
   on the other sheets, and `check -W` says so); the shipped catalogue is held to every
@@ -38,6 +40,11 @@ _CASE_SUFFIXES = ("_of", "_in", "_acc", "_name", "_adj")
 _SAME_THING = {"each": "collection", "items": "collection", "some": "collection", "all": "collection"}
 _TEXT_FIELDS = ("title", "description", "note")
 _KEYED = ("players", "values", "actions", "end_of_turn", "end")
+# The sections whose entries' titles a sheet without a translation replaces by a title of its own,
+# made from what the entry does (content.Content.headline), not by the English title.
+_TITLED_BY_RULES = ("actions", "end_of_turn")
+_ENGLISH = "English"
+_GENERATED = "a title generated from its rules instead"
 
 
 def lint(rules: Rules, directory: str | Path | None = None) -> list[Diagnostic]:
@@ -147,13 +154,13 @@ def lint_variant_texts(rules: Rules) -> list[Diagnostic]:
 
 def _document_texts(root: source.MapNode) -> list[Diagnostic]:
     found = []
-    for name in ("title", "description"):
+    for name in ("title", "description", "first_player"):
         found += _text(root, name, "the variant's")
     for section in _KEYED:
         table = root.get(section)
         if isinstance(table, source.MapNode):
             for key, entry in table.items():
-                found += _entry(entry, f"{section} '{key.value}'")
+                found += _entry(entry, f"{section} '{key.value}'", titled=section in _TITLED_BY_RULES)
     winners = root.get("winners")
     if isinstance(winners, source.MapNode):
         found += _entry(winners, "winners")
@@ -164,19 +171,22 @@ def _document_texts(root: source.MapNode) -> list[Diagnostic]:
     return found
 
 
-def _entry(entry, where: str) -> list[Diagnostic]:
+def _entry(entry, where: str, titled: bool = False) -> list[Diagnostic]:
     if not isinstance(entry, source.MapNode):
         return []
     found = []
     for name in _TEXT_FIELDS:
-        found += _text(entry, name, f"{where}:")
+        found += _text(entry, name, f"{where}:", shown=_GENERATED if titled and name == "title" else _ENGLISH)
     removal = entry.get("remove")
     if removal is not None and not (isinstance(removal, source.ScalarNode) and isinstance(removal.value, bool)):
         found += _text(entry, "remove", f"{where}: the reason for removing it,", label="")
     return found
 
 
-def _text(parent: source.MapNode, name: str, owner: str, label: str | None = None) -> list[Diagnostic]:
+def _text(parent: source.MapNode, name: str, owner: str, label: str | None = None,
+          shown: str = "English") -> list[Diagnostic]:
+    """E610 for the text `name` of `parent` if it lacks a sheet language; `shown` is what those
+    sheets show in its place (English, or for an action's or step's title a generated one)."""
     node = parent.get(name)
     if node is None:
         return []
@@ -198,7 +208,7 @@ def _text(parent: source.MapNode, name: str, owner: str, label: str | None = Non
     if VARIANT_TEXT_SEVERITY == "error":
         consequence = "every sheet language needs its own text"
     else:
-        consequence = f"the {langs} sheet{'s' if len(missing) > 1 else ''} will show English"
+        consequence = f"the {langs} sheet{'s' if len(missing) > 1 else ''} will show {shown}"
     return [Diagnostic(
         "E610", f"{what} has no {langs} text; {consequence}",
         span, (f"write it as a mapping: {{{', '.join(f'{lang}: ...' for lang in LANGUAGES)}}}",),

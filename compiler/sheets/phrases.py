@@ -78,6 +78,10 @@ class Ref:
     suffix: str = ""  # " (2)" for the second of two choices of one kind
 
 
+# Letters a word may open with where a table elides before it ("que il" -> "qu'il").
+_VOWELS = frozenset("aeiouyàâäéèêëîïôöùûüœæ")
+
+
 def join(t, items: list[str], how: str = "and") -> str:
     """'A', 'A and B', 'A, B and C' (or 'or') in the table's language."""
     items = [i for i in items if i]
@@ -117,9 +121,13 @@ class Phraser:
     """Phrases nodes of one rule model in one language, within a scope of variables."""
 
     def __init__(self, lang: str, rules: Rules, decision: Decision | None = None,
-                 table: tables.Table | None = None, scope: Mapping[str, Ref] | None = None):
+                 table: tables.Table | None = None, scope: Mapping[str, Ref] | None = None,
+                 main_clause: bool = False):
         self.lang = lang
         self.rules = rules
+        # A condition is phrased as a subordinate clause ("only if ...", "while ..."), where French
+        # repeats "que" after "et"/"ou"; `main_clause` phrases it standing alone (the diff's "before").
+        self.main_clause = main_clause
         self.t = _Words(table or tables.load(lang), rules)
         self.values = {v.name: v.value for v in rules.values}
         self.scope: dict[str, Ref] = dict(scope or {})
@@ -444,6 +452,8 @@ class Phraser:
                     text = self.condition(part)
                     if isinstance(part, Logic):  # the other operator, nested
                         text = t.text(f"logic.nested_{part.op}", x=text)
+                    if items and not self.main_clause:
+                        text = self.joined_clause(text)
                     items.append(text)
                 return join(t, items, op)
             case Unary(op="not", operand=o):
@@ -464,6 +474,12 @@ class Phraser:
                 return t.text("cond.if", test=self.condition(test), then=self.condition(a),
                               otherwise=self.condition(b))
         raise PhraseError(f"cannot phrase {type(node).__name__} as a condition")
+
+    def joined_clause(self, text: str) -> str:
+        """A clause joined to a subordinate clause after the first ("... et qu'il reste ..."):
+        the table's `logic.clause`, or `logic.clause.elided` before a vowel."""
+        key = "logic.clause.elided" if text[:1].lower() in _VOWELS else "logic.clause"
+        return self.t.text(key, x=text)
 
     def chain(self, node, op: str) -> list:
         if isinstance(node, Logic) and node.op == op:
@@ -644,10 +660,11 @@ def constant(rules: Rules, node, bound: Mapping[str, object] = {}) -> int | None
     return fold(node)
 
 
-def describe(node, lang: str, rules: Rules, decision: Decision | None = None) -> str:
+def describe(node, lang: str, rules: Rules, decision: Decision | None = None, main_clause: bool = False) -> str:
     """Phrase any expression or effect node (or a list of effects) in `lang`.
 
     `decision` gives the choices the node may name ("the chosen colour"); without it
-    a choice is found among the rules' actions and steps by name.
+    a choice is found among the rules' actions and steps by name. A condition is phrased to
+    follow "if"/"only if"/"while" unless `main_clause` (a condition shown on its own).
     """
-    return Phraser(lang, rules, decision).describe(node)
+    return Phraser(lang, rules, decision, main_clause=main_clause).describe(node)
