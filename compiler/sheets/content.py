@@ -232,13 +232,13 @@ class Builder:
         sections = [self.glance(), self.scoring(), self.setup(), self.turn()]
         sections += [s for s in (self.tokens(), self.reserving(), self.buying(), self.nobles()) if s is not None]
         sections += [self.ending(), self.worked_example(), self.faq(), self.mistakes()]
-        sections = [s for s in sections if s is not None and s.parts]
+        shown = [s for s in sections if s is not None and s.parts]
         return Sheet(
             lang=self.lang, title=title, subtitle=subtitle, source=shown_path(r.source.path), sha256=r.source.sha256,
             bases=bases, source_line=source_line,
             house_title=self.text("sheet.house.title"),
             house_intro=self.text("sheet.house.intro", mark=self.text("sheet.mark")) if self.groups else "",
-            house=self.house_rules(), sections=sections,
+            house=self.house_rules(), sections=shown,
             labels={"mark": self.text("sheet.mark"), "lang": self.lang, "note": self.text("sheet.note"),
                     "colon": self.text("sheet.colon"), "in_english": self.text("sheet.in_english")},
             summary_title=self.text("sheet.summary.title"), summary=self.summary(),
@@ -375,7 +375,7 @@ class Builder:
             for key in (f"colour.{colour}", f"colour.{colour}.adj"):
                 if self.table.has(key):
                     entry = self.table.entries[key]
-                    texts += list(entry.values()) if isinstance(entry, dict) else [entry]
+                    texts += [entry] if isinstance(entry, str) else list(entry.values())
         return pictures.words(forms)
 
     # ------------------------------------------------------------------ the turn summary box
@@ -725,7 +725,7 @@ class Builder:
                                                  finish=self.text(f"sheet.finish.{s.trigger.finish}"))),
                               "", self.marks(f"end.{s.trigger.name}", *(f"values.{v}" for v in value_names(r, [s.trigger.when])))))
             last = example.last_card(ben) if ben is not None else None
-            if s.trigger.finish == "complete_round" and last is not None:
+            if s.trigger.finish == "complete_round" and ben is not None and last is not None:
                 items.append(Item(sentence(self.text(
                     "sheet.example.final_round", **names, worth=self.count("noun.point", last.points),
                     total=self.count("noun.point", ben.attribute("prestige")))), "",
@@ -873,7 +873,8 @@ class Builder:
             kind = "remove" if "remove" in kinds else "add" if "add" in kinds else "set"
             if kind == "set" and all(c.path == f"{group}.position" for c in changes):
                 kind = "move"  # only its place in the order changed (before/after)
-            notes, notes_en = [], []
+            notes: list[str] = []
+            notes_en: list[str] = []
             for c in changes:
                 note = self.spec_text(c.note)
                 into = notes_en if self.is_english_only(c.note) else notes
@@ -922,7 +923,9 @@ class Builder:
             d = now or was
             if d is None:
                 return self.text("sheet.house.other"), ""
-            collection = (r if now else self.base).actions if section == "actions" else (r if now else self.base).steps
+            owner = r if now else self.base
+            assert owner is not None  # `was` (not None when `now` is) came from the base
+            collection = owner.actions if section == "actions" else owner.steps
             lead = self.headline(d, collection.index(d) + 1, section == "end_of_turn")
             if now is None:
                 return lead, ""
@@ -933,11 +936,11 @@ class Builder:
             users = self.value_users(v.name if v else group.split(".")[1])
             # told by a rule that is not a house rule of its own, when one uses it
             users = [u for u in users if u[0] not in self.groups] + [u for u in users if u[0] in self.groups]
-            users = [(headline, phrase) for _, headline, phrase in users]
-            lead = users[0][0] if users else self.text("sheet.house.value")
+            told = [(headline, phrase) for _, headline, phrase in users]
+            lead = told[0][0] if told else self.text("sheet.house.value")
             if now is None:
                 return lead, ""
-            text = users[0][1] if users else str(now.value)
+            text = told[0][1] if told else str(now.value)
             if was is not None and was.value != now.value:
                 text = self.text("sheet.house.was", text=text, old=was.value)
             return lead, sentence(text)
