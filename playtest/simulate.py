@@ -24,7 +24,7 @@ import math
 import signal
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Generator, Iterable, Iterator, Sequence
 
 from . import engines, stats
 from .bots import make_bot, parse_bot
@@ -280,7 +280,7 @@ def chunk_size(games: int, jobs: int, bots: Sequence[str] = ()) -> int:
 IN_FLIGHT = 4  # chunks handed to each worker ahead of its results: enough to keep it busy, few to hold
 
 
-def _run_here(chunks: Iterable[Chunk]) -> Iterator[tuple[int, list[GameResult]]]:
+def _run_here(chunks: Iterable[Chunk]) -> Generator[tuple[int, list[GameResult]], None, None]:
     for c in chunks:  # game by game, so that Ctrl-C loses at most the game being played
         for i in c.indexes:
             yield run_chunk(Chunk(c.spec, c.name, c.source, c.filename, (i,), c.players, c.bots, c.seed,
@@ -291,7 +291,7 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C means
 
 
-def _run_processes(chunks: Iterable[Chunk], jobs: int) -> Iterator[tuple[int, list[GameResult]]]:
+def _run_processes(chunks: Iterable[Chunk], jobs: int) -> Generator[tuple[int, list[GameResult]], None, None]:
     """The chunks on `jobs` worker processes, at most IN_FLIGHT per worker queued at a time
     (Pool.imap would read the whole iterable into its queue)."""
     import multiprocessing
@@ -327,7 +327,7 @@ def _result(outcome):
     return value
 
 
-def _run_dask(chunks: Iterable[Chunk], scheduler) -> Iterator[tuple[int, list[GameResult]]]:
+def _run_dask(chunks: Iterable[Chunk], scheduler) -> Generator[tuple[int, list[GameResult]], None, None]:
     """The chunks on a Dask cluster, submitted as results come back: IN_FLIGHT per worker thread."""
     try:
         from distributed import Client, as_completed
@@ -537,7 +537,7 @@ class Simulation:
 
     def to_dict(self, games: bool = False) -> dict:
         """The results as data. Timings are left out so that the same seed gives the same dict."""
-        out = {
+        out: dict[str, Any] = {
             "format": "splendor-rules/simulation", "version": 1,
             "players": self.players, "games": self.games, "bots": list(self.bots), "seed": self.seed,
             "max_turns": self.max_turns, "interrupted": self.interrupted, "fixed_seats": self.fixed_seats,

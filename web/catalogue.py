@@ -12,6 +12,7 @@ import functools
 import hashlib
 import os
 import pathlib
+from types import ModuleType
 from dataclasses import dataclass, field
 
 from compiler import pipeline
@@ -33,7 +34,7 @@ class Variant:
     key: str
     path: str
     rules: Rules
-    module: object
+    module: ModuleType  # the generated engine
     source: str  # the engine module's text, stored with each table so a restart resumes it as it was
     _sheets: dict = field(default_factory=dict, repr=False)
 
