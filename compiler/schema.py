@@ -141,7 +141,7 @@ def check_tree(root: Node | None, file: str, *, variant: bool | None = None) -> 
     if collisions:
         return sorted_diagnostics(collisions)
     if variant is None:
-        variant = "extends" in instance
+        variant = isinstance(instance, dict) and "extends" in instance  # a dict: root is a MapNode
         validator = _validator()
     else:
         validator = _validator("variant" if variant else "spec")
@@ -264,7 +264,7 @@ def _expected(schema) -> str:
         if isinstance(kind, str):
             return _TYPE_WORDS.get(kind, kind)
         if isinstance(kind, list):
-            return " or ".join(_TYPE_WORDS.get(k, k) for k in kind)
+            return " or ".join(_TYPE_WORDS.get(k) or k for k in kind)
     return "something else"
 
 

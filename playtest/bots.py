@@ -968,6 +968,6 @@ def parse_bot(text: str) -> tuple[str, dict]:
 _MAKERS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}
 
 
-def make_bot(text: str, module, seed: int | None = None) -> Bot:
+def make_bot(text: str, module, seed: int | str | None = None) -> Bot:
     name, kwargs = parse_bot(text)
     return _MAKERS[name](module, seed, **kwargs)

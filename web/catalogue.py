@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from compiler import pipeline
 from compiler.diagnostics import CompileError, Diagnostic, SourceMap
-from compiler.model import Rules
+from compiler.model import Rules, Text
 from compiler.overlay import find_spec
 from compiler.sheets import content
 from compiler.sheets import render as sheet_render
@@ -40,7 +40,8 @@ class Variant:
 
     @property
     def title(self) -> str:
-        return self.rules.title.get("en") if hasattr(self.rules.title, "get") else str(self.rules.title)
+        title = self.rules.title
+        return title.en if isinstance(title, Text) else str(title)
 
     @property
     def player_counts(self) -> tuple[int, ...]:

@@ -134,7 +134,7 @@ class Hub:
 
     # -- making and resuming tables
 
-    async def create(self, spec: str, players, seats, seed=None) -> tuple[LiveTable, str, dict[int, str]]:
+    async def create(self, spec: object, players, seats, seed=None) -> tuple[LiveTable, str, dict[int, str]]:
         """A new table; returns it, the host's secret and each human seat's secret."""
         variant = self.variants.get(spec) if isinstance(spec, str) else None
         if variant is None:
