@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import TypeVar, overload
 
 from . import bounds as bounds_mod
 from . import kinds as kinds_mod
@@ -27,6 +28,8 @@ from .overlay import Resolved
 from .source import MapNode, Node, ScalarNode, SeqNode
 from .types import (BOOL, DOMAIN_TYPES, GEM, GLOBALS, INT, PLAYER, AGGREGATES, EFFECTS, FUNCTIONS, Inferrer,
                     Scope, base_scope, tested)
+
+_N = TypeVar("_N", ScalarNode, SeqNode, MapNode)  # the kind of node Checker.node is asked for
 
 LANGS = ("en", "fr", "nl", "sr")
 RESERVED_NAMES = set(GLOBALS) | set(FUNCTIONS) | set(AGGREGATES) | set(EFFECTS) | {
@@ -74,7 +77,16 @@ class Checker:
 
     # ------------------------------------------------------------------ helpers
 
-    def node(self, parent: MapNode | None, key: str, kind=None, required=True, where="") -> Node | None:
+    @overload
+    def node(self, parent: Node | None, key: str, kind: type[_N], required: bool = ..., where: str = ...) -> _N | None:
+        ...
+
+    @overload
+    def node(self, parent: Node | None, key: str, kind: None = ..., required: bool = ..., where: str = ...) -> Node | None:
+        ...
+
+    def node(self, parent: Node | None, key: str, kind=None, required=True, where="") -> Node | None:
+        """The value under `key` of a mapping, when it is one of `kind` (typed as that kind)."""
         if not isinstance(parent, MapNode):
             return None
         value = parent.get(key)
@@ -298,11 +310,12 @@ class Checker:
             note = None
             node = entry
             if isinstance(entry, MapNode):
-                node = entry.get("value")
+                value = entry.get("value")
                 note = self.note(entry)
-                if node is None:
+                if value is None:
                     self.r.error("E102", f"missing key 'value' in value '{name}'", entry.span)
                     continue
+                node = value
             if not isinstance(node, ScalarNode) or not isinstance(node.value, int) or isinstance(node.value, bool):
                 self.r.error("E103", f"value '{name}' must be a whole number", node.span)
                 continue
