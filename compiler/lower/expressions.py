@@ -378,9 +378,9 @@ class ExprCompiler:
             case When(test=test, then=then, otherwise=otherwise):
                 test_code = self.expr(test, env)
                 self.when_bounds.append((token_bounds(test, self.values), len(self.loops)))
-                body = self.stmt(then, env)
+                then_code = self.stmt(then, env)
                 self.when_bounds.pop()
-                return [If(test_code, body, self.stmt(otherwise, env) if otherwise is not None else [])]
+                return [If(test_code, then_code, self.stmt(otherwise, env) if otherwise is not None else [])]
             case Effect(name=name, args=args):
                 return self.effect(name, args, env, node)
         return []
