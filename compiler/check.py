@@ -78,11 +78,13 @@ class Checker:
     # ------------------------------------------------------------------ helpers
 
     @overload
-    def node(self, parent: Node | None, key: str, kind: type[_N], required: bool = ..., where: str = ...) -> _N | None:
+    def node(self, parent: Node | None, key: str, kind: type[_N],
+             required: bool = ..., where: str = ...) -> _N | None:
         ...
 
     @overload
-    def node(self, parent: Node | None, key: str, kind: None = ..., required: bool = ..., where: str = ...) -> Node | None:
+    def node(self, parent: Node | None, key: str, kind: None = ...,
+             required: bool = ..., where: str = ...) -> Node | None:
         ...
 
     def node(self, parent: Node | None, key: str, kind=None, required=True, where="") -> Node | None:

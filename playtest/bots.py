@@ -381,7 +381,8 @@ class Position:
         self.likely: _Cards | None = None
         self.known: dict[int, tuple] = {}
         self.mine = [self.target(card, True) for card in reserved]
-        self.memo: dict[tuple, tuple[float, list[float], list, int]] = {}  # score by the tokens gained, for moves that only change tokens
+        # score by the tokens gained, for moves that only change tokens (what tokens_only returns)
+        self.memo: dict[tuple, tuple[float, list[float], list, int]] = {}
 
     def target(self, card: int, mine: bool) -> tuple:
         """(card, value, cost minus what the seat has per gem colour, tokens short, reserved?)."""
