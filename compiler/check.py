@@ -2,7 +2,8 @@
 
 Takes the :class:`~compiler.overlay.Resolved` tree (schema-valid, variant applied),
 parses every expression and effect (:mod:`compiler.expr`), loads the component tables
-(:mod:`compiler.kinds`: the cards, the nobles and any other kind), and checks names, types (:mod:`compiler.types`) and sense: a player-count
+(:mod:`compiler.kinds`: the cards, the nobles and any other kind), and checks names, types
+(:mod:`compiler.types`) and sense: a player-count
 table with gaps, too few cards for the face-up rows, too few nobles, a notation that
 does not show every choice, an action that can never be legal or an end trigger that
 can never fire (:mod:`compiler.bounds`). Returns an immutable
@@ -222,7 +223,8 @@ class Checker:
             return ("white", "blue", "green", "red", "black"), wild
         gem_list = self.node(comp, "gems", SeqNode)
         for item in gem_list.items if gem_list else ():
-            if not isinstance(item, ScalarNode) or not isinstance(item.value, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", item.value):
+            if (not isinstance(item, ScalarNode) or not isinstance(item.value, str)
+                    or not re.fullmatch(r"[a-z][a-z0-9_]*", item.value)):
                 self.r.error("E105", "a gem colour is a lower-case name", item.span)
             elif item.value in gems:
                 self.r.error("E501", f"gem colour '{item.value}' is listed twice", item.span)
@@ -353,7 +355,8 @@ class Checker:
         return bounds_mod.Facts(
             values={v.name: v.value for v in values}, gems=gems, wild=wild,
             max_gem_tokens=setup["gems"][1], max_gold=setup["gold"][1],
-            max_players=max((p.players for p in players), default=1), min_players=min((p.players for p in players), default=1),
+            max_players=max((p.players for p in players), default=1),
+            min_players=min((p.players for p in players), default=1),
             cards_per_level=per_level, cards_per_bonus=per_bonus,
             total_points=sum(c.points for c in cards) + sum(n.points for n in nobles),
             max_cost=max((max(c.cost, default=0) for c in cards), default=0),
@@ -392,7 +395,8 @@ class Checker:
             article = "an" if kind == "action" else "a"
             self.r.error("E518", f"'{name}' is a phase of the engines ({ENGINE_PHASES[name]}) and cannot name "
                          f"{article} {kind}", key.span,
-                         f"the engines' own phases are {', '.join(repr(p) for p in ENGINE_PHASES)}: choose another name")
+                         f"the engines' own phases are {', '.join(repr(p) for p in ENGINE_PHASES)}: "
+                         "choose another name")
         title = self.text(entry, "title", required=False, default=name.replace("_", " "))
         notation, notation_node = self.scalar(entry, "notation", str, default=name, where=where)
         if notation_node is not None:
@@ -439,7 +443,8 @@ class Checker:
                                  f"{did_you_mean(placeholder, [p.name for p in params])}", notation_node.span)
             for p in params:
                 if p.name not in shown:
-                    self.r.error("E506", f"notation must show every choice; '{{{p.name}}}' is missing", notation_node.span)
+                    self.r.error("E506", f"notation must show every choice; '{{{p.name}}}' is missing",
+                                 notation_node.span)
             words = _PLACEHOLDER.sub("", notation).replace("[", " ").replace("]", " ").split()
             if not words or not all(re.fullmatch(r"[a-z0-9_]+", w) for w in words):
                 self.r.error("E506", "notation starts with a lower-case word and uses words and {choices} only",
@@ -483,7 +488,8 @@ class Checker:
         else:
             for field in ("while", "repeat", "resolve"):
                 if entry.get(field) is not None:
-                    self.r.error("E505", f"'{field}' applies to end-of-turn steps, not to actions", entry.key_span(field))
+                    self.r.error("E505", f"'{field}' applies to end-of-turn steps, not to actions",
+                                 entry.key_span(field))
         levels = (min(facts.levels, default=1), max(facts.levels, default=1))
         facts_here = bounds_mod.Facts(**{**facts.__dict__, "set_sizes": set_sizes,
                                          "ranges": {p.name: levels for p in params if p.domain == "deck"}})
@@ -543,12 +549,14 @@ class Checker:
                     if price is not None:
                         self.types.expect(price, scope.bind("c", GEM), INT, "a price")
             elif pnode.get("price") is not None:
-                self.r.error("E508", f"'price' applies to the payment domain, not to '{domain}'", pnode.key_span("price"))
+                self.r.error("E508", f"'price' applies to the payment domain, not to '{domain}'",
+                             pnode.key_span("price"))
             if domain == "reserved":
                 slots_value, slots_node = self.scalar(pnode, "slots", (str, int), where=f" in choice '{pname}'{where}")
                 if isinstance(slots_value, str):
                     if slots_value not in self.value_table:
-                        self.r.error("E401", f"unknown value '{slots_value}'{did_you_mean(slots_value, self.value_table)}",
+                        self.r.error("E401", f"unknown value '{slots_value}'"
+                                     f"{did_you_mean(slots_value, self.value_table)}",
                                      slots_node.span)
                     else:
                         slots, slots_name = self.value_table[slots_value], slots_value
@@ -557,7 +565,8 @@ class Checker:
                 if slots_node is not None and slots < 1 and not self.r.has_errors:
                     self.r.error("E508", "a player must be able to hold at least 1 reserved card", slots_node.span)
             elif pnode.get("slots") is not None:
-                self.r.error("E508", f"'slots' applies to the reserved domain, not to '{domain}'", pnode.key_span("slots"))
+                self.r.error("E508", f"'slots' applies to the reserved domain, not to '{domain}'",
+                             pnode.key_span("slots"))
         elif domain in ("payment", "reserved"):
             needs = "a 'price'" if domain == "payment" else "'slots'"
             self.r.error("E102", f"choice '{pname}' of domain {domain} needs {needs}", node.span)
@@ -719,7 +728,8 @@ class Checker:
                 self.r.error("E102", f"missing key 'prefer'{where}", entry.span)
             if by is not None:
                 self.typed_hazards(by, scope, INT, "a ranking key", facts)
-                levels.append(RankLevel(str(key.value), self.text(entry, "title", required=False, default=str(key.value)),
+                title = self.text(entry, "title", required=False, default=str(key.value))
+                levels.append(RankLevel(str(key.value), title,
                                         by, prefer, key.span, self.note(entry)))
             self.spans[f"winners.ranking.{key.value}"] = key.span
         ties = self.choice(node, "ties", ("shared",), "shared", " in winners")

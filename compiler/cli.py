@@ -316,7 +316,8 @@ def demo_game(engine, players: int = 2, seed: int = 1, moves: int = 24) -> list[
 @click.option("--root", default=".", show_default=True, help="The project folder.")
 @click.option("--demo-moves", default=24, show_default=True, help="Moves of the demo game to print.")
 @click.option("--sheets/--no-sheets", default=True, show_default=True, help="Write the reference sheets.")
-@click.option("--simulate-games", default=40, show_default=True, help="Games per spec in the closing simulation (0: none).")
+@click.option("--simulate-games", default=40, show_default=True,
+              help="Games per spec in the closing simulation (0: none).")
 def build(root: str, demo_moves: int, sheets: bool, simulate_games: int) -> None:
     """The main job: check and compile the official spec and every variant, play a demo game,
     write the reference sheets and compare the official rules with two variants by simulation."""

@@ -135,7 +135,8 @@ def check_tree(root: Node | None, file: str, *, variant: bool | None = None) -> 
     """
     if not isinstance(root, MapNode):
         span = root.span if root is not None else Span(file, 1, 1)
-        return [Diagnostic("E100", f"a spec is a YAML mapping of keys to values, this file holds {_describe_value(root)}",
+        return [Diagnostic("E100", "a spec is a YAML mapping of keys to values, "
+                           f"this file holds {_describe_value(root)}",
                            span)]
     instance, collisions = _plain(root)
     if collisions:

@@ -38,7 +38,8 @@ class SimulationError(Exception):
 
     The parts travel as the exception's args, which survive the pickling back from a worker:
     the spec's position in the run, the game's index and seed, the failure's class name
-    and message, and the bots in seat order (a RuleError is a fault of the spec, which the CLI reports at the effect)."""
+    and message, and the bots in seat order (a RuleError is a fault of the spec, which the CLI
+    reports at the effect)."""
 
     def __init__(self, message: str, spec: int = -1, game: int = -1, seed: int | None = None, kind: str = "",
                  detail: str = "", seats: str = ""):
@@ -656,7 +657,8 @@ def format_table(sim: Simulation) -> str:
             cells = []
             for s in specs:
                 b = next((b for b in s["bots"] if b["bot"] == name), None)
-                cells.append("-" if b is None else f"{_pct(b['win_rate'])} [{_pct(b['ci95'][0])}, {_pct(b['ci95'][1])}]")
+                cells.append("-" if b is None else
+                             f"{_pct(b['win_rate'])} [{_pct(b['ci95'][0])}, {_pct(b['ci95'][1])}]")
             rows.append((f"{name} wins (every seat)", cells))
     rows.append(("capped (not in lengths)", [f"{s['capped']['games']}" for s in specs]))
     rows.append(("margin of victory, mean", [_f(s["margin"]["mean"]) for s in specs]))

@@ -311,7 +311,8 @@ def _plural(n: int, word: str) -> str:
 
 
 def _counts(names, values, skip_zero: bool = True, sep: str = "  ") -> str:
-    parts = [f"{v} {n}" if sep == ", " else f"{n} {v}" for n, v in zip(names, values, strict=False) if v or not skip_zero]
+    parts = [f"{v} {n}" if sep == ", " else f"{n} {v}"
+             for n, v in zip(names, values, strict=False) if v or not skip_zero]
     return sep.join(parts) if parts else "none"
 
 

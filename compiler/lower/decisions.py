@@ -94,7 +94,8 @@ class DecisionLowering:
                         for gi in range(len(self.plan.gems))]
                 if mine == tests:
                     bits = tuple(bin(m).count("1") for m in range(1 << len(tests)))
-                    self.add_helper(Assign(("_BITS",), repr(bits), note=comment("the number of colours in each bitmask")))
+                    self.add_helper(Assign(("_BITS",), repr(bits),
+                                           note=comment("the number of colours in each bitmask")))
                     local = f"bits_{k}"
                     return _substitute(node, x, Name(local, x.span)), \
                         {**self.env, local: ("var", "int", f"_BITS[mask_{k}]")}, local

@@ -473,7 +473,8 @@ class ExprCompiler:
             held = "in the supply" if name == "take" else "held by the player"
             message = f": only %d %s token(s) {held}"
             out.append(If(f"{source}[{a[0]}] < {amount}",
-                          [Raise(rule_error(effect_located(node, name), message, f"{source}[{a[0]}], COLOURS[{a[0]}]"))]))
+                          [Raise(rule_error(effect_located(node, name), message,
+                                            f"{source}[{a[0]}], COLOURS[{a[0]}]"))]))
         return out + [Assign((f"{source}[{a[0]}]",), amount, "-="), Assign((f"{dest}[{a[0]}]",), amount, "+=")]
 
     def _refill(self, p: str) -> list:
@@ -497,7 +498,8 @@ class ExprCompiler:
             out.append(If(f"{p}_S{gi}", [Assign((f"tok[{gi}]",), f"{p}_S{gi}", "-="),
                                          Assign((f"sup[{gi}]",), f"{p}_S{gi}", "+=")]))
         wild = len(self.plan.gems)
-        out.append(If(f"{p}_GT", [Assign((f"tok[{wild}]",), f"{p}_GT", "-="), Assign((f"sup[{wild}]",), f"{p}_GT", "+=")]))
+        out.append(If(f"{p}_GT", [Assign((f"tok[{wild}]",), f"{p}_GT", "-="),
+                                  Assign((f"sup[{wild}]",), f"{p}_GT", "+=")]))
         return out
 
     def _acquire(self, p: str, origin: str) -> list:

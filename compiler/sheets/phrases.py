@@ -265,7 +265,8 @@ class Phraser:
 
     def each(self, coll_key: str) -> Fields:
         """'each gem colour' and 'the gem colours' in their four forms (each, each_of..., all, all_of...)."""
-        return {**self.named("each", self.forms(f"{coll_key}.each")), **self.named("all", self.forms(f"{coll_key}.all"))}
+        return {**self.named("each", self.forms(f"{coll_key}.each")),
+                **self.named("all", self.forms(f"{coll_key}.all"))}
 
     def named(self, prefix: str, forms: Mapping[str, str]) -> Fields:
         return {prefix + case: text for case, text in forms.items()}
@@ -298,7 +299,8 @@ class Phraser:
     def colour(self, node) -> tuple[str, Fields]:
         """('lit', {colour: adjective}) for a colour written by name, else ('ref', four forms)."""
         if isinstance(node, Name) and node.id in self.rules.colours and node.id not in self.scope:
-            return "lit", {"colour": self.t.form(f"colour.{node.id}.adj"), "colour_name": self.t.text(f"colour.{node.id}")}
+            return "lit", {"colour": self.t.form(f"colour.{node.id}.adj"),
+                           "colour_name": self.t.text(f"colour.{node.id}")}
         return "ref", self.named("colour", self.thing(node))
 
     def level(self, node) -> Fields:
@@ -349,7 +351,8 @@ class Phraser:
             case Attribute(obj=o, name=attr) if attr in _COUNTED and self.kind(o) == PLAYER:
                 person, who = self.player(o)
                 return f"attr.{attr}.{person}.count", f"attr.{attr}.noun", who
-            case Index(obj=Attribute(obj=o, name=attr), index=c) if attr in ("tokens", "bonus") and self.kind(o) == PLAYER:
+            case Index(obj=Attribute(obj=o, name=attr), index=c) if (attr in ("tokens", "bonus")
+                                                                     and self.kind(o) == PLAYER):
                 person, who = self.player(o)
                 variant, fields = self.colour(c)
                 return f"attr.{attr}.{person}.count", f"attr.{attr}.noun.{variant}", {**who, **fields}
