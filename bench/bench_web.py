@@ -102,7 +102,8 @@ async def person_pair(client, base: str, spec: str, think: float, rng: random.Ra
                                                                "seats": ["human", "human"]})).json()
         apis = [seat_api(s["link"]) for s in made["seats"]]
         streams = [Stream(), Stream()]
-        tasks = [asyncio.create_task(s.follow(client, base + a + "/events")) for s, a in zip(streams, apis, strict=True)]
+        tasks = [asyncio.create_task(s.follow(client, base + a + "/events"))
+                 for s, a in zip(streams, apis, strict=True)]
         try:
             while time.perf_counter() < stop:
                 view = await streams[0].wait(lambda v: True)

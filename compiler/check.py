@@ -2,7 +2,8 @@
 
 Takes the :class:`~compiler.overlay.Resolved` tree (schema-valid, variant applied),
 parses every expression and effect (:mod:`compiler.expr`), loads the component tables
-(:mod:`compiler.kinds`: the cards, the nobles and any other kind), and checks names, types (:mod:`compiler.types`) and sense: a player-count
+(:mod:`compiler.kinds`: the cards, the nobles and any other kind), and checks names, types
+(:mod:`compiler.types`) and sense: a player-count
 table with gaps, too few cards for the face-up rows, too few nobles, a notation that
 does not show every choice, an action that can never be legal or an end trigger that
 can never fire (:mod:`compiler.bounds`). Returns an immutable
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import TypeVar, overload
 
 from . import bounds as bounds_mod
 from . import kinds as kinds_mod
@@ -27,6 +29,8 @@ from .overlay import Resolved
 from .source import MapNode, Node, ScalarNode, SeqNode
 from .types import (BOOL, DOMAIN_TYPES, GEM, GLOBALS, INT, PLAYER, AGGREGATES, EFFECTS, FUNCTIONS, Inferrer,
                     Scope, base_scope, tested)
+
+_N = TypeVar("_N", ScalarNode, SeqNode, MapNode)  # the kind of node Checker.node is asked for
 
 LANGS = ("en", "fr", "nl", "sr")
 RESERVED_NAMES = set(GLOBALS) | set(FUNCTIONS) | set(AGGREGATES) | set(EFFECTS) | {
@@ -74,7 +78,18 @@ class Checker:
 
     # ------------------------------------------------------------------ helpers
 
-    def node(self, parent: MapNode | None, key: str, kind=None, required=True, where="") -> Node | None:
+    @overload
+    def node(self, parent: Node | None, key: str, kind: type[_N],
+             required: bool = ..., where: str = ...) -> _N | None:
+        ...
+
+    @overload
+    def node(self, parent: Node | None, key: str, kind: None = ...,
+             required: bool = ..., where: str = ...) -> Node | None:
+        ...
+
+    def node(self, parent: Node | None, key: str, kind=None, required=True, where="") -> Node | None:
+        """The value under `key` of a mapping, when it is one of `kind` (typed as that kind)."""
         if not isinstance(parent, MapNode):
             return None
         value = parent.get(key)
@@ -210,7 +225,8 @@ class Checker:
             return ("white", "blue", "green", "red", "black"), wild
         gem_list = self.node(comp, "gems", SeqNode)
         for item in gem_list.items if gem_list else ():
-            if not isinstance(item, ScalarNode) or not isinstance(item.value, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", item.value):
+            if (not isinstance(item, ScalarNode) or not isinstance(item.value, str)
+                    or not re.fullmatch(r"[a-z][a-z0-9_]*", item.value)):
                 self.r.error("E105", "a gem colour is a lower-case name", item.span)
             elif item.value in gems:
                 self.r.error("E501", f"gem colour '{item.value}' is listed twice", item.span)
@@ -300,11 +316,12 @@ class Checker:
             note = None
             node = entry
             if isinstance(entry, MapNode):
-                node = entry.get("value")
+                value = entry.get("value")
                 note = self.note(entry)
-                if node is None:
+                if value is None:
                     self.r.error("E102", f"missing key 'value' in value '{name}'", entry.span)
                     continue
+                node = value
             if not isinstance(node, ScalarNode) or not isinstance(node.value, int) or isinstance(node.value, bool):
                 self.r.error("E103", f"value '{name}' must be a whole number", node.span)
                 continue
@@ -340,7 +357,8 @@ class Checker:
         return bounds_mod.Facts(
             values={v.name: v.value for v in values}, gems=gems, wild=wild,
             max_gem_tokens=setup["gems"][1], max_gold=setup["gold"][1],
-            max_players=max((p.players for p in players), default=1), min_players=min((p.players for p in players), default=1),
+            max_players=max((p.players for p in players), default=1),
+            min_players=min((p.players for p in players), default=1),
             cards_per_level=per_level, cards_per_bonus=per_bonus,
             total_points=sum(c.points for c in cards) + sum(n.points for n in nobles),
             max_cost=max((max(c.cost, default=0) for c in cards), default=0),
@@ -379,7 +397,8 @@ class Checker:
             article = "an" if kind == "action" else "a"
             self.r.error("E518", f"'{name}' is a phase of the engines ({ENGINE_PHASES[name]}) and cannot name "
                          f"{article} {kind}", key.span,
-                         f"the engines' own phases are {', '.join(repr(p) for p in ENGINE_PHASES)}: choose another name")
+                         f"the engines' own phases are {', '.join(repr(p) for p in ENGINE_PHASES)}: "
+                         "choose another name")
         title = self.text(entry, "title", required=False, default=name.replace("_", " "))
         notation, notation_node = self.scalar(entry, "notation", str, default=name, where=where)
         if notation_node is not None:
@@ -426,7 +445,8 @@ class Checker:
                                  f"{did_you_mean(placeholder, [p.name for p in params])}", notation_node.span)
             for p in params:
                 if p.name not in shown:
-                    self.r.error("E506", f"notation must show every choice; '{{{p.name}}}' is missing", notation_node.span)
+                    self.r.error("E506", f"notation must show every choice; '{{{p.name}}}' is missing",
+                                 notation_node.span)
             words = _PLACEHOLDER.sub("", notation).replace("[", " ").replace("]", " ").split()
             if not words or not all(re.fullmatch(r"[a-z0-9_]+", w) for w in words):
                 self.r.error("E506", "notation starts with a lower-case word and uses words and {choices} only",
@@ -470,7 +490,8 @@ class Checker:
         else:
             for field in ("while", "repeat", "resolve"):
                 if entry.get(field) is not None:
-                    self.r.error("E505", f"'{field}' applies to end-of-turn steps, not to actions", entry.key_span(field))
+                    self.r.error("E505", f"'{field}' applies to end-of-turn steps, not to actions",
+                                 entry.key_span(field))
         levels = (min(facts.levels, default=1), max(facts.levels, default=1))
         facts_here = bounds_mod.Facts(**{**facts.__dict__, "set_sizes": set_sizes,
                                          "ranges": {p.name: levels for p in params if p.domain == "deck"}})
@@ -530,12 +551,14 @@ class Checker:
                     if price is not None:
                         self.types.expect(price, scope.bind("c", GEM), INT, "a price")
             elif pnode.get("price") is not None:
-                self.r.error("E508", f"'price' applies to the payment domain, not to '{domain}'", pnode.key_span("price"))
+                self.r.error("E508", f"'price' applies to the payment domain, not to '{domain}'",
+                             pnode.key_span("price"))
             if domain == "reserved":
                 slots_value, slots_node = self.scalar(pnode, "slots", (str, int), where=f" in choice '{pname}'{where}")
                 if isinstance(slots_value, str):
                     if slots_value not in self.value_table:
-                        self.r.error("E401", f"unknown value '{slots_value}'{did_you_mean(slots_value, self.value_table)}",
+                        self.r.error("E401", f"unknown value '{slots_value}'"
+                                     f"{did_you_mean(slots_value, self.value_table)}",
                                      slots_node.span)
                     else:
                         slots, slots_name = self.value_table[slots_value], slots_value
@@ -544,7 +567,8 @@ class Checker:
                 if slots_node is not None and slots < 1 and not self.r.has_errors:
                     self.r.error("E508", "a player must be able to hold at least 1 reserved card", slots_node.span)
             elif pnode.get("slots") is not None:
-                self.r.error("E508", f"'slots' applies to the reserved domain, not to '{domain}'", pnode.key_span("slots"))
+                self.r.error("E508", f"'slots' applies to the reserved domain, not to '{domain}'",
+                             pnode.key_span("slots"))
         elif domain in ("payment", "reserved"):
             needs = "a 'price'" if domain == "payment" else "'slots'"
             self.r.error("E102", f"choice '{pname}' of domain {domain} needs {needs}", node.span)
@@ -706,7 +730,8 @@ class Checker:
                 self.r.error("E102", f"missing key 'prefer'{where}", entry.span)
             if by is not None:
                 self.typed_hazards(by, scope, INT, "a ranking key", facts)
-                levels.append(RankLevel(str(key.value), self.text(entry, "title", required=False, default=str(key.value)),
+                title = self.text(entry, "title", required=False, default=str(key.value))
+                levels.append(RankLevel(str(key.value), title,
                                         by, prefer, key.span, self.note(entry)))
             self.spans[f"winners.ranking.{key.value}"] = key.span
         ties = self.choice(node, "ties", ("shared",), "shared", " in winners")

@@ -57,7 +57,7 @@ def _messages_shown_safely():
     try:
         yield
     except click.ClickException as err:
-        err.message = terminal_text(err.message)
+        err.message = terminal_text(err.message)  # type: ignore[misc]  # click marks it Final; it is a plain attribute
         raise
 
 
@@ -213,10 +213,10 @@ def check(specs: tuple[str, ...], fmt: str, show_warnings: bool = False) -> None
     internal error of splendor-rules.
     """
     sources = SourceMap()
-    specs, diagnostics = expand_specs(specs, sources)
+    paths, diagnostics = expand_specs(specs, sources)
     summaries = []
-    warnings = []
-    for spec in specs:
+    warnings: list[Diagnostic] = []
+    for spec in paths:
         try:
             checked = pipeline.check_spec(spec_arg(spec), sources)
             summary = check_summary(display_path(spec), checked.rules)
@@ -290,6 +290,7 @@ def compile_command(specs: tuple[str, ...], out_dir: str) -> None:
 def load_engine(path: str):
     """Import a generated engine module from its file."""
     spec = importlib.util.spec_from_file_location(f"splendor_engine_{pathlib.Path(path).stem}", path)
+    assert spec is not None and spec.loader is not None  # a .py file always has a source loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -315,7 +316,8 @@ def demo_game(engine, players: int = 2, seed: int = 1, moves: int = 24) -> list[
 @click.option("--root", default=".", show_default=True, help="The project folder.")
 @click.option("--demo-moves", default=24, show_default=True, help="Moves of the demo game to print.")
 @click.option("--sheets/--no-sheets", default=True, show_default=True, help="Write the reference sheets.")
-@click.option("--simulate-games", default=40, show_default=True, help="Games per spec in the closing simulation (0: none).")
+@click.option("--simulate-games", default=40, show_default=True,
+              help="Games per spec in the closing simulation (0: none).")
 def build(root: str, demo_moves: int, sheets: bool, simulate_games: int) -> None:
     """The main job: check and compile the official spec and every variant, play a demo game,
     write the reference sheets and compare the official rules with two variants by simulation."""
@@ -358,7 +360,7 @@ def _invoke_step(ctx, command, *args: str) -> None:
         if stop.code:
             sys.exit(stop.code)
     except click.ClickException as err:
-        err.message = terminal_text(err.message)
+        err.message = terminal_text(err.message)  # type: ignore[misc]  # click marks it Final; it is a plain attribute
         err.show()
         sys.exit(err.exit_code)
 
@@ -395,8 +397,9 @@ def diff(before: str, after: str, lang: str) -> None:
         except Exception as exc:  # noqa: BLE001 - a bug becomes exit status 3, not a traceback
             internal_error(exc, f"reading {display_path(spec)}")
     try:
-        differences = diff_mod.compare(*models)
-        text = diff_mod.render(differences, *models, lang=lang)
+        old, new = models
+        differences = diff_mod.compare(old, new)
+        text = diff_mod.render(differences, old, new, lang=lang)
     except CompileError as err:  # a broken language table: located like a spec error
         report(err, sources)
         sys.exit(EXIT_USAGE)
@@ -500,11 +503,11 @@ def sheet(specs: tuple[str, ...], langs: str, formats: str, out_dir: str) -> Non
             echo(f"error: {err}", err=True)
             sys.exit(2)
     sources = SourceMap()
-    specs, problems = expand_specs(specs, sources)
+    paths, problems = expand_specs(specs, sources)
     failed = bool(problems)
     if problems:
         report(CompileError(problems), sources)
-    for spec in specs:
+    for spec in paths:
         shown = display_path(spec)
         try:
             rules = pipeline.load_rules(spec_arg(spec), sources)

@@ -92,7 +92,8 @@ def render_module(plan: EnginePlan) -> str:
     actions = [dp for dp in decisions if not dp.is_step]
     stuck = next((dp for dp in actions if dp.decision.only_when_stuck), None)
     context = dict(
-        runtime=runtime_text(), source=rules.source, path=shown_path(rules.source.path), docstring=module_docstring(plan),
+        runtime=runtime_text(), source=rules.source, path=shown_path(rules.source.path),
+        docstring=module_docstring(plan),
         bases=[dict(path=shown_path(b.path), sha256=b.sha256) for b in rules.bases],
         base_names=tuple(b.name for b in rules.bases), name=rules.name,
         colours=rules.colours, gems=rules.gems, wild=rules.wild, levels=rules.levels,
@@ -102,7 +103,8 @@ def render_module(plan: EnginePlan) -> str:
         triggers=tuple((t.name, t.finish) for t in rules.end), max_turns=rules.max_turns,
         cards=rules.cards, nobles=rules.nobles, payments=tuple(plan.payments),
         decision_names=tuple(dp.decision.name for dp in decisions) + ((PAYMENT_STEP,) if plan.pay_index >= 0 else ()),
-        step_names=tuple(dp.decision.name for dp in decisions if dp.is_step) + ((PAYMENT_STEP,) if plan.pay_index >= 0 else ()),
+        step_names=(tuple(dp.decision.name for dp in decisions if dp.is_step)
+                    + ((PAYMENT_STEP,) if plan.pay_index >= 0 else ())),
         actions=plan.actions, action_strings=plan.action_strings, notation_forms=plan.notation_forms,
         pay_index=plan.pay_index, pay_base=plan.pay_base,
         helpers=plan.helpers, decisions=decisions, advance_locals=plan.advance_locals, end_inline=plan.end_inline,
@@ -118,7 +120,8 @@ def render_module(plan: EnginePlan) -> str:
                              + ([dp.prefilter] if dp.prefilter else [])
                          ) or "True"))  # compiled tests (pysource.Code), joined
                     for dp in decisions if dp.is_step],
-        param_kinds={**{dp.index: tuple((lay.param.name, lay.param.domain) for lay in dp.id_layouts) for dp in decisions},
+        param_kinds={**{dp.index: tuple((lay.param.name, lay.param.domain) for lay in dp.id_layouts)
+                        for dp in decisions},
                      **({plan.pay_index: (("payment", "payment"),)} if plan.pay_index >= 0 else {})},
     )
     text = _environment().get_template("engine.py.j2").render(**context)

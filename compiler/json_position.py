@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 import sys
-from json.decoder import WHITESPACE, scanstring
+from json.decoder import WHITESPACE, scanstring  # type: ignore[attr-defined]  # public in CPython, not in typeshed
 
 _SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null|NaN|-?Infinity")
 BOM = "\ufeff"
@@ -101,7 +101,9 @@ def _value_end(text: str, pos: int) -> int:
             i += 1
             continue
         else:
-            i = _SCALAR.match(text, i).end()
+            scalar = _SCALAR.match(text, i)
+            assert scalar is not None  # the text was read by json.loads: a number or a literal starts here
+            i = scalar.end()
         if depth == 0:
             return i
 

@@ -208,7 +208,8 @@ class Loader:
     def column(self, name: str, key: ScalarNode, value: Node) -> Column | None:
         if isinstance(value, ScalarNode):
             if value.value not in COLUMN_TYPES:  # the schema refuses it first; defensive
-                self.r.error("E120", f"unknown column type {value.value!r}{did_you_mean(str(value.value), COLUMN_TYPES)}",
+                self.r.error("E120", f"unknown column type {value.value!r}"
+                             f"{did_you_mean(str(value.value), COLUMN_TYPES)}",
                              value.span)
                 return None
             return Column(name, str(value.value), key.span)
@@ -387,7 +388,8 @@ class Loader:
             line = lines[number - 1] if number <= len(lines) else ""
             cells = [c.strip() for c in row]
             at = _cell_columns(line, cells)
-            spans = [Span(shown, number, col, number, col + max(1, len(cell))) for cell, col in zip(cells, at, strict=True)]
+            spans = [Span(shown, number, col, number, col + max(1, len(cell)))
+                     for cell, col in zip(cells, at, strict=True)]
             values = self.values(d, cells, spans, Span(shown, number, 1))
             if values is not None:
                 out.append(Component(len(out), values, Span(shown, number, 1)))

@@ -252,12 +252,13 @@ def _resolve(doc: Document, sources: SourceMap | None, chain: tuple[tuple[str, s
         # error is the same mistake, reported once.
         mistakes = merger.reporter.diagnostics
         found.extend(mistakes)
-        root = schema.leave_out(root, mistakes, variant=False, strict=False)
-        errors = schema.check_tree(root, doc.path, variant=False) if root is not None else []
+        kept = schema.leave_out(root, mistakes, variant=False, strict=False)
+        errors = schema.check_tree(kept, doc.path, variant=False) if kept is not None else []
         found.extend(e for e in errors if not any(schema.overlaps(e.span, m.span) for m in mistakes))
-        root = schema.leave_out(root, errors, variant=False) if errors else root
-        if root is None:
+        kept = schema.leave_out(kept, errors, variant=False) if errors else kept
+        if kept is None:
             raise CompileError(sorted_diagnostics(found))
+        root = kept
     return Resolved(root, spec_file(doc), (base.source,) + base.bases, base.changes + tuple(merger.changes))
 
 

@@ -110,7 +110,8 @@ def load_rules(path: str, sources: SourceMap | None = None) -> Rules:
 def check_spec(path: str, sources: SourceMap | None = None) -> Checked:
     """Every check `splendor-rules check` makes on the spec at `path`: the rule model, then
     the sheets' tables and texts (E6xx), tokens the effects may lack (E512), a game that
-    may never end (E516) and kinds no rule can reach (E125). Raises CompileError with every error; returns the warnings."""
+    may never end (E516) and kinds no rule can reach (E125). Raises CompileError with every
+    error; returns the warnings."""
     rules = load_rules(path, sources)
     choices = check.action_sizes(rules.gems, rules.levels, rules.players, (*rules.actions, *rules.steps))
     found = lint(rules) + overdraws(rules, choices) + endless(rules) + unreachable(rules)

@@ -6,7 +6,8 @@ splendor-rules, so the commands report it as they report a spec error (exit stat
 at the effect, with its source line and a caret, and the game that met it.
 
 The engine's message begins with the effect as written and its spec line, as the lowering
-writes it (``compiler.lower.effect_located``, imported here to read it back). This module finds the effect whose text that
+writes it (``compiler.lower.effect_located``, imported here to read it back). This module
+finds the effect whose text that
 is in the spec's rule model, which gives its full span; an effect the spec no longer has
 there (an engine module older than its spec) is reported with the engine's words alone.
 """

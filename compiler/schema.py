@@ -135,13 +135,14 @@ def check_tree(root: Node | None, file: str, *, variant: bool | None = None) -> 
     """
     if not isinstance(root, MapNode):
         span = root.span if root is not None else Span(file, 1, 1)
-        return [Diagnostic("E100", f"a spec is a YAML mapping of keys to values, this file holds {_describe_value(root)}",
+        return [Diagnostic("E100", "a spec is a YAML mapping of keys to values, "
+                           f"this file holds {_describe_value(root)}",
                            span)]
     instance, collisions = _plain(root)
     if collisions:
         return sorted_diagnostics(collisions)
     if variant is None:
-        variant = "extends" in instance
+        variant = isinstance(instance, dict) and "extends" in instance  # a dict: root is a MapNode
         validator = _validator()
     else:
         validator = _validator("variant" if variant else "spec")
@@ -264,7 +265,7 @@ def _expected(schema) -> str:
         if isinstance(kind, str):
             return _TYPE_WORDS.get(kind, kind)
         if isinstance(kind, list):
-            return " or ".join(_TYPE_WORDS.get(k, k) for k in kind)
+            return " or ".join(_TYPE_WORDS.get(k) or k for k in kind)
     return "something else"
 
 

@@ -282,11 +282,11 @@ def calibrate(f: Facts, games: int = 3, decisions: int = 200) -> frozenset[str]:
     return frozenset(bad)
 
 
-def _returned_alone(tok: list[int], after: list[int], limit: int) -> bool:
+def _returned_alone(tok: list[int], after: list[int], limit: int | None) -> bool:
     """Were the tokens over the limit returned without asking, as a step with one legal option is?
-    Only a hand of a single colour has one option."""
+    Only a hand of a single colour has one option (and without a limit nothing is returned)."""
     held = [c for c, k in enumerate(tok) if k]
-    if len(held) != 1:
+    if limit is None or len(held) != 1:
         return False
     expected = list(tok)
     expected[held[0]] -= sum(tok) - limit
@@ -370,18 +370,19 @@ class Position:
         self.tok = tok
         self.ntok = sum(tok)
         self.gold = tok[f.wild]
-        self.have = have = [x + y for x, y in zip(bon, tok, strict=False)]
+        self.have = held = [x + y for x, y in zip(bon, tok, strict=False)]
         self.inverse = _inverse_turns(f, w.throughput)
         cards = [card for row in market for card in row if card is not None]
         costs = f.cost
         wp, wb, points, bonus = w.prestige, w.bonus, f.points, f.bonus
-        gaps = [list(map(operator.sub, costs[card], have)) for card in cards]  # cost - held, per gem
+        gaps = [list(map(operator.sub, costs[card], held)) for card in cards]  # cost - held, per gem
         self.market = _Cards([wp * points[card] + wb * useful[bonus[card]] for card in cards], gaps,
                              [(sum(e) + sum(map(abs, e))) >> 1 for e in gaps])  # the positive gaps' sum
-        self.likely = None
+        self.likely: _Cards | None = None
         self.known: dict[int, tuple] = {}
         self.mine = [self.target(card, True) for card in reserved]
-        self.memo: dict[tuple, float] = {}  # score by the tokens gained, for moves that only change tokens
+        # score by the tokens gained, for moves that only change tokens (what tokens_only returns)
+        self.memo: dict[tuple, tuple[float, list[float], list, int]] = {}
 
     def target(self, card: int, mine: bool) -> tuple:
         """(card, value, cost minus what the seat has per gem colour, tokens short, reserved?)."""
@@ -521,18 +522,20 @@ class _Cards:
         (c, k) in `changes` and holds `gold` wild tokens."""
         cols = [self.column(c, k) for c, k in changes]
         vals, shorts = self.values, self.shorts
-        if any(col is None for col in cols):  # a change of more than two tokens of a colour: card by card
+        known = [col for col in cols if col is not None]
+        if len(known) < len(cols):  # a change of more than two tokens of a colour: card by card
             return [v * inv[s - gold + sum(_short_change(e[c], k) for c, k in changes)]
                     for v, s, e in zip(vals, shorts, self.gaps, strict=True)]
-        if not cols:
+        if not known:
             return [v * inv[s - gold] for v, s in zip(vals, shorts, strict=True)]
-        if len(cols) == 1:
-            return [v * inv[s - gold + a] for v, s, a in zip(vals, shorts, cols[0], strict=True)]
-        if len(cols) == 2:
-            return [v * inv[s - gold + a + b] for v, s, a, b in zip(vals, shorts, *cols, strict=True)]
-        if len(cols) == 3:
-            return [v * inv[s - gold + a + b + c] for v, s, a, b, c in zip(vals, shorts, *cols, strict=True)]
-        return [v * inv[s - gold + sum(d)] for v, s, *d in zip(vals, shorts, *cols, strict=True)]
+        if len(known) == 1:
+            return [v * inv[s - gold + a] for v, s, a in zip(vals, shorts, known[0], strict=True)]
+        if len(known) == 2:
+            return [v * inv[s - gold + a + b] for v, s, a, b in zip(vals, shorts, known[0], known[1], strict=True)]
+        if len(known) == 3:
+            return [v * inv[s - gold + a + b + c]
+                    for v, s, a, b, c in zip(vals, shorts, known[0], known[1], known[2], strict=True)]
+        return [v * inv[s - gold + sum(d)] for v, s, *d in zip(vals, shorts, *known, strict=True)]
 
     def column(self, c: int, k: int) -> list[int] | None:
         """The change in tokens short of each card when the seat gains k tokens of colour c
@@ -719,6 +722,7 @@ def finish_turn(g, p: int, f: Facts, w: Weights = WEIGHTS):
             s = evaluate(h, p, f, w)
             if best is None or s > best[0]:
                 best = (s, h)
+        assert best is not None, "a game that is not over has a legal action"
         g = best[1]
     return g
 
@@ -965,6 +969,6 @@ def parse_bot(text: str) -> tuple[str, dict]:
 _MAKERS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}
 
 
-def make_bot(text: str, module, seed: int | None = None) -> Bot:
+def make_bot(text: str, module, seed: int | str | None = None) -> Bot:
     name, kwargs = parse_bot(text)
     return _MAKERS[name](module, seed, **kwargs)

@@ -62,11 +62,11 @@ def figures(sim: Simulation) -> list[tuple[str, str, bytes]]:
     fig, ax = plt.subplots(figsize=(8, 4.5))
     width = 0.8 / max(1, len(specs))
     for k, s in enumerate(specs):
-        xs = [seat + k * width for seat in range(sim.players)]
+        bars = [seat + k * width for seat in range(sim.players)]
         rates = [x["win_rate"] or 0.0 for x in s["seats"]]
         err_low = [max(0.0, r - (x["ci95"][0] or 0.0)) for r, x in zip(rates, s["seats"], strict=True)]
         err_high = [max(0.0, (x["ci95"][1] or 0.0) - r) for r, x in zip(rates, s["seats"], strict=True)]
-        ax.bar(xs, rates, width=width, yerr=[err_low, err_high], capsize=3, label=s["spec"])
+        ax.bar(bars, rates, width=width, yerr=[err_low, err_high], capsize=3, label=s["spec"])
     ax.set_xticks([seat + width * (len(specs) - 1) / 2 for seat in range(sim.players)])
     rotated = len(data["seatings"]) > 1
     ax.set_xticklabels([f"seat {i + 1}" + ("" if rotated else f"\n{b}") for i, b in enumerate(sim.bots)])

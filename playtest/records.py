@@ -21,6 +21,7 @@ import csv
 import io
 import json
 import pathlib
+from typing import NoReturn
 
 from compiler.files import write_atomic
 
@@ -195,7 +196,7 @@ def _from_csv(where: str, row: dict) -> dict:
 
 def _check(where: str, row: dict) -> dict:
     """The fields replay uses, checked: types, ranges, bot names."""
-    def fail(key, what):
+    def fail(key, what) -> NoReturn:
         raise RecordError(f"{where}: error: '{key}' {what}")
 
     if row.get("format", FORMAT) != FORMAT:

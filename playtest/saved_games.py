@@ -77,7 +77,8 @@ def invalid_state(name: str, text: str, problems) -> str:
     """Each (path, sentence) problem of a refused state, under the value its path leads to."""
     diagnostics = []
     for path, sentence in problems:
-        diagnostics.append(Diagnostic(INVALID_STATE, sentence, _span(name, text, *json_position.value_span(text, path))))
+        diagnostics.append(Diagnostic(INVALID_STATE, sentence,
+                                      _span(name, text, *json_position.value_span(text, path))))
     return report(name, text, diagnostics)
 
 

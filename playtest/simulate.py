@@ -24,7 +24,7 @@ import math
 import signal
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Generator, Iterable, Iterator, Sequence
 
 from . import engines, stats
 from .bots import make_bot, parse_bot
@@ -38,7 +38,8 @@ class SimulationError(Exception):
 
     The parts travel as the exception's args, which survive the pickling back from a worker:
     the spec's position in the run, the game's index and seed, the failure's class name
-    and message, and the bots in seat order (a RuleError is a fault of the spec, which the CLI reports at the effect)."""
+    and message, and the bots in seat order (a RuleError is a fault of the spec, which the CLI
+    reports at the effect)."""
 
     def __init__(self, message: str, spec: int = -1, game: int = -1, seed: int | None = None, kind: str = "",
                  detail: str = "", seats: str = ""):
@@ -280,7 +281,7 @@ def chunk_size(games: int, jobs: int, bots: Sequence[str] = ()) -> int:
 IN_FLIGHT = 4  # chunks handed to each worker ahead of its results: enough to keep it busy, few to hold
 
 
-def _run_here(chunks: Iterable[Chunk]) -> Iterator[tuple[int, list[GameResult]]]:
+def _run_here(chunks: Iterable[Chunk]) -> Generator[tuple[int, list[GameResult]], None, None]:
     for c in chunks:  # game by game, so that Ctrl-C loses at most the game being played
         for i in c.indexes:
             yield run_chunk(Chunk(c.spec, c.name, c.source, c.filename, (i,), c.players, c.bots, c.seed,
@@ -291,7 +292,7 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C means
 
 
-def _run_processes(chunks: Iterable[Chunk], jobs: int) -> Iterator[tuple[int, list[GameResult]]]:
+def _run_processes(chunks: Iterable[Chunk], jobs: int) -> Generator[tuple[int, list[GameResult]], None, None]:
     """The chunks on `jobs` worker processes, at most IN_FLIGHT per worker queued at a time
     (Pool.imap would read the whole iterable into its queue)."""
     import multiprocessing
@@ -327,7 +328,7 @@ def _result(outcome):
     return value
 
 
-def _run_dask(chunks: Iterable[Chunk], scheduler) -> Iterator[tuple[int, list[GameResult]]]:
+def _run_dask(chunks: Iterable[Chunk], scheduler) -> Generator[tuple[int, list[GameResult]], None, None]:
     """The chunks on a Dask cluster, submitted as results come back: IN_FLIGHT per worker thread."""
     try:
         from distributed import Client, as_completed
@@ -537,7 +538,7 @@ class Simulation:
 
     def to_dict(self, games: bool = False) -> dict:
         """The results as data. Timings are left out so that the same seed gives the same dict."""
-        out = {
+        out: dict[str, Any] = {
             "format": "splendor-rules/simulation", "version": 1,
             "players": self.players, "games": self.games, "bots": list(self.bots), "seed": self.seed,
             "max_turns": self.max_turns, "interrupted": self.interrupted, "fixed_seats": self.fixed_seats,
@@ -656,7 +657,8 @@ def format_table(sim: Simulation) -> str:
             cells = []
             for s in specs:
                 b = next((b for b in s["bots"] if b["bot"] == name), None)
-                cells.append("-" if b is None else f"{_pct(b['win_rate'])} [{_pct(b['ci95'][0])}, {_pct(b['ci95'][1])}]")
+                cells.append("-" if b is None else
+                             f"{_pct(b['win_rate'])} [{_pct(b['ci95'][0])}, {_pct(b['ci95'][1])}]")
             rows.append((f"{name} wins (every seat)", cells))
     rows.append(("capped (not in lengths)", [f"{s['capped']['games']}" for s in specs]))
     rows.append(("margin of victory, mean", [_f(s["margin"]["mean"]) for s in specs]))

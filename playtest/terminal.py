@@ -31,7 +31,8 @@ from __future__ import annotations
 import json
 import pathlib
 from dataclasses import dataclass
-from typing import Callable
+from types import ModuleType
+from typing import Any, Callable
 
 from compiler import json_position
 from compiler.files import write_atomic
@@ -94,8 +95,8 @@ def make_seats(module, names: list[str], seed: int | None) -> list[Seat]:
 class Table:
     """A game in play and who sits at each seat."""
 
-    module: object
-    game: object
+    module: ModuleType  # a generated engine
+    game: Any  # that engine's Game: its class is generated, one per engine
     seats: list[Seat]
 
     @property
@@ -173,10 +174,13 @@ class SavedGameError(TableError):
 def load_game(module, saved: str | bytes, name: str = "the saved game"):
     """The game of a saved state (`name` is the file it came from, for the messages);
     raises :class:`SavedGameError`."""
-    try:
-        text = saved.decode("utf-8-sig") if isinstance(saved, bytes) else saved  # a BOM, as some editors write, is fine
-    except UnicodeDecodeError as e:
-        raise SavedGameError(saved_games.not_utf8(name, saved, e)) from None
+    if isinstance(saved, bytes):
+        try:
+            text = saved.decode("utf-8-sig")  # a BOM, as some editors write, is fine
+        except UnicodeDecodeError as e:
+            raise SavedGameError(saved_games.not_utf8(name, saved, e)) from None
+    else:
+        text = saved
     text = text[1:] if text.startswith(json_position.BOM) else text
     try:
         data = json.loads(text)
@@ -307,7 +311,8 @@ def _plural(n: int, word: str) -> str:
 
 
 def _counts(names, values, skip_zero: bool = True, sep: str = "  ") -> str:
-    parts = [f"{v} {n}" if sep == ", " else f"{n} {v}" for n, v in zip(names, values, strict=False) if v or not skip_zero]
+    parts = [f"{v} {n}" if sep == ", " else f"{n} {v}"
+             for n, v in zip(names, values, strict=False) if v or not skip_zero]
     return sep.join(parts) if parts else "none"
 
 

@@ -347,7 +347,9 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
         Route("/favicon.ico", favicon),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={Refused: refused, HTTPException: http_error})
+    # starlette types a handler as taking any Exception, though it calls each with its own class only
+    handlers = {Refused: refused, HTTPException: http_error}
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)  # type: ignore[arg-type]
     app.state.hub = hub
     app.add_middleware(SecurityHeaders)
     return app

@@ -21,12 +21,13 @@ import multiprocessing
 import os
 import threading
 import time
+from types import ModuleType
 
 from playtest import engines
 from playtest.bots import make_bot
 
 NEED_SOURCE = -1
-_MODULES: dict[str, object] = {}  # in a worker: engines by the SHA-256 of their text
+_MODULES: dict[str, ModuleType] = {}  # in a worker: engines by the SHA-256 of their text
 
 
 def bot_seed(table_seed: int, seat: int, move: int) -> str:

@@ -12,11 +12,12 @@ import functools
 import hashlib
 import os
 import pathlib
+from types import ModuleType
 from dataclasses import dataclass, field
 
 from compiler import pipeline
 from compiler.diagnostics import CompileError, Diagnostic, SourceMap
-from compiler.model import Rules
+from compiler.model import Rules, Text
 from compiler.overlay import find_spec
 from compiler.sheets import content
 from compiler.sheets import render as sheet_render
@@ -33,13 +34,14 @@ class Variant:
     key: str
     path: str
     rules: Rules
-    module: object
+    module: ModuleType  # the generated engine
     source: str  # the engine module's text, stored with each table so a restart resumes it as it was
     _sheets: dict = field(default_factory=dict, repr=False)
 
     @property
     def title(self) -> str:
-        return self.rules.title.get("en") if hasattr(self.rules.title, "get") else str(self.rules.title)
+        title = self.rules.title
+        return title.en if isinstance(title, Text) else str(title)
 
     @property
     def player_counts(self) -> tuple[int, ...]:

@@ -20,6 +20,8 @@ import logging
 import sqlite3
 import secrets
 from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
 
 from playtest.bots import BotError, parse_bot
 
@@ -56,9 +58,9 @@ class Seat:
 class LiveTable:
     id: str
     spec: str
-    module: object
+    module: ModuleType  # the generated engine
     source: str
-    game: object
+    game: Any  # that engine's Game: its class is generated, one per engine
     seed: int
     host_hash: str
     seats: list[Seat]
@@ -132,7 +134,7 @@ class Hub:
 
     # -- making and resuming tables
 
-    async def create(self, spec: str, players, seats, seed=None) -> tuple[LiveTable, str, dict[int, str]]:
+    async def create(self, spec: object, players, seats, seed=None) -> tuple[LiveTable, str, dict[int, str]]:
         """A new table; returns it, the host's secret and each human seat's secret."""
         variant = self.variants.get(spec) if isinstance(spec, str) else None
         if variant is None:

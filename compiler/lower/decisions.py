@@ -94,7 +94,8 @@ class DecisionLowering:
                         for gi in range(len(self.plan.gems))]
                 if mine == tests:
                     bits = tuple(bin(m).count("1") for m in range(1 << len(tests)))
-                    self.add_helper(Assign(("_BITS",), repr(bits), note=comment("the number of colours in each bitmask")))
+                    self.add_helper(Assign(("_BITS",), repr(bits),
+                                           note=comment("the number of colours in each bitmask")))
                     local = f"bits_{k}"
                     return _substitute(node, x, Name(local, x.span)), \
                         {**self.env, local: ("var", "int", f"_BITS[mask_{k}]")}, local
@@ -113,7 +114,7 @@ class DecisionLowering:
 
     def reads_attribute(self, param: str, attr: str, in_effects: bool = False) -> bool:
         """Does the condition or a price (and, with `in_effects`, an effect) of this decision read `param.attr`?"""
-        nodes = [self.d.condition] + [p.price for p in self.d.params if p.price is not None]
+        nodes: list = [self.d.condition] + [p.price for p in self.d.params if p.price is not None]  # Expr, Stmt
         if in_effects:
             nodes += self.d.effects
         return any(isinstance(x, Attribute) and x.name == attr and x.obj == Name(param, None)
@@ -152,7 +153,9 @@ class DecisionLowering:
         """Per gem: the test that the player is short of it, the shortfall, and the price when
         the test compares it with a local (None where it computes a difference first)."""
         gems = range(len(self.plan.gems))
-        terms, over, lefts = [], [], []
+        terms: list[str] = []
+        over: list[str] = []
+        lefts: list[str | None] = []
         if covered:
             rights = tuple(compiler.expr(inner.right, {**self.env, "c": ("const", "colour", gi)}) for gi in gems)
             cover = self.plan.cover_names.setdefault(rights, "w" if not self.plan.cover_names
@@ -307,6 +310,7 @@ class DecisionLowering:
     def payopts(self) -> list:
         """def _payopts_NAME(g, args): the payments (indexes) the rules accept for this purchase."""
         d, deferred = self.d, self.dp.deferred
+        assert deferred is not None  # written only for a decision whose payment is deferred
         p = deferred.param
         name = spec_name("p_", p.name, p.span)
         body = standard_locals() + self.bind_params("args", self.dp.id_layouts)

@@ -378,9 +378,9 @@ class ExprCompiler:
             case When(test=test, then=then, otherwise=otherwise):
                 test_code = self.expr(test, env)
                 self.when_bounds.append((token_bounds(test, self.values), len(self.loops)))
-                body = self.stmt(then, env)
+                then_code = self.stmt(then, env)
                 self.when_bounds.pop()
-                return [If(test_code, body, self.stmt(otherwise, env) if otherwise is not None else [])]
+                return [If(test_code, then_code, self.stmt(otherwise, env) if otherwise is not None else [])]
             case Effect(name=name, args=args):
                 return self.effect(name, args, env, node)
         return []
@@ -473,7 +473,8 @@ class ExprCompiler:
             held = "in the supply" if name == "take" else "held by the player"
             message = f": only %d %s token(s) {held}"
             out.append(If(f"{source}[{a[0]}] < {amount}",
-                          [Raise(rule_error(effect_located(node, name), message, f"{source}[{a[0]}], COLOURS[{a[0]}]"))]))
+                          [Raise(rule_error(effect_located(node, name), message,
+                                            f"{source}[{a[0]}], COLOURS[{a[0]}]"))]))
         return out + [Assign((f"{source}[{a[0]}]",), amount, "-="), Assign((f"{dest}[{a[0]}]",), amount, "+=")]
 
     def _refill(self, p: str) -> list:
@@ -497,7 +498,8 @@ class ExprCompiler:
             out.append(If(f"{p}_S{gi}", [Assign((f"tok[{gi}]",), f"{p}_S{gi}", "-="),
                                          Assign((f"sup[{gi}]",), f"{p}_S{gi}", "+=")]))
         wild = len(self.plan.gems)
-        out.append(If(f"{p}_GT", [Assign((f"tok[{wild}]",), f"{p}_GT", "-="), Assign((f"sup[{wild}]",), f"{p}_GT", "+=")]))
+        out.append(If(f"{p}_GT", [Assign((f"tok[{wild}]",), f"{p}_GT", "-="),
+                                  Assign((f"sup[{wild}]",), f"{p}_GT", "+=")]))
         return out
 
     def _acquire(self, p: str, origin: str) -> list:

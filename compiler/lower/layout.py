@@ -140,6 +140,8 @@ def payment_vectors(gems: int, max_gold: int) -> list[tuple[int, ...]]:
 
 def layout_param(param: Param, plan: "EnginePlan") -> ParamLayout:
     gems, colours = plan.gems, plan.colours
+    values: list  # ints, gem subsets, (level, slot) pairs or levels, by domain; None for "no choice"
+    labels: list[str]
     if param.domain == "gem":
         values, labels = list(range(len(gems))), list(gems)
     elif param.domain == "colour":

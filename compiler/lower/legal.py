@@ -267,9 +267,9 @@ class LegalLowering:
         if p.domain == "face_up":
             if p.optional:
                 raise LoweringBug("an optional face_up is not supported", p.span)
-            loop = self._face_up(p, stride, terms)
-            into.append(loop)
-            return self.emit(k + 1, loop.body, True), [f"{loop.name}_ID"]
+            face_up = self._face_up(p, stride, terms)
+            into.append(face_up)
+            return self.emit(k + 1, face_up.body, True), [f"{face_up.name}_ID"]
         loop, idx = self._loop(k, lay, into)
         if p.optional and p.domain not in ("gem", "colour"):
             raise LoweringBug(f"an optional choice of domain {p.domain} is not supported", p.span)

@@ -37,7 +37,8 @@ def expanded(loop: FaceUpLoop, plan: EnginePlan) -> list:
     elif read & set(gems):
         inner.append(Assign((unpacking(gems),), f"CARD_COST[{name}]", pure=True))
     head = f"{loop.first + ' + ' if loop.first else ''}{name}_LI * {loop.row_stride}"
-    return [For(f"{name}_LI, _row", "enumerate(g.market)", [Assign((f"{name}_ID",), head), For(name, "_row", inner + loop.body)])]
+    return [For(f"{name}_LI, _row", "enumerate(g.market)",
+                [Assign((f"{name}_ID",), head), For(name, "_row", inner + loop.body)])]
 
 
 def _contains_append(node) -> bool:

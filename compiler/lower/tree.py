@@ -127,15 +127,14 @@ class Table:
     note: Code
 
 
-def _text(value, what: str) -> str:
-    if value is not None and not isinstance(value, Code):
+def _text(value, what: str) -> Code:
+    if not isinstance(value, Code):
         raise TypeError(f"{what} is not Code (made by compiler.pysource): {value!r}")
     return value
 
 
 def _noted(line: str, note) -> str:
-    note = _text(note, "a comment")
-    return f"{line}  # {note}" if note is not None else line
+    return f"{line}  # {_text(note, 'a comment')}" if note is not None else line
 
 
 def render(nodes, depth: int = 0) -> str:

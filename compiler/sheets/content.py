@@ -48,7 +48,9 @@ class Grid:
 class Part:
     """One block of a section: a paragraph list, a bullet/numbered list, a sub-heading or a table."""
 
-    kind: str  # "para", "list", "steps" (numbered), "heading", "grid", "qa" (lead: a question), "picture" (HTML and PDF only)
+    # "para", "list", "steps" (numbered), "heading", "grid", "qa" (lead: a question),
+    # "picture" (HTML and PDF only)
+    kind: str
     items: list[Item] = field(default_factory=list)
     grid: Grid | None = None
     title: str = ""
@@ -232,13 +234,13 @@ class Builder:
         sections = [self.glance(), self.scoring(), self.setup(), self.turn()]
         sections += [s for s in (self.tokens(), self.reserving(), self.buying(), self.nobles()) if s is not None]
         sections += [self.ending(), self.worked_example(), self.faq(), self.mistakes()]
-        sections = [s for s in sections if s is not None and s.parts]
+        shown = [s for s in sections if s is not None and s.parts]
         return Sheet(
             lang=self.lang, title=title, subtitle=subtitle, source=shown_path(r.source.path), sha256=r.source.sha256,
             bases=bases, source_line=source_line,
             house_title=self.text("sheet.house.title"),
             house_intro=self.text("sheet.house.intro", mark=self.text("sheet.mark")) if self.groups else "",
-            house=self.house_rules(), sections=sections,
+            house=self.house_rules(), sections=shown,
             labels={"mark": self.text("sheet.mark"), "lang": self.lang, "note": self.text("sheet.note"),
                     "colon": self.text("sheet.colon"), "in_english": self.text("sheet.in_english")},
             summary_title=self.text("sheet.summary.title"), summary=self.summary(),
@@ -359,7 +361,8 @@ class Builder:
         title = self.text("sheet.picture.table", n=row.players, players=row.players,
                           nobles=self.count("noun.noble", row.nobles), face_up=self.count("noun.card", row.face_up),
                           gems=self.count("noun.token", row.gems),
-                          gold=self.count("noun.token.lit", row.gold, colour=self.t.form(f"colour.{r.wild}.adj", row.gold)))
+                          gold=self.count("noun.token.lit", row.gold,
+                                          colour=self.t.form(f"colour.{r.wild}.adj", row.gold)))
         levels = tuple(reversed(r.levels))
         return pictures.TablePicture(
             title=sentence(title), caption=self.text("sheet.picture.table_caption", players=row.players, n=row.players),
@@ -375,7 +378,7 @@ class Builder:
             for key in (f"colour.{colour}", f"colour.{colour}.adj"):
                 if self.table.has(key):
                     entry = self.table.entries[key]
-                    texts += list(entry.values()) if isinstance(entry, dict) else [entry]
+                    texts += [entry] if isinstance(entry, str) else list(entry.values())
         return pictures.words(forms)
 
     # ------------------------------------------------------------------ the turn summary box
@@ -448,7 +451,8 @@ class Builder:
         items = [
             Item(sentence(self.text("sheet.setup.decks", n=len(r.levels), decks=join(self.t, decks)))),
             Item(sentence(self.text("sheet.setup.nobles", n=len(r.nobles)))),
-            Item(sentence(self.text("sheet.setup.tokens", colours=join(self.t, [self.text(f"colour.{c}") for c in r.gems]),
+            Item(sentence(self.text("sheet.setup.tokens",
+                                    colours=join(self.t, [self.text(f"colour.{c}") for c in r.gems]),
                                     n=len(r.gems)))),
         ]
         parts.append(Part("list", items))
@@ -504,7 +508,8 @@ class Builder:
         paths = self.decision_paths(d, "end_of_turn" if is_step else "actions")
         said = self.idiom(d, is_step)
         if said is not None:
-            return self.note_item(" ".join(sentence(x) for x in said), self.headline(d, index, is_step), self.marks(*paths), d.note)
+            return self.note_item(" ".join(sentence(x) for x in said), self.headline(d, index, is_step),
+                                  self.marks(*paths), d.note)
         sentences = []
         if is_step and d.while_ is not None:
             sentences.append(sentence(self.text("sheet.step.while", cond=p.condition(d.while_))))
@@ -558,8 +563,9 @@ class Builder:
             parts.append(Part("para", [self.rare_item(d, i) for i, d in stuck]))
         if r.steps:
             steps = [d for d in r.steps if d is not self.limit_step() and "visit" not in effect_names(d.effects)]
+            headlines = join(self.t, [self.headline(d, i + 1, True) for i, d in enumerate(r.steps)])
             parts.append(Part("para", [Item(sentence(self.text("sheet.turn.steps", n=len(r.steps),
-                                                               items=join(self.t, [self.headline(d, i + 1, True) for i, d in enumerate(r.steps)]))))]))
+                                                               items=headlines)))]))
             if steps:
                 parts.append(Part("list", [self.decision_item(d, r.steps.index(d) + 1, "end_of_turn", True, False)
                                            for d in steps]))
@@ -609,7 +615,8 @@ class Builder:
             if bought is not None:
                 facts.append(Item(sentence(self.purchase_text(bought)), self.text("sheet.example.lead")))
         facts.append(Item(sentence(self.text("sheet.buy.bonus")), self.text("sheet.buy.bonus_lead")))
-        facts.append(Item(sentence(self.text("sheet.buy.wild", n=1)), capitalise(self.text(f"colour.{self.rules.wild}"))))
+        facts.append(Item(sentence(self.text("sheet.buy.wild", n=1)),
+                          capitalise(self.text(f"colour.{self.rules.wild}"))))
         parts.append(Part("para", facts))
         return Section("buy", self.text("sheet.buy.title"), parts)
 
@@ -663,7 +670,8 @@ class Builder:
         ranking = []
         w = r.winners
         if not (isinstance(w.eligible, Bool) and w.eligible.value):
-            ranking.append(Item(sentence(self.text("sheet.winner.eligible", cond=self.you_player().condition(w.eligible))),
+            ranking.append(Item(sentence(self.text("sheet.winner.eligible",
+                                                   cond=self.you_player().condition(w.eligible))),
                                 "", self.marks("winners.eligible")))
         for i, level in enumerate(w.ranking):
             key = "sheet.rank.level_first" if i == 0 else "sheet.rank.level_next"
@@ -723,9 +731,10 @@ class Builder:
             cond = self.named("sheet.example.a").condition(s.trigger.when)
             items.append(Item(sentence(self.text("sheet.example.trigger", cond=cond,
                                                  finish=self.text(f"sheet.finish.{s.trigger.finish}"))),
-                              "", self.marks(f"end.{s.trigger.name}", *(f"values.{v}" for v in value_names(r, [s.trigger.when])))))
+                              "", self.marks(f"end.{s.trigger.name}",
+                                             *(f"values.{v}" for v in value_names(r, [s.trigger.when])))))
             last = example.last_card(ben) if ben is not None else None
-            if s.trigger.finish == "complete_round" and last is not None:
+            if s.trigger.finish == "complete_round" and ben is not None and last is not None:
                 items.append(Item(sentence(self.text(
                     "sheet.example.final_round", **names, worth=self.count("noun.point", last.points),
                     total=self.count("noun.point", ben.attribute("prestige")))), "",
@@ -740,7 +749,8 @@ class Builder:
                 lm = self.marks(f"winners.ranking.{out.level.name}")
                 marks += lm
                 if out.winner is None:
-                    steps.append(Item(sentence(self.text("sheet.example.level_tie", level=phrase, x=out.values[0])), "", lm))
+                    steps.append(Item(sentence(self.text("sheet.example.level_tie", level=phrase,
+                                                         x=out.values[0])), "", lm))
                 else:
                     winner, loser = (a_forms, b_forms) if out.winner == 0 else (b_forms, a_forms)
                     wv, lv = out.values[out.winner], out.values[1 - out.winner]
@@ -767,10 +777,12 @@ class Builder:
         step, limit = held_limit(r)
         if step is not None:
             returns_any = any(p.domain == "colour" for p in step.params)
-            items.append(Item(sentence(self.text("sheet.faq.limit.a_any" if returns_any else "sheet.faq.limit.a", n=limit,
+            items.append(Item(sentence(self.text("sheet.faq.limit.a_any" if returns_any else "sheet.faq.limit.a",
+                                                 n=limit,
                                                  wild=wild)),
                               self.text("sheet.faq.limit.q", n=limit),
-                              self.marks(f"end_of_turn.{step.name}", *(f"values.{v}" for v in value_names(r, [step.while_])))))
+                              self.marks(f"end_of_turn.{step.name}",
+                                         *(f"values.{v}" for v in value_names(r, [step.while_])))))
         gold_if_left = [d for d in r.actions if effect_names(d.effects) & {"reserve", "reserve_top"}
                         and self.wild_only_if_left(d)]
         if gold_if_left:
@@ -873,7 +885,8 @@ class Builder:
             kind = "remove" if "remove" in kinds else "add" if "add" in kinds else "set"
             if kind == "set" and all(c.path == f"{group}.position" for c in changes):
                 kind = "move"  # only its place in the order changed (before/after)
-            notes, notes_en = [], []
+            notes: list[str] = []
+            notes_en: list[str] = []
             for c in changes:
                 note = self.spec_text(c.note)
                 into = notes_en if self.is_english_only(c.note) else notes
@@ -922,7 +935,9 @@ class Builder:
             d = now or was
             if d is None:
                 return self.text("sheet.house.other"), ""
-            collection = (r if now else self.base).actions if section == "actions" else (r if now else self.base).steps
+            owner = r if now else self.base
+            assert owner is not None  # `was` (not None when `now` is) came from the base
+            collection = owner.actions if section == "actions" else owner.steps
             lead = self.headline(d, collection.index(d) + 1, section == "end_of_turn")
             if now is None:
                 return lead, ""
@@ -933,11 +948,11 @@ class Builder:
             users = self.value_users(v.name if v else group.split(".")[1])
             # told by a rule that is not a house rule of its own, when one uses it
             users = [u for u in users if u[0] not in self.groups] + [u for u in users if u[0] in self.groups]
-            users = [(headline, phrase) for _, headline, phrase in users]
-            lead = users[0][0] if users else self.text("sheet.house.value")
+            told = [(headline, phrase) for _, headline, phrase in users]
+            lead = told[0][0] if told else self.text("sheet.house.value")
             if now is None:
                 return lead, ""
-            text = users[0][1] if users else str(now.value)
+            text = told[0][1] if told else str(now.value)
             if was is not None and was.value != now.value:
                 text = self.text("sheet.house.was", text=text, old=was.value)
             return lead, sentence(text)
@@ -956,7 +971,8 @@ class Builder:
             if now is None:
                 return lead, ""
             cond = self.you().condition(now.when)
-            return lead, sentence(self.text("sheet.end.trigger", cond=cond, finish=self.text(f"sheet.finish.{now.finish}")))
+            return lead, sentence(self.text("sheet.end.trigger", cond=cond,
+                                            finish=self.text(f"sheet.finish.{now.finish}")))
         if group.startswith("winners.ranking."):
             lv = now or was
             lead = self.text("sheet.rank.title")
@@ -993,7 +1009,8 @@ class Builder:
         for e in r.end:
             if name in value_names(r, [e.when]):
                 out.append((f"end.{e.name}", self.text("sheet.house.end"), self.text(
-                    "sheet.end.trigger", cond=self.you().condition(e.when), finish=self.text(f"sheet.finish.{e.finish}"))))
+                    "sheet.end.trigger", cond=self.you().condition(e.when),
+                    finish=self.text(f"sheet.finish.{e.finish}"))))
         return out
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from ..expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditional, Index, Int, Logic, Name,
                     Unary)
-from ..model import Card, Noble, RankLevel, Rules
+from ..model import Card, EndTrigger, Noble, RankLevel, Rules
 
 
 class Unsupported(Exception):
@@ -157,7 +157,7 @@ class Scoring:
     anna: Player
     ben: Player | None
     target: int | None  # the prestige that triggers the end, if a trigger says so
-    trigger: object | None  # that EndTrigger
+    trigger: EndTrigger | None
     levels: list[LevelOutcome] = field(default_factory=list)
     decided: int | None = None  # index into levels of the deciding level
     complete: bool = True  # every level could be evaluated

@@ -30,12 +30,16 @@ and ``{x_acc}`` (object); English, French and Dutch mostly use the same text for
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Any, Mapping
 
 from ..expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditional, Effect, ForEach, Index, Int,
                     Logic, Name, Unary, When, walk)
 from ..model import Decision, Rules
 from . import tables
+
+Fields = dict[str, Any]
+"""A phrase's named forms, spread into a message's fields (`text(key, **fields)`). Any, not str: a
+spread dict[str, str] would be matched by mypy against `text`'s `n: int | None` as well."""
 
 CASES = ("", "_of", "_in", "_acc")  # "_name" is a fifth form of a colour written by name
 _CASE_KEYS = ("", ".of", ".in", ".acc")
@@ -263,29 +267,30 @@ class Phraser:
 
     # ------------------------------------------------------------------ references
 
-    def forms(self, key: str, **fields) -> dict[str, str]:
+    def forms(self, key: str, **fields) -> Fields:
         """The four case forms of a reference phrase, keyed '', '_of', '_in', '_acc'."""
         return {case: self.t.text(key + suffix, **fields) for case, suffix in zip(CASES, _CASE_KEYS, strict=True)}
 
-    def each(self, coll_key: str) -> dict[str, str]:
+    def each(self, coll_key: str) -> Fields:
         """'each gem colour' and 'the gem colours' in their four forms (each, each_of..., all, all_of...)."""
-        return {**self.named("each", self.forms(f"{coll_key}.each")), **self.named("all", self.forms(f"{coll_key}.all"))}
+        return {**self.named("each", self.forms(f"{coll_key}.each")),
+                **self.named("all", self.forms(f"{coll_key}.all"))}
 
-    def named(self, prefix: str, forms: Mapping[str, str]) -> dict[str, str]:
+    def named(self, prefix: str, forms: Mapping[str, str]) -> Fields:
         return {prefix + case: text for case, text in forms.items()}
 
-    def ref_forms(self, ref: Ref) -> dict[str, str]:
+    def ref_forms(self, ref: Ref) -> Fields:
         return {case: text + ref.suffix for case, text in self.forms(ref.key, **ref.fields).items()}
 
-    def thing(self, node) -> dict[str, str]:
+    def thing(self, node) -> Fields:
         """A non-number value (colour, card, level, noble, payment, player) in its four forms."""
         kind = self.kind(node)
         match node:
             case Name(id=i) if i in self.rules.colours and i not in self.scope:
                 name = self.t.text(f"colour.{i}")
                 return {case: name for case in CASES}
-            case Name(id=i) if self.lookup(i) is not None:
-                return self.ref_forms(self.lookup(i))
+            case Name(id=i) if (ref := self.lookup(i)) is not None:
+                return self.ref_forms(ref)
             case Name(id=i) if i in _COLLECTIONS:
                 return self.forms(f"coll.{i}.all")
             case Attribute(obj=o, name="bonus") if kind == COLOUR:
@@ -299,19 +304,20 @@ class Phraser:
             return {case: text for case in CASES}
         raise PhraseError(f"cannot phrase {type(node).__name__} as a value")
 
-    def colour(self, node) -> tuple[str, dict[str, object]]:
+    def colour(self, node) -> tuple[str, Fields]:
         """('lit', {colour: adjective}) for a colour written by name, else ('ref', four forms)."""
         if isinstance(node, Name) and node.id in self.rules.colours and node.id not in self.scope:
-            return "lit", {"colour": self.t.form(f"colour.{node.id}.adj"), "colour_name": self.t.text(f"colour.{node.id}")}
+            return "lit", {"colour": self.t.form(f"colour.{node.id}.adj"),
+                           "colour_name": self.t.text(f"colour.{node.id}")}
         return "ref", self.named("colour", self.thing(node))
 
-    def level(self, node) -> dict[str, str]:
+    def level(self, node) -> Fields:
         """A level: 'level 2', 'the chosen level', 'that level', 'the level of the card'."""
         v = self.const(node)
         if v is not None:
             return self.named("level", self.forms("ref.level.number", n=v))
-        if isinstance(node, Name) and self.lookup(node.id) is not None:
-            return self.named("level", self.ref_forms(self.lookup(node.id)))
+        if isinstance(node, Name) and (ref := self.lookup(node.id)) is not None:
+            return self.named("level", self.ref_forms(ref))
         if isinstance(node, Attribute) and node.name == "level":
             return self.named("level", self.forms("q.card.level.ref", **self.named("card", self.thing(node.obj))))
         if isinstance(node, Conditional):  # "level 2 if ..., otherwise level 1"
@@ -319,7 +325,7 @@ class Phraser:
             return {key: self.t.text("value.if", then=a[key], test=test, otherwise=b[key]) for key in a}
         return self.named("level", self.forms("ref.level.whose", x=self.number(node)))
 
-    def player(self, node) -> tuple[str, dict[str, str]]:
+    def player(self, node) -> tuple[str, Fields]:
         """('you', {}) or ('they', {who, who_of, who_in, who_acc})."""
         if isinstance(node, Name):
             ref = self.lookup(node.id)
@@ -348,12 +354,13 @@ class Phraser:
             case Name(id="nobles_left" | "player_count" | "passes" as i) if i not in self.scope:
                 return f"q.{i}.count", {"nobles_left": "noun.noble", "player_count": "noun.player",
                                         "passes": "noun.pass"}[i], {}
-            case Call(func="size", args=(Name(id=i),)) if (self.lookup(i) or Ref("", "")).kind == COLOURS:
-                return "q.size_chosen.count", "noun.colour", self.named("set", self.ref_forms(self.lookup(i)))
+            case Call(func="size", args=(Name(id=i),)) if (ref := self.lookup(i) or Ref("", "")).kind == COLOURS:
+                return "q.size_chosen.count", "noun.colour", self.named("set", self.ref_forms(ref))
             case Attribute(obj=o, name=attr) if attr in _COUNTED and self.kind(o) == PLAYER:
                 person, who = self.player(o)
                 return f"attr.{attr}.{person}.count", f"attr.{attr}.noun", who
-            case Index(obj=Attribute(obj=o, name=attr), index=c) if attr in ("tokens", "bonus") and self.kind(o) == PLAYER:
+            case Index(obj=Attribute(obj=o, name=attr), index=c) if (attr in ("tokens", "bonus")
+                                                                     and self.kind(o) == PLAYER):
                 person, who = self.player(o)
                 variant, fields = self.colour(c)
                 return f"attr.{attr}.{person}.count", f"attr.{attr}.noun.{variant}", {**who, **fields}
@@ -435,7 +442,7 @@ class Phraser:
                 return t.text("op.neg", a=self.number(o))
             case Conditional(test=test, then=a, otherwise=b):
                 return t.text("value.if", test=self.condition(test), then=self.number(a), otherwise=self.number(b))
-            case Name(id=i) if self.lookup(i) is not None and self.lookup(i).kind == LEVEL:
+            case Name(id=i) if (ref := self.lookup(i)) is not None and ref.kind == LEVEL:
                 return self.level(node)["level"]
         raise PhraseError(f"cannot phrase {type(node).__name__} as a number")
 

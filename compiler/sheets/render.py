@@ -96,7 +96,7 @@ def css_string(text) -> Markup:
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(HERE / "templates")),
-        autoescape=lambda name: bool(name) and name.endswith(".html.j2"),
+        autoescape=lambda name: name is not None and name.endswith(".html.j2"),
         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined)
     env.filters["md"] = md_escape
@@ -123,7 +123,8 @@ def html(sheet: Sheet, rules: Rules) -> str:
 
 def _tidy(text: str) -> str:
     """At most one blank line in a row, one newline at the end."""
-    lines, blank = [], False
+    lines: list[str] = []
+    blank = False
     for line in text.splitlines():
         line = line.rstrip()
         if not line:

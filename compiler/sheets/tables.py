@@ -103,7 +103,7 @@ def read(path: Path, lang: str) -> Table:
             entries[name] = value.value
         elif isinstance(value, source.MapNode) and all(
                 isinstance(v, source.ScalarNode) and isinstance(v.value, str) for _, v in value.items()):
-            forms = {str(k.value): str(v.value) for k, v in value.items()}
+            forms = {str(k.value): str(v.value) for k, v in value.items() if isinstance(v, source.ScalarNode)}
             wrong = [f for f in forms if f not in categories]
             if wrong:
                 problems.append(Diagnostic(
