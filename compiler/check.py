@@ -182,8 +182,9 @@ class Checker:
         title = self.text(root, "title")
         description = self.text(root, "description", required=False)
         first_player = self.text(root, "first_player", required=False)
-        if root.get("first_player") is not None:  # where it is said (diff shows it)
-            self.spans["first_player"] = root.get("first_player").span
+        said = root.get("first_player")
+        if said is not None:  # where it is said (diff shows it)
+            self.spans["first_player"] = said.span
         gems, wild = self.components()
         kinds = self.tables(gems, wild)
         self.types = Inferrer(self.r, gems, wild, kinds)

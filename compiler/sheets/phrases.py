@@ -454,7 +454,7 @@ class Phraser:
             case Bool(value=v):
                 return t.text("cond.always" if v else "cond.never")
             case Logic(op=op):
-                items = []
+                items: list[str] = []
                 for part in self.chain(node, op):
                     text = self.condition(part)
                     if isinstance(part, Logic):  # the other operator, nested
