@@ -20,9 +20,9 @@ from . import kinds as kinds_mod
 from . import notation as notation_mod
 from .flow import card_flow, pay_flow
 from .diagnostics import CompileError, Reporter, SourceMap, Span, did_you_mean
-from .expr import Bool, Origin, parse_expr, parse_stmt
+from .expr import Bool, Effect, Origin, parse_expr, parse_stmt, walk
 from .model import (DOMAINS, FINISHES, LENGTH_CAP, PREFERS, RESOLVES, REPEATS, Decision, EndTrigger, Kind, Param,
-                    PlayerCount, RankLevel, Rules, Text, Value, Winners)
+                    PlayerCount, RankLevel, Rules, SetupBlock, Text, Value, Winners)
 from .overlay import Resolved
 from .source import MapNode, Node, ScalarNode, SeqNode
 from .types import (BOOL, DOMAIN_TYPES, GEM, GLOBALS, INT, PLAYER, AGGREGATES, EFFECTS, FUNCTIONS, Inferrer,
@@ -183,6 +183,7 @@ class Checker:
         facts = self.facts(gems, wild, cards, nobles, levels, players, values)
         actions = self.decisions(root, "actions", scope, facts, is_step=False)
         steps = self.decisions(root, "end_of_turn", scope, facts, is_step=True, required=False)
+        setup = self.setup_blocks(scope, facts)
         end = self.end_triggers(scope, facts)
         winners = self.winners(scope, facts)
         interpretations = self.interpretations()
@@ -198,7 +199,7 @@ class Checker:
             bases=self.resolved.bases, gems=gems, wild=wild, levels=levels, cards=cards, nobles=nobles,
             players=players, values=values, actions=actions, steps=steps, end=end, winners=winners,
             interpretations=interpretations, changes=self.resolved.changes, spans=dict(self.spans), kinds=kinds,
-            first_player=first_player if first_player.en else None)
+            first_player=first_player if first_player.en else None, setup=setup)
 
     def components(self) -> tuple[tuple[str, ...], str]:
         comp = self.node(self.root, "components", MapNode)
@@ -646,6 +647,45 @@ class Checker:
                              f"{other.name}); make their notations differ", span)
 
     # ------------------------------------------------------------------ end and winners
+
+    def setup_blocks(self, scope_names, facts) -> tuple[SetupBlock, ...]:
+        """The `setup` section: blocks of effects run once after the deal. Setup asks nobody, so
+        no block has choices; every effect acts for a player, so a block names `me` (and may
+        carry effects) only when it runs for each player (E552)."""
+        table = self.node(self.root, "setup", MapNode, required=False)
+        out = []
+        for key, entry in table.entries if table else ():
+            if not isinstance(entry, MapNode):
+                self.r.error("E103", f"setup block '{key.value}' must be a mapping", entry.span)
+                continue
+            where = f" in setup block '{key.value}'"
+            self.spans[f"setup.{key.value}"] = key.span
+            each_player, _ = self.scalar(entry, "each_player", bool, required=False, default=False, where=where)
+            scope = Scope({**scope_names, "me": PLAYER}) if each_player else Scope(dict(scope_names))
+            effects = []
+            before = len(self.r.diagnostics)
+            effects_node = self.node(entry, "effects", SeqNode, where=where)
+            for item in effects_node.items if effects_node else ():
+                stmt = self.statement(item, "effect")
+                if stmt is None:
+                    continue
+                acting = next((x for x in walk(stmt) if isinstance(x, Effect)), None)
+                if acting is not None and not each_player:
+                    self.r.error("E552", f"effect '{acting.name}'{where} acts for a player, and this block runs once "
+                                 "for nobody in particular", acting.span,
+                                 "give the block 'each_player: true' to run it once for each player in seat order")
+                    continue
+                self.types.statement(stmt, scope)
+                effects.append(stmt)
+            if len(self.r.diagnostics) == before:
+                self.r.extend(card_flow(effects, ()))
+                for stmt in effects:
+                    self.r.extend(bounds_mod.hazards(stmt, bounds_mod.Bounds(facts)))
+            if effects_node is not None:
+                self.spans[f"setup.{key.value}.effects"] = effects_node.span
+            out.append(SetupBlock(str(key.value), self.text(entry, "title"), tuple(effects), key.span,
+                                  bool(each_player), self.note(entry)))
+        return tuple(out)
 
     def end_triggers(self, scope_names, facts) -> tuple[EndTrigger, ...]:
         table = self.node(self.root, "end", MapNode)
