@@ -20,7 +20,7 @@ from . import kinds as kinds_mod
 from . import notation as notation_mod
 from .flow import card_flow, pay_flow
 from .diagnostics import CompileError, Reporter, SourceMap, Span, did_you_mean
-from .expr import Bool, Effect, Origin, parse_expr, parse_stmt, walk
+from .expr import Bool, Effect, Int, Name, Origin, parse_expr, parse_stmt, walk
 from .model import (DOMAINS, FINISHES, LENGTH_CAP, PREFERS, RESOLVES, REPEATS, Decision, EndTrigger, Kind, Param,
                     PlayerCount, RankLevel, Rules, SetupBlock, Text, Value, Winners)
 from .overlay import Resolved
@@ -184,6 +184,8 @@ class Checker:
         actions = self.decisions(root, "actions", scope, facts, is_step=False)
         steps = self.decisions(root, "end_of_turn", scope, facts, is_step=True, required=False)
         setup = self.setup_blocks(scope, facts)
+        if not self.r.has_errors:
+            self.setup_overdraws(setup, players, cards, gems, wild)
         end = self.end_triggers(scope, facts)
         winners = self.winners(scope, facts)
         interpretations = self.interpretations()
@@ -687,6 +689,27 @@ class Checker:
                                   bool(each_player), self.note(entry)))
         return tuple(out)
 
+    def setup_overdraws(self, setup, players, cards, gems, wild) -> None:
+        """Setup that takes more tokens than the supply holds, or reserves more cards than a
+        deck holds after the deal, at some player count (E552): said by `check`, not found by
+        the first `new_game`. Counts the effects with constant arguments outside any `if` or
+        `for`; the others are guarded when they run (a RuleError at the effect)."""
+        colours = gems + (wild,)
+        for pc in players:
+            supply = {c: pc.gems for c in gems} | {wild: pc.gold}
+            decks: dict[int, int] = {}
+            for card in cards:
+                decks[card.level] = decks.get(card.level, 0) + 1
+            decks = {level: n - pc.face_up for level, n in decks.items()}
+            for block in setup:
+                for _ in range(pc.players if block.each_player else 1):
+                    for stmt in block.effects:
+                        problem = _setup_draw(stmt, colours, supply, decks)
+                        if problem:
+                            self.r.error("E552", f"setup {problem} with {pc.players} players", stmt.span,
+                                         "the setup blocks run in order, each_player blocks once for each player")
+                            return
+
     def end_triggers(self, scope_names, facts) -> tuple[EndTrigger, ...]:
         table = self.node(self.root, "end", MapNode)
         out = []
@@ -774,6 +797,26 @@ class Checker:
 
 
 PAY_STEP = "the payment step"
+
+
+def _setup_draw(stmt, colours, supply: dict, decks: dict) -> str:
+    """Apply one setup effect with constant arguments to the counts of the supply and the
+    decks; what it cannot take, in words ('' when it can, or when its arguments are not constants)."""
+    if not isinstance(stmt, Effect):
+        return ""
+    args = stmt.args
+    if stmt.name in ("take", "put_back") and len(args) == 2 and isinstance(args[0], Name) \
+            and args[0].id in colours and isinstance(args[1], Int):
+        if stmt.name == "take":
+            supply[args[0].id] -= args[1].value
+            if supply[args[0].id] < 0:
+                return f"takes more {args[0].id} tokens than the supply holds"
+        return ""
+    if stmt.name == "reserve_top" and len(args) == 1 and isinstance(args[0], Int) and args[0].value in decks:
+        decks[args[0].value] -= 1
+        if decks[args[0].value] < 0:
+            return f"reserves more cards of level {args[0].value} than its deck holds after the deal"
+    return ""
 
 
 def payment_count(gems: int, gold: int) -> int:
