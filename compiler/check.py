@@ -22,9 +22,9 @@ from . import kinds as kinds_mod
 from . import notation as notation_mod
 from .flow import card_flow, pay_flow
 from .diagnostics import CompileError, Reporter, SourceMap, Span, did_you_mean
-from .expr import Bool, Origin, parse_expr, parse_stmt
+from .expr import Bool, Effect, Int, Name, Origin, parse_expr, parse_stmt, walk
 from .model import (DOMAINS, FINISHES, LENGTH_CAP, PREFERS, RESOLVES, REPEATS, Decision, EndTrigger, Kind, Param,
-                    PlayerCount, RankLevel, Rules, Text, Value, Winners)
+                    PlayerCount, RankLevel, Rules, SetupBlock, Text, Value, Winners)
 from .overlay import Resolved
 from .source import MapNode, Node, ScalarNode, SeqNode
 from .types import (BOOL, DOMAIN_TYPES, GEM, GLOBALS, INT, PLAYER, AGGREGATES, EFFECTS, FUNCTIONS, Inferrer,
@@ -201,6 +201,9 @@ class Checker:
         facts = self.facts(gems, wild, cards, nobles, levels, players, values)
         actions = self.decisions(root, "actions", scope, facts, is_step=False)
         steps = self.decisions(root, "end_of_turn", scope, facts, is_step=True, required=False)
+        setup = self.setup_blocks(scope, facts)
+        if not self.r.has_errors:
+            self.setup_overdraws(setup, players, cards, gems, wild)
         end = self.end_triggers(scope, facts)
         winners = self.winners(scope, facts)
         interpretations = self.interpretations()
@@ -216,7 +219,7 @@ class Checker:
             bases=self.resolved.bases, gems=gems, wild=wild, levels=levels, cards=cards, nobles=nobles,
             players=players, values=values, actions=actions, steps=steps, end=end, winners=winners,
             interpretations=interpretations, changes=self.resolved.changes, spans=dict(self.spans), kinds=kinds,
-            first_player=first_player if first_player.en else None)
+            first_player=first_player if first_player.en else None, setup=setup)
 
     def components(self) -> tuple[tuple[str, ...], str]:
         comp = self.node(self.root, "components", MapNode)
@@ -674,6 +677,66 @@ class Checker:
 
     # ------------------------------------------------------------------ end and winners
 
+    def setup_blocks(self, scope_names, facts) -> tuple[SetupBlock, ...]:
+        """The `setup` section: blocks of effects run once after the deal. Setup asks nobody, so
+        no block has choices; every effect acts for a player, so a block names `me` (and may
+        carry effects) only when it runs for each player (E552)."""
+        table = self.node(self.root, "setup", MapNode, required=False)
+        out = []
+        for key, entry in table.entries if table else ():
+            if not isinstance(entry, MapNode):
+                self.r.error("E103", f"setup block '{key.value}' must be a mapping", entry.span)
+                continue
+            where = f" in setup block '{key.value}'"
+            self.spans[f"setup.{key.value}"] = key.span
+            each_player, _ = self.scalar(entry, "each_player", bool, required=False, default=False, where=where)
+            scope = Scope({**scope_names, "me": PLAYER}) if each_player else Scope(dict(scope_names))
+            effects = []
+            before = len(self.r.diagnostics)
+            effects_node = self.node(entry, "effects", SeqNode, where=where)
+            for item in effects_node.items if effects_node else ():
+                stmt = self.statement(item, "effect")
+                if stmt is None:
+                    continue
+                acting = next((x for x in walk(stmt) if isinstance(x, Effect)), None)
+                if acting is not None and not each_player:
+                    self.r.error("E552", f"effect '{acting.name}'{where} acts for a player, and this block runs once "
+                                 "for nobody in particular", acting.span,
+                                 "give the block 'each_player: true' to run it once for each player in seat order")
+                    continue
+                self.types.statement(stmt, scope)
+                effects.append(stmt)
+            if len(self.r.diagnostics) == before:
+                self.r.extend(card_flow(effects, ()))
+                for stmt in effects:
+                    self.r.extend(bounds_mod.hazards(stmt, bounds_mod.Bounds(facts)))
+            if effects_node is not None:
+                self.spans[f"setup.{key.value}.effects"] = effects_node.span
+            out.append(SetupBlock(str(key.value), self.text(entry, "title"), tuple(effects), key.span,
+                                  bool(each_player), self.note(entry)))
+        return tuple(out)
+
+    def setup_overdraws(self, setup, players, cards, gems, wild) -> None:
+        """Setup that takes more tokens than the supply holds, or reserves more cards than a
+        deck holds after the deal, at some player count (E552): said by `check`, not found by
+        the first `new_game`. Counts the effects with constant arguments outside any `if` or
+        `for`; the others are guarded when they run (a RuleError at the effect)."""
+        colours = gems + (wild,)
+        for pc in players:
+            supply = {c: pc.gems for c in gems} | {wild: pc.gold}
+            decks: dict[int, int] = {}
+            for card in cards:
+                decks[card.level] = decks.get(card.level, 0) + 1
+            decks = {level: n - pc.face_up for level, n in decks.items()}
+            for block in setup:
+                for _ in range(pc.players if block.each_player else 1):
+                    for stmt in block.effects:
+                        problem = _setup_draw(stmt, colours, supply, decks)
+                        if problem:
+                            self.r.error("E552", f"setup {problem} with {pc.players} players", stmt.span,
+                                         "the setup blocks run in order, each_player blocks once for each player")
+                            return
+
     def end_triggers(self, scope_names, facts) -> tuple[EndTrigger, ...]:
         table = self.node(self.root, "end", MapNode)
         out = []
@@ -762,6 +825,26 @@ class Checker:
 
 
 PAY_STEP = "the payment step"
+
+
+def _setup_draw(stmt, colours, supply: dict, decks: dict) -> str:
+    """Apply one setup effect with constant arguments to the counts of the supply and the
+    decks; what it cannot take, in words ('' when it can, or when its arguments are not constants)."""
+    if not isinstance(stmt, Effect):
+        return ""
+    args = stmt.args
+    if stmt.name in ("take", "put_back") and len(args) == 2 and isinstance(args[0], Name) \
+            and args[0].id in colours and isinstance(args[1], Int):
+        if stmt.name == "take":
+            supply[args[0].id] -= args[1].value
+            if supply[args[0].id] < 0:
+                return f"takes more {args[0].id} tokens than the supply holds"
+        return ""
+    if stmt.name == "reserve_top" and len(args) == 1 and isinstance(args[0], Int) and args[0].value in decks:
+        decks[args[0].value] -= 1
+        if decks[args[0].value] < 0:
+            return f"reserves more cards of level {args[0].value} than its deck holds after the deal"
+    return ""
 
 
 def payment_count(gems: int, gold: int) -> int:

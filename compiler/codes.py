@@ -175,6 +175,9 @@ CODES: dict[str, Code] = _index([
         ("E546", "a base kind (`cards`, `nobles`) declared without a column the engines read, with it of another "
                  "type, or with an extra column that is not `prose`"),
         ("E549", "a spec without the base kinds `cards` and `nobles` (the engines are built around them)"),
+        ("E552", "a setup block without `each_player: true` with an effect that acts for a player, or setup that "
+                 "takes more tokens than the supply holds or reserves more cards than a deck holds at some "
+                 "player count"),
     ),
     *_codes(
         INTERNAL,

@@ -57,6 +57,8 @@ def compare(a: Rules, b: Rules) -> list[Difference]:
                   lambda v: ("value", v.name, None), ordered=False)
     out += _decisions(a, b, "actions", a.actions, b.actions, ordered=True)
     out += _decisions(a, b, "end_of_turn", a.steps, b.steps, ordered=True)
+    out += _keyed(a, b, "setup", a.setup, b.setup, lambda s: s.name, _SETUP_FIELDS,
+                  lambda s: ("setup", s.name, s.title), ordered=True)
     out += _keyed(a, b, "end", a.end, b.end, lambda t: t.name, _TRIGGER_FIELDS,
                   lambda t: ("trigger", t.name, t.title), ordered=True)
     out += _winners(a, b)
@@ -101,6 +103,9 @@ _VALUE_FIELDS: tuple[Field, ...] = (("value", lambda v: v.value, "int", None),)
 _TRIGGER_FIELDS: tuple[Field, ...] = (
     ("title", lambda t: t.title, "text", None), ("when", lambda t: t.when, "expr", None),
     ("finish", lambda t: t.finish, "finish", None))
+_SETUP_FIELDS: tuple[Field, ...] = (
+    ("title", lambda s: s.title, "text", None), ("each_player", lambda s: s.each_player, "bool", None),
+    ("effects", lambda s: s.effects, "effects", None))
 _RANK_FIELDS: tuple[Field, ...] = (
     ("title", lambda r: r.title, "text", None), ("by", lambda r: r.by, "expr", None),
     ("prefer", lambda r: r.prefer, "prefer", None))

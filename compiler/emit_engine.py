@@ -108,7 +108,7 @@ def render_module(plan: EnginePlan) -> str:
         actions=plan.actions, action_strings=plan.action_strings, notation_forms=plan.notation_forms,
         pay_index=plan.pay_index, pay_base=plan.pay_base,
         helpers=plan.helpers, decisions=decisions, advance_locals=plan.advance_locals, end_inline=plan.end_inline,
-        action_phase_src=plan.action_phase_src, rank_src=plan.rank_src,
+        action_phase_src=plan.action_phase_src, rank_src=plan.rank_src, setup_src=plan.setup_src,
         face_up_costs=plan.face_up_costs, max_face_up=plan.max_face_up,
         stuck_index=stuck.index if stuck else -1,
         n_action_decisions=len(actions),

@@ -173,6 +173,19 @@ class Decision:
 
 
 @dataclass(frozen=True, slots=True)
+class SetupBlock:
+    """Effects run once when a game is dealt, after the deal: once for the first player, or
+    (each_player) once for each player in seat order."""
+
+    name: str
+    title: Text
+    effects: tuple[Stmt, ...]
+    span: Span
+    each_player: bool = False
+    note: Text | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class EndTrigger:
     name: str
     title: Text
@@ -232,6 +245,7 @@ class Rules:
     kinds: tuple[Kind, ...] = ()  # every kind of component, the base game's `cards` and `nobles` first
     spans: Mapping[str, Span] = field(default_factory=dict)  # dotted path -> where it is defined
     first_player: Text | None = None  # who takes the first turn, in words (the language has no such rule)
+    setup: tuple[SetupBlock, ...] = ()  # run once after the deal, in order
 
     @property
     def colours(self) -> tuple[str, ...]:

@@ -51,6 +51,14 @@ def _fields(shape: overlay.Shape) -> str:
     return ", ".join(out)
 
 
+def _free_name(name: str, taken: list[str]) -> str:
+    """`name`, or `name_2`, `name_3`... when the base already has an entry of that name."""
+    n = 1
+    while (f"{name}_{n}" if n > 1 else name) in taken:
+        n += 1
+    return f"{name}_{n}" if n > 1 else name
+
+
 def _entry_fields(section: str) -> str:
     root = overlay.shapes()
     shape = root.part(section)
@@ -149,6 +157,16 @@ def skeleton(name: str, extends: str, base: Rules, path: str, base_shown: str | 
         *([f"#   {d.name:<{width}}  {d.title.en}  (notation: {d.notation})" for d in base.steps] or ["#   (none)"]),
         "# end_of_turn:",
         *([f"#   {first_step.name}: {{resolve: {first_step.resolve}, note: \"Why.\"}}"] if first_step else []),
+        "",
+        "# ------------------------------------------------------------------ setup",
+        "# Once, after the deal: blocks of effects, in order; with `each_player: true` a block runs",
+        "# once for each player in seat order, that player acting.",
+        f"# Fields: {_entry_fields('setup')}.",
+        "# The base's setup blocks:",
+        *([f"#   {s.name:<{width}}  {s.title.en}" for s in base.setup] or ["#   (none)"]),
+        "# setup:",
+        f"#   {_free_name('head_start', [s.name for s in base.setup])}: {{add: true, title: Starting holdings, "
+        f"each_player: true, effects: [\"take({base.wild}, 1)\"], note: \"Why.\"}}",
         "",
         "# ------------------------------------------------------------------ end",
         "# End triggers, checked at the end of every turn for the player whose turn it was.",

@@ -28,6 +28,8 @@ PAIRS = [
     ("hard-cap", "take-up-to-three", "nl"),
     ("official", "noble-tiebreak", "sr"),
     ("sudden-death", "no-gold-small-tables", "sr"),
+    ("official", "head-start", "en"),
+    ("head-start", "official", "fr"),
 ]
 
 

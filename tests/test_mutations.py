@@ -13,6 +13,7 @@ import copy
 import os
 import pathlib
 import re
+import runpy
 import shutil
 
 import pytest
@@ -187,6 +188,40 @@ def test_corrupt_expressions(workdir, data, paths):
     check_outcome(workdir, dump(tree))
 
 
+# The setup section (the official spec has none): a head start, then mutated like the rest.
+WITH_SETUP = {**OFFICIAL, "setup": {"head_start": {"title": {"en": "Starting holdings"}, "each_player": True,
+                                                   "effects": ["take(gold, 1)", "reserve_top(1)"]}}}
+SETUP_PATHS = [p for p in _paths(WITH_SETUP) if p[:1] == ("setup",)]
+
+
+@SETTINGS
+@given(path=st.sampled_from(SETUP_PATHS), value=st.sampled_from(ODD_VALUES + ["take(gold, 9)", "reserve_top(4)",
+                                                                         "take(me, 1)", "reserve(card)"]),
+       drop=st.booleans())
+def test_mutate_the_setup_section(workdir, path, value, drop):
+    tree = copy.deepcopy(WITH_SETUP)
+    if drop and len(path) > 1:
+        note(f"drop {path}")
+        del _get(tree, path[:-1])[path[-1]]
+    elif len(path) > 1:
+        note(f"set {path} to {value!r}")
+        _set(tree, path, value)
+    else:
+        note(f"setup: {value!r}")
+        tree["setup"] = value
+    check_outcome(workdir, dump(tree))
+    runs = len(path) == 1 or any(part in ("effects", "each_player") for part in path)
+    if runs and CliRunner().invoke(cli.main, ["check", str(workdir / "mutant.yaml")]).exit_code == 0:
+        # a mutation of what runs, check clean: it compiles, and its setup runs at every player count
+        result = CliRunner().invoke(cli.main, ["compile", str(workdir / "mutant.yaml"), "-o", str(workdir)])
+        assert result.exit_code == 0, result.output
+        written = re.search(r"wrote (\S+\.py)", result.output)
+        assert written, result.output
+        engine = runpy.run_path(written[1])
+        for players in engine["PLAYER_COUNTS"]:
+            engine["new_game"](players, 1)
+
+
 # --------------------------------------------------------------------------- text mutations
 
 
@@ -238,5 +273,6 @@ def test_insert_bytes_or_truncate(workdir, at, junk, cut):
 
 def test_the_suite_draws_enough_examples():
     tests = [test_drop_a_key_or_change_its_type, test_swap_values_or_rename_a_key, test_corrupt_expressions,
-             test_line_mutations, test_insert_garbage_characters, test_insert_bytes_or_truncate]
+             test_line_mutations, test_insert_garbage_characters, test_insert_bytes_or_truncate,
+             test_mutate_the_setup_section]
     assert sum(t._hypothesis_internal_use_settings.max_examples for t in tests) >= 500

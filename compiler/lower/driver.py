@@ -10,6 +10,7 @@ from ..pysource import Code
 from .decisions import DecisionLowering
 from .layout import DecisionPlan, EnginePlan, LoweringBug, layout_param, notation_form, payment_vectors
 from .phases import lower_action_phase, lower_end_inline, lower_ranking, lower_step_tests, payments_helper
+from .setup import lower_setup
 from .shapes import every_face_up_slot, expanded, shape_face_up_loops
 from .tree import Def, Table, bound_names, lines, names_in, reads, render, tidy
 
@@ -111,6 +112,8 @@ def _lower_rules(plan: EnginePlan) -> dict:
     plan.end_inline = lower_end_inline(plan)
     plan.advance_locals = lower_step_tests(plan)  # after the end triggers: it binds their locals too
     trees[None, "rank"] = lower_ranking(plan)
+    if plan.rules.setup:
+        trees[None, "setup"] = lower_setup(plan)
     return {key: [_tidy(node) for node in nodes] for key, nodes in trees.items()}
 
 
@@ -158,6 +161,7 @@ def _write(plan: EnginePlan, trees: dict) -> None:
         return Code("\n\n\n".join(render([node]) for node in trees[key])) if key in trees else Code("")
 
     plan.action_phase_src, plan.rank_src = text((None, "action_phase")), text((None, "rank"))
+    plan.setup_src = text((None, "setup"))
     plan.helpers = [Code(render([h])) for h in plan.helpers]
     plan.advance_locals = [Code(line) for line in lines(plan.advance_locals)]
     plan.end_inline = [Code(line) for line in lines(plan.end_inline)]

@@ -103,6 +103,7 @@ class EnginePlan:
     notation_forms: list[tuple[str, str, bool]] = field(default_factory=list)
     action_phase_src: str = ""
     rank_src: str = ""
+    setup_src: str = ""  # def _setup(g), when the spec has setup blocks
     max_reserved: int = 0
     # The next three hold statement trees while the lowering runs, then the printer's text (driver._write).
     helpers: list = field(default_factory=list)  # tables and functions the rule functions read

@@ -494,6 +494,7 @@ def new_game(players, seed=None, max_turns=None):
     nobles = list(NOBLE_IDS)
     _shuffle(rng, nobles)
     game.noble_row = nobles[:game.setup_nobles]
+    # ---- engine text: here the template writes `_setup(game)`, the spec's setup, when it has one
     game._legal = game._compute_legal()
     if not game._legal:
         game._finish("stuck")

@@ -455,11 +455,23 @@ class Builder:
                                     colours=join(self.t, [self.text(f"colour.{c}") for c in r.gems]),
                                     n=len(r.gems)))),
         ]
+        items += self.setup_blocks()
         parts.append(Part("list", items))
         picture = self.table_picture()
         if picture is not None:
             parts.append(Part("picture", picture=picture))
         return Section("setup", self.text("sheet.setup.title"), parts)
+
+    def setup_blocks(self) -> list[Item]:
+        """The spec's setup blocks, after the deal: each one's effects phrased as for a turn,
+        led by its title."""
+        return [self.setup_item(block) for block in self.rules.setup]
+
+    def setup_item(self, block) -> Item:
+        text = self.text(f"sheet.setup.block.{'each' if block.each_player else 'once'}",
+                         effects=self.you().effects(block.effects))
+        return self.note_item(sentence(text), self.spec_text(block.title), self.marks(f"setup.{block.name}"),
+                              block.note)
 
     # ------------------------------------------------------------------ decisions
 
@@ -915,6 +927,8 @@ class Builder:
             return next((d for d in rules.steps if d.name == name), None)
         if section == "end":
             return next((e for e in rules.end if e.name == name), None)
+        if section == "setup":
+            return next((s for s in rules.setup if s.name == name), None)
         if section == "values":
             return next((v for v in rules.values if v.name == name), None)
         if section == "players":
@@ -966,6 +980,10 @@ class Builder:
                             gold=self.count("noun.token.lit", now.gold, colour=wild),
                             nobles=self.count("noun.noble", now.nobles), face_up=self.count("noun.card", now.face_up))
             return lead, sentence(row)
+        if section == "setup":
+            block = now or was
+            lead = self.spec_text(block.title) if block is not None else self.text("sheet.setup.title")
+            return lead, (self.setup_item(now).text if now is not None else "")
         if section == "end":
             lead = self.text("sheet.house.end")
             if now is None:

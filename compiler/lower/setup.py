@@ -1,0 +1,39 @@
+"""The setup blocks lowered to one function, ``_setup(g)``, that new_game runs once after the
+deal: each block's effects in spec order, a block marked ``each_player`` once for each seat in
+seat order with that seat acting. A spec with no setup has no such function, and its engine's
+new_game no call to it (the runtime's text is the same either way: the call is written by
+the template between two parts of compiler/runtime/game.py)."""
+from __future__ import annotations
+
+from ..expr import Effect, unparse, walk
+from ..flow import DRAWS
+from ..pysource import comment, docstring, printable
+from .decisions import standard_locals
+from .expressions import ExprCompiler
+from .layout import EnginePlan
+from .tree import Comment, Def, For, Pass
+
+SETUP_FUNCTION = "_setup"
+
+
+def lower_setup(plan: EnginePlan) -> list:
+    """def _setup(g): every setup block of the spec, or nothing when the spec has none."""
+    blocks = plan.rules.setup
+    if not blocks:
+        return []
+    body: list = []
+    for block in blocks:
+        compiler = ExprCompiler(plan)  # nothing is guaranteed: setup has no condition
+        statements: list = []
+        for stmt in block.effects:
+            statements.append(Comment(comment(unparse(stmt))))
+            statements += compiler.stmt(stmt, {})
+            compiler.drawn |= {DRAWS[x.name] for x in walk(stmt) if isinstance(x, Effect) and x.name in DRAWS}
+        each = ", for each player" if block.each_player else ""
+        body.append(Comment(comment(f"setup block '{block.name}'{each}")))
+        if block.each_player:
+            body.append(For("_seat", "range(g._n)", standard_locals("_seat") + (statements or [Pass()])))
+        else:
+            body += standard_locals() + statements
+    return [Def(SETUP_FUNCTION, "g", body or [Pass()],
+                docstring(printable("The spec's setup, run once by new_game after the deal.")))]
