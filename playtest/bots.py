@@ -330,8 +330,59 @@ def evaluate(game, p: int, f: Facts, w: Weights = WEIGHTS) -> float:
 
 
 def score_seat(f: Facts, w: Weights, pts: int, bon, tok, reserved, noble_row, market) -> float:
-    """:func:`evaluate` of a seat given by its parts (a game not over)."""
-    return Position(f, w, pts, bon, tok, reserved, noble_row, market).score({}, None, ())
+    """:func:`evaluate` of a seat given by its parts (a game not over).
+
+    The same arithmetic, in the same order, as ``Position(...).score({}, None, ())`` (a
+    purchase is scored this way, once per position: taking the position apart for
+    candidate moves would cost more than the one score it gives).
+    """
+    fixed, useful = _seat_terms(f, w, pts, bon, noble_row)
+    have = [x + y for x, y in zip(bon, tok, strict=False)]
+    gold = tok[f.wild]
+    inv = _inverse_turns(f, w.throughput)
+    costs, points, bonus = f.cost, f.points, f.bonus
+    wp, wb = w.prestige, w.bonus
+    rates = []
+    for row in market:
+        for card in row:
+            if card is not None:
+                short = sum(c - h for c, h in zip(costs[card], have) if c > h)
+                rates.append((wp * points[card] + wb * useful[bonus[card]]) * inv[short - gold])
+    penalty = 0.0
+    if reserved:
+        tp = w.throughput
+        for card in reserved:
+            value = wp * points[card] + wb * useful[bonus[card]]
+            s = sum(c - h for c, h in zip(costs[card], have) if c > h) - gold
+            turns = (s + tp - 1) // tp if s > 0 else 0
+            penalty += w.reserved * (1 + turns)
+            rates.append(value / (1 + turns))
+    rates.sort(reverse=True)
+    total = fixed - penalty
+    for weight, r in zip(w.target, rates, strict=False):
+        total += weight * r
+    return total + w.token * (sum(tok) - gold) + w.gold * gold
+
+
+def _seat_terms(f: Facts, w: Weights, pts: int, bon, noble_row) -> tuple[float, list[float]]:
+    """What no token move changes: (prestige, bonuses and noble progress in points, and each
+    gem colour's usefulness: 1 plus its share of the nobles it still brings closer)."""
+    useful = [1.0] * f.gems
+    fixed = w.prestige * pts + w.bonus * sum(bon)
+    for n in noble_row:
+        req = f.noble_req[n]
+        total = f.noble_total[n]
+        if not total:
+            continue
+        have = 0
+        for g, (r, x) in enumerate(zip(req, bon, strict=False)):
+            if r > x:
+                have += x
+                useful[g] += f.noble_points[n] / total
+            else:
+                have += r
+        fixed += w.noble * f.noble_points[n] * (have / total) ** 2
+    return fixed, useful
 
 
 class Position:
@@ -350,21 +401,7 @@ class Position:
 
     def __init__(self, f: Facts, w: Weights, pts: int, bon, tok, reserved, noble_row, market):
         self.f, self.w = f, w
-        useful = [1.0] * f.gems
-        fixed = w.prestige * pts + w.bonus * sum(bon)
-        for n in noble_row:
-            req = f.noble_req[n]
-            total = f.noble_total[n]
-            if not total:
-                continue
-            have = 0
-            for g, (r, x) in enumerate(zip(req, bon, strict=False)):
-                if r > x:
-                    have += x
-                    useful[g] += f.noble_points[n] / total
-                else:
-                    have += r
-            fixed += w.noble * f.noble_points[n] * (have / total) ** 2
+        fixed, useful = _seat_terms(f, w, pts, bon, noble_row)
         self.fixed = fixed
         self.useful = useful
         self.tok = tok
