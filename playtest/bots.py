@@ -397,7 +397,7 @@ class Position:
     """
 
     __slots__ = ("f", "w", "fixed", "tok", "ntok", "gold", "have", "useful", "market", "likely", "mine", "inverse",
-                 "memo", "known")
+                 "memo", "known", "kept")
 
     def __init__(self, f: Facts, w: Weights, pts: int, bon, tok, reserved, noble_row, market):
         self.f, self.w = f, w
@@ -419,6 +419,7 @@ class Position:
         self.known: dict[int, tuple] = {}
         self.mine = [self.target(card, True) for card in reserved]
         self.memo: dict[tuple, float] = {}  # score by the tokens gained, for moves that only change tokens
+        self.kept: dict[tuple, float] = {}  # score after the greedy's returns, by the tokens held over the limit
 
     def target(self, card: int, mine: bool) -> tuple:
         """(card, value, cost minus what the seat has per gem colour, tokens short, reserved?)."""
@@ -527,6 +528,45 @@ class Position:
         over = self.ntok + sum(gain.values()) - f.limit if f.limit is not None else 0
         if over <= 0:
             return self.score(gain, flip, extras)
+        if flip is None and not extras:
+            return self._kept_tokens(gain, over)
+        return self._returned(gain, flip, extras, over)
+
+    def _kept_tokens(self, gain: dict[int, int], over: int) -> float:
+        """:meth:`score_kept` of a move that only gains tokens. The returns from a hand depend on
+        the hand alone, and the takes of one decision meet the same hands on their way down
+        (take white, blue, green then return white holds what take blue, green, red then
+        return red holds): the final score is kept per hand met (`kept`) and shared."""
+        kept = self.kept
+        start, start_over = gain, over
+        path = []
+        final = None
+        while over > 0:
+            key = tuple(sorted(x for x in gain.items() if x[1]))
+            final = kept.get(key)
+            if final is not None:
+                break
+            path.append(key)
+            choice = None
+            best = 0.0
+            for c in range(self.f.colours):
+                if self.tok[c] + gain.get(c, 0) > 0:
+                    trial = dict(gain)
+                    trial[c] = trial.get(c, 0) - 1
+                    s = self.score(trial, None, ())
+                    if choice is None or s > best:
+                        best, choice = s, trial
+            if choice is None:  # nothing left to give back (a limit below zero): as the general walk does
+                return self._returned(start, None, (), start_over)
+            gain, final = choice, best
+            over -= 1
+        for key in path:
+            kept[key] = final
+        return final
+
+    def _returned(self, gain: dict[int, int], flip: int | None, extras, over: int) -> float:
+        """`score` after `over` tokens are given back greedily, one at a time."""
+        f = self.f
         best = 0.0
         for _ in range(over):
             choice = None
