@@ -346,14 +346,14 @@ def score_seat(f: Facts, w: Weights, pts: int, bon, tok, reserved, noble_row, ma
     for row in market:
         for card in row:
             if card is not None:
-                short = sum(c - h for c, h in zip(costs[card], have) if c > h)
+                short = sum(c - h for c, h in zip(costs[card], have, strict=False) if c > h)
                 rates.append((wp * points[card] + wb * useful[bonus[card]]) * inv[short - gold])
     penalty = 0.0
     if reserved:
         tp = w.throughput
         for card in reserved:
             value = wp * points[card] + wb * useful[bonus[card]]
-            s = sum(c - h for c, h in zip(costs[card], have) if c > h) - gold
+            s = sum(c - h for c, h in zip(costs[card], have, strict=False) if c > h) - gold
             turns = (s + tp - 1) // tp if s > 0 else 0
             penalty += w.reserved * (1 + turns)
             rates.append(value / (1 + turns))
