@@ -680,7 +680,8 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
               help="Stop a game after this many turns (such a game is not rated).")
 @click.option("--json", "as_json", is_flag=True, help="Print the ladder as JSON.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="Where engines built for specs are kept.")
-def ladder(spec, bots, players, games, seed, jobs, max_turns, as_json, cache_dir):
+@click.option("--scheduler", metavar="ADDRESS", help="Run the games on this Dask scheduler (needs dask[distributed]).")
+def ladder(spec, bots, players, games, seed, jobs, max_turns, as_json, cache_dir, scheduler):
     """Rate bots on SPEC: a round robin with rotated seats, OpenSkill ratings with their uncertainty.
 
     Needs the optional openskill package (pip install 'splendor-rules[ladder]'). Ctrl-C
@@ -700,7 +701,8 @@ def ladder(spec, bots, players, games, seed, jobs, max_turns, as_json, cache_dir
     except engines.EngineError as e:
         raise click.UsageError(str(e)) from e
     try:
-        result = ladder_mod.ladder(engine, names, players, games, seed, jobs or os.cpu_count() or 1, max_turns)
+        result = ladder_mod.ladder(engine, names, players, games, seed, jobs or os.cpu_count() or 1, max_turns,
+                                   scheduler=scheduler)
     except ValueError as e:
         raise click.UsageError(str(e)) from e
     except sim_mod.SimulationError as e:

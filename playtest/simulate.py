@@ -50,6 +50,10 @@ class SimulationError(Exception):
         return self.args[0]
 
 
+class SchedulerError(ValueError):
+    """A Dask scheduler address that cannot be reached (a usage error, not a failing game)."""
+
+
 # ----------------------------------------------------------------------------- one game
 
 def game_seed(seed: int, spec: str, index: int) -> int:
@@ -332,14 +336,26 @@ def _result(outcome):
     return value
 
 
+def connect(address: str):
+    """A ``distributed.Client`` of the Dask scheduler at `address` (the caller closes it)."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise SimulationError("--scheduler needs Dask: pip install 'dask[distributed]'") from None
+    try:
+        return Client(address)
+    except (OSError, ValueError) as e:  # nothing listening there, or not an address: the user's to fix
+        raise SchedulerError(f"cannot reach the Dask scheduler at '{address}': {e}") from None
+
+
 def _run_dask(chunks: Iterable[Chunk], scheduler) -> Iterator[tuple[int, list[GameResult]]]:
     """The chunks on a Dask cluster, submitted as results come back: IN_FLIGHT per worker thread."""
     try:
-        from distributed import Client, as_completed
+        from distributed import as_completed
     except ImportError:
         raise SimulationError("--scheduler needs Dask: pip install 'dask[distributed]'") from None
     own = isinstance(scheduler, str)
-    client = Client(scheduler) if own else scheduler
+    client = connect(scheduler) if own else scheduler
     chunks = iter(chunks)
     threads = max(1, sum(client.nthreads().values()))
     futures = [client.submit(run_chunk, c, pure=False) for c in itertools.islice(chunks, IN_FLIGHT * threads)]
