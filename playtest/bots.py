@@ -431,6 +431,11 @@ class Position:
                                         (sum(e) + sum(map(abs, e))) >> 1)
         return (card, *known, mine)
 
+    def shortfall(self, card: int) -> int:
+        """Tokens the seat is short of `card` (:meth:`target`'s, without building the target)."""
+        known = self.known.get(card)
+        return known[2] if known is not None else self.target(card, True)[3]
+
     def score(self, gain: dict[int, int], flip: int | None, extras) -> float:
         key = tuple(sorted(x for x in gain.items() if x[1]))
         base = self.memo.get(key)
@@ -718,7 +723,7 @@ def ranked_actions(game, f: Facts, w: Weights = WEIGHTS) -> list[tuple[float, in
             if ahead is None:
                 deck = decks[level]
                 ahead = by_level[level] = pos.score(dict(wild_gain), None, [(deck[-1], False)] if deck else [])
-            _, _, _, short, _ = pos.target(market[level][k], True)
+            short = pos.shortfall(market[level][k])
             gold = pos.gold + len(wild_gain)
             tp = w.throughput
             ahead -= w.reserved * (1 + ((short - gold + tp - 1) // tp if short > gold else 0))
