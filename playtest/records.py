@@ -26,7 +26,7 @@ from compiler.files import write_atomic
 
 from . import terminal
 from .bots import BotError, parse_bot
-from .simulate import GameResult, Simulation
+from .simulate import GameResult, Simulation, decision_order
 
 FORMAT = "splendor-rules/game"
 VERSION = 1
@@ -148,8 +148,6 @@ class Stream:
 
 def stream(path: str | pathlib.Path, engines_run: list, players: int) -> Stream:
     """A :class:`Stream` for a run of these engines (``playtest.engines.Engine``)."""
-    from .simulate import decision_order
-
     specs = [{"name": e.name, "label": e.label, "sha256": getattr(e.module, "SPEC_SHA256", None)}
              for e in engines_run]
     uses = list(dict.fromkeys(name for e in engines_run for name in decision_order(e.module)))
