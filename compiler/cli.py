@@ -612,10 +612,22 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
         line = sim_mod.progress_line(done, total, now - started)
         click.echo("\r" + terminal_text(line) if tty else terminal_text(line), err=True, nl=not tty or done == total)
 
+    stream = None
     try:
-        result = sim_mod.simulate(loaded, players, games, names, seed=seed, jobs=jobs or os.cpu_count() or 1,
-                                  max_turns=max_turns, scheduler=scheduler, progress=on_progress if show else None,
-                                  fixed_seats=fixed_seats)
+        sim_mod.check_players(loaded, players)  # before the record file is opened (and emptied)
+        if games_out:  # each game appended as it finishes (in game order), so a stopped run keeps them
+            stream = records.stream(games_out, loaded, players)
+        try:
+            result = sim_mod.simulate(loaded, players, games, names, seed=seed, jobs=jobs or os.cpu_count() or 1,
+                                      max_turns=max_turns, scheduler=scheduler,
+                                      progress=on_progress if show else None, fixed_seats=fixed_seats,
+                                      on_game=stream.add if stream else None)
+        finally:
+            if stream:
+                stream.close()  # after a failing game too: the games before it are kept
+    except records.RecordError as e:  # a ValueError too, but the user's file, not their options
+        echo(f"error: {e}", err=True)
+        sys.exit(1)
     except ValueError as e:
         raise click.UsageError(str(e)) from e
     except sim_mod.SimulationError as e:
@@ -636,13 +648,8 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
         echo(sim_mod.format_csv(result), nl=False)
     else:
         echo(sim_mod.format_table(result))
-    if games_out:
-        try:
-            written = records.write(result, games_out)
-        except records.RecordError as e:
-            echo(f"error: {e}", err=True)
-            sys.exit(1)
-        echo(f"wrote {written} game records to {games_out}", err=True)
+    if stream:
+        echo(f"wrote {stream.written} game records to {games_out}", err=True)
     if plot_dir and result.finished:
         try:
             charts = plots.write(result, plot_dir)
@@ -676,7 +683,8 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
               help="Stop a game after this many turns (such a game is not rated).")
 @click.option("--json", "as_json", is_flag=True, help="Print the ladder as JSON.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="Where engines built for specs are kept.")
-def ladder(spec, bots, players, games, seed, jobs, max_turns, as_json, cache_dir):
+@click.option("--scheduler", metavar="ADDRESS", help="Run the games on this Dask scheduler (needs dask[distributed]).")
+def ladder(spec, bots, players, games, seed, jobs, max_turns, as_json, cache_dir, scheduler):
     """Rate bots on SPEC: a round robin with rotated seats, OpenSkill ratings with their uncertainty.
 
     Needs the optional openskill package (pip install 'splendor-rules[ladder]'). Ctrl-C
@@ -696,7 +704,8 @@ def ladder(spec, bots, players, games, seed, jobs, max_turns, as_json, cache_dir
     except engines.EngineError as e:
         raise click.UsageError(str(e)) from e
     try:
-        result = ladder_mod.ladder(engine, names, players, games, seed, jobs or os.cpu_count() or 1, max_turns)
+        result = ladder_mod.ladder(engine, names, players, games, seed, jobs or os.cpu_count() or 1, max_turns,
+                                   scheduler=scheduler)
     except ValueError as e:
         raise click.UsageError(str(e)) from e
     except sim_mod.SimulationError as e:

@@ -330,8 +330,59 @@ def evaluate(game, p: int, f: Facts, w: Weights = WEIGHTS) -> float:
 
 
 def score_seat(f: Facts, w: Weights, pts: int, bon, tok, reserved, noble_row, market) -> float:
-    """:func:`evaluate` of a seat given by its parts (a game not over)."""
-    return Position(f, w, pts, bon, tok, reserved, noble_row, market).score({}, None, ())
+    """:func:`evaluate` of a seat given by its parts (a game not over).
+
+    The same arithmetic, in the same order, as ``Position(...).score({}, None, ())`` (a
+    purchase is scored this way, once per position: taking the position apart for
+    candidate moves would cost more than the one score it gives).
+    """
+    fixed, useful = _seat_terms(f, w, pts, bon, noble_row)
+    have = [x + y for x, y in zip(bon, tok, strict=False)]
+    gold = tok[f.wild]
+    inv = _inverse_turns(f, w.throughput)
+    costs, points, bonus = f.cost, f.points, f.bonus
+    wp, wb = w.prestige, w.bonus
+    rates = []
+    for row in market:
+        for card in row:
+            if card is not None:
+                short = sum(c - h for c, h in zip(costs[card], have, strict=False) if c > h)
+                rates.append((wp * points[card] + wb * useful[bonus[card]]) * inv[short - gold])
+    penalty = 0.0
+    if reserved:
+        tp = w.throughput
+        for card in reserved:
+            value = wp * points[card] + wb * useful[bonus[card]]
+            s = sum(c - h for c, h in zip(costs[card], have, strict=False) if c > h) - gold
+            turns = (s + tp - 1) // tp if s > 0 else 0
+            penalty += w.reserved * (1 + turns)
+            rates.append(value / (1 + turns))
+    rates.sort(reverse=True)
+    total = fixed - penalty
+    for weight, r in zip(w.target, rates, strict=False):
+        total += weight * r
+    return total + w.token * (sum(tok) - gold) + w.gold * gold
+
+
+def _seat_terms(f: Facts, w: Weights, pts: int, bon, noble_row) -> tuple[float, list[float]]:
+    """What no token move changes: (prestige, bonuses and noble progress in points, and each
+    gem colour's usefulness: 1 plus its share of the nobles it still brings closer)."""
+    useful = [1.0] * f.gems
+    fixed = w.prestige * pts + w.bonus * sum(bon)
+    for n in noble_row:
+        req = f.noble_req[n]
+        total = f.noble_total[n]
+        if not total:
+            continue
+        have = 0
+        for g, (r, x) in enumerate(zip(req, bon, strict=False)):
+            if r > x:
+                have += x
+                useful[g] += f.noble_points[n] / total
+            else:
+                have += r
+        fixed += w.noble * f.noble_points[n] * (have / total) ** 2
+    return fixed, useful
 
 
 class Position:
@@ -346,25 +397,11 @@ class Position:
     """
 
     __slots__ = ("f", "w", "fixed", "tok", "ntok", "gold", "have", "useful", "market", "likely", "mine", "inverse",
-                 "memo", "known")
+                 "memo", "known", "kept")
 
     def __init__(self, f: Facts, w: Weights, pts: int, bon, tok, reserved, noble_row, market):
         self.f, self.w = f, w
-        useful = [1.0] * f.gems
-        fixed = w.prestige * pts + w.bonus * sum(bon)
-        for n in noble_row:
-            req = f.noble_req[n]
-            total = f.noble_total[n]
-            if not total:
-                continue
-            have = 0
-            for g, (r, x) in enumerate(zip(req, bon, strict=False)):
-                if r > x:
-                    have += x
-                    useful[g] += f.noble_points[n] / total
-                else:
-                    have += r
-            fixed += w.noble * f.noble_points[n] * (have / total) ** 2
+        fixed, useful = _seat_terms(f, w, pts, bon, noble_row)
         self.fixed = fixed
         self.useful = useful
         self.tok = tok
@@ -383,6 +420,7 @@ class Position:
         self.mine = [self.target(card, True) for card in reserved]
         # score by the tokens gained, for moves that only change tokens (what tokens_only returns)
         self.memo: dict[tuple, tuple[float, list[float], list, int]] = {}
+        self.kept: dict[tuple, float] = {}  # score after the greedy's returns, by the tokens held over the limit
 
     def target(self, card: int, mine: bool) -> tuple:
         """(card, value, cost minus what the seat has per gem colour, tokens short, reserved?)."""
@@ -393,6 +431,11 @@ class Position:
             known = self.known[card] = (w.prestige * f.points[card] + w.bonus * self.useful[f.bonus[card]], e,
                                         (sum(e) + sum(map(abs, e))) >> 1)
         return (card, *known, mine)
+
+    def shortfall(self, card: int) -> int:
+        """Tokens the seat is short of `card` (:meth:`target`'s, without building the target)."""
+        known = self.known.get(card)
+        return known[2] if known is not None else self.target(card, True)[3]
 
     def score(self, gain: dict[int, int], flip: int | None, extras) -> float:
         key = tuple(sorted(x for x in gain.items() if x[1]))
@@ -491,6 +534,47 @@ class Position:
         over = self.ntok + sum(gain.values()) - f.limit if f.limit is not None else 0
         if over <= 0:
             return self.score(gain, flip, extras)
+        if flip is None and not extras:
+            return self._kept_tokens(gain, over)
+        return self._returned(gain, flip, extras, over)
+
+    def _kept_tokens(self, gain: dict[int, int], over: int) -> float:
+        """:meth:`score_kept` of a move that only gains tokens. The returns from a hand depend on
+        the hand alone, and the takes of one decision meet the same hands on their way down
+        (take white, blue, green then return white holds what take blue, green, red then
+        return red holds): the final score is kept per hand met (`kept`) and shared."""
+        kept = self.kept
+        start, start_over = gain, over
+        path = []
+        final: float | None = None
+        while over > 0:
+            key = tuple(sorted(x for x in gain.items() if x[1]))
+            final = kept.get(key)
+            if final is not None:
+                break
+            path.append(key)
+            choice = None
+            best = 0.0
+            for c in range(self.f.colours):
+                if self.tok[c] + gain.get(c, 0) > 0:
+                    trial = dict(gain)
+                    trial[c] = trial.get(c, 0) - 1
+                    s = self.score(trial, None, ())
+                    if choice is None or s > best:
+                        best, choice = s, trial
+            if choice is None:  # nothing left to give back (a limit below zero): as the general walk does
+                return self._returned(start, None, (), start_over)
+            gain, final = choice, best
+            over -= 1
+        if final is None:  # nothing over the limit: the general walk scores the hand as it is
+            return self._returned(start, None, (), start_over)
+        for key in path:
+            kept[key] = final
+        return final
+
+    def _returned(self, gain: dict[int, int], flip: int | None, extras, over: int) -> float:
+        """`score` after `over` tokens are given back greedily, one at a time."""
+        f = self.f
         best = 0.0
         for _ in range(over):
             choice = None
@@ -644,7 +728,7 @@ def ranked_actions(game, f: Facts, w: Weights = WEIGHTS) -> list[tuple[float, in
             if ahead is None:
                 deck = decks[level]
                 ahead = by_level[level] = pos.score(dict(wild_gain), None, [(deck[-1], False)] if deck else [])
-            _, _, _, short, _ = pos.target(market[level][k], True)
+            short = pos.shortfall(market[level][k])
             gold = pos.gold + len(wild_gain)
             tp = w.throughput
             ahead -= w.reserved * (1 + ((short - gold + tp - 1) // tp if short > gold else 0))

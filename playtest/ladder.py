@@ -9,7 +9,8 @@ the others after them; a game stopped at the length cap has no result and is lef
 Each bot gets a rating mu with its uncertainty sigma (mu +- 1.96 sigma as a 95 % interval)
 and the conservative ordinal mu - 3 sigma it is ranked by, next to its plain win rate with
 a Wilson interval and the win rate of each pairing. The same seed gives the same ladder for
-any --jobs; Ctrl-C rates the games finished.
+any --jobs and on a Dask cluster (``scheduler``: its address, connected to once for the
+whole round robin, or a ``distributed.Client``); Ctrl-C rates the games finished.
 """
 from __future__ import annotations
 
@@ -102,22 +103,33 @@ def ladder(engine: engines.Engine, bots: Sequence[str], players: int = 2, games:
     interrupted = False
     total = games * len(groups)
     done_before = 0
-    for group in groups:
-        def step(done, _total, before=done_before):
-            if progress:
-                progress(before + done, total)
-        run = sim.simulate([engine], players, games, group, seed=seed, jobs=jobs, max_turns=max_turns,
-                           scheduler=scheduler, progress=step)
-        results = run.specs[0].results
-        done_before += len(results)
-        played += [(r.seats, r.winners) for r in results]
-        wins = {b: sum(1 for r in results if len(r.winners) == 1 and r.seats[r.winners[0]] == b) for b in group}
-        pairings.append({"bots": list(group), "games": len(results), "wins_alone": wins,
-                         "capped": sum(1 for r in results if not r.over)})
-        if run.interrupted:
-            interrupted = True
-            break
+    own = sim.connect(scheduler) if isinstance(scheduler, str) else None  # one connection for every group
+    try:
+        for group in groups:
+            run = _play_group(engine, group, players, games, seed, jobs, max_turns,
+                              scheduler if own is None else own, progress, done_before, total)
+            results = run.specs[0].results
+            done_before += len(results)
+            played += [(r.seats, r.winners) for r in results]
+            wins = {b: sum(1 for r in results if len(r.winners) == 1 and r.seats[r.winners[0]] == b) for b in group}
+            pairings.append({"bots": list(group), "games": len(results), "wins_alone": wins,
+                             "capped": sum(1 for r in results if not r.over)})
+            if run.interrupted:
+                interrupted = True
+                break
+    finally:
+        if own is not None:
+            own.close()
     return Ladder(engine.label, players, names, games, seed, rate(played, names, model_class), pairings, interrupted)
+
+
+def _play_group(engine, group, players, games, seed, jobs, max_turns, scheduler, progress, before, total):
+    """One group's games, its progress counted after the groups before it."""
+    def step(done, _total):
+        if progress:
+            progress(before + done, total)
+    return sim.simulate([engine], players, games, group, seed=seed, jobs=jobs, max_turns=max_turns,
+                        scheduler=scheduler, progress=step)
 
 
 def format_table(ladder_: Ladder) -> str:

@@ -27,7 +27,7 @@ from compiler.files import write_atomic
 
 from . import terminal
 from .bots import BotError, parse_bot
-from .simulate import GameResult, Simulation
+from .simulate import GameResult, Simulation, decision_order
 
 FORMAT = "splendor-rules/game"
 VERSION = 1
@@ -62,34 +62,97 @@ def record(spec: dict, players: int, r: GameResult) -> dict:
 
 
 def records(sim: Simulation) -> list[dict]:
-    """Every game of `sim` as a record, spec by spec, in game order."""
-    out = []
-    for s in sim.specs:
+    """Every game of `sim` as a record, in the order a stream writes them (:class:`Stream`):
+    game 0 of each spec, then game 1 of each, ..."""
+    games = []
+    for k, s in enumerate(sim.specs):
         spec = {"name": s.name, "label": s.label, "sha256": s.sha256}
-        out += [record(spec, sim.players, r) for r in s.results]
-    return out
+        games += [((r.index, k), spec, r) for r in s.results]
+    games.sort(key=lambda g: g[0])
+    return [record(spec, sim.players, r) for _, spec, r in games]
 
 
 def format_records(rows: list[dict], kind: str) -> str:
     if kind == "jsonl":
-        return "".join(json.dumps(row, sort_keys=False) + "\n" for row in rows)
+        return "".join(_jsonl_line(row) for row in rows)
     uses = list(dict.fromkeys(name for row in rows for name in row["uses"]))
+    return _csv_lines([_csv_header(uses), *(_csv_cells(row, uses) for row in rows)])
+
+
+def _jsonl_line(row: dict) -> str:
+    return json.dumps(row, sort_keys=False) + "\n"
+
+
+def _csv_header(uses: list[str]) -> list[str]:
+    return [*CSV_FIRST, *(f"uses.{u}" for u in uses), "actions"]
+
+
+def _csv_cells(row: dict, uses: list[str]) -> list:
+    cells = []
+    for key in CSV_FIRST:
+        value = row[key]
+        if key == "cards":
+            value = ";".join("/".join(map(str, c)) for c in value)
+        elif isinstance(value, list):
+            value = ";".join(map(str, value))
+        cells.append("" if value is None else value)
+    cells += [row["uses"].get(u, 0) for u in uses]
+    cells.append(" ".join(map(str, row["actions"])))
+    return cells
+
+
+def _csv_lines(rows: list[list]) -> str:
     out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow([*CSV_FIRST, *(f"uses.{u}" for u in uses), "actions"])
-    for row in rows:
-        cells = []
-        for key in CSV_FIRST:
-            value = row[key]
-            if key == "cards":
-                value = ";".join("/".join(map(str, c)) for c in value)
-            elif isinstance(value, list):
-                value = ";".join(map(str, value))
-            cells.append("" if value is None else value)
-        cells += [row["uses"].get(u, 0) for u in uses]
-        cells.append(" ".join(map(str, row["actions"])))
-        w.writerow(cells)
+    csv.writer(out, lineterminator="\n").writerows(rows)
     return out.getvalue()
+
+
+class Stream:
+    """A record file written as the games finish (``simulate --games-out``): each game is
+    appended and flushed, so a run that is stopped (Ctrl-C, a failing game, a killed
+    process) leaves every game handed over so far on disk.
+
+    Games come from :class:`playtest.simulate.InOrder`, so the file is the same for any
+    jobs and the same as :func:`write` of the finished run. A CSV file's ``uses.NAME``
+    columns are known before the first game: every decision of each engine, in spec order
+    (a game's ``uses`` name them all).
+    """
+
+    def __init__(self, path: str | pathlib.Path, specs: list[dict], players: int, uses: list[str]):
+        self.path, self.kind = path, kind_of(path)
+        self.specs, self.players, self.uses = specs, players, uses
+        self.written = 0
+        try:
+            self.file = open(path, "w", encoding="utf-8", newline="")
+            if self.kind == "csv":
+                self.file.write(_csv_lines([_csv_header(uses)]))
+                self.file.flush()
+        except OSError as e:
+            raise RecordError(f"{path}: cannot write the game records: {e.strerror or e}") from None
+
+    def add(self, spec: int, result: GameResult) -> None:
+        row = record(self.specs[spec], self.players, result)
+        text = _jsonl_line(row) if self.kind == "jsonl" else _csv_lines([_csv_cells(row, self.uses)])
+        try:
+            self.file.write(text)
+            self.file.flush()
+        except OSError as e:
+            raise RecordError(f"{self.path}: cannot write the game records: {e.strerror or e}") from None
+        self.written += 1
+
+    def close(self) -> None:
+        try:
+            self.file.close()
+        except OSError as e:
+            raise RecordError(f"{self.path}: cannot write the game records: {e.strerror or e}") from None
+
+
+def stream(path: str | pathlib.Path, engines_run: list, players: int) -> Stream:
+    """A :class:`Stream` for a run of these engines (``playtest.engines.Engine``)."""
+    specs = [{"name": e.name, "label": e.label, "sha256": getattr(e.module, "SPEC_SHA256", None)}
+             for e in engines_run]
+    uses = list(dict.fromkeys(name for e in engines_run for name in decision_order(e.module)))
+    return Stream(path, specs, players, uses)
 
 
 def write(sim: Simulation, path: str | pathlib.Path) -> int:

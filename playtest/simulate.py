@@ -51,6 +51,10 @@ class SimulationError(Exception):
         return self.args[0]
 
 
+class SchedulerError(ValueError):
+    """A Dask scheduler address that cannot be reached (a usage error, not a failing game)."""
+
+
 # ----------------------------------------------------------------------------- one game
 
 def game_seed(seed: int, spec: str, index: int) -> int:
@@ -147,6 +151,11 @@ def _engine_facts(module) -> tuple:
         levels = {c.id: c.level for c in module.CARDS}
         found = _NAMES[id(module)] = (module, names, order, pays, passes, levels)
     return found[1:]
+
+
+def decision_order(module) -> list[str]:
+    """The decisions a game's `uses` counts, in the order it lists them (every one, 0 when unused)."""
+    return list(_engine_facts(module)[1])
 
 
 def play_game(module, players: int, bots: Sequence[str], seed: int, index: int = 0,
@@ -328,14 +337,26 @@ def _result(outcome):
     return value
 
 
+def connect(address: str):
+    """A ``distributed.Client`` of the Dask scheduler at `address` (the caller closes it)."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise SimulationError("--scheduler needs Dask: pip install 'dask[distributed]'") from None
+    try:
+        return Client(address)
+    except (OSError, ValueError) as e:  # nothing listening there, or not an address: the user's to fix
+        raise SchedulerError(f"cannot reach the Dask scheduler at '{address}': {e}") from None
+
+
 def _run_dask(chunks: Iterable[Chunk], scheduler) -> Generator[tuple[int, list[GameResult]], None, None]:
     """The chunks on a Dask cluster, submitted as results come back: IN_FLIGHT per worker thread."""
     try:
-        from distributed import Client, as_completed
+        from distributed import as_completed
     except ImportError:
         raise SimulationError("--scheduler needs Dask: pip install 'dask[distributed]'") from None
     own = isinstance(scheduler, str)
-    client = Client(scheduler) if own else scheduler
+    client = connect(scheduler) if own else scheduler
     chunks = iter(chunks)
     threads = max(1, sum(client.nthreads().values()))
     futures = [client.submit(run_chunk, c, pure=False) for c in itertools.islice(chunks, IN_FLIGHT * threads)]
@@ -559,6 +580,42 @@ class Simulation:
         return out
 
 
+class InOrder:
+    """Hands games over in stream order, whatever order the workers finish them in.
+
+    The order is game 0 of each spec (in the run's spec order), then game 1 of each, ...:
+    it depends on nothing but the games, so a stream written from it is the same for any
+    jobs. A game that finishes early waits here until every game before it has come.
+    """
+
+    def __init__(self, specs: int, emit: Callable[[int, GameResult], None]):
+        self.specs, self.emit = specs, emit
+        self.waiting: dict[tuple[int, int], GameResult] = {}
+        self.next = (0, 0)  # (game index, spec position) due next
+
+    def add(self, spec: int, results: Iterable[GameResult]) -> None:
+        for r in results:
+            self.waiting[(r.index, spec)] = r
+        while self.next in self.waiting:
+            index, k = self.next
+            self.emit(k, self.waiting.pop(self.next))
+            self.next = (index, k + 1) if k + 1 < self.specs else (index + 1, 0)
+
+    def flush(self) -> None:
+        """The games still waiting (a run stopped before the games before them came), in order."""
+        for index, k in sorted(self.waiting):
+            self.emit(k, self.waiting.pop((index, k)))
+
+
+def check_players(sources: Sequence[engines.Engine], players: int) -> None:
+    """ValueError unless every engine plays with `players` players."""
+    for e in sources:
+        counts = tuple(getattr(e.module, "PLAYER_COUNTS", ()))
+        if players not in counts:
+            raise ValueError(f"{e.label}: {players} players is not a player count of '{e.name}' "
+                             f"(it plays with {', '.join(map(str, counts))})")
+
+
 def check_bots(bots: Sequence[str], players: int) -> tuple[str, ...]:
     """One bot name per seat: a single name plays every seat. Raises BotError/ValueError."""
     names = tuple(b.strip() for b in bots if b.strip())
@@ -573,22 +630,22 @@ def check_bots(bots: Sequence[str], players: int) -> tuple[str, ...]:
 
 def simulate(sources: Sequence[engines.Engine], players: int, games: int, bots: Sequence[str], seed: int = 0,
              jobs: int = 1, max_turns: int = DEFAULT_MAX_TURNS, scheduler=None,
-             progress: Progress | None = None, chunk: int | None = None, fixed_seats: bool = False) -> Simulation:
+             progress: Progress | None = None, chunk: int | None = None, fixed_seats: bool = False,
+             on_game: Callable[[int, GameResult], None] | None = None) -> Simulation:
     """Plays `games` games of each engine and summarises them (see the module docstring).
 
     `scheduler` is a Dask scheduler address (or a ``distributed.Client``); `progress` is
-    called with (games finished, games requested) after each chunk. Ctrl-C returns the
-    games finished so far with ``interrupted=True``.
+    called with (games finished, games requested) after each chunk. `on_game` is called
+    with (spec position, result) for each game as soon as every game before it has been
+    handed over, in the order game 0 of each spec, game 1 of each spec, ... (the same for
+    any jobs: :class:`InOrder`); a run that stops early hands over the games it holds, in
+    that order. Ctrl-C returns the games finished so far with ``interrupted=True``.
     """
     if games < 1:
         raise ValueError("the number of games must be at least 1")
     if jobs < 1:
         raise ValueError("the number of jobs must be at least 1")
-    for e in sources:
-        counts = tuple(getattr(e.module, "PLAYER_COUNTS", ()))
-        if players not in counts:
-            raise ValueError(f"{e.label}: {players} players is not a player count of '{e.name}' "
-                             f"(it plays with {', '.join(map(str, counts))})")
+    check_players(sources, players)
     bots = check_bots(bots, players)
     size = chunk or chunk_size(games, jobs, bots)
     chunks = make_chunks(sources, players, games, bots, seed, max_turns, size, fixed_seats)
@@ -603,18 +660,23 @@ def simulate(sources: Sequence[engines.Engine], players: int, games: int, bots: 
         runner = _run_processes(chunks, jobs)
     else:
         runner = _run_here(chunks)
+    in_order = InOrder(len(sources), on_game) if on_game is not None else None
     try:
         if progress:
             progress(0, total)
         for k, results in runner:
             found[k].extend(results)
             done += len(results)
+            if in_order is not None:
+                in_order.add(k, results)
             if progress:
                 progress(done, total)
     except KeyboardInterrupt:
         interrupted = True
     finally:
         runner.close()
+        if in_order is not None:
+            in_order.flush()
     summaries = [SpecSummary(e.label, e.name, sorted(found[k], key=lambda r: r.index), games,
                              getattr(e.module, "SPEC_SHA256", None), tuple(getattr(e.module, "STEPS", ())))
                  for k, e in enumerate(sources)]

@@ -128,3 +128,31 @@ def test_mcts_rolls_out_with_the_engine_playout(monkeypatch):
         g.apply(bot.choose(g))
     assert len(calls) >= 12
     assert bot.playouts_run == 36 and bot.seconds > 0
+
+
+# The moves of seeded greedy games, pinned before the greedy was made faster (issue 18, item 1's
+# speed work): an optimisation must not change a single choice. Each digest is the SHA-256 of
+# the games' action ids (simulate.play_game, greedy in every seat, game seeds 0..n-1).
+PINNED_GREEDY_GAMES = [
+    ("official", 2, 12, "d5c0fda23525d17090db"),
+    ("official", 3, 4, "e196de5687f47e802272"),
+    ("hard-cap", 2, 4, "d329312e02b909b4ddb7"),
+    ("reserve-tax", 2, 4, "2a8ec9d25551173d41b7"),
+    ("sweep", 2, 4, "8872b0b54be2eb9adc95"),
+    ("auto-noble", 2, 4, "5e0c1cdf010a7475568e"),
+    ("take-up-to-three", 2, 4, "7bfbbe37a9bb131d3fd7"),
+]
+
+
+@pytest.mark.parametrize("name,players,games,digest", PINNED_GREEDY_GAMES)
+def test_seeded_greedy_games_make_the_pinned_moves(name, players, games, digest):
+    import hashlib
+
+    from playtest import simulate
+
+    module = engine(name)
+    h = hashlib.sha256()
+    for seed in range(games):
+        r = simulate.play_game(module, players, ("greedy",) * players, seed)
+        h.update((",".join(map(str, r.actions)) + ";").encode())
+    assert h.hexdigest()[:20] == digest

@@ -63,3 +63,34 @@ def test_cli_ladder_usage_errors():
     assert out.returncode == 2 and "each bot of a ladder is named once" in out.stderr
     out = cli("ladder", STANDIN, "--bots", "greedy,gredy")
     assert out.returncode == 2 and "did you mean 'greedy'" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_ladder_on_a_dask_scheduler_is_the_same_as_here():
+    """`ladder --scheduler ADDRESS` (as `simulate --scheduler`): the same ladder as local jobs, by
+    the library (one connection for every group, or a Client given) and by the command line."""
+    distributed = pytest.importorskip("distributed")  # the optional extra dask[distributed], in the test extra
+    from playtest import engines
+
+    engine = engines.load(STANDIN)
+    bots = ["random", "greedy", "mcts:4"]
+    here = ladder.ladder(engine, bots, games=4, seed=5, jobs=1).to_dict()
+    args = ("ladder", STANDIN, "--bots", ",".join(bots), "--games", "4", "--seed", "5", "--json")
+    local = cli(*args, "--jobs", "2")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, protocol="tcp",
+                                  dashboard_address=None) as cluster:  # tcp: the command line connects from outside
+        by_address = ladder.ladder(engine, bots, games=4, seed=5, scheduler=cluster.scheduler_address).to_dict()
+        with distributed.Client(cluster) as client:
+            by_client = ladder.ladder(engine, bots, games=4, seed=5, scheduler=client).to_dict()
+        remote = cli(*args, "--scheduler", cluster.scheduler_address)
+    assert by_address == here and by_client == here
+    assert len(here["groups"]) == 3 and all(g["games"] == 4 for g in here["groups"])
+    assert remote.returncode == 0, remote.stderr
+    assert remote.stdout == local.stdout
+    assert json.loads(remote.stdout) == json.loads(json.dumps(here))
+
+
+def test_an_unreachable_scheduler_is_a_usage_error():
+    pytest.importorskip("distributed")
+    out = cli("ladder", STANDIN, "--bots", "random,greedy", "--games", "2", "--scheduler", "nonsense://x")
+    assert out.returncode == 2, out.stderr
+    assert "cannot reach the Dask scheduler at 'nonsense://x'" in out.stderr and "Traceback" not in out.stderr

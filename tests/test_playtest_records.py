@@ -218,3 +218,92 @@ def test_broken_csv_and_other_files_get_a_located_error(tmp_path):
 def test_games_out_with_a_wrong_extension_is_a_usage_error(tmp_path):
     out = cli("simulate", str(STANDIN), "--games", "1", "--games-out", str(tmp_path / "g.txt"))
     assert out.returncode == 2 and "a record file ends in .jsonl" in out.stderr
+
+
+# ----------------------------------------------------------------------------- streaming (--games-out)
+
+def test_in_order_hands_games_over_in_game_order_whatever_order_they_finish():
+    def game(index):
+        return sim.GameResult(index, index, 1, 2, (0,), (15, 3), True, False, 0, False, "target")
+
+    got = []
+    order = sim.InOrder(2, lambda k, r: got.append((r.index, k)))
+    order.add(1, [game(0), game(1)])  # spec 1 first: waits for game 0 of spec 0
+    assert got == []
+    order.add(0, [game(1)])
+    assert got == []
+    order.add(0, [game(0)])
+    assert got == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    order.add(1, [game(3)])
+    order.add(0, [game(4)])
+    assert got[4:] == []
+    order.flush()  # a stopped run: the games still waiting, in order
+    assert got[4:] == [(3, 1), (4, 0)]
+
+
+def test_records_are_written_as_the_games_finish(tmp_path):
+    """Each game is on disk (flushed) as soon as the games before it are: the file grows during the run."""
+    path = tmp_path / "g.jsonl"
+    engine = standin()
+    stream = records.stream(path, [engine], 2)
+    seen = []
+
+    def progress(done, total):
+        seen.append((done, len(path.read_text().splitlines())))
+
+    result = run([engine], games=6, seed=2, jobs=1, progress=progress, on_game=stream.add)
+    stream.close()
+    assert seen[1:] == [(n, n) for n in range(1, 7)]  # one game at a time here, each on disk when reported
+    assert stream.written == 6
+    assert path.read_text() == records.format_records(records.records(result), "jsonl")
+
+
+def test_an_interrupted_run_keeps_its_games_on_disk(tmp_path):
+    path = tmp_path / "g.csv"
+    engine = standin()
+    stream = records.stream(path, [engine], 2)
+
+    def stop(done, total):
+        if done >= 3:
+            raise KeyboardInterrupt
+
+    result = run([engine], games=50, seed=2, jobs=2, chunk=1, progress=stop, on_game=stream.add)
+    stream.close()
+    assert result.interrupted
+    rows = list(csv.DictReader(path.open()))
+    assert [int(r["index"]) for r in rows] == sorted(r.index for r in result.specs[0].results)
+    assert path.read_text() == records.format_records(records.records(result), "csv")
+
+
+@pytest.mark.parametrize("kind", ["jsonl", "csv"])
+def test_streamed_records_of_two_specs_are_the_same_for_any_jobs(tmp_path, kind):
+    engines_run = [standin(), standin(tmp_path, name="other")]
+    texts = []
+    for jobs in (1, 2):
+        path = tmp_path / f"g{jobs}.{kind}"
+        stream = records.stream(path, engines_run, 2)
+        result = run(engines_run, games=5, seed=6, jobs=jobs, chunk=2, on_game=stream.add)
+        stream.close()
+        texts.append(path.read_text())
+        assert texts[-1] == records.format_records(records.records(result), kind)
+    assert texts[0] == texts[1]
+    lines = texts[0].splitlines()[1 if kind == "csv" else 0:]
+    specs = [json.loads(x)["spec"] for x in lines] if kind == "jsonl" else [x.split(",")[2] for x in lines]
+    assert specs == ["standin", "other"] * 5  # game 0 of each spec, then game 1 of each, ...
+
+
+def test_a_record_file_that_cannot_be_written_is_said_before_the_games(tmp_path):
+    out = cli("simulate", str(STANDIN), "--games", "2", "--jobs", "1", "--games-out",
+              str(tmp_path / "missing" / "g.jsonl"))
+    assert out.returncode == 1, out.stderr
+    assert f"error: {tmp_path / 'missing' / 'g.jsonl'}: cannot write the game records: No such file or directory" \
+        in out.stderr
+    assert "rounds, mean" not in out.stdout
+
+
+def test_a_usage_error_leaves_an_existing_record_file_alone(tmp_path):
+    path = tmp_path / "g.jsonl"
+    path.write_text("kept\n")
+    out = cli("simulate", str(STANDIN), "--games", "2", "--players", "9", "--games-out", str(path))
+    assert out.returncode == 2 and "9 players is not a player count" in out.stderr
+    assert path.read_text() == "kept\n"
