@@ -140,6 +140,9 @@ CLEAN_SHAPES = [  # each once ended `sheet` or `diff` with exit 3
     {"actions": {"reserve_blind": {"condition": "me.reserved < reserve_limit and deck[min(3, me.nobles + 1)] >= 1"}}},
     {"actions": {"reserve_face_up": {"effects": ["acquire(card)", "refill(card)"]}}},
     {"winners": {"ranking": {"purchased": {"by": "setup.gold"}}}},
+    # two conjuncts, the first not the "colours available" aggregate the idiom looks for
+    {"actions": {"take_different": {"condition": "(true) and size(picked) == min(take_count, "
+                                                 "count(supply[c] >= 1 for c in gems))"}}},
 ]
 
 

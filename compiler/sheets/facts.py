@@ -269,7 +269,9 @@ def take_different(d: Decision, rules: Rules) -> TakeDifferent | None:
             and loop.body.args[0] == Name(loop.var, loop.body.span) and constant(rules, loop.body.args[1]) == 1):
         return None
     parts = _conjuncts(d.condition)
-    if len(parts) != 2 or match(parts[0], _pattern("available")) != {_SET: chosen.name, _VAR: parts[0].var}:
+    available = match(parts[0], _pattern("available")) if len(parts) == 2 else None
+    # the pattern binds the loop variable too: whatever it is named, the set must be the chosen one
+    if available is None or available.get(_SET) != chosen.name or set(available) != {_SET, _VAR}:
         return None
     for key in ("fallback", "exact", "up_to"):
         got = match(parts[1], _pattern(key))
