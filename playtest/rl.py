@@ -110,7 +110,8 @@ class Encoder:
         probe = module.new_game(players, seed=0)  # the setup: market slots, noble row, supply
         self.slots = [len(row) for row in probe.market]
         self.noble_slots = len(probe.noble_row)
-        self.supply_max = [float(x) for x in probe.supply]
+        # every token of a colour in play: the supply's and what setup already gave the seats
+        self.supply_max = [float(x + sum(held[c] for held in probe.tokens)) for c, x in enumerate(probe.supply)]
         if reserved_slots is None:
             reserved_slots = int(getattr(module, "MAX_RESERVED", 0) or 0)
             if not reserved_slots:
