@@ -566,8 +566,7 @@ class Position:
                 return self._returned(start, None, (), start_over)
             gain, final = choice, best
             over -= 1
-        if final is None:  # nothing over the limit: the general walk scores the hand as it is
-            return self._returned(start, None, (), start_over)
+        assert final is not None  # score_kept calls this only with over > 0: the loop ran
         for key in path:
             kept[key] = final
         return final
