@@ -26,6 +26,12 @@ FINISHES = ("complete_round", "immediately")
 PREFERS = ("highest", "lowest")
 # The types of a column of a component table (rulespec/README.md, Kinds).
 COLUMN_TYPES = ("number", "gem", "colour", "gems", "keyword", "prose")
+# Where components lie (rulespec/README.md, Zones): a hidden ordered pile, a face-up display of
+# fixed slots, a face-up row that closes up, a holding (per player or shared).
+SHAPES = ("pile", "display", "row", "holding")
+STARTS = ("empty", "all", "dealt")
+# How long a declared variable keeps its value: the whole game, or until the next turn begins.
+RESETS = ("game", "turn")
 # The value that, when a spec states it, is the length cap of its engines in turns (a game still
 # going after it ends as truncated); a value like any other in expressions.
 LENGTH_CAP = "max_turns"
@@ -149,6 +155,8 @@ class Param:
     price: Expr | None = None  # payment only: the price of gem `c`
     slots: int = 0  # reserved only: how many reserved cards a player can hold (sizes the action space)
     slots_name: str = ""  # the value `slots` was taken from
+    source: str = ""  # component only: the zone or kind the component is chosen from
+    worth: Expr | None = None  # payment only: how many gems one wild token may stand for
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +190,69 @@ class SetupBlock:
     effects: tuple[Stmt, ...]
     span: Span
     each_player: bool = False
+    note: Text | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Zone:
+    """Where components of one kind lie (rulespec/README.md, Zones)."""
+
+    name: str
+    title: Text
+    holds: str  # the kind
+    shape: str  # one of SHAPES
+    span: Span
+    per_player: bool = False  # holding only: one per seat
+    by: str = ""  # a group column of the kind: one zone per group value
+    size: Expr | None = None  # display/row: slots or capacity
+    sizes: tuple[tuple[int, int], ...] = ()  # (players, size), computed by check from `size`
+    source: str = ""  # display/row: the pile it is dealt and refilled from
+    start: str = "empty"  # one of STARTS
+    limit: int = 0  # holding: the most it holds (0: no limit)
+    limit_name: str = ""  # the value `limit` was taken from
+    private_when_drawn: bool = False  # holding: a component drawn into it is seen by its owner only
+    scores: str = ""  # holding: a number column its components add to the owner's prestige
+    bonus: str = ""  # holding: a gem column, one bonus of that colour per component
+    note: Text | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Variable:
+    """Declared state: per game or per player, with a lifetime (rulespec/README.md, State)."""
+
+    name: str
+    title: Text
+    type: object  # a compiler.types type
+    span: Span
+    per_player: bool = False
+    initial: object = None  # int, bool, a colour index, a seat, or None (the type's default)
+    optional: bool = False  # the value may be `none`
+    reset: str = "game"  # one of RESETS
+    private: bool = False  # per player: other seats do not see it
+    note: Text | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """A named, parameterised predicate or quantity, inlined where it is called."""
+
+    name: str
+    title: Text  # with a placeholder {param} for each parameter
+    params: tuple[tuple[str, object], ...]  # (name, compiler.types type), in order
+    body: Expr
+    result: object  # the type of `body`
+    span: Span
+    note: Text | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PrestigeSource:
+    """Prestige a player has besides their cards and nobles: a number over `player`."""
+
+    name: str
+    title: Text
+    by: Expr
+    span: Span
     note: Text | None = None
 
 
@@ -246,6 +317,10 @@ class Rules:
     spans: Mapping[str, Span] = field(default_factory=dict)  # dotted path -> where it is defined
     first_player: Text | None = None  # who takes the first turn, in words (the language has no such rule)
     setup: tuple[SetupBlock, ...] = ()  # run once after the deal, in order
+    zones: tuple[Zone, ...] = ()  # zones beyond the base game's layout, in declaration order
+    variables: tuple[Variable, ...] = ()  # declared state, in declaration order
+    definitions: tuple[Definition, ...] = ()
+    prestige: tuple[PrestigeSource, ...] = ()  # added to every player's card and noble prestige
 
     @property
     def colours(self) -> tuple[str, ...]:
