@@ -104,6 +104,10 @@ class EnginePlan:
     action_phase_src: str = ""
     rank_src: str = ""
     setup_src: str = ""  # def _setup(g), when the spec has setup blocks
+    # The spec's own zones and state as Game attributes: (attribute, one per player?, initial value:
+    # an int, bool, str or None, or a tuple (a list, copied for each game)); runtime/game.py, _fresh.
+    extra_slots: list[tuple[str, bool, object]] = field(default_factory=list)
+    state_version: int = 1  # 2 when the saved state carries the spec's own zones or state
     max_reserved: int = 0
     # The next three hold statement trees while the lowering runs, then the printer's text (driver._write).
     helpers: list = field(default_factory=list)  # tables and functions the rule functions read

@@ -12,7 +12,7 @@ import random
 
 from .errors import IllegalAction, _whole
 from .spec import (
-    _ACTION_MODE, _APPLY, _FACE_UP_COSTS, _FACE_UP_SLOTS, _LEGAL, _N_ACTION_DECISIONS, _N_STEPS, _OVER_MODE,
+    _ACTION_MODE, _APPLY, _EXTRA_SLOTS, _FACE_UP_COSTS, _FACE_UP_SLOTS, _LEGAL, _N_ACTION_DECISIONS, _N_STEPS, _OVER_MODE,
     _PAY, _PAY_BASE, _PAYOPTS, _STUCK, _WHY, _WILD_INDEX, ACTION_STRINGS, ACTIONS, CARD_COST, CARD_LEVEL,
     COLOURS, DECISIONS, GEMS, LEVEL_CARDS, LEVELS, MAX_TURNS, NOBLE_IDS, NUM_ACTIONS, PLAYER_COUNTS, SETUP,
     SPEC_NAME, SPEC_SHA256, STATE_FORMAT, STATE_VERSION, TRUNCATED, _action_phase_legal, _eligible, _rank_key)
@@ -38,6 +38,12 @@ def _face_up_costs(market):
     return costs
 
 
+def _fresh(value):
+    """A game's own copy of an extra slot's value: tuples and lists become new lists, all the way
+    down; numbers, flags, names and None are shared (they are immutable)."""
+    return [_fresh(x) for x in value] if isinstance(value, (list, tuple)) else value
+
+
 class Game:
     """A game in progress. Read the state from the attributes; change it only with apply()."""
 
@@ -45,7 +51,8 @@ class Game:
                  "_nob", "market", "decks", "noble_row", "round", "turn", "turns", "passes", "ending", "end_reason",
                  "seed", "start", "origin", "history", "pending", "max_turns", "_legal", "out_of_play",
                  "setup_gems", "setup_gold", "setup_nobles", "setup_face_up") + (
-        ("face_up_costs",) if _FACE_UP_COSTS else ())  # chosen once, when the class is made
+        ("face_up_costs",) if _FACE_UP_COSTS else ()) + tuple(  # chosen once, when the class is made
+        name for name, _, _ in _EXTRA_SLOTS)
 
     def __init__(self, players):
         if players not in SETUP:
@@ -78,6 +85,8 @@ class Game:
         self.end_reason = None
         self.seed = None
         self.start = None
+        for name, per_player, initial in _EXTRA_SLOTS:  # the spec's own zones and state, when it has some
+            setattr(self, name, [_fresh(initial) for _ in range(players)] if per_player else _fresh(initial))
         self.origin = None
         self.history = []
         self.pending = None  # the purchase waiting for its payment (an action id), in the payment step
@@ -368,6 +377,8 @@ class Game:
         g.history = self.history[:]
         g.pending = self.pending
         g.max_turns = self.max_turns
+        for name, _, _ in _EXTRA_SLOTS:
+            setattr(g, name, _fresh(getattr(self, name)))
         g.out_of_play = self.out_of_play  # a tuple of tuples: shared
         g._legal = None if self._legal is None else self._legal[:]
         return g

@@ -43,6 +43,9 @@ NOBLE_IDS: tuple[int, ...] = ()
 LEVEL_CARDS: tuple[tuple[int, ...], ...] = ()  # each level's deck before shuffling
 _FACE_UP_COSTS: bool = False  # does Game keep face_up_costs (see compiler/runtime/game.py)?
 _FACE_UP_SLOTS: int = 0  # face-up slots per level in Game.face_up_costs
+# The spec's own zones and state as Game attributes: (attribute, one per player?, initial value: an
+# int, bool, str or None, or a tuple that each game holds as a list of its own). Empty: none.
+_EXTRA_SLOTS: tuple[tuple[str, bool, Any], ...] = ()
 
 # -- the decisions and their actions
 PAYMENTS: tuple[tuple[int, ...], ...] = ()  # every way to spend gold on a price
