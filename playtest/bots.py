@@ -73,6 +73,11 @@ class Facts:
             self.noble_req[n.id] = tuple(n.requires)
             self.noble_points[n.id] = n.points
             self.noble_total[n.id] = sum(n.requires)
+        self.noble_needs = [tuple((g, r) for g, r in enumerate(req) if r) for req in self.noble_req]
+        # each cost as its (gem colour, count) pairs with a count: a card asks for two or three
+        # colours of five, so the tokens short of it are summed over those alone
+        self.needs: list[tuple[tuple[int, int], ...]] = [tuple((g, k) for g, k in enumerate(cost) if k)
+                                                         for cost in self.cost]
         self.card_ids = sorted(c.id for c in module.CARDS)
         self.card_level = {c.id: c.level for c in module.CARDS}
         values = getattr(module, "VALUES", None)
@@ -87,6 +92,9 @@ class Facts:
         self.gain_sizes = [sum(k for _, k in key) for key in self.gain_keys]
         self.max_gain = 1 + max((sum(k for _, k in m[1] if k > 0) for m in self.moves if m and m[0] == "tokens"),
                                 default=0)  # the most tokens one move brings: a take's, or a reserve's wild one
+        # _seat_terms by (weights, prestige, bonuses, noble row): they change only when the seat buys
+        # a card or a noble leaves, so most decisions (and the purchases they score) find them here
+        self.terms: dict[tuple, tuple[float, tuple[float, ...]]] = {}
         self.untrusted: frozenset[str] = frozenset()
         self.untrusted = calibrate(self)
 
@@ -193,8 +201,17 @@ def buy_outcome(game, p: int, move, f: Facts):
 
 
 def qualifying(noble_row, bon, f: Facts) -> list[int]:
-    """Positions in the row of the nobles whose requirements the bonuses `bon` meet."""
-    return [i for i, n in enumerate(noble_row) if all(b >= r for b, r in zip(bon, f.noble_req[n], strict=False))]
+    """Positions in the row of the nobles whose requirements the bonuses `bon` meet (each
+    requirement read as its (colour, count) pairs: a noble names two or three colours)."""
+    out = []
+    needs = f.noble_needs
+    for i, n in enumerate(noble_row):
+        for g, r in needs[n]:
+            if bon[g] < r:
+                break
+        else:
+            out.append(i)
+    return out
 
 
 def predict(game, p: int, move, f: Facts):
@@ -340,20 +357,20 @@ def score_seat(f: Facts, w: Weights, pts: int, bon, tok, reserved, noble_row, ma
     have = [x + y for x, y in zip(bon, tok, strict=False)]
     gold = tok[f.wild]
     inv = _inverse_turns(f, w.throughput)
-    costs, points, bonus = f.cost, f.points, f.bonus
+    needs, points, bonus = f.needs, f.points, f.bonus
     wp, wb = w.prestige, w.bonus
     rates = []
     for row in market:
         for card in row:
             if card is not None:
-                short = sum(c - h for c, h in zip(costs[card], have, strict=False) if c > h)
+                short = _short(needs[card], have)
                 rates.append((wp * points[card] + wb * useful[bonus[card]]) * inv[short - gold])
     penalty = 0.0
     if reserved:
         tp = w.throughput
         for card in reserved:
             value = wp * points[card] + wb * useful[bonus[card]]
-            s = sum(c - h for c, h in zip(costs[card], have, strict=False) if c > h) - gold
+            s = _short(needs[card], have) - gold
             turns = (s + tp - 1) // tp if s > 0 else 0
             penalty += w.reserved * (1 + turns)
             rates.append(value / (1 + turns))
@@ -364,9 +381,32 @@ def score_seat(f: Facts, w: Weights, pts: int, bon, tok, reserved, noble_row, ma
     return total + w.token * (sum(tok) - gold) + w.gold * gold
 
 
-def _seat_terms(f: Facts, w: Weights, pts: int, bon, noble_row) -> tuple[float, list[float]]:
+def _short(need: tuple[tuple[int, int], ...], have: list[int]) -> int:
+    """Tokens short of a card whose cost is `need` ((colour, count) pairs) for a seat holding
+    `have` (bonuses plus tokens) per colour, before any wild token."""
+    short = 0
+    for g, k in need:
+        k -= have[g]
+        if k > 0:
+            short += k
+    return short
+
+
+def _seat_terms(f: Facts, w: Weights, pts: int, bon, noble_row) -> tuple[float, tuple[float, ...]]:
     """What no token move changes: (prestige, bonuses and noble progress in points, and each
-    gem colour's usefulness: 1 plus its share of the nobles it still brings closer)."""
+    gem colour's usefulness: 1 plus its share of the nobles it still brings closer), kept in
+    `f.terms` (a seat's bonuses and the noble row change a few times a game)."""
+    key = (w, pts, tuple(bon), tuple(noble_row))
+    terms = f.terms.get(key)
+    if terms is None:
+        if len(f.terms) >= 1 << 14:  # a bound on the memory a long run can hold
+            f.terms.clear()
+        terms = f.terms[key] = _seat_terms_made(f, w, pts, bon, noble_row)
+    return terms
+
+
+def _seat_terms_made(f: Facts, w: Weights, pts: int, bon, noble_row) -> tuple[float, tuple[float, ...]]:
+    """:func:`_seat_terms`, computed."""
     useful = [1.0] * f.gems
     fixed = w.prestige * pts + w.bonus * sum(bon)
     for n in noble_row:
@@ -382,7 +422,7 @@ def _seat_terms(f: Facts, w: Weights, pts: int, bon, noble_row) -> tuple[float, 
             else:
                 have += r
         fixed += w.noble * f.noble_points[n] * (have / total) ** 2
-    return fixed, useful
+    return fixed, tuple(useful)
 
 
 class Position:
@@ -397,7 +437,7 @@ class Position:
     """
 
     __slots__ = ("f", "w", "fixed", "tok", "ntok", "gold", "have", "useful", "market", "likely", "mine", "inverse",
-                 "memo", "known", "kept")
+                 "memo", "known", "kept", "shared")
 
     def __init__(self, f: Facts, w: Weights, pts: int, bon, tok, reserved, noble_row, market):
         self.f, self.w = f, w
@@ -416,11 +456,14 @@ class Position:
         self.market = _Cards([wp * points[card] + wb * useful[bonus[card]] for card in cards], gaps,
                              [(sum(e) + sum(map(abs, e))) >> 1 for e in gaps])  # the positive gaps' sum
         self.likely: _Cards | None = None
-        self.known: dict[int, tuple] = {}
+        # the market cards' targets come from the columns just made (every face-up reserve asks for one)
+        self.known: dict[int, tuple] = dict(zip(cards, zip(self.market.values, gaps, self.market.shorts, strict=True),
+                                                strict=True))
         self.mine = [self.target(card, True) for card in reserved]
         # score by the tokens gained, for moves that only change tokens (what tokens_only returns)
         self.memo: dict[tuple, tuple[float, list[float], list, int]] = {}
         self.kept: dict[tuple, float] = {}  # score after the greedy's returns, by the tokens held over the limit
+        self.shared: dict[tuple, float] = {}  # score(gain, None, extras) by (extras, gain), for _returned
 
     def target(self, card: int, mine: bool) -> tuple:
         """(card, value, cost minus what the seat has per gem colour, tokens short, reserved?)."""
@@ -432,19 +475,22 @@ class Position:
                                         (sum(e) + sum(map(abs, e))) >> 1)
         return (card, *known, mine)
 
-    def shortfall(self, card: int) -> int:
-        """Tokens the seat is short of `card` (:meth:`target`'s, without building the target)."""
-        known = self.known.get(card)
-        return known[2] if known is not None else self.target(card, True)[3]
-
     def score(self, gain: dict[int, int], flip: int | None, extras) -> float:
         key = tuple(sorted(x for x in gain.items() if x[1]))
         base = self.memo.get(key)
         if base is None:
             base = self.memo[key] = self.tokens_only(key)
-        total, top, changes, gold = base
         if flip is None and not extras:
-            return total
+            return base[0]
+        total, penalty = self.parts(base, flip, extras)
+        return total - penalty
+
+    def parts(self, base: tuple, flip: int | None, extras) -> tuple[float, float]:
+        """:meth:`score` of a reserve as (the score before the reserved cards' penalty, that
+        penalty), from `base`, the :meth:`tokens_only` of its gain. Reserving a level's top
+        card and reserving a face-up card of that level add the same target: their scores
+        differ by the penalty alone, which lets ranked_actions score both from one call."""
+        total, top, changes, gold = base
         # A reserve: the reserved card's penalty, and the targets it adds, on top of the same gain.
         w = self.w
         tp = w.throughput
@@ -468,7 +514,7 @@ class Position:
         if len(rates) > len(top):  # fewer targets than weights before
             for weight, new in zip(w.target[len(top):], rates[len(top):], strict=False):
                 total += weight * new
-        return total - penalty
+        return total, penalty
 
     def tokens_only(self, gain: tuple[tuple[int, int], ...]) -> tuple[float, list[float], list, int]:
         """The score after gaining `gain` ((colour, count) pairs), with the best len(target) rates,
@@ -572,8 +618,15 @@ class Position:
         return final
 
     def _returned(self, gain: dict[int, int], flip: int | None, extras, over: int) -> float:
-        """`score` after `over` tokens are given back greedily, one at a time."""
+        """`score` after `over` tokens are given back greedily, one at a time.
+
+        A reserve's score is the score without its own card (the same for every face-up
+        reserve of a level: kept in `shared`) less that card's penalty (:meth:`flip_penalty`),
+        so the reserves of a level walk their returns through one set of scores.
+        """
         f = self.f
+        shared = self.shared
+        tag = tuple(extras)
         best = 0.0
         for _ in range(over):
             choice = None
@@ -581,13 +634,33 @@ class Position:
                 if self.tok[c] + gain.get(c, 0) > 0:
                     trial = dict(gain)
                     trial[c] = trial.get(c, 0) - 1
-                    s = self.score(trial, flip, extras)
+                    key = (tag, tuple(sorted(x for x in trial.items() if x[1])))
+                    s = shared.get(key)
+                    if s is None:
+                        s = shared[key] = self.score(trial, None, extras)
+                    if flip is not None:
+                        s -= self.flip_penalty(flip, trial)
                     if choice is None or s > best:
                         best, choice = s, trial
             if choice is None:
                 break
             gain = choice
         return best
+
+    def flip_penalty(self, flip: int, gain: dict[int, int]) -> float:
+        """What reserving market card `flip` costs on top of :meth:`score` without it, after
+        gaining `gain`: its penalty as a reserved card (``score`` subtracts the same number)."""
+        key = tuple(sorted(x for x in gain.items() if x[1]))
+        base = self.memo.get(key)
+        if base is None:
+            base = self.memo[key] = self.tokens_only(key)
+        _, _, changes, gold = base
+        _, _, e, short, _ = self.target(flip, True)
+        s = short - gold
+        for c, k in changes:
+            s += _short_change(e[c], k)
+        tp = self.w.throughput
+        return self.w.reserved * (1 + ((s + tp - 1) // tp if s > 0 else 0))
 
 
 class _Cards:
@@ -708,12 +781,17 @@ def ranked_actions(game, f: Facts, w: Weights = WEIGHTS) -> list[tuple[float, in
     market = game.market
     decks = game.decks
     wild_gain = ((f.wild, 1),) if game.supply[f.wild] >= 1 else ()
-    by_level: dict[int, float] = {}  # a face-up reserve's score before its own card's penalty, by level
+    reserves_kept = len(wild_gain) <= room  # a reserve's wild token is kept: no return to play
+    by_level: dict[int, tuple[float, float]] = {}  # per level: _level_ahead
+    known = pos.known  # every market card's target, made with the Position
+    gold = pos.gold + len(wild_gain)  # wild tokens after a reserve
+    tp, per_turn = w.throughput, w.reserved
+    untrusted = f.untrusted
     out = []
     for a in legal:
         move = moves[a]
         kind = move[0] if move is not None else None
-        if kind is None or kind in f.untrusted:
+        if kind is None or kind in untrusted:
             out.append((_score_by_clone(game, a, p, f, w), a))
         elif kind == "tokens" and gain_sizes[a] <= room:  # the common case, inlined: a take kept whole
             key = gain_keys[a]
@@ -721,17 +799,18 @@ def ranked_actions(game, f: Facts, w: Weights = WEIGHTS) -> list[tuple[float, in
             if base is None:
                 base = memo[key] = pos.tokens_only(key)
             out.append((base[0], a))
-        elif kind == "reserve" and len(wild_gain) <= room:  # the other common case: a face-up reserve
+        elif kind == "reserve" and reserves_kept:  # the other common case: a face-up reserve
             level, k = move[1]
             ahead = by_level.get(level)
             if ahead is None:
-                deck = decks[level]
-                ahead = by_level[level] = pos.score(dict(wild_gain), None, [(deck[-1], False)] if deck else [])
-            short = pos.shortfall(market[level][k])
-            gold = pos.gold + len(wild_gain)
-            tp = w.throughput
-            ahead -= w.reserved * (1 + ((short - gold + tp - 1) // tp if short > gold else 0))
-            out.append((ahead, a))
+                ahead = by_level[level] = _level_ahead(pos, wild_gain, decks[level])
+            short = known[market[level][k]][2]
+            out.append((ahead[0] - per_turn * (1 + ((short - gold + tp - 1) // tp if short > gold else 0)), a))
+        elif kind == "reserve_deck" and reserves_kept:  # the deck's top card, to the reserve
+            ahead = by_level.get(move[1])
+            if ahead is None:
+                ahead = by_level[move[1]] = _level_ahead(pos, wild_gain, decks[move[1]])
+            out.append((ahead[0] - ahead[1], a))
         elif kind == "noble":
             n = noble_row[move[1]]
             row = [x for x in noble_row if x != n]
@@ -743,6 +822,21 @@ def ranked_actions(game, f: Facts, w: Weights = WEIGHTS) -> list[tuple[float, in
             gain, flip, extras = token_change(game, p, move, f)
             out.append((pos.score_kept(gain, flip, extras), a))
     return out
+
+
+def _level_ahead(pos: Position, wild_gain: tuple, deck: list[int]) -> tuple[float, float]:
+    """A reserve at a level, as (the score before the penalty of the card reserved, and the
+    penalty of the deck's top card when it is that card): the top card comes into view (to the
+    market, or to the reserve from the deck) either way. A face-up reserve takes its own card's
+    penalty off the first; reserving from the deck takes the second (the same numbers as
+    ``pos.score(..., flip, [(top, False)])`` and ``pos.score(..., None, [(top, True)])``)."""
+    key = wild_gain  # the wild token a reserve takes, as a tokens_only key
+    base = pos.memo.get(key)
+    if base is None:
+        base = pos.memo[key] = pos.tokens_only(key)
+    if not deck:
+        return base[0], 0.0
+    return pos.parts(base, None, [(deck[-1], True)])
 
 
 def _ranked_with_a_noble_to_come(game, p: int, pending: list[int], f: Facts, w: Weights) -> list[tuple[float, int]]:
