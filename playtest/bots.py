@@ -95,8 +95,21 @@ class Facts:
         # _seat_terms by (weights, prestige, bonuses, noble row): they change only when the seat buys
         # a card or a noble leaves, so most decisions (and the purchases they score) find them here
         self.terms: dict[tuple, tuple[float, tuple[float, ...]]] = {}
+        self.splits: dict[tuple, tuple[tuple[tuple[int, int], ...], int, int, bool]] = {}
         self.untrusted: frozenset[str] = frozenset()
         self.untrusted = calibrate(self)
+
+    def split(self, gain: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, int], ...], int, int, bool]:
+        """A gain of tokens ((colour, count) pairs, sorted) as (the gem colours' changes, the wild
+        tokens gained, the tokens gained in all, whether nothing is given back), made once per gain
+        (a game meets a few hundred)."""
+        out = self.splits.get(gain)
+        if out is None:
+            changes = tuple((c, k) for c, k in gain if c != self.wild)
+            wild = sum(k for c, k in gain if c == self.wild)
+            positive = all(k > 0 for _, k in changes) and wild >= 0
+            out = self.splits[gain] = (changes, wild, sum(k for _, k in gain), positive)
+        return out
 
 
 _FACTS: dict[int, Facts] = {}
@@ -461,9 +474,9 @@ class Position:
                                                 strict=True))
         self.mine = [self.target(card, True) for card in reserved]
         # score by the tokens gained, for moves that only change tokens (what tokens_only returns)
-        self.memo: dict[tuple, tuple[float, list[float], list, int]] = {}
+        self.memo: dict[tuple, tuple[float, list[float], tuple, int]] = {}
         self.kept: dict[tuple, float] = {}  # score after the greedy's returns, by the tokens held over the limit
-        self.shared: dict[tuple, float] = {}  # score(gain, None, extras) by (extras, gain), for _returned
+        self.shared: dict[tuple, list[tuple]] = {}  # _return_options by (extras, gain)
 
     def target(self, card: int, mine: bool) -> tuple:
         """(card, value, cost minus what the seat has per gem colour, tokens short, reserved?)."""
@@ -516,24 +529,14 @@ class Position:
                 total += weight * new
         return total, penalty
 
-    def tokens_only(self, gain: tuple[tuple[int, int], ...]) -> tuple[float, list[float], list, int]:
+    def tokens_only(self, gain: tuple[tuple[int, int], ...]) -> tuple[float, list[float], tuple, int]:
         """The score after gaining `gain` ((colour, count) pairs), with the best len(target) rates,
         the gem changes and the wild tokens held, which a reserve's score starts from."""
-        f, w = self.f, self.w
-        wild = f.wild
-        gold = self.gold
-        changes = []
-        positive = True
-        ntok = self.ntok
-        for c, k in gain:
-            ntok += k
-            if c == wild:
-                gold += k
-                positive = positive and k >= 0
-            else:
-                changes.append((c, k))
-                positive = positive and k > 0
-        rates = (self.contenders() if positive else self.market).rates(changes, gold, self.inverse)
+        w = self.w
+        changes, wild, count, positive = self.f.split(gain)
+        gold = self.gold + wild
+        ntok = self.ntok + count
+        rates = ((self.likely or self.contenders()) if positive else self.market).rates(changes, gold, self.inverse)
         penalty = 0.0
         if self.mine:
             tp = w.throughput
@@ -591,26 +594,22 @@ class Position:
         return red holds): the final score is kept per hand met (`kept`) and shared."""
         kept = self.kept
         start, start_over = gain, over
+        key = _key(gain)
         path = []
         final: float | None = None
         while over > 0:
-            key = tuple(sorted(x for x in gain.items() if x[1]))
             final = kept.get(key)
             if final is not None:
                 break
             path.append(key)
             choice = None
             best = 0.0
-            for c in range(self.f.colours):
-                if self.tok[c] + gain.get(c, 0) > 0:
-                    trial = dict(gain)
-                    trial[c] = trial.get(c, 0) - 1
-                    s = self.score(trial, None, ())
-                    if choice is None or s > best:
-                        best, choice = s, trial
+            for trial, trial_key, s, _ in self._return_options((), (), gain, key):
+                if choice is None or s > best:
+                    best, choice, chosen = s, trial, trial_key
             if choice is None:  # nothing left to give back (a limit below zero): as the general walk does
                 return self._returned(start, None, (), start_over)
-            gain, final = choice, best
+            gain, key, final = choice, chosen, best
             over -= 1
         assert final is not None  # score_kept calls this only with over > 0: the loop ran
         for key in path:
@@ -621,39 +620,52 @@ class Position:
         """`score` after `over` tokens are given back greedily, one at a time.
 
         A reserve's score is the score without its own card (the same for every face-up
-        reserve of a level: kept in `shared`) less that card's penalty (:meth:`flip_penalty`),
-        so the reserves of a level walk their returns through one set of scores.
+        reserve of a level) less that card's penalty (:meth:`flip_penalty`), so the reserves
+        of a level walk their returns through one set of options (:meth:`_return_options`).
         """
-        f = self.f
-        shared = self.shared
         tag = tuple(extras)
+        key = _key(gain)
         best = 0.0
         for _ in range(over):
             choice = None
-            for c in range(f.colours):
+            for trial, trial_key, s, base in self._return_options(tag, extras, gain, key):
+                if flip is not None:
+                    s -= self.flip_penalty(flip, base)
+                if choice is None or s > best:
+                    best, choice, chosen = s, trial, trial_key
+            if choice is None:
+                break
+            gain, key = choice, chosen
+        return best
+
+    def _return_options(self, tag: tuple, extras, gain: dict[int, int], key: tuple) -> list[tuple]:
+        """The hands one returned token away from gaining `gain` (its `key`), in colour order, each
+        as (gain, key, ``score(gain, None, extras)``, its :meth:`tokens_only`): made once per
+        hand and `extras` (tagged `tag`) and shared by every move whose returns pass through it."""
+        options = self.shared.get((tag, key))
+        if options is None:
+            options = []
+            memo = self.memo
+            for c in range(self.f.colours):
                 if self.tok[c] + gain.get(c, 0) > 0:
                     trial = dict(gain)
                     trial[c] = trial.get(c, 0) - 1
-                    key = (tag, tuple(sorted(x for x in trial.items() if x[1])))
-                    s = shared.get(key)
-                    if s is None:
-                        s = shared[key] = self.score(trial, None, extras)
-                    if flip is not None:
-                        s -= self.flip_penalty(flip, trial)
-                    if choice is None or s > best:
-                        best, choice = s, trial
-            if choice is None:
-                break
-            gain = choice
-        return best
+                    trial_key = _key(trial)
+                    base = memo.get(trial_key)
+                    if base is None:
+                        base = memo[trial_key] = self.tokens_only(trial_key)
+                    if extras:
+                        total, penalty = self.parts(base, None, extras)
+                        options.append((trial, trial_key, total - penalty, base))
+                    else:
+                        options.append((trial, trial_key, base[0], base))
+            self.shared[(tag, key)] = options
+        return options
 
-    def flip_penalty(self, flip: int, gain: dict[int, int]) -> float:
-        """What reserving market card `flip` costs on top of :meth:`score` without it, after
-        gaining `gain`: its penalty as a reserved card (``score`` subtracts the same number)."""
-        key = tuple(sorted(x for x in gain.items() if x[1]))
-        base = self.memo.get(key)
-        if base is None:
-            base = self.memo[key] = self.tokens_only(key)
+    def flip_penalty(self, flip: int, base: tuple) -> float:
+        """What reserving market card `flip` costs on top of :meth:`score` without it, after the
+        gain whose :meth:`tokens_only` is `base`: its penalty as a reserved card (``score``
+        subtracts the same number)."""
         _, _, changes, gold = base
         _, _, e, short, _ = self.target(flip, True)
         s = short - gold
@@ -661,6 +673,12 @@ class Position:
             s += _short_change(e[c], k)
         tp = self.w.throughput
         return self.w.reserved * (1 + ((s + tp - 1) // tp if s > 0 else 0))
+
+
+def _key(gain: dict[int, int]) -> tuple[tuple[int, int], ...]:
+    """A gain of tokens (colour -> count) as its sorted (colour, count) pairs, zeros left out:
+    the key of :meth:`Position.tokens_only` and of the memos built on it."""
+    return tuple(sorted(x for x in gain.items() if x[1]))
 
 
 class _Cards:
@@ -673,10 +691,11 @@ class _Cards:
         self.values, self.gaps, self.shorts = values, gaps, shorts
         self.columns: dict[tuple[int, int], list[int]] = {}
 
-    def rates(self, changes: list[tuple[int, int]], gold: int, inv: list[float]) -> list[float]:
+    def rates(self, changes: tuple[tuple[int, int], ...], gold: int, inv: list[float]) -> list[float]:
         """Each card's value / (1 + turns to buy it) after the seat gains k of colour c for each
         (c, k) in `changes` and holds `gold` wild tokens."""
-        cols = [self.column(c, k) for c, k in changes]
+        columns = self.columns
+        cols = [columns.get(ck) or self.column(*ck) for ck in changes]
         vals, shorts = self.values, self.shorts
         known = [col for col in cols if col is not None]
         if len(known) < len(cols):  # a change of more than two tokens of a colour: card by card
