@@ -450,7 +450,7 @@ class Position:
     """
 
     __slots__ = ("f", "w", "fixed", "tok", "ntok", "gold", "have", "useful", "market", "likely", "mine", "inverse",
-                 "memo", "known", "kept", "shared")
+                 "memo", "known", "kept", "shared", "short_of")
 
     def __init__(self, f: Facts, w: Weights, pts: int, bon, tok, reserved, noble_row, market):
         self.f, self.w = f, w
@@ -463,15 +463,20 @@ class Position:
         self.have = held = [x + y for x, y in zip(bon, tok, strict=False)]
         self.inverse = _inverse_turns(f, w.throughput)
         cards = [card for row in market for card in row if card is not None]
-        costs = f.cost
-        wp, wb, points, bonus = w.prestige, w.bonus, f.points, f.bonus
-        gaps = [list(map(operator.sub, costs[card], held)) for card in cards]  # cost - held, per gem
-        self.market = _Cards([wp * points[card] + wb * useful[bonus[card]] for card in cards], gaps,
-                             [(sum(e) + sum(map(abs, e))) >> 1 for e in gaps])  # the positive gaps' sum
+        wp, wb, points, bonus, needs = w.prestige, w.bonus, f.points, f.bonus, f.needs
+        shorts = []
+        for card in cards:  # tokens short of each, summed over the colours it costs (_short inlined)
+            short = 0
+            for g, k in needs[card]:
+                k -= held[g]
+                if k > 0:
+                    short += k
+            shorts.append(short)
+        self.market = _Cards([wp * points[card] + wb * useful[bonus[card]] for card in cards],
+                             [f.cost[card] for card in cards], shorts, held)
         self.likely: _Cards | None = None
-        # the market cards' targets come from the columns just made (every face-up reserve asks for one)
-        self.known: dict[int, tuple] = dict(zip(cards, zip(self.market.values, gaps, self.market.shorts, strict=True),
-                                                strict=True))
+        self.short_of = dict(zip(cards, shorts, strict=True))  # what a face-up reserve asks of its card
+        self.known: dict[int, tuple] = {}
         self.mine = [self.target(card, True) for card in reserved]
         # score by the tokens gained, for moves that only change tokens (what tokens_only returns)
         self.memo: dict[tuple, tuple[float, list[float], tuple, int]] = {}
@@ -571,8 +576,8 @@ class Position:
                 reach = gold + self.f.max_gain
                 keep = [i for i, (v, s) in enumerate(zip(market.values, market.shorts, strict=True))
                         if v * inv[s - reach] >= bar]
-                self.likely = _Cards([market.values[i] for i in keep], [market.gaps[i] for i in keep],
-                                     [market.shorts[i] for i in keep])
+                self.likely = _Cards([market.values[i] for i in keep], [market.costs[i] for i in keep],
+                                     [market.shorts[i] for i in keep], market.have)
         return self.likely
 
     def score_kept(self, gain: dict[int, int], flip: int | None, extras) -> float:
@@ -682,13 +687,15 @@ def _key(gain: dict[int, int]) -> tuple[tuple[int, int], ...]:
 
 
 class _Cards:
-    """Market cards as columns: each one's value, cost minus what the seat holds per gem
-    colour, and tokens short; `rates` scores them all after a change of tokens."""
+    """Market cards as columns: each one's value, cost per gem colour and tokens short for a
+    seat holding `have` (bonuses plus tokens); `rates` scores them all after a change of
+    tokens. What a card needs of one colour (its cost less what the seat has) is read per
+    column, when a move first changes that colour."""
 
-    __slots__ = ("values", "gaps", "shorts", "columns")
+    __slots__ = ("values", "costs", "shorts", "have", "columns")
 
-    def __init__(self, values: list[float], gaps: list[list[int]], shorts: list[int]):
-        self.values, self.gaps, self.shorts = values, gaps, shorts
+    def __init__(self, values: list[float], costs: list[tuple[int, ...]], shorts: list[int], have: list[int]):
+        self.values, self.costs, self.shorts, self.have = values, costs, shorts, have
         self.columns: dict[tuple[int, int], list[int]] = {}
 
     def rates(self, changes: tuple[tuple[int, int], ...], gold: int, inv: list[float]) -> list[float]:
@@ -699,8 +706,9 @@ class _Cards:
         vals, shorts = self.values, self.shorts
         known = [col for col in cols if col is not None]
         if len(known) < len(cols):  # a change of more than two tokens of a colour: card by card
-            return [v * inv[s - gold + sum(_short_change(e[c], k) for c, k in changes)]
-                    for v, s, e in zip(vals, shorts, self.gaps, strict=True)]
+            have = self.have
+            return [v * inv[s - gold + sum(_short_change(cost[c] - have[c], k) for c, k in changes)]
+                    for v, s, cost in zip(vals, shorts, self.costs, strict=True)]
         if not known:
             return [v * inv[s - gold] for v, s in zip(vals, shorts, strict=True)]
         if len(known) == 1:
@@ -718,7 +726,8 @@ class _Cards:
         key = (c, k)
         col = self.columns.get(key)
         if col is None:
-            xs = [e[c] for e in self.gaps]
+            h = self.have[c]
+            xs = [cost[c] - h for cost in self.costs]
             if k == 1:
                 col = [-1 if x > 0 else 0 for x in xs]
             elif k == 2:
@@ -802,7 +811,7 @@ def ranked_actions(game, f: Facts, w: Weights = WEIGHTS) -> list[tuple[float, in
     wild_gain = ((f.wild, 1),) if game.supply[f.wild] >= 1 else ()
     reserves_kept = len(wild_gain) <= room  # a reserve's wild token is kept: no return to play
     by_level: dict[int, tuple[float, float]] = {}  # per level: _level_ahead
-    known = pos.known  # every market card's target, made with the Position
+    short_of = pos.short_of  # tokens short of each market card
     gold = pos.gold + len(wild_gain)  # wild tokens after a reserve
     tp, per_turn = w.throughput, w.reserved
     untrusted = f.untrusted
@@ -823,7 +832,7 @@ def ranked_actions(game, f: Facts, w: Weights = WEIGHTS) -> list[tuple[float, in
             ahead = by_level.get(level)
             if ahead is None:
                 ahead = by_level[level] = _level_ahead(pos, wild_gain, decks[level])
-            short = known[market[level][k]][2]
+            short = short_of[market[level][k]]
             out.append((ahead[0] - per_turn * (1 + ((short - gold + tp - 1) // tp if short > gold else 0)), a))
         elif kind == "reserve_deck" and reserves_kept:  # the deck's top card, to the reserve
             ahead = by_level.get(move[1])
