@@ -450,7 +450,7 @@ class Position:
     """
 
     __slots__ = ("f", "w", "fixed", "tok", "ntok", "gold", "have", "useful", "market", "likely", "mine", "inverse",
-                 "memo", "known", "kept", "shared", "short_of")
+                 "memo", "known", "kept", "shared", "short_of", "bar")
 
     def __init__(self, f: Facts, w: Weights, pts: int, bon, tok, reserved, noble_row, market):
         self.f, self.w = f, w
@@ -474,7 +474,8 @@ class Position:
             shorts.append(short)
         self.market = _Cards([wp * points[card] + wb * useful[bonus[card]] for card in cards],
                              [f.cost[card] for card in cards], shorts, held)
-        self.likely: _Cards | None = None
+        self.likely: dict[int, _Cards] = {}  # contenders by the tokens gained
+        self.bar: float | None = None  # the len(target)-th best rate now (contenders)
         self.short_of = dict(zip(cards, shorts, strict=True))  # what a face-up reserve asks of its card
         self.known: dict[int, tuple] = {}
         self.mine = [self.target(card, True) for card in reserved]
@@ -541,7 +542,8 @@ class Position:
         changes, wild, count, positive = self.f.split(gain)
         gold = self.gold + wild
         ntok = self.ntok + count
-        rates = ((self.likely or self.contenders()) if positive else self.market).rates(changes, gold, self.inverse)
+        cards = (self.likely.get(count) or self.contenders(count)) if positive else self.market
+        rates = cards.rates(changes, gold, self.inverse)
         penalty = 0.0
         if self.mine:
             tp = w.throughput
@@ -560,25 +562,32 @@ class Position:
         total += w.token * (ntok - gold) + w.gold * gold
         return total, rates, changes, gold
 
-    def contenders(self) -> _Cards:
+    def contenders(self, count: int) -> _Cards:
         """The market cards that may be among the best targets after a move that only gains
-        tokens: such a move leaves every card at least as close, and brings none closer than
-        `max_gain` tokens; a card that even then would rate below the current len(target)-th
-        best cannot displace the cards rated above it (they only gain too)."""
-        if self.likely is None:
+        tokens, `count` of them: such a move leaves every card at least as close, and brings
+        none closer than `count` tokens; a card that even then would rate below the current
+        len(target)-th best cannot displace the cards rated above it (they only gain too).
+        Kept per count (a decision meets two or three: a reserve's wild token, takes of two
+        and of three)."""
+        likely = self.likely.get(count)
+        if likely is None:
             market, inv, gold = self.market, self.inverse, self.gold
-            now = sorted((v * inv[s - gold] for v, s in zip(market.values, market.shorts, strict=True)), reverse=True)
-            k = len(self.w.target)
-            if len(now) <= k:
-                self.likely = market
+            if self.bar is None:
+                now = sorted((v * inv[s - gold] for v, s in zip(market.values, market.shorts, strict=True)),
+                             reverse=True)
+                k = len(self.w.target)
+                self.bar = now[k - 1] if len(now) > k else -1.0  # every rate is at least 0: all kept
+            bar = self.bar
+            if bar < 0:
+                likely = market
             else:
-                bar = now[k - 1]
-                reach = gold + self.f.max_gain
+                reach = gold + count
                 keep = [i for i, (v, s) in enumerate(zip(market.values, market.shorts, strict=True))
                         if v * inv[s - reach] >= bar]
-                self.likely = _Cards([market.values[i] for i in keep], [market.costs[i] for i in keep],
-                                     [market.shorts[i] for i in keep], market.have)
-        return self.likely
+                likely = _Cards([market.values[i] for i in keep], [market.costs[i] for i in keep],
+                                [market.shorts[i] for i in keep], market.have)
+            self.likely[count] = likely
+        return likely
 
     def score_kept(self, gain: dict[int, int], flip: int | None, extras) -> float:
         """`score` after the tokens over the limit are given back one at a time, each time the
