@@ -793,7 +793,7 @@ def _best(scored: list[tuple[float, int]], rng: random.Random) -> int:
     return ties[0] if len(ties) == 1 else rng.choice(ties)
 
 
-def ranked_actions(game, f: Facts, w: Weights = WEIGHTS) -> list[tuple[float, int]]:
+def ranked_actions(game, f: Facts, w: Weights = WEIGHTS, best_only: bool = False) -> list[tuple[float, int]]:
     """Every legal action with the heuristic score, for the acting seat, of the end of its turn.
 
     Scored from the state, without playing the move: the seat's position is taken apart
@@ -802,6 +802,11 @@ def ranked_actions(game, f: Facts, w: Weights = WEIGHTS) -> list[tuple[float, in
     score is that of :func:`ranked_actions_by_clone` for every move it models (tests hold
     them equal) except one that ends the game, which it scores like any other position. A
     move it does not model, or whose kind this engine's rules change, is played on a clone.
+
+    `best_only` (what the greedy asks): the takes are scored last, and a take of n tokens is
+    left out when no take of n tokens can score within 1e-6 of the best move already scored
+    (:func:`_take_bound`): what is left holds the best move and every move :func:`_best`
+    counts as tied with it, in the same order, so the greedy chooses as from the full list.
     """
     p = game.current_player
     legal = game.legal_actions()
@@ -824,12 +829,17 @@ def ranked_actions(game, f: Facts, w: Weights = WEIGHTS) -> list[tuple[float, in
     gold = pos.gold + len(wild_gain)  # wild tokens after a reserve
     tp, per_turn = w.throughput, w.reserved
     untrusted = f.untrusted
-    out = []
+    prune = best_only and not pos.mine and _bounded(w) and room >= 0  # (a limit below 0 returns nothing)
+    deferred: dict[int, list[int]] = {}  # takes to score last, by the tokens they bring, as indexes in out
+    out: list[tuple[float, int] | None] = []
     for a in legal:
         move = moves[a]
         kind = move[0] if move is not None else None
         if kind is None or kind in untrusted:
             out.append((_score_by_clone(game, a, p, f, w), a))
+        elif prune and kind == "tokens" and _plain_take(f, gain_keys[a]):
+            deferred.setdefault(gain_sizes[a], []).append(len(out))
+            out.append(None)
         elif kind == "tokens" and gain_sizes[a] <= room:  # the common case, inlined: a take kept whole
             key = gain_keys[a]
             base = memo.get(key)
@@ -858,7 +868,56 @@ def ranked_actions(game, f: Facts, w: Weights = WEIGHTS) -> list[tuple[float, in
         else:
             gain, flip, extras = token_change(game, p, move, f)
             out.append((pos.score_kept(gain, flip, extras), a))
-    return out
+    if deferred:
+        best = max((sa[0] for sa in out if sa is not None), default=-math.inf)
+        for count in sorted(deferred, reverse=True):  # takes of three first: their best may rule out the rest
+            if _take_bound(pos, count, room) < best - 1e-6:
+                continue
+            for i in deferred[count]:
+                a = legal[i]
+                key = gain_keys[a]
+                if count <= room:
+                    base = memo.get(key)
+                    if base is None:
+                        base = memo[key] = pos.tokens_only(key)
+                    score = base[0]
+                else:
+                    gain, flip, extras = token_change(game, p, moves[a], f)
+                    score = pos.score_kept(gain, flip, extras)
+                out[i] = (score, a)
+                best = max(best, score)
+    return [sa for sa in out if sa is not None]
+
+
+def _bounded(w: Weights) -> bool:
+    """Do :func:`_take_bound`'s bounds hold for these weights? They need every weight at least
+    0 and the targets' weights in decreasing order (a better target never weighs less)."""
+    weights = (w.prestige, w.bonus, w.noble, w.token, w.gold, w.reserved, *w.target)
+    return all(x >= 0 for x in weights) and all(a >= b for a, b in zip(w.target, w.target[1:], strict=False))
+
+
+def _plain_take(f: Facts, key: tuple) -> bool:
+    """A gain of gem tokens only (no wild token, nothing given back): what :func:`_take_bound` bounds."""
+    changes, wild, _, positive = f.split(key)
+    return positive and not wild and bool(changes)
+
+
+def _take_bound(pos: Position, count: int, room: int) -> float:
+    """No take of `count` gem tokens scores more than this, from a position with no reserved
+    card, the returns over the limit included. A take brings each card at most `count` tokens
+    closer (and a return none), so a card's rate is at most its rate `count` tokens closer,
+    and the best targets' weighted sum at most that of those rates; the tokens in hand are
+    then what the take leaves, or the limit, at most the wild tokens held being wild."""
+    w = pos.w
+    inv, gold, market = pos.inverse, pos.gold, pos.market
+    rates = sorted((v * inv[s - gold - count] for v, s in zip(market.values, market.shorts, strict=True)),
+                   reverse=True)
+    total = pos.fixed
+    for weight, r in zip(w.target, rates, strict=False):
+        total += weight * r
+    if count <= room:
+        return total + w.token * (pos.ntok + count - gold) + w.gold * gold
+    return total + w.token * pos.f.limit + max(0.0, w.gold - w.token) * gold
 
 
 def _level_ahead(pos: Position, wild_gain: tuple, deck: list[int]) -> tuple[float, float]:
@@ -976,7 +1035,7 @@ class GreedyBot(Bot):
         legal = game.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        return _best(ranked_actions(game, self.facts, self.weights), self.rng)
+        return _best(ranked_actions(game, self.facts, self.weights, best_only=True), self.rng)
 
 
 class _Node:
