@@ -541,11 +541,11 @@ class Position:
         w = self.w
         changes, wild, count, positive = self.f.split(gain)
         gold = self.gold + wild
-        ntok = self.ntok + count
         cards = (self.likely.get(count) or self.contenders(count)) if positive else self.market
         rates = cards.rates(changes, gold, self.inverse)
-        penalty = 0.0
+        total = self.fixed  # less the reserved cards' penalty (0.0 without one: the same number)
         if self.mine:
+            penalty = 0.0
             tp = w.throughput
             for _, value, e, short, _ in self.mine:
                 s = short - gold
@@ -554,12 +554,12 @@ class Position:
                 turns = (s + tp - 1) // tp if s > 0 else 0
                 penalty += w.reserved * (1 + turns)
                 rates.append(value / (1 + turns))
+            total -= penalty
         rates.sort(reverse=True)
         del rates[len(w.target):]
-        total = self.fixed - penalty
         for weight, r in zip(w.target, rates, strict=False):
             total += weight * r
-        total += w.token * (ntok - gold) + w.gold * gold
+        total += w.token * (self.ntok + count - gold) + w.gold * gold
         return total, rates, changes, gold
 
     def contenders(self, count: int) -> _Cards:
@@ -711,10 +711,12 @@ class _Cards:
         """Each card's value / (1 + turns to buy it) after the seat gains k of colour c for each
         (c, k) in `changes` and holds `gold` wild tokens."""
         columns = self.columns
-        cols = [columns.get(ck) or self.column(*ck) for ck in changes]
+        try:
+            known = [columns[ck] for ck in changes]
+        except KeyError:  # a column not made yet, or one that cannot be (None)
+            known = [col for col in (self.column(c, k) for c, k in changes) if col is not None]
         vals, shorts = self.values, self.shorts
-        known = [col for col in cols if col is not None]
-        if len(known) < len(cols):  # a change of more than two tokens of a colour: card by card
+        if len(known) < len(changes):  # a change of more than two tokens of a colour: card by card
             have = self.have
             return [v * inv[s - gold + sum(_short_change(cost[c] - have[c], k) for c, k in changes)]
                     for v, s, cost in zip(vals, shorts, self.costs, strict=True)]
