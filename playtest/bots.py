@@ -376,7 +376,11 @@ def score_seat(f: Facts, w: Weights, pts: int, bon, tok, reserved, noble_row, ma
     for row in market:
         for card in row:
             if card is not None:
-                short = _short(needs[card], have)
+                short = 0  # _short, inlined: a purchase scores every market card this way
+                for g, k in needs[card]:
+                    k -= have[g]
+                    if k > 0:
+                        short += k
                 rates.append((wp * points[card] + wb * useful[bonus[card]]) * inv[short - gold])
     penalty = 0.0
     if reserved:
@@ -491,7 +495,7 @@ class Position:
             f, w = self.f, self.w
             e = list(map(operator.sub, f.cost[card], self.have))
             known = self.known[card] = (w.prestige * f.points[card] + w.bonus * self.useful[f.bonus[card]], e,
-                                        (sum(e) + sum(map(abs, e))) >> 1)
+                                        _short(f.needs[card], self.have))
         return (card, *known, mine)
 
     def score(self, gain: dict[int, int], flip: int | None, extras) -> float:
