@@ -809,10 +809,11 @@ def ranked_actions(game, f: Facts, w: Weights = WEIGHTS, best_only: bool = False
     them equal) except one that ends the game, which it scores like any other position. A
     move it does not model, or whose kind this engine's rules change, is played on a clone.
 
-    `best_only` (what the greedy asks): the takes are scored last, and a take of n tokens is
-    left out when no take of n tokens can score within 1e-6 of the best move already scored
-    (:func:`_take_bound`): what is left holds the best move and every move :func:`_best`
-    counts as tied with it, in the same order, so the greedy chooses as from the full list.
+    `best_only` (what the greedy asks): the takes and reserves are scored last, and a take of
+    n tokens (a reserve) is left out when no take of n tokens (no reserve) can score within
+    1e-6 of the best move already scored (:func:`_take_bound`, :func:`_reserve_bound`): what
+    is left holds the best move and every move :func:`_best` counts as tied with it, in the
+    same order, so the greedy chooses as from the full list.
     """
     p = game.current_player
     legal = game.legal_actions()
@@ -836,60 +837,59 @@ def ranked_actions(game, f: Facts, w: Weights = WEIGHTS, best_only: bool = False
     tp, per_turn = w.throughput, w.reserved
     untrusted = f.untrusted
     prune = best_only and not pos.mine and _bounded(w) and room >= 0  # (a limit below 0 returns nothing)
-    deferred: dict[int, list[int]] = {}  # takes to score last, by the tokens they bring, as indexes in out
-    out: list[tuple[float, int] | None] = []
-    for a in legal:
-        move = moves[a]
+
+    def exact(a: int, move) -> float:
         kind = move[0] if move is not None else None
         if kind is None or kind in untrusted:
-            out.append((_score_by_clone(game, a, p, f, w), a))
-        elif prune and kind == "tokens" and _plain_take(f, gain_keys[a]):
-            deferred.setdefault(gain_sizes[a], []).append(len(out))
-            out.append(None)
-        elif kind == "tokens" and gain_sizes[a] <= room:  # the common case, inlined: a take kept whole
+            return _score_by_clone(game, a, p, f, w)
+        if kind == "tokens" and gain_sizes[a] <= room:  # the common case, inlined: a take kept whole
             key = gain_keys[a]
             base = memo.get(key)
             if base is None:
                 base = memo[key] = pos.tokens_only(key)
-            out.append((base[0], a))
-        elif kind == "reserve" and reserves_kept:  # the other common case: a face-up reserve
+            return base[0]
+        if kind == "reserve" and reserves_kept:  # the other common case: a face-up reserve
             level, k = move[1]
             ahead = by_level.get(level)
             if ahead is None:
                 ahead = by_level[level] = _level_ahead(pos, wild_gain, decks[level])
             short = short_of[market[level][k]]
-            out.append((ahead[0] - per_turn * (1 + ((short - gold + tp - 1) // tp if short > gold else 0)), a))
-        elif kind == "reserve_deck" and reserves_kept:  # the deck's top card, to the reserve
+            return ahead[0] - per_turn * (1 + ((short - gold + tp - 1) // tp if short > gold else 0))
+        if kind == "reserve_deck" and reserves_kept:  # the deck's top card, to the reserve
             ahead = by_level.get(move[1])
             if ahead is None:
                 ahead = by_level[move[1]] = _level_ahead(pos, wild_gain, decks[move[1]])
-            out.append((ahead[0] - ahead[1], a))
-        elif kind == "noble":
+            return ahead[0] - ahead[1]
+        if kind == "noble":
             n = noble_row[move[1]]
             row = [x for x in noble_row if x != n]
-            out.append((score_seat(f, w, game.prestige[p] + f.noble_points[n], bon, game.tokens[p],
-                                   game.reserved[p], row, game.market), a))
-        elif kind in ("buy", "buy_reserved"):
-            out.append((_score_buy(game, p, move, f, w), a))
+            return score_seat(f, w, game.prestige[p] + f.noble_points[n], bon, game.tokens[p], game.reserved[p],
+                              row, game.market)
+        if kind in ("buy", "buy_reserved"):
+            return _score_buy(game, p, move, f, w)
+        gain, flip, extras = token_change(game, p, move, f)
+        return pos.score_kept(gain, flip, extras)
+
+    # with best_only: takes by the tokens they bring, and reserves (0), scored last, as indexes in out
+    deferred: dict[int, list[int]] = {}
+    out: list[tuple[float, int] | None] = []
+    for a in legal:
+        move = moves[a]
+        group = _deferred_group(f, a, move) if prune else None
+        if group is None:
+            out.append((exact(a, move), a))
         else:
-            gain, flip, extras = token_change(game, p, move, f)
-            out.append((pos.score_kept(gain, flip, extras), a))
+            deferred.setdefault(group, []).append(len(out))
+            out.append(None)
     if deferred:
         best = max((sa[0] for sa in out if sa is not None), default=-math.inf)
-        for count in sorted(deferred, reverse=True):  # takes of three first: their best may rule out the rest
-            if _take_bound(pos, count, room) < best - 1e-6:
+        for group in sorted(deferred, reverse=True):  # takes of three first: their best may rule out the rest
+            bound = _take_bound(pos, group, room) if group else _reserve_bound(pos, game.decks, room)
+            if bound < best - 1e-6:
                 continue
-            for i in deferred[count]:
+            for i in deferred[group]:
                 a = legal[i]
-                key = gain_keys[a]
-                if count <= room:
-                    base = memo.get(key)
-                    if base is None:
-                        base = memo[key] = pos.tokens_only(key)
-                    score = base[0]
-                else:
-                    gain, flip, extras = token_change(game, p, moves[a], f)
-                    score = pos.score_kept(gain, flip, extras)
+                score = exact(a, moves[a])
                 out[i] = (score, a)
                 best = max(best, score)
     return [sa for sa in out if sa is not None]
@@ -900,6 +900,38 @@ def _bounded(w: Weights) -> bool:
     0 and the targets' weights in decreasing order (a better target never weighs less)."""
     weights = (w.prestige, w.bonus, w.noble, w.token, w.gold, w.reserved, *w.target)
     return all(x >= 0 for x in weights) and all(a >= b for a, b in zip(w.target, w.target[1:], strict=False))
+
+
+def _deferred_group(f: Facts, a: int, move) -> int | None:
+    """Which bound rules on action `a` when the greedy asks for the best move only: a take of n
+    gem tokens, n (:func:`_take_bound`); a reserve, 0 (:func:`_reserve_bound`); None for the
+    moves always scored (a purchase, a noble, a return, a move played on a clone)."""
+    if move is None or move[0] in f.untrusted:
+        return None
+    if move[0] == "tokens":
+        return f.gain_sizes[a] if _plain_take(f, f.gain_keys[a]) else None
+    if move[0] in ("reserve", "reserve_deck"):
+        return 0
+    return None
+
+
+def _reserve_bound(pos: Position, decks, room: int) -> float:
+    """No reserve scores more than this, from a position with no reserved card, the return over
+    the limit included: it brings each card at most one token (a wild one) closer, puts one
+    card into view (rated at most its value: the best deck top's), and costs at least one
+    reserved card's penalty."""
+    w, f = pos.w, pos.f
+    inv, gold, market = pos.inverse, pos.gold, pos.market
+    tops = [w.prestige * f.points[d[-1]] + w.bonus * pos.useful[f.bonus[d[-1]]] for d in decks if d]
+    rates = [v * inv[s - gold - 1] for v, s in zip(market.values, market.shorts, strict=True)]
+    rates.append(max(tops, default=0.0))
+    rates.sort(reverse=True)
+    total = pos.fixed - w.reserved
+    for weight, r in zip(w.target, rates, strict=False):
+        total += weight * r
+    if room >= 1:
+        return total + w.token * (pos.ntok - gold) + w.gold * (gold + 1)
+    return total + w.token * pos.f.limit + max(0.0, w.gold - w.token) * (gold + 1)
 
 
 def _plain_take(f: Facts, key: tuple) -> bool:

@@ -179,12 +179,12 @@ def test_the_greedy_choice_left_after_pruning_is_the_full_lists(name):
     assert left_out > 0  # the pruning did leave takes out
 
 
-def test_the_take_bound_holds_over_the_limit_and_under_it():
-    """No take scores above bots._take_bound for its number of tokens (returns over the limit
-    included), on positions with every hand size."""
+def test_the_take_and_reserve_bounds_hold_over_the_limit_and_under_it():
+    """No take scores above bots._take_bound for its number of tokens, and no reserve above
+    bots._reserve_bound (returns over the limit included), on positions with every hand size."""
     module = engine("official")
     f = bots.facts(module)
-    checked = over = 0
+    checked = over = reserves = 0
     for g in positions(module, games=4, seed=7):
         p = g.current_player
         if g.phase != "action" or g.reserved[p] or bots.qualifying(g.noble_row, g.bonus[p], f):
@@ -198,4 +198,7 @@ def test_the_take_bound_holds_over_the_limit_and_under_it():
                 assert s <= bots._take_bound(pos, f.gain_sizes[a], room) + 1e-9
                 checked += 1
                 over += f.gain_sizes[a] > room
-    assert checked > 300 and over > 20
+            elif f.moves[a][0] in ("reserve", "reserve_deck"):
+                assert s <= bots._reserve_bound(pos, g.decks, room) + 1e-9
+                reserves += 1
+    assert checked > 300 and over > 20 and reserves > 300
