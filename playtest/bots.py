@@ -931,7 +931,7 @@ def _reserve_bound(pos: Position, decks, room: int) -> float:
         total += weight * r
     if room >= 1:
         return total + w.token * (pos.ntok - gold) + w.gold * (gold + 1)
-    return total + w.token * pos.f.limit + max(0.0, w.gold - w.token) * (gold + 1)
+    return total + w.token * (pos.ntok + room) + max(0.0, w.gold - w.token) * (gold + 1)
 
 
 def _plain_take(f: Facts, key: tuple) -> bool:
@@ -955,7 +955,7 @@ def _take_bound(pos: Position, count: int, room: int) -> float:
         total += weight * r
     if count <= room:
         return total + w.token * (pos.ntok + count - gold) + w.gold * gold
-    return total + w.token * pos.f.limit + max(0.0, w.gold - w.token) * gold
+    return total + w.token * (pos.ntok + room) + max(0.0, w.gold - w.token) * gold
 
 
 def _level_ahead(pos: Position, wild_gain: tuple, deck: list[int]) -> tuple[float, float]:
