@@ -98,6 +98,7 @@ class Facts:
         self.splits: dict[tuple, tuple[tuple[tuple[int, int], ...], int, int, bool]] = {}
         self.untrusted: frozenset[str] = frozenset()
         self.untrusted = calibrate(self)
+        self.groups = [_deferred_group(self, a, m) for a, m in enumerate(self.moves)]  # see ranked_actions
 
     def split(self, gain: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, int], ...], int, int, bool]:
         """A gain of tokens ((colour, count) pairs, sorted) as (the gem colours' changes, the wild
@@ -715,12 +716,10 @@ class _Cards:
         """Each card's value / (1 + turns to buy it) after the seat gains k of colour c for each
         (c, k) in `changes` and holds `gold` wild tokens."""
         columns = self.columns
-        try:
-            known = [columns[ck] for ck in changes]
-        except KeyError:  # a column not made yet, or one that cannot be (None)
-            known = [col for col in (self.column(c, k) for c, k in changes) if col is not None]
+        cols = [columns.get(ck) or self.column(*ck) for ck in changes]
+        known = [col for col in cols if col is not None]
         vals, shorts = self.values, self.shorts
-        if len(known) < len(changes):  # a change of more than two tokens of a colour: card by card
+        if len(known) < len(cols):  # a change of more than two tokens of a colour: card by card
             have = self.have
             return [v * inv[s - gold + sum(_short_change(cost[c] - have[c], k) for c, k in changes)]
                     for v, s, cost in zip(vals, shorts, self.costs, strict=True)]
@@ -837,6 +836,7 @@ def ranked_actions(game, f: Facts, w: Weights = WEIGHTS, best_only: bool = False
     tp, per_turn = w.throughput, w.reserved
     untrusted = f.untrusted
     prune = best_only and not pos.mine and _bounded(w) and room >= 0  # (a limit below 0 returns nothing)
+    groups = f.groups
 
     def exact(a: int, move) -> float:
         kind = move[0] if move is not None else None
@@ -875,7 +875,7 @@ def ranked_actions(game, f: Facts, w: Weights = WEIGHTS, best_only: bool = False
     out: list[tuple[float, int] | None] = []
     for a in legal:
         move = moves[a]
-        group = _deferred_group(f, a, move) if prune else None
+        group = groups[a] if prune else None
         if group is None:
             out.append((exact(a, move), a))
         else:
