@@ -12,6 +12,9 @@ choice, tie-breaks included, comes from the bot's own ``random.Random``.
   playing it (:func:`ranked_actions`): the same scores as playing each on a clone, a few
   times faster. Actions it cannot model (a house rule's own action, or one whose effects
   the engine's rules change, found by :func:`calibrate`) are still played on a clone.
+  Choosing needs only the best move and its ties: takes and reserves whose upper bound
+  (:func:`_take_bound`, :func:`_reserve_bound`) is below the best move already scored
+  are not scored at all, which chooses exactly as the full list would.
 - ``mcts``: UCT over information sets. Each playout runs on a *determinization*: the
   acting player's observation with what it cannot see (the deck order, other players'
   blind reserves) dealt again at random from the cards it has not seen. The root is
