@@ -12,6 +12,9 @@ choice, tie-breaks included, comes from the bot's own ``random.Random``.
   playing it (:func:`ranked_actions`): the same scores as playing each on a clone, a few
   times faster. Actions it cannot model (a house rule's own action, or one whose effects
   the engine's rules change, found by :func:`calibrate`) are still played on a clone.
+  Choosing needs only the best move and its ties: takes and reserves whose upper bound
+  (:func:`_take_bound`, :func:`_reserve_bound`) is below the best move already scored
+  are not scored at all, which chooses exactly as the full list would.
 - ``mcts``: UCT over information sets. Each playout runs on a *determinization*: the
   acting player's observation with what it cannot see (the deck order, other players'
   blind reserves) dealt again at random from the cards it has not seen. The root is
@@ -73,6 +76,11 @@ class Facts:
             self.noble_req[n.id] = tuple(n.requires)
             self.noble_points[n.id] = n.points
             self.noble_total[n.id] = sum(n.requires)
+        self.noble_needs = [tuple((g, r) for g, r in enumerate(req) if r) for req in self.noble_req]
+        # each cost as its (gem colour, count) pairs with a count: a card asks for two or three
+        # colours of five, so the tokens short of it are summed over those alone
+        self.needs: list[tuple[tuple[int, int], ...]] = [tuple((g, k) for g, k in enumerate(cost) if k)
+                                                         for cost in self.cost]
         self.card_ids = sorted(c.id for c in module.CARDS)
         self.card_level = {c.id: c.level for c in module.CARDS}
         values = getattr(module, "VALUES", None)
@@ -87,8 +95,25 @@ class Facts:
         self.gain_sizes = [sum(k for _, k in key) for key in self.gain_keys]
         self.max_gain = 1 + max((sum(k for _, k in m[1] if k > 0) for m in self.moves if m and m[0] == "tokens"),
                                 default=0)  # the most tokens one move brings: a take's, or a reserve's wild one
+        # _seat_terms by (weights, prestige, bonuses, noble row): they change only when the seat buys
+        # a card or a noble leaves, so most decisions (and the purchases they score) find them here
+        self.terms: dict[tuple, tuple[float, tuple[float, ...]]] = {}
+        self.splits: dict[tuple, tuple[tuple[tuple[int, int], ...], int, int, bool]] = {}
         self.untrusted: frozenset[str] = frozenset()
         self.untrusted = calibrate(self)
+        self.groups = [_deferred_group(self, a, m) for a, m in enumerate(self.moves)]  # see ranked_actions
+
+    def split(self, gain: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, int], ...], int, int, bool]:
+        """A gain of tokens ((colour, count) pairs, sorted) as (the gem colours' changes, the wild
+        tokens gained, the tokens gained in all, whether nothing is given back), made once per gain
+        (a game meets a few hundred)."""
+        out = self.splits.get(gain)
+        if out is None:
+            changes = tuple((c, k) for c, k in gain if c != self.wild)
+            wild = sum(k for c, k in gain if c == self.wild)
+            positive = all(k > 0 for _, k in changes) and wild >= 0
+            out = self.splits[gain] = (changes, wild, sum(k for _, k in gain), positive)
+        return out
 
 
 _FACTS: dict[int, Facts] = {}
@@ -193,8 +218,17 @@ def buy_outcome(game, p: int, move, f: Facts):
 
 
 def qualifying(noble_row, bon, f: Facts) -> list[int]:
-    """Positions in the row of the nobles whose requirements the bonuses `bon` meet."""
-    return [i for i, n in enumerate(noble_row) if all(b >= r for b, r in zip(bon, f.noble_req[n], strict=False))]
+    """Positions in the row of the nobles whose requirements the bonuses `bon` meet (each
+    requirement read as its (colour, count) pairs: a noble names two or three colours)."""
+    out = []
+    needs = f.noble_needs
+    for i, n in enumerate(noble_row):
+        for g, r in needs[n]:
+            if bon[g] < r:
+                break
+        else:
+            out.append(i)
+    return out
 
 
 def predict(game, p: int, move, f: Facts):
@@ -340,20 +374,24 @@ def score_seat(f: Facts, w: Weights, pts: int, bon, tok, reserved, noble_row, ma
     have = [x + y for x, y in zip(bon, tok, strict=False)]
     gold = tok[f.wild]
     inv = _inverse_turns(f, w.throughput)
-    costs, points, bonus = f.cost, f.points, f.bonus
+    needs, points, bonus = f.needs, f.points, f.bonus
     wp, wb = w.prestige, w.bonus
     rates = []
     for row in market:
         for card in row:
             if card is not None:
-                short = sum(c - h for c, h in zip(costs[card], have, strict=False) if c > h)
+                short = 0  # _short, inlined: a purchase scores every market card this way
+                for g, k in needs[card]:
+                    k -= have[g]
+                    if k > 0:
+                        short += k
                 rates.append((wp * points[card] + wb * useful[bonus[card]]) * inv[short - gold])
     penalty = 0.0
     if reserved:
         tp = w.throughput
         for card in reserved:
             value = wp * points[card] + wb * useful[bonus[card]]
-            s = sum(c - h for c, h in zip(costs[card], have, strict=False) if c > h) - gold
+            s = _short(needs[card], have) - gold
             turns = (s + tp - 1) // tp if s > 0 else 0
             penalty += w.reserved * (1 + turns)
             rates.append(value / (1 + turns))
@@ -364,9 +402,32 @@ def score_seat(f: Facts, w: Weights, pts: int, bon, tok, reserved, noble_row, ma
     return total + w.token * (sum(tok) - gold) + w.gold * gold
 
 
-def _seat_terms(f: Facts, w: Weights, pts: int, bon, noble_row) -> tuple[float, list[float]]:
+def _short(need: tuple[tuple[int, int], ...], have: list[int]) -> int:
+    """Tokens short of a card whose cost is `need` ((colour, count) pairs) for a seat holding
+    `have` (bonuses plus tokens) per colour, before any wild token."""
+    short = 0
+    for g, k in need:
+        k -= have[g]
+        if k > 0:
+            short += k
+    return short
+
+
+def _seat_terms(f: Facts, w: Weights, pts: int, bon, noble_row) -> tuple[float, tuple[float, ...]]:
     """What no token move changes: (prestige, bonuses and noble progress in points, and each
-    gem colour's usefulness: 1 plus its share of the nobles it still brings closer)."""
+    gem colour's usefulness: 1 plus its share of the nobles it still brings closer), kept in
+    `f.terms` (a seat's bonuses and the noble row change a few times a game)."""
+    key = (w, pts, tuple(bon), tuple(noble_row))
+    terms = f.terms.get(key)
+    if terms is None:
+        if len(f.terms) >= 1 << 14:  # a bound on the memory a long run can hold
+            f.terms.clear()
+        terms = f.terms[key] = _seat_terms_made(f, w, pts, bon, noble_row)
+    return terms
+
+
+def _seat_terms_made(f: Facts, w: Weights, pts: int, bon, noble_row) -> tuple[float, tuple[float, ...]]:
+    """:func:`_seat_terms`, computed."""
     useful = [1.0] * f.gems
     fixed = w.prestige * pts + w.bonus * sum(bon)
     for n in noble_row:
@@ -382,7 +443,7 @@ def _seat_terms(f: Facts, w: Weights, pts: int, bon, noble_row) -> tuple[float, 
             else:
                 have += r
         fixed += w.noble * f.noble_points[n] * (have / total) ** 2
-    return fixed, useful
+    return fixed, tuple(useful)
 
 
 class Position:
@@ -397,7 +458,7 @@ class Position:
     """
 
     __slots__ = ("f", "w", "fixed", "tok", "ntok", "gold", "have", "useful", "market", "likely", "mine", "inverse",
-                 "memo", "known", "kept")
+                 "memo", "known", "kept", "shared", "short_of", "bar")
 
     def __init__(self, f: Facts, w: Weights, pts: int, bon, tok, reserved, noble_row, market):
         self.f, self.w = f, w
@@ -410,17 +471,26 @@ class Position:
         self.have = held = [x + y for x, y in zip(bon, tok, strict=False)]
         self.inverse = _inverse_turns(f, w.throughput)
         cards = [card for row in market for card in row if card is not None]
-        costs = f.cost
-        wp, wb, points, bonus = w.prestige, w.bonus, f.points, f.bonus
-        gaps = [list(map(operator.sub, costs[card], held)) for card in cards]  # cost - held, per gem
-        self.market = _Cards([wp * points[card] + wb * useful[bonus[card]] for card in cards], gaps,
-                             [(sum(e) + sum(map(abs, e))) >> 1 for e in gaps])  # the positive gaps' sum
-        self.likely: _Cards | None = None
+        wp, wb, points, bonus, needs = w.prestige, w.bonus, f.points, f.bonus, f.needs
+        shorts = []
+        for card in cards:  # tokens short of each, summed over the colours it costs (_short inlined)
+            short = 0
+            for g, k in needs[card]:
+                k -= held[g]
+                if k > 0:
+                    short += k
+            shorts.append(short)
+        self.market = _Cards([wp * points[card] + wb * useful[bonus[card]] for card in cards],
+                             [f.cost[card] for card in cards], shorts, held)
+        self.likely: dict[int, _Cards] = {}  # contenders by the tokens gained
+        self.bar: float | None = None  # the len(target)-th best rate now (contenders)
+        self.short_of = dict(zip(cards, shorts, strict=True))  # what a face-up reserve asks of its card
         self.known: dict[int, tuple] = {}
         self.mine = [self.target(card, True) for card in reserved]
         # score by the tokens gained, for moves that only change tokens (what tokens_only returns)
-        self.memo: dict[tuple, tuple[float, list[float], list, int]] = {}
+        self.memo: dict[tuple, tuple[float, list[float], tuple, int]] = {}
         self.kept: dict[tuple, float] = {}  # score after the greedy's returns, by the tokens held over the limit
+        self.shared: dict[tuple, list[tuple]] = {}  # _return_options by (extras, gain)
 
     def target(self, card: int, mine: bool) -> tuple:
         """(card, value, cost minus what the seat has per gem colour, tokens short, reserved?)."""
@@ -429,22 +499,25 @@ class Position:
             f, w = self.f, self.w
             e = list(map(operator.sub, f.cost[card], self.have))
             known = self.known[card] = (w.prestige * f.points[card] + w.bonus * self.useful[f.bonus[card]], e,
-                                        (sum(e) + sum(map(abs, e))) >> 1)
+                                        _short(f.needs[card], self.have))
         return (card, *known, mine)
-
-    def shortfall(self, card: int) -> int:
-        """Tokens the seat is short of `card` (:meth:`target`'s, without building the target)."""
-        known = self.known.get(card)
-        return known[2] if known is not None else self.target(card, True)[3]
 
     def score(self, gain: dict[int, int], flip: int | None, extras) -> float:
         key = tuple(sorted(x for x in gain.items() if x[1]))
         base = self.memo.get(key)
         if base is None:
             base = self.memo[key] = self.tokens_only(key)
-        total, top, changes, gold = base
         if flip is None and not extras:
-            return total
+            return base[0]
+        total, penalty = self.parts(base, flip, extras)
+        return total - penalty
+
+    def parts(self, base: tuple, flip: int | None, extras) -> tuple[float, float]:
+        """:meth:`score` of a reserve as (the score before the reserved cards' penalty, that
+        penalty), from `base`, the :meth:`tokens_only` of its gain. Reserving a level's top
+        card and reserving a face-up card of that level add the same target: their scores
+        differ by the penalty alone, which lets ranked_actions score both from one call."""
+        total, top, changes, gold = base
         # A reserve: the reserved card's penalty, and the targets it adds, on top of the same gain.
         w = self.w
         tp = w.throughput
@@ -468,28 +541,19 @@ class Position:
         if len(rates) > len(top):  # fewer targets than weights before
             for weight, new in zip(w.target[len(top):], rates[len(top):], strict=False):
                 total += weight * new
-        return total - penalty
+        return total, penalty
 
-    def tokens_only(self, gain: tuple[tuple[int, int], ...]) -> tuple[float, list[float], list, int]:
+    def tokens_only(self, gain: tuple[tuple[int, int], ...]) -> tuple[float, list[float], tuple, int]:
         """The score after gaining `gain` ((colour, count) pairs), with the best len(target) rates,
         the gem changes and the wild tokens held, which a reserve's score starts from."""
-        f, w = self.f, self.w
-        wild = f.wild
-        gold = self.gold
-        changes = []
-        positive = True
-        ntok = self.ntok
-        for c, k in gain:
-            ntok += k
-            if c == wild:
-                gold += k
-                positive = positive and k >= 0
-            else:
-                changes.append((c, k))
-                positive = positive and k > 0
-        rates = (self.contenders() if positive else self.market).rates(changes, gold, self.inverse)
-        penalty = 0.0
+        w = self.w
+        changes, wild, count, positive = self.f.split(gain)
+        gold = self.gold + wild
+        cards = (self.likely.get(count) or self.contenders(count)) if positive else self.market
+        rates = cards.rates(changes, gold, self.inverse)
+        total = self.fixed  # less the reserved cards' penalty (0.0 without one: the same number)
         if self.mine:
+            penalty = 0.0
             tp = w.throughput
             for _, value, e, short, _ in self.mine:
                 s = short - gold
@@ -498,33 +562,40 @@ class Position:
                 turns = (s + tp - 1) // tp if s > 0 else 0
                 penalty += w.reserved * (1 + turns)
                 rates.append(value / (1 + turns))
+            total -= penalty
         rates.sort(reverse=True)
         del rates[len(w.target):]
-        total = self.fixed - penalty
         for weight, r in zip(w.target, rates, strict=False):
             total += weight * r
-        total += w.token * (ntok - gold) + w.gold * gold
+        total += w.token * (self.ntok + count - gold) + w.gold * gold
         return total, rates, changes, gold
 
-    def contenders(self) -> _Cards:
+    def contenders(self, count: int) -> _Cards:
         """The market cards that may be among the best targets after a move that only gains
-        tokens: such a move leaves every card at least as close, and brings none closer than
-        `max_gain` tokens; a card that even then would rate below the current len(target)-th
-        best cannot displace the cards rated above it (they only gain too)."""
-        if self.likely is None:
+        tokens, `count` of them: such a move leaves every card at least as close, and brings
+        none closer than `count` tokens; a card that even then would rate below the current
+        len(target)-th best cannot displace the cards rated above it (they only gain too).
+        Kept per count (a decision meets two or three: a reserve's wild token, takes of two
+        and of three)."""
+        likely = self.likely.get(count)
+        if likely is None:
             market, inv, gold = self.market, self.inverse, self.gold
-            now = sorted((v * inv[s - gold] for v, s in zip(market.values, market.shorts, strict=True)), reverse=True)
-            k = len(self.w.target)
-            if len(now) <= k:
-                self.likely = market
+            if self.bar is None:
+                now = sorted((v * inv[s - gold] for v, s in zip(market.values, market.shorts, strict=True)),
+                             reverse=True)
+                k = len(self.w.target)
+                self.bar = now[k - 1] if len(now) > k else -1.0  # every rate is at least 0: all kept
+            bar = self.bar
+            if bar < 0:
+                likely = market
             else:
-                bar = now[k - 1]
-                reach = gold + self.f.max_gain
+                reach = gold + count
                 keep = [i for i, (v, s) in enumerate(zip(market.values, market.shorts, strict=True))
                         if v * inv[s - reach] >= bar]
-                self.likely = _Cards([market.values[i] for i in keep], [market.gaps[i] for i in keep],
-                                     [market.shorts[i] for i in keep])
-        return self.likely
+                likely = _Cards([market.values[i] for i in keep], [market.costs[i] for i in keep],
+                                [market.shorts[i] for i in keep], market.have)
+            self.likely[count] = likely
+        return likely
 
     def score_kept(self, gain: dict[int, int], flip: int | None, extras) -> float:
         """`score` after the tokens over the limit are given back one at a time, each time the
@@ -545,26 +616,22 @@ class Position:
         return red holds): the final score is kept per hand met (`kept`) and shared."""
         kept = self.kept
         start, start_over = gain, over
+        key = _key(gain)
         path = []
         final: float | None = None
         while over > 0:
-            key = tuple(sorted(x for x in gain.items() if x[1]))
             final = kept.get(key)
             if final is not None:
                 break
             path.append(key)
             choice = None
             best = 0.0
-            for c in range(self.f.colours):
-                if self.tok[c] + gain.get(c, 0) > 0:
-                    trial = dict(gain)
-                    trial[c] = trial.get(c, 0) - 1
-                    s = self.score(trial, None, ())
-                    if choice is None or s > best:
-                        best, choice = s, trial
+            for trial, trial_key, s, _ in self._return_options((), (), gain, key):
+                if choice is None or s > best:
+                    best, choice, chosen = s, trial, trial_key
             if choice is None:  # nothing left to give back (a limit below zero): as the general walk does
                 return self._returned(start, None, (), start_over)
-            gain, final = choice, best
+            gain, key, final = choice, chosen, best
             over -= 1
         assert final is not None  # score_kept calls this only with over > 0: the loop ran
         for key in path:
@@ -572,43 +639,93 @@ class Position:
         return final
 
     def _returned(self, gain: dict[int, int], flip: int | None, extras, over: int) -> float:
-        """`score` after `over` tokens are given back greedily, one at a time."""
-        f = self.f
+        """`score` after `over` tokens are given back greedily, one at a time.
+
+        A reserve's score is the score without its own card (the same for every face-up
+        reserve of a level) less that card's penalty (:meth:`flip_penalty`), so the reserves
+        of a level walk their returns through one set of options (:meth:`_return_options`).
+        """
+        tag = tuple(extras)
+        key = _key(gain)
         best = 0.0
         for _ in range(over):
             choice = None
-            for c in range(f.colours):
+            for trial, trial_key, s, base in self._return_options(tag, extras, gain, key):
+                if flip is not None:
+                    s -= self.flip_penalty(flip, base)
+                if choice is None or s > best:
+                    best, choice, chosen = s, trial, trial_key
+            if choice is None:
+                break
+            gain, key = choice, chosen
+        return best
+
+    def _return_options(self, tag: tuple, extras, gain: dict[int, int], key: tuple) -> list[tuple]:
+        """The hands one returned token away from gaining `gain` (its `key`), in colour order, each
+        as (gain, key, ``score(gain, None, extras)``, its :meth:`tokens_only`): made once per
+        hand and `extras` (tagged `tag`) and shared by every move whose returns pass through it."""
+        options = self.shared.get((tag, key))
+        if options is None:
+            options = []
+            memo = self.memo
+            for c in range(self.f.colours):
                 if self.tok[c] + gain.get(c, 0) > 0:
                     trial = dict(gain)
                     trial[c] = trial.get(c, 0) - 1
-                    s = self.score(trial, flip, extras)
-                    if choice is None or s > best:
-                        best, choice = s, trial
-            if choice is None:
-                break
-            gain = choice
-        return best
+                    trial_key = _key(trial)
+                    base = memo.get(trial_key)
+                    if base is None:
+                        base = memo[trial_key] = self.tokens_only(trial_key)
+                    if extras:
+                        total, penalty = self.parts(base, None, extras)
+                        options.append((trial, trial_key, total - penalty, base))
+                    else:
+                        options.append((trial, trial_key, base[0], base))
+            self.shared[(tag, key)] = options
+        return options
+
+    def flip_penalty(self, flip: int, base: tuple) -> float:
+        """What reserving market card `flip` costs on top of :meth:`score` without it, after the
+        gain whose :meth:`tokens_only` is `base`: its penalty as a reserved card (``score``
+        subtracts the same number)."""
+        _, _, changes, gold = base
+        _, _, e, short, _ = self.target(flip, True)
+        s = short - gold
+        for c, k in changes:
+            s += _short_change(e[c], k)
+        tp = self.w.throughput
+        return self.w.reserved * (1 + ((s + tp - 1) // tp if s > 0 else 0))
+
+
+def _key(gain: dict[int, int]) -> tuple[tuple[int, int], ...]:
+    """A gain of tokens (colour -> count) as its sorted (colour, count) pairs, zeros left out:
+    the key of :meth:`Position.tokens_only` and of the memos built on it."""
+    return tuple(sorted(x for x in gain.items() if x[1]))
 
 
 class _Cards:
-    """Market cards as columns: each one's value, cost minus what the seat holds per gem
-    colour, and tokens short; `rates` scores them all after a change of tokens."""
+    """Market cards as columns: each one's value, cost per gem colour and tokens short for a
+    seat holding `have` (bonuses plus tokens); `rates` scores them all after a change of
+    tokens. What a card needs of one colour (its cost less what the seat has) is read per
+    column, when a move first changes that colour."""
 
-    __slots__ = ("values", "gaps", "shorts", "columns")
+    __slots__ = ("values", "costs", "shorts", "have", "columns")
 
-    def __init__(self, values: list[float], gaps: list[list[int]], shorts: list[int]):
-        self.values, self.gaps, self.shorts = values, gaps, shorts
+    def __init__(self, values: list[float], costs: list[tuple[int, ...]], shorts: list[int], have: list[int]):
+        self.values, self.costs, self.shorts, self.have = values, costs, shorts, have
         self.columns: dict[tuple[int, int], list[int]] = {}
 
-    def rates(self, changes: list[tuple[int, int]], gold: int, inv: list[float]) -> list[float]:
+    def rates(self, changes: tuple[tuple[int, int], ...], gold: int, inv: list[float]) -> list[float]:
         """Each card's value / (1 + turns to buy it) after the seat gains k of colour c for each
         (c, k) in `changes` and holds `gold` wild tokens."""
-        cols = [self.column(c, k) for c, k in changes]
-        vals, shorts = self.values, self.shorts
+        columns = self.columns
+        cols = [columns.get(ck) or self.column(*ck) for ck in changes]
         known = [col for col in cols if col is not None]
+        vals, shorts = self.values, self.shorts
         if len(known) < len(cols):  # a change of more than two tokens of a colour: card by card
-            return [v * inv[s - gold + sum(_short_change(e[c], k) for c, k in changes)]
-                    for v, s, e in zip(vals, shorts, self.gaps, strict=True)]
+            have = self.have
+            return [v * inv[s - gold + sum(_short_change(cost[c] - have[c], k) for c, k in changes)]
+                    for v, s, cost in zip(vals, shorts, self.costs, strict=True)]
         if not known:
             return [v * inv[s - gold] for v, s in zip(vals, shorts, strict=True)]
         if len(known) == 1:
@@ -626,7 +743,8 @@ class _Cards:
         key = (c, k)
         col = self.columns.get(key)
         if col is None:
-            xs = [e[c] for e in self.gaps]
+            h = self.have[c]
+            xs = [cost[c] - h for cost in self.costs]
             if k == 1:
                 col = [-1 if x > 0 else 0 for x in xs]
             elif k == 2:
@@ -683,7 +801,7 @@ def _best(scored: list[tuple[float, int]], rng: random.Random) -> int:
     return ties[0] if len(ties) == 1 else rng.choice(ties)
 
 
-def ranked_actions(game, f: Facts, w: Weights = WEIGHTS) -> list[tuple[float, int]]:
+def ranked_actions(game, f: Facts, w: Weights = WEIGHTS, best_only: bool = False) -> list[tuple[float, int]]:
     """Every legal action with the heuristic score, for the acting seat, of the end of its turn.
 
     Scored from the state, without playing the move: the seat's position is taken apart
@@ -692,6 +810,12 @@ def ranked_actions(game, f: Facts, w: Weights = WEIGHTS) -> list[tuple[float, in
     score is that of :func:`ranked_actions_by_clone` for every move it models (tests hold
     them equal) except one that ends the game, which it scores like any other position. A
     move it does not model, or whose kind this engine's rules change, is played on a clone.
+
+    `best_only` (what the greedy asks): the takes and reserves are scored last, and a take of
+    n tokens (a reserve) is left out when no take of n tokens (no reserve) can score within
+    1e-6 of the best move already scored (:func:`_take_bound`, :func:`_reserve_bound`): what
+    is left holds the best move and every move :func:`_best` counts as tied with it, in the
+    same order, so the greedy chooses as from the full list.
     """
     p = game.current_player
     legal = game.legal_actions()
@@ -708,41 +832,148 @@ def ranked_actions(game, f: Facts, w: Weights = WEIGHTS) -> list[tuple[float, in
     market = game.market
     decks = game.decks
     wild_gain = ((f.wild, 1),) if game.supply[f.wild] >= 1 else ()
-    by_level: dict[int, float] = {}  # a face-up reserve's score before its own card's penalty, by level
-    out = []
-    for a in legal:
-        move = moves[a]
+    reserves_kept = len(wild_gain) <= room  # a reserve's wild token is kept: no return to play
+    by_level: dict[int, tuple[float, float]] = {}  # per level: _level_ahead
+    short_of = pos.short_of  # tokens short of each market card
+    gold = pos.gold + len(wild_gain)  # wild tokens after a reserve
+    tp, per_turn = w.throughput, w.reserved
+    untrusted = f.untrusted
+    prune = best_only and not pos.mine and _bounded(w) and room >= 0  # (a limit below 0 returns nothing)
+    groups = f.groups
+
+    def exact(a: int, move) -> float:
         kind = move[0] if move is not None else None
-        if kind is None or kind in f.untrusted:
-            out.append((_score_by_clone(game, a, p, f, w), a))
-        elif kind == "tokens" and gain_sizes[a] <= room:  # the common case, inlined: a take kept whole
+        if kind is None or kind in untrusted:
+            return _score_by_clone(game, a, p, f, w)
+        if kind == "tokens" and gain_sizes[a] <= room:  # the common case, inlined: a take kept whole
             key = gain_keys[a]
             base = memo.get(key)
             if base is None:
                 base = memo[key] = pos.tokens_only(key)
-            out.append((base[0], a))
-        elif kind == "reserve" and len(wild_gain) <= room:  # the other common case: a face-up reserve
+            return base[0]
+        if kind == "reserve" and reserves_kept:  # the other common case: a face-up reserve
             level, k = move[1]
             ahead = by_level.get(level)
             if ahead is None:
-                deck = decks[level]
-                ahead = by_level[level] = pos.score(dict(wild_gain), None, [(deck[-1], False)] if deck else [])
-            short = pos.shortfall(market[level][k])
-            gold = pos.gold + len(wild_gain)
-            tp = w.throughput
-            ahead -= w.reserved * (1 + ((short - gold + tp - 1) // tp if short > gold else 0))
-            out.append((ahead, a))
-        elif kind == "noble":
+                ahead = by_level[level] = _level_ahead(pos, wild_gain, decks[level])
+            short = short_of[market[level][k]]
+            return ahead[0] - per_turn * (1 + ((short - gold + tp - 1) // tp if short > gold else 0))
+        if kind == "reserve_deck" and reserves_kept:  # the deck's top card, to the reserve
+            ahead = by_level.get(move[1])
+            if ahead is None:
+                ahead = by_level[move[1]] = _level_ahead(pos, wild_gain, decks[move[1]])
+            return ahead[0] - ahead[1]
+        if kind == "noble":
             n = noble_row[move[1]]
             row = [x for x in noble_row if x != n]
-            out.append((score_seat(f, w, game.prestige[p] + f.noble_points[n], bon, game.tokens[p],
-                                   game.reserved[p], row, game.market), a))
-        elif kind in ("buy", "buy_reserved"):
-            out.append((_score_buy(game, p, move, f, w), a))
+            return score_seat(f, w, game.prestige[p] + f.noble_points[n], bon, game.tokens[p], game.reserved[p],
+                              row, game.market)
+        if kind in ("buy", "buy_reserved"):
+            return _score_buy(game, p, move, f, w)
+        gain, flip, extras = token_change(game, p, move, f)
+        return pos.score_kept(gain, flip, extras)
+
+    # with best_only: takes by the tokens they bring, and reserves (0), scored last, as indexes in out
+    deferred: dict[int, list[int]] = {}
+    out: list[tuple[float, int] | None] = []
+    for a in legal:
+        move = moves[a]
+        group = groups[a] if prune else None
+        if group is None:
+            out.append((exact(a, move), a))
         else:
-            gain, flip, extras = token_change(game, p, move, f)
-            out.append((pos.score_kept(gain, flip, extras), a))
-    return out
+            deferred.setdefault(group, []).append(len(out))
+            out.append(None)
+    if deferred:
+        best = max((sa[0] for sa in out if sa is not None), default=-math.inf)
+        for group in sorted(deferred, reverse=True):  # takes of three first: their best may rule out the rest
+            bound = _take_bound(pos, group, room) if group else _reserve_bound(pos, game.decks, room)
+            if bound < best - 1e-6:
+                continue
+            for i in deferred[group]:
+                a = legal[i]
+                score = exact(a, moves[a])
+                out[i] = (score, a)
+                best = max(best, score)
+    return [sa for sa in out if sa is not None]
+
+
+def _bounded(w: Weights) -> bool:
+    """Do :func:`_take_bound`'s bounds hold for these weights? They need every weight at least
+    0 and the targets' weights in decreasing order (a better target never weighs less)."""
+    weights = (w.prestige, w.bonus, w.noble, w.token, w.gold, w.reserved, *w.target)
+    return all(x >= 0 for x in weights) and all(a >= b for a, b in zip(w.target, w.target[1:], strict=False))
+
+
+def _deferred_group(f: Facts, a: int, move) -> int | None:
+    """Which bound rules on action `a` when the greedy asks for the best move only: a take of n
+    gem tokens, n (:func:`_take_bound`); a reserve, 0 (:func:`_reserve_bound`); None for the
+    moves always scored (a purchase, a noble, a return, a move played on a clone)."""
+    if move is None or move[0] in f.untrusted:
+        return None
+    if move[0] == "tokens":
+        return f.gain_sizes[a] if _plain_take(f, f.gain_keys[a]) else None
+    if move[0] in ("reserve", "reserve_deck"):
+        return 0
+    return None
+
+
+def _reserve_bound(pos: Position, decks, room: int) -> float:
+    """No reserve scores more than this, from a position with no reserved card, the return over
+    the limit included: it brings each card at most one token (a wild one) closer, puts one
+    card into view (rated at most its value: the best deck top's), and costs at least one
+    reserved card's penalty."""
+    w, f = pos.w, pos.f
+    inv, gold, market = pos.inverse, pos.gold, pos.market
+    tops = [w.prestige * f.points[d[-1]] + w.bonus * pos.useful[f.bonus[d[-1]]] for d in decks if d]
+    rates = [v * inv[s - gold - 1] for v, s in zip(market.values, market.shorts, strict=True)]
+    rates.append(max(tops, default=0.0))
+    rates.sort(reverse=True)
+    total = pos.fixed - w.reserved
+    for weight, r in zip(w.target, rates, strict=False):
+        total += weight * r
+    if room >= 1:
+        return total + w.token * (pos.ntok - gold) + w.gold * (gold + 1)
+    return total + w.token * (pos.ntok + room) + max(0.0, w.gold - w.token) * (gold + 1)
+
+
+def _plain_take(f: Facts, key: tuple) -> bool:
+    """A gain of gem tokens only (no wild token, nothing given back): what :func:`_take_bound` bounds."""
+    changes, wild, _, positive = f.split(key)
+    return positive and not wild and bool(changes)
+
+
+def _take_bound(pos: Position, count: int, room: int) -> float:
+    """No take of `count` gem tokens scores more than this, from a position with no reserved
+    card, the returns over the limit included. A take brings each card at most `count` tokens
+    closer (and a return none), so a card's rate is at most its rate `count` tokens closer,
+    and the best targets' weighted sum at most that of those rates; the tokens in hand are
+    then what the take leaves, or the limit, at most the wild tokens held being wild."""
+    w = pos.w
+    inv, gold, market = pos.inverse, pos.gold, pos.market
+    rates = sorted((v * inv[s - gold - count] for v, s in zip(market.values, market.shorts, strict=True)),
+                   reverse=True)
+    total = pos.fixed
+    for weight, r in zip(w.target, rates, strict=False):
+        total += weight * r
+    if count <= room:
+        return total + w.token * (pos.ntok + count - gold) + w.gold * gold
+    return total + w.token * (pos.ntok + room) + max(0.0, w.gold - w.token) * gold
+
+
+def _level_ahead(pos: Position, wild_gain: tuple, deck: list[int]) -> tuple[float, float]:
+    """A reserve at a level, as (the score before the penalty of the card reserved, and the
+    penalty of the deck's top card when it is that card): the top card comes into view (to the
+    market, or to the reserve from the deck) either way. A face-up reserve takes its own card's
+    penalty off the first; reserving from the deck takes the second (the same numbers as
+    ``pos.score(..., flip, [(top, False)])`` and ``pos.score(..., None, [(top, True)])``)."""
+    key = wild_gain  # the wild token a reserve takes, as a tokens_only key
+    base = pos.memo.get(key)
+    if base is None:
+        base = pos.memo[key] = pos.tokens_only(key)
+    if not deck:
+        return base[0], 0.0
+    return pos.parts(base, None, [(deck[-1], True)])
 
 
 def _ranked_with_a_noble_to_come(game, p: int, pending: list[int], f: Facts, w: Weights) -> list[tuple[float, int]]:
@@ -845,7 +1076,7 @@ class GreedyBot(Bot):
         legal = game.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        return _best(ranked_actions(game, self.facts, self.weights), self.rng)
+        return _best(ranked_actions(game, self.facts, self.weights, best_only=True), self.rng)
 
 
 class _Node:

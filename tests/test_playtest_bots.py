@@ -156,3 +156,49 @@ def test_seeded_greedy_games_make_the_pinned_moves(name, players, games, digest)
         r = simulate.play_game(module, players, ("greedy",) * players, seed)
         h.update((",".join(map(str, r.actions)) + ";").encode())
     assert h.hexdigest()[:20] == digest
+
+
+@pytest.mark.parametrize("name", ["official", "hard-cap", "take-up-to-three", "no-gold-small-tables"])
+def test_the_greedy_choice_left_after_pruning_is_the_full_lists(name):
+    """GreedyBot scores with best_only: the takes that cannot come near the best move are left
+    out (bots._take_bound). What is left must hold the best move and every move tied with it,
+    in the same order: the same choice, and the same draws from the bot's random generator."""
+    module = engine(name)
+    f = bots.facts(module)
+    full, pruned = random.Random(9), random.Random(9)
+    left_out = 0
+    for g in positions(module, games=4, seed=5):
+        if len(g.legal_actions()) == 1:
+            continue
+        every = bots.ranked_actions(g, f)
+        some = bots.ranked_actions(g, f, best_only=True)
+        assert set(some) <= set(every)  # the same (score, action) pairs: nothing scored differently
+        left_out += len(every) - len(some)
+        assert bots._best(some, pruned) == bots._best(every, full)
+    assert full.getstate() == pruned.getstate()
+    assert left_out > 0  # the pruning did leave takes out
+
+
+def test_the_take_and_reserve_bounds_hold_over_the_limit_and_under_it():
+    """No take scores above bots._take_bound for its number of tokens, and no reserve above
+    bots._reserve_bound (returns over the limit included), on positions with every hand size."""
+    module = engine("official")
+    f = bots.facts(module)
+    checked = over = reserves = 0
+    for g in positions(module, games=4, seed=7):
+        p = g.current_player
+        if g.phase != "action" or g.reserved[p] or bots.qualifying(g.noble_row, g.bonus[p], f):
+            continue
+        pos = bots.Position(f, bots.WEIGHTS, g.prestige[p], g.bonus[p], g.tokens[p], g.reserved[p], g.noble_row,
+                            g.market)
+        room = f.limit - pos.ntok
+        for s, a in bots.ranked_actions(g, f):
+            key = f.gain_keys[a]
+            if f.moves[a][0] == "tokens" and bots._plain_take(f, key):
+                assert s <= bots._take_bound(pos, f.gain_sizes[a], room) + 1e-9
+                checked += 1
+                over += f.gain_sizes[a] > room
+            elif f.moves[a][0] in ("reserve", "reserve_deck"):
+                assert s <= bots._reserve_bound(pos, g.decks, room) + 1e-9
+                reserves += 1
+    assert checked > 300 and over > 20 and reserves > 300
