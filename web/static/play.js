@@ -152,10 +152,12 @@
                                                    view.moves + " moves)" }));
     const list = el("ol", { class: "standings" });
     r.standings.forEach((s) => list.append(el("li", { data: { seat: String(s.seat) }, class: s.winner ? "winner" : "",
-      text: capital(seatName(s.seat)) + ": " + s.prestige + " prestige, " + s.cards + " cards, " + s.nobles +
-            " nobles" + (s.winner ? " · winner" : "") })));
+      text: capital(seatName(s.seat)) + ": " + s.prestige + " prestige, " + count(s.cards, "card") + ", " +
+            count(s.nobles, "noble") + (s.winner ? " · winner" : "") })));
     box.append(list);
   }
+
+  function count(n, noun) { return n + " " + noun + (n === 1 ? "" : "s"); }
 
   function capital(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
 
