@@ -3,7 +3,7 @@ installed by dev/system-packages.sh) driven by Playwright through `splendor-rule
 as a separate process. Two people on two pages (one a phone) and a bot play a whole game by
 clicks: an illegal click shows the engine's reason, a page is reloaded, and the server is
 killed and started again on the same database mid-game. A host who makes too many tables
-reads the limit in the page; at the end of a game both seats see the same result. Screenshots
+reads the limit in the page, a table closed by its host says so on its board; at the end of a game both seats see the same result. Screenshots
 of the board are kept in tests/artifacts/web/ (not committed)."""
 from __future__ import annotations
 
@@ -257,9 +257,21 @@ def test_a_host_who_makes_too_many_tables_reads_the_limit_in_the_page(tmp_path):
             for _ in range(2):
                 make_table_with_the_form(page, server.url, "target-12", ["human", "greedy"])
                 page.wait_for_url("**/host/**", timeout=TIMEOUT)
+            # The host closes the second table while its player looks at the board: the board says so.
+            seat = page.context.new_page()
+            seat.goto(page.locator("a.seat-link").get_attribute("href"))
+            seat.wait_for_selector("#market .card", timeout=TIMEOUT)
+            page.click("#close-table")
+            page.wait_for_selector("#closed", timeout=TIMEOUT)
+            seat.wait_for_function("() => document.getElementById('status').textContent === "
+                                   "'the host closed this table'", timeout=TIMEOUT)
+            shoot(seat, "6-table-closed-by-its-host")
+            assert seat.evaluate("document.body.className") == "table-gone"  # no longer "your turn"
+            assert seat.locator("#actions button").count() == 0
+            assert seat.locator("#message").inner_text() == "the host closed this table"
             make_table_with_the_form(page, server.url, "target-12", ["human", "greedy"])
             page.wait_for_selector("#problem", timeout=TIMEOUT)
-            shoot(page, "6-too-many-tables")
+            shoot(page, "7-too-many-tables")
             assert page.locator("h1").inner_text() == "Too Many Requests (429)"
             assert page.locator("#problem").inner_text() == ("you have made too many tables (at most 2 per hour from "
                                                              "one address); wait before making another")
@@ -269,7 +281,7 @@ def test_a_host_who_makes_too_many_tables_reads_the_limit_in_the_page(tmp_path):
     finally:
         server.kill()
     with sqlite3.connect(tmp_path / "tables.sqlite3") as db:
-        assert db.execute("SELECT COUNT(*) FROM tables").fetchone() == (2,)  # the third was not made
+        assert db.execute("SELECT COUNT(*) FROM tables").fetchone() == (1,)  # one closed, the third not made
 
 
 SHORT = """\
@@ -324,8 +336,8 @@ def test_both_seats_see_the_result_at_the_end_of_a_game(tmp_path):
             scores = game.scores()
             for page in pages:
                 page.wait_for_selector("#result .standings li", timeout=TIMEOUT)
-            shoot(pages[winner], "7-result-winner")
-            shoot(pages[1 - winner], "8-result-other-seat")
+            shoot(pages[winner], "8-result-winner")
+            shoot(pages[1 - winner], "9-result-other-seat")
             assert pages[winner].locator("#result .outcome").inner_text() == "You win!"
             assert pages[1 - winner].locator("#result .outcome").inner_text() == f"Player {winner + 1} wins"
             for p_, page in enumerate(pages):

@@ -9,6 +9,7 @@ import json
 import re
 import threading
 import time
+import urllib.parse
 
 import pytest
 from click.testing import CliRunner
@@ -365,3 +366,23 @@ def test_serve_lists_the_tables_of_its_database(variants, db, tmp_path):
     assert missing.output == f"error: no database {tmp_path / 'none.db'} (a server makes it when it starts)\n"
     assert not (tmp_path / "none.db").exists()
 
+
+
+def test_the_host_closes_a_table_for_good(variants, db):
+    with client(variants, db) as c:
+        made = new_table(c, ("human", "greedy"))
+        other = new_table(c)
+        api0 = api_of(made["seats"][0]["link"])
+        assert 'action="' + urllib.parse.urlparse(made["host"]).path + '/close"' in c.get(made["host"]).text
+        r = c.post(made["host"] + "x/close")
+        assert r.status_code == 404
+        r = c.post(made["host"] + "/close", headers={"origin": "https://evil.example"})
+        assert r.status_code == 403 and "this request comes from another site" in r.text
+        assert c.get(api0).status_code == 200
+        r = c.post(made["host"] + "/close")
+        assert r.status_code == 200 and f"Table {made['table']} is closed" in r.text
+        r = c.get(api0)
+        assert (r.status_code, r.json()) == (410, {"error": "the host closed this table"})
+        assert c.get(made["host"]).status_code == 410
+        assert list(c.app.state.hub.tables) == [other["table"]]
+    assert stored_ids(db) == [other["table"]]

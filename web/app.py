@@ -5,6 +5,7 @@ Routes (TABLE, SEAT and the secrets come from the links made when a table is cre
 - ``GET /``: the specs on offer and the form that makes a table; ``POST /tables`` (the form)
   and ``POST /api/tables`` (JSON) make one;
 - ``GET /host/TABLE/SECRET``: the host's page, with each human seat's invitation link;
+  ``POST /host/TABLE/SECRET/close`` removes the table for good;
 - ``GET /play/TABLE/SEAT/SECRET``: a seat's board; its API under
   ``/api/tables/TABLE/seats/SEAT/SECRET``: ``GET`` the seat's view, ``POST .../actions``
   ``{"action": id, "after": moves}``, ``GET .../events`` (server-sent events: the view again
@@ -30,6 +31,7 @@ import http
 import json
 import pathlib
 import re
+import sqlite3
 import urllib.parse
 
 import jinja2
@@ -293,7 +295,22 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
             table=table, title=variants[table.spec].title if table.spec in variants else table.spec,
             seats=links(request, table, seat_secrets(secret, table.id, table.seats)),
             over=table.game.is_over(), moves=len(table.log), result=views.result(table),
+            close=request.url_for("close", table=table.id, secret=secret).path,
             watch=request.url_for("watch", table=table.id, secret=secret) if len(table.seats) > 1 else None))
+
+    async def close(request: Request) -> Response:
+        """The host's "close this table": removed for good, its links then say so."""
+        table = hub.tables.get(request.path_params["table"])
+        if table is None or not table.host_allowed(request.path_params["secret"]):
+            return page_error(env, 404, "no such table")
+        try:
+            same_site(request)
+            await hub.remove({table.id: "the host closed this table"})
+        except Refused as e:
+            return page_error(env, e.status, e.message)
+        except sqlite3.Error:
+            return page_error(env, 503, "the table could not be closed; try again")
+        return HTMLResponse(env.get_template("closed.html").render(table=table.id))
 
     async def play(request: Request) -> Response:
         try:
@@ -405,6 +422,7 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
         Route("/tables", create_form, methods=["POST"]),
         Route("/api/tables", create_api, methods=["POST"]),
         Route("/host/{table}/{secret}", host, name="host"),
+        Route("/host/{table}/{secret}/close", close, methods=["POST"], name="close"),
         Route("/play/{table}/{seat:int}/{secret}", play, name="play"),
         Route(seat_api, seat_view, name="seat_view"),
         Route(seat_api + "/actions", act, methods=["POST"]),

@@ -249,8 +249,14 @@ class Hub:
         listed = [(t.id, t.game.is_over(), t.last_at) for t in self.tables.values()]
         listed += [(table_id, False, at) for table_id, at in self.unavailable_since.items()]
         closing = tables_to_close(listed, time.time() if now is None else now, self.expire_after, self.max_tables)
-        if not closing:
-            return closing
+        if closing:
+            await self.remove(closing)
+            log.info("removed %d old table(s)", len(closing))
+        return closing
+
+    async def remove(self, closing: dict[str, str]) -> None:
+        """Remove tables (id -> why, what their links answer from now on): from the store first,
+        then from play; their bots stop and their seats' streams end."""
         await self.store.close_tables(closing)
         for table_id in closing:
             self.unavailable.pop(table_id, None)
@@ -261,8 +267,6 @@ class Hub:
                     table.bot_task.cancel()
                 for queue in list(table.listeners):
                     queue.put_nowait(None)
-        log.info("removed %d old table(s)", len(closing))
-        return closing
 
     async def _sweep_now_and_then(self, every: float) -> None:
         while True:

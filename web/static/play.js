@@ -325,7 +325,16 @@
       const response = await fetch(api).catch(() => null);
       const data = response ? await response.json().catch(() => ({})) : {};
       $("status").textContent = data.error || "connection lost, reconnecting…";
-      if (!response || response.status === 429 || response.status >= 500) setTimeout(connect, 5000);
+      if (!response || response.status === 429 || response.status >= 500) {
+        setTimeout(connect, 5000);
+      } else if (response.status === 404 || response.status === 410) {
+        // The table is gone for good: nothing here can be played any more.
+        document.body.classList.remove("my-turn");
+        document.body.classList.add("table-gone");
+        $("actions").replaceChildren();
+        $("choice").replaceChildren();
+        message(data.error || "this table is gone", true);
+      }
     });
   }
 
