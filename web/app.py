@@ -29,6 +29,7 @@ import contextlib
 import hashlib
 import http
 import json
+import logging
 import pathlib
 import re
 import sqlite3
@@ -407,7 +408,10 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
     @contextlib.asynccontextmanager
     async def lifespan(app):
         hub.resume_all()
-        await hub.sweep()  # what expired while the server was stopped
+        try:
+            await hub.sweep()  # what expired while the server was stopped
+        except sqlite3.Error as e:  # the server serves what it has; the next sweep tries again
+            logging.getLogger("splendor_rules.web").error("old tables not removed: %s", e)
         hub.start()
         try:
             yield
