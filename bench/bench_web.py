@@ -134,8 +134,12 @@ async def person_pair(client, base: str, spec: str, think: float, rng: random.Ra
                 await asyncio.sleep(think * rng.random() * 2)
                 n = mine["moves"]
                 clicked = time.perf_counter()
-                r = await client.post(base + apis[seat] + "/actions",
-                                      json={"action": rng.choice(mine["legal"]), "after": n})
+                try:
+                    r = await client.post(base + apis[seat] + "/actions",
+                                          json={"action": rng.choice(mine["legal"]), "after": n})
+                except httpx.TransportError as e:  # a kept-alive connection the server closed as it was reused
+                    errors.append(f"{type(e).__name__}: {e}")
+                    continue
                 if r.status_code != 200:
                     errors.append(r.text)
                     continue

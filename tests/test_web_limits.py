@@ -118,10 +118,17 @@ def test_requests_past_an_addresss_rate_get_429_and_the_move_is_not_played(varia
         assert "too many requests from your address (at most 4 per minute)" in page.text
 
 
-def test_serves_default_request_rate_stops_a_burst(variants, db):
+def test_an_app_made_without_limits_keeps_serves_defaults(variants, db):
     with client(variants, db, quotas=None) as c:
-        codes = [c.get("/api/nothing").status_code for _ in range(31)]
-    assert codes == [404] * 30 + [429]
+        limiter, hub = c.app.state.limiter, c.app.state.hub
+        assert (quotas.shown_rate(limiter.requests), quotas.shown_rate(limiter.tables)) == ("30 per second",
+                                                                                          "20 per hour")
+        assert limiter.quotas.max_open_tables == 200 and limiter.quotas.bot_queue == 32
+        assert (hub.max_tables, hub.expire_after) == (2000, 30 * 86400)
+        for _ in range(20):
+            assert c.post("/api/tables", json=HUMANS).status_code == 201
+        r = c.post("/api/tables", json=HUMANS)
+        assert r.status_code == 429 and r.json()["error"].startswith("you have made too many tables (at most 20 per hour")
 
 
 def test_serve_options_default_to_the_quotas_defaults():
