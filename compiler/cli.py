@@ -807,22 +807,50 @@ def spec_fault(message: str, engine, sources: SourceMap, game: str) -> None:
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="The port.")
 @click.option("--bot-delay", type=click.FloatRange(0, 60), default=0.6, show_default=True, metavar="SECONDS",
               help="How long a bot waits before its move, so that people see the moves one by one.")
-def serve(specs, db, host, port, bot_delay):
+@click.option("--tables-per-address", default="20/hour", show_default=True, metavar="RATE",
+              help="New tables one client address may make (COUNT/PERIOD: 5/minute, 100/day); past it, 429.")
+@click.option("--requests-per-address", default="30/second", show_default=True, metavar="RATE",
+              help="Requests one client address may make (moves, views, pages); past it, 429.")
+@click.option("--max-open-tables", type=click.IntRange(1), default=200, show_default=True, metavar="N",
+              help="Games in play at once, in all; past it, no new table until one ends (503).")
+@click.option("--max-tables", type=click.IntRange(1), default=2000, show_default=True, metavar="N",
+              help="Tables kept in the database; past it the oldest finished games are removed.")
+@click.option("--expire-days", type=click.FloatRange(0), default=30.0, show_default=True, metavar="DAYS",
+              help="Remove a table after this many days without a move, finished or abandoned (0: never).")
+@click.option("--bot-queue", type=click.IntRange(1), default=32, show_default=True, metavar="N",
+              help="Bot moves waiting for the worker, in all; past it, no new table with bots (503).")
+@click.option("--list-tables", is_flag=True, help="List the tables of --db (state, moves, last move) and exit.")
+def serve(specs, db, host, port, bot_delay, tables_per_address, requests_per_address, max_open_tables, max_tables,
+          expire_days, bot_queue, list_tables):
     """Serve a web table: play SPEC (default: the official rules and the catalogue) in the browser,
     humans by invitation links and bots. Needs the `web` extra (pip install -e '.[web]')."""
-    missing = [m for m in ("starlette", "uvicorn") if importlib.util.find_spec(m) is None]
+    missing = [m for m in ("starlette", "uvicorn", "limits") if importlib.util.find_spec(m) is None]
     if missing:
         echo(f"error: `serve` needs the web extra (missing: {', '.join(missing)}): pip install -e '.[web]'", err=True)
         sys.exit(EXIT_USAGE)
     from web import server
 
+    if list_tables:
+        try:
+            echo(server.list_tables(db))
+        except server.ServeError as e:
+            echo(f"error: {e}", err=True)
+            sys.exit(1)
+        return
+    quotas = server.Quotas(tables_per_address, requests_per_address, max_open_tables, bot_queue, max_tables,
+                           expire_days or None)
+    try:
+        quotas.check()
+    except ValueError as e:
+        echo(f"error: {e}", err=True)
+        sys.exit(EXIT_USAGE)
     sources = SourceMap()
     paths, diagnostics = expand_specs(specs, sources)
     try:
         if diagnostics:
             raise CompileError(diagnostics)
         variants = server.load_variants([spec_arg(p) for p in paths], sources)
-        app = server.make_app(variants, db, bot_delay)
+        app = server.make_app(variants, db, bot_delay, quotas=quotas)
     except CompileError as err:
         show_undecodable(err.diagnostics, sources)
         report(err, sources)

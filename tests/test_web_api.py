@@ -21,6 +21,7 @@ with warnings.catch_warnings():  # Starlette suggests httpx2 over httpx for its 
 from compiler import cli
 from playtest.bots import make_bot
 from web import botwork, catalogue, server, store
+from web.quotas import Quotas
 from web.tables import seat_secrets
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -37,9 +38,14 @@ def db(tmp_path):
     return str(tmp_path / "tables.sqlite3")
 
 
-def client(variants, db, bot_delay=0.0, bot_workers=0):
+# A test plays faster than any person clicks: the per-address rates are raised out of its way
+# (the tests of the limits below set their own, and one checks serve's defaults).
+UNHURRIED = Quotas(tables_per_address="10000/second", requests_per_address="10000/second")
+
+
+def client(variants, db, bot_delay=0.0, bot_workers=0, quotas=UNHURRIED):
     """The app under the test client; bots think in threads (bot_workers=0) unless asked."""
-    return TestClient(server.make_app(variants, db, bot_delay=bot_delay, bot_workers=bot_workers))
+    return TestClient(server.make_app(variants, db, bot_delay=bot_delay, bot_workers=bot_workers, quotas=quotas))
 
 
 def api_of(link: str) -> str:

@@ -2,14 +2,16 @@
 installed by dev/system-packages.sh) driven by Playwright through `splendor-rules serve` run
 as a separate process. Two people on two pages (one a phone) and a bot play a whole game by
 clicks: an illegal click shows the engine's reason, a page is reloaded, and the server is
-killed and started again on the same database mid-game. Screenshots of the board are kept
-in tests/artifacts/web/ (not committed)."""
+killed and started again on the same database mid-game. A host who makes too many tables
+reads the limit in the page, a table closed by its host says so on its board; at the end of a game both seats see the same result. Screenshots
+of the board are kept in tests/artifacts/web/ (not committed)."""
 from __future__ import annotations
 
 import json
 import os
 import pathlib
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -61,16 +63,18 @@ def free_port() -> int:
 class Server:
     """`splendor-rules serve` in its own process, as a user runs it."""
 
-    def __init__(self, db: pathlib.Path, port: int, log: pathlib.Path):
+    def __init__(self, db: pathlib.Path, port: int, log: pathlib.Path, spec: pathlib.Path = SPEC,
+                 options: tuple[str, ...] = ()):
         self.db, self.port, self.log = db, port, log
+        self.spec, self.options = spec, options
         self.url = f"http://127.0.0.1:{port}"
         self.process = None
 
     def start(self) -> None:
         with open(self.log, "ab") as out:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "compiler", "serve", str(SPEC), "--db", str(self.db), "--port", str(self.port),
-                 "--bot-delay", "0"], cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+                [sys.executable, "-m", "compiler", "serve", str(self.spec), "--db", str(self.db), "--port",
+                 str(self.port), "--bot-delay", "0", *self.options], cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -228,3 +232,126 @@ def test_a_whole_game_in_the_browser_two_people_and_a_bot(server, tmp_path):
         assert width <= 390
         assert errors == []
         browser.close()
+
+
+def make_table_with_the_form(page, url: str, spec: str, seats: list[str], seed: int | None = None) -> None:
+    page.goto(url + "/")
+    page.select_option("select[name=spec]", spec)
+    page.select_option("select[name=players]", str(len(seats)))
+    for i, who in enumerate(seats):
+        page.select_option(f"select[name=seat{i}]", who)
+    if seed is not None:
+        page.fill("input[name=seed]", str(seed))
+    page.click("button[type=submit]")
+
+
+def test_a_host_who_makes_too_many_tables_reads_the_limit_in_the_page(tmp_path):
+    require_browser()
+    server = Server(tmp_path / "tables.sqlite3", free_port(), tmp_path / "server.log",
+                    options=("--tables-per-address", "2/hour"))
+    server.start()
+    try:
+        with sync_playwright() as p:
+            browser = launch(p)
+            page = browser.new_context(viewport={"width": 1000, "height": 700}).new_page()
+            for _ in range(2):
+                make_table_with_the_form(page, server.url, "target-12", ["human", "greedy"])
+                page.wait_for_url("**/host/**", timeout=TIMEOUT)
+            # The host closes the second table while its player looks at the board: the board says so.
+            seat = page.context.new_page()
+            seat.goto(page.locator("a.seat-link").get_attribute("href"))
+            seat.wait_for_selector("#market .card", timeout=TIMEOUT)
+            page.click("#close-table")
+            page.wait_for_selector("#closed", timeout=TIMEOUT)
+            seat.wait_for_function("() => document.getElementById('status').textContent === "
+                                   "'the host closed this table'", timeout=TIMEOUT)
+            shoot(seat, "6-table-closed-by-its-host")
+            assert seat.evaluate("document.body.className") == "table-gone"  # no longer "your turn"
+            assert seat.locator("#actions button").count() == 0
+            assert seat.locator("#message").inner_text() == "the host closed this table"
+            make_table_with_the_form(page, server.url, "target-12", ["human", "greedy"])
+            page.wait_for_selector("#problem", timeout=TIMEOUT)
+            shoot(page, "7-too-many-tables")
+            assert page.locator("h1").inner_text() == "Too Many Requests (429)"
+            assert page.locator("#problem").inner_text() == ("you have made too many tables (at most 2 per hour from "
+                                                             "one address); wait before making another")
+            assert page.locator("#retry").inner_text() == "Try again in about 60 minutes."
+            assert "/host/" not in page.url
+            browser.close()
+    finally:
+        server.kill()
+    with sqlite3.connect(tmp_path / "tables.sqlite3") as db:
+        assert db.execute("SELECT COUNT(*) FROM tables").fetchone() == (1,)  # one closed, the third not made
+
+
+SHORT = """\
+spec: 1
+name: short
+extends: target-12
+title: Short
+description: "A test variant: 2 prestige end the game."
+values:
+  target:
+    value: 2
+"""
+
+
+def plural(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def test_both_seats_see_the_result_at_the_end_of_a_game(tmp_path):
+    require_browser()
+    spec = tmp_path / "short.yaml"
+    spec.write_text(SHORT)
+    module = catalogue.load([str(spec)])["short"].module
+    meta = views.meta(module)
+    server = Server(tmp_path / "tables.sqlite3", free_port(), tmp_path / "server.log", spec=spec)
+    server.start()
+    try:
+        with sync_playwright() as p:
+            browser = launch(p)
+            errors = []
+            context = browser.new_context(viewport={"width": 1200, "height": 900})
+            host = context.new_page()
+            make_table_with_the_form(host, server.url, "short", ["human", "human"], seed=0)
+            host.wait_for_selector("a.seat-link", timeout=TIMEOUT)
+            links = [a.get_attribute("href") for a in host.query_selector_all("a.seat-link")]
+            pages = [context.new_page(), browser.new_context(viewport={"width": 390, "height": 844},
+                                                             is_mobile=True).new_page()]
+            for page, link in zip(pages, links, strict=True):
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                page.goto(link)
+                page.wait_for_selector("#market .card", timeout=TIMEOUT)
+            assert all(page.locator("#result").is_hidden() for page in pages)
+            game = module.new_game(2, seed=0)
+            people = make_bot("greedy", module, 1)
+            moves = 0
+            while not game.is_over():
+                action = people.choose(game)
+                play_by_clicks(pages[game.current_player], meta, action, moves)
+                game.apply(action)
+                moves += 1
+            winner = game.winners()[0]
+            scores = game.scores()
+            for page in pages:
+                page.wait_for_selector("#result .standings li", timeout=TIMEOUT)
+            shoot(pages[winner], "8-result-winner")
+            shoot(pages[1 - winner], "9-result-other-seat")
+            assert pages[winner].locator("#result .outcome").inner_text() == "You win!"
+            assert pages[1 - winner].locator("#result .outcome").inner_text() == f"Player {winner + 1} wins"
+            for p_, page in enumerate(pages):
+                rounds = json.loads(game.to_json())["round"]
+                assert page.locator("#result .ended-by").inner_text() == (f"Ended by: target (after {rounds} rounds, "
+                                                                          f"{moves} moves)")
+                standings = page.locator("#result .standings li").all_inner_texts()
+                order = sorted(range(2), key=lambda s: (s != winner, -scores[s], s))
+                assert standings == [f"{'You' if s == p_ else f'Player {s + 1}'}: {scores[s]} prestige, "
+                                     f"{plural(len(game.purchased[s]), 'card')}, {plural(len(game.nobles[s]), 'noble')}"
+                                     + (" · winner" if s == winner else "") for s in order]
+            host.reload()
+            assert host.locator("#result h2").inner_text() == f"Result: player {winner + 1} wins"
+            assert errors == []
+            browser.close()
+    finally:
+        server.kill()

@@ -9,8 +9,9 @@ engine's public API (``new_game``, ``legal_actions``, ``apply``, ``observation``
   (the gate) before its engine is built, and their reference sheets;
 - :mod:`web.store`: tables, seats and moves in SQLite (standard library), a move stored
   before it is acknowledged;
-- :mod:`web.tables`: the games in play, who may act, bots, and live updates;
+- :mod:`web.tables`: the games in play, who may act, bots, live updates, and old tables removed;
 - :mod:`web.botwork`: where bots think (a worker process, so clicks never wait behind them);
+- :mod:`web.quotas`: what one client address, and all of them, may ask (429 and 503 past it);
 - :mod:`web.views`: what one seat may see (its observation), as JSON;
 - :mod:`web.app`: the HTTP routes (Starlette), pages and API;
 - :mod:`web.server`: what `serve` runs (uvicorn).

@@ -5,6 +5,7 @@ Routes (TABLE, SEAT and the secrets come from the links made when a table is cre
 - ``GET /``: the specs on offer and the form that makes a table; ``POST /tables`` (the form)
   and ``POST /api/tables`` (JSON) make one;
 - ``GET /host/TABLE/SECRET``: the host's page, with each human seat's invitation link;
+  ``POST /host/TABLE/SECRET/close`` removes the table for good;
 - ``GET /play/TABLE/SEAT/SECRET``: a seat's board; its API under
   ``/api/tables/TABLE/seats/SEAT/SECRET``: ``GET`` the seat's view, ``POST .../actions``
   ``{"action": id, "after": moves}``, ``GET .../events`` (server-sent events: the view again
@@ -14,6 +15,11 @@ Routes (TABLE, SEAT and the secrets come from the links made when a table is cre
 Every answer carries a Content-Security-Policy (scripts and styles from this server only; the
 sheet, which has its own inline style, gets a policy that allows that one style by its hash and
 no script at all). Every refused request gets a 4xx with a sentence and changes nothing.
+
+The limits of :mod:`web.quotas` hold for every client: past its rate of requests or of new
+tables a client gets 429, and while the server is full (games in play, bots' queue) a new
+table gets 503, each with a ``Retry-After``; a table removed as too old (``--expire-days``,
+``--max-tables``) answers 410 with why.
 """
 from __future__ import annotations
 
@@ -21,9 +27,12 @@ import asyncio
 import base64
 import contextlib
 import hashlib
+import http
 import json
+import logging
 import pathlib
 import re
+import sqlite3
 import urllib.parse
 
 import jinja2
@@ -37,6 +46,7 @@ from starlette.staticfiles import StaticFiles
 from compiler.sheets.plurals import LANGUAGES
 
 from . import views
+from .quotas import Limiter, Quotas
 from .store import Store
 from .tables import HUMAN, Hub, LiveTable, Refused, seat_secrets
 
@@ -64,12 +74,50 @@ def sheet_csp(html_text: str) -> str:
             "img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'")
 
 
-def error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
-def page_error(env, status: int, message: str) -> HTMLResponse:
-    return HTMLResponse(env.get_template("error.html").render(message=message, status=status), status_code=status)
+def wait_text(seconds: int) -> str:
+    """'a few seconds', 'about 3 minutes': how long to wait before asking again, in words."""
+    if seconds < 10:
+        return "a few seconds"
+    if seconds < 90:
+        return f"about {seconds} seconds"
+    minutes = round(seconds / 60)
+    return f"about {minutes} minutes" if minutes < 90 else f"about {round(minutes / 60)} hours"
+
+
+def page_error(env, status: int, message: str, retry_after: int | None = None) -> HTMLResponse:
+    """An error as a page: what went wrong and, for a limit, when to try again."""
+    return HTMLResponse(env.get_template("error.html").render(
+        message=message, status=status, phrase=http.HTTPStatus(status).phrase,
+        wait=wait_text(retry_after) if retry_after is not None else None),
+        status_code=status, headers={"Retry-After": str(retry_after)} if retry_after is not None else None)
+
+
+def client_address(scope) -> str:
+    """The client's address (uvicorn puts there the one a proxy on this machine forwards)."""
+    client = scope.get("client")
+    return client[0] if client else "unknown"
+
+
+class RequestLimit:
+    """Every request counted against its address's rate (web.quotas); past it, 429 from
+    `refuse(scope, refusal)` and the app never sees the request."""
+
+    def __init__(self, app, limiter: Limiter, refuse):
+        self.app = app
+        self.limiter = limiter
+        self.refuse = refuse
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http":
+            try:
+                self.limiter.request(client_address(scope))
+            except Refused as e:
+                return await self.refuse(scope, e)(scope, receive, send)
+        await self.app(scope, receive, send)
 
 
 async def read_body(request: Request) -> bytes:
@@ -143,21 +191,35 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers: int = 1) -> Starlette:
+def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers: int = 1,
+               quotas: Quotas | None = None) -> Starlette:
     """The web table over `variants` (name -> web.catalogue.Variant), storing in `db_path`; bots
-    wait `bot_delay` seconds before a move and think in `bot_workers` processes (0: threads)."""
+    wait `bot_delay` seconds before a move and think in `bot_workers` processes (0: threads);
+    `quotas`: the limits (web.quotas; None: serve's defaults)."""
+    quotas = quotas if quotas is not None else Quotas()
+    quotas.check()
     env = templates()
+    limiter = Limiter(quotas)
     store = Store(db_path)
-    hub = Hub(variants, store, bot_delay, bot_workers)
+    hub = Hub(variants, store, bot_delay, bot_workers,
+              expire_after=quotas.expire_days * 86400 if quotas.expire_days is not None else None,
+              max_tables=quotas.max_tables)
+
+    def gone(table_id: str) -> Refused:
+        """The refusal for a link to a table this server does not hold: never was, could not be
+        resumed, or was removed as too old."""
+        why = hub.unavailable.get(table_id)
+        if why is not None:
+            return Refused(410, "this table could not be resumed after the server restarted")
+        closed = store.closed_reason(table_id)
+        return Refused(404, "no such table") if closed is None else Refused(410, closed)
 
     def seat_table(request: Request) -> tuple[LiveTable, int | None]:
         """The table and seat a link opens (seat None: the host's link to watch); 403 otherwise."""
         table_id = request.path_params["table"]
         table = hub.tables.get(table_id)
         if table is None:
-            why = hub.unavailable.get(table_id)
-            raise Refused(404 if why is None else 410, "no such table" if why is None
-                          else "this table could not be resumed after the server restarted")
+            raise gone(table_id)
         seat = request.path_params.get("seat")
         if seat is None:
             if not table.watch_allowed(request.path_params["secret"]):
@@ -192,7 +254,8 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
             body = (await read_body(request)).decode("utf-8")
             form = urllib.parse.parse_qs(body, max_num_fields=32)
         except (Refused, UnicodeDecodeError, ValueError) as e:
-            return page_error(env, getattr(e, "status", 400), getattr(e, "message", "the form could not be read"))
+            return page_error(env, getattr(e, "status", 400), getattr(e, "message", "the form could not be read"),
+                              getattr(e, "retry_after", None))
         spec = form.get("spec", [""])[0]
         players = form.get("players", [""])[0]
         if not players.isdigit() or len(players) > 2:
@@ -203,9 +266,10 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
         if seed and (not seed.isascii() or not seed.isdigit() or len(seed) > 18):
             return page_error(env, 422, "a seed is a whole number from 0 to 2**62")
         try:
-            table, host, _ = await hub.create(spec, n, seats, int(seed) if seed else None)
+            table, host, _ = await hub.create(spec, n, seats, int(seed) if seed else None,
+                                              admit=limiter.admit(hub, client_address(request.scope)))
         except Refused as e:
-            return page_error(env, e.status, e.message)
+            return page_error(env, e.status, e.message, e.retry_after)
         hub.kick(table)
         return RedirectResponse(request.url_for("host", table=table.id, secret=host), status_code=303)
 
@@ -213,7 +277,8 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
         same_site(request)
         data = await read_json(request)
         table, host, secrets_by_seat = await hub.create(data.get("spec"), data.get("players"), data.get("seats"),
-                                                  data.get("seed"))
+                                                        data.get("seed"),
+                                                        admit=limiter.admit(hub, client_address(request.scope)))
         hub.kick(table)
         return JSONResponse({"table": table.id, "host": str(request.url_for("host", table=table.id, secret=host)),
                              "seats": links(request, table, secrets_by_seat)}, status_code=201)
@@ -221,14 +286,32 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
     async def host(request: Request) -> Response:
         table = hub.tables.get(request.path_params["table"])
         secret = request.path_params["secret"]
-        if table is None or not table.host_allowed(secret):
+        if table is None:
+            refusal = gone(request.path_params["table"])
+            return page_error(env, refusal.status, refusal.message)
+        if not table.host_allowed(secret):
             return page_error(env, 404, "no such table")
         # The seats' secrets are not stored; the host's secret derives them again.
         return HTMLResponse(env.get_template("host.html").render(
             table=table, title=variants[table.spec].title if table.spec in variants else table.spec,
             seats=links(request, table, seat_secrets(secret, table.id, table.seats)),
-            over=table.game.is_over(), moves=len(table.log),
+            over=table.game.is_over(), moves=len(table.log), result=views.result(table),
+            close=request.url_for("close", table=table.id, secret=secret).path,
             watch=request.url_for("watch", table=table.id, secret=secret) if len(table.seats) > 1 else None))
+
+    async def close(request: Request) -> Response:
+        """The host's "close this table": removed for good, its links then say so."""
+        table = hub.tables.get(request.path_params["table"])
+        if table is None or not table.host_allowed(request.path_params["secret"]):
+            return page_error(env, 404, "no such table")
+        try:
+            same_site(request)
+            await hub.remove({table.id: "the host closed this table"})
+        except Refused as e:
+            return page_error(env, e.status, e.message)
+        except sqlite3.Error:
+            return page_error(env, 503, "the table could not be closed; try again")
+        return HTMLResponse(env.get_template("closed.html").render(table=table.id))
 
     async def play(request: Request) -> Response:
         try:
@@ -307,7 +390,13 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
         return Response(status_code=204)  # no icon; an answer, so that browsers do not log a 404
 
     async def refused(request: Request, exc: Refused) -> Response:
-        return error(exc.status, exc.message)
+        return error(exc.status, exc.message, exc.headers)
+
+    def refuse_early(scope, exc: Refused) -> Response:
+        """A refusal before routing (a rate): JSON under /api/, a page elsewhere."""
+        if scope["path"].startswith("/api/"):
+            return error(exc.status, exc.message, exc.headers)
+        return page_error(env, exc.status, exc.message, exc.retry_after)
 
     async def http_error(request: Request, exc: HTTPException) -> Response:
         """Starlette's own refusals (no such route, a method not allowed): JSON under /api/, a page elsewhere."""
@@ -319,6 +408,10 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
     @contextlib.asynccontextmanager
     async def lifespan(app):
         hub.resume_all()
+        try:
+            await hub.sweep()  # what expired while the server was stopped
+        except sqlite3.Error as e:  # the server serves what it has; the next sweep tries again
+            logging.getLogger("splendor_rules.web").error("old tables not removed: %s", e)
         hub.start()
         try:
             yield
@@ -333,6 +426,7 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
         Route("/tables", create_form, methods=["POST"]),
         Route("/api/tables", create_api, methods=["POST"]),
         Route("/host/{table}/{secret}", host, name="host"),
+        Route("/host/{table}/{secret}/close", close, methods=["POST"], name="close"),
         Route("/play/{table}/{seat:int}/{secret}", play, name="play"),
         Route(seat_api, seat_view, name="seat_view"),
         Route(seat_api + "/actions", act, methods=["POST"]),
@@ -351,5 +445,7 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
     handlers = {Refused: refused, HTTPException: http_error}
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)  # type: ignore[arg-type]
     app.state.hub = hub
-    app.add_middleware(SecurityHeaders)
+    app.state.limiter = limiter
+    app.add_middleware(RequestLimit, limiter=limiter, refuse=refuse_early)
+    app.add_middleware(SecurityHeaders)  # the outermost: its headers go on every answer, a 429 too
     return app

@@ -1,12 +1,19 @@
 """`splendor-rules serve`: the specs loaded and checked, the app run under uvicorn."""
 from __future__ import annotations
 
+import datetime
+import os
 import sqlite3
+import time
 
 import uvicorn
 
 from . import catalogue
 from .app import create_app
+from .quotas import Quotas
+from .store import Store
+from .tables import Hub, days
+from .views import result
 
 DEFAULT_DB = "splendor-tables.sqlite3"
 
@@ -21,9 +28,9 @@ def load_variants(paths: list[str] | None, sources=None) -> dict:
     return catalogue.load(paths if paths else catalogue.default_specs(), sources)
 
 
-def make_app(variants: dict, db: str, bot_delay: float = 0.6, bot_workers: int = 1):
+def make_app(variants: dict, db: str, bot_delay: float = 0.6, bot_workers: int = 1, quotas: Quotas | None = None):
     try:
-        return create_app(variants, db, bot_delay, bot_workers)
+        return create_app(variants, db, bot_delay, bot_workers, quotas)
     except sqlite3.Error as e:
         raise ServeError(f"cannot open the database {db}: {e}") from None
 
@@ -32,3 +39,43 @@ def run(app, host: str, port: int) -> None:
     # A short grace on shutdown: the seats' event streams never end by themselves. No access log:
     # the paths hold the seats' secrets.
     uvicorn.run(app, host=host, port=port, timeout_graceful_shutdown=2, log_level="info", access_log=False)
+
+
+def _when(at: float) -> str:
+    return datetime.datetime.fromtimestamp(at, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def list_tables(db: str, now: float | None = None) -> str:
+    """`serve --list-tables`: every table of `db`, one a line, oldest first: its id, spec and
+    seats, how far it went (in play, its result, or why it cannot be resumed), when it was made
+    and last moved. Reads the file and changes nothing."""
+    if not os.path.isfile(db):
+        raise ServeError(f"no database {db} (a server makes it when it starts)")
+    try:
+        store = Store(db)
+    except sqlite3.Error as e:
+        raise ServeError(f"cannot open the database {db}: {e}") from None
+    try:
+        hub = Hub({}, store)
+        hub.resume_all()
+        stored = {t.id: t for t in store.tables()}
+    finally:
+        store.close()
+    now = time.time() if now is None else now
+    lines = []
+    for table_id, row in stored.items():
+        table = hub.tables.get(table_id)
+        if table is None:
+            state = "cannot be resumed: " + hub.unavailable.get(table_id, "?")
+        elif (outcome := result(table)) is not None:
+            winners = outcome["winners"]
+            names = " and ".join(f"player {p + 1}" for p in winners)
+            state = (f"over: {names} {'wins' if len(winners) == 1 else 'share the victory'}" if winners
+                     else "over: no winner") + f" ({outcome['ended_by']})"
+        else:
+            state = f"in play, player {table.game.current_player + 1} to move"
+        seats = ", ".join(who for who, _ in row.seats)
+        lines.append(f"{table_id}  {row.spec}  [{seats}]  {len(row.moves)} moves  {state}  "
+                     f"made {_when(row.created)}, last move {_when(row.last_at)} ({days(now - row.last_at)} ago)")
+    count = f"{len(lines)} table{'s' if len(lines) != 1 else ''} in {db}"
+    return "\n".join([count + (":" if lines else "")] + lines)

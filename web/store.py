@@ -5,6 +5,9 @@ a commit that returned is on disk; moves of several tables that wait together sh
 commit), so a server that stops, however it stops, resumes every
 table from the file: the table's engine text, seed and player count, then its moves in order.
 
+A table removed (expired, or past the number kept) leaves a line in ``closed``: its id and
+why, so that its links say what became of it rather than "no such table".
+
 A seat's secret is never stored: only its SHA-256, compared in constant time
 (``hmac.compare_digest``) with the hash of the secret a browser presents.
 """
@@ -49,6 +52,11 @@ CREATE TABLE IF NOT EXISTS moves (
     at REAL NOT NULL,
     PRIMARY KEY (table_id, n)
 );
+CREATE TABLE IF NOT EXISTS closed (
+    id TEXT PRIMARY KEY,
+    reason TEXT NOT NULL,
+    at REAL NOT NULL
+);
 """
 
 
@@ -74,6 +82,8 @@ class StoredTable:
     host_hash: str
     seats: list[tuple[str, str | None]]  # (who, secret hash) per seat
     moves: list[tuple[int, int]]  # (seat, action) in order
+    created: float = 0.0  # time.time() when it was made
+    last_at: float = 0.0  # when it was made or last moved
 
 
 class Store:
@@ -184,16 +194,40 @@ class Store:
             return self._tables()
 
     def _tables(self) -> list[StoredTable]:
-        rows = self.db.execute("SELECT t.id, t.spec, e.source, t.players, t.seed, t.host_hash FROM tables t "
+        rows = self.db.execute("SELECT t.id, t.spec, e.source, t.players, t.seed, t.host_hash, t.created, "
+                               "(SELECT MAX(at) FROM moves m WHERE m.table_id = t.id) FROM tables t "
                                "JOIN engines e ON e.sha256 = t.engine ORDER BY t.created, t.id").fetchall()
         out = []
-        for table_id, spec, source, players, seed, host_hash in rows:
+        for table_id, spec, source, players, seed, host_hash, created, last_move in rows:
             seats = [(who, h) for who, h in self.db.execute(
                 "SELECT who, secret_hash FROM seats WHERE table_id = ? ORDER BY seat", (table_id,))]
             moves = [(s, a) for s, a in self.db.execute(
                 "SELECT seat, action FROM moves WHERE table_id = ? ORDER BY n", (table_id,))]
-            out.append(StoredTable(table_id, spec, source, players, seed, host_hash, seats, moves))
+            out.append(StoredTable(table_id, spec, source, players, seed, host_hash, seats, moves, created,
+                                   max(created, last_move or 0.0)))
         return out
+
+    async def close_tables(self, closing: dict[str, str]) -> None:
+        """Remove tables (id -> why, a sentence for whoever opens one of their links again): their
+        moves, seats and row, and an engine no table uses any more; returns once committed."""
+        at = time.time()
+        ids = [(table_id,) for table_id in closing]
+
+        def write(db):
+            db.executemany("DELETE FROM moves WHERE table_id = ?", ids)
+            db.executemany("DELETE FROM seats WHERE table_id = ?", ids)
+            db.executemany("DELETE FROM tables WHERE id = ?", ids)
+            db.execute("DELETE FROM engines WHERE sha256 NOT IN (SELECT engine FROM tables)")
+            db.executemany("INSERT OR REPLACE INTO closed (id, reason, at) VALUES (?, ?, ?)",
+                           [(table_id, why, at) for table_id, why in closing.items()])
+
+        await self._write(write)
+
+    def closed_reason(self, table_id: str) -> str | None:
+        """Why table `table_id` was removed, if it was."""
+        with self.lock:
+            row = self.db.execute("SELECT reason FROM closed WHERE id = ?", (table_id,)).fetchone()
+        return row[0] if row else None
 
 
 def _settle(done: asyncio.Future, outcome) -> None:

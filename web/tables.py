@@ -19,6 +19,7 @@ import hmac
 import logging
 import sqlite3
 import secrets
+import time
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -36,12 +37,18 @@ log = logging.getLogger("splendor_rules.web")
 
 
 class Refused(Exception):
-    """A request that changes nothing: an HTTP status and a sentence for the player."""
+    """A request that changes nothing: an HTTP status and a sentence for the player, and for a
+    refusal that time lifts (429, 503) the seconds after which to ask again (Retry-After)."""
 
-    def __init__(self, status: int, message: str):
+    def __init__(self, status: int, message: str, retry_after: int | None = None):
         super().__init__(message)
         self.status = status
         self.message = message
+        self.retry_after = retry_after
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Retry-After": str(self.retry_after)} if self.retry_after is not None else {}
 
 
 @dataclass
@@ -66,6 +73,7 @@ class LiveTable:
     seats: list[Seat]
     log: list[tuple[int, int]] = field(default_factory=list)  # (seat, action) of every move
     problem: str | None = None  # why the bots stopped, when they failed
+    last_at: float = 0.0  # when the table was made or last moved (time.time()): how long it has been idle
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set = field(default_factory=set)
     bot_task: asyncio.Task | None = None
@@ -120,22 +128,67 @@ def seat_secrets(host_secret: str, table_id: str, seats: list) -> dict[int, str]
     return out
 
 
+def days(seconds: float) -> str:
+    """'30 days', '1 day', '12 hours', '5 minutes': a span as a sentence says it."""
+    if seconds < 3600:
+        minutes = round(seconds / 60)
+        return f"{minutes} minute{'' if minutes == 1 else 's'}"
+    if seconds < 86400:
+        hours = round(seconds / 3600, 1)
+        return f"{hours:g} hour{'' if hours == 1 else 's'}"
+    n = round(seconds / 86400, 1)
+    return f"{n:g} day{'' if n == 1 else 's'}"
+
+
+def tables_to_close(tables: list[tuple[str, bool, float]], now: float, expire_after: float | None,
+                    max_tables: int | None) -> dict[str, str]:
+    """Which tables to remove, and why, of `tables` (id, whether its game is over, when it last
+    moved): every table idle for `expire_after` seconds (a finished game's, or an abandoned
+    one's), then, while more than `max_tables` would be kept, the finished ones idle longest.
+    A game in play is never removed to make room: the open-table limit keeps their number
+    under `max_tables`."""
+    closing: dict[str, str] = {}
+    if expire_after is not None:
+        for table_id, over, last_at in tables:
+            if now - last_at >= expire_after:
+                closing[table_id] = (f"this table was cleared: its game ended more than {days(expire_after)} ago"
+                                     if over else f"this table was cleared after {days(expire_after)} without a move")
+    if max_tables is not None:
+        kept = len(tables) - len(closing)
+        finished = sorted((last_at, table_id) for table_id, over, last_at in tables if over and table_id not in closing)
+        for _, table_id in finished[:max(0, kept - max_tables)]:
+            closing[table_id] = "this table was cleared to make room for new ones (its game had ended)"
+    return closing
+
+
 class Hub:
     """Every table of one server, its store, and the variants on offer."""
 
-    def __init__(self, variants: dict, store: Store, bot_delay: float = 0.6, bot_workers: int = 1):
+    def __init__(self, variants: dict, store: Store, bot_delay: float = 0.6, bot_workers: int = 1,
+                 expire_after: float | None = None, max_tables: int | None = None):
         self.variants = variants
+        self.expire_after = expire_after  # seconds without a move after which a table is removed
+        self.max_tables = max_tables  # tables kept in the store, at most (finished ones make room)
+        self.sweeper: asyncio.Task | None = None
         self.store = store
         self.bot_delay = bot_delay
         self.bot_workers = bot_workers
         self.thinkers: Thinkers | None = None
         self.tables: dict[str, LiveTable] = {}
         self.unavailable: dict[str, str] = {}  # stored tables that could not be resumed, and why
+        self.unavailable_since: dict[str, float] = {}  # and when they last moved
+        self.thinking = 0  # bot moves asked of the workers and not answered yet (all tables)
+
+    def open_tables(self) -> int:
+        """Tables whose game is not over (what each holds in memory and in bot work)."""
+        return sum(1 for t in self.tables.values() if not t.game.is_over())
 
     # -- making and resuming tables
 
-    async def create(self, spec: object, players, seats, seed=None) -> tuple[LiveTable, str, dict[int, str]]:
-        """A new table; returns it, the host's secret and each human seat's secret."""
+    async def create(self, spec: object, players, seats, seed=None,
+                     admit=None) -> tuple[LiveTable, str, dict[int, str]]:
+        """A new table; returns it, the host's secret and each human seat's secret. `admit(seats)`,
+        called once the request is valid and before anything is stored, may refuse it (a limit)."""
         variant = self.variants.get(spec) if isinstance(spec, str) else None
         if variant is None:
             shown = repr(spec[:40] + ("..." if len(spec) > 40 else "")) if isinstance(spec, str) else ""
@@ -148,6 +201,8 @@ class Hub:
             seed = secrets.randbelow(2 ** 62)
         elif type(seed) is not int or not 0 <= seed < 2 ** 62:
             raise Refused(422, "a seed is a whole number from 0 to 2**62")
+        if admit is not None:
+            admit(names)
         game = variant.module.new_game(players, seed=seed)
         host = secrets.token_urlsafe(24)
         table_id = secrets.token_urlsafe(9)
@@ -160,8 +215,13 @@ class Hub:
             log.error("table not stored: %s", e)
             raise Refused(503, "the table could not be stored; try again") from None
         table = LiveTable(table_id, variant.key, variant.module, variant.source, game, seed, digest(host),
-                          [Seat(who, h) for who, h in seat_rows])
+                          [Seat(who, h) for who, h in seat_rows], last_at=time.time())
         self.tables[table_id] = table
+        if self.max_tables is not None and len(self.tables) + len(self.unavailable) > self.max_tables:
+            try:
+                await self.sweep()  # the oldest finished tables make room
+            except sqlite3.Error as e:  # the new table stands; the next sweep tries again
+                log.error("old tables not removed: %s", e)
         return table, host, links
 
     def resume_all(self) -> None:
@@ -174,11 +234,47 @@ class Hub:
                     game.apply(action)
             except Exception as e:  # noqa: BLE001 - one bad table must not stop the server
                 self.unavailable[stored.id] = f"{type(e).__name__}: {e}"
+                self.unavailable_since[stored.id] = stored.last_at
                 log.error("table %s cannot be resumed: %s", stored.id, self.unavailable[stored.id])
                 continue
             seats = [Seat(who, h) for who, h in stored.seats]
             self.tables[stored.id] = LiveTable(stored.id, stored.spec, module, stored.engine_source, game, stored.seed,
-                                               stored.host_hash, seats, list(stored.moves))
+                                               stored.host_hash, seats, list(stored.moves), last_at=stored.last_at)
+
+    # -- removing old tables
+
+    async def sweep(self, now: float | None = None) -> dict[str, str]:
+        """Remove the tables :func:`tables_to_close` picks (in the store first: a table stays
+        playable until its removal is committed); returns them and why."""
+        listed = [(t.id, t.game.is_over(), t.last_at) for t in self.tables.values()]
+        listed += [(table_id, False, at) for table_id, at in self.unavailable_since.items()]
+        closing = tables_to_close(listed, time.time() if now is None else now, self.expire_after, self.max_tables)
+        if closing:
+            await self.remove(closing)
+            log.info("removed %d old table(s)", len(closing))
+        return closing
+
+    async def remove(self, closing: dict[str, str]) -> None:
+        """Remove tables (id -> why, what their links answer from now on): from the store first,
+        then from play; their bots stop and their seats' streams end."""
+        await self.store.close_tables(closing)
+        for table_id in closing:
+            self.unavailable.pop(table_id, None)
+            self.unavailable_since.pop(table_id, None)
+            table = self.tables.pop(table_id, None)
+            if table is not None:
+                if table.bot_task is not None:
+                    table.bot_task.cancel()
+                for queue in list(table.listeners):
+                    queue.put_nowait(None)
+
+    async def _sweep_now_and_then(self, every: float) -> None:
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.sweep()
+            except sqlite3.Error as e:  # the next sweep tries again
+                log.error("old tables not removed: %s", e)
 
     # -- moves
 
@@ -215,6 +311,7 @@ class Hub:
             raise Refused(503, "the move could not be stored, so it was not played; try again") from None
         table.game = trial
         table.log.append((seat, action))
+        table.last_at = time.time()
         table.notify()
 
     def kick(self, table: LiveTable) -> None:
@@ -239,6 +336,7 @@ class Hub:
             moves = len(table.log)
             if self.thinkers is None:
                 self.thinkers = Thinkers(self.bot_workers)
+            self.thinking += 1
             try:
                 action = await self.thinkers.choose(table.module, table.source, game, who,
                                                     bot_seed(table.seed, seat, moves))
@@ -247,6 +345,8 @@ class Hub:
                 log.error("table %s: %s", table.id, table.problem)
                 table.notify()
                 return
+            finally:
+                self.thinking -= 1
             async with table.lock:
                 if len(table.log) != moves:
                     continue
@@ -260,8 +360,13 @@ class Hub:
     def start(self) -> None:
         for table in self.tables.values():
             self.kick(table)
+        if self.expire_after is not None:
+            every = min(3600.0, max(1.0, self.expire_after / 10))
+            self.sweeper = asyncio.get_running_loop().create_task(self._sweep_now_and_then(every))
 
     def stop(self) -> None:
+        if self.sweeper is not None:
+            self.sweeper.cancel()
         for table in self.tables.values():
             if table.bot_task is not None:
                 table.bot_task.cancel()

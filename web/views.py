@@ -77,6 +77,36 @@ def public_state(game) -> dict:
     return state
 
 
+def ended_by(reason: str | None) -> str:
+    """Why a game ended, in words: the length cap and the deadlock in full, any other trigger of
+    the spec by its name (as `play` says it)."""
+    if reason == "truncated":
+        return "stopped at the turn limit before anyone won: nobody wins"
+    if reason == "deadlock":
+        return "deadlock: no player could make a move"
+    return "ended by: " + str(reason).replace("_", " ")
+
+
+def result(table) -> dict | None:
+    """A finished game's result, the same for every seat: why it ended, the winners, and each
+    seat's prestige, cards and nobles, winners first then by prestige (None while it goes on)."""
+    game = table.game
+    if not game.is_over():
+        return None
+    state = json.loads(game.to_json())
+    reason = state.get("end_reason")
+    winners = list(game.winners())
+    scores = list(game.scores())
+    order = sorted(range(game.num_players), key=lambda p: (p not in winners, -scores[p], p))
+    return {
+        "reason": reason, "ended_by": ended_by(reason), "truncated": bool(game.is_truncated()),
+        "winners": winners, "rounds": state.get("round"),
+        "standings": [{"seat": p, "who": table.seats[p].who, "prestige": scores[p], "winner": p in winners,
+                       "cards": len(state["seats"][p]["purchased"]), "nobles": len(state["seats"][p]["nobles"])}
+                      for p in order],
+    }
+
+
 def seat_view(table, seat: int | None) -> dict:
     """Everything `seat` may know of `table` now (`seat` None: a spectator)."""
     game, module = table.game, table.module
@@ -97,5 +127,6 @@ def seat_view(table, seat: int | None) -> dict:
         "winners": list(game.winners()) if over else [],
         "end_reason": state.get("end_reason"),
         "truncated": bool(game.is_truncated()) if over else False,
+        "result": result(table),
         "problem": table.problem,
     }

@@ -105,6 +105,7 @@
     if (view && next.moves < view.moves) return; // an older view arriving late
     view = next;
     renderStatus();
+    renderResult();
     renderChoice();
     renderNobles();
     renderMarket();
@@ -135,6 +136,30 @@
     $("status").textContent = text;
     document.body.classList.toggle("my-turn", myTurn());
   }
+
+  // The end of a game, the same for every seat: why it ended, the winners, every seat's score.
+  function renderResult() {
+    const box = $("result");
+    const r = view.result;
+    box.hidden = !r;
+    box.replaceChildren();
+    if (!r) return;
+    const w = r.winners;
+    box.append(el("h2", { class: "outcome", text: w.length === 0 ? "No winner" :
+      w.length === 1 ? (w[0] === page.seat ? "You win!" : capital(seatName(w[0])) + " wins") :
+      "Shared victory: " + w.map(seatName).join(" and ") }));
+    box.append(el("p", { class: "ended-by", text: capital(r.ended_by) + " (after " + r.rounds + " rounds, " +
+                                                   view.moves + " moves)" }));
+    const list = el("ol", { class: "standings" });
+    r.standings.forEach((s) => list.append(el("li", { data: { seat: String(s.seat) }, class: s.winner ? "winner" : "",
+      text: capital(seatName(s.seat)) + ": " + s.prestige + " prestige, " + count(s.cards, "card") + ", " +
+            count(s.nobles, "noble") + (s.winner ? " · winner" : "") })));
+    box.append(list);
+  }
+
+  function count(n, noun) { return n + " " + noun + (n === 1 ? "" : "s"); }
+
+  function capital(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
 
   function renderChoice() {
     const box = $("choice");
@@ -290,9 +315,26 @@
       $("status").classList.remove("offline");
       render(JSON.parse(e.data));
     });
-    source.addEventListener("error", () => {
-      $("status").textContent = "connection lost, reconnecting…";
+    source.addEventListener("error", async () => {
       $("status").classList.add("offline");
+      if (source.readyState !== EventSource.CLOSED) {
+        $("status").textContent = "connection lost, reconnecting…";
+        return;
+      }
+      // The server refused the stream (the table was removed, a limit): say why, try again later.
+      const response = await fetch(api).catch(() => null);
+      const data = response ? await response.json().catch(() => ({})) : {};
+      $("status").textContent = data.error || "connection lost, reconnecting…";
+      if (!response || response.status === 429 || response.status >= 500) {
+        setTimeout(connect, 5000);
+      } else if (response.status === 404 || response.status === 410) {
+        // The table is gone for good: nothing here can be played any more.
+        document.body.classList.remove("my-turn");
+        document.body.classList.add("table-gone");
+        $("actions").replaceChildren();
+        $("choice").replaceChildren();
+        message(data.error || "this table is gone", true);
+      }
     });
   }
 

@@ -1,0 +1,124 @@
+"""What one client, and all of them together, may ask of a server: the limits of `serve`.
+
+A web table is open to whoever reaches its address, so nothing of it may grow without bound
+because one client asks: each table holds a game in memory (and its bots' turns in the worker
+process), each request costs the event loop that every seat shares. The limits:
+
+- ``tables_per_address``: tables made per client address in a moving window ("20/hour"),
+  counted by the ``limits`` library (its moving window: no burst at a window's edge);
+- ``requests_per_address``: requests per client address ("30/second"; an event stream counts
+  once, when it opens), so that no client can flood the event loop with moves or views;
+- ``max_open_tables``: tables not yet over, in all; a new one waits for one to end or expire;
+- ``max_tables`` and ``expire_days``: what the database keeps (see ``web.tables.tables_to_close``);
+- ``bot_queue``: bot moves waiting for the worker process, in all. A table has at most one
+  move of its bots in flight (its bot task asks for one move at a time), so the queue is fair
+  between tables by construction; past this length a new table with bots is refused rather
+  than made to wait behind the others.
+
+A refusal is a :class:`Refused` with 429 (this client asked too often) or 503 (the server is
+full) and the seconds after which asking again can succeed (the ``Retry-After`` header).
+The client's address is the connection's, or the one a proxy on this machine forwards
+(uvicorn reads ``X-Forwarded-For`` from 127.0.0.1 only).
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+from limits import RateLimitItem, parse
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
+from .tables import HUMAN, Refused
+
+TABLES_PER_ADDRESS = "20/hour"
+REQUESTS_PER_ADDRESS = "30/second"
+MAX_OPEN_TABLES = 200
+BOT_QUEUE = 32
+MAX_TABLES = 2000
+EXPIRE_DAYS = 30.0
+
+
+@dataclass(frozen=True)
+class Quotas:
+    """The limits of one server (the defaults are `serve`'s)."""
+
+    tables_per_address: str = TABLES_PER_ADDRESS
+    requests_per_address: str = REQUESTS_PER_ADDRESS
+    max_open_tables: int = MAX_OPEN_TABLES
+    bot_queue: int = BOT_QUEUE
+    max_tables: int = MAX_TABLES  # tables kept in the database; the oldest finished ones make room
+    expire_days: float | None = EXPIRE_DAYS  # days without a move after which a table is removed (None: never)
+
+    def check(self) -> None:
+        """ValueError, saying which, for limits that contradict each other or cannot be read."""
+        for option, rate in (("--tables-per-address", self.tables_per_address),
+                             ("--requests-per-address", self.requests_per_address)):
+            try:
+                parse_rate(rate)
+            except ValueError as e:
+                raise ValueError(f"{option}: {e}") from None
+        if self.max_open_tables > self.max_tables:
+            raise ValueError(f"--max-open-tables ({self.max_open_tables}) must be at most --max-tables "
+                             f"({self.max_tables}): games in play are never removed to make room")
+
+
+def parse_rate(text: str) -> RateLimitItem:
+    """A rate as `serve` takes it: COUNT/PERIOD ("20/hour", "30/second", "100/10 minutes");
+    ValueError, saying the form, for anything else."""
+    try:
+        item = parse(text)
+    except ValueError:
+        raise ValueError(f"a rate is COUNT/PERIOD, e.g. 20/hour or 30/second, not {text!r}") from None
+    if item.amount < 1:
+        raise ValueError(f"a rate allows at least 1, not {text!r}")
+    return item
+
+
+class Limiter:
+    """The per-address rates of a server, in memory (a restart forgets them, which only ever
+    lets a client in sooner)."""
+
+    def __init__(self, quotas: Quotas):
+        self.quotas = quotas
+        self.tables = parse_rate(quotas.tables_per_address)
+        self.requests = parse_rate(quotas.requests_per_address)
+        self.window = MovingWindowRateLimiter(MemoryStorage())
+
+    def _hit(self, item: RateLimitItem, address: str, message: str) -> None:
+        if not self.window.hit(item, address):
+            reset = self.window.get_window_stats(item, address).reset_time
+            raise Refused(429, message, retry_after=max(1, math.ceil(reset - time.time())))
+
+    def request(self, address: str) -> None:
+        """Count one request of `address`; Refused (429) past its rate."""
+        self._hit(self.requests, address, f"too many requests from your address (at most "
+                                          f"{shown_rate(self.requests)}); wait a moment")
+
+    def new_table(self, address: str) -> None:
+        """Count one new table of `address`; Refused (429) past its rate."""
+        self._hit(self.tables, address, f"you have made too many tables (at most {shown_rate(self.tables)} "
+                                        "from one address); wait before making another")
+
+    def admit(self, hub, address: str):
+        """The check :meth:`web.tables.Hub.create` runs on a valid request for a table: room
+        for one more game in play, room in the bots' queue if it has bots (503: the server is
+        full, whoever asks), then the rate of `address` (429), counted only for a table that
+        is made."""
+        def check(seats: list[str]) -> None:
+            if hub.open_tables() >= self.quotas.max_open_tables:
+                raise Refused(503, f"this server has {self.quotas.max_open_tables} games in play, as many as it "
+                                   "takes; try again when one has ended", retry_after=60)
+            if any(who != HUMAN for who in seats) and hub.thinking >= self.quotas.bot_queue:
+                raise Refused(503, "the bots of this server are all busy; try again in a few seconds, or make a "
+                                   "table of people only", retry_after=5)
+            self.new_table(address)
+        return check
+
+
+def shown_rate(item: RateLimitItem) -> str:
+    """'20 per hour', '100 per 10 minutes': a rate as a sentence says it."""
+    unit = item.GRANULARITY.name
+    period = unit if item.multiples == 1 else f"{item.multiples} {unit}s"
+    return f"{item.amount} per {period}"
