@@ -107,7 +107,10 @@ class Sections:
         for name, key, entry in raw:
             where = f" in definition '{name}'"
             params = self.params(name, entry, where)
-            body = self.c.expression(self.c.node(entry, "is", where=where), "definition")
+            body_node = self.c.node(entry, "is", where=where)
+            body = self.c.expression(body_node, "definition")
+            if body_node is not None:
+                self.c.spans[f"define.{name}.meaning"] = body_node.span
             title = self.c.text(entry, "title")
             parsed[name] = (key, entry, params, body, title)
         cyclic = self.recursion({n: p[3] for n, p in parsed.items() if p[3] is not None}, names)
@@ -224,7 +227,10 @@ class Sections:
             name = str(key.value)
             where = f" in prestige source '{name}'"
             self.c.spans[f"prestige.{name}"] = key.span
-            by = self.c.expression(self.c.node(entry, "by", where=where), "prestige")
+            by_node = self.c.node(entry, "by", where=where)
+            by = self.c.expression(by_node, "prestige")
+            if by_node is not None:
+                self.c.spans[f"prestige.{name}.by"] = by_node.span
             title = self.c.text(entry, "title")
             if by is None:
                 continue
