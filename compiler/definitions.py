@@ -17,13 +17,14 @@ inlines calls (:func:`inline`, compiler/lower/definitions.py), and so do the bou
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from .diagnostics import Span
 from .expr import Aggregate, Attribute, Call, Name, children, walk
 from .model import Definition, PrestigeSource
 from .source import MapNode, ScalarNode
 from .types import (BOOL, CARD, COLOUR, ERROR, GEM, INT, NOBLE, PLAYER, AGGREGATES, EFFECTS, FUNCTIONS, GLOBALS,
-                    Scope, assignable, component_type, noun)
+                    AnyType, Scope, assignable, component_type, noun)
 
 # The types a parameter may be declared with, by the word a spec writes (a kind's name too).
 PARAM_TYPES = {"number": INT, "flag": BOOL, "gem": GEM, "colour": COLOUR, "player": PLAYER, "card": CARD,
@@ -93,7 +94,7 @@ class Sections:
 
     def definitions(self) -> tuple[Definition, ...]:
         table = self.c.node(self.c.root, "define", MapNode, required=False)
-        raw: list[tuple[str, object, MapNode]] = []
+        raw: list[tuple[str, ScalarNode, MapNode]] = []
         for key, entry in table.entries if table else ():
             if not isinstance(entry, MapNode):
                 self.r.error("E103", f"definition '{key.value}' must be a mapping", entry.span)
@@ -140,7 +141,7 @@ class Sections:
                 ok = False
                 continue
             word = pnode.value if isinstance(pnode, ScalarNode) else None
-            t = PARAM_TYPES.get(word) if isinstance(word, str) else None
+            t: AnyType | None = PARAM_TYPES.get(word) if isinstance(word, str) else None
             if t is None and isinstance(word, str) and word in self.kinds:
                 t = component_type(self.kinds[word])
             if t is None:
@@ -203,7 +204,7 @@ class Sections:
             span = next(x.span for x in walk(body) if isinstance(x, Name) and x.id == context)
             self.r.error("E550", f"definition '{name}' reads '{context}': a definition reads its parameters and the "
                          "game's names only, so that it means the same wherever it is called", span,
-                         f"give it a parameter `p: player` and call it as {name}({context}, ...)")
+                         f"give it a parameter `p: player` and call it as {name}({context}{', ...' if params else ''})")
         names = {**self.scope_names, **{c: ERROR for c in CONTEXT_NAMES}, **dict(params)}
         before = len(self.r.diagnostics)
         result = self.c.types.infer(body, Scope(names))
@@ -286,7 +287,7 @@ def _fresh(name: str, taken: set[str]) -> str:
     return f"{name}{n}"
 
 
-def _substitute(node, args: dict, avoid: set[str]):
+def _substitute(node: Any, args: dict, avoid: set[str]) -> Any:
     """`node` with each free name of `args` replaced by its argument; a loop variable that would
     capture a name an argument reads is renamed apart."""
     match node:
@@ -299,15 +300,15 @@ def _substitute(node, args: dict, avoid: set[str]):
                 var = _fresh(v, avoid | _free(b))
                 inner[v] = Name(var, s)
             return Aggregate(f, _substitute(b, inner, avoid | {var}), var, _substitute(c, args, avoid), s)
-    if not dataclasses.is_dataclass(node):
+    if not dataclasses.is_dataclass(node) or isinstance(node, type):
         return node
     changes = {}
-    for f in dataclasses.fields(node):
-        value = getattr(node, f.name)
+    for fld in dataclasses.fields(node):
+        value = getattr(node, fld.name)
         new = tuple(_substitute(x, args, avoid) for x in value) if isinstance(value, tuple) \
             else _substitute(value, args, avoid) if dataclasses.is_dataclass(value) else value
         if new is not value:
-            changes[f.name] = new
+            changes[fld.name] = new
     return dataclasses.replace(node, **changes) if changes else node
 
 
@@ -319,7 +320,7 @@ def inline(call: Call, definition: Definition, definitions: dict):
     return _substitute(inline_all(definition.body, definitions), args, avoid)
 
 
-def inline_all(node, definitions: dict):
+def inline_all(node: Any, definitions: dict) -> Any:
     """`node` (an expression or a statement) with every call to a definition inlined; the same
     object when it calls none."""
     if not definitions or not any(isinstance(x, Call) and x.func in definitions for x in walk(node)):
@@ -327,10 +328,10 @@ def inline_all(node, definitions: dict):
     if isinstance(node, Call) and node.func in definitions:
         return inline(node, definitions[node.func], definitions)
     changes = {}
-    for f in dataclasses.fields(node):
-        value = getattr(node, f.name)
+    for fld in dataclasses.fields(node):
+        value = getattr(node, fld.name)
         new = tuple(inline_all(x, definitions) for x in value) if isinstance(value, tuple) \
             else inline_all(value, definitions) if dataclasses.is_dataclass(value) else value
         if new is not value:
-            changes[f.name] = new
+            changes[fld.name] = new
     return dataclasses.replace(node, **changes) if changes else node

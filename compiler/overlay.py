@@ -136,7 +136,8 @@ _LABELS = {
     "trigger_change": ("an end trigger", "end trigger"), "rank_level_change": ("a ranking level", "ranking level"),
     "param_change": ("a choice", "choice"), "kind_change": ("a kind", "kind"),
     "setup_block_change": ("a setup block", "setup block"),
-    "definition_change": ("a definition", "definition"), "prestige_source_change": ("a prestige source", "prestige source"),
+    "definition_change": ("a definition", "definition"),
+    "prestige_source_change": ("a prestige source", "prestige source"),
 }
 
 
