@@ -7,7 +7,6 @@ behaviour from variants/rainbow.yaml's generated engine against the official one
 """
 from __future__ import annotations
 
-import json
 import pathlib
 import random
 import shutil
@@ -258,28 +257,22 @@ def _rainbow_position(E):
     return state, total
 
 
-def _take_three(game):
-    move = next(a for a in game.legal_actions() if type(game).__module__ and
-                game_module(game).ACTION_STRINGS[a].startswith("take "))
-    game.apply(move)
-
-
-def game_module(game):
-    import sys
-    return sys.modules[type(game).__module__]
+def _take(game, E):
+    """The first legal taking of tokens (the turn ends without a purchase)."""
+    game.apply(next(a for a in game.legal_actions() if E.ACTION_STRINGS[a].startswith("take ")))
 
 
 def test_rainbow_prestige_ends_the_game_and_wins(engines):
     official, rainbow = engines
-    state, cards = _rainbow_position(official)
-    base, game = load(official, json.loads(json.dumps(state))), load(rainbow, state)
+    (base_state, cards), (state, _) = _rainbow_position(official), _rainbow_position(rainbow)
+    base, game = load(official, base_state), load(rainbow, state)
     assert base.prestige[0] == cards and game.prestige[0] == cards + 3
     assert game.scores() == [cards + 3, 0] and base.scores() == [cards, 0]
-    for g in (base, game):
-        _take_three(g)
+    _take(base, official)
+    _take(game, rainbow)
     assert base.ending is None
     assert game.ending is not None and game.ending[0] == "target"
-    _take_three(game)  # the second seat completes the round
+    _take(game, rainbow)  # the second seat completes the round
     assert game.is_over() and game.winners() == [0] and game.scores()[0] >= 15
 
 
@@ -376,3 +369,20 @@ def test_diff_reports_a_changed_definition_body(folder):
     assert "- The definition rich" in text
     assert f"      before: the player holds at least 2 gold tokens  ({folder / 'spec.yaml'}:95)" in text
     assert f"      after: the player holds at least 3 gold tokens  ({folder / 'after.yaml'}:95)" in text
+
+
+def test_the_rl_observation_encodes_the_total_prestige(engines):
+    from playtest import rl
+    _, rainbow = engines
+    state, cards = _rainbow_position(rainbow)
+    game = load(rainbow, state)
+    encoder = rl.Encoder(rainbow, 2)
+    [field] = [f for f in encoder.fields if f.name == "seat[0]"]
+    prestige_at = field.start + len(rainbow.COLOURS) + len(rainbow.GEMS)
+    vector = encoder.encode(game.observation(0), game.prestige)
+    assert vector[prestige_at] == cards + 3
+    assert encoder.high[prestige_at] == rl.UNBOUNDED  # a source may add any prestige the space must hold
+    env = rl.SplendorEnv(rainbow, players=2)
+    env.reset(seed=3)
+    env.game = game
+    assert env._observation()[prestige_at] == cards + 3
