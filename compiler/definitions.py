@@ -208,6 +208,7 @@ class Sections:
         names = {**self.scope_names, **{c: ERROR for c in CONTEXT_NAMES}, **dict(params)}
         before = len(self.r.diagnostics)
         result = self.c.types.infer(body, Scope(names))
+        self.c.types.definition_reads[name] = {n: names[n] for n in sorted(_free(body) - bound) if n in names}
         if len(self.r.diagnostics) == before and result not in RESULTS:
             self.r.error("E410", f"definition '{name}' must give a number, a condition, a colour or a player, but "
                          f"this is {noun(result)}", body.span)

@@ -276,6 +276,7 @@ class Inferrer:
             self.prose[key] = [c.name for c in kind.columns if c.type == "prose"]
         # the spec's definitions as check types them (compiler/definitions.py): name -> (params, result)
         self.definitions: dict[str, tuple[tuple[tuple[str, AnyType], ...], AnyType]] = {}
+        self.definition_reads: dict[str, dict[str, AnyType]] = {}  # the game's names each body reads, typed
 
     def attribute_table(self, t) -> dict[str, AnyType] | None:
         """The attributes of a value of type `t` (None when it has none)."""
@@ -500,6 +501,11 @@ class Inferrer:
                              a.span)
         for a in args[len(params):]:
             self.infer(a, scope)
+        for name, t in self.definition_reads.get(func, {}).items():
+            if scope.lookup(name) != t:  # a loop here binds a name the body means as the game's
+                self.r.error("E540", f"'{name}' is already the name of what '{func}' reads ({noun(t)}): the loop "
+                             f"variable '{name}' here would take its place; name the loop variable otherwise",
+                             node.span)
         return result
 
     def statement(self, node, scope: Scope) -> None:

@@ -386,3 +386,11 @@ def test_the_rl_observation_encodes_the_total_prestige(engines):
     env.reset(seed=3)
     env.game = game
     assert env._observation()[prestige_at] == cards + 3
+
+
+def test_a_loop_variable_hiding_a_name_the_definition_reads_is_e540(folder):
+    sections = ("define:\n  reds:\n    title: '{p}'\n    params: {p: player}\n    is: p.tokens[red]\n")
+    found = problems(folder, ("when: me.prestige >= target", "when: all(reds(red) >= 1 for red in players)"),
+                     sections=sections)
+    assert found == [("E540", "'red' is already the name of what 'reds' reads (a gem colour): the loop variable "
+                              "'red' here would take its place; name the loop variable otherwise")]
