@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pathlib
 import random
+import re
 import shutil
 
 import pytest
@@ -394,3 +395,28 @@ def test_a_loop_variable_hiding_a_name_the_definition_reads_is_e540(folder):
                      sections=sections)
     assert found == [("E540", "'red' is already the name of what 'reds' reads (a gem colour): the loop variable "
                               "'red' here would take its place; name the loop variable otherwise")]
+
+
+def test_calls_in_a_while_and_in_an_effects_argument_are_written_out(folder):
+    sections = ("define:\n  over:\n    title: '{p} holds too many tokens'\n    params: {p: player}\n"
+                "    is: p.held > token_limit\n"
+                "  one:\n    title: one\n    is: 2 - 1\n")
+    rules = check(folder, spec(("while: me.held > token_limit", "while: over(me)"),
+                               ("put_back(colour, 1)", "put_back(colour, one())"), sections=sections))
+    assert not isinstance(rules, list)
+    plain = check(folder, spec(("put_back(colour, 1)", "put_back(colour, 2 - 1)")))
+    code, written = render_module(lower(rules)), render_module(lower(plain))
+    assert not re.search(r"\b(over|one)\(", "\n".join(line.split("#")[0] for line in code.splitlines()))
+    strip = [[line.split("#")[0] for line in e.splitlines() if "sha256" not in line and "SHA256" not in line]
+             for e in (code, written)]
+    assert [a for a, b in zip(*strip, strict=True) if a != b] == []
+
+
+def test_play_shows_the_total_prestige(engines):
+    from playtest import terminal
+    _, rainbow = engines
+    state, cards = _rainbow_position(rainbow)
+    game = load(rainbow, state)
+    seats = terminal.make_seats(rainbow, ["human", "human"], 1)
+    board = terminal.draw_board(rainbow, game, seats, 0)
+    assert f"· prestige {cards + 3}" in board
