@@ -121,7 +121,7 @@ class Sections:
             result = ERROR
             if body is not None and params is not None and name not in cyclic:
                 result = self.body_type(name, params, body)
-            self.c.types.definitions[name] = (params or (), result)
+            self.c.types.definitions[name] = (params, result)  # params None: reported, calls not checked
             if body is not None and params is not None:
                 out[name] = Definition(name, title, params, body, result, key.span, self.c.note(entry))
         return tuple(out[name] for name, _, _ in raw if name in out)

@@ -275,7 +275,7 @@ class Inferrer:
             self.attributes[key] = column_attributes(kind.name, kind.columns)
             self.prose[key] = [c.name for c in kind.columns if c.type == "prose"]
         # the spec's definitions as check types them (compiler/definitions.py): name -> (params, result)
-        self.definitions: dict[str, tuple[tuple[tuple[str, AnyType], ...], AnyType]] = {}
+        self.definitions: dict[str, tuple[tuple[tuple[str, AnyType], ...] | None, AnyType]] = {}
         self.definition_reads: dict[str, dict[str, AnyType]] = {}  # the game's names each body reads, typed
 
     def attribute_table(self, t) -> dict[str, AnyType] | None:
@@ -490,6 +490,10 @@ class Inferrer:
     def defined(self, node, func, args, scope):
         """A call of a spec's definition: its arguments typed against its parameters (E408, E410)."""
         params, result = self.definitions[func]
+        if params is None:  # its parameters are wrong (reported): the arguments cannot be checked
+            for a in args:
+                self.infer(a, scope)
+            return ERROR
         if len(args) != len(params):
             listed = ", ".join(f"{p}: {t}" for p, t in params) or "none"
             self.r.error("E408", f"'{func}' takes {len(params)} argument{'s' if len(params) != 1 else ''}"

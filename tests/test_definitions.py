@@ -420,3 +420,9 @@ def test_play_shows_the_total_prestige(engines):
     seats = terminal.make_seats(rainbow, ["human", "human"], 1)
     board = terminal.draw_board(rainbow, game, seats, 0)
     assert f"· prestige {cards + 3}" in board
+
+
+def test_a_definition_with_a_wrong_parameter_says_so_once(folder):
+    sections = "define:\n  rich:\n    title: '{p}'\n    params: {p: person}\n    is: p.tokens[gold] >= 2\n"
+    found = problems(folder, ("when: me.prestige >= target", "when: rich(me, 1)"), sections=sections)
+    assert [code for code, _ in found] == ["E106"]
