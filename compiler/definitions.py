@@ -122,7 +122,7 @@ class Sections:
             if body is not None and params is not None and name not in cyclic:
                 result = self.body_type(name, params, body)
             self.c.types.definitions[name] = (params, result)  # params None: reported, calls not checked
-            if body is not None and params is not None:
+            if body is not None and params is not None and name not in cyclic:  # a cycle never inlines
                 out[name] = Definition(name, title, params, body, result, key.span, self.c.note(entry))
         return tuple(out[name] for name, _, _ in raw if name in out)
 

@@ -426,3 +426,11 @@ def test_a_definition_with_a_wrong_parameter_says_so_once(folder):
     sections = "define:\n  rich:\n    title: '{p}'\n    params: {p: person}\n    is: p.tokens[gold] >= 2\n"
     found = problems(folder, ("when: me.prestige >= target", "when: rich(me, 1)"), sections=sections)
     assert [code for code, _ in found] == ["E106"]
+
+
+def test_a_recursive_definition_called_by_a_source_is_e550_not_a_crash(folder):
+    sections = ("define:\n  deep:\n    title: '{p}'\n    params: {p: player}\n    is: deep(p)\n"
+                "prestige:\n  w:\n    title: W\n    by: if deep(player) then 1 else 0\n")
+    found = problems(folder, ("when: me.prestige >= target", "when: me.prestige >= target or deep(me)"),
+                     sections=sections)
+    assert [code for code, _ in found] == ["E550"]
