@@ -47,6 +47,8 @@ class Facts:
     setup: dict[str, tuple[int, int]]
     set_sizes: dict[str, tuple[int, int]]  # params of domain gem_set: (min, max) size
     ranges: dict[str, tuple[float, float]] = field(default_factory=dict)  # number choices (domain deck): their range
+    definitions: dict = field(default_factory=dict)  # the spec's definitions by name: a call is bounded as its body
+    extra_prestige: tuple[float, float] = (0, 0)  # what the spec's prestige sources add to a player's prestige
 
     @property
     def total_tokens(self) -> int:
@@ -115,6 +117,10 @@ class Bounds:
                 return (0, max(f.max_gold, f.max_cost))
             case Attribute(obj=Name(id="setup"), name=attr):
                 return f.setup.get(attr, TOP)
+            case Attribute(name="prestige"):
+                return _add((0, f.total_points), f.extra_prestige)
+            case Call(func=name) if name in f.definitions:
+                return self.number(self.inlined(node))
             case Attribute(name=attr):
                 return {
                     "prestige": (0, f.total_points), "purchased": (0, sum(f.cards_per_level.values())),
@@ -172,6 +178,11 @@ class Bounds:
                 return (min(ra[0], rb[0]), max(ra[1], rb[1]))
         return TOP
 
+    def inlined(self, call):
+        """A call of a definition as the expression it stands for (compiler/definitions.py)."""
+        from .definitions import inline
+        return inline(call, self.f.definitions[call.func], self.f.definitions)
+
     def collection_size(self, node) -> float:
         match node:
             case Name(id="gems"):
@@ -227,6 +238,8 @@ class Bounds:
             case Aggregate(func="any", body=body):
                 t = self.truth(body)
                 return NEVER if t == NEVER else ALWAYS if t == ALWAYS and self._nonempty(node.collection) else MAYBE
+            case Call(func=name) if name in self.f.definitions:
+                return self.truth(self.inlined(node))
             case Conditional(test=t, then=a, otherwise=b):
                 tt, ta, tb = self.truth(t), self.truth(a), self.truth(b)
                 if tt == ALWAYS:
@@ -299,6 +312,9 @@ def _hazards(node, bounds: Bounds, found: list) -> None:
             _level(level, f"{table}[{unparse(level)}]", bounds, found)
         case Effect(name="reserve_top", args=(level, *_)):
             _level(level, f"reserve_top({unparse(level)})", bounds, found)
+        case Call(func=name) if name in bounds.f.definitions:  # the body, with these arguments
+            _hazards(bounds.inlined(node), bounds, found)
+            return
     for child in children(node):
         _hazards(child, bounds, found)
 

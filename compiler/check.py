@@ -18,6 +18,7 @@ import re
 from typing import TypeVar, overload
 
 from . import bounds as bounds_mod
+from . import definitions as definitions_mod
 from . import kinds as kinds_mod
 from . import notation as notation_mod
 from .flow import card_flow, pay_flow
@@ -199,6 +200,7 @@ class Checker:
         self.check_tables(players, cards, nobles, levels)
         scope = base_scope(gems, wild, tuple(v.name for v in values))
         facts = self.facts(gems, wild, cards, nobles, levels, players, values)
+        definitions, prestige, facts = self.defined(scope, gems, wild, kinds, values, facts)
         actions = self.decisions(root, "actions", scope, facts, is_step=False)
         steps = self.decisions(root, "end_of_turn", scope, facts, is_step=True, required=False)
         setup = self.setup_blocks(scope, facts)
@@ -219,7 +221,22 @@ class Checker:
             bases=self.resolved.bases, gems=gems, wild=wild, levels=levels, cards=cards, nobles=nobles,
             players=players, values=values, actions=actions, steps=steps, end=end, winners=winners,
             interpretations=interpretations, changes=self.resolved.changes, spans=dict(self.spans), kinds=kinds,
-            first_player=first_player if first_player.en else None, setup=setup)
+            first_player=first_player if first_player.en else None, setup=setup, definitions=definitions,
+            prestige=prestige)
+
+    def defined(self, scope, gems, wild, kinds, values, facts):
+        """The `define` and `prestige` sections (compiler/definitions.py), and the facts that see
+        through calls and count the sources in a player's prestige."""
+        sections = definitions_mod.Sections(self, scope, gems, wild, kinds, values)
+        definitions = sections.definitions()
+        facts = bounds_mod.Facts(**{**facts.__dict__, "definitions": {d.name: d for d in definitions}})
+        prestige = sections.prestige(definitions)
+        if prestige:
+            bounds = bounds_mod.Bounds(facts)
+            ranges = [bounds.number(source.by) for source in prestige]
+            facts = bounds_mod.Facts(**{**facts.__dict__, "extra_prestige": (sum(r[0] for r in ranges),
+                                                                               sum(r[1] for r in ranges))})
+        return definitions, prestige, facts
 
     def components(self) -> tuple[tuple[str, ...], str]:
         comp = self.node(self.root, "components", MapNode)

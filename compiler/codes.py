@@ -178,6 +178,11 @@ CODES: dict[str, Code] = _index([
         ("E552", "a setup block without `each_player: true` with an effect that acts for a player, or setup that "
                  "takes more tokens than the supply holds or reserves more cards than a deck holds at some "
                  "player count"),
+        ("E540", "a name declared by a spec (a variable, zone, kind, definition) that is already the name of "
+                 "something else"),
+        ("E550", "a definition that is recursive (calls itself, directly or through others) or reads `me` or "
+                 "`player`"),
+        ("E554", "a prestige source that is not a number, or that reads prestige"),
     ),
     *_codes(
         INTERNAL,

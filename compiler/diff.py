@@ -21,9 +21,9 @@ from typing import Any, Callable, Iterable, Mapping
 
 from .diagnostics import Span
 from .kinds import BASE_KINDS
-from .model import Decision, Kind, Rules, Text
+from .model import Decision, Definition, Kind, Rules, Text
 from .sheets import tables
-from .sheets.phrases import Phraser, describe
+from .sheets.phrases import Phraser, describe, explain_definition
 from .sheets.plurals import LANGUAGES as _LANGUAGES
 
 # --------------------------------------------------------------------------- differences
@@ -61,6 +61,10 @@ def compare(a: Rules, b: Rules) -> list[Difference]:
                   lambda s: ("setup", s.name, s.title), ordered=True)
     out += _keyed(a, b, "end", a.end, b.end, lambda t: t.name, _TRIGGER_FIELDS,
                   lambda t: ("trigger", t.name, t.title), ordered=True)
+    out += _keyed(a, b, "define", a.definitions, b.definitions, lambda d: d.name, _DEFINE_FIELDS,
+                  lambda d: ("definition", d.name, d.title), ordered=False)
+    out += _keyed(a, b, "prestige", a.prestige, b.prestige, lambda s: s.name, _PRESTIGE_FIELDS,
+                  lambda s: ("prestige", s.name, s.title), ordered=False)
     out += _winners(a, b)
     out += _first_player(a, b)
     out += _interpretations(a, b)
@@ -106,6 +110,12 @@ _TRIGGER_FIELDS: tuple[Field, ...] = (
 _SETUP_FIELDS: tuple[Field, ...] = (
     ("title", lambda s: s.title, "text", None), ("each_player", lambda s: s.each_player, "bool", None),
     ("effects", lambda s: s.effects, "effects", None))
+_DEFINE_FIELDS: tuple[Field, ...] = (
+    ("title", lambda d: d.title, "text", None),
+    ("params", lambda d: tuple((p, str(t)) for p, t in d.params), "params", None),
+    ("meaning", lambda d: (d.params, d.body), "definition", "meaning"))
+_PRESTIGE_FIELDS: tuple[Field, ...] = (
+    ("title", lambda s: s.title, "text", None), ("amount", lambda s: s.by, "expr", "by"))
 _RANK_FIELDS: tuple[Field, ...] = (
     ("title", lambda r: r.title, "text", None), ("by", lambda r: r.by, "expr", None),
     ("prefer", lambda r: r.prefer, "prefer", None))
@@ -398,6 +408,12 @@ class _Words:
             return ", ".join(v)
         if kind in ("cards", "tiles", "components"):
             return self(f"count.{kind}", v)
+        if kind == "params":  # a definition's parameters, as the spec writes their types
+            return ", ".join(f"{name}: {t}" for name, t in v) or self("nothing")
+        if kind == "definition":  # what a definition means, its parameters in words
+            params, body = v
+            shown = Definition("", Text(""), params, body, None, body.span)
+            return explain_definition(shown, self.lang, rules, self.table)[1]
         if kind == "choices":
             return ", ".join(f"{name} ({self(f'enum.domain.{domain}')})" for name, domain in v) or self("nothing")
         if kind == "position":

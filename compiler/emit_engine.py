@@ -109,6 +109,7 @@ def render_module(plan: EnginePlan) -> str:
         pay_index=plan.pay_index, pay_base=plan.pay_base,
         helpers=plan.helpers, decisions=decisions, advance_locals=plan.advance_locals, end_inline=plan.end_inline,
         action_phase_src=plan.action_phase_src, rank_src=plan.rank_src, setup_src=plan.setup_src,
+        prestige_src=plan.prestige_src,
         face_up_costs=plan.face_up_costs, max_face_up=plan.max_face_up,
         extra_slots=tuple(plan.extra_slots), state_version=plan.state_version,
         stuck_index=stuck.index if stuck else -1,

@@ -123,6 +123,7 @@ _NESTED = {
                 "values": ("keyed", "value_change"), "actions": ("keyed", "action_change"),
                 "end_of_turn": ("keyed", "step_change"), "end": ("keyed", "trigger_change"),
                 "setup": ("keyed", "setup_block_change"),
+                "define": ("keyed", "definition_change"), "prestige": ("keyed", "prestige_source_change"),
                 "winners": ("fixed", "winners_change")},
     "action_change": {"choose": ("keyed", "param_change")},
     "step_change": {"choose": ("keyed", "param_change")},
@@ -135,6 +136,8 @@ _LABELS = {
     "trigger_change": ("an end trigger", "end trigger"), "rank_level_change": ("a ranking level", "ranking level"),
     "param_change": ("a choice", "choice"), "kind_change": ("a kind", "kind"),
     "setup_block_change": ("a setup block", "setup block"),
+    "definition_change": ("a definition", "definition"),
+    "prestige_source_change": ("a prestige source", "prestige source"),
 }
 
 

@@ -88,6 +88,7 @@ def skeleton(name: str, extends: str, base: Rules, path: str, base_shown: str | 
     width = max(len(d.name) for d in base.actions + base.steps)
     level = "nobles" if all(r.name != "nobles" for r in base.winners.ranking) else "my_level"
     number = "my_number" if all(v.name != "my_number" for v in base.values) else "my_other_number"
+    rich = _free_name("rich", [d.name for d in base.definitions])
     lines = [
         f"# {name}: a house variant of {base.title.en} ({base_shown}).",
         "#",
@@ -167,6 +168,26 @@ def skeleton(name: str, extends: str, base: Rules, path: str, base_shown: str | 
         "# setup:",
         f"#   {_free_name('head_start', [s.name for s in base.setup])}: {{add: true, title: Starting holdings, "
         f"each_player: true, effects: [\"take({base.wild}, 1)\"], note: \"Why.\"}}",
+        "",
+        "# ------------------------------------------------------------------ define",
+        "# Named conditions and quantities, called as name(arguments) in any expression. A body",
+        "# reads its parameters and the game's names, never `me` or `player` (pass them: rich(me)).",
+        f"# Fields: {_entry_fields('define')}.",
+        "# The base's definitions:",
+        *([f"#   {d.name:<{width}}  {d.title.en}" for d in base.definitions] or ["#   (none)"]),
+        "# define:",
+        f"#   {rich}: {{add: true, title: \"{{p}} holds 3 {base.wild} tokens\", params: {{p: player}}, "
+        f"is: \"p.tokens[{base.wild}] >= 3\", note: \"Why.\"}}",
+        "",
+        "# ------------------------------------------------------------------ prestige",
+        "# Prestige besides cards and nobles, a number over `player`, counted wherever prestige is",
+        "# (me.prestige, the end triggers, the ranking, the scores).",
+        f"# Fields: {_entry_fields('prestige')}.",
+        "# The base's prestige sources:",
+        *([f"#   {x.name:<{width}}  {x.title.en}" for x in base.prestige] or ["#   (none)"]),
+        "# prestige:",
+        f"#   {_free_name('hoard', [x.name for x in base.prestige])}: {{add: true, title: Hoard, "
+        f"by: \"if {rich}(player) then 1 else 0\", note: \"Why.\"}}",
         "",
         "# ------------------------------------------------------------------ end",
         "# End triggers, checked at the end of every turn for the player whose turn it was.",

@@ -274,6 +274,9 @@ class Inferrer:
             key = _attribute_key(component_type(kind))
             self.attributes[key] = column_attributes(kind.name, kind.columns)
             self.prose[key] = [c.name for c in kind.columns if c.type == "prose"]
+        # the spec's definitions as check types them (compiler/definitions.py): name -> (params, result)
+        self.definitions: dict[str, tuple[tuple[tuple[str, AnyType], ...] | None, AnyType]] = {}
+        self.definition_reads: dict[str, dict[str, AnyType]] = {}  # the game's names each body reads, typed
 
     def attribute_table(self, t) -> dict[str, AnyType] | None:
         """The attributes of a value of type `t` (None when it has none)."""
@@ -453,12 +456,14 @@ class Inferrer:
         return self.infer(node, scope, hint)
 
     def call(self, node, func, args, scope):
+        if func in self.definitions:
+            return self.defined(node, func, args, scope)
         if func in AGGREGATES and func not in FUNCTIONS:
             self.r.error("E407", f"'{func}' is an aggregate: write {func}(... for x in collection)", node.span)
             return ERROR
         if func not in FUNCTIONS:
             hint = " (effects such as this are written in `effects`, not in conditions)" if func in EFFECTS else ""
-            known = list(FUNCTIONS) + list(AGGREGATES)
+            known = list(FUNCTIONS) + list(AGGREGATES) + list(self.definitions)
             self.r.error("E405", f"unknown function '{func}'{did_you_mean(func, known)}{hint}",
                          node.span)
             return ERROR
@@ -481,6 +486,31 @@ class Inferrer:
             if t != ERROR and not isinstance(t, SetOf):
                 self.r.error("E410", f"'size' needs a collection, but this is {noun(t)}", args[0].span)
         return INT
+
+    def defined(self, node, func, args, scope):
+        """A call of a spec's definition: its arguments typed against its parameters (E408, E410)."""
+        params, result = self.definitions[func]
+        if params is None:  # its parameters are wrong (reported): the arguments cannot be checked
+            for a in args:
+                self.infer(a, scope)
+            return ERROR
+        if len(args) != len(params):
+            listed = ", ".join(f"{p}: {t}" for p, t in params) or "none"
+            self.r.error("E408", f"'{func}' takes {len(params)} argument{'s' if len(params) != 1 else ''}"
+                         f" ({len(args)} given)", node.span, f"its parameters: {listed}")
+        for a, (p, t) in zip(args, params, strict=False):
+            actual = self.infer(a, scope, t)
+            if not assignable(actual, t):
+                self.r.error("E410", f"argument '{p}' of '{func}' must be {wanted(t)}, but this is {noun(actual)}",
+                             a.span)
+        for a in args[len(params):]:
+            self.infer(a, scope)
+        for name, t in self.definition_reads.get(func, {}).items():
+            if scope.lookup(name) != t:  # a loop here binds a name the body means as the game's
+                self.r.error("E540", f"'{name}' is already the name of what '{func}' reads ({noun(t)}): the loop "
+                             f"variable '{name}' here would take its place; name the loop variable otherwise",
+                             node.span)
+        return result
 
     def statement(self, node, scope: Scope) -> None:
         match node:

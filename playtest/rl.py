@@ -131,6 +131,8 @@ class Encoder:
         self.level_size = [sum(1 for c in cards if c.level == lv) for lv in self.levels]
         self.bonus_max = [sum(1 for c in cards if self._bonus(c) == g) for g in range(len(self.gems))]
         prestige_max = sum(c.points for c in cards) + sum(n.points for n in module.NOBLES)
+        if hasattr(module, "_xp"):  # the spec's prestige sources add prestige the cards do not bound
+            prestige_max = UNBOUNDED
 
         highs: list[float] = []
         self.fields: list[Field] = []
@@ -194,11 +196,13 @@ class Encoder:
         out[base + ng] = float(c.points)
         return tuple(out)
 
-    def encode(self, obs: dict) -> np.ndarray:
+    def encode(self, obs: dict, prestige=None) -> np.ndarray:
         """The vector of an observation dict (``game.observation(player)``).
 
         Built in a Python list (item by item it is several times faster than a numpy
-        array), with each card's and noble's block computed once in advance.
+        array), with each card's and noble's block computed once in advance. `prestige`: each
+        seat's total (``game.prestige``), which a spec's prestige sources make more than its
+        cards and nobles; without it, the cards' and nobles' points.
         """
         cards, hidden, cs = self._card_blocks, self._hidden_blocks, self.card_size
         out = [0.0] * self.size
@@ -252,7 +256,8 @@ class Encoder:
             for card in bought:
                 out[i + bonus[card]] += 1.0
             i += ng
-            out[i] = sum(points[c] for c in bought) + sum(self.nobles[x].points for x in seat["nobles"])
+            out[i] = prestige[p] if prestige is not None else \
+                sum(points[c] for c in bought) + sum(self.nobles[x].points for x in seat["nobles"])
             out[i + 1] = len(bought)
             out[i + 2] = len(seat["nobles"])
             out[i + 3] = seat.get("turns", 0)
@@ -336,7 +341,8 @@ class SplendorAEC(AECEnv):
         mask = np.zeros(self.module.NUM_ACTIONS, dtype=np.int8)
         if not self._done and p == self.game.current_player:
             mask[self.game.legal_actions()] = 1
-        return {"observation": self.encoder.encode(self.game.observation(p)), "action_mask": mask}
+        return {"observation": self.encoder.encode(self.game.observation(p), self.game.prestige),
+                "action_mask": mask}
 
     def step(self, action) -> None:
         agent = self.agent_selection
@@ -447,7 +453,7 @@ class SplendorEnv(gymnasium.Env):
             game.apply(self.bots[game.current_player].choose(game))
 
     def _observation(self) -> np.ndarray:
-        return self.encoder.encode(self.game.observation(self.seat))
+        return self.encoder.encode(self.game.observation(self.seat), self.game.prestige)
 
     def _info(self, **extra) -> dict:
         return {"action_mask": self.action_masks(), **extra}

@@ -222,6 +222,54 @@ def test_mutate_the_setup_section(workdir, path, value, drop):
             engine["new_game"](players, 1)
 
 
+# Definitions and prestige sources (the official spec has none): a rainbow bonus, then mutated.
+WITH_DEFINE = {**OFFICIAL, "define": {"has_rainbow": {
+    "title": {"en": "{p} has a bonus of every gem colour"}, "params": {"p": "player"},
+    "is": "all(p.bonus[c] >= 1 for c in gems)"}},
+    "prestige": {"rainbow": {"title": {"en": "Rainbow"}, "by": "if has_rainbow(player) then 3 else 0"}}}
+WITH_DEFINE["end"] = copy.deepcopy(OFFICIAL["end"])
+for _trigger in WITH_DEFINE["end"].values():
+    _trigger["when"] = f"({_trigger['when']}) or has_rainbow(me) and me.prestige >= 99"
+DEFINE_PATHS = [p for p in _paths(WITH_DEFINE) if p[:1] in (("define",), ("prestige",))] + \
+    [p for p in _paths(WITH_DEFINE) if p[:1] == ("end",) and p[-1:] == ("when",)]
+DEFINE_VALUES = ODD_VALUES + [
+    "person", "number", "flag", "gem", "colour", "card", "noble", "cards", "p.tokens", "p.bonus[c] >= 1",
+    "me.prestige", "player.turns", "p", "red", "3", "has_rainbow(p)", "has_rainbow(player)",
+    "has_rainbow(player, 1)", "has_rainbow(me)", "player.prestige", "if has_rainbow(player) then player else 0",
+    "has_rainbow(3)", "size(gems)", {"p": "player", "q": "gem"}, {"p": "nobody"}, {"size": "number"}]
+
+
+@SETTINGS
+@given(path=st.sampled_from(DEFINE_PATHS), value=st.sampled_from(DEFINE_VALUES), drop=st.booleans())
+def test_mutate_definitions_and_prestige_sources(workdir, path, value, drop):
+    """Wrong parameter types, bodies of the wrong type, calls with the wrong arguments, sources
+    that are conditions or read prestige: located diagnostics; and whatever checks clean compiles
+    to an engine whose scores include the sources."""
+    tree = copy.deepcopy(WITH_DEFINE)
+    if drop and len(path) > 1:
+        note(f"drop {path}")
+        del _get(tree, path[:-1])[path[-1]]
+    elif len(path) > 1:
+        note(f"set {path} to {value!r}")
+        _set(tree, path, value)
+    else:
+        note(f"{path[0]}: {value!r}")
+        tree[path[0]] = value
+    check_outcome(workdir, dump(tree))
+    if CliRunner().invoke(cli.main, ["check", str(workdir / "mutant.yaml")]).exit_code == 0:
+        result = CliRunner().invoke(cli.main, ["compile", str(workdir / "mutant.yaml"), "-o", str(workdir)])
+        assert result.exit_code == 0, result.output
+        written = re.search(r"wrote (\S+\.py)", result.output)
+        assert written, result.output
+        engine = runpy.run_path(written[1])
+        game = engine["new_game"](2, 1)
+        for _ in range(30):
+            if game.is_over():
+                break
+            game.apply(game.legal_actions()[0])
+        assert len(game.scores()) == 2 and game.scores() == list(game.prestige)
+
+
 # --------------------------------------------------------------------------- text mutations
 
 
@@ -274,5 +322,5 @@ def test_insert_bytes_or_truncate(workdir, at, junk, cut):
 def test_the_suite_draws_enough_examples():
     tests = [test_drop_a_key_or_change_its_type, test_swap_values_or_rename_a_key, test_corrupt_expressions,
              test_line_mutations, test_insert_garbage_characters, test_insert_bytes_or_truncate,
-             test_mutate_the_setup_section]
+             test_mutate_the_setup_section, test_mutate_definitions_and_prestige_sources]
     assert sum(t._hypothesis_internal_use_settings.max_examples for t in tests) >= 500

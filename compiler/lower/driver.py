@@ -8,6 +8,7 @@ from ..model import Rules
 from ..notation import fill as notation_text  # check reads the same texts (E522)
 from ..pysource import Code
 from .decisions import DecisionLowering
+from .definitions import inline_rules, lower_prestige
 from .layout import DecisionPlan, EnginePlan, LoweringBug, layout_param, notation_form, payment_vectors
 from .phases import lower_action_phase, lower_end_inline, lower_ranking, lower_step_tests, payments_helper
 from .setup import lower_setup
@@ -17,6 +18,7 @@ from .tree import Def, Table, bound_names, lines, names_in, reads, render, tidy
 
 def lower(rules: Rules) -> EnginePlan:
     """Lay out the action table and generate the code of every rule."""
+    rules = inline_rules(rules)  # calls of definitions written out: every pass below sees plain expressions
     plan = EnginePlan(
         rules=rules, gems=rules.gems, colours=rules.colours, levels=rules.levels,
         max_face_up=max(p.face_up for p in rules.players), max_nobles=max(p.nobles for p in rules.players),
@@ -29,6 +31,7 @@ def lower(rules: Rules) -> EnginePlan:
     trees = _lower_rules(plan)
     _drop_unused_helpers(plan, trees)
     _write(plan, trees)
+    plan.prestige_src = lower_prestige(plan)
     return plan
 
 

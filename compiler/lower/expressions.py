@@ -121,6 +121,8 @@ class ExprCompiler:
     # -- players and collections
 
     def player_attr(self, seat: str, attr: str, me: bool) -> str:
+        if attr == "prestige" and self.plan.rules.prestige:  # cards and nobles, and the prestige sources
+            return f"(g._pts[{seat}] + _xp(g, {seat}))"
         if me:
             table = {"tokens": "tok", "bonus": "bon"}
             if attr in table:

@@ -104,6 +104,7 @@ class EnginePlan:
     action_phase_src: str = ""
     rank_src: str = ""
     setup_src: str = ""  # def _setup(g), when the spec has setup blocks
+    prestige_src: str = ""  # def _xp(g, p) and the Game's prestige totals, when the spec has prestige sources
     # The spec's own zones and state as Game attributes: (attribute, one per player?, initial value:
     # an int, bool, str or None, or a tuple (a list, copied for each game)); runtime/game.py, _fresh.
     extra_slots: list[tuple[str, bool, object]] = field(default_factory=list)

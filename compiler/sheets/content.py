@@ -21,7 +21,7 @@ from .example import prestige_target
 from .facts import (action_kind, change_group, decision_nodes, effect_names, held_limit, noble_visit, rare,
                     rare_trigger, related, return_to_limit, shape, take_different, topic, uses_attribute, value_names,
                     wild_sources)
-from .phrases import PLAYER, Phraser, Ref, capitalise, join, sentence
+from .phrases import PLAYER, Phraser, Ref, capitalise, explain_definition, join, sentence
 
 # ---------------------------------------------------------------------------- the sheet tree
 
@@ -328,6 +328,7 @@ class Builder:
             worth = (self.text("sheet.nobles.worth", n=points[0]) if len(points) == 1 else
                      self.text("sheet.nobles.worth_range", a=points[0], b=points[-1], n=points[-1]))
             items.append(Item(sentence(worth), self.text("sheet.goal.nobles_lead")))
+        items += [self.prestige_item(source) for source in r.prestige]
         parts = [Part("para", items)]
         picture = self.card_picture()
         if picture is not None:
@@ -472,6 +473,20 @@ class Builder:
                          effects=self.you().effects(block.effects))
         return self.note_item(sentence(text), self.spec_text(block.title), self.marks(f"setup.{block.name}"),
                               block.note)
+
+    def prestige_item(self, source) -> Item:
+        """A prestige source of the spec, where the sheet says what prestige is made of."""
+        by = self.you().number(source.by)
+        return self.note_item(sentence(self.text("sheet.prestige.source", by=by)), self.spec_text(source.title),
+                              self.marks(f"prestige.{source.name}"), source.note)
+
+    def definition_item(self, definition) -> Item:
+        """A definition as a house rule: what its title means."""
+        title, meaning = explain_definition(definition, self.lang, self.rules, self.table)
+        key = "sheet.define.means" if str(definition.result) == "condition" else "sheet.define.means_value"
+        return self.note_item(sentence(self.text(key, title=title, meaning=meaning)),
+                              self.text("sheet.house.define"), self.marks(f"define.{definition.name}"),
+                              definition.note)
 
     # ------------------------------------------------------------------ decisions
 
@@ -929,6 +944,10 @@ class Builder:
             return next((e for e in rules.end if e.name == name), None)
         if section == "setup":
             return next((s for s in rules.setup if s.name == name), None)
+        if section == "define":
+            return next((d for d in rules.definitions if d.name == name), None)
+        if section == "prestige":
+            return next((s for s in rules.prestige if s.name == name), None)
         if section == "values":
             return next((v for v in rules.values if v.name == name), None)
         if section == "players":
@@ -984,6 +1003,12 @@ class Builder:
             block = now or was
             lead = self.spec_text(block.title) if block is not None else self.text("sheet.setup.title")
             return lead, (self.setup_item(now).text if now is not None else "")
+        if section == "define":
+            return self.text("sheet.house.define"), (self.definition_item(now).text if now is not None else "")
+        if section == "prestige":
+            source = now or was
+            lead = self.spec_text(source.title) if source is not None else self.text("sheet.goal.lead")
+            return lead, (self.prestige_item(now).text if now is not None else "")
         if section == "end":
             lead = self.text("sheet.house.end")
             if now is None:

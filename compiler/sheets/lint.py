@@ -39,7 +39,7 @@ _CASE_SUFFIXES = ("_of", "_in", "_acc", "_name", "_adj")
 # Placeholders that are forms of one thing: a collection as "each ...", "... (plural)", "at least one ...".
 _SAME_THING = {"each": "collection", "items": "collection", "some": "collection", "all": "collection"}
 _TEXT_FIELDS = ("title", "description", "note")
-_KEYED = ("players", "values", "actions", "end_of_turn", "end")
+_KEYED = ("players", "values", "actions", "end_of_turn", "end", "define", "prestige")
 # The sections whose entries' titles a sheet without a translation replaces by a title of its own,
 # made from what the entry does (content.Content.headline), not by the English title.
 _TITLED_BY_RULES = ("actions", "end_of_turn")
@@ -51,7 +51,29 @@ def lint(rules: Rules, directory: str | Path | None = None) -> list[Diagnostic]:
     """Every E6xx problem of the language tables and of the variant texts of `rules`."""
     found = lint_tables(directory, rules.colours)
     found += lint_variant_texts(rules)
+    found += lint_definition_titles(rules)
     return sorted_diagnostics(found)
+
+
+def lint_definition_titles(rules: Rules) -> list[Diagnostic]:
+    """E604 for a definition's title, in some language, whose placeholders are not its parameters:
+    the sheets put each argument in words where its {parameter} stands."""
+    found = []
+    for d in rules.definitions:
+        params = {p for p, _ in d.params}
+        for lang, text in (("en", d.title.en), *d.title.translations):
+            have = set(tables.PLACEHOLDER.findall(text))
+            lost, added = sorted(params - have), sorted(have - params)
+            parts = []
+            if lost:
+                parts.append("lacks " + ", ".join("{" + n + "}" for n in lost))
+            if added:
+                parts.append("has " + ", ".join("{" + n + "}" for n in added) + ", which is not a parameter")
+            if parts:
+                found.append(Diagnostic("E604", f"the {lang} title of definition '{d.name}' {' and '.join(parts)}",
+                                        rules.spans.get(f"define.{d.name}", d.span),
+                                        ("a call is phrased by the title, each {parameter} replaced by its argument",)))
+    return found
 
 
 def _base_name(name: str) -> str:

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ..expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditional, Effect, ForEach, Index, Int,
-                    Logic, Name, Unary, When, walk)
+                    Logic, Name, Unary, When, unparse, walk)
 from ..model import Decision, Rules
 from . import tables
 
@@ -58,6 +58,8 @@ _DOMAIN_KINDS = {"gem": COLOUR, "colour": COLOUR, "gem_set": COLOURS, "face_up":
 
 # Player attributes that count things (and so have a count sentence and a noun).
 _COUNTED = ("tokens", "bonus", "prestige", "purchased", "reserved", "nobles", "held", "turns")
+# What a call of a definition denotes, by its result type (compiler/types.py, as a noun).
+_RESULT_KINDS = {"number": NUMBER, "condition": BOOL, "gem colour": COLOUR, "token colour": COLOUR, "player": PLAYER}
 # Global collections: name -> kind of element.
 _COLLECTIONS = {"gems": COLOUR, "colours": COLOUR, "levels": LEVEL, "players": PLAYER, "others": PLAYER}
 
@@ -226,10 +228,38 @@ class Phraser:
         inner = self.bind("c", Name("gems", getattr(node, "span", None)))
         return self.t.text("sheet.buy.price", price=inner.number(node))
 
+    # ------------------------------------------------------------------ definitions
+
+    def definition(self, name: str):
+        """The spec's definition `name`, or None (a built-in function, or no such definition)."""
+        return next((d for d in self.rules.definitions if d.name == name), None)
+
+    def defined(self, node) -> str:
+        """A call of a definition: its title in this language, each placeholder {param} replaced
+        by its argument in words ("the player has a bonus of every gem colour"), not its body."""
+        d = self.definition(node.func)
+        fields = {p: self.argument(a) for (p, _), a in zip(d.params, node.args, strict=False)}
+        title = d.title.get(self.lang) or d.title.en
+        return tables.PLACEHOLDER.sub(lambda m: fields.get(m.group(1), m.group(0)), title)
+
+    def argument(self, node) -> str:
+        """An argument of a call, as the title's placeholder stands for it: a player in the third
+        person (a title is written of "{p}", never of "you")."""
+        kind = self.kind(node)
+        if kind == BOOL:
+            return self.condition(node)
+        if kind == NUMBER:
+            return self.number(node)
+        if kind == PLAYER and self.is_you(node):
+            return self.t.text("ref.player.the")
+        return self.thing(node)[""]
+
     # ------------------------------------------------------------------ kinds and constants
 
     def kind(self, node) -> str:  # noqa: C901 - one dispatch over node kinds
         match node:
+            case Call(func=f) if self.definition(f) is not None:
+                return _RESULT_KINDS.get(str(self.definition(f).result), NUMBER)
             case Int() | Binary() | Aggregate(func="sum" | "count" | "min" | "max") | Call():
                 return NUMBER
             case Unary(op="-"):
@@ -295,6 +325,9 @@ class Phraser:
                 return self.forms(f"coll.{i}.all")
             case Attribute(obj=o, name="bonus") if kind == COLOUR:
                 return self.forms("q.card.bonus", **self.named("card", self.thing(o)))
+            case Call(func=f) if self.definition(f) is not None:
+                text = self.defined(node)
+                return {case: text for case in CASES}
             case Conditional(test=test, then=a, otherwise=b):
                 ta, tb = self.thing(a), self.thing(b)
                 cond = self.condition(test)
@@ -390,6 +423,8 @@ class Phraser:
             return str(v)
         t = self.t
         match node:
+            case Call(func=f) if self.definition(f) is not None:
+                return self.defined(node)
             case Name(id=i) if i in ("player_count", "round", "turn", "passes", "nobles_left") and i not in self.scope:
                 return t.text(f"q.{i}.np")
             case Index(obj=Name(id="supply"), index=c) if "supply" not in self.scope:
@@ -451,6 +486,8 @@ class Phraser:
     def condition(self, node) -> str:  # noqa: C901 - one dispatch over node kinds
         t = self.t
         match node:
+            case Call(func=f) if self.definition(f) is not None:
+                return self.defined(node)
             case Bool(value=v):
                 return t.text("cond.always" if v else "cond.never")
             case Logic(op=op):
@@ -675,3 +712,30 @@ def describe(node, lang: str, rules: Rules, decision: Decision | None = None, ma
     follow "if"/"only if"/"while" unless `main_clause` (a condition shown on its own).
     """
     return Phraser(lang, rules, decision, main_clause=main_clause).describe(node)
+
+
+# What a parameter of a definition reads as where a sheet or a diff explains the definition on its
+# own: a player is "the player", a colour "that colour"; other parameters have no such phrase.
+_PARAM_REFS = {"player": (PLAYER, "ref.player.the"), "gem colour": (COLOUR, "ref.colour.that"),
+               "token colour": (COLOUR, "ref.colour.that")}
+
+
+def explain_definition(definition, lang: str, rules: Rules, table: tables.Table | None = None) -> tuple[str, str]:
+    """(title, meaning) of a definition shown on its own: its title with each parameter in words
+    ("the player has a bonus of every gem colour"), and its body phrased as the sheets phrase a
+    condition or a quantity; the body as written where a parameter has no phrase of its own."""
+    ph = Phraser(lang, rules, table=table)
+    fields = {}
+    for name, t in definition.params:
+        kind, key = _PARAM_REFS.get(str(t), ("", ""))
+        if key:
+            ph.scope[name] = Ref(kind, key)
+            fields[name] = ph.t.text(key)
+    title = definition.title.get(lang) or definition.title.en
+    title = tables.PLACEHOLDER.sub(lambda m: fields.get(m.group(1), m.group(0)), title)
+    try:
+        if len(fields) != len(definition.params):
+            raise PhraseError("a parameter without a phrase")
+        return title, ph.describe(definition.body)
+    except (PhraseError, KeyError, ValueError):
+        return title, unparse(definition.body)

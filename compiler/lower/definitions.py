@@ -1,0 +1,77 @@
+"""Definitions and prestige sources, lowered.
+
+Calls of definitions are inlined before anything else is lowered (:func:`inline_rules`): every
+expression of the rules is replaced by the same expression with each call written out as the
+definition's body, its arguments in place (compiler/definitions.py), so the later passes (the
+legal-action shapes, the prefilters, the scalar locals) see plain expressions and optimise
+them as if the spec had written the body there. A spec without definitions is returned as it
+is, so its engine is byte for byte what it was.
+
+Prestige sources become one function, ``_xp(g, p)``: the prestige seat `p` has besides its cards
+and nobles. The rules read a player's prestige as ``(g._pts[p] + _xp(g, p))`` (see
+ExprCompiler.player_attr), and the engine's ``Game.prestige`` and ``Game.scores`` are set to the
+same total after the Game class, so every reader (the terminal, the bots, the web API, the RL
+observation's scores) sees one number. A spec without sources has none of it.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from ..definitions import inline_all
+from ..expr import Call, unparse, walk
+from ..model import Rules
+from ..pysource import Code, comment, docstring, printable
+from .expressions import ExprCompiler
+from .layout import EnginePlan, where
+from .tree import Assign, Comment, Def, Return, render
+
+EXTRA_PRESTIGE = "_xp"
+
+
+def inline_rules(rules: Rules) -> Rules:
+    """`rules` with every call of a definition written out; the same object without definitions."""
+    if not rules.definitions:
+        return rules
+    table = {d.name: d for d in rules.definitions}
+
+    def inl(node):
+        return inline_all(node, table) if node is not None else None
+
+    def decision(d):
+        params = tuple(dataclasses.replace(p, price=inl(p.price), worth=inl(p.worth)) for p in d.params)
+        return dataclasses.replace(d, params=params, condition=inl(d.condition), while_=inl(d.while_),
+                                   effects=tuple(map(inl, d.effects)))
+
+    winners = rules.winners
+    winners = dataclasses.replace(winners, eligible=inl(winners.eligible), ranking=tuple(
+        dataclasses.replace(level, by=inl(level.by)) for level in winners.ranking))
+    return dataclasses.replace(
+        rules, actions=tuple(map(decision, rules.actions)), steps=tuple(map(decision, rules.steps)),
+        end=tuple(dataclasses.replace(t, when=inl(t.when)) for t in rules.end), winners=winners,
+        setup=tuple(dataclasses.replace(b, effects=tuple(map(inl, b.effects))) for b in rules.setup))
+
+
+def lower_prestige(plan: EnginePlan) -> Code:
+    """def _xp(g, p), and Game.prestige and Game.scores as the totals; '' without prestige sources."""
+    sources = plan.rules.prestige
+    if not sources:
+        return Code("")
+    compiler = ExprCompiler(plan)
+    env = {"player": ("var", "player", "p")}
+    table = {d.name: d for d in plan.rules.definitions}
+    called = sorted({x.func for s in sources for x in walk(s.by) if isinstance(x, Call) and x.func in table})
+    body: list = []
+    for source in sources:
+        body.append(Comment(comment(f"prestige source '{source.name}': {unparse(source.by)} ({where(source.span)})")))
+    if called:
+        body.append(Comment(comment(f"(with {', '.join(called)} written out)")))
+    body.append(Return(" + ".join(compiler.expr(inline_all(s.by, table), env) for s in sources)))
+    xp = Def(EXTRA_PRESTIGE, "g, p", body, docstring(printable(
+        "The prestige seat p has besides its cards and nobles: the spec's prestige sources.")))
+    total = Def("_prestige_totals", "self", [Return(f"[self._pts[p] + {EXTRA_PRESTIGE}(self, p) for p in "
+                                                      "range(self._n)]")],
+                docstring(printable("Each seat's prestige: its cards and nobles, and the prestige sources.")))
+    overrides = [Comment(comment("every reader of a seat's prestige (play, the bots, scores()) sees the total")),
+                 Assign(("Game.prestige",), "property(_prestige_totals)"),
+                 Assign(("Game.scores",), "_prestige_totals")]
+    return Code("\n\n\n".join([render([xp]), render([total]), render(overrides)]))
