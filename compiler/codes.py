@@ -178,6 +178,13 @@ CODES: dict[str, Code] = _index([
         ("E552", "a setup block without `each_player: true` with an effect that acts for a player, or setup that "
                  "takes more tokens than the supply holds or reserves more cards than a deck holds at some "
                  "player count"),
+        ("E540", "a name declared by a spec (a variable, zone, kind, definition) that is already the name of "
+                 "something else"),
+        ("E544", "a variable whose type, initial value or options do not fit (a missing or mistyped initial value, "
+                 "an unknown type, `optional` on a number, `private` on a shared variable)"),
+        ("E545", "an effect on state that does not fit: `set`/`add`/`insert`/`drop` on something that is not a "
+                 "declared variable, or writing a value of another type"),
+        ("E555", "a `reset: turn` variable that no effect sets", WARNING),
     ),
     *_codes(
         INTERNAL,

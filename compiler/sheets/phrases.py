@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ..expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditional, Effect, ForEach, Index, Int,
-                    Logic, Name, Unary, When, walk)
+                    Logic, Name, Sequence, Unary, When, walk)
 from ..model import Decision, Rules
 from . import tables
 
@@ -195,7 +195,7 @@ class Phraser:
 
     def describe(self, node) -> str:
         """Any expression or statement node, as a fragment."""
-        if isinstance(node, (Effect, ForEach, When)):
+        if isinstance(node, (Effect, ForEach, When, Sequence)):
             return self.effect(node)
         if isinstance(node, (tuple, list)):
             return self.effects(node)
@@ -600,6 +600,8 @@ class Phraser:
                     return self.bind_each(var, coll).effect(body)
                 _, key = self.collection(coll)
                 return t.text("eff.for", body=self.bind(var, coll).effect(body), **self.each(key))
+            case Sequence(stmts=stmts):  # the effects of a body, joined as a list of effects is
+                return self.effects(stmts)
             case When(test=test, then=then, otherwise=None):
                 return t.text("eff.if", test=self.condition(test), then=self.effect(then))
             case When(test=test, then=then, otherwise=other):

@@ -1,0 +1,146 @@
+"""Declared state lowered: each variable a Game attribute, its reads and the effects that write it.
+
+A variable NAME is the Game attribute ``v_NAME`` (pysource.identifier): one value for a shared
+variable, a list of one value per seat for a per-player one (``g.v_NAME[me]``). Values are
+what the rules compare: numbers, True/False, a colour's index, a seat (from 0), None for an
+optional variable that holds nothing. A set of colours is a sorted list of colour indexes: the
+rules read it with ``in``, ``len`` and ``for`` as they read a chosen set of gems, a turn resets
+it by making a new empty list, and a saved game lists it in the order it is held.
+
+The engine keeps the variables in ``_EXTRA_SLOTS`` (made per game, copied by clone) and
+describes them in ``_VARS`` for saving, loading and observation (compiler/runtime/variables.py);
+a ``reset: turn`` variable gets one line where the next turn begins (:func:`turn_reset_lines`).
+A spec without state has none of this: no slot, no table, no line, its engine as it was.
+"""
+from __future__ import annotations
+
+from ..expr import Attribute, Name, unparse
+from ..model import Rules, Variable
+from ..pysource import identifier, literal
+from ..types import BOOL, COLOUR, GEM, INT, PLAYER, SetOf
+from ..variables import written
+from .layout import LoweringBug
+from .tree import Append, Assign, Do, If
+
+STATE_VERSION = 2  # the version of a saved game that carries declared state
+
+
+def attribute(var: Variable) -> str:
+    """The Game attribute of a variable."""
+    return str(identifier("v_", var.name))
+
+
+def tag(var: Variable) -> str:
+    """How the runtime saves and checks a value: int, bool, gem, colour, player, set:gem, set:colour."""
+    t = var.type
+    if isinstance(t, SetOf):
+        return "set:" + ("gem" if t.elem == GEM else "colour")
+    return {INT: "int", BOOL: "bool", GEM: "gem", COLOUR: "colour", PLAYER: "player"}[t]
+
+
+def _initial(var: Variable):
+    """The initial value as the engine holds it (a tuple: a list each game makes its own)."""
+    return () if isinstance(var.type, SetOf) else var.initial
+
+
+def extra_slots(rules: Rules) -> list[tuple[str, bool, object]]:
+    """(attribute, one per player, initial value) of every variable, for _EXTRA_SLOTS."""
+    return [(attribute(v), v.per_player, _initial(v)) for v in rules.variables]
+
+
+def vars_table(rules: Rules) -> tuple:
+    """_VARS: (name, attribute, tag, per_player, private, optional, initial) of every variable."""
+    return tuple((v.name, attribute(v), tag(v), v.per_player, v.private, v.optional, _initial(v))
+                 for v in rules.variables)
+
+
+def turn_reset_lines(rules: Rules) -> list[str]:
+    """The lines (in Game.apply, `self` the game) that give every `reset: turn` variable its initial
+    value back when the next turn begins: every seat's value of a per-player one."""
+    out = []
+    for v in rules.variables:
+        if v.reset != "turn":
+            continue
+        value = "[]" if isinstance(v.type, SetOf) else literal(v.initial)
+        if not v.per_player:
+            out.append(f"self.{attribute(v)} = {value}")
+        elif isinstance(v.type, SetOf):
+            out.append(f"self.{attribute(v)} = [[] for _ in range(self._n)]")
+        else:
+            out.append(f"self.{attribute(v)} = [{value}] * self._n")
+    return out
+
+
+def _shared(rules: Rules, name: str) -> Variable | None:
+    return next((v for v in rules.variables if v.name == name and not v.per_player), None)
+
+
+def _own(rules: Rules, name: str) -> Variable | None:
+    return next((v for v in rules.variables if v.name == name and v.per_player), None)
+
+
+def name_code(rules: Rules, name: str) -> str | None:
+    """A shared variable read by its name (not hidden by a loop variable: the caller checks)."""
+    var = _shared(rules, name)
+    return f"g.{attribute(var)}" if var is not None else None
+
+
+def player_code(rules: Rules, seat: str, attr: str) -> str | None:
+    """A per-player variable of seat `seat` (`me.taken`, `player.markers`)."""
+    var = _own(rules, attr)
+    return f"g.{attribute(var)}[{seat}]" if var is not None else None
+
+
+def kind(rules: Rules, node, env) -> str | None:
+    """'player' for a variable that holds a player (its attributes are a player's), else None."""
+    match node:
+        case Name(id=name) if name not in env and _shared(rules, name) is not None:
+            return "player" if _shared(rules, name).type == PLAYER else None
+        case Attribute(name=attr) if _own(rules, attr) is not None:
+            return "player" if _own(rules, attr).type == PLAYER else None
+    return None
+
+
+def target(compiler, node, env) -> str:
+    """The place a state effect writes: `g.v_NAME` or `g.v_NAME[seat]`."""
+    match node:
+        case Name(id=name) if name not in env and _shared(compiler.plan.rules, name) is not None:
+            return f"g.{attribute(_shared(compiler.plan.rules, name))}"
+        case Attribute(obj=obj, name=attr) if _own(compiler.plan.rules, attr) is not None:
+            seat = "me" if obj == Name("me", None) and "me" not in env else compiler.expr(obj, env)
+            return f"g.{attribute(_own(compiler.plan.rules, attr))}[{seat}]"
+    raise LoweringBug(f"'{unparse(node)}' is not a declared variable", getattr(node, "span", None))
+
+
+def effect(compiler, name: str, args, env) -> list:
+    """set, add, insert, drop: the statements writing a declared variable."""
+    place = target(compiler, args[0], env)
+    value = compiler.expr(args[1], env)
+    if name == "set":
+        var = _shared(compiler.plan.rules, args[0].id) if isinstance(args[0], Name) \
+            else _own(compiler.plan.rules, args[0].name)
+        if var is not None and isinstance(var.type, SetOf):  # a set of its own, held sorted
+            value = f"sorted(set({compiler.collection(args[1], env)}))"
+        return [Assign((place,), value)]
+    if name == "add":
+        return [Assign((place,), value, "+=")]
+    if name == "insert":  # held sorted, each colour once
+        return [If(f"{value} not in {place}", [Append(place, value), Do(f"{place}.sort()")])]
+    return [If(f"{value} in {place}", [Do(f"{place}.remove({value})")])]
+
+
+def collection(rules: Rules, coll, env, expr) -> str | None:
+    """A set variable as a collection (for `in`, `size`, aggregates and `for`), else None."""
+    match coll:
+        case Name(id=name) if name not in env and _shared(rules, name) is not None:
+            return f"g.{attribute(_shared(rules, name))}"
+        case Attribute(obj=obj, name=attr) if _own(rules, attr) is not None:
+            seat = "me" if obj == Name("me", None) and "me" not in env else expr(obj, env)
+            return f"g.{attribute(_own(rules, attr))}[{seat}]"
+    return None
+
+
+def walks_what_it_writes(body, coll) -> bool:
+    """Does a `for` over a set variable write that variable (then it walks a copy)?"""
+    name = coll.id if isinstance(coll, Name) else coll.name if isinstance(coll, Attribute) else None
+    return name is not None and name in written([body])
