@@ -208,7 +208,6 @@ class Checker:
         actions = self.decisions(root, "actions", scope, facts, is_step=False)
         steps = self.decisions(root, "end_of_turn", scope, facts, is_step=True, required=False)
         setup = self.setup_blocks(scope, facts)
-        variables_mod.unset_turn_variables(self, variables, actions + steps, setup)
         if not self.r.has_errors:
             self.setup_overdraws(setup, players, cards, gems, wild)
         end = self.end_triggers(scope, facts)

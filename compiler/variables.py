@@ -215,7 +215,9 @@ def check_effect(types, node: Effect, scope: Scope) -> None:
     var = variable_ref(types, target, scope)
     if var is None:
         declared = ", ".join(types.variables) or "this spec declares none"
-        types.r.error("E545", f"'{name}' changes a declared variable, and '{unparse(target)}' is not one "
+        builtin = isinstance(target, Attribute) and target.name in ATTRIBUTES["player"]
+        what = "a player attribute the game keeps itself" if builtin else "not one"
+        types.r.error("E545", f"'{name}' changes a declared variable, and '{unparse(target)}' is {what} "
                       f"(declared: {declared})", target.span,
                       "declare it in the spec's 'state' section, as in state: {NAME: {title: ..., type: number}}")
         types.infer(value, scope)
@@ -259,13 +261,12 @@ def written(stmts) -> set[str]:
     return out
 
 
-def unset_turn_variables(checker, variables, decisions, setup) -> None:
-    """E555 (warning): a `reset: turn` variable that no effect sets is its initial value always."""
-    stmts = [s for d in decisions for s in d.effects] + [s for b in setup for s in b.effects]
+def unset_turn_variables(rules) -> list[Diagnostic]:
+    """E555 (warning, `check -W`): a `reset: turn` variable that no effect sets is its initial value always."""
+    stmts = [s for d in rules.actions + rules.steps for s in d.effects] + [s for b in rules.setup for s in b.effects]
     done = written(stmts)
-    for var in variables:
-        if var.reset == "turn" and var.name not in done:
-            checker.r.extend([Diagnostic(
-                "E555", f"variable '{var.name}' goes back to its initial value when each turn begins, and no "
-                "effect sets it: it is always its initial value", var.span,
-                ("set it in an action's effects (set, add, insert), or remove 'reset: turn'",), severity="warning")])
+    return [Diagnostic("E555", f"variable '{var.name}' goes back to its initial value when each turn begins, and no "
+                       "effect sets it: it is always its initial value", var.span,
+                       ("set it in an action's effects (set, add, insert), or remove 'reset: turn'",),
+                       severity="warning")
+            for var in rules.variables if var.reset == "turn" and var.name not in done]
