@@ -337,22 +337,24 @@ def test_a_semicolon_between_list_items_says_to_write_two_items():
 
 
 SAYS = {
-    "en": ("The game remembers “Colours taken this turn”: a set of token colours, at first empty; it is forgotten "
-           "when a turn begins.",
+    "en": ("The game remembers “Colours taken this turn” (a set of token colours, at first empty), forgotten when a "
+           "turn begins.",
            "take 1 gold token and add gold to “Colours taken this turn”",
+           "set “Colours taken this turn” to the chosen colours",
            "the chosen colour is not one of “Colours taken this turn”"),
-    "fr": ("Le jeu retient « Couleurs prises pendant ce tour » : un ensemble de couleurs de jeton, au départ vide ; "
-           "on l'oublie au début de chaque tour.",
-           "prenez 1 jeton or et ajoutez or à « Couleurs prises pendant ce tour »",
-           "la couleur choisie n'est pas parmi « Couleurs prises pendant ce tour »"),
-    "nl": ("Het spel onthoudt „Deze beurt genomen kleuren”: een verzameling fichekleuren, bij het begin leeg; dit "
-           "wordt vergeten zodra een beurt begint.",
-           "neem 1 gouden fiche en voeg goud toe aan „Deze beurt genomen kleuren”",
-           "de gekozen kleur niet een van „Deze beurt genomen kleuren” is"),
-    "sr": ("Игра памти „Боје узете у овом потезу“: скуп боја жетона, на почетку празан; заборавља се на почетку "
+    "fr": ("Le jeu retient « Pris ce tour » (un ensemble de couleurs de jeton, au départ vide), oublié à chaque tour.",
+           "prenez 1 jeton or et ajoutez or à « Pris ce tour »",
+           "« Pris ce tour » devient les couleurs choisies",
+           "la couleur choisie n'est pas parmi « Pris ce tour »"),
+    "nl": ("Het spel onthoudt „Genomen” (een verzameling fichekleuren, eerst leeg), telkens één beurt lang.",
+           "neem 1 gouden fiche en voeg goud toe aan „Genomen”",
+           "zet „Genomen” op de gekozen kleuren",
+           "de gekozen kleur niet een van „Genomen” is"),
+    "sr": ("Игра памти „Боје узете у потезу“ (скуп боја жетона, на почетку празан), што се заборавља на почетку "
            "сваког потеза.",
-           "узмите 1 златни жетон и додајте злато у запис „Боје узете у овом потезу“",
-           "изабрана боја не спада у запис „Боје узете у овом потезу“"),
+           "узмите 1 златни жетон и додајте злато у запис „Боје узете у потезу“",
+           "запис „Боје узете у потезу“ постаје изабране боје",
+           "изабрана боја не спада у запис „Боје узете у потезу“"),
 }
 
 
@@ -366,11 +368,11 @@ def test_the_sheets_list_the_state_and_phrase_its_effects(lang):
 DIFF = {
     "en": ("State", 'Added: the variable "Colours taken this turn" (taken)', "lasts: one turn (forgotten when a turn "
            "begins)"),
-    "fr": ("Mémoire", "Ajout : la variable « Couleurs prises pendant ce tour » (taken)",
+    "fr": ("Mémoire", "Ajout : la variable « Pris ce tour » (taken)",
            "durée : un tour (oubliée au début de chaque tour)"),
-    "nl": ("Geheugen", "Nieuw: de variabele „Deze beurt genomen kleuren” (taken)",
+    "nl": ("Geheugen", "Nieuw: de variabele „Genomen” (taken)",
            "duur: één beurt (vergeten zodra een beurt begint)"),
-    "sr": ("Памћење", "Додато: променљива „Боје узете у овом потезу” (taken)",
+    "sr": ("Памћење", "Додато: променљива „Боје узете у потезу” (taken)",
            "траје: један потез (заборавља се на почетку потеза)"),
 }
 
@@ -393,3 +395,33 @@ def test_diff_says_what_changed_in_a_variable(folder):
     text = render(compare(a, b), a, b, "fr")
     assert "- La variable « Markers » (n)" in text
     assert "valeur de départ" in text and "avant : 5" in text and "après : 3" in text
+
+
+# --------------------------------------------------------------------------- play and the RL observation
+
+
+def test_play_shows_the_games_and_each_players_variables(folder):
+    from playtest import terminal
+    E = engine(folder, PRIVATE + "  taken:\n    title: Taken\n    type: {set_of: colour}\n")
+    game = E.new_game(2, 1)
+    game.v_bought, game.v_last_colour, game.v_taken = [2, 0], None, [0, 5]
+    text = terminal.draw_board(E, game, ["ann", "bob"], 1)
+    assert "state     last_colour none   taken white,gold" in text
+    assert "    state     bought hidden" in text and "    state     bought 0" in text
+    assert "    state     bought 2" in terminal.draw_board(E, game, ["ann", "bob"], None)
+
+
+def test_the_rl_observation_encodes_the_declared_state(folder):
+    from playtest import rl
+    E = engine(folder, PRIVATE + "  taken:\n    title: Taken\n    type: {set_of: colour}\n")
+    encoder = rl.Encoder(E, 2)
+    game = E.new_game(2, 1)
+    game.v_bought, game.v_last_colour, game.v_taken = [2, 1], 3, [0, 5]
+    vector = encoder.encode(game.observation(1))
+    fields = {f.name: vector[f.start:f.stop].tolist() for f in encoder.fields}
+    assert fields["var[last_colour]"] == [0, 0, 0, 1, 0, 0]
+    assert fields["var[taken]"] == [1, 0, 0, 0, 0, 1]
+    assert fields["seat[0].var[bought]"] == [0, 1] and fields["seat[1].var[bought]"] == [1, 0]  # observer first
+    assert encoder.space().contains(vector)
+    official = rl.Encoder(load_engine(ENGINES / "official.py"), 2)
+    assert not any("var[" in f.name for f in official.fields)

@@ -91,53 +91,59 @@ def player_code(rules: Rules, seat: str, attr: str) -> str | None:
     return f"g.{attribute(var)}[{seat}]" if var is not None else None
 
 
-def kind(rules: Rules, node, env) -> str | None:
-    """'player' for a variable that holds a player (its attributes are a player's), else None."""
-    match node:
-        case Name(id=name) if name not in env and _shared(rules, name) is not None:
-            return "player" if _shared(rules, name).type == PLAYER else None
-        case Attribute(name=attr) if _own(rules, attr) is not None:
-            return "player" if _own(rules, attr).type == PLAYER else None
+def read(rules: Rules, node, env) -> tuple[Variable, object] | None:
+    """(the variable, the node of its player or None) that `node` reads: a shared variable by its
+    name (not hidden by a loop variable), a per-player one as an attribute of a player; else None."""
+    if isinstance(node, Name) and node.id not in env:
+        var = _shared(rules, node.id)
+        return (var, None) if var is not None else None
+    if isinstance(node, Attribute):
+        var = _own(rules, node.name)
+        return (var, node.obj) if var is not None else None
     return None
 
 
-def target(compiler, node, env) -> str:
-    """The place a state effect writes: `g.v_NAME` or `g.v_NAME[seat]`."""
-    match node:
-        case Name(id=name) if name not in env and _shared(compiler.plan.rules, name) is not None:
-            return f"g.{attribute(_shared(compiler.plan.rules, name))}"
-        case Attribute(obj=obj, name=attr) if _own(compiler.plan.rules, attr) is not None:
-            seat = "me" if obj == Name("me", None) and "me" not in env else compiler.expr(obj, env)
-            return f"g.{attribute(_own(compiler.plan.rules, attr))}[{seat}]"
-    raise LoweringBug(f"'{unparse(node)}' is not a declared variable", getattr(node, "span", None))
+def kind(rules: Rules, node, env) -> str | None:
+    """'player' for a variable that holds a player (its attributes are a player's), else None."""
+    found = read(rules, node, env)
+    return "player" if found is not None and found[0].type == PLAYER else None
+
+
+def place(rules: Rules, node, env, expr) -> str | None:
+    """Where the variable `node` reads is kept: `g.v_NAME` or `g.v_NAME[seat]` (None: no variable)."""
+    found = read(rules, node, env)
+    if found is None:
+        return None
+    var, owner = found
+    if owner is None:
+        return f"g.{attribute(var)}"
+    seat = "me" if owner == Name("me", None) and "me" not in env else expr(owner, env)
+    return f"g.{attribute(var)}[{seat}]"
 
 
 def effect(compiler, name: str, args, env) -> list:
     """set, add, insert, drop: the statements writing a declared variable."""
-    place = target(compiler, args[0], env)
+    rules = compiler.plan.rules
+    found = read(rules, args[0], env)
+    target = place(rules, args[0], env, compiler.expr)
+    if found is None or target is None:
+        raise LoweringBug(f"'{unparse(args[0])}' is not a declared variable", getattr(args[0], "span", None))
     value = compiler.expr(args[1], env)
     if name == "set":
-        var = _shared(compiler.plan.rules, args[0].id) if isinstance(args[0], Name) \
-            else _own(compiler.plan.rules, args[0].name)
-        if var is not None and isinstance(var.type, SetOf):  # a set of its own, held sorted
+        if isinstance(found[0].type, SetOf):  # a set of its own, held sorted
             value = f"sorted(set({compiler.collection(args[1], env)}))"
-        return [Assign((place,), value)]
+        return [Assign((target,), value)]
     if name == "add":
-        return [Assign((place,), value, "+=")]
+        return [Assign((target,), value, "+=")]
     if name == "insert":  # held sorted, each colour once
-        return [If(f"{value} not in {place}", [Append(place, value), Do(f"{place}.sort()")])]
-    return [If(f"{value} in {place}", [Do(f"{place}.remove({value})")])]
+        return [If(f"{value} not in {target}", [Append(target, value), Do(f"{target}.sort()")])]
+    return [If(f"{value} in {target}", [Do(f"{target}.remove({value})")])]
 
 
 def collection(rules: Rules, coll, env, expr) -> str | None:
     """A set variable as a collection (for `in`, `size`, aggregates and `for`), else None."""
-    match coll:
-        case Name(id=name) if name not in env and _shared(rules, name) is not None:
-            return f"g.{attribute(_shared(rules, name))}"
-        case Attribute(obj=obj, name=attr) if _own(rules, attr) is not None:
-            seat = "me" if obj == Name("me", None) and "me" not in env else expr(obj, env)
-            return f"g.{attribute(_own(rules, attr))}[{seat}]"
-    return None
+    found = read(rules, coll, env)
+    return place(rules, coll, env, expr) if found is not None and isinstance(found[0].type, SetOf) else None
 
 
 def walks_what_it_writes(body, coll) -> bool:

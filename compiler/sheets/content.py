@@ -417,7 +417,7 @@ class Builder:
         limit_step, limit = held_limit(r)
         for i, d in enumerate(r.steps):
             paths = self.decision_paths(d, "end_of_turn")
-            if d is limit_step:
+            if d is limit_step and return_to_limit(d, r) is not None:  # "tokens of your choice": the plain return
                 text = self.text("sheet.summary.limit", n=limit)
             elif shape(d) == "visit" and d.repeat == "once" and d.resolve == "choice":
                 text = self.text("sheet.summary.visit")

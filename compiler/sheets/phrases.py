@@ -669,7 +669,7 @@ class Phraser:
         """set, add, insert, drop: "add the chosen colour to "Colours taken this turn""."""
         forms = self.named("var", self.state_forms(var) or {})
         if name == "add":
-            return self.t.text("eff.add", n=self.number(value), **forms)
+            return self.t.text("eff.add", amount=self.number(value), **forms)
         if name != "set":
             return self.t.text(f"eff.{name}", **forms, **self.named("x", self.thing(value)))
         if value == Name("none", None):
