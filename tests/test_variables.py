@@ -425,3 +425,38 @@ def test_the_rl_observation_encodes_the_declared_state(folder):
     assert encoder.space().contains(vector)
     official = rl.Encoder(load_engine(ENGINES / "official.py"), 2)
     assert not any("var[" in f.name for f in official.fields)
+
+
+PHRASED = """
+state:
+  taken: {title: Taken, type: {set_of: colour}, reset: turn}
+  markers: {title: Markers, type: number, per_player: true, initial: 2}
+  flagged: {title: Bought, type: flag, reset: turn}
+  who: {title: Leader, type: player, optional: true}
+  pc: {title: Pair colour, type: gem, optional: true}
+"""
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "nl", "sr"])
+def test_every_read_and_write_of_state_is_phrased_on_the_sheets(folder, lang):
+    """Numbers, flags, optional colours and players, sets in aggregates, loops and sizes: the sheets
+    phrase each (a spec that checks clean never stops the sheets)."""
+    from compiler.sheets import content, render
+    rules = check(folder, PHRASED, (
+        "    condition: supply[colour] >= pair_minimum",
+        "    condition: supply[colour] >= pair_minimum and not flagged and (pc == none or pc != colour) and "
+        "size(taken) <= 2 and me.markers >= 1 and count(c in taken for c in colours) <= 1"), (
+        "      - take(colour, 2)",
+        "      - take(colour, 2)\n      - insert(taken, colour)\n      - add(me.markers, -1)\n"
+        "      - set(flagged, true)\n      - set(who, me)\n      - set(pc, colour)\n"
+        "      - \"for c in taken: if supply[c] >= 1: set(flagged, me.prestige >= 3); drop(taken, c)\"\n"
+        "      - \"if who != none and who == me: set(pc, none)\""),
+        ("by: player.prestige, prefer: highest}", "by: player.prestige + player.markers, prefer: highest}"))
+    assert not isinstance(rules, list), rules
+    text = render.markdown(content.build(rules, lang), rules)
+    said = {"en": ("“Pair colour” holds nothing", "for each colour in “Taken”", "your “Markers”"),
+            "fr": ("« Pair colour » ne contient rien", "pour chaque couleur de « Taken »", "votre « Markers »"),
+            "nl": ("„Pair colour” leeg is", "voor elke kleur in „Taken”", "je „Markers”"),
+            "sr": ("запис „Pair colour“ је празан", "за сваку боју из записа „Taken“", "ваш запис „Markers“")}[lang]
+    for words in said:
+        assert words in text, words

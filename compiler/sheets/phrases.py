@@ -577,6 +577,9 @@ class Phraser:
         t = self.t
         lk, rk = self.kind(left), self.kind(right)
         lk, rk = (NUMBER if k == LEVEL else k for k in (lk, rk))
+        if NONE in (lk, rk) and self.state_forms(right if lk == NONE else left) is not None:  # an optional variable
+            state = self.state_forms(right if lk == NONE else left) or {}
+            return t.text(f"cond.state.{'none' if op == '==' else 'some'}", **self.named("x", state))
         if NONE in (lk, rk):
             other = right if lk == NONE else left
             kind = self.kind(other)
