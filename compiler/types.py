@@ -10,6 +10,7 @@ from), ``NOBLE``, ``PAYMENT``, ``SETUP``, ``NONE``, ``SetOf(T)`` and ``MapOf(K, 
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .diagnostics import Reporter, did_you_mean
@@ -280,7 +281,7 @@ class Inferrer:
         # ones, and the typing of the effects that write them
         self.variables: dict = {}
         self.optional_state: set[str] = set()
-        self.state_effect = None  # (inferrer, effect node, scope) -> None
+        self.state_effect: Callable[[Inferrer, Effect, Scope], None] | None = None  # types set/add/insert/drop
 
     def attribute_table(self, t) -> dict[str, AnyType] | None:
         """The attributes of a value of type `t` (None when it has none)."""

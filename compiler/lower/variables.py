@@ -35,7 +35,8 @@ def tag(var: Variable) -> str:
     t = var.type
     if isinstance(t, SetOf):
         return "set:" + ("gem" if t.elem == GEM else "colour")
-    return {INT: "int", BOOL: "bool", GEM: "gem", COLOUR: "colour", PLAYER: "player"}[t]
+    tags: dict[object, str] = {INT: "int", BOOL: "bool", GEM: "gem", COLOUR: "colour", PLAYER: "player"}
+    return tags[t]
 
 
 def _initial(var: Variable):
