@@ -21,6 +21,7 @@ from . import bounds as bounds_mod
 from . import definitions as definitions_mod
 from . import kinds as kinds_mod
 from . import notation as notation_mod
+from . import variables as variables_mod
 from .flow import card_flow, pay_flow
 from .diagnostics import CompileError, Reporter, SourceMap, Span, did_you_mean
 from .expr import Bool, Effect, Int, Name, Origin, parse_expr, parse_stmt, walk
@@ -76,6 +77,8 @@ class Checker:
         self.value_spans: dict[tuple[int, str], Span] = {}  # (players, field) -> span of the number in the row
         self.unread: set[str] = set()  # tables that could not be read: no follow-up errors about their size
         self.notation_spans: dict[tuple[bool, str], Span] = {}  # (is a step, name) -> the span of its notation
+        self.gems_wild: tuple[tuple[str, ...], str] = ((), "gold")  # the colours, once read (state reads them)
+        self.kinds: tuple[Kind, ...] = ()
 
     # ------------------------------------------------------------------ helpers
 
@@ -200,6 +203,9 @@ class Checker:
         self.check_tables(players, cards, nobles, levels)
         scope = base_scope(gems, wild, tuple(v.name for v in values))
         facts = self.facts(gems, wild, cards, nobles, levels, players, values)
+        self.gems_wild, self.kinds = (gems, wild), kinds
+        self.types.state_effect = variables_mod.check_effect
+        variables = variables_mod.declare(self, scope, players, RESERVED_NAMES)
         definitions, prestige, facts = self.defined(scope, gems, wild, kinds, values, facts)
         actions = self.decisions(root, "actions", scope, facts, is_step=False)
         steps = self.decisions(root, "end_of_turn", scope, facts, is_step=True, required=False)
@@ -222,7 +228,7 @@ class Checker:
             players=players, values=values, actions=actions, steps=steps, end=end, winners=winners,
             interpretations=interpretations, changes=self.resolved.changes, spans=dict(self.spans), kinds=kinds,
             first_player=first_player if first_player.en else None, setup=setup, definitions=definitions,
-            prestige=prestige)
+            prestige=prestige, variables=variables)
 
     def defined(self, scope, gems, wild, kinds, values, facts):
         """The `define` and `prestige` sections (compiler/definitions.py), and the facts that see

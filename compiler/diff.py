@@ -23,7 +23,7 @@ from .diagnostics import Span
 from .kinds import BASE_KINDS
 from .model import Decision, Definition, Kind, Rules, Text
 from .sheets import tables
-from .sheets.phrases import Phraser, describe, explain_definition
+from .sheets.phrases import Phraser, describe, explain_definition, state_type_key
 from .sheets.plurals import LANGUAGES as _LANGUAGES
 
 # --------------------------------------------------------------------------- differences
@@ -59,6 +59,8 @@ def compare(a: Rules, b: Rules) -> list[Difference]:
     out += _decisions(a, b, "end_of_turn", a.steps, b.steps, ordered=True)
     out += _keyed(a, b, "setup", a.setup, b.setup, lambda s: s.name, _SETUP_FIELDS,
                   lambda s: ("setup", s.name, s.title), ordered=True)
+    out += _keyed(a, b, "state", a.variables, b.variables, lambda v: v.name, _STATE_FIELDS,
+                  lambda v: ("state", v.name, v.title), ordered=False)
     out += _keyed(a, b, "end", a.end, b.end, lambda t: t.name, _TRIGGER_FIELDS,
                   lambda t: ("trigger", t.name, t.title), ordered=True)
     out += _keyed(a, b, "define", a.definitions, b.definitions, lambda d: d.name, _DEFINE_FIELDS,
@@ -116,6 +118,11 @@ _DEFINE_FIELDS: tuple[Field, ...] = (
     ("meaning", lambda d: (d.params, d.body), "definition", "meaning"))
 _PRESTIGE_FIELDS: tuple[Field, ...] = (
     ("title", lambda s: s.title, "text", None), ("amount", lambda s: s.by, "expr", "by"))
+_STATE_FIELDS: tuple[Field, ...] = (
+    ("title", lambda v: v.title, "text", None), ("type", lambda v: state_type_key(v.type), "state_type", None),
+    ("per_player", lambda v: v.per_player, "bool", None), ("initial", lambda v: (v.type, v.initial), "initial", None),
+    ("optional", lambda v: v.optional, "bool", None), ("reset", lambda v: v.reset, "reset", None),
+    ("private", lambda v: v.private, "bool", None))
 _RANK_FIELDS: tuple[Field, ...] = (
     ("title", lambda r: r.title, "text", None), ("by", lambda r: r.by, "expr", None),
     ("prefer", lambda r: r.prefer, "prefer", None))
@@ -338,7 +345,7 @@ def _with_note(d: Difference, a: Rules, b: Rules) -> Difference:
 LANGUAGES = _LANGUAGES
 _PREFIX = "diff."
 # The kinds of value (see the Field tuples) whose values are words of the table: diff.enum.KIND.VALUE.
-_ENUMS = ("finish", "prefer", "repeat", "resolve", "ties", "domain")
+_ENUMS = ("finish", "prefer", "repeat", "resolve", "ties", "domain", "state_type", "reset")
 
 
 class _Strings(Mapping):
@@ -402,6 +409,8 @@ class _Words:
             return self("effects_join").join(self.phrase(x, rules, decision) for x in v) if v else self("nothing")
         if kind == "text":
             return self.text(v)
+        if kind == "initial":  # a variable's first value: its type says how to read it
+            return self._initial(v, rules)
         if kind == "bool":
             return self("yes") if v else self("no")
         if kind == "list":
@@ -423,6 +432,19 @@ class _Words:
             key = f"enum.{kind}.{v}"
             return self(key) if self.table.has(_PREFIX + key) else str(v)
         return str(v)
+
+    def _initial(self, v, rules: Rules) -> str:
+        t, value = v
+        key = state_type_key(t)
+        if key.startswith("set_"):
+            return self("state.empty")
+        if value is None:
+            return self("none")
+        if key == "flag":
+            return self("yes") if value else self("no")
+        if key in ("gem", "colour"):
+            return tables.load(self.lang).text(f"colour.{rules.colours[value]}")
+        return str(value + 1 if key == "player" else value)
 
     def subject(self, subject: tuple) -> str:
         kind, name, title = subject[:3]

@@ -27,7 +27,7 @@ from .files import write_atomic  # noqa: F401 - the writer of engine modules
 from .lower import EnginePlan, lower
 from .model import Rules
 from .pysource import Code, comment, docstring, literal, printable
-from .runtime import MODULES, engine_parts
+from .runtime import MODULES, OPTIONAL_MODULES, engine_parts
 from .source import shown_path
 
 
@@ -80,7 +80,7 @@ def notation_help(plan: EnginePlan) -> list[str]:
 def runtime_text() -> dict[str, tuple[Code, ...]]:
     """The parts of each runtime module that the template pastes (see compiler/runtime). They are
     the project's own code, read from its files: no text of a spec is in them."""
-    return {name: tuple(Code(part) for part in engine_parts(name)) for name in MODULES}
+    return {name: tuple(Code(part) for part in engine_parts(name)) for name in MODULES + OPTIONAL_MODULES}
 
 
 PAYMENT_STEP = "payment"  # the phase of a purchase waiting for its payment
@@ -112,6 +112,7 @@ def render_module(plan: EnginePlan) -> str:
         prestige_src=plan.prestige_src,
         face_up_costs=plan.face_up_costs, max_face_up=plan.max_face_up,
         extra_slots=tuple(plan.extra_slots), state_version=plan.state_version,
+        vars_table=plan.vars_table, turn_reset=plan.turn_reset,
         stuck_index=stuck.index if stuck else -1,
         n_action_decisions=len(actions),
         step_table=[dict(index=dp.index, name=dp.decision.name, resolve_all=dp.decision.resolve == "all",

@@ -143,7 +143,15 @@ class When:
     span: Span = field(compare=False)
 
 
-Stmt = Union[Effect, ForEach, When]
+@dataclass(frozen=True, slots=True)
+class Sequence:
+    """Effects joined by ';' in the body of an `if` or a `for`, run in order (two or more)."""
+
+    stmts: tuple["Stmt", ...]
+    span: Span = field(compare=False)
+
+
+Stmt = Union[Effect, ForEach, When, Sequence]
 
 
 def children(node) -> tuple:
@@ -167,6 +175,8 @@ def children(node) -> tuple:
             return (c, b)
         case When(test=t, then=a, otherwise=b):
             return (t, a) if b is None else (t, a, b)
+        case Sequence(stmts=s):
+            return s
     return ()
 
 
@@ -262,7 +272,7 @@ _TERMINAL_WORDS = {
     "DOT": "'.'", "NAME": "a name", "INT": "a number", "COMPARE": "a comparison",
     "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'", "MINUS": "'-'", "IN": "'in'",
     "FOR": "'for'", "IF": "'if'", "THEN": "'then'", "ELSE": "'else'", "AND": "'and'", "OR": "'or'",
-    "NOT": "'not'", "TRUE": "'true'", "FALSE": "'false'", "$END": "the end of the text",
+    "NOT": "'not'", "TRUE": "'true'", "FALSE": "'false'", "SEMICOLON": "';'", "$END": "the end of the text",
 }
 
 
@@ -290,6 +300,9 @@ def _syntax_error(err: UnexpectedInput, text: str, origin: Origin, what: str) ->
     token = err.token
     start = token.start_pos or 0
     hint = " (use '==' to compare)" if str(token) == "=" else ""
+    if str(token) == ";":
+        hint = (" (';' joins the effects of the body of an 'if' or a 'for'; write other effects "
+                "as items of their own)")
     closers = {_CLOSERS[n] for n in err.expected if n in _CLOSERS}
     notes = _unclosed(text, start, origin, "is still open here", closers) if closers else ()
     return Diagnostic("E203", f"unexpected {_token_text(token)} in {what}{_expected(err.expected)}{hint}",
@@ -456,6 +469,9 @@ class _Builder(Transformer):
     def if_stmt(self, meta, test, then, otherwise):
         return When(test, then, otherwise, self._span(meta))
 
+    def sequence(self, meta, *stmts):
+        return Sequence(tuple(stmts), self._span(meta))
+
 
 # --------------------------------------------------------------------------- printing
 
@@ -501,4 +517,6 @@ def unparse(node, parent: int = 0) -> str:
         case When(test=t, then=a, otherwise=b):
             tail = f" else: {unparse(b)}" if b is not None else ""
             return f"if {unparse(t)}: {unparse(a)}{tail}"
+        case Sequence(stmts=s):
+            return "; ".join(unparse(x) for x in s)
     raise TypeError(f"not an expression node: {node!r}")

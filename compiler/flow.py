@@ -18,7 +18,7 @@ leave it, or "maybe moved" when they disagree, which no later effect may rely on
 from __future__ import annotations
 
 from .diagnostics import Diagnostic
-from .expr import Aggregate, Attribute, Compare, Effect, ForEach, Index, Int, Logic, Name, When, unparse, walk
+from .expr import Aggregate, Attribute, Compare, Effect, ForEach, Index, Int, Logic, Name, Sequence, When, unparse, walk
 from .model import Param, Rules
 
 MOVES = ("reserve", "acquire", "bury", "visit")  # visit moves a noble
@@ -39,6 +39,10 @@ def card_flow(effects, params: tuple[Param, ...]) -> list[Diagnostic]:
 
 
 def _walk(stmt, state: dict, cards: dict, found: list, looped: bool) -> dict:
+    if isinstance(stmt, Sequence):  # its effects in order, as the effects of a list
+        for part in stmt.stmts:
+            state = _walk(part, state, cards, found, looped)
+        return state
     if isinstance(stmt, When):
         then = _walk(stmt.then, dict(state), cards, found, looped)
         other = _walk(stmt.otherwise, dict(state), cards, found, looped) if stmt.otherwise is not None else state
@@ -113,6 +117,9 @@ def _effects_in(stmt, looped: bool):
         yield stmt, looped
     elif isinstance(stmt, ForEach):
         yield from _effects_in(stmt.body, True)
+    elif isinstance(stmt, Sequence):
+        for part in stmt.stmts:
+            yield from _effects_in(part, looped)
     elif isinstance(stmt, When):
         yield from _effects_in(stmt.then, looped)
         if stmt.otherwise is not None:

@@ -27,6 +27,7 @@ from .kinds import unreachable
 from .model import Rules
 from .overlay import Resolved
 from .sheets.lint import lint
+from .variables import unset_turn_variables
 from .source import Document, MapNode, ScalarNode, SeqNode
 
 OFFICIAL = "rulespec/official.yaml"
@@ -110,11 +111,11 @@ def load_rules(path: str, sources: SourceMap | None = None) -> Rules:
 def check_spec(path: str, sources: SourceMap | None = None) -> Checked:
     """Every check `splendor-rules check` makes on the spec at `path`: the rule model, then
     the sheets' tables and texts (E6xx), tokens the effects may lack (E512), a game that
-    may never end (E516) and kinds no rule can reach (E125). Raises CompileError with every
-    error; returns the warnings."""
+    may never end (E516), kinds no rule can reach (E125) and turn variables nothing sets
+    (E555). Raises CompileError with every error; returns the warnings."""
     rules = load_rules(path, sources)
     choices = check.action_sizes(rules.gems, rules.levels, rules.players, (*rules.actions, *rules.steps))
-    found = lint(rules) + overdraws(rules, choices) + endless(rules) + unreachable(rules)
+    found = lint(rules) + overdraws(rules, choices) + endless(rules) + unreachable(rules) + unset_turn_variables(rules)
     errors = [d for d in found if d.severity == "error"]
     if errors:
         raise CompileError(errors)

@@ -188,6 +188,16 @@ def skeleton(name: str, extends: str, base: Rules, path: str, base_shown: str | 
         "# prestige:",
         f"#   {_free_name('hoard', [x.name for x in base.prestige])}: {{add: true, title: Hoard, "
         f"by: \"if {rich}(player) then 1 else 0\", note: \"Why.\"}}",
+        "# ------------------------------------------------------------------ state",
+        "# What the rules remember: variables for the game (read as NAME) or for each player (read",
+        "# as me.NAME), written by the effects set, add, insert and drop; `reset: turn` forgets one",
+        "# when each turn begins.",
+        f"# Fields: {_entry_fields('state')}.",
+        "# The base's variables:",
+        *([f"#   {v.name:<{width}}  {v.title.en}" for v in base.variables] or ["#   (none)"]),
+        "# state:",
+        f"#   {_free_name('cards_bought', [v.name for v in base.variables])}: {{add: true, title: Cards bought, "
+        "per_player: true, type: number, initial: 0, note: \"Why.\"}",
         "",
         "# ------------------------------------------------------------------ end",
         "# End triggers, checked at the end of every turn for the player whose turn it was.",

@@ -10,12 +10,13 @@ from), ``NOBLE``, ``PAYMENT``, ``SETUP``, ``NONE``, ``SetOf(T)`` and ``MapOf(K, 
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .diagnostics import Reporter, did_you_mean
 from .kinds import base_columns
 from .expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditional, Effect, ForEach, Index, Int,
-                   Logic, Name, Unary, When, unparse)
+                   Logic, Name, Sequence, Unary, When, unparse)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +139,8 @@ GLOBALS: dict[str, AnyType] = {
 FUNCTIONS = {"min": "numbers", "max": "numbers", "abs": "number", "size": "collection"}
 AGGREGATES = {"sum": INT, "count": BOOL, "all": BOOL, "any": BOOL, "min": INT, "max": INT}
 
+# The effects that write the spec's declared state (compiler/variables.py types them).
+STATE_EFFECTS = ("set", "add", "insert", "drop")
 # Effects: name -> parameter types (CARD accepts either origin).
 EFFECTS = {
     "take": (COLOUR, INT), "put_back": (COLOUR, INT), "reserve": (FACE_UP_CARD,),
@@ -216,8 +219,8 @@ def tested(test, none: bool) -> set[str]:
         case Logic(op="and", left=left, right=right):
             return tested(left, none) | tested(right, none)
         case Compare(op="==" | "!=" as op, left=left, right=right) if (op == "==") == none:
-            return {side.id for side, other in ((left, right), (right, left))
-                    if isinstance(side, Name) and other == Name("none", None)}
+            return {unparse(side) for side, other in ((left, right), (right, left))
+                    if isinstance(side, (Name, Attribute)) and other == Name("none", None)}
     return set()
 
 
@@ -277,6 +280,11 @@ class Inferrer:
         # the spec's definitions as check types them (compiler/definitions.py): name -> (params, result)
         self.definitions: dict[str, tuple[tuple[tuple[str, AnyType], ...] | None, AnyType]] = {}
         self.definition_reads: dict[str, dict[str, AnyType]] = {}  # the game's names each body reads, typed
+        # the spec's declared state (compiler/variables.py fills these): variables by name, the optional
+        # ones, and the typing of the effects that write them
+        self.variables: dict = {}
+        self.optional_state: set[str] = set()
+        self.state_effect: Callable[[Inferrer, Effect, Scope], None] | None = None  # types set/add/insert/drop
 
     def attribute_table(self, t) -> dict[str, AnyType] | None:
         """The attributes of a value of type `t` (None when it has none)."""
@@ -313,6 +321,10 @@ class Inferrer:
                     self.r.error("E410", f"'{name}' may be none here (its choice is optional): test "
                                          f"'{name} != none' first, as in \"{name} != none and ...\"", node.span)
                 return scope.lookup(name)
+            case Name(id=name) if name in self.optional_state and name not in scope.not_none \
+                    and name in self.variables and not self.variables[name].per_player:
+                self.maybe_none(node, scope, name)
+                return scope.lookup(name) or ERROR
             case Name(id=name):
                 t = scope.lookup(name)
                 if t is None:
@@ -340,6 +352,8 @@ class Inferrer:
                     self.r.error("E403", f"{noun(t)} has no attribute '{attr}'{did_you_mean(attr, table)}"
                                  f" (it has: {', '.join(table)})", node.span)
                     return ERROR
+                if t == PLAYER and attr in self.optional_state and unparse(node) not in scope.not_none:
+                    self.maybe_none(node, scope, attr)
                 return table[attr]
             case Index(obj=obj, index=idx):
                 t = self.infer(obj, scope)
@@ -399,7 +413,7 @@ class Inferrer:
                 return BOOL
             case Compare(op=op, left=l, right=r):
                 if op in ("==", "!=") and Name("none", None) in (l, r):  # asking is how to learn it
-                    scope = scope.knowing({side.id for side in (l, r) if isinstance(side, Name)})
+                    scope = scope.knowing({unparse(side) for side in (l, r) if isinstance(side, (Name, Attribute))})
                 infer_side = self.side if op in ("==", "!=") else self.infer
                 # `purpel == c`: an unknown name on the left learns from the right what is wanted there
                 if isinstance(l, Name) and scope.lookup(l.id) is None:
@@ -420,7 +434,8 @@ class Inferrer:
                     if not comparable(lt, rt):
                         self.r.error("E410", f"cannot compare {noun(lt)} with {noun(rt)}", node.span)
                     for side, other in ((l, rt), (r, lt)):
-                        optional = isinstance(side, Name) and side.id in scope.optional
+                        optional = (isinstance(side, Name) and side.id in scope.optional) \
+                            or self.is_optional_state(side)
                         if other != NONE or side == Name("none", None) or optional:
                             continue
                         choice = isinstance(side, Name) and side.id in scope.choices
@@ -448,6 +463,24 @@ class Inferrer:
                                  "the effect that uses it", node.span)
                 return at if at != ERROR else bt
         raise TypeError(f"not an expression: {node!r}")  # pragma: no cover
+
+    def maybe_none(self, node, scope: Scope, name: str) -> None:
+        """E410, once per place: an optional variable read before a test shows it is not none."""
+        shown = unparse(node)
+        if ("maybe", shown) not in scope.told:
+            scope.told.add(("maybe", shown))
+            self.r.error("E410", f"'{shown}' may be none here (variable '{name}' is optional): test "
+                                 f"'{shown} != none' first, as in \"{shown} != none and ...\"", node.span)
+
+    def is_optional_state(self, node) -> bool:
+        """Is `node` an optional variable read (`pair_colour`, `me.pair_colour`)?"""
+        if isinstance(node, Name):
+            var = self.variables.get(node.id)
+            return var is not None and var.optional and not var.per_player
+        if isinstance(node, Attribute):
+            var = self.variables.get(node.name)
+            return var is not None and var.optional and var.per_player
+        return False
 
     def side(self, node, scope: Scope, hint=None):
         """The type of a side of '==' or '!=': the one place where the name `none` may stand."""
@@ -514,6 +547,8 @@ class Inferrer:
 
     def statement(self, node, scope: Scope) -> None:
         match node:
+            case Effect(name=name) if name in STATE_EFFECTS and self.state_effect is not None:
+                self.state_effect(self, node, scope)
             case Effect(name=name, args=args):
                 if name not in EFFECTS:
                     self.r.error("E409", f"unknown effect '{name}'{did_you_mean(name, EFFECTS)}"
@@ -537,6 +572,9 @@ class Inferrer:
                 if ct != ERROR and not isinstance(ct, SetOf):
                     self.r.error("E410", f"'for {var} in ...' needs a collection, but this is {noun(ct)}", coll.span)
                 self.statement(body, scope.bind(var, elem))
+            case Sequence(stmts=stmts):  # in order, each where the body stands
+                for part in stmts:
+                    self.statement(part, scope)
             case When(test=test, then=then, otherwise=otherwise):
                 self.expect(test, scope, BOOL, "the condition of 'if'")
                 self.statement(then, scope.knowing(tested(test, none=False)))

@@ -90,7 +90,12 @@ class Encoder:
       the engine asks for payments in a step (all 0 otherwise);
     - ``seat[k]``: tokens per colour, bonus per gem, prestige, cards bought, nobles, turns
       begun, reserved cards, then each reserved slot as a card (another seat's blind
-      reserve is present and hidden, with its level only).
+      reserve is present and hidden, with its level only);
+    - for an engine whose spec declares state (``_VARS``), last: ``var[NAME]`` for each shared
+      variable, then ``seat[k].var[NAME]`` for each per-player one, seats relative as above.
+      A number is its value (unbounded either way), a flag 0 or 1, a colour one-hot over the
+      colours (all 0: none), a player one-hot over the relative seats, a set of colours 1 for
+      each colour in it; a private variable has a first value of 1 when it is hidden.
 
     A card is: present, hidden, level (one-hot over LEVELS), bonus (one-hot over GEMS),
     cost per gem, points. Values are raw counts; the space's bounds are exact where the
@@ -160,6 +165,19 @@ class Encoder:
             field(f"seat[{k}]", self.supply_max + [float(x) for x in self.bonus_max]
                   + [float(prestige_max), float(len(cards)), float(len(self.nobles)), UNBOUNDED, float(len(cards))]
                   + card_bounds * reserved_slots)
+        lows = [0.0] * len(highs)
+        # the spec's declared state: (name, tag, private, start, width) of each variable's block, per seat too
+        self.shared_vars: list[tuple[str, str, bool, int]] = []
+        self.own_vars: list[tuple[str, str, bool, int]] = []
+        for name, _, tag, per_player, private, _, _ in getattr(module, "_VARS", ()):
+            for k in range(players if per_player else 1):
+                bounds = self._var_bounds(tag, bool(private and per_player))
+                start = len(highs)
+                field(f"seat[{k}].var[{name}]" if per_player else f"var[{name}]", [hi for _, hi in bounds])
+                lows.extend(lo for lo, _ in bounds)
+                if k == 0:
+                    (self.own_vars if per_player else self.shared_vars).append(
+                        (name, tag, bool(private and per_player), start))
         self.size = len(highs)
         # Each card's and noble's block of the vector, computed once (see encode).
         self._card_blocks = {c: self._card_vector(c) for c in self.cards}
@@ -168,8 +186,32 @@ class Encoder:
         self._noble_size = len(self.gems) + 2
         self._card_points = {c.id: c.points for c in self.cards.values()}
         self._card_bonus = {c.id: self._bonus(c) for c in self.cards.values()}
-        self.low = np.zeros(self.size, dtype=np.float32)
+        self.low = np.array(lows, dtype=np.float32)
         self.high = np.array(highs, dtype=np.float32)
+
+    def _var_bounds(self, tag: str, private: bool) -> list[tuple[float, float]]:
+        """(low, high) of each value of a variable's block (see the class docstring)."""
+        width = {"int": 1, "bool": 1, "player": self.players}.get(tag, len(self.colours))
+        low = -UNBOUNDED if tag == "int" else 0.0
+        return [(0.0, 1.0)] * private + [(low, UNBOUNDED if tag == "int" else 1.0)] * width
+
+    def _encode_var(self, out: list, at: int, tag: str, private: bool, value, me: int) -> None:
+        """Writes a variable's value (as an observation shows it) into its block at `at`."""
+        if private:
+            if value is None:
+                out[at] = 1.0
+                return
+            at += 1
+        if tag in ("int", "bool"):
+            out[at] = float(value)
+        elif tag == "player":
+            if value is not None:
+                out[at + (value - me) % self.players] = 1.0
+        elif tag.startswith("set:"):
+            for c in value:
+                out[at + self.colours.index(c)] = 1.0
+        elif value is not None:
+            out[at + self.colours.index(value)] = 1.0
 
     def _bonus(self, card) -> int:
         b = card.bonus
@@ -275,6 +317,14 @@ class Encoder:
                         level = levels.pop(0) if levels else None
                         out[i:i + cs] = hidden.get(level, hidden[None])
                 i += cs
+        for name, tag, private, start in self.shared_vars:
+            self._encode_var(out, start, tag, private, obs["vars"][name], me)
+        for name, tag, private, start in self.own_vars:
+            width = len(self._var_bounds(tag, private))
+            for k in range(n):
+                self._encode_var(out, start + k * width, tag, private, obs["seats"][(me + k) % n]["vars"][name], me)
+        if self.shared_vars or self.own_vars:
+            i = self.size
         assert i == self.size
         return np.array(out, dtype=np.float32)
 

@@ -446,6 +446,8 @@ def board_lines(module, game, seats: list, viewer: int | None, brief: bool = Fal
             head += f" (for '{module.action_to_string(pending)}')"
     lines.append([_seg(f"== {head} ==", "head")])
     lines.append([_seg("supply    "), *_counted(colours, [state["supply"][c] for c in colours], skip_zero=False)])
+    if state.get("vars"):  # the spec's declared state shared by the game (version 2 states)
+        lines.append([_seg("state     "), _seg(_vars_text(module, state["vars"], hidden=False))])
     buyable = buyable_cards(game) if viewer is not None and viewer == game.current_player else set()
     if brief and viewer is not None:
         return lines + _seat_lines(module, cat, game, seats, viewer, state["seats"][viewer], viewer, buyable)
@@ -478,6 +480,9 @@ def _seat_lines(module, cat: Catalogue, game, seats, p: int, seat: dict, viewer,
         [_seg("    tokens    "), *_counted(colours, tokens), _seg(f"   ({sum(tokens)} held)")],
         [_seg("    bonuses   "), *_counted(cat.gems, game.bonus[p]),
          _seg(f"   ({_plural(len(seat['purchased']), 'card')} bought)")]]
+    if seat.get("vars"):  # the player's own declared state; another's private values are hidden
+        out.append([_seg("    state     "), _seg(_vars_text(module, seat["vars"], hidden=p != viewer and
+                                                           viewer is not None))])
     if seat["nobles"]:
         nobles: Line = [_seg("    nobles    ")]
         for i, n in enumerate(seat["nobles"]):
@@ -495,6 +500,29 @@ def _seat_lines(module, cat: Catalogue, game, seats, p: int, seat: dict, viewer,
             mark = [_seg("  "), _seg(BUYABLE_MARK, "buyable")] if p == viewer and card in buyable else []
             out.append([lead, _seg(f"{i}) L{cat.cards[card].level} "), *cat.card_segments(card), _seg(note), *mark])
     return out
+
+
+def _vars_text(module, values: dict, hidden: bool) -> str:
+    """Declared variables as `name value` pairs: numbers, yes/no, colours (a set lists its colours,
+    or "none"); a value another seat may not see is "hidden"."""
+    private = {v[0] for v in getattr(module, "_VARS", ()) if v[4]}
+    shown = []
+    for name, value in values.items():
+        if value is None:
+            text = "hidden" if hidden and name in private else "none"
+        elif isinstance(value, bool):
+            text = "yes" if value else "no"
+        elif isinstance(value, list):
+            text = ",".join(str(x) for x in value) or "none"
+        else:
+            text = str(value + 1) if _is_player(module, name) else str(value)
+        shown.append(f"{name} {text}")
+    return "   ".join(shown)
+
+
+def _is_player(module, name: str) -> bool:
+    """Is variable `name` a player (saved as a seat from 0, shown as a seat from 1)?"""
+    return any(v[0] == name and v[2] == "player" for v in getattr(module, "_VARS", ()))
 
 
 def draw_actions(module, legal: list[int]) -> str:

@@ -270,6 +270,50 @@ def test_mutate_definitions_and_prestige_sources(workdir, path, value, drop):
         assert len(game.scores()) == 2 and game.scores() == list(game.prestige)
 
 
+# The state section (the official spec has none): a turn memory of the colours taken and a marker
+# count per player, written by the effects of an action, then mutated like the rest.
+WITH_STATE = copy.deepcopy({**OFFICIAL, "state": {
+    "taken": {"title": {"en": "Colours taken this turn"}, "type": {"set_of": "colour"}, "reset": "turn"},
+    "markers": {"title": {"en": "Markers"}, "per_player": True, "type": "number", "initial": 5}}})
+WITH_STATE["actions"]["take_pair"]["effects"] = ["take(colour, 2)", "insert(taken, colour)", "add(me.markers, -1)"]
+STATE_PATHS = [p for p in _paths(WITH_STATE) if p[:1] == ("state",)] + [
+    ("actions", "take_pair", "effects", 1), ("actions", "take_pair", "effects", 2)]
+STATE_VALUES = ODD_VALUES + ["number", "flag", "gem", "colour", "player", "turn", "game", "red", "gold", 5, True,
+                             {"set_of": "gem"}, {"set_of": "nobles"}, {"one_of": "cards"}, "insert(taken, gold)",
+                             "drop(taken, colour)", "set(taken, picked)", "add(taken, 1)", "set(me.markers, colour)",
+                             "set(me.prestige, 1)", "if markers >= 1: add(me.markers, 1); insert(taken, red)"]
+
+
+@SETTINGS
+@given(path=st.sampled_from(STATE_PATHS), value=st.sampled_from(STATE_VALUES), drop=st.booleans())
+def test_mutate_the_state_section(workdir, path, value, drop):
+    """A mutant of the declared state checks clean exactly when it compiles, and its engine plays."""
+    tree = copy.deepcopy(WITH_STATE)
+    if drop and len(path) > 1:
+        note(f"drop {path}")
+        del _get(tree, path[:-1])[path[-1]]
+    elif len(path) > 1:
+        note(f"set {path} to {value!r}")
+        _set(tree, path, value)
+    else:
+        note(f"state: {value!r}")
+        tree["state"] = value
+    check_outcome(workdir, dump(tree))
+    checked = CliRunner().invoke(cli.main, ["check", str(workdir / "mutant.yaml")]).exit_code == 0
+    result = CliRunner().invoke(cli.main, ["compile", str(workdir / "mutant.yaml"), "-o", str(workdir)])
+    assert result.exit_code == (0 if checked else 1), result.output
+    if checked:
+        written = re.search(r"wrote (\S+\.py)", result.output)
+        assert written, result.output
+        engine = runpy.run_path(written[1])
+        game = engine["new_game"](2, 1)
+        for _ in range(30):
+            if game.is_over():
+                break
+            game.apply(game.legal_actions()[-1])
+        assert engine["from_json"](game.to_json()).to_json() == game.to_json()
+
+
 # --------------------------------------------------------------------------- text mutations
 
 
@@ -322,5 +366,6 @@ def test_insert_bytes_or_truncate(workdir, at, junk, cut):
 def test_the_suite_draws_enough_examples():
     tests = [test_drop_a_key_or_change_its_type, test_swap_values_or_rename_a_key, test_corrupt_expressions,
              test_line_mutations, test_insert_garbage_characters, test_insert_bytes_or_truncate,
-             test_mutate_the_setup_section, test_mutate_definitions_and_prestige_sources]
+             test_mutate_the_setup_section, test_mutate_definitions_and_prestige_sources,
+             test_mutate_the_state_section]
     assert sum(t._hypothesis_internal_use_settings.max_examples for t in tests) >= 500

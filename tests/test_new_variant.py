@@ -86,8 +86,8 @@ def test_every_commented_example_is_a_valid_change(tmp_path):
     assert run("new", "all-examples", "--from", "official", "-o", str(tmp_path)).exit_code == 0
     path = tmp_path / "all-examples.yaml"
     lines = path.read_text(encoding="utf-8").splitlines()
-    sections = ("players:", "values:", "actions:", "end_of_turn:", "setup:", "define:", "prestige:", "end:",
-                "winners:")
+    sections = ("players:", "values:", "actions:", "end_of_turn:", "setup:", "state:", "define:", "prestige:",
+                "end:", "winners:")
     out, active = [], False
     for line in lines:
         if line.startswith("# ") and line[2:] in sections:
@@ -102,8 +102,8 @@ def test_every_commented_example_is_a_valid_change(tmp_path):
     rules = pipeline.load_rules(str(path))
     kinds = {(c.kind, c.path.split(".")[0]) for c in rules.changes}
     assert {("set", "players"), ("add", "players"), ("set", "values"), ("add", "values"), ("set", "actions"),
-            ("remove", "actions"), ("set", "end_of_turn"), ("add", "setup"), ("add", "define"), ("add", "prestige"),
-            ("set", "end"), ("add", "winners")} <= kinds
+            ("remove", "actions"), ("set", "end_of_turn"), ("add", "setup"), ("add", "state"), ("add", "define"),
+            ("add", "prestige"), ("set", "end"), ("add", "winners")} <= kinds
 
 
 def test_new_into_a_folder_that_cannot_be_made_says_so(tmp_path):

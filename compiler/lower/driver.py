@@ -12,6 +12,7 @@ from .definitions import inline_rules, lower_prestige
 from .layout import DecisionPlan, EnginePlan, LoweringBug, layout_param, notation_form, payment_vectors
 from .phases import lower_action_phase, lower_end_inline, lower_ranking, lower_step_tests, payments_helper
 from .setup import lower_setup
+from . import variables as state
 from .shapes import every_face_up_slot, expanded, shape_face_up_loops
 from .tree import Def, Table, bound_names, lines, names_in, reads, render, tidy
 
@@ -23,6 +24,11 @@ def lower(rules: Rules) -> EnginePlan:
         rules=rules, gems=rules.gems, colours=rules.colours, levels=rules.levels,
         max_face_up=max(p.face_up for p in rules.players), max_nobles=max(p.nobles for p in rules.players),
         max_gold=max(p.gold for p in rules.players), payments=[], decisions=[], actions=[], action_strings=[])
+    if rules.variables:  # the declared state: Game slots, the saved game's version 2, the turn resets
+        plan.extra_slots += state.extra_slots(rules)
+        plan.vars_table = state.vars_table(rules)
+        plan.turn_reset = [Code(line) for line in state.turn_reset_lines(rules)]
+        plan.state_version = state.STATE_VERSION
     plan.payments = payment_vectors(len(rules.gems), plan.max_gold)
     plan.helpers.append(payments_helper(len(rules.gems)))
     _lay_out_actions(plan)

@@ -5,10 +5,12 @@ import dataclasses
 import itertools
 
 from ..expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditional, Effect, ForEach, Index, Int,
-                    Logic, Name, Unary, When, children, unparse)
+                    Logic, Name, Sequence, Unary, When, children, unparse)
 from ..flow import token_bounds
 from ..model import Decision, Rules
 from ..pysource import literal
+from ..types import STATE_EFFECTS
+from . import variables as state
 from .layout import EnginePlan, LoweringBug, spec_name, where
 from .tree import Append, Assign, Do, For, If, Raise, render
 
@@ -123,6 +125,9 @@ class ExprCompiler:
     def player_attr(self, seat: str, attr: str, me: bool) -> str:
         if attr == "prestige" and self.plan.rules.prestige:  # cards and nobles, and the prestige sources
             return f"(g._pts[{seat}] + _xp(g, {seat}))"
+        own = state.player_code(self.plan.rules, seat, attr) if self.plan.rules.variables else None
+        if own is not None:
+            return own
         if me:
             table = {"tokens": "tok", "bonus": "bon"}
             if attr in table:
@@ -145,6 +150,9 @@ class ExprCompiler:
         return None
 
     def collection(self, coll, env) -> str:
+        declared = state.collection(self.plan.rules, coll, env, self.expr) if self.plan.rules.variables else None
+        if declared is not None:
+            return declared
         match coll:
             case Name(id="players") if "players" not in env:
                 return "range(g._n)"
@@ -182,6 +190,8 @@ class ExprCompiler:
                 return "player"
             case Name(id=name) if name in env:
                 return env[name][1]  # every env entry is (how, kind, ...)
+        if self.plan.rules.variables:
+            return state.kind(self.plan.rules, node, env) or "int"
         return "int"
 
     # -- expressions
@@ -204,6 +214,9 @@ class ExprCompiler:
                     return str(self.values[name])
                 if name in self.plan.gems or name == self.plan.rules.wild:
                     return str(self.plan.colours.index(name))
+                declared = state.name_code(self.plan.rules, name) if self.plan.rules.variables else None
+                if declared is not None:
+                    return declared
                 return {
                     "player_count": "g._n", "round": "g.round", "turn": "g.turn", "passes": "g.passes",
                     "nobles_left": "len(g.noble_row)", "none": "None", "me": "me",
@@ -374,7 +387,10 @@ class ExprCompiler:
                     out = [s for e in elements for s in self.stmt(body, {**env, var: ("const", kind, e)})]
                 else:
                     pyvar = spec_name("v_", var, node.span)
-                    out = [For(pyvar, self.collection(coll, env), self.stmt(body, {**env, var: ("var", kind, pyvar)}))]
+                    source = self.collection(coll, env)
+                    if self.plan.rules.variables and state.walks_what_it_writes(body, coll):
+                        source = f"tuple({source})"  # a snapshot: the body changes the set it walks
+                    out = [For(pyvar, source, self.stmt(body, {**env, var: ("var", kind, pyvar)}))]
                 self.loops = outer
                 return out
             case When(test=test, then=then, otherwise=otherwise):
@@ -383,6 +399,8 @@ class ExprCompiler:
                 then_code = self.stmt(then, env)
                 self.when_bounds.pop()
                 return [If(test_code, then_code, self.stmt(otherwise, env) if otherwise is not None else [])]
+            case Sequence(stmts=stmts):
+                return [s for part in stmts for s in self.stmt(part, env)]
             case Effect(name=name, args=args):
                 return self.effect(name, args, env, node)
         return []
@@ -433,6 +451,8 @@ class ExprCompiler:
 
     def effect(self, name, args, env, node=None) -> list:
         """The statements of one effect, `name(args)`."""
+        if name in STATE_EFFECTS:
+            return state.effect(self, name, args, env)
         a = [self.expr(x, env) for x in args]
         ref = [env[x.id][2] if isinstance(x, Name) and x.id in env else a[i] for i, x in enumerate(args)]
         if name in ("take", "put_back"):

@@ -30,6 +30,8 @@ MARKER = "# ---- engine text"
 
 # The runtime modules, in the order their text appears in an engine.
 MODULES = ("errors", "game", "state", "notation")
+# The runtime modules pasted only into some engines: `variables` into those whose spec declares state.
+OPTIONAL_MODULES = ("variables",)
 
 
 def split_parts(text: str) -> tuple[str, ...]:
@@ -51,6 +53,6 @@ def split_parts(text: str) -> tuple[str, ...]:
 @functools.cache
 def engine_parts(module: str) -> tuple[str, ...]:
     """The parts of runtime module `module` (a name of MODULES) that every engine holds."""
-    if module not in MODULES:
+    if module not in MODULES + OPTIONAL_MODULES:
         raise ValueError(f"not a runtime module: {module!r}")
     return split_parts((Path(__file__).parent / f"{module}.py").read_text(encoding="utf-8"))

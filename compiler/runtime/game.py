@@ -224,6 +224,7 @@ class Game:
         self.mode = _ACTION_MODE
         self.step = 0
         self.step_count = 0
+        # ---- engine text: here the template resets the spec's `reset: turn` variables, when it has some
         out = self._legal = []
         _action_phase_legal(self, out)
         if not out:
@@ -423,6 +424,7 @@ class Game:
             "seats": [self._seat(p, whole or p == observer) for p in range(self._n)],
             "pending": self.pending,
         })
+        # ---- engine text: here the template adds the spec's declared state, when it has some
         if self.max_turns is not None:  # absent: no cap (so the states of specs without one are as before)
             state["max_turns"] = self.max_turns
         if self.out_of_play is not None:  # absent: every card is in play (the states of a new game are as before)

@@ -46,6 +46,9 @@ _FACE_UP_SLOTS: int = 0  # face-up slots per level in Game.face_up_costs
 # The spec's own zones and state as Game attributes: (attribute, one per player?, initial value: an
 # int, bool, str or None, or a tuple that each game holds as a list of its own). Empty: none.
 _EXTRA_SLOTS: tuple[tuple[str, bool, Any], ...] = ()
+# The spec's declared state (engines of specs with state only: compiler/runtime/variables.py):
+# (name, attribute, tag, per_player, private, optional, initial) of each variable.
+_VARS: tuple[tuple[str, str, str, bool, bool, bool, Any], ...] = ()
 
 # -- the decisions and their actions
 PAYMENTS: tuple[tuple[int, ...], ...] = ()  # every way to spend gold on a price

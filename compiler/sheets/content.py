@@ -21,7 +21,7 @@ from .example import prestige_target
 from .facts import (action_kind, change_group, decision_nodes, effect_names, held_limit, noble_visit, rare,
                     rare_trigger, related, return_to_limit, shape, take_different, topic, uses_attribute, value_names,
                     wild_sources)
-from .phrases import PLAYER, Phraser, Ref, capitalise, explain_definition, join, sentence
+from .phrases import PLAYER, Phraser, Ref, capitalise, explain_definition, join, sentence, state_type_key
 
 # ---------------------------------------------------------------------------- the sheet tree
 
@@ -97,6 +97,13 @@ class Sheet:
 
 
 # ---------------------------------------------------------------------------- the builder
+
+
+def _conjuncts(node) -> list:
+    """The parts of a condition joined by 'and'."""
+    if getattr(node, "op", None) == "and":
+        return _conjuncts(node.left) + _conjuncts(node.right)
+    return [node]
 
 
 class Builder:
@@ -411,7 +418,7 @@ class Builder:
         limit_step, limit = held_limit(r)
         for i, d in enumerate(r.steps):
             paths = self.decision_paths(d, "end_of_turn")
-            if d is limit_step:
+            if d is limit_step and return_to_limit(d, r) is not None:  # "tokens of your choice": the plain return
                 text = self.text("sheet.summary.limit", n=limit)
             elif shape(d) == "visit" and d.repeat == "once" and d.resolve == "choice":
                 text = self.text("sheet.summary.visit")
@@ -457,6 +464,7 @@ class Builder:
                                     n=len(r.gems)))),
         ]
         items += self.setup_blocks()
+        items += [self.state_item(v) for v in self.rules.variables]
         parts.append(Part("list", items))
         picture = self.table_picture()
         if picture is not None:
@@ -487,6 +495,32 @@ class Builder:
         return self.note_item(sentence(self.text(key, title=title, meaning=meaning)),
                               self.text("sheet.house.define"), self.marks(f"define.{definition.name}"),
                               definition.note)
+    def state_item(self, var) -> Item:
+        """A declared variable where players read what the game remembers: who keeps it, what it
+        holds and its first value; when a turn forgets it, and whether the others see it."""
+        text = self.text(f"sheet.state.{'each' if var.per_player else 'shared'}",
+                         title=self.text("sheet.state.title", title=self.spec_text(var.title)),
+                         type=self.text(f"state.type.{state_type_key(var.type)}"), initial=self.state_value(var))
+        if var.reset == "turn":
+            text = self.text("sheet.state.turn", item=text)
+        if var.private:
+            text = self.text("sheet.state.private", item=text)
+        return self.note_item(sentence(text), "", self.marks(f"state.{var.name}"), var.note)
+
+    def state_value(self, var) -> str:
+        """A variable's initial value in words: 0, yes, no, a colour's name, player 2, none, empty."""
+        v, t = var.initial, state_type_key(var.type)
+        if t.startswith("set_"):
+            return self.text("state.value.empty")
+        if v is None:
+            return self.text("state.value.none")
+        if t == "flag":
+            return self.text(f"state.value.{str(v).lower()}")
+        if t in ("gem", "colour"):
+            return self.text(f"colour.{self.rules.colours[v]}")
+        if t == "player":
+            return self.text("state.value.player", n=v + 1)
+        return str(v)
 
     # ------------------------------------------------------------------ decisions
 
@@ -803,7 +837,11 @@ class Builder:
         wild = self.text(f"colour.{r.wild}")
         step, limit = held_limit(r)
         if step is not None:
-            returns_any = any(p.domain == "colour" for p in step.params)
+            # "tokens of your choice, even those just taken": a colour choice whose condition asks
+            # only that the player holds a token of it (no-churn's, which reads what was taken, asks more)
+            chosen = [p.name for p in step.params if p.domain == "colour"]
+            returns_any = bool(chosen) and all(
+                unparse(c) in ("true", f"me.tokens[{chosen[0]}] >= 1") for c in _conjuncts(step.condition))
             items.append(Item(sentence(self.text("sheet.faq.limit.a_any" if returns_any else "sheet.faq.limit.a",
                                                  n=limit,
                                                  wild=wild)),
@@ -948,6 +986,8 @@ class Builder:
             return next((d for d in rules.definitions if d.name == name), None)
         if section == "prestige":
             return next((s for s in rules.prestige if s.name == name), None)
+        if section == "state":
+            return next((v for v in rules.variables if v.name == name), None)
         if section == "values":
             return next((v for v in rules.values if v.name == name), None)
         if section == "players":
@@ -1009,6 +1049,10 @@ class Builder:
             source = now or was
             lead = self.spec_text(source.title) if source is not None else self.text("sheet.goal.lead")
             return lead, (self.prestige_item(now).text if now is not None else "")
+        if section == "state":
+            var = now or was
+            lead = self.spec_text(var.title) if var is not None else self.text("sheet.setup.title")
+            return lead, (self.state_item(now).text if now is not None else "")
         if section == "end":
             lead = self.text("sheet.house.end")
             if now is None:

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ..expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditional, Effect, ForEach, Index, Int,
-                    Logic, Name, Unary, When, unparse, walk)
+                    Logic, Name, Sequence, Unary, When, unparse, walk)
 from ..model import Decision, Rules
 from . import tables
 
@@ -55,6 +55,20 @@ COLOUR, COLOURS, CARD, LEVEL, NOBLE, PAYMENT, PLAYER, NONE, NUMBER, BOOL = (
 
 _DOMAIN_KINDS = {"gem": COLOUR, "colour": COLOUR, "gem_set": COLOURS, "face_up": CARD, "reserved": CARD,
                  "deck": LEVEL, "noble": NOBLE, "payment": PAYMENT}
+
+# A declared variable's type (compiler/types.py) -> the kind of value it phrases as.
+def _state_kind(t) -> str:
+    name = getattr(t, "name", "")
+    return COLOURS if hasattr(t, "elem") else {"int": NUMBER, "bool": BOOL, "gem": COLOUR, "colour": COLOUR,
+                                               "player": PLAYER}[name]
+
+
+def state_type_key(t) -> str:
+    """A declared variable's type as the tables name it (state.type.KEY): number, flag, ..., set_colour."""
+    if hasattr(t, "elem"):
+        return "set_" + t.elem.name
+    return {"int": "number", "bool": "flag"}.get(t.name, t.name)
+
 
 # Player attributes that count things (and so have a count sentence and a noun).
 _COUNTED = ("tokens", "bonus", "prestige", "purchased", "reserved", "nobles", "held", "turns")
@@ -172,8 +186,30 @@ class Phraser:
         child.scope[var] = Ref(kind, f"{coll_key}.each", coll=coll_key)
         return child
 
+    def own_state(self, node):
+        """The per-player variable `node` reads (`me.taken`, `player.markers`), else None."""
+        if isinstance(node, Attribute) and self.kind(node.obj) == PLAYER:
+            return next((v for v in self.rules.variables if v.name == node.name and v.per_player), None)
+        return None
+
+    def state_forms(self, node) -> Fields | None:
+        """A variable's four forms (your "Markers", "Colours taken"), else None."""
+        if isinstance(node, Name) and node.id not in self.scope:
+            ref = self.lookup(node.id)
+            return self.ref_forms(ref) if ref is not None and ref.key == "ref.state" else None
+        var = self.own_state(node)
+        if var is None:
+            return None
+        title = var.title.get(self.lang) or var.title.en
+        person, who = self.player(node.obj)
+        return self.forms(f"ref.state.{person}", title=title, **who)
+
     def collection(self, node) -> tuple[str, str]:
         """The element kind of a collection and the key prefix of its phrases."""
+        state = self.state_forms(node)
+        if state is not None and self.kind(node) == COLOURS:  # a set variable: "each colour of "Taken""
+            self.t.base.update(self.named("state", state))
+            return COLOUR, "coll.state"
         if isinstance(node, Name):
             if node.id in _COLLECTIONS and node.id not in self.scope:
                 return _COLLECTIONS[node.id], f"coll.{node.id}"
@@ -186,6 +222,9 @@ class Phraser:
     def lookup(self, name: str) -> Ref | None:
         if name in self.scope:
             return self.scope[name]
+        var = next((v for v in self.rules.variables if v.name == name and not v.per_player), None)
+        if var is not None:  # a shared variable: its title, quoted ("the "Colours taken this turn"")
+            return Ref(_state_kind(var.type), "ref.state", {"title": var.title.get(self.lang) or var.title.en})
         # A choice named outside its decision (the diff phrases single conditions).
         for d in self.rules.actions + self.rules.steps:
             p = d.param(name)
@@ -197,7 +236,7 @@ class Phraser:
 
     def describe(self, node) -> str:
         """Any expression or statement node, as a fragment."""
-        if isinstance(node, (Effect, ForEach, When)):
+        if isinstance(node, (Effect, ForEach, When, Sequence)):
             return self.effect(node)
         if isinstance(node, (tuple, list)):
             return self.effects(node)
@@ -268,6 +307,8 @@ class Phraser:
                 return BOOL
             case Conditional(then=a):
                 return self.kind(a)
+            case Attribute() if self.own_state(node) is not None:
+                return _state_kind(self.own_state(node).type)
             case Name(id=i):
                 if i in self.values:
                     return NUMBER
@@ -323,6 +364,8 @@ class Phraser:
                 return self.ref_forms(ref)
             case Name(id=i) if i in _COLLECTIONS:
                 return self.forms(f"coll.{i}.all")
+            case Attribute() if self.own_state(node) is not None:
+                return self.state_forms(node) or {}
             case Attribute(obj=o, name="bonus") if kind == COLOUR:
                 return self.forms("q.card.bonus", **self.named("card", self.thing(o)))
             case Call(func=f) if self.definition(f) is not None:
@@ -387,6 +430,8 @@ class Phraser:
             case Name(id="nobles_left" | "player_count" | "passes" as i) if i not in self.scope:
                 return f"q.{i}.count", {"nobles_left": "noun.noble", "player_count": "noun.player",
                                         "passes": "noun.pass"}[i], {}
+            case Call(func="size", args=(coll,)) if self.state_forms(coll) is not None:
+                return "q.size_state.count", "noun.colour", self.named("state", self.state_forms(coll) or {})
             case Call(func="size", args=(Name(id=i),)) if (ref := self.lookup(i) or Ref("", "")).kind == COLOURS:
                 return "q.size_chosen.count", "noun.colour", self.named("set", self.ref_forms(ref))
             case Attribute(obj=o, name=attr) if attr in _COUNTED and self.kind(o) == PLAYER:
@@ -427,6 +472,10 @@ class Phraser:
                 return self.defined(node)
             case Name(id=i) if i in ("player_count", "round", "turn", "passes", "nobles_left") and i not in self.scope:
                 return t.text(f"q.{i}.np")
+            case Call(func="size", args=(coll,)) if self.state_forms(coll) is not None:
+                return t.text("fn.size.state", **self.named("state", self.state_forms(coll) or {}))
+            case Name() | Attribute() if self.state_forms(node) is not None:
+                return (self.state_forms(node) or {})[""]
             case Index(obj=Name(id="supply"), index=c) if "supply" not in self.scope:
                 variant, fields = self.colour(c)
                 return t.text(f"q.supply.np.{variant}", **fields)
@@ -502,6 +551,8 @@ class Phraser:
                 return join(t, items, op)
             case Unary(op="not", operand=o):
                 return self.negation(o)
+            case Name() | Attribute() if self.state_forms(node) is not None:  # a flag
+                return t.text("cond.flag", **self.named("x", self.state_forms(node) or {}))
             case Compare(op="in" | "not in" as op, left=left, right=right):
                 coll = self.collection_phrase(right)
                 key = "cond.in" if op == "in" else "cond.not_in"
@@ -548,6 +599,9 @@ class Phraser:
         return ref is not None and ref.kind == PLAYER and ref.person == "you"
 
     def collection_phrase(self, node) -> str:
+        state = self.state_forms(node)
+        if state is not None:
+            return state[""]
         if isinstance(node, Name):
             ref = self.lookup(node.id)
             if ref is not None and ref.kind == COLOURS:
@@ -560,6 +614,9 @@ class Phraser:
         t = self.t
         lk, rk = self.kind(left), self.kind(right)
         lk, rk = (NUMBER if k == LEVEL else k for k in (lk, rk))
+        if NONE in (lk, rk) and self.state_forms(right if lk == NONE else left) is not None:  # an optional variable
+            state = self.state_forms(right if lk == NONE else left) or {}
+            return t.text(f"cond.state.{'none' if op == '==' else 'some'}", **self.named("x", state))
         if NONE in (lk, rk):
             other = right if lk == NONE else left
             kind = self.kind(other)
@@ -632,17 +689,40 @@ class Phraser:
                 return t.text("eff.pay", **self.named("payment", self.thing(payment)))
             case Effect(name="visit", args=(noble,)):
                 return t.text("eff.visit", **self.named("noble", self.thing(noble)))
+            case Effect(name="set" | "add" | "insert" | "drop" as name, args=(var, value)):
+                return self.state_effect(name, var, value)
             case ForEach(var=var, collection=coll, body=body):
                 if self.fusable(var, body):
                     return self.bind_each(var, coll).effect(body)
                 _, key = self.collection(coll)
                 return t.text("eff.for", body=self.bind(var, coll).effect(body), **self.each(key))
+            case Sequence(stmts=stmts):  # the effects of a body, joined as a list of effects is
+                return self.effects(stmts)
             case When(test=test, then=then, otherwise=None):
                 return t.text("eff.if", test=self.condition(test), then=self.effect(then))
             case When(test=test, then=then, otherwise=other):
                 return t.text("eff.if_else", test=self.condition(test), then=self.effect(then),
                               otherwise=self.effect(other))
         raise PhraseError(f"cannot phrase the effect {getattr(node, 'name', type(node).__name__)}")
+
+    def state_effect(self, name: str, var, value) -> str:
+        """set, add, insert, drop: "add the chosen colour to "Colours taken this turn""."""
+        forms = self.named("var", self.state_forms(var) or {})
+        if name == "add":
+            return self.t.text("eff.add", amount=self.number(value), **forms)
+        if name != "set":
+            return self.t.text(f"eff.{name}", **forms, **self.named("x", self.thing(value)))
+        if value == Name("none", None):
+            return self.t.text("eff.set.none", **forms)
+        kind = self.kind(value)
+        if isinstance(value, Bool):
+            return self.t.text("eff.set.value", value=self.t.text(f"state.value.{str(value.value).lower()}"), **forms)
+        if kind == BOOL:
+            return self.t.text("eff.set.whether", test=self.condition(value), **forms)
+        if kind in (NUMBER, COLOURS):
+            shown = self.number(value) if kind == NUMBER else self.collection_phrase(value)
+            return self.t.text("eff.set.value", value=shown, **forms)
+        return self.t.text("eff.set", **forms, **self.named("x", self.thing(value)))
 
     def fusable(self, var: str, body) -> bool:
         """`for c in X: take(c, 1)` reads "take 1 token of each ...": one effect, one use of c."""

@@ -1,0 +1,153 @@
+"""Declared state lowered: each variable a Game attribute, its reads and the effects that write it.
+
+A variable NAME is the Game attribute ``v_NAME`` (pysource.identifier): one value for a shared
+variable, a list of one value per seat for a per-player one (``g.v_NAME[me]``). Values are
+what the rules compare: numbers, True/False, a colour's index, a seat (from 0), None for an
+optional variable that holds nothing. A set of colours is a sorted list of colour indexes: the
+rules read it with ``in``, ``len`` and ``for`` as they read a chosen set of gems, a turn resets
+it by making a new empty list, and a saved game lists it in the order it is held.
+
+The engine keeps the variables in ``_EXTRA_SLOTS`` (made per game, copied by clone) and
+describes them in ``_VARS`` for saving, loading and observation (compiler/runtime/variables.py);
+a ``reset: turn`` variable gets one line where the next turn begins (:func:`turn_reset_lines`).
+A spec without state has none of this: no slot, no table, no line, its engine as it was.
+"""
+from __future__ import annotations
+
+from ..expr import Attribute, Name, unparse
+from ..model import Rules, Variable
+from ..pysource import identifier, literal
+from ..types import BOOL, COLOUR, GEM, INT, PLAYER, SetOf
+from ..variables import written
+from .layout import LoweringBug
+from .tree import Append, Assign, Do, If
+
+STATE_VERSION = 2  # the version of a saved game that carries declared state
+
+
+def attribute(var: Variable) -> str:
+    """The Game attribute of a variable."""
+    return str(identifier("v_", var.name))
+
+
+def tag(var: Variable) -> str:
+    """How the runtime saves and checks a value: int, bool, gem, colour, player, set:gem, set:colour."""
+    t = var.type
+    if isinstance(t, SetOf):
+        return "set:" + ("gem" if t.elem == GEM else "colour")
+    tags: dict[object, str] = {INT: "int", BOOL: "bool", GEM: "gem", COLOUR: "colour", PLAYER: "player"}
+    return tags[t]
+
+
+def _initial(var: Variable):
+    """The initial value as the engine holds it (a tuple: a list each game makes its own)."""
+    return () if isinstance(var.type, SetOf) else var.initial
+
+
+def extra_slots(rules: Rules) -> list[tuple[str, bool, object]]:
+    """(attribute, one per player, initial value) of every variable, for _EXTRA_SLOTS."""
+    return [(attribute(v), v.per_player, _initial(v)) for v in rules.variables]
+
+
+def vars_table(rules: Rules) -> tuple:
+    """_VARS: (name, attribute, tag, per_player, private, optional, initial) of every variable."""
+    return tuple((v.name, attribute(v), tag(v), v.per_player, v.private, v.optional, _initial(v))
+                 for v in rules.variables)
+
+
+def turn_reset_lines(rules: Rules) -> list[str]:
+    """The lines (in Game.apply, `self` the game) that give every `reset: turn` variable its initial
+    value back when the next turn begins: every seat's value of a per-player one."""
+    out = []
+    for v in rules.variables:
+        if v.reset != "turn":
+            continue
+        value = "[]" if isinstance(v.type, SetOf) else literal(v.initial)
+        if not v.per_player:
+            out.append(f"self.{attribute(v)} = {value}")
+        elif isinstance(v.type, SetOf):
+            out.append(f"self.{attribute(v)} = [[] for _ in range(self._n)]")
+        else:
+            out.append(f"self.{attribute(v)} = [{value}] * self._n")
+    return out
+
+
+def _shared(rules: Rules, name: str) -> Variable | None:
+    return next((v for v in rules.variables if v.name == name and not v.per_player), None)
+
+
+def _own(rules: Rules, name: str) -> Variable | None:
+    return next((v for v in rules.variables if v.name == name and v.per_player), None)
+
+
+def name_code(rules: Rules, name: str) -> str | None:
+    """A shared variable read by its name (not hidden by a loop variable: the caller checks)."""
+    var = _shared(rules, name)
+    return f"g.{attribute(var)}" if var is not None else None
+
+
+def player_code(rules: Rules, seat: str, attr: str) -> str | None:
+    """A per-player variable of seat `seat` (`me.taken`, `player.markers`)."""
+    var = _own(rules, attr)
+    return f"g.{attribute(var)}[{seat}]" if var is not None else None
+
+
+def read(rules: Rules, node, env) -> tuple[Variable, object] | None:
+    """(the variable, the node of its player or None) that `node` reads: a shared variable by its
+    name (not hidden by a loop variable), a per-player one as an attribute of a player; else None."""
+    if isinstance(node, Name) and node.id not in env:
+        var = _shared(rules, node.id)
+        return (var, None) if var is not None else None
+    if isinstance(node, Attribute):
+        var = _own(rules, node.name)
+        return (var, node.obj) if var is not None else None
+    return None
+
+
+def kind(rules: Rules, node, env) -> str | None:
+    """'player' for a variable that holds a player (its attributes are a player's), else None."""
+    found = read(rules, node, env)
+    return "player" if found is not None and found[0].type == PLAYER else None
+
+
+def place(rules: Rules, node, env, expr) -> str | None:
+    """Where the variable `node` reads is kept: `g.v_NAME` or `g.v_NAME[seat]` (None: no variable)."""
+    found = read(rules, node, env)
+    if found is None:
+        return None
+    var, owner = found
+    if owner is None:
+        return f"g.{attribute(var)}"
+    seat = "me" if owner == Name("me", None) and "me" not in env else expr(owner, env)
+    return f"g.{attribute(var)}[{seat}]"
+
+
+def effect(compiler, name: str, args, env) -> list:
+    """set, add, insert, drop: the statements writing a declared variable."""
+    rules = compiler.plan.rules
+    found = read(rules, args[0], env)
+    target = place(rules, args[0], env, compiler.expr)
+    if found is None or target is None:
+        raise LoweringBug(f"'{unparse(args[0])}' is not a declared variable", getattr(args[0], "span", None))
+    value = compiler.expr(args[1], env)
+    if name == "set":
+        if isinstance(found[0].type, SetOf):  # a set of its own, held sorted
+            value = f"sorted(set({compiler.collection(args[1], env)}))"
+        return [Assign((target,), value)]
+    if name == "add":
+        return [Assign((target,), value, "+=")]
+    if name == "insert":  # held sorted, each colour once
+        return [If(f"{value} not in {target}", [Append(target, value), Do(f"{target}.sort()")])]
+    return [If(f"{value} in {target}", [Do(f"{target}.remove({value})")])]
+
+
+def collection(rules: Rules, coll, env, expr) -> str | None:
+    """A set variable as a collection (for `in`, `size`, aggregates and `for`), else None."""
+    found = read(rules, coll, env)
+    return place(rules, coll, env, expr) if found is not None and isinstance(found[0].type, SetOf) else None
+
+
+def walks_what_it_writes(body, coll) -> bool:
+    """Does a `for` over a set variable write that variable (then it walks a copy)?"""
+    name = coll.id if isinstance(coll, Name) else coll.name if isinstance(coll, Attribute) else None
+    return name is not None and name in written([body])
