@@ -122,7 +122,7 @@ _NESTED = {
                 "players": ("keyed", "player_count_change"),
                 "values": ("keyed", "value_change"), "actions": ("keyed", "action_change"),
                 "end_of_turn": ("keyed", "step_change"), "end": ("keyed", "trigger_change"),
-                "setup": ("keyed", "setup_block_change"),
+                "setup": ("keyed", "setup_block_change"), "zones": ("keyed", "zone_change"),
                 "winners": ("fixed", "winners_change")},
     "action_change": {"choose": ("keyed", "param_change")},
     "step_change": {"choose": ("keyed", "param_change")},
@@ -134,7 +134,7 @@ _LABELS = {
     "action_change": ("an action", "action"), "step_change": ("an end-of-turn step", "end-of-turn step"),
     "trigger_change": ("an end trigger", "end trigger"), "rank_level_change": ("a ranking level", "ranking level"),
     "param_change": ("a choice", "choice"), "kind_change": ("a kind", "kind"),
-    "setup_block_change": ("a setup block", "setup block"),
+    "setup_block_change": ("a setup block", "setup block"), "zone_change": ("a zone", "zone"),
 }
 
 
