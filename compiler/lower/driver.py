@@ -13,6 +13,7 @@ from .phases import lower_action_phase, lower_end_inline, lower_ranking, lower_s
 from .setup import lower_setup
 from .shapes import every_face_up_slot, expanded, shape_face_up_loops
 from .tree import Def, Table, bound_names, lines, names_in, reads, render, tidy
+from .zones import plan_zones
 
 
 def lower(rules: Rules) -> EnginePlan:
@@ -21,6 +22,7 @@ def lower(rules: Rules) -> EnginePlan:
         rules=rules, gems=rules.gems, colours=rules.colours, levels=rules.levels,
         max_face_up=max(p.face_up for p in rules.players), max_nobles=max(p.nobles for p in rules.players),
         max_gold=max(p.gold for p in rules.players), payments=[], decisions=[], actions=[], action_strings=[])
+    plan_zones(plan)  # nothing for a spec without zones
     plan.payments = payment_vectors(len(rules.gems), plan.max_gold)
     plan.helpers.append(payments_helper(len(rules.gems)))
     _lay_out_actions(plan)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from ..expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditional, Index, Int, Logic, Name, Unary,
                     unparse, walk)
 from ..pysource import Code, comment, docstring, printable
+from . import zones as lower_zones
 from .expressions import ExprCompiler, conjuncts, free_names
 from .layout import LoweringBug
 from .shapes import flat_face_up_loop, shape_face_up_loops
@@ -351,6 +352,11 @@ class LegalLowering:
         # reserved cards and nobles: positions counted by hand, cheaper than enumerate
         into.append(Assign((idx,), "-1"))
         body: list = [Assign((idx,), "1", "+=")]
+        if p.domain == "component":  # a zone's positions (compiler/lower/zones.py)
+            source, gaps = lower_zones.legal_source(plan.rules, p)
+            if gaps:
+                body.append(If(f"{name} is None", [Continue()]))
+            return For(name, source, body), idx
         if p.domain == "reserved":
             if low.reads_attribute(p.name, "cost"):
                 body += low.cost_bindings(name)

@@ -46,6 +46,11 @@ _FACE_UP_SLOTS: int = 0  # face-up slots per level in Game.face_up_costs
 # The spec's own zones and state as Game attributes: (attribute, one per player?, initial value: an
 # int, bool, str or None, or a tuple that each game holds as a list of its own). Empty: none.
 _EXTRA_SLOTS: tuple[tuple[str, bool, Any], ...] = ()
+# The spec's own zones (compiler/runtime/zones.py): (name, kind, shape, per player, Game attribute, start,
+# {players: size}, source zone index or -1, limit, Game attribute of the privately drawn or ""), and per
+# kind (number of components, the faces of each piece). Only an engine whose spec has zones has these.
+_ZONES: tuple[tuple[Any, ...], ...] = ()
+_KIND_PIECES: dict[str, tuple[int, tuple[tuple[int, ...], ...]]] = {}
 
 # -- the decisions and their actions
 PAYMENTS: tuple[tuple[int, ...], ...] = ()  # every way to spend gold on a price

@@ -165,6 +165,7 @@ def _problems(data, nested=False):
         if len(everyone) != nobles_shown:
             out.append((("nobles",), f"{len(everyone)} nobles are in play, {n} players reveal {nobles_shown}"))
     out += _turn_problems(data, n, market if market_ok else None, reserved_counts)
+    # ---- engine text: here the template writes `out += _zone_problems(data, n)`, when the spec has zones
     history = data.get("history", [])
     if not isinstance(history, list) or any(type(a) is not int or not 0 <= a < NUM_ACTIONS for a in history):
         out.append((("history",), "'history' must be a list of action ids"))
@@ -396,6 +397,7 @@ def _load(data):
     out_of_play = data.get("out_of_play") or {}
     if any(out_of_play.values()):
         game.out_of_play = tuple(tuple(out_of_play.get(str(lv), ())) for lv in LEVELS)
+    # ---- engine text: here the template writes `_load_zones(game, data)`, when the spec has zones
     # A record replays from the position this state started from, or else from this one
     # (it may have been edited, so its seed and history are not trusted to rebuild it).
     game.origin = game.to_dict() if game.start is None else None
