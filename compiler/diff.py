@@ -57,6 +57,8 @@ def compare(a: Rules, b: Rules) -> list[Difference]:
                   lambda v: ("value", v.name, None), ordered=False)
     out += _decisions(a, b, "actions", a.actions, b.actions, ordered=True)
     out += _decisions(a, b, "end_of_turn", a.steps, b.steps, ordered=True)
+    out += _keyed(a, b, "zones", a.zones, b.zones, lambda z: z.name, _ZONE_FIELDS,
+                  lambda z: ("zone", z.name, z.title), ordered=True)
     out += _keyed(a, b, "setup", a.setup, b.setup, lambda s: s.name, _SETUP_FIELDS,
                   lambda s: ("setup", s.name, s.title), ordered=True)
     out += _keyed(a, b, "end", a.end, b.end, lambda t: t.name, _TRIGGER_FIELDS,
@@ -106,6 +108,13 @@ _TRIGGER_FIELDS: tuple[Field, ...] = (
 _SETUP_FIELDS: tuple[Field, ...] = (
     ("title", lambda s: s.title, "text", None), ("each_player", lambda s: s.each_player, "bool", None),
     ("effects", lambda s: s.effects, "effects", None))
+_ZONE_FIELDS: tuple[Field, ...] = (  # the spec's own zones (compiler/zones.py)
+    ("title", lambda z: z.title, "text", None), ("holds", lambda z: z.holds, "name", None),
+    ("shape", lambda z: z.shape, "name", None),
+    ("size", lambda z: ", ".join(dict.fromkeys(str(n) for _, n in z.sizes)) or None, "name", None),
+    ("source", lambda z: z.source or None, "name", None), ("start", lambda z: z.start, "name", None),
+    ("per_player", lambda z: z.per_player, "bool", None), ("limit", lambda z: z.limit or None, "int", None),
+    ("private_when_drawn", lambda z: z.private_when_drawn, "bool", None))
 _RANK_FIELDS: tuple[Field, ...] = (
     ("title", lambda r: r.title, "text", None), ("by", lambda r: r.by, "expr", None),
     ("prefer", lambda r: r.prefer, "prefer", None))

@@ -430,7 +430,7 @@ class _Merger:
         kept = bnode.items if bnode is not None else ()
         added = {k.value: v.items for k, v in vnode.entries if isinstance(v, SeqNode)}
         items = tuple(added.get("prepend", ())) + tuple(kept) + tuple(added.get("append", ()))
-        self.change("set", path, vnode.span, note)
+        self.change("set", path, vnode.span, text_of(vnode.get("note")) or note)  # an edit may say why
         return SeqNode(items, vnode.span)
 
     # ---- keyed collections
