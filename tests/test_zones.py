@@ -103,3 +103,15 @@ def test_a_move_of_nothing_is_a_located_rule_error(cities):
     game = cities.new_game(2, 1)
     with pytest.raises(cities.RuleError, match="no component to move"):
         cities._zone_move(game, None, 2, 0, "move(city, me.claimed) (variants/cities.yaml:1)")
+
+
+def test_play_shows_the_zones_a_pile_as_its_count(cities):
+    from playtest import terminal
+
+    game = cities.new_game(2, 3)
+    seats = terminal.make_seats(cities, ["human", "greedy"], 3)
+    board = terminal.draw_board(cities, game, seats, 0)
+    shown = "; ".join(f"{x}: {' '.join(map(str, cities.k_cities[x]))}" for x in game.z_city_display)
+    assert "city_pile   4 pieces, face down" in board
+    assert f"city_display   {shown}" in board
+    assert board.count("claimed   none") == 2
