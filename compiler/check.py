@@ -22,6 +22,7 @@ from . import definitions as definitions_mod
 from . import kinds as kinds_mod
 from . import notation as notation_mod
 from . import variables as variables_mod
+from . import zones as zones_mod
 from .flow import card_flow, pay_flow
 from .diagnostics import CompileError, Reporter, SourceMap, Span, did_you_mean
 from .expr import Bool, Effect, Int, Name, Origin, parse_expr, parse_stmt, walk
@@ -76,6 +77,8 @@ class Checker:
         self.spans: dict[str, Span] = {}
         self.value_spans: dict[tuple[int, str], Span] = {}  # (players, field) -> span of the number in the row
         self.unread: set[str] = set()  # tables that could not be read: no follow-up errors about their size
+        self.refused_zones: set[str] = set()  # zones refused (compiler/zones.py): no follow-up errors about them
+        self.zones: tuple = ()
         self.notation_spans: dict[tuple[bool, str], Span] = {}  # (is a step, name) -> the span of its notation
         self.gems_wild: tuple[tuple[str, ...], str] = ((), "gold")  # the colours, once read (state reads them)
         self.kinds: tuple[Kind, ...] = ()
@@ -202,8 +205,9 @@ class Checker:
                          cards[0].span)
         self.check_tables(players, cards, nobles, levels)
         scope = base_scope(gems, wild, tuple(v.name for v in values))
+        self.kinds, self.zones = kinds, self.read_zones(kinds, players, scope)
         facts = self.facts(gems, wild, cards, nobles, levels, players, values)
-        self.gems_wild, self.kinds = (gems, wild), kinds
+        self.gems_wild = (gems, wild)
         self.types.state_effect = variables_mod.check_effect
         variables = variables_mod.declare(self, scope, players, RESERVED_NAMES)
         definitions, prestige, facts = self.defined(scope, gems, wild, kinds, values, facts)
@@ -228,7 +232,7 @@ class Checker:
             players=players, values=values, actions=actions, steps=steps, end=end, winners=winners,
             interpretations=interpretations, changes=self.resolved.changes, spans=dict(self.spans), kinds=kinds,
             first_player=first_player if first_player.en else None, setup=setup, definitions=definitions,
-            prestige=prestige, variables=variables)
+            prestige=prestige, variables=variables, zones=self.zones)
 
     def defined(self, scope, gems, wild, kinds, values, facts):
         """The `define` and `prestige` sections (compiler/definitions.py), and the facts that see
@@ -243,6 +247,16 @@ class Checker:
             facts = bounds_mod.Facts(**{**facts.__dict__, "extra_prestige": (sum(r[0] for r in ranges),
                                                                                sum(r[1] for r in ranges))})
         return definitions, prestige, facts
+
+
+    def read_zones(self, kinds, players, scope) -> tuple:
+        """The `zones` section (compiler/zones.py), made known to expressions (names added to `scope`)."""
+        taken = zones_mod.taken_names(scope, kinds, RESERVED_NAMES)
+        reader = zones_mod.ZoneReader(self, kinds, players, self.value_table, taken, self.types.attributes["player"])
+        zones = reader.read()
+        self.types.refused_zones = reader.refused
+        zones_mod.install(self.types, zones, kinds, scope)
+        return zones
 
     def components(self) -> tuple[tuple[str, ...], str]:
         comp = self.node(self.root, "components", MapNode)
@@ -448,7 +462,8 @@ class Checker:
             if param is None:
                 continue
             params.append(param)
-            names[pname] = DOMAIN_TYPES[param.domain]
+            names[pname] = zones_mod.param_type(param, self.zones, self.kinds) if param.domain == "component" \
+                else DOMAIN_TYPES[param.domain]
             if param.optional:
                 optional.add(pname)
             if param.domain == "gem_set":
@@ -503,6 +518,7 @@ class Checker:
         if len(self.r.diagnostics) == typed:  # where the cards go, once every effect makes sense
             self.r.extend(card_flow(effects, tuple(p for p in params if p is not None)))
             self.r.extend(pay_flow(effects))
+            self.r.extend(zones_mod.moved_twice(effects, tuple(params)))
         while_ = None
         repeat, resolve = "once", "choice"
         if is_step:
@@ -555,7 +571,7 @@ class Checker:
             self.r.error("E411", f"unknown domain '{domain}'{did_you_mean(str(domain), DOMAINS)}"
                          f" (domains: {', '.join(DOMAINS)})", dnode.span)
             return None
-        lo, hi, optional, price, slots, slots_name = 1, 1, False, None, 0, ""
+        lo, hi, optional, price, slots, slots_name, source = 1, 1, False, None, 0, "", ""
         if pnode is not None:
             optional, _ = self.scalar(pnode, "optional", bool, required=False, default=False)
             if domain == "gem_set":
@@ -596,15 +612,20 @@ class Checker:
             elif pnode.get("slots") is not None:
                 self.r.error("E508", f"'slots' applies to the reserved domain, not to '{domain}'",
                              pnode.key_span("slots"))
-        elif domain in ("payment", "reserved"):
-            needs = "a 'price'" if domain == "payment" else "'slots'"
+            if domain == "component":
+                source, slots = zones_mod.component_param(self, pname, pnode, self.zones, self.kinds, where)
+            elif pnode.get("from") is not None:
+                self.r.error("E508", f"'from' applies to the component domain, not to '{domain}'",
+                             pnode.key_span("from"))
+        elif domain in ("payment", "reserved", "component"):
+            needs = {"payment": "a 'price'", "reserved": "'slots'", "component": "'from' (a zone or a kind)"}[domain]
             self.r.error("E102", f"choice '{pname}' of domain {domain} needs {needs}", node.span)
-        if optional and domain not in OPTIONAL_DOMAINS:
+        if optional and domain not in OPTIONAL_DOMAINS and domain != "component":
             self.r.error("E508", f"'optional' applies to the domains {' and '.join(OPTIONAL_DOMAINS)}, not to "
                          f"'{domain}'", pnode.key_span("optional") if pnode is not None else node.span,
                          "the engines offer `none` for a colour only; leave 'optional' out, or choose a colour")
         return Param(pname, domain, node.span, int(lo) if isinstance(lo, int) else 1,
-                     int(hi) if isinstance(hi, int) else 1, bool(optional), price, slots, slots_name)
+                     int(hi) if isinstance(hi, int) else 1, bool(optional), price, slots, slots_name, source)
 
     def payment_last(self, params: list[Param], kind: str) -> None:
         """E521 for a payment that is not the last choice, after the card it pays for: the engine
@@ -648,6 +669,7 @@ class Checker:
                     hint = {"noble": "no row of the player-count table reveals a noble (nobles: 0)",
                             "face_up": "no row of the player-count table has face-up cards (face_up: 0)",
                             "reserved": "it names none of the player's reserved cards (slots: 0)",
+                            "component": "its zone has no place at any player count",
                             "gem_set": f"a set of {p.min} to {p.max} different gem colours, and there are {len(gems)}",
                             }.get(p.domain, "")
                     self.r.error("E507", f"{kind} '{d.name}' can never be taken: its choice '{p.name}' has no value "
@@ -886,7 +908,7 @@ def max_gold(gems: int) -> int:
 def choice_size(param: Param, gems: int, levels: int, players) -> int:
     """How many values a choice takes in the engine's action table (`none` included)."""
     size = {
-        "gem": gems, "colour": gems + 1, "deck": levels, "reserved": param.slots,
+        "gem": gems, "colour": gems + 1, "deck": levels, "reserved": param.slots, "component": param.slots,
         "gem_set": sum(math.comb(gems, k) for k in range(param.min, min(param.max, gems) + 1)),
         "face_up": levels * max((p.face_up for p in players), default=0),
         "noble": max((p.nobles for p in players), default=0),

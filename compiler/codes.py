@@ -100,7 +100,7 @@ CODES: dict[str, Code] = _index([
         ("E122", "a kind's `key` or `faces_of` naming no column, or a column of the wrong type"),
         ("E123", "two components with the same `key`"),
         ("E124", "a component table with no rows"),
-        ("E125", "a kind no rule can reach (no zone puts its components in play yet)", WARNING),
+        ("E125", "a kind no rule can reach (no zone holds it)", WARNING),
     ),
     *_codes(
         EXPRESSIONS,
@@ -188,6 +188,14 @@ CODES: dict[str, Code] = _index([
         ("E545", "an effect on state that does not fit: `set`/`add`/`insert`/`drop` on something that is not a "
                  "declared variable, or writing a value of another type"),
         ("E555", "a `reset: turn` variable that no effect sets", WARNING),
+        ("E541", "a zone that does not fit its shape: `holds` naming no kind of the spec (or a base kind, whose zones "
+                 "are built in), a key its shape has not, a `source` that is no pile of the same kind, `refill` of a "
+                 "zone without one"),
+        ("E542", "a zone's `size` that is not fixed before play, is outside 0..100, or exceeds what its kind can deal "
+                 "at some player count (or a holding's `limit` outside 1..100)"),
+        ("E547", "a chosen component moved twice in one list of effects (or inside a `for`)"),
+        ("E551", "the contents of a face-down pile read (only `size(pile)` may be)"),
+        ("E553", "a `component` choice from a pile, from a holding without `limit`, or from no zone or kind"),
     ),
     *_codes(
         INTERNAL,

@@ -57,6 +57,8 @@ def compare(a: Rules, b: Rules) -> list[Difference]:
                   lambda v: ("value", v.name, None), ordered=False)
     out += _decisions(a, b, "actions", a.actions, b.actions, ordered=True)
     out += _decisions(a, b, "end_of_turn", a.steps, b.steps, ordered=True)
+    out += _keyed(a, b, "zones", a.zones, b.zones, lambda z: z.name, _ZONE_FIELDS,
+                  lambda z: ("zone", z.name, z.title), ordered=True)
     out += _keyed(a, b, "setup", a.setup, b.setup, lambda s: s.name, _SETUP_FIELDS,
                   lambda s: ("setup", s.name, s.title), ordered=True)
     out += _keyed(a, b, "state", a.variables, b.variables, lambda v: v.name, _STATE_FIELDS,
@@ -123,6 +125,13 @@ _STATE_FIELDS: tuple[Field, ...] = (
     ("per_player", lambda v: v.per_player, "bool", None), ("initial", lambda v: (v.type, v.initial), "initial", None),
     ("optional", lambda v: v.optional, "bool", None), ("reset", lambda v: v.reset, "reset", None),
     ("private", lambda v: v.private, "bool", None))
+_ZONE_FIELDS: tuple[Field, ...] = (  # the spec's own zones (compiler/zones.py)
+    ("title", lambda z: z.title, "text", None), ("holds", lambda z: z.holds, "name", None),
+    ("shape", lambda z: z.shape, "name", None),
+    ("size", lambda z: ", ".join(dict.fromkeys(str(n) for _, n in z.sizes)) or None, "name", None),
+    ("source", lambda z: z.source or None, "name", None), ("start", lambda z: z.start, "name", None),
+    ("per_player", lambda z: z.per_player, "bool", None), ("limit", lambda z: z.limit or None, "int", None),
+    ("private_when_drawn", lambda z: z.private_when_drawn, "bool", None))
 _RANK_FIELDS: tuple[Field, ...] = (
     ("title", lambda r: r.title, "text", None), ("by", lambda r: r.by, "expr", None),
     ("prefer", lambda r: r.prefer, "prefer", None))

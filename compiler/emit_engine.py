@@ -27,7 +27,7 @@ from .files import write_atomic  # noqa: F401 - the writer of engine modules
 from .lower import EnginePlan, lower
 from .model import Rules
 from .pysource import Code, comment, docstring, literal, printable
-from .runtime import MODULES, OPTIONAL_MODULES, engine_parts
+from .runtime import MODULES, SPEC_MODULES, engine_parts
 from .source import shown_path
 
 
@@ -80,7 +80,7 @@ def notation_help(plan: EnginePlan) -> list[str]:
 def runtime_text() -> dict[str, tuple[Code, ...]]:
     """The parts of each runtime module that the template pastes (see compiler/runtime). They are
     the project's own code, read from its files: no text of a spec is in them."""
-    return {name: tuple(Code(part) for part in engine_parts(name)) for name in MODULES + OPTIONAL_MODULES}
+    return {name: tuple(Code(part) for part in engine_parts(name)) for name in MODULES + SPEC_MODULES}
 
 
 PAYMENT_STEP = "payment"  # the phase of a purchase waiting for its payment
@@ -110,6 +110,7 @@ def render_module(plan: EnginePlan) -> str:
         helpers=plan.helpers, decisions=decisions, advance_locals=plan.advance_locals, end_inline=plan.end_inline,
         action_phase_src=plan.action_phase_src, rank_src=plan.rank_src, setup_src=plan.setup_src,
         prestige_src=plan.prestige_src,
+        zones_src=plan.zones_src,
         face_up_costs=plan.face_up_costs, max_face_up=plan.max_face_up,
         extra_slots=tuple(plan.extra_slots), state_version=plan.state_version,
         vars_table=plan.vars_table, turn_reset=plan.turn_reset,

@@ -13,8 +13,8 @@ means, and what a spec declaring ``kinds: cards`` itself must give the engines (
 column is known to Python: the type checker's ``card.points`` comes from the declared
 column (:func:`compiler.types.kind_attributes`).
 
-Until zones exist a kind other than the base two can be declared and loaded, but no rule can
-put one of its components in play: :func:`unreachable` says so (warning E125).
+A kind other than the base two is put in play by the zones that hold it (compiler/zones.py); one
+that no zone holds changes nothing: :func:`unreachable` says so (warning E125).
 """
 from __future__ import annotations
 
@@ -489,10 +489,11 @@ def nobles_of(kinds: tuple[Kind, ...]) -> tuple[Noble, ...]:
 
 
 def unreachable(rules: Rules) -> list[Diagnostic]:
-    """E125 (warning) for each kind no rule can reach: every kind but the base game's, until the
-    language has zones (where components lie) to put one in play."""
+    """E125 (warning) for each kind no rule can reach: a kind beyond the base game's that no zone
+    holds (a zone is where its components lie: compiler/zones.py)."""
+    held = {z.holds for z in rules.zones}
     return [Diagnostic("E125", f"no rule can reach the {k.name} (kind '{k.name}'): its table is loaded and checked, "
-                       "but nothing puts one of them in play", k.span,
-                       ("the spec language has no zones yet (a pile, a display, a player's holding), so a kind "
-                        "beyond the base game's cards and nobles does not change the game",), severity="warning")
-            for k in rules.kinds if k.name not in BASE_KINDS]
+                       "but no zone holds them", k.span,
+                       (f"declare a zone with 'holds: {k.name}' (a pile, a display, a row or a holding) to put "
+                        "them in play",), severity="warning")
+            for k in rules.kinds if k.name not in BASE_KINDS and k.name not in held]

@@ -17,7 +17,7 @@ from .diagnostics import Span
 from .expr import Expr, Stmt
 
 # Parameter domains an action or a step can choose from.
-DOMAINS = ("gem", "colour", "gem_set", "face_up", "deck", "reserved", "noble", "payment")
+DOMAINS = ("gem", "colour", "gem_set", "face_up", "deck", "reserved", "noble", "payment", "component")
 
 # How many times a step runs in a turn, and who decides.
 REPEATS = ("once", "while")
@@ -153,7 +153,8 @@ class Param:
     max: int = 1  # gem_set only
     optional: bool = False  # adds the value `none`
     price: Expr | None = None  # payment only: the price of gem `c`
-    slots: int = 0  # reserved only: how many reserved cards a player can hold (sizes the action space)
+    slots: int = 0  # reserved: how many reserved cards a player can hold; component: the positions it
+    # names (a display's slots, a row's capacity, a holding's limit, a kind's components); sizes the action space
     slots_name: str = ""  # the value `slots` was taken from
     source: str = ""  # component only: the zone or kind the component is chosen from
     worth: Expr | None = None  # payment only: how many gems one wild token may stand for

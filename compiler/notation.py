@@ -33,7 +33,7 @@ def choice_labels(param: Param, gems: Sequence[str], wild: str, levels: Sequence
         labels = [f"{level}.{slot}" for level in levels for slot in range(1, slots + 1)]
     elif domain == "deck":
         labels = [str(level) for level in levels]
-    elif domain == "reserved":
+    elif domain in ("reserved", "component"):  # positions, from 1
         labels = [str(i) for i in range(1, param.slots + 1)]
     elif domain == "noble":
         labels = [str(i) for i in range(1, max((p.nobles for p in players), default=0) + 1)]

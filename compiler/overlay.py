@@ -124,6 +124,7 @@ _NESTED = {
                 "end_of_turn": ("keyed", "step_change"), "end": ("keyed", "trigger_change"),
                 "setup": ("keyed", "setup_block_change"), "state": ("keyed", "variable_change"),
                 "define": ("keyed", "definition_change"), "prestige": ("keyed", "prestige_source_change"),
+                "zones": ("keyed", "zone_change"),
                 "winners": ("fixed", "winners_change")},
     "action_change": {"choose": ("keyed", "param_change")},
     "step_change": {"choose": ("keyed", "param_change")},
@@ -138,6 +139,7 @@ _LABELS = {
     "setup_block_change": ("a setup block", "setup block"), "variable_change": ("a variable", "variable"),
     "definition_change": ("a definition", "definition"),
     "prestige_source_change": ("a prestige source", "prestige source"),
+    "zone_change": ("a zone", "zone"),
 }
 
 
@@ -433,7 +435,7 @@ class _Merger:
         kept = bnode.items if bnode is not None else ()
         added = {k.value: v.items for k, v in vnode.entries if isinstance(v, SeqNode)}
         items = tuple(added.get("prepend", ())) + tuple(kept) + tuple(added.get("append", ()))
-        self.change("set", path, vnode.span, note)
+        self.change("set", path, vnode.span, text_of(vnode.get("note")) or note)  # an edit may say why
         return SeqNode(items, vnode.span)
 
     # ---- keyed collections

@@ -111,6 +111,9 @@ SPEC_PREFIXES = (
     "_do_",  # a decision's effects
     "_why_",  # why a decision's action is illegal
     "_payopts_",  # the payments a purchase accepts
+    "z_",  # a zone of the spec's own, as a Game attribute
+    "zp_",  # the components drawn unseen into a private_when_drawn holding (a Game attribute)
+    "k_",  # a kind's table: one row of its columns' values per component
 )
 _SPEC_NAME = re.compile(r"[a-z_][a-z0-9_]*")
 _SUFFIX = re.compile(r"[A-Z][A-Z0-9]*")

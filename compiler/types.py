@@ -70,6 +70,19 @@ class Keyword:
         return f"keyword of {self.kind}.{self.column}"
 
 
+@dataclass(frozen=True, slots=True)
+class ZoneT(SetOf):
+    """A zone of the spec's own (compiler/zones.py): a collection of its kind's components that
+    also knows its name and shape (a pile's contents may not be read: E551)."""
+
+    zone: str = ""
+    shape: str = ""
+    per_player: bool = False
+
+    def __str__(self) -> str:
+        return f"zone of {self.elem}s"
+
+
 AnyType = Type | SetOf | MapOf | Comp | Keyword  # a type of the expression language
 
 _NOUNS = {"gem": "gem colour", "colour": "token colour", "int": "number", "bool": "condition",
@@ -151,6 +164,7 @@ EFFECTS = {
 DOMAIN_TYPES = {
     "gem": GEM, "colour": COLOUR, "gem_set": SetOf(GEM), "face_up": FACE_UP_CARD, "deck": INT,
     "reserved": RESERVED_CARD, "noble": NOBLE, "payment": PAYMENT,
+    "component": ERROR,  # a component of its zone's kind: compiler/zones.py param_type
 }
 
 
@@ -285,6 +299,14 @@ class Inferrer:
         self.variables: dict = {}
         self.optional_state: set[str] = set()
         self.state_effect: Callable[[Inferrer, Effect, Scope], None] | None = None  # types set/add/insert/drop
+        self.pile_ok = False  # reading a pile's name is allowed here (size(pile), a draw's source): E551 else
+        self.zone_effects: dict = {}  # the zone effects' checkers, once the spec has zones (compiler/zones.py)
+        self.zone_sources: dict[str, str] = {}  # zone -> the pile it is refilled from ("" for none)
+        self.refused_zones: set[str] = set()  # zones refused by the check (reported there)
+
+    def add_player_attributes(self, extra: dict) -> None:
+        """Per-player names the spec declares (a per-player zone: me.claimed), beside the built-in ones."""
+        self.attributes["player"] = {**self.attributes["player"], **extra}
 
     def attribute_table(self, t) -> dict[str, AnyType] | None:
         """The attributes of a value of type `t` (None when it has none)."""
@@ -327,6 +349,11 @@ class Inferrer:
                 return scope.lookup(name) or ERROR
             case Name(id=name):
                 t = scope.lookup(name)
+                if isinstance(t, ZoneT) and t.shape == "pile" and not self.pile_ok:
+                    self.r.error("E551", f"'{name}' is a face-down pile: its order and contents are hidden, so only "
+                                 f"size({name}) may be read", node.span,
+                                 "draw from it (draw, reveal, refill) to bring a component face up")
+                    return ERROR
                 if t is None:
                     if name in AGGREGATES or name in FUNCTIONS:
                         self.r.error("E402", f"'{name}' is a function; call it with brackets", node.span)
@@ -482,6 +509,15 @@ class Inferrer:
             return var is not None and var.optional and var.per_player
         return False
 
+    def zone_refill(self, args, scope: Scope) -> bool:
+        """Is `refill(x)` the zone effect (x a display or row of the spec) rather than the base's refill(card)?"""
+        if len(args) != 1 or not isinstance(args[0], (Name, Attribute)):
+            return False
+        before = len(self.r.diagnostics)
+        t = self.infer(args[0], scope)
+        del self.r.diagnostics[before:]  # asked, not reported: the effect itself reports
+        return isinstance(t, ZoneT)
+
     def side(self, node, scope: Scope, hint=None):
         """The type of a side of '==' or '!=': the one place where the name `none` may stand."""
         if node == Name("none", None) and scope.lookup("none") == NONE:
@@ -515,7 +551,11 @@ class Inferrer:
         if func == "abs":
             self.expect(args[0], scope, INT, "the argument of 'abs'")
         else:
-            t = self.infer(args[0], scope)
+            self.pile_ok, saved = True, self.pile_ok  # the size of a pile is public
+            try:
+                t = self.infer(args[0], scope)
+            finally:
+                self.pile_ok = saved
             if t != ERROR and not isinstance(t, SetOf):
                 self.r.error("E410", f"'size' needs a collection, but this is {noun(t)}", args[0].span)
         return INT
@@ -549,6 +589,9 @@ class Inferrer:
         match node:
             case Effect(name=name) if name in STATE_EFFECTS and self.state_effect is not None:
                 self.state_effect(self, node, scope)
+            case Effect(name=name, args=args) if name in self.zone_effects and (
+                    name != "refill" or self.zone_refill(args, scope)):
+                self.zone_effects[name](self, node, scope)
             case Effect(name=name, args=args):
                 if name not in EFFECTS:
                     self.r.error("E409", f"unknown effect '{name}'{did_you_mean(name, EFFECTS)}"

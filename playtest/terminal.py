@@ -453,6 +453,7 @@ def board_lines(module, game, seats: list, viewer: int | None, brief: bool = Fal
         return lines + _seat_lines(module, cat, game, seats, viewer, state["seats"][viewer], viewer, buyable)
     nobles = [[_seg(f"{i}) "), *cat.noble_segments(n)] for i, n in enumerate(state["nobles"], 1)]
     lines += _wrap_lines("nobles", nobles or [[_seg("none left")]])
+    lines += [line for name, items in (state.get("zones") or {}).items() for line in _zone_lines(module, name, items)]
     out_of_play = state.get("out_of_play") or {}
     for level in reversed(tuple(module.LEVELS)):
         deck = state["decks"][str(level)]
@@ -468,6 +469,20 @@ def board_lines(module, game, seats: list, viewer: int | None, brief: bool = Fal
     for p, seat in enumerate(state["seats"]):
         lines += _seat_lines(module, cat, game, seats, p, seat, viewer, buyable)
     return lines
+
+
+def _zone_lines(module, name: str, items, indent: str = "") -> list[Line]:
+    """A zone of the spec's own (state format 2): a pile as its count, else each component with
+    the values of its kind's row (a hidden one as such)."""
+    zone = next((z for z in getattr(module, "_ZONES", ()) if z[0] == name), None)
+    if zone is None:
+        return []
+    if isinstance(items, int):
+        return [[_seg(f"{indent}{name}   {_plural(items, 'piece')}, face down")]]
+    table = getattr(module, "k_" + zone[1], ())
+    shown = ["(empty)" if x is None and zone[2] == "display" else "(hidden)" if x is None
+             else f"{x}: {' '.join(map(str, table[x])) if x < len(table) else '?'}" for x in items]
+    return [[_seg(f"{indent}{name}   " + ("; ".join(shown) if shown else "none"))]]
 
 
 def _seat_lines(module, cat: Catalogue, game, seats, p: int, seat: dict, viewer, buyable) -> list[Line]:
@@ -488,6 +503,8 @@ def _seat_lines(module, cat: Catalogue, game, seats, p: int, seat: dict, viewer,
         for i, n in enumerate(seat["nobles"]):
             nobles += ([_seg("   ")] if i else []) + cat.noble_segments(n)
         out.append(nobles)
+    for name, items in (seat.get("zones") or {}).items():
+        out += _zone_lines(module, name, items, indent="    ")
     blind = seat.get("blind") or []
     hidden_levels = list(blind) if p != viewer and viewer is not None else []
     for i, card in enumerate(seat["reserved"], 1):

@@ -187,7 +187,7 @@ REPRODUCTIONS = {  # each passed `check`, then `compile` refused it (E520) or en
     **{f"an optional {domain}": ({"actions": {"take_pair": {
         "notation": "take2 {colour} [with {x}]",
         "choose": {"x": {"add": True, "domain": domain, "optional": True, **CHOICES[domain]}}}}}, "E111",
-        "'optional' in parameter 'x' of action 'take_pair' applies only to the domains 'gem' and 'colour'")
+        "'optional' in parameter 'x' of action 'take_pair' applies only to the domains 'gem', 'colour' and 'component'")
        for domain in ("noble", "deck", "reserved", "gem_set", "face_up")},
 }
 
@@ -212,7 +212,7 @@ def test_an_optional_choice_whose_domain_a_variant_changes_is_refused_by_check(t
     assert gate(tmp_path / "variant.yaml", tmp_path / "out") == 1
     result = CliRunner().invoke(cli.main, ["check", str(tmp_path / "variant.yaml")])
     assert "reserve-tax.yaml:24:9: error[E111]: 'optional' in parameter 'tax' of action 'reserve_face_up' " \
-        "applies only to the domains 'gem' and 'colour'" in result.stderr, result.stderr
+        "applies only to the domains 'gem', 'colour' and 'component'" in result.stderr, result.stderr
     assert "reserve-tax.yaml:" in result.stderr and "optional: true\n" in result.stderr, result.stderr
 
 

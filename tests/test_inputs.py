@@ -177,6 +177,7 @@ PATTERN_SAMPLES = {
     "^[a-z0-9][a-z0-9_-]*$": "house-rules",
     "^[1-9][0-9]?$": "42",
     "^[a-z0-9_]*$": "cost_",
+    "^(setup\\.)?[a-z_][a-z0-9_]*$": "setup.nobles",
 }
 
 

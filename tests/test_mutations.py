@@ -80,6 +80,7 @@ def workdir(tmp_path_factory) -> pathlib.Path:
     path = tmp_path_factory.mktemp("mutations")
     for name in ("splendor_cards.csv", "splendor_nobles.csv"):
         shutil.copy(ROOT / "rulespec" / name, path / name)
+    shutil.copy(ROOT / "variants" / "cities.csv", path / "cities.csv")  # the zones' kind
     return path
 
 
@@ -314,6 +315,49 @@ def test_mutate_the_state_section(workdir, path, value, drop):
         assert engine["from_json"](game.to_json()).to_json() == game.to_json()
 
 
+# The zones section (the official spec has none): the Cities' kind and zones and a claim, then mutated.
+WITH_ZONES = {**OFFICIAL, "kinds": {"cities": {
+    "title": {"en": "Cities"}, "item": {"en": "city"}, "table": "cities.csv", "faces_of": "tile",
+    "columns": {"tile": "number", "side": "number", "prestige": "number", "requires": "gems",
+                "any_one_colour": "number"}}},
+    "zones": {"city_pile": {"title": {"en": "City tiles"}, "holds": "cities", "shape": "pile", "start": "all"},
+              "city_display": {"title": {"en": "Cities on display"}, "holds": "cities", "shape": "row", "size": 3,
+                               "source": "city_pile", "start": "dealt"},
+              "claimed": {"title": {"en": "Claimed cities"}, "holds": "cities", "shape": "holding",
+                          "per_player": True}},
+    "end_of_turn": {**OFFICIAL["end_of_turn"], "claim_city": {
+        "title": {"en": "Claim a city"}, "notation": "city {city}",
+        "choose": {"city": {"domain": "component", "from": "city_display"}},
+        "condition": "me.prestige >= city.prestige", "effects": ["move(city, me.claimed)"]}}}
+ZONE_PATHS = [p for p in _paths(WITH_ZONES) if p[:1] == ("zones",) or p[:2] == ("end_of_turn", "claim_city")]
+ZONE_VALUES = ["city_pile", "claimed", "cards", "nobles", "pile", "display", "row", "holding", "all", "dealt", 8, 100,
+               101, "setup.nobles", "setup.nope", "cities_shown", "tile", "draw(city_pile, me.claimed)",
+               "refill(city_display)", "discard(city)", "to_bottom(city, city_pile)", "size(city_pile) >= 1",
+               "any(x.prestige > 15 for x in city_display)", "reveal(city_pile, city_display)"]
+
+
+@SETTINGS
+@given(path=st.sampled_from(ZONE_PATHS), value=st.sampled_from(ODD_VALUES + ZONE_VALUES), drop=st.booleans())
+def test_mutate_the_zones_section(workdir, path, value, drop):
+    tree = copy.deepcopy(WITH_ZONES)
+    if drop and len(path) > 1:
+        note(f"drop {path}")
+        del _get(tree, path[:-1])[path[-1]]
+    else:
+        note(f"set {path} to {value!r}")
+        _set(tree, path, value)
+    check_outcome(workdir, dump(tree))
+    if CliRunner().invoke(cli.main, ["check", str(workdir / "mutant.yaml")]).exit_code == 0:
+        # check clean: it compiles, and deals at every player count
+        result = CliRunner().invoke(cli.main, ["compile", str(workdir / "mutant.yaml"), "-o", str(workdir)])
+        assert result.exit_code == 0, result.output
+        written = re.search(r"wrote (\S+\.py)", result.output)
+        assert written, result.output
+        engine = runpy.run_path(written[1])
+        for players in engine["PLAYER_COUNTS"]:
+            engine["new_game"](players, 1)
+
+
 # --------------------------------------------------------------------------- text mutations
 
 
@@ -367,5 +411,5 @@ def test_the_suite_draws_enough_examples():
     tests = [test_drop_a_key_or_change_its_type, test_swap_values_or_rename_a_key, test_corrupt_expressions,
              test_line_mutations, test_insert_garbage_characters, test_insert_bytes_or_truncate,
              test_mutate_the_setup_section, test_mutate_definitions_and_prestige_sources,
-             test_mutate_the_state_section]
+             test_mutate_the_state_section, test_mutate_the_zones_section]
     assert sum(t._hypothesis_internal_use_settings.max_examples for t in tests) >= 500

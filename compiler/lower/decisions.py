@@ -8,6 +8,7 @@ from ..model import Param
 from ..pysource import comment, docstring, literal, printable
 from .expressions import ExprCompiler, _substitute, _unmet, conjuncts, free_names
 from .layout import DecisionPlan, EnginePlan, ParamLayout, spec_name, unpacking, where
+from . import zones as lower_zones
 from .legal import LegalLowering, position
 from .tree import Append, Assign, Comment, Continue, Def, For, If, Pass, Return, Table
 
@@ -33,8 +34,9 @@ def param_env(layouts: list[ParamLayout]) -> dict:
     env = {}
     for lay in layouts:
         p = lay.param
-        kind = {"gem": "colour", "colour": "colour", "gem_set": "set", "face_up": "card", "reserved": "card",
-                "deck": "int", "noble": "noble", "payment": "payment"}[p.domain]
+        kind = lower_zones.COMPONENT + p.source if p.domain == "component" else {
+            "gem": "colour", "colour": "colour", "gem_set": "set", "face_up": "card", "reserved": "card",
+            "deck": "int", "noble": "noble", "payment": "payment"}[p.domain]
         env[p.name] = ("param", kind, spec_name("p_", p.name, p.span), p.domain)
     return env
 
@@ -235,6 +237,8 @@ class DecisionLowering:
                         Assign((f"nr_{name}",), f"NOBLE_REQUIRES[{name}]", pure=True)]
             elif p.domain == "payment":
                 out += self._bind_payment(p, name, arg)
+            elif p.domain == "component":
+                out.append(Assign((name,), lower_zones.bind(self.plan.rules, p, name, arg), pure=True))
         return out
 
     def _bind_payment(self, p: Param, name: str, arg: str) -> list:
@@ -276,7 +280,7 @@ class DecisionLowering:
         names = [spec_name("a_", lay.param.name, lay.param.span) for lay in layouts]
         if names:
             body.append(Assign((unpacking(names),), "args", pure=True))
-        body += self._missing_places(layouts)
+        body += self._missing_places(layouts, self.plan)
         body += self.bind_params(None, layouts)
         compiler = ExprCompiler(self.plan)
         deferred = self.dp.deferred
@@ -291,7 +295,7 @@ class DecisionLowering:
         return [Def(self.dp.function("_why_"), "g, args", body)]
 
     @staticmethod
-    def _missing_places(layouts) -> list:
+    def _missing_places(layouts, plan) -> list:
         """Tests of the choices that name a place that may be empty."""
         out: list = []
         for lay in layouts:
@@ -305,6 +309,10 @@ class DecisionLowering:
             elif p.domain == "noble":
                 out.append(If(f"{arg} >= len(g.noble_row)",
                               [Return(f"'there is no noble %d in the row' % ({arg} + 1)")]))
+            elif p.domain == "component":
+                empty = lower_zones.missing(plan.rules, p, arg)
+                if empty is not None:
+                    out.append(If(empty[0], [Return(empty[1])]))
         return out
 
     def payopts(self) -> list:

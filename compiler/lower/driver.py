@@ -15,6 +15,7 @@ from .setup import lower_setup
 from . import variables as state
 from .shapes import every_face_up_slot, expanded, shape_face_up_loops
 from .tree import Def, Table, bound_names, lines, names_in, reads, render, tidy
+from .zones import plan_zones
 
 
 def lower(rules: Rules) -> EnginePlan:
@@ -29,6 +30,7 @@ def lower(rules: Rules) -> EnginePlan:
         plan.vars_table = state.vars_table(rules)
         plan.turn_reset = [Code(line) for line in state.turn_reset_lines(rules)]
         plan.state_version = state.STATE_VERSION
+    plan_zones(plan)  # nothing for a spec without zones
     plan.payments = payment_vectors(len(rules.gems), plan.max_gold)
     plan.helpers.append(payments_helper(len(rules.gems)))
     _lay_out_actions(plan)

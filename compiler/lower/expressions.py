@@ -11,6 +11,7 @@ from ..model import Decision, Rules
 from ..pysource import literal
 from ..types import STATE_EFFECTS
 from . import variables as state
+from . import zones as lower_zones
 from .layout import EnginePlan, LoweringBug, spec_name, where
 from .tree import Append, Assign, Do, For, If, Raise, render
 
@@ -163,6 +164,9 @@ class ExprCompiler:
         elements = self.static_elements(coll, env)
         if elements is not None:
             return repr(tuple(elements))
+        zone = lower_zones.collection(self, coll, env) if self.plan.rules.zones else None
+        if zone is not None:
+            return zone
         raise LoweringBug(f"cannot iterate over '{unparse(coll)}'", coll.span)
 
     def size(self, coll, env) -> str:
@@ -175,12 +179,18 @@ class ExprCompiler:
                 return "g._n"
             case Name(id="others") if "others" not in env:
                 return "(g._n - 1)"
+        zone = lower_zones.size(self, coll, env) if self.plan.rules.zones else None
+        if zone is not None:
+            return zone
         return f"len({self.collection(coll, env)})"
 
-    @staticmethod
-    def element_kind(coll) -> str:
+    def element_kind(self, coll, env=None) -> str:
         """What the loop variable of an aggregate or a `for` over `coll` holds: a player (a seat)
-        over players and others, else a colour or a level (an int, as a colour is)."""
+        over players and others, a component over a zone, else a colour or a level (an int, as a colour is)."""
+        if self.plan.rules.zones:
+            component = lower_zones.element_kind(self, coll, env or {})
+            if component is not None:
+                return component
         return "player" if isinstance(coll, Name) and coll.id in ("players", "others") else "colour"
 
     def kind_of(self, node, env) -> str:
@@ -269,6 +279,8 @@ class ExprCompiler:
     def index(self, node, obj, idx, env) -> str:
         """`obj[idx]`: a scalar local (s0, t0, b0...) where the engine binds one, else a table or list entry."""
         i = self.expr(idx, env)
+        if isinstance(obj, Attribute) and self.kind_of(obj.obj, env).startswith(lower_zones.COMPONENT):
+            return f"{self.attribute(obj, obj.obj, obj.name, env)}[{i}]"
         if self.scalars and i.isdigit():
             prefix = {"supply": "s", "tokens": "t", "bonus": "b"}.get(
                 obj.id if isinstance(obj, Name) else obj.name if isinstance(obj, Attribute)
@@ -325,11 +337,13 @@ class ExprCompiler:
             return {"points": f"NOBLE_POINTS[{owner}]", "requires": f"NOBLE_REQUIRES[{owner}]"}[attr]
         if kind == "payment":
             return {"gold_total": f"{owner}_GT", "gold": f"{owner}_GOLD", "spent": f"{owner}_SPENT"}[attr]
+        if kind.startswith(lower_zones.COMPONENT):
+            return lower_zones.column(self, kind, owner, attr, node)
         raise LoweringBug(f"cannot compile '{unparse(node)}'", node.span)
 
     def aggregate(self, func, body, var, coll, env) -> str:
         elements = self.static_elements(coll, env)
-        elem_kind = self.element_kind(coll)
+        elem_kind = self.element_kind(coll, env)
         if elements is not None:
             parts = [self.expr(body, {**env, var: ("const", elem_kind, e)}) for e in elements]
             if not parts:
@@ -382,7 +396,7 @@ class ExprCompiler:
                 outer = self.loops
                 self.loops = {**outer, var: unparse(coll)}
                 elements = self.static_elements(coll, env)
-                kind = self.element_kind(coll)
+                kind = self.element_kind(coll, env)
                 if elements is not None:
                     out = [s for e in elements for s in self.stmt(body, {**env, var: ("const", kind, e)})]
                 else:
@@ -453,6 +467,10 @@ class ExprCompiler:
         """The statements of one effect, `name(args)`."""
         if name in STATE_EFFECTS:
             return state.effect(self, name, args, env)
+        if name in lower_zones.ZONE_EFFECT_NAMES and self.plan.rules.zones:
+            out = lower_zones.effect(self, name, args, env, node, effect_located(node, name))
+            if out is not None:
+                return out
         a = [self.expr(x, env) for x in args]
         ref = [env[x.id][2] if isinstance(x, Name) and x.id in env else a[i] for i, x in enumerate(args)]
         if name in ("take", "put_back"):

@@ -105,6 +105,7 @@ class EnginePlan:
     rank_src: str = ""
     setup_src: str = ""  # def _setup(g), when the spec has setup blocks
     prestige_src: str = ""  # def _xp(g, p) and the Game's prestige totals, when the spec has prestige sources
+    zones_src: str = ""  # the tables of the spec's own zones and kinds (lower/zones.py), when it has zones
     # The spec's own zones and state as Game attributes: (attribute, one per player?, initial value:
     # an int, bool, str or None, or a tuple (a list, copied for each game)); runtime/game.py, _fresh.
     extra_slots: list[tuple[str, bool, object]] = field(default_factory=list)
@@ -170,6 +171,8 @@ def layout_param(param: Param, plan: "EnginePlan") -> ParamLayout:
         values = list(range(len(plan.payments)))
         labels = ["" if sum(v) == 0 else f"paying {plan.rules.wild} for " + " ".join(
             gems[g] for g in range(len(gems)) for _ in range(v[g])) for v in plan.payments]
+    elif param.domain == "component":  # one per place of its zone, or per component of its kind
+        values, labels = list(range(param.slots)), [str(i + 1) for i in range(param.slots)]
     else:  # pragma: no cover - the checker rejects other domains
         raise LoweringBug(f"unknown domain {param.domain}", param.span)
     if param.optional:
@@ -199,6 +202,8 @@ def placeholder_meaning(lay: ParamLayout, plan: "EnginePlan") -> str:
         return f"one of your reserved cards (1 to {p.slots})"
     if p.domain == "noble":
         return f"a noble of the row (1 to {plan.max_nobles})"
+    if p.domain == "component":
+        return f"a place of {p.source} (1 to {p.slots})"
     return ""
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from ..expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditional, Index, Int, Logic, Name, Unary,
                     unparse, walk)
 from ..pysource import Code, comment, docstring, printable
+from . import zones as lower_zones
 from .expressions import ExprCompiler, conjuncts, free_names
 from .layout import LoweringBug
 from .shapes import flat_face_up_loop, shape_face_up_loops
@@ -271,7 +272,7 @@ class LegalLowering:
             into.append(face_up)
             return self.emit(k + 1, face_up.body, True), [f"{face_up.name}_ID"]
         loop, idx = self._loop(k, lay, into)
-        if p.optional and p.domain not in ("gem", "colour"):
+        if p.optional and p.domain not in ("gem", "colour", "component"):
             raise LoweringBug(f"an optional choice of domain {p.domain} is not supported", p.span)
         into.append(loop)
         return self.emit(k + 1, loop.body, True), terms + [f"{idx} * {stride}" if stride != 1 else idx]
@@ -348,9 +349,18 @@ class LegalLowering:
             return For(f"{idx}, {name}", f"{table}[{mask}]", []), idx
         if p.domain == "deck":
             return For(f"{idx}, {name}", "enumerate(LEVELS)", []), idx
+        if p.domain == "component" and p.optional:  # its places, then `none` (the last id)
+            source, _ = lower_zones.legal_source(plan.rules, p)
+            return For(f"{idx}, {name}", f"[(_i, _x) for _i, _x in enumerate({source}) if _x is not None]"
+                                         f" + [({p.slots}, None)]", []), idx
         # reserved cards and nobles: positions counted by hand, cheaper than enumerate
         into.append(Assign((idx,), "-1"))
         body: list = [Assign((idx,), "1", "+=")]
+        if p.domain == "component":  # a zone's positions (compiler/lower/zones.py)
+            source, gaps = lower_zones.legal_source(plan.rules, p)
+            if gaps:
+                body.append(If(f"{name} is None", [Continue()]))
+            return For(name, source, body), idx
         if p.domain == "reserved":
             if low.reads_attribute(p.name, "cost"):
                 body += low.cost_bindings(name)

@@ -8,7 +8,8 @@ imports nothing of the compiler:
 * :mod:`.errors`: the exceptions, and how messages show a value;
 * :mod:`.game`: the Game class (state, legal actions, apply, playout, to_json) and new_game;
 * :mod:`.state`: from_json (every problem of a state, located) and replay;
-* :mod:`.notation`: action ids as text and text as ids.
+* :mod:`.notation`: action ids as text and text as ids;
+* :mod:`.zones`: the spec's own zones (only in the engine of a spec that has some).
 
 What a module reads from the per-spec part of an engine (tables, the lowered rules) it
 imports from :mod:`.spec`, the spec interface, and what it reads from another runtime module
@@ -30,8 +31,10 @@ MARKER = "# ---- engine text"
 
 # The runtime modules, in the order their text appears in an engine.
 MODULES = ("errors", "game", "state", "notation")
-# The runtime modules pasted only into some engines: `variables` into those whose spec declares state.
-OPTIONAL_MODULES = ("variables",)
+# The runtime modules only some engines hold, after the others: `variables` in the engine of a spec
+# that declares state, `zones` in that of a spec with zones of its own (so the engines of the other
+# specs are what they were without them).
+SPEC_MODULES = ("variables", "zones")
 
 
 def split_parts(text: str) -> tuple[str, ...]:
@@ -52,7 +55,7 @@ def split_parts(text: str) -> tuple[str, ...]:
 
 @functools.cache
 def engine_parts(module: str) -> tuple[str, ...]:
-    """The parts of runtime module `module` (a name of MODULES) that every engine holds."""
-    if module not in MODULES + OPTIONAL_MODULES:
+    """The parts of runtime module `module` (a name of MODULES, or of SPEC_MODULES) that an engine holds."""
+    if module not in MODULES + SPEC_MODULES:
         raise ValueError(f"not a runtime module: {module!r}")
     return split_parts((Path(__file__).parent / f"{module}.py").read_text(encoding="utf-8"))

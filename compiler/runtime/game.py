@@ -429,6 +429,7 @@ class Game:
             state["max_turns"] = self.max_turns
         if self.out_of_play is not None:  # absent: every card is in play (the states of a new game are as before)
             state["out_of_play"] = {str(lv): list(self.out_of_play[i]) for i, lv in enumerate(LEVELS)}
+        # ---- engine text: here the template writes `_zones_state(self, state, observer)`, when the spec has zones
         if whole:
             state["start"] = self.start
             state["history"] = list(self.history)
@@ -507,7 +508,7 @@ def new_game(players, seed=None, max_turns=None):
     nobles = list(NOBLE_IDS)
     _shuffle(rng, nobles)
     game.noble_row = nobles[:game.setup_nobles]
-    # ---- engine text: here the template writes `_setup(game)`, the spec's setup, when it has one
+    # ---- engine text: here the template writes `_deal_zones(game, rng)` and `_setup(game)`, when the spec has them
     game._legal = game._compute_legal()
     if not game._legal:
         game._finish("stuck")

@@ -49,6 +49,11 @@ _EXTRA_SLOTS: tuple[tuple[str, bool, Any], ...] = ()
 # The spec's declared state (engines of specs with state only: compiler/runtime/variables.py):
 # (name, attribute, tag, per_player, private, optional, initial) of each variable.
 _VARS: tuple[tuple[str, str, str, bool, bool, bool, Any], ...] = ()
+# The spec's own zones (compiler/runtime/zones.py): (name, kind, shape, per player, Game attribute, start,
+# {players: size}, source zone index or -1, limit, Game attribute of the privately drawn or ""), and per
+# kind (number of components, the faces of each piece). Only an engine whose spec has zones has these.
+_ZONES: tuple[tuple[Any, ...], ...] = ()
+_KIND_PIECES: dict[str, tuple[int, tuple[tuple[int, ...], ...]]] = {}
 
 # -- the decisions and their actions
 PAYMENTS: tuple[tuple[int, ...], ...] = ()  # every way to spend gold on a price

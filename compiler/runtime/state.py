@@ -166,6 +166,7 @@ def _problems(data, nested=False):
             out.append((("nobles",), f"{len(everyone)} nobles are in play, {n} players reveal {nobles_shown}"))
     # ---- engine text: here the template checks the spec's declared state, when it has some
     out += _turn_problems(data, n, market if market_ok else None, reserved_counts)
+    # ---- engine text: here the template writes `out += _zone_problems(data, n)`, when the spec has zones
     history = data.get("history", [])
     if not isinstance(history, list) or any(type(a) is not int or not 0 <= a < NUM_ACTIONS for a in history):
         out.append((("history",), "'history' must be a list of action ids"))
@@ -397,7 +398,7 @@ def _load(data):
     out_of_play = data.get("out_of_play") or {}
     if any(out_of_play.values()):
         game.out_of_play = tuple(tuple(out_of_play.get(str(lv), ())) for lv in LEVELS)
-    # ---- engine text: here the template loads the spec's declared state, when it has some
+    # ---- engine text: here the template loads the spec's declared state and zones, when it has some
     # A record replays from the position this state started from, or else from this one
     # (it may have been edited, so its seed and history are not trusted to rebuild it).
     game.origin = game.to_dict() if game.start is None else None

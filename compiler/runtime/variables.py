@@ -2,7 +2,7 @@
 back by from_json.
 
 Part of the runtime of the engines whose spec declares state (see compiler/runtime/__init__.py,
-OPTIONAL_MODULES): the text below the marker line is pasted into those engines only, and the
+SPEC_MODULES): the text below the marker line is pasted into those engines only, and the
 template calls it from Game._state, _problems and _load where the runtime's markers say (an
 engine without state has neither the text nor the calls, and saves version 1 as it always did).
 

@@ -463,13 +463,74 @@ class Builder:
                                     colours=join(self.t, [self.text(f"colour.{c}") for c in r.gems]),
                                     n=len(r.gems)))),
         ]
+        items += self.zone_items()
         items += self.setup_blocks()
         items += [self.state_item(v) for v in self.rules.variables]
         parts.append(Part("list", items))
+        parts += self.kind_tables()
         picture = self.table_picture()
         if picture is not None:
             parts.append(Part("picture", picture=picture))
         return Section("setup", self.text("sheet.setup.title"), parts)
+
+    def zone_items(self) -> list[Item]:
+        """The deal of the spec's own zones, after the base game's: a pile shuffled (a piece with
+        faces showing one at random), a display or row laid out from its source."""
+        items = []
+        for zone in self.rules.zones:
+            kind = next(k for k in self.rules.kinds if k.name == zone.holds)
+            kind_title = self.spec_text(kind.title).lower()
+            title = self.spec_text(zone.title)
+            sizes = {n for _, n in zone.sizes}
+            if zone.start == "all":
+                text = self.text("sheet.setup.faces" if kind.faces_of else "sheet.setup.pile", kind=kind_title,
+                                 zone=title)
+            elif zone.start == "dealt" and len(sizes) == 1:
+                [n] = sizes
+                source = next((z for z in self.rules.zones if z.name == zone.source), None)
+                if source is not None:
+                    text = self.text("sheet.setup.deal", n=n, source=self.spec_text(source.title), zone=title)
+                else:
+                    text = self.text("sheet.setup.deal_kind", n=n, kind=kind_title, zone=title)
+            else:
+                continue
+            items.append(Item(sentence(text), marks=self.marks(f"zones.{zone.name}")))
+        return items
+
+    def kind_tables(self) -> list[Part]:
+        """A table of each kind a zone holds: one row per component, its columns (a table by gem
+        colour: one column per colour; prose columns too, as written)."""
+        parts = []
+        for name in dict.fromkeys(z.holds for z in self.rules.zones):
+            kind = next(k for k in self.rules.kinds if k.name == name)
+            header: list[str] = []
+            for col in kind.columns:
+                header += [self.text(f"colour.{g}") for g in self.rules.gems] if col.type == "gems" \
+                    else [col.name.replace("_", " ")]
+            cells = [self.component_cells(kind, c) for c in kind.components]
+            if kind.faces_of:  # one row per piece, its faces' values side by side ("13 / 14")
+                pieces: dict[int, list[list[str]]] = {}
+                for c, row in zip(kind.components, cells, strict=True):
+                    pieces.setdefault(c.piece, []).append(row)
+                rows = [[" / ".join(dict.fromkeys(values)) for values in zip(*faces, strict=True)]
+                        for faces in pieces.values()]
+            else:
+                rows = cells
+            parts.append(Part("heading", title=self.text("sheet.kind.table", kind=self.spec_text(kind.title))))
+            parts.append(Part("grid", grid=Grid(header, rows, [() for _ in rows])))
+        return parts
+
+    def component_cells(self, kind, component) -> list[str]:
+        """A component's values as table cells (a table by gem colour: one cell per colour)."""
+        row: list[str] = []
+        for col, v in zip(kind.columns, component.values, strict=True):
+            if col.type == "gems":
+                row += [str(x) for x in v]
+            elif col.type in ("gem", "colour"):
+                row.append("" if v is None else self.text(f"colour.{self.rules.colours[v]}"))
+            else:
+                row.append(str(v))
+        return row
 
     def setup_blocks(self) -> list[Item]:
         """The spec's setup blocks, after the deal: each one's effects phrased as for a turn,
@@ -533,12 +594,20 @@ class Builder:
             if prm.domain == "gem_set":
                 key += ".exact" if prm.min == prm.max else ".range"
                 text = self.text(key, a=prm.min, b=prm.max, n=prm.max)
+            elif prm.domain == "component":  # from a zone (or a kind) of the spec's own
+                text = self.text(key, zone=self.source_title(prm.source))
             else:
                 text = self.text(key)
             if prm.optional:
                 text = self.text("sheet.choose.optional", x=text)
             out.append(text)
         return out
+
+    def source_title(self, source: str) -> str:
+        """The title of the zone (or kind) a component is chosen from, in this language."""
+        found = next((z.title for z in self.rules.zones if z.name == source), None) or next(
+            (k.title for k in self.rules.kinds if k.name == source), None)
+        return (found.get(self.lang) or found.en) if found is not None else source
 
     def idiom(self, d: Decision, is_step: bool) -> list[str] | None:
         """The phrases (one per sentence) a rule sheet uses for a decision of a common shape (see the shapes of
@@ -1053,6 +1122,15 @@ class Builder:
             var = now or was
             lead = self.spec_text(var.title) if var is not None else self.text("sheet.setup.title")
             return lead, (self.state_item(now).text if now is not None else "")
+        if section == "zones":  # the spec's own zones: how they are dealt
+            return self.text("sheet.house.zones"), " ".join(item.text for item in self.zone_items())
+        if section == "kinds":
+            name = group.partition(".")[2]
+            kinds = [k for k in r.kinds if k.name == name or not name and k.name in {z.holds for z in r.zones}]
+            if not kinds:
+                return self.text("sheet.house.other"), ""
+            return (join(self.t, [self.spec_text(k.title) for k in kinds]),
+                    " ".join(sentence(self.text("sheet.house.kind", n=len(k.components))) for k in kinds))
         if section == "end":
             lead = self.text("sheet.house.end")
             if now is None:

@@ -52,9 +52,10 @@ _NEGATE = {">=": "<", ">": "<=", "<=": ">", "<": ">=", "==": "!=", "!=": "=="}
 # Kinds of values an expression can denote (beyond numbers and conditions).
 COLOUR, COLOURS, CARD, LEVEL, NOBLE, PAYMENT, PLAYER, NONE, NUMBER, BOOL = (
     "colour", "colours", "card", "level", "noble", "payment", "player", "none", "number", "bool")
+COMPONENT = "component"  # a component of a kind of the spec's own (a city): issue 16, zones
 
 _DOMAIN_KINDS = {"gem": COLOUR, "colour": COLOUR, "gem_set": COLOURS, "face_up": CARD, "reserved": CARD,
-                 "deck": LEVEL, "noble": NOBLE, "payment": PAYMENT}
+                 "deck": LEVEL, "noble": NOBLE, "payment": PAYMENT, "component": COMPONENT}
 
 # A declared variable's type (compiler/types.py) -> the kind of value it phrases as.
 def _state_kind(t) -> str:
@@ -170,7 +171,34 @@ class Phraser:
             kind = _DOMAIN_KINDS[p.domain]
             counter[kind] = counter.get(kind, 0) + 1
             suffix = f" ({counter[kind]})" if seen[kind] > 1 else ""
-            self.scope[p.name] = Ref(kind, f"ref.{p.domain}.chosen", suffix=suffix)
+            fields = {"item": self.item(p.source)} if p.domain == "component" else {}
+            self.scope[p.name] = Ref(kind, f"ref.{p.domain}.chosen", fields, suffix=suffix)
+
+    def item(self, source: str) -> str:
+        """One component of a zone's (or a kind's) kind, in this language ("city", "cité")."""
+        holds = next((z.holds for z in self.rules.zones if z.name == source), source)
+        kind = next((k for k in self.rules.kinds if k.name == holds), None)
+        if kind is None:
+            raise PhraseError(f"no kind '{holds}'")
+        return kind.item.get(self.lang) or kind.item.en
+
+    def zone(self, node) -> Fields | None:
+        """A zone of the spec's own in its four forms ("your “Claimed cities”"), or None."""
+        match node:
+            case Name(id=i) if i not in self.scope:
+                zone = next((z for z in self.rules.zones if z.name == i and not z.per_player), None)
+                if zone is not None:
+                    return self.forms("zone.shared", zone=zone.title.get(self.lang) or zone.title.en)
+            case Attribute(obj=o, name=i):
+                zone = next((z for z in self.rules.zones if z.name == i and z.per_player), None)
+                if zone is not None and self.kind(o) == PLAYER:
+                    person, who = self.player(o)
+                    return self.forms(f"zone.{person}", zone=zone.title.get(self.lang) or zone.title.en, **who)
+        return None
+
+    def column(self, attr: str) -> str:
+        """A column of a kind, as its name reads (the spec gives columns no title)."""
+        return attr.replace("_", " ")
 
     def bind(self, var: str, collection) -> "Phraser":
         """A phraser in which `var` is an element of `collection` ("that colour")."""
@@ -324,6 +352,10 @@ class Phraser:
                 return NUMBER
             case Attribute(obj=o, name="bonus") if self.kind(o) == CARD:
                 return COLOUR
+            case Attribute(obj=o, name=attr) if self.rules.zones and self.zone(node) is not None:
+                return "zone"
+            case Attribute(obj=o, name=attr) if self.rules.zones and self.kind(o) == COMPONENT:
+                return "table" if self._column_type(o, attr) == "gems" else NUMBER
             case Attribute(obj=Name(id="setup"), name="gold") if "setup" not in self.scope:
                 return NUMBER  # the wild tokens at setup, not a payment's table
             case Attribute(name="cost" | "requires" | "tokens" | "gold" | "spent"):
@@ -331,6 +363,14 @@ class Phraser:
             case Attribute() | Index():
                 return NUMBER
         raise PhraseError(f"cannot phrase {type(node).__name__}")
+
+    def _column_type(self, owner, attr: str) -> str:
+        ref = self.lookup(owner.id) if isinstance(owner, Name) else None
+        source = next((p.source for d in self.rules.actions + self.rules.steps for p in d.params
+                       if ref is not None and p.domain == "component" and p.name == owner.id), "")
+        holds = next((z.holds for z in self.rules.zones if z.name == source), source)
+        kind = next((k for k in self.rules.kinds if k.name == holds), None)
+        return next((c.type for c in kind.columns if c.name == attr), "") if kind is not None else ""
 
     def const(self, node) -> int | None:
         """The value of a node that is the same in every game under these rules, else None."""
@@ -490,6 +530,14 @@ class Phraser:
                 person, who = self.player(o)
                 variant, fields = self.colour(c)
                 return t.text(f"attr.{attr}.{person}.np.{variant}", **who, **fields)
+            case Attribute(obj=o, name=attr) if self.kind(o) == COMPONENT:
+                return t.text("q.component.np", column=self.column(attr), **self.named("x", self.thing(o)))
+            case Index(obj=Attribute(obj=o, name=attr), index=c) if self.kind(o) == COMPONENT:
+                variant, fields = self.colour(c)
+                return t.text(f"q.component.np.{variant}", column=self.column(attr), **self.named("x", self.thing(o)),
+                              **fields)
+            case Call(func="size", args=(coll,)) if self.rules.zones and self.zone(coll) is not None:
+                return t.text("fn.size.zone", **self.named("zone", self.zone(coll) or {}))
             case Attribute(obj=o, name=attr) if self.kind(o) in (CARD, NOBLE, PAYMENT):
                 k = self.kind(o)
                 return t.text(f"q.{k}.{attr}.np", **self.named(k, self.thing(o)))
@@ -691,6 +739,15 @@ class Phraser:
                 return t.text("eff.visit", **self.named("noble", self.thing(noble)))
             case Effect(name="set" | "add" | "insert" | "drop" as name, args=(var, value)):
                 return self.state_effect(name, var, value)
+            case Effect(name="refill", args=(zone,)) if self.rules.zones and self.zone(zone) is not None:
+                return t.text("eff.refill_zone", **self.named("zone", self.zone(zone) or {}))
+            case Effect(name="move" | "to_bottom" as name, args=(x, zone)):
+                return t.text(f"eff.{name}", **self.named("x", self.thing(x)), **self.named("zone", self._zone(zone)))
+            case Effect(name="draw" | "reveal" as name, args=(pile, zone)):
+                return t.text(f"eff.{name}", **self.named("pile", self._zone(pile)),
+                              **self.named("zone", self._zone(zone)))
+            case Effect(name="discard", args=(x,)):
+                return t.text("eff.discard", **self.named("x", self.thing(x)))
             case ForEach(var=var, collection=coll, body=body):
                 if self.fusable(var, body):
                     return self.bind_each(var, coll).effect(body)
@@ -723,6 +780,12 @@ class Phraser:
             shown = self.number(value) if kind == NUMBER else self.collection_phrase(value)
             return self.t.text("eff.set.value", value=shown, **forms)
         return self.t.text("eff.set", **forms, **self.named("x", self.thing(value)))
+
+    def _zone(self, node) -> Fields:
+        found = self.zone(node)
+        if found is None:
+            raise PhraseError("a zone effect names a zone")
+        return found
 
     def fusable(self, var: str, body) -> bool:
         """`for c in X: take(c, 1)` reads "take 1 token of each ...": one effect, one use of c."""

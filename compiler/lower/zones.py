@@ -1,0 +1,221 @@
+"""The spec's own zones lowered: the engine's tables (each kind's rows, each zone's entry of
+_ZONES), its Game attributes (z_NAME: compiler/runtime/zones.py keeps them), and the code of
+zone names, component attributes, component choices and zone effects in rules.
+
+Nothing here runs for a spec without zones: its plan keeps no table, no attribute and state
+version 1, so its engine is what it was (compiler/lower/expressions.py asks here only for names
+that are zones, components or zone effects)."""
+from __future__ import annotations
+
+from ..expr import Attribute, Name, unparse
+from ..model import Rules, Zone
+from ..pysource import Code, comment, literal
+from .layout import EnginePlan, LoweringBug, spec_name
+
+# An env entry's kind for a component: "comp:" + the zone (or kind) it comes from.
+COMPONENT = "comp:"
+
+
+def zone_attr(zone: Zone) -> str:
+    """The Game attribute of a zone (a plain str: it is written as data in _ZONES too)."""
+    return str(spec_name("z_", zone.name, zone.span))
+
+
+def private_attr(zone: Zone) -> str:
+    return str(spec_name("zp_", zone.name, zone.span)) if zone.private_when_drawn and zone.per_player else ""
+
+
+def kind_table(kind: str) -> str:
+    return str(spec_name("k_", kind))
+
+
+def pieces(rules: Rules, kind) -> tuple[tuple[int, ...], ...]:
+    """The faces of each piece of a kind, pieces in table order (without faces_of: one face each)."""
+    if not kind.faces_of:
+        return tuple((c.id,) for c in kind.components)
+    out: dict[int, list[int]] = {}
+    for c in kind.components:
+        out.setdefault(c.piece, []).append(c.id)
+    return tuple(tuple(ids) for ids in out.values())
+
+
+def plan_zones(plan: EnginePlan) -> None:
+    """The zones' tables and Game attributes, and state version 2, for a spec with zones."""
+    rules = plan.rules
+    if not rules.zones:
+        return
+    index = {z.name: i for i, z in enumerate(rules.zones)}
+    kinds = {k.name: k for k in rules.kinds}
+    lines = ["# The spec's own kinds: one row per component, its columns' values in declared order (a table by",
+             "# gem colour as a tuple in gem order; a prose column as None)."]
+    for name in dict.fromkeys(z.holds for z in rules.zones):
+        kind = kinds[name]
+        rows = tuple(tuple(None if col.type == "prose" else v for col, v in zip(kind.columns, c.values, strict=True))
+                     for c in kind.components)
+        lines.append(f"{kind_table(name)} = {literal(rows)}  # {comment(', '.join(c.name for c in kind.columns))}")
+    pieces_table = {name: (len(kinds[name].components), pieces(rules, kinds[name]))
+                    for name in dict.fromkeys(z.holds for z in rules.zones)}
+    lines.append("# per kind: (components, the faces of each piece in table order)")
+    lines.append(f"_KIND_PIECES = {literal(pieces_table)}")
+    lines.append("# (name, kind, shape, per player, attribute, start, {players: size}, source zone or -1, limit, "
+                 "attribute of the privately drawn)")
+    entries = tuple((z.name, z.holds, z.shape, z.per_player, zone_attr(z), z.start, dict(z.sizes),
+                     index.get(z.source, -1), z.limit, private_attr(z)) for z in rules.zones)
+    lines.append("_ZONES = (")
+    lines += [f"    {literal(e)}," for e in entries]
+    lines.append(")")
+    plan.zones_src = Code("\n".join(lines))
+    for z in rules.zones:
+        plan.extra_slots.append((zone_attr(z), z.per_player, ()))
+        if private_attr(z):
+            plan.extra_slots.append((private_attr(z), True, ()))
+    plan.state_version = 2
+
+
+# --------------------------------------------------------------------------- names and attributes
+
+
+def _zone(rules: Rules, name: str) -> Zone | None:
+    return next((z for z in rules.zones if z.name == name), None)
+
+
+def zone_of(compiler, node, env) -> tuple[Zone, str] | None:
+    """The zone a node names and its list's code (`g.z_pile`, `g.z_claimed[me]`), or None."""
+    rules = compiler.plan.rules
+    match node:
+        case Name(id=name) if name not in env:
+            zone = _zone(rules, name)
+            if zone is not None and not zone.per_player:
+                return zone, f"g.{zone_attr(zone)}"
+        case Attribute(obj=owner, name=name):
+            zone = _zone(rules, name)
+            if zone is not None and zone.per_player and compiler.kind_of(owner, env) == "player":
+                return zone, f"g.{zone_attr(zone)}[{compiler.expr(owner, env)}]"
+    return None
+
+
+def collection(compiler, node, env) -> str | None:
+    """A zone as a collection: its list (a display: its occupied slots)."""
+    found = zone_of(compiler, node, env)
+    if found is None:
+        return None
+    zone, code = found
+    return f"[_x for _x in {code} if _x is not None]" if zone.shape == "display" else code
+
+
+def size(compiler, node, env) -> str | None:
+    found = zone_of(compiler, node, env)
+    if found is None:
+        return None
+    zone, code = found
+    return f"(len({code}) - {code}.count(None))" if zone.shape == "display" else f"len({code})"
+
+
+def element_kind(compiler, node, env) -> str | None:
+    """What a loop over a zone binds: a component of it."""
+    found = zone_of(compiler, node, env)
+    return COMPONENT + found[0].name if found is not None else None
+
+
+def kind_name(rules: Rules, source: str) -> str:
+    """The kind of a component from `source` (a zone or a kind)."""
+    zone = _zone(rules, source)
+    return zone.holds if zone is not None else source
+
+
+def column(compiler, kind_tag: str, owner: str, attr: str, node) -> str:
+    """`x.attr` of a component: its kind's table, the column's index."""
+    rules = compiler.plan.rules
+    kind = next(k for k in rules.kinds if k.name == kind_name(rules, kind_tag[len(COMPONENT):]))
+    index = next((i for i, c in enumerate(kind.columns) if c.name == attr), None)
+    if index is None:  # pragma: no cover - the checker refuses an unknown attribute
+        raise LoweringBug(f"cannot compile '{unparse(node)}'", node.span)
+    return f"{kind_table(kind.name)}[{owner}][{index}]"
+
+
+# --------------------------------------------------------------------------- choices
+
+
+def positions(rules: Rules, param, seat: str = "me") -> str:
+    """The list a component choice's positions index (a kind: None, its ids are its positions)."""
+    zone = _zone(rules, param.source)
+    if zone is None:
+        return ""
+    return f"g.{zone_attr(zone)}[{seat}]" if zone.per_player else f"g.{zone_attr(zone)}"
+
+
+def bind(rules: Rules, param, name: str, arg: str) -> str:
+    """The component at a chosen position (None for `none`, or an empty position)."""
+    where = positions(rules, param)
+    if not where:
+        return arg
+    none = f"None if {arg} is None else " if param.optional else ""
+    return f"{none}({where}[{arg}] if {arg} < len({where}) else None)"
+
+
+def missing(rules: Rules, param, arg: str) -> tuple[str, str] | None:
+    """(test, message code) of a chosen position that holds nothing."""
+    where = positions(rules, param)
+    if not where:
+        return None
+    test = f"{arg} >= len({where}) or {where}[{arg}] is None"
+    if param.optional:
+        test = f"{arg} is not None and ({test})"
+    return test, f"'there is no component at place %d of {param.source}' % ({arg} + 1)"
+
+
+def legal_source(rules: Rules, param) -> tuple[str, bool]:
+    """What a legal loop over a component choice walks, and whether empty positions must be skipped."""
+    where = positions(rules, param)
+    if not where:
+        return f"range({param.slots})", False
+    zone = _zone(rules, param.source)
+    return where, zone is not None and zone.shape == "display"
+
+
+# --------------------------------------------------------------------------- effects
+
+
+def effect(compiler, name: str, args, env, node, located: str) -> list | None:
+    """The statements of a zone effect, or None when `name(args)` is not one (refill(card))."""
+    from .tree import Do
+    rules = compiler.plan.rules
+    index = {z.name: i for i, z in enumerate(rules.zones)}
+
+    def zone_ref(arg) -> tuple[int, str]:
+        found = zone_of(compiler, arg, env)
+        assert found is not None, unparse(arg)
+        zone, _ = found
+        seat = compiler.expr(arg.obj, env) if isinstance(arg, Attribute) else "0"
+        return index[zone.name], seat
+
+    def component(arg) -> str:
+        return compiler.expr(arg, env)
+
+    where = literal(located)
+    if name == "refill":
+        if zone_of(compiler, args[0], env) is None:
+            return None
+        return [Do(f"_zone_refill(g, {zone_ref(args[0])[0]})")]
+    if name == "move":
+        zi, seat = zone_ref(args[1])
+        return [Do(f"_zone_move(g, {component(args[0])}, {zi}, {seat}, {where})")]
+    if name == "draw":
+        (pi, _), (zi, seat) = zone_ref(args[0]), zone_ref(args[1])
+        return [Do(f"_zone_draw(g, {pi}, {zi}, {seat}, {where})")]
+    if name == "reveal":
+        (pi, _), (zi, _) = zone_ref(args[0]), zone_ref(args[1])
+        return [Do(f"_zone_reveal(g, {pi}, {zi})")]
+    if name == "to_bottom":
+        pi, _ = zone_ref(args[1])
+        return [Do(f"_zone_to_bottom(g, {component(args[0])}, {pi}, {where})")]
+    if name == "discard":
+        kind = compiler.kind_of(args[0], env)
+        if not kind.startswith(COMPONENT):
+            return None
+        return [Do(f"_zone_discard(g, {literal(kind_name(rules, kind[len(COMPONENT):]))}, {component(args[0])}, "
+                   f"{where})")]
+    return None
+
+
+ZONE_EFFECT_NAMES = ("move", "draw", "reveal", "refill", "to_bottom", "discard")
