@@ -93,6 +93,12 @@ class Facts:
         # a take's or return's tokens as Position.score's memo key, and their number
         self.gain_keys = [tuple(sorted(m[1])) if m and m[0] == "tokens" else () for m in self.moves]
         self.gain_sizes = [sum(k for _, k in key) for key in self.gain_keys]
+        # a take of one token each of distinct gem colours as the bitmask of those colours (else
+        # None), and the colours of each bitmask: Position.take_scores scores a group of them at once
+        self.take_masks: list[int | None] = [
+            sum(1 << c for c, _ in key) if key and all(k == 1 and c != self.wild for c, k in key) else None
+            for key in self.gain_keys]
+        self.popcount = [bin(m).count("1") for m in range(1 << self.gems)]
         self.max_gain = 1 + max((sum(k for _, k in m[1] if k > 0) for m in self.moves if m and m[0] == "tokens"),
                                 default=0)  # the most tokens one move brings: a take's, or a reserve's wild one
         # _seat_terms by (weights, prestige, bonuses, noble row): they change only when the seat buys
@@ -102,6 +108,7 @@ class Facts:
         self.untrusted: frozenset[str] = frozenset()
         self.untrusted = calibrate(self)
         self.groups = [_deferred_group(self, a, m) for a, m in enumerate(self.moves)]  # see ranked_actions
+        self.plans: dict[tuple[int, ...], tuple] = {}  # see _plan
 
     def split(self, gain: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, int], ...], int, int, bool]:
         """A gain of tokens ((colour, count) pairs, sorted) as (the gem colours' changes, the wild
@@ -570,6 +577,32 @@ class Position:
         total += w.token * (self.ntok + count - gold) + w.gold * gold
         return total, rates, changes, gold
 
+    def take_scores(self, masks: list[int], count: int) -> list[float]:
+        """:meth:`tokens_only` of takes of `count` tokens, one each of distinct gem colours (their
+        bitmasks, Facts.take_masks), kept whole and from a position with no reserved card: the
+        same numbers, in one pass. A card's rate after a take depends only on how many of the
+        colours it lacks the take brings (0 to `count`), so each card's rates are made once and
+        each take reads them by the popcount of its mask and the card's (:meth:`_Cards.lacks`)."""
+        w = self.w
+        cards = self.likely.get(count) or self.contenders(count)
+        inv, gold = self.inverse, self.gold
+        steps = range(count + 1)
+        rows = [[v * inv[s - gold - j] for j in steps] for v, s in zip(cards.values, cards.shorts, strict=True)]
+        pairs = list(zip(rows, cards.lacks(), strict=True))
+        pc = self.f.popcount
+        target = w.target
+        fixed = self.fixed
+        held = w.token * (self.ntok + count - gold) + w.gold * gold
+        out = []
+        for mask in masks:
+            rates = [row[pc[lack & mask]] for row, lack in pairs]
+            rates.sort(reverse=True)
+            total = fixed
+            for weight, r in zip(target, rates, strict=False):
+                total += weight * r
+            out.append(total + held)
+        return out
+
     def contenders(self, count: int) -> _Cards:
         """The market cards that may be among the best targets after a move that only gains
         tokens, `count` of them: such a move leaves every card at least as close, and brings
@@ -709,11 +742,23 @@ class _Cards:
     tokens. What a card needs of one colour (its cost less what the seat has) is read per
     column, when a move first changes that colour."""
 
-    __slots__ = ("values", "costs", "shorts", "have", "columns")
+    __slots__ = ("values", "costs", "shorts", "have", "columns", "lacking")
 
     def __init__(self, values: list[float], costs: list[tuple[int, ...]], shorts: list[int], have: list[int]):
         self.values, self.costs, self.shorts, self.have = values, costs, shorts, have
         self.columns: dict[tuple[int, int], list[int]] = {}
+        self.lacking: list[int] | None = None
+
+    def lacks(self) -> list[int]:
+        """Per card, the bitmask of the gem colours of which it costs more than the seat has: a
+        take of one token of each colour of a mask brings it one token closer per colour the two
+        masks share (what column (c, 1) says colour by colour). Made on first use."""
+        lacking = self.lacking
+        if lacking is None:
+            have = self.have
+            gems = range(len(have))
+            lacking = self.lacking = [sum(1 << c for c in gems if cost[c] > have[c]) for cost in self.costs]
+        return lacking
 
     def rates(self, changes: tuple[tuple[int, int], ...], gold: int, inv: list[float]) -> list[float]:
         """Each card's value / (1 + turns to buy it) after the seat gains k of colour c for each
@@ -796,12 +841,13 @@ def values(game, f: Facts, scale: float = 3.0) -> list[float]:
 
 
 def _best(scored: list[tuple[float, int]], rng: random.Random) -> int:
-    top = max(s for s, _ in scored)
-    ties = [a for s, a in scored if s >= top - 1e-9]
+    top = max(scored)[0] - 1e-9  # the best score (the pairs compare by score first)
+    ties = [a for s, a in scored if s >= top]
     return ties[0] if len(ties) == 1 else rng.choice(ties)
 
 
-def ranked_actions(game, f: Facts, w: Weights = WEIGHTS, best_only: bool = False) -> list[tuple[float, int]]:
+def ranked_actions(game, f: Facts, w: Weights = WEIGHTS, best_only: bool = False,
+                   legal: list[int] | None = None) -> list[tuple[float, int]]:
     """Every legal action with the heuristic score, for the acting seat, of the end of its turn.
 
     Scored from the state, without playing the move: the seat's position is taken apart
@@ -815,10 +861,12 @@ def ranked_actions(game, f: Facts, w: Weights = WEIGHTS, best_only: bool = False
     n tokens (a reserve) is left out when no take of n tokens (no reserve) can score within
     1e-6 of the best move already scored (:func:`_take_bound`, :func:`_reserve_bound`): what
     is left holds the best move and every move :func:`_best` counts as tied with it, in the
-    same order, so the greedy chooses as from the full list.
+    same order, so the greedy chooses as from the full list. `legal`: the game's legal actions
+    when the caller has them already.
     """
     p = game.current_player
-    legal = game.legal_actions()
+    if legal is None:
+        legal = game.legal_actions()
     moves = f.moves
     bon = game.bonus[p]
     noble_row = game.noble_row
@@ -838,8 +886,7 @@ def ranked_actions(game, f: Facts, w: Weights = WEIGHTS, best_only: bool = False
     gold = pos.gold + len(wild_gain)  # wild tokens after a reserve
     tp, per_turn = w.throughput, w.reserved
     untrusted = f.untrusted
-    prune = best_only and not pos.mine and _bounded(w) and room >= 0  # (a limit below 0 returns nothing)
-    groups = f.groups
+    prune = best_only and not pos.mine and room >= 0 and _bounded(w)  # (a limit below 0 returns nothing)
 
     def exact(a: int, move) -> float:
         kind = move[0] if move is not None else None
@@ -873,36 +920,80 @@ def ranked_actions(game, f: Facts, w: Weights = WEIGHTS, best_only: bool = False
         gain, flip, extras = token_change(game, p, move, f)
         return pos.score_kept(gain, flip, extras)
 
-    # with best_only: takes by the tokens they bring, and reserves (0), scored last, as indexes in out
-    deferred: dict[int, list[int]] = {}
-    out: list[tuple[float, int] | None] = []
-    for a in legal:
-        move = moves[a]
-        group = groups[a] if prune else None
-        if group is None:
-            out.append((exact(a, move), a))
-        else:
-            deferred.setdefault(group, []).append(len(out))
-            out.append(None)
-    if deferred:
-        best = max((sa[0] for sa in out if sa is not None), default=-math.inf)
-        for group in sorted(deferred, reverse=True):  # takes of three first: their best may rule out the rest
-            bound = _take_bound(pos, group, room) if group else _reserve_bound(pos, game.decks, room)
-            if bound < best - 1e-6:
-                continue
-            for i in deferred[group]:
-                a = legal[i]
-                score = exact(a, moves[a])
-                out[i] = (score, a)
-                best = max(best, score)
+    if not prune:
+        return [(exact(a, moves[a]), a) for a in legal]
+    # with best_only: the moves always scored first, then takes by the tokens they bring and
+    # reserves (0), as indexes in out, made once per list of legal actions (_plan)
+    first, deferred = _plan(f, legal)
+    out: list[tuple[float, int] | None] = [None] * len(legal)
+    best = -math.inf
+    for i in first:
+        a = legal[i]
+        score = exact(a, moves[a])
+        out[i] = (score, a)
+        if score > best:
+            best = score
+    for group, indexes, masks in deferred:  # takes of three first: their best may rule out the rest
+        bound = _take_bound(pos, group, room) if group else _reserve_bound(pos, game.decks, room)
+        if bound < best - 1e-6:
+            continue
+        if masks is not None and group <= room:  # takes kept whole, scored together
+            for i, score in zip(indexes, pos.take_scores(masks, group), strict=True):
+                out[i] = (score, legal[i])
+                if score > best:
+                    best = score
+            continue
+        for i in indexes:
+            a = legal[i]
+            score = exact(a, moves[a])
+            out[i] = (score, a)
+            if score > best:
+                best = score
     return [sa for sa in out if sa is not None]
+
+
+_BOUNDED: dict[Weights, bool] = {}
 
 
 def _bounded(w: Weights) -> bool:
     """Do :func:`_take_bound`'s bounds hold for these weights? They need every weight at least
-    0 and the targets' weights in decreasing order (a better target never weighs less)."""
-    weights = (w.prestige, w.bonus, w.noble, w.token, w.gold, w.reserved, *w.target)
-    return all(x >= 0 for x in weights) and all(a >= b for a, b in zip(w.target, w.target[1:], strict=False))
+    0 and the targets' weights in decreasing order (a better target never weighs less).
+    Answered once per weights."""
+    held = _BOUNDED.get(w)
+    if held is None:
+        weights = (w.prestige, w.bonus, w.noble, w.token, w.gold, w.reserved, *w.target)
+        held = _BOUNDED[w] = (all(x >= 0 for x in weights)
+                              and all(a >= b for a, b in zip(w.target, w.target[1:], strict=False)))
+    return held
+
+
+def _plan(f: Facts, legal: list[int]) -> tuple[list[int], list[tuple[int, list[int], list[int] | None]]]:
+    """How ranked_actions scores `legal` with best_only: (the positions in `legal` of the moves
+    always scored, in order; then per deferral group (:func:`_deferred_group`), from the most
+    tokens down to the reserves' 0, the positions of its moves, in order, and their take masks
+    when every one has one (Position.take_scores), else None). Made once per list
+    of legal actions and engine (a game meets a few hundred lists, and many again)."""
+    key = tuple(legal)
+    plan = f.plans.get(key)
+    if plan is None:
+        if len(f.plans) >= 1 << 14:  # a bound on the memory a long run can hold
+            f.plans.clear()
+        groups = f.groups
+        first = []
+        deferred: dict[int, list[int]] = {}
+        for i, a in enumerate(legal):
+            group = groups[a]
+            if group is None:
+                first.append(i)
+            else:
+                deferred.setdefault(group, []).append(i)
+        masks = f.take_masks
+        batches = []
+        for group, indexes in sorted(deferred.items(), reverse=True):
+            taken = [masks[legal[i]] for i in indexes]
+            batches.append((group, indexes, None if not group or None in taken else taken))
+        plan = f.plans[key] = (first, batches)
+    return plan
 
 
 def _deferred_group(f: Facts, a: int, move) -> int | None:
@@ -1076,7 +1167,7 @@ class GreedyBot(Bot):
         legal = game.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        return _best(ranked_actions(game, self.facts, self.weights, best_only=True), self.rng)
+        return _best(ranked_actions(game, self.facts, self.weights, best_only=True, legal=legal), self.rng)
 
 
 class _Node:
