@@ -480,15 +480,18 @@ class Position:
         cards = [card for row in market for card in row if card is not None]
         wp, wb, points, bonus, needs = w.prestige, w.bonus, f.points, f.bonus, f.needs
         shorts = []
+        lacking = []
         for card in cards:  # tokens short of each, summed over the colours it costs (_short inlined)
-            short = 0
+            short = lack = 0
             for g, k in needs[card]:
                 k -= held[g]
                 if k > 0:
                     short += k
+                    lack |= 1 << g
             shorts.append(short)
+            lacking.append(lack)
         self.market = _Cards([wp * points[card] + wb * useful[bonus[card]] for card in cards],
-                             [f.cost[card] for card in cards], shorts, held)
+                             [f.cost[card] for card in cards], shorts, held, lacking)
         self.likely: dict[int, _Cards] = {}  # contenders by the tokens gained
         self.bar: float | None = None  # the len(target)-th best rate now (contenders)
         self.short_of = dict(zip(cards, shorts, strict=True))  # what a face-up reserve asks of its card
@@ -577,12 +580,14 @@ class Position:
         total += w.token * (self.ntok + count - gold) + w.gold * gold
         return total, rates, changes, gold
 
-    def take_scores(self, masks: list[int], count: int) -> list[float]:
-        """:meth:`tokens_only` of takes of `count` tokens, one each of distinct gem colours (their
-        bitmasks, Facts.take_masks), kept whole and from a position with no reserved card: the
-        same numbers, in one pass. A card's rate after a take depends only on how many of the
-        colours it lacks the take brings (0 to `count`), so each card's rates are made once and
-        each take reads them by the popcount of its mask and the card's (:meth:`_Cards.lacks`)."""
+    def take_sums(self, masks: list[int], count: int) -> list[float]:
+        """Takes of `count` tokens, one each of distinct gem colours (their bitmasks,
+        Facts.take_masks), from a position with no reserved card, before the tokens are counted:
+        per take, :meth:`tokens_only`'s score less its last term (the tokens in hand), made in
+        the same order, so that adding that term gives the same number. In one pass: a card's
+        rate after a take depends only on how many of the colours it lacks the take brings (0
+        to `count`), so each card's rates are made once and each take reads them by the
+        popcount of its mask and the card's (:meth:`_Cards.lacks`)."""
         w = self.w
         cards = self.likely.get(count) or self.contenders(count)
         inv, gold = self.inverse, self.gold
@@ -592,7 +597,6 @@ class Position:
         pc = self.f.popcount
         target = w.target
         fixed = self.fixed
-        held = w.token * (self.ntok + count - gold) + w.gold * gold
         out = []
         for mask in masks:
             rates = [row[pc[lack & mask]] for row, lack in pairs]
@@ -600,7 +604,7 @@ class Position:
             total = fixed
             for weight, r in zip(target, rates, strict=False):
                 total += weight * r
-            out.append(total + held)
+            out.append(total)
         return out
 
     def contenders(self, count: int) -> _Cards:
@@ -625,8 +629,10 @@ class Position:
                 reach = gold + count
                 keep = [i for i, (v, s) in enumerate(zip(market.values, market.shorts, strict=True))
                         if v * inv[s - reach] >= bar]
+                lacking = market.lacking
                 likely = _Cards([market.values[i] for i in keep], [market.costs[i] for i in keep],
-                                [market.shorts[i] for i in keep], market.have)
+                                [market.shorts[i] for i in keep], market.have,
+                                None if lacking is None else [lacking[i] for i in keep])
             self.likely[count] = likely
         return likely
 
@@ -744,10 +750,11 @@ class _Cards:
 
     __slots__ = ("values", "costs", "shorts", "have", "columns", "lacking")
 
-    def __init__(self, values: list[float], costs: list[tuple[int, ...]], shorts: list[int], have: list[int]):
+    def __init__(self, values: list[float], costs: list[tuple[int, ...]], shorts: list[int], have: list[int],
+                 lacking: list[int] | None = None):
         self.values, self.costs, self.shorts, self.have = values, costs, shorts, have
         self.columns: dict[tuple[int, int], list[int]] = {}
-        self.lacking: list[int] | None = None
+        self.lacking = lacking  # see lacks
 
     def lacks(self) -> list[int]:
         """Per card, the bitmask of the gem colours of which it costs more than the seat has: a
@@ -937,9 +944,26 @@ def ranked_actions(game, f: Facts, w: Weights = WEIGHTS, best_only: bool = False
         bound = _take_bound(pos, group, room) if group else _reserve_bound(pos, game.decks, room)
         if bound < best - 1e-6:
             continue
-        if masks is not None and group <= room:  # takes kept whole, scored together
-            for i, score in zip(indexes, pos.take_scores(masks, group), strict=True):
-                out[i] = (score, legal[i])
+        if masks is not None:
+            sums = pos.take_sums(masks, group)
+            if group <= room:  # takes kept whole: their scores, made together
+                held = w.token * (pos.ntok + group - pos.gold) + w.gold * pos.gold
+                for i, total in zip(indexes, sums, strict=True):
+                    score = total + held
+                    out[i] = (score, legal[i])
+                    if score > best:
+                        best = score
+                continue
+            # over the limit: each take's own bound (_take_bound's, with the take's own rates),
+            # its returns played only when the bound comes within reach, the best bounds first
+            cap = _held_bound(pos, room)
+            for j in sorted(range(len(indexes)), key=sums.__getitem__, reverse=True):
+                if sums[j] + cap < best - 1e-6:
+                    break
+                i = indexes[j]
+                a = legal[i]
+                score = exact(a, moves[a])
+                out[i] = (score, a)
                 if score > best:
                     best = score
             continue
@@ -1007,6 +1031,15 @@ def _deferred_group(f: Facts, a: int, move) -> int | None:
     if move[0] in ("reserve", "reserve_deck"):
         return 0
     return None
+
+
+def _held_bound(pos: Position, room: int) -> float:
+    """The most the tokens in hand add to a score once tokens over the limit are given back (a
+    take of more than `room`): the limit's worth of tokens, the wild ones held worth more if a
+    wild token weighs more. With :meth:`Position.take_sums` of a take, a bound on its score, its
+    returns included: they bring no card closer."""
+    w = pos.w
+    return w.token * (pos.ntok + room) + max(0.0, w.gold - w.token) * pos.gold
 
 
 def _reserve_bound(pos: Position, decks, room: int) -> float:

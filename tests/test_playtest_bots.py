@@ -202,3 +202,34 @@ def test_the_take_and_reserve_bounds_hold_over_the_limit_and_under_it():
                 assert s <= bots._reserve_bound(pos, g.decks, room) + 1e-9
                 reserves += 1
     assert checked > 300 and over > 20 and reserves > 300
+
+
+@pytest.mark.parametrize("name", ["official", "take-up-to-three", "no-gold-small-tables"])
+def test_takes_scored_together_and_each_takes_bound_over_the_limit(name):
+    """Takes kept whole are scored in one pass (Position.take_sums plus the tokens held): the
+    same numbers as one by one. A take over the limit scores at most its own sum plus
+    bots._held_bound (its returns bring no card closer): the greedy plays the returns of the
+    others only when that bound comes within reach of the best move."""
+    module = engine(name)
+    f = bots.facts(module)
+    w = bots.WEIGHTS
+    kept = over = 0
+    for g in positions(module, games=4, seed=11):
+        p = g.current_player
+        if g.phase != "action" or g.reserved[p] or bots.qualifying(g.noble_row, g.bonus[p], f):
+            continue
+        pos = bots.Position(f, w, g.prestige[p], g.bonus[p], g.tokens[p], g.reserved[p], g.noble_row, g.market)
+        room = f.limit - pos.ntok
+        for s, a in bots.ranked_actions(g, f):
+            mask = f.take_masks[a]
+            if mask is None:
+                continue
+            n = f.gain_sizes[a]
+            total = pos.take_sums([mask], n)[0]
+            if n <= room:
+                assert total + w.token * (pos.ntok + n - pos.gold) + w.gold * pos.gold == s
+                kept += 1
+            else:
+                assert s <= total + bots._held_bound(pos, room) + 1e-9
+                over += 1
+    assert kept > 300 and over > 20
