@@ -438,12 +438,12 @@ def _seat_terms_made(f: Facts, w: Weights, pts: int, bon, noble_row) -> tuple[fl
     useful = [1.0] * f.gems
     fixed = w.prestige * pts + w.bonus * sum(bon)
     for n in noble_row:
-        req = f.noble_req[n]
         total = f.noble_total[n]
         if not total:
             continue
         have = 0
-        for g, (r, x) in enumerate(zip(req, bon, strict=False)):
+        for g, r in f.noble_needs[n]:  # the colours it asks for (another adds 0 and changes nothing)
+            x = bon[g]
             if r > x:
                 have += x
                 useful[g] += f.noble_points[n] / total
@@ -618,8 +618,8 @@ class Position:
         if likely is None:
             market, inv, gold = self.market, self.inverse, self.gold
             if self.bar is None:
-                now = sorted((v * inv[s - gold] for v, s in zip(market.values, market.shorts, strict=True)),
-                             reverse=True)
+                now = [v * inv[s - gold] for v, s in zip(market.values, market.shorts, strict=True)]
+                now.sort(reverse=True)
                 k = len(self.w.target)
                 self.bar = now[k - 1] if len(now) > k else -1.0  # every rate is at least 0: all kept
             bar = self.bar
