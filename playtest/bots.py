@@ -93,11 +93,10 @@ class Facts:
         # a take's or return's tokens as Position.score's memo key, and their number
         self.gain_keys = [tuple(sorted(m[1])) if m and m[0] == "tokens" else () for m in self.moves]
         self.gain_sizes = [sum(k for _, k in key) for key in self.gain_keys]
-        # a take of one token each of distinct gem colours as the bitmask of those colours (else
-        # None), and the colours of each bitmask: Position.take_scores scores a group of them at once
-        self.take_masks: list[int | None] = [
-            sum(1 << c for c, _ in key) if key and all(k == 1 and c != self.wild for c, k in key) else None
-            for key in self.gain_keys]
+        # a take as Position.take_sums reads it (it scores a group of them at once): one token each
+        # of distinct gem colours as the bitmask of those colours, two of gem colour c as ~c (< 0);
+        # None for any other gain
+        self.take_masks: list[int | None] = [_take_mask(key, self.wild) for key in self.gain_keys]
         self.popcount = [bin(m).count("1") for m in range(1 << self.gems)]
         self.max_gain = 1 + max((sum(k for _, k in m[1] if k > 0) for m in self.moves if m and m[0] == "tokens"),
                                 default=0)  # the most tokens one move brings: a take's, or a reserve's wild one
@@ -321,6 +320,15 @@ def calibrate(f: Facts, games: int = 3, decisions: int = 200) -> frozenset[str]:
             except faults:  # the spec's fault shows, and is reported, in the games that are played
                 break
     return frozenset(bad)
+
+
+def _take_mask(key: tuple[tuple[int, int], ...], wild: int) -> int | None:
+    """A take's gain ((colour, count) pairs) as Facts.take_masks holds it."""
+    if key and all(k == 1 and c != wild for c, k in key):
+        return sum(1 << c for c, _ in key)
+    if len(key) == 1 and key[0][1] == 2 and key[0][0] != wild:
+        return ~key[0][0]
+    return None
 
 
 def _returned_alone(tok: list[int], after: list[int], limit: int | None) -> bool:
@@ -581,13 +589,14 @@ class Position:
         return total, rates, changes, gold
 
     def take_sums(self, masks: list[int], count: int) -> list[float]:
-        """Takes of `count` tokens, one each of distinct gem colours (their bitmasks,
-        Facts.take_masks), from a position with no reserved card, before the tokens are counted:
+        """Takes of `count` tokens, one each of distinct gem colours or two of one (as
+        Facts.take_masks holds them), from a position with no reserved card, before the tokens are counted:
         per take, :meth:`tokens_only`'s score less its last term (the tokens in hand), made in
         the same order, so that adding that term gives the same number. In one pass: a card's
         rate after a take depends only on how many of the colours it lacks the take brings (0
         to `count`), so each card's rates are made once and each take reads them by the
-        popcount of its mask and the card's (:meth:`_Cards.lacks`)."""
+        popcount of its mask and the card's (:meth:`_Cards.lacks`), or, for two of colour c, by
+        what column (c, 2) says."""
         w = self.w
         cards = self.likely.get(count) or self.contenders(count)
         inv, gold = self.inverse, self.gold
@@ -599,7 +608,11 @@ class Position:
         fixed = self.fixed
         out = []
         for mask in masks:
-            rates = [row[pc[lack & mask]] for row, lack in pairs]
+            if mask >= 0:
+                rates = [row[pc[lack & mask]] for row, lack in pairs]
+            else:
+                col = cards.columns.get((~mask, 2)) or cards.column(~mask, 2)
+                rates = [row[-d] for row, d in zip(rows, col, strict=True)]  # type: ignore[arg-type]
             rates.sort(reverse=True)
             total = fixed
             for weight, r in zip(target, rates, strict=False):
