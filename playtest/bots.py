@@ -953,8 +953,13 @@ def ranked_actions(game, f: Facts, w: Weights = WEIGHTS, best_only: bool = False
         out[i] = (score, a)
         if score > best:
             best = score
+    levels: list[float] = []
     for group, indexes, masks in deferred:  # takes of three first: their best may rule out the rest
-        bound = _take_bound(pos, group, room) if group else _reserve_bound(pos, game.decks, room)
+        if group:
+            bound = _take_bound(pos, group, room)
+        else:
+            levels = _level_bounds(pos, decks, room)
+            bound = max(levels, default=-math.inf)
         if bound < best - 1e-6:
             continue
         if masks is not None:
@@ -982,7 +987,10 @@ def ranked_actions(game, f: Facts, w: Weights = WEIGHTS, best_only: bool = False
             continue
         for i in indexes:
             a = legal[i]
-            score = exact(a, moves[a])
+            move = moves[a]
+            if not group and levels[move[1][0] if move[0] == "reserve" else move[1]] < best - 1e-6:
+                continue  # a reserve at a level whose own bound is out of reach
+            score = exact(a, move)
             out[i] = (score, a)
             if score > best:
                 best = score
@@ -1057,21 +1065,34 @@ def _held_bound(pos: Position, room: int) -> float:
 
 def _reserve_bound(pos: Position, decks, room: int) -> float:
     """No reserve scores more than this, from a position with no reserved card, the return over
-    the limit included: it brings each card at most one token (a wild one) closer, puts one
-    card into view (rated at most its value: the best deck top's), and costs at least one
-    reserved card's penalty."""
+    the limit included: the best of :func:`_level_bounds`."""
+    return max(_level_bounds(pos, decks, room), default=-math.inf)
+
+
+def _level_bounds(pos: Position, decks, room: int) -> list[float]:
+    """Per level, no reserve of a card of that level (face up or the deck's top) scores more
+    than this, from a position with no reserved card, the return over the limit included: it
+    brings each card at most one token (a wild one) closer, puts one card into view (the
+    level's deck top, rated at most its value; none when the deck is empty), and costs at
+    least one reserved card's penalty."""
     w, f = pos.w, pos.f
     inv, gold, market = pos.inverse, pos.gold, pos.market
-    tops = [w.prestige * f.points[d[-1]] + w.bonus * pos.useful[f.bonus[d[-1]]] for d in decks if d]
     rates = [v * inv[s - gold - 1] for v, s in zip(market.values, market.shorts, strict=True)]
-    rates.append(max(tops, default=0.0))
     rates.sort(reverse=True)
-    total = pos.fixed - w.reserved
-    for weight, r in zip(w.target, rates, strict=False):
-        total += weight * r
+    del rates[len(w.target):]
     if room >= 1:
-        return total + w.token * (pos.ntok - gold) + w.gold * (gold + 1)
-    return total + w.token * (pos.ntok + room) + max(0.0, w.gold - w.token) * (gold + 1)
+        held = w.token * (pos.ntok - gold) + w.gold * (gold + 1)
+    else:
+        held = w.token * (pos.ntok + room) + max(0.0, w.gold - w.token) * (gold + 1)
+    out = []
+    for d in decks:
+        top = w.prestige * f.points[d[-1]] + w.bonus * pos.useful[f.bonus[d[-1]]] if d else 0.0
+        best = sorted([*rates, top], reverse=True)
+        total = pos.fixed - w.reserved
+        for weight, r in zip(w.target, best, strict=False):
+            total += weight * r
+        out.append(total + held)
+    return out
 
 
 def _plain_take(f: Facts, key: tuple) -> bool:

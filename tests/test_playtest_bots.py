@@ -233,3 +233,25 @@ def test_takes_scored_together_and_each_takes_bound_over_the_limit(name):
                 assert s <= total + bots._held_bound(pos, room) + 1e-9
                 over += 1
     assert kept > 300 and over > 20
+
+
+def test_each_reserve_scores_at_most_its_levels_bound():
+    """bots._level_bounds: a reserve at a level (face up or the deck's top) brings only that
+    level's deck top into view; no reserve scores above its level's bound, returns included."""
+    module = engine("official")
+    f = bots.facts(module)
+    checked = 0
+    for g in positions(module, games=4, seed=13):
+        p = g.current_player
+        if g.phase != "action" or g.reserved[p] or bots.qualifying(g.noble_row, g.bonus[p], f):
+            continue
+        pos = bots.Position(f, bots.WEIGHTS, g.prestige[p], g.bonus[p], g.tokens[p], g.reserved[p], g.noble_row,
+                            g.market)
+        levels = bots._level_bounds(pos, g.decks, f.limit - pos.ntok)
+        assert max(levels) == bots._reserve_bound(pos, g.decks, f.limit - pos.ntok)
+        for s, a in bots.ranked_actions(g, f):
+            kind, arg = f.moves[a]
+            if kind in ("reserve", "reserve_deck"):
+                assert s <= levels[arg[0] if kind == "reserve" else arg] + 1e-9
+                checked += 1
+    assert checked > 300
