@@ -97,6 +97,9 @@ class Facts:
         # of distinct gem colours as the bitmask of those colours, two of gem colour c as ~c (< 0);
         # None for any other gain
         self.take_masks: list[int | None] = [_take_mask(key, self.wild) for key in self.gain_keys]
+        # a return of one token (the return step's moves) as its colour, else None
+        self.returns: list[int | None] = [key[0][0] if len(key) == 1 and key[0][1] == -1 else None
+                                          for key in self.gain_keys]
         self.popcount = [bin(m).count("1") for m in range(1 << self.gems)]
         self.max_gain = 1 + max((sum(k for _, k in m[1] if k > 0) for m in self.moves if m and m[0] == "tokens"),
                                 default=0)  # the most tokens one move brings: a take's, or a reserve's wild one
@@ -941,6 +944,10 @@ def ranked_actions(game, f: Facts, w: Weights = WEIGHTS, best_only: bool = False
         return pos.score_kept(gain, flip, extras)
 
     if not prune:
+        if best_only and room < -1 and not pos.mine and "tokens" not in untrusted and _bounded(w):
+            colours = [f.returns[a] for a in legal]
+            if None not in colours:  # the return step, more than one token to give back
+                return _returns_within_reach(pos, legal, colours, room, exact)
         return [(exact(a, moves[a]), a) for a in legal]
     # with best_only: the moves always scored first, then takes by the tokens they bring and
     # reserves (0), as indexes in out, made once per list of legal actions (_plan)
@@ -994,6 +1001,39 @@ def ranked_actions(game, f: Facts, w: Weights = WEIGHTS, best_only: bool = False
             out[i] = (score, a)
             if score > best:
                 best = score
+    return [sa for sa in out if sa is not None]
+
+
+def _returns_within_reach(pos: Position, legal: list[int], colours: list[int], room: int,
+                          exact: Callable[[int, object], float]) -> list[tuple[float, int]]:
+    """The return step, best_only, with more tokens to give back after this one: a return of
+    colour c, then the greedy's returns down to the limit, scores at most the rates after
+    returning c (a later return brings no card closer) plus the limit's worth of tokens, the
+    wild ones held worth more if a wild token weighs more (:func:`_held_bound`'s argument).
+    The returns are scored from the best bound down, and those whose bound is out of reach of
+    the best score (by 1e-6) are left out: the rest hold the best and its ties, in order."""
+    f, w = pos.f, pos.w
+    memo = pos.memo
+    limit = pos.ntok + room
+    bounds = []
+    for a, c in zip(legal, colours, strict=True):
+        key = f.gain_keys[a]
+        base = memo.get(key)
+        if base is None:
+            base = memo[key] = pos.tokens_only(key)
+        gold = pos.gold - (c == f.wild)
+        bounds.append(base[0] - (w.token * (pos.ntok - 1 - gold) + w.gold * gold)
+                      + w.token * limit + max(0.0, w.gold - w.token) * gold)
+    out: list[tuple[float, int] | None] = [None] * len(legal)
+    best = -math.inf
+    for i in sorted(range(len(legal)), key=bounds.__getitem__, reverse=True):
+        if bounds[i] < best - 1e-6:
+            break
+        a = legal[i]
+        score = exact(a, f.moves[a])
+        out[i] = (score, a)
+        if score > best:
+            best = score
     return [sa for sa in out if sa is not None]
 
 

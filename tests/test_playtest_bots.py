@@ -255,3 +255,27 @@ def test_each_reserve_scores_at_most_its_levels_bound():
                 assert s <= levels[arg[0] if kind == "reserve" else arg] + 1e-9
                 checked += 1
     assert checked > 300
+
+
+@pytest.mark.parametrize("name", ["official", "take-up-to-three"])
+def test_the_return_steps_pruned_choice_is_the_full_lists(name):
+    """With two or more tokens still to give back, the greedy scores a return (and the returns
+    after it) only when its bound (the rates after it, the limit's worth of tokens) comes within
+    reach of the best (bots._returns_within_reach): the same choice and random draws."""
+    module = engine(name)
+    f = bots.facts(module)
+    full, pruned = random.Random(4), random.Random(4)
+    seen = left_out = 0
+    for g in positions(module, games=6, seed=17):
+        p = g.current_player
+        legal = g.legal_actions()
+        if len(legal) < 2 or sum(g.tokens[p]) - f.limit < 2 or any(f.returns[a] is None for a in legal):
+            continue
+        every = bots.ranked_actions(g, f)
+        some = bots.ranked_actions(g, f, best_only=True)
+        assert set(some) <= set(every)
+        assert bots._best(some, pruned) == bots._best(every, full)
+        seen += 1
+        left_out += len(every) - len(some)
+    assert full.getstate() == pruned.getstate()
+    assert seen > 20 and left_out > 0  # some returns were left out
