@@ -476,7 +476,7 @@ class Position:
     """
 
     __slots__ = ("f", "w", "fixed", "tok", "ntok", "gold", "have", "useful", "market", "likely", "mine", "inverse",
-                 "memo", "known", "kept", "shared", "short_of", "bar")
+                 "memo", "known", "kept", "shared", "short_of", "bar", "rated")
 
     def __init__(self, f: Facts, w: Weights, pts: int, bon, tok, reserved, noble_row, market):
         self.f, self.w = f, w
@@ -505,6 +505,7 @@ class Position:
                              [f.cost[card] for card in cards], shorts, held, lacking)
         self.likely: dict[int, _Cards] = {}  # contenders by the tokens gained
         self.bar: float | None = None  # the len(target)-th best rate now (contenders)
+        self.rated: dict[int, list[float]] = {}  # see ahead
         self.short_of = dict(zip(cards, shorts, strict=True))  # what a face-up reserve asks of its card
         self.known: dict[int, tuple] = {}
         self.mine = [self.target(card, True) for card in reserved]
@@ -623,6 +624,16 @@ class Position:
             out.append(total)
         return out
 
+    def ahead(self, count: int) -> list[float]:
+        """Each market card's rate were it `count` tokens closer (0: as it is), made once per
+        count: the contenders, the take bounds and the reserve bounds read them."""
+        rates = self.rated.get(count)
+        if rates is None:
+            inv, reach = self.inverse, self.gold + count
+            market = self.market
+            rates = self.rated[count] = [v * inv[s - reach] for v, s in zip(market.values, market.shorts, strict=True)]
+        return rates
+
     def contenders(self, count: int) -> _Cards:
         """The market cards that may be among the best targets after a move that only gains
         tokens, `count` of them: such a move leaves every card at least as close, and brings
@@ -632,19 +643,16 @@ class Position:
         and of three)."""
         likely = self.likely.get(count)
         if likely is None:
-            market, inv, gold = self.market, self.inverse, self.gold
+            market = self.market
             if self.bar is None:
-                now = [v * inv[s - gold] for v, s in zip(market.values, market.shorts, strict=True)]
-                now.sort(reverse=True)
+                now = sorted(self.ahead(0), reverse=True)
                 k = len(self.w.target)
                 self.bar = now[k - 1] if len(now) > k else -1.0  # every rate is at least 0: all kept
             bar = self.bar
             if bar < 0:
                 likely = market
             else:
-                reach = gold + count
-                keep = [i for i, (v, s) in enumerate(zip(market.values, market.shorts, strict=True))
-                        if v * inv[s - reach] >= bar]
+                keep = [i for i, r in enumerate(self.ahead(count)) if r >= bar]
                 lacking = market.lacking
                 likely = _Cards([market.values[i] for i in keep], [market.costs[i] for i in keep],
                                 [market.shorts[i] for i in keep], market.have,
@@ -1116,9 +1124,8 @@ def _level_bounds(pos: Position, decks, room: int) -> list[float]:
     level's deck top, rated at most its value; none when the deck is empty), and costs at
     least one reserved card's penalty."""
     w, f = pos.w, pos.f
-    inv, gold, market = pos.inverse, pos.gold, pos.market
-    rates = [v * inv[s - gold - 1] for v, s in zip(market.values, market.shorts, strict=True)]
-    rates.sort(reverse=True)
+    gold = pos.gold
+    rates = sorted(pos.ahead(1), reverse=True)
     del rates[len(w.target):]
     if room >= 1:
         held = w.token * (pos.ntok - gold) + w.gold * (gold + 1)
@@ -1148,9 +1155,8 @@ def _take_bound(pos: Position, count: int, room: int) -> float:
     and the best targets' weighted sum at most that of those rates; the tokens in hand are
     then what the take leaves, or the limit, at most the wild tokens held being wild."""
     w = pos.w
-    inv, gold, market = pos.inverse, pos.gold, pos.market
-    rates = sorted((v * inv[s - gold - count] for v, s in zip(market.values, market.shorts, strict=True)),
-                   reverse=True)
+    gold = pos.gold
+    rates = sorted(pos.ahead(count), reverse=True)
     total = pos.fixed
     for weight, r in zip(w.target, rates, strict=False):
         total += weight * r
