@@ -611,12 +611,19 @@ class Position:
         target = w.target
         fixed = self.fixed
         out = []
+        two = len(target) == 2 and len(rows) >= 2  # the usual weights: the sum written out, same order
+        if two:
+            first, second = target
         for mask in masks:
             if mask >= 0:
                 rates = [row[pc[lack & mask]] for row, lack in pairs]
             else:
                 col = cards.columns.get((~mask, 2)) or cards.column(~mask, 2)
                 rates = [row[-d] for row, d in zip(rows, col, strict=True)]  # type: ignore[arg-type]
+            if two:
+                rates.sort()
+                out.append(fixed + first * rates[-1] + second * rates[-2])
+                continue
             rates.sort(reverse=True)
             total = fixed
             for weight, r in zip(target, rates, strict=False):
