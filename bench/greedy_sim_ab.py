@@ -90,8 +90,9 @@ def main(argv=None) -> int:
         loads.append(os.getloadavg()[0])
     b, n = statistics.median(cpu["base"]), statistics.median(cpu["new"])
     same = len({d for _, d in digests}) == 1
-    print(f"{args.rev}: {1000 * b:.2f} ms CPU per game; now: {1000 * n:.2f} ms ({1e6 * n * args.games / decisions:.0f} us "
-          f"per decision); {b / n:.2f}x faster (median of {args.runs} x {args.games} games, load average "
+    per_decision = 1e6 * n * args.games / decisions
+    print(f"{args.rev}: {1000 * b:.2f} ms CPU per game; now: {1000 * n:.2f} ms ({per_decision:.0f} us per "
+          f"decision); {b / n:.2f}x faster (median of {args.runs} x {args.games} games, load average "
           f"{min(loads):.1f}-{max(loads):.1f}); same results: {'yes' if same else 'NO'}")
     print(f"projected 10,000 games with --jobs 2 at {args.scaling}x: {10_000 * b / args.scaling:.0f} s at {args.rev}, "
           f"{10_000 * n / args.scaling:.0f} s now (CPU time; the wall time on a quiet machine)")

@@ -960,8 +960,8 @@ def ranked_actions(game, f: Facts, w: Weights = WEIGHTS, best_only: bool = False
 
     if not prune:
         if best_only and room < -1 and not pos.mine and "tokens" not in untrusted and _bounded(w):
-            colours = [f.returns[a] for a in legal]
-            if None not in colours:  # the return step, more than one token to give back
+            colours = [c for c in map(f.returns.__getitem__, legal) if c is not None]
+            if len(colours) == len(legal):  # the return step, more than one token to give back
                 return _returns_within_reach(pos, legal, colours, room, exact)
         return [(exact(a, moves[a]), a) for a in legal]
     # with best_only: the moves always scored first, then takes by the tokens they bring and
