@@ -13,8 +13,11 @@ choice, tie-breaks included, comes from the bot's own ``random.Random``.
   times faster. Actions it cannot model (a house rule's own action, or one whose effects
   the engine's rules change, found by :func:`calibrate`) are still played on a clone.
   Choosing needs only the best move and its ties: takes and reserves whose upper bound
-  (:func:`_take_bound`, :func:`_reserve_bound`) is below the best move already scored
-  are not scored at all, which chooses exactly as the full list would.
+  (:func:`_take_bound`, :func:`_reserve_bound`, per level :func:`_level_bounds`, per take
+  over the limit :meth:`Position.take_sums` plus :func:`_held_bound`, per return in the
+  return step :func:`_returns_within_reach`) is below the best move already scored are not
+  scored at all, which chooses exactly as the full list would; the takes kept whole are
+  scored together (:meth:`Position.take_sums`).
 - ``mcts``: UCT over information sets. Each playout runs on a *determinization*: the
   acting player's observation with what it cannot see (the deck order, other players'
   blind reserves) dealt again at random from the cards it has not seen. The root is
