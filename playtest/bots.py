@@ -13,8 +13,11 @@ choice, tie-breaks included, comes from the bot's own ``random.Random``.
   times faster. Actions it cannot model (a house rule's own action, or one whose effects
   the engine's rules change, found by :func:`calibrate`) are still played on a clone.
   Choosing needs only the best move and its ties: takes and reserves whose upper bound
-  (:func:`_take_bound`, :func:`_reserve_bound`) is below the best move already scored
-  are not scored at all, which chooses exactly as the full list would.
+  (:func:`_take_bound`, :func:`_reserve_bound`, per level :func:`_level_bounds`, per take
+  over the limit :meth:`Position.take_sums` plus :func:`_held_bound`, per return in the
+  return step :func:`_returns_within_reach`) is below the best move already scored are not
+  scored at all, which chooses exactly as the full list would; the takes kept whole are
+  scored together (:meth:`Position.take_sums`).
 - ``mcts``: UCT over information sets. Each playout runs on a *determinization*: the
   acting player's observation with what it cannot see (the deck order, other players'
   blind reserves) dealt again at random from the cards it has not seen. The root is
@@ -93,6 +96,14 @@ class Facts:
         # a take's or return's tokens as Position.score's memo key, and their number
         self.gain_keys = [tuple(sorted(m[1])) if m and m[0] == "tokens" else () for m in self.moves]
         self.gain_sizes = [sum(k for _, k in key) for key in self.gain_keys]
+        # a take as Position.take_sums reads it (it scores a group of them at once): one token each
+        # of distinct gem colours as the bitmask of those colours, two of gem colour c as ~c (< 0);
+        # None for any other gain
+        self.take_masks: list[int | None] = [_take_mask(key, self.wild) for key in self.gain_keys]
+        # a return of one token (the return step's moves) as its colour, else None
+        self.returns: list[int | None] = [key[0][0] if len(key) == 1 and key[0][1] == -1 else None
+                                          for key in self.gain_keys]
+        self.popcount = [bin(m).count("1") for m in range(1 << self.gems)]
         self.max_gain = 1 + max((sum(k for _, k in m[1] if k > 0) for m in self.moves if m and m[0] == "tokens"),
                                 default=0)  # the most tokens one move brings: a take's, or a reserve's wild one
         # _seat_terms by (weights, prestige, bonuses, noble row): they change only when the seat buys
@@ -102,6 +113,7 @@ class Facts:
         self.untrusted: frozenset[str] = frozenset()
         self.untrusted = calibrate(self)
         self.groups = [_deferred_group(self, a, m) for a, m in enumerate(self.moves)]  # see ranked_actions
+        self.plans: dict[tuple[int, ...], tuple] = {}  # see _plan
 
     def split(self, gain: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, int], ...], int, int, bool]:
         """A gain of tokens ((colour, count) pairs, sorted) as (the gem colours' changes, the wild
@@ -316,6 +328,15 @@ def calibrate(f: Facts, games: int = 3, decisions: int = 200) -> frozenset[str]:
     return frozenset(bad)
 
 
+def _take_mask(key: tuple[tuple[int, int], ...], wild: int) -> int | None:
+    """A take's gain ((colour, count) pairs) as Facts.take_masks holds it."""
+    if key and all(k == 1 and c != wild for c, k in key):
+        return sum(1 << c for c, _ in key)
+    if len(key) == 1 and key[0][1] == 2 and key[0][0] != wild:
+        return ~key[0][0]
+    return None
+
+
 def _returned_alone(tok: list[int], after: list[int], limit: int | None) -> bool:
     """Were the tokens over the limit returned without asking, as a step with one legal option is?
     Only a hand of a single colour has one option (and without a limit nothing is returned)."""
@@ -431,12 +452,12 @@ def _seat_terms_made(f: Facts, w: Weights, pts: int, bon, noble_row) -> tuple[fl
     useful = [1.0] * f.gems
     fixed = w.prestige * pts + w.bonus * sum(bon)
     for n in noble_row:
-        req = f.noble_req[n]
         total = f.noble_total[n]
         if not total:
             continue
         have = 0
-        for g, (r, x) in enumerate(zip(req, bon, strict=False)):
+        for g, r in f.noble_needs[n]:  # the colours it asks for (another adds 0 and changes nothing)
+            x = bon[g]
             if r > x:
                 have += x
                 useful[g] += f.noble_points[n] / total
@@ -458,7 +479,7 @@ class Position:
     """
 
     __slots__ = ("f", "w", "fixed", "tok", "ntok", "gold", "have", "useful", "market", "likely", "mine", "inverse",
-                 "memo", "known", "kept", "shared", "short_of", "bar")
+                 "memo", "known", "kept", "shared", "short_of", "bar", "rated")
 
     def __init__(self, f: Facts, w: Weights, pts: int, bon, tok, reserved, noble_row, market):
         self.f, self.w = f, w
@@ -473,17 +494,21 @@ class Position:
         cards = [card for row in market for card in row if card is not None]
         wp, wb, points, bonus, needs = w.prestige, w.bonus, f.points, f.bonus, f.needs
         shorts = []
+        lacking = []
         for card in cards:  # tokens short of each, summed over the colours it costs (_short inlined)
-            short = 0
+            short = lack = 0
             for g, k in needs[card]:
                 k -= held[g]
                 if k > 0:
                     short += k
+                    lack |= 1 << g
             shorts.append(short)
+            lacking.append(lack)
         self.market = _Cards([wp * points[card] + wb * useful[bonus[card]] for card in cards],
-                             [f.cost[card] for card in cards], shorts, held)
+                             [f.cost[card] for card in cards], shorts, held, lacking)
         self.likely: dict[int, _Cards] = {}  # contenders by the tokens gained
         self.bar: float | None = None  # the len(target)-th best rate now (contenders)
+        self.rated: dict[int, list[float]] = {}  # see ahead
         self.short_of = dict(zip(cards, shorts, strict=True))  # what a face-up reserve asks of its card
         self.known: dict[int, tuple] = {}
         self.mine = [self.target(card, True) for card in reserved]
@@ -570,6 +595,55 @@ class Position:
         total += w.token * (self.ntok + count - gold) + w.gold * gold
         return total, rates, changes, gold
 
+    def take_sums(self, masks: list[int], count: int) -> list[float]:
+        """Takes of `count` tokens, one each of distinct gem colours or two of one (as
+        Facts.take_masks holds them), from a position with no reserved card, before the tokens are counted:
+        per take, :meth:`tokens_only`'s score less its last term (the tokens in hand), made in
+        the same order, so that adding that term gives the same number. In one pass: a card's
+        rate after a take depends only on how many of the colours it lacks the take brings (0
+        to `count`), so each card's rates are made once and each take reads them by the
+        popcount of its mask and the card's (:meth:`_Cards.lacks`), or, for two of colour c, by
+        what column (c, 2) says."""
+        w = self.w
+        cards = self.likely.get(count) or self.contenders(count)
+        inv, gold = self.inverse, self.gold
+        steps = range(count + 1)
+        rows = [[v * inv[s - gold - j] for j in steps] for v, s in zip(cards.values, cards.shorts, strict=True)]
+        pairs = list(zip(rows, cards.lacks(), strict=True))
+        pc = self.f.popcount
+        target = w.target
+        fixed = self.fixed
+        out = []
+        two = len(target) == 2 and len(rows) >= 2  # the usual weights: the sum written out, same order
+        if two:
+            first, second = target
+        for mask in masks:
+            if mask >= 0:
+                rates = [row[pc[lack & mask]] for row, lack in pairs]
+            else:
+                col = cards.columns.get((~mask, 2)) or cards.column(~mask, 2)
+                rates = [row[-d] for row, d in zip(rows, col, strict=True)]  # type: ignore[arg-type]
+            if two:
+                rates.sort()
+                out.append(fixed + first * rates[-1] + second * rates[-2])
+                continue
+            rates.sort(reverse=True)
+            total = fixed
+            for weight, r in zip(target, rates, strict=False):
+                total += weight * r
+            out.append(total)
+        return out
+
+    def ahead(self, count: int) -> list[float]:
+        """Each market card's rate were it `count` tokens closer (0: as it is), made once per
+        count: the contenders, the take bounds and the reserve bounds read them."""
+        rates = self.rated.get(count)
+        if rates is None:
+            inv, reach = self.inverse, self.gold + count
+            market = self.market
+            rates = self.rated[count] = [v * inv[s - reach] for v, s in zip(market.values, market.shorts, strict=True)]
+        return rates
+
     def contenders(self, count: int) -> _Cards:
         """The market cards that may be among the best targets after a move that only gains
         tokens, `count` of them: such a move leaves every card at least as close, and brings
@@ -579,21 +653,20 @@ class Position:
         and of three)."""
         likely = self.likely.get(count)
         if likely is None:
-            market, inv, gold = self.market, self.inverse, self.gold
+            market = self.market
             if self.bar is None:
-                now = sorted((v * inv[s - gold] for v, s in zip(market.values, market.shorts, strict=True)),
-                             reverse=True)
+                now = sorted(self.ahead(0), reverse=True)
                 k = len(self.w.target)
                 self.bar = now[k - 1] if len(now) > k else -1.0  # every rate is at least 0: all kept
             bar = self.bar
             if bar < 0:
                 likely = market
             else:
-                reach = gold + count
-                keep = [i for i, (v, s) in enumerate(zip(market.values, market.shorts, strict=True))
-                        if v * inv[s - reach] >= bar]
+                keep = [i for i, r in enumerate(self.ahead(count)) if r >= bar]
+                lacking = market.lacking
                 likely = _Cards([market.values[i] for i in keep], [market.costs[i] for i in keep],
-                                [market.shorts[i] for i in keep], market.have)
+                                [market.shorts[i] for i in keep], market.have,
+                                None if lacking is None else [lacking[i] for i in keep])
             self.likely[count] = likely
         return likely
 
@@ -709,11 +782,24 @@ class _Cards:
     tokens. What a card needs of one colour (its cost less what the seat has) is read per
     column, when a move first changes that colour."""
 
-    __slots__ = ("values", "costs", "shorts", "have", "columns")
+    __slots__ = ("values", "costs", "shorts", "have", "columns", "lacking")
 
-    def __init__(self, values: list[float], costs: list[tuple[int, ...]], shorts: list[int], have: list[int]):
+    def __init__(self, values: list[float], costs: list[tuple[int, ...]], shorts: list[int], have: list[int],
+                 lacking: list[int] | None = None):
         self.values, self.costs, self.shorts, self.have = values, costs, shorts, have
         self.columns: dict[tuple[int, int], list[int]] = {}
+        self.lacking = lacking  # see lacks
+
+    def lacks(self) -> list[int]:
+        """Per card, the bitmask of the gem colours of which it costs more than the seat has: a
+        take of one token of each colour of a mask brings it one token closer per colour the two
+        masks share (what column (c, 1) says colour by colour). Made on first use."""
+        lacking = self.lacking
+        if lacking is None:
+            have = self.have
+            gems = range(len(have))
+            lacking = self.lacking = [sum(1 << c for c in gems if cost[c] > have[c]) for cost in self.costs]
+        return lacking
 
     def rates(self, changes: tuple[tuple[int, int], ...], gold: int, inv: list[float]) -> list[float]:
         """Each card's value / (1 + turns to buy it) after the seat gains k of colour c for each
@@ -796,12 +882,13 @@ def values(game, f: Facts, scale: float = 3.0) -> list[float]:
 
 
 def _best(scored: list[tuple[float, int]], rng: random.Random) -> int:
-    top = max(s for s, _ in scored)
-    ties = [a for s, a in scored if s >= top - 1e-9]
+    top = max(scored)[0] - 1e-9  # the best score (the pairs compare by score first)
+    ties = [a for s, a in scored if s >= top]
     return ties[0] if len(ties) == 1 else rng.choice(ties)
 
 
-def ranked_actions(game, f: Facts, w: Weights = WEIGHTS, best_only: bool = False) -> list[tuple[float, int]]:
+def ranked_actions(game, f: Facts, w: Weights = WEIGHTS, best_only: bool = False,
+                   legal: list[int] | None = None) -> list[tuple[float, int]]:
     """Every legal action with the heuristic score, for the acting seat, of the end of its turn.
 
     Scored from the state, without playing the move: the seat's position is taken apart
@@ -815,10 +902,12 @@ def ranked_actions(game, f: Facts, w: Weights = WEIGHTS, best_only: bool = False
     n tokens (a reserve) is left out when no take of n tokens (no reserve) can score within
     1e-6 of the best move already scored (:func:`_take_bound`, :func:`_reserve_bound`): what
     is left holds the best move and every move :func:`_best` counts as tied with it, in the
-    same order, so the greedy chooses as from the full list.
+    same order, so the greedy chooses as from the full list. `legal`: the game's legal actions
+    when the caller has them already.
     """
     p = game.current_player
-    legal = game.legal_actions()
+    if legal is None:
+        legal = game.legal_actions()
     moves = f.moves
     bon = game.bonus[p]
     noble_row = game.noble_row
@@ -838,8 +927,7 @@ def ranked_actions(game, f: Facts, w: Weights = WEIGHTS, best_only: bool = False
     gold = pos.gold + len(wild_gain)  # wild tokens after a reserve
     tp, per_turn = w.throughput, w.reserved
     untrusted = f.untrusted
-    prune = best_only and not pos.mine and _bounded(w) and room >= 0  # (a limit below 0 returns nothing)
-    groups = f.groups
+    prune = best_only and not pos.mine and room >= 0 and _bounded(w)  # (a limit below 0 returns nothing)
 
     def exact(a: int, move) -> float:
         kind = move[0] if move is not None else None
@@ -873,36 +961,142 @@ def ranked_actions(game, f: Facts, w: Weights = WEIGHTS, best_only: bool = False
         gain, flip, extras = token_change(game, p, move, f)
         return pos.score_kept(gain, flip, extras)
 
-    # with best_only: takes by the tokens they bring, and reserves (0), scored last, as indexes in out
-    deferred: dict[int, list[int]] = {}
-    out: list[tuple[float, int] | None] = []
-    for a in legal:
-        move = moves[a]
-        group = groups[a] if prune else None
-        if group is None:
-            out.append((exact(a, move), a))
+    if not prune:
+        if best_only and room < -1 and not pos.mine and "tokens" not in untrusted and _bounded(w):
+            colours = [c for c in map(f.returns.__getitem__, legal) if c is not None]
+            if len(colours) == len(legal):  # the return step, more than one token to give back
+                return _returns_within_reach(pos, legal, colours, room, exact)
+        return [(exact(a, moves[a]), a) for a in legal]
+    # with best_only: the moves always scored first, then takes by the tokens they bring and
+    # reserves (0), as indexes in out, made once per list of legal actions (_plan)
+    first, deferred = _plan(f, legal)
+    out: list[tuple[float, int] | None] = [None] * len(legal)
+    best = -math.inf
+    for i in first:
+        a = legal[i]
+        score = exact(a, moves[a])
+        out[i] = (score, a)
+        if score > best:
+            best = score
+    levels: list[float] = []
+    for group, indexes, masks in deferred:  # takes of three first: their best may rule out the rest
+        if group:
+            bound = _take_bound(pos, group, room)
         else:
-            deferred.setdefault(group, []).append(len(out))
-            out.append(None)
-    if deferred:
-        best = max((sa[0] for sa in out if sa is not None), default=-math.inf)
-        for group in sorted(deferred, reverse=True):  # takes of three first: their best may rule out the rest
-            bound = _take_bound(pos, group, room) if group else _reserve_bound(pos, game.decks, room)
-            if bound < best - 1e-6:
+            levels = _level_bounds(pos, decks, room)
+            bound = max(levels, default=-math.inf)
+        if bound < best - 1e-6:
+            continue
+        if masks is not None:
+            sums = pos.take_sums(masks, group)
+            if group <= room:  # takes kept whole: their scores, made together
+                held = w.token * (pos.ntok + group - pos.gold) + w.gold * pos.gold
+                for i, total in zip(indexes, sums, strict=True):
+                    score = total + held
+                    out[i] = (score, legal[i])
+                    if score > best:
+                        best = score
                 continue
-            for i in deferred[group]:
+            # over the limit: each take's own bound (_take_bound's, with the take's own rates),
+            # its returns played only when the bound comes within reach, the best bounds first
+            cap = _held_bound(pos, room)
+            for j in sorted(range(len(indexes)), key=sums.__getitem__, reverse=True):
+                if sums[j] + cap < best - 1e-6:
+                    break
+                i = indexes[j]
                 a = legal[i]
                 score = exact(a, moves[a])
                 out[i] = (score, a)
-                best = max(best, score)
+                if score > best:
+                    best = score
+            continue
+        for i in indexes:
+            a = legal[i]
+            move = moves[a]
+            if not group and levels[move[1][0] if move[0] == "reserve" else move[1]] < best - 1e-6:
+                continue  # a reserve at a level whose own bound is out of reach
+            score = exact(a, move)
+            out[i] = (score, a)
+            if score > best:
+                best = score
     return [sa for sa in out if sa is not None]
+
+
+def _returns_within_reach(pos: Position, legal: list[int], colours: list[int], room: int,
+                          exact: Callable[[int, object], float]) -> list[tuple[float, int]]:
+    """The return step, best_only, with more tokens to give back after this one: a return of
+    colour c, then the greedy's returns down to the limit, scores at most the rates after
+    returning c (a later return brings no card closer) plus the limit's worth of tokens, the
+    wild ones held worth more if a wild token weighs more (:func:`_held_bound`'s argument).
+    The returns are scored from the best bound down, and those whose bound is out of reach of
+    the best score (by 1e-6) are left out: the rest hold the best and its ties, in order."""
+    f, w = pos.f, pos.w
+    memo = pos.memo
+    limit = pos.ntok + room
+    bounds = []
+    for a, c in zip(legal, colours, strict=True):
+        key = f.gain_keys[a]
+        base = memo.get(key)
+        if base is None:
+            base = memo[key] = pos.tokens_only(key)
+        gold = pos.gold - (c == f.wild)
+        bounds.append(base[0] - (w.token * (pos.ntok - 1 - gold) + w.gold * gold)
+                      + w.token * limit + max(0.0, w.gold - w.token) * gold)
+    out: list[tuple[float, int] | None] = [None] * len(legal)
+    best = -math.inf
+    for i in sorted(range(len(legal)), key=bounds.__getitem__, reverse=True):
+        if bounds[i] < best - 1e-6:
+            break
+        a = legal[i]
+        score = exact(a, f.moves[a])
+        out[i] = (score, a)
+        if score > best:
+            best = score
+    return [sa for sa in out if sa is not None]
+
+
+_BOUNDED: dict[Weights, bool] = {}
 
 
 def _bounded(w: Weights) -> bool:
     """Do :func:`_take_bound`'s bounds hold for these weights? They need every weight at least
-    0 and the targets' weights in decreasing order (a better target never weighs less)."""
-    weights = (w.prestige, w.bonus, w.noble, w.token, w.gold, w.reserved, *w.target)
-    return all(x >= 0 for x in weights) and all(a >= b for a, b in zip(w.target, w.target[1:], strict=False))
+    0 and the targets' weights in decreasing order (a better target never weighs less).
+    Answered once per weights."""
+    held = _BOUNDED.get(w)
+    if held is None:
+        weights = (w.prestige, w.bonus, w.noble, w.token, w.gold, w.reserved, *w.target)
+        held = _BOUNDED[w] = (all(x >= 0 for x in weights)
+                              and all(a >= b for a, b in zip(w.target, w.target[1:], strict=False)))
+    return held
+
+
+def _plan(f: Facts, legal: list[int]) -> tuple[list[int], list[tuple[int, list[int], list[int] | None]]]:
+    """How ranked_actions scores `legal` with best_only: (the positions in `legal` of the moves
+    always scored, in order; then per deferral group (:func:`_deferred_group`), from the most
+    tokens down to the reserves' 0, the positions of its moves, in order, and their take masks
+    when every one has one (Position.take_scores), else None). Made once per list
+    of legal actions and engine (a game meets a few hundred lists, and many again)."""
+    key = tuple(legal)
+    plan = f.plans.get(key)
+    if plan is None:
+        if len(f.plans) >= 1 << 14:  # a bound on the memory a long run can hold
+            f.plans.clear()
+        groups = f.groups
+        first = []
+        deferred: dict[int, list[int]] = {}
+        for i, a in enumerate(legal):
+            group = groups[a]
+            if group is None:
+                first.append(i)
+            else:
+                deferred.setdefault(group, []).append(i)
+        masks = f.take_masks
+        batches = []
+        for group, indexes in sorted(deferred.items(), reverse=True):
+            taken = [masks[legal[i]] for i in indexes]
+            batches.append((group, indexes, None if not group or None in taken else taken))
+        plan = f.plans[key] = (first, batches)
+    return plan
 
 
 def _deferred_group(f: Facts, a: int, move) -> int | None:
@@ -918,23 +1112,44 @@ def _deferred_group(f: Facts, a: int, move) -> int | None:
     return None
 
 
+def _held_bound(pos: Position, room: int) -> float:
+    """The most the tokens in hand add to a score once tokens over the limit are given back (a
+    take of more than `room`): the limit's worth of tokens, the wild ones held worth more if a
+    wild token weighs more. With :meth:`Position.take_sums` of a take, a bound on its score, its
+    returns included: they bring no card closer."""
+    w = pos.w
+    return w.token * (pos.ntok + room) + max(0.0, w.gold - w.token) * pos.gold
+
+
 def _reserve_bound(pos: Position, decks, room: int) -> float:
     """No reserve scores more than this, from a position with no reserved card, the return over
-    the limit included: it brings each card at most one token (a wild one) closer, puts one
-    card into view (rated at most its value: the best deck top's), and costs at least one
-    reserved card's penalty."""
+    the limit included: the best of :func:`_level_bounds`."""
+    return max(_level_bounds(pos, decks, room), default=-math.inf)
+
+
+def _level_bounds(pos: Position, decks, room: int) -> list[float]:
+    """Per level, no reserve of a card of that level (face up or the deck's top) scores more
+    than this, from a position with no reserved card, the return over the limit included: it
+    brings each card at most one token (a wild one) closer, puts one card into view (the
+    level's deck top, rated at most its value; none when the deck is empty), and costs at
+    least one reserved card's penalty."""
     w, f = pos.w, pos.f
-    inv, gold, market = pos.inverse, pos.gold, pos.market
-    tops = [w.prestige * f.points[d[-1]] + w.bonus * pos.useful[f.bonus[d[-1]]] for d in decks if d]
-    rates = [v * inv[s - gold - 1] for v, s in zip(market.values, market.shorts, strict=True)]
-    rates.append(max(tops, default=0.0))
-    rates.sort(reverse=True)
-    total = pos.fixed - w.reserved
-    for weight, r in zip(w.target, rates, strict=False):
-        total += weight * r
+    gold = pos.gold
+    rates = sorted(pos.ahead(1), reverse=True)
+    del rates[len(w.target):]
     if room >= 1:
-        return total + w.token * (pos.ntok - gold) + w.gold * (gold + 1)
-    return total + w.token * (pos.ntok + room) + max(0.0, w.gold - w.token) * (gold + 1)
+        held = w.token * (pos.ntok - gold) + w.gold * (gold + 1)
+    else:
+        held = w.token * (pos.ntok + room) + max(0.0, w.gold - w.token) * (gold + 1)
+    out = []
+    for d in decks:
+        top = w.prestige * f.points[d[-1]] + w.bonus * pos.useful[f.bonus[d[-1]]] if d else 0.0
+        best = sorted([*rates, top], reverse=True)
+        total = pos.fixed - w.reserved
+        for weight, r in zip(w.target, best, strict=False):
+            total += weight * r
+        out.append(total + held)
+    return out
 
 
 def _plain_take(f: Facts, key: tuple) -> bool:
@@ -950,9 +1165,8 @@ def _take_bound(pos: Position, count: int, room: int) -> float:
     and the best targets' weighted sum at most that of those rates; the tokens in hand are
     then what the take leaves, or the limit, at most the wild tokens held being wild."""
     w = pos.w
-    inv, gold, market = pos.inverse, pos.gold, pos.market
-    rates = sorted((v * inv[s - gold - count] for v, s in zip(market.values, market.shorts, strict=True)),
-                   reverse=True)
+    gold = pos.gold
+    rates = sorted(pos.ahead(count), reverse=True)
     total = pos.fixed
     for weight, r in zip(w.target, rates, strict=False):
         total += weight * r
@@ -1076,7 +1290,7 @@ class GreedyBot(Bot):
         legal = game.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        return _best(ranked_actions(game, self.facts, self.weights, best_only=True), self.rng)
+        return _best(ranked_actions(game, self.facts, self.weights, best_only=True, legal=legal), self.rng)
 
 
 class _Node:

@@ -202,3 +202,80 @@ def test_the_take_and_reserve_bounds_hold_over_the_limit_and_under_it():
                 assert s <= bots._reserve_bound(pos, g.decks, room) + 1e-9
                 reserves += 1
     assert checked > 300 and over > 20 and reserves > 300
+
+
+@pytest.mark.parametrize("name", ["official", "take-up-to-three", "no-gold-small-tables"])
+def test_takes_scored_together_and_each_takes_bound_over_the_limit(name):
+    """Takes kept whole are scored in one pass (Position.take_sums plus the tokens held): the
+    same numbers as one by one. A take over the limit scores at most its own sum plus
+    bots._held_bound (its returns bring no card closer): the greedy plays the returns of the
+    others only when that bound comes within reach of the best move."""
+    module = engine(name)
+    f = bots.facts(module)
+    w = bots.WEIGHTS
+    kept = over = 0
+    for g in positions(module, games=4, seed=11):
+        p = g.current_player
+        if g.phase != "action" or g.reserved[p] or bots.qualifying(g.noble_row, g.bonus[p], f):
+            continue
+        pos = bots.Position(f, w, g.prestige[p], g.bonus[p], g.tokens[p], g.reserved[p], g.noble_row, g.market)
+        room = f.limit - pos.ntok
+        for s, a in bots.ranked_actions(g, f):
+            mask = f.take_masks[a]
+            if mask is None:
+                continue
+            n = f.gain_sizes[a]
+            total = pos.take_sums([mask], n)[0]
+            if n <= room:
+                assert total + w.token * (pos.ntok + n - pos.gold) + w.gold * pos.gold == s
+                kept += 1
+            else:
+                assert s <= total + bots._held_bound(pos, room) + 1e-9
+                over += 1
+    assert kept > 300 and over > 20
+
+
+def test_each_reserve_scores_at_most_its_levels_bound():
+    """bots._level_bounds: a reserve at a level (face up or the deck's top) brings only that
+    level's deck top into view; no reserve scores above its level's bound, returns included."""
+    module = engine("official")
+    f = bots.facts(module)
+    checked = 0
+    for g in positions(module, games=4, seed=13):
+        p = g.current_player
+        if g.phase != "action" or g.reserved[p] or bots.qualifying(g.noble_row, g.bonus[p], f):
+            continue
+        pos = bots.Position(f, bots.WEIGHTS, g.prestige[p], g.bonus[p], g.tokens[p], g.reserved[p], g.noble_row,
+                            g.market)
+        levels = bots._level_bounds(pos, g.decks, f.limit - pos.ntok)
+        assert max(levels) == bots._reserve_bound(pos, g.decks, f.limit - pos.ntok)
+        for s, a in bots.ranked_actions(g, f):
+            kind, arg = f.moves[a]
+            if kind in ("reserve", "reserve_deck"):
+                assert s <= levels[arg[0] if kind == "reserve" else arg] + 1e-9
+                checked += 1
+    assert checked > 300
+
+
+@pytest.mark.parametrize("name", ["official", "take-up-to-three"])
+def test_the_return_steps_pruned_choice_is_the_full_lists(name):
+    """With two or more tokens still to give back, the greedy scores a return (and the returns
+    after it) only when its bound (the rates after it, the limit's worth of tokens) comes within
+    reach of the best (bots._returns_within_reach): the same choice and random draws."""
+    module = engine(name)
+    f = bots.facts(module)
+    full, pruned = random.Random(4), random.Random(4)
+    seen = left_out = 0
+    for g in positions(module, games=6, seed=17):
+        p = g.current_player
+        legal = g.legal_actions()
+        if len(legal) < 2 or sum(g.tokens[p]) - f.limit < 2 or any(f.returns[a] is None for a in legal):
+            continue
+        every = bots.ranked_actions(g, f)
+        some = bots.ranked_actions(g, f, best_only=True)
+        assert set(some) <= set(every)
+        assert bots._best(some, pruned) == bots._best(every, full)
+        seen += 1
+        left_out += len(every) - len(some)
+    assert full.getstate() == pruned.getstate()
+    assert seen > 20 and left_out > 0  # some returns were left out

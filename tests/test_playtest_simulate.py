@@ -340,3 +340,27 @@ def test_the_engine_cap_ends_a_simulated_game_as_capped(tmp_path):
     result = run([standin()], games=4, max_turns=6)
     assert all(not r.over and r.end is None and r.turns == 6 and r.winners == () for r in result.specs[0].results)
     assert result.to_dict()["specs"][0]["shares"]["capped"] == 1.0
+
+
+@pytest.mark.parametrize("name", ["official", "auto-noble", "sweep"])
+def test_a_game_read_from_to_dict_records_what_its_json_says(name, monkeypatch):
+    """play_game reads the end of a game from the engine's to_dict (not its JSON text written and
+    parsed again): every result field, the record included, is the same as read from the JSON."""
+    root = HERE.parent
+    module = engines.load(str(root / ("rulespec/official.yaml" if name == "official" else f"variants/{name}.yaml"))).module
+    fast = [sim.play_game(module, 2, ("greedy", "random"), seed, seed, max_turns=20 if seed == 0 else 300) for seed in range(4)]
+    for seed in range(4):  # the state itself, at the end of each game
+        g = module.new_game(2, seed=seed, max_turns=20 if seed == 0 else 300)
+        for a in fast[seed].actions:
+            g.apply(a)
+        assert sim._state(g) == json.loads(g.to_json())
+    monkeypatch.setattr(sim, "_state", lambda game: json.loads(game.to_json()))
+    slow = [sim.play_game(module, 2, ("greedy", "random"), seed, seed, max_turns=20 if seed == 0 else 300) for seed in range(4)]
+    assert fast == slow
+    assert {r.end_reason for r in fast} >= {"truncated"} and any(r.over for r in fast)
+
+
+def test_an_engine_without_to_dict_is_read_from_its_json():
+    game = standin().module.new_game(2, seed=3)
+    assert not hasattr(game, "to_dict")
+    assert sim._state(game) == json.loads(game.to_json())
