@@ -132,6 +132,12 @@ class DecisionLowering:
         computed once per call when Y does not depend on the card.
         """
         gems = range(len(self.plan.gems))
+        if self.plan.worth and p.worth is not None:  # each wild token covers up to _w gems of a colour it is short of
+            for gi in gems:
+                into.append(Assign((f"_p{gi}",), compiler.expr(p.price, {**self.env, 'c': ('const', 'colour', gi)})))
+            into.append(Assign(("_w",), compiler.expr(p.worth, self.env), note=comment(f"worth: {unparse(p.worth)}")))
+            return " + ".join(f"(-((t{gi} - _p{gi}) // _w) if _p{gi} > t{gi} else 0)" for gi in gems) \
+                + f" > t{len(gems)}", None
         inner = None
         match p.price:
             case Call(func="max", args=(Int(value=0), other)) | Call(func="max", args=(other, Int(value=0))):
@@ -241,8 +247,11 @@ class DecisionLowering:
         compiler = ExprCompiler(self.plan)
         gems = range(len(self.plan.gems))
         prices = [compiler.expr(p.price, {**self.env, "c": ("const", "colour", gi)}) for gi in gems]
+        if self.plan.worth:  # gold + covers vectors: the tokens of each gem spent are its price less the covers
+            return self._bind_worth_payment(p, name, arg, prices)
         gold = unpacking(f"_g{gi}" for gi in gems)
-        targets = (gold, f"{name}_GOLD") if self.mentions(p.name, "gold") else (gold,)
+        targets = (gold, f"{name}_GOLD") if self.mentions(p.name, "gold") or self.mentions(p.name, "covers") \
+            else (gold,)
         out: list = [Assign(targets, f"PAYMENTS[{arg}]", note=comment("gold spent on each gem"), pure=True)]
         for gi in gems:  # the tokens of each gem spent: its price less the gold paid for it
             out.append(Assign((f"{name}_S{gi}",), f"{prices[gi]} - _g{gi}", pure=True))
@@ -250,6 +259,27 @@ class DecisionLowering:
         if self.mentions(p.name, "spent"):
             out.append(Assign((f"{name}_SPENT",), f"({', '.join(f'{name}_S{gi}' for gi in gems)},)", pure=True))
         return out
+
+    def _bind_worth_payment(self, p: Param, name: str, arg: str, prices: list[str]) -> list:
+        """A payment of a table with a worth: gold per gem, then the gems it covers."""
+        gems = range(len(self.plan.gems))
+        vec = unpacking([f"_g{gi}" for gi in gems] + [f"_c{gi}" for gi in gems])
+        out: list = [Assign((vec,), f"PAYMENTS[{arg}]", note=comment("gold spent on each gem, then the gems it covers"),
+                            pure=True)]
+        for gi in gems:  # the tokens of each gem spent: its price less the gems the gold covers
+            out.append(Assign((f"{name}_S{gi}",), f"{prices[gi]} - _c{gi}", pure=True))
+        out.append(Assign((f"{name}_GT",), " + ".join(f"_g{gi}" for gi in gems), pure=True))
+        for attr, local in (("gold", "_g"), ("covers", "_c"), ("spent", f"{name}_S")):
+            if self.mentions(p.name, attr):
+                out.append(Assign((f"{name}_{attr.upper()}",), f"({', '.join(f'{local}{gi}' for gi in gems)},)",
+                                  pure=True))
+        return out
+
+    def worth_arg(self, p: Param, compiler: ExprCompiler) -> str:
+        """The worth of payment `p` as an argument of _payments ('' in a table without a worth)."""
+        if not self.plan.worth:
+            return ""
+        return ", " + (compiler.expr(p.worth, self.env) if p.worth is not None else "1")
 
     def apply(self) -> list:
         """def _do_NAME(g, args): the effects, in spec order, each under its text."""
@@ -319,10 +349,12 @@ class DecisionLowering:
                   for gi in range(len(self.plan.gems))]
         body.append(Assign(("_price",), f"({', '.join(prices)},)", note=comment(unparse(p.price))))
         tests = [c for c in conjuncts(d.condition) if p.name in free_names(c)]
+        worth = self.worth_arg(p, compiler)
+        covers = f"{name}_COVERS, " if worth else ""
         if not tests:
-            body.append(Return("[_i for _i, _g, _s, _t in _payments(_price, tok)]"))
+            body.append(Return(f"[_i for _i, {'_c, ' if worth else ''}_g, _s, _t in _payments(_price, tok{worth})]"))
         else:
-            loop = For(f"_i, {name}_GOLD, {name}_SPENT, {name}_GT", "_payments(_price, tok)", [])
+            loop = For(f"_i, {name}_GOLD, {covers}{name}_SPENT, {name}_GT", f"_payments(_price, tok{worth})", [])
             for c in tests:
                 loop.body.append(If(f"not {compiler.expr(c, self.env)}", [Continue()], note=comment(unparse(c))))
             loop.body.append(Append("found", "_i"))

@@ -309,7 +309,9 @@ class ExprCompiler:
         if kind == "noble":
             return {"points": f"NOBLE_POINTS[{owner}]", "requires": f"NOBLE_REQUIRES[{owner}]"}[attr]
         if kind == "payment":
-            return {"gold_total": f"{owner}_GT", "gold": f"{owner}_GOLD", "spent": f"{owner}_SPENT"}[attr]
+            covers = f"{owner}_COVERS" if self.plan.worth else f"{owner}_GOLD"  # without a worth: the gold itself
+            return {"gold_total": f"{owner}_GT", "gold": f"{owner}_GOLD", "covers": covers,
+                    "spent": f"{owner}_SPENT"}[attr]
         raise LoweringBug(f"cannot compile '{unparse(node)}'", node.span)
 
     def aggregate(self, func, body, var, coll, env) -> str:
