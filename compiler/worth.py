@@ -3,14 +3,14 @@
 A payment with a worth lets each wild token stand for 1 to `worth` gems of one colour. The
 engine numbers every distinct payment (the gold placed on each colour and the gems it covers),
 so the table is sized by the largest worth a game can reach: the worth must be proved within
-1..MAX_WORTH from the spec's numbers (E548), and it is computed before the payment is chosen,
-so it cannot read the payment it sizes (E548 too).
+1..MAX_WORTH from the spec's numbers (E548). It is computed before the payment is chosen, from
+`me` and the choices before the payment (the payment itself is not a name there).
 """
 from __future__ import annotations
 
 from .bounds import Bounds, range_text
 from .diagnostics import Diagnostic
-from .expr import Name, unparse, walk
+from .expr import unparse
 from .model import Param
 
 MAX_WORTH = 4  # the payment table grows fast with it (5 gold over 5 colours: 3,003 at worth 2); E515 bounds it
@@ -23,13 +23,10 @@ def worth_range(param: Param, bounds: Bounds) -> tuple[float, float]:
 
 
 def worth_problems(param: Param, params: list[Param | None], bounds: Bounds) -> list[Diagnostic]:
-    """E548 for a worth that reads the payment it sizes, or that is not proved within 1..MAX_WORTH."""
+    """E548 for a worth not proved within 1..MAX_WORTH. (It cannot read the payment it sizes: a
+    choice's keys see the choices before it only, so that is an unknown name, E401.)"""
     worth = param.worth
     assert worth is not None
-    if any(isinstance(x, Name) and x.id == param.name for x in walk(worth)):
-        return [Diagnostic("E548", f"the worth of '{param.name}' reads '{param.name}' itself: it is known before "
-                                   "the payment is chosen, so it may read 'me' and the other choices only",
-                           worth.span)]
     lo, hi = worth_range(param, bounds)
     if 1 <= lo and hi <= MAX_WORTH:
         return []
