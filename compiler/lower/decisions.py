@@ -2,6 +2,8 @@
 its effects, why an action is illegal, and the payments a purchase accepts."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..expr import Aggregate, Attribute, Binary, Call, Effect, Int, Name, unparse, walk
 from ..flow import DRAWS, token_bounds
 from ..model import Param
@@ -131,13 +133,40 @@ class DecisionLowering:
         - tokens) is max(0, X - (Y + tokens)) since tokens are never negative; Y + tokens is
         computed once per call when Y does not depend on the card.
         """
+        gold = f"t{len(self.plan.gems)}"
+        if not self.plan.worth or p.worth is None:
+            return self._cannot_pay_one_for_one(p, compiler, k, keep_prices, into, preamble, gold)
+        # With a worth: each wild token covers up to `worth` gems of one colour, so the least gold
+        # a colour needs is its shortfall divided by the worth, rounded up. The test of the total
+        # shortfall against the gems the gold may cover (gold * worth, once per call) comes first:
+        # it settles every purchase but the nearly payable, at the cost of today's test.
+        worth = self._worth_local(p, compiler, into, preamble)
+        covers = f"{worth}_gems"
+        (preamble if worth != "_w" else into).append(Assign((covers,), f"{gold} * {worth}"))
+        return self._cannot_pay_one_for_one(p, compiler, k, keep_prices, into, preamble, covers,
+                                            lambda terms: f"({worth} > 1 and "
+                                            + " + ".join(f"-(-{t} // {worth})" for t in terms) + f" > {gold})")
+
+    def _worth_local(self, p: Param, compiler: ExprCompiler, into: list, preamble: list) -> str:
+        """The local holding the worth of payment `p`: computed once per call (in the preamble)
+        when it reads no choice, else in the loop, where the choices are bound."""
+        assert p.worth is not None
+        value = compiler.expr(p.worth, self.env)
+        note = comment(f"worth: {unparse(p.worth)}")
+        if free_names(p.worth) & {q.name for q in self.d.params}:
+            into.append(Assign(("_w",), value, note=note))
+            return "_w"
+        name = self.plan.worth_names.setdefault(value, f"ww{len(self.plan.worth_names)}")
+        preamble.append(Assign((name,), value, note=note))
+        return name
+
+    def _cannot_pay_one_for_one(self, p: Param, compiler: ExprCompiler, k: int, keep_prices: bool, into: list,
+                                preamble: list, gold_covers: str,
+                                rounded: Callable[[list[str]], str] | None = None) -> tuple[str, list[str] | None]:
+        """cannot_pay: the total shortfall after the tokens held is more than the gems the gold
+        may cover (`gold_covers`: the gold held, or gold times worth); with `rounded`, or that test
+        of the shortfalls (the exact test with a worth, which divides each)."""
         gems = range(len(self.plan.gems))
-        if self.plan.worth and p.worth is not None:  # each wild token covers up to _w gems of a colour it is short of
-            for gi in gems:
-                into.append(Assign((f"_p{gi}",), compiler.expr(p.price, {**self.env, 'c': ('const', 'colour', gi)})))
-            into.append(Assign(("_w",), compiler.expr(p.worth, self.env), note=comment(f"worth: {unparse(p.worth)}")))
-            return " + ".join(f"(-((t{gi} - _p{gi}) // _w) if _p{gi} > t{gi} else 0)" for gi in gems) \
-                + f" > t{len(gems)}", None
         inner = None
         match p.price:
             case Call(func="max", args=(Int(value=0), other)) | Call(func="max", args=(other, Int(value=0))):
@@ -145,7 +174,8 @@ class DecisionLowering:
         if keep_prices or inner is None:
             for gi in gems:
                 into.append(Assign((f"_p{gi}",), compiler.expr(p.price, {**self.env, 'c': ('const', 'colour', gi)})))
-            return " + ".join(f"(_p{gi} - t{gi} if _p{gi} > t{gi} else 0)" for gi in gems) + f" > t{len(gems)}", None
+            terms = [f"(_p{gi} - t{gi} if _p{gi} > t{gi} else 0)" for gi in gems]
+            return " + ".join(terms) + f" > {gold_covers}" + (f" or {rounded(terms)}" if rounded else ""), None
         covered = isinstance(inner, Binary) and inner.op == "-" and position(inner.right, self.order) < k - 1 \
             and not any(isinstance(x, Name) and x.id in self.order for x in walk(inner.right))
         over, terms, lefts = self._shortfalls(inner, compiler, covered, preamble)
@@ -153,7 +183,8 @@ class DecisionLowering:
         # Short of some gem (tested gem by gem, stopping at the first), and the gold held does
         # not cover the total shortfall: the purchase is impossible.
         plain = lefts if covered and None not in lefts else None
-        return f"({' or '.join(over)}) and (not t{wild} or {' + '.join(terms)} > t{wild})", plain
+        exact = f" or {rounded(terms)}" if rounded else ""
+        return f"({' or '.join(over)}) and (not t{wild} or {' + '.join(terms)} > {gold_covers}{exact})", plain
 
     def _shortfalls(self, inner, compiler: ExprCompiler, covered: bool, preamble: list) -> tuple[list, list, list]:
         """Per gem: the test that the player is short of it, the shortfall, and the price when

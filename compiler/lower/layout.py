@@ -124,6 +124,8 @@ class EnginePlan:
     # The per-call locals a purchase test adds the tokens held to (see DecisionLowering.cannot_pay),
     # named by what they hold: `w0 = b0 + t0`...; purchases whose prices differ there get names of their own.
     cover_names: dict[tuple[str, ...], str] = field(default_factory=dict)
+    # The per-call locals holding a payment's worth (see DecisionLowering.cannot_pay), by compiled expression.
+    worth_names: dict[str, str] = field(default_factory=dict)
 
     @property
     def num_actions(self) -> int:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from ..model import Rules
 from ..pysource import Code
 from .layout import unpacking
+from .phases import gold_loops
 from .tree import Assign, Continue, Def, Do, For, If, Return
 
 
@@ -33,6 +34,12 @@ def worth_payments_helper(gems: int) -> Def:
     g = range(gems)
     body: list = [Assign(("gold",), f"tok[{gems}]"), Assign((unpacking(f"p{i}" for i in g),), "price")]
     body += [Assign((f"n{i}",), f"p{i} - tok[{i}] if p{i} > tok[{i}] else 0") for i in g]
+    spent = ", ".join(f"p{i} - v[{i}]" for i in g)
+    body += [If("worth == 1", [  # each token one gem: the gold vectors' loops, each covering its own gold
+        Assign(("short",), " + ".join(f"n{i}" for i in g)), If("short > gold", [Return("()")]),
+        Assign(("out",), "[]"), Assign(("r",), "gold - short"),
+        *gold_loops(gems, [Do(f"out.append((_PAYMENT_INDEX[v + v], v, v, ({spent},), gold - r{gems - 1}))")]),
+        Do("out.sort()"), Return("out")])]
     body += [Assign((f"m{i}",), f"-(-n{i} // worth)") for i in g]
     body += [If(" + ".join(f"m{i}" for i in g) + " > gold", [Return("()")]), Assign(("out",), "[]")]
     for i in g:  # the (tokens, covers) each colour may take, with at most the gold left for it

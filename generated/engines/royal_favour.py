@@ -186,7 +186,7 @@ NOBLE_IDS = tuple(n.id for n in NOBLES)
 
 # Does Game keep face_up_costs, the cost of the card in each face-up slot (some purchase loop of
 # the rules walks it), and how many slots it holds per level:
-_FACE_UP_COSTS = False
+_FACE_UP_COSTS = True
 _FACE_UP_SLOTS = 4
 
 # The spec's own zones and state, kept as Game attributes: (attribute, one per player, initial value).
@@ -6437,6 +6437,26 @@ def _payments(price, tok, worth):
     n2 = p2 - tok[2] if p2 > tok[2] else 0
     n3 = p3 - tok[3] if p3 > tok[3] else 0
     n4 = p4 - tok[4] if p4 > tok[4] else 0
+    if worth == 1:
+        short = n0 + n1 + n2 + n3 + n4
+        if short > gold:
+            return ()
+        out = []
+        r = gold - short
+        for e0 in range((p0 - n0 if p0 - n0 < r else r) + 1):
+            r0 = r - e0
+            for e1 in range((p1 - n1 if p1 - n1 < r0 else r0) + 1):
+                r1 = r0 - e1
+                for e2 in range((p2 - n2 if p2 - n2 < r1 else r1) + 1):
+                    r2 = r1 - e2
+                    for e3 in range((p3 - n3 if p3 - n3 < r2 else r2) + 1):
+                        r3 = r2 - e3
+                        for e4 in range((p4 - n4 if p4 - n4 < r3 else r3) + 1):
+                            r4 = r3 - e4
+                            v = (n0 + e0, n1 + e1, n2 + e2, n3 + e3, n4 + e4,)
+                            out.append((_PAYMENT_INDEX[v + v], v, v, (p0 - v[0], p1 - v[1], p2 - v[2], p3 - v[3], p4 - v[4],), gold - r4))
+        out.sort()
+        return out
     m0 = -(-n0 // worth)
     m1 = -(-n1 // worth)
     m2 = -(-n2 // worth)
@@ -6570,9 +6590,15 @@ def _do_reserve_face_up(g, args):
     # reserve(card)
     g._res[me].append(p_card)
     g.market[p_card_LI][p_card_SI] = None
+    g.face_up_costs[p_card_LI * 4 + p_card_SI] = _NO_CARD_COST
     # refill(card)
     _deck = g.decks[p_card_LI]
-    g.market[p_card_LI][p_card_SI] = _deck.pop() if _deck else None
+    if _deck:
+        g.market[p_card_LI][p_card_SI] = _card = _deck.pop()
+        g.face_up_costs[p_card_LI * 4 + p_card_SI] = CARD_COST[_card]
+    else:
+        g.market[p_card_LI][p_card_SI] = None
+        g.face_up_costs[p_card_LI * 4 + p_card_SI] = _NO_CARD_COST
     # if supply[gold] >= 1: take(gold, 1)
     if (sup[5] >= 1):
         sup[5] -= 1
@@ -6659,12 +6685,18 @@ def _do_buy_face_up(g, args):
     # acquire(card)
     if g.market[p_card_LI][p_card_SI] == p_card:
         g.market[p_card_LI][p_card_SI] = None
+        g.face_up_costs[p_card_LI * 4 + p_card_SI] = _NO_CARD_COST
     g._bought[me].append(p_card)
     bon[CARD_BONUS[p_card]] += 1
     g._pts[me] += CARD_POINTS[p_card]
     # refill(card)
     _deck = g.decks[p_card_LI]
-    g.market[p_card_LI][p_card_SI] = _deck.pop() if _deck else None
+    if _deck:
+        g.market[p_card_LI][p_card_SI] = _card = _deck.pop()
+        g.face_up_costs[p_card_LI * 4 + p_card_SI] = CARD_COST[_card]
+    else:
+        g.market[p_card_LI][p_card_SI] = None
+        g.face_up_costs[p_card_LI * 4 + p_card_SI] = _NO_CARD_COST
 
 
 def _why_buy_face_up(g, args):
@@ -6854,6 +6886,13 @@ def _action_phase_legal(g, out):
     b0, b1, b2, b3, b4 = g._bon[me]
     s0, s1, s2, s3, s4, s5 = g.supply
     t0, t1, t2, t3, t4, t5 = g._tok[me]
+    ww0 = (2 if (len(g._nob[me]) >= 1) else 1)  # worth: if me.nobles >= 1 then 2 else 1
+    ww0_gems = t5 * ww0
+    w0 = b0 + t0  # me.bonus[c] plus the tokens held
+    w1 = b1 + t1  # me.bonus[c] plus the tokens held
+    w2 = b2 + t2  # me.bonus[c] plus the tokens held
+    w3 = b3 + t3  # me.bonus[c] plus the tokens held
+    w4 = b4 + t4  # me.bonus[c] plus the tokens held
     # take_different (rulespec/official.yaml:55)
     mask_0 = (1 if s0 else 0) | (2 if s1 else 0) | (4 if s2 else 0) | (8 if s3 else 0) | (16 if s4 else 0)  # all(supply[c] >= 1 for c in picked)
     out.extend(SUBSET_IDS_0_0[mask_0])  # size(picked) == min(take_count, count(supply[c] >= 1 for c in gems))
@@ -6871,13 +6910,16 @@ def _action_phase_legal(g, out):
         out.append(29)
     # reserve_face_up (rulespec/official.yaml:85)
     if (len(g._res[me]) < 3):  # me.reserved < reserve_limit
-        for p_card_LI, _row in enumerate(g.market):
-            p_card_ID = 29 + p_card_LI * 4
-            for p_card in _row:
-                p_card_ID += 1
-                if p_card is None:
-                    continue
-                out.append(p_card_ID)
+        if _NO_CARD_COST not in g.face_up_costs:  # every face-up slot holds a card
+            out.extend(range(30, 42))
+        else:
+            for p_card_LI, _row in enumerate(g.market):
+                p_card_ID = 29 + p_card_LI * 4
+                for p_card in _row:
+                    p_card_ID += 1
+                    if p_card is None:
+                        continue
+                    out.append(p_card_ID)
         # reserve_blind (rulespec/official.yaml:100)
         # deck[level] >= 1, for each level
         if (len(g.decks[0]) >= 1):  # level 1
@@ -6887,36 +6929,52 @@ def _action_phase_legal(g, out):
         if (len(g.decks[2]) >= 1):  # level 3
             out.append(44)
     # buy_face_up (variants/royal-favour.yaml:18)
-    for p_card_LI, _row in enumerate(g.market):
-        p_card_ID = 44 + p_card_LI * 4
-        for p_card in _row:
-            p_card_ID += 1
-            if p_card is None:
-                continue
-            cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = CARD_COST[p_card]
-            # price: max(0, card.cost[c] - me.bonus[c])
-            _p0 = (_t0 if (_t0 := (cc_p_card_G0 - b0)) > 0 else 0)
-            _p1 = (_t1 if (_t1 := (cc_p_card_G1 - b1)) > 0 else 0)
-            _p2 = (_t2 if (_t2 := (cc_p_card_G2 - b2)) > 0 else 0)
-            _p3 = (_t3 if (_t3 := (cc_p_card_G3 - b3)) > 0 else 0)
-            _p4 = (_t4 if (_t4 := (cc_p_card_G4 - b4)) > 0 else 0)
-            _w = (2 if (len(g._nob[me]) >= 1) else 1)  # worth: if me.nobles >= 1 then 2 else 1
-            if (-((t0 - _p0) // _w) if _p0 > t0 else 0) + (-((t1 - _p1) // _w) if _p1 > t1 else 0) + (-((t2 - _p2) // _w) if _p2 > t2 else 0) + (-((t3 - _p3) // _w) if _p3 > t3 else 0) + (-((t4 - _p4) // _w) if _p4 > t4 else 0) > t5:
-                continue  # the player cannot pay, even with all the gold they hold
-            out.append(p_card_ID)
+    # each face-up slot in turn (Game.face_up_costs, level by level), written out; a slot is left out when the player cannot pay, even with all the gold they hold
+    # price: max(0, card.cost[c] - me.bonus[c])
+    fu_1_1, fu_1_2, fu_1_3, fu_1_4, fu_2_1, fu_2_2, fu_2_3, fu_2_4, fu_3_1, fu_3_2, fu_3_3, fu_3_4 = g.face_up_costs
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_1
+    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > ww0_gems or (ww0 > 1 and -(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0) + -(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0) + -(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0) + -(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0) + -(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0) > t5))):
+        out.append(45)
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_2
+    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > ww0_gems or (ww0 > 1 and -(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0) + -(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0) + -(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0) + -(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0) + -(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0) > t5))):
+        out.append(46)
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_3
+    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > ww0_gems or (ww0 > 1 and -(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0) + -(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0) + -(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0) + -(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0) + -(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0) > t5))):
+        out.append(47)
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_4
+    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > ww0_gems or (ww0 > 1 and -(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0) + -(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0) + -(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0) + -(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0) + -(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0) > t5))):
+        out.append(48)
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_1
+    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > ww0_gems or (ww0 > 1 and -(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0) + -(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0) + -(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0) + -(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0) + -(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0) > t5))):
+        out.append(49)
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_2
+    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > ww0_gems or (ww0 > 1 and -(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0) + -(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0) + -(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0) + -(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0) + -(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0) > t5))):
+        out.append(50)
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_3
+    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > ww0_gems or (ww0 > 1 and -(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0) + -(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0) + -(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0) + -(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0) + -(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0) > t5))):
+        out.append(51)
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_4
+    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > ww0_gems or (ww0 > 1 and -(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0) + -(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0) + -(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0) + -(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0) + -(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0) > t5))):
+        out.append(52)
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_1
+    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > ww0_gems or (ww0 > 1 and -(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0) + -(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0) + -(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0) + -(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0) + -(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0) > t5))):
+        out.append(53)
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_2
+    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > ww0_gems or (ww0 > 1 and -(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0) + -(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0) + -(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0) + -(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0) + -(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0) > t5))):
+        out.append(54)
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_3
+    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > ww0_gems or (ww0 > 1 and -(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0) + -(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0) + -(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0) + -(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0) + -(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0) > t5))):
+        out.append(55)
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_4
+    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > ww0_gems or (ww0 > 1 and -(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0) + -(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0) + -(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0) + -(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0) + -(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0) > t5))):
+        out.append(56)
     # buy_reserved (variants/royal-favour.yaml:26)
     i_0 = -1
     for p_card in g._res[me]:
         i_0 += 1
         cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = CARD_COST[p_card]
         # price: max(0, card.cost[c] - me.bonus[c])
-        _p0 = (_t0 if (_t0 := (cc_p_card_G0 - b0)) > 0 else 0)
-        _p1 = (_t1 if (_t1 := (cc_p_card_G1 - b1)) > 0 else 0)
-        _p2 = (_t2 if (_t2 := (cc_p_card_G2 - b2)) > 0 else 0)
-        _p3 = (_t3 if (_t3 := (cc_p_card_G3 - b3)) > 0 else 0)
-        _p4 = (_t4 if (_t4 := (cc_p_card_G4 - b4)) > 0 else 0)
-        _w = (2 if (len(g._nob[me]) >= 1) else 1)  # worth: if me.nobles >= 1 then 2 else 1
-        if (-((t0 - _p0) // _w) if _p0 > t0 else 0) + (-((t1 - _p1) // _w) if _p1 > t1 else 0) + (-((t2 - _p2) // _w) if _p2 > t2 else 0) + (-((t3 - _p3) // _w) if _p3 > t3 else 0) + (-((t4 - _p4) // _w) if _p4 > t4 else 0) > t5:
+        if (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > ww0_gems or (ww0 > 1 and -(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0) + -(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0) + -(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0) + -(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0) + -(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0) > t5)):
             continue  # the player cannot pay, even with all the gold they hold
         out.append(57 + i_0)
 
