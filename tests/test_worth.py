@@ -323,3 +323,50 @@ def test_diff_reports_a_worth_added(lang, monkeypatch):
     assert lines[i + 1].startswith(before + "  (rulespec/official.yaml:")
     assert lines[i + 2].startswith(after + "  (variants/royal-favour.yaml:")
     assert lines.count(field) == 2  # both purchases
+
+
+def brute_force_payments(E, game, card_cost, worth: int) -> list[int]:
+    """Every entry of the payment table the seat to play can make for `card_cost`, by filtering
+    the whole table (what the engine must never do per purchase, and what it must agree with)."""
+    me = game.current_player
+    n = len(E.GEMS)
+    held = game.tokens[me]
+    price = [max(0, c - b) for c, b in zip(card_cost, game.bonus[me], strict=True)]
+    out = []
+    for i, v in enumerate(E.PAYMENTS):
+        gold, covers = v[:n], v[n:]
+        if sum(gold) > held[n]:
+            continue
+        if all(g <= c <= worth * g and c <= p and p - c <= held[k]
+               for k, (g, c, p) in enumerate(zip(gold, covers, price, strict=True))):
+            out.append(E._PAY_BASE + i)
+    return out
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_engine_offers_exactly_the_payments_a_filter_of_the_table_finds(royal, seed):
+    """Seats visited by a noble from the start (worth 2), random positions: a purchase is legal
+    exactly when some payment is feasible, and it offers exactly the feasible ones."""
+    st = H.position(royal, 2, seed)
+    for seat in (0, 1):
+        st["seats"][seat]["nobles"].append(st["nobles"].pop(0))
+    game, rng = H.load(royal, st), random.Random(seed)
+    checked = 0
+    for _ in range(100):
+        if game.is_over():
+            break
+        if game.phase == "action":
+            legal = set(game.legal_actions())
+            me = game.current_player
+            buys = [(text, royal.CARDS[game.to_dict()["market"][text[4]][int(text[6]) - 1]].cost)
+                    for text in (f"buy {lv}.{s}" for lv in (1, 2, 3) for s in range(1, 5))
+                    if game.to_dict()["market"][text[4]][int(text[6]) - 1] is not None]
+            buys += [(f"buy reserved {k + 1}", royal.CARDS[c].cost) for k, c in enumerate(game.reserved[me])]
+            for text, cost in buys:
+                action = royal.string_to_action(text)
+                want = brute_force_payments(royal, game, cost, 2)
+                assert sorted(game.payment_options(action)) == want, text
+                assert (action in legal) == bool(want), text
+                checked += 1
+        game.apply(rng.choice(game.legal_actions()))
+    assert checked > 60
