@@ -370,3 +370,20 @@ def test_the_engine_offers_exactly_the_payments_a_filter_of_the_table_finds(roya
                 checked += 1
         game.apply(rng.choice(game.legal_actions()))
     assert checked > 60
+
+
+def test_play_and_the_web_table_list_double_gold_payments(royal):
+    from playtest.terminal import action_lines, plain
+    from web.views import meta
+    st, _ = position(royal, cost={"red": 3}, tokens={"gold": 2, "red": 1}, noble=True)
+    game = H.load(royal, st)
+    game.apply(royal.string_to_action("buy 1.1"))
+    lines = action_lines(royal, game.legal_actions())
+    shown = plain(lines)
+    for text in ("pay gold for red*2", "pay gold for red red", "pay gold for red*2 red"):
+        assert f"{royal.string_to_action(text)} {text}" in shown
+    styled = [seg for line in lines for seg in line if seg[0] == "red"]
+    assert styled == [("red", "gem:red")] * 5  # every red in its colour, red*2 too
+    texts = {a["text"]: a for a in meta(royal)["actions"]}
+    assert texts["pay gold for red*2 red"]["rule"] == "payment"
+    assert len(texts) == royal.NUM_ACTIONS
