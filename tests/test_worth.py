@@ -155,15 +155,15 @@ def test_payment_words_spread_the_covers_evenly():
 # --------------------------------------------------------------------------- the engine
 
 
-def position(E, *, cost: dict, tokens: dict, noble: bool) -> tuple[dict, int]:
-    """Seat 0 to play, holding `tokens`, a level-1 card costing exactly `cost` at 1.1, and
-    (with `noble`) one noble visited."""
+def position(E, *, cost: dict, tokens: dict, favour: bool) -> tuple[dict, int]:
+    """Seat 0 to play, holding `tokens`, a level-1 card costing exactly `cost` at 1.1, and (with
+    `favour`) two nobles visited: 6 prestige points, and no bonus that would lower the price."""
     st = H.position(E, 2)
     [card] = H.find_cards(E, st, level=1, where="any", cost=lambda c: {g: n for g, n in c.items() if n} == cost)
     H.put_in_market(E, st, card, 1)
     H.set_tokens(st, 0, **tokens)
-    if noble:
-        st["seats"][0]["nobles"].append(st["nobles"].pop(0))
+    if favour:
+        st["seats"][0]["nobles"] += [st["nobles"].pop(0), st["nobles"].pop(0)]
     return st, card
 
 
@@ -174,20 +174,20 @@ def options(E, game, text="buy 1.1") -> list[str]:
 def test_double_gold_offers_exactly_the_feasible_payments(royal, official):
     """Gold 2 and red 1 held, a card costing red 3: gold may cover 2 or 3 red (never more than
     the price), and the red token pays the rest."""
-    st, _ = position(royal, cost={"red": 3}, tokens={"gold": 2, "red": 1}, noble=True)
+    st, _ = position(royal, cost={"red": 3}, tokens={"gold": 2, "red": 1}, favour=True)
     game = H.load(royal, st)
     assert options(royal, game) == ["pay gold for red*2", "pay gold for red red", "pay gold for red*2 red"]
-    plain, _ = position(official, cost={"red": 3}, tokens={"gold": 2, "red": 1}, noble=True)
+    plain, _ = position(official, cost={"red": 3}, tokens={"gold": 2, "red": 1}, favour=True)
     assert options(official, H.load(official, plain)) == ["pay gold for red red"]
 
 
-def test_without_a_noble_each_gold_token_stands_for_one_gem(royal):
-    st, _ = position(royal, cost={"red": 3}, tokens={"gold": 2, "red": 1}, noble=False)
+def test_below_6_prestige_each_gold_token_pays_for_one_token(royal):
+    st, _ = position(royal, cost={"red": 3}, tokens={"gold": 2, "red": 1}, favour=False)
     assert options(royal, H.load(royal, st)) == ["pay gold for red red"]
 
 
 def test_a_card_costing_red_4_with_gold_2_is_payable_only_with_worth_2(royal):
-    st, card = position(royal, cost={"red": 4}, tokens={"gold": 2}, noble=True)
+    st, card = position(royal, cost={"red": 4}, tokens={"gold": 2}, favour=True)
     game = H.load(royal, st)
     assert "buy 1.1" in H.legal_strings(game)
     assert options(royal, game) == ["pay gold for red*2 red*2"]
@@ -196,7 +196,7 @@ def test_a_card_costing_red_4_with_gold_2_is_payable_only_with_worth_2(royal):
     assert card in after["seats"][0]["purchased"]
     assert after["seats"][0]["tokens"]["gold"] == 0 and after["supply"]["gold"] == st["supply"]["gold"] + 2
     assert after["supply"]["red"] == st["supply"]["red"]  # no red token was paid
-    without, _ = position(royal, cost={"red": 4}, tokens={"gold": 2}, noble=False)
+    without, _ = position(royal, cost={"red": 4}, tokens={"gold": 2}, favour=False)
     lost = H.load(royal, without)
     assert "buy 1.1" not in H.legal_strings(lost)
     with pytest.raises(royal.IllegalAction) as err:
@@ -205,7 +205,7 @@ def test_a_card_costing_red_4_with_gold_2_is_payable_only_with_worth_2(royal):
 
 
 def test_a_chosen_double_payment_moves_the_right_tokens(royal):
-    st, card = position(royal, cost={"red": 3}, tokens={"gold": 2, "red": 1}, noble=True)
+    st, card = position(royal, cost={"red": 3}, tokens={"gold": 2, "red": 1}, favour=True)
     game = H.load(royal, st)
     game.apply(royal.string_to_action("buy 1.1"))
     assert game.phase == "payment"
@@ -239,7 +239,7 @@ def test_malformed_double_gold_is_a_notation_error(royal, text):
 
 
 def test_a_game_with_double_gold_saves_and_replays(royal):
-    st, _ = position(royal, cost={"red": 3}, tokens={"gold": 2, "red": 1}, noble=True)
+    st, _ = position(royal, cost={"red": 3}, tokens={"gold": 2, "red": 1}, favour=True)
     game = H.load(royal, st)
     game.apply(royal.string_to_action("buy 1.1"))
     saved = royal.from_json(game.to_json())  # saved in the payment step
@@ -269,14 +269,14 @@ def test_random_games_play_to_the_end(royal):
 
 
 SHEET_TEXT = {
-    "en": "Each gold token may stand for more than one gem of one colour, never more than the price; the most it "
-          "may stand for: 2 if you have at least 1 noble, otherwise 1.",
-    "fr": "Chaque jeton or peut remplacer plusieurs gemmes d'une même couleur, jamais plus que le prix ; au plus : "
-          "2 si vous avez au moins 1 noble, sinon 1.",
-    "nl": "Elke gouden fiche mag voor meer dan één edelsteen van één kleur staan, nooit meer dan de prijs; ten "
-          "hoogste: 2 als je minstens 1 edele hebt, anders 1.",
-    "sr": "Сваки златни жетон може да замени више драгуља исте боје, никад више од цене; највише: 2 ако имате "
-          "најмање 1 племића, иначе 1.",
+    "en": "Each gold token may pay for more than one token of one colour, never more than the price; the most it "
+          "may pay for: 2 if you have at least 6 prestige points, otherwise 1.",
+    "fr": "Chaque jeton or peut remplacer plusieurs jetons d'une même couleur, jamais plus que le prix ; au plus : "
+          "2 si vous avez au moins 6 points de prestige, sinon 1.",
+    "nl": "Elke gouden fiche mag meer dan één fiche van één kleur vervangen, nooit meer dan de prijs; ten "
+          "hoogste: 2 als je minstens 6 prestigepunten hebt, anders 1.",
+    "sr": "Сваки златни жетон може да замени више жетона исте боје, никад више од цене; највише: 2 ако имате "
+          "најмање 6 поена престижа, иначе 1.",
 }
 
 
@@ -295,19 +295,20 @@ def test_a_constant_worth_is_phrased_with_its_number(tmp_path):
     [buy] = [d for d in rules.actions if d.name == "buy_face_up"]
     said = {lang: Phraser(lang, rules, buy).worth(buy.params[-1].worth) for lang in SHEET_TEXT}
     assert said == {
-        "en": "each gold token may stand for up to 2 gems of one colour, never more than the price",
-        "fr": "chaque jeton or peut remplacer jusqu'à 2 gemmes d'une même couleur, jamais plus que le prix",
-        "nl": "elke gouden fiche mag voor ten hoogste 2 edelstenen van één kleur staan, nooit meer dan de prijs",
-        "sr": "сваки златни жетон може да замени до 2 драгуља исте боје, никад више од цене",
+        "en": "each gold token may pay for up to 2 tokens of one colour, never more than the price",
+        "fr": "chaque jeton or peut remplacer jusqu'à 2 jetons d'une même couleur, jamais plus que le prix",
+        "nl": "elke gouden fiche mag ten hoogste 2 fiches van één kleur vervangen, nooit meer dan de prijs",
+        "sr": "сваки златни жетон може да замени до 2 жетона исте боје, никад више од цене",
     }
 
 
 DIFF_TEXT = {
-    "en": ("gems one wild token may stand for", "before: 1", "after: 2 if you have at least 1 noble, otherwise 1"),
-    "fr": ("gemmes qu'un jeton joker peut remplacer", "avant : 1", "après : 2 si vous avez au moins 1 noble, sinon 1"),
-    "nl": ("edelstenen waarvoor één jokerfiche mag staan", "voor: 1", "na: 2 als je minstens 1 edele hebt, anders 1"),
-    "sr": ("драгуљи које један жетон џокер може да замени", "пре: 1",
-           "после: 2 ако имате најмање 1 племића, иначе 1"),
+    "en": ("tokens one wild token may pay for", "before: 1", "after: 2 if you have at least 6 prestige points, otherwise 1"),
+    "fr": ("jetons qu'un jeton joker peut remplacer", "avant : 1",
+           "après : 2 si vous avez au moins 6 points de prestige, sinon 1"),
+    "nl": ("fiches die één jokerfiche mag vervangen", "voor: 1", "na: 2 als je minstens 6 prestigepunten hebt, anders 1"),
+    "sr": ("жетони које један жетон џокер може да замени", "пре: 1",
+           "после: 2 ако имате најмање 6 поена престижа, иначе 1"),
 }
 
 
@@ -345,11 +346,12 @@ def brute_force_payments(E, game, card_cost, worth: int) -> list[int]:
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_the_engine_offers_exactly_the_payments_a_filter_of_the_table_finds(royal, seed):
-    """Seats visited by a noble from the start (worth 2), random positions: a purchase is legal
-    exactly when some payment is feasible, and it offers exactly the feasible ones."""
-    st = H.position(royal, 2, seed)
-    for seat in (0, 1):
-        st["seats"][seat]["nobles"].append(st["nobles"].pop(0))
+    """Seats visited by two nobles from the start (6 prestige: worth 2), random positions: a
+    purchase is legal exactly when some payment is feasible, and it offers exactly the feasible ones."""
+    st = H.position(royal, 3, seed)
+    for seat in (0, 1, 2):
+        st["seats"][seat]["nobles"] += [st["nobles"].pop(0)]
+    st["seats"][0]["nobles"].append(st["nobles"].pop(0))  # seat 0: 6 prestige, worth 2; the others 3, worth 1
     game, rng = H.load(royal, st), random.Random(seed)
     checked = 0
     for _ in range(100):
@@ -364,7 +366,7 @@ def test_the_engine_offers_exactly_the_payments_a_filter_of_the_table_finds(roya
             buys += [(f"buy reserved {k + 1}", royal.CARDS[c].cost) for k, c in enumerate(game.reserved[me])]
             for text, cost in buys:
                 action = royal.string_to_action(text)
-                want = brute_force_payments(royal, game, cost, 2)
+                want = brute_force_payments(royal, game, cost, 2 if game.prestige[me] >= 6 else 1)
                 assert sorted(game.payment_options(action)) == want, text
                 assert (action in legal) == bool(want), text
                 checked += 1
@@ -375,7 +377,7 @@ def test_the_engine_offers_exactly_the_payments_a_filter_of_the_table_finds(roya
 def test_play_and_the_web_table_list_double_gold_payments(royal):
     from playtest.terminal import action_lines, plain
     from web.views import meta
-    st, _ = position(royal, cost={"red": 3}, tokens={"gold": 2, "red": 1}, noble=True)
+    st, _ = position(royal, cost={"red": 3}, tokens={"gold": 2, "red": 1}, favour=True)
     game = H.load(royal, st)
     game.apply(royal.string_to_action("buy 1.1"))
     lines = action_lines(royal, game.legal_actions())
