@@ -389,3 +389,46 @@ def test_play_and_the_web_table_list_double_gold_payments(royal):
     texts = {a["text"]: a for a in meta(royal)["actions"]}
     assert texts["pay gold for red*2 red"]["rule"] == "payment"
     assert len(texts) == royal.NUM_ACTIONS
+
+
+def compiled(tmp_path, *changes, count: int = 1):
+    """The engine of the clean catalogue spec with `changes`, compiled into tmp_path."""
+    rules = check(tmp_path, *changes, count=count)
+    assert not isinstance(rules, str), rules
+    result = CliRunner().invoke(cli.main, ["compile", str(tmp_path / "spec.yaml"), "-o", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    return load_engine(tmp_path / "mini.py"), rules
+
+
+def test_conditions_read_covers_and_spent(tmp_path):
+    """`payment.covers[c]` (the gems the gold stands for) and `payment.spent[c]` in a condition:
+    here, at most one colour may have gold counting double."""
+    E, rules = compiled(tmp_path, with_worth("2"), (
+        '    effects:\n      - pay(payment)\n      - acquire(card)\n      - refill(card)',
+        '    condition: "count(payment.covers[c] > payment.gold[c] for c in gems) <= 1 and '
+        'all(payment.spent[c] + payment.covers[c] >= payment.gold[c] for c in gems)"\n'
+        '    effects:\n      - pay(payment)\n      - acquire(card)\n      - refill(card)'))
+    st = H.position(E, 2)
+    [card] = H.find_cards(E, st, level=1, where="any", cost=lambda c: sorted(n for n in c.values() if n) == [2, 2])
+    H.put_in_market(E, st, card, 1)
+    H.set_tokens(st, 0, gold=3)
+    game = H.load(E, st)
+    a, b = (gem for gem in E.GEMS if E.CARDS[card].cost[E.GEMS.index(gem)])
+    assert sorted(options(E, game)) == sorted([f"pay gold for {a}*2 {b} {b}", f"pay gold for {a} {a} {b}*2"])
+    # never a*2 b*2: two colours with gold counting double
+    [buy] = [d for d in rules.actions if d.name == "buy_face_up"]
+    from compiler.sheets.phrases import describe
+    said = {lang: describe(buy.condition, lang, rules, buy) for lang in ("en", "fr", "nl", "sr")}
+    assert "the number of red tokens paid with gold tokens" not in said["en"]  # a loop over the colours, not red
+    assert "paid with gold tokens" in said["en"] and "payés avec des jetons or" in said["fr"]
+    assert "met gouden fiches betaald wordt" in said["nl"] and "плаћених помоћу златних жетона" in said["sr"]
+
+
+def test_without_a_worth_covers_is_the_gold(tmp_path, official):
+    E, _ = compiled(tmp_path, (
+        '    effects:\n      - pay(payment)\n      - acquire(card)\n      - refill(card)',
+        '    condition: "all(payment.covers[c] == payment.gold[c] for c in gems)"\n'
+        '    effects:\n      - pay(payment)\n      - acquire(card)\n      - refill(card)'))
+    assert E.PAYMENTS == official.PAYMENTS
+    st, _ = position(E, cost={"red": 3}, tokens={"gold": 2, "red": 1}, favour=False)
+    assert options(E, H.load(E, st)) == ["pay gold for red red"]

@@ -280,6 +280,8 @@ class ExprCompiler:
                 return f"NOBLE_REQUIRES[{self.expr(owner, env)}][{i}]"
             case Attribute(obj=owner, name=("gold" | "spent") as part):
                 return f"{self.expr(owner, env)}_{part.upper()}[{i}]"
+            case Attribute(obj=owner, name="covers"):  # without a worth, the gold covers itself
+                return f"{self.expr(owner, env)}_{'COVERS' if self.plan.worth else 'GOLD'}[{i}]"
             case Attribute(obj=owner, name=("tokens" | "bonus") as part):
                 return f"{self.attribute(obj, owner, part, env)}[{i}]"
         raise LoweringBug(f"cannot compile '{unparse(node)}'", node.span)
