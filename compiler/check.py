@@ -509,7 +509,7 @@ class Checker:
             for p in params:
                 if p.price is not None:
                     self.price_below_zero(p.price, bounds_mod.Bounds(facts_here))
-            params[:] = [self.sized_worth(p, params, bounds_mod.Bounds(facts_here)) for p in params]
+            params[:] = [self.sized_worth(p, bounds_mod.Bounds(facts_here)) for p in params]
         if condition_ok and self.base_tables_read:
             never = bounds_mod.never_reasons(condition, bounds_mod.Bounds(facts_here))
             if never:
@@ -613,12 +613,12 @@ class Checker:
             return default
         return str(value)
 
-    def sized_worth(self, p: Param, params: list[Param], bounds: bounds_mod.Bounds) -> Param:
+    def sized_worth(self, p: Param, bounds: bounds_mod.Bounds) -> Param:
         """A payment with a worth, with the largest worth a game reaches (E548 when it is not
         proved within 1..4, or reads the payment itself); any other choice as it is."""
         if p.worth is None:
             return p
-        problems = worth_problems(p, params, bounds)
+        problems = worth_problems(p, bounds)
         self.r.extend(problems)
         return p if problems else replace(p, worth_max=int(worth_range(p, bounds)[1]))
 

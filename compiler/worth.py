@@ -22,7 +22,7 @@ def worth_range(param: Param, bounds: Bounds) -> tuple[float, float]:
     return bounds.number(param.worth)
 
 
-def worth_problems(param: Param, params: list[Param | None], bounds: Bounds) -> list[Diagnostic]:
+def worth_problems(param: Param, bounds: Bounds) -> list[Diagnostic]:
     """E548 for a worth not proved within 1..MAX_WORTH. (It cannot read the payment it sizes: a
     choice's keys see the choices before it only, so that is an unknown name, E401.)"""
     worth = param.worth
