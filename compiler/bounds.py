@@ -113,7 +113,7 @@ class Bounds:
                 return (0, f.max_cost)
             case Index(obj=Attribute(name="requires")):
                 return (0, f.max_noble_requirement)
-            case Index(obj=Attribute(name="gold" | "spent")):
+            case Index(obj=Attribute(name="gold" | "spent" | "covers")):
                 return (0, max(f.max_gold, f.max_cost))
             case Attribute(obj=Name(id="setup"), name=attr):
                 return f.setup.get(attr, TOP)

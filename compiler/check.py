@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 from typing import TypeVar, overload
 
 from . import bounds as bounds_mod
@@ -29,6 +30,7 @@ from .expr import Bool, Effect, Int, Name, Origin, parse_expr, parse_stmt, walk
 from .model import (DOMAINS, FINISHES, LENGTH_CAP, PREFERS, RESOLVES, REPEATS, Decision, EndTrigger, Kind, Param,
                     PlayerCount, RankLevel, Rules, SetupBlock, Text, Value, Winners)
 from .overlay import Resolved
+from .worth import worth_problems, worth_range
 from .source import MapNode, Node, ScalarNode, SeqNode
 from .types import (BOOL, DOMAIN_TYPES, GEM, GLOBALS, INT, PLAYER, AGGREGATES, EFFECTS, FUNCTIONS, Inferrer,
                     Scope, base_scope, tested)
@@ -539,12 +541,14 @@ class Checker:
         facts_here = bounds_mod.Facts(**{**facts.__dict__, "set_sizes": set_sizes,
                                          "ranges": {p.name: levels for p in params if p.domain == "deck"}})
         if len(self.r.diagnostics) == start:  # every expression makes sense: can one stop the engine?
-            for node in (condition, while_, *effects, *(p.price for p in params if p.price is not None)):
+            for node in (condition, while_, *effects, *(p.price for p in params if p.price is not None),
+                         *(p.worth for p in params if p.worth is not None)):
                 if node is not None:
                     self.r.extend(bounds_mod.hazards(node, bounds_mod.Bounds(facts_here)))
             for p in params:
                 if p.price is not None:
                     self.price_below_zero(p.price, bounds_mod.Bounds(facts_here))
+            params[:] = [self.sized_worth(p, bounds_mod.Bounds(facts_here)) for p in params]
         if condition_ok and self.base_tables_read:
             never = bounds_mod.never_reasons(condition, bounds_mod.Bounds(facts_here))
             if never:
@@ -571,7 +575,7 @@ class Checker:
             self.r.error("E411", f"unknown domain '{domain}'{did_you_mean(str(domain), DOMAINS)}"
                          f" (domains: {', '.join(DOMAINS)})", dnode.span)
             return None
-        lo, hi, optional, price, slots, slots_name, source = 1, 1, False, None, 0, "", ""
+        lo, hi, optional, price, slots, slots_name, source, worth = 1, 1, False, None, 0, "", "", None
         if pnode is not None:
             optional, _ = self.scalar(pnode, "optional", bool, required=False, default=False)
             if domain == "gem_set":
@@ -593,9 +597,14 @@ class Checker:
                     price = self.expression(price_node, "price")
                     if price is not None:
                         self.types.expect(price, scope.bind("c", GEM), INT, "a price")
-            elif pnode.get("price") is not None:
-                self.r.error("E508", f"'price' applies to the payment domain, not to '{domain}'",
-                             pnode.key_span("price"))
+                if pnode.get("worth") is not None:
+                    worth = self.expression(pnode.get("worth"), "worth")
+                    if worth is not None:
+                        self.types.expect(worth, scope, INT, "a worth")
+            for field in ("price", "worth"):
+                if domain != "payment" and pnode.get(field) is not None:
+                    self.r.error("E508", f"'{field}' applies to the payment domain, not to '{domain}'",
+                                 pnode.key_span(field))
             if domain == "reserved":
                 slots_value, slots_node = self.scalar(pnode, "slots", (str, int), where=f" in choice '{pname}'{where}")
                 if isinstance(slots_value, str):
@@ -625,7 +634,8 @@ class Checker:
                          f"'{domain}'", pnode.key_span("optional") if pnode is not None else node.span,
                          "the engines offer `none` for a colour only; leave 'optional' out, or choose a colour")
         return Param(pname, domain, node.span, int(lo) if isinstance(lo, int) else 1,
-                     int(hi) if isinstance(hi, int) else 1, bool(optional), price, slots, slots_name, source)
+                     int(hi) if isinstance(hi, int) else 1, bool(optional), price, slots, slots_name, source,
+                     worth=worth)
 
     def payment_last(self, params: list[Param], kind: str) -> None:
         """E521 for a payment that is not the last choice, after the card it pays for: the engine
@@ -647,6 +657,15 @@ class Checker:
                          node.span)
             return default
         return str(value)
+
+    def sized_worth(self, p: Param, bounds: bounds_mod.Bounds) -> Param:
+        """A payment with a worth, with the largest worth a game reaches (E548 when it is not
+        proved within 1..4, or reads the payment itself); any other choice as it is."""
+        if p.worth is None:
+            return p
+        problems = worth_problems(p, bounds)
+        self.r.extend(problems)
+        return p if problems else replace(p, worth_max=int(worth_range(p, bounds)[1]))
 
     def price_below_zero(self, price, bounds) -> None:
         """E517 when a price can be below 0 in a game: paying it would give the player tokens from
@@ -688,7 +707,9 @@ class Checker:
             row = max(players, key=lambda p: p.gold)
             span = self.value_spans.get((row.players, "gold"), row.span)
             hint = (f"the ways to pay with {self.types.wild} grow fast with its tokens and the gem colours: "
-                    f"with {len(gems)} gem colours, at most {max_gold(len(gems))} {self.types.wild} tokens")
+                    f"with {len(gems)} gem colours, at most {max_gold(len(gems), table_worth(decisions))} "
+                    f"{self.types.wild} tokens" + (f" of worth {table_worth(decisions)}" if table_worth(decisions) > 1
+                                                   else ""))
         else:
             decision = next(d for d in decisions if d.name == biggest)
             span = max(decision.params, key=lambda p: choice_size(p, len(gems), len(levels), players)).span
@@ -892,15 +913,26 @@ def _setup_draw(stmt, colours, supply: dict, decks: dict) -> str:
     return ""
 
 
-def payment_count(gems: int, gold: int) -> int:
-    """How many ways to spend up to `gold` wild tokens over `gems` colours (the engine's PAYMENTS)."""
-    return math.comb(gold + gems, gems)
+def payment_count(gems: int, gold: int, worth: int = 1) -> int:
+    """How many ways to spend up to `gold` wild tokens over `gems` colours (the engine's PAYMENTS),
+    each token standing for 1 to `worth` gems: g tokens on a colour cover g to worth*g of its gems."""
+    if worth == 1:
+        return math.comb(gold + gems, gems)
+    ways = [1] + [0] * gold  # ways[t]: the payments over the colours so far that place t tokens
+    for _ in range(gems):
+        ways = [sum(ways[t - g] * ((worth - 1) * g + 1) for g in range(t + 1)) for t in range(gold + 1)]
+    return sum(ways)
 
 
-def max_gold(gems: int) -> int:
+def table_worth(decisions) -> int:
+    """The largest worth of any payment of these decisions (1 without `worth`): it sizes PAYMENTS."""
+    return max((p.worth_max for d in decisions for p in d.params if p.worth is not None), default=1)
+
+
+def max_gold(gems: int, worth: int = 1) -> int:
     """The most wild tokens whose payments alone stay within MAX_ACTIONS."""
     gold = 0
-    while payment_count(gems, gold + 1) <= MAX_ACTIONS:
+    while payment_count(gems, gold + 1, worth) <= MAX_ACTIONS:
         gold += 1
     return gold
 
@@ -912,7 +944,7 @@ def choice_size(param: Param, gems: int, levels: int, players) -> int:
         "gem_set": sum(math.comb(gems, k) for k in range(param.min, min(param.max, gems) + 1)),
         "face_up": levels * max((p.face_up for p in players), default=0),
         "noble": max((p.nobles for p in players), default=0),
-        "payment": payment_count(gems, max((p.gold for p in players), default=0)),
+        "payment": payment_count(gems, max((p.gold for p in players), default=0), param.worth_max),
     }[param.domain]
     return size + (1 if param.optional else 0)
 
@@ -928,7 +960,7 @@ def action_sizes(gems, levels, players, decisions) -> dict[str, int]:
             params, deferred = params[:-1], True
         sizes[d.name] = math.prod(choice_size(p, len(gems), len(levels), players) for p in params)
     if deferred:
-        sizes[PAY_STEP] = payment_count(len(gems), max((p.gold for p in players), default=0))
+        sizes[PAY_STEP] = payment_count(len(gems), max((p.gold for p in players), default=0), table_worth(decisions))
     return sizes
 
 

@@ -174,6 +174,7 @@ CODES: dict[str, Code] = _index([
         ("E535", "an effect a game could not carry out (`simulate`, `play`): the engine's RuleError, at the effect"),
         ("E546", "a base kind (`cards`, `nobles`) declared without a column the engines read, with it of another "
                  "type, or with an extra column that is not `prose`"),
+        ("E548", "a payment's `worth` not proved within 1 to 4 gems in every game under the spec"),
         ("E549", "a spec without the base kinds `cards` and `nobles` (the engines are built around them)"),
         ("E552", "a setup block without `each_player: true` with an effect that acts for a player, or setup that "
                  "takes more tokens than the supply holds or reserves more cards than a deck holds at some "

@@ -138,7 +138,8 @@ _RANK_FIELDS: tuple[Field, ...] = (
 _PARAM_FIELDS: tuple[Field, ...] = (
     ("domain", lambda p: p.domain, "domain", None), ("min", lambda p: p.min, "int", None),
     ("max", lambda p: p.max, "int", None), ("optional", lambda p: p.optional, "bool", None),
-    ("price", lambda p: p.price, "price", None), ("slots", lambda p: p.slots, "int", None))
+    ("price", lambda p: p.price, "price", None), ("slots", lambda p: p.slots, "int", None),
+    ("worth", lambda p: p.worth, "worth", None))
 _ACTION_FIELDS: tuple[Field, ...] = (
     ("title", lambda d: d.title, "text", None), ("notation", lambda d: d.notation, "code", None),
     ("condition", lambda d: d.condition, "expr", "condition"), ("effects", lambda d: d.effects, "effects", "effects"),
@@ -162,7 +163,8 @@ def _relevant(field: str, element) -> bool:
     if domain is None:
         return True
     return {"min": domain == "gem_set", "max": domain == "gem_set", "price": domain == "payment",
-            "slots": domain == "reserved", "optional": bool(element.optional)}.get(field, True)
+            "slots": domain == "reserved", "optional": bool(element.optional),
+            "worth": getattr(element, "worth", None) is not None}.get(field, True)
 
 
 def _keyed(a: Rules, b: Rules, section: str, xs: Iterable, ys: Iterable, key: Callable, fields: tuple[Field, ...],
@@ -407,9 +409,13 @@ class _Words:
     def value(self, kind: str, v, rules: Rules, subject: tuple = ()) -> str:
         if kind == "first_player":  # unsaid, the sheets tell the players to agree who starts
             return self.text(v) if v is not None else self("first_player.unsaid")
+        if kind == "worth" and v is None:  # a payment without a worth: each wild token stands for one gem
+            return "1"
         if v is None:
             return self("none")
         decision = _decision_of(subject, rules)
+        if kind == "worth":
+            return self.phrase(v, rules, decision, main_clause=True)
         if kind == "expr":  # shown on its own, not after "if"
             return self.phrase(v, rules, decision, main_clause=True)
         if kind == "price":  # an expression of the gem colour `c`, phrased as the sheets phrase it

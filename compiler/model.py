@@ -158,6 +158,7 @@ class Param:
     slots_name: str = ""  # the value `slots` was taken from
     source: str = ""  # component only: the zone or kind the component is chosen from
     worth: Expr | None = None  # payment only: how many gems one wild token may stand for
+    worth_max: int = 1  # payment only: the largest worth a game can reach (set by check; sizes the PAYMENTS table)
 
 
 @dataclass(frozen=True, slots=True)

@@ -72,6 +72,25 @@ def decision_texts(decision: Decision, gems, wild, levels, players) -> Iterator[
         yield fill(decision.notation, dict(zip(names, combo, strict=True)))
 
 
+def payment_words(gems: Sequence[str], vec: Sequence[int]) -> list[str]:
+    """The words that write a payment: per colour, one word per wild token placed on it. A vector
+    of today's tables holds the tokens per colour; a table with a worth holds the tokens, then the
+    gems they cover: a token standing for more than one gem is written `red*2`, the covers spread
+    as evenly as the tokens allow (2 tokens for 3 red: `red*2 red`). The engines' runtime writes
+    the same words (compiler/runtime/notation.py, _payment_words)."""
+    n = len(gems)
+    words: list[str] = []
+    for g in range(n):
+        gold = vec[g]
+        covers = vec[n + g] if len(vec) > n else gold
+        if not gold:
+            continue
+        each, extra = divmod(covers, gold)
+        words += [gems[g] + (f"*{each + 1}" if each + 1 > 1 else "")] * extra
+        words += [gems[g] + (f"*{each}" if each > 1 else "")] * (gold - extra)
+    return words
+
+
 def payment_texts(gems: Sequence[str], wild: str, most_gold: int) -> Iterator[str]:
     """The texts of the payment step: each way to spend up to `most_gold` wild tokens."""
     for total in range(most_gold + 1):

@@ -139,7 +139,7 @@ ATTRIBUTES: dict[str, dict[str, AnyType]] = {
         "reserved": INT, "nobles": INT, "held": INT, "turns": INT, "seat": INT,
     },
     **_base_attributes(),
-    "payment": {"gold": MapOf(GEM, INT), "spent": MapOf(GEM, INT), "gold_total": INT},
+    "payment": {"gold": MapOf(GEM, INT), "covers": MapOf(GEM, INT), "spent": MapOf(GEM, INT), "gold_total": INT},
     "setup": {"gems": INT, "gold": INT, "nobles": INT, "face_up": INT},
 }
 

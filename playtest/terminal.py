@@ -550,7 +550,7 @@ def draw_actions(module, legal: list[int]) -> str:
 def action_lines(module, legal: list[int]) -> list[Line]:
     """The legal actions, each numbered by its id (the same number for the same action on every
     turn and in every game of the spec) and written in the spec's notation, in columns; the
-    words that are gem colours in their colour."""
+    words that are gem colours in their colour (`red*2` too: a wild token standing for 2 red)."""
     width_id = len(str(max(module.NUM_ACTIONS - 1, 0)))
     gems = set(module.COLOURS)
     items = []
@@ -558,7 +558,8 @@ def action_lines(module, legal: list[int]) -> list[Line]:
         text = module.action_to_string(a)
         item: Line = [_seg(f"{a:>{width_id}}", "number")]
         for word in text.split(" "):
-            item += [_seg(" "), _gem(word) if word in gems else _seg(word)]
+            gem, star, times = word.partition("*")  # a wild token standing for several gems: red*2
+            item += [_seg(" "), _gem(gem) if gem in gems else _seg(gem)] + ([_seg(star + times)] if star else [])
         items.append(item)
     width = max(sum(len(t) for t, _ in item) for item in items) + 3
     columns = max(1, WIDTH // width)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import os
 import pathlib
+import random
 import re
 import runpy
 import shutil
@@ -358,6 +359,47 @@ def test_mutate_the_zones_section(workdir, path, value, drop):
             engine["new_game"](players, 1)
 
 
+# A payment's worth (issue 16, item 7; the official spec has none): worths in and out of 1..4, of
+# another type, on a choice of another domain, with the price dropped.
+WORTHS = ["2", "1", "4", "0", "5", "-1", "me.nobles + 1", "if me.nobles >= 1 then 2 else 1", "me.tokens[gold]",
+          "min(4, max(1, me.nobles))", "if card.level >= 2 then 3 else 1", "card.points", "payment.gold_total",
+          "2 // (me.nobles)", "me.nobles >= 1", "true", "", "1 +", 2, 9, None, [], {"en": "2"}]
+WORTH_PLACES = [("actions", "buy_face_up", "choose", "payment"), ("actions", "buy_reserved", "choose", "payment"),
+                ("actions", "take_different", "choose", "picked"), ("actions", "reserve_blind", "choose", "level")]
+
+
+@SETTINGS
+@given(worths=st.lists(st.tuples(st.sampled_from(WORTH_PLACES), st.sampled_from(WORTHS)), min_size=1, max_size=3),
+       drop_price=st.booleans())
+def test_mutate_a_payments_worth(workdir, worths, drop_price):
+    """Whatever the worth, check is clean exactly when compile succeeds (never an exit 3), and a
+    clean one's engine plays."""
+    tree = copy.deepcopy(OFFICIAL)
+    for place, worth in worths:
+        choice = _get(tree, place)
+        if isinstance(choice, str):
+            choice = {"domain": choice}
+            _set(tree, place, choice)
+        choice["worth"] = worth
+        note(f"{place}: worth {worth!r}")
+    if drop_price:
+        del _get(tree, WORTH_PLACES[0])["price"]
+        note("price dropped")
+    check_outcome(workdir, dump(tree))
+    checked = CliRunner().invoke(cli.main, ["check", str(workdir / "mutant.yaml")]).exit_code
+    result = CliRunner().invoke(cli.main, ["compile", str(workdir / "mutant.yaml"), "-o", str(workdir)])
+    assert result.exit_code == (0 if checked == 0 else 1), result.output
+    if result.exit_code == 0:
+        written = re.search(r"wrote (\S+\.py)", result.output)
+        assert written, result.output
+        engine = runpy.run_path(written[1])
+        game, rng = engine["new_game"](2, 1), random.Random(1)
+        for _ in range(60):
+            if game.is_over():
+                break
+            game.apply(rng.choice(game.legal_actions()))
+
+
 # --------------------------------------------------------------------------- text mutations
 
 
@@ -411,5 +453,6 @@ def test_the_suite_draws_enough_examples():
     tests = [test_drop_a_key_or_change_its_type, test_swap_values_or_rename_a_key, test_corrupt_expressions,
              test_line_mutations, test_insert_garbage_characters, test_insert_bytes_or_truncate,
              test_mutate_the_setup_section, test_mutate_definitions_and_prestige_sources,
-             test_mutate_the_state_section, test_mutate_the_zones_section]
+             test_mutate_the_state_section, test_mutate_the_zones_section,
+             test_mutate_a_payments_worth]
     assert sum(t._hypothesis_internal_use_settings.max_examples for t in tests) >= 500

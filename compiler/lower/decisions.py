@@ -2,6 +2,8 @@
 its effects, why an action is illegal, and the payments a purchase accepts."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..expr import Aggregate, Attribute, Binary, Call, Effect, Int, Name, unparse, walk
 from ..flow import DRAWS, token_bounds
 from ..model import Param
@@ -133,6 +135,39 @@ class DecisionLowering:
         - tokens) is max(0, X - (Y + tokens)) since tokens are never negative; Y + tokens is
         computed once per call when Y does not depend on the card.
         """
+        gold = f"t{len(self.plan.gems)}"
+        if not self.plan.worth or p.worth is None:
+            return self._cannot_pay_one_for_one(p, compiler, k, keep_prices, into, preamble, gold)
+        # With a worth: each wild token covers up to `worth` gems of one colour, so the least gold
+        # a colour needs is its shortfall divided by the worth, rounded up. The test of the total
+        # shortfall against the gems the gold may cover (gold * worth, once per call) comes first:
+        # it settles every purchase but the nearly payable, at the cost of today's test.
+        worth = self._worth_local(p, compiler, into, preamble)
+        covers = f"{worth}_gems"
+        (preamble if worth != "_w" else into).append(Assign((covers,), f"{gold} * {worth}"))
+        return self._cannot_pay_one_for_one(p, compiler, k, keep_prices, into, preamble, covers,
+                                            lambda terms: f"({worth} > 1 and "
+                                            + " + ".join(f"-(-{t} // {worth})" for t in terms) + f" > {gold})")
+
+    def _worth_local(self, p: Param, compiler: ExprCompiler, into: list, preamble: list) -> str:
+        """The local holding the worth of payment `p`: computed once per call (in the preamble)
+        when it reads no choice, else in the loop, where the choices are bound."""
+        assert p.worth is not None
+        value = compiler.expr(p.worth, self.env)
+        note = comment(f"worth: {unparse(p.worth)}")
+        if free_names(p.worth) & {q.name for q in self.d.params}:
+            into.append(Assign(("_w",), value, note=note))
+            return "_w"
+        name = self.plan.worth_names.setdefault(value, f"ww{len(self.plan.worth_names)}")
+        preamble.append(Assign((name,), value, note=note))
+        return name
+
+    def _cannot_pay_one_for_one(self, p: Param, compiler: ExprCompiler, k: int, keep_prices: bool, into: list,
+                                preamble: list, gold_covers: str,
+                                rounded: Callable[[list[str]], str] | None = None) -> tuple[str, list[str] | None]:
+        """cannot_pay: the total shortfall after the tokens held is more than the gems the gold
+        may cover (`gold_covers`: the gold held, or gold times worth); with `rounded`, or that test
+        of the shortfalls (the exact test with a worth, which divides each)."""
         gems = range(len(self.plan.gems))
         inner = None
         match p.price:
@@ -141,7 +176,8 @@ class DecisionLowering:
         if keep_prices or inner is None:
             for gi in gems:
                 into.append(Assign((f"_p{gi}",), compiler.expr(p.price, {**self.env, 'c': ('const', 'colour', gi)})))
-            return " + ".join(f"(_p{gi} - t{gi} if _p{gi} > t{gi} else 0)" for gi in gems) + f" > t{len(gems)}", None
+            terms = [f"(_p{gi} - t{gi} if _p{gi} > t{gi} else 0)" for gi in gems]
+            return " + ".join(terms) + f" > {gold_covers}" + (f" or {rounded(terms)}" if rounded else ""), None
         covered = isinstance(inner, Binary) and inner.op == "-" and position(inner.right, self.order) < k - 1 \
             and not any(isinstance(x, Name) and x.id in self.order for x in walk(inner.right))
         over, terms, lefts = self._shortfalls(inner, compiler, covered, preamble)
@@ -149,7 +185,8 @@ class DecisionLowering:
         # Short of some gem (tested gem by gem, stopping at the first), and the gold held does
         # not cover the total shortfall: the purchase is impossible.
         plain = lefts if covered and None not in lefts else None
-        return f"({' or '.join(over)}) and (not t{wild} or {' + '.join(terms)} > t{wild})", plain
+        exact = f" or {rounded(terms)}" if rounded else ""
+        return f"({' or '.join(over)}) and (not t{wild} or {' + '.join(terms)} > {gold_covers}{exact})", plain
 
     def _shortfalls(self, inner, compiler: ExprCompiler, covered: bool, preamble: list) -> tuple[list, list, list]:
         """Per gem: the test that the player is short of it, the shortfall, and the price when
@@ -245,8 +282,11 @@ class DecisionLowering:
         compiler = ExprCompiler(self.plan)
         gems = range(len(self.plan.gems))
         prices = [compiler.expr(p.price, {**self.env, "c": ("const", "colour", gi)}) for gi in gems]
+        if self.plan.worth:  # gold + covers vectors: the tokens of each gem spent are its price less the covers
+            return self._bind_worth_payment(p, name, arg, prices)
         gold = unpacking(f"_g{gi}" for gi in gems)
-        targets = (gold, f"{name}_GOLD") if self.mentions(p.name, "gold") else (gold,)
+        targets = (gold, f"{name}_GOLD") if self.mentions(p.name, "gold") or self.mentions(p.name, "covers") \
+            else (gold,)
         out: list = [Assign(targets, f"PAYMENTS[{arg}]", note=comment("gold spent on each gem"), pure=True)]
         for gi in gems:  # the tokens of each gem spent: its price less the gold paid for it
             out.append(Assign((f"{name}_S{gi}",), f"{prices[gi]} - _g{gi}", pure=True))
@@ -254,6 +294,27 @@ class DecisionLowering:
         if self.mentions(p.name, "spent"):
             out.append(Assign((f"{name}_SPENT",), f"({', '.join(f'{name}_S{gi}' for gi in gems)},)", pure=True))
         return out
+
+    def _bind_worth_payment(self, p: Param, name: str, arg: str, prices: list[str]) -> list:
+        """A payment of a table with a worth: gold per gem, then the gems it covers."""
+        gems = range(len(self.plan.gems))
+        vec = unpacking([f"_g{gi}" for gi in gems] + [f"_c{gi}" for gi in gems])
+        out: list = [Assign((vec,), f"PAYMENTS[{arg}]", note=comment("gold spent on each gem, then the gems it covers"),
+                            pure=True)]
+        for gi in gems:  # the tokens of each gem spent: its price less the gems the gold covers
+            out.append(Assign((f"{name}_S{gi}",), f"{prices[gi]} - _c{gi}", pure=True))
+        out.append(Assign((f"{name}_GT",), " + ".join(f"_g{gi}" for gi in gems), pure=True))
+        for attr, local in (("gold", "_g"), ("covers", "_c"), ("spent", f"{name}_S")):
+            if self.mentions(p.name, attr):
+                out.append(Assign((f"{name}_{attr.upper()}",), f"({', '.join(f'{local}{gi}' for gi in gems)},)",
+                                  pure=True))
+        return out
+
+    def worth_arg(self, p: Param, compiler: ExprCompiler) -> str:
+        """The worth of payment `p` as an argument of _payments ('' in a table without a worth)."""
+        if not self.plan.worth:
+            return ""
+        return ", " + (compiler.expr(p.worth, self.env) if p.worth is not None else "1")
 
     def apply(self) -> list:
         """def _do_NAME(g, args): the effects, in spec order, each under its text."""
@@ -327,10 +388,12 @@ class DecisionLowering:
                   for gi in range(len(self.plan.gems))]
         body.append(Assign(("_price",), f"({', '.join(prices)},)", note=comment(unparse(p.price))))
         tests = [c for c in conjuncts(d.condition) if p.name in free_names(c)]
+        worth = self.worth_arg(p, compiler)
+        covers = f"{name}_COVERS, " if worth else ""
         if not tests:
-            body.append(Return("[_i for _i, _g, _s, _t in _payments(_price, tok)]"))
+            body.append(Return(f"[_i for _i, {'_c, ' if worth else ''}_g, _s, _t in _payments(_price, tok{worth})]"))
         else:
-            loop = For(f"_i, {name}_GOLD, {name}_SPENT, {name}_GT", "_payments(_price, tok)", [])
+            loop = For(f"_i, {name}_GOLD, {covers}{name}_SPENT, {name}_GT", f"_payments(_price, tok{worth})", [])
             for c in tests:
                 loop.body.append(If(f"not {compiler.expr(c, self.env)}", [Continue()], note=comment(unparse(c))))
             loop.body.append(Append("found", "_i"))

@@ -6,11 +6,13 @@ import itertools
 
 from ..model import Rules
 from ..notation import fill as notation_text  # check reads the same texts (E522)
+from ..notation import payment_words
 from ..pysource import Code
 from .decisions import DecisionLowering
 from .definitions import inline_rules, lower_prestige
 from .layout import DecisionPlan, EnginePlan, LoweringBug, layout_param, notation_form, payment_vectors
 from .phases import lower_action_phase, lower_end_inline, lower_ranking, lower_step_tests, payments_helper
+from .worth import spec_worth, worth_payments_helper
 from .setup import lower_setup
 from . import variables as state
 from .shapes import every_face_up_slot, expanded, shape_face_up_loops
@@ -31,8 +33,9 @@ def lower(rules: Rules) -> EnginePlan:
         plan.turn_reset = [Code(line) for line in state.turn_reset_lines(rules)]
         plan.state_version = state.STATE_VERSION
     plan_zones(plan)  # nothing for a spec without zones
-    plan.payments = payment_vectors(len(rules.gems), plan.max_gold)
-    plan.helpers.append(payments_helper(len(rules.gems)))
+    plan.worth = spec_worth(rules)
+    plan.payments = payment_vectors(len(rules.gems), plan.max_gold, plan.worth)
+    plan.helpers.append(payments_helper(len(rules.gems)) if not plan.worth else worth_payments_helper(len(rules.gems)))
     _lay_out_actions(plan)
     _lay_out_payment_step(plan)
     _refuse_actions_written_alike(plan)
@@ -84,12 +87,15 @@ def _lay_out_payment_step(plan: EnginePlan) -> None:
     plan.pay_index = len(plan.decisions)
     for pi, vec in enumerate(plan.payments):
         plan.actions.append((plan.pay_index, (pi,)))
-        paid = " ".join(rules.gems[g] for g in range(len(rules.gems)) for _ in range(vec[g]))
+        paid = " ".join(payment_words(rules.gems, vec))
         wild = rules.wild  # the payment step is written with the spec's wild colour
         plan.action_strings.append(f"pay {wild} for {paid}" if paid else f"pay without {wild}")
     example = max(range(len(plan.payments)), key=lambda i: (min(2, len([n for n in plan.payments[i] if n])), -i))
-    plan.notation_forms += [(f"pay {rules.wild} for GEMS", f"GEMS is the gem colour each {rules.wild} token "
-                             f"stands for, as in '{plan.action_strings[plan.pay_base + example]}'", False),
+    stands = f"GEMS is the gem colour each {rules.wild} token stands for"
+    if plan.worth:
+        stands += f", written {rules.gems[0]}*2 when it stands for 2 gems"
+    plan.notation_forms += [(f"pay {rules.wild} for GEMS", f"{stands}, as in "
+                             f"'{plan.action_strings[plan.pay_base + example]}'", False),
                             (f"pay without {rules.wild}", "", False)]
 
 

@@ -307,6 +307,8 @@ class ExprCompiler:
                 return f"NOBLE_REQUIRES[{self.expr(owner, env)}][{i}]"
             case Attribute(obj=owner, name=("gold" | "spent") as part):
                 return f"{self.expr(owner, env)}_{part.upper()}[{i}]"
+            case Attribute(obj=owner, name="covers"):  # without a worth, the gold covers itself
+                return f"{self.expr(owner, env)}_{'COVERS' if self.plan.worth else 'GOLD'}[{i}]"
             case Attribute(obj=owner, name=("tokens" | "bonus") as part):
                 return f"{self.attribute(obj, owner, part, env)}[{i}]"
         raise LoweringBug(f"cannot compile '{unparse(node)}'", node.span)
@@ -336,7 +338,9 @@ class ExprCompiler:
         if kind == "noble":
             return {"points": f"NOBLE_POINTS[{owner}]", "requires": f"NOBLE_REQUIRES[{owner}]"}[attr]
         if kind == "payment":
-            return {"gold_total": f"{owner}_GT", "gold": f"{owner}_GOLD", "spent": f"{owner}_SPENT"}[attr]
+            covers = f"{owner}_COVERS" if self.plan.worth else f"{owner}_GOLD"  # without a worth: the gold itself
+            return {"gold_total": f"{owner}_GT", "gold": f"{owner}_GOLD", "covers": covers,
+                    "spent": f"{owner}_SPENT"}[attr]
         if kind.startswith(lower_zones.COMPONENT):
             return lower_zones.column(self, kind, owner, attr, node)
         raise LoweringBug(f"cannot compile '{unparse(node)}'", node.span)

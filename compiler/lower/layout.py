@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..model import Decision, Param, Rules
+from ..notation import payment_words
 from ..pysource import UnsafeName, identifier
 from ..source import shown_path
 
@@ -118,12 +119,17 @@ class EnginePlan:
     advance_locals: list = field(default_factory=list)  # bound in Game.apply for the step tests and end triggers
     end_inline: list = field(default_factory=list)  # the end triggers as lines of Game.apply
     pay_index: int = -1  # decision index of the payment step, when some action has a payment
+    # 0: no payment has a worth (PAYMENTS holds gold vectors); else the largest worth, and PAYMENTS
+    # holds gold + covers vectors (see payment_vectors)
+    worth: int = 0
     pay_base: int = -1
     # Some legal loop walks Game.face_up_costs (see shapes.flat_face_up_loop): effects keep it in step.
     face_up_costs: bool = False
     # The per-call locals a purchase test adds the tokens held to (see DecisionLowering.cannot_pay),
     # named by what they hold: `w0 = b0 + t0`...; purchases whose prices differ there get names of their own.
     cover_names: dict[tuple[str, ...], str] = field(default_factory=dict)
+    # The per-call locals holding a payment's worth (see DecisionLowering.cannot_pay), by compiled expression.
+    worth_names: dict[str, str] = field(default_factory=dict)
 
     @property
     def num_actions(self) -> int:
@@ -135,8 +141,21 @@ def gem_subsets(n: int, lo: int, hi: int) -> list[tuple[int, ...]]:
     return [s for k in range(lo, hi + 1) for s in itertools.combinations(range(n), k)]
 
 
-def payment_vectors(gems: int, max_gold: int) -> list[tuple[int, ...]]:
-    """Every way to spend up to `max_gold` gold across the gem colours; the zero vector first."""
+def payment_vectors(gems: int, max_gold: int, worth: int = 0) -> list[tuple[int, ...]]:
+    """Every way to spend up to `max_gold` gold across the gem colours; the zero vector first.
+
+    With a `worth` (a spec with a payment whose wild tokens may stand for up to `worth` gems),
+    each entry is the gold per colour followed by the gems it covers (g tokens cover g to
+    worth*g): today's gold vectors in today's order, each followed by its covers in
+    lexicographic order. Without (0), today's table, untouched: its ids stay the same."""
+    golds = _gold_vectors(gems, max_gold)
+    if not worth:
+        return golds
+    return [gold + covers for gold in golds
+            for covers in itertools.product(*(range(n, worth * n + 1) for n in gold))]
+
+
+def _gold_vectors(gems: int, max_gold: int) -> list[tuple[int, ...]]:
     out = []
     for total in range(max_gold + 1):
         for combo in itertools.combinations_with_replacement(range(gems), total):
@@ -169,8 +188,8 @@ def layout_param(param: Param, plan: "EnginePlan") -> ParamLayout:
         values, labels = list(range(plan.max_nobles)), [str(i + 1) for i in range(plan.max_nobles)]
     elif param.domain == "payment":
         values = list(range(len(plan.payments)))
-        labels = ["" if sum(v) == 0 else f"paying {plan.rules.wild} for " + " ".join(
-            gems[g] for g in range(len(gems)) for _ in range(v[g])) for v in plan.payments]
+        labels = ["" if sum(v) == 0 else f"paying {plan.rules.wild} for " + " ".join(payment_words(gems, v))
+                  for v in plan.payments]
     elif param.domain == "component":  # one per place of its zone, or per component of its kind
         values, labels = list(range(param.slots)), [str(i + 1) for i in range(param.slots)]
     else:  # pragma: no cover - the checker rejects other domains

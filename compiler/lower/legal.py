@@ -389,7 +389,9 @@ class LegalLowering:
         if self.blocks[k + 1]:  # conditions on the payment: is there one payment they accept?
             name = low.param_name(p)
             price = "(" + ", ".join(f"_p{gi}" for gi in range(len(self.plan.gems))) + ",)"  # a tuple for one gem too
-            loop = For(f"_i, {name}_GOLD, {name}_SPENT, {name}_GT", f"_payments({price}, tok)", [],
+            worth = low.worth_arg(p, compiler)
+            covers = f"{name}_COVERS, " if worth else ""
+            loop = For(f"_i, {name}_GOLD, {covers}{name}_SPENT, {name}_GT", f"_payments({price}, tok{worth})", [],
                        [Continue(comment("no payment meets the conditions"))])
             into.append(loop)
             self.emit(k + 1, loop.body, True).append(Break())

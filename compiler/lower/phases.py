@@ -146,6 +146,19 @@ def lower_ranking(plan: EnginePlan) -> list:
     return [eligible, Def("_rank_key", "g, p", body, Code('"""Larger is better; levels in spec order."""'))]
 
 
+def gold_loops(gems: int, leaf: list) -> list:
+    """The loops of _payments over the gold spent on each gem (`v`, a tuple), `leaf` inside: each
+    gem gets what the tokens cannot cover (n_i) and up to the rest of its price, while the
+    gold left (r) lasts. Unrolled over the gem colours."""
+    vec = ", ".join(f"n{i} + e{i}" for i in range(gems))
+    inner: list = [Assign(("v",), f"({vec},)"), *leaf]
+    for i in reversed(range(gems)):
+        prev = "r" if i == 0 else f"r{i - 1}"
+        inner = [For(f"e{i}", f"range((p{i} - n{i} if p{i} - n{i} < {prev} else {prev}) + 1)",
+                     [Assign((f"r{i}",), f"{prev} - e{i}"), *inner])]
+    return inner
+
+
 def payments_helper(gems: int) -> Def:
     """def _payments(price, tok): every payment of `price` by the holder of `tok`, as nested loops.
 
@@ -156,14 +169,8 @@ def payments_helper(gems: int) -> Def:
     body += [Assign((f"n{i}",), f"p{i} - tok[{i}] if p{i} > tok[{i}] else 0") for i in range(gems)]
     body += [Assign(("short",), " + ".join(f"n{i}" for i in range(gems))), If("short > gold", [Return("()")]),
              Assign(("out",), "[]"), Assign(("r",), "gold - short")]
-    vec = ", ".join(f"n{i} + e{i}" for i in range(gems))
     spent = ", ".join(f"p{i} - v[{i}]" for i in range(gems))
-    inner: list = [Assign(("v",), f"({vec},)"),
-                   Do(f"out.append((_PAYMENT_INDEX[v], v, ({spent},), gold - r{gems - 1}))")]
-    for i in reversed(range(gems)):
-        prev = "r" if i == 0 else f"r{i - 1}"
-        inner = [For(f"e{i}", f"range((p{i} - n{i} if p{i} - n{i} < {prev} else {prev}) + 1)",
-                     [Assign((f"r{i}",), f"{prev} - e{i}"), *inner])]
-    body += inner + [Do("out.sort()"), Return("out")]
+    body += gold_loops(gems, [Do(f"out.append((_PAYMENT_INDEX[v], v, ({spent},), gold - r{gems - 1}))")])
+    body += [Do("out.sort()"), Return("out")]
     doc = Code('"""(index, gold, spent, gold total) of every payment of `price` the holder of `tok` can make."""')
     return Def("_payments", "price, tok", body, doc)

@@ -654,6 +654,8 @@ class Builder:
         for prm in d.params:
             if prm.domain == "payment" and not price_shown:
                 sentences.append(sentence(self.price_sentence(p, prm)))
+            if prm.domain == "payment" and prm.worth is not None:
+                sentences.append(sentence(p.worth(prm.worth)))
         if is_step:
             if d.repeat == "once" and d.resolve == "choice":
                 sentences.append(sentence(self.text("sheet.step.once")))
@@ -745,7 +747,8 @@ class Builder:
             if bought is not None:
                 facts.append(Item(sentence(self.purchase_text(bought)), self.text("sheet.example.lead")))
         facts.append(Item(sentence(self.text("sheet.buy.bonus")), self.text("sheet.buy.bonus_lead")))
-        facts.append(Item(sentence(self.text("sheet.buy.wild", n=1)),
+        worths = any(prm.worth is not None for _, d in actions for prm in d.params if prm.domain == "payment")
+        facts.append(Item(sentence(self.text("sheet.buy.wild.worth" if worths else "sheet.buy.wild", n=1)),
                           capitalise(self.text(f"colour.{self.rules.wild}"))))
         parts.append(Part("para", facts))
         return Section("buy", self.text("sheet.buy.title"), parts)

@@ -290,6 +290,13 @@ class Phraser:
             previous = card
         return join(self.t, said)
 
+    def worth(self, node) -> str:
+        """A payment's worth: how many gems of one colour each wild token may stand for."""
+        most = self.const(node)
+        if most is not None:
+            return self.t.text("sheet.buy.worth", 1, most=most)
+        return self.t.text("sheet.buy.worth.expr", 1, most=self.number(node))
+
     def price(self, node) -> str:
         """A payment's price, an expression of the gem colour `c`: "for each gem colour, you pay ..."."""
         inner = self.bind("c", Name("gems", getattr(node, "span", None)))
@@ -358,7 +365,7 @@ class Phraser:
                 return "table" if self._column_type(o, attr) == "gems" else NUMBER
             case Attribute(obj=Name(id="setup"), name="gold") if "setup" not in self.scope:
                 return NUMBER  # the wild tokens at setup, not a payment's table
-            case Attribute(name="cost" | "requires" | "tokens" | "gold" | "spent"):
+            case Attribute(name="cost" | "requires" | "tokens" | "gold" | "spent" | "covers"):
                 return "table"
             case Attribute() | Index():
                 return NUMBER

@@ -2440,7 +2440,21 @@ def _set_words(kind, value):
     """The words that write the value of a set-valued choice, in the order the notation has them."""
     if kind == "gem_set":
         return [GEMS[g] for g in value]
-    return [GEMS[g] for g, n in enumerate(PAYMENTS[value]) for _ in range(n)]
+    return [GEMS[g] + (f"*{k}" if k > 1 else "") for g, each in _token_worths(PAYMENTS[value]) for k in each]
+
+
+def _token_worths(vec):
+    """(gem index, the gems each wild token on it stands for) of each gem a payment puts gold on.
+    A table of gold vectors: each token stands for one gem. A table with a worth (gold per gem,
+    then the gems it covers): the covers spread as evenly as the tokens allow, largest first
+    (2 tokens for 3 red: (2, 1), written 'red*2 red'; compiler/notation.py writes the same)."""
+    n = len(GEMS)
+    out = []
+    for g in range(n):
+        if vec[g]:
+            each, extra = divmod(vec[n + g] if len(vec) > n else vec[g], vec[g])
+            out.append((g, (each + 1,) * extra + (each,) * (vec[g] - extra)))
+    return out
 
 
 def _set_places(words, sets):
@@ -2555,6 +2569,7 @@ def _describe_value(kind, value):
         return (LEVELS[value[0]], value[1] + 1)
     if kind in ("reserved", "noble"):
         return value + 1
-    if kind == "payment":
-        return {GEMS[g]: n for g, n in enumerate(PAYMENTS[value]) if n}
+    if kind == "payment":  # the gold per gem; with a worth, the gems each of those tokens stands for
+        worths = len(PAYMENTS[value]) > len(GEMS)
+        return {GEMS[g]: each if worths else len(each) for g, each in _token_worths(PAYMENTS[value])}
     return value
