@@ -457,19 +457,19 @@ def test_extra_slots_start_from_their_initial_values_and_each_clone_owns_its_lis
     game from their initial values (one per player where per_player), and copied, never shared,
     by clone (a bot's look-ahead must not move a real game's components)."""
     bind(monkeypatch, game, official())
-    slots = (("z_pile", False, (3, 1, 2)), ("v_markers", True, 5), ("z_rows", False, ((), ())), ("v_flag", False, None))
+    slots = (("z_pile", False, (3, 1, 2)), ("s_markers", True, 5), ("z_rows", False, ((), ())), ("s_flag", False, None))
     monkeypatch.setattr(game, "_EXTRA_SLOTS", slots)
     cls = type("Game", (game.Game,), {"__slots__": tuple(name for name, _, _ in slots)})
     monkeypatch.setattr(game, "Game", cls)
     g = cls(3)
-    assert (g.z_pile, g.v_markers, g.z_rows, g.v_flag) == ([3, 1, 2], [5, 5, 5], [[], []], None)
+    assert (g.z_pile, g.s_markers, g.z_rows, g.s_flag) == ([3, 1, 2], [5, 5, 5], [[], []], None)
     g.origin, g.history, g.pending, g.max_turns, g.out_of_play, g._legal = None, [], None, None, (), None
     c = g.clone()
     c.z_pile.pop()
-    c.v_markers[1] = 4
+    c.s_markers[1] = 4
     c.z_rows[0].append(7)
-    assert (g.z_pile, g.v_markers, g.z_rows) == ([3, 1, 2], [5, 5, 5], [[], []])
-    assert (c.z_pile, c.v_markers, c.z_rows) == ([3, 1], [5, 4, 5], [[7], []])
+    assert (g.z_pile, g.s_markers, g.z_rows) == ([3, 1, 2], [5, 5, 5], [[], []])
+    assert (c.z_pile, c.s_markers, c.z_rows) == ([3, 1], [5, 4, 5], [[7], []])
 
 
 def test_engines_without_zones_or_state_of_their_own_keep_state_version_1():
@@ -478,6 +478,6 @@ def test_engines_without_zones_or_state_of_their_own_keep_state_version_1():
     for path in ENGINES:
         engine = load_engine(path)
         if path.stem == "no_churn":
-            assert engine._EXTRA_SLOTS == (("v_taken", False, ()),) and engine.STATE_VERSION == 2
+            assert engine._EXTRA_SLOTS == (("s_taken", False, ()),) and engine.STATE_VERSION == 2
         else:
             assert engine._EXTRA_SLOTS == () and engine.STATE_VERSION == 1, path.name

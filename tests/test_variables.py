@@ -97,18 +97,18 @@ def test_the_taken_colours_are_saved_during_the_turn_and_forgotten_at_the_next(n
     data = json.loads(game.to_json())
     assert data["version"] == 2 and data["vars"] == {"taken": ["white", "blue", "green"]}
     act(game, "return red")
-    assert game.current_player == 1 and game.v_taken == []
+    assert game.current_player == 1 and game.s_taken == []
     assert json.loads(game.to_json())["vars"] == {"taken": []}
 
 
 def test_a_pair_and_the_gold_of_a_reserve_are_remembered(no_churn):
     game = holding(no_churn, 2, white=3, blue=3, green=3)
     act(game, "take2 red")  # 11 tokens: the turn waits for a return, and remembers red
-    assert game.phase == "return_tokens" and game.v_taken == [3]
+    assert game.phase == "return_tokens" and game.s_taken == [3]
     assert legal_strings(game) == ["return white", "return blue", "return green"]
     game = holding(no_churn, 2, white=3, blue=3, green=3, black=1)
     act(game, "reserve deck 1")  # the gold that comes with it
-    assert game.phase == "return_tokens" and game.v_taken == [5]
+    assert game.phase == "return_tokens" and game.s_taken == [5]
     assert "return gold" not in legal_strings(game)
 
 
@@ -177,16 +177,16 @@ def test_private_variables_show_as_null_to_the_other_seats(folder):
                                  "      - acquire(card)\n      - refill(card)\n      - add(me.bought, 1)\n"),
                ("      - put_back(colour, 1)\n", "      - put_back(colour, 1)\n      - set(last_colour, colour)\n"))
     game = E.new_game(2, 1)
-    game.v_bought[0] = 2
-    game.v_last_colour = 3
+    game.s_bought[0] = 2
+    game.s_last_colour = 3
     assert game.observation(1)["seats"][0]["vars"] == {"bought": None}
     assert game.observation(0)["seats"][0]["vars"] == {"bought": 2}
     assert game.observation(1)["vars"] == {"last_colour": "red"}
     whole = json.loads(game.to_json())
     assert whole["seats"][0]["vars"] == {"bought": 2} and whole["vars"] == {"last_colour": "red"}
-    game.v_last_colour = None
+    game.s_last_colour = None
     assert json.loads(game.to_json())["vars"] == {"last_colour": None}
-    assert E.from_json(game.to_json()).v_last_colour is None
+    assert E.from_json(game.to_json()).s_last_colour is None
 
 
 def test_a_bought_card_is_counted_in_the_players_variable(folder):
@@ -200,7 +200,7 @@ def test_a_bought_card_is_counted_in_the_players_variable(folder):
         if E.action_to_string(action).startswith("buy ") and not E.action_to_string(action).startswith("buy reserved"):
             bought[game.current_player] += 1
         game.apply(action)
-    assert game.v_bought == bought and sum(bought) >= 1
+    assert game.s_bought == bought and sum(bought) >= 1
 
 
 def test_a_turn_variable_is_reset_for_every_seat_when_a_turn_begins(folder):
@@ -215,8 +215,8 @@ state:
     game = holding(E, 2, red=3, black=3, blue=2)
     act(game, "take white blue green")
     act(game, "return red")
-    assert game.v_returned == [0, 0]  # the turn ended: its memory went with it
-    assert "self.v_returned = [0] * self._n" in (folder / "engine_under_test.py").read_text(encoding="utf-8")
+    assert game.s_returned == [0, 0]  # the turn ended: its memory went with it
+    assert "self.s_returned = [0] * self._n" in (folder / "engine_under_test.py").read_text(encoding="utf-8")
 
 
 # --------------------------------------------------------------------------- diagnostics
@@ -404,7 +404,7 @@ def test_play_shows_the_games_and_each_players_variables(folder):
     from playtest import terminal
     E = engine(folder, PRIVATE + "  taken:\n    title: Taken\n    type: {set_of: colour}\n")
     game = E.new_game(2, 1)
-    game.v_bought, game.v_last_colour, game.v_taken = [2, 0], None, [0, 5]
+    game.s_bought, game.s_last_colour, game.s_taken = [2, 0], None, [0, 5]
     text = terminal.draw_board(E, game, ["ann", "bob"], 1)
     assert "state     last_colour none   taken white,gold" in text
     assert "    state     bought hidden" in text and "    state     bought 0" in text
@@ -416,7 +416,7 @@ def test_the_rl_observation_encodes_the_declared_state(folder):
     E = engine(folder, PRIVATE + "  taken:\n    title: Taken\n    type: {set_of: colour}\n")
     encoder = rl.Encoder(E, 2)
     game = E.new_game(2, 1)
-    game.v_bought, game.v_last_colour, game.v_taken = [2, 1], 3, [0, 5]
+    game.s_bought, game.s_last_colour, game.s_taken = [2, 1], 3, [0, 5]
     vector = encoder.encode(game.observation(1))
     fields = {f.name: vector[f.start:f.stop].tolist() for f in encoder.fields}
     assert fields["var[last_colour]"] == [0, 0, 0, 1, 0, 0]

@@ -27,7 +27,7 @@ STATE_VERSION = 2  # the version of a saved game that carries declared state
 
 def attribute(var: Variable) -> str:
     """The Game attribute of a variable."""
-    return str(identifier("v_", var.name))
+    return str(identifier("s_", var.name))
 
 
 def tag(var: Variable) -> str:

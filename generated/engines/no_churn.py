@@ -190,9 +190,9 @@ _FACE_UP_COSTS = True
 _FACE_UP_SLOTS = 4
 
 # The spec's own zones and state, kept as Game attributes: (attribute, one per player, initial value).
-_EXTRA_SLOTS = (('v_taken', False, ()),)
+_EXTRA_SLOTS = (('s_taken', False, ()),)
 # The spec's declared state: (name, attribute, tag, per player, private, optional, initial value).
-_VARS = (('taken', 'v_taken', 'set:colour', False, False, False, ()),)
+_VARS = (('taken', 's_taken', 'set:colour', False, False, False, ()),)
 
 # Every way to spend gold on a price: gold per gem colour, the zero vector first.
 PAYMENTS = ((0, 0, 0, 0, 0), (1, 0, 0, 0, 0), (0, 1, 0, 0, 0), (0, 0, 1, 0, 0), (0, 0, 0, 1, 0), (0, 0, 0, 0, 1), (2, 0, 0, 0, 0), (1, 1, 0, 0, 0), (1, 0, 1, 0, 0), (1, 0, 0, 1, 0), (1, 0, 0, 0, 1), (0, 2, 0, 0, 0), (0, 1, 1, 0, 0), (0, 1, 0, 1, 0), (0, 1, 0, 0, 1), (0, 0, 2, 0, 0), (0, 0, 1, 1, 0), (0, 0, 1, 0, 1), (0, 0, 0, 2, 0), (0, 0, 0, 1, 1), (0, 0, 0, 0, 2), (3, 0, 0, 0, 0), (2, 1, 0, 0, 0), (2, 0, 1, 0, 0), (2, 0, 0, 1, 0), (2, 0, 0, 0, 1), (1, 2, 0, 0, 0), (1, 1, 1, 0, 0), (1, 1, 0, 1, 0), (1, 1, 0, 0, 1), (1, 0, 2, 0, 0), (1, 0, 1, 1, 0), (1, 0, 1, 0, 1), (1, 0, 0, 2, 0), (1, 0, 0, 1, 1), (1, 0, 0, 0, 2), (0, 3, 0, 0, 0), (0, 2, 1, 0, 0), (0, 2, 0, 1, 0), (0, 2, 0, 0, 1), (0, 1, 2, 0, 0), (0, 1, 1, 1, 0), (0, 1, 1, 0, 1), (0, 1, 0, 2, 0), (0, 1, 0, 1, 1), (0, 1, 0, 0, 2), (0, 0, 3, 0, 0), (0, 0, 2, 1, 0), (0, 0, 2, 0, 1), (0, 0, 1, 2, 0), (0, 0, 1, 1, 1), (0, 0, 1, 0, 2), (0, 0, 0, 3, 0), (0, 0, 0, 2, 1), (0, 0, 0, 1, 2), (0, 0, 0, 0, 3), (4, 0, 0, 0, 0), (3, 1, 0, 0, 0), (3, 0, 1, 0, 0), (3, 0, 0, 1, 0), (3, 0, 0, 0, 1), (2, 2, 0, 0, 0), (2, 1, 1, 0, 0), (2, 1, 0, 1, 0), (2, 1, 0, 0, 1), (2, 0, 2, 0, 0), (2, 0, 1, 1, 0), (2, 0, 1, 0, 1), (2, 0, 0, 2, 0), (2, 0, 0, 1, 1), (2, 0, 0, 0, 2), (1, 3, 0, 0, 0), (1, 2, 1, 0, 0), (1, 2, 0, 1, 0), (1, 2, 0, 0, 1), (1, 1, 2, 0, 0), (1, 1, 1, 1, 0), (1, 1, 1, 0, 1), (1, 1, 0, 2, 0), (1, 1, 0, 1, 1), (1, 1, 0, 0, 2), (1, 0, 3, 0, 0), (1, 0, 2, 1, 0), (1, 0, 2, 0, 1), (1, 0, 1, 2, 0), (1, 0, 1, 1, 1), (1, 0, 1, 0, 2), (1, 0, 0, 3, 0), (1, 0, 0, 2, 1), (1, 0, 0, 1, 2), (1, 0, 0, 0, 3), (0, 4, 0, 0, 0), (0, 3, 1, 0, 0), (0, 3, 0, 1, 0), (0, 3, 0, 0, 1), (0, 2, 2, 0, 0), (0, 2, 1, 1, 0), (0, 2, 1, 0, 1), (0, 2, 0, 2, 0), (0, 2, 0, 1, 1), (0, 2, 0, 0, 2), (0, 1, 3, 0, 0), (0, 1, 2, 1, 0), (0, 1, 2, 0, 1), (0, 1, 1, 2, 0), (0, 1, 1, 1, 1), (0, 1, 1, 0, 2), (0, 1, 0, 3, 0), (0, 1, 0, 2, 1), (0, 1, 0, 1, 2), (0, 1, 0, 0, 3), (0, 0, 4, 0, 0), (0, 0, 3, 1, 0), (0, 0, 3, 0, 1), (0, 0, 2, 2, 0), (0, 0, 2, 1, 1), (0, 0, 2, 0, 2), (0, 0, 1, 3, 0), (0, 0, 1, 2, 1), (0, 0, 1, 1, 2), (0, 0, 1, 0, 3), (0, 0, 0, 4, 0), (0, 0, 0, 3, 1), (0, 0, 0, 2, 2), (0, 0, 0, 1, 3), (0, 0, 0, 0, 4), (5, 0, 0, 0, 0), (4, 1, 0, 0, 0), (4, 0, 1, 0, 0), (4, 0, 0, 1, 0), (4, 0, 0, 0, 1), (3, 2, 0, 0, 0), (3, 1, 1, 0, 0), (3, 1, 0, 1, 0), (3, 1, 0, 0, 1), (3, 0, 2, 0, 0), (3, 0, 1, 1, 0), (3, 0, 1, 0, 1), (3, 0, 0, 2, 0), (3, 0, 0, 1, 1), (3, 0, 0, 0, 2), (2, 3, 0, 0, 0), (2, 2, 1, 0, 0), (2, 2, 0, 1, 0), (2, 2, 0, 0, 1), (2, 1, 2, 0, 0), (2, 1, 1, 1, 0), (2, 1, 1, 0, 1), (2, 1, 0, 2, 0), (2, 1, 0, 1, 1), (2, 1, 0, 0, 2), (2, 0, 3, 0, 0), (2, 0, 2, 1, 0), (2, 0, 2, 0, 1), (2, 0, 1, 2, 0), (2, 0, 1, 1, 1), (2, 0, 1, 0, 2), (2, 0, 0, 3, 0), (2, 0, 0, 2, 1), (2, 0, 0, 1, 2), (2, 0, 0, 0, 3), (1, 4, 0, 0, 0), (1, 3, 1, 0, 0), (1, 3, 0, 1, 0), (1, 3, 0, 0, 1), (1, 2, 2, 0, 0), (1, 2, 1, 1, 0), (1, 2, 1, 0, 1), (1, 2, 0, 2, 0), (1, 2, 0, 1, 1), (1, 2, 0, 0, 2), (1, 1, 3, 0, 0), (1, 1, 2, 1, 0), (1, 1, 2, 0, 1), (1, 1, 1, 2, 0), (1, 1, 1, 1, 1), (1, 1, 1, 0, 2), (1, 1, 0, 3, 0), (1, 1, 0, 2, 1), (1, 1, 0, 1, 2), (1, 1, 0, 0, 3), (1, 0, 4, 0, 0), (1, 0, 3, 1, 0), (1, 0, 3, 0, 1), (1, 0, 2, 2, 0), (1, 0, 2, 1, 1), (1, 0, 2, 0, 2), (1, 0, 1, 3, 0), (1, 0, 1, 2, 1), (1, 0, 1, 1, 2), (1, 0, 1, 0, 3), (1, 0, 0, 4, 0), (1, 0, 0, 3, 1), (1, 0, 0, 2, 2), (1, 0, 0, 1, 3), (1, 0, 0, 0, 4), (0, 5, 0, 0, 0), (0, 4, 1, 0, 0), (0, 4, 0, 1, 0), (0, 4, 0, 0, 1), (0, 3, 2, 0, 0), (0, 3, 1, 1, 0), (0, 3, 1, 0, 1), (0, 3, 0, 2, 0), (0, 3, 0, 1, 1), (0, 3, 0, 0, 2), (0, 2, 3, 0, 0), (0, 2, 2, 1, 0), (0, 2, 2, 0, 1), (0, 2, 1, 2, 0), (0, 2, 1, 1, 1), (0, 2, 1, 0, 2), (0, 2, 0, 3, 0), (0, 2, 0, 2, 1), (0, 2, 0, 1, 2), (0, 2, 0, 0, 3), (0, 1, 4, 0, 0), (0, 1, 3, 1, 0), (0, 1, 3, 0, 1), (0, 1, 2, 2, 0), (0, 1, 2, 1, 1), (0, 1, 2, 0, 2), (0, 1, 1, 3, 0), (0, 1, 1, 2, 1), (0, 1, 1, 1, 2), (0, 1, 1, 0, 3), (0, 1, 0, 4, 0), (0, 1, 0, 3, 1), (0, 1, 0, 2, 2), (0, 1, 0, 1, 3), (0, 1, 0, 0, 4), (0, 0, 5, 0, 0), (0, 0, 4, 1, 0), (0, 0, 4, 0, 1), (0, 0, 3, 2, 0), (0, 0, 3, 1, 1), (0, 0, 3, 0, 2), (0, 0, 2, 3, 0), (0, 0, 2, 2, 1), (0, 0, 2, 1, 2), (0, 0, 2, 0, 3), (0, 0, 1, 4, 0), (0, 0, 1, 3, 1), (0, 0, 1, 2, 2), (0, 0, 1, 1, 3), (0, 0, 1, 0, 4), (0, 0, 0, 5, 0), (0, 0, 0, 4, 1), (0, 0, 0, 3, 2), (0, 0, 0, 2, 3), (0, 0, 0, 1, 4), (0, 0, 0, 0, 5))
@@ -1009,7 +1009,7 @@ def _do_take_different(g, args):
         sup[v_c] -= 1
         tok[v_c] += 1
     # set(taken, picked)
-    g.v_taken = sorted(set(p_picked))
+    g.s_taken = sorted(set(p_picked))
 
 
 def _why_take_different(g, args):
@@ -1034,9 +1034,9 @@ def _do_take_pair(g, args):
     sup[p_colour] -= 2
     tok[p_colour] += 2
     # insert(taken, colour)
-    if p_colour not in g.v_taken:
-        g.v_taken.append(p_colour)
-        g.v_taken.sort()
+    if p_colour not in g.s_taken:
+        g.s_taken.append(p_colour)
+        g.s_taken.sort()
 
 
 def _why_take_pair(g, args):
@@ -1072,9 +1072,9 @@ def _do_reserve_face_up(g, args):
     if (sup[5] >= 1):
         sup[5] -= 1
         tok[5] += 1
-        if 5 not in g.v_taken:
-            g.v_taken.append(5)
-            g.v_taken.sort()
+        if 5 not in g.s_taken:
+            g.s_taken.append(5)
+            g.s_taken.sort()
 
 
 def _why_reserve_face_up(g, args):
@@ -1105,9 +1105,9 @@ def _do_reserve_blind(g, args):
     if (sup[5] >= 1):
         sup[5] -= 1
         tok[5] += 1
-        if 5 not in g.v_taken:
-            g.v_taken.append(5)
-            g.v_taken.sort()
+        if 5 not in g.s_taken:
+            g.s_taken.append(5)
+            g.s_taken.sort()
 
 
 def _why_reserve_blind(g, args):
@@ -1282,11 +1282,11 @@ def _legal_return_tokens(g, out):
     me = g._cp
     tok = g._tok[me]
     t0, t1, t2, t3, t4, t5 = tok
-    h0 = (((0 in g.v_taken) or (t0 == 0)) and ((1 in g.v_taken) or (t1 == 0)) and ((2 in g.v_taken) or (t2 == 0)) and ((3 in g.v_taken) or (t3 == 0)) and ((4 in g.v_taken) or (t4 == 0)) and ((5 in g.v_taken) or (t5 == 0)))
+    h0 = (((0 in g.s_taken) or (t0 == 0)) and ((1 in g.s_taken) or (t1 == 0)) and ((2 in g.s_taken) or (t2 == 0)) and ((3 in g.s_taken) or (t3 == 0)) and ((4 in g.s_taken) or (t4 == 0)) and ((5 in g.s_taken) or (t5 == 0)))
     for p_colour in range(6):
         if not (tok[p_colour] >= 1):  # me.tokens[colour] >= 1
             continue
-        if not ((p_colour not in g.v_taken) or h0):  # colour not in taken or all(c in taken or me.tokens[c] == 0 for c in colours)
+        if not ((p_colour not in g.s_taken) or h0):  # colour not in taken or all(c in taken or me.tokens[c] == 0 for c in colours)
             continue
         out.append(61 + p_colour)
 
@@ -1310,7 +1310,7 @@ def _why_return_tokens(g, args):
     p_colour = a_colour
     if not (tok[p_colour] >= 1):
         return 'condition not met: you hold at least 1 token of the chosen colour (me.tokens[colour] >= 1, variants/no-churn.yaml:35)'
-    if not ((p_colour not in g.v_taken) or (((0 in g.v_taken) or (tok[0] == 0)) and ((1 in g.v_taken) or (tok[1] == 0)) and ((2 in g.v_taken) or (tok[2] == 0)) and ((3 in g.v_taken) or (tok[3] == 0)) and ((4 in g.v_taken) or (tok[4] == 0)) and ((5 in g.v_taken) or (tok[5] == 0)))):
+    if not ((p_colour not in g.s_taken) or (((0 in g.s_taken) or (tok[0] == 0)) and ((1 in g.s_taken) or (tok[1] == 0)) and ((2 in g.s_taken) or (tok[2] == 0)) and ((3 in g.s_taken) or (tok[3] == 0)) and ((4 in g.s_taken) or (tok[4] == 0)) and ((5 in g.s_taken) or (tok[5] == 0)))):
         return 'condition not met: the chosen colour is not one of “Colours taken this turn” or for each token colour, that colour is one of “Colours taken this turn” or you hold exactly 0 tokens of that colour (colour not in taken or all(c in taken or me.tokens[c] == 0 for c in colours), variants/no-churn.yaml:36)'
     return None
 
@@ -1725,7 +1725,7 @@ class Game:
         self.mode = _ACTION_MODE
         self.step = 0
         self.step_count = 0
-        self.v_taken = []
+        self.s_taken = []
         out = self._legal = []
         _action_phase_legal(self, out)
         if not out:
