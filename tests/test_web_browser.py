@@ -355,3 +355,48 @@ def test_both_seats_see_the_result_at_the_end_of_a_game(tmp_path):
             browser.close()
     finally:
         server.kill()
+
+
+CITIES = ROOT / "variants" / "cities.yaml"
+
+
+def test_a_cities_board_shows_the_cities_on_display_and_the_pile(tmp_path):
+    """A variant's own zones on the board: the three cities on display with their prestige and
+    requirement from the engine's table, the pile as a count, each seat's claimed cities (none
+    yet). The catalogue does not offer The Cities yet: the server is started with its spec."""
+    require_browser()
+    module = catalogue.load([str(CITIES)])["cities"].module
+    shown = module.new_game(2, seed=SEED).observation(0)["zones"]["city_display"]
+    server = Server(tmp_path / "tables.sqlite3", free_port(), tmp_path / "server.log", spec=CITIES)
+    server.start()
+    try:
+        with sync_playwright() as p:
+            browser = launch(p)
+            errors: list[str] = []
+            page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            make_table_with_the_form(page, server.url, "cities", ["human", "human"], seed=SEED)
+            page.wait_for_selector("a.seat-link", timeout=TIMEOUT)
+            page.goto(page.query_selector("a.seat-link").get_attribute("href"))
+            page.wait_for_selector('#zones [data-zone="city_display"] .component', timeout=TIMEOUT)
+            display = page.locator('#zones [data-zone="city_display"]')
+            assert display.locator("h2").inner_text() == "Cities on display"
+            tiles = display.locator(".component")
+            assert tiles.count() == 3
+            assert [int(tiles.nth(i).get_attribute("data-component")) for i in range(3)] == shown
+            for i, city in enumerate(shown):
+                prestige = tiles.nth(i).locator('[data-column="prestige"]').inner_text()
+                assert prestige.split() == ["prestige", str(module.k_cities[city][2])]
+                wanted = [str(n) for n in module.k_cities[city][3] if n]
+                chips = tiles.nth(i).locator('[data-column="requires"] .chip').all_inner_texts()
+                assert chips == wanted
+            pile = page.locator('#zones [data-zone="city_pile"]')
+            assert pile.locator("h2").inner_text() == "City tiles"
+            assert pile.locator(".pile").inner_text() == "4 left"
+            claimed = page.locator('#players .player[data-seat="1"] [data-zone="claimed"]')
+            assert claimed.inner_text().split("\n")[-1].strip() == "none"
+            shoot(page, "cities-board")
+            assert errors == []
+            browser.close()
+    finally:
+        server.kill()

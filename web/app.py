@@ -324,7 +324,9 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
             table=table, seat=seat, lang=lang, languages=LANGUAGE_NAMES, spec=table.spec,
             title=variants[table.spec].title if table.spec in variants else table.spec,
             rules=table.spec in variants,
-            page={"api": api, "meta": views.meta(table.module), "seat": seat, "lang": lang}))
+            page={"api": api, "meta": views.meta(table.module), "seat": seat, "lang": lang,
+                  "labels": views.labels(variants[table.spec].rules if table.spec in variants else None,
+                                         table.module, lang)}))
 
     async def seat_view(request: Request) -> Response:
         table, seat = seat_table(request)

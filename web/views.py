@@ -55,13 +55,57 @@ def meta(module) -> dict:
                   for c in module.CARDS},
         "nobles": {n.id: {"points": n.points, "requires": list(n.requires)} for n in module.NOBLES},
         "actions": actions,
+        **extras(module),
     }
 
 
-def full_state(game) -> dict:
-    """The whole state of a finished game, in the observation's shape (decks as counts)."""
+def extras(module) -> dict:
+    """The spec's own zones, declared state and kinds, as the engine declares them (state format
+    2): each zone's name, kind and shape (a pile is shown as a count), each variable's name, type
+    and whether it is a player's and private, and every kind's table (one row of values per
+    component; a gems column as a list in gem order). Nothing of a game: the rows are the rules."""
+    zones = [{"name": z[0], "kind": z[1], "shape": z[2], "per_player": bool(z[3])}
+             for z in getattr(module, "_ZONES", ())]
+    kinds = {z["kind"]: [_plain(row) for row in getattr(module, "k_" + z["kind"], ())] for z in zones}
+    variables = [{"name": v[0], "type": v[2], "per_player": bool(v[3]), "private": bool(v[4])}
+                 for v in getattr(module, "_VARS", ())]
+    return {"zones": zones, "vars": variables, "kinds": kinds}
+
+
+def _plain(value):
+    """A kind's row (tuples within) as JSON lists."""
+    return [_plain(v) for v in value] if isinstance(value, (tuple, list)) else value
+
+
+def labels(rules, module, lang: str) -> dict:
+    """Words for the spec's own zones, variables and kinds in `lang`, from the variant's rule
+    model: titles, a kind's item and its columns' names and types. A kind whose columns do not
+    match the engine's table (a table resumed on an engine older than the spec) gets none, so a
+    name is never put on the wrong value. Spec text: the page shows it as text, never markup."""
+    def text(t) -> str:
+        return (t.get(lang) or t.en) if hasattr(t, "en") else str(t) if t is not None else ""
+    tables = extras(module)["kinds"]
+    kinds = {}
+    for kind in getattr(rules, "kinds", ()):
+        rows = tables.get(kind.name)
+        if rows is None or any(len(row) != len(kind.columns) for row in rows):
+            continue
+        kinds[kind.name] = {"title": text(kind.title), "item": text(kind.item),
+                            "columns": [{"name": c.name, "type": c.type} for c in kind.columns]}
+    return {"zones": {z.name: text(z.title) for z in getattr(rules, "zones", ())},
+            "vars": {v.name: text(v.title) for v in getattr(rules, "variables", ())},
+            "kinds": kinds}
+
+
+def full_state(game, module) -> dict:
+    """The whole state of a finished game, in the observation's shape (decks and the spec's
+    shared piles as counts: the order left in a pile is no one's business, as a deck's is not)."""
     state = json.loads(game.to_json())
     state["decks"] = {k: len(v) if isinstance(v, list) else v for k, v in state["decks"].items()}
+    piles = {z["name"] for z in extras(module)["zones"] if z["shape"] == "pile" and not z["per_player"]}
+    for name, items in (state.get("zones") or {}).items():
+        if name in piles and isinstance(items, list):
+            state["zones"][name] = len(items)
     state.pop("start", None)
     state.pop("history", None)
     return state
@@ -112,7 +156,7 @@ def seat_view(table, seat: int | None) -> dict:
     game, module = table.game, table.module
     over = game.is_over()
     current = game.current_player
-    state = full_state(game) if over else public_state(game) if seat is None else game.observation(seat)
+    state = full_state(game, module) if over else public_state(game) if seat is None else game.observation(seat)
     pending = state.get("pending")
     return {
         "table": table.id, "spec": table.spec, "you": seat, "moves": len(table.log),

@@ -7,6 +7,7 @@
   const page = JSON.parse(document.getElementById("page-data").textContent);
   const meta = page.meta;
   const api = page.api;
+  const labels = page.labels || { zones: {}, vars: {}, kinds: {} };
   const $ = (id) => document.getElementById(id);
   let view = null;
   let selection = { card: null, colours: [] };
@@ -108,6 +109,7 @@
     renderResult();
     renderChoice();
     renderNobles();
+    renderZones();
     renderMarket();
     renderSupply();
     renderActions();
@@ -183,6 +185,87 @@
     });
     if (!view.state.nobles.length) row.append(el("span", { text: "none left" }));
     box.append(row);
+  }
+
+  // The spec's own zones and declared state (state format 2), as the seat's observation has
+  // them: a pile as a count, a display or row as its components with their kind's values, a
+  // value the seat may not see (another's private one, a component drawn privately) as hidden.
+  function zoneTitle(name) { return labels.zones[name] || name.replace(/_/g, " "); }
+
+  function varTitle(name) { return labels.vars[name] || name.replace(/_/g, " "); }
+
+  function component(kind, id) {
+    const row = (meta.kinds[kind] || [])[id];
+    const named = labels.kinds[kind];
+    const item = named && named.item ? named.item : kind;
+    const tile = el("div", { class: "component", data: { kind: kind, component: String(id) } });
+    if (!row) { tile.append(el("span", { text: item + " " + id })); return tile; }
+    row.forEach((value, i) => {
+      const column = named ? named.columns[i] : null;
+      const label = column ? column.name.replace(/_/g, " ") : "#" + (i + 1);
+      if (Array.isArray(value)) {
+        if (!value.some((v) => v)) return;
+        tile.append(el("div", { class: "attr", data: { column: column ? column.name : String(i) } },
+                       [el("span", { class: "label", text: label }), cost(value)]));
+      } else if (value !== null && value !== undefined && !(column && column.type === "prose")) {
+        tile.append(el("div", { class: "attr", data: { column: column ? column.name : String(i) } },
+                       [el("span", { class: "label", text: label }), el("span", { class: "value", text: String(value) })]));
+      }
+    });
+    tile.setAttribute("aria-label", item + " " + (id + 1));
+    return tile;
+  }
+
+  function zoneContent(zone, items) {
+    if (typeof items === "number") {
+      return [el("span", { class: "pile", data: { zone: zone.name }, text: items + " left" })];
+    }
+    if (!Array.isArray(items) || !items.length) return [el("span", { class: "none", text: "none" })];
+    return items.map((id) => id === null
+      ? el("span", { class: "component hidden-card", text: zone.shape === "display" ? "empty" : "hidden" })
+      : component(zone.kind, id));
+  }
+
+  function varValue(spec, value, hidden) {
+    if (value === null || value === undefined) return hidden ? "hidden" : "none";
+    if (typeof value === "boolean") return value ? "yes" : "no";
+    if (Array.isArray(value)) return value.length ? value.join(", ") : "none";
+    if (spec && spec.type === "player" && typeof value === "number") return "player " + (value + 1);
+    return String(value);
+  }
+
+  function varLines(values, hidden) {
+    return Object.entries(values || {}).map(([name, value]) => {
+      const spec = meta.vars.find((v) => v.name === name);
+      return el("div", { class: "line var", data: { var: name } }, [
+        el("span", { class: "label", text: varTitle(name) }),
+        el("span", { class: "value", text: varValue(spec, value, hidden && spec && spec.private) })]);
+    });
+  }
+
+  function renderZones() {
+    const box = $("zones");
+    box.replaceChildren();
+    const shared = view.state.zones || {};
+    meta.zones.forEach((zone) => {
+      if (zone.per_player || !(zone.name in shared)) return;
+      box.append(el("div", { class: "zone", data: { zone: zone.name, shape: zone.shape } }, [
+        el("h2", { text: zoneTitle(zone.name) }), el("div", { class: "row" }, zoneContent(zone, shared[zone.name]))]));
+    });
+    const vars = varLines(view.state.vars, false);
+    if (vars.length) box.append(el("div", { class: "vars", data: { vars: "shared" } }, [el("h2", { text: "State" }), ...vars]));
+    box.hidden = !box.childElementCount;
+  }
+
+  function seatExtras(seat, p) {
+    const out = varLines(seat.vars, p !== page.seat);
+    const zones = seat.zones || {};
+    meta.zones.forEach((zone) => {
+      if (!zone.per_player || !(zone.name in zones)) return;
+      out.push(el("div", { class: "line zone", data: { zone: zone.name } }, [
+        el("span", { class: "label", text: zoneTitle(zone.name) }), ...zoneContent(zone, zones[zone.name])]));
+    });
+    return out;
   }
 
   function renderMarket() {
@@ -287,6 +370,7 @@
       const bonus = el("div", { class: "line" }, [el("span", { class: "label", text: "bonuses" })]);
       meta.gems.forEach((g, i) => { if (view.bonus[p][i]) bonus.append(chip(g, view.bonus[p][i], "bonus-chip")); });
       panel.append(bonus);
+      seatExtras(seat, p).forEach((line) => panel.append(line));
       if (seat.reserved.length) {
         const reserved = el("div", { class: "line reserved" }, [el("span", { class: "label", text: "reserved" })]);
         seat.reserved.forEach((id) => {

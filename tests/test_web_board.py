@@ -1,0 +1,155 @@
+"""The board of a spec's own zones and declared state (issue 16's language in issue 19's web
+table), through the ASGI test client: what a seat's view and page carry of them, from the
+engine's observation only (a pile as a count, another seat's private value as null), and the
+words for them from the variant's rules."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import pathlib
+import re
+import urllib.parse
+import warnings
+
+import pytest
+
+with warnings.catch_warnings():  # as in test_web_api: httpx is what is packaged
+    warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+    from starlette.testclient import TestClient
+
+from web import catalogue, server, views
+from web.quotas import Quotas
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+UNHURRIED = Quotas(tables_per_address="10000/second", requests_per_address="10000/second")
+
+# A per-player private variable: each seat counts its own purchases, the others see null.
+SECRET_COUNT = """\
+spec: 1
+name: secret-count
+extends: official
+title: {en: Secret count}
+description: {en: Each player counts their purchases in secret.}
+state:
+  bought:
+    add: true
+    title: {en: Cards bought, fr: Cartes achetées}
+    type: number
+    per_player: true
+    private: true
+    note: {en: Seen by its owner only.}
+actions:
+  buy_face_up:
+    effects: {append: ["add(me.bought, 1)"]}
+    note: {en: Counted.}
+"""
+
+
+@pytest.fixture(scope="module")
+def variants(tmp_path_factory):
+    secret = tmp_path_factory.mktemp("specs") / "secret-count.yaml"
+    secret.write_text(SECRET_COUNT, encoding="utf-8")
+    return catalogue.load([str(ROOT / "variants" / "no-churn.yaml"), str(ROOT / "variants" / "cities.yaml"),
+                           str(secret)])
+
+
+@pytest.fixture
+def client(variants, tmp_path):
+    with TestClient(server.make_app(variants, str(tmp_path / "tables.sqlite3"), bot_delay=0.0, bot_workers=0,
+                                    quotas=UNHURRIED)) as c:
+        yield c
+
+
+def table(c, spec: str, seed: int = 5) -> list[str]:
+    """A table of two humans; each seat's view URL."""
+    r = c.post("/api/tables", json={"spec": spec, "players": 2, "seats": ["human", "human"], "seed": seed})
+    assert r.status_code == 201, r.text
+    return [s["link"] for s in r.json()["seats"]]
+
+
+def api_of(link: str) -> str:
+    t, seat, secret = urllib.parse.urlparse(link).path.split("/")[2:]
+    return f"/api/tables/{t}/seats/{seat}/{secret}"
+
+
+def page_data(c, link: str) -> dict:
+    html = c.get(link).text
+    found = re.search(r'<script type="application/json" id="page-data">(.*?)</script>', html, re.S)
+    assert found, html
+    return json.loads(found.group(1))
+
+
+def test_a_cities_board_has_the_pile_as_a_count_and_the_display_as_cities(variants, client):
+    module = variants["cities"].module
+    links = table(client, "cities", seed=5)
+    view = client.get(api_of(links[1])).json()
+    zones = view["state"]["zones"]
+    assert zones == module.new_game(2, seed=5).observation(1)["zones"]
+    assert zones["city_pile"] == 4  # 7 tiles, 3 on display: the pile's order is not sent
+    assert len(zones["city_display"]) == 3 and all(isinstance(x, int) for x in zones["city_display"])
+    assert [s["zones"] for s in view["state"]["seats"]] == [{"claimed": []}, {"claimed": []}]
+    data = page_data(client, links[1])
+    meta = data["meta"]
+    assert meta["zones"] == [
+        {"name": "city_pile", "kind": "cities", "shape": "pile", "per_player": False},
+        {"name": "city_display", "kind": "cities", "shape": "row", "per_player": False},
+        {"name": "claimed", "kind": "cities", "shape": "holding", "per_player": True}]
+    assert meta["kinds"]["cities"] == [views._plain(row) for row in module.k_cities]
+    assert meta["kinds"]["cities"][0] == [1, 1, 13, [0, 0, 0, 4, 3], 0]
+    labels = data["labels"]
+    assert labels["zones"]["city_display"] == "Cities on display"
+    assert [c["name"] for c in labels["kinds"]["cities"]["columns"]] == [
+        "tile", "side", "prestige", "requires", "any_one_colour"]
+    assert labels["kinds"]["cities"]["item"] == "city"
+
+
+def test_the_words_for_a_variants_own_parts_follow_the_players_language(variants, client):
+    link = table(client, "cities")[0]
+    html = client.get(link, headers={"Accept-Language": "fr"}).text
+    data = json.loads(re.search(r'id="page-data">(.*?)</script>', html, re.S).group(1))
+    assert data["lang"] == "fr" and data["labels"]["zones"]["city_display"] == "Cités exposées"
+    assert data["labels"]["kinds"]["cities"]["item"] == "cité"
+
+
+def test_a_finished_games_state_shows_a_pile_as_a_count(variants):
+    module = variants["cities"].module
+    game = module.new_game(2, seed=5)
+    state = views.full_state(game, module)
+    assert state["zones"]["city_pile"] == 4 and state["zones"]["city_display"] == game.observation(0)["zones"][
+        "city_display"]
+    assert json.loads(game.to_json())["zones"]["city_pile"] != 4  # the whole state has the pile's order
+
+
+def test_a_no_churn_board_carries_the_turns_variable(variants, client):
+    links = table(client, "no-churn")
+    view = client.get(api_of(links[0])).json()
+    assert view["state"]["vars"] == {"taken": []}
+    data = page_data(client, links[0])
+    assert data["meta"]["vars"] == [{"name": "taken", "type": "set:colour", "per_player": False, "private": False}]
+    assert data["meta"]["zones"] == [] and data["meta"]["kinds"] == {}
+    assert data["labels"]["vars"] == {"taken": "Colours taken this turn"}
+
+
+def test_another_seats_private_value_is_null_in_the_view(variants, client):
+    module = variants["secret-count"].module
+    move = module.new_game(2, seed=9).legal_actions()[0]
+    links = table(client, "secret-count", seed=9)
+    apis = [api_of(link) for link in links]
+    assert client.post(apis[0] + "/actions", json={"action": move}).status_code == 200
+    mine, theirs = client.get(apis[0]).json(), client.get(apis[1]).json()
+    assert mine["state"]["seats"][0]["vars"] == {"bought": 0}
+    assert theirs["state"]["seats"][0]["vars"] == {"bought": None}
+    assert theirs["state"]["seats"][1]["vars"] == {"bought": 0}
+    data = page_data(client, links[1])
+    assert data["meta"]["vars"] == [{"name": "bought", "type": "int", "per_player": True, "private": True}]
+    assert data["labels"]["vars"] == {"bought": "Cards bought"}
+
+
+def test_labels_are_left_out_when_the_rules_do_not_match_the_engines_table(variants):
+    cities = variants["cities"]
+    kind = cities.rules.kinds[[k.name for k in cities.rules.kinds].index("cities")]
+    fewer = dataclasses.replace(cities.rules, kinds=tuple(dataclasses.replace(k, columns=k.columns[:2])
+                                                          if k is kind else k for k in cities.rules.kinds))
+    assert "cities" not in views.labels(fewer, cities.module, "en")["kinds"]
+    assert "cities" in views.labels(cities.rules, cities.module, "en")["kinds"]
+    assert views.labels(None, cities.module, "en") == {"zones": {}, "vars": {}, "kinds": {}}
