@@ -23,7 +23,9 @@ from engine_helpers import (act, buys_of, give_card, give_noble, give_tokens, le
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 OFFICIAL = "rulespec/official.yaml"
-NAMES = source.to_plain(source.load(str(ROOT / "variants" / "index.yaml")).root)["variants"]
+INDEX = source.to_plain(source.load(str(ROOT / "variants" / "index.yaml")).root)
+NAMES = INDEX["variants"]
+DRAFTS = INDEX.get("drafts", [])  # variant files not yet in the catalogue, each named once
 LANGS = ("fr", "nl", "sr")
 
 
@@ -57,9 +59,11 @@ def rules_of(name: str):
 
 
 def test_the_index_lists_every_variant_file_once():
+    """Every variant file is in the catalogue or named a draft, once; a draft still checks clean
+    (tests/test_cli_names.py) and has its own tests."""
     files = sorted(p.stem for p in (ROOT / "variants").glob("*.yaml") if p.name != "index.yaml")
-    assert sorted(NAMES) == files
-    assert len(set(NAMES)) == len(NAMES)
+    assert sorted(NAMES + DRAFTS) == files
+    assert len(set(NAMES + DRAFTS)) == len(NAMES) + len(DRAFTS)
     assert pipeline.catalogue()[1:] == [f"variants/{n}.yaml" for n in NAMES]
 
 
