@@ -141,6 +141,8 @@ CODES: dict[str, Code] = _index([
         ("E409", "unknown effect"),
         ("E410", "type mismatch"),
         ("E411", "unknown domain of a choice"),
+        ("E412", "a keyword (`'five_prestige'`) where no keyword column's value is wanted, or that no component "
+                 "has in the column it is compared with"),
     ),
     *_codes(
         SENSE,

@@ -24,13 +24,13 @@ from .expr import Aggregate, Attribute, Call, Name, children, walk
 from .model import Definition, PrestigeSource
 from .source import MapNode, ScalarNode
 from .types import (BOOL, CARD, COLOUR, ERROR, GEM, INT, NOBLE, PLAYER, AGGREGATES, EFFECTS, FUNCTIONS, GLOBALS,
-                    AnyType, Scope, assignable, component_type, noun)
+                    AnyType, Keyword, Scope, assignable, component_type, noun)
 
 # The types a parameter may be declared with, by the word a spec writes (a kind's name too).
 PARAM_TYPES = {"number": INT, "flag": BOOL, "gem": GEM, "colour": COLOUR, "player": PLAYER, "card": CARD,
                "noble": NOBLE}
 # What a definition may give: the values the sheets phrase and the engines compare.
-RESULTS = (INT, BOOL, GEM, COLOUR, PLAYER, ERROR)
+RESULTS = (INT, BOOL, GEM, COLOUR, PLAYER, ERROR)  # not a keyword: a definition compares, never names one
 # The names that stand for a player only where the spec's text is about one (a decision's actor,
 # the player ranked); a definition is about its parameters.
 CONTEXT_NAMES = ("me", "player")
@@ -144,14 +144,25 @@ class Sections:
             t: AnyType | None = PARAM_TYPES.get(word) if isinstance(word, str) else None
             if t is None and isinstance(word, str) and word in self.kinds:
                 t = component_type(self.kinds[word])
+            if t is None and isinstance(word, str) and word.count(".") == 1:
+                t = self.keyword_type(word)
             if t is None:
-                known = list(PARAM_TYPES) + list(self.kinds)
+                known = list(PARAM_TYPES) + list(self.kinds) + [f"{k}.{c.name}" for k, kind in self.kinds.items()
+                                                                  for c in kind.columns if c.type == "keyword"]
                 self.r.error("E106", f"parameter '{pname}'{where} must have a type: one of {', '.join(known)}",
                              pnode.span)
                 ok = False
                 continue
             out.append((pname, t))
         return tuple(out) if ok else None
+
+    def keyword_type(self, word: str) -> AnyType | None:
+        """`posts.power`: a keyword of that column of that kind (None when it names none)."""
+        kind, column = word.split(".")
+        found = self.kinds.get(kind)
+        if found is not None and any(c.name == column and c.type == "keyword" for c in found.columns):
+            return Keyword(kind, column)
+        return None
 
     def recursion(self, bodies: dict, names: set[str]) -> set[str]:
         """E550 at the call that closes a cycle of definitions; the names on cycles."""

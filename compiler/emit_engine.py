@@ -110,7 +110,7 @@ def render_module(plan: EnginePlan) -> str:
         helpers=plan.helpers, decisions=decisions, advance_locals=plan.advance_locals, end_inline=plan.end_inline,
         action_phase_src=plan.action_phase_src, rank_src=plan.rank_src, setup_src=plan.setup_src,
         prestige_src=plan.prestige_src,
-        zones_src=plan.zones_src,
+        zones_src=plan.zones_src, kinds_src=plan.kinds_src,
         face_up_costs=plan.face_up_costs, max_face_up=plan.max_face_up,
         extra_slots=tuple(plan.extra_slots), state_version=plan.state_version,
         vars_table=plan.vars_table, turn_reset=plan.turn_reset,

@@ -47,6 +47,15 @@ class Name:
 
 
 @dataclass(frozen=True, slots=True)
+class Word:
+    """A keyword, ``'five_prestige'``: a value of a keyword column of a kind, typed by the place
+    it stands in (compared with such a column, or passed where one is wanted)."""
+
+    value: str  # without its quotes: lower-case letters, digits and '_'
+    span: Span = field(compare=False)
+
+
+@dataclass(frozen=True, slots=True)
 class Attribute:
     obj: "Expr"
     name: str
@@ -117,7 +126,7 @@ class Conditional:
     span: Span = field(compare=False)
 
 
-Expr = Union[Int, Bool, Name, Attribute, Index, Call, Aggregate, Unary, Binary, Compare, Logic, Conditional]
+Expr = Union[Int, Bool, Name, Word, Attribute, Index, Call, Aggregate, Unary, Binary, Compare, Logic, Conditional]
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,7 +278,7 @@ def _parser() -> Lark:
 
 _TERMINAL_WORDS = {
     "RPAR": "')'", "LPAR": "'('", "RSQB": "']'", "LSQB": "'['", "COMMA": "','", "COLON": "':'",
-    "DOT": "'.'", "NAME": "a name", "INT": "a number", "COMPARE": "a comparison",
+    "DOT": "'.'", "NAME": "a name", "WORD": "a keyword", "INT": "a number", "COMPARE": "a comparison",
     "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'", "MINUS": "'-'", "IN": "'in'",
     "FOR": "'for'", "IF": "'if'", "THEN": "'then'", "ELSE": "'else'", "AND": "'and'", "OR": "'or'",
     "NOT": "'not'", "TRUE": "'true'", "FALSE": "'false'", "SEMICOLON": "';'", "$END": "the end of the text",
@@ -292,7 +301,10 @@ def _token_text(token) -> str:
 def _syntax_error(err: UnexpectedInput, text: str, origin: Origin, what: str) -> Diagnostic:
     if isinstance(err, UnexpectedCharacters):
         start = err.pos_in_stream or 0
-        return Diagnostic("E201", f"unexpected character {text[start]!r} in {what}", origin.at(start, start + 1))
+        notes: tuple[str, ...] = ("a keyword is written in single quotes, in lower-case letters, digits and '_': "
+                 "'gold_counts_double'",) if text[start] == "'" else ()
+        return Diagnostic("E201", f"unexpected character {text[start]!r} in {what}", origin.at(start, start + 1),
+                          notes)
     if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
         return Diagnostic("E202", f"{what} ends too early{_expected(err.expected)}", origin.at(len(text)),
                           _unclosed(text, len(text), origin, "is never closed"))
@@ -416,6 +428,9 @@ class _Builder(Transformer):
     def name(self, meta, token):
         return Name(str(token), self._span(meta))
 
+    def word(self, meta, token):
+        return Word(str(token)[1:-1], self._span(meta))
+
     def attribute(self, meta, obj, token):
         return Attribute(obj, str(token), self._span(meta))
 
@@ -490,6 +505,8 @@ def unparse(node, parent: int = 0) -> str:
             return "true" if v else "false"
         case Name(id=i):
             return i
+        case Word(value=v):
+            return f"'{v}'"
         case Attribute(obj=o, name=n):
             return f"{unparse(o, 9)}.{n}"
         case Index(obj=o, index=i):

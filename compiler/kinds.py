@@ -490,10 +490,11 @@ def nobles_of(kinds: tuple[Kind, ...]) -> tuple[Noble, ...]:
 
 def unreachable(rules: Rules) -> list[Diagnostic]:
     """E125 (warning) for each kind no rule can reach: a kind beyond the base game's that no zone
-    holds (a zone is where its components lie: compiler/zones.py)."""
-    held = {z.holds for z in rules.zones}
+    holds, no variable holds and no choice is made from (compiler/zones.py, reached)."""
+    from .zones import reached  # the zones pass imports this module
+    held = set(reached(rules))
     return [Diagnostic("E125", f"no rule can reach the {k.name} (kind '{k.name}'): its table is loaded and checked, "
-                       "but no zone holds them", k.span,
-                       (f"declare a zone with 'holds: {k.name}' (a pile, a display, a row or a holding) to put "
-                        "them in play",), severity="warning")
+                       "but no zone or variable holds them and no choice is made from them", k.span,
+                       (f"declare a zone with 'holds: {k.name}' (a pile, a display, a row or a holding), a variable "
+                        f"of type {{set_of: {k.name}}}, or a choice from it, to put them in play",), severity="warning")
             for k in rules.kinds if k.name not in BASE_KINDS and k.name not in held]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from .diagnostics import Reporter, did_you_mean
 from .kinds import base_columns
 from .expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditional, Effect, ForEach, Index, Int,
-                   Logic, Name, Sequence, Unary, When, unparse)
+                   Logic, Name, Sequence, Unary, When, Word, unparse)
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,10 +287,18 @@ class Inferrer:
         # model.Kind values; None: the base kinds' standard columns)
         self.attributes: dict[object, dict[str, AnyType]] = {name: table for name, table in ATTRIBUTES.items()}
         self.prose: dict[object, list[str]] = {}  # prose columns by type: named in E403, never typed
+        # the values of each keyword column, in table order: what a keyword ('five_prestige') may be
+        self.keywords: dict[Keyword, tuple[str, ...]] = {}
+        self.items: dict[str, str] = {}  # one component of each kind, in English ("trading post")
         for kind in kinds or ():
+            self.items[kind.name] = kind.item.en
             key = _attribute_key(component_type(kind))
             self.attributes[key] = column_attributes(kind.name, kind.columns)
             self.prose[key] = [c.name for c in kind.columns if c.type == "prose"]
+            for i, column in enumerate(kind.columns):
+                if column.type == "keyword":
+                    self.keywords[Keyword(kind.name, column.name)] = tuple(
+                        dict.fromkeys(str(c.values[i]) for c in kind.components))
         # the spec's definitions as check types them (compiler/definitions.py): name -> (params, result)
         self.definitions: dict[str, tuple[tuple[tuple[str, AnyType], ...] | None, AnyType]] = {}
         self.definition_reads: dict[str, dict[str, AnyType]] = {}  # the game's names each body reads, typed
@@ -333,6 +341,8 @@ class Inferrer:
                 return INT
             case Bool():
                 return BOOL
+            case Word():
+                return self.word(node, hint)
             case Name(id="none") if scope.lookup("none") == NONE:  # a test of a choice is the only place for it
                 self.r.error("E410", "'none' stands only in a test of an optional choice: 'x == none' or "
                                      "'x != none'", node.span)
@@ -442,8 +452,9 @@ class Inferrer:
                 if op in ("==", "!=") and Name("none", None) in (l, r):  # asking is how to learn it
                     scope = scope.knowing({unparse(side) for side in (l, r) if isinstance(side, (Name, Attribute))})
                 infer_side = self.side if op in ("==", "!=") else self.infer
-                # `purpel == c`: an unknown name on the left learns from the right what is wanted there
-                if isinstance(l, Name) and scope.lookup(l.id) is None:
+                # `purpel == c`, `'five_prestige' == t.power`: an unknown name or a keyword on the left learns
+                # from the right what is wanted there
+                if (isinstance(l, Name) and scope.lookup(l.id) is None) or isinstance(l, Word):
                     rt = infer_side(r, scope)
                     lt = infer_side(l, scope, rt)
                 else:
@@ -490,6 +501,21 @@ class Inferrer:
                                  "the effect that uses it", node.span)
                 return at if at != ERROR else bt
         raise TypeError(f"not an expression: {node!r}")  # pragma: no cover
+
+    def word(self, node: Word, hint) -> AnyType:
+        """A keyword takes the type of the place it stands in: a keyword column's (E556 elsewhere, or
+        when no component has it in that column)."""
+        if not isinstance(hint, Keyword):
+            self.r.error("E412", f"the keyword '{node.value}' stands only where a keyword column's value is "
+                         "wanted: compared with one, as in t.power == '" + node.value + "', or as an argument "
+                         "of a definition whose parameter has that type", node.span)
+            return ERROR
+        values = self.keywords.get(hint, ())
+        if node.value not in values:
+            self.r.error("E412", f"no {self.items.get(hint.kind, hint.kind)} has the {hint.column} '{node.value}'"
+                         f"{did_you_mean(node.value, values)} (its values: {', '.join(values)})", node.span)
+            return ERROR
+        return hint
 
     def maybe_none(self, node, scope: Scope, name: str) -> None:
         """E410, once per place: an optional variable read before a test shows it is not none."""

@@ -21,8 +21,8 @@ from .expr import Attribute, Effect, Name, unparse, walk
 from .model import RESETS, Variable
 from .source import MapNode, ScalarNode
 from .diagnostics import did_you_mean
-from .types import (ATTRIBUTES, BOOL, COLOUR, ERROR, GEM, INT, PLAYER, STATE_EFFECTS, Scope, SetOf, assignable,
-                    noun, wanted)
+from .types import (ATTRIBUTES, BASE_COMPONENT_TYPES, BOOL, COLOUR, ERROR, GEM, INT, PLAYER, STATE_EFFECTS, Comp,
+                    Scope, SetOf, assignable, component_type, noun, wanted)
 
 SCALAR_TYPES = {"number": INT, "flag": BOOL, "gem": GEM, "colour": COLOUR, "player": PLAYER}
 SET_ELEMENTS = {"gem": GEM, "colour": COLOUR}  # what {set_of: X} may hold
@@ -35,7 +35,9 @@ def _noun(t) -> str:
 
 
 def type_words(t) -> str:
-    """A variable's type as the spec writes it: number, flag, gem, colour, player, {set_of: gem}."""
+    """A variable's type as the spec writes it: number, flag, gem, colour, player, {set_of: gem}, {set_of: KIND}."""
+    if isinstance(t, SetOf) and isinstance(t.elem, Comp):
+        return "{set_of: " + t.elem.kind + "}"
     if isinstance(t, SetOf):
         return "{set_of: " + next(k for k, v in SET_ELEMENTS.items() if v == t.elem) + "}"
     return next(k for k, v in SCALAR_TYPES.items() if v == t)
@@ -131,22 +133,28 @@ def _type(checker, entry: MapNode, name: str):
         return SCALAR_TYPES[node.value]
     if isinstance(node, MapNode) and len(node.entries) == 1:
         (how, what), = node.entries
-        kinds = {k.name for k in checker.kinds}
+        kinds = {k.name: k for k in checker.kinds}
+        own = [k for k in kinds if k not in BASE_COMPONENT_TYPES]
         if how.value == "set_of" and isinstance(what, ScalarNode) and what.value in SET_ELEMENTS:
             return SetOf(SET_ELEMENTS[what.value])
-        if how.value in ("set_of", "one_of") and isinstance(what, ScalarNode) and what.value in kinds:
-            checker.r.error("E544", f"variable '{name}' holds components of kind '{what.value}': state of "
-                            "components needs zones, which this compiler does not have yet", what.span,
-                            "a set of colours ({set_of: gem} or {set_of: colour}) is supported")
+        if how.value == "set_of" and isinstance(what, ScalarNode) and what.value in own:
+            return SetOf(component_type(kinds[what.value]))
+        if how.value == "set_of" and isinstance(what, ScalarNode) and what.value in BASE_COMPONENT_TYPES:
+            checker.r.error("E544", f"variable '{name}' is a set of {what.value}: the engines keep the base game's "
+                            "cards and nobles in their own places (me.reserved, me.nobles...), not in variables",
+                            what.span, "a set holds gem colours, token colours or components of a kind the spec "
+                            "declares")
             return None
         if how.value == "set_of" and isinstance(what, ScalarNode):
-            hint = did_you_mean(str(what.value), SET_ELEMENTS)
-            checker.r.error("E544", f"variable '{name}' is a set of {what.value!r}: a set holds gem colours "
-                            f"or token colours (set_of: gem, set_of: colour){hint}", what.span)
+            hint = did_you_mean(str(what.value), list(SET_ELEMENTS) + own)
+            kinds_said = "".join(f", set_of: {k}" for k in own)
+            checker.r.error("E544", f"variable '{name}' is a set of {what.value!r}: a set holds gem colours, "
+                            f"token colours or components of a kind (set_of: gem, set_of: colour{kinds_said}){hint}",
+                            what.span)
             return None
     shown = node.value if isinstance(node, ScalarNode) else "that"
     checker.r.error("E544", f"variable '{name}' has type {shown!r}: a variable is a number, flag, gem, colour, "
-                    "player or {set_of: gem|colour}" + (did_you_mean(str(shown), SCALAR_TYPES)
+                    "player or {set_of: gem|colour|KIND}" + (did_you_mean(str(shown), SCALAR_TYPES)
                                                         if isinstance(node, ScalarNode) else ""), node.span)
     return None
 

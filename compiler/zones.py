@@ -354,9 +354,17 @@ def moved_twice(effects, params: tuple[Param, ...]) -> list[Diagnostic]:
     return out
 
 
-def reached(rules: Rules) -> set[str]:
-    """The kinds some zone holds (E125 is for the others)."""
-    return {z.holds for z in rules.zones}
+def reached(rules: Rules) -> tuple[str, ...]:
+    """The spec's kinds the rules reach, in declaration order: held by a zone, by a variable (a set of
+    components), or chosen from (`component` from a kind). E125 is for the others; the engines get
+    a table for these only."""
+    used = {z.holds for z in rules.zones}
+    elements = (getattr(v.type, "elem", None) for v in rules.variables)
+    used |= {e.kind for e in elements if isinstance(e, Comp)}
+    zones = {z.name: z.holds for z in rules.zones}
+    used |= {zones.get(p.source, p.source) for d in rules.actions + rules.steps for p in d.params
+             if p.domain == "component"}
+    return tuple(k.name for k in rules.kinds if k.name in used)
 
 
 def taken_names(scope_names: dict, kinds: tuple[Kind, ...], reserved: set[str]) -> dict[str, str]:

@@ -334,8 +334,9 @@ def test_a_declared_kind_no_rule_can_reach_is_a_warning_and_the_engine_is_unchan
     [w] = checked.warnings
     assert (w.code, w.severity) == ("E125", "warning")
     assert w.message == ("no rule can reach the cities (kind 'cities'): its table is loaded and checked, but no zone "
-                         "holds them")
-    assert w.notes == ("declare a zone with 'holds: cities' (a pile, a display, a row or a holding) to put them in play",)
+                         "or variable holds them and no choice is made from them")
+    assert w.notes == ("declare a zone with 'holds: cities' (a pile, a display, a row or a holding), a variable of "
+                       "type {set_of: cities}, or a choice from it, to put them in play",)
     assert w.span.file.endswith("cities.yaml") and w.span.line == 6
     result = CliRunner().invoke(cli.main, ["check", "-W", str(path)])
     assert result.exit_code == 0 and "1 warning" in result.stdout and "warning[E125]" in result.stderr

@@ -5,7 +5,7 @@ import dataclasses
 import itertools
 
 from ..expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditional, Effect, ForEach, Index, Int,
-                    Logic, Name, Sequence, Unary, When, children, unparse)
+                    Logic, Name, Sequence, Unary, When, Word, children, unparse)
 from ..flow import token_bounds
 from ..model import Decision, Rules
 from ..pysource import literal
@@ -191,6 +191,10 @@ class ExprCompiler:
             component = lower_zones.element_kind(self, coll, env or {})
             if component is not None:
                 return component
+        if self.plan.rules.variables:
+            component = state.element_kind(self.plan.rules, coll, env or {})
+            if component is not None:
+                return component
         return "player" if isinstance(coll, Name) and coll.id in ("players", "others") else "colour"
 
     def kind_of(self, node, env) -> str:
@@ -216,6 +220,8 @@ class ExprCompiler:
                 return str(v)
             case Bool(value=v):
                 return "True" if v else "False"
+            case Word(value=v):  # a keyword the check found among its column's values
+                return literal(v)
             case Name(id=name):
                 if name in env:
                     entry = env[name]

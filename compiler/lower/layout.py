@@ -106,6 +106,7 @@ class EnginePlan:
     rank_src: str = ""
     setup_src: str = ""  # def _setup(g), when the spec has setup blocks
     prestige_src: str = ""  # def _xp(g, p) and the Game's prestige totals, when the spec has prestige sources
+    kinds_src: str = ""  # the tables of the spec's own kinds the rules reach without any zone (lower/zones.py)
     zones_src: str = ""  # the tables of the spec's own zones and kinds (lower/zones.py), when it has zones
     # The spec's own zones and state as Game attributes: (attribute, one per player?, initial value:
     # an int, bool, str or None, or a tuple (a list, copied for each game)); runtime/game.py, _fresh.

@@ -17,7 +17,7 @@ from __future__ import annotations
 from ..expr import Attribute, Name, unparse
 from ..model import Rules, Variable
 from ..pysource import identifier, literal
-from ..types import BOOL, COLOUR, GEM, INT, PLAYER, SetOf
+from ..types import BOOL, COLOUR, GEM, INT, PLAYER, Comp, SetOf
 from ..variables import written
 from .layout import LoweringBug
 from .tree import Append, Assign, Do, If
@@ -30,9 +30,13 @@ def attribute(var: Variable) -> str:
     return str(identifier("s_", var.name))
 
 
-def tag(var: Variable) -> str:
-    """How the runtime saves and checks a value: int, bool, gem, colour, player, set:gem, set:colour."""
+def tag(var: Variable, rules: Rules) -> str:
+    """How the runtime saves and checks a value: int, bool, gem, colour, player, set:gem, set:colour, or
+    ids:N for a set of components of a kind of N components (each its id: its row of the kind's table)."""
     t = var.type
+    if isinstance(t, SetOf) and isinstance(t.elem, Comp):
+        kind = next(k for k in rules.kinds if k.name == t.elem.kind)
+        return f"ids:{len(kind.components)}"
     if isinstance(t, SetOf):
         return "set:" + ("gem" if t.elem == GEM else "colour")
     tags: dict[object, str] = {INT: "int", BOOL: "bool", GEM: "gem", COLOUR: "colour", PLAYER: "player"}
@@ -51,7 +55,7 @@ def extra_slots(rules: Rules) -> list[tuple[str, bool, object]]:
 
 def vars_table(rules: Rules) -> tuple:
     """_VARS: (name, attribute, tag, per_player, private, optional, initial) of every variable."""
-    return tuple((v.name, attribute(v), tag(v), v.per_player, v.private, v.optional, _initial(v))
+    return tuple((v.name, attribute(v), tag(v, rules), v.per_player, v.private, v.optional, _initial(v))
                  for v in rules.variables)
 
 
@@ -108,6 +112,13 @@ def kind(rules: Rules, node, env) -> str | None:
     """'player' for a variable that holds a player (its attributes are a player's), else None."""
     found = read(rules, node, env)
     return "player" if found is not None and found[0].type == PLAYER else None
+
+
+def element_kind(rules: Rules, coll, env) -> str | None:
+    """What a loop over a set of components binds: a component of its kind ("comp:KIND"), else None."""
+    found = read(rules, coll, env)
+    elem = getattr(found[0].type, "elem", None) if found is not None else None
+    return "comp:" + elem.kind if isinstance(elem, Comp) else None
 
 
 def place(rules: Rules, node, env, expr) -> str | None:

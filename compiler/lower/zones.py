@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..expr import Attribute, Name, unparse
 from ..model import Rules, Zone
 from ..pysource import Code, comment, literal
+from ..zones import reached
 from .layout import EnginePlan, LoweringBug, spec_name
 
 # An env entry's kind for a component: "comp:" + the zone (or kind) it comes from.
@@ -40,19 +41,23 @@ def pieces(rules: Rules, kind) -> tuple[tuple[int, ...], ...]:
 
 
 def plan_zones(plan: EnginePlan) -> None:
-    """The zones' tables and Game attributes, and state version 2, for a spec with zones."""
+    """The tables of the kinds in use; for a spec with zones, their entries and state version 2."""
     rules = plan.rules
-    if not rules.zones:
+    used = reached(rules)
+    if not used:
         return
     index = {z.name: i for i, z in enumerate(rules.zones)}
     kinds = {k.name: k for k in rules.kinds}
     lines = ["# The spec's own kinds: one row per component, its columns' values in declared order (a table by",
              "# gem colour as a tuple in gem order; a prose column as None)."]
-    for name in dict.fromkeys(z.holds for z in rules.zones):
+    for name in used:
         kind = kinds[name]
         rows = tuple(tuple(None if col.type == "prose" else v for col, v in zip(kind.columns, c.values, strict=True))
                      for c in kind.components)
         lines.append(f"{kind_table(name)} = {literal(rows)}  # {comment(', '.join(c.name for c in kind.columns))}")
+    if not rules.zones:
+        plan.kinds_src = Code("\n".join(lines))
+        return
     pieces_table = {name: (len(kinds[name].components), pieces(rules, kinds[name]))
                     for name in dict.fromkeys(z.holds for z in rules.zones)}
     lines.append("# per kind: (components, the faces of each piece in table order)")

@@ -8,7 +8,8 @@ engine without state has neither the text nor the calls, and saves version 1 as 
 
 A saved game of version 2 has ``"vars"``: the shared variables by name, and in each seat
 ``"vars"``: that player's. A number or a flag is itself, a colour its name (null: none), a
-player a seat from 0 (as ``current_player``), a set of colours a list of names in colour order.
+player a seat from 0 (as ``current_player``), a set of colours a list of names in colour order, a
+set of components a list of their ids (rows of their kind's table) in increasing order.
 An observation shows another seat's private variables as null.
 """
 from .errors import _shown
@@ -25,6 +26,8 @@ def _var_saved(tag, value):
         return None if value is None else COLOURS[value]
     if tag.startswith("set:"):
         return [COLOURS[i] for i in value]
+    if tag.startswith("ids:"):
+        return list(value)
     return value
 
 
@@ -49,7 +52,13 @@ def _var_problem(tag, optional, value, n, path):
         return "" if type(value) is int else f"{where} must be a whole number, not {_shown(value)}"
     if tag == "bool":
         return "" if type(value) is bool else f"{where} must be true or false, not {_shown(value)}"
-    if value is None and optional and not tag.startswith("set:"):
+    if value is None and optional and not tag.startswith(("set:", "ids:")):
+        return ""
+    if tag.startswith("ids:"):
+        count = int(tag[4:])
+        if not isinstance(value, list) or any(type(x) is not int or not 0 <= x < count for x in value) \
+                or len(set(value)) != len(value):
+            return f"{where} must be a list of distinct component ids from 0 to {count - 1}, not {_shown(value)}"
         return ""
     if tag in ("gem", "colour"):
         allowed = GEMS if tag == "gem" else COLOURS
@@ -94,6 +103,8 @@ def _var_loaded(tag, value):
         return None if value is None else COLOURS.index(value)
     if tag.startswith("set:"):
         return sorted(COLOURS.index(c) for c in value)
+    if tag.startswith("ids:"):
+        return sorted(value)
     return value
 
 

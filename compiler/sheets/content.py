@@ -561,12 +561,20 @@ class Builder:
         holds and its first value; when a turn forgets it, and whether the others see it."""
         text = self.text(f"sheet.state.{'each' if var.per_player else 'shared'}",
                          title=self.text("sheet.state.title", title=self.spec_text(var.title)),
-                         type=self.text(f"state.type.{state_type_key(var.type)}"), initial=self.state_value(var))
+                         type=self.state_type(var), initial=self.state_value(var))
         if var.reset == "turn":
             text = self.text("sheet.state.turn", item=text)
         if var.private:
             text = self.text("sheet.state.private", item=text)
         return self.note_item(sentence(text), "", self.marks(f"state.{var.name}"), var.note)
+
+    def state_type(self, var) -> str:
+        """What a variable holds, in words; a set of components names its kind ("a set of “Trading posts”")."""
+        key = state_type_key(var.type)
+        if key == "set_comp":
+            kind = next(k for k in self.rules.kinds if k.name == var.type.elem.kind)
+            return self.text("state.type.set_comp", kind=self.spec_text(kind.title))
+        return self.text(f"state.type.{key}")
 
     def state_value(self, var) -> str:
         """A variable's initial value in words: 0, yes, no, a colour's name, player 2, none, empty."""

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ..expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditional, Effect, ForEach, Index, Int,
-                    Logic, Name, Sequence, Unary, When, unparse, walk)
+                    Logic, Name, Sequence, Unary, When, Word, unparse, walk)
 from ..model import Decision, Rules
 from . import tables
 
@@ -60,6 +60,8 @@ _DOMAIN_KINDS = {"gem": COLOUR, "colour": COLOUR, "gem_set": COLOURS, "face_up":
 # A declared variable's type (compiler/types.py) -> the kind of value it phrases as.
 def _state_kind(t) -> str:
     name = getattr(t, "name", "")
+    if hasattr(t, "elem") and hasattr(t.elem, "kind"):  # a set of components: read as a zone is
+        return "zone"
     return COLOURS if hasattr(t, "elem") else {"int": NUMBER, "bool": BOOL, "gem": COLOUR, "colour": COLOUR,
                                                "player": PLAYER}[name]
 
@@ -67,7 +69,7 @@ def _state_kind(t) -> str:
 def state_type_key(t) -> str:
     """A declared variable's type as the tables name it (state.type.KEY): number, flag, ..., set_colour."""
     if hasattr(t, "elem"):
-        return "set_" + t.elem.name
+        return "set_comp" if hasattr(t.elem, "kind") else "set_" + t.elem.name
     return {"int": "number", "bool": "flag"}.get(t.name, t.name)
 
 
@@ -174,6 +176,19 @@ class Phraser:
             fields = {"item": self.item(p.source)} if p.domain == "component" else {}
             self.scope[p.name] = Ref(kind, f"ref.{p.domain}.chosen", fields, suffix=suffix)
 
+    def word(self, node: Word, keyword_type=None) -> str:
+        """A keyword: where one component of a kind with a `key` has it in its column, that component
+        by its item and key ("trading post 3", "comptoir 3"): the words a table uses for it; else the
+        keyword itself, quoted as the language quotes."""
+        columns = [(k, i) for k in self.rules.kinds for i, c in enumerate(k.columns) if c.type == "keyword"
+                   and (keyword_type is None or (k.name, c.name) == (keyword_type.kind, keyword_type.column))]
+        holders = [(k, c) for k, i in columns for c in k.components if c.values[i] == node.value]
+        if len(holders) == 1 and holders[0][0].key:
+            kind, component = holders[0]
+            return self.t.text("word.component", item=kind.item.get(self.lang) or kind.item.en,
+                               id=str(kind.value(component, kind.key)))
+        return self.t.text("word.keyword", x=node.value)
+
     def item(self, source: str) -> str:
         """One component of a zone's (or a kind's) kind, in this language ("city", "cité")."""
         holds = next((z.holds for z in self.rules.zones if z.name == source), source)
@@ -194,7 +209,21 @@ class Phraser:
                 if zone is not None and self.kind(o) == PLAYER:
                     person, who = self.player(o)
                     return self.forms(f"zone.{person}", zone=zone.title.get(self.lang) or zone.title.en, **who)
+        var = self.component_set(node)
+        if var is not None:  # a set of components reads as a zone does: its title, quoted
+            title = var.title.get(self.lang) or var.title.en
+            if not var.per_player:
+                return self.forms("zone.shared", zone=title)
+            person, who = self.player(node.obj)
+            return self.forms(f"zone.{person}", zone=title, **who)
         return None
+
+    def component_set(self, node):
+        """The variable holding a set of components that `node` reads (`me.markers`), else None."""
+        var = self.own_state(node) if isinstance(node, Attribute) else next(
+            (v for v in self.rules.variables if isinstance(node, Name) and node.id not in self.scope
+             and v.name == node.id and not v.per_player), None)
+        return var if var is not None and _state_kind(var.type) == "zone" else None
 
     def column(self, attr: str) -> str:
         """A column of a kind, as its name reads (the spec gives columns no title)."""
@@ -312,13 +341,15 @@ class Phraser:
         """A call of a definition: its title in this language, each placeholder {param} replaced
         by its argument in words ("the player has a bonus of every gem colour"), not its body."""
         d = self.definition(node.func)
-        fields = {p: self.argument(a) for (p, _), a in zip(d.params, node.args, strict=False)}
+        fields = {p: self.argument(a, t) for (p, t), a in zip(d.params, node.args, strict=False)}
         title = d.title.get(self.lang) or d.title.en
         return tables.PLACEHOLDER.sub(lambda m: fields.get(m.group(1), m.group(0)), title)
 
-    def argument(self, node) -> str:
+    def argument(self, node, param_type=None) -> str:
         """An argument of a call, as the title's placeholder stands for it: a player in the third
-        person (a title is written of "{p}", never of "you")."""
+        person (a title is written of "{p}", never of "you"); a keyword by the component it names."""
+        if isinstance(node, Word):
+            return self.word(node, param_type)
         kind = self.kind(node)
         if kind == BOOL:
             return self.condition(node)
@@ -340,6 +371,8 @@ class Phraser:
                 return NUMBER
             case Bool() | Compare() | Logic() | Unary(op="not") | Aggregate():
                 return BOOL
+            case Word():
+                return "keyword"
             case Conditional(then=a):
                 return self.kind(a)
             case Attribute() if self.own_state(node) is not None:
@@ -418,6 +451,9 @@ class Phraser:
             case Call(func=f) if self.definition(f) is not None:
                 text = self.defined(node)
                 return {case: text for case in CASES}
+            case Word():
+                text = self.word(node)
+                return {case: text for case in CASES}
             case Conditional(test=test, then=a, otherwise=b):
                 ta, tb = self.thing(a), self.thing(b)
                 cond = self.condition(test)
@@ -477,7 +513,8 @@ class Phraser:
             case Name(id="nobles_left" | "player_count" | "passes" as i) if i not in self.scope:
                 return f"q.{i}.count", {"nobles_left": "noun.noble", "player_count": "noun.player",
                                         "passes": "noun.pass"}[i], {}
-            case Call(func="size", args=(coll,)) if self.state_forms(coll) is not None:
+            case Call(func="size", args=(coll,)) if self.state_forms(coll) is not None \
+                    and self.component_set(coll) is None:
                 return "q.size_state.count", "noun.colour", self.named("state", self.state_forms(coll) or {})
             case Call(func="size", args=(Name(id=i),)) if (ref := self.lookup(i) or Ref("", "")).kind == COLOURS:
                 return "q.size_chosen.count", "noun.colour", self.named("set", self.ref_forms(ref))
@@ -519,7 +556,8 @@ class Phraser:
                 return self.defined(node)
             case Name(id=i) if i in ("player_count", "round", "turn", "passes", "nobles_left") and i not in self.scope:
                 return t.text(f"q.{i}.np")
-            case Call(func="size", args=(coll,)) if self.state_forms(coll) is not None:
+            case Call(func="size", args=(coll,)) if self.state_forms(coll) is not None \
+                    and self.component_set(coll) is None:
                 return t.text("fn.size.state", **self.named("state", self.state_forms(coll) or {}))
             case Name() | Attribute() if self.state_forms(node) is not None:
                 return (self.state_forms(node) or {})[""]
@@ -543,7 +581,7 @@ class Phraser:
                 variant, fields = self.colour(c)
                 return t.text(f"q.component.np.{variant}", column=self.column(attr), **self.named("x", self.thing(o)),
                               **fields)
-            case Call(func="size", args=(coll,)) if self.rules.zones and self.zone(coll) is not None:
+            case Call(func="size", args=(coll,)) if self.zone(coll) is not None:  # a zone, a set of components
                 return t.text("fn.size.zone", **self.named("zone", self.zone(coll) or {}))
             case Attribute(obj=o, name=attr) if self.kind(o) in (CARD, NOBLE, PAYMENT):
                 k = self.kind(o)

@@ -2428,6 +2428,8 @@ def _var_saved(tag, value):
         return None if value is None else COLOURS[value]
     if tag.startswith("set:"):
         return [COLOURS[i] for i in value]
+    if tag.startswith("ids:"):
+        return list(value)
     return value
 
 
@@ -2452,7 +2454,13 @@ def _var_problem(tag, optional, value, n, path):
         return "" if type(value) is int else f"{where} must be a whole number, not {_shown(value)}"
     if tag == "bool":
         return "" if type(value) is bool else f"{where} must be true or false, not {_shown(value)}"
-    if value is None and optional and not tag.startswith("set:"):
+    if value is None and optional and not tag.startswith(("set:", "ids:")):
+        return ""
+    if tag.startswith("ids:"):
+        count = int(tag[4:])
+        if not isinstance(value, list) or any(type(x) is not int or not 0 <= x < count for x in value) \
+                or len(set(value)) != len(value):
+            return f"{where} must be a list of distinct component ids from 0 to {count - 1}, not {_shown(value)}"
         return ""
     if tag in ("gem", "colour"):
         allowed = GEMS if tag == "gem" else COLOURS
@@ -2497,6 +2505,8 @@ def _var_loaded(tag, value):
         return None if value is None else COLOURS.index(value)
     if tag.startswith("set:"):
         return sorted(COLOURS.index(c) for c in value)
+    if tag.startswith("ids:"):
+        return sorted(value)
     return value
 
 
