@@ -95,7 +95,8 @@ class Encoder:
       variable, then ``seat[k].var[NAME]`` for each per-player one, seats relative as above.
       A number is its value (unbounded either way), a flag 0 or 1, a colour one-hot over the
       colours (all 0: none), a player one-hot over the relative seats, a set of colours 1 for
-      each colour in it; a private variable has a first value of 1 when it is hidden.
+      each colour in it, a set of components 1 for each component of its kind in it (in the
+      order of the kind's table); a private variable has a first value of 1 when it is hidden.
 
     A card is: present, hidden, level (one-hot over LEVELS), bonus (one-hot over GEMS),
     cost per gem, points. Values are raw counts; the space's bounds are exact where the
@@ -191,7 +192,8 @@ class Encoder:
 
     def _var_bounds(self, tag: str, private: bool) -> list[tuple[float, float]]:
         """(low, high) of each value of a variable's block (see the class docstring)."""
-        width = {"int": 1, "bool": 1, "player": self.players}.get(tag, len(self.colours))
+        width = int(tag.rsplit(":", 1)[1]) if tag.startswith("ids:") else \
+            {"int": 1, "bool": 1, "player": self.players}.get(tag, len(self.colours))
         low = -UNBOUNDED if tag == "int" else 0.0
         return [(0.0, 1.0)] * private + [(low, UNBOUNDED if tag == "int" else 1.0)] * width
 
@@ -210,6 +212,9 @@ class Encoder:
         elif tag.startswith("set:"):
             for c in value:
                 out[at + self.colours.index(c)] = 1.0
+        elif tag.startswith("ids:"):  # a set of components: one flag per component of the kind
+            for x in value:
+                out[at + x] = 1.0
         elif value is not None:
             out[at + self.colours.index(value)] = 1.0
 

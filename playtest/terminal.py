@@ -521,11 +521,17 @@ def _seat_lines(module, cat: Catalogue, game, seats, p: int, seat: dict, viewer,
 
 def _vars_text(module, values: dict, hidden: bool) -> str:
     """Declared variables as `name value` pairs: numbers, yes/no, colours (a set lists its colours,
-    or "none"); a value another seat may not see is "hidden"."""
+    or "none"), components (a set of them each as `id: its row`, as zones show them); a value
+    another seat may not see is "hidden"."""
     private = {v[0] for v in getattr(module, "_VARS", ()) if v[4]}
+    kinds = {v[0]: v[2].split(":")[1] for v in getattr(module, "_VARS", ()) if v[2].startswith("ids:")}
     shown = []
     for name, value in values.items():
-        if value is None:
+        if name in kinds and isinstance(value, list):  # a set of components: each as its kind's row
+            table = getattr(module, "k_" + kinds[name], ())
+            text = "; ".join(f"{x}: {' '.join(map(str, table[x]))}" if isinstance(x, int) and 0 <= x < len(table)
+                             else str(x) for x in value) or "none"
+        elif value is None:
             text = "hidden" if hidden and name in private else "none"
         elif isinstance(value, bool):
             text = "yes" if value else "no"

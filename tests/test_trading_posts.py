@@ -359,3 +359,34 @@ def test_the_sheets_name_a_keyword_by_its_component():
         text = render.markdown(content.build(rules, lang, base), rules)
         assert words in text
         assert "gold_counts_double" not in text and "'" + "five_prestige" not in text
+
+
+# --------------------------------------------------------------------------- play, the RL observation, the web board
+
+
+def test_play_shows_each_players_posts_as_their_rows(tp):
+    from playtest import terminal
+    game = load(tp, with_posts(position(tp, 2), 1, EXTRA_GEM, PER_POST))
+    text = terminal.draw_board(tp, game, ["ann", "bob"], 0)
+    assert "markers 0: 1 (1, 0, 0, 3, 0) 0 extra_gem_after_purchase; 4: 5 (0, 0, 0, 0, 3) 0 prestige_per_post" in text
+    assert "markers none" in text  # ann has none
+
+
+def test_the_rl_observation_has_one_flag_per_post_for_each_seat(tp):
+    from playtest import rl
+    encoder = rl.Encoder(tp, 2)
+    game = load(tp, with_posts(with_posts(position(tp, 2), 1, GOLD_DOUBLE), 0, EXTRA_GEM, PER_POST))
+    vector = encoder.encode(game.observation(1))
+    fields = {f.name: vector[f.start:f.stop].tolist() for f in encoder.fields}
+    assert fields["seat[0].var[markers]"] == [0, 0, 1, 0, 0]  # the observer first
+    assert fields["seat[1].var[markers]"] == [1, 0, 0, 0, 1]
+    assert encoder.space().contains(vector)
+
+
+def test_the_web_board_knows_the_kind_of_a_set_of_components(tp):
+    from web import views
+    extras = views.extras(tp)
+    markers = next(v for v in extras["vars"] if v["name"] == "markers")
+    assert markers["kind"] == "posts" and markers["per_player"]
+    assert extras["kinds"]["posts"][GOLD_DOUBLE] == [3, [0, 3, 0, 0, 1], 0, "gold_counts_double"]
+    assert "kind" not in next(v for v in extras["vars"] if v["name"] == "bought")

@@ -62,13 +62,15 @@ def meta(module) -> dict:
 def extras(module) -> dict:
     """The spec's own zones, declared state and kinds, as the engine declares them (state format
     2): each zone's name, kind and shape (a pile is shown as a count), each variable's name, type
-    and whether it is a player's and private, and every kind's table (one row of values per
+    (and kind, for a set of components) and whether it is a player's and private, and every kind's table (one row of values per
     component; a gems column as a list in gem order). Nothing of a game: the rows are the rules."""
     zones = [{"name": z[0], "kind": z[1], "shape": z[2], "per_player": bool(z[3])}
              for z in getattr(module, "_ZONES", ())]
-    kinds = {z["kind"]: [_plain(row) for row in getattr(module, "k_" + z["kind"], ())] for z in zones}
-    variables = [{"name": v[0], "type": v[2], "per_player": bool(v[3]), "private": bool(v[4])}
+    variables = [{"name": v[0], "type": v[2], "per_player": bool(v[3]), "private": bool(v[4]),
+                  **({"kind": v[2].split(":")[1]} if v[2].startswith("ids:") else {})}
                  for v in getattr(module, "_VARS", ())]
+    held = [z["kind"] for z in zones] + [v["kind"] for v in variables if "kind" in v]
+    kinds = {k: [_plain(row) for row in getattr(module, "k_" + k, ())] for k in dict.fromkeys(held)}
     return {"zones": zones, "vars": variables, "kinds": kinds}
 
 

@@ -32,11 +32,12 @@ def attribute(var: Variable) -> str:
 
 def tag(var: Variable, rules: Rules) -> str:
     """How the runtime saves and checks a value: int, bool, gem, colour, player, set:gem, set:colour, or
-    ids:N for a set of components of a kind of N components (each its id: its row of the kind's table)."""
+    ids:KIND:N for a set of components of KIND, a kind of N components (each its id: its row of the kind's
+    table, k_KIND in the engine)."""
     t = var.type
     if isinstance(t, SetOf) and isinstance(t.elem, Comp):
         kind = next(k for k in rules.kinds if k.name == t.elem.kind)
-        return f"ids:{len(kind.components)}"
+        return f"ids:{kind.name}:{len(kind.components)}"
     if isinstance(t, SetOf):
         return "set:" + ("gem" if t.elem == GEM else "colour")
     tags: dict[object, str] = {INT: "int", BOOL: "bool", GEM: "gem", COLOUR: "colour", PLAYER: "player"}

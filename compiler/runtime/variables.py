@@ -55,7 +55,7 @@ def _var_problem(tag, optional, value, n, path):
     if value is None and optional and not tag.startswith(("set:", "ids:")):
         return ""
     if tag.startswith("ids:"):
-        count = int(tag[4:])
+        count = int(tag.rsplit(":", 1)[1])
         if not isinstance(value, list) or any(type(x) is not int or not 0 <= x < count for x in value) \
                 or len(set(value)) != len(value):
             return f"{where} must be a list of distinct component ids from 0 to {count - 1}, not {_shown(value)}"

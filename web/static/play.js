@@ -237,6 +237,12 @@
   function varLines(values, hidden) {
     return Object.entries(values || {}).map(([name, value]) => {
       const spec = meta.vars.find((v) => v.name === name);
+      if (spec && spec.kind && Array.isArray(value)) {  // a set of components: each as a tile, as zones show them
+        return el("div", { class: "line var", data: { var: name } }, [
+          el("span", { class: "label", text: varTitle(name) }),
+          el("div", { class: "row" }, value.length ? value.map((id) => component(spec.kind, id))
+                                                   : [el("span", { class: "none", text: "none" })])]);
+      }
       return el("div", { class: "line var", data: { var: name } }, [
         el("span", { class: "label", text: varTitle(name) }),
         el("span", { class: "value", text: varValue(spec, value, hidden && spec && spec.private) })]);
