@@ -62,8 +62,9 @@ def meta(module) -> dict:
 def extras(module) -> dict:
     """The spec's own zones, declared state and kinds, as the engine declares them (state format
     2): each zone's name, kind and shape (a pile is shown as a count), each variable's name, type
-    (and kind, for a set of components) and whether it is a player's and private, and every kind's table (one row of values per
-    component; a gems column as a list in gem order). Nothing of a game: the rows are the rules."""
+    (and kind, for a set of components) and whether it is a player's and private, and the table of
+    every kind they hold (one row of values per component; a gems column as a list in gem order).
+    Nothing of a game: the rows are the rules."""
     zones = [{"name": z[0], "kind": z[1], "shape": z[2], "per_player": bool(z[3])}
              for z in getattr(module, "_ZONES", ())]
     variables = [{"name": v[0], "type": v[2], "per_player": bool(v[3]), "private": bool(v[4]),
