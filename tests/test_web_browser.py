@@ -400,3 +400,32 @@ def test_a_cities_board_shows_the_cities_on_display_and_the_pile(tmp_path):
             browser.close()
     finally:
         server.kill()
+
+
+TRADING_POSTS = ROOT / "variants" / "trading-posts.yaml"
+
+
+def test_a_trading_posts_board_shows_each_players_posts(tmp_path):
+    """A variable holding a set of components (each player's trading posts) on the board, under
+    each seat, titled from the spec; none opened at the start. The server is started with the spec."""
+    require_browser()
+    server = Server(tmp_path / "tables.sqlite3", free_port(), tmp_path / "server.log", spec=TRADING_POSTS)
+    server.start()
+    try:
+        with sync_playwright() as p:
+            browser = launch(p)
+            errors: list[str] = []
+            page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            make_table_with_the_form(page, server.url, "trading-posts", ["human", "human"], seed=SEED)
+            page.wait_for_selector("a.seat-link", timeout=TIMEOUT)
+            page.goto(page.query_selector("a.seat-link").get_attribute("href"))
+            page.wait_for_selector('#players .player[data-seat="0"] [data-var="markers"]', timeout=TIMEOUT)
+            for seat in ("0", "1"):
+                line = page.locator(f'#players .player[data-seat="{seat}"] [data-var="markers"]')
+                assert line.locator(".label").inner_text() == "Trading posts held"
+                assert line.locator(".none").inner_text() == "none"
+            assert errors == []
+            browser.close()
+    finally:
+        server.kill()
