@@ -109,12 +109,19 @@ def test_play_shows_the_zones_a_pile_as_its_count(cities):
     from playtest import terminal
 
     game = cities.new_game(2, 3)
+    assert game.z_city_display == [0, 13, 10]
+    game.z_claimed[1].append(game.z_city_display.pop(1))
     seats = terminal.make_seats(cities, ["human", "greedy"], 3)
     board = terminal.draw_board(cities, game, seats, 0)
-    shown = "; ".join(f"{x}: {' '.join(map(str, cities.k_cities[x]))}" for x in game.z_city_display)
-    assert "city_pile   4 pieces, face down" in board
-    assert f"city_display   {shown}" in board
-    assert board.count("claimed   none") == 2
+    assert "city_pile   4 pieces, face down\n" \
+           "city_display   1) tile 1  side 1  prestige 13  requires 4 red 3 black  any_one_colour 0\n" \
+           "               2) tile 6  side 1  prestige 13  requires 3 blue 4 green  any_one_colour 0\n" in board
+    assert "    claimed   none\n" in board
+    assert "    claimed   1) tile 7  side 2  prestige 14  requires 2 white 1 blue 1 green 2 red 2 black  " \
+           "any_one_colour 0" in board
+    # In full (a finished game, a spectator) too, a pile is its count: what is left in it stays unseen.
+    whole = terminal.draw_board(cities, game, seats, None)
+    assert "city_pile   4 pieces, face down\n" in whole and whole.index("city_pile") < whole.index("city_display")
 
 
 # --------------------------------------------------------------------------- private_when_drawn
@@ -167,18 +174,18 @@ def test_play_shows_ones_own_drawn_components_and_hides_the_others(secrets):
 
     game = secret_game(secrets)
     seats = terminal.make_seats(secrets, ["human", "human"], 4)
-    row = secrets.k_secrets
 
-    def shown(x) -> str:
-        return f"{x}: {' '.join(map(str, row[x]))}"
+    def shown(x) -> str:  # a tile's columns by name; its prose column is not in the engine
+        mark, colour, worth, family, _text = secrets.k_secrets[x]
+        return f"mark {mark}  colour {secrets.GEMS[colour]}  worth {worth}  family {family}"
 
     drawn, drawn2, taken = game.z_hand[0]
     mine = terminal.draw_board(secrets, game, seats, 0)
     theirs = terminal.draw_board(secrets, game, seats, 1)
-    assert f"hand   {shown(drawn)}; {shown(drawn2)}; {shown(taken)}" in mine
-    assert "hand   (hidden)\n" in mine + "\n"  # seat 1's setup tile
-    assert f"hand   (hidden); (hidden); {shown(taken)}" in theirs
-    assert f"hand   {shown(game.z_hand[1][0])}" in theirs
+    assert f"    hand   1) {shown(drawn)}\n           2) {shown(drawn2)}\n           3) {shown(taken)}\n" in mine
+    assert "    hand   1) (hidden)\n" in mine + "\n"  # seat 1's setup tile
+    assert f"    hand   1) (hidden)\n           2) (hidden)\n           3) {shown(taken)}\n" in theirs
+    assert f"    hand   1) {shown(game.z_hand[1][0])}" in theirs
     assert shown(drawn) not in theirs and shown(drawn2) not in theirs
 
 
