@@ -112,7 +112,13 @@ class ZoneReader:
                 self.r.error("E541", f"'{field}'{where} applies to {' and '.join(s + 's' for s in shapes)}, not to "
                              f"{_an(shape)}", entry.key_span(field))
         per_player, _ = self.c.scalar(entry, "per_player", bool, required=False, default=False, where=where)
-        private, _ = self.c.scalar(entry, "private_when_drawn", bool, required=False, default=False, where=where)
+        private, private_node = self.c.scalar(entry, "private_when_drawn", bool, required=False, default=False,
+                                              where=where)
+        if private and not per_player and shape == "holding":
+            # A shared holding has no owner to see what is drawn into it: said, never silently ignored.
+            self.r.error("E541", f"'private_when_drawn'{where}: a shared holding has no owner to keep its drawn "
+                         "components from the others", entry.key_span("private_when_drawn"),
+                         "give the zone 'per_player: true' (each player's own), or drop 'private_when_drawn'")
         if entry.get("by") is not None:
             self.r.error("E541", f"'by'{where}: zones split by a group column are not supported yet; declare one "
                          "zone per group", entry.key_span("by"))

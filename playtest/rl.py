@@ -20,7 +20,10 @@ Both environments take ``engine``: a spec or variant path (built through
 :mod:`playtest.engines`), a generated module path or dotted name, an
 :class:`~playtest.engines.Engine`, or an engine module. Everything in the observation is
 derived from that engine's constants (:class:`Encoder`), so any spec works: other gem
-names, levels, player counts, market sizes, nobles, reserve limits, steps.
+names, levels, player counts, market sizes, nobles, reserve limits, steps, and a spec's own
+declared state and zones (their tables: ``_VARS``, ``_ZONES``, ``_KIND_COLUMNS``), each as the
+observing seat may see it: a face-down pile as its count, another seat's private value or
+privately drawn component as hidden. An engine without them is observed as before.
 """
 from __future__ import annotations
 
@@ -96,7 +99,20 @@ class Encoder:
       A number is its value (unbounded either way), a flag 0 or 1, a colour one-hot over the
       colours (all 0: none), a player one-hot over the relative seats, a set of colours 1 for
       each colour in it, a set of components 1 for each component of its kind in it (in the
-      order of the kind's table); a private variable has a first value of 1 when it is hidden.
+      order of the kind's table); a private variable has a first value of 1 when it is hidden;
+    - for an engine whose spec declares zones (``_ZONES``), after the state: each shared zone in
+      declaration order, then each per-player zone for each relative seat (as variables are).
+      A pile is ``zone[NAME]``: its count only, never its contents or order (what a seat sees of
+      a face-down pile). A display, a row and a holding are fixed slots, each a component block
+      (below): ``zone[NAME][S]`` or ``seat[k].zone[NAME][S]`` from 1; a display or row has its
+      size for the player count (a display's empty slot is all 0, a row is in order and closes
+      up), a holding its ``limit``, or the number of pieces of its kind without one.
+
+    A component of a spec's own kind is: present, hidden (another seat's component drawn with
+    ``private_when_drawn``: present and hidden, nothing else), then its kind's columns in order
+    (``_KIND_COLUMNS``): a number its value, a table by gem colour a value per gem, a gem or a
+    colour one-hot over the gems or colours (all 0: none), a keyword one-hot over the column's
+    values in table order; a prose column adds nothing.
 
     A card is: present, hidden, level (one-hot over LEVELS), bonus (one-hot over GEMS),
     cost per gem, points. Values are raw counts; the space's bounds are exact where the
@@ -167,6 +183,7 @@ class Encoder:
                   + [float(prestige_max), float(len(cards)), float(len(self.nobles)), UNBOUNDED, float(len(cards))]
                   + card_bounds * reserved_slots)
         lows = [0.0] * len(highs)
+        self.core_size = len(highs)  # the fields of every engine; the spec's own state and zones follow
         # the spec's declared state: (name, tag, private, start, width) of each variable's block, per seat too
         self.shared_vars: list[tuple[str, str, bool, int]] = []
         self.own_vars: list[tuple[str, str, bool, int]] = []
@@ -179,6 +196,7 @@ class Encoder:
                 if k == 0:
                     (self.own_vars if per_player else self.shared_vars).append(
                         (name, tag, bool(private and per_player), start))
+        self._zone_layout(field, highs, lows)
         self.size = len(highs)
         # Each card's and noble's block of the vector, computed once (see encode).
         self._card_blocks = {c: self._card_vector(c) for c in self.cards}
@@ -189,6 +207,124 @@ class Encoder:
         self._card_bonus = {c.id: self._bonus(c) for c in self.cards.values()}
         self.low = np.array(lows, dtype=np.float32)
         self.high = np.array(highs, dtype=np.float32)
+
+    def _zone_layout(self, field, highs: list[float], lows: list[float]) -> None:
+        """The zones' fields (see the class docstring): self.shared_zones holds (zone index, start,
+        slots) of each shared zone, self.own_zones the same for per-player zones (the observer's
+        block; the next seat's follows at start + slots * block size); each kind's component
+        blocks are computed once."""
+        module = self.module
+        zones = tuple(getattr(module, "_ZONES", ()))
+        self.zones = zones
+        self.shared_zones: list[tuple[int, int, int]] = []
+        self.own_zones: list[tuple[int, int, int]] = []
+        self._kind_blocks: dict[str, tuple[tuple[float, ...], ...]] = {}
+        self._kind_hidden: dict[str, tuple[float, ...]] = {}
+        kind_bounds: dict[str, list[float]] = {}
+        for _name, kind, *_ in zones:
+            if kind not in kind_bounds:
+                kind_bounds[kind] = self._kind_layout(kind)
+        lows_before = len(highs)
+        for zi, (name, kind, shape, per_player, *_rest) in enumerate(zones):
+            if per_player:
+                continue
+            start, slots = len(highs), self._zone_slots(zones[zi])
+            if shape == "pile":
+                field(f"zone[{name}]", [float(len(module._KIND_PIECES[kind][1]))])
+            for s in range(slots):
+                field(f"zone[{name}][{s + 1}]", kind_bounds[kind])
+            self.shared_zones.append((zi, start, slots))
+        for zi, (name, kind, _shape, per_player, *_rest) in enumerate(zones):
+            if not per_player:
+                continue
+            start, slots = len(highs), self._zone_slots(zones[zi])
+            for k in range(self.players):
+                for s in range(slots):
+                    field(f"seat[{k}].zone[{name}][{s + 1}]", kind_bounds[kind])
+            self.own_zones.append((zi, start, slots))
+        lows.extend([0.0] * (len(highs) - lows_before))
+
+    def _zone_slots(self, zone) -> int:
+        """The slots of a zone's part of the vector: none for a pile (its count), a display's or
+        row's size for the player count, a holding's limit, or its kind's number of pieces."""
+        _name, kind, shape, _per_player, _attr, _start, sizes, _source, limit, _private = zone
+        if shape == "pile":
+            return 0
+        if shape in ("display", "row"):
+            return int(sizes[self.players])
+        return int(limit) or len(self.module._KIND_PIECES[kind][1])
+
+    def _kind_layout(self, kind: str) -> list[float]:
+        """The upper bounds of a component block of `kind`; fills self._kind_blocks[kind] (each
+        component's block, by id) and self._kind_hidden[kind] (a hidden component's)."""
+        rows = tuple(getattr(self.module, "k_" + kind))
+        bounds = [1.0, 1.0]
+        # per encoded column: (index, type, width of a one-hot, a keyword's index by value); prose is left out
+        columns: list[tuple[int, str, int, dict]] = []
+        for c, (_name, ctype) in enumerate(self.module._KIND_COLUMNS[kind]):
+            values = [row[c] for row in rows]
+            order: dict = {}
+            width = 0
+            if ctype == "number":
+                bounds.append(float(max(values, default=0)))
+            elif ctype == "gems":
+                bounds += [float(max((v[g] for v in values), default=0)) for g in range(len(self.gems))]
+            elif ctype in ("gem", "colour", "keyword"):
+                order = {v: i for i, v in enumerate(dict.fromkeys(values))} if ctype == "keyword" else {}
+                width = len(self.gems) if ctype == "gem" else len(self.colours) if ctype == "colour" else len(order)
+                bounds += [1.0] * width
+            else:
+                continue
+            columns.append((c, ctype, width, order))
+        self._kind_blocks[kind] = tuple(
+            (1.0, 0.0, *(x for c, ctype, width, order in columns
+                         for x in self._column_values(ctype, row[c], width, order))) for row in rows)
+        self._kind_hidden[kind] = (1.0, 1.0) + (0.0,) * (len(bounds) - 2)
+        return bounds
+
+    def _column_values(self, ctype: str, value, width: int, order: dict) -> tuple[float, ...]:
+        """A column's values in a component block: a number, one per gem, or a one-hot."""
+        if ctype == "number":
+            return (float(value),)
+        if ctype == "gems":
+            return tuple(float(x) for x in value)
+        return self._one_hot(width, order[value] if ctype == "keyword" else value)
+
+    @staticmethod
+    def _one_hot(width: int, index) -> tuple[float, ...]:
+        out = [0.0] * width
+        if index is not None:
+            out[index] = 1.0
+        return tuple(out)
+
+    def _encode_items(self, out: list, at: int, kind: str, items, slots: int, holding: bool) -> None:
+        """Writes a display's, row's or holding's components into its `slots` blocks at `at`.
+        None is a display's empty slot (all 0), or in a holding another seat's component drawn
+        privately (the hidden block)."""
+        blocks, hidden = self._kind_blocks[kind], self._kind_hidden[kind]
+        width = len(hidden)
+        for s, x in enumerate(items[:slots]):
+            if x is not None:
+                out[at + s * width:at + (s + 1) * width] = blocks[x]
+            elif holding:
+                out[at + s * width:at + (s + 1) * width] = hidden
+
+    def _encode_zones(self, out: list, obs: dict, me: int) -> None:
+        """The zones' part of the vector (see the class docstring)."""
+        zones, n = self.zones, self.players
+        for zi, start, slots in self.shared_zones:
+            _name, kind, shape, *_ = zones[zi]
+            items = obs["zones"][zones[zi][0]]
+            if shape == "pile":  # an observation's count; a whole state's list (top first)
+                out[start] = float(items if isinstance(items, int) else len(items))
+            else:
+                self._encode_items(out, start, kind, items, slots, shape == "holding")
+        for zi, start, slots in self.own_zones:
+            name, kind, *_ = zones[zi]
+            size = slots * len(self._kind_hidden[kind])
+            for k in range(n):
+                items = obs["seats"][(me + k) % n]["zones"][name]
+                self._encode_items(out, start + k * size, kind, items, slots, True)
 
     def _var_bounds(self, tag: str, private: bool) -> list[tuple[float, float]]:
         """(low, high) of each value of a variable's block (see the class docstring)."""
@@ -328,9 +464,9 @@ class Encoder:
             width = len(self._var_bounds(tag, private))
             for k in range(n):
                 self._encode_var(out, start + k * width, tag, private, obs["seats"][(me + k) % n]["vars"][name], me)
-        if self.shared_vars or self.own_vars:
-            i = self.size
-        assert i == self.size
+        assert i == self.core_size
+        if self.zones:
+            self._encode_zones(out, obs, me)
         return np.array(out, dtype=np.float32)
 
 

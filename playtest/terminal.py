@@ -392,10 +392,15 @@ class Catalogue:
         return [_seg(f"{_plural(n.points, 'pt')} for "), *self.cost_segments(n.requires)]
 
 
-def full_view(game) -> dict:
-    """The whole state in the observation's shape (decks as counts), for a finished game or spectators."""
+def full_view(module, game) -> dict:
+    """The whole state in the observation's shape, for a finished game or spectators: decks and the
+    spec's own piles as counts (what is left in a face-down pile, and its order, stays unseen)."""
     state = json.loads(game.to_json())
     state["decks"] = {k: len(v) if isinstance(v, list) else v for k, v in state["decks"].items()}
+    piles = {z[0] for z in getattr(module, "_ZONES", ()) if z[2] == "pile" and not z[3]}
+    for name, items in (state.get("zones") or {}).items():
+        if name in piles and isinstance(items, list):
+            state["zones"][name] = len(items)
     return state
 
 
@@ -430,7 +435,7 @@ def board_lines(module, game, seats: list, viewer: int | None, brief: bool = Fal
     can buy now (at their own turn) are marked with BUYABLE_MARK.
     """
     cat = Catalogue(module)
-    state = game.observation(viewer) if viewer is not None else full_view(game)
+    state = game.observation(viewer) if viewer is not None else full_view(module, game)
     colours = tuple(module.COLOURS)
     lines: list[Line] = []
     head = f"{module.SPEC_NAME}, {_plural(game.num_players, 'player')} · round {state['round']}, turn {state['turn']}"
@@ -447,13 +452,17 @@ def board_lines(module, game, seats: list, viewer: int | None, brief: bool = Fal
     lines.append([_seg(f"== {head} ==", "head")])
     lines.append([_seg("supply    "), *_counted(colours, [state["supply"][c] for c in colours], skip_zero=False)])
     if state.get("vars"):  # the spec's declared state shared by the game (version 2 states)
-        lines.append([_seg("state     "), _seg(_vars_text(module, state["vars"], hidden=False))])
+        said = _vars_text(module, state["vars"], hidden=False)
+        lines += [[_seg("state     "), _seg(said)]] if said else []
+        lines += _component_set_lines(module, cat, state["vars"])
     buyable = buyable_cards(game) if viewer is not None and viewer == game.current_player else set()
     if brief and viewer is not None:
         return lines + _seat_lines(module, cat, game, seats, viewer, state["seats"][viewer], viewer, buyable)
     nobles = [[_seg(f"{i}) "), *cat.noble_segments(n)] for i, n in enumerate(state["nobles"], 1)]
     lines += _wrap_lines("nobles", nobles or [[_seg("none left")]])
-    lines += [line for name, items in (state.get("zones") or {}).items() for line in _zone_lines(module, name, items)]
+    shared = state.get("zones") or {}  # in the spec's order (a saved state's keys are sorted)
+    lines += [line for zone in getattr(module, "_ZONES", ()) if zone[0] in shared
+              for line in _zone_lines(module, cat, zone[0], shared[zone[0]])]
     out_of_play = state.get("out_of_play") or {}
     for level in reversed(tuple(module.LEVELS)):
         deck = state["decks"][str(level)]
@@ -471,18 +480,51 @@ def board_lines(module, game, seats: list, viewer: int | None, brief: bool = Fal
     return lines
 
 
-def _zone_lines(module, name: str, items, indent: str = "") -> list[Line]:
-    """A zone of the spec's own (state format 2): a pile as its count, else each component with
-    the values of its kind's row (a hidden one as such)."""
+def _zone_lines(module, cat: "Catalogue", name: str, items, indent: str = "") -> list[Line]:
+    """A zone of the spec's own (state format 2): a pile as its count; else its components, one a
+    line, numbered from 1 as a choice of one names its position (`city 2`), each with its kind's
+    columns by name (a hidden one, another seat's privately drawn, as such)."""
     zone = next((z for z in getattr(module, "_ZONES", ()) if z[0] == name), None)
-    if zone is None:
+    if zone is None:  # NAME_private: the owner's list of what it drew unseen, not a zone
         return []
+    label = f"{indent}{name}   "
     if isinstance(items, int):
-        return [[_seg(f"{indent}{name}   {_plural(items, 'piece')}, face down")]]
-    table = getattr(module, "k_" + zone[1], ())
-    shown = ["(empty)" if x is None and zone[2] == "display" else "(hidden)" if x is None
-             else f"{x}: {' '.join(map(str, table[x])) if x < len(table) else '?'}" for x in items]
-    return [[_seg(f"{indent}{name}   " + ("; ".join(shown) if shown else "none"))]]
+        return [[_seg(f"{label}{_plural(items, 'piece')}, face down")]]
+    if not items:
+        return [[_seg(f"{label}none")]]
+    out: list[Line] = []
+    for i, x in enumerate(items, 1):
+        lead = _seg(label if i == 1 else " " * len(label))
+        if x is None:
+            out.append([lead, _seg(f"{i}) " + ("(empty)" if zone[2] == "display" else "(hidden)"))])
+        else:
+            out.append([lead, _seg(f"{i}) "), *_component_segments(module, cat, zone[1], x)])
+    return out
+
+
+def _component_segments(module, cat: "Catalogue", kind: str, x: int) -> list[Segment]:
+    """A component as `column value` pairs in its table's order: a table by gem colour as a cost
+    (the gems in their colours), a gem or colour by its name; prose columns are not in the engine."""
+    table = getattr(module, "k_" + kind, ())
+    if not 0 <= x < len(table):
+        return [_seg(f"#{x}")]
+    row = table[x]
+    columns = getattr(module, "_KIND_COLUMNS", {}).get(kind)
+    if columns is None:  # an engine from before the columns' table: the values alone
+        return [_seg(" ".join(map(str, row)))]
+    out: list[Segment] = []
+    for (cname, ctype), value in zip(columns, row, strict=False):
+        if ctype == "prose":
+            continue
+        out += [_seg("  " if out else ""), _seg(f"{cname} ")]
+        if ctype == "gems":
+            out += cat.cost_segments(value) if any(value) else [_seg("none")]
+        elif ctype in ("gem", "colour"):
+            names = cat.gems if ctype == "gem" else tuple(module.COLOURS)
+            out += [_gem(names[value])] if value is not None else [_seg("none")]
+        else:
+            out.append(_seg(value))
+    return out
 
 
 def _seat_lines(module, cat: Catalogue, game, seats, p: int, seat: dict, viewer, buyable) -> list[Line]:
@@ -496,15 +538,18 @@ def _seat_lines(module, cat: Catalogue, game, seats, p: int, seat: dict, viewer,
         [_seg("    bonuses   "), *_counted(cat.gems, game.bonus[p]),
          _seg(f"   ({_plural(len(seat['purchased']), 'card')} bought)")]]
     if seat.get("vars"):  # the player's own declared state; another's private values are hidden
-        out.append([_seg("    state     "), _seg(_vars_text(module, seat["vars"], hidden=p != viewer and
-                                                           viewer is not None))])
+        said = _vars_text(module, seat["vars"], hidden=p != viewer and viewer is not None)
+        out += [[_seg("    state     "), _seg(said)]] if said else []
+        out += _component_set_lines(module, cat, seat["vars"], indent="    ")
     if seat["nobles"]:
         nobles: Line = [_seg("    nobles    ")]
         for i, n in enumerate(seat["nobles"]):
             nobles += ([_seg("   ")] if i else []) + cat.noble_segments(n)
         out.append(nobles)
-    for name, items in (seat.get("zones") or {}).items():
-        out += _zone_lines(module, name, items, indent="    ")
+    own = seat.get("zones") or {}
+    for zone in getattr(module, "_ZONES", ()):
+        if zone[0] in own:
+            out += _zone_lines(module, cat, zone[0], own[zone[0]], indent="    ")
     blind = seat.get("blind") or []
     hidden_levels = list(blind) if p != viewer and viewer is not None else []
     for i, card in enumerate(seat["reserved"], 1):
@@ -519,19 +564,22 @@ def _seat_lines(module, cat: Catalogue, game, seats, p: int, seat: dict, viewer,
     return out
 
 
+def _set_kinds(module) -> dict[str, str]:
+    """The variables that hold a set of components, and their kinds (saved as ids:KIND:N)."""
+    return {v[0]: v[2].split(":")[1] for v in getattr(module, "_VARS", ()) if v[2].startswith("ids:")}
+
+
 def _vars_text(module, values: dict, hidden: bool) -> str:
     """Declared variables as `name value` pairs: numbers, yes/no, colours (a set lists its colours,
-    or "none"), components (a set of them each as `id: its row`, as zones show them); a value
-    another seat may not see is "hidden"."""
+    or "none"); a value another seat may not see is "hidden". A set of components is left to
+    _component_set_lines, which shows it as zones are shown."""
     private = {v[0] for v in getattr(module, "_VARS", ()) if v[4]}
-    kinds = {v[0]: v[2].split(":")[1] for v in getattr(module, "_VARS", ()) if v[2].startswith("ids:")}
+    sets = _set_kinds(module)
     shown = []
     for name, value in values.items():
-        if name in kinds and isinstance(value, list):  # a set of components: each as its kind's row
-            table = getattr(module, "k_" + kinds[name], ())
-            text = "; ".join(f"{x}: {' '.join(map(str, table[x]))}" if isinstance(x, int) and 0 <= x < len(table)
-                             else str(x) for x in value) or "none"
-        elif value is None:
+        if name in sets and isinstance(value, list):
+            continue
+        if value is None:
             text = "hidden" if hidden and name in private else "none"
         elif isinstance(value, bool):
             text = "yes" if value else "no"
@@ -541,6 +589,23 @@ def _vars_text(module, values: dict, hidden: bool) -> str:
             text = str(value + 1) if _is_player(module, name) else str(value)
         shown.append(f"{name} {text}")
     return "   ".join(shown)
+
+
+def _component_set_lines(module, cat: "Catalogue", values: dict, indent: str = "") -> list[Line]:
+    """Each variable holding a set of components (a player's trading posts), its components one a
+    line with their kind's columns by name, as a holding zone is shown."""
+    out: list[Line] = []
+    for name, kind in _set_kinds(module).items():
+        items = values.get(name)
+        if not isinstance(items, list):
+            continue
+        label = f"{indent}{name}   "
+        if not items:
+            out.append([_seg(f"{label}none")])
+        for i, x in enumerate(items, 1):
+            lead = _seg(label if i == 1 else " " * len(label))
+            out.append([lead, _seg(f"{i}) "), *_component_segments(module, cat, kind, x)])
+    return out
 
 
 def _is_player(module, name: str) -> bool:
@@ -584,7 +649,7 @@ def action_lines(module, legal: list[int]) -> list[Line]:
 def standings(module, game, seats: list) -> str:
     """The end of a game: why it ended, the winners, and each seat's prestige, cards and nobles."""
     cat = Catalogue(module)
-    state = full_view(game)
+    state = full_view(module, game)
     winners = game.winners()
     scores = game.scores()
     reason = state.get("end_reason")
@@ -609,6 +674,14 @@ def standings(module, game, seats: list) -> str:
                      f"{_plural(card_points, 'pt')} from cards")
         if seat["nobles"]:
             lines += _wrap("      nobles", [cat.noble(n) for n in seat["nobles"]], indent=14)
+        # what the spec's own rules gave the seat: its declared state, its holdings (a claimed city)
+        if seat.get("vars"):
+            said = _vars_text(module, seat["vars"], hidden=False)
+            lines += ["      state     " + said] if said else []
+            lines += [plain([line]) for line in _component_set_lines(module, cat, seat["vars"], indent="      ")]
+        own = seat.get("zones") or {}
+        lines += [plain([line]) for zone in getattr(module, "_ZONES", ()) if zone[0] in own
+                  for line in _zone_lines(module, cat, zone[0], own[zone[0]], indent="      ")]
     return "\n".join(lines)
 
 

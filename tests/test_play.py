@@ -641,3 +641,43 @@ def test_the_command_draws_in_colour_on_a_terminal(monkeypatch, tmp_path):
     assert "\x1b[31mred\x1b[0m" in result.output and "\\x1b" not in result.output  # codes written, not escaped
     plain_out = re.sub(r"\x1b\[[0-9;]*m", "", result.output)
     assert "supply    white 4  blue 4  green 4  red 4  black 4  gold 5" in plain_out and "bye" in plain_out
+
+
+# --------------------------------------------------------------------------- the spec's own zones and state
+
+CITIES = ROOT / "variants" / "cities.yaml"
+NO_CHURN = ROOT / "variants" / "no-churn.yaml"
+
+
+def test_the_command_shows_the_zones_of_cities_and_the_state_of_no_churn(tmp_path):
+    """`play` itself (the board a human sees): the cities on display by their columns, the pile as its
+    count, each seat's claimed cities; no-churn's declared state (the colours taken this turn)."""
+    runner = CliRunner()
+    result = runner.invoke(main, ["play", str(CITIES), "--seed", "3", "--cache-dir", str(tmp_path)], input="quit\n")
+    assert result.exit_code == 0 and "Traceback" not in result.output, result.output
+    assert ("city_pile   4 pieces, face down\n"
+            "city_display   1) tile 1  side 1  prestige 13  requires 4 red 3 black  any_one_colour 0\n"
+            "               2) tile 7  side 2  prestige 14  requires 2 white 1 blue 1 green 2 red 2 black  "
+            "any_one_colour 0\n"
+            "               3) tile 6  side 1  prestige 13  requires 3 blue 4 green  any_one_colour 0\n") in result.output
+    assert result.output.count("    claimed   none\n") == 2
+    module = engines.load(str(NO_CHURN), cache_dir=tmp_path).module
+    take = str(module.string_to_action("take white blue green"))
+    result = runner.invoke(main, ["play", str(NO_CHURN), "--seed", "3", "--seat", "human", "--seat", "human",
+                                  "--cache-dir", str(tmp_path)], input=f"{take}\nquit\n")
+    assert result.exit_code == 0 and "Traceback" not in result.output, result.output
+    boards = result.output.split("== no-churn")[1:]
+    assert len(boards) >= 2 and all("\nstate     taken " in b for b in boards), result.output
+
+
+def test_a_cities_game_at_the_terminal_ends_with_the_claimed_cities_in_the_standings():
+    module = engines.load(str(CITIES)).module
+    table = terminal.new_table(module, 2, ["human", "greedy"], seed=0)
+    status, script = run(table)
+    assert status == 0 and table.game.is_over()
+    assert human_moves_were_first_legal(module, table) > 0
+    end = script.said[-1]
+    claimed = [p for p in range(2) if table.game.z_claimed[p]]
+    assert claimed  # this seed's game ends with a claim (the greedy bot's)
+    assert end.count("      claimed   ") == 2 and end.count("      claimed   1) tile ") == len(claimed)
+    assert any("city_display   1) tile " in s for s in script.said)

@@ -67,7 +67,8 @@ def play_random_aec(env, seed: int, limit: int = 5000):
 
 # ----------------------------------------------------------------------------- PettingZoo
 
-@pytest.mark.parametrize("spec, players", [(OFFICIAL, 2), (GRAND, 5)], ids=["official-2", "grand-table-5"])
+@pytest.mark.parametrize("spec, players", [(OFFICIAL, 2), (GRAND, 5), (str(ROOT / "variants" / "cities.yaml"), 3)],
+                         ids=["official-2", "grand-table-5", "cities-3"])
 def test_pettingzoo_api_test(spec, players):
     env = rl.aec_env(engine=spec, players=players)
     with warnings.catch_warnings(record=True) as caught:
@@ -306,3 +307,110 @@ def test_every_field_follows_the_state(official):
             assert seat[len(m.COLOURS):len(m.COLOURS) + len(m.GEMS)].tolist() == game.bonus[q]
             assert seat[len(m.COLOURS) + len(m.GEMS)] == game.prestige[q]
             assert seat[len(m.COLOURS) + len(m.GEMS) + 4] == len(game.reserved[q])
+
+
+# ----------------------------------------------------------------------------- the spec's own zones
+
+CITIES = str(ROOT / "variants" / "cities.yaml")
+
+
+@pytest.fixture(scope="module")
+def cities():
+    return engines.load(CITIES)
+
+
+def zone_parts(enc, vector) -> dict[str, list[float]]:
+    return {f.name: vector[f.start:f.stop].tolist() for f in enc.fields if "zone[" in f.name}
+
+
+def city_block(m, x) -> list[float]:
+    """A city's block as the class docstring lays it out: present, hidden, then its columns."""
+    tile, side, prestige, requires, any_one = m.k_cities[x]
+    return [1.0, 0.0, tile, side, prestige, *requires, any_one]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_cities_observation_has_one_length_and_follows_the_zones(cities, players):
+    """Over a random game, from every seat: the same length (the space's), the pile as its count, each
+    city on display as its row of the table, each seat's claimed cities, seats relative to the observer."""
+    m = cities.module
+    env = rl.aec_env(engine=cities, players=players, max_turns=60)
+    enc = env.unwrapped.encoder
+    space = env.observation_space("player_0")["observation"]
+    size = rl.Encoder(m, players).size
+    assert enc.size == size and space.shape == (size,)
+    slots = {2: 3, 3: 3, 4: 3}[players]  # cities_shown: three cities whatever the number of players
+    block = 2 + 4 + len(m.GEMS)
+    assert enc.size - enc.core_size == 1 + slots * block + players * 7 * block  # 7 tiles: a holding's bound
+    for n, (_agent, _obs, game) in enumerate(play_random_aec(env, seed=players)):
+        if n % 5:
+            continue
+        for me in range(players):
+            vector = enc.encode(game.observation(me), game.prestige)
+            assert vector.shape == (size,) and vector in space
+            parts = zone_parts(enc, vector)
+            assert parts["zone[city_pile]"] == [len(game.z_city_pile)]
+            for s in range(slots):
+                shown = game.z_city_display[s] if s < len(game.z_city_display) else None
+                assert parts[f"zone[city_display][{s + 1}]"] == (
+                    city_block(m, shown) if shown is not None else [0.0] * block)
+            for k in range(players):
+                held = game.z_claimed[(me + k) % players]
+                for s in range(7):
+                    assert parts[f"seat[{k}].zone[claimed][{s + 1}]"] == (
+                        city_block(m, held[s]) if s < len(held) else [0.0] * block)
+    # A claim, made by hand if the random game made none: seat 1's city, seen by seat 0 as the next seat's.
+    game = m.new_game(players, seed=1)
+    x = game.z_city_display.pop(1)
+    game.z_claimed[1].append(x)
+    parts = zone_parts(enc, enc.encode(game.observation(0), game.prestige))
+    assert parts["seat[1].zone[claimed][1]"] == city_block(m, x) and parts["seat[0].zone[claimed][1]"][0] == 0
+    assert parts[f"zone[city_display][{slots}]"] == [0.0] * block  # the row closed up
+    assert zone_parts(enc, enc.encode(game.observation(1), game.prestige))["seat[0].zone[claimed][1]"] == \
+        city_block(m, x)
+
+
+def test_the_order_of_a_pile_is_not_observed(cities):
+    """Two states that differ only in the order of the city pile give the same vector, for every seat."""
+    m = cities.module
+    enc = rl.Encoder(m, 3)
+    game = m.new_game(3, seed=8)
+    other = game.clone()
+    other.z_city_pile.reverse()
+    assert other.z_city_pile != game.z_city_pile
+    for me in range(3):
+        assert enc.encode(game.observation(me)).tobytes() == enc.encode(other.observation(me)).tobytes()
+    fewer = game.clone()
+    fewer.z_city_pile.pop()
+    assert zone_parts(enc, enc.encode(fewer.observation(0)))["zone[city_pile]"] == [len(game.z_city_pile) - 1]
+
+
+# sha256 of every seat's vector before each move of a seeded random game (at most 400 moves), computed
+# with the encoder as it was before zones were encoded: an engine without zones is observed as it was.
+UNCHANGED = {
+    ("official", 2, 1): "b0c95f60379e9e608cfa3aea160ed949ee470f61572acd88d82c8fe795617b80",
+    ("official", 4, 7): "c208219ee5dfc7c56d8b1bf8378dc2e7a536122a93d91afb9331b2fd2f6f064f",
+    ("no_churn", 3, 5): "07853516e9035f795aedf14c4cfdef2b292d72f4e9e28408e3c1c2b60ffa17e8",
+    ("grand_table", 6, 3): "a65f1ee4abae4799c484435bd8d76742b4350c3a0a94c32f7af66e0e47d5999e",
+}
+
+
+@pytest.mark.parametrize("name, players, seed", sorted(UNCHANGED))
+def test_engines_without_zones_are_observed_byte_for_byte_as_before(name, players, seed):
+    import hashlib
+    import random
+
+    m = engines.load(str(ROOT / "generated" / "engines" / f"{name}.py")).module
+    enc = rl.Encoder(m, players)
+    game = m.new_game(players, seed=seed)
+    rng = random.Random(seed)
+    digest = hashlib.sha256()
+    for _ in range(400):
+        if game.is_over():
+            break
+        for p in range(players):
+            digest.update(enc.encode(game.observation(p), game.prestige).tobytes())
+        game.apply(rng.choice(game.legal_actions()))
+    assert digest.hexdigest() == UNCHANGED[name, players, seed]
+    assert not any("zone[" in f.name for f in enc.fields) and enc.size == enc.core_size + sum(
+        f.stop - f.start for f in enc.fields if ".var[" in f.name or f.name.startswith("var["))

@@ -368,8 +368,11 @@ def test_play_shows_each_players_posts_as_their_rows(tp):
     from playtest import terminal
     game = load(tp, with_posts(position(tp, 2), 1, EXTRA_GEM, PER_POST))
     text = terminal.draw_board(tp, game, ["ann", "bob"], 0)
-    assert "markers 0: 1 (1, 0, 0, 3, 0) 0 extra_gem_after_purchase; 4: 5 (0, 0, 0, 0, 3) 0 prestige_per_post" in text
-    assert "markers none" in text  # ann has none
+    lines = text.splitlines()
+    first = next(i for i, line in enumerate(lines) if "markers   1)" in line)
+    assert "space 1" in lines[first] and "nobles 0" in lines[first] and "power extra_gem_after_purchase" in lines[first]
+    assert "2) space 5" in lines[first + 1] and "power prestige_per_post" in lines[first + 1]
+    assert "    markers   none" in text  # ann has none
 
 
 def test_the_rl_observation_has_one_flag_per_post_for_each_seat(tp):

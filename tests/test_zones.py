@@ -109,9 +109,114 @@ def test_play_shows_the_zones_a_pile_as_its_count(cities):
     from playtest import terminal
 
     game = cities.new_game(2, 3)
+    assert game.z_city_display == [0, 13, 10]
+    game.z_claimed[1].append(game.z_city_display.pop(1))
     seats = terminal.make_seats(cities, ["human", "greedy"], 3)
     board = terminal.draw_board(cities, game, seats, 0)
-    shown = "; ".join(f"{x}: {' '.join(map(str, cities.k_cities[x]))}" for x in game.z_city_display)
-    assert "city_pile   4 pieces, face down" in board
-    assert f"city_display   {shown}" in board
-    assert board.count("claimed   none") == 2
+    assert "city_pile   4 pieces, face down\n" \
+           "city_display   1) tile 1  side 1  prestige 13  requires 4 red 3 black  any_one_colour 0\n" \
+           "               2) tile 6  side 1  prestige 13  requires 3 blue 4 green  any_one_colour 0\n" in board
+    assert "    claimed   none\n" in board
+    assert "    claimed   1) tile 7  side 2  prestige 14  requires 2 white 1 blue 1 green 2 red 2 black  " \
+           "any_one_colour 0" in board
+    # In full (a finished game, a spectator) too, a pile is its count: what is left in it stays unseen.
+    whole = terminal.draw_board(cities, game, seats, None)
+    assert "city_pile   4 pieces, face down\n" in whole and whole.index("city_pile") < whole.index("city_display")
+
+
+# --------------------------------------------------------------------------- private_when_drawn
+
+SECRET_HANDS = ROOT / "tests" / "specs" / "secret-hands.yaml"
+
+
+@pytest.fixture(scope="module")
+def secrets(tmp_path_factory):
+    path = tmp_path_factory.mktemp("zones") / "secret_hands.py"
+    path.write_text(pipeline.compile_spec(str(SECRET_HANDS)).text, encoding="utf-8")
+    return load_engine(path)
+
+
+def secret_game(secrets):
+    """A 2-player game where seat 0 drew a second tile and took an open one: its hand is
+    [drawn at setup, drawn, taken from the row]; seat 1's is [drawn at setup]."""
+    game = secrets.new_game(2, 4)
+    game.apply(secrets.string_to_action("draw secret"))
+    game.apply(secrets.string_to_action("take white blue green"))
+    game.apply(secrets.string_to_action("secret 1"))
+    assert game.current_player == 1 and [len(h) for h in game.z_hand] == [3, 1]
+    return game
+
+
+def test_a_privately_drawn_component_is_seen_by_its_owner_only(secrets):
+    game = secret_game(secrets)
+    drawn, drawn2, taken = game.z_hand[0]
+    assert game.zp_hand == [[drawn, drawn2], [game.z_hand[1][0]]]
+    own, other = game.observation(0), game.observation(1)
+    assert own["seats"][0]["zones"] == {"hand": [drawn, drawn2, taken], "hand_private": [drawn, drawn2]}
+    assert other["seats"][0]["zones"] == {"hand": [None, None, taken]}  # the open tile stays open
+    assert own["seats"][1]["zones"] == {"hand": [None]}
+    assert other["seats"][1]["zones"]["hand"] == game.z_hand[1]
+    # Another tile drawn instead (swapped with one left in the pile): seat 1's view is the very same.
+    swapped = secrets.from_json(game.to_json())
+    x = swapped.z_secret_pile[0]
+    swapped.z_secret_pile[0], swapped.z_hand[0][0], swapped.zp_hand[0][0] = drawn, x, x
+    assert swapped.observation(1) == other and swapped.observation(0) != own
+    assert game.to_dict()["seats"][0]["zones"]["hand_private"] == [drawn, drawn2]  # the whole state keeps it
+    assert secrets.from_json(game.to_json()).observation(1) == other
+    # Moved out of the holding, a component is no longer private: the next draw is, the old ones are not.
+    back = secrets.from_json(game.to_json())
+    secrets._zone_move(back, drawn, 1, 0, "test")  # into the open row (zone index 1)
+    assert back.zp_hand[0] == [drawn2] and drawn in back.observation(1)["zones"]["secret_row"]
+
+
+def test_play_shows_ones_own_drawn_components_and_hides_the_others(secrets):
+    from playtest import terminal
+
+    game = secret_game(secrets)
+    seats = terminal.make_seats(secrets, ["human", "human"], 4)
+
+    def shown(x) -> str:  # a tile's columns by name; its prose column is not in the engine
+        mark, colour, worth, family, _text = secrets.k_secrets[x]
+        return f"mark {mark}  colour {secrets.GEMS[colour]}  worth {worth}  family {family}"
+
+    drawn, drawn2, taken = game.z_hand[0]
+    mine = terminal.draw_board(secrets, game, seats, 0)
+    theirs = terminal.draw_board(secrets, game, seats, 1)
+    assert f"    hand   1) {shown(drawn)}\n           2) {shown(drawn2)}\n           3) {shown(taken)}\n" in mine
+    assert "    hand   1) (hidden)\n" in mine + "\n"  # seat 1's setup tile
+    assert f"    hand   1) (hidden)\n           2) (hidden)\n           3) {shown(taken)}\n" in theirs
+    assert f"    hand   1) {shown(game.z_hand[1][0])}" in theirs
+    assert shown(drawn) not in theirs and shown(drawn2) not in theirs
+
+
+def test_the_rl_observation_hides_the_others_drawn_components(secrets):
+    from playtest import rl
+
+    game = secret_game(secrets)
+    encoder = rl.Encoder(secrets, 2)
+    # a tile: present, hidden, mark, colour one-hot over the gems, worth, family one-hot (owl, fox, bear)
+    def block(x):
+        mark, colour, worth, family, _text = secrets.k_secrets[x]
+        gem = [0.0] * len(secrets.GEMS)
+        gem[colour] = 1.0
+        return [1.0, 0.0, mark, *gem, worth, *[float(family == f) for f in ("owl", "fox", "bear")]]
+
+    hidden = [1.0, 1.0] + [0.0] * (len(block(0)) - 2)
+    empty = [0.0] * len(block(0))
+    drawn, drawn2, taken = game.z_hand[0]
+    for me in (0, 1):
+        vector = encoder.encode(game.observation(me), game.prestige)
+        parts = {f.name: vector[f.start:f.stop].tolist() for f in encoder.fields if "zone[" in f.name}
+        assert parts["zone[secret_pile]"] == [len(game.z_secret_pile)]
+        assert [parts[f"zone[secret_row][{s}]"] for s in (1, 2)] == [block(x) for x in game.z_secret_row] + \
+            [empty] * (2 - len(game.z_secret_row))
+        # seats relative to the observer (the observer first); a hand has its limit's 3 slots
+        hand0 = [parts[f"seat[{(0 - me) % 2}].zone[hand][{s}]"] for s in (1, 2, 3)]
+        hand1 = [parts[f"seat[{(1 - me) % 2}].zone[hand][{s}]"] for s in (1, 2, 3)]
+        if me == 0:
+            assert hand0 == [block(drawn), block(drawn2), block(taken)]
+            assert hand1 == [hidden, empty, empty]
+        else:
+            assert hand0 == [hidden, hidden, block(taken)]
+            assert hand1 == [block(game.z_hand[1][0]), empty, empty]
+        assert encoder.space().contains(vector)

@@ -55,6 +55,12 @@ def plan_zones(plan: EnginePlan) -> None:
         rows = tuple(tuple(None if col.type == "prose" else v for col, v in zip(kind.columns, c.values, strict=True))
                      for c in kind.components)
         lines.append(f"{kind_table(name)} = {literal(rows)}  # {comment(', '.join(c.name for c in kind.columns))}")
+    # The columns' names and types: what a tool outside the rules (play's board, the RL observation)
+    # needs to read a row without the spec (a gem column's index is a colour, not a count).
+    columns = {name: tuple((c.name, c.type) for c in kinds[name].columns)
+               for name in used}
+    lines.append("# per kind: (name, type) of each column, in the rows' order")
+    lines.append(f"_KIND_COLUMNS = {literal(columns)}")
     if not rules.zones:
         plan.kinds_src = Code("\n".join(lines))
         return
