@@ -107,6 +107,7 @@ SPEC_PREFIXES = (
     "v_",  # a loop variable of an expression
     "cc_p_",  # the cost of a chosen card (cc_p_NAME, one gem: cc_p_NAME_G0...)
     "nr_p_",  # the requirements of a chosen noble
+    "kc_p_",  # a column of a chosen component, unpacked in a legal loop (kc_p_NAME_C1: its column 1)
     "_legal_",  # a decision's legal-action function
     "_do_",  # a decision's effects
     "_why_",  # why a decision's action is illegal

@@ -111,6 +111,8 @@ class ExprCompiler:
         # bound once per call; only where nothing is written while the code runs.
         self.scalars = scalars
         self.used_scalars: set[str] = set()
+        # components whose row of their kind's table a legal loop binds (kr_NAME): read from it
+        self.component_rows: set[str] = set()
         self.values = {v.name: v.value for v in plan.rules.values}
         self.hoist = hoist  # callback(node, python) -> python name, or None
         self.temps = itertools.count()
@@ -368,6 +370,10 @@ class ExprCompiler:
             if func == "any":
                 return "(" + " or ".join(parts) + ")"
             return f"{func}({', '.join(parts)})" if len(parts) > 1 else parts[0]
+        holders = self._components_with(func, body, var, elem_kind, env)
+        if holders is not None:  # any(t.power == 'five_prestige' for t in S): is one of those components in S?
+            source = self.collection(coll, env)
+            return "(" + " or ".join(f"{i} in {source}" for i in holders) + ")" if holders else "False"
         pyvar = spec_name("v_", var, body.span)
         inner = self.expr(body, {**env, var: ("var", elem_kind, pyvar)})
         source = self.collection(coll, env)
@@ -376,6 +382,29 @@ class ExprCompiler:
         if func in ("min", "max"):
             return f"{func}(({inner} for {pyvar} in {source}), default=0)"
         return f"{func}({inner} for {pyvar} in {source})"
+
+    def _components_with(self, func, body, var: str, elem_kind: str, env) -> list[int] | None:
+        """For `any(t.COLUMN == VALUE for t in S)` over components of a kind, VALUE a keyword or a
+        number known now: the ids of the components whose COLUMN is VALUE (the table is known at
+        compile time), so the engine asks whether one of them is in S instead of walking S. None
+        for any other aggregate."""
+        if func != "any" or not elem_kind.startswith(lower_zones.COMPONENT) or not isinstance(body, Compare) \
+                or body.op != "==":
+            return None
+        for side, other in ((body.left, body.right), (body.right, body.left)):
+            if not (isinstance(side, Attribute) and side.obj == Name(var, None)):
+                continue
+            value = other.value if isinstance(other, Word) else self._constant(other, env)
+            if value is None:
+                return None
+            rules = self.plan.rules
+            kind = next(k for k in rules.kinds if k.name == lower_zones.kind_name(rules, elem_kind[len(
+                lower_zones.COMPONENT):]))
+            index = next((i for i, c in enumerate(kind.columns) if c.name == side.name), None)
+            if index is None or kind.columns[index].type not in ("number", "keyword"):
+                return None
+            return [c.id for c in kind.components if c.values[index] == value]
+        return None
 
     def _whole_list(self, parts: list[str], body, var: str, coll, env) -> str | None:
         """The list that `parts` index entry by entry from first to last (a bonus list over gems,

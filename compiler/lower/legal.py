@@ -90,6 +90,12 @@ class LegalLowering:
         self.emitted: set[int] = set()  # levels whose block is already written out: nothing more goes there
         self.optional = {lay.param.name for lay in self.layouts if lay.param.optional}
         self.compiler = ExprCompiler(self.plan, self.hoist, scalars=True)
+        # a component whose attributes the condition reads: its row is unpacked once per component into
+        # locals (kc_p_NAME_C1...), as a noble's requirements are bound (nr_NAME); the compiler reads them
+        self.compiler.component_rows = {low.param_name(lay.param) for lay in self.layouts
+                                        if lay.param.domain == "component" and not lay.param.optional
+                                        and any(low.reads_attribute(lay.param.name, c.name) for c in
+                                                lower_zones.kind_of_param(self.plan.rules, lay.param).columns)}
         self.placed: list[list] = [[] for _ in range(self.n + 1)]
         self.masks: dict[int, str] = {}
         self.mask_tests: dict[int, list[str]] = {}  # the test of each colour, as compiled for the mask
@@ -130,10 +136,29 @@ class LegalLowering:
         for k, lay in enumerate(self.layouts):
             if lay.param.domain == "gem_set":
                 self._place_size(k, lay)
+        unpacked: set[str] = set()
         for level in range(self.n + 1):
             self.level = level
             for c in self.placed[level]:
+                self._unpack_components(c, level, unpacked)
                 self.blocks[level].append(Guard(self.compiler.expr(c, self.low.env), comment(unparse(c))))
+
+    def _unpack_components(self, test, level: int, unpacked: set[str]) -> None:
+        """Before the first test that reads a chosen component's columns: its row of the kind's
+        table unpacked into locals (the columns read; see compiler.component_rows), so that the
+        tests before it (`post not in me.markers`) cost no table lookup."""
+        for lay in self.layouts:
+            p = lay.param
+            name = self.low.param_name(p)
+            if name not in self.compiler.component_rows or name in unpacked or not any(
+                    isinstance(x, Attribute) and x.obj == Name(p.name, None) for x in walk(test)):
+                continue
+            kind = lower_zones.kind_of_param(self.plan.rules, p)
+            targets = [lower_zones.column_local(name, i) if self.low.reads_attribute(p.name, c.name) else "_"
+                       for i, c in enumerate(kind.columns)]
+            self.blocks[level].append(Assign((", ".join(targets),), lower_zones.row(self.plan.rules, p, name),
+                                             pure=True))
+            unpacked.add(name)
 
     def _place_mask(self, k: int, lay) -> None:
         """gem_set masks: all(P(v) for v in set) tested per colour, once, before the loop."""

@@ -67,12 +67,38 @@ def _step_prefilter(plan: EnginePlan, dp: DecisionPlan) -> str:
 
     A step runs at every end of turn, and most turns it has nothing to offer: a noble
     visit needs bonuses no one has early in the game. When a conjunct of the step's
-    condition is ``all(A(c) >= X.requires[c] for c in gems)`` (or ``X.cost``) for a
-    chosen noble (or card) X and an A that does not depend on the choices, a legal
+    condition is ``all(A(c) >= X.requires[c] for c in gems)`` (or ``X.cost``, or a
+    table by gem colour of a component of a spec's own kind) for a chosen noble (or card,
+    or component) X and an A that does not depend on the choices, a legal
     action implies sum(A(c) for c in gems) >= the smallest total of that table over
-    every noble (card). Returns that test, or "" when there is none worth making.
+    every noble (card). And the conjuncts at the head of the condition that read no choice
+    (see _leading_unchosen). Returns those tests joined, or "" when there is none worth making.
     """
     chosen = {lay.param.name: lay.param.domain for lay in dp.layouts}
+    leading = _leading_unchosen(plan, dp, chosen)
+    requirement = _requirement_prefilter(plan, dp, chosen)
+    return " and ".join(t for t in (leading, requirement) if t)
+
+
+def _leading_unchosen(plan: EnginePlan, dp: DecisionPlan, chosen: dict) -> str:
+    """The conjuncts at the head of a step's condition that read no choice (`bought`, `paired != none`,
+    a definition of the acting player), joined: a turn on which one fails has no legal action, and
+    apply then skips the step without asking for its actions. Only the head: a later conjunct may rely
+    on a choice tested before it."""
+    head = []
+    for c in conjuncts(dp.decision.condition):
+        if free_names(c) & set(chosen):
+            break
+        head.append(c)
+    if not head:
+        return ""
+    compiler = ExprCompiler(plan)
+    return " and ".join(f"({compiler.expr(c, param_env(dp.layouts))})" for c in head)
+
+
+def _requirement_prefilter(plan: EnginePlan, dp: DecisionPlan, chosen: dict) -> str:
+    """For a conjunct `all(A(c) >= X.requires[c] for c in gems)` of a chosen noble (or card) X: the
+    total test described in _step_prefilter, or ""."""
     for c in conjuncts(dp.decision.condition):
         if not (isinstance(c, Aggregate) and c.func == "all" and c.collection == Name("gems", None)
                 and isinstance(c.body, Compare) and c.body.op in (">=", "<=")):
@@ -86,6 +112,8 @@ def _step_prefilter(plan: EnginePlan, dp: DecisionPlan) -> str:
         table = {("noble", "requires"): [n.requires for n in plan.rules.nobles],
                  **{(domain, "cost"): [k.cost for k in plan.rules.cards] for domain in ("face_up", "reserved")}
                  }.get((chosen[x], attr))
+        if chosen[x] == "component":  # a component of a kind of the spec's own: its table by gem colour
+            table = _gems_column(plan, dp, x, attr)
         if not table or free_names(have) & (set(chosen) | {"gems"}):
             continue
         least = min(sum(row) for row in table)
@@ -94,6 +122,16 @@ def _step_prefilter(plan: EnginePlan, dp: DecisionPlan) -> str:
         total = Aggregate("sum", have, c.var, c.collection, c.span)
         return f"{ExprCompiler(plan).expr(total, param_env(dp.layouts))} >= {least}"
     return ""
+
+
+def _gems_column(plan: EnginePlan, dp: DecisionPlan, choice: str, attr: str) -> list | None:
+    """The values of column `attr` (a table by gem colour) of every component a `component` choice may
+    take (every component of its kind: a bound for any zone of it), or None."""
+    from .zones import kind_name
+    param = next(lay.param for lay in dp.layouts if lay.param.name == choice)
+    kind = next(k for k in plan.rules.kinds if k.name == kind_name(plan.rules, param.source))
+    index = next((i for i, c in enumerate(kind.columns) if c.name == attr and c.type == "gems"), None)
+    return [c.values[index] for c in kind.components] if index is not None else None
 
 
 def _locals_for(read: set[str]) -> list:

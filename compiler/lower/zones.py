@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..expr import Attribute, Name, unparse
 from ..model import Rules, Zone
-from ..pysource import Code, comment, literal
+from ..pysource import Code, comment, identifier, literal
 from ..zones import reached
 from .layout import EnginePlan, LoweringBug, spec_name
 
@@ -135,13 +135,31 @@ def kind_name(rules: Rules, source: str) -> str:
 
 
 def column(compiler, kind_tag: str, owner: str, attr: str, node) -> str:
-    """`x.attr` of a component: its kind's table, the column's index."""
+    """`x.attr` of a component: its kind's table, the column's index (or the local a legal loop
+    unpacked it into, where there is one)."""
     rules = compiler.plan.rules
     kind = next(k for k in rules.kinds if k.name == kind_name(rules, kind_tag[len(COMPONENT):]))
     index = next((i for i, c in enumerate(kind.columns) if c.name == attr), None)
     if index is None:  # pragma: no cover - the checker refuses an unknown attribute
         raise LoweringBug(f"cannot compile '{unparse(node)}'", node.span)
+    if owner in compiler.component_rows:
+        return column_local(owner, index)
     return f"{kind_table(kind.name)}[{owner}][{index}]"
+
+
+def column_local(owner: str, index: int) -> str:
+    """The local a legal loop unpacks column `index` of chosen component `owner` (`p_NAME`) into."""
+    return str(identifier("kc_p_", owner[len("p_"):], f"C{index}"))
+
+
+def kind_of_param(rules: Rules, param):
+    """The kind a `component` choice takes its value from (a zone's kind, or the kind itself)."""
+    return next(k for k in rules.kinds if k.name == kind_name(rules, param.source))
+
+
+def row(rules: Rules, param, name: str) -> str:
+    """The row of the kind's table of the component `name` chosen by `param`."""
+    return f"{kind_table(kind_of_param(rules, param).name)}[{name}]"
 
 
 # --------------------------------------------------------------------------- choices
