@@ -47,6 +47,13 @@ def _substitute(node, target, replacement):
     return dataclasses.replace(node, **changes) if changes else node
 
 
+def _never_negative(code: str) -> bool:
+    """Is this compiled code a count that is never below 0: a scalar local of the supply, a player's
+    tokens or bonuses (s0, t1, b2), or a length?"""
+    return (len(code) >= 2 and code[0] in "stb" and code[1:].isdigit()) or (
+        code.startswith("len(") and code.endswith(")") and code.count("(") == 1)
+
+
 def conjuncts(node) -> list:
     if isinstance(node, Logic) and node.op == "and":
         return conjuncts(node.left) + conjuncts(node.right)
@@ -271,6 +278,8 @@ class ExprCompiler:
                 return f"({left} {op} {self.collection(r, env)})"
             case Compare(op=op, left=l, right=r):
                 left, right = self.expr(l, env), self.expr(r, env)
+                if op == ">=" and right == "0" and _never_negative(left):  # a count written out against 0
+                    return "True"
                 if "None" in (left, right) and op in ("==", "!="):
                     if left == "None":
                         left, right = right, left
@@ -288,6 +297,9 @@ class ExprCompiler:
         """`obj[idx]`: a scalar local (s0, t0, b0...) where the engine binds one, else a table or list entry."""
         i = self.expr(idx, env)
         if isinstance(obj, Attribute) and self.kind_of(obj.obj, env).startswith(lower_zones.COMPONENT):
+            known = self._constant_component(obj.obj, env)
+            if known is not None and i.isdigit():  # a component written out, a colour unrolled: its number
+                return literal(lower_zones.constant_column(self.plan.rules, known[0], known[1], obj.name)[int(i)])
             return f"{self.attribute(obj, obj.obj, obj.name, env)}[{i}]"
         if self.scalars and i.isdigit():
             prefix = {"supply": "s", "tokens": "t", "bonus": "b"}.get(
@@ -350,8 +362,19 @@ class ExprCompiler:
             return {"gold_total": f"{owner}_GT", "gold": f"{owner}_GOLD", "covers": covers,
                     "spent": f"{owner}_SPENT"}[attr]
         if kind.startswith(lower_zones.COMPONENT):
+            known = self._constant_component(obj, env)
+            if known is not None:  # a component written out: its column's value
+                return literal(lower_zones.constant_column(self.plan.rules, known[0], known[1], attr))
             return lower_zones.column(self, kind, owner, attr, node)
         raise LoweringBug(f"cannot compile '{unparse(node)}'", node.span)
+
+    @staticmethod
+    def _constant_component(node, env) -> tuple[str, int] | None:
+        """(kind tag, id) of a component known at compile time (a choice written out per component)."""
+        if isinstance(node, Name) and node.id in env and env[node.id][0] == "const" \
+                and str(env[node.id][1]).startswith(lower_zones.COMPONENT):
+            return env[node.id][1], env[node.id][2]
+        return None
 
     def aggregate(self, func, body, var, coll, env) -> str:
         elements = self.static_elements(coll, env)
@@ -366,7 +389,8 @@ class ExprCompiler:
             if func == "count":  # ints, not bools: int + int is the interpreter's fast path
                 return "(" + " + ".join(f"(1 if {part} else 0)" for part in parts) + ")"
             if func == "all":
-                return "(" + " and ".join(parts) + ")"
+                parts = [part for part in parts if part != "True"]  # (a component's zero requirements)
+                return "(" + " and ".join(parts) + ")" if parts else "True"
             if func == "any":
                 return "(" + " or ".join(parts) + ")"
             return f"{func}({', '.join(parts)})" if len(parts) > 1 else parts[0]

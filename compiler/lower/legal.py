@@ -36,6 +36,13 @@ def cheap(node) -> bool:
     return not any(isinstance(x, (Aggregate, Call, Conditional)) for x in walk(node))
 
 
+def cheap_over_static(node) -> bool:
+    """A test worth writing out per component of a kind: no call or conditional, and aggregates only over
+    the colours or the levels (unrolled in turn, each reading its table's values as constants)."""
+    return not any(isinstance(x, (Call, Conditional)) or (isinstance(x, Aggregate) and not (
+        isinstance(x.collection, Name) and x.collection.id in ("gems", "colours", "levels"))) for x in walk(node))
+
+
 def position(node, order: list[str]) -> int:
     """The index of the innermost choice `node` mentions (-1 for none)."""
     deps = [order.index(n) for n in free_names(node) if n in order]
@@ -283,6 +290,10 @@ class LegalLowering:
         if p.domain in ("gem", "colour", "deck") and last and not p.optional and all(map(cheap, self.placed[k + 1])):
             self._unrolled_last(k, lay, stride, into, terms)
             return None
+        if p.domain == "component" and last and not p.optional and lower_zones.unrollable(self.plan.rules, p) \
+                and all(cheap_over_static(c) for c in self.placed[k + 1]):
+            self._unrolled_last(k, lay, stride, into, terms)
+            return None
         if p.domain == "gem_set" and last and not self.blocks[k + 1] and not p.optional \
                 and terms == [str(self.dp.base)] and stride == 1:
             self._subset_ids(k, lay, into)
@@ -303,19 +314,25 @@ class LegalLowering:
         return self.emit(k + 1, loop.body, True), terms + [f"{idx} * {stride}" if stride != 1 else idx]
 
     def _unrolled_last(self, k: int, lay, stride: int, into: list, terms: list[str]) -> None:
-        """The last choice is a colour (or a level) and its tests are plain comparisons: one test
-        per value, unrolled, so each reads its own scalar local (s0, t0...) without a loop."""
+        """The last choice is a colour (or a level, or a component of a small kind) and its tests are
+        plain comparisons: one test per value, unrolled, so each reads its own scalar local (s0, t0...)
+        without a loop, and a component's columns as the constants they are."""
         p, plan = lay.param, self.plan
         values = list(plan.levels) if p.domain == "deck" else \
             list(range(len(plan.gems) if p.domain == "gem" else len(plan.colours)))
         labels = [f"level {lv}" for lv in plan.levels] if p.domain == "deck" else plan.colours
+        kind = "int" if p.domain == "deck" else "colour"
+        if p.domain == "component":  # a component of a kind: each by its id, its columns known now
+            values = list(range(p.slots))
+            labels = [f"{p.source} {v + 1}" for v in values]
+            kind = lower_zones.COMPONENT + p.source
         saved, self.compiler.hoist = self.compiler.hoist, None
         if self.placed[k + 1]:
             spec_text = " and ".join(unparse(c) for c in self.placed[k + 1])
             into.append(Comment(comment(f"{spec_text}, for each {p.name}")))
         for v, value in enumerate(values):
-            env = {**self.low.env, p.name: ("const", "int" if p.domain == "deck" else "colour", value)}
-            tests = [self.compiler.expr(c, env) for c in self.placed[k + 1]]
+            env = {**self.low.env, p.name: ("const", kind, value)}
+            tests = [t for t in (self.compiler.expr(c, env) for c in self.placed[k + 1]) if t not in ("True", "(True)")]
             every = terms + [str(v * stride)]
             fixed = sum(int(t) for t in every if t.isdigit())
             variable = [t for t in every if not t.isdigit()]

@@ -152,6 +152,22 @@ def column_local(owner: str, index: int) -> str:
     return str(identifier("kc_p_", owner[len("p_"):], f"C{index}"))
 
 
+UNROLLED_KIND_SIZE = 16  # a choice from a kind of at most this many components is written out per component
+
+
+def unrollable(rules: Rules, param) -> bool:
+    """Is `param` a choice from a kind itself (not a zone: its places change), small enough to write
+    its legal tests out component by component?"""
+    return _zone(rules, param.source) is None and len(kind_of_param(rules, param).components) <= UNROLLED_KIND_SIZE
+
+
+def constant_column(rules: Rules, kind_tag: str, component: int, attr: str):
+    """Column `attr` of component `component` (its id) of the kind of `kind_tag`: known at compile time."""
+    kind = next(k for k in rules.kinds if k.name == kind_name(rules, kind_tag[len(COMPONENT):]))
+    row = next(c for c in kind.components if c.id == component)
+    return row.values[next(i for i, c in enumerate(kind.columns) if c.name == attr)]
+
+
 def kind_of_param(rules: Rules, param):
     """The kind a `component` choice takes its value from (a zone's kind, or the kind itself)."""
     return next(k for k in rules.kinds if k.name == kind_name(rules, param.source))
