@@ -97,6 +97,7 @@ class Ref:
     person: str = "they"  # players only
     coll: str | None = None  # loop variables: the collection phrase key
     suffix: str = ""  # " (2)" for the second of two choices of one kind
+    holds: str = ""  # components of a spec's kind (a chosen city, a loop over a zone): the kind's name
 
 
 # Letters a word may open with where a table elides before it ("que il" -> "qu'il").
@@ -172,15 +173,29 @@ class Phraser:
             counter[kind] = counter.get(kind, 0) + 1
             suffix = f" ({counter[kind]})" if seen[kind] > 1 else ""
             fields = {"item": self.item(p.source)} if p.domain == "component" else {}
-            self.scope[p.name] = Ref(kind, f"ref.{p.domain}.chosen", fields, suffix=suffix)
+            holds = self.holds(p.source) if p.domain == "component" else ""
+            self.scope[p.name] = Ref(kind, f"ref.{p.domain}.chosen", fields, suffix=suffix, holds=holds)
+
+    def holds(self, source: str) -> str:
+        """The kind a zone holds (a kind's own name stands for itself)."""
+        return next((z.holds for z in self.rules.zones if z.name == source), source)
 
     def item(self, source: str) -> str:
         """One component of a zone's (or a kind's) kind, in this language ("city", "cité")."""
-        holds = next((z.holds for z in self.rules.zones if z.name == source), source)
+        holds = self.holds(source)
         kind = next((k for k in self.rules.kinds if k.name == holds), None)
         if kind is None:
             raise PhraseError(f"no kind '{holds}'")
         return kind.item.get(self.lang) or kind.item.en
+
+    def zone_of(self, node):
+        """The model's zone `node` names (a shared zone's name, a player's zone), else None."""
+        match node:
+            case Name(id=i) if i not in self.scope:
+                return next((z for z in self.rules.zones if z.name == i and not z.per_player), None)
+            case Attribute(obj=o, name=i) if self.kind(o) == PLAYER:
+                return next((z for z in self.rules.zones if z.name == i and z.per_player), None)
+        return None
 
     def zone(self, node) -> Fields | None:
         """A zone of the spec's own in its four forms ("your “Claimed cities”"), or None."""
@@ -204,7 +219,12 @@ class Phraser:
         """A phraser in which `var` is an element of `collection` ("that colour")."""
         kind, coll_key = self.collection(collection)
         child = Phraser(self.lang, self.rules, table=self.t.table, scope=self.scope)
-        child.scope[var] = Ref(kind, f"ref.{kind}.that", coll=coll_key)
+        zone = self.zone_of(collection) if kind == COMPONENT else None
+        if zone is not None:  # "that city" (fr, nl, sr: "that piece (city)"), of the zone's kind
+            child.scope[var] = Ref(kind, "ref.component.that", {"item": self.item(zone.holds)}, coll=coll_key,
+                                   holds=zone.holds)
+        else:
+            child.scope[var] = Ref(kind, f"ref.{kind}.that", coll=coll_key)
         return child
 
     def bind_each(self, var: str, collection) -> "Phraser":
@@ -238,6 +258,10 @@ class Phraser:
         if state is not None and self.kind(node) == COLOURS:  # a set variable: "each colour of "Taken""
             self.t.base.update(self.named("state", state))
             return COLOUR, "coll.state"
+        zone = self.zone_of(node)
+        if zone is not None:  # a zone: "each city in your “Claimed cities”", by its kind's item and its title
+            self.t.base.update({**self.named("zone", self.zone(node) or {}), "item": self.item(zone.holds)})
+            return COMPONENT, "coll.zone"
         if isinstance(node, Name):
             if node.id in _COLLECTIONS and node.id not in self.scope:
                 return _COLLECTIONS[node.id], f"coll.{node.id}"
@@ -245,7 +269,7 @@ class Phraser:
             if ref is not None and ref.kind == COLOURS:
                 return COLOUR, "coll.chosen_colours"
         raise PhraseError("a loop runs over the gem colours, the colours, the levels, the players, the other "
-                          "players or a chosen set of colours")
+                          "players, a chosen set of colours, a declared set or a zone")
 
     def lookup(self, name: str) -> Ref | None:
         if name in self.scope:
@@ -256,6 +280,8 @@ class Phraser:
         # A choice named outside its decision (the diff phrases single conditions).
         for d in self.rules.actions + self.rules.steps:
             p = d.param(name)
+            if p is not None and p.domain == "component":
+                return Ref(COMPONENT, "ref.component.chosen", {"item": self.item(p.source)}, holds=self.holds(p.source))
             if p is not None:
                 return Ref(_DOMAIN_KINDS[p.domain], f"ref.{p.domain}.chosen")
         return None
@@ -373,9 +399,7 @@ class Phraser:
 
     def _column_type(self, owner, attr: str) -> str:
         ref = self.lookup(owner.id) if isinstance(owner, Name) else None
-        source = next((p.source for d in self.rules.actions + self.rules.steps for p in d.params
-                       if ref is not None and p.domain == "component" and p.name == owner.id), "")
-        holds = next((z.holds for z in self.rules.zones if z.name == source), source)
+        holds = ref.holds if ref is not None else ""
         kind = next((k for k in self.rules.kinds if k.name == holds), None)
         return next((c.type for c in kind.columns if c.name == attr), "") if kind is not None else ""
 
@@ -663,6 +687,10 @@ class Phraser:
                 return self.ref_forms(ref)[""]
             if node.id in _COLLECTIONS:
                 return self.t.text(f"coll.{node.id}.all")
+        zone = self.zone(node)
+        if zone is not None:  # "the chosen city is one of the pieces in “Cities on display”"
+            self.collection(node)
+            return self.t.text("coll.zone.all.acc")  # Serbian: "спада у елементе ..."
         raise PhraseError("membership is tested in a collection")
 
     def compare(self, op: str, left, right) -> str:
