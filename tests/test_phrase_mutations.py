@@ -189,6 +189,20 @@ def test_a_loop_over_a_zone_is_phrased(tmp_path_factory, data):
     phrase_outcome(tmp_path_factory.mktemp("phrase"), doc)
 
 
+@SETTINGS
+@given(data=st.data())
+def test_a_new_action_choosing_a_city_or_none_is_phrased_or_refused(tmp_path_factory, data):
+    """A choice of a component, plain and optional (`x`, `o`), in a variant of the Cities."""
+    env = {"me": "player", "x": "city", "o": "opt:city", "me.claimed": "set:city", "city_display": "set:city"}
+    condition = data.draw(shapes.shape("bool", env), "condition")
+    effect = data.draw(st.one_of(st.just("take(gold, 1)"), shapes.statement(env)), "effect")
+    action = {"add": True, "title": "Probe", "notation": "probe {x} [or {o}]",
+              "choose": {"x": {"domain": "component", "from": "city_display"},
+                         "o": {"domain": "component", "from": "city_display", "optional": True}},
+              "condition": condition, "effects": [effect]}
+    phrase_outcome(tmp_path_factory.mktemp("phrase"), _variant({"extends": "cities", "actions": {"probe": action}}))
+
+
 def test_the_suite_draws_enough_examples():
     tests = [test_a_mutated_expression_is_phrased_or_refused,
              test_a_new_action_with_optional_choices_is_phrased_or_refused,
@@ -207,6 +221,10 @@ CLEAN_SHAPES = [  # each once ended `sheet` or `diff` with exit 3
     {"extends": "cities", "end_of_turn": {"claim_city": {"condition": "city in city_display and "
                                                                       "all(c.prestige >= 1 for c in city_display)"}}},
     {"extends": "cities", "end_of_turn": {"claim_city": {"effects": ["for c in city_display: discard(c)"]}}},
+    # an optional city, tested for none (cities-declinable's condition)
+    {"extends": "cities", "end_of_turn": {"claim_city": {"choose": {"city": {"optional": True}},
+                                                         "condition": "city == none or qualifies(me, city)",
+                                                         "effects": ["if city != none: move(city, me.claimed)"]}}},
     {"actions": {"take_pair": {"condition": "supply[colour] >= pair_minimum and all(p != me for p in others)"}}},
     {"actions": {"reserve_blind": {"effects": ["reserve_top(if me.reserved >= 1 then 2 else 1)"]}}},
     {"actions": {"reserve_blind": {"condition": "me.reserved < reserve_limit and deck[min(3, me.nobles + 1)] >= 1"}}},

@@ -35,6 +35,7 @@ from typing import Any, Mapping
 from ..expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditional, Effect, ForEach, Index, Int,
                     Logic, Name, Sequence, Unary, When, unparse, walk)
 from ..model import Decision, Rules
+from ..types import Comp
 from . import tables
 
 Fields = dict[str, Any]
@@ -703,7 +704,10 @@ class Phraser:
         if NONE in (lk, rk):
             other = right if lk == NONE else left
             kind = self.kind(other)
-            return t.text(f"cond.{'none' if op == '==' else 'some'}.{kind}", **self.named("x", self.thing(other)))
+            ref = self.lookup(other.id) if isinstance(other, Name) else None
+            item = {"item": ref.fields["item"]} if ref is not None and "item" in ref.fields else {}
+            return t.text(f"cond.{'none' if op == '==' else 'some'}.{kind}", **self.named("x", self.thing(other)),
+                          **item)
         if lk != NUMBER or rk != NUMBER:
             if self.is_you(left) and self.is_you(right):  # you are always you
                 return t.text("cond.always" if op == "==" else "cond.never")
@@ -893,7 +897,8 @@ def describe(node, lang: str, rules: Rules, decision: Decision | None = None, ma
 
 
 # What a parameter of a definition reads as where a sheet or a diff explains the definition on its
-# own: a player is "the player", a colour "that colour"; other parameters have no such phrase.
+# own: a player is "the player", a colour "that colour", a component of a spec's kind "the city";
+# other parameters have no such phrase.
 _PARAM_REFS = {"player": (PLAYER, "ref.player.the"), "gem colour": (COLOUR, "ref.colour.that"),
                "token colour": (COLOUR, "ref.colour.that")}
 
@@ -902,13 +907,16 @@ def explain_definition(definition, lang: str, rules: Rules, table: tables.Table 
     """(title, meaning) of a definition shown on its own: its title with each parameter in words
     ("the player has a bonus of every gem colour"), and its body phrased as the sheets phrase a
     condition or a quantity; the body as written where a parameter has no phrase of its own."""
-    ph = Phraser(lang, rules, table=table)
+    ph = Phraser(lang, rules, table=table, main_clause=True)  # it follows "means:", not "if"
     fields = {}
     for name, t in definition.params:
         kind, key = _PARAM_REFS.get(str(t), ("", ""))
         if key:
             ph.scope[name] = Ref(kind, key)
             fields[name] = ph.t.text(key)
+        elif isinstance(t, Comp) and any(k.name == t.kind for k in rules.kinds):  # "the city"
+            ph.scope[name] = Ref(COMPONENT, "ref.component.the", {"item": ph.item(t.kind)}, holds=t.kind)
+            fields[name] = ph.ref_forms(ph.scope[name])[""]
     title = definition.title.get(lang) or definition.title.en
     title = tables.PLACEHOLDER.sub(lambda m: fields.get(m.group(1), m.group(0)), title)
     try:
