@@ -504,6 +504,8 @@ class Phraser:
                                         "passes": "noun.pass"}[i], {}
             case Call(func="size", args=(coll,)) if self.state_forms(coll) is not None:
                 return "q.size_state.count", "noun.colour", self.named("state", self.state_forms(coll) or {})
+            case Call(func="size", args=(coll,)) if self.rules.zones and self.zone(coll) is not None:
+                return "q.size_zone.count", "noun.piece", self.named("zone", self.zone(coll) or {})
             case Call(func="size", args=(Name(id=i),)) if (ref := self.lookup(i) or Ref("", "")).kind == COLOURS:
                 return "q.size_chosen.count", "noun.colour", self.named("set", self.ref_forms(ref))
             case Attribute(obj=o, name=attr) if attr in _COUNTED and self.kind(o) == PLAYER:
