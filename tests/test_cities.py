@@ -18,8 +18,8 @@ GEMS = ("white", "blue", "green", "red", "black")
 
 
 def compiled(tmp_path_factory, name: str):
-    """The engine of variants/NAME.yaml, compiled now (the module is not in the catalogue yet:
-    its sheet does not fit two A4 pages)."""
+    """The engine of variants/NAME.yaml, compiled now from the spec (so these tests hold the spec
+    itself, whatever generated/ holds; tests/test_generated.py holds generated/ to the build)."""
     from compiler.pipeline import compile_spec
 
     path = tmp_path_factory.mktemp(name) / f"{name.replace('-', '_')}.py"
@@ -301,7 +301,7 @@ def test_a_count_over_a_players_zone_is_phrased_by_its_item_and_title(city_rules
      "the total, over all pieces in your “Claimed cities”, of the “prestige” of that city is at least 13"),
     ("city in city_display", "the chosen city is one of the pieces in “Cities on display”"),
     ("any(size(p.claimed) >= 1 for p in others)",
-     "for at least one other player, the number of pieces in the “Claimed cities” of that player is at least 1"),
+     "for at least one other player, the “Claimed cities” of that player holds at least 1 piece"),
     ("for c in me.claimed: move(c, city_display)",
      "for each city in your “Claimed cities”, put that city in “Cities on display”"),
 ])

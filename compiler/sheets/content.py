@@ -1120,8 +1120,8 @@ class Builder:
         section = group.split(".")[0]
         if section in ("actions", "end_of_turn"):
             d = now or was
-            if d is None:
-                return self.text("sheet.house.other"), ""
+            if d is None:  # removed by a variant this one extends: the base shown has it no more
+                return self.text(f"sheet.house.section.{section}"), ""
             owner = r if now else self.base
             assert owner is not None  # `was` (not None when `now` is) came from the base
             collection = owner.actions if section == "actions" else owner.steps
@@ -1190,6 +1190,10 @@ class Builder:
                 return lead, capitalise(self.rank_phrase(lv)) if lv else ""
             position = r.winners.ranking.index(now) + 1
             return lead, sentence(self.text("sheet.house.rank", n=position, x=self.rank_phrase(now)))
+        if group == "interpretations":  # the readings this variant's own file states, as written
+            own = [sentence(self.spec_text(text)) for i, text in enumerate(r.interpretations)
+                   if (span := r.spans.get(f"interpretations.{i}")) is not None and span.file == r.source.path]
+            return self.text("sheet.house.readings"), " ".join(own)
         if group == "first_player":
             return self.text("sheet.glance.first"), sentence(self.spec_text(r.first_player)) if now is not None else ""
         if group == "winners.eligible" or group == "winners":

@@ -707,7 +707,7 @@ class Phraser:
             other = right if lk == NONE else left
             kind = self.kind(other)
             ref = self.lookup(other.id) if isinstance(other, Name) else None
-            item = {"item": ref.fields["item"]} if ref is not None and "item" in ref.fields else {}
+            item: Fields = {"item": ref.fields["item"]} if ref is not None and "item" in ref.fields else {}
             return t.text(f"cond.{'none' if op == '==' else 'some'}.{kind}", **self.named("x", self.thing(other)),
                           **item)
         if lk != NUMBER or rk != NUMBER:
