@@ -11,7 +11,10 @@ of a spec or of one of its sub-expressions.
 Types are short strings: ``int``, ``bool``, ``gem``, ``colour``, ``player``, ``face_up``,
 ``reserved``, ``noble``, ``payment``, ``setup``, ``none``, ``set:ELEM`` and ``map:KEY``.
 An environment maps the names a place may use (choices, ``me``, ``player``, loop
-variables) to their types; an optional choice has the type ``opt:TYPE``.
+variables) to their types; an optional choice has the type ``opt:TYPE``. A spec's own
+collections are names of the environment too: a zone of cities (``city_display``,
+``me.claimed``) has the type ``set:city``, and loops, sizes and ``in`` then draw over it
+as over the built-in collections; a city has the columns :data:`COMPONENT_COLUMNS` gives.
 """
 from __future__ import annotations
 
@@ -37,6 +40,19 @@ THINGS = ("int", "gem", "colour", "player", "face_up", "reserved", "noble", "pay
 DOMAIN_TYPES = {"gem": "gem", "colour": "colour", "gem_set": "set:gem", "face_up": "face_up", "deck": "int",
                 "reserved": "reserved", "noble": "noble", "payment": "payment"}
 LOOP_VARS = ("c", "p", "x", "v")
+# The columns of the spec's own kinds by element type, as expressions read them (variants/cities.yaml's
+# cities; tests/test_phrase_mutations.py holds them to the spec's kind), and the per-player zones of each.
+COMPONENT_COLUMNS = {"city": {"int": ("tile", "side", "prestige", "any_one_colour"), "map:gem": ("requires",)}}
+PLAYER_ZONES = {"set:city": ("claimed",)}
+
+
+def _collections(env: dict) -> list[str]:
+    """The collection types a loop, a size or an `in` may draw: the built-in ones, and the zones of `env`."""
+    return sorted(set(ELEMENT) | {t for t in env.values() if t.startswith("set:") and t[4:] in COMPONENT_COLUMNS})
+
+
+def _element(coll_type: str) -> str:
+    return ELEMENT.get(coll_type, coll_type[4:])
 
 
 def _fits(actual: str, wanted: str) -> bool:
@@ -90,16 +106,20 @@ def _leaves(wanted: str, env: dict) -> list[str]:
 
 def _bind(draw, env: dict, depth: int) -> tuple[str, str, dict]:
     """A loop: (variable, collection text, the environment of its body)."""
-    coll_type = _pick(draw, ELEMENT)
+    coll_type = _pick(draw, _collections(env))
     coll = draw(shape(coll_type, env, depth))
     var = _pick(draw, LOOP_VARS)
-    return var, coll, {**env, var: ELEMENT[coll_type]}
+    return var, coll, {**env, var: _element(coll_type)}
 
 
 @st.composite
 def _int(draw, wanted, env, depth):
-    kind = draw(st.integers(0, 15))
+    kind = draw(st.integers(0, 16))
     s = lambda t, d=depth: shape(t, env, d)  # noqa: E731 - a short alias
+    components = [(v, c) for t, cols in COMPONENT_COLUMNS.items() for v in _vars(env, t) for c in cols["int"]]
+    if kind == 16 and components:  # a column of a component: city.prestige
+        var, column = _pick(draw, components)
+        return f"{var}.{column}"
     if kind == 0:
         return f"{draw(s('map:colour'))}[{draw(s('colour'))}]"
     if kind == 1:
@@ -115,7 +135,7 @@ def _int(draw, wanted, env, depth):
                      + [f"{p}.gold_total" for p in _vars(env, "payment")]
                      + [f"setup.{a}" for a in ("gems", "gold", "nobles", "face_up")])
     if kind == 6:
-        return f"size({draw(s(_pick(draw, ELEMENT)))})"
+        return f"size({draw(s(_pick(draw, _collections(env))))})"
     if kind == 7:
         args = draw(st.lists(s("int"), min_size=2, max_size=3))
         return f"{_pick(draw, ['min', 'max'])}({', '.join(args)})"
@@ -146,8 +166,8 @@ def _bool(draw, wanted, env, depth):
         t = _pick(draw, THINGS)
         return f"{draw(s(t))} {_pick(draw, ['==', '!='])} {draw(s(t))}"
     if kind == 3:
-        coll_type = _pick(draw, ELEMENT)
-        return f"{draw(s(ELEMENT[coll_type]))} {_pick(draw, ['in', 'not in'])} {draw(s(coll_type))}"
+        coll_type = _pick(draw, _collections(env))
+        return f"{draw(s(_element(coll_type)))} {_pick(draw, ['in', 'not in'])} {draw(s(coll_type))}"
     if kind == 4:
         return f"({draw(s('bool'))} {_pick(draw, ['and', 'or'])} {draw(s('bool'))})"
     if kind == 5:
@@ -179,7 +199,15 @@ def _thing(draw, wanted, env, depth):
     if wanted == "map:gem":
         options += ["bonus_map"] + (["cost"] if _vars(env, "card") else []) + \
                    (["requires"] if _vars(env, "noble") else []) + (["paid"] if _vars(env, "payment") else [])
+    tables = [f"{v}.{c}" for t, cols in COMPONENT_COLUMNS.items() for v in _vars(env, t)
+              for c in cols.get(wanted, ())]
+    zones = [f"{p}.{z}" for z in PLAYER_ZONES.get(wanted, ()) for p in _vars(env, "player")]
+    options += ["column"] * bool(tables) + ["player_zone"] * bool(zones)
     choice = _pick(draw, options)
+    if choice == "column":  # city.requires
+        return _pick(draw, tables)
+    if choice == "player_zone":  # p.claimed
+        return _pick(draw, zones)
     if choice == "bonus":
         return f"{draw(s('card'))}.bonus"
     if choice == "tokens":
@@ -214,6 +242,10 @@ def statement(draw, env: dict, depth: int = 2) -> str:
         return f"{_pick(draw, ['acquire', 'bury'])}({draw(s('card'))})"
     if kind == 5:
         return f"visit({draw(s('noble'))})" if _vars(env, "noble") else f"pay({draw(s('payment'))})"
+    moved = [(v, z) for t in COMPONENT_COLUMNS for v in _vars(env, t) for z in _vars(env, f"set:{t}")]
+    if kind == 6 and moved and draw(st.booleans()):  # a component moved to a zone, or out of the game
+        var, zone = _pick(draw, moved)
+        return f"move({var}, {zone})" if draw(st.booleans()) else f"discard({var})"
     if kind == 6:
         return f"take({draw(s('colour'))}, 1)"
     if kind == 7:

@@ -18,8 +18,8 @@ GEMS = ("white", "blue", "green", "red", "black")
 
 
 def compiled(tmp_path_factory, name: str):
-    """The engine of variants/NAME.yaml, compiled now (the module is not in the catalogue yet:
-    its sheet does not fit two A4 pages)."""
+    """The engine of variants/NAME.yaml, compiled now from the spec (so these tests hold the spec
+    itself, whatever generated/ holds; tests/test_generated.py holds generated/ to the build)."""
     from compiler.pipeline import compile_spec
 
     path = tmp_path_factory.mktemp(name) / f"{name.replace('-', '_')}.py"
@@ -257,3 +257,83 @@ def test_readings_are_stated(cities):
                  "nobody can act"):  # the readings of ../shared/expansions/README.md, The Cities
         assert said in text
 
+
+
+# ---------------------------------------------------------------------------- the sheets' words for zones
+
+
+@pytest.fixture(scope="module")
+def city_rules():
+    from compiler.pipeline import load_rules
+
+    return load_rules(str(ROOT / "variants" / "cities.yaml"))
+
+
+def _said(rules, text: str, lang: str) -> str:
+    from compiler.expr import Origin, parse_expr, parse_stmt
+    from compiler.sheets import describe
+
+    step = next(d for d in rules.steps if d.name == "claim_city")
+    origin = Origin.plain("test.yaml", 1, 1, text)
+    node = parse_stmt(text, origin) if text.startswith("for ") else parse_expr(text, origin)
+    return describe(node, lang, rules, step)
+
+
+@pytest.mark.parametrize("lang, text", [
+    ("en", "the “prestige” of that city is at least 0 for at least 1 city in your “Claimed cities”"),
+    ("fr", "la valeur « prestige » de cet élément (cité) atteint au moins 0 pour au moins 1 élément (cité) "
+           "de votre zone « Cités revendiquées »"),
+    ("nl", "voor minstens 1 onderdeel (stad) in je zone ‘Opgeëiste steden’ geldt dat de waarde ‘prestige’ "
+           "van dat onderdeel (stad) minstens 0 is"),
+    ("sr", "за најмање 1 елемент („град“) из ваше зоне „Освојени градови“ важи да вредност „prestige“ "
+           "тог елемента („град“) износи најмање 0"),
+])
+def test_a_count_over_a_players_zone_is_phrased_by_its_item_and_title(city_rules, lang, text):
+    assert _said(city_rules, "count(c.prestige >= 0 for c in me.claimed) >= 1", lang) == text
+
+
+@pytest.mark.parametrize("expression, text", [
+    ("all(c.prestige >= 10 for c in city_display)",
+     "for each city in “Cities on display”, the “prestige” of that city is at least 10"),
+    ("any(c.requires[red] >= 1 for c in city_display)",
+     "for at least one city in “Cities on display”, the “requires” of that city for red is at least 1"),
+    ("sum(c.prestige for c in me.claimed) >= 13",
+     "the total, over all pieces in your “Claimed cities”, of the “prestige” of that city is at least 13"),
+    ("city in city_display", "the chosen city is one of the pieces in “Cities on display”"),
+    ("any(size(p.claimed) >= 1 for p in others)",
+     "for at least one other player, the “Claimed cities” of that player holds at least 1 piece"),
+    ("for c in me.claimed: move(c, city_display)",
+     "for each city in your “Claimed cities”, put that city in “Cities on display”"),
+])
+def test_loops_aggregates_and_membership_over_zones_in_english(city_rules, expression, text):
+    assert _said(city_rules, expression, "en") == text
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "nl", "sr"])
+def test_a_membership_in_a_zone_in_every_language(city_rules, lang):
+    said = _said(city_rules, "city in city_display", lang)
+    assert {"en": "one of the pieces in “Cities on display”", "fr": "parmi les éléments de la zone « Cités exposées »",
+            "nl": "een van de onderdelen in de zone ‘Uitgestalde steden’",
+            "sr": "спада у елементе из зоне „Изложени градови“"}[lang] in said
+
+
+def test_a_spec_whose_end_loops_over_a_zone_has_sheets_in_every_language(tmp_path):
+    """The report that found the bug: `check` clean, then `sheet` ended with an internal error (exit 3)."""
+    from click.testing import CliRunner
+
+    from compiler import cli
+
+    spec = (ROOT / "variants" / "cities.yaml").read_text(encoding="utf-8")
+    spec = spec.replace("name: cities\n", "name: loops\n").replace(
+        "when: size(me.claimed) >= 1", "when: count(c.prestige >= 0 for c in me.claimed) >= 1")
+    (tmp_path / "loops.yaml").write_text(spec, encoding="utf-8")
+    (tmp_path / "cities.csv").write_bytes(CITIES_CSV.read_bytes())
+    runner = CliRunner()
+    assert runner.invoke(cli.main, ["check", str(tmp_path / "loops.yaml")]).exit_code == 0
+    result = runner.invoke(cli.main, ["sheet", str(tmp_path / "loops.yaml"), "--lang", "en,fr,nl,sr",
+                                      "--format", "md", "-o", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    english = (tmp_path / "out" / "loops.en.md").read_text(encoding="utf-8")
+    assert "if the “prestige” of that city is at least 0 for at least 1 city in your “Claimed cities”" in english
+    serbian = (tmp_path / "out" / "loops.sr.md").read_text(encoding="utf-8")
+    assert "за најмање 1 елемент („град“) из ваше зоне „Освојени градови“" in serbian

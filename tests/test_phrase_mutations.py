@@ -124,9 +124,89 @@ def test_a_new_action_with_optional_choices_is_phrased_or_refused(tmp_path_facto
     phrase_outcome(tmp_path_factory.mktemp("phrase"), _variant({"actions": {"probe": action}}))
 
 
+# The Cities (variants/cities.yaml): its zones are collections too, so a loop, an aggregate, a size or an
+# `in` may run over the cities on display or a player's claimed cities, and a city has its kind's columns.
+CITIES = yaml.safe_load((pathlib.Path(__file__).resolve().parent.parent / "variants" / "cities.yaml")
+                        .read_text(encoding="utf-8"))
+CITY_EXPRESSIONS = [("end_of_turn", "claim_city", "condition"), ("end_of_turn", "claim_city", "effects", 0),
+                    ("end", "city_claimed", "when"), ("winners", "eligible"),
+                    *(p for p in EXPRESSIONS if p[0] == "actions")]
+
+
+def _city_environment(path: tuple) -> dict:
+    """The names an expression at `path` of the Cities may use: those of the official spec's place, the
+    cities on display, the player's claimed cities and the city a step chooses."""
+    if path[0] == "winners":
+        return {"player": "player", "player.claimed": "set:city", "city_display": "set:city"}
+    if path[:2] == ("end_of_turn", "claim_city"):
+        return {"me": "player", "city": "city", "me.claimed": "set:city", "city_display": "set:city"}
+    return {**_environment(path), "me.claimed": "set:city", "city_display": "set:city"}
+
+
+def _city_overlay(path: tuple, new: str) -> dict:
+    """The change of a variant of the Cities: the expression at `path` becomes `new`."""
+    value: object = new
+    if "effects" in path:
+        source = CITIES if path[0] == "end_of_turn" else OFFICIAL
+        effects = list(_get(source, path[:-1]))
+        effects[path[-1]] = new
+        path, value = path[:-1], effects
+    for part in reversed(path):
+        value = {part: value}
+    return value  # type: ignore[return-value]
+
+
+def test_the_shapes_know_the_columns_of_the_cities():
+    columns = CITIES["kinds"]["cities"]["columns"]
+    drawn = shapes.COMPONENT_COLUMNS["city"]
+    assert sorted(drawn["int"]) == sorted(c for c, t in columns.items() if t == "number")
+    assert sorted(drawn["map:gem"]) == sorted(c for c, t in columns.items() if t == "gems")
+    assert shapes.PLAYER_ZONES["set:city"] == tuple(z for z, d in CITIES["zones"].items() if d.get("per_player"))
+
+
+@SETTINGS
+@given(data=st.data(), path=st.sampled_from(CITY_EXPRESSIONS))
+def test_a_mutated_expression_of_the_cities_is_phrased_or_refused(tmp_path_factory, data, path):
+    text = _get(CITIES if path[0] != "actions" else OFFICIAL, path)
+    wanted = _wanted(path)
+    new = data.draw(shapes.mutate(text, wanted, _city_environment(path), is_effect=wanted == "stmt"), "new")
+    note(f"{path}: {new}")
+    doc = _variant({"extends": "cities", **_city_overlay(path, new)})
+    phrase_outcome(tmp_path_factory.mktemp("phrase"), doc)
+
+
+@SETTINGS
+@given(data=st.data())
+def test_a_loop_over_a_zone_is_phrased(tmp_path_factory, data):
+    """Always a loop or an aggregate over a zone: the end trigger of the Cities, rewritten."""
+    env = {"me": "player", "me.claimed": "set:city", "city_display": "set:city"}
+    zone = data.draw(st.sampled_from(["me.claimed", "city_display"]), "zone")
+    body = data.draw(shapes.shape("bool", {**env, "c": "city"}, 2), "body")
+    func = data.draw(st.sampled_from(["count", "all", "any"]), "func")
+    when = f"{func}({body} for c in {zone})" + (" >= 1" if func == "count" else "")
+    note(when)
+    doc = _variant({"extends": "cities", "end": {"city_claimed": {"when": when}}})
+    phrase_outcome(tmp_path_factory.mktemp("phrase"), doc)
+
+
+@SETTINGS
+@given(data=st.data())
+def test_a_new_action_choosing_a_city_or_none_is_phrased_or_refused(tmp_path_factory, data):
+    """A choice of a component, plain and optional (`x`, `o`), in a variant of the Cities."""
+    env = {"me": "player", "x": "city", "o": "opt:city", "me.claimed": "set:city", "city_display": "set:city"}
+    condition = data.draw(shapes.shape("bool", env), "condition")
+    effect = data.draw(st.one_of(st.just("take(gold, 1)"), shapes.statement(env)), "effect")
+    action = {"add": True, "title": "Probe", "notation": "probe {x} [or {o}]",
+              "choose": {"x": {"domain": "component", "from": "city_display"},
+                         "o": {"domain": "component", "from": "city_display", "optional": True}},
+              "condition": condition, "effects": [effect]}
+    phrase_outcome(tmp_path_factory.mktemp("phrase"), _variant({"extends": "cities", "actions": {"probe": action}}))
+
+
 def test_the_suite_draws_enough_examples():
     tests = [test_a_mutated_expression_is_phrased_or_refused,
-             test_a_new_action_with_optional_choices_is_phrased_or_refused]
+             test_a_new_action_with_optional_choices_is_phrased_or_refused,
+             test_a_mutated_expression_of_the_cities_is_phrased_or_refused]
     assert sum(t._hypothesis_internal_use_settings.max_examples for t in tests) >= 200
 
 
@@ -135,6 +215,16 @@ def test_the_suite_draws_enough_examples():
 CLEAN_SHAPES = [  # each once ended `sheet` or `diff` with exit 3
     {"actions": {"buy_face_up": {"choose": {"payment": {"price": "card.cost[c]"}}}}},
     {"actions": {"take_pair": {"condition": "supply[colour] >= pair_minimum and me not in others"}}},
+    # a loop over a player's zone (the Cities)
+    {"extends": "cities", "end": {"city_claimed": {"when": "count(c.prestige >= 0 for c in me.claimed) >= 1"}}},
+    {"extends": "cities", "winners": {"eligible": "any(c.prestige >= 0 for c in player.claimed)"}},
+    {"extends": "cities", "end_of_turn": {"claim_city": {"condition": "city in city_display and "
+                                                                      "all(c.prestige >= 1 for c in city_display)"}}},
+    {"extends": "cities", "end_of_turn": {"claim_city": {"effects": ["for c in city_display: discard(c)"]}}},
+    # an optional city, tested for none (cities-declinable's condition)
+    {"extends": "cities", "end_of_turn": {"claim_city": {"choose": {"city": {"optional": True}},
+                                                         "condition": "city == none or qualifies(me, city)",
+                                                         "effects": ["if city != none: move(city, me.claimed)"]}}},
     {"actions": {"take_pair": {"condition": "supply[colour] >= pair_minimum and all(p != me for p in others)"}}},
     {"actions": {"reserve_blind": {"effects": ["reserve_top(if me.reserved >= 1 then 2 else 1)"]}}},
     {"actions": {"reserve_blind": {"condition": "me.reserved < reserve_limit and deck[min(3, me.nobles + 1)] >= 1"}}},

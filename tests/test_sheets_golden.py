@@ -1,4 +1,4 @@
-"""Sheets: golden Markdown for the official rules and two variants, in every language.
+"""Sheets: golden Markdown for the official rules and three variants (one a module with zones), in every language.
 
 `pytest --update-goldens` rewrites tests/sheets_golden/; read every diff before accepting it.
 The generated/sheets/ folder must match what the sheet command writes now (the build
@@ -18,7 +18,7 @@ from compiler.sheets.plurals import LANGUAGES
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "sheets_golden"
 SPECS = {"official": "rulespec/official.yaml", "target-12": "variants/target-12.yaml",
-         "noble-tiebreak": "variants/noble-tiebreak.yaml"}
+         "noble-tiebreak": "variants/noble-tiebreak.yaml", "cities": "variants/cities.yaml"}
 
 
 @pytest.fixture(autouse=True)

@@ -139,8 +139,36 @@ class Builder:
                     self.folded[c.path] = removed[reason]
                 else:
                     removed[reason] = c.path
+        # Player-count rows changed alike (the same fields to the same numbers, for the same reason) are
+        # one house rule too ("Changed: Setup for 2, 3 and 4 players: 0 nobles"), told by those fields.
+        self.row_fields: dict[str, list[tuple[str, object]]] = {}
+        alike: dict[tuple, str] = {}
+        for g in changed:
+            fields = self.changed_row_fields(g)
+            if not fields:
+                continue
+            key = (tuple(fields), self.spec_text(next(c.note for c in rules.changes if change_group(c.path) == g)))
+            if key in alike:
+                self.folded[g] = alike[key]
+            else:
+                alike[key] = g
+                self.row_fields[g] = fields
         self.groups: list[str] = [g for g in changed if g not in self.folded]  # house-rule numbers: index + 1
         self.values = {v.name: v.value for v in rules.values}
+
+    def changed_row_fields(self, group: str) -> list[tuple[str, object]]:
+        """(field, new value) of each field a variant sets on an existing player-count row, in path
+        order; [] when the group is no such row or the row was added or removed."""
+        if not group.startswith("players."):
+            return []
+        changes = [c for c in self.rules.changes if change_group(c.path) == group]
+        row = self.element(self.rules, group)
+        if row is None or not changes or any(c.kind != "set" or c.path.count(".") != 2 for c in changes):
+            return []
+        fields = [c.path.split(".")[2] for c in changes]
+        if any(not hasattr(row, f) for f in fields):
+            return []
+        return [(f, getattr(row, f)) for f in fields]
 
     # ------------------------------------------------------------------ helpers
 
@@ -444,12 +472,13 @@ class Builder:
 
     def setup(self) -> Section:
         r = self.rules
+        nobles = any(p.nobles for p in r.players)  # a module without nobles (the Cities) says nothing of them
         header = [capitalise(self.text("sheet.setup.col.players")), self.text("sheet.setup.col.gems"),
-                  capitalise(self.text("sheet.setup.col.gold")), self.text("sheet.setup.col.nobles"),
-                  self.text("sheet.setup.col.face_up")]
+                  capitalise(self.text("sheet.setup.col.gold"))] + [self.text("sheet.setup.col.nobles")] * nobles + \
+            [self.text("sheet.setup.col.face_up")]
         rows, marks = [], []
         for p in r.players:
-            rows.append([str(p.players), str(p.gems), str(p.gold), str(p.nobles), str(p.face_up)])
+            rows.append([str(p.players), str(p.gems), str(p.gold)] + [str(p.nobles)] * nobles + [str(p.face_up)])
             marks.append(self.marks(f"players.{p.players}"))
         parts = [Part("grid", grid=Grid(header, rows, marks))]
         decks = []
@@ -463,6 +492,8 @@ class Builder:
                                     colours=join(self.t, [self.text(f"colour.{c}") for c in r.gems]),
                                     n=len(r.gems)))),
         ]
+        if not nobles:
+            del items[1]
         items += self.zone_items()
         items += self.setup_blocks()
         items += [self.state_item(v) for v in self.rules.variables]
@@ -512,7 +543,8 @@ class Builder:
                 pieces: dict[int, list[list[str]]] = {}
                 for c, row in zip(kind.components, cells, strict=True):
                     pieces.setdefault(c.piece, []).append(row)
-                rows = [[" / ".join(dict.fromkeys(values)) for values in zip(*faces, strict=True)]
+                # joined by non-breaking spaces: "1 / 2" stays on one line of a narrow column
+                rows = [["\u00a0/\u00a0".join(dict.fromkeys(values)) for values in zip(*faces, strict=True)]
                         for faces in pieces.values()]
             else:
                 rows = cells
@@ -1042,13 +1074,23 @@ class Builder:
             if len(rows) > 1:
                 lead = self.text("sheet.house.players_many",
                                  counts=join(self.t, sorted((g.split(".")[1] for g in rows), key=int)))
-            for value in folded:  # the number it replaces, when the base had one
+            if len(rows) > 1 and kind == "set" and group in self.row_fields:  # only what changed, alike in each
+                text = sentence(join(self.t, [self.row_field(f, v) for f, v in self.row_fields[group]]))
+            for value in (g for g in folded if g.startswith("values.")):  # the number it replaces, if the base had one
                 now, was = self.element(self.rules, value), self.element(self.base, value)
                 if text and now is not None and was is not None and now.value != was.value:
                     text += " " + self.text("sheet.house.was_number", old=was.value, new=now.value)
             out.append(HouseRule(number, self.text(f"sheet.house.{kind}"), lead, text, " ".join(notes),
                                  " ".join(notes_en)))
         return out
+
+    def row_field(self, field: str, value) -> str:
+        """One field of a player-count row as the house rules say it ("0 nobles", "5 gold tokens")."""
+        if field == "gold":
+            n = self.count("noun.token.lit", value, colour=self.t.form(f"colour.{self.rules.wild}.adj", value))
+        else:
+            n = self.count({"gems": "noun.token", "nobles": "noun.noble", "face_up": "noun.card"}[field], value)
+        return self.text(f"sheet.house.players_field.{field}", n=value, x=n)
 
     def element(self, rules: Rules | None, group: str):
         if rules is None:
@@ -1086,8 +1128,8 @@ class Builder:
         section = group.split(".")[0]
         if section in ("actions", "end_of_turn"):
             d = now or was
-            if d is None:
-                return self.text("sheet.house.other"), ""
+            if d is None:  # removed by a variant this one extends: the base shown has it no more
+                return self.text(f"sheet.house.section.{section}"), ""
             owner = r if now else self.base
             assert owner is not None  # `was` (not None when `now` is) came from the base
             collection = owner.actions if section == "actions" else owner.steps
@@ -1156,6 +1198,10 @@ class Builder:
                 return lead, capitalise(self.rank_phrase(lv)) if lv else ""
             position = r.winners.ranking.index(now) + 1
             return lead, sentence(self.text("sheet.house.rank", n=position, x=self.rank_phrase(now)))
+        if group == "interpretations":  # the readings this variant's own file states, as written
+            own = [sentence(self.spec_text(text)) for i, text in enumerate(r.interpretations)
+                   if (span := r.spans.get(f"interpretations.{i}")) is not None and span.file == r.source.path]
+            return self.text("sheet.house.readings"), " ".join(own)
         if group == "first_player":
             return self.text("sheet.glance.first"), sentence(self.spec_text(r.first_player)) if now is not None else ""
         if group == "winners.eligible" or group == "winners":

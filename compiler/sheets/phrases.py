@@ -35,6 +35,7 @@ from typing import Any, Mapping
 from ..expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditional, Effect, ForEach, Index, Int,
                     Logic, Name, Sequence, Unary, When, Word, unparse, walk)
 from ..model import Decision, Rules
+from ..types import Comp
 from . import tables
 
 Fields = dict[str, Any]
@@ -99,6 +100,7 @@ class Ref:
     person: str = "they"  # players only
     coll: str | None = None  # loop variables: the collection phrase key
     suffix: str = ""  # " (2)" for the second of two choices of one kind
+    holds: str = ""  # components of a spec's kind (a chosen city, a loop over a zone): the kind's name
 
 
 # Letters a word may open with where a table elides before it ("que il" -> "qu'il").
@@ -174,7 +176,12 @@ class Phraser:
             counter[kind] = counter.get(kind, 0) + 1
             suffix = f" ({counter[kind]})" if seen[kind] > 1 else ""
             fields = {"item": self.item(p.source)} if p.domain == "component" else {}
-            self.scope[p.name] = Ref(kind, f"ref.{p.domain}.chosen", fields, suffix=suffix)
+            holds = self.holds(p.source) if p.domain == "component" else ""
+            self.scope[p.name] = Ref(kind, f"ref.{p.domain}.chosen", fields, suffix=suffix, holds=holds)
+
+    def holds(self, source: str) -> str:
+        """The kind a zone holds (a kind's own name stands for itself)."""
+        return next((z.holds for z in self.rules.zones if z.name == source), source)
 
     def word(self, node: Word, keyword_type=None) -> str:
         """A keyword: where one component of a kind with a `key` has it in its column, that component
@@ -191,11 +198,20 @@ class Phraser:
 
     def item(self, source: str) -> str:
         """One component of a zone's (or a kind's) kind, in this language ("city", "cité")."""
-        holds = next((z.holds for z in self.rules.zones if z.name == source), source)
+        holds = self.holds(source)
         kind = next((k for k in self.rules.kinds if k.name == holds), None)
         if kind is None:
             raise PhraseError(f"no kind '{holds}'")
         return kind.item.get(self.lang) or kind.item.en
+
+    def zone_of(self, node):
+        """The model's zone `node` names (a shared zone's name, a player's zone), else None."""
+        match node:
+            case Name(id=i) if i not in self.scope:
+                return next((z for z in self.rules.zones if z.name == i and not z.per_player), None)
+            case Attribute(obj=o, name=i) if self.kind(o) == PLAYER:
+                return next((z for z in self.rules.zones if z.name == i and z.per_player), None)
+        return None
 
     def zone(self, node) -> Fields | None:
         """A zone of the spec's own in its four forms ("your “Claimed cities”"), or None."""
@@ -233,7 +249,12 @@ class Phraser:
         """A phraser in which `var` is an element of `collection` ("that colour")."""
         kind, coll_key = self.collection(collection)
         child = Phraser(self.lang, self.rules, table=self.t.table, scope=self.scope)
-        child.scope[var] = Ref(kind, f"ref.{kind}.that", coll=coll_key)
+        zone = self.zone_of(collection) if kind == COMPONENT else None
+        if zone is not None:  # "that city" (fr, nl, sr: "that piece (city)"), of the zone's kind
+            child.scope[var] = Ref(kind, "ref.component.that", {"item": self.item(zone.holds)}, coll=coll_key,
+                                   holds=zone.holds)
+        else:
+            child.scope[var] = Ref(kind, f"ref.{kind}.that", coll=coll_key)
         return child
 
     def bind_each(self, var: str, collection) -> "Phraser":
@@ -267,6 +288,10 @@ class Phraser:
         if state is not None and self.kind(node) == COLOURS:  # a set variable: "each colour of "Taken""
             self.t.base.update(self.named("state", state))
             return COLOUR, "coll.state"
+        zone = self.zone_of(node)
+        if zone is not None:  # a zone: "each city in your “Claimed cities”", by its kind's item and its title
+            self.t.base.update({**self.named("zone", self.zone(node) or {}), "item": self.item(zone.holds)})
+            return COMPONENT, "coll.zone"
         if isinstance(node, Name):
             if node.id in _COLLECTIONS and node.id not in self.scope:
                 return _COLLECTIONS[node.id], f"coll.{node.id}"
@@ -274,7 +299,7 @@ class Phraser:
             if ref is not None and ref.kind == COLOURS:
                 return COLOUR, "coll.chosen_colours"
         raise PhraseError("a loop runs over the gem colours, the colours, the levels, the players, the other "
-                          "players or a chosen set of colours")
+                          "players, a chosen set of colours, a declared set or a zone")
 
     def lookup(self, name: str) -> Ref | None:
         if name in self.scope:
@@ -285,6 +310,8 @@ class Phraser:
         # A choice named outside its decision (the diff phrases single conditions).
         for d in self.rules.actions + self.rules.steps:
             p = d.param(name)
+            if p is not None and p.domain == "component":
+                return Ref(COMPONENT, "ref.component.chosen", {"item": self.item(p.source)}, holds=self.holds(p.source))
             if p is not None:
                 return Ref(_DOMAIN_KINDS[p.domain], f"ref.{p.domain}.chosen")
         return None
@@ -406,9 +433,7 @@ class Phraser:
 
     def _column_type(self, owner, attr: str) -> str:
         ref = self.lookup(owner.id) if isinstance(owner, Name) else None
-        source = next((p.source for d in self.rules.actions + self.rules.steps for p in d.params
-                       if ref is not None and p.domain == "component" and p.name == owner.id), "")
-        holds = next((z.holds for z in self.rules.zones if z.name == source), source)
+        holds = ref.holds if ref is not None else ""
         kind = next((k for k in self.rules.kinds if k.name == holds), None)
         return next((c.type for c in kind.columns if c.name == attr), "") if kind is not None else ""
 
@@ -516,6 +541,8 @@ class Phraser:
             case Call(func="size", args=(coll,)) if self.state_forms(coll) is not None \
                     and self.component_set(coll) is None:
                 return "q.size_state.count", "noun.colour", self.named("state", self.state_forms(coll) or {})
+            case Call(func="size", args=(coll,)) if self.rules.zones and self.zone(coll) is not None:
+                return "q.size_zone.count", "noun.piece", self.named("zone", self.zone(coll) or {})
             case Call(func="size", args=(Name(id=i),)) if (ref := self.lookup(i) or Ref("", "")).kind == COLOURS:
                 return "q.size_chosen.count", "noun.colour", self.named("set", self.ref_forms(ref))
             case Attribute(obj=o, name=attr) if attr in _COUNTED and self.kind(o) == PLAYER:
@@ -701,6 +728,10 @@ class Phraser:
                 return self.ref_forms(ref)[""]
             if node.id in _COLLECTIONS:
                 return self.t.text(f"coll.{node.id}.all")
+        zone = self.zone(node)
+        if zone is not None:  # "the chosen city is one of the pieces in “Cities on display”"
+            self.collection(node)
+            return self.t.text("coll.zone.all.acc")  # Serbian: "спада у елементе ..."
         raise PhraseError("membership is tested in a collection")
 
     def compare(self, op: str, left, right) -> str:
@@ -713,7 +744,10 @@ class Phraser:
         if NONE in (lk, rk):
             other = right if lk == NONE else left
             kind = self.kind(other)
-            return t.text(f"cond.{'none' if op == '==' else 'some'}.{kind}", **self.named("x", self.thing(other)))
+            ref = self.lookup(other.id) if isinstance(other, Name) else None
+            item: Fields = {"item": ref.fields["item"]} if ref is not None and "item" in ref.fields else {}
+            return t.text(f"cond.{'none' if op == '==' else 'some'}.{kind}", **self.named("x", self.thing(other)),
+                          **item)
         if lk != NUMBER or rk != NUMBER:
             if self.is_you(left) and self.is_you(right):  # you are always you
                 return t.text("cond.always" if op == "==" else "cond.never")
@@ -903,7 +937,8 @@ def describe(node, lang: str, rules: Rules, decision: Decision | None = None, ma
 
 
 # What a parameter of a definition reads as where a sheet or a diff explains the definition on its
-# own: a player is "the player", a colour "that colour"; other parameters have no such phrase.
+# own: a player is "the player", a colour "that colour", a component of a spec's kind "the city";
+# other parameters have no such phrase.
 _PARAM_REFS = {"player": (PLAYER, "ref.player.the"), "gem colour": (COLOUR, "ref.colour.that"),
                "token colour": (COLOUR, "ref.colour.that")}
 
@@ -912,13 +947,16 @@ def explain_definition(definition, lang: str, rules: Rules, table: tables.Table 
     """(title, meaning) of a definition shown on its own: its title with each parameter in words
     ("the player has a bonus of every gem colour"), and its body phrased as the sheets phrase a
     condition or a quantity; the body as written where a parameter has no phrase of its own."""
-    ph = Phraser(lang, rules, table=table)
+    ph = Phraser(lang, rules, table=table, main_clause=True)  # it follows "means:", not "if"
     fields = {}
     for name, t in definition.params:
         kind, key = _PARAM_REFS.get(str(t), ("", ""))
         if key:
             ph.scope[name] = Ref(kind, key)
             fields[name] = ph.t.text(key)
+        elif isinstance(t, Comp) and any(k.name == t.kind for k in rules.kinds):  # "the city"
+            ph.scope[name] = Ref(COMPONENT, "ref.component.the", {"item": ph.item(t.kind)}, holds=t.kind)
+            fields[name] = ph.ref_forms(ph.scope[name])[""]
     title = definition.title.get(lang) or definition.title.en
     title = tables.PLACEHOLDER.sub(lambda m: fields.get(m.group(1), m.group(0)), title)
     try:
