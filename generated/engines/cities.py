@@ -196,6 +196,8 @@ _EXTRA_SLOTS = (('z_city_pile', False, ()), ('z_city_display', False, ()), ('z_c
 # The spec's own kinds: one row per component, its columns' values in declared order (a table by
 # gem colour as a tuple in gem order; a prose column as None).
 k_cities = ((1, 1, 13, (0, 0, 0, 4, 3), 0), (1, 2, 13, (0, 0, 3, 0, 4), 0), (2, 1, 13, (3, 4, 0, 0, 0), 0), (2, 2, 13, (4, 0, 0, 3, 0), 0), (3, 1, 17, (0, 0, 0, 0, 0), 0), (3, 2, 16, (1, 1, 1, 1, 1), 0), (4, 1, 11, (3, 0, 3, 3, 3), 0), (4, 2, 11, (3, 3, 0, 3, 3), 0), (5, 1, 15, (0, 0, 0, 0, 0), 5), (5, 2, 12, (0, 0, 0, 0, 0), 6), (6, 1, 13, (0, 3, 4, 0, 0), 0), (6, 2, 14, (0, 0, 4, 0, 0), 4), (7, 1, 13, (2, 2, 2, 2, 2), 0), (7, 2, 14, (2, 1, 1, 2, 2), 0))  # tile, side, prestige, requires, any_one_colour
+# per kind: (name, type) of each column, in the rows' order
+_KIND_COLUMNS = {'cities': (('tile', 'number'), ('side', 'number'), ('prestige', 'number'), ('requires', 'gems'), ('any_one_colour', 'number'))}
 # per kind: (components, the faces of each piece in table order)
 _KIND_PIECES = {'cities': (14, ((0, 1), (2, 3), (4, 5), (6, 7), (8, 9), (10, 11), (12, 13)))}
 # (name, kind, shape, per player, attribute, start, {players: size}, source zone or -1, limit, attribute of the privately drawn)
@@ -1320,11 +1322,12 @@ def _legal_claim_city(g, out):
     i_0 = -1
     for p_city in g.z_city_display:
         i_0 += 1
-        if not (g._pts[me] >= k_cities[p_city][2]):  # me.prestige >= city.prestige
+        _, _, kc_p_city_C2, kc_p_city_C3, kc_p_city_C4 = k_cities[p_city]
+        if not (g._pts[me] >= kc_p_city_C2):  # me.prestige >= city.prestige
             continue
-        if not ((b0 >= k_cities[p_city][3][0]) and (b1 >= k_cities[p_city][3][1]) and (b2 >= k_cities[p_city][3][2]) and (b3 >= k_cities[p_city][3][3]) and (b4 >= k_cities[p_city][3][4])):  # all(me.bonus[c] >= city.requires[c] for c in gems)
+        if not ((b0 >= kc_p_city_C3[0]) and (b1 >= kc_p_city_C3[1]) and (b2 >= kc_p_city_C3[2]) and (b3 >= kc_p_city_C3[3]) and (b4 >= kc_p_city_C3[4])):  # all(me.bonus[c] >= city.requires[c] for c in gems)
             continue
-        if not ((k_cities[p_city][4] == 0) or (((b0 - k_cities[p_city][3][0]) >= k_cities[p_city][4]) or ((b1 - k_cities[p_city][3][1]) >= k_cities[p_city][4]) or ((b2 - k_cities[p_city][3][2]) >= k_cities[p_city][4]) or ((b3 - k_cities[p_city][3][3]) >= k_cities[p_city][4]) or ((b4 - k_cities[p_city][3][4]) >= k_cities[p_city][4]))):  # city.any_one_colour == 0 or any(me.bonus[c] - city.requires[c] >= city.any_one_colour for c in gems)
+        if not ((kc_p_city_C4 == 0) or (((b0 - kc_p_city_C3[0]) >= kc_p_city_C4) or ((b1 - kc_p_city_C3[1]) >= kc_p_city_C4) or ((b2 - kc_p_city_C3[2]) >= kc_p_city_C4) or ((b3 - kc_p_city_C3[3]) >= kc_p_city_C4) or ((b4 - kc_p_city_C3[4]) >= kc_p_city_C4))):  # city.any_one_colour == 0 or any(me.bonus[c] - city.requires[c] >= city.any_one_colour for c in gems)
             continue
         out.append(67 + i_0)
 

@@ -197,6 +197,8 @@ _EXTRA_SLOTS = (('z_city_pile', False, ()), ('z_city_display', False, ()), ('z_c
 # The spec's own kinds: one row per component, its columns' values in declared order (a table by
 # gem colour as a tuple in gem order; a prose column as None).
 k_cities = ((1, 1, 13, (0, 0, 0, 4, 3), 0), (1, 2, 13, (0, 0, 3, 0, 4), 0), (2, 1, 13, (3, 4, 0, 0, 0), 0), (2, 2, 13, (4, 0, 0, 3, 0), 0), (3, 1, 17, (0, 0, 0, 0, 0), 0), (3, 2, 16, (1, 1, 1, 1, 1), 0), (4, 1, 11, (3, 0, 3, 3, 3), 0), (4, 2, 11, (3, 3, 0, 3, 3), 0), (5, 1, 15, (0, 0, 0, 0, 0), 5), (5, 2, 12, (0, 0, 0, 0, 0), 6), (6, 1, 13, (0, 3, 4, 0, 0), 0), (6, 2, 14, (0, 0, 4, 0, 0), 4), (7, 1, 13, (2, 2, 2, 2, 2), 0), (7, 2, 14, (2, 1, 1, 2, 2), 0))  # tile, side, prestige, requires, any_one_colour
+# per kind: (name, type) of each column, in the rows' order
+_KIND_COLUMNS = {'cities': (('tile', 'number'), ('side', 'number'), ('prestige', 'number'), ('requires', 'gems'), ('any_one_colour', 'number'))}
 # per kind: (components, the faces of each piece in table order)
 _KIND_PIECES = {'cities': (14, ((0, 1), (2, 3), (4, 5), (6, 7), (8, 9), (10, 11), (12, 13)))}
 # (name, kind, shape, per player, attribute, start, {players: size}, source zone or -1, limit, attribute of the privately drawn)
