@@ -231,7 +231,28 @@ class Loader:
             fields[field] = node.value if isinstance(node, ScalarNode) else None
         return Column(name, str(type_), key.span, group=fields.get("group") is True,
                       optional=fields.get("optional") is True, prefix=str(fields.get("prefix") or ""),
-                      header=str(fields.get("header") or ""))
+                      header=str(fields.get("header") or ""), titles=self.keyword_titles(name, type_, value))
+
+    def keyword_titles(self, name: str, type_: str, value: MapNode) -> tuple:
+        """A keyword column's `titles`: (keyword, Text) pairs, in the order written (E120 on another type)."""
+        node = value.get("titles")
+        if node is None:
+            return ()
+        if type_ != "keyword":
+            self.r.error("E120", f"'titles' applies to a column of type keyword, not to '{type_}'",
+                         value.key_span("titles"))
+            return ()
+        if not isinstance(node, MapNode):
+            self.r.error("E103", f"'titles' of column '{name}' must be a mapping of its keywords to texts", node.span)
+            return ()
+        out = []
+        for key, _ in node.entries:
+            if not _KEYWORD.fullmatch(str(key.value)):
+                self.r.error("E120", f"'titles' of column '{name}' names {str(key.value)!r}, which is not a keyword "
+                             "(a lower-case name: letters, digits, '_')", key.span)
+                continue
+            out.append((str(key.value), self.c.text(node, key.value)))
+        return tuple(out)
 
     # ----------------------------------------------------------------------- what the engines need
 
@@ -283,6 +304,7 @@ class Loader:
                          d.table.span)
             return None
         self.distinct_key(d, components)
+        self.titles_used(d, components)
         pieces = _faces(d, components)
         components = tuple(Component(c.id, c.values, c.span, p) for c, p in zip(components, pieces, strict=True))
         return Kind(d.name, d.title, d.item, shown, d.columns, components, d.span, d.key, d.faces_of, d.note)
@@ -428,7 +450,22 @@ class Loader:
         if column.type == "keyword" and not _KEYWORD.fullmatch(cell):
             self.r.error("E107", f"'{header}' must be a lower-case name (letters, digits, '_'), not {cell!r}", span)
             return _BAD
+        titled = [k for k, _ in column.titles]
+        if titled and cell not in titled:
+            self.r.error("E107", f"'{header}' is {cell!r}, which column '{column.name}' gives no title"
+                         f"{did_you_mean(cell, titled)} (its titles: {', '.join(titled)})", span)
+            return _BAD
         return cell
+
+    def titles_used(self, d: Declaration, components) -> None:
+        """E120 for a keyword's title that no row of the table holds (a typo, or a row removed)."""
+        for i, column in enumerate(d.columns):
+            held = {c.values[i] for c in components}
+            for keyword, _ in column.titles:
+                if keyword not in held:
+                    self.r.error("E120", f"column '{column.name}' of kind '{d.name}' titles '{keyword}', which no row "
+                                 f"of {d.table.value if d.table is not None else 'its table'} holds"
+                                 f"{did_you_mean(keyword, sorted(held))}", column.span)
 
     def number(self, column: str, cell: str, span: Span) -> int | None:
         """A table's number: ASCII digits, from 0 to MAX_TABLE_NUMBER; None (and an E107) otherwise."""

@@ -90,6 +90,7 @@ class Column:
     optional: bool = False  # gem only: an empty cell is `none`
     prefix: str = ""  # gems only: the headers are prefix + each gem colour
     header: str = ""  # not gems: the CSV header, when it is not the name
+    titles: tuple = ()  # keyword only: (keyword, Text) of each of its keywords, what sheets call it
 
 
 @dataclass(frozen=True, slots=True)

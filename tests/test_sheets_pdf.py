@@ -100,7 +100,7 @@ def test_every_variant_sheet_prints_on_two_a4_pages(path, monkeypatch):
     rules = load_rules(path)
     base = load_rules(rules.bases[0].path)
     for lang in sorted(KEY_PHRASES):
-        data, pages = render.pdf(render.html(content.build(rules, lang, base), rules), rules)
+        data, pages = render.printed(rules, lang, base)
         reader = pypdf.PdfReader(io.BytesIO(data))
         assert len(reader.pages) == pages <= 2, (path, lang, len(reader.pages))
         assert all(embedded for _, embedded in _embedded_fonts(reader)), (path, lang)

@@ -354,8 +354,8 @@ def test_the_sheets_name_a_keyword_by_its_component():
     from compiler.sheets import content
     rules = load_rules(str(ROOT / "variants" / "trading-posts.yaml"))
     base = load_rules(rules.bases[0].path)
-    for lang, words in (("en", "holds trading post 3"), ("fr", "a ouvert le comptoir 3"),
-                        ("nl", "de handelspost 3 heeft"), ("sr", "трговачка станица 3")):
+    for lang, words in (("en", "holds trading post 3"), ("fr", "a ouvert : comptoir 3"),
+                        ("nl", "handelspost 3 heeft"), ("sr", "трговачка станица 3")):
         text = render.markdown(content.build(rules, lang, base), rules)
         assert words in text
         assert "gold_counts_double" not in text and "'" + "five_prestige" not in text
@@ -393,3 +393,80 @@ def test_the_web_board_knows_the_kind_of_a_set_of_components(tp):
     assert markers["kind"] == "posts" and markers["per_player"]
     assert extras["kinds"]["posts"][GOLD_DOUBLE] == [3, [0, 3, 0, 0, 1], 0, "gold_counts_double"]
     assert "kind" not in next(v for v in extras["vars"] if v["name"] == "bought")
+
+
+# --------------------------------------------------------------------------- a keyword column's titles
+
+
+TITLED = POSTS_KIND.replace("columns: {space: number, requires: gems, nobles: number, power: keyword}", """columns:
+      space: number
+      requires: gems
+      nobles: number
+      power:
+        type: keyword
+        titles: {extra_gem_after_purchase: A gem, third_token_with_pair: A third token,
+                 gold_counts_double: Gold counts double, five_prestige: Five, prestige_per_post: Per post}""")
+
+
+def check_kind(folder: pathlib.Path, kind: str):
+    text = CLEAN + kind
+    (folder / "spec.yaml").write_text(text, encoding="utf-8")
+    try:
+        return pipeline.load_rules(str(folder / "spec.yaml"), SourceMap())
+    except CompileError as err:
+        return [(d.code, d.message, d.span.line, d.span.col) for d in err.diagnostics]
+
+
+def test_a_keyword_column_titles_each_of_its_keywords(folder):
+    rules = check_kind(folder, TITLED)
+    assert not isinstance(rules, list), rules
+    power = next(c for k in rules.kinds if k.name == "posts" for c in k.columns if c.name == "power")
+    assert dict(power.titles)["gold_counts_double"].en == "Gold counts double"
+
+
+def test_a_keyword_without_a_title_is_e107_at_its_cell(folder):
+    found = check_kind(folder, TITLED.replace("gold_counts_double: Gold counts double, ", "gold_count_double: Gold, "))
+    assert isinstance(found, list)
+    cell = next(d for d in found if d[0] == "E107")
+    assert "'power' is 'gold_counts_double', which column 'power' gives no title" in cell[1]
+    assert "did you mean 'gold_count_double'" in cell[1] and cell[2] == 4  # the table's row 4
+    assert cell[0] == "E107"
+
+
+def test_a_title_for_no_row_or_on_another_type_is_e120(folder):
+    extra = check_kind(folder, TITLED.replace("prestige_per_post: Per post}", "prestige_per_post: Per post, "
+                                                                              "sixth: Sixth}"))
+    assert isinstance(extra, list) and extra[0][0] == "E120" and "titles 'sixth', which no row" in extra[0][1]
+    wrong = check_kind(folder, TITLED.replace("      space: number\n",
+                                              "      space: {type: number, titles: {one: One}}\n"))
+    assert isinstance(wrong, list) and wrong[0][0] == "E120"
+    assert "'titles' applies to a column of type keyword, not to 'number'" in wrong[0][1]
+
+
+def test_the_sheets_show_a_titled_keyword_by_its_title_in_each_language():
+    from compiler.pipeline import load_rules
+    from compiler.sheets import content
+    rules = load_rules(str(ROOT / "variants" / "trading-posts.yaml"))
+    base = load_rules(rules.bases[0].path)
+    for lang, title in (("en", "Gold may count double"), ("fr", "L'or peut compter double"),
+                        ("nl", "Goud mag dubbel tellen"), ("sr", "Злато може да вреди дупло")):
+        text = render.markdown(content.build(rules, lang, base), rules)
+        assert f"| 3 | 0 | 3 | 0 | 0 | 1 | 0 | {title} |" in text
+
+
+def test_a_compact_sheet_leaves_a_changed_rule_to_the_body_and_keeps_every_rule():
+    """The printed sheet of a module that changes many rules: its house rules box names them (title
+    and note), their full text is in the body with their mark; what only illustrates goes."""
+    from compiler.pipeline import load_rules
+    from compiler.sheets import content
+    rules = load_rules(str(ROOT / "variants" / "trading-posts.yaml"))
+    base = load_rules(rules.bases[0].path)
+    full = render.markdown(content.build(rules, "en", base), rules)
+    compact = render.markdown(content.build(rules, "en", base, compact=content.COMPACT_LEVELS), rules)
+    box = compact.split("**Turn summary**")[0]
+    assert "★7 **Changed: Buy a face-up card** _Posts 1 and 3._" in box
+    assert "set “Bought this turn” to yes" not in box and "set “Bought this turn” to yes" in compact
+    assert "## Worked example" in full and "## Worked example" not in compact
+    for rule in ("Take tokens of different colours", "A gem after a purchase", "Open trading posts",
+                 "Fifth trading post", "Noble visit", "Return tokens over the limit"):
+        assert f"**{rule}**" in compact

@@ -348,7 +348,8 @@ class DecisionLowering:
         for c in conjuncts(d.condition):
             if deferred is not None and deferred.param.name in free_names(c):
                 continue  # a condition on the payment: checked below, over every payment
-            body.append(If(f"not {compiler.expr(c, self.env)}", [Return(literal(_unmet(c, self.plan.rules, d)))]))
+            body.append(If(compiler.negation(compiler.expr(c, self.env)),
+                           [Return(literal(_unmet(c, self.plan.rules, d)))]))
         if deferred is not None:
             body.append(If(f"not {self.dp.function('_payopts_')}(g, args)",
                            [Return("'the player cannot pay the price of this card in any way the rules allow'")]))
@@ -395,7 +396,8 @@ class DecisionLowering:
         else:
             loop = For(f"_i, {name}_GOLD, {covers}{name}_SPENT, {name}_GT", f"_payments(_price, tok{worth})", [])
             for c in tests:
-                loop.body.append(If(f"not {compiler.expr(c, self.env)}", [Continue()], note=comment(unparse(c))))
+                loop.body.append(If(compiler.negation(compiler.expr(c, self.env)), [Continue()],
+                                    note=comment(unparse(c))))
             loop.body.append(Append("found", "_i"))
             body += [Assign(("found",), "[]"), loop, Return("found")]
         doc = docstring(printable(f"Payments accepted for '{d.name}' ({self.where}), as indexes of PAYMENTS."))

@@ -120,6 +120,8 @@ class ExprCompiler:
         self.used_scalars: set[str] = set()
         # components whose row of their kind's table a legal loop binds (kr_NAME): read from it
         self.component_rows: set[str] = set()
+        # the negation of a test this compiler wrote as a membership, `(3 in S)` -> `(3 not in S)`
+        self.negations: dict[str, str] = {}
         self.values = {v.name: v.value for v in plan.rules.values}
         self.hoist = hoist  # callback(node, python) -> python name, or None
         self.temps = itertools.count()
@@ -397,6 +399,10 @@ class ExprCompiler:
         holders = self._components_with(func, body, var, elem_kind, env)
         if holders is not None:  # any(t.power == 'five_prestige' for t in S): is one of those components in S?
             source = self.collection(coll, env)
+            if len(holders) == 1:
+                code = f"({holders[0]} in {source})"
+                self.negations[code] = f"({holders[0]} not in {source})"
+                return code
             return "(" + " or ".join(f"{i} in {source}" for i in holders) + ")" if holders else "False"
         pyvar = spec_name("v_", var, body.span)
         inner = self.expr(body, {**env, var: ("var", elem_kind, pyvar)})
@@ -406,6 +412,11 @@ class ExprCompiler:
         if func in ("min", "max"):
             return f"{func}(({inner} for {pyvar} in {source}), default=0)"
         return f"{func}({inner} for {pyvar} in {source})"
+
+    def negation(self, code: str) -> str:
+        """`not code` as the generated code writes it: a membership this compiler wrote is negated
+        with `not in` (what Python style, and the engines' linting, asks)."""
+        return self.negations.get(code) or f"not {code}"
 
     def _components_with(self, func, body, var: str, elem_kind: str, env) -> list[int] | None:
         """For `any(t.COLUMN == VALUE for t in S)` over components of a kind, VALUE a keyword or a

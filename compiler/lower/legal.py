@@ -239,13 +239,13 @@ class LegalLowering:
             if not isinstance(node, Guard):
                 into.append(node)
             elif in_loop:
-                into.append(If(f"not {node.test}", [Continue()], note=node.note))
+                into.append(If(self.compiler.negation(node.test), [Continue()], note=node.note))
             elif self.fused:  # one pass, no loop: the rest of the block under the test
                 nested = If(node.test, [], note=node.note)
                 into.append(nested)
                 into = nested.body
             else:
-                into.append(If(f"not {node.test}", [Return()], note=node.note))
+                into.append(If(self.compiler.negation(node.test), [Return()], note=node.note))
         return into
 
     def build(self) -> list:

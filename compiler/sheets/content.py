@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from ..expr import Bool, Effect, Index, Name, When, unparse, walk
 from ..model import Decision, Rules, Text
 from ..source import shown_path
+from ..zones import reached
 from . import example, pictures, tables
 from .example import prestige_target
 from .facts import (action_kind, change_group, decision_nodes, effect_names, held_limit, noble_visit, rare,
@@ -109,9 +110,17 @@ def _conjuncts(node) -> list:
 class Builder:
     """Builds the :class:`Sheet` of one rule model in one language."""
 
-    def __init__(self, rules: Rules, lang: str, base: Rules | None = None, table: tables.Table | None = None):
+    def __init__(self, rules: Rules, lang: str, base: Rules | None = None, table: tables.Table | None = None,
+                 compact: int = 0):
         self.rules = rules
         self.lang = lang
+        # compact (0 to COMPACT_LEVELS): how much of what restates or illustrates a rule gives way, so
+        # that a printed sheet fits two pages (render.printed tries each level in turn); never a rule.
+        # 1: the house rules box names a changed rule whose full text the body holds (an action, a step,
+        # a prestige source, a variable, each marked with its number there) by its title and note only,
+        # and the pictures (a card, the table) go; 2: the worked example; 3: the questions; 4: the end
+        # told again "as it is played" and the common mistakes.
+        self.compact = compact
         self.base = base
         self.table = table or tables.load(lang)
         self.p = Phraser(lang, rules, table=self.table)
@@ -268,7 +277,8 @@ class Builder:
             source_line += " " + self.text("sheet.source_base", path=path, sha=sha)
         sections = [self.glance(), self.scoring(), self.setup(), self.turn()]
         sections += [s for s in (self.tokens(), self.reserving(), self.buying(), self.nobles()) if s is not None]
-        sections += [self.ending(), self.worked_example(), self.faq(), self.mistakes()]
+        sections += [self.ending(), self.worked_example() if self.compact < 2 else None,
+                     self.faq() if self.compact < 3 else None, self.mistakes() if self.compact < 4 else None]
         shown = [s for s in sections if s is not None and s.parts]
         return Sheet(
             lang=self.lang, title=title, subtitle=subtitle, source=shown_path(r.source.path), sha256=r.source.sha256,
@@ -365,7 +375,7 @@ class Builder:
             items.append(Item(sentence(worth), self.text("sheet.goal.nobles_lead")))
         items += [self.prestige_item(source) for source in r.prestige]
         parts = [Part("para", items)]
-        picture = self.card_picture()
+        picture = self.card_picture() if not self.compact else None
         if picture is not None:
             parts.append(Part("picture", picture=picture))
         return Section("goal", self.text("sheet.goal.title"), parts)
@@ -499,7 +509,7 @@ class Builder:
         items += [self.state_item(v) for v in self.rules.variables]
         parts.append(Part("list", items))
         parts += self.kind_tables()
-        picture = self.table_picture()
+        picture = self.table_picture() if not self.compact else None  # the text first, where room is short
         if picture is not None:
             parts.append(Part("picture", picture=picture))
         return Section("setup", self.text("sheet.setup.title"), parts)
@@ -529,10 +539,11 @@ class Builder:
         return items
 
     def kind_tables(self) -> list[Part]:
-        """A table of each kind a zone holds: one row per component, its columns (a table by gem
-        colour: one column per colour; prose columns too, as written)."""
+        """A table of each kind the rules reach (a zone or a variable holds it, or a choice is made from
+        it): one row per component, its columns (a table by gem colour: one column per colour; a
+        titled keyword by its title; prose columns too, as written)."""
         parts = []
-        for name in dict.fromkeys(z.holds for z in self.rules.zones):
+        for name in reached(self.rules):
             kind = next(k for k in self.rules.kinds if k.name == name)
             header: list[str] = []
             for col in kind.columns:
@@ -560,6 +571,8 @@ class Builder:
                 row += [str(x) for x in v]
             elif col.type in ("gem", "colour"):
                 row.append("" if v is None else self.text(f"colour.{self.rules.colours[v]}"))
+            elif col.titles:  # a keyword the spec titles in each language
+                row.append(self.spec_text(dict(col.titles)[v]))
             else:
                 row.append(str(v))
         return row
@@ -838,7 +851,7 @@ class Builder:
                        self.text("sheet.end.played_lead"),
                        self.marks(f"end.{e.name}", *(f"values.{v}" for v in sorted(value_names(r, [e.when])))))
                   for e in r.end if e.finish == "complete_round"]
-        if played:
+        if played and self.compact < 4:  # it tells the rule above again, as it is played
             parts.append(Part("para", played))
         ranking = []
         w = r.winners
@@ -1070,6 +1083,8 @@ class Builder:
                 if note and note not in into:
                     into.append(note)
             lead, text = self.describe_group(group, kind)
+            if self.compact and kind != "remove" and group.split(".")[0] in _TOLD_IN_THE_BODY:
+                text = ""
             rows = [group] + [g for g in folded if g.startswith("players.")]
             if len(rows) > 1:
                 lead = self.text("sheet.house.players_many",
@@ -1179,7 +1194,7 @@ class Builder:
             return self.text("sheet.house.zones"), " ".join(item.text for item in self.zone_items())
         if section == "kinds":
             name = group.partition(".")[2]
-            kinds = [k for k in r.kinds if k.name == name or not name and k.name in {z.holds for z in r.zones}]
+            kinds = [k for k in r.kinds if k.name == name or not name and k.name in reached(r)]
             if not kinds:
                 return self.text("sheet.house.other"), ""
             return (join(self.t, [self.spec_text(k.title) for k in kinds]),
@@ -1242,6 +1257,15 @@ def _int(n: int):
     return Int(n, Span("", 0, 0))
 
 
-def build(rules: Rules, lang: str, base: Rules | None = None, table: tables.Table | None = None) -> Sheet:
-    """The sheet of `rules` in `lang` (`base`: the rules a variant extends, for old values)."""
-    return Builder(rules, lang, base, table).build()
+# The sections whose every element the body of a sheet states in full, with its house rule's mark.
+_TOLD_IN_THE_BODY = ("actions", "end_of_turn", "prestige", "state")
+
+
+COMPACT_LEVELS = 4  # see Builder: the most a sheet gives way to fit two printed pages
+
+
+def build(rules: Rules, lang: str, base: Rules | None = None, table: tables.Table | None = None,
+          compact: int = 0) -> Sheet:
+    """The sheet of `rules` in `lang` (`base`: the rules a variant extends, for old values;
+    `compact`: how much of what restates or illustrates a rule gives way, 0 to COMPACT_LEVELS)."""
+    return Builder(rules, lang, base, table, compact).build()

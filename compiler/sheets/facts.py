@@ -152,7 +152,7 @@ def change_group(path: str) -> str:
     if parts[0] == "winners" and len(parts) >= 3 and parts[1] == "ranking":
         return ".".join(parts[:3])
     if parts[0] in ("players", "values", "actions", "end_of_turn", "end", "winners", "components",
-                    "setup", "define", "prestige", "state") and len(parts) >= 2:
+                    "setup", "define", "prestige", "state", "kinds") and len(parts) >= 2:
         return ".".join(parts[:2])
     return parts[0]
 

@@ -35,7 +35,7 @@ from typing import Any, Mapping
 from ..expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditional, Effect, ForEach, Index, Int,
                     Logic, Name, Sequence, Unary, When, Word, unparse, walk)
 from ..model import Decision, Rules
-from ..types import Comp
+from ..types import Comp, Keyword
 from . import tables
 
 Fields = dict[str, Any]
@@ -213,6 +213,14 @@ class Phraser:
                 return next((z for z in self.rules.zones if z.name == i and z.per_player), None)
         return None
 
+    def held_kind(self, node) -> str | None:
+        """The kind of the components a zone or a set of components (`me.markers`) holds, else None."""
+        zone = self.zone_of(node)
+        if zone is not None:
+            return zone.holds
+        var = self.component_set(node)
+        return var.type.elem.kind if var is not None else None
+
     def zone(self, node) -> Fields | None:
         """A zone of the spec's own in its four forms ("your “Claimed cities”"), or None."""
         match node:
@@ -249,10 +257,10 @@ class Phraser:
         """A phraser in which `var` is an element of `collection` ("that colour")."""
         kind, coll_key = self.collection(collection)
         child = Phraser(self.lang, self.rules, table=self.t.table, scope=self.scope)
-        zone = self.zone_of(collection) if kind == COMPONENT else None
-        if zone is not None:  # "that city" (fr, nl, sr: "that piece (city)"), of the zone's kind
-            child.scope[var] = Ref(kind, "ref.component.that", {"item": self.item(zone.holds)}, coll=coll_key,
-                                   holds=zone.holds)
+        holds = self.held_kind(collection) if kind == COMPONENT else None
+        if holds is not None:  # "that city" (fr, nl, sr: "that piece (city)"), of the zone's (or set's) kind
+            child.scope[var] = Ref(kind, "ref.component.that", {"item": self.item(holds)}, coll=coll_key,
+                                   holds=holds)
         else:
             child.scope[var] = Ref(kind, f"ref.{kind}.that", coll=coll_key)
         return child
@@ -288,9 +296,10 @@ class Phraser:
         if state is not None and self.kind(node) == COLOURS:  # a set variable: "each colour of "Taken""
             self.t.base.update(self.named("state", state))
             return COLOUR, "coll.state"
-        zone = self.zone_of(node)
-        if zone is not None:  # a zone: "each city in your “Claimed cities”", by its kind's item and its title
-            self.t.base.update({**self.named("zone", self.zone(node) or {}), "item": self.item(zone.holds)})
+        holds = self.held_kind(node)
+        if holds is not None:  # a zone or a set of components: "each city in your “Claimed cities”", by its
+            # kind's item and its title
+            self.t.base.update({**self.named("zone", self.zone(node) or {}), "item": self.item(holds)})
             return COMPONENT, "coll.zone"
         if isinstance(node, Name):
             if node.id in _COLLECTIONS and node.id not in self.scope:
@@ -956,6 +965,9 @@ def explain_definition(definition, lang: str, rules: Rules, table: tables.Table 
             fields[name] = ph.t.text(key)
         elif isinstance(t, Comp) and any(k.name == t.kind for k in rules.kinds):  # "the city"
             ph.scope[name] = Ref(COMPONENT, "ref.component.the", {"item": ph.item(t.kind)}, holds=t.kind)
+            fields[name] = ph.ref_forms(ph.scope[name])[""]
+        elif isinstance(t, Keyword):  # "a given “power”": a keyword of that column
+            ph.scope[name] = Ref("keyword", "ref.keyword.given", {"column": ph.column(t.column)})
             fields[name] = ph.ref_forms(ph.scope[name])[""]
     title = definition.title.get(lang) or definition.title.en
     title = tables.PLACEHOLDER.sub(lambda m: fields.get(m.group(1), m.group(0)), title)

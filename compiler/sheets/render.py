@@ -193,6 +193,26 @@ def _pdf(module, html_text: str, rules: Rules) -> tuple[bytes, int]:
     return data, len(document.pages)
 
 
+PRINTED_PAGES = 2  # a printed sheet's pages: two A4 pages, one sheet of paper printed on both sides
+
+
+def printed(rules: Rules, lang: str, base: Rules | None = None, html_text: str | None = None) -> tuple[bytes, int]:
+    """The printed (PDF) sheet and its page count: the sheet as the HTML shows it (`html_text`, when
+    already made), or, when that takes more than two pages, the first compact sheet that fits
+    (content.build, compact 1, 2, ...): the house rules box names the changed rules the body states
+    in full instead of repeating them, then the pictures, the worked example, the questions and the
+    mistakes give way, never a rule; a module that changes many rules still prints on one sheet of
+    paper. The last level is kept even when it does not fit (the page count says so)."""
+    if html_text is None:
+        html_text = html(content.build(rules, lang, base), rules)
+    data, pages = pdf(html_text, rules)
+    level = 0
+    while pages > PRINTED_PAGES and level < content.COMPACT_LEVELS:
+        level += 1
+        data, pages = pdf(html(content.build(rules, lang, base, compact=level), rules), rules)
+    return data, pages
+
+
 @dataclass
 class Written:
     path: Path
@@ -227,7 +247,7 @@ def write_sheets(rules: Rules, langs, formats, out_dir: Path, base: Rules | None
             written.append(Written(path, fmt, lang, elapsed))
         if "pdf" in formats:
             start = time.perf_counter()
-            data, pages = pdf(html_text, rules)
+            data, pages = printed(rules, lang, base, html_text)
             path = out_dir / f"{rules.name}.{lang}.pdf"
             write_atomic(path, data)
             written.append(Written(path, "pdf", lang, time.perf_counter() - start, pages))
