@@ -178,6 +178,8 @@ PATTERN_SAMPLES = {
     "^[1-9][0-9]?$": "42",
     "^[a-z0-9_]*$": "cost_",
     "^(setup\\.)?[a-z_][a-z0-9_]*$": "setup.nobles",
+    "^[a-z][a-z0-9_]*$": "gold_counts_double",  # a keyword a column's titles name
+    "^[a-z_][a-z0-9_]*([.][a-z_][a-z0-9_]*)?$": "posts.power",  # a definition's parameter type
 }
 
 
