@@ -334,14 +334,17 @@ class Checker:
         does not declare, a declared one the row lacks, or a value that is no whole number 0..1000."""
         declared = {f.name: f for f in self.player_fields}
         got: dict[str, int] = {}
+        suggested: set[str] = set()  # declared names offered for a misspelt field: not reported missing too
         for key, node in entry.entries:
             name = key.value
             if name in BUILTIN_SETUP_FIELDS or name == "note":
                 continue
             if name not in declared:
+                hint = did_you_mean(str(name), declared)
+                suggested |= {n for n in declared if hint and f"'{n}'" in hint}
                 if name not in self.refused_fields:  # an E540 already: not undeclared
                     self.r.error("E543", f"the row for {players} players has a field '{name}' that 'player_fields' "
-                                 f"does not declare{did_you_mean(str(name), declared)}", key.span,
+                                 f"does not declare{hint}", key.span,
                                  "a row holds gems, gold, nobles, face_up and the fields declared in 'player_fields'")
                 continue
             value = node.value if isinstance(node, ScalarNode) else None
@@ -353,7 +356,7 @@ class Checker:
             got[str(name)] = value
             self.value_spans[(players, str(name))] = node.span
         for name, field in declared.items():
-            if name not in got and entry.get(name) is None:
+            if name not in got and entry.get(name) is None and name not in suggested:
                 self.r.error("E543", f"the row for {players} players gives no '{name}'", entry.span,
                              f"'{name}' is declared in 'player_fields' (line {field.span.line}): every row gives it "
                              "a whole number")
