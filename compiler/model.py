@@ -233,6 +233,7 @@ class Zone:
     start: str = "empty"  # one of STARTS
     limit: int = 0  # holding: the most it holds (0: no limit)
     limit_name: str = ""  # the value `limit` was taken from
+    size_field: str = ""  # the field of the player-count table `size` reads (setup.FIELD), if it reads one
     private_when_drawn: bool = False  # holding: a component drawn into it is seen by its owner only
     scores: str = ""  # holding: a number column its components add to the owner's prestige
     bonus: str = ""  # holding: a gem column, one bonus of that colour per component

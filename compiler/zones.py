@@ -143,6 +143,7 @@ class ZoneReader:
         self.c.spans[f"zones.{name}"] = key.span
         return Zone(name, title, str(holds), str(shape), key.span, per_player=bool(per_player), sizes=sizes,
                     source=str(source), start=str(start), limit=limit, limit_name=limit_name,
+                    size_field=_size_field(entry),
                     private_when_drawn=bool(private), note=self.c.note(entry))
 
     def check_source(self, name: str, source: str, node: ScalarNode, kind: Kind, earlier: dict[str, Zone]) -> None:
@@ -218,6 +219,13 @@ class ZoneReader:
             self.r.error("E542", f"the limit of a holding is 1 to {MAX_ZONE_SIZE}, not {limit}", node.span)
             return 0, ""
         return limit, name
+
+
+def _size_field(entry: MapNode) -> str:
+    """The field of the player-count table a zone's `size` reads (`setup.cities`: 'cities'), or ''."""
+    node = entry.get("size")
+    value = node.value if isinstance(node, ScalarNode) else None
+    return value[len("setup."):] if isinstance(value, str) and value.startswith("setup.") else ""
 
 
 def pieces(kind: Kind) -> int:
