@@ -28,7 +28,8 @@ from .flow import card_flow, pay_flow
 from .diagnostics import CompileError, Reporter, SourceMap, Span, did_you_mean
 from .expr import Bool, Effect, Int, Name, Origin, parse_expr, parse_stmt, walk
 from .model import (BUILTIN_SETUP_FIELDS, DOMAINS, FINISHES, LENGTH_CAP, PREFERS, RESOLVES, REPEATS, Decision,
-                    EndTrigger, Kind, Param, PlayerCount, PlayerField, RankLevel, Rules, SetupBlock, Text, Value, Winners)
+                    EndTrigger, Kind, Param, PlayerCount, PlayerField, RankLevel, Rules, SetupBlock, Text, Value,
+                    Winners)
 from .overlay import Resolved
 from .worth import worth_problems, worth_range
 from .source import MapNode, Node, ScalarNode, SeqNode

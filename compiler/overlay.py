@@ -105,7 +105,8 @@ class Shape:
 
     def has(self, name: object) -> bool:
         """Whether the mapping may have the field `name`: a named one, or one matching a pattern."""
-        return name in self.fields or isinstance(name, str) and any(schema.pattern_matches(p, name) for p in self.patterns)
+        return name in self.fields or isinstance(name, str) and any(
+            schema.pattern_matches(p, name) for p in self.patterns)
 
     def part(self, name: str) -> "Shape":
         """The shape of a merged field the schema defines (its absence is a bug in the schema)."""
@@ -399,7 +400,7 @@ class _Merger:
                 self.error("E308", f"{shape.label} has no field '{name}'{did_you_mean(str(name), shape.fields)}",
                            key.span, f"the fields of {shape.label}: {', '.join(shape.fields)}")
                 continue
-            sub = shape.fields.get(name)
+            sub = shape.fields.get(name) if isinstance(name, str) else None
             bnode = entries[index[name]][1] if name in index else None
             if bnode is None and name in shape.requires:
                 other, allowed = shape.requires[name]
