@@ -27,8 +27,9 @@ from . import zones as zones_mod
 from .flow import card_flow, pay_flow
 from .diagnostics import CompileError, Reporter, SourceMap, Span, did_you_mean
 from .expr import Bool, Effect, Int, Name, Origin, parse_expr, parse_stmt, walk
-from .model import (DOMAINS, FINISHES, LENGTH_CAP, PREFERS, RESOLVES, REPEATS, Decision, EndTrigger, Kind, Param,
-                    PlayerCount, RankLevel, Rules, SetupBlock, Text, Value, Winners)
+from .model import (BUILTIN_SETUP_FIELDS, DOMAINS, FINISHES, LENGTH_CAP, PREFERS, RESOLVES, REPEATS, Decision,
+                    EndTrigger, Kind, Param, PlayerCount, PlayerField, RankLevel, Rules, SetupBlock, Text, Value,
+                    Winners)
 from .overlay import Resolved
 from .worth import worth_problems, worth_range
 from .source import MapNode, Node, ScalarNode, SeqNode
@@ -38,6 +39,7 @@ from .types import (BOOL, DOMAIN_TYPES, GEM, GLOBALS, INT, PLAYER, AGGREGATES, E
 _N = TypeVar("_N", ScalarNode, SeqNode, MapNode)  # the kind of node Checker.node is asked for
 
 LANGS = ("en", "fr", "nl", "sr")
+MAX_FIELD_VALUE = 1000  # a declared field of the player-count table is 0..1000, as the built-in counts
 RESERVED_NAMES = set(GLOBALS) | set(FUNCTIONS) | set(AGGREGATES) | set(EFFECTS) | {
     "me", "player", "true", "false", "if", "then", "else", "and", "or", "not", "in", "for", "c"}
 # The end reasons an engine gives of its own (Game.end_reason); a trigger named so would be mistaken for one.
@@ -84,6 +86,8 @@ class Checker:
         self.notation_spans: dict[tuple[bool, str], Span] = {}  # (is a step, name) -> the span of its notation
         self.gems_wild: tuple[tuple[str, ...], str] = ((), "gold")  # the colours, once read (state reads them)
         self.kinds: tuple[Kind, ...] = ()
+        self.player_fields: tuple[PlayerField, ...] = ()  # the player-count table's declared fields, once read
+        self.refused_fields: set[str] = set()  # declared fields refused (E540): their values are not reported again
 
     # ------------------------------------------------------------------ helpers
 
@@ -199,7 +203,10 @@ class Checker:
         self.types = Inferrer(self.r, gems, wild, kinds)
         cards, nobles = kinds_mod.cards_of(kinds), kinds_mod.nobles_of(kinds)
         levels = tuple(sorted({c.level for c in cards}))
+        self.player_fields = self.declared_fields()
         players = self.players()
+        self.types.attributes["setup"] = {**self.types.attributes["setup"],
+                                          **{f.name: INT for f in self.player_fields}}
         values = self.values()
         self.value_table = {v.name: v.value for v in values}
         if levels and levels != tuple(range(1, len(levels) + 1)):
@@ -234,7 +241,7 @@ class Checker:
             players=players, values=values, actions=actions, steps=steps, end=end, winners=winners,
             interpretations=interpretations, changes=self.resolved.changes, spans=dict(self.spans), kinds=kinds,
             first_player=first_player if first_player.en else None, setup=setup, definitions=definitions,
-            prestige=prestige, variables=variables, zones=self.zones)
+            prestige=prestige, variables=variables, zones=self.zones, player_fields=self.player_fields)
 
     def defined(self, scope, gems, wild, kinds, values, facts):
         """The `define` and `prestige` sections (compiler/definitions.py), and the facts that see
@@ -303,6 +310,59 @@ class Checker:
         self.unread |= loader.unread
         return kinds
 
+    def declared_fields(self) -> tuple[PlayerField, ...]:
+        """The `player_fields` section: the player-count table's own fields (E540 for a name a row
+        already has: a built-in field, or `note`). A field is read as `setup.NAME`, so it may share
+        its name with a zone, a value or a variable (a zone `cities` sized `setup.cities`)."""
+        table = self.node(self.root, "player_fields", MapNode, required=False)
+        out = []
+        for key, entry in table.entries if table else ():
+            name = key.value
+            if name in BUILTIN_SETUP_FIELDS or name == "note":
+                meaning = "the remark of a row" if name == "note" else f"a field every row has (setup.{name})"
+                self.r.error("E540", f"'{name}' is already the name of {meaning}: choose another name for this "
+                             "player-count field", key.span)
+                self.refused_fields.add(str(name))
+                continue
+            if not isinstance(entry, MapNode):
+                continue  # the schema said so
+            self.spans[f"player_fields.{name}"] = key.span
+            out.append(PlayerField(str(name), self.text(entry, "title"), key.span, self.note(entry)))
+        return tuple(out)
+
+    def row_fields(self, players: int, entry: MapNode) -> tuple[tuple[str, int], ...]:
+        """A row's values of the declared fields, in declaration order; E543 for a field the spec
+        does not declare, a declared one the row lacks, or a value that is no whole number 0..1000."""
+        declared = {f.name: f for f in self.player_fields}
+        got: dict[str, int] = {}
+        suggested: set[str] = set()  # declared names offered for a misspelt field: not reported missing too
+        for key, node in entry.entries:
+            name = key.value
+            if name in BUILTIN_SETUP_FIELDS or name == "note":
+                continue
+            if name not in declared:
+                hint = did_you_mean(str(name), declared)
+                suggested |= {n for n in declared if hint and f"'{n}'" in hint}
+                if name not in self.refused_fields:  # an E540 already: not undeclared
+                    self.r.error("E543", f"the row for {players} players has a field '{name}' that 'player_fields' "
+                                 f"does not declare{hint}", key.span,
+                                 "a row holds gems, gold, nobles, face_up and the fields declared in 'player_fields'")
+                continue
+            value = node.value if isinstance(node, ScalarNode) else None
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_FIELD_VALUE:
+                shown = repr(value) if isinstance(node, ScalarNode) else "a " + type(node).__name__[:-4].lower()
+                self.r.error("E543", f"'{name}' in the row for {players} players is a whole number from 0 to "
+                             f"{MAX_FIELD_VALUE}, not {shown}", node.span)
+                continue
+            got[str(name)] = value
+            self.value_spans[(players, str(name))] = node.span
+        for name, field in declared.items():
+            if name not in got and entry.get(name) is None and name not in suggested:
+                self.r.error("E543", f"the row for {players} players gives no '{name}'", entry.span,
+                             f"'{name}' is declared in 'player_fields' (line {field.span.line}): every row gives it "
+                             "a whole number")
+        return tuple((name, got[name]) for name in declared if name in got)
+
     def players(self) -> tuple[PlayerCount, ...]:
         table = self.node(self.root, "players", MapNode)
         if table is None:
@@ -329,7 +389,7 @@ class Checker:
             self.value_spans[(key.value, "row")] = Span(key.span.file, key.span.line, key.span.col,
                                                         end.end_line, end.end_col)
             out.append(PlayerCount(key.value, nums["gems"], nums["gold"], nums["nobles"], nums["face_up"], key.span,
-                                   self.note(entry)))
+                                   self.note(entry), self.row_fields(key.value, entry)))
         out.sort(key=lambda p: p.players)
         for a, b in zip(out, out[1:], strict=False):
             if b.players != a.players + 1:
@@ -395,8 +455,10 @@ class Checker:
     def facts(self, gems, wild, cards, nobles, levels, players, values) -> bounds_mod.Facts:
         per_level = {lv: sum(1 for c in cards if c.level == lv) for lv in levels}
         per_bonus = max((sum(1 for c in cards if c.bonus == i) for i in range(len(gems))), default=0)
-        setup = {f: (min((getattr(p, f) for p in players), default=0), max((getattr(p, f) for p in players), default=0))
-                 for f in ("gems", "gold", "nobles", "face_up")}
+        fields = BUILTIN_SETUP_FIELDS + tuple(f.name for f in self.player_fields
+                                              if all(f.name in dict(p.fields) for p in players))
+        setup = {f: (min((p.field(f) for p in players), default=0), max((p.field(f) for p in players), default=0))
+                 for f in fields}
         return bounds_mod.Facts(
             values={v.name: v.value for v in values}, gems=gems, wild=wild,
             max_gem_tokens=setup["gems"][1], max_gold=setup["gold"][1],

@@ -181,8 +181,8 @@ CODES: dict[str, Code] = _index([
         ("E552", "a setup block without `each_player: true` with an effect that acts for a player, or setup that "
                  "takes more tokens than the supply holds or reserves more cards than a deck holds at some "
                  "player count"),
-        ("E540", "a name declared by a spec (a variable, zone, kind, definition) that is already the name of "
-                 "something else"),
+        ("E540", "a name declared by a spec (a variable, zone, kind, definition, player-count field) that is "
+                 "already the name of something else"),
         ("E550", "a definition that is recursive (calls itself, directly or through others) or reads `me` or "
                  "`player`"),
         ("E554", "a prestige source that is not a number, or that reads prestige"),
@@ -191,6 +191,9 @@ CODES: dict[str, Code] = _index([
         ("E545", "an effect on state that does not fit: `set`/`add`/`insert`/`drop` on something that is not a "
                  "declared variable, or writing a value of another type"),
         ("E555", "a `reset: turn` variable that no effect sets", WARNING),
+        ("E543", "a field of the player-count table that does not fit `player_fields`: a row giving a field that "
+                 "is not declared, a row without a declared field, or a value that is not a whole number from 0 to "
+                 "1000"),
         ("E541", "a zone that does not fit its shape: `holds` naming no kind of the spec (or a base kind, whose zones "
                  "are built in), a key its shape has not, a `source` that is no pile of the same kind, `refill` of a "
                  "zone without one"),

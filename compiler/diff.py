@@ -51,7 +51,10 @@ def compare(a: Rules, b: Rules) -> list[Difference]:
     out: list[Difference] = []
     out += _components(a, b)
     out += _kinds(a, b)
-    out += _keyed(a, b, "players", a.players, b.players, lambda p: p.players, _PLAYER_FIELDS,
+    out += _keyed(a, b, "player_fields", a.player_fields, b.player_fields, lambda f: f.name,
+                  (("title", lambda f: f.title, "text", None),), lambda f: ("player_field", f.name, f.title),
+                  ordered=False)
+    out += _keyed(a, b, "players", a.players, b.players, lambda p: p.players, _PLAYER_FIELDS + _declared_fields(a, b),
                   lambda p: ("player", p.players, None), ordered=False)
     out += _keyed(a, b, "values", a.values, b.values, lambda v: v.name, _VALUE_FIELDS,
                   lambda v: ("value", v.name, None), ordered=False)
@@ -107,6 +110,15 @@ Field = tuple[str, Callable, str, str | None]
 _PLAYER_FIELDS: tuple[Field, ...] = (
     ("gems", lambda p: p.gems, "int", None), ("gold", lambda p: p.gold, "int", None),
     ("nobles", lambda p: p.nobles, "int", None), ("face_up", lambda p: p.face_up, "int", None))
+
+
+def _declared_fields(a: Rules, b: Rules) -> tuple[Field, ...]:
+    """The player-count fields either side declares (player_fields), compared row by row like the
+    built-in ones; a row of the side that lacks the field reads none."""
+    names = dict.fromkeys(f.name for f in a.player_fields + b.player_fields)
+    return tuple((name, lambda p, n=name: dict(p.fields).get(n), "int", None) for name in names)
+
+
 _VALUE_FIELDS: tuple[Field, ...] = (("value", lambda v: v.value, "int", None),)
 _TRIGGER_FIELDS: tuple[Field, ...] = (
     ("title", lambda t: t.title, "text", None), ("when", lambda t: t.when, "expr", None),
@@ -392,9 +404,10 @@ STRINGS: Mapping[str, dict] = _Strings()
 class _Words:
     """Phrases values and subjects in one language, with the `diff.*` texts of its table."""
 
-    def __init__(self, lang: str):
+    def __init__(self, lang: str, titles: dict[str, Text] | None = None):
         self.lang = lang
         self.table = tables.load(lang)
+        self.titles = titles or {}  # the declared player-count fields' titles (they have no words in the table)
 
     def __call__(self, key: str, n: int | None = None, **fields) -> str:
         """The text of `diff.KEY`, in the plural form for `n`, with its placeholders filled."""
@@ -473,7 +486,12 @@ class _Words:
         return self(f"subject.{kind}", name=name, title=self.text(title) or name)
 
     def field(self, d: Difference) -> str:
-        return self("field." + ("gem_colours" if d.path == "components.gems" else d.field or ""))
+        return self.field_name("gem_colours" if d.path == "components.gems" else d.field or "")
+
+    def field_name(self, field: str) -> str:
+        """A field's words: the table's, or a declared player-count field's title in this language."""
+        title = self.titles.get(field)
+        return self.text(title) if title is not None else self("field." + field)
 
 
 def _decision_of(subject: tuple, rules: Rules) -> Decision | None:
@@ -500,7 +518,7 @@ def render(diffs: list[Difference], a: Rules, b: Rules, lang: str = "en") -> str
     """The differences in words, grouped by section and by rule; empty text when there are none."""
     if not diffs:
         return ""
-    w = _Words(lang)
+    w = _Words(lang, {f.name: f.title for f in a.player_fields + b.player_fields})
     lines = [w("header", a=w.text(a.title), pa=a.source.path, b=w.text(b.title), pb=b.source.path)]
     section = None
     i = 0
@@ -530,7 +548,7 @@ def render(diffs: list[Difference], a: Rules, b: Rules, lang: str = "en") -> str
         elif d.kind == "added":
             lines.append("- " + w("added", subject=subject, at=_loc(d.after_at)))
             for field, value, kind in d.details:
-                lines.append("    " + w("detail", field=w(f"field.{field}"), v=w.value(kind, value, b, d.subject)))
+                lines.append("    " + w("detail", field=w.field_name(field), v=w.value(kind, value, b, d.subject)))
         elif d.kind == "removed":
             lines.append("- " + w("removed", subject=subject, at=_loc(d.before_at)))
         else:  # order

@@ -26,7 +26,7 @@ from .diagnostics import CompileError, Diagnostic
 from .files import write_atomic  # noqa: F401 - the writer of engine modules
 from .lower import EnginePlan, lower
 from .model import Rules
-from .pysource import Code, comment, docstring, literal, printable
+from .pysource import Code, comment, docstring, identifier, literal, printable
 from .runtime import MODULES, SPEC_MODULES, engine_parts
 from .source import shown_path
 
@@ -86,6 +86,14 @@ def runtime_text() -> dict[str, tuple[Code, ...]]:
 PAYMENT_STEP = "payment"  # the phase of a purchase waiting for its payment
 
 
+def player_field_tables(rules: Rules) -> list[tuple[Code, dict[int, int]]]:
+    """The spec's declared player-count fields as engine constants (Python name, players -> value):
+    derived from the player count, never saved; none for a spec that declares none, whose engine
+    text stays as it was."""
+    return [(identifier("pf_", f.name), {p.players: p.field(f.name) for p in rules.players})
+            for f in rules.player_fields]
+
+
 def render_module(plan: EnginePlan) -> str:
     rules = plan.rules
     decisions = plan.decisions
@@ -99,6 +107,7 @@ def render_module(plan: EnginePlan) -> str:
         colours=rules.colours, gems=rules.gems, wild=rules.wild, levels=rules.levels,
         player_counts=tuple(p.players for p in rules.players),
         setup={p.players: (p.gems, p.gold, p.nobles, p.face_up) for p in rules.players},
+        player_fields=player_field_tables(rules),
         values={v.name: v.value for v in rules.values}, max_reserved=plan.max_reserved,
         triggers=tuple((t.name, t.finish) for t in rules.end), max_turns=rules.max_turns,
         cards=rules.cards, nobles=rules.nobles, payments=tuple(plan.payments),

@@ -135,6 +135,26 @@ class PlayerCount:
     face_up: int  # face-up cards per level
     span: Span
     note: Text | None = None
+    fields: tuple[tuple[str, int], ...] = ()  # the spec's declared fields (player_fields), in declaration order
+
+    def field(self, name: str) -> int:
+        """The row's value of a field, built in (`gems`) or declared by the spec (`cities`)."""
+        return getattr(self, name) if name in BUILTIN_SETUP_FIELDS else dict(self.fields)[name]
+
+
+# The fields every row of the player-count table has (the engines' own setup).
+BUILTIN_SETUP_FIELDS = ("gems", "gold", "nobles", "face_up")
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerField:
+    """A field of the player-count table the spec declares (`player_fields`): a number per row,
+    read as `setup.NAME`, shown as a column of the setup table."""
+
+    name: str
+    title: Text
+    span: Span
+    note: Text | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,6 +233,7 @@ class Zone:
     start: str = "empty"  # one of STARTS
     limit: int = 0  # holding: the most it holds (0: no limit)
     limit_name: str = ""  # the value `limit` was taken from
+    size_field: str = ""  # the field of the player-count table `size` reads (setup.FIELD), if it reads one
     private_when_drawn: bool = False  # holding: a component drawn into it is seen by its owner only
     scores: str = ""  # holding: a number column its components add to the owner's prestige
     bonus: str = ""  # holding: a gem column, one bonus of that colour per component
@@ -324,6 +345,7 @@ class Rules:
     variables: tuple[Variable, ...] = ()  # declared state, in declaration order
     definitions: tuple[Definition, ...] = ()
     prestige: tuple[PrestigeSource, ...] = ()  # added to every player's card and noble prestige
+    player_fields: tuple[PlayerField, ...] = ()  # the player-count table's declared fields, in order
 
     @property
     def colours(self) -> tuple[str, ...]:

@@ -99,6 +99,14 @@ class Shape:
     is_value: bool = False  # an entry of `values` (a number, or {value, note})
     lists: frozenset[str] = frozenset()  # fixed: list fields a variant may edit with {prepend, append}
     movable: bool = False  # keyed: an existing entry may be moved with before/after (an ordered collection)
+    # fixed: name patterns of further fields (replaced) the schema accepts besides `fields` (a player-count
+    # row's declared fields, `cities: 3`): which names are declared is for check to say (E543)
+    patterns: tuple[str, ...] = ()
+
+    def has(self, name: object) -> bool:
+        """Whether the mapping may have the field `name`: a named one, or one matching a pattern."""
+        return name in self.fields or isinstance(name, str) and any(
+            schema.pattern_matches(p, name) for p in self.patterns)
 
     def part(self, name: str) -> "Shape":
         """The shape of a merged field the schema defines (its absence is a bug in the schema)."""
@@ -119,7 +127,7 @@ class Shape:
 # The field names themselves come from rulespec/schema.json, the one reference of the format.
 _NESTED = {
     "variant": {"components": ("fixed", "#components"), "kinds": ("keyed", "kind_change"),
-                "players": ("keyed", "player_count_change"),
+                "players": ("keyed", "player_count_change"), "player_fields": ("keyed", "player_field_change"),
                 "values": ("keyed", "value_change"), "actions": ("keyed", "action_change"),
                 "end_of_turn": ("keyed", "step_change"), "end": ("keyed", "trigger_change"),
                 "setup": ("keyed", "setup_block_change"), "state": ("keyed", "variable_change"),
@@ -133,6 +141,7 @@ _NESTED = {
 _LABELS = {
     "variant": ("a spec", ""), "#components": ("the components", ""), "winners_change": ("the winners", ""),
     "player_count_change": ("a player count", "player count"), "value_change": ("a value", "value"),
+    "player_field_change": ("a player-count field", "player-count field"),
     "action_change": ("an action", "action"), "step_change": ("an end-of-turn step", "end-of-turn step"),
     "trigger_change": ("an end trigger", "end trigger"), "rank_level_change": ("a ranking level", "ranking level"),
     "param_change": ("a choice", "choice"), "kind_change": ("a kind", "kind"),
@@ -202,7 +211,8 @@ def shapes() -> Shape:
                 fields[name] = None
         lists = frozenset(name for name, prop in defn.get("properties", {}).items() if _edits_a_list(prop, defs))
         return Shape("fixed", _LABELS[ref][0], fields, requires=_requires(defs.get(ref, {})),
-                     is_entry=is_entry, is_value=ref == "value_change", lists=lists)
+                     is_entry=is_entry, is_value=ref == "value_change", lists=lists,
+                     patterns=tuple(defn.get("patternProperties", {})))
 
     return build("variant", False)
 
@@ -386,11 +396,11 @@ class _Merger:
                 self.error("E311", f"'{name}' applies to an entry of a keyed collection (kinds, players, values, "
                            f"actions, end_of_turn, end, winners.ranking, choose), not to {shape.label}", key.span)
                 continue
-            if name not in shape.fields:
+            if not shape.has(name):
                 self.error("E308", f"{shape.label} has no field '{name}'{did_you_mean(str(name), shape.fields)}",
                            key.span, f"the fields of {shape.label}: {', '.join(shape.fields)}")
                 continue
-            sub = shape.fields[name]
+            sub = shape.fields.get(name) if isinstance(name, str) else None
             bnode = entries[index[name]][1] if name in index else None
             if bnode is None and name in shape.requires:
                 other, allowed = shape.requires[name]

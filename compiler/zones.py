@@ -21,7 +21,7 @@ import re
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .expr import Effect, ForEach, Name, When
 from .kinds import BASE_KINDS
-from .model import SHAPES, STARTS, Kind, Param, PlayerCount, Rules, Zone
+from .model import BUILTIN_SETUP_FIELDS, SHAPES, STARTS, Kind, Param, PlayerCount, Rules, Zone
 from .source import MapNode, ScalarNode
 from .types import ERROR, Comp, Inferrer, Scope, ZoneT, component_type, noun
 
@@ -29,7 +29,6 @@ MAX_ZONE_SIZE = 100
 # Which keys fit which shapes (E541 otherwise).
 _SHAPE_KEYS = {"by": ("pile", "display", "row"), "size": ("display", "row"), "source": ("display", "row"),
                "per_player": ("holding",), "limit": ("holding",), "private_when_drawn": ("holding",)}
-_SETUP_FIELDS = ("gems", "gold", "nobles", "face_up")
 # The zone effects: name -> what each argument is (a component, a zone, a pile, a display or row).
 ZONE_EFFECTS = {"move": ("component", "zone"), "draw": ("pile", "zone"), "reveal": ("pile", "shown"),
                 "refill": ("shown",), "to_bottom": ("component", "pile"), "discard": ("component",)}
@@ -144,6 +143,7 @@ class ZoneReader:
         self.c.spans[f"zones.{name}"] = key.span
         return Zone(name, title, str(holds), str(shape), key.span, per_player=bool(per_player), sizes=sizes,
                     source=str(source), start=str(start), limit=limit, limit_name=limit_name,
+                    size_field=_size_field(entry),
                     private_when_drawn=bool(private), note=self.c.note(entry))
 
     def check_source(self, name: str, source: str, node: ScalarNode, kind: Kind, earlier: dict[str, Zone]) -> None:
@@ -172,11 +172,12 @@ class ZoneReader:
             sizes = tuple((p.players, value) for p in self.players)
         elif value.startswith("setup."):
             field = value[len("setup."):]
-            if field not in _SETUP_FIELDS:
+            fields = self.setup_fields()
+            if field not in fields:
                 self.r.error("E542", f"the player-count table has no field '{field}'"
-                             f"{did_you_mean(field, _SETUP_FIELDS)} (fields: {', '.join(_SETUP_FIELDS)})", node.span)
+                             f"{did_you_mean(field, fields)} (fields: {', '.join(fields)})", node.span)
                 return ()
-            sizes = tuple((p.players, getattr(p, field)) for p in self.players)
+            sizes = tuple((p.players, p.field(field)) for p in self.players)
         elif value in self.values:
             sizes = tuple((p.players, self.values[value]) for p in self.players)
         else:
@@ -198,6 +199,13 @@ class ZoneReader:
                 return ()
         return sizes
 
+    def setup_fields(self) -> tuple[str, ...]:
+        """The fields of the player-count table: the built-in ones, then those the spec declares
+        (`player_fields`) and every row gives (a row without one had its E543)."""
+        declared = tuple(f.name for f in self.c.player_fields
+                         if all(f.name in dict(p.fields) for p in self.players))
+        return BUILTIN_SETUP_FIELDS + declared
+
     def limit(self, entry: MapNode, where: str) -> tuple[int, str]:
         value, node = self.c.scalar(entry, "limit", (int, str), required=False, default=0, where=where)
         if node is None:
@@ -211,6 +219,13 @@ class ZoneReader:
             self.r.error("E542", f"the limit of a holding is 1 to {MAX_ZONE_SIZE}, not {limit}", node.span)
             return 0, ""
         return limit, name
+
+
+def _size_field(entry: MapNode) -> str:
+    """The field of the player-count table a zone's `size` reads (`setup.cities`: 'cities'), or ''."""
+    node = entry.get("size")
+    value = node.value if isinstance(node, ScalarNode) else None
+    return value[len("setup."):] if isinstance(value, str) and value.startswith("setup.") else ""
 
 
 def pieces(kind: Kind) -> int:

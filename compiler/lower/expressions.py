@@ -7,7 +7,7 @@ import itertools
 from ..expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditional, Effect, ForEach, Index, Int,
                     Logic, Name, Sequence, Unary, When, Word, children, unparse)
 from ..flow import token_bounds
-from ..model import Decision, Rules
+from ..model import BUILTIN_SETUP_FIELDS, Decision, Rules
 from ..pysource import literal
 from ..types import STATE_EFFECTS
 from . import variables as state
@@ -346,8 +346,10 @@ class ExprCompiler:
 
     def attribute(self, node, obj, attr, env) -> str:
         match obj:
-            case Name(id="setup"):
+            case Name(id="setup") if attr in BUILTIN_SETUP_FIELDS:
                 return f"g.setup_{attr}"
+            case Name(id="setup"):  # a declared field: its table by player count (emit_engine writes it)
+                return f"{spec_name('pf_', attr, node.span)}[g._n]"
             case Name(id="me") if "me" not in env:
                 return self.player_attr("me", attr, me=True)
         kind = self.kind_of(obj, env)

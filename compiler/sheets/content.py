@@ -485,10 +485,11 @@ class Builder:
         nobles = any(p.nobles for p in r.players)  # a module without nobles (the Cities) says nothing of them
         header = [capitalise(self.text("sheet.setup.col.players")), self.text("sheet.setup.col.gems"),
                   capitalise(self.text("sheet.setup.col.gold"))] + [self.text("sheet.setup.col.nobles")] * nobles + \
-            [self.text("sheet.setup.col.face_up")]
+            [self.text("sheet.setup.col.face_up")] + [self.spec_text(f.title) for f in r.player_fields]
         rows, marks = [], []
         for p in r.players:
-            rows.append([str(p.players), str(p.gems), str(p.gold)] + [str(p.nobles)] * nobles + [str(p.face_up)])
+            rows.append([str(p.players), str(p.gems), str(p.gold)] + [str(p.nobles)] * nobles + [str(p.face_up)]
+                        + [str(p.field(f.name)) for f in r.player_fields])
             marks.append(self.marks(f"players.{p.players}"))
         parts = [Part("grid", grid=Grid(header, rows, marks))]
         decks = []
@@ -533,10 +534,23 @@ class Builder:
                     text = self.text("sheet.setup.deal", n=n, source=self.spec_text(source.title), zone=title)
                 else:
                     text = self.text("sheet.setup.deal_kind", n=n, kind=kind_title, zone=title)
+            elif zone.start == "dealt" and zone.size_field:  # as many as a column of the setup table shows
+                source = next((z for z in self.rules.zones if z.name == zone.source), None)
+                column = self.setup_column(zone.size_field)
+                if source is not None:
+                    text = self.text("sheet.setup.deal_column", source=self.spec_text(source.title), zone=title,
+                                     column=column)
+                else:
+                    text = self.text("sheet.setup.deal_kind_column", kind=kind_title, zone=title, column=column)
             else:
                 continue
             items.append(Item(sentence(text), marks=self.marks(f"zones.{zone.name}")))
         return items
+
+    def setup_column(self, field: str) -> str:
+        """The title of a column of the setup table: a built-in field's, or a declared one's own."""
+        declared = next((f for f in self.rules.player_fields if f.name == field), None)
+        return self.spec_text(declared.title) if declared is not None else self.text(f"sheet.setup.col.{field}")
 
     def kind_tables(self) -> list[Part]:
         """A table of each kind the rules reach (a zone or a variable holds it, or a choice is made from
@@ -1175,7 +1189,13 @@ class Builder:
             row = self.text("sheet.house.players_row", gems=self.count("noun.token", now.gems),
                             gold=self.count("noun.token.lit", now.gold, colour=wild),
                             nobles=self.count("noun.noble", now.nobles), face_up=self.count("noun.card", now.face_up))
-            return lead, sentence(row)
+            declared = [self.text("sheet.house.players_declared", title=self.spec_text(f.title), n=now.field(f.name))
+                        for f in r.player_fields]  # the spec's own columns, as the setup table titles them
+            return lead, sentence(join(self.t, [row] + declared) if declared else row)
+        if section == "player_fields":  # a new column of the setup table: its values are in the rows' rules
+            titles = [self.spec_text(f.title) for f in r.player_fields]
+            return self.text("sheet.house.player_fields"), sentence(self.text(
+                "sheet.house.player_fields.columns", n=len(titles), titles=join(self.t, titles))) if titles else ""
         if section == "setup":
             block = now or was
             lead = self.spec_text(block.title) if block is not None else self.text("sheet.setup.title")

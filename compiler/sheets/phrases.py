@@ -34,7 +34,7 @@ from typing import Any, Mapping
 
 from ..expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditional, Effect, ForEach, Index, Int,
                     Logic, Name, Sequence, Unary, When, Word, unparse, walk)
-from ..model import Decision, Rules
+from ..model import BUILTIN_SETUP_FIELDS, Decision, Rules
 from ..types import Comp, Keyword
 from . import tables
 
@@ -602,8 +602,12 @@ class Phraser:
                 return t.text(f"q.supply.np.{variant}", **fields)
             case Index(obj=Name(id="deck" | "face_up" as i), index=lvl) if i not in self.scope:
                 return t.text(f"q.{i}.np", **self.level(lvl))
-            case Attribute(obj=Name(id="setup"), name=attr) if "setup" not in self.scope:
+            case Attribute(obj=Name(id="setup"), name=attr) if "setup" not in self.scope \
+                    and attr in BUILTIN_SETUP_FIELDS:
                 return t.text(f"q.setup.{attr}.np")
+            case Attribute(obj=Name(id="setup"), name=attr) if "setup" not in self.scope:  # a declared field
+                field = next(f for f in self.rules.player_fields if f.name == attr)
+                return t.text("q.setup.field.np", title=field.title.get(self.lang) or field.title.en)
             case Attribute(obj=o, name=attr) if self.kind(o) == PLAYER:
                 person, who = self.player(o)
                 return t.text(f"attr.{attr}.{person}.np", **who)
