@@ -90,7 +90,7 @@ def player_field_tables(rules: Rules) -> list[tuple[Code, dict[int, int]]]:
     """The spec's declared player-count fields as engine constants (Python name, players -> value):
     derived from the player count, never saved; none for a spec that declares none, whose engine
     text stays as it was."""
-    return [(identifier("pf_", f.name), {p.players: p.field(f.name) for p in rules.players})
+    return [(identifier("_pf_", f.name), {p.players: p.field(f.name) for p in rules.players})
             for f in rules.player_fields]
 
 

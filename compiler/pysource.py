@@ -114,9 +114,9 @@ SPEC_PREFIXES = (
     "_payopts_",  # the payments a purchase accepts
     "z_",  # a zone of the spec's own, as a Game attribute
     "zp_",  # the components drawn unseen into a private_when_drawn holding (a Game attribute)
-    "k_",  # a kind's table: one row of its columns' values per component
+    "_k_",  # a kind's table: one row of its columns' values per component
     "s_",  # a declared variable (state) of the spec, as a Game attribute
-    "pf_",  # a declared field of the player-count table: a module constant, players -> value (setup.NAME)
+    "_pf_",  # a declared field of the player-count table: a module constant, players -> value (setup.NAME)
 )
 _SPEC_NAME = re.compile(r"[a-z_][a-z0-9_]*")
 _SUFFIX = re.compile(r"[A-Z][A-Z0-9]*")

@@ -257,7 +257,7 @@ class Encoder:
     def _kind_layout(self, kind: str) -> list[float]:
         """The upper bounds of a component block of `kind`; fills self._kind_blocks[kind] (each
         component's block, by id) and self._kind_hidden[kind] (a hidden component's)."""
-        rows = tuple(getattr(self.module, "k_" + kind))
+        rows = tuple(getattr(self.module, "_k_" + kind))
         bounds = [1.0, 1.0]
         # per encoded column: (index, type, width of a one-hot, a keyword's index by value); prose is left out
         columns: list[tuple[int, str, int, dict]] = []

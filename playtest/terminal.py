@@ -505,7 +505,7 @@ def _zone_lines(module, cat: "Catalogue", name: str, items, indent: str = "") ->
 def _component_segments(module, cat: "Catalogue", kind: str, x: int) -> list[Segment]:
     """A component as `column value` pairs in its table's order: a table by gem colour as a cost
     (the gems in their colours), a gem or colour by its name; prose columns are not in the engine."""
-    table = getattr(module, "k_" + kind, ())
+    table = getattr(module, "_k_" + kind, ())
     if not 0 <= x < len(table):
         return [_seg(f"#{x}")]
     row = table[x]

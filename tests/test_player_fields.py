@@ -145,7 +145,7 @@ def test_setup_of_a_field_in_a_condition_reads_the_row_of_the_game(reserves, pla
 
 
 def test_the_field_is_a_constant_of_the_engine_not_its_state(reserves):
-    assert reserves.pf_reserves == {2: 1, 3: 2, 4: 3}
+    assert reserves._pf_reserves == {2: 1, 3: 2, 4: 3}
     game = reserves.new_game(3, 1)
     assert "reserves" not in game.to_json()
     assert reserves.from_json(game.to_json()).to_json() == game.to_json()
@@ -153,7 +153,7 @@ def test_the_field_is_a_constant_of_the_engine_not_its_state(reserves):
 
 def test_an_engine_without_declared_fields_has_no_field_table():
     text = (ROOT / "generated" / "engines" / "official.py").read_text(encoding="utf-8")
-    assert "pf_" not in text
+    assert "_pf_" not in text
 
 
 # ---------------------------------------------------------------- spec -> sheets and diff

@@ -325,7 +325,7 @@ def zone_parts(enc, vector) -> dict[str, list[float]]:
 
 def city_block(m, x) -> list[float]:
     """A city's block as the class docstring lays it out: present, hidden, then its columns."""
-    tile, side, prestige, requires, any_one = m.k_cities[x]
+    tile, side, prestige, requires, any_one = m._k_cities[x]
     return [1.0, 0.0, tile, side, prestige, *requires, any_one]
 
 

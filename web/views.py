@@ -71,7 +71,7 @@ def extras(module) -> dict:
                   **({"kind": v[2].split(":")[1]} if v[2].startswith("ids:") else {})}
                  for v in getattr(module, "_VARS", ())]
     held = [z["kind"] for z in zones] + [v["kind"] for v in variables if "kind" in v]
-    kinds = {k: [_plain(row) for row in getattr(module, "k_" + k, ())] for k in dict.fromkeys(held)}
+    kinds = {k: [_plain(row) for row in getattr(module, "_k_" + k, ())] for k in dict.fromkeys(held)}
     return {"zones": zones, "vars": variables, "kinds": kinds}
 
 

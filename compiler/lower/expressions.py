@@ -349,7 +349,7 @@ class ExprCompiler:
             case Name(id="setup") if attr in BUILTIN_SETUP_FIELDS:
                 return f"g.setup_{attr}"
             case Name(id="setup"):  # a declared field: its table by player count (emit_engine writes it)
-                return f"{spec_name('pf_', attr, node.span)}[g._n]"
+                return f"{spec_name('_pf_', attr, node.span)}[g._n]"
             case Name(id="me") if "me" not in env:
                 return self.player_attr("me", attr, me=True)
         kind = self.kind_of(obj, env)

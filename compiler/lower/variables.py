@@ -33,7 +33,7 @@ def attribute(var: Variable) -> str:
 def tag(var: Variable, rules: Rules) -> str:
     """How the runtime saves and checks a value: int, bool, gem, colour, player, set:gem, set:colour, or
     ids:KIND:N for a set of components of KIND, a kind of N components (each its id: its row of the kind's
-    table, k_KIND in the engine)."""
+    table, _k_KIND in the engine)."""
     t = var.type
     if isinstance(t, SetOf) and isinstance(t.elem, Comp):
         kind = next(k for k in rules.kinds if k.name == t.elem.kind)

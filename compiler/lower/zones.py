@@ -27,7 +27,7 @@ def private_attr(zone: Zone) -> str:
 
 
 def kind_table(kind: str) -> str:
-    return str(spec_name("k_", kind))
+    return str(spec_name("_k_", kind))
 
 
 def pieces(rules: Rules, kind) -> tuple[tuple[int, ...], ...]:

@@ -195,7 +195,7 @@ _EXTRA_SLOTS = (('z_city_pile', False, ()), ('z_city_display', False, ()), ('z_c
 
 # The spec's own kinds: one row per component, its columns' values in declared order (a table by
 # gem colour as a tuple in gem order; a prose column as None).
-k_cities = ((1, 1, 13, (0, 0, 0, 4, 3), 0), (1, 2, 13, (0, 0, 3, 0, 4), 0), (2, 1, 13, (3, 4, 0, 0, 0), 0), (2, 2, 13, (4, 0, 0, 3, 0), 0), (3, 1, 17, (0, 0, 0, 0, 0), 0), (3, 2, 16, (1, 1, 1, 1, 1), 0), (4, 1, 11, (3, 0, 3, 3, 3), 0), (4, 2, 11, (3, 3, 0, 3, 3), 0), (5, 1, 15, (0, 0, 0, 0, 0), 5), (5, 2, 12, (0, 0, 0, 0, 0), 6), (6, 1, 13, (0, 3, 4, 0, 0), 0), (6, 2, 14, (0, 0, 4, 0, 0), 4), (7, 1, 13, (2, 2, 2, 2, 2), 0), (7, 2, 14, (2, 1, 1, 2, 2), 0))  # tile, side, prestige, requires, any_one_colour
+_k_cities = ((1, 1, 13, (0, 0, 0, 4, 3), 0), (1, 2, 13, (0, 0, 3, 0, 4), 0), (2, 1, 13, (3, 4, 0, 0, 0), 0), (2, 2, 13, (4, 0, 0, 3, 0), 0), (3, 1, 17, (0, 0, 0, 0, 0), 0), (3, 2, 16, (1, 1, 1, 1, 1), 0), (4, 1, 11, (3, 0, 3, 3, 3), 0), (4, 2, 11, (3, 3, 0, 3, 3), 0), (5, 1, 15, (0, 0, 0, 0, 0), 5), (5, 2, 12, (0, 0, 0, 0, 0), 6), (6, 1, 13, (0, 3, 4, 0, 0), 0), (6, 2, 14, (0, 0, 4, 0, 0), 4), (7, 1, 13, (2, 2, 2, 2, 2), 0), (7, 2, 14, (2, 1, 1, 2, 2), 0))  # tile, side, prestige, requires, any_one_colour
 # per kind: (name, type) of each column, in the rows' order
 _KIND_COLUMNS = {'cities': (('tile', 'number'), ('side', 'number'), ('prestige', 'number'), ('requires', 'gems'), ('any_one_colour', 'number'))}
 # per kind: (components, the faces of each piece in table order)
@@ -1322,7 +1322,7 @@ def _legal_claim_city(g, out):
     i_0 = -1
     for p_city in g.z_city_display:
         i_0 += 1
-        _, _, kc_p_city_C2, kc_p_city_C3, kc_p_city_C4 = k_cities[p_city]
+        _, _, kc_p_city_C2, kc_p_city_C3, kc_p_city_C4 = _k_cities[p_city]
         if not (g._pts[me] >= kc_p_city_C2):  # me.prestige >= city.prestige
             continue
         if not ((b0 >= kc_p_city_C3[0]) and (b1 >= kc_p_city_C3[1]) and (b2 >= kc_p_city_C3[2]) and (b3 >= kc_p_city_C3[3]) and (b4 >= kc_p_city_C3[4])):  # all(me.bonus[c] >= city.requires[c] for c in gems)
@@ -1348,11 +1348,11 @@ def _why_claim_city(g, args):
     if a_city >= len(g.z_city_display) or g.z_city_display[a_city] is None:
         return 'there is no component at place %d of city_display' % (a_city + 1)
     p_city = (g.z_city_display[a_city] if a_city < len(g.z_city_display) else None)
-    if not (g._pts[me] >= k_cities[p_city][2]):
+    if not (g._pts[me] >= _k_cities[p_city][2]):
         return 'condition not met: your prestige is at least the “prestige” of the chosen city (me.prestige >= city.prestige, variants/cities.yaml:85)'
-    if not ((bon[0] >= k_cities[p_city][3][0]) and (bon[1] >= k_cities[p_city][3][1]) and (bon[2] >= k_cities[p_city][3][2]) and (bon[3] >= k_cities[p_city][3][3]) and (bon[4] >= k_cities[p_city][3][4])):
+    if not ((bon[0] >= _k_cities[p_city][3][0]) and (bon[1] >= _k_cities[p_city][3][1]) and (bon[2] >= _k_cities[p_city][3][2]) and (bon[3] >= _k_cities[p_city][3][3]) and (bon[4] >= _k_cities[p_city][3][4])):
         return 'condition not met: for each gem colour, the number of your bonuses of that colour is at least the “requires” of the chosen city for that colour (all(me.bonus[c] >= city.requires[c] for c in gems), variants/cities.yaml:86)'
-    if not ((k_cities[p_city][4] == 0) or (((bon[0] - k_cities[p_city][3][0]) >= k_cities[p_city][4]) or ((bon[1] - k_cities[p_city][3][1]) >= k_cities[p_city][4]) or ((bon[2] - k_cities[p_city][3][2]) >= k_cities[p_city][4]) or ((bon[3] - k_cities[p_city][3][3]) >= k_cities[p_city][4]) or ((bon[4] - k_cities[p_city][3][4]) >= k_cities[p_city][4]))):
+    if not ((_k_cities[p_city][4] == 0) or (((bon[0] - _k_cities[p_city][3][0]) >= _k_cities[p_city][4]) or ((bon[1] - _k_cities[p_city][3][1]) >= _k_cities[p_city][4]) or ((bon[2] - _k_cities[p_city][3][2]) >= _k_cities[p_city][4]) or ((bon[3] - _k_cities[p_city][3][3]) >= _k_cities[p_city][4]) or ((bon[4] - _k_cities[p_city][3][4]) >= _k_cities[p_city][4]))):
         return 'condition not met: the “any one colour” of the chosen city is 0 or for at least one gem colour, the number of your bonuses of that colour minus the “requires” of the chosen city for that colour is at least the “any one colour” of the chosen city (city.any_one_colour == 0 or any(me.bonus[c] - city.requires[c] >= city.any_one_colour for c in gems), variants/cities.yaml:87)'
     return None
 

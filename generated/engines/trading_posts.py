@@ -200,7 +200,7 @@ _VARS = (('markers', 's_markers', 'ids:posts:5', True, False, False, ()), ('boug
 
 # The spec's own kinds: one row per component, its columns' values in declared order (a table by
 # gem colour as a tuple in gem order; a prose column as None).
-k_posts = ((1, (1, 0, 0, 3, 0), 0, 'extra_gem_after_purchase'), (2, (2, 0, 0, 0, 0), 0, 'third_token_with_pair'), (3, (0, 3, 0, 0, 1), 0, 'gold_counts_double'), (4, (0, 0, 5, 0, 0), 1, 'five_prestige'), (5, (0, 0, 0, 0, 3), 0, 'prestige_per_post'))  # space, requires, nobles, power
+_k_posts = ((1, (1, 0, 0, 3, 0), 0, 'extra_gem_after_purchase'), (2, (2, 0, 0, 0, 0), 0, 'third_token_with_pair'), (3, (0, 3, 0, 0, 1), 0, 'gold_counts_double'), (4, (0, 0, 5, 0, 0), 1, 'five_prestige'), (5, (0, 0, 0, 0, 3), 0, 'prestige_per_post'))  # space, requires, nobles, power
 # per kind: (name, type) of each column, in the rows' order
 _KIND_COLUMNS = {'posts': (('space', 'number'), ('requires', 'gems'), ('nobles', 'number'), ('power', 'keyword'))}
 
@@ -7062,9 +7062,9 @@ def _why_open_posts(g, args):
     p_post = a_post
     if not (p_post not in g.s_markers[me]):
         return 'condition not met: the chosen trading post is not one of your “Trading posts held” (post not in me.markers, variants/trading-posts.yaml:118)'
-    if not (len(g._nob[me]) >= k_posts[p_post][2]):
+    if not (len(g._nob[me]) >= _k_posts[p_post][2]):
         return 'condition not met: the number of your nobles is at least the “nobles” of the chosen trading post (me.nobles >= post.nobles, variants/trading-posts.yaml:118)'
-    if not ((bon[0] >= k_posts[p_post][1][0]) and (bon[1] >= k_posts[p_post][1][1]) and (bon[2] >= k_posts[p_post][1][2]) and (bon[3] >= k_posts[p_post][1][3]) and (bon[4] >= k_posts[p_post][1][4])):
+    if not ((bon[0] >= _k_posts[p_post][1][0]) and (bon[1] >= _k_posts[p_post][1][1]) and (bon[2] >= _k_posts[p_post][1][2]) and (bon[3] >= _k_posts[p_post][1][3]) and (bon[4] >= _k_posts[p_post][1][4])):
         return 'condition not met: for each gem colour, the number of your bonuses of that colour is at least the “requires” of the chosen trading post for that colour (all(me.bonus[c] >= post.requires[c] for c in gems), variants/trading-posts.yaml:119)'
     return None
 
