@@ -257,7 +257,12 @@ def check(folder: pathlib.Path, extra: str, step: str = ""):
     """The clean spec with the posts' kind, `extra` and an end-of-turn `step` first: its rules, or its
     diagnostics as (code, message, line, col)."""
     text = CLEAN.replace("\nend_of_turn:\n", "\nend_of_turn:\n" + step, 1)
-    (folder / "spec.yaml").write_text(text + POSTS_KIND + extra, encoding="utf-8")
+    return checked(folder, text + POSTS_KIND + extra)
+
+
+def checked(folder: pathlib.Path, text: str):
+    """The rules of spec `text`, or its diagnostics as (code, message, line, col)."""
+    (folder / "spec.yaml").write_text(text, encoding="utf-8")
     try:
         return pipeline.load_rules(str(folder / "spec.yaml"), SourceMap())
     except CompileError as err:
@@ -305,22 +310,19 @@ def test_an_unclosed_keyword_says_how_keywords_are_written():
     assert d.code == "E201" and any("single quotes" in n for n in d.notes)
 
 
-def test_a_definition_parameter_may_be_a_keyword_column_and_others_are_refused(folder):
-    ok = check(folder, STATE + """
+HAS_POWER = """
 define:
   has_power:
     title: "{p} holds {power}"
-    params: {p: player, power: posts.power}
+    params: {p: player, power: TYPE}
     is: "any(t.power == power for t in p.owned)"
-""")
+"""
+
+
+def test_a_definition_parameter_may_be_a_keyword_column_and_others_are_refused(folder):
+    ok = check(folder, STATE + HAS_POWER.replace("TYPE", "posts.power"))
     assert not isinstance(ok, list), ok
-    bad = check(folder, STATE + """
-define:
-  has_power:
-    title: "{p} holds {power}"
-    params: {p: player, power: posts.space}
-    is: "true"
-""")
+    bad = check(folder, STATE + HAS_POWER.replace("TYPE", "posts.space"))
     assert isinstance(bad, list) and bad[0][0] == "E106" and "posts.power" in bad[0][1]
 
 
@@ -349,14 +351,19 @@ def test_a_kind_reached_only_by_a_variable_is_not_e125(folder):
     assert unreachable(rules) == []
 
 
-def test_the_sheets_name_a_keyword_by_its_component():
+def sheet_text(lang: str, compact: int = 0) -> str:
+    """The Markdown sheet of variants/trading-posts.yaml in `lang` (`compact`: see content.build)."""
     from compiler.pipeline import load_rules
     from compiler.sheets import content
     rules = load_rules(str(ROOT / "variants" / "trading-posts.yaml"))
     base = load_rules(rules.bases[0].path)
+    return render.markdown(content.build(rules, lang, base, compact=compact), rules)
+
+
+def test_the_sheets_name_a_keyword_by_its_component():
     for lang, words in (("en", "holds trading post 3"), ("fr", "a ouvert : comptoir 3"),
                         ("nl", "handelspost 3 heeft"), ("sr", "трговачка станица 3")):
-        text = render.markdown(content.build(rules, lang, base), rules)
+        text = sheet_text(lang)
         assert words in text
         assert "gold_counts_double" not in text and "'" + "five_prestige" not in text
 
@@ -409,12 +416,8 @@ TITLED = POSTS_KIND.replace("columns: {space: number, requires: gems, nobles: nu
 
 
 def check_kind(folder: pathlib.Path, kind: str):
-    text = CLEAN + kind
-    (folder / "spec.yaml").write_text(text, encoding="utf-8")
-    try:
-        return pipeline.load_rules(str(folder / "spec.yaml"), SourceMap())
-    except CompileError as err:
-        return [(d.code, d.message, d.span.line, d.span.col) for d in err.diagnostics]
+    """The clean spec with `kind` (a posts kind written otherwise): its rules or its diagnostics."""
+    return checked(folder, CLEAN + kind)
 
 
 def test_a_keyword_column_titles_each_of_its_keywords(folder):
@@ -444,25 +447,16 @@ def test_a_title_for_no_row_or_on_another_type_is_e120(folder):
 
 
 def test_the_sheets_show_a_titled_keyword_by_its_title_in_each_language():
-    from compiler.pipeline import load_rules
-    from compiler.sheets import content
-    rules = load_rules(str(ROOT / "variants" / "trading-posts.yaml"))
-    base = load_rules(rules.bases[0].path)
     for lang, title in (("en", "Gold may count double"), ("fr", "L'or peut compter double"),
                         ("nl", "Goud mag dubbel tellen"), ("sr", "Злато може да вреди дупло")):
-        text = render.markdown(content.build(rules, lang, base), rules)
-        assert f"| 3 | 0 | 3 | 0 | 0 | 1 | 0 | {title} |" in text
+        assert f"| 3 | 0 | 3 | 0 | 0 | 1 | 0 | {title} |" in sheet_text(lang)
 
 
 def test_a_compact_sheet_leaves_a_changed_rule_to_the_body_and_keeps_every_rule():
     """The printed sheet of a module that changes many rules: its house rules box names them (title
     and note), their full text is in the body with their mark; what only illustrates goes."""
-    from compiler.pipeline import load_rules
     from compiler.sheets import content
-    rules = load_rules(str(ROOT / "variants" / "trading-posts.yaml"))
-    base = load_rules(rules.bases[0].path)
-    full = render.markdown(content.build(rules, "en", base), rules)
-    compact = render.markdown(content.build(rules, "en", base, compact=content.COMPACT_LEVELS), rules)
+    full, compact = sheet_text("en"), sheet_text("en", compact=content.COMPACT_LEVELS)
     box = compact.split("**Turn summary**")[0]
     assert "★7 **Changed: Buy a face-up card** _Posts 1 and 3._" in box
     assert "set “Bought this turn” to yes" not in box and "set “Bought this turn” to yes" in compact

@@ -7,6 +7,7 @@ reads the limit in the page, a table closed by its host says so on its board; at
 of the board are kept in tests/artifacts/web/ (not committed)."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pathlib
@@ -360,14 +361,12 @@ def test_both_seats_see_the_result_at_the_end_of_a_game(tmp_path):
 CITIES = ROOT / "variants" / "cities.yaml"
 
 
-def test_a_cities_board_shows_the_cities_on_display_and_the_pile(tmp_path):
-    """A variant's own zones on the board: the three cities on display with their prestige and
-    requirement from the engine's table, the pile as a count, each seat's claimed cities (none
-    yet). The catalogue does not offer The Cities yet: the server is started with its spec."""
-    require_browser()
-    module = catalogue.load([str(CITIES)])["cities"].module
-    shown = module.new_game(2, seed=SEED).observation(0)["zones"]["city_display"]
-    server = Server(tmp_path / "tables.sqlite3", free_port(), tmp_path / "server.log", spec=CITIES)
+@contextlib.contextmanager
+def seat_page(tmp_path, spec: pathlib.Path, name: str):
+    """A table of `spec` (the server started with it) for two people, and the first seat's page in
+    a browser: (page, errors, the server). Page errors are collected; the browser is closed and
+    the server stopped after."""
+    server = Server(tmp_path / "tables.sqlite3", free_port(), tmp_path / "server.log", spec=spec)
     server.start()
     try:
         with sync_playwright() as p:
@@ -375,31 +374,42 @@ def test_a_cities_board_shows_the_cities_on_display_and_the_pile(tmp_path):
             errors: list[str] = []
             page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
             page.on("pageerror", lambda e: errors.append(str(e)))
-            make_table_with_the_form(page, server.url, "cities", ["human", "human"], seed=SEED)
+            make_table_with_the_form(page, server.url, name, ["human", "human"], seed=SEED)
             page.wait_for_selector("a.seat-link", timeout=TIMEOUT)
             page.goto(page.query_selector("a.seat-link").get_attribute("href"))
-            page.wait_for_selector('#zones [data-zone="city_display"] .component', timeout=TIMEOUT)
-            display = page.locator('#zones [data-zone="city_display"]')
-            assert display.locator("h2").inner_text() == "Cities on display"
-            tiles = display.locator(".component")
-            assert tiles.count() == 3
-            assert [int(tiles.nth(i).get_attribute("data-component")) for i in range(3)] == shown
-            for i, city in enumerate(shown):
-                prestige = tiles.nth(i).locator('[data-column="prestige"]').inner_text()
-                assert prestige.split() == ["prestige", str(module._k_cities[city][2])]
-                wanted = [str(n) for n in module._k_cities[city][3] if n]
-                chips = tiles.nth(i).locator('[data-column="requires"] .chip').all_inner_texts()
-                assert chips == wanted
-            pile = page.locator('#zones [data-zone="city_pile"]')
-            assert pile.locator("h2").inner_text() == "City tiles"
-            assert pile.locator(".pile").inner_text() == "4 left"
-            claimed = page.locator('#players .player[data-seat="1"] [data-zone="claimed"]')
-            assert claimed.inner_text().split("\n")[-1].strip() == "none"
-            shoot(page, "cities-board")
-            assert errors == []
+            yield page, errors
             browser.close()
     finally:
         server.kill()
+
+
+def test_a_cities_board_shows_the_cities_on_display_and_the_pile(tmp_path):
+    """A variant's own zones on the board: the three cities on display with their prestige and
+    requirement from the engine's table, the pile as a count, each seat's claimed cities (none
+    yet). The server is started with its spec (the board of a spec given on the command line)."""
+    require_browser()
+    module = catalogue.load([str(CITIES)])["cities"].module
+    shown = module.new_game(2, seed=SEED).observation(0)["zones"]["city_display"]
+    with seat_page(tmp_path, CITIES, "cities") as (page, errors):
+        page.wait_for_selector('#zones [data-zone="city_display"] .component', timeout=TIMEOUT)
+        display = page.locator('#zones [data-zone="city_display"]')
+        assert display.locator("h2").inner_text() == "Cities on display"
+        tiles = display.locator(".component")
+        assert tiles.count() == 3
+        assert [int(tiles.nth(i).get_attribute("data-component")) for i in range(3)] == shown
+        for i, city in enumerate(shown):
+            prestige = tiles.nth(i).locator('[data-column="prestige"]').inner_text()
+            assert prestige.split() == ["prestige", str(module._k_cities[city][2])]
+            wanted = [str(n) for n in module._k_cities[city][3] if n]
+            chips = tiles.nth(i).locator('[data-column="requires"] .chip').all_inner_texts()
+            assert chips == wanted
+        pile = page.locator('#zones [data-zone="city_pile"]')
+        assert pile.locator("h2").inner_text() == "City tiles"
+        assert pile.locator(".pile").inner_text() == "4 left"
+        claimed = page.locator('#players .player[data-seat="1"] [data-zone="claimed"]')
+        assert claimed.inner_text().split("\n")[-1].strip() == "none"
+        shoot(page, "cities-board")
+        assert errors == []
 
 
 TRADING_POSTS = ROOT / "variants" / "trading-posts.yaml"
@@ -409,23 +419,10 @@ def test_a_trading_posts_board_shows_each_players_posts(tmp_path):
     """A variable holding a set of components (each player's trading posts) on the board, under
     each seat, titled from the spec; none opened at the start. The server is started with the spec."""
     require_browser()
-    server = Server(tmp_path / "tables.sqlite3", free_port(), tmp_path / "server.log", spec=TRADING_POSTS)
-    server.start()
-    try:
-        with sync_playwright() as p:
-            browser = launch(p)
-            errors: list[str] = []
-            page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            make_table_with_the_form(page, server.url, "trading-posts", ["human", "human"], seed=SEED)
-            page.wait_for_selector("a.seat-link", timeout=TIMEOUT)
-            page.goto(page.query_selector("a.seat-link").get_attribute("href"))
-            page.wait_for_selector('#players .player[data-seat="0"] [data-var="markers"]', timeout=TIMEOUT)
-            for seat in ("0", "1"):
-                line = page.locator(f'#players .player[data-seat="{seat}"] [data-var="markers"]')
-                assert line.locator(".label").inner_text() == "Trading posts held"
-                assert line.locator(".none").inner_text() == "none"
-            assert errors == []
-            browser.close()
-    finally:
-        server.kill()
+    with seat_page(tmp_path, TRADING_POSTS, "trading-posts") as (page, errors):
+        page.wait_for_selector('#players .player[data-seat="0"] [data-var="markers"]', timeout=TIMEOUT)
+        for seat in ("0", "1"):
+            line = page.locator(f'#players .player[data-seat="{seat}"] [data-var="markers"]')
+            assert line.locator(".label").inner_text() == "Trading posts held"
+            assert line.locator(".none").inner_text() == "none"
+        assert errors == []
