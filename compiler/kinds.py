@@ -231,7 +231,8 @@ class Loader:
             fields[field] = node.value if isinstance(node, ScalarNode) else None
         return Column(name, str(type_), key.span, group=fields.get("group") is True,
                       optional=fields.get("optional") is True, prefix=str(fields.get("prefix") or ""),
-                      header=str(fields.get("header") or ""), titles=self.keyword_titles(name, type_, value))
+                      header=str(fields.get("header") or ""), titles=self.keyword_titles(name, type_, value),
+                      title=self.c.text(value, "title") if value.get("title") is not None else None)
 
     def keyword_titles(self, name: str, type_: str, value: MapNode) -> tuple:
         """A keyword column's `titles`: (keyword, Text) pairs, in the order written (E120 on another type)."""

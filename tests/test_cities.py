@@ -285,7 +285,7 @@ def _said(rules, text: str, lang: str) -> str:
            "de votre zone « Cités revendiquées »"),
     ("nl", "voor minstens 1 onderdeel (stad) in je zone ‘Opgeëiste steden’ geldt dat de waarde ‘prestige’ "
            "van dat onderdeel (stad) minstens 0 is"),
-    ("sr", "за најмање 1 елемент („град“) из ваше зоне „Освојени градови“ важи да вредност „prestige“ "
+    ("sr", "за најмање 1 елемент („град“) из ваше зоне „Освојени градови“ важи да вредност „престиж“ "
            "тог елемента („град“) износи најмање 0"),
 ])
 def test_a_count_over_a_players_zone_is_phrased_by_its_item_and_title(city_rules, lang, text):
@@ -296,7 +296,7 @@ def test_a_count_over_a_players_zone_is_phrased_by_its_item_and_title(city_rules
     ("all(c.prestige >= 10 for c in city_display)",
      "for each city in “Cities on display”, the “prestige” of that city is at least 10"),
     ("any(c.requires[red] >= 1 for c in city_display)",
-     "for at least one city in “Cities on display”, the “requires” of that city for red is at least 1"),
+     "for at least one city in “Cities on display”, the “bonuses needed” of that city for red is at least 1"),
     ("sum(c.prestige for c in me.claimed) >= 13",
      "the total, over all pieces in your “Claimed cities”, of the “prestige” of that city is at least 13"),
     ("city in city_display", "the chosen city is one of the pieces in “Cities on display”"),

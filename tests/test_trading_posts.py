@@ -464,3 +464,14 @@ def test_a_compact_sheet_leaves_a_changed_rule_to_the_body_and_keeps_every_rule(
     for rule in ("Take tokens of different colours", "A gem after a purchase", "Open trading posts",
                  "Fifth trading post", "Noble visit", "Return tokens over the limit"):
         assert f"**{rule}**" in compact
+
+
+def test_a_column_title_names_the_column_on_the_sheets():
+    """`title` of a column: the table's header and the phrase of the attribute, in each language."""
+    for lang, header, phrase in (("en", "| space | white |", "“bonuses needed”"),
+                                 ("fr", "| case | blanc |", "« bonus exigés »"),
+                                 ("nl", "| vak | wit |", "‘vereiste bonussen’"),
+                                 ("sr", "| поље | бела |", "„потребни бонуси“")):
+        text = sheet_text(lang)
+        assert header in text and phrase in text, lang
+        assert "“requires”" not in text and "« requires »" not in text

@@ -562,7 +562,7 @@ class Builder:
             header: list[str] = []
             for col in kind.columns:
                 header += [self.text(f"colour.{g}") for g in self.rules.gems] if col.type == "gems" \
-                    else [col.name.replace("_", " ")]
+                    else [self.spec_text(col.title) if col.title is not None else col.name.replace("_", " ")]
             cells = [self.component_cells(kind, c) for c in kind.components]
             if kind.faces_of:  # one row per piece, its faces' values side by side ("13 / 14")
                 pieces: dict[int, list[list[str]]] = {}

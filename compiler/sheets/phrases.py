@@ -249,8 +249,12 @@ class Phraser:
              and v.name == node.id and not v.per_player), None)
         return var if var is not None and _state_kind(var.type) == "zone" else None
 
-    def column(self, attr: str) -> str:
-        """A column of a kind, as its name reads (the spec gives columns no title)."""
+    def column(self, attr: str, owner=None) -> str:
+        """A column of a kind: its title in this language where the spec gives one (the kind of the
+        component `owner`), else its name as it reads."""
+        found = self._column(owner, attr) if owner is not None else None
+        if found is not None and found.title is not None:
+            return found.title.get(self.lang) or found.title.en
         return attr.replace("_", " ")
 
     def bind(self, var: str, collection) -> "Phraser":
@@ -441,10 +445,15 @@ class Phraser:
         raise PhraseError(f"cannot phrase {type(node).__name__}")
 
     def _column_type(self, owner, attr: str) -> str:
+        found = self._column(owner, attr)
+        return found.type if found is not None else ""
+
+    def _column(self, owner, attr: str):
+        """The declared column `attr` of the kind of component `owner` (a name in scope), or None."""
         ref = self.lookup(owner.id) if isinstance(owner, Name) else None
         holds = ref.holds if ref is not None else ""
         kind = next((k for k in self.rules.kinds if k.name == holds), None)
-        return next((c.type for c in kind.columns if c.name == attr), "") if kind is not None else ""
+        return next((c for c in kind.columns if c.name == attr), None) if kind is not None else None
 
     def const(self, node) -> int | None:
         """The value of a node that is the same in every game under these rules, else None."""
@@ -616,10 +625,10 @@ class Phraser:
                 variant, fields = self.colour(c)
                 return t.text(f"attr.{attr}.{person}.np.{variant}", **who, **fields)
             case Attribute(obj=o, name=attr) if self.kind(o) == COMPONENT:
-                return t.text("q.component.np", column=self.column(attr), **self.named("x", self.thing(o)))
+                return t.text("q.component.np", column=self.column(attr, o), **self.named("x", self.thing(o)))
             case Index(obj=Attribute(obj=o, name=attr), index=c) if self.kind(o) == COMPONENT:
                 variant, fields = self.colour(c)
-                return t.text(f"q.component.np.{variant}", column=self.column(attr), **self.named("x", self.thing(o)),
+                return t.text(f"q.component.np.{variant}", column=self.column(attr, o), **self.named("x", self.thing(o)),
                               **fields)
             case Call(func="size", args=(coll,)) if self.zone(coll) is not None:  # a zone, a set of components
                 return t.text("fn.size.zone", **self.named("zone", self.zone(coll) or {}))
@@ -971,7 +980,9 @@ def explain_definition(definition, lang: str, rules: Rules, table: tables.Table 
             ph.scope[name] = Ref(COMPONENT, "ref.component.the", {"item": ph.item(t.kind)}, holds=t.kind)
             fields[name] = ph.ref_forms(ph.scope[name])[""]
         elif isinstance(t, Keyword):  # "a given “power”": a keyword of that column
-            ph.scope[name] = Ref("keyword", "ref.keyword.given", {"column": ph.column(t.column)})
+            column = next(c for k in rules.kinds if k.name == t.kind for c in k.columns if c.name == t.column)
+            said = (column.title.get(lang) or column.title.en) if column.title is not None else ph.column(t.column)
+            ph.scope[name] = Ref("keyword", "ref.keyword.given", {"column": said})
             fields[name] = ph.ref_forms(ph.scope[name])[""]
     title = definition.title.get(lang) or definition.title.en
     title = tables.PLACEHOLDER.sub(lambda m: fields.get(m.group(1), m.group(0)), title)
