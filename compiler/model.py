@@ -91,7 +91,7 @@ class Column:
     prefix: str = ""  # gems only: the headers are prefix + each gem colour
     header: str = ""  # not gems: the CSV header, when it is not the name
     titles: tuple = ()  # keyword only: (keyword, Text) of each of its keywords, what sheets call it
-    title: object = None  # a Text: what sheets call the column (default: its name)
+    title: "Text | None" = None  # what sheets call the column (default: its name)
 
 
 @dataclass(frozen=True, slots=True)

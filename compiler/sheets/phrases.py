@@ -628,8 +628,8 @@ class Phraser:
                 return t.text("q.component.np", column=self.column(attr, o), **self.named("x", self.thing(o)))
             case Index(obj=Attribute(obj=o, name=attr), index=c) if self.kind(o) == COMPONENT:
                 variant, fields = self.colour(c)
-                return t.text(f"q.component.np.{variant}", column=self.column(attr, o), **self.named("x", self.thing(o)),
-                              **fields)
+                return t.text(f"q.component.np.{variant}", column=self.column(attr, o),
+                              **self.named("x", self.thing(o)), **fields)
             case Call(func="size", args=(coll,)) if self.zone(coll) is not None:  # a zone, a set of components
                 return t.text("fn.size.zone", **self.named("zone", self.zone(coll) or {}))
             case Attribute(obj=o, name=attr) if self.kind(o) in (CARD, NOBLE, PAYMENT):
