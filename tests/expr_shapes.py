@@ -15,6 +15,11 @@ variables) to their types; an optional choice has the type ``opt:TYPE``. A spec'
 collections are names of the environment too: a zone of cities (``city_display``,
 ``me.claimed``) has the type ``set:city``, and loops, sizes and ``in`` then draw over it
 as over the built-in collections; a city has the columns :data:`COMPONENT_COLUMNS` gives.
+A keyword column's values have the type ``kw:COLUMN`` (a post's ``power``): the column itself,
+or a keyword literal of it (:data:`KEYWORDS`), compared with ``==``/``!=`` or passed to a
+definition the environment names with the type ``def:PARAM,PARAM`` (``has_power``); a set of
+components held as declared state (:data:`STATE_SETS`, ``me.markers``) is written by
+``insert``/``drop`` where a zone's component is moved.
 """
 from __future__ import annotations
 
@@ -42,8 +47,13 @@ DOMAIN_TYPES = {"gem": "gem", "colour": "colour", "gem_set": "set:gem", "face_up
 LOOP_VARS = ("c", "p", "x", "v")
 # The columns of the spec's own kinds by element type, as expressions read them (variants/cities.yaml's
 # cities; tests/test_phrase_mutations.py holds them to the spec's kind), and the per-player zones of each.
-COMPONENT_COLUMNS = {"city": {"int": ("tile", "side", "prestige", "any_one_colour"), "map:gem": ("requires",)}}
-PLAYER_ZONES = {"set:city": ("claimed",)}
+COMPONENT_COLUMNS = {"city": {"int": ("tile", "side", "prestige", "any_one_colour"), "map:gem": ("requires",)},
+                     "post": {"int": ("space", "nobles"), "map:gem": ("requires",), "kw:power": ("power",)}}
+PLAYER_ZONES = {"set:city": ("claimed",), "set:post": ("markers",)}
+# The values of each keyword column (variants/trading_posts.csv's power), and the state sets of components.
+KEYWORDS = {"kw:power": ("extra_gem_after_purchase", "third_token_with_pair", "gold_counts_double", "five_prestige",
+                         "prestige_per_post")}
+STATE_SETS = ("markers",)
 
 
 def _collections(env: dict) -> list[str]:
@@ -101,7 +111,20 @@ def _leaves(wanted: str, env: dict) -> list[str]:
         out += ["setup"]
     elif wanted == "none":
         out += ["none"]
+    elif wanted in KEYWORDS:
+        out += [f"'{k}'" for k in KEYWORDS[wanted]] + _columns(env, wanted)
     return out
+
+
+def _columns(env: dict, wanted: str) -> list[str]:
+    """The columns of type `wanted` of the components `env` names: city.requires, post.power."""
+    return [f"{v}.{c}" for t, cols in COMPONENT_COLUMNS.items() for v in _vars(env, t) for c in cols.get(wanted, ())]
+
+
+def _keyword_tests(env: dict) -> list[tuple[str, str]]:
+    """(kind, what) of the keyword tests `env` allows: a keyword column compared, a definition called."""
+    return [("column", t) for t in KEYWORDS if _columns(env, t)] + \
+        [("call", name) for name, t in env.items() if t.startswith("def:")]
 
 
 def _bind(draw, env: dict, depth: int) -> tuple[str, str, dict]:
@@ -158,8 +181,15 @@ def _int(draw, wanted, env, depth):
 
 @st.composite
 def _bool(draw, wanted, env, depth):
-    kind = draw(st.integers(0, 9))
+    keyword_tests = _keyword_tests(env)
+    kind = draw(st.integers(0, 10 if keyword_tests else 9))
     s = lambda t, d=depth: shape(t, env, d)  # noqa: E731
+    if kind == 10:  # post.power == 'five_prestige', has_power(me, 'five_prestige')
+        how, what = _pick(draw, keyword_tests)
+        if how == "column":
+            return f"{_pick(draw, _columns(env, what))} {_pick(draw, ['==', '!='])} {draw(s(what))}"
+        args = ", ".join(draw(s(t)) for t in env[what][4:].split(","))
+        return f"{what}({args})"
     if kind in (0, 1):
         return f"{draw(s('int'))} {_pick(draw, ['>=', '>', '<=', '<', '==', '!='])} {draw(s('int'))}"
     if kind == 2:
@@ -245,6 +275,8 @@ def statement(draw, env: dict, depth: int = 2) -> str:
     moved = [(v, z) for t in COMPONENT_COLUMNS for v in _vars(env, t) for z in _vars(env, f"set:{t}")]
     if kind == 6 and moved and draw(st.booleans()):  # a component moved to a zone, or out of the game
         var, zone = _pick(draw, moved)
+        if zone.rsplit(".", 1)[-1] in STATE_SETS:  # a set held as declared state: insert(me.markers, post)
+            return f"{_pick(draw, ['insert', 'drop'])}({zone}, {var})"
         return f"move({var}, {zone})" if draw(st.booleans()) else f"discard({var})"
     if kind == 6:
         return f"take({draw(s('colour'))}, 1)"

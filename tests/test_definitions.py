@@ -7,6 +7,7 @@ behaviour from variants/rainbow.yaml's generated engine against the official one
 """
 from __future__ import annotations
 
+import json
 import pathlib
 import random
 import re
@@ -434,3 +435,20 @@ def test_a_recursive_definition_called_by_a_source_is_e550_not_a_crash(folder):
     found = problems(folder, ("when: me.prestige >= target", "when: me.prestige >= target or deep(me)"),
                      sections=sections)
     assert [code for code, _ in found] == ["E550"]
+
+
+def test_a_prestige_source_reading_the_supply_runs(folder, tmp_path):
+    """A source may read the supply (`supply[white]`): _xp binds it as the rule functions do (the
+    engine once failed with a NameError at the first score it counted: tests/test_phrase_mutations.py)."""
+    sections = "prestige:\n  left:\n    title: White tokens left\n    by: supply[white] + sum(supply[c] for c in colours)\n"
+    rules = check(folder, spec(sections=sections))
+    assert not isinstance(rules, list), rules
+    (tmp_path / "supply_source.py").write_text(render_module(lower(rules)), encoding="utf-8")
+    E = load_engine(tmp_path / "supply_source.py")
+    game, rng = E.new_game(2, seed=1), random.Random(1)
+    for _ in range(10):
+        supply = json.loads(game.to_json())["supply"]
+        assert game.scores() == [game._pts[p] + supply["white"] + sum(supply.values()) for p in (0, 1)]
+        if game.is_over():  # the source gives far more than the target: the first round ends the game
+            break
+        game.apply(rng.choice(game.legal_actions()))

@@ -22,6 +22,7 @@ same on every run.
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import os
 import pathlib
@@ -449,6 +450,59 @@ def test_corrupted_saved_games_through_play_load(fresh_dir, case):
     F.assert_well_behaved(result, (0, 1, 2), "play --load: ")
     if result.exit_code == 1:
         assert result.stderr.startswith(f"{saved}:"), f"the message does not name the file:\n{result.stderr[-2000:]}"
+        F.assert_located(result.stderr, "play --load: ")
+
+
+# The Trading Posts (variants/trading-posts.yaml): a seat's posts are a set of components, saved as the
+# ids of their rows (`ids:posts:5`). Values a hand-edited or hostile file could hold there instead.
+ODD_MARKERS = [[], [0], [4, 3, 2, 1, 0], [2, 0], [0, 0], [5], [-1], [True], [False], [0.0], [1.5], ["0"],
+               ["five_prestige"], [[0]], [None], [10 ** 30], list(range(6)), "0", 0, 3, None, True, {}, {"0": 0},
+               "five_prestige", [0] * 1000, [[[[[[[[0]]]]]]]]]
+
+
+@functools.cache
+def _trading_posts_state() -> dict:
+    """A real 2-player Trading Posts state in which a seat has opened a post (seeded random play)."""
+    import random
+
+    E = H.load_engine(ROOT / "generated" / "engines" / "trading_posts.py")
+    game, rng = E.new_game(2, seed=0), random.Random(0)
+    while not any(json.loads(game.to_json())["seats"][p]["vars"]["markers"] for p in (0, 1)):
+        legal = game.legal_actions()
+        game.apply(legal[rng.randrange(len(legal))])
+    return json.loads(game.to_json())
+
+
+def _sound_markers(value) -> bool:
+    """A seat's posts as a saved game may hold them: distinct whole numbers, rows 0 to 4 of the table."""
+    return isinstance(value, list) and all(type(x) is int and 0 <= x < 5 for x in value) and \
+        len(set(value)) == len(value)
+
+
+@fuzz_settings(4)
+@example(seat=1, markers=[0, 0], drop=False)
+@given(seat=st.sampled_from([0, 1]), markers=st.sampled_from(ODD_MARKERS), drop=st.booleans())
+def test_corrupted_posts_in_a_trading_posts_saved_game(fresh_dir, seat, markers, drop):
+    """`seats[k].vars.markers` of a real Trading Posts game replaced by an odd value (or dropped):
+    a sound set loads and plays on, anything else is refused with a StateError by from_json and
+    with a located problem by `play trading-posts --load` (exit 1); never a traceback."""
+    state = copy.deepcopy(_trading_posts_state())
+    if drop:
+        del state["seats"][seat]["vars"]["markers"]
+    else:
+        state["seats"][seat]["vars"]["markers"] = markers
+    sound = not drop and _sound_markers(markers)
+    note(f"seat {seat}: " + ("markers dropped" if drop else f"markers = {markers!r}"))
+    text = json.dumps(state)
+    E = H.load_engine(ROOT / "generated" / "engines" / "trading_posts.py")
+    assert loads_and_plays(E, text) == ("loaded" if sound else "refused")
+    saved = fresh_dir() / "saved.json"
+    saved.write_text(text, encoding="utf-8")
+    result = F.run_cli(["play", "trading-posts", "--load", str(saved)], stdin="quit\n", cwd=str(ROOT))
+    F.assert_well_behaved(result, (0,) if sound else (1,), "play --load: ")
+    if not sound:
+        assert result.stderr.startswith(f"{saved}:"), f"the message does not name the file:\n{result.stderr[-2000:]}"
+        assert f"seats[{seat}].vars" in result.stderr, result.stderr[-2000:]
         F.assert_located(result.stderr, "play --load: ")
 
 

@@ -5,7 +5,11 @@ corrupts an expression, swaps two values, renames a key, duplicates, deletes or 
 lines, inserts garbage characters or bytes -- and runs `splendor-rules check` on the
 result. Whatever the mutation, the run ends clean (exit 0) or with diagnostics that are
 all located (file:line:col, the source line and a caret), never with a traceback or an
-internal error (exit 3). The suite draws 540 examples in all.
+internal error (exit 3). Sections the official spec lacks (setup, definitions and prestige
+sources, state, zones, a payment's worth) are added and mutated too, and so is the Trading
+Posts variant (a keyword column and its titles, a set of posts as state, keyword literals,
+its table's power cells); a mutant that checks clean compiles and its engine plays. The suite
+draws 1080 examples in all.
 """
 from __future__ import annotations
 
@@ -20,7 +24,7 @@ import shutil
 import pytest
 import yaml
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, note, settings
+from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
 import compiler.check  # noqa: F401 - import every pass up front
@@ -32,7 +36,7 @@ OFFICIAL_TEXT = (ROOT / "rulespec" / "official.yaml").read_text(encoding="utf-8"
 OFFICIAL = yaml.safe_load(OFFICIAL_TEXT)
 LINES = OFFICIAL_TEXT.splitlines(keepends=True)
 
-# Examples per test (six tests: 540 in all); SPLENDOR_MUTATION_EXAMPLES=5000 searches deeper.
+# Examples per test (eleven tests, and two of the Trading Posts at half: 1080 in all); SPLENDOR_MUTATION_EXAMPLES=5000 searches deeper.
 # On CI (CI=true) the examples are the same on every run, so a red build is never a dice roll.
 EXAMPLES = int(os.environ.get("SPLENDOR_MUTATION_EXAMPLES", "90"))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=bool(os.environ.get("CI")),
@@ -400,6 +404,126 @@ def test_mutate_a_payments_worth(workdir, worths, drop_price):
             game.apply(rng.choice(game.legal_actions()))
 
 
+# The Trading Posts (variants/trading-posts.yaml, issue 16): a kind with a keyword column and its titles, a
+# per-player set of its components, a definition with a `posts.power` parameter called with keywords,
+# steps choosing a post from the kind, and worths that read a keyword; mutated like the rest, with the
+# keyword literals and the table's power cells corrupted too.
+TRADING_POSTS = yaml.safe_load((ROOT / "variants" / "trading-posts.yaml").read_text(encoding="utf-8"))
+POSTS_CSV = (ROOT / "variants" / "trading_posts.csv").read_text(encoding="utf-8")
+TRADING_PATHS = [p for p in _paths(TRADING_POSTS)
+                 if p[:2] == ("kinds", "posts") or p[:1] in (("state",), ("define",), ("prestige",))
+                 or p[:2] in (("end_of_turn", "open_posts"), ("end_of_turn", "gem_after_purchase"),
+                              ("end_of_turn", "third_token"))
+                 or p[:1] == ("actions",) and p[-1:] == ("worth",)]
+TRADING_VALUES = [
+    "number", "flag", "keyword", "gems", "posts", "posts.power", "posts.space", "posts.requires", "posts.nope",
+    "cities.power", "power", "space", "component", "all", "choice", "once", "while", "turn", "game",
+    {"type": "keyword"}, {"type": "number", "titles": {"five_prestige": {"en": "Five"}}},
+    {"type": "keyword", "titles": {"five_prestige": {"en": "Five"}}},
+    {"type": "keyword", "titles": {"nope": {"en": "No such"}}}, {"five_prestige": "Five"},
+    {"set_of": "posts"}, {"set_of": "power"}, {"set_of": "posts.power"}, {"one_of": "posts"}, {"set_of": "cards"},
+    {"domain": "component", "from": "posts"}, {"domain": "component", "from": "markers"},
+    {"domain": "component", "from": "posts", "optional": True}, {"domain": "keyword"}, {"p": "player"},
+    {"p": "player", "power": "posts.space"}, {"p": "posts", "power": "posts.power"},
+    "'five_prestige'", "'nope'", "has_power(me, 'five_prestige')", "has_power(me, 'nope')", "has_power(me, 3)",
+    "has_power(me, white)", "has_power(player, power)", "post.power == 'five_prestige'", "post.power == 'white'",
+    "post.power == post.power", "'five_prestige' == 'five_prestige'", "post in me.markers",
+    "size(me.markers) >= post.space", "any(t.power == power for t in posts)", "count(t.nobles >= 1 for t in p.markers)",
+    "any(t.power == 'gold_counts_double' for t in me.markers)", "insert(me.markers, post)", "drop(me.markers, post)",
+    "insert(markers, post)", "insert(me.markers, 'five_prestige')", "set(me.markers, post)",
+    "for t in me.markers: drop(me.markers, t)", "for t in posts: insert(me.markers, t)", "size(player.markers)",
+    "if has_power(me, 'five_prestige') then 3 else 1", "sum(t.space for t in me.markers)",
+]
+
+
+@pytest.fixture()
+def posts_table(workdir):
+    """The posts' table beside the mutant, as the variant has it (a test may corrupt it)."""
+    (workdir / "trading_posts.csv").write_text(POSTS_CSV, encoding="utf-8")
+    return workdir / "trading_posts.csv"
+
+
+def plays_if_clean(workdir: pathlib.Path, moves: int = 60) -> bool:
+    """The mutant written last compiles when it checks clean (compile may pass what only the sheets
+    refuse, never exit 3); the engine plays `moves` random moves, and its saved game (with the sets of
+    posts) loads back as it was."""
+    checked = CliRunner().invoke(cli.main, ["check", str(workdir / "mutant.yaml")]).exit_code
+    result = CliRunner().invoke(cli.main, ["compile", str(workdir / "mutant.yaml"), "-o", str(workdir)])
+    assert result.exit_code in ((0,) if checked == 0 else (0, 1)), result.output
+    if result.exit_code != 0:
+        return False
+    written = re.search(r"wrote (\S+\.py)", result.output)
+    assert written, result.output
+    engine = runpy.run_path(written[1])
+    game, rng = engine["new_game"](2, 1), random.Random(1)
+    for _ in range(moves):
+        if game.is_over():
+            break
+        try:
+            game.apply(rng.choice(game.legal_actions()))
+        except engine["RuleError"]:  # documented: an effect the game cannot carry out (take from an empty supply)
+            break
+    assert engine["from_json"](game.to_json()).to_json() == game.to_json()
+    return True
+
+
+# Each mutant of the Trading Posts compiles and plays (about 0.25 s): half the examples of the others.
+TRADING_SETTINGS = settings(SETTINGS, max_examples=max(1, EXAMPLES // 2))
+
+
+@TRADING_SETTINGS
+@given(path=st.sampled_from(TRADING_PATHS), value=st.sampled_from(ODD_VALUES + TRADING_VALUES), drop=st.booleans())
+def test_mutate_the_trading_posts(workdir, posts_table, path, value, drop):
+    """The kind, its keyword column and titles, the set-of-posts state, the definition and its
+    `posts.power` parameter, the steps choosing a post, the prestige sources and the worths:
+    located diagnostics, or a mutant that compiles and plays."""
+    tree = copy.deepcopy(TRADING_POSTS)
+    if drop and len(path) > 1:
+        note(f"drop {path}")
+        del _get(tree, path[:-1])[path[-1]]
+    else:
+        note(f"set {path} to {value!r}")
+        _set(tree, path, value)
+    check_outcome(workdir, dump(tree))
+    event("compiles and plays" if plays_if_clean(workdir) else "compile refuses it")
+
+
+KEYWORD_LITERALS = [p for p in _paths(TRADING_POSTS)
+                    if isinstance(_get(TRADING_POSTS, p), str) and re.search(r"'\w+'", _get(TRADING_POSTS, p))]
+KEYWORDS = ["'five_prestige'", "'prestige_per_post'", "'gold_counts_double'", "'nope'", "'Five_Prestige'", "''",
+            "'white'", "'space'", "'power'", "five_prestige", "'five prestige'", '"five_prestige"', "'five_prestige",
+            "five_prestige'", "'a'b'", "'\u00e9t\u00e9'", "'five_prestige'[0]", "'five_prestige'.power",
+            "size('five_prestige')", "'five_prestige' + 1", "not 'five_prestige'", "none", "3", "white"]
+POWER_CELLS = ["", "nope", "5", "Five_Prestige", "five prestige", " five_prestige", "five_prestige ", "'five_prestige'",
+               "extra_gem_after_purchase", "prestige_per_post", "\u00e9t\u00e9", "=1+1", '"a,b"', "\u200b", "none",
+               "white", "true", "x" * 300]
+
+
+@TRADING_SETTINGS
+@given(literals=st.lists(st.tuples(st.sampled_from(KEYWORD_LITERALS), st.sampled_from(KEYWORDS)), max_size=2),
+       cells=st.lists(st.tuples(st.integers(1, 5), st.sampled_from(POWER_CELLS)), max_size=2))
+def test_corrupt_keywords_and_power_cells(workdir, posts_table, literals, cells):
+    """A keyword literal of an expression (the definition's calls, the worths, the prestige sources)
+    turned into another keyword, an unknown one, a colour, a bare name or broken syntax, and a power
+    cell of the table left empty, unknown, spaced or doubled (a title no row holds): located
+    diagnostics, never a traceback; what checks clean compiles and plays."""
+    tree = copy.deepcopy(TRADING_POSTS)
+    for path, keyword in literals:
+        text = _get(tree, path)
+        literal = re.search(r"'\w+'", text)  # none left when the same place was drawn twice
+        text = text[:literal.start()] + keyword + text[literal.end():] if literal else text
+        note(f"{path}: {text!r}")
+        _set(tree, path, text)
+    rows = POSTS_CSV.splitlines()
+    for row, cell in cells:
+        fields = rows[row].split(",")
+        rows[row] = ",".join(fields[:-1] + [cell])
+        note(f"table row {row}: power {cell!r}")
+    posts_table.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    check_outcome(workdir, dump(tree))
+    event("compiles and plays" if plays_if_clean(workdir) else "compile refuses it")
+
+
 # --------------------------------------------------------------------------- text mutations
 
 
@@ -454,5 +578,5 @@ def test_the_suite_draws_enough_examples():
              test_line_mutations, test_insert_garbage_characters, test_insert_bytes_or_truncate,
              test_mutate_the_setup_section, test_mutate_definitions_and_prestige_sources,
              test_mutate_the_state_section, test_mutate_the_zones_section,
-             test_mutate_a_payments_worth]
+             test_mutate_a_payments_worth, test_mutate_the_trading_posts, test_corrupt_keywords_and_power_cells]
     assert sum(t._hypothesis_internal_use_settings.max_examples for t in tests) >= 500

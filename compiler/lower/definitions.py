@@ -23,7 +23,7 @@ from ..model import Rules
 from ..pysource import Code, comment, docstring, printable
 from .expressions import ExprCompiler
 from .layout import EnginePlan, where
-from .tree import Assign, Comment, Def, Return, render
+from .tree import Assign, Comment, Def, Return, names_in, render
 
 EXTRA_PRESTIGE = "_xp"
 
@@ -65,7 +65,10 @@ def lower_prestige(plan: EnginePlan) -> Code:
         body.append(Comment(comment(f"prestige source '{source.name}': {unparse(source.by)} ({where(source.span)})")))
     if called:
         body.append(Comment(comment(f"(with {', '.join(called)} written out)")))
-    body.append(Return(" + ".join(compiler.expr(inline_all(s.by, table), env) for s in sources)))
+    total_xp = " + ".join(compiler.expr(inline_all(s.by, table), env) for s in sources)
+    if "sup" in names_in(total_xp):  # the supply, as every rule function reads it (a source such as supply[white])
+        body.append(Assign(("sup",), "g.supply"))
+    body.append(Return(total_xp))
     xp = Def(EXTRA_PRESTIGE, "g, p", body, docstring(printable(
         "The prestige seat p has besides its cards and nobles: the spec's prestige sources.")))
     total = Def("_prestige_totals", "self", [Return(f"[self._pts[p] + {EXTRA_PRESTIGE}(self, p) for p in "
