@@ -284,7 +284,8 @@ def range_text(range_: tuple[float, float]) -> str:
 
 def hazards(node, bounds: Bounds) -> list[Diagnostic]:
     """What would stop the engine in the middle of a game: a divisor that can be 0 (E513), a
-    deck, face-up row or blind reserve at a number that can be no level (E514).
+    deck, face-up row (a count or `market[...]`, its cards) or blind reserve at a number that can be
+    no level (E514).
 
     The engine computes what the spec writes, so these are the spec's mistakes, found here
     from the ranges of the numbers, with the loop variables and number choices bound to theirs.
@@ -308,7 +309,7 @@ def _hazards(node, bounds: Bounds, found: list) -> None:
                                                 f"this spec (it is {range_text((lo, hi))}), and nothing divides by 0",
                                         divisor.span, ("divide by a number that is never 0, such as a value or "
                                                        "player_count, or write max(1, ...)",)))
-        case Index(obj=Name(id="deck" | "face_up" as table), index=level):
+        case Index(obj=Name(id="deck" | "face_up" | "market" as table), index=level):
             _level(level, f"{table}[{unparse(level)}]", bounds, found)
         case Effect(name="reserve_top", args=(level, *_)):
             _level(level, f"reserve_top({unparse(level)})", bounds, found)

@@ -165,7 +165,7 @@ CODES: dict[str, Code] = _index([
         ("E511", "a payment after tokens left the player"),
         ("E512", "an effect that can move more tokens than its condition ensures", WARNING),
         ("E513", "a divisor (`//`, `%`) that can be 0"),
-        ("E514", "a deck or face-up index (or `reserve_top` argument) that can be no level"),
+        ("E514", "a deck, face-up or market index (or `reserve_top` argument) that can be no level"),
         ("E515", "an engine of more than 10,000 actions"),
         ("E516", "no end trigger is sure to fire", WARNING),
         ("E517", "a `price` that can be below 0 (paying it would give the player tokens; write `max(0, ...)`)"),

@@ -14,7 +14,7 @@ column is known to Python: the type checker's ``card.points`` comes from the dec
 column (:func:`compiler.types.kind_attributes`).
 
 A kind other than the base two is put in play by the zones that hold it (compiler/zones.py); one
-that no zone holds changes nothing: :func:`unreachable` says so (warning E125).
+that no zone holds changes nothing: compiler/zones.py's :func:`unreachable` says so (warning E125).
 """
 from __future__ import annotations
 
@@ -28,8 +28,8 @@ from importlib import resources
 
 import yaml
 
-from .diagnostics import Diagnostic, Reporter, Span, did_you_mean
-from .model import COLUMN_TYPES, Card, Column, Component, Kind, Noble, Rules, Text
+from .diagnostics import Reporter, Span, did_you_mean
+from .model import COLUMN_TYPES, Card, Column, Component, Kind, Noble, Text
 from .reading import MAX_INPUT_BYTES, NotAFile, read_input
 from .source import MapNode, Node, ScalarNode
 
@@ -524,15 +524,3 @@ def nobles_of(kinds: tuple[Kind, ...]) -> tuple[Noble, ...]:
         return ()
     return tuple(Noble(c.id, kind.value(c, "points"), kind.value(c, "requires"), c.span)
                  for c in kind.components)
-
-
-def unreachable(rules: Rules) -> list[Diagnostic]:
-    """E125 (warning) for each kind no rule can reach: a kind beyond the base game's that no zone
-    holds, no variable holds and no choice is made from (compiler/zones.py, reached)."""
-    from .zones import reached  # the zones pass imports this module
-    held = set(reached(rules))
-    return [Diagnostic("E125", f"no rule can reach the {k.name} (kind '{k.name}'): its table is loaded and checked, "
-                       "but no zone or variable holds them and no choice is made from them", k.span,
-                       (f"declare a zone with 'holds: {k.name}' (a pile, a display, a row or a holding), a variable "
-                        f"of type {{set_of: {k.name}}}, or a choice from it, to put them in play",), severity="warning")
-            for k in rules.kinds if k.name not in BASE_KINDS and k.name not in held]

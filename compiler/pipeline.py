@@ -23,11 +23,11 @@ from . import check, emit_engine, overlay, schema, source
 from .bounds import endless
 from .diagnostics import CompileError, Diagnostic, SourceMap, sorted_diagnostics
 from .flow import overdraws
-from .kinds import unreachable
 from .model import Rules
 from .overlay import Resolved
 from .sheets.lint import lint
 from .variables import unset_turn_variables
+from .zones import unreachable
 from .source import Document, MapNode, ScalarNode, SeqNode
 
 OFFICIAL = "rulespec/official.yaml"

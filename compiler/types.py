@@ -146,7 +146,8 @@ ATTRIBUTES: dict[str, dict[str, AnyType]] = {
 GLOBALS: dict[str, AnyType] = {
     "supply": MapOf(COLOUR, INT), "players": SetOf(PLAYER), "others": SetOf(PLAYER),
     "gems": SetOf(GEM), "colours": SetOf(COLOUR), "levels": SetOf(INT),
-    "deck": MapOf(INT, INT), "face_up": MapOf(INT, INT), "nobles_left": INT, "player_count": INT,
+    "deck": MapOf(INT, INT), "face_up": MapOf(INT, INT), "market": MapOf(INT, SetOf(FACE_UP_CARD)),
+    "nobles_left": INT, "player_count": INT,
     "round": INT, "turn": INT, "passes": INT, "setup": SETUP, "none": NONE,
 }
 FUNCTIONS = {"min": "numbers", "max": "numbers", "abs": "number", "size": "collection"}

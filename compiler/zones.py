@@ -388,6 +388,17 @@ def reached(rules: Rules) -> tuple[str, ...]:
     return tuple(k.name for k in rules.kinds if k.name in used)
 
 
+def unreachable(rules: Rules) -> list[Diagnostic]:
+    """E125 (warning) for each kind no rule can reach: a kind beyond the base game's that no zone
+    holds, no variable holds and no choice is made from (compiler/zones.py, reached)."""
+    held = set(reached(rules))
+    return [Diagnostic("E125", f"no rule can reach the {k.name} (kind '{k.name}'): its table is loaded and checked, "
+                       "but no zone or variable holds them and no choice is made from them", k.span,
+                       (f"declare a zone with 'holds: {k.name}' (a pile, a display, a row or a holding), a variable "
+                        f"of type {{set_of: {k.name}}}, or a choice from it, to put them in play",), severity="warning")
+            for k in rules.kinds if k.name not in BASE_KINDS and k.name not in held]
+
+
 def taken_names(scope_names: dict, kinds: tuple[Kind, ...], reserved: set[str]) -> dict[str, str]:
     """What each name of the language or the spec already names, for E540's message."""
     out: dict[str, str] = {}
@@ -402,4 +413,4 @@ def taken_names(scope_names: dict, kinds: tuple[Kind, ...], reserved: set[str]) 
 
 
 __all__ = ["MOVES", "ZONE_EFFECTS", "ZoneReader", "component_param", "install", "moved_twice",
-           "param_type", "pieces", "reached", "taken_names", "zone_type"]
+           "param_type", "pieces", "reached", "taken_names", "unreachable", "zone_type"]

@@ -473,11 +473,15 @@ def test_extra_slots_start_from_their_initial_values_and_each_clone_owns_its_lis
 
 
 def test_engines_without_zones_or_state_of_their_own_keep_state_version_1():
-    """Only a spec that declares state (no-churn, compiler/runtime/variables.py) has slots of its own
-    and saves version 2; every other engine is as it was."""
+    """Only a spec that declares state or zones of its own (no-churn, the Cities, the Trading
+    Posts: compiler/runtime/variables.py, zones.py) has slots of its own and saves version 2;
+    every other engine is as it was."""
+    own = {"no_churn", "cities", "cities_declinable", "trading_posts"}
     for path in ENGINES:
         engine = load_engine(path)
         if path.stem == "no_churn":
             assert engine._EXTRA_SLOTS == (("s_taken", False, ()),) and engine.STATE_VERSION == 2
+        elif path.stem in own:
+            assert engine._EXTRA_SLOTS and engine.STATE_VERSION == 2, path.name
         else:
             assert engine._EXTRA_SLOTS == () and engine.STATE_VERSION == 1, path.name

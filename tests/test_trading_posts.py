@@ -347,7 +347,7 @@ def test_a_set_of_components_holds_that_kind_only(folder):
 def test_a_kind_reached_only_by_a_variable_is_not_e125(folder):
     rules = check(folder, STATE)
     assert not isinstance(rules, list), rules
-    from compiler.kinds import unreachable
+    from compiler.zones import unreachable
     assert unreachable(rules) == []
 
 

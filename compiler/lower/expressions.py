@@ -13,7 +13,7 @@ from ..types import STATE_EFFECTS
 from . import variables as state
 from . import zones as lower_zones
 from .layout import EnginePlan, LoweringBug, spec_name, where
-from .tree import Append, Assign, Do, For, If, Raise, render
+from .tree import Append, Assign, Continue, Do, For, If, Raise, render
 
 
 def _unmet(condition, rules: Rules, decision: Decision) -> str:
@@ -161,6 +161,13 @@ class ExprCompiler:
             return list(self.plan.levels)
         return None
 
+    def market_row(self, coll, env) -> str | None:
+        """`market[L]`: the list of level L's face-up slots (None where a slot is empty), else None."""
+        if isinstance(coll, Index) and coll.obj == Name("market", None) and "market" not in env:
+            level = self.expr(coll.index, env)
+            return f"g.market[{int(level) - 1}]" if level.isdigit() else f"g.market[{level} - 1]"
+        return None
+
     def collection(self, coll, env) -> str:
         declared = state.collection(self.plan.rules, coll, env, self.expr) if self.plan.rules.variables else None
         if declared is not None:
@@ -175,6 +182,9 @@ class ExprCompiler:
         elements = self.static_elements(coll, env)
         if elements is not None:
             return repr(tuple(elements))
+        row = self.market_row(coll, env)
+        if row is not None:  # the face-up cards of a level, its empty slots left out
+            return f"[_c for _c in {row} if _c is not None]"
         zone = lower_zones.collection(self, coll, env) if self.plan.rules.zones else None
         if zone is not None:
             return zone
@@ -206,6 +216,8 @@ class ExprCompiler:
             component = state.element_kind(self.plan.rules, coll, env or {})
             if component is not None:
                 return component
+        if self.market_row(coll, env or {}) is not None:
+            return "card"
         return "player" if isinstance(coll, Name) and coll.id in ("players", "others") else "colour"
 
     def kind_of(self, node, env) -> str:
@@ -473,8 +485,16 @@ class ExprCompiler:
                 self.loops = {**outer, var: unparse(coll)}
                 elements = self.static_elements(coll, env)
                 kind = self.element_kind(coll, env)
+                row = self.market_row(coll, env)
                 if elements is not None:
                     out = [s for e in elements for s in self.stmt(body, {**env, var: ("const", kind, e)})]
+                elif row is not None:  # each face-up card of a level, with its place (a snapshot: the body
+                    # may empty or refill the slots it walks)
+                    pyvar = spec_name("v_", var, node.span)
+                    level = row[len("g.market["):-1]
+                    head = [If(f"{pyvar} is None", [Continue()]), Assign((f"{pyvar}_LI",), level, pure=True)]
+                    body_code = self.stmt(body, {**env, var: ("var", "card", pyvar, "face_up")})
+                    out = [For(f"{pyvar}_SI, {pyvar}", f"list(enumerate({row}))", head + body_code)]
                 else:
                     pyvar = spec_name("v_", var, node.span)
                     source = self.collection(coll, env)

@@ -300,6 +300,9 @@ class Phraser:
         if state is not None and self.kind(node) == COLOURS:  # a set variable: "each colour of "Taken""
             self.t.base.update(self.named("state", state))
             return COLOUR, "coll.state"
+        if isinstance(node, Index) and node.obj == Name("market", None) and "market" not in self.scope:
+            self.t.base.update(self.level(node.index))  # "each face-up card of level 2"
+            return CARD, "coll.market"
         holds = self.held_kind(node)
         if holds is not None:  # a zone or a set of components: "each city in your “Claimed cities”", by its
             # kind's item and its title
