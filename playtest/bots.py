@@ -1410,7 +1410,8 @@ def determinize(game, player: int, rng: random.Random, module):
     is ``None`` in its ``reserved`` list, and that seat's ``blind`` list gives the level
     of each blind reserve in order (when it does not, the levels are inferred from the
     cards unaccounted for). The cards `player` has not seen are shuffled by level into
-    those places, and the result is rebuilt with the engine's ``from_json``.
+    those places, the spec's own hidden zones are dealt again (_determinize_zones), and the
+    result is rebuilt with the engine's ``from_json``.
     """
     obs = game.observation(player)
     f = facts(module)
@@ -1467,7 +1468,37 @@ def determinize(game, player: int, rng: random.Random, module):
         for i, c in enumerate(deck):
             if c is None:
                 deck[i] = unseen[level].pop()
+    _determinize_zones(module, obs, rng)
     return module.from_json(obs)
+
+
+def _determinize_zones(module, obs: dict, rng: random.Random) -> None:
+    """The spec's own zones in an observation, their hidden parts dealt again (state format 2): a
+    face-down pile (shown as its count) and another seat's privately drawn components (None in its
+    holding) take pieces of their kind that `player` has not seen, each showing one of its faces
+    at random, as the deal does. Nothing for an engine without zones."""
+    zones = getattr(module, "_ZONES", ())
+    if not zones:
+        return
+    places = [(zone, obs["zones"], zone[0]) for zone in zones if not zone[3]]
+    places += [(zone, seat["zones"], zone[0]) for zone in zones if zone[3] for seat in obs["seats"]]
+    seen = {(zone[1], x) for zone, table, name in places if isinstance(table.get(name), list)
+            for x in table[name] if isinstance(x, int)}
+    spare = {kind: [piece for piece in faces if not any((kind, x) in seen for x in piece)]
+             for kind, (_count, faces) in module._KIND_PIECES.items()}
+    for pieces in spare.values():
+        rng.shuffle(pieces)
+
+    def draw(kind: str):
+        piece = spare[kind].pop()
+        return piece[rng.randrange(len(piece))]
+
+    for zone, table, name in places:
+        items = table.get(name)
+        if isinstance(items, int):  # a face-down pile: its count only
+            table[name] = [draw(zone[1]) for _ in range(items)]
+        elif isinstance(items, list) and zone[2] != "display":  # a display's None is an empty slot
+            table[name] = [draw(zone[1]) if x is None else x for x in items]
 
 
 # ----------------------------------------------------------------------------- names

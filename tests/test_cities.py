@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import itertools
+import json
 import random
 
 import pytest
@@ -51,11 +52,17 @@ def face_id(tile: int, side: int) -> int:
     return next(i for i, f in enumerate(faces()) if (f["tile"], f["side"]) == (tile, side))
 
 
+# The sha256 of ../shared/expansions/cities.csv, the data the project copied (checked there when
+# the copy was made and whenever that folder is beside the checkout): the copy must stay that file.
+SHARED_CITIES_SHA256 = "2a2fa19daf922e0a828bfde163f993883aaa6c9004e50f1194f25286fd8b1a9e"
+
+
 def test_the_city_table_is_the_shared_data_byte_for_byte():
+    import hashlib
+    assert hashlib.sha256(CITIES_CSV.read_bytes()).hexdigest() == SHARED_CITIES_SHA256
     shared = SHARED / "cities.csv"
-    if not shared.exists():
-        pytest.skip("../shared/expansions is not in this checkout")  # a fresh clone elsewhere has only its copy
-    assert CITIES_CSV.read_bytes() == shared.read_bytes()
+    if shared.exists():  # beside the checkout where the data lives (not in a clone on its own)
+        assert CITIES_CSV.read_bytes() == shared.read_bytes()
 
 
 # --------------------------------------------------------------------------- positions
@@ -337,3 +344,20 @@ def test_a_spec_whose_end_loops_over_a_zone_has_sheets_in_every_language(tmp_pat
     assert "if the “prestige” of that city is at least 0 for at least 1 city in your “Claimed cities”" in english
     serbian = (tmp_path / "out" / "loops.sr.md").read_text(encoding="utf-8")
     assert "за најмање 1 елемент („град“) из ваше зоне „Освојени градови“" in serbian
+
+
+def test_mcts_deals_the_hidden_city_pile_again_from_the_unseen_tiles(cities):
+    """A bot's determinization (playtest/bots.py): the face-down pile, seen as a count, is dealt
+    again from the tiles no one has seen, one face each, and the game reads back."""
+    from playtest.bots import determinize
+    game = cities.new_game(3, seed=4)
+    shown = game.observation(0)["zones"]["city_display"]
+    rng = random.Random(1)
+    for _ in range(5):
+        again = determinize(game, 0, rng, cities)
+        state = again.to_dict() if hasattr(again, "to_dict") else json.loads(again.to_json())
+        pile = state["zones"]["city_pile"]
+        assert len(pile) == game.observation(0)["zones"]["city_pile"] == 4
+        assert state["zones"]["city_display"] == shown
+        tiles = [faces()[x]["tile"] for x in pile + shown]
+        assert len(set(tiles)) == len(tiles) == 7  # every tile once, one face each

@@ -176,7 +176,7 @@ def test_play_shows_ones_own_drawn_components_and_hides_the_others(secrets):
     seats = terminal.make_seats(secrets, ["human", "human"], 4)
 
     def shown(x) -> str:  # a tile's columns by name; its prose column is not in the engine
-        mark, colour, worth, family, _text = secrets.k_secrets[x]
+        mark, colour, worth, family, _text = secrets._k_secrets[x]
         return f"mark {mark}  colour {secrets.GEMS[colour]}  worth {worth}  family {family}"
 
     drawn, drawn2, taken = game.z_hand[0]
@@ -196,7 +196,7 @@ def test_the_rl_observation_hides_the_others_drawn_components(secrets):
     encoder = rl.Encoder(secrets, 2)
     # a tile: present, hidden, mark, colour one-hot over the gems, worth, family one-hot (owl, fox, bear)
     def block(x):
-        mark, colour, worth, family, _text = secrets.k_secrets[x]
+        mark, colour, worth, family, _text = secrets._k_secrets[x]
         gem = [0.0] * len(secrets.GEMS)
         gem[colour] = 1.0
         return [1.0, 0.0, mark, *gem, worth, *[float(family == f) for f in ("owl", "fox", "bear")]]

@@ -12,8 +12,10 @@ from ..pysource import literal
 from ..types import STATE_EFFECTS
 from . import variables as state
 from . import zones as lower_zones
+from .cards import acquire, bury, refill
+from .collections import components_with, constant_component, market_loop, market_row, never_negative
 from .layout import EnginePlan, LoweringBug, spec_name, where
-from .tree import Append, Assign, Continue, Do, For, If, Raise, render
+from .tree import Append, Assign, Do, For, If, Raise, render
 
 
 def _unmet(condition, rules: Rules, decision: Decision) -> str:
@@ -45,13 +47,6 @@ def _substitute(node, target, replacement):
         if new is not value and new != value:
             changes[f.name] = new
     return dataclasses.replace(node, **changes) if changes else node
-
-
-def _never_negative(code: str) -> bool:
-    """Is this compiled code a count that is never below 0: a scalar local of the supply, a player's
-    tokens or bonuses (s0, t1, b2), or a length?"""
-    return (len(code) >= 2 and code[0] in "stb" and code[1:].isdigit()) or (
-        code.startswith("len(") and code.endswith(")") and code.count("(") == 1)
 
 
 def conjuncts(node) -> list:
@@ -161,13 +156,6 @@ class ExprCompiler:
             return list(self.plan.levels)
         return None
 
-    def market_row(self, coll, env) -> str | None:
-        """`market[L]`: the list of level L's face-up slots (None where a slot is empty), else None."""
-        if isinstance(coll, Index) and coll.obj == Name("market", None) and "market" not in env:
-            level = self.expr(coll.index, env)
-            return f"g.market[{int(level) - 1}]" if level.isdigit() else f"g.market[{level} - 1]"
-        return None
-
     def collection(self, coll, env) -> str:
         declared = state.collection(self.plan.rules, coll, env, self.expr) if self.plan.rules.variables else None
         if declared is not None:
@@ -182,7 +170,7 @@ class ExprCompiler:
         elements = self.static_elements(coll, env)
         if elements is not None:
             return repr(tuple(elements))
-        row = self.market_row(coll, env)
+        row = market_row(self, coll, env)
         if row is not None:  # the face-up cards of a level, its empty slots left out
             return f"[_c for _c in {row} if _c is not None]"
         zone = lower_zones.collection(self, coll, env) if self.plan.rules.zones else None
@@ -216,7 +204,7 @@ class ExprCompiler:
             component = state.element_kind(self.plan.rules, coll, env or {})
             if component is not None:
                 return component
-        if self.market_row(coll, env or {}) is not None:
+        if market_row(self, coll, env or {}) is not None:
             return "card"
         return "player" if isinstance(coll, Name) and coll.id in ("players", "others") else "colour"
 
@@ -292,7 +280,7 @@ class ExprCompiler:
                 return f"({left} {op} {self.collection(r, env)})"
             case Compare(op=op, left=l, right=r):
                 left, right = self.expr(l, env), self.expr(r, env)
-                if op == ">=" and right == "0" and _never_negative(left):  # a count written out against 0
+                if op == ">=" and right == "0" and never_negative(left):  # a count written out against 0
                     return "True"
                 if "None" in (left, right) and op in ("==", "!="):
                     if left == "None":
@@ -311,7 +299,7 @@ class ExprCompiler:
         """`obj[idx]`: a scalar local (s0, t0, b0...) where the engine binds one, else a table or list entry."""
         i = self.expr(idx, env)
         if isinstance(obj, Attribute) and self.kind_of(obj.obj, env).startswith(lower_zones.COMPONENT):
-            known = self._constant_component(obj.obj, env)
+            known = constant_component(obj.obj, env)
             if known is not None and i.isdigit():  # a component written out, a colour unrolled: its number
                 return literal(lower_zones.constant_column(self.plan.rules, known[0], known[1], obj.name)[int(i)])
             return f"{self.attribute(obj, obj.obj, obj.name, env)}[{i}]"
@@ -378,19 +366,11 @@ class ExprCompiler:
             return {"gold_total": f"{owner}_GT", "gold": f"{owner}_GOLD", "covers": covers,
                     "spent": f"{owner}_SPENT"}[attr]
         if kind.startswith(lower_zones.COMPONENT):
-            known = self._constant_component(obj, env)
+            known = constant_component(obj, env)
             if known is not None:  # a component written out: its column's value
                 return literal(lower_zones.constant_column(self.plan.rules, known[0], known[1], attr))
             return lower_zones.column(self, kind, owner, attr, node)
         raise LoweringBug(f"cannot compile '{unparse(node)}'", node.span)
-
-    @staticmethod
-    def _constant_component(node, env) -> tuple[str, int] | None:
-        """(kind tag, id) of a component known at compile time (a choice written out per component)."""
-        if isinstance(node, Name) and node.id in env and env[node.id][0] == "const" \
-                and str(env[node.id][1]).startswith(lower_zones.COMPONENT):
-            return env[node.id][1], env[node.id][2]
-        return None
 
     def aggregate(self, func, body, var, coll, env) -> str:
         elements = self.static_elements(coll, env)
@@ -410,7 +390,7 @@ class ExprCompiler:
             if func == "any":
                 return "(" + " or ".join(parts) + ")"
             return f"{func}({', '.join(parts)})" if len(parts) > 1 else parts[0]
-        holders = self._components_with(func, body, var, elem_kind, env)
+        holders = components_with(self, func, body, var, elem_kind, env)
         if holders is not None:  # any(t.power == 'five_prestige' for t in S): is one of those components in S?
             source = self.collection(coll, env)
             if len(holders) == 1:
@@ -431,29 +411,6 @@ class ExprCompiler:
         """`not code` as the generated code writes it: a membership this compiler wrote is negated
         with `not in` (what Python style, and the engines' linting, asks)."""
         return self.negations.get(code) or f"not {code}"
-
-    def _components_with(self, func, body, var: str, elem_kind: str, env) -> list[int] | None:
-        """For `any(t.COLUMN == VALUE for t in S)` over components of a kind, VALUE a keyword or a
-        number known now: the ids of the components whose COLUMN is VALUE (the table is known at
-        compile time), so the engine asks whether one of them is in S instead of walking S. None
-        for any other aggregate."""
-        if func != "any" or not elem_kind.startswith(lower_zones.COMPONENT) or not isinstance(body, Compare) \
-                or body.op != "==":
-            return None
-        for side, other in ((body.left, body.right), (body.right, body.left)):
-            if not (isinstance(side, Attribute) and side.obj == Name(var, None)):
-                continue
-            value = other.value if isinstance(other, Word) else self._constant(other, env)
-            if value is None:
-                return None
-            rules = self.plan.rules
-            kind = next(k for k in rules.kinds if k.name == lower_zones.kind_name(rules, elem_kind[len(
-                lower_zones.COMPONENT):]))
-            index = next((i for i, c in enumerate(kind.columns) if c.name == side.name), None)
-            if index is None or kind.columns[index].type not in ("number", "keyword"):
-                return None
-            return [c.id for c in kind.components if c.values[index] == value]
-        return None
 
     def _whole_list(self, parts: list[str], body, var: str, coll, env) -> str | None:
         """The list that `parts` index entry by entry from first to last (a bonus list over gems,
@@ -485,16 +442,11 @@ class ExprCompiler:
                 self.loops = {**outer, var: unparse(coll)}
                 elements = self.static_elements(coll, env)
                 kind = self.element_kind(coll, env)
-                row = self.market_row(coll, env)
+                row = market_row(self, coll, env)
                 if elements is not None:
                     out = [s for e in elements for s in self.stmt(body, {**env, var: ("const", kind, e)})]
-                elif row is not None:  # each face-up card of a level, with its place (a snapshot: the body
-                    # may empty or refill the slots it walks)
-                    pyvar = spec_name("v_", var, node.span)
-                    level = row[len("g.market["):-1]
-                    head = [If(f"{pyvar} is None", [Continue()]), Assign((f"{pyvar}_LI",), level, pure=True)]
-                    body_code = self.stmt(body, {**env, var: ("var", "card", pyvar, "face_up")})
-                    out = [For(f"{pyvar}_SI, {pyvar}", f"list(enumerate({row}))", head + body_code)]
+                elif row is not None:  # each face-up card of a level, with its place
+                    out = [market_loop(self, var, row, body, env, node.span)]
                 else:
                     pyvar = spec_name("v_", var, node.span)
                     source = self.collection(coll, env)
@@ -578,15 +530,15 @@ class ExprCompiler:
         if name == "acquire":
             kind = env[args[0].id][1] if isinstance(args[0], Name) and args[0].id in env else "card"
             assert kind == "card"
-            return self._acquire(ref[0], _origin(args[0], env))
+            return acquire(self, ref[0], _origin(args[0], env))
         if name == "bury":  # to the bottom of its level's deck (drawn last)
-            return self._bury(ref[0], _origin(args[0], env))
+            return bury(self, ref[0], _origin(args[0], env))
         p = ref[0] if args else ""
         if name == "reserve":
             return [*self.reserve_room(node), Append("g._res[me]", p),
                     Assign((f"g.market[{p}_LI][{p}_SI]",), "None"), *self.face_up_cost(p, "_NO_CARD_COST")]
         if name == "refill":
-            return self._refill(p)
+            return refill(self, p)
         if name == "visit":
             return [Do(f"g.noble_row.remove({p})"), Append("g._nob[me]", p),
                     Assign(("g._pts[me]",), f"NOBLE_POINTS[{p}]", "+=")]
@@ -613,15 +565,6 @@ class ExprCompiler:
                                             f"{source}[{a[0]}], COLOURS[{a[0]}]"))]))
         return out + [Assign((f"{source}[{a[0]}]",), amount, "-="), Assign((f"{dest}[{a[0]}]",), amount, "+=")]
 
-    def _refill(self, p: str) -> list:
-        if not self.plan.face_up_costs:
-            return [Assign(("_deck",), f"g.decks[{p}_LI]"),
-                    Assign((f"g.market[{p}_LI][{p}_SI]",), "_deck.pop() if _deck else None")]
-        return [Assign(("_deck",), f"g.decks[{p}_LI]"),
-                If("_deck", [Assign((f"g.market[{p}_LI][{p}_SI]", "_card"), "_deck.pop()"),
-                             *self.face_up_cost(p, "CARD_COST[_card]")],
-                   [Assign((f"g.market[{p}_LI][{p}_SI]",), "None"), *self.face_up_cost(p, "_NO_CARD_COST")])]
-
     def _reserve_top(self, level: str, node) -> list:
         return [*self.reserve_room(node), Assign(("_deck",), f"g.decks[{level} - 1]"),
                 If("not _deck", [Raise(rule_error(effect_located(node, 'reserve_top'),
@@ -637,20 +580,3 @@ class ExprCompiler:
         out.append(If(f"{p}_GT", [Assign((f"tok[{wild}]",), f"{p}_GT", "-="),
                                   Assign((f"sup[{wild}]",), f"{p}_GT", "+=")]))
         return out
-
-    def _acquire(self, p: str, origin: str) -> list:
-        if origin == "face_up":
-            out = [If(f"g.market[{p}_LI][{p}_SI] == {p}", [Assign((f"g.market[{p}_LI][{p}_SI]",), "None"),
-                                                          *self.face_up_cost(p, "_NO_CARD_COST")])]
-        else:
-            out = [If(f"{p} in g._res[me]", [Do(f"g._res[me].remove({p})"),
-                                            If(f"{p} in g.blind[me]", [Do(f"g.blind[me].remove({p})")])])]
-        return out + [Append("g._bought[me]", p), Assign((f"bon[CARD_BONUS[{p}]]",), "1", "+="),
-                      Assign(("g._pts[me]",), f"CARD_POINTS[{p}]", "+=")]
-
-    def _bury(self, p: str, origin: str) -> list:
-        if origin == "face_up":
-            return [Do(f"g.decks[{p}_LI].insert(0, {p})"), Assign((f"g.market[{p}_LI][{p}_SI]",), "None"),
-                    *self.face_up_cost(p, "_NO_CARD_COST")]
-        return [Do(f"g._res[me].remove({p})"), If(f"{p} in g.blind[me]", [Do(f"g.blind[me].remove({p})")]),
-                Do(f"g.decks[CARD_LEVEL[{p}] - 1].insert(0, {p})")]
