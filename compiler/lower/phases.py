@@ -7,6 +7,7 @@ from .decisions import DecisionLowering, param_env, scalar_preamble, standard_lo
 from .expressions import ExprCompiler, conjuncts, free_names
 from .layout import DecisionPlan, EnginePlan, unpacking, where
 from .tree import Assign, Comment, Def, Do, For, If, Return, names_in, reads
+from .zones import kind_name
 
 
 def lower_action_phase(plan: EnginePlan) -> list:
@@ -127,7 +128,6 @@ def _requirement_prefilter(plan: EnginePlan, dp: DecisionPlan, chosen: dict) -> 
 def _gems_column(plan: EnginePlan, dp: DecisionPlan, choice: str, attr: str) -> list | None:
     """The values of column `attr` (a table by gem colour) of every component a `component` choice may
     take (every component of its kind: a bound for any zone of it), or None."""
-    from .zones import kind_name
     param = next(lay.param for lay in dp.layouts if lay.param.name == choice)
     kind = next(k for k in plan.rules.kinds if k.name == kind_name(plan.rules, param.source))
     index = next((i for i, c in enumerate(kind.columns) if c.name == attr and c.type == "gems"), None)
