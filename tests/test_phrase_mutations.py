@@ -230,9 +230,10 @@ TRADING_ENVIRONMENTS = {
 
 def test_the_shapes_know_the_columns_of_the_trading_posts():
     columns = TRADING["kinds"]["posts"]["columns"]
+    types = {c: t["type"] if isinstance(t, dict) else t for c, t in columns.items()}  # long form or type
     drawn = shapes.COMPONENT_COLUMNS["post"]
-    assert sorted(drawn["int"]) == sorted(c for c, t in columns.items() if t == "number")
-    assert sorted(drawn["map:gem"]) == sorted(c for c, t in columns.items() if t == "gems")
+    assert sorted(drawn["int"]) == sorted(c for c, t in types.items() if t == "number")
+    assert sorted(drawn["map:gem"]) == sorted(c for c, t in types.items() if t == "gems")
     assert drawn["kw:power"] == ("power",) and columns["power"]["type"] == "keyword"
     assert sorted(shapes.KEYWORDS["kw:power"]) == sorted(columns["power"]["titles"])
     assert shapes.STATE_SETS == tuple(n for n, v in TRADING["state"].items() if v["type"] == {"set_of": "posts"})
