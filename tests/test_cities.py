@@ -13,7 +13,6 @@ import pytest
 from engine_helpers import ROOT, load_engine
 
 ENGINES = ROOT / "generated" / "engines"
-SHARED = ROOT.parent / "shared" / "expansions"
 CITIES_CSV = ROOT / "variants" / "cities.csv"
 GEMS = ("white", "blue", "green", "red", "black")
 
@@ -50,19 +49,6 @@ def faces() -> list[dict]:
 
 def face_id(tile: int, side: int) -> int:
     return next(i for i, f in enumerate(faces()) if (f["tile"], f["side"]) == (tile, side))
-
-
-# The sha256 of ../shared/expansions/cities.csv, the data the project copied (checked there when
-# the copy was made and whenever that folder is beside the checkout): the copy must stay that file.
-SHARED_CITIES_SHA256 = "2a2fa19daf922e0a828bfde163f993883aaa6c9004e50f1194f25286fd8b1a9e"
-
-
-def test_the_city_table_is_the_shared_data_byte_for_byte():
-    import hashlib
-    assert hashlib.sha256(CITIES_CSV.read_bytes()).hexdigest() == SHARED_CITIES_SHA256
-    shared = SHARED / "cities.csv"
-    if shared.exists():  # beside the checkout where the data lives (not in a clone on its own)
-        assert CITIES_CSV.read_bytes() == shared.read_bytes()
 
 
 # --------------------------------------------------------------------------- positions

@@ -65,6 +65,19 @@ def _set(tree, path, value):
     _get(tree, path[:-1])[path[-1]] = value
 
 
+def mutated(base, path, value, drop: bool):
+    """A copy of spec tree `base` with the entry at `path` dropped (when `drop`, and it is not a
+    section) or set to `value`, noted for hypothesis's report."""
+    tree = copy.deepcopy(base)
+    if drop and len(path) > 1:
+        note(f"drop {path}")
+        del _get(tree, path[:-1])[path[-1]]
+    else:
+        note(f"set {path} to {value!r}")
+        _set(tree, path, value)
+    return tree
+
+
 ALL_PATHS = list(_paths(OFFICIAL))[1:]
 LEAVES = [p for p in ALL_PATHS if not isinstance(_get(OFFICIAL, p), (dict, list))]
 KEYED = [p for p in ALL_PATHS if isinstance(_get(OFFICIAL, p[:-1]), dict)]
@@ -344,13 +357,7 @@ ZONE_VALUES = ["city_pile", "claimed", "cards", "nobles", "pile", "display", "ro
 @SETTINGS
 @given(path=st.sampled_from(ZONE_PATHS), value=st.sampled_from(ODD_VALUES + ZONE_VALUES), drop=st.booleans())
 def test_mutate_the_zones_section(workdir, path, value, drop):
-    tree = copy.deepcopy(WITH_ZONES)
-    if drop and len(path) > 1:
-        note(f"drop {path}")
-        del _get(tree, path[:-1])[path[-1]]
-    else:
-        note(f"set {path} to {value!r}")
-        _set(tree, path, value)
+    tree = mutated(WITH_ZONES, path, value, drop)
     check_outcome(workdir, dump(tree))
     if CliRunner().invoke(cli.main, ["check", str(workdir / "mutant.yaml")]).exit_code == 0:
         # check clean: it compiles, and deals at every player count
@@ -477,13 +484,7 @@ def test_mutate_the_trading_posts(workdir, posts_table, path, value, drop):
     """The kind, its keyword column and titles, the set-of-posts state, the definition and its
     `posts.power` parameter, the steps choosing a post, the prestige sources and the worths:
     located diagnostics, or a mutant that compiles and plays."""
-    tree = copy.deepcopy(TRADING_POSTS)
-    if drop and len(path) > 1:
-        note(f"drop {path}")
-        del _get(tree, path[:-1])[path[-1]]
-    else:
-        note(f"set {path} to {value!r}")
-        _set(tree, path, value)
+    tree = mutated(TRADING_POSTS, path, value, drop)
     check_outcome(workdir, dump(tree))
     event("compiles and plays" if plays_if_clean(workdir) else "compile refuses it")
 

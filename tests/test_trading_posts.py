@@ -17,7 +17,6 @@ from compiler.sheets import render
 from engine_helpers import (ROOT, act, find_cards, give_card, give_noble, give_tokens, grant_bonuses, in_decks, legal_strings,
                             load, load_engine, pay_for, position, put_in_market, set_tokens)
 
-SHARED = ROOT.parent / "shared" / "expansions"
 POSTS_CSV = ROOT / "variants" / "trading_posts.csv"
 CLEAN = (ROOT / "tests" / "broken" / "_clean.yaml").read_text(encoding="utf-8").replace("../../rulespec/", "")
 # ids of the posts: their rows in the table, left to right
@@ -31,18 +30,6 @@ def tp(tmp_path_factory):
     path = tmp_path_factory.mktemp("tp") / "trading_posts.py"
     path.write_text(compile_spec(str(ROOT / "variants" / "trading-posts.yaml")).text, encoding="utf-8")
     return load_engine(path)
-
-
-# The sha256 of ../shared/expansions/trading_posts.csv, the data the project copied: the copy stays it.
-SHARED_POSTS_SHA256 = "9f2ff98a3cf17f7635c977fb972f19e1c4c0d85a53d43aa79236e6a8f1409b58"
-
-
-def test_the_post_table_is_the_shared_data_byte_for_byte():
-    import hashlib
-    assert hashlib.sha256(POSTS_CSV.read_bytes()).hexdigest() == SHARED_POSTS_SHA256
-    shared = SHARED / "trading_posts.csv"
-    if shared.exists():  # beside the checkout where the data lives (not in a clone on its own)
-        assert POSTS_CSV.read_bytes() == shared.read_bytes()
 
 
 def with_posts(state: dict, seat: int, *posts: int) -> dict:
