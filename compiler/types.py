@@ -504,8 +504,10 @@ class Inferrer:
         raise TypeError(f"not an expression: {node!r}")  # pragma: no cover
 
     def word(self, node: Word, hint) -> AnyType:
-        """A keyword takes the type of the place it stands in: a keyword column's (E556 elsewhere, or
-        when no component has it in that column)."""
+        """A keyword takes the type of the place it stands in: a keyword column's (E412 elsewhere, or
+        when no component has it in that column; nothing more where that place is already wrong)."""
+        if hint == ERROR:  # what it is compared with was reported (an unknown name, say)
+            return ERROR
         if not isinstance(hint, Keyword):
             self.r.error("E412", f"the keyword '{node.value}' stands only where a keyword column's value is "
                          "wanted: compared with one, as in t.power == '" + node.value + "', or as an argument "

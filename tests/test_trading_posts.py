@@ -467,3 +467,9 @@ def test_a_column_title_names_the_column_on_the_sheets():
         text = sheet_text(lang)
         assert header in text and phrase in text, lang
         assert "“requires”" not in text and "« requires »" not in text
+
+
+def test_a_keyword_compared_with_an_unknown_name_says_only_the_name(folder):
+    found = check(folder, STATE + HAS_POWER.replace("TYPE", "posts.power").replace(
+        "any(t.power == power for t in p.owned)", "any(t.power == 'five_prestige' for t in posts)"))
+    assert isinstance(found, list) and [d[0] for d in found] == ["E401"], found
