@@ -29,7 +29,7 @@ from .diagnostics import CompileError, Reporter, SourceMap, Span, did_you_mean
 from .expr import Bool, Effect, Int, Name, Origin, parse_expr, parse_stmt, walk
 from .model import (BUILTIN_SETUP_FIELDS, DOMAINS, FINISHES, LENGTH_CAP, PREFERS, RESOLVES, REPEATS, Decision,
                     EndTrigger, Kind, Param, PlayerCount, PlayerField, RankLevel, Rules, SetupBlock, Text, Value,
-                    Winners)
+                    Winners, setup_fields)
 from .overlay import Resolved
 from .worth import worth_problems, worth_range
 from .source import MapNode, Node, ScalarNode, SeqNode
@@ -455,8 +455,7 @@ class Checker:
     def facts(self, gems, wild, cards, nobles, levels, players, values) -> bounds_mod.Facts:
         per_level = {lv: sum(1 for c in cards if c.level == lv) for lv in levels}
         per_bonus = max((sum(1 for c in cards if c.bonus == i) for i in range(len(gems))), default=0)
-        fields = BUILTIN_SETUP_FIELDS + tuple(f.name for f in self.player_fields
-                                              if all(f.name in dict(p.fields) for p in players))
+        fields = setup_fields(self.player_fields, players)
         setup = {f: (min((p.field(f) for p in players), default=0), max((p.field(f) for p in players), default=0))
                  for f in fields}
         return bounds_mod.Facts(

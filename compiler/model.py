@@ -147,6 +147,13 @@ class PlayerCount:
 BUILTIN_SETUP_FIELDS = ("gems", "gold", "nobles", "face_up")
 
 
+def setup_fields(declared, players) -> tuple[str, ...]:
+    """The fields of the player-count table an expression may read as `setup.NAME`: the built-in
+    ones, then the declared ones (`declared`: PlayerField values) every row gives (a row without
+    one had its E543)."""
+    return BUILTIN_SETUP_FIELDS + tuple(f.name for f in declared if all(f.name in dict(p.fields) for p in players))
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerField:
     """A field of the player-count table the spec declares (`player_fields`): a number per row,

@@ -21,7 +21,7 @@ import re
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .expr import Effect, ForEach, Name, When
 from .kinds import BASE_KINDS
-from .model import BUILTIN_SETUP_FIELDS, SHAPES, STARTS, Kind, Param, PlayerCount, Rules, Zone
+from .model import SHAPES, STARTS, Kind, Param, PlayerCount, Rules, Zone, setup_fields
 from .source import MapNode, ScalarNode
 from .types import ERROR, Comp, Inferrer, Scope, ZoneT, component_type, noun
 
@@ -172,7 +172,7 @@ class ZoneReader:
             sizes = tuple((p.players, value) for p in self.players)
         elif value.startswith("setup."):
             field = value[len("setup."):]
-            fields = self.setup_fields()
+            fields = setup_fields(self.c.player_fields, self.players)
             if field not in fields:
                 self.r.error("E542", f"the player-count table has no field '{field}'"
                              f"{did_you_mean(field, fields)} (fields: {', '.join(fields)})", node.span)
@@ -198,13 +198,6 @@ class ZoneReader:
                              + (f", {most} pieces ('faces_of: {kind.faces_of}')" if kind.faces_of else ""))
                 return ()
         return sizes
-
-    def setup_fields(self) -> tuple[str, ...]:
-        """The fields of the player-count table: the built-in ones, then those the spec declares
-        (`player_fields`) and every row gives (a row without one had its E543)."""
-        declared = tuple(f.name for f in self.c.player_fields
-                         if all(f.name in dict(p.fields) for p in self.players))
-        return BUILTIN_SETUP_FIELDS + declared
 
     def limit(self, entry: MapNode, where: str) -> tuple[int, str]:
         value, node = self.c.scalar(entry, "limit", (int, str), required=False, default=0, where=where)

@@ -10,26 +10,32 @@ from __future__ import annotations
 from ..expr import Attribute, Compare, Index, Name, Word
 from .layout import spec_name
 from .tree import Assign, Continue, For, If
-from .zones import COMPONENT, kind_name
+from .zones import COMPONENT, tag_kind
 
 
 def market_row(compiler, coll, env) -> str | None:
     """`market[L]`: the list of level L's face-up slots (None where a slot is empty), else None."""
+    index = _market_index(compiler, coll, env)
+    return f"g.market[{index}]" if index is not None else None
+
+
+def _market_index(compiler, coll, env) -> str | None:
+    """The index in g.market of the row `market[L]` names (level L - 1), else None."""
     if isinstance(coll, Index) and coll.obj == Name("market", None) and "market" not in env:
         level = compiler.expr(coll.index, env)
-        return f"g.market[{int(level) - 1}]" if level.isdigit() else f"g.market[{level} - 1]"
+        return str(int(level) - 1) if level.isdigit() else f"{level} - 1"
     return None
 
 
-def market_loop(compiler, var: str, row: str, body, env, span) -> For:
+def market_loop(compiler, var: str, coll, body, env, span) -> For:
     """`for var in market[L]: body`: each face-up card of the row with its place (var_LI, var_SI, as a
     face-up choice has), empty slots skipped; over a snapshot, since the body may empty or refill
     the slots it walks (bury, refill)."""
     pyvar = spec_name("v_", var, span)
-    level = row[len("g.market["):-1]
-    head = [If(f"{pyvar} is None", [Continue()]), Assign((f"{pyvar}_LI",), level, pure=True)]
+    index = _market_index(compiler, coll, env)
+    head = [If(f"{pyvar} is None", [Continue()]), Assign((f"{pyvar}_LI",), str(index), pure=True)]
     body_code = compiler.stmt(body, {**env, var: ("var", "card", pyvar, "face_up")})
-    return For(f"{pyvar}_SI, {pyvar}", f"list(enumerate({row}))", head + body_code)
+    return For(f"{pyvar}_SI, {pyvar}", f"list(enumerate(g.market[{index}]))", head + body_code)
 
 
 def constant_component(node, env) -> tuple[str, int] | None:
@@ -54,9 +60,7 @@ def components_with(compiler, func, body, var: str, elem_kind: str, env) -> list
         value = other.value if isinstance(other, Word) else compiler._constant(other, env)
         if value is None:
             return None
-        rules = compiler.plan.rules
-        kind = next(k for k in rules.kinds if k.name == kind_name(rules, elem_kind[len(
-            COMPONENT):]))
+        kind = tag_kind(compiler.plan.rules, elem_kind)
         index = next((i for i, c in enumerate(kind.columns) if c.name == side.name), None)
         if index is None or kind.columns[index].type not in ("number", "keyword"):
             return None

@@ -113,7 +113,7 @@ class ExprCompiler:
         # bound once per call; only where nothing is written while the code runs.
         self.scalars = scalars
         self.used_scalars: set[str] = set()
-        # components whose row of their kind's table a legal loop binds (kr_NAME): read from it
+        # chosen components whose columns a legal loop unpacks into locals (kc_p_NAME_C1...): read from them
         self.component_rows: set[str] = set()
         # the negation of a test this compiler wrote as a membership, `(3 in S)` -> `(3 not in S)`
         self.negations: dict[str, str] = {}
@@ -446,7 +446,7 @@ class ExprCompiler:
                 if elements is not None:
                     out = [s for e in elements for s in self.stmt(body, {**env, var: ("const", kind, e)})]
                 elif row is not None:  # each face-up card of a level, with its place
-                    out = [market_loop(self, var, row, body, env, node.span)]
+                    out = [market_loop(self, var, coll, body, env, node.span)]
                 else:
                     pyvar = spec_name("v_", var, node.span)
                     source = self.collection(coll, env)

@@ -137,8 +137,7 @@ def kind_name(rules: Rules, source: str) -> str:
 def column(compiler, kind_tag: str, owner: str, attr: str, node) -> str:
     """`x.attr` of a component: its kind's table, the column's index (or the local a legal loop
     unpacked it into, where there is one)."""
-    rules = compiler.plan.rules
-    kind = next(k for k in rules.kinds if k.name == kind_name(rules, kind_tag[len(COMPONENT):]))
+    kind = tag_kind(compiler.plan.rules, kind_tag)
     index = next((i for i, c in enumerate(kind.columns) if c.name == attr), None)
     if index is None:  # pragma: no cover - the checker refuses an unknown attribute
         raise LoweringBug(f"cannot compile '{unparse(node)}'", node.span)
@@ -163,14 +162,24 @@ def unrollable(rules: Rules, param) -> bool:
 
 def constant_column(rules: Rules, kind_tag: str, component: int, attr: str):
     """Column `attr` of component `component` (its id) of the kind of `kind_tag`: known at compile time."""
-    kind = next(k for k in rules.kinds if k.name == kind_name(rules, kind_tag[len(COMPONENT):]))
+    kind = tag_kind(rules, kind_tag)
     row = next(c for c in kind.components if c.id == component)
     return row.values[next(i for i, c in enumerate(kind.columns) if c.name == attr)]
 
 
 def kind_of_param(rules: Rules, param):
     """The kind a `component` choice takes its value from (a zone's kind, or the kind itself)."""
-    return next(k for k in rules.kinds if k.name == kind_name(rules, param.source))
+    return _kind(rules, param.source)
+
+
+def tag_kind(rules: Rules, kind_tag: str):
+    """The kind of a component an env entry's kind names ("comp:" + its zone or kind)."""
+    return _kind(rules, kind_tag[len(COMPONENT):])
+
+
+def _kind(rules: Rules, source: str):
+    """The model's kind of the components of `source`, a zone or a kind."""
+    return next(k for k in rules.kinds if k.name == kind_name(rules, source))
 
 
 def row(rules: Rules, param, name: str) -> str:
