@@ -819,9 +819,13 @@ def spec_fault(message: str, engine, sources: SourceMap, game: str) -> None:
               help="Remove a table after this many days without a move, finished or abandoned (0: never).")
 @click.option("--bot-queue", type=click.IntRange(1), default=32, show_default=True, metavar="N",
               help="Bot moves waiting for the worker, in all; past it, no new table with bots (503).")
+@click.option("--proxy", multiple=True, metavar="ADDRESS",
+              help="A reverse proxy's address (repeatable): its X-Forwarded-For is the client's. None: believe no one.")
+@click.option("--allowed-host", multiple=True, metavar="NAME",
+              help="A name the server answers to (the Host header), besides its own address (repeatable).")
 @click.option("--list-tables", is_flag=True, help="List the tables of --db (state, moves, last move) and exit.")
 def serve(specs, db, host, port, bot_delay, tables_per_address, requests_per_address, max_open_tables, max_tables,
-          expire_days, bot_queue, list_tables):
+          expire_days, bot_queue, proxy, allowed_host, list_tables):
     """Serve a web table: play SPEC (default: the official rules and the catalogue) in the browser,
     humans by invitation links and bots. Needs the `web` extra (pip install -e '.[web]')."""
     missing = [m for m in ("starlette", "uvicorn", "limits") if importlib.util.find_spec(m) is None]
@@ -850,7 +854,7 @@ def serve(specs, db, host, port, bot_delay, tables_per_address, requests_per_add
         if diagnostics:
             raise CompileError(diagnostics)
         variants = server.load_variants([spec_arg(p) for p in paths], sources)
-        app = server.make_app(variants, db, bot_delay, quotas=quotas)
+        app = server.make_app(variants, db, bot_delay, quotas=quotas, hosts=server.Hosts.bound_to(host, allowed_host))
     except CompileError as err:
         show_undecodable(err.diagnostics, sources)
         report(err, sources)
@@ -860,7 +864,7 @@ def serve(specs, db, host, port, bot_delay, tables_per_address, requests_per_add
         sys.exit(1)
     echo(f"serving {len(variants)} spec{'s' if len(variants) != 1 else ''} at http://{host}:{port}/ "
          f"(tables in {db})", err=True)
-    server.run(app, host, port)
+    server.run(app, host, port, proxy)
 
 
 if __name__ == "__main__":  # pragma: no cover

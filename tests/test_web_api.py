@@ -21,6 +21,7 @@ with warnings.catch_warnings():  # Starlette suggests httpx2 over httpx for its 
 from compiler import cli
 from playtest.bots import make_bot
 from web import botwork, catalogue, server, store
+from web.hosts import Hosts
 from web.quotas import Quotas
 from web.tables import seat_secrets
 
@@ -43,9 +44,13 @@ def db(tmp_path):
 UNHURRIED = Quotas(tables_per_address="10000/second", requests_per_address="10000/second")
 
 
+TEST_HOSTS = Hosts.bound_to("127.0.0.1", ("testserver",))  # the test client's name for the server
+
+
 def client(variants, db, bot_delay=0.0, bot_workers=0, quotas=UNHURRIED):
     """The app under the test client; bots think in threads (bot_workers=0) unless asked."""
-    return TestClient(server.make_app(variants, db, bot_delay=bot_delay, bot_workers=bot_workers, quotas=quotas))
+    return TestClient(server.make_app(variants, db, bot_delay=bot_delay, bot_workers=bot_workers, quotas=quotas,
+                                      hosts=TEST_HOSTS))
 
 
 def api_of(link: str) -> str:

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from compiler import cli
 from playtest.bots import make_bot
-from test_web_api import ROOT, SPEC, TestClient, api_of, client, engine, new_table, play_to_the_end
+from test_web_api import ROOT, SPEC, TEST_HOSTS, TestClient, api_of, client, engine, new_table, play_to_the_end
 from web import botwork, catalogue, quotas, server, store as store_mod, views
 from web.quotas import Quotas
 from web.tables import tables_to_close
@@ -92,7 +92,7 @@ def test_tables_past_an_addresss_rate_get_429_with_retry_after_and_nothing_is_ma
 
 def test_another_address_has_its_own_rate(variants, db):
     limits = Quotas(tables_per_address="1/hour", requests_per_address="1000/second")
-    app = server.make_app(variants, db, bot_delay=0, bot_workers=0, quotas=limits)
+    app = server.make_app(variants, db, bot_delay=0, bot_workers=0, quotas=limits, hosts=TEST_HOSTS)
     with TestClient(app, client=("10.0.0.1", 5000)) as one, TestClient(app, client=("10.0.0.2", 5000)) as two:
         assert one.post("/api/tables", json=HUMANS).status_code == 201
         assert one.post("/api/tables", json=HUMANS).status_code == 429

@@ -37,6 +37,7 @@ import urllib.parse
 
 import jinja2
 from starlette.applications import Starlette
+from starlette.convertors import Convertor, register_url_convertor
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
@@ -46,6 +47,7 @@ from starlette.staticfiles import StaticFiles
 from compiler.sheets.plurals import LANGUAGES
 
 from . import views
+from .hosts import HostCheck, Hosts
 from .quotas import Limiter, Quotas
 from .store import Store
 from .tables import HUMAN, Hub, LiveTable, Refused, seat_secrets
@@ -56,6 +58,35 @@ KEEPALIVE = 15.0  # seconds between comments on an idle event stream (proxies cl
 PAGE_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
             "frame-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 LANGUAGE_NAMES = {"en": "English", "fr": "Français", "nl": "Nederlands", "sr": "Српски"}
+
+
+class SeatNumber(Convertor):
+    """A seat in a path: at most 4 digits. A longer number matches no route, so a link with a
+    number of thousands of digits is "no such page" (404), never int()'s digit limit (a 500)."""
+
+    regex = "[0-9]{1,4}"
+
+    def convert(self, value: str) -> int:
+        return int(value)
+
+    def to_string(self, value) -> str:
+        return str(value)
+
+
+class Token(Convertor):
+    """A table id or a secret in a path (token_urlsafe): at most 64 such characters."""
+
+    regex = "[A-Za-z0-9_-]{1,64}"
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value) -> str:
+        return str(value)
+
+
+register_url_convertor("seat", SeatNumber())
+register_url_convertor("token", Token())
 
 
 def templates() -> jinja2.Environment:
@@ -97,7 +128,7 @@ def page_error(env, status: int, message: str, retry_after: int | None = None) -
 
 
 def client_address(scope) -> str:
-    """The client's address (uvicorn puts there the one a proxy on this machine forwards)."""
+    """The client's address (uvicorn puts there the one a proxy named by `serve --proxy` forwards)."""
     client = scope.get("client")
     return client[0] if client else "unknown"
 
@@ -192,10 +223,11 @@ class SecurityHeaders:
 
 
 def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers: int = 1,
-               quotas: Quotas | None = None) -> Starlette:
+               quotas: Quotas | None = None, hosts: Hosts | None = None) -> Starlette:
     """The web table over `variants` (name -> web.catalogue.Variant), storing in `db_path`; bots
     wait `bot_delay` seconds before a move and think in `bot_workers` processes (0: threads);
-    `quotas`: the limits (web.quotas; None: serve's defaults)."""
+    `quotas`: the limits (web.quotas; None: serve's defaults); `hosts`: the names it answers to
+    (web.hosts; None: a server on loopback's)."""
     quotas = quotas if quotas is not None else Quotas()
     quotas.check()
     env = templates()
@@ -421,20 +453,20 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
             hub.stop()
             store.close()
 
-    seat_api = "/api/tables/{table}/seats/{seat:int}/{secret}"
-    watch_api = "/api/tables/{table}/watch/{secret}"
+    seat_api = "/api/tables/{table:token}/seats/{seat:seat}/{secret:token}"
+    watch_api = "/api/tables/{table:token}/watch/{secret:token}"
     routes = [
         Route("/", index, name="index"),
         Route("/tables", create_form, methods=["POST"]),
         Route("/api/tables", create_api, methods=["POST"]),
-        Route("/host/{table}/{secret}", host, name="host"),
-        Route("/host/{table}/{secret}/close", close, methods=["POST"], name="close"),
-        Route("/play/{table}/{seat:int}/{secret}", play, name="play"),
+        Route("/host/{table:token}/{secret:token}", host, name="host"),
+        Route("/host/{table:token}/{secret:token}/close", close, methods=["POST"], name="close"),
+        Route("/play/{table:token}/{seat:seat}/{secret:token}", play, name="play"),
         Route(seat_api, seat_view, name="seat_view"),
         Route(seat_api + "/actions", act, methods=["POST"]),
         Route(seat_api + "/events", events),
         Route(seat_api + "/game.json", download),
-        Route("/watch/{table}/{secret}", play, name="watch"),
+        Route("/watch/{table:token}/{secret:token}", play, name="watch"),
         Route(watch_api, seat_view, name="watch_view"),
         Route(watch_api + "/actions", act, methods=["POST"]),
         Route(watch_api + "/events", events),
@@ -449,5 +481,7 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
     app.state.hub = hub
     app.state.limiter = limiter
     app.add_middleware(RequestLimit, limiter=limiter, refuse=refuse_early)
+    app.add_middleware(HostCheck, hosts=hosts if hosts is not None else Hosts.bound_to("127.0.0.1"),
+                       refuse=refuse_early)
     app.add_middleware(SecurityHeaders)  # the outermost: its headers go on every answer, a 429 too
     return app

@@ -17,8 +17,8 @@ process), each request costs the event loop that every seat shares. The limits:
 
 A refusal is a :class:`Refused` with 429 (this client asked too often) or 503 (the server is
 full) and the seconds after which asking again can succeed (the ``Retry-After`` header).
-The client's address is the connection's, or the one a proxy on this machine forwards
-(uvicorn reads ``X-Forwarded-For`` from 127.0.0.1 only).
+The client's address is the connection's, or the one a proxy named by ``serve --proxy``
+forwards (uvicorn reads ``X-Forwarded-For`` from those addresses only, and from none by default).
 """
 from __future__ import annotations
 

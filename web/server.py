@@ -10,6 +10,7 @@ import uvicorn
 
 from . import catalogue
 from .app import create_app
+from .hosts import Hosts
 from .quotas import Quotas
 from .store import Store
 from .tables import Hub, days
@@ -28,17 +29,22 @@ def load_variants(paths: list[str] | None, sources=None) -> dict:
     return catalogue.load(paths if paths else catalogue.default_specs(), sources)
 
 
-def make_app(variants: dict, db: str, bot_delay: float = 0.6, bot_workers: int = 1, quotas: Quotas | None = None):
+def make_app(variants: dict, db: str, bot_delay: float = 0.6, bot_workers: int = 1, quotas: Quotas | None = None,
+             hosts: Hosts | None = None):
     try:
-        return create_app(variants, db, bot_delay, bot_workers, quotas)
+        return create_app(variants, db, bot_delay, bot_workers, quotas, hosts)
     except sqlite3.Error as e:
         raise ServeError(f"cannot open the database {db}: {e}") from None
 
 
-def run(app, host: str, port: int) -> None:
+def run(app, host: str, port: int, proxies: tuple[str, ...] = ()) -> None:
+    """Serve `app` on `host`:`port`. `proxies`: the addresses of the reverse proxies whose
+    X-Forwarded-For (the client's address) is believed; none, the default, believes no one (any
+    process of this machine could otherwise claim any address, and its limits)."""
     # A short grace on shutdown: the seats' event streams never end by themselves. No access log:
     # the paths hold the seats' secrets.
-    uvicorn.run(app, host=host, port=port, timeout_graceful_shutdown=2, log_level="info", access_log=False)
+    uvicorn.run(app, host=host, port=port, timeout_graceful_shutdown=2, log_level="info", access_log=False,
+                proxy_headers=bool(proxies), forwarded_allow_ips=list(proxies) or None)
 
 
 def _when(at: float) -> str:
