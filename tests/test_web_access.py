@@ -5,13 +5,17 @@ the seed of a table with hidden cards is the server's and shown only once the ga
 from __future__ import annotations
 
 import logging
+import pathlib
+import re
+import sqlite3
+import urllib.parse
 import urllib.request
 
 import pytest
 
 from test_web_api import ROOT, SPEC, TestClient, api_of, client, new_table  # noqa: F401 (ROOT for the servers)
 from test_web_browser import Server, free_port
-from web import catalogue
+from web import catalogue, store, tables
 
 
 @pytest.fixture(scope="module")
@@ -115,3 +119,75 @@ def test_serve_allows_the_names_it_is_given_and_refuses_others(tmp_path):
         assert get(server.url + "/", {"Host": "rebound.example"}) == 400
     finally:
         server.kill()
+
+
+# -- a spectator's link
+
+
+def watch_link(c, made) -> str:
+    return re.search(r'class="watch-link" href="([^"]+)"', c.get(made["host"]).text)[1]
+
+
+def secret_of(link: str) -> str:
+    return urllib.parse.urlparse(link).path.rsplit("/", 1)[1]
+
+
+def test_a_watch_link_has_its_own_secret_and_opens_no_host_page(variants, db):
+    with client(variants, db) as c:
+        made = new_table(c, ("human", "greedy"))
+        host_secret, watch = secret_of(made["host"]), watch_link(c, made)
+        assert made["watch"] == watch
+        watch_secret = secret_of(watch)
+        assert watch_secret != host_secret and len(watch_secret) >= 40
+        assert watch_secret not in {secret_of(s["link"]) for s in made["seats"] if s["link"]}
+        assert watch_secret == tables.watch_secret(host_secret, made["table"])  # derived: the host page shows it again
+        page = c.get(watch)
+        assert page.status_code == 200 and "Watching" in page.text
+        api = f"/api/tables/{made['table']}/watch/{watch_secret}"
+        assert c.get(api).json()["you"] is None
+        # The watch link's secret opens no host page, and the host's secret no spectator's view.
+        r = c.get(f"/host/{made['table']}/{watch_secret}")
+        assert r.status_code == 404 and "no such table" in r.text
+        assert c.post(f"/host/{made['table']}/{watch_secret}/close").status_code == 404
+        r = c.get(f"/api/tables/{made['table']}/watch/{host_secret}")
+        assert (r.status_code, r.json()) == (403, {"error": "this link does not open that table"})
+        assert c.get(f"/watch/{made['table']}/{host_secret}").status_code == 403
+        assert made["table"] in c.app.state.hub.tables
+    raw = pathlib.Path(db).read_bytes() + (pathlib.Path(db + "-wal").read_bytes()
+                                           if pathlib.Path(db + "-wal").exists() else b"")
+    assert watch_secret.encode() not in raw and store.digest(watch_secret).encode() in raw
+
+
+def test_the_host_page_says_what_each_link_gives(variants, db):
+    with client(variants, db) as c:
+        made = new_table(c, ("human", "greedy", "human"))
+        text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", c.get(made["host"]).text))
+    assert "Player 1's link plays that seat: its hand (blind reserves included) and its moves" in text
+    assert "Player 3's link plays that seat" in text and "Player 2's link" not in text  # a bot has none
+    assert ("The watch link shows the public board only (no one's blind reserves) and makes no move: "
+            "share it with anyone") in text
+    assert ("This page's own link (the host's) gives everything: every seat's link and closing the table; "
+            "keep it private") in text
+
+
+def old_database(db: str) -> None:
+    """Make `db` what a server before watch links of their own left: no watch_hash column."""
+    with sqlite3.connect(db) as raw:
+        raw.execute("ALTER TABLE tables DROP COLUMN watch_hash")
+
+
+def test_a_table_stored_before_watch_secrets_gets_one_from_its_hosts_page(variants, db):
+    with client(variants, db) as c:
+        made = new_table(c, ("human", "greedy"))
+    old_database(db)
+    host_secret = secret_of(made["host"])
+    old_watch = f"/api/tables/{made['table']}/watch/{host_secret}"  # what the host page gave then
+    with client(variants, db) as c:  # the store adds the column; the table has no watch hash yet
+        r = c.get(old_watch)
+        assert (r.status_code, r.json()) == (403, {"error": "this link does not open that table"})
+        watch = watch_link(c, made)  # the host's page derives it and stores its hash
+        assert secret_of(watch) == tables.watch_secret(host_secret, made["table"])
+        assert c.get(watch).status_code == 200
+    with client(variants, db) as c:  # and it still opens the table after a restart
+        assert c.get(f"/api/tables/{made['table']}/watch/{secret_of(watch)}").status_code == 200
+        assert c.get(old_watch).status_code == 403

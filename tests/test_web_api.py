@@ -23,7 +23,7 @@ from playtest.bots import make_bot
 from web import botwork, catalogue, server, store
 from web.hosts import Hosts
 from web.quotas import Quotas
-from web.tables import seat_secrets
+from web.tables import seat_secrets, watch_secret
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SPEC = "target-12"
@@ -535,7 +535,8 @@ def test_a_solo_table_has_no_spectators_view(db):
         host = c.get(made["host"]).text
         assert "watch-link" not in host
         table, secret = urllib.parse.urlparse(made["host"]).path.split("/")[2:]
-        r = c.get(f"/api/tables/{table}/watch/{secret}")
+        assert made["watch"] is None
+        r = c.get(f"/api/tables/{table}/watch/{watch_secret(secret, table)}")
         assert (r.status_code, r.json()) == (404, {"error": "a table of one player has no spectators' view"})
         r = c.post("/api/tables", json={"spec": "solo", "players": 1, "seats": ["greedy"]})
         assert (r.status_code, r.json()) == (422, {"error": "a solo table needs its human"})

@@ -49,8 +49,8 @@ from compiler.sheets.plurals import LANGUAGES
 from . import views
 from .hosts import HostCheck, Hosts
 from .quotas import Limiter, Quotas
-from .store import Store
-from .tables import HUMAN, Hub, LiveTable, Refused, seat_secrets
+from .store import Store, digest
+from .tables import HUMAN, Hub, LiveTable, Refused, seat_secrets, watch_secret
 
 HERE = pathlib.Path(__file__).resolve().parent
 MAX_BODY = 16_384  # an action is a few bytes, a new table a few hundred
@@ -312,8 +312,10 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
                                                         data.get("seed"),
                                                         admit=limiter.admit(hub, client_address(request.scope)))
         hub.kick(table)
+        watch = str(request.url_for("watch", table=table.id, secret=watch_secret(host, table.id)))
         return JSONResponse({"table": table.id, "host": str(request.url_for("host", table=table.id, secret=host)),
-                             "seats": links(request, table, secrets_by_seat)}, status_code=201)
+                             "seats": links(request, table, secrets_by_seat),
+                             "watch": watch if len(table.seats) > 1 else None}, status_code=201)
 
     async def host(request: Request) -> Response:
         table = hub.tables.get(request.path_params["table"])
@@ -323,13 +325,20 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
             return page_error(env, refusal.status, refusal.message)
         if not table.host_allowed(secret):
             return page_error(env, 404, "no such table")
-        # The seats' secrets are not stored; the host's secret derives them again.
+        # The seats' and the spectators' secrets are not stored; the host's secret derives them again.
+        watch = watch_secret(secret, table.id)
+        if table.watch_hash is None:  # a table stored before spectators had a secret of their own
+            try:
+                await store.set_watch_hash(table.id, digest(watch))
+            except sqlite3.Error:
+                return page_error(env, 503, "the table's watch link could not be stored; try again")
+            table.watch_hash = digest(watch)
         return HTMLResponse(env.get_template("host.html").render(
             table=table, title=variants[table.spec].title if table.spec in variants else table.spec,
             seats=links(request, table, seat_secrets(secret, table.id, table.seats)),
             over=table.game.is_over(), moves=len(table.log), result=views.result(table),
             close=request.url_for("close", table=table.id, secret=secret).path,
-            watch=request.url_for("watch", table=table.id, secret=secret) if len(table.seats) > 1 else None))
+            watch=request.url_for("watch", table=table.id, secret=watch) if len(table.seats) > 1 else None))
 
     async def close(request: Request) -> Response:
         """The host's "close this table": removed for good, its links then say so."""

@@ -35,7 +35,8 @@ CREATE TABLE IF NOT EXISTS tables (
     players INTEGER NOT NULL,
     seed INTEGER NOT NULL,
     host_hash TEXT NOT NULL,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    watch_hash TEXT
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -84,6 +85,7 @@ class StoredTable:
     moves: list[tuple[int, int]]  # (seat, action) in order
     created: float = 0.0  # time.time() when it was made
     last_at: float = 0.0  # when it was made or last moved
+    watch_hash: str | None = None  # of the spectators' secret (None: stored before they had one)
 
 
 class Store:
@@ -102,8 +104,17 @@ class Store:
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(SCHEMA)
+        self._migrate()
         self.pending: queue.SimpleQueue = queue.SimpleQueue()
         self.writer: threading.Thread | None = None
+
+    def _migrate(self) -> None:
+        """Bring a file of an older server up to SCHEMA. A table stored before spectators had a
+        secret of their own gets a watch_hash column left null: its old watch link (the host's
+        secret) opens nothing, and the host's page stores the new one's hash (see set_watch_hash)."""
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(tables)")}
+        if "watch_hash" not in columns:
+            self.db.execute("ALTER TABLE tables ADD COLUMN watch_hash TEXT")
 
     def close(self) -> None:
         if self.writer is not None:
@@ -121,19 +132,25 @@ class Store:
                                                 "VALUES (?, ?, ?, ?, ?)", (table_id, n, seat, action, at)))
 
     async def create_table(self, table_id: str, spec: str, engine_source: str, players: int, seed: int,
-                           host_hash: str, seats: list[tuple[str, str | None]]) -> None:
+                           host_hash: str, seats: list[tuple[str, str | None]], watch_hash: str | None = None) -> None:
         """Store a new table and its seats (the engine's text once per engine); returns once committed."""
         sha = digest(engine_source)
         created = time.time()
 
         def write(db):
             db.execute("INSERT OR IGNORE INTO engines (sha256, source) VALUES (?, ?)", (sha, engine_source))
-            db.execute("INSERT INTO tables (id, spec, engine, players, seed, host_hash, created) "
-                       "VALUES (?, ?, ?, ?, ?, ?, ?)", (table_id, spec, sha, players, seed, host_hash, created))
+            db.execute("INSERT INTO tables (id, spec, engine, players, seed, host_hash, created, watch_hash) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (table_id, spec, sha, players, seed, host_hash, created,
+                                                           watch_hash))
             db.executemany("INSERT INTO seats (table_id, seat, who, secret_hash) VALUES (?, ?, ?, ?)",
                            [(table_id, i, who, h) for i, (who, h) in enumerate(seats)])
 
         await self._write(write)
+
+    async def set_watch_hash(self, table_id: str, watch_hash: str) -> None:
+        """Give a table stored before spectators had a secret its watch hash; returns once committed."""
+        await self._write(lambda db: db.execute("UPDATE tables SET watch_hash = ? WHERE id = ? AND watch_hash IS NULL",
+                                                (watch_hash, table_id)))
 
     async def _write(self, job) -> None:
         """Run `job(db)` in the writer thread, in the next group commit; wait for the commit."""
@@ -195,16 +212,16 @@ class Store:
 
     def _tables(self) -> list[StoredTable]:
         rows = self.db.execute("SELECT t.id, t.spec, e.source, t.players, t.seed, t.host_hash, t.created, "
-                               "(SELECT MAX(at) FROM moves m WHERE m.table_id = t.id) FROM tables t "
+                               "(SELECT MAX(at) FROM moves m WHERE m.table_id = t.id), t.watch_hash FROM tables t "
                                "JOIN engines e ON e.sha256 = t.engine ORDER BY t.created, t.id").fetchall()
         out = []
-        for table_id, spec, source, players, seed, host_hash, created, last_move in rows:
+        for table_id, spec, source, players, seed, host_hash, created, last_move, watch_hash in rows:
             seats = [(who, h) for who, h in self.db.execute(
                 "SELECT who, secret_hash FROM seats WHERE table_id = ? ORDER BY seat", (table_id,))]
             moves = [(s, a) for s, a in self.db.execute(
                 "SELECT seat, action FROM moves WHERE table_id = ? ORDER BY n", (table_id,))]
             out.append(StoredTable(table_id, spec, source, players, seed, host_hash, seats, moves, created,
-                                   max(created, last_move or 0.0)))
+                                   max(created, last_move or 0.0), watch_hash))
         return out
 
     async def close_tables(self, closing: dict[str, str]) -> None:

@@ -72,6 +72,7 @@ class LiveTable:
     host_hash: str
     seats: list[Seat]
     log: list[tuple[int, int]] = field(default_factory=list)  # (seat, action) of every move
+    watch_hash: str | None = None  # of the spectators' secret (None: a table stored before they had one)
     problem: str | None = None  # why the bots stopped, when they failed
     last_at: float = 0.0  # when the table was made or last moved (time.time()): how long it has been idle
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -83,8 +84,8 @@ class LiveTable:
         return 0 <= seat < len(self.seats) and same_secret(secret, self.seats[seat].secret_hash)
 
     def watch_allowed(self, secret: str) -> bool:
-        """Whether `secret` is the host's, which also opens the spectators' view."""
-        return self.host_allowed(secret)
+        """Whether `secret` is the spectators' (never the host's: a watch link is shared freely)."""
+        return same_secret(secret, self.watch_hash)
 
     def host_allowed(self, secret: str) -> bool:
         return same_secret(secret, self.host_hash)
@@ -116,16 +117,22 @@ def seat_names(module, players: int, seats: list) -> list[str]:
     return out
 
 
+def _derived(host_secret: str, table_id: str, label: str) -> str:
+    mac = hmac.new(host_secret.encode("utf-8"), f"{table_id}:{label}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac).decode("ascii").rstrip("=")
+
+
 def seat_secrets(host_secret: str, table_id: str, seats: list) -> dict[int, str]:
     """Each human seat's secret, derived from the host's (HMAC-SHA256 of the table and seat):
     the host page can show the links again while the store keeps only their hashes, and no
     secret can be found from another without the host's."""
-    out = {}
-    for i, seat in enumerate(seats):
-        if seat.who == HUMAN:
-            mac = hmac.new(host_secret.encode("utf-8"), f"{table_id}:{i}".encode(), hashlib.sha256).digest()
-            out[i] = base64.urlsafe_b64encode(mac).decode("ascii").rstrip("=")
-    return out
+    return {i: _derived(host_secret, table_id, str(i)) for i, seat in enumerate(seats) if seat.who == HUMAN}
+
+
+def watch_secret(host_secret: str, table_id: str) -> str:
+    """The spectators' secret, derived from the host's as the seats' are (label "watch"): it
+    opens the public board only, and neither the host's nor a seat's is found from it."""
+    return _derived(host_secret, table_id, "watch")
 
 
 def days(seconds: float) -> str:
@@ -208,14 +215,15 @@ class Hub:
         table_id = secrets.token_urlsafe(9)
         links = seat_secrets(host, table_id, [Seat(who, None) for who in names])
         seat_rows = [(who, digest(links[i]) if i in links else None) for i, who in enumerate(names)]
+        watch_hash = digest(watch_secret(host, table_id))
         try:
             await self.store.create_table(table_id, variant.key, variant.source, players, seed, digest(host),
-                                          seat_rows)
+                                          seat_rows, watch_hash)
         except sqlite3.Error as e:
             log.error("table not stored: %s", e)
             raise Refused(503, "the table could not be stored; try again") from None
         table = LiveTable(table_id, variant.key, variant.module, variant.source, game, seed, digest(host),
-                          [Seat(who, h) for who, h in seat_rows], last_at=time.time())
+                          [Seat(who, h) for who, h in seat_rows], last_at=time.time(), watch_hash=watch_hash)
         self.tables[table_id] = table
         if self.max_tables is not None and len(self.tables) + len(self.unavailable) > self.max_tables:
             try:
@@ -239,7 +247,8 @@ class Hub:
                 continue
             seats = [Seat(who, h) for who, h in stored.seats]
             self.tables[stored.id] = LiveTable(stored.id, stored.spec, module, stored.engine_source, game, stored.seed,
-                                               stored.host_hash, seats, list(stored.moves), last_at=stored.last_at)
+                                               stored.host_hash, seats, list(stored.moves), last_at=stored.last_at,
+                                               watch_hash=stored.watch_hash)
 
     # -- removing old tables
 
