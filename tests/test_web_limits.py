@@ -140,6 +140,7 @@ def test_serve_options_default_to_the_quotas_defaults():
     assert options["max_tables"] == defaults.max_tables
     assert options["expire_days"] == defaults.expire_days
     assert options["bot_queue"] == defaults.bot_queue
+    assert options["abandoned_days"] == defaults.abandoned_days == 1.0
 
 
 @pytest.mark.parametrize("args, message", [
@@ -174,6 +175,45 @@ def test_past_the_open_tables_a_new_table_gets_503_until_a_game_ends(variants, d
         assert len(c.app.state.hub.tables) == 2 and len(stored_ids(db)) == 2
         play_to_the_end(c, module, [api_of(s["link"]) for s in first["seats"]], 3)
         assert c.post("/api/tables", json=HUMANS).status_code == 201
+
+
+def age(table, seconds: float) -> None:
+    """As if `table` had not moved for `seconds` more."""
+    table.last_at -= seconds
+
+
+def test_an_abandoned_game_stops_counting_as_open_until_it_moves_again(variants, db):
+    limits = Quotas(tables_per_address="100/hour", requests_per_address="10000/second", max_open_tables=2)
+    module = engine(variants)
+    with client(variants, db, quotas=limits) as c:
+        hub = c.app.state.hub
+        left = new_table(c, seed=3)
+        new_table(c)
+        assert c.post("/api/tables", json=HUMANS).status_code == 503
+        age(hub.tables[left["table"]], 86400 - 60)  # idle for a day less a minute: still in play
+        assert c.post("/api/tables", json=HUMANS).status_code == 503
+        age(hub.tables[left["table"]], 120)  # a day without a move: abandoned, no longer open
+        assert hub.open_tables() == 1
+        assert c.post("/api/tables", json=HUMANS).status_code == 201
+        r = c.post("/api/tables", json=HUMANS)
+        assert (r.status_code, r.json()) == (503, {"error": "this server has 2 games in play, as many as it takes; "
+                                                            "try again when one has ended"})
+        game = module.new_game(2, seed=3)  # its players come back: it counts again
+        action = make_bot("greedy", module, 1).choose(game)
+        assert c.post(api_of(left["seats"][0]["link"]) + "/actions", json={"action": action}).status_code == 200
+        assert hub.open_tables() == 3
+
+
+def test_the_time_after_which_a_game_is_abandoned_is_an_option(variants, db):
+    limits = Quotas(tables_per_address="100/hour", requests_per_address="10000/second", max_open_tables=1,
+                    abandoned_days=0.25)
+    with client(variants, db, quotas=limits) as c:
+        hub = c.app.state.hub
+        made = new_table(c)
+        age(hub.tables[made["table"]], 6 * 3600 + 1)
+        assert c.post("/api/tables", json=HUMANS).status_code == 201
+    with client(variants, db, quotas=None) as c:
+        assert c.app.state.hub.abandon_after == 86400
 
 
 def test_a_tables_bots_think_one_move_at_a_time_and_a_full_queue_refuses_new_bot_tables(variants, db, monkeypatch):
@@ -296,6 +336,13 @@ def test_which_tables_are_removed_when_old_or_too_many():
         "old-open": "this table was cleared after 30 days without a move", "done-1": room}
     assert tables_to_close(tables, now, None, 1) == {"old-done": room, "done-1": room, "done-2": room}  # never "open"
     assert tables_to_close(tables, now, None, 10) == {}
+    # Abandoned games (no move for a day) make room too, with the finished ones: the longest idle first.
+    tables = [("done", True, now - 2 * day), ("left", False, now - 3 * day), ("left-1", False, now - 1.5 * day),
+              ("playing", False, now - 0.5 * day)]
+    left = "this table was cleared to make room for new ones (no move for 1 day)"
+    assert tables_to_close(tables, now, None, 2, abandon_after=day) == {"left": left, "done": room}
+    assert tables_to_close(tables, now, None, 1, abandon_after=day) == {"left": left, "done": room, "left-1": left}
+    assert tables_to_close(tables, now, None, 1) == {"done": room}
 
 
 def test_an_expired_table_is_removed_and_its_links_say_why_even_after_a_restart(variants, db):

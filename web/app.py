@@ -235,7 +235,7 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
     store = Store(db_path)
     hub = Hub(variants, store, bot_delay, bot_workers,
               expire_after=quotas.expire_days * 86400 if quotas.expire_days is not None else None,
-              max_tables=quotas.max_tables)
+              max_tables=quotas.max_tables, abandon_after=quotas.abandoned_days * 86400)
 
     def gone(table_id: str) -> Refused:
         """The refusal for a link to a table this server does not hold: never was, could not be

@@ -148,12 +148,12 @@ def days(seconds: float) -> str:
 
 
 def tables_to_close(tables: list[tuple[str, bool, float]], now: float, expire_after: float | None,
-                    max_tables: int | None) -> dict[str, str]:
+                    max_tables: int | None, abandon_after: float | None = None) -> dict[str, str]:
     """Which tables to remove, and why, of `tables` (id, whether its game is over, when it last
     moved): every table idle for `expire_after` seconds (a finished game's, or an abandoned
-    one's), then, while more than `max_tables` would be kept, the finished ones idle longest.
-    A game in play is never removed to make room: the open-table limit keeps their number
-    under `max_tables`."""
+    one's), then, while more than `max_tables` would be kept, the finished ones and the games
+    abandoned (idle for `abandon_after` seconds) idle longest. A game in play is never removed
+    to make room: the open-table limit keeps their number under `max_tables`."""
     closing: dict[str, str] = {}
     if expire_after is not None:
         for table_id, over, last_at in tables:
@@ -162,9 +162,14 @@ def tables_to_close(tables: list[tuple[str, bool, float]], now: float, expire_af
                                      if over else f"this table was cleared after {days(expire_after)} without a move")
     if max_tables is not None:
         kept = len(tables) - len(closing)
-        finished = sorted((last_at, table_id) for table_id, over, last_at in tables if over and table_id not in closing)
-        for _, table_id in finished[:max(0, kept - max_tables)]:
-            closing[table_id] = "this table was cleared to make room for new ones (its game had ended)"
+        left = {table_id for table_id, over, last_at in tables
+                if not over and abandon_after is not None and now - last_at >= abandon_after}
+        idle = sorted((last_at, table_id) for table_id, over, last_at in tables
+                      if (over or table_id in left) and table_id not in closing)
+        for _, table_id in idle[:max(0, kept - max_tables)]:
+            closing[table_id] = (f"this table was cleared to make room for new ones (no move for {days(abandon_after)})"
+                                 if table_id in left and abandon_after is not None
+                                 else "this table was cleared to make room for new ones (its game had ended)")
     return closing
 
 
@@ -172,9 +177,10 @@ class Hub:
     """Every table of one server, its store, and the variants on offer."""
 
     def __init__(self, variants: dict, store: Store, bot_delay: float = 0.6, bot_workers: int = 1,
-                 expire_after: float | None = None, max_tables: int | None = None):
+                 expire_after: float | None = None, max_tables: int | None = None, abandon_after: float = 86400.0):
         self.variants = variants
         self.expire_after = expire_after  # seconds without a move after which a table is removed
+        self.abandon_after = abandon_after  # seconds without a move after which a game no longer counts as open
         self.max_tables = max_tables  # tables kept in the store, at most (finished ones make room)
         self.sweeper: asyncio.Task | None = None
         self.store = store
@@ -186,9 +192,11 @@ class Hub:
         self.unavailable_since: dict[str, float] = {}  # and when they last moved
         self.thinking = 0  # bot moves asked of the workers and not answered yet (all tables)
 
-    def open_tables(self) -> int:
-        """Tables whose game is not over (what each holds in memory and in bot work)."""
-        return sum(1 for t in self.tables.values() if not t.game.is_over())
+    def open_tables(self, now: float | None = None) -> int:
+        """Games in play: not over, and moved within `abandon_after` seconds (a game left for
+        longer is abandoned: it holds no bot work, and makes room when the store is full)."""
+        now = time.time() if now is None else now
+        return sum(1 for t in self.tables.values() if not t.game.is_over() and now - t.last_at < self.abandon_after)
 
     # -- making and resuming tables
 
@@ -257,7 +265,8 @@ class Hub:
         playable until its removal is committed); returns them and why."""
         listed = [(t.id, t.game.is_over(), t.last_at) for t in self.tables.values()]
         listed += [(table_id, False, at) for table_id, at in self.unavailable_since.items()]
-        closing = tables_to_close(listed, time.time() if now is None else now, self.expire_after, self.max_tables)
+        closing = tables_to_close(listed, time.time() if now is None else now, self.expire_after, self.max_tables,
+                                  self.abandon_after)
         if closing:
             await self.remove(closing)
             log.info("removed %d old table(s)", len(closing))
