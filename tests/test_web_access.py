@@ -13,7 +13,7 @@ import urllib.request
 
 import pytest
 
-from test_web_api import ROOT, SPEC, TestClient, api_of, client, new_table  # noqa: F401 (ROOT for the servers)
+from test_web_api import ROOT, SPEC, TestClient, api_of, client, new_table, play_to_the_end
 from test_web_browser import Server, free_port
 from web import catalogue, store, tables
 
@@ -191,3 +191,54 @@ def test_a_table_stored_before_watch_secrets_gets_one_from_its_hosts_page(varian
     with client(variants, db) as c:  # and it still opens the table after a restart
         assert c.get(f"/api/tables/{made['table']}/watch/{secret_of(watch)}").status_code == 200
         assert c.get(old_watch).status_code == 403
+
+
+# -- the seed of a table with hidden cards
+
+SEED_REFUSED = ("a table with people gets its seed from the server, which shows it once the game is over (a seed "
+                "known before would tell the order of the face-down cards); choose a seed only for a table of bots "
+                "alone")
+FORM = {"content-type": "application/x-www-form-urlencoded"}
+
+
+def test_a_maker_chooses_the_seed_only_of_a_table_of_bots_alone(variants, db):
+    with client(variants, db) as c:
+        for seats in (["human", "human"], ["human", "greedy"], ["greedy", "human"]):
+            r = c.post("/api/tables", json={"spec": SPEC, "players": 2, "seats": seats, "seed": 7})
+            assert (r.status_code, r.json()) == (422, {"error": SEED_REFUSED})
+        r = c.post("/tables", content=b"spec=target-12&players=2&seat0=human&seat1=greedy&seed=7", headers=FORM)
+        assert r.status_code == 422 and SEED_REFUSED in r.text
+        assert c.app.state.hub.tables == {}
+        r = c.post("/api/tables", json={"spec": SPEC, "players": 3, "seats": ["greedy", "random", "mcts:8"],
+                                        "seed": 7})
+        assert r.status_code == 201
+        assert c.app.state.hub.tables[r.json()["table"]].seed == 7
+        index = c.get("/").text
+        assert "Seed (tables of bots alone: the same seed deals the same game again" in index
+
+
+def test_an_engine_that_says_it_hides_nothing_takes_a_makers_seed(variants, db, monkeypatch):
+    monkeypatch.setattr(variants[SPEC].module, "HIDDEN_INFORMATION", False, raising=False)
+    with client(variants, db) as c:
+        r = c.post("/api/tables", json={"spec": SPEC, "players": 2, "seats": ["human", "human"], "seed": 7})
+        assert r.status_code == 201 and c.app.state.hub.tables[r.json()["table"]].seed == 7
+    assert tables.hidden_information(variants[SPEC].module) is False
+    monkeypatch.undo()
+    assert tables.hidden_information(variants[SPEC].module) is True  # no engine says so today: all hide a deck
+
+
+def test_the_servers_seed_is_shown_only_once_the_game_is_over(variants, db):
+    module = variants[SPEC].module
+    with client(variants, db) as c:
+        made = c.post("/api/tables", json={"spec": SPEC, "players": 2, "seats": ["human", "human"]}).json()
+        seed = c.app.state.hub.tables[made["table"]].seed
+        apis = [api_of(s["link"]) for s in made["seats"]]
+        assert str(seed) not in c.get(made["host"]).text
+        for api in apis:
+            assert str(seed) not in c.get(api).text
+            assert c.get(api + "/game.json").status_code == 409
+        play_to_the_end(c, module, apis, seed)
+        host = c.get(made["host"]).text
+        assert f'<p class="seed">Seed: {seed} (the same seed deals the same game again)</p>' in host
+        assert c.get(apis[0] + "/game.json").json()["seed"] == seed
+        assert c.get(apis[1]).json()["state"]["seed"] == seed

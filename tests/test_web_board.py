@@ -64,7 +64,8 @@ def client(variants, tmp_path):
 
 def table(c, spec: str, seed: int = 5) -> list[str]:
     """A table of two humans; each seat's view URL."""
-    r = c.post("/api/tables", json={"spec": spec, "players": 2, "seats": ["human", "human"], "seed": seed})
+    c.app.state.hub.draw_seed = lambda: seed  # a table with people: its seed is the server's
+    r = c.post("/api/tables", json={"spec": spec, "players": 2, "seats": ["human", "human"]})
     assert r.status_code == 201, r.text
     return [s["link"] for s in r.json()["seats"]]
 

@@ -16,7 +16,8 @@ from click.testing import CliRunner
 
 from compiler import cli
 from playtest.bots import make_bot
-from test_web_api import ROOT, SPEC, TEST_HOSTS, TestClient, api_of, client, engine, new_table, play_to_the_end
+from test_web_api import (ROOT, SPEC, TEST_HOSTS, TestClient, api_of, client, engine, new_table, play_to_the_end,
+                          with_seed)
 from web import botwork, catalogue, quotas, server, store as store_mod, views
 from web.quotas import Quotas
 from web.tables import tables_to_close
@@ -285,8 +286,8 @@ def test_a_game_stopped_at_its_turn_limit_says_so_and_nobody_wins(tmp_path, db):
     capped = catalogue.load([str(path)])
     module = capped["capped"].module
     with client(capped, db) as c:
-        made = c.post("/api/tables", json={"spec": "capped", "players": 2, "seats": ["human", "human"],
-                                           "seed": 1}).json()
+        made = c.post("/api/tables", json=with_seed(c, {"spec": "capped", "players": 2, "seats": ["human", "human"]},
+                                                     1)).json()
         apis = [api_of(s["link"]) for s in made["seats"]]
         game = module.new_game(2, seed=1)
         for n in range(3):

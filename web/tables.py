@@ -135,6 +135,13 @@ def watch_secret(host_secret: str, table_id: str) -> str:
     return _derived(host_secret, table_id, "watch")
 
 
+def hidden_information(module) -> bool:
+    """Whether a game of the engine hides something that its seed decides (a face-down deck, a
+    blind reserve): true unless the engine says otherwise (a module constant HIDDEN_INFORMATION
+    = False). Every Splendor-family engine shuffles a face-down deck, and none says otherwise."""
+    return bool(getattr(module, "HIDDEN_INFORMATION", True))
+
+
 def days(seconds: float) -> str:
     """'30 days', '1 day', '12 hours', '5 minutes': a span as a sentence says it."""
     if seconds < 3600:
@@ -191,6 +198,7 @@ class Hub:
         self.unavailable: dict[str, str] = {}  # stored tables that could not be resumed, and why
         self.unavailable_since: dict[str, float] = {}  # and when they last moved
         self.thinking = 0  # bot moves asked of the workers and not answered yet (all tables)
+        self.draw_seed = lambda: secrets.randbelow(2 ** 62)  # a new table's seed, unless its maker may choose
 
     def open_tables(self, now: float | None = None) -> int:
         """Games in play: not over, and moved within `abandon_after` seconds (a game left for
@@ -213,9 +221,14 @@ class Hub:
             raise Refused(422, f"{variant.key} plays with {counts} players")
         names = seat_names(variant.module, players, seats)
         if seed is None:
-            seed = secrets.randbelow(2 ** 62)
+            seed = self.draw_seed()
         elif type(seed) is not int or not 0 <= seed < 2 ** 62:
             raise Refused(422, "a seed is a whole number from 0 to 2**62")
+        elif HUMAN in names and hidden_information(variant.module):
+            # With the seed and the public log anyone replays the deck order and every blind reserve.
+            raise Refused(422, "a table with people gets its seed from the server, which shows it once the game is "
+                               "over (a seed known before would tell the order of the face-down cards); choose a "
+                               "seed only for a table of bots alone")
         if admit is not None:
             admit(names)
         game = variant.module.new_game(players, seed=seed)
