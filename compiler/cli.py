@@ -819,6 +819,10 @@ def spec_fault(message: str, engine, sources: SourceMap, game: str) -> None:
               help="Remove a table after this many days without a move, finished or abandoned (0: never).")
 @click.option("--abandoned-days", type=click.FloatRange(0, min_open=True), default=1.0, show_default=True,
               metavar="DAYS", help="A game without a move for this long no longer counts toward --max-open-tables.")
+@click.option("--streams-per-address", type=click.IntRange(1), default=20, show_default=True, metavar="N",
+              help="Live connections (event streams) one client address holds at once; past it, 429.")
+@click.option("--streams-per-table", type=click.IntRange(1), default=50, show_default=True, metavar="N",
+              help="Live connections to one table (its seats and spectators) at once; past it, 429.")
 @click.option("--bot-queue", type=click.IntRange(1), default=32, show_default=True, metavar="N",
               help="Bot moves waiting for the worker, in all; past it, no new table with bots (503).")
 @click.option("--proxy", multiple=True, metavar="ADDRESS",
@@ -827,7 +831,8 @@ def spec_fault(message: str, engine, sources: SourceMap, game: str) -> None:
               help="A name the server answers to (the Host header), besides its own address (repeatable).")
 @click.option("--list-tables", is_flag=True, help="List the tables of --db (state, moves, last move) and exit.")
 def serve(specs, db, host, port, bot_delay, tables_per_address, requests_per_address, max_open_tables, max_tables,
-          expire_days, abandoned_days, bot_queue, proxy, allowed_host, list_tables):
+          expire_days, abandoned_days, streams_per_address, streams_per_table, bot_queue, proxy, allowed_host,
+          list_tables):
     """Serve a web table: play SPEC (default: the official rules and the catalogue) in the browser,
     humans by invitation links and bots. Needs the `web` extra (pip install -e '.[web]')."""
     missing = [m for m in ("starlette", "uvicorn", "limits") if importlib.util.find_spec(m) is None]
@@ -844,7 +849,7 @@ def serve(specs, db, host, port, bot_delay, tables_per_address, requests_per_add
             sys.exit(1)
         return
     quotas = server.Quotas(tables_per_address, requests_per_address, max_open_tables, bot_queue, max_tables,
-                           expire_days or None, abandoned_days)
+                           expire_days or None, abandoned_days, streams_per_address, streams_per_table)
     try:
         quotas.check()
     except ValueError as e:

@@ -443,3 +443,36 @@ def test_a_trading_posts_board_shows_each_players_posts(tmp_path):
             assert line.locator(".label").inner_text() == "Trading posts held"
             assert line.locator(".none").inner_text() == "none"
         assert errors == []
+
+
+def test_a_page_past_the_tables_cap_on_streams_says_so_and_connects_when_one_closes(tmp_path):
+    require_browser()
+    server = Server(tmp_path / "tables.sqlite3", free_port(), tmp_path / "server.log",
+                    options=("--streams-per-table", "2"))
+    server.start()
+    try:
+        with sync_playwright() as p:
+            browser = launch(p)
+            context = browser.new_context(viewport={"width": 1000, "height": 800})
+            host = context.new_page()
+            make_table_with_the_form(host, server.url, "target-12", ["human", "human"])
+            host.wait_for_selector("a.seat-link", timeout=TIMEOUT)
+            links = [a.get_attribute("href") for a in host.query_selector_all("a.seat-link")]
+            watch = host.locator("a.watch-link").get_attribute("href")
+            seats = [context.new_page() for _ in links]
+            for page, link in zip(seats, links, strict=True):
+                page.goto(link)
+                page.wait_for_selector("#market .card", timeout=TIMEOUT)
+            spectator = context.new_page()
+            spectator.goto(watch)
+            full = "this table has 2 live connections, as many as it takes; try again in a while"
+            spectator.wait_for_function("t => document.getElementById('status').textContent === t", arg=full,
+                                        timeout=TIMEOUT)
+            shoot(spectator, "10-too-many-streams")
+            seats[1].close()  # a seat leaves: the spectator's page gets its place
+            spectator.wait_for_selector("#market .card", timeout=TIMEOUT)
+            spectator.wait_for_function("t => document.getElementById('status').textContent !== t", arg=full,
+                                        timeout=TIMEOUT)
+            browser.close()
+    finally:
+        server.kill()

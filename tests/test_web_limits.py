@@ -142,6 +142,8 @@ def test_serve_options_default_to_the_quotas_defaults():
     assert options["expire_days"] == defaults.expire_days
     assert options["bot_queue"] == defaults.bot_queue
     assert options["abandoned_days"] == defaults.abandoned_days == 1.0
+    assert options["streams_per_address"] == defaults.streams_per_address
+    assert options["streams_per_table"] == defaults.streams_per_table
 
 
 @pytest.mark.parametrize("args, message", [

@@ -40,7 +40,7 @@ from starlette.applications import Starlette
 from starlette.convertors import Convertor, register_url_convertor
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -50,11 +50,11 @@ from . import views
 from .hosts import HostCheck, Hosts
 from .quotas import Limiter, Quotas
 from .store import Store, digest
+from .streams import Streams
 from .tables import HUMAN, Hub, LiveTable, Refused, seat_secrets, watch_secret
 
 HERE = pathlib.Path(__file__).resolve().parent
 MAX_BODY = 16_384  # an action is a few bytes, a new table a few hundred
-KEEPALIVE = 15.0  # seconds between comments on an idle event stream (proxies close silent ones)
 PAGE_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
             "frame-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 LANGUAGE_NAMES = {"en": "English", "fr": "Français", "nl": "Nederlands", "sr": "Српски"}
@@ -233,6 +233,7 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
     env = templates()
     limiter = Limiter(quotas)
     store = Store(db_path)
+    streams = Streams(quotas.streams_per_address, quotas.streams_per_table)
     hub = Hub(variants, store, bot_delay, bot_workers,
               expire_after=quotas.expire_days * 86400 if quotas.expire_days is not None else None,
               max_tables=quotas.max_tables, abandon_after=quotas.abandoned_days * 86400)
@@ -385,31 +386,9 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
         return JSONResponse(views.seat_view(table, seat))
 
     async def events(request: Request) -> Response:
+        """A seat's (or the spectators') live view: see web.streams."""
         table, seat = seat_table(request)
-        queue: asyncio.Queue = asyncio.Queue()
-        table.listeners.add(queue)
-
-        async def stream():
-            try:
-                yield "retry: 1000\n\n"
-                yield f"event: view\ndata: {json.dumps(views.seat_view(table, seat))}\n\n"
-                while True:
-                    try:
-                        item = await asyncio.wait_for(queue.get(), KEEPALIVE)
-                    except asyncio.TimeoutError:
-                        yield ": keep-alive\n\n"
-                        continue
-                    if item is None:
-                        return
-                    while not queue.empty():  # several moves at once: one view of the latest
-                        if queue.get_nowait() is None:
-                            return
-                    yield f"event: view\ndata: {json.dumps(views.seat_view(table, seat))}\n\n"
-            finally:
-                table.listeners.discard(queue)
-
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={"X-Accel-Buffering": "no"})
+        return streams.response(table, seat, client_address(request.scope))
 
     async def download(request: Request) -> Response:
         table, seat = seat_table(request)
@@ -488,6 +467,7 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
     handlers = {Refused: refused, HTTPException: http_error}
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)  # type: ignore[arg-type]
     app.state.hub = hub
+    app.state.streams = streams
     app.state.limiter = limiter
     app.add_middleware(RequestLimit, limiter=limiter, refuse=refuse_early)
     app.add_middleware(HostCheck, hosts=hosts if hosts is not None else Hosts.bound_to("127.0.0.1"),

@@ -41,6 +41,8 @@ BOT_QUEUE = 32
 MAX_TABLES = 2000
 EXPIRE_DAYS = 30.0
 ABANDONED_DAYS = 1.0
+STREAMS_PER_ADDRESS = 20
+STREAMS_PER_TABLE = 50
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,8 @@ class Quotas:
     max_tables: int = MAX_TABLES  # tables kept in the database; the oldest finished ones make room
     expire_days: float | None = EXPIRE_DAYS  # days without a move after which a table is removed (None: never)
     abandoned_days: float = ABANDONED_DAYS  # days without a move after which a game no longer counts as in play
+    streams_per_address: int = STREAMS_PER_ADDRESS  # live event streams one address holds at once
+    streams_per_table: int = STREAMS_PER_TABLE  # live event streams of one table (its seats and spectators)
 
     def check(self) -> None:
         """ValueError, saying which, for limits that contradict each other or cannot be read."""

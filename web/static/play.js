@@ -411,8 +411,15 @@
         $("status").textContent = "connection lost, reconnecting…";
         return;
       }
-      // The server refused the stream (the table was removed, a limit): say why, try again later.
-      const response = await fetch(api).catch(() => null);
+      // The server refused the stream (the table was removed, a limit): ask it again to read why
+      // (a stream that opens this time is dropped, and the page connects again), try again later.
+      const asked = new AbortController();
+      const response = await fetch(api + "/events", { signal: asked.signal }).catch(() => null);
+      if (response && response.ok) {
+        asked.abort();
+        connect();
+        return;
+      }
       const data = response ? await response.json().catch(() => ({})) : {};
       $("status").textContent = data.error || "connection lost, reconnecting…";
       if (!response || response.status === 429 || response.status >= 500) {
