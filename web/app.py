@@ -9,7 +9,9 @@ Routes (TABLE, SEAT and the secrets come from the links made when a table is cre
 - ``GET /play/TABLE/SEAT/SECRET``: a seat's board; its API under
   ``/api/tables/TABLE/seats/SEAT/SECRET``: ``GET`` the seat's view, ``POST .../actions``
   ``{"action": id, "after": moves}``, ``GET .../events`` (server-sent events: the view again
-  after every move), ``GET .../game.json`` (a finished game, for ``play --load``);
+  after every move, see web.streams), ``GET .../game.json`` (a finished game, for ``play --load``);
+- ``GET /watch/TABLE/SECRET``: the spectators' board (their own secret, derived from the host's),
+  its API under ``/api/tables/TABLE/watch/SECRET``;
 - ``GET /rules/SPEC/LANG``: the variant's reference sheet (en, fr, nl, sr).
 
 Every answer carries a Content-Security-Policy (scripts and styles from this server only; the
