@@ -819,7 +819,9 @@ def spec_fault(message: str, engine, sources: SourceMap, game: str) -> None:
               help="Remove a table after this many days without a move, finished or abandoned (0: never).")
 @click.option("--bot-queue", type=click.IntRange(1), default=32, show_default=True, metavar="N",
               help="Bot moves waiting for the worker, in all; past it, no new table with bots (503).")
-@click.option("--list-tables", is_flag=True, help="List the tables of --db (state, moves, last move) and exit.")
+@click.option("--list-tables", is_flag=True,
+              help="List the tables of --db (state, moves, last move), each replayed with the engine of SPEC "
+                   "(default: the catalogue) of its name, and exit.")
 def serve(specs, db, host, port, bot_delay, tables_per_address, requests_per_address, max_open_tables, max_tables,
           expire_days, bot_queue, list_tables):
     """Serve a web table: play SPEC (default: the official rules and the catalogue) in the browser,
@@ -830,13 +832,7 @@ def serve(specs, db, host, port, bot_delay, tables_per_address, requests_per_add
         sys.exit(EXIT_USAGE)
     from web import server
 
-    if list_tables:
-        try:
-            echo(server.list_tables(db))
-        except server.ServeError as e:
-            echo(f"error: {e}", err=True)
-            sys.exit(1)
-        return
+    listing = list_tables
     quotas = server.Quotas(tables_per_address, requests_per_address, max_open_tables, bot_queue, max_tables,
                            expire_days or None)
     try:
@@ -850,6 +846,9 @@ def serve(specs, db, host, port, bot_delay, tables_per_address, requests_per_add
         if diagnostics:
             raise CompileError(diagnostics)
         variants = server.load_variants([spec_arg(p) for p in paths], sources)
+        if listing:  # the tables replay with the engines built from these specs: the file holds no code
+            echo(server.list_tables(db, variants))
+            return
         app = server.make_app(variants, db, bot_delay, quotas=quotas)
     except CompileError as err:
         show_undecodable(err.diagnostics, sources)
