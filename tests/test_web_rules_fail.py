@@ -206,3 +206,29 @@ def test_a_table_whose_rules_changed_resumes_only_if_its_moves_replay(variants, 
     with client(variants, other + ".3") as c:
         assert c.app.state.hub.unavailable["gone"] == ("this server does not offer the spec 'no-such-spec\\x1b[2J' "
                                                        "it was played with")
+
+
+@pytest.mark.parametrize("workers", [0, 1])
+def test_a_bot_over_its_time_stops_its_table_and_its_worker_is_replaced(variants, db, workers):
+    app = server.make_app(variants, db, bot_delay=0.0, bot_workers=workers, quotas=UNHURRIED)
+    with TestClient(app) as c:
+        hub = c.app.state.hub
+        hub.bot_seconds = 0.001  # no bot can choose in time: what a bot lost in a spec's rules would do
+        made = table(c, "target-12", ("mcts:64", "human"))
+        live = hub.tables[made["table"]]
+        for _ in range(400):
+            if live.problem:
+                break
+            time.sleep(0.05)
+        assert live.problem == "the bot of player 1 did not choose a move within 0.001 seconds"
+        assert c.get(api_of(made["seats"][1]["link"])).json()["problem"] == live.problem
+        if workers:
+            first = hub.thinkers.pool
+            hub.bot_seconds = 120.0
+            other = table(c, "target-12", ("greedy", "human"))  # bots still play at the other tables
+            for _ in range(400):
+                if hub.tables[other["table"]].log:
+                    break
+                time.sleep(0.05)
+            assert hub.tables[other["table"]].log and hub.tables[other["table"]].problem is None
+            assert hub.thinkers.pool is first  # the pool that replaced the killed one serves on

@@ -32,6 +32,7 @@ from .store import Store, digest, same_secret
 
 HUMAN = "human"
 MOVE_SECONDS = 10.0  # a move (its rules, the end-of-turn steps) that takes longer stops its table
+BOT_SECONDS = 120.0  # a bot that has not chosen by then stops its table (an mcts:5000 move takes seconds)
 MAX_SEAT_NAME = 20
 MAX_PLAYOUTS = 5000  # an mcts bot's budget: more would hold a worker thread for minutes a move
 log = logging.getLogger("splendor_rules.web")
@@ -177,9 +178,10 @@ class Hub:
 
     def __init__(self, variants: dict, store: Store, bot_delay: float = 0.6, bot_workers: int = 1,
                  expire_after: float | None = None, max_tables: int | None = None,
-                 move_seconds: float = MOVE_SECONDS):
+                 move_seconds: float = MOVE_SECONDS, bot_seconds: float = BOT_SECONDS):
         self.variants = variants
         self.move_seconds = move_seconds  # the time a move may take before its table is stopped
+        self.bot_seconds = bot_seconds  # and a bot's choice
         self.expire_after = expire_after  # seconds without a move after which a table is removed
         self.max_tables = max_tables  # tables kept in the store, at most (finished ones make room)
         self.sweeper: asyncio.Task | None = None
@@ -387,7 +389,11 @@ class Hub:
             self.thinking += 1
             try:
                 action = await self.thinkers.choose(table.module, table.source, game, who,
-                                                    bot_seed(table.seed, seat, moves))
+                                                    bot_seed(table.seed, seat, moves), self.bot_seconds)
+            except TimeoutError:
+                self.stop_table(table, f"the bot of player {seat + 1} did not choose a move within "
+                                       f"{self.bot_seconds:g} seconds")
+                return
             except Exception as e:  # noqa: BLE001 - a failing bot stops its table, not the server
                 self.stop_table(table, f"the bot of player {seat + 1} failed: {rule_failure(e)}")
                 return
