@@ -829,7 +829,9 @@ def spec_fault(message: str, engine, sources: SourceMap, game: str) -> None:
               help="A reverse proxy's address (repeatable): its X-Forwarded-For is the client's. None: believe no one.")
 @click.option("--allowed-host", multiple=True, metavar="NAME",
               help="A name the server answers to (the Host header), besides its own address (repeatable).")
-@click.option("--list-tables", is_flag=True, help="List the tables of --db (state, moves, last move) and exit.")
+@click.option("--list-tables", is_flag=True,
+              help="List the tables of --db (state, moves, last move), each replayed with the engine of SPEC "
+                   "(default: the catalogue) of its name, and exit.")
 def serve(specs, db, host, port, bot_delay, tables_per_address, requests_per_address, max_open_tables, max_tables,
           expire_days, abandoned_days, streams_per_address, streams_per_table, bot_queue, proxy, allowed_host,
           list_tables):
@@ -841,13 +843,7 @@ def serve(specs, db, host, port, bot_delay, tables_per_address, requests_per_add
         sys.exit(EXIT_USAGE)
     from web import server
 
-    if list_tables:
-        try:
-            echo(server.list_tables(db))
-        except server.ServeError as e:
-            echo(f"error: {e}", err=True)
-            sys.exit(1)
-        return
+    listing = list_tables
     quotas = server.Quotas(tables_per_address, requests_per_address, max_open_tables, bot_queue, max_tables,
                            expire_days or None, abandoned_days, streams_per_address, streams_per_table)
     try:
@@ -861,6 +857,9 @@ def serve(specs, db, host, port, bot_delay, tables_per_address, requests_per_add
         if diagnostics:
             raise CompileError(diagnostics)
         variants = server.load_variants([spec_arg(p) for p in paths], sources)
+        if listing:  # the tables replay with the engines built from these specs: the file holds no code
+            echo(server.list_tables(db, variants))
+            return
         app = server.make_app(variants, db, bot_delay, quotas=quotas, hosts=server.Hosts.bound_to(host, allowed_host))
     except CompileError as err:
         show_undecodable(err.diagnostics, sources)

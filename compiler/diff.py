@@ -158,7 +158,7 @@ _ACTION_FIELDS: tuple[Field, ...] = (
     ("only_when_stuck", lambda d: d.only_when_stuck, "bool", None))
 _STEP_FIELDS: tuple[Field, ...] = _ACTION_FIELDS[:-1] + (
     ("while", lambda d: d.while_, "expr", None), ("repeat", lambda d: d.repeat, "repeat", None),
-    ("resolve", lambda d: d.resolve, "resolve", None))
+    ("resolve", lambda d: d.resolve, "resolve", None), ("max_actions", lambda d: d.max_, "expr", "max"))
 
 
 def _at(rules: Rules, path: str, node: object, fallback: Span | None) -> Span | None:
@@ -171,6 +171,8 @@ def _at(rules: Rules, path: str, node: object, fallback: Span | None) -> Span | 
 
 def _relevant(field: str, element) -> bool:
     """Whether an added element's field is worth listing: a parameter's options that its domain uses."""
+    if field == "max_actions":  # a step's bound, listed where it has one
+        return element.max_ is not None
     domain = getattr(element, "domain", None)
     if domain is None:
         return True

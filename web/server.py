@@ -8,6 +8,8 @@ import time
 
 import uvicorn
 
+from compiler.safe_text import visible
+
 from . import catalogue
 from .app import create_app
 from .hosts import Hosts
@@ -51,10 +53,11 @@ def _when(at: float) -> str:
     return datetime.datetime.fromtimestamp(at, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def list_tables(db: str, now: float | None = None) -> str:
+def list_tables(db: str, variants: dict, now: float | None = None) -> str:
     """`serve --list-tables`: every table of `db`, one a line, oldest first: its id, spec and
     seats, how far it went (in play, its result, or why it cannot be resumed), when it was made
-    and last moved. Reads the file and changes nothing."""
+    and last moved. Reads the file and runs nothing of it: each table is replayed with the
+    engine built from the spec of its name among `variants` (what `serve` would offer)."""
     if not os.path.isfile(db):
         raise ServeError(f"no database {db} (a server makes it when it starts)")
     try:
@@ -62,7 +65,7 @@ def list_tables(db: str, now: float | None = None) -> str:
     except sqlite3.Error as e:
         raise ServeError(f"cannot open the database {db}: {e}") from None
     try:
-        hub = Hub({}, store)
+        hub = Hub(variants, store)
         hub.resume_all()
         stored = {t.id: t for t in store.tables()}
     finally:
@@ -80,8 +83,8 @@ def list_tables(db: str, now: float | None = None) -> str:
                      else "over: no winner") + f" ({outcome['ended_by']})"
         else:
             state = f"in play, player {table.game.current_player + 1} to move"
-        seats = ", ".join(who for who, _ in row.seats)
-        lines.append(f"{table_id}  {row.spec}  [{seats}]  {len(row.moves)} moves  {state}  "
+        seats = ", ".join(visible(who) for who, _ in row.seats)
+        lines.append(f"{visible(table_id)}  {visible(row.spec)}  [{seats}]  {len(row.moves)} moves  {state}  "
                      f"made {_when(row.created)}, last move {_when(row.last_at)} ({days(now - row.last_at)} ago)")
     count = f"{len(lines)} table{'s' if len(lines) != 1 else ''} in {db}"
     return "\n".join([count + (":" if lines else "")] + lines)
