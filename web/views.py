@@ -155,7 +155,8 @@ def result(table) -> dict | None:
 
 
 def seat_view(table, seat: int | None) -> dict:
-    """Everything `seat` may know of `table` now (`seat` None: a spectator)."""
+    """Everything `seat` may know of `table` now (`seat` None: a spectator). `table` is a live
+    table, or a web.streams.Frame of one (what a worker thread renders from)."""
     game, module = table.game, table.module
     over = game.is_over()
     current = game.current_player
