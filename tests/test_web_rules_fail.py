@@ -83,11 +83,11 @@ def test_a_rule_that_fails_in_a_move_stops_its_table_and_no_other(variants, db):
         r = c.post(api + "/actions", json={"action": action_of(module, "take2 white"), "after": 0})
         assert r.status_code == 409
         said = r.json()["error"]
-        assert said.startswith("this table was stopped: stopped by a rule error at move 1: take(colour, me.purchased "
+        assert said.startswith("this table was stopped: a rule failed at move 1: take(colour, me.purchased "
                                "- 2) (")
         assert said.endswith("): a negative number of tokens (-2)")
         view = c.get(api).json()
-        assert view["problem"].startswith("stopped by a rule error at move 1") and view["moves"] == 0
+        assert view["problem"].startswith("a rule failed at move 1") and view["moves"] == 0
         again = c.post(api + "/actions", json={"action": action_of(module, "take white blue green"), "after": 0})
         assert again.status_code == 409 and again.json()["error"] == said  # stopped for good: no move at all
         other_api = api_of(other["seats"][0]["link"])
@@ -120,7 +120,7 @@ def test_a_move_over_its_time_stops_its_table_and_the_server_answers_meanwhile(v
         api = api_of(slow["seats"][0]["link"])
         r = c.post(api + "/actions", json={"action": action_of(module, "take white blue green"), "after": 0})
         assert r.status_code == 409
-        assert r.json()["error"] == ("this table was stopped: stopped by a rule error at move 1: a move took longer "
+        assert r.json()["error"] == ("this table was stopped: a rule failed at move 1: a move took longer "
                                      "than the server allows (a rule that does not end)")
         hub.move_seconds = 10.0
         assert c.get("/").status_code == 200
@@ -232,3 +232,31 @@ def test_a_bot_over_its_time_stops_its_table_and_its_worker_is_replaced(variants
                 time.sleep(0.05)
             assert hub.tables[other["table"]].log and hub.tables[other["table"]].problem is None
             assert hub.thinkers.pool is first  # the pool that replaced the killed one serves on
+
+
+def test_a_stopped_table_says_so_on_its_page_and_offers_no_move(tmp_path):
+    """In a real browser: the rule fails at the first move (made through the API, as another
+    seat's click would), and the seat's page reads why, with no move to click."""
+    from test_web_browser import require_browser, seat_page
+    require_browser()
+    spec = tmp_path / "failing-take.yaml"
+    spec.write_text(FAILING_TAKE, encoding="utf-8")
+    module = catalogue.load([str(spec)])["failing-take"].module
+    with seat_page(tmp_path, spec, "failing-take") as (page, errors):
+        page.wait_for_function("document.body.classList.contains('my-turn')", timeout=15_000)
+        api = api_of(page.url)
+        origin = page.url.split("/play/")[0]
+        answer = page.evaluate("""async ([url, action]) => {
+            const r = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json"},
+                                        body: JSON.stringify({action, after: 0})});
+            return [r.status, await r.json()];
+        }""", [origin + api + "/actions", module.string_to_action("take2 white")])
+        assert answer[0] == 409 and answer[1]["error"].startswith("this table was stopped: a rule failed at move 1")
+        page.wait_for_function("document.getElementById('status').textContent.startsWith('This table was stopped')",
+                               timeout=15_000)
+        status = page.locator("#status").inner_text()
+        assert status.startswith("This table was stopped: a rule failed at move 1: take(colour, me.purchased - 2)")
+        assert status.endswith("a negative number of tokens (-2)")
+        assert not page.evaluate("document.body.classList.contains('my-turn')")
+        assert page.locator('#actions button[data-action]:not([disabled])').count() == 0
+        assert errors == []

@@ -368,7 +368,7 @@ class Hub:
         except table.module.IllegalAction as e:
             raise Refused(422, str(e)) from None
         except Exception as e:  # noqa: BLE001 - a rule that fails or overruns stops this table, not the server
-            self.stop_table(table, f"stopped by a rule error at move {len(table.log) + 1}: {rule_failure(e)}")
+            self.stop_table(table, f"a rule failed at move {len(table.log) + 1}: {rule_failure(e)}")
             raise Refused(409, f"this table was stopped: {table.problem}") from None
         try:
             await self.store.store_move(table.id, len(table.log), seat, action)

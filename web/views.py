@@ -167,7 +167,7 @@ def seat_view(table, seat: int | None) -> dict:
         "seats": [{"who": s.who, "human": s.human} for s in table.seats],
         "over": over, "phase": game.phase, "current": current,
         "pending": module.action_to_string(pending) if isinstance(pending, int) else None,
-        "legal": list(game.legal_actions()) if not over and current == seat else [],
+        "legal": list(game.legal_actions()) if not over and not table.problem and current == seat else [],
         "state": state,
         "prestige": list(game.scores()),
         "bonus": [list(game.bonus[p]) for p in range(game.num_players)],

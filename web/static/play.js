@@ -100,7 +100,7 @@
     if (response.ok) render(await response.json());
   }
 
-  function myTurn() { return view && !view.over && view.current === page.seat; }
+  function myTurn() { return view && !view.over && !view.problem && view.current === page.seat; }
 
   function render(next) {
     if (view && next.moves < view.moves) return; // an older view arriving late
@@ -134,7 +134,7 @@
       text = seatName(view.current) + " to play";
     }
     if (page.seat === null) text = "Watching · " + text;
-    if (view.problem) text += " · " + view.problem;
+    if (view.problem) text = (page.seat === null ? "Watching · " : "") + "This table was stopped: " + view.problem;
     $("status").textContent = text;
     document.body.classList.toggle("my-turn", myTurn());
   }
