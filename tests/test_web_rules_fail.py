@@ -242,7 +242,7 @@ def test_a_stopped_table_says_so_on_its_page_and_offers_no_move(tmp_path):
     spec = tmp_path / "failing-take.yaml"
     spec.write_text(FAILING_TAKE, encoding="utf-8")
     module = catalogue.load([str(spec)])["failing-take"].module
-    with seat_page(tmp_path, spec, "failing-take") as (page, errors):
+    with seat_page(tmp_path, spec, "failing-take") as (page, errors, _):
         page.wait_for_function("document.body.classList.contains('my-turn')", timeout=15_000)
         api = api_of(page.url)
         origin = page.url.split("/play/")[0]
