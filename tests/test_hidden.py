@@ -206,3 +206,20 @@ def test_the_legal_actions_do_not_depend_on_another_seats_private_data(engine):
                 compared += 1
             game.apply(rng.choice(game.legal_actions()))
     assert compared > 500 and own_changed > 10
+
+
+def test_the_mcts_bot_plays_with_another_seats_private_data_unseen(engine):
+    """Its worlds are dealt from the acting seat's observation, where another seat's private
+    variable is null: each world gives it its initial value (from_json refused the null, and
+    `simulate --bots mcts` exited 3)."""
+    from playtest.bots import determinize, make_bot
+
+    game = engine.new_game(2, 3)
+    game.apply(engine.string_to_action("draw secret"))  # seat 0's hoard 2, seat 1's 1
+    assert [seat["vars"]["hoard"] for seat in game.observation(1)["seats"]] == [None, 1]
+    world = determinize(game, 1, random.Random(1), engine)
+    assert [seat["vars"]["hoard"] for seat in world.to_dict()["seats"]] == [0, 1]
+    assert world.legal_mask() == game.legal_mask()
+    bot = make_bot("mcts:8", engine, 1)
+    for _ in range(6):
+        game.apply(bot.choose(game))
