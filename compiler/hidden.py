@@ -200,17 +200,14 @@ def _leak(read: Read, ctx: Context, call, arg) -> Diagnostic:
     notes.append(_PRESTIGE_NOTE if ctx.public else ctx.shows)
     if datum.zone and not ctx.public:
         notes.append(f"how many there are is public: size({player}.{datum.name}) may be read")
-    shown = unparse(call) if call is not None else unparse_read(read)
+    shown = unparse(call) if call is not None else f"{read.through}.{datum.name}"
     span = (arg if arg is not None else call).span if call is not None else read.span
     return Diagnostic("E558", f"'{shown}' reads {what}, and {why}", span, tuple(notes))
 
 
-def unparse_read(read: Read) -> str:
-    return f"{read.through}.{read.datum.name}"
-
-
 _DECIDES = ("what a rule reads shows in what it decides: the acting player's legal actions (the menu, legal_mask, "
             "the web table's buttons), and what its effects change, which every player sees")
+_SETUP = "what a setup block reads shows in what its effects change, which every player sees"
 
 
 def leaks(variables, zones, definitions, prestige, decisions, setup, end) -> list[Diagnostic]:
@@ -239,7 +236,5 @@ def leaks(variables, zones, definitions, prestige, decisions, setup, end) -> lis
         walker.expr(source.by, {**base, "player": SEAT}, Context("player", "", public=True))
     return walker.found
 
-
-_SETUP = "what a setup block reads shows in what its effects change, which every player sees"
 
 __all__ = ["leaks"]
