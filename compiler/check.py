@@ -20,6 +20,7 @@ from typing import TypeVar, overload
 
 from . import bounds as bounds_mod
 from . import definitions as definitions_mod
+from . import hidden as hidden_mod
 from . import kinds as kinds_mod
 from . import notation as notation_mod
 from . import termination
@@ -228,6 +229,8 @@ class Checker:
             self.setup_overdraws(setup, players, cards, gems, wild)
         end = self.end_triggers(scope, facts)
         winners = self.winners(scope, facts)
+        if not self.r.has_errors:  # every expression typed: which player's private data does each rule read?
+            self.r.extend(hidden_mod.leaks(variables, self.zones, definitions, prestige, actions + steps, setup, end))
         interpretations = self.interpretations()
         self.decision_names(actions, steps)
         if not self.r.has_errors:

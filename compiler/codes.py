@@ -205,6 +205,8 @@ CODES: dict[str, Code] = _index([
                  "at some player count (or a holding's `limit` outside 1..100)"),
         ("E547", "a chosen component moved twice in one list of effects (or inside a `for`)"),
         ("E551", "the contents of a face-down pile read (only `size(pile)` may be)"),
+        ("E558", "another seat's private data read: a `private` variable or the components drawn into a "
+                 "`private_when_drawn` holding, read by a rule for another player (or by a prestige source)"),
         ("E553", "a `component` choice from a pile, from a holding without `limit`, or from no zone or kind"),
     ),
     *_codes(
