@@ -82,6 +82,45 @@ def test_from_json_refuses_a_broken_zone_with_a_located_sentence(cities, edit, s
     assert says in str(err.value)
 
 
+@pytest.mark.parametrize("value, says", [
+    (5, "it is 5"), ("text", "it is 'text'"), (True, "it is True"), ([1], "it is a list of 1"), (None, "it is None"),
+    ({"claimed": [], "x": []}, "it has an unknown zone 'x'"),
+    ({"claimed": [], "claimed_private": []}, "it has an unknown zone 'claimed_private'"),  # cities keeps none
+    ({}, "it has no 'claimed'"),
+])
+def test_from_json_refuses_a_seat_whose_zones_are_not_its_zones_object(cities, value, says):
+    """Issue 26 item 18: a seat's 'zones' that is no object raised AttributeError."""
+    state = cities.new_game(2, 5).to_dict()
+    state["seats"][1]["zones"] = value
+    with pytest.raises(cities.StateError) as err:
+        cities.from_json(state)
+    assert err.value.problems == ((("seats", 1, "zones"),
+                                   f"seats[1].zones must be an object with the seat's zones (claimed); {says}"),)
+
+
+def test_play_load_and_load_in_play_refuse_a_seat_zones_that_is_a_number(cities, tmp_path, monkeypatch):
+    """Issue 26 item 18: `play --load` printed a traceback, `load` in play exited 3 and lost the game."""
+    from click.testing import CliRunner
+
+    from compiler import cli
+    from playtest import terminal
+    state = cities.new_game(2, 5).to_dict()
+    state["seats"][1]["zones"] = 5
+    saved = tmp_path / "game.json"
+    saved.write_text(json.dumps(state, indent=1), encoding="utf-8")
+    line = next(n for n, text in enumerate(saved.read_text().split("\n"), 1) if text == '   "zones": 5')
+    shown = (f"{saved}:{line}:13: error[E710]: seats[1].zones must be an object with the seat's zones (claimed); "
+             f"it is 5\n {line} |    \"zones\": 5\n {' ' * len(str(line))} |             ^\n1 error")
+    monkeypatch.chdir(ROOT)
+    result = CliRunner().invoke(cli.main, ["play", "variants/cities.yaml", "--load", str(saved)], input="quit\n")
+    assert (result.exit_code, result.stdout, result.stderr) == (1, "", shown + "\n")
+    table = terminal.new_table(cities, 2, ["human", "greedy"], seed=6)
+    before, said = table.game.to_json(), []
+    answers = iter([f"load {saved}", "quit"])
+    assert terminal.Session(table, ask=lambda prompt: next(answers), say=said.append).run() == 0
+    assert shown in said and table.game.to_json() == before
+
+
 def test_a_zone_of_the_base_cards_is_refused_as_built_in():
     text = (ROOT / "tests" / "broken" / "zone_key_misfit.yaml").read_text(encoding="utf-8")
     text = text.replace("city_pile: {title: City tiles, holds: cities, shape: pile, size: 4, start: all}",
