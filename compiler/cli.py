@@ -24,7 +24,7 @@ from playtest import simulate as sim_mod
 from playtest.bots import BotError
 
 from . import diff as diff_mod
-from . import pipeline, rule_errors, scaffold
+from . import pipeline, reading, rule_errors, scaffold
 from .diagnostics import CompileError, Diagnostic, SourceMap, render_all, sorted_diagnostics, to_json
 from .files import write_atomic
 from .overlay import find_spec, locate
@@ -111,8 +111,7 @@ def show_undecodable(diagnostics, sources: SourceMap, limit: int = 2_000_000) ->
         if d.span is None or sources.line(d.span.file, 1) is not None:
             continue
         try:
-            with open(d.span.file, "rb") as handle:
-                data = handle.read(limit)
+            data = reading.read_input(d.span.file, limit)[:limit]
         except OSError:
             continue
         text = data.decode("utf-8", "replace")
@@ -764,7 +763,7 @@ def play(spec, players, seats, seed, load_path, cache_dir, replay_path, game_num
         try:
             saved = terminal.read_saved(load_path)
         except OSError as e:
-            raise click.BadParameter(f"cannot read {load_path}: {e.strerror or e}", param_hint="--load") from e
+            raise click.BadParameter(f"cannot read {load_path}: {reading.reason(e)}", param_hint="--load") from e
     try:
         table = terminal.new_table(engine.module, players, seats, seed, saved, saved_name=load_path)
     except terminal.SavedGameError as e:  # the command is right, the file is not: no usage text

@@ -24,6 +24,7 @@ import pathlib
 from typing import NoReturn
 
 from compiler.files import write_atomic
+from compiler.reading import read_file, reason
 
 from . import terminal
 from .bots import BotError, parse_bot
@@ -31,7 +32,7 @@ from .simulate import GameResult, Simulation, decision_order
 
 FORMAT = "splendor-rules/game"
 VERSION = 1
-MAX_RECORD_BYTES = 2_000_000_000  # a record file larger than this is not one
+MAX_RECORD_BYTES = 256_000_000  # a record file larger than this is not one (a game's record: a few kB)
 CSV_FIRST = ("format", "version", "spec", "label", "sha256", "index", "seed", "players", "seats", "rounds", "turns",
              "end_reason", "winners", "scores", "margin", "cards", "nobles", "gold_spent", "max_turns")
 
@@ -173,12 +174,9 @@ def read_record(path: str | pathlib.Path, spec_name: str, game: int) -> tuple[di
     where it is ("FILE:LINE"). RecordError, located, for anything wrong with the file."""
     kind = kind_of(path)
     try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_RECORD_BYTES + 1)
-    except OSError as e:
-        raise RecordError(f"{path}: cannot read the game records: {e.strerror or e}") from None
-    if len(data) > MAX_RECORD_BYTES:
-        raise RecordError(f"{path}: larger than {MAX_RECORD_BYTES} bytes: not a record file")
+        data = read_file(path, MAX_RECORD_BYTES, "a record file")
+    except OSError as e:  # a FIFO, a device, a folder, a file too large: said, never waited for
+        raise RecordError(f"{path}: cannot read the game records: {reason(e)}") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
