@@ -40,3 +40,23 @@ def yaml_comment(text: str) -> str:
     """`text` safe inside a YAML comment: on one line (a line break would end the comment and
     start YAML of the spec's choosing) and free of the characters a YAML file may not hold."""
     return visible(text)
+
+
+# A spreadsheet reads a cell that begins with one of these as a formula (=HYPERLINK(...), +cmd,
+# -2+3, @SUM(...)) or, with a tab or a carriage return before it, still as one (OWASP's CSV
+# injection advice). A quote first makes it text; a text that itself begins with a quote gets
+# one more, so that :func:`csv_text` gives back exactly what was written.
+CSV_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "'")
+
+
+def csv_cell(value):
+    """A value for a cell of a CSV file the tools write: a text beginning like a formula is
+    quoted as text (``'=HYPERLINK(...)``); a number stays a number (a margin of -2 is -2)."""
+    if isinstance(value, str) and value.startswith(CSV_FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def csv_text(cell: str) -> str:
+    """A text cell of a CSV file the tools wrote, as it was before :func:`csv_cell`."""
+    return cell[1:] if cell.startswith("'") else cell

@@ -25,6 +25,7 @@ from typing import NoReturn
 
 from compiler.files import write_atomic
 from compiler.reading import read_file, reason
+from compiler.safe_text import csv_cell, csv_text
 
 from . import terminal
 from .bots import BotError, parse_bot
@@ -103,8 +104,10 @@ def _csv_cells(row: dict, uses: list[str]) -> list:
 
 
 def _csv_lines(rows: list[list]) -> str:
+    """CSV text of `rows`, each text cell that a spreadsheet would take for a formula quoted
+    (compiler.safe_text.csv_cell; _csv_rows reads it back as it was)."""
     out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows(rows)
+    csv.writer(out, lineterminator="\n").writerows([csv_cell(c) for c in row] for row in rows)
     return out.getvalue()
 
 
@@ -220,6 +223,7 @@ def _csv_rows(path, text: str):
         header = next(reader, None)
         if header is None:
             return
+        header = [csv_text(c) for c in header]  # each text as written, before _csv_lines quoted it
         missing = [c for c in ("spec", "index", "seed", "players", "seats", "actions") if c not in header]
         if missing:
             raise RecordError(f"{path}:1: error: not a record file: no column {', '.join(missing)}")
@@ -229,7 +233,7 @@ def _csv_rows(path, text: str):
             line = reader.line_num
             if len(cells) != len(header):
                 raise RecordError(f"{path}:{line}: error: {len(cells)} cells where the header has {len(header)}")
-            row = dict(zip(header, cells, strict=True))
+            row = dict(zip(header, map(csv_text, cells), strict=True))
             yield line, _from_csv(f"{path}:{line}", row)
     except csv.Error as e:
         raise RecordError(f"{path}:{reader.line_num}: error: not CSV: {e}") from None

@@ -26,6 +26,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Generator, Iterable, Iterator, Sequence
 
+from compiler.safe_text import csv_cell
+
 from . import engines, stats
 from .bots import make_bot, parse_bot
 
@@ -833,7 +835,7 @@ def format_csv(sim: Simulation) -> str:
                     c["first_seat_win_rate"]["two_proportion"]["p_value"]]
         else:
             row += [""] * len(cmp_cols)
-        w.writerow(["" if v is None else v for v in row])
+        w.writerow([csv_cell("" if v is None else v) for v in row])  # a spec named =HYPERLINK(...) is text
     return out.getvalue()
 
 
