@@ -655,6 +655,8 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
         except OSError as err:
             echo(f"error: cannot write the charts to {plot_dir}: {err.strerror or err}", err=True)
             sys.exit(1)
+        except Exception as exc:  # noqa: BLE001 - a bug of the charts: said, with exit status 3, never a traceback
+            internal_error(exc, f"writing the charts to {plot_dir}")
         for path in charts:
             echo(f"wrote {path}", err=True)
     if report_dir and result.finished:
@@ -663,6 +665,8 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
         except OSError as err:
             echo(f"error: cannot write the report to {report_dir}: {err.strerror or err}", err=True)
             sys.exit(1)
+        except Exception as exc:  # noqa: BLE001 - a bug of the report: said, with exit status 3, never a traceback
+            internal_error(exc, f"writing the report to {report_dir}")
         for path in written_files:
             echo(f"wrote {path}", err=True)
     if result.interrupted:

@@ -580,9 +580,10 @@ class Simulation:
             d["skill"] = skill_dict(s, self.bots)
         for c, s in zip(out["comparisons"], self.specs[1:], strict=True):
             a, b = s.skill(self.bots), self.specs[0].skill(self.bots)
-            if a is not None and b is not None:
-                c["skill"] = {"difference": _num(a[2] / a[3] - b[2] / b[3]) if a[3] and b[3] else None,
-                              "two_proportion": stats.two_proportions(a[2], a[3], b[2], b[3]).to_dict()}
+            # Always there, as a spec's "skill" is: null without a skill check (one kind of bot).
+            c["skill"] = None if a is None or b is None else {
+                "difference": _num(a[2] / a[3] - b[2] / b[3]) if a[3] and b[3] else None,
+                "two_proportion": stats.two_proportions(a[2], a[3], b[2], b[3]).to_dict()}
         if games:
             for d, s in zip(out["specs"], self.specs, strict=True):
                 d["results"] = [r.to_dict() for r in s.results]
@@ -767,7 +768,7 @@ def format_table(sim: Simulation) -> str:
         margin = [""] + [f"{_f(c['margin']['difference'], 2)} (p={_p(c['margin']['welch']['p_value'])})"
                          for c in data["comparisons"]]
         rows.append(("vs first: margin", margin))
-        if all("skill" in c for c in data["comparisons"]):
+        if all(c["skill"] for c in data["comparisons"]):
             rows.append(("vs first: skill", [""] + [
                 f"{'-' if c['skill']['difference'] is None else format(100 * c['skill']['difference'], '+.1f') + '%'} "
                 f"(p={_p(c['skill']['two_proportion']['p_value'])})" for c in data["comparisons"]]))
