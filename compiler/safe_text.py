@@ -8,11 +8,16 @@ here, used wherever such a text is written; the Markdown and HTML of the sheets 
 in :mod:`compiler.sheets.render`.
 
 A control character is not dropped but shown as its escape (``\\x1b``, ``\\u202e``), so that
-the reader sees that the text holds one.
+the reader sees that the text holds one. HTML pages (the sheets, the web table, the simulation
+report) escape every text of their templates through :func:`html_finalize`, their Jinja
+environments' ``finalize``: autoescape alone keeps an ESC, which `cat`, `curl` and `less -R`
+pass to the terminal.
 """
 from __future__ import annotations
 
 import re
+
+from markupsafe import Markup
 
 # C0 controls, DEL and the C1 controls (U+0080-U+009F, with U+0085 NEL and U+009B CSI); the
 # Unicode line and paragraph separators; the bidi controls (marks, embeddings, overrides,
@@ -29,6 +34,24 @@ def _escape(match: re.Match) -> str:
 def visible(text: str) -> str:
     """`text` on one line with every control character shown as its escape (newlines too)."""
     return _UNSAFE.sub(_escape, text)
+
+
+def line_text(text: str) -> str:
+    """`text` for a line of a page: a line break is a space (as HTML and Markdown show one),
+    every other control shown as its escape."""
+    return visible(text.replace("\r\n", " ").replace("\n", " "))
+
+
+def html_finalize(value):
+    """What a Jinja environment of an HTML page writes for `{{ value }}` (its ``finalize``,
+    applied before autoescape): a text as :func:`line_text`; markup already made (a picture, a
+    text with its gem swatches) keeps its own line breaks and tabs, every other control shown
+    escaped; any other value as it is."""
+    if isinstance(value, Markup):
+        return Markup(terminal_text(str(value)))
+    if isinstance(value, str):
+        return line_text(value)
+    return value
 
 
 def terminal_text(text: str) -> str:

@@ -25,7 +25,7 @@ from typing import NoReturn
 
 from compiler.files import write_atomic
 from compiler.reading import read_file, reason
-from compiler.safe_text import csv_cell, csv_text
+from compiler.safe_text import csv_cell, csv_text, visible
 
 from . import terminal
 from .bots import BotError, parse_bot
@@ -321,8 +321,8 @@ def replay_text(module, row: dict, where: str) -> str:
     final = replay(module, row, where)  # every move checked before any is shown
     game = module.new_game(row["players"], seed=row["seed"], max_turns=row.get("max_turns"))
     seats = row["seats"]
-    lines = [f"replay of game {row['index']} of {row['spec']} ({where}): seed {row['seed']}, "
-             f"seats {', '.join(seats)}"]
+    lines = [visible(f"replay of game {row['index']} of {row['spec']} ({where}): seed {row['seed']}, "
+                     f"seats {', '.join(seats)}")]  # the file's name on one line
     for action in row["actions"]:
         lines.append(f"  turn {game.turn:>3}  {terminal.seat_label(seats, game.current_player)}: "
                      f"{module.action_to_string(action)}")

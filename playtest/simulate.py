@@ -26,7 +26,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Generator, Iterable, Iterator, Sequence
 
-from compiler.safe_text import csv_cell
+from compiler.safe_text import csv_cell, visible
 
 from . import engines, stats
 from .bots import make_bot, parse_bot
@@ -777,7 +777,7 @@ def format_table(sim: Simulation) -> str:
                 f"{_f(c['uses_per_game'][name]['difference'], 2)} "
                 f"(p={_p(c['uses_per_game'][name]['welch']['p_value'])})" if name in c["uses_per_game"] else "-"
                 for c in data["comparisons"]]))
-    header = ["", *[s["spec"] for s in specs]]
+    header = ["", *[visible(s["spec"]) for s in specs]]  # a label is what the user typed: one line
     width0 = max(len(r[0]) for r in rows + [("", [])])
     widths = [max(len(header[i + 1]), *(len(r[1][i]) for r in rows)) for i in range(len(specs))]
     lines = ["  ".join([header[0].ljust(width0), *(h.rjust(w) for h, w in zip(header[1:], widths, strict=True))])]
@@ -802,7 +802,7 @@ def format_table(sim: Simulation) -> str:
                      "game) and the two-proportion z-test (seat 1, skill)")
     if sim.interrupted:
         notes.append(f"interrupted: {sim.finished} of {sim.games * len(specs)} games finished")
-    return "\n".join(lines + [""] + notes)
+    return "\n".join(visible(line) for line in lines + [""] + notes)
 
 
 CSV_COLUMNS = ("spec", "name", "games", "requested", "rounds_mean", "rounds_median", "rounds_sd",

@@ -844,10 +844,10 @@ class Session:
         try:
             write_atomic(path, json.dumps(state, sort_keys=True) + "\n", make_folder=False)
         except OSError as e:
-            self.say(f"cannot save to {rest}: {e.strerror or e}")
+            self.say(visible(f"cannot save to {rest}: {e.strerror or e}"))
             return "again"
         self.clean = list(self.game.history)
-        self.say(f"saved to {rest} (round {self.game.round}, turn {self.game.turn})")
+        self.say(visible(f"saved to {rest} (round {self.game.round}, turn {self.game.turn})"))
         return "again"
 
     def do_load(self, rest: str) -> str:
@@ -857,7 +857,7 @@ class Session:
         try:
             data = read_saved(rest)
         except OSError as e:
-            self.say(f"cannot read {rest}: {reason(e)}")
+            self.say(visible(f"cannot read {rest}: {reason(e)}"))
             return "again"
         try:
             game = load_game(self.module, data, rest)
@@ -871,7 +871,7 @@ class Session:
             return "again"
         self.table.game = game
         self.clean = list(game.history)
-        self.say(f"loaded {rest} (round {game.round}, turn {game.turn})")
+        self.say(visible(f"loaded {rest} (round {game.round}, turn {game.turn})"))
         return "redraw"
 
 
