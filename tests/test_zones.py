@@ -259,3 +259,38 @@ def test_the_rl_observation_hides_the_others_drawn_components(secrets):
             assert hand0 == [hidden, hidden, block(taken)]
             assert hand1 == [block(game.z_hand[1][0]), empty, empty]
         assert encoder.space().contains(vector)
+
+
+WRONG_TYPES = (5, "x", True, [1], {"a": 1}, None, -1, 1.5, [None], {})
+
+
+def _paths(value, path=()):
+    """Every path into a state: each key of an object, the first two items of a list."""
+    items = value.items() if isinstance(value, dict) else enumerate(value[:2]) if isinstance(value, list) else ()
+    for key, inner in items:
+        yield path + (key,)
+        yield from _paths(inner, path + (key,))
+
+
+@pytest.mark.parametrize("engine", ["official", "cities", "trading_posts", "no_churn"])
+def test_any_value_of_the_wrong_shape_anywhere_is_a_state_error(engine):
+    """Issue 26 item 18, for every field of the same shape: a number, a text, true, a list or an
+    object where a state holds something else is a StateError, never another exception."""
+    module = load_engine(ROOT / "generated" / "engines" / f"{engine}.py")
+    game = module.new_game(module.PLAYER_COUNTS[0], 3)
+    for _ in range(5):
+        game.apply(game.legal_actions()[0])
+    state = game.to_dict()
+    paths = list(_paths(state))
+    assert len(paths) > 60
+    for path in paths:
+        for wrong in WRONG_TYPES:
+            broken = json.loads(json.dumps(state))
+            inner = broken
+            for key in path[:-1]:
+                inner = inner[key]
+            inner[path[-1]] = wrong
+            try:
+                module.from_json(broken)
+            except module.StateError:
+                pass
