@@ -29,6 +29,7 @@ from . import zones as zones_mod
 from .flow import card_flow, pay_flow
 from .diagnostics import CompileError, Diagnostic, Reporter, SourceMap, Span, did_you_mean
 from .expr import Bool, Effect, Int, Name, Origin, parse_expr, parse_stmt, walk
+from .reading import read_input
 from .model import (BUILTIN_SETUP_FIELDS, DOMAINS, FINISHES, LENGTH_CAP, PREFERS, RESOLVES, REPEATS, Decision,
                     EndTrigger, Kind, Param, PlayerCount, PlayerField, RankLevel, Rules, SetupBlock, Text, Value,
                     Winners, setup_fields)
@@ -184,9 +185,8 @@ class Checker:
             if lines is not None:
                 return lines
         try:
-            with open(file, encoding="utf-8") as handle:
-                return handle.read().splitlines()
-        except OSError:
+            return read_input(file).decode("utf-8").splitlines()
+        except (OSError, UnicodeDecodeError):
             return []
 
     # ------------------------------------------------------------------ sections

@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterable, Mapping
 from .diagnostics import Span
 from .kinds import BASE_KINDS
 from .model import Decision, Definition, Kind, Rules, Text
+from .safe_text import visible
 from .sheets import tables
 from .sheets.phrases import Phraser, describe, explain_definition, state_type_key
 from .sheets.plurals import LANGUAGES as _LANGUAGES
@@ -560,4 +561,5 @@ def render(diffs: list[Difference], a: Rules, b: Rules, lang: str = "en") -> str
         for note in dict.fromkeys(c.note for c in group if c.note is not None):
             lines.append("    " + w("note", v=w.text(note)))
     lines += ["", w("total", len(diffs))]
-    return "\n".join(lines) + "\n"
+    # Each line one line: a spec's file name or text holding a line break cannot forge another.
+    return "\n".join(visible(line) for line in lines) + "\n"

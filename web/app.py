@@ -46,6 +46,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from compiler.safe_text import html_finalize
 from compiler.sheets.plurals import LANGUAGES
 
 from . import views
@@ -93,7 +94,8 @@ register_url_convertor("token", Token())
 
 def templates() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(HERE / "templates")), autoescape=True,
-                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                             finalize=html_finalize)  # a spec's control characters shown escaped, as in the sheets
     return env
 
 

@@ -87,4 +87,5 @@ def list_tables(db: str, variants: dict, now: float | None = None) -> str:
         lines.append(f"{visible(table_id)}  {visible(row.spec)}  [{seats}]  {len(row.moves)} moves  {state}  "
                      f"made {_when(row.created)}, last move {_when(row.last_at)} ({days(now - row.last_at)} ago)")
     count = f"{len(lines)} table{'s' if len(lines) != 1 else ''} in {db}"
-    return "\n".join([count + (":" if lines else "")] + lines)
+    # A database from elsewhere is data: a spec name, a seat or an error holding a line break stays on its line.
+    return "\n".join(visible(line) for line in [count + (":" if lines else "")] + lines)
