@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 from compiler import cli
 from test_web_api import ROOT, TEST_HOSTS, UNHURRIED, TestClient, api_of, with_seed
-from web import catalogue, server, store as store_mod
+from web import botwork, catalogue, server, store as store_mod
 
 FAILING_TAKE = """\
 spec: 1
@@ -208,19 +208,28 @@ def test_a_table_whose_rules_changed_resumes_only_if_its_moves_replay(variants, 
                                                        "it was played with")
 
 
+def slow_choice(module, game, who, seed):
+    """A bot lost in a spec's rules: it answers long after any time a server gives it."""
+    time.sleep(3)
+    return game.legal_actions()[0]
+
+
 @pytest.mark.parametrize("workers", [0, 1])
-def test_a_bot_over_its_time_stops_its_table_and_its_worker_is_replaced(variants, db, workers):
+def test_a_bot_over_its_time_stops_its_table_and_its_worker_is_replaced(variants, db, workers, monkeypatch):
+    # Threads (workers=0) run web.botwork.choose_here, made slow here; a worker process runs the
+    # real bot, given far more playouts than it can make in the time.
+    monkeypatch.setattr(botwork, "choose_here", slow_choice)
     app = server.make_app(variants, db, bot_delay=0.0, bot_workers=workers, quotas=UNHURRIED, hosts=TEST_HOSTS)
     with TestClient(app) as c:
         hub = c.app.state.hub
-        hub.bot_seconds = 0.001  # no bot can choose in time: what a bot lost in a spec's rules would do
-        made = table(c, "target-12", ("mcts:64", "human"))
+        hub.bot_seconds = 0.25
+        made = table(c, "target-12", ("mcts:5000", "human"))
         live = hub.tables[made["table"]]
         for _ in range(1200):  # up to a minute on a busy machine
             if live.problem:
                 break
             time.sleep(0.05)
-        assert live.problem == "the bot of player 1 did not choose a move within 0.001 seconds"
+        assert live.problem == "the bot of player 1 did not choose a move within 0.25 seconds"
         assert c.get(api_of(made["seats"][1]["link"])).json()["problem"] == live.problem
         if workers:
             first = hub.thinkers.pool
