@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import TypeVar, overload
 
 from . import bounds as bounds_mod
+from . import deal as deal_mod
 from . import definitions as definitions_mod
 from . import hidden as hidden_mod
 from . import kinds as kinds_mod
@@ -887,6 +888,7 @@ class Checker:
                             self.r.error("E552", f"setup {problem} with {pc.players} players", stmt.span,
                                          "the setup blocks run in order, each_player blocks once for each player")
                             return
+        self.r.extend(deal_mod.setup_overdraws(self.zones, self.kinds, setup, players))
 
     def end_triggers(self, scope_names, facts) -> tuple[EndTrigger, ...]:
         table = self.node(self.root, "end", MapNode)

@@ -183,8 +183,8 @@ CODES: dict[str, Code] = _index([
         ("E548", "a payment's `worth` not proved within 1 to 4 gems in every game under the spec"),
         ("E549", "a spec without the base kinds `cards` and `nobles` (the engines are built around them)"),
         ("E552", "a setup block without `each_player: true` with an effect that acts for a player, or setup that "
-                 "takes more tokens than the supply holds or reserves more cards than a deck holds at some "
-                 "player count"),
+                 "takes more tokens than the supply holds, reserves more cards than a deck holds or draws more "
+                 "components than a pile holds at some player count"),
         ("E540", "a name declared by a spec (a variable, zone, kind, definition, player-count field) that is "
                  "already the name of something else"),
         ("E550", "a definition that is recursive (calls itself, directly or through others) or reads `me` or "
@@ -208,6 +208,8 @@ CODES: dict[str, Code] = _index([
         ("E558", "another seat's private data read: a `private` variable or the components drawn into a "
                  "`private_when_drawn` holding, read by a rule for another player (or by a prestige source)"),
         ("E553", "a `component` choice from a pile, from a holding without `limit`, or from no zone or kind"),
+        ("E560", "a kind dealt twice: a second zone dealt from the kind itself (a `start: all` pile, or a "
+                 "`start: dealt` display or row without a `source`) after another"),
     ),
     *_codes(
         INTERNAL,

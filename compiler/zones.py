@@ -134,6 +134,8 @@ class ZoneReader:
         if start == "all" and shape in ("display", "row"):
             self.r.error("E541", f"'start: all'{where}: a {shape} has a size; deal it with 'start: dealt'",
                          start_node.span)
+        elif _deals_whole(shape, str(start), source_node is not None):
+            self.dealt_twice(name, kind, start_node, earlier)
         sizes = self.sizes(name, entry, shape, kind, str(source), earlier) if shape in ("display", "row") else ()
         limit, limit_name = self.limit(entry, where) if shape == "holding" else (0, "")
         if len(self.r.diagnostics) != start_errors:
@@ -145,6 +147,21 @@ class ZoneReader:
                     source=str(source), start=str(start), limit=limit, limit_name=limit_name,
                     size_field=_size_field(entry),
                     private_when_drawn=bool(private), note=self.c.note(entry))
+
+    def dealt_twice(self, name: str, kind: Kind, node: ScalarNode, earlier: dict[str, Zone]) -> None:
+        """E560: a second zone dealt from the kind itself (a `start: all` pile, a `start: dealt`
+        display or row without a source) would deal every component of the kind again."""
+        first = next((z for z in earlier.values() if z.holds == kind.name and _deals_whole(z.shape, z.start,
+                                                                                             bool(z.source))), None)
+        if first is None:
+            return
+        took = "takes every one of them" if first.start == "all" else "is dealt from the kind itself"
+        hint = f"deal it from that pile ('source: {first.name}'), or let it start empty (no 'start')" \
+            if first.shape == "pile" and node.value == "dealt" else \
+            f"let it start empty (no 'start') and fill it from zone '{first.name}' by an effect (draw, reveal, move)"
+        at = f"line {first.span.line}" if first.span.file == node.span.file else f"{first.span.file}:{first.span.line}"
+        self.r.error("E560", f"zone '{name}' deals the {kind.name} again: zone '{first.name}' ({at})"
+                     f" already {took}, and a component lies in one place at a time", node.span, hint)
 
     def check_source(self, name: str, source: str, node: ScalarNode, kind: Kind, earlier: dict[str, Zone]) -> None:
         pile = earlier.get(source)
@@ -212,6 +229,11 @@ class ZoneReader:
             self.r.error("E542", f"the limit of a holding is 1 to {MAX_ZONE_SIZE}, not {limit}", node.span)
             return 0, ""
         return limit, name
+
+
+def _deals_whole(shape: str, start: str, sourced: bool) -> bool:
+    """Is a zone dealt from its kind itself: a `start: all` pile, a `start: dealt` display or row without a source?"""
+    return (shape == "pile" and start == "all") or (shape in ("display", "row") and start == "dealt" and not sourced)
 
 
 def _size_field(entry: MapNode) -> str:

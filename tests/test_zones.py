@@ -4,6 +4,7 @@ tests/broken/, one case each)."""
 from __future__ import annotations
 
 import json
+import pathlib
 import random
 
 import pytest
@@ -294,3 +295,79 @@ def test_any_value_of_the_wrong_shape_anywhere_is_a_state_error(engine):
                 module.from_json(broken)
             except module.StateError:
                 pass
+
+
+# --------------------------------------------------------------------------- each component in one place
+
+def compiled(tmp_path_factory, spec: str):
+    path = tmp_path_factory.mktemp("zones") / (pathlib.Path(spec).stem.replace("-", "_") + ".py")
+    path.write_text(pipeline.compile_spec(str(ROOT / spec)).text, encoding="utf-8")
+    return load_engine(path)
+
+
+@pytest.fixture(scope="module")
+def dealt_open(tmp_path_factory):
+    return compiled(tmp_path_factory, "tests/specs/cities-dealt-open.yaml")
+
+
+@pytest.fixture(scope="module")
+def grab(tmp_path_factory):
+    return compiled(tmp_path_factory, "tests/specs/secret-hands-grab.yaml")
+
+
+def test_a_row_dealt_from_the_kind_itself_shows_one_face_of_each_tile(dealt_open):
+    sides = set()
+    for seed in range(40):
+        game = dealt_open.new_game(2 + seed % 3, seed)
+        tiles = [dealt_open._k_cities[x][0] for x in game.z_city_row]
+        assert len(tiles) == 4 and len(set(tiles)) == 4, game.z_city_row  # never both faces of a tile
+        sides |= {dealt_open._k_cities[x][1] for x in game.z_city_row}
+        assert dealt_open.from_json(game.to_json()).to_json() == game.to_json()
+    assert sides == {1, 2}  # each tile shows either face
+
+
+def in_play(game) -> set[int]:
+    return {x for x in game.z_city_row} | {x for hand in game.z_claimed for x in hand}
+
+
+def test_a_choice_from_a_kind_offers_the_components_face_up_in_play_only(dealt_open):
+    offered = 0
+    for seed in range(30):
+        game, rng = dealt_open.new_game(2, seed), random.Random(seed)
+        while not game.is_over():
+            claims = [int(s.split()[1]) - 1 for s in map(dealt_open.action_to_string, game.legal_actions())
+                      if s.startswith("city ")]
+            assert set(claims) <= in_play(game) - set(game.z_claimed[game.current_player]), (seed, claims)
+            offered += len(claims)
+            game.apply(rng.choice(game.legal_actions()))
+            assert dealt_open.from_json(game.to_json()).to_json() == game.to_json()
+    assert offered > 30
+    game, rng = dealt_open.new_game(2, 3), random.Random(3)
+    while not any(dealt_open.action_to_string(a).startswith("city ") for a in game.legal_actions()):
+        game.apply(rng.choice(game.legal_actions()))
+    out = next(x for x in range(14) if x not in in_play(game))
+    with pytest.raises(dealt_open.IllegalAction, match=f"'city {out + 1}': cities {out + 1} is not face up in play"):
+        game.apply(dealt_open.string_to_action(f"city {out + 1}"))
+
+
+def test_a_component_out_of_the_game_is_never_moved_back_in(dealt_open):
+    game = dealt_open.new_game(2, 3)
+    out = next(x for x in range(14) if x not in in_play(game))
+    with pytest.raises(dealt_open.RuleError, match=f"move\\(city, me.claimed\\): cities {out} is out of the game"):
+        dealt_open._zone_move(game, out, 1, 0, "move(city, me.claimed)")
+    assert out not in in_play(game)
+
+
+def test_a_choice_from_a_kind_never_offers_a_tile_in_the_pile_or_another_players_secret_one(grab):
+    game = grab.new_game(2, 4)
+    game.apply(grab.string_to_action("draw secret"))  # seat 0: two secret tiles
+    mine = list(game.z_hand[1])  # seat 1's own secret tile
+    grabs = {int(s.split()[1]) - 1 for s in map(grab.action_to_string, game.legal_actions()) if s.startswith("grab ")}
+    assert grabs == set(game.z_secret_row)  # not seat 0's secret tiles, not the pile, not its own hand
+    game.apply(grab.string_to_action("take white blue green"))
+    game.apply(grab.string_to_action(f"grab {game.z_secret_row[0] + 1}"))
+    assert game.current_player == 1 and len(game.z_hand[0]) == 3
+    taken = game.z_hand[0][2]
+    grabs = {int(s.split()[1]) - 1 for s in map(grab.action_to_string, game.legal_actions()) if s.startswith("grab ")}
+    assert grabs == set(game.z_secret_row) | {taken}  # seat 0's open tile, and seat 1 sees its own secret one
+    assert not grabs & set(game.z_secret_pile) and not grabs & set(game.zp_hand[0]) and not grabs & set(mine)

@@ -450,8 +450,9 @@ class ExprCompiler:
                 else:
                     pyvar = spec_name("v_", var, node.span)
                     source = self.collection(coll, env)
-                    if self.plan.rules.variables and state.walks_what_it_writes(body, coll):
-                        source = f"tuple({source})"  # a snapshot: the body changes the set it walks
+                    if self.plan.rules.variables and state.walks_what_it_writes(body, coll) or \
+                            self.plan.rules.zones and lower_zones.walks_what_it_moves(self, coll, env, body):
+                        source = f"tuple({source})"  # a snapshot: the body changes the set (the zone) it walks
                     out = [For(pyvar, source, self.stmt(body, {**env, var: ("var", kind, pyvar)}))]
                 self.loops = outer
                 return out

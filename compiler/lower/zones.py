@@ -7,7 +7,7 @@ version 1, so its engine is what it was (compiler/lower/expressions.py asks here
 that are zones, components or zone effects)."""
 from __future__ import annotations
 
-from ..expr import Attribute, Name, unparse
+from ..expr import Attribute, Effect, Name, unparse, walk
 from ..model import Rules, Zone
 from ..pysource import Code, comment, identifier, literal
 from ..zones import reached
@@ -114,6 +114,14 @@ def collection(compiler, node, env) -> str | None:
     return f"[_x for _x in {code} if _x is not None]" if zone.shape == "display" else code
 
 
+def walks_what_it_moves(compiler, node, env, body) -> bool:
+    """Does a `for` over zone `node` move components (its own, maybe) in its body? Then it walks a
+    snapshot: a live list would skip the component after each one moved out of it."""
+    found = zone_of(compiler, node, env)
+    return found is not None and found[0].shape != "display" and any(
+        isinstance(x, Effect) and x.name in ZONE_EFFECT_NAMES for x in walk(body))
+
+
 def size(compiler, node, env) -> str | None:
     found = zone_of(compiler, node, env)
     if found is None:
@@ -155,9 +163,19 @@ UNROLLED_KIND_SIZE = 16  # a choice from a kind of at most this many components 
 
 
 def unrollable(rules: Rules, param) -> bool:
-    """Is `param` a choice from a kind itself (not a zone: its places change), small enough to write
-    its legal tests out component by component?"""
-    return _zone(rules, param.source) is None and len(kind_of_param(rules, param).components) <= UNROLLED_KIND_SIZE
+    """Is `param` a choice from a kind itself (not a zone: its places change) that no zone holds (then
+    every component is always offered), small enough to write its legal tests out component by component?"""
+    return _zone(rules, param.source) is None and not held_kind(rules, param) \
+        and len(kind_of_param(rules, param).components) <= UNROLLED_KIND_SIZE
+
+
+def held_kind(rules: Rules, param) -> str:
+    """The code of the components a choice from a kind that zones hold may take, by id (None for the
+    others): those face up in play (runtime/zones.py, _zone_shown); '' for a zone's choice, or a kind no
+    zone holds (every component, always: they lie nowhere)."""
+    if _zone(rules, param.source) is not None or not any(z.holds == param.source for z in rules.zones):
+        return ""
+    return f"_zone_shown(g, {literal(param.source)}, me)"
 
 
 def constant_column(rules: Rules, kind_tag: str, component: int, attr: str):
@@ -200,7 +218,7 @@ def positions(rules: Rules, param, seat: str = "me") -> str:
 
 def bind(rules: Rules, param, name: str, arg: str) -> str:
     """The component at a chosen position (None for `none`, or an empty position)."""
-    where = positions(rules, param)
+    where = positions(rules, param) or held_kind(rules, param)
     if not where:
         return arg
     none = f"None if {arg} is None else " if param.optional else ""
@@ -208,13 +226,15 @@ def bind(rules: Rules, param, name: str, arg: str) -> str:
 
 
 def missing(rules: Rules, param, arg: str) -> tuple[str, str] | None:
-    """(test, message code) of a chosen position that holds nothing."""
-    where = positions(rules, param)
+    """(test, message code) of a chosen position that holds nothing (of a kind: a component not face up in play)."""
+    where = positions(rules, param) or held_kind(rules, param)
     if not where:
         return None
     test = f"{arg} >= len({where}) or {where}[{arg}] is None"
     if param.optional:
         test = f"{arg} is not None and ({test})"
+    if not positions(rules, param):
+        return test, f"'{param.source} %d is not face up in play' % ({arg} + 1)"
     return test, f"'there is no component at place %d of {param.source}' % ({arg} + 1)"
 
 
@@ -222,7 +242,8 @@ def legal_source(rules: Rules, param) -> tuple[str, bool]:
     """What a legal loop over a component choice walks, and whether empty positions must be skipped."""
     where = positions(rules, param)
     if not where:
-        return f"range({param.slots})", False
+        held = held_kind(rules, param)
+        return (held, True) if held else (f"range({param.slots})", False)
     zone = _zone(rules, param.source)
     return where, zone is not None and zone.shape == "display"
 

@@ -2605,17 +2605,27 @@ def _below(rng, n):
     return j
 
 
+def _pieces_shown(kind, rng):
+    """Every piece of `kind`, each showing one of its faces at random (one face: no draw), in table order."""
+    return [piece[_below(rng, len(piece))] if len(piece) > 1 else piece[0] for piece in _KIND_PIECES[kind][1]]
+
+
 def _deal_zones(game, rng):
     """Deal every zone with a start, in declaration order, after the base game's deal (so a seed deals
     the cards and nobles it deals without zones): a pile takes every piece of its kind, each showing
     one of its faces at random, shuffled; a display or row its size from the top of its source (or
-    the kind's components shuffled, without one). Per-player zones start empty."""
+    from the kind's pieces, shuffled, without one: the rest are out of the game). `check` lets one
+    zone of a kind at most be dealt from the kind itself (E560): each component in one place. A
+    display that starts empty has its slots, empty; other zones start empty lists."""
     for _name, kind, shape, per_player, attr, start, sizes, source, _limit, _private in _ZONES:
-        if per_player or start == "empty":
+        if per_player:
+            continue
+        if start == "empty":
+            if shape == "display":
+                setattr(game, attr, [None] * sizes[game._n])
             continue
         if start == "all":
-            faces = _KIND_PIECES[kind][1]
-            pile = [piece[_below(rng, len(piece))] if len(piece) > 1 else piece[0] for piece in faces]
+            pile = _pieces_shown(kind, rng)
             _shuffle(rng, pile)
             setattr(game, attr, pile)
             continue
@@ -2623,7 +2633,7 @@ def _deal_zones(game, rng):
         if source >= 0:
             pile = getattr(game, _ZONES[source][4])
         else:
-            pile = list(range(_KIND_PIECES[kind][0]))
+            pile = _pieces_shown(kind, rng)
             _shuffle(rng, pile)
             pile.reverse()  # the first of the shuffled order is dealt first
         dealt = [pile.pop() for _ in range(min(size, len(pile)))]
@@ -2637,8 +2647,9 @@ def _zone_lists(game, zi):
     return value if zone[3] else [value]
 
 
-def _zone_remove(game, kind, x):
-    """Take component `x` out of whatever zone holds it (a display's slot is left empty)."""
+def _zone_remove(game, kind, x, located):
+    """Take component `x` out of whatever zone holds it (a display's slot is left empty); a RuleError
+    when no zone does: a component out of the game (a face not dealt, one discarded) stays out."""
     for zi, zone in enumerate(_ZONES):
         if zone[1] != kind:
             continue
@@ -2653,6 +2664,23 @@ def _zone_remove(game, kind, x):
                     if x in hidden:
                         hidden.remove(x)
                 return
+    raise RuleError(f"{located}: {kind} {x} is out of the game (in no zone)")
+
+
+def _zone_shown(game, kind, seat):
+    """The components of `kind` that `seat` sees face up in play, by id (None for the others): in a
+    display, a row or a holding; not in a pile, not out of the game, not drawn unseen by another
+    seat. A choice from a kind that zones hold offers these (one action per component)."""
+    shown = [None] * _KIND_PIECES[kind][0]
+    for zi, zone in enumerate(_ZONES):
+        if zone[1] != kind or zone[2] == "pile":
+            continue
+        for s, items in enumerate(_zone_lists(game, zi)):
+            hidden = getattr(game, zone[9])[s] if zone[9] and s != seat else ()
+            for x in items:
+                if x is not None and x not in hidden:
+                    shown[x] = x
+    return shown
 
 
 def _zone_room(game, zi, items):
@@ -2686,7 +2714,7 @@ def _zone_move(game, x, zi, seat, located):
         raise RuleError(f"{located}: there is no component to move")
     if not _zone_room(game, zi, getattr(game, _ZONES[zi][4])[seat] if _ZONES[zi][3] else getattr(game, _ZONES[zi][4])):
         raise RuleError(f"{located}: zone {_ZONES[zi][0]!r} is full")
-    _zone_remove(game, _ZONES[zi][1], x)
+    _zone_remove(game, _ZONES[zi][1], x, located)
     _zone_put(game, zi, seat, x, located)
 
 
@@ -2721,7 +2749,7 @@ def _zone_to_bottom(game, x, pi, located):
     """to_bottom(x, P): `x` to the bottom of pile `pi` (drawn last)."""
     if x is None:
         raise RuleError(f"{located}: there is no component to move")
-    _zone_remove(game, _ZONES[pi][1], x)
+    _zone_remove(game, _ZONES[pi][1], x, located)
     getattr(game, _ZONES[pi][4]).insert(0, x)
 
 
@@ -2729,7 +2757,7 @@ def _zone_discard(game, kind, x, located):
     """discard(x): `x` out of the game."""
     if x is None:
         raise RuleError(f"{located}: there is no component to discard")
-    _zone_remove(game, kind, x)
+    _zone_remove(game, kind, x, located)
 
 
 def _shown_zone(zone, items, whole):
