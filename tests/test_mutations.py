@@ -334,7 +334,7 @@ def test_mutate_the_state_section(workdir, path, value, drop):
 
 
 # The zones section (the official spec has none): the Cities' kind and zones and a claim, then mutated.
-WITH_ZONES = {**OFFICIAL, "kinds": {"cities": {
+WITH_ZONES = {**OFFICIAL, "kinds": {**OFFICIAL["kinds"], "cities": {
     "title": {"en": "Cities"}, "item": {"en": "city"}, "table": "cities.csv", "faces_of": "tile",
     "columns": {"tile": "number", "side": "number", "prestige": "number", "requires": "gems",
                 "any_one_colour": "number"}}},
