@@ -38,7 +38,7 @@ from .overlay import Resolved
 from .worth import worth_problems, worth_range
 from .source import MapNode, Node, ScalarNode, SeqNode
 from .types import (BOOL, DOMAIN_TYPES, GEM, GLOBALS, INT, PLAYER, AGGREGATES, EFFECTS, FUNCTIONS, Inferrer,
-                    Scope, base_scope, tested)
+                    STATE_EFFECTS, Scope, base_scope, tested)
 
 _N = TypeVar("_N", ScalarNode, SeqNode, MapNode)  # the kind of node Checker.node is asked for
 
@@ -850,7 +850,7 @@ class Checker:
                 stmt = self.statement(item, "effect")
                 if stmt is None:
                     continue
-                acting = next((x for x in walk(stmt) if isinstance(x, Effect)), None)
+                acting = next((x for x in walk(stmt) if isinstance(x, Effect) and x.name not in FOR_NOBODY), None)
                 if acting is not None and not each_player:
                     self.r.error("E552", f"effect '{acting.name}'{where} acts for a player, and this block runs once "
                                  "for nobody in particular", acting.span,
@@ -978,6 +978,9 @@ class Checker:
 
 
 PAY_STEP = "the payment step"
+# The effects that act for no player unless told which (a zone's, a variable's: `me.hand` is no name in
+# a block run once), so a setup block run once may hold them (E552 is for the others).
+FOR_NOBODY = frozenset(zones_mod.ZONE_EFFECTS) | frozenset(STATE_EFFECTS)
 
 
 def _setup_draw(stmt, colours, supply: dict, decks: dict) -> str:

@@ -273,7 +273,9 @@ def install(inferrer: Inferrer, zones: tuple[Zone, ...], kinds: tuple[Kind, ...]
 
 def _argument(inferrer: Inferrer, node, scope: Scope, what: str, name: str):
     """The type of a zone effect's argument, reported when it is not `what` it must be."""
-    inferrer.pile_ok, saved = what == "pile", inferrer.pile_ok
+    # A pile named as a source (draw, reveal) or as where a component goes (move, to_bottom, draw):
+    # writing to a pile, or taking its top unseen, reads nothing of it (E551 is for reading).
+    inferrer.pile_ok, saved = what in ("pile", "zone"), inferrer.pile_ok
     try:
         t = inferrer.infer(node, scope)
     finally:

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from engine_helpers import ROOT, load_engine
+from engine_helpers import ROOT, act, finish_forced_steps, load_engine
 from compiler import pipeline
 from compiler.diagnostics import CompileError
 
@@ -371,3 +371,37 @@ def test_a_choice_from_a_kind_never_offers_a_tile_in_the_pile_or_another_players
     grabs = {int(s.split()[1]) - 1 for s in map(grab.action_to_string, game.legal_actions()) if s.startswith("grab ")}
     assert grabs == set(game.z_secret_row) | {taken}  # seat 0's open tile, and seat 1 sees its own secret one
     assert not grabs & set(game.z_secret_pile) and not grabs & set(game.zp_hand[0]) and not grabs & set(mine)
+
+
+@pytest.fixture(scope="module")
+def moves(tmp_path_factory):
+    return compiled(tmp_path_factory, "tests/specs/zone-moves.yaml")
+
+
+def loads(engine, game) -> None:
+    assert engine.from_json(game.to_json()).to_json() == game.to_json()
+
+
+def test_a_display_that_starts_empty_has_its_slots_and_a_setup_block_run_once_fills_them(moves):
+    game = moves.new_game(2, 1)
+    assert len(game.z_spotlight) == 2 and None not in game.z_spotlight  # revealed by setup, run once
+    assert len(game.z_city_row) == 3 and len(game.z_city_pile) == 7 - 3 - 2 and game.z_discards == []
+    loads(moves, game)
+    first, second = game.z_spotlight
+    act(game, "unspot 1")
+    assert game.z_spotlight == [None, second] and game.z_discards == [first]  # the slot waits, empty
+    loads(moves, game)
+    finish_forced_steps(game, game.current_player)
+    row = list(game.z_city_row)
+    act(game, "spot 2")
+    assert game.z_spotlight == [row[1], second]  # the first empty slot
+    loads(moves, game)
+
+
+def test_a_for_over_a_zone_moves_every_component_onto_a_pile(moves):
+    game = moves.new_game(2, 1)
+    row = list(game.z_city_row)
+    act(game, "sweep")
+    assert game.z_city_row == [] and game.z_discards == row  # each onto the top: the last moved on top
+    assert game.to_dict()["zones"]["discards"] == list(reversed(row))  # saved top first
+    loads(moves, game)
