@@ -70,7 +70,7 @@ CODES: dict[str, Code] = _index([
         ("E013", "an alias bomb or a recursive alias"),
         ("E014", "tags, merge keys and values no spec can use (NaN, a lone surrogate from an escape such as "
                  "`\"\\uDFFF\"`)"),
-        ("E015", "a key that is not a name or a whole number (a list, a mapping, a fraction, nothing)"),
+        ("E015", "a key that is not a name or a whole number (a list, a mapping, a fraction, a truth value, nothing)"),
         ("E016", "a duplicate key"),
         ("E017", "a value cut at a comma inside `[...]` or `{...}` (`effects: [take(colour, 2)]`)"),
     ),

@@ -524,6 +524,10 @@ class _Converter:
                 if self.meet(key_node):  # an alias as a key: a scalar, nothing to expand
                     self.via = None
                 key = self.scalar(key_node)
+                if isinstance(key.value, bool):
+                    raise CompileError([Diagnostic(
+                        "E015", f"a mapping key must be a name or a whole number, not the truth value {key_node.value}",
+                        key.span, (f"quote it to make it a name: '{key_node.value}'",))])
                 if isinstance(key.value, float) or key.value is None:
                     raise self.error("E015", f"a mapping key must be a name or a whole number, not {key_node.value!r}",
                                      key_node)
@@ -586,6 +590,10 @@ class _Converter:
     def scalar(self, node: YamlScalar) -> ScalarNode:
         if node.tag not in _SCALAR_TAGS:
             raise self.error("E014", f"unsupported YAML tag '{node.tag}' (specs use plain YAML values only)", node)
+        if node.tag == _CORE + "bool" and not node.style and node.value.lower() not in ("true", "false"):
+            # YAML 1.1 reads on, off, yes and no as truth values (a definition named `on` became the key
+            # True); a spec is read as YAML 1.2 reads it, where only true and false are.
+            return ScalarNode(node.value, self.span(node), None)
         try:
             value = self.constructor.construct_object(node)
         except (ConstructorError, ValueError) as err:

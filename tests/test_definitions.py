@@ -452,3 +452,14 @@ def test_a_prestige_source_reading_the_supply_runs(folder, tmp_path):
         if game.is_over():  # the source gives far more than the target: the first round ends the game
             break
         game.apply(rng.choice(game.legal_actions()))
+
+
+def test_a_definition_named_like_a_yaml_1_1_truth_value_is_a_definition(folder):
+    """`on`, `off`, `yes`, `no` are names (YAML 1.2): a definition so named is called like any other."""
+    rules = check(folder, spec(("condition: supply[colour] >= pair_minimum",
+                                "condition: supply[colour] >= pair_minimum and on(me) and not off(me)"),
+                               sections="define:\n  on:\n    title: rich\n    params: {p: player}\n"
+                                        "    is: p.tokens[gold] >= 0\n  off:\n    title: poor\n"
+                                        "    params: {p: player}\n    is: p.tokens[gold] < 0\n"))
+    assert not isinstance(rules, list), rules
+    assert [d.name for d in rules.definitions] == ["on", "off"]

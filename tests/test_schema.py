@@ -223,7 +223,8 @@ def test_a_wrong_type_points_at_the_value_and_says_what_was_expected():
     assert at(d, text) == "[5]"
 
 
-@pytest.mark.parametrize("value, words", [("4.0", "the number 4"), ("yes", "true"), ("'4'", "the text '4'"),
+@pytest.mark.parametrize("value, words", [("4.0", "the number 4"), ("true", "true"), ("'4'", "the text '4'"),
+                                          ("yes", "the text 'yes'"),  # YAML 1.2: a name, not a truth value
                                           ("{}", "a mapping"), ("", "an empty value")])
 def test_whole_numbers_are_whole_numbers(value, words):
     d = one(official("  2: {gems: 4,", f"  2: {{gems: {value},"))

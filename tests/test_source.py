@@ -464,3 +464,19 @@ def test_balanced_or_quoted_inline_values_are_not_cut():
                "block:\n  - take(colour, 2)\n")
     assert doc.root.get("effects").items[0].value == "take(colour, 2)"
     assert doc.root.get("block").items[0].value == "take(colour, 2)"
+
+
+@pytest.mark.parametrize("word", ["on", "off", "yes", "no", "On", "NO", "Yes", "OFF"])
+def test_only_true_and_false_are_truth_values_as_in_yaml_1_2(word):
+    """YAML 1.1 reads an unquoted on/off/yes/no as a truth value: a definition named `on` vanished
+    into the key True. A spec is read as YAML 1.2 reads it: a name, as a key and as a value."""
+    doc = load(f"define:\n  {word}: {{is: '3'}}\nflag: {word}\nlist: [{word}, true]\n")
+    assert source.to_plain(doc.root) == {"define": {word: {"is": "3"}}, "flag": word, "list": [word, True]}
+
+
+@pytest.mark.parametrize("text, shown", [("true: 1\n", "true"), ("a:\n  False: x\n", "False")])
+def test_a_truth_value_as_a_key_is_e015_with_the_fix(text, shown):
+    d = error(text)
+    assert d.code == "E015"
+    assert d.message == f"a mapping key must be a name or a whole number, not the truth value {shown}"
+    assert d.notes == (f"quote it to make it a name: '{shown}'",)
