@@ -729,7 +729,11 @@ class Checker:
         for i, p in enumerate(params):
             if p.domain != "payment":
                 continue
-            if i != len(params) - 1:
+            if kind == "step":  # the payment phase follows an action; a step's choices are all in its ids
+                self.r.error("E521", f"choice '{p.name}' is a payment, and an end-of-turn step cannot ask for one: "
+                             "the engine asks for a payment in its payment phase, after an action", p.span,
+                             "buy in an action, or make the step take a price it fixes (put_back)")
+            elif i != len(params) - 1:
                 self.r.error("E521", f"choice '{p.name}' is a payment: it must be the last choice of its {kind} "
                              f"(the engine asks for it after '{params[-1].name}')", p.span)
             elif i == 0:

@@ -171,7 +171,7 @@ CODES: dict[str, Code] = _index([
         ("E517", "a `price` that can be below 0 (paying it would give the player tokens; write `max(0, ...)`)"),
         ("E518", "an action or step named as an engine phase (`action`, `over`, `payment`)"),
         ("E519", "a step named as an action"),
-        ("E521", "a payment that is not the last choice after another"),
+        ("E521", "a payment that is not the last choice after another, or in an end-of-turn step"),
         ("E522", "two actions written the same way"),
         ("E530", "a `repeat: while` step that may repeat for ever: nothing proves its actions make `while` false, "
                  "and it has no `max`"),
