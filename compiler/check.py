@@ -517,7 +517,7 @@ class Checker:
         params: list[Param] = []
         set_sizes: dict[str, tuple[int, int]] = {}
         choose = self.node(entry, "choose", MapNode, required=False)
-        optional = set()
+        optional: set[str] = set()
         for pkey, pnode in choose.entries if choose else ():
             pname = pkey.value
             if not isinstance(pname, str) or not re.fullmatch(r"[a-z_][a-z0-9_]*", pname):
@@ -526,7 +526,9 @@ class Checker:
             if pname in names or pname in RESERVED_NAMES:
                 self.r.error("E406", f"choice '{pname}'{where} hides the name '{pname}' of the game", pkey.span)
                 continue
-            param = self.param(pname, pnode, Scope(names), where)
+            # the choices before it, as a price or a worth reads them (an optional one: after a test)
+            earlier = Scope(names, frozenset(optional), frozenset(p.name for p in params))
+            param = self.param(pname, pnode, earlier, where)
             if param is None:
                 continue
             params.append(param)

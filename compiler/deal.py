@@ -78,8 +78,9 @@ def _apply(stmt, counts: Counts, seat: int, drawn: dict, taken: dict) -> Effect 
     `taken`); the `draw` that finds its pile empty, else None."""
     if not isinstance(stmt, Effect):
         return None
-    keys = [_zone_key(a, counts, seat) for a in stmt.args]
-    if None in keys or not keys:
+    found = [_zone_key(a, counts, seat) for a in stmt.args]
+    keys = [k for k in found if k is not None]
+    if len(keys) != len(found) or not keys:
         return None
     if stmt.name == "draw" and len(keys) == 2:
         pile, target = keys

@@ -288,6 +288,10 @@ class Inferrer:
         # model.Kind values; None: the base kinds' standard columns)
         self.attributes: dict[object, dict[str, AnyType]] = {name: table for name, table in ATTRIBUTES.items()}
         self.prose: dict[object, list[str]] = {}  # prose columns by type: named in E403, never typed
+        # optional columns by type (a `gem` column whose cell may be empty: `none`), and the reads of one
+        # met so far (a test 'x.colour != none' may compare them with none)
+        self.optional_columns: dict[object, set[str]] = {}
+        self.optional_reads: set = set()
         # the values of each keyword column, in table order: what a keyword ('five_prestige') may be
         self.keywords: dict[Keyword, tuple[str, ...]] = {}
         self.items: dict[str, str] = {}  # one component of each kind, in English ("trading post")
@@ -296,6 +300,7 @@ class Inferrer:
             key = _attribute_key(component_type(kind))
             self.attributes[key] = column_attributes(kind.name, kind.columns)
             self.prose[key] = [c.name for c in kind.columns if c.type == "prose"]
+            self.optional_columns[key] = {c.name for c in kind.columns if c.optional}
             for i, column in enumerate(kind.columns):
                 if column.type == "keyword":
                     self.keywords[Keyword(kind.name, column.name)] = tuple(
@@ -392,6 +397,10 @@ class Inferrer:
                     return ERROR
                 if t == PLAYER and attr in self.optional_state and unparse(node) not in scope.not_none:
                     self.maybe_none(node, scope, attr)
+                if attr in self.optional_columns.get(_attribute_key(t), ()):
+                    self.optional_reads.add(node)
+                    if unparse(node) not in scope.not_none:
+                        self.maybe_none(node, scope, attr, f"column '{attr}' of {noun(t)} may be empty")
                 return table[attr]
             case Index(obj=obj, index=idx):
                 t = self.infer(obj, scope)
@@ -474,7 +483,7 @@ class Inferrer:
                         self.r.error("E410", f"cannot compare {noun(lt)} with {noun(rt)}", node.span)
                     for side, other in ((l, rt), (r, lt)):
                         optional = (isinstance(side, Name) and side.id in scope.optional) \
-                            or self.is_optional_state(side)
+                            or self.is_optional_state(side) or side in self.optional_reads
                         if other != NONE or side == Name("none", None) or optional:
                             continue
                         choice = isinstance(side, Name) and side.id in scope.choices
@@ -520,12 +529,12 @@ class Inferrer:
             return ERROR
         return hint
 
-    def maybe_none(self, node, scope: Scope, name: str) -> None:
-        """E410, once per place: an optional variable read before a test shows it is not none."""
+    def maybe_none(self, node, scope: Scope, name: str, why: str = "") -> None:
+        """E410, once per place: an optional variable (or column) read before a test shows it is not none."""
         shown = unparse(node)
         if ("maybe", shown) not in scope.told:
             scope.told.add(("maybe", shown))
-            self.r.error("E410", f"'{shown}' may be none here (variable '{name}' is optional): test "
+            self.r.error("E410", f"'{shown}' may be none here ({why or f'variable {name!r} is optional'}): test "
                                  f"'{shown} != none' first, as in \"{shown} != none and ...\"", node.span)
 
     def is_optional_state(self, node) -> bool:

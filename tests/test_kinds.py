@@ -408,3 +408,60 @@ def test_a_variant_may_not_add_a_kind_the_base_has(folder):
         pipeline.load_rules(str(path))
     [d] = info.value.diagnostics
     assert d.code == "E304" and "the base already has the kind 'cards'" in d.message
+
+
+
+# --------------------------------------------------------------------------- optional values tested (issue 26, item 16)
+
+CHARMS = ROOT / "tests" / "specs" / "charms.yaml"
+
+
+@pytest.fixture(scope="module")
+def charms_engine(tmp_path_factory):
+    from engine_helpers import load_engine
+    path = tmp_path_factory.mktemp("charms") / "charms.py"
+    path.write_text(pipeline.compile_spec(str(CHARMS)).text, encoding="utf-8")
+    return load_engine(path)
+
+
+def charms(folder: pathlib.Path, old: str, new: str) -> list:
+    """The diagnostics of tests/specs/charms.yaml with one change, checked in `folder`."""
+    shutil.copy(CHARMS.with_suffix(".csv"), folder / "charms.csv")
+    text = CHARMS.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    diagnostics, _ = refused(folder, text.replace(old, new), "charms.yaml")
+    return [(d.code, d.message) for d in diagnostics]
+
+
+def test_an_optional_gem_columns_empty_cell_is_none_and_is_tested_before_it_is_used(charms_engine, folder):
+    E, seen = charms_engine, set()
+    for seed in range(12):
+        game = E.new_game(2, seed)
+        offered = {int(s.split()[1]) - 1 for s in map(E.action_to_string, game.legal_actions()) if s.startswith("charm ")}
+        colours = {slot: E._k_charms[x][1] for slot, x in enumerate(game.z_charm_row)}
+        assert offered == {slot for slot, colour in colours.items() if colour is not None}
+        seen |= set(colours.values())
+    assert None in seen and len(seen) > 2  # charms without a colour, and with
+    assert charms(folder, "condition: charm.colour != none and supply[charm.colour] >= 1",
+                  "condition: supply[charm.colour] >= 1") == [
+        ("E410", "'charm.colour' may be none here (column 'colour' of a charm may be empty): test 'charm.colour "
+                 "!= none' first, as in \"charm.colour != none and ...\"")]
+    assert charms(folder, "condition: charm.colour != none and", "condition: charm.mark != none and")[0] == \
+        ("E410", "'charm.mark' is never none: only an optional choice can be none")
+
+
+def test_an_optional_choice_is_read_in_a_price_after_a_test(charms_engine, folder):
+    E = charms_engine
+    game = E.new_game(2, 1)
+    card = game.market[0][0]
+    cost = dict(zip(E.GEMS, E.CARD_COST[card], strict=True))
+    state = game.to_dict()
+    state["seats"][0]["tokens"] = {**{g: cost[g] for g in E.GEMS}, E.WILD: 0}
+    state["supply"] = {c: n - state["seats"][0]["tokens"][c] for c, n in state["supply"].items()}
+    game = E.from_json(state)
+    legal = set(map(E.action_to_string, game.legal_actions()))
+    short = next(g for g in E.GEMS if cost[g] == 0)
+    assert "tipbuy 1.1" in legal and f"tipbuy 1.1 tip {short}" not in legal  # a tip costs one gem more
+    assert charms(folder, "(if tip != none and c == tip then 1 else 0)", "(if c == tip then 1 else 0)") == [
+        ("E410", "'tip' may be none here (its choice is optional): test 'tip != none' first, as in "
+                 "\"tip != none and ...\"")]
