@@ -465,3 +465,12 @@ def test_an_optional_choice_is_read_in_a_price_after_a_test(charms_engine, folde
     assert charms(folder, "(if tip != none and c == tip then 1 else 0)", "(if c == tip then 1 else 0)") == [
         ("E410", "'tip' may be none here (its choice is optional): test 'tip != none' first, as in "
                  "\"tip != none and ...\"")]
+
+
+def test_the_sheets_phrase_a_test_of_an_optional_column_in_four_languages():
+    from compiler.sheets import content, render
+    rules = pipeline.load_rules(str(CHARMS))
+    base = pipeline.load_rules(rules.bases[0].path)
+    for lang, words in (("en", "the “colour” of the chosen charm is not empty"),
+                        ("fr", "n'est pas vide"), ("nl", "niet leeg is"), ("sr", "није празна")):
+        assert words in render.markdown(content.build(rules, lang, base), rules), lang

@@ -766,6 +766,9 @@ class Phraser:
         if NONE in (lk, rk) and self.state_forms(right if lk == NONE else left) is not None:  # an optional variable
             state = self.state_forms(right if lk == NONE else left) or {}
             return t.text(f"cond.state.{'none' if op == '==' else 'some'}", **self.named("x", state))
+        if NONE in (lk, rk) and isinstance(right if lk == NONE else left, Attribute):  # an optional column
+            return t.text(f"cond.column.{'none' if op == '==' else 'some'}",
+                          **self.named("x", self.thing(right if lk == NONE else left)))
         if NONE in (lk, rk):
             other = right if lk == NONE else left
             kind = self.kind(other)
