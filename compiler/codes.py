@@ -184,7 +184,7 @@ CODES: dict[str, Code] = _index([
         ("E549", "a spec without the base kinds `cards` and `nobles` (the engines are built around them)"),
         ("E552", "a setup block without `each_player: true` with an effect that acts for a player, or setup that "
                  "takes more tokens than the supply holds, reserves more cards than a deck holds or draws more "
-                 "components than a pile holds at some player count"),
+                 "components than a pile holds (or into a full zone) at some player count"),
         ("E540", "a name declared by a spec (a variable, zone, kind, definition, player-count field) that is "
                  "already the name of something else"),
         ("E550", "a definition that is recursive (calls itself, directly or through others) or reads `me` or "

@@ -73,9 +73,13 @@ def _zone_key(node, counts: Counts, seat: int) -> tuple[str, int] | None:
     return None
 
 
-def _apply(stmt, counts: Counts, seat: int, drawn: dict, taken: dict) -> Effect | None:
+Failure = tuple[Effect, "tuple[str, int] | None"]  # a draw the engine cannot carry out, and the full zone (if so)
+
+
+def _apply(stmt, counts: Counts, seat: int, drawn: dict, taken: dict) -> Failure | None:
     """Count one setup effect (the draws from each pile in `drawn`, what reveal and refill take in
-    `taken`); the `draw` that finds its pile empty, else None."""
+    `taken`); a `draw` the engine cannot carry out, as (the effect, None) when its pile is empty or
+    (the effect, the zone) when the zone it draws into is full; else None."""
     if not isinstance(stmt, Effect):
         return None
     found = [_zone_key(a, counts, seat) for a in stmt.args]
@@ -86,9 +90,11 @@ def _apply(stmt, counts: Counts, seat: int, drawn: dict, taken: dict) -> Effect 
         pile, target = keys
         drawn[pile[0]] = drawn.get(pile[0], 0) + 1
         if counts.held[pile] == 0:
-            return stmt
+            return stmt, None
+        if counts.room(target) <= 0:  # the engine looks at the pile first, then at the room
+            return stmt, target
         counts.held[pile] -= 1
-        counts.held[target] += 1  # a full target stops new_game too, at the effect (a RuleError)
+        counts.held[target] += 1
     elif stmt.name == "reveal" and len(keys) == 2:
         taken[keys[0][0]] = taken.get(keys[0][0], 0) + counts.move(keys[0], keys[1], 1)
     elif stmt.name == "refill" and len(keys) == 1:
@@ -100,8 +106,9 @@ def _apply(stmt, counts: Counts, seat: int, drawn: dict, taken: dict) -> Effect 
 
 def setup_overdraws(zones: tuple[Zone, ...], kinds: tuple[Kind, ...], setup: tuple[SetupBlock, ...],
                     players: tuple[PlayerCount, ...]) -> list[Diagnostic]:
-    """E552 for the first setup `draw` that finds its pile empty at some player count (the fewest
-    players first), naming the pile, what it holds after the deal and what the setup takes from it."""
+    """E552 for the first setup `draw` that finds its pile empty (naming the pile, what it holds after
+    the deal and what the setup takes from it) or the zone it draws into full, at some player count
+    (the fewest players first)."""
     if not zones or not setup:
         return []
     by_name = {k.name: k for k in kinds}
@@ -109,15 +116,29 @@ def setup_overdraws(zones: tuple[Zone, ...], kinds: tuple[Kind, ...], setup: tup
         counts = Counts(zones, by_name, pc.players)
         drawn: dict[str, int] = {}
         taken: dict[str, int] = {}
-        first: Effect | None = None
+        first: Failure | None = None
         for block in setup:
             for seat in range(pc.players if block.each_player else 1):
                 for stmt in block.effects:
                     failed = _apply(stmt, counts, seat, drawn, taken)
                     first = first or failed
+        if first is not None and first[1] is not None:
+            return [_full_zone(first[0], first[1], counts, by_name, pc.players)]
         if first is not None:
-            return [_empty_pile(first, counts, drawn, taken, by_name, pc.players)]
+            return [_empty_pile(first[0], counts, drawn, taken, by_name, pc.players)]
     return []
+
+
+def _full_zone(stmt: Effect, target: tuple[str, int], counts: Counts, kinds: dict[str, Kind],
+               players: int) -> Diagnostic:
+    zone = counts.zones[target[0]]
+    most = zone.limit if zone.shape == "holding" else dict(zone.sizes).get(players, 0)
+    whose = f"player {target[1] + 1}'s " if zone.per_player else ""
+    why = "its limit" if zone.shape == "holding" else "its size"
+    return Diagnostic("E552", f"setup draws into {whose}zone '{zone.name}' with {players} players when it is full: it "
+                      f"holds at most {most} {kinds[zone.holds].item.en if most == 1 else kinds[zone.holds].name} ({why})", stmt.span,
+                      ("the setup blocks run in order, each_player blocks once for each player; a draw into a full "
+                       "zone stops every new game",))
 
 
 def _empty_pile(stmt: Effect, counts: Counts, drawn: dict, taken: dict, kinds: dict[str, Kind],
