@@ -135,8 +135,9 @@ def _full_zone(stmt: Effect, target: tuple[str, int], counts: Counts, kinds: dic
     most = zone.limit if zone.shape == "holding" else dict(zone.sizes).get(players, 0)
     whose = f"player {target[1] + 1}'s " if zone.per_player else ""
     why = "its limit" if zone.shape == "holding" else "its size"
+    kind = kinds[zone.holds]
     return Diagnostic("E552", f"setup draws into {whose}zone '{zone.name}' with {players} players when it is full: it "
-                      f"holds at most {most} {kinds[zone.holds].item.en if most == 1 else kinds[zone.holds].name} ({why})", stmt.span,
+                      f"holds at most {most} {kind.item.en if most == 1 else kind.name} ({why})", stmt.span,
                       ("the setup blocks run in order, each_player blocks once for each player; a draw into a full "
                        "zone stops every new game",))
 
