@@ -356,6 +356,9 @@ def test_a_component_out_of_the_game_is_never_moved_back_in(dealt_open):
     with pytest.raises(dealt_open.RuleError, match=f"move\\(city, me.claimed\\): cities {out} is out of the game"):
         dealt_open._zone_move(game, out, 1, 0, "move(city, me.claimed)")
     assert out not in in_play(game)
+    before = game.to_json()
+    dealt_open._zone_discard(game, "cities", out, "discard(city)")  # out already: nothing to do
+    assert game.to_json() == before
 
 
 def test_a_choice_from_a_kind_never_offers_a_tile_in_the_pile_or_another_players_secret_one(grab):

@@ -2647,9 +2647,10 @@ def _zone_lists(game, zi):
     return value if zone[3] else [value]
 
 
-def _zone_remove(game, kind, x, located):
-    """Take component `x` out of whatever zone holds it (a display's slot is left empty); a RuleError
-    when no zone does: a component out of the game (a face not dealt, one discarded) stays out."""
+def _zone_remove(game, kind, x, located, strict=True):
+    """Take component `x` out of whatever zone holds it (a display's slot is left empty); when no zone
+    does, a RuleError (strict: a component out of the game, a face not dealt or one discarded, is
+    never moved back in), or nothing (discard: it is out already)."""
     for zi, zone in enumerate(_ZONES):
         if zone[1] != kind:
             continue
@@ -2664,7 +2665,8 @@ def _zone_remove(game, kind, x, located):
                     if x in hidden:
                         hidden.remove(x)
                 return
-    raise RuleError(f"{located}: {kind} {x} is out of the game (in no zone)")
+    if strict:
+        raise RuleError(f"{located}: {kind} {x} is out of the game (in no zone)")
 
 
 def _zone_shown(game, kind, seat):
@@ -2757,7 +2759,7 @@ def _zone_discard(game, kind, x, located):
     """discard(x): `x` out of the game."""
     if x is None:
         raise RuleError(f"{located}: there is no component to discard")
-    _zone_remove(game, kind, x, located)
+    _zone_remove(game, kind, x, located, strict=False)
 
 
 def _shown_zone(zone, items, whole):
