@@ -186,6 +186,8 @@ CODES: dict[str, Code] = _index([
         ("E550", "a definition that is recursive (calls itself, directly or through others) or reads `me` or "
                  "`player`"),
         ("E554", "a prestige source that is not a number, or that reads prestige"),
+        ("E556", "a call of a definition that an engine would write out as more than 10,000 expression nodes "
+                 "(definitions calling others several times, down a chain)"),
         ("E544", "a variable whose type, initial value or options do not fit (a missing or mistyped initial value, "
                  "an unknown type, `optional` on a number, `private` on a shared variable)"),
         ("E545", "an effect on state that does not fit: `set`/`add`/`insert`/`drop` on something that is not a "
