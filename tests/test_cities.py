@@ -332,6 +332,37 @@ def test_a_spec_whose_end_loops_over_a_zone_has_sheets_in_every_language(tmp_pat
     assert "за најмање 1 елемент („град“) из ваше зоне „Освојени градови“" in serbian
 
 
+REFILLED = {"en": "fill the empty places of “Cities on display” from its pile",
+            "fr": "complétez les places vides de la zone « Cités exposées » depuis sa pile",
+            "nl": "vul de lege plaatsen van de zone ‘Uitgestalde steden’ aan uit de bijbehorende stapel",
+            "sr": "попуните празна места зоне „Изложени градови“ из њене гомиле"}
+
+
+def test_refill_of_a_zone_is_phrased_in_every_language_by_sheet_and_diff(tmp_path):
+    """`refill(ZONE)` (documented for displays and rows): `check` clean, then `sheet` and `diff` ended
+    with an internal error, PhraseError 'cannot phrase Name as a number' (issue 26, item 12)."""
+    from click.testing import CliRunner
+
+    from compiler import cli
+
+    spec = (ROOT / "variants" / "cities.yaml").read_text(encoding="utf-8").replace("name: cities\n", "name: refills\n")
+    old = 'effects: ["move(city, me.claimed)"]'
+    assert spec.count(old) == 1
+    (tmp_path / "refills.yaml").write_text(spec.replace(old, 'effects: ["move(city, me.claimed)", '
+                                                              '"refill(city_display)"]'), encoding="utf-8")
+    (tmp_path / "cities.csv").write_bytes(CITIES_CSV.read_bytes())
+    runner = CliRunner()
+    assert runner.invoke(cli.main, ["check", str(tmp_path / "refills.yaml")]).exit_code == 0
+    result = runner.invoke(cli.main, ["sheet", str(tmp_path / "refills.yaml"), "--lang", "en,fr,nl,sr",
+                                      "--format", "md", "-o", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    for lang, words in REFILLED.items():
+        assert words in (tmp_path / "out" / f"refills.{lang}.md").read_text(encoding="utf-8"), lang
+        result = runner.invoke(cli.main, ["diff", str(ROOT / "variants" / "cities.yaml"),
+                                          str(tmp_path / "refills.yaml"), "--lang", lang])
+        assert result.exit_code == 1 and words in result.output, result.output
+
+
 def test_mcts_deals_the_hidden_city_pile_again_from_the_unseen_tiles(cities):
     """A bot's determinization (playtest/bots.py): the face-down pile, seen as a count, is dealt
     again from the tiles no one has seen, one face each, and the game reads back."""
