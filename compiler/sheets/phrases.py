@@ -881,6 +881,12 @@ class Phraser:
             return self.t.text("eff.set.value", value=self.t.text(f"state.value.{str(value.value).lower()}"), **forms)
         if kind == BOOL:
             return self.t.text("eff.set.whether", test=self.condition(value), **forms)
+        if self.held_kind(value) is not None:  # a zone or a set of components: "the pieces in “Cities on display”"
+            state = self.state_forms(value)
+            if state is None:
+                self.collection(value)  # the zone's words, for the phrase
+            shown = state[""] if state is not None else self.t.text("coll.zone.all")
+            return self.t.text("eff.set.value", value=shown, **forms)
         if kind in (NUMBER, COLOURS):
             shown = self.number(value) if kind == NUMBER else self.collection_phrase(value)
             return self.t.text("eff.set.value", value=shown, **forms)
