@@ -92,7 +92,7 @@ class Facts:
         strings = [module.action_to_string(a) for a in range(module.NUM_ACTIONS)]
         # Which actions buy a card: their notation starts with "buy" (the contract's notation).
         self.is_buy = [s.startswith("buy") for s in strings]
-        self.moves = [parse_move(s, module) for s in strings]
+        self.moves = [parse_move(s, module, action_domains(module, a)) for a, s in enumerate(strings)]
         # a take's or return's tokens as Position.score's memo key, and their number
         self.gain_keys = [tuple(sorted(m[1])) if m and m[0] == "tokens" else () for m in self.moves]
         self.gain_sizes = [sum(k for _, k in key) for key in self.gain_keys]
@@ -138,15 +138,40 @@ def facts(module) -> Facts:
     return f
 
 
-def parse_move(text: str, module) -> tuple[str, object] | None:
+def action_domains(module, action: int) -> tuple[str, ...]:
+    """The domains of an action's choices, as its engine declares them (``("face_up",)`` for
+    ``reserve 1.2``): what the words of its notation stand for. An optional choice left out
+    (`none`) is not written, so it is not counted."""
+    decision, args = module.ACTIONS[action]
+    return tuple(kind for (_, kind), value in zip(module._PARAM_KINDS[decision], args, strict=True)
+                 if value is not None)
+
+
+# The forms of the contract's notation (see Facts): the first word(s), and the domains of the
+# choices the rest stands for. A spec may write other choices with the same words (`noble {city}`
+# for a city of a zone): an action is read as a move only when its choices are those the form means.
+MEANINGS = {"take": ("gem_set",), "take2": ("gem",), "return": ("colour",), "pass": (),
+            "reserve": ("face_up",), "reserve deck": ("deck",), "buy": ("face_up",), "buy reserved": ("reserved",),
+            "noble": ("noble",)}
+
+
+def parse_move(text: str, module, domains: tuple[str, ...]) -> tuple[str, object] | None:
     """An action's notation as a move: ``("tokens", ((colour, count), ...))`` for takes and
     returns, ``("reserve", (level, slot))``, ``("reserve_deck", level)``, ``("buy", (level,
     slot))``, ``("buy_reserved", k)``, ``("noble", k)``, ``("pass", None)`` (indexes from 0);
-    None for any other form."""
+    None for any other form, and for a form whose choices (`domains`, the engine's) are not the
+    ones the form means."""
+    words = text.split()
+    form = " ".join(words[:2]) if " ".join(words[:2]) in MEANINGS and len(words) > 2 else words[0]
+    if MEANINGS.get(form) != domains and not (form == "return" and domains == ("gem",)):
+        return None
+    return _read_move(words, module)
+
+
+def _read_move(words: list[str], module) -> tuple[str, object] | None:
     colour = {c: i for i, c in enumerate(module.COLOURS)}
     gems = set(module.GEMS)
     levels = [str(x) for x in module.LEVELS]
-    words = text.split()
     head, rest = words[0], words[1:]
 
     def slot(word):
