@@ -137,8 +137,11 @@ class Bounds:
                 self.f.calls[key] = inner.number(body)
             elif what == "truth":
                 self.f.calls[key] = inner.truth(body)
-            else:
-                self.f.calls[key] = hazards(body, inner)
+            else:  # found in the body: said once, with the first call that gives its arguments these ranges
+                where = f" ({call.span.file}:{call.span.line})" if call.span is not None else ""
+                said = f"in '{call.func}' as {unparse(call)}{where} calls it"
+                self.f.calls[key] = [dataclasses.replace(d, notes=(*d.notes, said)) if call.args else d
+                                     for d in hazards(body, inner)]
         return self.f.calls[key]
 
     def colour_sort(self, node) -> str:
