@@ -12,7 +12,8 @@ database, then, from this process (asyncio and httpx):
   delivered the board after it (the slower of the two).
 
 All this traffic comes from one address (127.0.0.1), so the server is started with limits
-(`serve --tables-per-address`, `--requests-per-address`, `--max-open-tables`, `--bot-queue`)
+(`serve --tables-per-address`, `--requests-per-address`, `--max-open-tables`, `--bot-queue`,
+`--streams-per-address`)
 far above what the run asks: the limiter still counts every request, as it does for people,
 but refuses none of the bench's (a refusal is counted as an error and printed).
 
@@ -56,7 +57,8 @@ def free_port() -> int:
 
 # What one run asks of the server, from one address, with room to spare: no request of the bench is refused.
 BENCH_LIMITS = ("--tables-per-address", "1000000/minute", "--requests-per-address", "1000000/second",
-                "--max-open-tables", "100000", "--max-tables", "1000000", "--bot-queue", "100000")
+                "--max-open-tables", "100000", "--max-tables", "1000000", "--bot-queue", "100000",
+                "--streams-per-address", "100000")
 
 
 def start_server(spec: str, db: str, port: int, bot_delay: float, log) -> subprocess.Popen:
@@ -155,8 +157,8 @@ async def keep_bot_tables(client, base: str, spec: str, count: int, stop: float)
     """Keep `count` tables of two greedy bots playing; replace each that ends."""
     async def make():
         made = await new_table(client, base, spec, ["greedy", "greedy"])
-        host = urllib.parse.urlparse(made["host"]).path.split("/")
-        return f"/api/tables/{host[2]}/watch/{host[3]}"
+        watch = urllib.parse.urlparse(made["watch"]).path.split("/")  # /watch/TABLE/SECRET
+        return f"/api/tables/{watch[2]}/watch/{watch[3]}"
 
     watching = [await make() for _ in range(count)]
     while time.perf_counter() < stop:

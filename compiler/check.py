@@ -20,13 +20,16 @@ from typing import TypeVar, overload
 
 from . import bounds as bounds_mod
 from . import definitions as definitions_mod
+from . import hidden as hidden_mod
 from . import kinds as kinds_mod
 from . import notation as notation_mod
+from . import termination
 from . import variables as variables_mod
 from . import zones as zones_mod
 from .flow import card_flow, pay_flow
-from .diagnostics import CompileError, Reporter, SourceMap, Span, did_you_mean
+from .diagnostics import CompileError, Diagnostic, Reporter, SourceMap, Span, did_you_mean
 from .expr import Bool, Effect, Int, Name, Origin, parse_expr, parse_stmt, walk
+from .reading import read_input
 from .model import (BUILTIN_SETUP_FIELDS, DOMAINS, FINISHES, LENGTH_CAP, PREFERS, RESOLVES, REPEATS, Decision,
                     EndTrigger, Kind, Param, PlayerCount, PlayerField, RankLevel, Rules, SetupBlock, Text, Value,
                     Winners, setup_fields)
@@ -182,9 +185,8 @@ class Checker:
             if lines is not None:
                 return lines
         try:
-            with open(file, encoding="utf-8") as handle:
-                return handle.read().splitlines()
-        except OSError:
+            return read_input(file).decode("utf-8").splitlines()
+        except (OSError, UnicodeDecodeError):
             return []
 
     # ------------------------------------------------------------------ sections
@@ -227,6 +229,8 @@ class Checker:
             self.setup_overdraws(setup, players, cards, gems, wild)
         end = self.end_triggers(scope, facts)
         winners = self.winners(scope, facts)
+        if not self.r.has_errors:  # every expression typed: which player's private data does each rule read?
+            self.r.extend(hidden_mod.leaks(variables, self.zones, definitions, prestige, actions + steps, setup, end))
         interpretations = self.interpretations()
         self.decision_names(actions, steps)
         if not self.r.has_errors:
@@ -585,7 +589,7 @@ class Checker:
             self.r.extend(card_flow(effects, tuple(p for p in params if p is not None)))
             self.r.extend(pay_flow(effects))
             self.r.extend(zones_mod.moved_twice(effects, tuple(params)))
-        while_ = None
+        while_ = max_ = None
         repeat, resolve = "once", "choice"
         if is_step:
             if entry.get("while") is not None:
@@ -594,10 +598,17 @@ class Checker:
                     self.types.expect(while_, scope, BOOL, "a 'while' condition")
             repeat = self.choice(entry, "repeat", REPEATS, "once", where)
             resolve = self.choice(entry, "resolve", RESOLVES, "choice", where)
+            if entry.get("max") is not None:
+                max_ = self.expression(entry.get("max"), "'max'")
+                if max_ is not None:
+                    self.types.expect(max_, scope, INT, "a step's 'max'")
+                if repeat != "while" or resolve != "choice":
+                    self.r.error("E531", "'max' bounds a step with `repeat: while` and `resolve: choice`; this one "
+                                 "runs at most once a turn", entry.key_span("max"))
             if only_when_stuck:
                 self.r.error("E505", "'only_when_stuck' applies to actions, not to end-of-turn steps", key.span)
         else:
-            for field in ("while", "repeat", "resolve"):
+            for field in ("while", "repeat", "resolve", "max"):
                 if entry.get(field) is not None:
                     self.r.error("E505", f"'{field}' applies to end-of-turn steps, not to actions",
                                  entry.key_span(field))
@@ -612,6 +623,8 @@ class Checker:
                 if p.price is not None:
                     self.price_below_zero(p.price, bounds_mod.Bounds(facts_here))
             params[:] = [self.sized_worth(p, bounds_mod.Bounds(facts_here)) for p in params]
+            self.r.extend(self.repeats_end(name, key, while_, max_, repeat, resolve, effects, params,
+                                           bounds_mod.Bounds(facts_here)))
         if condition_ok and self.base_tables_read:
             never = bounds_mod.never_reasons(condition, bounds_mod.Bounds(facts_here))
             if never:
@@ -621,7 +634,18 @@ class Checker:
             return None
         return Decision(name=name, title=title, notation=str(notation), params=tuple(params), condition=condition,
                         effects=tuple(effects), span=key.span, only_when_stuck=bool(only_when_stuck), while_=while_,
-                        repeat=repeat, resolve=resolve, note=self.note(entry))
+                        repeat=repeat, max_=max_, resolve=resolve, note=self.note(entry))
+
+    def repeats_end(self, name, key, while_, max_, repeat, resolve, effects, params, bounds) -> list[Diagnostic]:
+        """E530/E531: a step repeated in one turn ends, by a proof of its condition or by its `max`
+        (compiler/termination.py)."""
+        if max_ is not None:
+            problem = termination.max_problem(max_, bounds)
+            return [Diagnostic("E531", problem, max_.span)] if problem else []
+        if repeat != "while" or resolve != "choice":
+            return []
+        return termination.unending(name, while_ if while_ is not None else Bool(True, key.span), effects, params,
+                                    bounds, (while_ or key).span)
 
     def param(self, pname: str, node, scope: Scope, where: str) -> Param | None:
         if isinstance(node, ScalarNode) and isinstance(node.value, str):

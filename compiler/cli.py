@@ -24,11 +24,11 @@ from playtest import simulate as sim_mod
 from playtest.bots import BotError
 
 from . import diff as diff_mod
-from . import pipeline, rule_errors, scaffold
+from . import pipeline, reading, rule_errors, scaffold
 from .diagnostics import CompileError, Diagnostic, SourceMap, render_all, sorted_diagnostics, to_json
 from .files import write_atomic
 from .overlay import find_spec, locate
-from .safe_text import terminal_text
+from .safe_text import terminal_text, visible
 from .sheets import render as sheet_render
 from .sheets.lint import lint as lint_sheets
 from .sheets.plurals import LANGUAGES
@@ -42,22 +42,30 @@ def echo(text: object = "", **options) -> None:
     click.echo(terminal_text(str(text)), **options)
 
 
+def say(text: object = "", **options) -> None:
+    """click.echo of one line (a message, a file written): every control character shown
+    escaped, line breaks too, so that a file name holding one (`evil\\nofficial.yaml: ok`)
+    cannot forge a line of the output. A block of lines (diagnostics, a table) goes through
+    `echo`, its parts made safe where the block is built."""
+    click.echo(visible(str(text)), **options)
+
+
 def report(err: CompileError, sources: SourceMap) -> None:
     """Print every diagnostic of a failed run to stderr, with source lines and carets."""
     diagnostics = sorted_diagnostics(err.diagnostics)
     echo(render_all(diagnostics, sources), err=True)
     n = len(diagnostics)
-    echo(f"{n} error{'s' if n != 1 else ''}", err=True)
+    say(f"{n} error{'s' if n != 1 else ''}", err=True)
 
 
 @contextlib.contextmanager
 def _messages_shown_safely():
     """Click writes its own errors (a bad option, a file or name it cannot use); their messages
-    can quote a file name or a spec's text, so they pass the same boundary as `echo`."""
+    can quote a file name or a spec's text, so they pass the same boundary as `say` (one line)."""
     try:
         yield
     except click.ClickException as err:
-        err.message = terminal_text(err.message)  # type: ignore[misc]  # click marks it Final; it is a plain attribute
+        err.message = visible(err.message)  # type: ignore[misc]  # click marks it Final; it is a plain attribute
         raise
 
 
@@ -95,8 +103,8 @@ def internal_error(exc: BaseException, doing: str) -> None:
         raise exc
     text = str(exc).strip().splitlines()
     detail = f": {text[0]}" if text else ""
-    echo(f"internal error while {doing}: {type(exc).__name__}{detail}", err=True)
-    echo("This is a bug in splendor-rules, not a mistake in the spec. Please report it with the file that "
+    say(f"internal error while {doing}: {type(exc).__name__}{detail}", err=True)
+    say("This is a bug in splendor-rules, not a mistake in the spec. Please report it with the file that "
                "caused it (SPLENDOR_RULES_TRACEBACK=1 shows the traceback).", err=True)
     sys.exit(EXIT_INTERNAL)
 
@@ -111,8 +119,7 @@ def show_undecodable(diagnostics, sources: SourceMap, limit: int = 2_000_000) ->
         if d.span is None or sources.line(d.span.file, 1) is not None:
             continue
         try:
-            with open(d.span.file, "rb") as handle:
-                data = handle.read(limit)
+            data = reading.read_input(d.span.file, limit)[:limit]
         except OSError:
             continue
         text = data.decode("utf-8", "replace")
@@ -231,7 +238,7 @@ def check(specs: tuple[str, ...], fmt: str, show_warnings: bool = False) -> None
         echo(to_json(sorted_diagnostics(diagnostics)) if diagnostics else json.dumps(summaries, indent=2))
     else:
         for summary in summaries:
-            echo(check_summary_line(summary, show_warnings))
+            say(check_summary_line(summary, show_warnings))
         if warnings and show_warnings:
             echo(render_all(sorted_diagnostics(warnings), sources), err=True)
         if diagnostics:
@@ -262,7 +269,7 @@ def compile_specs(specs, out_dir: str, sources: SourceMap) -> tuple[list[str], l
         try:
             write_atomic(path, engine.text)
         except OSError as err:  # the folder, not the spec: stop (what was written stays whole)
-            echo(f"error: cannot write {display_path(path)}: {err.strerror or err}", err=True)
+            say(f"error: cannot write {display_path(path)}: {err.strerror or err}", err=True)
             sys.exit(1)
         written.append(display_path(path))
     return written, diagnostics
@@ -281,7 +288,7 @@ def compile_command(specs: tuple[str, ...], out_dir: str) -> None:
     sources = SourceMap()
     written, diagnostics = compile_specs(specs, out_dir, sources)
     for path in written:
-        echo(f"wrote {path}")
+        say(f"wrote {path}")
     if diagnostics:
         report(CompileError(diagnostics), sources)
     sys.exit(1 if diagnostics else 0)
@@ -329,24 +336,24 @@ def build(root: str, demo_moves: int, sheets: bool, simulate_games: int) -> None
         report(err, sources)
         sys.exit(1)
     ctx = click.get_current_context()
-    echo(f"== check ({len(specs)} specs)")
+    say(f"== check ({len(specs)} specs)")
     _invoke_step(ctx, check, *specs)
-    echo(f"== compile -> {ENGINE_DIR}")
+    say(f"== compile -> {ENGINE_DIR}")
     written, diagnostics = compile_specs(specs, ENGINE_DIR, sources)
     if diagnostics:
         report(CompileError(diagnostics), sources)
         sys.exit(1)
-    echo(f"wrote {len(written)} engines")
-    echo("== demo game (official rules, 2 players, seed 1)")
+    say(f"wrote {len(written)} engines")
+    say("== demo game (official rules, 2 players, seed 1)")
     engine = load_engine(os.path.join(ENGINE_DIR, "official.py"))
     for line in demo_game(engine, moves=demo_moves):
-        echo(line)
+        say(line)
     if sheets:
         formats = "md,html,pdf" if importlib.util.find_spec("weasyprint") else "md,html"
-        echo(f"== sheets ({formats}) -> generated/sheets")
+        say(f"== sheets ({formats}) -> generated/sheets")
         _invoke_step(ctx, sheet, *specs, "--lang", "en,fr,nl,sr", "--format", formats, "-o", SHEET_DIR)
     if simulate_games:
-        echo(f"== simulation: official rules against two variants, {simulate_games} greedy games each")
+        say(f"== simulation: official rules against two variants, {simulate_games} greedy games each")
         _invoke_step(ctx, simulate, "rulespec/official.yaml", "variants/target-12.yaml",
                      "variants/take-up-to-three.yaml", "--games", str(simulate_games), "--bots", "greedy",
                      "--seed", "1", "--no-progress")
@@ -360,7 +367,7 @@ def _invoke_step(ctx, command, *args: str) -> None:
         if stop.code:
             sys.exit(stop.code)
     except click.ClickException as err:
-        err.message = terminal_text(err.message)  # type: ignore[misc]  # click marks it Final; it is a plain attribute
+        err.message = visible(err.message)  # type: ignore[misc]  # click marks it Final; it is a plain attribute
         err.show()
         sys.exit(err.exit_code)
 
@@ -425,13 +432,13 @@ def new(name: str, base: str, folder: str) -> None:
     error (a bad name, a base not found, the file exists).
     """
     if not scaffold.NAME.fullmatch(name):
-        echo(f"error: '{name}' is not a variant name: use lower-case letters, digits, '-' and '_', "
+        say(f"error: '{name}' is not a variant name: use lower-case letters, digits, '-' and '_', "
                    "starting with a letter or a digit", err=True)
         sys.exit(EXIT_USAGE)
     path = os.path.join(folder, f"{name}.yaml")
     shown = display_path(path)
     if os.path.exists(path):
-        echo(f"error: {shown} already exists; it is left as it is (choose another NAME or -o DIR)", err=True)
+        say(f"error: {shown} already exists; it is left as it is (choose another NAME or -o DIR)", err=True)
         sys.exit(EXIT_USAGE)
     sources = SourceMap()
     try:  # a name is looked up from the new file's folder, as its `extends` will be; a path is as given
@@ -455,13 +462,13 @@ def new(name: str, base: str, folder: str) -> None:
         with open(path, "x", encoding="utf-8") as handle:
             handle.write(text)
     except FileExistsError:
-        echo(f"error: {shown} already exists; it is left as it is", err=True)
+        say(f"error: {shown} already exists; it is left as it is", err=True)
         sys.exit(EXIT_USAGE)
     except OSError as err:
-        echo(f"error: cannot write {shown}: {err.strerror}", err=True)
+        say(f"error: cannot write {shown}: {err.strerror}", err=True)
         sys.exit(EXIT_USAGE)
-    echo(f"wrote {shown} (a variant of {rules.name} that changes nothing yet)")
-    echo(f"next: edit it, then `splendor-rules check {shown}` and `splendor-rules diff {base} {shown}`")
+    say(f"wrote {shown} (a variant of {rules.name} that changes nothing yet)")
+    say(f"next: edit it, then `splendor-rules check {shown}` and `splendor-rules diff {base} {shown}`")
 
 
 # ----------------------------------------------------------------------------- sheets
@@ -500,7 +507,7 @@ def sheet(specs: tuple[str, ...], langs: str, formats: str, out_dir: str) -> Non
         try:
             sheet_render.weasyprint()
         except sheet_render.PdfUnavailable as err:
-            echo(f"error: {err}", err=True)
+            say(f"error: {err}", err=True)
             sys.exit(2)
     sources = SourceMap()
     paths, problems = expand_specs(specs, sources)
@@ -525,16 +532,16 @@ def sheet(specs: tuple[str, ...], langs: str, formats: str, out_dir: str) -> Non
             failed = True
             continue
         except sheet_render.PdfUnavailable as err:
-            echo(f"error: {err}", err=True)
+            say(f"error: {err}", err=True)
             sys.exit(2)
         except OSError as err:
-            echo(f"error: cannot write the sheets of {shown} to {out_dir}: {err.strerror or err}", err=True)
+            say(f"error: cannot write the sheets of {shown} to {out_dir}: {err.strerror or err}", err=True)
             sys.exit(1)
         except Exception as exc:  # noqa: BLE001 - a bug, reported without a traceback
             internal_error(exc, f"writing the sheets of {shown}")
         for w in written:
             pages = f" ({w.pages} page{'s' if w.pages != 1 else ''})" if w.pages is not None else ""
-            echo(f"wrote {display_path(str(w.path))}{pages}")
+            say(f"wrote {display_path(str(w.path))}{pages}")
     sys.exit(1 if failed else 0)
 
 
@@ -626,7 +633,7 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
             if stream:
                 stream.close()  # after a failing game too: the games before it are kept
     except records.RecordError as e:  # a ValueError too, but the user's file, not their options
-        echo(f"error: {e}", err=True)
+        say(f"error: {e}", err=True)
         sys.exit(1)
     except ValueError as e:
         raise click.UsageError(str(e)) from e
@@ -635,12 +642,12 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
             engine = loaded[e.spec]
             game = f"game {e.game} of {engine.name} (seed {e.seed}, {players} players: {e.seats or ', '.join(names)})"
             spec_fault(e.detail, engine, sources, game)
-        echo(f"error: {e}", err=True)
+        say(f"error: {e}", err=True)
         sys.exit(3)  # a failure inside an engine or a bot: a bug, not a mistake in the spec
     if show and result.interrupted:
         echo("", err=True)
     if result.interrupted:
-        echo(f"interrupted: {result.finished} of {games * len(loaded)} games finished; "
+        say(f"interrupted: {result.finished} of {games * len(loaded)} games finished; "
                    "the results below are for those games", err=True)
     if as_json:
         echo(sim_mod.format_json(result))
@@ -649,23 +656,27 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
     else:
         echo(sim_mod.format_table(result))
     if stream:
-        echo(f"wrote {stream.written} game records to {games_out}", err=True)
+        say(f"wrote {stream.written} game records to {games_out}", err=True)
     if plot_dir and result.finished:
         try:
             charts = plots.write(result, plot_dir)
         except OSError as err:
-            echo(f"error: cannot write the charts to {plot_dir}: {err.strerror or err}", err=True)
+            say(f"error: cannot write the charts to {plot_dir}: {err.strerror or err}", err=True)
             sys.exit(1)
+        except Exception as exc:  # noqa: BLE001 - a bug of the charts: said, with exit status 3, never a traceback
+            internal_error(exc, f"writing the charts to {plot_dir}")
         for path in charts:
-            echo(f"wrote {path}", err=True)
+            say(f"wrote {path}", err=True)
     if report_dir and result.finished:
         try:
             written_files = report_mod.write(result, report_dir)
         except OSError as err:
-            echo(f"error: cannot write the report to {report_dir}: {err.strerror or err}", err=True)
+            say(f"error: cannot write the report to {report_dir}: {err.strerror or err}", err=True)
             sys.exit(1)
+        except Exception as exc:  # noqa: BLE001 - a bug of the report: said, with exit status 3, never a traceback
+            internal_error(exc, f"writing the report to {report_dir}")
         for path in written_files:
-            echo(f"wrote {path}", err=True)
+            say(f"wrote {path}", err=True)
     if result.interrupted:
         sys.exit(130)
 
@@ -709,7 +720,7 @@ def ladder(spec, bots, players, games, seed, jobs, max_turns, as_json, cache_dir
     except ValueError as e:
         raise click.UsageError(str(e)) from e
     except sim_mod.SimulationError as e:
-        echo(f"error: {e}", err=True)
+        say(f"error: {e}", err=True)
         sys.exit(3)
     echo(ladder_mod.format_json(result) if as_json else ladder_mod.format_table(result))
     if result.interrupted:
@@ -756,7 +767,7 @@ def play(spec, players, seats, seed, load_path, cache_dir, replay_path, game_num
             row, where = records.read_record(replay_path, engine.module.SPEC_NAME, game_number)
             echo(records.replay_text(engine.module, row, where))
         except records.RecordError as e:  # the command is right, the file is not: no usage text
-            echo(str(e), err=True)
+            say(str(e), err=True)
             sys.exit(1)
         sys.exit(0)
     saved = None
@@ -764,7 +775,7 @@ def play(spec, players, seats, seed, load_path, cache_dir, replay_path, game_num
         try:
             saved = terminal.read_saved(load_path)
         except OSError as e:
-            raise click.BadParameter(f"cannot read {load_path}: {e.strerror or e}", param_hint="--load") from e
+            raise click.BadParameter(f"cannot read {load_path}: {reading.reason(e)}", param_hint="--load") from e
     try:
         table = terminal.new_table(engine.module, players, seats, seed, saved, saved_name=load_path)
     except terminal.SavedGameError as e:  # the command is right, the file is not: no usage text
@@ -817,32 +828,39 @@ def spec_fault(message: str, engine, sources: SourceMap, game: str) -> None:
               help="Tables kept in the database; past it the oldest finished games are removed.")
 @click.option("--expire-days", type=click.FloatRange(0), default=30.0, show_default=True, metavar="DAYS",
               help="Remove a table after this many days without a move, finished or abandoned (0: never).")
+@click.option("--abandoned-days", type=click.FloatRange(0, min_open=True), default=1.0, show_default=True,
+              metavar="DAYS", help="A game without a move for this long no longer counts toward --max-open-tables.")
+@click.option("--streams-per-address", type=click.IntRange(1), default=20, show_default=True, metavar="N",
+              help="Live connections (event streams) one client address holds at once; past it, 429.")
+@click.option("--streams-per-table", type=click.IntRange(1), default=50, show_default=True, metavar="N",
+              help="Live connections to one table (its seats and spectators) at once; past it, 429.")
 @click.option("--bot-queue", type=click.IntRange(1), default=32, show_default=True, metavar="N",
               help="Bot moves waiting for the worker, in all; past it, no new table with bots (503).")
-@click.option("--list-tables", is_flag=True, help="List the tables of --db (state, moves, last move) and exit.")
+@click.option("--proxy", multiple=True, metavar="ADDRESS",
+              help="A reverse proxy's address (repeatable): its X-Forwarded-For is the client's. None: believe no one.")
+@click.option("--allowed-host", multiple=True, metavar="NAME",
+              help="A name the server answers to (the Host header), besides its own address (repeatable).")
+@click.option("--list-tables", is_flag=True,
+              help="List the tables of --db (state, moves, last move), each replayed with the engine of SPEC "
+                   "(default: the catalogue) of its name, and exit.")
 def serve(specs, db, host, port, bot_delay, tables_per_address, requests_per_address, max_open_tables, max_tables,
-          expire_days, bot_queue, list_tables):
+          expire_days, abandoned_days, streams_per_address, streams_per_table, bot_queue, proxy, allowed_host,
+          list_tables):
     """Serve a web table: play SPEC (default: the official rules and the catalogue) in the browser,
     humans by invitation links and bots. Needs the `web` extra (pip install -e '.[web]')."""
     missing = [m for m in ("starlette", "uvicorn", "limits") if importlib.util.find_spec(m) is None]
     if missing:
-        echo(f"error: `serve` needs the web extra (missing: {', '.join(missing)}): pip install -e '.[web]'", err=True)
+        say(f"error: `serve` needs the web extra (missing: {', '.join(missing)}): pip install -e '.[web]'", err=True)
         sys.exit(EXIT_USAGE)
     from web import server
 
-    if list_tables:
-        try:
-            echo(server.list_tables(db))
-        except server.ServeError as e:
-            echo(f"error: {e}", err=True)
-            sys.exit(1)
-        return
+    listing = list_tables
     quotas = server.Quotas(tables_per_address, requests_per_address, max_open_tables, bot_queue, max_tables,
-                           expire_days or None)
+                           expire_days or None, abandoned_days, streams_per_address, streams_per_table)
     try:
         quotas.check()
     except ValueError as e:
-        echo(f"error: {e}", err=True)
+        say(f"error: {e}", err=True)
         sys.exit(EXIT_USAGE)
     sources = SourceMap()
     paths, diagnostics = expand_specs(specs, sources)
@@ -850,17 +868,20 @@ def serve(specs, db, host, port, bot_delay, tables_per_address, requests_per_add
         if diagnostics:
             raise CompileError(diagnostics)
         variants = server.load_variants([spec_arg(p) for p in paths], sources)
-        app = server.make_app(variants, db, bot_delay, quotas=quotas)
+        if listing:  # the tables replay with the engines built from these specs: the file holds no code
+            echo(server.list_tables(db, variants))
+            return
+        app = server.make_app(variants, db, bot_delay, quotas=quotas, hosts=server.Hosts.bound_to(host, allowed_host))
     except CompileError as err:
         show_undecodable(err.diagnostics, sources)
         report(err, sources)
         sys.exit(1)
     except server.ServeError as e:
-        echo(f"error: {e}", err=True)
+        say(f"error: {e}", err=True)
         sys.exit(1)
-    echo(f"serving {len(variants)} spec{'s' if len(variants) != 1 else ''} at http://{host}:{port}/ "
+    say(f"serving {len(variants)} spec{'s' if len(variants) != 1 else ''} at http://{host}:{port}/ "
          f"(tables in {db})", err=True)
-    server.run(app, host, port)
+    server.run(app, host, port, proxy)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -173,6 +173,10 @@ CODES: dict[str, Code] = _index([
         ("E519", "a step named as an action"),
         ("E521", "a payment that is not the last choice after another"),
         ("E522", "two actions written the same way"),
+        ("E530", "a `repeat: while` step that may repeat for ever: nothing proves its actions make `while` false, "
+                 "and it has no `max`"),
+        ("E531", "a step's `max` that is not a number of actions fixed for the game, from 1 to 10,000, or on a step "
+                 "that does not repeat"),
         ("E535", "an effect a game could not carry out (`simulate`, `play`): the engine's RuleError, at the effect"),
         ("E546", "a base kind (`cards`, `nobles`) declared without a column the engines read, with it of another "
                  "type, or with an extra column that is not `prose`"),
@@ -205,6 +209,8 @@ CODES: dict[str, Code] = _index([
                  "at some player count (or a holding's `limit` outside 1..100)"),
         ("E547", "a chosen component moved twice in one list of effects (or inside a `for`)"),
         ("E551", "the contents of a face-down pile read (only `size(pile)` may be)"),
+        ("E558", "another seat's private data read: a `private` variable or the components drawn into a "
+                 "`private_when_drawn` holding, read by a rule for another player (or by a prestige source)"),
         ("E553", "a `component` choice from a pile, from a holding without `limit`, or from no zone or kind"),
     ),
     *_codes(

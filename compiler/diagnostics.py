@@ -146,7 +146,9 @@ def render(diagnostic: Diagnostic, sources: SourceMap | None = None) -> str:
     head = f"{d.severity}[{d.code}]: {d.message}"
     if d.span is not None:
         head = f"{d.span}: {head}"
-    out = [head]
+    # One line each: a file name or a text quoted in a message may hold a line break (a forged
+    # `official.yaml: ok` line below it) or an escape sequence; shown as escapes.
+    out = [visible(head)]
     span = d.span
     text = sources.line(span.file, span.line) if (sources and span) else None
     if text is not None and span is not None:
@@ -169,7 +171,7 @@ def render(diagnostic: Diagnostic, sources: SourceMap | None = None) -> str:
         out.append(f" {gutter} | {text}")
         out.append(f" {' ' * len(gutter)} | {' ' * (col - 1)}{'^' * width}")
     for note in d.notes:
-        out.append(f"  = note: {note}")
+        out.append(visible(f"  = note: {note}"))
     return "\n".join(out)
 
 

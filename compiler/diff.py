@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterable, Mapping
 from .diagnostics import Span
 from .kinds import BASE_KINDS
 from .model import Decision, Definition, Kind, Rules, Text
+from .safe_text import visible
 from .sheets import tables
 from .sheets.phrases import Phraser, describe, explain_definition, state_type_key
 from .sheets.plurals import LANGUAGES as _LANGUAGES
@@ -158,7 +159,7 @@ _ACTION_FIELDS: tuple[Field, ...] = (
     ("only_when_stuck", lambda d: d.only_when_stuck, "bool", None))
 _STEP_FIELDS: tuple[Field, ...] = _ACTION_FIELDS[:-1] + (
     ("while", lambda d: d.while_, "expr", None), ("repeat", lambda d: d.repeat, "repeat", None),
-    ("resolve", lambda d: d.resolve, "resolve", None))
+    ("resolve", lambda d: d.resolve, "resolve", None), ("max_actions", lambda d: d.max_, "expr", "max"))
 
 
 def _at(rules: Rules, path: str, node: object, fallback: Span | None) -> Span | None:
@@ -171,6 +172,8 @@ def _at(rules: Rules, path: str, node: object, fallback: Span | None) -> Span | 
 
 def _relevant(field: str, element) -> bool:
     """Whether an added element's field is worth listing: a parameter's options that its domain uses."""
+    if field == "max_actions":  # a step's bound, listed where it has one
+        return element.max_ is not None
     domain = getattr(element, "domain", None)
     if domain is None:
         return True
@@ -558,4 +561,5 @@ def render(diffs: list[Difference], a: Rules, b: Rules, lang: str = "en") -> str
         for note in dict.fromkeys(c.note for c in group if c.note is not None):
             lines.append("    " + w("note", v=w.text(note)))
     lines += ["", w("total", len(diffs))]
-    return "\n".join(lines) + "\n"
+    # Each line one line: a spec's file name or text holding a line break cannot forge another.
+    return "\n".join(visible(line) for line in lines) + "\n"

@@ -204,6 +204,7 @@ class Decision:
     only_when_stuck: bool = False  # actions only
     while_: Expr | None = None  # steps only: run while this holds
     repeat: str = "once"  # steps only
+    max_: Expr | None = None  # steps with `repeat: while` only: at most this many of its actions a turn
     resolve: str = "choice"  # steps only
     note: Text | None = None
 

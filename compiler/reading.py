@@ -1,11 +1,16 @@
-"""Reading input files: only regular files, never more than a spec may hold.
+"""Reading input files: only regular files, never more than a file of its kind may hold.
 
-A spec names other files (its card and noble tables, the base it extends), and a shared
-variant is untrusted: a name may lead to a FIFO (opening it for reading blocks until a
-writer comes), to ``/dev/zero`` (reading it never ends) or to a folder. Every input file
-is read through :func:`read_input`, which opens without blocking, looks at what it opened
-(after every symlink: a link to an ordinary file is an ordinary file) and reads at most
-one byte past the limit, so that the caller can say "too large" without holding it all.
+A spec names other files (its card and noble tables, the base it extends), a command names
+saved games, record files and engine modules, and any of them may be untrusted: a name may
+lead to a FIFO (opening it for reading blocks until a writer comes), to ``/dev/zero``
+(reading it never ends) or to a folder. Every file a command reads is read here:
+:func:`read_input` opens without blocking, looks at what it opened (after every symlink: a
+link to an ordinary file is an ordinary file) and reads at most one byte past the limit, so
+that the caller can say "too large" without holding it all; :func:`read_file` adds that
+sentence for the callers that have no diagnostic of their own (E001, E002 and E112 are the
+spec's and its tables').
+
+Every error is an OSError whose :func:`reason` is a sentence for the user.
 """
 from __future__ import annotations
 
@@ -21,6 +26,28 @@ class NotAFile(OSError):
     def __init__(self, kind: str):
         super().__init__(f"is {kind}")
         self.kind = kind
+
+
+class TooLarge(OSError):
+    """The file holds more than a file of its kind may (`what`: "a saved game")."""
+
+    def __init__(self, what: str, limit: int):
+        super().__init__(f"too large for {what} (over {_size(limit)})")
+        self.what, self.limit = what, limit
+
+
+def _size(limit: int) -> str:
+    for unit, scale in (("GB", 1_000_000_000), ("MB", 1_000_000), ("kB", 1_000)):
+        if limit >= scale:
+            return f"{limit / scale:g} {unit}"
+    return f"{limit} bytes"
+
+
+def reason(err: OSError) -> str:
+    """Why a file could not be read, in words: "is a named pipe (FIFO)", "No such file or directory"."""
+    if isinstance(err, (NotAFile, TooLarge)):
+        return str(err)
+    return err.strerror or str(err)
 
 
 def kind_of(mode: int) -> str:
@@ -62,3 +89,13 @@ def read_input(path: str | os.PathLike, limit: int = MAX_INPUT_BYTES) -> bytes:
         return b"".join(chunks)
     finally:
         os.close(fd)
+
+
+def read_file(path: str | os.PathLike, limit: int, what: str) -> bytes:
+    """The bytes of the ordinary file at `path`, a file of kind `what` ("a record file") of at
+    most `limit` bytes: :class:`TooLarge` past it, :class:`NotAFile` or another OSError when it
+    cannot be read (:func:`reason` says why)."""
+    data = read_input(path, limit)
+    if len(data) > limit:
+        raise TooLarge(what, limit)
+    return data

@@ -1,8 +1,16 @@
 #!/usr/bin/env bash
 # Install splendor-rules with every extra the tests exercise into .venv and run the whole test suite,
 # saying which stage runs; pytest shows its progress one line per test file.
+#   bash dev/test.sh          the whole suite (what CI runs)
+#   bash dev/test.sh --fast   the fast tier for the loop while you work: every test but the slow
+#                             modules (tests/conftest.py SLOW_MODULES), about two minutes
+# Any other arguments go to pytest (bash dev/test.sh tests/test_check.py -x).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = "--fast" ]; then
+  shift
+  set -- -m "not slow" "$@"
+fi
 STAGES=5
 source dev/stages.sh
 stage "system packages (apt, for the PDF sheets; only what is missing)"

@@ -1452,8 +1452,9 @@ def determinize(game, player: int, rng: random.Random, module):
     is ``None`` in its ``reserved`` list, and that seat's ``blind`` list gives the level
     of each blind reserve in order (when it does not, the levels are inferred from the
     cards unaccounted for). The cards `player` has not seen are shuffled by level into
-    those places, the spec's own hidden zones are dealt again (_determinize_zones), and the
-    result is rebuilt with the engine's ``from_json``.
+    those places, the spec's own hidden zones are dealt again (_determinize_zones), the other
+    seats' private variables guessed (_determinize_vars), and the result is rebuilt with the
+    engine's ``from_json``.
     """
     obs = game.observation(player)
     f = facts(module)
@@ -1511,7 +1512,19 @@ def determinize(game, player: int, rng: random.Random, module):
             if c is None:
                 deck[i] = unseen[level].pop()
     _determinize_zones(module, obs, rng)
+    _determinize_vars(module, obs)
     return module.from_json(obs)
+
+
+def _determinize_vars(module, obs: dict) -> None:
+    """Another seat's private variables, null in an observation, given their initial value: nothing
+    tells what they became (no rule of the acting player reads them: E558), so every world guesses
+    alike. Nothing for an engine without private variables."""
+    for name, _attr, tag, per_player, private, _optional, initial in getattr(module, "_VARS", ()):
+        if per_player and private:
+            for seat in obs["seats"]:
+                if seat["vars"].get(name) is None:
+                    seat["vars"][name] = module._var_saved(tag, initial)
 
 
 def _determinize_zones(module, obs: dict, rng: random.Random) -> None:

@@ -31,12 +31,14 @@ from dataclasses import dataclass
 from compiler import pipeline
 from compiler.diagnostics import CompileError
 from compiler.overlay import find_spec
+from compiler.reading import read_file, reason
 
 REQUIRED = ("SPEC_NAME", "COLOURS", "GEMS", "WILD", "CARDS", "NOBLES", "NUM_ACTIONS", "PLAYER_COUNTS",
             "new_game", "from_json", "action_to_string", "describe_action")
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "generated" / "engines"
+MAX_ENGINE_BYTES = 20_000_000  # the largest catalogue engine is about 0.4 MB
 
 
 class EngineError(Exception):
@@ -79,7 +81,7 @@ def load(target: str, cache_dir: str | os.PathLike | None = None, sources=None) 
     if target.endswith((".yaml", ".yml")):
         return _from_spec(path, target, cache_dir, sources)
     if target.endswith(".py"):
-        if not path.is_file():
+        if not path.exists():
             raise EngineError(f"{target}: no such engine module")
         return _from_file(path, target)
     named, why_not = _spec_named(target)
@@ -92,7 +94,7 @@ def load(target: str, cache_dir: str | os.PathLike | None = None, sources=None) 
             raise EngineError(f"{target}: no spec of that name, and no engine module to import ({e})") from None
         _check_api(module, target)
         file = getattr(module, "__file__", None)
-        text = pathlib.Path(file).read_text(encoding="utf-8") if file else ""
+        text = _read_module(pathlib.Path(file), target) if file else ""
         return Engine(module, target, text, file)
     if why_not:
         raise EngineError(why_not)
@@ -118,14 +120,14 @@ def _from_spec(path: pathlib.Path, label: str, cache_dir, sources) -> Engine:
     compiled = pipeline.compile_spec(str(path), sources)
     text, name = compiled.text, _identifier(compiled.rules.name)
     fresh = GENERATED / f"{name}.py"
-    if fresh.is_file() and fresh.read_text(encoding="utf-8") == text:
+    if _same_text(fresh, text):
         return _from_file(fresh, label)
     directory = pathlib.Path(cache_dir) if cache_dir is not None else default_cache_dir()
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
     target = directory / f"{name}_{digest}.py"
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        if not target.is_file() or target.read_text(encoding="utf-8") != text:
+        if not _same_text(target, text):
             tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
             tmp.write_text(text, encoding="utf-8")
             os.replace(tmp, target)  # atomic: concurrent runs never see half a module
@@ -135,6 +137,14 @@ def _from_spec(path: pathlib.Path, label: str, cache_dir, sources) -> Engine:
     return _from_file(target, label)
 
 
+def _same_text(path: pathlib.Path, text: str) -> bool:
+    """Whether the file at `path` is an ordinary file holding `text` (read as every input is)."""
+    try:
+        return read_file(path, MAX_ENGINE_BYTES, "an engine module") == text.encode("utf-8")
+    except OSError:
+        return False
+
+
 def _identifier(name: str) -> str:
     return re.sub(r"\W", "_", name)
 
@@ -142,8 +152,19 @@ def _identifier(name: str) -> str:
 _LOADED: dict[str, types.ModuleType] = {}
 
 
+def _read_module(path: pathlib.Path, label: str) -> str:
+    """The text of an engine module, read as every input is (compiler.reading: an ordinary file
+    of at most MAX_ENGINE_BYTES); EngineError, saying why, for what cannot be one."""
+    try:
+        return read_file(path, MAX_ENGINE_BYTES, "an engine module").decode("utf-8")
+    except OSError as e:
+        raise EngineError(f"{label}: cannot read the engine module: {reason(e)}") from None
+    except UnicodeDecodeError as e:
+        raise EngineError(f"{label}: cannot read the engine module: not UTF-8 text (byte {e.start})") from None
+
+
 def _from_file(path: pathlib.Path, label: str) -> Engine:
-    text = path.read_text(encoding="utf-8")
+    text = _read_module(path, label)
     module = from_source(text, str(path))
     _check_api(module, label)
     return Engine(module, label, text, str(path))

@@ -19,6 +19,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from compiler.safe_text import visible
+
 from . import engines, simulate as sim, stats
 from .bots import parse_bot
 
@@ -150,7 +152,7 @@ def format_table(ladder_: Ladder) -> str:
                  "ordinal mu - 3 sigma; games stopped at the cap are not rated")
     if ladder_.interrupted:
         lines.append("interrupted: the ratings are those of the games finished")
-    return "\n".join(lines)
+    return "\n".join(visible(line) for line in lines)  # the spec as the user named it: one line
 
 
 def format_json(ladder_: Ladder) -> str:

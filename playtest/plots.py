@@ -13,6 +13,7 @@ import os
 import pathlib
 
 from compiler.files import write_atomic
+from compiler.safe_text import line_text, visible
 
 from .simulate import Simulation
 
@@ -39,7 +40,7 @@ def figures(sim: Simulation) -> list[tuple[str, str, bytes]]:
     plt = require()
     data = sim.to_dict()
     specs = data["specs"]
-    labels = [s["spec"] for s in specs]
+    labels = [visible(s["spec"]) for s in specs]  # a label is a file name: one line, no control
     out = []
 
     fig, ax = plt.subplots(figsize=(8, 4.5))
@@ -66,7 +67,7 @@ def figures(sim: Simulation) -> list[tuple[str, str, bytes]]:
         rates = [x["win_rate"] or 0.0 for x in s["seats"]]
         err_low = [max(0.0, r - (x["ci95"][0] or 0.0)) for r, x in zip(rates, s["seats"], strict=True)]
         err_high = [max(0.0, (x["ci95"][1] or 0.0) - r) for r, x in zip(rates, s["seats"], strict=True)]
-        ax.bar(bars, rates, width=width, yerr=[err_low, err_high], capsize=3, label=s["spec"])
+        ax.bar(bars, rates, width=width, yerr=[err_low, err_high], capsize=3, label=visible(s["spec"]))
     ax.set_xticks([seat + width * (len(specs) - 1) / 2 for seat in range(sim.players)])
     rotated = len(data["seatings"]) > 1
     ax.set_xticklabels([f"seat {i + 1}" + ("" if rotated else f"\n{b}") for i, b in enumerate(sim.bots)])
@@ -97,7 +98,7 @@ def figures(sim: Simulation) -> list[tuple[str, str, bytes]]:
         for k, s in enumerate(specs):
             ys = [i + k * height for i in range(len(decisions))]
             ax.barh(ys, [(s["uses"].get(d) or {}).get("per_game") or 0.0 for d in decisions], height=height,
-                    label=s["spec"])
+                    label=visible(s["spec"]))
         ax.set_yticks([i + height * (len(specs) - 1) / 2 for i in range(len(decisions))])
         ax.set_yticklabels(decisions)
         ax.invert_yaxis()
@@ -120,7 +121,7 @@ def write(sim: Simulation, directory: str | os.PathLike) -> list[pathlib.Path]:
         files.append(out / name)
 
     page = out / "index.html"
-    rows = "".join(f"<tr><td>{html.escape(s['spec'])}</td><td>{s['games']}</td>"
+    rows = "".join(f"<tr><td>{html.escape(line_text(s['spec']))}</td><td>{s['games']}</td>"
                    f"<td>{_fmt(s['rounds']['mean'])}</td><td>{_fmt(s['rounds']['median'])}</td>"
                    f"<td>{_fmt(s['winning_prestige'])}</td></tr>" for s in specs)
     images = "".join(f'<figure><img src="{f.name}" alt="{f.stem}"></figure>' for f in files)

@@ -24,6 +24,8 @@ import pathlib
 from typing import NoReturn
 
 from compiler.files import write_atomic
+from compiler.reading import read_file, reason
+from compiler.safe_text import csv_cell, csv_text, visible
 
 from . import terminal
 from .bots import BotError, parse_bot
@@ -31,7 +33,7 @@ from .simulate import GameResult, Simulation, decision_order
 
 FORMAT = "splendor-rules/game"
 VERSION = 1
-MAX_RECORD_BYTES = 2_000_000_000  # a record file larger than this is not one
+MAX_RECORD_BYTES = 256_000_000  # a record file larger than this is not one (a game's record: a few kB)
 CSV_FIRST = ("format", "version", "spec", "label", "sha256", "index", "seed", "players", "seats", "rounds", "turns",
              "end_reason", "winners", "scores", "margin", "cards", "nobles", "gold_spent", "max_turns")
 
@@ -102,8 +104,10 @@ def _csv_cells(row: dict, uses: list[str]) -> list:
 
 
 def _csv_lines(rows: list[list]) -> str:
+    """CSV text of `rows`, each text cell that a spreadsheet would take for a formula quoted
+    (compiler.safe_text.csv_cell; _csv_rows reads it back as it was)."""
     out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows(rows)
+    csv.writer(out, lineterminator="\n").writerows([csv_cell(c) for c in row] for row in rows)
     return out.getvalue()
 
 
@@ -173,12 +177,9 @@ def read_record(path: str | pathlib.Path, spec_name: str, game: int) -> tuple[di
     where it is ("FILE:LINE"). RecordError, located, for anything wrong with the file."""
     kind = kind_of(path)
     try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_RECORD_BYTES + 1)
-    except OSError as e:
-        raise RecordError(f"{path}: cannot read the game records: {e.strerror or e}") from None
-    if len(data) > MAX_RECORD_BYTES:
-        raise RecordError(f"{path}: larger than {MAX_RECORD_BYTES} bytes: not a record file")
+        data = read_file(path, MAX_RECORD_BYTES, "a record file")
+    except OSError as e:  # a FIFO, a device, a folder, a file too large: said, never waited for
+        raise RecordError(f"{path}: cannot read the game records: {reason(e)}") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -222,6 +223,7 @@ def _csv_rows(path, text: str):
         header = next(reader, None)
         if header is None:
             return
+        header = [csv_text(c) for c in header]  # each text as written, before _csv_lines quoted it
         missing = [c for c in ("spec", "index", "seed", "players", "seats", "actions") if c not in header]
         if missing:
             raise RecordError(f"{path}:1: error: not a record file: no column {', '.join(missing)}")
@@ -231,7 +233,7 @@ def _csv_rows(path, text: str):
             line = reader.line_num
             if len(cells) != len(header):
                 raise RecordError(f"{path}:{line}: error: {len(cells)} cells where the header has {len(header)}")
-            row = dict(zip(header, cells, strict=True))
+            row = dict(zip(header, map(csv_text, cells), strict=True))
             yield line, _from_csv(f"{path}:{line}", row)
     except csv.Error as e:
         raise RecordError(f"{path}:{reader.line_num}: error: not CSV: {e}") from None
@@ -319,8 +321,8 @@ def replay_text(module, row: dict, where: str) -> str:
     final = replay(module, row, where)  # every move checked before any is shown
     game = module.new_game(row["players"], seed=row["seed"], max_turns=row.get("max_turns"))
     seats = row["seats"]
-    lines = [f"replay of game {row['index']} of {row['spec']} ({where}): seed {row['seed']}, "
-             f"seats {', '.join(seats)}"]
+    lines = [visible(f"replay of game {row['index']} of {row['spec']} ({where}): seed {row['seed']}, "
+                     f"seats {', '.join(seats)}")]  # the file's name on one line
     for action in row["actions"]:
         lines.append(f"  turn {game.turn:>3}  {terminal.seat_label(seats, game.current_player)}: "
                      f"{module.action_to_string(action)}")

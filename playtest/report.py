@@ -17,6 +17,7 @@ import pathlib
 import jinja2
 
 from compiler.files import write_atomic
+from compiler.safe_text import html_finalize
 
 from . import plots
 from .simulate import RARE_USE, Simulation
@@ -102,7 +103,8 @@ def _p(x) -> str:
 
 def render(sim: Simulation, charts: list[tuple[str, str, bytes]]) -> str:
     """The report page's HTML (every spec text escaped)."""
-    env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                             finalize=html_finalize)  # a label's control characters shown escaped
     data = sim.to_dict()
     specs = data["specs"]
     return env.from_string(PAGE).render(

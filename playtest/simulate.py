@@ -26,6 +26,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Generator, Iterable, Iterator, Sequence
 
+from compiler.safe_text import csv_cell, visible
+
 from . import engines, stats
 from .bots import make_bot, parse_bot
 
@@ -578,9 +580,10 @@ class Simulation:
             d["skill"] = skill_dict(s, self.bots)
         for c, s in zip(out["comparisons"], self.specs[1:], strict=True):
             a, b = s.skill(self.bots), self.specs[0].skill(self.bots)
-            if a is not None and b is not None:
-                c["skill"] = {"difference": _num(a[2] / a[3] - b[2] / b[3]) if a[3] and b[3] else None,
-                              "two_proportion": stats.two_proportions(a[2], a[3], b[2], b[3]).to_dict()}
+            # Always there, as a spec's "skill" is: null without a skill check (one kind of bot).
+            c["skill"] = None if a is None or b is None else {
+                "difference": _num(a[2] / a[3] - b[2] / b[3]) if a[3] and b[3] else None,
+                "two_proportion": stats.two_proportions(a[2], a[3], b[2], b[3]).to_dict()}
         if games:
             for d, s in zip(out["specs"], self.specs, strict=True):
                 d["results"] = [r.to_dict() for r in s.results]
@@ -765,7 +768,7 @@ def format_table(sim: Simulation) -> str:
         margin = [""] + [f"{_f(c['margin']['difference'], 2)} (p={_p(c['margin']['welch']['p_value'])})"
                          for c in data["comparisons"]]
         rows.append(("vs first: margin", margin))
-        if all("skill" in c for c in data["comparisons"]):
+        if all(c["skill"] for c in data["comparisons"]):
             rows.append(("vs first: skill", [""] + [
                 f"{'-' if c['skill']['difference'] is None else format(100 * c['skill']['difference'], '+.1f') + '%'} "
                 f"(p={_p(c['skill']['two_proportion']['p_value'])})" for c in data["comparisons"]]))
@@ -774,7 +777,7 @@ def format_table(sim: Simulation) -> str:
                 f"{_f(c['uses_per_game'][name]['difference'], 2)} "
                 f"(p={_p(c['uses_per_game'][name]['welch']['p_value'])})" if name in c["uses_per_game"] else "-"
                 for c in data["comparisons"]]))
-    header = ["", *[s["spec"] for s in specs]]
+    header = ["", *[visible(s["spec"]) for s in specs]]  # a label is what the user typed: one line
     width0 = max(len(r[0]) for r in rows + [("", [])])
     widths = [max(len(header[i + 1]), *(len(r[1][i]) for r in rows)) for i in range(len(specs))]
     lines = ["  ".join([header[0].ljust(width0), *(h.rjust(w) for h, w in zip(header[1:], widths, strict=True))])]
@@ -799,7 +802,7 @@ def format_table(sim: Simulation) -> str:
                      "game) and the two-proportion z-test (seat 1, skill)")
     if sim.interrupted:
         notes.append(f"interrupted: {sim.finished} of {sim.games * len(specs)} games finished")
-    return "\n".join(lines + [""] + notes)
+    return "\n".join(visible(line) for line in lines + [""] + notes)
 
 
 CSV_COLUMNS = ("spec", "name", "games", "requested", "rounds_mean", "rounds_median", "rounds_sd",
@@ -833,7 +836,7 @@ def format_csv(sim: Simulation) -> str:
                     c["first_seat_win_rate"]["two_proportion"]["p_value"]]
         else:
             row += [""] * len(cmp_cols)
-        w.writerow(["" if v is None else v for v in row])
+        w.writerow([csv_cell("" if v is None else v) for v in row])  # a spec named =HYPERLINK(...) is text
     return out.getvalue()
 
 

@@ -36,7 +36,7 @@ from typing import Any, Callable
 
 from compiler import json_position
 from compiler.files import write_atomic
-from compiler.reading import read_input
+from compiler.reading import read_file, reason
 from compiler.safe_text import visible
 
 from . import saved_games
@@ -199,16 +199,13 @@ def load_game(module, saved: str | bytes, name: str = "the saved game"):
 
 
 def read_saved(path: str | pathlib.Path) -> bytes:
-    """The bytes of a saved game's file; OSError (with a strerror) for what cannot be one.
+    """The bytes of a saved game's file; OSError (compiler.reading.reason says why) for what cannot be one.
 
     Read as the compiler reads its inputs (compiler.reading: an ordinary file only, so that
     /dev/zero or a FIFO gives a message instead of eating memory or blocking forever), with a
     saved game's own size limit.
     """
-    data = read_input(pathlib.Path(path).expanduser(), MAX_SAVED_BYTES)
-    if len(data) > MAX_SAVED_BYTES:
-        raise OSError(0, f"too large for a saved game (over {MAX_SAVED_BYTES // 1_000_000} MB)")
-    return data
+    return read_file(pathlib.Path(path).expanduser(), MAX_SAVED_BYTES, "a saved game")
 
 
 # ----------------------------------------------------------------------------- drawing
@@ -847,10 +844,10 @@ class Session:
         try:
             write_atomic(path, json.dumps(state, sort_keys=True) + "\n", make_folder=False)
         except OSError as e:
-            self.say(f"cannot save to {rest}: {e.strerror or e}")
+            self.say(visible(f"cannot save to {rest}: {e.strerror or e}"))
             return "again"
         self.clean = list(self.game.history)
-        self.say(f"saved to {rest} (round {self.game.round}, turn {self.game.turn})")
+        self.say(visible(f"saved to {rest} (round {self.game.round}, turn {self.game.turn})"))
         return "again"
 
     def do_load(self, rest: str) -> str:
@@ -860,7 +857,7 @@ class Session:
         try:
             data = read_saved(rest)
         except OSError as e:
-            self.say(f"cannot read {rest}: {e.strerror or e}")
+            self.say(visible(f"cannot read {rest}: {reason(e)}"))
             return "again"
         try:
             game = load_game(self.module, data, rest)
@@ -874,7 +871,7 @@ class Session:
             return "again"
         self.table.game = game
         self.clean = list(game.history)
-        self.say(f"loaded {rest} (round {game.round}, turn {game.turn})")
+        self.say(visible(f"loaded {rest} (round {game.round}, turn {game.turn})"))
         return "redraw"
 
 

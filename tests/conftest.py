@@ -12,6 +12,27 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
+# The fast tier (`bash dev/test.sh --fast`, about two minutes on 2 cores): every test but these
+# modules, the ones that play many games, mutate specs by the hundred, drive a browser or write
+# PDFs. Each of them still runs in the whole suite (`bash dev/test.sh`), which CI runs.
+SLOW_MODULES = frozenset({
+    "test_phrase_mutations", "test_mutations", "test_sheets_pdf", "test_fuzz_untrusted", "test_gate",
+    "test_gate_tools", "test_playtest_simulate", "test_playtest_records", "test_web_browser",
+    "test_lowering_shapes", "test_engine_properties", "test_playtest_bots", "test_playtest_engines",
+    "test_playtest_ladder", "test_play", "test_cli_names", "test_zone_states", "test_sheets_a11y",
+})
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.module is not None and item.module.__name__.rpartition(".")[2] in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: left out of the fast tier (dev/test.sh --fast)")
+
+
 def pytest_addoption(parser):
     parser.addoption("--update-goldens", action="store_true", default=False,
                      help="rewrite golden files instead of comparing against them")

@@ -10,6 +10,8 @@ internal error). Then the focused tests of each refusal `compile` used to make a
 
 The property tests draw 120 examples in all (about 30 s); SPLENDOR_GATE_EXAMPLES=1000
 searches deeper (per test, without shrinking what it finds). On CI (CI=true) the examples are the same on every run.
+tests/test_gate_tools.py extends the gate to the language-2 constructs (mutants of the Cities and the
+Trading Posts) and to every tool beyond `compile`.
 """
 from __future__ import annotations
 

@@ -258,7 +258,8 @@ def test_a_negative_number_of_tokens_fails_in_words(tmp_path):
     spec = tmp_path / "negative-take.yaml"
     spec.write_text("spec: 1\nname: negative-take\nextends: official\ntitle: {en: Negative take}\n"
                     "actions:\n  take_pair:\n    effects:\n      - \"take(colour, me.purchased - 2)\"\n"
-                    "end_of_turn:\n  return_tokens:\n    effects:\n      - \"put_back(colour, me.purchased - 1)\"\n",
+                    "end_of_turn:\n  return_tokens:\n    effects:\n      - \"put_back(colour, me.purchased - 1)\"\n"
+                    "    max: 10\n",  # an amount of 0 would return nothing: no proof that the step ends
                     encoding="utf-8")
     module = tmp_path / "negative_take.py"
     module.write_text(pipeline.compile_spec(str(spec)).text, encoding="utf-8")

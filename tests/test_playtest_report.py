@@ -64,3 +64,54 @@ def test_cli_report(tmp_path):
     assert out.returncode == 0, out.stderr
     assert f"wrote {tmp_path / 'r' / 'report.html'}" in out.stderr
     assert (tmp_path / "r" / "rounds.png").stat().st_size > 1000
+
+
+def one_kind_of_bot():
+    """Two specs played by random bots alone: no skill check, a comparison all the same."""
+    seats = ("random", "random")
+    a = [game(i, 25 + i % 3, [i % 2], [15, 10], seats=seats) for i in range(6)]
+    b = [game(i, 20 + i % 2, [0], [12, 9], seats=seats) for i in range(6)]
+    return sim.Simulation(2, 6, ("random", "random"), 1, 1000,
+                          [SpecSummary("a.yaml", "a", a, 6), SpecSummary("b.yaml", "b", b, 6)])
+
+
+def test_a_comparison_without_a_skill_check_says_so_as_a_spec_does():
+    """Issue 26 item 21: the comparisons had no "skill" key at all without a skill check, and the
+    report's template (StrictUndefined) stopped on it: a spec's and a comparison's are null alike."""
+    data = one_kind_of_bot().to_dict()
+    assert [s["skill"] for s in data["specs"]] == [None, None]
+    assert [c["skill"] for c in data["comparisons"]] == [None]
+    assert "vs first: skill" not in sim.format_table(one_kind_of_bot())
+
+
+def test_the_report_of_one_kind_of_bot_has_its_comparisons_and_no_skill_row(tmp_path):
+    page = report.render(one_kind_of_bot(), [])
+    assert "Differences from a.yaml" in page and "margin (Welch)" in page
+    assert "skill" not in page
+
+
+def test_cli_report_with_random_bots_alone_over_two_specs(tmp_path):
+    """Issue 26 item 21: `simulate A B --bots random --report DIR` ended in a jinja2 UndefinedError."""
+    out = subprocess.run([sys.executable, "-m", "compiler", "simulate", "official", "target-12", "--games", "2",
+                          "--jobs", "1", "--bots", "random", "--report", str(tmp_path / "r")],
+                         cwd=HERE.parent, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
+    page = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
+    assert "Differences from official" in page and "skill" not in page
+
+
+def test_a_report_that_fails_is_an_internal_error_not_a_traceback(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from compiler import cli
+
+    def broken(*args):
+        raise KeyError("a bug of the report")
+
+    monkeypatch.setattr(report, "write", broken)
+    monkeypatch.delenv("SPLENDOR_RULES_TRACEBACK", raising=False)
+    result = CliRunner().invoke(cli.main, ["simulate", str(HERE / "test_playtest_standin.py"), "--games", "1",
+                                           "--jobs", "1", "--bots", "random", "--report", str(tmp_path / "r")])
+    assert result.exit_code == 3 and "Traceback" not in result.stderr
+    assert f"internal error while writing the report to {tmp_path / 'r'}: KeyError: 'a bug of the report'" \
+        in result.stderr

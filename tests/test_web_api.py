@@ -21,8 +21,9 @@ with warnings.catch_warnings():  # Starlette suggests httpx2 over httpx for its 
 from compiler import cli
 from playtest.bots import make_bot
 from web import botwork, catalogue, server, store
+from web.hosts import Hosts
 from web.quotas import Quotas
-from web.tables import seat_secrets
+from web.tables import seat_secrets, watch_secret
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SPEC = "target-12"
@@ -43,9 +44,13 @@ def db(tmp_path):
 UNHURRIED = Quotas(tables_per_address="10000/second", requests_per_address="10000/second")
 
 
+TEST_HOSTS = Hosts.bound_to("127.0.0.1", ("testserver",))  # the test client's name for the server
+
+
 def client(variants, db, bot_delay=0.0, bot_workers=0, quotas=UNHURRIED):
     """The app under the test client; bots think in threads (bot_workers=0) unless asked."""
-    return TestClient(server.make_app(variants, db, bot_delay=bot_delay, bot_workers=bot_workers, quotas=quotas))
+    return TestClient(server.make_app(variants, db, bot_delay=bot_delay, bot_workers=bot_workers, quotas=quotas,
+                                      hosts=TEST_HOSTS))
 
 
 def api_of(link: str) -> str:
@@ -54,9 +59,18 @@ def api_of(link: str) -> str:
     return f"/api/tables/{table}/seats/{seat}/{secret}"
 
 
+def with_seed(c, body: dict, seed: int | None) -> dict:
+    """The body of a request for a table dealt with `seed`: the maker's seed for a table of bots
+    alone; for one with people, whose seed the server draws, the seed the test's server draws."""
+    if seed is None or "human" not in body["seats"]:
+        return {**body, "seed": seed}
+    c.app.state.hub.draw_seed = lambda: seed
+    return body
+
+
 def new_table(c, seats=("human", "human"), seed=7, players=None):
-    r = c.post("/api/tables", json={"spec": SPEC, "players": players or len(seats), "seats": list(seats),
-                                    "seed": seed})
+    r = c.post("/api/tables", json=with_seed(c, {"spec": SPEC, "players": players or len(seats),
+                                                 "seats": list(seats)}, seed))
     assert r.status_code == 201, r.text
     return r.json()
 
@@ -501,7 +515,8 @@ def test_a_post_from_another_site_is_refused(variants, db):
 
 def test_the_table_form_makes_a_table_and_shows_the_host_its_links(variants, db):
     with client(variants, db) as c:
-        r = c.post("/tables", content=b"spec=target-12&players=2&seat0=human&seat1=mcts%3A16&seed=12",
+        c.app.state.hub.draw_seed = lambda: 12
+        r = c.post("/tables", content=b"spec=target-12&players=2&seat0=human&seat1=mcts%3A16",
                    headers={"content-type": "application/x-www-form-urlencoded"}, follow_redirects=False)
         assert r.status_code == 303 and r.headers["location"].startswith("http://testserver/host/")
         host = c.get(r.headers["location"]).text
@@ -530,7 +545,8 @@ def test_a_solo_table_has_no_spectators_view(db):
         host = c.get(made["host"]).text
         assert "watch-link" not in host
         table, secret = urllib.parse.urlparse(made["host"]).path.split("/")[2:]
-        r = c.get(f"/api/tables/{table}/watch/{secret}")
+        assert made["watch"] is None
+        r = c.get(f"/api/tables/{table}/watch/{watch_secret(secret, table)}")
         assert (r.status_code, r.json()) == (404, {"error": "a table of one player has no spectators' view"})
         r = c.post("/api/tables", json={"spec": "solo", "players": 1, "seats": ["greedy"]})
         assert (r.status_code, r.json()) == (422, {"error": "a solo table needs its human"})

@@ -18,10 +18,12 @@ with warnings.catch_warnings():  # as in test_web_api: httpx is what is packaged
     from starlette.testclient import TestClient
 
 from web import catalogue, server, views
+from web.hosts import Hosts
 from web.quotas import Quotas
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 UNHURRIED = Quotas(tables_per_address="10000/second", requests_per_address="10000/second")
+TEST_HOSTS = Hosts.bound_to("127.0.0.1", ("testserver",))  # the test client's name for the server
 
 # A per-player private variable: each seat counts its own purchases, the others see null.
 SECRET_COUNT = """\
@@ -56,13 +58,14 @@ def variants(tmp_path_factory):
 @pytest.fixture
 def client(variants, tmp_path):
     with TestClient(server.make_app(variants, str(tmp_path / "tables.sqlite3"), bot_delay=0.0, bot_workers=0,
-                                    quotas=UNHURRIED)) as c:
+                                    quotas=UNHURRIED, hosts=TEST_HOSTS)) as c:
         yield c
 
 
 def table(c, spec: str, seed: int = 5) -> list[str]:
     """A table of two humans; each seat's view URL."""
-    r = c.post("/api/tables", json={"spec": spec, "players": 2, "seats": ["human", "human"], "seed": seed})
+    c.app.state.hub.draw_seed = lambda: seed  # a table with people: its seed is the server's
+    r = c.post("/api/tables", json={"spec": spec, "players": 2, "seats": ["human", "human"]})
     assert r.status_code == 201, r.text
     return [s["link"] for s in r.json()["seats"]]
 

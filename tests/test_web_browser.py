@@ -27,7 +27,6 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "tests" / "artifacts" / "web"
 CHROMIUM = os.environ.get("SPLENDOR_RULES_CHROMIUM", "/usr/bin/chromium")
 SPEC = ROOT / "variants" / "target-12.yaml"
-SEED = 3
 TIMEOUT = 15_000  # ms, for any one thing to appear on a page
 
 try:
@@ -148,10 +147,10 @@ def test_a_whole_game_in_the_browser_two_people_and_a_bot(server, tmp_path):
         host.select_option("select[name=seat0]", "human")
         host.select_option("select[name=seat1]", "human")
         host.select_option("select[name=seat2]", "greedy")
-        host.fill("input[name=seed]", str(SEED))
         host.click("button[type=submit]")
         host.wait_for_url("**/host/**", timeout=TIMEOUT)
         host.wait_for_selector("a.seat-link", timeout=TIMEOUT)
+        seed = drawn_seed(server, host)
         links = [a.get_attribute("href") for a in host.query_selector_all("a.seat-link")]
         assert len(links) == 2 and links[0] != links[1]
 
@@ -164,7 +163,7 @@ def test_a_whole_game_in_the_browser_two_people_and_a_bot(server, tmp_path):
         assert pages[0].locator("#players .player.me h3").inner_text().startswith("you")
 
         # An illegal click: a card player 1 cannot pay for; the engine's reason is shown, nothing moves.
-        game = module.new_game(3, seed=SEED)
+        game = module.new_game(3, seed=seed)
         refused = next(a for a in range(module.NUM_ACTIONS) if meta["actions"][a]["card"]
                        and module.action_to_string(a).startswith("buy") and a not in game.legal_actions())
         try:
@@ -233,6 +232,14 @@ def test_a_whole_game_in_the_browser_two_people_and_a_bot(server, tmp_path):
         assert width <= 390
         assert errors == []
         browser.close()
+
+
+def drawn_seed(server: Server, host_page) -> int:
+    """The seed the server drew for the table of a host's page (a table with people): read from
+    its database, as no page shows it before the game is over."""
+    table = host_page.url.split("/host/", 1)[1].split("/")[0]
+    with contextlib.closing(sqlite3.connect(server.db)) as db:
+        return db.execute("SELECT seed FROM tables WHERE id = ?", (table,)).fetchone()[0]
 
 
 def make_table_with_the_form(page, url: str, spec: str, seats: list[str], seed: int | None = None) -> None:
@@ -315,8 +322,15 @@ def test_both_seats_see_the_result_at_the_end_of_a_game(tmp_path):
             errors = []
             context = browser.new_context(viewport={"width": 1200, "height": 900})
             host = context.new_page()
-            make_table_with_the_form(host, server.url, "short", ["human", "human"], seed=0)
+            make_table_with_the_form(host, server.url, "short", ["human", "human"])
             host.wait_for_selector("a.seat-link", timeout=TIMEOUT)
+            seed = drawn_seed(server, host)
+            assert host.locator(".seed").count() == 0 and str(seed) not in host.content()
+            gives = host.locator(".what-links-give li").all_inner_texts()
+            assert gives[-2:] == ["The watch link shows the public board only (no one's blind reserves) and makes no "
+                                  "move: share it with anyone.",
+                                  "This page's own link (the host's) gives everything: every seat's link and closing "
+                                  "the table; keep it private."]
             links = [a.get_attribute("href") for a in host.query_selector_all("a.seat-link")]
             pages = [context.new_page(), browser.new_context(viewport={"width": 390, "height": 844},
                                                              is_mobile=True).new_page()]
@@ -325,7 +339,7 @@ def test_both_seats_see_the_result_at_the_end_of_a_game(tmp_path):
                 page.goto(link)
                 page.wait_for_selector("#market .card", timeout=TIMEOUT)
             assert all(page.locator("#result").is_hidden() for page in pages)
-            game = module.new_game(2, seed=0)
+            game = module.new_game(2, seed=seed)
             people = make_bot("greedy", module, 1)
             moves = 0
             while not game.is_over():
@@ -352,6 +366,8 @@ def test_both_seats_see_the_result_at_the_end_of_a_game(tmp_path):
                                      + (" · winner" if s == winner else "") for s in order]
             host.reload()
             assert host.locator("#result h2").inner_text() == f"Result: player {winner + 1} wins"
+            # The seed the server drew, shown once the game is over (and only then).
+            assert host.locator("#result .seed").inner_text() == f"Seed: {seed} (the same seed deals the same game again)"
             assert errors == []
             browser.close()
     finally:
@@ -364,7 +380,7 @@ CITIES = ROOT / "variants" / "cities.yaml"
 @contextlib.contextmanager
 def seat_page(tmp_path, spec: pathlib.Path, name: str):
     """A table of `spec` (the server started with it) for two people, and the first seat's page in
-    a browser: (page, errors, the server). Page errors are collected; the browser is closed and
+    a browser: (page, errors, the seed the server drew). Page errors are collected; the browser is closed and
     the server stopped after."""
     server = Server(tmp_path / "tables.sqlite3", free_port(), tmp_path / "server.log", spec=spec)
     server.start()
@@ -374,10 +390,11 @@ def seat_page(tmp_path, spec: pathlib.Path, name: str):
             errors: list[str] = []
             page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
             page.on("pageerror", lambda e: errors.append(str(e)))
-            make_table_with_the_form(page, server.url, name, ["human", "human"], seed=SEED)
+            make_table_with_the_form(page, server.url, name, ["human", "human"])
             page.wait_for_selector("a.seat-link", timeout=TIMEOUT)
+            seed = drawn_seed(server, page)
             page.goto(page.query_selector("a.seat-link").get_attribute("href"))
-            yield page, errors
+            yield page, errors, seed
             browser.close()
     finally:
         server.kill()
@@ -389,8 +406,8 @@ def test_a_cities_board_shows_the_cities_on_display_and_the_pile(tmp_path):
     yet). The server is started with its spec (the board of a spec given on the command line)."""
     require_browser()
     module = catalogue.load([str(CITIES)])["cities"].module
-    shown = module.new_game(2, seed=SEED).observation(0)["zones"]["city_display"]
-    with seat_page(tmp_path, CITIES, "cities") as (page, errors):
+    with seat_page(tmp_path, CITIES, "cities") as (page, errors, seed):
+        shown = module.new_game(2, seed=seed).observation(0)["zones"]["city_display"]
         page.wait_for_selector('#zones [data-zone="city_display"] .component', timeout=TIMEOUT)
         display = page.locator('#zones [data-zone="city_display"]')
         assert display.locator("h2").inner_text() == "Cities on display"
@@ -419,10 +436,43 @@ def test_a_trading_posts_board_shows_each_players_posts(tmp_path):
     """A variable holding a set of components (each player's trading posts) on the board, under
     each seat, titled from the spec; none opened at the start. The server is started with the spec."""
     require_browser()
-    with seat_page(tmp_path, TRADING_POSTS, "trading-posts") as (page, errors):
+    with seat_page(tmp_path, TRADING_POSTS, "trading-posts") as (page, errors, _):
         page.wait_for_selector('#players .player[data-seat="0"] [data-var="markers"]', timeout=TIMEOUT)
         for seat in ("0", "1"):
             line = page.locator(f'#players .player[data-seat="{seat}"] [data-var="markers"]')
             assert line.locator(".label").inner_text() == "Trading posts held"
             assert line.locator(".none").inner_text() == "none"
         assert errors == []
+
+
+def test_a_page_past_the_tables_cap_on_streams_says_so_and_connects_when_one_closes(tmp_path):
+    require_browser()
+    server = Server(tmp_path / "tables.sqlite3", free_port(), tmp_path / "server.log",
+                    options=("--streams-per-table", "2"))
+    server.start()
+    try:
+        with sync_playwright() as p:
+            browser = launch(p)
+            context = browser.new_context(viewport={"width": 1000, "height": 800})
+            host = context.new_page()
+            make_table_with_the_form(host, server.url, "target-12", ["human", "human"])
+            host.wait_for_selector("a.seat-link", timeout=TIMEOUT)
+            links = [a.get_attribute("href") for a in host.query_selector_all("a.seat-link")]
+            watch = host.locator("a.watch-link").get_attribute("href")
+            seats = [context.new_page() for _ in links]
+            for page, link in zip(seats, links, strict=True):
+                page.goto(link)
+                page.wait_for_selector("#market .card", timeout=TIMEOUT)
+            spectator = context.new_page()
+            spectator.goto(watch)
+            full = "this table has 2 live connections, as many as it takes; try again in a while"
+            spectator.wait_for_function("t => document.getElementById('status').textContent === t", arg=full,
+                                        timeout=TIMEOUT)
+            shoot(spectator, "10-too-many-streams")
+            seats[1].close()  # a seat leaves: the spectator's page gets its place
+            spectator.wait_for_selector("#market .card", timeout=TIMEOUT)
+            spectator.wait_for_function("t => document.getElementById('status').textContent !== t", arg=full,
+                                        timeout=TIMEOUT)
+            browser.close()
+    finally:
+        server.kill()

@@ -16,7 +16,8 @@ from click.testing import CliRunner
 
 from compiler import cli
 from playtest.bots import make_bot
-from test_web_api import ROOT, SPEC, TestClient, api_of, client, engine, new_table, play_to_the_end
+from test_web_api import (ROOT, SPEC, TEST_HOSTS, TestClient, api_of, client, engine, new_table, play_to_the_end,
+                          with_seed)
 from web import botwork, catalogue, quotas, server, store as store_mod, views
 from web.quotas import Quotas
 from web.tables import tables_to_close
@@ -92,7 +93,7 @@ def test_tables_past_an_addresss_rate_get_429_with_retry_after_and_nothing_is_ma
 
 def test_another_address_has_its_own_rate(variants, db):
     limits = Quotas(tables_per_address="1/hour", requests_per_address="1000/second")
-    app = server.make_app(variants, db, bot_delay=0, bot_workers=0, quotas=limits)
+    app = server.make_app(variants, db, bot_delay=0, bot_workers=0, quotas=limits, hosts=TEST_HOSTS)
     with TestClient(app, client=("10.0.0.1", 5000)) as one, TestClient(app, client=("10.0.0.2", 5000)) as two:
         assert one.post("/api/tables", json=HUMANS).status_code == 201
         assert one.post("/api/tables", json=HUMANS).status_code == 429
@@ -140,6 +141,9 @@ def test_serve_options_default_to_the_quotas_defaults():
     assert options["max_tables"] == defaults.max_tables
     assert options["expire_days"] == defaults.expire_days
     assert options["bot_queue"] == defaults.bot_queue
+    assert options["abandoned_days"] == defaults.abandoned_days == 1.0
+    assert options["streams_per_address"] == defaults.streams_per_address
+    assert options["streams_per_table"] == defaults.streams_per_table
 
 
 @pytest.mark.parametrize("args, message", [
@@ -174,6 +178,45 @@ def test_past_the_open_tables_a_new_table_gets_503_until_a_game_ends(variants, d
         assert len(c.app.state.hub.tables) == 2 and len(stored_ids(db)) == 2
         play_to_the_end(c, module, [api_of(s["link"]) for s in first["seats"]], 3)
         assert c.post("/api/tables", json=HUMANS).status_code == 201
+
+
+def age(table, seconds: float) -> None:
+    """As if `table` had not moved for `seconds` more."""
+    table.last_at -= seconds
+
+
+def test_an_abandoned_game_stops_counting_as_open_until_it_moves_again(variants, db):
+    limits = Quotas(tables_per_address="100/hour", requests_per_address="10000/second", max_open_tables=2)
+    module = engine(variants)
+    with client(variants, db, quotas=limits) as c:
+        hub = c.app.state.hub
+        left = new_table(c, seed=3)
+        new_table(c)
+        assert c.post("/api/tables", json=HUMANS).status_code == 503
+        age(hub.tables[left["table"]], 86400 - 60)  # idle for a day less a minute: still in play
+        assert c.post("/api/tables", json=HUMANS).status_code == 503
+        age(hub.tables[left["table"]], 120)  # a day without a move: abandoned, no longer open
+        assert hub.open_tables() == 1
+        assert c.post("/api/tables", json=HUMANS).status_code == 201
+        r = c.post("/api/tables", json=HUMANS)
+        assert (r.status_code, r.json()) == (503, {"error": "this server has 2 games in play, as many as it takes; "
+                                                            "try again when one has ended"})
+        game = module.new_game(2, seed=3)  # its players come back: it counts again
+        action = make_bot("greedy", module, 1).choose(game)
+        assert c.post(api_of(left["seats"][0]["link"]) + "/actions", json={"action": action}).status_code == 200
+        assert hub.open_tables() == 3
+
+
+def test_the_time_after_which_a_game_is_abandoned_is_an_option(variants, db):
+    limits = Quotas(tables_per_address="100/hour", requests_per_address="10000/second", max_open_tables=1,
+                    abandoned_days=0.25)
+    with client(variants, db, quotas=limits) as c:
+        hub = c.app.state.hub
+        made = new_table(c)
+        age(hub.tables[made["table"]], 6 * 3600 + 1)
+        assert c.post("/api/tables", json=HUMANS).status_code == 201
+    with client(variants, db, quotas=None) as c:
+        assert c.app.state.hub.abandon_after == 86400
 
 
 def test_a_tables_bots_think_one_move_at_a_time_and_a_full_queue_refuses_new_bot_tables(variants, db, monkeypatch):
@@ -245,8 +288,8 @@ def test_a_game_stopped_at_its_turn_limit_says_so_and_nobody_wins(tmp_path, db):
     capped = catalogue.load([str(path)])
     module = capped["capped"].module
     with client(capped, db) as c:
-        made = c.post("/api/tables", json={"spec": "capped", "players": 2, "seats": ["human", "human"],
-                                           "seed": 1}).json()
+        made = c.post("/api/tables", json=with_seed(c, {"spec": "capped", "players": 2, "seats": ["human", "human"]},
+                                                     1)).json()
         apis = [api_of(s["link"]) for s in made["seats"]]
         game = module.new_game(2, seed=1)
         for n in range(3):
@@ -296,6 +339,13 @@ def test_which_tables_are_removed_when_old_or_too_many():
         "old-open": "this table was cleared after 30 days without a move", "done-1": room}
     assert tables_to_close(tables, now, None, 1) == {"old-done": room, "done-1": room, "done-2": room}  # never "open"
     assert tables_to_close(tables, now, None, 10) == {}
+    # Abandoned games (no move for a day) make room too, with the finished ones: the longest idle first.
+    tables = [("done", True, now - 2 * day), ("left", False, now - 3 * day), ("left-1", False, now - 1.5 * day),
+              ("playing", False, now - 0.5 * day)]
+    left = "this table was cleared to make room for new ones (no move for 1 day)"
+    assert tables_to_close(tables, now, None, 2, abandon_after=day) == {"left": left, "done": room}
+    assert tables_to_close(tables, now, None, 1, abandon_after=day) == {"left": left, "done": room, "left-1": left}
+    assert tables_to_close(tables, now, None, 1) == {"done": room}
 
 
 def test_an_expired_table_is_removed_and_its_links_say_why_even_after_a_restart(variants, db):
@@ -316,7 +366,8 @@ def test_an_expired_table_is_removed_and_its_links_say_why_even_after_a_restart(
         assert page.status_code == 410 and "this table was cleared after 30 days without a move" in page.text
     assert stored_ids(db) == []
     s = store_mod.Store(db)
-    assert s.db.execute("SELECT COUNT(*) FROM engines").fetchone() == (0,)  # no engine kept for no table
+    names = {row[0] for row in s.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert "engines" not in names  # the file holds no engine text at all
     assert s.db.execute("SELECT COUNT(*) FROM moves").fetchone() == (0,)
     s.close()
     with client(variants, db) as c:
@@ -359,16 +410,17 @@ def test_serve_lists_the_tables_of_its_database(variants, db, tmp_path):
         game = play_to_the_end(c, module, [api_of(s["link"]) for s in done["seats"]], 3)
         moves = c.get(api_of(done["seats"][0]["link"])).json()["moves"]
         playing = new_table(c, ("human", "mcts:16"))
-    result = CliRunner().invoke(cli.main, ["serve", "--list-tables", "--db", db])
+    spec = str(ROOT / "variants" / "target-12.yaml")
+    result = CliRunner().invoke(cli.main, ["serve", spec, "--list-tables", "--db", db])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == f"2 tables in {db}:"
     winner = game.winners()[0] + 1
     assert re.fullmatch(rf"{re.escape(done['table'])}  target-12  \[human, human\]  {moves} moves  "
                         rf"over: player {winner} wins \(ended by: target\)  made \S+ \S+ UTC, last move \S+ \S+ UTC "
-                        r"\(0 minutes ago\)", lines[1]), lines[1]
+                        r"\((0 minutes|1 minute) ago\)", lines[1]), lines[1]
     assert lines[2].startswith(f"{playing['table']}  target-12  [human, mcts:16]  0 moves  in play, player 1 to move")
-    missing = CliRunner().invoke(cli.main, ["serve", "--list-tables", "--db", str(tmp_path / "none.db")])
+    missing = CliRunner().invoke(cli.main, ["serve", spec, "--list-tables", "--db", str(tmp_path / "none.db")])
     assert missing.exit_code == 1
     assert missing.output == f"error: no database {tmp_path / 'none.db'} (a server makes it when it starts)\n"
     assert not (tmp_path / "none.db").exists()

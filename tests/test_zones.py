@@ -82,6 +82,45 @@ def test_from_json_refuses_a_broken_zone_with_a_located_sentence(cities, edit, s
     assert says in str(err.value)
 
 
+@pytest.mark.parametrize("value, says", [
+    (5, "it is 5"), ("text", "it is 'text'"), (True, "it is True"), ([1], "it is a list of 1"), (None, "it is None"),
+    ({"claimed": [], "x": []}, "it has an unknown zone 'x'"),
+    ({"claimed": [], "claimed_private": []}, "it has an unknown zone 'claimed_private'"),  # cities keeps none
+    ({}, "it has no 'claimed'"),
+])
+def test_from_json_refuses_a_seat_whose_zones_are_not_its_zones_object(cities, value, says):
+    """Issue 26 item 18: a seat's 'zones' that is no object raised AttributeError."""
+    state = cities.new_game(2, 5).to_dict()
+    state["seats"][1]["zones"] = value
+    with pytest.raises(cities.StateError) as err:
+        cities.from_json(state)
+    assert err.value.problems == ((("seats", 1, "zones"),
+                                   f"seats[1].zones must be an object with the seat's zones (claimed); {says}"),)
+
+
+def test_play_load_and_load_in_play_refuse_a_seat_zones_that_is_a_number(cities, tmp_path, monkeypatch):
+    """Issue 26 item 18: `play --load` printed a traceback, `load` in play exited 3 and lost the game."""
+    from click.testing import CliRunner
+
+    from compiler import cli
+    from playtest import terminal
+    state = cities.new_game(2, 5).to_dict()
+    state["seats"][1]["zones"] = 5
+    saved = tmp_path / "game.json"
+    saved.write_text(json.dumps(state, indent=1), encoding="utf-8")
+    line = next(n for n, text in enumerate(saved.read_text().split("\n"), 1) if text == '   "zones": 5')
+    shown = (f"{saved}:{line}:13: error[E710]: seats[1].zones must be an object with the seat's zones (claimed); "
+             f"it is 5\n {line} |    \"zones\": 5\n {' ' * len(str(line))} |             ^\n1 error")
+    monkeypatch.chdir(ROOT)
+    result = CliRunner().invoke(cli.main, ["play", "variants/cities.yaml", "--load", str(saved)], input="quit\n")
+    assert (result.exit_code, result.stdout, result.stderr) == (1, "", shown + "\n")
+    table = terminal.new_table(cities, 2, ["human", "greedy"], seed=6)
+    before, said = table.game.to_json(), []
+    answers = iter([f"load {saved}", "quit"])
+    assert terminal.Session(table, ask=lambda prompt: next(answers), say=said.append).run() == 0
+    assert shown in said and table.game.to_json() == before
+
+
 def test_a_zone_of_the_base_cards_is_refused_as_built_in():
     text = (ROOT / "tests" / "broken" / "zone_key_misfit.yaml").read_text(encoding="utf-8")
     text = text.replace("city_pile: {title: City tiles, holds: cities, shape: pile, size: 4, start: all}",
@@ -220,3 +259,38 @@ def test_the_rl_observation_hides_the_others_drawn_components(secrets):
             assert hand0 == [hidden, hidden, block(taken)]
             assert hand1 == [block(game.z_hand[1][0]), empty, empty]
         assert encoder.space().contains(vector)
+
+
+WRONG_TYPES = (5, "x", True, [1], {"a": 1}, None, -1, 1.5, [None], {})
+
+
+def _paths(value, path=()):
+    """Every path into a state: each key of an object, the first two items of a list."""
+    items = value.items() if isinstance(value, dict) else enumerate(value[:2]) if isinstance(value, list) else ()
+    for key, inner in items:
+        yield path + (key,)
+        yield from _paths(inner, path + (key,))
+
+
+@pytest.mark.parametrize("engine", ["official", "cities", "trading_posts", "no_churn"])
+def test_any_value_of_the_wrong_shape_anywhere_is_a_state_error(engine):
+    """Issue 26 item 18, for every field of the same shape: a number, a text, true, a list or an
+    object where a state holds something else is a StateError, never another exception."""
+    module = load_engine(ROOT / "generated" / "engines" / f"{engine}.py")
+    game = module.new_game(module.PLAYER_COUNTS[0], 3)
+    for _ in range(5):
+        game.apply(game.legal_actions()[0])
+    state = game.to_dict()
+    paths = list(_paths(state))
+    assert len(paths) > 60
+    for path in paths:
+        for wrong in WRONG_TYPES:
+            broken = json.loads(json.dumps(state))
+            inner = broken
+            for key in path[:-1]:
+                inner = inner[key]
+            inner[path[-1]] = wrong
+            try:
+                module.from_json(broken)
+            except module.StateError:
+                pass

@@ -13,6 +13,9 @@ engine's public API (``new_game``, ``legal_actions``, ``apply``, ``observation``
 - :mod:`web.botwork`: where bots think (a worker process, so clicks never wait behind them);
 - :mod:`web.quotas`: what one client address, and all of them, may ask (429 and 503 past it);
 - :mod:`web.views`: what one seat may see (its observation), as JSON;
+- :mod:`web.streams`: live updates (event streams), capped per address and per table, each
+  seat's view rendered once per move off the event loop and shared;
+- :mod:`web.hosts`: the names (Host header) a server answers to;
 - :mod:`web.app`: the HTTP routes (Starlette), pages and API;
 - :mod:`web.server`: what `serve` runs (uvicorn).
 """

@@ -9,7 +9,9 @@ Routes (TABLE, SEAT and the secrets come from the links made when a table is cre
 - ``GET /play/TABLE/SEAT/SECRET``: a seat's board; its API under
   ``/api/tables/TABLE/seats/SEAT/SECRET``: ``GET`` the seat's view, ``POST .../actions``
   ``{"action": id, "after": moves}``, ``GET .../events`` (server-sent events: the view again
-  after every move), ``GET .../game.json`` (a finished game, for ``play --load``);
+  after every move, see web.streams), ``GET .../game.json`` (a finished game, for ``play --load``);
+- ``GET /watch/TABLE/SECRET``: the spectators' board (their own secret, derived from the host's),
+  its API under ``/api/tables/TABLE/watch/SECRET``;
 - ``GET /rules/SPEC/LANG``: the variant's reference sheet (en, fr, nl, sr).
 
 Every answer carries a Content-Security-Policy (scripts and styles from this server only; the
@@ -37,30 +39,63 @@ import urllib.parse
 
 import jinja2
 from starlette.applications import Starlette
+from starlette.convertors import Convertor, register_url_convertor
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from compiler.safe_text import html_finalize
 from compiler.sheets.plurals import LANGUAGES
 
 from . import views
+from .hosts import HostCheck, Hosts
 from .quotas import Limiter, Quotas
-from .store import Store
-from .tables import HUMAN, Hub, LiveTable, Refused, seat_secrets
+from .store import Store, digest
+from .streams import Streams
+from .tables import HUMAN, Hub, LiveTable, Refused, seat_secrets, watch_secret
 
 HERE = pathlib.Path(__file__).resolve().parent
 MAX_BODY = 16_384  # an action is a few bytes, a new table a few hundred
-KEEPALIVE = 15.0  # seconds between comments on an idle event stream (proxies close silent ones)
 PAGE_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
             "frame-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 LANGUAGE_NAMES = {"en": "English", "fr": "Français", "nl": "Nederlands", "sr": "Српски"}
 
 
+class SeatNumber(Convertor):
+    """A seat in a path: at most 4 digits. A longer number matches no route, so a link with a
+    number of thousands of digits is "no such page" (404), never int()'s digit limit (a 500)."""
+
+    regex = "[0-9]{1,4}"
+
+    def convert(self, value: str) -> int:
+        return int(value)
+
+    def to_string(self, value) -> str:
+        return str(value)
+
+
+class Token(Convertor):
+    """A table id or a secret in a path (token_urlsafe): at most 64 such characters."""
+
+    regex = "[A-Za-z0-9_-]{1,64}"
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value) -> str:
+        return str(value)
+
+
+register_url_convertor("seat", SeatNumber())
+register_url_convertor("token", Token())
+
+
 def templates() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(HERE / "templates")), autoescape=True,
-                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                             finalize=html_finalize)  # a spec's control characters shown escaped, as in the sheets
     return env
 
 
@@ -97,7 +132,7 @@ def page_error(env, status: int, message: str, retry_after: int | None = None) -
 
 
 def client_address(scope) -> str:
-    """The client's address (uvicorn puts there the one a proxy on this machine forwards)."""
+    """The client's address (uvicorn puts there the one a proxy named by `serve --proxy` forwards)."""
     client = scope.get("client")
     return client[0] if client else "unknown"
 
@@ -192,18 +227,20 @@ class SecurityHeaders:
 
 
 def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers: int = 1,
-               quotas: Quotas | None = None) -> Starlette:
+               quotas: Quotas | None = None, hosts: Hosts | None = None) -> Starlette:
     """The web table over `variants` (name -> web.catalogue.Variant), storing in `db_path`; bots
     wait `bot_delay` seconds before a move and think in `bot_workers` processes (0: threads);
-    `quotas`: the limits (web.quotas; None: serve's defaults)."""
+    `quotas`: the limits (web.quotas; None: serve's defaults); `hosts`: the names it answers to
+    (web.hosts; None: a server on loopback's)."""
     quotas = quotas if quotas is not None else Quotas()
     quotas.check()
     env = templates()
     limiter = Limiter(quotas)
     store = Store(db_path)
+    streams = Streams(quotas.streams_per_address, quotas.streams_per_table)
     hub = Hub(variants, store, bot_delay, bot_workers,
               expire_after=quotas.expire_days * 86400 if quotas.expire_days is not None else None,
-              max_tables=quotas.max_tables)
+              max_tables=quotas.max_tables, abandon_after=quotas.abandoned_days * 86400)
 
     def gone(table_id: str) -> Refused:
         """The refusal for a link to a table this server does not hold: never was, could not be
@@ -280,8 +317,10 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
                                                         data.get("seed"),
                                                         admit=limiter.admit(hub, client_address(request.scope)))
         hub.kick(table)
+        watch = str(request.url_for("watch", table=table.id, secret=watch_secret(host, table.id)))
         return JSONResponse({"table": table.id, "host": str(request.url_for("host", table=table.id, secret=host)),
-                             "seats": links(request, table, secrets_by_seat)}, status_code=201)
+                             "seats": links(request, table, secrets_by_seat),
+                             "watch": watch if len(table.seats) > 1 else None}, status_code=201)
 
     async def host(request: Request) -> Response:
         table = hub.tables.get(request.path_params["table"])
@@ -291,13 +330,20 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
             return page_error(env, refusal.status, refusal.message)
         if not table.host_allowed(secret):
             return page_error(env, 404, "no such table")
-        # The seats' secrets are not stored; the host's secret derives them again.
+        # The seats' and the spectators' secrets are not stored; the host's secret derives them again.
+        watch = watch_secret(secret, table.id)
+        if table.watch_hash is None:  # a table stored before spectators had a secret of their own
+            try:
+                await store.set_watch_hash(table.id, digest(watch))
+            except sqlite3.Error:
+                return page_error(env, 503, "the table's watch link could not be stored; try again")
+            table.watch_hash = digest(watch)
         return HTMLResponse(env.get_template("host.html").render(
             table=table, title=variants[table.spec].title if table.spec in variants else table.spec,
             seats=links(request, table, seat_secrets(secret, table.id, table.seats)),
             over=table.game.is_over(), moves=len(table.log), result=views.result(table),
             close=request.url_for("close", table=table.id, secret=secret).path,
-            watch=request.url_for("watch", table=table.id, secret=secret) if len(table.seats) > 1 else None))
+            watch=request.url_for("watch", table=table.id, secret=watch) if len(table.seats) > 1 else None))
 
     async def close(request: Request) -> Response:
         """The host's "close this table": removed for good, its links then say so."""
@@ -344,31 +390,9 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
         return JSONResponse(views.seat_view(table, seat))
 
     async def events(request: Request) -> Response:
+        """A seat's (or the spectators') live view: see web.streams."""
         table, seat = seat_table(request)
-        queue: asyncio.Queue = asyncio.Queue()
-        table.listeners.add(queue)
-
-        async def stream():
-            try:
-                yield "retry: 1000\n\n"
-                yield f"event: view\ndata: {json.dumps(views.seat_view(table, seat))}\n\n"
-                while True:
-                    try:
-                        item = await asyncio.wait_for(queue.get(), KEEPALIVE)
-                    except asyncio.TimeoutError:
-                        yield ": keep-alive\n\n"
-                        continue
-                    if item is None:
-                        return
-                    while not queue.empty():  # several moves at once: one view of the latest
-                        if queue.get_nowait() is None:
-                            return
-                    yield f"event: view\ndata: {json.dumps(views.seat_view(table, seat))}\n\n"
-            finally:
-                table.listeners.discard(queue)
-
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={"X-Accel-Buffering": "no"})
+        return streams.response(table, seat, client_address(request.scope))
 
     async def download(request: Request) -> Response:
         table, seat = seat_table(request)
@@ -421,20 +445,20 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
             hub.stop()
             store.close()
 
-    seat_api = "/api/tables/{table}/seats/{seat:int}/{secret}"
-    watch_api = "/api/tables/{table}/watch/{secret}"
+    seat_api = "/api/tables/{table:token}/seats/{seat:seat}/{secret:token}"
+    watch_api = "/api/tables/{table:token}/watch/{secret:token}"
     routes = [
         Route("/", index, name="index"),
         Route("/tables", create_form, methods=["POST"]),
         Route("/api/tables", create_api, methods=["POST"]),
-        Route("/host/{table}/{secret}", host, name="host"),
-        Route("/host/{table}/{secret}/close", close, methods=["POST"], name="close"),
-        Route("/play/{table}/{seat:int}/{secret}", play, name="play"),
+        Route("/host/{table:token}/{secret:token}", host, name="host"),
+        Route("/host/{table:token}/{secret:token}/close", close, methods=["POST"], name="close"),
+        Route("/play/{table:token}/{seat:seat}/{secret:token}", play, name="play"),
         Route(seat_api, seat_view, name="seat_view"),
         Route(seat_api + "/actions", act, methods=["POST"]),
         Route(seat_api + "/events", events),
         Route(seat_api + "/game.json", download),
-        Route("/watch/{table}/{secret}", play, name="watch"),
+        Route("/watch/{table:token}/{secret:token}", play, name="watch"),
         Route(watch_api, seat_view, name="watch_view"),
         Route(watch_api + "/actions", act, methods=["POST"]),
         Route(watch_api + "/events", events),
@@ -447,7 +471,10 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
     handlers = {Refused: refused, HTTPException: http_error}
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)  # type: ignore[arg-type]
     app.state.hub = hub
+    app.state.streams = streams
     app.state.limiter = limiter
     app.add_middleware(RequestLimit, limiter=limiter, refuse=refuse_early)
+    app.add_middleware(HostCheck, hosts=hosts if hosts is not None else Hosts.bound_to("127.0.0.1"),
+                       refuse=refuse_early)
     app.add_middleware(SecurityHeaders)  # the outermost: its headers go on every answer, a 429 too
     return app

@@ -79,23 +79,41 @@ class Thinkers:
         return concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
                                                       initializer=_leave_with_parent, initargs=(os.getpid(),))
 
-    async def choose(self, module, source: str, game, who: str, seed: str) -> int:
+    async def choose(self, module, source: str, game, who: str, seed: str, seconds: float | None = None) -> int:
+        """The bot's move, in at most `seconds` (TimeoutError past them: the worker that was
+        thinking is killed and replaced, so that a bot lost in a spec's rules holds no process)."""
         if self.pool is None:
-            return await asyncio.to_thread(choose_here, module, game.clone(), who, seed)
+            return await asyncio.wait_for(asyncio.to_thread(choose_here, module, game.clone(), who, seed), seconds)
         sha = _sha(source)
         state = game.to_json()
+        pool = self.pool
         try:
-            return await self._ask(sha, source, state, who, seed)
+            return await asyncio.wait_for(self._ask(pool, sha, source, state, who, seed), seconds)
         except concurrent.futures.process.BrokenProcessPool:  # a worker died (killed, out of memory): a new one
-            self.pool.shutdown(wait=False, cancel_futures=True)
-            self.pool = self._pool()
-            return await self._ask(sha, source, state, who, seed)
+            self._replace(pool)
+            return await asyncio.wait_for(self._ask(self.pool, sha, source, state, who, seed), seconds)
+        except TimeoutError:
+            self._replace(pool, kill=True)
+            raise
 
-    async def _ask(self, sha: str, source: str, state: str, who: str, seed: str) -> int:
+    def _replace(self, pool, kill: bool = False) -> None:
+        """A new pool in place of `pool` (unless another move replaced it already); `kill` ends its
+        workers at once, the one still thinking included (shutdown alone would wait for it)."""
+        current = self.pool
+        if current is None or current is not pool:
+            return
+        if kill:
+            for process in list(getattr(current, "_processes", {}).values()):
+                process.kill()
+        current.shutdown(wait=False, cancel_futures=True)
+        self.pool = self._pool()
+
+    @staticmethod
+    async def _ask(pool, sha: str, source: str, state: str, who: str, seed: str) -> int:
         loop = asyncio.get_running_loop()
-        action = await loop.run_in_executor(self.pool, _choose_in_worker, sha, None, state, who, seed)
+        action = await loop.run_in_executor(pool, _choose_in_worker, sha, None, state, who, seed)
         if action == NEED_SOURCE:
-            action = await loop.run_in_executor(self.pool, _choose_in_worker, sha, source, state, who, seed)
+            action = await loop.run_in_executor(pool, _choose_in_worker, sha, source, state, who, seed)
         return action
 
     def close(self) -> None:

@@ -8,7 +8,9 @@ process), each request costs the event loop that every seat shares. The limits:
   counted by the ``limits`` library (its moving window: no burst at a window's edge);
 - ``requests_per_address``: requests per client address ("30/second"; an event stream counts
   once, when it opens), so that no client can flood the event loop with moves or views;
-- ``max_open_tables``: tables not yet over, in all; a new one waits for one to end or expire;
+- ``max_open_tables``: games in play, in all; a new table waits for one to end, expire or be
+  abandoned (``abandoned_days`` without a move: it no longer counts, and may make room in the
+  database as a finished game does);
 - ``max_tables`` and ``expire_days``: what the database keeps (see ``web.tables.tables_to_close``);
 - ``bot_queue``: bot moves waiting for the worker process, in all. A table has at most one
   move of its bots in flight (its bot task asks for one move at a time), so the queue is fair
@@ -17,8 +19,8 @@ process), each request costs the event loop that every seat shares. The limits:
 
 A refusal is a :class:`Refused` with 429 (this client asked too often) or 503 (the server is
 full) and the seconds after which asking again can succeed (the ``Retry-After`` header).
-The client's address is the connection's, or the one a proxy on this machine forwards
-(uvicorn reads ``X-Forwarded-For`` from 127.0.0.1 only).
+The client's address is the connection's, or the one a proxy named by ``serve --proxy``
+forwards (uvicorn reads ``X-Forwarded-For`` from those addresses only, and from none by default).
 """
 from __future__ import annotations
 
@@ -38,6 +40,9 @@ MAX_OPEN_TABLES = 200
 BOT_QUEUE = 32
 MAX_TABLES = 2000
 EXPIRE_DAYS = 30.0
+ABANDONED_DAYS = 1.0
+STREAMS_PER_ADDRESS = 20
+STREAMS_PER_TABLE = 50
 
 
 @dataclass(frozen=True)
@@ -50,6 +55,9 @@ class Quotas:
     bot_queue: int = BOT_QUEUE
     max_tables: int = MAX_TABLES  # tables kept in the database; the oldest finished ones make room
     expire_days: float | None = EXPIRE_DAYS  # days without a move after which a table is removed (None: never)
+    abandoned_days: float = ABANDONED_DAYS  # days without a move after which a game no longer counts as in play
+    streams_per_address: int = STREAMS_PER_ADDRESS  # live event streams one address holds at once
+    streams_per_table: int = STREAMS_PER_TABLE  # live event streams of one table (its seats and spectators)
 
     def check(self) -> None:
         """ValueError, saying which, for limits that contradict each other or cannot be read."""

@@ -8,8 +8,11 @@ import time
 
 import uvicorn
 
+from compiler.safe_text import visible
+
 from . import catalogue
 from .app import create_app
+from .hosts import Hosts
 from .quotas import Quotas
 from .store import Store
 from .tables import Hub, days
@@ -28,27 +31,33 @@ def load_variants(paths: list[str] | None, sources=None) -> dict:
     return catalogue.load(paths if paths else catalogue.default_specs(), sources)
 
 
-def make_app(variants: dict, db: str, bot_delay: float = 0.6, bot_workers: int = 1, quotas: Quotas | None = None):
+def make_app(variants: dict, db: str, bot_delay: float = 0.6, bot_workers: int = 1, quotas: Quotas | None = None,
+             hosts: Hosts | None = None):
     try:
-        return create_app(variants, db, bot_delay, bot_workers, quotas)
+        return create_app(variants, db, bot_delay, bot_workers, quotas, hosts)
     except sqlite3.Error as e:
         raise ServeError(f"cannot open the database {db}: {e}") from None
 
 
-def run(app, host: str, port: int) -> None:
+def run(app, host: str, port: int, proxies: tuple[str, ...] = ()) -> None:
+    """Serve `app` on `host`:`port`. `proxies`: the addresses of the reverse proxies whose
+    X-Forwarded-For (the client's address) is believed; none, the default, believes no one (any
+    process of this machine could otherwise claim any address, and its limits)."""
     # A short grace on shutdown: the seats' event streams never end by themselves. No access log:
     # the paths hold the seats' secrets.
-    uvicorn.run(app, host=host, port=port, timeout_graceful_shutdown=2, log_level="info", access_log=False)
+    uvicorn.run(app, host=host, port=port, timeout_graceful_shutdown=2, log_level="info", access_log=False,
+                proxy_headers=bool(proxies), forwarded_allow_ips=list(proxies) or None)
 
 
 def _when(at: float) -> str:
     return datetime.datetime.fromtimestamp(at, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def list_tables(db: str, now: float | None = None) -> str:
+def list_tables(db: str, variants: dict, now: float | None = None) -> str:
     """`serve --list-tables`: every table of `db`, one a line, oldest first: its id, spec and
     seats, how far it went (in play, its result, or why it cannot be resumed), when it was made
-    and last moved. Reads the file and changes nothing."""
+    and last moved. Reads the file and runs nothing of it: each table is replayed with the
+    engine built from the spec of its name among `variants` (what `serve` would offer)."""
     if not os.path.isfile(db):
         raise ServeError(f"no database {db} (a server makes it when it starts)")
     try:
@@ -56,7 +65,7 @@ def list_tables(db: str, now: float | None = None) -> str:
     except sqlite3.Error as e:
         raise ServeError(f"cannot open the database {db}: {e}") from None
     try:
-        hub = Hub({}, store)
+        hub = Hub(variants, store)
         hub.resume_all()
         stored = {t.id: t for t in store.tables()}
     finally:
@@ -74,8 +83,9 @@ def list_tables(db: str, now: float | None = None) -> str:
                      else "over: no winner") + f" ({outcome['ended_by']})"
         else:
             state = f"in play, player {table.game.current_player + 1} to move"
-        seats = ", ".join(who for who, _ in row.seats)
-        lines.append(f"{table_id}  {row.spec}  [{seats}]  {len(row.moves)} moves  {state}  "
+        seats = ", ".join(visible(who) for who, _ in row.seats)
+        lines.append(f"{visible(table_id)}  {visible(row.spec)}  [{seats}]  {len(row.moves)} moves  {state}  "
                      f"made {_when(row.created)}, last move {_when(row.last_at)} ({days(now - row.last_at)} ago)")
     count = f"{len(lines)} table{'s' if len(lines) != 1 else ''} in {db}"
-    return "\n".join([count + (":" if lines else "")] + lines)
+    # A database from elsewhere is data: a spec name, a seat or an error holding a line break stays on its line.
+    return "\n".join(visible(line) for line in [count + (":" if lines else "")] + lines)

@@ -2,8 +2,16 @@
 
 Every move is committed before the server acknowledges it (``synchronous=FULL`` in WAL mode:
 a commit that returned is on disk; moves of several tables that wait together share one
-commit), so a server that stops, however it stops, resumes every
-table from the file: the table's engine text, seed and player count, then its moves in order.
+commit), so a server that stops, however it stops, resumes every table from the file: the
+name of its spec, the SHA-256 of the engine it was played with, its seed and player count,
+then its moves in order.
+
+The file is data, never code: a tables file may come from elsewhere (a copy, a backup, a
+share), so it holds no engine text to run. The server builds the engines of the specs it
+serves (through the compiler, the one gate for a spec) and resumes a table with the engine of
+its spec: the same one when the hash matches; otherwise, when the spec's rules changed since,
+only if every stored move replays under them. A file of the first format (it kept each
+engine's text) is migrated when opened: the texts are dropped, unread.
 
 A table removed (expired, or past the number kept) leaves a line in ``closed``: its id and
 why, so that its links say what became of it rather than "no such table".
@@ -23,20 +31,19 @@ import threading
 import time
 from dataclasses import dataclass
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS engines (
-    sha256 TEXT PRIMARY KEY,
-    source TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS tables (
+TABLES = """
+CREATE TABLE IF NOT EXISTS {name} (
     id TEXT PRIMARY KEY,
     spec TEXT NOT NULL,
-    engine TEXT NOT NULL REFERENCES engines(sha256),
+    engine_sha256 TEXT NOT NULL,
     players INTEGER NOT NULL,
     seed INTEGER NOT NULL,
     host_hash TEXT NOT NULL,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    watch_hash TEXT
 );
+"""
+SCHEMA = TABLES.format(name="tables") + """
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
     seat INTEGER NOT NULL,
@@ -76,7 +83,7 @@ def same_secret(given: str, stored_hash: str | None) -> bool:
 class StoredTable:
     id: str
     spec: str
-    engine_source: str
+    engine_sha256: str  # of the engine text it was played with: the server compares its own engine's
     players: int
     seed: int
     host_hash: str
@@ -84,6 +91,7 @@ class StoredTable:
     moves: list[tuple[int, int]]  # (seat, action) in order
     created: float = 0.0  # time.time() when it was made
     last_at: float = 0.0  # when it was made or last moved
+    watch_hash: str | None = None  # of the spectators' secret (None: stored before they had one)
 
 
 class Store:
@@ -100,10 +108,43 @@ class Store:
         self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
+        self._migrate()
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(SCHEMA)
+        self._add_watch_hash()
         self.pending: queue.SimpleQueue = queue.SimpleQueue()
         self.writer: threading.Thread | None = None
+
+    def _migrate(self) -> None:
+        """A file of the first format (`engines` held each engine's text, `tables.engine` its hash)
+        in the current one: the hashes kept, the texts dropped without being read. SQLite's way
+        of changing a table's columns: a new table, the rows copied, the old one dropped, the new
+        one renamed, with foreign keys off, in one transaction."""
+        names = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if "engines" not in names:
+            return
+        self.db.execute("PRAGMA foreign_keys=OFF")
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            if "tables" in names:
+                self.db.execute(TABLES.format(name="tables_v2"))
+                self.db.execute("INSERT INTO tables_v2 (id, spec, engine_sha256, players, seed, host_hash, created) "
+                                "SELECT id, spec, engine, players, seed, host_hash, created FROM tables")
+                self.db.execute("DROP TABLE tables")
+                self.db.execute("ALTER TABLE tables_v2 RENAME TO tables")
+            self.db.execute("DROP TABLE engines")
+            self.db.execute("COMMIT")
+        except sqlite3.Error:
+            self.db.execute("ROLLBACK")
+            raise
+
+    def _add_watch_hash(self) -> None:
+        """A table stored before spectators had a secret of their own gets a watch_hash column
+        left null: its old watch link (the host's secret) opens nothing, and the host's page
+        stores the new one's hash (see set_watch_hash)."""
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(tables)")}
+        if "watch_hash" not in columns:
+            self.db.execute("ALTER TABLE tables ADD COLUMN watch_hash TEXT")
 
     def close(self) -> None:
         if self.writer is not None:
@@ -120,20 +161,25 @@ class Store:
         await self._write(lambda db: db.execute("INSERT INTO moves (table_id, n, seat, action, at) "
                                                 "VALUES (?, ?, ?, ?, ?)", (table_id, n, seat, action, at)))
 
-    async def create_table(self, table_id: str, spec: str, engine_source: str, players: int, seed: int,
-                           host_hash: str, seats: list[tuple[str, str | None]]) -> None:
-        """Store a new table and its seats (the engine's text once per engine); returns once committed."""
-        sha = digest(engine_source)
+    async def create_table(self, table_id: str, spec: str, engine_sha256: str, players: int, seed: int,
+                           host_hash: str, seats: list[tuple[str, str | None]], watch_hash: str | None = None) -> None:
+        """Store a new table and its seats (its engine by hash, never its text); returns once committed."""
+        sha = engine_sha256
         created = time.time()
 
         def write(db):
-            db.execute("INSERT OR IGNORE INTO engines (sha256, source) VALUES (?, ?)", (sha, engine_source))
-            db.execute("INSERT INTO tables (id, spec, engine, players, seed, host_hash, created) "
-                       "VALUES (?, ?, ?, ?, ?, ?, ?)", (table_id, spec, sha, players, seed, host_hash, created))
+            db.execute("INSERT INTO tables (id, spec, engine_sha256, players, seed, host_hash, created, watch_hash) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (table_id, spec, sha, players, seed, host_hash, created,
+                                                           watch_hash))
             db.executemany("INSERT INTO seats (table_id, seat, who, secret_hash) VALUES (?, ?, ?, ?)",
                            [(table_id, i, who, h) for i, (who, h) in enumerate(seats)])
 
         await self._write(write)
+
+    async def set_watch_hash(self, table_id: str, watch_hash: str) -> None:
+        """Give a table stored before spectators had a secret its watch hash; returns once committed."""
+        await self._write(lambda db: db.execute("UPDATE tables SET watch_hash = ? WHERE id = ? AND watch_hash IS NULL",
+                                                (watch_hash, table_id)))
 
     async def _write(self, job) -> None:
         """Run `job(db)` in the writer thread, in the next group commit; wait for the commit."""
@@ -194,22 +240,22 @@ class Store:
             return self._tables()
 
     def _tables(self) -> list[StoredTable]:
-        rows = self.db.execute("SELECT t.id, t.spec, e.source, t.players, t.seed, t.host_hash, t.created, "
-                               "(SELECT MAX(at) FROM moves m WHERE m.table_id = t.id) FROM tables t "
-                               "JOIN engines e ON e.sha256 = t.engine ORDER BY t.created, t.id").fetchall()
+        rows = self.db.execute("SELECT t.id, t.spec, t.engine_sha256, t.players, t.seed, t.host_hash, t.created, "
+                               "(SELECT MAX(at) FROM moves m WHERE m.table_id = t.id), t.watch_hash FROM tables t "
+                               "ORDER BY t.created, t.id").fetchall()
         out = []
-        for table_id, spec, source, players, seed, host_hash, created, last_move in rows:
+        for table_id, spec, sha, players, seed, host_hash, created, last_move, watch_hash in rows:
             seats = [(who, h) for who, h in self.db.execute(
                 "SELECT who, secret_hash FROM seats WHERE table_id = ? ORDER BY seat", (table_id,))]
             moves = [(s, a) for s, a in self.db.execute(
                 "SELECT seat, action FROM moves WHERE table_id = ? ORDER BY n", (table_id,))]
-            out.append(StoredTable(table_id, spec, source, players, seed, host_hash, seats, moves, created,
-                                   max(created, last_move or 0.0)))
+            out.append(StoredTable(table_id, spec, sha, players, seed, host_hash, seats, moves, created,
+                                   max(created, last_move or 0.0), watch_hash))
         return out
 
     async def close_tables(self, closing: dict[str, str]) -> None:
         """Remove tables (id -> why, a sentence for whoever opens one of their links again): their
-        moves, seats and row, and an engine no table uses any more; returns once committed."""
+        moves, seats and row; returns once committed."""
         at = time.time()
         ids = [(table_id,) for table_id in closing]
 
@@ -217,7 +263,6 @@ class Store:
             db.executemany("DELETE FROM moves WHERE table_id = ?", ids)
             db.executemany("DELETE FROM seats WHERE table_id = ?", ids)
             db.executemany("DELETE FROM tables WHERE id = ?", ids)
-            db.execute("DELETE FROM engines WHERE sha256 NOT IN (SELECT engine FROM tables)")
             db.executemany("INSERT OR REPLACE INTO closed (id, reason, at) VALUES (?, ?, ?)",
                            [(table_id, why, at) for table_id, why in closing.items()])
 

@@ -24,13 +24,15 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
+from compiler.safe_text import visible
 from playtest.bots import BotError, parse_bot
 
-from . import catalogue as catalogue_mod
 from .botwork import Thinkers, bot_seed
 from .store import Store, digest, same_secret
 
 HUMAN = "human"
+MOVE_SECONDS = 10.0  # a move (its rules, the end-of-turn steps) that takes longer stops its table
+BOT_SECONDS = 120.0  # a bot that has not chosen by then stops its table (an mcts:5000 move takes seconds)
 MAX_SEAT_NAME = 20
 MAX_PLAYOUTS = 5000  # an mcts bot's budget: more would hold a worker thread for minutes a move
 log = logging.getLogger("splendor_rules.web")
@@ -72,7 +74,8 @@ class LiveTable:
     host_hash: str
     seats: list[Seat]
     log: list[tuple[int, int]] = field(default_factory=list)  # (seat, action) of every move
-    problem: str | None = None  # why the bots stopped, when they failed
+    watch_hash: str | None = None  # of the spectators' secret (None: a table stored before they had one)
+    problem: str | None = None  # why the table stopped (a rule error, a bot that failed): no move is taken since
     last_at: float = 0.0  # when the table was made or last moved (time.time()): how long it has been idle
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set = field(default_factory=set)
@@ -83,8 +86,8 @@ class LiveTable:
         return 0 <= seat < len(self.seats) and same_secret(secret, self.seats[seat].secret_hash)
 
     def watch_allowed(self, secret: str) -> bool:
-        """Whether `secret` is the host's, which also opens the spectators' view."""
-        return self.host_allowed(secret)
+        """Whether `secret` is the spectators' (never the host's: a watch link is shared freely)."""
+        return same_secret(secret, self.watch_hash)
 
     def host_allowed(self, secret: str) -> bool:
         return same_secret(secret, self.host_hash)
@@ -92,6 +95,16 @@ class LiveTable:
     def notify(self) -> None:
         for queue in list(self.listeners):
             queue.put_nowait(len(self.log))
+
+
+def rule_failure(error: BaseException) -> str:
+    """An engine's failure in a sentence for the players: a RuleError's own words (the rule and
+    what went wrong), a move over its time, or any other error's type and message, printable."""
+    if isinstance(error, TimeoutError):
+        return "a move took longer than the server allows (a rule that does not end)"
+    if type(error).__name__ == "RuleError":
+        return visible(str(error))[:500]
+    return visible(f"{type(error).__name__}: {error}")[:500]
 
 
 def seat_names(module, players: int, seats: list) -> list[str]:
@@ -116,16 +129,29 @@ def seat_names(module, players: int, seats: list) -> list[str]:
     return out
 
 
+def _derived(host_secret: str, table_id: str, label: str) -> str:
+    mac = hmac.new(host_secret.encode("utf-8"), f"{table_id}:{label}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac).decode("ascii").rstrip("=")
+
+
 def seat_secrets(host_secret: str, table_id: str, seats: list) -> dict[int, str]:
     """Each human seat's secret, derived from the host's (HMAC-SHA256 of the table and seat):
     the host page can show the links again while the store keeps only their hashes, and no
     secret can be found from another without the host's."""
-    out = {}
-    for i, seat in enumerate(seats):
-        if seat.who == HUMAN:
-            mac = hmac.new(host_secret.encode("utf-8"), f"{table_id}:{i}".encode(), hashlib.sha256).digest()
-            out[i] = base64.urlsafe_b64encode(mac).decode("ascii").rstrip("=")
-    return out
+    return {i: _derived(host_secret, table_id, str(i)) for i, seat in enumerate(seats) if seat.who == HUMAN}
+
+
+def watch_secret(host_secret: str, table_id: str) -> str:
+    """The spectators' secret, derived from the host's as the seats' are (label "watch"): it
+    opens the public board only, and neither the host's nor a seat's is found from it."""
+    return _derived(host_secret, table_id, "watch")
+
+
+def hidden_information(module) -> bool:
+    """Whether a game of the engine hides something that its seed decides (a face-down deck, a
+    blind reserve): true unless the engine says otherwise (a module constant HIDDEN_INFORMATION
+    = False). Every Splendor-family engine shuffles a face-down deck, and none says otherwise."""
+    return bool(getattr(module, "HIDDEN_INFORMATION", True))
 
 
 def days(seconds: float) -> str:
@@ -141,12 +167,12 @@ def days(seconds: float) -> str:
 
 
 def tables_to_close(tables: list[tuple[str, bool, float]], now: float, expire_after: float | None,
-                    max_tables: int | None) -> dict[str, str]:
+                    max_tables: int | None, abandon_after: float | None = None) -> dict[str, str]:
     """Which tables to remove, and why, of `tables` (id, whether its game is over, when it last
     moved): every table idle for `expire_after` seconds (a finished game's, or an abandoned
-    one's), then, while more than `max_tables` would be kept, the finished ones idle longest.
-    A game in play is never removed to make room: the open-table limit keeps their number
-    under `max_tables`."""
+    one's), then, while more than `max_tables` would be kept, the finished ones and the games
+    abandoned (idle for `abandon_after` seconds) idle longest. A game in play is never removed
+    to make room: the open-table limit keeps their number under `max_tables`."""
     closing: dict[str, str] = {}
     if expire_after is not None:
         for table_id, over, last_at in tables:
@@ -155,9 +181,14 @@ def tables_to_close(tables: list[tuple[str, bool, float]], now: float, expire_af
                                      if over else f"this table was cleared after {days(expire_after)} without a move")
     if max_tables is not None:
         kept = len(tables) - len(closing)
-        finished = sorted((last_at, table_id) for table_id, over, last_at in tables if over and table_id not in closing)
-        for _, table_id in finished[:max(0, kept - max_tables)]:
-            closing[table_id] = "this table was cleared to make room for new ones (its game had ended)"
+        left = {table_id for table_id, over, last_at in tables
+                if not over and abandon_after is not None and now - last_at >= abandon_after}
+        idle = sorted((last_at, table_id) for table_id, over, last_at in tables
+                      if (over or table_id in left) and table_id not in closing)
+        for _, table_id in idle[:max(0, kept - max_tables)]:
+            closing[table_id] = (f"this table was cleared to make room for new ones (no move for {days(abandon_after)})"
+                                 if table_id in left and abandon_after is not None
+                                 else "this table was cleared to make room for new ones (its game had ended)")
     return closing
 
 
@@ -165,9 +196,13 @@ class Hub:
     """Every table of one server, its store, and the variants on offer."""
 
     def __init__(self, variants: dict, store: Store, bot_delay: float = 0.6, bot_workers: int = 1,
-                 expire_after: float | None = None, max_tables: int | None = None):
+                 expire_after: float | None = None, max_tables: int | None = None,
+                 move_seconds: float = MOVE_SECONDS, bot_seconds: float = BOT_SECONDS, abandon_after: float = 86400.0):
         self.variants = variants
+        self.move_seconds = move_seconds  # the time a move may take before its table is stopped
+        self.bot_seconds = bot_seconds  # and a bot's choice
         self.expire_after = expire_after  # seconds without a move after which a table is removed
+        self.abandon_after = abandon_after  # seconds without a move after which a game no longer counts as open
         self.max_tables = max_tables  # tables kept in the store, at most (finished ones make room)
         self.sweeper: asyncio.Task | None = None
         self.store = store
@@ -178,10 +213,13 @@ class Hub:
         self.unavailable: dict[str, str] = {}  # stored tables that could not be resumed, and why
         self.unavailable_since: dict[str, float] = {}  # and when they last moved
         self.thinking = 0  # bot moves asked of the workers and not answered yet (all tables)
+        self.draw_seed = lambda: secrets.randbelow(2 ** 62)  # a new table's seed, unless its maker may choose
 
-    def open_tables(self) -> int:
-        """Tables whose game is not over (what each holds in memory and in bot work)."""
-        return sum(1 for t in self.tables.values() if not t.game.is_over())
+    def open_tables(self, now: float | None = None) -> int:
+        """Games in play: not over, and moved within `abandon_after` seconds (a game left for
+        longer is abandoned: it holds no bot work, and makes room when the store is full)."""
+        now = time.time() if now is None else now
+        return sum(1 for t in self.tables.values() if not t.game.is_over() and now - t.last_at < self.abandon_after)
 
     # -- making and resuming tables
 
@@ -198,24 +236,33 @@ class Hub:
             raise Refused(422, f"{variant.key} plays with {counts} players")
         names = seat_names(variant.module, players, seats)
         if seed is None:
-            seed = secrets.randbelow(2 ** 62)
+            seed = self.draw_seed()
         elif type(seed) is not int or not 0 <= seed < 2 ** 62:
             raise Refused(422, "a seed is a whole number from 0 to 2**62")
+        elif HUMAN in names and hidden_information(variant.module):
+            # With the seed and the public log anyone replays the deck order and every blind reserve.
+            raise Refused(422, "a table with people gets its seed from the server, which shows it once the game is "
+                               "over (a seed known before would tell the order of the face-down cards); choose a "
+                               "seed only for a table of bots alone")
         if admit is not None:
             admit(names)
-        game = variant.module.new_game(players, seed=seed)
+        try:
+            game = await self._in_worker(variant.module.new_game, players, seed=seed)
+        except Exception as e:  # noqa: BLE001 - the spec's setup failed: the request's answer, not the server's
+            raise Refused(422, f"this spec's setup cannot be carried out: {rule_failure(e)}") from None
         host = secrets.token_urlsafe(24)
         table_id = secrets.token_urlsafe(9)
         links = seat_secrets(host, table_id, [Seat(who, None) for who in names])
         seat_rows = [(who, digest(links[i]) if i in links else None) for i, who in enumerate(names)]
+        watch_hash = digest(watch_secret(host, table_id))
         try:
-            await self.store.create_table(table_id, variant.key, variant.source, players, seed, digest(host),
-                                          seat_rows)
+            await self.store.create_table(table_id, variant.key, variant.source_sha256, players, seed, digest(host),
+                                          seat_rows, watch_hash)
         except sqlite3.Error as e:
             log.error("table not stored: %s", e)
             raise Refused(503, "the table could not be stored; try again") from None
         table = LiveTable(table_id, variant.key, variant.module, variant.source, game, seed, digest(host),
-                          [Seat(who, h) for who, h in seat_rows], last_at=time.time())
+                          [Seat(who, h) for who, h in seat_rows], last_at=time.time(), watch_hash=watch_hash)
         self.tables[table_id] = table
         if self.max_tables is not None and len(self.tables) + len(self.unavailable) > self.max_tables:
             try:
@@ -225,21 +272,34 @@ class Hub:
         return table, host, links
 
     def resume_all(self) -> None:
-        """Every stored table, replayed from its engine, seed and moves (at start-up)."""
+        """Every stored table, replayed with the engine of its spec from its seed and moves (at
+        start-up). The file names the spec and the hash of the engine a table was played with,
+        never code: a table resumes with the engine this server built from the spec of that name,
+        and when its rules changed since (another hash), only if every stored move replays."""
         for stored in self.store.tables():
+            variant = self.variants.get(stored.spec)
             try:
-                module = catalogue_mod.module_from_source(stored.engine_source)
-                game = module.new_game(stored.players, seed=stored.seed)
-                for _seat, action in stored.moves:
-                    game.apply(action)
+                if variant is None:
+                    raise LookupError(f"this server does not offer the spec '{visible(stored.spec[:80])}' it was "
+                                      "played with")
+                game = variant.module.new_game(stored.players, seed=stored.seed)
+                for n, (_seat, action) in enumerate(stored.moves):
+                    try:
+                        game.apply(action)
+                    except Exception as e:  # noqa: BLE001 - said below, with the move
+                        changed = variant.source_sha256 != stored.engine_sha256
+                        raise LookupError((f"the rules of {variant.key!r} changed since the table was made and "
+                                           if changed else "") + f"move {n + 1} does not replay: {rule_failure(e)}"
+                                          ) from None
             except Exception as e:  # noqa: BLE001 - one bad table must not stop the server
-                self.unavailable[stored.id] = f"{type(e).__name__}: {e}"
+                self.unavailable[stored.id] = str(e) if isinstance(e, LookupError) else rule_failure(e)
                 self.unavailable_since[stored.id] = stored.last_at
                 log.error("table %s cannot be resumed: %s", stored.id, self.unavailable[stored.id])
                 continue
             seats = [Seat(who, h) for who, h in stored.seats]
-            self.tables[stored.id] = LiveTable(stored.id, stored.spec, module, stored.engine_source, game, stored.seed,
-                                               stored.host_hash, seats, list(stored.moves), last_at=stored.last_at)
+            self.tables[stored.id] = LiveTable(stored.id, variant.key, variant.module, variant.source, game,
+                                               stored.seed, stored.host_hash, seats, list(stored.moves),
+                                               last_at=stored.last_at, watch_hash=stored.watch_hash)
 
     # -- removing old tables
 
@@ -248,7 +308,8 @@ class Hub:
         playable until its removal is committed); returns them and why."""
         listed = [(t.id, t.game.is_over(), t.last_at) for t in self.tables.values()]
         listed += [(table_id, False, at) for table_id, at in self.unavailable_since.items()]
-        closing = tables_to_close(listed, time.time() if now is None else now, self.expire_after, self.max_tables)
+        closing = tables_to_close(listed, time.time() if now is None else now, self.expire_after, self.max_tables,
+                                  self.abandon_after)
         if closing:
             await self.remove(closing)
             log.info("removed %d old table(s)", len(closing))
@@ -290,6 +351,8 @@ class Hub:
                 raise Refused(422, f"no action {action} in this game (ids 0 to {table.module.NUM_ACTIONS - 1})")
             if game.is_over():
                 raise Refused(409, "the game is over")
+            if table.problem:
+                raise Refused(409, f"this table was stopped: {table.problem}")
             if after is not None and after != len(table.log):
                 raise Refused(409, "the table has moved on since the board you saw; here it is now")
             if game.current_player != seat:
@@ -301,9 +364,12 @@ class Hub:
         """Apply on a clone, store, then swap: a refused or unstored move changes nothing."""
         trial = table.game.clone()
         try:
-            trial.apply(action)
+            await self._in_worker(trial.apply, action)
         except table.module.IllegalAction as e:
             raise Refused(422, str(e)) from None
+        except Exception as e:  # noqa: BLE001 - a rule that fails or overruns stops this table, not the server
+            self.stop_table(table, f"a rule failed at move {len(table.log) + 1}: {rule_failure(e)}")
+            raise Refused(409, f"this table was stopped: {table.problem}") from None
         try:
             await self.store.store_move(table.id, len(table.log), seat, action)
         except sqlite3.Error as e:
@@ -312,6 +378,20 @@ class Hub:
         table.game = trial
         table.log.append((seat, action))
         table.last_at = time.time()
+        table.notify()
+
+    async def _in_worker(self, call, *args, **kwargs):
+        """`call(*args)` (engine code: a move, a setup) in a thread of its own, never on the event
+        loop that serves every table, and given at most `move_seconds`: TimeoutError past them.
+        `check` proves that every loop of a spec ends and the engines stop a step at their
+        budget, so the thread ends too; the table that asked is stopped meanwhile."""
+        return await asyncio.wait_for(asyncio.to_thread(call, *args, **kwargs), self.move_seconds)
+
+    def stop_table(self, table: LiveTable, why: str) -> None:
+        """Stop a table for good (a rule failed or overran, a bot failed): no move is taken from
+        now on, every seat is told why; the other tables play on."""
+        table.problem = why
+        log.error("table %s: %s", table.id, why)
         table.notify()
 
     def kick(self, table: LiveTable) -> None:
@@ -339,11 +419,13 @@ class Hub:
             self.thinking += 1
             try:
                 action = await self.thinkers.choose(table.module, table.source, game, who,
-                                                    bot_seed(table.seed, seat, moves))
+                                                    bot_seed(table.seed, seat, moves), self.bot_seconds)
+            except TimeoutError:
+                self.stop_table(table, f"the bot of player {seat + 1} did not choose a move within "
+                                       f"{self.bot_seconds:g} seconds")
+                return
             except Exception as e:  # noqa: BLE001 - a failing bot stops its table, not the server
-                table.problem = f"the bot of player {seat + 1} failed ({type(e).__name__}: {e})"
-                log.error("table %s: %s", table.id, table.problem)
-                table.notify()
+                self.stop_table(table, f"the bot of player {seat + 1} failed: {rule_failure(e)}")
                 return
             finally:
                 self.thinking -= 1
@@ -353,8 +435,8 @@ class Hub:
                 try:
                     await self._play(table, seat, action)
                 except Refused as e:
-                    table.problem = f"the bot of player {seat + 1} chose an illegal move ({e.message})"
-                    table.notify()
+                    if not table.problem:
+                        self.stop_table(table, f"the bot of player {seat + 1} chose an illegal move ({e.message})")
                     return
 
     def start(self) -> None:

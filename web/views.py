@@ -155,7 +155,8 @@ def result(table) -> dict | None:
 
 
 def seat_view(table, seat: int | None) -> dict:
-    """Everything `seat` may know of `table` now (`seat` None: a spectator)."""
+    """Everything `seat` may know of `table` now (`seat` None: a spectator). `table` is a live
+    table, or a web.streams.Frame of one (what a worker thread renders from)."""
     game, module = table.game, table.module
     over = game.is_over()
     current = game.current_player
@@ -166,7 +167,7 @@ def seat_view(table, seat: int | None) -> dict:
         "seats": [{"who": s.who, "human": s.human} for s in table.seats],
         "over": over, "phase": game.phase, "current": current,
         "pending": module.action_to_string(pending) if isinstance(pending, int) else None,
-        "legal": list(game.legal_actions()) if not over and current == seat else [],
+        "legal": list(game.legal_actions()) if not over and not table.problem and current == seat else [],
         "state": state,
         "prestige": list(game.scores()),
         "bonus": [list(game.bonus[p]) for p in range(game.num_players)],

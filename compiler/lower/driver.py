@@ -161,6 +161,7 @@ def _drop_unused_helpers(plan: EnginePlan, trees: dict) -> None:
                        *map(reads, plan.end_inline), *map(reads, plan.advance_locals))
     for dp in plan.decisions:
         read |= names_in(dp.while_inline) if dp.while_inline else set()
+        read |= names_in(dp.max_inline) if dp.max_inline else set()
         read |= names_in(dp.prefilter) if dp.prefilter else set()
     kept = []
     for helper in plan.helpers:
@@ -186,5 +187,6 @@ def _write(plan: EnginePlan, trees: dict) -> None:
         dp.legal_src, dp.apply_src = text((dp.index, "legal")), text((dp.index, "apply"))
         dp.why_src, dp.payopts_src = text((dp.index, "why")), text((dp.index, "payopts"))
         dp.while_inline, dp.prefilter = Code(dp.while_inline), Code(dp.prefilter)
+        dp.max_inline = Code(dp.max_inline)
 
 

@@ -68,6 +68,7 @@ class DecisionPlan:
     apply_src: str = ""
     why_src: str = ""
     while_inline: str = ""  # the while-condition as an expression over the standard locals
+    max_inline: str = ""  # a repeated step's `max` (its actions a turn, at most), likewise
     prefilter: str = ""  # a cheap test that holds whenever a step has a legal action (see _step_prefilter)
     payopts_src: str = ""  # only for a decision whose payment is chosen in a step of its own
 

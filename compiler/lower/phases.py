@@ -56,6 +56,9 @@ def lower_step_tests(plan: EnginePlan) -> list:
         if dp.is_step and dp.decision.while_ is not None:
             dp.while_inline = ExprCompiler(plan).expr(dp.decision.while_, param_env(dp.layouts))
             tests.append(dp.while_inline)
+        if dp.is_step and dp.decision.max_ is not None:
+            dp.max_inline = ExprCompiler(plan).expr(dp.decision.max_, param_env(dp.layouts))
+            tests.append(dp.max_inline)
         if dp.is_step:
             dp.prefilter = _step_prefilter(plan, dp)
             tests.append(dp.prefilter)

@@ -726,6 +726,8 @@ class Builder:
         if is_step:
             if d.repeat == "once" and d.resolve == "choice":
                 sentences.append(sentence(self.text("sheet.step.once")))
+            elif d.max_ is not None:
+                sentences.append(sentence(self.text("sheet.step.max", times=p.number(d.max_))))
             if d.params and d.resolve == "choice":
                 sentences.append(sentence(self.text("sheet.step.choice")))
             elif d.params and d.resolve == "all":

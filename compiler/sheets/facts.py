@@ -289,7 +289,7 @@ def return_to_limit(d: Decision, rules: Rules) -> ReturnToLimit | None:
     if step is not d or limit is None or len(d.params) != 1 or d.params[0].domain not in ("colour", "gem"):
         return None
     colour = d.params[0].name
-    if d.repeat != "while" or d.resolve != "choice" or len(d.effects) != 1:
+    if d.repeat != "while" or d.resolve != "choice" or d.max_ is not None or len(d.effects) != 1:
         return None
     effect = d.effects[0]
     if not (isinstance(effect, Effect) and effect.name == "put_back" and effect.args[0] == Name(colour, effect.span)

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
+from ..safe_text import line_text
+
 # Fill and outline of each colour name the catalogue uses (WCAG: outlines give 3:1 on white).
 PALETTE = {
     "white": ("#ffffff", "#555555"),
@@ -68,10 +70,10 @@ def words(forms: dict[str, list[str]]) -> Words:
 
 def with_swatches(text, colour_words: Words | None) -> Markup:
     """Text as HTML (escaped), with a gem swatch before each word that names a colour."""
+    text = line_text(str(text))  # a spec's text: on one line, its controls shown escaped
     if colour_words is None or colour_words.pattern is None:
         return escape(text)
     out, last = [], 0
-    text = str(text)
     for m in colour_words.pattern.finditer(text):
         out.append(escape(text[last:m.start()]))
         colour = colour_words.colour_of[m.group(0).casefold()]

@@ -27,7 +27,7 @@ from markupsafe import Markup
 
 from ..files import write_atomic
 from ..model import Rules
-from ..safe_text import visible
+from ..safe_text import html_finalize, visible
 from ..source import shown_path
 from . import content, pictures
 from .content import Sheet
@@ -98,7 +98,7 @@ def environment() -> jinja2.Environment:
         loader=jinja2.FileSystemLoader(str(HERE / "templates")),
         autoescape=lambda name: name is not None and name.endswith(".html.j2"),
         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
-        undefined=jinja2.StrictUndefined)
+        undefined=jinja2.StrictUndefined, finalize=html_finalize)
     env.filters["md"] = md_escape
     env.filters["comment"] = html_comment
     env.filters["css"] = css_string

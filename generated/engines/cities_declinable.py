@@ -1672,6 +1672,8 @@ class Game:
         tok = g._tok[me]
         if step == 0:  # return_tokens
             while (sum(tok) > 10):
+                if count >= 10000:  # the engines' step budget (see compiler/termination.py)
+                    raise RuleError("step 'return_tokens' was stopped after 10,000 actions in one turn: its 'while' condition did not turn false")
                 out = []
                 _legal_return_tokens(self, out)
                 if not out:
@@ -2761,11 +2763,24 @@ def _zone_problems(data, n):
         return [(("zones",), f"'zones' must be an object with the shared zones ({names})")]
     if not isinstance(seats, list) or len(seats) != n or not all(isinstance(s, dict) for s in seats):
         return out  # the seats' own problems are reported with them
+    own = [z[0] for z in _ZONES if z[3]]
+    allowed = set(own) | {z[0] + "_private" for z in _ZONES if z[3] and z[9]}
+    tables = {}  # seat -> its 'zones' object, for the seats whose object is sound
+    for p, seat in enumerate(seats):
+        table = seat.get("zones", {})
+        odd = sorted((set(own) - set(table)) | (set(table) - allowed)) if isinstance(table, dict) else ()
+        if isinstance(table, dict) and not odd:
+            tables[p] = table
+        else:
+            shown = (f"{'has no' if odd[0] in own else 'has an unknown zone'} {odd[0]!r}" if odd
+                     else f"is {_shown(table)}")
+            out.append((("seats", p, "zones"), f"seats[{p}].zones must be an object with the seat's zones "
+                        f"({', '.join(own) or 'none'}); it {shown}"))
     where = {}  # component (kind, id) -> the path that holds it
     for zone in _ZONES:
         kind, count = zone[1], _KIND_PIECES[zone[1]][0]
         places = [(("zones", zone[0]), shared[zone[0]])] if not zone[3] else [
-            (("seats", p, "zones", zone[0]), (seats[p].get("zones") or {}).get(zone[0])) for p in range(n)]
+            (("seats", p, "zones", zone[0]), tables[p][zone[0]]) for p in range(n) if p in tables]
         for path, items in places:
             if not isinstance(items, list):
                 out.append((path, f"{'.'.join(map(str, path))} must be a list of {kind} ids"))
@@ -2786,7 +2801,7 @@ def _zone_problems(data, n):
             elif size and len(items) > size:
                 out.append((path, f"{'.'.join(map(str, path))} holds {len(items)}, at most {size}"))
             if zone[9] and zone[3]:
-                private = (seats[path[1]].get("zones") or {}).get(zone[0] + "_private", [])
+                private = tables[path[1]].get(zone[0] + "_private", [])
                 if not isinstance(private, list) or any(x not in items for x in private):
                     out.append((path, f"{'.'.join(map(str, path))}_private must list components of the holding"))
     for kind, (_count, faces) in _KIND_PIECES.items():

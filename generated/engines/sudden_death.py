@@ -1664,6 +1664,8 @@ class Game:
         bon = g._bon[me]
         if step == 0:  # return_tokens
             while (sum(tok) > 10):
+                if count >= 10000:  # the engines' step budget (see compiler/termination.py)
+                    raise RuleError("step 'return_tokens' was stopped after 10,000 actions in one turn: its 'while' condition did not turn false")
                 out = []
                 _legal_return_tokens(self, out)
                 if not out:

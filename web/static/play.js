@@ -100,7 +100,7 @@
     if (response.ok) render(await response.json());
   }
 
-  function myTurn() { return view && !view.over && view.current === page.seat; }
+  function myTurn() { return view && !view.over && !view.problem && view.current === page.seat; }
 
   function render(next) {
     if (view && next.moves < view.moves) return; // an older view arriving late
@@ -134,7 +134,7 @@
       text = seatName(view.current) + " to play";
     }
     if (page.seat === null) text = "Watching · " + text;
-    if (view.problem) text += " · " + view.problem;
+    if (view.problem) text = (page.seat === null ? "Watching · " : "") + "This table was stopped: " + view.problem;
     $("status").textContent = text;
     document.body.classList.toggle("my-turn", myTurn());
   }
@@ -411,8 +411,15 @@
         $("status").textContent = "connection lost, reconnecting…";
         return;
       }
-      // The server refused the stream (the table was removed, a limit): say why, try again later.
-      const response = await fetch(api).catch(() => null);
+      // The server refused the stream (the table was removed, a limit): ask it again to read why
+      // (a stream that opens this time is dropped, and the page connects again), try again later.
+      const asked = new AbortController();
+      const response = await fetch(api + "/events", { signal: asked.signal }).catch(() => null);
+      if (response && response.ok) {
+        asked.abort();
+        connect();
+        return;
+      }
       const data = response ? await response.json().catch(() => ({})) : {};
       $("status").textContent = data.error || "connection lost, reconnecting…";
       if (!response || response.status === 429 || response.status >= 500) {

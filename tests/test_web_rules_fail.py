@@ -1,0 +1,271 @@
+"""A table whose rules fail stops alone, and a tables file is data (issue 26, items 2-4).
+
+spec -> server behaviour, through Starlette's test client: a rule that fails during a move (a
+RuleError, the E535 class) or overruns its time stops its table with a sentence every seat
+reads, never a 500 or a dead bot task, and the other tables play on; a setup that fails is a
+422 with the rule's words; a tables file holds the spec's name and the hash of the engine a
+table was played with, never code: a file of the first format (it kept engine texts) is
+migrated without running them, and a table resumes with the engine this server builds.
+"""
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from compiler import cli
+from test_web_api import ROOT, TEST_HOSTS, UNHURRIED, TestClient, api_of, with_seed
+from web import botwork, catalogue, server, store as store_mod
+
+FAILING_TAKE = """\
+spec: 1
+name: failing-take
+extends: official
+title: Failing take
+description: "A test variant whose double take fails at play: a negative number of tokens."
+actions:
+  take_pair:
+    effects:
+      - "take(colour, me.purchased - 2)"
+"""
+FAILING_SETUP = """\
+spec: 1
+name: failing-setup
+extends: official
+title: Failing setup
+description: "A test variant whose setup cannot be carried out: the first seat returns a token it lacks."
+setup:
+  head_start:
+    add: true
+    title: {en: Starting holdings}
+    each_player: true
+    effects: ["put_back(white, 1)"]
+"""
+
+
+@pytest.fixture(scope="module")
+def variants(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("specs")
+    (folder / "failing-take.yaml").write_text(FAILING_TAKE, encoding="utf-8")
+    (folder / "failing-setup.yaml").write_text(FAILING_SETUP, encoding="utf-8")
+    return catalogue.load([str(ROOT / "variants" / "target-12.yaml"), str(folder / "failing-take.yaml"),
+                           str(folder / "failing-setup.yaml")])
+
+
+@pytest.fixture
+def db(tmp_path):
+    return str(tmp_path / "tables.sqlite3")
+
+
+def client(variants, db):
+    return TestClient(server.make_app(variants, db, bot_delay=0.0, bot_workers=0, quotas=UNHURRIED, hosts=TEST_HOSTS))
+
+
+def table(c, spec, seats=("human", "human")):
+    r = c.post("/api/tables", json=with_seed(c, {"spec": spec, "players": len(seats), "seats": list(seats)}, 5))
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def action_of(module, text: str) -> int:
+    return module.string_to_action(text)
+
+
+def test_a_rule_that_fails_in_a_move_stops_its_table_and_no_other(variants, db):
+    module = variants["failing-take"].module
+    with client(variants, db) as c:
+        failing = table(c, "failing-take")
+        other = table(c, "target-12")
+        api = api_of(failing["seats"][0]["link"])
+        r = c.post(api + "/actions", json={"action": action_of(module, "take2 white"), "after": 0})
+        assert r.status_code == 409
+        said = r.json()["error"]
+        assert said.startswith("this table was stopped: a rule failed at move 1: take(colour, me.purchased "
+                               "- 2) (")
+        assert said.endswith("): a negative number of tokens (-2)")
+        view = c.get(api).json()
+        assert view["problem"].startswith("a rule failed at move 1") and view["moves"] == 0
+        again = c.post(api + "/actions", json={"action": action_of(module, "take white blue green"), "after": 0})
+        assert again.status_code == 409 and again.json()["error"] == said  # stopped for good: no move at all
+        other_api = api_of(other["seats"][0]["link"])
+        target = variants["target-12"].module
+        r = c.post(other_api + "/actions", json={"action": action_of(target, "take white blue green"), "after": 0})
+        assert r.status_code == 200, r.text
+
+
+def test_a_bot_whose_move_fails_stops_its_table_with_the_rules_words(variants, db):
+    with client(variants, db) as c:
+        made = table(c, "failing-take", ("greedy", "human"))
+        hub = c.app.state.hub
+        live = hub.tables[made["table"]]
+        for _ in range(1200):  # the bot plays on its own until its rule fails (greedy takes pairs)
+            if live.problem:
+                break
+            time.sleep(0.05)
+        assert live.problem is not None
+        assert "a negative number of tokens" in live.problem or "failed" in live.problem
+        view = c.get(api_of(made["seats"][1]["link"])).json()
+        assert view["problem"] == live.problem
+
+
+def test_a_move_over_its_time_stops_its_table_and_the_server_answers_meanwhile(variants, db):
+    module = variants["target-12"].module
+    with client(variants, db) as c:
+        slow = table(c, "target-12")
+        hub = c.app.state.hub
+        hub.move_seconds = 1e-9  # every move now overruns: what a rule that never ends would do
+        api = api_of(slow["seats"][0]["link"])
+        r = c.post(api + "/actions", json={"action": action_of(module, "take white blue green"), "after": 0})
+        assert r.status_code == 409
+        assert r.json()["error"] == ("this table was stopped: a rule failed at move 1: a move took longer "
+                                     "than the server allows (a rule that does not end)")
+        hub.move_seconds = 10.0
+        assert c.get("/").status_code == 200
+        fresh = table(c, "target-12")  # a new table, and its moves, are not affected
+        r = c.post(api_of(fresh["seats"][0]["link"]) + "/actions",
+                   json={"action": action_of(module, "take white blue green"), "after": 0})
+        assert r.status_code == 200, r.text
+
+
+def test_a_setup_that_fails_is_refused_in_the_rules_words(variants, db):
+    with client(variants, db) as c:
+        r = c.post("/api/tables", json={"spec": "failing-setup", "players": 2, "seats": ["human", "human"]})
+        assert r.status_code == 422
+        said = r.json()["error"]
+        assert said.startswith("this spec's setup cannot be carried out: put_back(white, 1) (")
+        assert c.app.state.hub.tables == {}
+
+
+# --------------------------------------------------------------------------- the tables file
+
+
+PAYLOAD = "import pathlib\npathlib.Path({marker!r}).write_text('ran')\n"
+
+
+def first_format(path: str, table_id: str, spec: str, engine_text: str, seed: int, moves: list[int]) -> None:
+    """A tables file as the first format wrote it: each engine's text kept, and run on resume."""
+    db = sqlite3.connect(path)
+    sha = hashlib.sha256(engine_text.encode("utf-8")).hexdigest()
+    db.executescript("""
+        CREATE TABLE engines (sha256 TEXT PRIMARY KEY, source TEXT NOT NULL);
+        CREATE TABLE tables (id TEXT PRIMARY KEY, spec TEXT NOT NULL, engine TEXT NOT NULL REFERENCES engines(sha256),
+            players INTEGER NOT NULL, seed INTEGER NOT NULL, host_hash TEXT NOT NULL, created REAL NOT NULL);
+        CREATE TABLE seats (table_id TEXT NOT NULL REFERENCES tables(id), seat INTEGER NOT NULL, who TEXT NOT NULL,
+            secret_hash TEXT, PRIMARY KEY (table_id, seat));
+        CREATE TABLE moves (table_id TEXT NOT NULL REFERENCES tables(id), n INTEGER NOT NULL, seat INTEGER NOT NULL,
+            action INTEGER NOT NULL, at REAL NOT NULL, PRIMARY KEY (table_id, n));
+        CREATE TABLE closed (id TEXT PRIMARY KEY, reason TEXT NOT NULL, at REAL NOT NULL);
+    """)
+    db.execute("INSERT INTO engines VALUES (?, ?)", (sha, engine_text))
+    db.execute("INSERT INTO tables VALUES (?, ?, ?, 2, ?, ?, ?)", (table_id, spec, sha, seed, "0" * 64, time.time()))
+    db.executemany("INSERT INTO seats VALUES (?, ?, 'human', ?)", [(table_id, i, "1" * 64) for i in range(2)])
+    db.executemany("INSERT INTO moves VALUES (?, ?, ?, ?, ?)",
+                   [(table_id, n, n % 2, a, time.time()) for n, a in enumerate(moves)])
+    db.commit()
+    db.close()
+
+
+def test_a_tables_file_with_code_in_it_runs_none_of_it(variants, db, tmp_path):
+    marker = tmp_path / "ran.txt"
+    module = variants["target-12"].module
+    moves = [action_of(module, "take white blue green"), action_of(module, "take red black white")]
+    first_format(db, "oldtable", "target-12", PAYLOAD.format(marker=str(marker)), 5, moves)
+    listed = CliRunner().invoke(cli.main, ["serve", str(ROOT / "variants" / "target-12.yaml"), "--list-tables",
+                                           "--db", db])
+    assert listed.exit_code == 0, listed.output
+    assert "oldtable  target-12  [human, human]  2 moves  in play, player 1 to move" in listed.output
+    with client(variants, db) as c:
+        live = c.app.state.hub.tables["oldtable"]
+        assert live.module is module and len(live.log) == 2  # the server's own engine, the moves replayed
+    assert not marker.exists()
+    s = store_mod.Store(db)
+    try:
+        names = {row[0] for row in s.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        assert "engines" not in names  # the texts are gone, unread
+        assert [t.engine_sha256 for t in s.tables()] == [hashlib.sha256(
+            PAYLOAD.format(marker=str(marker)).encode("utf-8")).hexdigest()]
+    finally:
+        s.close()
+
+
+def test_a_table_whose_rules_changed_resumes_only_if_its_moves_replay(variants, db):
+    module = variants["target-12"].module
+    first_format(db, "replays", "target-12", "old engine text", 5, [action_of(module, "take white blue green")])
+    with client(variants, db) as c:
+        assert "replays" in c.app.state.hub.tables
+    other = str(db) + ".2"
+    first_format(other, "stale", "target-12", "old engine text", 5, [module.NUM_ACTIONS - 1])
+    first_format(other + ".3", "gone", "no-such-spec\x1b[2J", "old engine text", 5, [])
+    with client(variants, other) as c:
+        hub = c.app.state.hub
+        assert hub.unavailable["stale"].startswith("the rules of 'target-12' changed since the table was made and "
+                                                   "move 1 does not replay: ")
+    with client(variants, other + ".3") as c:
+        assert c.app.state.hub.unavailable["gone"] == ("this server does not offer the spec 'no-such-spec\\x1b[2J' "
+                                                       "it was played with")
+
+
+def slow_choice(module, game, who, seed):
+    """A bot lost in a spec's rules: it answers long after any time a server gives it."""
+    time.sleep(3)
+    return game.legal_actions()[0]
+
+
+@pytest.mark.parametrize("workers", [0, 1])
+def test_a_bot_over_its_time_stops_its_table_and_its_worker_is_replaced(variants, db, workers, monkeypatch):
+    # Threads (workers=0) run web.botwork.choose_here, made slow here; a worker process runs the
+    # real bot, given far more playouts than it can make in the time.
+    monkeypatch.setattr(botwork, "choose_here", slow_choice)
+    app = server.make_app(variants, db, bot_delay=0.0, bot_workers=workers, quotas=UNHURRIED, hosts=TEST_HOSTS)
+    with TestClient(app) as c:
+        hub = c.app.state.hub
+        hub.bot_seconds = 0.25
+        made = table(c, "target-12", ("mcts:5000", "human"))
+        live = hub.tables[made["table"]]
+        for _ in range(1200):  # up to a minute on a busy machine
+            if live.problem:
+                break
+            time.sleep(0.05)
+        assert live.problem == "the bot of player 1 did not choose a move within 0.25 seconds"
+        assert c.get(api_of(made["seats"][1]["link"])).json()["problem"] == live.problem
+        if workers:
+            first = hub.thinkers.pool
+            hub.bot_seconds = 120.0
+            other = table(c, "target-12", ("greedy", "human"))  # bots still play at the other tables
+            for _ in range(1200):  # up to a minute on a busy machine
+                if hub.tables[other["table"]].log:
+                    break
+                time.sleep(0.05)
+            assert hub.tables[other["table"]].log and hub.tables[other["table"]].problem is None
+            assert hub.thinkers.pool is first  # the pool that replaced the killed one serves on
+
+
+def test_a_stopped_table_says_so_on_its_page_and_offers_no_move(tmp_path):
+    """In a real browser: the rule fails at the first move (made through the API, as another
+    seat's click would), and the seat's page reads why, with no move to click."""
+    from test_web_browser import require_browser, seat_page
+    require_browser()
+    spec = tmp_path / "failing-take.yaml"
+    spec.write_text(FAILING_TAKE, encoding="utf-8")
+    module = catalogue.load([str(spec)])["failing-take"].module
+    with seat_page(tmp_path, spec, "failing-take") as (page, errors, _):
+        page.wait_for_function("document.body.classList.contains('my-turn')", timeout=15_000)
+        api = api_of(page.url)
+        origin = page.url.split("/play/")[0]
+        answer = page.evaluate("""async ([url, action]) => {
+            const r = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json"},
+                                        body: JSON.stringify({action, after: 0})});
+            return [r.status, await r.json()];
+        }""", [origin + api + "/actions", module.string_to_action("take2 white")])
+        assert answer[0] == 409 and answer[1]["error"].startswith("this table was stopped: a rule failed at move 1")
+        page.wait_for_function("document.getElementById('status').textContent.startsWith('This table was stopped')",
+                               timeout=15_000)
+        status = page.locator("#status").inner_text()
+        assert status.startswith("This table was stopped: a rule failed at move 1: take(colour, me.purchased - 2)")
+        assert status.endswith("a negative number of tokens (-2)")
+        assert not page.evaluate("document.body.classList.contains('my-turn')")
+        assert page.locator('#actions button[data-action]:not([disabled])').count() == 0
+        assert errors == []

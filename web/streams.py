@@ -1,0 +1,146 @@
+"""Live updates: each seat's event stream (server-sent events), bounded and cheap.
+
+A stream costs the server a connection and, at every move, a view to send. So:
+
+- :class:`Streams` counts the streams open per client address and per table; past
+  ``streams_per_address`` or ``streams_per_table`` (web.quotas) a new one gets 429 and a
+  sentence, and a stream that ends, however it ends, gives its place back;
+- :class:`Views` renders a seat's view (web.views.seat_view, as the text of an event) once per
+  state of its table, in a worker thread (asyncio.to_thread), never on the event loop, and
+  every stream of that seat sends the same text; the spectators' streams share one view too.
+  A render works on a :class:`Frame` taken on the event loop: the game (never changed once it
+  is the table's: a move is applied to a clone, which then replaces it), the log so far, the
+  problem, so that a move made meanwhile cannot mix into a view.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.responses import StreamingResponse
+
+from . import views
+from .tables import Refused, Seat
+
+KEEPALIVE = 15.0  # seconds between comments on an idle event stream (proxies close silent ones)
+RETRY_AFTER = 10  # seconds, for a stream refused past a cap
+
+
+@dataclass(frozen=True)
+class Frame:
+    """What a view is made of, taken from a table at one moment (web.views reads these fields)."""
+
+    id: str
+    spec: str
+    module: Any
+    game: Any
+    seats: tuple[Seat, ...]
+    log: tuple[tuple[int, int], ...]
+    problem: str | None
+
+    @classmethod
+    def of(cls, table) -> Frame:
+        return cls(table.id, table.spec, table.module, table.game, tuple(table.seats), tuple(table.log), table.problem)
+
+
+def event_text(frame: Frame, seat: int | None) -> str:
+    """The view of `seat` (None: a spectator) as one server-sent event."""
+    return f"event: view\ndata: {json.dumps(views.seat_view(frame, seat))}\n\n"
+
+
+class Views:
+    """The latest view of each seat of each table with streams open, rendered once and shared."""
+
+    def __init__(self) -> None:
+        self.latest: dict[tuple[str, int | None], tuple[Any, str | None, int, asyncio.Future]] = {}
+
+    async def text(self, table, seat: int | None) -> str:
+        key = (table.id, seat)
+        held = self.latest.get(key)
+        if held is not None and held[0] is table.game and held[1] == table.problem and held[2] == len(table.log):
+            return await asyncio.shield(held[3])
+        frame = Frame.of(table)
+        task = asyncio.ensure_future(asyncio.to_thread(event_text, frame, seat))
+        self.latest[key] = (frame.game, frame.problem, len(frame.log), task)
+        return await asyncio.shield(task)
+
+    def forget(self, table_id: str) -> None:
+        """Drop a table's views (its last stream ended)."""
+        for key in [k for k in self.latest if k[0] == table_id]:
+            del self.latest[key]
+
+
+class Streams:
+    """The streams open, per client address and per table, within their caps."""
+
+    def __init__(self, per_address: int, per_table: int):
+        self.cap_address = per_address
+        self.cap_table = per_table
+        self.per_address: dict[str, int] = {}
+        self.per_table: dict[str, int] = {}
+        self.views = Views()
+
+    def open(self, address: str, table_id: str) -> None:
+        """Count a new stream; Refused (429) past a cap, counting nothing."""
+        if self.per_address.get(address, 0) >= self.cap_address:
+            raise Refused(429, f"your address has {self.cap_address} live connections to this server, as many as "
+                               "it takes; close a tab of it or wait", retry_after=RETRY_AFTER)
+        if self.per_table.get(table_id, 0) >= self.cap_table:
+            raise Refused(429, f"this table has {self.cap_table} live connections, as many as it takes; try again "
+                               "in a while", retry_after=RETRY_AFTER)
+        self.per_address[address] = self.per_address.get(address, 0) + 1
+        self.per_table[table_id] = self.per_table.get(table_id, 0) + 1
+
+    def close(self, address: str, table_id: str) -> None:
+        for counts, key in ((self.per_address, address), (self.per_table, table_id)):
+            counts[key] -= 1
+            if not counts[key]:
+                del counts[key]
+        if table_id not in self.per_table:
+            self.views.forget(table_id)
+
+    def response(self, table, seat: int | None, address: str) -> StreamingResponse:
+        """The event stream of `seat` of `table` for a client at `address` (Refused past a cap)."""
+        self.open(address, table.id)
+        queue: asyncio.Queue = asyncio.Queue()
+        table.listeners.add(queue)
+
+        def done() -> None:
+            table.listeners.discard(queue)
+            self.close(address, table.id)
+
+        return LiveStream(self._events(table, seat, queue), done, media_type="text/event-stream",
+                          headers={"X-Accel-Buffering": "no"})
+
+    async def _events(self, table, seat: int | None, queue: asyncio.Queue):
+        yield "retry: 1000\n\n"
+        yield await self.views.text(table, seat)
+        while True:
+            try:
+                item = await asyncio.wait_for(queue.get(), KEEPALIVE)
+            except asyncio.TimeoutError:
+                yield ": keep-alive\n\n"
+                continue
+            if item is None:
+                return
+            while not queue.empty():  # several moves at once: one view of the latest
+                if queue.get_nowait() is None:
+                    return
+            yield await self.views.text(table, seat)
+
+
+class LiveStream(StreamingResponse):
+    """A streaming response that runs `done()` once it is over, however it ends: finished,
+    cancelled by the client leaving, or before its body was ever started."""
+
+    def __init__(self, content, done, **kwargs):
+        super().__init__(content, **kwargs)
+        self.done = done
+
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.done()
