@@ -144,6 +144,17 @@ class Bounds:
                                      for d in hazards(body, inner)]
         return self.f.calls[key]
 
+    def inlined(self, call):
+        """A call of a definition written out, for an analysis that needs the expression and not only
+        its bounds (compiler/termination.py); each body written out once. None when the call would be
+        written out past MAX_WRITTEN_OUT nodes (E556 refuses it): nothing is proved through it."""
+        from .definitions import MAX_WRITTEN_OUT, inline, written_size
+        sizes = self.f.calls.setdefault(("written sizes",), {})
+        if written_size(call, self.f.definitions, sizes) > MAX_WRITTEN_OUT:
+            return None
+        bodies = self.f.calls.setdefault(("written bodies",), {})
+        return inline(call, self.f.definitions[call.func], self.f.definitions, bodies)
+
     def colour_sort(self, node) -> str:
         """'wild' for the wild colour, 'gem' for a gem colour, '' for a colour that may be either."""
         if isinstance(node, Name) and node.id in self.colours:

@@ -368,8 +368,22 @@ def written_out(rules) -> list[Diagnostic]:
     MAX_WRITTEN_OUT expression nodes (a definition calling another twice, which calls another
     twice...: 2^N nodes). Each definition's size is worked out once, from those it calls."""
     definitions = {d.name: d for d in rules.definitions}
-    sizes: dict[str, tuple[int, tuple[int, ...]]] = {}
+    size_of = _sizes(definitions, {})
+    found: list[Diagnostic] = []
+    for node in rule_expressions(rules):
+        _too_large(node, size_of, definitions, found)
+    return found
 
+
+def written_size(node, definitions: dict, sizes: dict) -> int:
+    """The expression nodes of `node` with every call of a definition written out; `sizes` keeps
+    what each definition's body comes to, so that each is worked out once."""
+    return _expand(node, frozenset(), _sizes(definitions, sizes), definitions)[0]
+
+
+def _sizes(definitions: dict, sizes: dict):
+    """size_of(name): (the nodes of the definition's body written out, each parameter one node;
+    how often each parameter stands in it), kept in `sizes`."""
     def size_of(name: str) -> tuple[int, tuple[int, ...]]:
         if name not in sizes:
             d = definitions[name]
@@ -377,11 +391,7 @@ def written_out(rules) -> list[Diagnostic]:
             total, uses = _expand(d.body, frozenset(params), size_of, definitions)
             sizes[name] = (total, tuple(uses.get(p, 0) for p in params))
         return sizes[name]
-
-    found: list[Diagnostic] = []
-    for node in rule_expressions(rules):
-        _too_large(node, size_of, definitions, found)
-    return found
+    return size_of
 
 
 def _too_large(node, size_of, definitions: dict, found: list) -> None:
