@@ -11,9 +11,11 @@ understand is ``MAYBE`` or the widest interval, so it never reports a false alar
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from .diagnostics import Diagnostic
+from .types import BOOL, COLOUR, GEM, INT
 from .expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditional, Effect, ForEach, Index, Int, Logic,
                    Name, Unary, children, unparse)
 
@@ -49,6 +51,15 @@ class Facts:
     ranges: dict[str, tuple[float, float]] = field(default_factory=dict)  # number choices (domain deck): their range
     definitions: dict = field(default_factory=dict)  # the spec's definitions by name: a call is bounded as its body
     extra_prestige: tuple[float, float] = (0, 0)  # what the spec's prestige sources add to a player's prestige
+    # what a call of a definition gives, by its signature (see Bounds.call): filled as the checks go
+    calls: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def but(self, **changes) -> "Facts":
+        """These facts with `changes`. What a definition's body gives depends on the definitions and on
+        the prestige sources (it may read prestige), never on a decision's choices (a body reads its
+        parameters and the game's names only), so the calls worked out stay unless those change."""
+        calls = {} if {"definitions", "extra_prestige"} & set(changes) else self.calls
+        return dataclasses.replace(self, calls=calls, **changes)
 
     @property
     def total_tokens(self) -> int:
@@ -68,20 +79,101 @@ class Bounds:
     def __init__(self, facts: Facts, bound: dict[str, tuple[float, float]] | None = None):
         self.f = facts
         self.bound = {**facts.ranges, **(bound or {})}  # names with a known range: choices, loop variables
+        self.flags: dict[str, str] = {}  # a definition's condition parameters: what their argument is
+        self.colours: dict[str, str] = {}  # a definition's colour parameters: 'wild', 'gem' or '' (either)
 
     def binding(self, name: str, range_: tuple[float, float] | None) -> "Bounds":
         """These bounds inside a loop over `name` (a level when range_ is given, else no number)."""
         bound = {k: v for k, v in self.bound.items() if k != name}
-        return Bounds(self.f, {**bound, name: range_} if range_ is not None else bound)
+        inner = Bounds(self.f, {**bound, name: range_} if range_ is not None else bound)
+        inner.flags = {k: v for k, v in self.flags.items() if k != name}
+        inner.colours = {k: v for k, v in self.colours.items() if k != name}
+        return inner
+
+    # ---- calls of definitions, each worked out once per signature
+
+    def signature(self, call) -> tuple:
+        """What the bounds of a call's body depend on: for each parameter, what its argument is
+        to this analysis (a number's range, a condition's truth, a colour's sort); a player, a
+        card or a component is any one."""
+        definition = self.f.definitions[call.func]
+        out: list[object] = []
+        for (_, t), arg in zip(definition.params, call.args, strict=False):
+            if t == INT:
+                out.append(self.number(arg))
+            elif t == BOOL:
+                out.append(self.truth(arg))
+            elif t in (GEM, COLOUR):
+                out.append(self.colour_sort(arg))
+            else:
+                out.append(None)
+        return tuple(out)
+
+    def body(self, call, signature: tuple) -> "Bounds":
+        """The bounds inside the body of the definition `call` calls, its parameters bound to `signature`:
+        the body reads its parameters and the game's names only, none of the caller's."""
+        definition = self.f.definitions[call.func]
+        inner = Bounds(self.f)
+        inner.bound = {}
+        for (name, t), value in zip(definition.params, signature, strict=False):
+            if t == INT:
+                inner.bound[name] = value
+            elif t == BOOL:
+                inner.flags[name] = value
+            elif t in (GEM, COLOUR):
+                inner.colours[name] = value
+        return inner
+
+    def call(self, what: str, call):
+        """`what` ('number', 'truth' or 'hazards') of a call of a definition: its body with the
+        parameters bound to what the arguments are, worked out once per definition and signature,
+        however many times it is called (a definition calling another twice costs twice, not 2^N)."""
+        signature = self.signature(call)
+        key = (what, call.func, signature)
+        if key not in self.f.calls:
+            body = self.f.definitions[call.func].body
+            inner = self.body(call, signature)
+            if what == "number":
+                self.f.calls[key] = inner.number(body)
+            elif what == "truth":
+                self.f.calls[key] = inner.truth(body)
+            else:  # found in the body: said once, with the first call that gives its arguments these ranges
+                where = f" ({call.span.file}:{call.span.line})" if call.span is not None else ""
+                said = f"in '{call.func}' as {unparse(call)}{where} calls it"
+                self.f.calls[key] = [dataclasses.replace(d, notes=(*d.notes, said)) if call.args else d
+                                     for d in hazards(body, inner)]
+        return self.f.calls[key]
+
+    def inlined(self, call):
+        """A call of a definition written out, for an analysis that needs the expression and not only
+        its bounds (compiler/termination.py); each body written out once. None when the call would be
+        written out past MAX_WRITTEN_OUT nodes (E556 refuses it): nothing is proved through it."""
+        from .definitions import MAX_WRITTEN_OUT, inline, written_size
+        sizes = self.f.calls.setdefault(("written sizes",), {})
+        if written_size(call, self.f.definitions, sizes) > MAX_WRITTEN_OUT:
+            return None
+        bodies = self.f.calls.setdefault(("written bodies",), {})
+        return inline(call, self.f.definitions[call.func], self.f.definitions, bodies)
+
+    def colour_sort(self, node) -> str:
+        """'wild' for the wild colour, 'gem' for a gem colour, '' for a colour that may be either."""
+        if isinstance(node, Name) and node.id in self.colours:
+            return self.colours[node.id]
+        if isinstance(node, Name) and node.id == self.f.wild:
+            return "wild"
+        if isinstance(node, Name) and node.id in self.f.gems:
+            return "gem"
+        return ""
 
     @property
     def level_range(self) -> tuple[float, float]:
         return (min(self.f.levels, default=1), max(self.f.levels, default=0))
 
     def colour_range(self, node) -> tuple[float, float]:
-        if isinstance(node, Name) and node.id == self.f.wild:
+        sort = self.colour_sort(node)
+        if sort == "wild":
             return (0, self.f.max_gold)
-        if isinstance(node, Name) and node.id in self.f.gems:
+        if sort == "gem":
             return (0, self.f.max_gem_tokens)
         return (0, max(self.f.max_gem_tokens, self.f.max_gold))
 
@@ -120,7 +212,7 @@ class Bounds:
             case Attribute(name="prestige"):
                 return _add((0, f.total_points), f.extra_prestige)
             case Call(func=name) if name in f.definitions:
-                return self.number(self.inlined(node))
+                return self.call("number", node)
             case Attribute(name=attr):
                 return {
                     "prestige": (0, f.total_points), "purchased": (0, sum(f.cards_per_level.values())),
@@ -178,11 +270,6 @@ class Bounds:
                 return (min(ra[0], rb[0]), max(ra[1], rb[1]))
         return TOP
 
-    def inlined(self, call):
-        """A call of a definition as the expression it stands for (compiler/definitions.py)."""
-        from .definitions import inline
-        return inline(call, self.f.definitions[call.func], self.f.definitions)
-
     def collection_size(self, node) -> float:
         match node:
             case Name(id="gems"):
@@ -239,7 +326,9 @@ class Bounds:
                 t = self.truth(body)
                 return NEVER if t == NEVER else ALWAYS if t == ALWAYS and self._nonempty(node.collection) else MAYBE
             case Call(func=name) if name in self.f.definitions:
-                return self.truth(self.inlined(node))
+                return self.call("truth", node)
+            case Name(id=name) if name in self.flags:
+                return self.flags[name]
             case Conditional(test=t, then=a, otherwise=b):
                 tt, ta, tb = self.truth(t), self.truth(a), self.truth(b)
                 if tt == ALWAYS:
@@ -313,9 +402,8 @@ def _hazards(node, bounds: Bounds, found: list) -> None:
             _level(level, f"{table}[{unparse(level)}]", bounds, found)
         case Effect(name="reserve_top", args=(level, *_)):
             _level(level, f"reserve_top({unparse(level)})", bounds, found)
-        case Call(func=name) if name in bounds.f.definitions:  # the body, with these arguments
-            _hazards(bounds.inlined(node), bounds, found)
-            return
+        case Call(func=name) if name in bounds.f.definitions:  # the body, with what these arguments are
+            found.extend(bounds.call("hazards", node))
     for child in children(node):
         _hazards(child, bounds, found)
 

@@ -240,26 +240,29 @@ class Checker:
         if not self.r.has_errors:
             self.written_alike(gems, wild, levels, players, actions, steps)
         self.r.raise_if_errors()
-        return Rules(
+        rules = Rules(
             name=str(name), title=title, description=description, source=self.resolved.source,
             bases=self.resolved.bases, gems=gems, wild=wild, levels=levels, cards=cards, nobles=nobles,
             players=players, values=values, actions=actions, steps=steps, end=end, winners=winners,
             interpretations=interpretations, changes=self.resolved.changes, spans=dict(self.spans), kinds=kinds,
             first_player=first_player if first_player.en else None, setup=setup, definitions=definitions,
             prestige=prestige, variables=variables, zones=self.zones, player_fields=self.player_fields)
+        if definitions:  # what the engine writes out stays within bounds (a call stands for its body)
+            self.r.extend(definitions_mod.written_out(rules))
+            self.r.raise_if_errors()
+        return rules
 
     def defined(self, scope, gems, wild, kinds, values, facts):
         """The `define` and `prestige` sections (compiler/definitions.py), and the facts that see
         through calls and count the sources in a player's prestige."""
         sections = definitions_mod.Sections(self, scope, gems, wild, kinds, values)
         definitions = sections.definitions()
-        facts = bounds_mod.Facts(**{**facts.__dict__, "definitions": {d.name: d for d in definitions}})
+        facts = facts.but(definitions={d.name: d for d in definitions})
         prestige = sections.prestige(definitions)
         if prestige:
             bounds = bounds_mod.Bounds(facts)
             ranges = [bounds.number(source.by) for source in prestige]
-            facts = bounds_mod.Facts(**{**facts.__dict__, "extra_prestige": (sum(r[0] for r in ranges),
-                                                                               sum(r[1] for r in ranges))})
+            facts = facts.but(extra_prestige=(sum(r[0] for r in ranges), sum(r[1] for r in ranges)))
         return definitions, prestige, facts
 
 
@@ -613,8 +616,7 @@ class Checker:
                     self.r.error("E505", f"'{field}' applies to end-of-turn steps, not to actions",
                                  entry.key_span(field))
         levels = (min(facts.levels, default=1), max(facts.levels, default=1))
-        facts_here = bounds_mod.Facts(**{**facts.__dict__, "set_sizes": set_sizes,
-                                         "ranges": {p.name: levels for p in params if p.domain == "deck"}})
+        facts_here = facts.but(set_sizes=set_sizes, ranges={p.name: levels for p in params if p.domain == "deck"})
         if len(self.r.diagnostics) == start:  # every expression makes sense: can one stop the engine?
             for node in (condition, while_, *effects, *(p.price for p in params if p.price is not None),
                          *(p.worth for p in params if p.worth is not None)):

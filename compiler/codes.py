@@ -190,11 +190,15 @@ CODES: dict[str, Code] = _index([
         ("E550", "a definition that is recursive (calls itself, directly or through others) or reads `me` or "
                  "`player`"),
         ("E554", "a prestige source that is not a number, or that reads prestige"),
+        ("E556", "a call of a definition that an engine would write out as more than 10,000 expression nodes "
+                 "(definitions calling others several times, down a chain)"),
         ("E544", "a variable whose type, initial value or options do not fit (a missing or mistyped initial value, "
                  "an unknown type, `optional` on a number, `private` on a shared variable)"),
         ("E545", "an effect on state that does not fit: `set`/`add`/`insert`/`drop` on something that is not a "
                  "declared variable, or writing a value of another type"),
         ("E555", "a `reset: turn` variable that no effect sets", WARNING),
+        ("E557", "a `for` over a collection that an earlier `for` of the same effects empties (its body takes each "
+                 "element out), with nothing put back in between: it walks nothing", WARNING),
         ("E543", "a field of the player-count table that does not fit `player_fields`: a row giving a field that "
                  "is not declared, a row without a declared field, or a value that is not a whole number from 0 to "
                  "1000"),

@@ -19,8 +19,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from .diagnostics import Span
-from .expr import Aggregate, Attribute, Call, Name, children, walk
+from .diagnostics import Diagnostic, Span
+from .expr import Aggregate, Attribute, Call, ForEach, Name, children, walk
 from .model import Definition, PrestigeSource
 from .source import MapNode, ScalarNode
 from .types import (BOOL, CARD, COLOUR, ERROR, GEM, INT, NOBLE, PLAYER, AGGREGATES, EFFECTS, FUNCTIONS, GLOBALS,
@@ -167,11 +167,12 @@ class Sections:
     def recursion(self, bodies: dict, names: set[str]) -> set[str]:
         """E550 at the call that closes a cycle of definitions; the names on cycles."""
         calls = {n: [x for x in walk(b) if isinstance(x, Call) and x.func in names] for n, b in bodies.items()}
+        on_cycles = _on_cycles({n: [c.func for c in cs] for n, cs in calls.items()})
         cyclic: set[str] = set()
         for start in bodies:
-            path = self._cycle(start, start, calls, [])
-            if path is None:
+            if start not in on_cycles:
                 continue
+            path = self._cycle(start, calls)
             cyclic.add(start)
             call = next(x for x in calls[start] if x.func == (path[0] if path else start))
             through = f" (through {', '.join(repr(p) for p in path)})" if path else ""
@@ -179,21 +180,26 @@ class Sections:
                          "is called, so it cannot be recursive", call.span)
         return cyclic
 
-    def _cycle(self, start: str, at: str, calls: dict, path: list[str]) -> list[str] | None:
-        """The definitions between `start` and a call back to it, or None when there is none."""
-        for call in calls.get(at, ()):
-            if call.func == start:
-                return path
-            if call.func in path or call.func == at:
-                continue
-            found = self._cycle(start, call.func, calls, path + [call.func])
-            if found is not None:
-                return found
-        return None
+    @staticmethod
+    def _cycle(start: str, calls: dict) -> list[str]:
+        """The definitions between `start` and a call back to it, the first found in call order
+        (`start` is on a cycle): a search that visits each definition once."""
+        stack: list[tuple[str, list[str]]] = [(start, [])]
+        seen = {start}
+        while stack:
+            at, path = stack.pop(0)
+            for call in calls.get(at, ()):
+                if call.func == start:
+                    return path
+            for call in calls.get(at, ()):
+                if call.func not in seen:
+                    seen.add(call.func)
+                    stack.append((call.func, path + [call.func]))
+        return []
 
     def order(self, parsed: dict) -> list[str]:
         """The definitions, each after those it calls (cycles left in spec order)."""
-        done: list[str] = []
+        done: dict[str, None] = {}  # in order; a dict, so that each definition is visited once
 
         def visit(name: str, seen: frozenset) -> None:
             if name in done or name in seen or name not in parsed:
@@ -202,11 +208,11 @@ class Sections:
             for x in walk(body) if body is not None else ():
                 if isinstance(x, Call):
                     visit(x.func, seen | {name})
-            done.append(name)
+            done[name] = None
 
         for name in parsed:
             visit(name, frozenset())
-        return done
+        return list(done)
 
     def body_type(self, name: str, params, body):
         """The type of a definition's body, over its parameters and the globals; E550 for `me`/`player`."""
@@ -253,8 +259,7 @@ class Sections:
                 self.r.error("E554", f"prestige source '{name}' must be a number of prestige, but this is {noun(t)}",
                              by.span, "write the prestige it gives, as in 'if ... then 3 else 0'")
                 continue
-            reading = next((x for x in walk(inline_all(by, by_name)) if isinstance(x, Attribute)
-                            and x.name == "prestige"), None)
+            reading = prestige_reading(by, by_name, {})
             if len(self.r.diagnostics) == before and reading is not None:
                 self.r.error("E554", f"prestige source '{name}' reads prestige, which it is part of: the total would "
                              "be defined by itself", reading.span,
@@ -262,6 +267,64 @@ class Sections:
                 continue
             out.append(PrestigeSource(name, title, by, key.span, self.c.note(entry)))
         return tuple(out)
+
+
+def _on_cycles(graph: dict[str, list[str]]) -> set[str]:
+    """The nodes of `graph` (name -> the names it calls) that lie on a cycle: those of a strongly
+    connected component of two or more, or calling themselves (Tarjan's algorithm, without recursion)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: set[str] = set()
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, 0)]
+        while work:
+            node, i = work.pop()
+            if i == 0:
+                index[node] = low[node] = len(index)
+                stack.append(node)
+                on_stack.add(node)
+            succ = [s for s in graph.get(node, ()) if s in graph]
+            if i < len(succ):
+                work.append((node, i + 1))
+                nxt = succ[i]
+                if nxt not in index:
+                    work.append((nxt, 0))
+                elif nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+                continue
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    x = stack.pop()
+                    on_stack.discard(x)
+                    component.append(x)
+                    if x == node:
+                        break
+                if len(component) > 1 or node in graph.get(node, ()):
+                    out.update(component)
+    return out
+
+
+def prestige_reading(node, definitions: dict, memo: dict):
+    """The first place `node` reads prestige (`p.prestige`), through the definitions it calls (each
+    body searched once, `memo`), or None."""
+    for x in walk(node):
+        if isinstance(x, Attribute) and x.name == "prestige":
+            return x
+        if isinstance(x, Call) and x.func in definitions:
+            if x.func not in memo:
+                memo[x.func] = None  # a cycle never reaches here (E550), but stop if it did
+                memo[x.func] = prestige_reading(definitions[x.func].body, definitions, memo)
+            if memo[x.func] is not None:
+                return memo[x.func]
+    return None
 
 
 def free_context(node, bound: frozenset = frozenset()) -> set[str]:
@@ -275,6 +338,102 @@ def free_context(node, bound: frozenset = frozenset()) -> set[str]:
     for child in children(node):
         out |= free_context(child, bound)
     return out
+
+
+# ---------------------------------------------------------------------------- written-out size
+
+MAX_WRITTEN_OUT = 10_000  # expression nodes one call of a definition may stand for, written out in an engine
+
+
+def rule_expressions(rules):
+    """Every expression and statement of the rules where a definition may be called (what the
+    lowering writes out: compiler/lower/definitions.py), with the prestige sources."""
+    for d in rules.actions + rules.steps:
+        for p in d.params:
+            yield from (x for x in (p.price, p.worth) if x is not None)
+        yield from (x for x in (d.condition, d.while_) if x is not None)
+        yield from d.effects
+    for t in rules.end:
+        yield t.when
+    if rules.winners.eligible is not None:
+        yield rules.winners.eligible
+    yield from (level.by for level in rules.winners.ranking)
+    for block in rules.setup:
+        yield from block.effects
+    yield from (s.by for s in rules.prestige)
+
+
+def written_out(rules) -> list[Diagnostic]:
+    """E556 at each call of a definition that the engine would write out as more than
+    MAX_WRITTEN_OUT expression nodes (a definition calling another twice, which calls another
+    twice...: 2^N nodes). Each definition's size is worked out once, from those it calls."""
+    definitions = {d.name: d for d in rules.definitions}
+    size_of = _sizes(definitions, {})
+    found: list[Diagnostic] = []
+    for node in rule_expressions(rules):
+        _too_large(node, size_of, definitions, found)
+    return found
+
+
+def written_size(node, definitions: dict, sizes: dict) -> int:
+    """The expression nodes of `node` with every call of a definition written out; `sizes` keeps
+    what each definition's body comes to, so that each is worked out once."""
+    return _expand(node, frozenset(), _sizes(definitions, sizes), definitions)[0]
+
+
+def _sizes(definitions: dict, sizes: dict):
+    """size_of(name): (the nodes of the definition's body written out, each parameter one node;
+    how often each parameter stands in it), kept in `sizes`."""
+    def size_of(name: str) -> tuple[int, tuple[int, ...]]:
+        if name not in sizes:
+            d = definitions[name]
+            params = tuple(p for p, _ in d.params)
+            total, uses = _expand(d.body, frozenset(params), size_of, definitions)
+            sizes[name] = (total, tuple(uses.get(p, 0) for p in params))
+        return sizes[name]
+    return size_of
+
+
+def _too_large(node, size_of, definitions: dict, found: list) -> None:
+    if isinstance(node, Call) and node.func in definitions:
+        total, _ = _expand(node, frozenset(), size_of, definitions)
+        if total > MAX_WRITTEN_OUT:
+            found.append(Diagnostic(
+                "E556", f"this call of '{node.func}' is {total:,} expression nodes written out, more than "
+                f"{MAX_WRITTEN_OUT:,}: an engine writes a definition out where it is called, and the definitions "
+                "it calls in it", node.span,
+                ("a definition that calls another twice doubles it, and so on down the chain: call each "
+                 "once (`2 * d(p)`, not `d(p) + d(p)`)",)))
+            return
+    for child in children(node):
+        _too_large(child, size_of, definitions, found)
+
+
+def _expand(node, params: frozenset, size_of, definitions: dict) -> tuple[int, dict[str, int]]:
+    """(the nodes of `node` with every call written out, how often each of `params` stands in it)."""
+    match node:
+        case Name(id=i) if i in params:
+            return 1, {i: 1}
+        case Call(func=f, args=args) if f in definitions:
+            total, uses = size_of(f)
+            out: dict[str, int] = {}
+            for arg, n in zip(args, uses, strict=False):
+                size, inner = _expand(arg, params, size_of, definitions)
+                total += n * (size - 1)
+                for k, v in inner.items():
+                    out[k] = out.get(k, 0) + n * v
+            return total, out
+        case Aggregate(var=v, body=b, collection=c) | ForEach(var=v, body=b, collection=c):
+            s1, u1 = _expand(c, params, size_of, definitions)
+            s2, u2 = _expand(b, params - {v}, size_of, definitions)
+            return 1 + s1 + s2, {k: u1.get(k, 0) + u2.get(k, 0) for k in u1.keys() | u2.keys()}
+    total, out = 1, {}
+    for child in children(node):
+        size, inner = _expand(child, params, size_of, definitions)
+        total += size
+        for k, v in inner.items():
+            out[k] = out.get(k, 0) + v
+    return total, out
 
 
 # ---------------------------------------------------------------------------- inlining
@@ -324,26 +483,31 @@ def _substitute(node: Any, args: dict, avoid: set[str]) -> Any:
     return dataclasses.replace(node, **changes) if changes else node
 
 
-def inline(call: Call, definition: Definition, definitions: dict):
+def inline(call: Call, definition: Definition, definitions: dict, bodies: dict | None = None):
     """The body of `definition` with the arguments of `call` in place of its parameters (and the
-    calls in it inlined too): what the call means, as an expression without calls to definitions."""
-    args = {p: inline_all(a, definitions) for (p, _), a in zip(definition.params, call.args, strict=False)}
+    calls in it inlined too): what the call means, as an expression without calls to definitions.
+    `bodies` keeps each definition's body written out, so that it is written out once."""
+    bodies = {} if bodies is None else bodies
+    args = {p: inline_all(a, definitions, bodies) for (p, _), a in zip(definition.params, call.args, strict=False)}
     avoid = set().union(*(_free(a) for a in args.values())) if args else set()
-    return _substitute(inline_all(definition.body, definitions), args, avoid)
+    if definition.name not in bodies:
+        bodies[definition.name] = inline_all(definition.body, definitions, bodies)
+    return _substitute(bodies[definition.name], args, avoid)
 
 
-def inline_all(node: Any, definitions: dict) -> Any:
+def inline_all(node: Any, definitions: dict, bodies: dict | None = None) -> Any:
     """`node` (an expression or a statement) with every call to a definition inlined; the same
     object when it calls none."""
     if not definitions or not any(isinstance(x, Call) and x.func in definitions for x in walk(node)):
         return node
+    bodies = {} if bodies is None else bodies
     if isinstance(node, Call) and node.func in definitions:
-        return inline(node, definitions[node.func], definitions)
+        return inline(node, definitions[node.func], definitions, bodies)
     changes = {}
     for fld in dataclasses.fields(node):
         value = getattr(node, fld.name)
-        new = tuple(inline_all(x, definitions) for x in value) if isinstance(value, tuple) \
-            else inline_all(value, definitions) if dataclasses.is_dataclass(value) else value
+        new = tuple(inline_all(x, definitions, bodies) for x in value) if isinstance(value, tuple) \
+            else inline_all(value, definitions, bodies) if dataclasses.is_dataclass(value) else value
         if new is not value:
             changes[fld.name] = new
     return dataclasses.replace(node, **changes) if changes else node

@@ -237,3 +237,63 @@ def _names(node) -> set[str]:
 
 def _effects(stmt):
     return [effect for effect, _ in _effects_in(stmt, False)]
+
+
+# ---------------------------------------------------------------------------- loops that empty what a later loop walks
+
+# The effects that take a component out of the collection it lies in: a face-up card out of its
+# row (`market[level]`), a component out of its zone.
+TAKES_OUT = ("reserve", "acquire", "bury", "move", "to_bottom", "discard")
+# The effects that put components into a collection again: a slot refilled, a zone filled.
+PUTS_IN = ("refill", "reveal", "move", "draw", "to_bottom")
+
+
+def emptied_loops(rules: Rules) -> list[Diagnostic]:
+    """E557 (warning): a `for` over a collection that a `for` before it, in the same effects, has
+    emptied (its body takes each element out, `bury(card)` without `refill(card)`), with nothing
+    put back in between: the later loop walks nothing, so what it should do is never done
+    (`for card in market[level]: bury(card)`, then `for card in market[level]: refill(card)`
+    leaves the row empty)."""
+    found: list[Diagnostic] = []
+    lists = [d.effects for d in rules.actions + rules.steps] + [b.effects for b in rules.setup]
+    for effects in lists:
+        emptied: list[ForEach] = []
+        for stmt in effects:
+            if isinstance(stmt, ForEach):
+                earlier = next((e for e in emptied if e.collection == stmt.collection), None)
+                if earlier is not None:
+                    found.append(Diagnostic(
+                        "E557", f"this loop over {unparse(stmt.collection)} walks nothing: the loop before it takes "
+                        f"every element out of {unparse(stmt.collection)}, so its effects are never carried out",
+                        stmt.collection.span,
+                        (f"the loop that empties it is at line {earlier.span.line}" if earlier.span else "",
+                         "do both in one loop, as in `for card in market[level]: bury(card); refill(card)`"),
+                        severity="warning"))
+            emptied = [e for e in emptied if not _puts_in(stmt, e.collection)]
+            if isinstance(stmt, ForEach) and _empties(stmt):
+                emptied.append(stmt)
+    return found
+
+
+def _empties(loop: ForEach) -> bool:
+    """Does every pass of the loop surely take its element out of the collection it walks (and put
+    nothing back into it)?"""
+    body = loop.body.stmts if isinstance(loop.body, Sequence) else (loop.body,)
+    var = Name(loop.var, None)
+    out = any(isinstance(s, Effect) and s.name in TAKES_OUT and s.args and s.args[0] == var
+              and not (s.name in ("move", "to_bottom") and len(s.args) > 1 and s.args[1] == loop.collection)
+              for s in body)  # unconditionally: an effect of the body itself, not under an `if`
+    return out and not _puts_in(loop.body, loop.collection, var)
+
+
+def _puts_in(stmt, collection, var=None) -> bool:
+    """Does `stmt` put something into `collection` (a refill of a slot of it, a move into it)?"""
+    for node in walk(stmt):
+        if not isinstance(node, Effect) or node.name not in PUTS_IN or not node.args:
+            continue
+        if node.name == "refill" and (node.args[0] == collection or node.args[0] == var
+                                      or isinstance(collection, Index)):
+            return True  # refill(card) fills the slot a card of a row left; refill(ZONE) the zone
+        if node.name in ("move", "to_bottom", "draw", "reveal") and len(node.args) > 1 and node.args[1] == collection:
+            return True
+    return False

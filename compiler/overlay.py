@@ -97,6 +97,7 @@ class Shape:
     requires: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
     is_entry: bool = False  # an entry of a keyed collection (may carry add/remove/before/after)
     is_value: bool = False  # an entry of `values` (a number, or {value, note})
+    shorthand: str = ""  # an entry that may be written as one field's value alone: `colour: gem` is {domain: gem}
     lists: frozenset[str] = frozenset()  # fixed: list fields a variant may edit with {prepend, append}
     movable: bool = False  # keyed: an existing entry may be moved with before/after (an ordered collection)
     # fixed: name patterns of further fields (replaced) the schema accepts besides `fields` (a player-count
@@ -150,6 +151,11 @@ _LABELS = {
     "prestige_source_change": ("a prestige source", "prestige source"),
     "zone_change": ("a zone", "zone"),
 }
+
+
+# Entries that may be written as the value of one field (rulespec/README.md): a value's number
+# (`target: 12`) and a choice's domain (`colour: gem`).
+_SHORTHANDS = {"value_change": "value", "param_change": "domain"}
 
 
 def _object_schema(defn: dict) -> dict:
@@ -210,8 +216,9 @@ def shapes() -> Shape:
             else:
                 fields[name] = None
         lists = frozenset(name for name, prop in defn.get("properties", {}).items() if _edits_a_list(prop, defs))
-        return Shape("fixed", _LABELS[ref][0], fields, requires=_requires(defs.get(ref, {})),
+        return Shape("fixed", _LABELS[ref][0], fields, requires=_requires(_object_schema(defs.get(ref, {}))),
                      is_entry=is_entry, is_value=ref == "value_change", lists=lists,
+                     shorthand=_SHORTHANDS.get(ref, ""),
                      patterns=tuple(defn.get("patternProperties", {})))
 
     return build("variant", False)
@@ -463,8 +470,8 @@ class _Merger:
         for key, vnode in var.entries:
             name = key.value
             keys = [k.value for k, _ in entries]
-            if shape.entry.is_value and not isinstance(vnode, MapNode):
-                vnode = MapNode(((ScalarNode("value", vnode.span), vnode),), vnode.span)
+            if shape.entry.shorthand and not isinstance(vnode, MapNode):
+                vnode = MapNode(((ScalarNode(shape.entry.shorthand, vnode.span), vnode),), vnode.span)
                 shorthand = True
             else:
                 shorthand = False
@@ -500,8 +507,8 @@ class _Merger:
                 continue
             i = keys.index(name)
             bentry = entries[i][1]
-            if shape.entry.is_value and not isinstance(bentry, MapNode):
-                bentry = MapNode(((ScalarNode("value", bentry.span), bentry),), bentry.span)
+            if shape.entry.shorthand and not isinstance(bentry, MapNode):
+                bentry = MapNode(((ScalarNode(shape.entry.shorthand, bentry.span), bentry),), bentry.span)
             if not isinstance(bentry, MapNode):
                 self.error("E310", f"the base's {what} '{name}' is not a mapping and cannot be merged", key.span)
                 continue

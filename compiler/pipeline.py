@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from . import check, emit_engine, overlay, schema, source
 from .bounds import endless
 from .diagnostics import CompileError, Diagnostic, SourceMap, sorted_diagnostics
-from .flow import overdraws
+from .flow import emptied_loops, overdraws
 from .model import Rules
 from .overlay import Resolved
 from .sheets.lint import lint
@@ -111,11 +111,13 @@ def load_rules(path: str, sources: SourceMap | None = None) -> Rules:
 def check_spec(path: str, sources: SourceMap | None = None) -> Checked:
     """Every check `splendor-rules check` makes on the spec at `path`: the rule model, then
     the sheets' tables and texts (E6xx), tokens the effects may lack (E512), a game that
-    may never end (E516), kinds no rule can reach (E125) and turn variables nothing sets
-    (E555). Raises CompileError with every error; returns the warnings."""
+    may never end (E516), kinds no rule can reach (E125), turn variables nothing sets
+    (E555) and loops over what an earlier loop emptied (E557). Raises CompileError with every
+    error; returns the warnings."""
     rules = load_rules(path, sources)
     choices = check.action_sizes(rules.gems, rules.levels, rules.players, (*rules.actions, *rules.steps))
-    found = lint(rules) + overdraws(rules, choices) + endless(rules) + unreachable(rules) + unset_turn_variables(rules)
+    found = (lint(rules) + overdraws(rules, choices) + endless(rules) + unreachable(rules)
+             + unset_turn_variables(rules) + emptied_loops(rules))
     errors = [d for d in found if d.severity == "error"]
     if errors:
         raise CompileError(errors)

@@ -86,7 +86,8 @@ class Measure:
             case Index(obj=Name(id="supply"), index=Name(id=colour)) if colour in f.gems or colour == f.wild:
                 return {("supply", colour): 1}
             case Call(func=func) if func in f.definitions:
-                return self.linear(self.bounds.inlined(node))
+                written = self.bounds.inlined(node)  # None: too large to write out (E556)
+                return None if written is None else self.linear(written)
             case Unary(op="-", operand=o):
                 inner = self.linear(o)
                 return None if inner is None else {k: -v for k, v in inner.items()}
@@ -192,7 +193,8 @@ class Measure:
             case Unary(op="not", operand=Unary(op="not", operand=inner)):
                 return self.falls(inner, effects)
             case Call(func=func) if func in self.bounds.f.definitions:
-                return self.falls(self.bounds.inlined(node), effects)
+                written = self.bounds.inlined(node)  # None: too large to write out (E556)
+                return written is not None and self.falls(written, effects)
             case Compare(op=">" | ">=" | "<" | "<=" as op):
                 change = self.change(node, effects)
                 # A - B must fall for `>`/`>=`, rise for `<`/`<=`: by at least 1 on every path

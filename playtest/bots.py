@@ -90,9 +90,10 @@ class Facts:
         limit = values.get("token_limit") if isinstance(values, dict) else None
         self.limit: int | None = limit if isinstance(limit, int) else None
         strings = [module.action_to_string(a) for a in range(module.NUM_ACTIONS)]
-        # Which actions buy a card: their notation starts with "buy" (the contract's notation).
-        self.is_buy = [s.startswith("buy") for s in strings]
-        self.moves = [parse_move(s, module) for s in strings]
+        # Which actions buy a card: a card chosen and paid for, as the engine declares the action
+        # (its first choice a card, its decision one that pays), whatever its notation's words.
+        self.is_buy = [_buys(module, a) for a in range(module.NUM_ACTIONS)]
+        self.moves = [parse_move(s, module, action_domains(module, a)) for a, s in enumerate(strings)]
         # a take's or return's tokens as Position.score's memo key, and their number
         self.gain_keys = [tuple(sorted(m[1])) if m and m[0] == "tokens" else () for m in self.moves]
         self.gain_sizes = [sum(k for _, k in key) for key in self.gain_keys]
@@ -138,15 +139,56 @@ def facts(module) -> Facts:
     return f
 
 
-def parse_move(text: str, module) -> tuple[str, object] | None:
+def action_domains(module, action: int) -> tuple[str, ...] | None:
+    """The domains of an action's choices, as its engine declares them (``("face_up",)`` for
+    ``reserve 1.2``): what the words of its notation stand for. An optional choice left out
+    (`none`) is not written, so it is not counted. None for an engine that declares none (one
+    written by hand to the contract, such as the playtest tests' stand-in): its words are the
+    contract's."""
+    table, kinds = getattr(module, "ACTIONS", None), getattr(module, "_PARAM_KINDS", None)
+    if table is None or kinds is None:
+        return None
+    decision, args = table[action]
+    return tuple(kind for (_, kind), value in zip(kinds[decision], args, strict=True)
+                 if value is not None)
+
+
+def _buys(module, action: int) -> bool:
+    """Does the action buy a card: a card chosen (face up or reserved) by a decision that pays?
+    (An engine that declares no choices: its notation begins with the contract's word `buy`.)"""
+    domains = action_domains(module, action)
+    if domains is None:
+        return module.action_to_string(action).startswith("buy")
+    decision = module.ACTIONS[action][0]
+    pays = decision < len(module._PAYOPTS) and module._PAYOPTS[decision] is not None  # the payment step has none
+    return pays and domains[:1] in (("face_up",), ("reserved",))
+
+
+# The forms of the contract's notation (see Facts): the first word(s), and the domains of the
+# choices the rest stands for. A spec may write other choices with the same words (`noble {city}`
+# for a city of a zone): an action is read as a move only when its choices are those the form means.
+MEANINGS = {"take": ("gem_set",), "take2": ("gem",), "return": ("colour",), "pass": (),
+            "reserve": ("face_up",), "reserve deck": ("deck",), "buy": ("face_up",), "buy reserved": ("reserved",),
+            "noble": ("noble",)}
+
+
+def parse_move(text: str, module, domains: tuple[str, ...] | None) -> tuple[str, object] | None:
     """An action's notation as a move: ``("tokens", ((colour, count), ...))`` for takes and
     returns, ``("reserve", (level, slot))``, ``("reserve_deck", level)``, ``("buy", (level,
     slot))``, ``("buy_reserved", k)``, ``("noble", k)``, ``("pass", None)`` (indexes from 0);
-    None for any other form."""
+    None for any other form, and for a form whose choices (`domains`, the engine's; None: an
+    engine that declares none) are not the ones the form means."""
+    words = text.split()
+    form = " ".join(words[:2]) if " ".join(words[:2]) in MEANINGS and len(words) > 2 else words[0]
+    if domains is not None and MEANINGS.get(form) != domains and not (form == "return" and domains == ("gem",)):
+        return None
+    return _read_move(words, module)
+
+
+def _read_move(words: list[str], module) -> tuple[str, object] | None:
     colour = {c: i for i, c in enumerate(module.COLOURS)}
     gems = set(module.GEMS)
     levels = [str(x) for x in module.LEVELS]
-    words = text.split()
     head, rest = words[0], words[1:]
 
     def slot(word):

@@ -496,3 +496,48 @@ def test_two_independent_mistakes_report_at_least_what_each_reports_alone(folder
     first, second = INDEPENDENT_MISTAKES[one], INDEPENDENT_MISTAKES[other]
     alone = reported(folder, first) | reported(folder, second)
     assert reported(folder, first, second) >= alone
+
+
+SWEEP = """  refresh_row:
+    add: true
+    before: pass
+    title: {en: Refresh a row, fr: R, nl: R, sr: R}
+    notation: refresh {level}
+    choose:
+      level: {domain: deck}
+    condition: deck[level] >= face_up[level]
+    effects:
+"""
+
+
+@pytest.mark.parametrize("effects, warned", [
+    # a row swept with two loops: the first buries every card, so the second refills nothing
+    (['"for card in market[level]: bury(card)"', '"for card in market[level]: refill(card)"'], True),
+    # one loop (variants/fresh-rows.yaml), or a loop that puts back what it takes: no warning
+    (['"for card in market[level]: bury(card); refill(card)"', '"for card in market[level]: reserve(card)"'], False),
+    # taking out under an `if` may leave some: no warning
+    (['"for card in market[level]: if card.points == 0: bury(card)"',
+      '"for card in market[level]: refill(card)"'], False),
+])
+def test_a_loop_over_what_an_earlier_loop_emptied_is_a_warning(tmp_path, monkeypatch, effects, warned):
+    """Issue 26, item 17: the sweep was accepted, left the row empty for the rest of the game and was
+    an always-legal move that changed nothing."""
+    from click.testing import CliRunner
+    from compiler.cli import main
+    monkeypatch.chdir(ROOT)
+    variant = tmp_path / "sweep.yaml"
+    variant.write_text("spec: 1\nname: sweep2\nextends: official\nactions:\n" + SWEEP
+                       + "".join(f"      - {e}\n" for e in effects), encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", "-W", str(variant)])
+    assert result.exit_code == 0, result.output
+    if not warned:
+        assert "warning" not in result.stdout, result.output
+        return
+    assert "; 1 warning)" in result.stdout
+    assert result.stderr.replace(str(tmp_path) + "/", "").splitlines() == [
+        "sweep.yaml:15:22: warning[E557]: this loop over market[level] walks nothing: the loop before it takes "
+        "every element out of market[level], so its effects are never carried out",
+        " 15 |       - \"for card in market[level]: refill(card)\"",
+        "    |                      ^^^^^^^^^^^^^",
+        "  = note: the loop that empties it is at line 14",
+        "  = note: do both in one loop, as in `for card in market[level]: bury(card); refill(card)`"]

@@ -332,6 +332,81 @@ def test_a_spec_whose_end_loops_over_a_zone_has_sheets_in_every_language(tmp_pat
     assert "за најмање 1 елемент („град“) из ваше зоне „Освојени градови“" in serbian
 
 
+SHOWN = """state:
+  shown:
+    add: true
+    title: {en: Cities shown, fr: Cités montrées, nl: Getoonde steden, sr: Показани градови}
+    type: {set_of: cities}
+    per_player: true
+setup:
+  look:
+    add: true
+    title: {en: Look, fr: Regard, nl: Kijk, sr: Поглед}
+    each_player: true
+    effects: ["set(me.shown, city_display)"]
+"""
+
+
+def test_a_set_of_components_given_a_zone_holds_its_components_in_every_tool(tmp_path):
+    """`set(V, ZONE)`: `check` took it and `compile` ended in an internal error (issue 26, item 11);
+    the set takes the zone's components, and the sheets say so in each language."""
+    from click.testing import CliRunner
+
+    from compiler import cli
+    from compiler.sheets import describe
+
+    (tmp_path / "shown.yaml").write_text("spec: 1\nname: shown\nextends: cities\n" + SHOWN, encoding="utf-8")
+    from compiler import pipeline
+
+    compiled = pipeline.compile_spec(str(tmp_path / "shown.yaml"))
+    (tmp_path / "shown.py").write_text(compiled.text, encoding="utf-8")
+    E = load_engine(tmp_path / "shown.py")
+    for seed in (1, 2, 3):
+        state = json.loads(E.new_game(3, seed=seed).to_json())
+        assert [seat["vars"]["shown"] for seat in state["seats"]] == [sorted(state["zones"]["city_display"])] * 3
+    rules = pipeline.load_rules(str(tmp_path / "shown.yaml"))
+    [look] = [b for b in rules.setup if b.name == "look"]
+    said = {lang: describe(look.effects[0], lang, rules) for lang in ("en", "fr", "nl", "sr")}
+    assert said == {"en": "set your “Cities shown” to the pieces in “Cities on display”",
+                    "fr": "votre « Cités montrées » devient les éléments de la zone « Cités exposées »",
+                    "nl": "zet je „Getoonde steden” op de onderdelen in de zone ‘Uitgestalde steden’",
+                    "sr": "ваш запис „Показани градови“ постаје елементи из зоне „Изложени градови“"}
+    result = CliRunner().invoke(cli.main, ["simulate", str(tmp_path / "shown.yaml"), "--games", "2",
+                                           "--bots", "random,greedy"])
+    assert result.exit_code == 0, result.output
+
+
+REFILLED = {"en": "fill the empty places of “Cities on display” from its pile",
+            "fr": "complétez les places vides de la zone « Cités exposées » depuis sa pile",
+            "nl": "vul de lege plaatsen van de zone ‘Uitgestalde steden’ aan uit de bijbehorende stapel",
+            "sr": "попуните празна места зоне „Изложени градови“ из њене гомиле"}
+
+
+def test_refill_of_a_zone_is_phrased_in_every_language_by_sheet_and_diff(tmp_path):
+    """`refill(ZONE)` (documented for displays and rows): `check` clean, then `sheet` and `diff` ended
+    with an internal error, PhraseError 'cannot phrase Name as a number' (issue 26, item 12)."""
+    from click.testing import CliRunner
+
+    from compiler import cli
+
+    spec = (ROOT / "variants" / "cities.yaml").read_text(encoding="utf-8").replace("name: cities\n", "name: refills\n")
+    old = 'effects: ["move(city, me.claimed)"]'
+    assert spec.count(old) == 1
+    (tmp_path / "refills.yaml").write_text(spec.replace(old, 'effects: ["move(city, me.claimed)", '
+                                                              '"refill(city_display)"]'), encoding="utf-8")
+    (tmp_path / "cities.csv").write_bytes(CITIES_CSV.read_bytes())
+    runner = CliRunner()
+    assert runner.invoke(cli.main, ["check", str(tmp_path / "refills.yaml")]).exit_code == 0
+    result = runner.invoke(cli.main, ["sheet", str(tmp_path / "refills.yaml"), "--lang", "en,fr,nl,sr",
+                                      "--format", "md", "-o", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    for lang, words in REFILLED.items():
+        assert words in (tmp_path / "out" / f"refills.{lang}.md").read_text(encoding="utf-8"), lang
+        result = runner.invoke(cli.main, ["diff", str(ROOT / "variants" / "cities.yaml"),
+                                          str(tmp_path / "refills.yaml"), "--lang", lang])
+        assert result.exit_code == 1 and words in result.output, result.output
+
+
 def test_mcts_deals_the_hidden_city_pile_again_from_the_unseen_tiles(cities):
     """A bot's determinization (playtest/bots.py): the face-down pile, seen as a count, is dealt
     again from the tiles no one has seen, one face each, and the game reads back."""

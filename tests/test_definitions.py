@@ -463,3 +463,42 @@ def test_a_definition_named_like_a_yaml_1_1_truth_value_is_a_definition(folder):
                                         "    params: {p: player}\n    is: p.tokens[gold] < 0\n"))
     assert not isinstance(rules, list), rules
     assert [d.name for d in rules.definitions] == ["on", "off"]
+
+
+def test_a_hazard_in_a_body_is_found_once_per_signature_with_the_call_that_gives_it(folder):
+    """The bounds work a call out from the body with its parameters bound to what the arguments are
+    (issue 26, item 9): `10 // n` is a division by 0 when called as f(0), said once in the body
+    however often f(0) is called, and not at all for f(turn) (1 or more)."""
+    sections = "define:\n  f:\n    title: '{n}'\n    params: {n: number}\n    is: 10 // n\n"
+    found = check(folder, spec(("condition: supply[colour] >= pair_minimum",
+                                "condition: supply[colour] >= pair_minimum + f(0) + f(0) + f(turn)"),
+                               sections=sections))
+    assert isinstance(found, list)
+    [d] = found
+    assert (d.code, d.message) == ("E513", "'//' by n: the divisor can be 0 in a game under this spec (it is always "
+                                           "0), and nothing divides by 0")
+    assert (d.span.line, d.span.col) == (95, 15)
+    assert d.notes[-1] == f"in 'f' as f(0) ({folder / 'spec.yaml'}:35) calls it"
+    fine = check(folder, spec(("condition: supply[colour] >= pair_minimum",
+                               "condition: supply[colour] >= pair_minimum + f(turn) + f(player_count)"),
+                              sections=sections))
+    assert not isinstance(fine, list), fine
+
+
+@pytest.mark.parametrize("define, call, never", [
+    ("b: flag}\n    is: b", "holds(setup.gems >= 50)", True),  # a condition's argument: its truth
+    ("b: flag}\n    is: b", "holds(setup.gems >= 5)", False),
+    ("c: colour}\n    is: supply[c] >= 6", "holds(gold)", True),  # a colour's: wild (at most 5) or gem (7)
+    ("c: colour}\n    is: supply[c] >= 6", "holds(red)", False),
+    ("n: number}\n    is: n >= 8", "holds(setup.gems)", True),  # a number's: its range (4 to 7)
+])
+def test_the_bounds_of_a_call_see_what_its_arguments_are(folder, define, call, never):
+    sections = "define:\n  holds:\n    title: '{" + define.split(":")[0] + "}'\n    params: {" + define + "\n"
+    found = check(folder, spec(("condition: all(me.bonus[c] >= noble.requires[c] for c in gems)",
+                                f"condition: {call} and all(me.bonus[c] >= noble.requires[c] for c in gems)"),
+                               sections=sections))
+    if never:
+        assert [(d.code, d.message) for d in found] == [
+            ("E507", "step 'noble_visit' can never be taken: this condition never holds in any game under this spec")]
+    else:
+        assert not isinstance(found, list), found

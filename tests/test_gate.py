@@ -270,6 +270,14 @@ FOUND = {  # each once passed `check`, then `compile` failed (exit 3, or an engi
         "add": True, "title": "Probe", "notation": "probe", "condition": "not red not in gems", "effects": []}}}, 0),
     "a seat among the others": ({"actions": {"take_pair": {
         "condition": "supply[colour] >= pair_minimum and me not in others"}}}, 0),
+    # issue 26: a set given the gem colours (item 11); a chain of definitions each calling the one
+    # before twice, whose written-out calls check refuses (E556) instead of compile blowing up (item 9)
+    "a set given the gem colours": ({"state": {"s": {"add": True, "title": "S", "type": {"set_of": "gem"}}},
+                                     "actions": {"take_pair": {"effects": ["take(colour, 2)", "set(s, gems)"]}}}, 0),
+    "a chain of doubling definitions": ({
+        "define": {f"d{i}": {"add": True, "title": "{p}", "params": {"p": "player"},
+                             "is": f"d{i - 1}(p) + d{i - 1}(p)" if i else "p.purchased"} for i in range(40)},
+        "actions": {"take_pair": {"condition": "supply[colour] >= pair_minimum and d39(me) >= 0"}}}, 1),
 }
 
 

@@ -366,3 +366,41 @@ def test_reserve_tax_prepends_its_tax_to_the_official_effects():
         mine = next(a for a in rules.actions if a.name == name).effects
         base = next(a for a in official.actions if a.name == name).effects
         assert len(mine) == len(base) + 1 and mine[1:] == base
+
+
+def test_a_choice_changed_with_the_shorthand_changes_its_domain(tmp_path):
+    """`colour: gem` stands for `colour: {domain: gem}` in a variant too (issue 26, item 17):
+    it is no E111 'gives both before and after' and merges like the mapping it stands for."""
+    resolved = resolve_text(tmp_path, """\
+        spec: 1
+        name: shorthand
+        extends: official
+        actions:
+          take_pair:
+            choose:
+              colour: colour
+    """)
+    choice = resolved.root.get("actions").get("take_pair").get("choose").get("colour")
+    assert keys(choice) == ["domain"] and choice.get("domain").value == "colour"
+    assert choice.get("domain").span.file == str(tmp_path / "variant.yaml")
+    assert [(c.kind, c.path) for c in resolved.changes] == [("set", "actions.take_pair.choose.colour.domain")]
+    rules = pipeline.load_rules(str(tmp_path / "variant.yaml"))
+    [take_pair] = [a for a in rules.actions if a.name == "take_pair"]
+    assert [p.domain for p in take_pair.params] == ["colour"]
+
+
+def test_a_choice_shorthand_in_the_base_is_merged_with_a_variants_fields(tmp_path):
+    base = (ROOT / "tests" / "broken" / "_clean.yaml").read_text(encoding="utf-8").replace(
+        "../../rulespec/", str(ROOT / "rulespec") + "/").replace("colour: {domain: gem}", "colour: gem", 1)
+    (tmp_path / "base.yaml").write_text(base, encoding="utf-8")
+    resolved = resolve_text(tmp_path, """\
+        spec: 1
+        name: merged
+        extends: base.yaml
+        actions:
+          take_pair:
+            choose:
+              colour: {domain: colour}
+    """)
+    choice = resolved.root.get("actions").get("take_pair").get("choose").get("colour")
+    assert choice.get("domain").value == "colour"

@@ -100,6 +100,27 @@ def test_moves_read_from_the_notation():
     assert move["pay without gold"] is None
 
 
+def test_the_contracts_words_for_another_choice_are_read_by_its_declared_domain(tmp_path):
+    """`noble {city}` chooses a city of a zone, not a noble of the row: every bot failed while being
+    built (the greedy read `noble 2` as the built-in row's second noble) and `simulate` exited 3
+    (issue 26, item 15). A move is read from the notation only when the action's choices, as its
+    engine declares them, are those the words mean; any other is played on a clone."""
+    from click.testing import CliRunner
+
+    from compiler import cli
+
+    (tmp_path / "noble-cities.yaml").write_text(
+        "spec: 1\nname: noble-cities\nextends: cities\nend_of_turn:\n  claim_city:\n    notation: noble {city}\n",
+        encoding="utf-8")
+    f = bots.facts(engines.load(str(tmp_path / "noble-cities.yaml")).module)
+    claims = [a for a in range(f.module.NUM_ACTIONS) if f.module.action_to_string(a).startswith("noble ")]
+    assert claims and all(f.moves[a] is None for a in claims)
+    for lineup in ("random,greedy", "mcts:8,greedy"):
+        result = CliRunner().invoke(cli.main, ["simulate", str(tmp_path / "noble-cities.yaml"), "--games", "2",
+                                               "--bots", lineup, "--seed", "3"])
+        assert result.exit_code == 0, result.output
+
+
 def test_returns_over_the_limit_are_scored_as_the_greedy_plays_them():
     module = engine("official")
     f = bots.facts(module)

@@ -109,7 +109,7 @@ def test_variant_entries_have_the_fields_of_full_entries():
         full = set(defs[name]["properties"])
         change = set(defs[name + "_change"]["properties"])
         assert change == full | set(schema.OVERLAY_KEYS), name
-    assert set(defs["param_change"]["properties"]) == set(defs["param"]["anyOf"][1]["properties"]) | set(schema.OVERLAY_KEYS)
+    assert set(defs["param_change"]["anyOf"][1]["properties"]) == set(defs["param"]["anyOf"][1]["properties"]) | set(schema.OVERLAY_KEYS)
 
 
 def test_the_readme_documents_every_key_and_name():

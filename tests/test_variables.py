@@ -15,6 +15,7 @@ from compiler.diagnostics import CompileError, SourceMap
 from compiler.diff import compare, render
 from compiler.emit_engine import compile_to_module
 from compiler.expr import Origin, Sequence, parse_stmt, unparse
+from compiler.sheets import describe
 from engine_helpers import ROOT, legal_strings, load_engine, position, set_tokens
 
 ENGINES = ROOT / "generated" / "engines"
@@ -287,6 +288,18 @@ def test_state_effects_that_fit_check_clean(folder):
     rules = check(folder, VARS + EACH.format("if true: " + effects))
     assert not isinstance(rules, list), rules
     assert [v.name for v in rules.variables] == ["n", "f", "k", "s", "mine"]
+
+
+def test_a_set_given_a_collection_of_colours_compiles_and_holds_its_colours(folder):
+    """`set(S, gems)`: "a set becomes the colours of the collection" (rulespec/README.md). `check` took
+    it and `compile` ended in an internal error, KeyError: 'gems' (issue 26, item 11)."""
+    E = engine(folder, VARS + EACH.format("if true: set(s, gems); set(n, size(s))"))
+    game = E.new_game(2, seed=1)
+    state = json.loads(game.to_json())
+    assert state["vars"]["s"] == ["white", "blue", "green", "red", "black"] and state["vars"]["n"] == 5
+    rules = check(folder, VARS + EACH.format("set(s, gems)"))
+    said = describe(rules.setup[0].effects[0], "en", rules)
+    assert said == "set “S” to the gem colours"
 
 
 def test_an_optional_variable_is_tested_before_it_is_used(folder):

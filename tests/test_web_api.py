@@ -552,3 +552,19 @@ def test_a_solo_table_has_no_spectators_view(db):
         assert (r.status_code, r.json()) == (422, {"error": "a solo table needs its human"})
         view = c.get(api_of(made["seats"][0]["link"])).json()
         assert view["you"] == 0 and view["legal"]
+
+
+def test_the_rules_sheet_of_a_spec_that_refills_a_zone_is_a_page(db, tmp_path):
+    """`refill(ZONE)` made the rules page answer 500 (the sheets could not phrase it: issue 26, item 12)."""
+    spec = (ROOT / "variants" / "cities.yaml").read_text(encoding="utf-8").replace("name: cities\n", "name: refills\n")
+    old = 'effects: ["move(city, me.claimed)"]'
+    assert spec.count(old) == 1
+    (tmp_path / "refills.yaml").write_text(spec.replace(old, 'effects: ["move(city, me.claimed)", '
+                                                              '"refill(city_display)"]'), encoding="utf-8")
+    (tmp_path / "cities.csv").write_bytes((ROOT / "variants" / "cities.csv").read_bytes())
+    loaded = catalogue.load([str(tmp_path / "refills.yaml")])
+    with client(loaded, db) as c:
+        r = c.get("/rules/refills/en")
+        assert r.status_code == 200
+        assert "fill the empty places of “Cities on display” from its pile" in r.text
+        assert c.get("/rules/refills/sr").status_code == 200

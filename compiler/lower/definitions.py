@@ -33,9 +33,10 @@ def inline_rules(rules: Rules) -> Rules:
     if not rules.definitions:
         return rules
     table = {d.name: d for d in rules.definitions}
+    bodies: dict = {}  # each definition's body written out once, for all its calls
 
     def inl(node):
-        return inline_all(node, table) if node is not None else None
+        return inline_all(node, table, bodies) if node is not None else None
 
     def decision(d):
         params = tuple(dataclasses.replace(p, price=inl(p.price), worth=inl(p.worth)) for p in d.params)

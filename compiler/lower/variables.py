@@ -141,10 +141,10 @@ def effect(compiler, name: str, args, env) -> list:
     target = place(rules, args[0], env, compiler.expr)
     if found is None or target is None:
         raise LoweringBug(f"'{unparse(args[0])}' is not a declared variable", getattr(args[0], "span", None))
+    if name == "set" and isinstance(found[0].type, SetOf):  # a set of its own, held sorted: the collection's elements
+        return [Assign((target,), f"sorted(set({compiler.collection(args[1], env)}))")]
     value = compiler.expr(args[1], env)
     if name == "set":
-        if isinstance(found[0].type, SetOf):  # a set of its own, held sorted
-            value = f"sorted(set({compiler.collection(args[1], env)}))"
         return [Assign((target,), value)]
     if name == "add":
         return [Assign((target,), value, "+=")]

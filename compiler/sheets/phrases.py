@@ -836,6 +836,9 @@ class Phraser:
         match node:
             case Effect(name="take" | "put_back" as name, args=(c, amount)):
                 return t.text(f"eff.{name}", count=self.tokens(c, amount))
+            # refill(ZONE) before refill(card): the same effect, told apart by its argument
+            case Effect(name="refill", args=(zone,)) if self.rules.zones and self.zone(zone) is not None:
+                return t.text("eff.refill_zone", **self.named("zone", self.zone(zone) or {}))
             case Effect(name="reserve" | "refill" | "acquire" | "bury" as name, args=(card,)):
                 return t.text(f"eff.{name}", **self.named("card", self.thing(card)))
             case Effect(name="reserve_top", args=(lvl,)):
@@ -846,8 +849,6 @@ class Phraser:
                 return t.text("eff.visit", **self.named("noble", self.thing(noble)))
             case Effect(name="set" | "add" | "insert" | "drop" as name, args=(var, value)):
                 return self.state_effect(name, var, value)
-            case Effect(name="refill", args=(zone,)) if self.rules.zones and self.zone(zone) is not None:
-                return t.text("eff.refill_zone", **self.named("zone", self.zone(zone) or {}))
             case Effect(name="move" | "to_bottom" as name, args=(x, zone)):
                 return t.text(f"eff.{name}", **self.named("x", self.thing(x)), **self.named("zone", self._zone(zone)))
             case Effect(name="draw" | "reveal" as name, args=(pile, zone)):
@@ -883,6 +884,12 @@ class Phraser:
             return self.t.text("eff.set.value", value=self.t.text(f"state.value.{str(value.value).lower()}"), **forms)
         if kind == BOOL:
             return self.t.text("eff.set.whether", test=self.condition(value), **forms)
+        if self.held_kind(value) is not None:  # a zone or a set of components: "the pieces in “Cities on display”"
+            state = self.state_forms(value)
+            if state is None:
+                self.collection(value)  # the zone's words, for the phrase
+            shown = state[""] if state is not None else self.t.text("coll.zone.all")
+            return self.t.text("eff.set.value", value=shown, **forms)
         if kind in (NUMBER, COLOURS):
             shown = self.number(value) if kind == NUMBER else self.collection_phrase(value)
             return self.t.text("eff.set.value", value=shown, **forms)
