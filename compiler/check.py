@@ -81,6 +81,7 @@ class Checker:
         self.root = resolved.root
         self.sources = sources
         self.r = Reporter()
+        self.step_max: dict[str, tuple[int, Span]] = {}  # a repeated step's `max` (its largest value), by step
         self.types = Inferrer(self.r)
         self.spans: dict[str, Span] = {}
         self.value_spans: dict[tuple[int, str], Span] = {}  # (players, field) -> span of the number in the row
@@ -644,6 +645,8 @@ class Checker:
         (compiler/termination.py)."""
         if max_ is not None:
             problem = termination.max_problem(max_, bounds)
+            if problem is None:  # weighed against the step's choices once they are all counted (action_space)
+                self.step_max[name] = (int(bounds.number(max_)[1]), max_.span)
             return [Diagnostic("E531", problem, max_.span)] if problem else []
         if repeat != "while" or resolve != "choice":
             return []
@@ -791,6 +794,10 @@ class Checker:
     def action_space(self, gems, levels, players, decisions) -> None:
         """E515 when the engine would number more than MAX_ACTIONS actions, at what makes most of them."""
         sizes = action_sizes(gems, levels, players, decisions)
+        for name, (high, span) in self.step_max.items():
+            problem = termination.max_work_problem(high, sizes.get(name, 1))
+            if problem:
+                self.r.error("E531", problem, span)
         total = sum(sizes.values())
         if total <= MAX_ACTIONS:
             return

@@ -30,7 +30,7 @@ from .model import Rules
 from .pysource import Code, comment, docstring, identifier, literal, printable
 from .runtime import MODULES, SPEC_MODULES, engine_parts
 from .source import shown_path
-from .termination import STEP_BUDGET
+from .termination import rounds_budget
 
 
 def _only_code(value):
@@ -101,14 +101,15 @@ def bracketed(expression: str) -> str:
     return expression if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*|[0-9]+", expression) else f"({expression})"
 
 
-def budget_error(decision) -> str | None:
+def budget_error(dp) -> str | None:
     """The RuleError message of a step stopped by the engines' step budget, or None for a step
     that needs none: one that runs at most once, or at most its `max` (compiler/termination.py:
     `check` proves that the others end; the budget stops a proof's mistake, never a hang)."""
+    decision = dp.decision
     if decision.repeat != "while" or decision.resolve != "choice" or decision.max_ is not None:
         return None
-    return (f"step {decision.name!r} was stopped after {STEP_BUDGET:,} actions in one turn: its 'while' "
-            "condition did not turn false")
+    return (f"step {decision.name!r} was stopped after {rounds_budget(dp.count):,} actions in one turn: its "
+            "'while' condition did not turn false")
 
 
 def render_module(plan: EnginePlan) -> str:
@@ -141,7 +142,7 @@ def render_module(plan: EnginePlan) -> str:
         extra_slots=tuple(plan.extra_slots), state_version=plan.state_version,
         vars_table=plan.vars_table, turn_reset=plan.turn_reset,
         stuck_index=stuck.index if stuck else -1,
-        n_action_decisions=len(actions), budget_limit=STEP_BUDGET,
+        n_action_decisions=len(actions),
         step_table=[dict(index=dp.index, name=dp.decision.name, resolve_all=dp.decision.resolve == "all",
                          legal=dp.function("_legal_"), apply=dp.function("_do_"),
                          loop_test=Code(" and ".join(
@@ -150,7 +151,7 @@ def render_module(plan: EnginePlan) -> str:
                              + ([Code(f"count < {bracketed(dp.max_inline)}")] if dp.decision.max_ is not None else [])
                              + ([dp.prefilter] if dp.prefilter else [])
                          ) or "True"),  # compiled tests (pysource.Code), joined
-                         budget=budget_error(dp.decision))
+                         budget=budget_error(dp), budget_rounds=rounds_budget(dp.count))
                     for dp in decisions if dp.is_step],
         param_kinds={**{dp.index: tuple((lay.param.name, lay.param.domain) for lay in dp.id_layouts)
                         for dp in decisions},

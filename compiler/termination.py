@@ -19,7 +19,8 @@ values, the player count, ``setup``, ``turn``, ``round``, ``passes``). The effec
 are ranged by :mod:`compiler.bounds`. A step the proof cannot cover states its bound with
 ``max: N`` (at most N of its actions a turn, N fixed for the game), and the engines stop it
 there. The proof is the first line of defence; each engine also stops a step at
-:data:`STEP_BUDGET` actions in one turn with a RuleError naming it (never a hang).
+:func:`rounds_budget` actions in one turn (:data:`STEP_WORK` legality tests in all) with a
+RuleError naming it (never a hang, never minutes in one move).
 """
 from __future__ import annotations
 
@@ -28,7 +29,17 @@ from .diagnostics import Diagnostic
 from .expr import (Attribute, Binary, Bool, Call, Compare, Effect, ForEach, Index, Int, Logic, Name, Sequence, Unary,
                    When, unparse, walk)
 
-STEP_BUDGET = 10_000  # actions of one step in one turn after which an engine stops it (RuleError)
+STEP_BUDGET = 10_000  # the largest `max`: actions of one step in one turn
+# What one step may weigh in one turn: its actions times its choices, each round finding the legal
+# ones among all of them (a step of 8,000 choices run 10,000 times took minutes in one move). A
+# `max` beyond it is E531; a proved step is stopped there by the engines (RuleError).
+STEP_WORK = 200_000
+
+
+def rounds_budget(choices: int) -> int:
+    """The actions of one step in one turn after which an engine stops it: STEP_WORK shared among
+    its `choices` (the step's action ids), and never more than STEP_BUDGET."""
+    return max(1, min(STEP_BUDGET, STEP_WORK // max(1, choices)))
 
 ZERO = (0.0, 0.0)
 ANY = (-INF, INF)
@@ -253,6 +264,14 @@ def _range_text(r: tuple[float, float]) -> str:
     return f"{one(r[0])} to {one(r[1])}"
 
 
+def max_work_problem(high: int, choices: int) -> str | None:
+    """Why a step's `max` (at most `high`) weighs too much with its `choices` (E531), or None."""
+    if high * choices <= STEP_WORK:
+        return None
+    return (f"a step's 'max' times its choices is at most {STEP_WORK:,} (each action finds the legal one among "
+            f"them all): with {choices:,} choices this step may run at most {rounds_budget(choices):,} times a turn")
+
+
 def max_problem(node, bounds: Bounds) -> str | None:
     """Why a step's `max` is not a number of actions fixed for the game, at least 1 (E531), or None."""
     steady = Measure(bounds, frozenset()).linear(node)
@@ -266,4 +285,4 @@ def max_problem(node, bounds: Bounds) -> str | None:
     return None
 
 
-__all__ = ["STEP_BUDGET", "Measure", "max_problem", "unending"]
+__all__ = ["STEP_BUDGET", "STEP_WORK", "Measure", "max_problem", "max_work_problem", "rounds_budget", "unending"]

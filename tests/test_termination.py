@@ -22,7 +22,7 @@ from compiler.diagnostics import CompileError, SourceMap
 from compiler.diff import compare, render
 from compiler.emit_engine import compile_to_module, render_module
 from compiler.lower import lower
-from compiler.termination import STEP_BUDGET
+from compiler.termination import STEP_WORK, rounds_budget
 from engine_helpers import ROOT, load_engine, position, set_tokens
 
 CLEAN = (ROOT / "tests" / "broken" / "_clean.yaml").read_text(encoding="utf-8").replace("../../rulespec/", "")
@@ -132,9 +132,15 @@ def test_a_step_that_may_repeat_for_ever_is_refused(folder, step, extra, note):
     ("0", "a step's 'max' is at least 1, but this can be 0"),
     ("token_limit - 20", "a step's 'max' is at least 1, but this can be -10"),
     ("20000", "a step's 'max' is at most 10,000, the engines' own bound"),
+    ("9000", "a step's 'max' times its choices is at most 200,000 (each action finds the legal one among them all): "
+             "with 30 choices this step may run at most 6,666 times a turn"),
 ])
 def test_a_max_not_fixed_or_out_of_range_is_refused(folder, max_, says):
-    result = check(folder, f'    while: "true"\n    effects: []\n    repeat: while\n    max: {max_}\n')
+    choices = ('    notation: again {level} {picked}\n'
+               '    choose: {level: {domain: deck}, picked: {domain: gem_set, min: 2, max: 2}}\n')
+    many = max_ == "9000"  # a choice of a level and a pair of gem colours: the engine numbers its combinations
+    result = check(folder, (choices if many else "")
+                   + f'    while: "true"\n    effects: []\n    repeat: while\n    max: {max_}\n')
     assert [(c, m) for c, m, _ in result] == [("E531", says)]
 
 
@@ -184,14 +190,18 @@ def test_the_step_budget_stops_a_step_check_would_refuse(folder):
     game = E.new_game(2, seed=1)
     with pytest.raises(E.RuleError) as caught:
         game.apply(game.legal_actions()[0])
-    assert str(caught.value) == (f"step 'return_tokens' was stopped after {STEP_BUDGET:,} actions in one turn: its "
+    assert rounds_budget(1) == 10_000  # one choice: the largest `max`
+    assert str(caught.value) == ("step 'return_tokens' was stopped after 10,000 actions in one turn: its "
                                  "'while' condition did not turn false")
-    assert json.loads(game.to_json())["vars"]["counter"] == STEP_BUDGET
+    assert json.loads(game.to_json())["vars"]["counter"] == 10_000
 
 
 def test_the_official_engine_carries_the_budget_and_no_other_step_does():
     text = (ROOT / "generated" / "engines" / "official.py").read_text(encoding="utf-8")
-    assert text.count(f"if count >= {STEP_BUDGET}:") == 1  # return_tokens; noble_visit runs once
+    budget = rounds_budget(6)  # return_tokens chooses among the 6 token colours: the largest budget, 10,000
+    assert budget == 10_000 and rounds_budget(8370) == STEP_WORK // 8370 == 23
+    assert text.count(f"if count >= {budget}:") == 1  # return_tokens; noble_visit runs once
+    assert f"was stopped after {budget:,} actions in one turn" in text
 
 
 # --------------------------------------------------------------------------- sheets and diff
