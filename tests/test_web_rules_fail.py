@@ -269,3 +269,43 @@ def test_a_stopped_table_says_so_on_its_page_and_offers_no_move(tmp_path):
         assert not page.evaluate("document.body.classList.contains('my-turn')")
         assert page.locator('#actions button[data-action]:not([disabled])').count() == 0
         assert errors == []
+
+
+def test_a_move_waiting_for_a_busy_mover_is_refused_as_busy_and_its_table_plays_on(variants, db, monkeypatch):
+    """Time spent waiting for a mover is not the rules' fault: the click gets 503 and its table is
+    not stopped (six slow moves of one spec had stopped every other table of the server)."""
+    import threading
+    from web import tables as tables_mod
+    monkeypatch.setattr(tables_mod, "QUEUE_SECONDS", 0.2)
+    module = variants["target-12"].module
+    with client(variants, db) as c:
+        hub = c.app.state.hub
+        made = table(c, "target-12")
+        release = threading.Event()
+        busy = [hub.movers.submit(release.wait, 30) for _ in range(tables_mod.MOVERS)]  # every mover held
+        api = api_of(made["seats"][0]["link"])
+        move = {"action": action_of(module, "take white blue green"), "after": 0}
+        r = c.post(api + "/actions", json=move)
+        assert (r.status_code, r.json()) == (503, {"error": "the server is busy with other tables; try again in a "
+                                                            "moment"})
+        assert r.headers["retry-after"] == "5"
+        assert hub.tables[made["table"]].problem is None
+        release.set()
+        for f in busy:
+            f.result(10)
+        assert c.post(api + "/actions", json=move).status_code == 200
+
+
+def test_a_stored_table_whose_seats_name_a_bot_beyond_the_servers_is_not_resumed(variants, db):
+    s = store_mod.Store(db)
+    s.close()
+    with client(variants, db) as c:
+        made = table(c, "target-12", ("greedy", "human"))
+    raw = sqlite3.connect(db)
+    raw.execute("UPDATE seats SET who = 'mcts:999999999' WHERE seat = 0")
+    raw.commit()
+    raw.close()
+    with client(variants, db) as c:
+        assert c.app.state.hub.unavailable[made["table"]] == (
+            "its seats are not a table this server makes: seat 1: a bot of this server thinks for at most 5000 "
+            "playouts")

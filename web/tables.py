@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import concurrent.futures
 import hashlib
 import hmac
 import logging
@@ -32,6 +33,8 @@ from .store import Store, digest, same_secret
 
 HUMAN = "human"
 MOVE_SECONDS = 10.0  # a move (its rules, the end-of-turn steps) that takes longer stops its table
+QUEUE_SECONDS = 30.0  # a move waiting this long for a mover (all busy) is refused as the server being busy
+MOVERS = 4  # threads that run moves and setups (each bounded: see Hub._in_worker)
 BOT_SECONDS = 120.0  # a bot that has not chosen by then stops its table (an mcts:5000 move takes seconds)
 MAX_SEAT_NAME = 20
 MAX_PLAYOUTS = 5000  # an mcts bot's budget: more would hold a worker thread for minutes a move
@@ -201,6 +204,7 @@ class Hub:
         self.variants = variants
         self.move_seconds = move_seconds  # the time a move may take before its table is stopped
         self.bot_seconds = bot_seconds  # and a bot's choice
+        self.movers = concurrent.futures.ThreadPoolExecutor(MOVERS, thread_name_prefix="splendor-rules-move")
         self.expire_after = expire_after  # seconds without a move after which a table is removed
         self.abandon_after = abandon_after  # seconds without a move after which a game no longer counts as open
         self.max_tables = max_tables  # tables kept in the store, at most (finished ones make room)
@@ -248,6 +252,8 @@ class Hub:
             admit(names)
         try:
             game = await self._in_worker(variant.module.new_game, players, seed=seed)
+        except Refused:
+            raise
         except Exception as e:  # noqa: BLE001 - the spec's setup failed: the request's answer, not the server's
             raise Refused(422, f"this spec's setup cannot be carried out: {rule_failure(e)}") from None
         host = secrets.token_urlsafe(24)
@@ -282,6 +288,10 @@ class Hub:
                 if variant is None:
                     raise LookupError(f"this server does not offer the spec '{visible(stored.spec[:80])}' it was "
                                       "played with")
+                try:  # a file from elsewhere may name any bot: the same rules as a new table's
+                    seat_names(variant.module, stored.players, [who for who, _ in stored.seats])
+                except Refused as e:
+                    raise LookupError(f"its seats are not a table this server makes: {visible(e.message)}") from None
                 game = variant.module.new_game(stored.players, seed=stored.seed)
                 for n, (_seat, action) in enumerate(stored.moves):
                     try:
@@ -367,6 +377,8 @@ class Hub:
             await self._in_worker(trial.apply, action)
         except table.module.IllegalAction as e:
             raise Refused(422, str(e)) from None
+        except Refused:
+            raise
         except Exception as e:  # noqa: BLE001 - a rule that fails or overruns stops this table, not the server
             self.stop_table(table, f"a rule failed at move {len(table.log) + 1}: {rule_failure(e)}")
             raise Refused(409, f"this table was stopped: {table.problem}") from None
@@ -381,11 +393,26 @@ class Hub:
         table.notify()
 
     async def _in_worker(self, call, *args, **kwargs):
-        """`call(*args)` (engine code: a move, a setup) in a thread of its own, never on the event
-        loop that serves every table, and given at most `move_seconds`: TimeoutError past them.
-        `check` proves that every loop of a spec ends and the engines stop a step at their
-        budget, so the thread ends too; the table that asked is stopped meanwhile."""
-        return await asyncio.wait_for(asyncio.to_thread(call, *args, **kwargs), self.move_seconds)
+        """`call(*args)` (engine code: a move, a setup) in a thread of the server's movers, never
+        on the event loop that serves every table, and given at most `move_seconds` once it runs:
+        TimeoutError past them. Time spent waiting for a mover is not counted against the rules:
+        past QUEUE_SECONDS the request is refused as the server being busy (503), the table
+        untouched. `check` proves that every loop of a spec ends and bounds each step's work, and
+        the engines stop a step at their budget, so a mover always comes back."""
+        loop = asyncio.get_running_loop()
+        started = asyncio.Event()
+
+        def run():
+            loop.call_soon_threadsafe(started.set)
+            return call(*args, **kwargs)
+
+        future = loop.run_in_executor(self.movers, run)
+        try:
+            await asyncio.wait_for(started.wait(), QUEUE_SECONDS)
+        except TimeoutError:
+            if future.cancel():  # still waiting for a mover: not the rules' fault
+                raise Refused(503, "the server is busy with other tables; try again in a moment", 5) from None
+        return await asyncio.wait_for(future, self.move_seconds)
 
     def stop_table(self, table: LiveTable, why: str) -> None:
         """Stop a table for good (a rule failed or overran, a bot failed): no move is taken from
@@ -447,6 +474,7 @@ class Hub:
             self.sweeper = asyncio.get_running_loop().create_task(self._sweep_now_and_then(every))
 
     def stop(self) -> None:
+        self.movers.shutdown(wait=False, cancel_futures=True)
         if self.sweeper is not None:
             self.sweeper.cancel()
         for table in self.tables.values():
