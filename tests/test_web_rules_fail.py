@@ -111,17 +111,25 @@ def test_a_bot_whose_move_fails_stops_its_table_with_the_rules_words(variants, d
         assert view["problem"] == live.problem
 
 
-def test_a_move_over_its_time_stops_its_table_and_the_server_answers_meanwhile(variants, db):
+def test_a_move_over_its_time_stops_its_table_and_the_server_answers_meanwhile(variants, db, monkeypatch):
     module = variants["target-12"].module
     with client(variants, db) as c:
         slow = table(c, "target-12")
         hub = c.app.state.hub
-        hub.move_seconds = 1e-9  # every move now overruns: what a rule that never ends would do
+        hub.move_seconds = 0.2
+        played = type(hub.tables[slow["table"]].game).apply
+
+        def overrun(game, action):  # what a rule that runs on would do
+            time.sleep(1.0)
+            return played(game, action)
+
+        monkeypatch.setattr(type(hub.tables[slow["table"]].game), "apply", overrun)
         api = api_of(slow["seats"][0]["link"])
         r = c.post(api + "/actions", json={"action": action_of(module, "take white blue green"), "after": 0})
         assert r.status_code == 409
         assert r.json()["error"] == ("this table was stopped: a rule failed at move 1: a move took longer "
                                      "than the server allows (a rule that does not end)")
+        monkeypatch.undo()
         hub.move_seconds = 10.0
         assert c.get("/").status_code == 200
         fresh = table(c, "target-12")  # a new table, and its moves, are not affected
