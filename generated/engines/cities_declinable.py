@@ -2606,8 +2606,8 @@ def _pieces_shown(kind, rng):
 def _deal_zones(game, rng):
     """Deal every zone with a start, in declaration order, after the base game's deal (so a seed deals
     the cards and nobles it deals without zones): a pile takes every piece of its kind, each showing
-    one of its faces at random, shuffled; a display or row its size from the top of its source (or
-    from the kind's pieces, shuffled, without one: the rest are out of the game). `check` lets one
+    one of its faces at random, shuffled; a display or row its size from the top of its source (or,
+    without a source, the kind's pieces, shuffled: the rest are out of the game). `check` lets one
     zone of a kind at most be dealt from the kind itself (E560): each component in one place. A
     display that starts empty has its slots, empty; other zones start empty lists."""
     for _name, kind, shape, per_player, attr, start, sizes, source, _limit, _private in _ZONES:
