@@ -18,6 +18,9 @@ import os
 import stat
 
 MAX_INPUT_BYTES = 1_000_000  # a spec, a card table: the same limit
+# Files the kernel makes up as they are read (they say they are ordinary and hold 0 bytes):
+# /proc/self/environ would echo the environment of whoever checks a shared variant into an error.
+SYSTEM_FOLDERS = ("/proc/", "/sys/")
 
 
 class NotAFile(OSError):
@@ -70,6 +73,8 @@ def read_input(path: str | os.PathLike, limit: int = MAX_INPUT_BYTES) -> bytes:
     open of a FIFO return at once (it is then refused by its mode); it does not change how an
     ordinary file reads.
     """
+    if os.path.realpath(path).startswith(SYSTEM_FOLDERS):
+        raise NotAFile("a file of the system's own (under /proc or /sys), which no spec or game is")
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
         fd = os.open(path, flags)

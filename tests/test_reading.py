@@ -155,3 +155,23 @@ def test_the_source_scan_finds_a_read(tmp_path):
             "open('x')", "open('x', 'rb')", "io.open('x')", "pathlib.Path('x').read_text()"]
     finally:
         sample.unlink()
+
+
+def test_a_file_the_kernel_makes_up_is_refused_and_never_echoed(tmp_path, monkeypatch):
+    """/proc/self/environ says it is an ordinary file of 0 bytes and reads as the environment: a
+    shared variant whose table or base links there would print the environment of whoever checks
+    it in an error. A link into /proc or /sys is refused before it is opened."""
+    from click.testing import CliRunner
+    from compiler import cli
+    from compiler.reading import NotAFile, read_input
+    link = tmp_path / "cities.csv"
+    link.symlink_to("/proc/self/environ")
+    with pytest.raises(NotAFile, match="under /proc or /sys"):
+        read_input(link)
+    spec = tmp_path / "environ.yaml"
+    spec.symlink_to("/proc/self/environ")
+    monkeypatch.setenv("SPLENDOR_RULES_TEST_SECRET", "hunter2")
+    result = CliRunner().invoke(cli.main, ["check", str(spec)])
+    assert result.exit_code == 1
+    assert "hunter2" not in result.output + result.stderr
+    assert "a file of the system's own (under /proc or /sys)" in result.stderr
