@@ -217,3 +217,19 @@ def test_max_is_phrased_on_sheets_and_in_diff(folder, lang, says):
     if lang == "en":
         said = render(compare(base, rules), base, rules)
         assert "most actions a turn\n      before: none" in said and "after: 2" in said
+
+
+def test_a_number_the_rules_square_every_turn_stops_with_a_rule_error_not_a_huge_state(folder):
+    """No loop, yet no end: `set(counter, counter * counter + 2)` each turn passes 4,300 digits (what
+    a saved game can write) within a dozen turns; the engine stops at 10**12 with a RuleError
+    naming the effect, and its state still saves."""
+    rules = check(folder, '    notation: square\n    effects:\n      - "set(counter, counter * counter + 2)"\n',
+                  COUNTER)
+    E = engine_of(folder, rules, "squares")
+    game = E.new_game(2, seed=1)
+    with pytest.raises(E.RuleError) as caught:
+        for _ in range(40):
+            game.apply(game.legal_actions()[0])
+    assert str(caught.value).startswith("set(counter, counter * counter + 2) (")
+    assert str(caught.value).endswith("): the number passed 1,000,000,000,000 (either sign)")
+    assert json.loads(game.to_json())  # the last state it reached still saves

@@ -515,7 +515,7 @@ class ExprCompiler:
     def effect(self, name, args, env, node=None) -> list:
         """The statements of one effect, `name(args)`."""
         if name in STATE_EFFECTS:
-            return state.effect(self, name, args, env)
+            return state.effect(self, name, args, env, effect_located(node, name))
         if name in lower_zones.ZONE_EFFECT_NAMES and self.plan.rules.zones:
             out = lower_zones.effect(self, name, args, env, node, effect_located(node, name))
             if out is not None:

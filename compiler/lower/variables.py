@@ -20,7 +20,7 @@ from ..pysource import identifier, literal
 from ..types import BOOL, COLOUR, GEM, INT, PLAYER, Comp, SetOf
 from ..variables import written
 from .layout import LoweringBug
-from .tree import Append, Assign, Do, If
+from .tree import Append, Assign, Do, If, Raise
 
 STATE_VERSION = 2  # the version of a saved game that carries declared state
 
@@ -134,8 +134,15 @@ def place(rules: Rules, node, env, expr) -> str | None:
     return f"g.{attribute(var)}[{seat}]"
 
 
-def effect(compiler, name: str, args, env) -> list:
-    """set, add, insert, drop: the statements writing a declared variable."""
+# The largest number a variable may hold (either sign). A number the rules multiply by itself
+# (`set(heat, heat * heat)`) grows past what a saved game can write (Python refuses to print an
+# int of more than 4,300 digits) within a few turns: the engine stops it with a RuleError.
+MAX_NUMBER = 10 ** 12
+
+
+def effect(compiler, name: str, args, env, located: str = "") -> list:
+    """set, add, insert, drop: the statements writing a declared variable (a number kept
+    within MAX_NUMBER: a RuleError naming the effect past it)."""
     rules = compiler.plan.rules
     found = read(rules, args[0], env)
     target = place(rules, args[0], env, compiler.expr)
@@ -144,10 +151,14 @@ def effect(compiler, name: str, args, env) -> list:
     if name == "set" and isinstance(found[0].type, SetOf):  # a set of its own, held sorted: the collection's elements
         return [Assign((target,), f"sorted(set({compiler.collection(args[1], env)}))")]
     value = compiler.expr(args[1], env)
+    kept: list = []
+    if name in ("set", "add") and found[0].type == INT:
+        kept = [If(f"not {-MAX_NUMBER} <= {target} <= {MAX_NUMBER}",
+                   [Raise(f"RuleError({literal(located + f': the number passed {MAX_NUMBER:,} (either sign)')})")])]
     if name == "set":
-        return [Assign((target,), value)]
+        return [Assign((target,), value)] + kept
     if name == "add":
-        return [Assign((target,), value, "+=")]
+        return [Assign((target,), value, "+=")] + kept
     if name == "insert":  # held sorted, each colour once
         return [If(f"{value} not in {target}", [Append(target, value), Do(f"{target}.sort()")])]
     return [If(f"{value} in {target}", [Do(f"{target}.remove({value})")])]
