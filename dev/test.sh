@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install splendor-rules with every extra the tests exercise into .venv and run the whole test suite,
-# saying which stage runs; pytest shows its progress one line per test file.
+# saying which stage runs; pytest runs the tests on every core (pytest-xdist, -n auto) and shows
+# its progress, a percentage at the end of each line.
 #   bash dev/test.sh          the whole suite (what CI runs)
 #   bash dev/test.sh --fast   the fast tier for the loop while you work: every test but the slow
 #                             modules (tests/conftest.py SLOW_MODULES), about two minutes
@@ -22,5 +23,5 @@ stage "install (pip: splendor-rules with the test extra; several minutes the fir
 .venv/bin/pip install -q -e '.[test]'
 stage "lint (ruff)"
 .venv/bin/python -m ruff check compiler playtest tests bench
-stage "tests (pytest, one line per test file; the longest stage)"
-.venv/bin/python -m pytest -p no:cacheprovider "$@"
+stage "tests (pytest on every core, its progress in percent; the longest stage)"
+.venv/bin/python -m pytest -p no:cacheprovider -n auto "$@"
