@@ -63,3 +63,16 @@ def golden(request) -> Golden:
 @pytest.fixture
 def root() -> pathlib.Path:
     return ROOT
+
+
+# The web table's tests (tests/test_web_*.py): a server of the target-12 variant, a tables file
+# of each test's own. A module that serves other specs defines its own `variants`.
+@pytest.fixture(scope="module")
+def variants():
+    from web import catalogue
+    return catalogue.load([str(ROOT / "variants" / "target-12.yaml")])
+
+
+@pytest.fixture
+def db(tmp_path):
+    return str(tmp_path / "tables.sqlite3")

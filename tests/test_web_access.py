@@ -13,19 +13,9 @@ import urllib.request
 
 import pytest
 
-from test_web_api import ROOT, SPEC, TestClient, api_of, client, new_table, play_to_the_end
+from test_web_api import SPEC, TestClient, api_of, client, new_table, play_to_the_end
 from test_web_browser import Server, free_port
-from web import catalogue, store, tables
-
-
-@pytest.fixture(scope="module")
-def variants():
-    return catalogue.load([str(ROOT / "variants" / "target-12.yaml")])
-
-
-@pytest.fixture
-def db(tmp_path):
-    return str(tmp_path / "tables.sqlite3")
+from web import store, tables
 
 
 # -- links

@@ -29,16 +29,6 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 SPEC = "target-12"
 
 
-@pytest.fixture(scope="module")
-def variants():
-    return catalogue.load([str(ROOT / "variants" / "target-12.yaml")])
-
-
-@pytest.fixture
-def db(tmp_path):
-    return str(tmp_path / "tables.sqlite3")
-
-
 # A test plays faster than any person clicks: the per-address rates are raised out of its way
 # (the tests of the limits below set their own, and one checks serve's defaults).
 UNHURRIED = Quotas(tables_per_address="10000/second", requests_per_address="10000/second")

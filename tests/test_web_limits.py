@@ -44,16 +44,6 @@ values:
 """
 
 
-@pytest.fixture(scope="module")
-def variants():
-    return catalogue.load([str(ROOT / "variants" / "target-12.yaml")])
-
-
-@pytest.fixture
-def db(tmp_path):
-    return str(tmp_path / "tables.sqlite3")
-
-
 def stored_ids(db: str) -> list[str]:
     s = store_mod.Store(db)
     try:

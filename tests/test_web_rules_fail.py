@@ -55,11 +55,6 @@ def variants(tmp_path_factory):
                            str(folder / "failing-setup.yaml")])
 
 
-@pytest.fixture
-def db(tmp_path):
-    return str(tmp_path / "tables.sqlite3")
-
-
 def client(variants, db):
     return TestClient(server.make_app(variants, db, bot_delay=0.0, bot_workers=0, quotas=UNHURRIED, hosts=TEST_HOSTS))
 

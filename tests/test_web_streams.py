@@ -9,21 +9,10 @@ import contextlib
 import json
 import time
 
-import pytest
 
 from test_web_api import ROOT, SPEC, TestClient, api_of, client, new_table, with_seed  # noqa: F401
-from web import catalogue, views
+from web import views
 from web.quotas import Quotas
-
-
-@pytest.fixture(scope="module")
-def variants():
-    return catalogue.load([str(ROOT / "variants" / "target-12.yaml")])
-
-
-@pytest.fixture
-def db(tmp_path):
-    return str(tmp_path / "tables.sqlite3")
 
 
 def limits(per_address: int, per_table: int) -> Quotas:
