@@ -175,8 +175,8 @@ CODES: dict[str, Code] = _index([
         ("E522", "two actions written the same way"),
         ("E530", "a `repeat: while` step that may repeat for ever: nothing proves its actions make `while` false, "
                  "and it has no `max`"),
-        ("E531", "a step's `max` that is not a number of actions fixed for the game, from 1 to 10,000, or on a step "
-                 "that does not repeat"),
+        ("E531", "a step's `max` that is not a number of actions fixed for the game, from 1 to 10,000 (and at most "
+                 "200,000 with its choices), or on a step that does not repeat"),
         ("E535", "an effect a game could not carry out (`simulate`, `play`): the engine's RuleError, at the effect"),
         ("E546", "a base kind (`cards`, `nobles`) declared without a column the engines read, with it of another "
                  "type, or with an extra column that is not `prose`"),

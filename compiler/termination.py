@@ -41,6 +41,7 @@ def rounds_budget(choices: int) -> int:
     its `choices` (the step's action ids), and never more than STEP_BUDGET."""
     return max(1, min(STEP_BUDGET, STEP_WORK // max(1, choices)))
 
+
 ZERO = (0.0, 0.0)
 ANY = (-INF, INF)
 # Names whose value no action of an end-of-turn step changes (besides numbers and the spec's values).
