@@ -8,7 +8,6 @@ writes, with its house-rules box), rendered on first request per language.
 """
 from __future__ import annotations
 
-import functools
 import hashlib
 import os
 import pathlib
@@ -35,7 +34,7 @@ class Variant:
     path: str
     rules: Rules
     module: ModuleType  # the generated engine
-    source: str  # the engine module's text, stored with each table so a restart resumes it as it was
+    source: str  # the engine module's text, sent to the bot workers (a table stores only its hash)
     _sheets: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -93,12 +92,6 @@ def load(paths: list[str], sources: SourceMap | None = None) -> dict[str, Varian
     if problems:
         raise CompileError(problems)
     return out
-
-
-@functools.lru_cache(maxsize=64)
-def module_from_source(text: str):
-    """The engine module of a stored table (its text, as compiled when the table was made)."""
-    return engines.from_source(text, "<stored engine>")
 
 
 def shown(path: str) -> str:
