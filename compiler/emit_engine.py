@@ -19,7 +19,6 @@ refuses any other value, so a template edit cannot open a way for text to become
 from __future__ import annotations
 
 import ast
-import re
 
 import jinja2
 
@@ -96,11 +95,6 @@ def player_field_tables(rules: Rules) -> list[tuple[Code, dict[int, int]]]:
             for f in rules.player_fields]
 
 
-def bracketed(expression: str) -> str:
-    """A compiled expression as the right side of `<`: a name or number as it is, else in brackets."""
-    return expression if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*|[0-9]+", expression) else f"({expression})"
-
-
 def budget_error(dp) -> str | None:
     """The RuleError message of a step stopped by the engines' step budget, or None for a step
     that needs none: one that runs at most once, or at most its `max` (compiler/termination.py:
@@ -148,7 +142,7 @@ def render_module(plan: EnginePlan) -> str:
                          loop_test=Code(" and ".join(
                              (["not count"] if dp.decision.repeat == "once" else [])
                              + ([dp.while_inline] if dp.decision.while_ is not None else [])
-                             + ([Code(f"count < {bracketed(dp.max_inline)}")] if dp.decision.max_ is not None else [])
+                             + ([Code(f"count < ({dp.max_inline})")] if dp.decision.max_ is not None else [])
                              + ([dp.prefilter] if dp.prefilter else [])
                          ) or "True"),  # compiled tests (pysource.Code), joined
                          budget=budget_error(dp), budget_rounds=rounds_budget(dp.count))
