@@ -72,6 +72,14 @@ class For:
 
 
 @dataclass
+class While:
+    """`while test:` body (the end-of-turn steps' loops: compiler/lower/phases.py)."""
+    test: str
+    body: list
+    note: Code | None = None
+
+
+@dataclass
 class FaceUpLoop:
     """Every occupied face-up slot, card `name` at row `name`_LI, its action id counted in `name`_ID
     (`first` + row * row_stride, then `stride` more per slot), its cost unpacked into
@@ -169,6 +177,9 @@ def _write(node, depth: int, out: list[str]) -> None:  # one case per kind of no
             if orelse:
                 out.append(pad + "else:")
                 out.extend(lines(orelse, depth + 1))
+        case While(test=test, body=body, note=note):
+            out.append(_noted(f"{pad}while {test}:", note))
+            out.extend(lines(body, depth + 1))
         case Return(value=value, note=note):
             out.append(_noted(pad + ("return" if value is None else f"return {value}"), note))
         case Raise(value=value):
@@ -241,6 +252,10 @@ def reads(node) -> set[str]:
             out |= names_in(it)
             for child in body + orelse:
                 out |= reads(child)
+        case While(test=test, body=body):
+            out |= names_in(test)
+            for child in body:
+                out |= reads(child)
         case Def(body=body):
             for child in body:
                 out |= reads(child)
@@ -277,7 +292,7 @@ def _prune_block(body: list, read: set[str]) -> tuple[list, bool]:
                 continue
             if kept != node.targets:
                 node, changed = Assign(kept, node.value, node.op, node.note, node.pure), True
-        elif isinstance(node, (If, For, FaceUpLoop)):
+        elif isinstance(node, (If, For, While, FaceUpLoop)):
             body2, c1 = _prune_block(node.body, read)
             orelse2, c2 = _prune_block(getattr(node, "orelse", []), read)
             if c1 or c2:
@@ -293,6 +308,8 @@ def _replace_blocks(node, body: list, orelse: list):
         return If(node.test, body, orelse, node.note, node.chained, node.role)
     if isinstance(node, For):
         return For(node.target, node.iter, body, orelse, node.note)
+    if isinstance(node, While):
+        return While(node.test, body, node.note)
     return FaceUpLoop(node.name, node.first, node.stride, node.row_stride, body)
 
 
@@ -325,6 +342,8 @@ def _own_reads(node) -> set[str]:
             return set(names_in(test))
         case For(iter=it):
             return set(names_in(it))
+        case While(test=test):
+            return set(names_in(test))
         case FaceUpLoop(first=first):
             return set(names_in(first)) if first else set()
         case Def():

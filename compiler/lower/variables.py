@@ -9,7 +9,7 @@ it by making a new empty list, and a saved game lists it in the order it is held
 
 The engine keeps the variables in ``_EXTRA_SLOTS`` (made per game, copied by clone) and
 describes them in ``_VARS`` for saving, loading and observation (compiler/emit/runtime/variables.py);
-a ``reset: turn`` variable gets one line where the next turn begins (:func:`turn_reset_lines`).
+a ``reset: turn`` variable gets one statement in the hook _reset_turn (:func:`turn_resets`).
 A spec without state has none of this: no slot, no table, no line, its engine as it was.
 """
 from __future__ import annotations
@@ -60,20 +60,20 @@ def vars_table(rules: Rules) -> tuple:
                  for v in rules.variables)
 
 
-def turn_reset_lines(rules: Rules) -> list[str]:
-    """The lines (in Game.apply, `self` the game) that give every `reset: turn` variable its initial
-    value back when the next turn begins: every seat's value of a per-player one."""
-    out = []
+def turn_resets(rules: Rules) -> list:
+    """The statements of the hook _reset_turn (`g` the game) that give every `reset: turn` variable
+    its initial value back when the next turn begins: every seat's value of a per-player one."""
+    out: list = []
     for v in rules.variables:
         if v.reset != "turn":
             continue
         value = "[]" if isinstance(v.type, SetOf) else literal(v.initial)
         if not v.per_player:
-            out.append(f"self.{attribute(v)} = {value}")
+            out.append(Assign((f"g.{attribute(v)}",), value))
         elif isinstance(v.type, SetOf):
-            out.append(f"self.{attribute(v)} = [[] for _ in range(self._n)]")
+            out.append(Assign((f"g.{attribute(v)}",), "[[] for _ in range(g._n)]"))
         else:
-            out.append(f"self.{attribute(v)} = [{value}] * self._n")
+            out.append(Assign((f"g.{attribute(v)}",), f"[{value}] * g._n"))
     return out
 
 

@@ -13,15 +13,22 @@ A pile is a list whose end is its top (drawn with pop, as the decks are); a disp
 of slots, None where empty; a row and a holding are lists in order. A per-player zone is a
 list of those, one per seat. A private_when_drawn holding keeps, beside it (its own attribute),
 the components its owner drew unseen by the others. A component is its id: its row of the kind's table.
+
+Pasted whole into the engine of a spec with zones, whose hooks (_deal_spec_zones, _state_json,
+_state_problems, _load_state) call _deal_zones, _zones_state, _zone_problems and _load_zones.
 """
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .aliases import Problem, State
 from .errors import RuleError, _shown
-from .game import _shuffle
+from .game import Game, _shuffle
 from .spec import _KIND_PIECES, _ZONES
 
-# ---- engine text: from here on, this module is pasted into the engine of a spec with zones ----
 
-
-def _below(rng, n):
+def _below(rng: random.Random, n: int) -> int:
     """A whole number in 0..n-1 drawn with getrandbits and rejection, as _shuffle draws (the same on
     every Python, unlike randrange, whose method may change)."""
     k = n.bit_length()
@@ -31,12 +38,12 @@ def _below(rng, n):
     return j
 
 
-def _pieces_shown(kind, rng):
+def _pieces_shown(kind: str, rng: random.Random) -> list[int]:
     """Every piece of `kind`, each showing one of its faces at random (one face: no draw), in table order."""
     return [piece[_below(rng, len(piece))] if len(piece) > 1 else piece[0] for piece in _KIND_PIECES[kind][1]]
 
 
-def _deal_zones(game, rng):
+def _deal_zones(game: Game, rng: random.Random) -> None:
     """Deal every zone with a start, in declaration order, after the base game's deal (so a seed deals
     the cards and nobles it deals without zones): a pile takes every piece of its kind, each showing
     one of its faces at random, shuffled; a display or row its size from the top of its source (or,
@@ -66,14 +73,14 @@ def _deal_zones(game, rng):
         setattr(game, attr, dealt + [None] * (size - len(dealt)) if shape == "display" else dealt)
 
 
-def _zone_lists(game, zi):
+def _zone_lists(game: Game, zi: int) -> list[list[Any]]:
     """The lists of zone `zi`: one, or one per seat."""
     zone = _ZONES[zi]
     value = getattr(game, zone[4])
     return value if zone[3] else [value]
 
 
-def _zone_remove(game, kind, x, located, strict=True):
+def _zone_remove(game: Game, kind: str, x: int, located: str, strict: bool = True) -> None:
     """Take component `x` out of whatever zone holds it (a display's slot is left empty); when no zone
     does, a RuleError (strict: a component out of the game, a face not dealt or one discarded, is
     never moved back in), or nothing (discard: it is out already)."""
@@ -95,11 +102,11 @@ def _zone_remove(game, kind, x, located, strict=True):
         raise RuleError(f"{located}: {kind} {x} is out of the game (in no zone)")
 
 
-def _zone_shown(game, kind, seat):
+def _zone_shown(game: Game, kind: str, seat: int) -> list[int | None]:
     """The components of `kind` that `seat` sees face up in play, by id (None for the others): in a
     display, a row or a holding; not in a pile, not out of the game, not drawn unseen by another
     seat. A choice from a kind that zones hold offers these (one action per component)."""
-    shown = [None] * _KIND_PIECES[kind][0]
+    shown: list[int | None] = [None] * _KIND_PIECES[kind][0]
     for zi, zone in enumerate(_ZONES):
         if zone[1] != kind or zone[2] == "pile":
             continue
@@ -111,7 +118,7 @@ def _zone_shown(game, kind, seat):
     return shown
 
 
-def _zone_room(game, zi, items):
+def _zone_room(game: Game, zi: int, items: list[Any]) -> bool:
     """Can zone `zi` (its list `items`) take one more component?"""
     shape, limit = _ZONES[zi][2], _ZONES[zi][8]
     if shape == "display":
@@ -121,7 +128,7 @@ def _zone_room(game, zi, items):
     return not limit or len(items) < limit
 
 
-def _zone_put(game, zi, seat, x, located, private=False):
+def _zone_put(game: Game, zi: int, seat: int, x: int, located: str, private: bool = False) -> None:
     """Put component `x` into zone `zi` (a per-player zone: `seat`'s): a display's first empty
     slot, a pile's top, a row's or holding's end. RuleError, naming the effect, when it is full."""
     zone = _ZONES[zi]
@@ -136,7 +143,7 @@ def _zone_put(game, zi, seat, x, located, private=False):
         getattr(game, zone[9])[seat].append(x)
 
 
-def _zone_move(game, x, zi, seat, located):
+def _zone_move(game: Game, x: int | None, zi: int, seat: int, located: str) -> None:
     """move(x, Z): `x` from where it is to zone `zi`."""
     if x is None:
         raise RuleError(f"{located}: there is no component to move")
@@ -146,7 +153,7 @@ def _zone_move(game, x, zi, seat, located):
     _zone_put(game, zi, seat, x, located)
 
 
-def _zone_draw(game, pi, zi, seat, located):
+def _zone_draw(game: Game, pi: int, zi: int, seat: int, located: str) -> None:
     """draw(P, Z): the top of pile `pi` to zone `zi`; RuleError when the pile is empty."""
     pile = getattr(game, _ZONES[pi][4])
     if not pile:
@@ -156,7 +163,7 @@ def _zone_draw(game, pi, zi, seat, located):
     pile.pop()
 
 
-def _zone_reveal(game, pi, zi):
+def _zone_reveal(game: Game, pi: int, zi: int) -> None:
     """reveal(P, D): the top of pile `pi` into display or row `zi`; nothing when the pile is empty or D full."""
     pile = getattr(game, _ZONES[pi][4])
     items = getattr(game, _ZONES[zi][4])
@@ -164,7 +171,7 @@ def _zone_reveal(game, pi, zi):
         _zone_put(game, zi, 0, pile.pop(), "")
 
 
-def _zone_refill(game, zi):
+def _zone_refill(game: Game, zi: int) -> None:
     """refill(D): every empty place of display or row `zi` from its source, while the pile lasts."""
     while True:
         before = len(getattr(game, _ZONES[_ZONES[zi][7]][4]))
@@ -173,7 +180,7 @@ def _zone_refill(game, zi):
             return
 
 
-def _zone_to_bottom(game, x, pi, located):
+def _zone_to_bottom(game: Game, x: int | None, pi: int, located: str) -> None:
     """to_bottom(x, P): `x` to the bottom of pile `pi` (drawn last)."""
     if x is None:
         raise RuleError(f"{located}: there is no component to move")
@@ -181,27 +188,27 @@ def _zone_to_bottom(game, x, pi, located):
     getattr(game, _ZONES[pi][4]).insert(0, x)
 
 
-def _zone_discard(game, kind, x, located):
+def _zone_discard(game: Game, kind: str, x: int | None, located: str) -> None:
     """discard(x): `x` out of the game."""
     if x is None:
         raise RuleError(f"{located}: there is no component to discard")
     _zone_remove(game, kind, x, located, strict=False)
 
 
-def _shown_zone(zone, items, whole):
+def _shown_zone(zone: tuple[Any, ...], items: list[Any], whole: bool) -> list[Any] | int:
     """A zone as a state shows it: a pile top first (to an observer: its count), else its list."""
     if zone[2] == "pile":
         return list(reversed(items)) if whole else len(items)
     return list(items)
 
 
-def _zones_state(game, state, observer):
+def _zones_state(game: Game, state: State, observer: int | None) -> None:
     """The zones' part of a state: top-level 'zones' (shared zones) and each seat's 'zones' (its own);
     another seat's privately drawn components show as null (as blind reserves do)."""
     whole = observer is None
     state["zones"] = {zone[0]: _shown_zone(zone, getattr(game, zone[4]), whole) for zone in _ZONES if not zone[3]}
     for p, seat in enumerate(state["seats"]):
-        mine = {}
+        mine: dict[str, Any] = {}
         for zone in _ZONES:
             if not zone[3]:
                 continue
@@ -216,9 +223,9 @@ def _zones_state(game, state, observer):
         seat["zones"] = mine
 
 
-def _zone_problems(data, n):
+def _zone_problems(data: State, n: int) -> list[Problem]:
     """Every problem of the zones' part of a state dict, as (path, sentence) pairs."""
-    out = []
+    out: list[Problem] = []
     shared = data.get("zones")
     seats = data.get("seats")
     if not isinstance(shared, dict) or set(shared) != {z[0] for z in _ZONES if not z[3]}:
@@ -228,7 +235,7 @@ def _zone_problems(data, n):
         return out  # the seats' own problems are reported with them
     own = [z[0] for z in _ZONES if z[3]]
     allowed = set(own) | {z[0] + "_private" for z in _ZONES if z[3] and z[9]}
-    tables = {}  # seat -> its 'zones' object, for the seats whose object is sound
+    tables: dict[int, dict[str, Any]] = {}  # seat -> its 'zones' object, for the seats whose object is sound
     for p, seat in enumerate(seats):
         table = seat.get("zones", {})
         odd = sorted((set(own) - set(table)) | (set(table) - allowed)) if isinstance(table, dict) else ()
@@ -239,7 +246,7 @@ def _zone_problems(data, n):
                      else f"is {_shown(table)}")
             out.append((("seats", p, "zones"), f"seats[{p}].zones must be an object with the seat's zones "
                         f"({', '.join(own) or 'none'}); it {shown}"))
-    where = {}  # component (kind, id) -> the path that holds it
+    where: dict[tuple[str, int], str] = {}  # component (kind, id) -> the path that holds it
     for zone in _ZONES:
         kind, count = zone[1], _KIND_PIECES[zone[1]][0]
         places = [(("zones", zone[0]), shared[zone[0]])] if not zone[3] else [
@@ -269,14 +276,14 @@ def _zone_problems(data, n):
                     out.append((path, f"{'.'.join(map(str, path))}_private must list components of the holding"))
     for kind, (_count, faces) in _KIND_PIECES.items():
         for piece in faces:
-            shown = [x for x in piece if (kind, x) in where]
-            if len(shown) > 1:
-                out.append((("zones",), f"{kind} {shown[0]} and {shown[1]} are two faces of one piece: "
+            in_play = [x for x in piece if (kind, x) in where]
+            if len(in_play) > 1:
+                out.append((("zones",), f"{kind} {in_play[0]} and {in_play[1]} are two faces of one piece: "
                             "at most one of them is in play"))
     return out
 
 
-def _load_zones(game, data):
+def _load_zones(game: Game, data: State) -> None:
     """The zones of a state dict that _zone_problems found sound."""
     for zone in _ZONES:
         if zone[3]:
