@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .aliases import Problem, State
 
-if TYPE_CHECKING:
-    from .game import Game  # the runtime's Game (game.py imports this module)
+# `g`, the game, is typed Any in the signatures below, as the rules' functions take it: the runtime's
+# Game (game.py imports this module, which cannot import it back) with the spec's own slots.
 
 # -- the spec and the state format
 SPEC_NAME: str = ""
@@ -115,7 +115,7 @@ _PAYOPTS: tuple[Callable[[Any, tuple[Any, ...]], list[int]] | None, ...] = ()
 
 
 # -- the hooks: what a spec adds to the runtime's functions, lowered (compiler/lower/hooks.py)
-def _end_of_turn(g: Game, step: int, count: int) -> bool:
+def _end_of_turn(g: Any, step: int, count: int) -> bool:
     """The end-of-turn steps from step `step` (`count` of its actions done) in order, then the end
     triggers in spec order (the first whose condition holds acts). True when Game.apply must
     return at once: a step asks the player (several legal actions), or a trigger ended the game.
@@ -123,13 +123,13 @@ def _end_of_turn(g: Game, step: int, count: int) -> bool:
     raise NotImplementedError("the rules of a spec are in an engine")
 
 
-def _reset_turn(g: Game) -> None:
+def _reset_turn(g: Any) -> None:
     """Gives every `reset: turn` variable its initial value back, as the next turn begins
     (inlined into Game.apply, as _end_of_turn is)."""
     raise NotImplementedError("the rules of a spec are in an engine")
 
 
-def _state_json(g: Game, state: State, observer: int | None) -> None:
+def _state_json(g: Any, state: State, observer: int | None) -> None:
     """Adds the spec's declared state and zones to a saved state (observer None: the whole state)."""
     raise NotImplementedError("the rules of a spec are in an engine")
 
@@ -139,16 +139,16 @@ def _state_problems(data: State, n: int) -> list[Problem]:
     raise NotImplementedError("the rules of a spec are in an engine")
 
 
-def _load_state(g: Game, data: State) -> None:
+def _load_state(g: Any, data: State) -> None:
     """Gives a loaded game the declared state and zones of a sound state dict."""
     raise NotImplementedError("the rules of a spec are in an engine")
 
 
-def _deal_spec_zones(g: Game, rng: random.Random) -> None:
+def _deal_spec_zones(g: Any, rng: random.Random) -> None:
     """Deals the spec's own zones of a new game, after the cards and nobles."""
     raise NotImplementedError("the rules of a spec are in an engine")
 
 
-def _setup(g: Game) -> None:
+def _setup(g: Any) -> None:
     """The spec's setup blocks, run once by new_game after the deal."""
     raise NotImplementedError("the rules of a spec are in an engine")
