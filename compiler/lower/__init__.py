@@ -38,7 +38,8 @@ decision of random games by ``tests/test_lowering.py``.
 The package, one module per seam: :mod:`.layout` (the action table and the notation),
 :mod:`.expressions` (expressions and effects), :mod:`.decisions` and :mod:`.legal` (one
 decision's functions), :mod:`.phases` (the fused action phase, the steps, the end and the
-ranking) and :mod:`.driver` (:func:`lower`). Rule functions are built as a statement tree
+ranking), :mod:`.hooks` (what a spec adds to the runtime's functions, as the functions the
+runtime calls) and :mod:`.driver` (:func:`lower`). Rule functions are built as a statement tree
 (:mod:`.tree`), shaped by transformations of that tree (:mod:`.shapes`, and liveness:
 :func:`.tree.tidy`), and written as Python by the tree's one printer.
 """
