@@ -33,8 +33,8 @@ import math
 import operator
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 BOT_NAMES = ("random", "greedy", "mcts")
 WIN = 1_000_000.0

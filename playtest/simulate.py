@@ -23,8 +23,9 @@ import json
 import math
 import signal
 import time
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Generator, Iterable, Iterator, Sequence
+from typing import Any
 
 from compiler.safe_text import csv_cell, visible
 

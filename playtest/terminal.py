@@ -30,13 +30,14 @@ from __future__ import annotations
 
 import json
 import pathlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
 
-from compiler import json_position
 from compiler.files import write_atomic
-from compiler.reading import read_file, reason
+from compiler.front import json_position
+from compiler.front.reading import read_file, reason
 from compiler.safe_text import visible
 
 from . import saved_games
@@ -199,9 +200,9 @@ def load_game(module, saved: str | bytes, name: str = "the saved game"):
 
 
 def read_saved(path: str | pathlib.Path) -> bytes:
-    """The bytes of a saved game's file; OSError (compiler.reading.reason says why) for what cannot be one.
+    """The bytes of a saved game's file; OSError (compiler.front.reading.reason says why) for what cannot be one.
 
-    Read as the compiler reads its inputs (compiler.reading: an ordinary file only, so that
+    Read as the compiler reads its inputs (compiler.front.reading: an ordinary file only, so that
     /dev/zero or a FIFO gives a message instead of eating memory or blocking forever), with a
     saved game's own size limit.
     """
@@ -477,7 +478,7 @@ def board_lines(module, game, seats: list, viewer: int | None, brief: bool = Fal
     return lines
 
 
-def _zone_lines(module, cat: "Catalogue", name: str, items, indent: str = "") -> list[Line]:
+def _zone_lines(module, cat: Catalogue, name: str, items, indent: str = "") -> list[Line]:
     """A zone of the spec's own (state format 2): a pile as its count; else its components, one a
     line, numbered from 1 as a choice of one names its position (`city 2`), each with its kind's
     columns by name (a hidden one, another seat's privately drawn, as such)."""
@@ -499,7 +500,7 @@ def _zone_lines(module, cat: "Catalogue", name: str, items, indent: str = "") ->
     return out
 
 
-def _component_segments(module, cat: "Catalogue", kind: str, x: int) -> list[Segment]:
+def _component_segments(module, cat: Catalogue, kind: str, x: int) -> list[Segment]:
     """A component as `column value` pairs in its table's order: a table by gem colour as a cost
     (the gems in their colours), a gem or colour by its name; prose columns are not in the engine."""
     table = getattr(module, "_k_" + kind, ())
@@ -588,7 +589,7 @@ def _vars_text(module, values: dict, hidden: bool) -> str:
     return "   ".join(shown)
 
 
-def _component_set_lines(module, cat: "Catalogue", values: dict, indent: str = "") -> list[Line]:
+def _component_set_lines(module, cat: Catalogue, values: dict, indent: str = "") -> list[Line]:
     """Each variable holding a set of components (a player's trading posts), its components one a
     line with their kind's columns by name, as a holding zone is shown."""
     out: list[Line] = []
