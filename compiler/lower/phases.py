@@ -65,7 +65,7 @@ def lower_end_of_turn(plan: EnginePlan) -> Def:
                        note=comment(dp.decision.name)))
     body += lower_end_triggers(plan)
     body.append(Return("False"))
-    head = [b for b in standard_locals() if b.targets[0] in {"me", "sup", "tok", "bon"}]
+    head = standard_locals()  # the ones nothing reads are dropped by tree.tidy
     doc = docstring(printable("The end-of-turn steps from `step`, then the end triggers; True: apply returns now."))
     return Def("_end_of_turn", "g, step, count", head + body, doc)
 
