@@ -19,9 +19,10 @@ import dataclasses
 import os
 from dataclasses import dataclass
 
-from .check import checker as check
 from .check.bounds import endless
+from .check.build import build
 from .check.flow import emptied_loops, overdraws
+from .check.sizes import action_sizes
 from .check.variables import unset_turn_variables
 from .check.zones import unreachable
 from .diagnostics import CompileError, Diagnostic, SourceMap, sorted_diagnostics
@@ -102,7 +103,7 @@ def load_rules(path: str, sources: SourceMap | None = None) -> Rules:
     if resolved is None:
         raise CompileError(sorted_diagnostics(found))
     try:
-        rules = check.build(resolved, sources)
+        rules = build(resolved, sources)
     except CompileError as err:
         raise CompileError(sorted_diagnostics(found + list(err.diagnostics))) from None
     if found:
@@ -117,7 +118,7 @@ def check_spec(path: str, sources: SourceMap | None = None) -> Checked:
     (E555) and loops over what an earlier loop emptied (E557). Raises CompileError with every
     error; returns the warnings."""
     rules = load_rules(path, sources)
-    choices = check.action_sizes(rules.gems, rules.levels, rules.players, (*rules.actions, *rules.steps))
+    choices = action_sizes(rules.gems, rules.levels, rules.players, (*rules.actions, *rules.steps))
     found = (lint(rules) + overdraws(rules, choices) + endless(rules) + unreachable(rules)
              + unset_turn_variables(rules) + emptied_loops(rules))
     errors = [d for d in found if d.severity == "error"]

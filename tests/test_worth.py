@@ -15,8 +15,8 @@ from engine_helpers import ROOT, load_engine
 
 from app import cli
 from compiler import pipeline
-from compiler.check.checker import action_sizes, payment_count
 from compiler.check.notation import payment_words
+from compiler.check.sizes import action_sizes, payment_count
 from compiler.diagnostics import CompileError, SourceMap, render
 from compiler.lower import payment_vectors
 
