@@ -4,7 +4,7 @@ Takes the new variant's name, how its ``extends`` names the base, and the base's
 checked :class:`~compiler.model.Rules`; returns YAML text that changes nothing yet
 (so it checks clean as written) and lists, in comments, every section a variant can
 change -- with the base's own entries and numbers, the fields of each kind of entry
-(read from rulespec/schema.json through :func:`compiler.front.overlay.shapes`) and the form
+(read from rulespec/schema.json through :func:`compiler.front.shapes.shapes`) and the form
 of a change, an addition (``add: true``), a removal (``remove: reason``) and a
 ``note``. Writing the file is the CLI's job.
 
@@ -18,8 +18,9 @@ import re
 
 import yaml
 
-from compiler.front import overlay, schema
+from compiler.front import schema
 from compiler.front.expr import unparse
+from compiler.front.shapes import Shape, object_schema, shapes
 from compiler.model import Rules
 from compiler.safe_text import yaml_comment
 
@@ -37,12 +38,12 @@ def yaml_entry(key: str, value: str) -> str:
     return yaml.safe_dump({key: value}, allow_unicode=True, width=float("inf")).rstrip("\n")
 
 
-def _fields(shape: overlay.Shape) -> str:
+def _fields(shape: Shape) -> str:
     """The fields of one kind of entry, with the choices of those that are an enumeration."""
     defs = schema.load_schema()["$defs"]
     enums: dict[str, list] = {}
     for definition in defs.values():
-        for field, prop in overlay._object_schema(definition).get("properties", {}).items():
+        for field, prop in object_schema(definition).get("properties", {}).items():
             if isinstance(prop, dict) and "enum" in prop:
                 enums.setdefault(field, prop["enum"])
     out = []
@@ -60,7 +61,7 @@ def _free_name(name: str, taken: list[str]) -> str:
 
 
 def _entry_fields(section: str) -> str:
-    root = overlay.shapes()
+    root = shapes()
     shape = root.part(section)
     if shape.kind == "keyed":
         shape = shape.each()
@@ -169,7 +170,7 @@ def _values_section(base: Rules) -> list[str]:
 
 def _actions_section(base: Rules, width: int) -> list[str]:
     """The actions, with a condition changed and an action removed."""
-    param = overlay.shapes().part("actions").each().part("choose").each()
+    param = shapes().part("actions").each().part("choose").each()
     first_action = base.actions[0]
     last_action = base.actions[-1]
     return [
@@ -285,7 +286,7 @@ def _end_section(base: Rules) -> list[str]:
 
 def _winners_section(base: Rules) -> list[str]:
     """Who wins, with a ranking level added."""
-    root = overlay.shapes()
+    root = shapes()
     level = "nobles" if all(r.name != "nobles" for r in base.winners.ranking) else "my_level"
     return [
         "# ------------------------------------------------------------------ winners",
@@ -304,7 +305,7 @@ def _winners_section(base: Rules) -> list[str]:
 
 def _components_section(base: Rules) -> list[str]:
     """The components, described only."""
-    root = overlay.shapes()
+    root = shapes()
     return [
         "# ------------------------------------------------------------------ components",
         f"# Fields: {_fields(root.part('components'))}; a CSV path is relative to the file that names it.",

@@ -29,6 +29,7 @@ from .diagnostics import CompileError, Diagnostic, SourceMap, sorted_diagnostics
 from .emit import engine as emit_engine
 from .front import overlay, schema, source
 from .front.overlay import Resolved
+from .front.partial import leave_out
 from .front.source import Document, MapNode, ScalarNode, SeqNode
 from .model import Rules
 from .sheets.lint import lint
@@ -71,7 +72,7 @@ def resolve_partly(path: str, sources: SourceMap | None = None) -> tuple[Resolve
     """The spec at `path` resolved as far as it can be, and every error of the schema and overlay passes.
 
     The entries (actions, steps, end triggers, ranking levels) with a schema error are left out
-    of the result (``schema.leave_out``), and a variant's changes in error are not applied, so
+    of the result (``partial.leave_out``), and a variant's changes in error are not applied, so
     that the next pass checks the rest: three typos in three parts of a file are reported in
     one run. None (and the errors) when what is left cannot be checked further: an error in
     what every part depends on (the components, the player counts, the values...) or in loading.
@@ -82,7 +83,7 @@ def resolve_partly(path: str, sources: SourceMap | None = None) -> tuple[Resolve
     root = document.root
     if found:
         variant = isinstance(root, MapNode) and root.get("extends") is not None
-        root = schema.leave_out(root, found, variant)
+        root = leave_out(root, found, variant)
         if root is None:
             return None, found
     merged: list[Diagnostic] = []
