@@ -36,7 +36,6 @@ ALLOWLIST: dict[str, int] = {
     "playtest/simulate.py": 861,
     "playtest/simulate.py::format_table": 93,
     "playtest/terminal.py": 878,
-    "web/app.py::create_app": 252,
 }
 
 
