@@ -12,6 +12,6 @@ the compiler's internals), so it works for every spec and variant the compiler b
 - :mod:`playtest.terminal` the board and the loop of `splendor-rules play`;
 - :mod:`playtest.rl`       PettingZoo and Gymnasium environments (the `rl` extra).
 
-The command is ``splendor-rules simulate`` (app/cli.py); nothing in this package
+The command is ``splendor-rules simulate`` (app/cli/simulation.py); nothing in this package
 prints or exits.
 """
