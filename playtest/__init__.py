@@ -4,7 +4,7 @@ Everything here sees a game through the Engine API of a generated module only (n
 the compiler's internals), so it works for every spec and variant the compiler builds:
 
 - :mod:`playtest.engines`  finds, builds (through the compiler's public API) and loads engines;
-- :mod:`playtest.bots`     random, greedy and MCTS bots;
+- :mod:`playtest.bots`     random, greedy and MCTS bots (a package: one module per bot);
 - :mod:`playtest.simulate` seeded games spread over processes or a Dask cluster, summaries,
   comparisons between specs, and the table/JSON/CSV reports;
 - :mod:`playtest.stats`    the statistics (standard library only);
