@@ -9,7 +9,7 @@ the compiler's internals), so it works for every spec and variant the compiler b
   comparisons between specs, and the table/JSON/CSV reports;
 - :mod:`playtest.stats`    the statistics (standard library only);
 - :mod:`playtest.plots`    charts (matplotlib, an optional extra);
-- :mod:`playtest.terminal` the board and the loop of `splendor-rules play`;
+- :mod:`playtest.terminal` the board and the loop of `splendor-rules play` (a package);
 - :mod:`playtest.rl`       PettingZoo and Gymnasium environments (the `rl` extra).
 
 The command is ``splendor-rules simulate`` (compiler/cli.py); nothing in this package

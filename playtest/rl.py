@@ -42,7 +42,7 @@ except ImportError as e:  # pragma: no cover - the message is the point
 
 from . import engines
 from .bots import make_bot
-from .terminal import draw_board
+from .terminal.board import draw_board
 
 ENV_ID = "splendor_rules/Splendor-v0"
 UNBOUNDED = float(np.finfo(np.float32).max)  # the upper bound of a counter with no limit (rounds, turns)
