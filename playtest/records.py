@@ -28,7 +28,8 @@ from compiler.reading import read_file, reason
 from compiler.safe_text import csv_cell, csv_text, visible
 
 from .bots import BotError, parse_bot
-from .simulate import GameResult, Simulation, decision_order
+from .simulate.game import GameResult, decision_order
+from .simulate.summary import Simulation
 from .terminal import board
 
 FORMAT = "splendor-rules/game"
