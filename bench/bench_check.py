@@ -9,7 +9,7 @@ Each command is started N times as a fresh process (`python -m compiler check ..
 interleaved so that a busy moment of the machine hits all of them alike. Printed per
 command: the median wall time, the spread (min, quartiles, max) and the median minus
 the baseline's. The baselines are `python -c pass` (the interpreter alone) and
-`python -c "import compiler.cli"` (imports, before any work).
+`python -c "import app.cli"` (imports, before any work).
 """
 from __future__ import annotations
 
@@ -25,8 +25,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 COMMANDS = {
     "python -c pass": [sys.executable, "-c", "pass"],
-    "python -c 'import compiler.cli'": [sys.executable, "-c", "import compiler.cli"],
-    "check rulespec/official.yaml": [sys.executable, "-m", "compiler", "check", "rulespec/official.yaml"],
+    "python -c 'import app.cli'": [sys.executable, "-c", "import app.cli"],
+    "check rulespec/official.yaml": [sys.executable, "-m", "app", "check", "rulespec/official.yaml"],
 }
 
 

@@ -122,7 +122,7 @@ async def play_and_probe(player, other, base: str, apis: list[str], mine: str, m
 
 def serve(root: pathlib.Path, db: str, port: int, streams: int, old: bool, log) -> subprocess.Popen:
     caps = () if old else ("--streams-per-address", str(streams + 10), "--streams-per-table", str(streams + 10))
-    process = subprocess.Popen([sys.executable, "-m", "compiler", "serve", "target-12", "--db", db, "--port",
+    process = subprocess.Popen([sys.executable, "-m", "app", "serve", "target-12", "--db", db, "--port",
                                 str(port), *LIMITS, *caps], cwd=root, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

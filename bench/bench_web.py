@@ -62,7 +62,7 @@ BENCH_LIMITS = ("--tables-per-address", "1000000/minute", "--requests-per-addres
 
 
 def start_server(spec: str, db: str, port: int, bot_delay: float, log) -> subprocess.Popen:
-    process = subprocess.Popen([sys.executable, "-m", "compiler", "serve", spec, "--db", db, "--port", str(port),
+    process = subprocess.Popen([sys.executable, "-m", "app", "serve", spec, "--db", db, "--port", str(port),
                                 "--bot-delay", str(bot_delay), *BENCH_LIMITS],
                                cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60

@@ -21,7 +21,8 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from playtest import bots as current, engines  # noqa: E402
+from playtest import bots as current  # noqa: E402
+from playtest import engines  # noqa: E402
 
 
 def _git_show(rev: str, path: str) -> str:

@@ -25,14 +25,16 @@ class Family:
     passes: str  # the modules that report them
 
 
-LOAD = Family("load", "`compiler/source.py`")
-SCHEMA = Family("schema", "`compiler/schema.py`, `compiler/check.py`, `compiler/kinds.py`, `compiler/pipeline.py`")
-EXPRESSIONS = Family("expression syntax", "`compiler/expr.py`")
-OVERLAY = Family("overlay", "`compiler/overlay.py`")
-NAMES_AND_TYPES = Family("names and types", "`compiler/check.py`, `compiler/types.py`")
-SENSE = Family("sense and flow", "`compiler/check.py`, `compiler/kinds.py`, `compiler/flow.py`, `compiler/bounds.py`, "
-               "`compiler/emit_engine.py`, `compiler/rule_errors.py`")
-INTERNAL = Family("internal", "`compiler/emit_engine.py`")
+LOAD = Family("load", "`compiler/front/source.py`")
+SCHEMA = Family("schema", "`compiler/front/schema.py`, `compiler/check/checker.py`, `compiler/check/kinds.py`, "
+                "`compiler/pipeline.py`")
+EXPRESSIONS = Family("expression syntax", "`compiler/front/expr.py`")
+OVERLAY = Family("overlay", "`compiler/front/overlay.py`")
+NAMES_AND_TYPES = Family("names and types", "`compiler/check/checker.py`, `compiler/check/types.py`")
+SENSE = Family("sense and flow", "`compiler/check/checker.py`, `compiler/check/kinds.py`, `compiler/check/flow.py`, "
+               "`compiler/check/bounds.py`, "
+               "`compiler/emit/engine.py`, `app/rule_errors.py`")
+INTERNAL = Family("internal", "`compiler/emit/engine.py`")
 SHEETS = Family("translations and sheets", "`compiler/sheets/lint.py`, `compiler/sheets/tables.py`")
 SAVED_GAMES = Family("saved games", "`playtest/saved_games.py` (`play --load FILE`, `load FILE` in play)")
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import difflib
 import json
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from . import codes
 from .safe_text import visible
@@ -34,7 +34,7 @@ class Span:
     end_line: int | None = None
     end_col: int | None = None
 
-    def shifted(self, line_offset: int, col: int, length: int) -> "Span":
+    def shifted(self, line_offset: int, col: int, length: int) -> Span:
         """A span inside this one, `line_offset` lines below, at column `col`."""
         return Span(self.file, self.line + line_offset, col, self.line + line_offset, col + max(1, length))
 

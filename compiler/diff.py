@@ -16,11 +16,12 @@ CLI does.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
+from .check.kinds import BASE_KINDS
 from .diagnostics import Span
-from .kinds import BASE_KINDS
 from .model import Decision, Definition, Kind, Rules, Text
 from .safe_text import visible
 from .sheets import tables
@@ -138,7 +139,7 @@ _STATE_FIELDS: tuple[Field, ...] = (
     ("per_player", lambda v: v.per_player, "bool", None), ("initial", lambda v: (v.type, v.initial), "initial", None),
     ("optional", lambda v: v.optional, "bool", None), ("reset", lambda v: v.reset, "reset", None),
     ("private", lambda v: v.private, "bool", None))
-_ZONE_FIELDS: tuple[Field, ...] = (  # the spec's own zones (compiler/zones.py)
+_ZONE_FIELDS: tuple[Field, ...] = (  # the spec's own zones (compiler/check/zones.py)
     ("title", lambda z: z.title, "text", None), ("holds", lambda z: z.holds, "name", None),
     ("shape", lambda z: z.shape, "name", None),
     ("size", lambda z: ", ".join(dict.fromkeys(str(n) for _, n in z.sizes)) or None, "name", None),

@@ -5,16 +5,16 @@ engine lowering, the sheets and the diff. Every element keeps the :class:`Span` 
 definition so generated code and messages can point back to the spec, and variants
 keep the note and provenance of each change.
 
-Expressions and effects are the typed nodes of :mod:`compiler.expr`; their types are
-re-derived on demand by :func:`compiler.types.infer`, which needs only the model.
+Expressions and effects are the typed nodes of :mod:`compiler.front.expr`; their types are
+re-derived on demand by :func:`compiler.check.types.infer`, which needs only the model.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 from .diagnostics import Span
-from .expr import Expr, Stmt
+from .front.expr import Expr, Stmt
 
 # Parameter domains an action or a step can choose from.
 DOMAINS = ("gem", "colour", "gem_set", "face_up", "deck", "reserved", "noble", "payment", "component")
@@ -91,7 +91,7 @@ class Column:
     prefix: str = ""  # gems only: the headers are prefix + each gem colour
     header: str = ""  # not gems: the CSV header, when it is not the name
     titles: tuple = ()  # keyword only: (keyword, Text) of each of its keywords, what sheets call it
-    title: "Text | None" = None  # what sheets call the column (default: its name)
+    title: Text | None = None  # what sheets call the column (default: its name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,7 +255,7 @@ class Variable:
 
     name: str
     title: Text
-    type: object  # a compiler.types type
+    type: object  # a compiler.check.types type
     span: Span
     per_player: bool = False
     initial: object = None  # int, bool, a colour index, a seat, or None (the type's default)
@@ -271,7 +271,7 @@ class Definition:
 
     name: str
     title: Text  # with a placeholder {param} for each parameter
-    params: tuple[tuple[str, object], ...]  # (name, compiler.types type), in order
+    params: tuple[tuple[str, object], ...]  # (name, compiler.check.types type), in order
     body: Expr
     result: object  # the type of `body`
     span: Span

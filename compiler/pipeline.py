@@ -19,16 +19,18 @@ import dataclasses
 import os
 from dataclasses import dataclass
 
-from . import check, emit_engine, overlay, schema, source
-from .bounds import endless
+from .check import checker as check
+from .check.bounds import endless
+from .check.flow import emptied_loops, overdraws
+from .check.variables import unset_turn_variables
+from .check.zones import unreachable
 from .diagnostics import CompileError, Diagnostic, SourceMap, sorted_diagnostics
-from .flow import emptied_loops, overdraws
+from .emit import engine as emit_engine
+from .front import overlay, schema, source
+from .front.overlay import Resolved
+from .front.source import Document, MapNode, ScalarNode, SeqNode
 from .model import Rules
-from .overlay import Resolved
 from .sheets.lint import lint
-from .variables import unset_turn_variables
-from .zones import unreachable
-from .source import Document, MapNode, ScalarNode, SeqNode
 
 OFFICIAL = "rulespec/official.yaml"
 VARIANT_INDEX = "variants/index.yaml"

@@ -22,6 +22,6 @@ stage "install (pip: splendor-rules with the test extra; several minutes the fir
 .venv/bin/pip install -q --upgrade pip
 .venv/bin/pip install -q -e '.[test]'
 stage "lint (ruff)"
-.venv/bin/python -m ruff check compiler playtest tests bench
+.venv/bin/python -m ruff check app compiler playtest web tests bench
 stage "tests (pytest on every core, its progress in percent; the longest stage)"
 .venv/bin/python -m pytest -p no:cacheprovider -n auto "$@"

@@ -30,8 +30,8 @@ from dataclasses import dataclass
 
 from compiler import pipeline
 from compiler.diagnostics import CompileError
-from compiler.overlay import find_spec
-from compiler.reading import read_file, reason
+from compiler.front.overlay import find_spec
+from compiler.front.reading import read_file, reason
 
 REQUIRED = ("SPEC_NAME", "COLOURS", "GEMS", "WILD", "CARDS", "NOBLES", "NUM_ACTIONS", "PLAYER_COUNTS",
             "new_game", "from_json", "action_to_string", "describe_action")
@@ -153,7 +153,7 @@ _LOADED: dict[str, types.ModuleType] = {}
 
 
 def _read_module(path: pathlib.Path, label: str) -> str:
-    """The text of an engine module, read as every input is (compiler.reading: an ordinary file
+    """The text of an engine module, read as every input is (compiler.front.reading: an ordinary file
     of at most MAX_ENGINE_BYTES); EngineError, saying why, for what cannot be one."""
     try:
         return read_file(path, MAX_ENGINE_BYTES, "an engine module").decode("utf-8")

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from compiler.safe_text import visible
 
-from . import engines, simulate as sim, stats
+from . import engines, stats
+from . import simulate as sim
 from .bots import parse_bot
 
 

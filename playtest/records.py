@@ -24,7 +24,7 @@ import pathlib
 from typing import NoReturn
 
 from compiler.files import write_atomic
-from compiler.reading import read_file, reason
+from compiler.front.reading import read_file, reason
 from compiler.safe_text import csv_cell, csv_text, visible
 
 from .bots import BotError, parse_bot

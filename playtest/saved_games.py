@@ -2,7 +2,7 @@
 message`, the line of the file and a caret under the value, then the count.
 
 The engine says what is wrong with a state as (path, sentence) pairs (StateError.problems);
-:mod:`compiler.json_position` turns each path into a place in the file's text. The codes
+:mod:`compiler.front.json_position` turns each path into a place in the file's text. The codes
 (documented in rulespec/README.md, Diagnostics):
 
 - E701 the file is not UTF-8 text (the caret under the first byte that is not);
@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import json
 
-from compiler import json_position
 from compiler.diagnostics import Diagnostic, SourceMap, Span, render_all, sorted_diagnostics
+from compiler.front import json_position
 
 NOT_UTF8, NOT_JSON, TOO_LARGE, INVALID_STATE, MISFIT = "E701", "E702", "E703", "E710", "E711"
 WHOLE_WIDTH = 40  # an object or list up to this long, on one line, is underlined whole

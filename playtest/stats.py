@@ -9,8 +9,8 @@ through :func:`math.erfc`. Nothing here knows about games.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 Z95 = 1.959963984540054  # the 97.5 % quantile of the standard normal distribution
 

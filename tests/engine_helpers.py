@@ -25,8 +25,8 @@ import json
 import os
 import pathlib
 import sys
+from collections.abc import Iterable
 from types import ModuleType
-from typing import Iterable
 
 import pytest
 

@@ -27,8 +27,24 @@ import dataclasses
 
 from hypothesis import strategies as st
 
-from compiler.expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Index, Int, Logic, Name,
-                           Origin, Unary, parse_expr, parse_stmt, unparse, walk)
+from compiler.front.expr import (
+    Aggregate,
+    Attribute,
+    Binary,
+    Bool,
+    Call,
+    Compare,
+    Index,
+    Int,
+    Logic,
+    Name,
+    Origin,
+    Unary,
+    parse_expr,
+    parse_stmt,
+    unparse,
+    walk,
+)
 
 GEMS = ("white", "blue", "green", "red", "black")
 WILD = "gold"

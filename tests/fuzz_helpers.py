@@ -110,7 +110,7 @@ class CliResult:
 def _invoke(args: list[str], stdin: str | None, cwd: str | None) -> CliResult:
     from click.testing import CliRunner
 
-    from compiler import cli
+    from app import cli
 
     if cwd is not None:
         os.chdir(cwd)  # the child's own directory; the parent's stays where it was

@@ -13,9 +13,10 @@ import re
 import pytest
 from click.testing import CliRunner
 
-import compiler.check  # noqa: F401 - import every pass before a test changes directory
+import compiler.check.checker  # noqa: F401 - import every pass before a test changes directory
 import compiler.pipeline  # noqa: F401
-from compiler import cli, source
+from app import cli
+from compiler.front import source
 
 BROKEN = pathlib.Path(__file__).resolve().parent / "broken"
 CASES = sorted(p.stem for p in BROKEN.glob("*.yaml") if not p.name.startswith("_"))

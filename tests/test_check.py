@@ -1,4 +1,4 @@
-"""Pass 4, check (compiler/check.py with compiler/types.py): names, types and sense.
+"""Pass 4, check (compiler/check/checker.py with compiler/check/types.py): names, types and sense.
 
 Each test writes the catalogue's clean spec (tests/broken/_clean.yaml) with one change
 into a temporary folder, with the card and noble tables beside it, and checks it; the
@@ -13,9 +13,23 @@ import shutil
 import pytest
 
 from compiler import pipeline
+from compiler.check.types import (
+    BOOL,
+    CARD,
+    COLOUR,
+    FACE_UP_CARD,
+    GEM,
+    INT,
+    NONE,
+    PLAYER,
+    RESERVED_CARD,
+    SETUP,
+    MapOf,
+    SetOf,
+    noun,
+    wanted,
+)
 from compiler.diagnostics import CompileError, SourceMap, render
-from compiler.types import BOOL, CARD, COLOUR, FACE_UP_CARD, GEM, INT, NONE, PLAYER, RESERVED_CARD, SETUP, MapOf, SetOf, \
-    noun, wanted
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 CLEAN = (ROOT / "tests" / "broken" / "_clean.yaml").read_text(encoding="utf-8")
@@ -386,7 +400,8 @@ def test_only_an_optional_choice_can_be_none(folder):
 
 def test_an_effect_that_can_move_more_tokens_than_its_condition_ensures_is_a_warning(tmp_path, monkeypatch):
     from click.testing import CliRunner
-    from compiler.cli import main
+
+    from app.cli import main
     monkeypatch.chdir(ROOT)
     variant = tmp_path / "pm1.yaml"
     variant.write_text("spec: 1\nname: pm1\nextends: official\ntitle: {en: P, fr: P, nl: P, sr: P}\n"
@@ -421,7 +436,8 @@ def test_divisors_that_can_be_0_and_indexes_that_can_be_no_level_are_errors(fold
 
 def test_a_spec_where_no_end_trigger_is_sure_to_fire_is_a_warning(tmp_path, monkeypatch):
     from click.testing import CliRunner
-    from compiler.cli import main
+
+    from app.cli import main
     monkeypatch.chdir(ROOT)
     variant = tmp_path / "endless.yaml"
     variant.write_text("spec: 1\nname: endless\nextends: official\ntitle: {en: E, fr: E, nl: E, sr: E}\n"
@@ -523,7 +539,8 @@ def test_a_loop_over_what_an_earlier_loop_emptied_is_a_warning(tmp_path, monkeyp
     """Issue 26, item 17: the sweep was accepted, left the row empty for the rest of the game and was
     an always-legal move that changed nothing."""
     from click.testing import CliRunner
-    from compiler.cli import main
+
+    from app.cli import main
     monkeypatch.chdir(ROOT)
     variant = tmp_path / "sweep.yaml"
     variant.write_text("spec: 1\nname: sweep2\nextends: official\nactions:\n" + SWEEP

@@ -1,9 +1,9 @@
 """The checks' cost is linear in the spec, however its definitions call one another (issue 26, item 9).
 
-A definition is written out where it is called (compiler/definitions.py), so a chain of
+A definition is written out where it is called (compiler/check/definitions.py), so a chain of
 definitions each calling the one before twice (`d_i(p) = d_{i-1}(p) + d_{i-1}(p)`) stands for
 2^N nodes. The checks see through a call by working out each definition once per signature
-(compiler/bounds.py, Bounds.call), and a call the engine would write out past
+(compiler/check/bounds.py, Bounds.call), and a call the engine would write out past
 MAX_WRITTEN_OUT nodes is refused (E556) before the lowering writes anything.
 
 As tests/test_sizes.py does, these tests count work instead of timing it: the Python
@@ -19,9 +19,9 @@ import sys
 import pytest
 
 from compiler import pipeline
-from compiler.definitions import MAX_WRITTEN_OUT
+from compiler.check.definitions import MAX_WRITTEN_OUT
 from compiler.diagnostics import CompileError, SourceMap, render_all
-from compiler.emit_engine import render_module
+from compiler.emit.engine import render_module
 from compiler.lower import lower
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent

@@ -9,7 +9,6 @@ import json
 import random
 
 import pytest
-
 from engine_helpers import ROOT, load_engine
 
 ENGINES = ROOT / "generated" / "engines"
@@ -263,7 +262,7 @@ def city_rules():
 
 
 def _said(rules, text: str, lang: str) -> str:
-    from compiler.expr import Origin, parse_expr, parse_stmt
+    from compiler.front.expr import Origin, parse_expr, parse_stmt
     from compiler.sheets import describe
 
     step = next(d for d in rules.steps if d.name == "claim_city")
@@ -314,7 +313,7 @@ def test_a_spec_whose_end_loops_over_a_zone_has_sheets_in_every_language(tmp_pat
     """The report that found the bug: `check` clean, then `sheet` ended with an internal error (exit 3)."""
     from click.testing import CliRunner
 
-    from compiler import cli
+    from app import cli
 
     spec = (ROOT / "variants" / "cities.yaml").read_text(encoding="utf-8")
     spec = spec.replace("name: cities\n", "name: loops\n").replace(
@@ -352,7 +351,7 @@ def test_a_set_of_components_given_a_zone_holds_its_components_in_every_tool(tmp
     the set takes the zone's components, and the sheets say so in each language."""
     from click.testing import CliRunner
 
-    from compiler import cli
+    from app import cli
     from compiler.sheets import describe
 
     (tmp_path / "shown.yaml").write_text("spec: 1\nname: shown\nextends: cities\n" + SHOWN, encoding="utf-8")
@@ -387,7 +386,7 @@ def test_refill_of_a_zone_is_phrased_in_every_language_by_sheet_and_diff(tmp_pat
     with an internal error, PhraseError 'cannot phrase Name as a number' (issue 26, item 12)."""
     from click.testing import CliRunner
 
-    from compiler import cli
+    from app import cli
 
     spec = (ROOT / "variants" / "cities.yaml").read_text(encoding="utf-8").replace("name: cities\n", "name: refills\n")
     old = 'effects: ["move(city, me.claimed)"]'

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from compiler import cli
+from app import cli
 
 
 def run(*args: str):

@@ -56,7 +56,7 @@ def test_every_code_is_documented_once_with_the_registrys_meaning():
 
 def test_the_sources_report_only_registered_codes_and_every_registered_code():
     used: dict[str, set[str]] = {}
-    for folder in ("compiler", "playtest"):
+    for folder in ("app", "compiler", "playtest", "web"):
         for code, files in code_literals(folder).items():
             used.setdefault(code, set()).update(files - {"compiler/codes.py"})
     unknown = {code: sorted(files) for code, files in used.items() if code not in codes.CODES}

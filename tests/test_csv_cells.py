@@ -18,7 +18,7 @@ import shutil
 import pytest
 from click.testing import CliRunner
 
-from compiler import cli
+from app import cli
 from compiler.safe_text import csv_cell, csv_text
 from playtest import records
 
@@ -95,7 +95,7 @@ def test_a_record_round_trips_through_csv_with_texts_and_numbers_that_begin_like
 
 def test_every_csv_writer_of_the_sources_quotes_its_cells():
     """A new CSV output must go through csv_cell: each module that makes a csv.writer calls it."""
-    writers = [p for folder in ("compiler", "playtest", "web") for p in sorted((ROOT / folder).rglob("*.py"))
+    writers = [p for folder in ("app", "compiler", "playtest", "web") for p in sorted((ROOT / folder).rglob("*.py"))
                if "csv.writer(" in p.read_text(encoding="utf-8")]
     assert {p.relative_to(ROOT).as_posix() for p in writers} >= {"playtest/records.py", "playtest/simulate/formats.py"}
     assert [p.name for p in writers if "csv_cell(" not in p.read_text(encoding="utf-8")] == []

@@ -14,17 +14,17 @@ import re
 import shutil
 
 import pytest
+from engine_helpers import ROOT, give_card, load, load_engine, position
 
 from compiler import diff, pipeline
+from compiler.check.definitions import inline_all
+from compiler.check.types import GEM, INT, PLAYER
 from compiler.diagnostics import CompileError, SourceMap
-from compiler.emit_engine import render_module
-from compiler.expr import Origin, parse_expr, unparse
+from compiler.emit.engine import render_module
+from compiler.front.expr import Origin, parse_expr, unparse
 from compiler.lower import lower
 from compiler.model import Definition, Text
 from compiler.sheets.lint import lint_definition_titles
-from compiler.types import GEM, INT, PLAYER
-from compiler.definitions import inline_all
-from engine_helpers import ROOT, give_card, load, load_engine, position
 
 CLEAN = (ROOT / "tests" / "broken" / "_clean.yaml").read_text(encoding="utf-8")
 ENGINES = ROOT / "generated" / "engines"

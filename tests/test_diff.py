@@ -14,7 +14,8 @@ from dataclasses import replace
 import pytest
 from click.testing import CliRunner
 
-from compiler import cli, diff, pipeline
+from app import cli
+from compiler import diff, pipeline
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 GOLDENS = ROOT / "tests" / "diff_goldens"
@@ -175,7 +176,7 @@ def test_specs_by_name_and_by_path_are_the_same():
 
 
 def test_the_diff_command_offers_every_sheet_language():
-    from compiler import cli
+    from app import cli
     from compiler.sheets.plurals import LANGUAGES
 
     assert tuple(cli.LANGUAGES) == tuple(LANGUAGES)
@@ -184,7 +185,7 @@ def test_the_diff_command_offers_every_sheet_language():
 def test_a_moved_step_is_reported_with_the_note_of_its_move(tmp_path):
     from click.testing import CliRunner
 
-    from compiler.cli import main
+    from app.cli import main
     variant = tmp_path / "moved.yaml"
     variant.write_text(
         "spec: 1\nname: nobles-first\nextends: official\n"

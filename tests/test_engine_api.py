@@ -14,9 +14,8 @@ import random
 import re
 import sys
 
-import pytest
-
 import engine_helpers as H
+import pytest
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,6 @@ import json
 import random
 
 import pytest
-
 from engine_helpers import ROOT, load_engine
 
 ENGINES = sorted((ROOT / "generated" / "engines").glob("*.py"))

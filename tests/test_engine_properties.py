@@ -24,10 +24,10 @@ import json
 import random
 from types import ModuleType
 
-import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
-
 import engine_helpers as H
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 MAX_DECISIONS = 20_000  # a random game far longer than this is a bug (the deadlock rule ends stuck games)
 
@@ -173,7 +173,7 @@ class Checker:
 
     def expected_winners(self, game, state: dict) -> list[int] | None:
         """The winners by the spec's ranking when it ranks by plain player attributes (else None)."""
-        from compiler import expr
+        from compiler.front import expr
 
         def attribute(e):
             if isinstance(e, expr.Attribute) and isinstance(e.obj, expr.Name) and e.obj.id == "player":

@@ -10,9 +10,8 @@ import collections
 import itertools
 import re
 
-import pytest
-
 import engine_helpers as H
+import pytest
 
 
 @pytest.fixture(scope="module")

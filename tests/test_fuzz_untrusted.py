@@ -38,7 +38,7 @@ from hypothesis import HealthCheck, Phase, example, given, note, settings
 from hypothesis import strategies as st
 from test_mutations import OFFICIAL
 
-import compiler.check
+import compiler.check.checker
 import compiler.pipeline  # noqa: F401
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent

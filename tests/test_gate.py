@@ -21,18 +21,20 @@ import os
 import pathlib
 import re
 
+import expr_shapes as shapes
 import pytest
 import yaml
 from click.testing import CliRunner
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
-
-import expr_shapes as shapes
-from compiler import check as check_mod
-from compiler import cli, emit_engine, lower, pipeline
 from test_mutations import ALL_PATHS, LEAVES, ODD_VALUES, OFFICIAL, _get, _set, dump
 from test_phrase_mutations import EXPRESSIONS, _environment, _overlay, _variant, _wanted
+
+from app import cli
+from compiler import lower, pipeline
+from compiler.check import checker as check_mod
+from compiler.emit import engine as emit_engine
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 EXAMPLES = int(os.environ.get("SPLENDOR_GATE_EXAMPLES", "40"))
@@ -238,7 +240,7 @@ def test_the_reserved_phase_names_are_the_engine_templates():
 
 def test_the_reserved_end_reasons_are_the_engines_own():
     """check's ENGINE_END_REASONS (E406) are the reasons Game._finish is given by the runtime
-    itself, besides a trigger's name: read from compiler/runtime/game.py and an engine."""
+    itself, besides a trigger's name: read from compiler/emit/runtime/game.py and an engine."""
     runtime = (ROOT / "compiler" / "runtime" / "game.py").read_text(encoding="utf-8")
     literal = set(re.findall(r'_finish\("(\w+)"\)', runtime))
     named = set(re.findall(r"_finish\(([A-Z_]+)\)", runtime))

@@ -28,7 +28,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from compiler import cli
+from app import cli
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 MUTANTS = int(os.environ.get("SPLENDOR_GATE_TOOLS_MUTANTS", "6"))

@@ -8,12 +8,11 @@ import subprocess
 import sys
 
 import pytest
+from conftest import ROOT
 
 from compiler.diagnostics import CompileError
-from compiler.emit_engine import write_atomic
+from compiler.emit.engine import write_atomic
 from compiler.pipeline import catalogue, compile_spec
-
-from conftest import ROOT
 
 STDLIB = {"__future__", "difflib", "json", "operator", "os", "random", "collections"}
 
@@ -120,7 +119,7 @@ def test_compile_of_a_broken_spec_writes_no_file(tmp_path):
     for csv in ("splendor_cards.csv", "splendor_nobles.csv"):
         (tmp_path / csv).write_bytes((ROOT / "rulespec" / csv).read_bytes())
     out_dir = tmp_path / "out"
-    result = subprocess.run([sys.executable, "-m", "compiler", "compile", str(bad), "-o", str(out_dir)],
+    result = subprocess.run([sys.executable, "-m", "app", "compile", str(bad), "-o", str(out_dir)],
                             cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 1
     assert "error[E408]: 'take' takes 2 arguments (3 given)" in result.stderr
@@ -131,7 +130,7 @@ def test_compile_of_a_broken_spec_writes_no_file(tmp_path):
 def test_compile_into_a_folder_that_cannot_be_made_says_so(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a folder", encoding="utf-8")
-    result = subprocess.run([sys.executable, "-m", "compiler", "compile", "official", "-o", str(blocker / "engines")],
+    result = subprocess.run([sys.executable, "-m", "app", "compile", "official", "-o", str(blocker / "engines")],
                             cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 1
     assert f"error: cannot write {blocker / 'engines' / 'official.py'}: Not a directory" in result.stderr
@@ -140,7 +139,7 @@ def test_compile_into_a_folder_that_cannot_be_made_says_so(tmp_path):
 
 
 def test_a_compiled_engine_is_an_ordinary_file(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "compiler", "compile", "official", "-o", str(tmp_path)],
+    result = subprocess.run([sys.executable, "-m", "app", "compile", "official", "-o", str(tmp_path)],
                             cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     mask = os.umask(0)

@@ -1,4 +1,4 @@
-"""Hidden information (rulespec/README.md, Hidden information; compiler/hidden.py): a rule reads a
+"""Hidden information (rulespec/README.md, Hidden information; compiler/check/hidden.py): a rule reads a
 seat's private variable, or the components it drew unseen, for that seat only (E558), and an
 engine whose spec passes that check tells no seat another's private data through its legal
 actions.
@@ -15,12 +15,13 @@ import random
 import shutil
 
 import pytest
-
-from compiler import hidden, pipeline
-from compiler.diagnostics import CompileError
-from compiler.expr import Origin, parse_stmt
-from compiler.model import SetupBlock, Text
 from engine_helpers import ROOT, load_engine
+
+from compiler import pipeline
+from compiler.check import hidden
+from compiler.diagnostics import CompileError
+from compiler.front.expr import Origin, parse_stmt
+from compiler.model import SetupBlock, Text
 
 SPECS = ROOT / "tests" / "specs"
 PRIVATE_READS = (SPECS / "private-reads.yaml").read_text(encoding="utf-8")

@@ -6,7 +6,6 @@ import json
 import random
 
 import pytest
-
 from engine_helpers import ROOT, load_engine
 
 ENGINES = ROOT / "generated" / "engines"

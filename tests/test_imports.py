@@ -1,7 +1,16 @@
-"""The import graph of compiler/ and playtest/: no cycle, not even through an import inside a
-function, and one way between the packages: playtest builds engines through the compiler's
-driver (compiler.pipeline); only the command line (compiler.cli, compiler.__main__) uses
-playtest, and playtest never imports the command line.
+"""The import graph of every package: no cycle, not even through an import inside a function,
+and data flowing one way.
+
+Between the packages: compiler <- playtest <- web <- app (the command line). Playtest builds
+engines through the compiler's driver (compiler.pipeline); only the application layer (app)
+prints or exits, and nothing imports it.
+
+Inside the compiler, the stages of the pipeline in order (STAGES): the base (codes,
+diagnostics, safe_text, files), the front end and the model, check, the lowering, the sheets,
+emit and diff, and the driver. A module imports only modules of its own stage or an earlier
+one, so a later pass can never be reached from an earlier one (the lowering once imported the
+sheets' phrases inside a function). The runtime (compiler.emit.runtime), whose text is pasted
+into every engine, imports only itself.
 
 The graph is read from the sources (ast), so an import in a branch no test runs counts too;
 then playtest and the compiler are imported in a fresh interpreter without the command line.
@@ -14,8 +23,29 @@ import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-PACKAGES = ("compiler", "playtest")
-COMMAND_LINE = {"compiler.cli", "compiler.__main__"}
+PACKAGES = ("compiler", "playtest", "web", "app")
+COMMAND_LINE = "app"
+# The compiler's stages, earliest first: a module of one may import the same stage or an earlier one.
+STAGES = (
+    ("compiler", "compiler.codes", "compiler.diagnostics", "compiler.safe_text", "compiler.files"),
+    ("compiler.front", "compiler.model"),
+    ("compiler.check",),
+    ("compiler.lower",),
+    ("compiler.sheets",),
+    ("compiler.emit", "compiler.diff"),
+    ("compiler.pipeline",),
+)
+RUNTIME = "compiler.emit.runtime"
+
+
+def stage_of(module: str) -> int:
+    """The index in STAGES of the longest prefix naming `module`'s stage."""
+    best, found = -1, -1
+    for index, names in enumerate(STAGES):
+        for name in names:
+            if (module == name or module.startswith(name + ".")) and len(name) > best:
+                best, found = len(name), index
+    return found
 
 
 def module_files() -> dict[str, pathlib.Path]:
@@ -76,9 +106,9 @@ GRAPH = {module: imports(module) for module in MODULES}
 
 
 def test_the_graph_was_read():
-    assert {"compiler.pipeline", "compiler.cli", "playtest.engines"} <= set(GRAPH)
+    assert {"compiler.pipeline", "app.cli", "playtest.engines"} <= set(GRAPH)
     assert "compiler.pipeline" in {target for target, _, _ in GRAPH["playtest.engines"]}
-    assert "playtest.engines" in {target for target, _, _ in GRAPH["compiler.cli"]}
+    assert "playtest.engines" in {target for target, _, _ in GRAPH["app.cli"]}
 
 
 def test_no_import_cycle_even_through_functions():
@@ -103,30 +133,50 @@ def test_no_import_cycle_even_through_functions():
 
 
 def test_the_packages_depend_one_way():
+    order = {name: rank for rank, name in enumerate(PACKAGES)}
     wrong = [f"{module} imports {target} (line {line})" for module, edges in GRAPH.items() for target, line, _ in edges
-             if (module.startswith("compiler") and module not in COMMAND_LINE and target.startswith("playtest"))
-             or (module.startswith("playtest") and target in COMMAND_LINE)]
+             if order[target.split(".")[0]] > order[module.split(".")[0]]]
+    assert not wrong, wrong
+
+
+def test_every_compiler_module_has_a_stage():
+    assert not [module for module in MODULES if module.startswith("compiler") and stage_of(module) < 0]
+
+
+def test_no_stage_of_the_compiler_imports_a_later_one():
+    wrong = [f"{module} (stage {stage_of(module)}) imports {target} (stage {stage_of(target)}, line {line})"
+             for module, edges in GRAPH.items() if module.startswith("compiler")
+             for target, line, _ in edges if stage_of(target) > stage_of(module)]
+    assert not wrong, wrong
+
+
+def test_the_runtime_imports_only_itself():
+    """Its text is pasted into engines that import nothing of the compiler."""
+    wrong = [f"{module} imports {target} (line {line})" for module, edges in GRAPH.items()
+             if module.startswith(RUNTIME + ".") for target, line, _ in edges
+             if not target.startswith(RUNTIME)]
     assert not wrong, wrong
 
 
 def test_the_command_line_and_playtest_import_their_modules_at_the_top():
-    """An import inside a function is how a cycle hid (compiler.cli imported playtest there)."""
+    """An import inside a function is how a cycle hid (the command line imported playtest there)."""
     hidden = [f"{module} imports {target} in a function (line {line})" for module, edges in GRAPH.items()
-              if module in COMMAND_LINE or module.startswith("playtest")
-              for target, line, in_function in edges if in_function]
+              if module.startswith(("app", "playtest", "web"))
+              for target, line, in_function in edges if in_function
+              and not (module.startswith("app") and target.split(".")[0] == "web")]  # web needs the [web] extra
     assert not hidden, hidden
 
 
-def test_playtest_and_the_compiler_import_without_the_command_line():
-    """In a fresh interpreter: every module of playtest, then of the compiler, imports without
-    bringing in compiler.cli (which then imports last, on top of them)."""
-    order = sorted(name for name in MODULES if name.startswith("playtest")) + sorted(
-        name for name in MODULES if name.startswith("compiler") and name not in COMMAND_LINE)
+def test_playtest_web_and_the_compiler_import_without_the_command_line():
+    """In a fresh interpreter: every module of playtest, web, then the compiler, imports without
+    bringing in the application layer (which then imports last, on top of them)."""
+    order = [name for package in ("playtest", "web", "compiler") for name in sorted(MODULES)
+             if name.split(".")[0] == package]
     script = ("import importlib, sys\n"
               "for name in sys.argv[1:]:\n"
               "    importlib.import_module(name)\n"
-              "    assert 'compiler.cli' not in sys.modules, name + ' imports the command line'\n"
-              "importlib.import_module('compiler.cli')\n")
+              "    assert 'app' not in sys.modules, name + ' imports the command line'\n"
+              "importlib.import_module('app.cli')\n")
     done = subprocess.run([sys.executable, "-c", script, *order], cwd=ROOT, capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -134,5 +184,5 @@ def test_playtest_and_the_compiler_import_without_the_command_line():
 
 def test_nothing_imports_the_command_line():
     importers = [module for module, edges in GRAPH.items() for target, _, _ in edges
-                 if target == "compiler.cli" and module != "compiler.__main__"]
+                 if target.startswith("app") and not module.startswith("app")]
     assert not importers, importers

@@ -16,7 +16,8 @@ import threading
 import pytest
 from click.testing import CliRunner
 
-from compiler import cli, pipeline
+from app import cli
+from compiler import pipeline
 from compiler.diagnostics import CompileError, SourceMap, render
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -183,9 +184,9 @@ PATTERN_SAMPLES = {
 }
 
 
-@pytest.mark.parametrize("pattern", sorted(_patterns(__import__("compiler.schema").schema.load_schema())))
+@pytest.mark.parametrize("pattern", sorted(_patterns(__import__("compiler.front.schema").front.schema.load_schema())))
 def test_every_schema_pattern_refuses_a_trailing_newline(pattern):
-    from compiler import schema
+    from compiler.front import schema
 
     assert pattern in PATTERN_SAMPLES, f"give a sample of the new pattern {pattern!r}"
     sample = PATTERN_SAMPLES[pattern]

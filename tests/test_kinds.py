@@ -1,4 +1,4 @@
-"""Kinds of component (compiler/kinds.py): declared, typed CSV tables; the base kinds as data.
+"""Kinds of component (compiler/check/kinds.py): declared, typed CSV tables; the base kinds as data.
 
 Each test writes a spec (the catalogue's clean spec, the official one, or a variant of it)
 into a temporary folder beside its tables and loads, checks, compiles or diffs it; the
@@ -13,10 +13,12 @@ import shutil
 import pytest
 from click.testing import CliRunner
 
-from compiler import cli, diff, kinds, pipeline
+from app import cli
+from compiler import diff, pipeline
+from compiler.check import kinds
+from compiler.check.types import ATTRIBUTES, GEM, INT, Comp, Inferrer, Keyword, MapOf, Scope
 from compiler.diagnostics import CompileError, Reporter, SourceMap, Span, render
-from compiler.expr import Origin, parse_expr
-from compiler.types import ATTRIBUTES, GEM, INT, Comp, Inferrer, Keyword, MapOf, Scope
+from compiler.front.expr import Origin, parse_expr
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 CLEAN = (ROOT / "tests" / "broken" / "_clean.yaml").read_text(encoding="utf-8")

@@ -1,13 +1,13 @@
 """The lowering as a structured program: a package of small modules and functions, a statement
-tree written by one printer that takes spec text only from compiler.pysource, and liveness as
+tree written by one printer that takes spec text only from compiler.lower.pysource, and liveness as
 a pass over that tree (issue 15, items 1, 2 and 7)."""
 import ast
 from pathlib import Path
 
 import pytest
 
-from compiler.lower.tree import (Append, Assign, Comment, Continue, Def, Do, For, If, Return, render, tidy)
-from compiler.pysource import comment, docstring
+from compiler.lower.pysource import comment, docstring
+from compiler.lower.tree import Append, Assign, Comment, Continue, Def, Do, For, If, Return, render, tidy
 
 LOWER = Path(__file__).resolve().parent.parent / "compiler" / "lower"
 MAX_MODULE_LINES = 600

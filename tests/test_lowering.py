@@ -14,12 +14,11 @@ import os
 import pathlib
 import random
 
+import engine_helpers as H
 import pytest
+from engine_helpers import load_engine
 
 from compiler import pipeline
-
-import engine_helpers as H
-from engine_helpers import load_engine
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 ENGINES = sorted((ROOT / "generated" / "engines").glob("*.py"))

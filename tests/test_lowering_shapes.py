@@ -22,7 +22,8 @@ import pytest
 from test_lowering import plain_legal
 from test_sizes import load_engine, spec
 
-from compiler import emit_engine, pipeline
+from compiler import pipeline
+from compiler.emit import engine as emit_engine
 
 # (collection, a body that uses the loop variable x: true or false, then a number; a body that
 # ignores it: true or false, then a number). `me` is left out: the winners' tests have `player`.

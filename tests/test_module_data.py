@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-
 from engine_helpers import ROOT
 
 SHARED = ROOT.parent / "shared" / "expansions"

@@ -27,9 +27,9 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
-import compiler.check  # noqa: F401 - import every pass up front
+import compiler.check.checker  # noqa: F401 - import every pass up front
 import compiler.pipeline  # noqa: F401
-from compiler import cli
+from app import cli
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 OFFICIAL_TEXT = (ROOT / "rulespec" / "official.yaml").read_text(encoding="utf-8")

@@ -1,4 +1,4 @@
-"""`splendor-rules new` (compiler/scaffold.py), and a fresh variant end to end.
+"""`splendor-rules new` (app/scaffold.py), and a fresh variant end to end.
 
 A new variant needs no change outside its own file: a variant written into a temporary
 folder checks, compiles to an engine and plays a whole game, and nothing in the project
@@ -13,10 +13,10 @@ import random
 
 import pytest
 from click.testing import CliRunner
-
-from compiler import cli, diff, pipeline
-
 from engine_helpers import load_engine
+
+from app import cli
+from compiler import diff, pipeline
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 

@@ -1,4 +1,4 @@
-"""Pass 2b, overlay: a variant resolved onto its base (compiler/overlay.py).
+"""Pass 2b, overlay: a variant resolved onto its base (compiler/front/overlay.py).
 
 Golden diagnostics for overlay mistakes live in tests/overlay_errors/: NAME.yaml is a
 broken variant, NAME.out the exact diagnostics (render_all with the SourceMap).
@@ -12,9 +12,10 @@ import textwrap
 
 import pytest
 
-from compiler import overlay, pipeline, source
+from compiler import pipeline
 from compiler.diagnostics import CompileError, SourceMap, render_all
-from compiler.source import MapNode, ScalarNode, SeqNode
+from compiler.front import overlay, source
+from compiler.front.source import MapNode, ScalarNode, SeqNode
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 ERRORS = ROOT / "tests" / "overlay_errors"
@@ -299,7 +300,7 @@ def test_an_existing_entry_of_an_ordered_collection_moves(tmp_path):
 def test_a_moved_step_shows_in_the_diff(tmp_path):
     from click.testing import CliRunner
 
-    from compiler import cli
+    from app import cli
     path = tmp_path / "nobles-first.yaml"
     path.write_text("spec: 1\nname: nobles-first\nextends: official\ntitle: Nobles first\nend_of_turn:\n"
                     "  noble_visit: {before: return_tokens, note: Nobles visit first.}\n", encoding="utf-8")

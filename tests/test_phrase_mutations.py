@@ -22,16 +22,16 @@ import pathlib
 import random
 import runpy
 
+import expr_shapes as shapes
 import pytest
 import yaml
 from click.testing import CliRunner
 from hypothesis import HealthCheck, event, given, note, settings
-from hypothesis.control import currently_in_test_context
 from hypothesis import strategies as st
-
-import expr_shapes as shapes
-from compiler import cli
+from hypothesis.control import currently_in_test_context
 from test_mutations import EXPRESSIONS, OFFICIAL, _get
+
+from app import cli
 
 EXAMPLES = int(os.environ.get("SPLENDOR_PHRASE_EXAMPLES", "120"))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=bool(os.environ.get("CI")),

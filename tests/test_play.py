@@ -16,13 +16,12 @@ import random
 import re
 import sys
 
+import engine_helpers as H
 import pytest
 from click.testing import CliRunner
 from rich.console import Console
 
-import engine_helpers as H
-
-from compiler.cli import main
+from app.cli import main
 from playtest import engines, terminal
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pathlib
 
 import pytest
-
 from engine_helpers import ROOT, load_engine
+
 from compiler import diff, pipeline
 from compiler.diagnostics import CompileError
 from compiler.sheets import content, render

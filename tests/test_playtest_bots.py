@@ -108,7 +108,7 @@ def test_the_contracts_words_for_another_choice_are_read_by_its_declared_domain(
     engine declares them, are those the words mean; any other is played on a clone."""
     from click.testing import CliRunner
 
-    from compiler import cli
+    from app import cli
 
     (tmp_path / "noble-cities.yaml").write_text(
         "spec: 1\nname: noble-cities\nextends: cities\nend_of_turn:\n  claim_city:\n    notation: noble {city}\n",

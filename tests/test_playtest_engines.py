@@ -20,7 +20,8 @@ import yaml
 
 from compiler import pipeline
 from compiler.diagnostics import CompileError
-from playtest import engines, simulate as sim
+from playtest import engines
+from playtest import simulate as sim
 from playtest.bots import GreedyBot, MCTSBot, RandomBot, determinize, make_bot
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -214,7 +215,7 @@ def test_target_12_gives_significantly_shorter_games(official, target12):
 
 
 def test_cli_simulate_specs():
-    out = subprocess.run([sys.executable, "-m", "compiler", "simulate", str(OFFICIAL), str(TARGET_12),
+    out = subprocess.run([sys.executable, "-m", "app", "simulate", str(OFFICIAL), str(TARGET_12),
                           "--games", "4", "--bots", "random", "--jobs", "2", "--json"],
                          cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
@@ -226,7 +227,7 @@ def test_cli_simulate_specs():
 def test_cli_simulate_reports_spec_errors(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("spec: 1\nname: bad\nextends: official\nvalues:\n  targt: 12\n", encoding="utf-8")
-    out = subprocess.run([sys.executable, "-m", "compiler", "simulate", str(bad), "--games", "2"],
+    out = subprocess.run([sys.executable, "-m", "app", "simulate", str(bad), "--games", "2"],
                          cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 1
     assert "targt" in out.stderr and "error[" in out.stderr and "Traceback" not in out.stderr

@@ -18,7 +18,7 @@ STANDIN = str(HERE / "test_playtest_standin.py")
 
 
 def cli(*args):
-    return subprocess.run([sys.executable, "-m", "compiler", *args], cwd=HERE.parent, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "app", *args], cwd=HERE.parent, capture_output=True, text=True,
                           timeout=900)
 
 

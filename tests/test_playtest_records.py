@@ -15,7 +15,8 @@ import sys
 
 import pytest
 
-from playtest import records, simulate as sim
+from playtest import records
+from playtest import simulate as sim
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -24,7 +25,7 @@ from test_playtest_simulate import STANDIN, run, standin  # noqa: E402
 
 
 def cli(*args, **kw):
-    return subprocess.run([sys.executable, "-m", "compiler", *args], cwd=ROOT, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "app", *args], cwd=ROOT, capture_output=True, text=True,
                           timeout=600, **kw)
 
 

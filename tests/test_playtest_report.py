@@ -7,7 +7,8 @@ import sys
 
 import pytest
 
-from playtest import report, simulate as sim
+from playtest import report
+from playtest import simulate as sim
 from playtest.simulate import GameResult, SpecSummary
 
 pytest.importorskip("matplotlib")  # the plot extra, installed by the test extra
@@ -58,7 +59,7 @@ def test_the_length_chart_leaves_the_capped_games_out():
 
 
 def test_cli_report(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "compiler", "simulate", str(HERE / "test_playtest_standin.py"),
+    out = subprocess.run([sys.executable, "-m", "app", "simulate", str(HERE / "test_playtest_standin.py"),
                           "--games", "4", "--jobs", "1", "--bots", "greedy,random", "--report", str(tmp_path / "r")],
                          cwd=HERE.parent, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
@@ -92,7 +93,7 @@ def test_the_report_of_one_kind_of_bot_has_its_comparisons_and_no_skill_row(tmp_
 
 def test_cli_report_with_random_bots_alone_over_two_specs(tmp_path):
     """Issue 26 item 21: `simulate A B --bots random --report DIR` ended in a jinja2 UndefinedError."""
-    out = subprocess.run([sys.executable, "-m", "compiler", "simulate", "official", "target-12", "--games", "2",
+    out = subprocess.run([sys.executable, "-m", "app", "simulate", "official", "target-12", "--games", "2",
                           "--jobs", "1", "--bots", "random", "--report", str(tmp_path / "r")],
                          cwd=HERE.parent, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
@@ -103,7 +104,7 @@ def test_cli_report_with_random_bots_alone_over_two_specs(tmp_path):
 def test_a_report_that_fails_is_an_internal_error_not_a_traceback(tmp_path, monkeypatch):
     from click.testing import CliRunner
 
-    from compiler import cli
+    from app import cli
 
     def broken(*args):
         raise KeyError("a bug of the report")

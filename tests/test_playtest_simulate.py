@@ -10,18 +10,20 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import pathlib
 import signal
-import os
 import subprocess
 import sys
 import time
 
 import pytest
 
-from playtest import engines, plots, simulate as sim
+from playtest import engines, plots
+from playtest import simulate as sim
 from playtest.bots import BotError, parse_bot
-from playtest.simulate import GameResult, SpecSummary, game as sim_game
+from playtest.simulate import GameResult, SpecSummary
+from playtest.simulate import game as sim_game
 
 HERE = pathlib.Path(__file__).resolve().parent
 STANDIN = HERE / "test_playtest_standin.py"
@@ -246,7 +248,7 @@ def test_plots_without_matplotlib_say_what_to_install(monkeypatch):
 # ----------------------------------------------------------------------------- the command
 
 def cli(*args, **kw):
-    return subprocess.run([sys.executable, "-m", "compiler", *args], cwd=HERE.parent, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "app", *args], cwd=HERE.parent, capture_output=True,
                           text=True, timeout=120, **kw)
 
 
@@ -279,7 +281,7 @@ def test_cli_usage_errors():
 
 
 def test_cli_ctrl_c_reports_what_finished():
-    proc = subprocess.Popen([sys.executable, "-m", "compiler", "simulate", str(STANDIN), "--games", "100000",
+    proc = subprocess.Popen([sys.executable, "-m", "app", "simulate", str(STANDIN), "--games", "100000",
                              "--jobs", "2", "--progress", "--bots", "random"],
                             cwd=HERE.parent, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

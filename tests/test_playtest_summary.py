@@ -10,7 +10,8 @@ import math
 
 import pytest
 
-from playtest import simulate as sim, stats
+from playtest import simulate as sim
+from playtest import stats
 from playtest.simulate import GameResult, SpecSummary
 
 

@@ -22,9 +22,8 @@ import random
 import textwrap
 from types import ModuleType
 
-import pytest
-
 import engine_helpers as H
+import pytest
 
 SEEDS = (1, 2)
 MAX_LOGGED = 60
@@ -45,7 +44,7 @@ CATALOGUE = catalogue()
 
 def catalogue_engine(spec: pathlib.Path) -> ModuleType:
     """The committed engine of a catalogue spec (generated/ equals a rebuild: test_generated)."""
-    from compiler.emit_engine import module_name
+    from compiler.emit.engine import module_name
 
     return H.load_engine(H.ROOT / "generated" / "engines" / module_name(H.load_spec(spec)))
 

@@ -1,4 +1,4 @@
-"""Text from a spec or a file name reaches a generated engine only through compiler.pysource.
+"""Text from a spec or a file name reaches a generated engine only through compiler.lower.pysource.
 
 A spec is untrusted input and its engine is Python that is imported. These tests render
 every text of a spec that can reach the engine (titles, descriptions, notes, notation, the
@@ -21,13 +21,14 @@ import sys
 import tokenize
 
 import pytest
-
-from compiler import emit_engine, lower, pipeline, pysource
-from compiler.emit_engine import module_name
-from compiler.pysource import Code, comment, docstring, identifier, literal, printable
-from compiler.source import shown_path
-
 from conftest import ROOT
+
+from compiler import lower, pipeline
+from compiler.emit import engine as emit_engine
+from compiler.emit.engine import module_name
+from compiler.front.source import shown_path
+from compiler.lower import pysource
+from compiler.lower.pysource import Code, comment, docstring, identifier, literal, printable
 
 # Every way a text has broken out of a comment, a docstring or a literal, or hidden code.
 PIECES = ['"""', "'''", '"', "'", "\\", "\\N{foo}", "\\x", "\\u12", "\n", "\r", "\r\n", "\x0c", "\x0b", "\x00",
@@ -109,7 +110,7 @@ def test_an_effect_s_text_with_percent_signs_is_kept_whole_in_its_rule_error():
 
 
 def test_the_engine_template_writes_only_code():
-    """A value that did not go through compiler.pysource is refused, so a template edit cannot
+    """A value that did not go through compiler.lower.pysource is refused, so a template edit cannot
     write a spec's text raw (Jinja's finalize hook)."""
     env = emit_engine._environment()
     with pytest.raises(TypeError, match="not Code"):

@@ -1,9 +1,9 @@
 """Every file a command reads goes through one bounded reader (issue 26, item 19).
 
-compiler.reading reads ordinary files only (a FIFO would block, /dev/zero never ends, a folder
+compiler.front.reading reads ordinary files only (a FIFO would block, /dev/zero never ends, a folder
 is no file), at most a limit of their kind; each command says which file and why, never waits
 and never shows a traceback. The last test reads the sources: a new `open()` for reading, or a
-`read_text`/`read_bytes` of a file a user names, outside compiler/reading.py fails it.
+`read_text`/`read_bytes` of a file a user names, outside compiler/front/reading.py fails it.
 """
 from __future__ import annotations
 
@@ -13,10 +13,11 @@ import pathlib
 
 import pytest
 from click.testing import CliRunner
-
-from compiler import cli, reading
-from playtest import engines, records, terminal
 from test_inputs import in_time
+
+from app import cli
+from compiler.front import reading
+from playtest import engines, records, terminal
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 KINDS = {"fifo": "is a named pipe (FIFO)", "dev_zero": "is a device", "folder": "is a directory"}
@@ -118,7 +119,7 @@ OWN_DATA = ("resources.files", "__file__", "HERE", "Path(__file__)")
 
 
 def _reads(path: pathlib.Path) -> list[str]:
-    """Each call in `path` that reads a file other than through compiler.reading."""
+    """Each call in `path` that reads a file other than through compiler.front.reading."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found = []
     for node in ast.walk(tree):
@@ -139,7 +140,7 @@ def _reads(path: pathlib.Path) -> list[str]:
 
 
 def test_the_sources_read_files_only_through_compiler_reading():
-    files = [p for folder in ("compiler", "playtest", "web") for p in sorted((ROOT / folder).rglob("*.py"))]
+    files = [p for folder in ("app", "compiler", "playtest", "web") for p in sorted((ROOT / folder).rglob("*.py"))]
     assert len(files) > 50
     found = [line for p in files if p.name != "reading.py" for line in _reads(p)]
     assert found == []
@@ -162,8 +163,9 @@ def test_a_file_the_kernel_makes_up_is_refused_and_never_echoed(tmp_path, monkey
     shared variant whose table or base links there would print the environment of whoever checks
     it in an error. A link into /proc or /sys is refused before it is opened."""
     from click.testing import CliRunner
-    from compiler import cli
-    from compiler.reading import NotAFile, read_input
+
+    from app import cli
+    from compiler.front.reading import NotAFile, read_input
     link = tmp_path / "cities.csv"
     link.symlink_to("/proc/self/environ")
     with pytest.raises(NotAFile, match="under /proc or /sys"):

@@ -12,7 +12,7 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
+from app.cli import main
 from playtest.simulate import game_seed
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent

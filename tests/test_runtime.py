@@ -1,9 +1,9 @@
-"""The engine runtime (compiler/runtime) as Python modules, and the rule that pastes it into engines.
+"""The engine runtime (compiler/emit/runtime) as Python modules, and the rule that pastes it into engines.
 
 The runtime modules are imported here as they are, not through an engine: each test binds
-the names a module takes from the rest of an engine (the spec interface, compiler/runtime/
+the names a module takes from the rest of an engine (the spec interface, compiler/emit/runtime/
 spec.py, and the other runtime modules) to the globals of a compiled engine, then calls the
-module's own functions. So the code under test is the file in compiler/runtime, run against
+module's own functions. So the code under test is the file in compiler/emit/runtime, run against
 a real spec's tables (the official engine's, and gold_for_shortfall's, which keeps no
 face-up cost cache).
 """
@@ -17,10 +17,10 @@ import pathlib
 import random
 
 import pytest
-
-from compiler import runtime
-from compiler.runtime import errors, game, notation, spec, state, variables, zones
 from engine_helpers import ROOT, load_engine
+
+from compiler.emit import runtime
+from compiler.emit.runtime import errors, game, notation, spec, state, variables, zones
 
 ENGINES = sorted((ROOT / "generated" / "engines").glob("*.py"))
 RUNTIME = pathlib.Path(runtime.__file__).parent
@@ -128,10 +128,10 @@ def test_every_engine_holds_the_runtime_verbatim(path):
     text = path.read_text(encoding="utf-8")
     for name in runtime.MODULES:
         for part in runtime.engine_parts(name):
-            assert part in text, f"{path.name} lacks a part of compiler/runtime/{name}.py"
+            assert part in text, f"{path.name} lacks a part of compiler/emit/runtime/{name}.py"
     for name in runtime.SPEC_MODULES:  # exactly in the engines of the specs that use them
         [part] = runtime.engine_parts(name)
-        assert (part in text) == uses(name, text), f"{path.name} and compiler/runtime/{name}.py"
+        assert (part in text) == uses(name, text), f"{path.name} and compiler/emit/runtime/{name}.py"
     assert runtime.MARKER not in text
 
 
@@ -144,7 +144,7 @@ def test_every_engine_defines_what_the_runtime_imports(path):
     used = {**MODULES, **{name: m for name, m in SPEC_MODULES.items() if uses(name, text)}}
     for module in used.values():
         missing = sorted(name for name in header_names(module) if not hasattr(engine, name))
-        assert not missing, f"{path.name} lacks {missing}, which compiler/runtime/{module.__name__} reads"
+        assert not missing, f"{path.name} lacks {missing}, which compiler/emit/runtime/{module.__name__} reads"
 
 
 def test_the_spec_interface_lists_only_what_the_runtime_reads():
@@ -474,7 +474,7 @@ def test_extra_slots_start_from_their_initial_values_and_each_clone_owns_its_lis
 
 def test_engines_without_zones_or_state_of_their_own_keep_state_version_1():
     """Only a spec that declares state or zones of its own (no-churn, the Cities, the Trading
-    Posts: compiler/runtime/variables.py, zones.py) has slots of its own and saves version 2;
+    Posts: compiler/emit/runtime/variables.py, zones.py) has slots of its own and saves version 2;
     every other engine is as it was."""
     own = {"no_churn", "cities", "cities_declinable", "trading_posts"}
     for path in ENGINES:

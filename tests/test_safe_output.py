@@ -12,10 +12,11 @@ import shutil
 
 import pytest
 from click.testing import CliRunner
-
-from compiler import cli, pipeline
-from compiler.safe_text import html_finalize, line_text
 from test_inputs import _yaml_double_quoted
+
+from app import cli
+from compiler import pipeline
+from compiler.safe_text import html_finalize, line_text
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FORGED = "official.yaml: ok"
@@ -131,6 +132,7 @@ def test_play_replay_says_a_file_name_on_one_line(hostile):
 def test_the_web_pages_hold_no_raw_control_character(hostile, tmp_path):
     pytest.importorskip("starlette")
     from test_web_api import client
+
     from web import catalogue
 
     variants = catalogue.load([str(hostile / NAME)])

@@ -6,7 +6,7 @@ tests/broken_states/NAME.json is a saved game of the official spec with one kind
 the value, for one-line files as to_json writes them and for pretty-printed ones.
 `pytest --update-goldens` rewrites the goldens; read every diff.
 
-The position finder behind it (compiler.json_position) is checked against json.loads on
+The position finder behind it (compiler.front.json_position) is checked against json.loads on
 random JSON texts.
 """
 from __future__ import annotations
@@ -15,13 +15,14 @@ import json
 import pathlib
 import re
 
+import engine_helpers as H
 import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import engine_helpers as H
-from compiler import cli, json_position
+from app import cli
+from compiler.front import json_position
 from playtest import terminal
 
 STATES = pathlib.Path(__file__).resolve().parent / "broken_states"

@@ -1,4 +1,4 @@
-"""Pass 2, schema (compiler.schema and rulespec/schema.json): the format's reference, and
+"""Pass 2, schema (compiler.front.schema and rulespec/schema.json): the format's reference, and
 how each violation is mapped to the node the user wrote."""
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ import re
 import jsonschema
 import pytest
 
-from compiler import model, schema, source, types
+from compiler import model
+from compiler.check import types
 from compiler.diagnostics import CompileError, Diagnostic
+from compiler.front import schema, source
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 OFFICIAL = (ROOT / "rulespec" / "official.yaml").read_text(encoding="utf-8")

@@ -8,7 +8,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from compiler.cli import main
+from app.cli import main
 from compiler.diagnostics import render
 from compiler.pipeline import load_rules
 from compiler.sheets import tables

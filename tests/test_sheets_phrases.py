@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from compiler.expr import Origin, parse_expr, parse_stmt
+from compiler.front.expr import Origin, parse_expr, parse_stmt
 from compiler.pipeline import load_rules
 from compiler.sheets import describe
 from compiler.sheets.phrases import Phraser

@@ -8,7 +8,7 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
+from app.cli import main
 from compiler.pipeline import load_rules
 from compiler.sheets import content, render
 

@@ -15,9 +15,10 @@ import pathlib
 
 import pytest
 
-from compiler import check, pipeline
+from compiler import pipeline
+from compiler.check import checker as check
 from compiler.diagnostics import CompileError
-from compiler.emit_engine import render_module
+from compiler.emit.engine import render_module
 from compiler.lower import lower, payment_vectors
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent

@@ -1,13 +1,12 @@
-"""Pass 1, load (compiler.source): nodes with positions, and what the loader refuses."""
+"""Pass 1, load (compiler.front.source): nodes with positions, and what the loader refuses."""
 from __future__ import annotations
-
 
 import pytest
 import yaml
 
-from compiler import source
 from compiler.diagnostics import CompileError, SourceMap, Span, render
-from compiler.source import MapNode, ScalarNode, SeqNode
+from compiler.front import source
+from compiler.front.source import MapNode, ScalarNode, SeqNode
 
 
 def load(text: str | bytes, name: str = "t.yaml", sources: SourceMap | None = None) -> source.Document:

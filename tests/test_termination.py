@@ -1,4 +1,4 @@
-"""Every step ends (compiler/termination.py): spec -> diagnostics (E530, E531), spec -> engine
+"""Every step ends (compiler/check/termination.py): spec -> diagnostics (E530, E531), spec -> engine
 behaviour (`max`, and the engines' step budget, the second line of defence), spec -> sheet and diff.
 
 A `repeat: while` step whose condition never turns false held the engine in one `apply()` for
@@ -13,17 +13,17 @@ import pathlib
 import shutil
 
 import pytest
+from engine_helpers import ROOT, load_engine, position, set_tokens
 
 from compiler import pipeline
+from compiler.check.termination import STEP_WORK, rounds_budget
+from compiler.diagnostics import CompileError, SourceMap
+from compiler.diff import compare, render
+from compiler.emit.engine import compile_to_module, render_module
+from compiler.lower import lower
 from compiler.pipeline import load_rules
 from compiler.sheets import content
 from compiler.sheets import render as render_sheet
-from compiler.diagnostics import CompileError, SourceMap
-from compiler.diff import compare, render
-from compiler.emit_engine import compile_to_module, render_module
-from compiler.lower import lower
-from compiler.termination import STEP_WORK, rounds_budget
-from engine_helpers import ROOT, load_engine, position, set_tokens
 
 CLEAN = (ROOT / "tests" / "broken" / "_clean.yaml").read_text(encoding="utf-8").replace("../../rulespec/", "")
 RETURN_STEP = """    notation: return {colour}

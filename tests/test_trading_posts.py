@@ -10,12 +10,27 @@ import random
 import shutil
 
 import pytest
+from engine_helpers import (
+    ROOT,
+    act,
+    find_cards,
+    give_card,
+    give_noble,
+    give_tokens,
+    grant_bonuses,
+    in_decks,
+    legal_strings,
+    load,
+    load_engine,
+    pay_for,
+    position,
+    put_in_market,
+    set_tokens,
+)
 
 from compiler import pipeline
 from compiler.diagnostics import CompileError, SourceMap
 from compiler.sheets import render
-from engine_helpers import (ROOT, act, find_cards, give_card, give_noble, give_tokens, grant_bonuses, in_decks, legal_strings,
-                            load, load_engine, pay_for, position, put_in_market, set_tokens)
 
 POSTS_CSV = ROOT / "variants" / "trading_posts.csv"
 CLEAN = (ROOT / "tests" / "broken" / "_clean.yaml").read_text(encoding="utf-8").replace("../../rulespec/", "")
@@ -295,7 +310,7 @@ define:
 
 
 def test_an_unclosed_keyword_says_how_keywords_are_written():
-    from compiler.expr import Origin, parse_expr
+    from compiler.front.expr import Origin, parse_expr
     with pytest.raises(CompileError) as err:
         parse_expr("t.power == 'five", Origin.plain("x.yaml", 3, 10, "t.power == 'five"))
     d = err.value.diagnostics[0]
@@ -339,7 +354,7 @@ def test_a_set_of_components_holds_that_kind_only(folder):
 def test_a_kind_reached_only_by_a_variable_is_not_e125(folder):
     rules = check(folder, STATE)
     assert not isinstance(rules, list), rules
-    from compiler.zones import unreachable
+    from compiler.check.zones import unreachable
     assert unreachable(rules) == []
 
 

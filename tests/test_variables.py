@@ -9,14 +9,14 @@ import random
 import shutil
 
 import pytest
+from engine_helpers import ROOT, legal_strings, load_engine, position, set_tokens
 
 from compiler import pipeline
 from compiler.diagnostics import CompileError, SourceMap
 from compiler.diff import compare, render
-from compiler.emit_engine import compile_to_module
-from compiler.expr import Origin, Sequence, parse_stmt, unparse
+from compiler.emit.engine import compile_to_module
+from compiler.front.expr import Origin, Sequence, parse_stmt, unparse
 from compiler.sheets import describe
-from engine_helpers import ROOT, legal_strings, load_engine, position, set_tokens
 
 ENGINES = ROOT / "generated" / "engines"
 CLEAN = (ROOT / "tests" / "broken" / "_clean.yaml").read_text(encoding="utf-8").replace("../../rulespec/", "")
@@ -318,7 +318,7 @@ def test_a_turn_variable_no_effect_sets_is_only_a_warning(folder):
 def test_the_warning_e555_is_shown_by_check(folder):
     from click.testing import CliRunner
 
-    from compiler import cli
+    from app import cli
     (folder / "spec.yaml").write_text(CLEAN + "state:\n  t: {title: T, type: number, reset: turn}\n",
                                       encoding="utf-8")
     result = CliRunner().invoke(cli.main, ["check", "-W", str(folder / "spec.yaml")])

@@ -13,13 +13,28 @@ import itertools
 import pathlib
 
 import pytest
+from engine_helpers import (
+    act,
+    buys_of,
+    give_card,
+    give_noble,
+    give_tokens,
+    legal_strings,
+    load,
+    load_engine,
+    position,
+    price,
+    qualifies,
+    set_noble_row,
+    set_tokens,
+    set_turn,
+    state_json,
+    take_colours,
+    values,
+)
 
 from compiler import pipeline
-from compiler import source
-
-from engine_helpers import (act, buys_of, give_card, give_noble, give_tokens, legal_strings, load, load_engine,
-                            position, price, qualifies, set_noble_row, set_tokens, set_turn, state_json,
-                            take_colours, values)
+from compiler.front import source
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 OFFICIAL = "rulespec/official.yaml"

@@ -12,11 +12,10 @@ import urllib.parse
 import urllib.request
 
 import pytest
-
 from test_web_api import SPEC, TestClient, api_of, client, new_table, play_to_the_end
 from test_web_browser import Server, free_port
-from web import store, tables
 
+from web import store, tables
 
 # -- links
 

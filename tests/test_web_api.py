@@ -18,7 +18,7 @@ with warnings.catch_warnings():  # Starlette suggests httpx2 over httpx for its 
     warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
     from starlette.testclient import TestClient
 
-from compiler import cli
+from app import cli
 from playtest.bots import make_bot
 from web import botwork, catalogue, server, store
 from web.hosts import Hosts
@@ -447,10 +447,10 @@ def test_the_core_needs_no_web_package():
     """compiler and playtest import without Starlette or uvicorn; `serve` then says what is missing."""
     code = ("import sys\n"
             "sys.modules['starlette'] = sys.modules['uvicorn'] = None\n"
-            "import compiler.cli, playtest.terminal, playtest.simulate\n"
+            "import app.cli, playtest.terminal, playtest.simulate\n"
             "assert not [m for m in sys.modules if m == 'web' or m.startswith('web.')], 'web imported'\n"
             "from click.testing import CliRunner\n"
-            "r = CliRunner().invoke(compiler.cli.main, ['serve'])\n"
+            "r = CliRunner().invoke(app.cli.main, ['serve'])\n"
             "print(r.exit_code, r.output, end='')\n")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr

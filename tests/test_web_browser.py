@@ -73,7 +73,7 @@ class Server:
     def start(self) -> None:
         with open(self.log, "ab") as out:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "compiler", "serve", str(self.spec), "--db", str(self.db), "--port",
+                [sys.executable, "-m", "app", "serve", str(self.spec), "--db", str(self.db), "--port",
                  str(self.port), "--bot-delay", "0", *self.options], cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

@@ -13,12 +13,23 @@ import urllib.parse
 
 import pytest
 from click.testing import CliRunner
+from test_web_api import (
+    ROOT,
+    SPEC,
+    TEST_HOSTS,
+    TestClient,
+    api_of,
+    client,
+    engine,
+    new_table,
+    play_to_the_end,
+    with_seed,
+)
 
-from compiler import cli
+from app import cli
 from playtest.bots import make_bot
-from test_web_api import (ROOT, SPEC, TEST_HOSTS, TestClient, api_of, client, engine, new_table, play_to_the_end,
-                          with_seed)
-from web import botwork, catalogue, quotas, server, store as store_mod, views
+from web import botwork, catalogue, quotas, server, views
+from web import store as store_mod
 from web.quotas import Quotas
 from web.tables import tables_to_close
 

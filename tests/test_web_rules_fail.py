@@ -15,10 +15,11 @@ import time
 
 import pytest
 from click.testing import CliRunner
-
-from compiler import cli
 from test_web_api import ROOT, TEST_HOSTS, UNHURRIED, TestClient, api_of, with_seed
-from web import botwork, catalogue, server, store as store_mod
+
+from app import cli
+from web import botwork, catalogue, server
+from web import store as store_mod
 
 FAILING_TAKE = """\
 spec: 1
@@ -278,6 +279,7 @@ def test_a_move_waiting_for_a_busy_mover_is_refused_as_busy_and_its_table_plays_
     """Time spent waiting for a mover is not the rules' fault: the click gets 503 and its table is
     not stopped (six slow moves of one spec had stopped every other table of the server)."""
     import threading
+
     from web import tables as tables_mod
     monkeypatch.setattr(tables_mod, "QUEUE_SECONDS", 0.2)
     module = variants["target-12"].module

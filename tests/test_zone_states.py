@@ -5,7 +5,7 @@ points (between turns, in the middle of the end-of-turn steps or of a payment), 
 what `to_json` wrote, the loaded game saves the same text, and the game goes on from the loaded
 copy. A state that does not load is a component in two places (two faces of one tile in play,
 one tile in two zones), a display without its slots, a zone over its size: what each component in
-one place, by construction (compiler/zones.py, compiler/runtime/zones.py), rules out.
+one place, by construction (compiler/check/zones.py, compiler/emit/runtime/zones.py), rules out.
 
 About 2,200 games in all (60 per catalogue engine and per test spec, 25 per mutant that checks
 clean), some 25 s of CPU (35 s on a shared 2-core machine). SPLENDOR_STATE_GAMES (games per engine,
@@ -20,14 +20,14 @@ import random
 import shutil
 
 import pytest
+from engine_helpers import ROOT, load_engine
 from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
+from test_mutations import ODD_VALUES, WITH_ZONES, ZONE_PATHS, ZONE_VALUES, _get, _set, dump
 
 from compiler import pipeline
 from compiler.diagnostics import CompileError
-from engine_helpers import ROOT, load_engine
-from test_mutations import ODD_VALUES, WITH_ZONES, ZONE_PATHS, ZONE_VALUES, _get, _set, dump
 
 GAMES = int(os.environ.get("SPLENDOR_STATE_GAMES", "60"))
 MUTANTS = int(os.environ.get("SPLENDOR_STATE_MUTANTS", "20"))

@@ -8,8 +8,8 @@ import pathlib
 import random
 
 import pytest
-
 from engine_helpers import ROOT, act, finish_forced_steps, load_engine
+
 from compiler import pipeline
 from compiler.diagnostics import CompileError
 
@@ -103,7 +103,7 @@ def test_play_load_and_load_in_play_refuse_a_seat_zones_that_is_a_number(cities,
     """Issue 26 item 18: `play --load` printed a traceback, `load` in play exited 3 and lost the game."""
     from click.testing import CliRunner
 
-    from compiler import cli
+    from app import cli
     from playtest import terminal
     state = cities.new_game(2, 5).to_dict()
     state["seats"][1]["zones"] = 5

@@ -11,13 +11,13 @@ from __future__ import annotations
 import hashlib
 import os
 import pathlib
-from types import ModuleType
 from dataclasses import dataclass, field
+from types import ModuleType
 
 from compiler import pipeline
 from compiler.diagnostics import CompileError, Diagnostic, SourceMap
+from compiler.front.overlay import find_spec
 from compiler.model import Rules, Text
-from compiler.overlay import find_spec
 from compiler.sheets import content
 from compiler.sheets import render as sheet_render
 from compiler.sheets.plurals import LANGUAGES

@@ -50,7 +50,7 @@ def run(app, host: str, port: int, proxies: tuple[str, ...] = ()) -> None:
 
 
 def _when(at: float) -> str:
-    return datetime.datetime.fromtimestamp(at, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    return datetime.datetime.fromtimestamp(at, datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
 def list_tables(db: str, variants: dict, now: float | None = None) -> str:

@@ -120,7 +120,7 @@ class Streams:
         while True:
             try:
                 item = await asyncio.wait_for(queue.get(), KEEPALIVE)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 yield ": keep-alive\n\n"
                 continue
             if item is None:

@@ -18,8 +18,8 @@ import concurrent.futures
 import hashlib
 import hmac
 import logging
-import sqlite3
 import secrets
+import sqlite3
 import time
 from dataclasses import dataclass, field
 from types import ModuleType

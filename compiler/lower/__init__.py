@@ -5,7 +5,7 @@ constant tables of the generated engine (cards, nobles, the player-count table, 
 action table with one integer id per action and its notation), and, for every action
 and step, the Python source of three functions: the legal-action generator, the
 effect, and the explanation of why an action is illegal. Every decision about the
-rules is made here; :mod:`compiler.emit_engine` only lays the plan out.
+rules is made here; :mod:`compiler.emit.engine` only lays the plan out.
 
 Expressions are compiled to Python, never interpreted at run time:
 

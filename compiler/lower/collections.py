@@ -7,7 +7,7 @@ Pure helpers of compiler/lower/expressions.py, split from it to keep each module
 `compiler` they take is its ExprCompiler."""
 from __future__ import annotations
 
-from ..expr import Attribute, Compare, Index, Name, Word
+from ..front.expr import Attribute, Compare, Index, Name, Word
 from .layout import spec_name
 from .tree import Assign, Continue, For, If
 from .zones import COMPONENT, tag_kind

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..expr import Aggregate, Attribute, Binary, Call, Effect, Int, Name, unparse, walk
-from ..flow import DRAWS, token_bounds
+from ..check.flow import DRAWS, token_bounds
+from ..front.expr import Aggregate, Attribute, Binary, Call, Effect, Int, Name, unparse, walk
 from ..model import Param
-from ..pysource import comment, docstring, literal, printable
+from . import zones as lower_zones
 from .expressions import ExprCompiler, _substitute, _unmet, conjuncts, free_names
 from .layout import DecisionPlan, EnginePlan, ParamLayout, spec_name, unpacking, where
-from . import zones as lower_zones
 from .legal import LegalLowering, position
+from .pysource import comment, docstring, literal, printable
 from .tree import Append, Assign, Comment, Continue, Def, For, If, Pass, Return, Table
 
 
@@ -349,7 +349,7 @@ class DecisionLowering:
             if deferred is not None and deferred.param.name in free_names(c):
                 continue  # a condition on the payment: checked below, over every payment
             body.append(If(compiler.negation(compiler.expr(c, self.env)),
-                           [Return(literal(_unmet(c, self.plan.rules, d)))]))
+                           [Return(literal(_unmet(c, self.plan, d)))]))
         if deferred is not None:
             body.append(If(f"not {self.dp.function('_payopts_')}(g, args)",
                            [Return("'the player cannot pay the price of this card in any way the rules allow'")]))

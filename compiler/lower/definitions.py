@@ -2,7 +2,7 @@
 
 Calls of definitions are inlined before anything else is lowered (:func:`inline_rules`): every
 expression of the rules is replaced by the same expression with each call written out as the
-definition's body, its arguments in place (compiler/definitions.py), so the later passes (the
+definition's body, its arguments in place (compiler/check/definitions.py), so the later passes (the
 legal-action shapes, the prefilters, the scalar locals) see plain expressions and optimise
 them as if the spec had written the body there. A spec without definitions is returned as it
 is, so its engine is byte for byte what it was.
@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..definitions import inline_all
-from ..expr import Call, unparse, walk
+from ..check.definitions import inline_all
+from ..front.expr import Call, unparse, walk
 from ..model import Rules
-from ..pysource import Code, comment, docstring, printable
 from .expressions import ExprCompiler
 from .layout import EnginePlan, where
+from .pysource import Code, comment, docstring, printable
 from .tree import Assign, Comment, Def, Return, names_in, render
 
 EXTRA_PRESTIGE = "_xp"

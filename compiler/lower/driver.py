@@ -3,30 +3,34 @@ trees of every rule, the shapes of the face-up loops, liveness, then the one pri
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 
-from ..model import Rules
-from ..notation import fill as notation_text  # check reads the same texts (E522)
-from ..notation import payment_words
-from ..pysource import Code
+from ..check.notation import fill as notation_text  # check reads the same texts (E522)
+from ..check.notation import payment_words
+from ..front.expr import Expr
+from ..model import Decision, Rules
+from . import variables as state
 from .decisions import DecisionLowering
 from .definitions import inline_rules, lower_prestige
 from .layout import DecisionPlan, EnginePlan, LoweringBug, layout_param, notation_form, payment_vectors
 from .phases import lower_action_phase, lower_end_inline, lower_ranking, lower_step_tests, payments_helper
-from .worth import spec_worth, worth_payments_helper
+from .pysource import Code
 from .setup import lower_setup
-from . import variables as state
 from .shapes import every_face_up_slot, expanded, shape_face_up_loops
 from .tree import Def, Table, bound_names, lines, names_in, reads, render, tidy
+from .worth import spec_worth, worth_payments_helper
 from .zones import plan_zones
 
 
-def lower(rules: Rules) -> EnginePlan:
-    """Lay out the action table and generate the code of every rule."""
+def lower(rules: Rules, explain: Callable[[Expr, Rules, Decision], str | None] | None = None) -> EnginePlan:
+    """Lay out the action table and generate the code of every rule. `explain` phrases a
+    condition an action fails in players' words (:func:`compiler.emit.engine.refusal_words`)."""
     rules = inline_rules(rules)  # calls of definitions written out: every pass below sees plain expressions
     plan = EnginePlan(
         rules=rules, gems=rules.gems, colours=rules.colours, levels=rules.levels,
         max_face_up=max(p.face_up for p in rules.players), max_nobles=max(p.nobles for p in rules.players),
-        max_gold=max(p.gold for p in rules.players), payments=[], decisions=[], actions=[], action_strings=[])
+        max_gold=max(p.gold for p in rules.players), payments=[], decisions=[], actions=[], action_strings=[],
+        explain=explain)
     if rules.variables:  # the declared state: Game slots, the saved game's version 2, the turn resets
         plan.extra_slots += state.extra_slots(rules)
         plan.vars_table = state.vars_table(rules)

@@ -4,29 +4,46 @@ from __future__ import annotations
 import dataclasses
 import itertools
 
-from ..expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditional, Effect, ForEach, Index, Int,
-                    Logic, Name, Sequence, Unary, When, Word, children, unparse)
-from ..flow import token_bounds
-from ..model import BUILTIN_SETUP_FIELDS, Decision, Rules
-from ..pysource import literal
-from ..types import STATE_EFFECTS
+from ..check.flow import token_bounds
+from ..check.types import STATE_EFFECTS
+from ..front.expr import (
+    Aggregate,
+    Attribute,
+    Binary,
+    Bool,
+    Call,
+    Compare,
+    Conditional,
+    Effect,
+    ForEach,
+    Index,
+    Int,
+    Logic,
+    Name,
+    Sequence,
+    Unary,
+    When,
+    Word,
+    children,
+    unparse,
+)
+from ..model import BUILTIN_SETUP_FIELDS, Decision
 from . import variables as state
 from . import zones as lower_zones
 from .cards import acquire, bury, refill
 from .collections import components_with, constant_component, market_loop, market_row, never_negative
 from .layout import EnginePlan, LoweringBug, spec_name, where
+from .pysource import literal
 from .tree import Append, Assign, Do, For, If, Raise, render
 
 
-def _unmet(condition, rules: Rules, decision: Decision) -> str:
-    """Why an action is refused when `condition` fails: the rule in English words (as the
-    sheets phrase it), then the condition as written and where (for the spec's author)."""
-    from ..sheets.phrases import PhraseError, describe
-
+def _unmet(condition, plan: EnginePlan, decision: Decision) -> str:
+    """Why an action is refused when `condition` fails: the rule in players' words (as the
+    sheets phrase it, through `plan.explain`), then the condition as written and where (for the
+    spec's author)."""
     written = f"{unparse(condition)}, {where(condition.span)}"
-    try:
-        words = describe(condition, "en", rules, decision)
-    except (PhraseError, KeyError, ValueError):  # no phrase for it: the condition as written says it
+    words = plan.explain(condition, plan.rules, decision) if plan.explain else None
+    if words is None:  # no phrase for it: the condition as written says it
         return f"condition not met: {written}"
     return f"condition not met: {words} ({written})"
 
@@ -348,7 +365,7 @@ class ExprCompiler:
         match obj:
             case Name(id="setup") if attr in BUILTIN_SETUP_FIELDS:
                 return f"g.setup_{attr}"
-            case Name(id="setup"):  # a declared field: its table by player count (emit_engine writes it)
+            case Name(id="setup"):  # a declared field: its table by player count (the emitter writes it)
                 return f"{spec_name('_pf_', attr, node.span)}[g._n]"
             case Name(id="me") if "me" not in env:
                 return self.player_attr("me", attr, me=True)

@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..check.notation import payment_words
+from ..front.expr import Expr
+from ..front.source import shown_path
 from ..model import Decision, Param, Rules
-from ..notation import payment_words
-from ..pysource import UnsafeName, identifier
-from ..source import shown_path
+from .pysource import UnsafeName, identifier
 
 
 class LoweringBug(AssertionError):
@@ -77,13 +79,13 @@ class DecisionPlan:
         return spec_name(prefix, self.decision.name, self.decision.span)
 
     @property
-    def deferred(self) -> "ParamLayout | None":
+    def deferred(self) -> ParamLayout | None:
         """The payment choice, asked separately when several payments are possible (always last)."""
         last = self.layouts[-1] if self.layouts else None
         return last if last is not None and last.param.domain == "payment" else None
 
     @property
-    def id_layouts(self) -> list["ParamLayout"]:
+    def id_layouts(self) -> list[ParamLayout]:
         """The choices that make up the action id: all but a deferred payment."""
         return self.layouts[:-1] if self.deferred is not None else self.layouts
 
@@ -124,6 +126,9 @@ class EnginePlan:
     # 0: no payment has a worth (PAYMENTS holds gold vectors); else the largest worth, and PAYMENTS
     # holds gold + covers vectors (see payment_vectors)
     worth: int = 0
+    # A refused action's reason in players' words (the sheets' phrasing), given by the caller so
+    # the lowering imports no later stage; None where a condition has no phrase (or none is given).
+    explain: Callable[[Expr, Rules, Decision], str | None] | None = None
     pay_base: int = -1
     # Some legal loop walks Game.face_up_costs (see shapes.flat_face_up_loop): effects keep it in step.
     face_up_costs: bool = False
@@ -168,7 +173,7 @@ def _gold_vectors(gems: int, max_gold: int) -> list[tuple[int, ...]]:
     return sorted(set(out), key=lambda v: (sum(v), tuple(-x for x in v)))
 
 
-def layout_param(param: Param, plan: "EnginePlan") -> ParamLayout:
+def layout_param(param: Param, plan: EnginePlan) -> ParamLayout:
     gems, colours = plan.gems, plan.colours
     values: list  # ints, gem subsets, (level, slot) pairs or levels, by domain; None for "no choice"
     labels: list[str]
@@ -205,7 +210,7 @@ def _either(words: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
-def placeholder_meaning(lay: ParamLayout, plan: "EnginePlan") -> str:
+def placeholder_meaning(lay: ParamLayout, plan: EnginePlan) -> str:
     """What a choice's placeholder in a notation form stands for, in words."""
     p = lay.param
     if p.domain == "gem":
@@ -228,7 +233,7 @@ def placeholder_meaning(lay: ParamLayout, plan: "EnginePlan") -> str:
     return ""
 
 
-def notation_form(dp: "DecisionPlan", plan: "EnginePlan") -> tuple[str, str, bool]:
+def notation_form(dp: DecisionPlan, plan: EnginePlan) -> tuple[str, str, bool]:
     """How a decision's actions are written, with a placeholder (its name in capitals) for
     each choice; what the placeholders stand for; whether a payment is asked next:
     `('buy CARD', 'CARD is a face-up card as level.slot (1.1 to 3.4)', True)`."""

@@ -12,12 +12,26 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from ..expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditional, Index, Int, Logic, Name, Unary,
-                    unparse, walk)
-from ..pysource import Code, comment, docstring, printable
+from ..front.expr import (
+    Aggregate,
+    Attribute,
+    Binary,
+    Bool,
+    Call,
+    Compare,
+    Conditional,
+    Index,
+    Int,
+    Logic,
+    Name,
+    Unary,
+    unparse,
+    walk,
+)
 from . import zones as lower_zones
 from .expressions import ExprCompiler, conjuncts, free_names
 from .layout import LoweringBug
+from .pysource import Code, comment, docstring, printable
 from .shapes import flat_face_up_loop, shape_face_up_loops
 from .tree import Append, Assign, Break, Comment, Continue, Def, FaceUpLoop, For, If, Return
 

@@ -1,11 +1,11 @@
 """The action phase's fused legal function, the steps' tests, the end triggers and the ranking."""
 from __future__ import annotations
 
-from ..expr import Aggregate, Attribute, Compare, Index, Name, unparse
-from ..pysource import Code, comment, literal
+from ..front.expr import Aggregate, Attribute, Compare, Index, Name, unparse
 from .decisions import DecisionLowering, param_env, scalar_preamble, standard_locals
 from .expressions import ExprCompiler, conjuncts, free_names
 from .layout import DecisionPlan, EnginePlan, unpacking, where
+from .pysource import Code, comment, literal
 from .tree import Assign, Comment, Def, Do, For, If, Return, names_in, reads
 from .zones import kind_name
 

@@ -2,15 +2,15 @@
 deal: each block's effects in spec order, a block marked ``each_player`` once for each seat in
 seat order with that seat acting. A spec with no setup has no such function, and its engine's
 new_game no call to it (the runtime's text is the same either way: the call is written by
-the template between two parts of compiler/runtime/game.py)."""
+the template between two parts of compiler/emit/runtime/game.py)."""
 from __future__ import annotations
 
-from ..expr import Effect, unparse, walk
-from ..flow import DRAWS
-from ..pysource import comment, docstring, printable
+from ..check.flow import DRAWS
+from ..front.expr import Effect, unparse, walk
 from .decisions import standard_locals
 from .expressions import ExprCompiler
 from .layout import EnginePlan
+from .pysource import comment, docstring, printable
 from .tree import Comment, Def, For, Pass
 
 SETUP_FUNCTION = "_setup"

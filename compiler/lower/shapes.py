@@ -15,8 +15,8 @@ A :class:`~.tree.FaceUpLoop` is written, in order of preference:
 """
 from __future__ import annotations
 
-from ..pysource import comment
 from .layout import EnginePlan, unpacking
+from .pysource import comment
 from .tree import Append, Assign, Comment, Continue, FaceUpLoop, For, If, reads, statements
 
 

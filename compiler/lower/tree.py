@@ -2,9 +2,9 @@
 passes over it that need no knowledge of the rules (liveness: unused bindings dropped).
 
 A node holds Python *expressions* as text the expression compiler made (from names made by
-:func:`compiler.pysource.identifier` and literals made by :func:`compiler.pysource.literal`);
+:func:`compiler.lower.pysource.identifier` and literals made by :func:`compiler.lower.pysource.literal`);
 every text that may come from a spec and is not code (a comment, a docstring) must be a
-:class:`~compiler.pysource.Code` made by pysource: the printer refuses anything else, so no
+:class:`~compiler.lower.pysource.Code` made by pysource: the printer refuses anything else, so no
 spec text reaches an engine raw. Statements are never written or rewritten as text: every
 shape of the engines' hot loops is a transformation of these nodes (see :mod:`.shapes`).
 """
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 
-from ..pysource import Code
+from .pysource import Code
 
 
 @dataclass
@@ -129,7 +129,7 @@ class Table:
 
 def _text(value, what: str) -> Code:
     if not isinstance(value, Code):
-        raise TypeError(f"{what} is not Code (made by compiler.pysource): {value!r}")
+        raise TypeError(f"{what} is not Code (made by compiler.lower.pysource): {value!r}")
     return value
 
 
@@ -206,7 +206,7 @@ def _write_if(node: If, depth: int, out: list[str], keyword: str) -> None:
 # ----------------------------------------------------------------------------- names read and bound
 
 
-@lru_cache(maxsize=None)
+@cache
 def names_in(code: str) -> frozenset[str]:
     """The names a Python expression (or assignment target) mentions, from its syntax tree."""
     return frozenset(n.id for n in ast.walk(ast.parse(code, mode="eval")) if isinstance(n, ast.Name))

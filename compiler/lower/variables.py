@@ -8,18 +8,18 @@ rules read it with ``in``, ``len`` and ``for`` as they read a chosen set of gems
 it by making a new empty list, and a saved game lists it in the order it is held.
 
 The engine keeps the variables in ``_EXTRA_SLOTS`` (made per game, copied by clone) and
-describes them in ``_VARS`` for saving, loading and observation (compiler/runtime/variables.py);
+describes them in ``_VARS`` for saving, loading and observation (compiler/emit/runtime/variables.py);
 a ``reset: turn`` variable gets one line where the next turn begins (:func:`turn_reset_lines`).
 A spec without state has none of this: no slot, no table, no line, its engine as it was.
 """
 from __future__ import annotations
 
-from ..expr import Attribute, Name, unparse
+from ..check.types import BOOL, COLOUR, GEM, INT, PLAYER, Comp, SetOf
+from ..check.variables import written
+from ..front.expr import Attribute, Name, unparse
 from ..model import Rules, Variable
-from ..pysource import identifier, literal
-from ..types import BOOL, COLOUR, GEM, INT, PLAYER, Comp, SetOf
-from ..variables import written
 from .layout import LoweringBug
+from .pysource import identifier, literal
 from .tree import Append, Assign, Do, If, Raise
 
 STATE_VERSION = 2  # the version of a saved game that carries declared state

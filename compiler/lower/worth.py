@@ -11,9 +11,9 @@ table's thousands. A spec without a worth keeps phases.payments_helper, untouche
 from __future__ import annotations
 
 from ..model import Rules
-from ..pysource import Code
 from .layout import unpacking
 from .phases import gold_loops
+from .pysource import Code
 from .tree import Assign, Continue, Def, Do, For, If, Return
 
 

@@ -1,5 +1,5 @@
 """The spec's own zones lowered: the engine's tables (each kind's rows, each zone's entry of
-_ZONES), its Game attributes (z_NAME: compiler/runtime/zones.py keeps them), and the code of
+_ZONES), its Game attributes (z_NAME: compiler/emit/runtime/zones.py keeps them), and the code of
 zone names, component attributes, component choices and zone effects in rules.
 
 Nothing here runs for a spec without zones: its plan keeps no table, no attribute and state
@@ -7,11 +7,11 @@ version 1, so its engine is what it was (compiler/lower/expressions.py asks here
 that are zones, components or zone effects)."""
 from __future__ import annotations
 
-from ..expr import Attribute, Effect, Name, unparse, walk
+from ..check.zones import reached
+from ..front.expr import Attribute, Effect, Name, unparse, walk
 from ..model import Rules, Zone
-from ..pysource import Code, comment, identifier, literal
-from ..zones import reached
 from .layout import EnginePlan, LoweringBug, spec_name
+from .pysource import Code, comment, identifier, literal
 
 # An env entry's kind for a component: "comp:" + the zone (or kind) it comes from.
 COMPONENT = "comp:"

@@ -13,15 +13,30 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..expr import Bool, Effect, Index, Name, When, unparse, walk
+from ..check.zones import reached
+from ..front.expr import Bool, Effect, Index, Name, When, unparse, walk
+from ..front.source import shown_path
 from ..model import Decision, Rules, Text
-from ..source import shown_path
-from ..zones import reached
 from . import example, pictures, tables
 from .example import prestige_target
-from .facts import (action_kind, change_group, decision_nodes, effect_names, held_limit, noble_visit, rare,
-                    rare_trigger, related, return_to_limit, shape, take_different, topic, uses_attribute, value_names,
-                    wild_sources)
+from .facts import (
+    action_kind,
+    change_group,
+    decision_nodes,
+    effect_names,
+    held_limit,
+    noble_visit,
+    rare,
+    rare_trigger,
+    related,
+    return_to_limit,
+    shape,
+    take_different,
+    topic,
+    uses_attribute,
+    value_names,
+    wild_sources,
+)
 from .phrases import PLAYER, Phraser, Ref, capitalise, explain_definition, join, sentence, state_type_key
 
 # ---------------------------------------------------------------------------- the sheet tree
@@ -1275,7 +1290,7 @@ class Builder:
 
 def _int(n: int):
     from ..diagnostics import Span
-    from ..expr import Int
+    from ..front.expr import Int
     return Int(n, Span("", 0, 0))
 
 

@@ -16,8 +16,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditional, Index, Int, Logic, Name,
-                    Unary)
+from ..front.expr import (
+    Aggregate,
+    Attribute,
+    Binary,
+    Bool,
+    Call,
+    Compare,
+    Conditional,
+    Index,
+    Int,
+    Logic,
+    Name,
+    Unary,
+)
 from ..model import Card, EndTrigger, Noble, RankLevel, Rules
 
 

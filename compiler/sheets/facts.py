@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
-from ..expr import Attribute, Compare, Effect, ForEach, Logic, Name, Origin, parse_expr, walk
+from ..front.expr import Attribute, Compare, Effect, ForEach, Logic, Name, Origin, parse_expr, walk
 from ..model import Decision, Rules
 from .phrases import constant
 
@@ -209,7 +209,7 @@ _PATTERNS = {
 }
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _pattern(key: str):
     text = _PATTERNS[key]
     return parse_expr(text, Origin.plain("<sheet pattern>", 1, 1, text))

@@ -27,8 +27,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import source
 from ..diagnostics import CompileError, Diagnostic, Span, sorted_diagnostics
+from ..front import source
 from ..model import Rules
 from . import tables
 from .plurals import LANGUAGES

@@ -1,6 +1,6 @@
 """Sheets, phrasing: expression and effect nodes -> sentence fragments in each language.
 
-Takes a node of :mod:`compiler.expr` (a condition, a quantity or an effect), the
+Takes a node of :mod:`compiler.front.expr` (a condition, a quantity or an effect), the
 language and the rule model; returns a fragment such as "you hold fewer than 3
 reserved cards", never code. Every number comes from the model (``rules.value``),
 every word from the language table (:mod:`.tables`): this module only decides which
@@ -29,13 +29,33 @@ and ``{x_acc}`` (object); English, French and Dutch mostly use the same text for
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
-from ..expr import (Aggregate, Attribute, Binary, Bool, Call, Compare, Conditional, Effect, ForEach, Index, Int,
-                    Logic, Name, Sequence, Unary, When, Word, unparse, walk)
+from ..check.types import Comp, Keyword
+from ..front.expr import (
+    Aggregate,
+    Attribute,
+    Binary,
+    Bool,
+    Call,
+    Compare,
+    Conditional,
+    Effect,
+    ForEach,
+    Index,
+    Int,
+    Logic,
+    Name,
+    Sequence,
+    Unary,
+    When,
+    Word,
+    unparse,
+    walk,
+)
 from ..model import BUILTIN_SETUP_FIELDS, Decision, Rules
-from ..types import Comp, Keyword
 from . import tables
 
 Fields = dict[str, Any]
@@ -58,7 +78,7 @@ COMPONENT = "component"  # a component of a kind of the spec's own (a city): iss
 _DOMAIN_KINDS = {"gem": COLOUR, "colour": COLOUR, "gem_set": COLOURS, "face_up": CARD, "reserved": CARD,
                  "deck": LEVEL, "noble": NOBLE, "payment": PAYMENT, "component": COMPONENT}
 
-# A declared variable's type (compiler/types.py) -> the kind of value it phrases as.
+# A declared variable's type (compiler/check/types.py) -> the kind of value it phrases as.
 def _state_kind(t) -> str:
     name = getattr(t, "name", "")
     if hasattr(t, "elem") and hasattr(t.elem, "kind"):  # a set of components: read as a zone is
@@ -76,7 +96,7 @@ def state_type_key(t) -> str:
 
 # Player attributes that count things (and so have a count sentence and a noun).
 _COUNTED = ("tokens", "bonus", "prestige", "purchased", "reserved", "nobles", "held", "turns")
-# What a call of a definition denotes, by its result type (compiler/types.py, as a noun).
+# What a call of a definition denotes, by its result type (compiler/check/types.py, as a noun).
 _RESULT_KINDS = {"number": NUMBER, "condition": BOOL, "gem colour": COLOUR, "token colour": COLOUR, "player": PLAYER}
 # Global collections: name -> kind of element.
 _COLLECTIONS = {"gems": COLOUR, "colours": COLOUR, "levels": LEVEL, "players": PLAYER, "others": PLAYER}
@@ -257,7 +277,7 @@ class Phraser:
             return found.title.get(self.lang) or found.title.en
         return attr.replace("_", " ")
 
-    def bind(self, var: str, collection) -> "Phraser":
+    def bind(self, var: str, collection) -> Phraser:
         """A phraser in which `var` is an element of `collection` ("that colour")."""
         kind, coll_key = self.collection(collection)
         child = Phraser(self.lang, self.rules, table=self.t.table, scope=self.scope)
@@ -269,7 +289,7 @@ class Phraser:
             child.scope[var] = Ref(kind, f"ref.{kind}.that", coll=coll_key)
         return child
 
-    def bind_each(self, var: str, collection) -> "Phraser":
+    def bind_each(self, var: str, collection) -> Phraser:
         """A phraser in which `var` reads as "each element of collection" (a fused loop)."""
         kind, coll_key = self.collection(collection)
         child = Phraser(self.lang, self.rules, table=self.t.table, scope=self.scope)

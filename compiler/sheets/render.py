@@ -9,7 +9,7 @@ embedded). PDF is the HTML printed by WeasyPrint, an optional dependency
 Output is deterministic: the header names the source spec (relative path) and its
 sha256, and its bases for a variant, never a date; the PDF gets fixed metadata.
 Files are written atomically (a temporary file in the same directory, then
-``os.replace``). Nothing here prints; :mod:`compiler.cli` reports.
+``os.replace``). Nothing here prints; :mod:`app.cli` reports.
 """
 from __future__ import annotations
 
@@ -26,9 +26,9 @@ import jinja2
 from markupsafe import Markup
 
 from ..files import write_atomic
+from ..front.source import shown_path
 from ..model import Rules
 from ..safe_text import html_finalize, visible
-from ..source import shown_path
 from . import content, pictures
 from .content import Sheet
 
@@ -92,7 +92,7 @@ def css_string(text) -> Markup:
     return Markup("".join(out))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(HERE / "templates")),
@@ -107,7 +107,7 @@ def environment() -> jinja2.Environment:
     return env
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def fonts() -> dict[str, str]:
     return {k: base64.b64encode((HERE / "fonts" / f).read_bytes()).decode("ascii") for k, f in FONT_FILES.items()}
 

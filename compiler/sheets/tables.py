@@ -10,25 +10,25 @@ may itself be a plural mapping (a Serbian adjective agrees with its noun), and i
 then resolved in the same category as the text it goes into.
 
 Tables hold words, never rule values: every number on a sheet is a placeholder filled
-from the rule model. The files are read with :mod:`compiler.source`, so every key
+from the rule model. The files are read with :mod:`compiler.front.source`, so every key
 keeps its line for the E6xx diagnostics of :mod:`.lint`.
 """
 from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping, Union
 
-from .. import source
 from ..diagnostics import CompileError, Diagnostic, Span
+from ..front import source
 from .plurals import CATEGORIES, LANGUAGES, category
 
 LANG_DIR = Path(__file__).resolve().parent / "lang"
 PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 
-Entry = Union[str, Mapping[str, str]]
+Entry = str | Mapping[str, str]
 
 
 class Plural(dict):
@@ -123,7 +123,7 @@ def read(path: Path, lang: str) -> Table:
     return Table(lang, shown, entries, spans, root.span)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load(lang: str, directory: str | None = None) -> Table:
     """The table of `lang` from the package (or from `directory`, for tests)."""
     if lang not in LANGUAGES:

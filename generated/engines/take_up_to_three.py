@@ -1667,7 +1667,7 @@ class Game:
         bon = g._bon[me]
         if step == 0:  # return_tokens
             while (sum(tok) > 10):
-                if count >= 10000:  # the engines' step budget (see compiler/termination.py)
+                if count >= 10000:  # the engines' step budget (see compiler/check/termination.py)
                     raise RuleError("step 'return_tokens' was stopped after 10,000 actions in one turn: its 'while' condition did not turn false")
                 out = []
                 _legal_return_tokens(self, out)
@@ -2451,7 +2451,7 @@ def _token_worths(vec):
     """(gem index, the gems each wild token on it stands for) of each gem a payment puts gold on.
     A table of gold vectors: each token stands for one gem. A table with a worth (gold per gem,
     then the gems it covers): the covers spread as evenly as the tokens allow, largest first
-    (2 tokens for 3 red: (2, 1), written 'red*2 red'; compiler/notation.py writes the same)."""
+    (2 tokens for 3 red: (2, 1), written 'red*2 red'; compiler/check/notation.py writes the same)."""
     n = len(GEMS)
     out = []
     for g in range(n):

@@ -46,9 +46,9 @@ from __future__ import annotations
 
 from .base import Bot, BotError
 from .determinization import determinize
-from .heuristic import WEIGHTS, WIN, Weights, evaluate, score_seat, values
 from .engine_facts import Facts, buy_outcome, calibrate, facts, predict, qualifying, token_change
 from .greedy import GreedyBot, finish_turn, ranked_actions, ranked_actions_by_clone
+from .heuristic import WEIGHTS, WIN, Weights, evaluate, score_seat, values
 from .mcts import MCTSBot
 from .notation import MEANINGS, action_domains, parse_move
 from .position import Position

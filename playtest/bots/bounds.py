@@ -10,10 +10,10 @@ legal actions into those groups once.
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
-from .heuristic import Weights
 from .engine_facts import Facts
+from .heuristic import Weights
 from .position import Position
 
 

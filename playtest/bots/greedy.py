@@ -14,8 +14,8 @@ import random
 
 from .base import Bot
 from .bounds import _bounded, _held_bound, _level_bounds, _plan, _returns_within_reach, _take_bound
-from .heuristic import WEIGHTS, Weights, evaluate, score_seat
 from .engine_facts import Facts, buy_outcome, qualifying, token_change
+from .heuristic import WEIGHTS, Weights, evaluate, score_seat
 from .position import Position
 
 

@@ -13,8 +13,8 @@ import time
 
 from .base import Bot, BotError
 from .determinization import determinize
-from .heuristic import WIN, values
 from .greedy import _best, ranked_actions
+from .heuristic import WIN, values
 
 
 class _Node:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import operator
 
-from .heuristic import Weights, _inverse_turns, _seat_terms, _short
 from .engine_facts import Facts
+from .heuristic import Weights, _inverse_turns, _seat_terms, _short
 
 
 class Position:

@@ -5,13 +5,12 @@ RL environments name bots through it.
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .base import Bot, BotError
 from .greedy import GreedyBot
 from .mcts import MCTSBot
 from .random_bot import RandomBot
-
 
 BOT_NAMES = ("random", "greedy", "mcts")
 

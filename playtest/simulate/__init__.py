@@ -29,8 +29,17 @@ from __future__ import annotations
 
 from .driver import InOrder, Progress, check_bots, check_players, simulate
 from .formats import CSV_COLUMNS, format_csv, format_json, format_table, progress_line
-from .game import (DEFAULT_MAX_TURNS, GameResult, bot_seed, deal, decision_names, decision_order, game_seed,
-                   play_game, seatings)
+from .game import (
+    DEFAULT_MAX_TURNS,
+    GameResult,
+    bot_seed,
+    deal,
+    decision_names,
+    decision_order,
+    game_seed,
+    play_game,
+    seatings,
+)
 from .runners import IN_FLIGHT, Chunk, SchedulerError, SimulationError, chunk_size, connect, make_chunks, run_chunk
 from .summary import CAPPED_LISTED, RARE_USE, Simulation, SpecSummary, compare, skill_dict
 

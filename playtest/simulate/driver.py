@@ -8,7 +8,7 @@ Ctrl-C (``KeyboardInterrupt``) stops the run and returns what finished, marked `
 from __future__ import annotations
 
 import time
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from .. import engines
 from ..bots import parse_bot

@@ -12,8 +12,8 @@ from __future__ import annotations
 import itertools
 import math
 import signal
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Generator, Iterable, Iterator, Sequence
 
 from .. import engines
 from .game import GameResult, deal, game_seed, play_game

@@ -9,8 +9,9 @@ is the whole run as data (no timings: the same seed gives the same dict), which 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from .. import stats
 from .game import GameResult, seatings

@@ -33,12 +33,38 @@ The names below are those the command line, the other playtest modules and the t
 """
 from __future__ import annotations
 
-from .board import (BUYABLE_MARK, WIDTH, Catalogue, Line, Segment, action_lines, board_lines, buyable_cards,
-                    draw_actions, draw_board, full_view, plain, seat_label, standings)
+from .board import (
+    BUYABLE_MARK,
+    WIDTH,
+    Catalogue,
+    Line,
+    Segment,
+    action_lines,
+    board_lines,
+    buyable_cards,
+    draw_actions,
+    draw_board,
+    full_view,
+    plain,
+    seat_label,
+    standings,
+)
 from .colour import GEM_COLOURS, STYLES, colour_available, colour_wanted, coloured_say, rich_text
 from .session import COMMANDS, HELP, Session
-from .table import (HUMAN, MAX_SAVED_BYTES, TABLE_KEY, SavedGameError, Seat, Table, TableError, load_game,
-                    make_seats, new_table, read_saved, saved_seats)
+from .table import (
+    HUMAN,
+    MAX_SAVED_BYTES,
+    TABLE_KEY,
+    SavedGameError,
+    Seat,
+    Table,
+    TableError,
+    load_game,
+    make_seats,
+    new_table,
+    read_saved,
+    saved_seats,
+)
 
 __all__ = [
     "BUYABLE_MARK", "COMMANDS", "GEM_COLOURS", "HELP", "HUMAN", "MAX_SAVED_BYTES", "STYLES", "TABLE_KEY", "WIDTH",

@@ -222,7 +222,7 @@ def board_lines(module, game, seats: list, viewer: int | None, brief: bool = Fal
     return lines
 
 
-def _zone_lines(module, cat: "Catalogue", name: str, items, indent: str = "") -> list[Line]:
+def _zone_lines(module, cat: Catalogue, name: str, items, indent: str = "") -> list[Line]:
     """A zone of the spec's own (state format 2): a pile as its count; else its components, one a
     line, numbered from 1 as a choice of one names its position (`city 2`), each with its kind's
     columns by name (a hidden one, another seat's privately drawn, as such)."""
@@ -244,7 +244,7 @@ def _zone_lines(module, cat: "Catalogue", name: str, items, indent: str = "") ->
     return out
 
 
-def _component_segments(module, cat: "Catalogue", kind: str, x: int) -> list[Segment]:
+def _component_segments(module, cat: Catalogue, kind: str, x: int) -> list[Segment]:
     """A component as `column value` pairs in its table's order: a table by gem colour as a cost
     (the gems in their colours), a gem or colour by its name; prose columns are not in the engine."""
     table = getattr(module, "_k_" + kind, ())
@@ -333,7 +333,7 @@ def _vars_text(module, values: dict, hidden: bool) -> str:
     return "   ".join(shown)
 
 
-def _component_set_lines(module, cat: "Catalogue", values: dict, indent: str = "") -> list[Line]:
+def _component_set_lines(module, cat: Catalogue, values: dict, indent: str = "") -> list[Line]:
     """Each variable holding a set of components (a player's trading posts), its components one a
     line with their kind's columns by name, as a holding zone is shown."""
     out: list[Line] = []

@@ -7,7 +7,7 @@ already safe: a Text is built with append(text, style), never from markup.
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .board import Line
 

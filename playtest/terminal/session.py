@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import json
 import pathlib
-from typing import Callable
+from collections.abc import Callable
 
 from compiler.files import write_atomic
-from compiler.reading import reason
+from compiler.front.reading import reason
 from compiler.safe_text import visible
 
 from .. import saved_games

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from compiler import json_position
-from compiler.reading import read_file
+from compiler.front import json_position
+from compiler.front.reading import read_file
 
 from .. import saved_games
 from ..bots import Bot, BotError, make_bot, parse_bot
@@ -164,9 +164,9 @@ def load_game(module, saved: str | bytes, name: str = "the saved game"):
 
 
 def read_saved(path: str | pathlib.Path) -> bytes:
-    """The bytes of a saved game's file; OSError (compiler.reading.reason says why) for what cannot be one.
+    """The bytes of a saved game's file; OSError (compiler.front.reading.reason says why) for what cannot be one.
 
-    Read as the compiler reads its inputs (compiler.reading: an ordinary file only, so that
+    Read as the compiler reads its inputs (compiler.front.reading: an ordinary file only, so that
     /dev/zero or a FIFO gives a message instead of eating memory or blocking forever), with a
     saved game's own size limit.
     """

@@ -1,0 +1,526 @@
+"""Kinds of component: the `kinds` section (and its `components` shorthand) -> typed tables.
+
+One pass, called by :mod:`compiler.check` once the gem colours are known: each kind's
+declaration is read (its columns and what they mean), its CSV table is loaded and every
+cell typed by its column (a number, a gem, a colour, a table by gem colour, a keyword, a
+prose text), each component keeping the span of its row. Problems are located: in the spec
+for a declaration (E120-E122, E124, E546, E549), in the CSV file at the cell for a table
+(E107, E112, E123), with the line and a caret.
+
+The base game's two kinds, ``cards`` and ``nobles``, are declared as data in
+``rulespec/base_kinds.yaml``: that file is what the shorthand ``components: cards: FILE``
+means, and what a spec declaring ``kinds: cards`` itself must give the engines (E546). No
+column is known to Python: the type checker's ``card.points`` comes from the declared
+column (:func:`compiler.check.types.kind_attributes`).
+
+A kind other than the base two is put in play by the zones that hold it (compiler/check/zones.py); one
+that no zone holds changes nothing: compiler/check/zones.py's :func:`unreachable` says so (warning E125).
+"""
+from __future__ import annotations
+
+import csv
+import functools
+import io
+import os
+import re
+from dataclasses import dataclass
+from importlib import resources
+
+import yaml
+
+from ..diagnostics import Reporter, Span, did_you_mean
+from ..front.reading import MAX_INPUT_BYTES, NotAFile, read_input
+from ..front.source import MapNode, Node, ScalarNode
+from ..model import COLUMN_TYPES, Card, Column, Component, Kind, Noble, Text
+
+BASE_KINDS = ("cards", "nobles")  # the base game's kinds, in the order of Rules.kinds
+MAX_TABLE_NUMBER = 1000  # the largest number of a component table (rulespec/README.md)
+_KEYWORD = re.compile(r"[a-z][a-z0-9_]*")
+# Which keys of a column's long form fit which types (E120 otherwise).
+_KEY_TYPES = {"group": ("number",), "optional": ("gem",), "prefix": ("gems",),
+              "header": ("number", "gem", "colour", "keyword", "prose")}
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """A kind as the spec declares it, before its table is read."""
+
+    name: str
+    title: Text
+    item: Text
+    table: ScalarNode | None  # the node naming the table (its file is the folder it is relative to)
+    columns: tuple[Column, ...]
+    span: Span  # the kind's key (or the shorthand's)
+    columns_span: Span
+    shorthand: bool = False  # written `components: NAME: FILE`
+    key: str = ""
+    key_span: Span | None = None
+    faces_of: str = ""
+    faces_span: Span | None = None
+    note: Text | None = None
+    broken: bool = False  # a column declaration was refused: its table is not read (no follow-up errors)
+
+
+# --------------------------------------------------------------------------- the base kinds, as data
+
+
+@functools.cache
+def base_declarations() -> dict[str, dict]:
+    """rulespec/base_kinds.yaml: the base kinds' titles and standard columns (trusted package data)."""
+    data = yaml.safe_load(resources.files("rulespec").joinpath("base_kinds.yaml").read_text(encoding="utf-8"))
+    return {name: data[name] for name in BASE_KINDS}
+
+
+def _base_text(value) -> Text:
+    return Text(value["en"], tuple(sorted((k, v) for k, v in value.items() if k != "en")))
+
+
+def _base_column(name: str, value) -> Column:
+    spec = value if isinstance(value, dict) else {"type": value}
+    return Column(name, spec["type"], Span("rulespec/base_kinds.yaml", 1, 1), group=bool(spec.get("group")),
+                  optional=bool(spec.get("optional")), prefix=spec.get("prefix", ""), header=spec.get("header", ""))
+
+
+def base_columns(name: str) -> tuple[Column, ...]:
+    """The standard columns of base kind `name` (`cards`, `nobles`)."""
+    return tuple(_base_column(k, v) for k, v in base_declarations()[name]["columns"].items())
+
+
+def headers(column: Column, gems: tuple[str, ...]) -> list[str]:
+    """The CSV headers a column reads: one per gem colour for `gems`, else one."""
+    if column.type == "gems":
+        return [column.prefix + g for g in gems]
+    return [column.header or column.name]
+
+
+def _describe(column: Column) -> str:
+    """A column's type as the messages name it: "a number with 'group: true'", 'a table by gem colour'."""
+    noun = {"number": "a number", "gem": "a gem colour", "colour": "a colour", "gems": "a table by gem colour",
+            "keyword": "a keyword", "prose": "a prose text"}[column.type]
+    return noun + (" with 'group: true'" if column.group else "")
+
+
+# --------------------------------------------------------------------------- declarations
+
+
+class Loader:
+    """Reads the kinds of one resolved spec; `checker` is the check pass's reader of nodes and texts."""
+
+    def __init__(self, checker, gems: tuple[str, ...], wild: str):
+        self.c = checker
+        self.r: Reporter = checker.r
+        self.gems = gems
+        self.wild = wild
+        self.unread: set[str] = set()  # kinds whose table could not be read: no follow-up errors about sizes
+
+    def load(self) -> tuple[Kind, ...]:
+        """Every kind the spec declares, base kinds first, each with its table read (or left out)."""
+        declared = self.declarations()
+        kinds = [self.kind(d) for d in declared]
+        return tuple(k for k in kinds if k is not None)
+
+    def declarations(self) -> list[Declaration]:
+        root = self.c.root
+        comp = root.get("components") if isinstance(root, MapNode) else None
+        table = root.get("kinds") if isinstance(root, MapNode) else None
+        written: dict[str, Declaration] = {}
+        if isinstance(table, MapNode):
+            for key, entry in table.entries:
+                if not isinstance(entry, MapNode):
+                    self.r.error("E103", f"kind '{key.value}' must be a mapping", entry.span)
+                    continue
+                written[str(key.value)] = self.declaration(str(key.value), key, entry)
+        for name in BASE_KINDS:
+            node = comp.get(name) if isinstance(comp, MapNode) else None
+            if node is None or not isinstance(comp, MapNode):
+                continue
+            short = self.shorthand(name, comp.key_span(name), node)
+            if name not in written:
+                written[name] = short
+                continue
+            # Given twice: in one file that is a mistake; along a chain of variants the nearer file wins.
+            long = written[name]
+            rank = self.c.file_rank
+            if rank(short.span.file) == rank(long.span.file):
+                self.r.error("E121", f"the kind '{name}' is given twice: as components.{name} and in kinds "
+                             f"(line {long.span.line})", short.span,
+                             f"keep one: `kinds: {name}` declares its columns, `components: {name}: FILE` "
+                             "means the standard ones")
+            elif rank(short.span.file) < rank(long.span.file):
+                written[name] = short
+        for name in BASE_KINDS:
+            if name not in written:
+                where = root.key_span("components") if isinstance(root, MapNode) else None
+                self.unread.add(name)
+                what = {"cards": "development cards", "nobles": "noble tiles"}[name]
+                self.r.error("E549", f"the spec declares no {what}: the engines are built around the base kind "
+                             f"'{name}'", where, f"declare it in `kinds: {name}`, or write `components: {name}: "
+                             "FILE` for its standard columns")
+        bases = [written[n] for n in BASE_KINDS if n in written]
+        return bases + [d for n, d in written.items() if n not in BASE_KINDS]
+
+    def shorthand(self, name: str, key: Span, node: Node) -> Declaration:
+        """`components: NAME: FILE`: the base kind with its standard columns and texts."""
+        base = base_declarations()[name]
+        table = node if isinstance(node, ScalarNode) and isinstance(node.value, str) else None
+        if table is None:
+            self.r.error("E103", f"'{name}' must be a text, the path of a .csv file", node.span)
+        return Declaration(name, _base_text(base["title"]), _base_text(base["item"]), table, base_columns(name),
+                           key, node.span, shorthand=True)
+
+    def declaration(self, name: str, key: ScalarNode, entry: MapNode) -> Declaration:
+        where = f" in kind '{name}'"
+        title = self.c.text(entry, "title")
+        item = self.c.text(entry, "item")
+        table = self.c.node(entry, "table", ScalarNode, where=where)
+        if table is not None and not isinstance(table.value, str):
+            self.r.error("E103", "'table' must be the path of a .csv file", table.span)
+            table = None
+        node = self.c.node(entry, "columns", MapNode, where=where)
+        before = len(self.r.diagnostics)
+        columns = self.columns(name, node) if node is not None else ()
+        broken = len(self.r.diagnostics) > before
+        key_name, key_node = self.c.scalar(entry, "key", str, required=False, default="")
+        faces, faces_node = self.c.scalar(entry, "faces_of", str, required=False, default="")
+        return Declaration(name, title, item, table, columns, key.span, node.span if node else entry.span,
+                           key=str(key_name or ""), key_span=key_node.span if key_node else None,
+                           faces_of=str(faces or ""), faces_span=faces_node.span if faces_node else None,
+                           note=self.c.note(entry), broken=broken)
+
+    def columns(self, kind: str, node: MapNode) -> tuple[Column, ...]:
+        out: list[Column] = []
+        read_by: dict[str, str] = {}  # header -> the column that reads it
+        for key, value in node.entries:
+            column = self.column(str(key.value), key, value)
+            if column is None:
+                continue
+            for h in headers(column, self.gems):
+                if h in read_by:
+                    self.r.error("E120", f"columns '{read_by[h]}' and '{column.name}' of kind '{kind}' both read the "
+                                 f"header '{h}'", key.span, "give one of them another `header` (or `prefix` for "
+                                 "a table by gem colour)")
+                    break
+                read_by[h] = column.name
+            else:
+                out.append(column)
+        return tuple(out)
+
+    def column(self, name: str, key: ScalarNode, value: Node) -> Column | None:
+        if isinstance(value, ScalarNode):
+            if value.value not in COLUMN_TYPES:  # the schema refuses it first; defensive
+                self.r.error("E120", f"unknown column type {value.value!r}"
+                             f"{did_you_mean(str(value.value), COLUMN_TYPES)}",
+                             value.span)
+                return None
+            return Column(name, str(value.value), key.span)
+        if not isinstance(value, MapNode):
+            self.r.error("E103", f"column '{name}' must be a column type or a mapping {{type, ...}}", value.span)
+            return None
+        type_, _ = self.c.scalar(value, "type", str, where=f" in column '{name}'")
+        if type_ not in COLUMN_TYPES:
+            return None
+        fields = {}
+        for field, allowed in _KEY_TYPES.items():
+            node = value.get(field)
+            if node is None:
+                continue
+            if type_ not in allowed:
+                self.r.error("E120", f"'{field}' applies to a column of type {' or '.join(allowed)}, not to "
+                             f"'{type_}'", value.key_span(field))
+                continue
+            fields[field] = node.value if isinstance(node, ScalarNode) else None
+        return Column(name, str(type_), key.span, group=fields.get("group") is True,
+                      optional=fields.get("optional") is True, prefix=str(fields.get("prefix") or ""),
+                      header=str(fields.get("header") or ""), titles=self.keyword_titles(name, type_, value),
+                      title=self.c.text(value, "title") if value.get("title") is not None else None)
+
+    def keyword_titles(self, name: str, type_: str, value: MapNode) -> tuple:
+        """A keyword column's `titles`: (keyword, Text) pairs, in the order written (E120 on another type)."""
+        node = value.get("titles")
+        if node is None:
+            return ()
+        if type_ != "keyword":
+            self.r.error("E120", f"'titles' applies to a column of type keyword, not to '{type_}'",
+                         value.key_span("titles"))
+            return ()
+        if not isinstance(node, MapNode):
+            self.r.error("E103", f"'titles' of column '{name}' must be a mapping of its keywords to texts", node.span)
+            return ()
+        out = []
+        for key, _ in node.entries:
+            if not _KEYWORD.fullmatch(str(key.value)):
+                self.r.error("E120", f"'titles' of column '{name}' names {str(key.value)!r}, which is not a keyword "
+                             "(a lower-case name: letters, digits, '_')", key.span)
+                continue
+            out.append((str(key.value), self.c.text(node, key.value)))
+        return tuple(out)
+
+    # ----------------------------------------------------------------------- what the engines need
+
+    def base_problems(self, d: Declaration) -> bool:
+        """E546 for a base kind declared without the columns the engines read, or with others usable in
+        expressions; True when there is one (its table is then not read)."""
+        want = {c.name: c for c in base_columns(d.name)}
+        have = {c.name: c for c in d.columns}
+        found = False
+        needs = ", ".join(f"{c.name} ({_describe(c)})" for c in want.values())
+        for name, column in want.items():
+            got = have.get(name)
+            if got is None:
+                self.r.error("E546", f"the kind '{d.name}' belongs to the base game: it needs the column '{name}' "
+                             f"({_describe(column)})", d.columns_span, f"the engines read {needs}")
+                found = True
+            elif (got.type, got.group, got.optional) != (column.type, column.group, column.optional):
+                optional = " that may be empty" if got.optional else ""
+                self.r.error("E546", f"the kind '{d.name}' belongs to the base game: its column '{name}' must be "
+                             f"{_describe(column)}, not {_describe(got)}{optional}", got.span,
+                             f"the engines read {needs}")
+                found = True
+        for column in d.columns:
+            if column.name not in want and column.type != "prose":
+                self.r.error("E546", f"the kind '{d.name}' belongs to the base game: its extra column "
+                             f"'{column.name}' can only be prose (the engines have no place for it)", column.span,
+                             f"the engines read {needs}; a `prose` column is shown on sheets")
+                found = True
+        return found
+
+    # ----------------------------------------------------------------------- tables
+
+    def kind(self, d: Declaration) -> Kind | None:
+        if not d.shorthand and d.name in BASE_KINDS and self.base_problems(d):
+            self.unread.add(d.name)
+            return None
+        if self.references(d) or d.broken:
+            self.unread.add(d.name)
+            return None
+        rows = self.rows(d) if d.columns else None
+        if rows is None:
+            self.unread.add(d.name)
+            return None
+        components, shown, data_rows = rows
+        if not data_rows:
+            self.unread.add(d.name)
+            assert d.table is not None
+            self.r.error("E124", f"the {d.name} table {shown} has no rows: a kind needs at least one {d.item.en}",
+                         d.table.span)
+            return None
+        self.distinct_key(d, components)
+        self.titles_used(d, components)
+        pieces = _faces(d, components)
+        components = tuple(Component(c.id, c.values, c.span, p) for c, p in zip(components, pieces, strict=True))
+        return Kind(d.name, d.title, d.item, shown, d.columns, components, d.span, d.key, d.faces_of, d.note)
+
+    def references(self, d: Declaration) -> bool:
+        """E122: `key` naming no number or keyword column, `faces_of` naming no number column; True if one."""
+        found = False
+        for name, span, allowed, what in ((d.key, d.key_span, ("number", "keyword"), "key"),
+                                          (d.faces_of, d.faces_span, ("number",), "faces_of")):
+            if not name:
+                continue
+            column = next((c for c in d.columns if c.name == name), None)
+            if column is None:
+                self.r.error("E122", f"'{what}' names no column of kind '{d.name}': '{name}'"
+                             f"{did_you_mean(name, [c.name for c in d.columns])}", span,
+                             f"its columns: {', '.join(c.name for c in d.columns)}")
+                found = True
+            elif column.type not in allowed:
+                self.r.error("E122", f"'{what}' must name a {' or '.join(allowed)} column, and '{name}' is "
+                             f"{_describe(column)}", span)
+                found = True
+        return found
+
+    def distinct_key(self, d: Declaration, components: tuple[Component, ...]) -> None:
+        """E123 at the second component whose key is the first's."""
+        if not d.key or not any(c.name == d.key and c.type in ("number", "keyword") for c in d.columns):
+            return
+        i = next(i for i, c in enumerate(d.columns) if c.name == d.key)
+        seen: dict[object, Component] = {}
+        for c in components:
+            value = c.values[i]
+            if value in seen:
+                self.r.error("E123", f"two {d.name} have the {d.key} {value}: the key of a {d.item.en} names one",
+                             c.span, f"the first is on line {seen[value].span.line}")
+            else:
+                seen[value] = c
+
+    def read(self, d: Declaration) -> tuple[str, str] | None:
+        """(text, file shown) of a kind's table, or None after an E112."""
+        node, name = d.table, d.name
+        if node is None:
+            return None
+        value = str(node.value)
+        if os.path.isabs(value) or os.path.splitdrive(value)[0]:
+            self.r.error("E112", f"the {name} table must be named by a path relative to the folder of the spec file, "
+                         f"not an absolute path: {value!r}", node.span)
+            return None
+        path = os.path.join(os.path.dirname(node.span.file), value)
+        shown = os.path.normpath(path).replace(os.sep, "/")
+        try:
+            data = read_input(path, MAX_INPUT_BYTES)
+            if len(data) > MAX_INPUT_BYTES:
+                raise ValueError(f"it is too large for a table (over {MAX_INPUT_BYTES // 1_000_000} MB)")
+            text = data.decode("utf-8")
+        except FileNotFoundError:
+            self.r.error("E112", f"{name} table not found: {shown}", node.span,
+                         "the path is relative to the folder of the spec file")
+            return None
+        except (OSError, UnicodeDecodeError, ValueError) as err:
+            if isinstance(err, UnicodeDecodeError):
+                why = f"not valid UTF-8 (byte 0x{err.object[err.start]:02x} at offset {err.start})"
+            elif isinstance(err, NotAFile):
+                why = str(err)
+            elif isinstance(err, OSError):
+                why = (err.strerror or str(err)).lower()
+            else:
+                why = str(err)
+            self.r.error("E112", f"cannot read the {name} table {shown}: {why}", node.span)
+            return None
+        return (text[1:] if text.startswith("\ufeff") else text), shown
+
+    def rows(self, d: Declaration) -> tuple[tuple[Component, ...], str, int] | None:
+        """The typed components of a kind's table, the file shown and how many rows it has (bad ones
+        too); None when it cannot be read at all."""
+        read = self.read(d)
+        if read is None:
+            return None
+        text, shown = read
+        if self.c.sources is not None:
+            self.c.sources.add(shown, text)
+        lines = text.splitlines()
+        reader = csv.reader(io.StringIO(text))
+        try:
+            rows = [(reader.line_num, row) for row in reader]
+        except csv.Error as err:
+            self.r.error("E107", f"the {d.name} table is not valid CSV: {err}", Span(shown, max(1, reader.line_num), 1))
+            return None
+        header = [h for c in d.columns for h in headers(c, self.gems)]
+        if not rows or [h.strip() for h in rows[0][1]] != header:
+            got = ",".join(rows[0][1]) if rows else "nothing"
+            self.r.error("E107", f"the {d.name} table must start with the header '{','.join(header)}', found '{got}'",
+                         Span(shown, 1, 1, 1, 1 + len(got)))
+            return None
+        out: list[Component] = []
+        data_rows = 0
+        for number, row in rows[1:]:
+            if not row or all(not cell.strip() for cell in row):
+                continue
+            data_rows += 1
+            if len(row) != len(header):
+                self.r.error("E107", f"expected {len(header)} columns, found {len(row)}", Span(shown, number, 1))
+                continue
+            line = lines[number - 1] if number <= len(lines) else ""
+            cells = [c.strip() for c in row]
+            at = _cell_columns(line, cells)
+            spans = [Span(shown, number, col, number, col + max(1, len(cell)))
+                     for cell, col in zip(cells, at, strict=True)]
+            values = self.values(d, cells, spans, Span(shown, number, 1))
+            if values is not None:
+                out.append(Component(len(out), values, Span(shown, number, 1)))
+        return tuple(out), shown, data_rows
+
+    def values(self, d: Declaration, cells: list[str], spans: list[Span], row: Span) -> tuple | None:
+        """A row's typed values, one per column; None (after an E107 per bad cell) when one does not fit."""
+        out: list[object] = []
+        ok = True
+        i = 0
+        for column in d.columns:
+            names = headers(column, self.gems)
+            got = [self.cell(d, column, h, cells[i + k], spans[i + k], row) for k, h in enumerate(names)]
+            i += len(names)
+            if any(v is _BAD for v in got):
+                ok = False
+                continue
+            out.append(tuple(got) if column.type == "gems" else got[0])
+        return tuple(out) if ok else None
+
+    def cell(self, d: Declaration, column: Column, header: str, cell: str, span: Span, row: Span) -> object:
+        if column.type in ("number", "gems"):
+            number = self.number(header, cell, span)
+            if number is not None and column.group and number < 1:
+                self.r.error("E107", f"{d.item.en} {column.name}s start at 1", row)
+                return _BAD
+            return _BAD if number is None else number
+        if column.type in ("gem", "colour"):
+            if column.optional and not cell:
+                return None
+            allowed = self.gems if column.type == "gem" else self.gems + (self.wild,)
+            if cell not in allowed:
+                self.r.error("E107", f"unknown {header} colour {cell!r}{did_you_mean(cell, allowed)}", span)
+                return _BAD
+            return allowed.index(cell)
+        if column.type == "keyword" and not _KEYWORD.fullmatch(cell):
+            self.r.error("E107", f"'{header}' must be a lower-case name (letters, digits, '_'), not {cell!r}", span)
+            return _BAD
+        titled = [k for k, _ in column.titles]
+        if titled and cell not in titled:
+            self.r.error("E107", f"'{header}' is {cell!r}, which column '{column.name}' gives no title"
+                         f"{did_you_mean(cell, titled)} (its titles: {', '.join(titled)})", span)
+            return _BAD
+        return cell
+
+    def titles_used(self, d: Declaration, components) -> None:
+        """E120 for a keyword's title that no row of the table holds (a typo, or a row removed)."""
+        for i, column in enumerate(d.columns):
+            held = {c.values[i] for c in components}
+            for keyword, _ in column.titles:
+                if keyword not in held:
+                    self.r.error("E120", f"column '{column.name}' of kind '{d.name}' titles '{keyword}', which no row "
+                                 f"of {d.table.value if d.table is not None else 'its table'} holds"
+                                 f"{did_you_mean(keyword, sorted(held))}", column.span)
+
+    def number(self, column: str, cell: str, span: Span) -> int | None:
+        """A table's number: ASCII digits, from 0 to MAX_TABLE_NUMBER; None (and an E107) otherwise."""
+        if not re.fullmatch(r"[0-9]+", cell):
+            self.r.error("E107", f"'{column}' must be a whole number, not {cell!r}", span)
+            return None
+        if len(cell) > len(str(MAX_TABLE_NUMBER)) or int(cell) > MAX_TABLE_NUMBER:
+            shown = cell if len(cell) <= 20 else f"a number of {len(cell)} digits"
+            self.r.error("E107", f"'{column}' must be a whole number from 0 to {MAX_TABLE_NUMBER}, not {shown}", span)
+            return None
+        return int(cell)
+
+
+_BAD = object()  # a cell that does not fit its column (reported)
+
+
+def _faces(d: Declaration, components: tuple[Component, ...]) -> list[int]:
+    """Each component's piece: the value of its `faces_of` column, or -1."""
+    i = next((i for i, c in enumerate(d.columns) if c.name == d.faces_of and c.type == "number"), None)
+    return [c.values[i] if i is not None else -1 for c in components]
+
+
+def _cell_columns(line: str, cells: list[str]) -> list[int]:
+    """The 1-based column where each (stripped) cell of a CSV row starts in its line.
+
+    Found by walking the line's commas when the row is written plainly on its line;
+    a row with quotes (or spread over lines) gets each cell at column 1 of its line.
+    """
+    parts = line.split(",")
+    if '"' in line or len(parts) != len(cells):
+        return [1] * len(cells)
+    columns, start = [], 1
+    for part in parts:
+        columns.append(start + len(part) - len(part.lstrip()))
+        start += len(part) + 1
+    return columns
+
+
+# --------------------------------------------------------------------------- views for the engines
+
+
+def cards_of(kinds: tuple[Kind, ...]) -> tuple[Card, ...]:
+    """The development cards as the lowering reads them (Rules.cards): from the kind `cards`."""
+    kind = next((k for k in kinds if k.name == "cards"), None)
+    if kind is None:
+        return ()
+    return tuple(Card(c.id, kind.value(c, "level"), kind.value(c, "bonus"), kind.value(c, "points"),
+                      kind.value(c, "cost"), c.span) for c in kind.components)
+
+
+def nobles_of(kinds: tuple[Kind, ...]) -> tuple[Noble, ...]:
+    """The noble tiles as the lowering reads them (Rules.nobles): from the kind `nobles`."""
+    kind = next((k for k in kinds if k.name == "nobles"), None)
+    if kind is None:
+        return ()
+    return tuple(Noble(c.id, kind.value(c, "points"), kind.value(c, "requires"), c.span)
+                 for c in kind.components)

@@ -1,0 +1,683 @@
+"""Types of the expression language, and inference over the typed AST.
+
+Used by the check pass (which reports every mismatch) and by the lowering pass (which
+needs to know, say, that `picked` is a set of gems). Inference is a pure function of
+an expression and a :class:`Scope`; errors go to a :class:`~compiler.diagnostics.Reporter`.
+
+Types are small frozen values: ``INT``, ``BOOL``, ``GEM`` (one of the gem colours),
+``COLOUR`` (a gem or the wild colour), ``PLAYER``, ``CARD`` (with the place it comes
+from), ``NOBLE``, ``PAYMENT``, ``SETUP``, ``NONE``, ``SetOf(T)`` and ``MapOf(K, V)``.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..diagnostics import Reporter, did_you_mean
+from ..front.expr import (
+    Aggregate,
+    Attribute,
+    Binary,
+    Bool,
+    Call,
+    Compare,
+    Conditional,
+    Effect,
+    ForEach,
+    Index,
+    Int,
+    Logic,
+    Name,
+    Sequence,
+    Unary,
+    When,
+    Word,
+    unparse,
+)
+from .kinds import base_columns
+
+
+@dataclass(frozen=True, slots=True)
+class Type:
+    name: str
+    origin: str = ""  # for cards: "face_up" or "reserved"
+
+    def __str__(self) -> str:
+        """The type as a noun: 'number', 'gem colour', 'face-up card' (see :func:`noun`)."""
+        if self.name == "card" and self.origin:
+            return f"{self.origin.replace('_', '-')} card"
+        return _NOUNS.get(self.name, self.name)
+
+
+@dataclass(frozen=True, slots=True)
+class SetOf:
+    elem: AnyType
+
+    def __str__(self) -> str:
+        return f"collection of {self.elem}s"  # every noun of _NOUNS takes an 's'
+
+
+@dataclass(frozen=True, slots=True)
+class MapOf:
+    key: AnyType
+    value: AnyType
+
+    def __str__(self) -> str:
+        return f"table of {self.value}s by {self.key}"
+
+
+@dataclass(frozen=True, slots=True)
+class Comp:
+    """A component of a kind other than the base game's cards and nobles (a city)."""
+
+    kind: str
+    noun: str  # the kind's item, in English ("city")
+
+    def __str__(self) -> str:
+        return self.noun
+
+
+@dataclass(frozen=True, slots=True)
+class Keyword:
+    """A value of a keyword column: comparable with the same column's values only."""
+
+    kind: str
+    column: str
+
+    def __str__(self) -> str:
+        return f"keyword of {self.kind}.{self.column}"
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneT(SetOf):
+    """A zone of the spec's own (compiler/check/zones.py): a collection of its kind's components that
+    also knows its name and shape (a pile's contents may not be read: E551)."""
+
+    zone: str = ""
+    shape: str = ""
+    per_player: bool = False
+
+    def __str__(self) -> str:
+        return f"zone of {self.elem}s"
+
+
+AnyType = Type | SetOf | MapOf | Comp | Keyword  # a type of the expression language
+
+_NOUNS = {"gem": "gem colour", "colour": "token colour", "int": "number", "bool": "condition",
+          "setup": "player-count row", "none": "none", "?": "value"}
+
+
+def noun(t) -> str:
+    """A type as a message names what it found: 'a number', 'a condition', 'an end ...', 'none'."""
+    text = str(t)
+    if text == "none":
+        return "none"
+    return f"{'an' if text[0] in 'aeiou' else 'a'} {text}"
+
+
+def wanted(t) -> str:
+    """A type as a message names what a place needs: 'true or false' for a condition, else :func:`noun`."""
+    return "true or false" if t == BOOL else noun(t)
+
+
+INT = Type("int")
+BOOL = Type("bool")
+GEM = Type("gem")
+COLOUR = Type("colour")
+PLAYER = Type("player")
+CARD = Type("card")
+FACE_UP_CARD = Type("card", "face_up")
+RESERVED_CARD = Type("card", "reserved")
+NOBLE = Type("noble")
+PAYMENT = Type("payment")
+SETUP = Type("setup")
+NONE = Type("none")
+ERROR = Type("?")  # already reported; silences follow-up errors
+
+# The type a column of a component table gives its attribute (`prose` gives none: shown on sheets only).
+COLUMN_TYPES: dict[str, AnyType] = {"number": INT, "gem": GEM, "colour": COLOUR, "gems": MapOf(GEM, INT)}
+# The type of a component of the base game's kinds (the engines know them by these types).
+BASE_COMPONENT_TYPES = {"cards": "card", "nobles": "noble"}
+
+
+def column_attributes(kind: str, columns) -> dict[str, AnyType]:
+    """The attributes a kind's declared columns give its components: `card.points` is a number."""
+    return {c.name: Keyword(kind, c.name) if c.type == "keyword" else COLUMN_TYPES[c.type]
+            for c in columns if c.type != "prose"}
+
+
+def _base_attributes() -> dict[str, dict[str, AnyType]]:
+    """card and noble attributes from the base kinds' standard columns (rulespec/base_kinds.yaml)."""
+    return {BASE_COMPONENT_TYPES[k]: column_attributes(k, base_columns(k)) for k in BASE_COMPONENT_TYPES}
+
+
+ATTRIBUTES: dict[str, dict[str, AnyType]] = {
+    "player": {
+        "tokens": MapOf(COLOUR, INT), "bonus": MapOf(GEM, INT), "prestige": INT, "purchased": INT,
+        "reserved": INT, "nobles": INT, "held": INT, "turns": INT, "seat": INT,
+    },
+    **_base_attributes(),
+    "payment": {"gold": MapOf(GEM, INT), "covers": MapOf(GEM, INT), "spent": MapOf(GEM, INT), "gold_total": INT},
+    "setup": {"gems": INT, "gold": INT, "nobles": INT, "face_up": INT},
+}
+
+GLOBALS: dict[str, AnyType] = {
+    "supply": MapOf(COLOUR, INT), "players": SetOf(PLAYER), "others": SetOf(PLAYER),
+    "gems": SetOf(GEM), "colours": SetOf(COLOUR), "levels": SetOf(INT),
+    "deck": MapOf(INT, INT), "face_up": MapOf(INT, INT), "market": MapOf(INT, SetOf(FACE_UP_CARD)),
+    "nobles_left": INT, "player_count": INT,
+    "round": INT, "turn": INT, "passes": INT, "setup": SETUP, "none": NONE,
+}
+FUNCTIONS = {"min": "numbers", "max": "numbers", "abs": "number", "size": "collection"}
+AGGREGATES = {"sum": INT, "count": BOOL, "all": BOOL, "any": BOOL, "min": INT, "max": INT}
+
+# The effects that write the spec's declared state (compiler/check/variables.py types them).
+STATE_EFFECTS = ("set", "add", "insert", "drop")
+# Effects: name -> parameter types (CARD accepts either origin).
+EFFECTS = {
+    "take": (COLOUR, INT), "put_back": (COLOUR, INT), "reserve": (FACE_UP_CARD,),
+    "reserve_top": (INT,), "refill": (FACE_UP_CARD,), "pay": (PAYMENT,), "acquire": (CARD,),
+    "visit": (NOBLE,), "bury": (CARD,),
+}
+
+DOMAIN_TYPES = {
+    "gem": GEM, "colour": COLOUR, "gem_set": SetOf(GEM), "face_up": FACE_UP_CARD, "deck": INT,
+    "reserved": RESERVED_CARD, "noble": NOBLE, "payment": PAYMENT,
+    "component": ERROR,  # a component of its zone's kind: compiler/check/zones.py param_type
+}
+
+
+def component_type(kind) -> AnyType:
+    """The type of one component of `kind` (a model.Kind): today's card and noble for the base kinds."""
+    if kind.name in BASE_COMPONENT_TYPES:
+        return Type(BASE_COMPONENT_TYPES[kind.name])
+    return Comp(kind.name, kind.item.en)
+
+
+def _attribute_key(t) -> object:
+    """Where the attributes of type `t` are kept: by name for the fixed types (a face-up card is a card)."""
+    return t.name if isinstance(t, Type) else t
+
+
+def assignable(actual, expected) -> bool:
+    """May a value of type `actual` stand where `expected` is wanted?"""
+    if actual == ERROR or expected == ERROR or actual == expected:
+        return True
+    if isinstance(actual, Type) and isinstance(expected, Type):
+        if actual.name == "gem" and expected.name == "colour":
+            return True
+        if actual.name == "card" and expected.name == "card":
+            return expected.origin == "" or actual.origin == expected.origin
+    if isinstance(actual, SetOf) and isinstance(expected, SetOf):
+        return assignable(actual.elem, expected.elem)
+    return False
+
+
+def comparable(a, b) -> bool:
+    return assignable(a, b) or assignable(b, a) or NONE in (a, b)
+
+
+class Scope:
+    """The names an expression may use: globals, colour names, values, params, bound variables."""
+
+    def __init__(self, names: dict[str, object], optional: frozenset[str] = frozenset(),
+                 choices: frozenset[str] = frozenset(), told: set | None = None,
+                 not_none: frozenset[str] = frozenset()):
+        self.names = names
+        self.optional = optional  # the choices that may be `none`
+        self.choices = choices  # every choice of the decision
+        self.told = told if told is not None else set()  # (problem, choice) already reported
+        self.not_none = not_none  # optional choices a test here has found not none
+
+    def bind(self, name: str, type_) -> Scope:
+        return Scope({**self.names, name: type_}, self.optional - {name}, self.choices - {name}, self.told,
+                     self.not_none - {name})
+
+    def knowing(self, not_none: set[str]) -> Scope:
+        """This scope where the optional choices `not_none` are known not to be none."""
+        if not not_none - self.not_none:
+            return self
+        return Scope(self.names, self.optional, self.choices, self.told, self.not_none | frozenset(not_none))
+
+    def lookup(self, name: str):
+        return self.names.get(name)
+
+
+def tested(test, none: bool) -> set[str]:
+    """The names a condition proves `none` (none=True) or not none (none=False) when it holds.
+
+    `x != none` (or `none != x`) proves x is not none; `x == none` that it is; through `and`.
+    """
+    match test:
+        case Logic(op="and", left=left, right=right):
+            return tested(left, none) | tested(right, none)
+        case Compare(op="==" | "!=" as op, left=left, right=right) if (op == "==") == none:
+            return {unparse(side) for side, other in ((left, right), (right, left))
+                    if isinstance(side, (Name, Attribute)) and other == Name("none", None)}
+    return set()
+
+
+def failed(test) -> set[str]:
+    """The names a condition proves not none when it fails: `x == none or ...` fails only with x set."""
+    match test:
+        case Logic(op="or", left=left, right=right):
+            return failed(left) | failed(right)
+        case Compare(op="=="):
+            return tested(test, none=True)
+    return set()
+
+
+def _not_equated(t) -> tuple[str, str] | None:
+    """(what, hint) when values of type `t` are not compared with '==' / '!=' (None when they are)."""
+    if t == BOOL:
+        return "conditions", "write the two cases with 'and', 'or' and 'not'"
+    if isinstance(t, MapOf):
+        return "tables", "compare their entries, as in 'all(me.tokens[c] == supply[c] for c in gems)'"
+    if isinstance(t, SetOf):
+        return "collections", "compare their sizes with size(...), or their elements with all(... in ...)"
+    if t == SETUP:
+        return "the player-count row", "compare its numbers, as in 'setup.gems'"
+    return None
+
+
+def _chosen_by_if(t) -> bool:
+    """May an 'if ... then ... else' value have type `t`? A number, a condition or a colour: not a player,
+    a collection, a table or the setup row (the sheets phrase values), nor a card, a noble or a payment
+    (the engines read a chosen one, and move it, by its choice's name)."""
+    return t in (INT, BOOL, GEM, COLOUR, ERROR)
+
+
+def base_scope(gems: tuple[str, ...], wild: str, values: tuple[str, ...]) -> dict[str, object]:
+    names: dict[str, object] = dict(GLOBALS)
+    names.update({g: GEM for g in gems})
+    names[wild] = COLOUR
+    names.update({v: INT for v in values})
+    return names
+
+
+class Inferrer:
+    """Infers types, reporting each problem once at the innermost node (E4xx)."""
+
+    def __init__(self, reporter: Reporter, gems: tuple[str, ...] = (), wild: str | None = None, kinds=None):
+        self.r = reporter
+        self.gems = gems  # the colours, for the note on an unknown name where a colour is wanted
+        self.wild = wild
+        # attributes by type: the fixed ones, and each kind's from its declared columns (`kinds`: the spec's
+        # model.Kind values; None: the base kinds' standard columns)
+        self.attributes: dict[object, dict[str, AnyType]] = {name: table for name, table in ATTRIBUTES.items()}
+        self.prose: dict[object, list[str]] = {}  # prose columns by type: named in E403, never typed
+        # optional columns by type (a `gem` column whose cell may be empty: `none`), and the reads of one
+        # met so far (a test 'x.colour != none' may compare them with none)
+        self.optional_columns: dict[object, set[str]] = {}
+        self.optional_reads: set = set()
+        # the values of each keyword column, in table order: what a keyword ('five_prestige') may be
+        self.keywords: dict[Keyword, tuple[str, ...]] = {}
+        self.items: dict[str, str] = {}  # one component of each kind, in English ("trading post")
+        for kind in kinds or ():
+            self.items[kind.name] = kind.item.en
+            key = _attribute_key(component_type(kind))
+            self.attributes[key] = column_attributes(kind.name, kind.columns)
+            self.prose[key] = [c.name for c in kind.columns if c.type == "prose"]
+            self.optional_columns[key] = {c.name for c in kind.columns if c.optional}
+            for i, column in enumerate(kind.columns):
+                if column.type == "keyword":
+                    self.keywords[Keyword(kind.name, column.name)] = tuple(
+                        dict.fromkeys(str(c.values[i]) for c in kind.components))
+        # the spec's definitions as check types them (compiler/check/definitions.py): name -> (params, result)
+        self.definitions: dict[str, tuple[tuple[tuple[str, AnyType], ...] | None, AnyType]] = {}
+        self.definition_reads: dict[str, dict[str, AnyType]] = {}  # the game's names each body reads, typed
+        # the spec's declared state (compiler/check/variables.py fills these): variables by name, the optional
+        # ones, and the typing of the effects that write them
+        self.variables: dict = {}
+        self.optional_state: set[str] = set()
+        self.state_effect: Callable[[Inferrer, Effect, Scope], None] | None = None  # types set/add/insert/drop
+        self.pile_ok = False  # reading a pile's name is allowed here (size(pile), a draw's source): E551 else
+        self.zone_effects: dict = {}  # the zone effects' checkers, once the spec has zones (compiler/check/zones.py)
+        self.zone_sources: dict[str, str] = {}  # zone -> the pile it is refilled from ("" for none)
+        self.refused_zones: set[str] = set()  # zones refused by the check (reported there)
+
+    def add_player_attributes(self, extra: dict) -> None:
+        """Per-player names the spec declares (a per-player zone: me.claimed), beside the built-in ones."""
+        self.attributes["player"] = {**self.attributes["player"], **extra}
+
+    def attribute_table(self, t) -> dict[str, AnyType] | None:
+        """The attributes of a value of type `t` (None when it has none)."""
+        return self.attributes.get(_attribute_key(t)) if isinstance(t, (Type, Comp)) else None
+
+    def expect(self, node, scope: Scope, expected, what: str):
+        actual = self.infer(node, scope)
+        if not assignable(actual, expected):
+            self.r.error("E410", f"{what} must be {wanted(expected)}, but this is {noun(actual)}", node.span)
+        return actual
+
+    def colour_note(self, hint) -> str:
+        """Where a colour is wanted, the colours that can stand there ('' elsewhere)."""
+        if hint == GEM and self.gems:
+            return f"a gem colour is one of: {', '.join(self.gems)}"
+        if hint == COLOUR and self.gems:
+            return f"a colour is one of: {', '.join(dict.fromkeys(self.gems + ((self.wild,) if self.wild else ())))}"
+        return ""
+
+    def infer(self, node, scope: Scope, hint=None):  # noqa: C901 - one dispatch over node kinds
+        """The type of `node`; `hint` is the type the place wants, for the notes of unknown names."""
+        match node:
+            case Int():
+                return INT
+            case Bool():
+                return BOOL
+            case Word():
+                return self.word(node, hint)
+            case Name(id="none") if scope.lookup("none") == NONE:  # a test of a choice is the only place for it
+                self.r.error("E410", "'none' stands only in a test of an optional choice: 'x == none' or "
+                                     "'x != none'", node.span)
+                return ERROR
+            case Name(id=name) if name in scope.optional and name not in scope.not_none:
+                if ("maybe", name) not in scope.told:
+                    scope.told.add(("maybe", name))  # once per decision: one cause
+                    self.r.error("E410", f"'{name}' may be none here (its choice is optional): test "
+                                         f"'{name} != none' first, as in \"{name} != none and ...\"", node.span)
+                return scope.lookup(name)
+            case Name(id=name) if name in self.optional_state and name not in scope.not_none \
+                    and name in self.variables and not self.variables[name].per_player:
+                self.maybe_none(node, scope, name)
+                return scope.lookup(name) or ERROR
+            case Name(id=name):
+                t = scope.lookup(name)
+                if isinstance(t, ZoneT) and t.shape == "pile" and not self.pile_ok:
+                    self.r.error("E551", f"'{name}' is a face-down pile: its order and contents are hidden, so only "
+                                 f"size({name}) may be read", node.span,
+                                 "draw from it (draw, reveal, refill) to bring a component face up")
+                    return ERROR
+                if t is None:
+                    if name in AGGREGATES or name in FUNCTIONS:
+                        self.r.error("E402", f"'{name}' is a function; call it with brackets", node.span)
+                    else:
+                        self.r.error("E401", f"unknown name '{name}'{did_you_mean(name, scope.names)}", node.span,
+                                     self.colour_note(hint))
+                    return ERROR
+                return t
+            case Attribute(obj=obj, name=attr):
+                t = self.infer(obj, scope)
+                if t == ERROR:
+                    return ERROR
+                table = self.attribute_table(t)
+                if table is None:
+                    self.r.error("E403", f"{noun(t)} has no attributes (no '.{attr}')", node.span)
+                    return ERROR
+                prose = self.prose.get(_attribute_key(t), [])
+                if attr in prose:
+                    self.r.error("E403", f"'{attr}' is a prose column of {noun(t)}: shown on sheets, not usable in "
+                                 "expressions", node.span)
+                    return ERROR
+                if attr not in table:
+                    self.r.error("E403", f"{noun(t)} has no attribute '{attr}'{did_you_mean(attr, table)}"
+                                 f" (it has: {', '.join(table)})", node.span)
+                    return ERROR
+                if t == PLAYER and attr in self.optional_state and unparse(node) not in scope.not_none:
+                    self.maybe_none(node, scope, attr)
+                if attr in self.optional_columns.get(_attribute_key(t), ()):
+                    self.optional_reads.add(node)
+                    if unparse(node) not in scope.not_none:
+                        self.maybe_none(node, scope, attr, f"column '{attr}' of {noun(t)} may be empty")
+                return table[attr]
+            case Index(obj=obj, index=idx):
+                t = self.infer(obj, scope)
+                k = self.infer(idx, scope, t.key if isinstance(t, MapOf) else None)
+                if t == ERROR:
+                    return ERROR
+                if not isinstance(t, MapOf):
+                    self.r.error("E404", f"{noun(t)} cannot be indexed with [...]", node.span)
+                    return ERROR
+                if not assignable(k, t.key):
+                    wild = k == COLOUR and t.key == GEM
+                    extra = " (it may be the wild colour, which has no entry here)" if wild else ""
+                    self.r.error("E410", f"this table is indexed by {noun(t.key)}, not by {noun(k)}{extra}", idx.span)
+                return t.value
+            case Call(func=func, args=args):
+                return self.call(node, func, args, scope)
+            case Aggregate(func=func, body=body, var=var, collection=coll):
+                ct = self.infer(coll, scope)
+                if func not in AGGREGATES:
+                    self.r.error("E405", f"unknown aggregate '{func}'{did_you_mean(func, AGGREGATES)}"
+                                 f" (aggregates: {', '.join(AGGREGATES)})", node.span)
+                    return ERROR
+                elem: AnyType = ERROR
+                if isinstance(ct, SetOf):
+                    elem = ct.elem
+                elif ct != ERROR:
+                    self.r.error("E410", f"'{func}(... for {var} in ...)' needs a collection, but this is {noun(ct)}",
+                                 coll.span)
+                if var in scope.names and scope.names[var] != GLOBALS.get(var, object()) and var in GLOBALS:
+                    self.r.error("E406", f"'{var}' is a built-in name and cannot be a loop variable", node.span)
+                expected = AGGREGATES[func]
+                self.expect(body, scope.bind(var, elem), expected, f"the body of '{func}'")
+                return BOOL if func in ("all", "any") else INT
+            case Unary(op="-", operand=o):
+                self.expect(o, scope, INT, "the operand of '-'")
+                return INT
+            case Unary(op="not", operand=o):
+                self.expect(o, scope, BOOL, "the operand of 'not'")
+                return BOOL
+            case Binary(op=op, left=l, right=r):
+                self.expect(l, scope, INT, f"the left side of '{op}'")
+                self.expect(r, scope, INT, f"the right side of '{op}'")
+                return INT
+            case Logic(op=op, left=l, right=r):
+                self.expect(l, scope, BOOL, f"the left side of '{op}'")
+                # the right side runs only when the left holds (and) or fails (or)
+                known = tested(l, none=False) if op == "and" else failed(l)
+                self.expect(r, scope.knowing(known), BOOL, f"the right side of '{op}'")
+                return BOOL
+            case Compare(op=op, left=l, right=r) if op in ("in", "not in"):
+                rt = self.infer(r, scope)
+                lt = self.infer(l, scope, rt.elem if isinstance(rt, SetOf) else None)
+                if rt != ERROR and not isinstance(rt, SetOf):
+                    self.r.error("E410", f"'{op}' needs a collection on its right, but this is {noun(rt)}", r.span)
+                elif isinstance(rt, SetOf) and not comparable(lt, rt.elem):
+                    self.r.error("E410", f"{noun(lt)} is never in {noun(rt)}", node.span)
+                return BOOL
+            case Compare(op=op, left=l, right=r):
+                if op in ("==", "!=") and Name("none", None) in (l, r):  # asking is how to learn it
+                    scope = scope.knowing({unparse(side) for side in (l, r) if isinstance(side, (Name, Attribute))})
+                infer_side = self.side if op in ("==", "!=") else self.infer
+                # `purpel == c`, `'five_prestige' == t.power`: an unknown name or a keyword on the left learns
+                # from the right what is wanted there
+                if (isinstance(l, Name) and scope.lookup(l.id) is None) or isinstance(l, Word):
+                    rt = infer_side(r, scope)
+                    lt = infer_side(l, scope, rt)
+                else:
+                    lt = infer_side(l, scope)
+                    rt = infer_side(r, scope, lt)
+                unequal = [why for why in map(_not_equated, (lt, rt)) if why]
+                if op in ("==", "!=") and unequal:  # the sheets phrase no condition, table or collection as a value
+                    what, hint = unequal[0]
+                    self.r.error("E410", f"'{op}' compares numbers, colours, players, cards or nobles, not {what}: "
+                                 f"{hint}", node.span)
+                elif op in ("==", "!=") and lt == rt == NONE:
+                    self.r.error("E410", f"'none {op} none' tests nothing: compare an optional choice with none, as "
+                                 "in 'x == none'", node.span)
+                elif op in ("==", "!="):
+                    if not comparable(lt, rt):
+                        self.r.error("E410", f"cannot compare {noun(lt)} with {noun(rt)}", node.span)
+                    for side, other in ((l, rt), (r, lt)):
+                        optional = (isinstance(side, Name) and side.id in scope.optional) \
+                            or self.is_optional_state(side) or side in self.optional_reads
+                        if other != NONE or side == Name("none", None) or optional:
+                            continue
+                        choice = isinstance(side, Name) and side.id in scope.choices
+                        if ("never", unparse(side)) in scope.told:
+                            continue
+                        scope.told.add(("never", unparse(side)))  # once per decision: one cause
+                        self.r.error("E410", f"'{unparse(side)}' is never none: " + (
+                            "its choice is not optional (write optional: true in the choice to offer none)"
+                            if choice else "only an optional choice can be none"), node.span)
+                else:
+                    for side, t in ((l, lt), (r, rt)):
+                        if not assignable(t, INT):
+                            self.r.error("E410", f"'{op}' compares numbers, but this is {noun(t)}", side.span)
+                return BOOL
+            case Conditional(test=t, then=a, otherwise=b):
+                self.expect(t, scope, BOOL, "the condition of 'if'")
+                at, bt = self.infer(a, scope.knowing(tested(t, none=False))), self.infer(b, scope.knowing(failed(t)))
+                chosen = [x for x in (at, bt) if not _chosen_by_if(x)]
+                if not comparable(at, bt):
+                    self.r.error("E410", f"both branches of 'if' must have the same type, but one is {noun(at)} and "
+                                 f"the other {noun(bt)}", node.span)
+                elif chosen:  # the sheets phrase "X if ..., otherwise Y" of values, not of players or collections
+                    self.r.error("E410", "'if ... then ... else' chooses a number, a condition or a colour, "
+                                 f"not {noun(chosen[0])}: put the 'if' around the condition or "
+                                 "the effect that uses it", node.span)
+                return at if at != ERROR else bt
+        raise TypeError(f"not an expression: {node!r}")  # pragma: no cover
+
+    def word(self, node: Word, hint) -> AnyType:
+        """A keyword takes the type of the place it stands in: a keyword column's (E412 elsewhere, or
+        when no component has it in that column; nothing more where that place is already wrong)."""
+        if hint == ERROR:  # what it is compared with was reported (an unknown name, say)
+            return ERROR
+        if not isinstance(hint, Keyword):
+            self.r.error("E412", f"the keyword '{node.value}' stands only where a keyword column's value is "
+                         "wanted: compared with one, as in t.power == '" + node.value + "', or as an argument "
+                         "of a definition whose parameter has that type", node.span)
+            return ERROR
+        values = self.keywords.get(hint, ())
+        if node.value not in values:
+            self.r.error("E412", f"no {self.items.get(hint.kind, hint.kind)} has the {hint.column} '{node.value}'"
+                         f"{did_you_mean(node.value, values)} (its values: {', '.join(values)})", node.span)
+            return ERROR
+        return hint
+
+    def maybe_none(self, node, scope: Scope, name: str, why: str = "") -> None:
+        """E410, once per place: an optional variable (or column) read before a test shows it is not none."""
+        shown = unparse(node)
+        if ("maybe", shown) not in scope.told:
+            scope.told.add(("maybe", shown))
+            self.r.error("E410", f"'{shown}' may be none here ({why or f'variable {name!r} is optional'}): test "
+                                 f"'{shown} != none' first, as in \"{shown} != none and ...\"", node.span)
+
+    def is_optional_state(self, node) -> bool:
+        """Is `node` an optional variable read (`pair_colour`, `me.pair_colour`)?"""
+        if isinstance(node, Name):
+            var = self.variables.get(node.id)
+            return var is not None and var.optional and not var.per_player
+        if isinstance(node, Attribute):
+            var = self.variables.get(node.name)
+            return var is not None and var.optional and var.per_player
+        return False
+
+    def zone_refill(self, args, scope: Scope) -> bool:
+        """Is `refill(x)` the zone effect (x a display or row of the spec) rather than the base's refill(card)?"""
+        if len(args) != 1 or not isinstance(args[0], (Name, Attribute)):
+            return False
+        before = len(self.r.diagnostics)
+        t = self.infer(args[0], scope)
+        del self.r.diagnostics[before:]  # asked, not reported: the effect itself reports
+        return isinstance(t, ZoneT)
+
+    def side(self, node, scope: Scope, hint=None):
+        """The type of a side of '==' or '!=': the one place where the name `none` may stand."""
+        if node == Name("none", None) and scope.lookup("none") == NONE:
+            return NONE
+        return self.infer(node, scope, hint)
+
+    def call(self, node, func, args, scope):
+        if func in self.definitions:
+            return self.defined(node, func, args, scope)
+        if func in AGGREGATES and func not in FUNCTIONS:
+            self.r.error("E407", f"'{func}' is an aggregate: write {func}(... for x in collection)", node.span)
+            return ERROR
+        if func not in FUNCTIONS:
+            hint = " (effects such as this are written in `effects`, not in conditions)" if func in EFFECTS else ""
+            known = list(FUNCTIONS) + list(AGGREGATES) + list(self.definitions)
+            self.r.error("E405", f"unknown function '{func}'{did_you_mean(func, known)}{hint}",
+                         node.span)
+            return ERROR
+        if func in ("min", "max"):
+            if len(args) < 2:
+                self.r.error("E408", f"'{func}' takes at least 2 numbers, or one aggregate '{func}(x for x in ...)'"
+                             f" ({len(args)} given)", node.span)
+            for a in args:
+                self.expect(a, scope, INT, f"an argument of '{func}'")
+            return INT
+        if len(args) != 1:
+            self.r.error("E408", f"'{func}' takes 1 argument ({len(args)} given)", node.span)
+            for a in args:
+                self.infer(a, scope)
+            return INT
+        if func == "abs":
+            self.expect(args[0], scope, INT, "the argument of 'abs'")
+        else:
+            self.pile_ok, saved = True, self.pile_ok  # the size of a pile is public
+            try:
+                t = self.infer(args[0], scope)
+            finally:
+                self.pile_ok = saved
+            if t != ERROR and not isinstance(t, SetOf):
+                self.r.error("E410", f"'size' needs a collection, but this is {noun(t)}", args[0].span)
+        return INT
+
+    def defined(self, node, func, args, scope):
+        """A call of a spec's definition: its arguments typed against its parameters (E408, E410)."""
+        params, result = self.definitions[func]
+        if params is None:  # its parameters are wrong (reported): the arguments cannot be checked
+            for a in args:
+                self.infer(a, scope)
+            return ERROR
+        if len(args) != len(params):
+            listed = ", ".join(f"{p}: {t}" for p, t in params) or "none"
+            self.r.error("E408", f"'{func}' takes {len(params)} argument{'s' if len(params) != 1 else ''}"
+                         f" ({len(args)} given)", node.span, f"its parameters: {listed}")
+        for a, (p, t) in zip(args, params, strict=False):
+            actual = self.infer(a, scope, t)
+            if not assignable(actual, t):
+                self.r.error("E410", f"argument '{p}' of '{func}' must be {wanted(t)}, but this is {noun(actual)}",
+                             a.span)
+        for a in args[len(params):]:
+            self.infer(a, scope)
+        for name, t in self.definition_reads.get(func, {}).items():
+            if scope.lookup(name) != t:  # a loop here binds a name the body means as the game's
+                self.r.error("E540", f"'{name}' is already the name of what '{func}' reads ({noun(t)}): the loop "
+                             f"variable '{name}' here would take its place; name the loop variable otherwise",
+                             node.span)
+        return result
+
+    def statement(self, node, scope: Scope) -> None:
+        match node:
+            case Effect(name=name) if name in STATE_EFFECTS and self.state_effect is not None:
+                self.state_effect(self, node, scope)
+            case Effect(name=name, args=args) if name in self.zone_effects and (
+                    name != "refill" or self.zone_refill(args, scope)):
+                self.zone_effects[name](self, node, scope)
+            case Effect(name=name, args=args):
+                if name not in EFFECTS:
+                    self.r.error("E409", f"unknown effect '{name}'{did_you_mean(name, EFFECTS)}"
+                                 f" (effects: {', '.join(EFFECTS)})", node.span)
+                    for a in args:
+                        self.infer(a, scope)
+                    return
+                params = EFFECTS[name]
+                if len(args) != len(params):
+                    self.r.error("E408", f"'{name}' takes {len(params)} argument{'s' if len(params) != 1 else ''}"
+                                 f" ({len(args)} given)", node.span)
+                for a, p in zip(args, params, strict=False):
+                    t = self.infer(a, scope, p)
+                    if not assignable(t, p):
+                        self.r.error("E410", f"'{name}' needs {wanted(p)}, but this is {noun(t)}", a.span)
+                for a in args[len(params):]:
+                    self.infer(a, scope)
+            case ForEach(var=var, collection=coll, body=body):
+                ct = self.infer(coll, scope)
+                elem = ct.elem if isinstance(ct, SetOf) else ERROR
+                if ct != ERROR and not isinstance(ct, SetOf):
+                    self.r.error("E410", f"'for {var} in ...' needs a collection, but this is {noun(ct)}", coll.span)
+                self.statement(body, scope.bind(var, elem))
+            case Sequence(stmts=stmts):  # in order, each where the body stands
+                for part in stmts:
+                    self.statement(part, scope)
+            case When(test=test, then=then, otherwise=otherwise):
+                self.expect(test, scope, BOOL, "the condition of 'if'")
+                self.statement(then, scope.knowing(tested(test, none=False)))
+                if otherwise is not None:
+                    self.statement(otherwise, scope.knowing(failed(test)))
+            case _:  # pragma: no cover
+                raise TypeError(f"not a statement: {node!r}")

@@ -1,0 +1,189 @@
+"""Pass 6, emit: an engine plan -> the source of a standalone Python module, written safely.
+
+Takes the :class:`~compiler.lower.EnginePlan` of a spec; returns module text laid out
+by ``templates/engine.py.j2``. The template only lays out: every rule decision was made
+by :mod:`compiler.lower`, and the part of the engine that no spec changes (the Game class,
+new_game, from_json, the notation) is the text of the :mod:`compiler.emit.runtime` modules,
+pasted verbatim, so that the engine stays one standalone file. The text is parsed with :func:`ast.parse` before it is
+returned, and :func:`write_atomic` replaces the target file only once the new text is
+complete, so a failed compile leaves no file behind and never a half-written one.
+
+Output is deterministic: spec order or sorted order only, no timestamps, no absolute
+paths, no tool versions.
+
+No text of the spec or of a file name is pasted into the module as it is: the template
+writes only :class:`~compiler.lower.pysource.Code` (a literal, a comment text, a docstring or an
+identifier made by :mod:`compiler.lower.pysource`, or code that the lowering built with it), and
+refuses any other value, so a template edit cannot open a way for text to become code.
+"""
+from __future__ import annotations
+
+import ast
+
+import jinja2
+
+from ..check.termination import rounds_budget
+from ..diagnostics import CompileError, Diagnostic
+from ..files import write_atomic  # noqa: F401 - the writer of engine modules
+from ..front.expr import Expr
+from ..front.source import shown_path
+from ..lower import EnginePlan, lower
+from ..lower.pysource import Code, comment, docstring, identifier, literal, printable
+from ..model import Decision, Rules
+from ..sheets.phrases import PhraseError, describe
+from .runtime import MODULES, SPEC_MODULES, engine_parts
+
+
+def _only_code(value):
+    """Jinja's finalize hook: what a `{{ }}` writes must have gone through compiler.lower.pysource."""
+    if isinstance(value, Code):
+        return value
+    raise TypeError(f"the engine template writes a {type(value).__name__} that is not Code: write it "
+                    "with a filter (literal, tuple_literal or comment)")
+
+
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("compiler.emit", "templates"),
+        autoescape=False, keep_trailing_newline=True, trim_blocks=False, lstrip_blocks=False,
+        undefined=jinja2.StrictUndefined, finalize=_only_code)
+    env.filters["literal"] = literal
+    env.filters["tuple_literal"] = lambda items: literal(tuple(items))
+    env.filters["comment"] = comment
+    return env
+
+
+def _text_environment() -> jinja2.Environment:
+    """For the text of the module's docstring, which then becomes one literal (pysource.docstring)."""
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("compiler.emit", "templates"),
+        autoescape=False, keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
+
+
+def module_docstring(plan: EnginePlan) -> Code:
+    """The engine's docstring: the spec's title and file, the API and the notation. Each text
+    of the spec is one line of printable characters (a title cannot add lines of its own)."""
+    text = _text_environment().get_template("engine_doc.txt.j2").render(
+        title=printable(plan.rules.title.en), path=printable(shown_path(plan.rules.source.path)),
+        notation_help=[printable(line) for line in notation_help(plan)])
+    return docstring(text)
+
+
+def notation_help(plan: EnginePlan) -> list[str]:
+    lines = []
+    for dp in plan.decisions:
+        example = next(s for (d, _), s in zip(plan.actions, plan.action_strings, strict=True) if d == dp.index)
+        lines.append(f"{dp.decision.notation:<34} e.g. {example!r}")
+    if plan.pay_index >= 0:
+        wild = plan.rules.wild
+        lines.append(f"{'pay ... (when several payments)':<34} e.g. 'pay {wild} for red', 'pay without {wild}'")
+    return lines
+
+
+def runtime_text() -> dict[str, tuple[Code, ...]]:
+    """The parts of each runtime module that the template pastes (see compiler/emit/runtime). They are
+    the project's own code, read from its files: no text of a spec is in them."""
+    return {name: tuple(Code(part) for part in engine_parts(name)) for name in MODULES + SPEC_MODULES}
+
+
+PAYMENT_STEP = "payment"  # the phase of a purchase waiting for its payment
+
+
+def player_field_tables(rules: Rules) -> list[tuple[Code, dict[int, int]]]:
+    """The spec's declared player-count fields as engine constants (Python name, players -> value):
+    derived from the player count, never saved; none for a spec that declares none, whose engine
+    text stays as it was."""
+    return [(identifier("_pf_", f.name), {p.players: p.field(f.name) for p in rules.players})
+            for f in rules.player_fields]
+
+
+def budget_error(dp) -> str | None:
+    """The RuleError message of a step stopped by the engines' step budget, or None for a step
+    that needs none: one that runs at most once, or at most its `max` (compiler/check/termination.py:
+    `check` proves that the others end; the budget stops a proof's mistake, never a hang)."""
+    decision = dp.decision
+    if decision.repeat != "while" or decision.resolve != "choice" or decision.max_ is not None:
+        return None
+    return (f"step {decision.name!r} was stopped after {rounds_budget(dp.count):,} actions in one turn: its "
+            "'while' condition did not turn false")
+
+
+def render_module(plan: EnginePlan) -> str:
+    rules = plan.rules
+    decisions = plan.decisions
+    actions = [dp for dp in decisions if not dp.is_step]
+    stuck = next((dp for dp in actions if dp.decision.only_when_stuck), None)
+    context = dict(
+        runtime=runtime_text(), source=rules.source, path=shown_path(rules.source.path),
+        docstring=module_docstring(plan),
+        bases=[dict(path=shown_path(b.path), sha256=b.sha256) for b in rules.bases],
+        base_names=tuple(b.name for b in rules.bases), name=rules.name,
+        colours=rules.colours, gems=rules.gems, wild=rules.wild, levels=rules.levels,
+        player_counts=tuple(p.players for p in rules.players),
+        setup={p.players: (p.gems, p.gold, p.nobles, p.face_up) for p in rules.players},
+        player_fields=player_field_tables(rules),
+        values={v.name: v.value for v in rules.values}, max_reserved=plan.max_reserved,
+        triggers=tuple((t.name, t.finish) for t in rules.end), max_turns=rules.max_turns,
+        cards=rules.cards, nobles=rules.nobles, payments=tuple(plan.payments),
+        decision_names=tuple(dp.decision.name for dp in decisions) + ((PAYMENT_STEP,) if plan.pay_index >= 0 else ()),
+        step_names=(tuple(dp.decision.name for dp in decisions if dp.is_step)
+                    + ((PAYMENT_STEP,) if plan.pay_index >= 0 else ())),
+        actions=plan.actions, action_strings=plan.action_strings, notation_forms=plan.notation_forms,
+        pay_index=plan.pay_index, pay_base=plan.pay_base,
+        helpers=plan.helpers, decisions=decisions, advance_locals=plan.advance_locals, end_inline=plan.end_inline,
+        action_phase_src=plan.action_phase_src, rank_src=plan.rank_src, setup_src=plan.setup_src,
+        prestige_src=plan.prestige_src,
+        zones_src=plan.zones_src, kinds_src=plan.kinds_src,
+        face_up_costs=plan.face_up_costs, max_face_up=plan.max_face_up,
+        extra_slots=tuple(plan.extra_slots), state_version=plan.state_version,
+        vars_table=plan.vars_table, turn_reset=plan.turn_reset,
+        stuck_index=stuck.index if stuck else -1,
+        n_action_decisions=len(actions),
+        step_table=[dict(index=dp.index, name=dp.decision.name, resolve_all=dp.decision.resolve == "all",
+                         legal=dp.function("_legal_"), apply=dp.function("_do_"),
+                         loop_test=Code(" and ".join(
+                             (["not count"] if dp.decision.repeat == "once" else [])
+                             + ([dp.while_inline] if dp.decision.while_ is not None else [])
+                             + ([Code(f"count < ({dp.max_inline})")] if dp.decision.max_ is not None else [])
+                             + ([dp.prefilter] if dp.prefilter else [])
+                         ) or "True"),  # compiled tests (pysource.Code), joined
+                         budget=budget_error(dp), budget_rounds=rounds_budget(dp.count))
+                    for dp in decisions if dp.is_step],
+        param_kinds={**{dp.index: tuple((lay.param.name, lay.param.domain) for lay in dp.id_layouts)
+                        for dp in decisions},
+                     **({plan.pay_index: (("payment", "payment"),)} if plan.pay_index >= 0 else {})},
+    )
+    text = _environment().get_template("engine.py.j2").render(**context)
+    text = "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
+    while "\n\n\n\n" in text:
+        text = text.replace("\n\n\n\n", "\n\n\n")
+    return text
+
+
+def refusal_words(condition: Expr, rules: Rules, decision: Decision) -> str | None:
+    """A condition an action fails, in English words as the sheets phrase it; None where the
+    sheets have no phrase for it (the engine then shows the condition as written)."""
+    try:
+        return describe(condition, "en", rules, decision)
+    except (PhraseError, KeyError, ValueError):
+        return None
+
+
+def compile_to_module(rules: Rules) -> str:
+    """The engine module's source for a checked rule model. `check` is the whole gate: a model
+    it accepts is lowered (lower.LoweringBug, exit 3, would be a bug of the compiler); only a
+    text that does not parse is refused here (E599, a bug too, never written out)."""
+    plan = lower(rules, explain=refusal_words)
+    text = render_module(plan)
+    try:
+        ast.parse(text, filename=rules.source.path)
+    except SyntaxError as err:  # a compiler bug, reported as such rather than written out
+        raise CompileError([Diagnostic(
+            "E599", f"internal error: the generated engine does not parse ({err.msg} at line {err.lineno}); "
+            "please report this with the spec", None)]) from None
+    return text
+
+
+def module_name(rules: Rules) -> str:
+    """The file name of a spec's engine: its name with dashes turned into underscores."""
+    return rules.name.replace("-", "_") + ".py"

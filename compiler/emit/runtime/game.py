@@ -1,0 +1,548 @@
+"""The game loop: the Game class (its state, legal actions, apply and playout, saving) and new_game.
+
+Part of the runtime of every generated engine (see compiler/emit/runtime/__init__.py). The text
+below the first marker line is pasted into each engine verbatim; Game.apply is cut at the
+second marker, where the emitter writes the spec's end-of-turn steps and end triggers,
+unrolled (so this module's own apply is that of a spec with neither).
+"""
+import json
+import operator
+import os
+import random
+
+from .errors import IllegalAction, _whole
+from .spec import (
+    _ACTION_MODE,
+    _APPLY,
+    _EXTRA_SLOTS,
+    _FACE_UP_COSTS,
+    _FACE_UP_SLOTS,
+    _LEGAL,
+    _N_ACTION_DECISIONS,
+    _N_STEPS,
+    _OVER_MODE,
+    _PAY,
+    _PAY_BASE,
+    _PAYOPTS,
+    _STUCK,
+    _WHY,
+    _WILD_INDEX,
+    ACTION_STRINGS,
+    ACTIONS,
+    CARD_COST,
+    CARD_LEVEL,
+    COLOURS,
+    DECISIONS,
+    GEMS,
+    LEVEL_CARDS,
+    LEVELS,
+    MAX_TURNS,
+    NOBLE_IDS,
+    NUM_ACTIONS,
+    PLAYER_COUNTS,
+    SETUP,
+    SPEC_NAME,
+    SPEC_SHA256,
+    STATE_FORMAT,
+    STATE_VERSION,
+    TRUNCATED,
+    _action_phase_legal,
+    _eligible,
+    _rank_key,
+)
+
+# ---- engine text: from here on, this module is pasted into every engine ----
+
+
+# Game.face_up_costs, kept when _FACE_UP_COSTS says so (when some legal loop of the spec walks
+# it), holds the cost of the card in each face-up slot, level by level, _FACE_UP_SLOTS slots each,
+# so that a purchase loop unpacks costs without looking up cards. An empty slot costs
+# _NO_CARD_COST, which no one can pay.
+_NO_CARD_COST = (10 ** 9,) + (0,) * (len(GEMS) - 1)
+
+
+def _face_up_costs(market):
+    """Game.face_up_costs of a market (a new game, a loaded one): the cost of each card, slot by slot."""
+    costs = [_NO_CARD_COST] * (len(LEVELS) * _FACE_UP_SLOTS)
+    for li, row in enumerate(market):
+        for si, card in enumerate(row):
+            if card is not None:
+                costs[li * _FACE_UP_SLOTS + si] = CARD_COST[card]
+    return costs
+
+
+def _fresh(value):
+    """A game's own copy of an extra slot's value: tuples and lists become new lists, all the way
+    down; numbers, flags, names and None are shared (they are immutable)."""
+    return [_fresh(x) for x in value] if isinstance(value, (list, tuple)) else value
+
+
+class Game:
+    """A game in progress. Read the state from the attributes; change it only with apply()."""
+
+    __slots__ = ("_n", "_cp", "mode", "step", "step_count", "supply", "_tok", "_bon", "_pts", "_bought", "_res", "blind",
+                 "_nob", "market", "decks", "noble_row", "round", "turn", "turns", "passes", "ending", "end_reason",
+                 "seed", "start", "origin", "history", "pending", "max_turns", "_legal", "out_of_play",
+                 "setup_gems", "setup_gold", "setup_nobles", "setup_face_up") + (
+        ("face_up_costs",) if _FACE_UP_COSTS else ()) + tuple(  # chosen once, when the class is made
+        name for name, _, _ in _EXTRA_SLOTS)
+
+    def __init__(self, players):
+        if players not in SETUP:
+            raise ValueError(f"this engine plays with {', '.join(map(str, PLAYER_COUNTS))} players, not {players!r}")
+        self._n = players
+        self.setup_gems, self.setup_gold, self.setup_nobles, self.setup_face_up = SETUP[players]
+        self._cp = 0
+        self.mode = _ACTION_MODE
+        self.step = 0
+        self.step_count = 0
+        self.supply = [self.setup_gems] * len(GEMS) + [self.setup_gold]
+        # one new list per player (map(list, ...) makes them without a Python-level loop)
+        self._tok = list(map(list, [(0,) * len(COLOURS)] * players))
+        self._bon = list(map(list, [(0,) * len(GEMS)] * players))
+        self._pts = [0] * players
+        self._bought = list(map(list, [()] * players))
+        self._res = list(map(list, [()] * players))
+        self.blind = list(map(list, [()] * players))
+        self._nob = list(map(list, [()] * players))
+        self.market = list(map(list, [(None,) * self.setup_face_up] * len(LEVELS)))
+        if _FACE_UP_COSTS:
+            self.face_up_costs = [_NO_CARD_COST] * (len(LEVELS) * _FACE_UP_SLOTS)  # kept in step with market by the effects
+        self.decks = list(map(list, [()] * len(LEVELS)))
+        self.noble_row = []
+        self.round = 1
+        self.turn = 1
+        self.turns = [1] + [0] * (players - 1)
+        self.passes = 0
+        self.ending = None
+        self.end_reason = None
+        self.seed = None
+        self.start = None
+        for name, per_player, initial in _EXTRA_SLOTS:  # the spec's own zones and state, when it has some
+            setattr(self, name, [_fresh(initial) for _ in range(players)] if per_player else _fresh(initial))
+        self.origin = None
+        self.history = []
+        self.pending = None  # the purchase waiting for its payment (an action id), in the payment step
+        self.max_turns = MAX_TURNS  # the length cap (new_game and from_json may change it)
+        self.out_of_play = None  # per level, the ids of the cards out of the game (from_json); None: none
+        self._legal = None
+
+    # -- reading the state
+
+    @property
+    def num_players(self):
+        return self._n
+
+    @property
+    def current_player(self):
+        return self._cp
+
+    @property
+    def phase(self):
+        if self.mode == _OVER_MODE:
+            return "over"
+        if self.mode == _ACTION_MODE:
+            return "action"
+        return DECISIONS[self.mode]
+
+    @property
+    def tokens(self):
+        return self._tok
+
+    @property
+    def bonus(self):
+        return self._bon
+
+    @property
+    def prestige(self):
+        return self._pts
+
+    @property
+    def purchased(self):
+        return self._bought
+
+    @property
+    def reserved(self):
+        return self._res
+
+    @property
+    def nobles(self):
+        return self._nob
+
+    def face_up_count(self, level):
+        return sum(1 for c in self.market[level - 1] if c is not None)
+
+    # -- playing
+
+    def legal_actions(self):
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return list(legal)
+
+    def legal_mask(self):
+        mask = [False] * NUM_ACTIONS
+        for a in self.legal_actions():
+            mask[a] = True
+        return mask
+
+    def _compute_legal(self):
+        mode = self.mode
+        out = []
+        if mode == _ACTION_MODE:
+            _action_phase_legal(self, out)
+            if not out and _STUCK >= 0:
+                _LEGAL[_STUCK](self, out)
+            return out  # sorted by construction: decisions in id order, each in increasing ids
+        elif mode == _PAY:
+            d, args = ACTIONS[self.pending]
+            out = [_PAY_BASE + i for i in _PAYOPTS[d](self, args)]
+        elif mode >= 0:
+            _LEGAL[mode](self, out)
+        out.sort()
+        return out
+
+    def apply(self, action):
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        if type(action) is not int or action not in legal:  # the type first: `in` on an array compares elementwise
+            action = self._as_legal_id(action, legal)
+        self._legal = None
+        self.history.append(action)
+        d, args = ACTIONS[action]
+        if d == _PAY:  # the payment of the purchase chosen just before
+            d, args = ACTIONS[self.pending]
+            args = args + (action - _PAY_BASE,)
+            self.pending = None
+            self.mode = _ACTION_MODE if d < _N_ACTION_DECISIONS else d
+        elif _PAYOPTS[d] is not None:
+            if self._tok[self._cp][_WILD_INDEX]:
+                accepted = _PAYOPTS[d](self, args)
+                if len(accepted) > 1:  # several ways to pay: the player chooses in the payment step
+                    self.pending = action
+                    self.mode = _PAY
+                    self._legal = [_PAY_BASE + i for i in accepted]
+                    return
+                args = args + (accepted[0],)
+            else:  # no wild token held: the only payment is PAYMENTS[0], and the action is legal
+                args = args + (0,)
+        _APPLY[d](self, args)
+        if self.mode == _ACTION_MODE:
+            self.passes = self.passes + 1 if d == _STUCK else 0
+            step = count = 0  # noqa: F841 - read by the end-of-turn steps, written below per spec
+        else:  # an action of the end-of-turn step self.step
+            step, count = self.step, self.step_count + 1  # noqa: F841 - as above
+        # The end-of-turn steps from `step` (`count` of its actions done), unrolled from the
+        # spec: a step is skipped when its while-condition fails (or, at most once, after one
+        # action); an action with one legal option is applied without asking; with several,
+        # the player is asked and apply() returns, to resume here with the answer. Then the
+        # end triggers and the next turn. All in apply(): no call per turn for the bookkeeping.
+        # ---- engine text: the spec's end-of-turn steps and end triggers go here ----
+        if self.ending is not None and self._cp == self.ending[2]:
+            self.step, self.step_count = _N_STEPS, 0
+            self._finish(self.ending[0])
+            return
+        if self.max_turns is not None and self.turn >= self.max_turns:  # the length cap: no turn max_turns + 1
+            self.step, self.step_count = _N_STEPS, 0
+            self._finish(TRUNCATED)
+            return
+        cp = self._cp + 1
+        if cp == self._n:
+            cp = 0
+            self.round += 1
+        self._cp = cp
+        self.turn += 1
+        self.turns[cp] += 1
+        self.mode = _ACTION_MODE
+        self.step = 0
+        self.step_count = 0
+        # ---- engine text: here the template resets the spec's `reset: turn` variables, when it has some
+        out = self._legal = []
+        _action_phase_legal(self, out)
+        if not out:
+            if _STUCK >= 0:
+                _LEGAL[_STUCK](self, out)
+            if not out:
+                self._finish("stuck")
+
+    def playout(self, rng=None, max_turns=None):
+        """Play uniformly random legal actions until the game is over; the number applied.
+
+        The rollout of Monte Carlo tree search and of random-play statistics, without a
+        call per decision from outside: each action is legal_actions()[i] for i drawn as
+        rng.randrange(len(legal)) draws it, so that a playout makes the same choices as
+        that loop with the same generator. `rng` is a random.Random (a fresh one when
+        None); with `max_turns`, the playout also stops before turn max_turns + 1.
+        """
+        getrandbits = (rng if rng is not None else random.Random()).getrandbits
+        apply = self.apply
+        applied = 0
+        while self.mode != _OVER_MODE and (max_turns is None or self.turn <= max_turns):
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = self._compute_legal()
+            n = len(legal)
+            if not n:  # a position set up with no legal action (new games never reach one)
+                break
+            k = n.bit_length()
+            i = getrandbits(k)
+            while i >= n:  # what randrange(n) does: rejection keeps every index equally likely
+                i = getrandbits(k)
+            apply(legal[i])
+            applied += 1
+        return applied
+
+    def payment_options(self, action):
+        """The payment-step actions a purchase would offer now (one per accepted payment); [] otherwise.
+
+        A purchase with a single accepted payment is paid at once; with several, applying it
+        enters the "payment" phase, whose legal actions are these.
+        """
+        d, args = ACTIONS[action]
+        if d == _PAY or _PAYOPTS[d] is None:
+            return []
+        return [_PAY_BASE + i for i in _PAYOPTS[d](self, args)]
+
+    def _as_legal_id(self, action, legal):
+        """A legal id given as another integer type (numpy's, from an RL policy) as an int;
+        anything else that is not a legal id raises IllegalAction, saying why."""
+        try:
+            index = operator.index(action) if type(action) is not bool else None
+        except TypeError:
+            index = None
+        if index is None:
+            hint = " (string_to_action reads the notation)" if isinstance(action, str) else ""
+            raise IllegalAction(f"an action is an int id, not {type(action).__name__} {action!r}{hint}")
+        if index in legal:
+            return index
+        raise IllegalAction(self._explain(index))
+
+    def _finish(self, reason):
+        self.mode = _OVER_MODE
+        self.end_reason = reason
+        self._cp = -1
+        self._legal = []
+
+    def _explain(self, action):
+        if type(action) is not int or not 0 <= action < NUM_ACTIONS:
+            return f"no action has id {action!r} (ids run from 0 to {NUM_ACTIONS - 1})"
+        text = ACTION_STRINGS[action]
+        if self.mode == _OVER_MODE:
+            return f"illegal action '{text}': the game is over"
+        d, args = ACTIONS[action]
+        if d == _PAY:
+            if self.mode != _PAY:
+                return f"illegal action '{text}': no purchase is waiting for its payment"
+            return f"illegal action '{text}': not a payment the rules accept for this purchase"
+        if self.mode == _PAY:
+            options = ", ".join(ACTION_STRINGS[a] for a in self.legal_actions()[:8])
+            return (f"illegal action '{text}': player {self._cp + 1} must first choose how to pay for "
+                    f"'{ACTION_STRINGS[self.pending]}' ({options})")
+        wanted = "action" if self.mode == _ACTION_MODE else f"step '{DECISIONS[self.mode]}'"
+        is_step = d >= _N_ACTION_DECISIONS
+        if (self.mode == _ACTION_MODE and is_step) or (self.mode >= 0 and d != self.mode):
+            options = ", ".join(ACTION_STRINGS[a] for a in self.legal_actions()[:8])
+            return (f"illegal action '{text}': player {self._cp + 1} must now choose an {wanted}"
+                    if self.mode == _ACTION_MODE else
+                    f"illegal action '{text}': player {self._cp + 1} must first finish {wanted} ({options})")
+        if d == _STUCK:
+            return f"illegal action '{text}': it is allowed only when no other action is"
+        reason = _WHY[d](self, args)
+        return f"illegal action '{text}': {reason or 'not legal in this position'}"
+
+    def is_over(self):
+        return self.mode == _OVER_MODE
+
+    def is_truncated(self):
+        """Did the game end at its length cap (max_turns) rather than by the rules? Nobody wins it."""
+        return self.mode == _OVER_MODE and self.end_reason == TRUNCATED
+
+    def winners(self):
+        if self.mode != _OVER_MODE or self.end_reason == TRUNCATED:
+            return []
+        eligible = [p for p in range(self._n) if _eligible(self, p)]
+        if not eligible:
+            return []
+        keys = {p: _rank_key(self, p) for p in eligible}
+        best = max(keys.values())
+        return [p for p in eligible if keys[p] == best]
+
+    def scores(self):
+        return list(self._pts)
+
+    def returns(self):
+        if self.mode != _OVER_MODE or self.end_reason == TRUNCATED:  # not over, or stopped unfinished: 0 for all
+            return [0.0] * self._n
+        won = set(self.winners())
+        return [1.0 if p in won else -1.0 for p in range(self._n)]
+
+    def clone(self):
+        g = Game.__new__(Game)
+        g._n = self._n
+        g.setup_gems, g.setup_gold, g.setup_nobles, g.setup_face_up = (
+            self.setup_gems, self.setup_gold, self.setup_nobles, self.setup_face_up)
+        g._cp = self._cp
+        g.mode = self.mode
+        g.step = self.step
+        g.step_count = self.step_count
+        g.supply = self.supply[:]
+        g._tok = [t[:] for t in self._tok]
+        g._bon = [b[:] for b in self._bon]
+        g._pts = self._pts[:]
+        g._bought = [b[:] for b in self._bought]
+        g._res = [r[:] for r in self._res]
+        g.blind = [b[:] for b in self.blind]
+        g._nob = [n[:] for n in self._nob]
+        g.market = [m[:] for m in self.market]
+        if _FACE_UP_COSTS:
+            g.face_up_costs = self.face_up_costs[:]
+        g.decks = [d[:] for d in self.decks]
+        g.noble_row = self.noble_row[:]
+        g.round = self.round
+        g.turn = self.turn
+        g.turns = self.turns[:]
+        g.passes = self.passes
+        g.ending = self.ending
+        g.end_reason = self.end_reason
+        g.seed = self.seed
+        g.start = self.start
+        g.origin = self.origin
+        g.history = self.history[:]
+        g.pending = self.pending
+        g.max_turns = self.max_turns
+        for name, _, _ in _EXTRA_SLOTS:
+            setattr(g, name, _fresh(getattr(self, name)))
+        g.out_of_play = self.out_of_play  # a tuple of tuples: shared
+        g._legal = None if self._legal is None else self._legal[:]
+        return g
+
+    # -- saving and loading
+
+    def to_dict(self):
+        return self._state(None)
+
+    def to_json(self):
+        return json.dumps(self.to_dict(), sort_keys=True)
+
+    def observation(self, player):
+        """What `player` may know: deck order and other players' blind reserves are hidden."""
+        if not (type(player) is int and 0 <= player < self._n):
+            raise ValueError(f"no player {player!r} in a game of {self._n}")
+        return self._state(player)
+
+    def _state(self, observer):
+        """The whole state (observer None: to_dict), or what `observer` may know (observation).
+
+        One builder for both, so that an observation never copies what it then hides (the
+        decks, the history): RL environments ask for one at every step.
+        """
+        whole = observer is None
+        state = {"format": STATE_FORMAT, "version": STATE_VERSION, "spec": {"name": SPEC_NAME, "sha256": SPEC_SHA256},
+                 "players": self._n}
+        if whole:
+            state["seed"] = self.seed
+        state.update({
+            "current_player": self._cp, "phase": self.phase,
+            "step": self.step, "step_count": self.step_count, "round": self.round, "turn": self.turn,
+            "passes": self.passes,
+            "ending": None if self.ending is None else {
+                "trigger": self.ending[0], "finish": self.ending[1], "last_seat": self.ending[2]},
+            "end_reason": self.end_reason,
+            "supply": {c: self.supply[i] for i, c in enumerate(COLOURS)},
+            "market": {str(lv): list(self.market[i]) for i, lv in enumerate(LEVELS)},
+            "decks": {str(lv): list(reversed(self.decks[i])) if whole else len(self.decks[i])
+                      for i, lv in enumerate(LEVELS)},
+            "nobles": list(self.noble_row),
+            "seats": [self._seat(p, whole or p == observer) for p in range(self._n)],
+            "pending": self.pending,
+        })
+        # ---- engine text: here the template adds the spec's declared state, when it has some
+        if self.max_turns is not None:  # absent: no cap (so the states of specs without one are as before)
+            state["max_turns"] = self.max_turns
+        if self.out_of_play is not None:  # absent: every card is in play (the states of a new game are as before)
+            state["out_of_play"] = {str(lv): list(self.out_of_play[i]) for i, lv in enumerate(LEVELS)}
+        # ---- engine text: here the template writes `_zones_state(self, state, observer)`, when the spec has zones
+        if whole:
+            state["start"] = self.start
+            state["history"] = list(self.history)
+        else:
+            state["observer"] = observer
+        return state
+
+    def _seat(self, p, seen):
+        """A seat's part of the state; its blind reserves hidden (None, and their levels) unless `seen`."""
+        blind = self.blind[p]
+        return {
+            "tokens": {c: self._tok[p][i] for i, c in enumerate(COLOURS)},
+            "purchased": list(self._bought[p]),
+            "reserved": list(self._res[p]) if seen or not blind else [None if c in blind else c for c in self._res[p]],
+            "blind": list(blind) if seen else [CARD_LEVEL[c] for c in blind],
+            "nobles": list(self._nob[p]), "turns": self.turns[p],
+        }
+
+    def record(self):
+        """Everything replay() needs to reproduce this game exactly."""
+        start = self.start if self.start is not None else self.origin
+        done_before = len(start.get("history", [])) if start is not None else 0
+        return {"spec": SPEC_NAME, "sha256": SPEC_SHA256, "seed": self.seed, "players": self._n,
+                "start": start, "actions": self.history[done_before:]}
+
+
+def _shuffle(rng, items):
+    """Shuffle `items` in place: Fisher-Yates drawing each index with getrandbits, exactly as
+    random.shuffle does in Python 3.11, so that a seed deals what it always dealt. Written out
+    because the module's shuffle may change between Python versions (only random() is promised
+    to repeat), and a seed must deal the same game wherever the engine runs; also about twice
+    as fast, with no method call per card."""
+    getrandbits = rng.getrandbits
+    steps = _SHUFFLE_STEPS.get(len(items))
+    if steps is None:
+        steps = _SHUFFLE_STEPS[len(items)] = tuple((i, (i + 1).bit_length()) for i in range(len(items) - 1, 0, -1))
+    for i, k in steps:  # k: the bits of an index below i + 1
+        j = getrandbits(k)
+        while j > i:  # rejection keeps every index equally likely
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
+# length -> the (last index, bits) of each step of a Fisher-Yates shuffle of that many items
+_SHUFFLE_STEPS: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
+def new_game(players, seed=None, max_turns=None):
+    """A new game: decks shuffled, cards dealt and nobles revealed with a generator seeded by `seed`.
+
+    `players` is a player count of the spec, `seed` a whole number (None: one is picked and
+    recorded), `max_turns` the length cap (None: the spec's, MAX_TURNS). Integer types of other
+    libraries (numpy's) are taken as ints; anything else raises ValueError, saying why.
+    """
+    players = _whole(players, "the number of players")
+    if players not in SETUP:
+        raise ValueError(f"this engine plays with {', '.join(map(str, PLAYER_COUNTS))} players, not {players}")
+    if seed is None:
+        seed = int.from_bytes(os.urandom(8), "big")
+    seed = _whole(seed, "a seed")
+    if max_turns is not None and _whole(max_turns, "max_turns") < 1:
+        raise ValueError(f"max_turns must be at least 1, not {max_turns}")
+    game = Game(players)
+    game.seed = seed
+    if max_turns is not None:
+        game.max_turns = operator.index(max_turns)
+    rng = random.Random(seed)
+    for li, cards in enumerate(LEVEL_CARDS):
+        deck = list(cards)
+        _shuffle(rng, deck)
+        for si in range(game.setup_face_up):
+            game.market[li][si] = deck.pop() if deck else None
+        game.decks[li] = deck
+    if _FACE_UP_COSTS:
+        game.face_up_costs = _face_up_costs(game.market)
+    nobles = list(NOBLE_IDS)
+    _shuffle(rng, nobles)
+    game.noble_row = nobles[:game.setup_nobles]
+    # ---- engine text: here the template writes `_deal_zones(game, rng)` and `_setup(game)`, when the spec has them
+    game._legal = game._compute_legal()
+    if not game._legal:
+        game._finish("stuck")
+    return game

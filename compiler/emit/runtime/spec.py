@@ -1,0 +1,102 @@
+"""The spec interface: every name the runtime reads from the per-spec part of an engine.
+
+In an engine these are globals that the template (compiler/emit/templates/engine.py.j2) writes
+from the spec, before the runtime's text: tables, constants derived from them, and the
+functions that the lowering built from the rules. The runtime modules import them from
+here only in their headers, which are not pasted into engines, so that each module is
+ordinary Python that imports, lints and type-checks on its own.
+
+The values here are placeholders of the right types: a runtime module imported alone has
+no spec to play. Its unit tests (tests/test_runtime.py) bind each of these names to the
+value of a compiled engine, and a test checks that every engine defines every one of them.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+# -- the spec and the state format
+SPEC_NAME: str = ""
+SPEC_SHA256: str = ""
+STATE_FORMAT: str = "splendor-rules/state"
+STATE_VERSION: int = 1
+
+# -- the components: gem colours (the wild one last), levels, player counts and their setup
+COLOURS: tuple[str, ...] = ()
+GEMS: tuple[str, ...] = ()
+WILD: str = ""
+LEVELS: tuple[int, ...] = ()
+PLAYER_COUNTS: tuple[int, ...] = ()
+SETUP: dict[int, tuple[int, int, int, int]] = {}  # players: (tokens of each gem, gold, nobles, face-up)
+MAX_RESERVED: int = 0  # 0: no bound
+MAX_TURNS: int | None = None  # the length cap
+
+# -- the cards and nobles (an id is an index), and columns of them
+CARDS: tuple[Any, ...] = ()  # Card(id, level, bonus, points, cost)
+NOBLES: tuple[Any, ...] = ()  # Noble(id, points, requires)
+CARD_LEVEL: tuple[int, ...] = ()
+CARD_BONUS: tuple[int, ...] = ()  # index in GEMS
+CARD_POINTS: tuple[int, ...] = ()
+CARD_COST: tuple[tuple[int, ...], ...] = ()
+NOBLE_POINTS: tuple[int, ...] = ()
+NOBLE_IDS: tuple[int, ...] = ()
+LEVEL_CARDS: tuple[tuple[int, ...], ...] = ()  # each level's deck before shuffling
+_FACE_UP_COSTS: bool = False  # does Game keep face_up_costs (see compiler/emit/runtime/game.py)?
+_FACE_UP_SLOTS: int = 0  # face-up slots per level in Game.face_up_costs
+# The spec's own zones and state as Game attributes: (attribute, one per player?, initial value: an
+# int, bool, str or None, or a tuple that each game holds as a list of its own). Empty: none.
+_EXTRA_SLOTS: tuple[tuple[str, bool, Any], ...] = ()
+# The spec's declared state (engines of specs with state only: compiler/emit/runtime/variables.py):
+# (name, attribute, tag, per_player, private, optional, initial) of each variable.
+_VARS: tuple[tuple[str, str, str, bool, bool, bool, Any], ...] = ()
+# The spec's own zones (compiler/emit/runtime/zones.py): (name, kind, shape, per player, Game attribute, start,
+# {players: size}, source zone index or -1, limit, Game attribute of the privately drawn or ""), and per
+# kind (number of components, the faces of each piece). Only an engine whose spec has zones has these.
+_ZONES: tuple[tuple[Any, ...], ...] = ()
+_KIND_PIECES: dict[str, tuple[int, tuple[tuple[int, ...], ...]]] = {}
+
+# -- the decisions and their actions
+PAYMENTS: tuple[tuple[int, ...], ...] = ()  # every way to spend gold on a price
+DECISIONS: tuple[str, ...] = ()
+STEPS: tuple[str, ...] = ()  # the names of the end-of-turn steps
+ACTIONS: tuple[tuple[int, tuple[Any, ...]], ...] = ()  # action id -> (decision index, arguments)
+ACTION_STRINGS: tuple[str, ...] = ()
+NOTATION_FORMS: tuple[tuple[str, str, bool], ...] = ()  # (form, what its capitals stand for, payment asked next)
+NUM_ACTIONS: int = 0
+_PARAM_KINDS: dict[int, tuple[tuple[str, str], ...]] = {}  # decision index -> (choice, domain) of each argument
+TRIGGERS: tuple[tuple[str, str], ...] = ()  # the end triggers: (name, finish)
+TRUNCATED: str = "truncated"
+
+# -- the phases: decision indexes, modes and action ids the game loop dispatches on
+_ACTION_MODE: int = -1
+_OVER_MODE: int = -2
+_PAY: int = -1  # the payment step (-1: none)
+_PAY_BASE: int = 0  # the action id of PAYMENTS[0]
+_STUCK: int = -1  # the action taken only when stuck (-1: none)
+_STEPS: tuple[int, ...] = ()  # the end-of-turn steps, as decision indexes
+_N_STEPS: int = 0
+_N_ACTION_DECISIONS: int = 0
+_WILD_INDEX: int = 0  # the wild colour's index in COLOURS
+
+
+# -- the rules, as the lowering built them: per decision, its legal actions, effects, why an
+# action is illegal, and the payments it accepts (None where a decision has none)
+def _action_phase_legal(g: Any, out: list[int]) -> None:
+    """Appends the legal ids of the action phase to `out` (in an engine, written from the spec)."""
+    raise NotImplementedError("the rules of a spec are in an engine")
+
+
+def _eligible(g: Any, p: int) -> bool:
+    """May player `p` win (in an engine, written from the spec's ranking)?"""
+    raise NotImplementedError("the rules of a spec are in an engine")
+
+
+def _rank_key(g: Any, p: int) -> tuple[Any, ...]:
+    """The key that ranks player `p` (in an engine, written from the spec's ranking)."""
+    raise NotImplementedError("the rules of a spec are in an engine")
+
+
+_LEGAL: tuple[Callable[[Any, list[int]], None] | None, ...] = ()
+_APPLY: tuple[Callable[[Any, tuple[Any, ...]], None], ...] = ()
+_WHY: tuple[Callable[[Any, tuple[Any, ...]], str | None], ...] = ()
+_PAYOPTS: tuple[Callable[[Any, tuple[Any, ...]], list[int]] | None, ...] = ()

@@ -1,0 +1,116 @@
+"""A spec's declared state in a saved game: written by to_json and observation, checked and read
+back by from_json.
+
+Part of the runtime of the engines whose spec declares state (see compiler/emit/runtime/__init__.py,
+SPEC_MODULES): the text below the marker line is pasted into those engines only, and the
+template calls it from Game._state, _problems and _load where the runtime's markers say (an
+engine without state has neither the text nor the calls, and saves version 1 as it always did).
+
+A saved game of version 2 has ``"vars"``: the shared variables by name, and in each seat
+``"vars"``: that player's. A number or a flag is itself, a colour its name (null: none), a
+player a seat from 0 (as ``current_player``), a set of colours a list of names in colour order, a
+set of components a list of their ids (rows of their kind's table) in increasing order.
+An observation shows another seat's private variables as null.
+"""
+from .errors import _shown
+from .spec import _VARS, COLOURS, GEMS
+from .state import _dotted
+
+# ---- engine text: from here on, this module is pasted into the engines of specs with state ----
+
+
+def _var_saved(tag, value):
+    """A variable's value as a saved game writes it (see the module's docstring)."""
+    if tag in ("gem", "colour"):
+        return None if value is None else COLOURS[value]
+    if tag.startswith("set:"):
+        return [COLOURS[i] for i in value]
+    if tag.startswith("ids:"):
+        return list(value)
+    return value
+
+
+def _vars_state(game, state, observer):
+    """Adds the declared state to a state dict (observer None: the whole state)."""
+    shared = {name: _var_saved(tag, getattr(game, attr))
+              for name, attr, tag, per_player, _, _, _ in _VARS if not per_player}
+    if shared:
+        state["vars"] = shared
+    own = [v for v in _VARS if v[3]]
+    if own:
+        for p, seat in enumerate(state["seats"]):
+            seat["vars"] = {name: None if private and observer is not None and observer != p
+                            else _var_saved(tag, getattr(game, attr)[p])
+                            for name, attr, tag, _, private, _, _ in own}
+
+
+def _var_problem(tag, optional, value, n, path):
+    """The sentence saying why `value` cannot be a variable's value ('' when it can)."""
+    where = _dotted(path)
+    if tag == "int":
+        return "" if type(value) is int else f"{where} must be a whole number, not {_shown(value)}"
+    if tag == "bool":
+        return "" if type(value) is bool else f"{where} must be true or false, not {_shown(value)}"
+    if value is None and optional and not tag.startswith(("set:", "ids:")):
+        return ""
+    if tag.startswith("ids:"):
+        count = int(tag.rsplit(":", 1)[1])
+        if not isinstance(value, list) or any(type(x) is not int or not 0 <= x < count for x in value) \
+                or len(set(value)) != len(value):
+            return f"{where} must be a list of distinct component ids from 0 to {count - 1}, not {_shown(value)}"
+        return ""
+    if tag in ("gem", "colour"):
+        allowed = GEMS if tag == "gem" else COLOURS
+        return "" if value in allowed else f"{where} must be one of {', '.join(allowed)}, not {_shown(value)}"
+    if tag == "player":
+        return "" if type(value) is int and 0 <= value < n else \
+            f"{where} must be a seat from 0 to {n - 1}, not {_shown(value)}"
+    allowed = GEMS if tag == "set:gem" else COLOURS
+    if not isinstance(value, list) or any(c not in allowed for c in value) or len(set(value)) != len(value):
+        return f"{where} must be a list of distinct colours of {', '.join(allowed)}, not {_shown(value)}"
+    return ""
+
+
+def _vars_problems(data, n):
+    """Every problem of the declared state of a state dict, as (path, sentence) pairs."""
+    out = []
+
+    def check(table, path, entries):
+        if not isinstance(table, dict) or set(table) != {v[0] for v in entries}:
+            names = ", ".join(v[0] for v in entries)
+            out.append((path, f"{_dotted(path)} must give a value for each of {names}, not {_shown(table)}"))
+            return
+        for name, _, tag, _, _, optional, _ in entries:
+            problem = _var_problem(tag, optional, table[name], n, path + (name,))
+            if problem:
+                out.append((path + (name,), problem))
+
+    shared = [v for v in _VARS if not v[3]]
+    if shared:
+        check(data.get("vars"), ("vars",), shared)
+    own = [v for v in _VARS if v[3]]
+    seats = data.get("seats")
+    for p, seat in enumerate(seats if own and isinstance(seats, list) else ()):
+        if isinstance(seat, dict):
+            check(seat.get("vars"), ("seats", p, "vars"), own)
+    return out
+
+
+def _var_loaded(tag, value):
+    """A saved value (one _vars_problems found sound) as the game holds it."""
+    if tag in ("gem", "colour"):
+        return None if value is None else COLOURS.index(value)
+    if tag.startswith("set:"):
+        return sorted(COLOURS.index(c) for c in value)
+    if tag.startswith("ids:"):
+        return sorted(value)
+    return value
+
+
+def _load_vars(game, data):
+    """Gives a loaded game the declared state of its state dict."""
+    for name, attr, tag, per_player, _, _, _ in _VARS:
+        if per_player:
+            setattr(game, attr, [_var_loaded(tag, seat["vars"][name]) for seat in data["seats"]])
+        else:
+            setattr(game, attr, _var_loaded(tag, data["vars"][name]))

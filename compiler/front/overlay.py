@@ -1,0 +1,635 @@
+"""Pass 2b, overlay: a variant file resolved onto its base.
+
+Takes a loaded, schema-valid :class:`~compiler.front.source.Document`. A spec that extends
+nothing resolves to itself. A variant (``extends: NAME`` or ``extends: path.yaml``)
+has its base loaded, schema-checked and resolved first (chains recurse, cycles are
+errors), then the variant is laid over it; :func:`resolve` returns a :class:`Resolved`
+whose root is one merged :class:`~compiler.front.source.MapNode` in which every node keeps
+the span of the file that wrote it, so a later pass points into whichever file holds
+the problem.
+
+The rules of the overlay (the reference is rulespec/README.md):
+
+* Keyed collections -- ``kinds``, ``players``, ``values``, ``actions``, ``end_of_turn``, ``end``,
+  ``winners.ranking`` and a decision's ``choose`` -- are matched by key (a base without
+  the collection has it empty). An existing
+  key is merged field by field; a new key needs ``add: true`` and is then complete,
+  placed at the end or by ``before: KEY`` / ``after: KEY``; ``remove: REASON`` deletes
+  a key. In an ordered collection (``actions``, ``end_of_turn``, ``end``, ``winners.ranking``: those
+  whose schema entry lets ``before``/``after`` go without ``add``, ``kinds`` too) an existing key given
+  ``before``/``after`` moves there, recorded as a set of ``PATH.KEY.position``.
+* An editable list (``effects``, ``interpretations``: a schema field that also takes
+  ``{prepend, append}``) given as that mapping keeps the base's items and adds the
+  prepended ones before them and the appended ones after them (a set of the list's path);
+  every item keeps the span of the file that wrote it. A plain list replaces.
+* Fixed mappings (the document, ``components``, ``winners``, an entry's fields) are
+  merged field by field; scalars, lists and texts (``title``, ``note``...) replace.
+* Changing what the base does not have is an error, with a "did you mean".
+
+Every set, add and remove is recorded as a :class:`~compiler.model.Change` with its
+dotted path, file, span and note (the entry's own note; for a field of ``winners``,
+the note on ``winners``; for a new choice without one, its decision's note). The
+bookkeeping keys (``add``, ``remove``, ``before``, ``after``) and ``extends`` do not
+appear in the merged tree; ``note`` stays where the schema allows it. A merged
+mapping takes the key and span of the variant's side, the fields it did not touch
+keep the base's. Which fields each kind of entry has comes from rulespec/schema.json.
+
+Codes: E301 base not found, E302 cycle, E303 a key the base lacks, E304 ``add`` of a
+key the base has, E305 removing what is not there, E306 a removal without a reason,
+E307 ``before``/``after`` naming no entry (or the entry itself), E308 a field that does not exist or does
+not fit the entry, E309 a bad ``extends``, E310 an entry that is not a mapping, E311
+bookkeeping keys where they mean nothing, E312 a removal with other fields, E313
+``prepend``/``append`` where there is no base list to edit (a new entry), E314 a chain of
+variants deeper than MAX_CHAIN (an absolute path in ``extends`` is an E309).
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import rulespec
+
+from ..diagnostics import CompileError, Diagnostic, Reporter, SourceMap, Span, did_you_mean, sorted_diagnostics
+from ..model import Change, SpecFile, Text
+from . import schema, source
+from .source import Document, MapNode, Node, ScalarNode, SeqNode
+
+RULESPEC_DIR = Path(rulespec.__file__).resolve().parent
+VARIANTS_DIR = Path(__file__).resolve().parents[2] / "variants"
+BOOKKEEPING = ("add", "remove", "before", "after")
+LIST_EDITS = ("prepend", "append")  # the keys of a list edited in place, in the order they apply
+_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
+
+
+@dataclass(frozen=True)
+class Resolved:
+    root: MapNode
+    source: SpecFile
+    bases: tuple[SpecFile, ...]
+    changes: tuple[Change, ...]
+    # Entries with schema errors were left out (schema.leave_out): a collection may be empty
+    # for that reason alone, which check does not report again.
+    incomplete: bool = False
+
+
+def spec_file(doc: Document) -> SpecFile:
+    name_node = doc.root.get("name") if isinstance(doc.root, MapNode) else None
+    name = name_node.value if isinstance(name_node, ScalarNode) and name_node.value else doc.path
+    return SpecFile(str(name), doc.path, hashlib.sha256(doc.text.encode("utf-8")).hexdigest())
+
+
+# --------------------------------------------------------------------------- the shape of a spec
+
+
+@dataclass(frozen=True)
+class Shape:
+    """How the overlay treats a mapping: ``fixed`` fields, or a ``keyed`` collection."""
+
+    kind: str  # "fixed" or "keyed"
+    label: str  # what one of these is called in messages ("an action")
+    fields: dict[str, Shape | None] = field(default_factory=dict)  # fixed: field -> shape (None: replaced)
+    entry: Shape | None = None  # keyed: the shape of each entry
+    # fixed: a field that only makes sense with another field's value: field -> (field, values)
+    requires: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    is_entry: bool = False  # an entry of a keyed collection (may carry add/remove/before/after)
+    is_value: bool = False  # an entry of `values` (a number, or {value, note})
+    shorthand: str = ""  # an entry that may be written as one field's value alone: `colour: gem` is {domain: gem}
+    lists: frozenset[str] = frozenset()  # fixed: list fields a variant may edit with {prepend, append}
+    movable: bool = False  # keyed: an existing entry may be moved with before/after (an ordered collection)
+    # fixed: name patterns of further fields (replaced) the schema accepts besides `fields` (a player-count
+    # row's declared fields, `cities: 3`): which names are declared is for check to say (E543)
+    patterns: tuple[str, ...] = ()
+
+    def has(self, name: object) -> bool:
+        """Whether the mapping may have the field `name`: a named one, or one matching a pattern."""
+        return name in self.fields or isinstance(name, str) and any(
+            schema.pattern_matches(p, name) for p in self.patterns)
+
+    def part(self, name: str) -> Shape:
+        """The shape of a merged field the schema defines (its absence is a bug in the schema)."""
+        found = self.fields.get(name)
+        if found is None:
+            raise LookupError(f"the schema gives {self.label} no merged field '{name}'")
+        return found
+
+    def each(self) -> Shape:
+        """The shape of one entry of a keyed collection."""
+        if self.entry is None:
+            raise LookupError(f"{self.label} is not a keyed collection")
+        return self.entry
+
+
+# Which fields the overlay merges rather than replaces: a keyed collection (by key) or a
+# fixed mapping (field by field), with the schema definition of one entry or of the mapping.
+# The field names themselves come from rulespec/schema.json, the one reference of the format.
+_NESTED = {
+    "variant": {"components": ("fixed", "#components"), "kinds": ("keyed", "kind_change"),
+                "players": ("keyed", "player_count_change"), "player_fields": ("keyed", "player_field_change"),
+                "values": ("keyed", "value_change"), "actions": ("keyed", "action_change"),
+                "end_of_turn": ("keyed", "step_change"), "end": ("keyed", "trigger_change"),
+                "setup": ("keyed", "setup_block_change"), "state": ("keyed", "variable_change"),
+                "define": ("keyed", "definition_change"), "prestige": ("keyed", "prestige_source_change"),
+                "zones": ("keyed", "zone_change"),
+                "winners": ("fixed", "winners_change")},
+    "action_change": {"choose": ("keyed", "param_change")},
+    "step_change": {"choose": ("keyed", "param_change")},
+    "winners_change": {"ranking": ("keyed", "rank_level_change")},
+}
+_LABELS = {
+    "variant": ("a spec", ""), "#components": ("the components", ""), "winners_change": ("the winners", ""),
+    "player_count_change": ("a player count", "player count"), "value_change": ("a value", "value"),
+    "player_field_change": ("a player-count field", "player-count field"),
+    "action_change": ("an action", "action"), "step_change": ("an end-of-turn step", "end-of-turn step"),
+    "trigger_change": ("an end trigger", "end trigger"), "rank_level_change": ("a ranking level", "ranking level"),
+    "param_change": ("a choice", "choice"), "kind_change": ("a kind", "kind"),
+    "setup_block_change": ("a setup block", "setup block"), "variable_change": ("a variable", "variable"),
+    "definition_change": ("a definition", "definition"),
+    "prestige_source_change": ("a prestige source", "prestige source"),
+    "zone_change": ("a zone", "zone"),
+}
+
+
+# Entries that may be written as the value of one field (rulespec/README.md): a value's number
+# (`target: 12`) and a choice's domain (`colour: gem`).
+_SHORTHANDS = {"value_change": "value", "param_change": "domain"}
+
+
+def _object_schema(defn: dict) -> dict:
+    """The object form of a definition (a value is `12` or `{value: 12, ...}`)."""
+    if "properties" in defn:
+        return defn
+    return next((alt for alt in defn.get("anyOf", []) if "properties" in alt), {"properties": {}})
+
+
+def _requires(defn: dict) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Fields the schema allows only with another field's value (``if domain is not payment
+    then no price``); the schema cannot see it in a partial change that leaves out ``domain``."""
+    out: dict[str, tuple[str, tuple[str, ...]]] = {}
+    for rule in defn.get("allOf", []):
+        test, then = rule.get("if", {}), rule.get("then", {})
+        for other, cond in test.get("properties", {}).items():
+            allowed = cond.get("not", {}).get("const")
+            if allowed is None:
+                continue
+            for name, forbidden in then.get("properties", {}).items():
+                if forbidden.get("not") == {}:
+                    out[name] = (other, (allowed,))
+    return out
+
+
+def _edits_a_list(prop: dict, defs: dict) -> bool:
+    """Whether a schema property also takes ``{prepend, append}`` (a list edited in place)."""
+    ref = prop.get("$ref", "")
+    defn = defs.get(ref.rsplit("/", 1)[-1], {}) if ref.startswith("#/$defs/") else prop
+    return any(set(LIST_EDITS) <= set(alt.get("properties", {})) for alt in defn.get("anyOf", []))
+
+
+def _movable(defn: dict) -> bool:
+    """Whether an existing entry may take before/after: the schema does not tie them to ``add``
+    (nor forbid them, as it does for player counts, which are kept in order)."""
+    obj = _object_schema(defn)
+    before = obj.get("properties", {}).get("before")
+    return before is not None and before.get("not") != {} and "before" not in obj.get("dependentRequired", {})
+
+
+@functools.cache
+def shapes() -> Shape:
+    """The shape of a variant document, built from rulespec/schema.json."""
+    defs = schema.load_schema()["$defs"]
+
+    def build(ref: str, is_entry: bool) -> Shape:
+        defn = defs["variant"]["properties"]["components"] if ref == "#components" else _object_schema(defs[ref])
+        nested = _NESTED.get(ref, {})
+        fields: dict[str, Shape | None] = {}
+        for name in defn.get("properties", {}):
+            if name in BOOKKEEPING:
+                continue
+            kind, sub = nested.get(name, ("", ""))
+            if kind == "keyed":
+                fields[name] = Shape("keyed", _LABELS[sub][1], entry=build(sub, True), movable=_movable(defs[sub]))
+            elif kind == "fixed":
+                fields[name] = build(sub, False)
+            else:
+                fields[name] = None
+        lists = frozenset(name for name, prop in defn.get("properties", {}).items() if _edits_a_list(prop, defs))
+        return Shape("fixed", _LABELS[ref][0], fields, requires=_requires(_object_schema(defs.get(ref, {}))),
+                     is_entry=is_entry, is_value=ref == "value_change", lists=lists,
+                     shorthand=_SHORTHANDS.get(ref, ""),
+                     patterns=tuple(defn.get("patternProperties", {})))
+
+    return build("variant", False)
+
+
+# Top-level fields that name and describe the file itself: replaced, never a rule change.
+IDENTITY = ("spec", "name", "title", "description", "extends")
+MAX_CHAIN = 32  # variants in one chain of `extends` (rulespec/README.md): deeper is a mistake or an attack
+
+
+# --------------------------------------------------------------------------- resolving
+
+
+def resolve(doc: Document, sources: SourceMap | None = None, found: list[Diagnostic] | None = None) -> Resolved:
+    """Resolve `doc` onto its chain of bases; raise CompileError with located diagnostics.
+
+    With a list `found`, the errors of the variant's own changes go there instead, and the
+    resolution goes on without the changes they are about (the base's entry stays) and without
+    the entries the schema check of the result finds wrong (``schema.leave_out``), so that the
+    next pass still checks the rest; CompileError when nothing is left to check."""
+    return _resolve(doc, sources, (), found)
+
+
+def _resolve(doc: Document, sources: SourceMap | None, chain: tuple[tuple[str, str, Span], ...],
+             found: list[Diagnostic] | None = None) -> Resolved:
+    if not isinstance(doc.root, MapNode):
+        raise CompileError([Diagnostic("E100", "a spec is a YAML mapping", None)])
+    extends = doc.root.get("extends")
+    if extends is None:
+        return Resolved(doc.root, spec_file(doc), (), ())
+    here = (os.path.realpath(doc.path), doc.path, extends.span)
+    if len(chain) >= MAX_CHAIN:
+        raise CompileError([_chain_too_long(chain + (here,))])
+    base_path = find_base(extends, doc)
+    real = os.path.realpath(base_path)
+    seen = [c[0] for c in chain] + [here[0]]
+    if real in seen:
+        names = [c[1] for c in chain] + [here[1]]
+        loop = names[seen.index(real):] + [names[seen.index(real)]]
+        raise CompileError([Diagnostic(
+            "E302", "variant chain has a cycle: " + " extends ".join(loop), extends.span,
+            (f"{here[1]} extends {source.display_path(base_path)}, which is already in the chain",))])
+    base_doc = source.load(base_path, sources)
+    schema.validate(base_doc)
+    base = _resolve(base_doc, sources, chain + (here,))
+    merger = _Merger(doc.path)
+    root = merger.fixed(base.root, doc.root, shapes(), (), None)
+    if found is None:
+        merger.reporter.raise_if_errors()
+        # The merged document must be a complete spec: validate it as one (its nodes keep their spans).
+        schema.validate(Document(doc.path, doc.text, root, doc.raw_lines))
+    else:
+        # The entries a change in error was about are left out (half merged); the other changes
+        # in error were not applied. A schema error of the result at the node of a change in
+        # error is the same mistake, reported once.
+        mistakes = merger.reporter.diagnostics
+        found.extend(mistakes)
+        kept = schema.leave_out(root, mistakes, variant=False, strict=False)
+        errors = schema.check_tree(kept, doc.path, variant=False) if kept is not None else []
+        found.extend(e for e in errors if not any(schema.overlaps(e.span, m.span) for m in mistakes))
+        kept = schema.leave_out(kept, errors, variant=False) if errors else kept
+        if kept is None:
+            raise CompileError(sorted_diagnostics(found))
+        root = kept
+    return Resolved(root, spec_file(doc), (base.source,) + base.bases, base.changes + tuple(merger.changes))
+
+
+def _chain_too_long(chain: tuple[tuple[str, str, Span], ...]) -> Diagnostic:
+    """E314 at the `extends` of the file the user gave: the chain from it is too long to follow."""
+    files = [c[1] for c in chain]
+    shown = " extends ".join(files[:3]) + f" ... {files[-1]} ({len(files)} variants so far)"
+    return Diagnostic("E314", f"the chain of variants is longer than {MAX_CHAIN}: a variant of a variant of ... "
+                      f"goes at most {MAX_CHAIN} deep", chain[0][2], (shown,))
+
+
+def search_path(name: str, folder: str) -> list[Path]:
+    """Where a base named `name` may be, in order: the variant's folder, then the project's."""
+    candidates = [Path(folder or ".") / f"{name}.yaml", RULESPEC_DIR / f"{name}.yaml", VARIANTS_DIR / f"{name}.yaml"]
+    unique: dict[str, Path] = {}
+    for c in candidates:
+        unique.setdefault(os.path.realpath(c), c)
+    return list(unique.values())
+
+
+def find_base(extends: Node, doc: Document) -> str:
+    """The path of the base that `extends` names; E301/E309 when there is none."""
+    if not isinstance(extends, ScalarNode) or not isinstance(extends.value, str) or not extends.value.strip():
+        raise CompileError([Diagnostic(
+            "E309", "'extends' names the base spec: a name such as 'official' or a path ending in .yaml",
+            extends.span)])
+    return locate(extends.value.strip(), os.path.dirname(doc.path), extends.span, doc.path)
+
+
+def locate(name: str, folder: str, span: Span | None = None, variant: str = "", what: str = "base spec") -> str:
+    """The file of the base `name` (a spec name, or a path ending in .yaml relative to `folder`)."""
+    if name.endswith(".yaml"):
+        if os.path.isabs(name) and variant:
+            raise CompileError([Diagnostic(
+                "E309", f"'extends' takes a path relative to the variant's folder, not an absolute path: '{name}'",
+                span, ("a shared variant must not reach files outside the folders it is shared with; "
+                       "name the base (official) or give its path from the variant's folder",))])
+        path = os.path.normpath(os.path.join(folder, name))
+        if not os.path.isfile(path):
+            raise CompileError([Diagnostic("E301", f"{what} not found: {source.display_path(path)}", span,
+                                           (f"a path in 'extends' is relative to {variant}" if variant else "",))])
+        return path
+    if not _NAME.fullmatch(name) or "/" in name:
+        raise CompileError([Diagnostic(
+            "E309", f"'{name}' is neither a spec name nor a path ending in .yaml", span)])
+    candidates = search_path(name, folder)
+    for c in candidates:
+        if c.is_file():
+            return str(c)
+    known = sorted({p.stem for c in candidates for p in c.parent.glob("*.yaml") if p.stem != "index"})
+    raise CompileError([Diagnostic(
+        "E301", f"{what} '{name}' not found{did_you_mean(name, known)}", span,
+        ("looked for " + ", ".join(source.display_path(str(c)) for c in candidates),))])
+
+
+def find_spec(name: str) -> str:
+    """The file of a spec named on a command line or to an API (`official`, `target-12`).
+
+    Looked up like a base in `extends` from the current folder, then from ./variants (where
+    `splendor-rules new` writes): that folder, then the project's rulespec/ and variants/.
+    Raises the first lookup's E301 (with the names nearby) when there is none.
+    """
+    try:
+        return locate(name, ".", what="spec")
+    except CompileError as first:
+        if os.path.isdir("variants"):
+            try:
+                return locate(name, "variants", what="spec")
+            except CompileError:
+                pass
+        raise first
+
+
+# --------------------------------------------------------------------------- merging
+
+
+def text_of(node: Node | None) -> Text | None:
+    """A note or reason as a model Text (a string, or a mapping en/fr/nl/sr); None if neither."""
+    if isinstance(node, ScalarNode) and isinstance(node.value, str) and node.value.strip():
+        return Text(node.value.strip())
+    if isinstance(node, MapNode):
+        plain = {str(k.value): v.value for k, v in node.entries
+                 if isinstance(v, ScalarNode) and isinstance(v.value, str)}
+        if isinstance(plain.get("en"), str) and plain["en"].strip():
+            return Text(plain["en"].strip(), tuple(sorted((k, v.strip()) for k, v in plain.items() if k != "en")))
+    return None
+
+
+class _Merger:
+    """Lays one variant document over its resolved base; collects diagnostics and changes."""
+
+    def __init__(self, file: str):
+        self.file = file
+        self.reporter = Reporter()
+        self.changes: list[Change] = []
+
+    def error(self, code: str, message: str, span: Span | None, *notes: str) -> None:
+        self.reporter.error(code, message, span, *notes)
+
+    def change(self, kind: str, path: tuple, span: Span, note: Text | None) -> None:
+        self.changes.append(Change(kind, ".".join(str(p) for p in path), self.file, span, note))
+
+    # ---- fixed mappings
+
+    def fixed(self, base: MapNode, var: MapNode, shape: Shape, path: tuple, note: Text | None) -> MapNode:
+        """Merge a fixed mapping field by field; the variant's fields replace or merge into the base's."""
+        if not shape.is_entry and isinstance(var.get("note"), (ScalarNode, MapNode)):
+            note = text_of(var.get("note")) or note  # a note on `winners` explains the changes inside it
+        entries = [(k, v) for k, v in base.entries if not (path == () and k.value == "extends")]
+        index = {k.value: i for i, (k, _) in enumerate(entries)}
+        for key, vnode in var.entries:
+            name = key.value
+            if path == () and name == "extends":
+                continue
+            if name in BOOKKEEPING:
+                if shape.is_entry:
+                    continue  # handled by the keyed collection that holds this entry
+                self.error("E311", f"'{name}' applies to an entry of a keyed collection (kinds, players, values, "
+                           f"actions, end_of_turn, end, winners.ranking, choose), not to {shape.label}", key.span)
+                continue
+            if not shape.has(name):
+                self.error("E308", f"{shape.label} has no field '{name}'{did_you_mean(str(name), shape.fields)}",
+                           key.span, f"the fields of {shape.label}: {', '.join(shape.fields)}")
+                continue
+            sub = shape.fields.get(name) if isinstance(name, str) else None
+            bnode = entries[index[name]][1] if name in index else None
+            if bnode is None and name in shape.requires:
+                other, allowed = shape.requires[name]
+                onode = var.get(other) if var.get(other) is not None else base.get(other)
+                have = onode.value if isinstance(onode, ScalarNode) else None
+                if have not in allowed:
+                    self.error("E308", f"'{name}' only applies to {shape.label} whose {other} is "
+                               f"{' or '.join(allowed)}, and this one's is {have!r}", key.span)
+                    continue
+            if name in shape.lists and isinstance(vnode, MapNode):
+                merged = self.edit_list(bnode, vnode, path + (name,), note)
+            else:
+                merged = self.field(bnode, vnode, sub, path + (name,), note)
+            if name in index:
+                entries[index[name]] = (key, merged)
+            else:
+                index[name] = len(entries)
+                entries.append((key, merged))
+        return MapNode(tuple(entries), var.span)
+
+    def field(self, bnode: Node | None, vnode: Node, sub: Shape | None, path: tuple, note: Text | None) -> Node:
+        """One field of a fixed mapping: merged when both sides are mappings of a known shape, else replaced."""
+        if sub is not None and isinstance(vnode, MapNode):
+            if sub.kind == "keyed":
+                return self.keyed(bnode if isinstance(bnode, MapNode) else None, vnode, sub, path, note)
+            if isinstance(bnode, MapNode):
+                return self.fixed(bnode, vnode, sub, path, note)
+        # a replaced value: a scalar, a list, a text, or a whole fixed mapping the base did not have
+        if sub is not None and sub.kind == "fixed" and isinstance(vnode, MapNode):
+            self.no_bookkeeping(vnode, sub)
+        if not (path[0] in IDENTITY and len(path) == 1) and path[-1] != "note":
+            change_path = path[:-1] if path[-1] == "value" and len(path) == 3 and path[0] == "values" else path
+            self.change("set", change_path, vnode.span, note)
+        return vnode
+
+    def edit_list(self, bnode: Node | None, vnode: MapNode, path: tuple, note: Text | None) -> Node:
+        """A list edited in place: {prepend: [...], append: [...]} around the base's items."""
+        if bnode is not None and not isinstance(bnode, SeqNode):
+            self.error("E313", f"'{path[-1]}' of the base is not a list, so it cannot be edited with "
+                       f"{' or '.join(LIST_EDITS)}; give the whole list", vnode.span)
+            return vnode
+        kept = bnode.items if bnode is not None else ()
+        added = {k.value: v.items for k, v in vnode.entries if isinstance(v, SeqNode)}
+        items = tuple(added.get("prepend", ())) + tuple(kept) + tuple(added.get("append", ()))
+        self.change("set", path, vnode.span, text_of(vnode.get("note")) or note)  # an edit may say why
+        return SeqNode(items, vnode.span)
+
+    # ---- keyed collections
+
+    def keyed(self, base: MapNode | None, var: MapNode, shape: Shape, path: tuple, note: Text | None) -> MapNode:
+        """Merge a keyed collection: change, add or remove its entries by key.
+
+        `note` is the note of the entry that holds this collection (an action, for its
+        choices): a new choice without a note of its own is explained by it."""
+        entries: list[tuple[ScalarNode, Node]] = list(base.entries) if base is not None else []
+        original = [k.value for k, _ in entries]
+        what = shape.label
+        of = f" of '{path[-2]}'" if path and path[-1] == "choose" else ""  # a decision's choices
+        assert shape.entry is not None
+        for key, vnode in var.entries:
+            name = key.value
+            keys = [k.value for k, _ in entries]
+            if shape.entry.shorthand and not isinstance(vnode, MapNode):
+                vnode = MapNode(((ScalarNode(shape.entry.shorthand, vnode.span), vnode),), vnode.span)
+                shorthand = True
+            else:
+                shorthand = False
+            if not isinstance(vnode, MapNode):
+                self.error("E310", f"the {what} '{name}' must be a mapping of the fields it changes", vnode.span)
+                continue
+            add, remove = vnode.get("add"), vnode.get("remove")
+            if remove is not None:
+                self.remove(entries, key, vnode, remove, shape, path, original, of)
+                continue
+            if add is not None:
+                if not (isinstance(add, ScalarNode) and add.value is True):
+                    self.error("E311", "'add' is written 'add: true' (a new entry); leave it out to change an "
+                               "existing one", add.span)
+                    continue
+                if name in keys:
+                    self.error("E304", f"the base already has the {what} '{name}'{of}; to change it, drop 'add: true' "
+                               "and give only the fields that change", key.span)
+                    continue
+                entry = self.new_entry(vnode, shape.entry)
+                position = self.position(vnode, keys, what, path)
+                index = len(entries) if position is None else position
+                entries.insert(index, (key, entry))
+                own = text_of(vnode.get("note")) if vnode.get("note") is not None else None
+                self.change("add", path + (name,), key.span, own or note)
+                continue
+            if name not in keys:
+                close = _close(name, original)
+                self.error("E303", f"the base has no {what} '{name}'{of}"
+                           + (f" (did you mean '{close}'?)" if close else ""),
+                           key.span, f"the base's {what}s{of}: {', '.join(map(str, original)) or 'none'}",
+                           "" if close else f"a new {what} is given complete, with 'add: true'")
+                continue
+            i = keys.index(name)
+            bentry = entries[i][1]
+            if shape.entry.shorthand and not isinstance(bentry, MapNode):
+                bentry = MapNode(((ScalarNode(shape.entry.shorthand, bentry.span), bentry),), bentry.span)
+            if not isinstance(bentry, MapNode):
+                self.error("E310", f"the base's {what} '{name}' is not a mapping and cannot be merged", key.span)
+                continue
+            note_node = vnode.get("note")
+            entry_note = text_of(note_node) if note_node is not None else None
+            fixed = self.fixed(bentry, vnode, shape.entry, path + (name,), entry_note or note)
+            written, kept = vnode.get("value"), fixed.get("value")
+            merged: Node = fixed
+            if shape.entry.is_value and shorthand and written is not None:
+                merged = written
+            elif shape.entry.is_value and kept is not None and fixed.keys() == ["value"]:
+                merged = kept
+            entries[i] = (key, merged)
+            if vnode.get("before") is None and vnode.get("after") is None:
+                continue
+            if not shape.movable:
+                for word in ("before", "after"):
+                    if vnode.get(word) is not None:
+                        self.error("E311", f"'{word}' places a new entry (with 'add: true'); an existing {what} "
+                                   "keeps its place", vnode.key_span(word))
+                continue
+            self.move(entries, i, key, vnode, what, path, entry_note or note)
+        return MapNode(tuple(entries), var.span)
+
+    def move(self, entries: list, i: int, key: ScalarNode, vnode: MapNode, what: str, path: tuple,
+             note: Text | None) -> None:
+        """Move the existing entry at `i` before or after another entry (an ordered collection)."""
+        name = key.value
+        word = "before" if vnode.get("before") is not None else "after"
+        target = vnode.get(word)
+        if vnode.get("before") is not None and vnode.get("after") is not None:
+            self.error("E307", "give 'before' or 'after', not both", vnode.key_span("after"))
+            return
+        if isinstance(target, ScalarNode) and target.value == name:
+            self.error("E307", f"'{word}' names the {what} '{name}' itself: name the {what} it goes {word}",
+                       target.span, f"the other {what}s: "
+                       + ", ".join(str(k.value) for k, _ in entries if k.value != name))
+            return
+        moving = entries.pop(i)
+        position = self.position(vnode, [k.value for k, _ in entries], what, path)
+        if position is None:  # reported; it stays where it was
+            entries.insert(i, moving)
+            return
+        entries.insert(position, moving)
+        self.change("set", path + (name, "position"), vnode.key_span(word), note)
+
+    def remove(self, entries: list, key: ScalarNode, vnode: MapNode, remove: Node, shape: Shape,
+               path: tuple, original: list, of: str) -> None:
+        name, what = key.value, shape.label
+        others = [k for k in vnode.entries if k[0].value != "remove"]
+        keys = [k.value for k, _ in entries]
+        if others:
+            fields = ", ".join(str(k.value) for k, _ in others)
+            self.error("E312", f"a removed {what} takes no other fields (here: {fields})",
+                       others[0][0].span)
+            return
+        reason = text_of(remove)
+        if reason is None:
+            self.error("E306", f"removing the {what} '{name}'{of} needs a reason: remove: \"why it goes\"", remove.span)
+            return
+        if name not in keys:
+            close = _close(name, original)
+            self.error("E305", f"cannot remove the {what} '{name}'{of}: the base has no such {what}"
+                       + (f" (did you mean '{close}'?)" if close else ""), key.span,
+                       f"the base's {what}s{of}: {', '.join(map(str, original)) or 'none'}")
+            return
+        del entries[keys.index(name)]
+        self.change("remove", path + (name,), key.span, reason)
+
+    def position(self, vnode: MapNode, keys: list, what: str, path: tuple) -> int | None:
+        """The index named by before/after among `keys`, or None (at the end / where it is)."""
+        before, after = vnode.get("before"), vnode.get("after")
+        if before is not None and after is not None:
+            self.error("E307", "give 'before' or 'after', not both", after.span)
+            return None
+        node = before if before is not None else after
+        if node is None:
+            return None
+        target = node.value if isinstance(node, ScalarNode) else None
+        if target not in keys:
+            close = _close(target, keys) if target is not None else None
+            self.error("E307", f"'{'before' if before is not None else 'after'}' names no {what} of the base: "
+                       f"'{target}'" + (f" (did you mean '{close}'?)" if close else ""), node.span,
+                       f"the {what}s: {', '.join(map(str, keys)) or 'none'}")
+            return None
+        i = keys.index(target)
+        return i if before is not None else i + 1
+
+    def new_entry(self, vnode: MapNode, shape: Shape) -> MapNode:
+        """A new entry as written, without its own bookkeeping keys."""
+        entries = tuple((k, v) for k, v in vnode.entries if k.value not in BOOKKEEPING)
+        out = MapNode(entries, vnode.span)
+        for k, v in entries:
+            if k.value in shape.lists and isinstance(v, MapNode):
+                self.error("E313", f"a new {shape.label.split(' ', 1)[-1]} has no '{k.value}' of the base to edit: "
+                           f"give the whole list, not {' or '.join(LIST_EDITS)}", v.entries[0][0].span if v.entries
+                           else v.span)
+                continue
+            sub = shape.fields.get(k.value) if isinstance(k.value, str) else None
+            if sub is not None and isinstance(v, MapNode):
+                self.no_bookkeeping(v, sub)
+        if shape.is_value and [k.value for k, _ in entries] == ["value"]:
+            return entries[0][1]  # type: ignore[return-value]
+        return out
+
+    def no_bookkeeping(self, node: MapNode, shape: Shape) -> None:
+        """Inside a new or wholly replaced part, add/remove/before/after mean nothing: report them."""
+        if shape.kind == "keyed":
+            for _, entry in node.entries:
+                if isinstance(entry, MapNode) and shape.entry is not None:
+                    self.no_bookkeeping(entry, shape.entry)
+            return
+        for k, v in node.entries:
+            if k.value in BOOKKEEPING:
+                self.error("E311", f"'{k.value}' has no meaning inside a new part: all of it is new", k.span)
+                continue
+            sub = shape.fields.get(k.value) if isinstance(k.value, str) else None
+            if sub is not None and isinstance(v, MapNode):
+                self.no_bookkeeping(v, sub)
+
+
+def _close(name: object, keys: list) -> str | None:
+    hint = did_you_mean(str(name), [str(k) for k in keys])
+    return hint[len(" (did you mean '"):-len("'?)")] if hint else None
