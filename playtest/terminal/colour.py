@@ -2,8 +2,9 @@
 
 Only on a terminal, with rich installed (the `play` extra), and unless NO_COLOR or
 TERM=dumb say otherwise (:func:`colour_wanted`); rich is imported when first asked for, so
-that playtest runs without it. The text of the segments is the board's (:mod:`playtest.terminal.board`),
-already safe: a Text is built with append(text, style), never from markup.
+that playtest runs without it. The text of the segments is the board's
+(:mod:`playtest.terminal.board`), already safe: a Text is built with append(text, style),
+never from markup.
 """
 from __future__ import annotations
 
