@@ -28,14 +28,6 @@ ALLOWLIST: dict[str, int] = {
     "compiler/sheets/content.py::Builder.describe_group": 97,
     "compiler/sheets/phrases.py": 1027,
     "compiler/sheets/phrases.py::Phraser.number": 81,
-    "playtest/bots.py": 1588,
-    "playtest/bots.py::ranked_actions": 133,
-    "playtest/rl.py": 691,
-    "playtest/rl.py::Encoder.__init__": 87,
-    "playtest/rl.py::Encoder.encode": 89,
-    "playtest/simulate.py": 861,
-    "playtest/simulate.py::format_table": 93,
-    "playtest/terminal.py": 878,
 }
 
 
