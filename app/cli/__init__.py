@@ -12,8 +12,6 @@ they share (the output boundary, reports, SPEC arguments) is :mod:`.common`.
 """
 from __future__ import annotations
 
-import sys
-
 import click
 
 from .common import EXIT_INTERNAL, EXIT_USAGE, messages_shown_safely
@@ -48,7 +46,3 @@ def main() -> None:
 
 for _command in (check, compile_command, build, sheet, diff, new, simulate, ladder, play, serve):
     main.add_command(_command)
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
