@@ -305,7 +305,8 @@ def test_a_choice_or_action_named_like_the_compilers_own_names_changes_nothing(t
 
 # The engine API as the README documents it (module functions, exceptions, the action count).
 DOCUMENTED = ("new_game", "from_json", "replay", "action_to_string", "string_to_action", "describe_action",
-              "IllegalAction", "NotationError", "StateError", "NUM_ACTIONS")
+              "IllegalAction", "NotationError", "StateError", "NUM_ACTIONS",
+              "ZONES", "KINDS", "VARIABLES", "DECISION_INFO", "ACTION_PARAMS", "saved_value")
 HELPER_TABLE = re.compile(r"SUBSET(?:_IDS|S)_\d+_\d+")  # tables the lowering makes for a spec's gem sets
 IMPORT = """
 import importlib.util, json, sys

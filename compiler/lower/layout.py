@@ -115,7 +115,7 @@ class EnginePlan:
     # an int, bool, str or None, or a tuple (a list, copied for each game)); runtime/game.py, _fresh.
     extra_slots: list[tuple[str, bool, object]] = field(default_factory=list)
     state_version: int = 1  # 2 when the saved state carries the spec's own zones or state
-    vars_table: tuple = ()  # _VARS: the spec's declared state (lower/variables.py), () when it has none
+    vars_table: str = ""  # VARIABLES: the spec's declared state (lower/variables.py), '' when it has none
     turn_reset: list = field(default_factory=list)  # Game.apply's lines resetting the `reset: turn` variables
     max_reserved: int = 0
     # The next three hold statement trees while the lowering runs, then the printer's text (driver._write).
