@@ -10,6 +10,7 @@ import pytest
 from engine_helpers import ROOT, load_engine
 
 from compiler.emit.runtime import meta
+from compiler.lower.pysource import CONSTANT_PREFIXES
 
 ENGINES = ROOT / "generated" / "engines"
 ALL = sorted(ENGINES.glob("*.py"))
@@ -118,3 +119,17 @@ def test_the_readme_documents_every_field():
         shown = f"{cls.__name__}({', '.join(cls._fields)})"
         assert shown in readme, shown
     assert re.search(r"`PILE`, `DISPLAY`, `ROW`, `HOLDING`", readme)
+
+
+@pytest.mark.parametrize("path", ALL, ids=lambda p: p.stem)
+def test_the_named_constants_are_the_ids_and_indexes_they_name(path):
+    """BASE_NAME is a decision's first action id and COLOUR_NAME a colour's index; no other global of an
+    engine starts with those prefixes (pysource.CONSTANT_PREFIXES)."""
+    engine = load_engine(path)
+    spec = {"BASE_" + d.name.upper(): d.first_id for d in engine.DECISION_INFO if d.name != "payment"}
+    spec |= {"COLOUR_" + c.upper(): i for i, c in enumerate(engine.COLOURS)}
+    found = {name: value for name, value in vars(engine).items() if name.startswith(CONSTANT_PREFIXES)}
+    assert found == spec
+    text = path.read_text(encoding="utf-8")
+    for d in engine.DECISION_INFO[:-1] if engine._PAY >= 0 else engine.DECISION_INFO:
+        assert f"BASE_{d.name.upper()} = {d.first_id}" in text.split("\n# ------", 1)[1]  # named by its legal code

@@ -28,7 +28,7 @@ from ..files import write_atomic  # noqa: F401 - the writer of engine modules
 from ..front.expr import Expr
 from ..front.source import shown_path
 from ..lower import EnginePlan, lower
-from ..lower.pysource import Code, call, comment, docstring, identifier, literal, printable, tuple_code
+from ..lower.pysource import Code, call, comment, constant, docstring, identifier, literal, printable, tuple_code
 from ..model import Decision, Rules
 from ..sheets.phrases import PhraseError, describe
 from .runtime import MODULES, SPEC_MODULES, engine_parts
@@ -165,6 +165,9 @@ def render_module(plan: EnginePlan) -> str:
                          budget=budget_error(dp), budget_rounds=rounds_budget(dp.count))
                     for dp in decisions if dp.is_step],
         decision_info=decision_info(plan),
+        colour_constants=[(constant("COLOUR_", c), i) for i, c in enumerate(rules.colours)],
+        base_constants=[(Code(dp.base_constant()), dp.base, comment(
+            f"ids {dp.base} to {dp.base + dp.count - 1}" if dp.count > 1 else "its one id")) for dp in decisions],
     )
     text = _environment().get_template("engine.py.j2").render(**context)
     text = "\n".join(line.rstrip() for line in text.splitlines()) + "\n"

@@ -10,7 +10,7 @@ from ..check.notation import payment_words
 from ..front.expr import Expr
 from ..front.source import shown_path
 from ..model import Decision, Param, Rules
-from .pysource import UnsafeName, identifier
+from .pysource import UnsafeName, constant, identifier
 
 
 class LoweringBug(AssertionError):
@@ -77,6 +77,19 @@ class DecisionPlan:
     def function(self, prefix: str) -> str:
         """The name of this decision's function of one kind: '_legal_', '_do_', '_why_', '_payopts_'."""
         return spec_name(prefix, self.decision.name, self.decision.span)
+
+    def base_constant(self) -> str:
+        """The engine constant of this decision's first action id (BASE_NAME: pysource.constant)."""
+        try:
+            return constant("BASE_", self.decision.name)
+        except UnsafeName as err:
+            raise LoweringBug(str(err), self.decision.span) from None
+
+    def id_range(self) -> str:
+        """Its action ids, for a comment of its legal code: 'ids BASE_TAKE_PAIR = 25 to 29'."""
+        if self.count == 1:
+            return f"id {self.base_constant()} = {self.base}"
+        return f"ids {self.base_constant()} = {self.base} to {self.base + self.count - 1}"
 
     @property
     def deferred(self) -> ParamLayout | None:

@@ -65,6 +65,25 @@ def _check_plain(value) -> None:
         raise TypeError(f"not plain data, so not written as a literal: {type(value).__name__}")
 
 
+# A named constant for a reader of the rules: PREFIX + the spec name in upper case (upper() keeps two
+# spec names apart, as they hold no upper-case letter). The compiler's own names start with neither
+# prefix (tests/test_engine_metadata.py checks every committed engine).
+CONSTANT_PREFIXES = (
+    "BASE_",  # the first action id of a decision (DECISION_INFO[d].first_id)
+    "COLOUR_",  # a colour's index in COLOURS: in the supply, a player's tokens and bonuses, a cost
+)
+
+
+def constant(prefix: str, name: str) -> Code:
+    """The engine constant of spec name `name` used as `prefix` says (see CONSTANT_PREFIXES)."""
+    if prefix not in CONSTANT_PREFIXES:
+        raise ValueError(f"unknown prefix for a constant: {prefix!r}")
+    if not isinstance(name, str) or not _SPEC_NAME.fullmatch(name):
+        raise UnsafeName(f"'{printable(name)}' is not a name (lower-case letters, digits and '_', "
+                         "starting with a letter or '_')")
+    return Code(prefix + name.upper())
+
+
 def call(func: str, *args, **keywords) -> Code:
     """A call of one of the engine's own classes (a metadata row such as ``Zone(...)``): `func` is a
     name the compiler writes, never a spec's text; each argument is Code the compiler built (a

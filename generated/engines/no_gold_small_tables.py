@@ -63,6 +63,14 @@ STATE_VERSION = 1
 COLOURS = ('white', 'blue', 'green', 'red', 'black', 'gold')
 GEMS = ('white', 'blue', 'green', 'red', 'black')
 WILD = 'gold'
+# each colour's index in COLOURS: in the supply, a player's tokens and bonuses, a cost (the rules below
+# write the index itself: a constant would cost a global lookup in the hottest code)
+COLOUR_WHITE = 0
+COLOUR_BLUE = 1
+COLOUR_GREEN = 2
+COLOUR_RED = 3
+COLOUR_BLACK = 4
+COLOUR_GOLD = 5
 LEVELS = (1, 2, 3)
 PLAYER_COUNTS = (2, 3, 4)
 # players: (tokens of each gem, gold, nobles revealed, face-up cards per level)
@@ -982,6 +990,18 @@ DECISION_INFO = (
     DecisionInfo('payment', first_id=72, size=252, params=(Param('payment', 'payment'),), pays=False),
 )
 ACTION_PARAMS = tuple(d.params for d in DECISION_INFO)
+# the first action id of each decision of the spec (the rules below write ids as numbers, as a
+# constant would cost a global lookup in the hottest code; the legal code of each decision names its
+# constant in a comment)
+BASE_TAKE_DIFFERENT = 0  # ids 0 to 24
+BASE_TAKE_PAIR = 25  # ids 25 to 29
+BASE_RESERVE_FACE_UP = 30  # ids 30 to 41
+BASE_RESERVE_BLIND = 42  # ids 42 to 44
+BASE_BUY_FACE_UP = 45  # ids 45 to 56
+BASE_BUY_RESERVED = 57  # ids 57 to 59
+BASE_PASS = 60  # its one id
+BASE_RETURN_TOKENS = 61  # ids 61 to 66
+BASE_NOBLE_VISIT = 67  # ids 67 to 71
 
 
 class IllegalAction(Exception):
@@ -1363,7 +1383,7 @@ def _payopts_buy_reserved(g, args):
 
 
 def _legal_pass(g, out):
-    """Legal actions of action 'pass' (rulespec/official.yaml:149)."""
+    """Legal actions of action 'pass' (rulespec/official.yaml:149): id BASE_PASS = 60."""
     out.append(60)
 
 
@@ -1377,7 +1397,7 @@ def _why_pass(g, args):
 
 
 def _legal_return_tokens(g, out):
-    """Legal actions of step 'return_tokens' (rulespec/official.yaml:163)."""
+    """Legal actions of step 'return_tokens' (rulespec/official.yaml:163): ids BASE_RETURN_TOKENS = 61 to 66."""
     me = g._cp
     t0, t1, t2, t3, t4, t5 = g._tok[me]
     # me.tokens[colour] >= 1, for each colour
@@ -1418,7 +1438,7 @@ def _why_return_tokens(g, args):
 
 
 def _legal_noble_visit(g, out):
-    """Legal actions of step 'noble_visit' (rulespec/official.yaml:180)."""
+    """Legal actions of step 'noble_visit' (rulespec/official.yaml:180): ids BASE_NOBLE_VISIT = 67 to 71."""
     me = g._cp
     b0, b1, b2, b3, b4 = g._bon[me]
     i_0 = -1
@@ -1465,10 +1485,10 @@ def _action_phase_legal(g, out):
     w2 = b2 + t2  # me.bonus[c] plus the tokens held
     w3 = b3 + t3  # me.bonus[c] plus the tokens held
     w4 = b4 + t4  # me.bonus[c] plus the tokens held
-    # take_different (rulespec/official.yaml:55)
+    # take_different (rulespec/official.yaml:55): ids BASE_TAKE_DIFFERENT = 0 to 24
     mask_0 = (1 if s0 else 0) | (2 if s1 else 0) | (4 if s2 else 0) | (8 if s3 else 0) | (16 if s4 else 0)  # all(supply[c] >= 1 for c in picked)
     out.extend(SUBSET_IDS_0_0[mask_0])  # size(picked) == min(take_count, count(supply[c] >= 1 for c in gems))
-    # take_pair (rulespec/official.yaml:72)
+    # take_pair (rulespec/official.yaml:72): ids BASE_TAKE_PAIR = 25 to 29
     # supply[colour] >= pair_minimum, for each colour
     if (s0 >= 4):  # white
         out.append(25)
@@ -1480,7 +1500,7 @@ def _action_phase_legal(g, out):
         out.append(28)
     if (s4 >= 4):  # black
         out.append(29)
-    # reserve_face_up (rulespec/official.yaml:85)
+    # reserve_face_up (rulespec/official.yaml:85): ids BASE_RESERVE_FACE_UP = 30 to 41
     if (len(g._res[me]) < 3):  # me.reserved < reserve_limit
         if _NO_CARD_COST not in g.face_up_costs:  # every face-up slot holds a card
             out.extend(range(30, 42))
@@ -1492,7 +1512,7 @@ def _action_phase_legal(g, out):
                     if p_card is None:
                         continue
                     out.append(p_card_ID)
-        # reserve_blind (rulespec/official.yaml:100)
+        # reserve_blind (rulespec/official.yaml:100): ids BASE_RESERVE_BLIND = 42 to 44
         # deck[level] >= 1, for each level
         if (len(g.decks[0]) >= 1):  # level 1
             out.append(42)
@@ -1500,7 +1520,7 @@ def _action_phase_legal(g, out):
             out.append(43)
         if (len(g.decks[2]) >= 1):  # level 3
             out.append(44)
-    # buy_face_up (rulespec/official.yaml:115)
+    # buy_face_up (rulespec/official.yaml:115): ids BASE_BUY_FACE_UP = 45 to 56
     # each face-up slot in turn (Game.face_up_costs, level by level), written out; a slot is left out when the player cannot pay, even with all the gold they hold
     # price: max(0, card.cost[c] - me.bonus[c])
     fu_1_1, fu_1_2, fu_1_3, fu_1_4, fu_2_1, fu_2_2, fu_2_3, fu_2_4, fu_3_1, fu_3_2, fu_3_3, fu_3_4 = g.face_up_costs
@@ -1540,7 +1560,7 @@ def _action_phase_legal(g, out):
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_4
     if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > t5)):
         out.append(56)
-    # buy_reserved (rulespec/official.yaml:134)
+    # buy_reserved (rulespec/official.yaml:134): ids BASE_BUY_RESERVED = 57 to 59
     i_0 = -1
     for p_card in g._res[me]:
         i_0 += 1
