@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from engine_helpers import ROOT, load_engine
 
 from compiler.emit.runtime import meta
 from compiler.lower.pysource import CONSTANT_PREFIXES
+from tests.helpers.engines import ROOT, load_engine
 
 ENGINES = ROOT / "generated" / "engines"
 ALL = sorted(ENGINES.glob("*.py"))
