@@ -13,10 +13,7 @@ value of a compiled engine, and a test checks that every engine defines every on
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:  # the metadata's types, for the annotations only (the engine's tables are made of them)
-    from .meta import Kind, Param, Variable, Zone
+from typing import Any
 
 # -- the spec and the state format
 SPEC_NAME: str = ""
@@ -51,9 +48,9 @@ _FACE_UP_SLOTS: int = 0  # face-up slots per level in Game.face_up_costs
 _EXTRA_SLOTS: tuple[tuple[str, bool, Any], ...] = ()
 # The spec's metadata (compiler/emit/runtime/meta.py): its own zones in declaration order, the kinds
 # its rules reach by name, its declared variables (empty for a spec without them).
-ZONES: tuple[Zone, ...] = ()
-KINDS: dict[str, Kind] = {}
-VARIABLES: tuple[Variable, ...] = ()
+ZONES: tuple[Any, ...] = ()  # of meta.Zone (meta reads COLOURS from here: spec imports nothing of it)
+KINDS: dict[str, Any] = {}  # name -> meta.Kind
+VARIABLES: tuple[Any, ...] = ()  # of meta.Variable
 
 # -- the decisions and their actions
 PAYMENTS: tuple[tuple[int, ...], ...] = ()  # every way to spend gold on a price
@@ -63,7 +60,7 @@ ACTIONS: tuple[tuple[int, tuple[Any, ...]], ...] = ()  # action id -> (decision 
 ACTION_STRINGS: tuple[str, ...] = ()
 NOTATION_FORMS: tuple[tuple[str, str, bool], ...] = ()  # (form, what its capitals stand for, payment asked next)
 NUM_ACTIONS: int = 0
-ACTION_PARAMS: tuple[tuple[Param, ...], ...] = ()  # per decision index: its choices, as an action's arguments
+ACTION_PARAMS: tuple[tuple[Any, ...], ...] = ()  # per decision index: its choices (meta.Param), as arguments
 TRIGGERS: tuple[tuple[str, str], ...] = ()  # the end triggers: (name, finish)
 TRUNCATED: str = "truncated"
 
