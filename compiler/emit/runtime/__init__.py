@@ -6,6 +6,8 @@ pasted into every engine whole by the emitter (compiler/emit/engine.py), so that
 stays one standalone, stdlib-only file that imports nothing of the compiler:
 
 * :mod:`.aliases`: the types the annotations name (a saved state, a problem of one);
+* :mod:`.meta`: the types of the metadata tables (ZONES, KINDS, VARIABLES, DECISION_INFO) and
+  the zone shapes;
 * :mod:`.errors`: the exceptions, and how messages show a value;
 * :mod:`.game`: the Game class (state, legal actions, apply, playout, to_json) and new_game;
 * :mod:`.state`: from_json (every problem of a state, located) and replay;
@@ -32,7 +34,7 @@ import functools
 from pathlib import Path
 
 # The runtime modules, in the order their text appears in an engine.
-MODULES = ("aliases", "errors", "game", "state", "notation")
+MODULES = ("aliases", "meta", "errors", "game", "state", "notation")
 # The runtime modules only some engines hold, after the others: `variables` in the engine of a spec
 # that declares state, `zones` in that of a spec with zones of its own (so the engines of the other
 # specs are what they were without them).

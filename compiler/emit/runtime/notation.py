@@ -11,7 +11,7 @@ from typing import Any
 
 from .errors import NotationError, _whole
 from .spec import (
-    _PARAM_KINDS,
+    ACTION_PARAMS,
     ACTION_STRINGS,
     ACTIONS,
     COLOURS,
@@ -98,8 +98,8 @@ def _build_set_index() -> None:
     _SET_INDEX[()] = None
     for action, text in enumerate(ACTION_STRINGS):
         d, args = ACTIONS[action]
-        sets = [_set_words(kind, v) for (_, kind), v in zip(_PARAM_KINDS[d], args, strict=True)
-                if kind in _SET_KINDS and v is not None]
+        sets = [_set_words(param.domain, v) for param, v in zip(ACTION_PARAMS[d], args, strict=True)
+                if param.domain in _SET_KINDS and v is not None]
         sets = [found for found in sets if len(found) > 1]
         if not sets:
             continue
@@ -172,7 +172,7 @@ def describe_action(action: int) -> tuple[str, dict[str, Any]]:
     """(decision name, {choice: value}) of an action id, with values people read."""
     name = action_to_string(action) and DECISIONS[ACTIONS[operator.index(action)][0]]
     d, args = ACTIONS[operator.index(action)]
-    return name, {p: _describe_value(kind, v) for (p, kind), v in zip(_PARAM_KINDS[d], args, strict=True)}
+    return name, {param.name: _describe_value(param.domain, v) for param, v in zip(ACTION_PARAMS[d], args, strict=True)}
 
 
 def _describe_value(kind: str, value: Any) -> Any:
