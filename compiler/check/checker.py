@@ -254,7 +254,7 @@ class Checker:
         self.kinds, self.zones = kinds, self.read_zones(kinds, players, scope)
         facts = self.facts(gems, wild, cards, nobles, levels, players, values)
         self.gems_wild = (gems, wild)
-        self.types.state_effect = variables_mod.check_effect
+        self.types.hooks["state"] = variables_mod.check_effect
         variables = variables_mod.declare(self, scope, players, RESERVED_NAMES)
         definitions, prestige, facts = self.defined(scope, gems, wild, kinds, values, facts)
         actions = self.decisions(root, "actions", scope, facts, is_step=False)

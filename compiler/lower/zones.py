@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..check.zones import reached
 from ..front.expr import Attribute, Effect, Name, unparse, walk
+from ..language import ColumnType, Shape
 from ..model import Rules, Zone
 from .layout import EnginePlan, LoweringBug, spec_name
 from .pysource import Code, comment, identifier, literal
@@ -52,12 +53,12 @@ def plan_zones(plan: EnginePlan) -> None:
              "# gem colour as a tuple in gem order; a prose column as None)."]
     for name in used:
         kind = kinds[name]
-        rows = tuple(tuple(None if col.type == "prose" else v for col, v in zip(kind.columns, c.values, strict=True))
-                     for c in kind.components)
+        rows = tuple(tuple(None if col.type is ColumnType.PROSE else v
+                           for col, v in zip(kind.columns, c.values, strict=True)) for c in kind.components)
         lines.append(f"{kind_table(name)} = {literal(rows)}  # {comment(', '.join(c.name for c in kind.columns))}")
     # The columns' names and types: what a tool outside the rules (play's board, the RL observation)
     # needs to read a row without the spec (a gem column's index is a colour, not a count).
-    columns = {name: tuple((c.name, c.type) for c in kinds[name].columns)
+    columns = {name: tuple((c.name, c.type.value) for c in kinds[name].columns)
                for name in used}
     lines.append("# per kind: (name, type) of each column, in the rows' order")
     lines.append(f"_KIND_COLUMNS = {literal(columns)}")
@@ -70,7 +71,7 @@ def plan_zones(plan: EnginePlan) -> None:
     lines.append(f"_KIND_PIECES = {literal(pieces_table)}")
     lines.append("# (name, kind, shape, per player, attribute, start, {players: size}, source zone or -1, limit, "
                  "attribute of the privately drawn)")
-    entries = tuple((z.name, z.holds, z.shape, z.per_player, zone_attr(z), z.start, dict(z.sizes),
+    entries = tuple((z.name, z.holds, z.shape.value, z.per_player, zone_attr(z), z.start, dict(z.sizes),
                      index.get(z.source, -1), z.limit, private_attr(z)) for z in rules.zones)
     lines.append("_ZONES = (")
     lines += [f"    {literal(e)}," for e in entries]
@@ -111,14 +112,14 @@ def collection(compiler, node, env) -> str | None:
     if found is None:
         return None
     zone, code = found
-    return f"[_x for _x in {code} if _x is not None]" if zone.shape == "display" else code
+    return f"[_x for _x in {code} if _x is not None]" if zone.shape is Shape.DISPLAY else code
 
 
 def walks_what_it_moves(compiler, node, env, body) -> bool:
     """Does a `for` over zone `node` move components (its own, maybe) in its body? Then it walks a
     snapshot: a live list would skip the component after each one moved out of it."""
     found = zone_of(compiler, node, env)
-    return found is not None and found[0].shape != "display" and any(
+    return found is not None and found[0].shape is not Shape.DISPLAY and any(
         isinstance(x, Effect) and x.name in ZONE_EFFECT_NAMES for x in walk(body))
 
 
@@ -127,7 +128,7 @@ def size(compiler, node, env) -> str | None:
     if found is None:
         return None
     zone, code = found
-    return f"(len({code}) - {code}.count(None))" if zone.shape == "display" else f"len({code})"
+    return f"(len({code}) - {code}.count(None))" if zone.shape is Shape.DISPLAY else f"len({code})"
 
 
 def element_kind(compiler, node, env) -> str | None:
@@ -245,7 +246,7 @@ def legal_source(rules: Rules, param) -> tuple[str, bool]:
         held = held_kind(rules, param)
         return (held, True) if held else (f"range({param.slots})", False)
     zone = _zone(rules, param.source)
-    return where, zone is not None and zone.shape == "display"
+    return where, zone is not None and zone.shape is Shape.DISPLAY
 
 
 # --------------------------------------------------------------------------- effects

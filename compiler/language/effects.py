@@ -1,0 +1,120 @@
+"""The effects of the spec language, each declared once (in the manner of sqlglot's one class per
+expression): what it is called, what it takes, what it does to the flow of a turn, which pass
+checks it, which routine lowers it, which runtime helper the engine calls, and its phrase.
+
+Every pass that needs to know about effects reads :data:`EFFECTS` instead of keeping a list of
+its own: the types (compiler/check/types.py), the flow analyses (compiler/check/flow.py,
+compiler/check/zones.py), the lowering's dispatch (compiler/lower/effects.py), the sheets'
+phrases and rulespec/README.md's tables (tests/test_language.py checks both ways).
+
+Adding an effect costs one :class:`EffectDecl` here, its phrase (the ``phrase`` key) in the four
+files compiler/sheets/lang/{en,fr,nl,sr}.yaml, its lowering routine and one focused test: the
+README's contributor section ("Adding an effect") walks `to_bottom` through them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .types import CARD, COLOUR, FACE_UP_CARD, INT, NOBLE, PAYMENT, AnyType
+
+
+class Family(StrEnum):
+    """Which part of the language an effect belongs to; it says who checks its arguments."""
+
+    BASE = "base"  # the base game's tokens, cards and nobles: its signature is checked as it stands
+    STATE = "state"  # writes a declared variable (compiler/check/variables.py types it)
+    ZONE = "zone"  # moves a component of a spec's own kind between zones (compiler/check/zones.py)
+
+
+class Role(StrEnum):
+    """What an argument must be where no expression type says it: a zone's, or a variable's."""
+
+    COMPONENT = "component"  # a component of a zone
+    ZONE = "zone"  # any zone
+    PILE = "pile"  # a zone of shape pile
+    SHOWN = "shown"  # a display or a row
+    VARIABLE = "variable"  # a declared variable (set, add, insert, drop write it)
+    VALUE = "value"  # what the variable's type takes
+
+
+Param = AnyType | Role
+
+
+@dataclass(frozen=True, slots=True)
+class EffectDecl:
+    """One effect. `key` is unique; `name` is what a spec writes (`refill` is two effects: the base
+    game's `refill(card)` and the zones' `refill(ZONE)`, told apart by their argument)."""
+
+    key: str
+    name: str
+    family: Family
+    params: tuple[Param, ...]  # the argument types in order (CARD accepts either origin)
+    # flow facts
+    moves: bool = False  # moves the card, noble or component given first from where it was chosen (E510, E547)
+    refills: bool = False  # fills the place its card left (E510: after the card moved)
+    draws: str | None = None  # the pool it takes from: after it a condition's guarantee no longer holds (E512)
+    pays: bool = False  # spends the payment chosen when the action began (E511: before tokens leave)
+    # the passes
+    check: str | None = None  # the check hook by family name (compiler/check/types.py CHECK_HOOKS); None: signature
+    lowering: str = ""  # the routine in compiler/lower/effects.py LOWERINGS that lowers it
+    runtime: str | None = None  # the runtime helper (compiler/emit/runtime) the engine calls, if any
+    phrase: str = ""  # its phrase key in compiler/sheets/lang/*.yaml
+    signature: str = ""  # as rulespec/README.md heads its row: `take(colour, n)`
+
+
+def _base(key: str, params: tuple[Param, ...], signature: str, **facts) -> EffectDecl:
+    return EffectDecl(key, key, Family.BASE, params, lowering=facts.pop("lowering", key), phrase=f"eff.{key}",
+                      signature=signature, **facts)
+
+
+def _state(key: str, value: Param, signature: str) -> EffectDecl:
+    return EffectDecl(key, key, Family.STATE, (Role.VARIABLE, value), check="state", lowering="state",
+                      phrase=f"eff.{key}", signature=signature)
+
+
+def _zone(key: str, params: tuple[Role, ...], signature: str, runtime: str, moves: bool = False,
+          name: str = "") -> EffectDecl:
+    return EffectDecl(key, name or key, Family.ZONE, params, moves=moves, check="zone", lowering="zone",
+                      runtime=runtime, phrase=f"eff.{key}", signature=signature)
+
+
+# In the order the messages list them (E409: the base game's effects).
+EFFECTS: dict[str, EffectDecl] = {d.key: d for d in (
+    _base("take", (COLOUR, INT), "take(colour, n)", draws="supply", lowering="tokens"),
+    _base("put_back", (COLOUR, INT), "put_back(colour, n)", draws="tokens", lowering="tokens"),
+    _base("reserve", (FACE_UP_CARD,), "reserve(card)", moves=True, draws="reserved"),
+    _base("reserve_top", (INT,), "reserve_top(level)", draws="reserved"),
+    _base("refill", (FACE_UP_CARD,), "refill(card)", refills=True),
+    _base("pay", (PAYMENT,), "pay(payment)", draws="tokens", pays=True),
+    _base("acquire", (CARD,), "acquire(card)", moves=True),
+    _base("visit", (NOBLE,), "visit(noble)", moves=True),
+    _base("bury", (CARD,), "bury(card)", moves=True),
+    _state("set", Role.VALUE, "set(V, x)"),
+    _state("add", INT, "add(V, n)"),
+    _state("insert", Role.VALUE, "insert(V, x)"),
+    _state("drop", Role.VALUE, "drop(V, x)"),
+    _zone("move", (Role.COMPONENT, Role.ZONE), "move(x, Z)", "_zone_move", moves=True),
+    _zone("draw", (Role.PILE, Role.ZONE), "draw(P, Z)", "_zone_draw"),
+    _zone("reveal", (Role.PILE, Role.SHOWN), "reveal(P, D)", "_zone_reveal"),
+    _zone("refill_zone", (Role.SHOWN,), "refill(D)", "_zone_refill", name="refill"),
+    _zone("to_bottom", (Role.COMPONENT, Role.PILE), "to_bottom(x, P)", "_zone_to_bottom", moves=True),
+    _zone("discard", (Role.COMPONENT,), "discard(x)", "_zone_discard", moves=True),
+)}
+
+
+def of_family(family: Family) -> dict[str, EffectDecl]:
+    """The effects of one family by the name a spec writes, in declaration order."""
+    return {d.name: d for d in EFFECTS.values() if d.family is family}
+
+
+def named(name: str) -> tuple[EffectDecl, ...]:
+    """Every effect a spec writes as `name` (refill: the base game's and the zones')."""
+    return tuple(d for d in EFFECTS.values() if d.name == name)
+
+
+# The names a spec writes, by family, in declaration order: what the checker's tables were.
+BASE_EFFECTS = of_family(Family.BASE)
+STATE_EFFECTS = tuple(of_family(Family.STATE))
+ZONE_EFFECTS = of_family(Family.ZONE)
+EFFECT_NAMES = tuple(dict.fromkeys(d.name for d in EFFECTS.values()))
