@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..check.zones import reached
 from ..front.expr import Attribute, Effect, Name, unparse, walk
 from ..language import ColumnType, Shape
+from ..language.effects import ZONE_EFFECTS
 from ..model import Rules, Zone
 from .layout import EnginePlan, LoweringBug, spec_name
 from .pysource import Code, comment, identifier, literal
@@ -294,4 +295,4 @@ def effect(compiler, name: str, args, env, node, located: str) -> list | None:
     return None
 
 
-ZONE_EFFECT_NAMES = ("move", "draw", "reveal", "refill", "to_bottom", "discard")
+ZONE_EFFECT_NAMES = tuple(ZONE_EFFECTS)  # the zone effects by name (compiler/language/effects.py)
