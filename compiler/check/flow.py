@@ -261,10 +261,12 @@ def _effects(stmt):
 # ---------------------------------------------------------------------------- loops that empty what a later loop walks
 
 # The effects that take a component out of the collection it lies in: a face-up card out of its
-# row (`market[level]`), a component out of its zone.
-TAKES_OUT = ("reserve", "acquire", "bury", "move", "to_bottom", "discard")
-# The effects that put components into a collection again: a slot refilled, a zone filled.
-PUTS_IN = ("refill", "reveal", "move", "draw", "to_bottom")
+# row (`market[level]`), a component out of its zone (visit too: no collection of nobles is walked).
+TAKES_OUT = tuple(dict.fromkeys(d.name for d in EFFECTS.values() if d.moves))
+# The effects that put components into a collection again: a slot refilled, a zone filled; and those
+# that put one into the zone given second.
+PUTS_IN = tuple(dict.fromkeys(d.name for d in EFFECTS.values() if d.refills or d.puts_in))
+PUTS_INTO_SECOND = tuple(d.name for d in EFFECTS.values() if d.puts_in)
 
 
 def emptied_loops(rules: Rules) -> list[Diagnostic]:
@@ -300,7 +302,7 @@ def _empties(loop: ForEach) -> bool:
     body = loop.body.stmts if isinstance(loop.body, Sequence) else (loop.body,)
     var = Name(loop.var, None)
     out = any(isinstance(s, Effect) and s.name in TAKES_OUT and s.args and s.args[0] == var
-              and not (s.name in ("move", "to_bottom") and len(s.args) > 1 and s.args[1] == loop.collection)
+              and not (s.name in PUTS_INTO_SECOND and len(s.args) > 1 and s.args[1] == loop.collection)
               for s in body)  # unconditionally: an effect of the body itself, not under an `if`
     return out and not _puts_in(loop.body, loop.collection, var)
 
@@ -310,9 +312,9 @@ def _puts_in(stmt, collection, var=None) -> bool:
     for node in walk(stmt):
         if not isinstance(node, Effect) or node.name not in PUTS_IN or not node.args:
             continue
-        if node.name == "refill" and (node.args[0] == collection or node.args[0] == var
+        if node.name in REFILLS and (node.args[0] == collection or node.args[0] == var
                                       or isinstance(collection, Index)):
             return True  # refill(card) fills the slot a card of a row left; refill(ZONE) the zone
-        if node.name in ("move", "to_bottom", "draw", "reveal") and len(node.args) > 1 and node.args[1] == collection:
+        if node.name in PUTS_INTO_SECOND and len(node.args) > 1 and node.args[1] == collection:
             return True
     return False

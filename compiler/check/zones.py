@@ -10,7 +10,7 @@ not hide anything already named (E540). The base game's cards and nobles keep th
 layout (decks, market, hands, noble row): a zone of theirs is refused, located.
 
 Then, for expressions and effects (compiler/check/types.py calls back here): the zone effects
-`move`, `draw`, `reveal`, `refill(ZONE)`, `to_bottom`, `discard`, each typed; a choice of a
+declared in compiler/language/effects.py, each typed by its arguments' roles; a choice of a
 component (`domain: component, from: ZONE`, E553 when its positions are not bounded); and a
 chosen component moved twice in one list of effects (E547).
 """

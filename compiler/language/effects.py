@@ -52,7 +52,8 @@ class EffectDecl:
     params: tuple[Param, ...]  # the argument types in order (CARD accepts either origin)
     # flow facts
     moves: bool = False  # moves the card, noble or component given first from where it was chosen (E510, E547)
-    refills: bool = False  # fills the place its card left (E510: after the card moved)
+    refills: bool = False  # fills the place its card left, or a zone's empty places (E510, E557)
+    puts_in: bool = False  # puts a component into the zone given second (E557: a loop's collection filled again)
     draws: str | None = None  # the pool it takes from: after it a condition's guarantee no longer holds (E512)
     pays: bool = False  # spends the payment chosen when the action began (E511: before tokens leave)
     # the passes
@@ -73,10 +74,9 @@ def _state(key: str, value: Param, signature: str) -> EffectDecl:
                       phrase=f"eff.{key}", signature=signature)
 
 
-def _zone(key: str, params: tuple[Role, ...], signature: str, runtime: str, moves: bool = False,
-          name: str = "") -> EffectDecl:
-    return EffectDecl(key, name or key, Family.ZONE, params, moves=moves, check="zone", lowering="zone",
-                      runtime=runtime, phrase=f"eff.{key}", signature=signature)
+def _zone(key: str, params: tuple[Role, ...], signature: str, runtime: str, name: str = "", **facts) -> EffectDecl:
+    return EffectDecl(key, name or key, Family.ZONE, params, check="zone", lowering="zone", runtime=runtime,
+                      phrase=f"eff.{key}", signature=signature, **facts)
 
 
 # In the order the messages list them (E409: the base game's effects).
@@ -94,11 +94,11 @@ EFFECTS: dict[str, EffectDecl] = {d.key: d for d in (
     _state("add", INT, "add(V, n)"),
     _state("insert", Role.VALUE, "insert(V, x)"),
     _state("drop", Role.VALUE, "drop(V, x)"),
-    _zone("move", (Role.COMPONENT, Role.ZONE), "move(x, Z)", "_zone_move", moves=True),
-    _zone("draw", (Role.PILE, Role.ZONE), "draw(P, Z)", "_zone_draw"),
-    _zone("reveal", (Role.PILE, Role.SHOWN), "reveal(P, D)", "_zone_reveal"),
-    _zone("refill_zone", (Role.SHOWN,), "refill(D)", "_zone_refill", name="refill"),
-    _zone("to_bottom", (Role.COMPONENT, Role.PILE), "to_bottom(x, P)", "_zone_to_bottom", moves=True),
+    _zone("move", (Role.COMPONENT, Role.ZONE), "move(x, Z)", "_zone_move", moves=True, puts_in=True),
+    _zone("draw", (Role.PILE, Role.ZONE), "draw(P, Z)", "_zone_draw", puts_in=True),
+    _zone("reveal", (Role.PILE, Role.SHOWN), "reveal(P, D)", "_zone_reveal", puts_in=True),
+    _zone("refill_zone", (Role.SHOWN,), "refill(D)", "_zone_refill", name="refill", refills=True),
+    _zone("to_bottom", (Role.COMPONENT, Role.PILE), "to_bottom(x, P)", "_zone_to_bottom", moves=True, puts_in=True),
     _zone("discard", (Role.COMPONENT,), "discard(x)", "_zone_discard", moves=True),
 )}
 
