@@ -40,6 +40,8 @@ try:
 except ImportError as e:  # pragma: no cover - the message is the point
     raise ImportError(f"playtest.rl needs the 'rl' extra: pip install 'splendor-rules[rl]' ({e})") from None
 
+from compiler.language import ColumnType, Shape
+
 from . import engines
 from .bots import make_bot
 from .terminal import draw_board
@@ -229,7 +231,7 @@ class Encoder:
             if per_player:
                 continue
             start, slots = len(highs), self._zone_slots(zones[zi])
-            if shape == "pile":
+            if shape == Shape.PILE:
                 field(f"zone[{name}]", [float(len(module._KIND_PIECES[kind][1]))])
             for s in range(slots):
                 field(f"zone[{name}][{s + 1}]", kind_bounds[kind])
@@ -248,9 +250,9 @@ class Encoder:
         """The slots of a zone's part of the vector: none for a pile (its count), a display's or
         row's size for the player count, a holding's limit, or its kind's number of pieces."""
         _name, kind, shape, _per_player, _attr, _start, sizes, _source, limit, _private = zone
-        if shape == "pile":
+        if shape == Shape.PILE:
             return 0
-        if shape in ("display", "row"):
+        if shape in (Shape.DISPLAY, Shape.ROW):
             return int(sizes[self.players])
         return int(limit) or len(self.module._KIND_PIECES[kind][1])
 
@@ -265,13 +267,14 @@ class Encoder:
             values = [row[c] for row in rows]
             order: dict = {}
             width = 0
-            if ctype == "number":
+            if ctype == ColumnType.NUMBER:
                 bounds.append(float(max(values, default=0)))
-            elif ctype == "gems":
+            elif ctype == ColumnType.GEMS:
                 bounds += [float(max((v[g] for v in values), default=0)) for g in range(len(self.gems))]
-            elif ctype in ("gem", "colour", "keyword"):
-                order = {v: i for i, v in enumerate(dict.fromkeys(values))} if ctype == "keyword" else {}
-                width = len(self.gems) if ctype == "gem" else len(self.colours) if ctype == "colour" else len(order)
+            elif ctype in (ColumnType.GEM, ColumnType.COLOUR, ColumnType.KEYWORD):
+                order = {v: i for i, v in enumerate(dict.fromkeys(values))} if ctype == ColumnType.KEYWORD else {}
+                width = len(self.gems) if ctype == ColumnType.GEM else len(self.colours) \
+                    if ctype == ColumnType.COLOUR else len(order)
                 bounds += [1.0] * width
             else:
                 continue
@@ -284,11 +287,11 @@ class Encoder:
 
     def _column_values(self, ctype: str, value, width: int, order: dict) -> tuple[float, ...]:
         """A column's values in a component block: a number, one per gem, or a one-hot."""
-        if ctype == "number":
+        if ctype == ColumnType.NUMBER:
             return (float(value),)
-        if ctype == "gems":
+        if ctype == ColumnType.GEMS:
             return tuple(float(x) for x in value)
-        return self._one_hot(width, order[value] if ctype == "keyword" else value)
+        return self._one_hot(width, order[value] if ctype == ColumnType.KEYWORD else value)
 
     @staticmethod
     def _one_hot(width: int, index) -> tuple[float, ...]:
@@ -315,10 +318,10 @@ class Encoder:
         for zi, start, slots in self.shared_zones:
             _name, kind, shape, *_ = zones[zi]
             items = obs["zones"][zones[zi][0]]
-            if shape == "pile":  # an observation's count; a whole state's list (top first)
+            if shape == Shape.PILE:  # an observation's count; a whole state's list (top first)
                 out[start] = float(items if isinstance(items, int) else len(items))
             else:
-                self._encode_items(out, start, kind, items, slots, shape == "holding")
+                self._encode_items(out, start, kind, items, slots, shape == Shape.HOLDING)
         for zi, start, slots in self.own_zones:
             name, kind, *_ = zones[zi]
             size = slots * len(self._kind_hidden[kind])

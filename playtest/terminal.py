@@ -38,6 +38,7 @@ from typing import Any
 from compiler.files import write_atomic
 from compiler.front import json_position
 from compiler.front.reading import read_file, reason
+from compiler.language import ColumnType, Shape
 from compiler.safe_text import visible
 
 from . import saved_games
@@ -395,7 +396,7 @@ def full_view(module, game) -> dict:
     spec's own piles as counts (what is left in a face-down pile, and its order, stays unseen)."""
     state = json.loads(game.to_json())
     state["decks"] = {k: len(v) if isinstance(v, list) else v for k, v in state["decks"].items()}
-    piles = {z[0] for z in getattr(module, "_ZONES", ()) if z[2] == "pile" and not z[3]}
+    piles = {z[0] for z in getattr(module, "_ZONES", ()) if z[2] == Shape.PILE and not z[3]}
     for name, items in (state.get("zones") or {}).items():
         if name in piles and isinstance(items, list):
             state["zones"][name] = len(items)
@@ -494,7 +495,7 @@ def _zone_lines(module, cat: Catalogue, name: str, items, indent: str = "") -> l
     for i, x in enumerate(items, 1):
         lead = _seg(label if i == 1 else " " * len(label))
         if x is None:
-            out.append([lead, _seg(f"{i}) " + ("(empty)" if zone[2] == "display" else "(hidden)"))])
+            out.append([lead, _seg(f"{i}) " + ("(empty)" if zone[2] == Shape.DISPLAY else "(hidden)"))])
         else:
             out.append([lead, _seg(f"{i}) "), *_component_segments(module, cat, zone[1], x)])
     return out
@@ -512,13 +513,13 @@ def _component_segments(module, cat: Catalogue, kind: str, x: int) -> list[Segme
         return [_seg(" ".join(map(str, row)))]
     out: list[Segment] = []
     for (cname, ctype), value in zip(columns, row, strict=False):
-        if ctype == "prose":
+        if ctype == ColumnType.PROSE:
             continue
         out += [_seg("  " if out else ""), _seg(f"{cname} ")]
-        if ctype == "gems":
+        if ctype == ColumnType.GEMS:
             out += cat.cost_segments(value) if any(value) else [_seg("none")]
-        elif ctype in ("gem", "colour"):
-            names = cat.gems if ctype == "gem" else tuple(module.COLOURS)
+        elif ctype in (ColumnType.GEM, ColumnType.COLOUR):
+            names = cat.gems if ctype == ColumnType.GEM else tuple(module.COLOURS)
             out += [_gem(names[value])] if value is not None else [_seg("none")]
         else:
             out.append(_seg(value))
