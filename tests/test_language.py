@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import json
 import pathlib
 import re
 
@@ -88,6 +89,28 @@ def test_every_shape_is_documented_and_declared():
         key, fits = row[0].strip("`"), [s.strip() for s in row[1].split(",")]
         if fits != ["all"]:
             assert fits == [str(s) for s in Shape if key in SHAPES[s].keys], key
+
+
+def _schema_enums(name: str) -> list[list[str]]:
+    """Every `enum` of the properties (or definitions) called `name` in rulespec/schema.json."""
+    found = []
+
+    def walk(node) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == name and isinstance(value, dict) and "enum" in value:
+                    found.append(value["enum"])
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+    walk(json.loads((ROOT / "rulespec" / "schema.json").read_text(encoding="utf-8")))
+    return found
+
+
+def test_the_schema_enumerates_the_declared_shapes_and_column_types():
+    assert _schema_enums("shape") and all(e == [str(s) for s in Shape] for e in _schema_enums("shape"))
+    assert _schema_enums("column_type") == [[str(t) for t in ColumnType]]
 
 
 def test_every_effect_has_a_lowering_routine_and_every_routine_lowers_an_effect():
