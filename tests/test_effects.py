@@ -36,7 +36,8 @@ def _spec(tmp_path, where: str) -> str:
 
 def test_to_bottom_is_declared_once_with_its_roles_and_runtime_helper():
     decl = EFFECTS["to_bottom"]
-    assert (decl.name, [str(p) for p in decl.params], decl.moves) == ("to_bottom", ["component", "pile"], True)
+    assert (decl.name, [str(p) for p in decl.params], decl.fields) == ("to_bottom", ["component", "pile"], ("x", "zone"))
+    assert (decl.moves, decl.puts_in, decl.draws) == (True, True, None)
     assert (decl.check, decl.lowering, decl.runtime, decl.phrase) == ("zone", "zone", "_zone_to_bottom", "eff.to_bottom")
 
 

@@ -61,6 +61,7 @@ class EffectDecl:
     lowering: str = ""  # the routine in compiler/lower/effects.py LOWERINGS that lowers it
     runtime: str | None = None  # the runtime helper (compiler/emit/runtime) the engine calls, if any
     phrase: str = ""  # its phrase key in compiler/sheets/lang/*.yaml
+    fields: tuple[str, ...] = ()  # a zone effect's: the placeholder of its phrase each argument fills, in order
     signature: str = ""  # as rulespec/README.md heads its row: `take(colour, n)`
 
 
@@ -74,9 +75,10 @@ def _state(key: str, value: Param, signature: str) -> EffectDecl:
                       phrase=f"eff.{key}", signature=signature)
 
 
-def _zone(key: str, params: tuple[Role, ...], signature: str, runtime: str, name: str = "", **facts) -> EffectDecl:
+def _zone(key: str, params: tuple[Role, ...], fields: tuple[str, ...], signature: str, runtime: str, name: str = "",
+          **facts) -> EffectDecl:
     return EffectDecl(key, name or key, Family.ZONE, params, check="zone", lowering="zone", runtime=runtime,
-                      phrase=f"eff.{key}", signature=signature, **facts)
+                      phrase=f"eff.{key}", signature=signature, fields=fields, **facts)
 
 
 # In the order the messages list them (E409: the base game's effects).
@@ -94,12 +96,13 @@ EFFECTS: dict[str, EffectDecl] = {d.key: d for d in (
     _state("add", INT, "add(V, n)"),
     _state("insert", Role.VALUE, "insert(V, x)"),
     _state("drop", Role.VALUE, "drop(V, x)"),
-    _zone("move", (Role.COMPONENT, Role.ZONE), "move(x, Z)", "_zone_move", moves=True, puts_in=True),
-    _zone("draw", (Role.PILE, Role.ZONE), "draw(P, Z)", "_zone_draw", puts_in=True),
-    _zone("reveal", (Role.PILE, Role.SHOWN), "reveal(P, D)", "_zone_reveal", puts_in=True),
-    _zone("refill_zone", (Role.SHOWN,), "refill(D)", "_zone_refill", name="refill", refills=True),
-    _zone("to_bottom", (Role.COMPONENT, Role.PILE), "to_bottom(x, P)", "_zone_to_bottom", moves=True, puts_in=True),
-    _zone("discard", (Role.COMPONENT,), "discard(x)", "_zone_discard", moves=True),
+    _zone("move", (Role.COMPONENT, Role.ZONE), ("x", "zone"), "move(x, Z)", "_zone_move", moves=True, puts_in=True),
+    _zone("draw", (Role.PILE, Role.ZONE), ("pile", "zone"), "draw(P, Z)", "_zone_draw", puts_in=True),
+    _zone("reveal", (Role.PILE, Role.SHOWN), ("pile", "zone"), "reveal(P, D)", "_zone_reveal", puts_in=True),
+    _zone("refill_zone", (Role.SHOWN,), ("zone",), "refill(D)", "_zone_refill", name="refill", refills=True),
+    _zone("to_bottom", (Role.COMPONENT, Role.PILE), ("x", "zone"), "to_bottom(x, P)", "_zone_to_bottom", moves=True,
+          puts_in=True),
+    _zone("discard", (Role.COMPONENT,), ("x",), "discard(x)", "_zone_discard", moves=True),
 )}
 
 

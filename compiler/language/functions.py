@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .types import BOOL, INT, AnyType
+from .types import BOOL, ERROR, INT, AnyType, SetOf
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,7 +18,9 @@ class FunctionDecl:
     """A function: its arguments in words (E408's), its result, the Python it lowers to, its phrase key."""
 
     name: str
-    takes: str  # "numbers" (two or more), "number" (one), "collection" (one)
+    takes: str  # in words: "numbers" (two or more), "number" (one), "collection" (one)
+    params: tuple[AnyType, ...]  # the argument types (a collection of anything: SetOf(ERROR))
+    variadic: bool  # its one parameter repeats: two or more arguments of that type
     result: AnyType
     runtime: str  # the Python builtin the engine calls
     phrase: str
@@ -36,10 +38,10 @@ class AggregateDecl:
 
 
 FUNCTIONS: dict[str, FunctionDecl] = {d.name: d for d in (
-    FunctionDecl("min", "numbers", INT, "min", "fn.min", "min(a, b, ...)"),
-    FunctionDecl("max", "numbers", INT, "max", "fn.max", "max(a, b, ...)"),
-    FunctionDecl("abs", "number", INT, "abs", "fn.abs", "abs(n)"),
-    FunctionDecl("size", "collection", INT, "len", "fn.size", "size(collection)"),
+    FunctionDecl("min", "numbers", (INT,), True, INT, "min", "fn.min", "min(a, b, ...)"),
+    FunctionDecl("max", "numbers", (INT,), True, INT, "max", "fn.max", "max(a, b, ...)"),
+    FunctionDecl("abs", "number", (INT,), False, INT, "abs", "fn.abs", "abs(n)"),
+    FunctionDecl("size", "collection", (SetOf(ERROR),), False, INT, "len", "fn.size", "size(collection)"),
 )}
 
 AGGREGATES: dict[str, AggregateDecl] = {d.name: d for d in (
