@@ -9,7 +9,8 @@ import json
 import random
 
 import pytest
-from engine_helpers import ROOT, load_engine
+
+from tests.helpers.engines import ROOT, load_engine
 
 ENGINES = ROOT / "generated" / "engines"
 CITIES_CSV = ROOT / "variants" / "cities.csv"

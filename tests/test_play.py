@@ -16,11 +16,11 @@ import random
 import re
 import sys
 
-import engine_helpers as H
 import pytest
 from click.testing import CliRunner
 from rich.console import Console
 
+import tests.helpers.engines as H
 from app.cli import main
 from playtest import engines, terminal
 
