@@ -5,12 +5,12 @@ walked there: checked (its arguments' roles), played (the component lies under t
 from __future__ import annotations
 
 import pytest
-from engine_helpers import load_engine
 
 from compiler import pipeline
 from compiler.diagnostics import CompileError
 from compiler.language import EFFECTS
 from compiler.sheets.phrases import describe
+from tests.helpers.engines import load_engine
 
 BURY_A_CITY = """\
 spec: 1
