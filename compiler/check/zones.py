@@ -278,17 +278,17 @@ def _argument(inferrer: Inferrer, node, scope: Scope, what: Role, name: str):
     """The type of a zone effect's argument, reported when it is not `what` it must be."""
     # A pile named as a source (draw, reveal) or as where a component goes (move, to_bottom, draw):
     # writing to a pile, or taking its top unseen, reads nothing of it (E551 is for reading).
-    inferrer.pile_ok, saved = what in ("pile", "zone"), inferrer.pile_ok
+    inferrer.pile_ok, saved = what in (Role.PILE, Role.ZONE), inferrer.pile_ok
     try:
         t = inferrer.infer(node, scope)
     finally:
         inferrer.pile_ok = saved
     if t == ERROR:
         return ERROR
-    wanted = {"component": "a component of a zone", "zone": "a zone", "pile": "a pile",
-              "shown": "a display or a row"}[what]
-    ok = isinstance(t, Comp) if what == "component" else isinstance(t, ZoneT) and (
-        what == "zone" or (what == "pile" and t.shape is Shape.PILE) or (what == "shown" and t.shape.laid_out))
+    wanted = {Role.COMPONENT: "a component of a zone", Role.ZONE: "a zone", Role.PILE: "a pile",
+              Role.SHOWN: "a display or a row"}[what]
+    ok = isinstance(t, Comp) if what is Role.COMPONENT else isinstance(t, ZoneT) and (
+        what is Role.ZONE or (what is Role.PILE and t.shape is Shape.PILE) or (what is Role.SHOWN and t.shape.laid_out))
     if not ok:
         found = f"{_an(t.shape)} ({t.zone})" if isinstance(t, ZoneT) else noun(t)
         inferrer.r.error("E410", f"'{name}' needs {wanted} here, but this is {found}", node.span)
