@@ -8,8 +8,9 @@ compiler/check/zones.py), the lowering's dispatch (compiler/lower/effects.py), t
 phrases and rulespec/README.md's tables (tests/test_language.py checks both ways).
 
 Adding an effect costs one :class:`EffectDecl` here, its phrase (the ``phrase`` key) in the four
-files compiler/sheets/lang/{en,fr,nl,sr}.yaml, its lowering routine and one focused test: the
-README's contributor section ("Adding an effect") walks `to_bottom` through them.
+files compiler/sheets/lang/{en,fr,nl,sr}.yaml, its lowering routine (and runtime helper), its row
+in rulespec/README.md and one focused test (tests/test_effects.py): the README's contributor
+section ("Adding an effect") walks `to_bottom` through them.
 """
 from __future__ import annotations
 
@@ -57,8 +58,12 @@ class EffectDecl:
     draws: str | None = None  # the pool it takes from: after it a condition's guarantee no longer holds (E512)
     pays: bool = False  # spends the payment chosen when the action began (E511: before tokens leave)
     # the passes
-    check: str | None = None  # the check hook by family name (compiler/check/types.py CHECK_HOOKS); None: signature
-    lowering: str = ""  # the routine in compiler/lower/effects.py LOWERINGS that lowers it
+    # the check hook, by the name its pass installs it under (Inferrer.hooks in compiler/check/types.py: "state" by
+    # compiler/check/variables.py, "zone" by compiler/check/zones.py); None: compiler/check/types.py checks the
+    # arguments against `params`. A name, not a function: this stage comes before check and imports none of it.
+    check: str | None = None
+    lowering: str = ""  # the routine that lowers it: its name in compiler/lower/effects.py LOWERINGS (this stage
+    # comes before the lowering too)
     runtime: str | None = None  # the runtime helper (compiler/emit/runtime) the engine calls, if any
     phrase: str = ""  # its phrase key in compiler/sheets/lang/*.yaml
     fields: tuple[str, ...] = ()  # a zone effect's: the placeholder of its phrase each argument fills, in order
