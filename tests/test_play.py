@@ -1,4 +1,4 @@
-"""`splendor-rules play`: the terminal board and the interactive loop (playtest/terminal.py).
+"""`splendor-rules play`: the terminal board and the interactive loop (playtest/terminal/).
 
 Games driven by scripted input to the end through the command (click's CliRunner) and
 through the Session directly: numbers, notation, wrong entries, undo, save, load (sound,

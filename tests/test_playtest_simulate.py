@@ -23,6 +23,7 @@ from playtest import engines, plots
 from playtest import simulate as sim
 from playtest.bots import BotError, parse_bot
 from playtest.simulate import GameResult, SpecSummary
+from playtest.simulate import game as sim_game
 from tests.helpers.playtest import STANDIN, run_games, standin
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -336,8 +337,8 @@ def test_a_game_read_from_to_dict_records_what_its_json_says(name, monkeypatch):
         g = module.new_game(2, seed=seed, max_turns=20 if seed == 0 else 300)
         for a in fast[seed].actions:
             g.apply(a)
-        assert sim._state(g) == json.loads(g.to_json())
-    monkeypatch.setattr(sim, "_state", lambda game: json.loads(game.to_json()))
+        assert sim_game._state(g) == json.loads(g.to_json())
+    monkeypatch.setattr(sim_game, "_state", lambda game: json.loads(game.to_json()))
     slow = [sim.play_game(module, 2, ("greedy", "random"), seed, seed, max_turns=20 if seed == 0 else 300) for seed in range(4)]
     assert fast == slow
     assert {r.end_reason for r in fast} >= {"truncated"} and any(r.over for r in fast)
@@ -346,4 +347,4 @@ def test_a_game_read_from_to_dict_records_what_its_json_says(name, monkeypatch):
 def test_an_engine_without_to_dict_is_read_from_its_json():
     game = standin().module.new_game(2, seed=3)
     assert not hasattr(game, "to_dict")
-    assert sim._state(game) == json.loads(game.to_json())
+    assert sim_game._state(game) == json.loads(game.to_json())
