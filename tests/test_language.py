@@ -17,6 +17,7 @@ import re
 
 import pytest
 
+from compiler.check.choices import OPTIONAL_DOMAINS
 from compiler.language import AGGREGATES, COLUMN_TYPES, DOMAINS, EFFECTS, FUNCTIONS, SHAPES, ColumnType, Shape
 from compiler.lower.effects import LOWERINGS
 from compiler.sheets import tables
@@ -155,3 +156,8 @@ def test_names_are_unique_where_a_spec_writes_them():
     names = [d.name for d in EFFECTS.values()]
     assert {n for n in names if names.count(n) > 1} == {"refill"}
     assert set(FUNCTIONS) & set(AGGREGATES) == {"min", "max"}
+
+
+def test_the_optional_domains_are_the_declared_ones():
+    """A choice of gem, colour (E508 names them) or component may be `none`."""
+    assert [n for n, d in DOMAINS.items() if d.optional] == [*OPTIONAL_DOMAINS, "component"]
