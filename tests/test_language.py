@@ -18,6 +18,7 @@ import re
 import pytest
 
 from compiler.check.choices import OPTIONAL_DOMAINS
+from compiler.emit.runtime import meta
 from compiler.language import AGGREGATES, COLUMN_TYPES, DOMAINS, EFFECTS, FUNCTIONS, SHAPES, ColumnType, Shape
 from compiler.lower.effects import LOWERINGS
 from compiler.sheets import tables
@@ -112,6 +113,11 @@ def _schema_enums(name: str) -> list[list[str]]:
 def test_the_schema_enumerates_the_declared_shapes_and_column_types():
     assert _schema_enums("shape") and all(e == [str(s) for s in Shape] for e in _schema_enums("shape"))
     assert _schema_enums("column_type") == [[str(t) for t in ColumnType]]
+
+
+def test_the_engines_shape_constants_are_the_declared_shapes():
+    """An engine cannot import the compiler: its runtime spells the shapes again (PILE, ...), as their values."""
+    assert meta.SHAPES == tuple(Shape) and all(getattr(meta, s.name) == s for s in Shape)
 
 
 def test_every_effect_has_a_lowering_routine_and_every_routine_lowers_an_effect():

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import json
 
-from compiler.language import Shape
+from compiler.emit.runtime.meta import PILE
 
 
 def _colours_of(value, colours) -> list[str]:
@@ -67,13 +67,14 @@ def extras(module) -> dict:
     (and kind, for a set of components) and whether it is a player's and private, and the table of
     every kind they hold (one row of values per component; a gems column as a list in gem order).
     Nothing of a game: the rows are the rules."""
-    zones = [{"name": z[0], "kind": z[1], "shape": z[2], "per_player": bool(z[3])}
-             for z in getattr(module, "_ZONES", ())]
-    variables = [{"name": v[0], "type": v[2], "per_player": bool(v[3]), "private": bool(v[4]),
-                  **({"kind": v[2].split(":")[1]} if v[2].startswith("ids:") else {})}
-                 for v in getattr(module, "_VARS", ())]
+    zones = [{"name": z.name, "kind": z.kind, "shape": z.shape, "per_player": bool(z.per_player)}
+             for z in getattr(module, "ZONES", ())]
+    variables = [{"name": v.name, "type": v.type, "per_player": bool(v.per_player), "private": bool(v.private),
+                  **({"kind": v.kind} if v.kind else {})}
+                 for v in getattr(module, "VARIABLES", ())]
     held = [z["kind"] for z in zones] + [v["kind"] for v in variables if "kind" in v]
-    kinds = {k: [_plain(row) for row in getattr(module, "_k_" + k, ())] for k in dict.fromkeys(held)}
+    tables = getattr(module, "KINDS", {})
+    kinds = {k: [_plain(row) for row in tables[k].rows] for k in dict.fromkeys(held)}
     return {"zones": zones, "vars": variables, "kinds": kinds}
 
 
@@ -107,7 +108,7 @@ def full_state(game, module) -> dict:
     shared piles as counts: the order left in a pile is no one's business, as a deck's is not)."""
     state = json.loads(game.to_json())
     state["decks"] = {k: len(v) if isinstance(v, list) else v for k, v in state["decks"].items()}
-    piles = {z["name"] for z in extras(module)["zones"] if z["shape"] == Shape.PILE and not z["per_player"]}
+    piles = {z["name"] for z in extras(module)["zones"] if z["shape"] == PILE and not z["per_player"]}
     for name, items in (state.get("zones") or {}).items():
         if name in piles and isinstance(items, list):
             state["zones"][name] = len(items)
