@@ -2,7 +2,7 @@
 
 Takes a :class:`~compiler.model.Rules` and a language; returns a :class:`Sheet`, a
 plain tree of sections, paragraphs, lists and one table, every string final (phrased,
-plural forms chosen) but not yet marked up. The templates of :mod:`.render` only lay
+plural forms chosen) but not yet marked up. The templates of :mod:`..render` only lay
 it out. All decisions are made here, from the model: which actions belong to which
 topic (by their effects), which common mistakes apply (by what the rules say), which
 items a variant changed (by the paths of ``rules.changes``).

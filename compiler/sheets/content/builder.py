@@ -4,13 +4,7 @@ from __future__ import annotations
 
 from ...model import Decision, Rules, Text
 from .. import tables
-from ..facts import (
-    change_group,
-    decision_nodes,
-    related,
-    shape,
-    value_names,
-)
+from ..facts import change_group, decision_nodes, related, shape, value_names
 from ..phrases import Phraser
 from . import decisions as _decisions
 from . import ending as _ending

@@ -7,14 +7,7 @@ from typing import TYPE_CHECKING
 
 from ...front.expr import Bool
 from ...model import Decision
-from ..facts import (
-    held_limit,
-    noble_visit,
-    rare,
-    return_to_limit,
-    take_different,
-    topic,
-)
+from ..facts import held_limit, noble_visit, rare, return_to_limit, take_different, topic
 from ..phrases import Phraser, join, sentence
 from .tree import Item
 
@@ -50,7 +43,7 @@ def source_title(self: Builder, source: str) -> str:
 
 def idiom(self: Builder, d: Decision, is_step: bool) -> list[str] | None:
     """The phrases (one per sentence) a rule sheet uses for a decision of a common shape (see the shapes of
-    :mod:`.facts`), else None (the general phrasing applies). A part the printed rules leave
+    :mod:`..facts`), else None (the general phrasing applies). A part the printed rules leave
     open (the fallback of "take 3 different") is marked as a clarification."""
     r = self.rules
     wild = self.text(f"colour.{r.wild}")

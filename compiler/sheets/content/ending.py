@@ -6,10 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...front.expr import Bool
-from ..facts import (
-    rare_trigger,
-    value_names,
-)
+from ..facts import rare_trigger, value_names
 from ..phrases import sentence
 from .tree import Item, Part, Section
 

@@ -7,12 +7,7 @@ from typing import TYPE_CHECKING
 
 from ...front.expr import Effect, Index, Name, When, unparse, walk
 from ...model import Decision
-from ..facts import (
-    effect_names,
-    held_limit,
-    shape,
-    value_names,
-)
+from ..facts import effect_names, held_limit, shape, value_names
 from ..phrases import sentence
 from .tree import Item, Part, Section
 

@@ -6,12 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...front.expr import Bool
-from ..facts import (
-    action_kind,
-    rare,
-    rare_trigger,
-    value_names,
-)
+from ..facts import action_kind, rare, rare_trigger, value_names
 from ..phrases import capitalise, join, sentence
 from .tree import Item, Part, Section
 

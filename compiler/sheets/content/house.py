@@ -8,11 +8,7 @@ from typing import TYPE_CHECKING
 from ...check.zones import reached
 from ...front.expr import Bool
 from ...model import Rules
-from ..facts import (
-    change_group,
-    decision_nodes,
-    value_names,
-)
+from ..facts import change_group, decision_nodes, value_names
 from ..phrases import Phraser, capitalise, explain_definition, join, sentence
 from .tree import HouseRule, Item
 

@@ -4,13 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..facts import (
-    effect_names,
-    held_limit,
-    uses_attribute,
-    value_names,
-    wild_sources,
-)
+from ..facts import effect_names, held_limit, uses_attribute, value_names, wild_sources
 from ..phrases import join, sentence
 from .tree import Item, Part, Section
 

@@ -6,9 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import pictures
-from ..facts import (
-    effect_names,
-)
+from ..facts import effect_names
 from ..phrases import capitalise, join, sentence
 from .tree import Item, Part, Section
 

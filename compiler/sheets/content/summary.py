@@ -7,14 +7,7 @@ from typing import TYPE_CHECKING
 
 from ...front.expr import Name, walk
 from ..example import prestige_target
-from ..facts import (
-    change_group,
-    held_limit,
-    return_to_limit,
-    shape,
-    topic,
-    value_names,
-)
+from ..facts import change_group, held_limit, return_to_limit, shape, topic, value_names
 from ..phrases import join, sentence
 from .tree import Item
 

@@ -5,13 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...front.expr import unparse
+from ...diagnostics import Span
+from ...front.expr import Int, unparse
 from .. import example
-from ..facts import (
-    effect_names,
-    held_limit,
-    rare,
-)
+from ..facts import effect_names, held_limit, rare
 from ..phrases import Phraser, capitalise, join, sentence
 from .tree import Item, Part, Section
 
@@ -123,7 +120,6 @@ def nobles(self: Builder) -> Section | None:
     return Section("nobles", self.text("sheet.nobles.title"), [Part("list", items), Part("para", facts)])
 
 
-def _int(n: int):
-    from ...diagnostics import Span
-    from ...front.expr import Int
+def _int(n: int) -> Int:
+    """A number as an expression node, for the phrases of a level (no position: it is no spec's)."""
     return Int(n, Span("", 0, 0))

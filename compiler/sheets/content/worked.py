@@ -6,10 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import example
-from ..facts import (
-    effect_names,
-    value_names,
-)
+from ..facts import effect_names, value_names
 from ..phrases import PLAYER, Phraser, Ref, capitalise, sentence
 from .tree import Item, Part, Section
 

@@ -3,7 +3,7 @@
 Takes a node of :mod:`compiler.front.expr` (a condition, a quantity or an effect), the
 language and the rule model; returns a fragment such as "you hold fewer than 3
 reserved cards", never code. Every number comes from the model (``rules.value``),
-every word from the language table (:mod:`.tables`): this module only decides which
+every word from the language table (:mod:`..tables`): this package only decides which
 phrase fits which shape of node, and fills it in.
 
 The phrasing is compositional, with a few richer patterns where a shape is common:

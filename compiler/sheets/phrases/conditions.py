@@ -7,30 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...front.expr import (
-    Aggregate,
-    Attribute,
-    Bool,
-    Call,
-    Compare,
-    Conditional,
-    Index,
-    Logic,
-    Name,
-    Unary,
-)
-from .kinds import (
-    CARD,
-    FLIP,
-    LEVEL,
-    NEGATE,
-    NOBLE,
-    NONE,
-    NUMBER,
-    OPS,
-    Fields,
-    PhraseError,
-)
+from ...front.expr import Aggregate, Attribute, Bool, Call, Compare, Conditional, Index, Logic, Name, Unary
+from .kinds import CARD, FLIP, LEVEL, NEGATE, NOBLE, NONE, NUMBER, OPS, Fields, PhraseError
 from .text import VOWELS, join
 
 if TYPE_CHECKING:  # the class these functions are bound to (the package re-exports it)

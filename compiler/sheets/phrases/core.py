@@ -5,26 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ...check.types import Comp, Keyword
-from ...front.expr import (
-    Effect,
-    ForEach,
-    Sequence,
-    When,
-    unparse,
-)
+from ...front.expr import Effect, ForEach, Sequence, When, unparse
 from ...model import Decision, Rules
 from .. import tables
 from . import conditions, definitions, names, quantities, references
 from . import effects as effect_family  # not `effects`: the class binds a method of that name
-from .kinds import (
-    BOOL,
-    COLOUR,
-    COMPONENT,
-    NUMBER,
-    PLAYER,
-    PhraseError,
-    Ref,
-)
+from .kinds import BOOL, COLOUR, COMPONENT, NUMBER, PLAYER, PhraseError, Ref
 from .text import Words
 
 

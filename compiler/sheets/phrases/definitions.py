@@ -7,15 +7,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...front.expr import (
-    Word,
-)
+from ...front.expr import Word
 from .. import tables
-from .kinds import (
-    BOOL,
-    NUMBER,
-    PLAYER,
-)
+from .kinds import BOOL, NUMBER, PLAYER
 
 if TYPE_CHECKING:  # the class these functions are bound to (the package re-exports it)
     from . import Phraser

@@ -8,22 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...front.expr import (
-    Bool,
-    Effect,
-    ForEach,
-    Name,
-    Sequence,
-    When,
-    walk,
-)
-from .kinds import (
-    BOOL,
-    COLOURS,
-    NUMBER,
-    Fields,
-    PhraseError,
-)
+from ...front.expr import Bool, Effect, ForEach, Name, Sequence, When, walk
+from .kinds import BOOL, COLOURS, NUMBER, Fields, PhraseError
 from .text import join
 
 if TYPE_CHECKING:  # the class these functions are bound to (the package re-exports it)

@@ -10,31 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from ...front.expr import (
-    Aggregate,
-    Attribute,
-    Binary,
-    Call,
-    Conditional,
-    Index,
-    Int,
-    Name,
-    Unary,
-)
+from ...front.expr import Aggregate, Attribute, Binary, Call, Conditional, Index, Int, Name, Unary
 from ...model import BUILTIN_SETUP_FIELDS, Rules
-from .kinds import (
-    CARD,
-    COLOURS,
-    COMPONENT,
-    COUNTED,
-    LEVEL,
-    NOBLE,
-    OPS,
-    PAYMENT,
-    PLAYER,
-    PhraseError,
-    Ref,
-)
+from .kinds import CARD, COLOURS, COMPONENT, COUNTED, LEVEL, NOBLE, OPS, PAYMENT, PLAYER, PhraseError, Ref
 from .text import join
 
 if TYPE_CHECKING:  # the class these functions are bound to (the package re-exports it)

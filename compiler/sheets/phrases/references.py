@@ -9,14 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from ...front.expr import (
-    Attribute,
-    Call,
-    Conditional,
-    Index,
-    Name,
-    Word,
-)
+from ...front.expr import Attribute, Call, Conditional, Index, Name, Word
 from .kinds import (
     CARD,
     CASE_KEYS,
