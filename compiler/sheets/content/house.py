@@ -16,6 +16,10 @@ if TYPE_CHECKING:  # the class these functions are bound to (the package re-expo
     from . import Builder
 
 
+# The sections whose every element the body of a sheet states in full, with its house rule's mark.
+_TOLD_IN_THE_BODY = ("actions", "end_of_turn", "prestige", "state")
+
+
 def house_rules(self: Builder) -> list[HouseRule]:
     out = []
     for number, group in enumerate(self.groups, 1):
@@ -240,7 +244,3 @@ def definition_item(self: Builder, definition) -> Item:
     return self.note_item(sentence(self.text(key, title=title, meaning=meaning)),
                           self.text("sheet.house.define"), self.marks(f"define.{definition.name}"),
                           definition.note)
-
-
-# The sections whose every element the body of a sheet states in full, with its house rule's mark.
-_TOLD_IN_THE_BODY = ("actions", "end_of_turn", "prestige", "state")
