@@ -15,6 +15,6 @@ the compiler's internals), so it works for every spec and variant the compiler b
 bots, simulate, terminal and rl are packages: one module per bot or per part of the work,
 listed in the package's docstring, and the package exposes the names its users import.
 
-The command is ``splendor-rules simulate`` (app/cli.py); nothing in this package
+The command is ``splendor-rules simulate`` (app/cli/simulation.py); nothing in this package
 prints or exits.
 """

@@ -35,7 +35,7 @@ import yaml
 from hypothesis import HealthCheck, Phase, example, given, note, settings
 from hypothesis import strategies as st
 
-import compiler.check.checker
+import compiler.check.build
 import compiler.pipeline  # noqa: F401
 import tests.helpers.engines as H
 import tests.helpers.fuzz as F

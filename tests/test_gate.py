@@ -30,7 +30,8 @@ from hypothesis.control import currently_in_test_context
 
 from app import cli
 from compiler import lower, pipeline
-from compiler.check import checker as check_mod
+from compiler.check.decisions import ENGINE_PHASES
+from compiler.check.ending import ENGINE_END_REASONS
 from compiler.emit import engine as emit_engine
 from tests.helpers import expr_shapes as shapes
 from tests.helpers.mutations import ALL_PATHS, EXPRESSIONS, LEAVES, ODD_VALUES, OFFICIAL, dump, get_at, set_at
@@ -220,7 +221,7 @@ def test_an_optional_choice_whose_domain_a_variant_changes_is_refused_by_check(t
     assert "reserve-tax.yaml:" in result.stderr and "optional: true\n" in result.stderr, result.stderr
 
 
-@pytest.mark.parametrize("name", sorted(check_mod.ENGINE_PHASES))
+@pytest.mark.parametrize("name", sorted(ENGINE_PHASES))
 @pytest.mark.parametrize("section", ["actions", "end_of_turn"])
 def test_no_decision_takes_an_engine_phase_name(tmp_path, name, section):
     entry = {"add": True, "title": "Tip", "notation": "tip {colour}", "choose": {"colour": {"domain": "gem"}},
@@ -233,20 +234,20 @@ def test_no_decision_takes_an_engine_phase_name(tmp_path, name, section):
 
 def test_the_reserved_phase_names_are_the_engine_templates():
     """check's ENGINE_PHASES are the names Game.phase returns of its own, read from the runtime."""
-    runtime = (ROOT / "compiler" / "runtime" / "game.py").read_text(encoding="utf-8")
+    runtime = (ROOT / "compiler" / "emit" / "runtime" / "game.py").read_text(encoding="utf-8")
     body = re.search(r"def phase\(self\):\n((?:        .*\n)+)", runtime)[1]
-    assert set(re.findall(r'return "(\w+)"', body)) | {emit_engine.PAYMENT_STEP} == set(check_mod.ENGINE_PHASES)
+    assert set(re.findall(r'return "(\w+)"', body)) | {emit_engine.PAYMENT_STEP} == set(ENGINE_PHASES)
 
 
 def test_the_reserved_end_reasons_are_the_engines_own():
     """check's ENGINE_END_REASONS (E406) are the reasons Game._finish is given by the runtime
     itself, besides a trigger's name: read from compiler/emit/runtime/game.py and an engine."""
-    runtime = (ROOT / "compiler" / "runtime" / "game.py").read_text(encoding="utf-8")
+    runtime = (ROOT / "compiler" / "emit" / "runtime" / "game.py").read_text(encoding="utf-8")
     literal = set(re.findall(r'_finish\("(\w+)"\)', runtime))
     named = set(re.findall(r"_finish\(([A-Z_]+)\)", runtime))
     engine = (ROOT / "generated" / "engines" / "official.py").read_text(encoding="utf-8")
     constants = {name: re.search(rf'^{name} = "(\w+)"', engine, re.M)[1] for name in named}
-    assert literal | set(constants.values()) == set(check_mod.ENGINE_END_REASONS)
+    assert literal | set(constants.values()) == set(ENGINE_END_REASONS)
 
 
 def test_the_lowering_keeps_its_refusals_as_compiler_bugs():

@@ -108,7 +108,8 @@ GRAPH = {module: imports(module) for module in MODULES}
 def test_the_graph_was_read():
     assert {"compiler.pipeline", "app.cli", "playtest.engines"} <= set(GRAPH)
     assert "compiler.pipeline" in {target for target, _, _ in GRAPH["playtest.engines"]}
-    assert "playtest.engines" in {target for target, _, _ in GRAPH["app.cli"]}
+    assert "playtest.engines" in {target for module in GRAPH if module.startswith("app.cli.")
+                                  for target, _, _ in GRAPH[module]}
 
 
 def test_no_import_cycle_even_through_functions():

@@ -27,7 +27,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
-import compiler.check.checker  # noqa: F401 - import every pass up front
+import compiler.check.build  # noqa: F401 - import every pass up front
 import compiler.pipeline  # noqa: F401
 from app import cli
 from tests.helpers import ROOT

@@ -14,7 +14,7 @@ import pathlib
 
 import pytest
 
-from compiler.check import checker as check
+from compiler.check import sizes
 from compiler.diagnostics import CompileError
 from compiler.emit.engine import render_module
 from compiler.lower import lower, payment_vectors
@@ -48,11 +48,11 @@ MAXIMA = {
     # unpacking of a one-colour tuple in the engine (a cost, a payment, the scalar locals) is `x, = ...`
     # The engine writes its 1,001 ways to pay as 'pay gold for white white ...', up to 1,000 words
     # each: 3 MB of action notation alone, which grows with the square of the gold.
-    "gold over 1 gem": dict(changes=[gold(min(check.max_gold(1), COUNT_MOST))], gems=("white",),
+    "gold over 1 gem": dict(changes=[gold(min(sizes.max_gold(1), COUNT_MOST))], gems=("white",),
                             text_most=3_200_000),
     # the most wild tokens check allows over five gem colours, and over twelve (the most colours)
-    "gold over 5 gems": dict(changes=[gold(check.max_gold(5))]),
-    "gold over 12 gems": dict(changes=[gold(check.max_gold(12))], gems=GEMS12),
+    "gold over 5 gems": dict(changes=[gold(sizes.max_gold(5))]),
+    "gold over 12 gems": dict(changes=[gold(sizes.max_gold(12))], gems=GEMS12),
     # tokens per colour, the token limit and reserved slots at their documented maxima
     "counts": dict(changes=[("4: {gems: 7,", "4: {gems: 1000,"), ("token_limit: 10", "token_limit: 1000000"),
                             ("reserve_limit: 3", "reserve_limit: 1000")]),
@@ -72,10 +72,10 @@ def test_a_spec_at_a_documented_maximum_compiles_within_the_action_limit(case, t
     rules = spec(tmp_path, *MAXIMA[case]["changes"], **options)
     plan, text = compiled(rules)
     gold_most = max(p.gold for p in rules.players)
-    assert len(plan.payments) == check.payment_count(len(rules.gems), gold_most)
-    assert len(plan.actions) == sum(check.action_sizes(rules.gems, rules.levels, rules.players,
+    assert len(plan.payments) == sizes.payment_count(len(rules.gems), gold_most)
+    assert len(plan.actions) == sum(sizes.action_sizes(rules.gems, rules.levels, rules.players,
                                                        rules.actions + rules.steps).values())
-    assert len(plan.actions) <= check.MAX_ACTIONS
+    assert len(plan.actions) <= sizes.MAX_ACTIONS
     assert len(text) < MAXIMA[case].get("text_most", 3_000_000)  # an engine of a few megabytes at most
     engine = engine_from_text(tmp_path / "engine_at_maximum.py", text)
     assert engine.NUM_ACTIONS == len(plan.actions) and len(engine.PAYMENTS) == len(plan.payments)
@@ -86,16 +86,16 @@ def test_a_spec_at_a_documented_maximum_compiles_within_the_action_limit(case, t
 @pytest.mark.parametrize("gems", [2, 5, 12])  # with 1 gem colour, the schema's 1000 gold come first
 def test_one_more_gold_than_the_maximum_is_refused(gems, tmp_path):
     colours = GEMS12[:gems]
-    most = check.max_gold(gems)
+    most = sizes.max_gold(gems)
     assert most < 1000
     with pytest.raises(CompileError) as err:
         spec(tmp_path, gold(most + 1), gems=colours)
     [d] = err.value.diagnostics
     assert d.code == "E515" and f"at most {most} gold tokens" in d.notes[0]
-    assert check.payment_count(gems, most + 1) > check.MAX_ACTIONS >= check.payment_count(gems, most)
+    assert sizes.payment_count(gems, most + 1) > sizes.MAX_ACTIONS >= sizes.payment_count(gems, most)
 
 
 def test_payment_count_is_the_number_of_payment_vectors():
     for gems in (1, 2, 5):
         for gold_ in (0, 1, 3, 6):
-            assert len(payment_vectors(gems, gold_)) == check.payment_count(gems, gold_)
+            assert len(payment_vectors(gems, gold_)) == sizes.payment_count(gems, gold_)

@@ -2,6 +2,7 @@
 seat sees, refused requests, bots, the reference sheets, and tables resumed after a restart."""
 from __future__ import annotations
 
+import importlib.util
 import json
 import pathlib
 import re
@@ -375,8 +376,8 @@ def test_a_specs_text_reaches_the_page_escaped(tmp_path, db):
 
 
 def test_serve_says_what_to_install_without_the_web_extra(monkeypatch):
-    real = cli.importlib.util.find_spec
-    monkeypatch.setattr(cli.importlib.util, "find_spec", lambda name, *a: None if name == "uvicorn" else real(name, *a))
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "uvicorn" else real(name, *a))
     result = CliRunner().invoke(cli.main, ["serve"])
     assert result.exit_code == 2
     assert result.output == "error: `serve` needs the web extra (missing: uvicorn): pip install -e '.[web]'\n"
