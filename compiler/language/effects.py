@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from .types import CARD, COLOUR, FACE_UP_CARD, INT, NOBLE, PAYMENT, AnyType
 
@@ -70,7 +71,7 @@ class EffectDecl:
     signature: str = ""  # as rulespec/README.md heads its row: `take(colour, n)`
 
 
-def _base(key: str, params: tuple[Param, ...], signature: str, **facts) -> EffectDecl:
+def _base(key: str, params: tuple[Param, ...], signature: str, **facts: Any) -> EffectDecl:
     return EffectDecl(key, key, Family.BASE, params, lowering=facts.pop("lowering", key), phrase=f"eff.{key}",
                       signature=signature, **facts)
 
@@ -81,7 +82,7 @@ def _state(key: str, value: Param, signature: str) -> EffectDecl:
 
 
 def _zone(key: str, params: tuple[Role, ...], fields: tuple[str, ...], signature: str, runtime: str, name: str = "",
-          **facts) -> EffectDecl:
+          **facts: Any) -> EffectDecl:
     return EffectDecl(key, name or key, Family.ZONE, params, check="zone", lowering="zone", runtime=runtime,
                       phrase=f"eff.{key}", signature=signature, fields=fields, **facts)
 

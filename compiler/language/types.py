@@ -87,7 +87,7 @@ _NOUNS = {"gem": "gem colour", "colour": "token colour", "int": "number", "bool"
           "setup": "player-count row", "none": "none", "?": "value"}
 
 
-def noun(t) -> str:
+def noun(t: object) -> str:
     """A type as a message names what it found: 'a number', 'a condition', 'an end ...', 'none'."""
     text = str(t)
     if text == "none":
@@ -95,7 +95,7 @@ def noun(t) -> str:
     return f"{'an' if text[0] in 'aeiou' else 'a'} {text}"
 
 
-def wanted(t) -> str:
+def wanted(t: object) -> str:
     """A type as a message names what a place needs: 'true or false' for a condition, else :func:`noun`."""
     return "true or false" if t == BOOL else noun(t)
 
