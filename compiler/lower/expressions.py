@@ -5,7 +5,6 @@ import dataclasses
 import itertools
 
 from ..check.flow import token_bounds
-from ..check.types import STATE_EFFECTS
 from ..front.expr import (
     Aggregate,
     Attribute,
@@ -30,11 +29,11 @@ from ..front.expr import (
 from ..model import BUILTIN_SETUP_FIELDS, Decision
 from . import variables as state
 from . import zones as lower_zones
-from .cards import acquire, bury, refill
 from .collections import components_with, constant_component, market_loop, market_row, never_negative
+from .effects import lower_effect
 from .layout import EnginePlan, LoweringBug, spec_name, where
 from .pysource import literal
-from .tree import Append, Assign, Do, For, If, Raise, render
+from .tree import Append, Assign, For, If, Raise, render
 
 
 def _unmet(condition, plan: EnginePlan, decision: Decision) -> str:
@@ -90,12 +89,6 @@ def free_names(node) -> set[str]:
 
 
 STATIC_COLLECTIONS = ("gems", "colours", "levels")
-
-
-def _origin(arg, env) -> str:
-    """Where a card argument was chosen ("face_up", "reserved"), or "" when it is not a choice."""
-    bound = env.get(arg.id) if isinstance(arg, Name) else None
-    return bound[3] if bound is not None and len(bound) > 3 else ""
 
 
 def effect_located(node, name: str) -> str:
@@ -530,37 +523,8 @@ class ExprCompiler:
                    [Raise(rule_error(effect_located(node, 'reserve'), message, "len(g._res[me])"))])]
 
     def effect(self, name, args, env, node=None) -> list:
-        """The statements of one effect, `name(args)`."""
-        if name in STATE_EFFECTS:
-            return state.effect(self, name, args, env, effect_located(node, name))
-        if name in lower_zones.ZONE_EFFECT_NAMES and self.plan.rules.zones:
-            out = lower_zones.effect(self, name, args, env, node, effect_located(node, name))
-            if out is not None:
-                return out
-        a = [self.expr(x, env) for x in args]
-        ref = [env[x.id][2] if isinstance(x, Name) and x.id in env else a[i] for i, x in enumerate(args)]
-        if name in ("take", "put_back"):
-            return self._move_tokens(name, args, a, node)
-        if name == "pay":
-            return self._pay(ref[0])
-        if name == "reserve_top":
-            return self._reserve_top(a[0], node)
-        if name == "acquire":
-            kind = env[args[0].id][1] if isinstance(args[0], Name) and args[0].id in env else "card"
-            assert kind == "card"
-            return acquire(self, ref[0], _origin(args[0], env))
-        if name == "bury":  # to the bottom of its level's deck (drawn last)
-            return bury(self, ref[0], _origin(args[0], env))
-        p = ref[0] if args else ""
-        if name == "reserve":
-            return [*self.reserve_room(node), Append("g._res[me]", p),
-                    Assign((f"g.market[{p}_LI][{p}_SI]",), "None"), *self.face_up_cost(p, "_NO_CARD_COST")]
-        if name == "refill":
-            return refill(self, p)
-        if name == "visit":
-            return [Do(f"g.noble_row.remove({p})"), Append("g._nob[me]", p),
-                    Assign(("g._pts[me]",), f"NOBLE_POINTS[{p}]", "+=")]
-        raise LoweringBug(f"unknown effect {name}")  # pragma: no cover - the checker rejects unknown effects
+        """The statements of one effect, `name(args)`, by its declaration's routine (compiler/lower/effects.py)."""
+        return lower_effect(self, name, args, env, node, effect_located(node, name))
 
     def _move_tokens(self, name, args, a, node) -> list:
         """take (supply to tokens) or put_back (tokens to supply), never below 0."""

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..check.termination import rounds_budget
 from ..front.expr import Aggregate, Attribute, Compare, Index, Name, unparse
+from ..language import ColumnType
 from .decisions import DecisionLowering, param_env, scalar_preamble, standard_locals
 from .expressions import ExprCompiler, conjuncts, free_names
 from .layout import DecisionPlan, EnginePlan, unpacking, where
@@ -182,7 +183,7 @@ def _gems_column(plan: EnginePlan, dp: DecisionPlan, choice: str, attr: str) -> 
     take (every component of its kind: a bound for any zone of it), or None."""
     param = next(lay.param for lay in dp.layouts if lay.param.name == choice)
     kind = next(k for k in plan.rules.kinds if k.name == kind_name(plan.rules, param.source))
-    index = next((i for i, c in enumerate(kind.columns) if c.name == attr and c.type == "gems"), None)
+    index = next((i for i, c in enumerate(kind.columns) if c.name == attr and c.type is ColumnType.GEMS), None)
     return [c.values[index] for c in kind.components] if index is not None else None
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from ..check.zones import reached
 from ..front.expr import Attribute, Effect, Name, unparse, walk
+from ..language import ColumnType, Shape
+from ..language.effects import ZONE_EFFECTS
 from ..model import Rules, Zone
 from .layout import EnginePlan, LoweringBug, spec_name
 from .pysource import Code, call, comment, identifier, literal, tuple_code
@@ -42,7 +44,7 @@ def pieces(rules: Rules, kind) -> tuple[tuple[int, ...], ...]:
 
 
 # The engine's constant for each zone shape (compiler/emit/runtime/meta.py: PILE, DISPLAY, ROW, HOLDING).
-SHAPE_CONSTANTS = {"pile": "PILE", "display": "DISPLAY", "row": "ROW", "holding": "HOLDING"}
+SHAPE_CONSTANTS = {shape: shape.name for shape in Shape}
 
 
 def plan_zones(plan: EnginePlan) -> None:
@@ -72,15 +74,15 @@ def kinds_source(rules: Rules, used: tuple[str, ...]) -> Code:
              "# gem colour as a tuple in gem order; a prose column as None)."]
     for name in used:
         kind = kinds[name]
-        rows = tuple(tuple(None if col.type == "prose" else v for col, v in zip(kind.columns, c.values, strict=True))
-                     for c in kind.components)
+        rows = tuple(tuple(None if col.type is ColumnType.PROSE else v
+                           for col, v in zip(kind.columns, c.values, strict=True)) for c in kind.components)
         lines.append(f"{kind_table(name)} = {literal(rows)}  # {comment(', '.join(c.name for c in kind.columns))}")
     lines.append("# The kinds the rules reach, by name: each one's size (ids 0 to size - 1), columns, pieces")
     lines.append("# (the faces of each, in table order) and rows.")
     lines.append("KINDS = {")
     for name in used:
         kind = kinds[name]
-        columns = tuple_code(call("Column", c.name, c.type) for c in kind.columns)
+        columns = tuple_code(call("Column", c.name, c.type.value) for c in kind.columns)
         entry = call("Kind", name, size=len(kind.components), columns=columns, pieces=pieces(rules, kind),
                      rows=Code(kind_table(name)))
         lines.append(f"    {literal(name)}: {entry},")
@@ -130,14 +132,14 @@ def collection(compiler, node, env) -> str | None:
     if found is None:
         return None
     zone, code = found
-    return f"[_x for _x in {code} if _x is not None]" if zone.shape == "display" else code
+    return f"[_x for _x in {code} if _x is not None]" if zone.shape is Shape.DISPLAY else code
 
 
 def walks_what_it_moves(compiler, node, env, body) -> bool:
     """Does a `for` over zone `node` move components (its own, maybe) in its body? Then it walks a
     snapshot: a live list would skip the component after each one moved out of it."""
     found = zone_of(compiler, node, env)
-    return found is not None and found[0].shape != "display" and any(
+    return found is not None and found[0].shape is not Shape.DISPLAY and any(
         isinstance(x, Effect) and x.name in ZONE_EFFECT_NAMES for x in walk(body))
 
 
@@ -146,7 +148,7 @@ def size(compiler, node, env) -> str | None:
     if found is None:
         return None
     zone, code = found
-    return f"(len({code}) - {code}.count(None))" if zone.shape == "display" else f"len({code})"
+    return f"(len({code}) - {code}.count(None))" if zone.shape is Shape.DISPLAY else f"len({code})"
 
 
 def element_kind(compiler, node, env) -> str | None:
@@ -264,7 +266,7 @@ def legal_source(rules: Rules, param) -> tuple[str, bool]:
         held = held_kind(rules, param)
         return (held, True) if held else (f"range({param.slots})", False)
     zone = _zone(rules, param.source)
-    return where, zone is not None and zone.shape == "display"
+    return where, zone is not None and zone.shape is Shape.DISPLAY
 
 
 # --------------------------------------------------------------------------- effects
@@ -312,4 +314,4 @@ def effect(compiler, name: str, args, env, node, located: str) -> list | None:
     return None
 
 
-ZONE_EFFECT_NAMES = ("move", "draw", "reveal", "refill", "to_bottom", "discard")
+ZONE_EFFECT_NAMES = tuple(ZONE_EFFECTS)  # the zone effects by name (compiler/language/effects.py)

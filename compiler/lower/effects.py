@@ -1,0 +1,98 @@
+"""The lowering of each effect: one routine per declaration's `lowering` (compiler/language/effects.py).
+
+The lowering's effect dispatch is this table, keyed by the routine names the registry gives;
+tests/test_language.py checks that every declared effect names a routine here. A routine takes
+the expression compiler, the effect's name and arguments, the bound names, the effect's node and
+its text with its spec line (for the engine's RuleError), and returns the effect's statements,
+or None when the arguments are not its own (the zones' `refill(ZONE)` beside `refill(card)`).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..front.expr import Name
+from ..language import Family
+from ..language.effects import named
+from . import variables as state
+from . import zones as lower_zones
+from .cards import acquire, bury, refill
+from .layout import LoweringBug
+from .tree import Append, Assign, Do
+
+Routine = Callable[..., list | None]
+
+
+def _origin(arg, env) -> str:
+    """Where a card argument was chosen ("face_up", "reserved"), or "" when it is not a choice."""
+    bound = env.get(arg.id) if isinstance(arg, Name) else None
+    return bound[3] if bound is not None and len(bound) > 3 else ""
+
+
+def _values(compiler, args, env) -> tuple[list, list]:
+    """The arguments as code, and as what a chosen card or noble is known by (its bound reference)."""
+    a = [compiler.expr(x, env) for x in args]
+    return a, [env[x.id][2] if isinstance(x, Name) and x.id in env else a[i] for i, x in enumerate(args)]
+
+
+def _state(compiler, name, args, env, node, located) -> list:
+    return state.effect(compiler, name, args, env, located)
+
+
+def _zone(compiler, name, args, env, node, located) -> list | None:
+    return lower_zones.effect(compiler, name, args, env, node, located) if compiler.plan.rules.zones else None
+
+
+def _tokens(compiler, name, args, env, node, located) -> list:
+    return compiler._move_tokens(name, args, _values(compiler, args, env)[0], node)
+
+
+def _pay(compiler, name, args, env, node, located) -> list:
+    return compiler._pay(_values(compiler, args, env)[1][0])
+
+
+def _reserve_top(compiler, name, args, env, node, located) -> list:
+    return compiler._reserve_top(_values(compiler, args, env)[0][0], node)
+
+
+def _acquire(compiler, name, args, env, node, located) -> list:
+    kind = env[args[0].id][1] if isinstance(args[0], Name) and args[0].id in env else "card"
+    assert kind == "card"
+    return acquire(compiler, _values(compiler, args, env)[1][0], _origin(args[0], env))
+
+
+def _bury(compiler, name, args, env, node, located) -> list:
+    """To the bottom of its level's deck (drawn last)."""
+    return bury(compiler, _values(compiler, args, env)[1][0], _origin(args[0], env))
+
+
+def _reserve(compiler, name, args, env, node, located) -> list:
+    p = _values(compiler, args, env)[1][0]
+    return [*compiler.reserve_room(node), Append("g._res[me]", p),
+            Assign((f"g.market[{p}_LI][{p}_SI]",), "None"), *compiler.face_up_cost(p, "_NO_CARD_COST")]
+
+
+def _refill(compiler, name, args, env, node, located) -> list:
+    return refill(compiler, _values(compiler, args, env)[1][0])
+
+
+def _visit(compiler, name, args, env, node, located) -> list:
+    p = _values(compiler, args, env)[1][0]
+    return [Do(f"g.noble_row.remove({p})"), Append("g._nob[me]", p),
+            Assign(("g._pts[me]",), f"NOBLE_POINTS[{p}]", "+=")]
+
+
+# The routines by the name an effect's declaration gives as its `lowering`.
+LOWERINGS: dict[str, Routine] = {
+    "state": _state, "zone": _zone, "tokens": _tokens, "pay": _pay, "reserve_top": _reserve_top,
+    "acquire": _acquire, "bury": _bury, "reserve": _reserve, "refill": _refill, "visit": _visit,
+}
+
+
+def lower_effect(compiler, name: str, args, env, node, located: str) -> list:
+    """The statements of one effect, `name(args)`: a name declared twice (refill) is the zones' effect when
+    its routine takes the arguments (a zone), else the base game's."""
+    for decl in sorted(named(name), key=lambda d: d.family is not Family.ZONE):
+        out = LOWERINGS[decl.lowering](compiler, name, args, env, node, located)
+        if out is not None:
+            return out
+    raise LoweringBug(f"unknown effect {name}")  # pragma: no cover - the checker rejects unknown effects
