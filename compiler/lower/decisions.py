@@ -7,6 +7,7 @@ from collections.abc import Callable
 from ..check.flow import DRAWS, token_bounds
 from ..front.expr import Aggregate, Attribute, Binary, Call, Effect, Int, Name, unparse, walk
 from ..model import Param
+from . import ir
 from . import zones as lower_zones
 from .expressions import ExprCompiler, _substitute, _unmet, conjuncts, free_names
 from .layout import DecisionPlan, EnginePlan, ParamLayout, spec_name, unpacking, where
@@ -231,19 +232,15 @@ class DecisionLowering:
         `sizes` (one per bitmask), only the subsets of that bitmask's size.
         """
         n = len(self.plan.gems)
-        rows = []
-        entry = (lambda i, s: f"{base + i}, ") if base is not None else (lambda i, s: f"({i}, {s!r}), ")
+        rows: list = []
         members = [(i, s, sum(1 << g for g in s)) for i, s in enumerate(lay.values)]  # each subset as a bitmask
         for mask in range(1 << n):
             entries = [(i, s) for i, s, bits in members if bits & ~mask == 0]
             if sizes is not None:
                 entries = [(i, s) for i, s in entries if len(s) == sizes[mask]]
-            if by_size:
-                groups = ["(" + "".join(entry(i, s) for i, s in entries if len(s) == size) + ")"
-                          for size in range(n + 1)]
-                rows.append("(" + ", ".join(groups) + "),")
-            else:
-                rows.append("(" + "".join(entry(i, s) for i, s in entries) + "),")
+            by = [[e for e in entries if len(e[1]) == size] for size in range(n + 1)] if by_size else [entries]
+            groups = tuple(tuple(base + i if base is not None else (i, tuple(s)) for i, s in group) for group in by)
+            rows.append(ir.const(groups if by_size else groups[0]))
         what = "by bitmask, then by size" if by_size else \
             "by bitmask, of the size the rules allow with it" if sizes is not None else "by bitmask"
         content = "action ids of the subsets of the colours" if base is not None else \

@@ -6498,8 +6498,16 @@ def _payments(price, tok, worth):
                         r3 = r2 - e3
                         for e4 in range((p4 - n4 if p4 - n4 < r3 else r3) + 1):
                             r4 = r3 - e4
-                            v = (n0 + e0, n1 + e1, n2 + e2, n3 + e3, n4 + e4,)
-                            out.append((_PAYMENT_INDEX[v + v], v, v, (p0 - v[0], p1 - v[1], p2 - v[2], p3 - v[3], p4 - v[4],), gold - r4))
+                            v = (n0 + e0, n1 + e1, n2 + e2, n3 + e3, n4 + e4)
+                            out.append(
+                                (
+                                    _PAYMENT_INDEX[v + v],
+                                    v,
+                                    v,
+                                    (p0 - v[0], p1 - v[1], p2 - v[2], p3 - v[3], p4 - v[4]),
+                                    gold - r4,
+                                ),
+                            )
         out.sort()
         return out
     m0 = -(-n0 // worth)
@@ -6510,11 +6518,46 @@ def _payments(price, tok, worth):
     if m0 + m1 + m2 + m3 + m4 > gold:
         return ()
     out = []
-    o0 = [(t, c) for c in range(n0, p0 + 1) for t in range(-(-c // worth), (c if c < (gold - m1 - m2 - m3 - m4) else (gold - m1 - m2 - m3 - m4)) + 1)]
-    o1 = [(t, c) for c in range(n1, p1 + 1) for t in range(-(-c // worth), (c if c < (gold - m0 - m2 - m3 - m4) else (gold - m0 - m2 - m3 - m4)) + 1)]
-    o2 = [(t, c) for c in range(n2, p2 + 1) for t in range(-(-c // worth), (c if c < (gold - m0 - m1 - m3 - m4) else (gold - m0 - m1 - m3 - m4)) + 1)]
-    o3 = [(t, c) for c in range(n3, p3 + 1) for t in range(-(-c // worth), (c if c < (gold - m0 - m1 - m2 - m4) else (gold - m0 - m1 - m2 - m4)) + 1)]
-    o4 = [(t, c) for c in range(n4, p4 + 1) for t in range(-(-c // worth), (c if c < (gold - m0 - m1 - m2 - m3) else (gold - m0 - m1 - m2 - m3)) + 1)]
+    o0 = [
+        (t, c)
+        for c in range(n0, p0 + 1)
+        for t in range(
+            -(-c // worth),
+            (c if c < gold - m1 - m2 - m3 - m4 else gold - m1 - m2 - m3 - m4) + 1,
+        )
+    ]
+    o1 = [
+        (t, c)
+        for c in range(n1, p1 + 1)
+        for t in range(
+            -(-c // worth),
+            (c if c < gold - m0 - m2 - m3 - m4 else gold - m0 - m2 - m3 - m4) + 1,
+        )
+    ]
+    o2 = [
+        (t, c)
+        for c in range(n2, p2 + 1)
+        for t in range(
+            -(-c // worth),
+            (c if c < gold - m0 - m1 - m3 - m4 else gold - m0 - m1 - m3 - m4) + 1,
+        )
+    ]
+    o3 = [
+        (t, c)
+        for c in range(n3, p3 + 1)
+        for t in range(
+            -(-c // worth),
+            (c if c < gold - m0 - m1 - m2 - m4 else gold - m0 - m1 - m2 - m4) + 1,
+        )
+    ]
+    o4 = [
+        (t, c)
+        for c in range(n4, p4 + 1)
+        for t in range(
+            -(-c // worth),
+            (c if c < gold - m0 - m1 - m2 - m3 else gold - m0 - m1 - m2 - m3) + 1,
+        )
+    ]
     for t0, c0 in o0:
         r0 = gold - t0
         if r0 < m1 + m2 + m3 + m4:
@@ -6535,44 +6578,52 @@ def _payments(price, tok, worth):
                         r4 = r3 - t4
                         if r4 < 0:
                             continue
-                        out.append((_PAYMENT_INDEX[(t0, t1, t2, t3, t4, c0, c1, c2, c3, c4,)], (t0, t1, t2, t3, t4,), (c0, c1, c2, c3, c4,), (p0 - c0, p1 - c1, p2 - c2, p3 - c3, p4 - c4,), gold - r4))
+                        out.append(
+                            (
+                                _PAYMENT_INDEX[t0, t1, t2, t3, t4, c0, c1, c2, c3, c4],
+                                (t0, t1, t2, t3, t4),
+                                (c0, c1, c2, c3, c4),
+                                (p0 - c0, p1 - c1, p2 - c2, p3 - c3, p4 - c4),
+                                gold - r4,
+                            ),
+                        )
     out.sort()
     return out
 
 
 SUBSET_IDS_0_0 = (  # action ids of the subsets of the colours, by bitmask, of the size the rules allow with it
     (),
-    (0, ),
-    (1, ),
-    (5, ),
-    (2, ),
-    (6, ),
-    (9, ),
-    (15, ),
-    (3, ),
-    (7, ),
-    (10, ),
-    (16, ),
-    (12, ),
-    (18, ),
-    (21, ),
-    (15, 16, 18, 21, ),
-    (4, ),
-    (8, ),
-    (11, ),
-    (17, ),
-    (13, ),
-    (19, ),
-    (22, ),
-    (15, 17, 19, 22, ),
-    (14, ),
-    (20, ),
-    (23, ),
-    (16, 17, 20, 23, ),
-    (24, ),
-    (18, 19, 20, 24, ),
-    (21, 22, 23, 24, ),
-    (15, 16, 17, 18, 19, 20, 21, 22, 23, 24, ),
+    (0,),
+    (1,),
+    (5,),
+    (2,),
+    (6,),
+    (9,),
+    (15,),
+    (3,),
+    (7,),
+    (10,),
+    (16,),
+    (12,),
+    (18,),
+    (21,),
+    (15, 16, 18, 21),
+    (4,),
+    (8,),
+    (11,),
+    (17,),
+    (13,),
+    (19,),
+    (22,),
+    (15, 17, 19, 22),
+    (14,),
+    (20,),
+    (23,),
+    (16, 17, 20, 23),
+    (24,),
+    (18, 19, 20, 24),
+    (21, 22, 23, 24),
+    (15, 16, 17, 18, 19, 20, 21, 22, 23, 24),
 )
 
 
@@ -6596,10 +6647,30 @@ def _why_take_different(g, args):
     sup = g.supply
     a_picked, = args
     p_picked = a_picked
-    if not all((sup[v_c] >= 1) for v_c in p_picked):
-        return 'condition not met: for each chosen colour, at least 1 token of that colour is in the supply (all(supply[c] >= 1 for c in picked), rulespec/official.yaml:67)'
-    if not (len(p_picked) == (_t0 if (_t0 := ((1 if (sup[0] >= 1) else 0) + (1 if (sup[1] >= 1) else 0) + (1 if (sup[2] >= 1) else 0) + (1 if (sup[3] >= 1) else 0) + (1 if (sup[4] >= 1) else 0))) < 3 else 3)):
-        return 'condition not met: the number of chosen colours is 3, or the number of gem colours for which at least 1 token of that colour is in the supply if that is smaller (size(picked) == min(take_count, count(supply[c] >= 1 for c in gems)), rulespec/official.yaml:68)'
+    if not all((sup[v_c] >= 1 for v_c in p_picked)):
+        return (
+            'condition not met: for each chosen colour, at least 1 token of that colour is '
+            'in the supply (all(supply[c] >= 1 for c in picked), rulespec/official.yaml:67)'
+        )
+    if not (
+        (
+            len(p_picked)
+            == ((
+                _t0
+                if ((
+                    ((_t0 := ((1 if sup[0] >= 1 else 0) + (1 if sup[1] >= 1 else 0) + (1 if sup[2] >= 1 else 0) + (1 if sup[3] >= 1 else 0) + (1 if sup[4] >= 1 else 0))))
+                    < 3
+                ))
+                else 3
+            ))
+        )
+    ):
+        return (
+            'condition not met: the number of chosen colours is 3, or the number of gem '
+            'colours for which at least 1 token of that colour is in the supply if that is '
+            'smaller (size(picked) == min(take_count, count(supply[c] >= 1 for c in gems)), '
+            'rulespec/official.yaml:68)'
+        )
     return None
 
 
@@ -6621,8 +6692,11 @@ def _why_take_pair(g, args):
     sup = g.supply
     a_colour, = args
     p_colour = a_colour
-    if not (sup[p_colour] >= 4):
-        return 'condition not met: at least 4 tokens of the chosen colour are in the supply (supply[colour] >= pair_minimum, rulespec/official.yaml:81)'
+    if not sup[p_colour] >= 4:
+        return (
+            'condition not met: at least 4 tokens of the chosen colour are in the supply '
+            '(supply[colour] >= pair_minimum, rulespec/official.yaml:81)'
+        )
     return None
 
 
@@ -6647,7 +6721,7 @@ def _do_reserve_face_up(g, args):
         g.market[p_card_LI][p_card_SI] = None
         g.face_up_costs[p_card_LI * 4 + p_card_SI] = _NO_CARD_COST
     # if supply[gold] >= 1: take(gold, 1)
-    if (sup[5] >= 1):
+    if sup[5] >= 1:
         sup[5] -= 1
         tok[5] += 1
 
@@ -6657,8 +6731,11 @@ def _why_reserve_face_up(g, args):
     a_card, = args
     if a_card[1] >= len(g.market[a_card[0]]) or g.market[a_card[0]][a_card[1]] is None:
         return 'there is no face-up card at %d.%d' % (LEVELS[a_card[0]], a_card[1] + 1)
-    if not (len(g._res[me]) < 3):
-        return 'condition not met: you hold fewer than 3 reserved cards (me.reserved < reserve_limit, rulespec/official.yaml:94)'
+    if not len(g._res[me]) < 3:
+        return (
+            'condition not met: you hold fewer than 3 reserved cards (me.reserved < '
+            'reserve_limit, rulespec/official.yaml:94)'
+        )
     return None
 
 
@@ -6672,12 +6749,17 @@ def _do_reserve_blind(g, args):
     # reserve_top(level)
     _deck = g.decks[p_level - 1]
     if not _deck:
-        raise RuleError('reserve_top(level) (rulespec/official.yaml:112)' + ': the deck of level %d is empty' % (p_level))
+        raise RuleError(
+            (
+                'reserve_top(level) (rulespec/official.yaml:112)'
+                + (': the deck of level %d is empty' % p_level)
+            ),
+        )
     _card = _deck.pop()
     g._res[me].append(_card)
     g.blind[me].append(_card)
     # if supply[gold] >= 1: take(gold, 1)
-    if (sup[5] >= 1):
+    if sup[5] >= 1:
         sup[5] -= 1
         tok[5] += 1
 
@@ -6686,10 +6768,16 @@ def _why_reserve_blind(g, args):
     me = g._cp
     a_level, = args
     p_level = a_level
-    if not (len(g._res[me]) < 3):
-        return 'condition not met: you hold fewer than 3 reserved cards (me.reserved < reserve_limit, rulespec/official.yaml:110)'
-    if not (len(g.decks[p_level - 1]) >= 1):
-        return 'condition not met: at least 1 card is left in the deck of the chosen level (deck[level] >= 1, rulespec/official.yaml:110)'
+    if not len(g._res[me]) < 3:
+        return (
+            'condition not met: you hold fewer than 3 reserved cards (me.reserved < '
+            'reserve_limit, rulespec/official.yaml:110)'
+        )
+    if not len(g.decks[p_level - 1]) >= 1:
+        return (
+            'condition not met: at least 1 card is left in the deck of the chosen level '
+            '(deck[level] >= 1, rulespec/official.yaml:110)'
+        )
     return None
 
 
@@ -6703,7 +6791,8 @@ def _do_buy_face_up(g, args):
     p_card_LI, p_card_SI = a_card
     p_card = g.market[p_card_LI][p_card_SI]
     cc_p_card = CARD_COST[p_card]
-    _g0, _g1, _g2, _g3, _g4, _c0, _c1, _c2, _c3, _c4 = PAYMENTS[a_payment]  # gold spent on each gem, then the gems it covers
+    # gold spent on each gem, then the gems it covers
+    _g0, _g1, _g2, _g3, _g4, _c0, _c1, _c2, _c3, _c4 = PAYMENTS[a_payment]
     p_payment_S0 = (_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0) - _c0
     p_payment_S1 = (_t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0) - _c1
     p_payment_S2 = (_t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0) - _c2
@@ -6766,8 +6855,15 @@ def _payopts_buy_face_up(g, args):
     p_card_LI, p_card_SI = a_card
     p_card = g.market[p_card_LI][p_card_SI]
     cc_p_card = CARD_COST[p_card]
-    _price = ((_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0), (_t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0), (_t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0), (_t3 if (_t3 := (cc_p_card[3] - bon[3])) > 0 else 0), (_t4 if (_t4 := (cc_p_card[4] - bon[4])) > 0 else 0),)  # max(0, card.cost[c] - me.bonus[c])
-    return [_i for _i, _c, _g, _s, _t in _payments(_price, tok, (2 if (2 in g.s_markers[me]) else 1))]
+    # max(0, card.cost[c] - me.bonus[c])
+    _price = (
+        _t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0,
+        _t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0,
+        _t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0,
+        _t3 if (_t3 := (cc_p_card[3] - bon[3])) > 0 else 0,
+        _t4 if (_t4 := (cc_p_card[4] - bon[4])) > 0 else 0,
+    )
+    return [_i for _i, _c, _g, _s, _t in _payments(_price, tok, 2 if 2 in g.s_markers[me] else 1)]
 
 
 def _do_buy_reserved(g, args):
@@ -6779,7 +6875,8 @@ def _do_buy_reserved(g, args):
     a_card, a_payment = args
     p_card = g._res[me][a_card]
     cc_p_card = CARD_COST[p_card]
-    _g0, _g1, _g2, _g3, _g4, _c0, _c1, _c2, _c3, _c4 = PAYMENTS[a_payment]  # gold spent on each gem, then the gems it covers
+    # gold spent on each gem, then the gems it covers
+    _g0, _g1, _g2, _g3, _g4, _c0, _c1, _c2, _c3, _c4 = PAYMENTS[a_payment]
     p_payment_S0 = (_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0) - _c0
     p_payment_S1 = (_t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0) - _c1
     p_payment_S2 = (_t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0) - _c2
@@ -6835,8 +6932,15 @@ def _payopts_buy_reserved(g, args):
     a_card, = args
     p_card = g._res[me][a_card]
     cc_p_card = CARD_COST[p_card]
-    _price = ((_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0), (_t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0), (_t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0), (_t3 if (_t3 := (cc_p_card[3] - bon[3])) > 0 else 0), (_t4 if (_t4 := (cc_p_card[4] - bon[4])) > 0 else 0),)  # max(0, card.cost[c] - me.bonus[c])
-    return [_i for _i, _c, _g, _s, _t in _payments(_price, tok, (2 if (2 in g.s_markers[me]) else 1))]
+    # max(0, card.cost[c] - me.bonus[c])
+    _price = (
+        _t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0,
+        _t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0,
+        _t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0,
+        _t3 if (_t3 := (cc_p_card[3] - bon[3])) > 0 else 0,
+        _t4 if (_t4 := (cc_p_card[4] - bon[4])) > 0 else 0,
+    )
+    return [_i for _i, _c, _g, _s, _t in _payments(_price, tok, 2 if 2 in g.s_markers[me] else 1)]
 
 
 def _legal_pass(g, out):
@@ -6859,18 +6963,18 @@ def _legal_gem_after_purchase(g, out):
     s0, s1, s2, s3, s4, s5 = g.supply
     if not g.s_bought:  # bought
         return
-    if (0 not in g.s_markers[me]):  # any(t.power == 'extra_gem_after_purchase' for t in me.markers)
+    if 0 not in g.s_markers[me]:  # any(t.power == 'extra_gem_after_purchase' for t in me.markers)
         return
     # supply[colour] >= 1, for each colour
-    if (s0 >= 1):  # white
+    if s0 >= 1:  # white
         out.append(61)
-    if (s1 >= 1):  # blue
+    if s1 >= 1:  # blue
         out.append(62)
-    if (s2 >= 1):  # green
+    if s2 >= 1:  # green
         out.append(63)
-    if (s3 >= 1):  # red
+    if s3 >= 1:  # red
         out.append(64)
-    if (s4 >= 1):  # black
+    if s4 >= 1:  # black
         out.append(65)
 
 
@@ -6892,11 +6996,21 @@ def _why_gem_after_purchase(g, args):
     a_colour, = args
     p_colour = a_colour
     if not g.s_bought:
-        return 'condition not met: “Bought this turn” is yes (bought, variants/trading-posts.yaml:92)'
-    if (0 not in g.s_markers[me]):
-        return "condition not met: for at least one trading post in your “Trading posts held”, the “power” of that trading post is trading post 1 (any(t.power == 'extra_gem_after_purchase' for t in me.markers), variants/trading-posts.yaml:66)"
-    if not (sup[p_colour] >= 1):
-        return 'condition not met: at least 1 token of the chosen colour is in the supply (supply[colour] >= 1, variants/trading-posts.yaml:92)'
+        return (
+            'condition not met: “Bought this turn” is yes (bought, '
+            'variants/trading-posts.yaml:92)'
+        )
+    if 0 not in g.s_markers[me]:
+        return (
+            'condition not met: for at least one trading post in your “Trading posts held”, '
+            'the “power” of that trading post is trading post 1 (any(t.power == '
+            "'extra_gem_after_purchase' for t in me.markers), variants/trading-posts.yaml:66)"
+        )
+    if not sup[p_colour] >= 1:
+        return (
+            'condition not met: at least 1 token of the chosen colour is in the supply '
+            '(supply[colour] >= 1, variants/trading-posts.yaml:92)'
+        )
     return None
 
 
@@ -6904,20 +7018,20 @@ def _legal_third_token(g, out):
     """Legal actions of step 'third_token' (variants/trading-posts.yaml:97)."""
     me = g._cp
     s0, s1, s2, s3, s4, s5 = g.supply
-    if not (g.s_paired is not None):  # paired != none
+    if not g.s_paired is not None:  # paired != none
         return
-    if (1 not in g.s_markers[me]):  # any(t.power == 'third_token_with_pair' for t in me.markers)
+    if 1 not in g.s_markers[me]:  # any(t.power == 'third_token_with_pair' for t in me.markers)
         return
     # colour != paired and supply[colour] >= 1, for each colour
-    if (0 != g.s_paired) and (s0 >= 1):  # white
+    if 0 != g.s_paired and s0 >= 1:  # white
         out.append(66)
-    if (1 != g.s_paired) and (s1 >= 1):  # blue
+    if 1 != g.s_paired and s1 >= 1:  # blue
         out.append(67)
-    if (2 != g.s_paired) and (s2 >= 1):  # green
+    if 2 != g.s_paired and s2 >= 1:  # green
         out.append(68)
-    if (3 != g.s_paired) and (s3 >= 1):  # red
+    if 3 != g.s_paired and s3 >= 1:  # red
         out.append(69)
-    if (4 != g.s_paired) and (s4 >= 1):  # black
+    if 4 != g.s_paired and s4 >= 1:  # black
         out.append(70)
 
 
@@ -6938,14 +7052,27 @@ def _why_third_token(g, args):
     sup = g.supply
     a_colour, = args
     p_colour = a_colour
-    if not (g.s_paired is not None):
-        return 'condition not met: “Pair colour” holds a value (paired != none, variants/trading-posts.yaml:105)'
-    if (1 not in g.s_markers[me]):
-        return "condition not met: for at least one trading post in your “Trading posts held”, the “power” of that trading post is trading post 2 (any(t.power == 'third_token_with_pair' for t in me.markers), variants/trading-posts.yaml:66)"
-    if not (p_colour != g.s_paired):
-        return 'condition not met: the chosen colour is not “Pair colour” (colour != paired, variants/trading-posts.yaml:106)'
-    if not (sup[p_colour] >= 1):
-        return 'condition not met: at least 1 token of the chosen colour is in the supply (supply[colour] >= 1, variants/trading-posts.yaml:106)'
+    if not g.s_paired is not None:
+        return (
+            'condition not met: “Pair colour” holds a value (paired != none, '
+            'variants/trading-posts.yaml:105)'
+        )
+    if 1 not in g.s_markers[me]:
+        return (
+            'condition not met: for at least one trading post in your “Trading posts held”, '
+            'the “power” of that trading post is trading post 2 (any(t.power == '
+            "'third_token_with_pair' for t in me.markers), variants/trading-posts.yaml:66)"
+        )
+    if not p_colour != g.s_paired:
+        return (
+            'condition not met: the chosen colour is not “Pair colour” (colour != paired, '
+            'variants/trading-posts.yaml:106)'
+        )
+    if not sup[p_colour] >= 1:
+        return (
+            'condition not met: at least 1 token of the chosen colour is in the supply '
+            '(supply[colour] >= 1, variants/trading-posts.yaml:106)'
+        )
     return None
 
 
@@ -6954,17 +7081,17 @@ def _legal_return_tokens(g, out):
     me = g._cp
     t0, t1, t2, t3, t4, t5 = g._tok[me]
     # me.tokens[colour] >= 1, for each colour
-    if (t0 >= 1):  # white
+    if t0 >= 1:  # white
         out.append(71)
-    if (t1 >= 1):  # blue
+    if t1 >= 1:  # blue
         out.append(72)
-    if (t2 >= 1):  # green
+    if t2 >= 1:  # green
         out.append(73)
-    if (t3 >= 1):  # red
+    if t3 >= 1:  # red
         out.append(74)
-    if (t4 >= 1):  # black
+    if t4 >= 1:  # black
         out.append(75)
-    if (t5 >= 1):  # gold
+    if t5 >= 1:  # gold
         out.append(76)
 
 
@@ -6985,8 +7112,11 @@ def _why_return_tokens(g, args):
     tok = g._tok[me]
     a_colour, = args
     p_colour = a_colour
-    if not (tok[p_colour] >= 1):
-        return 'condition not met: you hold at least 1 token of the chosen colour (me.tokens[colour] >= 1, rulespec/official.yaml:174)'
+    if not tok[p_colour] >= 1:
+        return (
+            'condition not met: you hold at least 1 token of the chosen colour '
+            '(me.tokens[colour] >= 1, rulespec/official.yaml:174)'
+        )
     return None
 
 
@@ -6998,7 +7128,16 @@ def _legal_noble_visit(g, out):
     for p_noble in g.noble_row:
         i_0 += 1
         nr_p_noble = NOBLE_REQUIRES[p_noble]
-        if not ((b0 >= nr_p_noble[0]) and (b1 >= nr_p_noble[1]) and (b2 >= nr_p_noble[2]) and (b3 >= nr_p_noble[3]) and (b4 >= nr_p_noble[4])):  # all(me.bonus[c] >= noble.requires[c] for c in gems)
+        # all(me.bonus[c] >= noble.requires[c] for c in gems)
+        if not (
+            (
+                (b0 >= nr_p_noble[0])
+                and (b1 >= nr_p_noble[1])
+                and (b2 >= nr_p_noble[2])
+                and (b3 >= nr_p_noble[3])
+                and (b4 >= nr_p_noble[4])
+            )
+        ):
             continue
         out.append(77 + i_0)
 
@@ -7022,8 +7161,20 @@ def _why_noble_visit(g, args):
         return 'there is no noble %d in the row' % (a_noble + 1)
     p_noble = g.noble_row[a_noble]
     nr_p_noble = NOBLE_REQUIRES[p_noble]
-    if not ((bon[0] >= nr_p_noble[0]) and (bon[1] >= nr_p_noble[1]) and (bon[2] >= nr_p_noble[2]) and (bon[3] >= nr_p_noble[3]) and (bon[4] >= nr_p_noble[4])):
-        return 'condition not met: for each gem colour, you have at least as many bonuses of that colour as the chosen noble requires (all(me.bonus[c] >= noble.requires[c] for c in gems), rulespec/official.yaml:190)'
+    if not (
+        (
+            (bon[0] >= nr_p_noble[0])
+            and (bon[1] >= nr_p_noble[1])
+            and (bon[2] >= nr_p_noble[2])
+            and (bon[3] >= nr_p_noble[3])
+            and (bon[4] >= nr_p_noble[4])
+        )
+    ):
+        return (
+            'condition not met: for each gem colour, you have at least as many bonuses of '
+            'that colour as the chosen noble requires (all(me.bonus[c] >= noble.requires[c] '
+            'for c in gems), rulespec/official.yaml:190)'
+        )
     return None
 
 
@@ -7032,15 +7183,15 @@ def _legal_open_posts(g, out):
     me = g._cp
     b0, b1, b2, b3, b4 = g._bon[me]
     # post not in me.markers and me.nobles >= post.nobles and all(me.bonus[c] >= post.requires[c] for c in gems), for each post
-    if (0 not in g.s_markers[me]) and ((b0 >= 1) and (b3 >= 3)):  # posts 1
+    if 0 not in g.s_markers[me] and (b0 >= 1 and b3 >= 3):  # posts 1
         out.append(82)
-    if (1 not in g.s_markers[me]) and ((b0 >= 2)):  # posts 2
+    if 1 not in g.s_markers[me] and b0 >= 2:  # posts 2
         out.append(83)
-    if (2 not in g.s_markers[me]) and ((b1 >= 3) and (b4 >= 1)):  # posts 3
+    if 2 not in g.s_markers[me] and (b1 >= 3 and b4 >= 1):  # posts 3
         out.append(84)
-    if (3 not in g.s_markers[me]) and (len(g._nob[me]) >= 1) and ((b2 >= 5)):  # posts 4
+    if 3 not in g.s_markers[me] and len(g._nob[me]) >= 1 and (b2 >= 5):  # posts 4
         out.append(85)
-    if (4 not in g.s_markers[me]) and ((b4 >= 3)):  # posts 5
+    if 4 not in g.s_markers[me] and b4 >= 3:  # posts 5
         out.append(86)
 
 
@@ -7060,12 +7211,32 @@ def _why_open_posts(g, args):
     bon = g._bon[me]
     a_post, = args
     p_post = a_post
-    if not (p_post not in g.s_markers[me]):
-        return 'condition not met: the chosen trading post is not one of your “Trading posts held” (post not in me.markers, variants/trading-posts.yaml:119)'
-    if not (len(g._nob[me]) >= _k_posts[p_post][2]):
-        return 'condition not met: the number of your nobles is at least the “nobles needed” of the chosen trading post (me.nobles >= post.nobles, variants/trading-posts.yaml:119)'
-    if not ((bon[0] >= _k_posts[p_post][1][0]) and (bon[1] >= _k_posts[p_post][1][1]) and (bon[2] >= _k_posts[p_post][1][2]) and (bon[3] >= _k_posts[p_post][1][3]) and (bon[4] >= _k_posts[p_post][1][4])):
-        return 'condition not met: for each gem colour, the number of your bonuses of that colour is at least the “bonuses needed” of the chosen trading post for that colour (all(me.bonus[c] >= post.requires[c] for c in gems), variants/trading-posts.yaml:120)'
+    if not p_post not in g.s_markers[me]:
+        return (
+            'condition not met: the chosen trading post is not one of your “Trading posts '
+            'held” (post not in me.markers, variants/trading-posts.yaml:119)'
+        )
+    if not len(g._nob[me]) >= _k_posts[p_post][2]:
+        return (
+            'condition not met: the number of your nobles is at least the “nobles needed” of '
+            'the chosen trading post (me.nobles >= post.nobles, '
+            'variants/trading-posts.yaml:119)'
+        )
+    if not (
+        (
+            (bon[0] >= _k_posts[p_post][1][0])
+            and (bon[1] >= _k_posts[p_post][1][1])
+            and (bon[2] >= _k_posts[p_post][1][2])
+            and (bon[3] >= _k_posts[p_post][1][3])
+            and (bon[4] >= _k_posts[p_post][1][4])
+        )
+    ):
+        return (
+            'condition not met: for each gem colour, the number of your bonuses of that '
+            'colour is at least the “bonuses needed” of the chosen trading post for that '
+            'colour (all(me.bonus[c] >= post.requires[c] for c in gems), '
+            'variants/trading-posts.yaml:120)'
+        )
     return None
 
 
@@ -7075,7 +7246,8 @@ def _action_phase_legal(g, out):
     b0, b1, b2, b3, b4 = g._bon[me]
     s0, s1, s2, s3, s4, s5 = g.supply
     t0, t1, t2, t3, t4, t5 = g._tok[me]
-    ww0 = (2 if (2 in g.s_markers[me]) else 1)  # worth: if any(t.power == 'gold_counts_double' for t in me.markers) then 2 else 1
+    # worth: if any(t.power == 'gold_counts_double' for t in me.markers) then 2 else 1
+    ww0 = 2 if 2 in g.s_markers[me] else 1
     ww0_gems = t5 * ww0
     w0 = b0 + t0  # me.bonus[c] plus the tokens held
     w1 = b1 + t1  # me.bonus[c] plus the tokens held
@@ -7083,22 +7255,29 @@ def _action_phase_legal(g, out):
     w3 = b3 + t3  # me.bonus[c] plus the tokens held
     w4 = b4 + t4  # me.bonus[c] plus the tokens held
     # take_different (rulespec/official.yaml:55)
-    mask_0 = (1 if s0 else 0) | (2 if s1 else 0) | (4 if s2 else 0) | (8 if s3 else 0) | (16 if s4 else 0)  # all(supply[c] >= 1 for c in picked)
+    # all(supply[c] >= 1 for c in picked)
+    mask_0 = (
+        (1 if s0 else 0)
+        | (2 if s1 else 0)
+        | (4 if s2 else 0)
+        | (8 if s3 else 0)
+        | (16 if s4 else 0)
+    )
     out.extend(SUBSET_IDS_0_0[mask_0])  # size(picked) == min(take_count, count(supply[c] >= 1 for c in gems))
     # take_pair (variants/trading-posts.yaml:70)
     # supply[colour] >= pair_minimum, for each colour
-    if (s0 >= 4):  # white
+    if s0 >= 4:  # white
         out.append(25)
-    if (s1 >= 4):  # blue
+    if s1 >= 4:  # blue
         out.append(26)
-    if (s2 >= 4):  # green
+    if s2 >= 4:  # green
         out.append(27)
-    if (s3 >= 4):  # red
+    if s3 >= 4:  # red
         out.append(28)
-    if (s4 >= 4):  # black
+    if s4 >= 4:  # black
         out.append(29)
     # reserve_face_up (rulespec/official.yaml:85)
-    if (len(g._res[me]) < 3):  # me.reserved < reserve_limit
+    if len(g._res[me]) < 3:  # me.reserved < reserve_limit
         if _NO_CARD_COST not in g.face_up_costs:  # every face-up slot holds a card
             out.extend(range(30, 42))
         else:
@@ -7111,51 +7290,483 @@ def _action_phase_legal(g, out):
                     out.append(p_card_ID)
         # reserve_blind (rulespec/official.yaml:100)
         # deck[level] >= 1, for each level
-        if (len(g.decks[0]) >= 1):  # level 1
+        if len(g.decks[0]) >= 1:  # level 1
             out.append(42)
-        if (len(g.decks[1]) >= 1):  # level 2
+        if len(g.decks[1]) >= 1:  # level 2
             out.append(43)
-        if (len(g.decks[2]) >= 1):  # level 3
+        if len(g.decks[2]) >= 1:  # level 3
             out.append(44)
     # buy_face_up (variants/trading-posts.yaml:73)
     # each face-up slot in turn (Game.face_up_costs, level by level), written out; a slot is left out when the player cannot pay, even with all the gold they hold
     # price: max(0, card.cost[c] - me.bonus[c])
     fu_1_1, fu_1_2, fu_1_3, fu_1_4, fu_2_1, fu_2_2, fu_2_3, fu_2_4, fu_3_1, fu_3_2, fu_3_3, fu_3_4 = g.face_up_costs
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_1
-    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > ww0_gems or (ww0 > 1 and -(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0) + -(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0) + -(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0) + -(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0) + -(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0) > t5))):
+    if not (
+        (
+            ((
+                (cc_p_card_G0 > w0)
+                or (cc_p_card_G1 > w1)
+                or (cc_p_card_G2 > w2)
+                or (cc_p_card_G3 > w3)
+                or (cc_p_card_G4 > w4)
+            ))
+            and ((
+                (not t5)
+                or ((
+                    ((
+                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                    ))
+                    > ww0_gems
+                ))
+                or ((
+                    (ww0 > 1)
+                    and ((
+                        ((
+                            (-(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0))
+                            + (-(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0))
+                            + (-(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0))
+                            + (-(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0))
+                            + (-(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0))
+                        ))
+                        > t5
+                    ))
+                ))
+            ))
+        )
+    ):
         out.append(45)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_2
-    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > ww0_gems or (ww0 > 1 and -(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0) + -(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0) + -(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0) + -(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0) + -(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0) > t5))):
+    if not (
+        (
+            ((
+                (cc_p_card_G0 > w0)
+                or (cc_p_card_G1 > w1)
+                or (cc_p_card_G2 > w2)
+                or (cc_p_card_G3 > w3)
+                or (cc_p_card_G4 > w4)
+            ))
+            and ((
+                (not t5)
+                or ((
+                    ((
+                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                    ))
+                    > ww0_gems
+                ))
+                or ((
+                    (ww0 > 1)
+                    and ((
+                        ((
+                            (-(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0))
+                            + (-(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0))
+                            + (-(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0))
+                            + (-(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0))
+                            + (-(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0))
+                        ))
+                        > t5
+                    ))
+                ))
+            ))
+        )
+    ):
         out.append(46)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_3
-    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > ww0_gems or (ww0 > 1 and -(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0) + -(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0) + -(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0) + -(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0) + -(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0) > t5))):
+    if not (
+        (
+            ((
+                (cc_p_card_G0 > w0)
+                or (cc_p_card_G1 > w1)
+                or (cc_p_card_G2 > w2)
+                or (cc_p_card_G3 > w3)
+                or (cc_p_card_G4 > w4)
+            ))
+            and ((
+                (not t5)
+                or ((
+                    ((
+                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                    ))
+                    > ww0_gems
+                ))
+                or ((
+                    (ww0 > 1)
+                    and ((
+                        ((
+                            (-(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0))
+                            + (-(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0))
+                            + (-(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0))
+                            + (-(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0))
+                            + (-(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0))
+                        ))
+                        > t5
+                    ))
+                ))
+            ))
+        )
+    ):
         out.append(47)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_4
-    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > ww0_gems or (ww0 > 1 and -(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0) + -(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0) + -(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0) + -(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0) + -(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0) > t5))):
+    if not (
+        (
+            ((
+                (cc_p_card_G0 > w0)
+                or (cc_p_card_G1 > w1)
+                or (cc_p_card_G2 > w2)
+                or (cc_p_card_G3 > w3)
+                or (cc_p_card_G4 > w4)
+            ))
+            and ((
+                (not t5)
+                or ((
+                    ((
+                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                    ))
+                    > ww0_gems
+                ))
+                or ((
+                    (ww0 > 1)
+                    and ((
+                        ((
+                            (-(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0))
+                            + (-(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0))
+                            + (-(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0))
+                            + (-(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0))
+                            + (-(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0))
+                        ))
+                        > t5
+                    ))
+                ))
+            ))
+        )
+    ):
         out.append(48)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_1
-    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > ww0_gems or (ww0 > 1 and -(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0) + -(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0) + -(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0) + -(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0) + -(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0) > t5))):
+    if not (
+        (
+            ((
+                (cc_p_card_G0 > w0)
+                or (cc_p_card_G1 > w1)
+                or (cc_p_card_G2 > w2)
+                or (cc_p_card_G3 > w3)
+                or (cc_p_card_G4 > w4)
+            ))
+            and ((
+                (not t5)
+                or ((
+                    ((
+                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                    ))
+                    > ww0_gems
+                ))
+                or ((
+                    (ww0 > 1)
+                    and ((
+                        ((
+                            (-(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0))
+                            + (-(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0))
+                            + (-(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0))
+                            + (-(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0))
+                            + (-(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0))
+                        ))
+                        > t5
+                    ))
+                ))
+            ))
+        )
+    ):
         out.append(49)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_2
-    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > ww0_gems or (ww0 > 1 and -(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0) + -(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0) + -(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0) + -(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0) + -(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0) > t5))):
+    if not (
+        (
+            ((
+                (cc_p_card_G0 > w0)
+                or (cc_p_card_G1 > w1)
+                or (cc_p_card_G2 > w2)
+                or (cc_p_card_G3 > w3)
+                or (cc_p_card_G4 > w4)
+            ))
+            and ((
+                (not t5)
+                or ((
+                    ((
+                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                    ))
+                    > ww0_gems
+                ))
+                or ((
+                    (ww0 > 1)
+                    and ((
+                        ((
+                            (-(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0))
+                            + (-(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0))
+                            + (-(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0))
+                            + (-(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0))
+                            + (-(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0))
+                        ))
+                        > t5
+                    ))
+                ))
+            ))
+        )
+    ):
         out.append(50)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_3
-    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > ww0_gems or (ww0 > 1 and -(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0) + -(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0) + -(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0) + -(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0) + -(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0) > t5))):
+    if not (
+        (
+            ((
+                (cc_p_card_G0 > w0)
+                or (cc_p_card_G1 > w1)
+                or (cc_p_card_G2 > w2)
+                or (cc_p_card_G3 > w3)
+                or (cc_p_card_G4 > w4)
+            ))
+            and ((
+                (not t5)
+                or ((
+                    ((
+                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                    ))
+                    > ww0_gems
+                ))
+                or ((
+                    (ww0 > 1)
+                    and ((
+                        ((
+                            (-(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0))
+                            + (-(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0))
+                            + (-(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0))
+                            + (-(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0))
+                            + (-(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0))
+                        ))
+                        > t5
+                    ))
+                ))
+            ))
+        )
+    ):
         out.append(51)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_4
-    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > ww0_gems or (ww0 > 1 and -(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0) + -(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0) + -(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0) + -(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0) + -(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0) > t5))):
+    if not (
+        (
+            ((
+                (cc_p_card_G0 > w0)
+                or (cc_p_card_G1 > w1)
+                or (cc_p_card_G2 > w2)
+                or (cc_p_card_G3 > w3)
+                or (cc_p_card_G4 > w4)
+            ))
+            and ((
+                (not t5)
+                or ((
+                    ((
+                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                    ))
+                    > ww0_gems
+                ))
+                or ((
+                    (ww0 > 1)
+                    and ((
+                        ((
+                            (-(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0))
+                            + (-(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0))
+                            + (-(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0))
+                            + (-(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0))
+                            + (-(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0))
+                        ))
+                        > t5
+                    ))
+                ))
+            ))
+        )
+    ):
         out.append(52)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_1
-    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > ww0_gems or (ww0 > 1 and -(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0) + -(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0) + -(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0) + -(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0) + -(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0) > t5))):
+    if not (
+        (
+            ((
+                (cc_p_card_G0 > w0)
+                or (cc_p_card_G1 > w1)
+                or (cc_p_card_G2 > w2)
+                or (cc_p_card_G3 > w3)
+                or (cc_p_card_G4 > w4)
+            ))
+            and ((
+                (not t5)
+                or ((
+                    ((
+                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                    ))
+                    > ww0_gems
+                ))
+                or ((
+                    (ww0 > 1)
+                    and ((
+                        ((
+                            (-(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0))
+                            + (-(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0))
+                            + (-(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0))
+                            + (-(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0))
+                            + (-(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0))
+                        ))
+                        > t5
+                    ))
+                ))
+            ))
+        )
+    ):
         out.append(53)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_2
-    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > ww0_gems or (ww0 > 1 and -(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0) + -(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0) + -(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0) + -(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0) + -(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0) > t5))):
+    if not (
+        (
+            ((
+                (cc_p_card_G0 > w0)
+                or (cc_p_card_G1 > w1)
+                or (cc_p_card_G2 > w2)
+                or (cc_p_card_G3 > w3)
+                or (cc_p_card_G4 > w4)
+            ))
+            and ((
+                (not t5)
+                or ((
+                    ((
+                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                    ))
+                    > ww0_gems
+                ))
+                or ((
+                    (ww0 > 1)
+                    and ((
+                        ((
+                            (-(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0))
+                            + (-(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0))
+                            + (-(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0))
+                            + (-(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0))
+                            + (-(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0))
+                        ))
+                        > t5
+                    ))
+                ))
+            ))
+        )
+    ):
         out.append(54)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_3
-    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > ww0_gems or (ww0 > 1 and -(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0) + -(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0) + -(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0) + -(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0) + -(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0) > t5))):
+    if not (
+        (
+            ((
+                (cc_p_card_G0 > w0)
+                or (cc_p_card_G1 > w1)
+                or (cc_p_card_G2 > w2)
+                or (cc_p_card_G3 > w3)
+                or (cc_p_card_G4 > w4)
+            ))
+            and ((
+                (not t5)
+                or ((
+                    ((
+                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                    ))
+                    > ww0_gems
+                ))
+                or ((
+                    (ww0 > 1)
+                    and ((
+                        ((
+                            (-(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0))
+                            + (-(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0))
+                            + (-(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0))
+                            + (-(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0))
+                            + (-(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0))
+                        ))
+                        > t5
+                    ))
+                ))
+            ))
+        )
+    ):
         out.append(55)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_4
-    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > ww0_gems or (ww0 > 1 and -(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0) + -(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0) + -(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0) + -(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0) + -(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0) > t5))):
+    if not (
+        (
+            ((
+                (cc_p_card_G0 > w0)
+                or (cc_p_card_G1 > w1)
+                or (cc_p_card_G2 > w2)
+                or (cc_p_card_G3 > w3)
+                or (cc_p_card_G4 > w4)
+            ))
+            and ((
+                (not t5)
+                or ((
+                    ((
+                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                    ))
+                    > ww0_gems
+                ))
+                or ((
+                    (ww0 > 1)
+                    and ((
+                        ((
+                            (-(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0))
+                            + (-(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0))
+                            + (-(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0))
+                            + (-(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0))
+                            + (-(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0))
+                        ))
+                        > t5
+                    ))
+                ))
+            ))
+        )
+    ):
         out.append(56)
     # buy_reserved (variants/trading-posts.yaml:78)
     i_0 = -1
@@ -7163,7 +7774,41 @@ def _action_phase_legal(g, out):
         i_0 += 1
         cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = CARD_COST[p_card]
         # price: max(0, card.cost[c] - me.bonus[c])
-        if (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > ww0_gems or (ww0 > 1 and -(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0) + -(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0) + -(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0) + -(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0) + -(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0) > t5)):
+        if (
+            ((
+                (cc_p_card_G0 > w0)
+                or (cc_p_card_G1 > w1)
+                or (cc_p_card_G2 > w2)
+                or (cc_p_card_G3 > w3)
+                or (cc_p_card_G4 > w4)
+            ))
+            and ((
+                (not t5)
+                or ((
+                    ((
+                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                    ))
+                    > ww0_gems
+                ))
+                or ((
+                    (ww0 > 1)
+                    and ((
+                        ((
+                            (-(-(cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) // ww0))
+                            + (-(-(cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) // ww0))
+                            + (-(-(cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) // ww0))
+                            + (-(-(cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) // ww0))
+                            + (-(-(cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) // ww0))
+                        ))
+                        > t5
+                    ))
+                ))
+            ))
+        ):
             continue  # the player cannot pay, even with all the gold they hold
         out.append(57 + i_0)
 
@@ -7176,7 +7821,7 @@ def _rank_key(g, p):
     """Larger is better; levels in spec order."""
     # prestige: highest player.prestige (rulespec/official.yaml:220)
     # purchased: lowest player.purchased (rulespec/official.yaml:228)
-    return ((g._pts[p] + _xp(g, p)), -len(g._bought[p]))
+    return (g._pts[p] + _xp(g, p), -len(g._bought[p]))
 
 
 # legal-action functions of the steps and of the action taken when stuck (the other actions are
@@ -7457,11 +8102,11 @@ class Game:
                 break
             step, count = 5, 0
         # the end triggers, in spec order (the first whose condition holds acts), then the next turn
-        if ((g._pts[me] + _xp(g, me)) >= 15):  # target: me.prestige >= target (rulespec/official.yaml:198)
+        if g._pts[me] + _xp(g, me) >= 15:  # target: me.prestige >= target (rulespec/official.yaml:198)
             if self.ending is None:
                 self.ending = ('target', 'complete_round', self._n - 1)
-        elif (g.passes >= g._n):  # deadlock: passes >= player_count (rulespec/official.yaml:206)
-            self.step, self.step_count = _N_STEPS, 0  # every step done
+        elif g.passes >= g._n:  # deadlock: passes >= player_count (rulespec/official.yaml:206)
+            self.step, self.step_count = (_N_STEPS, 0)  # every step done
             self._finish('deadlock')
             return
         if self.ending is not None and self._cp == self.ending[2]:
@@ -7778,7 +8423,7 @@ def _xp(g, p):
     # prestige source 'fourth_post': if has_power(player, 'five_prestige') then 5 else 0 (variants/trading-posts.yaml:127)
     # prestige source 'fifth_post': if has_power(player, 'prestige_per_post') then size(player.markers) else 0 (variants/trading-posts.yaml:132)
     # (with has_power written out)
-    return (5 if (3 in g.s_markers[p]) else 0) + (len(g.s_markers[p]) if (4 in g.s_markers[p]) else 0)
+    return (5 if 3 in g.s_markers[p] else 0) + (len(g.s_markers[p]) if 4 in g.s_markers[p] else 0)
 
 
 def _prestige_totals(self):
