@@ -43,7 +43,8 @@ ranking) and :mod:`.driver` (:func:`lower`). Rule functions are built as a state
 :func:`.tree.tidy`), and written as Python by the tree's one printer.
 """
 from .driver import lower
-from .expressions import ExprCompiler, effect_located, raise_rule_error
+from .effects import effect_located, raise_rule_error
+from .expressions import ExprCompiler
 from .layout import DecisionPlan, EnginePlan, LoweringBug, ParamLayout, payment_vectors
 
 __all__ = ["DecisionPlan", "EnginePlan", "ExprCompiler", "LoweringBug", "ParamLayout", "effect_located", "lower",

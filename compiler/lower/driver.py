@@ -17,7 +17,7 @@ from .phases import lower_action_phase, lower_end_inline, lower_ranking, lower_s
 from .pysource import Code
 from .setup import lower_setup
 from .shapes import every_face_up_slot, expanded, shape_face_up_loops
-from .tree import Def, Table, bound_names, lines, names_in, reads, render, tidy
+from .tree import Def, Table, bound_names, inline, lines, names_in, reads, render, tidy
 from .worth import spec_worth, worth_payments_helper
 from .zones import plan_zones
 
@@ -164,9 +164,8 @@ def _drop_unused_helpers(plan: EnginePlan, trees: dict) -> None:
     read = set().union(*(reads(node) for nodes in trees.values() for node in nodes),
                        *map(reads, plan.end_inline), *map(reads, plan.advance_locals))
     for dp in plan.decisions:
-        read |= names_in(dp.while_inline) if dp.while_inline else set()
-        read |= names_in(dp.max_inline) if dp.max_inline else set()
-        read |= names_in(dp.prefilter) if dp.prefilter else set()
+        for test in (dp.while_inline, dp.max_inline, dp.prefilter):
+            read |= names_in(test) if test is not None else set()
     kept = []
     for helper in plan.helpers:
         others = set().union(*(reads(h) for h in plan.helpers if h is not helper))
@@ -190,7 +189,7 @@ def _write(plan: EnginePlan, trees: dict) -> None:
     for dp in plan.decisions:
         dp.legal_src, dp.apply_src = text((dp.index, "legal")), text((dp.index, "apply"))
         dp.why_src, dp.payopts_src = text((dp.index, "why")), text((dp.index, "payopts"))
-        dp.while_inline, dp.prefilter = Code(dp.while_inline), Code(dp.prefilter)
-        dp.max_inline = Code(dp.max_inline)
+        dp.while_inline, dp.prefilter = inline(dp.while_inline), inline(dp.prefilter)
+        dp.max_inline = inline(dp.max_inline)
 
 

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field, fields
 from . import ir
 from .pysource import Code
 
-_BRIDGE = True
 LIMIT = 100  # a printed line longer than this is broken inside its brackets
 
 
@@ -157,8 +156,6 @@ def _text(value, what: str) -> Code:
 
 def _node(value) -> ast.expr:
     """An expression slot's node; a str there is refused (code is never text in the tree)."""
-    if isinstance(value, str) and _BRIDGE:  # TEMPORARY: modules not yet converted still give text
-        return ast.parse(value, mode="eval").body
     if not isinstance(value, ast.expr):
         raise TypeError(f"an expression slot holds a {type(value).__name__}, not an ast.expr node: {value!r}")
     return value
@@ -187,6 +184,17 @@ def _line(out: list[str], pad: str, head: str, value, tail: str = "", note=None)
         else:
             out.append(f"{pad}# {note}")
     out.extend(parts)
+
+
+def inline(node: ast.expr | None) -> Code:
+    """An expression as the template writes it in a test it joins with others by `and` (a step's
+    loop test): in parentheses unless it is an atom or a conjunction itself, so that joining keeps
+    its meaning; '' for None."""
+    if node is None:
+        return Code("")
+    node = _node(node)
+    bare = isinstance(node, _ATOMS) or isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And)
+    return Code(ast.unparse(node) if bare else f"({ast.unparse(node)})")
 
 
 def _target(node) -> str:

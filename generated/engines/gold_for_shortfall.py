@@ -1806,7 +1806,7 @@ class Game:
                 count += 1
             step, count = 1, 0
         if step == 1:  # noble_visit
-            while not count and sum(bon) >= 8:
+            while not count and (sum(bon) >= 8):
                 out = []
                 _legal_noble_visit(self, out)
                 if not out:

@@ -2052,7 +2052,7 @@ class Game:
         me = g._cp
         bon = g._bon[me]
         if step == 0:  # noble_visit
-            while not count and sum(bon) >= 8:
+            while not count and (sum(bon) >= 8):
                 out = []
                 _legal_noble_visit(self, out)
                 if not out:

@@ -7018,7 +7018,7 @@ def _legal_third_token(g, out):
     """Legal actions of step 'third_token' (variants/trading-posts.yaml:97)."""
     me = g._cp
     s0, s1, s2, s3, s4, s5 = g.supply
-    if not g.s_paired is not None:  # paired != none
+    if g.s_paired is None:  # paired != none
         return
     if 1 not in g.s_markers[me]:  # any(t.power == 'third_token_with_pair' for t in me.markers)
         return
@@ -7052,7 +7052,7 @@ def _why_third_token(g, args):
     sup = g.supply
     a_colour, = args
     p_colour = a_colour
-    if not g.s_paired is not None:
+    if g.s_paired is None:
         return (
             'condition not met: “Pair colour” holds a value (paired != none, '
             'variants/trading-posts.yaml:105)'
@@ -7211,7 +7211,7 @@ def _why_open_posts(g, args):
     bon = g._bon[me]
     a_post, = args
     p_post = a_post
-    if not p_post not in g.s_markers[me]:
+    if p_post in g.s_markers[me]:
         return (
             'condition not met: the chosen trading post is not one of your “Trading posts '
             'held” (post not in me.markers, variants/trading-posts.yaml:119)'
@@ -8038,7 +8038,7 @@ class Game:
         tok = g._tok[me]
         bon = g._bon[me]
         if step == 0:  # gem_after_purchase
-            while not count and (g.s_bought) and ((0 in g.s_markers[me])):
+            while not count and g.s_bought and 0 in g.s_markers[me]:
                 out = []
                 _legal_gem_after_purchase(self, out)
                 if not out:
@@ -8051,7 +8051,7 @@ class Game:
                 count += 1
             step, count = 1, 0
         if step == 1:  # third_token
-            while not count and ((g.s_paired is not None)) and ((1 in g.s_markers[me])):
+            while not count and g.s_paired is not None and 1 in g.s_markers[me]:
                 out = []
                 _legal_third_token(self, out)
                 if not out:
@@ -8079,7 +8079,7 @@ class Game:
                 count += 1
             step, count = 3, 0
         if step == 3:  # noble_visit
-            while not count and sum(bon) >= 8:
+            while not count and (sum(bon) >= 8):
                 out = []
                 _legal_noble_visit(self, out)
                 if not out:
@@ -8092,7 +8092,7 @@ class Game:
                 count += 1
             step, count = 4, 0
         if step == 4:  # open_posts
-            while not count and sum(bon) >= 2:
+            while not count and (sum(bon) >= 2):
                 out = []
                 _legal_open_posts(self, out)
                 if not out:
