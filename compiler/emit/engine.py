@@ -143,9 +143,9 @@ def render_module(plan: EnginePlan) -> str:
                          legal=dp.function("_legal_"), apply=dp.function("_do_"),
                          loop_test=Code(" and ".join(
                              (["not count"] if dp.decision.repeat == "once" else [])
-                             + ([dp.while_inline] if dp.decision.while_ is not None else [])
+                             + ([str(dp.while_inline)] if dp.decision.while_ is not None else [])
                              + ([Code(f"count < ({dp.max_inline})")] if dp.decision.max_ is not None else [])
-                             + ([dp.prefilter] if dp.prefilter else [])
+                             + ([str(dp.prefilter)] if dp.prefilter else [])
                          ) or "True"),  # compiled tests (pysource.Code), joined
                          budget=budget_error(dp), budget_rounds=rounds_budget(dp.count))
                     for dp in decisions if dp.is_step],

@@ -37,6 +37,7 @@ def market_loop(compiler, var: str, coll, body, env, span) -> For:
     the slots it walks (bury, refill)."""
     pyvar = spec_name("v_", var, span)
     index = _market_index(compiler, coll, env)
+    assert index is not None, "a market loop walks a row of the market"
     head = [If(ir.compare(pyvar, "is", ir.const(None)), [Continue()]),
             Assign((ir.name(f"{pyvar}_LI"),), index, pure=True)]
     body_code = compiler.stmt(body, {**env, var: ("var", "card", pyvar, "face_up")})

@@ -2,6 +2,7 @@
 trees of every rule, the shapes of the face-up loops, liveness, then the one printer."""
 from __future__ import annotations
 
+import ast
 import itertools
 from collections.abc import Callable
 
@@ -165,13 +166,19 @@ def _drop_unused_helpers(plan: EnginePlan, trees: dict) -> None:
                        *map(reads, plan.end_inline), *map(reads, plan.advance_locals))
     for dp in plan.decisions:
         for test in (dp.while_inline, dp.max_inline, dp.prefilter):
-            read |= names_in(test) if test is not None else set()
+            read |= names_in(test) if isinstance(test, ast.expr) else set()
     kept = []
     for helper in plan.helpers:
         others = set().union(*(reads(h) for h in plan.helpers if h is not helper))
         if _helper_name(helper) in read | others:
             kept.append(helper)
     plan.helpers = kept
+
+
+def _node(test) -> ast.expr | None:
+    """A step's test as the lowering left it: a node, or None."""
+    assert test is None or isinstance(test, ast.expr), test
+    return test
 
 
 def _write(plan: EnginePlan, trees: dict) -> None:
@@ -189,7 +196,7 @@ def _write(plan: EnginePlan, trees: dict) -> None:
     for dp in plan.decisions:
         dp.legal_src, dp.apply_src = text((dp.index, "legal")), text((dp.index, "apply"))
         dp.why_src, dp.payopts_src = text((dp.index, "why")), text((dp.index, "payopts"))
-        dp.while_inline, dp.prefilter = inline(dp.while_inline), inline(dp.prefilter)
-        dp.max_inline = inline(dp.max_inline)
+        dp.while_inline, dp.prefilter = inline(_node(dp.while_inline)), inline(_node(dp.prefilter))
+        dp.max_inline = inline(_node(dp.max_inline))
 
 

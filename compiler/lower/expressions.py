@@ -425,7 +425,7 @@ class ExprCompiler:
         over = coll.id if isinstance(coll, Name) else ""
         match body:
             case Index(obj=Name(id="supply"), index=Name(id=v)) if v == var and over == "colours":
-                whole = ir.name("sup")
+                whole: ast.expr = ir.name("sup")
             case Index(obj=Attribute(obj=owner, name=attr) as obj, index=Name(id=v)) \
                     if v == var and (over, attr) in (("gems", "bonus"), ("colours", "tokens")):
                 whole = self.attribute(obj, owner, attr, env)
@@ -532,7 +532,7 @@ class ExprCompiler:
             return move_tokens(self, name, args, a, node)
         if name == "reserve_top":
             return reserve_top(self, a[0], node)
-        p = a[0] if args else None  # a chosen card (noble, payment): a local, whose place is p_LI, p_SI
+        p = a[0] if args else ir.const(None)  # a chosen card (noble, payment): a local, whose place is p_LI, p_SI
         if name == "pay":
             return pay(self, _name_of(p))
         if name == "acquire":

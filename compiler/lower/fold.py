@@ -95,7 +95,8 @@ def compare(left: ast.expr, op: str, right: ast.expr) -> ast.expr:
     if op in ("==", "!=") and (is_const(left, None) or is_const(right, None)):
         if is_const(left, None):
             left, right = right, left
-        if as_int(left) is not None and as_int(left) >= 0 or is_const(left, None):  # a value unrolled: known now
+        value = as_int(left)
+        if value is not None and value >= 0 or is_const(left, None):  # a value unrolled: known now
             return ir.const(is_const(left, None) == (op == "=="))
         return ir.compare(left, "is" if op == "==" else "is not", right)
     return ir.compare(left, op, right)
@@ -113,7 +114,7 @@ def sum_terms(terms: Iterable[ast.expr], extra: int = 0) -> ast.expr:
     """`a + b + k`: the terms that are not constants in order, then the sum of the constant ones
     (with `extra`), when it is not 0 (or when nothing else is left)."""
     terms = list(terms)
-    fixed = sum(as_int(t) for t in terms if as_int(t) is not None) + extra
+    fixed = sum(v for v in map(as_int, terms) if v is not None) + extra
     variable = [t for t in terms if as_int(t) is None]
     return ir.total(variable + ([ir.const(fixed)] if fixed or not variable else []))
 

@@ -64,7 +64,8 @@ def lower_step_tests(plan: EnginePlan) -> list:
             tests.append(dp.max_inline)
         if dp.is_step:
             dp.prefilter = _step_prefilter(plan, dp)
-            tests.append(dp.prefilter)
+            if dp.prefilter is not None:
+                tests.append(dp.prefilter)
     read = set().union(*(names_in(test) for test in tests if test is not None), *map(reads, plan.end_inline))
     return _locals_for(read)
 

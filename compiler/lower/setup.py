@@ -34,8 +34,8 @@ def lower_setup(plan: EnginePlan) -> list:
         body.append(Comment(comment(f"setup block '{block.name}'{each}")))
         if block.each_player:
             seat = ir.name("_seat")
-            each = standard_locals(seat) + (statements or [Pass()])
-            body.append(For(seat, ir.call("range", ir.dotted("g._n")), each))
+            seat_body = standard_locals(seat) + (statements or [Pass()])
+            body.append(For(seat, ir.call("range", ir.dotted("g._n")), seat_body))
         else:
             body += standard_locals() + statements
     return [Def(SETUP_FUNCTION, "g", body or [Pass()],
