@@ -49,9 +49,10 @@ def const(value) -> ast.expr:
     as `-n`, as Python parses it)."""
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return ast.Constant(value=str(value) if isinstance(value, str) else value)
-    if isinstance(value, int):
-        return ast.UnaryOp(op=ast.USub(), operand=ast.Constant(value=-value)) if value < 0 \
-            else ast.Constant(value=int(value))
+    if isinstance(value, (int, float)):
+        number = float(value) if isinstance(value, float) else int(value)
+        return ast.UnaryOp(op=ast.USub(), operand=ast.Constant(value=-number)) if number < 0 \
+            else ast.Constant(value=number)
     if isinstance(value, tuple):
         return ast.Tuple(elts=[const(v) for v in value], ctx=ast.Load())
     if isinstance(value, list):

@@ -16,9 +16,27 @@ import ast
 from dataclasses import dataclass, field, fields
 
 from . import ir
-from .pysource import Code
+from .pysource import Code, literal
 
 LIMIT = 100  # a printed line longer than this is broken inside its brackets
+
+
+class _Printer(ast._Unparser):  # type: ignore[name-defined]  # CPython's own unparser (ast.unparse)
+    """ast.unparse, but a generator that is a call's only argument is written in the call's own
+    parentheses (`all(x for x in s)`), as Python allows and style asks, not in a second pair."""
+
+    def visit_Call(self, node):
+        if len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.GeneratorExp):
+            self.set_precedence(ast._Precedence.ATOM, node.func)  # type: ignore[attr-defined]
+            self.traverse(node.func)
+            self.traverse(node.args[0])
+        else:
+            super().visit_Call(node)
+
+
+def unparse(node: ast.AST) -> str:
+    """The Python text of a node: the one printer of expressions."""
+    return _Printer().visit(node)
 
 
 class Node:
@@ -182,27 +200,45 @@ def _line(out: list[str], pad: str, head: str, value, tail: str = "", note=None)
         if len(parts) == 1 and len(noted) <= LIMIT + 20:
             parts = [noted]
         else:
-            out.append(f"{pad}# {note}")
+            out.extend(_comment(pad, note))
     out.extend(parts)
 
 
 def inline(node: ast.expr | None) -> Code:
     """An expression as the template writes it in a test it joins with others by `and` (a step's
-    loop test): in parentheses unless it is an atom or a conjunction itself, so that joining keeps
-    its meaning; '' for None."""
+    loop test): in parentheses where it binds less tightly than `and` (`or`, a conditional, `:=`),
+    so that joining keeps its meaning; '' for None."""
     if node is None:
         return Code("")
     node = _node(node)
-    bare = isinstance(node, _ATOMS) or isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And)
-    return Code(ast.unparse(node) if bare else f"({ast.unparse(node)})")
+    loose = isinstance(node, (ast.IfExp, ast.NamedExpr, ast.Lambda)) or \
+        isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or)
+    return Code(f"({unparse(node)})" if loose else unparse(node))
+
+
+def _comment(pad: str, text: Code) -> list[str]:
+    """`# text`, over as many lines as it needs to keep each within LIMIT (cut after a space)."""
+    return [f"{pad}# {piece.rstrip()}" for piece in _chunks(text, max(40, LIMIT - len(pad) - 2))]
+
+
+def printed_literal(value) -> Code:
+    """Plain data (see pysource.literal, which vets it) as a literal, broken over lines inside its
+    brackets when long: what the engine template writes for a table."""
+    literal(value)
+    return Code("\n".join(expression(ir.const(value), "")))
+
+
+def printed_names(names) -> Code:
+    """A tuple of names (None where there is none) as the engine template writes a table of functions."""
+    return Code("\n".join(expression(ir.tuple_(*(ir.const(None) if n is None else ir.name(n) for n in names)), "")))
 
 
 def _target(node) -> str:
     """An assignment or loop target: a tuple without its parentheses (`a, b`; `a,` for one name)."""
     node = _node(node)
     if isinstance(node, ast.Tuple) and node.elts:
-        return ", ".join(ast.unparse(e) for e in node.elts) + ("," if len(node.elts) == 1 else "")
-    return ast.unparse(node)
+        return ", ".join(unparse(e) for e in node.elts) + ("," if len(node.elts) == 1 else "")
+    return unparse(node)
 
 
 def _noted(line: str, note) -> str:
@@ -213,7 +249,7 @@ def _write(node, depth: int, out: list[str]) -> None:  # noqa: C901 - one case p
     pad = "    " * depth
     match node:
         case Comment(text=text):
-            out.append(f"{pad}# {_text(text, 'a comment')}")
+            out.extend(_comment(pad, _text(text, "a comment")))
         case Assign(targets=targets, value=value, op=op, note=note):
             joined = " = ".join(_target(t) for t in targets)
             _line(out, pad, f"{joined} {op} ", value, note=note)
@@ -277,13 +313,15 @@ def expression(node: ast.expr, pad: str, head: str = "", tail: str = "") -> list
     """The lines of `pad head <node> tail`: one when it fits in LIMIT characters, else the node
     broken inside its brackets, one element a line with a hanging indent (each element broken
     in turn when it is still too long). What is printed parses to the same tree."""
-    line = f"{pad}{head}{ast.unparse(node)}{tail}"
+    line = f"{pad}{head}{unparse(node)}{tail}"
     if len(line) <= LIMIT:
         return [line]
     parts = _parts(node, len(pad) + 4)
     if parts is None:
         return [line]
     opening, items, closing = parts
+    if head.endswith("(") and tail.startswith(")") and opening.startswith("(") and closing == ")":
+        head, tail = head[:-1], tail[1:]  # the brackets of the broken node are the pair around it
     inner = pad + "    "
     out = [f"{pad}{head}{opening}"]
     for prefix, item, suffix in items:
@@ -297,7 +335,7 @@ def expression(node: ast.expr, pad: str, head: str = "", tail: str = "") -> list
 
 def _grouped(node: ast.expr) -> str:
     """A node's text as an element of an operator chain: in parentheses unless it is an atom."""
-    return ast.unparse(node) if isinstance(node, _ATOMS) else f"({ast.unparse(node)})"
+    return unparse(node) if isinstance(node, _ATOMS) else f"({unparse(node)})"
 
 
 def _element(node: ast.expr, suffix: str = ",") -> tuple[str, ast.expr, str]:
@@ -336,17 +374,27 @@ def _parts(node: ast.expr, width: int):  # noqa: C901 - one case per kind of bra
             return "(", items, ")"
         case ast.IfExp(test=test, body=body, orelse=orelse):
             return "(", [_item("", body), _item("if ", test), _item("else ", orelse)], ")"
+        case ast.NamedExpr(target=target, value=value):
+            return _prefixed(f"{unparse(target)} := (", value, width)
         case ast.UnaryOp(op=ast.Not(), operand=operand):
-            return "not (", [("", operand, "")], ")"
+            return _prefixed("not (", operand, width)
         case ast.Constant(value=str() as text) if len(text) > 20:
             return "(", [("", repr(chunk), "") for chunk in _chunks(text, max(40, LIMIT - width - 8))], ")"
         case ast.ListComp(elt=elt, generators=generators) | ast.GeneratorExp(elt=elt, generators=generators):
             items = [_item("", elt)]
             for g in generators:
-                items.append(_item(f"for {ast.unparse(g.target)} in ", g.iter))
+                items.append(_item(f"for {unparse(g.target)} in ", g.iter))
                 items += [_item("if ", i) for i in g.ifs]
             return ("[", items, "]") if isinstance(node, ast.ListComp) else ("(", items, ")")
     return None
+
+
+def _prefixed(opening: str, operand: ast.expr, width: int):
+    """`not (`, `x := (`: the operand's own items where it opens a bracket of its own, else the operand."""
+    inner = _parts(operand, width)
+    if inner is not None and inner[0] == "(":
+        return opening, inner[1], ")"
+    return opening, [("", operand, "")], ")"
 
 
 def _flatten(node: ast.expr) -> tuple[list[ast.expr], list[str]]:

@@ -67,6 +67,6 @@ def worth_payments_helper(gems: int) -> Def:
                                                                     If(ir.compare(left, "<", need), [Continue()]),
                                                                     *inner])]
     body += inner + [Do(ir.method(out, "sort")), Return(out)]
-    doc = Code('"""(index, gold, covers, spent, gold total) of every payment of `price` the holder of `tok` can '
-               'make, each wild token standing for 1 to `worth` gems."""')
+    doc = Code('"""(index, gold, covers, spent, gold total) of every payment of `price` the holder of `tok`\n'
+               '    can make, each wild token standing for 1 to `worth` gems."""')
     return Def("_payments", "price, tok, worth", body, doc)

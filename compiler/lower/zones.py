@@ -15,6 +15,7 @@ from ..model import Rules, Zone
 from . import ir
 from .layout import EnginePlan, LoweringBug, spec_name
 from .pysource import Code, comment, identifier, literal
+from .tree import printed_literal
 
 # An env entry's kind for a component: "comp:" + the zone (or kind) it comes from.
 COMPONENT = "comp:"
@@ -62,7 +63,8 @@ def plan_zones(plan: EnginePlan) -> None:
         kind = kinds[name]
         rows = tuple(tuple(None if col.type == "prose" else v for col, v in zip(kind.columns, c.values, strict=True))
                      for c in kind.components)
-        lines.append(f"{kind_table(name)} = {literal(rows)}  # {comment(', '.join(c.name for c in kind.columns))}")
+        lines.append(f"# {comment(', '.join(c.name for c in kind.columns))}")
+        lines.append(f"{kind_table(name)} = {printed_literal(rows)}")
     # The columns' names and types: what a tool outside the rules (play's board, the RL observation)
     # needs to read a row without the spec (a gem column's index is a colour, not a count).
     columns = {name: tuple((c.name, c.type) for c in kinds[name].columns)

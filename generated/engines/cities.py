@@ -195,7 +195,23 @@ _EXTRA_SLOTS = (('z_city_pile', False, ()), ('z_city_display', False, ()), ('z_c
 
 # The spec's own kinds: one row per component, its columns' values in declared order (a table by
 # gem colour as a tuple in gem order; a prose column as None).
-_k_cities = ((1, 1, 13, (0, 0, 0, 4, 3), 0), (1, 2, 13, (0, 0, 3, 0, 4), 0), (2, 1, 13, (3, 4, 0, 0, 0), 0), (2, 2, 13, (4, 0, 0, 3, 0), 0), (3, 1, 17, (0, 0, 0, 0, 0), 0), (3, 2, 16, (1, 1, 1, 1, 1), 0), (4, 1, 11, (3, 0, 3, 3, 3), 0), (4, 2, 11, (3, 3, 0, 3, 3), 0), (5, 1, 15, (0, 0, 0, 0, 0), 5), (5, 2, 12, (0, 0, 0, 0, 0), 6), (6, 1, 13, (0, 3, 4, 0, 0), 0), (6, 2, 14, (0, 0, 4, 0, 0), 4), (7, 1, 13, (2, 2, 2, 2, 2), 0), (7, 2, 14, (2, 1, 1, 2, 2), 0))  # tile, side, prestige, requires, any_one_colour
+# tile, side, prestige, requires, any_one_colour
+_k_cities = (
+    (1, 1, 13, (0, 0, 0, 4, 3), 0),
+    (1, 2, 13, (0, 0, 3, 0, 4), 0),
+    (2, 1, 13, (3, 4, 0, 0, 0), 0),
+    (2, 2, 13, (4, 0, 0, 3, 0), 0),
+    (3, 1, 17, (0, 0, 0, 0, 0), 0),
+    (3, 2, 16, (1, 1, 1, 1, 1), 0),
+    (4, 1, 11, (3, 0, 3, 3, 3), 0),
+    (4, 2, 11, (3, 3, 0, 3, 3), 0),
+    (5, 1, 15, (0, 0, 0, 0, 0), 5),
+    (5, 2, 12, (0, 0, 0, 0, 0), 6),
+    (6, 1, 13, (0, 3, 4, 0, 0), 0),
+    (6, 2, 14, (0, 0, 4, 0, 0), 4),
+    (7, 1, 13, (2, 2, 2, 2, 2), 0),
+    (7, 2, 14, (2, 1, 1, 2, 2), 0),
+)
 # per kind: (name, type) of each column, in the rows' order
 _KIND_COLUMNS = {'cities': (('tile', 'number'), ('side', 'number'), ('prestige', 'number'), ('requires', 'gems'), ('any_one_colour', 'number'))}
 # per kind: (components, the faces of each piece in table order)
@@ -208,10 +224,274 @@ _ZONES = (
 )
 
 # Every way to spend gold on a price: gold per gem colour, the zero vector first.
-PAYMENTS = ((0, 0, 0, 0, 0), (1, 0, 0, 0, 0), (0, 1, 0, 0, 0), (0, 0, 1, 0, 0), (0, 0, 0, 1, 0), (0, 0, 0, 0, 1), (2, 0, 0, 0, 0), (1, 1, 0, 0, 0), (1, 0, 1, 0, 0), (1, 0, 0, 1, 0), (1, 0, 0, 0, 1), (0, 2, 0, 0, 0), (0, 1, 1, 0, 0), (0, 1, 0, 1, 0), (0, 1, 0, 0, 1), (0, 0, 2, 0, 0), (0, 0, 1, 1, 0), (0, 0, 1, 0, 1), (0, 0, 0, 2, 0), (0, 0, 0, 1, 1), (0, 0, 0, 0, 2), (3, 0, 0, 0, 0), (2, 1, 0, 0, 0), (2, 0, 1, 0, 0), (2, 0, 0, 1, 0), (2, 0, 0, 0, 1), (1, 2, 0, 0, 0), (1, 1, 1, 0, 0), (1, 1, 0, 1, 0), (1, 1, 0, 0, 1), (1, 0, 2, 0, 0), (1, 0, 1, 1, 0), (1, 0, 1, 0, 1), (1, 0, 0, 2, 0), (1, 0, 0, 1, 1), (1, 0, 0, 0, 2), (0, 3, 0, 0, 0), (0, 2, 1, 0, 0), (0, 2, 0, 1, 0), (0, 2, 0, 0, 1), (0, 1, 2, 0, 0), (0, 1, 1, 1, 0), (0, 1, 1, 0, 1), (0, 1, 0, 2, 0), (0, 1, 0, 1, 1), (0, 1, 0, 0, 2), (0, 0, 3, 0, 0), (0, 0, 2, 1, 0), (0, 0, 2, 0, 1), (0, 0, 1, 2, 0), (0, 0, 1, 1, 1), (0, 0, 1, 0, 2), (0, 0, 0, 3, 0), (0, 0, 0, 2, 1), (0, 0, 0, 1, 2), (0, 0, 0, 0, 3), (4, 0, 0, 0, 0), (3, 1, 0, 0, 0), (3, 0, 1, 0, 0), (3, 0, 0, 1, 0), (3, 0, 0, 0, 1), (2, 2, 0, 0, 0), (2, 1, 1, 0, 0), (2, 1, 0, 1, 0), (2, 1, 0, 0, 1), (2, 0, 2, 0, 0), (2, 0, 1, 1, 0), (2, 0, 1, 0, 1), (2, 0, 0, 2, 0), (2, 0, 0, 1, 1), (2, 0, 0, 0, 2), (1, 3, 0, 0, 0), (1, 2, 1, 0, 0), (1, 2, 0, 1, 0), (1, 2, 0, 0, 1), (1, 1, 2, 0, 0), (1, 1, 1, 1, 0), (1, 1, 1, 0, 1), (1, 1, 0, 2, 0), (1, 1, 0, 1, 1), (1, 1, 0, 0, 2), (1, 0, 3, 0, 0), (1, 0, 2, 1, 0), (1, 0, 2, 0, 1), (1, 0, 1, 2, 0), (1, 0, 1, 1, 1), (1, 0, 1, 0, 2), (1, 0, 0, 3, 0), (1, 0, 0, 2, 1), (1, 0, 0, 1, 2), (1, 0, 0, 0, 3), (0, 4, 0, 0, 0), (0, 3, 1, 0, 0), (0, 3, 0, 1, 0), (0, 3, 0, 0, 1), (0, 2, 2, 0, 0), (0, 2, 1, 1, 0), (0, 2, 1, 0, 1), (0, 2, 0, 2, 0), (0, 2, 0, 1, 1), (0, 2, 0, 0, 2), (0, 1, 3, 0, 0), (0, 1, 2, 1, 0), (0, 1, 2, 0, 1), (0, 1, 1, 2, 0), (0, 1, 1, 1, 1), (0, 1, 1, 0, 2), (0, 1, 0, 3, 0), (0, 1, 0, 2, 1), (0, 1, 0, 1, 2), (0, 1, 0, 0, 3), (0, 0, 4, 0, 0), (0, 0, 3, 1, 0), (0, 0, 3, 0, 1), (0, 0, 2, 2, 0), (0, 0, 2, 1, 1), (0, 0, 2, 0, 2), (0, 0, 1, 3, 0), (0, 0, 1, 2, 1), (0, 0, 1, 1, 2), (0, 0, 1, 0, 3), (0, 0, 0, 4, 0), (0, 0, 0, 3, 1), (0, 0, 0, 2, 2), (0, 0, 0, 1, 3), (0, 0, 0, 0, 4), (5, 0, 0, 0, 0), (4, 1, 0, 0, 0), (4, 0, 1, 0, 0), (4, 0, 0, 1, 0), (4, 0, 0, 0, 1), (3, 2, 0, 0, 0), (3, 1, 1, 0, 0), (3, 1, 0, 1, 0), (3, 1, 0, 0, 1), (3, 0, 2, 0, 0), (3, 0, 1, 1, 0), (3, 0, 1, 0, 1), (3, 0, 0, 2, 0), (3, 0, 0, 1, 1), (3, 0, 0, 0, 2), (2, 3, 0, 0, 0), (2, 2, 1, 0, 0), (2, 2, 0, 1, 0), (2, 2, 0, 0, 1), (2, 1, 2, 0, 0), (2, 1, 1, 1, 0), (2, 1, 1, 0, 1), (2, 1, 0, 2, 0), (2, 1, 0, 1, 1), (2, 1, 0, 0, 2), (2, 0, 3, 0, 0), (2, 0, 2, 1, 0), (2, 0, 2, 0, 1), (2, 0, 1, 2, 0), (2, 0, 1, 1, 1), (2, 0, 1, 0, 2), (2, 0, 0, 3, 0), (2, 0, 0, 2, 1), (2, 0, 0, 1, 2), (2, 0, 0, 0, 3), (1, 4, 0, 0, 0), (1, 3, 1, 0, 0), (1, 3, 0, 1, 0), (1, 3, 0, 0, 1), (1, 2, 2, 0, 0), (1, 2, 1, 1, 0), (1, 2, 1, 0, 1), (1, 2, 0, 2, 0), (1, 2, 0, 1, 1), (1, 2, 0, 0, 2), (1, 1, 3, 0, 0), (1, 1, 2, 1, 0), (1, 1, 2, 0, 1), (1, 1, 1, 2, 0), (1, 1, 1, 1, 1), (1, 1, 1, 0, 2), (1, 1, 0, 3, 0), (1, 1, 0, 2, 1), (1, 1, 0, 1, 2), (1, 1, 0, 0, 3), (1, 0, 4, 0, 0), (1, 0, 3, 1, 0), (1, 0, 3, 0, 1), (1, 0, 2, 2, 0), (1, 0, 2, 1, 1), (1, 0, 2, 0, 2), (1, 0, 1, 3, 0), (1, 0, 1, 2, 1), (1, 0, 1, 1, 2), (1, 0, 1, 0, 3), (1, 0, 0, 4, 0), (1, 0, 0, 3, 1), (1, 0, 0, 2, 2), (1, 0, 0, 1, 3), (1, 0, 0, 0, 4), (0, 5, 0, 0, 0), (0, 4, 1, 0, 0), (0, 4, 0, 1, 0), (0, 4, 0, 0, 1), (0, 3, 2, 0, 0), (0, 3, 1, 1, 0), (0, 3, 1, 0, 1), (0, 3, 0, 2, 0), (0, 3, 0, 1, 1), (0, 3, 0, 0, 2), (0, 2, 3, 0, 0), (0, 2, 2, 1, 0), (0, 2, 2, 0, 1), (0, 2, 1, 2, 0), (0, 2, 1, 1, 1), (0, 2, 1, 0, 2), (0, 2, 0, 3, 0), (0, 2, 0, 2, 1), (0, 2, 0, 1, 2), (0, 2, 0, 0, 3), (0, 1, 4, 0, 0), (0, 1, 3, 1, 0), (0, 1, 3, 0, 1), (0, 1, 2, 2, 0), (0, 1, 2, 1, 1), (0, 1, 2, 0, 2), (0, 1, 1, 3, 0), (0, 1, 1, 2, 1), (0, 1, 1, 1, 2), (0, 1, 1, 0, 3), (0, 1, 0, 4, 0), (0, 1, 0, 3, 1), (0, 1, 0, 2, 2), (0, 1, 0, 1, 3), (0, 1, 0, 0, 4), (0, 0, 5, 0, 0), (0, 0, 4, 1, 0), (0, 0, 4, 0, 1), (0, 0, 3, 2, 0), (0, 0, 3, 1, 1), (0, 0, 3, 0, 2), (0, 0, 2, 3, 0), (0, 0, 2, 2, 1), (0, 0, 2, 1, 2), (0, 0, 2, 0, 3), (0, 0, 1, 4, 0), (0, 0, 1, 3, 1), (0, 0, 1, 2, 2), (0, 0, 1, 1, 3), (0, 0, 1, 0, 4), (0, 0, 0, 5, 0), (0, 0, 0, 4, 1), (0, 0, 0, 3, 2), (0, 0, 0, 2, 3), (0, 0, 0, 1, 4), (0, 0, 0, 0, 5))
+PAYMENTS = (
+    (0, 0, 0, 0, 0),
+    (1, 0, 0, 0, 0),
+    (0, 1, 0, 0, 0),
+    (0, 0, 1, 0, 0),
+    (0, 0, 0, 1, 0),
+    (0, 0, 0, 0, 1),
+    (2, 0, 0, 0, 0),
+    (1, 1, 0, 0, 0),
+    (1, 0, 1, 0, 0),
+    (1, 0, 0, 1, 0),
+    (1, 0, 0, 0, 1),
+    (0, 2, 0, 0, 0),
+    (0, 1, 1, 0, 0),
+    (0, 1, 0, 1, 0),
+    (0, 1, 0, 0, 1),
+    (0, 0, 2, 0, 0),
+    (0, 0, 1, 1, 0),
+    (0, 0, 1, 0, 1),
+    (0, 0, 0, 2, 0),
+    (0, 0, 0, 1, 1),
+    (0, 0, 0, 0, 2),
+    (3, 0, 0, 0, 0),
+    (2, 1, 0, 0, 0),
+    (2, 0, 1, 0, 0),
+    (2, 0, 0, 1, 0),
+    (2, 0, 0, 0, 1),
+    (1, 2, 0, 0, 0),
+    (1, 1, 1, 0, 0),
+    (1, 1, 0, 1, 0),
+    (1, 1, 0, 0, 1),
+    (1, 0, 2, 0, 0),
+    (1, 0, 1, 1, 0),
+    (1, 0, 1, 0, 1),
+    (1, 0, 0, 2, 0),
+    (1, 0, 0, 1, 1),
+    (1, 0, 0, 0, 2),
+    (0, 3, 0, 0, 0),
+    (0, 2, 1, 0, 0),
+    (0, 2, 0, 1, 0),
+    (0, 2, 0, 0, 1),
+    (0, 1, 2, 0, 0),
+    (0, 1, 1, 1, 0),
+    (0, 1, 1, 0, 1),
+    (0, 1, 0, 2, 0),
+    (0, 1, 0, 1, 1),
+    (0, 1, 0, 0, 2),
+    (0, 0, 3, 0, 0),
+    (0, 0, 2, 1, 0),
+    (0, 0, 2, 0, 1),
+    (0, 0, 1, 2, 0),
+    (0, 0, 1, 1, 1),
+    (0, 0, 1, 0, 2),
+    (0, 0, 0, 3, 0),
+    (0, 0, 0, 2, 1),
+    (0, 0, 0, 1, 2),
+    (0, 0, 0, 0, 3),
+    (4, 0, 0, 0, 0),
+    (3, 1, 0, 0, 0),
+    (3, 0, 1, 0, 0),
+    (3, 0, 0, 1, 0),
+    (3, 0, 0, 0, 1),
+    (2, 2, 0, 0, 0),
+    (2, 1, 1, 0, 0),
+    (2, 1, 0, 1, 0),
+    (2, 1, 0, 0, 1),
+    (2, 0, 2, 0, 0),
+    (2, 0, 1, 1, 0),
+    (2, 0, 1, 0, 1),
+    (2, 0, 0, 2, 0),
+    (2, 0, 0, 1, 1),
+    (2, 0, 0, 0, 2),
+    (1, 3, 0, 0, 0),
+    (1, 2, 1, 0, 0),
+    (1, 2, 0, 1, 0),
+    (1, 2, 0, 0, 1),
+    (1, 1, 2, 0, 0),
+    (1, 1, 1, 1, 0),
+    (1, 1, 1, 0, 1),
+    (1, 1, 0, 2, 0),
+    (1, 1, 0, 1, 1),
+    (1, 1, 0, 0, 2),
+    (1, 0, 3, 0, 0),
+    (1, 0, 2, 1, 0),
+    (1, 0, 2, 0, 1),
+    (1, 0, 1, 2, 0),
+    (1, 0, 1, 1, 1),
+    (1, 0, 1, 0, 2),
+    (1, 0, 0, 3, 0),
+    (1, 0, 0, 2, 1),
+    (1, 0, 0, 1, 2),
+    (1, 0, 0, 0, 3),
+    (0, 4, 0, 0, 0),
+    (0, 3, 1, 0, 0),
+    (0, 3, 0, 1, 0),
+    (0, 3, 0, 0, 1),
+    (0, 2, 2, 0, 0),
+    (0, 2, 1, 1, 0),
+    (0, 2, 1, 0, 1),
+    (0, 2, 0, 2, 0),
+    (0, 2, 0, 1, 1),
+    (0, 2, 0, 0, 2),
+    (0, 1, 3, 0, 0),
+    (0, 1, 2, 1, 0),
+    (0, 1, 2, 0, 1),
+    (0, 1, 1, 2, 0),
+    (0, 1, 1, 1, 1),
+    (0, 1, 1, 0, 2),
+    (0, 1, 0, 3, 0),
+    (0, 1, 0, 2, 1),
+    (0, 1, 0, 1, 2),
+    (0, 1, 0, 0, 3),
+    (0, 0, 4, 0, 0),
+    (0, 0, 3, 1, 0),
+    (0, 0, 3, 0, 1),
+    (0, 0, 2, 2, 0),
+    (0, 0, 2, 1, 1),
+    (0, 0, 2, 0, 2),
+    (0, 0, 1, 3, 0),
+    (0, 0, 1, 2, 1),
+    (0, 0, 1, 1, 2),
+    (0, 0, 1, 0, 3),
+    (0, 0, 0, 4, 0),
+    (0, 0, 0, 3, 1),
+    (0, 0, 0, 2, 2),
+    (0, 0, 0, 1, 3),
+    (0, 0, 0, 0, 4),
+    (5, 0, 0, 0, 0),
+    (4, 1, 0, 0, 0),
+    (4, 0, 1, 0, 0),
+    (4, 0, 0, 1, 0),
+    (4, 0, 0, 0, 1),
+    (3, 2, 0, 0, 0),
+    (3, 1, 1, 0, 0),
+    (3, 1, 0, 1, 0),
+    (3, 1, 0, 0, 1),
+    (3, 0, 2, 0, 0),
+    (3, 0, 1, 1, 0),
+    (3, 0, 1, 0, 1),
+    (3, 0, 0, 2, 0),
+    (3, 0, 0, 1, 1),
+    (3, 0, 0, 0, 2),
+    (2, 3, 0, 0, 0),
+    (2, 2, 1, 0, 0),
+    (2, 2, 0, 1, 0),
+    (2, 2, 0, 0, 1),
+    (2, 1, 2, 0, 0),
+    (2, 1, 1, 1, 0),
+    (2, 1, 1, 0, 1),
+    (2, 1, 0, 2, 0),
+    (2, 1, 0, 1, 1),
+    (2, 1, 0, 0, 2),
+    (2, 0, 3, 0, 0),
+    (2, 0, 2, 1, 0),
+    (2, 0, 2, 0, 1),
+    (2, 0, 1, 2, 0),
+    (2, 0, 1, 1, 1),
+    (2, 0, 1, 0, 2),
+    (2, 0, 0, 3, 0),
+    (2, 0, 0, 2, 1),
+    (2, 0, 0, 1, 2),
+    (2, 0, 0, 0, 3),
+    (1, 4, 0, 0, 0),
+    (1, 3, 1, 0, 0),
+    (1, 3, 0, 1, 0),
+    (1, 3, 0, 0, 1),
+    (1, 2, 2, 0, 0),
+    (1, 2, 1, 1, 0),
+    (1, 2, 1, 0, 1),
+    (1, 2, 0, 2, 0),
+    (1, 2, 0, 1, 1),
+    (1, 2, 0, 0, 2),
+    (1, 1, 3, 0, 0),
+    (1, 1, 2, 1, 0),
+    (1, 1, 2, 0, 1),
+    (1, 1, 1, 2, 0),
+    (1, 1, 1, 1, 1),
+    (1, 1, 1, 0, 2),
+    (1, 1, 0, 3, 0),
+    (1, 1, 0, 2, 1),
+    (1, 1, 0, 1, 2),
+    (1, 1, 0, 0, 3),
+    (1, 0, 4, 0, 0),
+    (1, 0, 3, 1, 0),
+    (1, 0, 3, 0, 1),
+    (1, 0, 2, 2, 0),
+    (1, 0, 2, 1, 1),
+    (1, 0, 2, 0, 2),
+    (1, 0, 1, 3, 0),
+    (1, 0, 1, 2, 1),
+    (1, 0, 1, 1, 2),
+    (1, 0, 1, 0, 3),
+    (1, 0, 0, 4, 0),
+    (1, 0, 0, 3, 1),
+    (1, 0, 0, 2, 2),
+    (1, 0, 0, 1, 3),
+    (1, 0, 0, 0, 4),
+    (0, 5, 0, 0, 0),
+    (0, 4, 1, 0, 0),
+    (0, 4, 0, 1, 0),
+    (0, 4, 0, 0, 1),
+    (0, 3, 2, 0, 0),
+    (0, 3, 1, 1, 0),
+    (0, 3, 1, 0, 1),
+    (0, 3, 0, 2, 0),
+    (0, 3, 0, 1, 1),
+    (0, 3, 0, 0, 2),
+    (0, 2, 3, 0, 0),
+    (0, 2, 2, 1, 0),
+    (0, 2, 2, 0, 1),
+    (0, 2, 1, 2, 0),
+    (0, 2, 1, 1, 1),
+    (0, 2, 1, 0, 2),
+    (0, 2, 0, 3, 0),
+    (0, 2, 0, 2, 1),
+    (0, 2, 0, 1, 2),
+    (0, 2, 0, 0, 3),
+    (0, 1, 4, 0, 0),
+    (0, 1, 3, 1, 0),
+    (0, 1, 3, 0, 1),
+    (0, 1, 2, 2, 0),
+    (0, 1, 2, 1, 1),
+    (0, 1, 2, 0, 2),
+    (0, 1, 1, 3, 0),
+    (0, 1, 1, 2, 1),
+    (0, 1, 1, 1, 2),
+    (0, 1, 1, 0, 3),
+    (0, 1, 0, 4, 0),
+    (0, 1, 0, 3, 1),
+    (0, 1, 0, 2, 2),
+    (0, 1, 0, 1, 3),
+    (0, 1, 0, 0, 4),
+    (0, 0, 5, 0, 0),
+    (0, 0, 4, 1, 0),
+    (0, 0, 4, 0, 1),
+    (0, 0, 3, 2, 0),
+    (0, 0, 3, 1, 1),
+    (0, 0, 3, 0, 2),
+    (0, 0, 2, 3, 0),
+    (0, 0, 2, 2, 1),
+    (0, 0, 2, 1, 2),
+    (0, 0, 2, 0, 3),
+    (0, 0, 1, 4, 0),
+    (0, 0, 1, 3, 1),
+    (0, 0, 1, 2, 2),
+    (0, 0, 1, 1, 3),
+    (0, 0, 1, 0, 4),
+    (0, 0, 0, 5, 0),
+    (0, 0, 0, 4, 1),
+    (0, 0, 0, 3, 2),
+    (0, 0, 0, 2, 3),
+    (0, 0, 0, 1, 4),
+    (0, 0, 0, 0, 5),
+)
 _PAYMENT_INDEX = {p: i for i, p in enumerate(PAYMENTS)}
 
-DECISIONS = ('take_different', 'take_pair', 'reserve_face_up', 'reserve_blind', 'buy_face_up', 'buy_reserved', 'pass', 'return_tokens', 'claim_city', 'payment')
+DECISIONS = (
+    'take_different',
+    'take_pair',
+    'reserve_face_up',
+    'reserve_blind',
+    'buy_face_up',
+    'buy_reserved',
+    'pass',
+    'return_tokens',
+    'claim_city',
+    'payment',
+)
 STEPS = ('return_tokens', 'claim_city', 'payment')
 # action id -> (decision index, arguments)
 ACTIONS = (
@@ -865,7 +1145,11 @@ ACTION_STRINGS = (
 # how the actions of each decision are written, what the capitals stand for, and whether
 # a payment is asked next (string_to_action shows them for a text it cannot read)
 NOTATION_FORMS = (
-    ('take PICKED', 'PICKED is 1 to 3 different gem colours among white, blue, green, red, black', False),
+    (
+    'take PICKED',
+    'PICKED is 1 to 3 different gem colours among white, blue, green, red, black',
+    False,
+),
     ('take2 COLOUR', 'COLOUR is a gem colour (white, blue, green, red or black)', False),
     ('reserve CARD', 'CARD is a face-up card as level.slot (1.1 to 3.4)', False),
     ('reserve deck LEVEL', 'LEVEL is a level (1, 2 or 3)', False),
@@ -874,12 +1158,27 @@ NOTATION_FORMS = (
     ('pass', '', False),
     ('return COLOUR', 'COLOUR is a colour (white, blue, green, red, black or gold)', False),
     ('city CITY', 'CITY is a place of city_display (1 to 3)', False),
-    ('pay gold for GEMS', "GEMS is the gem colour each gold token stands for, as in 'pay gold for white blue'", False),
+    (
+    'pay gold for GEMS',
+    "GEMS is the gem colour each gold token stands for, as in 'pay gold for white blue'",
+    False,
+),
     ('pay without gold', '', False),
 )
 NUM_ACTIONS = len(ACTIONS)
 # per decision: (choice, domain) of each of its arguments (describe_action; a saved 'pending')
-_PARAM_KINDS = {0: (('picked', 'gem_set'),), 1: (('colour', 'gem'),), 2: (('card', 'face_up'),), 3: (('level', 'deck'),), 4: (('card', 'face_up'),), 5: (('card', 'reserved'),), 6: (), 7: (('colour', 'colour'),), 8: (('city', 'component'),), 9: (('payment', 'payment'),)}
+_PARAM_KINDS = {
+    0: (('picked', 'gem_set'),),
+    1: (('colour', 'gem'),),
+    2: (('card', 'face_up'),),
+    3: (('level', 'deck'),),
+    4: (('card', 'face_up'),),
+    5: (('card', 'reserved'),),
+    6: (),
+    7: (('colour', 'colour'),),
+    8: (('city', 'component'),),
+    9: (('payment', 'payment'),),
+}
 
 
 class IllegalAction(Exception):
@@ -1030,22 +1329,26 @@ def _why_take_different(g, args):
     sup = g.supply
     a_picked, = args
     p_picked = a_picked
-    if not all((sup[v_c] >= 1 for v_c in p_picked)):
+    if not all(sup[v_c] >= 1 for v_c in p_picked):
         return (
             'condition not met: for each chosen colour, at least 1 token of that colour is '
             'in the supply (all(supply[c] >= 1 for c in picked), rulespec/official.yaml:67)'
         )
     if not (
-        (
-            len(p_picked)
-            == ((
-                _t0
-                if ((
-                    ((_t0 := ((1 if sup[0] >= 1 else 0) + (1 if sup[1] >= 1 else 0) + (1 if sup[2] >= 1 else 0) + (1 if sup[3] >= 1 else 0) + (1 if sup[4] >= 1 else 0))))
-                    < 3
+        len(p_picked)
+        == (
+            _t0
+            if (
+                (_t0 := (
+                    (1 if sup[0] >= 1 else 0)
+                    + (1 if sup[1] >= 1 else 0)
+                    + (1 if sup[2] >= 1 else 0)
+                    + (1 if sup[3] >= 1 else 0)
+                    + (1 if sup[4] >= 1 else 0)
                 ))
-                else 3
-            ))
+                < 3
+            )
+            else 3
         )
     ):
         return (
@@ -1388,26 +1691,23 @@ def _legal_claim_city(g, out):
             continue
         # all(me.bonus[c] >= city.requires[c] for c in gems)
         if not (
-            (
-                (b0 >= kc_p_city_C3[0])
-                and (b1 >= kc_p_city_C3[1])
-                and (b2 >= kc_p_city_C3[2])
-                and (b3 >= kc_p_city_C3[3])
-                and (b4 >= kc_p_city_C3[4])
-            )
+            (b0 >= kc_p_city_C3[0])
+            and (b1 >= kc_p_city_C3[1])
+            and (b2 >= kc_p_city_C3[2])
+            and (b3 >= kc_p_city_C3[3])
+            and (b4 >= kc_p_city_C3[4])
         ):
             continue
-        # city.any_one_colour == 0 or any(me.bonus[c] - city.requires[c] >= city.any_one_colour for c in gems)
+        # city.any_one_colour == 0 or any(me.bonus[c] - city.requires[c] >= city.any_one_colour for
+        # c in gems)
         if not (
-            (
-                (kc_p_city_C4 == 0)
-                or ((
-                    (b0 - kc_p_city_C3[0] >= kc_p_city_C4)
-                    or (b1 - kc_p_city_C3[1] >= kc_p_city_C4)
-                    or (b2 - kc_p_city_C3[2] >= kc_p_city_C4)
-                    or (b3 - kc_p_city_C3[3] >= kc_p_city_C4)
-                    or (b4 - kc_p_city_C3[4] >= kc_p_city_C4)
-                ))
+            (kc_p_city_C4 == 0)
+            or (
+                (b0 - kc_p_city_C3[0] >= kc_p_city_C4)
+                or (b1 - kc_p_city_C3[1] >= kc_p_city_C4)
+                or (b2 - kc_p_city_C3[2] >= kc_p_city_C4)
+                or (b3 - kc_p_city_C3[3] >= kc_p_city_C4)
+                or (b4 - kc_p_city_C3[4] >= kc_p_city_C4)
             )
         ):
             continue
@@ -1436,13 +1736,11 @@ def _why_claim_city(g, args):
             '(me.prestige >= city.prestige, variants/cities.yaml:90)'
         )
     if not (
-        (
-            (bon[0] >= _k_cities[p_city][3][0])
-            and (bon[1] >= _k_cities[p_city][3][1])
-            and (bon[2] >= _k_cities[p_city][3][2])
-            and (bon[3] >= _k_cities[p_city][3][3])
-            and (bon[4] >= _k_cities[p_city][3][4])
-        )
+        (bon[0] >= _k_cities[p_city][3][0])
+        and (bon[1] >= _k_cities[p_city][3][1])
+        and (bon[2] >= _k_cities[p_city][3][2])
+        and (bon[3] >= _k_cities[p_city][3][3])
+        and (bon[4] >= _k_cities[p_city][3][4])
     ):
         return (
             'condition not met: for each gem colour, the number of your bonuses of that '
@@ -1450,15 +1748,13 @@ def _why_claim_city(g, args):
             '(all(me.bonus[c] >= city.requires[c] for c in gems), variants/cities.yaml:91)'
         )
     if not (
-        (
-            (_k_cities[p_city][4] == 0)
-            or ((
-                (bon[0] - _k_cities[p_city][3][0] >= _k_cities[p_city][4])
-                or (bon[1] - _k_cities[p_city][3][1] >= _k_cities[p_city][4])
-                or (bon[2] - _k_cities[p_city][3][2] >= _k_cities[p_city][4])
-                or (bon[3] - _k_cities[p_city][3][3] >= _k_cities[p_city][4])
-                or (bon[4] - _k_cities[p_city][3][4] >= _k_cities[p_city][4])
-            ))
+        (_k_cities[p_city][4] == 0)
+        or (
+            (bon[0] - _k_cities[p_city][3][0] >= _k_cities[p_city][4])
+            or (bon[1] - _k_cities[p_city][3][1] >= _k_cities[p_city][4])
+            or (bon[2] - _k_cities[p_city][3][2] >= _k_cities[p_city][4])
+            or (bon[3] - _k_cities[p_city][3][3] >= _k_cities[p_city][4])
+            or (bon[4] - _k_cities[p_city][3][4] >= _k_cities[p_city][4])
         )
     ):
         return (
@@ -1525,318 +1821,295 @@ def _action_phase_legal(g, out):
         if len(g.decks[2]) >= 1:  # level 3
             out.append(44)
     # buy_face_up (rulespec/official.yaml:115)
-    # each face-up slot in turn (Game.face_up_costs, level by level), written out; a slot is left out when the player cannot pay, even with all the gold they hold
+    # each face-up slot in turn (Game.face_up_costs, level by level), written out; a slot is left
+    # out when the player cannot pay, even with all the gold they hold
     # price: max(0, card.cost[c] - me.bonus[c])
     fu_1_1, fu_1_2, fu_1_3, fu_1_4, fu_2_1, fu_2_2, fu_2_3, fu_2_4, fu_3_1, fu_3_2, fu_3_3, fu_3_4 = g.face_up_costs
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_1
     if not (
         (
-            ((
-                (cc_p_card_G0 > w0)
-                or (cc_p_card_G1 > w1)
-                or (cc_p_card_G2 > w2)
-                or (cc_p_card_G3 > w3)
-                or (cc_p_card_G4 > w4)
-            ))
-            and ((
-                (not t5)
-                or ((
-                    ((
-                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
-                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
-                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
-                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
-                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
-                    ))
-                    > t5
-                ))
-            ))
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
         )
     ):
         out.append(45)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_2
     if not (
         (
-            ((
-                (cc_p_card_G0 > w0)
-                or (cc_p_card_G1 > w1)
-                or (cc_p_card_G2 > w2)
-                or (cc_p_card_G3 > w3)
-                or (cc_p_card_G4 > w4)
-            ))
-            and ((
-                (not t5)
-                or ((
-                    ((
-                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
-                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
-                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
-                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
-                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
-                    ))
-                    > t5
-                ))
-            ))
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
         )
     ):
         out.append(46)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_3
     if not (
         (
-            ((
-                (cc_p_card_G0 > w0)
-                or (cc_p_card_G1 > w1)
-                or (cc_p_card_G2 > w2)
-                or (cc_p_card_G3 > w3)
-                or (cc_p_card_G4 > w4)
-            ))
-            and ((
-                (not t5)
-                or ((
-                    ((
-                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
-                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
-                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
-                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
-                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
-                    ))
-                    > t5
-                ))
-            ))
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
         )
     ):
         out.append(47)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_4
     if not (
         (
-            ((
-                (cc_p_card_G0 > w0)
-                or (cc_p_card_G1 > w1)
-                or (cc_p_card_G2 > w2)
-                or (cc_p_card_G3 > w3)
-                or (cc_p_card_G4 > w4)
-            ))
-            and ((
-                (not t5)
-                or ((
-                    ((
-                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
-                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
-                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
-                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
-                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
-                    ))
-                    > t5
-                ))
-            ))
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
         )
     ):
         out.append(48)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_1
     if not (
         (
-            ((
-                (cc_p_card_G0 > w0)
-                or (cc_p_card_G1 > w1)
-                or (cc_p_card_G2 > w2)
-                or (cc_p_card_G3 > w3)
-                or (cc_p_card_G4 > w4)
-            ))
-            and ((
-                (not t5)
-                or ((
-                    ((
-                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
-                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
-                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
-                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
-                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
-                    ))
-                    > t5
-                ))
-            ))
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
         )
     ):
         out.append(49)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_2
     if not (
         (
-            ((
-                (cc_p_card_G0 > w0)
-                or (cc_p_card_G1 > w1)
-                or (cc_p_card_G2 > w2)
-                or (cc_p_card_G3 > w3)
-                or (cc_p_card_G4 > w4)
-            ))
-            and ((
-                (not t5)
-                or ((
-                    ((
-                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
-                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
-                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
-                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
-                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
-                    ))
-                    > t5
-                ))
-            ))
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
         )
     ):
         out.append(50)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_3
     if not (
         (
-            ((
-                (cc_p_card_G0 > w0)
-                or (cc_p_card_G1 > w1)
-                or (cc_p_card_G2 > w2)
-                or (cc_p_card_G3 > w3)
-                or (cc_p_card_G4 > w4)
-            ))
-            and ((
-                (not t5)
-                or ((
-                    ((
-                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
-                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
-                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
-                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
-                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
-                    ))
-                    > t5
-                ))
-            ))
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
         )
     ):
         out.append(51)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_4
     if not (
         (
-            ((
-                (cc_p_card_G0 > w0)
-                or (cc_p_card_G1 > w1)
-                or (cc_p_card_G2 > w2)
-                or (cc_p_card_G3 > w3)
-                or (cc_p_card_G4 > w4)
-            ))
-            and ((
-                (not t5)
-                or ((
-                    ((
-                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
-                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
-                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
-                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
-                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
-                    ))
-                    > t5
-                ))
-            ))
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
         )
     ):
         out.append(52)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_1
     if not (
         (
-            ((
-                (cc_p_card_G0 > w0)
-                or (cc_p_card_G1 > w1)
-                or (cc_p_card_G2 > w2)
-                or (cc_p_card_G3 > w3)
-                or (cc_p_card_G4 > w4)
-            ))
-            and ((
-                (not t5)
-                or ((
-                    ((
-                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
-                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
-                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
-                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
-                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
-                    ))
-                    > t5
-                ))
-            ))
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
         )
     ):
         out.append(53)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_2
     if not (
         (
-            ((
-                (cc_p_card_G0 > w0)
-                or (cc_p_card_G1 > w1)
-                or (cc_p_card_G2 > w2)
-                or (cc_p_card_G3 > w3)
-                or (cc_p_card_G4 > w4)
-            ))
-            and ((
-                (not t5)
-                or ((
-                    ((
-                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
-                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
-                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
-                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
-                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
-                    ))
-                    > t5
-                ))
-            ))
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
         )
     ):
         out.append(54)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_3
     if not (
         (
-            ((
-                (cc_p_card_G0 > w0)
-                or (cc_p_card_G1 > w1)
-                or (cc_p_card_G2 > w2)
-                or (cc_p_card_G3 > w3)
-                or (cc_p_card_G4 > w4)
-            ))
-            and ((
-                (not t5)
-                or ((
-                    ((
-                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
-                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
-                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
-                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
-                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
-                    ))
-                    > t5
-                ))
-            ))
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
         )
     ):
         out.append(55)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_4
     if not (
         (
-            ((
-                (cc_p_card_G0 > w0)
-                or (cc_p_card_G1 > w1)
-                or (cc_p_card_G2 > w2)
-                or (cc_p_card_G3 > w3)
-                or (cc_p_card_G4 > w4)
-            ))
-            and ((
-                (not t5)
-                or ((
-                    ((
-                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
-                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
-                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
-                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
-                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
-                    ))
-                    > t5
-                ))
-            ))
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
         )
     ):
         out.append(56)
@@ -1847,26 +2120,26 @@ def _action_phase_legal(g, out):
         cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = CARD_COST[p_card]
         # price: max(0, card.cost[c] - me.bonus[c])
         if (
-            ((
+            (
                 (cc_p_card_G0 > w0)
                 or (cc_p_card_G1 > w1)
                 or (cc_p_card_G2 > w2)
                 or (cc_p_card_G3 > w3)
                 or (cc_p_card_G4 > w4)
-            ))
-            and ((
+            )
+            and (
                 (not t5)
-                or ((
-                    ((
+                or (
+                    (
                         (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
                         + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
                         + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
                         + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
                         + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
-                    ))
+                    )
                     > t5
-                ))
-            ))
+                )
+            )
         ):
             continue  # the player cannot pay, even with all the gold they hold
         out.append(57 + i_0)
@@ -1885,11 +2158,31 @@ def _rank_key(g, p):
 
 # legal-action functions of the steps and of the action taken when stuck (the other actions are
 # generated as blocks of _action_phase_legal)
-_LEGAL = (None, None, None, None, None, None, _legal_pass, _legal_return_tokens, _legal_claim_city, )
-_APPLY = (_do_take_different, _do_take_pair, _do_reserve_face_up, _do_reserve_blind, _do_buy_face_up, _do_buy_reserved, _do_pass, _do_return_tokens, _do_claim_city, )
-_WHY = (_why_take_different, _why_take_pair, _why_reserve_face_up, _why_reserve_blind, _why_buy_face_up, _why_buy_reserved, _why_pass, _why_return_tokens, _why_claim_city, )
+_LEGAL = (None, None, None, None, None, None, _legal_pass, _legal_return_tokens, _legal_claim_city)
+_APPLY = (
+    _do_take_different,
+    _do_take_pair,
+    _do_reserve_face_up,
+    _do_reserve_blind,
+    _do_buy_face_up,
+    _do_buy_reserved,
+    _do_pass,
+    _do_return_tokens,
+    _do_claim_city,
+)
+_WHY = (
+    _why_take_different,
+    _why_take_pair,
+    _why_reserve_face_up,
+    _why_reserve_blind,
+    _why_buy_face_up,
+    _why_buy_reserved,
+    _why_pass,
+    _why_return_tokens,
+    _why_claim_city,
+)
 # per decision: the payments the rules accept for a purchase, when the payment is asked separately
-_PAYOPTS = (None, None, None, None, _payopts_buy_face_up, _payopts_buy_reserved, None, None, None, )
+_PAYOPTS = (None, None, None, None, _payopts_buy_face_up, _payopts_buy_reserved, None, None, None)
 _PAY = 9  # decision index of the payment step (-1: no action has a payment)
 _WILD_INDEX = len(GEMS)  # the wild colour's index in COLOURS (and in each player's tokens)
 _PAY_BASE = 70  # action id of the payment without wild tokens; PAYMENTS[i] is id _PAY_BASE + i
@@ -2096,7 +2389,7 @@ class Game:
         me = g._cp
         tok = g._tok[me]
         if step == 0:  # return_tokens
-            while (sum(tok) > 10):
+            while sum(tok) > 10:
                 if count >= 10000:  # the engines' step budget (see compiler/check/termination.py)
                     raise RuleError("step 'return_tokens' was stopped after 10,000 actions in one turn: its 'while' condition did not turn false")
                 out = []

@@ -193,10 +193,274 @@ _FACE_UP_SLOTS = 4
 _EXTRA_SLOTS = ()
 
 # Every way to spend gold on a price: gold per gem colour, the zero vector first.
-PAYMENTS = ((0, 0, 0, 0, 0), (1, 0, 0, 0, 0), (0, 1, 0, 0, 0), (0, 0, 1, 0, 0), (0, 0, 0, 1, 0), (0, 0, 0, 0, 1), (2, 0, 0, 0, 0), (1, 1, 0, 0, 0), (1, 0, 1, 0, 0), (1, 0, 0, 1, 0), (1, 0, 0, 0, 1), (0, 2, 0, 0, 0), (0, 1, 1, 0, 0), (0, 1, 0, 1, 0), (0, 1, 0, 0, 1), (0, 0, 2, 0, 0), (0, 0, 1, 1, 0), (0, 0, 1, 0, 1), (0, 0, 0, 2, 0), (0, 0, 0, 1, 1), (0, 0, 0, 0, 2), (3, 0, 0, 0, 0), (2, 1, 0, 0, 0), (2, 0, 1, 0, 0), (2, 0, 0, 1, 0), (2, 0, 0, 0, 1), (1, 2, 0, 0, 0), (1, 1, 1, 0, 0), (1, 1, 0, 1, 0), (1, 1, 0, 0, 1), (1, 0, 2, 0, 0), (1, 0, 1, 1, 0), (1, 0, 1, 0, 1), (1, 0, 0, 2, 0), (1, 0, 0, 1, 1), (1, 0, 0, 0, 2), (0, 3, 0, 0, 0), (0, 2, 1, 0, 0), (0, 2, 0, 1, 0), (0, 2, 0, 0, 1), (0, 1, 2, 0, 0), (0, 1, 1, 1, 0), (0, 1, 1, 0, 1), (0, 1, 0, 2, 0), (0, 1, 0, 1, 1), (0, 1, 0, 0, 2), (0, 0, 3, 0, 0), (0, 0, 2, 1, 0), (0, 0, 2, 0, 1), (0, 0, 1, 2, 0), (0, 0, 1, 1, 1), (0, 0, 1, 0, 2), (0, 0, 0, 3, 0), (0, 0, 0, 2, 1), (0, 0, 0, 1, 2), (0, 0, 0, 0, 3), (4, 0, 0, 0, 0), (3, 1, 0, 0, 0), (3, 0, 1, 0, 0), (3, 0, 0, 1, 0), (3, 0, 0, 0, 1), (2, 2, 0, 0, 0), (2, 1, 1, 0, 0), (2, 1, 0, 1, 0), (2, 1, 0, 0, 1), (2, 0, 2, 0, 0), (2, 0, 1, 1, 0), (2, 0, 1, 0, 1), (2, 0, 0, 2, 0), (2, 0, 0, 1, 1), (2, 0, 0, 0, 2), (1, 3, 0, 0, 0), (1, 2, 1, 0, 0), (1, 2, 0, 1, 0), (1, 2, 0, 0, 1), (1, 1, 2, 0, 0), (1, 1, 1, 1, 0), (1, 1, 1, 0, 1), (1, 1, 0, 2, 0), (1, 1, 0, 1, 1), (1, 1, 0, 0, 2), (1, 0, 3, 0, 0), (1, 0, 2, 1, 0), (1, 0, 2, 0, 1), (1, 0, 1, 2, 0), (1, 0, 1, 1, 1), (1, 0, 1, 0, 2), (1, 0, 0, 3, 0), (1, 0, 0, 2, 1), (1, 0, 0, 1, 2), (1, 0, 0, 0, 3), (0, 4, 0, 0, 0), (0, 3, 1, 0, 0), (0, 3, 0, 1, 0), (0, 3, 0, 0, 1), (0, 2, 2, 0, 0), (0, 2, 1, 1, 0), (0, 2, 1, 0, 1), (0, 2, 0, 2, 0), (0, 2, 0, 1, 1), (0, 2, 0, 0, 2), (0, 1, 3, 0, 0), (0, 1, 2, 1, 0), (0, 1, 2, 0, 1), (0, 1, 1, 2, 0), (0, 1, 1, 1, 1), (0, 1, 1, 0, 2), (0, 1, 0, 3, 0), (0, 1, 0, 2, 1), (0, 1, 0, 1, 2), (0, 1, 0, 0, 3), (0, 0, 4, 0, 0), (0, 0, 3, 1, 0), (0, 0, 3, 0, 1), (0, 0, 2, 2, 0), (0, 0, 2, 1, 1), (0, 0, 2, 0, 2), (0, 0, 1, 3, 0), (0, 0, 1, 2, 1), (0, 0, 1, 1, 2), (0, 0, 1, 0, 3), (0, 0, 0, 4, 0), (0, 0, 0, 3, 1), (0, 0, 0, 2, 2), (0, 0, 0, 1, 3), (0, 0, 0, 0, 4), (5, 0, 0, 0, 0), (4, 1, 0, 0, 0), (4, 0, 1, 0, 0), (4, 0, 0, 1, 0), (4, 0, 0, 0, 1), (3, 2, 0, 0, 0), (3, 1, 1, 0, 0), (3, 1, 0, 1, 0), (3, 1, 0, 0, 1), (3, 0, 2, 0, 0), (3, 0, 1, 1, 0), (3, 0, 1, 0, 1), (3, 0, 0, 2, 0), (3, 0, 0, 1, 1), (3, 0, 0, 0, 2), (2, 3, 0, 0, 0), (2, 2, 1, 0, 0), (2, 2, 0, 1, 0), (2, 2, 0, 0, 1), (2, 1, 2, 0, 0), (2, 1, 1, 1, 0), (2, 1, 1, 0, 1), (2, 1, 0, 2, 0), (2, 1, 0, 1, 1), (2, 1, 0, 0, 2), (2, 0, 3, 0, 0), (2, 0, 2, 1, 0), (2, 0, 2, 0, 1), (2, 0, 1, 2, 0), (2, 0, 1, 1, 1), (2, 0, 1, 0, 2), (2, 0, 0, 3, 0), (2, 0, 0, 2, 1), (2, 0, 0, 1, 2), (2, 0, 0, 0, 3), (1, 4, 0, 0, 0), (1, 3, 1, 0, 0), (1, 3, 0, 1, 0), (1, 3, 0, 0, 1), (1, 2, 2, 0, 0), (1, 2, 1, 1, 0), (1, 2, 1, 0, 1), (1, 2, 0, 2, 0), (1, 2, 0, 1, 1), (1, 2, 0, 0, 2), (1, 1, 3, 0, 0), (1, 1, 2, 1, 0), (1, 1, 2, 0, 1), (1, 1, 1, 2, 0), (1, 1, 1, 1, 1), (1, 1, 1, 0, 2), (1, 1, 0, 3, 0), (1, 1, 0, 2, 1), (1, 1, 0, 1, 2), (1, 1, 0, 0, 3), (1, 0, 4, 0, 0), (1, 0, 3, 1, 0), (1, 0, 3, 0, 1), (1, 0, 2, 2, 0), (1, 0, 2, 1, 1), (1, 0, 2, 0, 2), (1, 0, 1, 3, 0), (1, 0, 1, 2, 1), (1, 0, 1, 1, 2), (1, 0, 1, 0, 3), (1, 0, 0, 4, 0), (1, 0, 0, 3, 1), (1, 0, 0, 2, 2), (1, 0, 0, 1, 3), (1, 0, 0, 0, 4), (0, 5, 0, 0, 0), (0, 4, 1, 0, 0), (0, 4, 0, 1, 0), (0, 4, 0, 0, 1), (0, 3, 2, 0, 0), (0, 3, 1, 1, 0), (0, 3, 1, 0, 1), (0, 3, 0, 2, 0), (0, 3, 0, 1, 1), (0, 3, 0, 0, 2), (0, 2, 3, 0, 0), (0, 2, 2, 1, 0), (0, 2, 2, 0, 1), (0, 2, 1, 2, 0), (0, 2, 1, 1, 1), (0, 2, 1, 0, 2), (0, 2, 0, 3, 0), (0, 2, 0, 2, 1), (0, 2, 0, 1, 2), (0, 2, 0, 0, 3), (0, 1, 4, 0, 0), (0, 1, 3, 1, 0), (0, 1, 3, 0, 1), (0, 1, 2, 2, 0), (0, 1, 2, 1, 1), (0, 1, 2, 0, 2), (0, 1, 1, 3, 0), (0, 1, 1, 2, 1), (0, 1, 1, 1, 2), (0, 1, 1, 0, 3), (0, 1, 0, 4, 0), (0, 1, 0, 3, 1), (0, 1, 0, 2, 2), (0, 1, 0, 1, 3), (0, 1, 0, 0, 4), (0, 0, 5, 0, 0), (0, 0, 4, 1, 0), (0, 0, 4, 0, 1), (0, 0, 3, 2, 0), (0, 0, 3, 1, 1), (0, 0, 3, 0, 2), (0, 0, 2, 3, 0), (0, 0, 2, 2, 1), (0, 0, 2, 1, 2), (0, 0, 2, 0, 3), (0, 0, 1, 4, 0), (0, 0, 1, 3, 1), (0, 0, 1, 2, 2), (0, 0, 1, 1, 3), (0, 0, 1, 0, 4), (0, 0, 0, 5, 0), (0, 0, 0, 4, 1), (0, 0, 0, 3, 2), (0, 0, 0, 2, 3), (0, 0, 0, 1, 4), (0, 0, 0, 0, 5))
+PAYMENTS = (
+    (0, 0, 0, 0, 0),
+    (1, 0, 0, 0, 0),
+    (0, 1, 0, 0, 0),
+    (0, 0, 1, 0, 0),
+    (0, 0, 0, 1, 0),
+    (0, 0, 0, 0, 1),
+    (2, 0, 0, 0, 0),
+    (1, 1, 0, 0, 0),
+    (1, 0, 1, 0, 0),
+    (1, 0, 0, 1, 0),
+    (1, 0, 0, 0, 1),
+    (0, 2, 0, 0, 0),
+    (0, 1, 1, 0, 0),
+    (0, 1, 0, 1, 0),
+    (0, 1, 0, 0, 1),
+    (0, 0, 2, 0, 0),
+    (0, 0, 1, 1, 0),
+    (0, 0, 1, 0, 1),
+    (0, 0, 0, 2, 0),
+    (0, 0, 0, 1, 1),
+    (0, 0, 0, 0, 2),
+    (3, 0, 0, 0, 0),
+    (2, 1, 0, 0, 0),
+    (2, 0, 1, 0, 0),
+    (2, 0, 0, 1, 0),
+    (2, 0, 0, 0, 1),
+    (1, 2, 0, 0, 0),
+    (1, 1, 1, 0, 0),
+    (1, 1, 0, 1, 0),
+    (1, 1, 0, 0, 1),
+    (1, 0, 2, 0, 0),
+    (1, 0, 1, 1, 0),
+    (1, 0, 1, 0, 1),
+    (1, 0, 0, 2, 0),
+    (1, 0, 0, 1, 1),
+    (1, 0, 0, 0, 2),
+    (0, 3, 0, 0, 0),
+    (0, 2, 1, 0, 0),
+    (0, 2, 0, 1, 0),
+    (0, 2, 0, 0, 1),
+    (0, 1, 2, 0, 0),
+    (0, 1, 1, 1, 0),
+    (0, 1, 1, 0, 1),
+    (0, 1, 0, 2, 0),
+    (0, 1, 0, 1, 1),
+    (0, 1, 0, 0, 2),
+    (0, 0, 3, 0, 0),
+    (0, 0, 2, 1, 0),
+    (0, 0, 2, 0, 1),
+    (0, 0, 1, 2, 0),
+    (0, 0, 1, 1, 1),
+    (0, 0, 1, 0, 2),
+    (0, 0, 0, 3, 0),
+    (0, 0, 0, 2, 1),
+    (0, 0, 0, 1, 2),
+    (0, 0, 0, 0, 3),
+    (4, 0, 0, 0, 0),
+    (3, 1, 0, 0, 0),
+    (3, 0, 1, 0, 0),
+    (3, 0, 0, 1, 0),
+    (3, 0, 0, 0, 1),
+    (2, 2, 0, 0, 0),
+    (2, 1, 1, 0, 0),
+    (2, 1, 0, 1, 0),
+    (2, 1, 0, 0, 1),
+    (2, 0, 2, 0, 0),
+    (2, 0, 1, 1, 0),
+    (2, 0, 1, 0, 1),
+    (2, 0, 0, 2, 0),
+    (2, 0, 0, 1, 1),
+    (2, 0, 0, 0, 2),
+    (1, 3, 0, 0, 0),
+    (1, 2, 1, 0, 0),
+    (1, 2, 0, 1, 0),
+    (1, 2, 0, 0, 1),
+    (1, 1, 2, 0, 0),
+    (1, 1, 1, 1, 0),
+    (1, 1, 1, 0, 1),
+    (1, 1, 0, 2, 0),
+    (1, 1, 0, 1, 1),
+    (1, 1, 0, 0, 2),
+    (1, 0, 3, 0, 0),
+    (1, 0, 2, 1, 0),
+    (1, 0, 2, 0, 1),
+    (1, 0, 1, 2, 0),
+    (1, 0, 1, 1, 1),
+    (1, 0, 1, 0, 2),
+    (1, 0, 0, 3, 0),
+    (1, 0, 0, 2, 1),
+    (1, 0, 0, 1, 2),
+    (1, 0, 0, 0, 3),
+    (0, 4, 0, 0, 0),
+    (0, 3, 1, 0, 0),
+    (0, 3, 0, 1, 0),
+    (0, 3, 0, 0, 1),
+    (0, 2, 2, 0, 0),
+    (0, 2, 1, 1, 0),
+    (0, 2, 1, 0, 1),
+    (0, 2, 0, 2, 0),
+    (0, 2, 0, 1, 1),
+    (0, 2, 0, 0, 2),
+    (0, 1, 3, 0, 0),
+    (0, 1, 2, 1, 0),
+    (0, 1, 2, 0, 1),
+    (0, 1, 1, 2, 0),
+    (0, 1, 1, 1, 1),
+    (0, 1, 1, 0, 2),
+    (0, 1, 0, 3, 0),
+    (0, 1, 0, 2, 1),
+    (0, 1, 0, 1, 2),
+    (0, 1, 0, 0, 3),
+    (0, 0, 4, 0, 0),
+    (0, 0, 3, 1, 0),
+    (0, 0, 3, 0, 1),
+    (0, 0, 2, 2, 0),
+    (0, 0, 2, 1, 1),
+    (0, 0, 2, 0, 2),
+    (0, 0, 1, 3, 0),
+    (0, 0, 1, 2, 1),
+    (0, 0, 1, 1, 2),
+    (0, 0, 1, 0, 3),
+    (0, 0, 0, 4, 0),
+    (0, 0, 0, 3, 1),
+    (0, 0, 0, 2, 2),
+    (0, 0, 0, 1, 3),
+    (0, 0, 0, 0, 4),
+    (5, 0, 0, 0, 0),
+    (4, 1, 0, 0, 0),
+    (4, 0, 1, 0, 0),
+    (4, 0, 0, 1, 0),
+    (4, 0, 0, 0, 1),
+    (3, 2, 0, 0, 0),
+    (3, 1, 1, 0, 0),
+    (3, 1, 0, 1, 0),
+    (3, 1, 0, 0, 1),
+    (3, 0, 2, 0, 0),
+    (3, 0, 1, 1, 0),
+    (3, 0, 1, 0, 1),
+    (3, 0, 0, 2, 0),
+    (3, 0, 0, 1, 1),
+    (3, 0, 0, 0, 2),
+    (2, 3, 0, 0, 0),
+    (2, 2, 1, 0, 0),
+    (2, 2, 0, 1, 0),
+    (2, 2, 0, 0, 1),
+    (2, 1, 2, 0, 0),
+    (2, 1, 1, 1, 0),
+    (2, 1, 1, 0, 1),
+    (2, 1, 0, 2, 0),
+    (2, 1, 0, 1, 1),
+    (2, 1, 0, 0, 2),
+    (2, 0, 3, 0, 0),
+    (2, 0, 2, 1, 0),
+    (2, 0, 2, 0, 1),
+    (2, 0, 1, 2, 0),
+    (2, 0, 1, 1, 1),
+    (2, 0, 1, 0, 2),
+    (2, 0, 0, 3, 0),
+    (2, 0, 0, 2, 1),
+    (2, 0, 0, 1, 2),
+    (2, 0, 0, 0, 3),
+    (1, 4, 0, 0, 0),
+    (1, 3, 1, 0, 0),
+    (1, 3, 0, 1, 0),
+    (1, 3, 0, 0, 1),
+    (1, 2, 2, 0, 0),
+    (1, 2, 1, 1, 0),
+    (1, 2, 1, 0, 1),
+    (1, 2, 0, 2, 0),
+    (1, 2, 0, 1, 1),
+    (1, 2, 0, 0, 2),
+    (1, 1, 3, 0, 0),
+    (1, 1, 2, 1, 0),
+    (1, 1, 2, 0, 1),
+    (1, 1, 1, 2, 0),
+    (1, 1, 1, 1, 1),
+    (1, 1, 1, 0, 2),
+    (1, 1, 0, 3, 0),
+    (1, 1, 0, 2, 1),
+    (1, 1, 0, 1, 2),
+    (1, 1, 0, 0, 3),
+    (1, 0, 4, 0, 0),
+    (1, 0, 3, 1, 0),
+    (1, 0, 3, 0, 1),
+    (1, 0, 2, 2, 0),
+    (1, 0, 2, 1, 1),
+    (1, 0, 2, 0, 2),
+    (1, 0, 1, 3, 0),
+    (1, 0, 1, 2, 1),
+    (1, 0, 1, 1, 2),
+    (1, 0, 1, 0, 3),
+    (1, 0, 0, 4, 0),
+    (1, 0, 0, 3, 1),
+    (1, 0, 0, 2, 2),
+    (1, 0, 0, 1, 3),
+    (1, 0, 0, 0, 4),
+    (0, 5, 0, 0, 0),
+    (0, 4, 1, 0, 0),
+    (0, 4, 0, 1, 0),
+    (0, 4, 0, 0, 1),
+    (0, 3, 2, 0, 0),
+    (0, 3, 1, 1, 0),
+    (0, 3, 1, 0, 1),
+    (0, 3, 0, 2, 0),
+    (0, 3, 0, 1, 1),
+    (0, 3, 0, 0, 2),
+    (0, 2, 3, 0, 0),
+    (0, 2, 2, 1, 0),
+    (0, 2, 2, 0, 1),
+    (0, 2, 1, 2, 0),
+    (0, 2, 1, 1, 1),
+    (0, 2, 1, 0, 2),
+    (0, 2, 0, 3, 0),
+    (0, 2, 0, 2, 1),
+    (0, 2, 0, 1, 2),
+    (0, 2, 0, 0, 3),
+    (0, 1, 4, 0, 0),
+    (0, 1, 3, 1, 0),
+    (0, 1, 3, 0, 1),
+    (0, 1, 2, 2, 0),
+    (0, 1, 2, 1, 1),
+    (0, 1, 2, 0, 2),
+    (0, 1, 1, 3, 0),
+    (0, 1, 1, 2, 1),
+    (0, 1, 1, 1, 2),
+    (0, 1, 1, 0, 3),
+    (0, 1, 0, 4, 0),
+    (0, 1, 0, 3, 1),
+    (0, 1, 0, 2, 2),
+    (0, 1, 0, 1, 3),
+    (0, 1, 0, 0, 4),
+    (0, 0, 5, 0, 0),
+    (0, 0, 4, 1, 0),
+    (0, 0, 4, 0, 1),
+    (0, 0, 3, 2, 0),
+    (0, 0, 3, 1, 1),
+    (0, 0, 3, 0, 2),
+    (0, 0, 2, 3, 0),
+    (0, 0, 2, 2, 1),
+    (0, 0, 2, 1, 2),
+    (0, 0, 2, 0, 3),
+    (0, 0, 1, 4, 0),
+    (0, 0, 1, 3, 1),
+    (0, 0, 1, 2, 2),
+    (0, 0, 1, 1, 3),
+    (0, 0, 1, 0, 4),
+    (0, 0, 0, 5, 0),
+    (0, 0, 0, 4, 1),
+    (0, 0, 0, 3, 2),
+    (0, 0, 0, 2, 3),
+    (0, 0, 0, 1, 4),
+    (0, 0, 0, 0, 5),
+)
 _PAYMENT_INDEX = {p: i for i, p in enumerate(PAYMENTS)}
 
-DECISIONS = ('take_different', 'take_pair', 'reserve_face_up', 'reserve_blind', 'buy_face_up', 'buy_reserved', 'pass', 'return_tokens', 'noble_visit', 'payment')
+DECISIONS = (
+    'take_different',
+    'take_pair',
+    'reserve_face_up',
+    'reserve_blind',
+    'buy_face_up',
+    'buy_reserved',
+    'pass',
+    'return_tokens',
+    'noble_visit',
+    'payment',
+)
 STEPS = ('return_tokens', 'noble_visit', 'payment')
 # action id -> (decision index, arguments)
 ACTIONS = (
@@ -854,7 +1118,11 @@ ACTION_STRINGS = (
 # how the actions of each decision are written, what the capitals stand for, and whether
 # a payment is asked next (string_to_action shows them for a text it cannot read)
 NOTATION_FORMS = (
-    ('take PICKED', 'PICKED is 1 to 3 different gem colours among white, blue, green, red, black', False),
+    (
+    'take PICKED',
+    'PICKED is 1 to 3 different gem colours among white, blue, green, red, black',
+    False,
+),
     ('take2 COLOUR', 'COLOUR is a gem colour (white, blue, green, red or black)', False),
     ('reserve CARD', 'CARD is a face-up card as level.slot (1.1 to 3.4)', False),
     ('reserve deck LEVEL', 'LEVEL is a level (1, 2 or 3)', False),
@@ -863,12 +1131,27 @@ NOTATION_FORMS = (
     ('pass', '', False),
     ('return COLOUR', 'COLOUR is a colour (white, blue, green, red, black or gold)', False),
     ('noble NOBLE', 'NOBLE is a noble of the row (1 to 5)', False),
-    ('pay gold for GEMS', "GEMS is the gem colour each gold token stands for, as in 'pay gold for white blue'", False),
+    (
+    'pay gold for GEMS',
+    "GEMS is the gem colour each gold token stands for, as in 'pay gold for white blue'",
+    False,
+),
     ('pay without gold', '', False),
 )
 NUM_ACTIONS = len(ACTIONS)
 # per decision: (choice, domain) of each of its arguments (describe_action; a saved 'pending')
-_PARAM_KINDS = {0: (('picked', 'gem_set'),), 1: (('colour', 'gem'),), 2: (('card', 'face_up'),), 3: (('level', 'deck'),), 4: (('card', 'face_up'),), 5: (('card', 'reserved'),), 6: (), 7: (('colour', 'colour'),), 8: (('noble', 'noble'),), 9: (('payment', 'payment'),)}
+_PARAM_KINDS = {
+    0: (('picked', 'gem_set'),),
+    1: (('colour', 'gem'),),
+    2: (('card', 'face_up'),),
+    3: (('level', 'deck'),),
+    4: (('card', 'face_up'),),
+    5: (('card', 'reserved'),),
+    6: (),
+    7: (('colour', 'colour'),),
+    8: (('noble', 'noble'),),
+    9: (('payment', 'payment'),),
+}
 
 
 class IllegalAction(Exception):
@@ -1019,22 +1302,26 @@ def _why_take_different(g, args):
     sup = g.supply
     a_picked, = args
     p_picked = a_picked
-    if not all((sup[v_c] >= 1 for v_c in p_picked)):
+    if not all(sup[v_c] >= 1 for v_c in p_picked):
         return (
             'condition not met: for each chosen colour, at least 1 token of that colour is '
             'in the supply (all(supply[c] >= 1 for c in picked), rulespec/official.yaml:67)'
         )
     if not (
-        (
-            len(p_picked)
-            == ((
-                _t0
-                if ((
-                    ((_t0 := ((1 if sup[0] >= 1 else 0) + (1 if sup[1] >= 1 else 0) + (1 if sup[2] >= 1 else 0) + (1 if sup[3] >= 1 else 0) + (1 if sup[4] >= 1 else 0))))
-                    < 3
+        len(p_picked)
+        == (
+            _t0
+            if (
+                (_t0 := (
+                    (1 if sup[0] >= 1 else 0)
+                    + (1 if sup[1] >= 1 else 0)
+                    + (1 if sup[2] >= 1 else 0)
+                    + (1 if sup[3] >= 1 else 0)
+                    + (1 if sup[4] >= 1 else 0)
                 ))
-                else 3
-            ))
+                < 3
+            )
+            else 3
         )
     ):
         return (
@@ -1375,13 +1662,11 @@ def _legal_noble_visit(g, out):
         nr_p_noble = NOBLE_REQUIRES[p_noble]
         # all(me.bonus[c] >= noble.requires[c] for c in gems)
         if not (
-            (
-                (b0 >= nr_p_noble[0])
-                and (b1 >= nr_p_noble[1])
-                and (b2 >= nr_p_noble[2])
-                and (b3 >= nr_p_noble[3])
-                and (b4 >= nr_p_noble[4])
-            )
+            (b0 >= nr_p_noble[0])
+            and (b1 >= nr_p_noble[1])
+            and (b2 >= nr_p_noble[2])
+            and (b3 >= nr_p_noble[3])
+            and (b4 >= nr_p_noble[4])
         ):
             continue
         out.append(67 + i_0)
@@ -1407,13 +1692,11 @@ def _why_noble_visit(g, args):
     p_noble = g.noble_row[a_noble]
     nr_p_noble = NOBLE_REQUIRES[p_noble]
     if not (
-        (
-            (bon[0] >= nr_p_noble[0])
-            and (bon[1] >= nr_p_noble[1])
-            and (bon[2] >= nr_p_noble[2])
-            and (bon[3] >= nr_p_noble[3])
-            and (bon[4] >= nr_p_noble[4])
-        )
+        (bon[0] >= nr_p_noble[0])
+        and (bon[1] >= nr_p_noble[1])
+        and (bon[2] >= nr_p_noble[2])
+        and (bon[3] >= nr_p_noble[3])
+        and (bon[4] >= nr_p_noble[4])
     ):
         return (
             'condition not met: for each gem colour, you have at least as many bonuses of '
@@ -1477,318 +1760,295 @@ def _action_phase_legal(g, out):
         if len(g.decks[2]) >= 1:  # level 3
             out.append(44)
     # buy_face_up (rulespec/official.yaml:115)
-    # each face-up slot in turn (Game.face_up_costs, level by level), written out; a slot is left out when the player cannot pay, even with all the gold they hold
+    # each face-up slot in turn (Game.face_up_costs, level by level), written out; a slot is left
+    # out when the player cannot pay, even with all the gold they hold
     # price: max(0, card.cost[c] - me.bonus[c])
     fu_1_1, fu_1_2, fu_1_3, fu_1_4, fu_2_1, fu_2_2, fu_2_3, fu_2_4, fu_3_1, fu_3_2, fu_3_3, fu_3_4 = g.face_up_costs
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_1
     if not (
         (
-            ((
-                (cc_p_card_G0 > w0)
-                or (cc_p_card_G1 > w1)
-                or (cc_p_card_G2 > w2)
-                or (cc_p_card_G3 > w3)
-                or (cc_p_card_G4 > w4)
-            ))
-            and ((
-                (not t5)
-                or ((
-                    ((
-                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
-                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
-                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
-                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
-                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
-                    ))
-                    > t5
-                ))
-            ))
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
         )
     ):
         out.append(45)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_2
     if not (
         (
-            ((
-                (cc_p_card_G0 > w0)
-                or (cc_p_card_G1 > w1)
-                or (cc_p_card_G2 > w2)
-                or (cc_p_card_G3 > w3)
-                or (cc_p_card_G4 > w4)
-            ))
-            and ((
-                (not t5)
-                or ((
-                    ((
-                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
-                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
-                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
-                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
-                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
-                    ))
-                    > t5
-                ))
-            ))
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
         )
     ):
         out.append(46)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_3
     if not (
         (
-            ((
-                (cc_p_card_G0 > w0)
-                or (cc_p_card_G1 > w1)
-                or (cc_p_card_G2 > w2)
-                or (cc_p_card_G3 > w3)
-                or (cc_p_card_G4 > w4)
-            ))
-            and ((
-                (not t5)
-                or ((
-                    ((
-                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
-                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
-                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
-                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
-                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
-                    ))
-                    > t5
-                ))
-            ))
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
         )
     ):
         out.append(47)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_4
     if not (
         (
-            ((
-                (cc_p_card_G0 > w0)
-                or (cc_p_card_G1 > w1)
-                or (cc_p_card_G2 > w2)
-                or (cc_p_card_G3 > w3)
-                or (cc_p_card_G4 > w4)
-            ))
-            and ((
-                (not t5)
-                or ((
-                    ((
-                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
-                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
-                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
-                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
-                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
-                    ))
-                    > t5
-                ))
-            ))
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
         )
     ):
         out.append(48)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_1
     if not (
         (
-            ((
-                (cc_p_card_G0 > w0)
-                or (cc_p_card_G1 > w1)
-                or (cc_p_card_G2 > w2)
-                or (cc_p_card_G3 > w3)
-                or (cc_p_card_G4 > w4)
-            ))
-            and ((
-                (not t5)
-                or ((
-                    ((
-                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
-                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
-                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
-                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
-                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
-                    ))
-                    > t5
-                ))
-            ))
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
         )
     ):
         out.append(49)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_2
     if not (
         (
-            ((
-                (cc_p_card_G0 > w0)
-                or (cc_p_card_G1 > w1)
-                or (cc_p_card_G2 > w2)
-                or (cc_p_card_G3 > w3)
-                or (cc_p_card_G4 > w4)
-            ))
-            and ((
-                (not t5)
-                or ((
-                    ((
-                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
-                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
-                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
-                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
-                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
-                    ))
-                    > t5
-                ))
-            ))
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
         )
     ):
         out.append(50)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_3
     if not (
         (
-            ((
-                (cc_p_card_G0 > w0)
-                or (cc_p_card_G1 > w1)
-                or (cc_p_card_G2 > w2)
-                or (cc_p_card_G3 > w3)
-                or (cc_p_card_G4 > w4)
-            ))
-            and ((
-                (not t5)
-                or ((
-                    ((
-                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
-                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
-                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
-                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
-                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
-                    ))
-                    > t5
-                ))
-            ))
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
         )
     ):
         out.append(51)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_4
     if not (
         (
-            ((
-                (cc_p_card_G0 > w0)
-                or (cc_p_card_G1 > w1)
-                or (cc_p_card_G2 > w2)
-                or (cc_p_card_G3 > w3)
-                or (cc_p_card_G4 > w4)
-            ))
-            and ((
-                (not t5)
-                or ((
-                    ((
-                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
-                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
-                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
-                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
-                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
-                    ))
-                    > t5
-                ))
-            ))
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
         )
     ):
         out.append(52)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_1
     if not (
         (
-            ((
-                (cc_p_card_G0 > w0)
-                or (cc_p_card_G1 > w1)
-                or (cc_p_card_G2 > w2)
-                or (cc_p_card_G3 > w3)
-                or (cc_p_card_G4 > w4)
-            ))
-            and ((
-                (not t5)
-                or ((
-                    ((
-                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
-                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
-                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
-                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
-                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
-                    ))
-                    > t5
-                ))
-            ))
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
         )
     ):
         out.append(53)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_2
     if not (
         (
-            ((
-                (cc_p_card_G0 > w0)
-                or (cc_p_card_G1 > w1)
-                or (cc_p_card_G2 > w2)
-                or (cc_p_card_G3 > w3)
-                or (cc_p_card_G4 > w4)
-            ))
-            and ((
-                (not t5)
-                or ((
-                    ((
-                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
-                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
-                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
-                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
-                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
-                    ))
-                    > t5
-                ))
-            ))
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
         )
     ):
         out.append(54)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_3
     if not (
         (
-            ((
-                (cc_p_card_G0 > w0)
-                or (cc_p_card_G1 > w1)
-                or (cc_p_card_G2 > w2)
-                or (cc_p_card_G3 > w3)
-                or (cc_p_card_G4 > w4)
-            ))
-            and ((
-                (not t5)
-                or ((
-                    ((
-                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
-                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
-                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
-                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
-                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
-                    ))
-                    > t5
-                ))
-            ))
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
         )
     ):
         out.append(55)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_4
     if not (
         (
-            ((
-                (cc_p_card_G0 > w0)
-                or (cc_p_card_G1 > w1)
-                or (cc_p_card_G2 > w2)
-                or (cc_p_card_G3 > w3)
-                or (cc_p_card_G4 > w4)
-            ))
-            and ((
-                (not t5)
-                or ((
-                    ((
-                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
-                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
-                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
-                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
-                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
-                    ))
-                    > t5
-                ))
-            ))
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
         )
     ):
         out.append(56)
@@ -1799,26 +2059,26 @@ def _action_phase_legal(g, out):
         cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = CARD_COST[p_card]
         # price: max(0, card.cost[c] - me.bonus[c])
         if (
-            ((
+            (
                 (cc_p_card_G0 > w0)
                 or (cc_p_card_G1 > w1)
                 or (cc_p_card_G2 > w2)
                 or (cc_p_card_G3 > w3)
                 or (cc_p_card_G4 > w4)
-            ))
-            and ((
+            )
+            and (
                 (not t5)
-                or ((
-                    ((
+                or (
+                    (
                         (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
                         + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
                         + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
                         + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
                         + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
-                    ))
+                    )
                     > t5
-                ))
-            ))
+                )
+            )
         ):
             continue  # the player cannot pay, even with all the gold they hold
         out.append(57 + i_0)
@@ -1838,11 +2098,31 @@ def _rank_key(g, p):
 
 # legal-action functions of the steps and of the action taken when stuck (the other actions are
 # generated as blocks of _action_phase_legal)
-_LEGAL = (None, None, None, None, None, None, _legal_pass, _legal_return_tokens, _legal_noble_visit, )
-_APPLY = (_do_take_different, _do_take_pair, _do_reserve_face_up, _do_reserve_blind, _do_buy_face_up, _do_buy_reserved, _do_pass, _do_return_tokens, _do_noble_visit, )
-_WHY = (_why_take_different, _why_take_pair, _why_reserve_face_up, _why_reserve_blind, _why_buy_face_up, _why_buy_reserved, _why_pass, _why_return_tokens, _why_noble_visit, )
+_LEGAL = (None, None, None, None, None, None, _legal_pass, _legal_return_tokens, _legal_noble_visit)
+_APPLY = (
+    _do_take_different,
+    _do_take_pair,
+    _do_reserve_face_up,
+    _do_reserve_blind,
+    _do_buy_face_up,
+    _do_buy_reserved,
+    _do_pass,
+    _do_return_tokens,
+    _do_noble_visit,
+)
+_WHY = (
+    _why_take_different,
+    _why_take_pair,
+    _why_reserve_face_up,
+    _why_reserve_blind,
+    _why_buy_face_up,
+    _why_buy_reserved,
+    _why_pass,
+    _why_return_tokens,
+    _why_noble_visit,
+)
 # per decision: the payments the rules accept for a purchase, when the payment is asked separately
-_PAYOPTS = (None, None, None, None, _payopts_buy_face_up, _payopts_buy_reserved, None, None, None, )
+_PAYOPTS = (None, None, None, None, _payopts_buy_face_up, _payopts_buy_reserved, None, None, None)
 _PAY = 9  # decision index of the payment step (-1: no action has a payment)
 _WILD_INDEX = len(GEMS)  # the wild colour's index in COLOURS (and in each player's tokens)
 _PAY_BASE = 72  # action id of the payment without wild tokens; PAYMENTS[i] is id _PAY_BASE + i
@@ -2050,7 +2330,7 @@ class Game:
         tok = g._tok[me]
         bon = g._bon[me]
         if step == 0:  # return_tokens
-            while (sum(tok) > 10):
+            while sum(tok) > 10:
                 if count >= 10000:  # the engines' step budget (see compiler/check/termination.py)
                     raise RuleError("step 'return_tokens' was stopped after 10,000 actions in one turn: its 'while' condition did not turn false")
                 out = []
@@ -2065,7 +2345,7 @@ class Game:
                 count += 1
             step, count = 1, 0
         if step == 1:  # noble_visit
-            while not count and (sum(bon) >= 8):
+            while not count and sum(bon) >= 8:
                 out = []
                 _legal_noble_visit(self, out)
                 if not out:
