@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from compiler.lower.printer import render
 from compiler.lower.pysource import comment, docstring
-from compiler.lower.tree import Append, Assign, Comment, Continue, Def, Do, For, If, Return, render, tidy
+from compiler.lower.tree import Append, Assign, Comment, Continue, Def, Do, For, If, Return, tidy
 
 LOWER = Path(__file__).resolve().parent.parent / "compiler" / "lower"
 MAX_MODULE_LINES = 600

@@ -28,8 +28,8 @@ from ..files import write_atomic  # noqa: F401 - the writer of engine modules
 from ..front.expr import Expr
 from ..front.source import shown_path
 from ..lower import EnginePlan, lower
+from ..lower.printer import printed_literal, printed_names
 from ..lower.pysource import Code, comment, docstring, identifier, literal, printable
-from ..lower.tree import printed_literal, printed_names
 from ..model import Decision, Rules
 from ..sheets.phrases import PhraseError, describe
 from .runtime import MODULES, SPEC_MODULES, engine_parts

@@ -39,8 +39,10 @@ The package, one module per seam: :mod:`.layout` (the action table and the notat
 :mod:`.expressions` (expressions and effects), :mod:`.decisions` and :mod:`.legal` (one
 decision's functions), :mod:`.phases` (the fused action phase, the steps, the end and the
 ranking) and :mod:`.driver` (:func:`lower`). Rule functions are built as a statement tree
-(:mod:`.tree`), shaped by transformations of that tree (:mod:`.shapes`, and liveness:
-:func:`.tree.tidy`), and written as Python by the tree's one printer.
+(:mod:`.tree`) whose expressions are ``ast.expr`` nodes (:mod:`.ir`), never text; constant
+folding, negation and the other questions asked of an expression are tree passes (:mod:`.fold`);
+the tree is shaped by transformations (:mod:`.shapes`, and liveness: :func:`.tree.tidy`), and
+written as Python by the tree's one printer.
 """
 from .driver import lower
 from .effects import effect_located, raise_rule_error

@@ -23,8 +23,9 @@ from ..model import Rules
 from . import ir
 from .expressions import ExprCompiler
 from .layout import EnginePlan, where
+from .printer import render
 from .pysource import Code, comment, docstring, printable
-from .tree import Assign, Comment, Def, Return, names_in, render
+from .tree import Assign, Comment, Def, Return, names_in
 
 EXTRA_PRESTIGE = "_xp"
 

@@ -15,10 +15,11 @@ from .decisions import DecisionLowering
 from .definitions import inline_rules, lower_prestige
 from .layout import DecisionPlan, EnginePlan, LoweringBug, layout_param, notation_form, payment_vectors
 from .phases import lower_action_phase, lower_end_inline, lower_ranking, lower_step_tests, payments_helper
+from .printer import inline, lines, render
 from .pysource import Code
 from .setup import lower_setup
 from .shapes import every_face_up_slot, expanded, shape_face_up_loops
-from .tree import Def, Table, bound_names, inline, lines, names_in, reads, render, tidy
+from .tree import Def, Table, bound_names, names_in, reads, tidy
 from .worth import spec_worth, worth_payments_helper
 from .zones import plan_zones
 

@@ -8,7 +8,8 @@ import ast
 from ..front.expr import unparse
 from . import fold, ir
 from .layout import LoweringBug, where
-from .tree import Append, Assign, If, Raise, render
+from .printer import render
+from .tree import Append, Assign, If, Raise
 
 G = ir.name("g")
 ME = ir.name("me")

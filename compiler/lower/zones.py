@@ -14,8 +14,8 @@ from ..front.expr import Attribute, Effect, Name, unparse, walk
 from ..model import Rules, Zone
 from . import ir
 from .layout import EnginePlan, LoweringBug, spec_name
+from .printer import printed_literal
 from .pysource import Code, comment, identifier, literal
-from .tree import printed_literal
 
 # An env entry's kind for a component: "comp:" + the zone (or kind) it comes from.
 COMPONENT = "comp:"
