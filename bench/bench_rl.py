@@ -1,4 +1,4 @@
-"""Steps per second of the PettingZoo environment (playtest/rl.py) under random legal play.
+"""Steps per second of the PettingZoo environment (playtest/rl/) under random legal play.
 
 Each step reads the acting agent's observation and mask (`env.last()`) and applies a
 uniformly random legal action, as a training loop would. Figures are medians of --runs

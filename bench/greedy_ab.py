@@ -2,7 +2,7 @@
 
     python bench/greedy_ab.py REV [--games 25] [--runs 7] [SPEC]
 
-Loads playtest/bots.py as it was at git revision REV next to the working tree's, and
+Loads playtest's bots as they were at git revision REV next to the working tree's, and
 plays the same seeded greedy-vs-greedy games with each, runs interleaved; prints the
 median CPU seconds (process time, so a loaded machine slows both alike) and the ratio.
 Both must make the same moves (tests/test_playtest_bots.py pins them); this checks it too.
@@ -25,12 +25,27 @@ from playtest import bots as current  # noqa: E402
 from playtest import engines  # noqa: E402
 
 
-def load_revision(rev: str):
-    text = subprocess.run(["git", "show", f"{rev}:playtest/bots.py"], cwd=ROOT, capture_output=True, text=True,
+def _git_show(rev: str, path: str) -> str:
+    return subprocess.run(["git", "show", f"{rev}:{path}"], cwd=ROOT, capture_output=True, text=True,
                           check=True).stdout
-    path = pathlib.Path(tempfile.mkdtemp()) / "bots_base.py"
-    path.write_text(text, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location("playtest.bots_base", path)
+
+
+def load_revision(rev: str):
+    """playtest's bots as they were at `rev`, loaded as playtest.bots_base: the package
+    playtest/bots/, or the single module playtest/bots.py it was split from."""
+    listed = subprocess.run(["git", "ls-tree", "--name-only", rev, "playtest/bots/"], cwd=ROOT, capture_output=True,
+                            text=True, check=True).stdout.split()
+    folder = pathlib.Path(tempfile.mkdtemp()) / "bots_base"
+    folder.mkdir()
+    if listed:  # the package: its modules import each other relatively, as playtest.bots_base.NAME
+        for name in listed:
+            if name.endswith(".py"):
+                (folder / pathlib.PurePosixPath(name).name).write_text(_git_show(rev, name), encoding="utf-8")
+        path, locations = folder / "__init__.py", [str(folder)]
+    else:
+        path, locations = folder / "bots_base.py", None
+        path.write_text(_git_show(rev, "playtest/bots.py"), encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("playtest.bots_base", path, submodule_search_locations=locations)
     module = importlib.util.module_from_spec(spec)
     sys.modules["playtest.bots_base"] = module  # dataclasses look the module up
     spec.loader.exec_module(module)

@@ -26,13 +26,13 @@ class Family:
 
 
 LOAD = Family("load", "`compiler/front/source.py`")
-SCHEMA = Family("schema", "`compiler/front/schema.py`, `compiler/check/checker.py`, `compiler/check/kinds.py`, "
+SCHEMA = Family("schema", "`compiler/front/schema.py`, `compiler/check/` (`reader`, the section modules, `kinds`), "
                 "`compiler/pipeline.py`")
 EXPRESSIONS = Family("expression syntax", "`compiler/front/expr.py`")
 OVERLAY = Family("overlay", "`compiler/front/overlay.py`")
-NAMES_AND_TYPES = Family("names and types", "`compiler/check/checker.py`, `compiler/check/types.py`")
-SENSE = Family("sense and flow", "`compiler/check/checker.py`, `compiler/check/kinds.py`, `compiler/check/flow.py`, "
-               "`compiler/check/bounds.py`, "
+NAMES_AND_TYPES = Family("names and types", "`compiler/check/` (`tables`, `choices`, `ending`, `types`)")
+SENSE = Family("sense and flow", "`compiler/check/` (`tables`, `decisions`, `choices`, `sizes`, `setup`, `ending`, "
+               "`kinds`, `flow`, `bounds`), "
                "`compiler/emit/engine.py`, `app/rule_errors.py`")
 INTERNAL = Family("internal", "`compiler/emit/engine.py`")
 SHEETS = Family("translations and sheets", "`compiler/sheets/lint.py`, `compiler/sheets/tables.py`")

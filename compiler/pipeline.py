@@ -19,15 +19,17 @@ import dataclasses
 import os
 from dataclasses import dataclass
 
-from .check import checker as check
 from .check.bounds import endless
+from .check.build import build
 from .check.flow import emptied_loops, overdraws
+from .check.sizes import action_sizes
 from .check.variables import unset_turn_variables
 from .check.zones import unreachable
 from .diagnostics import CompileError, Diagnostic, SourceMap, sorted_diagnostics
 from .emit import engine as emit_engine
 from .front import overlay, schema, source
 from .front.overlay import Resolved
+from .front.partial import leave_out
 from .front.source import Document, MapNode, ScalarNode, SeqNode
 from .model import Rules
 from .sheets.lint import lint
@@ -70,7 +72,7 @@ def resolve_partly(path: str, sources: SourceMap | None = None) -> tuple[Resolve
     """The spec at `path` resolved as far as it can be, and every error of the schema and overlay passes.
 
     The entries (actions, steps, end triggers, ranking levels) with a schema error are left out
-    of the result (``schema.leave_out``), and a variant's changes in error are not applied, so
+    of the result (``partial.leave_out``), and a variant's changes in error are not applied, so
     that the next pass checks the rest: three typos in three parts of a file are reported in
     one run. None (and the errors) when what is left cannot be checked further: an error in
     what every part depends on (the components, the player counts, the values...) or in loading.
@@ -81,7 +83,7 @@ def resolve_partly(path: str, sources: SourceMap | None = None) -> tuple[Resolve
     root = document.root
     if found:
         variant = isinstance(root, MapNode) and root.get("extends") is not None
-        root = schema.leave_out(root, found, variant)
+        root = leave_out(root, found, variant)
         if root is None:
             return None, found
     merged: list[Diagnostic] = []
@@ -102,7 +104,7 @@ def load_rules(path: str, sources: SourceMap | None = None) -> Rules:
     if resolved is None:
         raise CompileError(sorted_diagnostics(found))
     try:
-        rules = check.build(resolved, sources)
+        rules = build(resolved, sources)
     except CompileError as err:
         raise CompileError(sorted_diagnostics(found + list(err.diagnostics))) from None
     if found:
@@ -117,7 +119,7 @@ def check_spec(path: str, sources: SourceMap | None = None) -> Checked:
     (E555) and loops over what an earlier loop emptied (E557). Raises CompileError with every
     error; returns the warnings."""
     rules = load_rules(path, sources)
-    choices = check.action_sizes(rules.gems, rules.levels, rules.players, (*rules.actions, *rules.steps))
+    choices = action_sizes(rules.gems, rules.levels, rules.players, (*rules.actions, *rules.steps))
     found = (lint(rules) + overdraws(rules, choices) + endless(rules) + unreachable(rules)
              + unset_turn_variables(rules) + emptied_loops(rules))
     errors = [d for d in found if d.severity == "error"]

@@ -12,6 +12,9 @@ the compiler's internals), so it works for every spec and variant the compiler b
 - :mod:`playtest.terminal` the board and the loop of `splendor-rules play`;
 - :mod:`playtest.rl`       PettingZoo and Gymnasium environments (the `rl` extra).
 
-The command is ``splendor-rules simulate`` (app/cli.py); nothing in this package
+bots, simulate, terminal and rl are packages: one module per bot or per part of the work,
+listed in the package's docstring, and the package exposes the names its users import.
+
+The command is ``splendor-rules simulate`` (app/cli/simulation.py); nothing in this package
 prints or exits.
 """

@@ -15,7 +15,7 @@ import pathlib
 from compiler.files import write_atomic
 from compiler.safe_text import line_text, visible
 
-from .simulate import Simulation
+from .simulate.summary import Simulation
 
 
 class PlotError(Exception):

@@ -27,9 +27,10 @@ from compiler.files import write_atomic
 from compiler.front.reading import read_file, reason
 from compiler.safe_text import csv_cell, csv_text, visible
 
-from . import terminal
 from .bots import BotError, parse_bot
-from .simulate import GameResult, Simulation, decision_order
+from .simulate.game import GameResult, decision_order
+from .simulate.summary import Simulation
+from .terminal import board
 
 FORMAT = "splendor-rules/game"
 VERSION = 1
@@ -324,10 +325,10 @@ def replay_text(module, row: dict, where: str) -> str:
     lines = [visible(f"replay of game {row['index']} of {row['spec']} ({where}): seed {row['seed']}, "
                      f"seats {', '.join(seats)}")]  # the file's name on one line
     for action in row["actions"]:
-        lines.append(f"  turn {game.turn:>3}  {terminal.seat_label(seats, game.current_player)}: "
+        lines.append(f"  turn {game.turn:>3}  {board.seat_label(seats, game.current_player)}: "
                      f"{module.action_to_string(action)}")
         game.apply(action)
-    lines.append(terminal.draw_board(module, final, seats, None))
-    lines.append(terminal.standings(module, final, seats) if final.is_over()
+    lines.append(board.draw_board(module, final, seats, None))
+    lines.append(board.standings(module, final, seats) if final.is_over()
                  else f"the record stops before the end of the game (turn {final.turn})")
     return "\n".join(lines)

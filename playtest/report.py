@@ -20,7 +20,7 @@ from compiler.files import write_atomic
 from compiler.safe_text import html_finalize
 
 from . import plots
-from .simulate import RARE_USE, Simulation
+from .simulate.summary import RARE_USE, Simulation
 
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>splendor-rules simulation report</title>

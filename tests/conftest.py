@@ -5,18 +5,23 @@ Golden files are compared byte for byte; `pytest --update-goldens` rewrites them
 """
 from __future__ import annotations
 
+import hashlib
+import os
 import pathlib
 
 import pytest
+
+from compiler.emit import engine as emit_engine
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 # The fast tier (`bash dev/test.sh --fast`, about two minutes on 2 cores): every test but these
-# modules, the ones that play many games, mutate specs by the hundred, drive a browser or write
-# PDFs. Each of them still runs in the whole suite (`bash dev/test.sh`), which CI runs.
+# modules, the ones that play many games, mutate specs by the hundred or drive a browser (and the
+# PDF sheets but a few: tests/test_sheets_pdf.py marks its own). Each of them still runs in the
+# whole suite (`bash dev/test.sh`), which CI runs.
 SLOW_MODULES = frozenset({
-    "test_phrase_mutations", "test_mutations", "test_sheets_pdf", "test_fuzz_untrusted", "test_gate",
+    "test_phrase_mutations", "test_mutations", "test_fuzz_untrusted", "test_gate",
     "test_gate_tools", "test_playtest_simulate", "test_playtest_records", "test_web_browser",
     "test_lowering_shapes", "test_engine_properties", "test_playtest_bots", "test_playtest_engines",
     "test_playtest_ladder", "test_play", "test_cli_names", "test_zone_states", "test_sheets_a11y",
@@ -76,3 +81,44 @@ def variants():
 @pytest.fixture
 def db(tmp_path):
     return str(tmp_path / "tables.sqlite3")
+
+
+# A session cache of compiled engines. Lowering and emitting take most of a compile (about a
+# second for the official spec), and many tests compile the same spec again (playtest's
+# engines.load compiles every spec it is given, to be sure of its freshness). The key is the
+# spec's hash: SHA-256 of the rule model's repr, which holds every field of the model (the
+# spec's text, its tables, its sources' paths and hashes), so two keys are equal only for
+# models that compile to the same text. Entries live in memory and, shared by the xdist
+# workers of a run, in a folder of the run's temporary directory.
+_ENGINES: dict[str, str] = {}
+_COMPILE = emit_engine.compile_to_module
+
+
+def _cached_compile(rules, folder: pathlib.Path | None):
+    key = hashlib.sha256(repr(rules).encode("utf-8")).hexdigest()
+    if key in _ENGINES:
+        return _ENGINES[key]
+    path = folder / f"{key}.py" if folder is not None else None
+    if path is not None and path.is_file():
+        text = path.read_text(encoding="utf-8")
+    else:
+        text = _COMPILE(rules)
+        if path is not None:
+            partial = path.with_name(f".{key}.{os.getpid()}")
+            partial.write_text(text, encoding="utf-8")
+            os.replace(partial, path)  # atomic: another worker never reads half an engine
+    _ENGINES[key] = text
+    return text
+
+
+@pytest.fixture(scope="session", autouse=True)
+def engine_cache(tmp_path_factory):
+    """Every compile of the session goes through the cache (see above)."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # one folder for every worker of the run
+    folder = shared / "engine-cache"
+    folder.mkdir(exist_ok=True)
+    emit_engine.compile_to_module = lambda rules: _cached_compile(rules, folder)
+    yield folder
+    emit_engine.compile_to_module = _COMPILE

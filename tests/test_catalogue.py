@@ -13,7 +13,7 @@ import re
 import pytest
 from click.testing import CliRunner
 
-import compiler.check.checker  # noqa: F401 - import every pass before a test changes directory
+import compiler.check.build  # noqa: F401 - import every pass before a test changes directory
 import compiler.pipeline  # noqa: F401
 from app import cli
 from compiler.front import source

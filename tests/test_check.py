@@ -1,4 +1,4 @@
-"""Pass 4, check (compiler/check/checker.py with compiler/check/types.py): names, types and sense.
+"""Pass 4, check (compiler/check/build.py and its section modules, with compiler/check/types.py): names, types and sense.
 
 Each test writes the catalogue's clean spec (tests/broken/_clean.yaml) with one change
 into a temporary folder, with the card and noble tables beside it, and checks it; the

@@ -9,7 +9,8 @@ import json
 import random
 
 import pytest
-from engine_helpers import ROOT, load_engine
+
+from tests.helpers.engines import ROOT, load_engine
 
 ENGINES = ROOT / "generated" / "engines"
 CITIES_CSV = ROOT / "variants" / "cities.csv"
@@ -407,8 +408,8 @@ def test_refill_of_a_zone_is_phrased_in_every_language_by_sheet_and_diff(tmp_pat
 
 
 def test_mcts_deals_the_hidden_city_pile_again_from_the_unseen_tiles(cities):
-    """A bot's determinization (playtest/bots.py): the face-down pile, seen as a count, is dealt
-    again from the tiles no one has seen, one face each, and the game reads back."""
+    """A bot's determinization (playtest/bots/determinization.py): the face-down pile, seen as a
+    count, is dealt again from the tiles no one has seen, one face each, and the game reads back."""
     from playtest.bots import determinize
     game = cities.new_game(3, seed=4)
     shown = game.observation(0)["zones"]["city_display"]

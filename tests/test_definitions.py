@@ -14,7 +14,6 @@ import re
 import shutil
 
 import pytest
-from engine_helpers import ROOT, give_card, load, load_engine, position
 
 from compiler import diff, pipeline
 from compiler.check.definitions import inline_all
@@ -25,6 +24,7 @@ from compiler.front.expr import Origin, parse_expr, unparse
 from compiler.lower import lower
 from compiler.model import Definition, Text
 from compiler.sheets.lint import lint_definition_titles
+from tests.helpers.engines import ROOT, give_card, load, load_engine, position
 
 CLEAN = (ROOT / "tests" / "broken" / "_clean.yaml").read_text(encoding="utf-8")
 ENGINES = ROOT / "generated" / "engines"

@@ -14,8 +14,9 @@ import random
 import re
 import sys
 
-import engine_helpers as H
 import pytest
+
+import tests.helpers.engines as H
 
 
 @pytest.fixture(scope="module")

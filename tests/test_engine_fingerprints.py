@@ -17,7 +17,8 @@ import json
 import random
 
 import pytest
-from engine_helpers import ROOT, load_engine
+
+from tests.helpers.engines import ROOT, load_engine
 
 ENGINES = sorted((ROOT / "generated" / "engines").glob("*.py"))
 SEEDS = (1, 2, 3)

@@ -24,10 +24,11 @@ import json
 import random
 from types import ModuleType
 
-import engine_helpers as H
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+import tests.helpers.engines as H
 
 MAX_DECISIONS = 20_000  # a random game far longer than this is a bug (the deadlock rule ends stuck games)
 

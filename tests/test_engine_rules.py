@@ -1,6 +1,6 @@
 """One scenario per rule of the official spec, run on the generated engine.
 
-Every position is set up through ``from_json`` (see tests/engine_helpers.py); every rule
+Every position is set up through ``from_json`` (see tests/helpers/engines.py); every rule
 number comes from rulespec/official.yaml. Sections follow the spec: taking tokens,
 reserving, buying, the token limit, nobles, the end of the game, passing.
 """
@@ -10,8 +10,9 @@ import collections
 import itertools
 import re
 
-import engine_helpers as H
 import pytest
+
+import tests.helpers.engines as H
 
 
 @pytest.fixture(scope="module")

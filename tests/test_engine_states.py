@@ -11,10 +11,10 @@ import json
 import random
 import re
 
-import engine_helpers as H
 import numpy as np
 import pytest
 
+import tests.helpers.engines as H
 from compiler.pipeline import compile_spec
 
 ENDLESS = """\

@@ -11,7 +11,7 @@ seeded random games, `new --from`, `sheet --format md,html`, `diff official X`,
 The rule (issue 14): every run exits 0, 1 or 2; with errors every diagnostic is located
 (file:line:col, the source line, a caret); never a traceback, an "internal error" (exit 3),
 an exception escaping a command, a hang or a crash (every step runs bounded in time and
-memory: tests/fuzz_helpers.py). A spec that checks clean compiles, and its engine imports
+memory: tests/helpers/fuzz.py). A spec that checks clean compiles, and its engine imports
 without running anything but its own definitions and plays without undocumented
 exceptions. A saved game loads or is refused with a StateError; a game that loads plays on.
 
@@ -30,16 +30,16 @@ import shutil
 import signal
 import unicodedata
 
-import engine_helpers as H
-import fuzz_helpers as F
 import pytest
 import yaml
 from hypothesis import HealthCheck, Phase, example, given, note, settings
 from hypothesis import strategies as st
-from test_mutations import OFFICIAL
 
-import compiler.check.checker
+import compiler.check.build
 import compiler.pipeline  # noqa: F401
+import tests.helpers.engines as H
+import tests.helpers.fuzz as F
+from tests.helpers.mutations import OFFICIAL
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RULESPEC = ROOT / "rulespec"

@@ -2,7 +2,7 @@
 
 Over the catalogue (every tests/broken/*.yaml, the official spec and every variant) and
 over mutated specs -- the official spec broken at random as tests/test_mutations.py does,
-an expression replaced by a well-typed shape (tests/expr_shapes.py), and a new action or
+an expression replaced by a well-typed shape (tests/helpers/expr_shapes.py), and a new action or
 step drawn to hit what the engines cannot number (its name, its choices and their order,
 `optional`, a notation of words, {choices} and [optional parts]) -- `splendor-rules check`
 exits 0 exactly when `splendor-rules compile` does, and `compile` never exits 3 (an
@@ -21,20 +21,21 @@ import os
 import pathlib
 import re
 
-import expr_shapes as shapes
 import pytest
 import yaml
 from click.testing import CliRunner
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
-from test_mutations import ALL_PATHS, LEAVES, ODD_VALUES, OFFICIAL, _get, _set, dump
-from test_phrase_mutations import EXPRESSIONS, _environment, _overlay, _variant, _wanted
 
 from app import cli
 from compiler import lower, pipeline
-from compiler.check import checker as check_mod
+from compiler.check.decisions import ENGINE_PHASES
+from compiler.check.ending import ENGINE_END_REASONS
 from compiler.emit import engine as emit_engine
+from tests.helpers import expr_shapes as shapes
+from tests.helpers.mutations import ALL_PATHS, EXPRESSIONS, LEAVES, ODD_VALUES, OFFICIAL, dump, get_at, set_at
+from tests.helpers.phrases import environment_of, overlay_at, variant_text, wanted_type
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 EXAMPLES = int(os.environ.get("SPLENDOR_GATE_EXAMPLES", "40"))
@@ -93,10 +94,10 @@ def test_the_catalogue_passes_the_gate(tmp_path, path):
 def test_a_mutated_spec_passes_the_gate(tmp_path_factory, path, value, drop, swap):
     tree = copy.deepcopy(OFFICIAL)
     a, b = swap
-    va, vb = _get(tree, a), _get(tree, b)
-    _set(tree, a, vb)
-    _set(tree, b, va)
-    parent = _get(tree, path[:-1])
+    va, vb = get_at(tree, a), get_at(tree, b)
+    set_at(tree, a, vb)
+    set_at(tree, b, va)
+    parent = get_at(tree, path[:-1])
     if path[-1] in parent if isinstance(parent, dict) else path[-1] < len(parent):
         if drop:
             del parent[path[-1]]
@@ -113,10 +114,10 @@ def test_a_mutated_spec_passes_the_gate(tmp_path_factory, path, value, drop, swa
 @SETTINGS
 @given(data=st.data(), path=st.sampled_from(EXPRESSIONS))
 def test_a_mutated_expression_passes_the_gate(tmp_path_factory, data, path):
-    wanted = _wanted(path)
-    new = data.draw(shapes.mutate(_get(OFFICIAL, path), wanted, _environment(path), is_effect=wanted == "stmt"), "new")
+    wanted = wanted_type(path)
+    new = data.draw(shapes.mutate(get_at(OFFICIAL, path), wanted, environment_of(path), is_effect=wanted == "stmt"), "new")
     tmp = tmp_path_factory.mktemp("gate")
-    (tmp / "mutant.yaml").write_text(_variant(_overlay(path, new)), encoding="utf-8")
+    (tmp / "mutant.yaml").write_text(variant_text(overlay_at(path, new)), encoding="utf-8")
     gate(tmp / "mutant.yaml", tmp / "out")
 
 
@@ -159,7 +160,7 @@ def test_a_new_decision_passes_the_gate(tmp_path_factory, decision, nobles):
     changes = {section: {name: entry}}
     if nobles is not None:
         changes["players"] = {n: {"nobles": nobles} for n in (2, 3, 4)}
-    text = _variant(changes)
+    text = variant_text(changes)
     note(text)
     tmp = tmp_path_factory.mktemp("gate")
     (tmp / "mutant.yaml").write_text(text, encoding="utf-8")
@@ -199,7 +200,7 @@ REPRODUCTIONS = {  # each passed `check`, then `compile` refused it (E520) or en
 @pytest.mark.parametrize("case", sorted(REPRODUCTIONS))
 def test_what_compile_refused_check_refuses(tmp_path, case):
     changes, code, message = REPRODUCTIONS[case]
-    (tmp_path / "variant.yaml").write_text(_variant(changes), encoding="utf-8")
+    (tmp_path / "variant.yaml").write_text(variant_text(changes), encoding="utf-8")
     assert gate(tmp_path / "variant.yaml", tmp_path / "out") == 1
     result = CliRunner().invoke(cli.main, ["check", str(tmp_path / "variant.yaml")])
     assert f"error[{code}]: {message}\n" in result.stderr, result.stderr
@@ -220,12 +221,12 @@ def test_an_optional_choice_whose_domain_a_variant_changes_is_refused_by_check(t
     assert "reserve-tax.yaml:" in result.stderr and "optional: true\n" in result.stderr, result.stderr
 
 
-@pytest.mark.parametrize("name", sorted(check_mod.ENGINE_PHASES))
+@pytest.mark.parametrize("name", sorted(ENGINE_PHASES))
 @pytest.mark.parametrize("section", ["actions", "end_of_turn"])
 def test_no_decision_takes_an_engine_phase_name(tmp_path, name, section):
     entry = {"add": True, "title": "Tip", "notation": "tip {colour}", "choose": {"colour": {"domain": "gem"}},
              "condition": "me.tokens[colour] >= 5", "effects": []}
-    (tmp_path / "variant.yaml").write_text(_variant({section: {name: entry}}), encoding="utf-8")
+    (tmp_path / "variant.yaml").write_text(variant_text({section: {name: entry}}), encoding="utf-8")
     assert gate(tmp_path / "variant.yaml", tmp_path / "out") == 1
     result = CliRunner().invoke(cli.main, ["check", str(tmp_path / "variant.yaml")])
     assert f"error[E518]: '{name}' is a phase of the engines" in result.stderr, result.stderr
@@ -233,20 +234,20 @@ def test_no_decision_takes_an_engine_phase_name(tmp_path, name, section):
 
 def test_the_reserved_phase_names_are_the_engine_templates():
     """check's ENGINE_PHASES are the names Game.phase returns of its own, read from the runtime."""
-    runtime = (ROOT / "compiler" / "runtime" / "game.py").read_text(encoding="utf-8")
+    runtime = (ROOT / "compiler" / "emit" / "runtime" / "game.py").read_text(encoding="utf-8")
     body = re.search(r"def phase\(self\):\n((?:        .*\n)+)", runtime)[1]
-    assert set(re.findall(r'return "(\w+)"', body)) | {emit_engine.PAYMENT_STEP} == set(check_mod.ENGINE_PHASES)
+    assert set(re.findall(r'return "(\w+)"', body)) | {emit_engine.PAYMENT_STEP} == set(ENGINE_PHASES)
 
 
 def test_the_reserved_end_reasons_are_the_engines_own():
     """check's ENGINE_END_REASONS (E406) are the reasons Game._finish is given by the runtime
     itself, besides a trigger's name: read from compiler/emit/runtime/game.py and an engine."""
-    runtime = (ROOT / "compiler" / "runtime" / "game.py").read_text(encoding="utf-8")
+    runtime = (ROOT / "compiler" / "emit" / "runtime" / "game.py").read_text(encoding="utf-8")
     literal = set(re.findall(r'_finish\("(\w+)"\)', runtime))
     named = set(re.findall(r"_finish\(([A-Z_]+)\)", runtime))
     engine = (ROOT / "generated" / "engines" / "official.py").read_text(encoding="utf-8")
     constants = {name: re.search(rf'^{name} = "(\w+)"', engine, re.M)[1] for name in named}
-    assert literal | set(constants.values()) == set(check_mod.ENGINE_END_REASONS)
+    assert literal | set(constants.values()) == set(ENGINE_END_REASONS)
 
 
 def test_the_lowering_keeps_its_refusals_as_compiler_bugs():
@@ -286,7 +287,7 @@ FOUND = {  # each once passed `check`, then `compile` failed (exit 3, or an engi
 @pytest.mark.parametrize("case", sorted(FOUND))
 def test_what_the_property_tests_found(tmp_path, case):
     changes, status = FOUND[case]
-    (tmp_path / "variant.yaml").write_text(_variant(changes), encoding="utf-8")
+    (tmp_path / "variant.yaml").write_text(variant_text(changes), encoding="utf-8")
     assert gate(tmp_path / "variant.yaml", tmp_path / "out") == status
 
 
@@ -296,7 +297,7 @@ def test_a_price_with_a_part_free_of_its_colour_plays(tmp_path):
     import importlib.util
     import random
 
-    (tmp_path / "variant.yaml").write_text(_variant({"actions": {"buy_face_up": {"choose": {"payment": {
+    (tmp_path / "variant.yaml").write_text(variant_text({"actions": {"buy_face_up": {"choose": {"payment": {
         "price": "max(0, card.cost[c] - size(levels))"}}}}}), encoding="utf-8")
     (tmp_path / "engine.py").write_text(emit_engine.compile_to_module(pipeline.load_rules(str(tmp_path / "variant.yaml"))),
                                         encoding="utf-8")

@@ -8,11 +8,11 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT
 
 from compiler.diagnostics import CompileError
 from compiler.emit.engine import write_atomic
 from compiler.pipeline import catalogue, compile_spec
+from tests.helpers import ROOT
 
 STDLIB = {"__future__", "difflib", "json", "operator", "os", "random", "collections"}
 

@@ -15,13 +15,13 @@ import random
 import shutil
 
 import pytest
-from engine_helpers import ROOT, load_engine
 
 from compiler import pipeline
 from compiler.check import hidden
 from compiler.diagnostics import CompileError
 from compiler.front.expr import Origin, parse_stmt
 from compiler.model import SetupBlock, Text
+from tests.helpers.engines import ROOT, load_engine
 
 SPECS = ROOT / "tests" / "specs"
 PRIVATE_READS = (SPECS / "private-reads.yaml").read_text(encoding="utf-8")

@@ -6,7 +6,8 @@ import json
 import random
 
 import pytest
-from engine_helpers import ROOT, load_engine
+
+from tests.helpers.engines import ROOT, load_engine
 
 ENGINES = ROOT / "generated" / "engines"
 GOLD = 5  # index of the wild colour in COLOURS

@@ -108,7 +108,8 @@ GRAPH = {module: imports(module) for module in MODULES}
 def test_the_graph_was_read():
     assert {"compiler.pipeline", "app.cli", "playtest.engines"} <= set(GRAPH)
     assert "compiler.pipeline" in {target for target, _, _ in GRAPH["playtest.engines"]}
-    assert "playtest.engines" in {target for target, _, _ in GRAPH["app.cli"]}
+    assert "playtest.engines" in {target for module in GRAPH if module.startswith("app.cli.")
+                                  for target, _, _ in GRAPH[module]}
 
 
 def test_no_import_cycle_even_through_functions():
@@ -186,3 +187,16 @@ def test_nothing_imports_the_command_line():
     importers = [module for module, edges in GRAPH.items() for target, _, _ in edges
                  if target.startswith("app") and not module.startswith("app")]
     assert not importers, importers
+
+
+def test_no_test_module_imports_another():
+    """What two test modules share lives in tests/helpers/, so each test module stands alone
+    (run, moved or deleted on its own, never imported twice under two names)."""
+    wrong = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            wrong += [f"{path.relative_to(ROOT)}:{node.lineno} imports {name}" for name in names
+                      if name.rpartition(".")[2].startswith("test_") or name.rpartition(".")[2] == "conftest"]
+    assert not wrong, wrong

@@ -11,7 +11,6 @@ import os
 import pathlib
 import re
 import shutil
-import threading
 
 import pytest
 from click.testing import CliRunner
@@ -19,6 +18,7 @@ from click.testing import CliRunner
 from app import cli
 from compiler import pipeline
 from compiler.diagnostics import CompileError, SourceMap, render
+from tests.helpers.inputs import in_time, yaml_double_quoted
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 CLEAN = (ROOT / "tests" / "broken" / "_clean.yaml").read_text(encoding="utf-8")
@@ -48,22 +48,6 @@ def failed(path: pathlib.Path):
     return info.value.diagnostics, sources
 
 
-def in_time(function, seconds: float = 10):
-    """The result of `function()`, failing the test (instead of hanging it) when it blocks."""
-    box: dict = {}
-
-    def run():
-        try:
-            box["result"] = function()
-        except BaseException as err:  # noqa: BLE001 - handed to the test
-            box["error"] = err
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    thread.join(seconds)
-    assert not thread.is_alive(), f"still running after {seconds} s"
-    if "error" in box:
-        raise box["error"]
-    return box["result"]
 
 
 # --------------------------------------------------------------------------- card tables
@@ -262,18 +246,14 @@ HOSTILE_TEXTS = [
 ]
 
 
-def _yaml_double_quoted(text: str) -> str:
-    """`text` as a YAML double-quoted scalar with every character outside printable ASCII escaped."""
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
-    return '"' + "".join(c if " " <= c <= "~" else f"\\u{ord(c):04x}" for c in escaped) + '"'
 
 
 @pytest.mark.parametrize("hostile", HOSTILE_TEXTS)
 def test_new_writes_the_texts_of_a_hostile_base_safely(folder, hostile):
     import yaml
 
-    base = spec(("title: Splendor (catalogue base)", f"title: {_yaml_double_quoted(hostile)}"),
-                ("title: Buy one of your reserved cards", f"title: {_yaml_double_quoted(hostile)}"))
+    base = spec(("title: Splendor (catalogue base)", f"title: {yaml_double_quoted(hostile)}"),
+                ("title: Buy one of your reserved cards", f"title: {yaml_double_quoted(hostile)}"))
     (folder / "base.yaml").write_text(base, encoding="utf-8")
     base_rules = pipeline.load_rules(str(folder / "base.yaml"))
     assert base_rules.title.en == hostile
@@ -303,10 +283,10 @@ def test_the_sheets_escape_a_hostile_file_name_and_texts(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     name = "x --><script>alert(1)<!-- .yaml"
     texts = {f"t{i}": t for i, t in enumerate(MD_HOSTILE)}
-    values = "".join(f"  {k}: {{value: 1, add: true, note: {_yaml_double_quoted(t)}}}\n" for k, t in texts.items())
+    values = "".join(f"  {k}: {{value: 1, add: true, note: {yaml_double_quoted(t)}}}\n" for k, t in texts.items())
     (tmp_path / name).write_text(
-        f"spec: 1\nname: hostile\nextends: official\ntitle: {_yaml_double_quoted(MD_HOSTILE[0])}\n"
-        f"description: {_yaml_double_quoted(MD_HOSTILE[1])}\nvalues:\n{values}", encoding="utf-8")
+        f"spec: 1\nname: hostile\nextends: official\ntitle: {yaml_double_quoted(MD_HOSTILE[0])}\n"
+        f"description: {yaml_double_quoted(MD_HOSTILE[1])}\nvalues:\n{values}", encoding="utf-8")
     rules = pipeline.load_rules(name)
     sheet = content.build(rules, "en", pipeline.load_rules(rules.bases[0].path))
     md = render.markdown(sheet, rules)
@@ -365,7 +345,7 @@ def test_a_raw_escape_in_a_spec_line_is_shown_escaped_with_the_caret_aligned(fol
 
 def test_a_spec_text_in_a_message_is_shown_escaped(folder, monkeypatch):
     monkeypatch.chdir(folder)
-    (folder / "spec.yaml").write_text(spec(("spec: 1\n", f"spec: 1\n{_yaml_double_quoted(OSC52 + CSI)}: 1\n")),
+    (folder / "spec.yaml").write_text(spec(("spec: 1\n", f"spec: 1\n{yaml_double_quoted(OSC52 + CSI)}: 1\n")),
                                       encoding="utf-8")
     result = _cli("check", "spec.yaml")
     assert result.exit_code == 1 and "unknown top-level key '\\x1b]52;c;cGF5bG9hZA==\\x07\\x9b2J'" in result.stderr
@@ -373,7 +353,7 @@ def test_a_spec_text_in_a_message_is_shown_escaped(folder, monkeypatch):
 
 def test_diff_and_check_show_a_hostile_title_escaped(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    title = _yaml_double_quoted(f"House {OSC52}{CLEAR}{CSI}{BIDI} rules")
+    title = yaml_double_quoted(f"House {OSC52}{CLEAR}{CSI}{BIDI} rules")
     (tmp_path / "house.yaml").write_text(
         f"spec: 1\nname: house\nextends: official\ntitle: {title}\ndescription: {title}\n"
         f"values:\n  target: {{value: 12, note: {title}}}\n", encoding="utf-8")

@@ -420,7 +420,7 @@ CHARMS = ROOT / "tests" / "specs" / "charms.yaml"
 
 @pytest.fixture(scope="module")
 def charms_engine(tmp_path_factory):
-    from engine_helpers import load_engine
+    from tests.helpers.engines import load_engine
     path = tmp_path_factory.mktemp("charms") / "charms.py"
     path.write_text(pipeline.compile_spec(str(CHARMS)).text, encoding="utf-8")
     return load_engine(path)

@@ -10,12 +10,12 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
 
 from compiler.lower import driver, fold, ir
 from compiler.lower.pysource import Code
 from compiler.lower.tree import Assign, Node, statements
 from compiler.pipeline import catalogue, compile_spec
+from tests.helpers import ROOT
 
 COMPILER = Path(__file__).resolve().parent.parent / "compiler"
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 import ast
 import os
 import pathlib
-import random
 
-import engine_helpers as H
 import pytest
-from engine_helpers import load_engine
 
+import tests.helpers.engines as H
 from compiler import pipeline
+from tests.helpers.engines import load_engine
+from tests.helpers.specs import check_games
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 ENGINES = sorted((ROOT / "generated" / "engines").glob("*.py"))
@@ -127,49 +127,8 @@ actions:
 }
 
 
-def plain_legal(engine, game) -> list[int]:
-    """The ids whose _why_ function (the plain compilation) finds nothing wrong, in the game's mode."""
-    if game.mode == engine._OVER_MODE or game.mode == engine._PAY:
-        return game.legal_actions()  # over: nothing; payment: the accepted payments themselves
-    if game.mode == engine._ACTION_MODE:
-        decisions = {d for d in range(engine._N_ACTION_DECISIONS) if d != engine._STUCK}
-    else:
-        decisions = {game.mode}
-    ids = [a for a, (d, args) in enumerate(engine.ACTIONS) if d in decisions and engine._WHY[d](game, args) is None]
-    if not ids and game.mode == engine._ACTION_MODE and engine._STUCK >= 0:
-        ids = [a for a, (d, args) in enumerate(engine.ACTIONS)
-               if d == engine._STUCK and engine._WHY[d](game, args) is None]
-    return ids
 
 
-def check_games(engine, games: int, seed: int) -> int:
-    """Play random games, comparing fast and plain legal ids at every decision; the decisions seen.
-
-    Where the engine keeps derived state (the face-up cards' costs), it must match the
-    market at every decision, also in a clone and in a game read back from JSON, and the
-    game continues from one of those copies now and then.
-    """
-    rng = random.Random(seed)
-    seen = 0
-    derived = engine._FACE_UP_COSTS
-    for i in range(games):
-        players = engine.PLAYER_COUNTS[i % len(engine.PLAYER_COUNTS)]
-        game = engine.new_game(players, seed=seed * 1000 + i)
-        while not game.is_over():
-            legal = game.legal_actions()
-            assert legal == plain_legal(engine, game), (
-                f"seed {seed * 1000 + i}, move {len(game.history) + 1}, phase {game.phase}: "
-                f"fast {legal} != plain {plain_legal(engine, game)}")
-            if derived:
-                assert game.face_up_costs == engine._face_up_costs(game.market), f"move {len(game.history) + 1}"
-            if seen % 17 == 0:
-                game = game.clone() if seen % 2 else engine.from_json(game.to_json())
-                assert game.legal_actions() == legal
-                if derived:
-                    assert game.face_up_costs == engine._face_up_costs(game.market)
-            game.apply(legal[rng.randrange(len(legal))])
-            seen += 1
-    return seen
 
 
 @pytest.mark.parametrize("path", ENGINES, ids=[p.stem for p in ENGINES])

@@ -19,11 +19,10 @@ import json
 import random
 
 import pytest
-from test_lowering import plain_legal
-from test_sizes import load_engine, spec
 
 from compiler import pipeline
 from compiler.emit import engine as emit_engine
+from tests.helpers.specs import engine_from_text, plain_legal, spec
 
 # (collection, a body that uses the loop variable x: true or false, then a number; a body that
 # ignores it: true or false, then a number). `me` is left out: the winners' tests have `player`.
@@ -155,7 +154,7 @@ def compile_variant(folder, name: str, body: str):
     path.write_text(f"spec: 1\nname: {name}\nextends: official\ntitle: {{en: {name}}}\n{body}\n", encoding="utf-8")
     module = folder / f"{name}.py"
     module.write_text(emit_engine.compile_to_module(pipeline.load_rules(str(path))), encoding="utf-8")
-    return load_engine(module, module.read_text(encoding="utf-8"))
+    return engine_from_text(module, module.read_text(encoding="utf-8"))
 
 
 def play(engine, games: int = 2, moves: int = 200, seed: int = 0) -> int:
@@ -199,7 +198,7 @@ def test_one_gem_colour_compiles_and_plays(tmp_path):
     bonuses read into locals) has one item, written `x, = ...` (`x = ...` bound the tuple)."""
     rules = spec(tmp_path, gems=("white",))
     module = tmp_path / "one_colour.py"
-    engine = load_engine(module, emit_engine.compile_to_module(rules))
+    engine = engine_from_text(module, emit_engine.compile_to_module(rules))
     assert engine.GEMS == ("white",)
     assert play(engine, games=6, seed=3) > 100
     strings = set(engine.ACTION_STRINGS)

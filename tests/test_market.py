@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from engine_helpers import ROOT, act, find_cards, legal_strings, load, load_engine, position, put_in_market
 
 from compiler.pipeline import load_rules
 from compiler.sheets import content, render
+from tests.helpers.engines import ROOT, act, find_cards, legal_strings, load, load_engine, position, put_in_market
 
 ENGINES = ROOT / "generated" / "engines"
 

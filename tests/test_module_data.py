@@ -6,7 +6,8 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-from engine_helpers import ROOT
+
+from tests.helpers.engines import ROOT
 
 SHARED = ROOT.parent / "shared" / "expansions"
 # each copy and the sha256 of the shared file it was copied from

@@ -27,70 +27,37 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
-import compiler.check.checker  # noqa: F401 - import every pass up front
+import compiler.check.build  # noqa: F401 - import every pass up front
 import compiler.pipeline  # noqa: F401
 from app import cli
-
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-OFFICIAL_TEXT = (ROOT / "rulespec" / "official.yaml").read_text(encoding="utf-8")
-OFFICIAL = yaml.safe_load(OFFICIAL_TEXT)
-LINES = OFFICIAL_TEXT.splitlines(keepends=True)
+from tests.helpers import ROOT
+from tests.helpers.mutations import (
+    ALL_PATHS,
+    EXPRESSIONS,
+    GARBAGE,
+    HEAD,
+    KEYED,
+    LEAVES,
+    LINES,
+    NAMES,
+    ODD_VALUES,
+    OFFICIAL,
+    OFFICIAL_TEXT,
+    WITH_ZONES,
+    ZONE_PATHS,
+    ZONE_VALUES,
+    dump,
+    get_at,
+    mutated,
+    paths_of,
+    set_at,
+)
 
 # Examples per test (eleven tests, and two of the Trading Posts at half: 1080 in all); SPLENDOR_MUTATION_EXAMPLES=5000 searches deeper.
 # On CI (CI=true) the examples are the same on every run, so a red build is never a dice roll.
 EXAMPLES = int(os.environ.get("SPLENDOR_MUTATION_EXAMPLES", "90"))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=bool(os.environ.get("CI")),
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-
-HEAD = re.compile(r"^(?P<file>\S[^:]*):(?P<line>\d+):(?P<col>\d+): error\[E\d{3}\]: ")
-
-
-def _paths(tree, prefix=()):
-    yield prefix
-    if isinstance(tree, dict):
-        for key, value in tree.items():
-            yield from _paths(value, prefix + (key,))
-    elif isinstance(tree, list):
-        for i, value in enumerate(tree):
-            yield from _paths(value, prefix + (i,))
-
-
-def _get(tree, path):
-    for part in path:
-        tree = tree[part]
-    return tree
-
-
-def _set(tree, path, value):
-    _get(tree, path[:-1])[path[-1]] = value
-
-
-def mutated(base, path, value, drop: bool):
-    """A copy of spec tree `base` with the entry at `path` dropped (when `drop`, and it is not a
-    section) or set to `value`, noted for hypothesis's report."""
-    tree = copy.deepcopy(base)
-    if drop and len(path) > 1:
-        note(f"drop {path}")
-        del _get(tree, path[:-1])[path[-1]]
-    else:
-        note(f"set {path} to {value!r}")
-        _set(tree, path, value)
-    return tree
-
-
-ALL_PATHS = list(_paths(OFFICIAL))[1:]
-LEAVES = [p for p in ALL_PATHS if not isinstance(_get(OFFICIAL, p), (dict, list))]
-KEYED = [p for p in ALL_PATHS if isinstance(_get(OFFICIAL, p[:-1]), dict)]
-EXPRESSION_KEYS = {"condition", "while", "when", "by", "eligible", "price", "effects"}
-EXPRESSIONS = [p for p in LEAVES if isinstance(_get(OFFICIAL, p), str)
-               and any(part in EXPRESSION_KEYS for part in p if isinstance(part, str))]
-NAMES = sorted({w for p in EXPRESSIONS for w in re.findall(r"[a-z_]+", _get(OFFICIAL, p))}
-               | {str(k) for p in KEYED for k in p[-1:]})
-
-ODD_VALUES = [None, 0, -1, 7, 1_000_000_000, 2.5, True, False, "", "text", "x" * 300, [], [1, "a"], {},
-              {"en": "x"}, {"value": 3}, {"domain": "gem"}, "1 +", "me.prestige >= target", "{", "!!", "&x", "*x"]
-GARBAGE = list("()[]{}.,:;=<>!&|+-*/%#'\"\\ \t@`?~^$") + ["\u00e9", "\u200b", "\ufeff", "\x7f", "\r", "\n", "- ", ": "]
-
 
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory) -> pathlib.Path:
@@ -131,10 +98,6 @@ def check_outcome(workdir: pathlib.Path, data: bytes) -> None:
     assert heads == int(lines[-1].split()[0]), "every diagnostic counted is located"
 
 
-def dump(tree) -> bytes:
-    return yaml.safe_dump(tree, sort_keys=False, allow_unicode=True, width=1000).encode("utf-8")
-
-
 # --------------------------------------------------------------------------- data mutations
 
 
@@ -142,7 +105,7 @@ def dump(tree) -> bytes:
 @given(path=st.sampled_from(ALL_PATHS), value=st.sampled_from(ODD_VALUES), drop=st.booleans())
 def test_drop_a_key_or_change_its_type(workdir, path, value, drop):
     tree = copy.deepcopy(OFFICIAL)
-    parent = _get(tree, path[:-1])
+    parent = get_at(tree, path[:-1])
     if drop:
         note(f"drop {path}")
         del parent[path[-1]]
@@ -158,10 +121,10 @@ def test_drop_a_key_or_change_its_type(workdir, path, value, drop):
 def test_swap_values_or_rename_a_key(workdir, a, b, rename, new_name):
     tree = copy.deepcopy(OFFICIAL)
     note(f"swap {a} and {b}, rename {rename} to {new_name!r}")
-    va, vb = _get(tree, a), _get(tree, b)
-    _set(tree, a, vb)
-    _set(tree, b, va)
-    parent = _get(tree, rename[:-1])
+    va, vb = get_at(tree, a), get_at(tree, b)
+    set_at(tree, a, vb)
+    set_at(tree, b, va)
+    parent = get_at(tree, rename[:-1])
     if isinstance(parent, dict) and rename[-1] in parent and new_name not in parent:
         items = [(new_name if k == rename[-1] else k, v) for k, v in parent.items()]
         parent.clear()
@@ -201,16 +164,16 @@ def corrupted(draw, text: str) -> str:
 def test_corrupt_expressions(workdir, data, paths):
     tree = copy.deepcopy(OFFICIAL)
     for path in paths:
-        new = data.draw(corrupted(_get(tree, path)))
+        new = data.draw(corrupted(get_at(tree, path)))
         note(f"{path}: {new!r}")
-        _set(tree, path, new)
+        set_at(tree, path, new)
     check_outcome(workdir, dump(tree))
 
 
 # The setup section (the official spec has none): a head start, then mutated like the rest.
 WITH_SETUP = {**OFFICIAL, "setup": {"head_start": {"title": {"en": "Starting holdings"}, "each_player": True,
                                                    "effects": ["take(gold, 1)", "reserve_top(1)"]}}}
-SETUP_PATHS = [p for p in _paths(WITH_SETUP) if p[:1] == ("setup",)]
+SETUP_PATHS = [p for p in paths_of(WITH_SETUP) if p[:1] == ("setup",)]
 
 
 @SETTINGS
@@ -221,10 +184,10 @@ def test_mutate_the_setup_section(workdir, path, value, drop):
     tree = copy.deepcopy(WITH_SETUP)
     if drop and len(path) > 1:
         note(f"drop {path}")
-        del _get(tree, path[:-1])[path[-1]]
+        del get_at(tree, path[:-1])[path[-1]]
     elif len(path) > 1:
         note(f"set {path} to {value!r}")
-        _set(tree, path, value)
+        set_at(tree, path, value)
     else:
         note(f"setup: {value!r}")
         tree["setup"] = value
@@ -249,8 +212,8 @@ WITH_DEFINE = {**OFFICIAL, "define": {"has_rainbow": {
 WITH_DEFINE["end"] = copy.deepcopy(OFFICIAL["end"])
 for _trigger in WITH_DEFINE["end"].values():
     _trigger["when"] = f"({_trigger['when']}) or has_rainbow(me) and me.prestige >= 99"
-DEFINE_PATHS = [p for p in _paths(WITH_DEFINE) if p[:1] in (("define",), ("prestige",))] + \
-    [p for p in _paths(WITH_DEFINE) if p[:1] == ("end",) and p[-1:] == ("when",)]
+DEFINE_PATHS = [p for p in paths_of(WITH_DEFINE) if p[:1] in (("define",), ("prestige",))] + \
+    [p for p in paths_of(WITH_DEFINE) if p[:1] == ("end",) and p[-1:] == ("when",)]
 DEFINE_VALUES = ODD_VALUES + [
     "person", "number", "flag", "gem", "colour", "card", "noble", "cards", "p.tokens", "p.bonus[c] >= 1",
     "me.prestige", "player.turns", "p", "red", "3", "has_rainbow(p)", "has_rainbow(player)",
@@ -267,10 +230,10 @@ def test_mutate_definitions_and_prestige_sources(workdir, path, value, drop):
     tree = copy.deepcopy(WITH_DEFINE)
     if drop and len(path) > 1:
         note(f"drop {path}")
-        del _get(tree, path[:-1])[path[-1]]
+        del get_at(tree, path[:-1])[path[-1]]
     elif len(path) > 1:
         note(f"set {path} to {value!r}")
-        _set(tree, path, value)
+        set_at(tree, path, value)
     else:
         note(f"{path[0]}: {value!r}")
         tree[path[0]] = value
@@ -295,7 +258,7 @@ WITH_STATE = copy.deepcopy({**OFFICIAL, "state": {
     "taken": {"title": {"en": "Colours taken this turn"}, "type": {"set_of": "colour"}, "reset": "turn"},
     "markers": {"title": {"en": "Markers"}, "per_player": True, "type": "number", "initial": 5}}})
 WITH_STATE["actions"]["take_pair"]["effects"] = ["take(colour, 2)", "insert(taken, colour)", "add(me.markers, -1)"]
-STATE_PATHS = [p for p in _paths(WITH_STATE) if p[:1] == ("state",)] + [
+STATE_PATHS = [p for p in paths_of(WITH_STATE) if p[:1] == ("state",)] + [
     ("actions", "take_pair", "effects", 1), ("actions", "take_pair", "effects", 2)]
 STATE_VALUES = ODD_VALUES + ["number", "flag", "gem", "colour", "player", "turn", "game", "red", "gold", 5, True,
                              {"set_of": "gem"}, {"set_of": "nobles"}, {"one_of": "cards"}, "insert(taken, gold)",
@@ -310,10 +273,10 @@ def test_mutate_the_state_section(workdir, path, value, drop):
     tree = copy.deepcopy(WITH_STATE)
     if drop and len(path) > 1:
         note(f"drop {path}")
-        del _get(tree, path[:-1])[path[-1]]
+        del get_at(tree, path[:-1])[path[-1]]
     elif len(path) > 1:
         note(f"set {path} to {value!r}")
-        _set(tree, path, value)
+        set_at(tree, path, value)
     else:
         note(f"state: {value!r}")
         tree["state"] = value
@@ -331,27 +294,6 @@ def test_mutate_the_state_section(workdir, path, value, drop):
                 break
             game.apply(game.legal_actions()[-1])
         assert engine["from_json"](game.to_json()).to_json() == game.to_json()
-
-
-# The zones section (the official spec has none): the Cities' kind and zones and a claim, then mutated.
-WITH_ZONES = {**OFFICIAL, "kinds": {**OFFICIAL["kinds"], "cities": {
-    "title": {"en": "Cities"}, "item": {"en": "city"}, "table": "cities.csv", "faces_of": "tile",
-    "columns": {"tile": "number", "side": "number", "prestige": "number", "requires": "gems",
-                "any_one_colour": "number"}}},
-    "zones": {"city_pile": {"title": {"en": "City tiles"}, "holds": "cities", "shape": "pile", "start": "all"},
-              "city_display": {"title": {"en": "Cities on display"}, "holds": "cities", "shape": "row", "size": 3,
-                               "source": "city_pile", "start": "dealt"},
-              "claimed": {"title": {"en": "Claimed cities"}, "holds": "cities", "shape": "holding",
-                          "per_player": True}},
-    "end_of_turn": {**OFFICIAL["end_of_turn"], "claim_city": {
-        "title": {"en": "Claim a city"}, "notation": "city {city}",
-        "choose": {"city": {"domain": "component", "from": "city_display"}},
-        "condition": "me.prestige >= city.prestige", "effects": ["move(city, me.claimed)"]}}}
-ZONE_PATHS = [p for p in _paths(WITH_ZONES) if p[:1] == ("zones",) or p[:2] == ("end_of_turn", "claim_city")]
-ZONE_VALUES = ["city_pile", "claimed", "cards", "nobles", "pile", "display", "row", "holding", "all", "dealt", 8, 100,
-               101, "setup.nobles", "setup.nope", "cities_shown", "tile", "draw(city_pile, me.claimed)",
-               "refill(city_display)", "discard(city)", "to_bottom(city, city_pile)", "size(city_pile) >= 1",
-               "any(x.prestige > 15 for x in city_display)", "reveal(city_pile, city_display)"]
 
 
 @SETTINGS
@@ -387,14 +329,14 @@ def test_mutate_a_payments_worth(workdir, worths, drop_price):
     clean one's engine plays."""
     tree = copy.deepcopy(OFFICIAL)
     for place, worth in worths:
-        choice = _get(tree, place)
+        choice = get_at(tree, place)
         if isinstance(choice, str):
             choice = {"domain": choice}
-            _set(tree, place, choice)
+            set_at(tree, place, choice)
         choice["worth"] = worth
         note(f"{place}: worth {worth!r}")
     if drop_price:
-        del _get(tree, WORTH_PLACES[0])["price"]
+        del get_at(tree, WORTH_PLACES[0])["price"]
         note("price dropped")
     check_outcome(workdir, dump(tree))
     checked = CliRunner().invoke(cli.main, ["check", str(workdir / "mutant.yaml")]).exit_code
@@ -417,7 +359,7 @@ def test_mutate_a_payments_worth(workdir, worths, drop_price):
 # keyword literals and the table's power cells corrupted too.
 TRADING_POSTS = yaml.safe_load((ROOT / "variants" / "trading-posts.yaml").read_text(encoding="utf-8"))
 POSTS_CSV = (ROOT / "variants" / "trading_posts.csv").read_text(encoding="utf-8")
-TRADING_PATHS = [p for p in _paths(TRADING_POSTS)
+TRADING_PATHS = [p for p in paths_of(TRADING_POSTS)
                  if p[:2] == ("kinds", "posts") or p[:1] in (("state",), ("define",), ("prestige",))
                  or p[:2] in (("end_of_turn", "open_posts"), ("end_of_turn", "gem_after_purchase"),
                               ("end_of_turn", "third_token"))
@@ -489,8 +431,8 @@ def test_mutate_the_trading_posts(workdir, posts_table, path, value, drop):
     event("compiles and plays" if plays_if_clean(workdir) else "compile refuses it")
 
 
-KEYWORD_LITERALS = [p for p in _paths(TRADING_POSTS)
-                    if isinstance(_get(TRADING_POSTS, p), str) and re.search(r"'\w+'", _get(TRADING_POSTS, p))]
+KEYWORD_LITERALS = [p for p in paths_of(TRADING_POSTS)
+                    if isinstance(get_at(TRADING_POSTS, p), str) and re.search(r"'\w+'", get_at(TRADING_POSTS, p))]
 KEYWORDS = ["'five_prestige'", "'prestige_per_post'", "'gold_counts_double'", "'nope'", "'Five_Prestige'", "''",
             "'white'", "'space'", "'power'", "five_prestige", "'five prestige'", '"five_prestige"', "'five_prestige",
             "five_prestige'", "'a'b'", "'\u00e9t\u00e9'", "'five_prestige'[0]", "'five_prestige'.power",
@@ -510,11 +452,11 @@ def test_corrupt_keywords_and_power_cells(workdir, posts_table, literals, cells)
     diagnostics, never a traceback; what checks clean compiles and plays."""
     tree = copy.deepcopy(TRADING_POSTS)
     for path, keyword in literals:
-        text = _get(tree, path)
+        text = get_at(tree, path)
         literal = re.search(r"'\w+'", text)  # none left when the same place was drawn twice
         text = text[:literal.start()] + keyword + text[literal.end():] if literal else text
         note(f"{path}: {text!r}")
-        _set(tree, path, text)
+        set_at(tree, path, text)
     rows = POSTS_CSV.splitlines()
     for row, cell in cells:
         fields = rows[row].split(",")

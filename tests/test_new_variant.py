@@ -13,10 +13,10 @@ import random
 
 import pytest
 from click.testing import CliRunner
-from engine_helpers import load_engine
 
 from app import cli
 from compiler import diff, pipeline
+from tests.helpers.engines import load_engine
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 

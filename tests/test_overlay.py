@@ -15,6 +15,7 @@ import pytest
 from compiler import pipeline
 from compiler.diagnostics import CompileError, SourceMap, render_all
 from compiler.front import overlay, source
+from compiler.front.shapes import shapes
 from compiler.front.source import MapNode, ScalarNode, SeqNode
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -254,7 +255,7 @@ def test_every_catalogue_variant_resolves_with_a_change_per_file():
 
 
 def test_the_fields_come_from_the_schema():
-    shape = overlay.shapes()
+    shape = shapes()
     assert shape.fields["actions"].kind == "keyed"
     action = shape.fields["actions"].entry
     assert {"condition", "effects", "choose", "note"} <= set(action.fields)

@@ -22,16 +22,17 @@ import pathlib
 import random
 import runpy
 
-import expr_shapes as shapes
 import pytest
 import yaml
 from click.testing import CliRunner
 from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
-from test_mutations import EXPRESSIONS, OFFICIAL, _get
 
 from app import cli
+from tests.helpers import expr_shapes as shapes
+from tests.helpers.mutations import EXPRESSIONS, OFFICIAL, get_at
+from tests.helpers.phrases import environment_of, overlay_at, variant_text, wanted_type
 
 EXAMPLES = int(os.environ.get("SPLENDOR_PHRASE_EXAMPLES", "120"))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=bool(os.environ.get("CI")),
@@ -40,40 +41,12 @@ SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None, derando
 LANGS = "en,fr,nl,sr"
 
 
-def _environment(path: tuple) -> dict:
-    """The names an expression at `path` of the official spec may use, with their types."""
-    if path[0] == "winners":
-        return {"player": "player"}
-    env = {"me": "player"}
-    if path[0] in ("actions", "end_of_turn"):
-        for name, choice in (OFFICIAL[path[0]][path[1]].get("choose") or {}).items():
-            domain = choice if isinstance(choice, str) else choice["domain"]
-            env[name] = shapes.DOMAIN_TYPES[domain]
-    if "price" in path:
-        env["c"] = "gem"
-    return env
 
 
-def _wanted(path: tuple) -> str:
-    return "int" if path[-1] in ("price", "by") else "stmt" if "effects" in path else "bool"
 
 
-def _overlay(path: tuple, new: str) -> dict:
-    """The variant's change: the expression at `path` becomes `new` (an effect list is replaced whole)."""
-    if "effects" in path:
-        effects = list(_get(OFFICIAL, path[:-1]))
-        effects[path[-1]] = new
-        path, value = path[:-1], effects
-    else:
-        value = new
-    for part in reversed(path):
-        value = {part: value}
-    return value
 
 
-def _variant(changes: dict) -> str:
-    doc = {"spec": 1, "name": "mutant", "extends": "official", "title": "Mutant", **changes}
-    return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=1000)
 
 
 @pytest.fixture(autouse=True)
@@ -104,11 +77,11 @@ def phrase_outcome(tmp: pathlib.Path, text: str) -> bool:
 @SETTINGS
 @given(data=st.data(), path=st.sampled_from(EXPRESSIONS))
 def test_a_mutated_expression_is_phrased_or_refused(tmp_path_factory, data, path):
-    text = _get(OFFICIAL, path)
-    wanted = _wanted(path)
-    new = data.draw(shapes.mutate(text, wanted, _environment(path), is_effect=wanted == "stmt"), "new")
+    text = get_at(OFFICIAL, path)
+    wanted = wanted_type(path)
+    new = data.draw(shapes.mutate(text, wanted, environment_of(path), is_effect=wanted == "stmt"), "new")
     note(f"{path}: {new}")
-    phrase_outcome(tmp_path_factory.mktemp("phrase"), _variant(_overlay(path, new)))
+    phrase_outcome(tmp_path_factory.mktemp("phrase"), variant_text(overlay_at(path, new)))
 
 
 # A new action choosing one of a domain, and maybe none of it (`o`).
@@ -126,7 +99,7 @@ def test_a_new_action_with_optional_choices_is_phrased_or_refused(tmp_path_facto
               "choose": {"x": {"domain": domain, **PROBES[domain]},
                          "o": {"domain": domain, "optional": True, **PROBES[domain]}},
               "condition": condition, "effects": [effect]}
-    phrase_outcome(tmp_path_factory.mktemp("phrase"), _variant({"actions": {"probe": action}}))
+    phrase_outcome(tmp_path_factory.mktemp("phrase"), variant_text({"actions": {"probe": action}}))
 
 
 # The Cities (variants/cities.yaml): its zones are collections too, so a loop, an aggregate, a size or an
@@ -145,7 +118,7 @@ def _city_environment(path: tuple) -> dict:
         return {"player": "player", "player.claimed": "set:city", "city_display": "set:city"}
     if path[:2] == ("end_of_turn", "claim_city"):
         return {"me": "player", "city": "city", "me.claimed": "set:city", "city_display": "set:city"}
-    return {**_environment(path), "me.claimed": "set:city", "city_display": "set:city"}
+    return {**environment_of(path), "me.claimed": "set:city", "city_display": "set:city"}
 
 
 def _city_overlay(path: tuple, new: str) -> dict:
@@ -153,7 +126,7 @@ def _city_overlay(path: tuple, new: str) -> dict:
     value: object = new
     if "effects" in path:
         source = CITIES if path[0] == "end_of_turn" else OFFICIAL
-        effects = list(_get(source, path[:-1]))
+        effects = list(get_at(source, path[:-1]))
         effects[path[-1]] = new
         path, value = path[:-1], effects
     for part in reversed(path):
@@ -173,11 +146,11 @@ def test_the_shapes_know_the_columns_of_the_cities():
 @SETTINGS
 @given(data=st.data(), path=st.sampled_from(CITY_EXPRESSIONS))
 def test_a_mutated_expression_of_the_cities_is_phrased_or_refused(tmp_path_factory, data, path):
-    text = _get(CITIES if path[0] != "actions" else OFFICIAL, path)
-    wanted = _wanted(path)
+    text = get_at(CITIES if path[0] != "actions" else OFFICIAL, path)
+    wanted = wanted_type(path)
     new = data.draw(shapes.mutate(text, wanted, _city_environment(path), is_effect=wanted == "stmt"), "new")
     note(f"{path}: {new}")
-    doc = _variant({"extends": "cities", **_city_overlay(path, new)})
+    doc = variant_text({"extends": "cities", **_city_overlay(path, new)})
     phrase_outcome(tmp_path_factory.mktemp("phrase"), doc)
 
 
@@ -191,7 +164,7 @@ def test_a_loop_over_a_zone_is_phrased(tmp_path_factory, data):
     func = data.draw(st.sampled_from(["count", "all", "any"]), "func")
     when = f"{func}({body} for c in {zone})" + (" >= 1" if func == "count" else "")
     note(when)
-    doc = _variant({"extends": "cities", "end": {"city_claimed": {"when": when}}})
+    doc = variant_text({"extends": "cities", "end": {"city_claimed": {"when": when}}})
     phrase_outcome(tmp_path_factory.mktemp("phrase"), doc)
 
 
@@ -206,7 +179,7 @@ def test_a_new_action_choosing_a_city_or_none_is_phrased_or_refused(tmp_path_fac
               "choose": {"x": {"domain": "component", "from": "city_display"},
                          "o": {"domain": "component", "from": "city_display", "optional": True}},
               "condition": condition, "effects": [effect]}
-    phrase_outcome(tmp_path_factory.mktemp("phrase"), _variant({"extends": "cities", "actions": {"probe": action}}))
+    phrase_outcome(tmp_path_factory.mktemp("phrase"), variant_text({"extends": "cities", "actions": {"probe": action}}))
 
 
 # The Trading Posts (variants/trading-posts.yaml): keyword literals typed by a keyword column
@@ -243,15 +216,15 @@ def test_the_shapes_know_the_columns_of_the_trading_posts():
 @SETTINGS
 @given(data=st.data(), path=st.sampled_from(sorted(TRADING_ENVIRONMENTS)))
 def test_a_mutated_expression_of_the_trading_posts_is_phrased_or_refused(tmp_path_factory, data, path):
-    text = _get(TRADING, path)
-    wanted = _wanted(path)
+    text = get_at(TRADING, path)
+    wanted = wanted_type(path)
     env = {**TRADING_ENVIRONMENTS[path], **(HAS_POWER if path[0] != "define" else {})}
     new = data.draw(shapes.mutate(text, wanted, env, is_effect=wanted == "stmt"), "new")
     note(f"{path}: {new}")
     change: object = [new] if "effects" in path else new
     for part in reversed(path[:-1] if "effects" in path else path):
         change = {part: change}
-    clean = phrase_outcome(tmp_path_factory.mktemp("phrase"), _variant({"extends": "trading-posts", **change}))
+    clean = phrase_outcome(tmp_path_factory.mktemp("phrase"), variant_text({"extends": "trading-posts", **change}))
     event("checks clean" if clean else "refused")
 
 
@@ -261,15 +234,15 @@ def test_a_mutated_expression_of_the_trading_posts_compiles_and_plays(tmp_path_f
     """The same well-typed shapes, compiled: what `compile` accepts plays random games at 2 and 3 players
     (up to the engine's documented RuleError) and saves and loads back; never a crash of the engine
     (a prestige source reading the supply once failed with a NameError)."""
-    wanted = _wanted(path)
+    wanted = wanted_type(path)
     env = {**TRADING_ENVIRONMENTS[path], **(HAS_POWER if path[0] != "define" else {})}
-    new = data.draw(shapes.mutate(_get(TRADING, path), wanted, env, is_effect=wanted == "stmt"), "new")
+    new = data.draw(shapes.mutate(get_at(TRADING, path), wanted, env, is_effect=wanted == "stmt"), "new")
     note(f"{path}: {new}")
     change: object = [new] if "effects" in path else new
     for part in reversed(path[:-1] if "effects" in path else path):
         change = {part: change}
     tmp = tmp_path_factory.mktemp("engine")
-    (tmp / "mutant.yaml").write_text(_variant({"extends": "trading-posts", **change}), encoding="utf-8")
+    (tmp / "mutant.yaml").write_text(variant_text({"extends": "trading-posts", **change}), encoding="utf-8")
     result = CliRunner().invoke(cli.main, ["compile", str(tmp / "mutant.yaml"), "-o", str(tmp)])
     assert result.exit_code in (0, 1), result.output
     event("compiles" if result.exit_code == 0 else "refused")
@@ -325,7 +298,7 @@ CLEAN_SHAPES = [  # each once ended `sheet` or `diff` with exit 3
 
 @pytest.mark.parametrize("changes", CLEAN_SHAPES, ids=range(len(CLEAN_SHAPES)))
 def test_shapes_that_check_are_phrased(tmp_path, changes):
-    assert phrase_outcome(tmp_path, _variant(changes))
+    assert phrase_outcome(tmp_path, variant_text(changes))
 
 
 REFUSED_SHAPES = [  # each passed `check`, then ended `sheet` or `diff` with exit 3
@@ -339,7 +312,7 @@ REFUSED_SHAPES = [  # each passed `check`, then ended `sheet` or `diff` with exi
 @pytest.mark.parametrize("condition", REFUSED_SHAPES)
 def test_shapes_that_cannot_be_phrased_are_refused(tmp_path, condition):
     spec = tmp_path / "mutant.yaml"
-    spec.write_text(_variant({"actions": {"take_pair": {"condition": condition}}}), encoding="utf-8")
+    spec.write_text(variant_text({"actions": {"take_pair": {"condition": condition}}}), encoding="utf-8")
     result = CliRunner().invoke(cli.main, ["check", str(spec)])
     assert result.exit_code == 1, result.output
     assert "error[E410]" in result.stderr and "^" in result.stderr, result.stderr

@@ -1,4 +1,4 @@
-"""`splendor-rules play`: the terminal board and the interactive loop (playtest/terminal.py).
+"""`splendor-rules play`: the terminal board and the interactive loop (playtest/terminal/).
 
 Games driven by scripted input to the end through the command (click's CliRunner) and
 through the Session directly: numbers, notation, wrong entries, undo, save, load (sound,
@@ -16,11 +16,11 @@ import random
 import re
 import sys
 
-import engine_helpers as H
 import pytest
 from click.testing import CliRunner
 from rich.console import Console
 
+import tests.helpers.engines as H
 from app.cli import main
 from playtest import engines, terminal
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 import pathlib
 
 import pytest
-from engine_helpers import ROOT, load_engine
 
 from compiler import diff, pipeline
 from compiler.diagnostics import CompileError
 from compiler.sheets import content, render
+from tests.helpers.engines import ROOT, load_engine
 
 CITIES_BY_COUNT = ROOT / "tests" / "specs" / "cities-by-count.yaml"
 TITLES = {"en": "Reserved cards", "fr": "Cartes réservées", "nl": "Gereserveerde kaarten", "sr": "Резервисане карте"}

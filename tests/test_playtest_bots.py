@@ -15,6 +15,7 @@ import random
 import pytest
 
 from playtest import bots, engines
+from playtest.bots import bounds, engine_facts, greedy
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SPECS = ["official", "hard-cap", "reserve-tax", "sweep", "auto-noble", "take-up-to-three", "gold-for-shortfall",
@@ -182,7 +183,7 @@ def test_seeded_greedy_games_make_the_pinned_moves(name, players, games, digest)
 @pytest.mark.parametrize("name", ["official", "hard-cap", "take-up-to-three", "no-gold-small-tables"])
 def test_the_greedy_choice_left_after_pruning_is_the_full_lists(name):
     """GreedyBot scores with best_only: the takes that cannot come near the best move are left
-    out (bots._take_bound). What is left must hold the best move and every move tied with it,
+    out (bounds._take_bound). What is left must hold the best move and every move tied with it,
     in the same order: the same choice, and the same draws from the bot's random generator."""
     module = engine(name)
     f = bots.facts(module)
@@ -195,14 +196,14 @@ def test_the_greedy_choice_left_after_pruning_is_the_full_lists(name):
         some = bots.ranked_actions(g, f, best_only=True)
         assert set(some) <= set(every)  # the same (score, action) pairs: nothing scored differently
         left_out += len(every) - len(some)
-        assert bots._best(some, pruned) == bots._best(every, full)
+        assert greedy._best(some, pruned) == greedy._best(every, full)
     assert full.getstate() == pruned.getstate()
     assert left_out > 0  # the pruning did leave takes out
 
 
 def test_the_take_and_reserve_bounds_hold_over_the_limit_and_under_it():
-    """No take scores above bots._take_bound for its number of tokens, and no reserve above
-    bots._reserve_bound (returns over the limit included), on positions with every hand size."""
+    """No take scores above bounds._take_bound for its number of tokens, and no reserve above
+    bounds._reserve_bound (returns over the limit included), on positions with every hand size."""
     module = engine("official")
     f = bots.facts(module)
     checked = over = reserves = 0
@@ -215,12 +216,12 @@ def test_the_take_and_reserve_bounds_hold_over_the_limit_and_under_it():
         room = f.limit - pos.ntok
         for s, a in bots.ranked_actions(g, f):
             key = f.gain_keys[a]
-            if f.moves[a][0] == "tokens" and bots._plain_take(f, key):
-                assert s <= bots._take_bound(pos, f.gain_sizes[a], room) + 1e-9
+            if f.moves[a][0] == "tokens" and engine_facts._plain_take(f, key):
+                assert s <= bounds._take_bound(pos, f.gain_sizes[a], room) + 1e-9
                 checked += 1
                 over += f.gain_sizes[a] > room
             elif f.moves[a][0] in ("reserve", "reserve_deck"):
-                assert s <= bots._reserve_bound(pos, g.decks, room) + 1e-9
+                assert s <= bounds._reserve_bound(pos, g.decks, room) + 1e-9
                 reserves += 1
     assert checked > 300 and over > 20 and reserves > 300
 
@@ -229,7 +230,7 @@ def test_the_take_and_reserve_bounds_hold_over_the_limit_and_under_it():
 def test_takes_scored_together_and_each_takes_bound_over_the_limit(name):
     """Takes kept whole are scored in one pass (Position.take_sums plus the tokens held): the
     same numbers as one by one. A take over the limit scores at most its own sum plus
-    bots._held_bound (its returns bring no card closer): the greedy plays the returns of the
+    bounds._held_bound (its returns bring no card closer): the greedy plays the returns of the
     others only when that bound comes within reach of the best move."""
     module = engine(name)
     f = bots.facts(module)
@@ -251,13 +252,13 @@ def test_takes_scored_together_and_each_takes_bound_over_the_limit(name):
                 assert total + w.token * (pos.ntok + n - pos.gold) + w.gold * pos.gold == s
                 kept += 1
             else:
-                assert s <= total + bots._held_bound(pos, room) + 1e-9
+                assert s <= total + bounds._held_bound(pos, room) + 1e-9
                 over += 1
     assert kept > 300 and over > 20
 
 
 def test_each_reserve_scores_at_most_its_levels_bound():
-    """bots._level_bounds: a reserve at a level (face up or the deck's top) brings only that
+    """bounds._level_bounds: a reserve at a level (face up or the deck's top) brings only that
     level's deck top into view; no reserve scores above its level's bound, returns included."""
     module = engine("official")
     f = bots.facts(module)
@@ -268,8 +269,8 @@ def test_each_reserve_scores_at_most_its_levels_bound():
             continue
         pos = bots.Position(f, bots.WEIGHTS, g.prestige[p], g.bonus[p], g.tokens[p], g.reserved[p], g.noble_row,
                             g.market)
-        levels = bots._level_bounds(pos, g.decks, f.limit - pos.ntok)
-        assert max(levels) == bots._reserve_bound(pos, g.decks, f.limit - pos.ntok)
+        levels = bounds._level_bounds(pos, g.decks, f.limit - pos.ntok)
+        assert max(levels) == bounds._reserve_bound(pos, g.decks, f.limit - pos.ntok)
         for s, a in bots.ranked_actions(g, f):
             kind, arg = f.moves[a]
             if kind in ("reserve", "reserve_deck"):
@@ -282,7 +283,7 @@ def test_each_reserve_scores_at_most_its_levels_bound():
 def test_the_return_steps_pruned_choice_is_the_full_lists(name):
     """With two or more tokens still to give back, the greedy scores a return (and the returns
     after it) only when its bound (the rates after it, the limit's worth of tokens) comes within
-    reach of the best (bots._returns_within_reach): the same choice and random draws."""
+    reach of the best (bounds._returns_within_reach): the same choice and random draws."""
     module = engine(name)
     f = bots.facts(module)
     full, pruned = random.Random(4), random.Random(4)
@@ -295,7 +296,7 @@ def test_the_return_steps_pruned_choice_is_the_full_lists(name):
         every = bots.ranked_actions(g, f)
         some = bots.ranked_actions(g, f, best_only=True)
         assert set(some) <= set(every)
-        assert bots._best(some, pruned) == bots._best(every, full)
+        assert greedy._best(some, pruned) == greedy._best(every, full)
         seen += 1
         left_out += len(every) - len(some)
     assert full.getstate() == pruned.getstate()

@@ -17,11 +17,10 @@ import pytest
 
 from playtest import records
 from playtest import simulate as sim
+from tests.helpers import ROOT
+from tests.helpers.playtest import STANDIN, run_games, standin
 
 HERE = pathlib.Path(__file__).resolve().parent
-ROOT = HERE.parent
-sys.path.insert(0, str(HERE))
-from test_playtest_simulate import STANDIN, run, standin  # noqa: E402
 
 
 def cli(*args, **kw):
@@ -46,7 +45,7 @@ def test_each_deal_is_played_in_each_seating():
 
 
 def test_rotation_separates_seat_advantage_from_bot_strength():
-    result = run([standin()], games=12, seed=3, bots=["greedy", "random"], jobs=1)
+    result = run_games([standin()], games=12, seed=3, bots=["greedy", "random"], jobs=1)
     spec = result.to_dict(games=True)["specs"][0]
     seats = [r["seats"] for r in spec["results"]]
     assert seats.count(["greedy", "random"]) == seats.count(["random", "greedy"]) == 6
@@ -61,7 +60,7 @@ def test_rotation_separates_seat_advantage_from_bot_strength():
 
 
 def test_fixed_seats_keep_the_bots_in_their_seats():
-    fixed = run([standin()], games=6, seed=3, bots=["greedy", "random"], jobs=1, fixed_seats=True)
+    fixed = run_games([standin()], games=6, seed=3, bots=["greedy", "random"], jobs=1, fixed_seats=True)
     spec = fixed.to_dict(games=True)["specs"][0]
     assert all(r["seats"] == ["greedy", "random"] for r in spec["results"])
     assert [r["seed"] for r in spec["results"]] == [sim.game_seed(3, "standin", i) for i in range(6)]
@@ -70,22 +69,22 @@ def test_fixed_seats_keep_the_bots_in_their_seats():
 
 def test_rotated_results_are_the_same_for_any_jobs():
     kw = dict(games=8, seed=2, bots=["greedy", "random"])
-    assert run([standin()], jobs=1, **kw).to_dict(games=True) == run([standin()], jobs=2, chunk=3,
+    assert run_games([standin()], jobs=1, **kw).to_dict(games=True) == run_games([standin()], jobs=2, chunk=3,
                                                                       **kw).to_dict(games=True)
 
 
 def test_the_table_names_seats_and_bots_apart():
-    text = sim.format_table(run([standin()], games=4, seed=1, bots=["greedy", "random"], jobs=1))
+    text = sim.format_table(run_games([standin()], games=4, seed=1, bots=["greedy", "random"], jobs=1))
     assert "seat 1 wins (bots rotated)" in text and "greedy wins (every seat)" in text
     assert "random wins (every seat)" in text and "--fixed-seats" in text
-    fixed = sim.format_table(run([standin()], games=4, seed=1, bots=["greedy", "random"], jobs=1, fixed_seats=True))
+    fixed = sim.format_table(run_games([standin()], games=4, seed=1, bots=["greedy", "random"], jobs=1, fixed_seats=True))
     assert "seat 1 wins (greedy)" in fixed and "bots rotated" not in fixed
 
 
 # ----------------------------------------------------------------------------- records
 
 def test_a_game_result_has_its_record_fields():
-    r = run([standin()], games=2, seed=4, bots=["greedy", "random"], jobs=1).specs[0].results[0]
+    r = run_games([standin()], games=2, seed=4, bots=["greedy", "random"], jobs=1).specs[0].results[0]
     assert r.seats == ("greedy", "random") and len(r.cards) == 2 and all(len(c) == 3 for c in r.cards)
     uses = dict(r.uses)
     assert sum(uses.values()) == len(r.actions) > 0
@@ -106,7 +105,7 @@ def test_margin_and_end_reason_from_hand_made_results():
 
 
 def test_records_list_every_field(tmp_path):
-    result = run([standin()], games=4, seed=4, bots=["greedy", "random"], jobs=1)
+    result = run_games([standin()], games=4, seed=4, bots=["greedy", "random"], jobs=1)
     path = tmp_path / "games.jsonl"
     assert records.write(result, path) == 4
     rows = [json.loads(line) for line in path.read_text().splitlines()]
@@ -121,7 +120,7 @@ def test_records_list_every_field(tmp_path):
 
 
 def test_csv_records_hold_the_same_games(tmp_path):
-    result = run([standin()], games=3, seed=4, bots=["greedy", "random"], jobs=1)
+    result = run_games([standin()], games=3, seed=4, bots=["greedy", "random"], jobs=1)
     records.write(result, tmp_path / "g.csv")
     rows = list(csv.DictReader((tmp_path / "g.csv").open()))
     assert len(rows) == 3
@@ -142,7 +141,7 @@ def test_record_files_are_the_same_for_any_jobs(tmp_path):
 
 def test_a_record_replays_the_same_game(tmp_path):
     engine = standin()
-    result = run([engine], games=3, seed=8, bots=["greedy", "random"], jobs=1)
+    result = run_games([engine], games=3, seed=8, bots=["greedy", "random"], jobs=1)
     for kind in ("jsonl", "csv"):
         p = tmp_path / f"g.{kind}"
         records.write(result, p)
@@ -238,12 +237,12 @@ def test_in_order_hands_games_over_in_game_order_whatever_order_they_finish():
     order.add(1, [game(3)])
     order.add(0, [game(4)])
     assert got[4:] == []
-    order.flush()  # a stopped run: the games still waiting, in order
+    order.flush()  # a stopped run_games: the games still waiting, in order
     assert got[4:] == [(3, 1), (4, 0)]
 
 
 def test_records_are_written_as_the_games_finish(tmp_path):
-    """Each game is on disk (flushed) as soon as the games before it are: the file grows during the run."""
+    """Each game is on disk (flushed) as soon as the games before it are: the file grows during the run_games."""
     path = tmp_path / "g.jsonl"
     engine = standin()
     stream = records.stream(path, [engine], 2)
@@ -252,7 +251,7 @@ def test_records_are_written_as_the_games_finish(tmp_path):
     def progress(done, total):
         seen.append((done, len(path.read_text().splitlines())))
 
-    result = run([engine], games=6, seed=2, jobs=1, progress=progress, on_game=stream.add)
+    result = run_games([engine], games=6, seed=2, jobs=1, progress=progress, on_game=stream.add)
     stream.close()
     assert seen[1:] == [(n, n) for n in range(1, 7)]  # one game at a time here, each on disk when reported
     assert stream.written == 6
@@ -268,7 +267,7 @@ def test_an_interrupted_run_keeps_its_games_on_disk(tmp_path):
         if done >= 3:
             raise KeyboardInterrupt
 
-    result = run([engine], games=50, seed=2, jobs=2, chunk=1, progress=stop, on_game=stream.add)
+    result = run_games([engine], games=50, seed=2, jobs=2, chunk=1, progress=stop, on_game=stream.add)
     stream.close()
     assert result.interrupted
     rows = list(csv.DictReader(path.open()))
@@ -283,7 +282,7 @@ def test_streamed_records_of_two_specs_are_the_same_for_any_jobs(tmp_path, kind)
     for jobs in (1, 2):
         path = tmp_path / f"g{jobs}.{kind}"
         stream = records.stream(path, engines_run, 2)
-        result = run(engines_run, games=5, seed=6, jobs=jobs, chunk=2, on_game=stream.add)
+        result = run_games(engines_run, games=5, seed=6, jobs=jobs, chunk=2, on_game=stream.add)
         stream.close()
         texts.append(path.read_text())
         assert texts[-1] == records.format_records(records.records(result), kind)

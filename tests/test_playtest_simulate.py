@@ -23,31 +23,14 @@ from playtest import engines, plots
 from playtest import simulate as sim
 from playtest.bots import BotError, parse_bot
 from playtest.simulate import GameResult, SpecSummary
+from playtest.simulate import game as sim_game
+from tests.helpers.playtest import STANDIN, run_games, standin
 
 HERE = pathlib.Path(__file__).resolve().parent
-STANDIN = HERE / "test_playtest_standin.py"
 
 
-def standin(tmp_path=None, name="standin", **replace) -> engines.Engine:
-    """The stand-in engine, or a variant of it written to tmp_path (text replacements)."""
-    if not replace and name == "standin":
-        return engines.load(str(STANDIN))
-    text = STANDIN.read_text(encoding="utf-8").replace('SPEC_NAME = "standin"', f'SPEC_NAME = "{name}"')
-    for old, new in replace.items():
-        assert old in text
-        text = text.replace(old, new)
-    text = text.replace('DATA = pathlib.Path(__file__).resolve().parent.parent / "rulespec"',
-                        f"DATA = pathlib.Path({str(HERE.parent / 'rulespec')!r})")
-    path = tmp_path / f"{name}.py"
-    path.write_text(text, encoding="utf-8")
-    return engines.load(str(path))
 
 
-def run(engine_list, **kw):
-    kw.setdefault("players", 2)
-    kw.setdefault("games", 12)
-    kw.setdefault("bots", ["greedy", "random"])
-    return sim.simulate(engine_list, **kw)
 
 
 def test_game_seeds_depend_on_seed_spec_and_index_only():
@@ -62,34 +45,34 @@ def test_same_seed_same_results_for_any_jobs_and_chunking(tmp_path):
     engine = standin()
     variant = standin(tmp_path, "standin-12", **{"TARGET = 15": "TARGET = 12"})
     kw = dict(games=6, seed=5, bots=["greedy", "random"])
-    base = run([engine, variant], jobs=1, **kw).to_dict(games=True)
+    base = run_games([engine, variant], jobs=1, **kw).to_dict(games=True)
     assert base["specs"][0]["games"] == 6 and base["specs"][1]["games"] == 6
-    assert run([engine, variant], jobs=2, chunk=4, **kw).to_dict(games=True) == base
+    assert run_games([engine, variant], jobs=2, chunk=4, **kw).to_dict(games=True) == base
     random_only = dict(games=6, bots=["random"])
-    other_seed = run([engine], seed=6, **random_only).to_dict(games=True)
-    assert run([engine], seed=5, **random_only).to_dict(games=True) != other_seed
+    other_seed = run_games([engine], seed=6, **random_only).to_dict(games=True)
+    assert run_games([engine], seed=5, **random_only).to_dict(games=True) != other_seed
     # Results are kept in game-index order, and a spec's games do not depend on the others.
     indexes = [r["index"] for r in base["specs"][0]["results"]]
     assert indexes == list(range(6))
-    alone = run([engine], jobs=1, chunk=5, **kw).to_dict(games=True)
+    alone = run_games([engine], jobs=1, chunk=5, **kw).to_dict(games=True)
     assert alone["specs"][0] == base["specs"][0]
 
 
 def test_mcts_games_are_the_same_in_worker_processes():
     kw = dict(games=2, seed=9, bots=["mcts:12", "random"], chunk=1)
-    here = run([standin()], jobs=1, **kw).to_dict(games=True)
-    assert run([standin()], jobs=2, **kw).to_dict(games=True) == here
+    here = run_games([standin()], jobs=1, **kw).to_dict(games=True)
+    assert run_games([standin()], jobs=2, **kw).to_dict(games=True) == here
 
 
 def test_same_results_on_a_local_dask_cluster(tmp_path):
     import distributed  # the optional extra dask[distributed]: CI installs it
     engine = standin()
-    expected = run([engine], games=8, seed=3, jobs=1).to_dict(games=True)
+    expected = run_games([engine], games=8, seed=3, jobs=1).to_dict(games=True)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
                                   dashboard_address=None) as cluster:
         with distributed.Client(cluster) as client:
-            by_client = run([engine], games=8, seed=3, scheduler=client).to_dict(games=True)
-            by_address = run([engine], games=8, seed=3, scheduler=cluster.scheduler_address, chunk=2)
+            by_client = run_games([engine], games=8, seed=3, scheduler=client).to_dict(games=True)
+            by_address = run_games([engine], games=8, seed=3, scheduler=cluster.scheduler_address, chunk=2)
     assert by_client == expected
     assert by_address.to_dict(games=True) == expected
 
@@ -97,7 +80,7 @@ def test_same_results_on_a_local_dask_cluster(tmp_path):
 def test_a_known_effect_is_detected(tmp_path):
     engine = standin()
     short = standin(tmp_path, "standin-10", **{"TARGET = 15": "TARGET = 10"})
-    result = run([engine, short], games=30, bots=["random"], seed=1).to_dict()
+    result = run_games([engine, short], games=30, bots=["random"], seed=1).to_dict()
     comparison = result["comparisons"][0]
     assert comparison["rounds"]["difference"] < 0
     assert comparison["rounds"]["welch"]["p_value"] < 0.01
@@ -107,7 +90,7 @@ def test_a_known_effect_is_detected(tmp_path):
 
 def test_progress_is_reported_up_to_the_total():
     seen = []
-    run([standin()], games=9, jobs=2, chunk=2, progress=lambda done, total: seen.append((done, total)))
+    run_games([standin()], games=9, jobs=2, chunk=2, progress=lambda done, total: seen.append((done, total)))
     assert seen[0] == (0, 9) and seen[-1] == (9, 9)
     assert all(a[0] < b[0] for a, b in zip(seen, seen[1:], strict=False))
 
@@ -118,20 +101,20 @@ def test_ctrl_c_stops_and_keeps_what_finished(jobs):
         if done >= 4:
             raise KeyboardInterrupt
 
-    result = run([standin()], games=200, jobs=jobs, chunk=2, progress=stop)
+    result = run_games([standin()], games=200, jobs=jobs, chunk=2, progress=stop)
     assert result.interrupted
     assert 4 <= result.finished < 200
     summary = result.to_dict()["specs"][0]
     assert summary["games"] == result.finished and summary["requested"] == 200
     assert "interrupted: " in sim.format_table(result)
-    # What finished is exactly what the same games give in a full run.
+    # What finished is exactly what the same games give in a full run_games.
     last = max(r.index for r in result.specs[0].results)
-    full = {r.index: r for r in run([standin()], games=last + 1).specs[0].results}
+    full = {r.index: r for r in run_games([standin()], games=last + 1).specs[0].results}
     assert all(full[r.index] == r for r in result.specs[0].results)
 
 
 def test_the_cap_on_turns_stops_games():
-    result = run([standin()], games=3, max_turns=6).to_dict(games=True)
+    result = run_games([standin()], games=3, max_turns=6).to_dict(games=True)
     spec = result["specs"][0]
     assert spec["shares"]["capped"] == 1.0
     assert spec["ends"] == {"cap": 3}
@@ -142,7 +125,7 @@ def test_stuck_games_and_passes_are_counted(tmp_path):
     # No tokens at all: after reserving what they can, players can only pass, and the game
     # ends when everybody has passed in a row.
     dry = standin(tmp_path, "standin-dry", **{"SETUP = {2: (4, 5, 3),": "SETUP = {2: (0, 0, 3),"})
-    result = run([dry], games=4, bots=["random"]).to_dict(games=True)
+    result = run_games([dry], games=4, bots=["random"]).to_dict(games=True)
     spec = result["specs"][0]
     assert spec["shares"]["stuck"] == 1.0 and spec["shares"]["passes"] == 1.0
     assert spec["ends"] == {"deadlock": 4}
@@ -187,7 +170,7 @@ def test_comparison_uses_the_first_spec_as_reference():
 
 def test_report_formats(tmp_path):
     variant = standin(tmp_path, "standin-12", **{"TARGET = 15": "TARGET = 12"})
-    result = run([standin(), variant], games=6, seed=2, fixed_seats=True)  # bots rotated: test_playtest_records
+    result = run_games([standin(), variant], games=6, seed=2, fixed_seats=True)  # bots rotated: test_playtest_records
     table = sim.format_table(result)
     assert "rounds, mean" in table and "seat 1 wins (greedy)" in table and "vs first: rounds" in table
     assert str(STANDIN) in table
@@ -209,11 +192,11 @@ def test_progress_line():
 def test_bad_parameters_are_refused():
     engine = standin()
     with pytest.raises(ValueError, match="5 players"):
-        run([engine], players=5, bots=["greedy"])
+        run_games([engine], players=5, bots=["greedy"])
     with pytest.raises(ValueError, match="3 bots for 2 players"):
-        run([engine], bots=["greedy", "random", "greedy"])
+        run_games([engine], bots=["greedy", "random", "greedy"])
     with pytest.raises(ValueError, match="did you mean 'greedy'"):
-        run([engine], bots=["greddy"])
+        run_games([engine], bots=["greddy"])
     assert parse_bot("mcts:200") == ("mcts", {"playouts": 200}) and parse_bot(" Greedy ") == ("greedy", {})
     for text, message in (("mcts:x", "number of playouts"), ("mcts:0", "at least 1"), ("greedy:3", "no parameter")):
         with pytest.raises(BotError, match=message):
@@ -223,7 +206,7 @@ def test_bad_parameters_are_refused():
 
 
 def test_plots_write_pngs_and_a_page(tmp_path):
-    result = run([standin()], games=4)
+    result = run_games([standin()], games=4)
     files = plots.write(result, tmp_path / "charts")
     names = sorted(p.name for p in files)
     assert names == ["endings.png", "index.html", "rounds.png", "seats.png", "uses.png"]  # uses: issue 18
@@ -314,7 +297,7 @@ def test_plot_into_a_folder_that_cannot_be_made_says_so(tmp_path):
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_billion_games_stream_from_the_first_game(jobs):
     """The chunks are made as the runners ask: a billion games start at once, in bounded memory,
-    and Ctrl-C keeps the games already played (the same as a short run's)."""
+    and Ctrl-C keeps the games already played (the same as a short run_games's)."""
     import itertools
     import tracemalloc
 
@@ -327,18 +310,18 @@ def test_a_billion_games_stream_from_the_first_game(jobs):
 
     tracemalloc.start()
     try:
-        result = run([standin()], games=10 ** 9, jobs=jobs, chunk=2, progress=stop, max_turns=60)
+        result = run_games([standin()], games=10 ** 9, jobs=jobs, chunk=2, progress=stop, max_turns=60)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
     assert result.interrupted and 6 <= result.finished < 100
     assert peak < 50_000_000, f"{peak} bytes traced for a billion games"
-    short = {r.index: r for r in run([standin()], games=100, max_turns=60).specs[0].results}
+    short = {r.index: r for r in run_games([standin()], games=100, max_turns=60).specs[0].results}
     assert all(short[r.index] == r for r in result.specs[0].results)
 
 
 def test_the_engine_cap_ends_a_simulated_game_as_capped(tmp_path):
-    result = run([standin()], games=4, max_turns=6)
+    result = run_games([standin()], games=4, max_turns=6)
     assert all(not r.over and r.end is None and r.turns == 6 and r.winners == () for r in result.specs[0].results)
     assert result.to_dict()["specs"][0]["shares"]["capped"] == 1.0
 
@@ -354,8 +337,8 @@ def test_a_game_read_from_to_dict_records_what_its_json_says(name, monkeypatch):
         g = module.new_game(2, seed=seed, max_turns=20 if seed == 0 else 300)
         for a in fast[seed].actions:
             g.apply(a)
-        assert sim._state(g) == json.loads(g.to_json())
-    monkeypatch.setattr(sim, "_state", lambda game: json.loads(game.to_json()))
+        assert sim_game._state(g) == json.loads(g.to_json())
+    monkeypatch.setattr(sim_game, "_state", lambda game: json.loads(game.to_json()))
     slow = [sim.play_game(module, 2, ("greedy", "random"), seed, seed, max_turns=20 if seed == 0 else 300) for seed in range(4)]
     assert fast == slow
     assert {r.end_reason for r in fast} >= {"truncated"} and any(r.over for r in fast)
@@ -364,4 +347,4 @@ def test_a_game_read_from_to_dict_records_what_its_json_says(name, monkeypatch):
 def test_an_engine_without_to_dict_is_read_from_its_json():
     game = standin().module.new_game(2, seed=3)
     assert not hasattr(game, "to_dict")
-    assert sim._state(game) == json.loads(game.to_json())
+    assert sim_game._state(game) == json.loads(game.to_json())

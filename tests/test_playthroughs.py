@@ -22,8 +22,9 @@ import random
 import textwrap
 from types import ModuleType
 
-import engine_helpers as H
 import pytest
+
+import tests.helpers.engines as H
 
 SEEDS = (1, 2)
 MAX_LOGGED = 60

@@ -21,7 +21,6 @@ import sys
 import tokenize
 
 import pytest
-from conftest import ROOT
 
 from compiler import lower, pipeline
 from compiler.emit import engine as emit_engine
@@ -29,6 +28,7 @@ from compiler.emit.engine import module_name
 from compiler.front.source import shown_path
 from compiler.lower import ir, pysource
 from compiler.lower.pysource import Code, comment, docstring, identifier, literal, printable
+from tests.helpers import ROOT
 
 # Every way a text has broken out of a comment, a docstring or a literal, or hidden code.
 PIECES = ['"""', "'''", '"', "'", "\\", "\\N{foo}", "\\x", "\\u12", "\n", "\r", "\r\n", "\x0c", "\x0b", "\x00",
@@ -381,7 +381,7 @@ def test_choices_named_like_the_parts_the_compiler_derives_from_another_choice(t
     """`card_li` and `card_id` beside a face-up choice `card`, whose row and slot id the
     lowering names: an IndexError in new_game() when they met. The engine now plays, and its
     fast legal actions agree with the plain compilation of the conditions."""
-    from test_lowering import check_games
+    from tests.helpers.specs import check_games
     text = (ROOT / "rulespec" / "official.yaml").read_text(encoding="utf-8")
     old = ("    notation: reserve {card}\n    choose:\n      card: {domain: face_up}\n"
            "    condition: me.reserved < reserve_limit\n")
@@ -395,7 +395,7 @@ def test_choices_named_like_the_parts_the_compiler_derives_from_another_choice(t
     spec.write_text(text.replace(old, new).replace("name: official", "name: idclash"), encoding="utf-8")
     module = tmp_path / "idclash.py"
     module.write_text(pipeline.compile_spec(str(spec)).text, encoding="utf-8")
-    from engine_helpers import load_engine
+    from tests.helpers.engines import load_engine
     engine = load_engine(module)
     assert engine.string_to_action("reserve 1.1 red 2") >= 0
     assert check_games(engine, games=2, seed=3) > 50

@@ -13,11 +13,11 @@ import pathlib
 
 import pytest
 from click.testing import CliRunner
-from test_inputs import in_time
 
 from app import cli
 from compiler.front import reading
 from playtest import engines, records, terminal
+from tests.helpers.inputs import in_time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 KINDS = {"fifo": "is a named pipe (FIFO)", "dev_zero": "is a device", "folder": "is a directory"}

@@ -1,4 +1,4 @@
-"""The reinforcement-learning adapters (playtest/rl.py, the 'rl' extra).
+"""The reinforcement-learning adapters (playtest/rl/, the 'rl' extra).
 
 PettingZoo's api_test and seed_test on the AEC environment (official rules, 2 players;
 grand-table, 5 players), Gymnasium's check_env on the single-agent wrapper (solo, 1

@@ -17,10 +17,10 @@ import pathlib
 import random
 
 import pytest
-from engine_helpers import ROOT, load_engine
 
 from compiler.emit import runtime
 from compiler.emit.runtime import errors, game, notation, spec, state, variables, zones
+from tests.helpers.engines import ROOT, load_engine
 
 ENGINES = sorted((ROOT / "generated" / "engines").glob("*.py"))
 RUNTIME = pathlib.Path(runtime.__file__).parent

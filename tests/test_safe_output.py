@@ -12,11 +12,11 @@ import shutil
 
 import pytest
 from click.testing import CliRunner
-from test_inputs import _yaml_double_quoted
 
 from app import cli
 from compiler import pipeline
 from compiler.safe_text import html_finalize, line_text
+from tests.helpers.inputs import yaml_double_quoted
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FORGED = "official.yaml: ok"
@@ -40,9 +40,9 @@ def no_forged_line(text: str) -> None:
 def hostile(tmp_path, monkeypatch) -> pathlib.Path:
     """target-12 under a file name with line breaks, its title and note full of controls."""
     text = (ROOT / "variants" / "target-12.yaml").read_text(encoding="utf-8")
-    text = text.replace("en: Target 12", f"en: {_yaml_double_quoted(TITLE)}")
+    text = text.replace("en: Target 12", f"en: {yaml_double_quoted(TITLE)}")
     text = text.replace("en: Reaching 12 prestige triggers the end, so games are shorter and early engines matter less.",
-                        f"en: {_yaml_double_quoted(NOTE)}")
+                        f"en: {yaml_double_quoted(NOTE)}")
     (tmp_path / NAME).write_text(text, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     return tmp_path
@@ -131,8 +131,7 @@ def test_play_replay_says_a_file_name_on_one_line(hostile):
 
 def test_the_web_pages_hold_no_raw_control_character(hostile, tmp_path):
     pytest.importorskip("starlette")
-    from test_web_api import client
-
+    from tests.helpers.web import client
     from web import catalogue
 
     variants = catalogue.load([str(hostile / NAME)])

@@ -15,12 +15,12 @@ import json
 import pathlib
 import re
 
-import engine_helpers as H
 import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import tests.helpers.engines as H
 from app import cli
 from compiler.front import json_position
 from playtest import terminal

@@ -6,33 +6,18 @@ checks that the sheet text follows the change.
 from __future__ import annotations
 
 import pathlib
-import shutil
 
 import pytest
 
 from compiler.pipeline import load_rules
 from compiler.sheets import content, render, tables
+from tests.helpers.sheets import OFFICIAL, sheet_text, spec
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-OFFICIAL = ROOT / "rulespec" / "official.yaml"
 
 
-def spec(tmp_path: pathlib.Path, *replacements: tuple[str, str], name: str = "modified.yaml") -> str:
-    text = OFFICIAL.read_text(encoding="utf-8")
-    for old, new in replacements:
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    for csv in ("splendor_cards.csv", "splendor_nobles.csv"):
-        shutil.copy(ROOT / "rulespec" / csv, tmp_path / csv)
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return str(path)
 
 
-def sheet_text(path: str, lang: str = "en") -> str:
-    rules = load_rules(path)
-    base = load_rules(rules.bases[0].path) if rules.bases else None
-    return render.markdown(content.build(rules, lang, base), rules)
 
 
 @pytest.fixture(scope="module")

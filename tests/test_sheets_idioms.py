@@ -11,7 +11,7 @@ import pytest
 
 from compiler.pipeline import load_rules
 from compiler.sheets import facts
-from tests.test_sheets_content import OFFICIAL, sheet_text, spec
+from tests.helpers.sheets import OFFICIAL, sheet_text, spec
 
 TAKE = {
     "en": "- **Take tokens of different colours**: Take 3 tokens of different colours (never gold). Clarification: if "

@@ -10,11 +10,12 @@ import re
 
 import pytest
 from markupsafe import Markup
-from test_sheets_content import OFFICIAL, ROOT, sheet_text, spec
 
 from compiler.pipeline import load_rules
 from compiler.sheets import content, pictures, render
 from compiler.sheets.plurals import LANGUAGES
+from tests.helpers import ROOT
+from tests.helpers.sheets import OFFICIAL, sheet_text, spec
 
 
 def summary(text: str) -> list[str]:

@@ -17,6 +17,16 @@ from compiler.sheets import content, render
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 A4 = (595.28, 841.89)  # points
 
+# Rendering a PDF takes a second or more: the fast tier (dev/test.sh --fast) checks the layout of
+# a few sheets - the official one in English and in Serbian (Cyrillic), the Trading Posts (whose
+# printed sheet is compacted) - and the whole suite every sheet in every language.
+FAST_LANGS = ("en", "sr")
+FAST_VARIANTS = ("trading-posts",)
+
+
+def _langs() -> list:
+    return [pytest.param(lang, marks=() if lang in FAST_LANGS else pytest.mark.slow) for lang in sorted(KEY_PHRASES)]
+
 # Per language: phrases holding the key numbers of the official rules (target 15, limit 10,
 # 3 reserved cards, 4 tokens for a pair, 3 points a noble, 2 to 4 players).
 KEY_PHRASES = {
@@ -41,7 +51,7 @@ def _pdf(rules, lang):
     return render.pdf(html, rules)
 
 
-@pytest.mark.parametrize("lang", sorted(KEY_PHRASES))
+@pytest.mark.parametrize("lang", _langs())
 def test_official_sheet_fits_two_a4_pages_and_holds_the_numbers(official, lang):
     data, pages = _pdf(official, lang)
     reader = pypdf.PdfReader(io.BytesIO(data))
@@ -66,10 +76,13 @@ def test_pdf_is_deterministic_and_dated_never(official):
     assert official.source.sha256 in info["/Subject"]
 
 
-def _catalogue() -> list[str]:
+def _catalogue() -> list:
+    """Every variant of the catalogue; in the fast tier only the one whose printed sheet is
+    compacted to fit (the Trading Posts), the others in the whole suite (marked slow)."""
     import yaml
     index = yaml.safe_load((ROOT / "variants" / "index.yaml").read_text(encoding="utf-8"))
-    return [f"variants/{name}.yaml" for name in index["variants"]]
+    return [pytest.param(f"variants/{name}.yaml", marks=() if name in FAST_VARIANTS else pytest.mark.slow)
+            for name in index["variants"]]
 
 
 def _embedded_fonts(reader: pypdf.PdfReader) -> list[tuple[str, bool]]:
@@ -87,7 +100,7 @@ def _embedded_fonts(reader: pypdf.PdfReader) -> list[tuple[str, bool]]:
     return out
 
 
-@pytest.mark.parametrize("lang", sorted(KEY_PHRASES))
+@pytest.mark.parametrize("lang", _langs())
 def test_the_official_pdf_embeds_every_font(official, lang):
     data, _ = _pdf(official, lang)
     fonts = _embedded_fonts(pypdf.PdfReader(io.BytesIO(data)))
@@ -115,9 +128,9 @@ def _footer(data: bytes, spec: str) -> str:
 
 @pytest.mark.parametrize("spec, lang, title", [
     ("rulespec/official.yaml", "sr", "Сплендор"),
-    ("variants/reserve-tax.yaml", "sr", "Порез на резервацију"),
-    ("variants/reserve-tax.yaml", "fr", "Taxe de réservation"),
-    ("variants/reserve-tax.yaml", "en", "Reserve tax"),
+    pytest.param("variants/reserve-tax.yaml", "sr", "Порез на резервацију", marks=pytest.mark.slow),
+    pytest.param("variants/reserve-tax.yaml", "fr", "Taxe de réservation", marks=pytest.mark.slow),
+    pytest.param("variants/reserve-tax.yaml", "en", "Reserve tax", marks=pytest.mark.slow),
 ])
 def test_pdf_footer_keeps_every_space(spec, lang, title):
     """CSS swallows the whitespace after a hex escape: the footer's title (escaped letter by

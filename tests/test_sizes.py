@@ -9,45 +9,22 @@ sizes, not on time: a size is what makes compiling slow.
 from __future__ import annotations
 
 import ast
-import importlib.util
 import json
 import pathlib
 
 import pytest
 
-from compiler import pipeline
-from compiler.check import checker as check
+from compiler.check import sizes
 from compiler.diagnostics import CompileError
 from compiler.emit.engine import render_module
 from compiler.lower import lower, payment_vectors
+from tests.helpers.specs import engine_from_text, spec
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-CLEAN = (ROOT / "tests" / "broken" / "_clean.yaml").read_text(encoding="utf-8").replace("../../rulespec/", "")
-FIVE = ("white", "blue", "green", "red", "black")
 
 
-def tables(folder: pathlib.Path, gems: tuple[str, ...], per_level: int = 30) -> None:
-    """Card and noble tables for any gem colours: `per_level` cards of each of 3 levels."""
-    cards = ["level,bonus,points," + ",".join(gems)]
-    for level in (1, 2, 3):
-        for i in range(per_level):
-            cost = [0] * len(gems)
-            cost[i % len(gems)] = level
-            cards.append(f"{level},{gems[(i + 1) % len(gems)]},{level - 1}," + ",".join(map(str, cost)))
-    nobles = ["points," + ",".join(gems)] + ["3," + ",".join("3" if g == i % len(gems) else "0"
-                                                             for g in range(len(gems))) for i in range(10)]
-    (folder / "splendor_cards.csv").write_text("\n".join(cards) + "\n", encoding="utf-8")
-    (folder / "splendor_nobles.csv").write_text("\n".join(nobles) + "\n", encoding="utf-8")
 
 
-def spec(folder: pathlib.Path, *changes: tuple[str, str], gems: tuple[str, ...] = FIVE, per_level: int = 30):
-    text = CLEAN.replace("gems: [white, blue, green, red, black]", f"gems: [{', '.join(gems)}]")
-    for old, new in changes:
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    tables(folder, gems, per_level)
-    (folder / "spec.yaml").write_text(text, encoding="utf-8")
-    return pipeline.load_rules(str(folder / "spec.yaml"))
 
 
 def compiled(rules) -> tuple:
@@ -62,12 +39,6 @@ def gold(n: int) -> tuple[str, str]:
     return "4: {gems: 7, gold: 5", f"4: {{gems: 7, gold: {n}"
 
 
-def load_engine(path: pathlib.Path, text: str):
-    path.write_text(text, encoding="utf-8")
-    module_spec = importlib.util.spec_from_file_location(path.stem, path)
-    module = importlib.util.module_from_spec(module_spec)
-    module_spec.loader.exec_module(module)
-    return module
 
 
 GEMS12 = tuple(f"g{i}" for i in range(12))
@@ -77,11 +48,11 @@ MAXIMA = {
     # unpacking of a one-colour tuple in the engine (a cost, a payment, the scalar locals) is `x, = ...`
     # The engine writes its 1,001 ways to pay as 'pay gold for white white ...', up to 1,000 words
     # each: 3 MB of action notation alone, which grows with the square of the gold.
-    "gold over 1 gem": dict(changes=[gold(min(check.max_gold(1), COUNT_MOST))], gems=("white",),
+    "gold over 1 gem": dict(changes=[gold(min(sizes.max_gold(1), COUNT_MOST))], gems=("white",),
                             text_most=3_200_000),
     # the most wild tokens check allows over five gem colours, and over twelve (the most colours)
-    "gold over 5 gems": dict(changes=[gold(check.max_gold(5))]),
-    "gold over 12 gems": dict(changes=[gold(check.max_gold(12))], gems=GEMS12),
+    "gold over 5 gems": dict(changes=[gold(sizes.max_gold(5))]),
+    "gold over 12 gems": dict(changes=[gold(sizes.max_gold(12))], gems=GEMS12),
     # tokens per colour, the token limit and reserved slots at their documented maxima
     "counts": dict(changes=[("4: {gems: 7,", "4: {gems: 1000,"), ("token_limit: 10", "token_limit: 1000000"),
                             ("reserve_limit: 3", "reserve_limit: 1000")]),
@@ -101,12 +72,12 @@ def test_a_spec_at_a_documented_maximum_compiles_within_the_action_limit(case, t
     rules = spec(tmp_path, *MAXIMA[case]["changes"], **options)
     plan, text = compiled(rules)
     gold_most = max(p.gold for p in rules.players)
-    assert len(plan.payments) == check.payment_count(len(rules.gems), gold_most)
-    assert len(plan.actions) == sum(check.action_sizes(rules.gems, rules.levels, rules.players,
+    assert len(plan.payments) == sizes.payment_count(len(rules.gems), gold_most)
+    assert len(plan.actions) == sum(sizes.action_sizes(rules.gems, rules.levels, rules.players,
                                                        rules.actions + rules.steps).values())
-    assert len(plan.actions) <= check.MAX_ACTIONS
+    assert len(plan.actions) <= sizes.MAX_ACTIONS
     assert len(text) < MAXIMA[case].get("text_most", 3_000_000)  # an engine of a few megabytes at most
-    engine = load_engine(tmp_path / "engine_at_maximum.py", text)
+    engine = engine_from_text(tmp_path / "engine_at_maximum.py", text)
     assert engine.NUM_ACTIONS == len(plan.actions) and len(engine.PAYMENTS) == len(plan.payments)
     game = engine.new_game(min(engine.PLAYER_COUNTS), seed=1)
     assert game.legal_actions()  # the engine plays
@@ -115,16 +86,16 @@ def test_a_spec_at_a_documented_maximum_compiles_within_the_action_limit(case, t
 @pytest.mark.parametrize("gems", [2, 5, 12])  # with 1 gem colour, the schema's 1000 gold come first
 def test_one_more_gold_than_the_maximum_is_refused(gems, tmp_path):
     colours = GEMS12[:gems]
-    most = check.max_gold(gems)
+    most = sizes.max_gold(gems)
     assert most < 1000
     with pytest.raises(CompileError) as err:
         spec(tmp_path, gold(most + 1), gems=colours)
     [d] = err.value.diagnostics
     assert d.code == "E515" and f"at most {most} gold tokens" in d.notes[0]
-    assert check.payment_count(gems, most + 1) > check.MAX_ACTIONS >= check.payment_count(gems, most)
+    assert sizes.payment_count(gems, most + 1) > sizes.MAX_ACTIONS >= sizes.payment_count(gems, most)
 
 
 def test_payment_count_is_the_number_of_payment_vectors():
     for gems in (1, 2, 5):
         for gold_ in (0, 1, 3, 6):
-            assert len(payment_vectors(gems, gold_)) == check.payment_count(gems, gold_)
+            assert len(payment_vectors(gems, gold_)) == sizes.payment_count(gems, gold_)

@@ -13,7 +13,6 @@ import pathlib
 import shutil
 
 import pytest
-from engine_helpers import ROOT, load_engine, position, set_tokens
 
 from compiler import pipeline
 from compiler.check.termination import STEP_WORK, rounds_budget
@@ -24,6 +23,7 @@ from compiler.lower import lower
 from compiler.pipeline import load_rules
 from compiler.sheets import content
 from compiler.sheets import render as render_sheet
+from tests.helpers.engines import ROOT, load_engine, position, set_tokens
 
 CLEAN = (ROOT / "tests" / "broken" / "_clean.yaml").read_text(encoding="utf-8").replace("../../rulespec/", "")
 RETURN_STEP = """    notation: return {colour}

@@ -10,7 +10,11 @@ import random
 import shutil
 
 import pytest
-from engine_helpers import (
+
+from compiler import pipeline
+from compiler.diagnostics import CompileError, SourceMap
+from compiler.sheets import render
+from tests.helpers.engines import (
     ROOT,
     act,
     find_cards,
@@ -27,10 +31,6 @@ from engine_helpers import (
     put_in_market,
     set_tokens,
 )
-
-from compiler import pipeline
-from compiler.diagnostics import CompileError, SourceMap
-from compiler.sheets import render
 
 POSTS_CSV = ROOT / "variants" / "trading_posts.csv"
 CLEAN = (ROOT / "tests" / "broken" / "_clean.yaml").read_text(encoding="utf-8").replace("../../rulespec/", "")

@@ -9,7 +9,6 @@ import random
 import shutil
 
 import pytest
-from engine_helpers import ROOT, legal_strings, load_engine, position, set_tokens
 
 from compiler import pipeline
 from compiler.diagnostics import CompileError, SourceMap
@@ -17,6 +16,7 @@ from compiler.diff import compare, render
 from compiler.emit.engine import compile_to_module
 from compiler.front.expr import Origin, Sequence, parse_stmt, unparse
 from compiler.sheets import describe
+from tests.helpers.engines import ROOT, legal_strings, load_engine, position, set_tokens
 
 ENGINES = ROOT / "generated" / "engines"
 CLEAN = (ROOT / "tests" / "broken" / "_clean.yaml").read_text(encoding="utf-8").replace("../../rulespec/", "")

@@ -4,7 +4,7 @@ Each variant checks clean, is explained (a title in every sheet language, a desc
 a note on every change), compiles to an engine, and shows its difference from the
 official rules in play: a position where the variant's engine and the official engine
 give different legal actions or outcomes. Positions are built in the state JSON of each
-engine (tests/engine_helpers.py); rule numbers come from the specs, never from here.
+engine (tests/helpers/engines.py); rule numbers come from the specs, never from here.
 """
 from __future__ import annotations
 
@@ -13,7 +13,10 @@ import itertools
 import pathlib
 
 import pytest
-from engine_helpers import (
+
+from compiler import pipeline
+from compiler.front import source
+from tests.helpers.engines import (
     act,
     buys_of,
     give_card,
@@ -32,9 +35,6 @@ from engine_helpers import (
     take_colours,
     values,
 )
-
-from compiler import pipeline
-from compiler.front import source
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 OFFICIAL = "rulespec/official.yaml"

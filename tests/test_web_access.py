@@ -12,9 +12,8 @@ import urllib.parse
 import urllib.request
 
 import pytest
-from test_web_api import SPEC, TestClient, api_of, client, new_table, play_to_the_end
-from test_web_browser import Server, free_port
 
+from tests.helpers.web import SPEC, Server, TestClient, api_of, client, free_port, new_table, play_to_the_end
 from web import store, tables
 
 # -- links

@@ -2,6 +2,7 @@
 seat sees, refused requests, bots, the reference sheets, and tables resumed after a restart."""
 from __future__ import annotations
 
+import importlib.util
 import json
 import pathlib
 import re
@@ -14,59 +15,31 @@ import warnings
 import pytest
 from click.testing import CliRunner
 
+from tests.helpers.web import SPEC, api_of, client, engine, new_table, play_to_the_end
+
 with warnings.catch_warnings():  # Starlette suggests httpx2 over httpx for its test client; httpx is what is packaged
     warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
-    from starlette.testclient import TestClient
 
 from app import cli
 from playtest.bots import make_bot
-from web import botwork, catalogue, server, store
-from web.hosts import Hosts
-from web.quotas import Quotas
+from web import botwork, catalogue, store
 from web.tables import seat_secrets, watch_secret
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-SPEC = "target-12"
 
 
-# A test plays faster than any person clicks: the per-address rates are raised out of its way
-# (the tests of the limits below set their own, and one checks serve's defaults).
-UNHURRIED = Quotas(tables_per_address="10000/second", requests_per_address="10000/second")
 
 
-TEST_HOSTS = Hosts.bound_to("127.0.0.1", ("testserver",))  # the test client's name for the server
 
 
-def client(variants, db, bot_delay=0.0, bot_workers=0, quotas=UNHURRIED):
-    """The app under the test client; bots think in threads (bot_workers=0) unless asked."""
-    return TestClient(server.make_app(variants, db, bot_delay=bot_delay, bot_workers=bot_workers, quotas=quotas,
-                                      hosts=TEST_HOSTS))
 
 
-def api_of(link: str) -> str:
-    """/play/TABLE/SEAT/SECRET -> /api/tables/TABLE/seats/SEAT/SECRET"""
-    table, seat, secret = urllib.parse.urlparse(link).path.split("/")[2:]
-    return f"/api/tables/{table}/seats/{seat}/{secret}"
 
 
-def with_seed(c, body: dict, seed: int | None) -> dict:
-    """The body of a request for a table dealt with `seed`: the maker's seed for a table of bots
-    alone; for one with people, whose seed the server draws, the seed the test's server draws."""
-    if seed is None or "human" not in body["seats"]:
-        return {**body, "seed": seed}
-    c.app.state.hub.draw_seed = lambda: seed
-    return body
 
 
-def new_table(c, seats=("human", "human"), seed=7, players=None):
-    r = c.post("/api/tables", json=with_seed(c, {"spec": SPEC, "players": players or len(seats),
-                                                 "seats": list(seats)}, seed))
-    assert r.status_code == 201, r.text
-    return r.json()
 
 
-def engine(variants):
-    return variants[SPEC].module
 
 
 def find_refused(module, game, prefix: str):
@@ -294,18 +267,6 @@ def test_the_event_stream_sends_the_seats_view(variants, db):
             c.app.state.hub.stop()  # ends the stream
 
 
-def play_to_the_end(c, module, apis, seed):
-    """Both humans play greedy moves through the API until the game ends; returns the moves."""
-    game = module.new_game(len(apis), seed=seed)
-    bot = make_bot("greedy", module, 1)
-    moves = 0
-    while not game.is_over():
-        action = bot.choose(game)
-        r = c.post(apis[game.current_player] + "/actions", json={"action": action, "after": moves})
-        assert r.status_code == 200, r.text
-        game.apply(action)
-        moves += 1
-    return game
 
 
 def test_a_finished_game_downloads_and_replays_with_play_load(variants, db, tmp_path):
@@ -415,8 +376,8 @@ def test_a_specs_text_reaches_the_page_escaped(tmp_path, db):
 
 
 def test_serve_says_what_to_install_without_the_web_extra(monkeypatch):
-    real = cli.importlib.util.find_spec
-    monkeypatch.setattr(cli.importlib.util, "find_spec", lambda name, *a: None if name == "uvicorn" else real(name, *a))
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "uvicorn" else real(name, *a))
     result = CliRunner().invoke(cli.main, ["serve"])
     assert result.exit_code == 2
     assert result.output == "error: `serve` needs the web extra (missing: uvicorn): pip install -e '.[web]'\n"

@@ -7,27 +7,27 @@ reads the limit in the page, a table closed by its host says so on its board; at
 of the board are kept in tests/artifacts/web/ (not committed)."""
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import pathlib
-import socket
 import sqlite3
-import subprocess
-import sys
-import time
-import urllib.request
 
 import pytest
 
 from playtest.bots import make_bot
+from tests.helpers.browser import (
+    TIMEOUT,
+    drawn_seed,
+    launch,
+    make_table_with_the_form,
+    require_browser,
+    seat_page,
+)
+from tests.helpers.web import Server, free_port
 from web import catalogue, views
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "tests" / "artifacts" / "web"
-CHROMIUM = os.environ.get("SPLENDOR_RULES_CHROMIUM", "/usr/bin/chromium")
 SPEC = ROOT / "variants" / "target-12.yaml"
-TIMEOUT = 15_000  # ms, for any one thing to appear on a page
 
 try:
     from playwright.sync_api import sync_playwright
@@ -35,17 +35,8 @@ except ImportError:  # pragma: no cover - the test extra has it
     sync_playwright = None
 
 
-def require_browser(chromium: str = CHROMIUM) -> None:
-    """Fail (never skip) when the browser tests cannot run, saying what to install."""
-    if sync_playwright is None:
-        pytest.fail("the browser tests need Playwright's Python API: pip install -e '.[test]'")
-    if not os.path.isfile(chromium):
-        pytest.fail(f"the browser tests need headless Chromium at {chromium}: install Debian's chromium package "
-                    "(as root, `bash dev/system-packages.sh` does), or point SPLENDOR_RULES_CHROMIUM at one")
 
 
-def launch(p):
-    return p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
 
 
 def test_without_chromium_the_browser_tests_fail_and_say_what_to_install(tmp_path):
@@ -54,42 +45,8 @@ def test_without_chromium_the_browser_tests_fail_and_say_what_to_install(tmp_pat
         require_browser(str(tmp_path / "nowhere"))
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
-class Server:
-    """`splendor-rules serve` in its own process, as a user runs it."""
-
-    def __init__(self, db: pathlib.Path, port: int, log: pathlib.Path, spec: pathlib.Path = SPEC,
-                 options: tuple[str, ...] = ()):
-        self.db, self.port, self.log = db, port, log
-        self.spec, self.options = spec, options
-        self.url = f"http://127.0.0.1:{port}"
-        self.process = None
-
-    def start(self) -> None:
-        with open(self.log, "ab") as out:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "app", "serve", str(self.spec), "--db", str(self.db), "--port",
-                 str(self.port), "--bot-delay", "0", *self.options], cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                pytest.fail(f"the server stopped: {self.log.read_text()}")
-            try:
-                urllib.request.urlopen(self.url + "/", timeout=1).close()
-                return
-            except OSError:
-                time.sleep(0.1)
-        pytest.fail(f"the server did not answer within 30 s: {self.log.read_text()}")
-
-    def kill(self) -> None:
-        """Stop it the hard way (SIGKILL): nothing gets a chance to be saved on the way out."""
-        self.process.kill()
-        self.process.wait(10)
 
 
 @pytest.fixture
@@ -234,23 +191,8 @@ def test_a_whole_game_in_the_browser_two_people_and_a_bot(server, tmp_path):
         browser.close()
 
 
-def drawn_seed(server: Server, host_page) -> int:
-    """The seed the server drew for the table of a host's page (a table with people): read from
-    its database, as no page shows it before the game is over."""
-    table = host_page.url.split("/host/", 1)[1].split("/")[0]
-    with contextlib.closing(sqlite3.connect(server.db)) as db:
-        return db.execute("SELECT seed FROM tables WHERE id = ?", (table,)).fetchone()[0]
 
 
-def make_table_with_the_form(page, url: str, spec: str, seats: list[str], seed: int | None = None) -> None:
-    page.goto(url + "/")
-    page.select_option("select[name=spec]", spec)
-    page.select_option("select[name=players]", str(len(seats)))
-    for i, who in enumerate(seats):
-        page.select_option(f"select[name=seat{i}]", who)
-    if seed is not None:
-        page.fill("input[name=seed]", str(seed))
-    page.click("button[type=submit]")
 
 
 def test_a_host_who_makes_too_many_tables_reads_the_limit_in_the_page(tmp_path):
@@ -377,27 +319,6 @@ def test_both_seats_see_the_result_at_the_end_of_a_game(tmp_path):
 CITIES = ROOT / "variants" / "cities.yaml"
 
 
-@contextlib.contextmanager
-def seat_page(tmp_path, spec: pathlib.Path, name: str):
-    """A table of `spec` (the server started with it) for two people, and the first seat's page in
-    a browser: (page, errors, the seed the server drew). Page errors are collected; the browser is closed and
-    the server stopped after."""
-    server = Server(tmp_path / "tables.sqlite3", free_port(), tmp_path / "server.log", spec=spec)
-    server.start()
-    try:
-        with sync_playwright() as p:
-            browser = launch(p)
-            errors: list[str] = []
-            page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            make_table_with_the_form(page, server.url, name, ["human", "human"])
-            page.wait_for_selector("a.seat-link", timeout=TIMEOUT)
-            seed = drawn_seed(server, page)
-            page.goto(page.query_selector("a.seat-link").get_attribute("href"))
-            yield page, errors, seed
-            browser.close()
-    finally:
-        server.kill()
 
 
 def test_a_cities_board_shows_the_cities_on_display_and_the_pile(tmp_path):

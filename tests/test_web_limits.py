@@ -13,8 +13,11 @@ import urllib.parse
 
 import pytest
 from click.testing import CliRunner
-from test_web_api import (
-    ROOT,
+
+from app import cli
+from playtest.bots import make_bot
+from tests.helpers import ROOT
+from tests.helpers.web import (
     SPEC,
     TEST_HOSTS,
     TestClient,
@@ -25,9 +28,6 @@ from test_web_api import (
     play_to_the_end,
     with_seed,
 )
-
-from app import cli
-from playtest.bots import make_bot
 from web import botwork, catalogue, quotas, server, views
 from web import store as store_mod
 from web.quotas import Quotas

@@ -15,9 +15,10 @@ import time
 
 import pytest
 from click.testing import CliRunner
-from test_web_api import ROOT, TEST_HOSTS, UNHURRIED, TestClient, api_of, with_seed
 
 from app import cli
+from tests.helpers import ROOT
+from tests.helpers.web import TEST_HOSTS, UNHURRIED, TestClient, api_of, with_seed
 from web import botwork, catalogue, server
 from web import store as store_mod
 
@@ -250,7 +251,7 @@ def test_a_bot_over_its_time_stops_its_table_and_its_worker_is_replaced(variants
 def test_a_stopped_table_says_so_on_its_page_and_offers_no_move(tmp_path):
     """In a real browser: the rule fails at the first move (made through the API, as another
     seat's click would), and the seat's page reads why, with no move to click."""
-    from test_web_browser import require_browser, seat_page
+    from tests.helpers.browser import require_browser, seat_page
     require_browser()
     spec = tmp_path / "failing-take.yaml"
     spec.write_text(FAILING_TAKE, encoding="utf-8")

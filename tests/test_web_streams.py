@@ -9,8 +9,7 @@ import contextlib
 import json
 import time
 
-from test_web_api import ROOT, SPEC, TestClient, api_of, client, new_table, with_seed  # noqa: F401
-
+from tests.helpers.web import TestClient, api_of, client, new_table
 from web import views
 from web.quotas import Quotas
 

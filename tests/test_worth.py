@@ -8,17 +8,17 @@ import json
 import random
 import shutil
 
-import engine_helpers as H
 import pytest
 from click.testing import CliRunner
-from engine_helpers import ROOT, load_engine
 
+import tests.helpers.engines as H
 from app import cli
 from compiler import pipeline
-from compiler.check.checker import action_sizes, payment_count
 from compiler.check.notation import payment_words
+from compiler.check.sizes import action_sizes, payment_count
 from compiler.diagnostics import CompileError, SourceMap, render
 from compiler.lower import payment_vectors
+from tests.helpers.engines import ROOT, load_engine
 
 ENGINES = ROOT / "generated" / "engines"
 SHEETS = ROOT / "generated" / "sheets"

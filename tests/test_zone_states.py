@@ -20,14 +20,14 @@ import random
 import shutil
 
 import pytest
-from engine_helpers import ROOT, load_engine
 from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
-from test_mutations import ODD_VALUES, WITH_ZONES, ZONE_PATHS, ZONE_VALUES, _get, _set, dump
 
 from compiler import pipeline
 from compiler.diagnostics import CompileError
+from tests.helpers.engines import ROOT, load_engine
+from tests.helpers.mutations import ODD_VALUES, WITH_ZONES, ZONE_PATHS, ZONE_VALUES, dump, get_at, set_at
 
 GAMES = int(os.environ.get("SPLENDOR_STATE_GAMES", "60"))
 MUTANTS = int(os.environ.get("SPLENDOR_STATE_MUTANTS", "20"))
@@ -146,11 +146,11 @@ def mutant(actions: list[str], setups: list[str], twice: list[str], change) -> d
         tree["setup"] = {name: SETUPS[name] for name in setups}
     if change is not None:
         path, value, drop = change
-        parent = _get(tree, path[:-1])
+        parent = get_at(tree, path[:-1])
         if drop and len(path) > 1 and path[-1] in parent:
             del parent[path[-1]]
         elif path[-1] in parent if isinstance(parent, dict) else path[-1] < len(parent):
-            _set(tree, path, value)
+            set_at(tree, path, value)
     return tree
 
 

@@ -8,10 +8,10 @@ import pathlib
 import random
 
 import pytest
-from engine_helpers import ROOT, act, finish_forced_steps, load_engine
 
 from compiler import pipeline
 from compiler.diagnostics import CompileError
+from tests.helpers.engines import ROOT, act, finish_forced_steps, load_engine
 
 
 @pytest.fixture(scope="module")

@@ -16,6 +16,7 @@ engine's public API (``new_game``, ``legal_actions``, ``apply``, ``observation``
 - :mod:`web.streams`: live updates (event streams), capped per address and per table, each
   seat's view rendered once per move off the event loop and shared;
 - :mod:`web.hosts`: the names (Host header) a server answers to;
-- :mod:`web.app`: the HTTP routes (Starlette), pages and API;
+- :mod:`web.app`: the HTTP app (Starlette): its URLs, middleware and lifespan;
+- :mod:`web.routes`: the handlers behind those URLs, pages and API, one module per group;
 - :mod:`web.server`: what `serve` runs (uvicorn).
 """

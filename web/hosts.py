@@ -2,8 +2,8 @@
 
 A page of another site can make a browser's name for it resolve to this server's address (DNS
 rebinding): the browser then sends this server requests with that site's name in the Host
-header and the site's own origin, which :func:`web.app.same_site` alone would accept. So every
-request must name the server as it was started: the loopback names when it listens on
+header and the site's own origin, which :func:`web.routes.guards.same_site` alone would accept.
+So every request must name the server as it was started: the loopback names when it listens on
 loopback, its address when it listens on one, any address literal when it listens on every
 interface (a literal address is not a name anyone can rebind), and the names its host allows
 (``serve --allowed-host``: the name of a reverse proxy's site, say).

@@ -193,20 +193,44 @@ class Bounds:
             return (0, self.f.max_gem_tokens)
         return (0, max(self.f.max_gem_tokens, self.f.max_gold))
 
-    def number(self, node) -> tuple[float, float]:  # noqa: C901
-        f = self.f
+    def number(self, node) -> tuple[float, float]:
+        """The range of a number in every game under the spec (TOP when nothing is known of it)."""
         match node:
             case Int(value=v):
                 return (v, v)
             case Name(id=name) if name in self.bound:
                 return self.bound[name]
             case Name(id=name):
-                if name in f.values:
-                    return (f.values[name], f.values[name])
-                return {
-                    "player_count": (f.min_players, f.max_players), "nobles_left": (0, f.max_nobles_shown),
-                    "round": (1, INF), "turn": (1, INF), "passes": (0, INF),
-                }.get(name, TOP)
+                return self.name_range(name)
+            case Index():
+                return self.index_range(node)
+            case Attribute():
+                return self.attribute_range(node)
+            case Unary() | Binary():
+                return self.arithmetic_range(node)
+            case Call():
+                return self.call_range(node)
+            case Aggregate():
+                return self.aggregate_range(node)
+            case Conditional(then=a, otherwise=b):
+                ra, rb = self.number(a), self.number(b)
+                return (min(ra[0], rb[0]), max(ra[1], rb[1]))
+        return TOP
+
+    def name_range(self, name: str) -> tuple[float, float]:
+        """A value of the spec, or a number the game counts (players, nobles left, rounds...)."""
+        f = self.f
+        if name in f.values:
+            return (f.values[name], f.values[name])
+        return {
+            "player_count": (f.min_players, f.max_players), "nobles_left": (0, f.max_nobles_shown),
+            "round": (1, INF), "turn": (1, INF), "passes": (0, INF),
+        }.get(name, TOP)
+
+    def index_range(self, node: Index) -> tuple[float, float]:
+        """An entry of a table: tokens of a colour, cards of a deck or a row, a cost or a requirement."""
+        f = self.f
+        match node:
             case Index(obj=Name(id="supply"), index=idx):
                 return self.colour_range(idx)
             case Index(obj=Name(id="deck")):
@@ -223,21 +247,28 @@ class Bounds:
                 return (0, f.max_noble_requirement)
             case Index(obj=Attribute(name="gold" | "spent" | "covers")):
                 return (0, max(f.max_gold, f.max_cost))
+        return TOP
+
+    def attribute_range(self, node: Attribute) -> tuple[float, float]:
+        """A field of the player-count table, or an attribute of a player, a card or a noble."""
+        f = self.f
+        match node:
             case Attribute(obj=Name(id="setup"), name=attr):
                 return f.setup.get(attr, TOP)
             case Attribute(name="prestige"):
                 return _add((0, f.total_points), f.extra_prestige)
-            case Call(func=name) if name in f.definitions:
-                return self.call("number", node)
-            case Attribute(name=attr):
-                return {
-                    "prestige": (0, f.total_points), "purchased": (0, sum(f.cards_per_level.values())),
-                    "reserved": (0, sum(f.cards_per_level.values())), "nobles": (0, f.nobles),
-                    "held": (0, f.total_tokens), "turns": (1, INF), "seat": (1, f.max_players),
-                    "points": (0, max(f.max_card_points, f.max_noble_points)),
-                    "level": (min(f.levels, default=0), max(f.levels, default=0)),
-                    "gold_total": (0, f.max_gold),
-                }.get(attr, TOP)
+        return {
+            "prestige": (0, f.total_points), "purchased": (0, sum(f.cards_per_level.values())),
+            "reserved": (0, sum(f.cards_per_level.values())), "nobles": (0, f.nobles),
+            "held": (0, f.total_tokens), "turns": (1, INF), "seat": (1, f.max_players),
+            "points": (0, max(f.max_card_points, f.max_noble_points)),
+            "level": (min(f.levels, default=0), max(f.levels, default=0)),
+            "gold_total": (0, f.max_gold),
+        }.get(node.name, TOP)
+
+    def arithmetic_range(self, node: Unary | Binary) -> tuple[float, float]:
+        """`-x`, `a + b`, `a - b`, `a * b`, `a // b` (TOP for a divisor that may be 0 or less), `a % b`."""
+        match node:
             case Unary(op="-", operand=o):
                 lo, hi = self.number(o)
                 return (-hi, -lo)
@@ -259,6 +290,14 @@ class Bounds:
             case Binary(op="%", right=r):
                 b_lo, b_hi = self.number(r)
                 return (0, b_hi - 1) if b_lo > 0 else TOP
+        return TOP
+
+    def call_range(self, node: Call) -> tuple[float, float]:
+        """A call of a definition (through its body), of min or max, or the size of a set."""
+        f = self.f
+        match node:
+            case Call(func=name) if name in f.definitions:
+                return self.call("number", node)
             case Call(func="min", args=args) if args:
                 rs = [self.number(a) for a in args]
                 return (min(r[0] for r in rs), min(r[1] for r in rs))
@@ -273,6 +312,11 @@ class Bounds:
                 if name == "colours":
                     return (len(f.gems) + 1, len(f.gems) + 1)
                 return (0, INF)
+        return TOP
+
+    def aggregate_range(self, node: Aggregate) -> tuple[float, float]:
+        """`count`, `sum`, `min` and `max` over a collection, by its largest size."""
+        match node:
             case Aggregate(func="count", collection=coll):
                 return (0, self.collection_size(coll))
             case Aggregate(func="sum", body=body, collection=coll):
@@ -281,9 +325,6 @@ class Bounds:
                 return (min(0, lo * n) if lo < 0 else 0, hi * n if hi > 0 else 0)
             case Aggregate(func="min" | "max", body=body):
                 return self.number(body)
-            case Conditional(then=a, otherwise=b):
-                ra, rb = self.number(a), self.number(b)
-                return (min(ra[0], rb[0]), max(ra[1], rb[1]))
         return TOP
 
     def collection_size(self, node) -> float:

@@ -6,7 +6,7 @@ the player-count table, once they are checked; returns the diagnostics. It follo
 deal (compiler/emit/runtime/zones.py, _deal_zones): zones in declaration order, a `start: all` pile
 takes every piece of its kind, a `start: dealt` display or row its size from its source (or from
 the kind itself), every other zone starts empty. Then the setup's zone effects with constant
-arguments outside any `if` or `for`, as the token and card counts of compiler/check/checker.py do:
+arguments outside any `if` or `for`, as the token and card counts of compiler/check/setup.py do:
 `draw` takes the top of a pile (the engine stops `new_game` when it is empty: said here, with the
 pile, what it holds and what the setup takes), `reveal` and `refill` take what the pile and the
 room allow. The others are guarded when they run (a RuleError at the effect).

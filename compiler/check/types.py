@@ -358,177 +358,217 @@ class Inferrer:
             return f"a colour is one of: {', '.join(dict.fromkeys(self.gems + ((self.wild,) if self.wild else ())))}"
         return ""
 
-    def infer(self, node, scope: Scope, hint=None):  # noqa: C901 - one dispatch over node kinds
-        """The type of `node`; `hint` is the type the place wants, for the notes of unknown names."""
-        match node:
-            case Int():
-                return INT
-            case Bool():
-                return BOOL
-            case Word():
-                return self.word(node, hint)
-            case Name(id="none") if scope.lookup("none") == NONE:  # a test of a choice is the only place for it
-                self.r.error("E410", "'none' stands only in a test of an optional choice: 'x == none' or "
-                                     "'x != none'", node.span)
-                return ERROR
-            case Name(id=name) if name in scope.optional and name not in scope.not_none:
-                if ("maybe", name) not in scope.told:
-                    scope.told.add(("maybe", name))  # once per decision: one cause
-                    self.r.error("E410", f"'{name}' may be none here (its choice is optional): test "
-                                         f"'{name} != none' first, as in \"{name} != none and ...\"", node.span)
-                return scope.lookup(name)
-            case Name(id=name) if name in self.optional_state and name not in scope.not_none \
-                    and name in self.variables and not self.variables[name].per_player:
-                self.maybe_none(node, scope, name)
-                return scope.lookup(name) or ERROR
-            case Name(id=name):
-                t = scope.lookup(name)
-                if isinstance(t, ZoneT) and t.shape == "pile" and not self.pile_ok:
-                    self.r.error("E551", f"'{name}' is a face-down pile: its order and contents are hidden, so only "
-                                 f"size({name}) may be read", node.span,
-                                 "draw from it (draw, reveal, refill) to bring a component face up")
-                    return ERROR
-                if t is None:
-                    if name in AGGREGATES or name in FUNCTIONS:
-                        self.r.error("E402", f"'{name}' is a function; call it with brackets", node.span)
-                    else:
-                        self.r.error("E401", f"unknown name '{name}'{did_you_mean(name, scope.names)}", node.span,
-                                     self.colour_note(hint))
-                    return ERROR
-                return t
-            case Attribute(obj=obj, name=attr):
-                t = self.infer(obj, scope)
-                if t == ERROR:
-                    return ERROR
-                table = self.attribute_table(t)
-                if table is None:
-                    self.r.error("E403", f"{noun(t)} has no attributes (no '.{attr}')", node.span)
-                    return ERROR
-                prose = self.prose.get(_attribute_key(t), [])
-                if attr in prose:
-                    self.r.error("E403", f"'{attr}' is a prose column of {noun(t)}: shown on sheets, not usable in "
-                                 "expressions", node.span)
-                    return ERROR
-                if attr not in table:
-                    self.r.error("E403", f"{noun(t)} has no attribute '{attr}'{did_you_mean(attr, table)}"
-                                 f" (it has: {', '.join(table)})", node.span)
-                    return ERROR
-                if t == PLAYER and attr in self.optional_state and unparse(node) not in scope.not_none:
-                    self.maybe_none(node, scope, attr)
-                if attr in self.optional_columns.get(_attribute_key(t), ()):
-                    self.optional_reads.add(node)
-                    if unparse(node) not in scope.not_none:
-                        self.maybe_none(node, scope, attr, f"column '{attr}' of {noun(t)} may be empty")
-                return table[attr]
-            case Index(obj=obj, index=idx):
-                t = self.infer(obj, scope)
-                k = self.infer(idx, scope, t.key if isinstance(t, MapOf) else None)
-                if t == ERROR:
-                    return ERROR
-                if not isinstance(t, MapOf):
-                    self.r.error("E404", f"{noun(t)} cannot be indexed with [...]", node.span)
-                    return ERROR
-                if not assignable(k, t.key):
-                    wild = k == COLOUR and t.key == GEM
-                    extra = " (it may be the wild colour, which has no entry here)" if wild else ""
-                    self.r.error("E410", f"this table is indexed by {noun(t.key)}, not by {noun(k)}{extra}", idx.span)
-                return t.value
-            case Call(func=func, args=args):
-                return self.call(node, func, args, scope)
-            case Aggregate(func=func, body=body, var=var, collection=coll):
-                ct = self.infer(coll, scope)
-                if func not in AGGREGATES:
-                    self.r.error("E405", f"unknown aggregate '{func}'{did_you_mean(func, AGGREGATES)}"
-                                 f" (aggregates: {', '.join(AGGREGATES)})", node.span)
-                    return ERROR
-                elem: AnyType = ERROR
-                if isinstance(ct, SetOf):
-                    elem = ct.elem
-                elif ct != ERROR:
-                    self.r.error("E410", f"'{func}(... for {var} in ...)' needs a collection, but this is {noun(ct)}",
-                                 coll.span)
-                if var in scope.names and scope.names[var] != GLOBALS.get(var, object()) and var in GLOBALS:
-                    self.r.error("E406", f"'{var}' is a built-in name and cannot be a loop variable", node.span)
-                expected = AGGREGATES[func]
-                self.expect(body, scope.bind(var, elem), expected, f"the body of '{func}'")
-                return BOOL if func in ("all", "any") else INT
-            case Unary(op="-", operand=o):
-                self.expect(o, scope, INT, "the operand of '-'")
-                return INT
-            case Unary(op="not", operand=o):
-                self.expect(o, scope, BOOL, "the operand of 'not'")
-                return BOOL
-            case Binary(op=op, left=l, right=r):
-                self.expect(l, scope, INT, f"the left side of '{op}'")
-                self.expect(r, scope, INT, f"the right side of '{op}'")
-                return INT
-            case Logic(op=op, left=l, right=r):
-                self.expect(l, scope, BOOL, f"the left side of '{op}'")
-                # the right side runs only when the left holds (and) or fails (or)
-                known = tested(l, none=False) if op == "and" else failed(l)
-                self.expect(r, scope.knowing(known), BOOL, f"the right side of '{op}'")
-                return BOOL
-            case Compare(op=op, left=l, right=r) if op in ("in", "not in"):
-                rt = self.infer(r, scope)
-                lt = self.infer(l, scope, rt.elem if isinstance(rt, SetOf) else None)
-                if rt != ERROR and not isinstance(rt, SetOf):
-                    self.r.error("E410", f"'{op}' needs a collection on its right, but this is {noun(rt)}", r.span)
-                elif isinstance(rt, SetOf) and not comparable(lt, rt.elem):
-                    self.r.error("E410", f"{noun(lt)} is never in {noun(rt)}", node.span)
-                return BOOL
-            case Compare(op=op, left=l, right=r):
-                if op in ("==", "!=") and Name("none", None) in (l, r):  # asking is how to learn it
-                    scope = scope.knowing({unparse(side) for side in (l, r) if isinstance(side, (Name, Attribute))})
-                infer_side = self.side if op in ("==", "!=") else self.infer
-                # `purpel == c`, `'five_prestige' == t.power`: an unknown name or a keyword on the left learns
-                # from the right what is wanted there
-                if (isinstance(l, Name) and scope.lookup(l.id) is None) or isinstance(l, Word):
-                    rt = infer_side(r, scope)
-                    lt = infer_side(l, scope, rt)
-                else:
-                    lt = infer_side(l, scope)
-                    rt = infer_side(r, scope, lt)
-                unequal = [why for why in map(_not_equated, (lt, rt)) if why]
-                if op in ("==", "!=") and unequal:  # the sheets phrase no condition, table or collection as a value
-                    what, hint = unequal[0]
-                    self.r.error("E410", f"'{op}' compares numbers, colours, players, cards or nobles, not {what}: "
-                                 f"{hint}", node.span)
-                elif op in ("==", "!=") and lt == rt == NONE:
-                    self.r.error("E410", f"'none {op} none' tests nothing: compare an optional choice with none, as "
-                                 "in 'x == none'", node.span)
-                elif op in ("==", "!="):
-                    if not comparable(lt, rt):
-                        self.r.error("E410", f"cannot compare {noun(lt)} with {noun(rt)}", node.span)
-                    for side, other in ((l, rt), (r, lt)):
-                        optional = (isinstance(side, Name) and side.id in scope.optional) \
-                            or self.is_optional_state(side) or side in self.optional_reads
-                        if other != NONE or side == Name("none", None) or optional:
-                            continue
-                        choice = isinstance(side, Name) and side.id in scope.choices
-                        if ("never", unparse(side)) in scope.told:
-                            continue
-                        scope.told.add(("never", unparse(side)))  # once per decision: one cause
-                        self.r.error("E410", f"'{unparse(side)}' is never none: " + (
-                            "its choice is not optional (write optional: true in the choice to offer none)"
-                            if choice else "only an optional choice can be none"), node.span)
-                else:
-                    for side, t in ((l, lt), (r, rt)):
-                        if not assignable(t, INT):
-                            self.r.error("E410", f"'{op}' compares numbers, but this is {noun(t)}", side.span)
-                return BOOL
-            case Conditional(test=t, then=a, otherwise=b):
-                self.expect(t, scope, BOOL, "the condition of 'if'")
-                at, bt = self.infer(a, scope.knowing(tested(t, none=False))), self.infer(b, scope.knowing(failed(t)))
-                chosen = [x for x in (at, bt) if not _chosen_by_if(x)]
-                if not comparable(at, bt):
-                    self.r.error("E410", f"both branches of 'if' must have the same type, but one is {noun(at)} and "
-                                 f"the other {noun(bt)}", node.span)
-                elif chosen:  # the sheets phrase "X if ..., otherwise Y" of values, not of players or collections
-                    self.r.error("E410", "'if ... then ... else' chooses a number, a condition or a colour, "
-                                 f"not {noun(chosen[0])}: put the 'if' around the condition or "
-                                 "the effect that uses it", node.span)
-                return at if at != ERROR else bt
+    def infer(self, node, scope: Scope, hint=None):
+        """The type of `node`; `hint` is the type the place wants, for the notes of unknown names.
+        Dispatches on the node's class to its `visit_<Node>` method, as Jinja's visitor does."""
+        visit = getattr(self, "visit_" + type(node).__name__, None)
+        if visit is None:
+            raise TypeError(f"not an expression: {node!r}")  # pragma: no cover
+        return visit(node, scope, hint)
+
+    def visit_Int(self, node: Int, scope: Scope, hint) -> AnyType:
+        return INT
+
+    def visit_Bool(self, node: Bool, scope: Scope, hint) -> AnyType:
+        return BOOL
+
+    def visit_Word(self, node: Word, scope: Scope, hint) -> AnyType:
+        return self.word(node, hint)
+
+    def visit_Name(self, node: Name, scope: Scope, hint):
+        """A name: `none` only in a test of an optional choice (E410), an optional choice or
+        variable only once tested (E410), a pile only by its size (E551), else known (E401, E402)."""
+        name = node.id
+        if name == "none" and scope.lookup("none") == NONE:  # a test of a choice is the only place for it
+            self.r.error("E410", "'none' stands only in a test of an optional choice: 'x == none' or "
+                                 "'x != none'", node.span)
+            return ERROR
+        if name in scope.optional and name not in scope.not_none:
+            if ("maybe", name) not in scope.told:
+                scope.told.add(("maybe", name))  # once per decision: one cause
+                self.r.error("E410", f"'{name}' may be none here (its choice is optional): test "
+                                     f"'{name} != none' first, as in \"{name} != none and ...\"", node.span)
+            return scope.lookup(name)
+        if name in self.optional_state and name not in scope.not_none \
+                and name in self.variables and not self.variables[name].per_player:
+            self.maybe_none(node, scope, name)
+            return scope.lookup(name) or ERROR
+        t = scope.lookup(name)
+        if isinstance(t, ZoneT) and t.shape == "pile" and not self.pile_ok:
+            self.r.error("E551", f"'{name}' is a face-down pile: its order and contents are hidden, so only "
+                         f"size({name}) may be read", node.span,
+                         "draw from it (draw, reveal, refill) to bring a component face up")
+            return ERROR
+        if t is None:
+            if name in AGGREGATES or name in FUNCTIONS:
+                self.r.error("E402", f"'{name}' is a function; call it with brackets", node.span)
+            else:
+                self.r.error("E401", f"unknown name '{name}'{did_you_mean(name, scope.names)}", node.span,
+                             self.colour_note(hint))
+            return ERROR
+        return t
+
+    def visit_Attribute(self, node: Attribute, scope: Scope, hint) -> AnyType:
+        """`obj.attr`: a column or an attribute its type has (E403), optional ones only once tested."""
+        attr = node.name
+        t = self.infer(node.obj, scope)
+        if t == ERROR:
+            return ERROR
+        table = self.attribute_table(t)
+        if table is None:
+            self.r.error("E403", f"{noun(t)} has no attributes (no '.{attr}')", node.span)
+            return ERROR
+        prose = self.prose.get(_attribute_key(t), [])
+        if attr in prose:
+            self.r.error("E403", f"'{attr}' is a prose column of {noun(t)}: shown on sheets, not usable in "
+                         "expressions", node.span)
+            return ERROR
+        if attr not in table:
+            self.r.error("E403", f"{noun(t)} has no attribute '{attr}'{did_you_mean(attr, table)}"
+                         f" (it has: {', '.join(table)})", node.span)
+            return ERROR
+        if t == PLAYER and attr in self.optional_state and unparse(node) not in scope.not_none:
+            self.maybe_none(node, scope, attr)
+        if attr in self.optional_columns.get(_attribute_key(t), ()):
+            self.optional_reads.add(node)
+            if unparse(node) not in scope.not_none:
+                self.maybe_none(node, scope, attr, f"column '{attr}' of {noun(t)} may be empty")
+        return table[attr]
+
+    def visit_Index(self, node: Index, scope: Scope, hint) -> AnyType:
+        """`table[key]`: a table indexed by its key's type (E404, E410)."""
+        idx = node.index
+        t = self.infer(node.obj, scope)
+        k = self.infer(idx, scope, t.key if isinstance(t, MapOf) else None)
+        if t == ERROR:
+            return ERROR
+        if not isinstance(t, MapOf):
+            self.r.error("E404", f"{noun(t)} cannot be indexed with [...]", node.span)
+            return ERROR
+        if not assignable(k, t.key):
+            wild = k == COLOUR and t.key == GEM
+            extra = " (it may be the wild colour, which has no entry here)" if wild else ""
+            self.r.error("E410", f"this table is indexed by {noun(t.key)}, not by {noun(k)}{extra}", idx.span)
+        return t.value
+
+    def visit_Call(self, node: Call, scope: Scope, hint):
+        return self.call(node, node.func, node.args, scope)
+
+    def visit_Aggregate(self, node: Aggregate, scope: Scope, hint) -> AnyType:
+        """`func(body for var in collection)`: a known aggregate over a collection (E405, E410)."""
+        func, var, coll = node.func, node.var, node.collection
+        ct = self.infer(coll, scope)
+        if func not in AGGREGATES:
+            self.r.error("E405", f"unknown aggregate '{func}'{did_you_mean(func, AGGREGATES)}"
+                         f" (aggregates: {', '.join(AGGREGATES)})", node.span)
+            return ERROR
+        elem: AnyType = ERROR
+        if isinstance(ct, SetOf):
+            elem = ct.elem
+        elif ct != ERROR:
+            self.r.error("E410", f"'{func}(... for {var} in ...)' needs a collection, but this is {noun(ct)}",
+                         coll.span)
+        if var in scope.names and scope.names[var] != GLOBALS.get(var, object()) and var in GLOBALS:
+            self.r.error("E406", f"'{var}' is a built-in name and cannot be a loop variable", node.span)
+        expected = AGGREGATES[func]
+        self.expect(node.body, scope.bind(var, elem), expected, f"the body of '{func}'")
+        return BOOL if func in ("all", "any") else INT
+
+    def visit_Unary(self, node: Unary, scope: Scope, hint) -> AnyType:
+        if node.op == "-":
+            self.expect(node.operand, scope, INT, "the operand of '-'")
+            return INT
+        if node.op == "not":
+            self.expect(node.operand, scope, BOOL, "the operand of 'not'")
+            return BOOL
         raise TypeError(f"not an expression: {node!r}")  # pragma: no cover
+
+    def visit_Binary(self, node: Binary, scope: Scope, hint) -> AnyType:
+        op = node.op
+        self.expect(node.left, scope, INT, f"the left side of '{op}'")
+        self.expect(node.right, scope, INT, f"the right side of '{op}'")
+        return INT
+
+    def visit_Logic(self, node: Logic, scope: Scope, hint) -> AnyType:
+        op, left = node.op, node.left
+        self.expect(left, scope, BOOL, f"the left side of '{op}'")
+        # the right side runs only when the left holds (and) or fails (or)
+        known = tested(left, none=False) if op == "and" else failed(left)
+        self.expect(node.right, scope.knowing(known), BOOL, f"the right side of '{op}'")
+        return BOOL
+
+    def visit_Compare(self, node: Compare, scope: Scope, hint) -> AnyType:
+        """A comparison: membership in a collection, equality of values, or an order of numbers."""
+        op, left, right = node.op, node.left, node.right
+        if op in ("in", "not in"):
+            rt = self.infer(right, scope)
+            lt = self.infer(left, scope, rt.elem if isinstance(rt, SetOf) else None)
+            if rt != ERROR and not isinstance(rt, SetOf):
+                self.r.error("E410", f"'{op}' needs a collection on its right, but this is {noun(rt)}", right.span)
+            elif isinstance(rt, SetOf) and not comparable(lt, rt.elem):
+                self.r.error("E410", f"{noun(lt)} is never in {noun(rt)}", node.span)
+            return BOOL
+        if op in ("==", "!=") and Name("none", None) in (left, right):  # asking is how to learn it
+            scope = scope.knowing({unparse(side) for side in (left, right) if isinstance(side, (Name, Attribute))})
+        infer_side = self.side if op in ("==", "!=") else self.infer
+        # `purpel == c`, `'five_prestige' == t.power`: an unknown name or a keyword on the left learns
+        # from the right what is wanted there
+        if (isinstance(left, Name) and scope.lookup(left.id) is None) or isinstance(left, Word):
+            rt = infer_side(right, scope)
+            lt = infer_side(left, scope, rt)
+        else:
+            lt = infer_side(left, scope)
+            rt = infer_side(right, scope, lt)
+        if op in ("==", "!="):
+            self.equality(node, scope, lt, rt)
+        else:
+            for side, t in ((left, lt), (right, rt)):
+                if not assignable(t, INT):
+                    self.r.error("E410", f"'{op}' compares numbers, but this is {noun(t)}", side.span)
+        return BOOL
+
+    def equality(self, node: Compare, scope: Scope, lt, rt) -> None:
+        """`==` and `!=` compare values of one type (E410), `none` only with what may be none."""
+        op, left, right = node.op, node.left, node.right
+        unequal = [why for why in map(_not_equated, (lt, rt)) if why]
+        if unequal:  # the sheets phrase no condition, table or collection as a value
+            what, hint = unequal[0]
+            self.r.error("E410", f"'{op}' compares numbers, colours, players, cards or nobles, not {what}: "
+                         f"{hint}", node.span)
+            return
+        if lt == rt == NONE:
+            self.r.error("E410", f"'none {op} none' tests nothing: compare an optional choice with none, as "
+                         "in 'x == none'", node.span)
+            return
+        if not comparable(lt, rt):
+            self.r.error("E410", f"cannot compare {noun(lt)} with {noun(rt)}", node.span)
+        for side, other in ((left, rt), (right, lt)):
+            optional = (isinstance(side, Name) and side.id in scope.optional) \
+                or self.is_optional_state(side) or side in self.optional_reads
+            if other != NONE or side == Name("none", None) or optional:
+                continue
+            choice = isinstance(side, Name) and side.id in scope.choices
+            if ("never", unparse(side)) in scope.told:
+                continue
+            scope.told.add(("never", unparse(side)))  # once per decision: one cause
+            self.r.error("E410", f"'{unparse(side)}' is never none: " + (
+                "its choice is not optional (write optional: true in the choice to offer none)"
+                if choice else "only an optional choice can be none"), node.span)
+
+    def visit_Conditional(self, node: Conditional, scope: Scope, hint) -> AnyType:
+        """`if t then a else b`: branches of one type, a number, a condition or a colour (E410)."""
+        t, a, b = node.test, node.then, node.otherwise
+        self.expect(t, scope, BOOL, "the condition of 'if'")
+        at, bt = self.infer(a, scope.knowing(tested(t, none=False))), self.infer(b, scope.knowing(failed(t)))
+        chosen = [x for x in (at, bt) if not _chosen_by_if(x)]
+        if not comparable(at, bt):
+            self.r.error("E410", f"both branches of 'if' must have the same type, but one is {noun(at)} and "
+                         f"the other {noun(bt)}", node.span)
+        elif chosen:  # the sheets phrase "X if ..., otherwise Y" of values, not of players or collections
+            self.r.error("E410", "'if ... then ... else' chooses a number, a condition or a colour, "
+                         f"not {noun(chosen[0])}: put the 'if' around the condition or "
+                         "the effect that uses it", node.span)
+        return at if at != ERROR else bt
 
     def word(self, node: Word, hint) -> AnyType:
         """A keyword takes the type of the place it stands in: a keyword column's (E412 elsewhere, or

@@ -5,7 +5,7 @@ A variable is per game (read as ``NAME``) or per player (read as ``me.NAME``, ``
 it lasts the game or a turn (``reset: turn``: back to its initial value when each turn begins).
 Effects ``set``, ``add``, ``insert`` and ``drop`` write it; every expression reads it.
 
-This module is called by the check pass (compiler/check/checker.py) at three points:
+This module is called by the check pass (compiler/check/build.py) at three points:
 
 * :func:`declare` reads the section into :class:`~compiler.model.Variable` values and makes
   their names known to the expressions (E540 for a name that means something already, E544 for

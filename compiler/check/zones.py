@@ -40,7 +40,7 @@ def _an(text: str) -> str:
 
 
 class ZoneReader:
-    """Reads the `zones` section of one resolved spec; `checker` is the check pass (compiler/check/checker.py)."""
+    """Reads the `zones` section of one resolved spec; `checker` is the check pass (compiler/check/reader.py)."""
 
     def __init__(self, checker, kinds: tuple[Kind, ...], players: tuple[PlayerCount, ...], values: dict[str, int],
                  taken: dict[str, str], player_attributes: dict):

@@ -1,74 +1,21 @@
-"""Reinforcement-learning environments over any generated engine (the optional extra ``rl``).
+"""The observation of an RL environment: ``game.observation(p)`` as a float32 vector.
 
-- :class:`SplendorAEC`: a PettingZoo AEC environment, agents ``player_0``... (one per
-  seat). Each agent observes ``{"observation": float32 vector, "action_mask": int8 of
-  length NUM_ACTIONS}``; the action space is ``Discrete(NUM_ACTIONS)``. A further
-  decision of the same turn (returning tokens, choosing a noble, choosing how to pay:
-  any end-of-turn step) is simply the same agent acting again. :func:`aec_env` wraps it
-  with PettingZoo's usual checking wrappers.
-- :class:`SplendorEnv`: a Gymnasium single-agent environment: one seat learns, the other
-  seats are bots from :mod:`playtest.bots`, and ``action_masks()`` gives the legal
-  actions (the convention of maskable policies). Registered as ``splendor_rules/Splendor-v0``.
-
-Rewards are the engine's ``returns()`` at the end (1 for a winner, -1 otherwise) and 0
-before. An illegal action ends the episode with ``illegal_reward`` for the agent that
-played it (and 0 for the others); ``info["illegal_action"]`` holds the engine's message.
-``max_turns`` truncates a game after that many turns (default: the spec's `max_turns` value, when it states one):
-the engine ends it as truncated, and the environments report `truncated=True` with a reward of 0.
-
-Both environments take ``engine``: a spec or variant path (built through
-:mod:`playtest.engines`), a generated module path or dotted name, an
-:class:`~playtest.engines.Engine`, or an engine module. Everything in the observation is
-derived from that engine's constants (:class:`Encoder`), so any spec works: other gem
-names, levels, player counts, market sizes, nobles, reserve limits, steps, and a spec's own
-declared state and zones (their tables: ``_VARS``, ``_ZONES``, ``_KIND_COLUMNS``), each as the
-observing seat may see it: a face-down pile as its count, another seat's private value or
-privately drawn component as hidden. An engine without them is observed as before.
+:class:`Encoder` lays the vector out from the engine's constants alone (gem names, levels,
+player counts, market sizes, nobles, reserve limits, steps, and a spec's own declared state
+and zones), so any spec works, and gives the Gymnasium space with its exact bounds. Each
+seat sees what it may: a face-down pile as its count, another seat's private value or
+privately drawn component as hidden. Both environments (:mod:`playtest.rl.envs`) encode
+with it.
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
-from typing import Any
 
-try:
-    import gymnasium
-    import numpy as np
-    from gymnasium import spaces
-    from pettingzoo import AECEnv
-    from pettingzoo.utils import wrappers
-except ImportError as e:  # pragma: no cover - the message is the point
-    raise ImportError(f"playtest.rl needs the 'rl' extra: pip install 'splendor-rules[rl]' ({e})") from None
+import numpy as np
+from gymnasium import spaces
 
-from . import engines
-from .bots import make_bot
-from .terminal import draw_board
-
-ENV_ID = "splendor_rules/Splendor-v0"
 UNBOUNDED = float(np.finfo(np.float32).max)  # the upper bound of a counter with no limit (rounds, turns)
 
-
-# ----------------------------------------------------------------------------- engines
-
-def engine_module(engine=None):
-    """The engine module for `engine` (see the module docstring); None is the official spec."""
-    if engine is None:
-        engine = engines.ROOT / "rulespec" / "official.yaml"
-    if isinstance(engine, engines.Engine):
-        return engine.module
-    if isinstance(engine, (str, os.PathLike)):
-        return engines.load(str(engine)).module
-    if all(hasattr(engine, n) for n in engines.REQUIRED):
-        return engine
-    raise TypeError(f"not an engine: {engine!r} (a spec path, a module path or name, an Engine or a module)")
-
-
-def default_players(module) -> int:
-    counts = tuple(module.PLAYER_COUNTS)
-    return 2 if 2 in counts else counts[0]
-
-
-# ----------------------------------------------------------------------------- observation
 
 @dataclass(frozen=True)
 class Field:
@@ -123,35 +70,9 @@ class Encoder:
     def __init__(self, module, players: int, reserved_slots: int | None = None):
         self.module = module
         self.players = players
-        self.colours = tuple(module.COLOURS)
-        self.gems = tuple(module.GEMS)
-        self.levels = tuple(module.LEVELS)
-        self.cards = {c.id: c for c in module.CARDS}
-        self.nobles = {n.id: n for n in module.NOBLES}
-        self.num_actions = int(module.NUM_ACTIONS)
-        probe = module.new_game(players, seed=0)  # the setup: market slots, noble row, supply
-        self.slots = [len(row) for row in probe.market]
-        self.noble_slots = len(probe.noble_row)
-        # every token of a colour in play: the supply's and what setup already gave the seats
-        self.supply_max = [float(x + sum(held[c] for held in probe.tokens)) for c, x in enumerate(probe.supply)]
-        if reserved_slots is None:
-            reserved_slots = int(getattr(module, "MAX_RESERVED", 0) or 0)
-            if not reserved_slots:
-                raise ValueError(f"the spec '{module.SPEC_NAME}' sets no bound on reserved cards: pass "
-                                 "reserved_slots=N (the reserved cards beyond N are counted, not described)")
-        self.reserved_slots = reserved_slots
-        phases = ["action", "over"] + [d for d in module.DECISIONS if d not in ("action", "over")]
-        self.phase_index = {p: i for i, p in enumerate(phases)}
-        self.level_index = {lv: i for i, lv in enumerate(self.levels)}
-        self.gem_index = {g: i for i, g in enumerate(self.gems)}
-
+        phases = self._read_setup(module, players, reserved_slots)
+        self._read_maxima(module)
         cards = list(module.CARDS)
-        self.cost_max = [max((c.cost[g] for c in cards), default=0) for g in range(len(self.gems))]
-        self.points_max = max((c.points for c in cards), default=0)
-        self.require_max = [max((n.requires[g] for n in module.NOBLES), default=0) for g in range(len(self.gems))]
-        self.noble_points_max = max((n.points for n in module.NOBLES), default=0)
-        self.level_size = [sum(1 for c in cards if c.level == lv) for lv in self.levels]
-        self.bonus_max = [sum(1 for c in cards if self._bonus(c) == g) for g in range(len(self.gems))]
         prestige_max = sum(c.points for c in cards) + sum(n.points for n in module.NOBLES)
         if hasattr(module, "_xp"):  # the spec's prestige sources add prestige the cards do not bound
             prestige_max = UNBOUNDED
@@ -181,14 +102,61 @@ class Encoder:
         for k in range(players):
             field(f"seat[{k}]", self.supply_max + [float(x) for x in self.bonus_max]
                   + [float(prestige_max), float(len(cards)), float(len(self.nobles)), UNBOUNDED, float(len(cards))]
-                  + card_bounds * reserved_slots)
+                  + card_bounds * self.reserved_slots)
         lows = [0.0] * len(highs)
         self.core_size = len(highs)  # the fields of every engine; the spec's own state and zones follow
-        # the spec's declared state: (name, tag, private, start, width) of each variable's block, per seat too
+        self._var_layout(field, highs, lows)
+        self._zone_layout(field, highs, lows)
+        self.size = len(highs)
+        self._make_blocks()
+        self.low = np.array(lows, dtype=np.float32)
+        self.high = np.array(highs, dtype=np.float32)
+
+    def _read_setup(self, module, players: int, reserved_slots: int | None) -> list[str]:
+        """The engine's names and the sizes its setup gives (market slots, noble row, every
+        token of a colour in play), the reserved slots described; returns the phases, in the
+        order of the vector's one-hot."""
+        self.colours = tuple(module.COLOURS)
+        self.gems = tuple(module.GEMS)
+        self.levels = tuple(module.LEVELS)
+        self.cards = {c.id: c for c in module.CARDS}
+        self.nobles = {n.id: n for n in module.NOBLES}
+        self.num_actions = int(module.NUM_ACTIONS)
+        probe = module.new_game(players, seed=0)  # the setup: market slots, noble row, supply
+        self.slots = [len(row) for row in probe.market]
+        self.noble_slots = len(probe.noble_row)
+        # every token of a colour in play: the supply's and what setup already gave the seats
+        self.supply_max = [float(x + sum(held[c] for held in probe.tokens)) for c, x in enumerate(probe.supply)]
+        if reserved_slots is None:
+            reserved_slots = int(getattr(module, "MAX_RESERVED", 0) or 0)
+            if not reserved_slots:
+                raise ValueError(f"the spec '{module.SPEC_NAME}' sets no bound on reserved cards: pass "
+                                 "reserved_slots=N (the reserved cards beyond N are counted, not described)")
+        self.reserved_slots = reserved_slots
+        phases = ["action", "over"] + [d for d in module.DECISIONS if d not in ("action", "over")]
+        self.phase_index = {p: i for i, p in enumerate(phases)}
+        self.level_index = {lv: i for i, lv in enumerate(self.levels)}
+        self.gem_index = {g: i for i, g in enumerate(self.gems)}
+        return phases
+
+    def _read_maxima(self, module) -> None:
+        """The most each card and noble value can be (the space's bounds), and the cards per level and bonus."""
+        cards = list(module.CARDS)
+        self.cost_max = [max((c.cost[g] for c in cards), default=0) for g in range(len(self.gems))]
+        self.points_max = max((c.points for c in cards), default=0)
+        self.require_max = [max((n.requires[g] for n in module.NOBLES), default=0) for g in range(len(self.gems))]
+        self.noble_points_max = max((n.points for n in module.NOBLES), default=0)
+        self.level_size = [sum(1 for c in cards if c.level == lv) for lv in self.levels]
+        self.bonus_max = [sum(1 for c in cards if self._bonus(c) == g) for g in range(len(self.gems))]
+
+    def _var_layout(self, field, highs: list[float], lows: list[float]) -> None:
+        """The spec's declared state's fields (see the class docstring): self.shared_vars and
+        self.own_vars hold (name, tag, private, start) of each variable's block (the observer's,
+        for a per-player one: the next seat's follows)."""
         self.shared_vars: list[tuple[str, str, bool, int]] = []
         self.own_vars: list[tuple[str, str, bool, int]] = []
-        for name, _, tag, per_player, private, _, _ in getattr(module, "_VARS", ()):
-            for k in range(players if per_player else 1):
+        for name, _, tag, per_player, private, _, _ in getattr(self.module, "_VARS", ()):
+            for k in range(self.players if per_player else 1):
                 bounds = self._var_bounds(tag, bool(private and per_player))
                 start = len(highs)
                 field(f"seat[{k}].var[{name}]" if per_player else f"var[{name}]", [hi for _, hi in bounds])
@@ -196,17 +164,15 @@ class Encoder:
                 if k == 0:
                     (self.own_vars if per_player else self.shared_vars).append(
                         (name, tag, bool(private and per_player), start))
-        self._zone_layout(field, highs, lows)
-        self.size = len(highs)
-        # Each card's and noble's block of the vector, computed once (see encode).
+
+    def _make_blocks(self) -> None:
+        """Each card's and noble's block of the vector, computed once (see encode)."""
         self._card_blocks = {c: self._card_vector(c) for c in self.cards}
         self._hidden_blocks = {lv: self._card_vector(None, lv) for lv in (*self.levels, None)}
         self._noble_blocks = {n.id: (1.0, *map(float, n.requires), float(n.points)) for n in self.nobles.values()}
         self._noble_size = len(self.gems) + 2
         self._card_points = {c.id: c.points for c in self.cards.values()}
         self._card_bonus = {c.id: self._bonus(c) for c in self.cards.values()}
-        self.low = np.array(lows, dtype=np.float32)
-        self.high = np.array(highs, dtype=np.float32)
 
     def _zone_layout(self, field, highs: list[float], lows: list[float]) -> None:
         """The zones' fields (see the class docstring): self.shared_zones holds (zone index, start,
@@ -387,9 +353,27 @@ class Encoder:
         seat's total (``game.prestige``), which a spec's prestige sources make more than its
         cards and nobles; without it, the cards' and nobles' points.
         """
-        cards, hidden, cs = self._card_blocks, self._hidden_blocks, self.card_size
         out = [0.0] * self.size
         me = obs["observer"]
+        i = self._encode_table(out, obs, me)
+        i = self._encode_seats(out, i, obs, me, prestige)
+        n = self.players
+        for name, tag, private, start in self.shared_vars:
+            self._encode_var(out, start, tag, private, obs["vars"][name], me)
+        for name, tag, private, start in self.own_vars:
+            width = len(self._var_bounds(tag, private))
+            for k in range(n):
+                self._encode_var(out, start + k * width, tag, private, obs["seats"][(me + k) % n]["vars"][name], me)
+        assert i == self.core_size
+        if self.zones:
+            self._encode_zones(out, obs, me)
+        return np.array(out, dtype=np.float32)
+
+    def _encode_table(self, out: list, obs: dict, me: int) -> int:
+        """What every seat shares (phase, seat to act, round, supply, decks, market, nobles, the
+        purchase waiting for its payment), written from the start of `out`; returns where the
+        seats begin."""
+        cards, cs = self._card_blocks, self.card_size
         n = self.players
         i = 0
         phase = self.phase_index.get(obs["phase"])
@@ -418,7 +402,6 @@ class Encoder:
                     out[i:i + cs] = cards[row[s]]
                 i += cs
         row = obs["nobles"]
-        ng = len(self.gems)
         for k in range(self.noble_slots):
             if k < len(row):
                 out[i:i + self._noble_size] = self._noble_blocks[row[k]]
@@ -426,7 +409,13 @@ class Encoder:
         pending = obs.get("pending")
         if isinstance(pending, int) and 0 <= pending < self.num_actions:
             out[i + pending] = 1.0
-        i += self.num_actions
+        return i + self.num_actions
+
+    def _encode_seats(self, out: list, i: int, obs: dict, me: int, prestige) -> int:
+        """Each seat's block from `i`, the observer's first (see :meth:`encode`); returns where they end."""
+        cards, hidden, cs = self._card_blocks, self._hidden_blocks, self.card_size
+        n = self.players
+        ng = len(self.gems)
         points, bonus = self._card_points, self._card_bonus
         for k in range(n):
             p = (me + k) % n
@@ -458,234 +447,4 @@ class Encoder:
                         level = levels.pop(0) if levels else None
                         out[i:i + cs] = hidden.get(level, hidden[None])
                 i += cs
-        for name, tag, private, start in self.shared_vars:
-            self._encode_var(out, start, tag, private, obs["vars"][name], me)
-        for name, tag, private, start in self.own_vars:
-            width = len(self._var_bounds(tag, private))
-            for k in range(n):
-                self._encode_var(out, start + k * width, tag, private, obs["seats"][(me + k) % n]["vars"][name], me)
-        assert i == self.core_size
-        if self.zones:
-            self._encode_zones(out, obs, me)
-        return np.array(out, dtype=np.float32)
-
-
-# ----------------------------------------------------------------------------- PettingZoo
-
-class SplendorAEC(AECEnv):
-    """A PettingZoo AEC environment for any generated engine (see the module docstring)."""
-
-    # render_fps means nothing for text, but the API checkers expect it with any render mode.
-    metadata: dict[str, Any] = {"name": "splendor_rules_v0", "render_modes": ["ansi"], "render_fps": 1,
-                                "is_parallelizable": False}
-
-    def __init__(self, engine=None, players: int | None = None, render_mode: str | None = None,
-                 max_turns: int | None = None, illegal_reward: float = -1.0, reserved_slots: int | None = None):
-        super().__init__()
-        self.module = engine_module(engine)
-        self.players = players if players is not None else default_players(self.module)
-        if self.players not in tuple(self.module.PLAYER_COUNTS):
-            raise ValueError(f"the spec '{self.module.SPEC_NAME}' plays with "
-                             f"{', '.join(map(str, self.module.PLAYER_COUNTS))} players, not {self.players}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
-        self.render_mode = render_mode
-        self.max_turns = max_turns
-        self.illegal_reward = float(illegal_reward)
-        self.encoder = Encoder(self.module, self.players, reserved_slots)
-        self.possible_agents = [f"player_{i}" for i in range(self.players)]
-        n = self.module.NUM_ACTIONS
-        self.observation_spaces = {a: spaces.Dict({
-            "observation": self.encoder.space(),
-            "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8)}) for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
-        self._seeds = np.random.default_rng()
-        self.game: Any = None  # an engine's Game, once reset
-        self._done = False
-
-    def observation_space(self, agent):
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent):
-        return self.action_spaces[agent]
-
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        if seed is not None:
-            self._seeds = np.random.default_rng(seed)
-            game_seed = int(seed)
-        else:
-            game_seed = int(self._seeds.integers(2 ** 63))
-        self.game = self.module.new_game(self.players, seed=game_seed, max_turns=self.max_turns)
-        self._done = False
-        self.agents = self.possible_agents[:]
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict] = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[max(self.game.current_player, 0)]
-        if self.game.is_over():  # a game stuck from the start
-            self._finish()
-
-    def observe(self, agent):
-        p = self.possible_agents.index(agent)
-        mask = np.zeros(self.module.NUM_ACTIONS, dtype=np.int8)
-        if not self._done and p == self.game.current_player:
-            mask[self.game.legal_actions()] = 1
-        return {"observation": self.encoder.encode(self.game.observation(p), self.game.prestige),
-                "action_mask": mask}
-
-    def step(self, action) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: 0.0 for a in self.agents}
-        game = self.game
-        try:
-            game.apply(int(action))
-        except self.module.IllegalAction as e:
-            self._done = True
-            self.rewards[agent] = self.illegal_reward
-            self.terminations = {a: True for a in self.agents}
-            self.infos[agent] = {"illegal_action": str(e)}
-        else:
-            if game.is_truncated():  # the length cap: the engine's (max_turns, or the spec's)
-                self._done = True
-                self.truncations = {a: True for a in self.agents}
-            elif game.is_over():
-                self._finish()
-            else:
-                self.agent_selection = self.possible_agents[game.current_player]
-        self._accumulate_rewards()
-
-    def _finish(self) -> None:
-        self._done = True
-        returns = self.game.returns()
-        for a in self.agents:
-            self.rewards[a] = float(returns[self.possible_agents.index(a)])
-        self.terminations = {a: True for a in self.agents}
-
-    def render(self):
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode (this environment offers 'ansi')")
-            return None
-        return draw_board(self.module, self.game, self.possible_agents, None)
-
-    def close(self) -> None:
-        pass
-
-
-def aec_env(**kwargs):
-    """A :class:`SplendorAEC` inside PettingZoo's usual wrappers (range and call-order checks)."""
-    env = SplendorAEC(**kwargs)
-    env = wrappers.AssertOutOfBoundsWrapper(env)
-    return wrappers.OrderEnforcingWrapper(env)
-
-
-# ----------------------------------------------------------------------------- Gymnasium
-
-class SplendorEnv(gymnasium.Env):
-    """One seat learns, the others are bots (see the module docstring).
-
-    `opponents` is a bot name (random, greedy, mcts, mcts:PLAYOUTS) for every other seat
-    or a list with one per other seat, in seat order. Bots are seeded from the reset seed,
-    so ``reset(seed=s)`` replays the same episode for the same actions.
-    """
-
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
-
-    def __init__(self, engine=None, players: int | None = None, seat: int = 0, opponents="greedy",
-                 render_mode: str | None = None, max_turns: int | None = None, illegal_reward: float = -1.0,
-                 reserved_slots: int | None = None):
-        self.module = engine_module(engine)
-        self.players = players if players is not None else default_players(self.module)
-        if self.players not in tuple(self.module.PLAYER_COUNTS):
-            raise ValueError(f"the spec '{self.module.SPEC_NAME}' plays with "
-                             f"{', '.join(map(str, self.module.PLAYER_COUNTS))} players, not {self.players}")
-        if not 0 <= seat < self.players:
-            raise ValueError(f"seat must be 0 to {self.players - 1}, not {seat}")
-        others = self.players - 1
-        names = [opponents] * others if isinstance(opponents, str) else list(opponents)
-        if len(names) != others:
-            raise ValueError(f"{len(names)} opponents for {others} other seat{'s' if others != 1 else ''}")
-        for name in names:
-            make_bot(name, self.module, 0)  # raises BotError for an unknown name
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
-        self.render_mode = render_mode
-        self.seat = seat
-        self.opponents = names
-        self.max_turns = max_turns
-        self.illegal_reward = float(illegal_reward)
-        self.encoder = Encoder(self.module, self.players, reserved_slots)
-        self.observation_space = self.encoder.space()
-        self.action_space = spaces.Discrete(self.module.NUM_ACTIONS)
-        self.game: Any = None  # an engine's Game, once reset
-        self.bots: dict[int, Any] = {}
-        self._done = False
-
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
-        super().reset(seed=seed)
-        game_seed = int(seed) if seed is not None else int(self.np_random.integers(2 ** 63))
-        others = [p for p in range(self.players) if p != self.seat]
-        self.bots = {p: make_bot(name, self.module, int(self.np_random.integers(2 ** 63)))
-                     for p, name in zip(others, self.opponents, strict=False)}
-        self.game = self.module.new_game(self.players, seed=game_seed, max_turns=self.max_turns)
-        self._done = False
-        self._play_bots()
-        self._done = self.game.is_over()
-        return self._observation(), self._info()
-
-    def _play_bots(self) -> None:
-        game = self.game
-        while not game.is_over() and game.current_player != self.seat:
-            game.apply(self.bots[game.current_player].choose(game))
-
-    def _observation(self) -> np.ndarray:
-        return self.encoder.encode(self.game.observation(self.seat), self.game.prestige)
-
-    def _info(self, **extra) -> dict:
-        return {"action_mask": self.action_masks(), **extra}
-
-    def action_masks(self) -> np.ndarray:
-        """The legal actions of the learning seat, as booleans of length NUM_ACTIONS (none once done)."""
-        mask = np.zeros(self.module.NUM_ACTIONS, dtype=bool)
-        if self.game is not None and not self._done and self.game.current_player == self.seat:
-            mask[self.game.legal_actions()] = True
-        return mask
-
-    def step(self, action):
-        if self.game is None:
-            raise RuntimeError("call reset() before step()")
-        if self._done:
-            raise RuntimeError("the episode is over: call reset()")
-        game = self.game
-        try:
-            game.apply(int(action))
-        except self.module.IllegalAction as e:
-            self._done = True
-            return self._observation(), self.illegal_reward, True, False, self._info(illegal_action=str(e))
-        self._play_bots()
-        truncated = game.is_truncated()  # stopped at the length cap: no winner, reward 0
-        terminated = game.is_over() and not truncated
-        self._done = terminated or truncated
-        reward = float(game.returns()[self.seat]) if terminated else 0.0
-        return self._observation(), reward, terminated, truncated, self._info()
-
-    def render(self):
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode (this environment offers 'ansi')")
-            return None
-        if self.game is None:
-            return ""
-        names = ["learner" if p == self.seat else self.opponents[p - (p > self.seat)] for p in range(self.players)]
-        return draw_board(self.module, self.game, names, None)
-
-    def close(self) -> None:
-        pass
-
-
-if ENV_ID not in gymnasium.registry:
-    gymnasium.register(id=ENV_ID, entry_point="playtest.rl:SplendorEnv")
+        return i

@@ -30,7 +30,8 @@ from types import ModuleType
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+from tests.helpers import ROOT
+
 OFFICIAL_SPEC = ROOT / "rulespec" / "official.yaml"
 OFFICIAL_ENGINE = ROOT / "generated" / "engines" / "official.py"
 

@@ -30,14 +30,9 @@ import time
 import traceback
 
 from hypothesis import strategies as st
-from test_catalogue import (
-    HEAD,  # a diagnostic's first line: file:line:col: error[CODE]: message
-)
-from test_mutations import (  # the official spec as a tree, and walking it
-    OFFICIAL,
-    _get,
-    _paths,
-)
+
+from tests.helpers.mutations import LOCATED as HEAD
+from tests.helpers.mutations import OFFICIAL, get_at, paths_of
 
 # Limits of one step. The official spec checks, compiles and renders in well under a second;
 # a step ten times slower than that on a slow CI machine is still far from these.
@@ -266,8 +261,8 @@ def _text_positions(tree) -> list[tuple]:
     """Paths of every text in a spec: titles, descriptions, notes, interpretations (each
     language), and notations."""
     found = []
-    for path in _paths(tree):
-        value = _get(tree, path) if path else tree
+    for path in paths_of(tree):
+        value = get_at(tree, path) if path else tree
         keys = [p for p in path if isinstance(p, str)]
         if isinstance(value, str) and keys and (keys[-1] in ("notation",) or set(keys) & {
                 "title", "description", "note", "interpretations"}):
@@ -288,7 +283,7 @@ NOTE_POSITIONS = ([("players", n) for n in OFFICIAL["players"]] + [("values",)]
 def put_text(tree, path: tuple, text: str) -> None:
     """Write `text` at a text position; a notation keeps its placeholders so that only the
     words change (a notation without them is a spec error, found by other tests)."""
-    parent = _get(tree, path[:-1])
+    parent = get_at(tree, path[:-1])
     old = parent[path[-1]]
     if path[-1] == "notation":
         placeholders = " ".join(re.findall(r"\{[a-z_]+\}", old))
@@ -370,7 +365,7 @@ def condition_expr(draw, who: str = "me", loop: bool = False, depth: int = 3) ->
 
 
 def _set_path(tree, path, value):
-    _get(tree, path[:-1])[path[-1]] = value
+    get_at(tree, path[:-1])[path[-1]] = value
 
 
 # Where an expression goes, and what kind: (path, "number"|"condition"|"effect", whose names).
@@ -452,9 +447,9 @@ def _rename_in(node, old: str, new: str, keys=("condition", "effects", "while", 
 
 def rename(tree, kind: str, where: tuple, old: str, new: str) -> None:
     """Give the entry `old` at `where` the name `new`, and rewrite its uses."""
-    _rekey(_get(tree, where), old, new)
+    _rekey(get_at(tree, where), old, new)
     if kind == "choice":
-        _rename_in(_get(tree, where[:-1]), old, new)  # the decision's own notation and expressions
+        _rename_in(get_at(tree, where[:-1]), old, new)  # the decision's own notation and expressions
     elif kind == "value":
         _rename_in(tree, old, new)
 
@@ -551,24 +546,24 @@ def corrupted_state(draw, state: dict) -> tuple[dict | str, list[str]]:
             notes.append(f"set {path} = {value!r}")
         elif op == "drop" and paths:
             path = draw(st.sampled_from(paths))
-            parent = _get(state, path[:-1])
+            parent = get_at(state, path[:-1])
             del parent[path[-1]]
             notes.append(f"drop {path}")
         elif op == "extra":
-            path = draw(st.sampled_from([()] + [p for p in paths if isinstance(_get(state, p), dict)]))
-            _get(state, path)[draw(st.sampled_from(["x", "__proto__", "Players", "format", "9"]))] = 1
+            path = draw(st.sampled_from([()] + [p for p in paths if isinstance(get_at(state, p), dict)]))
+            get_at(state, path)[draw(st.sampled_from(["x", "__proto__", "Players", "format", "9"]))] = 1
             notes.append(f"extra key under {path}")
         elif op == "card":
             # lists of card ids only (not the list of seats: popping a seat would move the target)
             card_lists = [p for p in paths if p and p[0] in ("market", "decks", "seats") and isinstance(
-                _get(state, p), list) and not any(isinstance(x, (dict, list)) for x in _get(state, p))]
+                get_at(state, p), list) and not any(isinstance(x, (dict, list)) for x in get_at(state, p))]
             if card_lists:
                 source, target = draw(st.sampled_from(card_lists)), draw(st.sampled_from(card_lists))
-                items = _get(state, source)
+                items = get_at(state, source)
                 if items:
                     k = draw(st.integers(0, len(items) - 1))
                     moved = items[k] if draw(st.booleans()) else items.pop(k)  # doubled, or moved
-                    _get(state, target).append(copy.deepcopy(moved))  # a copy: never a cycle
+                    get_at(state, target).append(copy.deepcopy(moved))  # a copy: never a cycle
                     notes.append(f"card {moved!r} from {source} to {target}")
         elif op == "phase":
             state["phase"] = draw(st.sampled_from(["action", "over", "payment", "noble_visit", "return_tokens"]))
@@ -591,7 +586,7 @@ def corrupted_state(draw, state: dict) -> tuple[dict | str, list[str]]:
         elif op == "swap" and len(paths) > 1:
             a, b = draw(st.sampled_from(paths)), draw(st.sampled_from(paths))
             if a[:len(b)] != b and b[:len(a)] != a:
-                va, vb = copy.deepcopy(_get(state, a)), copy.deepcopy(_get(state, b))
+                va, vb = copy.deepcopy(get_at(state, a)), copy.deepcopy(get_at(state, b))
                 _set_path(state, a, vb)
                 _set_path(state, b, va)
                 notes.append(f"swap {a} and {b}")

@@ -1,0 +1,123 @@
+"""Determinization: a game consistent with what a seat sees, everything hidden dealt again.
+
+What the MCTS plays its playouts on: the deck order, other seats' blind reserves, the spec's
+own hidden zones and other seats' private variables, dealt or guessed from what the seat has
+not seen, and rebuilt with the engine's ``from_json``.
+"""
+from __future__ import annotations
+
+import random
+
+from .engine_facts import facts
+
+
+def determinize(game, player: int, rng: random.Random, module):
+    """A game consistent with what `player` sees, with everything hidden dealt again at random.
+
+    Reads ``game.observation(player)`` as the engines write it: a deck is a count of
+    cards (or a list whose hidden entries are ``None``), another player's blind reserve
+    is ``None`` in its ``reserved`` list, and that seat's ``blind`` list gives the level
+    of each blind reserve in order (when it does not, the levels are inferred from the
+    cards unaccounted for). The cards `player` has not seen are shuffled by level into
+    those places, the spec's own hidden zones are dealt again (_determinize_zones), the other
+    seats' private variables guessed (_determinize_vars), and the result is rebuilt with the
+    engine's ``from_json``.
+    """
+    obs = game.observation(player)
+    f = facts(module)
+    seen: set[int] = set()
+    for row in obs["market"].values():
+        seen.update(c for c in row if isinstance(c, int))
+    decks = obs["decks"]
+    for key, deck in list(decks.items()):
+        if isinstance(deck, int):
+            decks[key] = deck = [None] * deck
+        seen.update(c for c in deck if isinstance(c, int))
+    hidden: list[tuple[int, int]] = []  # (seat, position in its reserved list)
+    given_levels: dict[int, list[int]] = {}
+    for s, seat in enumerate(obs["seats"]):
+        seen.update(seat["purchased"])
+        seen.update(c for c in seat["reserved"] if isinstance(c, int))
+        mine = [i for i, c in enumerate(seat["reserved"]) if c is None]
+        hidden += [(s, i) for i in mine]
+        blind = seat.get("blind")
+        if mine and isinstance(blind, list) and len(blind) == len(mine) and all(isinstance(x, int) for x in blind):
+            given_levels[s] = list(blind)
+    unseen: dict[int, list[int]] = {}
+    for c in f.card_ids:
+        if c not in seen:
+            unseen.setdefault(f.card_level[c], []).append(c)
+    for level in sorted(unseen):
+        rng.shuffle(unseen[level])
+    # Levels of the hidden reserves: as given, or what the decks cannot account for.
+    deck_need = {int(k): sum(1 for c in d if c is None) for k, d in decks.items()}
+    spare = []
+    for level in sorted(unseen):
+        spare += [level] * max(0, len(unseen[level]) - deck_need.get(level, 0))
+    for levels in given_levels.values():
+        for level in levels:
+            if level in spare:
+                spare.remove(level)
+    rng.shuffle(spare)
+    filled: dict[int, list[int]] = {}
+    counters = {s: 0 for s in given_levels}
+    for s, i in hidden:
+        if s in given_levels:
+            level = given_levels[s][counters[s]]
+            counters[s] += 1
+        else:
+            level = spare.pop()
+        card = unseen[level].pop()
+        obs["seats"][s]["reserved"][i] = card
+        filled.setdefault(s, []).append(card)
+    for s, cards in filled.items():
+        if s in given_levels:
+            obs["seats"][s]["blind"] = cards
+    for key, deck in decks.items():
+        level = int(key)
+        for i, c in enumerate(deck):
+            if c is None:
+                deck[i] = unseen[level].pop()
+    _determinize_zones(module, obs, rng)
+    _determinize_vars(module, obs)
+    return module.from_json(obs)
+
+
+def _determinize_vars(module, obs: dict) -> None:
+    """Another seat's private variables, null in an observation, given their initial value: nothing
+    tells what they became (no rule of the acting player reads them: E558), so every world guesses
+    alike. Nothing for an engine without private variables."""
+    for name, _attr, tag, per_player, private, _optional, initial in getattr(module, "_VARS", ()):
+        if per_player and private:
+            for seat in obs["seats"]:
+                if seat["vars"].get(name) is None:
+                    seat["vars"][name] = module._var_saved(tag, initial)
+
+
+def _determinize_zones(module, obs: dict, rng: random.Random) -> None:
+    """The spec's own zones in an observation, their hidden parts dealt again (state format 2): a
+    face-down pile (shown as its count) and another seat's privately drawn components (None in its
+    holding) take pieces of their kind that `player` has not seen, each showing one of its faces
+    at random, as the deal does. Nothing for an engine without zones."""
+    zones = getattr(module, "_ZONES", ())
+    if not zones:
+        return
+    places = [(zone, obs["zones"], zone[0]) for zone in zones if not zone[3]]
+    places += [(zone, seat["zones"], zone[0]) for zone in zones if zone[3] for seat in obs["seats"]]
+    seen = {(zone[1], x) for zone, table, name in places if isinstance(table.get(name), list)
+            for x in table[name] if isinstance(x, int)}
+    spare = {kind: [piece for piece in faces if not any((kind, x) in seen for x in piece)]
+             for kind, (_count, faces) in module._KIND_PIECES.items()}
+    for pieces in spare.values():
+        rng.shuffle(pieces)
+
+    def draw(kind: str):
+        piece = spare[kind].pop()
+        return piece[rng.randrange(len(piece))]
+
+    for zone, table, name in places:
+        items = table.get(name)
+        if isinstance(items, int):  # a face-down pile: its count only
+            table[name] = [draw(zone[1]) for _ in range(items)]
+        elif isinstance(items, list) and zone[2] != "display":  # a display's None is an empty slot
+            table[name] = [draw(zone[1]) if x is None else x for x in items]

@@ -1,0 +1,78 @@
+"""A real browser for the web table's tests: headless Chromium (Debian's `chromium`) through
+Playwright, failing (never skipping) when it is missing, and a table made by the form as a person
+makes one (`make_table_with_the_form`, `seat_page`)."""
+from __future__ import annotations
+
+import contextlib
+import os
+import pathlib
+import sqlite3
+
+import pytest
+
+from tests.helpers.web import Server, free_port
+
+try:
+    from playwright.sync_api import sync_playwright
+except ImportError:  # pragma: no cover - the test extra has it
+    sync_playwright = None
+
+CHROMIUM = os.environ.get("SPLENDOR_RULES_CHROMIUM", "/usr/bin/chromium")
+
+
+TIMEOUT = 15_000  # ms, for any one thing to appear on a page
+
+
+def require_browser(chromium: str = CHROMIUM) -> None:
+    """Fail (never skip) when the browser tests cannot run, saying what to install."""
+    if sync_playwright is None:
+        pytest.fail("the browser tests need Playwright's Python API: pip install -e '.[test]'")
+    if not os.path.isfile(chromium):
+        pytest.fail(f"the browser tests need headless Chromium at {chromium}: install Debian's chromium package "
+                    "(as root, `bash dev/system-packages.sh` does), or point SPLENDOR_RULES_CHROMIUM at one")
+
+
+def launch(p):
+    return p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+
+
+def drawn_seed(server: Server, host_page) -> int:
+    """The seed the server drew for the table of a host's page (a table with people): read from
+    its database, as no page shows it before the game is over."""
+    table = host_page.url.split("/host/", 1)[1].split("/")[0]
+    with contextlib.closing(sqlite3.connect(server.db)) as db:
+        return db.execute("SELECT seed FROM tables WHERE id = ?", (table,)).fetchone()[0]
+
+
+def make_table_with_the_form(page, url: str, spec: str, seats: list[str], seed: int | None = None) -> None:
+    page.goto(url + "/")
+    page.select_option("select[name=spec]", spec)
+    page.select_option("select[name=players]", str(len(seats)))
+    for i, who in enumerate(seats):
+        page.select_option(f"select[name=seat{i}]", who)
+    if seed is not None:
+        page.fill("input[name=seed]", str(seed))
+    page.click("button[type=submit]")
+
+
+@contextlib.contextmanager
+def seat_page(tmp_path, spec: pathlib.Path, name: str):
+    """A table of `spec` (the server started with it) for two people, and the first seat's page in
+    a browser: (page, errors, the seed the server drew). Page errors are collected; the browser is closed and
+    the server stopped after."""
+    server = Server(tmp_path / "tables.sqlite3", free_port(), tmp_path / "server.log", spec=spec)
+    server.start()
+    try:
+        with sync_playwright() as p:
+            browser = launch(p)
+            errors: list[str] = []
+            page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            make_table_with_the_form(page, server.url, name, ["human", "human"])
+            page.wait_for_selector("a.seat-link", timeout=TIMEOUT)
+            seed = drawn_seed(server, page)
+            page.goto(page.query_selector("a.seat-link").get_attribute("href"))
+            yield page, errors, seed
+            browser.close()
+    finally:
+        server.kill()

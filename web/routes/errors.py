@@ -1,0 +1,63 @@
+"""A refusal as an answer: JSON ``{"error": sentence}`` for the API (under ``/api/``), a page
+(templates/error.html) for a browser, with ``Retry-After`` for a refusal that time lifts.
+
+:func:`refused` and :func:`http_error` are the app's exception handlers (web.tables.Refused,
+Starlette's own 404 and 405); :func:`refuse_early` answers for the middleware, which refuses
+before any route is chosen (a rate, an unknown Host).
+"""
+from __future__ import annotations
+
+import http
+from typing import Any
+
+import jinja2
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+
+from ..tables import Refused
+from .context import server_of
+
+
+def error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    """A refusal for the API: the sentence as ``{"error": ...}``."""
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
+
+
+def wait_text(seconds: int) -> str:
+    """'a few seconds', 'about 3 minutes': how long to wait before asking again, in words."""
+    if seconds < 10:
+        return "a few seconds"
+    if seconds < 90:
+        return f"about {seconds} seconds"
+    minutes = round(seconds / 60)
+    return f"about {minutes} minutes" if minutes < 90 else f"about {round(minutes / 60)} hours"
+
+
+def page_error(env: jinja2.Environment, status: int, message: str, retry_after: int | None = None) -> HTMLResponse:
+    """An error as a page: what went wrong and, for a limit, when to try again."""
+    return HTMLResponse(env.get_template("error.html").render(
+        message=message, status=status, phrase=http.HTTPStatus(status).phrase,
+        wait=wait_text(retry_after) if retry_after is not None else None),
+        status_code=status, headers={"Retry-After": str(retry_after)} if retry_after is not None else None)
+
+
+async def refused(request: Request, exc: Refused) -> Response:
+    """A refusal that a handler lets through (the API's do; a page's handler answers with
+    page_error itself): its sentence as JSON, with its Retry-After."""
+    return error(exc.status, exc.message, exc.headers)
+
+
+def refuse_early(env: jinja2.Environment, scope: Any, exc: Refused) -> Response:
+    """A refusal before routing (a rate): JSON under /api/, a page elsewhere."""
+    if scope["path"].startswith("/api/"):
+        return error(exc.status, exc.message, exc.headers)
+    return page_error(env, exc.status, exc.message, exc.retry_after)
+
+
+async def http_error(request: Request, exc: HTTPException) -> Response:
+    """Starlette's own refusals (no such route, a method not allowed): JSON under /api/, a page elsewhere."""
+    message = {404: "no such page", 405: "this method is not allowed here"}.get(exc.status_code, str(exc.detail))
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": message}, status_code=exc.status_code, headers=exc.headers)
+    return page_error(server_of(request).env, exc.status_code, message)

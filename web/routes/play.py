@@ -1,0 +1,103 @@
+"""A seat's board and its API, and the spectators': the page, the JSON view, moves, live events
+(web.streams) and a finished game's record.
+
+Every route here opens a table through its link's secret (``Server.seat_table``): a seat's
+link (``/play/TABLE/SEAT/SECRET``, ``/api/tables/TABLE/seats/SEAT/SECRET``) or the spectators'
+(``/watch/TABLE/SECRET``, ``/api/tables/TABLE/watch/SECRET``), which sees what anyone at the
+table may see and never plays. What a seat is sent is web.views's ``seat_view``: its own
+observation, nothing derived from more.
+"""
+from __future__ import annotations
+
+import json
+import re
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+
+from compiler.sheets.plurals import LANGUAGES
+
+from .. import views
+from ..tables import LiveTable, Refused
+from .context import server_of
+from .errors import page_error
+from .guards import client_address, read_json, same_site
+
+LANGUAGE_NAMES = {"en": "English", "fr": "Français", "nl": "Nederlands", "sr": "Српски"}
+
+
+def pick_language(request: Request) -> str:
+    """?lang=, else the first of the browser's languages that a sheet exists in, else English."""
+    asked = request.query_params.get("lang", "")
+    if asked in LANGUAGES:
+        return asked
+    for part in request.headers.get("accept-language", "").split(","):
+        code = part.split(";")[0].strip().lower()[:2]
+        if code in LANGUAGES:
+            return code
+    return "en"
+
+
+def view_url(request: Request, table: LiveTable, seat: int | None) -> str:
+    """The path of the JSON view that the page of `seat` (None: the spectators') reads."""
+    secret = request.path_params["secret"]
+    if seat is None:
+        return request.url_for("watch_view", table=table.id, secret=secret).path
+    return request.url_for("seat_view", table=table.id, seat=seat, secret=secret).path
+
+
+async def play(request: Request) -> Response:
+    """The board of a seat or of the spectators, in the browser's language (a wrong link is a page
+    that says so)."""
+    server = server_of(request)
+    try:
+        table, seat = server.seat_table(request)
+    except Refused as e:
+        return page_error(server.env, e.status, e.message)
+    lang = pick_language(request)
+    api = view_url(request, table, seat)
+    variant = server.variants.get(table.spec)
+    return HTMLResponse(server.env.get_template("play.html").render(
+        table=table, seat=seat, lang=lang, languages=LANGUAGE_NAMES, spec=table.spec,
+        title=server.title(table.spec), rules=variant is not None,
+        page={"api": api, "meta": views.meta(table.module), "seat": seat, "lang": lang,
+              "labels": views.labels(variant.rules if variant is not None else None, table.module, lang)}))
+
+
+async def seat_view(request: Request) -> Response:
+    """What the seat (or the spectators) may see now, as JSON."""
+    table, seat = server_of(request).seat_table(request)
+    return JSONResponse(views.seat_view(table, seat))
+
+
+async def act(request: Request) -> Response:
+    """A seat's move, ``{"action": id, "after": moves}``; the seat's view once it is stored."""
+    server = server_of(request)
+    table, seat = server.seat_table(request)
+    same_site(request)
+    data = await read_json(request)
+    if seat is None:
+        raise Refused(403, "a spectator does not play")
+    if "action" not in data:
+        raise Refused(422, "say which action: {\"action\": id}")
+    await server.hub.act(table, seat, data["action"], data.get("after"))
+    return JSONResponse(views.seat_view(table, seat))
+
+
+async def events(request: Request) -> Response:
+    """A seat's (or the spectators') live view: see web.streams."""
+    server = server_of(request)
+    table, seat = server.seat_table(request)
+    return server.streams.response(table, seat, client_address(request.scope))
+
+
+async def download(request: Request) -> Response:
+    """A finished game's record, as `play --load` reads it (409 while the game goes on)."""
+    table, seat = server_of(request).seat_table(request)
+    if not table.game.is_over():
+        raise Refused(409, "the game is not over: its record is for download once it ends")
+    state = json.loads(table.game.to_json())
+    state["table"] = {"seats": [s.who for s in table.seats]}  # who sat where, as `play --load` reads it
+    name = re.sub(r"[^A-Za-z0-9_-]", "_", f"{table.spec}-{table.id}") + ".json"
+    return Response(json.dumps(state, sort_keys=True) + "\n", media_type="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})

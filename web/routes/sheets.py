@@ -1,0 +1,42 @@
+"""The variants' reference sheets (``GET /rules/SPEC/LANG``), in en, fr, nl or sr.
+
+A sheet is a whole HTML document with its own inline style and embedded fonts, so it gets a
+Content-Security-Policy of its own (:func:`sheet_csp`) in place of the pages' one: that style
+by its hash, fonts from data: URLs, and no script at all.
+"""
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import re
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+
+from compiler.sheets.plurals import LANGUAGES
+
+from .context import server_of
+from .errors import page_error
+
+
+def sheet_csp(html_text: str) -> str:
+    """A policy for a reference sheet: its own <style> elements, allowed by their hashes, fonts
+    from data: URLs (the sheet embeds its fonts), and nothing else: no script."""
+    hashes = []
+    for body in re.findall(r"<style[^>]*>(.*?)</style>", html_text, flags=re.S):
+        hashes.append("'sha256-" + base64.b64encode(hashlib.sha256(body.encode("utf-8")).digest()).decode() + "'")
+    return (f"default-src 'none'; style-src {' '.join(hashes) or chr(39) + 'none' + chr(39)}; font-src data:; "
+            "img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'")
+
+
+async def rules(request: Request) -> Response:
+    """A variant's reference sheet in one language, rendered off the event loop (a first render
+    takes a while; the variant keeps it)."""
+    server = server_of(request)
+    variant = server.variants.get(request.path_params["spec"])
+    lang = request.path_params["lang"]
+    if variant is None or lang not in LANGUAGES:
+        return page_error(server.env, 404, "no such reference sheet")
+    text = await asyncio.to_thread(variant.sheet, lang)
+    return HTMLResponse(text, headers={"Content-Security-Policy": sheet_csp(text)})
