@@ -19,17 +19,17 @@ import random
 import pytest
 
 from compiler.emit import runtime
-from compiler.emit.runtime import errors, game, notation, spec, state, variables, zones
+from compiler.emit.runtime import errors, game, meta, notation, spec, state, variables, zones
 from tests.helpers.engines import ROOT, load_engine
 
 ENGINES = sorted((ROOT / "generated" / "engines").glob("*.py"))
 RUNTIME = pathlib.Path(runtime.__file__).parent
-MODULES = {"errors": errors, "game": game, "state": state, "notation": notation}
+MODULES = {"meta": meta, "errors": errors, "game": game, "state": state, "notation": notation}
 SPEC_MODULES = {"variables": variables, "zones": zones}  # only in the engines of specs that use them
 
 
 # How to tell the engine of a spec that uses a runtime module of SPEC_MODULES: the table it reads.
-_USES = {"variables": "\n_VARS = (", "zones": "\n_ZONES = ("}
+_USES = {"variables": "\nVARIABLES = (\n", "zones": "\nZONES = (\n"}
 
 
 def uses(module: str, engine_text: str) -> bool:
@@ -101,7 +101,7 @@ def test_every_runtime_module_is_listed_and_game_and_state_are_cut_where_the_tem
     assert set(runtime.MODULES + runtime.SPEC_MODULES) == files
     assert set(SPEC_MODULES) == set(runtime.SPEC_MODULES)
     assert {name: len(runtime.engine_parts(name)) for name in runtime.MODULES + runtime.SPEC_MODULES} == {
-        "errors": 1, "game": 6, "state": 4, "notation": 1, "variables": 1, "zones": 1}
+        "meta": 1, "errors": 1, "game": 6, "state": 4, "notation": 1, "variables": 1, "zones": 1}
 
 
 @pytest.mark.parametrize("name", runtime.MODULES + runtime.SPEC_MODULES)
@@ -389,8 +389,9 @@ def test_a_set_is_read_in_any_order_and_written_in_one(monkeypatch, path):
     orders = 0
     for action, text in enumerate(engine.ACTION_STRINGS):
         d, args = engine.ACTIONS[action]
-        for (_, kind), value in zip(engine._PARAM_KINDS[d], args, strict=True):
-            words = notation._set_words(kind, value) if kind in notation._SET_KINDS and value is not None else []
+        for param, value in zip(engine.ACTION_PARAMS[d], args, strict=True):
+            words = (notation._set_words(param.domain, value)
+                     if param.domain in notation._SET_KINDS and value is not None else [])
             if len(words) < 2:
                 continue
             head, tail = text.split(" ".join(words))

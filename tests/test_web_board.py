@@ -97,7 +97,7 @@ def test_a_cities_board_has_the_pile_as_a_count_and_the_display_as_cities(varian
         {"name": "city_pile", "kind": "cities", "shape": "pile", "per_player": False},
         {"name": "city_display", "kind": "cities", "shape": "row", "per_player": False},
         {"name": "claimed", "kind": "cities", "shape": "holding", "per_player": True}]
-    assert meta["kinds"]["cities"] == [views._plain(row) for row in module._k_cities]
+    assert meta["kinds"]["cities"] == [views._plain(row) for row in module.KINDS["cities"].rows]
     assert meta["kinds"]["cities"][0] == [1, 1, 13, [0, 0, 0, 4, 3], 0]
     labels = data["labels"]
     assert labels["zones"]["city_display"] == "Cities on display"

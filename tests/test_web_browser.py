@@ -335,10 +335,13 @@ def test_a_cities_board_shows_the_cities_on_display_and_the_pile(tmp_path):
         tiles = display.locator(".component")
         assert tiles.count() == 3
         assert [int(tiles.nth(i).get_attribute("data-component")) for i in range(3)] == shown
+        kind = module.KINDS["cities"]
+        columns = [c.name for c in kind.columns]
         for i, city in enumerate(shown):
+            row = dict(zip(columns, kind.rows[city], strict=True))
             prestige = tiles.nth(i).locator('[data-column="prestige"]').inner_text()
-            assert prestige.split() == ["prestige", str(module._k_cities[city][2])]
-            wanted = [str(n) for n in module._k_cities[city][3] if n]
+            assert prestige.split() == ["prestige", str(row["prestige"])]
+            wanted = [str(n) for n in row["requires"] if n]
             chips = tiles.nth(i).locator('[data-column="requires"] .chip').all_inner_texts()
             assert chips == wanted
         pile = page.locator('#zones [data-zone="city_pile"]')

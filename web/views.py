@@ -65,13 +65,14 @@ def extras(module) -> dict:
     (and kind, for a set of components) and whether it is a player's and private, and the table of
     every kind they hold (one row of values per component; a gems column as a list in gem order).
     Nothing of a game: the rows are the rules."""
-    zones = [{"name": z[0], "kind": z[1], "shape": z[2], "per_player": bool(z[3])}
-             for z in getattr(module, "_ZONES", ())]
-    variables = [{"name": v[0], "type": v[2], "per_player": bool(v[3]), "private": bool(v[4]),
-                  **({"kind": v[2].split(":")[1]} if v[2].startswith("ids:") else {})}
-                 for v in getattr(module, "_VARS", ())]
+    zones = [{"name": z.name, "kind": z.kind, "shape": z.shape, "per_player": bool(z.per_player)}
+             for z in getattr(module, "ZONES", ())]
+    variables = [{"name": v.name, "type": v.type, "per_player": bool(v.per_player), "private": bool(v.private),
+                  **({"kind": v.kind} if v.kind else {})}
+                 for v in getattr(module, "VARIABLES", ())]
     held = [z["kind"] for z in zones] + [v["kind"] for v in variables if "kind" in v]
-    kinds = {k: [_plain(row) for row in getattr(module, "_k_" + k, ())] for k in dict.fromkeys(held)}
+    tables = getattr(module, "KINDS", {})
+    kinds = {k: [_plain(row) for row in tables[k].rows] for k in dict.fromkeys(held)}
     return {"zones": zones, "vars": variables, "kinds": kinds}
 
 

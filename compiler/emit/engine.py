@@ -29,7 +29,7 @@ from ..front.expr import Expr
 from ..front.source import shown_path
 from ..lower import EnginePlan, lower
 from ..lower.printer import printed_literal, printed_names
-from ..lower.pysource import Code, comment, docstring, identifier, literal, printable
+from ..lower.pysource import Code, call, comment, constant, docstring, identifier, literal, printable, tuple_code
 from ..model import Decision, Rules
 from ..sheets.phrases import PhraseError, describe
 from .runtime import MODULES, SPEC_MODULES, engine_parts
@@ -118,6 +118,21 @@ def function_tables(decisions) -> dict[str, Code]:
                 payopts=printed_names([dp.function("_payopts_") if dp.payopts_src else None for dp in decisions]))
 
 
+def decision_info(plan: EnginePlan) -> list[Code]:
+    """DECISION_INFO's rows (compiler/emit/runtime/meta.py): per decision, in index order, its name, its
+    block of action ids, its choices (as an action's arguments: a deferred payment is not one) and
+    whether the payment step follows; then the payment step's, when a purchase can be paid in
+    several ways."""
+    rows = [call("DecisionInfo", dp.decision.name, first_id=dp.base, size=dp.count,
+                 params=tuple_code(call("Param", lay.param.name, lay.param.domain) for lay in dp.id_layouts),
+                 pays=dp.deferred is not None)
+            for dp in plan.decisions]
+    if plan.pay_index >= 0:
+        rows.append(call("DecisionInfo", PAYMENT_STEP, first_id=plan.pay_base, size=len(plan.payments),
+                         params=tuple_code([call("Param", "payment", "payment")]), pays=False))
+    return rows
+
+
 def render_module(plan: EnginePlan) -> str:
     rules = plan.rules
     decisions = plan.decisions
@@ -160,9 +175,10 @@ def render_module(plan: EnginePlan) -> str:
                          ) or "True"),  # compiled tests (pysource.Code), joined
                          budget=budget_error(dp), budget_rounds=rounds_budget(dp.count))
                     for dp in decisions if dp.is_step],
-        param_kinds={**{dp.index: tuple((lay.param.name, lay.param.domain) for lay in dp.id_layouts)
-                        for dp in decisions},
-                     **({plan.pay_index: (("payment", "payment"),)} if plan.pay_index >= 0 else {})},
+        decision_info=decision_info(plan),
+        colour_constants=[(constant("COLOUR_", c), i) for i, c in enumerate(rules.colours)],
+        base_constants=[(Code(dp.base_constant()), dp.base, comment(
+            f"ids {dp.base} to {dp.base + dp.count - 1}" if dp.count > 1 else "its one id")) for dp in decisions],
     )
     text = _environment().get_template("engine.py.j2").render(**context)
     text = "\n".join(line.rstrip() for line in text.splitlines()) + "\n"

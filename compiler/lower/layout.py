@@ -11,7 +11,7 @@ from ..check.notation import payment_words
 from ..front.expr import Expr
 from ..front.source import shown_path
 from ..model import Decision, Param, Rules
-from .pysource import UnsafeName, identifier
+from .pysource import UnsafeName, constant, identifier
 
 
 class LoweringBug(AssertionError):
@@ -81,6 +81,19 @@ class DecisionPlan:
         """The name of this decision's function of one kind: '_legal_', '_do_', '_why_', '_payopts_'."""
         return spec_name(prefix, self.decision.name, self.decision.span)
 
+    def base_constant(self) -> str:
+        """The engine constant of this decision's first action id (BASE_NAME: pysource.constant)."""
+        try:
+            return constant("BASE_", self.decision.name)
+        except UnsafeName as err:
+            raise LoweringBug(str(err), self.decision.span) from None
+
+    def id_range(self) -> str:
+        """Its action ids, for a comment of its legal code: 'ids BASE_TAKE_PAIR = 25 to 29'."""
+        if self.count == 1:
+            return f"id {self.base_constant()} = {self.base}"
+        return f"ids {self.base_constant()} = {self.base} to {self.base + self.count - 1}"
+
     @property
     def deferred(self) -> ParamLayout | None:
         """The payment choice, asked separately when several payments are possible (always last)."""
@@ -118,7 +131,7 @@ class EnginePlan:
     # an int, bool, str or None, or a tuple (a list, copied for each game)); runtime/game.py, _fresh.
     extra_slots: list[tuple[str, bool, object]] = field(default_factory=list)
     state_version: int = 1  # 2 when the saved state carries the spec's own zones or state
-    vars_table: tuple = ()  # _VARS: the spec's declared state (lower/variables.py), () when it has none
+    vars_table: str = ""  # VARIABLES: the spec's declared state (lower/variables.py), '' when it has none
     turn_reset: list = field(default_factory=list)  # Game.apply's lines resetting the `reset: turn` variables
     max_reserved: int = 0
     # The next three hold statement trees while the lowering runs, then the printer's text (driver._write).

@@ -290,7 +290,7 @@ class LegalLowering:
             return body
         d = self.low.d
         kind = "step" if self.dp.is_step else "action"
-        doc = docstring(printable(f"Legal actions of {kind} '{d.name}' ({self.low.where})."))
+        doc = docstring(printable(f"Legal actions of {kind} '{d.name}' ({self.low.where}): {self.dp.id_range()}."))
         head = self.low.standard_locals() + self.low.scalar_preamble(self.compiler.used_scalars) + self.preamble
         return [Def(self.dp.function("_legal_"), "g, out", head + body, doc)]
 

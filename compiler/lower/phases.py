@@ -33,7 +33,7 @@ def lower_action_phase(plan: EnginePlan) -> list:
         block = low.legal(fused=True)
         used |= low.used_scalars
         preamble += [node for node in low.preamble if node not in preamble]
-        heading = Comment(comment(f'{dp.decision.name} ({low.where})'))
+        heading = Comment(comment(f'{dp.decision.name} ({low.where}): {dp.id_range()}'))
         single = len(block) == 1 and isinstance(block[0], If) and not block[0].orelse
         if single and guard is not None and ir.same(block[0].test, guard.test) and block[0].note == guard.note:
             # The block before tested the same thing first: its `if` holds this block too

@@ -65,6 +65,45 @@ def _check_plain(value) -> None:
         raise TypeError(f"not plain data, so not written as a literal: {type(value).__name__}")
 
 
+# A named constant for a reader of the rules: PREFIX + the spec name in upper case (upper() keeps two
+# spec names apart, as they hold no upper-case letter). The compiler's own names start with neither
+# prefix (tests/test_engine_metadata.py checks every committed engine).
+CONSTANT_PREFIXES = (
+    "BASE_",  # the first action id of a decision (DECISION_INFO[d].first_id)
+    "COLOUR_",  # a colour's index in COLOURS: in the supply, a player's tokens and bonuses, a cost
+)
+
+
+def constant(prefix: str, name: str) -> Code:
+    """The engine constant of spec name `name` used as `prefix` says (see CONSTANT_PREFIXES)."""
+    if prefix not in CONSTANT_PREFIXES:
+        raise ValueError(f"unknown prefix for a constant: {prefix!r}")
+    if not isinstance(name, str) or not _SPEC_NAME.fullmatch(name):
+        raise UnsafeName(f"'{printable(name)}' is not a name (lower-case letters, digits and '_', "
+                         "starting with a letter or '_')")
+    return Code(prefix + name.upper())
+
+
+def call(func: str, *args, **keywords) -> Code:
+    """A call of one of the engine's own classes (a metadata row such as ``Zone(...)``): `func` is a
+    name the compiler writes, never a spec's text; each argument is Code the compiler built (a
+    table's name, a constant) or plain data, written as a literal."""
+    if not func.isidentifier():
+        raise ValueError(f"not a Python name: {func!r}")
+    items = [_argument(a) for a in args] + [f"{k}={_argument(v)}" for k, v in keywords.items()]
+    return Code(f"{func}({', '.join(items)})")
+
+
+def tuple_code(items) -> Code:
+    """A tuple display of Code (calls) or plain data: ``(Column('tile', 'number'),)``."""
+    parts = [_argument(i) for i in items]
+    return Code("(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")")
+
+
+def _argument(value) -> Code:
+    return value if isinstance(value, Code) else literal(value)
+
+
 def docstring(text: str, indent: str = "") -> Code:
     """A triple-quoted literal (``\"\"\"...\"\"\"``) whose value is `text`.
 

@@ -8,7 +8,7 @@ rules read it with ``in``, ``len`` and ``for`` as they read a chosen set of gems
 it by making a new empty list, and a saved game lists it in the order it is held.
 
 The engine keeps the variables in ``_EXTRA_SLOTS`` (made per game, copied by clone) and
-describes them in ``_VARS`` for saving, loading and observation (compiler/emit/runtime/variables.py);
+describes them in ``VARIABLES`` for saving, loading and observation (compiler/emit/runtime/variables.py);
 a ``reset: turn`` variable gets one line where the next turn begins (:func:`turn_reset_lines`).
 A spec without state has none of this: no slot, no table, no line, its engine as it was.
 """
@@ -22,7 +22,7 @@ from ..front.expr import Attribute, Name, unparse
 from ..model import Rules, Variable
 from . import ir
 from .layout import LoweringBug
-from .pysource import identifier, literal
+from .pysource import Code, call, identifier, literal
 from .tree import Append, Assign, Do, If, Raise
 
 STATE_VERSION = 2  # the version of a saved game that carries declared state
@@ -57,10 +57,17 @@ def extra_slots(rules: Rules) -> list[tuple[str, bool, object]]:
     return [(attribute(v), v.per_player, _initial(v)) for v in rules.variables]
 
 
-def vars_table(rules: Rules) -> tuple:
-    """_VARS: (name, attribute, tag, per_player, private, optional, initial) of every variable."""
-    return tuple((v.name, attribute(v), tag(v, rules), v.per_player, v.private, v.optional, _initial(v))
-                 for v in rules.variables)
+def vars_table(rules: Rules) -> Code:
+    """VARIABLES: every variable as a meta.Variable (name, attribute, type tag, per player, private,
+    optional, initial value, and the kind of a set of components)."""
+    lines = ["# The spec's declared state (compiler/emit/runtime/meta.py, Variable)", "VARIABLES = ("]
+    for v in rules.variables:
+        elem = getattr(v.type, "elem", None)
+        lines.append("    " + call("Variable", name=v.name, attribute=attribute(v), type=tag(v, rules),
+                                   per_player=v.per_player, private=v.private, optional=v.optional,
+                                   initial=_initial(v), kind=elem.kind if isinstance(elem, Comp) else "") + ",")
+    lines.append(")")
+    return Code("\n".join(lines))
 
 
 def turn_reset_lines(rules: Rules) -> list[str]:

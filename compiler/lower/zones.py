@@ -1,10 +1,11 @@
-"""The spec's own zones lowered: the engine's tables (each kind's rows, each zone's entry of
-_ZONES), its Game attributes (z_NAME: compiler/emit/runtime/zones.py keeps them), and the code of
-zone names, component attributes, component choices and zone effects in rules.
+"""The spec's own zones lowered: the engine's tables (each kind's rows, KINDS and ZONES, made of
+the metadata classes of compiler/emit/runtime/meta.py), its Game attributes (z_NAME:
+compiler/emit/runtime/zones.py keeps them), and the code of zone names, component attributes,
+component choices and zone effects in rules.
 
 Nothing here runs for a spec without zones: its plan keeps no table, no attribute and state
-version 1, so its engine is what it was (compiler/lower/expressions.py asks here only for names
-that are zones, components or zone effects)."""
+version 1 (its engine's KINDS and ZONES are empty; compiler/lower/expressions.py asks here only
+for names that are zones, components or zone effects)."""
 from __future__ import annotations
 
 import ast
@@ -15,7 +16,7 @@ from ..model import Rules, Zone
 from . import ir
 from .layout import EnginePlan, LoweringBug, spec_name
 from .printer import printed_literal
-from .pysource import Code, comment, identifier, literal
+from .pysource import Code, call, comment, identifier, literal, tuple_code
 
 # An env entry's kind for a component: "comp:" + the zone (or kind) it comes from.
 COMPONENT = "comp:"
@@ -27,7 +28,7 @@ def is_component(kind: str) -> bool:
 
 
 def zone_attr(zone: Zone) -> str:
-    """The Game attribute of a zone (a plain str: it is written as data in _ZONES too)."""
+    """The Game attribute of a zone (a plain str: it is written as data in ZONES too)."""
     return str(spec_name("z_", zone.name, zone.span))
 
 
@@ -49,13 +50,32 @@ def pieces(rules: Rules, kind) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(ids) for ids in out.values())
 
 
+# The engine's constant for each zone shape (compiler/emit/runtime/meta.py: PILE, DISPLAY, ROW, HOLDING).
+SHAPE_CONSTANTS = {"pile": "PILE", "display": "DISPLAY", "row": "ROW", "holding": "HOLDING"}
+
+
 def plan_zones(plan: EnginePlan) -> None:
-    """The tables of the kinds in use; for a spec with zones, their entries and state version 2."""
+    """The tables of the kinds in use (their rows, and KINDS); for a spec with zones, ZONES and
+    state version 2."""
     rules = plan.rules
     used = reached(rules)
     if not used:
         return
-    index = {z.name: i for i, z in enumerate(rules.zones)}
+    plan.kinds_src = kinds_source(rules, used)
+    if not rules.zones:
+        return
+    plan.zones_src = zones_source(rules)
+    for z in rules.zones:
+        plan.extra_slots.append((zone_attr(z), z.per_player, ()))
+        if private_attr(z):
+            plan.extra_slots.append((private_attr(z), True, ()))
+    plan.state_version = 2
+
+
+def kinds_source(rules: Rules, used: tuple[str, ...]) -> Code:
+    """Each kind's table (``_k_NAME``, read by the rules) and KINDS, the kinds' metadata (meta.Kind): what a
+    tool outside the rules (play's board, the RL observation) needs to read a row without the spec
+    (a gem column's value is a colour's index, not a count)."""
     kinds = {k.name: k for k in rules.kinds}
     lines = ["# The spec's own kinds: one row per component, its columns' values in declared order (a table by",
              "# gem colour as a tuple in gem order; a prose column as None)."]
@@ -65,32 +85,31 @@ def plan_zones(plan: EnginePlan) -> None:
                      for c in kind.components)
         lines.append(f"# {comment(', '.join(c.name for c in kind.columns))}")
         lines.append(f"{kind_table(name)} = {printed_literal(rows)}")
-    # The columns' names and types: what a tool outside the rules (play's board, the RL observation)
-    # needs to read a row without the spec (a gem column's index is a colour, not a count).
-    columns = {name: tuple((c.name, c.type) for c in kinds[name].columns)
-               for name in used}
-    lines.append("# per kind: (name, type) of each column, in the rows' order")
-    lines.append(f"_KIND_COLUMNS = {literal(columns)}")
-    if not rules.zones:
-        plan.kinds_src = Code("\n".join(lines))
-        return
-    pieces_table = {name: (len(kinds[name].components), pieces(rules, kinds[name]))
-                    for name in dict.fromkeys(z.holds for z in rules.zones)}
-    lines.append("# per kind: (components, the faces of each piece in table order)")
-    lines.append(f"_KIND_PIECES = {literal(pieces_table)}")
-    lines.append("# (name, kind, shape, per player, attribute, start, {players: size}, source zone or -1, limit, "
-                 "attribute of the privately drawn)")
-    entries = tuple((z.name, z.holds, z.shape, z.per_player, zone_attr(z), z.start, dict(z.sizes),
-                     index.get(z.source, -1), z.limit, private_attr(z)) for z in rules.zones)
-    lines.append("_ZONES = (")
-    lines += [f"    {literal(e)}," for e in entries]
-    lines.append(")")
-    plan.zones_src = Code("\n".join(lines))
+    lines.append("# The kinds the rules reach, by name: each one's size (ids 0 to size - 1), columns, pieces")
+    lines.append("# (the faces of each, in table order) and rows.")
+    lines.append("KINDS = {")
+    for name in used:
+        kind = kinds[name]
+        columns = tuple_code(call("Column", c.name, c.type) for c in kind.columns)
+        entry = call("Kind", name, size=len(kind.components), columns=columns, pieces=pieces(rules, kind),
+                     rows=Code(kind_table(name)))
+        lines.append(f"    {literal(name)}: {entry},")
+    lines.append("}")
+    return Code("\n".join(lines))
+
+
+def zones_source(rules: Rules) -> Code:
+    """ZONES: the spec's own zones (meta.Zone), in declaration order; a zone's index there is how
+    the rules and a zone's `source` name it."""
+    index = {z.name: i for i, z in enumerate(rules.zones)}
+    lines = ["# The spec's own zones, in declaration order (ZONES[i] is zone i)", "ZONES = ("]
     for z in rules.zones:
-        plan.extra_slots.append((zone_attr(z), z.per_player, ()))
-        if private_attr(z):
-            plan.extra_slots.append((private_attr(z), True, ()))
-    plan.state_version = 2
+        lines.append("    " + call("Zone", name=z.name, kind=z.holds, shape=Code(SHAPE_CONSTANTS[z.shape]),
+                                   per_player=z.per_player, attribute=zone_attr(z), start=z.start,
+                                   sizes=dict(z.sizes), source=index.get(z.source, -1), limit=z.limit,
+                                   private_attribute=private_attr(z)) + ",")
+    lines.append(")")
+    return Code("\n".join(lines))
 
 
 # --------------------------------------------------------------------------- names and attributes

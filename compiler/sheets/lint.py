@@ -41,7 +41,7 @@ _SAME_THING = {"each": "collection", "items": "collection", "some": "collection"
 _TEXT_FIELDS = ("title", "description", "note")
 _KEYED = ("players", "values", "actions", "end_of_turn", "end", "define", "prestige")
 # The sections whose entries' titles a sheet without a translation replaces by a title of its own,
-# made from what the entry does (content.Content.headline), not by the English title.
+# made from what the entry does (content.Builder.headline), not by the English title.
 _TITLED_BY_RULES = ("actions", "end_of_turn")
 _ENGLISH = "English"
 _GENERATED = "a title generated from its rules instead"

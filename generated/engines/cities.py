@@ -22,6 +22,8 @@ API (the same for every spec)::
     game.clone(); game.to_json(); from_json(text); game.observation(player)
     game.record(); replay(record)
     action_to_string(a); string_to_action(text); describe_action(a)
+    CARDS; NOBLES; DECISION_INFO; ACTION_PARAMS  # named tuples: read them by field name
+    ZONES; KINDS; VARIABLES               # the spec's own zones, kinds and state (empty: none)
 
 Actions are ints for machines and strings for people. Notation:
     take {picked}                      e.g. 'take white'
@@ -49,6 +51,7 @@ import operator
 import os
 import random
 from collections import namedtuple
+from typing import NamedTuple
 
 SPEC_NAME = 'cities'
 SPEC_PATH = 'variants/cities.yaml'
@@ -60,6 +63,14 @@ STATE_VERSION = 2
 COLOURS = ('white', 'blue', 'green', 'red', 'black', 'gold')
 GEMS = ('white', 'blue', 'green', 'red', 'black')
 WILD = 'gold'
+# each colour's index in COLOURS: in the supply, a player's tokens and bonuses, a cost (the rules below
+# write the index itself: a constant would cost a global lookup in the hottest code)
+COLOUR_WHITE = 0
+COLOUR_BLUE = 1
+COLOUR_GREEN = 2
+COLOUR_RED = 3
+COLOUR_BLACK = 4
+COLOUR_GOLD = 5
 LEVELS = (1, 2, 3)
 PLAYER_COUNTS = (2, 3, 4)
 # players: (tokens of each gem, gold, nobles revealed, face-up cards per level)
@@ -67,6 +78,97 @@ SETUP = {2: (4, 5, 0, 4), 3: (5, 5, 0, 4), 4: (7, 5, 0, 4)}
 # named values of the spec (inlined into the rules below)
 VALUES = {'target': 15, 'token_limit': 10, 'reserve_limit': 3, 'pair_minimum': 4, 'take_count': 3}
 MAX_RESERVED = 3  # 0: the spec sets no bound on reserved cards
+
+# The shapes of a zone (rulespec/README.md, Zones): a pile is a list whose end is its top; a display
+# a list of slots, None where empty; a row and a holding lists in order.
+PILE = "pile"
+DISPLAY = "display"
+ROW = "row"
+HOLDING = "holding"
+SHAPES = (PILE, DISPLAY, ROW, HOLDING)
+
+
+class Zone(NamedTuple):
+    """One of the spec's own zones; ZONES holds them in declaration order, and a zone's index
+    there is how the rules and `source` name it."""
+
+    name: str
+    kind: str  # the kind of the components it holds (a key of KINDS)
+    shape: str  # PILE, DISPLAY, ROW or HOLDING
+    per_player: bool  # one per seat (the Game attribute is then a list of one list per seat)
+    attribute: str  # the Game attribute that holds its list
+    start: str  # how the deal fills it: 'all' (every piece), 'dealt' (its size from its source) or 'empty'
+    sizes: dict[int, int]  # players -> its size (a display's slots, a row's length, what is dealt)
+    source: int  # the index in ZONES of the pile it is dealt and refilled from, or -1
+    limit: int  # the most a holding holds (0: no limit)
+    private_attribute: str  # the Game attribute of the components each seat drew unseen, or ''
+
+
+class Column(NamedTuple):
+    """A column of a kind's table."""
+
+    name: str
+    type: str  # number, gems (a tuple in gem order), gem, colour, keyword, prose (None in the rows)
+
+
+class Kind(NamedTuple):
+    """One of the spec's own kinds of component that the rules reach. A component is its id: its
+    row's index in `rows`."""
+
+    name: str
+    size: int  # how many components: their ids are 0 to size - 1 (`count` would hide tuple.count)
+    columns: tuple[Column, ...]
+    pieces: tuple[tuple[int, ...], ...]  # the faces (ids) of each physical piece, in table order
+    rows: tuple[tuple[object, ...], ...]  # per component, its columns' values in `columns` order
+
+
+class Variable(NamedTuple):
+    """A variable of the spec's declared state (``state:``), as a saved game holds it."""
+
+    name: str
+    attribute: str  # the Game attribute that holds it (per player: a list of one value per seat)
+    type: str  # int, bool, gem, colour, player, set:gem, set:colour, or ids:KIND:N (a set of components)
+    per_player: bool
+    private: bool  # another seat's value is hidden in an observation
+    optional: bool  # may hold none (None)
+    initial: object  # its value at the start, as the game holds it (a colour: its index)
+    kind: str  # the kind of a set of components, else ''
+
+
+class Param(NamedTuple):
+    """One choice of a decision, in the order of an action's arguments."""
+
+    name: str
+    domain: str  # gem_set, gem, colour, face_up, deck, reserved, noble, component, payment...
+
+
+class DecisionInfo(NamedTuple):
+    """A decision (an action, a step, or the payment step) and its block of action ids."""
+
+    name: str
+    first_id: int  # the action id of its first action: its ids are first_id to first_id + size - 1
+    size: int  # how many actions it has
+    params: tuple[Param, ...]  # its choices (ACTION_PARAMS[d] is the same)
+    pays: bool  # is the payment asked next, in the payment step (the price has several payments)?
+
+
+def saved_value(variable, value):
+    """`value`, a value of `variable` (one of VARIABLES) as the game holds it, as a saved game and an
+    observation write it (a colour by its name): for a tool outside the rules, such as a bot that
+    guesses a hidden value to be `variable.initial`."""
+    return _var_saved(variable.type, value)
+
+
+def _var_saved(tag, value):
+    """A value of a variable of type `tag` as a saved game writes it (compiler/emit/runtime/variables.py)."""
+    if tag in ("gem", "colour"):
+        return None if value is None else COLOURS[value]
+    if tag.startswith("set:"):
+        return [COLOURS[i] for i in value]
+    if tag.startswith("ids:"):
+        return list(value)
+    return value
+
 
 Card = namedtuple("Card", "id level bonus points cost")
 Noble = namedtuple("Noble", "id points requires")
@@ -192,6 +294,7 @@ _FACE_UP_SLOTS = 4
 # The spec's own zones and state, kept as Game attributes: (attribute, one per player, initial value).
 _EXTRA_SLOTS = (('z_city_pile', False, ()), ('z_city_display', False, ()), ('z_claimed', True, ()))
 
+VARIABLES = ()  # the spec declares no state
 
 # The spec's own kinds: one row per component, its columns' values in declared order (a table by
 # gem colour as a tuple in gem order; a prose column as None).
@@ -212,15 +315,17 @@ _k_cities = (
     (7, 1, 13, (2, 2, 2, 2, 2), 0),
     (7, 2, 14, (2, 1, 1, 2, 2), 0),
 )
-# per kind: (name, type) of each column, in the rows' order
-_KIND_COLUMNS = {'cities': (('tile', 'number'), ('side', 'number'), ('prestige', 'number'), ('requires', 'gems'), ('any_one_colour', 'number'))}
-# per kind: (components, the faces of each piece in table order)
-_KIND_PIECES = {'cities': (14, ((0, 1), (2, 3), (4, 5), (6, 7), (8, 9), (10, 11), (12, 13)))}
-# (name, kind, shape, per player, attribute, start, {players: size}, source zone or -1, limit, attribute of the privately drawn)
-_ZONES = (
-    ('city_pile', 'cities', 'pile', False, 'z_city_pile', 'all', {}, -1, 0, ''),
-    ('city_display', 'cities', 'row', False, 'z_city_display', 'dealt', {2: 3, 3: 3, 4: 3}, 0, 0, ''),
-    ('claimed', 'cities', 'holding', True, 'z_claimed', 'empty', {}, -1, 0, ''),
+# The kinds the rules reach, by name: each one's size (ids 0 to size - 1), columns, pieces
+# (the faces of each, in table order) and rows.
+KINDS = {
+    'cities': Kind('cities', size=14, columns=(Column('tile', 'number'), Column('side', 'number'), Column('prestige', 'number'), Column('requires', 'gems'), Column('any_one_colour', 'number')), pieces=((0, 1), (2, 3), (4, 5), (6, 7), (8, 9), (10, 11), (12, 13)), rows=_k_cities),
+}
+
+# The spec's own zones, in declaration order (ZONES[i] is zone i)
+ZONES = (
+    Zone(name='city_pile', kind='cities', shape=PILE, per_player=False, attribute='z_city_pile', start='all', sizes={}, source=-1, limit=0, private_attribute=''),
+    Zone(name='city_display', kind='cities', shape=ROW, per_player=False, attribute='z_city_display', start='dealt', sizes={2: 3, 3: 3, 4: 3}, source=0, limit=0, private_attribute=''),
+    Zone(name='claimed', kind='cities', shape=HOLDING, per_player=True, attribute='z_claimed', start='empty', sizes={}, source=-1, limit=0, private_attribute=''),
 )
 
 # Every way to spend gold on a price: gold per gem colour, the zero vector first.
@@ -1166,19 +1271,33 @@ NOTATION_FORMS = (
     ('pay without gold', '', False),
 )
 NUM_ACTIONS = len(ACTIONS)
-# per decision: (choice, domain) of each of its arguments (describe_action; a saved 'pending')
-_PARAM_KINDS = {
-    0: (('picked', 'gem_set'),),
-    1: (('colour', 'gem'),),
-    2: (('card', 'face_up'),),
-    3: (('level', 'deck'),),
-    4: (('card', 'face_up'),),
-    5: (('card', 'reserved'),),
-    6: (),
-    7: (('colour', 'colour'),),
-    8: (('city', 'component'),),
-    9: (('payment', 'payment'),),
-}
+# Per decision index (DECISIONS): its block of action ids (first_id to first_id + size - 1), its choices (the arguments of its actions,
+# as describe_action names them) and whether the payment is asked next.
+DECISION_INFO = (
+    DecisionInfo('take_different', first_id=0, size=25, params=(Param('picked', 'gem_set'),), pays=False),
+    DecisionInfo('take_pair', first_id=25, size=5, params=(Param('colour', 'gem'),), pays=False),
+    DecisionInfo('reserve_face_up', first_id=30, size=12, params=(Param('card', 'face_up'),), pays=False),
+    DecisionInfo('reserve_blind', first_id=42, size=3, params=(Param('level', 'deck'),), pays=False),
+    DecisionInfo('buy_face_up', first_id=45, size=12, params=(Param('card', 'face_up'),), pays=True),
+    DecisionInfo('buy_reserved', first_id=57, size=3, params=(Param('card', 'reserved'),), pays=True),
+    DecisionInfo('pass', first_id=60, size=1, params=(), pays=False),
+    DecisionInfo('return_tokens', first_id=61, size=6, params=(Param('colour', 'colour'),), pays=False),
+    DecisionInfo('claim_city', first_id=67, size=3, params=(Param('city', 'component'),), pays=False),
+    DecisionInfo('payment', first_id=70, size=252, params=(Param('payment', 'payment'),), pays=False),
+)
+ACTION_PARAMS = tuple(d.params for d in DECISION_INFO)
+# the first action id of each decision of the spec (the rules below write ids as numbers, as a
+# constant would cost a global lookup in the hottest code; the legal code of each decision names its
+# constant in a comment)
+BASE_TAKE_DIFFERENT = 0  # ids 0 to 24
+BASE_TAKE_PAIR = 25  # ids 25 to 29
+BASE_RESERVE_FACE_UP = 30  # ids 30 to 41
+BASE_RESERVE_BLIND = 42  # ids 42 to 44
+BASE_BUY_FACE_UP = 45  # ids 45 to 56
+BASE_BUY_RESERVED = 57  # ids 57 to 59
+BASE_PASS = 60  # its one id
+BASE_RETURN_TOKENS = 61  # ids 61 to 66
+BASE_CLAIM_CITY = 67  # ids 67 to 69
 
 
 class IllegalAction(Exception):
@@ -1622,7 +1741,7 @@ def _payopts_buy_reserved(g, args):
 
 
 def _legal_pass(g, out):
-    """Legal actions of action 'pass' (rulespec/official.yaml:149)."""
+    """Legal actions of action 'pass' (rulespec/official.yaml:149): id BASE_PASS = 60."""
     out.append(60)
 
 
@@ -1636,7 +1755,7 @@ def _why_pass(g, args):
 
 
 def _legal_return_tokens(g, out):
-    """Legal actions of step 'return_tokens' (rulespec/official.yaml:163)."""
+    """Legal actions of step 'return_tokens' (rulespec/official.yaml:163): ids BASE_RETURN_TOKENS = 61 to 66."""
     me = g._cp
     t0, t1, t2, t3, t4, t5 = g._tok[me]
     # me.tokens[colour] >= 1, for each colour
@@ -1680,7 +1799,7 @@ def _why_return_tokens(g, args):
 
 
 def _legal_claim_city(g, out):
-    """Legal actions of step 'claim_city' (variants/cities.yaml:97)."""
+    """Legal actions of step 'claim_city' (variants/cities.yaml:97): ids BASE_CLAIM_CITY = 67 to 69."""
     me = g._cp
     b0, b1, b2, b3, b4 = g._bon[me]
     i_0 = -1
@@ -1778,7 +1897,7 @@ def _action_phase_legal(g, out):
     w2 = b2 + t2  # me.bonus[c] plus the tokens held
     w3 = b3 + t3  # me.bonus[c] plus the tokens held
     w4 = b4 + t4  # me.bonus[c] plus the tokens held
-    # take_different (rulespec/official.yaml:55)
+    # take_different (rulespec/official.yaml:55): ids BASE_TAKE_DIFFERENT = 0 to 24
     # all(supply[c] >= 1 for c in picked)
     mask_0 = (
         (1 if s0 else 0)
@@ -1788,7 +1907,7 @@ def _action_phase_legal(g, out):
         | (16 if s4 else 0)
     )
     out.extend(SUBSET_IDS_0_0[mask_0])  # size(picked) == min(take_count, count(supply[c] >= 1 for c in gems))
-    # take_pair (rulespec/official.yaml:72)
+    # take_pair (rulespec/official.yaml:72): ids BASE_TAKE_PAIR = 25 to 29
     # supply[colour] >= pair_minimum, for each colour
     if s0 >= 4:  # white
         out.append(25)
@@ -1800,7 +1919,7 @@ def _action_phase_legal(g, out):
         out.append(28)
     if s4 >= 4:  # black
         out.append(29)
-    # reserve_face_up (rulespec/official.yaml:85)
+    # reserve_face_up (rulespec/official.yaml:85): ids BASE_RESERVE_FACE_UP = 30 to 41
     if len(g._res[me]) < 3:  # me.reserved < reserve_limit
         if _NO_CARD_COST not in g.face_up_costs:  # every face-up slot holds a card
             out.extend(range(30, 42))
@@ -1812,7 +1931,7 @@ def _action_phase_legal(g, out):
                     if p_card is None:
                         continue
                     out.append(p_card_ID)
-        # reserve_blind (rulespec/official.yaml:100)
+        # reserve_blind (rulespec/official.yaml:100): ids BASE_RESERVE_BLIND = 42 to 44
         # deck[level] >= 1, for each level
         if len(g.decks[0]) >= 1:  # level 1
             out.append(42)
@@ -1820,7 +1939,7 @@ def _action_phase_legal(g, out):
             out.append(43)
         if len(g.decks[2]) >= 1:  # level 3
             out.append(44)
-    # buy_face_up (rulespec/official.yaml:115)
+    # buy_face_up (rulespec/official.yaml:115): ids BASE_BUY_FACE_UP = 45 to 56
     # each face-up slot in turn (Game.face_up_costs, level by level), written out; a slot is left
     # out when the player cannot pay, even with all the gold they hold
     # price: max(0, card.cost[c] - me.bonus[c])
@@ -2113,7 +2232,7 @@ def _action_phase_legal(g, out):
         )
     ):
         out.append(56)
-    # buy_reserved (rulespec/official.yaml:134)
+    # buy_reserved (rulespec/official.yaml:134): ids BASE_BUY_RESERVED = 57 to 59
     i_0 = -1
     for p_card in g._res[me]:
         i_0 += 1
@@ -2997,12 +3116,12 @@ def _turn_problems(data, n, market, reserved_counts):
 def _pending_problems(pending, cp, market, reserved_counts):
     """Is the purchase waiting for its payment one that the current player can still make?"""
     d, args = ACTIONS[pending]
-    for (_, kind), value in zip(_PARAM_KINDS[d], args, strict=True):
-        if kind == "face_up" and market is not None and (
+    for param, value in zip(ACTION_PARAMS[d], args, strict=True):
+        if param.domain == "face_up" and market is not None and (
                 value[1] >= len(market[str(LEVELS[value[0]])]) or market[str(LEVELS[value[0]])][value[1]] is None):
             return [(("pending",),
                      f"'pending' buys the card in slot {value[1] + 1} of level {LEVELS[value[0]]}, which is empty")]
-        if kind == "reserved" and value >= reserved_counts[cp]:
+        if param.domain == "reserved" and value >= reserved_counts[cp]:
             return [(("pending",),
                      f"'pending' buys reserved card {value + 1} of player {cp + 1}, who holds {reserved_counts[cp]}")]
     return []
@@ -3212,8 +3331,8 @@ def _build_set_index():
     _SET_INDEX[()] = None
     for action, text in enumerate(ACTION_STRINGS):
         d, args = ACTIONS[action]
-        sets = [_set_words(kind, v) for (_, kind), v in zip(_PARAM_KINDS[d], args, strict=True)
-                if kind in _SET_KINDS and v is not None]
+        sets = [_set_words(param.domain, v) for param, v in zip(ACTION_PARAMS[d], args, strict=True)
+                if param.domain in _SET_KINDS and v is not None]
         sets = [found for found in sets if len(found) > 1]
         if not sets:
             continue
@@ -3286,7 +3405,7 @@ def describe_action(action):
     """(decision name, {choice: value}) of an action id, with values people read."""
     name = action_to_string(action) and DECISIONS[ACTIONS[operator.index(action)][0]]
     d, args = ACTIONS[operator.index(action)]
-    return name, {p: _describe_value(kind, v) for (p, kind), v in zip(_PARAM_KINDS[d], args, strict=True)}
+    return name, {param.name: _describe_value(param.domain, v) for param, v in zip(ACTION_PARAMS[d], args, strict=True)}
 
 
 def _describe_value(kind, value):
@@ -3318,7 +3437,7 @@ def _below(rng, n):
 
 def _pieces_shown(kind, rng):
     """Every piece of `kind`, each showing one of its faces at random (one face: no draw), in table order."""
-    return [piece[_below(rng, len(piece))] if len(piece) > 1 else piece[0] for piece in _KIND_PIECES[kind][1]]
+    return [piece[_below(rng, len(piece))] if len(piece) > 1 else piece[0] for piece in KINDS[kind].pieces]
 
 
 def _deal_zones(game, rng):
@@ -3328,51 +3447,51 @@ def _deal_zones(game, rng):
     without a source, the kind's pieces, shuffled: the rest are out of the game). `check` lets one
     zone of a kind at most be dealt from the kind itself (E560): each component in one place. A
     display that starts empty has its slots, empty; other zones start empty lists."""
-    for _name, kind, shape, per_player, attr, start, sizes, source, _limit, _private in _ZONES:
-        if per_player:
+    for zone in ZONES:
+        if zone.per_player:
             continue
-        if start == "empty":
-            if shape == "display":
-                setattr(game, attr, [None] * sizes[game._n])
+        if zone.start == "empty":
+            if zone.shape == DISPLAY:
+                setattr(game, zone.attribute, [None] * zone.sizes[game._n])
             continue
-        if start == "all":
-            pile = _pieces_shown(kind, rng)
+        if zone.start == "all":
+            pile = _pieces_shown(zone.kind, rng)
             _shuffle(rng, pile)
-            setattr(game, attr, pile)
+            setattr(game, zone.attribute, pile)
             continue
-        size = sizes[game._n]
-        if source >= 0:
-            pile = getattr(game, _ZONES[source][4])
+        size = zone.sizes[game._n]
+        if zone.source >= 0:
+            pile = getattr(game, ZONES[zone.source].attribute)
         else:
-            pile = _pieces_shown(kind, rng)
+            pile = _pieces_shown(zone.kind, rng)
             _shuffle(rng, pile)
             pile.reverse()  # the first of the shuffled order is dealt first
         dealt = [pile.pop() for _ in range(min(size, len(pile)))]
-        setattr(game, attr, dealt + [None] * (size - len(dealt)) if shape == "display" else dealt)
+        setattr(game, zone.attribute, dealt + [None] * (size - len(dealt)) if zone.shape == DISPLAY else dealt)
 
 
 def _zone_lists(game, zi):
     """The lists of zone `zi`: one, or one per seat."""
-    zone = _ZONES[zi]
-    value = getattr(game, zone[4])
-    return value if zone[3] else [value]
+    zone = ZONES[zi]
+    value = getattr(game, zone.attribute)
+    return value if zone.per_player else [value]
 
 
 def _zone_remove(game, kind, x, located, strict=True):
     """Take component `x` out of whatever zone holds it (a display's slot is left empty); when no zone
     does, a RuleError (strict: a component out of the game, a face not dealt or one discarded, is
     never moved back in), or nothing (discard: it is out already)."""
-    for zi, zone in enumerate(_ZONES):
-        if zone[1] != kind:
+    for zi, zone in enumerate(ZONES):
+        if zone.kind != kind:
             continue
         for seat, items in enumerate(_zone_lists(game, zi)):
             if x in items:
-                if zone[2] == "display":
+                if zone.shape == DISPLAY:
                     items[items.index(x)] = None
                 else:
                     items.remove(x)
-                if zone[9]:
-                    hidden = getattr(game, zone[9])[seat]
+                if zone.private_attribute:
+                    hidden = getattr(game, zone.private_attribute)[seat]
                     if x in hidden:
                         hidden.remove(x)
                 return
@@ -3384,12 +3503,12 @@ def _zone_shown(game, kind, seat):
     """The components of `kind` that `seat` sees face up in play, by id (None for the others): in a
     display, a row or a holding; not in a pile, not out of the game, not drawn unseen by another
     seat. A choice from a kind that zones hold offers these (one action per component)."""
-    shown = [None] * _KIND_PIECES[kind][0]
-    for zi, zone in enumerate(_ZONES):
-        if zone[1] != kind or zone[2] == "pile":
+    shown = [None] * KINDS[kind].size
+    for zi, zone in enumerate(ZONES):
+        if zone.kind != kind or zone.shape == PILE:
             continue
         for s, items in enumerate(_zone_lists(game, zi)):
-            hidden = getattr(game, zone[9])[s] if zone[9] and s != seat else ()
+            hidden = getattr(game, zone.private_attribute)[s] if zone.private_attribute and s != seat else ()
             for x in items:
                 if x is not None and x not in hidden:
                     shown[x] = x
@@ -3398,44 +3517,46 @@ def _zone_shown(game, kind, seat):
 
 def _zone_room(game, zi, items):
     """Can zone `zi` (its list `items`) take one more component?"""
-    shape, limit = _ZONES[zi][2], _ZONES[zi][8]
-    if shape == "display":
+    zone = ZONES[zi]
+    if zone.shape == DISPLAY:
         return None in items
-    if shape == "row":
-        return len(items) < _ZONES[zi][6][game._n]
-    return not limit or len(items) < limit
+    if zone.shape == ROW:
+        return len(items) < zone.sizes[game._n]
+    return not zone.limit or len(items) < zone.limit
 
 
 def _zone_put(game, zi, seat, x, located, private=False):
     """Put component `x` into zone `zi` (a per-player zone: `seat`'s): a display's first empty
     slot, a pile's top, a row's or holding's end. RuleError, naming the effect, when it is full."""
-    zone = _ZONES[zi]
-    items = getattr(game, zone[4])[seat] if zone[3] else getattr(game, zone[4])
+    zone = ZONES[zi]
+    items = getattr(game, zone.attribute)[seat] if zone.per_player else getattr(game, zone.attribute)
     if not _zone_room(game, zi, items):
-        raise RuleError(f"{located}: zone {zone[0]!r} is full")
-    if zone[2] == "display":
+        raise RuleError(f"{located}: zone {zone.name!r} is full")
+    if zone.shape == DISPLAY:
         items[items.index(None)] = x
     else:
         items.append(x)
-    if private and zone[9]:
-        getattr(game, zone[9])[seat].append(x)
+    if private and zone.private_attribute:
+        getattr(game, zone.private_attribute)[seat].append(x)
 
 
 def _zone_move(game, x, zi, seat, located):
     """move(x, Z): `x` from where it is to zone `zi`."""
     if x is None:
         raise RuleError(f"{located}: there is no component to move")
-    if not _zone_room(game, zi, getattr(game, _ZONES[zi][4])[seat] if _ZONES[zi][3] else getattr(game, _ZONES[zi][4])):
-        raise RuleError(f"{located}: zone {_ZONES[zi][0]!r} is full")
-    _zone_remove(game, _ZONES[zi][1], x, located)
+    zone = ZONES[zi]
+    items = getattr(game, zone.attribute)
+    if not _zone_room(game, zi, items[seat] if zone.per_player else items):
+        raise RuleError(f"{located}: zone {zone.name!r} is full")
+    _zone_remove(game, zone.kind, x, located)
     _zone_put(game, zi, seat, x, located)
 
 
 def _zone_draw(game, pi, zi, seat, located):
     """draw(P, Z): the top of pile `pi` to zone `zi`; RuleError when the pile is empty."""
-    pile = getattr(game, _ZONES[pi][4])
+    pile = getattr(game, ZONES[pi].attribute)
     if not pile:
-        raise RuleError(f"{located}: pile {_ZONES[pi][0]!r} is empty")
+        raise RuleError(f"{located}: pile {ZONES[pi].name!r} is empty")
     x = pile[-1]
     _zone_put(game, zi, seat, x, located, private=True)
     pile.pop()
@@ -3443,18 +3564,20 @@ def _zone_draw(game, pi, zi, seat, located):
 
 def _zone_reveal(game, pi, zi):
     """reveal(P, D): the top of pile `pi` into display or row `zi`; nothing when the pile is empty or D full."""
-    pile = getattr(game, _ZONES[pi][4])
-    items = getattr(game, _ZONES[zi][4])
+    pile = getattr(game, ZONES[pi].attribute)
+    items = getattr(game, ZONES[zi].attribute)
     if pile and _zone_room(game, zi, items):
         _zone_put(game, zi, 0, pile.pop(), "")
 
 
 def _zone_refill(game, zi):
     """refill(D): every empty place of display or row `zi` from its source, while the pile lasts."""
+    source = ZONES[zi].source
+    pile = getattr(game, ZONES[source].attribute)
     while True:
-        before = len(getattr(game, _ZONES[_ZONES[zi][7]][4]))
-        _zone_reveal(game, _ZONES[zi][7], zi)
-        if len(getattr(game, _ZONES[_ZONES[zi][7]][4])) == before:
+        before = len(pile)
+        _zone_reveal(game, source, zi)
+        if len(pile) == before:
             return
 
 
@@ -3462,8 +3585,8 @@ def _zone_to_bottom(game, x, pi, located):
     """to_bottom(x, P): `x` to the bottom of pile `pi` (drawn last)."""
     if x is None:
         raise RuleError(f"{located}: there is no component to move")
-    _zone_remove(game, _ZONES[pi][1], x, located)
-    getattr(game, _ZONES[pi][4]).insert(0, x)
+    _zone_remove(game, ZONES[pi].kind, x, located)
+    getattr(game, ZONES[pi].attribute).insert(0, x)
 
 
 def _zone_discard(game, kind, x, located):
@@ -3475,7 +3598,7 @@ def _zone_discard(game, kind, x, located):
 
 def _shown_zone(zone, items, whole):
     """A zone as a state shows it: a pile top first (to an observer: its count), else its list."""
-    if zone[2] == "pile":
+    if zone.shape == PILE:
         return list(reversed(items)) if whole else len(items)
     return list(items)
 
@@ -3484,20 +3607,21 @@ def _zones_state(game, state, observer):
     """The zones' part of a state: top-level 'zones' (shared zones) and each seat's 'zones' (its own);
     another seat's privately drawn components show as null (as blind reserves do)."""
     whole = observer is None
-    state["zones"] = {zone[0]: _shown_zone(zone, getattr(game, zone[4]), whole) for zone in _ZONES if not zone[3]}
+    state["zones"] = {zone.name: _shown_zone(zone, getattr(game, zone.attribute), whole)
+                      for zone in ZONES if not zone.per_player}
     for p, seat in enumerate(state["seats"]):
         mine = {}
-        for zone in _ZONES:
-            if not zone[3]:
+        for zone in ZONES:
+            if not zone.per_player:
                 continue
-            items = getattr(game, zone[4])[p]
-            hidden = getattr(game, zone[9])[p] if zone[9] else ()
+            items = getattr(game, zone.attribute)[p]
+            hidden = getattr(game, zone.private_attribute)[p] if zone.private_attribute else ()
             if whole or p == observer or not hidden:
-                mine[zone[0]] = list(items)
+                mine[zone.name] = list(items)
             else:
-                mine[zone[0]] = [None if x in hidden else x for x in items]
-            if zone[9] and (whole or p == observer):
-                mine[zone[0] + "_private"] = list(hidden)
+                mine[zone.name] = [None if x in hidden else x for x in items]
+            if zone.private_attribute and (whole or p == observer):
+                mine[zone.name + "_private"] = list(hidden)
         seat["zones"] = mine
 
 
@@ -3506,13 +3630,13 @@ def _zone_problems(data, n):
     out = []
     shared = data.get("zones")
     seats = data.get("seats")
-    if not isinstance(shared, dict) or set(shared) != {z[0] for z in _ZONES if not z[3]}:
-        names = ", ".join(z[0] for z in _ZONES if not z[3]) or "none"
+    if not isinstance(shared, dict) or set(shared) != {z.name for z in ZONES if not z.per_player}:
+        names = ", ".join(z.name for z in ZONES if not z.per_player) or "none"
         return [(("zones",), f"'zones' must be an object with the shared zones ({names})")]
     if not isinstance(seats, list) or len(seats) != n or not all(isinstance(s, dict) for s in seats):
         return out  # the seats' own problems are reported with them
-    own = [z[0] for z in _ZONES if z[3]]
-    allowed = set(own) | {z[0] + "_private" for z in _ZONES if z[3] and z[9]}
+    own = [z.name for z in ZONES if z.per_player]
+    allowed = set(own) | {z.name + "_private" for z in ZONES if z.per_player and z.private_attribute}
     tables = {}  # seat -> its 'zones' object, for the seats whose object is sound
     for p, seat in enumerate(seats):
         table = seat.get("zones", {})
@@ -3525,16 +3649,16 @@ def _zone_problems(data, n):
             out.append((("seats", p, "zones"), f"seats[{p}].zones must be an object with the seat's zones "
                         f"({', '.join(own) or 'none'}); it {shown}"))
     where = {}  # component (kind, id) -> the path that holds it
-    for zone in _ZONES:
-        kind, count = zone[1], _KIND_PIECES[zone[1]][0]
-        places = [(("zones", zone[0]), shared[zone[0]])] if not zone[3] else [
-            (("seats", p, "zones", zone[0]), tables[p][zone[0]]) for p in range(n) if p in tables]
+    for zone in ZONES:
+        kind, count = zone.kind, KINDS[zone.kind].size
+        places = [(("zones", zone.name), shared[zone.name])] if not zone.per_player else [
+            (("seats", p, "zones", zone.name), tables[p][zone.name]) for p in range(n) if p in tables]
         for path, items in places:
             if not isinstance(items, list):
                 out.append((path, f"{'.'.join(map(str, path))} must be a list of {kind} ids"))
                 continue
             for i, x in enumerate(items):
-                if x is None and zone[2] == "display":
+                if x is None and zone.shape == DISPLAY:
                     continue
                 if type(x) is not int or not 0 <= x < count:
                     out.append((path + (i,), f"{'.'.join(map(str, path))}: unknown {kind} id {_shown(x)} "
@@ -3543,17 +3667,17 @@ def _zone_problems(data, n):
                     out.append((path + (i,), f"{kind} {x} appears more than once (at {where[kind, x]} too)"))
                 else:
                     where[kind, x] = ".".join(map(str, path))
-            size = zone[6].get(n, 0) if zone[2] in ("display", "row") else zone[8]
-            if zone[2] == "display" and len(items) != size:
+            size = zone.sizes.get(n, 0) if zone.shape in (DISPLAY, ROW) else zone.limit
+            if zone.shape == DISPLAY and len(items) != size:
                 out.append((path, f"{'.'.join(map(str, path))} has {len(items)} slots, {n} players have {size}"))
             elif size and len(items) > size:
                 out.append((path, f"{'.'.join(map(str, path))} holds {len(items)}, at most {size}"))
-            if zone[9] and zone[3]:
-                private = tables[path[1]].get(zone[0] + "_private", [])
+            if zone.private_attribute and zone.per_player:
+                private = tables[path[1]].get(zone.name + "_private", [])
                 if not isinstance(private, list) or any(x not in items for x in private):
                     out.append((path, f"{'.'.join(map(str, path))}_private must list components of the holding"))
-    for kind, (_count, faces) in _KIND_PIECES.items():
-        for piece in faces:
+    for kind in dict.fromkeys(zone.kind for zone in ZONES):
+        for piece in KINDS[kind].pieces:
             shown = [x for x in piece if (kind, x) in where]
             if len(shown) > 1:
                 out.append((("zones",), f"{kind} {shown[0]} and {shown[1]} are two faces of one piece: "
@@ -3563,12 +3687,12 @@ def _zone_problems(data, n):
 
 def _load_zones(game, data):
     """The zones of a state dict that _zone_problems found sound."""
-    for zone in _ZONES:
-        if zone[3]:
-            setattr(game, zone[4], [list(seat["zones"][zone[0]]) for seat in data["seats"]])
-            if zone[9]:
-                setattr(game, zone[9],
-                        [list(seat["zones"].get(zone[0] + "_private", [])) for seat in data["seats"]])
+    for zone in ZONES:
+        if zone.per_player:
+            setattr(game, zone.attribute, [list(seat["zones"][zone.name]) for seat in data["seats"]])
+            if zone.private_attribute:
+                setattr(game, zone.private_attribute,
+                        [list(seat["zones"].get(zone.name + "_private", [])) for seat in data["seats"]])
         else:
-            items = data["zones"][zone[0]]
-            setattr(game, zone[4], list(reversed(items)) if zone[2] == "pile" else list(items))
+            items = data["zones"][zone.name]
+            setattr(game, zone.attribute, list(reversed(items)) if zone.shape == PILE else list(items))

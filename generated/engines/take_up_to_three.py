@@ -22,6 +22,8 @@ API (the same for every spec)::
     game.clone(); game.to_json(); from_json(text); game.observation(player)
     game.record(); replay(record)
     action_to_string(a); string_to_action(text); describe_action(a)
+    CARDS; NOBLES; DECISION_INFO; ACTION_PARAMS  # named tuples: read them by field name
+    ZONES; KINDS; VARIABLES               # the spec's own zones, kinds and state (empty: none)
 
 Actions are ints for machines and strings for people. Notation:
     take {picked}                      e.g. 'take white'
@@ -49,6 +51,7 @@ import operator
 import os
 import random
 from collections import namedtuple
+from typing import NamedTuple
 
 SPEC_NAME = 'take-up-to-three'
 SPEC_PATH = 'variants/take-up-to-three.yaml'
@@ -60,6 +63,14 @@ STATE_VERSION = 1
 COLOURS = ('white', 'blue', 'green', 'red', 'black', 'gold')
 GEMS = ('white', 'blue', 'green', 'red', 'black')
 WILD = 'gold'
+# each colour's index in COLOURS: in the supply, a player's tokens and bonuses, a cost (the rules below
+# write the index itself: a constant would cost a global lookup in the hottest code)
+COLOUR_WHITE = 0
+COLOUR_BLUE = 1
+COLOUR_GREEN = 2
+COLOUR_RED = 3
+COLOUR_BLACK = 4
+COLOUR_GOLD = 5
 LEVELS = (1, 2, 3)
 PLAYER_COUNTS = (2, 3, 4)
 # players: (tokens of each gem, gold, nobles revealed, face-up cards per level)
@@ -67,6 +78,97 @@ SETUP = {2: (4, 5, 3, 4), 3: (5, 5, 4, 4), 4: (7, 5, 5, 4)}
 # named values of the spec (inlined into the rules below)
 VALUES = {'target': 15, 'token_limit': 10, 'reserve_limit': 3, 'pair_minimum': 4, 'take_count': 3}
 MAX_RESERVED = 3  # 0: the spec sets no bound on reserved cards
+
+# The shapes of a zone (rulespec/README.md, Zones): a pile is a list whose end is its top; a display
+# a list of slots, None where empty; a row and a holding lists in order.
+PILE = "pile"
+DISPLAY = "display"
+ROW = "row"
+HOLDING = "holding"
+SHAPES = (PILE, DISPLAY, ROW, HOLDING)
+
+
+class Zone(NamedTuple):
+    """One of the spec's own zones; ZONES holds them in declaration order, and a zone's index
+    there is how the rules and `source` name it."""
+
+    name: str
+    kind: str  # the kind of the components it holds (a key of KINDS)
+    shape: str  # PILE, DISPLAY, ROW or HOLDING
+    per_player: bool  # one per seat (the Game attribute is then a list of one list per seat)
+    attribute: str  # the Game attribute that holds its list
+    start: str  # how the deal fills it: 'all' (every piece), 'dealt' (its size from its source) or 'empty'
+    sizes: dict[int, int]  # players -> its size (a display's slots, a row's length, what is dealt)
+    source: int  # the index in ZONES of the pile it is dealt and refilled from, or -1
+    limit: int  # the most a holding holds (0: no limit)
+    private_attribute: str  # the Game attribute of the components each seat drew unseen, or ''
+
+
+class Column(NamedTuple):
+    """A column of a kind's table."""
+
+    name: str
+    type: str  # number, gems (a tuple in gem order), gem, colour, keyword, prose (None in the rows)
+
+
+class Kind(NamedTuple):
+    """One of the spec's own kinds of component that the rules reach. A component is its id: its
+    row's index in `rows`."""
+
+    name: str
+    size: int  # how many components: their ids are 0 to size - 1 (`count` would hide tuple.count)
+    columns: tuple[Column, ...]
+    pieces: tuple[tuple[int, ...], ...]  # the faces (ids) of each physical piece, in table order
+    rows: tuple[tuple[object, ...], ...]  # per component, its columns' values in `columns` order
+
+
+class Variable(NamedTuple):
+    """A variable of the spec's declared state (``state:``), as a saved game holds it."""
+
+    name: str
+    attribute: str  # the Game attribute that holds it (per player: a list of one value per seat)
+    type: str  # int, bool, gem, colour, player, set:gem, set:colour, or ids:KIND:N (a set of components)
+    per_player: bool
+    private: bool  # another seat's value is hidden in an observation
+    optional: bool  # may hold none (None)
+    initial: object  # its value at the start, as the game holds it (a colour: its index)
+    kind: str  # the kind of a set of components, else ''
+
+
+class Param(NamedTuple):
+    """One choice of a decision, in the order of an action's arguments."""
+
+    name: str
+    domain: str  # gem_set, gem, colour, face_up, deck, reserved, noble, component, payment...
+
+
+class DecisionInfo(NamedTuple):
+    """A decision (an action, a step, or the payment step) and its block of action ids."""
+
+    name: str
+    first_id: int  # the action id of its first action: its ids are first_id to first_id + size - 1
+    size: int  # how many actions it has
+    params: tuple[Param, ...]  # its choices (ACTION_PARAMS[d] is the same)
+    pays: bool  # is the payment asked next, in the payment step (the price has several payments)?
+
+
+def saved_value(variable, value):
+    """`value`, a value of `variable` (one of VARIABLES) as the game holds it, as a saved game and an
+    observation write it (a colour by its name): for a tool outside the rules, such as a bot that
+    guesses a hidden value to be `variable.initial`."""
+    return _var_saved(variable.type, value)
+
+
+def _var_saved(tag, value):
+    """A value of a variable of type `tag` as a saved game writes it (compiler/emit/runtime/variables.py)."""
+    if tag in ("gem", "colour"):
+        return None if value is None else COLOURS[value]
+    if tag.startswith("set:"):
+        return [COLOURS[i] for i in value]
+    if tag.startswith("ids:"):
+        return list(value)
+    return value
+
 
 Card = namedtuple("Card", "id level bonus points cost")
 Noble = namedtuple("Noble", "id points requires")
@@ -191,6 +293,12 @@ _FACE_UP_SLOTS = 4
 
 # The spec's own zones and state, kept as Game attributes: (attribute, one per player, initial value).
 _EXTRA_SLOTS = ()
+
+VARIABLES = ()  # the spec declares no state
+
+KINDS = {}  # the rules reach no kind of the spec's own
+
+ZONES = ()  # the spec declares no zones
 
 # Every way to spend gold on a price: gold per gem colour, the zero vector first.
 PAYMENTS = (
@@ -1139,19 +1247,33 @@ NOTATION_FORMS = (
     ('pay without gold', '', False),
 )
 NUM_ACTIONS = len(ACTIONS)
-# per decision: (choice, domain) of each of its arguments (describe_action; a saved 'pending')
-_PARAM_KINDS = {
-    0: (('picked', 'gem_set'),),
-    1: (('colour', 'gem'),),
-    2: (('card', 'face_up'),),
-    3: (('level', 'deck'),),
-    4: (('card', 'face_up'),),
-    5: (('card', 'reserved'),),
-    6: (),
-    7: (('colour', 'colour'),),
-    8: (('noble', 'noble'),),
-    9: (('payment', 'payment'),),
-}
+# Per decision index (DECISIONS): its block of action ids (first_id to first_id + size - 1), its choices (the arguments of its actions,
+# as describe_action names them) and whether the payment is asked next.
+DECISION_INFO = (
+    DecisionInfo('take_different', first_id=0, size=25, params=(Param('picked', 'gem_set'),), pays=False),
+    DecisionInfo('take_pair', first_id=25, size=5, params=(Param('colour', 'gem'),), pays=False),
+    DecisionInfo('reserve_face_up', first_id=30, size=12, params=(Param('card', 'face_up'),), pays=False),
+    DecisionInfo('reserve_blind', first_id=42, size=3, params=(Param('level', 'deck'),), pays=False),
+    DecisionInfo('buy_face_up', first_id=45, size=12, params=(Param('card', 'face_up'),), pays=True),
+    DecisionInfo('buy_reserved', first_id=57, size=3, params=(Param('card', 'reserved'),), pays=True),
+    DecisionInfo('pass', first_id=60, size=1, params=(), pays=False),
+    DecisionInfo('return_tokens', first_id=61, size=6, params=(Param('colour', 'colour'),), pays=False),
+    DecisionInfo('noble_visit', first_id=67, size=5, params=(Param('noble', 'noble'),), pays=False),
+    DecisionInfo('payment', first_id=72, size=252, params=(Param('payment', 'payment'),), pays=False),
+)
+ACTION_PARAMS = tuple(d.params for d in DECISION_INFO)
+# the first action id of each decision of the spec (the rules below write ids as numbers, as a
+# constant would cost a global lookup in the hottest code; the legal code of each decision names its
+# constant in a comment)
+BASE_TAKE_DIFFERENT = 0  # ids 0 to 24
+BASE_TAKE_PAIR = 25  # ids 25 to 29
+BASE_RESERVE_FACE_UP = 30  # ids 30 to 41
+BASE_RESERVE_BLIND = 42  # ids 42 to 44
+BASE_BUY_FACE_UP = 45  # ids 45 to 56
+BASE_BUY_RESERVED = 57  # ids 57 to 59
+BASE_PASS = 60  # its one id
+BASE_RETURN_TOKENS = 61  # ids 61 to 66
+BASE_NOBLE_VISIT = 67  # ids 67 to 71
 
 
 class IllegalAction(Exception):
@@ -1679,7 +1801,7 @@ def _payopts_buy_reserved(g, args):
 
 
 def _legal_pass(g, out):
-    """Legal actions of action 'pass' (rulespec/official.yaml:149)."""
+    """Legal actions of action 'pass' (rulespec/official.yaml:149): id BASE_PASS = 60."""
     out.append(60)
 
 
@@ -1693,7 +1815,7 @@ def _why_pass(g, args):
 
 
 def _legal_return_tokens(g, out):
-    """Legal actions of step 'return_tokens' (rulespec/official.yaml:163)."""
+    """Legal actions of step 'return_tokens' (rulespec/official.yaml:163): ids BASE_RETURN_TOKENS = 61 to 66."""
     me = g._cp
     t0, t1, t2, t3, t4, t5 = g._tok[me]
     # me.tokens[colour] >= 1, for each colour
@@ -1737,7 +1859,7 @@ def _why_return_tokens(g, args):
 
 
 def _legal_noble_visit(g, out):
-    """Legal actions of step 'noble_visit' (rulespec/official.yaml:180)."""
+    """Legal actions of step 'noble_visit' (rulespec/official.yaml:180): ids BASE_NOBLE_VISIT = 67 to 71."""
     me = g._cp
     b0, b1, b2, b3, b4 = g._bon[me]
     i_0 = -1
@@ -1801,7 +1923,7 @@ def _action_phase_legal(g, out):
     w2 = b2 + t2  # me.bonus[c] plus the tokens held
     w3 = b3 + t3  # me.bonus[c] plus the tokens held
     w4 = b4 + t4  # me.bonus[c] plus the tokens held
-    # take_different (variants/take-up-to-three.yaml:18)
+    # take_different (variants/take-up-to-three.yaml:18): ids BASE_TAKE_DIFFERENT = 0 to 24
     # all(supply[c] >= 1 for c in picked)
     mask_0 = (
         (1 if s0 else 0)
@@ -1814,7 +1936,7 @@ def _action_phase_legal(g, out):
         if not len(p_picked) <= 3:  # size(picked) <= take_count
             continue
         out.append(0 + i_0)
-    # take_pair (rulespec/official.yaml:72)
+    # take_pair (rulespec/official.yaml:72): ids BASE_TAKE_PAIR = 25 to 29
     # supply[colour] >= pair_minimum, for each colour
     if s0 >= 4:  # white
         out.append(25)
@@ -1826,7 +1948,7 @@ def _action_phase_legal(g, out):
         out.append(28)
     if s4 >= 4:  # black
         out.append(29)
-    # reserve_face_up (rulespec/official.yaml:85)
+    # reserve_face_up (rulespec/official.yaml:85): ids BASE_RESERVE_FACE_UP = 30 to 41
     if len(g._res[me]) < 3:  # me.reserved < reserve_limit
         if _NO_CARD_COST not in g.face_up_costs:  # every face-up slot holds a card
             out.extend(range(30, 42))
@@ -1838,7 +1960,7 @@ def _action_phase_legal(g, out):
                     if p_card is None:
                         continue
                     out.append(p_card_ID)
-        # reserve_blind (rulespec/official.yaml:100)
+        # reserve_blind (rulespec/official.yaml:100): ids BASE_RESERVE_BLIND = 42 to 44
         # deck[level] >= 1, for each level
         if len(g.decks[0]) >= 1:  # level 1
             out.append(42)
@@ -1846,7 +1968,7 @@ def _action_phase_legal(g, out):
             out.append(43)
         if len(g.decks[2]) >= 1:  # level 3
             out.append(44)
-    # buy_face_up (rulespec/official.yaml:115)
+    # buy_face_up (rulespec/official.yaml:115): ids BASE_BUY_FACE_UP = 45 to 56
     # each face-up slot in turn (Game.face_up_costs, level by level), written out; a slot is left
     # out when the player cannot pay, even with all the gold they hold
     # price: max(0, card.cost[c] - me.bonus[c])
@@ -2139,7 +2261,7 @@ def _action_phase_legal(g, out):
         )
     ):
         out.append(56)
-    # buy_reserved (rulespec/official.yaml:134)
+    # buy_reserved (rulespec/official.yaml:134): ids BASE_BUY_RESERVED = 57 to 59
     i_0 = -1
     for p_card in g._res[me]:
         i_0 += 1
@@ -3021,12 +3143,12 @@ def _turn_problems(data, n, market, reserved_counts):
 def _pending_problems(pending, cp, market, reserved_counts):
     """Is the purchase waiting for its payment one that the current player can still make?"""
     d, args = ACTIONS[pending]
-    for (_, kind), value in zip(_PARAM_KINDS[d], args, strict=True):
-        if kind == "face_up" and market is not None and (
+    for param, value in zip(ACTION_PARAMS[d], args, strict=True):
+        if param.domain == "face_up" and market is not None and (
                 value[1] >= len(market[str(LEVELS[value[0]])]) or market[str(LEVELS[value[0]])][value[1]] is None):
             return [(("pending",),
                      f"'pending' buys the card in slot {value[1] + 1} of level {LEVELS[value[0]]}, which is empty")]
-        if kind == "reserved" and value >= reserved_counts[cp]:
+        if param.domain == "reserved" and value >= reserved_counts[cp]:
             return [(("pending",),
                      f"'pending' buys reserved card {value + 1} of player {cp + 1}, who holds {reserved_counts[cp]}")]
     return []
@@ -3235,8 +3357,8 @@ def _build_set_index():
     _SET_INDEX[()] = None
     for action, text in enumerate(ACTION_STRINGS):
         d, args = ACTIONS[action]
-        sets = [_set_words(kind, v) for (_, kind), v in zip(_PARAM_KINDS[d], args, strict=True)
-                if kind in _SET_KINDS and v is not None]
+        sets = [_set_words(param.domain, v) for param, v in zip(ACTION_PARAMS[d], args, strict=True)
+                if param.domain in _SET_KINDS and v is not None]
         sets = [found for found in sets if len(found) > 1]
         if not sets:
             continue
@@ -3309,7 +3431,7 @@ def describe_action(action):
     """(decision name, {choice: value}) of an action id, with values people read."""
     name = action_to_string(action) and DECISIONS[ACTIONS[operator.index(action)][0]]
     d, args = ACTIONS[operator.index(action)]
-    return name, {p: _describe_value(kind, v) for (p, kind), v in zip(_PARAM_KINDS[d], args, strict=True)}
+    return name, {param.name: _describe_value(param.domain, v) for param, v in zip(ACTION_PARAMS[d], args, strict=True)}
 
 
 def _describe_value(kind, value):

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 
+from compiler.emit.runtime.meta import DISPLAY
+
 from .engine_facts import facts
 
 
@@ -87,11 +89,11 @@ def _determinize_vars(module, obs: dict) -> None:
     """Another seat's private variables, null in an observation, given their initial value: nothing
     tells what they became (no rule of the acting player reads them: E558), so every world guesses
     alike. Nothing for an engine without private variables."""
-    for name, _attr, tag, per_player, private, _optional, initial in getattr(module, "_VARS", ()):
-        if per_player and private:
+    for var in getattr(module, "VARIABLES", ()):
+        if var.per_player and var.private:
             for seat in obs["seats"]:
-                if seat["vars"].get(name) is None:
-                    seat["vars"][name] = module._var_saved(tag, initial)
+                if seat["vars"].get(var.name) is None:
+                    seat["vars"][var.name] = module.saved_value(var, var.initial)
 
 
 def _determinize_zones(module, obs: dict, rng: random.Random) -> None:
@@ -99,15 +101,15 @@ def _determinize_zones(module, obs: dict, rng: random.Random) -> None:
     face-down pile (shown as its count) and another seat's privately drawn components (None in its
     holding) take pieces of their kind that `player` has not seen, each showing one of its faces
     at random, as the deal does. Nothing for an engine without zones."""
-    zones = getattr(module, "_ZONES", ())
+    zones = getattr(module, "ZONES", ())
     if not zones:
         return
-    places = [(zone, obs["zones"], zone[0]) for zone in zones if not zone[3]]
-    places += [(zone, seat["zones"], zone[0]) for zone in zones if zone[3] for seat in obs["seats"]]
-    seen = {(zone[1], x) for zone, table, name in places if isinstance(table.get(name), list)
+    places = [(zone, obs["zones"], zone.name) for zone in zones if not zone.per_player]
+    places += [(zone, seat["zones"], zone.name) for zone in zones if zone.per_player for seat in obs["seats"]]
+    seen = {(zone.kind, x) for zone, table, name in places if isinstance(table.get(name), list)
             for x in table[name] if isinstance(x, int)}
-    spare = {kind: [piece for piece in faces if not any((kind, x) in seen for x in piece)]
-             for kind, (_count, faces) in module._KIND_PIECES.items()}
+    spare = {kind: [piece for piece in module.KINDS[kind].pieces if not any((kind, x) in seen for x in piece)]
+             for kind in dict.fromkeys(zone.kind for zone in zones)}
     for pieces in spare.values():
         rng.shuffle(pieces)
 
@@ -118,6 +120,6 @@ def _determinize_zones(module, obs: dict, rng: random.Random) -> None:
     for zone, table, name in places:
         items = table.get(name)
         if isinstance(items, int):  # a face-down pile: its count only
-            table[name] = [draw(zone[1]) for _ in range(items)]
-        elif isinstance(items, list) and zone[2] != "display":  # a display's None is an empty slot
-            table[name] = [draw(zone[1]) if x is None else x for x in items]
+            table[name] = [draw(zone.kind) for _ in range(items)]
+        elif isinstance(items, list) and zone.shape != DISPLAY:  # a display's None is an empty slot
+            table[name] = [draw(zone.kind) if x is None else x for x in items]

@@ -15,11 +15,11 @@ def action_domains(module, action: int) -> tuple[str, ...] | None:
     (`none`) is not written, so it is not counted. None for an engine that declares none (one
     written by hand to the contract, such as the playtest tests' stand-in): its words are the
     contract's."""
-    table, kinds = getattr(module, "ACTIONS", None), getattr(module, "_PARAM_KINDS", None)
-    if table is None or kinds is None:
+    table, params = getattr(module, "ACTIONS", None), getattr(module, "ACTION_PARAMS", None)
+    if table is None or params is None:
         return None
     decision, args = table[action]
-    return tuple(kind for (_, kind), value in zip(kinds[decision], args, strict=True)
+    return tuple(param.domain for param, value in zip(params[decision], args, strict=True)
                  if value is not None)
 
 
@@ -29,8 +29,7 @@ def _buys(module, action: int) -> bool:
     domains = action_domains(module, action)
     if domains is None:
         return module.action_to_string(action).startswith("buy")
-    decision = module.ACTIONS[action][0]
-    pays = decision < len(module._PAYOPTS) and module._PAYOPTS[decision] is not None  # the payment step has none
+    pays = module.DECISION_INFO[module.ACTIONS[action][0]].pays  # the payment step itself does not
     return pays and domains[:1] in (("face_up",), ("reserved",))
 
 

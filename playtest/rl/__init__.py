@@ -21,7 +21,7 @@ Both environments take ``engine``: a spec or variant path (built through
 :class:`~playtest.engines.Engine`, or an engine module. Everything in the observation is
 derived from that engine's constants (:class:`Encoder`), so any spec works: other gem
 names, levels, player counts, market sizes, nobles, reserve limits, steps, and a spec's own
-declared state and zones (their tables: ``_VARS``, ``_ZONES``, ``_KIND_COLUMNS``), each as the
+declared state and zones (their tables: ``VARIABLES``, ``ZONES``, ``KINDS``), each as the
 observing seat may see it: a face-down pile as its count, another seat's private value or
 privately drawn component as hidden. An engine without them is observed as before.
 

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 from gymnasium import spaces
 
+from compiler.emit.runtime.meta import DISPLAY, HOLDING, PILE, ROW
+
 UNBOUNDED = float(np.finfo(np.float32).max)  # the upper bound of a counter with no limit (rounds, turns)
 
 
@@ -41,13 +43,13 @@ class Encoder:
     - ``seat[k]``: tokens per colour, bonus per gem, prestige, cards bought, nobles, turns
       begun, reserved cards, then each reserved slot as a card (another seat's blind
       reserve is present and hidden, with its level only);
-    - for an engine whose spec declares state (``_VARS``), last: ``var[NAME]`` for each shared
+    - for an engine whose spec declares state (``VARIABLES``), last: ``var[NAME]`` for each shared
       variable, then ``seat[k].var[NAME]`` for each per-player one, seats relative as above.
       A number is its value (unbounded either way), a flag 0 or 1, a colour one-hot over the
       colours (all 0: none), a player one-hot over the relative seats, a set of colours 1 for
       each colour in it, a set of components 1 for each component of its kind in it (in the
       order of the kind's table); a private variable has a first value of 1 when it is hidden;
-    - for an engine whose spec declares zones (``_ZONES``), after the state: each shared zone in
+    - for an engine whose spec declares zones (``ZONES``), after the state: each shared zone in
       declaration order, then each per-player zone for each relative seat (as variables are).
       A pile is ``zone[NAME]``: its count only, never its contents or order (what a seat sees of
       a face-down pile). A display, a row and a holding are fixed slots, each a component block
@@ -57,7 +59,7 @@ class Encoder:
 
     A component of a spec's own kind is: present, hidden (another seat's component drawn with
     ``private_when_drawn``: present and hidden, nothing else), then its kind's columns in order
-    (``_KIND_COLUMNS``): a number its value, a table by gem colour a value per gem, a gem or a
+    (``KINDS[kind].columns``): a number its value, a table by gem colour a value per gem, a gem or a
     colour one-hot over the gems or colours (all 0: none), a keyword one-hot over the column's
     values in table order; a prose column adds nothing.
 
@@ -155,15 +157,15 @@ class Encoder:
         for a per-player one: the next seat's follows)."""
         self.shared_vars: list[tuple[str, str, bool, int]] = []
         self.own_vars: list[tuple[str, str, bool, int]] = []
-        for name, _, tag, per_player, private, _, _ in getattr(self.module, "_VARS", ()):
-            for k in range(self.players if per_player else 1):
-                bounds = self._var_bounds(tag, bool(private and per_player))
+        for var in getattr(self.module, "VARIABLES", ()):
+            private = bool(var.private and var.per_player)
+            for k in range(self.players if var.per_player else 1):
+                bounds = self._var_bounds(var.type, private)
                 start = len(highs)
-                field(f"seat[{k}].var[{name}]" if per_player else f"var[{name}]", [hi for _, hi in bounds])
+                field(f"seat[{k}].var[{var.name}]" if var.per_player else f"var[{var.name}]", [hi for _, hi in bounds])
                 lows.extend(lo for lo, _ in bounds)
                 if k == 0:
-                    (self.own_vars if per_player else self.shared_vars).append(
-                        (name, tag, bool(private and per_player), start))
+                    (self.own_vars if var.per_player else self.shared_vars).append((var.name, var.type, private, start))
 
     def _make_blocks(self) -> None:
         """Each card's and noble's block of the vector, computed once (see encode)."""
@@ -180,54 +182,54 @@ class Encoder:
         block; the next seat's follows at start + slots * block size); each kind's component
         blocks are computed once."""
         module = self.module
-        zones = tuple(getattr(module, "_ZONES", ()))
+        zones = tuple(getattr(module, "ZONES", ()))
         self.zones = zones
         self.shared_zones: list[tuple[int, int, int]] = []
         self.own_zones: list[tuple[int, int, int]] = []
         self._kind_blocks: dict[str, tuple[tuple[float, ...], ...]] = {}
         self._kind_hidden: dict[str, tuple[float, ...]] = {}
         kind_bounds: dict[str, list[float]] = {}
-        for _name, kind, *_ in zones:
-            if kind not in kind_bounds:
-                kind_bounds[kind] = self._kind_layout(kind)
+        for zone in zones:
+            if zone.kind not in kind_bounds:
+                kind_bounds[zone.kind] = self._kind_layout(zone.kind)
         lows_before = len(highs)
-        for zi, (name, kind, shape, per_player, *_rest) in enumerate(zones):
-            if per_player:
+        for zi, zone in enumerate(zones):
+            if zone.per_player:
                 continue
-            start, slots = len(highs), self._zone_slots(zones[zi])
-            if shape == "pile":
-                field(f"zone[{name}]", [float(len(module._KIND_PIECES[kind][1]))])
+            start, slots = len(highs), self._zone_slots(zone)
+            if zone.shape == PILE:
+                field(f"zone[{zone.name}]", [float(len(module.KINDS[zone.kind].pieces))])
             for s in range(slots):
-                field(f"zone[{name}][{s + 1}]", kind_bounds[kind])
+                field(f"zone[{zone.name}][{s + 1}]", kind_bounds[zone.kind])
             self.shared_zones.append((zi, start, slots))
-        for zi, (name, kind, _shape, per_player, *_rest) in enumerate(zones):
-            if not per_player:
+        for zi, zone in enumerate(zones):
+            if not zone.per_player:
                 continue
-            start, slots = len(highs), self._zone_slots(zones[zi])
+            start, slots = len(highs), self._zone_slots(zone)
             for k in range(self.players):
                 for s in range(slots):
-                    field(f"seat[{k}].zone[{name}][{s + 1}]", kind_bounds[kind])
+                    field(f"seat[{k}].zone[{zone.name}][{s + 1}]", kind_bounds[zone.kind])
             self.own_zones.append((zi, start, slots))
         lows.extend([0.0] * (len(highs) - lows_before))
 
     def _zone_slots(self, zone) -> int:
         """The slots of a zone's part of the vector: none for a pile (its count), a display's or
         row's size for the player count, a holding's limit, or its kind's number of pieces."""
-        _name, kind, shape, _per_player, _attr, _start, sizes, _source, limit, _private = zone
-        if shape == "pile":
+        if zone.shape == PILE:
             return 0
-        if shape in ("display", "row"):
-            return int(sizes[self.players])
-        return int(limit) or len(self.module._KIND_PIECES[kind][1])
+        if zone.shape in (DISPLAY, ROW):
+            return int(zone.sizes[self.players])
+        return int(zone.limit) or len(self.module.KINDS[zone.kind].pieces)
 
     def _kind_layout(self, kind: str) -> list[float]:
         """The upper bounds of a component block of `kind`; fills self._kind_blocks[kind] (each
         component's block, by id) and self._kind_hidden[kind] (a hidden component's)."""
-        rows = tuple(getattr(self.module, "_k_" + kind))
+        rows = self.module.KINDS[kind].rows
         bounds = [1.0, 1.0]
         # per encoded column: (index, type, width of a one-hot, a keyword's index by value); prose is left out
         columns: list[tuple[int, str, int, dict]] = []
-        for c, (_name, ctype) in enumerate(self.module._KIND_COLUMNS[kind]):
+        for c, column in enumerate(self.module.KINDS[kind].columns):
+            ctype = column.type
             values = [row[c] for row in rows]
             order: dict = {}
             width = 0
@@ -279,18 +281,18 @@ class Encoder:
         """The zones' part of the vector (see the class docstring)."""
         zones, n = self.zones, self.players
         for zi, start, slots in self.shared_zones:
-            _name, kind, shape, *_ = zones[zi]
-            items = obs["zones"][zones[zi][0]]
-            if shape == "pile":  # an observation's count; a whole state's list (top first)
+            zone = zones[zi]
+            items = obs["zones"][zone.name]
+            if zone.shape == PILE:  # an observation's count; a whole state's list (top first)
                 out[start] = float(items if isinstance(items, int) else len(items))
             else:
-                self._encode_items(out, start, kind, items, slots, shape == "holding")
+                self._encode_items(out, start, zone.kind, items, slots, zone.shape == HOLDING)
         for zi, start, slots in self.own_zones:
-            name, kind, *_ = zones[zi]
-            size = slots * len(self._kind_hidden[kind])
+            zone = zones[zi]
+            size = slots * len(self._kind_hidden[zone.kind])
             for k in range(n):
-                items = obs["seats"][(me + k) % n]["zones"][name]
-                self._encode_items(out, start + k * size, kind, items, slots, True)
+                items = obs["seats"][(me + k) % n]["zones"][zone.name]
+                self._encode_items(out, start + k * size, zone.kind, items, slots, True)
 
     def _var_bounds(self, tag: str, private: bool) -> list[tuple[float, float]]:
         """(low, high) of each value of a variable's block (see the class docstring)."""

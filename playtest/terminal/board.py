@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 
+from compiler.emit.runtime.meta import DISPLAY, PILE
 from compiler.safe_text import visible
 
 WIDTH = 100  # columns of the action list
@@ -139,7 +140,7 @@ def full_view(module, game) -> dict:
     spec's own piles as counts (what is left in a face-down pile, and its order, stays unseen)."""
     state = json.loads(game.to_json())
     state["decks"] = {k: len(v) if isinstance(v, list) else v for k, v in state["decks"].items()}
-    piles = {z[0] for z in getattr(module, "_ZONES", ()) if z[2] == "pile" and not z[3]}
+    piles = {z.name for z in getattr(module, "ZONES", ()) if z.shape == PILE and not z.per_player}
     for name, items in (state.get("zones") or {}).items():
         if name in piles and isinstance(items, list):
             state["zones"][name] = len(items)
@@ -203,8 +204,8 @@ def board_lines(module, game, seats: list, viewer: int | None, brief: bool = Fal
     nobles = [[_seg(f"{i}) "), *cat.noble_segments(n)] for i, n in enumerate(state["nobles"], 1)]
     lines += _wrap_lines("nobles", nobles or [[_seg("none left")]])
     shared = state.get("zones") or {}  # in the spec's order (a saved state's keys are sorted)
-    lines += [line for zone in getattr(module, "_ZONES", ()) if zone[0] in shared
-              for line in _zone_lines(module, cat, zone[0], shared[zone[0]])]
+    lines += [line for zone in getattr(module, "ZONES", ()) if zone.name in shared
+              for line in _zone_lines(module, cat, zone.name, shared[zone.name])]
     out_of_play = state.get("out_of_play") or {}
     for level in reversed(tuple(module.LEVELS)):
         deck = state["decks"][str(level)]
@@ -226,7 +227,7 @@ def _zone_lines(module, cat: Catalogue, name: str, items, indent: str = "") -> l
     """A zone of the spec's own (state format 2): a pile as its count; else its components, one a
     line, numbered from 1 as a choice of one names its position (`city 2`), each with its kind's
     columns by name (a hidden one, another seat's privately drawn, as such)."""
-    zone = next((z for z in getattr(module, "_ZONES", ()) if z[0] == name), None)
+    zone = next((z for z in getattr(module, "ZONES", ()) if z.name == name), None)
     if zone is None:  # NAME_private: the owner's list of what it drew unseen, not a zone
         return []
     label = f"{indent}{name}   "
@@ -238,24 +239,21 @@ def _zone_lines(module, cat: Catalogue, name: str, items, indent: str = "") -> l
     for i, x in enumerate(items, 1):
         lead = _seg(label if i == 1 else " " * len(label))
         if x is None:
-            out.append([lead, _seg(f"{i}) " + ("(empty)" if zone[2] == "display" else "(hidden)"))])
+            out.append([lead, _seg(f"{i}) " + ("(empty)" if zone.shape == DISPLAY else "(hidden)"))])
         else:
-            out.append([lead, _seg(f"{i}) "), *_component_segments(module, cat, zone[1], x)])
+            out.append([lead, _seg(f"{i}) "), *_component_segments(module, cat, zone.kind, x)])
     return out
 
 
 def _component_segments(module, cat: Catalogue, kind: str, x: int) -> list[Segment]:
     """A component as `column value` pairs in its table's order: a table by gem colour as a cost
     (the gems in their colours), a gem or colour by its name; prose columns are not in the engine."""
-    table = getattr(module, "_k_" + kind, ())
-    if not 0 <= x < len(table):
+    spec_kind = getattr(module, "KINDS", {}).get(kind)
+    if spec_kind is None or not 0 <= x < spec_kind.size:
         return [_seg(f"#{x}")]
-    row = table[x]
-    columns = getattr(module, "_KIND_COLUMNS", {}).get(kind)
-    if columns is None:  # an engine from before the columns' table: the values alone
-        return [_seg(" ".join(map(str, row)))]
     out: list[Segment] = []
-    for (cname, ctype), value in zip(columns, row, strict=False):
+    for column, value in zip(spec_kind.columns, spec_kind.rows[x], strict=True):
+        cname, ctype = column.name, column.type
         if ctype == "prose":
             continue
         out += [_seg("  " if out else ""), _seg(f"{cname} ")]
@@ -289,9 +287,9 @@ def _seat_lines(module, cat: Catalogue, game, seats, p: int, seat: dict, viewer,
             nobles += ([_seg("   ")] if i else []) + cat.noble_segments(n)
         out.append(nobles)
     own = seat.get("zones") or {}
-    for zone in getattr(module, "_ZONES", ()):
-        if zone[0] in own:
-            out += _zone_lines(module, cat, zone[0], own[zone[0]], indent="    ")
+    for zone in getattr(module, "ZONES", ()):
+        if zone.name in own:
+            out += _zone_lines(module, cat, zone.name, own[zone.name], indent="    ")
     blind = seat.get("blind") or []
     hidden_levels = list(blind) if p != viewer and viewer is not None else []
     for i, card in enumerate(seat["reserved"], 1):
@@ -308,14 +306,14 @@ def _seat_lines(module, cat: Catalogue, game, seats, p: int, seat: dict, viewer,
 
 def _set_kinds(module) -> dict[str, str]:
     """The variables that hold a set of components, and their kinds (saved as ids:KIND:N)."""
-    return {v[0]: v[2].split(":")[1] for v in getattr(module, "_VARS", ()) if v[2].startswith("ids:")}
+    return {v.name: v.kind for v in getattr(module, "VARIABLES", ()) if v.kind}
 
 
 def _vars_text(module, values: dict, hidden: bool) -> str:
     """Declared variables as `name value` pairs: numbers, yes/no, colours (a set lists its colours,
     or "none"); a value another seat may not see is "hidden". A set of components is left to
     _component_set_lines, which shows it as zones are shown."""
-    private = {v[0] for v in getattr(module, "_VARS", ()) if v[4]}
+    private = {v.name for v in getattr(module, "VARIABLES", ()) if v.private}
     sets = _set_kinds(module)
     shown = []
     for name, value in values.items():
@@ -352,7 +350,7 @@ def _component_set_lines(module, cat: Catalogue, values: dict, indent: str = "")
 
 def _is_player(module, name: str) -> bool:
     """Is variable `name` a player (saved as a seat from 0, shown as a seat from 1)?"""
-    return any(v[0] == name and v[2] == "player" for v in getattr(module, "_VARS", ()))
+    return any(v.name == name and v.type == "player" for v in getattr(module, "VARIABLES", ()))
 
 
 def draw_actions(module, legal: list[int]) -> str:
@@ -422,6 +420,6 @@ def standings(module, game, seats: list) -> str:
             lines += ["      state     " + said] if said else []
             lines += [plain([line]) for line in _component_set_lines(module, cat, seat["vars"], indent="      ")]
         own = seat.get("zones") or {}
-        lines += [plain([line]) for zone in getattr(module, "_ZONES", ()) if zone[0] in own
-                  for line in _zone_lines(module, cat, zone[0], own[zone[0]], indent="      ")]
+        lines += [plain([line]) for zone in getattr(module, "ZONES", ()) if zone.name in own
+                  for line in _zone_lines(module, cat, zone.name, own[zone.name], indent="      ")]
     return "\n".join(lines)

@@ -5,6 +5,8 @@ checked by the linter, and its text is pasted into every engine verbatim by the 
 (compiler/emit/engine.py), so that an engine stays one standalone, stdlib-only file that
 imports nothing of the compiler:
 
+* :mod:`.meta`: the types of the metadata tables (ZONES, KINDS, VARIABLES, DECISION_INFO) and
+  the zone shapes;
 * :mod:`.errors`: the exceptions, and how messages show a value;
 * :mod:`.game`: the Game class (state, legal actions, apply, playout, to_json) and new_game;
 * :mod:`.state`: from_json (every problem of a state, located) and replay;
@@ -30,7 +32,7 @@ from pathlib import Path
 MARKER = "# ---- engine text"
 
 # The runtime modules, in the order their text appears in an engine.
-MODULES = ("errors", "game", "state", "notation")
+MODULES = ("meta", "errors", "game", "state", "notation")
 # The runtime modules only some engines hold, after the others: `variables` in the engine of a spec
 # that declares state, `zones` in that of a spec with zones of its own (so the engines of the other
 # specs are what they were without them).

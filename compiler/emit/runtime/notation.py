@@ -8,7 +8,7 @@ import operator
 
 from .errors import NotationError, _whole
 from .spec import (
-    _PARAM_KINDS,
+    ACTION_PARAMS,
     ACTION_STRINGS,
     ACTIONS,
     COLOURS,
@@ -97,8 +97,8 @@ def _build_set_index():
     _SET_INDEX[()] = None
     for action, text in enumerate(ACTION_STRINGS):
         d, args = ACTIONS[action]
-        sets = [_set_words(kind, v) for (_, kind), v in zip(_PARAM_KINDS[d], args, strict=True)
-                if kind in _SET_KINDS and v is not None]
+        sets = [_set_words(param.domain, v) for param, v in zip(ACTION_PARAMS[d], args, strict=True)
+                if param.domain in _SET_KINDS and v is not None]
         sets = [found for found in sets if len(found) > 1]
         if not sets:
             continue
@@ -171,7 +171,7 @@ def describe_action(action):
     """(decision name, {choice: value}) of an action id, with values people read."""
     name = action_to_string(action) and DECISIONS[ACTIONS[operator.index(action)][0]]
     d, args = ACTIONS[operator.index(action)]
-    return name, {p: _describe_value(kind, v) for (p, kind), v in zip(_PARAM_KINDS[d], args, strict=True)}
+    return name, {param.name: _describe_value(param.domain, v) for param, v in zip(ACTION_PARAMS[d], args, strict=True)}
 
 
 def _describe_value(kind, value):

@@ -46,14 +46,11 @@ _FACE_UP_SLOTS: int = 0  # face-up slots per level in Game.face_up_costs
 # The spec's own zones and state as Game attributes: (attribute, one per player?, initial value: an
 # int, bool, str or None, or a tuple that each game holds as a list of its own). Empty: none.
 _EXTRA_SLOTS: tuple[tuple[str, bool, Any], ...] = ()
-# The spec's declared state (engines of specs with state only: compiler/emit/runtime/variables.py):
-# (name, attribute, tag, per_player, private, optional, initial) of each variable.
-_VARS: tuple[tuple[str, str, str, bool, bool, bool, Any], ...] = ()
-# The spec's own zones (compiler/emit/runtime/zones.py): (name, kind, shape, per player, Game attribute, start,
-# {players: size}, source zone index or -1, limit, Game attribute of the privately drawn or ""), and per
-# kind (number of components, the faces of each piece). Only an engine whose spec has zones has these.
-_ZONES: tuple[tuple[Any, ...], ...] = ()
-_KIND_PIECES: dict[str, tuple[int, tuple[tuple[int, ...], ...]]] = {}
+# The spec's metadata (compiler/emit/runtime/meta.py): its own zones in declaration order, the kinds
+# its rules reach by name, its declared variables (empty for a spec without them).
+ZONES: tuple[Any, ...] = ()  # of meta.Zone (meta reads COLOURS from here: spec imports nothing of it)
+KINDS: dict[str, Any] = {}  # name -> meta.Kind
+VARIABLES: tuple[Any, ...] = ()  # of meta.Variable
 
 # -- the decisions and their actions
 PAYMENTS: tuple[tuple[int, ...], ...] = ()  # every way to spend gold on a price
@@ -63,7 +60,7 @@ ACTIONS: tuple[tuple[int, tuple[Any, ...]], ...] = ()  # action id -> (decision 
 ACTION_STRINGS: tuple[str, ...] = ()
 NOTATION_FORMS: tuple[tuple[str, str, bool], ...] = ()  # (form, what its capitals stand for, payment asked next)
 NUM_ACTIONS: int = 0
-_PARAM_KINDS: dict[int, tuple[tuple[str, str], ...]] = {}  # decision index -> (choice, domain) of each argument
+ACTION_PARAMS: tuple[tuple[Any, ...], ...] = ()  # per decision index: its choices (meta.Param), as arguments
 TRIGGERS: tuple[tuple[str, str], ...] = ()  # the end triggers: (name, finish)
 TRUNCATED: str = "truncated"
 

@@ -13,10 +13,10 @@ from .spec import (
     _N_ACTION_DECISIONS,
     _N_STEPS,
     _OVER_MODE,
-    _PARAM_KINDS,
     _PAY_BASE,
     _PAYOPTS,
     _STEPS,
+    ACTION_PARAMS,
     ACTIONS,
     CARD_BONUS,
     CARD_LEVEL,
@@ -312,12 +312,12 @@ def _turn_problems(data, n, market, reserved_counts):
 def _pending_problems(pending, cp, market, reserved_counts):
     """Is the purchase waiting for its payment one that the current player can still make?"""
     d, args = ACTIONS[pending]
-    for (_, kind), value in zip(_PARAM_KINDS[d], args, strict=True):
-        if kind == "face_up" and market is not None and (
+    for param, value in zip(ACTION_PARAMS[d], args, strict=True):
+        if param.domain == "face_up" and market is not None and (
                 value[1] >= len(market[str(LEVELS[value[0]])]) or market[str(LEVELS[value[0]])][value[1]] is None):
             return [(("pending",),
                      f"'pending' buys the card in slot {value[1] + 1} of level {LEVELS[value[0]]}, which is empty")]
-        if kind == "reserved" and value >= reserved_counts[cp]:
+        if param.domain == "reserved" and value >= reserved_counts[cp]:
             return [(("pending",),
                      f"'pending' buys reserved card {value + 1} of player {cp + 1}, who holds {reserved_counts[cp]}")]
     return []

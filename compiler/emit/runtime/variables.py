@@ -13,35 +13,24 @@ set of components a list of their ids (rows of their kind's table) in increasing
 An observation shows another seat's private variables as null.
 """
 from .errors import _shown
-from .spec import _VARS, COLOURS, GEMS
+from .meta import _var_saved
+from .spec import COLOURS, GEMS, VARIABLES
 from .state import _dotted
 
 # ---- engine text: from here on, this module is pasted into the engines of specs with state ----
 
 
-def _var_saved(tag, value):
-    """A variable's value as a saved game writes it (see the module's docstring)."""
-    if tag in ("gem", "colour"):
-        return None if value is None else COLOURS[value]
-    if tag.startswith("set:"):
-        return [COLOURS[i] for i in value]
-    if tag.startswith("ids:"):
-        return list(value)
-    return value
-
-
 def _vars_state(game, state, observer):
     """Adds the declared state to a state dict (observer None: the whole state)."""
-    shared = {name: _var_saved(tag, getattr(game, attr))
-              for name, attr, tag, per_player, _, _, _ in _VARS if not per_player}
+    shared = {v.name: _var_saved(v.type, getattr(game, v.attribute)) for v in VARIABLES if not v.per_player}
     if shared:
         state["vars"] = shared
-    own = [v for v in _VARS if v[3]]
+    own = [v for v in VARIABLES if v.per_player]
     if own:
         for p, seat in enumerate(state["seats"]):
-            seat["vars"] = {name: None if private and observer is not None and observer != p
-                            else _var_saved(tag, getattr(game, attr)[p])
-                            for name, attr, tag, _, private, _, _ in own}
+            seat["vars"] = {v.name: None if v.private and observer is not None and observer != p
+                            else _var_saved(v.type, getattr(game, v.attribute)[p])
+                            for v in own}
 
 
 def _var_problem(tag, optional, value, n, path):
@@ -76,19 +65,19 @@ def _vars_problems(data, n):
     out = []
 
     def check(table, path, entries):
-        if not isinstance(table, dict) or set(table) != {v[0] for v in entries}:
-            names = ", ".join(v[0] for v in entries)
+        if not isinstance(table, dict) or set(table) != {v.name for v in entries}:
+            names = ", ".join(v.name for v in entries)
             out.append((path, f"{_dotted(path)} must give a value for each of {names}, not {_shown(table)}"))
             return
-        for name, _, tag, _, _, optional, _ in entries:
-            problem = _var_problem(tag, optional, table[name], n, path + (name,))
+        for v in entries:
+            problem = _var_problem(v.type, v.optional, table[v.name], n, path + (v.name,))
             if problem:
-                out.append((path + (name,), problem))
+                out.append((path + (v.name,), problem))
 
-    shared = [v for v in _VARS if not v[3]]
+    shared = [v for v in VARIABLES if not v.per_player]
     if shared:
         check(data.get("vars"), ("vars",), shared)
-    own = [v for v in _VARS if v[3]]
+    own = [v for v in VARIABLES if v.per_player]
     seats = data.get("seats")
     for p, seat in enumerate(seats if own and isinstance(seats, list) else ()):
         if isinstance(seat, dict):
@@ -109,8 +98,8 @@ def _var_loaded(tag, value):
 
 def _load_vars(game, data):
     """Gives a loaded game the declared state of its state dict."""
-    for name, attr, tag, per_player, _, _, _ in _VARS:
-        if per_player:
-            setattr(game, attr, [_var_loaded(tag, seat["vars"][name]) for seat in data["seats"]])
+    for v in VARIABLES:
+        if v.per_player:
+            setattr(game, v.attribute, [_var_loaded(v.type, seat["vars"][v.name]) for seat in data["seats"]])
         else:
-            setattr(game, attr, _var_loaded(tag, data["vars"][name]))
+            setattr(game, v.attribute, _var_loaded(v.type, data["vars"][v.name]))

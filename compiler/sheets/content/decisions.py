@@ -1,0 +1,124 @@
+"""Sheets, content: one decision (an action or an end-of-turn step) as a list item -- its
+choices, condition, effects and price, or the idiom a rule sheet uses for its shape.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...front.expr import Bool
+from ...model import Decision
+from ..facts import held_limit, noble_visit, rare, return_to_limit, take_different, topic
+from ..phrases import Phraser, join, sentence
+from .tree import Item
+
+if TYPE_CHECKING:  # the class these functions are bound to (the package re-exports it)
+    from . import Builder
+
+
+def choice_phrase(self: Builder, d: Decision) -> list[str]:
+    out = []
+    for prm in d.params:
+        if prm.domain == "payment":
+            continue
+        key = f"sheet.choose.{prm.domain}"
+        if prm.domain == "gem_set":
+            key += ".exact" if prm.min == prm.max else ".range"
+            text = self.text(key, a=prm.min, b=prm.max, n=prm.max)
+        elif prm.domain == "component":  # from a zone (or a kind) of the spec's own
+            text = self.text(key, zone=self.source_title(prm.source))
+        else:
+            text = self.text(key)
+        if prm.optional:
+            text = self.text("sheet.choose.optional", x=text)
+        out.append(text)
+    return out
+
+
+def source_title(self: Builder, source: str) -> str:
+    """The title of the zone (or kind) a component is chosen from, in this language."""
+    found = next((z.title for z in self.rules.zones if z.name == source), None) or next(
+        (k.title for k in self.rules.kinds if k.name == source), None)
+    return (found.get(self.lang) or found.en) if found is not None else source
+
+
+def idiom(self: Builder, d: Decision, is_step: bool) -> list[str] | None:
+    """The phrases (one per sentence) a rule sheet uses for a decision of a common shape (see the shapes of
+    :mod:`..facts`), else None (the general phrasing applies). A part the printed rules leave
+    open (the fallback of "take 3 different") is marked as a clarification."""
+    r = self.rules
+    wild = self.text(f"colour.{r.wild}")
+    if not is_step:
+        take = take_different(d, r)
+        if take is None:
+            return None
+        key = "sheet.idiom.take_up_to" if take.up_to else "sheet.idiom.take_different"
+        said = [self.text(key, n=take.count, wild=wild)]
+        if take.fallback:
+            said.append(self.text("sheet.clarification", x=self.text(
+                "sheet.idiom.take_different.fallback", n=take.count)))
+        return said
+    limit = return_to_limit(d, r)
+    if limit is not None:
+        return [self.text("sheet.idiom.limit", n=limit.limit, wild=wild)]
+    visit = noble_visit(d)
+    if visit is not None:
+        return [self.text(f"sheet.idiom.visit.{visit.resolve}")]
+    return None
+
+
+def decision_item(self: Builder, d: Decision, index: int, section: str, is_step: bool, price_shown: bool) -> Item:
+    p = Phraser(self.lang, self.rules, d, table=self.table)
+    paths = self.decision_paths(d, "end_of_turn" if is_step else "actions")
+    said = self.idiom(d, is_step)
+    if said is not None:
+        return self.note_item(" ".join(sentence(x) for x in said), self.headline(d, index, is_step),
+                              self.marks(*paths), d.note)
+    sentences = []
+    if is_step and d.while_ is not None:
+        sentences.append(sentence(self.text("sheet.step.while", cond=p.condition(d.while_))))
+    chosen = self.choice_phrase(d)
+    if chosen:
+        sentences.append(sentence(self.text("sheet.choose", items=join(self.t, chosen))))
+    if d.only_when_stuck:
+        sentences.append(sentence(self.text("sheet.only_when_stuck")))
+    if not (isinstance(d.condition, Bool) and d.condition.value):
+        sentences.append(sentence(self.text("sheet.condition", cond=p.condition(d.condition))))
+    sentences.append(sentence(p.effects(d.effects)))
+    for prm in d.params:
+        if prm.domain == "payment" and not price_shown:
+            sentences.append(sentence(self.price_sentence(p, prm)))
+        if prm.domain == "payment" and prm.worth is not None:
+            sentences.append(sentence(p.worth(prm.worth)))
+    if is_step:
+        if d.repeat == "once" and d.resolve == "choice":
+            sentences.append(sentence(self.text("sheet.step.once")))
+        elif d.max_ is not None:
+            sentences.append(sentence(self.text("sheet.step.max", times=p.number(d.max_))))
+        if d.params and d.resolve == "choice":
+            sentences.append(sentence(self.text("sheet.step.choice")))
+        elif d.params and d.resolve == "all":
+            sentences.append(sentence(self.text("sheet.step.all")))
+    return self.note_item(" ".join(sentences), self.headline(d, index, is_step), self.marks(*paths), d.note)
+
+
+def price_sentence(self: Builder, p: Phraser, prm) -> str:
+    return p.price(prm.price)
+
+
+def actions_of(self: Builder, kind: str) -> list[tuple[int, Decision]]:
+    return [(i + 1, d) for i, d in enumerate(self.rules.actions) if topic(d, self.rules) == kind and not rare(d)]
+
+
+def rare_item(self: Builder, d: Decision, index: int) -> Item:
+    """A rare-case action (taken only when stuck), told as a short note."""
+    p = Phraser(self.lang, self.rules, d, table=self.table)
+    text = sentence(self.text("sheet.rare.stuck", action=self.text("sheet.quote", x=self.headline(d, index, False)),
+                              effects=p.effects(d.effects)))
+    if not (isinstance(d.condition, Bool) and d.condition.value):
+        text += " " + sentence(self.text("sheet.condition", cond=p.condition(d.condition)))
+    paths = self.decision_paths(d, "actions")
+    return self.note_item(text, self.text("sheet.rare"), self.marks(*paths), d.note)
+
+
+def limit_step(self: Builder):
+    return held_limit(self.rules)[0]

@@ -1,0 +1,202 @@
+"""Sheets, content: the section on setup -- the player-count table, the decks, nobles and
+tokens, the deal of the spec's own zones, its setup blocks and variables, a table of each
+kind of component, and the table pictured.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...check.zones import reached
+from .. import pictures
+from ..phrases import capitalise, join, sentence, state_type_key
+from .tree import Grid, Item, Part, Section
+
+if TYPE_CHECKING:  # the class these functions are bound to (the package re-exports it)
+    from . import Builder
+
+
+def setup(self: Builder) -> Section:
+    r = self.rules
+    nobles = any(p.nobles for p in r.players)  # a module without nobles (the Cities) says nothing of them
+    header = [capitalise(self.text("sheet.setup.col.players")), self.text("sheet.setup.col.gems"),
+              capitalise(self.text("sheet.setup.col.gold"))] + [self.text("sheet.setup.col.nobles")] * nobles + \
+        [self.text("sheet.setup.col.face_up")] + [self.spec_text(f.title) for f in r.player_fields]
+    rows, marks = [], []
+    for p in r.players:
+        rows.append([str(p.players), str(p.gems), str(p.gold)] + [str(p.nobles)] * nobles + [str(p.face_up)]
+                    + [str(p.field(f.name)) for f in r.player_fields])
+        marks.append(self.marks(f"players.{p.players}"))
+    parts = [Part("grid", grid=Grid(header, rows, marks))]
+    decks = []
+    for level in r.levels:
+        n = sum(1 for c in r.cards if c.level == level)
+        decks.append(self.text("sheet.setup.deck", level=level, count=self.count("noun.card", n)))
+    items = [
+        Item(sentence(self.text("sheet.setup.decks", n=len(r.levels), decks=join(self.t, decks)))),
+        Item(sentence(self.text("sheet.setup.nobles", n=len(r.nobles)))),
+        Item(sentence(self.text("sheet.setup.tokens",
+                                colours=join(self.t, [self.text(f"colour.{c}") for c in r.gems]),
+                                n=len(r.gems)))),
+    ]
+    if not nobles:
+        del items[1]
+    items += self.zone_items()
+    items += self.setup_blocks()
+    items += [self.state_item(v) for v in self.rules.variables]
+    parts.append(Part("list", items))
+    parts += self.kind_tables()
+    picture = self.table_picture() if not self.compact else None  # the text first, where room is short
+    if picture is not None:
+        parts.append(Part("picture", picture=picture))
+    return Section("setup", self.text("sheet.setup.title"), parts)
+
+
+def table_picture(self: Builder) -> pictures.TablePicture | None:
+    """The middle of the table for the most players the player-count table allows."""
+    r = self.rules
+    if not r.players or not r.levels:
+        return None
+    row = r.players[-1]
+    tokens = tuple((g, row.gems) for g in r.gems) + (((r.wild, row.gold),) if row.gold else ())
+    title = self.text("sheet.picture.table", n=row.players, players=row.players,
+                      nobles=self.count("noun.noble", row.nobles), face_up=self.count("noun.card", row.face_up),
+                      gems=self.count("noun.token", row.gems),
+                      gold=self.count("noun.token.lit", row.gold,
+                                      colour=self.t.form(f"colour.{r.wild}.adj", row.gold)))
+    levels = tuple(reversed(r.levels))
+    return pictures.TablePicture(
+        title=sentence(title), caption=self.text("sheet.picture.table_caption", players=row.players, n=row.players),
+        nobles=row.nobles, face_up=row.face_up, tokens=tokens,
+        label_nobles=self.text("sheet.picture.nobles"),
+        deck_labels=tuple(self.text("sheet.picture.deck", level=lv) for lv in levels))
+
+
+def zone_items(self: Builder) -> list[Item]:
+    """The deal of the spec's own zones, after the base game's: a pile shuffled (a piece with
+    faces showing one at random), a display or row laid out from its source."""
+    items = []
+    for zone in self.rules.zones:
+        kind = next(k for k in self.rules.kinds if k.name == zone.holds)
+        kind_title = self.spec_text(kind.title).lower()
+        title = self.spec_text(zone.title)
+        sizes = {n for _, n in zone.sizes}
+        if zone.start == "all":
+            text = self.text("sheet.setup.faces" if kind.faces_of else "sheet.setup.pile", kind=kind_title,
+                             zone=title)
+        elif zone.start == "dealt" and len(sizes) == 1:
+            [n] = sizes
+            source = next((z for z in self.rules.zones if z.name == zone.source), None)
+            if source is not None:
+                text = self.text("sheet.setup.deal", n=n, source=self.spec_text(source.title), zone=title)
+            else:
+                text = self.text("sheet.setup.deal_kind", n=n, kind=kind_title, zone=title)
+        elif zone.start == "dealt" and zone.size_field:  # as many as a column of the setup table shows
+            source = next((z for z in self.rules.zones if z.name == zone.source), None)
+            column = self.setup_column(zone.size_field)
+            if source is not None:
+                text = self.text("sheet.setup.deal_column", source=self.spec_text(source.title), zone=title,
+                                 column=column)
+            else:
+                text = self.text("sheet.setup.deal_kind_column", kind=kind_title, zone=title, column=column)
+        else:
+            continue
+        items.append(Item(sentence(text), marks=self.marks(f"zones.{zone.name}")))
+    return items
+
+
+def setup_column(self: Builder, field: str) -> str:
+    """The title of a column of the setup table: a built-in field's, or a declared one's own."""
+    declared = next((f for f in self.rules.player_fields if f.name == field), None)
+    return self.spec_text(declared.title) if declared is not None else self.text(f"sheet.setup.col.{field}")
+
+
+def kind_tables(self: Builder) -> list[Part]:
+    """A table of each kind the rules reach (a zone or a variable holds it, or a choice is made from
+    it): one row per component, its columns (a table by gem colour: one column per colour; a
+    titled keyword by its title; prose columns too, as written)."""
+    parts = []
+    for name in reached(self.rules):
+        kind = next(k for k in self.rules.kinds if k.name == name)
+        header: list[str] = []
+        for col in kind.columns:
+            header += [self.text(f"colour.{g}") for g in self.rules.gems] if col.type == "gems" \
+                else [self.spec_text(col.title) if col.title is not None else col.name.replace("_", " ")]
+        cells = [self.component_cells(kind, c) for c in kind.components]
+        if kind.faces_of:  # one row per piece, its faces' values side by side ("13 / 14")
+            pieces: dict[int, list[list[str]]] = {}
+            for c, row in zip(kind.components, cells, strict=True):
+                pieces.setdefault(c.piece, []).append(row)
+            # joined by non-breaking spaces: "1 / 2" stays on one line of a narrow column
+            rows = [["\u00a0/\u00a0".join(dict.fromkeys(values)) for values in zip(*faces, strict=True)]
+                    for faces in pieces.values()]
+        else:
+            rows = cells
+        parts.append(Part("heading", title=self.text("sheet.kind.table", kind=self.spec_text(kind.title))))
+        parts.append(Part("grid", grid=Grid(header, rows, [() for _ in rows])))
+    return parts
+
+
+def component_cells(self: Builder, kind, component) -> list[str]:
+    """A component's values as table cells (a table by gem colour: one cell per colour)."""
+    row: list[str] = []
+    for col, v in zip(kind.columns, component.values, strict=True):
+        if col.type == "gems":
+            row += [str(x) for x in v]
+        elif col.type in ("gem", "colour"):
+            row.append("" if v is None else self.text(f"colour.{self.rules.colours[v]}"))
+        elif col.titles:  # a keyword the spec titles in each language
+            row.append(self.spec_text(dict(col.titles)[v]))
+        else:
+            row.append(str(v))
+    return row
+
+
+def setup_blocks(self: Builder) -> list[Item]:
+    """The spec's setup blocks, after the deal: each one's effects phrased as for a turn,
+    led by its title."""
+    return [self.setup_item(block) for block in self.rules.setup]
+
+
+def setup_item(self: Builder, block) -> Item:
+    text = self.text(f"sheet.setup.block.{'each' if block.each_player else 'once'}",
+                     effects=self.you().effects(block.effects))
+    return self.note_item(sentence(text), self.spec_text(block.title), self.marks(f"setup.{block.name}"),
+                          block.note)
+
+
+def state_item(self: Builder, var) -> Item:
+    """A declared variable where players read what the game remembers: who keeps it, what it
+    holds and its first value; when a turn forgets it, and whether the others see it."""
+    text = self.text(f"sheet.state.{'each' if var.per_player else 'shared'}",
+                     title=self.text("sheet.state.title", title=self.spec_text(var.title)),
+                     type=self.state_type(var), initial=self.state_value(var))
+    if var.reset == "turn":
+        text = self.text("sheet.state.turn", item=text)
+    if var.private:
+        text = self.text("sheet.state.private", item=text)
+    return self.note_item(sentence(text), "", self.marks(f"state.{var.name}"), var.note)
+
+
+def state_type(self: Builder, var) -> str:
+    """What a variable holds, in words; a set of components names its kind ("a set of “Trading posts”")."""
+    key = state_type_key(var.type)
+    if key == "set_comp":
+        kind = next(k for k in self.rules.kinds if k.name == var.type.elem.kind)
+        return self.text("state.type.set_comp", kind=self.spec_text(kind.title))
+    return self.text(f"state.type.{key}")
+
+
+def state_value(self: Builder, var) -> str:
+    """A variable's initial value in words: 0, yes, no, a colour's name, player 2, none, empty."""
+    v, t = var.initial, state_type_key(var.type)
+    if t.startswith("set_"):
+        return self.text("state.value.empty")
+    if v is None:
+        return self.text("state.value.none")
+    if t == "flag":
+        return self.text(f"state.value.{str(v).lower()}")
+    if t in ("gem", "colour"):
+        return self.text(f"colour.{self.rules.colours[v]}")
+    if t == "player":
+        return self.text("state.value.player", n=v + 1)
+    return str(v)

@@ -1,0 +1,44 @@
+"""Sheets, phrasing: calls of the spec's definitions.
+
+Bound into :class:`~.core.Phraser`: a call reads as its definition's title with each
+placeholder replaced by its argument in words, never as its body.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...front.expr import Word
+from .. import tables
+from .kinds import BOOL, NUMBER, PLAYER
+
+if TYPE_CHECKING:  # the class these functions are bound to (the package re-exports it)
+    from . import Phraser
+
+
+def definition(self: Phraser, name: str):
+    """The spec's definition `name`, or None (a built-in function, or no such definition)."""
+    return next((d for d in self.rules.definitions if d.name == name), None)
+
+
+def defined(self: Phraser, node) -> str:
+    """A call of a definition: its title in this language, each placeholder {param} replaced
+    by its argument in words ("the player has a bonus of every gem colour"), not its body."""
+    d = self.definition(node.func)
+    fields = {p: self.argument(a, t) for (p, t), a in zip(d.params, node.args, strict=False)}
+    title = d.title.get(self.lang) or d.title.en
+    return tables.PLACEHOLDER.sub(lambda m: fields.get(m.group(1), m.group(0)), title)
+
+
+def argument(self: Phraser, node, param_type=None) -> str:
+    """An argument of a call, as the title's placeholder stands for it: a player in the third
+    person (a title is written of "{p}", never of "you"); a keyword by the component it names."""
+    if isinstance(node, Word):
+        return self.word(node, param_type)
+    kind = self.kind(node)
+    if kind == BOOL:
+        return self.condition(node)
+    if kind == NUMBER:
+        return self.number(node)
+    if kind == PLAYER and self.is_you(node):
+        return self.t.text("ref.player.the")
+    return self.thing(node)[""]

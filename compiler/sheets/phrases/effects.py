@@ -1,0 +1,131 @@
+"""Sheets, phrasing: effects -- what a decision does, in order.
+
+Bound into :class:`~.core.Phraser`: every effect keyword, loops (fused into their only use
+where they can be: "take 1 token of each chosen colour"), ``if`` and the effects on the
+spec's own variables.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...front.expr import Bool, Effect, ForEach, Name, Sequence, When, walk
+from .kinds import BOOL, COLOURS, NUMBER, Fields, PhraseError
+from .text import join
+
+if TYPE_CHECKING:  # the class these functions are bound to (the package re-exports it)
+    from . import Phraser
+
+
+def effects(self: Phraser, stmts) -> str:
+    """The effects in order; a card the previous effect named is "it" ("reserve the chosen card
+    and replace it ..."), where the table has that effect's pronoun form (``eff.NAME.it``)."""
+    if not stmts:
+        return self.t.text("eff.nothing")
+    said, previous = [], None
+    for stmt in stmts:
+        card = _card_of(stmt)
+        if card is not None and card == previous and self.t.table.has(f"eff.{stmt.name}.it"):
+            said.append(self.t.text(f"eff.{stmt.name}.it"))
+        else:
+            said.append(self.effect(stmt))
+        previous = card
+    return join(self.t, said)
+
+
+def effect(self: Phraser, node) -> str:
+    t = self.t
+    match node:
+        case Effect(name="take" | "put_back" as name, args=(c, amount)):
+            return t.text(f"eff.{name}", count=self.tokens(c, amount))
+        # refill(ZONE) before refill(card): the same effect, told apart by its argument
+        case Effect(name="refill", args=(zone,)) if self.rules.zones and self.zone(zone) is not None:
+            return t.text("eff.refill_zone", **self.named("zone", self.zone(zone) or {}))
+        case Effect(name="reserve" | "refill" | "acquire" | "bury" as name, args=(card,)):
+            return t.text(f"eff.{name}", **self.named("card", self.thing(card)))
+        case Effect(name="reserve_top", args=(lvl,)):
+            return t.text("eff.reserve_top", **self.level(lvl))
+        case Effect(name="pay", args=(payment,)):
+            return t.text("eff.pay", **self.named("payment", self.thing(payment)))
+        case Effect(name="visit", args=(noble,)):
+            return t.text("eff.visit", **self.named("noble", self.thing(noble)))
+        case Effect(name="set" | "add" | "insert" | "drop" as name, args=(var, value)):
+            return self.state_effect(name, var, value)
+        case Effect(name="move" | "to_bottom" as name, args=(x, zone)):
+            return t.text(f"eff.{name}", **self.named("x", self.thing(x)), **self.named("zone", self._zone(zone)))
+        case Effect(name="draw" | "reveal" as name, args=(pile, zone)):
+            return t.text(f"eff.{name}", **self.named("pile", self._zone(pile)),
+                          **self.named("zone", self._zone(zone)))
+        case Effect(name="discard", args=(x,)):
+            return t.text("eff.discard", **self.named("x", self.thing(x)))
+        case ForEach(var=var, collection=coll, body=body):
+            if self.fusable(var, body):
+                return self.bind_each(var, coll).effect(body)
+            _, key = self.collection(coll)
+            return t.text("eff.for", body=self.bind(var, coll).effect(body), **self.each(key))
+        case Sequence(stmts=stmts):  # the effects of a body, joined as a list of effects is
+            return self.effects(stmts)
+        case When(test=test, then=then, otherwise=None):
+            return t.text("eff.if", test=self.condition(test), then=self.effect(then))
+        case When(test=test, then=then, otherwise=other):
+            return t.text("eff.if_else", test=self.condition(test), then=self.effect(then),
+                          otherwise=self.effect(other))
+    raise PhraseError(f"cannot phrase the effect {getattr(node, 'name', type(node).__name__)}")
+
+
+def state_effect(self: Phraser, name: str, var, value) -> str:
+    """set, add, insert, drop: "add the chosen colour to "Colours taken this turn""."""
+    forms = self.named("var", self.state_forms(var) or {})
+    if name == "add":
+        return self.t.text("eff.add", amount=self.number(value), **forms)
+    if name != "set":
+        return self.t.text(f"eff.{name}", **forms, **self.named("x", self.thing(value)))
+    if value == Name("none", None):
+        return self.t.text("eff.set.none", **forms)
+    kind = self.kind(value)
+    if isinstance(value, Bool):
+        return self.t.text("eff.set.value", value=self.t.text(f"state.value.{str(value.value).lower()}"), **forms)
+    if kind == BOOL:
+        return self.t.text("eff.set.whether", test=self.condition(value), **forms)
+    if self.held_kind(value) is not None:  # a zone or a set of components: "the pieces in “Cities on display”"
+        state = self.state_forms(value)
+        if state is None:
+            self.collection(value)  # the zone's words, for the phrase
+        shown = state[""] if state is not None else self.t.text("coll.zone.all")
+        return self.t.text("eff.set.value", value=shown, **forms)
+    if kind in (NUMBER, COLOURS):
+        shown = self.number(value) if kind == NUMBER else self.collection_phrase(value)
+        return self.t.text("eff.set.value", value=shown, **forms)
+    return self.t.text("eff.set", **forms, **self.named("x", self.thing(value)))
+
+
+def _zone(self: Phraser, node) -> Fields:
+    found = self.zone(node)
+    if found is None:
+        raise PhraseError("a zone effect names a zone")
+    return found
+
+
+def fusable(self: Phraser, var: str, body) -> bool:
+    """`for c in X: take(c, 1)` reads "take 1 token of each ...": one effect, one use of c."""
+    if not isinstance(body, Effect) or body.name not in ("take", "put_back"):
+        return False
+    uses = [n for n in walk(body) if isinstance(n, Name) and n.id == var]
+    return len(uses) == 1 and isinstance(body.args[0], Name) and body.args[0].id == var
+
+
+def tokens(self: Phraser, colour, amount) -> str:
+    """'2 tokens of the chosen colour', '1 gold token'."""
+    variant, fields = self.colour(colour)
+    n = self.const(amount)
+    if n is not None:
+        noun = self.t.text(f"noun.token.{variant}", n=n, **fields)
+        return self.t.text("count.n", n=n, noun=noun)
+    noun = self.t.text(f"noun.token.{variant}", n=None, **fields)
+    return self.t.text("count.expr", x=self.number(amount), noun=noun)
+
+
+def _card_of(stmt):
+    """The card an effect acts on (`reserve(card)`, `refill(card)`...), if it names one."""
+    if isinstance(stmt, Effect) and stmt.name in ("reserve", "refill", "acquire", "bury") and stmt.args:
+        return stmt.args[0] if isinstance(stmt.args[0], Name) else None
+    return None
