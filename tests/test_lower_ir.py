@@ -98,6 +98,8 @@ def test_a_spec_s_text_reaches_a_tree_only_as_a_constant_or_in_a_name_made_for_i
 # ----------------------------------------------------------------------------- no code read as text
 
 # Each use of a str method the scan flags, on text that is not code, with why (module, function, method).
+# The runtime (emit/runtime) is the engines' own code: what it reads is players' text, saved games and
+# the metadata's tags, never code the compiler made.
 NOT_CODE = {
     ("lower/zones.py", "is_component", "startswith"): "an env entry's kind tag ('comp:ZONE'), made by the lowering",
     ("lower/layout.py", "<module>", "re"): "the spec's notation templates ({colour}), text for players",
@@ -106,9 +108,10 @@ NOT_CODE = {
     ("emit/runtime/notation.py", "_respelt", "isdigit"): "an action typed by a player",
     ("emit/runtime/notation.py", "_a_typo", "isdigit"): "an action typed by a player",
     ("emit/runtime/state.py", "from_json", "startswith"): "a saved game's text (a byte-order mark)",
-    ("emit/runtime/variables.py", "_var_saved", "startswith"): "a variable's type tag in _VARS",
-    ("emit/runtime/variables.py", "_var_problem", "startswith"): "a variable's type tag in _VARS",
-    ("emit/runtime/variables.py", "_var_loaded", "startswith"): "a variable's type tag in _VARS",
+    ("emit/runtime/variables.py", "_var_saved", "startswith"): "a variable's type tag in VARIABLES",
+    ("emit/runtime/meta.py", "_var_saved", "startswith"): "a variable's type tag in VARIABLES",
+    ("emit/runtime/variables.py", "_var_problem", "startswith"): "a variable's type tag in VARIABLES",
+    ("emit/runtime/variables.py", "_var_loaded", "startswith"): "a variable's type tag in VARIABLES",
 }
 FLAGGED_METHODS = ("isdigit", "isnumeric", "isdecimal", "startswith", "endswith")
 
