@@ -22,6 +22,7 @@ from typing import Any
 
 from .check.kinds import BASE_KINDS
 from .diagnostics import Span
+from .language import DOMAINS, ColumnType
 from .model import Decision, Definition, Kind, Rules, Text
 from .safe_text import visible
 from .sheets import tables
@@ -314,11 +315,11 @@ def _columns(kind: Kind) -> tuple[str, ...]:
 def _rows(kind: Kind, rules: Rules) -> tuple:
     """A kind's components by value, colours by name (two specs may order their colours otherwise)."""
     def named(column, value):
-        if column.type == "gem" and value is not None:
+        if column.type is ColumnType.GEM and value is not None:
             return rules.gems[value]
-        if column.type == "colour":
+        if column.type is ColumnType.COLOUR:
             return rules.colours[value]
-        if column.type == "gems":
+        if column.type is ColumnType.GEMS:
             return tuple(zip(rules.gems, value, strict=True))
         return value
     return tuple(tuple(named(col, v) for col, v in zip(kind.columns, c.values, strict=True)) for c in kind.components)
@@ -456,14 +457,20 @@ class _Words:
             shown = Definition("", Text(""), params, body, None, body.span)
             return explain_definition(shown, self.lang, rules, self.table)[1]
         if kind == "choices":
-            return ", ".join(f"{name} ({self(f'enum.domain.{domain}')})" for name, domain in v) or self("nothing")
+            return ", ".join(f"{name} ({self.domain(domain)})" for name, domain in v) or self("nothing")
         if kind == "position":
             where, name = v
             return self("position.first") if where == "first" else self("position.after", name=name)
+        if kind == "domain" and v in DOMAINS:
+            return self.domain(v)
         if kind in _ENUMS:  # a value the table has no words for is shown as written
             key = f"enum.{kind}.{v}"
             return self(key) if self.table.has(_PREFIX + key) else str(v)
         return str(v)
+
+    def domain(self, name: str) -> str:
+        """A choice's domain in words, by its declaration's phrase key (compiler/language/domains.py)."""
+        return self.table.text(DOMAINS[name].phrase)
 
     def _initial(self, v, rules: Rules) -> str:
         t, value = v

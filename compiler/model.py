@@ -15,20 +15,24 @@ from dataclasses import dataclass, field
 
 from .diagnostics import Span
 from .front.expr import Expr, Stmt
+from .language import COLUMN_TYPES as _COLUMN_TYPES
+from .language import DOMAINS as _DOMAINS
+from .language import SHAPES as _SHAPES
+from .language import ColumnType, Shape
 
-# Parameter domains an action or a step can choose from.
-DOMAINS = ("gem", "colour", "gem_set", "face_up", "deck", "reserved", "noble", "payment", "component")
+# Parameter domains an action or a step can choose from (declared in compiler/language/domains.py).
+DOMAINS = tuple(_DOMAINS)
 
 # How many times a step runs in a turn, and who decides.
 REPEATS = ("once", "while")
 RESOLVES = ("choice", "all")
 FINISHES = ("complete_round", "immediately")
 PREFERS = ("highest", "lowest")
-# The types of a column of a component table (rulespec/README.md, Kinds).
-COLUMN_TYPES = ("number", "gem", "colour", "gems", "keyword", "prose")
-# Where components lie (rulespec/README.md, Zones): a hidden ordered pile, a face-up display of
-# fixed slots, a face-up row that closes up, a holding (per player or shared).
-SHAPES = ("pile", "display", "row", "holding")
+# The types of a column of a component table (rulespec/README.md, Kinds; compiler/language/columns.py).
+COLUMN_TYPES: tuple[ColumnType, ...] = tuple(_COLUMN_TYPES)
+# Where components lie (rulespec/README.md, Zones; compiler/language/shapes.py): a hidden ordered pile, a
+# face-up display of fixed slots, a face-up row that closes up, a holding (per player or shared).
+SHAPES: tuple[Shape, ...] = tuple(_SHAPES)
 STARTS = ("empty", "all", "dealt")
 # How long a declared variable keeps its value: the whole game, or until the next turn begins.
 RESETS = ("game", "turn")
@@ -84,7 +88,7 @@ class Column:
     """A declared column of a component table: its attribute name and type (one of COLUMN_TYPES)."""
 
     name: str
-    type: str
+    type: ColumnType
     span: Span  # where the spec declares it
     group: bool = False  # number only: it groups the components (levels)
     optional: bool = False  # gem only: an empty cell is `none`
@@ -232,7 +236,7 @@ class Zone:
     name: str
     title: Text
     holds: str  # the kind
-    shape: str  # one of SHAPES
+    shape: Shape
     span: Span
     per_player: bool = False  # holding only: one per seat
     by: str = ""  # a group column of the kind: one zone per group value

@@ -195,7 +195,7 @@ def test_hostile_texts_in_every_text_position(official_shape, fresh_dir, data, p
     for path in positions:
         text = data.draw(F.hostile_text(), label=str(path))
         if path in F.NOTE_POSITIONS:
-            F._get(tree, path)["note"] = text
+            F.get_at(tree, path)["note"] = text
         else:
             F.put_text(tree, path, text)
     work = fresh_dir()

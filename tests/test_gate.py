@@ -235,7 +235,7 @@ def test_no_decision_takes_an_engine_phase_name(tmp_path, name, section):
 def test_the_reserved_phase_names_are_the_engine_templates():
     """check's ENGINE_PHASES are the names Game.phase returns of its own, read from the runtime."""
     runtime = (ROOT / "compiler" / "emit" / "runtime" / "game.py").read_text(encoding="utf-8")
-    body = re.search(r"def phase\(self\):\n((?:        .*\n)+)", runtime)[1]
+    body = re.search(r"def phase\(self\)[^:]*:\n((?:        .*\n)+)", runtime)[1]
     assert set(re.findall(r'return "(\w+)"', body)) | {emit_engine.PAYMENT_STEP} == set(ENGINE_PHASES)
 
 

@@ -14,7 +14,7 @@ from compiler.emit.engine import write_atomic
 from compiler.pipeline import catalogue, compile_spec
 from tests.helpers import ROOT
 
-STDLIB = {"__future__", "difflib", "json", "operator", "os", "random", "collections", "typing"}
+STDLIB = {"__future__", "difflib", "json", "operator", "os", "random", "collections", "typing"}  # typing: Any, NamedTuple
 
 
 @pytest.fixture(scope="module", autouse=True)

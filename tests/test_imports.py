@@ -6,7 +6,7 @@ engines through the compiler's driver (compiler.pipeline); only the application 
 prints or exits, and nothing imports it.
 
 Inside the compiler, the stages of the pipeline in order (STAGES): the base (codes,
-diagnostics, safe_text, files), the front end and the model, check, the lowering, the sheets,
+diagnostics, safe_text, files), the front end, the model and the language registry, check, the lowering, the sheets,
 emit and diff, and the driver. A module imports only modules of its own stage or an earlier
 one, so a later pass can never be reached from an earlier one (the lowering once imported the
 sheets' phrases inside a function). The runtime (compiler.emit.runtime), whose text is pasted
@@ -28,7 +28,7 @@ COMMAND_LINE = "app"
 # The compiler's stages, earliest first: a module of one may import the same stage or an earlier one.
 STAGES = (
     ("compiler", "compiler.codes", "compiler.diagnostics", "compiler.safe_text", "compiler.files"),
-    ("compiler.front", "compiler.model"),
+    ("compiler.front", "compiler.model", "compiler.language"),
     ("compiler.check",),
     ("compiler.lower",),
     ("compiler.sheets",),

@@ -18,13 +18,13 @@ import random
 
 import pytest
 
-from compiler.emit import runtime
-from compiler.emit.runtime import errors, game, meta, notation, spec, state, variables, zones
+from compiler.emit import inline, runtime
+from compiler.emit.runtime import aliases, errors, game, meta, notation, spec, state, variables, zones
 from tests.helpers.engines import ROOT, load_engine
 
 ENGINES = sorted((ROOT / "generated" / "engines").glob("*.py"))
 RUNTIME = pathlib.Path(runtime.__file__).parent
-MODULES = {"meta": meta, "errors": errors, "game": game, "state": state, "notation": notation}
+MODULES = {"aliases": aliases, "meta": meta, "errors": errors, "game": game, "state": state, "notation": notation}
 SPEC_MODULES = {"variables": variables, "zones": zones}  # only in the engines of specs that use them
 
 
@@ -54,19 +54,18 @@ def bind(monkeypatch, module, engine):
         own = (inspect.isfunction(value) or inspect.isclass(value)) and value.__module__ == module.__name__
         if not own and hasattr(engine, name):
             monkeypatch.setattr(module, name, getattr(engine, name))
-    if module is game and engine._FACE_UP_COSTS:
+    slots = (("face_up_costs",) if engine._FACE_UP_COSTS else ()) + tuple(name for name, _, _ in engine._EXTRA_SLOTS)
+    if module is game and slots:
         # Game's slots are chosen when the class is made, from the placeholder spec (no face-up
-        # cost cache) on import: the class this engine's text makes has the cache's slot too.
-        monkeypatch.setattr(game, "Game", type("Game", (game.Game,), {"__slots__": ("face_up_costs",)}))
+        # cost cache, no slots of its own) on import: the class this engine's text makes has them.
+        monkeypatch.setattr(game, "Game", type("Game", (game.Game,), {"__slots__": slots}))
 
 
 def header_names(module) -> set[str]:
     """The names a runtime module's header binds by importing (stdlib modules, the spec interface,
-    other runtime modules)."""
-    text = pathlib.Path(module.__file__).read_text(encoding="utf-8")
-    header = text[:text.index(runtime.MARKER)]
+    other runtime modules), but for `from __future__` and an `if TYPE_CHECKING:` block's."""
     names = set()
-    for node in ast.parse(header).body:
+    for node in runtime.header(ast.parse(pathlib.Path(module.__file__).read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             names |= {alias.asname or alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module != "__future__":
@@ -74,42 +73,61 @@ def header_names(module) -> set[str]:
     return names
 
 
+def definitions(tree: ast.Module) -> dict[str, ast.AST]:
+    """The functions and classes a module defines at its top level, and each method as CLASS.NAME."""
+    out: dict[str, ast.AST] = {}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            out[node.name] = node
+        if isinstance(node, ast.ClassDef):
+            out.update((f"{node.name}.{item.name}", item) for item in node.body if isinstance(item, ast.FunctionDef))
+    return out
+
+
+def hooks_of(tree: ast.Module) -> dict[str, ast.FunctionDef]:
+    """The hooks an engine defines (the functions the spec interface declares after its tables)."""
+    return {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name in HOOKS}
+
+
+HOOKS = ("_end_of_turn", "_reset_turn", "_state_json", "_state_problems", "_load_state", "_deal_spec_zones", "_setup")
+
+
 # --------------------------------------------------------------------------- the paste rule
 
 
-def test_split_parts_drops_the_header_and_cuts_at_each_marker():
-    text = ('"""doc"""\nimport json\n\n# ---- engine text: from here\n\n\nA = 1\n\n'
-            "def f():\n    x = 1\n    # ---- engine text: per spec\n    return x\n\n")
-    assert runtime.split_parts(text) == ("A = 1\n\ndef f():\n    x = 1", "    return x")
-
-
-def test_a_module_without_marker_is_refused():
-    with pytest.raises(ValueError, match="needs a line starting '# ---- engine text' to end its header"):
-        runtime.split_parts('"""doc"""\nA = 1\n')
+def test_the_header_is_the_docstring_and_the_imports():
+    text = ('"""doc"""\nfrom __future__ import annotations\n\nimport json\nfrom typing import TYPE_CHECKING\n\n'
+            "if TYPE_CHECKING:\n    from .game import Game\n\n# a comment\nA = 1\n\n\ndef f():\n    return A\n\n")
+    assert runtime.split_header(text)[1] == "# a comment\nA = 1\n\n\ndef f():\n    return A"
 
 
 def test_only_runtime_modules_are_pasted():
     with pytest.raises(ValueError, match="not a runtime module: 'spec'"):
-        runtime.engine_parts("spec")
+        runtime.engine_text("spec")
 
 
-def test_every_runtime_module_is_listed_and_game_and_state_are_cut_where_the_template_writes():
-    """game: the steps and triggers, the turn resets, the declared state and the zones saved, the deal
-    of the zones and the setup; state: the declared state and the zones checked, then loaded (all but
-    the steps only for specs with state, zones or setup)."""
+def test_every_runtime_module_is_listed():
     files = {p.stem for p in RUNTIME.glob("*.py")} - {"__init__", "spec"}
     assert set(runtime.MODULES + runtime.SPEC_MODULES) == files
     assert set(SPEC_MODULES) == set(runtime.SPEC_MODULES)
-    assert {name: len(runtime.engine_parts(name)) for name in runtime.MODULES + runtime.SPEC_MODULES} == {
-        "meta": 1, "errors": 1, "game": 6, "state": 4, "notation": 1, "variables": 1, "zones": 1}
+
+
+@pytest.mark.parametrize("name", runtime.MODULES + runtime.SPEC_MODULES)
+def test_no_runtime_module_is_cut(name):
+    """No marker, no cut point: the text an engine holds is the module's whole body after its header,
+    every function of it whole (the same syntax tree as the module's own)."""
+    text = (RUNTIME / f"{name}.py").read_text(encoding="utf-8")
+    assert "# ---- engine text" not in text
+    tree = ast.parse(text)
+    body = [node for node in tree.body if node not in runtime.header(tree)]
+    assert ast.dump(ast.Module(body, [])) == ast.dump(ast.parse(runtime.engine_text(name)))
 
 
 @pytest.mark.parametrize("name", runtime.MODULES + runtime.SPEC_MODULES)
 def test_a_header_holds_only_the_docstring_and_imports(name):
-    text = (RUNTIME / f"{name}.py").read_text(encoding="utf-8")
-    header = ast.parse(text[:text.index(runtime.MARKER)]).body
+    tree = ast.parse((RUNTIME / f"{name}.py").read_text(encoding="utf-8"))
+    header = runtime.header(tree)
     assert isinstance(header[0], ast.Expr) and isinstance(header[0].value, ast.Constant)  # the docstring
-    assert all(isinstance(node, (ast.Import, ast.ImportFrom)) for node in header[1:])
     relative = [node.module for node in header if isinstance(node, ast.ImportFrom) and node.level]
     assert set(relative) <= {"spec"} | set(runtime.MODULES)
 
@@ -118,21 +136,43 @@ def test_a_header_holds_only_the_docstring_and_imports(name):
 def test_the_pasted_text_imports_nothing(name):
     """An engine's imports are the template's (the standard library): the runtime's own imports
     are in its headers, which are not pasted."""
-    for part in runtime.engine_parts(name):
-        statements = [line.strip() for line in part.splitlines()]
-        assert not [s for s in statements if s.startswith(("import ", "from "))], name
+    tree = ast.parse(runtime.engine_text(name))
+    assert not [node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))], name
 
 
 @pytest.mark.parametrize("path", ENGINES, ids=lambda p: p.stem)
 def test_every_engine_holds_the_runtime_verbatim(path):
+    """Each runtime module's text is in the engine as it is written; game.py's with the hooks the
+    engine defines inlined into Game.apply (compiler/emit/inline.py)."""
     text = path.read_text(encoding="utf-8")
+    hooks = "\n\n".join(ast.unparse(node) for node in hooks_of(ast.parse(text)).values())
     for name in runtime.MODULES:
-        for part in runtime.engine_parts(name):
-            assert part in text, f"{path.name} lacks a part of compiler/emit/runtime/{name}.py"
+        pasted = runtime.engine_text(name) if name != "game" else inline.game_text(runtime.engine_text(name), hooks)
+        assert pasted in text, f"{path.name} lacks the text of compiler/emit/runtime/{name}.py"
     for name in runtime.SPEC_MODULES:  # exactly in the engines of the specs that use them
-        [part] = runtime.engine_parts(name)
-        assert (part in text) == uses(name, text), f"{path.name} and compiler/emit/runtime/{name}.py"
-    assert runtime.MARKER not in text
+        assert (runtime.engine_text(name) in text) == uses(name, text), f"{path.name} and compiler/emit/runtime/{name}.py"
+
+
+@pytest.mark.parametrize("path", ENGINES, ids=lambda p: p.stem)
+def test_every_engine_runs_the_runtime_functions(path):
+    """Every function and method of the runtime (the ones its unit tests here run) is, node for node,
+    the engine's of the same name; Game.apply is the runtime's with the engine's hooks inlined, and
+    every engine defines every hook."""
+    text = path.read_text(encoding="utf-8")
+    engine = definitions(ast.parse(text))
+    hooks = hooks_of(ast.parse(text))
+    assert set(hooks) == set(HOOKS), path.name
+    for name in runtime.MODULES + tuple(m for m in runtime.SPEC_MODULES if uses(m, text)):
+        for key, node in definitions(ast.parse(runtime.engine_text(name))).items():
+            if key == "Game":  # its methods, one by one
+                continue
+            if key == "Game.apply":
+                node = inline.inline_hooks(node, {h: hooks[h] for h in inline.INLINED})
+                engine_node = ast.parse(ast.unparse(engine[key])).body[0]
+                node = ast.parse(ast.unparse(node)).body[0]
+            else:
+                engine_node = engine[key]
+            assert ast.dump(node) == ast.dump(engine_node), f"{path.name}: {key} of compiler/emit/runtime/{name}.py"
 
 
 @pytest.mark.parametrize("path", ENGINES, ids=lambda p: p.stem)
@@ -149,8 +189,23 @@ def test_every_engine_defines_what_the_runtime_imports(path):
 
 def test_the_spec_interface_lists_only_what_the_runtime_reads():
     read = set().union(*(header_names(m) for m in {**MODULES, **SPEC_MODULES}.values()))
-    listed = {name for name in vars(spec) if not name.startswith("__")} - {"annotations", "Any", "Callable"}
+    tree = ast.parse(pathlib.Path(spec.__file__).read_text(encoding="utf-8"))
+    listed = {t.id for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
+              for t in (node.targets if isinstance(node, ast.Assign) else [node.target]) if isinstance(t, ast.Name)}
+    listed |= {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
     assert listed - read == set()
+    assert set(HOOKS) <= listed
+
+
+def test_the_runtime_is_annotated_whole():
+    """Every function of the runtime has its parameters and its return annotated (mypy checks
+    their bodies: pyproject.toml)."""
+    for path in RUNTIME.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef):
+                params = node.args.posonlyargs + node.args.args + node.args.kwonlyargs
+                bare = [a.arg for a in params if a.annotation is None and a.arg != "self"]
+                assert not bare and node.returns is not None, f"{path.name}: {node.name} ({bare})"
 
 
 # --------------------------------------------------------------------------- errors
@@ -211,6 +266,24 @@ def test_new_game_deals_as_the_engine_does(monkeypatch, engine):
     bind(monkeypatch, game, engine)
     for seed in (0, 1, 2024):
         assert game.new_game(2, seed=seed).to_json() == engine.new_game(2, seed=seed).to_json()
+
+
+@pytest.mark.parametrize("stem", ["official", "no_churn", "trading_posts", "cities"])
+def test_the_runtime_plays_as_the_engine_does(monkeypatch, stem):
+    """The runtime's own Game.apply (its hooks the engine's: the steps, the end triggers, the turn
+    resets, the zones and the declared state) plays every game as the engine does, move for move."""
+    engine = load_engine(ROOT / "generated" / "engines" / f"{stem}.py")
+    bind(monkeypatch, game, engine)
+    for seed in (0, 1):
+        mine, theirs = game.new_game(2, seed=seed), engine.new_game(2, seed=seed)
+        rng = random.Random(seed)
+        while not theirs.is_over():
+            assert mine.legal_actions() == theirs.legal_actions()
+            action = rng.choice(theirs.legal_actions())
+            mine.apply(action)
+            theirs.apply(action)
+            assert mine.to_json() == theirs.to_json()
+        assert mine.is_over() and mine.winners() == theirs.winners()
 
 
 def test_the_face_up_cost_cache_follows_the_market(monkeypatch):

@@ -68,7 +68,7 @@ def rules_of(c: Checker) -> Rules:
     c.kinds, c.zones = kinds, read_zones(c, kinds, players, scope)
     facts = tables_mod.facts(c, gems, wild, cards, nobles, levels, players, values)
     c.gems_wild = (gems, wild)
-    c.types.state_effect = variables_mod.check_effect
+    c.types.hooks["state"] = variables_mod.check_effect
     variables = variables_mod.declare(c, scope, players, RESERVED_NAMES)
     definitions, prestige, facts = defined(c, scope, gems, wild, kinds, values, facts)
     actions = decisions(c, root, "actions", scope, facts, is_step=False)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from ..diagnostics import Diagnostic
 from ..front.expr import Attribute, Effect, Name
+from ..language import Shape
 from ..model import Kind, PlayerCount, SetupBlock, Zone
 from .zones import pieces
 
@@ -49,9 +50,9 @@ class Counts:
 
     def room(self, key: tuple[str, int]) -> int:
         zone = self.zones[key[0]]
-        if zone.shape in ("display", "row"):
+        if zone.shape.laid_out:
             return dict(zone.sizes).get(self.players, 0) - self.held[key]
-        if zone.shape == "holding" and zone.limit:
+        if zone.shape is Shape.HOLDING and zone.limit:
             return zone.limit - self.held[key]
         return UNBOUNDED
 
@@ -132,9 +133,9 @@ def setup_overdraws(zones: tuple[Zone, ...], kinds: tuple[Kind, ...], setup: tup
 def _full_zone(stmt: Effect, target: tuple[str, int], counts: Counts, kinds: dict[str, Kind],
                players: int) -> Diagnostic:
     zone = counts.zones[target[0]]
-    most = zone.limit if zone.shape == "holding" else dict(zone.sizes).get(players, 0)
+    most = zone.limit if zone.shape is Shape.HOLDING else dict(zone.sizes).get(players, 0)
     whose = f"player {target[1] + 1}'s " if zone.per_player else ""
-    why = "its limit" if zone.shape == "holding" else "its size"
+    why = "its limit" if zone.shape is Shape.HOLDING else "its size"
     kind = kinds[zone.holds]
     return Diagnostic("E552", f"setup draws into {whose}zone '{zone.name}' with {players} players when it is full: it "
                       f"holds at most {most} {kind.item.en if most == 1 else kind.name} ({why})", stmt.span,

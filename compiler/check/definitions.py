@@ -22,6 +22,7 @@ from typing import Any
 from ..diagnostics import Diagnostic, Span
 from ..front.expr import Aggregate, Attribute, Call, ForEach, Name, children, walk
 from ..front.source import MapNode, ScalarNode
+from ..language import ColumnType
 from ..model import Definition, PrestigeSource
 from .types import (
     AGGREGATES,
@@ -166,7 +167,7 @@ class Sections:
                 t = self.keyword_type(word)
             if t is None:
                 known = list(PARAM_TYPES) + list(self.kinds) + [f"{k}.{c.name}" for k, kind in self.kinds.items()
-                                                                  for c in kind.columns if c.type == "keyword"]
+                                                                  for c in kind.columns if c.type is ColumnType.KEYWORD]
                 self.r.error("E106", f"parameter '{pname}'{where} must have a type: one of {', '.join(known)}",
                              pnode.span)
                 ok = False
@@ -178,7 +179,7 @@ class Sections:
         """`posts.power`: a keyword of that column of that kind (None when it names none)."""
         kind, column = word.split(".")
         found = self.kinds.get(kind)
-        if found is not None and any(c.name == column and c.type == "keyword" for c in found.columns):
+        if found is not None and any(c.name == column and c.type is ColumnType.KEYWORD for c in found.columns):
             return Keyword(kind, column)
         return None
 

@@ -33,9 +33,14 @@ from ..front.expr import (
     unparse,
     walk,
 )
+from ..language import EFFECTS, Family
 from ..model import Param, Rules
 
-MOVES = ("reserve", "acquire", "bury", "visit")  # visit moves a noble
+# The flow facts of the base game's effects (compiler/language/effects.py): those that move the card (or, visit,
+# the noble) given first, those that refill the place it left, those that pay the chosen payment.
+MOVES = tuple(d.name for d in EFFECTS.values() if d.family is Family.BASE and d.moves)
+REFILLS = tuple(d.name for d in EFFECTS.values() if d.family is Family.BASE and d.refills)
+PAYS = tuple(d.name for d in EFFECTS.values() if d.pays)
 
 IN_PLACE, MOVED, REFILLED, MAYBE = "in place", "moved", "refilled", "maybe"
 
@@ -63,7 +68,7 @@ def _walk(stmt, state: dict, cards: dict, found: list, looped: bool) -> dict:
         return {name: then[name] if then[name][0] == other[name][0] else (MAYBE, stmt) for name in state}
     if isinstance(stmt, ForEach):
         return _walk(stmt.body, state, cards, found, looped=True)
-    if not isinstance(stmt, Effect) or stmt.name not in (*MOVES, "refill"):
+    if not isinstance(stmt, Effect) or stmt.name not in (*MOVES, *REFILLS):
         return state
     arg = stmt.args[0] if stmt.args else None
     if not isinstance(arg, Name) or arg.id not in cards:
@@ -113,14 +118,14 @@ def pay_flow(effects) -> list[Diagnostic]:
     spent = None  # the first effect that took tokens from the player
     for stmt in effects:
         for node, looped in _effects_in(stmt, False):
-            if node.name == "pay":
+            if node.name in PAYS:
                 if looped:
                     found.append(Diagnostic("E511", f"{unparse(node)} inside 'for' would pay at every pass", node.span))
                 elif spent is not None:
                     found.append(Diagnostic("E511", f"{unparse(node)} after {unparse(spent)} (line {spent.span.line}): "
                                                     "the payment was chosen from the tokens held when the action "
                                                     "began; pay first", node.span))
-            if node.name in ("pay", "put_back") and spent is None:
+            if DRAWS.get(node.name) == "tokens" and spent is None:  # pay, put_back: tokens leave the player
                 spent = node
     return found
 
@@ -141,7 +146,7 @@ def _effects_in(stmt, looped: bool):
 
 
 # What each effect draws on: after it, the condition no longer speaks for that pool.
-DRAWS = {"take": "supply", "put_back": "tokens", "pay": "tokens", "reserve": "reserved", "reserve_top": "reserved"}
+DRAWS = {d.name: d.draws for d in EFFECTS.values() if d.draws is not None}
 
 
 def token_bounds(test, values: dict) -> dict:
@@ -256,10 +261,12 @@ def _effects(stmt):
 # ---------------------------------------------------------------------------- loops that empty what a later loop walks
 
 # The effects that take a component out of the collection it lies in: a face-up card out of its
-# row (`market[level]`), a component out of its zone.
-TAKES_OUT = ("reserve", "acquire", "bury", "move", "to_bottom", "discard")
-# The effects that put components into a collection again: a slot refilled, a zone filled.
-PUTS_IN = ("refill", "reveal", "move", "draw", "to_bottom")
+# row (`market[level]`), a component out of its zone (visit too: no collection of nobles is walked).
+TAKES_OUT = tuple(dict.fromkeys(d.name for d in EFFECTS.values() if d.moves))
+# The effects that put components into a collection again: a slot refilled, a zone filled; and those
+# that put one into the zone given second.
+PUTS_IN = tuple(dict.fromkeys(d.name for d in EFFECTS.values() if d.refills or d.puts_in))
+PUTS_INTO_SECOND = tuple(d.name for d in EFFECTS.values() if d.puts_in)
 
 
 def emptied_loops(rules: Rules) -> list[Diagnostic]:
@@ -295,7 +302,7 @@ def _empties(loop: ForEach) -> bool:
     body = loop.body.stmts if isinstance(loop.body, Sequence) else (loop.body,)
     var = Name(loop.var, None)
     out = any(isinstance(s, Effect) and s.name in TAKES_OUT and s.args and s.args[0] == var
-              and not (s.name in ("move", "to_bottom") and len(s.args) > 1 and s.args[1] == loop.collection)
+              and not (s.name in PUTS_INTO_SECOND and len(s.args) > 1 and s.args[1] == loop.collection)
               for s in body)  # unconditionally: an effect of the body itself, not under an `if`
     return out and not _puts_in(loop.body, loop.collection, var)
 
@@ -305,9 +312,9 @@ def _puts_in(stmt, collection, var=None) -> bool:
     for node in walk(stmt):
         if not isinstance(node, Effect) or node.name not in PUTS_IN or not node.args:
             continue
-        if node.name == "refill" and (node.args[0] == collection or node.args[0] == var
+        if node.name in REFILLS and (node.args[0] == collection or node.args[0] == var
                                       or isinstance(collection, Index)):
             return True  # refill(card) fills the slot a card of a row left; refill(ZONE) the zone
-        if node.name in ("move", "to_bottom", "draw", "reveal") and len(node.args) > 1 and node.args[1] == collection:
+        if node.name in PUTS_INTO_SECOND and len(node.args) > 1 and node.args[1] == collection:
             return True
     return False

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from ..diagnostics import Diagnostic, Span
 from ..front.expr import Aggregate, Attribute, Call, Effect, ForEach, Name, children, unparse
+from ..language import Role
 from .types import PLAYER, STATE_EFFECTS
 from .zones import ZONE_EFFECTS
 
@@ -135,7 +136,7 @@ class Leaks:
                 return
             case Effect(name=name, args=args) if name in ZONE_EFFECTS:
                 for arg, what in zip(args, ZONE_EFFECTS[name] + ("",) * len(args), strict=False):
-                    if what == "component":
+                    if what is Role.COMPONENT:
                         self.expr(arg, env, ctx, inside)
                     else:  # a zone named as the place moved from or to: not read
                         self.written(arg, env, ctx, inside)

@@ -31,14 +31,16 @@ import yaml
 from ..diagnostics import Reporter, Span, did_you_mean
 from ..front.reading import MAX_INPUT_BYTES, NotAFile, read_input
 from ..front.source import MapNode, Node, ScalarNode
+from ..language import COLUMN_TYPES as COLUMN_DECLS
+from ..language import ColumnType
+from ..language.columns import COLUMN_KEYS, types_taking
 from ..model import COLUMN_TYPES, Card, Column, Component, Kind, Noble, Text
 
 BASE_KINDS = ("cards", "nobles")  # the base game's kinds, in the order of Rules.kinds
 MAX_TABLE_NUMBER = 1000  # the largest number of a component table (rulespec/README.md)
 _KEYWORD = re.compile(r"[a-z][a-z0-9_]*")
 # Which keys of a column's long form fit which types (E120 otherwise).
-_KEY_TYPES = {"group": ("number",), "optional": ("gem",), "prefix": ("gems",),
-              "header": ("number", "gem", "colour", "keyword", "prose")}
+_KEY_TYPES = {key: types_taking(key) for key in COLUMN_KEYS}  # compiler/language/columns.py
 
 
 @dataclass(frozen=True)
@@ -77,7 +79,7 @@ def _base_text(value) -> Text:
 
 def _base_column(name: str, value) -> Column:
     spec = value if isinstance(value, dict) else {"type": value}
-    return Column(name, spec["type"], Span("rulespec/base_kinds.yaml", 1, 1), group=bool(spec.get("group")),
+    return Column(name, ColumnType(spec["type"]), Span("rulespec/base_kinds.yaml", 1, 1), group=bool(spec.get("group")),
                   optional=bool(spec.get("optional")), prefix=spec.get("prefix", ""), header=spec.get("header", ""))
 
 
@@ -88,16 +90,14 @@ def base_columns(name: str) -> tuple[Column, ...]:
 
 def headers(column: Column, gems: tuple[str, ...]) -> list[str]:
     """The CSV headers a column reads: one per gem colour for `gems`, else one."""
-    if column.type == "gems":
+    if column.type is ColumnType.GEMS:
         return [column.prefix + g for g in gems]
     return [column.header or column.name]
 
 
 def _describe(column: Column) -> str:
     """A column's type as the messages name it: "a number with 'group: true'", 'a table by gem colour'."""
-    noun = {"number": "a number", "gem": "a gem colour", "colour": "a colour", "gems": "a table by gem colour",
-            "keyword": "a keyword", "prose": "a prose text"}[column.type]
-    return noun + (" with 'group: true'" if column.group else "")
+    return COLUMN_DECLS[column.type].noun + (" with 'group: true'" if column.group else "")
 
 
 # --------------------------------------------------------------------------- declarations
@@ -212,7 +212,7 @@ class Loader:
                              f"{did_you_mean(str(value.value), COLUMN_TYPES)}",
                              value.span)
                 return None
-            return Column(name, str(value.value), key.span)
+            return Column(name, ColumnType(str(value.value)), key.span)
         if not isinstance(value, MapNode):
             self.r.error("E103", f"column '{name}' must be a column type or a mapping {{type, ...}}", value.span)
             return None
@@ -229,7 +229,7 @@ class Loader:
                              f"'{type_}'", value.key_span(field))
                 continue
             fields[field] = node.value if isinstance(node, ScalarNode) else None
-        return Column(name, str(type_), key.span, group=fields.get("group") is True,
+        return Column(name, ColumnType(type_), key.span, group=fields.get("group") is True,
                       optional=fields.get("optional") is True, prefix=str(fields.get("prefix") or ""),
                       header=str(fields.get("header") or ""), titles=self.keyword_titles(name, type_, value),
                       title=self.c.text(value, "title") if value.get("title") is not None else None)
@@ -239,7 +239,7 @@ class Loader:
         node = value.get("titles")
         if node is None:
             return ()
-        if type_ != "keyword":
+        if type_ != ColumnType.KEYWORD:
             self.r.error("E120", f"'titles' applies to a column of type keyword, not to '{type_}'",
                          value.key_span("titles"))
             return ()
@@ -277,7 +277,7 @@ class Loader:
                              f"the engines read {needs}")
                 found = True
         for column in d.columns:
-            if column.name not in want and column.type != "prose":
+            if column.name not in want and column.type is not ColumnType.PROSE:
                 self.r.error("E546", f"the kind '{d.name}' belongs to the base game: its extra column "
                              f"'{column.name}' can only be prose (the engines have no place for it)", column.span,
                              f"the engines read {needs}; a `prose` column is shown on sheets")
@@ -313,8 +313,8 @@ class Loader:
     def references(self, d: Declaration) -> bool:
         """E122: `key` naming no number or keyword column, `faces_of` naming no number column; True if one."""
         found = False
-        for name, span, allowed, what in ((d.key, d.key_span, ("number", "keyword"), "key"),
-                                          (d.faces_of, d.faces_span, ("number",), "faces_of")):
+        for name, span, allowed, what in ((d.key, d.key_span, (ColumnType.NUMBER, ColumnType.KEYWORD), "key"),
+                                          (d.faces_of, d.faces_span, (ColumnType.NUMBER,), "faces_of")):
             if not name:
                 continue
             column = next((c for c in d.columns if c.name == name), None)
@@ -331,7 +331,8 @@ class Loader:
 
     def distinct_key(self, d: Declaration, components: tuple[Component, ...]) -> None:
         """E123 at the second component whose key is the first's."""
-        if not d.key or not any(c.name == d.key and c.type in ("number", "keyword") for c in d.columns):
+        keyed = (ColumnType.NUMBER, ColumnType.KEYWORD)
+        if not d.key or not any(c.name == d.key and c.type in keyed for c in d.columns):
             return
         i = next(i for i, c in enumerate(d.columns) if c.name == d.key)
         seen: dict[object, Component] = {}
@@ -430,25 +431,25 @@ class Loader:
             if any(v is _BAD for v in got):
                 ok = False
                 continue
-            out.append(tuple(got) if column.type == "gems" else got[0])
+            out.append(tuple(got) if column.type is ColumnType.GEMS else got[0])
         return tuple(out) if ok else None
 
     def cell(self, d: Declaration, column: Column, header: str, cell: str, span: Span, row: Span) -> object:
-        if column.type in ("number", "gems"):
+        if column.type in (ColumnType.NUMBER, ColumnType.GEMS):
             number = self.number(header, cell, span)
             if number is not None and column.group and number < 1:
                 self.r.error("E107", f"{d.item.en} {column.name}s start at 1", row)
                 return _BAD
             return _BAD if number is None else number
-        if column.type in ("gem", "colour"):
+        if column.type in (ColumnType.GEM, ColumnType.COLOUR):
             if column.optional and not cell:
                 return None
-            allowed = self.gems if column.type == "gem" else self.gems + (self.wild,)
+            allowed = self.gems if column.type is ColumnType.GEM else self.gems + (self.wild,)
             if cell not in allowed:
                 self.r.error("E107", f"unknown {header} colour {cell!r}{did_you_mean(cell, allowed)}", span)
                 return _BAD
             return allowed.index(cell)
-        if column.type == "keyword" and not _KEYWORD.fullmatch(cell):
+        if column.type is ColumnType.KEYWORD and not _KEYWORD.fullmatch(cell):
             self.r.error("E107", f"'{header}' must be a lower-case name (letters, digits, '_'), not {cell!r}", span)
             return _BAD
         titled = [k for k, _ in column.titles]
@@ -485,7 +486,7 @@ _BAD = object()  # a cell that does not fit its column (reported)
 
 def _faces(d: Declaration, components: tuple[Component, ...]) -> list[int]:
     """Each component's piece: the value of its `faces_of` column, or -1."""
-    i = next((i for i, c in enumerate(d.columns) if c.name == d.faces_of and c.type == "number"), None)
+    i = next((i for i, c in enumerate(d.columns) if c.name == d.faces_of and c.type is ColumnType.NUMBER), None)
     return [c.values[i] if i is not None else -1 for c in components]
 
 

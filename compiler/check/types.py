@@ -4,14 +4,16 @@ Used by the check pass (which reports every mismatch) and by the lowering pass (
 needs to know, say, that `picked` is a set of gems). Inference is a pure function of
 an expression and a :class:`Scope`; errors go to a :class:`~compiler.diagnostics.Reporter`.
 
-Types are small frozen values: ``INT``, ``BOOL``, ``GEM`` (one of the gem colours),
-``COLOUR`` (a gem or the wild colour), ``PLAYER``, ``CARD`` (with the place it comes
-from), ``NOBLE``, ``PAYMENT``, ``SETUP``, ``NONE``, ``SetOf(T)`` and ``MapOf(K, V)``.
+Types are small frozen values, declared with the language registry (compiler/language/types.py)
+and imported here for the passes that know them by this module: ``INT``, ``BOOL``, ``GEM`` (one
+of the gem colours), ``COLOUR`` (a gem or the wild colour), ``PLAYER``, ``CARD`` (with the place
+it comes from), ``NOBLE``, ``PAYMENT``, ``SETUP``, ``NONE``, ``SetOf(T)`` and ``MapOf(K, V)``.
+The tables of effects, functions, aggregates, domains and column types below are read from the
+registry (compiler/language/), where each construct is declared once.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from ..diagnostics import Reporter, did_you_mean
 from ..front.expr import (
@@ -34,116 +36,59 @@ from ..front.expr import (
     Word,
     unparse,
 )
+from ..language import AGGREGATES as _AGGREGATES
+from ..language import COLUMN_TYPES as _COLUMN_TYPES
+from ..language import DOMAINS as _DOMAINS
+from ..language import FUNCTIONS as _FUNCTIONS
+from ..language import ColumnType, Shape
+from ..language.effects import BASE_EFFECTS
+from ..language.effects import STATE_EFFECTS as STATE_EFFECTS
+from ..language.effects import named as effects_named
+from ..language.types import (
+    BOOL,
+    COLOUR,
+    ERROR,
+    FACE_UP_CARD,
+    GEM,
+    INT,
+    NONE,
+    PLAYER,
+    SETUP,
+    AnyType,
+    Comp,
+    Keyword,
+    MapOf,
+    SetOf,
+    Type,
+    ZoneT,
+    noun,
+    wanted,
+)
+from ..language.types import (
+    CARD as CARD,
+)
+from ..language.types import (
+    NOBLE as NOBLE,
+)
+from ..language.types import (
+    PAYMENT as PAYMENT,
+)
+from ..language.types import (
+    RESERVED_CARD as RESERVED_CARD,
+)
 from .kinds import base_columns
 
-
-@dataclass(frozen=True, slots=True)
-class Type:
-    name: str
-    origin: str = ""  # for cards: "face_up" or "reserved"
-
-    def __str__(self) -> str:
-        """The type as a noun: 'number', 'gem colour', 'face-up card' (see :func:`noun`)."""
-        if self.name == "card" and self.origin:
-            return f"{self.origin.replace('_', '-')} card"
-        return _NOUNS.get(self.name, self.name)
-
-
-@dataclass(frozen=True, slots=True)
-class SetOf:
-    elem: AnyType
-
-    def __str__(self) -> str:
-        return f"collection of {self.elem}s"  # every noun of _NOUNS takes an 's'
-
-
-@dataclass(frozen=True, slots=True)
-class MapOf:
-    key: AnyType
-    value: AnyType
-
-    def __str__(self) -> str:
-        return f"table of {self.value}s by {self.key}"
-
-
-@dataclass(frozen=True, slots=True)
-class Comp:
-    """A component of a kind other than the base game's cards and nobles (a city)."""
-
-    kind: str
-    noun: str  # the kind's item, in English ("city")
-
-    def __str__(self) -> str:
-        return self.noun
-
-
-@dataclass(frozen=True, slots=True)
-class Keyword:
-    """A value of a keyword column: comparable with the same column's values only."""
-
-    kind: str
-    column: str
-
-    def __str__(self) -> str:
-        return f"keyword of {self.kind}.{self.column}"
-
-
-@dataclass(frozen=True, slots=True)
-class ZoneT(SetOf):
-    """A zone of the spec's own (compiler/check/zones.py): a collection of its kind's components that
-    also knows its name and shape (a pile's contents may not be read: E551)."""
-
-    zone: str = ""
-    shape: str = ""
-    per_player: bool = False
-
-    def __str__(self) -> str:
-        return f"zone of {self.elem}s"
-
-
-AnyType = Type | SetOf | MapOf | Comp | Keyword  # a type of the expression language
-
-_NOUNS = {"gem": "gem colour", "colour": "token colour", "int": "number", "bool": "condition",
-          "setup": "player-count row", "none": "none", "?": "value"}
-
-
-def noun(t) -> str:
-    """A type as a message names what it found: 'a number', 'a condition', 'an end ...', 'none'."""
-    text = str(t)
-    if text == "none":
-        return "none"
-    return f"{'an' if text[0] in 'aeiou' else 'a'} {text}"
-
-
-def wanted(t) -> str:
-    """A type as a message names what a place needs: 'true or false' for a condition, else :func:`noun`."""
-    return "true or false" if t == BOOL else noun(t)
-
-
-INT = Type("int")
-BOOL = Type("bool")
-GEM = Type("gem")
-COLOUR = Type("colour")
-PLAYER = Type("player")
-CARD = Type("card")
-FACE_UP_CARD = Type("card", "face_up")
-RESERVED_CARD = Type("card", "reserved")
-NOBLE = Type("noble")
-PAYMENT = Type("payment")
-SETUP = Type("setup")
-NONE = Type("none")
-ERROR = Type("?")  # already reported; silences follow-up errors
-
-# The type a column of a component table gives its attribute (`prose` gives none: shown on sheets only).
-COLUMN_TYPES: dict[str, AnyType] = {"number": INT, "gem": GEM, "colour": COLOUR, "gems": MapOf(GEM, INT)}
+# The type a column of a component table gives its attribute (`prose` gives none: shown on sheets only;
+# a keyword column's is its own, Keyword).
+COLUMN_TYPES: dict[str, AnyType] = {t: d.attribute for t, d in _COLUMN_TYPES.items() if d.attribute is not None}
 # The type of a component of the base game's kinds (the engines know them by these types).
 BASE_COMPONENT_TYPES = {"cards": "card", "nobles": "noble"}
 
 
 def column_attributes(kind: str, columns) -> dict[str, AnyType]:
     """The attributes a kind's declared columns give its components: `card.points` is a number."""
-    return {c.name: Keyword(kind, c.name) if c.type == "keyword" else COLUMN_TYPES[c.type]
-            for c in columns if c.type != "prose"}
+    return {c.name: Keyword(kind, c.name) if c.type == ColumnType.KEYWORD else COLUMN_TYPES[c.type]
+            for c in columns if c.type != ColumnType.PROSE}
 
 
 def _base_attributes() -> dict[str, dict[str, AnyType]]:
@@ -168,23 +113,15 @@ GLOBALS: dict[str, AnyType] = {
     "nobles_left": INT, "player_count": INT,
     "round": INT, "turn": INT, "passes": INT, "setup": SETUP, "none": NONE,
 }
-FUNCTIONS = {"min": "numbers", "max": "numbers", "abs": "number", "size": "collection"}
-AGGREGATES = {"sum": INT, "count": BOOL, "all": BOOL, "any": BOOL, "min": INT, "max": INT}
+# Functions: name -> what they take, in words; aggregates: name -> the type of their body.
+FUNCTIONS = {name: d.takes for name, d in _FUNCTIONS.items()}
+AGGREGATES = {name: d.body for name, d in _AGGREGATES.items()}
 
-# The effects that write the spec's declared state (compiler/check/variables.py types them).
-STATE_EFFECTS = ("set", "add", "insert", "drop")
-# Effects: name -> parameter types (CARD accepts either origin).
-EFFECTS = {
-    "take": (COLOUR, INT), "put_back": (COLOUR, INT), "reserve": (FACE_UP_CARD,),
-    "reserve_top": (INT,), "refill": (FACE_UP_CARD,), "pay": (PAYMENT,), "acquire": (CARD,),
-    "visit": (NOBLE,), "bury": (CARD,),
-}
+# The effects of the base game: name -> parameter types (CARD accepts either origin). STATE_EFFECTS
+# (imported above) write the spec's declared state (compiler/check/variables.py types them).
+EFFECTS = {name: d.params for name, d in BASE_EFFECTS.items()}
 
-DOMAIN_TYPES = {
-    "gem": GEM, "colour": COLOUR, "gem_set": SetOf(GEM), "face_up": FACE_UP_CARD, "deck": INT,
-    "reserved": RESERVED_CARD, "noble": NOBLE, "payment": PAYMENT,
-    "component": ERROR,  # a component of its zone's kind: compiler/check/zones.py param_type
-}
+DOMAIN_TYPES = {name: d.type for name, d in _DOMAINS.items()}  # component: its zone's kind (zones.param_type)
 
 
 def component_type(kind) -> AnyType:
@@ -317,10 +254,10 @@ class Inferrer:
             self.items[kind.name] = kind.item.en
             key = _attribute_key(component_type(kind))
             self.attributes[key] = column_attributes(kind.name, kind.columns)
-            self.prose[key] = [c.name for c in kind.columns if c.type == "prose"]
+            self.prose[key] = [c.name for c in kind.columns if c.type == ColumnType.PROSE]
             self.optional_columns[key] = {c.name for c in kind.columns if c.optional}
             for i, column in enumerate(kind.columns):
-                if column.type == "keyword":
+                if column.type == ColumnType.KEYWORD:
                     self.keywords[Keyword(kind.name, column.name)] = tuple(
                         dict.fromkeys(str(c.values[i]) for c in kind.components))
         # the spec's definitions as check types them (compiler/check/definitions.py): name -> (params, result)
@@ -330,9 +267,12 @@ class Inferrer:
         # ones, and the typing of the effects that write them
         self.variables: dict = {}
         self.optional_state: set[str] = set()
-        self.state_effect: Callable[[Inferrer, Effect, Scope], None] | None = None  # types set/add/insert/drop
+        # the check hooks of the effects the registry gives one (compiler/language/effects.py `check`), by its
+        # name, installed by the pass that checks them: "state" (compiler/check/variables.py types set, add,
+        # insert, drop), "zone" (compiler/check/zones.py, once the spec has zones); the others' signatures
+        # are checked here
+        self.hooks: dict[str, Callable[[Inferrer, Effect, Scope], None]] = {}
         self.pile_ok = False  # reading a pile's name is allowed here (size(pile), a draw's source): E551 else
-        self.zone_effects: dict = {}  # the zone effects' checkers, once the spec has zones (compiler/check/zones.py)
         self.zone_sources: dict[str, str] = {}  # zone -> the pile it is refilled from ("" for none)
         self.refused_zones: set[str] = set()  # zones refused by the check (reported there)
 
@@ -394,7 +334,7 @@ class Inferrer:
             self.maybe_none(node, scope, name)
             return scope.lookup(name) or ERROR
         t = scope.lookup(name)
-        if isinstance(t, ZoneT) and t.shape == "pile" and not self.pile_ok:
+        if isinstance(t, ZoneT) and t.shape is Shape.PILE and not self.pile_ok:
             self.r.error("E551", f"'{name}' is a face-down pile: its order and contents are hidden, so only "
                          f"size({name}) may be read", node.span,
                          "draw from it (draw, reveal, refill) to bring a component face up")
@@ -614,6 +554,17 @@ class Inferrer:
         del self.r.diagnostics[before:]  # asked, not reported: the effect itself reports
         return isinstance(t, ZoneT)
 
+    def hook(self, name: str, args, scope: Scope) -> Callable[[Inferrer, Effect, Scope], None] | None:
+        """The check hook of the effect `name(args)`, when its declaration names one and its pass installed it.
+        A name declared twice (refill: the base game's refill(card), the zones' refill(ZONE)) takes the
+        hooked declaration only when its argument is a zone."""
+        declared = effects_named(name)
+        for decl in declared:
+            hook = self.hooks.get(decl.check) if decl.check else None
+            if hook is not None and (len(declared) == 1 or self.zone_refill(args, scope)):
+                return hook
+        return None
+
     def side(self, node, scope: Scope, hint=None):
         """The type of a side of '==' or '!=': the one place where the name `none` may stand."""
         if node == Name("none", None) and scope.lookup("none") == NONE:
@@ -683,11 +634,8 @@ class Inferrer:
 
     def statement(self, node, scope: Scope) -> None:
         match node:
-            case Effect(name=name) if name in STATE_EFFECTS and self.state_effect is not None:
-                self.state_effect(self, node, scope)
-            case Effect(name=name, args=args) if name in self.zone_effects and (
-                    name != "refill" or self.zone_refill(args, scope)):
-                self.zone_effects[name](self, node, scope)
+            case Effect(name=name, args=args) if (hook := self.hook(name, args, scope)) is not None:
+                hook(self, node, scope)
             case Effect(name=name, args=args):
                 if name not in EFFECTS:
                     self.r.error("E409", f"unknown effect '{name}'{did_you_mean(name, EFFECTS)}"

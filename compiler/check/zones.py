@@ -10,7 +10,7 @@ not hide anything already named (E540). The base game's cards and nobles keep th
 layout (decks, market, hands, noble row): a zone of theirs is refused, located.
 
 Then, for expressions and effects (compiler/check/types.py calls back here): the zone effects
-`move`, `draw`, `reveal`, `refill(ZONE)`, `to_bottom`, `discard`, each typed; a choice of a
+declared in compiler/language/effects.py, each typed by its arguments' roles; a choice of a
 component (`domain: component, from: ZONE`, E553 when its positions are not bounded); and a
 chosen component moved twice in one list of effects (E547).
 """
@@ -21,18 +21,20 @@ import re
 from ..diagnostics import Diagnostic, Span, did_you_mean
 from ..front.expr import Effect, ForEach, Name, When
 from ..front.source import MapNode, ScalarNode
+from ..language import Role, Shape
+from ..language.effects import ZONE_EFFECTS as _ZONE_EFFECTS
+from ..language.shapes import SHAPE_KEYS, shapes_taking
 from ..model import SHAPES, STARTS, Kind, Param, PlayerCount, Rules, Zone, setup_fields
 from .kinds import BASE_KINDS
 from .types import ERROR, Comp, Inferrer, Scope, ZoneT, component_type, noun
 
 MAX_ZONE_SIZE = 100
-# Which keys fit which shapes (E541 otherwise).
-_SHAPE_KEYS = {"by": ("pile", "display", "row"), "size": ("display", "row"), "source": ("display", "row"),
-               "per_player": ("holding",), "limit": ("holding",), "private_when_drawn": ("holding",)}
-# The zone effects: name -> what each argument is (a component, a zone, a pile, a display or row).
-ZONE_EFFECTS = {"move": ("component", "zone"), "draw": ("pile", "zone"), "reveal": ("pile", "shown"),
-                "refill": ("shown",), "to_bottom": ("component", "pile"), "discard": ("component",)}
-MOVES = ("move", "to_bottom", "discard")  # the effects that move the component given first
+# Which keys fit which shapes (E541 otherwise), from the shapes' declarations (compiler/language/shapes.py).
+_SHAPE_KEYS = {key: shapes_taking(key) for key in SHAPE_KEYS}
+# The zone effects (compiler/language/effects.py): name -> what each argument is (a component, a zone, a
+# pile, a display or row), and those that move the component given first.
+ZONE_EFFECTS = {name: tuple(p for p in d.params if isinstance(p, Role)) for name, d in _ZONE_EFFECTS.items()}
+MOVES = tuple(name for name, d in _ZONE_EFFECTS.items() if d.moves)
 
 
 def _an(text: str) -> str:
@@ -95,6 +97,7 @@ class ZoneReader:
             self.r.error("E541", f"unknown shape '{shape}'{did_you_mean(str(shape), SHAPES)} (shapes: "
                          f"{', '.join(SHAPES)})", shape_node.span)
             return None
+        shape = Shape(shape)
         if holds in BASE_KINDS:
             self.r.error("E541", f"zone '{name}' holds the {holds}: the base game's cards and nobles lie in their "
                          "built-in zones (decks, market, hands, noble row), which a spec does not redeclare",
@@ -113,7 +116,7 @@ class ZoneReader:
         per_player, _ = self.c.scalar(entry, "per_player", bool, required=False, default=False, where=where)
         private, private_node = self.c.scalar(entry, "private_when_drawn", bool, required=False, default=False,
                                               where=where)
-        if private and not per_player and shape == "holding":
+        if private and not per_player and shape is Shape.HOLDING:
             # A shared holding has no owner to see what is drawn into it: said, never silently ignored.
             self.r.error("E541", f"'private_when_drawn'{where}: a shared holding has no owner to keep its drawn "
                          "components from the others", entry.key_span("private_when_drawn"),
@@ -126,24 +129,24 @@ class ZoneReader:
             self.r.error("E541", f"unknown start '{start}' (starts: {', '.join(STARTS)})", start_node.span)
             start = "empty"
         source, source_node = self.c.scalar(entry, "source", str, required=False, default="", where=where)
-        if source_node is not None and shape in ("display", "row"):
+        if source_node is not None and shape.laid_out:
             self.check_source(name, str(source), source_node, kind, earlier)
-        if start == "dealt" and shape not in ("display", "row"):
+        if start == "dealt" and not shape.laid_out:
             self.r.error("E541", f"'start: dealt'{where}: only a display or a row is dealt (a pile starts with "
                          "'all', a holding empty)", start_node.span)
-        if start == "all" and shape in ("display", "row"):
+        if start == "all" and shape.laid_out:
             self.r.error("E541", f"'start: all'{where}: a {shape} has a size; deal it with 'start: dealt'",
                          start_node.span)
         elif _deals_whole(shape, str(start), source_node is not None):
             self.dealt_twice(name, kind, start_node, earlier)
-        sizes = self.sizes(name, entry, shape, kind, str(source), earlier) if shape in ("display", "row") else ()
-        limit, limit_name = self.limit(entry, where) if shape == "holding" else (0, "")
+        sizes = self.sizes(name, entry, shape, kind, str(source), earlier) if shape.laid_out else ()
+        limit, limit_name = self.limit(entry, where) if shape is Shape.HOLDING else (0, "")
         if len(self.r.diagnostics) != start_errors:
             return None
         if self.clash(name, key.span, bool(per_player)):
             return None
         self.c.spans[f"zones.{name}"] = key.span
-        return Zone(name, title, str(holds), str(shape), key.span, per_player=bool(per_player), sizes=sizes,
+        return Zone(name, title, str(holds), shape, key.span, per_player=bool(per_player), sizes=sizes,
                     source=str(source), start=str(start), limit=limit, limit_name=limit_name,
                     size_field=_size_field(entry),
                     private_when_drawn=bool(private), note=self.c.note(entry))
@@ -157,7 +160,7 @@ class ZoneReader:
             return
         took = "takes every one of them" if first.start == "all" else "is dealt from the kind itself"
         hint = f"deal it from that pile ('source: {first.name}'), or let it start empty (no 'start')" \
-            if first.shape == "pile" and node.value == "dealt" else \
+            if first.shape is Shape.PILE and node.value == "dealt" else \
             f"let it start empty (no 'start') and fill it from zone '{first.name}' by an effect (draw, reveal, move)"
         at = f"line {first.span.line}" if first.span.file == node.span.file else f"{first.span.file}:{first.span.line}"
         self.r.error("E560", f"zone '{name}' deals the {kind.name} again: zone '{first.name}' ({at})"
@@ -170,11 +173,11 @@ class ZoneReader:
         if pile is None:
             self.r.error("E541", f"zone '{name}' is dealt from '{source}', which is not a zone declared before it"
                          f"{did_you_mean(source, earlier)}", node.span)
-        elif pile.shape != "pile" or pile.holds != kind.name:
+        elif pile.shape is not Shape.PILE or pile.holds != kind.name:
             self.r.error("E541", f"zone '{name}' is dealt from '{source}', which is {_an(pile.shape)} of "
                          f"{pile.holds}: a source is a pile of the same kind ({kind.name})", node.span)
 
-    def sizes(self, name: str, entry: MapNode, shape: str, kind: Kind, source: str,
+    def sizes(self, name: str, entry: MapNode, shape: Shape, kind: Kind, source: str,
               earlier: dict[str, Zone]) -> tuple[tuple[int, int], ...]:
         """(players, size) for each player count: a number, a value, or a field of the player-count table."""
         node = entry.get("size")
@@ -231,9 +234,9 @@ class ZoneReader:
         return limit, name
 
 
-def _deals_whole(shape: str, start: str, sourced: bool) -> bool:
+def _deals_whole(shape: Shape, start: str, sourced: bool) -> bool:
     """Is a zone dealt from its kind itself: a `start: all` pile, a `start: dealt` display or row without a source?"""
-    return (shape == "pile" and start == "all") or (shape in ("display", "row") and start == "dealt" and not sourced)
+    return (shape is Shape.PILE and start == "all") or (shape.laid_out and start == "dealt" and not sourced)
 
 
 def _size_field(entry: MapNode) -> str:
@@ -267,25 +270,25 @@ def install(inferrer: Inferrer, zones: tuple[Zone, ...], kinds: tuple[Kind, ...]
         if not zone.per_player:
             names[zone.name] = zone_type(zone, by_name)
     inferrer.add_player_attributes({z.name: zone_type(z, by_name) for z in zones if z.per_player})
-    inferrer.zone_effects = {name: _check_effect for name in ZONE_EFFECTS}
+    inferrer.hooks["zone"] = _check_effect
     inferrer.zone_sources = {z.name: z.source for z in zones}
 
 
-def _argument(inferrer: Inferrer, node, scope: Scope, what: str, name: str):
+def _argument(inferrer: Inferrer, node, scope: Scope, what: Role, name: str):
     """The type of a zone effect's argument, reported when it is not `what` it must be."""
     # A pile named as a source (draw, reveal) or as where a component goes (move, to_bottom, draw):
     # writing to a pile, or taking its top unseen, reads nothing of it (E551 is for reading).
-    inferrer.pile_ok, saved = what in ("pile", "zone"), inferrer.pile_ok
+    inferrer.pile_ok, saved = what in (Role.PILE, Role.ZONE), inferrer.pile_ok
     try:
         t = inferrer.infer(node, scope)
     finally:
         inferrer.pile_ok = saved
     if t == ERROR:
         return ERROR
-    wanted = {"component": "a component of a zone", "zone": "a zone", "pile": "a pile",
-              "shown": "a display or a row"}[what]
-    ok = isinstance(t, Comp) if what == "component" else isinstance(t, ZoneT) and (
-        what == "zone" or (what == "pile" and t.shape == "pile") or (what == "shown" and t.shape in ("display", "row")))
+    wanted = {Role.COMPONENT: "a component of a zone", Role.ZONE: "a zone", Role.PILE: "a pile",
+              Role.SHOWN: "a display or a row"}[what]
+    ok = isinstance(t, Comp) if what is Role.COMPONENT else isinstance(t, ZoneT) and (
+        what is Role.ZONE or (what is Role.PILE and t.shape is Shape.PILE) or (what is Role.SHOWN and t.shape.laid_out))
     if not ok:
         found = f"{_an(t.shape)} ({t.zone})" if isinstance(t, ZoneT) else noun(t)
         inferrer.r.error("E410", f"'{name}' needs {wanted} here, but this is {found}", node.span)
@@ -333,17 +336,17 @@ def component_param(checker, pname: str, pnode, zones: tuple[Zone, ...], kinds: 
     if kind is not None:
         return kind.name, len(kind.components)
     assert zone is not None
-    if zone.shape == "pile":
+    if zone.shape is Shape.PILE:
         checker.r.error("E553", f"choice '{pname}' is of a component from '{source}', a face-down pile: a player "
                         "cannot choose what they cannot see", node.span,
                         "draw from the pile instead (draw, reveal), or choose from a display, a row or a holding")
         return "", 0
-    if zone.shape == "holding" and not zone.limit:
+    if zone.shape is Shape.HOLDING and not zone.limit:
         checker.r.error("E553", f"choice '{pname}' is of a component from '{source}', a holding without a 'limit': "
                         "the actions need a bound on its positions", node.span,
                         f"give zone '{source}' a 'limit' (the most it holds)")
         return "", 0
-    if zone.shape == "holding":
+    if zone.shape is Shape.HOLDING:
         return zone.name, zone.limit
     return zone.name, max(n for _, n in zone.sizes)
 

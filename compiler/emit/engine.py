@@ -4,7 +4,8 @@ Takes the :class:`~compiler.lower.EnginePlan` of a spec; returns module text lai
 by ``templates/engine.py.j2``. The template only lays out: every rule decision was made
 by :mod:`compiler.lower`, and the part of the engine that no spec changes (the Game class,
 new_game, from_json, the notation) is the text of the :mod:`compiler.emit.runtime` modules,
-pasted verbatim, so that the engine stays one standalone file. The text is parsed with :func:`ast.parse` before it is
+pasted whole (Game.apply with the bodies of two hooks inlined: :mod:`.inline`), so that the
+engine stays one standalone file. The text is parsed with :func:`ast.parse` before it is
 returned, and :func:`write_atomic` replaces the target file only once the new text is
 complete, so a failed compile leaves no file behind and never a half-written one.
 
@@ -22,7 +23,6 @@ import ast
 
 import jinja2
 
-from ..check.termination import rounds_budget
 from ..diagnostics import CompileError, Diagnostic
 from ..files import write_atomic  # noqa: F401 - the writer of engine modules
 from ..front.expr import Expr
@@ -32,7 +32,8 @@ from ..lower.printer import printed_literal, printed_names
 from ..lower.pysource import Code, call, comment, constant, docstring, identifier, literal, printable, tuple_code
 from ..model import Decision, Rules
 from ..sheets.phrases import PhraseError, describe
-from .runtime import MODULES, SPEC_MODULES, engine_parts
+from .inline import game_text
+from .runtime import MODULES, SPEC_MODULES, engine_text
 
 
 def _only_code(value):
@@ -82,10 +83,13 @@ def notation_help(plan: EnginePlan) -> list[str]:
     return lines
 
 
-def runtime_text() -> dict[str, tuple[Code, ...]]:
-    """The parts of each runtime module that the template pastes (see compiler/emit/runtime). They are
-    the project's own code, read from its files: no text of a spec is in them."""
-    return {name: tuple(Code(part) for part in engine_parts(name)) for name in MODULES + SPEC_MODULES}
+def runtime_text(hooks_src: str) -> dict[str, Code]:
+    """The text of each runtime module that the template pastes (see compiler/emit/runtime), and
+    game.py's with the hooks of `hooks_src` inlined into Game.apply (compiler/emit/inline.py). It is
+    the project's own code, read from its files, and the lowering's printed hooks: no text of a spec."""
+    text = {name: Code(engine_text(name)) for name in MODULES + SPEC_MODULES}
+    text["game"] = Code(game_text(text["game"], hooks_src))
+    return text
 
 
 PAYMENT_STEP = "payment"  # the phase of a purchase waiting for its payment
@@ -97,17 +101,6 @@ def player_field_tables(rules: Rules) -> list[tuple[Code, dict[int, int]]]:
     text stays as it was."""
     return [(identifier("_pf_", f.name), {p.players: p.field(f.name) for p in rules.players})
             for f in rules.player_fields]
-
-
-def budget_error(dp) -> str | None:
-    """The RuleError message of a step stopped by the engines' step budget, or None for a step
-    that needs none: one that runs at most once, or at most its `max` (compiler/check/termination.py:
-    `check` proves that the others end; the budget stops a proof's mistake, never a hang)."""
-    decision = dp.decision
-    if decision.repeat != "while" or decision.resolve != "choice" or decision.max_ is not None:
-        return None
-    return (f"step {decision.name!r} was stopped after {rounds_budget(dp.count):,} actions in one turn: its "
-            "'while' condition did not turn false")
 
 
 def function_tables(decisions) -> dict[str, Code]:
@@ -139,7 +132,7 @@ def render_module(plan: EnginePlan) -> str:
     actions = [dp for dp in decisions if not dp.is_step]
     stuck = next((dp for dp in actions if dp.decision.only_when_stuck), None)
     context = dict(
-        runtime=runtime_text(), source=rules.source, path=shown_path(rules.source.path),
+        runtime=runtime_text(plan.hooks_src), source=rules.source, path=shown_path(rules.source.path),
         docstring=module_docstring(plan),
         bases=[dict(path=shown_path(b.path), sha256=b.sha256) for b in rules.bases],
         base_names=tuple(b.name for b in rules.bases), name=rules.name,
@@ -156,25 +149,16 @@ def render_module(plan: EnginePlan) -> str:
         actions=plan.actions, action_strings=plan.action_strings, notation_forms=plan.notation_forms,
         pay_index=plan.pay_index, pay_base=plan.pay_base,
         function_tables=function_tables(decisions),
-        helpers=plan.helpers, decisions=decisions, advance_locals=plan.advance_locals, end_inline=plan.end_inline,
-        action_phase_src=plan.action_phase_src, rank_src=plan.rank_src, setup_src=plan.setup_src,
+        helpers=plan.helpers, decisions=decisions,
+        action_phase_src=plan.action_phase_src, rank_src=plan.rank_src, hooks_src=plan.hooks_src,
         prestige_src=plan.prestige_src,
         zones_src=plan.zones_src, kinds_src=plan.kinds_src,
         face_up_costs=plan.face_up_costs, max_face_up=plan.max_face_up,
         extra_slots=tuple(plan.extra_slots), state_version=plan.state_version,
-        vars_table=plan.vars_table, turn_reset=plan.turn_reset,
+        vars_table=plan.vars_table,
         stuck_index=stuck.index if stuck else -1,
         n_action_decisions=len(actions),
-        step_table=[dict(index=dp.index, name=dp.decision.name, resolve_all=dp.decision.resolve == "all",
-                         legal=dp.function("_legal_"), apply=dp.function("_do_"),
-                         loop_test=Code(" and ".join(
-                             (["not count"] if dp.decision.repeat == "once" else [])
-                             + ([str(dp.while_inline)] if dp.decision.while_ is not None else [])
-                             + ([Code(f"count < ({dp.max_inline})")] if dp.decision.max_ is not None else [])
-                             + ([str(dp.prefilter)] if dp.prefilter else [])
-                         ) or "True"),  # compiled tests (pysource.Code), joined
-                         budget=budget_error(dp), budget_rounds=rounds_budget(dp.count))
-                    for dp in decisions if dp.is_step],
+        step_table=[dict(index=dp.index, name=dp.decision.name) for dp in decisions if dp.is_step],
         decision_info=decision_info(plan),
         colour_constants=[(constant("COLOUR_", c), i) for i, c in enumerate(rules.colours)],
         base_constants=[(Code(dp.base_constant()), dp.base, comment(

@@ -38,16 +38,17 @@ decision of random games by ``tests/test_lowering.py``.
 The package, one module per seam: :mod:`.layout` (the action table and the notation),
 :mod:`.expressions` (expressions and effects), :mod:`.decisions` and :mod:`.legal` (one
 decision's functions), :mod:`.phases` (the fused action phase, the steps, the end and the
-ranking) and :mod:`.driver` (:func:`lower`). Rule functions are built as a statement tree
+ranking), :mod:`.hooks` (what a spec adds to the runtime's functions, as the functions the
+runtime calls) and :mod:`.driver` (:func:`lower`). Rule functions are built as a statement tree
 (:mod:`.tree`) whose expressions are ``ast.expr`` nodes (:mod:`.ir`), never text; constant
 folding, negation and the other questions asked of an expression are tree passes (:mod:`.fold`);
 the tree is shaped by transformations (:mod:`.shapes`, and liveness: :func:`.tree.tidy`), and
-written as Python by the tree's one printer.
+written as Python by the tree's one printer (:mod:`.printer`).
 """
 from .driver import lower
-from .effects import effect_located, raise_rule_error
 from .expressions import ExprCompiler
 from .layout import DecisionPlan, EnginePlan, LoweringBug, ParamLayout, payment_vectors
+from .tokens import effect_located, raise_rule_error
 
 __all__ = ["DecisionPlan", "EnginePlan", "ExprCompiler", "LoweringBug", "ParamLayout", "effect_located", "lower",
            "payment_vectors", "raise_rule_error"]

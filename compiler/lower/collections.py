@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 
 from ..front.expr import Attribute, Compare, Index, Name, Word
+from ..language import ColumnType
 from . import fold, ir
 from .layout import spec_name
 from .tree import Assign, Continue, For, If
@@ -69,7 +70,7 @@ def components_with(compiler, func, body, var: str, elem_kind: str, env) -> list
             return None
         kind = tag_kind(compiler.plan.rules, elem_kind)
         index = next((i for i, c in enumerate(kind.columns) if c.name == side.name), None)
-        if index is None or kind.columns[index].type not in ("number", "keyword"):
+        if index is None or kind.columns[index].type not in (ColumnType.NUMBER, ColumnType.KEYWORD):
             return None
         return [c.id for c in kind.components if c.values[index] == value]
     return None

@@ -2,7 +2,6 @@
 trees of every rule, the shapes of the face-up loops, liveness, then the one printer."""
 from __future__ import annotations
 
-import ast
 import itertools
 from collections.abc import Callable
 
@@ -13,13 +12,13 @@ from ..model import Decision, Rules
 from . import variables as state
 from .decisions import DecisionLowering
 from .definitions import inline_rules, lower_prestige
+from .hooks import lower_hooks
 from .layout import DecisionPlan, EnginePlan, LoweringBug, layout_param, notation_form, payment_vectors
-from .phases import lower_action_phase, lower_end_inline, lower_ranking, lower_step_tests, payments_helper
-from .printer import inline, lines, render
+from .phases import lower_action_phase, lower_ranking, payments_helper
+from .printer import render
 from .pysource import Code
-from .setup import lower_setup
 from .shapes import every_face_up_slot, expanded, shape_face_up_loops
-from .tree import Def, Table, bound_names, names_in, reads, tidy
+from .tree import Def, Table, bound_names, reads, tidy
 from .worth import spec_worth, worth_payments_helper
 from .zones import plan_zones
 
@@ -36,7 +35,6 @@ def lower(rules: Rules, explain: Callable[[Expr, Rules, Decision], str | None] |
     if rules.variables:  # the declared state: Game slots, the saved game's version 2, the turn resets
         plan.extra_slots += state.extra_slots(rules)
         plan.vars_table = state.vars_table(rules)
-        plan.turn_reset = [Code(line) for line in state.turn_reset_lines(rules)]
         plan.state_version = state.STATE_VERSION
     plan_zones(plan)  # nothing for a spec without zones
     plan.worth = spec_worth(rules)
@@ -132,11 +130,8 @@ def _lower_rules(plan: EnginePlan) -> dict:
         trees[dp.index, "why"] = low.why()
         if dp.deferred is not None:
             trees[dp.index, "payopts"] = low.payopts()
-    plan.end_inline = lower_end_inline(plan)
-    plan.advance_locals = lower_step_tests(plan)  # after the end triggers: it binds their locals too
     trees[None, "rank"] = lower_ranking(plan)
-    if plan.rules.setup:
-        trees[None, "setup"] = lower_setup(plan)
+    trees[None, "hooks"] = lower_hooks(plan)
     return {key: [_tidy(node) for node in nodes] for key, nodes in trees.items()}
 
 
@@ -163,23 +158,13 @@ def _helper_name(node) -> str:
 def _drop_unused_helpers(plan: EnginePlan, trees: dict) -> None:
     """Drop the helper tables that no generated code reads (a lowering may make one and then
     find a cheaper form, e.g. bit counts folded into a table of ids)."""
-    read = set().union(*(reads(node) for nodes in trees.values() for node in nodes),
-                       *map(reads, plan.end_inline), *map(reads, plan.advance_locals))
-    for dp in plan.decisions:
-        for test in (dp.while_inline, dp.max_inline, dp.prefilter):
-            read |= names_in(test) if isinstance(test, ast.expr) else set()
+    read = set().union(*(reads(node) for nodes in trees.values() for node in nodes))
     kept = []
     for helper in plan.helpers:
         others = set().union(*(reads(h) for h in plan.helpers if h is not helper))
         if _helper_name(helper) in read | others:
             kept.append(helper)
     plan.helpers = kept
-
-
-def _node(test) -> ast.expr | None:
-    """A step's test as the lowering left it: a node, or None."""
-    assert test is None or isinstance(test, ast.expr), test
-    return test
 
 
 def _write(plan: EnginePlan, trees: dict) -> None:
@@ -190,14 +175,10 @@ def _write(plan: EnginePlan, trees: dict) -> None:
         return Code("\n\n\n".join(render([node]) for node in trees[key])) if key in trees else Code("")
 
     plan.action_phase_src, plan.rank_src = text((None, "action_phase")), text((None, "rank"))
-    plan.setup_src = text((None, "setup"))
+    plan.hooks_src = text((None, "hooks"))
     plan.helpers = [Code(render([h])) for h in plan.helpers]
-    plan.advance_locals = [Code(line) for line in lines(plan.advance_locals)]
-    plan.end_inline = [Code(line) for line in lines(plan.end_inline)]
     for dp in plan.decisions:
         dp.legal_src, dp.apply_src = text((dp.index, "legal")), text((dp.index, "apply"))
         dp.why_src, dp.payopts_src = text((dp.index, "why")), text((dp.index, "payopts"))
-        dp.while_inline, dp.prefilter = inline(_node(dp.while_inline)), inline(_node(dp.prefilter))
-        dp.max_inline = inline(_node(dp.max_inline))
 
 

@@ -1,91 +1,106 @@
-"""The statements of the built-in token and card effects that stand alone (take, put_back, pay,
-reserve_top), and the RuleError an effect raises: helpers of compiler/lower/expressions.py, split
-from it to keep each module small; the `compiler` they take is its ExprCompiler."""
+"""The lowering of each effect: one routine per declaration's `lowering` (compiler/language/effects.py).
+
+The lowering's effect dispatch is this table, keyed by the routine names the registry gives;
+tests/test_language.py checks that every declared effect names a routine here. A routine takes
+the expression compiler, the effect's name and arguments, the bound names, the effect's node and
+its text with its spec line (for the engine's RuleError), and returns the effect's statements,
+or None when the arguments are not its own (the zones' `refill(ZONE)` beside `refill(card)`).
+"""
 from __future__ import annotations
 
-import ast
+from collections.abc import Callable
 
-from ..front.expr import unparse
-from . import fold, ir
-from .layout import LoweringBug, where
-from .printer import render
-from .tree import Append, Assign, If, Raise
+from ..front.expr import Name
+from ..language import Family
+from ..language.effects import named
+from . import ir
+from . import variables as state
+from . import zones as lower_zones
+from .cards import acquire, bury, refill
+from .layout import LoweringBug
+from .tokens import G, _name_of, mine, move_tokens, pay, reserve_top
+from .tree import Append, Assign, Do
 
-G = ir.name("g")
-ME = ir.name("me")
-
-
-def effect_located(node, name: str) -> str:
-    """An effect as written, and its spec line, for the RuleError an engine raises there."""
-    return f"{unparse(node)} ({where(node.span)})" if node is not None else name
-
-
-def rule_error(located: str, template: str, *values: ast.expr) -> ast.expr:
-    """The RuleError of an effect: the effect's text as it is (a constant: it may hold a '%', as the
-    spec's `turn % 2` or a file name may), then a message of the compiler's own formatted with
-    `values` (nodes)."""
-    args = values[0] if len(values) == 1 else ir.tuple_(*values)
-    return ir.call("RuleError", ir.add(ir.const(located), ir.binop(ir.const(template), "%", args)))
+Routine = Callable[..., list | None]
 
 
-def raise_rule_error(located: str, template: str, *values: ast.expr) -> str:
-    """The statement raising that RuleError, as the printer writes a Raise of it."""
-    return render([Raise(rule_error(located, template, *values))])
+def _origin(arg, env) -> str:
+    """Where a card argument was chosen ("face_up", "reserved"), or "" when it is not a choice."""
+    bound = env.get(arg.id) if isinstance(arg, Name) else None
+    return bound[3] if bound is not None and len(bound) > 3 else ""
 
 
-def _name_of(node: ast.expr) -> str:
-    """The identifier of a node that names a local (a chosen card, a payment): the names the
-    compiler derives from it (`p_card_LI`, `p_pay_GOLD`) are built from it."""
-    if not isinstance(node, ast.Name):
-        raise LoweringBug(f"not a local: {ir.text(node)}")
-    return node.id
+def _values(compiler, args, env) -> list:
+    """The arguments as nodes."""
+    return [compiler.expr(x, env) for x in args]
 
 
-G = ir.name("g")
-ME = ir.name("me")
+def _local(compiler, args, env) -> str:
+    """The name of the local a chosen card, noble or payment (the first argument) is known by: the
+    names the compiler derives from it (`p_card_LI`, `p_pay_GOLD`) are built from it."""
+    return _name_of(_values(compiler, args, env)[0])
 
 
-def mine(attribute: str) -> ast.expr:
-    """`g.ATTRIBUTE[me]`: the acting seat's entry of a per-seat list of the game."""
-    return ir.sub(ir.attr(G, attribute), ME)
+def _state(compiler, name, args, env, node, located) -> list:
+    return state.effect(compiler, name, args, env, located)
 
 
-def move_tokens(compiler, name, args, a, node) -> list:
-    """take (supply to tokens) or put_back (tokens to supply), never below 0."""
-    source, dest = (ir.name("sup"), ir.name("tok")) if name == "take" else (ir.name("tok"), ir.name("sup"))
-    out: list = []
-    amount = a[1]
-    known = fold.as_int(amount)
-    if known is None or known < 0:  # an expression: evaluated once
-        amount = ir.name("_n")
-        # a negative amount would move tokens the other way and take that pool below 0
-        out += [Assign((amount,), a[1]),
-                If(ir.compare(amount, "<", 0),
-                   [Raise(rule_error(effect_located(node, name), ": a negative number of tokens (%d)", amount))])]
-    pool = "supply" if name == "take" else "tokens"
-    if not compiler.guaranteed(pool, args[0], args[1]):
-        # a spec whose tests do not ensure the tokens are there: say so, never go below 0
-        held = "in the supply" if name == "take" else "held by the player"
-        message = f": only %d %s token(s) {held}"
-        out.append(If(ir.compare(ir.sub(source, a[0]), "<", amount),
-                      [Raise(rule_error(effect_located(node, name), message, ir.sub(source, a[0]),
-                                        ir.sub("COLOURS", a[0])))]))
-    return out + [Assign((ir.sub(source, a[0]),), amount, "-="), Assign((ir.sub(dest, a[0]),), amount, "+=")]
+def _zone(compiler, name, args, env, node, located) -> list | None:
+    return lower_zones.effect(compiler, name, args, env, node, located) if compiler.plan.rules.zones else None
 
 
-def reserve_top(compiler, level: ast.expr, node) -> list:
-    deck, card = ir.name("_deck"), ir.name("_card")
-    return [*compiler.reserve_room(node), Assign((deck,), ir.sub(ir.attr(G, "decks"), ir.minus(level, 1))),
-            If(ir.not_(deck), [Raise(rule_error(effect_located(node, "reserve_top"),
-                                                ": the deck of level %d is empty", level))]),
-            Assign((card,), ir.method(deck, "pop")), Append(mine("_res"), card), Append(mine("blind"), card)]
+def _tokens(compiler, name, args, env, node, located) -> list:
+    return move_tokens(compiler, name, args, _values(compiler, args, env), node)
 
-def pay(compiler, p: str) -> list:
-    out: list = []
-    tok, sup = ir.name("tok"), ir.name("sup")
-    for gi in range(len(compiler.plan.gems)):
-        spent = ir.name(f"{p}_S{gi}")
-        out.append(If(spent, [Assign((ir.sub(tok, gi),), spent, "-="), Assign((ir.sub(sup, gi),), spent, "+=")]))
-    wild, gold = len(compiler.plan.gems), ir.name(f"{p}_GT")
-    out.append(If(gold, [Assign((ir.sub(tok, wild),), gold, "-="), Assign((ir.sub(sup, wild),), gold, "+=")]))
-    return out
+
+def _pay(compiler, name, args, env, node, located) -> list:
+    return pay(compiler, _local(compiler, args, env))
+
+
+def _reserve_top(compiler, name, args, env, node, located) -> list:
+    return reserve_top(compiler, _values(compiler, args, env)[0], node)
+
+
+def _acquire(compiler, name, args, env, node, located) -> list:
+    kind = env[args[0].id][1] if isinstance(args[0], Name) and args[0].id in env else "card"
+    assert kind == "card"
+    return acquire(compiler, _local(compiler, args, env), _origin(args[0], env))
+
+
+def _bury(compiler, name, args, env, node, located) -> list:
+    """To the bottom of its level's deck (drawn last)."""
+    return bury(compiler, _local(compiler, args, env), _origin(args[0], env))
+
+
+def _reserve(compiler, name, args, env, node, located) -> list:
+    p = _local(compiler, args, env)
+    place = ir.sub(ir.sub(ir.attr(G, "market"), f"{p}_LI"), f"{p}_SI")
+    return [*compiler.reserve_room(node), Append(mine("_res"), ir.name(p)), Assign((place,), ir.const(None)),
+            *compiler.face_up_cost(p, ir.name("_NO_CARD_COST"))]
+
+
+def _refill(compiler, name, args, env, node, located) -> list:
+    return refill(compiler, _local(compiler, args, env))
+
+
+def _visit(compiler, name, args, env, node, located) -> list:
+    p = _local(compiler, args, env)
+    return [Do(ir.method(ir.attr(G, "noble_row"), "remove", p)), Append(mine("_nob"), ir.name(p)),
+            Assign((mine("_pts"),), ir.sub("NOBLE_POINTS", p), "+=")]
+
+
+# The routines by the name an effect's declaration gives as its `lowering`.
+LOWERINGS: dict[str, Routine] = {
+    "state": _state, "zone": _zone, "tokens": _tokens, "pay": _pay, "reserve_top": _reserve_top,
+    "acquire": _acquire, "bury": _bury, "reserve": _reserve, "refill": _refill, "visit": _visit,
+}
+
+
+def lower_effect(compiler, name: str, args, env, node, located: str) -> list:
+    """The statements of one effect, `name(args)`: a name declared twice (refill) is the zones' effect when
+    its routine takes the arguments (a zone), else the base game's."""
+    for decl in sorted(named(name), key=lambda d: d.family is not Family.ZONE):
+        out = LOWERINGS[decl.lowering](compiler, name, args, env, node, located)
+        if out is not None:
+            return out
+    raise LoweringBug(f"unknown effect {name}")  # pragma: no cover - the checker rejects unknown effects

@@ -6,7 +6,6 @@ import dataclasses
 import itertools
 
 from ..check.flow import token_bounds
-from ..check.types import STATE_EFFECTS
 from ..front.expr import (
     Aggregate,
     Attribute,
@@ -32,11 +31,11 @@ from ..model import BUILTIN_SETUP_FIELDS, Decision
 from . import fold, ir
 from . import variables as state
 from . import zones as lower_zones
-from .cards import acquire, bury, refill
 from .collections import components_with, constant_component, market_loop, market_row
-from .effects import ME, G, _name_of, effect_located, mine, move_tokens, pay, reserve_top, rule_error
+from .effects import lower_effect
 from .layout import EnginePlan, LoweringBug, spec_name, where
-from .tree import Append, Assign, Do, For, If, Raise
+from .tokens import ME, G, _name_of, effect_located, mine, rule_error
+from .tree import Assign, For, If, Raise
 
 
 def _unmet(condition, plan: EnginePlan, decision: Decision) -> str:
@@ -94,10 +93,6 @@ def free_names(node) -> set[str]:
 STATIC_COLLECTIONS = ("gems", "colours", "levels")
 
 
-def _origin(arg, env) -> str:
-    """Where a card argument was chosen ("face_up", "reserved"), or "" when it is not a choice."""
-    bound = env.get(arg.id) if isinstance(arg, Name) else None
-    return bound[3] if bound is not None and len(bound) > 3 else ""
 
 
 class ExprCompiler:
@@ -268,7 +263,7 @@ class ExprCompiler:
                 k, other = (self._constant(first, env), second) if self._constant(first, env) is not None \
                     else (self._constant(second, env), first)
                 temp = f"_t{next(self.temps)}"
-                test = ir.compare(ir.walrus(temp, self.expr(other, env)), ">" if func == "max" else "<", k)
+                test = ir.compare(ir.walrus(temp, self.expr(other, env)), ">" if func == "max" else "<", ir.const(k))
                 return ir.ifexp(test, temp, ir.const(k))
             case Call(func="size", args=(coll,)):
                 return self.size(coll, env)
@@ -520,34 +515,5 @@ class ExprCompiler:
         return [If(ir.compare(held, ">=", most), [Raise(rule_error(effect_located(node, "reserve"), message, held))])]
 
     def effect(self, name, args, env, node=None) -> list:
-        """The statements of one effect, `name(args)`."""
-        if name in STATE_EFFECTS:
-            return state.effect(self, name, args, env, effect_located(node, name))
-        if name in lower_zones.ZONE_EFFECT_NAMES and self.plan.rules.zones:
-            out = lower_zones.effect(self, name, args, env, node, effect_located(node, name))
-            if out is not None:
-                return out
-        a = [self.expr(x, env) for x in args]
-        if name in ("take", "put_back"):
-            return move_tokens(self, name, args, a, node)
-        if name == "reserve_top":
-            return reserve_top(self, a[0], node)
-        p = a[0] if args else ir.const(None)  # a chosen card (noble, payment): a local, whose place is p_LI, p_SI
-        if name == "pay":
-            return pay(self, _name_of(p))
-        if name == "acquire":
-            kind = env[args[0].id][1] if isinstance(args[0], Name) and args[0].id in env else "card"
-            assert kind == "card"
-            return acquire(self, _name_of(p), _origin(args[0], env))
-        if name == "bury":  # to the bottom of its level's deck (drawn last)
-            return bury(self, _name_of(p), _origin(args[0], env))
-        if name == "reserve":
-            place = ir.sub(ir.sub(ir.attr(G, "market"), f"{_name_of(p)}_LI"), f"{_name_of(p)}_SI")
-            return [*self.reserve_room(node), Append(mine("_res"), p), Assign((place,), ir.const(None)),
-                    *self.face_up_cost(_name_of(p), ir.name("_NO_CARD_COST"))]
-        if name == "refill":
-            return refill(self, _name_of(p))
-        if name == "visit":
-            return [Do(ir.method(ir.attr(G, "noble_row"), "remove", p)), Append(mine("_nob"), p),
-                    Assign((mine("_pts"),), ir.sub("NOBLE_POINTS", p), "+=")]
-        raise LoweringBug(f"unknown effect {name}")  # pragma: no cover - the checker rejects unknown effects
+        """The statements of one effect, `name(args)`, by its declaration's routine (compiler/lower/effects.py)."""
+        return lower_effect(self, name, args, env, node, effect_located(node, name))

@@ -9,7 +9,8 @@ no ``startswith("len(")``). Every function takes nodes and returns nodes (or a v
 from __future__ import annotations
 
 import ast
-from collections.abc import Container, Iterable
+from collections.abc import Callable, Container, Iterable
+from typing import Any
 
 from . import ir
 
@@ -18,7 +19,7 @@ class Unknown(Exception):
     """The value of a node is not known at compile time."""
 
 
-def as_const(node: ast.expr):
+def as_const(node: ast.expr) -> Any:
     """The value of a node known now: a constant, `-constant`, a tuple of them; else raises Unknown."""
     match node:
         case ast.Constant(value=v):
@@ -39,7 +40,7 @@ def as_int(node: ast.expr) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def is_const(node: ast.expr, value) -> bool:
+def is_const(node: ast.expr, value: object) -> bool:
     """Is the node the constant `value` (True, None, 0...), of its very type?"""
     try:
         known = as_const(node)
@@ -102,7 +103,8 @@ def compare(left: ast.expr, op: str, right: ast.expr) -> ast.expr:
     return ir.compare(left, op, right)
 
 
-def membership(left: ast.expr, op: str, elements: list | None, collection) -> ast.expr:
+def membership(left: ast.expr, op: str, elements: list[Any] | None,
+               collection: Callable[[], ast.expr] | ast.expr) -> ast.expr:
     """`left in S` (`not in`): known now when `left` is a constant and S is (`elements`)."""
     value = as_int(left)
     if elements is not None and value is not None:

@@ -16,8 +16,11 @@ from __future__ import annotations
 import ast
 import keyword
 from collections.abc import Iterable
+from typing import Any
 
 Expr = ast.expr
+# What a constructor takes for an operand: a node, a name of the compiler's own (a str), or an int.
+Operand = ast.expr | str | int
 
 _BINOPS: dict[str, type[ast.operator]] = {
     "+": ast.Add, "-": ast.Sub, "*": ast.Mult, "//": ast.FloorDiv, "%": ast.Mod, "/": ast.Div,
@@ -44,7 +47,7 @@ def dotted(path: str) -> ast.expr:
     return attr(name(first), *rest)
 
 
-def const(value) -> ast.expr:
+def const(value: object) -> ast.expr:
     """A literal: None, a bool, an int, a str, or a tuple, list or dict of them (a negative number
     as `-n`, as Python parses it)."""
     if isinstance(value, bool) or value is None or isinstance(value, str):
@@ -62,7 +65,7 @@ def const(value) -> ast.expr:
     raise TypeError(f"not plain data, so not written as a literal: {type(value).__name__}")
 
 
-def expr(value) -> ast.expr:
+def expr(value: Operand) -> ast.expr:
     """A node as it is; a name (a str) as a Name; an int as a constant."""
     if isinstance(value, ast.expr):
         return value
@@ -73,7 +76,7 @@ def expr(value) -> ast.expr:
     raise TypeError(f"not an expression: {value!r}")
 
 
-def attr(value, *names: str) -> ast.expr:
+def attr(value: Operand, *names: str) -> ast.expr:
     node = expr(value)
     for n in names:
         if not n.isidentifier():
@@ -82,38 +85,38 @@ def attr(value, *names: str) -> ast.expr:
     return node
 
 
-def sub(value, index) -> ast.Subscript:
+def sub(value: Operand, index: Operand) -> ast.Subscript:
     """`value[index]`."""
     return ast.Subscript(value=expr(value), slice=expr(index), ctx=ast.Load())
 
 
-def call(func, *args, **keywords) -> ast.Call:
+def call(func: Operand, *args: Operand, **keywords: Operand) -> ast.Call:
     return ast.Call(func=expr(func), args=[expr(a) for a in args],
                     keywords=[ast.keyword(arg=k, value=expr(v)) for k, v in keywords.items()])
 
 
-def method(obj, method_name: str, *args) -> ast.Call:
+def method(obj: Operand, method_name: str, *args: Operand) -> ast.Call:
     """`obj.method_name(args)`."""
     return call(attr(obj, method_name), *args)
 
 
-def binop(left, op: str, right) -> ast.BinOp:
+def binop(left: Operand, op: str, right: Operand) -> ast.BinOp:
     return ast.BinOp(left=expr(left), op=_BINOPS[op](), right=expr(right))
 
 
-def add(left, right) -> ast.BinOp:
+def add(left: Operand, right: Operand) -> ast.BinOp:
     return binop(left, "+", right)
 
 
-def minus(left, right) -> ast.BinOp:
+def minus(left: Operand, right: Operand) -> ast.BinOp:
     return binop(left, "-", right)
 
 
-def mul(left, right) -> ast.BinOp:
+def mul(left: Operand, right: Operand) -> ast.BinOp:
     return binop(left, "*", right)
 
 
-def total(terms: Iterable, op: str = "+") -> ast.expr:
+def total(terms: Iterable[Operand], op: str = "+") -> ast.expr:
     """`a + b + c` (left to right, as Python reads it); one term is itself."""
     nodes = [expr(t) for t in terms]
     out = nodes[0]
@@ -122,78 +125,78 @@ def total(terms: Iterable, op: str = "+") -> ast.expr:
     return out
 
 
-def neg(operand) -> ast.UnaryOp:
+def neg(operand: Operand) -> ast.UnaryOp:
     return ast.UnaryOp(op=ast.USub(), operand=expr(operand))
 
 
-def compare(left, op: str, right) -> ast.Compare:
+def compare(left: Operand, op: str, right: Operand) -> ast.Compare:
     return ast.Compare(left=expr(left), ops=[_COMPARES[op]()], comparators=[expr(right)])
 
 
-def chain(left, *pairs) -> ast.Compare:
+def chain(left: Operand, *pairs: tuple[str, Operand]) -> ast.Compare:
     """`a <= b <= c`: pairs of (op, value)."""
     return ast.Compare(left=expr(left), ops=[_COMPARES[op]() for op, _ in pairs],
                        comparators=[expr(v) for _, v in pairs])
 
 
-def and_(*values) -> ast.expr:
+def and_(*values: Operand) -> ast.expr:
     nodes = [expr(v) for v in values]
     return nodes[0] if len(nodes) == 1 else ast.BoolOp(op=ast.And(), values=nodes)
 
 
-def or_(*values) -> ast.expr:
+def or_(*values: Operand) -> ast.expr:
     nodes = [expr(v) for v in values]
     return nodes[0] if len(nodes) == 1 else ast.BoolOp(op=ast.Or(), values=nodes)
 
 
-def not_(operand) -> ast.UnaryOp:
+def not_(operand: Operand) -> ast.UnaryOp:
     return ast.UnaryOp(op=ast.Not(), operand=expr(operand))
 
 
-def ifexp(test, body, orelse) -> ast.IfExp:
+def ifexp(test: Operand, body: Operand, orelse: Operand) -> ast.IfExp:
     """`body if test else orelse`."""
     return ast.IfExp(test=expr(test), body=expr(body), orelse=expr(orelse))
 
 
-def walrus(target: str, value) -> ast.NamedExpr:
+def walrus(target: str, value: Operand) -> ast.NamedExpr:
     return ast.NamedExpr(target=ast.Name(id=name(target).id, ctx=ast.Store()), value=expr(value))
 
 
-def tuple_(*elts) -> ast.Tuple:
+def tuple_(*elts: Operand) -> ast.Tuple:
     return ast.Tuple(elts=[expr(e) for e in elts], ctx=ast.Load())
 
 
-def list_(*elts) -> ast.List:
+def list_(*elts: Operand) -> ast.List:
     return ast.List(elts=[expr(e) for e in elts], ctx=ast.Load())
 
 
-def target(*names) -> ast.expr:
+def target(*names: Operand) -> ast.expr:
     """An assignment or loop target: one name (or subscript, attribute), or a tuple of names (`a, b`,
     and `a,` for one name in a sequence: see :func:`unpack`)."""
     return expr(names[0]) if len(names) == 1 else tuple_(*names)
 
 
-def unpack(names: Iterable) -> ast.Tuple:
+def unpack(names: Iterable[Operand]) -> ast.Tuple:
     """Names as the target of a tuple unpacking (or the items of a tuple display), always a tuple:
     a spec may have one gem colour, one level or one face-up slot, where `a = t` would bind the
     whole tuple instead of its one item."""
     return tuple_(*names)
 
 
-def comprehension(target_, iter_, *ifs) -> ast.comprehension:
+def comprehension(target_: Operand, iter_: Operand, *ifs: Operand) -> ast.comprehension:
     return ast.comprehension(target=expr(target_), iter=expr(iter_), ifs=[expr(i) for i in ifs], is_async=0)
 
 
-def genexp(elt, target_, iter_, *ifs) -> ast.GeneratorExp:
+def genexp(elt: Operand, target_: Operand, iter_: Operand, *ifs: Operand) -> ast.GeneratorExp:
     """`(elt for target in iter if ...)`."""
     return ast.GeneratorExp(elt=expr(elt), generators=[comprehension(target_, iter_, *ifs)])
 
 
-def listcomp(elt, target_, iter_, *ifs) -> ast.ListComp:
+def listcomp(elt: Operand, target_: Operand, iter_: Operand, *ifs: Operand) -> ast.ListComp:
     return ast.ListComp(elt=expr(elt), generators=[comprehension(target_, iter_, *ifs)])
 
 
-def formatted(*parts) -> ast.expr:
+def formatted(*parts: Operand) -> ast.expr:
     """An f-string: each part a str (its text as it is, never code) or a node (its value, formatted)."""
     values: list[ast.expr] = []
     for p in parts:
@@ -204,12 +207,12 @@ def formatted(*parts) -> ast.expr:
     return ast.JoinedStr(values=values)
 
 
-def same(a, b) -> bool:
+def same(a: object, b: object) -> bool:
     """Are two nodes (or lists, tuples of them) the same expression?"""
-    return key(a) == key(b)
+    return bool(key(a) == key(b))
 
 
-def key(value):
+def key(value: object) -> Any:
     """A value to compare or hash nodes by structure (ast nodes compare by identity)."""
     if isinstance(value, ast.AST):
         return ast.dump(value)
@@ -218,7 +221,7 @@ def key(value):
     return value
 
 
-def names(node) -> frozenset[str]:
+def names(node: ast.AST) -> frozenset[str]:
     """Every name a node mentions (read or bound)."""
     return frozenset(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
 

@@ -70,10 +70,10 @@ class DecisionPlan:
     legal_src: str = ""
     apply_src: str = ""
     why_src: str = ""
-    # the while-condition as an expression over the standard locals (a node, then its text once printed)
-    while_inline: ast.expr | str | None = None
-    max_inline: ast.expr | str | None = None  # a repeated step's `max` (its actions a turn, at most), likewise
-    prefilter: ast.expr | str | None = None  # a cheap test that holds whenever a step has a legal action
+    # the while-condition as an expression over the standard locals (a node)
+    while_inline: ast.expr | None = None
+    max_inline: ast.expr | None = None  # a repeated step's `max` (its actions a turn, at most), likewise
+    prefilter: ast.expr | None = None  # a cheap test that holds whenever a step has a legal action
 
     payopts_src: str = ""  # only for a decision whose payment is chosen in a step of its own
 
@@ -123,7 +123,7 @@ class EnginePlan:
     notation_forms: list[tuple[str, str, bool]] = field(default_factory=list)
     action_phase_src: str = ""
     rank_src: str = ""
-    setup_src: str = ""  # def _setup(g), when the spec has setup blocks
+    hooks_src: str = ""  # the hooks the runtime calls (lower/hooks.py): _end_of_turn, _reset_turn, ..., _setup
     prestige_src: str = ""  # def _xp(g, p) and the Game's prestige totals, when the spec has prestige sources
     kinds_src: str = ""  # the tables of the spec's own kinds the rules reach without any zone (lower/zones.py)
     zones_src: str = ""  # the tables of the spec's own zones and kinds (lower/zones.py), when it has zones
@@ -132,12 +132,9 @@ class EnginePlan:
     extra_slots: list[tuple[str, bool, object]] = field(default_factory=list)
     state_version: int = 1  # 2 when the saved state carries the spec's own zones or state
     vars_table: str = ""  # VARIABLES: the spec's declared state (lower/variables.py), '' when it has none
-    turn_reset: list = field(default_factory=list)  # Game.apply's lines resetting the `reset: turn` variables
     max_reserved: int = 0
-    # The next three hold statement trees while the lowering runs, then the printer's text (driver._write).
+    # Statement trees while the lowering runs, then the printer's text (driver._write).
     helpers: list = field(default_factory=list)  # tables and functions the rule functions read
-    advance_locals: list = field(default_factory=list)  # bound in Game.apply for the step tests and end triggers
-    end_inline: list = field(default_factory=list)  # the end triggers as lines of Game.apply
     pay_index: int = -1  # decision index of the payment step, when some action has a payment
     # 0: no payment has a worth (PAYMENTS holds gold vectors); else the largest worth, and PAYMENTS
     # holds gold + covers vectors (see payment_vectors)

@@ -1,15 +1,17 @@
-"""The action phase's fused legal function, the steps' tests, the end triggers and the ranking."""
+"""The action phase's fused legal function, the end-of-turn steps and end triggers, and the ranking."""
 from __future__ import annotations
 
 import ast
 
+from ..check.termination import rounds_budget
 from ..front.expr import Aggregate, Attribute, Compare, Index, Name, unparse
-from . import ir
+from ..language import ColumnType
+from . import fold, ir
 from .decisions import DecisionLowering, param_env, scalar_preamble, standard_locals
 from .expressions import ExprCompiler, conjuncts, free_names
 from .layout import DecisionPlan, EnginePlan, where
-from .pysource import Code, comment
-from .tree import Assign, Comment, Def, Do, For, If, Return, names_in, reads
+from .pysource import Code, comment, docstring, printable
+from .tree import Assign, Break, Comment, Def, Do, For, If, Raise, Return, While
 from .zones import kind_name
 
 
@@ -47,27 +49,82 @@ def lower_action_phase(plan: EnginePlan) -> list:
     return [Def("_action_phase_legal", "g, out", head + body, doc)]
 
 
-def lower_step_tests(plan: EnginePlan) -> list:
-    """Each step's while-condition as an expression for Game.apply, and the locals it needs.
+def lower_end_of_turn(plan: EnginePlan) -> Def:
+    """def _end_of_turn(g, step, count): the end-of-turn steps from `step`, then the end triggers.
 
-    apply tests each step's condition inline, then the end triggers (plan.end_inline,
-    lowered first); the locals they read are bound once per call, with `g` the game (the
-    name the rule functions use).
+    The hook Game.apply calls after every action (compiler/emit/runtime/spec.py): each step,
+    in spec order, runs while its loop test holds (its while-condition, `not count` for a step
+    taken once, its `max`, and a cheap test its legal actions imply: _step_prefilter); a step
+    with one legal action takes it, one with several asks the player (True: apply returns, to
+    resume here with `step` and `count` saved in the game). Then the end triggers
+    (:func:`lower_end_triggers`). The locals the tests read are bound once per call. The
+    emitter inlines this body into Game.apply (compiler/emit/inline.py), as a call per turn
+    costs the official engine about 0.7 % of its instructions per decision.
     """
-    tests = []
-    for dp in plan.decisions:
-        if dp.is_step and dp.decision.while_ is not None:
-            dp.while_inline = ExprCompiler(plan).expr(dp.decision.while_, param_env(dp.layouts))
-            tests.append(dp.while_inline)
-        if dp.is_step and dp.decision.max_ is not None:
-            dp.max_inline = ExprCompiler(plan).expr(dp.decision.max_, param_env(dp.layouts))
-            tests.append(dp.max_inline)
-        if dp.is_step:
-            dp.prefilter = _step_prefilter(plan, dp)
-            if dp.prefilter is not None:
-                tests.append(dp.prefilter)
-    read = set().union(*(names_in(test) for test in tests if test is not None), *map(reads, plan.end_inline))
-    return _locals_for(read)
+    steps = [dp for dp in plan.decisions if dp.is_step]
+    body: list = []
+    step, count = ir.name("step"), ir.name("count")
+    for i, dp in enumerate(steps):
+        loop = While(_loop_test(plan, dp), _step_round(dp, i))
+        body.append(If(ir.compare(step, "==", i), [loop, Assign((ir.tuple_(step, count),), ir.tuple_(i + 1, 0))],
+                       note=comment(dp.decision.name)))
+    body += lower_end_triggers(plan)
+    body.append(Return(ir.const(False)))
+    head = standard_locals()  # the ones nothing reads are dropped by tree.tidy
+    doc = docstring(printable("The end-of-turn steps from `step`, then the end triggers; True: apply returns now."))
+    return Def("_end_of_turn", "g, step, count", head + body, doc)
+
+
+def _loop_test(plan: EnginePlan, dp: DecisionPlan) -> ast.expr:
+    """The test of a step's loop: every part that must hold for one more round of the step."""
+    env = param_env(dp.layouts)
+    count = ir.name("count")
+    parts: list[ast.expr] = [ir.not_(count)] if dp.decision.repeat == "once" else []
+    if dp.decision.while_ is not None:
+        dp.while_inline = ExprCompiler(plan).expr(dp.decision.while_, env)
+        parts.append(dp.while_inline)
+    if dp.decision.max_ is not None:
+        dp.max_inline = ExprCompiler(plan).expr(dp.decision.max_, env)
+        parts.append(ir.compare(count, "<", dp.max_inline))
+    dp.prefilter = _step_prefilter(plan, dp)
+    if dp.prefilter is not None:
+        parts.append(dp.prefilter)
+    return fold.conjunction(parts)
+
+
+def step_budget_error(dp: DecisionPlan) -> str | None:
+    """The RuleError message of a step stopped by the engines' step budget, or None for a step
+    that needs none: one that runs at most once, or at most its `max` (compiler/check/termination.py:
+    `check` proves that the others end; the budget stops a proof's mistake, never a hang)."""
+    decision = dp.decision
+    if decision.repeat != "while" or decision.resolve != "choice" or decision.max_ is not None:
+        return None
+    return (f"step {decision.name!r} was stopped after {rounds_budget(dp.count):,} actions in one turn: its "
+            "'while' condition did not turn false")
+
+
+def _step_round(dp: DecisionPlan, position: int) -> list:
+    """One round of a step's loop: its legal actions; none ends the step, one is taken, several ask
+    the player (or, for a step that resolves all, every one is taken, later positions first)."""
+    legal, apply = ir.name(dp.function("_legal_")), ir.name(dp.function("_do_"))
+    g, out_, count = ir.name("g"), ir.name("out"), ir.name("count")
+    out: list = []
+    budget = step_budget_error(dp)
+    if budget is not None:
+        out.append(If(ir.compare(count, ">=", rounds_budget(dp.count)), [Raise(ir.call("RuleError", ir.const(budget)))],
+                      note=comment("the engines' step budget (see compiler/check/termination.py)")))
+    out += [Assign((out_,), ir.list_()), Do(ir.call(legal, g, out_)), If(ir.not_(out_), [Break()])]
+    if dp.decision.resolve == "all":
+        a = ir.name("a")
+        taken = ir.call("sorted", out_, reverse=ir.const(True))
+        return out + [For(a, taken, [Do(ir.call(apply, g, ir.sub(ir.sub("ACTIONS", a), 1)))],
+                          note=comment("later positions first, so earlier ones stay valid")), Break()]
+    saved = ir.tuple_(*(ir.attr(g, f) for f in ("step", "step_count", "mode", "_legal")))
+    ask = [Do(ir.method(out_, "sort")), Assign((saved,), ir.tuple_(position, count, dp.index, out_)),
+           Return(ir.const(True))]
+    return out + [If(ir.compare(ir.call("len", out_), ">", 1), ask),
+                  Do(ir.call(apply, g, ir.sub(ir.sub("ACTIONS", ir.sub(out_, 0)), 1))),
+                  Assign((count,), ir.const(1), "+=")]
 
 
 def _step_prefilter(plan: EnginePlan, dp: DecisionPlan) -> ast.expr | None:
@@ -137,22 +194,12 @@ def _gems_column(plan: EnginePlan, dp: DecisionPlan, choice: str, attr: str) -> 
     take (every component of its kind: a bound for any zone of it), or None."""
     param = next(lay.param for lay in dp.layouts if lay.param.name == choice)
     kind = next(k for k in plan.rules.kinds if k.name == kind_name(plan.rules, param.source))
-    index = next((i for i, c in enumerate(kind.columns) if c.name == attr and c.type == "gems"), None)
+    index = next((i for i, c in enumerate(kind.columns) if c.name == attr and c.type is ColumnType.GEMS), None)
     return [c.values[index] for c in kind.components] if index is not None else None
 
 
-def _locals_for(read: set[str]) -> list:
-    """The bindings of `g` (the game, in a Game method) and of the standard locals the code reads."""
-    needed = {name for name in ("me", "sup", "tok", "bon") if name in read}
-    if needed & {"sup", "tok", "bon"}:
-        needed.add("me")
-    if not needed and "g" not in read:
-        return []
-    return [Assign((ir.name("g"),), ir.name("self"))] + [b for b in standard_locals() if b.targets[0].id in needed]
-
-
-def lower_end_inline(plan: EnginePlan) -> list:
-    """The end triggers as statements of Game.apply, after the steps: the first that holds acts.
+def lower_end_triggers(plan: EnginePlan) -> list:
+    """The end triggers as statements of _end_of_turn, after the steps: the first that holds acts.
 
     A trigger that finishes immediately ends the game here; one that completes the round
     records where the game will end (the last seat), unless an earlier trigger already did.
@@ -163,14 +210,14 @@ def lower_end_inline(plan: EnginePlan) -> list:
     for i, t in enumerate(plan.rules.end):
         test = compiler.expr(t.when, {})
         if t.finish == "immediately":
-            body = [Assign((ir.tuple_(ir.dotted("self.step"), ir.dotted("self.step_count")),),
+            body = [Assign((ir.tuple_(ir.dotted("g.step"), ir.dotted("g.step_count")),),
                            ir.tuple_("_N_STEPS", 0), note=comment("every step done")),
-                    Do(ir.method("self", "_finish", ir.const(t.name))), Return()]
+                    Do(ir.method("g", "_finish", ir.const(t.name))), Return(ir.const(True))]
         else:
-            ending = ir.dotted("self.ending")
+            ending = ir.dotted("g.ending")
             body = [If(ir.compare(ending, "is", ir.const(None)),
                        [Assign((ending,), ir.tuple_(ir.const(t.name), ir.const(t.finish),
-                                                    ir.minus(ir.dotted("self._n"), 1)))])]
+                                                    ir.minus(ir.dotted("g._n"), 1)))])]
         node = If(test, body, note=comment(f"{t.name}: {unparse(t.when)} ({where(t.span)})"), chained=i > 0)
         into.append(node)
         into = node.orelse

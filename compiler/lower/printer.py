@@ -7,19 +7,38 @@ pysource; an expression slot holds an ``ast.expr``: the printer refuses anything
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
+from typing import Any
 
 from . import ir
 from .pysource import Code, literal
-from .tree import Append, Assign, Break, Comment, Continue, Def, Do, For, If, Pass, Raise, Return, Table, _node
+from .tree import (
+    Append,
+    Assign,
+    Break,
+    Comment,
+    Continue,
+    Def,
+    Do,
+    For,
+    If,
+    Node,
+    Pass,
+    Raise,
+    Return,
+    Table,
+    While,
+    _node,
+)
 
 LIMIT = 100  # a printed line longer than this is broken inside its brackets
 
 
-class _Printer(ast._Unparser):  # type: ignore[name-defined]  # CPython's own unparser (ast.unparse)
+class _Printer(ast._Unparser):  # type: ignore[name-defined,misc]  # CPython's own unparser (ast.unparse)
     """ast.unparse, but a generator that is a call's only argument is written in the call's own
     parentheses (`all(x for x in s)`), as Python allows and style asks, not in a second pair."""
 
-    def visit_Call(self, node):
+    def visit_Call(self, node: ast.Call) -> None:
         if len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.GeneratorExp):
             self.set_precedence(ast._Precedence.ATOM, node.func)  # type: ignore[attr-defined]
             self.traverse(node.func)
@@ -30,28 +49,28 @@ class _Printer(ast._Unparser):  # type: ignore[name-defined]  # CPython's own un
 
 def unparse(node: ast.AST) -> str:
     """The Python text of a node: the one printer of expressions."""
-    return _Printer().visit(node)
+    return str(_Printer().visit(node))
 
 
-def _text(value, what: str) -> Code:
+def _text(value: object, what: str) -> Code:
     if not isinstance(value, Code):
         raise TypeError(f"{what} is not Code (made by compiler.lower.pysource): {value!r}")
     return value
 
 
-def render(nodes, depth: int = 0) -> str:
+def render(nodes: Iterable[Node], depth: int = 0) -> str:
     """The Python text of a list of statements, at `depth` levels of indentation."""
     return "\n".join(lines(nodes, depth))
 
 
-def lines(nodes, depth: int = 0) -> list[str]:
+def lines(nodes: Iterable[Node], depth: int = 0) -> list[str]:
     out: list[str] = []
     for node in nodes:
         _write(node, depth, out)
     return out
 
 
-def _line(out: list[str], pad: str, head: str, value, tail: str = "", note=None) -> None:
+def _line(out: list[str], pad: str, head: str, value: ast.expr, tail: str = "", note: Code | None = None) -> None:
     """`pad head value tail  # note`, the value broken over lines when too long (the note then
     goes on a line of its own above, where it would make the line too long)."""
     parts = expression(_node(value), pad, head, tail)
@@ -81,19 +100,19 @@ def _comment(pad: str, text: Code) -> list[str]:
     return [f"{pad}# {piece.rstrip()}" for piece in _chunks(text, max(40, LIMIT - len(pad) - 2))]
 
 
-def printed_literal(value) -> Code:
+def printed_literal(value: object) -> Code:
     """Plain data (see pysource.literal, which vets it) as a literal, broken over lines inside its
     brackets when long: what the engine template writes for a table."""
     literal(value)
     return Code("\n".join(expression(ir.const(value), "")))
 
 
-def printed_names(names) -> Code:
+def printed_names(names: Iterable[str | None]) -> Code:
     """A tuple of names (None where there is none) as the engine template writes a table of functions."""
     return Code("\n".join(expression(ir.tuple_(*(ir.const(None) if n is None else ir.name(n) for n in names)), "")))
 
 
-def _target(node) -> str:
+def _target(node: ast.expr) -> str:
     """An assignment or loop target: a tuple without its parentheses (`a, b`; `a,` for one name)."""
     node = _node(node)
     if isinstance(node, ast.Tuple) and node.elts:
@@ -101,11 +120,11 @@ def _target(node) -> str:
     return unparse(node)
 
 
-def _noted(line: str, note) -> str:
+def _noted(line: str, note: Code | None) -> str:
     return f"{line}  # {_text(note, 'a comment')}" if note is not None else line
 
 
-def _write(node, depth: int, out: list[str]) -> None:  # noqa: C901 - one case per kind of node
+def _write(node: Node, depth: int, out: list[str]) -> None:  # noqa: C901 - one case per kind of node
     pad = "    " * depth
     match node:
         case Comment(text=text):
@@ -125,6 +144,9 @@ def _write(node, depth: int, out: list[str]) -> None:  # noqa: C901 - one case p
             if orelse:
                 out.append(pad + "else:")
                 out.extend(lines(orelse, depth + 1))
+        case While(test=test, body=body, note=note):
+            _line(out, pad, "while ", test, ":", note)
+            out.extend(lines(body, depth + 1))
         case Return(value=value, note=note):
             if value is None:
                 out.append(_noted(pad + "return", note))
@@ -165,6 +187,8 @@ def _write_if(node: If, depth: int, out: list[str], keyword: str) -> None:
 
 # ----------------------------------------------------------------------------- long lines broken
 
+# A node broken over lines: (opening, [(prefix, element, suffix, in parentheses)], closing).
+_Broken = tuple[str, list[tuple[str, Any, str, bool]], str]
 _ATOMS = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Call, ast.Tuple, ast.List, ast.Dict,
           ast.Set, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.JoinedStr)
 
@@ -210,7 +234,7 @@ def _item(prefix: str, node: ast.expr, suffix: str = "") -> tuple[str, ast.expr,
     return prefix, node, suffix, not isinstance(node, _ATOMS)
 
 
-def _parts(node: ast.expr, width: int):  # noqa: C901 - one case per kind of bracket
+def _parts(node: ast.expr, width: int) -> _Broken | None:  # noqa: C901 - one case per kind of bracket
     """(opening, [(prefix, element: node or text, suffix)], closing) of a node broken over lines, or None."""
     match node:
         case ast.Call(func=func, args=args, keywords=keywords) if args or keywords:
@@ -251,7 +275,7 @@ def _parts(node: ast.expr, width: int):  # noqa: C901 - one case per kind of bra
     return None
 
 
-def _prefixed(opening: str, operand: ast.expr, width: int):
+def _prefixed(opening: str, operand: ast.expr, width: int) -> _Broken:
     """`not (`, `x := (`: the operand's own items where it opens a bracket of its own, else the operand."""
     inner = _parts(operand, width)
     if inner is not None and inner[0] == "(":

@@ -1,8 +1,7 @@
 """The setup blocks lowered to one function, ``_setup(g)``, that new_game runs once after the
 deal: each block's effects in spec order, a block marked ``each_player`` once for each seat in
-seat order with that seat acting. A spec with no setup has no such function, and its engine's
-new_game no call to it (the runtime's text is the same either way: the call is written by
-the template between two parts of compiler/emit/runtime/game.py)."""
+seat order with that seat acting. It is a hook of the runtime (compiler/emit/runtime/spec.py): new_game
+calls it in every engine, and for a spec with no setup :mod:`.hooks` writes one that does nothing."""
 from __future__ import annotations
 
 from ..check.flow import DRAWS

@@ -91,6 +91,14 @@ class For(Node):
 
 
 @dataclass(eq=False)
+class While(Node):
+    """`while test:` body (the end-of-turn steps' loops: compiler/lower/phases.py)."""
+    test: ast.expr
+    body: list
+    note: Code | None = None
+
+
+@dataclass(eq=False)
 class FaceUpLoop(Node):
     """Every occupied face-up slot, card `name` at row `name`_LI, its action id counted in `name`_ID
     (`first` + row * row_stride, then `stride` more per slot), its cost unpacked into
@@ -190,6 +198,10 @@ def reads(node) -> set[str]:
             out |= names_in(it)
             for child in body + orelse:
                 out |= reads(child)
+        case While(test=test, body=body):
+            out |= names_in(test)
+            for child in body:
+                out |= reads(child)
         case Def(body=body):
             for child in body:
                 out |= reads(child)
@@ -226,7 +238,7 @@ def _prune_block(body: list, read: set[str]) -> tuple[list, bool]:
                 continue
             if len(kept) != len(node.targets):
                 node, changed = Assign(kept, node.value, node.op, node.note, node.pure), True
-        elif isinstance(node, (If, For, FaceUpLoop)):
+        elif isinstance(node, (If, For, While, FaceUpLoop)):
             body2, c1 = _prune_block(node.body, read)
             orelse2, c2 = _prune_block(getattr(node, "orelse", []), read)
             if c1 or c2:
@@ -242,6 +254,8 @@ def _replace_blocks(node, body: list, orelse: list):
         return If(node.test, body, orelse, node.note, node.chained, node.role)
     if isinstance(node, For):
         return For(node.target, node.iter, body, orelse, node.note)
+    if isinstance(node, While):
+        return While(node.test, body, node.note)
     return FaceUpLoop(node.name, node.first, node.stride, node.row_stride, body)
 
 
@@ -280,6 +294,8 @@ def _own_reads(node) -> set[str]:
             return set(names_in(test))
         case For(iter=it):
             return set(names_in(it))
+        case While(test=test):
+            return set(names_in(test))
         case FaceUpLoop(first=first):
             return set(names_in(first)) if first is not None else set()
         case Def():

@@ -9,7 +9,7 @@ it by making a new empty list, and a saved game lists it in the order it is held
 
 The engine keeps the variables in ``_EXTRA_SLOTS`` (made per game, copied by clone) and
 describes them in ``VARIABLES`` for saving, loading and observation (compiler/emit/runtime/variables.py);
-a ``reset: turn`` variable gets one line where the next turn begins (:func:`turn_reset_lines`).
+a ``reset: turn`` variable gets one statement in the hook _reset_turn (:func:`turn_resets`).
 A spec without state has none of this: no slot, no table, no line, its engine as it was.
 """
 from __future__ import annotations
@@ -22,7 +22,7 @@ from ..front.expr import Attribute, Name, unparse
 from ..model import Rules, Variable
 from . import ir
 from .layout import LoweringBug
-from .pysource import Code, call, identifier, literal
+from .pysource import Code, call, identifier
 from .tree import Append, Assign, Do, If, Raise
 
 STATE_VERSION = 2  # the version of a saved game that carries declared state
@@ -70,20 +70,22 @@ def vars_table(rules: Rules) -> Code:
     return Code("\n".join(lines))
 
 
-def turn_reset_lines(rules: Rules) -> list[str]:
-    """The lines (in Game.apply, `self` the game) that give every `reset: turn` variable its initial
-    value back when the next turn begins: every seat's value of a per-player one."""
-    out = []
+def turn_resets(rules: Rules) -> list:
+    """The statements of the hook _reset_turn (`g` the game) that give every `reset: turn` variable
+    its initial value back when the next turn begins: every seat's value of a per-player one."""
+    out: list = []
     for v in rules.variables:
         if v.reset != "turn":
             continue
-        value = "[]" if isinstance(v.type, SetOf) else literal(v.initial)
+        slot = ir.attr(ir.name("g"), attribute(v))
+        value = ir.list_() if isinstance(v.type, SetOf) else ir.const(v.initial)
+        seats = ir.dotted("g._n")
         if not v.per_player:
-            out.append(f"self.{attribute(v)} = {value}")
+            out.append(Assign((slot,), value))
         elif isinstance(v.type, SetOf):
-            out.append(f"self.{attribute(v)} = [[] for _ in range(self._n)]")
+            out.append(Assign((slot,), ir.listcomp(ir.list_(), "_", ir.call("range", seats))))
         else:
-            out.append(f"self.{attribute(v)} = [{value}] * self._n")
+            out.append(Assign((slot,), ir.mul(ir.list_(value), seats)))
     return out
 
 

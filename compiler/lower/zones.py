@@ -12,6 +12,8 @@ import ast
 
 from ..check.zones import reached
 from ..front.expr import Attribute, Effect, Name, unparse, walk
+from ..language import ColumnType, Shape
+from ..language.effects import ZONE_EFFECTS
 from ..model import Rules, Zone
 from . import ir
 from .layout import EnginePlan, LoweringBug, spec_name
@@ -51,7 +53,7 @@ def pieces(rules: Rules, kind) -> tuple[tuple[int, ...], ...]:
 
 
 # The engine's constant for each zone shape (compiler/emit/runtime/meta.py: PILE, DISPLAY, ROW, HOLDING).
-SHAPE_CONSTANTS = {"pile": "PILE", "display": "DISPLAY", "row": "ROW", "holding": "HOLDING"}
+SHAPE_CONSTANTS = {shape: shape.name for shape in Shape}
 
 
 def plan_zones(plan: EnginePlan) -> None:
@@ -81,8 +83,8 @@ def kinds_source(rules: Rules, used: tuple[str, ...]) -> Code:
              "# gem colour as a tuple in gem order; a prose column as None)."]
     for name in used:
         kind = kinds[name]
-        rows = tuple(tuple(None if col.type == "prose" else v for col, v in zip(kind.columns, c.values, strict=True))
-                     for c in kind.components)
+        rows = tuple(tuple(None if col.type is ColumnType.PROSE else v
+                           for col, v in zip(kind.columns, c.values, strict=True)) for c in kind.components)
         lines.append(f"# {comment(', '.join(c.name for c in kind.columns))}")
         lines.append(f"{kind_table(name)} = {printed_literal(rows)}")
     lines.append("# The kinds the rules reach, by name: each one's size (ids 0 to size - 1), columns, pieces")
@@ -90,7 +92,7 @@ def kinds_source(rules: Rules, used: tuple[str, ...]) -> Code:
     lines.append("KINDS = {")
     for name in used:
         kind = kinds[name]
-        columns = tuple_code(call("Column", c.name, c.type) for c in kind.columns)
+        columns = tuple_code(call("Column", c.name, c.type.value) for c in kind.columns)
         entry = call("Kind", name, size=len(kind.components), columns=columns, pieces=pieces(rules, kind),
                      rows=Code(kind_table(name)))
         lines.append(f"    {literal(name)}: {entry},")
@@ -150,14 +152,14 @@ def collection(compiler, node, env) -> ast.expr | None:
     if found is None:
         return None
     zone, code = found
-    return _occupied(code) if zone.shape == "display" else code
+    return _occupied(code) if zone.shape is Shape.DISPLAY else code
 
 
 def walks_what_it_moves(compiler, node, env, body) -> bool:
     """Does a `for` over zone `node` move components (its own, maybe) in its body? Then it walks a
     snapshot: a live list would skip the component after each one moved out of it."""
     found = zone_of(compiler, node, env)
-    return found is not None and found[0].shape != "display" and any(
+    return found is not None and found[0].shape is not Shape.DISPLAY and any(
         isinstance(x, Effect) and x.name in ZONE_EFFECT_NAMES for x in walk(body))
 
 
@@ -166,7 +168,7 @@ def size(compiler, node, env) -> ast.expr | None:
     if found is None:
         return None
     zone, code = found
-    if zone.shape == "display":
+    if zone.shape is Shape.DISPLAY:
         return ir.minus(ir.call("len", code), ir.method(code, "count", ir.const(None)))
     return ir.call("len", code)
 
@@ -287,7 +289,7 @@ def legal_source(rules: Rules, param) -> tuple[ast.expr, bool]:
         held = held_kind(rules, param)
         return (held, True) if held is not None else (ir.call("range", param.slots), False)
     zone = _zone(rules, param.source)
-    return where, zone is not None and zone.shape == "display"
+    return where, zone is not None and zone.shape is Shape.DISPLAY
 
 
 # --------------------------------------------------------------------------- effects
@@ -335,4 +337,4 @@ def effect(compiler, name: str, args, env, node, located: str) -> list | None:
     return None
 
 
-ZONE_EFFECT_NAMES = ("move", "draw", "reveal", "refill", "to_bottom", "discard")
+ZONE_EFFECT_NAMES = tuple(ZONE_EFFECTS)  # the zone effects by name (compiler/language/effects.py)

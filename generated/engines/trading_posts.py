@@ -54,7 +54,8 @@ import operator
 import os
 import random
 from collections import namedtuple
-from typing import NamedTuple
+from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple
 
 SPEC_NAME = 'trading-posts'
 SPEC_PATH = 'variants/trading-posts.yaml'
@@ -155,14 +156,14 @@ class DecisionInfo(NamedTuple):
     pays: bool  # is the payment asked next, in the payment step (the price has several payments)?
 
 
-def saved_value(variable, value):
+def saved_value(variable: Variable, value: Any) -> Any:
     """`value`, a value of `variable` (one of VARIABLES) as the game holds it, as a saved game and an
     observation write it (a colour by its name): for a tool outside the rules, such as a bot that
     guesses a hidden value to be `variable.initial`."""
     return _var_saved(variable.type, value)
 
 
-def _var_saved(tag, value):
+def _var_saved(tag: str, value: Any) -> Any:
     """A value of a variable of type `tag` as a saved game writes it (compiler/emit/runtime/variables.py)."""
     if tag in ("gem", "colour"):
         return None if value is None else COLOURS[value]
@@ -9596,6 +9597,13 @@ BASE_NOBLE_VISIT = 77  # ids 77 to 81
 BASE_OPEN_POSTS = 82  # ids 82 to 86
 
 
+Path = tuple[str | int, ...]  # the keys and list indexes that lead from a state to a value
+Problem = tuple[Path, str]  # a problem of a saved state: where, and the sentence that says it
+State = dict[str, Any]  # a saved state, as to_dict makes it and json reads it
+# How _problems reads a list of card ids: (the list, its path, its name in sentences) -> (id, path) of each.
+CardList = Callable[[Any, Path, str], list[tuple[int, Path]]]
+
+
 class IllegalAction(Exception):
     """An action that is not legal now; the message names the rule that forbids it."""
 
@@ -9614,7 +9622,7 @@ class StateError(ValueError):
     `problems` is empty when the text is no JSON at all (the message says where it breaks).
     """
 
-    def __init__(self, message, problems=()):
+    def __init__(self, message: str, problems: Iterable[Problem] = ()) -> None:
         super().__init__(message)
         self.problems = tuple(problems)
 
@@ -9623,7 +9631,7 @@ class RuleError(RuntimeError):
     """The spec asked for something impossible at run time (a bug in the spec)."""
 
 
-def _whole(value, what):
+def _whole(value: Any, what: str) -> int:
     """`value` as an int: an int, or another library's integer type (numpy's int64); else ValueError."""
     if type(value) is not int:
         try:
@@ -9635,7 +9643,7 @@ def _whole(value, what):
     return value
 
 
-def _shown(value):
+def _shown(value: object) -> str:
     """A value of a state or an argument as a message shows it: short whatever it is (a huge
     number, a long text, a list nested thousands deep)."""
     if isinstance(value, (list, tuple)):
@@ -10979,6 +10987,123 @@ def _rank_key(g, p):
     return (g._pts[p] + _xp(g, p), -len(g._bought[p]))
 
 
+# ----------------------------------------------------------------------------- hooks
+# What the spec adds to the runtime's functions below (compiler/emit/runtime/spec.py declares them).
+def _end_of_turn(g, step, count):
+    """The end-of-turn steps from `step`, then the end triggers; True: apply returns now."""
+    me = g._cp
+    tok = g._tok[me]
+    bon = g._bon[me]
+    if step == 0:  # gem_after_purchase
+        while not count and (g.s_bought and 0 in g.s_markers[me]):
+            out = []
+            _legal_gem_after_purchase(g, out)
+            if not out:
+                break
+            if len(out) > 1:
+                out.sort()
+                g.step, g.step_count, g.mode, g._legal = (0, count, 7, out)
+                return True
+            _do_gem_after_purchase(g, ACTIONS[out[0]][1])
+            count += 1
+        step, count = (1, 0)
+    if step == 1:  # third_token
+        while not count and (g.s_paired is not None and 1 in g.s_markers[me]):
+            out = []
+            _legal_third_token(g, out)
+            if not out:
+                break
+            if len(out) > 1:
+                out.sort()
+                g.step, g.step_count, g.mode, g._legal = (1, count, 8, out)
+                return True
+            _do_third_token(g, ACTIONS[out[0]][1])
+            count += 1
+        step, count = (2, 0)
+    if step == 2:  # return_tokens
+        while sum(tok) > 10:
+            if count >= 10000:  # the engines' step budget (see compiler/check/termination.py)
+                raise RuleError(
+                    (
+                        "step 'return_tokens' was stopped after 10,000 actions in one turn: "
+                        "its 'while' condition did not turn false"
+                    ),
+                )
+            out = []
+            _legal_return_tokens(g, out)
+            if not out:
+                break
+            if len(out) > 1:
+                out.sort()
+                g.step, g.step_count, g.mode, g._legal = (2, count, 9, out)
+                return True
+            _do_return_tokens(g, ACTIONS[out[0]][1])
+            count += 1
+        step, count = (3, 0)
+    if step == 3:  # noble_visit
+        while not count and sum(bon) >= 8:
+            out = []
+            _legal_noble_visit(g, out)
+            if not out:
+                break
+            if len(out) > 1:
+                out.sort()
+                g.step, g.step_count, g.mode, g._legal = (3, count, 10, out)
+                return True
+            _do_noble_visit(g, ACTIONS[out[0]][1])
+            count += 1
+        step, count = (4, 0)
+    if step == 4:  # open_posts
+        while not count and sum(bon) >= 2:
+            out = []
+            _legal_open_posts(g, out)
+            if not out:
+                break
+            for a in sorted(out, reverse=True):  # later positions first, so earlier ones stay valid
+                _do_open_posts(g, ACTIONS[a][1])
+            break
+        step, count = (5, 0)
+    if g._pts[me] + _xp(g, me) >= 15:  # target: me.prestige >= target (rulespec/official.yaml:198)
+        if g.ending is None:
+            g.ending = ('target', 'complete_round', g._n - 1)
+    elif g.passes >= g._n:  # deadlock: passes >= player_count (rulespec/official.yaml:206)
+        g.step, g.step_count = (_N_STEPS, 0)  # every step done
+        g._finish('deadlock')
+        return True
+    return False
+
+
+def _reset_turn(g):
+    """Every `reset: turn` variable back to its initial value, as the next turn begins."""
+    g.s_bought = False
+    g.s_paired = None
+
+
+def _state_json(g, state, observer):
+    """The spec's declared state and zones, added to a saved state."""
+    _vars_state(g, state, observer)
+
+
+def _state_problems(data, n):
+    """Every problem of the spec's declared state and zones in a state dict."""
+    return _vars_problems(data, n)
+
+
+def _load_state(g, data):
+    """Gives a loaded game the declared state and zones of its state dict."""
+    _load_vars(g, data)
+
+
+def _deal_spec_zones(g, rng):
+    """Deals the spec's own zones, after the cards and nobles."""
+    pass
+
+
+def _setup(g):
+    """The spec's setup blocks, run once by new_game."""
+    pass
+
+
 # legal-action functions of the steps and of the action taken when stuck (the other actions are
 # generated as blocks of _action_phase_legal)
 _LEGAL = (
@@ -11042,7 +11167,7 @@ _PAY = 12  # decision index of the payment step (-1: no action has a payment)
 _WILD_INDEX = len(GEMS)  # the wild colour's index in COLOURS (and in each player's tokens)
 _PAY_BASE = 87  # action id of the payment without wild tokens; PAYMENTS[i] is id _PAY_BASE + i
 _STUCK = 6  # decision index of the action taken only when stuck, or -1
-# the end-of-turn steps in order, as decision indexes (Game.apply runs them, unrolled)
+# the end-of-turn steps in order, as decision indexes (_end_of_turn runs them, unrolled)
 _STEPS = (7, 8, 9, 10, 11)  # gem_after_purchase, third_token, return_tokens, noble_visit, open_posts
 _N_STEPS = len(_STEPS)
 _N_ACTION_DECISIONS = 7
@@ -11063,7 +11188,7 @@ TRUNCATED = "truncated"  # the end_reason of a game stopped by its length cap
 _NO_CARD_COST = (10 ** 9,) + (0,) * (len(GEMS) - 1)
 
 
-def _face_up_costs(market):
+def _face_up_costs(market: list[list[int | None]]) -> list[tuple[int, ...]]:
     """Game.face_up_costs of a market (a new game, a loaded one): the cost of each card, slot by slot."""
     costs = [_NO_CARD_COST] * (len(LEVELS) * _FACE_UP_SLOTS)
     for li, row in enumerate(market):
@@ -11073,7 +11198,7 @@ def _face_up_costs(market):
     return costs
 
 
-def _fresh(value):
+def _fresh(value: Any) -> Any:
     """A game's own copy of an extra slot's value: tuples and lists become new lists, all the way
     down; numbers, flags, names and None are shared (they are immutable)."""
     return [_fresh(x) for x in value] if isinstance(value, (list, tuple)) else value
@@ -11089,7 +11214,7 @@ class Game:
         ("face_up_costs",) if _FACE_UP_COSTS else ()) + tuple(  # chosen once, when the class is made
         name for name, _, _ in _EXTRA_SLOTS)
 
-    def __init__(self, players):
+    def __init__(self, players: int) -> None:
         if players not in SETUP:
             raise ValueError(f"this engine plays with {', '.join(map(str, PLAYER_COUNTS))} players, not {players!r}")
         self._n = players
@@ -11103,44 +11228,44 @@ class Game:
         self._tok = list(map(list, [(0,) * len(COLOURS)] * players))
         self._bon = list(map(list, [(0,) * len(GEMS)] * players))
         self._pts = [0] * players
-        self._bought = list(map(list, [()] * players))
-        self._res = list(map(list, [()] * players))
-        self.blind = list(map(list, [()] * players))
-        self._nob = list(map(list, [()] * players))
-        self.market = list(map(list, [(None,) * self.setup_face_up] * len(LEVELS)))
+        self._bought: list[list[int]] = list(map(list, [()] * players))
+        self._res: list[list[int]] = list(map(list, [()] * players))
+        self.blind: list[list[int]] = list(map(list, [()] * players))
+        self._nob: list[list[int]] = list(map(list, [()] * players))
+        self.market: list[list[int | None]] = list(map(list, [(None,) * self.setup_face_up] * len(LEVELS)))
         if _FACE_UP_COSTS:
             self.face_up_costs = [_NO_CARD_COST] * (len(LEVELS) * _FACE_UP_SLOTS)  # kept in step with market by the effects
-        self.decks = list(map(list, [()] * len(LEVELS)))
-        self.noble_row = []
+        self.decks: list[list[int]] = list(map(list, [()] * len(LEVELS)))
+        self.noble_row: list[int] = []
         self.round = 1
         self.turn = 1
         self.turns = [1] + [0] * (players - 1)
         self.passes = 0
-        self.ending = None
-        self.end_reason = None
-        self.seed = None
-        self.start = None
+        self.ending: tuple[str, str, int] | None = None  # (trigger, finish, last seat) once a trigger holds
+        self.end_reason: str | None = None
+        self.seed: int | None = None
+        self.start: State | None = None
         for name, per_player, initial in _EXTRA_SLOTS:  # the spec's own zones and state, when it has some
             setattr(self, name, [_fresh(initial) for _ in range(players)] if per_player else _fresh(initial))
-        self.origin = None
-        self.history = []
-        self.pending = None  # the purchase waiting for its payment (an action id), in the payment step
-        self.max_turns = MAX_TURNS  # the length cap (new_game and from_json may change it)
-        self.out_of_play = None  # per level, the ids of the cards out of the game (from_json); None: none
-        self._legal = None
+        self.origin: State | None = None
+        self.history: list[int] = []
+        self.pending: int | None = None  # the purchase waiting for its payment (an action id), in the payment step
+        self.max_turns: int | None = MAX_TURNS  # the length cap (new_game and from_json may change it)
+        self.out_of_play: tuple[tuple[int, ...], ...] | None = None  # per level, the ids of the cards out of the game (from_json); None: none
+        self._legal: list[int] | None = None
 
     # -- reading the state
 
     @property
-    def num_players(self):
+    def num_players(self) -> int:
         return self._n
 
     @property
-    def current_player(self):
+    def current_player(self) -> int:
         return self._cp
 
     @property
-    def phase(self):
+    def phase(self) -> str:
         if self.mode == _OVER_MODE:
             return "over"
         if self.mode == _ACTION_MODE:
@@ -11148,72 +11273,82 @@ class Game:
         return DECISIONS[self.mode]
 
     @property
-    def tokens(self):
+    def tokens(self) -> list[list[int]]:
         return self._tok
 
     @property
-    def bonus(self):
+    def bonus(self) -> list[list[int]]:
         return self._bon
 
     @property
-    def prestige(self):
+    def prestige(self) -> list[int]:
         return self._pts
 
     @property
-    def purchased(self):
+    def purchased(self) -> list[list[int]]:
         return self._bought
 
     @property
-    def reserved(self):
+    def reserved(self) -> list[list[int]]:
         return self._res
 
     @property
-    def nobles(self):
+    def nobles(self) -> list[list[int]]:
         return self._nob
 
-    def face_up_count(self, level):
+    def face_up_count(self, level: int) -> int:
         return sum(1 for c in self.market[level - 1] if c is not None)
 
     # -- playing
 
-    def legal_actions(self):
+    def legal_actions(self) -> list[int]:
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
         return list(legal)
 
-    def legal_mask(self):
+    def legal_mask(self) -> list[bool]:
         mask = [False] * NUM_ACTIONS
         for a in self.legal_actions():
             mask[a] = True
         return mask
 
-    def _compute_legal(self):
+    def _compute_legal(self) -> list[int]:
         mode = self.mode
-        out = []
+        out: list[int] = []
         if mode == _ACTION_MODE:
             _action_phase_legal(self, out)
             if not out and _STUCK >= 0:
-                _LEGAL[_STUCK](self, out)
+                _LEGAL[_STUCK](self, out)  # type: ignore[misc]  # the action taken when stuck has one
             return out  # sorted by construction: decisions in id order, each in increasing ids
         elif mode == _PAY:
-            d, args = ACTIONS[self.pending]
-            out = [_PAY_BASE + i for i in _PAYOPTS[d](self, args)]
+            d, args = ACTIONS[self.pending]  # type: ignore[index]  # set in the payment step
+            out = [_PAY_BASE + i for i in _PAYOPTS[d](self, args)]  # type: ignore[misc]  # a purchase's
         elif mode >= 0:
-            _LEGAL[mode](self, out)
+            _LEGAL[mode](self, out)  # type: ignore[misc]  # a step's: never None
         out.sort()
         return out
 
-    def apply(self, action):
+    def apply(self, action: int) -> None:
+        """Play `action` (a legal id; another library's integer type is taken as an int), then the
+        end of the turn: the end-of-turn steps from the one it was taken in, the end triggers and
+        the next turn (IllegalAction, saying why, for an action that is not legal now).
+
+        The steps run from `step` (`count` of its actions done), in spec order (_end_of_turn): a
+        step is skipped when its while-condition fails (or, at most once, after one action); an
+        action with one legal option is applied without asking; with several, the player is asked
+        and apply() returns, to resume there with the answer. In an engine, the bodies of the two
+        hooks called here are inlined (compiler/emit/inline.py): no call per turn for the bookkeeping.
+        """
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
-        if type(action) is not int or action not in legal:  # the type first: `in` on an array compares elementwise
+        if type(action) is not int or action not in legal:
             action = self._as_legal_id(action, legal)
         self._legal = None
         self.history.append(action)
         d, args = ACTIONS[action]
-        if d == _PAY:  # the payment of the purchase chosen just before
+        if d == _PAY:
             d, args = ACTIONS[self.pending]
             args = args + (action - _PAY_BASE,)
             self.pending = None
@@ -11221,58 +11356,52 @@ class Game:
         elif _PAYOPTS[d] is not None:
             if self._tok[self._cp][_WILD_INDEX]:
                 accepted = _PAYOPTS[d](self, args)
-                if len(accepted) > 1:  # several ways to pay: the player chooses in the payment step
+                if len(accepted) > 1:
                     self.pending = action
                     self.mode = _PAY
                     self._legal = [_PAY_BASE + i for i in accepted]
                     return
                 args = args + (accepted[0],)
-            else:  # no wild token held: the only payment is PAYMENTS[0], and the action is legal
+            else:
                 args = args + (0,)
         _APPLY[d](self, args)
         if self.mode == _ACTION_MODE:
             self.passes = self.passes + 1 if d == _STUCK else 0
-            step = count = 0  # noqa: F841 - read by the end-of-turn steps, written below per spec
-        else:  # an action of the end-of-turn step self.step
-            step, count = self.step, self.step_count + 1  # noqa: F841 - as above
-        # The end-of-turn steps from `step` (`count` of its actions done), unrolled from the
-        # spec: a step is skipped when its while-condition fails (or, at most once, after one
-        # action); an action with one legal option is applied without asking; with several,
-        # the player is asked and apply() returns, to resume here with the answer. Then the
-        # end triggers and the next turn. All in apply(): no call per turn for the bookkeeping.
-        g = self
-        me = g._cp
-        tok = g._tok[me]
-        bon = g._bon[me]
-        if step == 0:  # gem_after_purchase
-            while not count and g.s_bought and 0 in g.s_markers[me]:
+            step = count = 0
+        else:
+            step, count = (self.step, self.step_count + 1)
+        me = self._cp
+        tok = self._tok[me]
+        bon = self._bon[me]
+        if step == 0:
+            while not count and (self.s_bought and 0 in self.s_markers[me]):
                 out = []
                 _legal_gem_after_purchase(self, out)
                 if not out:
                     break
                 if len(out) > 1:
                     out.sort()
-                    self.step, self.step_count, self.mode, self._legal = 0, count, 7, out
+                    self.step, self.step_count, self.mode, self._legal = (0, count, 7, out)
                     return
                 _do_gem_after_purchase(self, ACTIONS[out[0]][1])
                 count += 1
-            step, count = 1, 0
-        if step == 1:  # third_token
-            while not count and g.s_paired is not None and 1 in g.s_markers[me]:
+            step, count = (1, 0)
+        if step == 1:
+            while not count and (self.s_paired is not None and 1 in self.s_markers[me]):
                 out = []
                 _legal_third_token(self, out)
                 if not out:
                     break
                 if len(out) > 1:
                     out.sort()
-                    self.step, self.step_count, self.mode, self._legal = 1, count, 8, out
+                    self.step, self.step_count, self.mode, self._legal = (1, count, 8, out)
                     return
                 _do_third_token(self, ACTIONS[out[0]][1])
                 count += 1
-            step, count = 2, 0
-        if step == 2:  # return_tokens
+            step, count = (2, 0)
+        if step == 2:
             while sum(tok) > 10:
-                if count >= 10000:  # the engines' step budget (see compiler/check/termination.py)
+                if count >= 10000:
                     raise RuleError("step 'return_tokens' was stopped after 10,000 actions in one turn: its 'while' condition did not turn false")
                 out = []
                 _legal_return_tokens(self, out)
@@ -11280,12 +11409,12 @@ class Game:
                     break
                 if len(out) > 1:
                     out.sort()
-                    self.step, self.step_count, self.mode, self._legal = 2, count, 9, out
+                    self.step, self.step_count, self.mode, self._legal = (2, count, 9, out)
                     return
                 _do_return_tokens(self, ACTIONS[out[0]][1])
                 count += 1
-            step, count = 3, 0
-        if step == 3:  # noble_visit
+            step, count = (3, 0)
+        if step == 3:
             while not count and sum(bon) >= 8:
                 out = []
                 _legal_noble_visit(self, out)
@@ -11293,35 +11422,34 @@ class Game:
                     break
                 if len(out) > 1:
                     out.sort()
-                    self.step, self.step_count, self.mode, self._legal = 3, count, 10, out
+                    self.step, self.step_count, self.mode, self._legal = (3, count, 10, out)
                     return
                 _do_noble_visit(self, ACTIONS[out[0]][1])
                 count += 1
-            step, count = 4, 0
-        if step == 4:  # open_posts
+            step, count = (4, 0)
+        if step == 4:
             while not count and sum(bon) >= 2:
                 out = []
                 _legal_open_posts(self, out)
                 if not out:
                     break
-                for a in sorted(out, reverse=True):  # later positions first, so earlier ones stay valid
+                for a in sorted(out, reverse=True):
                     _do_open_posts(self, ACTIONS[a][1])
                 break
-            step, count = 5, 0
-        # the end triggers, in spec order (the first whose condition holds acts), then the next turn
-        if g._pts[me] + _xp(g, me) >= 15:  # target: me.prestige >= target (rulespec/official.yaml:198)
+            step, count = (5, 0)
+        if self._pts[me] + _xp(self, me) >= 15:
             if self.ending is None:
                 self.ending = ('target', 'complete_round', self._n - 1)
-        elif g.passes >= g._n:  # deadlock: passes >= player_count (rulespec/official.yaml:206)
-            self.step, self.step_count = (_N_STEPS, 0)  # every step done
+        elif self.passes >= self._n:
+            self.step, self.step_count = (_N_STEPS, 0)
             self._finish('deadlock')
             return
         if self.ending is not None and self._cp == self.ending[2]:
-            self.step, self.step_count = _N_STEPS, 0
+            self.step, self.step_count = (_N_STEPS, 0)
             self._finish(self.ending[0])
             return
-        if self.max_turns is not None and self.turn >= self.max_turns:  # the length cap: no turn max_turns + 1
-            self.step, self.step_count = _N_STEPS, 0
+        if self.max_turns is not None and self.turn >= self.max_turns:
+            self.step, self.step_count = (_N_STEPS, 0)
             self._finish(TRUNCATED)
             return
         cp = self._cp + 1
@@ -11342,9 +11470,9 @@ class Game:
             if _STUCK >= 0:
                 _LEGAL[_STUCK](self, out)
             if not out:
-                self._finish("stuck")
+                self._finish('stuck')
 
-    def playout(self, rng=None, max_turns=None):
+    def playout(self, rng: random.Random | None = None, max_turns: int | None = None) -> int:
         """Play uniformly random legal actions until the game is over; the number applied.
 
         The rollout of Monte Carlo tree search and of random-play statistics, without a
@@ -11371,18 +11499,19 @@ class Game:
             applied += 1
         return applied
 
-    def payment_options(self, action):
+    def payment_options(self, action: int) -> list[int]:
         """The payment-step actions a purchase would offer now (one per accepted payment); [] otherwise.
 
         A purchase with a single accepted payment is paid at once; with several, applying it
         enters the "payment" phase, whose legal actions are these.
         """
         d, args = ACTIONS[action]
-        if d == _PAY or _PAYOPTS[d] is None:
+        payopts = _PAYOPTS[d] if d != _PAY else None
+        if payopts is None:
             return []
-        return [_PAY_BASE + i for i in _PAYOPTS[d](self, args)]
+        return [_PAY_BASE + i for i in payopts(self, args)]
 
-    def _as_legal_id(self, action, legal):
+    def _as_legal_id(self, action: Any, legal: list[int]) -> int:
         """A legal id given as another integer type (numpy's, from an RL policy) as an int;
         anything else that is not a legal id raises IllegalAction, saying why."""
         try:
@@ -11396,13 +11525,13 @@ class Game:
             return index
         raise IllegalAction(self._explain(index))
 
-    def _finish(self, reason):
+    def _finish(self, reason: str) -> None:
         self.mode = _OVER_MODE
         self.end_reason = reason
         self._cp = -1
         self._legal = []
 
-    def _explain(self, action):
+    def _explain(self, action: int) -> str:
         if type(action) is not int or not 0 <= action < NUM_ACTIONS:
             return f"no action has id {action!r} (ids run from 0 to {NUM_ACTIONS - 1})"
         text = ACTION_STRINGS[action]
@@ -11416,7 +11545,7 @@ class Game:
         if self.mode == _PAY:
             options = ", ".join(ACTION_STRINGS[a] for a in self.legal_actions()[:8])
             return (f"illegal action '{text}': player {self._cp + 1} must first choose how to pay for "
-                    f"'{ACTION_STRINGS[self.pending]}' ({options})")
+                    f"'{ACTION_STRINGS[self.pending]}' ({options})")  # type: ignore[index]  # a purchase waits
         wanted = "action" if self.mode == _ACTION_MODE else f"step '{DECISIONS[self.mode]}'"
         is_step = d >= _N_ACTION_DECISIONS
         if (self.mode == _ACTION_MODE and is_step) or (self.mode >= 0 and d != self.mode):
@@ -11429,14 +11558,14 @@ class Game:
         reason = _WHY[d](self, args)
         return f"illegal action '{text}': {reason or 'not legal in this position'}"
 
-    def is_over(self):
+    def is_over(self) -> bool:
         return self.mode == _OVER_MODE
 
-    def is_truncated(self):
+    def is_truncated(self) -> bool:
         """Did the game end at its length cap (max_turns) rather than by the rules? Nobody wins it."""
         return self.mode == _OVER_MODE and self.end_reason == TRUNCATED
 
-    def winners(self):
+    def winners(self) -> list[int]:
         if self.mode != _OVER_MODE or self.end_reason == TRUNCATED:
             return []
         eligible = [p for p in range(self._n) if _eligible(self, p)]
@@ -11446,16 +11575,16 @@ class Game:
         best = max(keys.values())
         return [p for p in eligible if keys[p] == best]
 
-    def scores(self):
+    def scores(self) -> list[int]:
         return list(self._pts)
 
-    def returns(self):
+    def returns(self) -> list[float]:
         if self.mode != _OVER_MODE or self.end_reason == TRUNCATED:  # not over, or stopped unfinished: 0 for all
             return [0.0] * self._n
         won = set(self.winners())
         return [1.0 if p in won else -1.0 for p in range(self._n)]
 
-    def clone(self):
+    def clone(self) -> Game:
         g = Game.__new__(Game)
         g._n = self._n
         g.setup_gems, g.setup_gold, g.setup_nobles, g.setup_face_up = (
@@ -11497,26 +11626,26 @@ class Game:
 
     # -- saving and loading
 
-    def to_dict(self):
+    def to_dict(self) -> State:
         return self._state(None)
 
-    def to_json(self):
+    def to_json(self) -> str:
         return json.dumps(self.to_dict(), sort_keys=True)
 
-    def observation(self, player):
+    def observation(self, player: int) -> State:
         """What `player` may know: deck order and other players' blind reserves are hidden."""
         if not (type(player) is int and 0 <= player < self._n):
             raise ValueError(f"no player {player!r} in a game of {self._n}")
         return self._state(player)
 
-    def _state(self, observer):
+    def _state(self, observer: int | None) -> State:
         """The whole state (observer None: to_dict), or what `observer` may know (observation).
 
         One builder for both, so that an observation never copies what it then hides (the
         decks, the history): RL environments ask for one at every step.
         """
         whole = observer is None
-        state = {"format": STATE_FORMAT, "version": STATE_VERSION, "spec": {"name": SPEC_NAME, "sha256": SPEC_SHA256},
+        state: State = {"format": STATE_FORMAT, "version": STATE_VERSION, "spec": {"name": SPEC_NAME, "sha256": SPEC_SHA256},
                  "players": self._n}
         if whole:
             state["seed"] = self.seed
@@ -11535,7 +11664,7 @@ class Game:
             "seats": [self._seat(p, whole or p == observer) for p in range(self._n)],
             "pending": self.pending,
         })
-        _vars_state(self, state, observer)
+        _state_json(self, state, observer)  # the spec's declared state and zones, when it has some
         if self.max_turns is not None:  # absent: no cap (so the states of specs without one are as before)
             state["max_turns"] = self.max_turns
         if self.out_of_play is not None:  # absent: every card is in play (the states of a new game are as before)
@@ -11547,7 +11676,7 @@ class Game:
             state["observer"] = observer
         return state
 
-    def _seat(self, p, seen):
+    def _seat(self, p: int, seen: bool) -> State:
         """A seat's part of the state; its blind reserves hidden (None, and their levels) unless `seen`."""
         blind = self.blind[p]
         return {
@@ -11558,7 +11687,7 @@ class Game:
             "nobles": list(self._nob[p]), "turns": self.turns[p],
         }
 
-    def record(self):
+    def record(self) -> State:
         """Everything replay() needs to reproduce this game exactly."""
         start = self.start if self.start is not None else self.origin
         done_before = len(start.get("history", [])) if start is not None else 0
@@ -11566,7 +11695,7 @@ class Game:
                 "start": start, "actions": self.history[done_before:]}
 
 
-def _shuffle(rng, items):
+def _shuffle(rng: random.Random, items: list[Any]) -> None:
     """Shuffle `items` in place: Fisher-Yates drawing each index with getrandbits, exactly as
     random.shuffle does in Python 3.11, so that a seed deals what it always dealt. Written out
     because the module's shuffle may change between Python versions (only random() is promised
@@ -11587,7 +11716,7 @@ def _shuffle(rng, items):
 _SHUFFLE_STEPS: dict[int, tuple[tuple[int, int], ...]] = {}
 
 
-def new_game(players, seed=None, max_turns=None):
+def new_game(players: int, seed: int | None = None, max_turns: int | None = None) -> Game:
     """A new game: decks shuffled, cards dealt and nobles revealed with a generator seeded by `seed`.
 
     `players` is a player count of the spec, `seed` a whole number (None: one is picked and
@@ -11618,6 +11747,8 @@ def new_game(players, seed=None, max_turns=None):
     nobles = list(NOBLE_IDS)
     _shuffle(rng, nobles)
     game.noble_row = nobles[:game.setup_nobles]
+    _deal_spec_zones(game, rng)  # after the cards and nobles: a seed deals them as it did without zones
+    _setup(game)
     game._legal = game._compute_legal()
     if not game._legal:
         game._finish("stuck")
@@ -11645,11 +11776,11 @@ Game.prestige = property(_prestige_totals)
 Game.scores = _prestige_totals
 
 
-def _is_count(value, least=0):
+def _is_count(value: object, least: int = 0) -> bool:
     return type(value) is int and value >= least
 
 
-def _problems(data, nested=False):
+def _problems(data: Any, nested: bool = False) -> list[Problem]:
     """Every inconsistency of a state dict, as (path, sentence) pairs (empty when it is sound).
 
     Types and ranges of every field, then the invariants between fields (tokens add up, each
@@ -11659,7 +11790,7 @@ def _problems(data, nested=False):
     leads to the value the sentence is about (see StateError); a problem between fields
     points at the field that is most likely wrong, one of the whole state at ().
     """
-    out = []
+    out: list[Problem] = []
     if not isinstance(data, dict):
         return [((), f"a state is a JSON object, not {_shown(data)}")]
     if data.get("format") != STATE_FORMAT:
@@ -11678,24 +11809,24 @@ def _problems(data, nested=False):
         return out
     gems, gold, nobles_shown, face_up = SETUP[n]
 
-    def count(value, path, least=0):
+    def count(value: Any, path: Path, least: int = 0) -> int:
         if not _is_count(value, least):
             out.append((path, f"{_dotted(path)} must be a whole number of at least {least}, not {_shown(value)}"))
             return least
         return value
 
-    def tokens(value, path):
+    def tokens(value: Any, path: Path) -> list[int]:
         if not isinstance(value, dict) or set(value) != set(COLOURS):
             out.append((path, f"{_dotted(path)} must give a count for each of {', '.join(COLOURS)}"))
             return [0] * len(COLOURS)
         return [count(value[c], path + (c,)) for c in COLOURS]
 
-    def card_list(value, path, where):
+    def card_list(value: Any, path: Path, where: str) -> list[tuple[int, Path]]:
         """The card ids of a list, each with its path; `where` names the list in the sentences."""
         if not isinstance(value, list):
             out.append((path, f"{where} must be a list of card ids"))
             return []
-        ids = []
+        ids: list[tuple[int, Path]] = []
         for i, c in enumerate(value):
             if c is None and path[0] == "market":
                 continue
@@ -11713,9 +11844,9 @@ def _problems(data, nested=False):
     if not isinstance(seats, list) or len(seats) != n:
         out.append((("seats",), f"'seats' must list {n} players"))
         return out
-    placed = []  # (card id, path) of every card on the table, in the order a reader meets them
-    owned_nobles = []
-    reserved_counts = []
+    placed: list[tuple[int, Path]] = []  # (card id, path) of every card on the table, in the order a reader meets them
+    owned_nobles: list[int] = []
+    reserved_counts: list[int] = []
     totals = supply[:]
     for p, seat in enumerate(seats):
         at = ("seats", p)
@@ -11744,12 +11875,12 @@ def _problems(data, nested=False):
         else:
             owned_nobles += noble_ids
         count(seat.get("turns", 0), at + ("turns",))
-    for i, c in enumerate(COLOURS):
+    for i, colour in enumerate(COLOURS):
         expected = gold if i == len(GEMS) else gems
         if totals[i] != expected:
-            out.append((("supply", c), f"{c} tokens add up to {_shown(totals[i])}, the game has {expected}"))
-    market = data.get("market")
-    decks = data.get("decks")
+            out.append((("supply", colour), f"{colour} tokens add up to {_shown(totals[i])}, the game has {expected}"))
+    market: Any = data.get("market")
+    decks: Any = data.get("decks")
     market_ok = isinstance(market, dict) and set(market) == {str(lv) for lv in LEVELS}
     if not market_ok:
         out.append((("market",), f"'market' must have a row for each level {', '.join(map(str, LEVELS))}"))
@@ -11773,7 +11904,7 @@ def _problems(data, nested=False):
                 if CARD_LEVEL[c] != lv:
                     out.append((path, f"card {c} is of level {CARD_LEVEL[c]} but lies in deck {lv}"))
     placed += _out_of_play_cards(data.get("out_of_play"), card_list, out)
-    seen = {}  # card id: where the reader met it first
+    seen: dict[int, Path] = {}  # card id: where the reader met it first
     for c, path in placed:
         if c in seen:
             out.append((path, f"card {c} appears more than once (at {_dotted(seen[c])} too)"))
@@ -11792,7 +11923,7 @@ def _problems(data, nested=False):
             out.append((("nobles",), "a noble appears more than once"))
         if len(everyone) != nobles_shown:
             out.append((("nobles",), f"{len(everyone)} nobles are in play, {n} players reveal {nobles_shown}"))
-    out += _vars_problems(data, n)
+    out += _state_problems(data, n)  # the spec's declared state and zones, when it has some
     out += _turn_problems(data, n, market if market_ok else None, reserved_counts)
     history = data.get("history", [])
     if not isinstance(history, list) or any(type(a) is not int or not 0 <= a < NUM_ACTIONS for a in history):
@@ -11806,7 +11937,7 @@ def _problems(data, nested=False):
     return out
 
 
-def _out_of_play_cards(value, card_list, out):
+def _out_of_play_cards(value: Any, card_list: CardList, out: list[Problem]) -> list[tuple[int, Path]]:
     """The (card id, path) of each card a state says is out of the game ('out_of_play': level ->
     card ids; absent or null: none), each of its level; problems are added to `out`."""
     if value is None:
@@ -11816,7 +11947,7 @@ def _out_of_play_cards(value, card_list, out):
         out.append((("out_of_play",), f"'out_of_play' must be an object from levels ({', '.join(levels)}) "
                                       "to the ids of the cards out of the game"))
         return []
-    placed = []
+    placed: list[tuple[int, Path]] = []
     for lv in LEVELS:
         for c, path in card_list(value.get(str(lv), []), ("out_of_play", str(lv)), f"out_of_play[{lv}]"):
             placed.append((c, path))
@@ -11825,14 +11956,14 @@ def _out_of_play_cards(value, card_list, out):
     return placed
 
 
-def _dotted(path):
+def _dotted(path: Path) -> str:
     """A path as a message writes it: seats[1].tokens.red."""
     return "".join(f"[{key}]" if type(key) is int else f".{key}" for key in path).lstrip(".")
 
 
-def _turn_problems(data, n, market, reserved_counts):
+def _turn_problems(data: State, n: int, market: dict[str, Any] | None, reserved_counts: list[int]) -> list[Problem]:
     """Whose turn, which phase and how the game will end, each against the others (see _problems)."""
-    out = []
+    out: list[Problem] = []
     cp = data.get("current_player")
     phase = data.get("phase")
     if type(phase) is not str or (phase not in ("action", "over") and phase not in STEPS):
@@ -11908,7 +12039,8 @@ def _turn_problems(data, n, market, reserved_counts):
     return out
 
 
-def _pending_problems(pending, cp, market, reserved_counts):
+def _pending_problems(pending: int, cp: int, market: dict[str, Any] | None,
+                      reserved_counts: list[int]) -> list[Problem]:
     """Is the purchase waiting for its payment one that the current player can still make?"""
     d, args = ACTIONS[pending]
     for param, value in zip(ACTION_PARAMS[d], args, strict=True):
@@ -11922,7 +12054,7 @@ def _pending_problems(pending, cp, market, reserved_counts):
     return []
 
 
-def _json_problem(err):
+def _json_problem(err: json.JSONDecodeError) -> str:
     """Where a state's JSON breaks: line and column, the line itself and a caret under the place."""
     lines = err.doc.splitlines()
     line = lines[err.lineno - 1] if err.lineno <= len(lines) else ""
@@ -11933,7 +12065,7 @@ def _json_problem(err):
     return f"the state is not valid JSON: line {err.lineno}, column {err.colno}: {reason}\n  {shown}\n  {caret}"
 
 
-def from_json(state):
+def from_json(state: str | bytes | State) -> Game:
     """A game from to_json() text or its dict; raises StateError listing every problem.
 
     Nothing outside the new game is changed, so a failed load leaves every game as it was.
@@ -11968,7 +12100,7 @@ def from_json(state):
     return game
 
 
-def _check_replays(game):
+def _check_replays(game: Game) -> None:
     """A state that says where it started must be what its moves make of that start: else record()
     and replay() would give another game than the one loaded (the state or its start was edited)."""
     try:
@@ -11981,12 +12113,12 @@ def _check_replays(game):
                              "(the state or its start was edited)")])
 
 
-def _invalid(problems):
+def _invalid(problems: list[Problem]) -> StateError:
     """The StateError of a state with these (path, sentence) problems: one sentence a line."""
     return StateError("invalid state:\n" + "\n".join(f"  - {sentence}" for _, sentence in problems), problems)
 
 
-def _load(data):
+def _load(data: State) -> Game:
     """The game of a state dict that _problems found sound."""
     n = data["players"]
     game = Game(n)
@@ -12025,7 +12157,7 @@ def _load(data):
     out_of_play = data.get("out_of_play") or {}
     if any(out_of_play.values()):
         game.out_of_play = tuple(tuple(out_of_play.get(str(lv), ())) for lv in LEVELS)
-    _load_vars(game, data)
+    _load_state(game, data)  # the spec's declared state and zones, when it has some
     # A record replays from the position this state started from, or else from this one
     # (it may have been edited, so its seed and history are not trusted to rebuild it).
     game.origin = game.to_dict() if game.start is None else None
@@ -12034,7 +12166,7 @@ def _load(data):
     return game
 
 
-def replay(record):
+def replay(record: Any) -> Game:
     """The game a record() describes, reproduced move by move."""
     if not isinstance(record, dict):
         raise StateError("a record is a JSON object with spec, sha256, seed, players and actions")
@@ -12044,7 +12176,7 @@ def replay(record):
     if record.get("start") is not None:
         game = from_json(record["start"])
     else:
-        game = new_game(record.get("players"), seed=record.get("seed"))
+        game = new_game(record.get("players"), seed=record.get("seed"))  # type: ignore[arg-type]  # new_game checks them
     for i, action in enumerate(record.get("actions", [])):
         try:
             game.apply(action)
@@ -12053,7 +12185,7 @@ def replay(record):
     return game
 
 
-def _vars_state(game, state, observer):
+def _vars_state(game: Game, state: State, observer: int | None) -> None:
     """Adds the declared state to a state dict (observer None: the whole state)."""
     shared = {v.name: _var_saved(v.type, getattr(game, v.attribute)) for v in VARIABLES if not v.per_player}
     if shared:
@@ -12066,7 +12198,7 @@ def _vars_state(game, state, observer):
                             for v in own}
 
 
-def _var_problem(tag, optional, value, n, path):
+def _var_problem(tag: str, optional: bool, value: Any, n: int, path: Path) -> str:
     """The sentence saying why `value` cannot be a variable's value ('' when it can)."""
     where = _dotted(path)
     if tag == "int":
@@ -12093,11 +12225,11 @@ def _var_problem(tag, optional, value, n, path):
     return ""
 
 
-def _vars_problems(data, n):
+def _vars_problems(data: State, n: int) -> list[Problem]:
     """Every problem of the declared state of a state dict, as (path, sentence) pairs."""
-    out = []
+    out: list[Problem] = []
 
-    def check(table, path, entries):
+    def check(table: Any, path: Path, entries: list[Variable]) -> None:
         if not isinstance(table, dict) or set(table) != {v.name for v in entries}:
             names = ", ".join(v.name for v in entries)
             out.append((path, f"{_dotted(path)} must give a value for each of {names}, not {_shown(table)}"))
@@ -12118,7 +12250,7 @@ def _vars_problems(data, n):
     return out
 
 
-def _var_loaded(tag, value):
+def _var_loaded(tag: str, value: Any) -> Any:
     """A saved value (one _vars_problems found sound) as the game holds it."""
     if tag in ("gem", "colour"):
         return None if value is None else COLOURS.index(value)
@@ -12129,7 +12261,7 @@ def _var_loaded(tag, value):
     return value
 
 
-def _load_vars(game, data):
+def _load_vars(game: Game, data: State) -> None:
     """Gives a loaded game the declared state of its state dict."""
     for v in VARIABLES:
         if v.per_player:
@@ -12138,7 +12270,7 @@ def _load_vars(game, data):
             setattr(game, v.attribute, _var_loaded(v.type, data["vars"][v.name]))
 
 
-def action_to_string(action):
+def action_to_string(action: int) -> str:
     """The notation of an action id (an int, or another library's integer type as apply takes)."""
     if type(action) is not int:
         try:
@@ -12162,18 +12294,18 @@ _WORD_KINDS = ("gem", "colour", "face_up", "deck", "reserved", "noble")
 _SET_LAYOUTS: dict[tuple[int, tuple[tuple[int, int], ...]], None] = {}
 # (layout, the words with each set's words sorted) -> the ids written so; one id, or None
 # where two actions read alike in any order (only their texts as written reach them then)
-_SET_INDEX: dict[tuple, int | None] = {}
+_SET_INDEX: dict[tuple[Any, ...], int | None] = {}
 _WORDS: set[str] = set()  # every word of every action's text
 
 
-def _set_words(kind, value):
+def _set_words(kind: str, value: Any) -> list[str]:
     """The words that write the value of a set-valued choice, in the order the notation has them."""
     if kind == "gem_set":
         return [GEMS[g] for g in value]
     return [GEMS[g] + (f"*{k}" if k > 1 else "") for g, each in _token_worths(PAYMENTS[value]) for k in each]
 
 
-def _token_worths(vec):
+def _token_worths(vec: tuple[int, ...]) -> list[tuple[int, tuple[int, ...]]]:
     """(gem index, the gems each wild token on it stands for) of each gem a payment puts gold on.
     A table of gold vectors: each token stands for one gem. A table with a worth (gold per gem,
     then the gems it covers): the covers spread as evenly as the tokens allow, largest first
@@ -12187,10 +12319,10 @@ def _token_worths(vec):
     return out
 
 
-def _set_places(words, sets):
+def _set_places(words: list[str], sets: list[list[str]]) -> list[tuple[tuple[int, int], ...]]:
     """Each way to place the sets' words (lists) in the text's `words`: tuples of (start, length),
     one per set, in order and without overlap."""
-    places = [()]
+    places: list[tuple[tuple[int, int], ...]] = [()]
     for found in sets:
         k = len(found)
         starts = [i for i in range(len(words) - k + 1) if words[i:i + k] == found]
@@ -12198,7 +12330,7 @@ def _set_places(words, sets):
     return places
 
 
-def _unordered(words, runs):
+def _unordered(words: list[str], runs: tuple[tuple[int, int], ...]) -> tuple[str, ...]:
     """`words` with the words of each (start, length) run sorted: the same for any order of a set."""
     words = list(words)
     for start, k in runs:
@@ -12206,7 +12338,7 @@ def _unordered(words, runs):
     return tuple(words)
 
 
-def _build_set_index():
+def _build_set_index() -> None:
     """Fills _SET_LAYOUTS and _SET_INDEX from the action table (and marks the index built: key ())."""
     _SET_INDEX[()] = None
     for action, text in enumerate(ACTION_STRINGS):
@@ -12224,7 +12356,7 @@ def _build_set_index():
             _SET_INDEX[key] = action if _SET_INDEX.get(key, action) == action else None
 
 
-def _read(words):
+def _read(words: list[str]) -> int | None:
     """The id written `words` (a list), a set's words in any order; None if none or several."""
     text = " ".join(words)
     if text in _STRING_INDEX:
@@ -12234,7 +12366,7 @@ def _read(words):
     return found.pop() if len(found) == 1 else None
 
 
-def _respelt(words):
+def _respelt(words: list[str]) -> list[str]:
     """`words` with each word no action has (and no number) replaced by the closest one actions have."""
     if not _WORDS:
         _WORDS.update(w for s in ACTION_STRINGS for w in s.split())
@@ -12242,7 +12374,7 @@ def _respelt(words):
             else next(iter(difflib.get_close_matches(w, _WORDS, n=1, cutoff=0.6)), w) for w in words]
 
 
-def string_to_action(text):
+def string_to_action(text: str) -> int:
     """The action id of a text in this engine's notation (case and spacing do not matter, nor the
     order of the colours of a set: 'take red black green' is 'take green red black')."""
     if not _STRING_INDEX:
@@ -12274,21 +12406,21 @@ def string_to_action(text):
     raise NotationError(f"not an action: {str(text)!r}{hint}")
 
 
-def _a_typo(said, meant):
+def _a_typo(said: list[str], meant: list[str]) -> bool:
     """Is `said` `meant` with a word or two misspelt (not another number or another colour)?"""
     return len(said) == len(meant) and all(
         a == b or (not any(ch.isdigit() for ch in a) and difflib.SequenceMatcher(None, a, b).ratio() >= 0.6)
         for a, b in zip(said, meant, strict=True))
 
 
-def describe_action(action):
+def describe_action(action: int) -> tuple[str, dict[str, Any]]:
     """(decision name, {choice: value}) of an action id, with values people read."""
     name = action_to_string(action) and DECISIONS[ACTIONS[operator.index(action)][0]]
     d, args = ACTIONS[operator.index(action)]
     return name, {param.name: _describe_value(param.domain, v) for param, v in zip(ACTION_PARAMS[d], args, strict=True)}
 
 
-def _describe_value(kind, value):
+def _describe_value(kind: str, value: Any) -> Any:
     if value is None:
         return None
     if kind in ("gem", "colour"):

@@ -15,6 +15,7 @@ import numpy as np
 from gymnasium import spaces
 
 from compiler.emit.runtime.meta import DISPLAY, HOLDING, PILE, ROW
+from compiler.language import ColumnType
 
 UNBOUNDED = float(np.finfo(np.float32).max)  # the upper bound of a counter with no limit (rounds, turns)
 
@@ -233,13 +234,14 @@ class Encoder:
             values = [row[c] for row in rows]
             order: dict = {}
             width = 0
-            if ctype == "number":
+            if ctype == ColumnType.NUMBER:
                 bounds.append(float(max(values, default=0)))
-            elif ctype == "gems":
+            elif ctype == ColumnType.GEMS:
                 bounds += [float(max((v[g] for v in values), default=0)) for g in range(len(self.gems))]
-            elif ctype in ("gem", "colour", "keyword"):
-                order = {v: i for i, v in enumerate(dict.fromkeys(values))} if ctype == "keyword" else {}
-                width = len(self.gems) if ctype == "gem" else len(self.colours) if ctype == "colour" else len(order)
+            elif ctype in (ColumnType.GEM, ColumnType.COLOUR, ColumnType.KEYWORD):
+                order = {v: i for i, v in enumerate(dict.fromkeys(values))} if ctype == ColumnType.KEYWORD else {}
+                width = len(self.gems) if ctype == ColumnType.GEM else len(self.colours) \
+                    if ctype == ColumnType.COLOUR else len(order)
                 bounds += [1.0] * width
             else:
                 continue
@@ -252,11 +254,11 @@ class Encoder:
 
     def _column_values(self, ctype: str, value, width: int, order: dict) -> tuple[float, ...]:
         """A column's values in a component block: a number, one per gem, or a one-hot."""
-        if ctype == "number":
+        if ctype == ColumnType.NUMBER:
             return (float(value),)
-        if ctype == "gems":
+        if ctype == ColumnType.GEMS:
             return tuple(float(x) for x in value)
-        return self._one_hot(width, order[value] if ctype == "keyword" else value)
+        return self._one_hot(width, order[value] if ctype == ColumnType.KEYWORD else value)
 
     @staticmethod
     def _one_hot(width: int, index) -> tuple[float, ...]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 
 from compiler.emit.runtime.meta import DISPLAY, PILE
+from compiler.language import ColumnType
 from compiler.safe_text import visible
 
 WIDTH = 100  # columns of the action list
@@ -254,13 +255,13 @@ def _component_segments(module, cat: Catalogue, kind: str, x: int) -> list[Segme
     out: list[Segment] = []
     for column, value in zip(spec_kind.columns, spec_kind.rows[x], strict=True):
         cname, ctype = column.name, column.type
-        if ctype == "prose":
+        if ctype == ColumnType.PROSE:
             continue
         out += [_seg("  " if out else ""), _seg(f"{cname} ")]
-        if ctype == "gems":
+        if ctype == ColumnType.GEMS:
             out += cat.cost_segments(value) if any(value) else [_seg("none")]
-        elif ctype in ("gem", "colour"):
-            names = cat.gems if ctype == "gem" else tuple(module.COLOURS)
+        elif ctype in (ColumnType.GEM, ColumnType.COLOUR):
+            names = cat.gems if ctype == ColumnType.GEM else tuple(module.COLOURS)
             out += [_gem(names[value])] if value is not None else [_seg("none")]
         else:
             out.append(_seg(value))

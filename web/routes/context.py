@@ -7,6 +7,7 @@ its Store are started and stopped by the app's lifespan.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import jinja2
 from starlette.requests import Request
@@ -22,7 +23,7 @@ class Server:
     """One web table's state: the variants on offer (name -> web.catalogue.Variant), the page
     templates, the tables (hub) and their store, the event streams and the per-address limits."""
 
-    variants: dict
+    variants: dict[str, Any]
     env: jinja2.Environment
     store: Store
     hub: Hub

@@ -38,7 +38,7 @@ async def read_body(request: Request) -> bytes:
     return bytes(data)
 
 
-async def read_json(request: Request) -> dict:
+async def read_json(request: Request) -> dict[str, Any]:
     """The request's body as a JSON object; 400 for anything else (400 or 413 as read_body)."""
     body = await read_body(request)
     try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 import urllib.parse
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -21,7 +22,7 @@ from .errors import page_error
 from .guards import client_address, read_body, read_json, same_site
 
 
-def links(request: Request, table: LiveTable, secrets_by_seat: dict[int, str]) -> list[dict]:
+def links(request: Request, table: LiveTable, secrets_by_seat: dict[int, str]) -> list[dict[str, Any]]:
     """Each seat of `table`: who sits there and, for a seat whose secret is known here (a human's),
     its invitation link."""
     return [{"seat": i, "who": s.who,

@@ -1,12 +1,15 @@
 """The engine's exceptions, and how their messages show the values they are about.
 
-Part of the runtime of every generated engine (see compiler/emit/runtime/__init__.py): the text
-below the marker line is pasted into each engine verbatim, before the rules (which raise
-RuleError).
+Part of the runtime of every generated engine (see compiler/emit/runtime/__init__.py): pasted
+into each engine whole, before the rules (which raise RuleError).
 """
-import operator
+from __future__ import annotations
 
-# ---- engine text: from here on, this module is pasted into every engine ----
+import operator
+from collections.abc import Iterable
+from typing import Any
+
+from .aliases import Problem
 
 
 class IllegalAction(Exception):
@@ -27,7 +30,7 @@ class StateError(ValueError):
     `problems` is empty when the text is no JSON at all (the message says where it breaks).
     """
 
-    def __init__(self, message, problems=()):
+    def __init__(self, message: str, problems: Iterable[Problem] = ()) -> None:
         super().__init__(message)
         self.problems = tuple(problems)
 
@@ -36,7 +39,7 @@ class RuleError(RuntimeError):
     """The spec asked for something impossible at run time (a bug in the spec)."""
 
 
-def _whole(value, what):
+def _whole(value: Any, what: str) -> int:
     """`value` as an int: an int, or another library's integer type (numpy's int64); else ValueError."""
     if type(value) is not int:
         try:
@@ -48,7 +51,7 @@ def _whole(value, what):
     return value
 
 
-def _shown(value):
+def _shown(value: object) -> str:
     """A value of a state or an argument as a message shows it: short whatever it is (a huge
     number, a long text, a list nested thousands deep)."""
     if isinstance(value, (list, tuple)):

@@ -1,15 +1,20 @@
 """The game loop: the Game class (its state, legal actions, apply and playout, saving) and new_game.
 
-Part of the runtime of every generated engine (see compiler/emit/runtime/__init__.py). The text
-below the first marker line is pasted into each engine verbatim; Game.apply is cut at the
-second marker, where the emitter writes the spec's end-of-turn steps and end triggers,
-unrolled (so this module's own apply is that of a spec with neither).
+Part of the runtime of every generated engine (see compiler/emit/runtime/__init__.py): pasted
+into each engine whole. What a spec adds to these functions they run by calling its hooks
+(compiler/emit/runtime/spec.py): Game.apply its end-of-turn steps and end triggers
+(_end_of_turn) and its turn resets (_reset_turn), Game._state its declared state and zones
+(_state_json), new_game their deal and the setup (_deal_spec_zones, _setup).
 """
+from __future__ import annotations
+
 import json
 import operator
 import os
 import random
+from typing import Any
 
+from .aliases import State
 from .errors import IllegalAction, _whole
 from .spec import (
     _ACTION_MODE,
@@ -47,12 +52,14 @@ from .spec import (
     STATE_VERSION,
     TRUNCATED,
     _action_phase_legal,
+    _deal_spec_zones,
     _eligible,
+    _end_of_turn,
     _rank_key,
+    _reset_turn,
+    _setup,
+    _state_json,
 )
-
-# ---- engine text: from here on, this module is pasted into every engine ----
-
 
 # Game.face_up_costs, kept when _FACE_UP_COSTS says so (when some legal loop of the spec walks
 # it), holds the cost of the card in each face-up slot, level by level, _FACE_UP_SLOTS slots each,
@@ -61,7 +68,7 @@ from .spec import (
 _NO_CARD_COST = (10 ** 9,) + (0,) * (len(GEMS) - 1)
 
 
-def _face_up_costs(market):
+def _face_up_costs(market: list[list[int | None]]) -> list[tuple[int, ...]]:
     """Game.face_up_costs of a market (a new game, a loaded one): the cost of each card, slot by slot."""
     costs = [_NO_CARD_COST] * (len(LEVELS) * _FACE_UP_SLOTS)
     for li, row in enumerate(market):
@@ -71,7 +78,7 @@ def _face_up_costs(market):
     return costs
 
 
-def _fresh(value):
+def _fresh(value: Any) -> Any:
     """A game's own copy of an extra slot's value: tuples and lists become new lists, all the way
     down; numbers, flags, names and None are shared (they are immutable)."""
     return [_fresh(x) for x in value] if isinstance(value, (list, tuple)) else value
@@ -87,7 +94,7 @@ class Game:
         ("face_up_costs",) if _FACE_UP_COSTS else ()) + tuple(  # chosen once, when the class is made
         name for name, _, _ in _EXTRA_SLOTS)
 
-    def __init__(self, players):
+    def __init__(self, players: int) -> None:
         if players not in SETUP:
             raise ValueError(f"this engine plays with {', '.join(map(str, PLAYER_COUNTS))} players, not {players!r}")
         self._n = players
@@ -101,44 +108,44 @@ class Game:
         self._tok = list(map(list, [(0,) * len(COLOURS)] * players))
         self._bon = list(map(list, [(0,) * len(GEMS)] * players))
         self._pts = [0] * players
-        self._bought = list(map(list, [()] * players))
-        self._res = list(map(list, [()] * players))
-        self.blind = list(map(list, [()] * players))
-        self._nob = list(map(list, [()] * players))
-        self.market = list(map(list, [(None,) * self.setup_face_up] * len(LEVELS)))
+        self._bought: list[list[int]] = list(map(list, [()] * players))
+        self._res: list[list[int]] = list(map(list, [()] * players))
+        self.blind: list[list[int]] = list(map(list, [()] * players))
+        self._nob: list[list[int]] = list(map(list, [()] * players))
+        self.market: list[list[int | None]] = list(map(list, [(None,) * self.setup_face_up] * len(LEVELS)))
         if _FACE_UP_COSTS:
             self.face_up_costs = [_NO_CARD_COST] * (len(LEVELS) * _FACE_UP_SLOTS)  # kept in step with market by the effects
-        self.decks = list(map(list, [()] * len(LEVELS)))
-        self.noble_row = []
+        self.decks: list[list[int]] = list(map(list, [()] * len(LEVELS)))
+        self.noble_row: list[int] = []
         self.round = 1
         self.turn = 1
         self.turns = [1] + [0] * (players - 1)
         self.passes = 0
-        self.ending = None
-        self.end_reason = None
-        self.seed = None
-        self.start = None
+        self.ending: tuple[str, str, int] | None = None  # (trigger, finish, last seat) once a trigger holds
+        self.end_reason: str | None = None
+        self.seed: int | None = None
+        self.start: State | None = None
         for name, per_player, initial in _EXTRA_SLOTS:  # the spec's own zones and state, when it has some
             setattr(self, name, [_fresh(initial) for _ in range(players)] if per_player else _fresh(initial))
-        self.origin = None
-        self.history = []
-        self.pending = None  # the purchase waiting for its payment (an action id), in the payment step
-        self.max_turns = MAX_TURNS  # the length cap (new_game and from_json may change it)
-        self.out_of_play = None  # per level, the ids of the cards out of the game (from_json); None: none
-        self._legal = None
+        self.origin: State | None = None
+        self.history: list[int] = []
+        self.pending: int | None = None  # the purchase waiting for its payment (an action id), in the payment step
+        self.max_turns: int | None = MAX_TURNS  # the length cap (new_game and from_json may change it)
+        self.out_of_play: tuple[tuple[int, ...], ...] | None = None  # per level, the ids of the cards out of the game (from_json); None: none
+        self._legal: list[int] | None = None
 
     # -- reading the state
 
     @property
-    def num_players(self):
+    def num_players(self) -> int:
         return self._n
 
     @property
-    def current_player(self):
+    def current_player(self) -> int:
         return self._cp
 
     @property
-    def phase(self):
+    def phase(self) -> str:
         if self.mode == _OVER_MODE:
             return "over"
         if self.mode == _ACTION_MODE:
@@ -146,63 +153,73 @@ class Game:
         return DECISIONS[self.mode]
 
     @property
-    def tokens(self):
+    def tokens(self) -> list[list[int]]:
         return self._tok
 
     @property
-    def bonus(self):
+    def bonus(self) -> list[list[int]]:
         return self._bon
 
     @property
-    def prestige(self):
+    def prestige(self) -> list[int]:
         return self._pts
 
     @property
-    def purchased(self):
+    def purchased(self) -> list[list[int]]:
         return self._bought
 
     @property
-    def reserved(self):
+    def reserved(self) -> list[list[int]]:
         return self._res
 
     @property
-    def nobles(self):
+    def nobles(self) -> list[list[int]]:
         return self._nob
 
-    def face_up_count(self, level):
+    def face_up_count(self, level: int) -> int:
         return sum(1 for c in self.market[level - 1] if c is not None)
 
     # -- playing
 
-    def legal_actions(self):
+    def legal_actions(self) -> list[int]:
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
         return list(legal)
 
-    def legal_mask(self):
+    def legal_mask(self) -> list[bool]:
         mask = [False] * NUM_ACTIONS
         for a in self.legal_actions():
             mask[a] = True
         return mask
 
-    def _compute_legal(self):
+    def _compute_legal(self) -> list[int]:
         mode = self.mode
-        out = []
+        out: list[int] = []
         if mode == _ACTION_MODE:
             _action_phase_legal(self, out)
             if not out and _STUCK >= 0:
-                _LEGAL[_STUCK](self, out)
+                _LEGAL[_STUCK](self, out)  # type: ignore[misc]  # the action taken when stuck has one
             return out  # sorted by construction: decisions in id order, each in increasing ids
         elif mode == _PAY:
-            d, args = ACTIONS[self.pending]
-            out = [_PAY_BASE + i for i in _PAYOPTS[d](self, args)]
+            d, args = ACTIONS[self.pending]  # type: ignore[index]  # set in the payment step
+            out = [_PAY_BASE + i for i in _PAYOPTS[d](self, args)]  # type: ignore[misc]  # a purchase's
         elif mode >= 0:
-            _LEGAL[mode](self, out)
+            _LEGAL[mode](self, out)  # type: ignore[misc]  # a step's: never None
         out.sort()
         return out
 
-    def apply(self, action):
+    def apply(self, action: int) -> None:
+        """Play `action` (a legal id; another library's integer type is taken as an int), then the
+        end of the turn: the end-of-turn steps from the one it was taken in, the end triggers and
+        the next turn (IllegalAction, saying why, for an action that is not legal now).
+
+        The steps run from `step` (`count` of its actions done), in spec order (_end_of_turn): a
+        step is skipped when its while-condition fails (or, at most once, after one action); an
+        action with one legal option is applied without asking; with several, the player is asked
+        and apply() returns, to resume there with the answer. In an engine, the bodies of the two
+        hooks called here are inlined (compiler/emit/inline.py): no call per turn for the bookkeeping.
+        """
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
@@ -212,13 +229,13 @@ class Game:
         self.history.append(action)
         d, args = ACTIONS[action]
         if d == _PAY:  # the payment of the purchase chosen just before
-            d, args = ACTIONS[self.pending]
+            d, args = ACTIONS[self.pending]  # type: ignore[index]  # a purchase waits in the payment step
             args = args + (action - _PAY_BASE,)
             self.pending = None
             self.mode = _ACTION_MODE if d < _N_ACTION_DECISIONS else d
         elif _PAYOPTS[d] is not None:
             if self._tok[self._cp][_WILD_INDEX]:
-                accepted = _PAYOPTS[d](self, args)
+                accepted = _PAYOPTS[d](self, args)  # type: ignore[misc]  # not None: tested above
                 if len(accepted) > 1:  # several ways to pay: the player chooses in the payment step
                     self.pending = action
                     self.mode = _PAY
@@ -230,15 +247,11 @@ class Game:
         _APPLY[d](self, args)
         if self.mode == _ACTION_MODE:
             self.passes = self.passes + 1 if d == _STUCK else 0
-            step = count = 0  # noqa: F841 - read by the end-of-turn steps, written below per spec
+            step = count = 0
         else:  # an action of the end-of-turn step self.step
-            step, count = self.step, self.step_count + 1  # noqa: F841 - as above
-        # The end-of-turn steps from `step` (`count` of its actions done), unrolled from the
-        # spec: a step is skipped when its while-condition fails (or, at most once, after one
-        # action); an action with one legal option is applied without asking; with several,
-        # the player is asked and apply() returns, to resume here with the answer. Then the
-        # end triggers and the next turn. All in apply(): no call per turn for the bookkeeping.
-        # ---- engine text: the spec's end-of-turn steps and end triggers go here ----
+            step, count = self.step, self.step_count + 1
+        if _end_of_turn(self, step, count):  # a step asks the player, or a trigger ended the game
+            return
         if self.ending is not None and self._cp == self.ending[2]:
             self.step, self.step_count = _N_STEPS, 0
             self._finish(self.ending[0])
@@ -257,16 +270,16 @@ class Game:
         self.mode = _ACTION_MODE
         self.step = 0
         self.step_count = 0
-        # ---- engine text: here the template resets the spec's `reset: turn` variables, when it has some
+        _reset_turn(self)
         out = self._legal = []
         _action_phase_legal(self, out)
         if not out:
             if _STUCK >= 0:
-                _LEGAL[_STUCK](self, out)
+                _LEGAL[_STUCK](self, out)  # type: ignore[misc]  # the action taken when stuck has one
             if not out:
                 self._finish("stuck")
 
-    def playout(self, rng=None, max_turns=None):
+    def playout(self, rng: random.Random | None = None, max_turns: int | None = None) -> int:
         """Play uniformly random legal actions until the game is over; the number applied.
 
         The rollout of Monte Carlo tree search and of random-play statistics, without a
@@ -293,18 +306,19 @@ class Game:
             applied += 1
         return applied
 
-    def payment_options(self, action):
+    def payment_options(self, action: int) -> list[int]:
         """The payment-step actions a purchase would offer now (one per accepted payment); [] otherwise.
 
         A purchase with a single accepted payment is paid at once; with several, applying it
         enters the "payment" phase, whose legal actions are these.
         """
         d, args = ACTIONS[action]
-        if d == _PAY or _PAYOPTS[d] is None:
+        payopts = _PAYOPTS[d] if d != _PAY else None
+        if payopts is None:
             return []
-        return [_PAY_BASE + i for i in _PAYOPTS[d](self, args)]
+        return [_PAY_BASE + i for i in payopts(self, args)]
 
-    def _as_legal_id(self, action, legal):
+    def _as_legal_id(self, action: Any, legal: list[int]) -> int:
         """A legal id given as another integer type (numpy's, from an RL policy) as an int;
         anything else that is not a legal id raises IllegalAction, saying why."""
         try:
@@ -318,13 +332,13 @@ class Game:
             return index
         raise IllegalAction(self._explain(index))
 
-    def _finish(self, reason):
+    def _finish(self, reason: str) -> None:
         self.mode = _OVER_MODE
         self.end_reason = reason
         self._cp = -1
         self._legal = []
 
-    def _explain(self, action):
+    def _explain(self, action: int) -> str:
         if type(action) is not int or not 0 <= action < NUM_ACTIONS:
             return f"no action has id {action!r} (ids run from 0 to {NUM_ACTIONS - 1})"
         text = ACTION_STRINGS[action]
@@ -338,7 +352,7 @@ class Game:
         if self.mode == _PAY:
             options = ", ".join(ACTION_STRINGS[a] for a in self.legal_actions()[:8])
             return (f"illegal action '{text}': player {self._cp + 1} must first choose how to pay for "
-                    f"'{ACTION_STRINGS[self.pending]}' ({options})")
+                    f"'{ACTION_STRINGS[self.pending]}' ({options})")  # type: ignore[index]  # a purchase waits
         wanted = "action" if self.mode == _ACTION_MODE else f"step '{DECISIONS[self.mode]}'"
         is_step = d >= _N_ACTION_DECISIONS
         if (self.mode == _ACTION_MODE and is_step) or (self.mode >= 0 and d != self.mode):
@@ -351,14 +365,14 @@ class Game:
         reason = _WHY[d](self, args)
         return f"illegal action '{text}': {reason or 'not legal in this position'}"
 
-    def is_over(self):
+    def is_over(self) -> bool:
         return self.mode == _OVER_MODE
 
-    def is_truncated(self):
+    def is_truncated(self) -> bool:
         """Did the game end at its length cap (max_turns) rather than by the rules? Nobody wins it."""
         return self.mode == _OVER_MODE and self.end_reason == TRUNCATED
 
-    def winners(self):
+    def winners(self) -> list[int]:
         if self.mode != _OVER_MODE or self.end_reason == TRUNCATED:
             return []
         eligible = [p for p in range(self._n) if _eligible(self, p)]
@@ -368,16 +382,16 @@ class Game:
         best = max(keys.values())
         return [p for p in eligible if keys[p] == best]
 
-    def scores(self):
+    def scores(self) -> list[int]:
         return list(self._pts)
 
-    def returns(self):
+    def returns(self) -> list[float]:
         if self.mode != _OVER_MODE or self.end_reason == TRUNCATED:  # not over, or stopped unfinished: 0 for all
             return [0.0] * self._n
         won = set(self.winners())
         return [1.0 if p in won else -1.0 for p in range(self._n)]
 
-    def clone(self):
+    def clone(self) -> Game:
         g = Game.__new__(Game)
         g._n = self._n
         g.setup_gems, g.setup_gold, g.setup_nobles, g.setup_face_up = (
@@ -419,26 +433,26 @@ class Game:
 
     # -- saving and loading
 
-    def to_dict(self):
+    def to_dict(self) -> State:
         return self._state(None)
 
-    def to_json(self):
+    def to_json(self) -> str:
         return json.dumps(self.to_dict(), sort_keys=True)
 
-    def observation(self, player):
+    def observation(self, player: int) -> State:
         """What `player` may know: deck order and other players' blind reserves are hidden."""
         if not (type(player) is int and 0 <= player < self._n):
             raise ValueError(f"no player {player!r} in a game of {self._n}")
         return self._state(player)
 
-    def _state(self, observer):
+    def _state(self, observer: int | None) -> State:
         """The whole state (observer None: to_dict), or what `observer` may know (observation).
 
         One builder for both, so that an observation never copies what it then hides (the
         decks, the history): RL environments ask for one at every step.
         """
         whole = observer is None
-        state = {"format": STATE_FORMAT, "version": STATE_VERSION, "spec": {"name": SPEC_NAME, "sha256": SPEC_SHA256},
+        state: State = {"format": STATE_FORMAT, "version": STATE_VERSION, "spec": {"name": SPEC_NAME, "sha256": SPEC_SHA256},
                  "players": self._n}
         if whole:
             state["seed"] = self.seed
@@ -457,12 +471,11 @@ class Game:
             "seats": [self._seat(p, whole or p == observer) for p in range(self._n)],
             "pending": self.pending,
         })
-        # ---- engine text: here the template adds the spec's declared state, when it has some
+        _state_json(self, state, observer)  # the spec's declared state and zones, when it has some
         if self.max_turns is not None:  # absent: no cap (so the states of specs without one are as before)
             state["max_turns"] = self.max_turns
         if self.out_of_play is not None:  # absent: every card is in play (the states of a new game are as before)
             state["out_of_play"] = {str(lv): list(self.out_of_play[i]) for i, lv in enumerate(LEVELS)}
-        # ---- engine text: here the template writes `_zones_state(self, state, observer)`, when the spec has zones
         if whole:
             state["start"] = self.start
             state["history"] = list(self.history)
@@ -470,7 +483,7 @@ class Game:
             state["observer"] = observer
         return state
 
-    def _seat(self, p, seen):
+    def _seat(self, p: int, seen: bool) -> State:
         """A seat's part of the state; its blind reserves hidden (None, and their levels) unless `seen`."""
         blind = self.blind[p]
         return {
@@ -481,7 +494,7 @@ class Game:
             "nobles": list(self._nob[p]), "turns": self.turns[p],
         }
 
-    def record(self):
+    def record(self) -> State:
         """Everything replay() needs to reproduce this game exactly."""
         start = self.start if self.start is not None else self.origin
         done_before = len(start.get("history", [])) if start is not None else 0
@@ -489,7 +502,7 @@ class Game:
                 "start": start, "actions": self.history[done_before:]}
 
 
-def _shuffle(rng, items):
+def _shuffle(rng: random.Random, items: list[Any]) -> None:
     """Shuffle `items` in place: Fisher-Yates drawing each index with getrandbits, exactly as
     random.shuffle does in Python 3.11, so that a seed deals what it always dealt. Written out
     because the module's shuffle may change between Python versions (only random() is promised
@@ -510,7 +523,7 @@ def _shuffle(rng, items):
 _SHUFFLE_STEPS: dict[int, tuple[tuple[int, int], ...]] = {}
 
 
-def new_game(players, seed=None, max_turns=None):
+def new_game(players: int, seed: int | None = None, max_turns: int | None = None) -> Game:
     """A new game: decks shuffled, cards dealt and nobles revealed with a generator seeded by `seed`.
 
     `players` is a player count of the spec, `seed` a whole number (None: one is picked and
@@ -541,7 +554,8 @@ def new_game(players, seed=None, max_turns=None):
     nobles = list(NOBLE_IDS)
     _shuffle(rng, nobles)
     game.noble_row = nobles[:game.setup_nobles]
-    # ---- engine text: here the template writes `_deal_zones(game, rng)` and `_setup(game)`, when the spec has them
+    _deal_spec_zones(game, rng)  # after the cards and nobles: a seed deals them as it did without zones
+    _setup(game)
     game._legal = game._compute_legal()
     if not game._legal:
         game._finish("stuck")

@@ -14,11 +14,9 @@ code that reads it.
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .spec import COLOURS
-
-# ---- engine text: from here on, this module is pasted into every engine, before the spec's tables ----
 
 # The shapes of a zone (rulespec/README.md, Zones): a pile is a list whose end is its top; a display
 # a list of slots, None where empty; a row and a holding lists in order.
@@ -93,14 +91,14 @@ class DecisionInfo(NamedTuple):
     pays: bool  # is the payment asked next, in the payment step (the price has several payments)?
 
 
-def saved_value(variable, value):
+def saved_value(variable: Variable, value: Any) -> Any:
     """`value`, a value of `variable` (one of VARIABLES) as the game holds it, as a saved game and an
     observation write it (a colour by its name): for a tool outside the rules, such as a bot that
     guesses a hidden value to be `variable.initial`."""
     return _var_saved(variable.type, value)
 
 
-def _var_saved(tag, value):
+def _var_saved(tag: str, value: Any) -> Any:
     """A value of a variable of type `tag` as a saved game writes it (compiler/emit/runtime/variables.py)."""
     if tag in ("gem", "colour"):
         return None if value is None else COLOURS[value]

@@ -1,10 +1,13 @@
 """The notation: an action id as text (action_to_string, describe_action) and text as an id.
 
-Part of the runtime of every generated engine (see compiler/emit/runtime/__init__.py): the text
-below the marker line is pasted into each engine verbatim.
+Part of the runtime of every generated engine (see compiler/emit/runtime/__init__.py): pasted
+into each engine whole.
 """
+from __future__ import annotations
+
 import difflib
 import operator
+from typing import Any
 
 from .errors import NotationError, _whole
 from .spec import (
@@ -21,10 +24,8 @@ from .spec import (
     WILD,
 )
 
-# ---- engine text: from here on, this module is pasted into every engine ----
 
-
-def action_to_string(action):
+def action_to_string(action: int) -> str:
     """The notation of an action id (an int, or another library's integer type as apply takes)."""
     if type(action) is not int:
         try:
@@ -48,18 +49,18 @@ _WORD_KINDS = ("gem", "colour", "face_up", "deck", "reserved", "noble")
 _SET_LAYOUTS: dict[tuple[int, tuple[tuple[int, int], ...]], None] = {}
 # (layout, the words with each set's words sorted) -> the ids written so; one id, or None
 # where two actions read alike in any order (only their texts as written reach them then)
-_SET_INDEX: dict[tuple, int | None] = {}
+_SET_INDEX: dict[tuple[Any, ...], int | None] = {}
 _WORDS: set[str] = set()  # every word of every action's text
 
 
-def _set_words(kind, value):
+def _set_words(kind: str, value: Any) -> list[str]:
     """The words that write the value of a set-valued choice, in the order the notation has them."""
     if kind == "gem_set":
         return [GEMS[g] for g in value]
     return [GEMS[g] + (f"*{k}" if k > 1 else "") for g, each in _token_worths(PAYMENTS[value]) for k in each]
 
 
-def _token_worths(vec):
+def _token_worths(vec: tuple[int, ...]) -> list[tuple[int, tuple[int, ...]]]:
     """(gem index, the gems each wild token on it stands for) of each gem a payment puts gold on.
     A table of gold vectors: each token stands for one gem. A table with a worth (gold per gem,
     then the gems it covers): the covers spread as evenly as the tokens allow, largest first
@@ -73,10 +74,10 @@ def _token_worths(vec):
     return out
 
 
-def _set_places(words, sets):
+def _set_places(words: list[str], sets: list[list[str]]) -> list[tuple[tuple[int, int], ...]]:
     """Each way to place the sets' words (lists) in the text's `words`: tuples of (start, length),
     one per set, in order and without overlap."""
-    places = [()]
+    places: list[tuple[tuple[int, int], ...]] = [()]
     for found in sets:
         k = len(found)
         starts = [i for i in range(len(words) - k + 1) if words[i:i + k] == found]
@@ -84,7 +85,7 @@ def _set_places(words, sets):
     return places
 
 
-def _unordered(words, runs):
+def _unordered(words: list[str], runs: tuple[tuple[int, int], ...]) -> tuple[str, ...]:
     """`words` with the words of each (start, length) run sorted: the same for any order of a set."""
     words = list(words)
     for start, k in runs:
@@ -92,7 +93,7 @@ def _unordered(words, runs):
     return tuple(words)
 
 
-def _build_set_index():
+def _build_set_index() -> None:
     """Fills _SET_LAYOUTS and _SET_INDEX from the action table (and marks the index built: key ())."""
     _SET_INDEX[()] = None
     for action, text in enumerate(ACTION_STRINGS):
@@ -110,7 +111,7 @@ def _build_set_index():
             _SET_INDEX[key] = action if _SET_INDEX.get(key, action) == action else None
 
 
-def _read(words):
+def _read(words: list[str]) -> int | None:
     """The id written `words` (a list), a set's words in any order; None if none or several."""
     text = " ".join(words)
     if text in _STRING_INDEX:
@@ -120,7 +121,7 @@ def _read(words):
     return found.pop() if len(found) == 1 else None
 
 
-def _respelt(words):
+def _respelt(words: list[str]) -> list[str]:
     """`words` with each word no action has (and no number) replaced by the closest one actions have."""
     if not _WORDS:
         _WORDS.update(w for s in ACTION_STRINGS for w in s.split())
@@ -128,7 +129,7 @@ def _respelt(words):
             else next(iter(difflib.get_close_matches(w, _WORDS, n=1, cutoff=0.6)), w) for w in words]
 
 
-def string_to_action(text):
+def string_to_action(text: str) -> int:
     """The action id of a text in this engine's notation (case and spacing do not matter, nor the
     order of the colours of a set: 'take red black green' is 'take green red black')."""
     if not _STRING_INDEX:
@@ -160,21 +161,21 @@ def string_to_action(text):
     raise NotationError(f"not an action: {str(text)!r}{hint}")
 
 
-def _a_typo(said, meant):
+def _a_typo(said: list[str], meant: list[str]) -> bool:
     """Is `said` `meant` with a word or two misspelt (not another number or another colour)?"""
     return len(said) == len(meant) and all(
         a == b or (not any(ch.isdigit() for ch in a) and difflib.SequenceMatcher(None, a, b).ratio() >= 0.6)
         for a, b in zip(said, meant, strict=True))
 
 
-def describe_action(action):
+def describe_action(action: int) -> tuple[str, dict[str, Any]]:
     """(decision name, {choice: value}) of an action id, with values people read."""
     name = action_to_string(action) and DECISIONS[ACTIONS[operator.index(action)][0]]
     d, args = ACTIONS[operator.index(action)]
     return name, {param.name: _describe_value(param.domain, v) for param, v in zip(ACTION_PARAMS[d], args, strict=True)}
 
 
-def _describe_value(kind, value):
+def _describe_value(kind: str, value: Any) -> Any:
     if value is None:
         return None
     if kind in ("gem", "colour"):

@@ -9,11 +9,23 @@ ordinary Python that imports, lints and type-checks on its own.
 The values here are placeholders of the right types: a runtime module imported alone has
 no spec to play. Its unit tests (tests/test_runtime.py) bind each of these names to the
 value of a compiled engine, and a test checks that every engine defines every one of them.
+
+The hooks (the last section) are the functions by which the runtime runs what a spec adds to
+a runtime function: its end-of-turn steps and end triggers, the reset of its `reset: turn`
+variables, its declared state and zones in a saved game, its deal and its setup. Every engine
+defines every hook, with the signature declared here (a spec without that feature: a hook that
+does nothing), so the runtime's functions are whole and the same in every engine.
 """
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
+
+from .aliases import Problem, State
+
+# `g`, the game, is typed Any in the signatures below, as the rules' functions take it: the runtime's
+# Game (game.py imports this module, which cannot import it back) with the spec's own slots.
 
 # -- the spec and the state format
 SPEC_NAME: str = ""
@@ -97,3 +109,43 @@ _LEGAL: tuple[Callable[[Any, list[int]], None] | None, ...] = ()
 _APPLY: tuple[Callable[[Any, tuple[Any, ...]], None], ...] = ()
 _WHY: tuple[Callable[[Any, tuple[Any, ...]], str | None], ...] = ()
 _PAYOPTS: tuple[Callable[[Any, tuple[Any, ...]], list[int]] | None, ...] = ()
+
+
+# -- the hooks: what a spec adds to the runtime's functions, lowered (compiler/lower/hooks.py)
+def _end_of_turn(g: Any, step: int, count: int) -> bool:
+    """The end-of-turn steps from step `step` (`count` of its actions done) in order, then the end
+    triggers in spec order (the first whose condition holds acts). True when Game.apply must
+    return at once: a step asks the player (several legal actions), or a trigger ended the game.
+    Game.apply holds this function's body inlined (compiler/emit/inline.py)."""
+    raise NotImplementedError("the rules of a spec are in an engine")
+
+
+def _reset_turn(g: Any) -> None:
+    """Gives every `reset: turn` variable its initial value back, as the next turn begins
+    (inlined into Game.apply, as _end_of_turn is)."""
+    raise NotImplementedError("the rules of a spec are in an engine")
+
+
+def _state_json(g: Any, state: State, observer: int | None) -> None:
+    """Adds the spec's declared state and zones to a saved state (observer None: the whole state)."""
+    raise NotImplementedError("the rules of a spec are in an engine")
+
+
+def _state_problems(data: State, n: int) -> list[Problem]:
+    """Every problem of the spec's declared state and zones in a state dict of `n` players."""
+    raise NotImplementedError("the rules of a spec are in an engine")
+
+
+def _load_state(g: Any, data: State) -> None:
+    """Gives a loaded game the declared state and zones of a sound state dict."""
+    raise NotImplementedError("the rules of a spec are in an engine")
+
+
+def _deal_spec_zones(g: Any, rng: random.Random) -> None:
+    """Deals the spec's own zones of a new game, after the cards and nobles."""
+    raise NotImplementedError("the rules of a spec are in an engine")
+
+
+def _setup(g: Any) -> None:
+    """The spec's setup blocks, run once by new_game after the deal."""
+    raise NotImplementedError("the rules of a spec are in an engine")

@@ -1,10 +1,15 @@
 """Loading a saved game: every problem of a state (from_json), the game it loads into, and replay.
 
-Part of the runtime of every generated engine (see compiler/emit/runtime/__init__.py): the text
-below the marker line is pasted into each engine verbatim.
+Part of the runtime of every generated engine (see compiler/emit/runtime/__init__.py): pasted
+into each engine whole. The spec's declared state and zones are checked and loaded by its hooks
+(_state_problems, _load_state: compiler/emit/runtime/spec.py).
 """
-import json
+from __future__ import annotations
 
+import json
+from typing import Any
+
+from .aliases import CardList, Path, Problem, State
 from .errors import IllegalAction, StateError, _shown
 from .game import Game, _face_up_costs, new_game
 from .spec import (
@@ -40,16 +45,16 @@ from .spec import (
     STEPS,
     TRIGGERS,
     TRUNCATED,
+    _load_state,
+    _state_problems,
 )
 
-# ---- engine text: from here on, this module is pasted into every engine ----
 
-
-def _is_count(value, least=0):
+def _is_count(value: object, least: int = 0) -> bool:
     return type(value) is int and value >= least
 
 
-def _problems(data, nested=False):
+def _problems(data: Any, nested: bool = False) -> list[Problem]:
     """Every inconsistency of a state dict, as (path, sentence) pairs (empty when it is sound).
 
     Types and ranges of every field, then the invariants between fields (tokens add up, each
@@ -59,7 +64,7 @@ def _problems(data, nested=False):
     leads to the value the sentence is about (see StateError); a problem between fields
     points at the field that is most likely wrong, one of the whole state at ().
     """
-    out = []
+    out: list[Problem] = []
     if not isinstance(data, dict):
         return [((), f"a state is a JSON object, not {_shown(data)}")]
     if data.get("format") != STATE_FORMAT:
@@ -78,24 +83,24 @@ def _problems(data, nested=False):
         return out
     gems, gold, nobles_shown, face_up = SETUP[n]
 
-    def count(value, path, least=0):
+    def count(value: Any, path: Path, least: int = 0) -> int:
         if not _is_count(value, least):
             out.append((path, f"{_dotted(path)} must be a whole number of at least {least}, not {_shown(value)}"))
             return least
         return value
 
-    def tokens(value, path):
+    def tokens(value: Any, path: Path) -> list[int]:
         if not isinstance(value, dict) or set(value) != set(COLOURS):
             out.append((path, f"{_dotted(path)} must give a count for each of {', '.join(COLOURS)}"))
             return [0] * len(COLOURS)
         return [count(value[c], path + (c,)) for c in COLOURS]
 
-    def card_list(value, path, where):
+    def card_list(value: Any, path: Path, where: str) -> list[tuple[int, Path]]:
         """The card ids of a list, each with its path; `where` names the list in the sentences."""
         if not isinstance(value, list):
             out.append((path, f"{where} must be a list of card ids"))
             return []
-        ids = []
+        ids: list[tuple[int, Path]] = []
         for i, c in enumerate(value):
             if c is None and path[0] == "market":
                 continue
@@ -113,9 +118,9 @@ def _problems(data, nested=False):
     if not isinstance(seats, list) or len(seats) != n:
         out.append((("seats",), f"'seats' must list {n} players"))
         return out
-    placed = []  # (card id, path) of every card on the table, in the order a reader meets them
-    owned_nobles = []
-    reserved_counts = []
+    placed: list[tuple[int, Path]] = []  # (card id, path) of every card on the table, in the order a reader meets them
+    owned_nobles: list[int] = []
+    reserved_counts: list[int] = []
     totals = supply[:]
     for p, seat in enumerate(seats):
         at = ("seats", p)
@@ -144,12 +149,12 @@ def _problems(data, nested=False):
         else:
             owned_nobles += noble_ids
         count(seat.get("turns", 0), at + ("turns",))
-    for i, c in enumerate(COLOURS):
+    for i, colour in enumerate(COLOURS):
         expected = gold if i == len(GEMS) else gems
         if totals[i] != expected:
-            out.append((("supply", c), f"{c} tokens add up to {_shown(totals[i])}, the game has {expected}"))
-    market = data.get("market")
-    decks = data.get("decks")
+            out.append((("supply", colour), f"{colour} tokens add up to {_shown(totals[i])}, the game has {expected}"))
+    market: Any = data.get("market")
+    decks: Any = data.get("decks")
     market_ok = isinstance(market, dict) and set(market) == {str(lv) for lv in LEVELS}
     if not market_ok:
         out.append((("market",), f"'market' must have a row for each level {', '.join(map(str, LEVELS))}"))
@@ -173,7 +178,7 @@ def _problems(data, nested=False):
                 if CARD_LEVEL[c] != lv:
                     out.append((path, f"card {c} is of level {CARD_LEVEL[c]} but lies in deck {lv}"))
     placed += _out_of_play_cards(data.get("out_of_play"), card_list, out)
-    seen = {}  # card id: where the reader met it first
+    seen: dict[int, Path] = {}  # card id: where the reader met it first
     for c, path in placed:
         if c in seen:
             out.append((path, f"card {c} appears more than once (at {_dotted(seen[c])} too)"))
@@ -192,9 +197,8 @@ def _problems(data, nested=False):
             out.append((("nobles",), "a noble appears more than once"))
         if len(everyone) != nobles_shown:
             out.append((("nobles",), f"{len(everyone)} nobles are in play, {n} players reveal {nobles_shown}"))
-    # ---- engine text: here the template checks the spec's declared state, when it has some
+    out += _state_problems(data, n)  # the spec's declared state and zones, when it has some
     out += _turn_problems(data, n, market if market_ok else None, reserved_counts)
-    # ---- engine text: here the template writes `out += _zone_problems(data, n)`, when the spec has zones
     history = data.get("history", [])
     if not isinstance(history, list) or any(type(a) is not int or not 0 <= a < NUM_ACTIONS for a in history):
         out.append((("history",), "'history' must be a list of action ids"))
@@ -207,7 +211,7 @@ def _problems(data, nested=False):
     return out
 
 
-def _out_of_play_cards(value, card_list, out):
+def _out_of_play_cards(value: Any, card_list: CardList, out: list[Problem]) -> list[tuple[int, Path]]:
     """The (card id, path) of each card a state says is out of the game ('out_of_play': level ->
     card ids; absent or null: none), each of its level; problems are added to `out`."""
     if value is None:
@@ -217,7 +221,7 @@ def _out_of_play_cards(value, card_list, out):
         out.append((("out_of_play",), f"'out_of_play' must be an object from levels ({', '.join(levels)}) "
                                       "to the ids of the cards out of the game"))
         return []
-    placed = []
+    placed: list[tuple[int, Path]] = []
     for lv in LEVELS:
         for c, path in card_list(value.get(str(lv), []), ("out_of_play", str(lv)), f"out_of_play[{lv}]"):
             placed.append((c, path))
@@ -226,14 +230,14 @@ def _out_of_play_cards(value, card_list, out):
     return placed
 
 
-def _dotted(path):
+def _dotted(path: Path) -> str:
     """A path as a message writes it: seats[1].tokens.red."""
     return "".join(f"[{key}]" if type(key) is int else f".{key}" for key in path).lstrip(".")
 
 
-def _turn_problems(data, n, market, reserved_counts):
+def _turn_problems(data: State, n: int, market: dict[str, Any] | None, reserved_counts: list[int]) -> list[Problem]:
     """Whose turn, which phase and how the game will end, each against the others (see _problems)."""
-    out = []
+    out: list[Problem] = []
     cp = data.get("current_player")
     phase = data.get("phase")
     if type(phase) is not str or (phase not in ("action", "over") and phase not in STEPS):
@@ -309,7 +313,8 @@ def _turn_problems(data, n, market, reserved_counts):
     return out
 
 
-def _pending_problems(pending, cp, market, reserved_counts):
+def _pending_problems(pending: int, cp: int, market: dict[str, Any] | None,
+                      reserved_counts: list[int]) -> list[Problem]:
     """Is the purchase waiting for its payment one that the current player can still make?"""
     d, args = ACTIONS[pending]
     for param, value in zip(ACTION_PARAMS[d], args, strict=True):
@@ -323,7 +328,7 @@ def _pending_problems(pending, cp, market, reserved_counts):
     return []
 
 
-def _json_problem(err):
+def _json_problem(err: json.JSONDecodeError) -> str:
     """Where a state's JSON breaks: line and column, the line itself and a caret under the place."""
     lines = err.doc.splitlines()
     line = lines[err.lineno - 1] if err.lineno <= len(lines) else ""
@@ -334,7 +339,7 @@ def _json_problem(err):
     return f"the state is not valid JSON: line {err.lineno}, column {err.colno}: {reason}\n  {shown}\n  {caret}"
 
 
-def from_json(state):
+def from_json(state: str | bytes | State) -> Game:
     """A game from to_json() text or its dict; raises StateError listing every problem.
 
     Nothing outside the new game is changed, so a failed load leaves every game as it was.
@@ -369,7 +374,7 @@ def from_json(state):
     return game
 
 
-def _check_replays(game):
+def _check_replays(game: Game) -> None:
     """A state that says where it started must be what its moves make of that start: else record()
     and replay() would give another game than the one loaded (the state or its start was edited)."""
     try:
@@ -382,12 +387,12 @@ def _check_replays(game):
                              "(the state or its start was edited)")])
 
 
-def _invalid(problems):
+def _invalid(problems: list[Problem]) -> StateError:
     """The StateError of a state with these (path, sentence) problems: one sentence a line."""
     return StateError("invalid state:\n" + "\n".join(f"  - {sentence}" for _, sentence in problems), problems)
 
 
-def _load(data):
+def _load(data: State) -> Game:
     """The game of a state dict that _problems found sound."""
     n = data["players"]
     game = Game(n)
@@ -426,7 +431,7 @@ def _load(data):
     out_of_play = data.get("out_of_play") or {}
     if any(out_of_play.values()):
         game.out_of_play = tuple(tuple(out_of_play.get(str(lv), ())) for lv in LEVELS)
-    # ---- engine text: here the template loads the spec's declared state and zones, when it has some
+    _load_state(game, data)  # the spec's declared state and zones, when it has some
     # A record replays from the position this state started from, or else from this one
     # (it may have been edited, so its seed and history are not trusted to rebuild it).
     game.origin = game.to_dict() if game.start is None else None
@@ -435,7 +440,7 @@ def _load(data):
     return game
 
 
-def replay(record):
+def replay(record: Any) -> Game:
     """The game a record() describes, reproduced move by move."""
     if not isinstance(record, dict):
         raise StateError("a record is a JSON object with spec, sha256, seed, players and actions")
@@ -445,7 +450,7 @@ def replay(record):
     if record.get("start") is not None:
         game = from_json(record["start"])
     else:
-        game = new_game(record.get("players"), seed=record.get("seed"))
+        game = new_game(record.get("players"), seed=record.get("seed"))  # type: ignore[arg-type]  # new_game checks them
     for i, action in enumerate(record.get("actions", [])):
         try:
             game.apply(action)

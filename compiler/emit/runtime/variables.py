@@ -2,9 +2,9 @@
 back by from_json.
 
 Part of the runtime of the engines whose spec declares state (see compiler/emit/runtime/__init__.py,
-SPEC_MODULES): the text below the marker line is pasted into those engines only, and the
-template calls it from Game._state, _problems and _load where the runtime's markers say (an
-engine without state has neither the text nor the calls, and saves version 1 as it always did).
+SPEC_MODULES): pasted whole into those engines only, whose hooks _state_json, _state_problems
+and _load_state call it from Game._state, _problems and _load (an engine without state has
+neither the text nor the calls, and saves version 1 as it always did).
 
 A saved game of version 2 has ``"vars"``: the shared variables by name, and in each seat
 ``"vars"``: that player's. A number or a flag is itself, a colour its name (null: none), a
@@ -12,15 +12,19 @@ player a seat from 0 (as ``current_player``), a set of colours a list of names i
 set of components a list of their ids (rows of their kind's table) in increasing order.
 An observation shows another seat's private variables as null.
 """
+from __future__ import annotations
+
+from typing import Any
+
+from .aliases import Path, Problem, State
 from .errors import _shown
-from .meta import _var_saved
+from .game import Game
+from .meta import Variable, _var_saved
 from .spec import COLOURS, GEMS, VARIABLES
 from .state import _dotted
 
-# ---- engine text: from here on, this module is pasted into the engines of specs with state ----
 
-
-def _vars_state(game, state, observer):
+def _vars_state(game: Game, state: State, observer: int | None) -> None:
     """Adds the declared state to a state dict (observer None: the whole state)."""
     shared = {v.name: _var_saved(v.type, getattr(game, v.attribute)) for v in VARIABLES if not v.per_player}
     if shared:
@@ -33,7 +37,7 @@ def _vars_state(game, state, observer):
                             for v in own}
 
 
-def _var_problem(tag, optional, value, n, path):
+def _var_problem(tag: str, optional: bool, value: Any, n: int, path: Path) -> str:
     """The sentence saying why `value` cannot be a variable's value ('' when it can)."""
     where = _dotted(path)
     if tag == "int":
@@ -60,11 +64,11 @@ def _var_problem(tag, optional, value, n, path):
     return ""
 
 
-def _vars_problems(data, n):
+def _vars_problems(data: State, n: int) -> list[Problem]:
     """Every problem of the declared state of a state dict, as (path, sentence) pairs."""
-    out = []
+    out: list[Problem] = []
 
-    def check(table, path, entries):
+    def check(table: Any, path: Path, entries: list[Variable]) -> None:
         if not isinstance(table, dict) or set(table) != {v.name for v in entries}:
             names = ", ".join(v.name for v in entries)
             out.append((path, f"{_dotted(path)} must give a value for each of {names}, not {_shown(table)}"))
@@ -85,7 +89,7 @@ def _vars_problems(data, n):
     return out
 
 
-def _var_loaded(tag, value):
+def _var_loaded(tag: str, value: Any) -> Any:
     """A saved value (one _vars_problems found sound) as the game holds it."""
     if tag in ("gem", "colour"):
         return None if value is None else COLOURS.index(value)
@@ -96,7 +100,7 @@ def _var_loaded(tag, value):
     return value
 
 
-def _load_vars(game, data):
+def _load_vars(game: Game, data: State) -> None:
     """Gives a loaded game the declared state of its state dict."""
     for v in VARIABLES:
         if v.per_player:

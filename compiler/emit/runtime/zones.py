@@ -13,15 +13,19 @@ of slots, None where empty; a row and a holding are lists in order. A per-player
 list of those, one per seat. A private_when_drawn holding keeps, beside it (its own attribute),
 the components its owner drew unseen by the others. A component is its id: its row of the kind's table.
 """
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .aliases import Problem, State
 from .errors import RuleError, _shown
-from .game import _shuffle
-from .meta import DISPLAY, PILE, ROW
+from .game import Game, _shuffle
+from .meta import DISPLAY, PILE, ROW, Zone
 from .spec import KINDS, ZONES
 
-# ---- engine text: from here on, this module is pasted into the engine of a spec with zones ----
 
-
-def _below(rng, n):
+def _below(rng: random.Random, n: int) -> int:
     """A whole number in 0..n-1 drawn with getrandbits and rejection, as _shuffle draws (the same on
     every Python, unlike randrange, whose method may change)."""
     k = n.bit_length()
@@ -31,12 +35,12 @@ def _below(rng, n):
     return j
 
 
-def _pieces_shown(kind, rng):
+def _pieces_shown(kind: str, rng: random.Random) -> list[int]:
     """Every piece of `kind`, each showing one of its faces at random (one face: no draw), in table order."""
     return [piece[_below(rng, len(piece))] if len(piece) > 1 else piece[0] for piece in KINDS[kind].pieces]
 
 
-def _deal_zones(game, rng):
+def _deal_zones(game: Game, rng: random.Random) -> None:
     """Deal every zone with a start, in declaration order, after the base game's deal (so a seed deals
     the cards and nobles it deals without zones): a pile takes every piece of its kind, each showing
     one of its faces at random, shuffled; a display or row its size from the top of its source (or,
@@ -66,14 +70,14 @@ def _deal_zones(game, rng):
         setattr(game, zone.attribute, dealt + [None] * (size - len(dealt)) if zone.shape == DISPLAY else dealt)
 
 
-def _zone_lists(game, zi):
+def _zone_lists(game: Game, zi: int) -> list[list[Any]]:
     """The lists of zone `zi`: one, or one per seat."""
     zone = ZONES[zi]
     value = getattr(game, zone.attribute)
     return value if zone.per_player else [value]
 
 
-def _zone_remove(game, kind, x, located, strict=True):
+def _zone_remove(game: Game, kind: str, x: int, located: str, strict: bool = True) -> None:
     """Take component `x` out of whatever zone holds it (a display's slot is left empty); when no zone
     does, a RuleError (strict: a component out of the game, a face not dealt or one discarded, is
     never moved back in), or nothing (discard: it is out already)."""
@@ -95,11 +99,11 @@ def _zone_remove(game, kind, x, located, strict=True):
         raise RuleError(f"{located}: {kind} {x} is out of the game (in no zone)")
 
 
-def _zone_shown(game, kind, seat):
+def _zone_shown(game: Game, kind: str, seat: int) -> list[int | None]:
     """The components of `kind` that `seat` sees face up in play, by id (None for the others): in a
     display, a row or a holding; not in a pile, not out of the game, not drawn unseen by another
     seat. A choice from a kind that zones hold offers these (one action per component)."""
-    shown = [None] * KINDS[kind].size
+    shown: list[int | None] = [None] * KINDS[kind].size
     for zi, zone in enumerate(ZONES):
         if zone.kind != kind or zone.shape == PILE:
             continue
@@ -111,7 +115,7 @@ def _zone_shown(game, kind, seat):
     return shown
 
 
-def _zone_room(game, zi, items):
+def _zone_room(game: Game, zi: int, items: list[Any]) -> bool:
     """Can zone `zi` (its list `items`) take one more component?"""
     zone = ZONES[zi]
     if zone.shape == DISPLAY:
@@ -121,7 +125,7 @@ def _zone_room(game, zi, items):
     return not zone.limit or len(items) < zone.limit
 
 
-def _zone_put(game, zi, seat, x, located, private=False):
+def _zone_put(game: Game, zi: int, seat: int, x: int, located: str, private: bool = False) -> None:
     """Put component `x` into zone `zi` (a per-player zone: `seat`'s): a display's first empty
     slot, a pile's top, a row's or holding's end. RuleError, naming the effect, when it is full."""
     zone = ZONES[zi]
@@ -136,7 +140,7 @@ def _zone_put(game, zi, seat, x, located, private=False):
         getattr(game, zone.private_attribute)[seat].append(x)
 
 
-def _zone_move(game, x, zi, seat, located):
+def _zone_move(game: Game, x: int | None, zi: int, seat: int, located: str) -> None:
     """move(x, Z): `x` from where it is to zone `zi`."""
     if x is None:
         raise RuleError(f"{located}: there is no component to move")
@@ -148,7 +152,7 @@ def _zone_move(game, x, zi, seat, located):
     _zone_put(game, zi, seat, x, located)
 
 
-def _zone_draw(game, pi, zi, seat, located):
+def _zone_draw(game: Game, pi: int, zi: int, seat: int, located: str) -> None:
     """draw(P, Z): the top of pile `pi` to zone `zi`; RuleError when the pile is empty."""
     pile = getattr(game, ZONES[pi].attribute)
     if not pile:
@@ -158,7 +162,7 @@ def _zone_draw(game, pi, zi, seat, located):
     pile.pop()
 
 
-def _zone_reveal(game, pi, zi):
+def _zone_reveal(game: Game, pi: int, zi: int) -> None:
     """reveal(P, D): the top of pile `pi` into display or row `zi`; nothing when the pile is empty or D full."""
     pile = getattr(game, ZONES[pi].attribute)
     items = getattr(game, ZONES[zi].attribute)
@@ -166,7 +170,7 @@ def _zone_reveal(game, pi, zi):
         _zone_put(game, zi, 0, pile.pop(), "")
 
 
-def _zone_refill(game, zi):
+def _zone_refill(game: Game, zi: int) -> None:
     """refill(D): every empty place of display or row `zi` from its source, while the pile lasts."""
     source = ZONES[zi].source
     pile = getattr(game, ZONES[source].attribute)
@@ -177,7 +181,7 @@ def _zone_refill(game, zi):
             return
 
 
-def _zone_to_bottom(game, x, pi, located):
+def _zone_to_bottom(game: Game, x: int | None, pi: int, located: str) -> None:
     """to_bottom(x, P): `x` to the bottom of pile `pi` (drawn last)."""
     if x is None:
         raise RuleError(f"{located}: there is no component to move")
@@ -185,28 +189,28 @@ def _zone_to_bottom(game, x, pi, located):
     getattr(game, ZONES[pi].attribute).insert(0, x)
 
 
-def _zone_discard(game, kind, x, located):
+def _zone_discard(game: Game, kind: str, x: int | None, located: str) -> None:
     """discard(x): `x` out of the game."""
     if x is None:
         raise RuleError(f"{located}: there is no component to discard")
     _zone_remove(game, kind, x, located, strict=False)
 
 
-def _shown_zone(zone, items, whole):
+def _shown_zone(zone: Zone, items: list[Any], whole: bool) -> list[Any] | int:
     """A zone as a state shows it: a pile top first (to an observer: its count), else its list."""
     if zone.shape == PILE:
         return list(reversed(items)) if whole else len(items)
     return list(items)
 
 
-def _zones_state(game, state, observer):
+def _zones_state(game: Game, state: State, observer: int | None) -> None:
     """The zones' part of a state: top-level 'zones' (shared zones) and each seat's 'zones' (its own);
     another seat's privately drawn components show as null (as blind reserves do)."""
     whole = observer is None
     state["zones"] = {zone.name: _shown_zone(zone, getattr(game, zone.attribute), whole)
                       for zone in ZONES if not zone.per_player}
     for p, seat in enumerate(state["seats"]):
-        mine = {}
+        mine: dict[str, Any] = {}
         for zone in ZONES:
             if not zone.per_player:
                 continue
@@ -221,9 +225,9 @@ def _zones_state(game, state, observer):
         seat["zones"] = mine
 
 
-def _zone_problems(data, n):
+def _zone_problems(data: State, n: int) -> list[Problem]:
     """Every problem of the zones' part of a state dict, as (path, sentence) pairs."""
-    out = []
+    out: list[Problem] = []
     shared = data.get("zones")
     seats = data.get("seats")
     if not isinstance(shared, dict) or set(shared) != {z.name for z in ZONES if not z.per_player}:
@@ -233,7 +237,7 @@ def _zone_problems(data, n):
         return out  # the seats' own problems are reported with them
     own = [z.name for z in ZONES if z.per_player]
     allowed = set(own) | {z.name + "_private" for z in ZONES if z.per_player and z.private_attribute}
-    tables = {}  # seat -> its 'zones' object, for the seats whose object is sound
+    tables: dict[int, dict[str, Any]] = {}  # seat -> its 'zones' object, for the seats whose object is sound
     for p, seat in enumerate(seats):
         table = seat.get("zones", {})
         odd = sorted((set(own) - set(table)) | (set(table) - allowed)) if isinstance(table, dict) else ()
@@ -244,7 +248,7 @@ def _zone_problems(data, n):
                      else f"is {_shown(table)}")
             out.append((("seats", p, "zones"), f"seats[{p}].zones must be an object with the seat's zones "
                         f"({', '.join(own) or 'none'}); it {shown}"))
-    where = {}  # component (kind, id) -> the path that holds it
+    where: dict[tuple[str, int], str] = {}  # component (kind, id) -> the path that holds it
     for zone in ZONES:
         kind, count = zone.kind, KINDS[zone.kind].size
         places = [(("zones", zone.name), shared[zone.name])] if not zone.per_player else [
@@ -274,14 +278,14 @@ def _zone_problems(data, n):
                     out.append((path, f"{'.'.join(map(str, path))}_private must list components of the holding"))
     for kind in dict.fromkeys(zone.kind for zone in ZONES):
         for piece in KINDS[kind].pieces:
-            shown = [x for x in piece if (kind, x) in where]
-            if len(shown) > 1:
-                out.append((("zones",), f"{kind} {shown[0]} and {shown[1]} are two faces of one piece: "
+            in_play = [x for x in piece if (kind, x) in where]
+            if len(in_play) > 1:
+                out.append((("zones",), f"{kind} {in_play[0]} and {in_play[1]} are two faces of one piece: "
                             "at most one of them is in play"))
     return out
 
 
-def _load_zones(game, data):
+def _load_zones(game: Game, data: State) -> None:
     """The zones of a state dict that _zone_problems found sound."""
     for zone in ZONES:
         if zone.per_player:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...check.zones import reached
+from ...language import ColumnType
 from .. import pictures
 from ..phrases import capitalise, join, sentence, state_type_key
 from .tree import Grid, Item, Part, Section
@@ -119,7 +120,7 @@ def kind_tables(self: Builder) -> list[Part]:
         kind = next(k for k in self.rules.kinds if k.name == name)
         header: list[str] = []
         for col in kind.columns:
-            header += [self.text(f"colour.{g}") for g in self.rules.gems] if col.type == "gems" \
+            header += [self.text(f"colour.{g}") for g in self.rules.gems] if col.type is ColumnType.GEMS \
                 else [self.spec_text(col.title) if col.title is not None else col.name.replace("_", " ")]
         cells = [self.component_cells(kind, c) for c in kind.components]
         if kind.faces_of:  # one row per piece, its faces' values side by side ("13 / 14")
@@ -140,9 +141,9 @@ def component_cells(self: Builder, kind, component) -> list[str]:
     """A component's values as table cells (a table by gem colour: one cell per colour)."""
     row: list[str] = []
     for col, v in zip(kind.columns, component.values, strict=True):
-        if col.type == "gems":
+        if col.type is ColumnType.GEMS:
             row += [str(x) for x in v]
-        elif col.type in ("gem", "colour"):
+        elif col.type in (ColumnType.GEM, ColumnType.COLOUR):
             row.append("" if v is None else self.text(f"colour.{self.rules.colours[v]}"))
         elif col.titles:  # a keyword the spec titles in each language
             row.append(self.spec_text(dict(col.titles)[v]))

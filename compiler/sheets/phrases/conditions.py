@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...front.expr import Aggregate, Attribute, Bool, Call, Compare, Conditional, Index, Logic, Name, Unary
+from ...language import AGGREGATES
 from .kinds import CARD, FLIP, LEVEL, NEGATE, NOBLE, NONE, NUMBER, OPS, Fields, PhraseError
 from .text import VOWELS, join
 
@@ -47,7 +48,8 @@ def condition(self: Phraser, node) -> str:  # noqa: C901 - one dispatch over nod
         case Aggregate(func="all" | "any" as f, body=body, var=var, collection=coll):
             inner = self.bind(var, coll)
             _, key = self.collection(coll)
-            return t.text(f"agg.{f}", body=inner.condition(body), some=t.text(f"{key}.some"), **self.each(key))
+            return t.text(AGGREGATES[f].phrase, body=inner.condition(body),
+                          some=t.text(f"{key}.some"), **self.each(key))
         case Conditional(test=test, then=a, otherwise=b):
             return t.text("cond.if", test=self.condition(test), then=self.condition(a),
                           otherwise=self.condition(b))

@@ -9,6 +9,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...front.expr import Bool, Effect, ForEach, Name, Sequence, When, walk
+from ...language import EFFECTS, EffectDecl, Role
+from ...language.effects import BASE_EFFECTS, STATE_EFFECTS, ZONE_EFFECTS, named
+from ...language.types import CARD as CARD_T
+from ...language.types import FACE_UP_CARD
 from .kinds import BOOL, COLOURS, NUMBER, Fields, PhraseError
 from .text import join
 
@@ -35,28 +39,22 @@ def effects(self: Phraser, stmts) -> str:
 def effect(self: Phraser, node) -> str:
     t = self.t
     match node:
+        # a zone effect by its declaration (compiler/language/effects.py): its phrase key, and the placeholder each
+        # argument fills; refill(ZONE) before refill(card), the same name told apart by its argument
+        case Effect(args=args) if (decl := _zone_effect(self, node)) is not None:
+            return t.text(decl.phrase, **_zone_fields(self, decl, args))
         case Effect(name="take" | "put_back" as name, args=(c, amount)):
-            return t.text(f"eff.{name}", count=self.tokens(c, amount))
-        # refill(ZONE) before refill(card): the same effect, told apart by its argument
-        case Effect(name="refill", args=(zone,)) if self.rules.zones and self.zone(zone) is not None:
-            return t.text("eff.refill_zone", **self.named("zone", self.zone(zone) or {}))
-        case Effect(name="reserve" | "refill" | "acquire" | "bury" as name, args=(card,)):
-            return t.text(f"eff.{name}", **self.named("card", self.thing(card)))
+            return t.text(EFFECTS[name].phrase, count=self.tokens(c, amount))
+        case Effect(name=name, args=(card,)) if name in _CARD_EFFECTS:
+            return t.text(EFFECTS[name].phrase, **self.named("card", self.thing(card)))
         case Effect(name="reserve_top", args=(lvl,)):
-            return t.text("eff.reserve_top", **self.level(lvl))
+            return t.text(EFFECTS["reserve_top"].phrase, **self.level(lvl))
         case Effect(name="pay", args=(payment,)):
-            return t.text("eff.pay", **self.named("payment", self.thing(payment)))
+            return t.text(EFFECTS["pay"].phrase, **self.named("payment", self.thing(payment)))
         case Effect(name="visit", args=(noble,)):
-            return t.text("eff.visit", **self.named("noble", self.thing(noble)))
-        case Effect(name="set" | "add" | "insert" | "drop" as name, args=(var, value)):
+            return t.text(EFFECTS["visit"].phrase, **self.named("noble", self.thing(noble)))
+        case Effect(name=name, args=(var, value)) if name in STATE_EFFECTS:
             return self.state_effect(name, var, value)
-        case Effect(name="move" | "to_bottom" as name, args=(x, zone)):
-            return t.text(f"eff.{name}", **self.named("x", self.thing(x)), **self.named("zone", self._zone(zone)))
-        case Effect(name="draw" | "reveal" as name, args=(pile, zone)):
-            return t.text(f"eff.{name}", **self.named("pile", self._zone(pile)),
-                          **self.named("zone", self._zone(zone)))
-        case Effect(name="discard", args=(x,)):
-            return t.text("eff.discard", **self.named("x", self.thing(x)))
         case ForEach(var=var, collection=coll, body=body):
             if self.fusable(var, body):
                 return self.bind_each(var, coll).effect(body)
@@ -76,9 +74,9 @@ def state_effect(self: Phraser, name: str, var, value) -> str:
     """set, add, insert, drop: "add the chosen colour to "Colours taken this turn""."""
     forms = self.named("var", self.state_forms(var) or {})
     if name == "add":
-        return self.t.text("eff.add", amount=self.number(value), **forms)
+        return self.t.text(EFFECTS["add"].phrase, amount=self.number(value), **forms)
     if name != "set":
-        return self.t.text(f"eff.{name}", **forms, **self.named("x", self.thing(value)))
+        return self.t.text(EFFECTS[name].phrase, **forms, **self.named("x", self.thing(value)))
     if value == Name("none", None):
         return self.t.text("eff.set.none", **forms)
     kind = self.kind(value)
@@ -126,6 +124,29 @@ def tokens(self: Phraser, colour, amount) -> str:
 
 def _card_of(stmt):
     """The card an effect acts on (`reserve(card)`, `refill(card)`...), if it names one."""
-    if isinstance(stmt, Effect) and stmt.name in ("reserve", "refill", "acquire", "bury") and stmt.args:
+    if isinstance(stmt, Effect) and stmt.name in _CARD_EFFECTS and stmt.args:
         return stmt.args[0] if isinstance(stmt.args[0], Name) else None
     return None
+
+
+# The base game's effects on the card given first (reserve, refill, acquire, bury): "reserve the chosen card".
+_CARD_EFFECTS = tuple(name for name, d in BASE_EFFECTS.items() if d.params[0] in (CARD_T, FACE_UP_CARD))
+
+
+def _zone_effect(self, node) -> EffectDecl | None:
+    """The zone effect `node` is, by its declaration; a name declared twice (refill) is the zones' only
+    when its argument is a zone of the spec."""
+    decl = ZONE_EFFECTS.get(node.name)
+    if decl is None or len(node.args) != len(decl.fields):
+        return None
+    if len(named(node.name)) > 1 and not (self.rules.zones and self.zone(node.args[0]) is not None):
+        return None
+    return decl
+
+
+def _zone_fields(self, decl: EffectDecl, args) -> dict:
+    """The placeholders of a zone effect's phrase: a component as a thing, a zone by its words."""
+    out: dict = {}
+    for placeholder, role, arg in zip(decl.fields, decl.params, args, strict=True):
+        out.update(self.named(placeholder, self.thing(arg) if role is Role.COMPONENT else self._zone(arg)))
+    return out

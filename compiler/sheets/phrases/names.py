@@ -24,6 +24,7 @@ from ...front.expr import (
     Unary,
     Word,
 )
+from ...language import ColumnType
 from ...model import Decision
 from .kinds import (
     BOOL,
@@ -148,7 +149,7 @@ def kind(self: Phraser, node) -> str:  # noqa: C901 - one dispatch over node kin
         case Attribute(obj=o, name=attr) if self.rules.zones and self.zone(node) is not None:
             return "zone"
         case Attribute(obj=o, name=attr) if self.rules.zones and self.kind(o) == COMPONENT:
-            return "table" if self._column_type(o, attr) == "gems" else NUMBER
+            return "table" if self._column_type(o, attr) == ColumnType.GEMS else NUMBER
         case Attribute(obj=Name(id="setup"), name="gold") if "setup" not in self.scope:
             return NUMBER  # the wild tokens at setup, not a payment's table
         case Attribute(name="cost" | "requires" | "tokens" | "gold" | "spent" | "covers"):

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from ...front.expr import Aggregate, Attribute, Binary, Call, Conditional, Index, Int, Name, Unary
+from ...language import AGGREGATES, FUNCTIONS
 from ...model import BUILTIN_SETUP_FIELDS, Rules
 from .kinds import CARD, COLOURS, COMPONENT, COUNTED, LEVEL, NOBLE, OPS, PAYMENT, PLAYER, PhraseError, Ref
 from .text import join
@@ -149,15 +150,15 @@ def _computed(self: Phraser, node) -> str:  # noqa: C901 - one dispatch over nod
             parts = [self.number(a) for a in args]
             if len(parts) == 2:
                 return t.text(f"fn.{f}2", a=parts[0], b=parts[1])
-            return t.text(f"fn.{f}", items=join(t, parts))
+            return t.text(FUNCTIONS[f].phrase, items=join(t, parts))
         case Call(func="abs", args=(a,)):
-            return t.text("fn.abs", x=self.number(a))
+            return t.text(FUNCTIONS["abs"].phrase, x=self.number(a))
         case Aggregate(func=f, body=body, var=var, collection=coll) if f in ("sum", "count", "min", "max"):
             inner = self.bind(var, coll)
             _, key = self.collection(coll)
             items = t.text(f"{key}.noun", n=None)
             what = inner.condition(body) if f == "count" else inner.number(body)
-            return t.text(f"agg.{f}", body=what, items=items, **self.each(key))
+            return t.text(AGGREGATES[f].phrase, body=what, items=items, **self.each(key))
         case Binary(op=op, left=l, right=r):
             name = {"+": "add", "-": "sub", "*": "mul", "//": "floordiv", "%": "mod"}[op]
             return t.text(f"op.{name}", a=self.number(l), b=self.number(r))

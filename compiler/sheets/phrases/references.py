@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from ...front.expr import Attribute, Call, Conditional, Index, Name, Word
+from ...language import ColumnType
 from .kinds import (
     CARD,
     CASE_KEYS,
@@ -34,7 +35,7 @@ def word(self: Phraser, node: Word, keyword_type=None) -> str:
     """A keyword: where one component of a kind with a `key` has it in its column, that component
     by its item and key ("trading post 3", "comptoir 3"): the words a table uses for it; else the
     keyword itself, quoted as the language quotes."""
-    columns = [(k, i) for k in self.rules.kinds for i, c in enumerate(k.columns) if c.type == "keyword"
+    columns = [(k, i) for k in self.rules.kinds for i, c in enumerate(k.columns) if c.type is ColumnType.KEYWORD
                and (keyword_type is None or (k.name, c.name) == (keyword_type.kind, keyword_type.column))]
     holders = [(k, c) for k, i in columns for c in k.components if c.values[i] == node.value]
     if len(holders) == 1 and holders[0][0].key:
