@@ -225,7 +225,7 @@ def test_the_engine_has_no_call_and_is_the_body_written_out(folder):
 def test_the_rainbow_engine_inlines_has_rainbow():
     code = (ENGINES / "rainbow.py").read_text(encoding="utf-8")
     assert "has_rainbow(" not in "\n".join(line.split("#")[0] for line in code.splitlines())
-    assert "(g._pts[me] + _xp(g, me)) >= 15" in code
+    assert "g._pts[me] + _xp(g, me) >= 15" in code
 
 
 def test_an_engine_without_sources_keeps_the_prestige_it_had():

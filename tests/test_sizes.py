@@ -47,9 +47,10 @@ MAXIMA = {
     # the most wild tokens over one gem colour: the schema's most (check would allow more), every
     # unpacking of a one-colour tuple in the engine (a cost, a payment, the scalar locals) is `x, = ...`
     # The engine writes its 1,001 ways to pay as 'pay gold for white white ...', up to 1,000 words
-    # each: 3 MB of action notation alone, which grows with the square of the gold.
+    # each: 3 MB of action notation alone, which grows with the square of the gold (and the printer
+    # breaks each of those long strings into lines of 100 columns: a tenth more).
     "gold over 1 gem": dict(changes=[gold(min(sizes.max_gold(1), COUNT_MOST))], gems=("white",),
-                            text_most=3_200_000),
+                            text_most=3_600_000),
     # the most wild tokens check allows over five gem colours, and over twelve (the most colours)
     "gold over 5 gems": dict(changes=[gold(sizes.max_gold(5))]),
     "gold over 12 gems": dict(changes=[gold(sizes.max_gold(12))], gems=GEMS12),

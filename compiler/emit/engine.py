@@ -28,6 +28,7 @@ from ..files import write_atomic  # noqa: F401 - the writer of engine modules
 from ..front.expr import Expr
 from ..front.source import shown_path
 from ..lower import EnginePlan, lower
+from ..lower.printer import printed_literal, printed_names
 from ..lower.pysource import Code, call, comment, constant, docstring, identifier, literal, printable, tuple_code
 from ..model import Decision, Rules
 from ..sheets.phrases import PhraseError, describe
@@ -48,8 +49,9 @@ def _environment() -> jinja2.Environment:
         loader=jinja2.PackageLoader("compiler.emit", "templates"),
         autoescape=False, keep_trailing_newline=True, trim_blocks=False, lstrip_blocks=False,
         undefined=jinja2.StrictUndefined, finalize=_only_code)
-    env.filters["literal"] = literal
-    env.filters["tuple_literal"] = lambda items: literal(tuple(items))
+    env.filters["literal"] = printed_literal  # broken over lines inside its brackets when long
+    env.filters["line_literal"] = literal  # on one line: an argument, in the brackets of a call already
+    env.filters["tuple_literal"] = lambda items: printed_literal(tuple(items))
     env.filters["comment"] = comment
     return env
 
@@ -101,6 +103,14 @@ def player_field_tables(rules: Rules) -> list[tuple[Code, dict[int, int]]]:
             for f in rules.player_fields]
 
 
+def function_tables(decisions) -> dict[str, Code]:
+    """The tables of each decision's functions, by decision index (None where it has none)."""
+    return dict(legal=printed_names([dp.function("_legal_") if dp.legal_src else None for dp in decisions]),
+                apply=printed_names([dp.function("_do_") for dp in decisions]),
+                why=printed_names([dp.function("_why_") for dp in decisions]),
+                payopts=printed_names([dp.function("_payopts_") if dp.payopts_src else None for dp in decisions]))
+
+
 def decision_info(plan: EnginePlan) -> list[Code]:
     """DECISION_INFO's rows (compiler/emit/runtime/meta.py): per decision, in index order, its name, its
     block of action ids, its choices (as an action's arguments: a deferred payment is not one) and
@@ -138,6 +148,7 @@ def render_module(plan: EnginePlan) -> str:
                     + ((PAYMENT_STEP,) if plan.pay_index >= 0 else ())),
         actions=plan.actions, action_strings=plan.action_strings, notation_forms=plan.notation_forms,
         pay_index=plan.pay_index, pay_base=plan.pay_base,
+        function_tables=function_tables(decisions),
         helpers=plan.helpers, decisions=decisions,
         action_phase_src=plan.action_phase_src, rank_src=plan.rank_src, hooks_src=plan.hooks_src,
         prestige_src=plan.prestige_src,

@@ -40,12 +40,15 @@ The package, one module per seam: :mod:`.layout` (the action table and the notat
 decision's functions), :mod:`.phases` (the fused action phase, the steps, the end and the
 ranking), :mod:`.hooks` (what a spec adds to the runtime's functions, as the functions the
 runtime calls) and :mod:`.driver` (:func:`lower`). Rule functions are built as a statement tree
-(:mod:`.tree`), shaped by transformations of that tree (:mod:`.shapes`, and liveness:
-:func:`.tree.tidy`), and written as Python by the tree's one printer.
+(:mod:`.tree`) whose expressions are ``ast.expr`` nodes (:mod:`.ir`), never text; constant
+folding, negation and the other questions asked of an expression are tree passes (:mod:`.fold`);
+the tree is shaped by transformations (:mod:`.shapes`, and liveness: :func:`.tree.tidy`), and
+written as Python by the tree's one printer (:mod:`.printer`).
 """
 from .driver import lower
-from .expressions import ExprCompiler, effect_located, raise_rule_error
+from .expressions import ExprCompiler
 from .layout import DecisionPlan, EnginePlan, LoweringBug, ParamLayout, payment_vectors
+from .tokens import effect_located, raise_rule_error
 
 __all__ = ["DecisionPlan", "EnginePlan", "ExprCompiler", "LoweringBug", "ParamLayout", "effect_located", "lower",
            "payment_vectors", "raise_rule_error"]

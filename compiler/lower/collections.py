@@ -1,30 +1,34 @@
 """Collections of cards and components the expressions pass reads specially: a whole face-up
 row (`market[L]`), a component known at compile time (a choice written out per component), the
 components whose column has a given value (`any(t.power == 'five_prestige' for t in S)` asks
-whether one of them is in S), and the counts that are never negative (a test `x >= 0` is true).
+whether one of them is in S), (the counts that are never negative: fold.never_negative).
 
 Pure helpers of compiler/lower/expressions.py, split from it to keep each module small; the
 `compiler` they take is its ExprCompiler."""
 from __future__ import annotations
 
+import ast
+
 from ..front.expr import Attribute, Compare, Index, Name, Word
 from ..language import ColumnType
+from . import fold, ir
 from .layout import spec_name
 from .tree import Assign, Continue, For, If
-from .zones import COMPONENT, tag_kind
+from .zones import is_component, tag_kind
 
 
-def market_row(compiler, coll, env) -> str | None:
+def market_row(compiler, coll, env) -> ast.expr | None:
     """`market[L]`: the list of level L's face-up slots (None where a slot is empty), else None."""
     index = _market_index(compiler, coll, env)
-    return f"g.market[{index}]" if index is not None else None
+    return ir.sub(ir.dotted("g.market"), index) if index is not None else None
 
 
-def _market_index(compiler, coll, env) -> str | None:
+def _market_index(compiler, coll, env) -> ast.expr | None:
     """The index in g.market of the row `market[L]` names (level L - 1), else None."""
     if isinstance(coll, Index) and coll.obj == Name("market", None) and "market" not in env:
         level = compiler.expr(coll.index, env)
-        return str(int(level) - 1) if level.isdigit() else f"{level} - 1"
+        known = fold.as_int(level)
+        return ir.const(known - 1) if known is not None and known >= 0 else ir.minus(level, 1)
     return None
 
 
@@ -34,15 +38,18 @@ def market_loop(compiler, var: str, coll, body, env, span) -> For:
     the slots it walks (bury, refill)."""
     pyvar = spec_name("v_", var, span)
     index = _market_index(compiler, coll, env)
-    head = [If(f"{pyvar} is None", [Continue()]), Assign((f"{pyvar}_LI",), str(index), pure=True)]
+    assert index is not None, "a market loop walks a row of the market"
+    head = [If(ir.compare(pyvar, "is", ir.const(None)), [Continue()]),
+            Assign((ir.name(f"{pyvar}_LI"),), index, pure=True)]
     body_code = compiler.stmt(body, {**env, var: ("var", "card", pyvar, "face_up")})
-    return For(f"{pyvar}_SI, {pyvar}", f"list(enumerate(g.market[{index}]))", head + body_code)
+    row = ir.sub(ir.dotted("g.market"), index)
+    return For(ir.tuple_(f"{pyvar}_SI", pyvar), ir.call("list", ir.call("enumerate", row)), head + body_code)
 
 
 def constant_component(node, env) -> tuple[str, int] | None:
     """(kind tag, id) of a component known at compile time (a choice written out per component)."""
     if isinstance(node, Name) and node.id in env and env[node.id][0] == "const" \
-            and str(env[node.id][1]).startswith(COMPONENT):
+            and is_component(str(env[node.id][1])):
         return env[node.id][1], env[node.id][2]
     return None
 
@@ -52,7 +59,7 @@ def components_with(compiler, func, body, var: str, elem_kind: str, env) -> list
     number known now: the ids of the components whose COLUMN is VALUE (the table is known at
     compile time), so the engine asks whether one of them is in S instead of walking S. None
     for any other aggregate."""
-    if func != "any" or not elem_kind.startswith(COMPONENT) or not isinstance(body, Compare) \
+    if func != "any" or not is_component(elem_kind) or not isinstance(body, Compare) \
             or body.op != "==":
         return None
     for side, other in ((body.left, body.right), (body.right, body.left)):
@@ -67,10 +74,3 @@ def components_with(compiler, func, body, var: str, elem_kind: str, env) -> list
             return None
         return [c.id for c in kind.components if c.values[index] == value]
     return None
-
-
-def never_negative(code: str) -> bool:
-    """Is this compiled code a count that is never below 0: a scalar local of the supply, a player's
-    tokens or bonuses (s0, t1, b2), or a length?"""
-    return (len(code) >= 2 and code[0] in "stb" and code[1:].isdigit()) or (
-        code.startswith("len(") and code.endswith(")") and code.count("(") == 1)

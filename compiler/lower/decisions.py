@@ -2,24 +2,29 @@
 its effects, why an action is illegal, and the payments a purchase accepts."""
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable
 
 from ..check.flow import DRAWS, token_bounds
 from ..front.expr import Aggregate, Attribute, Binary, Call, Effect, Int, Name, unparse, walk
 from ..model import Param
+from . import ir
 from . import zones as lower_zones
 from .expressions import ExprCompiler, _substitute, _unmet, conjuncts, free_names
-from .layout import DecisionPlan, EnginePlan, ParamLayout, spec_name, unpacking, where
+from .layout import DecisionPlan, EnginePlan, ParamLayout, spec_name, where
 from .legal import LegalLowering, position
-from .pysource import comment, docstring, literal, printable
+from .pysource import comment, docstring, printable
 from .tree import Append, Assign, Comment, Continue, Def, For, If, Pass, Return, Table
 
 
-def standard_locals(player: str = "g._cp") -> list:
-    """The locals every generated rule function may read: the acting seat, the supply, its tokens
-    and bonuses; the ones a function does not read are dropped by tree.tidy."""
-    return [Assign(("me",), player, pure=True), Assign(("sup",), "g.supply", pure=True),
-            Assign(("tok",), "g._tok[me]", pure=True), Assign(("bon",), "g._bon[me]", pure=True)]
+def standard_locals(player: ast.expr | None = None) -> list:
+    """The locals every generated rule function may read: the acting seat (`g._cp` unless
+    `player` says), the supply, its tokens and bonuses; the ones a function does not read are
+    dropped by tree.tidy."""
+    return [Assign((ir.name("me"),), player if player is not None else ir.dotted("g._cp"), pure=True),
+            Assign((ir.name("sup"),), ir.dotted("g.supply"), pure=True),
+            Assign((ir.name("tok"),), ir.sub(ir.dotted("g._tok"), "me"), pure=True),
+            Assign((ir.name("bon"),), ir.sub(ir.dotted("g._bon"), "me"), pure=True)]
 
 
 def scalar_preamble(plan: EnginePlan, used: set[str]) -> list:
@@ -28,7 +33,7 @@ def scalar_preamble(plan: EnginePlan, used: set[str]) -> list:
     out = []
     for prefix in sorted(used):
         source, n = sources[prefix]
-        out.append(Assign((unpacking(f"{prefix}{i}" for i in range(n)),), source, pure=True))
+        out.append(Assign((ir.unpack(f"{prefix}{i}" for i in range(n)),), ir.name(source), pure=True))
     return out
 
 
@@ -83,7 +88,7 @@ class DecisionLowering:
         """
         return LegalLowering(self, fused).build()
 
-    def count_from_mask(self, node, compiler: ExprCompiler, tests: list[str] | None, k: int):
+    def count_from_mask(self, node, compiler: ExprCompiler, tests: list[ast.expr] | None, k: int):
         """`node`, with a count over the gems of the very test the mask of choice k was built
         from replaced by that mask's number of bits (a table lookup instead of one test per gem),
         the environment that reads it, and the name of that count (None when there is none)."""
@@ -96,21 +101,22 @@ class DecisionLowering:
                     continue
                 mine = [compiler.expr(x.body, {**self.env, x.var: ("const", "colour", gi)})
                         for gi in range(len(self.plan.gems))]
-                if mine == tests:
+                if ir.same(mine, tests):
                     bits = tuple(bin(m).count("1") for m in range(1 << len(tests)))
-                    self.add_helper(Assign(("_BITS",), repr(bits),
+                    self.add_helper(Assign((ir.name("_BITS"),), ir.const(bits),
                                            note=comment("the number of colours in each bitmask")))
                     local = f"bits_{k}"
                     return _substitute(node, x, Name(local, x.span)), \
-                        {**self.env, local: ("var", "int", f"_BITS[mask_{k}]")}, local
+                        {**self.env, local: ("var", "int", ir.sub("_BITS", f"mask_{k}"))}, local
         finally:
             compiler.hoist = saved
         return node, self.env, None
 
     def cost_bindings(self, card: str) -> list:
         """A legal loop's card cost: the tuple, then one local per gem (tree.tidy keeps what is read)."""
-        gems = unpacking(f"cc_{card}_G{gi}" for gi in range(len(self.plan.gems)))
-        return [Assign((f"cc_{card}",), f"CARD_COST[{card}]", pure=True), Assign((gems,), f"cc_{card}", pure=True)]
+        gems = ir.unpack(f"cc_{card}_G{gi}" for gi in range(len(self.plan.gems)))
+        return [Assign((ir.name(f"cc_{card}"),), ir.sub("CARD_COST", card), pure=True),
+                Assign((gems,), ir.name(f"cc_{card}"), pure=True)]
 
     def mentions(self, param: str, attr: str) -> bool:
         """Does anything of this decision (condition, prices, effects) read `param.attr`?"""
@@ -125,7 +131,7 @@ class DecisionLowering:
                    for node in nodes for x in walk(node))
 
     def cannot_pay(self, p: Param, compiler: ExprCompiler, k: int, keep_prices: bool, into: list,
-                   preamble: list) -> tuple[str, list[str] | None]:
+                   preamble: list) -> tuple[ast.expr, list[ast.expr] | None]:
         """A condition: the player cannot pay this price even with all the gold they hold; and,
         in its plain form (each gem's price, a local, against the tokens and a cover local), the
         compiled price of each gem (see shapes.flat_face_up_loop), else None.
@@ -135,7 +141,7 @@ class DecisionLowering:
         - tokens) is max(0, X - (Y + tokens)) since tokens are never negative; Y + tokens is
         computed once per call when Y does not depend on the card.
         """
-        gold = f"t{len(self.plan.gems)}"
+        gold = ir.name(f"t{len(self.plan.gems)}")
         if not self.plan.worth or p.worth is None:
             return self._cannot_pay_one_for_one(p, compiler, k, keep_prices, into, preamble, gold)
         # With a worth: each wild token covers up to `worth` gems of one colour, so the least gold
@@ -143,28 +149,31 @@ class DecisionLowering:
         # shortfall against the gems the gold may cover (gold * worth, once per call) comes first:
         # it settles every purchase but the nearly payable, at the cost of today's test.
         worth = self._worth_local(p, compiler, into, preamble)
-        covers = f"{worth}_gems"
-        (preamble if worth != "_w" else into).append(Assign((covers,), f"{gold} * {worth}"))
-        return self._cannot_pay_one_for_one(p, compiler, k, keep_prices, into, preamble, covers,
-                                            lambda terms: f"({worth} > 1 and "
-                                            + " + ".join(f"-(-{t} // {worth})" for t in terms) + f" > {gold})")
+        covers = ir.name(f"{worth.id}_gems")
+        (preamble if worth.id != "_w" else into).append(Assign((covers,), ir.mul(gold, worth)))
 
-    def _worth_local(self, p: Param, compiler: ExprCompiler, into: list, preamble: list) -> str:
+        def rounded(terms: list) -> ast.expr:  # each shortfall divided by the worth, rounded up
+            least = ir.total(ir.neg(ir.binop(ir.neg(t), "//", worth)) for t in terms)
+            return ir.and_(ir.compare(worth, ">", 1), ir.compare(least, ">", gold))
+        return self._cannot_pay_one_for_one(p, compiler, k, keep_prices, into, preamble, covers, rounded)
+
+    def _worth_local(self, p: Param, compiler: ExprCompiler, into: list, preamble: list) -> ast.Name:
         """The local holding the worth of payment `p`: computed once per call (in the preamble)
         when it reads no choice, else in the loop, where the choices are bound."""
         assert p.worth is not None
         value = compiler.expr(p.worth, self.env)
         note = comment(f"worth: {unparse(p.worth)}")
         if free_names(p.worth) & {q.name for q in self.d.params}:
-            into.append(Assign(("_w",), value, note=note))
-            return "_w"
-        name = self.plan.worth_names.setdefault(value, f"ww{len(self.plan.worth_names)}")
-        preamble.append(Assign((name,), value, note=note))
-        return name
+            into.append(Assign((ir.name("_w"),), value, note=note))
+            return ir.name("_w")
+        name = self.plan.worth_names.setdefault(ir.key(value), f"ww{len(self.plan.worth_names)}")
+        preamble.append(Assign((ir.name(name),), value, note=note))
+        return ir.name(name)
 
     def _cannot_pay_one_for_one(self, p: Param, compiler: ExprCompiler, k: int, keep_prices: bool, into: list,
-                                preamble: list, gold_covers: str,
-                                rounded: Callable[[list[str]], str] | None = None) -> tuple[str, list[str] | None]:
+                                preamble: list, gold_covers: ast.expr,
+                                rounded: Callable[[list], ast.expr] | None = None
+                                ) -> tuple[ast.expr, list[ast.expr] | None]:
         """cannot_pay: the total shortfall after the tokens held is more than the gems the gold
         may cover (`gold_covers`: the gold held, or gold times worth); with `rounded`, or that test
         of the shortfalls (the exact test with a worth, which divides each)."""
@@ -175,9 +184,12 @@ class DecisionLowering:
                 inner = other
         if keep_prices or inner is None:
             for gi in gems:
-                into.append(Assign((f"_p{gi}",), compiler.expr(p.price, {**self.env, 'c': ('const', 'colour', gi)})))
-            terms = [f"(_p{gi} - t{gi} if _p{gi} > t{gi} else 0)" for gi in gems]
-            return " + ".join(terms) + f" > {gold_covers}" + (f" or {rounded(terms)}" if rounded else ""), None
+                into.append(Assign((ir.name(f"_p{gi}"),),
+                                   compiler.expr(p.price, {**self.env, 'c': ('const', 'colour', gi)})))
+            terms = [ir.ifexp(ir.compare(f"_p{gi}", ">", f"t{gi}"), ir.minus(f"_p{gi}", f"t{gi}"), ir.const(0))
+                     for gi in gems]
+            short = ir.compare(ir.total(terms), ">", gold_covers)
+            return (ir.or_(short, rounded(terms)) if rounded else short), None
         covered = isinstance(inner, Binary) and inner.op == "-" and position(inner.right, self.order) < k - 1 \
             and not any(isinstance(x, Name) and x.id in self.order for x in walk(inner.right))
         over, terms, lefts = self._shortfalls(inner, compiler, covered, preamble)
@@ -185,38 +197,41 @@ class DecisionLowering:
         # Short of some gem (tested gem by gem, stopping at the first), and the gold held does
         # not cover the total shortfall: the purchase is impossible.
         plain = lefts if covered and None not in lefts else None
-        exact = f" or {rounded(terms)}" if rounded else ""
-        return f"({' or '.join(over)}) and (not t{wild} or {' + '.join(terms)} > {gold_covers}{exact})", plain
+        uncovered = [ir.not_(f"t{wild}"), ir.compare(ir.total(terms), ">", gold_covers)]
+        if rounded:
+            uncovered.append(rounded(terms))
+        return ir.and_(ir.or_(*over), ir.or_(*uncovered)), plain
 
     def _shortfalls(self, inner, compiler: ExprCompiler, covered: bool, preamble: list) -> tuple[list, list, list]:
         """Per gem: the test that the player is short of it, the shortfall, and the price when
         the test compares it with a local (None where it computes a difference first)."""
         gems = range(len(self.plan.gems))
-        terms: list[str] = []
-        over: list[str] = []
-        lefts: list[str | None] = []
+        terms: list[ast.expr] = []
+        over: list[ast.expr] = []
+        lefts: list[ast.expr | None] = []
         if covered:
             rights = tuple(compiler.expr(inner.right, {**self.env, "c": ("const", "colour", gi)}) for gi in gems)
-            cover = self.plan.cover_names.setdefault(rights, "w" if not self.plan.cover_names
+            cover = self.plan.cover_names.setdefault(ir.key(rights), "w" if not self.plan.cover_names
                                                      else f"w{len(self.plan.cover_names)}_")
         for gi in gems:
             env = {**self.env, "c": ("const", "colour", gi)}
             left_node = inner.left if covered else inner
             if covered:
-                preamble.append(Assign((f"{cover}{gi}",), f"{rights[gi]} + t{gi}",
+                preamble.append(Assign((ir.name(f"{cover}{gi}"),), ir.add(rights[gi], f"t{gi}"),
                                        note=comment(f"{unparse(inner.right)} plus the tokens held")))
-                left, right = compiler.expr(inner.left, env), f"{cover}{gi}"
+                left, right = compiler.expr(inner.left, env), ir.name(f"{cover}{gi}")
             else:
-                left, right = compiler.expr(inner, env), f"t{gi}"
+                left, right = compiler.expr(inner, env), ir.name(f"t{gi}")
             if not any(isinstance(x, Binary) and x.op == "-" for x in walk(left_node)):
                 # X - w: plain locals, cheaper to repeat than to name
-                over.append(f"{left} > {right}")
-                terms.append(f"({left} - {right} if {over[-1]} else 0)")
+                over.append(ir.compare(left, ">", right))
+                terms.append(ir.ifexp(over[-1], ir.minus(left, right), ir.const(0)))
                 lefts.append(left)
             else:
                 lefts.append(None)
-                over.append(f"{left} - {right} > 0")
-                terms.append(f"(_d{gi} if (_d{gi} := {left} - {right}) > 0 else 0)")
+                over.append(ir.compare(ir.minus(left, right), ">", 0))
+                terms.append(ir.ifexp(ir.compare(ir.walrus(f"_d{gi}", ir.minus(left, right)), ">", 0),
+                                      f"_d{gi}", ir.const(0)))
         return over, terms, lefts
 
     def add_helper(self, node) -> None:
@@ -231,51 +246,48 @@ class DecisionLowering:
         `sizes` (one per bitmask), only the subsets of that bitmask's size.
         """
         n = len(self.plan.gems)
-        rows = []
-        entry = (lambda i, s: f"{base + i}, ") if base is not None else (lambda i, s: f"({i}, {s!r}), ")
+        rows: list = []
         members = [(i, s, sum(1 << g for g in s)) for i, s in enumerate(lay.values)]  # each subset as a bitmask
         for mask in range(1 << n):
             entries = [(i, s) for i, s, bits in members if bits & ~mask == 0]
             if sizes is not None:
                 entries = [(i, s) for i, s in entries if len(s) == sizes[mask]]
-            if by_size:
-                groups = ["(" + "".join(entry(i, s) for i, s in entries if len(s) == size) + ")"
-                          for size in range(n + 1)]
-                rows.append("(" + ", ".join(groups) + "),")
-            else:
-                rows.append("(" + "".join(entry(i, s) for i, s in entries) + "),")
+            by = [[e for e in entries if len(e[1]) == size] for size in range(n + 1)] if by_size else [entries]
+            groups = tuple(tuple(base + i if base is not None else (i, tuple(s)) for i, s in group) for group in by)
+            rows.append(ir.const(groups if by_size else groups[0]))
         what = "by bitmask, then by size" if by_size else \
             "by bitmask, of the size the rules allow with it" if sizes is not None else "by bitmask"
         content = "action ids of the subsets of the colours" if base is not None else \
             "subsets of the colours, with their index"
         return Table(table, rows, comment(f"{content}, {what}"))
 
-    def bind_params(self, args: str | None, layouts=None) -> list:
+    def bind_params(self, args: ast.expr | None, layouts=None) -> list:
         """Decode the action's args tuple into the locals the effects use."""
         layouts = self.dp.layouts if layouts is None else layouts
         names = [spec_name("a_", lay.param.name, lay.param.span) for lay in layouts]
         out: list = []
         if names and args is not None:
-            out.append(Assign((unpacking(names),), args, pure=True))
+            out.append(Assign((ir.unpack(names),), args, pure=True))
         for lay in layouts:
             p = lay.param
             name, arg = spec_name("p_", p.name, p.span), spec_name("a_", p.name, p.span)
+            local = ir.name(name)
             if p.domain in ("gem", "colour", "gem_set", "deck"):
-                out.append(Assign((name,), arg, pure=True))
+                out.append(Assign((local,), ir.name(arg), pure=True))
             elif p.domain == "face_up":
-                out += [Assign((f"{name}_LI, {name}_SI",), arg, pure=True),
-                        Assign((name,), f"g.market[{name}_LI][{name}_SI]", pure=True),
-                        Assign((f"cc_{name}",), f"CARD_COST[{name}]", pure=True)]
+                out += [Assign((ir.tuple_(f"{name}_LI", f"{name}_SI"),), ir.name(arg), pure=True),
+                        Assign((local,), ir.sub(ir.sub(ir.dotted("g.market"), f"{name}_LI"), f"{name}_SI"), pure=True),
+                        Assign((ir.name(f"cc_{name}"),), ir.sub("CARD_COST", name), pure=True)]
             elif p.domain == "reserved":
-                out += [Assign((name,), f"g._res[me][{arg}]", pure=True),
-                        Assign((f"cc_{name}",), f"CARD_COST[{name}]", pure=True)]
+                out += [Assign((local,), ir.sub(ir.sub(ir.dotted("g._res"), "me"), arg), pure=True),
+                        Assign((ir.name(f"cc_{name}"),), ir.sub("CARD_COST", name), pure=True)]
             elif p.domain == "noble":
-                out += [Assign((name,), f"g.noble_row[{arg}]", pure=True),
-                        Assign((f"nr_{name}",), f"NOBLE_REQUIRES[{name}]", pure=True)]
+                out += [Assign((local,), ir.sub(ir.dotted("g.noble_row"), arg), pure=True),
+                        Assign((ir.name(f"nr_{name}"),), ir.sub("NOBLE_REQUIRES", name), pure=True)]
             elif p.domain == "payment":
                 out += self._bind_payment(p, name, arg)
             elif p.domain == "component":
-                out.append(Assign((name,), lower_zones.bind(self.plan.rules, p, name, arg), pure=True))
+                out.append(Assign((local,), lower_zones.bind(self.plan.rules, p, name, arg), pure=True))
         return out
 
     def _bind_payment(self, p: Param, name: str, arg: str) -> list:
@@ -284,43 +296,43 @@ class DecisionLowering:
         prices = [compiler.expr(p.price, {**self.env, "c": ("const", "colour", gi)}) for gi in gems]
         if self.plan.worth:  # gold + covers vectors: the tokens of each gem spent are its price less the covers
             return self._bind_worth_payment(p, name, arg, prices)
-        gold = unpacking(f"_g{gi}" for gi in gems)
-        targets = (gold, f"{name}_GOLD") if self.mentions(p.name, "gold") or self.mentions(p.name, "covers") \
+        gold = ir.unpack(f"_g{gi}" for gi in gems)
+        targets = (gold, ir.name(f"{name}_GOLD")) if self.mentions(p.name, "gold") or self.mentions(p.name, "covers") \
             else (gold,)
-        out: list = [Assign(targets, f"PAYMENTS[{arg}]", note=comment("gold spent on each gem"), pure=True)]
+        out: list = [Assign(targets, ir.sub("PAYMENTS", arg), note=comment("gold spent on each gem"), pure=True)]
         for gi in gems:  # the tokens of each gem spent: its price less the gold paid for it
-            out.append(Assign((f"{name}_S{gi}",), f"{prices[gi]} - _g{gi}", pure=True))
-        out.append(Assign((f"{name}_GT",), " + ".join(f"_g{gi}" for gi in gems), pure=True))
+            out.append(Assign((ir.name(f"{name}_S{gi}"),), ir.minus(prices[gi], f"_g{gi}"), pure=True))
+        out.append(Assign((ir.name(f"{name}_GT"),), ir.total(f"_g{gi}" for gi in gems), pure=True))
         if self.mentions(p.name, "spent"):
-            out.append(Assign((f"{name}_SPENT",), f"({', '.join(f'{name}_S{gi}' for gi in gems)},)", pure=True))
+            out.append(Assign((ir.name(f"{name}_SPENT"),), ir.tuple_(*(f"{name}_S{gi}" for gi in gems)), pure=True))
         return out
 
-    def _bind_worth_payment(self, p: Param, name: str, arg: str, prices: list[str]) -> list:
+    def _bind_worth_payment(self, p: Param, name: str, arg: str, prices: list[ast.expr]) -> list:
         """A payment of a table with a worth: gold per gem, then the gems it covers."""
         gems = range(len(self.plan.gems))
-        vec = unpacking([f"_g{gi}" for gi in gems] + [f"_c{gi}" for gi in gems])
-        out: list = [Assign((vec,), f"PAYMENTS[{arg}]", note=comment("gold spent on each gem, then the gems it covers"),
-                            pure=True)]
+        vec = ir.unpack([f"_g{gi}" for gi in gems] + [f"_c{gi}" for gi in gems])
+        out: list = [Assign((vec,), ir.sub("PAYMENTS", arg),
+                            note=comment("gold spent on each gem, then the gems it covers"), pure=True)]
         for gi in gems:  # the tokens of each gem spent: its price less the gems the gold covers
-            out.append(Assign((f"{name}_S{gi}",), f"{prices[gi]} - _c{gi}", pure=True))
-        out.append(Assign((f"{name}_GT",), " + ".join(f"_g{gi}" for gi in gems), pure=True))
+            out.append(Assign((ir.name(f"{name}_S{gi}"),), ir.minus(prices[gi], f"_c{gi}"), pure=True))
+        out.append(Assign((ir.name(f"{name}_GT"),), ir.total(f"_g{gi}" for gi in gems), pure=True))
         for attr, local in (("gold", "_g"), ("covers", "_c"), ("spent", f"{name}_S")):
             if self.mentions(p.name, attr):
-                out.append(Assign((f"{name}_{attr.upper()}",), f"({', '.join(f'{local}{gi}' for gi in gems)},)",
+                out.append(Assign((ir.name(f"{name}_{attr.upper()}"),), ir.tuple_(*(f"{local}{gi}" for gi in gems)),
                                   pure=True))
         return out
 
-    def worth_arg(self, p: Param, compiler: ExprCompiler) -> str:
-        """The worth of payment `p` as an argument of _payments ('' in a table without a worth)."""
+    def worth_arg(self, p: Param, compiler: ExprCompiler) -> list[ast.expr]:
+        """The worth of payment `p` as the last argument of _payments (none in a table without a worth)."""
         if not self.plan.worth:
-            return ""
-        return ", " + (compiler.expr(p.worth, self.env) if p.worth is not None else "1")
+            return []
+        return [compiler.expr(p.worth, self.env) if p.worth is not None else ir.const(1)]
 
     def apply(self) -> list:
         """def _do_NAME(g, args): the effects, in spec order, each under its text."""
         d = self.d
         kind = "step" if self.dp.is_step else "action"
-        body = standard_locals() + self.bind_params("args")
+        body = standard_locals() + self.bind_params(ir.name("args"))
         compiler = ExprCompiler(self.plan)
         if d.resolve != "all":  # a step resolved whole applies actions all found legal before the first
             compiler.condition_bounds = token_bounds(d.condition, compiler.values)
@@ -340,7 +352,7 @@ class DecisionLowering:
         layouts = self.dp.id_layouts
         names = [spec_name("a_", lay.param.name, lay.param.span) for lay in layouts]
         if names:
-            body.append(Assign((unpacking(names),), "args", pure=True))
+            body.append(Assign((ir.unpack(names),), ir.name("args"), pure=True))
         body += self._missing_places(layouts, self.plan)
         body += self.bind_params(None, layouts)
         compiler = ExprCompiler(self.plan)
@@ -349,11 +361,11 @@ class DecisionLowering:
             if deferred is not None and deferred.param.name in free_names(c):
                 continue  # a condition on the payment: checked below, over every payment
             body.append(If(compiler.negation(compiler.expr(c, self.env)),
-                           [Return(literal(_unmet(c, self.plan, d)))]))
+                           [Return(ir.const(_unmet(c, self.plan, d)))]))
         if deferred is not None:
-            body.append(If(f"not {self.dp.function('_payopts_')}(g, args)",
-                           [Return("'the player cannot pay the price of this card in any way the rules allow'")]))
-        body.append(Return("None"))
+            unpayable = "the player cannot pay the price of this card in any way the rules allow"
+            body.append(If(ir.not_(ir.call(self.dp.function("_payopts_"), "g", "args")), [Return(ir.const(unpayable))]))
+        body.append(Return(ir.const(None)))
         return [Def(self.dp.function("_why_"), "g, args", body)]
 
     @staticmethod
@@ -364,13 +376,18 @@ class DecisionLowering:
             p = lay.param
             arg = spec_name("a_", p.name, p.span)
             if p.domain == "face_up":
-                out.append(If(f"{arg}[1] >= len(g.market[{arg}[0]]) or g.market[{arg}[0]][{arg}[1]] is None",
-                              [Return(f"'there is no face-up card at %d.%d' % (LEVELS[{arg}[0]], {arg}[1] + 1)")]))
+                row, slot = ir.sub(arg, 0), ir.sub(arg, 1)
+                market_row = ir.sub(ir.dotted("g.market"), row)
+                out.append(If(ir.or_(ir.compare(slot, ">=", ir.call("len", market_row)),
+                                     ir.compare(ir.sub(market_row, slot), "is", ir.const(None))),
+                              [Return(ir.binop(ir.const("there is no face-up card at %d.%d"), "%",
+                                               ir.tuple_(ir.sub("LEVELS", row), ir.add(slot, 1))))]))
             elif p.domain == "reserved":
-                out.append(If(f"{arg} >= len(g._res[me])", [Return(f"'you have no reserved card %d' % ({arg} + 1)")]))
+                out.append(If(ir.compare(arg, ">=", ir.call("len", ir.sub(ir.dotted("g._res"), "me"))),
+                              [Return(ir.binop(ir.const("you have no reserved card %d"), "%", ir.add(arg, 1)))]))
             elif p.domain == "noble":
-                out.append(If(f"{arg} >= len(g.noble_row)",
-                              [Return(f"'there is no noble %d in the row' % ({arg} + 1)")]))
+                out.append(If(ir.compare(arg, ">=", ir.call("len", ir.dotted("g.noble_row"))),
+                              [Return(ir.binop(ir.const("there is no noble %d in the row"), "%", ir.add(arg, 1)))]))
             elif p.domain == "component":
                 empty = lower_zones.missing(plan.rules, p, arg)
                 if empty is not None:
@@ -383,22 +400,25 @@ class DecisionLowering:
         assert deferred is not None  # written only for a decision whose payment is deferred
         p = deferred.param
         name = spec_name("p_", p.name, p.span)
-        body = standard_locals() + self.bind_params("args", self.dp.id_layouts)
+        body = standard_locals() + self.bind_params(ir.name("args"), self.dp.id_layouts)
         compiler = ExprCompiler(self.plan)
         prices = [compiler.expr(p.price, {**self.env, "c": ("const", "colour", gi)})
                   for gi in range(len(self.plan.gems))]
-        body.append(Assign(("_price",), f"({', '.join(prices)},)", note=comment(unparse(p.price))))
+        body.append(Assign((ir.name("_price"),), ir.tuple_(*prices), note=comment(unparse(p.price))))
         tests = [c for c in conjuncts(d.condition) if p.name in free_names(c)]
         worth = self.worth_arg(p, compiler)
-        covers = f"{name}_COVERS, " if worth else ""
+        payments = ir.call("_payments", "_price", "tok", *worth)
         if not tests:
-            body.append(Return(f"[_i for _i, {'_c, ' if worth else ''}_g, _s, _t in _payments(_price, tok{worth})]"))
+            names = ["_i", *(["_c"] if worth else []), "_g", "_s", "_t"]
+            body.append(Return(ir.listcomp(ir.name("_i"), ir.tuple_(*names), payments)))
         else:
-            loop = For(f"_i, {name}_GOLD, {covers}{name}_SPENT, {name}_GT", f"_payments(_price, tok{worth})", [])
+            covers = [f"{name}_COVERS"] if worth else []
+            loop = For(ir.tuple_("_i", f"{name}_GOLD", *covers, f"{name}_SPENT", f"{name}_GT"), payments, [])
             for c in tests:
                 loop.body.append(If(compiler.negation(compiler.expr(c, self.env)), [Continue()],
                                     note=comment(unparse(c))))
-            loop.body.append(Append("found", "_i"))
-            body += [Assign(("found",), "[]"), loop, Return("found")]
+            found = ir.name("found")
+            loop.body.append(Append(found, ir.name("_i")))
+            body += [Assign((found,), ir.list_()), loop, Return(found)]
         doc = docstring(printable(f"Payments accepted for '{d.name}' ({self.where}), as indexes of PAYMENTS."))
         return [Def(self.dp.function("_payopts_"), "g, args", body, doc)]

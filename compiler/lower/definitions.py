@@ -20,10 +20,12 @@ import dataclasses
 from ..check.definitions import inline_all
 from ..front.expr import Call, unparse, walk
 from ..model import Rules
+from . import ir
 from .expressions import ExprCompiler
 from .layout import EnginePlan, where
+from .printer import render
 from .pysource import Code, comment, docstring, printable
-from .tree import Assign, Comment, Def, Return, names_in, render
+from .tree import Assign, Comment, Def, Return, names_in
 
 EXTRA_PRESTIGE = "_xp"
 
@@ -66,16 +68,16 @@ def lower_prestige(plan: EnginePlan) -> Code:
         body.append(Comment(comment(f"prestige source '{source.name}': {unparse(source.by)} ({where(source.span)})")))
     if called:
         body.append(Comment(comment(f"(with {', '.join(called)} written out)")))
-    total_xp = " + ".join(compiler.expr(inline_all(s.by, table), env) for s in sources)
+    total_xp = ir.total(compiler.expr(inline_all(s.by, table), env) for s in sources)
     if "sup" in names_in(total_xp):  # the supply, as every rule function reads it (a source such as supply[white])
-        body.append(Assign(("sup",), "g.supply"))
+        body.append(Assign((ir.name("sup"),), ir.dotted("g.supply")))
     body.append(Return(total_xp))
     xp = Def(EXTRA_PRESTIGE, "g, p", body, docstring(printable(
         "The prestige seat p has besides its cards and nobles: the spec's prestige sources.")))
-    total = Def("_prestige_totals", "self", [Return(f"[self._pts[p] + {EXTRA_PRESTIGE}(self, p) for p in "
-                                                      "range(self._n)]")],
+    each = ir.add(ir.sub(ir.dotted("self._pts"), "p"), ir.call(EXTRA_PRESTIGE, "self", "p"))
+    total = Def("_prestige_totals", "self", [Return(ir.listcomp(each, "p", ir.call("range", ir.dotted("self._n"))))],
                 docstring(printable("Each seat's prestige: its cards and nobles, and the prestige sources.")))
     overrides = [Comment(comment("every reader of a seat's prestige (play, the bots, scores()) sees the total")),
-                 Assign(("Game.prestige",), "property(_prestige_totals)"),
-                 Assign(("Game.scores",), "_prestige_totals")]
+                 Assign((ir.dotted("Game.prestige"),), ir.call("property", "_prestige_totals")),
+                 Assign((ir.dotted("Game.scores"),), ir.name("_prestige_totals"))]
     return Code("\n\n\n".join([render([xp]), render([total]), render(overrides)]))

@@ -15,9 +15,10 @@ from .definitions import inline_rules, lower_prestige
 from .hooks import lower_hooks
 from .layout import DecisionPlan, EnginePlan, LoweringBug, layout_param, notation_form, payment_vectors
 from .phases import lower_action_phase, lower_ranking, payments_helper
+from .printer import render
 from .pysource import Code
 from .shapes import every_face_up_slot, expanded, shape_face_up_loops
-from .tree import Def, Table, bound_names, reads, render, tidy
+from .tree import Def, Table, bound_names, reads, tidy
 from .worth import spec_worth, worth_payments_helper
 from .zones import plan_zones
 

@@ -13,10 +13,12 @@ from collections.abc import Callable
 from ..front.expr import Name
 from ..language import Family
 from ..language.effects import named
+from . import ir
 from . import variables as state
 from . import zones as lower_zones
 from .cards import acquire, bury, refill
 from .layout import LoweringBug
+from .tokens import G, _name_of, mine, move_tokens, pay, reserve_top
 from .tree import Append, Assign, Do
 
 Routine = Callable[..., list | None]
@@ -28,10 +30,15 @@ def _origin(arg, env) -> str:
     return bound[3] if bound is not None and len(bound) > 3 else ""
 
 
-def _values(compiler, args, env) -> tuple[list, list]:
-    """The arguments as code, and as what a chosen card or noble is known by (its bound reference)."""
-    a = [compiler.expr(x, env) for x in args]
-    return a, [env[x.id][2] if isinstance(x, Name) and x.id in env else a[i] for i, x in enumerate(args)]
+def _values(compiler, args, env) -> list:
+    """The arguments as nodes."""
+    return [compiler.expr(x, env) for x in args]
+
+
+def _local(compiler, args, env) -> str:
+    """The name of the local a chosen card, noble or payment (the first argument) is known by: the
+    names the compiler derives from it (`p_card_LI`, `p_pay_GOLD`) are built from it."""
+    return _name_of(_values(compiler, args, env)[0])
 
 
 def _state(compiler, name, args, env, node, located) -> list:
@@ -43,42 +50,43 @@ def _zone(compiler, name, args, env, node, located) -> list | None:
 
 
 def _tokens(compiler, name, args, env, node, located) -> list:
-    return compiler._move_tokens(name, args, _values(compiler, args, env)[0], node)
+    return move_tokens(compiler, name, args, _values(compiler, args, env), node)
 
 
 def _pay(compiler, name, args, env, node, located) -> list:
-    return compiler._pay(_values(compiler, args, env)[1][0])
+    return pay(compiler, _local(compiler, args, env))
 
 
 def _reserve_top(compiler, name, args, env, node, located) -> list:
-    return compiler._reserve_top(_values(compiler, args, env)[0][0], node)
+    return reserve_top(compiler, _values(compiler, args, env)[0], node)
 
 
 def _acquire(compiler, name, args, env, node, located) -> list:
     kind = env[args[0].id][1] if isinstance(args[0], Name) and args[0].id in env else "card"
     assert kind == "card"
-    return acquire(compiler, _values(compiler, args, env)[1][0], _origin(args[0], env))
+    return acquire(compiler, _local(compiler, args, env), _origin(args[0], env))
 
 
 def _bury(compiler, name, args, env, node, located) -> list:
     """To the bottom of its level's deck (drawn last)."""
-    return bury(compiler, _values(compiler, args, env)[1][0], _origin(args[0], env))
+    return bury(compiler, _local(compiler, args, env), _origin(args[0], env))
 
 
 def _reserve(compiler, name, args, env, node, located) -> list:
-    p = _values(compiler, args, env)[1][0]
-    return [*compiler.reserve_room(node), Append("g._res[me]", p),
-            Assign((f"g.market[{p}_LI][{p}_SI]",), "None"), *compiler.face_up_cost(p, "_NO_CARD_COST")]
+    p = _local(compiler, args, env)
+    place = ir.sub(ir.sub(ir.attr(G, "market"), f"{p}_LI"), f"{p}_SI")
+    return [*compiler.reserve_room(node), Append(mine("_res"), ir.name(p)), Assign((place,), ir.const(None)),
+            *compiler.face_up_cost(p, ir.name("_NO_CARD_COST"))]
 
 
 def _refill(compiler, name, args, env, node, located) -> list:
-    return refill(compiler, _values(compiler, args, env)[1][0])
+    return refill(compiler, _local(compiler, args, env))
 
 
 def _visit(compiler, name, args, env, node, located) -> list:
-    p = _values(compiler, args, env)[1][0]
-    return [Do(f"g.noble_row.remove({p})"), Append("g._nob[me]", p),
-            Assign(("g._pts[me]",), f"NOBLE_POINTS[{p}]", "+=")]
+    p = _local(compiler, args, env)
+    return [Do(ir.method(ir.attr(G, "noble_row"), "remove", p)), Append(mine("_nob"), ir.name(p)),
+            Assign((mine("_pts"),), ir.sub("NOBLE_POINTS", p), "+=")]
 
 
 # The routines by the name an effect's declaration gives as its `lowering`.

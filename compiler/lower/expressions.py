@@ -1,6 +1,7 @@
 """Expressions and effects compiled to Python: the ExprCompiler."""
 from __future__ import annotations
 
+import ast
 import dataclasses
 import itertools
 
@@ -27,13 +28,14 @@ from ..front.expr import (
     unparse,
 )
 from ..model import BUILTIN_SETUP_FIELDS, Decision
+from . import fold, ir
 from . import variables as state
 from . import zones as lower_zones
-from .collections import components_with, constant_component, market_loop, market_row, never_negative
+from .collections import components_with, constant_component, market_loop, market_row
 from .effects import lower_effect
 from .layout import EnginePlan, LoweringBug, spec_name, where
-from .pysource import literal
-from .tree import Append, Assign, For, If, Raise, render
+from .tokens import ME, G, _name_of, effect_located, mine, rule_error
+from .tree import Assign, For, If, Raise
 
 
 def _unmet(condition, plan: EnginePlan, decision: Decision) -> str:
@@ -91,28 +93,13 @@ def free_names(node) -> set[str]:
 STATIC_COLLECTIONS = ("gems", "colours", "levels")
 
 
-def effect_located(node, name: str) -> str:
-    """An effect as written, and its spec line, for the RuleError an engine raises there."""
-    return f"{unparse(node)} ({where(node.span)})" if node is not None else name
-
-
-def rule_error(located: str, template: str, values: str) -> str:
-    """The RuleError of an effect: the effect's text as it is (it may hold a '%', as the spec's
-    `turn % 2` or a file name may), then a message of the compiler's own formatted with
-    `values` (Python code)."""
-    return f"RuleError({literal(located)} + {literal(template)} % ({values}))"
-
-
-def raise_rule_error(located: str, template: str, values: str) -> str:
-    """The statement raising that RuleError, as the printer writes a Raise of it."""
-    return render([Raise(rule_error(located, template, values))])
 
 
 class ExprCompiler:
-    """Compiles expressions and effects of one decision to Python source text.
+    """Compiles expressions and effects of one decision to expression nodes (:mod:`.ir`) and statements.
 
     `env` maps a name to ('const', value) for unrolled loop variables, or to
-    ('param', kind, pyname) for choices and ('var', kind, pyname) for runtime loop
+    ('param', kind, pyname) for choices and ('var', kind, pyname or node) for runtime loop
     variables. The generated code runs with these locals: `g` (the game), `me` (the
     acting seat), `sup` (supply), `tok`/`bon` (the acting player's tokens and bonuses).
     """
@@ -123,12 +110,12 @@ class ExprCompiler:
         # bound once per call; only where nothing is written while the code runs.
         self.scalars = scalars
         self.used_scalars: set[str] = set()
+        # the scalar locals: counts, never negative (see fold.never_negative)
+        self.scalar_names = frozenset(f"{p}{i}" for p in "stb" for i in range(len(plan.colours)))
         # chosen components whose columns a legal loop unpacks into locals (kc_p_NAME_C1...): read from them
         self.component_rows: set[str] = set()
-        # the negation of a test this compiler wrote as a membership, `(3 in S)` -> `(3 not in S)`
-        self.negations: dict[str, str] = {}
         self.values = {v.name: v.value for v in plan.rules.values}
-        self.hoist = hoist  # callback(node, python) -> python name, or None
+        self.hoist = hoist  # callback(node, env) -> the name of a local holding its value, or None
         self.temps = itertools.count()
         # Token moves (see effect): what the decision's condition guarantees, and what the
         # tests of the `if`s around an effect do; loops open around it; pools already drawn on.
@@ -139,22 +126,27 @@ class ExprCompiler:
 
     # -- players and collections
 
-    def player_attr(self, seat: str, attr: str, me: bool) -> str:
+    def player_attr(self, seat: ast.expr, attr: str, me: bool) -> ast.expr:
         if attr == "prestige" and self.plan.rules.prestige:  # cards and nobles, and the prestige sources
-            return f"(g._pts[{seat}] + _xp(g, {seat}))"
+            return ir.add(ir.sub(ir.attr(G, "_pts"), seat), ir.call("_xp", G, seat))
         own = state.player_code(self.plan.rules, seat, attr) if self.plan.rules.variables else None
         if own is not None:
             return own
-        if me:
-            table = {"tokens": "tok", "bonus": "bon"}
-            if attr in table:
-                return table[attr]
-        return {
-            "tokens": f"g._tok[{seat}]", "bonus": f"g._bon[{seat}]", "prestige": f"g._pts[{seat}]",
-            "purchased": f"len(g._bought[{seat}])", "reserved": f"len(g._res[{seat}])",
-            "nobles": f"len(g._nob[{seat}])", "held": f"sum({'tok' if me else f'g._tok[{seat}]'})",
-            "turns": f"g.turns[{seat}]", "seat": f"({seat} + 1)",
-        }[attr]
+        if me and attr in ("tokens", "bonus"):
+            return ir.name("tok" if attr == "tokens" else "bon")
+
+        def per_seat(attribute: str) -> ast.expr:
+            return ir.sub(ir.attr(G, attribute), seat)
+        match attr:
+            case "tokens" | "bonus" | "prestige" | "turns":
+                return per_seat({"tokens": "_tok", "bonus": "_bon", "prestige": "_pts", "turns": "turns"}[attr])
+            case "purchased" | "reserved" | "nobles":
+                return ir.call("len", per_seat({"purchased": "_bought", "reserved": "_res", "nobles": "_nob"}[attr]))
+            case "held":
+                return ir.call("sum", ir.name("tok") if me else per_seat("_tok"))
+            case "seat":
+                return ir.add(seat, 1)
+        raise LoweringBug(f"no player attribute {attr}")
 
     def static_elements(self, coll, env) -> list | None:
         """The elements of a collection fixed at compile time (gems, colours, levels), else None."""
@@ -166,42 +158,42 @@ class ExprCompiler:
             return list(self.plan.levels)
         return None
 
-    def collection(self, coll, env) -> str:
+    def collection(self, coll, env) -> ast.expr:
         declared = state.collection(self.plan.rules, coll, env, self.expr) if self.plan.rules.variables else None
         if declared is not None:
             return declared
         match coll:
             case Name(id="players") if "players" not in env:
-                return "range(g._n)"
+                return ir.call("range", ir.attr(G, "_n"))
             case Name(id="others") if "others" not in env:
-                return "[s for s in range(g._n) if s != me]"
+                return ir.listcomp("s", "s", ir.call("range", ir.attr(G, "_n")), ir.compare("s", "!=", ME))
             case Name(id=name) if name in env and env[name][0] in ("param", "var"):
-                return env[name][2]
+                return ir.expr(env[name][2])
         elements = self.static_elements(coll, env)
         if elements is not None:
-            return repr(tuple(elements))
+            return ir.const(tuple(elements))
         row = market_row(self, coll, env)
         if row is not None:  # the face-up cards of a level, its empty slots left out
-            return f"[_c for _c in {row} if _c is not None]"
+            return ir.listcomp("_c", "_c", row, ir.compare("_c", "is not", ir.const(None)))
         zone = lower_zones.collection(self, coll, env) if self.plan.rules.zones else None
         if zone is not None:
             return zone
         raise LoweringBug(f"cannot iterate over '{unparse(coll)}'", coll.span)
 
-    def size(self, coll, env) -> str:
+    def size(self, coll, env) -> ast.expr:
         """The number of elements of a collection: known now for gems, colours and levels."""
         elements = self.static_elements(coll, env)
         if elements is not None:
-            return str(len(elements))
+            return ir.const(len(elements))
         match coll:
             case Name(id="players") if "players" not in env:
-                return "g._n"
+                return ir.attr(G, "_n")
             case Name(id="others") if "others" not in env:
-                return "(g._n - 1)"
+                return ir.minus(ir.attr(G, "_n"), 1)
         zone = lower_zones.size(self, coll, env) if self.plan.rules.zones else None
         if zone is not None:
             return zone
-        return f"len({self.collection(coll, env)})"
+        return ir.call("len", self.collection(coll, env))
 
     def element_kind(self, coll, env=None) -> str:
         """What the loop variable of an aggregate or a `for` over `coll` holds: a player (a seat)
@@ -231,33 +223,36 @@ class ExprCompiler:
 
     # -- expressions
 
-    def expr(self, node, env) -> str:  # noqa: C901 - one dispatch over node kinds
+    GAME_NAMES = {"player_count": "_n", "round": "round", "turn": "turn", "passes": "passes"}
+
+    def name(self, name: str, env) -> ast.expr:
+        """A name of the spec: a loop variable or a choice, a named value, a colour, declared state..."""
+        if name in env:
+            entry = env[name]
+            return ir.const(entry[2]) if entry[0] == "const" else ir.expr(entry[2])
+        if name in self.values:
+            return ir.const(self.values[name])
+        if name in self.plan.gems or name == self.plan.rules.wild:
+            return ir.const(self.plan.colours.index(name))
+        declared = state.name_code(self.plan.rules, name) if self.plan.rules.variables else None
+        if declared is not None:
+            return declared
+        if name in self.GAME_NAMES:
+            return ir.attr(G, self.GAME_NAMES[name])
+        return {"nobles_left": ir.call("len", ir.attr(G, "noble_row")), "none": ir.const(None), "me": ME}[name]
+
+    def expr(self, node, env) -> ast.expr:  # noqa: C901 - one dispatch over node kinds
         if self.hoist is not None and not isinstance(node, (Int, Bool, Name)):
-            name = self.hoist(node, env)
-            if name is not None:
-                return name
+            hoisted = self.hoist(node, env)
+            if hoisted is not None:
+                return ir.name(hoisted)
         match node:
-            case Int(value=v):
-                return str(v)
-            case Bool(value=v):
-                return "True" if v else "False"
+            case Int(value=v) | Bool(value=v):
+                return ir.const(v)
             case Word(value=v):  # a keyword the check found among its column's values
-                return literal(v)
+                return ir.const(v)
             case Name(id=name):
-                if name in env:
-                    entry = env[name]
-                    return repr(entry[2]) if entry[0] == "const" else entry[2]
-                if name in self.values:
-                    return str(self.values[name])
-                if name in self.plan.gems or name == self.plan.rules.wild:
-                    return str(self.plan.colours.index(name))
-                declared = state.name_code(self.plan.rules, name) if self.plan.rules.variables else None
-                if declared is not None:
-                    return declared
-                return {
-                    "player_count": "g._n", "round": "g.round", "turn": "g.turn", "passes": "g.passes",
-                    "nobles_left": "len(g.noble_row)", "none": "None", "me": "me",
-                }[name]
+                return self.name(name, env)
             case Attribute(obj=obj, name=attr):
                 return self.attribute(node, obj, attr, env)
             case Index(obj=obj, index=idx):
@@ -268,82 +263,80 @@ class ExprCompiler:
                 k, other = (self._constant(first, env), second) if self._constant(first, env) is not None \
                     else (self._constant(second, env), first)
                 temp = f"_t{next(self.temps)}"
-                op = ">" if func == "max" else "<"
-                return f"({temp} if ({temp} := {self.expr(other, env)}) {op} {k} else {k})"
+                test = ir.compare(ir.walrus(temp, self.expr(other, env)), ">" if func == "max" else "<", ir.const(k))
+                return ir.ifexp(test, temp, ir.const(k))
             case Call(func="size", args=(coll,)):
                 return self.size(coll, env)
             case Call(func=func, args=args):
-                return f"{func}({', '.join(self.expr(a, env) for a in args)})"
+                return ir.call(func, *(self.expr(a, env) for a in args))
             case Aggregate(func=func, body=body, var=var, collection=coll):
                 return self.aggregate(func, body, var, coll, env)
             case Unary(op="-", operand=o):
-                return f"(-{self.expr(o, env)})"
+                return ir.neg(self.expr(o, env))
             case Unary(op="not", operand=o):
-                return f"(not {self.expr(o, env)})"
+                return ir.not_(self.expr(o, env))
             case Binary(op=op, left=l, right=r):
-                return f"({self.expr(l, env)} {op} {self.expr(r, env)})"
+                return ir.binop(self.expr(l, env), op, self.expr(r, env))
             case Compare(op=("in" | "not in") as op, left=l, right=r):
                 # the right side is a collection (gems, players, a chosen set...), iterated as a loop would
-                left, elements = self.expr(l, env), self.static_elements(r, env)
-                if elements is not None and left.lstrip("-").isdigit():  # both known now
-                    return str((int(left) in elements) == (op == "in"))
-                return f"({left} {op} {self.collection(r, env)})"
+                return fold.membership(self.expr(l, env), op, self.static_elements(r, env),
+                                       lambda: self.collection(r, env))
             case Compare(op=op, left=l, right=r):
                 left, right = self.expr(l, env), self.expr(r, env)
-                if op == ">=" and right == "0" and never_negative(left):  # a count written out against 0
-                    return "True"
-                if "None" in (left, right) and op in ("==", "!="):
-                    if left == "None":
-                        left, right = right, left
-                    if left.isdigit() or left == "None":  # a value unrolled into a constant: known now
-                        return str((left == "None") == (op == "=="))
-                    op = "is" if op == "==" else "is not"
-                return f"({left} {op} {right})"
+                if op == ">=" and fold.is_const(right, 0) and fold.never_negative(left, self.scalar_names):
+                    return ir.const(True)  # a count written out against 0
+                return fold.compare(left, op, right)
             case Logic(op=op, left=l, right=r):
-                return f"({self.expr(l, env)} {op} {self.expr(r, env)})"
+                return (ir.and_ if op == "and" else ir.or_)(self.expr(l, env), self.expr(r, env))
             case Conditional(test=t, then=a, otherwise=b):
-                return f"({self.expr(a, env)} if {self.expr(t, env)} else {self.expr(b, env)})"
+                return ir.ifexp(self.expr(t, env), self.expr(a, env), self.expr(b, env))
         raise LoweringBug(f"cannot compile '{unparse(node)}'", getattr(node, "span", None))
 
-    def index(self, node, obj, idx, env) -> str:
+    def index(self, node, obj, idx, env) -> ast.expr:
         """`obj[idx]`: a scalar local (s0, t0, b0...) where the engine binds one, else a table or list entry."""
         i = self.expr(idx, env)
-        if isinstance(obj, Attribute) and self.kind_of(obj.obj, env).startswith(lower_zones.COMPONENT):
+        k = fold.as_int(i)
+        k = k if k is not None and k >= 0 else None  # an index known now
+        if isinstance(obj, Attribute) and lower_zones.is_component(self.kind_of(obj.obj, env)):
             known = constant_component(obj.obj, env)
-            if known is not None and i.isdigit():  # a component written out, a colour unrolled: its number
-                return literal(lower_zones.constant_column(self.plan.rules, known[0], known[1], obj.name)[int(i)])
-            return f"{self.attribute(obj, obj.obj, obj.name, env)}[{i}]"
-        if self.scalars and i.isdigit():
+            if known is not None and k is not None:  # a component written out, a colour unrolled: its number
+                return ir.const(lower_zones.constant_column(self.plan.rules, known[0], known[1], obj.name)[k])
+            return ir.sub(self.attribute(obj, obj.obj, obj.name, env), i)
+        if self.scalars and k is not None:
             prefix = {"supply": "s", "tokens": "t", "bonus": "b"}.get(
                 obj.id if isinstance(obj, Name) else obj.name if isinstance(obj, Attribute)
                 and obj.obj == Name("me", None) and "me" not in env else "")
             if prefix:
                 self.used_scalars.add(prefix)
-                return f"{prefix}{i}"
+                return ir.name(f"{prefix}{k}")
         match obj:
             case Name(id="supply"):
-                return f"sup[{i}]"
+                return ir.sub("sup", i)
             case Name(id="deck"):
-                return f"len(g.decks[{int(i) - 1}])" if i.isdigit() else f"len(g.decks[{i} - 1])"
+                return ir.call("len", ir.sub(ir.attr(G, "decks"), ir.const(k - 1) if k is not None else ir.minus(i, 1)))
             case Name(id="face_up"):
-                return f"(g.face_up_count({i}))"
+                return ir.method(G, "face_up_count", i)
             case Attribute(obj=Name(id=owner), name="cost") if owner in env and env[owner][0] == "param":
-                if self.scalars and i.isdigit():  # legal loops unpack the cost into locals
-                    return f"cc_{env[owner][2]}_G{i}"
-                return f"cc_{env[owner][2]}[{i}]"
+                if self.scalars and k is not None:  # legal loops unpack the cost into locals
+                    return ir.name(f"cc_{env[owner][2]}_G{k}")
+                return ir.sub(f"cc_{env[owner][2]}", i)
             case Attribute(obj=owner, name="cost"):
-                return f"CARD_COST[{self.expr(owner, env)}][{i}]"
+                return ir.sub(ir.sub("CARD_COST", self.expr(owner, env)), i)
             case Attribute(obj=Name(id=owner), name="requires") if owner in env and env[owner][0] == "param":
-                return f"nr_{env[owner][2]}[{i}]"
+                return ir.sub(f"nr_{env[owner][2]}", i)
             case Attribute(obj=owner, name="requires"):
-                return f"NOBLE_REQUIRES[{self.expr(owner, env)}][{i}]"
+                return ir.sub(ir.sub("NOBLE_REQUIRES", self.expr(owner, env)), i)
             case Attribute(obj=owner, name=("gold" | "spent") as part):
-                return f"{self.expr(owner, env)}_{part.upper()}[{i}]"
+                return ir.sub(self._derived(owner, env, part.upper()), i)
             case Attribute(obj=owner, name="covers"):  # without a worth, the gold covers itself
-                return f"{self.expr(owner, env)}_{'COVERS' if self.plan.worth else 'GOLD'}[{i}]"
+                return ir.sub(self._derived(owner, env, "COVERS" if self.plan.worth else "GOLD"), i)
             case Attribute(obj=owner, name=("tokens" | "bonus") as part):
-                return f"{self.attribute(obj, owner, part, env)}[{i}]"
+                return ir.sub(self.attribute(obj, owner, part, env), i)
         raise LoweringBug(f"cannot compile '{unparse(node)}'", node.span)
+
+    def _derived(self, owner, env, suffix: str) -> ast.Name:
+        """A local derived from a chosen payment's name (`p_pay_GOLD`)."""
+        return ir.name(f"{_name_of(self.expr(owner, env))}_{suffix}")
 
     def _constant(self, node, env) -> int | None:
         """The value of an integer literal or of a named value of the spec; None otherwise."""
@@ -354,94 +347,94 @@ class ExprCompiler:
             return self.values[node.id]
         return None
 
-    def attribute(self, node, obj, attr, env) -> str:
+    def attribute(self, node, obj, attr, env) -> ast.expr:
         match obj:
             case Name(id="setup") if attr in BUILTIN_SETUP_FIELDS:
-                return f"g.setup_{attr}"
+                return ir.attr(G, f"setup_{attr}")
             case Name(id="setup"):  # a declared field: its table by player count (the emitter writes it)
-                return f"{spec_name('_pf_', attr, node.span)}[g._n]"
+                return ir.sub(spec_name("_pf_", attr, node.span), ir.attr(G, "_n"))
             case Name(id="me") if "me" not in env:
-                return self.player_attr("me", attr, me=True)
+                return self.player_attr(ME, attr, me=True)
         kind = self.kind_of(obj, env)
         owner = self.expr(obj, env)
         if kind == "player":
             return self.player_attr(owner, attr, me=False)
-        if kind == "card":
-            return {"points": f"CARD_POINTS[{owner}]", "bonus": f"CARD_BONUS[{owner}]",
-                    "level": f"CARD_LEVEL[{owner}]", "cost": f"CARD_COST[{owner}]"}[attr]
-        if kind == "noble":
-            return {"points": f"NOBLE_POINTS[{owner}]", "requires": f"NOBLE_REQUIRES[{owner}]"}[attr]
+        if kind == "card" and attr in ("points", "bonus", "level", "cost"):
+            return ir.sub(f"CARD_{attr.upper()}", owner)
+        if kind == "noble" and attr in ("points", "requires"):
+            return ir.sub(f"NOBLE_{attr.upper()}", owner)
         if kind == "payment":
-            covers = f"{owner}_COVERS" if self.plan.worth else f"{owner}_GOLD"  # without a worth: the gold itself
-            return {"gold_total": f"{owner}_GT", "gold": f"{owner}_GOLD", "covers": covers,
-                    "spent": f"{owner}_SPENT"}[attr]
-        if kind.startswith(lower_zones.COMPONENT):
+            covers = "COVERS" if self.plan.worth else "GOLD"  # without a worth: the gold itself
+            suffix = {"gold_total": "GT", "gold": "GOLD", "covers": covers, "spent": "SPENT"}[attr]
+            return ir.name(f"{_name_of(owner)}_{suffix}")
+        if lower_zones.is_component(kind):
             known = constant_component(obj, env)
             if known is not None:  # a component written out: its column's value
-                return literal(lower_zones.constant_column(self.plan.rules, known[0], known[1], attr))
+                return ir.const(lower_zones.constant_column(self.plan.rules, known[0], known[1], attr))
             return lower_zones.column(self, kind, owner, attr, node)
         raise LoweringBug(f"cannot compile '{unparse(node)}'", node.span)
 
-    def aggregate(self, func, body, var, coll, env) -> str:
+    def aggregate(self, func, body, var, coll, env) -> ast.expr:
         elements = self.static_elements(coll, env)
         elem_kind = self.element_kind(coll, env)
         if elements is not None:
-            parts = [self.expr(body, {**env, var: ("const", elem_kind, e)}) for e in elements]
-            if not parts:
-                return {"sum": "0", "count": "0", "all": "True", "any": "False"}.get(func, "0")
-            if func == "sum":
-                whole = self._whole_list(parts, body, var, coll, env)
-                return f"sum({whole})" if whole else "(" + " + ".join(parts) + ")"
-            if func == "count":  # ints, not bools: int + int is the interpreter's fast path
-                return "(" + " + ".join(f"(1 if {part} else 0)" for part in parts) + ")"
-            if func == "all":
-                parts = [part for part in parts if part != "True"]  # (a component's zero requirements)
-                return "(" + " and ".join(parts) + ")" if parts else "True"
-            if func == "any":
-                return "(" + " or ".join(parts) + ")"
-            return f"{func}({', '.join(parts)})" if len(parts) > 1 else parts[0]
+            return self._unrolled(func, [self.expr(body, {**env, var: ("const", elem_kind, e)}) for e in elements],
+                                  body, var, coll, env)
         holders = components_with(self, func, body, var, elem_kind, env)
         if holders is not None:  # any(t.power == 'five_prestige' for t in S): is one of those components in S?
             source = self.collection(coll, env)
-            if len(holders) == 1:
-                code = f"({holders[0]} in {source})"
-                self.negations[code] = f"({holders[0]} not in {source})"
-                return code
-            return "(" + " or ".join(f"{i} in {source}" for i in holders) + ")" if holders else "False"
+            if not holders:
+                return ir.const(False)
+            return ir.or_(*(ir.compare(ir.const(i), "in", source) for i in holders))
         pyvar = spec_name("v_", var, body.span)
         inner = self.expr(body, {**env, var: ("var", elem_kind, pyvar)})
         source = self.collection(coll, env)
         if func == "count":
-            return f"sum(1 for {pyvar} in {source} if {inner})"
+            return ir.call("sum", ir.genexp(ir.const(1), pyvar, source, inner))
         if func in ("min", "max"):
-            return f"{func}(({inner} for {pyvar} in {source}), default=0)"
-        return f"{func}({inner} for {pyvar} in {source})"
+            return ir.call(func, ir.genexp(inner, pyvar, source), default=ir.const(0))
+        return ir.call(func, ir.genexp(inner, pyvar, source))
 
-    def negation(self, code: str) -> str:
-        """`not code` as the generated code writes it: a membership this compiler wrote is negated
-        with `not in` (what Python style, and the engines' linting, asks)."""
-        return self.negations.get(code) or f"not {code}"
+    def _unrolled(self, func: str, parts: list, body, var: str, coll, env) -> ast.expr:
+        """An aggregate over gems, colours or levels written out, one part per element."""
+        if not parts:
+            return ir.const({"sum": 0, "count": 0, "all": True, "any": False}.get(func, 0))
+        if func == "sum":
+            whole = self._whole_list(parts, body, var, coll, env)
+            return ir.call("sum", whole) if whole is not None else ir.total(parts)
+        if func == "count":  # ints, not bools: int + int is the interpreter's fast path
+            return ir.total(ir.ifexp(part, ir.const(1), ir.const(0)) for part in parts)
+        if func == "all":
+            return fold.conjunction(parts)  # (a component's zero requirements are True)
+        if func == "any":
+            return ir.or_(*parts)
+        return ir.call(func, *parts) if len(parts) > 1 else parts[0]
 
-    def _whole_list(self, parts: list[str], body, var: str, coll, env) -> str | None:
+    def negation(self, test: ast.expr) -> ast.expr:
+        """`not test` as the generated code writes it (see fold.negate)."""
+        return fold.negate(test)
+
+    def _whole_list(self, parts: list, body, var: str, coll, env) -> ast.expr | None:
         """The list that `parts` index entry by entry from first to last (a bonus list over gems,
         a token list or the supply over colours), so that their sum is sum(list); else None."""
         over = coll.id if isinstance(coll, Name) else ""
         match body:
             case Index(obj=Name(id="supply"), index=Name(id=v)) if v == var and over == "colours":
-                whole = "sup"
+                whole: ast.expr = ir.name("sup")
             case Index(obj=Attribute(obj=owner, name=attr) as obj, index=Name(id=v)) \
                     if v == var and (over, attr) in (("gems", "bonus"), ("colours", "tokens")):
                 whole = self.attribute(obj, owner, attr, env)
             case _:
                 return None
-        return whole if parts == [f"{whole}[{i}]" for i in range(len(parts))] else None
+        return whole if ir.same(parts, [ir.sub(whole, ir.const(i)) for i in range(len(parts))]) else None
 
     # -- effects
 
-    def face_up_cost(self, card: str, cost: str) -> list:
+    def face_up_cost(self, card: str, cost: ast.expr) -> list:
         """After a write to a face-up slot: the same slot of Game.face_up_costs, when the engine keeps it."""
         if self.plan.face_up_costs:
-            return [Assign((f"g.face_up_costs[{card}_LI * {self.plan.max_face_up} + {card}_SI]",), cost)]
+            slot = ir.add(ir.mul(f"{card}_LI", self.plan.max_face_up), f"{card}_SI")
+            return [Assign((ir.sub(ir.attr(G, "face_up_costs"), slot),), cost)]
         return []
 
     def stmt(self, node, env) -> list:
@@ -462,8 +455,8 @@ class ExprCompiler:
                     source = self.collection(coll, env)
                     if self.plan.rules.variables and state.walks_what_it_writes(body, coll) or \
                             self.plan.rules.zones and lower_zones.walks_what_it_moves(self, coll, env, body):
-                        source = f"tuple({source})"  # a snapshot: the body changes the set (the zone) it walks
-                    out = [For(pyvar, source, self.stmt(body, {**env, var: ("var", kind, pyvar)}))]
+                        source = ir.call("tuple", source)  # a snapshot: the body changes the set (the zone) it walks
+                    out = [For(ir.name(pyvar), source, self.stmt(body, {**env, var: ("var", kind, pyvar)}))]
                 self.loops = outer
                 return out
             case When(test=test, then=then, otherwise=otherwise):
@@ -477,7 +470,6 @@ class ExprCompiler:
             case Effect(name=name, args=args):
                 return self.effect(name, args, env, node)
         return []
-
     def guaranteed(self, pool: str, colour, amount) -> bool:
         """Does a test guarantee `amount` tokens of `colour` in `pool` ("supply", "tokens") here?
 
@@ -519,46 +511,9 @@ class ExprCompiler:
         if any(0 < bounds.get(("reserved", "room"), most + 1) <= most for bounds in sources):
             return []
         message = ": the player holds %d reserved cards, the most this spec's choices of a reserved card can name"
-        return [If(f"len(g._res[me]) >= {most}",
-                   [Raise(rule_error(effect_located(node, 'reserve'), message, "len(g._res[me])"))])]
+        held = ir.call("len", mine("_res"))
+        return [If(ir.compare(held, ">=", most), [Raise(rule_error(effect_located(node, "reserve"), message, held))])]
 
     def effect(self, name, args, env, node=None) -> list:
         """The statements of one effect, `name(args)`, by its declaration's routine (compiler/lower/effects.py)."""
         return lower_effect(self, name, args, env, node, effect_located(node, name))
-
-    def _move_tokens(self, name, args, a, node) -> list:
-        """take (supply to tokens) or put_back (tokens to supply), never below 0."""
-        source, dest = ("sup", "tok") if name == "take" else ("tok", "sup")
-        out: list = []
-        amount = a[1]
-        if not amount.isdigit():  # an expression: evaluated once
-            amount = "_n"
-            # a negative amount would move tokens the other way and take that pool below 0
-            out += [Assign(("_n",), a[1]),
-                    If("_n < 0", [Raise(rule_error(effect_located(node, name), ": a negative number of tokens (%d)",
-                                                         "_n"))])]
-        pool = "supply" if name == "take" else "tokens"
-        if not self.guaranteed(pool, args[0], args[1]):
-            # a spec whose tests do not ensure the tokens are there: say so, never go below 0
-            held = "in the supply" if name == "take" else "held by the player"
-            message = f": only %d %s token(s) {held}"
-            out.append(If(f"{source}[{a[0]}] < {amount}",
-                          [Raise(rule_error(effect_located(node, name), message,
-                                            f"{source}[{a[0]}], COLOURS[{a[0]}]"))]))
-        return out + [Assign((f"{source}[{a[0]}]",), amount, "-="), Assign((f"{dest}[{a[0]}]",), amount, "+=")]
-
-    def _reserve_top(self, level: str, node) -> list:
-        return [*self.reserve_room(node), Assign(("_deck",), f"g.decks[{level} - 1]"),
-                If("not _deck", [Raise(rule_error(effect_located(node, 'reserve_top'),
-                                                        ": the deck of level %d is empty", level))]),
-                Assign(("_card",), "_deck.pop()"), Append("g._res[me]", "_card"), Append("g.blind[me]", "_card")]
-
-    def _pay(self, p: str) -> list:
-        out: list = []
-        for gi in range(len(self.plan.gems)):
-            out.append(If(f"{p}_S{gi}", [Assign((f"tok[{gi}]",), f"{p}_S{gi}", "-="),
-                                         Assign((f"sup[{gi}]",), f"{p}_S{gi}", "+=")]))
-        wild = len(self.plan.gems)
-        out.append(If(f"{p}_GT", [Assign((f"tok[{wild}]",), f"{p}_GT", "-="),
-                                  Assign((f"sup[{wild}]",), f"{p}_GT", "+=")]))
-        return out

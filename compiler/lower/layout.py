@@ -1,6 +1,7 @@
 """The action table's layout: each choice's values and notation, the plans the lowering fills in."""
 from __future__ import annotations
 
+import ast
 import itertools
 import re
 from collections.abc import Callable
@@ -69,9 +70,11 @@ class DecisionPlan:
     legal_src: str = ""
     apply_src: str = ""
     why_src: str = ""
-    while_inline: str = ""  # the while-condition as an expression over the standard locals
-    max_inline: str = ""  # a repeated step's `max` (its actions a turn, at most), likewise
-    prefilter: str = ""  # a cheap test that holds whenever a step has a legal action (see _step_prefilter)
+    # the while-condition as an expression over the standard locals (a node)
+    while_inline: ast.expr | None = None
+    max_inline: ast.expr | None = None  # a repeated step's `max` (its actions a turn, at most), likewise
+    prefilter: ast.expr | None = None  # a cheap test that holds whenever a step has a legal action
+
     payopts_src: str = ""  # only for a decision whose payment is chosen in a step of its own
 
     def function(self, prefix: str) -> str:

@@ -9,6 +9,7 @@ of a colour or a level is unrolled into one test per value (see :mod:`compiler.l
 """
 from __future__ import annotations
 
+import ast
 import itertools
 from dataclasses import dataclass
 
@@ -28,6 +29,7 @@ from ..front.expr import (
     unparse,
     walk,
 )
+from . import fold, ir
 from . import zones as lower_zones
 from .expressions import ExprCompiler, conjuncts, free_names
 from .layout import LoweringBug
@@ -41,7 +43,7 @@ class Guard:
     """A test of the condition in a block: the block's code runs on only when `test` holds.
     Written `if not test: continue` in a loop, `return` in a function, or (a fused block's
     tests before any choice) as an `if test:` around the rest of the block."""
-    test: str
+    test: ast.expr
     note: Code
 
 
@@ -63,7 +65,7 @@ def position(node, order: list[str]) -> int:
     return max(deps, default=-1)
 
 
-def fold(node, values: dict, counts: dict):
+def value_now(node, values: dict, counts: dict):
     """The value of a spec expression known at compile time (integers, named values, the local
     counts in `counts`), else None: how a gem set's size is read off each bitmask."""
     match node:
@@ -72,27 +74,27 @@ def fold(node, values: dict, counts: dict):
         case Name(id=n):
             return counts.get(n, values.get(n))
         case Unary(op="-", operand=o):
-            v = fold(o, values, counts)
+            v = value_now(o, values, counts)
             return None if v is None else -v
         case Binary(op=op, left=left, right=right):
-            a, b = fold(left, values, counts), fold(right, values, counts)
+            a, b = value_now(left, values, counts), value_now(right, values, counts)
             if a is None or b is None or (op in ("//", "%") and b == 0):
                 return None
             return {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b, "//": lambda: a // b,
                     "%": lambda: a % b}.get(op, lambda: None)()
         case Call(func=("min" | "max") as func, args=args) if args:
-            vs = [fold(a, values, counts) for a in args]
+            vs = [value_now(a, values, counts) for a in args]
             return None if None in vs else (min(vs) if func == "min" else max(vs))
         case Conditional(test=t, then=a, otherwise=b):
-            test = fold(t, values, counts)
-            return None if test is None else fold(a if test else b, values, counts)
+            test = value_now(t, values, counts)
+            return None if test is None else value_now(a if test else b, values, counts)
         case Compare(op=op, left=left, right=right) if op in ("==", "!=", "<", "<=", ">", ">="):
-            a, b = fold(left, values, counts), fold(right, values, counts)
+            a, b = value_now(left, values, counts), value_now(right, values, counts)
             if a is None or b is None:
                 return None
             return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
         case Logic(op=op, left=left, right=right):
-            a, b = fold(left, values, counts), fold(right, values, counts)
+            a, b = value_now(left, values, counts), value_now(right, values, counts)
             return None if a is None or b is None else (a and b) if op == "and" else (a or b)
     return None
 
@@ -118,10 +120,10 @@ class LegalLowering:
                                         and any(low.reads_attribute(lay.param.name, c.name) for c in
                                                 lower_zones.kind_of_param(self.plan.rules, lay.param).columns)}
         self.placed: list[list] = [[] for _ in range(self.n + 1)]
-        self.masks: dict[int, str] = {}
-        self.mask_tests: dict[int, list[str]] = {}  # the test of each colour, as compiled for the mask
-        self.sizes: dict[int, str] = {}
-        self.size_code: dict[int, str] = {}
+        self.masks: dict[int, ast.expr] = {}
+        self.mask_tests: dict[int, list[ast.expr]] = {}  # the test of each colour, as compiled for the mask
+        self.sizes: dict[int, ast.expr] = {}
+        self.size_code: dict[int, ast.expr] = {}
         self.size_text: dict[int, str] = {}
         self.size_node: dict[int, tuple] = {}
         self.preamble: list = []  # per-call locals the loops need, after the scalars
@@ -141,7 +143,7 @@ class LegalLowering:
         if key not in self.hoisted:
             name = f"h{next(self.counter)}"
             saved, self.compiler.hoist = self.compiler.hoist, None
-            self.blocks[level].append(Assign((name,), self.compiler.expr(node, env), pure=True))
+            self.blocks[level].append(Assign((ir.name(name),), self.compiler.expr(node, env), pure=True))
             self.compiler.hoist = saved
             self.hoisted[key] = name
         return self.hoisted[key]
@@ -177,7 +179,7 @@ class LegalLowering:
             kind = lower_zones.kind_of_param(self.plan.rules, p)
             targets = [lower_zones.column_local(name, i) if self.low.reads_attribute(p.name, c.name) else "_"
                        for i, c in enumerate(kind.columns)]
-            self.blocks[level].append(Assign((", ".join(targets),), lower_zones.row(self.plan.rules, p, name),
+            self.blocks[level].append(Assign((ir.target(*targets),), lower_zones.row(self.plan.rules, p, name),
                                              pure=True))
             unpacked.add(name)
 
@@ -192,20 +194,22 @@ class LegalLowering:
             for gi in range(len(self.plan.gems)):
                 body, truth = self._colour_test(c.body, {**self.low.env, c.var: ("const", "colour", gi)})
                 self.mask_tests.setdefault(k, []).append(body)
-                parts.append(f"({1 << gi} if {truth} else 0)")
-            self.blocks[k].append(Assign((f"mask_{k}",), " | ".join(parts), note=comment(unparse(c)), pure=True))
-            self.masks[k] = f"mask_{k}"
+                parts.append(ir.ifexp(truth, ir.const(1 << gi), ir.const(0)))
+            self.blocks[k].append(Assign((ir.name(f"mask_{k}"),), ir.total(parts, "|"), note=comment(unparse(c)),
+                                         pure=True))
+            self.masks[k] = ir.name(f"mask_{k}")
             self.placed[k + 1].remove(c)
 
-    def _colour_test(self, node, env) -> tuple[str, str]:
+    def _colour_test(self, node, env) -> tuple[ast.expr, ast.expr]:
         """A colour's test as compiled, and as read for its truth only: a count at least 1 is the
         count itself (supply, tokens and bonuses are never negative)."""
         match node:
             case Compare(op=(">=" | ">") as op, left=left, right=Int(value=bound)) if (op, bound) in ((">=", 1),
                                                                                                    (">", 0)):
                 code = self.compiler.expr(left, env)
-                scalars = {f"{p}{i}" for p in "stb" for i in range(len(self.plan.colours))}
-                return f"({code} {op} {bound})", code if code in scalars else f"({code} {op} {bound})"
+                test = ir.compare(code, op, bound)
+                scalar = isinstance(code, ast.Name) and code.id in self.compiler.scalar_names
+                return test, code if scalar else test
         code = self.compiler.expr(node, env)
         return code, code
 
@@ -222,9 +226,9 @@ class LegalLowering:
                     self.size_code[k] = self.compiler.expr(other, env)
                     self.size_node[k] = (other, counts)
                     self.size_text[k] = unparse(c)
-                    self.blocks[k].append(Assign((f"size_{k}",), self.size_code[k], note=comment(unparse(c)),
-                                                 pure=True))
-                    self.sizes[k] = f"size_{k}"
+                    self.blocks[k].append(Assign((ir.name(f"size_{k}"),), self.size_code[k],
+                                                 note=comment(unparse(c)), pure=True))
+                    self.sizes[k] = ir.name(f"size_{k}")
                     self.placed[k + 1].remove(c)
                     return
 
@@ -237,7 +241,7 @@ class LegalLowering:
             return None
         sizes = []
         for mask in range(1 << len(self.plan.gems)):
-            value = fold(other, self.compiler.values, {counts: bin(mask).count("1")})
+            value = value_now(other, self.compiler.values, {counts: bin(mask).count("1")})
             if not isinstance(value, int):
                 return None
             sizes.append(value)
@@ -267,7 +271,7 @@ class LegalLowering:
         self.place()
         body: list = []
         into = self.emit(0, body, False)
-        terms = [str(self.dp.base)]
+        terms: list[ast.expr] = [ir.const(self.dp.base)]
         strides = self.low.strides()
         for k, lay in enumerate(self.layouts):
             stride = strides[k] if k < len(strides) else 0  # 0: a deferred payment, not in the id
@@ -275,7 +279,7 @@ class LegalLowering:
             if step is None:
                 return self._finish(body)
             into, terms = step
-        into.append(Append("out", " + ".join(terms)))
+        into.append(Append(ir.name("out"), ir.total(terms)))
         return self._finish(body)
 
     def _finish(self, body: list) -> list:
@@ -297,7 +301,7 @@ class LegalLowering:
         self.plan.face_up_costs |= shaped is not None
         return shaped
 
-    def _choice(self, k: int, lay, stride: int, into: list, terms: list[str]):
+    def _choice(self, k: int, lay, stride: int, into: list, terms: list[ast.expr]):
         """Write choice k: returns (where the code goes on, the id terms), or None when the
         choice wrote the rest of the function itself."""
         p, last = lay.param, k == self.n - 1
@@ -309,7 +313,7 @@ class LegalLowering:
             self._unrolled_last(k, lay, stride, into, terms)
             return None
         if p.domain == "gem_set" and last and not self.blocks[k + 1] and not p.optional \
-                and terms == [str(self.dp.base)] and stride == 1:
+                and ir.same(terms, [ir.const(self.dp.base)]) and stride == 1:
             self._subset_ids(k, lay, into)
             return None
         if p.domain == "payment":
@@ -320,14 +324,14 @@ class LegalLowering:
                 raise LoweringBug("an optional face_up is not supported", p.span)
             face_up = self._face_up(p, stride, terms)
             into.append(face_up)
-            return self.emit(k + 1, face_up.body, True), [f"{face_up.name}_ID"]
+            return self.emit(k + 1, face_up.body, True), [ir.name(f"{face_up.name}_ID")]
         loop, idx = self._loop(k, lay, into)
         if p.optional and p.domain not in ("gem", "colour", "component"):
             raise LoweringBug(f"an optional choice of domain {p.domain} is not supported", p.span)
         into.append(loop)
-        return self.emit(k + 1, loop.body, True), terms + [f"{idx} * {stride}" if stride != 1 else idx]
+        return self.emit(k + 1, loop.body, True), terms + [ir.mul(idx, stride) if stride != 1 else ir.name(idx)]
 
-    def _unrolled_last(self, k: int, lay, stride: int, into: list, terms: list[str]) -> None:
+    def _unrolled_last(self, k: int, lay, stride: int, into: list, terms: list[ast.expr]) -> None:
         """The last choice is a colour (or a level, or a component of a small kind) and its tests are
         plain comparisons: one test per value, unrolled, so each reads its own scalar local (s0, t0...)
         without a loop, and a component's columns as the constants they are."""
@@ -346,41 +350,38 @@ class LegalLowering:
             into.append(Comment(comment(f"{spec_text}, for each {p.name}")))
         for v, value in enumerate(values):
             env = {**self.low.env, p.name: ("const", kind, value)}
-            tests = [t for t in (self.compiler.expr(c, env) for c in self.placed[k + 1]) if t not in ("True", "(True)")]
-            every = terms + [str(v * stride)]
-            fixed = sum(int(t) for t in every if t.isdigit())
-            variable = [t for t in every if not t.isdigit()]
-            ident = " + ".join(variable + ([str(fixed)] if fixed or not variable else []))
+            tests = fold.drop_true(self.compiler.expr(c, env) for c in self.placed[k + 1])
+            ident = fold.sum_terms(terms + [ir.const(v * stride)])
             if tests:
-                into.append(If(" and ".join(tests), [Append("out", ident)], note=comment(labels[v])))
+                into.append(If(ir.and_(*tests), [Append(ir.name("out"), ident)], note=comment(labels[v])))
             else:
-                into.append(Append("out", ident))
+                into.append(Append(ir.name("out"), ident))
         self.compiler.hoist = saved
 
     def _subset_ids(self, k: int, lay, into: list) -> None:
         """Nothing more to test: the legal ids are a row of a table, added in one call."""
         plan, low = self.plan, self.low
         table = f"SUBSET_IDS_{self.dp.index}_{k}"
-        mask = self.masks.get(k, str((1 << len(plan.gems)) - 1))
+        mask = self.masks.get(k, ir.const((1 << len(plan.gems)) - 1))
         by_mask = self.size_by_mask(k)
+        out = ir.name("out")
         if by_mask is not None:  # the size follows from the mask: one row of ids per mask
             low.add_helper(low.subset_table(table, lay, by_size=False, base=self.dp.base, sizes=by_mask))
-            into.append(Append("out", f"{table}[{mask}]", many=True, note=comment(self.size_text[k])))
+            into.append(Append(out, ir.sub(table, mask), many=True, note=comment(self.size_text[k])))
             return
         low.add_helper(low.subset_table(table, lay, by_size=k in self.sizes, base=self.dp.base))
         if k in self.sizes:
-            into.append(If(f"0 <= {self.sizes[k]} <= {len(plan.gems)}",
-                           [Append("out", f"{table}[{mask}][{self.sizes[k]}]", many=True)]))
+            into.append(If(ir.chain(ir.const(0), ("<=", self.sizes[k]), ("<=", ir.const(len(plan.gems)))),
+                           [Append(out, ir.sub(ir.sub(table, mask), self.sizes[k]), many=True)]))
         else:
-            into.append(Append("out", f"{table}[{mask}]", many=True))
+            into.append(Append(out, ir.sub(table, mask), many=True))
 
-    def _face_up(self, p, stride: int, terms: list[str]) -> FaceUpLoop:
+    def _face_up(self, p, stride: int, terms: list[ast.expr]) -> FaceUpLoop:
         """The id of slot si of row li is (li * slots + si) * stride plus the ids of the choices
         before: all but si are fixed for a row, so added once per row, the slot's counted up."""
         name = self.low.param_name(p)
-        fixed = sum(int(t) for t in terms if t.isdigit()) - stride
-        first = " + ".join([t for t in terms if not t.isdigit()] + [str(fixed)] * (fixed != 0))
-        return FaceUpLoop(name, first, stride, self.plan.max_face_up * stride, [])
+        first = fold.sum_terms(terms, -stride)
+        return FaceUpLoop(name, None if fold.is_const(first, 0) else first, stride, self.plan.max_face_up * stride, [])
 
     def _loop(self, k: int, lay, into: list) -> tuple[For, str]:
         """The loop over choice k's values, and the name of its index."""
@@ -389,43 +390,45 @@ class LegalLowering:
         if p.domain in ("gem", "colour"):
             limit = len(plan.gems) if p.domain == "gem" else len(plan.colours)
             if not p.optional:
-                return For(name, f"range({limit})", []), name
+                return For(ir.name(name), ir.call("range", limit), []), name
             table = f"_WITH_NONE_{limit}"
-            low.add_helper(Assign((table,), repr(tuple(range(limit)) + (None,))))
-            return For(f"{idx}, {name}", f"enumerate({table})", []), idx
+            low.add_helper(Assign((ir.name(table),), ir.const(tuple(range(limit)) + (None,))))
+            return For(ir.tuple_(idx, name), ir.call("enumerate", table), []), idx
         if p.domain == "gem_set":
             table = f"SUBSETS_{self.dp.index}_{k}"
             low.add_helper(low.subset_table(table, lay, by_size=k in self.sizes))
-            mask = self.masks.get(k, str((1 << len(plan.gems)) - 1))
+            mask = self.masks.get(k, ir.const((1 << len(plan.gems)) - 1))
             if p.optional:
                 raise LoweringBug("an optional gem_set is not supported", p.span)
+            target = ir.tuple_(idx, name)
             if k in self.sizes:
-                return For(f"{idx}, {name}", f"({table}[{mask}][{self.sizes[k]}] "
-                                             f"if 0 <= {self.sizes[k]} <= {len(plan.gems)} else ())", []), idx
-            return For(f"{idx}, {name}", f"{table}[{mask}]", []), idx
+                within = ir.chain(ir.const(0), ("<=", self.sizes[k]), ("<=", ir.const(len(plan.gems))))
+                return For(target, ir.ifexp(within, ir.sub(ir.sub(table, mask), self.sizes[k]), ir.tuple_()), []), idx
+            return For(target, ir.sub(table, mask), []), idx
         if p.domain == "deck":
-            return For(f"{idx}, {name}", "enumerate(LEVELS)", []), idx
+            return For(ir.tuple_(idx, name), ir.call("enumerate", "LEVELS"), []), idx
         if p.domain == "component" and p.optional:  # its places, then `none` (the last id)
             source, _ = lower_zones.legal_source(plan.rules, p)
-            return For(f"{idx}, {name}", f"[(_i, _x) for _i, _x in enumerate({source}) if _x is not None]"
-                                         f" + [({p.slots}, None)]", []), idx
+            places = ir.listcomp(ir.tuple_("_i", "_x"), ir.tuple_("_i", "_x"), ir.call("enumerate", source),
+                                 ir.compare("_x", "is not", ir.const(None)))
+            return For(ir.tuple_(idx, name), ir.add(places, ir.list_(ir.tuple_(p.slots, ir.const(None)))), []), idx
         # reserved cards and nobles: positions counted by hand, cheaper than enumerate
-        into.append(Assign((idx,), "-1"))
-        body: list = [Assign((idx,), "1", "+=")]
+        into.append(Assign((ir.name(idx),), ir.const(-1)))
+        body: list = [Assign((ir.name(idx),), ir.const(1), "+=")]
         if p.domain == "component":  # a zone's positions (compiler/lower/zones.py)
             source, gaps = lower_zones.legal_source(plan.rules, p)
             if gaps:
-                body.append(If(f"{name} is None", [Continue()]))
-            return For(name, source, body), idx
+                body.append(If(ir.compare(name, "is", ir.const(None)), [Continue()]))
+            return For(ir.name(name), source, body), idx
         if p.domain == "reserved":
             if low.reads_attribute(p.name, "cost"):
                 body += low.cost_bindings(name)
-            return For(name, "g._res[me]", body), idx
+            return For(ir.name(name), ir.sub(ir.dotted("g._res"), "me"), body), idx
         if low.reads_attribute(p.name, "requires"):
-            body.append(Assign((f"nr_{name}",), f"NOBLE_REQUIRES[{name}]", pure=True))
-        return For(name, "g.noble_row", body), idx
+            body.append(Assign((ir.name(f"nr_{name}"),), ir.sub("NOBLE_REQUIRES", name), pure=True))
+        return For(ir.name(name), ir.dotted("g.noble_row"), body), idx
 
-    def _payment(self, k: int, p, into: list, terms: list[str]) -> None:
+    def _payment(self, k: int, p, into: list, terms: list[ast.expr]) -> None:
         """A purchase is legal when the player can pay (and, with tests on the payment, when some
         payment meets them): the payment itself is chosen in a step of its own."""
         low, compiler = self.low, self.compiler
@@ -437,18 +440,19 @@ class LegalLowering:
         short, plain = low.cannot_pay(p, compiler, k, bool(self.blocks[k + 1]), into, self.preamble)
         compiler.hoist = saved
         card = self.low.param_name(self.layouts[k - 1].param) if k else ""
-        costs = [f"cc_{card}_G{gi}" for gi in range(len(self.plan.gems))]
+        costs = [ir.name(f"cc_{card}_G{gi}") for gi in range(len(self.plan.gems))] if card else []
         into.append(If(short, [Continue(comment("the player cannot pay, even with all the gold they hold"))],
-                       role="unpayable" if plain == costs else ""))
+                       role="unpayable" if plain is not None and ir.same(plain, costs) else ""))
         if k != self.n - 1 or k == 0:
             raise LoweringBug("a payment must be the last choice of its action, after the card", p.span)
         if self.blocks[k + 1]:  # conditions on the payment: is there one payment they accept?
             name = low.param_name(p)
-            price = "(" + ", ".join(f"_p{gi}" for gi in range(len(self.plan.gems))) + ",)"  # a tuple for one gem too
+            price = ir.tuple_(*(f"_p{gi}" for gi in range(len(self.plan.gems))))
             worth = low.worth_arg(p, compiler)
-            covers = f"{name}_COVERS, " if worth else ""
-            loop = For(f"_i, {name}_GOLD, {covers}{name}_SPENT, {name}_GT", f"_payments({price}, tok{worth})", [],
+            covers = [f"{name}_COVERS"] if worth else []
+            loop = For(ir.tuple_("_i", f"{name}_GOLD", *covers, f"{name}_SPENT", f"{name}_GT"),
+                       ir.call("_payments", price, "tok", *worth), [],
                        [Continue(comment("no payment meets the conditions"))])
             into.append(loop)
             self.emit(k + 1, loop.body, True).append(Break())
-        into.append(Append("out", " + ".join(terms)))
+        into.append(Append(ir.name("out"), ir.total(terms)))

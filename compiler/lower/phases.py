@@ -1,13 +1,16 @@
 """The action phase's fused legal function, the end-of-turn steps and end triggers, and the ranking."""
 from __future__ import annotations
 
+import ast
+
 from ..check.termination import rounds_budget
 from ..front.expr import Aggregate, Attribute, Compare, Index, Name, unparse
 from ..language import ColumnType
+from . import fold, ir
 from .decisions import DecisionLowering, param_env, scalar_preamble, standard_locals
 from .expressions import ExprCompiler, conjuncts, free_names
-from .layout import DecisionPlan, EnginePlan, unpacking, where
-from .pysource import Code, comment, docstring, literal, printable
+from .layout import DecisionPlan, EnginePlan, where
+from .pysource import Code, comment, docstring, printable
 from .tree import Assign, Break, Comment, Def, Do, For, If, Raise, Return, While
 from .zones import kind_name
 
@@ -34,7 +37,7 @@ def lower_action_phase(plan: EnginePlan) -> list:
         preamble += [node for node in low.preamble if node not in preamble]
         heading = Comment(comment(f'{dp.decision.name} ({low.where}): {dp.id_range()}'))
         single = len(block) == 1 and isinstance(block[0], If) and not block[0].orelse
-        if single and guard is not None and (block[0].test, block[0].note) == (guard.test, guard.note):
+        if single and guard is not None and ir.same(block[0].test, guard.test) and block[0].note == guard.note:
             # The block before tested the same thing first: its `if` holds this block too
             # (legal code only appends ids, so the test still means the same; ids stay in order).
             guard.body += [heading, *block[0].body]
@@ -60,31 +63,33 @@ def lower_end_of_turn(plan: EnginePlan) -> Def:
     """
     steps = [dp for dp in plan.decisions if dp.is_step]
     body: list = []
+    step, count = ir.name("step"), ir.name("count")
     for i, dp in enumerate(steps):
         loop = While(_loop_test(plan, dp), _step_round(dp, i))
-        body.append(If(f"step == {i}", [loop, Assign(("step, count",), f"{i + 1}, 0")],
+        body.append(If(ir.compare(step, "==", i), [loop, Assign((ir.tuple_(step, count),), ir.tuple_(i + 1, 0))],
                        note=comment(dp.decision.name)))
     body += lower_end_triggers(plan)
-    body.append(Return("False"))
+    body.append(Return(ir.const(False)))
     head = standard_locals()  # the ones nothing reads are dropped by tree.tidy
     doc = docstring(printable("The end-of-turn steps from `step`, then the end triggers; True: apply returns now."))
     return Def("_end_of_turn", "g, step, count", head + body, doc)
 
 
-def _loop_test(plan: EnginePlan, dp: DecisionPlan) -> str:
+def _loop_test(plan: EnginePlan, dp: DecisionPlan) -> ast.expr:
     """The test of a step's loop: every part that must hold for one more round of the step."""
     env = param_env(dp.layouts)
-    parts = ["not count"] if dp.decision.repeat == "once" else []
+    count = ir.name("count")
+    parts: list[ast.expr] = [ir.not_(count)] if dp.decision.repeat == "once" else []
     if dp.decision.while_ is not None:
         dp.while_inline = ExprCompiler(plan).expr(dp.decision.while_, env)
         parts.append(dp.while_inline)
     if dp.decision.max_ is not None:
         dp.max_inline = ExprCompiler(plan).expr(dp.decision.max_, env)
-        parts.append(f"count < ({dp.max_inline})")
+        parts.append(ir.compare(count, "<", dp.max_inline))
     dp.prefilter = _step_prefilter(plan, dp)
-    if dp.prefilter:
+    if dp.prefilter is not None:
         parts.append(dp.prefilter)
-    return " and ".join(parts) or "True"
+    return fold.conjunction(parts)
 
 
 def step_budget_error(dp: DecisionPlan) -> str | None:
@@ -101,22 +106,28 @@ def step_budget_error(dp: DecisionPlan) -> str | None:
 def _step_round(dp: DecisionPlan, position: int) -> list:
     """One round of a step's loop: its legal actions; none ends the step, one is taken, several ask
     the player (or, for a step that resolves all, every one is taken, later positions first)."""
-    legal, apply = dp.function("_legal_"), dp.function("_do_")
+    legal, apply = ir.name(dp.function("_legal_")), ir.name(dp.function("_do_"))
+    g, out_, count = ir.name("g"), ir.name("out"), ir.name("count")
     out: list = []
     budget = step_budget_error(dp)
     if budget is not None:
-        out.append(If(f"count >= {rounds_budget(dp.count)}", [Raise(f"RuleError({literal(budget)})")],
+        out.append(If(ir.compare(count, ">=", rounds_budget(dp.count)), [Raise(ir.call("RuleError", ir.const(budget)))],
                       note=comment("the engines' step budget (see compiler/check/termination.py)")))
-    out += [Assign(("out",), "[]"), Do(f"{legal}(g, out)"), If("not out", [Break()])]
+    out += [Assign((out_,), ir.list_()), Do(ir.call(legal, g, out_)), If(ir.not_(out_), [Break()])]
     if dp.decision.resolve == "all":
-        return out + [For("a", "sorted(out, reverse=True)", [Do(f"{apply}(g, ACTIONS[a][1])")],
+        a = ir.name("a")
+        taken = ir.call("sorted", out_, reverse=ir.const(True))
+        return out + [For(a, taken, [Do(ir.call(apply, g, ir.sub(ir.sub("ACTIONS", a), 1)))],
                           note=comment("later positions first, so earlier ones stay valid")), Break()]
-    ask = [Do("out.sort()"), Assign(("g.step, g.step_count, g.mode, g._legal",), f"{position}, count, {dp.index}, out"),
-           Return("True")]
-    return out + [If("len(out) > 1", ask), Do(f"{apply}(g, ACTIONS[out[0]][1])"), Assign(("count",), "1", "+=")]
+    saved = ir.tuple_(*(ir.attr(g, f) for f in ("step", "step_count", "mode", "_legal")))
+    ask = [Do(ir.method(out_, "sort")), Assign((saved,), ir.tuple_(position, count, dp.index, out_)),
+           Return(ir.const(True))]
+    return out + [If(ir.compare(ir.call("len", out_), ">", 1), ask),
+                  Do(ir.call(apply, g, ir.sub(ir.sub("ACTIONS", ir.sub(out_, 0)), 1))),
+                  Assign((count,), ir.const(1), "+=")]
 
 
-def _step_prefilter(plan: EnginePlan, dp: DecisionPlan) -> str:
+def _step_prefilter(plan: EnginePlan, dp: DecisionPlan) -> ast.expr | None:
     """A test that every legal action of a step implies, cheap enough to run before asking for them.
 
     A step runs at every end of turn, and most turns it has nothing to offer: a noble
@@ -126,15 +137,17 @@ def _step_prefilter(plan: EnginePlan, dp: DecisionPlan) -> str:
     or component) X and an A that does not depend on the choices, a legal
     action implies sum(A(c) for c in gems) >= the smallest total of that table over
     every noble (card). And the conjuncts at the head of the condition that read no choice
-    (see _leading_unchosen). Returns those tests joined, or "" when there is none worth making.
+    (see _leading_unchosen). Returns those tests joined, or None when there is none worth making.
     """
     chosen = {lay.param.name: lay.param.domain for lay in dp.layouts}
-    leading = _leading_unchosen(plan, dp, chosen)
+    tests = _leading_unchosen(plan, dp, chosen)
     requirement = _requirement_prefilter(plan, dp, chosen)
-    return " and ".join(t for t in (leading, requirement) if t)
+    if requirement is not None:
+        tests.append(requirement)
+    return ir.and_(*tests) if tests else None
 
 
-def _leading_unchosen(plan: EnginePlan, dp: DecisionPlan, chosen: dict) -> str:
+def _leading_unchosen(plan: EnginePlan, dp: DecisionPlan, chosen: dict) -> list[ast.expr]:
     """The conjuncts at the head of a step's condition that read no choice (`bought`, `paired != none`,
     a definition of the acting player), joined: a turn on which one fails has no legal action, and
     apply then skips the step without asking for its actions. Only the head: a later conjunct may rely
@@ -144,15 +157,13 @@ def _leading_unchosen(plan: EnginePlan, dp: DecisionPlan, chosen: dict) -> str:
         if free_names(c) & set(chosen):
             break
         head.append(c)
-    if not head:
-        return ""
     compiler = ExprCompiler(plan)
-    return " and ".join(f"({compiler.expr(c, param_env(dp.layouts))})" for c in head)
+    return [compiler.expr(c, param_env(dp.layouts)) for c in head]
 
 
-def _requirement_prefilter(plan: EnginePlan, dp: DecisionPlan, chosen: dict) -> str:
+def _requirement_prefilter(plan: EnginePlan, dp: DecisionPlan, chosen: dict) -> ast.expr | None:
     """For a conjunct `all(A(c) >= X.requires[c] for c in gems)` of a chosen noble (or card) X: the
-    total test described in _step_prefilter, or ""."""
+    total test described in _step_prefilter, or None."""
     for c in conjuncts(dp.decision.condition):
         if not (isinstance(c, Aggregate) and c.func == "all" and c.collection == Name("gems", None)
                 and isinstance(c.body, Compare) and c.body.op in (">=", "<=")):
@@ -174,8 +185,8 @@ def _requirement_prefilter(plan: EnginePlan, dp: DecisionPlan, chosen: dict) -> 
         if least <= 0:
             continue
         total = Aggregate("sum", have, c.var, c.collection, c.span)
-        return f"{ExprCompiler(plan).expr(total, param_env(dp.layouts))} >= {least}"
-    return ""
+        return ir.compare(ExprCompiler(plan).expr(total, param_env(dp.layouts)), ">=", least)
+    return None
 
 
 def _gems_column(plan: EnginePlan, dp: DecisionPlan, choice: str, attr: str) -> list | None:
@@ -199,11 +210,14 @@ def lower_end_triggers(plan: EnginePlan) -> list:
     for i, t in enumerate(plan.rules.end):
         test = compiler.expr(t.when, {})
         if t.finish == "immediately":
-            body = [Assign(("g.step, g.step_count",), "_N_STEPS, 0", note=comment("every step done")),
-                    Do(f"g._finish({literal(t.name)})"), Return("True")]
+            body = [Assign((ir.tuple_(ir.dotted("g.step"), ir.dotted("g.step_count")),),
+                           ir.tuple_("_N_STEPS", 0), note=comment("every step done")),
+                    Do(ir.method("g", "_finish", ir.const(t.name))), Return(ir.const(True))]
         else:
-            body = [If("g.ending is None",
-                       [Assign(("g.ending",), f"({literal(t.name)}, {literal(t.finish)}, g._n - 1)")])]
+            ending = ir.dotted("g.ending")
+            body = [If(ir.compare(ending, "is", ir.const(None)),
+                       [Assign((ending,), ir.tuple_(ir.const(t.name), ir.const(t.finish),
+                                                    ir.minus(ir.dotted("g._n"), 1)))])]
         node = If(test, body, note=comment(f"{t.name}: {unparse(t.when)} ({where(t.span)})"), chained=i > 0)
         into.append(node)
         into = node.orelse
@@ -215,29 +229,40 @@ def lower_ranking(plan: EnginePlan) -> list:
     w = plan.rules.winners
     compiler = ExprCompiler(plan)
     env = {"player": ("var", "player", "p")}
-    eligible = Def("_eligible", "g, p", standard_locals("p")[:2] + [
+    eligible = Def("_eligible", "g, p", standard_locals(ir.name("p"))[:2] + [
         Return(compiler.expr(w.eligible, env), note=comment(unparse(w.eligible)))])
-    body = standard_locals("p")[:2]
+    body = standard_locals(ir.name("p"))[:2]
     keys = []
     for level in w.ranking:
-        sign = "" if level.prefer == "highest" else "-"
-        keys.append(f"{sign}{compiler.expr(level.by, env)}")
+        key = compiler.expr(level.by, env)
+        keys.append(key if level.prefer == "highest" else ir.neg(key))
         body.append(Comment(comment(f"{level.name}: {level.prefer} {unparse(level.by)} ({where(level.span)})")))
-    body.append(Return(f"({unpacking(keys)})"))
+    body.append(Return(ir.tuple_(*keys)))
     return [eligible, Def("_rank_key", "g, p", body, Code('"""Larger is better; levels in spec order."""'))]
+
+
+def _n(i) -> ast.Name:
+    return ir.name(f"n{i}")
 
 
 def gold_loops(gems: int, leaf: list) -> list:
     """The loops of _payments over the gold spent on each gem (`v`, a tuple), `leaf` inside: each
     gem gets what the tokens cannot cover (n_i) and up to the rest of its price, while the
     gold left (r) lasts. Unrolled over the gem colours."""
-    vec = ", ".join(f"n{i} + e{i}" for i in range(gems))
-    inner: list = [Assign(("v",), f"({vec},)"), *leaf]
+    inner: list = [Assign((ir.name("v"),), ir.tuple_(*(ir.add(_n(i), f"e{i}") for i in range(gems)))), *leaf]
     for i in reversed(range(gems)):
-        prev = "r" if i == 0 else f"r{i - 1}"
-        inner = [For(f"e{i}", f"range((p{i} - n{i} if p{i} - n{i} < {prev} else {prev}) + 1)",
-                     [Assign((f"r{i}",), f"{prev} - e{i}"), *inner])]
+        prev = ir.name("r" if i == 0 else f"r{i - 1}")
+        room = ir.minus(f"p{i}", _n(i))
+        most = ir.ifexp(ir.compare(room, "<", prev), room, prev)
+        inner = [For(ir.name(f"e{i}"), ir.call("range", ir.add(most, 1)),
+                     [Assign((ir.name(f"r{i}"),), ir.minus(prev, f"e{i}")), *inner])]
     return inner
+
+
+def shortfall(i: int) -> ast.expr:
+    """What the tokens held cannot pay of gem i's price: `p_i - tok[i] if p_i > tok[i] else 0`."""
+    held = ir.sub("tok", i)
+    return ir.ifexp(ir.compare(f"p{i}", ">", held), ir.minus(f"p{i}", held), ir.const(0))
 
 
 def payments_helper(gems: int) -> Def:
@@ -246,12 +271,17 @@ def payments_helper(gems: int) -> Def:
     A payment spends gold g[i] for gem i: at least what tokens cannot cover, at most the
     price, and no more gold than held. Loops are unrolled over the gem colours.
     """
-    body: list = [Assign(("gold",), f"tok[{gems}]"), Assign((unpacking(f"p{i}" for i in range(gems)),), "price")]
-    body += [Assign((f"n{i}",), f"p{i} - tok[{i}] if p{i} > tok[{i}] else 0") for i in range(gems)]
-    body += [Assign(("short",), " + ".join(f"n{i}" for i in range(gems))), If("short > gold", [Return("()")]),
-             Assign(("out",), "[]"), Assign(("r",), "gold - short")]
-    spent = ", ".join(f"p{i} - v[{i}]" for i in range(gems))
-    body += gold_loops(gems, [Do(f"out.append((_PAYMENT_INDEX[v], v, ({spent},), gold - r{gems - 1}))")])
-    body += [Do("out.sort()"), Return("out")]
+    gold, short, out = ir.name("gold"), ir.name("short"), ir.name("out")
+    body: list = [Assign((gold,), ir.sub("tok", gems)),
+                  Assign((ir.unpack(f"p{i}" for i in range(gems)),), ir.name("price"))]
+    body += [Assign((_n(i),), shortfall(i)) for i in range(gems)]
+    body += [Assign((short,), ir.total(_n(i) for i in range(gems))),
+             If(ir.compare(short, ">", gold), [Return(ir.tuple_())]),
+             Assign((out,), ir.list_()), Assign((ir.name("r"),), ir.minus(gold, short))]
+    v = ir.name("v")
+    spent = ir.tuple_(*(ir.minus(f"p{i}", ir.sub(v, i)) for i in range(gems)))
+    entry = ir.tuple_(ir.sub("_PAYMENT_INDEX", v), v, spent, ir.minus(gold, f"r{gems - 1}"))
+    body += gold_loops(gems, [Do(ir.method(out, "append", entry))])
+    body += [Do(ir.method(out, "sort")), Return(out)]
     doc = Code('"""(index, gold, spent, gold total) of every payment of `price` the holder of `tok` can make."""')
     return Def("_payments", "price, tok", body, doc)

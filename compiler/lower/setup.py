@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..check.flow import DRAWS
 from ..front.expr import Effect, unparse, walk
+from . import ir
 from .decisions import standard_locals
 from .expressions import ExprCompiler
 from .layout import EnginePlan
@@ -31,7 +32,9 @@ def lower_setup(plan: EnginePlan) -> list:
         each = ", for each player" if block.each_player else ""
         body.append(Comment(comment(f"setup block '{block.name}'{each}")))
         if block.each_player:
-            body.append(For("_seat", "range(g._n)", standard_locals("_seat") + (statements or [Pass()])))
+            seat = ir.name("_seat")
+            seat_body = standard_locals(seat) + (statements or [Pass()])
+            body.append(For(seat, ir.call("range", ir.dotted("g._n")), seat_body))
         else:
             body += standard_locals() + statements
     return [Def(SETUP_FUNCTION, "g", body or [Pass()],

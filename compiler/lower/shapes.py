@@ -15,7 +15,10 @@ A :class:`~.tree.FaceUpLoop` is written, in order of preference:
 """
 from __future__ import annotations
 
-from .layout import EnginePlan, unpacking
+import ast
+
+from . import fold, ir
+from .layout import EnginePlan
 from .pysource import comment
 from .tree import Append, Assign, Comment, Continue, FaceUpLoop, For, If, reads, statements
 
@@ -24,21 +27,32 @@ def cost_names(loop: FaceUpLoop, plan: EnginePlan) -> list[str]:
     return [f"cc_{loop.name}_G{gi}" for gi in range(len(plan.gems))]
 
 
+def _id(loop: FaceUpLoop) -> ast.Name:
+    return ir.name(f"{loop.name}_ID")
+
+
+def _is_append_of_id(body: list, loop: FaceUpLoop) -> bool:
+    """Is `body` only `out.append(NAME_ID)`?"""
+    return body == [Append(ir.name("out"), _id(loop))]
+
+
 def expanded(loop: FaceUpLoop, plan: EnginePlan) -> list:
     """The loop as nested loops over the market: rows, then slots, skipping empty ones."""
     name = loop.name
-    inner = [Assign((f"{name}_ID",), str(loop.stride), "+="), If(f"{name} is None", [Continue()])]
+    inner = [Assign((_id(loop),), ir.const(loop.stride), "+="),
+             If(ir.compare(name, "is", ir.const(None)), [Continue()])]
     read = set().union(*map(reads, loop.body)) if loop.body else set()
     gems = cost_names(loop, plan)
     if f"cc_{name}" in read:
-        inner.append(Assign((f"cc_{name}",), f"CARD_COST[{name}]", pure=True))
+        inner.append(Assign((ir.name(f"cc_{name}"),), ir.sub("CARD_COST", name), pure=True))
         if read & set(gems):
-            inner.append(Assign((unpacking(gems),), f"cc_{name}", pure=True))
+            inner.append(Assign((ir.unpack(gems),), ir.name(f"cc_{name}"), pure=True))
     elif read & set(gems):
-        inner.append(Assign((unpacking(gems),), f"CARD_COST[{name}]", pure=True))
-    head = f"{loop.first + ' + ' if loop.first else ''}{name}_LI * {loop.row_stride}"
-    return [For(f"{name}_LI, _row", "enumerate(g.market)",
-                [Assign((f"{name}_ID",), head), For(name, "_row", inner + loop.body)])]
+        inner.append(Assign((ir.unpack(gems),), ir.sub("CARD_COST", name), pure=True))
+    row = ir.mul(f"{name}_LI", loop.row_stride)
+    head = ir.add(loop.first, row) if loop.first is not None else row
+    return [For(ir.tuple_(f"{name}_LI", "_row"), ir.call("enumerate", ir.dotted("g.market")),
+                [Assign((_id(loop),), head), For(ir.name(name), ir.name("_row"), inner + loop.body)])]
 
 
 def _contains_append(node) -> bool:
@@ -68,25 +82,26 @@ def flat_face_up_loop(loop: FaceUpLoop, plan: EnginePlan, read_after: set[str]) 
     test = _unpayable_test(body)
     if test is None:
         return None
-    first = loop.first or "0"
+    first = loop.first if loop.first is not None else ir.const(0)
     unrolled = unrolled_slots(loop, test, first, plan)
     if unrolled is not None and f"{name}_ID" not in read_after:
         return unrolled
-    return [Assign((f"{name}_ID",), first),
-            For(unpacking(gems), "g.face_up_costs", [Assign((f"{name}_ID",), str(loop.stride), "+="), *body])]
+    return [Assign((_id(loop),), first),
+            For(ir.unpack(gems), ir.dotted("g.face_up_costs"),
+                [Assign((_id(loop),), ir.const(loop.stride), "+="), *body])]
 
 
-def unrolled_slots(loop: FaceUpLoop, test: int, first: str, plan: EnginePlan) -> list | None:
+def unrolled_slots(loop: FaceUpLoop, test: int, first: ast.expr, plan: EnginePlan) -> list | None:
     """The flat purchase loop written out slot by slot, when its body is only the cannot-pay
     test and the append of the slot's id (comments aside): each slot's cost is unpacked from
     a local and its id is a constant, which saves the loop's own work (the iterator, the id
     counter, a jump back) on the hottest lines of a playout (about 3% of its instructions)."""
-    body, name = loop.body, loop.name
+    body = loop.body
     rest = [node for k, node in enumerate(body) if k != test]
     comments = [node for node in rest if isinstance(node, Comment)]
     others = [node for node in rest if not isinstance(node, Comment)]
     check = body[test]
-    if others != [Append("out", f"{name}_ID")] or check.note is not None:
+    if not _is_append_of_id(others, loop) or check.note is not None:
         return None
     skip = check.body[0].note if check.body[0].note is not None else "its test fails"
     slots = [(li, si) for li in range(len(plan.levels)) for si in range(plan.max_face_up)]
@@ -94,12 +109,11 @@ def unrolled_slots(loop: FaceUpLoop, test: int, first: str, plan: EnginePlan) ->
     out: list = [Comment(comment("each face-up slot in turn (Game.face_up_costs, level by level), written out; "
                                  f"a slot is left out when {skip}")),
                  *comments,
-                 Assign((unpacking(names),), "g.face_up_costs")]
-    targets = unpacking(cost_names(loop, plan))
+                 Assign((ir.unpack(names),), ir.dotted("g.face_up_costs"))]
+    targets = ir.unpack(cost_names(loop, plan))
     for k, slot in enumerate(names):
-        offset = (k + 1) * loop.stride
-        ident = str(int(first) + offset) if first.lstrip("-").isdigit() else f"{first} + {offset}"
-        out += [Assign((targets,), slot), If(f"not ({check.test})", [Append("out", ident)])]
+        ident = fold.plus(first, (k + 1) * loop.stride)
+        out += [Assign((targets,), ir.name(slot)), If(ir.not_(check.test), [Append(ir.name("out"), ident)])]
     return out
 
 
@@ -107,12 +121,14 @@ def every_face_up_slot(loop: FaceUpLoop, plan: EnginePlan) -> list | None:
     """A loop that adds the id of every occupied face-up slot, and tests nothing else, gets a
     shortcut for a full market (the usual case): the whole range of ids at once, when
     Game.face_up_costs holds no empty slot's cost."""
-    if loop.body != [Append("out", f"{loop.name}_ID")] or not loop.first.isdigit():
+    start = fold.as_int(loop.first) if loop.first is not None else None
+    if not _is_append_of_id(loop.body, loop) or start is None or start < 0:
         return None
-    start, stride = int(loop.first), loop.stride
+    stride = loop.stride
     last = start + stride * len(plan.levels) * plan.max_face_up
-    ids = f"range({start + stride}, {last + 1})" if stride == 1 else f"range({start + stride}, {last + 1}, {stride})"
-    return [If("_NO_CARD_COST not in g.face_up_costs", [Append("out", ids, many=True)], expanded(loop, plan),
+    ids = ir.call("range", start + stride, last + 1, *([stride] if stride != 1 else []))
+    return [If(ir.compare("_NO_CARD_COST", "not in", ir.dotted("g.face_up_costs")),
+               [Append(ir.name("out"), ids, many=True)], expanded(loop, plan),
                note=comment("every face-up slot holds a card"))]
 
 

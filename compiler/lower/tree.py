@@ -1,60 +1,79 @@
-"""The statement tree the lowering builds, the one printer that writes it as Python, and the
-passes over it that need no knowledge of the rules (liveness: unused bindings dropped).
+"""The statement tree the lowering builds, and the passes over it that need no knowledge of the
+rules (liveness: unused bindings dropped, single-use aliases forwarded).
 
-A node holds Python *expressions* as text the expression compiler made (from names made by
-:func:`compiler.lower.pysource.identifier` and literals made by :func:`compiler.lower.pysource.literal`);
-every text that may come from a spec and is not code (a comment, a docstring) must be a
-:class:`~compiler.lower.pysource.Code` made by pysource: the printer refuses anything else, so no
-spec text reaches an engine raw. Statements are never written or rewritten as text: every
-shape of the engines' hot loops is a transformation of these nodes (see :mod:`.shapes`).
+A node holds Python *expressions* as ``ast.expr`` nodes (built with :mod:`.ir`: names made by
+:func:`compiler.lower.pysource.identifier` or by the compiler itself, spec text only as
+constants); every text that may come from a spec and is not code (a comment, a docstring) must
+be a :class:`~compiler.lower.pysource.Code` made by pysource. The one printer (:mod:`.printer`)
+refuses anything else (a ``str`` in an expression slot included), so no spec text reaches an
+engine raw. Statements are never written or rewritten as text: every shape of the engines' hot
+loops is a transformation of these nodes (see :mod:`.shapes`), and liveness reads their ``Name``
+nodes.
 """
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
-from functools import cache
+from dataclasses import dataclass, field, fields
 
+from . import ir
 from .pysource import Code
 
 
-@dataclass
-class Comment:
+class Node:
+    """A statement node: compared by structure (its expression nodes by what they say)."""
+
+    def __eq__(self, other):
+        return type(self) is type(other) and _key(self) == _key(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _key(value):
+    if isinstance(value, Node):
+        return (type(value).__name__,) + tuple(_key(getattr(value, f.name)) for f in fields(value))
+    if isinstance(value, (list, tuple)):
+        return tuple(_key(v) for v in value)
+    return ir.key(value)
+
+
+@dataclass(eq=False)
+class Comment(Node):
     """`# text` on a line of its own (a spec line, a rule as written)."""
     text: Code
 
 
-@dataclass
-class Assign:
+@dataclass(eq=False)
+class Assign(Node):
     """`target = value` (`op` '+=', '-=' for an update); a chain `a = b = value` has several
     targets. `pure`: the value has no effect and cannot fail, so the binding may be dropped
     when nothing reads it (see :func:`prune`)."""
-    targets: tuple[str, ...]
-    value: str
+    targets: tuple[ast.expr, ...]
+    value: ast.expr
     op: str = "="
     note: Code | None = None
     pure: bool = False
 
 
-@dataclass
-class Do:
+@dataclass(eq=False)
+class Do(Node):
     """An expression evaluated for its effect (a call)."""
-    value: str
+    value: ast.expr
     note: Code | None = None
 
 
-@dataclass
-class Append:
+@dataclass(eq=False)
+class Append(Node):
     """`into.append(value)`, or `into.extend(value)` with `many`."""
-    into: str
-    value: str
+    into: ast.expr
+    value: ast.expr
     many: bool = False
     note: Code | None = None
 
 
-@dataclass
-class If:
+@dataclass(eq=False)
+class If(Node):
     """`if test:` body, then `else:` orelse; an orelse that is one If with `chained` prints as `elif`."""
-    test: str
+    test: ast.expr
     body: list
     orelse: list = field(default_factory=list)
     note: Code | None = None
@@ -62,64 +81,64 @@ class If:
     role: str = ""  # what the lowering made this test for ("unpayable": see shapes.flat_face_up_loop)
 
 
-@dataclass
-class For:
-    target: str
-    iter: str
+@dataclass(eq=False)
+class For(Node):
+    target: ast.expr
+    iter: ast.expr
     body: list
     orelse: list = field(default_factory=list)
     note: Code | None = None
 
 
-@dataclass
-class While:
+@dataclass(eq=False)
+class While(Node):
     """`while test:` body (the end-of-turn steps' loops: compiler/lower/phases.py)."""
-    test: str
+    test: ast.expr
     body: list
     note: Code | None = None
 
 
-@dataclass
-class FaceUpLoop:
+@dataclass(eq=False)
+class FaceUpLoop(Node):
     """Every occupied face-up slot, card `name` at row `name`_LI, its action id counted in `name`_ID
     (`first` + row * row_stride, then `stride` more per slot), its cost unpacked into
     cc_`name`_G0... when the body reads them. Written as nested loops over the market, or in
     one of the cheaper shapes of :mod:`.shapes`, which expands every one before printing."""
     name: str
-    first: str  # the id terms before the row's, "" for none
+    first: ast.expr | None  # the id terms before the row's, None for none
     stride: int
     row_stride: int
     body: list
 
 
-@dataclass
-class Return:
-    value: str | None = None
+@dataclass(eq=False)
+class Return(Node):
+    value: ast.expr | None = None
     note: Code | None = None
 
 
-@dataclass
-class Raise:
-    value: str
+@dataclass(eq=False)
+class Raise(Node):
+    value: ast.expr
 
 
-@dataclass
-class Continue:
+@dataclass(eq=False)
+class Continue(Node):
     note: Code | None = None
 
 
-@dataclass
-class Break:
+@dataclass(eq=False)
+class Break(Node):
     note: Code | None = None
 
 
-@dataclass
-class Pass:
+@dataclass(eq=False)
+class Pass(Node):
     pass
 
 
-@dataclass
-class Def:
+@dataclass(eq=False)
+class Def(Node):
     """`def name(params):` with an optional docstring (made by pysource.docstring)."""
     name: str
     params: str
@@ -127,106 +146,33 @@ class Def:
     doc: Code | None = None
 
 
-@dataclass
-class Table:
+@dataclass(eq=False)
+class Table(Node):
     """A constant table written one row a line: `name = (  # note`, the rows, `)`."""
     name: str
-    rows: list[str]
+    rows: list[ast.expr]
     note: Code
 
 
-def _text(value, what: str) -> Code:
-    if not isinstance(value, Code):
-        raise TypeError(f"{what} is not Code (made by compiler.lower.pysource): {value!r}")
+def _node(value) -> ast.expr:
+    """An expression slot's node; a str there is refused (code is never text in the tree)."""
+    if not isinstance(value, ast.expr):
+        raise TypeError(f"an expression slot holds a {type(value).__name__}, not an ast.expr node: {value!r}")
     return value
-
-
-def _noted(line: str, note) -> str:
-    return f"{line}  # {_text(note, 'a comment')}" if note is not None else line
-
-
-def render(nodes, depth: int = 0) -> str:
-    """The Python text of a list of statements, at `depth` levels of indentation."""
-    return "\n".join(lines(nodes, depth))
-
-
-def lines(nodes, depth: int = 0) -> list[str]:
-    out: list[str] = []
-    for node in nodes:
-        _write(node, depth, out)
-    return out
-
-
-def _write(node, depth: int, out: list[str]) -> None:  # one case per kind of node
-    pad = "    " * depth
-    match node:
-        case Comment(text=text):
-            out.append(f"{pad}# {_text(text, 'a comment')}")
-        case Assign(targets=targets, value=value, op=op, note=note):
-            joined = " = ".join(targets)
-            out.append(_noted(f"{pad}{joined} {op} {value}", note))
-        case Do(value=value, note=note):
-            out.append(_noted(pad + value, note))
-        case Append(into=into, value=value, many=many, note=note):
-            out.append(_noted(f"{pad}{into}.{'extend' if many else 'append'}({value})", note))
-        case If():
-            _write_if(node, depth, out, "if")
-        case For(target=target, iter=it, body=body, orelse=orelse, note=note):
-            out.append(_noted(f"{pad}for {target} in {it}:", note))
-            out.extend(lines(body, depth + 1))
-            if orelse:
-                out.append(pad + "else:")
-                out.extend(lines(orelse, depth + 1))
-        case While(test=test, body=body, note=note):
-            out.append(_noted(f"{pad}while {test}:", note))
-            out.extend(lines(body, depth + 1))
-        case Return(value=value, note=note):
-            out.append(_noted(pad + ("return" if value is None else f"return {value}"), note))
-        case Raise(value=value):
-            out.append(f"{pad}raise {value}")
-        case Continue(note=note):
-            out.append(_noted(pad + "continue", note))
-        case Break(note=note):
-            out.append(_noted(pad + "break", note))
-        case Pass():
-            out.append(pad + "pass")
-        case Def(name=name, params=params, body=body, doc=doc):
-            out.append(f"{pad}def {name}({params}):")
-            if doc is not None:
-                out.append(pad + "    " + _text(doc, "a docstring"))
-            out.extend(lines(body, depth + 1))
-        case Table(name=name, rows=rows, note=note):
-            out.append(_noted(f"{pad}{name} = (", note))
-            out.extend(f"{pad}    {row}" for row in rows)
-            out.append(pad + ")")
-        case _:
-            raise TypeError(f"not a statement node: {node!r}")
-
-
-def _write_if(node: If, depth: int, out: list[str], keyword: str) -> None:
-    pad = "    " * depth
-    out.append(_noted(f"{pad}{keyword} {node.test}:", node.note))
-    out.extend(lines(node.body, depth + 1))
-    if len(node.orelse) == 1 and isinstance(node.orelse[0], If) and node.orelse[0].chained:
-        _write_if(node.orelse[0], depth, out, "elif")
-    elif node.orelse:
-        out.append(pad + "else:")
-        out.extend(lines(node.orelse, depth + 1))
 
 
 # ----------------------------------------------------------------------------- names read and bound
 
 
-@cache
-def names_in(code: str) -> frozenset[str]:
-    """The names a Python expression (or assignment target) mentions, from its syntax tree."""
-    return frozenset(n.id for n in ast.walk(ast.parse(code, mode="eval")) if isinstance(n, ast.Name))
+def names_in(node: ast.expr) -> frozenset[str]:
+    """The names an expression (or assignment target) mentions: its Name nodes."""
+    return ir.names(_node(node))
 
 
-def bound_names(target: str) -> tuple[str, ...]:
+def bound_names(target: ast.expr) -> tuple[str, ...]:
     """The plain names an assignment target binds (`a, b` binds a and b; `x[i]` binds none)."""
-    tree = ast.parse(target, mode="eval").body
-    items = tree.elts if isinstance(tree, ast.Tuple) else [tree]
+    node = _node(target)
+    items = node.elts if isinstance(node, ast.Tuple) else [node]
     return tuple(n.id for n in items if isinstance(n, ast.Name))
 
 
@@ -261,9 +207,9 @@ def reads(node) -> set[str]:
                 out |= reads(child)
         case Table(rows=rows):
             for row in rows:
-                out |= names_in(row.rstrip(","))
+                out |= names_in(row)
         case FaceUpLoop(first=first, body=body):
-            out |= names_in(first) if first else set()
+            out |= names_in(first) if first is not None else set()
             for child in body:
                 out |= reads(child)
     return out
@@ -290,7 +236,7 @@ def _prune_block(body: list, read: set[str]) -> tuple[list, bool]:
             if not kept:
                 changed = True
                 continue
-            if kept != node.targets:
+            if len(kept) != len(node.targets):
                 node, changed = Assign(kept, node.value, node.op, node.note, node.pure), True
         elif isinstance(node, (If, For, While, FaceUpLoop)):
             body2, c1 = _prune_block(node.body, read)
@@ -313,6 +259,11 @@ def _replace_blocks(node, body: list, orelse: list):
     return FaceUpLoop(node.name, node.first, node.stride, node.row_stride, body)
 
 
+def _compiler_temporary(name: str) -> bool:
+    """A name of the compiler's own made to be left unread (`_`, `_i`, `_x`): never renamed."""
+    return name[:1] == "_"
+
+
 def _unused_loop_targets(body: list, after: set[str]) -> list:
     """Each `for` target that neither its body nor the code after the loop reads is named `_`
     (`after`: what the code after `body` reads, and a loop around it)."""
@@ -323,7 +274,8 @@ def _unused_loop_targets(body: list, after: set[str]) -> list:
             inside = set().union(*map(reads, node.body + node.orelse))
             parts = bound_names(node.target)
             if len(parts) == len(names_in(node.target)) and not set(parts) <= inside | later:
-                target = ", ".join(p if p in inside | later or p.startswith("_") else "_" for p in parts)
+                kept = [p if p in inside | later or _compiler_temporary(p) else "_" for p in parts]
+                target = ir.target(*kept) if len(kept) == 1 else ir.tuple_(*kept)
                 node = For(target, node.iter, node.body, node.orelse, node.note)
             around = later | reads(node)
             node = For(node.target, node.iter, _unused_loop_targets(node.body, around),
@@ -345,7 +297,7 @@ def _own_reads(node) -> set[str]:
         case While(test=test):
             return set(names_in(test))
         case FaceUpLoop(first=first):
-            return set(names_in(first)) if first else set()
+            return set(names_in(first)) if first is not None else set()
         case Def():
             return set()
     return reads(node)
@@ -371,16 +323,21 @@ def _without(nodes: list, gone) -> list:
     return out
 
 
+def _is_name(node, identifier: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == identifier
+
+
 def forward_aliases(body: list) -> tuple[list, bool]:
     """`x = E` read by one statement only, `a, b = x`, becomes `a, b = E`: one binding less."""
     every = list(statements(body))
     for alias in every:
         if not (isinstance(alias, Assign) and alias.pure and alias.op == "=" and len(alias.targets) == 1
-                and bound_names(alias.targets[0]) == (alias.targets[0],)):
+                and isinstance(_node(alias.targets[0]), ast.Name)):
             continue
-        name = alias.targets[0]
+        name = bound_names(alias.targets[0])[0]
         readers = [s for s in every if name in _own_reads(s)]
-        if len(readers) == 1 and isinstance(readers[0], Assign) and readers[0].pure and readers[0].value == name:
+        if len(readers) == 1 and isinstance(readers[0], Assign) and readers[0].pure \
+                and _is_name(_node(readers[0].value), name):
             readers[0].value = alias.value
             return _without(body, alias), True
     return body, False

@@ -14,12 +14,15 @@ A spec without state has none of this: no slot, no table, no line, its engine as
 """
 from __future__ import annotations
 
+import ast
+
 from ..check.types import BOOL, COLOUR, GEM, INT, PLAYER, Comp, SetOf
 from ..check.variables import written
 from ..front.expr import Attribute, Name, unparse
 from ..model import Rules, Variable
+from . import ir
 from .layout import LoweringBug
-from .pysource import Code, call, identifier, literal
+from .pysource import Code, call, identifier
 from .tree import Append, Assign, Do, If, Raise
 
 STATE_VERSION = 2  # the version of a saved game that carries declared state
@@ -74,13 +77,15 @@ def turn_resets(rules: Rules) -> list:
     for v in rules.variables:
         if v.reset != "turn":
             continue
-        value = "[]" if isinstance(v.type, SetOf) else literal(v.initial)
+        slot = ir.attr(ir.name("g"), attribute(v))
+        value = ir.list_() if isinstance(v.type, SetOf) else ir.const(v.initial)
+        seats = ir.dotted("g._n")
         if not v.per_player:
-            out.append(Assign((f"g.{attribute(v)}",), value))
+            out.append(Assign((slot,), value))
         elif isinstance(v.type, SetOf):
-            out.append(Assign((f"g.{attribute(v)}",), "[[] for _ in range(g._n)]"))
+            out.append(Assign((slot,), ir.listcomp(ir.list_(), "_", ir.call("range", seats))))
         else:
-            out.append(Assign((f"g.{attribute(v)}",), f"[{value}] * g._n"))
+            out.append(Assign((slot,), ir.mul(ir.list_(value), seats)))
     return out
 
 
@@ -92,16 +97,20 @@ def _own(rules: Rules, name: str) -> Variable | None:
     return next((v for v in rules.variables if v.name == name and v.per_player), None)
 
 
-def name_code(rules: Rules, name: str) -> str | None:
+def _slot(var: Variable) -> ast.expr:
+    return ir.attr(ir.name("g"), attribute(var))
+
+
+def name_code(rules: Rules, name: str) -> ast.expr | None:
     """A shared variable read by its name (not hidden by a loop variable: the caller checks)."""
     var = _shared(rules, name)
-    return f"g.{attribute(var)}" if var is not None else None
+    return _slot(var) if var is not None else None
 
 
-def player_code(rules: Rules, seat: str, attr: str) -> str | None:
+def player_code(rules: Rules, seat: ast.expr, attr: str) -> ast.expr | None:
     """A per-player variable of seat `seat` (`me.taken`, `player.markers`)."""
     var = _own(rules, attr)
-    return f"g.{attribute(var)}[{seat}]" if var is not None else None
+    return ir.sub(_slot(var), seat) if var is not None else None
 
 
 def read(rules: Rules, node, env) -> tuple[Variable, object] | None:
@@ -129,16 +138,16 @@ def element_kind(rules: Rules, coll, env) -> str | None:
     return "comp:" + elem.kind if isinstance(elem, Comp) else None
 
 
-def place(rules: Rules, node, env, expr) -> str | None:
+def place(rules: Rules, node, env, expr) -> ast.expr | None:
     """Where the variable `node` reads is kept: `g.v_NAME` or `g.v_NAME[seat]` (None: no variable)."""
     found = read(rules, node, env)
     if found is None:
         return None
     var, owner = found
     if owner is None:
-        return f"g.{attribute(var)}"
-    seat = "me" if owner == Name("me", None) and "me" not in env else expr(owner, env)
-    return f"g.{attribute(var)}[{seat}]"
+        return _slot(var)
+    seat = ir.name("me") if owner == Name("me", None) and "me" not in env else expr(owner, env)
+    return ir.sub(_slot(var), seat)
 
 
 # The largest number a variable may hold (either sign). A number the rules multiply by itself
@@ -156,22 +165,23 @@ def effect(compiler, name: str, args, env, located: str = "") -> list:
     if found is None or target is None:
         raise LoweringBug(f"'{unparse(args[0])}' is not a declared variable", getattr(args[0], "span", None))
     if name == "set" and isinstance(found[0].type, SetOf):  # a set of its own, held sorted: the collection's elements
-        return [Assign((target,), f"sorted(set({compiler.collection(args[1], env)}))")]
+        return [Assign((target,), ir.call("sorted", ir.call("set", compiler.collection(args[1], env))))]
     value = compiler.expr(args[1], env)
     kept: list = []
     if name in ("set", "add") and found[0].type == INT:
-        kept = [If(f"not {-MAX_NUMBER} <= {target} <= {MAX_NUMBER}",
-                   [Raise(f"RuleError({literal(located + f': the number passed {MAX_NUMBER:,} (either sign)')})")])]
+        within = ir.chain(ir.const(-MAX_NUMBER), ("<=", target), ("<=", ir.const(MAX_NUMBER)))
+        message = located + f": the number passed {MAX_NUMBER:,} (either sign)"
+        kept = [If(ir.not_(within), [Raise(ir.call("RuleError", ir.const(message)))])]
     if name == "set":
         return [Assign((target,), value)] + kept
     if name == "add":
         return [Assign((target,), value, "+=")] + kept
     if name == "insert":  # held sorted, each colour once
-        return [If(f"{value} not in {target}", [Append(target, value), Do(f"{target}.sort()")])]
-    return [If(f"{value} in {target}", [Do(f"{target}.remove({value})")])]
+        return [If(ir.compare(value, "not in", target), [Append(target, value), Do(ir.method(target, "sort"))])]
+    return [If(ir.compare(value, "in", target), [Do(ir.method(target, "remove", value))])]
 
 
-def collection(rules: Rules, coll, env, expr) -> str | None:
+def collection(rules: Rules, coll, env, expr) -> ast.expr | None:
     """A set variable as a collection (for `in`, `size`, aggregates and `for`), else None."""
     found = read(rules, coll, env)
     return place(rules, coll, env, expr) if found is not None and isinstance(found[0].type, SetOf) else None

@@ -10,9 +10,11 @@ table's thousands. A spec without a worth keeps phases.payments_helper, untouche
 """
 from __future__ import annotations
 
+import ast
+
 from ..model import Rules
-from .layout import unpacking
-from .phases import gold_loops
+from . import ir
+from .phases import gold_loops, shortfall
 from .pysource import Code
 from .tree import Assign, Continue, Def, Do, For, If, Return
 
@@ -32,30 +34,39 @@ def worth_payments_helper(gems: int) -> Def:
     ceil(n_i / worth), summed over the colours after i, is kept back while choosing g_i.
     """
     g = range(gems)
-    body: list = [Assign(("gold",), f"tok[{gems}]"), Assign((unpacking(f"p{i}" for i in g),), "price")]
-    body += [Assign((f"n{i}",), f"p{i} - tok[{i}] if p{i} > tok[{i}] else 0") for i in g]
-    spent = ", ".join(f"p{i} - v[{i}]" for i in g)
-    body += [If("worth == 1", [  # each token one gem: the gold vectors' loops, each covering its own gold
-        Assign(("short",), " + ".join(f"n{i}" for i in g)), If("short > gold", [Return("()")]),
-        Assign(("out",), "[]"), Assign(("r",), "gold - short"),
-        *gold_loops(gems, [Do(f"out.append((_PAYMENT_INDEX[v + v], v, v, ({spent},), gold - r{gems - 1}))")]),
-        Do("out.sort()"), Return("out")])]
-    body += [Assign((f"m{i}",), f"-(-n{i} // worth)") for i in g]
-    body += [If(" + ".join(f"m{i}" for i in g) + " > gold", [Return("()")]), Assign(("out",), "[]")]
+    gold, worth, out, short, v = ir.name("gold"), ir.name("worth"), ir.name("out"), ir.name("short"), ir.name("v")
+    body: list = [Assign((gold,), ir.sub("tok", gems)), Assign((ir.unpack(f"p{i}" for i in g),), ir.name("price"))]
+    body += [Assign((ir.name(f"n{i}"),), shortfall(i)) for i in g]
+    spent = ir.tuple_(*(ir.minus(f"p{i}", ir.sub(v, i)) for i in g))
+    entry = ir.tuple_(ir.sub("_PAYMENT_INDEX", ir.add(v, v)), v, v, spent, ir.minus(gold, f"r{gems - 1}"))
+    body += [If(ir.compare(worth, "==", 1), [  # each token one gem: the gold vectors' loops, each covering its own gold
+        Assign((short,), ir.total(f"n{i}" for i in g)), If(ir.compare(short, ">", gold), [Return(ir.tuple_())]),
+        Assign((out,), ir.list_()), Assign((ir.name("r"),), ir.minus(gold, short)),
+        *gold_loops(gems, [Do(ir.method(out, "append", entry))]),
+        Do(ir.method(out, "sort")), Return(out)])]
+    body += [Assign((ir.name(f"m{i}"),), ir.neg(ir.binop(ir.neg(f"n{i}"), "//", worth))) for i in g]
+    body += [If(ir.compare(ir.total(f"m{i}" for i in g), ">", gold), [Return(ir.tuple_())]), Assign((out,), ir.list_())]
     for i in g:  # the (tokens, covers) each colour may take, with at most the gold left for it
-        later = " - ".join(["gold"] + [f"m{j}" for j in g if j != i])
-        body.append(Assign((f"o{i}",), f"[(t, c) for c in range(n{i}, p{i} + 1) "
-                                      f"for t in range(-(-c // worth), (c if c < ({later}) else ({later})) + 1)]"))
-    vec = ", ".join([f"t{i}" for i in g] + [f"c{i}" for i in g])
-    spent = ", ".join(f"p{i} - c{i}" for i in g)
-    inner: list = [Do(f"out.append((_PAYMENT_INDEX[({vec},)], ({', '.join(f't{i}' for i in g)},), "
-                      f"({', '.join(f'c{i}' for i in g)},), ({spent},), gold - r{gems - 1}))")]
+        later = ir.total(["gold"] + [f"m{j}" for j in g if j != i], "-")
+        least = ir.neg(ir.binop(ir.neg("c"), "//", worth))
+        most = ir.ifexp(ir.compare("c", "<", later), "c", later)
+        options = ast.ListComp(elt=ir.tuple_("t", "c"), generators=[
+            ir.comprehension("c", ir.call("range", f"n{i}", ir.add(f"p{i}", 1))),
+            ir.comprehension("t", ir.call("range", least, ir.add(most, 1)))])
+        body.append(Assign((ir.name(f"o{i}"),), options))
+    vec = ir.tuple_(*([f"t{i}" for i in g] + [f"c{i}" for i in g]))
+    spent = ir.tuple_(*(ir.minus(f"p{i}", f"c{i}") for i in g))
+    found = ir.tuple_(ir.sub("_PAYMENT_INDEX", vec), ir.tuple_(*(f"t{i}" for i in g)), ir.tuple_(*(f"c{i}" for i in g)),
+                      spent, ir.minus(gold, f"r{gems - 1}"))
+    inner: list = [Do(ir.method(out, "append", found))]
     for i in reversed(g):
-        prev = "gold" if i == 0 else f"r{i - 1}"
-        need = " + ".join(f"m{j}" for j in range(i + 1, gems)) or "0"
-        inner = [For(f"t{i}, c{i}", f"o{i}", [Assign((f"r{i}",), f"{prev} - t{i}"),
-                                             If(f"r{i} < {need}", [Continue()]), *inner])]
-    body += inner + [Do("out.sort()"), Return("out")]
-    doc = Code('"""(index, gold, covers, spent, gold total) of every payment of `price` the holder of `tok` can '
-               'make, each wild token standing for 1 to `worth` gems."""')
+        prev = ir.name("gold" if i == 0 else f"r{i - 1}")
+        need = ir.total(f"m{j}" for j in range(i + 1, gems)) if i + 1 < gems else ir.const(0)
+        left = ir.name(f"r{i}")
+        inner = [For(ir.tuple_(f"t{i}", f"c{i}"), ir.name(f"o{i}"), [Assign((left,), ir.minus(prev, f"t{i}")),
+                                                                    If(ir.compare(left, "<", need), [Continue()]),
+                                                                    *inner])]
+    body += inner + [Do(ir.method(out, "sort")), Return(out)]
+    doc = Code('"""(index, gold, covers, spent, gold total) of every payment of `price` the holder of `tok`\n'
+               '    can make, each wild token standing for 1 to `worth` gems."""')
     return Def("_payments", "price, tok, worth", body, doc)

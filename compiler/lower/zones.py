@@ -8,16 +8,25 @@ version 1 (its engine's KINDS and ZONES are empty; compiler/lower/expressions.py
 for names that are zones, components or zone effects)."""
 from __future__ import annotations
 
+import ast
+
 from ..check.zones import reached
 from ..front.expr import Attribute, Effect, Name, unparse, walk
 from ..language import ColumnType, Shape
 from ..language.effects import ZONE_EFFECTS
 from ..model import Rules, Zone
+from . import ir
 from .layout import EnginePlan, LoweringBug, spec_name
+from .printer import printed_literal
 from .pysource import Code, call, comment, identifier, literal, tuple_code
 
 # An env entry's kind for a component: "comp:" + the zone (or kind) it comes from.
 COMPONENT = "comp:"
+
+
+def is_component(kind: str) -> bool:
+    """Does an env entry's kind (a tag of the lowering, never code) name a component ("comp:ZONE")?"""
+    return kind.startswith(COMPONENT)
 
 
 def zone_attr(zone: Zone) -> str:
@@ -76,7 +85,8 @@ def kinds_source(rules: Rules, used: tuple[str, ...]) -> Code:
         kind = kinds[name]
         rows = tuple(tuple(None if col.type is ColumnType.PROSE else v
                            for col, v in zip(kind.columns, c.values, strict=True)) for c in kind.components)
-        lines.append(f"{kind_table(name)} = {literal(rows)}  # {comment(', '.join(c.name for c in kind.columns))}")
+        lines.append(f"# {comment(', '.join(c.name for c in kind.columns))}")
+        lines.append(f"{kind_table(name)} = {printed_literal(rows)}")
     lines.append("# The kinds the rules reach, by name: each one's size (ids 0 to size - 1), columns, pieces")
     lines.append("# (the faces of each, in table order) and rows.")
     lines.append("KINDS = {")
@@ -111,28 +121,38 @@ def _zone(rules: Rules, name: str) -> Zone | None:
     return next((z for z in rules.zones if z.name == name), None)
 
 
-def zone_of(compiler, node, env) -> tuple[Zone, str] | None:
+def _list(zone: Zone) -> ast.expr:
+    """`g.z_NAME`: a zone's list (per player: a list of them)."""
+    return ir.attr(ir.name("g"), zone_attr(zone))
+
+
+def zone_of(compiler, node, env) -> tuple[Zone, ast.expr] | None:
     """The zone a node names and its list's code (`g.z_pile`, `g.z_claimed[me]`), or None."""
     rules = compiler.plan.rules
     match node:
         case Name(id=name) if name not in env:
             zone = _zone(rules, name)
             if zone is not None and not zone.per_player:
-                return zone, f"g.{zone_attr(zone)}"
+                return zone, _list(zone)
         case Attribute(obj=owner, name=name):
             zone = _zone(rules, name)
             if zone is not None and zone.per_player and compiler.kind_of(owner, env) == "player":
-                return zone, f"g.{zone_attr(zone)}[{compiler.expr(owner, env)}]"
+                return zone, ir.sub(_list(zone), compiler.expr(owner, env))
     return None
 
 
-def collection(compiler, node, env) -> str | None:
+def _occupied(code: ast.expr) -> ast.expr:
+    """The occupied slots of a display: `[_x for _x in code if _x is not None]`."""
+    return ir.listcomp("_x", "_x", code, ir.compare("_x", "is not", ir.const(None)))
+
+
+def collection(compiler, node, env) -> ast.expr | None:
     """A zone as a collection: its list (a display: its occupied slots)."""
     found = zone_of(compiler, node, env)
     if found is None:
         return None
     zone, code = found
-    return f"[_x for _x in {code} if _x is not None]" if zone.shape is Shape.DISPLAY else code
+    return _occupied(code) if zone.shape is Shape.DISPLAY else code
 
 
 def walks_what_it_moves(compiler, node, env, body) -> bool:
@@ -143,12 +163,14 @@ def walks_what_it_moves(compiler, node, env, body) -> bool:
         isinstance(x, Effect) and x.name in ZONE_EFFECT_NAMES for x in walk(body))
 
 
-def size(compiler, node, env) -> str | None:
+def size(compiler, node, env) -> ast.expr | None:
     found = zone_of(compiler, node, env)
     if found is None:
         return None
     zone, code = found
-    return f"(len({code}) - {code}.count(None))" if zone.shape is Shape.DISPLAY else f"len({code})"
+    if zone.shape is Shape.DISPLAY:
+        return ir.minus(ir.call("len", code), ir.method(code, "count", ir.const(None)))
+    return ir.call("len", code)
 
 
 def element_kind(compiler, node, env) -> str | None:
@@ -163,16 +185,16 @@ def kind_name(rules: Rules, source: str) -> str:
     return zone.holds if zone is not None else source
 
 
-def column(compiler, kind_tag: str, owner: str, attr: str, node) -> str:
+def column(compiler, kind_tag: str, owner: ast.expr, attr: str, node) -> ast.expr:
     """`x.attr` of a component: its kind's table, the column's index (or the local a legal loop
     unpacked it into, where there is one)."""
     kind = tag_kind(compiler.plan.rules, kind_tag)
     index = next((i for i, c in enumerate(kind.columns) if c.name == attr), None)
     if index is None:  # pragma: no cover - the checker refuses an unknown attribute
         raise LoweringBug(f"cannot compile '{unparse(node)}'", node.span)
-    if owner in compiler.component_rows:
-        return column_local(owner, index)
-    return f"{kind_table(kind.name)}[{owner}][{index}]"
+    if isinstance(owner, ast.Name) and owner.id in compiler.component_rows:
+        return ir.name(column_local(owner.id, index))
+    return ir.sub(ir.sub(kind_table(kind.name), owner), index)
 
 
 def column_local(owner: str, index: int) -> str:
@@ -190,13 +212,13 @@ def unrollable(rules: Rules, param) -> bool:
         and len(kind_of_param(rules, param).components) <= UNROLLED_KIND_SIZE
 
 
-def held_kind(rules: Rules, param) -> str:
+def held_kind(rules: Rules, param) -> ast.expr | None:
     """The code of the components a choice from a kind that zones hold may take, by id (None for the
-    others): those face up in play (runtime/zones.py, _zone_shown); '' for a zone's choice, or a kind no
+    others): those face up in play (runtime/zones.py, _zone_shown); None for a zone's choice, or a kind no
     zone holds (every component, always: they lie nowhere)."""
     if _zone(rules, param.source) is not None or not any(z.holds == param.source for z in rules.zones):
-        return ""
-    return f"_zone_shown(g, {literal(param.source)}, me)"
+        return None
+    return ir.call("_zone_shown", "g", ir.const(param.source), "me")
 
 
 def constant_column(rules: Rules, kind_tag: str, component: int, attr: str):
@@ -221,50 +243,51 @@ def _kind(rules: Rules, source: str):
     return next(k for k in rules.kinds if k.name == kind_name(rules, source))
 
 
-def row(rules: Rules, param, name: str) -> str:
+def row(rules: Rules, param, name: str) -> ast.expr:
     """The row of the kind's table of the component `name` chosen by `param`."""
-    return f"{kind_table(kind_of_param(rules, param).name)}[{name}]"
+    return ir.sub(kind_table(kind_of_param(rules, param).name), name)
 
 
 # --------------------------------------------------------------------------- choices
 
 
-def positions(rules: Rules, param, seat: str = "me") -> str:
+def positions(rules: Rules, param) -> ast.expr | None:
     """The list a component choice's positions index (a kind: None, its ids are its positions)."""
     zone = _zone(rules, param.source)
     if zone is None:
-        return ""
-    return f"g.{zone_attr(zone)}[{seat}]" if zone.per_player else f"g.{zone_attr(zone)}"
+        return None
+    return ir.sub(_list(zone), "me") if zone.per_player else _list(zone)
 
 
-def bind(rules: Rules, param, name: str, arg: str) -> str:
+def bind(rules: Rules, param, name: str, arg: str) -> ast.expr:
     """The component at a chosen position (None for `none`, or an empty position)."""
     where = positions(rules, param) or held_kind(rules, param)
-    if not where:
-        return arg
-    none = f"None if {arg} is None else " if param.optional else ""
-    return f"{none}({where}[{arg}] if {arg} < len({where}) else None)"
+    if where is None:
+        return ir.name(arg)
+    at = ir.ifexp(ir.compare(arg, "<", ir.call("len", where)), ir.sub(where, arg), ir.const(None))
+    return ir.ifexp(ir.compare(arg, "is", ir.const(None)), ir.const(None), at) if param.optional else at
 
 
-def missing(rules: Rules, param, arg: str) -> tuple[str, str] | None:
-    """(test, message code) of a chosen position that holds nothing (of a kind: a component not face up in play)."""
+def missing(rules: Rules, param, arg: str) -> tuple[ast.expr, ast.expr] | None:
+    """(test, message) of a chosen position that holds nothing (of a kind: a component not face up in play)."""
     where = positions(rules, param) or held_kind(rules, param)
-    if not where:
+    if where is None:
         return None
-    test = f"{arg} >= len({where}) or {where}[{arg}] is None"
+    test = ir.or_(ir.compare(arg, ">=", ir.call("len", where)), ir.compare(ir.sub(where, arg), "is", ir.const(None)))
     if param.optional:
-        test = f"{arg} is not None and ({test})"
-    if not positions(rules, param):
-        return test, f"'{param.source} %d is not face up in play' % ({arg} + 1)"
-    return test, f"'there is no component at place %d of {param.source}' % ({arg} + 1)"
+        test = ir.and_(ir.compare(arg, "is not", ir.const(None)), test)
+    place = ir.add(arg, 1)
+    if positions(rules, param) is None:
+        return test, ir.binop(ir.const(f"{param.source} %d is not face up in play"), "%", place)
+    return test, ir.binop(ir.const(f"there is no component at place %d of {param.source}"), "%", place)
 
 
-def legal_source(rules: Rules, param) -> tuple[str, bool]:
+def legal_source(rules: Rules, param) -> tuple[ast.expr, bool]:
     """What a legal loop over a component choice walks, and whether empty positions must be skipped."""
     where = positions(rules, param)
-    if not where:
+    if where is None:
         held = held_kind(rules, param)
-        return (held, True) if held else (f"range({param.slots})", False)
+        return (held, True) if held is not None else (ir.call("range", param.slots), False)
     zone = _zone(rules, param.source)
     return where, zone is not None and zone.shape is Shape.DISPLAY
 
@@ -278,39 +301,39 @@ def effect(compiler, name: str, args, env, node, located: str) -> list | None:
     rules = compiler.plan.rules
     index = {z.name: i for i, z in enumerate(rules.zones)}
 
-    def zone_ref(arg) -> tuple[int, str]:
+    def zone_ref(arg) -> tuple[int, ast.expr]:
         found = zone_of(compiler, arg, env)
         assert found is not None, unparse(arg)
         zone, _ = found
-        seat = compiler.expr(arg.obj, env) if isinstance(arg, Attribute) else "0"
+        seat = compiler.expr(arg.obj, env) if isinstance(arg, Attribute) else ir.const(0)
         return index[zone.name], seat
 
-    def component(arg) -> str:
+    def component(arg) -> ast.expr:
         return compiler.expr(arg, env)
 
-    where = literal(located)
+    where = ir.const(located)
     if name == "refill":
         if zone_of(compiler, args[0], env) is None:
             return None
-        return [Do(f"_zone_refill(g, {zone_ref(args[0])[0]})")]
+        return [Do(ir.call("_zone_refill", "g", zone_ref(args[0])[0]))]
     if name == "move":
         zi, seat = zone_ref(args[1])
-        return [Do(f"_zone_move(g, {component(args[0])}, {zi}, {seat}, {where})")]
+        return [Do(ir.call("_zone_move", "g", component(args[0]), zi, seat, where))]
     if name == "draw":
         (pi, _), (zi, seat) = zone_ref(args[0]), zone_ref(args[1])
-        return [Do(f"_zone_draw(g, {pi}, {zi}, {seat}, {where})")]
+        return [Do(ir.call("_zone_draw", "g", pi, zi, seat, where))]
     if name == "reveal":
         (pi, _), (zi, _) = zone_ref(args[0]), zone_ref(args[1])
-        return [Do(f"_zone_reveal(g, {pi}, {zi})")]
+        return [Do(ir.call("_zone_reveal", "g", pi, zi))]
     if name == "to_bottom":
         pi, _ = zone_ref(args[1])
-        return [Do(f"_zone_to_bottom(g, {component(args[0])}, {pi}, {where})")]
+        return [Do(ir.call("_zone_to_bottom", "g", component(args[0]), pi, where))]
     if name == "discard":
         kind = compiler.kind_of(args[0], env)
-        if not kind.startswith(COMPONENT):
+        if not is_component(kind):
             return None
-        return [Do(f"_zone_discard(g, {literal(kind_name(rules, kind[len(COMPONENT):]))}, {component(args[0])}, "
-                   f"{where})")]
+        kind_text = ir.const(kind_name(rules, kind[len(COMPONENT):]))
+        return [Do(ir.call("_zone_discard", "g", kind_text, component(args[0]), where))]
     return None
 
 

@@ -302,10 +302,274 @@ KINDS = {}  # the rules reach no kind of the spec's own
 ZONES = ()  # the spec declares no zones
 
 # Every way to spend gold on a price: gold per gem colour, the zero vector first.
-PAYMENTS = ((0, 0, 0, 0, 0), (1, 0, 0, 0, 0), (0, 1, 0, 0, 0), (0, 0, 1, 0, 0), (0, 0, 0, 1, 0), (0, 0, 0, 0, 1), (2, 0, 0, 0, 0), (1, 1, 0, 0, 0), (1, 0, 1, 0, 0), (1, 0, 0, 1, 0), (1, 0, 0, 0, 1), (0, 2, 0, 0, 0), (0, 1, 1, 0, 0), (0, 1, 0, 1, 0), (0, 1, 0, 0, 1), (0, 0, 2, 0, 0), (0, 0, 1, 1, 0), (0, 0, 1, 0, 1), (0, 0, 0, 2, 0), (0, 0, 0, 1, 1), (0, 0, 0, 0, 2), (3, 0, 0, 0, 0), (2, 1, 0, 0, 0), (2, 0, 1, 0, 0), (2, 0, 0, 1, 0), (2, 0, 0, 0, 1), (1, 2, 0, 0, 0), (1, 1, 1, 0, 0), (1, 1, 0, 1, 0), (1, 1, 0, 0, 1), (1, 0, 2, 0, 0), (1, 0, 1, 1, 0), (1, 0, 1, 0, 1), (1, 0, 0, 2, 0), (1, 0, 0, 1, 1), (1, 0, 0, 0, 2), (0, 3, 0, 0, 0), (0, 2, 1, 0, 0), (0, 2, 0, 1, 0), (0, 2, 0, 0, 1), (0, 1, 2, 0, 0), (0, 1, 1, 1, 0), (0, 1, 1, 0, 1), (0, 1, 0, 2, 0), (0, 1, 0, 1, 1), (0, 1, 0, 0, 2), (0, 0, 3, 0, 0), (0, 0, 2, 1, 0), (0, 0, 2, 0, 1), (0, 0, 1, 2, 0), (0, 0, 1, 1, 1), (0, 0, 1, 0, 2), (0, 0, 0, 3, 0), (0, 0, 0, 2, 1), (0, 0, 0, 1, 2), (0, 0, 0, 0, 3), (4, 0, 0, 0, 0), (3, 1, 0, 0, 0), (3, 0, 1, 0, 0), (3, 0, 0, 1, 0), (3, 0, 0, 0, 1), (2, 2, 0, 0, 0), (2, 1, 1, 0, 0), (2, 1, 0, 1, 0), (2, 1, 0, 0, 1), (2, 0, 2, 0, 0), (2, 0, 1, 1, 0), (2, 0, 1, 0, 1), (2, 0, 0, 2, 0), (2, 0, 0, 1, 1), (2, 0, 0, 0, 2), (1, 3, 0, 0, 0), (1, 2, 1, 0, 0), (1, 2, 0, 1, 0), (1, 2, 0, 0, 1), (1, 1, 2, 0, 0), (1, 1, 1, 1, 0), (1, 1, 1, 0, 1), (1, 1, 0, 2, 0), (1, 1, 0, 1, 1), (1, 1, 0, 0, 2), (1, 0, 3, 0, 0), (1, 0, 2, 1, 0), (1, 0, 2, 0, 1), (1, 0, 1, 2, 0), (1, 0, 1, 1, 1), (1, 0, 1, 0, 2), (1, 0, 0, 3, 0), (1, 0, 0, 2, 1), (1, 0, 0, 1, 2), (1, 0, 0, 0, 3), (0, 4, 0, 0, 0), (0, 3, 1, 0, 0), (0, 3, 0, 1, 0), (0, 3, 0, 0, 1), (0, 2, 2, 0, 0), (0, 2, 1, 1, 0), (0, 2, 1, 0, 1), (0, 2, 0, 2, 0), (0, 2, 0, 1, 1), (0, 2, 0, 0, 2), (0, 1, 3, 0, 0), (0, 1, 2, 1, 0), (0, 1, 2, 0, 1), (0, 1, 1, 2, 0), (0, 1, 1, 1, 1), (0, 1, 1, 0, 2), (0, 1, 0, 3, 0), (0, 1, 0, 2, 1), (0, 1, 0, 1, 2), (0, 1, 0, 0, 3), (0, 0, 4, 0, 0), (0, 0, 3, 1, 0), (0, 0, 3, 0, 1), (0, 0, 2, 2, 0), (0, 0, 2, 1, 1), (0, 0, 2, 0, 2), (0, 0, 1, 3, 0), (0, 0, 1, 2, 1), (0, 0, 1, 1, 2), (0, 0, 1, 0, 3), (0, 0, 0, 4, 0), (0, 0, 0, 3, 1), (0, 0, 0, 2, 2), (0, 0, 0, 1, 3), (0, 0, 0, 0, 4), (5, 0, 0, 0, 0), (4, 1, 0, 0, 0), (4, 0, 1, 0, 0), (4, 0, 0, 1, 0), (4, 0, 0, 0, 1), (3, 2, 0, 0, 0), (3, 1, 1, 0, 0), (3, 1, 0, 1, 0), (3, 1, 0, 0, 1), (3, 0, 2, 0, 0), (3, 0, 1, 1, 0), (3, 0, 1, 0, 1), (3, 0, 0, 2, 0), (3, 0, 0, 1, 1), (3, 0, 0, 0, 2), (2, 3, 0, 0, 0), (2, 2, 1, 0, 0), (2, 2, 0, 1, 0), (2, 2, 0, 0, 1), (2, 1, 2, 0, 0), (2, 1, 1, 1, 0), (2, 1, 1, 0, 1), (2, 1, 0, 2, 0), (2, 1, 0, 1, 1), (2, 1, 0, 0, 2), (2, 0, 3, 0, 0), (2, 0, 2, 1, 0), (2, 0, 2, 0, 1), (2, 0, 1, 2, 0), (2, 0, 1, 1, 1), (2, 0, 1, 0, 2), (2, 0, 0, 3, 0), (2, 0, 0, 2, 1), (2, 0, 0, 1, 2), (2, 0, 0, 0, 3), (1, 4, 0, 0, 0), (1, 3, 1, 0, 0), (1, 3, 0, 1, 0), (1, 3, 0, 0, 1), (1, 2, 2, 0, 0), (1, 2, 1, 1, 0), (1, 2, 1, 0, 1), (1, 2, 0, 2, 0), (1, 2, 0, 1, 1), (1, 2, 0, 0, 2), (1, 1, 3, 0, 0), (1, 1, 2, 1, 0), (1, 1, 2, 0, 1), (1, 1, 1, 2, 0), (1, 1, 1, 1, 1), (1, 1, 1, 0, 2), (1, 1, 0, 3, 0), (1, 1, 0, 2, 1), (1, 1, 0, 1, 2), (1, 1, 0, 0, 3), (1, 0, 4, 0, 0), (1, 0, 3, 1, 0), (1, 0, 3, 0, 1), (1, 0, 2, 2, 0), (1, 0, 2, 1, 1), (1, 0, 2, 0, 2), (1, 0, 1, 3, 0), (1, 0, 1, 2, 1), (1, 0, 1, 1, 2), (1, 0, 1, 0, 3), (1, 0, 0, 4, 0), (1, 0, 0, 3, 1), (1, 0, 0, 2, 2), (1, 0, 0, 1, 3), (1, 0, 0, 0, 4), (0, 5, 0, 0, 0), (0, 4, 1, 0, 0), (0, 4, 0, 1, 0), (0, 4, 0, 0, 1), (0, 3, 2, 0, 0), (0, 3, 1, 1, 0), (0, 3, 1, 0, 1), (0, 3, 0, 2, 0), (0, 3, 0, 1, 1), (0, 3, 0, 0, 2), (0, 2, 3, 0, 0), (0, 2, 2, 1, 0), (0, 2, 2, 0, 1), (0, 2, 1, 2, 0), (0, 2, 1, 1, 1), (0, 2, 1, 0, 2), (0, 2, 0, 3, 0), (0, 2, 0, 2, 1), (0, 2, 0, 1, 2), (0, 2, 0, 0, 3), (0, 1, 4, 0, 0), (0, 1, 3, 1, 0), (0, 1, 3, 0, 1), (0, 1, 2, 2, 0), (0, 1, 2, 1, 1), (0, 1, 2, 0, 2), (0, 1, 1, 3, 0), (0, 1, 1, 2, 1), (0, 1, 1, 1, 2), (0, 1, 1, 0, 3), (0, 1, 0, 4, 0), (0, 1, 0, 3, 1), (0, 1, 0, 2, 2), (0, 1, 0, 1, 3), (0, 1, 0, 0, 4), (0, 0, 5, 0, 0), (0, 0, 4, 1, 0), (0, 0, 4, 0, 1), (0, 0, 3, 2, 0), (0, 0, 3, 1, 1), (0, 0, 3, 0, 2), (0, 0, 2, 3, 0), (0, 0, 2, 2, 1), (0, 0, 2, 1, 2), (0, 0, 2, 0, 3), (0, 0, 1, 4, 0), (0, 0, 1, 3, 1), (0, 0, 1, 2, 2), (0, 0, 1, 1, 3), (0, 0, 1, 0, 4), (0, 0, 0, 5, 0), (0, 0, 0, 4, 1), (0, 0, 0, 3, 2), (0, 0, 0, 2, 3), (0, 0, 0, 1, 4), (0, 0, 0, 0, 5))
+PAYMENTS = (
+    (0, 0, 0, 0, 0),
+    (1, 0, 0, 0, 0),
+    (0, 1, 0, 0, 0),
+    (0, 0, 1, 0, 0),
+    (0, 0, 0, 1, 0),
+    (0, 0, 0, 0, 1),
+    (2, 0, 0, 0, 0),
+    (1, 1, 0, 0, 0),
+    (1, 0, 1, 0, 0),
+    (1, 0, 0, 1, 0),
+    (1, 0, 0, 0, 1),
+    (0, 2, 0, 0, 0),
+    (0, 1, 1, 0, 0),
+    (0, 1, 0, 1, 0),
+    (0, 1, 0, 0, 1),
+    (0, 0, 2, 0, 0),
+    (0, 0, 1, 1, 0),
+    (0, 0, 1, 0, 1),
+    (0, 0, 0, 2, 0),
+    (0, 0, 0, 1, 1),
+    (0, 0, 0, 0, 2),
+    (3, 0, 0, 0, 0),
+    (2, 1, 0, 0, 0),
+    (2, 0, 1, 0, 0),
+    (2, 0, 0, 1, 0),
+    (2, 0, 0, 0, 1),
+    (1, 2, 0, 0, 0),
+    (1, 1, 1, 0, 0),
+    (1, 1, 0, 1, 0),
+    (1, 1, 0, 0, 1),
+    (1, 0, 2, 0, 0),
+    (1, 0, 1, 1, 0),
+    (1, 0, 1, 0, 1),
+    (1, 0, 0, 2, 0),
+    (1, 0, 0, 1, 1),
+    (1, 0, 0, 0, 2),
+    (0, 3, 0, 0, 0),
+    (0, 2, 1, 0, 0),
+    (0, 2, 0, 1, 0),
+    (0, 2, 0, 0, 1),
+    (0, 1, 2, 0, 0),
+    (0, 1, 1, 1, 0),
+    (0, 1, 1, 0, 1),
+    (0, 1, 0, 2, 0),
+    (0, 1, 0, 1, 1),
+    (0, 1, 0, 0, 2),
+    (0, 0, 3, 0, 0),
+    (0, 0, 2, 1, 0),
+    (0, 0, 2, 0, 1),
+    (0, 0, 1, 2, 0),
+    (0, 0, 1, 1, 1),
+    (0, 0, 1, 0, 2),
+    (0, 0, 0, 3, 0),
+    (0, 0, 0, 2, 1),
+    (0, 0, 0, 1, 2),
+    (0, 0, 0, 0, 3),
+    (4, 0, 0, 0, 0),
+    (3, 1, 0, 0, 0),
+    (3, 0, 1, 0, 0),
+    (3, 0, 0, 1, 0),
+    (3, 0, 0, 0, 1),
+    (2, 2, 0, 0, 0),
+    (2, 1, 1, 0, 0),
+    (2, 1, 0, 1, 0),
+    (2, 1, 0, 0, 1),
+    (2, 0, 2, 0, 0),
+    (2, 0, 1, 1, 0),
+    (2, 0, 1, 0, 1),
+    (2, 0, 0, 2, 0),
+    (2, 0, 0, 1, 1),
+    (2, 0, 0, 0, 2),
+    (1, 3, 0, 0, 0),
+    (1, 2, 1, 0, 0),
+    (1, 2, 0, 1, 0),
+    (1, 2, 0, 0, 1),
+    (1, 1, 2, 0, 0),
+    (1, 1, 1, 1, 0),
+    (1, 1, 1, 0, 1),
+    (1, 1, 0, 2, 0),
+    (1, 1, 0, 1, 1),
+    (1, 1, 0, 0, 2),
+    (1, 0, 3, 0, 0),
+    (1, 0, 2, 1, 0),
+    (1, 0, 2, 0, 1),
+    (1, 0, 1, 2, 0),
+    (1, 0, 1, 1, 1),
+    (1, 0, 1, 0, 2),
+    (1, 0, 0, 3, 0),
+    (1, 0, 0, 2, 1),
+    (1, 0, 0, 1, 2),
+    (1, 0, 0, 0, 3),
+    (0, 4, 0, 0, 0),
+    (0, 3, 1, 0, 0),
+    (0, 3, 0, 1, 0),
+    (0, 3, 0, 0, 1),
+    (0, 2, 2, 0, 0),
+    (0, 2, 1, 1, 0),
+    (0, 2, 1, 0, 1),
+    (0, 2, 0, 2, 0),
+    (0, 2, 0, 1, 1),
+    (0, 2, 0, 0, 2),
+    (0, 1, 3, 0, 0),
+    (0, 1, 2, 1, 0),
+    (0, 1, 2, 0, 1),
+    (0, 1, 1, 2, 0),
+    (0, 1, 1, 1, 1),
+    (0, 1, 1, 0, 2),
+    (0, 1, 0, 3, 0),
+    (0, 1, 0, 2, 1),
+    (0, 1, 0, 1, 2),
+    (0, 1, 0, 0, 3),
+    (0, 0, 4, 0, 0),
+    (0, 0, 3, 1, 0),
+    (0, 0, 3, 0, 1),
+    (0, 0, 2, 2, 0),
+    (0, 0, 2, 1, 1),
+    (0, 0, 2, 0, 2),
+    (0, 0, 1, 3, 0),
+    (0, 0, 1, 2, 1),
+    (0, 0, 1, 1, 2),
+    (0, 0, 1, 0, 3),
+    (0, 0, 0, 4, 0),
+    (0, 0, 0, 3, 1),
+    (0, 0, 0, 2, 2),
+    (0, 0, 0, 1, 3),
+    (0, 0, 0, 0, 4),
+    (5, 0, 0, 0, 0),
+    (4, 1, 0, 0, 0),
+    (4, 0, 1, 0, 0),
+    (4, 0, 0, 1, 0),
+    (4, 0, 0, 0, 1),
+    (3, 2, 0, 0, 0),
+    (3, 1, 1, 0, 0),
+    (3, 1, 0, 1, 0),
+    (3, 1, 0, 0, 1),
+    (3, 0, 2, 0, 0),
+    (3, 0, 1, 1, 0),
+    (3, 0, 1, 0, 1),
+    (3, 0, 0, 2, 0),
+    (3, 0, 0, 1, 1),
+    (3, 0, 0, 0, 2),
+    (2, 3, 0, 0, 0),
+    (2, 2, 1, 0, 0),
+    (2, 2, 0, 1, 0),
+    (2, 2, 0, 0, 1),
+    (2, 1, 2, 0, 0),
+    (2, 1, 1, 1, 0),
+    (2, 1, 1, 0, 1),
+    (2, 1, 0, 2, 0),
+    (2, 1, 0, 1, 1),
+    (2, 1, 0, 0, 2),
+    (2, 0, 3, 0, 0),
+    (2, 0, 2, 1, 0),
+    (2, 0, 2, 0, 1),
+    (2, 0, 1, 2, 0),
+    (2, 0, 1, 1, 1),
+    (2, 0, 1, 0, 2),
+    (2, 0, 0, 3, 0),
+    (2, 0, 0, 2, 1),
+    (2, 0, 0, 1, 2),
+    (2, 0, 0, 0, 3),
+    (1, 4, 0, 0, 0),
+    (1, 3, 1, 0, 0),
+    (1, 3, 0, 1, 0),
+    (1, 3, 0, 0, 1),
+    (1, 2, 2, 0, 0),
+    (1, 2, 1, 1, 0),
+    (1, 2, 1, 0, 1),
+    (1, 2, 0, 2, 0),
+    (1, 2, 0, 1, 1),
+    (1, 2, 0, 0, 2),
+    (1, 1, 3, 0, 0),
+    (1, 1, 2, 1, 0),
+    (1, 1, 2, 0, 1),
+    (1, 1, 1, 2, 0),
+    (1, 1, 1, 1, 1),
+    (1, 1, 1, 0, 2),
+    (1, 1, 0, 3, 0),
+    (1, 1, 0, 2, 1),
+    (1, 1, 0, 1, 2),
+    (1, 1, 0, 0, 3),
+    (1, 0, 4, 0, 0),
+    (1, 0, 3, 1, 0),
+    (1, 0, 3, 0, 1),
+    (1, 0, 2, 2, 0),
+    (1, 0, 2, 1, 1),
+    (1, 0, 2, 0, 2),
+    (1, 0, 1, 3, 0),
+    (1, 0, 1, 2, 1),
+    (1, 0, 1, 1, 2),
+    (1, 0, 1, 0, 3),
+    (1, 0, 0, 4, 0),
+    (1, 0, 0, 3, 1),
+    (1, 0, 0, 2, 2),
+    (1, 0, 0, 1, 3),
+    (1, 0, 0, 0, 4),
+    (0, 5, 0, 0, 0),
+    (0, 4, 1, 0, 0),
+    (0, 4, 0, 1, 0),
+    (0, 4, 0, 0, 1),
+    (0, 3, 2, 0, 0),
+    (0, 3, 1, 1, 0),
+    (0, 3, 1, 0, 1),
+    (0, 3, 0, 2, 0),
+    (0, 3, 0, 1, 1),
+    (0, 3, 0, 0, 2),
+    (0, 2, 3, 0, 0),
+    (0, 2, 2, 1, 0),
+    (0, 2, 2, 0, 1),
+    (0, 2, 1, 2, 0),
+    (0, 2, 1, 1, 1),
+    (0, 2, 1, 0, 2),
+    (0, 2, 0, 3, 0),
+    (0, 2, 0, 2, 1),
+    (0, 2, 0, 1, 2),
+    (0, 2, 0, 0, 3),
+    (0, 1, 4, 0, 0),
+    (0, 1, 3, 1, 0),
+    (0, 1, 3, 0, 1),
+    (0, 1, 2, 2, 0),
+    (0, 1, 2, 1, 1),
+    (0, 1, 2, 0, 2),
+    (0, 1, 1, 3, 0),
+    (0, 1, 1, 2, 1),
+    (0, 1, 1, 1, 2),
+    (0, 1, 1, 0, 3),
+    (0, 1, 0, 4, 0),
+    (0, 1, 0, 3, 1),
+    (0, 1, 0, 2, 2),
+    (0, 1, 0, 1, 3),
+    (0, 1, 0, 0, 4),
+    (0, 0, 5, 0, 0),
+    (0, 0, 4, 1, 0),
+    (0, 0, 4, 0, 1),
+    (0, 0, 3, 2, 0),
+    (0, 0, 3, 1, 1),
+    (0, 0, 3, 0, 2),
+    (0, 0, 2, 3, 0),
+    (0, 0, 2, 2, 1),
+    (0, 0, 2, 1, 2),
+    (0, 0, 2, 0, 3),
+    (0, 0, 1, 4, 0),
+    (0, 0, 1, 3, 1),
+    (0, 0, 1, 2, 2),
+    (0, 0, 1, 1, 3),
+    (0, 0, 1, 0, 4),
+    (0, 0, 0, 5, 0),
+    (0, 0, 0, 4, 1),
+    (0, 0, 0, 3, 2),
+    (0, 0, 0, 2, 3),
+    (0, 0, 0, 1, 4),
+    (0, 0, 0, 0, 5),
+)
 _PAYMENT_INDEX = {p: i for i, p in enumerate(PAYMENTS)}
 
-DECISIONS = ('take_different', 'take_pair', 'reserve_face_up', 'reserve_blind', 'buy_face_up', 'buy_reserved', 'pass', 'return_tokens', 'noble_visit', 'payment')
+DECISIONS = (
+    'take_different',
+    'take_pair',
+    'reserve_face_up',
+    'reserve_blind',
+    'buy_face_up',
+    'buy_reserved',
+    'pass',
+    'return_tokens',
+    'noble_visit',
+    'payment',
+)
 STEPS = ('return_tokens', 'noble_visit', 'payment')
 # action id -> (decision index, arguments)
 ACTIONS = (
@@ -963,7 +1227,11 @@ ACTION_STRINGS = (
 # how the actions of each decision are written, what the capitals stand for, and whether
 # a payment is asked next (string_to_action shows them for a text it cannot read)
 NOTATION_FORMS = (
-    ('take PICKED', 'PICKED is 1 to 3 different gem colours among white, blue, green, red, black', False),
+    (
+    'take PICKED',
+    'PICKED is 1 to 3 different gem colours among white, blue, green, red, black',
+    False,
+),
     ('take2 COLOUR', 'COLOUR is a gem colour (white, blue, green, red or black)', False),
     ('reserve CARD', 'CARD is a face-up card as level.slot (1.1 to 3.4)', False),
     ('reserve deck LEVEL', 'LEVEL is a level (1, 2 or 3)', False),
@@ -972,7 +1240,11 @@ NOTATION_FORMS = (
     ('pass', '', False),
     ('return COLOUR', 'COLOUR is a colour (white, blue, green, red, black or gold)', False),
     ('noble NOBLE', 'NOBLE is a noble of the row (1 to 5)', False),
-    ('pay gold for GEMS', "GEMS is the gem colour each gold token stands for, as in 'pay gold for white blue'", False),
+    (
+    'pay gold for GEMS',
+    "GEMS is the gem colour each gold token stands for, as in 'pay gold for white blue'",
+    False,
+),
     ('pay without gold', '', False),
 )
 NUM_ACTIONS = len(ACTIONS)
@@ -1091,45 +1363,52 @@ def _payments(price, tok):
                     r3 = r2 - e3
                     for e4 in range((p4 - n4 if p4 - n4 < r3 else r3) + 1):
                         r4 = r3 - e4
-                        v = (n0 + e0, n1 + e1, n2 + e2, n3 + e3, n4 + e4,)
-                        out.append((_PAYMENT_INDEX[v], v, (p0 - v[0], p1 - v[1], p2 - v[2], p3 - v[3], p4 - v[4],), gold - r4))
+                        v = (n0 + e0, n1 + e1, n2 + e2, n3 + e3, n4 + e4)
+                        out.append(
+                            (
+                                _PAYMENT_INDEX[v],
+                                v,
+                                (p0 - v[0], p1 - v[1], p2 - v[2], p3 - v[3], p4 - v[4]),
+                                gold - r4,
+                            ),
+                        )
     out.sort()
     return out
 
 
 SUBSET_IDS_0_0 = (  # action ids of the subsets of the colours, by bitmask, of the size the rules allow with it
     (),
-    (0, ),
-    (1, ),
-    (5, ),
-    (2, ),
-    (6, ),
-    (9, ),
-    (15, ),
-    (3, ),
-    (7, ),
-    (10, ),
-    (16, ),
-    (12, ),
-    (18, ),
-    (21, ),
-    (15, 16, 18, 21, ),
-    (4, ),
-    (8, ),
-    (11, ),
-    (17, ),
-    (13, ),
-    (19, ),
-    (22, ),
-    (15, 17, 19, 22, ),
-    (14, ),
-    (20, ),
-    (23, ),
-    (16, 17, 20, 23, ),
-    (24, ),
-    (18, 19, 20, 24, ),
-    (21, 22, 23, 24, ),
-    (15, 16, 17, 18, 19, 20, 21, 22, 23, 24, ),
+    (0,),
+    (1,),
+    (5,),
+    (2,),
+    (6,),
+    (9,),
+    (15,),
+    (3,),
+    (7,),
+    (10,),
+    (16,),
+    (12,),
+    (18,),
+    (21,),
+    (15, 16, 18, 21),
+    (4,),
+    (8,),
+    (11,),
+    (17,),
+    (13,),
+    (19,),
+    (22,),
+    (15, 17, 19, 22),
+    (14,),
+    (20,),
+    (23,),
+    (16, 17, 20, 23),
+    (24,),
+    (18, 19, 20, 24),
+    (21, 22, 23, 24),
+    (15, 16, 17, 18, 19, 20, 21, 22, 23, 24),
 )
 
 
@@ -1153,10 +1432,34 @@ def _why_take_different(g, args):
     sup = g.supply
     a_picked, = args
     p_picked = a_picked
-    if not all((sup[v_c] >= 1) for v_c in p_picked):
-        return 'condition not met: for each chosen colour, at least 1 token of that colour is in the supply (all(supply[c] >= 1 for c in picked), rulespec/official.yaml:67)'
-    if not (len(p_picked) == (_t0 if (_t0 := ((1 if (sup[0] >= 1) else 0) + (1 if (sup[1] >= 1) else 0) + (1 if (sup[2] >= 1) else 0) + (1 if (sup[3] >= 1) else 0) + (1 if (sup[4] >= 1) else 0))) < 3 else 3)):
-        return 'condition not met: the number of chosen colours is 3, or the number of gem colours for which at least 1 token of that colour is in the supply if that is smaller (size(picked) == min(take_count, count(supply[c] >= 1 for c in gems)), rulespec/official.yaml:68)'
+    if not all(sup[v_c] >= 1 for v_c in p_picked):
+        return (
+            'condition not met: for each chosen colour, at least 1 token of that colour is '
+            'in the supply (all(supply[c] >= 1 for c in picked), rulespec/official.yaml:67)'
+        )
+    if not (
+        len(p_picked)
+        == (
+            _t0
+            if (
+                (_t0 := (
+                    (1 if sup[0] >= 1 else 0)
+                    + (1 if sup[1] >= 1 else 0)
+                    + (1 if sup[2] >= 1 else 0)
+                    + (1 if sup[3] >= 1 else 0)
+                    + (1 if sup[4] >= 1 else 0)
+                ))
+                < 3
+            )
+            else 3
+        )
+    ):
+        return (
+            'condition not met: the number of chosen colours is 3, or the number of gem '
+            'colours for which at least 1 token of that colour is in the supply if that is '
+            'smaller (size(picked) == min(take_count, count(supply[c] >= 1 for c in gems)), '
+            'rulespec/official.yaml:68)'
+        )
     return None
 
 
@@ -1176,8 +1479,11 @@ def _why_take_pair(g, args):
     sup = g.supply
     a_colour, = args
     p_colour = a_colour
-    if not (sup[p_colour] >= 4):
-        return 'condition not met: at least 4 tokens of the chosen colour are in the supply (supply[colour] >= pair_minimum, rulespec/official.yaml:81)'
+    if not sup[p_colour] >= 4:
+        return (
+            'condition not met: at least 4 tokens of the chosen colour are in the supply '
+            '(supply[colour] >= pair_minimum, rulespec/official.yaml:81)'
+        )
     return None
 
 
@@ -1202,7 +1508,7 @@ def _do_reserve_face_up(g, args):
         g.market[p_card_LI][p_card_SI] = None
         g.face_up_costs[p_card_LI * 4 + p_card_SI] = _NO_CARD_COST
     # if supply[gold] >= 1: take(gold, 1)
-    if (sup[5] >= 1):
+    if sup[5] >= 1:
         sup[5] -= 1
         tok[5] += 1
 
@@ -1212,8 +1518,11 @@ def _why_reserve_face_up(g, args):
     a_card, = args
     if a_card[1] >= len(g.market[a_card[0]]) or g.market[a_card[0]][a_card[1]] is None:
         return 'there is no face-up card at %d.%d' % (LEVELS[a_card[0]], a_card[1] + 1)
-    if not (len(g._res[me]) < 3):
-        return 'condition not met: you hold fewer than 3 reserved cards (me.reserved < reserve_limit, rulespec/official.yaml:94)'
+    if not len(g._res[me]) < 3:
+        return (
+            'condition not met: you hold fewer than 3 reserved cards (me.reserved < '
+            'reserve_limit, rulespec/official.yaml:94)'
+        )
     return None
 
 
@@ -1227,12 +1536,17 @@ def _do_reserve_blind(g, args):
     # reserve_top(level)
     _deck = g.decks[p_level - 1]
     if not _deck:
-        raise RuleError('reserve_top(level) (rulespec/official.yaml:112)' + ': the deck of level %d is empty' % (p_level))
+        raise RuleError(
+            (
+                'reserve_top(level) (rulespec/official.yaml:112)'
+                + (': the deck of level %d is empty' % p_level)
+            ),
+        )
     _card = _deck.pop()
     g._res[me].append(_card)
     g.blind[me].append(_card)
     # if supply[gold] >= 1: take(gold, 1)
-    if (sup[5] >= 1):
+    if sup[5] >= 1:
         sup[5] -= 1
         tok[5] += 1
 
@@ -1241,10 +1555,16 @@ def _why_reserve_blind(g, args):
     me = g._cp
     a_level, = args
     p_level = a_level
-    if not (len(g._res[me]) < 3):
-        return 'condition not met: you hold fewer than 3 reserved cards (me.reserved < reserve_limit, rulespec/official.yaml:110)'
-    if not (len(g.decks[p_level - 1]) >= 1):
-        return 'condition not met: at least 1 card is left in the deck of the chosen level (deck[level] >= 1, rulespec/official.yaml:110)'
+    if not len(g._res[me]) < 3:
+        return (
+            'condition not met: you hold fewer than 3 reserved cards (me.reserved < '
+            'reserve_limit, rulespec/official.yaml:110)'
+        )
+    if not len(g.decks[p_level - 1]) >= 1:
+        return (
+            'condition not met: at least 1 card is left in the deck of the chosen level '
+            '(deck[level] >= 1, rulespec/official.yaml:110)'
+        )
     return None
 
 
@@ -1319,7 +1639,14 @@ def _payopts_buy_face_up(g, args):
     p_card_LI, p_card_SI = a_card
     p_card = g.market[p_card_LI][p_card_SI]
     cc_p_card = CARD_COST[p_card]
-    _price = ((_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0), (_t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0), (_t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0), (_t3 if (_t3 := (cc_p_card[3] - bon[3])) > 0 else 0), (_t4 if (_t4 := (cc_p_card[4] - bon[4])) > 0 else 0),)  # max(0, card.cost[c] - me.bonus[c])
+    # max(0, card.cost[c] - me.bonus[c])
+    _price = (
+        _t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0,
+        _t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0,
+        _t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0,
+        _t3 if (_t3 := (cc_p_card[3] - bon[3])) > 0 else 0,
+        _t4 if (_t4 := (cc_p_card[4] - bon[4])) > 0 else 0,
+    )
     return [_i for _i, _g, _s, _t in _payments(_price, tok)]
 
 
@@ -1386,7 +1713,14 @@ def _payopts_buy_reserved(g, args):
     a_card, = args
     p_card = g._res[me][a_card]
     cc_p_card = CARD_COST[p_card]
-    _price = ((_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0), (_t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0), (_t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0), (_t3 if (_t3 := (cc_p_card[3] - bon[3])) > 0 else 0), (_t4 if (_t4 := (cc_p_card[4] - bon[4])) > 0 else 0),)  # max(0, card.cost[c] - me.bonus[c])
+    # max(0, card.cost[c] - me.bonus[c])
+    _price = (
+        _t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0,
+        _t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0,
+        _t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0,
+        _t3 if (_t3 := (cc_p_card[3] - bon[3])) > 0 else 0,
+        _t4 if (_t4 := (cc_p_card[4] - bon[4])) > 0 else 0,
+    )
     return [_i for _i, _g, _s, _t in _payments(_price, tok)]
 
 
@@ -1409,17 +1743,17 @@ def _legal_return_tokens(g, out):
     me = g._cp
     t0, t1, t2, t3, t4, t5 = g._tok[me]
     # me.tokens[colour] >= 1, for each colour
-    if (t0 >= 1):  # white
+    if t0 >= 1:  # white
         out.append(61)
-    if (t1 >= 1):  # blue
+    if t1 >= 1:  # blue
         out.append(62)
-    if (t2 >= 1):  # green
+    if t2 >= 1:  # green
         out.append(63)
-    if (t3 >= 1):  # red
+    if t3 >= 1:  # red
         out.append(64)
-    if (t4 >= 1):  # black
+    if t4 >= 1:  # black
         out.append(65)
-    if (t5 >= 1):  # gold
+    if t5 >= 1:  # gold
         out.append(66)
 
 
@@ -1440,8 +1774,11 @@ def _why_return_tokens(g, args):
     tok = g._tok[me]
     a_colour, = args
     p_colour = a_colour
-    if not (tok[p_colour] >= 1):
-        return 'condition not met: you hold at least 1 token of the chosen colour (me.tokens[colour] >= 1, rulespec/official.yaml:174)'
+    if not tok[p_colour] >= 1:
+        return (
+            'condition not met: you hold at least 1 token of the chosen colour '
+            '(me.tokens[colour] >= 1, rulespec/official.yaml:174)'
+        )
     return None
 
 
@@ -1453,7 +1790,14 @@ def _legal_noble_visit(g, out):
     for p_noble in g.noble_row:
         i_0 += 1
         nr_p_noble = NOBLE_REQUIRES[p_noble]
-        if not ((b0 >= nr_p_noble[0]) and (b1 >= nr_p_noble[1]) and (b2 >= nr_p_noble[2]) and (b3 >= nr_p_noble[3]) and (b4 >= nr_p_noble[4])):  # all(me.bonus[c] >= noble.requires[c] for c in gems)
+        # all(me.bonus[c] >= noble.requires[c] for c in gems)
+        if not (
+            (b0 >= nr_p_noble[0])
+            and (b1 >= nr_p_noble[1])
+            and (b2 >= nr_p_noble[2])
+            and (b3 >= nr_p_noble[3])
+            and (b4 >= nr_p_noble[4])
+        ):
             continue
         out.append(67 + i_0)
 
@@ -1477,8 +1821,18 @@ def _why_noble_visit(g, args):
         return 'there is no noble %d in the row' % (a_noble + 1)
     p_noble = g.noble_row[a_noble]
     nr_p_noble = NOBLE_REQUIRES[p_noble]
-    if not ((bon[0] >= nr_p_noble[0]) and (bon[1] >= nr_p_noble[1]) and (bon[2] >= nr_p_noble[2]) and (bon[3] >= nr_p_noble[3]) and (bon[4] >= nr_p_noble[4])):
-        return 'condition not met: for each gem colour, you have at least as many bonuses of that colour as the chosen noble requires (all(me.bonus[c] >= noble.requires[c] for c in gems), rulespec/official.yaml:190)'
+    if not (
+        (bon[0] >= nr_p_noble[0])
+        and (bon[1] >= nr_p_noble[1])
+        and (bon[2] >= nr_p_noble[2])
+        and (bon[3] >= nr_p_noble[3])
+        and (bon[4] >= nr_p_noble[4])
+    ):
+        return (
+            'condition not met: for each gem colour, you have at least as many bonuses of '
+            'that colour as the chosen noble requires (all(me.bonus[c] >= noble.requires[c] '
+            'for c in gems), rulespec/official.yaml:190)'
+        )
     return None
 
 
@@ -1494,22 +1848,29 @@ def _action_phase_legal(g, out):
     w3 = b3 + t3  # me.bonus[c] plus the tokens held
     w4 = b4 + t4  # me.bonus[c] plus the tokens held
     # take_different (rulespec/official.yaml:55): ids BASE_TAKE_DIFFERENT = 0 to 24
-    mask_0 = (1 if s0 else 0) | (2 if s1 else 0) | (4 if s2 else 0) | (8 if s3 else 0) | (16 if s4 else 0)  # all(supply[c] >= 1 for c in picked)
+    # all(supply[c] >= 1 for c in picked)
+    mask_0 = (
+        (1 if s0 else 0)
+        | (2 if s1 else 0)
+        | (4 if s2 else 0)
+        | (8 if s3 else 0)
+        | (16 if s4 else 0)
+    )
     out.extend(SUBSET_IDS_0_0[mask_0])  # size(picked) == min(take_count, count(supply[c] >= 1 for c in gems))
     # take_pair (rulespec/official.yaml:72): ids BASE_TAKE_PAIR = 25 to 29
     # supply[colour] >= pair_minimum, for each colour
-    if (s0 >= 4):  # white
+    if s0 >= 4:  # white
         out.append(25)
-    if (s1 >= 4):  # blue
+    if s1 >= 4:  # blue
         out.append(26)
-    if (s2 >= 4):  # green
+    if s2 >= 4:  # green
         out.append(27)
-    if (s3 >= 4):  # red
+    if s3 >= 4:  # red
         out.append(28)
-    if (s4 >= 4):  # black
+    if s4 >= 4:  # black
         out.append(29)
     # reserve_face_up (rulespec/official.yaml:85): ids BASE_RESERVE_FACE_UP = 30 to 41
-    if (len(g._res[me]) < 3):  # me.reserved < reserve_limit
+    if len(g._res[me]) < 3:  # me.reserved < reserve_limit
         if _NO_CARD_COST not in g.face_up_costs:  # every face-up slot holds a card
             out.extend(range(30, 42))
         else:
@@ -1522,51 +1883,304 @@ def _action_phase_legal(g, out):
                     out.append(p_card_ID)
         # reserve_blind (rulespec/official.yaml:100): ids BASE_RESERVE_BLIND = 42 to 44
         # deck[level] >= 1, for each level
-        if (len(g.decks[0]) >= 1):  # level 1
+        if len(g.decks[0]) >= 1:  # level 1
             out.append(42)
-        if (len(g.decks[1]) >= 1):  # level 2
+        if len(g.decks[1]) >= 1:  # level 2
             out.append(43)
-        if (len(g.decks[2]) >= 1):  # level 3
+        if len(g.decks[2]) >= 1:  # level 3
             out.append(44)
     # buy_face_up (rulespec/official.yaml:115): ids BASE_BUY_FACE_UP = 45 to 56
-    # each face-up slot in turn (Game.face_up_costs, level by level), written out; a slot is left out when the player cannot pay, even with all the gold they hold
+    # each face-up slot in turn (Game.face_up_costs, level by level), written out; a slot is left
+    # out when the player cannot pay, even with all the gold they hold
     # price: max(0, card.cost[c] - me.bonus[c])
     fu_1_1, fu_1_2, fu_1_3, fu_1_4, fu_2_1, fu_2_2, fu_2_3, fu_2_4, fu_3_1, fu_3_2, fu_3_3, fu_3_4 = g.face_up_costs
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_1
-    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > t5)):
+    if not (
+        (
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
+        )
+    ):
         out.append(45)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_2
-    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > t5)):
+    if not (
+        (
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
+        )
+    ):
         out.append(46)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_3
-    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > t5)):
+    if not (
+        (
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
+        )
+    ):
         out.append(47)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_4
-    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > t5)):
+    if not (
+        (
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
+        )
+    ):
         out.append(48)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_1
-    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > t5)):
+    if not (
+        (
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
+        )
+    ):
         out.append(49)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_2
-    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > t5)):
+    if not (
+        (
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
+        )
+    ):
         out.append(50)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_3
-    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > t5)):
+    if not (
+        (
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
+        )
+    ):
         out.append(51)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_4
-    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > t5)):
+    if not (
+        (
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
+        )
+    ):
         out.append(52)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_1
-    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > t5)):
+    if not (
+        (
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
+        )
+    ):
         out.append(53)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_2
-    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > t5)):
+    if not (
+        (
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
+        )
+    ):
         out.append(54)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_3
-    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > t5)):
+    if not (
+        (
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
+        )
+    ):
         out.append(55)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_4
-    if not ((cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > t5)):
+    if not (
+        (
+            (cc_p_card_G0 > w0)
+            or (cc_p_card_G1 > w1)
+            or (cc_p_card_G2 > w2)
+            or (cc_p_card_G3 > w3)
+            or (cc_p_card_G4 > w4)
+        )
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
+        )
+    ):
         out.append(56)
     # buy_reserved (rulespec/official.yaml:134): ids BASE_BUY_RESERVED = 57 to 59
     i_0 = -1
@@ -1574,7 +2188,28 @@ def _action_phase_legal(g, out):
         i_0 += 1
         cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = CARD_COST[p_card]
         # price: max(0, card.cost[c] - me.bonus[c])
-        if (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or cc_p_card_G3 > w3 or cc_p_card_G4 > w4) and (not t5 or (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0) + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0) + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0) + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0) + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0) > t5):
+        if (
+            (
+                (cc_p_card_G0 > w0)
+                or (cc_p_card_G1 > w1)
+                or (cc_p_card_G2 > w2)
+                or (cc_p_card_G3 > w3)
+                or (cc_p_card_G4 > w4)
+            )
+            and (
+                (not t5)
+                or (
+                    (
+                        (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                        + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                        + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                        + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                        + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                    )
+                    > t5
+                )
+            )
+        ):
             continue  # the player cannot pay, even with all the gold they hold
         out.append(57 + i_0)
 
@@ -1598,20 +2233,25 @@ def _end_of_turn(g, step, count):
     tok = g._tok[me]
     bon = g._bon[me]
     if step == 0:  # return_tokens
-        while (sum(tok) > 10):
+        while sum(tok) > 10:
             if count >= 10000:  # the engines' step budget (see compiler/check/termination.py)
-                raise RuleError("step 'return_tokens' was stopped after 10,000 actions in one turn: its 'while' condition did not turn false")
+                raise RuleError(
+                    (
+                        "step 'return_tokens' was stopped after 10,000 actions in one turn: "
+                        "its 'while' condition did not turn false"
+                    ),
+                )
             out = []
             _legal_return_tokens(g, out)
             if not out:
                 break
             if len(out) > 1:
                 out.sort()
-                g.step, g.step_count, g.mode, g._legal = 0, count, 7, out
+                g.step, g.step_count, g.mode, g._legal = (0, count, 7, out)
                 return True
             _do_return_tokens(g, ACTIONS[out[0]][1])
             count += 1
-        step, count = 1, 0
+        step, count = (1, 0)
     if step == 1:  # noble_visit
         while not count and sum(bon) >= 8:
             out = []
@@ -1620,16 +2260,16 @@ def _end_of_turn(g, step, count):
                 break
             if len(out) > 1:
                 out.sort()
-                g.step, g.step_count, g.mode, g._legal = 1, count, 8, out
+                g.step, g.step_count, g.mode, g._legal = (1, count, 8, out)
                 return True
             _do_noble_visit(g, ACTIONS[out[0]][1])
             count += 1
-        step, count = 2, 0
-    if (g._pts[me] >= 12):  # target: me.prestige >= target (rulespec/official.yaml:198)
+        step, count = (2, 0)
+    if g._pts[me] >= 12:  # target: me.prestige >= target (rulespec/official.yaml:198)
         if g.ending is None:
             g.ending = ('target', 'complete_round', g._n - 1)
-    elif (g.passes >= g._n):  # deadlock: passes >= player_count (rulespec/official.yaml:206)
-        g.step, g.step_count = _N_STEPS, 0  # every step done
+    elif g.passes >= g._n:  # deadlock: passes >= player_count (rulespec/official.yaml:206)
+        g.step, g.step_count = (_N_STEPS, 0)  # every step done
         g._finish('deadlock')
         return True
     return False
@@ -1667,11 +2307,31 @@ def _setup(g):
 
 # legal-action functions of the steps and of the action taken when stuck (the other actions are
 # generated as blocks of _action_phase_legal)
-_LEGAL = (None, None, None, None, None, None, _legal_pass, _legal_return_tokens, _legal_noble_visit, )
-_APPLY = (_do_take_different, _do_take_pair, _do_reserve_face_up, _do_reserve_blind, _do_buy_face_up, _do_buy_reserved, _do_pass, _do_return_tokens, _do_noble_visit, )
-_WHY = (_why_take_different, _why_take_pair, _why_reserve_face_up, _why_reserve_blind, _why_buy_face_up, _why_buy_reserved, _why_pass, _why_return_tokens, _why_noble_visit, )
+_LEGAL = (None, None, None, None, None, None, _legal_pass, _legal_return_tokens, _legal_noble_visit)
+_APPLY = (
+    _do_take_different,
+    _do_take_pair,
+    _do_reserve_face_up,
+    _do_reserve_blind,
+    _do_buy_face_up,
+    _do_buy_reserved,
+    _do_pass,
+    _do_return_tokens,
+    _do_noble_visit,
+)
+_WHY = (
+    _why_take_different,
+    _why_take_pair,
+    _why_reserve_face_up,
+    _why_reserve_blind,
+    _why_buy_face_up,
+    _why_buy_reserved,
+    _why_pass,
+    _why_return_tokens,
+    _why_noble_visit,
+)
 # per decision: the payments the rules accept for a purchase, when the payment is asked separately
-_PAYOPTS = (None, None, None, None, _payopts_buy_face_up, _payopts_buy_reserved, None, None, None, )
+_PAYOPTS = (None, None, None, None, _payopts_buy_face_up, _payopts_buy_reserved, None, None, None)
 _PAY = 9  # decision index of the payment step (-1: no action has a payment)
 _WILD_INDEX = len(GEMS)  # the wild colour's index in COLOURS (and in each player's tokens)
 _PAY_BASE = 72  # action id of the payment without wild tokens; PAYMENTS[i] is id _PAY_BASE + i
