@@ -16,7 +16,8 @@ from click.testing import CliRunner
 from app import cli
 from compiler import diff, pipeline
 from compiler.check import kinds
-from compiler.check.types import ATTRIBUTES, GEM, INT, Comp, Inferrer, Keyword, MapOf, Scope
+from compiler.check.inference import Inferrer
+from compiler.check.types import ATTRIBUTES, GEM, INT, Comp, Keyword, MapOf, Scope
 from compiler.diagnostics import CompileError, Reporter, SourceMap, Span, render
 from compiler.front.expr import Origin, parse_expr
 

@@ -30,9 +30,10 @@ from . import variables as variables_mod
 from . import zones as zones_mod
 from .decisions import decision_names, decisions, written_alike
 from .ending import end_triggers, interpretations, winners
+from .inference import Inferrer
 from .reader import RESERVED_NAMES, Checker
 from .setup import setup_blocks, setup_overdraws
-from .types import INT, Inferrer, base_scope
+from .types import INT, base_scope
 
 
 def build(resolved: Resolved, sources: SourceMap | None = None) -> Rules:

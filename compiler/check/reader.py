@@ -18,7 +18,8 @@ from ..front.source import MapNode, Node, ScalarNode, SeqNode
 from ..model import Kind, PlayerField, Text
 from . import bounds as bounds_mod
 from . import kinds as kinds_mod
-from .types import AGGREGATES, EFFECTS, FUNCTIONS, GLOBALS, Inferrer, Scope
+from .inference import Inferrer
+from .types import AGGREGATES, EFFECTS, FUNCTIONS, GLOBALS, Scope
 
 _N = TypeVar("_N", ScalarNode, SeqNode, MapNode)  # the kind of node Checker.node is asked for
 

@@ -25,8 +25,9 @@ from ..language import Role, Shape
 from ..language.effects import ZONE_EFFECTS as _ZONE_EFFECTS
 from ..language.shapes import SHAPE_KEYS, shapes_taking
 from ..model import SHAPES, STARTS, Kind, Param, PlayerCount, Rules, Zone, setup_fields
+from .inference import Inferrer
 from .kinds import BASE_KINDS
-from .types import ERROR, Comp, Inferrer, Scope, ZoneT, component_type, noun
+from .types import ERROR, Comp, Scope, ZoneT, component_type, noun
 
 MAX_ZONE_SIZE = 100
 # Which keys fit which shapes (E541 otherwise), from the shapes' declarations (compiler/language/shapes.py).
