@@ -34,7 +34,7 @@ class LayoutError(Exception):
 def ruff_binary() -> str:
     """The path of the ruff executable installed with this package, checked to be RUFF_VERSION."""
     try:
-        from ruff.__main__ import find_ruff_bin
+        from ruff.__main__ import find_ruff_bin  # type: ignore[import-untyped]  # ruff ships no stubs
         binary = str(find_ruff_bin())
     except (ImportError, FileNotFoundError):
         raise LayoutError(f"ruff {RUFF_VERSION} is not installed (pip install 'ruff=={RUFF_VERSION}'): "
