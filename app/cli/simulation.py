@@ -94,9 +94,9 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
         sys.exit(130)
 
 
-def _engines(specs, cache_dir, sources: SourceMap) -> list:
+def _engines(specs: tuple[str, ...], cache_dir: str | None, sources: SourceMap) -> list[engines.Engine]:
     """The engine of each SPEC, built when missing or stale; a spec's diagnostics end the command."""
-    loaded = []
+    loaded: list[engines.Engine] = []
     for spec in specs:
         try:
             loaded.append(engines.load(spec, cache_dir=cache_dir, sources=sources))

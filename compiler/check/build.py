@@ -17,9 +17,11 @@ sections before it make sense. The state they share is one :class:`~.reader.Chec
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ..diagnostics import SourceMap
 from ..front.overlay import Resolved
-from ..model import Rules
+from ..model import Decision, PlayerCount, Rules, Text
 from . import bounds as bounds_mod
 from . import definitions as definitions_mod
 from . import hidden as hidden_mod
@@ -94,7 +96,9 @@ def rules_of(c: Checker) -> Rules:
     return rules
 
 
-def across(c: Checker, gems, wild, levels, players, read, actions, steps) -> tuple:
+def across(c: Checker, gems: tuple[str, ...], wild: str, levels: tuple[int, ...],
+           players: tuple[PlayerCount, ...], read: tuple[Any, ...], actions: tuple[Decision, ...],
+           steps: tuple[Decision, ...]) -> tuple[Text, ...]:
     """The analyses across sections, once every expression is typed: which player's private data each
     rule reads, the decisions' names, the sizes of choices and of the action space, rules written alike;
     the `interpretations` section is read between them, in the order its diagnostics have always come.

@@ -10,6 +10,7 @@ import io
 import os
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from ..diagnostics import Reporter, Span, did_you_mean
 from ..front.reading import MAX_INPUT_BYTES, NotAFile, read_input
@@ -52,7 +53,7 @@ def headers(column: Column, gems: tuple[str, ...]) -> list[str]:
 class TableReader:
     """Reads the tables of one spec's kinds; `checker` is the check pass's reader (its reporter and sources)."""
 
-    def __init__(self, checker, gems: tuple[str, ...], wild: str):
+    def __init__(self, checker: Any, gems: tuple[str, ...], wild: str) -> None:
         self.c = checker
         self.r: Reporter = checker.r
         self.gems = gems
@@ -133,7 +134,7 @@ class TableReader:
                 out.append(Component(len(out), values, Span(shown, number, 1)))
         return tuple(out), shown, data_rows
 
-    def values(self, d: Declaration, cells: list[str], spans: list[Span], row: Span) -> tuple | None:
+    def values(self, d: Declaration, cells: list[str], spans: list[Span], row: Span) -> tuple[object, ...] | None:
         """A row's typed values, one per column; None (after an E107 per bad cell) when one does not fit."""
         out: list[object] = []
         ok = True

@@ -225,12 +225,12 @@ def base_scope(gems: tuple[str, ...], wild: str, values: tuple[str, ...]) -> dic
     return names
 
 
-def attribute_key(t) -> object:
+def attribute_key(t: object) -> object:
     """Where the attributes of type `t` are kept: by name for the fixed types (a face-up card is a card)."""
     return t.name if isinstance(t, Type) else t
 
 
-def not_equated(t) -> tuple[str, str] | None:
+def not_equated(t: object) -> tuple[str, str] | None:
     """(what, hint) when values of type `t` are not compared with '==' / '!=' (None when they are)."""
     if t == BOOL:
         return "conditions", "write the two cases with 'and', 'or' and 'not'"
@@ -243,7 +243,7 @@ def not_equated(t) -> tuple[str, str] | None:
     return None
 
 
-def chosen_by_if(t) -> bool:
+def chosen_by_if(t: object) -> bool:
     """May an 'if ... then ... else' value have type `t`? A number, a condition or a colour: not a player,
     a collection, a table or the setup row (the sheets phrase values), nor a card, a noble or a payment
     (the engines read a chosen one, and move it, by its choice's name)."""

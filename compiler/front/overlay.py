@@ -315,7 +315,7 @@ class _Merger:
     # ---- keyed collections
 
     def add(self, entries: list[tuple[ScalarNode, Node]], key: ScalarNode, vnode: MapNode, add: Node, shape: Shape,
-            path: tuple, of: str, note: Text | None) -> None:
+            path: tuple[object, ...], of: str, note: Text | None) -> None:
         """A new entry (`add: true`), put where `before`/`after` say or last."""
         name, what = key.value, shape.label
         keys = [k.value for k, _ in entries]
@@ -336,7 +336,7 @@ class _Merger:
         self.change("add", path + (name,), key.span, own or note)
 
     def change_entry(self, entries: list[tuple[ScalarNode, Node]], i: int, key: ScalarNode, vnode: MapNode,
-                     shape: Shape, path: tuple, shorthand: bool, note: Text | None) -> None:
+                     shape: Shape, path: tuple[object, ...], shorthand: bool, note: Text | None) -> None:
         """An existing entry changed field by field (a value written alone replaces it), and moved
         when the collection's order matters and `before`/`after` say where."""
         name, what = key.value, shape.label

@@ -61,7 +61,7 @@ def extra_slots(rules: Rules) -> list[tuple[str, bool, object]]:
 def vars_table(rules: Rules) -> Code:
     """VARIABLES: every variable as a meta.Variable (name, attribute, type tag, per player, private,
     optional, initial value, and the kind of a set of components)."""
-    rows = []
+    rows: list[ast.expr] = []
     for v in rules.variables:
         elem = getattr(v.type, "elem", None)
         rows.append(ir.call("Variable", name=ir.const(v.name), attribute=ir.const(attribute(v)),

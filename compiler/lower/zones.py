@@ -14,12 +14,12 @@ from ..check.zones import reached
 from ..front.expr import Attribute, Effect, Name, unparse, walk
 from ..language import ColumnType, Shape
 from ..language.effects import ZONE_EFFECTS
-from ..model import Rules, Zone
+from ..model import Kind, Rules, Zone
 from . import ir
 from .layout import EnginePlan, LoweringBug, spec_name
 from .printer import render
 from .pysource import Code, comment, identifier
-from .tree import Assign, Comment, Table
+from .tree import Assign, Comment, Node, Table
 
 # An env entry's kind for a component: "comp:" + the zone (or kind) it comes from.
 COMPONENT = "comp:"
@@ -80,7 +80,7 @@ def kinds_source(rules: Rules, used: tuple[str, ...]) -> Code:
     tool outside the rules (play's board, the RL observation) needs to read a row without the spec
     (a gem column's value is a colour's index, not a count)."""
     kinds = {k.name: k for k in rules.kinds}
-    out: list = [Comment(comment("The spec's own kinds: one row per component, its columns' values in declared "
+    out: list[Node] = [Comment(comment("The spec's own kinds: one row per component, its columns' values in declared "
                                  "order (a table by gem colour as a tuple in gem order; a prose column as None)."))]
     for name in used:
         kind = kinds[name]
@@ -96,7 +96,7 @@ def kinds_source(rules: Rules, used: tuple[str, ...]) -> Code:
     return Code(render(out))
 
 
-def _kind_entry(rules: Rules, kind) -> ast.expr:
+def _kind_entry(rules: Rules, kind: Kind) -> ast.expr:
     """A kind's meta.Kind row: its size, columns, pieces and the name of its table."""
     columns = ir.tuple_(*(ir.call("Column", ir.const(c.name), ir.const(c.type.value)) for c in kind.columns))
     return ir.call("Kind", ir.const(kind.name), size=ir.const(len(kind.components)), columns=columns,
@@ -107,11 +107,12 @@ def zones_source(rules: Rules) -> Code:
     """ZONES: the spec's own zones (meta.Zone), in declaration order; a zone's index there is how
     the rules and a zone's `source` name it."""
     index = {z.name: i for i, z in enumerate(rules.zones)}
-    rows = [ir.call("Zone", name=ir.const(z.name), kind=ir.const(z.holds), shape=ir.name(SHAPE_CONSTANTS[z.shape]),
-                    per_player=ir.const(z.per_player), attribute=ir.const(zone_attr(z)), start=ir.const(z.start),
-                    sizes=ir.const(dict(z.sizes)), source=ir.const(index.get(z.source, -1)),
-                    limit=ir.const(z.limit), private_attribute=ir.const(private_attr(z)))
-            for z in rules.zones]
+    rows: list[ast.expr] = [
+        ir.call("Zone", name=ir.const(z.name), kind=ir.const(z.holds), shape=ir.name(SHAPE_CONSTANTS[z.shape]),
+                per_player=ir.const(z.per_player), attribute=ir.const(zone_attr(z)), start=ir.const(z.start),
+                sizes=ir.const(dict(z.sizes)), source=ir.const(index.get(z.source, -1)),
+                limit=ir.const(z.limit), private_attribute=ir.const(private_attr(z)))
+        for z in rules.zones]
     return Code(render([Comment(comment("The spec's own zones, in declaration order (ZONES[i] is zone i)")),
                         Table("ZONES", rows)]))
 

@@ -8,12 +8,12 @@ Ctrl-C (``KeyboardInterrupt``) stops the run and returns what finished, marked `
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 
 from .. import engines
 from ..bots import parse_bot
 from .game import DEFAULT_MAX_TURNS, GameResult
-from .runners import _run_dask, _run_here, _run_processes, chunk_size, make_chunks
+from .runners import Chunk, _run_dask, _run_here, _run_processes, chunk_size, make_chunks
 from .summary import Simulation, SpecSummary
 
 Progress = Callable[[int, int], None]
@@ -67,7 +67,8 @@ def check_bots(bots: Sequence[str], players: int) -> tuple[str, ...]:
     return names
 
 
-def _runner(chunks, jobs: int, scheduler):
+def _runner(chunks: Iterable[Chunk], jobs: int,
+            scheduler: object) -> Generator[tuple[int, list[GameResult]], None, None]:
     """Where the chunks run: on a Dask cluster, in worker processes, or here."""
     if scheduler is not None:
         return _run_dask(chunks, scheduler)
