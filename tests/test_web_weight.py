@@ -40,6 +40,16 @@ def test_static_files_are_named_by_version_and_cached_for_a_year(variants, db):
             assert again.status_code == 304 and again.content == b""
 
 
+def test_a_reference_sheet_is_asked_again_with_its_etag(variants, db):
+    with client(variants, db) as c:
+        first = c.get("/rules/target-12/fr")
+        assert first.headers["cache-control"] == "no-cache" and first.headers["etag"]
+        again = c.get("/rules/target-12/fr", headers={"if-none-match": first.headers["etag"]})
+        assert again.status_code == 304 and again.content == b""
+        assert again.headers["content-security-policy"] == first.headers["content-security-policy"]
+        assert c.get("/rules/target-12/fr", headers={"if-none-match": '"other"'}).content == first.content
+
+
 def test_private_pages_and_answers_are_never_stored(variants, db):
     with client(variants, db) as c:
         made = new_table(c)
@@ -51,20 +61,18 @@ def test_private_pages_and_answers_are_never_stored(variants, db):
             c.app.state.hub.stop()
 
 
-def test_gzip_only_for_a_client_that_accepts_it_and_never_on_a_stream_or_a_secret_page(variants, db):
+def test_gzip_only_for_a_client_that_accepts_it_and_never_on_a_stream(variants, db):
     with client(variants, db) as c:
         made = new_table(c)
         api0 = api_of(made["seats"][0]["link"])
         script = static_urls(c.get(made["seats"][0]["link"]).text)[0]
-        for url in (script, api0, "/", "/rules/target-12/en"):
+        for url in (script, api0, "/", "/rules/target-12/en", made["host"], made["seats"][0]["link"], made["watch"]):
             r = c.get(url, headers={"accept-encoding": "gzip"})
             assert r.headers["content-encoding"] == "gzip" and "accept-encoding" in r.headers["vary"].lower()
             plain = c.get(url, headers={"accept-encoding": "identity"})
             assert "content-encoding" not in plain.headers and plain.content == r.content  # httpx decoded it
         raw = c.get(script, headers={"accept-encoding": "gzip"})
         assert int(raw.headers["content-length"]) < len(raw.content) / 2
-        for page in (made["host"], made["seats"][0]["link"], made["watch"]):
-            assert "content-encoding" not in c.get(page, headers={"accept-encoding": "gzip"}).headers
         with c.stream("GET", api0 + "/events", headers={"accept-encoding": "gzip"}) as r:
             assert "content-encoding" not in r.headers
             c.app.state.hub.stop()

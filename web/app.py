@@ -26,11 +26,13 @@ Routes (TABLE, SEAT and the secrets come from the links made when a table is cre
 Weight: a static file is named in the pages with its version (``/static/play.js?v=HASH``, the
 start of its SHA-256, :func:`static_url`) and served with a year's ``max-age`` when asked by that
 version, else ``no-cache`` with its ETag and Last-Modified (a 304 when unchanged); every other
-answer is ``no-store`` (a seat's page and its answers are private). Static files, the sheets, the
-front page and the API's JSON answers are gzipped for a client that accepts it (:class:`Compress`);
-event streams are not (each event must reach the page at once), nor the pages whose text holds a
-link's secret (host, seat and watch pages: small, and no compressed answer mixes a secret with
-what a request chose, the ground of BREACH).
+answer but a reference sheet (``no-cache`` and its ETag) is ``no-store`` (a seat's page and its
+answers are private). Every answer is gzipped for a client that accepts it (:class:`Compress`)
+but an event stream (each event must reach the page at once). A page holding a link's secret
+is compressed too: compression gives a secret away (BREACH) only where an answer also shows
+text the request chose, and none does here (a page's language and a replay's seat are chosen
+among a few fixed values, and a refusal that repeats what was asked holds no secret); a new
+answer must keep it so.
 
 Every answer carries a Content-Security-Policy (scripts and styles from this server only; the
 sheet, which has its own inline style, gets a policy that allows that one style by its hash and
@@ -150,10 +152,8 @@ class VersionedStatic(StaticFiles):
 
 
 def compressible(path: str) -> bool:
-    """Whether the answer to `path` may be gzipped: not an event stream, not a page holding a secret."""
-    if path.endswith("/events"):
-        return False
-    return path == "/" or path.startswith(("/static/", "/rules/", "/api/"))
+    """Whether the answer to `path` may be gzipped: anything but an event stream."""
+    return not path.endswith("/events")
 
 
 class Compress:
