@@ -124,6 +124,20 @@ def test_a_cached_engine_that_fails_a_check_is_compiled_again(tmp_path, rules, d
     assert calls == ["target-12", "target-12"] and again == text
 
 
+def test_entries_of_a_spec_unused_for_a_month_go_when_a_new_one_is_written(tmp_path, rules):
+    folder = tmp_path / "cache"
+    folder.mkdir(mode=0o700)
+    stale, recent, other = (folder / f"{n}-{c * 64}.py" for n, c in (("target-12", "a"), ("target-12", "b"),
+                                                                        ("official", "c")))
+    for entry in (stale, recent, other):
+        entry.write_text("x", encoding="utf-8")
+    month = 31 * 86400
+    for entry in (stale, other):
+        os.utime(entry, (entry.stat().st_atime - month, entry.stat().st_mtime - month))
+    _, path = engine_cache.engine_text(rules, folder, counted_compiler([]))
+    assert sorted(p.name for p in folder.iterdir()) == sorted([pathlib.Path(path).name, recent.name, other.name])
+
+
 def test_a_cache_folder_others_may_write_is_not_used(tmp_path, rules, caplog):
     calls: list = []
     folder = tmp_path / "shared"

@@ -19,9 +19,13 @@ A cached file is input like any other, and it is run, so it is trusted no more t
   fails (truncated, edited, another spec's) is compiled again and overwritten;
 - it is written to a temporary file and renamed, so a server starting meanwhile never reads
   half an entry.
+
+An entry used is touched; when one is written, the entries of the same spec not used for
+KEEP_DAYS days (older compilers, older texts of the spec) are removed.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import os
@@ -29,6 +33,7 @@ import pathlib
 import re
 import stat
 import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -36,6 +41,7 @@ from compiler.front.reading import read_file
 
 COMPILER = pathlib.Path(__file__).resolve().parent.parent / "compiler"
 MAX_ENGINE_BYTES = 20_000_000  # as playtest.engines: the largest catalogue engine is about 0.4 MB
+KEEP_DAYS = 30
 HEADER = re.compile(r"# splendor-rules engine cache: sha256 ([0-9a-f]{64})\n")
 log = logging.getLogger("splendor_rules.web")
 
@@ -123,7 +129,21 @@ def engine_text(rules: Any, folder: pathlib.Path | None, compile_rules: Callable
     name = re.sub(r"[^A-Za-z0-9_-]", "_", str(rules.name))[:60]
     path = folder / f"{name}-{key_of(rules)}.py"
     text = entry_text(path, rules.source.sha256)
-    if text is None:
-        text = compile_rules(rules)
-        write_entry(path, text)
+    if text is not None:
+        with contextlib.suppress(OSError):
+            os.utime(path)  # used: kept
+        return text, str(path)
+    text = compile_rules(rules)
+    write_entry(path, text)
+    prune(folder, name, keep=path)
     return text, str(path)
+
+
+def prune(folder: pathlib.Path, name: str, keep: pathlib.Path, now: float | None = None) -> None:
+    """Remove the entries of spec `name` in `folder` (but `keep`) not used for KEEP_DAYS days."""
+    now = time.time() if now is None else now
+    for old in folder.glob(f"{name}-*.py"):
+        if old != keep and re.fullmatch(rf"{re.escape(name)}-[0-9a-f]{{64}}\.py", old.name):
+            with contextlib.suppress(OSError):
+                if now - old.stat().st_mtime > KEEP_DAYS * 86400:
+                    old.unlink()
