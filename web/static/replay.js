@@ -64,7 +64,7 @@
   $("replay-move").addEventListener("change", (e) => go(Number(e.target.value)));
   $("replay-slider").addEventListener("input", (e) => go(Number(e.target.value)));
   document.addEventListener("keydown", (e) => {
-    if (e.target instanceof HTMLInputElement && e.target.type === "number") return;
+    if (e.target instanceof HTMLInputElement) return; // the move's field and the slider have keys of their own
     const to = { ArrowLeft: shown - 1, ArrowRight: shown + 1, Home: 0, End: replay.moves }[e.key];
     if (to !== undefined) {
       e.preventDefault();
