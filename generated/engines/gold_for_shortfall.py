@@ -51,7 +51,7 @@ import operator
 import os
 import random
 from collections import namedtuple
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 SPEC_NAME = 'gold-for-shortfall'
@@ -1280,8 +1280,6 @@ BASE_NOBLE_VISIT = 67  # ids 67 to 71
 Path = tuple[str | int, ...]  # the keys and list indexes that lead from a state to a value
 Problem = tuple[Path, str]  # a problem of a saved state: where, and the sentence that says it
 State = dict[str, Any]  # a saved state, as to_dict makes it and json reads it
-# How _problems reads a list of card ids: (the list, its path, its name in sentences) -> (id, path) of each.
-CardList = Callable[[Any, Path, str], list[tuple[int, Path]]]
 
 
 class IllegalAction(Exception):
@@ -2643,8 +2641,51 @@ def new_game(players: int, seed: int | None = None, max_turns: int | None = None
     return game
 
 
+Placed = list[tuple[int, Path]]  # (card id, path) of cards on the table, in the order a reader meets them
+
+
 def _is_count(value: object, least: int = 0) -> bool:
     return type(value) is int and value >= least
+
+
+def _dotted(path: Path) -> str:
+    """A path as a message writes it: seats[1].tokens.red."""
+    return "".join(f"[{key}]" if type(key) is int else f".{key}" for key in path).lstrip(".")
+
+
+class _Reader:
+    """Reads the parts of one state that recur (counts, token tables, lists of cards), adding a
+    problem to `out` for each wrong value and returning a default in its place."""
+
+    def __init__(self, out: list[Problem]) -> None:
+        self.out = out
+
+    def count(self, value: Any, path: Path, least: int = 0) -> int:
+        if not _is_count(value, least):
+            self.out.append((path, f"{_dotted(path)} must be a whole number of at least {least}, not {_shown(value)}"))
+            return least
+        return value  # type: ignore[no-any-return]  # _is_count: an int
+
+    def tokens(self, value: Any, path: Path) -> list[int]:
+        if not isinstance(value, dict) or set(value) != set(COLOURS):
+            self.out.append((path, f"{_dotted(path)} must give a count for each of {', '.join(COLOURS)}"))
+            return [0] * len(COLOURS)
+        return [self.count(value[c], path + (c,)) for c in COLOURS]
+
+    def card_list(self, value: Any, path: Path, where: str) -> Placed:
+        """The card ids of a list, each with its path; `where` names the list in the sentences."""
+        if not isinstance(value, list):
+            self.out.append((path, f"{where} must be a list of card ids"))
+            return []
+        ids: Placed = []
+        for i, c in enumerate(value):
+            if c is None and path[0] == "market":
+                continue
+            if type(c) is not int or not 0 <= c < len(CARDS):
+                self.out.append((path + (i,), f"{where}: unknown card {_shown(c)} (cards are 0 to {len(CARDS) - 1})"))
+            else:
+                ids.append((c, path + (i,)))
+        return ids
 
 
 def _problems(data: Any, nested: bool = False) -> list[Problem]:
@@ -2653,13 +2694,46 @@ def _problems(data: Any, nested: bool = False) -> list[Problem]:
     Types and ranges of every field, then the invariants between fields (tokens add up, each
     card in one place, phase and pending, step and step_count, ending and seats, end_reason
     and phase, turn and max_turns). `nested`: the state is another's `start`, which starts
-    nowhere else. A state that passes loads into a game that plays on from there. Each path
-    leads to the value the sentence is about (see StateError); a problem between fields
-    points at the field that is most likely wrong, one of the whole state at ().
+    nowhere else. A state that passes loads into a game that plays on from there. A problem
+    between fields points at the field that is most likely wrong, one of the whole state at ().
     """
-    out: list[Problem] = []
     if not isinstance(data, dict):
         return [((), f"a state is a JSON object, not {_shown(data)}")]
+    out = _header_problems(data)
+    n = data.get("players")
+    if type(n) is not int or n not in SETUP:
+        out.append((("players",), f"'players' must be one of {', '.join(map(str, PLAYER_COUNTS))}, not {_shown(n)}"))
+        return out
+    gems, gold, nobles_shown, face_up = SETUP[n]
+    read = _Reader(out)
+    seed = data.get("seed")
+    if seed is not None and type(seed) is not int:
+        out.append((("seed",), f"'seed' must be a whole number or null, not {_shown(seed)}"))
+    supply = read.tokens(data.get("supply"), ("supply",))
+    seats = data.get("seats")
+    if not isinstance(seats, list) or len(seats) != n:
+        out.append((("seats",), f"'seats' must list {n} players"))
+        return out
+    placed, owned_nobles, reserved_counts, totals = _seats_problems(read, seats, supply)
+    for i, colour in enumerate(COLOURS):
+        expected = gold if i == len(GEMS) else gems
+        if totals[i] != expected:
+            out.append((("supply", colour), f"{colour} tokens add up to {_shown(totals[i])}, the game has {expected}"))
+    market: Any = data.get("market")
+    market_ok = _market_problems(read, market, face_up, placed)
+    _deck_problems(read, data.get("decks"), placed)
+    placed += _out_of_play_cards(read, data.get("out_of_play"))
+    _placement_problems(placed, out)
+    _noble_problems(data.get("nobles"), owned_nobles, n, nobles_shown, out)
+    out += _state_problems(data, n)  # the spec's declared state and zones, when it has some
+    out += _turn_problems(data, n, market if market_ok else None, reserved_counts)
+    out += _history_problems(data, nested)
+    return out
+
+
+def _header_problems(data: State) -> list[Problem]:
+    """The format, its version and the spec a state was saved for."""
+    out: list[Problem] = []
     if data.get("format") != STATE_FORMAT:
         out.append((("format",), f"'format' must be {STATE_FORMAT!r}, not {_shown(data.get('format'))}"))
     if type(data.get("version")) is not int or data.get("version") != STATE_VERSION:
@@ -2670,48 +2744,15 @@ def _problems(data: Any, nested: bool = False) -> list[Problem]:
                     f"{_shown(spec.get('name') if isinstance(spec, dict) else spec)}, this engine plays {SPEC_NAME!r}"))
     elif spec.get("sha256") != SPEC_SHA256:
         out.append((("spec", "sha256"), "the state was saved by an engine built from another version of the spec"))
-    n = data.get("players")
-    if type(n) is not int or n not in SETUP:
-        out.append((("players",), f"'players' must be one of {', '.join(map(str, PLAYER_COUNTS))}, not {_shown(n)}"))
-        return out
-    gems, gold, nobles_shown, face_up = SETUP[n]
+    return out
 
-    def count(value: Any, path: Path, least: int = 0) -> int:
-        if not _is_count(value, least):
-            out.append((path, f"{_dotted(path)} must be a whole number of at least {least}, not {_shown(value)}"))
-            return least
-        return value
 
-    def tokens(value: Any, path: Path) -> list[int]:
-        if not isinstance(value, dict) or set(value) != set(COLOURS):
-            out.append((path, f"{_dotted(path)} must give a count for each of {', '.join(COLOURS)}"))
-            return [0] * len(COLOURS)
-        return [count(value[c], path + (c,)) for c in COLOURS]
-
-    def card_list(value: Any, path: Path, where: str) -> list[tuple[int, Path]]:
-        """The card ids of a list, each with its path; `where` names the list in the sentences."""
-        if not isinstance(value, list):
-            out.append((path, f"{where} must be a list of card ids"))
-            return []
-        ids: list[tuple[int, Path]] = []
-        for i, c in enumerate(value):
-            if c is None and path[0] == "market":
-                continue
-            if type(c) is not int or not 0 <= c < len(CARDS):
-                out.append((path + (i,), f"{where}: unknown card {_shown(c)} (cards are 0 to {len(CARDS) - 1})"))
-            else:
-                ids.append((c, path + (i,)))
-        return ids
-
-    seed = data.get("seed")
-    if seed is not None and type(seed) is not int:
-        out.append((("seed",), f"'seed' must be a whole number or null, not {_shown(seed)}"))
-    supply = tokens(data.get("supply"), ("supply",))
-    seats = data.get("seats")
-    if not isinstance(seats, list) or len(seats) != n:
-        out.append((("seats",), f"'seats' must list {n} players"))
-        return out
-    placed: list[tuple[int, Path]] = []  # (card id, path) of every card on the table, in the order a reader meets them
+def _seats_problems(read: _Reader, seats: list[Any],
+                    supply: list[int]) -> tuple[Placed, list[int], list[int], list[int]]:
+    """Each seat's tokens, cards and nobles: (the cards placed, the nobles owned, how many cards each
+    seat has reserved, the tokens of the supply and the seats added up by colour)."""
+    out = read.out
+    placed: Placed = []
     owned_nobles: list[int] = []
     reserved_counts: list[int] = []
     totals = supply[:]
@@ -2722,17 +2763,17 @@ def _problems(data: Any, nested: bool = False) -> list[Problem]:
             out.append((at, f"{where} must be an object"))
             reserved_counts.append(0)
             continue
-        held = tokens(seat.get("tokens"), at + ("tokens",))
+        held = read.tokens(seat.get("tokens"), at + ("tokens",))
         totals = [a + b for a, b in zip(totals, held, strict=True)]
-        placed += card_list(seat.get("purchased", []), at + ("purchased",), f"{where}.purchased")
-        reserved = card_list(seat.get("reserved", []), at + ("reserved",), f"{where}.reserved")
+        placed += read.card_list(seat.get("purchased", []), at + ("purchased",), f"{where}.purchased")
+        reserved = read.card_list(seat.get("reserved", []), at + ("reserved",), f"{where}.reserved")
         reserved_counts.append(len(reserved))
         placed += reserved
         if MAX_RESERVED and len(reserved) > MAX_RESERVED:
             out.append((at + ("reserved",),
                         f"{where} holds {len(reserved)} reserved cards, at most {MAX_RESERVED} are allowed"))
         reserved_ids = [c for c, _ in reserved]
-        for c, path in card_list(seat.get("blind", []), at + ("blind",), f"{where}.blind"):
+        for c, path in read.card_list(seat.get("blind", []), at + ("blind",), f"{where}.blind"):
             if c not in reserved_ids:
                 out.append((path, f"{where}.blind lists a card that is not reserved"))
                 break
@@ -2741,36 +2782,64 @@ def _problems(data: Any, nested: bool = False) -> list[Problem]:
             out.append((at + ("nobles",), f"{where}.nobles must be a list of noble ids (0 to {len(NOBLES) - 1})"))
         else:
             owned_nobles += noble_ids
-        count(seat.get("turns", 0), at + ("turns",))
-    for i, colour in enumerate(COLOURS):
-        expected = gold if i == len(GEMS) else gems
-        if totals[i] != expected:
-            out.append((("supply", colour), f"{colour} tokens add up to {_shown(totals[i])}, the game has {expected}"))
-    market: Any = data.get("market")
-    decks: Any = data.get("decks")
-    market_ok = isinstance(market, dict) and set(market) == {str(lv) for lv in LEVELS}
-    if not market_ok:
+        read.count(seat.get("turns", 0), at + ("turns",))
+    return placed, owned_nobles, reserved_counts, totals
+
+
+def _market_problems(read: _Reader, market: Any, face_up: int, placed: Placed) -> bool:
+    """The face-up rows, a row per level with its slots (the cards are added to `placed`); True when
+    the rows are whole (a pending purchase is then checked against them)."""
+    out = read.out
+    if not (isinstance(market, dict) and set(market) == {str(lv) for lv in LEVELS}):
         out.append((("market",), f"'market' must have a row for each level {', '.join(map(str, LEVELS))}"))
-    else:
-        for lv in LEVELS:
-            row = market[str(lv)]
-            if not isinstance(row, list) or len(row) != face_up:
-                out.append((("market", str(lv)), f"market row {lv} must have {face_up} slots"))
-                market_ok = False
-                continue
-            for c, path in card_list(row, ("market", str(lv)), f"market[{lv}]"):
-                placed.append((c, path))
-                if CARD_LEVEL[c] != lv:
-                    out.append((path, f"card {c} is of level {CARD_LEVEL[c]} but lies in market row {lv}"))
+        return False
+    market_ok = True
+    for lv in LEVELS:
+        row = market[str(lv)]
+        if not isinstance(row, list) or len(row) != face_up:
+            out.append((("market", str(lv)), f"market row {lv} must have {face_up} slots"))
+            market_ok = False
+            continue
+        for c, path in read.card_list(row, ("market", str(lv)), f"market[{lv}]"):
+            placed.append((c, path))
+            if CARD_LEVEL[c] != lv:
+                out.append((path, f"card {c} is of level {CARD_LEVEL[c]} but lies in market row {lv}"))
+    return market_ok
+
+
+def _deck_problems(read: _Reader, decks: Any, placed: Placed) -> None:
+    """The decks, one per level (the cards are added to `placed`)."""
     if not isinstance(decks, dict) or set(decks) != {str(lv) for lv in LEVELS}:
-        out.append((("decks",), f"'decks' must have a deck for each level {', '.join(map(str, LEVELS))}"))
-    else:
-        for lv in LEVELS:
-            for c, path in card_list(decks[str(lv)], ("decks", str(lv)), f"decks[{lv}]"):
-                placed.append((c, path))
-                if CARD_LEVEL[c] != lv:
-                    out.append((path, f"card {c} is of level {CARD_LEVEL[c]} but lies in deck {lv}"))
-    placed += _out_of_play_cards(data.get("out_of_play"), card_list, out)
+        read.out.append((("decks",), f"'decks' must have a deck for each level {', '.join(map(str, LEVELS))}"))
+        return
+    for lv in LEVELS:
+        for c, path in read.card_list(decks[str(lv)], ("decks", str(lv)), f"decks[{lv}]"):
+            placed.append((c, path))
+            if CARD_LEVEL[c] != lv:
+                read.out.append((path, f"card {c} is of level {CARD_LEVEL[c]} but lies in deck {lv}"))
+
+
+def _out_of_play_cards(read: _Reader, value: Any) -> Placed:
+    """The (card id, path) of each card a state says is out of the game ('out_of_play': level ->
+    card ids; absent or null: none), each of its level."""
+    if value is None:
+        return []
+    levels = [str(lv) for lv in LEVELS]
+    if not isinstance(value, dict) or not set(value) <= set(levels):
+        read.out.append((("out_of_play",), f"'out_of_play' must be an object from levels ({', '.join(levels)}) "
+                                           "to the ids of the cards out of the game"))
+        return []
+    placed: Placed = []
+    for lv in LEVELS:
+        for c, path in read.card_list(value.get(str(lv), []), ("out_of_play", str(lv)), f"out_of_play[{lv}]"):
+            placed.append((c, path))
+            if CARD_LEVEL[c] != lv:
+                read.out.append((path, f"card {c} is of level {CARD_LEVEL[c]} but is listed out of play at level {lv}"))
+    return placed
+
+
+def _placement_problems(placed: Placed, out: list[Problem]) -> None:
+    """Every card in exactly one place."""
     seen: dict[int, Path] = {}  # card id: where the reader met it first
     for c, path in placed:
         if c in seen:
@@ -2781,17 +2850,23 @@ def _problems(data: Any, nested: bool = False) -> list[Problem]:
         out.append(((), f"{len(missing)} card(s) are nowhere: {', '.join(map(str, missing[:10]))}"
                     + ("..." if len(missing) > 10 else "")
                     + " (cards out of the game are listed in 'out_of_play', by level)"))
-    row = data.get("nobles")
+
+
+def _noble_problems(row: Any, owned_nobles: list[int], n: int, nobles_shown: int, out: list[Problem]) -> None:
+    """The noble row, and the nobles in play (the row's and the seats') as many as the table reveals."""
     if not isinstance(row, list) or any(type(x) is not int or not 0 <= x < len(NOBLES) for x in row):
         out.append((("nobles",), f"'nobles' must be a list of noble ids (0 to {len(NOBLES) - 1})"))
-    else:
-        everyone = row + owned_nobles
-        if len(set(everyone)) != len(everyone):
-            out.append((("nobles",), "a noble appears more than once"))
-        if len(everyone) != nobles_shown:
-            out.append((("nobles",), f"{len(everyone)} nobles are in play, {n} players reveal {nobles_shown}"))
-    out += _state_problems(data, n)  # the spec's declared state and zones, when it has some
-    out += _turn_problems(data, n, market if market_ok else None, reserved_counts)
+        return
+    everyone = row + owned_nobles
+    if len(set(everyone)) != len(everyone):
+        out.append((("nobles",), "a noble appears more than once"))
+    if len(everyone) != nobles_shown:
+        out.append((("nobles",), f"{len(everyone)} nobles are in play, {n} players reveal {nobles_shown}"))
+
+
+def _history_problems(data: State, nested: bool) -> list[Problem]:
+    """The moves played, and the state the game started from (checked as a state of its own)."""
+    out: list[Problem] = []
     history = data.get("history", [])
     if not isinstance(history, list) or any(type(a) is not int or not 0 <= a < NUM_ACTIONS for a in history):
         out.append((("history",), "'history' must be a list of action ids"))
@@ -2804,33 +2879,25 @@ def _problems(data: Any, nested: bool = False) -> list[Problem]:
     return out
 
 
-def _out_of_play_cards(value: Any, card_list: CardList, out: list[Problem]) -> list[tuple[int, Path]]:
-    """The (card id, path) of each card a state says is out of the game ('out_of_play': level ->
-    card ids; absent or null: none), each of its level; problems are added to `out`."""
-    if value is None:
-        return []
-    levels = [str(lv) for lv in LEVELS]
-    if not isinstance(value, dict) or not set(value) <= set(levels):
-        out.append((("out_of_play",), f"'out_of_play' must be an object from levels ({', '.join(levels)}) "
-                                      "to the ids of the cards out of the game"))
-        return []
-    placed: list[tuple[int, Path]] = []
-    for lv in LEVELS:
-        for c, path in card_list(value.get(str(lv), []), ("out_of_play", str(lv)), f"out_of_play[{lv}]"):
-            placed.append((c, path))
-            if CARD_LEVEL[c] != lv:
-                out.append((path, f"card {c} is of level {CARD_LEVEL[c]} but is listed out of play at level {lv}"))
-    return placed
-
-
-def _dotted(path: Path) -> str:
-    """A path as a message writes it: seats[1].tokens.red."""
-    return "".join(f"[{key}]" if type(key) is int else f".{key}" for key in path).lstrip(".")
-
-
 def _turn_problems(data: State, n: int, market: dict[str, Any] | None, reserved_counts: list[int]) -> list[Problem]:
     """Whose turn, which phase and how the game will end, each against the others (see _problems)."""
     out: list[Problem] = []
+    phase, cp = _phase_and_seat(data, n, out)
+    for key in ("round", "turn"):
+        value = data.get(key)
+        if not _is_count(value, 1):
+            out.append(((key,), f"'{key}' must be a whole number of at least 1, not {_shown(value)}"))
+    for key in ("passes", "step", "step_count"):
+        value = data.get(key, 0)
+        if not _is_count(value):
+            out.append(((key,), f"'{key}' must be a whole number of at least 0, not {_shown(value)}"))
+    out += _step_problems(data, phase, cp, market, reserved_counts)
+    out += _ending_problems(data, n, phase)
+    return out
+
+
+def _phase_and_seat(data: State, n: int, out: list[Problem]) -> tuple[str | None, int | None]:
+    """The phase and the current player, each None when it is wrong (the checks that need it skip)."""
     cp = data.get("current_player")
     phase = data.get("phase")
     if type(phase) is not str or (phase not in ("action", "over") and phase not in STEPS):
@@ -2843,14 +2910,13 @@ def _turn_problems(data: State, n: int, market: dict[str, Any] | None, reserved_
     elif type(cp) is not int or not 0 <= cp < n:
         out.append((("current_player",), f"'current_player' must be a seat from 0 to {n - 1}, not {_shown(cp)}"))
         cp = None
-    for key in ("round", "turn"):
-        value = data.get(key)
-        if not _is_count(value, 1):
-            out.append(((key,), f"'{key}' must be a whole number of at least 1, not {_shown(value)}"))
-    for key in ("passes", "step", "step_count"):
-        value = data.get(key, 0)
-        if not _is_count(value):
-            out.append(((key,), f"'{key}' must be a whole number of at least 0, not {_shown(value)}"))
+    return phase, cp
+
+
+def _step_problems(data: State, phase: str | None, cp: int | None, market: dict[str, Any] | None,
+                   reserved_counts: list[int]) -> list[Problem]:
+    """The step, its count and the purchase waiting for its payment, against the phase."""
+    out: list[Problem] = []
     step, step_count = data.get("step", 0), data.get("step_count", 0)
     pending = data.get("pending")
     if phase == "payment":
@@ -2875,6 +2941,13 @@ def _turn_problems(data: State, n: int, market: dict[str, Any] | None, reserved_
         out.append((("step",), f"in step '{phase}', 'step' must be its position among the steps, not {_shown(step)}"))
     elif phase == "over" and step not in (0, _N_STEPS):
         out.append((("step",), f"in a finished game 'step' is 0 or {_N_STEPS}, not {_shown(step)}"))
+    return out
+
+
+def _ending_problems(data: State, n: int, phase: str | None) -> list[Problem]:
+    """The end triggered (its trigger, how the round finishes, the last seat), why a finished game
+    ended, and the length cap."""
+    out: list[Problem] = []
     ending = data.get("ending")
     rounds = [name for name, finish in TRIGGERS if finish != "immediately"]
     if ending is not None:
