@@ -14,8 +14,9 @@ A stream costs the server a connection and, at every move, a view to send. So:
 - an event sends what changed of the log: the first event of a stream holds the whole view;
   each later one holds the view without the entries of the log that this stream already sent,
   ``{"log_from": K, "log": [entries K and after], ...}`` (the page keeps the first K), so a
-  move costs a few hundred bytes however long the game. The log is append-only (a move once
-  logged is never written again), which is what makes its first K entries the page's own.
+  move costs a few hundred bytes however long the game. A stream sends part of the log only
+  when the entries it sent are still the log's first ones (a log that lost or changed an entry,
+  as an undone move would make it, is sent whole).
 """
 from __future__ import annotations
 
@@ -150,7 +151,7 @@ class Streams:
     async def _events(self, table: Any, seat: int | None, queue: asyncio.Queue[int | None]) -> AsyncIterator[str]:
         yield "retry: 1000\n\n"
         view = await self.views.rendered(table, seat)
-        sent = len(view.log)  # the entries of the log this stream has sent
+        sent = view.log  # the entries of the log this stream has sent
         yield view.event(0)
         while True:
             try:
@@ -164,8 +165,9 @@ class Streams:
                 if queue.get_nowait() is None:
                     return
             view = await self.views.rendered(table, seat)
-            yield view.event(sent)
-            sent = len(view.log)
+            # Only what follows the entries sent, when they are still the log's first ones (else all of it).
+            yield view.event(len(sent) if view.log[:len(sent)] == sent else 0)
+            sent = view.log
 
 
 class LiveStream(StreamingResponse):
