@@ -68,6 +68,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import NotModifiedResponse, StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from compiler.front.reading import read_file
 from compiler.safe_text import html_finalize
 
 from .hosts import HostCheck, Hosts
@@ -113,6 +114,7 @@ register_url_convertor("seat", SeatNumber())
 register_url_convertor("token", Token())
 
 STATIC = HERE / "static"
+MAX_STATIC_BYTES = 5_000_000  # the page's script and style: tens of kilobytes
 YEAR = 365 * 86400
 _VERSIONS: dict[str, tuple[tuple[int, int], str]] = {}
 
@@ -124,8 +126,7 @@ def static_version(path: str | os.PathLike[str]) -> str:
     stamp = (info.st_mtime_ns, info.st_size)
     known = _VERSIONS.get(str(path))
     if known is None or known[0] != stamp:
-        with open(path, "rb") as f:
-            known = (stamp, hashlib.sha256(f.read()).hexdigest()[:16])
+        known = (stamp, hashlib.sha256(read_file(path, MAX_STATIC_BYTES, "a static file")).hexdigest()[:16])
         _VERSIONS[str(path)] = known
     return known[1]
 

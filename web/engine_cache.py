@@ -57,7 +57,7 @@ def compiler_fingerprint() -> str:
         for path in sorted(COMPILER.rglob("*")):
             if path.is_file() and "__pycache__" not in path.parts:
                 digest.update(str(path.relative_to(COMPILER)).encode("utf-8") + b"\0")
-                digest.update(path.read_bytes() + b"\0")
+                digest.update(read_file(path, MAX_ENGINE_BYTES, "a file of the compiler") + b"\0")
         _FINGERPRINT.append(digest.hexdigest())
     return _FINGERPRINT[0]
 
