@@ -42,6 +42,7 @@ from compiler.front.reading import read_file
 COMPILER = pathlib.Path(__file__).resolve().parent.parent / "compiler"
 MAX_ENGINE_BYTES = 20_000_000  # as playtest.engines: the largest catalogue engine is about 0.4 MB
 KEEP_DAYS = 30
+SPEC_LINE = re.compile(r"""^SPEC_SHA256 = ['"]([0-9a-f]{64})['"]$""", re.M)  # the engine's declared spec hash
 HEADER = re.compile(r"# splendor-rules engine cache: sha256 ([0-9a-f]{64})\n")
 log = logging.getLogger("splendor_rules.web")
 
@@ -99,7 +100,8 @@ def entry_text(path: pathlib.Path, spec_sha256: str) -> str | None:
     body = text[header.end():] if header else ""
     if header is None or hashlib.sha256(body.encode("utf-8")).hexdigest() != header.group(1):
         return None
-    if f"\nSPEC_SHA256 = {spec_sha256!r}\n" not in body:
+    declared = SPEC_LINE.search(body)
+    if declared is None or declared.group(1) != spec_sha256:
         return None
     return body
 
