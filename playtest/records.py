@@ -9,6 +9,12 @@ seat, how often each decision was made (``uses``: an action of the spec or an en
 step a player was asked; a step applied without asking is no decision and is not counted),
 and the moves, from which ``splendor-rules play SPEC --replay FILE --game N`` replays game N.
 
+``--replay`` also takes a saved game (``save FILE`` at the terminal, or a finished web table's
+"Download the game"): the engine's state holds its seed (or the position it started from) and
+every move since (``history``), so it is one game, replayed from its deal. It is checked as
+``--load`` checks it (every problem located in the file), and its moves must lead from its deal
+to exactly the state it saved, else it was edited and is refused (:func:`saved_game_row`).
+
 In CSV, lists are joined with ``;`` (per seat) and ``/`` (levels within a seat), the moves
 with spaces, and each decision has a ``uses.NAME`` column.
 
@@ -21,12 +27,13 @@ import csv
 import io
 import json
 import pathlib
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from compiler.files import write_atomic
 from compiler.front.reading import read_file, reason
 from compiler.safe_text import csv_cell, csv_text, visible
 
+from . import saved_games
 from .bots import BotError, parse_bot
 from .simulate.game import GameResult, decision_order
 from .simulate.summary import Simulation
@@ -41,6 +48,15 @@ CSV_FIRST = ("format", "version", "spec", "label", "sha256", "index", "seed", "p
 
 class RecordError(ValueError):
     """A record file that cannot be written or read; the message says where and why."""
+
+
+class InvalidSavedGame(RecordError):
+    """A saved game the engine refuses: its message is the located diagnostics (saved_games),
+    their source lines already made safe for a terminal."""
+
+
+class GameNotNamed(RecordError):
+    """``--replay`` of a record file without ``--game N``: a mistake of the command, not of the file."""
 
 
 def kind_of(path: str | pathlib.Path) -> str:
@@ -173,6 +189,75 @@ def write(sim: Simulation, path: str | pathlib.Path) -> int:
 
 # ----------------------------------------------------------------------------- reading
 
+STATE_FORMAT = "splendor-rules/state"
+MAX_SEAT_LABEL = 40
+
+
+def read_replay(path: str | pathlib.Path, module: Any, game: int | None) -> tuple[dict[str, Any], str]:
+    """What ``play --replay FILE [--game N]`` replays: game `game` of a record file, or the one
+    game of a saved game (`game` None or 0). RecordError, located, for anything wrong."""
+    try:
+        data = read_file(path, MAX_RECORD_BYTES, "a record file")
+    except OSError as e:
+        kind_of(path)  # a name that is no record file's is said first
+        raise RecordError(f"{path}: cannot read the game records: {reason(e)}") from None
+    saved = _saved_state(data)
+    if saved is not None:
+        if game not in (None, 0):
+            raise RecordError(f"{path}: a saved game holds one game: leave out --game (or give --game 0)")
+        return saved_game_row(path, module, data.decode("utf-8-sig"), saved), str(path)
+    kind_of(path)
+    if game is None:
+        raise GameNotNamed(f"{path} is a record file, a run of games: say which with --game N")
+    return read_record(path, module.SPEC_NAME, game)
+
+
+def _saved_state(data: bytes) -> dict[str, Any] | None:
+    """The JSON object of a saved game (the engine's state format), or None for anything else."""
+    if not data.lstrip()[:1] == b"{" and not data.startswith(b"\xef\xbb\xbf"):
+        return None
+    try:
+        value = json.loads(data.decode("utf-8-sig"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) and value.get("format") == STATE_FORMAT else None
+
+
+def saved_game_row(path: str | pathlib.Path, module: Any, text: str, state: dict[str, Any]) -> dict[str, Any]:
+    """A saved game as the row :func:`replay` plays: its deal (seed, or the position it started
+    from) and its moves. The state is checked as ``--load`` checks it, and replaying its moves
+    from its deal must give exactly the saved state (a history or seed edited is refused)."""
+    try:
+        saved = module.from_json(state)
+    except module.StateError as e:
+        problems = getattr(e, "problems", None) or [((), str(e))]
+        raise InvalidSavedGame(saved_games.invalid_state(str(path), text, problems)) from None
+    start = state.get("start")
+    if start is None and type(state.get("seed")) is not int:
+        raise RecordError(f"{path}: error: the saved game does not say how it was dealt (no seed, no start), "
+                          "so its moves cannot be replayed")
+    history = list(state.get("history", []))
+    done_before = len(start.get("history", [])) if isinstance(start, dict) else 0
+    players = state["players"]
+    seats = (state.get("table") or {}).get("seats") if isinstance(state.get("table"), dict) else None
+    if not (isinstance(seats, list) and len(seats) == players and all(isinstance(x, str) for x in seats)):
+        seats = ["?"] * players
+    row = {"format": FORMAT, "version": VERSION, "spec": str(state["spec"]["name"]), "sha256": state["spec"]["sha256"],
+           "index": 0, "seed": state.get("seed"), "players": players,
+           "seats": [visible(x)[:MAX_SEAT_LABEL] for x in seats], "max_turns": state.get("max_turns"),
+           "actions": history[done_before:], "start": start}
+    where = str(path)
+    again = replay(module, row, where)
+    if _without_start(again.to_dict()) != _without_start(saved.to_dict()):
+        raise RecordError(f"{path}: error: the saved game's moves do not lead from its deal to the state it saved "
+                          "(the file was edited)")
+    return row
+
+
+def _without_start(state: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in state.items() if k != "start"}
+
+
 def read_record(path: str | pathlib.Path, spec_name: str, game: int) -> tuple[dict, str]:
     """The record of game `game` (its index in the run) of spec `spec_name` in `path`, and
     where it is ("FILE:LINE"). RecordError, located, for anything wrong with the file."""
@@ -296,7 +381,7 @@ def _check(where: str, row: dict) -> dict:
     return row
 
 
-def replay(module, row: dict, where: str):
+def replay(module: Any, row: dict[str, Any], where: str) -> Any:
     """The game a record describes, played again move by move. RecordError when the record is
     for another version of the spec or a move is not legal where it is played."""
     sha = getattr(module, "SPEC_SHA256", None)
@@ -304,7 +389,7 @@ def replay(module, row: dict, where: str):
         raise RecordError(f"{where}: error: the record is for another version of spec '{row['spec']}' "
                           f"(sha256 {row['sha256'][:12]}, this engine {sha[:12]}): its moves would not mean the same")
     try:
-        game = module.new_game(row["players"], seed=row["seed"], max_turns=row.get("max_turns"))
+        game = _deal(module, row)
     except ValueError as e:
         raise RecordError(f"{where}: error: {e}") from None
     for k, action in enumerate(row["actions"], 1):
@@ -317,12 +402,20 @@ def replay(module, row: dict, where: str):
     return game
 
 
-def replay_text(module, row: dict, where: str) -> str:
+def _deal(module: Any, row: dict[str, Any]) -> Any:
+    """The game a row starts from: the position a saved game started from, else the seed's deal."""
+    if row.get("start") is not None:
+        return module.from_json(row["start"])
+    return module.new_game(row["players"], seed=row["seed"], max_turns=row.get("max_turns"))
+
+
+def replay_text(module: Any, row: dict[str, Any], where: str) -> str:
     """The moves of a replayed game, turn by turn, then the board and the standings."""
     final = replay(module, row, where)  # every move checked before any is shown
-    game = module.new_game(row["players"], seed=row["seed"], max_turns=row.get("max_turns"))
+    game = _deal(module, row)
     seats = row["seats"]
-    lines = [visible(f"replay of game {row['index']} of {row['spec']} ({where}): seed {row['seed']}, "
+    dealt = f"seed {row['seed']}" if row.get("start") is None else "from the position it started from"
+    lines = [visible(f"replay of game {row['index']} of {row['spec']} ({where}): {dealt}, "
                      f"seats {', '.join(seats)}")]  # the file's name on one line
     for action in row["actions"]:
         lines.append(f"  turn {game.turn:>3}  {board.seat_label(seats, game.current_player)}: "

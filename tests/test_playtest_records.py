@@ -212,7 +212,9 @@ def test_broken_csv_and_other_files_get_a_located_error(tmp_path):
     out = cli("play", str(STANDIN), "--replay", str(tmp_path / "g.txt"), "--game", "0")
     assert out.returncode == 1 and "a record file ends in .jsonl (JSON Lines) or .csv, not '.txt'" in out.stderr
     out = cli("play", str(STANDIN), "--replay", str(bad))
-    assert out.returncode == 2 and "--replay FILE and --game N go together" in out.stderr
+    assert out.returncode == 2 and f"{bad} is a record file, a run of games: say which with --game N" in out.stderr
+    out = cli("play", str(STANDIN), "--game", "0")
+    assert out.returncode == 2 and "--game N goes with --replay FILE" in out.stderr
 
 
 def test_games_out_with_a_wrong_extension_is_a_usage_error(tmp_path):

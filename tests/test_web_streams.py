@@ -120,3 +120,48 @@ def test_each_seats_view_is_rendered_once_per_move_off_the_event_loop(variants, 
         streamed = sorted((r for r in rendered if not r[2]), key=str)
         assert streamed == sorted([(0, 1, False), (2, 1, False), (None, 1, False)], key=str)
         assert [r for r in rendered if r[2]] == [(0, 1, True)]  # the move's own answer, to its seat
+
+
+def test_after_its_first_event_a_stream_sends_only_the_logs_new_entries(variants, db):
+    with client(variants, db, quotas=limits(100, 100)) as c:
+        made = new_table(c)
+        apis = [api_of(s["link"]) for s in made["seats"]]
+        with contextlib.ExitStack() as stack:
+            lines = events(c, apis[1], stack)
+            first = next_view(lines)
+            assert (first["log_from"], first["log"]) == (0, [])
+            log: list = []
+            for move in range(3):
+                legal = c.get(apis[move % 2]).json()["legal"]
+                assert c.post(apis[move % 2] + "/actions", json={"action": legal[0], "after": move}).status_code == 200
+                event = next_view(lines)
+                assert event["log_from"] == move and len(event["log"]) == 1  # the entries it had not sent
+                log = log[:event.pop("log_from")] + event["log"]
+                assert {**event, "log": log} == c.get(apis[1]).json()  # the page's view, once the log is joined
+            late = events(c, apis[0], stack)  # a stream opened later starts with the whole log
+            assert next_view(late)["log"] == log and len(log) == 3
+
+
+def test_a_log_whose_sent_entries_changed_is_sent_whole(variants, db, monkeypatch):
+    with client(variants, db, quotas=limits(100, 100)) as c:
+        made = new_table(c)
+        apis = [api_of(s["link"]) for s in made["seats"]]
+        with contextlib.ExitStack() as stack:
+            lines = events(c, apis[1], stack)
+            next_view(lines)
+            legal = c.get(apis[0]).json()["legal"]
+            assert c.post(apis[0] + "/actions", json={"action": legal[0], "after": 0}).status_code == 200
+            assert next_view(lines)["log_from"] == 0
+            original = views.seat_view
+
+            def rewritten(table, seat):  # an entry already sent is now written otherwise (as an undo would do)
+                view = original(table, seat)
+                view["log"][0] = {**view["log"][0], "text": "taken back"}
+                return view
+
+            monkeypatch.setattr(views, "seat_view", rewritten)
+            legal = c.get(apis[1]).json()["legal"]
+            assert c.post(apis[1] + "/actions", json={"action": legal[0], "after": 1}).status_code == 200
+            event = next_view(lines)
+            assert event.pop("log_from") == 0 and event["log"][0]["text"] == "taken back"
+            assert event == c.get(apis[1]).json()

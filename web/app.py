@@ -14,10 +14,25 @@ Routes (TABLE, SEAT and the secrets come from the links made when a table is cre
 - ``GET /play/TABLE/SEAT/SECRET``: a seat's board; its API under
   ``/api/tables/TABLE/seats/SEAT/SECRET``: ``GET`` the seat's view, ``POST .../actions``
   ``{"action": id, "after": moves}``, ``GET .../events`` (server-sent events: the view again
-  after every move, see web.streams), ``GET .../game.json`` (a finished game, for ``play --load``);
+  after every move, see web.streams), ``GET .../game.json`` (a finished game, for ``play --load``
+  and ``play --replay``), ``GET .../replay?move=K&as=open|SEAT`` (a position of a finished game,
+  web.replays);
+- ``GET /play/TABLE/SEAT/SECRET/replay`` and ``GET /watch/TABLE/SECRET/replay``: the replay page of a
+  finished game (409 while it goes on);
 - ``GET /watch/TABLE/SECRET``: the spectators' board (their own secret, derived from the host's),
   its API under ``/api/tables/TABLE/watch/SECRET``;
 - ``GET /rules/SPEC/LANG``: the variant's reference sheet (en, fr, nl, sr).
+
+Weight: a static file is named in the pages with its version (``/static/play.js?v=HASH``, the
+start of its SHA-256, :func:`static_url`) and served with a year's ``max-age`` when asked by that
+version, else ``no-cache`` with its ETag and Last-Modified (a 304 when unchanged); every other
+answer but a reference sheet (``no-cache`` and its ETag) is ``no-store`` (a seat's page and its
+answers are private). Every answer is gzipped for a client that accepts it (:class:`Compress`)
+but an event stream (each event must reach the page at once). A page holding a link's secret
+is compressed too: compression gives a secret away (BREACH) only where an answer also shows
+text the request chose, and none does here (a page's language and a replay's seat are chosen
+among a few fixed values, and a refusal that repeats what was asked holds no secret); a new
+answer must keep it so.
 
 Every answer carries a Content-Security-Policy (scripts and styles from this server only; the
 sheet, which has its own inline style, gets a policy that allows that one style by its hash and
@@ -30,25 +45,35 @@ table gets 503, each with a ``Retry-After``; a table removed as too old (``--exp
 """
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
+import hashlib
 import logging
+import os
 import pathlib
 import sqlite3
+import urllib.parse
 from collections.abc import AsyncIterator
+from typing import Any
 
 import jinja2
 from starlette.applications import Starlette
 from starlette.convertors import Convertor, register_url_convertor
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
+from starlette.staticfiles import NotModifiedResponse, StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 
+from compiler.front.reading import read_file
 from compiler.safe_text import html_finalize
 
 from .hosts import HostCheck, Hosts
 from .quotas import Limiter, Quotas
-from .routes import errors, hosting, play, sheets
+from .routes import errors, hosting, play, replays, sheets
 from .routes.context import Server
 from .routes.guards import client_address
 from .store import Store
@@ -88,12 +113,70 @@ class Token(Convertor):
 register_url_convertor("seat", SeatNumber())
 register_url_convertor("token", Token())
 
+STATIC = HERE / "static"
+MAX_STATIC_BYTES = 5_000_000  # the page's script and style: tens of kilobytes
+YEAR = 365 * 86400
+_VERSIONS: dict[str, tuple[tuple[int, int], str]] = {}
+
+
+def static_version(path: str | os.PathLike[str]) -> str:
+    """The version of a static file: the first 16 hex digits of its SHA-256, read again when the
+    file's size or time changes."""
+    info = os.stat(path)
+    stamp = (info.st_mtime_ns, info.st_size)
+    known = _VERSIONS.get(str(path))
+    if known is None or known[0] != stamp:
+        known = (stamp, hashlib.sha256(read_file(path, MAX_STATIC_BYTES, "a static file")).hexdigest()[:16])
+        _VERSIONS[str(path)] = known
+    return known[1]
+
+
+def static_url(name: str) -> str:
+    """The address of a static file with its version, which may be cached for a year."""
+    return f"/static/{name}?v={static_version(STATIC / name)}"
+
+
+class VersionedStatic(StaticFiles):
+    """Static files with their caching: asked by their current version (``?v=``), a year's
+    ``max-age``, immutable; otherwise ``no-cache``: the browser asks again each time, with the
+    ETag or date it holds, and gets a 304 while the file is unchanged."""
+
+    def file_response(self, full_path: str | os.PathLike[str], stat_result: os.stat_result, scope: Scope,
+                      status_code: int = 200) -> Response:
+        response = FileResponse(full_path, status_code=status_code, stat_result=stat_result)
+        asked = urllib.parse.parse_qs(scope.get("query_string", b"").decode("latin-1")).get("v", [""])[0]
+        fresh = bool(asked) and asked == static_version(full_path)
+        response.headers["cache-control"] = f"public, max-age={YEAR}, immutable" if fresh else "no-cache"
+        if self.is_not_modified(response.headers, Headers(scope=scope)):
+            return NotModifiedResponse(response.headers)
+        return response
+
+
+def compressible(path: str) -> bool:
+    """Whether the answer to `path` may be gzipped: anything but an event stream."""
+    return not path.endswith("/events")
+
+
+class Compress:
+    """Gzip (Starlette's GZipMiddleware, only for a client that accepts it) for the answers
+    :func:`compressible` allows; the others pass as they are."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+        self.gzip = GZipMiddleware(app, minimum_size=500, compresslevel=6)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and compressible(scope["path"]):
+            return await self.gzip(scope, receive, send)
+        await self.app(scope, receive, send)
+
 
 def templates() -> jinja2.Environment:
     """The pages' templates: autoescaped, and an undefined name is an error, never a blank."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(HERE / "templates")), autoescape=True,
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                              finalize=html_finalize)  # a spec's control characters shown escaped, as in the sheets
+    env.globals["static_url"] = static_url
     return env
 
 
@@ -152,11 +235,23 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     except sqlite3.Error as e:  # the server serves what it has; the next sweep tries again
         logging.getLogger("splendor_rules.web").error("old tables not removed: %s", e)
     server.hub.start()
+    warming = asyncio.ensure_future(asyncio.to_thread(warm, server.variants))
     try:
         yield
     finally:
+        warming.cancel()
         server.hub.stop()
         server.store.close()
+
+
+def warm(variants: dict[str, Any]) -> None:
+    """Build every variant's engine module (web.catalogue builds one on first use), in a thread
+    once the server answers, so that no first table waits for its engine."""
+    for variant in list(variants.values()):
+        try:
+            variant.build()
+        except Exception as e:  # noqa: BLE001 - said here; the table that asks for it gets the error again
+            logging.getLogger("splendor_rules.web").error("engine of %s not built: %s", variant.key, e)
 
 
 def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers: int = 1,
@@ -188,14 +283,18 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
         Route(seat_api + "/actions", play.act, methods=["POST"]),
         Route(seat_api + "/events", play.events),
         Route(seat_api + "/game.json", play.download),
+        Route("/play/{table:token}/{seat:seat}/{secret:token}/replay", replays.replay_page),
+        Route(seat_api + "/replay", replays.replay_position),
         Route("/watch/{table:token}/{secret:token}", play.play, name="watch"),
+        Route("/watch/{table:token}/{secret:token}/replay", replays.replay_page),
+        Route(watch_api + "/replay", replays.replay_position),
         Route(watch_api, play.seat_view, name="watch_view"),
         Route(watch_api + "/actions", play.act, methods=["POST"]),
         Route(watch_api + "/events", play.events),
         Route(watch_api + "/game.json", play.download),
         Route("/rules/{spec}/{lang}", sheets.rules),
         Route("/favicon.ico", hosting.favicon),
-        Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
+        Mount("/static", VersionedStatic(directory=str(STATIC)), name="static"),
     ]
     # starlette types a handler as taking any Exception, though it calls each with its own class only
     handlers = {Refused: errors.refused, HTTPException: errors.http_error}
@@ -208,5 +307,6 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
     app.add_middleware(RequestLimit, limiter=limiter, refuse=refuse_early)
     app.add_middleware(HostCheck, hosts=hosts if hosts is not None else Hosts.bound_to("127.0.0.1"),
                        refuse=refuse_early)
+    app.add_middleware(Compress)
     app.add_middleware(SecurityHeaders)  # the outermost: its headers go on every answer, a 429 too
     return app

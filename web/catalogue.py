@@ -1,21 +1,27 @@
 """The specs a server offers: each checked, its engine built, its reference sheets at hand.
 
 A spec is untrusted text. It reaches a game only through the compiler: ``check_spec`` (every
-check of `splendor-rules check`) is the gate, then ``playtest.engines.load`` compiles it
-through ``compiler.pipeline.compile_spec``; nothing of a spec is evaluated as code. The
-reference sheet of a variant is the compiler's own HTML sheet (the one `splendor-rules sheet`
-writes, with its house-rules box), rendered on first request per language.
+check of `splendor-rules check`) is the gate, then its rule model is compiled to an engine
+(``compiler.emit.engine.compile_to_module``), or the engine compiled from the same model by
+the same compiler is read back from the server's cache (:mod:`web.engine_cache`, verified by
+hash); nothing of a spec is evaluated as code. An engine's module is built from its text on
+first use (:attr:`Variant.module`; the server warms them all in a thread once it serves), so a
+server starts with the whole catalogue in the time its checks take. The reference sheet of a
+variant is the compiler's own HTML sheet (the one `splendor-rules sheet` writes, with its
+house-rules box), rendered on first request per language.
 """
 from __future__ import annotations
 
 import hashlib
 import os
 import pathlib
+import threading
 from dataclasses import dataclass, field
 from types import ModuleType
 
 from compiler import pipeline
 from compiler.diagnostics import CompileError, Diagnostic, SourceMap
+from compiler.emit import engine as emit_engine
 from compiler.front.overlay import find_spec
 from compiler.model import Rules, Text
 from compiler.sheets import content
@@ -23,19 +29,42 @@ from compiler.sheets import render as sheet_render
 from compiler.sheets.plurals import LANGUAGES
 from playtest import engines
 
+from . import engine_cache
+
 ROOT = engines.ROOT
 
 
 @dataclass
 class Variant:
-    """One spec on offer: its name (the key of its tables), rule model and engine module."""
+    """One spec on offer: its name (the key of its tables), rule model and engine (its text, and
+    the module built from it on first use)."""
 
     key: str
     path: str
     rules: Rules
-    module: ModuleType  # the generated engine
     source: str  # the engine module's text, sent to the bot workers (a table stores only its hash)
-    _sheets: dict = field(default_factory=dict, repr=False)
+    filename: str = "<engine>"  # where the text was read from or stored (its tracebacks name it)
+    _sheets: dict[str, str] = field(default_factory=dict, repr=False)
+    _module: ModuleType | None = field(default=None, repr=False)
+    _building: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @property
+    def module(self) -> ModuleType:
+        """The generated engine, built from :attr:`source` the first time it is asked for."""
+        return self._module if self._module is not None else self.build()
+
+    def build(self) -> ModuleType:
+        """Build the engine module now (once, whichever thread asks first); EngineError when the
+        text is no engine."""
+        if self._module is None:
+            with self._building:
+                if self._module is None:
+                    module = engines.from_source(self.source, self.filename)
+                    missing = [n for n in engines.REQUIRED if not hasattr(module, n)]
+                    if missing:  # the compiler writes them all: a cache entry that passed its checks would too
+                        raise engines.EngineError(f"{self.key}: not an engine module (missing {', '.join(missing)})")
+                    self._module = module
+        return self._module
 
     @property
     def title(self) -> str:
@@ -44,7 +73,8 @@ class Variant:
 
     @property
     def player_counts(self) -> tuple[int, ...]:
-        return tuple(self.module.PLAYER_COUNTS)
+        """The numbers of players, from the rule model (the engine's PLAYER_COUNTS is written from it)."""
+        return tuple(p.players for p in self.rules.players)
 
     @property
     def source_sha256(self) -> str:
@@ -56,7 +86,7 @@ class Variant:
             raise KeyError(lang)
         if lang not in self._sheets:
             base = pipeline.load_rules(self.rules.bases[0].path) if self.rules.bases else None
-            self._sheets[lang] = sheet_render.html(content.build(self.rules, lang, base), self.rules)
+            self._sheets[lang] = str(sheet_render.html(content.build(self.rules, lang, base), self.rules))
         return self._sheets[lang]
 
 
@@ -70,16 +100,25 @@ def default_specs() -> list[str]:
     return [find_spec("official")]
 
 
-def load(paths: list[str], sources: SourceMap | None = None) -> dict[str, Variant]:
+def default_cache() -> pathlib.Path:
+    """Where a server keeps its compiled engines: `served` in playtest's cache of engines
+    (``SPLENDOR_RULES_CACHE`` or the user's cache folder)."""
+    return engines.default_cache_dir() / "served"
+
+
+def load(paths: list[str], sources: SourceMap | None = None,
+         cache: pathlib.Path | None | bool = True) -> dict[str, Variant]:
     """The variants of `paths` by name, in order; CompileError with every problem of every spec
-    (a spec with errors is not served, and two specs of one name would be ambiguous)."""
+    (a spec with errors is not served, and two specs of one name would be ambiguous). `cache`:
+    the folder of compiled engines (True: :func:`default_cache`; None or False: compile each)."""
     sources = sources if sources is not None else SourceMap()
+    folder = default_cache() if cache is True else cache or None
     out: dict[str, Variant] = {}
     problems: list[Diagnostic] = []
     for path in paths:
         try:
-            checked = pipeline.check_spec(path, sources)
-            engine = engines.load(path if path.endswith((".yaml", ".yml")) else find_spec(path), sources=sources)
+            checked = pipeline.check_spec(path if path.endswith((".yaml", ".yml")) else find_spec(path), sources)
+            text, filename = engine_cache.engine_text(checked.rules, folder, emit_engine.compile_to_module)
         except CompileError as err:
             problems.extend(err.diagnostics)
             continue
@@ -88,7 +127,7 @@ def load(paths: list[str], sources: SourceMap | None = None) -> dict[str, Varian
             problems.append(Diagnostic("E001", f"two specs are named '{key}' ({out[key].path} and {path}); "
                                                "serve one of them"))
             continue
-        out[key] = Variant(key, path, checked.rules, engine.module, engine.source)
+        out[key] = Variant(key, path, checked.rules, text, filename or f"<engine {key}>")
     if problems:
         raise CompileError(problems)
     return out

@@ -11,11 +11,18 @@ A stream costs the server a connection and, at every move, a view to send. So:
   A render works on a :class:`Frame` taken on the event loop: the game (never changed once it
   is the table's: a move is applied to a clone, which then replaces it), the log so far, the
   problem, so that a move made meanwhile cannot mix into a view.
+- an event sends what changed of the log: the first event of a stream holds the whole view;
+  each later one holds the view without the entries of the log that this stream already sent,
+  ``{"log_from": K, "log": [entries K and after], ...}`` (the page keeps the first K), so a
+  move costs a few hundred bytes however long the game. A stream sends part of the log only
+  when the entries it sent are still the log's first ones (a log that lost or changed an entry,
+  as an undone move would make it, is sent whole).
 """
 from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,26 +52,53 @@ class Frame:
         return cls(table.id, table.spec, table.module, table.game, tuple(table.seats), tuple(table.log), table.problem)
 
 
+@dataclass(frozen=True)
+class Rendered:
+    """A seat's view as JSON text, in two parts: each entry of its log, and the rest (the
+    members of the object without its braces), so that an event can send part of the log."""
+
+    log: tuple[str, ...]
+    rest: str
+
+    def event(self, log_from: int) -> str:
+        """The view as one server-sent event, with the log's entries from `log_from` on (0: all)."""
+        if not 0 <= log_from <= len(self.log):
+            log_from = 0
+        return (f'event: view\ndata: {{"log_from": {log_from}, "log": [{", ".join(self.log[log_from:])}], '
+                f"{self.rest}}}\n\n")
+
+
+def render(frame: Frame, seat: int | None) -> Rendered:
+    """The view of `seat` (None: a spectator) of `frame`, as :class:`Rendered` text."""
+    view = views.seat_view(frame, seat)
+    log = tuple(json.dumps(entry) for entry in view.pop("log"))
+    return Rendered(log, json.dumps(view)[1:-1])
+
+
 def event_text(frame: Frame, seat: int | None) -> str:
-    """The view of `seat` (None: a spectator) as one server-sent event."""
-    return f"event: view\ndata: {json.dumps(views.seat_view(frame, seat))}\n\n"
+    """The whole view of `seat` (None: a spectator) as one server-sent event."""
+    return render(frame, seat).event(0)
 
 
 class Views:
     """The latest view of each seat of each table with streams open, rendered once and shared."""
 
     def __init__(self) -> None:
-        self.latest: dict[tuple[str, int | None], tuple[Any, str | None, int, asyncio.Future]] = {}
+        self.latest: dict[tuple[str, int | None], tuple[Any, str | None, int, asyncio.Future[Rendered]]] = {}
 
-    async def text(self, table, seat: int | None) -> str:
+    async def rendered(self, table: Any, seat: int | None) -> Rendered:
         key = (table.id, seat)
         held = self.latest.get(key)
         if held is not None and held[0] is table.game and held[1] == table.problem and held[2] == len(table.log):
             return await asyncio.shield(held[3])
         frame = Frame.of(table)
-        task = asyncio.ensure_future(asyncio.to_thread(event_text, frame, seat))
+        task = asyncio.ensure_future(asyncio.to_thread(render, frame, seat))
         self.latest[key] = (frame.game, frame.problem, len(frame.log), task)
         return await asyncio.shield(task)
+
+    async def text(self, table, seat: int | None) -> str:
+        """The whole view of `seat` as one event."""
+        return (await self.rendered(table, seat)).event(0)
 
     def forget(self, table_id: str) -> None:
         """Drop a table's views (its last stream ended)."""
@@ -104,7 +138,7 @@ class Streams:
     def response(self, table, seat: int | None, address: str) -> StreamingResponse:
         """The event stream of `seat` of `table` for a client at `address` (Refused past a cap)."""
         self.open(address, table.id)
-        queue: asyncio.Queue = asyncio.Queue()
+        queue: asyncio.Queue[int | None] = asyncio.Queue()
         table.listeners.add(queue)
 
         def done() -> None:
@@ -114,9 +148,11 @@ class Streams:
         return LiveStream(self._events(table, seat, queue), done, media_type="text/event-stream",
                           headers={"X-Accel-Buffering": "no"})
 
-    async def _events(self, table, seat: int | None, queue: asyncio.Queue):
+    async def _events(self, table: Any, seat: int | None, queue: asyncio.Queue[int | None]) -> AsyncIterator[str]:
         yield "retry: 1000\n\n"
-        yield await self.views.text(table, seat)
+        view = await self.views.rendered(table, seat)
+        sent = view.log  # the entries of the log this stream has sent
+        yield view.event(0)
         while True:
             try:
                 item = await asyncio.wait_for(queue.get(), KEEPALIVE)
@@ -128,7 +164,10 @@ class Streams:
             while not queue.empty():  # several moves at once: one view of the latest
                 if queue.get_nowait() is None:
                     return
-            yield await self.views.text(table, seat)
+            view = await self.views.rendered(table, seat)
+            # Only what follows the entries sent, when they are still the log's first ones (else all of it).
+            yield view.event(len(sent) if view.log[:len(sent)] == sent else 0)
+            sent = view.log
 
 
 class LiveStream(StreamingResponse):

@@ -29,9 +29,10 @@ from .common import echo, internal_error, report, say, spec_fault
               help="Resume a game saved with `save FILE`, with its seats unless --seat is given.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="Where engines built for specs are kept.")
 @click.option("--replay", "replay_path", type=click.Path(dir_okay=False), metavar="FILE",
-              help="Replay a game of a `simulate --games-out` record file (with --game N) instead of playing.")
+              help="Replay a game instead of playing: game N (--game N) of a `simulate --games-out` record "
+                   "file, or a saved game (`save FILE`, a web table's download).")
 @click.option("--game", "game_number", type=click.IntRange(0), default=None, metavar="N",
-              help="With --replay: the game's index in the run.")
+              help="With --replay of a record file: the game's index in the run.")
 def play(spec, players, seats, seed, load_path, cache_dir, replay_path, game_number):
     """Play SPEC at the terminal, humans and bots (type `help` at your turn).
 
@@ -49,12 +50,17 @@ def play(spec, players, seats, seed, load_path, cache_dir, replay_path, game_num
         sys.exit(1)
     except engines.EngineError as e:
         raise click.UsageError(str(e)) from e
-    if (replay_path is None) != (game_number is None):
-        raise click.UsageError("--replay FILE and --game N go together")
+    if replay_path is None and game_number is not None:
+        raise click.UsageError("--game N goes with --replay FILE")
     if replay_path is not None:
         try:
-            row, where = records.read_record(replay_path, engine.module.SPEC_NAME, game_number)
+            row, where = records.read_replay(replay_path, engine.module, game_number)
             echo(records.replay_text(engine.module, row, where))
+        except records.GameNotNamed as e:
+            raise click.UsageError(str(e)) from None
+        except records.InvalidSavedGame as e:  # located diagnostics, drawn as --load draws them
+            echo(str(e), err=True)
+            sys.exit(1)
         except records.RecordError as e:  # the command is right, the file is not: no usage text
             say(str(e), err=True)
             sys.exit(1)

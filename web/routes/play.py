@@ -59,7 +59,7 @@ async def play(request: Request) -> Response:
     variant = server.variants.get(table.spec)
     return HTMLResponse(server.env.get_template("play.html").render(
         table=table, seat=seat, lang=lang, languages=LANGUAGE_NAMES, spec=table.spec,
-        title=server.title(table.spec), rules=variant is not None,
+        title=server.title(table.spec), rules=variant is not None, replay_link=request.url.path + "/replay",
         page={"api": api, "meta": views.meta(table.module), "seat": seat, "lang": lang,
               "labels": views.labels(variant.rules if variant is not None else None, table.module, lang)}))
 

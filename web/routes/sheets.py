@@ -39,4 +39,9 @@ async def rules(request: Request) -> Response:
     if variant is None or lang not in LANGUAGES:
         return page_error(server.env, 404, "no such reference sheet")
     text = await asyncio.to_thread(variant.sheet, lang)
-    return HTMLResponse(text, headers={"Content-Security-Policy": sheet_csp(text)})
+    # The same for everyone and for the server's life: the browser keeps it and asks again with its ETag.
+    etag = '"' + hashlib.sha256(text.encode("utf-8")).hexdigest()[:32] + '"'
+    headers = {"Content-Security-Policy": sheet_csp(text), "ETag": etag, "Cache-Control": "no-cache"}
+    if etag in [tag.strip().removeprefix("W/") for tag in request.headers.get("if-none-match", "").split(",")]:
+        return Response(status_code=304, headers=headers)
+    return HTMLResponse(text, headers=headers)

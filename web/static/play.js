@@ -12,6 +12,7 @@
   let view = null;
   let selection = { card: null, colours: [] };
   let sending = false;
+  let unreachable = false; // the message says the server could not be reached: cleared once it answers
 
   function el(tag, props, children) {
     const node = document.createElement(tag);
@@ -76,6 +77,7 @@
       const data = await response.json().catch(() => ({ error: "the server did not answer with JSON" }));
       if (response.ok) {
         selection = { card: null, colours: [] };
+        unreachable = false;
         message("");
         render(data);
       } else {
@@ -84,6 +86,7 @@
       }
     } catch (e) {
       message("the server cannot be reached; your move was not played", true);
+      unreachable = true;
     } finally {
       sending = false;
     }
@@ -403,7 +406,14 @@
     const source = new EventSource(api + "/events");
     source.addEventListener("view", (e) => {
       $("status").classList.remove("offline");
-      render(JSON.parse(e.data));
+      if (unreachable) { unreachable = false; message(""); }
+      const next = JSON.parse(e.data);
+      // After its first event a stream sends only the log's entries from log_from on: the page keeps the others.
+      if (next.log_from) {
+        if (!view || view.log.length < next.log_from) { refresh(); return; }
+        next.log = view.log.slice(0, next.log_from).concat(next.log);
+      }
+      render(next);
     });
     source.addEventListener("error", async () => {
       $("status").classList.add("offline");
@@ -438,5 +448,7 @@
   document.querySelectorAll(".rules-lang").forEach((a) => a.addEventListener("click", () => {
     document.querySelectorAll(".rules-lang").forEach((b) => b.classList.toggle("current", b === a));
   }));
-  connect();
+  // A replay page (web.replays) steps through a finished game and draws each position here.
+  if (page.replay) window.splendorBoard = { show: (next) => { view = null; render(next); } };
+  else connect();
 })();
