@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from .check import texts
 from .check.kinds import BASE_KINDS
 from .diagnostics import Span
 from .language import DOMAINS, ColumnType
@@ -123,18 +124,20 @@ def _declared_fields(a: Rules, b: Rules) -> tuple[Field, ...]:
 
 
 _VALUE_FIELDS: tuple[Field, ...] = (("value", lambda v: v.value, "int", None),)
+# A rule's own text for players (`text`): compared by its words in every language, not where it is written.
+_TEXT: Field = ("text", lambda e: e.text.texts if e.text is not None else None, "rule_text", None)
 _TRIGGER_FIELDS: tuple[Field, ...] = (
     ("title", lambda t: t.title, "text", None), ("when", lambda t: t.when, "expr", None),
-    ("finish", lambda t: t.finish, "finish", None))
+    ("finish", lambda t: t.finish, "finish", None), _TEXT)
 _SETUP_FIELDS: tuple[Field, ...] = (
     ("title", lambda s: s.title, "text", None), ("each_player", lambda s: s.each_player, "bool", None),
     ("effects", lambda s: s.effects, "effects", None))
 _DEFINE_FIELDS: tuple[Field, ...] = (
     ("title", lambda d: d.title, "text", None),
     ("params", lambda d: tuple((p, str(t)) for p, t in d.params), "params", None),
-    ("meaning", lambda d: (d.params, d.body), "definition", "meaning"))
+    ("meaning", lambda d: (d.params, d.body), "definition", "meaning"), _TEXT)
 _PRESTIGE_FIELDS: tuple[Field, ...] = (
-    ("title", lambda s: s.title, "text", None), ("amount", lambda s: s.by, "expr", "by"))
+    ("title", lambda s: s.title, "text", None), ("amount", lambda s: s.by, "expr", "by"), _TEXT)
 _STATE_FIELDS: tuple[Field, ...] = (
     ("title", lambda v: v.title, "text", None), ("type", lambda v: state_type_key(v.type), "state_type", None),
     ("per_player", lambda v: v.per_player, "bool", None), ("initial", lambda v: (v.type, v.initial), "initial", None),
@@ -158,10 +161,10 @@ _PARAM_FIELDS: tuple[Field, ...] = (
 _ACTION_FIELDS: tuple[Field, ...] = (
     ("title", lambda d: d.title, "text", None), ("notation", lambda d: d.notation, "code", None),
     ("condition", lambda d: d.condition, "expr", "condition"), ("effects", lambda d: d.effects, "effects", "effects"),
-    ("only_when_stuck", lambda d: d.only_when_stuck, "bool", None))
-_STEP_FIELDS: tuple[Field, ...] = _ACTION_FIELDS[:-1] + (
+    ("only_when_stuck", lambda d: d.only_when_stuck, "bool", None), _TEXT)
+_STEP_FIELDS: tuple[Field, ...] = _ACTION_FIELDS[:-2] + (
     ("while", lambda d: d.while_, "expr", None), ("repeat", lambda d: d.repeat, "repeat", None),
-    ("resolve", lambda d: d.resolve, "resolve", None), ("max_actions", lambda d: d.max_, "expr", "max"))
+    ("resolve", lambda d: d.resolve, "resolve", None), ("max_actions", lambda d: d.max_, "expr", "max"), _TEXT)
 
 
 def _at(rules: Rules, path: str, node: object, fallback: Span | None) -> Span | None:
@@ -442,6 +445,10 @@ class _Words:
             return self("effects_join").join(self.phrase(x, rules, decision) for x in v) if v else self("nothing")
         if kind == "text":
             return self.text(v)
+        if kind == "rule_text":  # (language, text) pairs: in this language (else English), as this side reads it
+            said = dict(v)
+            text = said.get(self.lang) or said.get("en") or next(iter(said.values()))
+            return texts.fill(text, texts.numbers(rules.values, rules.players, rules.player_fields))
         if kind == "initial":  # a variable's first value: its type says how to read it
             return self._initial(v, rules)
         if kind == "bool":
@@ -525,6 +532,11 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def only_texts(diffs: list[Difference]) -> bool:
+    """Whether the rules are the same and only their texts for players (`text`) differ."""
+    return bool(diffs) and all(d.kind == "changed" and d.field == "text" for d in diffs)
+
+
 def render(diffs: list[Difference], a: Rules, b: Rules, lang: str = "en") -> str:
     """The differences in words, grouped by section and by rule; empty text when there are none."""
     if not diffs:
@@ -569,5 +581,7 @@ def render(diffs: list[Difference], a: Rules, b: Rules, lang: str = "en") -> str
         for note in dict.fromkeys(c.note for c in group if c.note is not None):
             lines.append("    " + w("note", v=w.text(note)))
     lines += ["", w("total", len(diffs))]
+    if only_texts(diffs):
+        lines.append(w("only_texts"))
     # Each line one line: a spec's file name or text holding a line break cannot forge another.
     return "\n".join(visible(line) for line in lines) + "\n"

@@ -26,6 +26,7 @@ from . import hidden as hidden_mod
 from . import kinds as kinds_mod
 from . import sizes
 from . import tables as tables_mod
+from . import texts as texts_mod
 from . import variables as variables_mod
 from . import zones as zones_mod
 from .decisions import decision_names, decisions, written_alike
@@ -88,6 +89,8 @@ def rules_of(c: Checker) -> Rules:
         sizes.action_space(c, gems, levels, players, actions + steps)
     if not c.r.has_errors:
         written_alike(c, gems, wild, levels, players, actions, steps)
+    actions, steps, end, definitions, prestige = texts_mod.told(c, texts_mod.numbers(values, players, c.player_fields),
+                                                                actions, steps, end, definitions, prestige)
     c.r.raise_if_errors()
     rules = Rules(
         name=str(name), title=title, description=description, source=c.resolved.source,
