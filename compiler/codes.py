@@ -35,7 +35,8 @@ SENSE = Family("sense and flow", "`compiler/check/` (`tables`, `decisions`, `cho
                "`kinds`, `flow`, `bounds`), "
                "`compiler/emit/engine.py`, `app/rule_errors.py`")
 INTERNAL = Family("internal", "`compiler/emit/engine.py`")
-SHEETS = Family("translations and sheets", "`compiler/sheets/lint.py`, `compiler/sheets/tables.py`")
+SHEETS = Family("translations and sheets", "`compiler/sheets/lint.py`, `compiler/sheets/tables.py`, "
+               "`compiler/check/texts.py`")
 SAVED_GAMES = Family("saved games", "`playtest/saved_games.py` (`play --load FILE`, `load FILE` in play)")
 
 
@@ -233,6 +234,12 @@ CODES: dict[str, Code] = _index([
         ("E605", "a colour of the spec that a language table has no words for"),
         ("E606", "a sheet language that has no table"),
         ("E610", "a text written by a variant that lacks one of the sheet languages", WARNING),
+        ("E620", "a placeholder in a rule's `text` that names no number of the spec (or a lone brace)"),
+        ("E621", "a rule's `text` without a language that the spec's other rule texts have"),
+        ("E622", "a number written as a digit in a rule's `text` where a placeholder names that value of the rule",
+         WARNING),
+        ("E623", "a rule's `text` that describes the rule it replaced: a variant changed the rule, not its text "
+                 "(the sheets print the generated phrase)", WARNING),
     ),
     *_codes(
         SAVED_GAMES,

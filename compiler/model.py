@@ -55,6 +55,26 @@ class Text:
 
 
 @dataclass(frozen=True, slots=True)
+class AuthoredText:
+    """A rule told in players' words (`text:`), with placeholders (`{token_limit}`) for the spec's numbers.
+
+    The sheets print it instead of the generated phrase while it is fresh: `fingerprint` is the
+    hash of the rule's checked tree in the file that wrote the text (:mod:`compiler.check.texts`),
+    and a variant that changes the rule without writing a new text leaves it stale (`stale`, with
+    `changed_at`, the variant's change), so that a sheet never states a rule the engine replaced."""
+
+    texts: tuple[tuple[str, str], ...]  # (language, text), in the order of the sheet languages
+    span: Span  # the `text:` mapping, in the file that wrote it
+    fingerprint: str  # the described rule's fingerprint where the text is written
+    spans: tuple[tuple[str, Span], ...] = ()  # each language's string, for diagnostics
+    stale: bool = False  # the rule is not the one the text was written for
+    changed_at: Span | None = None  # stale: where the rule was changed
+
+    def get(self, lang: str) -> str | None:
+        return dict(self.texts).get(lang)
+
+
+@dataclass(frozen=True, slots=True)
 class Change:
     """What a variant did to one element of its base, for sheets and diffs."""
 
@@ -211,6 +231,7 @@ class Decision:
     max_: Expr | None = None  # steps with `repeat: while` only: at most this many of its actions a turn
     resolve: str = "choice"  # steps only
     note: Text | None = None
+    text: AuthoredText | None = None  # the rule in players' words, if the spec gives it
 
     def param(self, name: str) -> Param | None:
         return next((p for p in self.params if p.name == name), None)
@@ -280,6 +301,7 @@ class Definition:
     result: object  # the type of `body`
     span: Span
     note: Text | None = None
+    text: AuthoredText | None = None  # the rule in players' words, if the spec gives it
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,6 +313,7 @@ class PrestigeSource:
     by: Expr
     span: Span
     note: Text | None = None
+    text: AuthoredText | None = None  # the rule in players' words, if the spec gives it
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,6 +324,7 @@ class EndTrigger:
     finish: str  # one of FINISHES
     span: Span
     note: Text | None = None
+    text: AuthoredText | None = None  # the rule in players' words, if the spec gives it
 
 
 @dataclass(frozen=True, slots=True)

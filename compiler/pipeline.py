@@ -19,6 +19,7 @@ import dataclasses
 import os
 from dataclasses import dataclass
 
+from .check import texts
 from .check.bounds import endless
 from .check.build import build
 from .check.flow import emptied_loops, overdraws
@@ -30,6 +31,7 @@ from .emit import engine as emit_engine
 from .front import overlay, schema, source
 from .front.overlay import Resolved
 from .front.partial import leave_out
+from .front.reading import read_input
 from .front.source import Document, MapNode, ScalarNode, SeqNode
 from .model import Rules
 from .sheets.lint import lint
@@ -109,23 +111,44 @@ def load_rules(path: str, sources: SourceMap | None = None) -> Rules:
         raise CompileError(sorted_diagnostics(found + list(err.diagnostics))) from None
     if found:
         raise CompileError(sorted_diagnostics(found))
-    return rules
+    return texts.freshen(rules, lambda base: _base_rules(base, sources))
+
+
+def _base_rules(path: str, sources: SourceMap) -> Rules | None:
+    """A base's rule model, for the texts a variant inherits from it (None if it has errors: every
+    inherited text is then taken as stale, and the variant's own check reports them)."""
+    try:
+        return load_rules(path, sources)
+    except CompileError:
+        return None
 
 
 def check_spec(path: str, sources: SourceMap | None = None) -> Checked:
     """Every check `splendor-rules check` makes on the spec at `path`: the rule model, then
     the sheets' tables and texts (E6xx), tokens the effects may lack (E512), a game that
     may never end (E516), kinds no rule can reach (E125), turn variables nothing sets
-    (E555) and loops over what an earlier loop emptied (E557). Raises CompileError with every
+    (E555), loops over what an earlier loop emptied (E557) and rule texts (E622, E623). Raises CompileError with every
     error; returns the warnings."""
+    sources = sources if sources is not None else SourceMap()
     rules = load_rules(path, sources)
     choices = action_sizes(rules.gems, rules.levels, rules.players, (*rules.actions, *rules.steps))
     found = (lint(rules) + overdraws(rules, choices) + endless(rules) + unreachable(rules)
-             + unset_turn_variables(rules) + emptied_loops(rules))
+             + unset_turn_variables(rules) + emptied_loops(rules) + texts.warnings(rules, lambda f: _lines(f, sources)))
     errors = [d for d in found if d.severity == "error"]
     if errors:
         raise CompileError(errors)
     return Checked(rules, tuple(d for d in found if d.severity != "error"))
+
+
+def _lines(file: str, sources: SourceMap) -> list[str]:
+    """A spec file's lines, as the run read them (for the carets of a warning)."""
+    lines = sources.lines(file)
+    if lines is None:
+        try:
+            lines = read_input(file).decode("utf-8").splitlines()
+        except (OSError, UnicodeDecodeError):
+            lines = []
+    return lines
 
 
 def compile_spec(path: str, sources: SourceMap | None = None) -> CompiledEngine:

@@ -408,7 +408,7 @@ def test_an_effect_that_can_move_more_tokens_than_its_condition_ensures_is_a_war
                        "values:\n  pair_minimum: 1\n", encoding="utf-8")
     result = CliRunner().invoke(main, ["check", "-W", str(variant)])
     assert result.exit_code == 0 and "; 1 warning)" in result.stdout
-    assert ("rulespec/official.yaml:83:9: warning[E512]: take(colour, 2) can move 2 tokens where the condition of "
+    assert ("rulespec/official.yaml:93:9: warning[E512]: take(colour, 2) can move 2 tokens where the condition of "
             "'take_pair' ensures 1 (pair_minimum is 1): the engine stops with an error when fewer are there") \
         in result.stderr
     result = CliRunner().invoke(main, ["check", "official", "variants"])
@@ -444,7 +444,7 @@ def test_a_spec_where_no_end_trigger_is_sure_to_fire_is_a_warning(tmp_path, monk
                        "values:\n  target: 100\nend:\n  deadlock:\n    remove: {en: gone, fr: gone, nl: gone, sr: gone}\n", encoding="utf-8")
     result = CliRunner().invoke(main, ["check", "-W", str(variant)])
     assert result.exit_code == 0 and "; 1 warning)" in result.stdout
-    assert ("rulespec/official.yaml:198:3: warning[E516]: no end trigger is sure to fire: a game where nobody "
+    assert ("rulespec/official.yaml:243:3: warning[E516]: no end trigger is sure to fire: a game where nobody "
             "satisfies 'target' never ends") in result.stderr
     kept = tmp_path / "kept.yaml"  # a round limit ends every game
     kept.write_text(variant.read_text(encoding="utf-8").replace(

@@ -7,6 +7,7 @@ import csv
 import itertools
 import json
 import random
+import re
 
 import pytest
 
@@ -390,6 +391,7 @@ def test_refill_of_a_zone_is_phrased_in_every_language_by_sheet_and_diff(tmp_pat
     from app import cli
 
     spec = (ROOT / "variants" / "cities.yaml").read_text(encoding="utf-8").replace("name: cities\n", "name: refills\n")
+    spec = re.sub(r"\n    text:\n(?:      [a-z]{2}: .*\n){4}", "\n", spec)  # the rules told by their phrases
     old = 'effects: ["move(city, me.claimed)"]'
     assert spec.count(old) == 1
     (tmp_path / "refills.yaml").write_text(spec.replace(old, 'effects: ["move(city, me.claimed)", '

@@ -11,7 +11,7 @@ import pytest
 
 from compiler.pipeline import load_rules
 from compiler.sheets import content, render, tables
-from tests.helpers.sheets import OFFICIAL, sheet_text, spec
+from tests.helpers.sheets import OFFICIAL, phrase_text, sheet_text, spec
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -27,7 +27,7 @@ def official_en() -> str:
 
 def test_official_numbers(official_en):
     for needle in ("you have at least 15 prestige points", "The limit: 10 tokens", "more than 10 tokens",
-                   "fewer than 3 reserved cards", "at least 4 tokens of the chosen colour", "| 3 | 5 | 5 | 4 | 4 |",
+                   "at most 3 reserved cards", "at least 4 tokens of that colour", "| 3 | 5 | 5 | 4 | 4 |",
                    "For 2 to 4 players", "the fewest purchased development cards", "level 1: 40 cards",
                    "Each noble is worth 3 prestige points"):
         assert needle in official_en, needle
@@ -93,7 +93,7 @@ def test_serbian_plural_follows_the_spec_value(tmp_path, target, serbian):
 
 
 def test_french_limit_of_one_is_singular(tmp_path):
-    text = sheet_text(spec(tmp_path, ("  reserve_limit: 3 ", "  reserve_limit: 1 ")), "fr")
+    text = phrase_text(spec(tmp_path, ("  reserve_limit: 3 ", "  reserve_limit: 1 ")), "fr")
     assert "vous avez moins de 1 carte réservée" in text
 
 

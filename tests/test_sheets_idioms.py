@@ -11,7 +11,7 @@ import pytest
 
 from compiler.pipeline import load_rules
 from compiler.sheets import facts
-from tests.helpers.sheets import OFFICIAL, sheet_text, spec
+from tests.helpers.sheets import OFFICIAL, phrase_text, spec
 
 TAKE = {
     "en": "- **Take tokens of different colours**: Take 3 tokens of different colours (never gold). Clarification: if "
@@ -28,17 +28,17 @@ TAKE = {
 
 @pytest.mark.parametrize("lang", sorted(TAKE))
 def test_take_different_reads_like_a_rule_sheet(lang):
-    lines = sheet_text(str(OFFICIAL), lang).splitlines()
+    lines = phrase_text(str(OFFICIAL), lang).splitlines()
     assert TAKE[lang] in lines
 
 
 def test_the_take_count_comes_from_the_spec(tmp_path):
-    text = sheet_text(spec(tmp_path, ("  take_count: 3 ", "  take_count: 2 ")))
+    text = phrase_text(spec(tmp_path, ("  take_count: 3 ", "  take_count: 2 ")))
     assert "Take 2 tokens of different colours (never gold). Clarification: if fewer than 2 colours are left" in text
 
 
 def test_a_changed_shape_keeps_the_general_phrasing(tmp_path):
-    text = sheet_text(spec(tmp_path, ("size(picked) == min(take_count, count(supply[c] >= 1 for c in gems))",
+    text = phrase_text(spec(tmp_path, ("size(picked) == min(take_count, count(supply[c] >= 1 for c in gems))",
                                       "size(picked) == min(take_count, count(supply[c] >= 2 for c in gems))")))
     assert "Take 3 tokens of different colours" not in text
     assert "Choose 1 to 3 different gem colours. You may do this only if" in text
@@ -46,7 +46,7 @@ def test_a_changed_shape_keeps_the_general_phrasing(tmp_path):
 
 
 def test_take_up_to_three():
-    text = sheet_text("variants/take-up-to-three.yaml")
+    text = phrase_text("variants/take-up-to-three.yaml")
     assert "Take up to 3 tokens of different colours, as many as you like (never gold)." in text
 
 
@@ -64,13 +64,13 @@ LIMIT = {
 
 @pytest.mark.parametrize("lang", sorted(LIMIT))
 def test_the_limit_is_one_sentence(lang):
-    text = sheet_text(str(OFFICIAL), lang)
+    text = phrase_text(str(OFFICIAL), lang)
     item = next(line for line in text.splitlines() if LIMIT[lang] in line)
     assert item.endswith(LIMIT[lang])
 
 
 def test_a_limit_step_of_another_shape_is_told_in_general(tmp_path):
-    text = sheet_text(spec(tmp_path, ("      - put_back(colour, 1)\n    repeat: while",
+    text = phrase_text(spec(tmp_path, ("      - put_back(colour, 1)\n    repeat: while",
                                       "      - put_back(colour, 2)\n    repeat: while")))
     assert "until you have 10 left" not in text
     assert "This step is repeated as long as you hold more than 10 tokens (gold included)." in text
@@ -90,20 +90,20 @@ VISIT = {
 
 @pytest.mark.parametrize("lang", sorted(VISIT))
 def test_the_noble_visit_is_automatic(lang):
-    text = sheet_text(str(OFFICIAL), lang)
+    text = phrase_text(str(OFFICIAL), lang)
     assert VISIT[lang] in text
     assert "vereist hebt" not in text and "Choisissez un noble" not in text
 
 
 def test_automatic_nobles_variant():
-    text = sheet_text("variants/auto-noble.yaml")
+    text = phrase_text("variants/auto-noble.yaml")
     assert ("- **Noble visit**: At the end of your turn, every noble for which you have at least as many bonuses of "
             "each gem colour as it requires visits you: this is automatic and cannot be refused. ★1") in text
     assert "you choose which one" not in text
 
 
 def test_a_noble_condition_of_another_shape_is_told_in_general(tmp_path):
-    text = sheet_text(spec(tmp_path, ("condition: all(me.bonus[c] >= noble.requires[c] for c in gems)",
+    text = phrase_text(spec(tmp_path, ("condition: all(me.bonus[c] >= noble.requires[c] for c in gems)",
                                       "condition: all(me.bonus[c] + 1 >= noble.requires[c] for c in gems)")))
     assert "Choose a noble. You may do this only if" in text
     assert "this is automatic" not in text
@@ -127,13 +127,13 @@ GLANCE = {
 
 @pytest.mark.parametrize("lang", sorted(GLANCE))
 def test_the_summary_counts_kinds_of_action_and_states_the_end_as_played(lang):
-    lines = sheet_text(str(OFFICIAL), lang).splitlines()
+    lines = phrase_text(str(OFFICIAL), lang).splitlines()
     turn, end = GLANCE[lang]
     assert turn in lines and end in lines
 
 
 def test_rare_cases_are_notes():
-    text = sheet_text(str(OFFICIAL))
+    text = phrase_text(str(OFFICIAL))
     turn = text.split("## Your turn")[1].split("\n## ")[0]
     assert "On your turn, you do exactly one of these 6 actions." in turn
     assert "- Pass" not in turn and "### Other actions" not in turn
@@ -148,15 +148,15 @@ def test_rare_cases_are_notes():
 
 
 def test_added_actions_are_kinds_of_their_own():
-    text = sheet_text("variants/sweep.yaml")
+    text = phrase_text("variants/sweep.yaml")
     assert "Do exactly one action (there are 6 kinds)" in text
 
 
 def test_a_card_named_twice_is_it_the_second_time():
-    text = sheet_text(str(OFFICIAL))
+    text = phrase_text(str(OFFICIAL))
     assert "Reserve the chosen card, replace it with the top card of its deck and" in text
     assert "add the chosen card to your purchased cards and replace it with the top card of its deck." in text
-    french = sheet_text(str(OFFICIAL), "fr")
+    french = phrase_text(str(OFFICIAL), "fr")
     assert "Réservez la carte choisie, remplacez-la par la première carte de sa pioche" in french
 
 

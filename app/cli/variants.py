@@ -30,7 +30,8 @@ def diff(before: str, after: str, lang: str) -> None:
     A and B are spec files (or spec names such as `official` or `target-12`); each is
     resolved through its chain of variants and checked first. Each difference is
     shown before and after, with where each side defines it, and with the variant's
-    note. Exit status: 0 when the rules are the same (nothing is printed), 1 when
+    note. Exit status: 0 when the rules are the same (nothing is printed, or, when only
+    the rules' texts for players differ, those texts and a line that says so), 1 when
     they differ, 2 when a spec has errors, 3 on an internal error.
     """
     sources = SourceMap()
@@ -55,7 +56,7 @@ def diff(before: str, after: str, lang: str) -> None:
         internal_error(exc, f"comparing {display_path(before)} with {display_path(after)}")
     if text:
         echo(text, nl=False)
-    sys.exit(1 if differences else 0)
+    sys.exit(1 if differences and not diff_mod.only_texts(differences) else 0)
 
 
 @click.command()

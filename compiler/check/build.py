@@ -28,6 +28,7 @@ from . import hidden as hidden_mod
 from . import kinds as kinds_mod
 from . import sizes
 from . import tables as tables_mod
+from . import texts as texts_mod
 from . import variables as variables_mod
 from . import zones as zones_mod
 from .decisions import decision_names, decisions, written_alike
@@ -82,6 +83,8 @@ def rules_of(c: Checker) -> Rules:
     end = end_triggers(c, scope, facts)
     ranking = winners(c, scope, facts)
     said_so = across(c, gems, wild, levels, players, (variables, definitions, prestige, setup, end), actions, steps)
+    actions, steps, end, definitions, prestige = texts_mod.told(c, texts_mod.numbers(values, players, c.player_fields),
+                                                                actions, steps, end, definitions, prestige)
     c.r.raise_if_errors()
     rules = Rules(
         name=str(name), title=title, description=description, source=c.resolved.source,

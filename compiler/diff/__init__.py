@@ -17,6 +17,6 @@ CLI does.
 from __future__ import annotations
 
 from .differences import Difference, compare
-from .words import LANGUAGES, STRINGS, render
+from .words import LANGUAGES, STRINGS, only_texts, render
 
-__all__ = ["LANGUAGES", "STRINGS", "Difference", "compare", "render"]
+__all__ = ["LANGUAGES", "STRINGS", "Difference", "compare", "only_texts", "render"]

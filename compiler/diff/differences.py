@@ -116,18 +116,20 @@ def _declared_fields(a: Rules, b: Rules) -> tuple[Field, ...]:
 
 
 _VALUE_FIELDS: tuple[Field, ...] = (("value", lambda v: v.value, "int", None),)
+# A rule's own text for players (`text`): compared by its words in every language, not where it is written.
+_TEXT: Field = ("text", lambda e: e.text.texts if e.text is not None else None, "rule_text", None)
 _TRIGGER_FIELDS: tuple[Field, ...] = (
     ("title", lambda t: t.title, "text", None), ("when", lambda t: t.when, "expr", None),
-    ("finish", lambda t: t.finish, "finish", None))
+    ("finish", lambda t: t.finish, "finish", None), _TEXT)
 _SETUP_FIELDS: tuple[Field, ...] = (
     ("title", lambda s: s.title, "text", None), ("each_player", lambda s: s.each_player, "bool", None),
     ("effects", lambda s: s.effects, "effects", None))
 _DEFINE_FIELDS: tuple[Field, ...] = (
     ("title", lambda d: d.title, "text", None),
     ("params", lambda d: tuple((p, str(t)) for p, t in d.params), "params", None),
-    ("meaning", lambda d: (d.params, d.body), "definition", "meaning"))
+    ("meaning", lambda d: (d.params, d.body), "definition", "meaning"), _TEXT)
 _PRESTIGE_FIELDS: tuple[Field, ...] = (
-    ("title", lambda s: s.title, "text", None), ("amount", lambda s: s.by, "expr", "by"))
+    ("title", lambda s: s.title, "text", None), ("amount", lambda s: s.by, "expr", "by"), _TEXT)
 _STATE_FIELDS: tuple[Field, ...] = (
     ("title", lambda v: v.title, "text", None), ("type", lambda v: state_type_key(v.type), "state_type", None),
     ("per_player", lambda v: v.per_player, "bool", None), ("initial", lambda v: (v.type, v.initial), "initial", None),
@@ -151,10 +153,10 @@ _PARAM_FIELDS: tuple[Field, ...] = (
 _ACTION_FIELDS: tuple[Field, ...] = (
     ("title", lambda d: d.title, "text", None), ("notation", lambda d: d.notation, "code", None),
     ("condition", lambda d: d.condition, "expr", "condition"), ("effects", lambda d: d.effects, "effects", "effects"),
-    ("only_when_stuck", lambda d: d.only_when_stuck, "bool", None))
-_STEP_FIELDS: tuple[Field, ...] = _ACTION_FIELDS[:-1] + (
+    ("only_when_stuck", lambda d: d.only_when_stuck, "bool", None), _TEXT)
+_STEP_FIELDS: tuple[Field, ...] = _ACTION_FIELDS[:-2] + (
     ("while", lambda d: d.while_, "expr", None), ("repeat", lambda d: d.repeat, "repeat", None),
-    ("resolve", lambda d: d.resolve, "resolve", None), ("max_actions", lambda d: d.max_, "expr", "max"))
+    ("resolve", lambda d: d.resolve, "resolve", None), ("max_actions", lambda d: d.max_, "expr", "max"), _TEXT)
 
 
 # The named sections compared element by element, after the actions and steps, in spec order:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ..check import texts
 from ..diagnostics import Span
 from ..language import DOMAINS
 from ..model import Decision, Definition, Rules, Text
@@ -89,6 +90,10 @@ class _Words:
             return self("effects_join").join(self.phrase(x, rules, decision) for x in v) if v else self("nothing")
         if kind == "text":
             return self.text(v)
+        if kind == "rule_text":  # (language, text) pairs: in this language (else English), as this side reads it
+            said = dict(v)
+            text = said.get(self.lang) or said.get("en") or next(iter(said.values()))
+            return texts.fill(text, texts.numbers(rules.values, rules.players, rules.player_fields))
         if kind == "initial":  # a variable's first value: its type says how to read it
             return self._initial(v, rules)
         if kind == "bool":
@@ -172,6 +177,11 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def only_texts(diffs: list[Difference]) -> bool:
+    """Whether the rules are the same and only their texts for players (`text`) differ."""
+    return bool(diffs) and all(d.kind == "changed" and d.field == "text" for d in diffs)
+
+
 def render(diffs: list[Difference], a: Rules, b: Rules, lang: str = "en") -> str:
     """The differences in words, grouped by section and by rule; empty text when there are none."""
     if not diffs:
@@ -216,5 +226,7 @@ def render(diffs: list[Difference], a: Rules, b: Rules, lang: str = "en") -> str
         for note in dict.fromkeys(c.note for c in group if c.note is not None):
             lines.append("    " + w("note", v=w.text(note)))
     lines += ["", w("total", len(diffs))]
+    if only_texts(diffs):
+        lines.append(w("only_texts"))
     # Each line one line: a spec's file name or text holding a line break cannot forge another.
     return "\n".join(visible(line) for line in lines) + "\n"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pathlib
 import shutil
 
+from compiler.check import texts
 from compiler.pipeline import load_rules
 from compiler.sheets import content, render
 from tests.helpers import ROOT
@@ -26,5 +27,13 @@ def spec(tmp_path: pathlib.Path, *replacements: tuple[str, str], name: str = "mo
 
 def sheet_text(path: str, lang: str = "en") -> str:
     rules = load_rules(path)
+    base = load_rules(rules.bases[0].path) if rules.bases else None
+    return render.markdown(content.build(rules, lang, base), rules)
+
+
+def phrase_text(path: str, lang: str = "en") -> str:
+    """The sheet with every rule told by its generated phrase (the spec's `text`s left out): what the
+    tests of the phrases read."""
+    rules = texts.without_texts(load_rules(path))
     base = load_rules(rules.bases[0].path) if rules.bases else None
     return render.markdown(content.build(rules, lang, base), rules)

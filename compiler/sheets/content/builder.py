@@ -6,6 +6,7 @@ from ...model import Decision, Rules, Text
 from .. import tables
 from ..facts import change_group, decision_nodes, related, shape, value_names
 from ..phrases import Phraser
+from . import authored as _authored
 from . import decisions as _decisions
 from . import ending as _ending
 from . import faq as _faq
@@ -44,6 +45,8 @@ class Builder:
         self.t = self.p.t
         changed: list[str] = []
         for c in rules.changes:
+            if c.path.endswith(".text"):  # a rule's new wording is no house rule: the rule is the same
+                continue
             g = change_group(c.path)
             if g not in changed:
                 changed.append(g)
@@ -173,6 +176,10 @@ class Builder:
         ph = Phraser(self.lang, self.rules, table=self.table)
         ph.scope["player"] = ph.scope["me"]
         return ph
+
+    # authored.py
+    told = _authored.told
+    with_text = _authored.with_text
 
     # sheet.py
     build = _sheet.build

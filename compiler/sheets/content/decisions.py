@@ -71,8 +71,8 @@ def decision_item(self: Builder, d: Decision, index: int, section: str, is_step:
     paths = self.decision_paths(d, "end_of_turn" if is_step else "actions")
     said = self.idiom(d, is_step)
     if said is not None:
-        return self.note_item(" ".join(sentence(x) for x in said), self.headline(d, index, is_step),
-                              self.marks(*paths), d.note)
+        return self.with_text(self.note_item(" ".join(sentence(x) for x in said), self.headline(d, index, is_step),
+                                             self.marks(*paths), d.note), d)
     sentences = []
     if is_step and d.while_ is not None:
         sentences.append(sentence(self.text("sheet.step.while", cond=p.condition(d.while_))))
@@ -98,7 +98,8 @@ def decision_item(self: Builder, d: Decision, index: int, section: str, is_step:
             sentences.append(sentence(self.text("sheet.step.choice")))
         elif d.params and d.resolve == "all":
             sentences.append(sentence(self.text("sheet.step.all")))
-    return self.note_item(" ".join(sentences), self.headline(d, index, is_step), self.marks(*paths), d.note)
+    return self.with_text(self.note_item(" ".join(sentences), self.headline(d, index, is_step), self.marks(*paths),
+                                         d.note), d)
 
 
 def price_sentence(self: Builder, p: Phraser, prm) -> str:
@@ -117,7 +118,7 @@ def rare_item(self: Builder, d: Decision, index: int) -> Item:
     if not (isinstance(d.condition, Bool) and d.condition.value):
         text += " " + sentence(self.text("sheet.condition", cond=p.condition(d.condition)))
     paths = self.decision_paths(d, "actions")
-    return self.note_item(text, self.text("sheet.rare"), self.marks(*paths), d.note)
+    return self.with_text(self.note_item(text, self.text("sheet.rare"), self.marks(*paths), d.note), d)
 
 
 def limit_step(self: Builder):

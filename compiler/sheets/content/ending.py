@@ -23,7 +23,7 @@ def ending(self: Builder) -> Section:
         paths = [f"end.{e.name}"] + [f"values.{v}" for v in sorted(value_names(r, [e.when]))]
         marks = self.marks(*paths)
         lead = self.text("sheet.rare") if rare_trigger(e, r) else ""
-        items.append(self.note_item(sentence(text), lead, marks, e.note))
+        items.append(self.with_text(self.note_item(sentence(text), lead, marks, e.note), e))
     parts = [Part("list", items)]
     played = [Item(sentence(self.text("sheet.end.played", cond=self.you().condition(e.when))),
                    self.text("sheet.end.played_lead"),

@@ -241,6 +241,6 @@ def definition_item(self: Builder, definition) -> Item:
     """A definition as a house rule: what its title means."""
     title, meaning = explain_definition(definition, self.lang, self.rules, self.table)
     key = "sheet.define.means" if str(definition.result) == "condition" else "sheet.define.means_value"
-    return self.note_item(sentence(self.text(key, title=title, meaning=meaning)),
-                          self.text("sheet.house.define"), self.marks(f"define.{definition.name}"),
-                          definition.note)
+    return self.with_text(self.note_item(sentence(self.text(key, title=title, meaning=meaning)),
+                                         self.text("sheet.house.define"), self.marks(f"define.{definition.name}"),
+                                         definition.note), definition)

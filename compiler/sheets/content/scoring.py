@@ -64,5 +64,6 @@ def card_picture(self: Builder) -> pictures.CardPicture | None:
 def prestige_item(self: Builder, source) -> Item:
     """A prestige source of the spec, where the sheet says what prestige is made of."""
     by = self.you().number(source.by)
-    return self.note_item(sentence(self.text("sheet.prestige.source", by=by)), self.spec_text(source.title),
-                          self.marks(f"prestige.{source.name}"), source.note)
+    return self.with_text(self.note_item(sentence(self.text("sheet.prestige.source", by=by)),
+                                         self.spec_text(source.title), self.marks(f"prestige.{source.name}"),
+                                         source.note), source)

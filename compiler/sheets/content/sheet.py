@@ -46,7 +46,8 @@ def build(self: Builder) -> Sheet:
         house_intro=self.text("sheet.house.intro", mark=self.text("sheet.mark")) if self.groups else "",
         house=self.house_rules(), sections=shown,
         labels={"mark": self.text("sheet.mark"), "lang": self.lang, "note": self.text("sheet.note"),
-                "colon": self.text("sheet.colon"), "in_english": self.text("sheet.in_english")},
+                "colon": self.text("sheet.colon"), "in_english": self.text("sheet.in_english"),
+                "precise": self.text("sheet.precise")},
         summary_title=self.text("sheet.summary.title"), summary=self.summary(),
         colour_words=self.colour_words(),
         title_lang="en" if self.is_english_only(r.title) else "", subtitle_en=subtitle_en)

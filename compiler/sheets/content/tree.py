@@ -16,6 +16,7 @@ class Item:
     marks: tuple[int, ...] = ()
     note: str = ""  # a variant's note, shown in small type
     note_en: str = ""  # the same, written only in English: shown in English, marked as such
+    precise: str = ""  # the generated phrase of a rule told in the spec's own words (`text`), shown on demand
 
 
 @dataclass
