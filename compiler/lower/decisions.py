@@ -361,7 +361,7 @@ class DecisionLowering:
             if deferred is not None and deferred.param.name in free_names(c):
                 continue  # a condition on the payment: checked below, over every payment
             body.append(If(compiler.negation(compiler.expr(c, self.env)),
-                           [Return(ir.const(_unmet(c, self.plan, d)))]))
+                           [Return(_unmet(c, self.plan, d))]))
         if deferred is not None:
             unpayable = "the player cannot pay the price of this card in any way the rules allow"
             body.append(If(ir.not_(ir.call(self.dp.function("_payopts_"), "g", "args")), [Return(ir.const(unpayable))]))
