@@ -18,7 +18,7 @@ from compiler import pipeline
 from compiler.diagnostics import CompileError, Diagnostic, SourceMap
 from compiler.front.overlay import find_spec
 from compiler.model import Rules, Text
-from compiler.sheets import content
+from compiler.sheets import content, worked_game
 from compiler.sheets import render as sheet_render
 from compiler.sheets.plurals import LANGUAGES
 from playtest import engines
@@ -56,7 +56,8 @@ class Variant:
             raise KeyError(lang)
         if lang not in self._sheets:
             base = pipeline.load_rules(self.rules.bases[0].path) if self.rules.bases else None
-            self._sheets[lang] = sheet_render.html(content.build(self.rules, lang, base), self.rules)
+            worked = worked_game.find(self.module, self.rules)  # a game of this engine, as `sheet` tells it
+            self._sheets[lang] = sheet_render.html(content.build(self.rules, lang, base, worked=worked), self.rules)
         return self._sheets[lang]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pathlib
 import shutil
 
-from compiler.pipeline import load_rules
+from compiler.pipeline import load_rules, worked_game
 from compiler.sheets import content, render
 from tests.helpers import ROOT
 
@@ -25,6 +25,7 @@ def spec(tmp_path: pathlib.Path, *replacements: tuple[str, str], name: str = "mo
 
 
 def sheet_text(path: str, lang: str = "en") -> str:
+    """The Markdown sheet as `splendor-rules sheet` writes it (its worked example a game of the spec's engine)."""
     rules = load_rules(path)
     base = load_rules(rules.bases[0].path) if rules.bases else None
-    return render.markdown(content.build(rules, lang, base), rules)
+    return render.markdown(content.build(rules, lang, base, worked=worked_game(rules)), rules)
