@@ -139,3 +139,15 @@ def test_the_web_table_answers_a_refused_move_in_the_players_language(variants, 
             assert body["error"].startswith(MOVE[lang] + TAKE_DIFFERENT[lang]), body
             assert body["details"].startswith("size(picked) == min(take_count, "), body
         assert c.get(api0).json() == before
+
+
+def test_a_purchase_out_of_reach_is_refused_by_its_price_in_each_language(official):
+    error = refused(official, official.new_game(2, seed=1), "buy 3.1")
+    assert {lang: error.reason(lang) for lang in LANGS} == {
+        "en": "Buy a face-up card: you cannot pay its price in any way the rules allow",
+        "fr": "Acheter une carte face visible : vous ne pouvez payer son prix d'aucune façon que les règles permettent",
+        "nl": "Een open kaart kopen: je kunt de prijs niet betalen op een manier die de regels toestaan",
+        "sr": "Куповина отворене карте: не можете да платите њену цену ни на један начин који правила дозвољавају",
+    }
+    assert error.details.startswith("the player cannot pay the price of this card in any way the rules allow, "
+                                    "rulespec/official.yaml:")

@@ -36,6 +36,7 @@ class Variant:
     module: ModuleType  # the generated engine
     source: str  # the engine module's text, sent to the bot workers (a table stores only its hash)
     _sheets: dict = field(default_factory=dict, repr=False)
+    _games: dict = field(default_factory=dict, repr=False)  # the worked example's game, once found
 
     @property
     def title(self) -> str:
@@ -56,8 +57,10 @@ class Variant:
             raise KeyError(lang)
         if lang not in self._sheets:
             base = pipeline.load_rules(self.rules.bases[0].path) if self.rules.bases else None
-            worked = worked_game.find(self.module, self.rules)  # a game of this engine, as `sheet` tells it
-            self._sheets[lang] = sheet_render.html(content.build(self.rules, lang, base, worked=worked), self.rules)
+            if "worked" not in self._games:  # a game of this engine, as `sheet` tells it: one for every language
+                self._games["worked"] = worked_game.find(self.module, self.rules)
+            self._sheets[lang] = sheet_render.html(
+                content.build(self.rules, lang, base, worked=self._games["worked"]), self.rules)
         return self._sheets[lang]
 
 

@@ -24,7 +24,7 @@ from .zones import plan_zones
 
 
 def lower(rules: Rules,
-          explain: Callable[[Expr, Rules, Decision], dict[str, str]] | None = None) -> EnginePlan:
+          explain: Callable[[Expr | None, Rules, Decision], dict[str, str]] | None = None) -> EnginePlan:
     """Lay out the action table and generate the code of every rule. `explain` words a condition
     an action fails for a player, per sheet language (:func:`compiler.sheets.refusals.refusal_words`)."""
     rules = inline_rules(rules)  # calls of definitions written out: every pass below sees plain expressions

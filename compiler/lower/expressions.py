@@ -48,6 +48,14 @@ def _unmet(condition, plan: EnginePlan, decision: Decision) -> ast.expr:
     return ir.call("Refusal", ir.const(decision.name), ir.const(dict(words)), ir.const(details))
 
 
+def _unpaid(plan: EnginePlan, decision: Decision) -> ast.expr:
+    """Why a purchase is refused when no payment the rules accept is within the player's means:
+    the Refusal of `_unmet`, its part of the rule the price (`plan.explain` of None)."""
+    details = f"the player cannot pay the price of this card in any way the rules allow, {where(decision.span)}"
+    words = plan.explain(None, plan.rules, decision) if plan.explain else {}
+    return ir.call("Refusal", ir.const(decision.name), ir.const(dict(words)), ir.const(details))
+
+
 def _substitute(node, target, replacement):
     """`node` with the subtree `target` (the very object) replaced."""
     if node is target:

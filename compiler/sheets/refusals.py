@@ -36,16 +36,19 @@ def rule_name(decision: Decision, table: tables.Table) -> str:
     return decision.title.en or decision.name
 
 
-def rule_part(condition: Expr, lang: str, rules: Rules, decision: Decision) -> str | None:
+def rule_part(condition: Expr | None, lang: str, rules: Rules, decision: Decision) -> str | None:
     """The part `condition` of `decision`'s rule in players' words (a clause that stands on its
-    own); None where the sheets have no phrase for it."""
+    own); None where the sheets have no phrase for it. `condition` None is the price of what the
+    decision buys, which the player cannot pay in any way the rules accept."""
+    if condition is None:
+        return tables.load(lang).text("refusal.unpayable")
     try:
         return describe(condition, lang, rules, decision, main_clause=True)
     except (PhraseError, KeyError, ValueError):
         return None
 
 
-def refusal_words(condition: Expr, rules: Rules, decision: Decision) -> dict[str, str]:
+def refusal_words(condition: Expr | None, rules: Rules, decision: Decision) -> dict[str, str]:
     """For each sheet language with a phrase for `condition`: the rule's name and the part it
     states ("Take tokens of different colours: ..."), the words an engine gives a player whose
     move fails that part."""

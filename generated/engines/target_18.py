@@ -1761,7 +1761,28 @@ def _why_buy_face_up(g, args):
     if a_card[1] >= len(g.market[a_card[0]]) or g.market[a_card[0]][a_card[1]] is None:
         return 'there is no face-up card at %d.%d' % (LEVELS[a_card[0]], a_card[1] + 1)
     if not _payopts_buy_face_up(g, args):
-        return 'the player cannot pay the price of this card in any way the rules allow'
+        return Refusal(
+            'buy_face_up',
+            {
+                'en': 'Buy a face-up card: you cannot pay its price in any way the rules allow',
+                'fr': (
+                    "Acheter une carte face visible : vous ne pouvez payer son prix d'aucune "
+                    'façon que les règles permettent'
+                ),
+                'nl': (
+                    'Een open kaart kopen: je kunt de prijs niet betalen op een manier die '
+                    'de regels toestaan'
+                ),
+                'sr': (
+                    'Куповина отворене карте: не можете да платите њену цену ни на један '
+                    'начин који правила дозвољавају'
+                ),
+            },
+            (
+                'the player cannot pay the price of this card in any way the rules allow, '
+                'rulespec/official.yaml:115'
+            ),
+        )
     return None
 
 
@@ -1836,7 +1857,31 @@ def _why_buy_reserved(g, args):
     if a_card >= len(g._res[me]):
         return 'you have no reserved card %d' % (a_card + 1)
     if not _payopts_buy_reserved(g, args):
-        return 'the player cannot pay the price of this card in any way the rules allow'
+        return Refusal(
+            'buy_reserved',
+            {
+                'en': (
+                    'Buy one of your reserved cards: you cannot pay its price in any way the '
+                    'rules allow'
+                ),
+                'fr': (
+                    'Acheter une de vos cartes réservées : vous ne pouvez payer son prix '
+                    "d'aucune façon que les règles permettent"
+                ),
+                'nl': (
+                    'Een van je gereserveerde kaarten kopen: je kunt de prijs niet betalen '
+                    'op een manier die de regels toestaan'
+                ),
+                'sr': (
+                    'Куповина једне од својих резервисаних карата: не можете да платите њену '
+                    'цену ни на један начин који правила дозвољавају'
+                ),
+            },
+            (
+                'the player cannot pay the price of this card in any way the rules allow, '
+                'rulespec/official.yaml:134'
+            ),
+        )
     return None
 
 
