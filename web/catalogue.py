@@ -19,6 +19,7 @@ from compiler.diagnostics import CompileError, Diagnostic, SourceMap
 from compiler.front.overlay import find_spec
 from compiler.model import Rules, Text
 from compiler.sheets import content, worked_game
+from compiler.sheets.worked_game import WorkedGame
 from compiler.sheets import render as sheet_render
 from compiler.sheets.plurals import LANGUAGES
 from playtest import engines
@@ -36,7 +37,7 @@ class Variant:
     module: ModuleType  # the generated engine
     source: str  # the engine module's text, sent to the bot workers (a table stores only its hash)
     _sheets: dict = field(default_factory=dict, repr=False)
-    _games: dict = field(default_factory=dict, repr=False)  # the worked example's game, once found
+    _games: dict[str, WorkedGame | None] = field(default_factory=dict, repr=False)  # the worked example's game, once found
 
     @property
     def title(self) -> str:

@@ -19,6 +19,7 @@ The engine is the caller's (the driver compiles it: this stage comes before emit
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -119,7 +120,8 @@ def _choose(game: Any, rng: random.Random) -> int:
     return best[1]
 
 
-def play(module: Any, players: int, seed: int, choose=_choose) -> WorkedGame:
+def play(module: Any, players: int, seed: int,
+         choose: Callable[[Any, random.Random], int] = _choose) -> WorkedGame:
     """Deal `seed` played to its end (or MAX_TURNS) by `choose`."""
     game = module.new_game(players, seed=seed, max_turns=MAX_TURNS)
     rng = random.Random(seed)

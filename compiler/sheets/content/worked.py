@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...front.expr import Attribute, Bool, walk
+from ...front.expr import Attribute, Bool, Expr, walk
+from ...model import Decision, Rules
 from .. import example
 from ..facts import effect_names, value_names
 from ..phrases import PLAYER, Phraser, Ref, capitalise, sentence
@@ -34,7 +35,8 @@ def worked_example(self: Builder) -> Section | None:
     w = self.worked
     if w is None or not self.rules.cards or w.trigger_seat is None:
         return None
-    names = {**self.p.named("a", self.p.forms("sheet.example.a")), **self.p.named("b", self.p.forms("sheet.example.b"))}
+    names: dict[str, str] = {**self.p.named("a", self.p.forms("sheet.example.a")),
+                             **self.p.named("b", self.p.forms("sheet.example.b"))}
     items = _order(self, w, names) + _module_moves(self, w, names) + _at_trigger(self, w, names)
     items += _last_turn(self, w, names)
     title = self.text("sheet.example.title")
@@ -50,7 +52,7 @@ def _other(w: WorkedGame) -> int | None:
     return next((p for p in range(w.players) if p != anna), None) if w.players == 2 else None
 
 
-def _order(self: Builder, w: WorkedGame, names: dict) -> list[Item]:
+def _order(self: Builder, w: WorkedGame, names: dict[str, str]) -> list[Item]:
     """Who plays first: it decides whether the round goes on once Anna triggers the end."""
     if _other(w) is None:
         return []
@@ -58,7 +60,7 @@ def _order(self: Builder, w: WorkedGame, names: dict) -> list[Item]:
     return [Item(sentence(self.text(key, **names)))]
 
 
-def _module_moves(self: Builder, w: WorkedGame, names: dict) -> list[Item]:
+def _module_moves(self: Builder, w: WorkedGame, names: dict[str, str]) -> list[Item]:
     """What the rules a variant adds did for Anna, in the order of the game: the first time she
     took each added rule, and the first time each zone or set of her own that it adds grew."""
     anna, r = w.winners[0], self.rules
@@ -86,7 +88,7 @@ def _module_moves(self: Builder, w: WorkedGame, names: dict) -> list[Item]:
     return items
 
 
-def _fills(decision, held: str) -> bool:
+def _fills(decision: Decision, held: str) -> bool:
     """Does `decision`'s effects name the zone or set `held` (`me.claimed`, `me.markers`)?"""
     return any(isinstance(node, Attribute) and node.name == held
                for stmt in decision.effects for node in walk(stmt))
@@ -99,7 +101,7 @@ def _card_points(self: Builder, seat: Seat) -> tuple[int, int]:
     return sum(cards[c] for c in seat.purchased), sum(nobles[n] for n in seat.nobles)
 
 
-def _at_trigger(self: Builder, w: WorkedGame, names: dict) -> list[Item]:
+def _at_trigger(self: Builder, w: WorkedGame, names: dict[str, str]) -> list[Item]:
     """Anna's prestige at the end of the turn that triggered the end, and the trigger."""
     r, anna = self.rules, w.at_trigger[w.winners[0]]
     card_points, noble_points = _card_points(self, anna)
@@ -128,7 +130,7 @@ def _at_trigger(self: Builder, w: WorkedGame, names: dict) -> list[Item]:
     return items
 
 
-def _last_turn(self: Builder, w: WorkedGame, names: dict) -> list[Item]:
+def _last_turn(self: Builder, w: WorkedGame, names: dict[str, str]) -> list[Item]:
     """Ben's last turn, when Anna played first and the trigger completes the round."""
     ben = _other(w)
     trigger = next(t for t in self.rules.end if t.name == w.trigger)
@@ -196,7 +198,7 @@ def _outcome(self: Builder, w: WorkedGame, names: dict, items: list[Item]) -> li
     return steps
 
 
-def _holds(rules, condition, player: example.Player) -> bool:
+def _holds(rules: Rules, condition: Expr, player: example.Player) -> bool:
     """Does `condition` (over `player`) hold for a final position? True when it cannot be told."""
     try:
         return bool(example.Evaluator(rules, {"player": player})(condition))
@@ -204,7 +206,7 @@ def _holds(rules, condition, player: example.Player) -> bool:
         return True
 
 
-def _levels(rules, anna: example.Player, ben: example.Player) -> tuple[list[example.LevelOutcome], bool]:
+def _levels(rules: Rules, anna: example.Player, ben: example.Player) -> tuple[list[example.LevelOutcome], bool]:
     """The ranking levels applied to Anna and Ben in turn, up to the one that separates them;
     and whether one did (the engine says who won: a level it cannot evaluate here stops the walk)."""
     out: list[example.LevelOutcome] = []
