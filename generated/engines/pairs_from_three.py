@@ -1234,11 +1234,7 @@ ACTION_STRINGS = (
 # how the actions of each decision are written, what the capitals stand for, and whether
 # a payment is asked next (string_to_action shows them for a text it cannot read)
 NOTATION_FORMS = (
-    (
-        "take PICKED",
-        "PICKED is 1 to 3 different gem colours among white, blue, green, red, black",
-        False,
-    ),
+    ("take PICKED", "PICKED is 1 to 3 different gem colours among white, blue, green, red, black", False),
     ("take2 COLOUR", "COLOUR is a gem colour (white, blue, green, red or black)", False),
     ("reserve CARD", "CARD is a face-up card as level.slot (1.1 to 3.4)", False),
     ("reserve deck LEVEL", "LEVEL is a level (1, 2 or 3)", False),
@@ -1247,17 +1243,12 @@ NOTATION_FORMS = (
     ("pass", "", False),
     ("return COLOUR", "COLOUR is a colour (white, blue, green, red, black or gold)", False),
     ("noble NOBLE", "NOBLE is a noble of the row (1 to 5)", False),
-    (
-        "pay gold for GEMS",
-        "GEMS is the gem colour each gold token stands for, as in 'pay gold for white blue'",
-        False,
-    ),
+    ("pay gold for GEMS", "GEMS is the gem colour each gold token stands for, as in 'pay gold for white blue'", False),
     ("pay without gold", "", False),
 )
 NUM_ACTIONS = len(ACTIONS)
-# Per decision index (DECISIONS): its block of action ids (first_id to first_id + size - 1), its
-# choices (the arguments of its actions, as describe_action names them) and whether the payment is
-# asked next.
+# Per decision index (DECISIONS): its block of action ids (first_id to first_id + size - 1), its choices (the arguments
+# of its actions, as describe_action names them) and whether the payment is asked next.
 DECISION_INFO = (
     DecisionInfo("take_different", first_id=0, size=25, params=(Param("picked", "gem_set"),), pays=False),
     DecisionInfo("take_pair", first_id=25, size=5, params=(Param("colour", "gem"),), pays=False),
@@ -1414,12 +1405,7 @@ def _payments(price, tok):
                         r4 = r3 - e4
                         v = (n0 + e0, n1 + e1, n2 + e2, n3 + e3, n4 + e4)
                         out.append(
-                            (
-                                _PAYMENT_INDEX[v],
-                                v,
-                                (p0 - v[0], p1 - v[1], p2 - v[2], p3 - v[3], p4 - v[4]),
-                                gold - r4,
-                            ),
+                            (_PAYMENT_INDEX[v], v, (p0 - v[0], p1 - v[1], p2 - v[2], p3 - v[3], p4 - v[4]), gold - r4),
                         )
     out.sort()
     return out
@@ -1486,16 +1472,16 @@ def _why_take_different(g, args):
             "take_different",
             {
                 "en": (
-                    "Take tokens of different colours: for each chosen colour, at least 1 "
-                    "token of that colour is in the supply"
+                    "Take tokens of different colours: for each chosen colour, at least 1 token of that colour "
+                    "is in the supply"
                 ),
                 "fr": (
-                    "Prendre des jetons de couleurs différentes : pour chaque couleur "
-                    "choisie, la banque contient au moins 1 jeton de cette couleur"
+                    "Prendre des jetons de couleurs différentes : pour chaque couleur choisie, la banque "
+                    "contient au moins 1 jeton de cette couleur"
                 ),
                 "nl": (
-                    "Fiches van verschillende kleuren nemen: voor elke gekozen kleur geldt "
-                    "dat er minstens 1 fiche van die kleur in de voorraad ligt"
+                    "Fiches van verschillende kleuren nemen: voor elke gekozen kleur geldt dat er minstens 1 "
+                    "fiche van die kleur in de voorraad ligt"
                 ),
                 "sr": (
                     "Узимање жетона различитих боја: за сваку изабрану боју важи да у банци има најмање 1 жетон те боје"
@@ -1526,27 +1512,25 @@ def _why_take_different(g, args):
             "take_different",
             {
                 "en": (
-                    "Take tokens of different colours: the number of chosen colours is 3, or "
-                    "the number of gem colours for which at least 1 token of that colour is "
-                    "in the supply if that is smaller"
+                    "Take tokens of different colours: the number of chosen colours is 3, or the number of gem "
+                    "colours for which at least 1 token of that colour is in the supply if that is smaller"
                 ),
                 "fr": (
-                    "Prendre des jetons de couleurs différentes : le nombre de couleurs "
-                    "choisies vaut 3, ou le nombre de couleurs de gemme où la banque "
-                    "contient au moins 1 jeton de cette couleur si c'est moins"
+                    "Prendre des jetons de couleurs différentes : le nombre de couleurs choisies vaut 3, ou le "
+                    "nombre de couleurs de gemme où la banque contient au moins 1 jeton de cette couleur si "
+                    "c'est moins"
                 ),
                 "nl": (
-                    "Fiches van verschillende kleuren nemen: het aantal gekozen kleuren 3 "
-                    "is, of het aantal edelsteenkleuren waarvoor geldt dat er minstens 1 "
-                    "fiche van die kleur in de voorraad ligt als dat minder is"
+                    "Fiches van verschillende kleuren nemen: het aantal gekozen kleuren 3 is, of het aantal "
+                    "edelsteenkleuren waarvoor geldt dat er minstens 1 fiche van die kleur in de voorraad ligt "
+                    "als dat minder is"
                 ),
                 "sr": (
-                    "Узимање жетона различитих боја: број изабраних боја износи 3, или број "
-                    "боја драгуља за које важи да у банци има најмање 1 жетон те боје ако је "
-                    "то мање"
+                    "Узимање жетона различитих боја: број изабраних боја износи 3, или број боја драгуља за које "
+                    "важи да у банци има најмање 1 жетон те боје ако је то мање"
                 ),
             },
-            ("size(picked) == min(take_count, count(supply[c] >= 1 for c in gems)), rulespec/official.yaml:68"),
+            "size(picked) == min(take_count, count(supply[c] >= 1 for c in gems)), rulespec/official.yaml:68",
         )
     return None
 
@@ -1571,15 +1555,15 @@ def _why_take_pair(g, args):
         return Refusal(
             "take_pair",
             {
-                "en": ("Take two tokens of one colour: at least 3 tokens of the chosen colour are in the supply"),
+                "en": "Take two tokens of one colour: at least 3 tokens of the chosen colour are in the supply",
                 "fr": (
-                    "Prendre deux jetons d'une même couleur : la banque contient au moins 3 "
-                    "jetons de la couleur choisie"
+                    "Prendre deux jetons d'une même couleur : la banque contient au moins 3 jetons de la couleur "
+                    "choisie"
                 ),
                 "nl": (
                     "Twee fiches van één kleur nemen: er minstens 3 fiches van de gekozen kleur in de voorraad liggen"
                 ),
-                "sr": ("Узимање два жетона једне боје: у банци има најмање 3 жетона изабране боје"),
+                "sr": "Узимање два жетона једне боје: у банци има најмање 3 жетона изабране боје",
             },
             "supply[colour] >= pair_minimum, rulespec/official.yaml:81",
         )
@@ -1641,9 +1625,7 @@ def _do_reserve_blind(g, args):
     # reserve_top(level)
     _deck = g.decks[p_level - 1]
     if not _deck:
-        raise RuleError(
-            ("reserve_top(level) (rulespec/official.yaml:112)" + (": the deck of level %d is empty" % p_level)),
-        )
+        raise RuleError("reserve_top(level) (rulespec/official.yaml:112)" + ": the deck of level %d is empty" % p_level)
     _card = _deck.pop()
     g._res[me].append(_card)
     g.blind[me].append(_card)
@@ -1662,8 +1644,8 @@ def _why_reserve_blind(g, args):
             "reserve_blind",
             {
                 "en": "Reserve the top card of a deck: you hold fewer than 3 reserved cards",
-                "fr": ("Réserver la première carte d'une pioche : vous avez moins de 3 cartes réservées"),
-                "nl": ("De bovenste kaart van een stapel reserveren: je minder dan 3 gereserveerde kaarten hebt"),
+                "fr": "Réserver la première carte d'une pioche : vous avez moins de 3 cartes réservées",
+                "nl": "De bovenste kaart van een stapel reserveren: je minder dan 3 gereserveerde kaarten hebt",
                 "sr": "Резервисање горње карте из шпила: имате мање од 3 резервисане карте",
             },
             "me.reserved < reserve_limit, rulespec/official.yaml:110",
@@ -1672,16 +1654,16 @@ def _why_reserve_blind(g, args):
         return Refusal(
             "reserve_blind",
             {
-                "en": ("Reserve the top card of a deck: at least 1 card is left in the deck of the chosen level"),
+                "en": "Reserve the top card of a deck: at least 1 card is left in the deck of the chosen level",
                 "fr": (
-                    "Réserver la première carte d'une pioche : il reste au moins 1 carte "
-                    "dans la pioche du niveau choisi"
+                    "Réserver la première carte d'une pioche : il reste au moins 1 carte dans la pioche du "
+                    "niveau choisi"
                 ),
                 "nl": (
-                    "De bovenste kaart van een stapel reserveren: er minstens 1 kaart over "
-                    "is in de stapel van het gekozen niveau"
+                    "De bovenste kaart van een stapel reserveren: er minstens 1 kaart over is in de stapel van "
+                    "het gekozen niveau"
                 ),
-                "sr": ("Резервисање горње карте из шпила: у шпилу изабраног нивоа остаје најмање 1 карта"),
+                "sr": "Резервисање горње карте из шпила: у шпилу изабраног нивоа остаје најмање 1 карта",
             },
             "deck[level] >= 1, rulespec/official.yaml:110",
         )
@@ -1751,15 +1733,15 @@ def _why_buy_face_up(g, args):
             {
                 "en": "Buy a face-up card: you cannot pay its price in any way the rules allow",
                 "fr": (
-                    "Acheter une carte face visible : vous ne pouvez payer son prix d'aucune "
-                    "façon que les règles permettent"
+                    "Acheter une carte face visible : vous ne pouvez payer son prix d'aucune façon que les "
+                    "règles permettent"
                 ),
-                "nl": ("Een open kaart kopen: je kunt de prijs niet betalen op een manier die de regels toestaan"),
+                "nl": "Een open kaart kopen: je kunt de prijs niet betalen op een manier die de regels toestaan",
                 "sr": (
                     "Куповина отворене карте: не можете да платите њену цену ни на један начин који правила дозвољавају"
                 ),
             },
-            ("the player cannot pay the price of this card in any way the rules allow, rulespec/official.yaml:115"),
+            "the player cannot pay the price of this card in any way the rules allow, rulespec/official.yaml:115",
         )
     return None
 
@@ -1838,21 +1820,21 @@ def _why_buy_reserved(g, args):
         return Refusal(
             "buy_reserved",
             {
-                "en": ("Buy one of your reserved cards: you cannot pay its price in any way the rules allow"),
+                "en": "Buy one of your reserved cards: you cannot pay its price in any way the rules allow",
                 "fr": (
-                    "Acheter une de vos cartes réservées : vous ne pouvez payer son prix "
-                    "d'aucune façon que les règles permettent"
+                    "Acheter une de vos cartes réservées : vous ne pouvez payer son prix d'aucune façon que les "
+                    "règles permettent"
                 ),
                 "nl": (
-                    "Een van je gereserveerde kaarten kopen: je kunt de prijs niet betalen "
-                    "op een manier die de regels toestaan"
+                    "Een van je gereserveerde kaarten kopen: je kunt de prijs niet betalen op een manier die de "
+                    "regels toestaan"
                 ),
                 "sr": (
-                    "Куповина једне од својих резервисаних карата: не можете да платите њену "
-                    "цену ни на један начин који правила дозвољавају"
+                    "Куповина једне од својих резервисаних карата: не можете да платите њену цену ни на један "
+                    "начин који правила дозвољавају"
                 ),
             },
-            ("the player cannot pay the price of this card in any way the rules allow, rulespec/official.yaml:134"),
+            "the player cannot pay the price of this card in any way the rules allow, rulespec/official.yaml:134",
         )
     return None
 
@@ -1931,9 +1913,9 @@ def _why_return_tokens(g, args):
         return Refusal(
             "return_tokens",
             {
-                "en": ("Return tokens over the limit: you hold at least 1 token of the chosen colour"),
-                "fr": ("Rendre les jetons en trop : vous avez au moins 1 jeton de la couleur choisie"),
-                "nl": ("Fiches boven de limiet teruggeven: je minstens 1 fiche van de gekozen kleur hebt"),
+                "en": "Return tokens over the limit: you hold at least 1 token of the chosen colour",
+                "fr": "Rendre les jetons en trop : vous avez au moins 1 jeton de la couleur choisie",
+                "nl": "Fiches boven de limiet teruggeven: je minstens 1 fiche van de gekozen kleur hebt",
                 "sr": "Враћање вишка жетона: имате најмање 1 жетон изабране боје",
             },
             "me.tokens[colour] >= 1, rulespec/official.yaml:174",
@@ -1992,20 +1974,20 @@ def _why_noble_visit(g, args):
             "noble_visit",
             {
                 "en": (
-                    "Noble visit: for each gem colour, you have at least as many bonuses of "
-                    "that colour as the chosen noble requires"
+                    "Noble visit: for each gem colour, you have at least as many bonuses of that colour as the "
+                    "chosen noble requires"
                 ),
                 "fr": (
-                    "Visite d'un noble : pour chaque couleur de gemme, vous avez au moins "
-                    "autant de bonus de cette couleur que le noble choisi en exige"
+                    "Visite d'un noble : pour chaque couleur de gemme, vous avez au moins autant de bonus de "
+                    "cette couleur que le noble choisi en exige"
                 ),
                 "nl": (
-                    "Bezoek van een edele: voor elke edelsteenkleur geldt dat je minstens "
-                    "evenveel bonussen van die kleur als de gekozen edele vereist hebt"
+                    "Bezoek van een edele: voor elke edelsteenkleur geldt dat je minstens evenveel bonussen van "
+                    "die kleur als de gekozen edele vereist hebt"
                 ),
                 "sr": (
-                    "Посета племића: за сваку боју драгуља важи да имате најмање онолико "
-                    "бонуса те боје колико изабрани племић захтева"
+                    "Посета племића: за сваку боју драгуља важи да имате најмање онолико бонуса те боје колико "
+                    "изабрани племић захтева"
                 ),
             },
             "all(me.bonus[c] >= noble.requires[c] for c in gems), rulespec/official.yaml:190",
@@ -2061,19 +2043,13 @@ def _action_phase_legal(g, out):
         if len(g.decks[2]) >= 1:  # level 3
             out.append(44)
     # buy_face_up (rulespec/official.yaml:115): ids BASE_BUY_FACE_UP = 45 to 56
-    # each face-up slot in turn (Game.face_up_costs, level by level), written out; a slot is left
-    # out when the player cannot pay, even with all the gold they hold
+    # each face-up slot in turn (Game.face_up_costs, level by level), written out; a slot is left out when the player
+    # cannot pay, even with all the gold they hold
     # price: max(0, card.cost[c] - me.bonus[c])
     fu_1_1, fu_1_2, fu_1_3, fu_1_4, fu_2_1, fu_2_2, fu_2_3, fu_2_4, fu_3_1, fu_3_2, fu_3_3, fu_3_4 = g.face_up_costs
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_1
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2091,13 +2067,7 @@ def _action_phase_legal(g, out):
         out.append(45)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_2
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2115,13 +2085,7 @@ def _action_phase_legal(g, out):
         out.append(46)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_3
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2139,13 +2103,7 @@ def _action_phase_legal(g, out):
         out.append(47)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_4
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2163,13 +2121,7 @@ def _action_phase_legal(g, out):
         out.append(48)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_1
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2187,13 +2139,7 @@ def _action_phase_legal(g, out):
         out.append(49)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_2
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2211,13 +2157,7 @@ def _action_phase_legal(g, out):
         out.append(50)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_3
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2235,13 +2175,7 @@ def _action_phase_legal(g, out):
         out.append(51)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_4
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2259,13 +2193,7 @@ def _action_phase_legal(g, out):
         out.append(52)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_1
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2283,13 +2211,7 @@ def _action_phase_legal(g, out):
         out.append(53)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_2
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2307,13 +2229,7 @@ def _action_phase_legal(g, out):
         out.append(54)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_3
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2331,13 +2247,7 @@ def _action_phase_legal(g, out):
         out.append(55)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_4
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2360,11 +2270,7 @@ def _action_phase_legal(g, out):
         cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = CARD_COST[p_card]
         # price: max(0, card.cost[c] - me.bonus[c])
         if (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
+            cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4)
         ) and (
             (not t5)
             or (
@@ -2405,8 +2311,8 @@ def _end_of_turn(g, step, count):
             if count >= 10000:  # the engines' step budget (see compiler/check/termination.py)
                 raise RuleError(
                     (
-                        "step 'return_tokens' was stopped after 10,000 actions in one turn: "
-                        "its 'while' condition did not turn false"
+                        "step 'return_tokens' was stopped after 10,000 actions in one turn: its 'while' "
+                        "condition did not turn false"
                     ),
                 )
             out = []

@@ -339,8 +339,8 @@ VARIABLES = (
     ),
 )
 
-# The spec's own kinds: one row per component, its columns' values in declared order (a table by
-# gem colour as a tuple in gem order; a prose column as None).
+# The spec's own kinds: one row per component, its columns' values in declared order (a table by gem colour as a tuple
+# in gem order; a prose column as None).
 # space, requires, nobles, power
 _k_posts = (
     (1, (1, 0, 0, 3, 0), 0, "extra_gem_after_purchase"),
@@ -349,8 +349,8 @@ _k_posts = (
     (4, (0, 0, 5, 0, 0), 1, "five_prestige"),
     (5, (0, 0, 0, 0, 3), 0, "prestige_per_post"),
 )
-# The kinds the rules reach, by name: each one's size (ids 0 to size - 1), columns, pieces
-# (the faces of each, in table order) and rows.
+# The kinds the rules reach, by name: each one's size (ids 0 to size - 1), columns, pieces (the faces of each, in table
+# order) and rows.
 KINDS = {
     "posts": Kind(
         "posts",
@@ -9580,11 +9580,7 @@ ACTION_STRINGS = (
 # how the actions of each decision are written, what the capitals stand for, and whether
 # a payment is asked next (string_to_action shows them for a text it cannot read)
 NOTATION_FORMS = (
-    (
-        "take PICKED",
-        "PICKED is 1 to 3 different gem colours among white, blue, green, red, black",
-        False,
-    ),
+    ("take PICKED", "PICKED is 1 to 3 different gem colours among white, blue, green, red, black", False),
     ("take2 COLOUR", "COLOUR is a gem colour (white, blue, green, red or black)", False),
     ("reserve CARD", "CARD is a face-up card as level.slot (1.1 to 3.4)", False),
     ("reserve deck LEVEL", "LEVEL is a level (1, 2 or 3)", False),
@@ -9599,17 +9595,16 @@ NOTATION_FORMS = (
     (
         "pay gold for GEMS",
         (
-            "GEMS is the gem colour each gold token stands for, written white*2 when it stands "
-            "for 2 gems, as in 'pay gold for white'"
+            "GEMS is the gem colour each gold token stands for, written white*2 when it stands for 2 gems, as in "
+            "'pay gold for white'"
         ),
         False,
     ),
     ("pay without gold", "", False),
 )
 NUM_ACTIONS = len(ACTIONS)
-# Per decision index (DECISIONS): its block of action ids (first_id to first_id + size - 1), its
-# choices (the arguments of its actions, as describe_action names them) and whether the payment is
-# asked next.
+# Per decision index (DECISIONS): its block of action ids (first_id to first_id + size - 1), its choices (the arguments
+# of its actions, as describe_action names them) and whether the payment is asked next.
 DECISION_INFO = (
     DecisionInfo("take_different", first_id=0, size=25, params=(Param("picked", "gem_set"),), pays=False),
     DecisionInfo("take_pair", first_id=25, size=5, params=(Param("colour", "gem"),), pays=False),
@@ -9795,42 +9790,27 @@ def _payments(price, tok, worth):
     o0 = [
         (t, c)
         for c in range(n0, p0 + 1)
-        for t in range(
-            -(-c // worth),
-            (c if c < gold - m1 - m2 - m3 - m4 else gold - m1 - m2 - m3 - m4) + 1,
-        )
+        for t in range(-(-c // worth), (c if c < gold - m1 - m2 - m3 - m4 else gold - m1 - m2 - m3 - m4) + 1)
     ]
     o1 = [
         (t, c)
         for c in range(n1, p1 + 1)
-        for t in range(
-            -(-c // worth),
-            (c if c < gold - m0 - m2 - m3 - m4 else gold - m0 - m2 - m3 - m4) + 1,
-        )
+        for t in range(-(-c // worth), (c if c < gold - m0 - m2 - m3 - m4 else gold - m0 - m2 - m3 - m4) + 1)
     ]
     o2 = [
         (t, c)
         for c in range(n2, p2 + 1)
-        for t in range(
-            -(-c // worth),
-            (c if c < gold - m0 - m1 - m3 - m4 else gold - m0 - m1 - m3 - m4) + 1,
-        )
+        for t in range(-(-c // worth), (c if c < gold - m0 - m1 - m3 - m4 else gold - m0 - m1 - m3 - m4) + 1)
     ]
     o3 = [
         (t, c)
         for c in range(n3, p3 + 1)
-        for t in range(
-            -(-c // worth),
-            (c if c < gold - m0 - m1 - m2 - m4 else gold - m0 - m1 - m2 - m4) + 1,
-        )
+        for t in range(-(-c // worth), (c if c < gold - m0 - m1 - m2 - m4 else gold - m0 - m1 - m2 - m4) + 1)
     ]
     o4 = [
         (t, c)
         for c in range(n4, p4 + 1)
-        for t in range(
-            -(-c // worth),
-            (c if c < gold - m0 - m1 - m2 - m3 else gold - m0 - m1 - m2 - m3) + 1,
-        )
+        for t in range(-(-c // worth), (c if c < gold - m0 - m1 - m2 - m3 else gold - m0 - m1 - m2 - m3) + 1)
     ]
     for t0, c0 in o0:
         r0 = gold - t0
@@ -9926,16 +9906,16 @@ def _why_take_different(g, args):
             "take_different",
             {
                 "en": (
-                    "Take tokens of different colours: for each chosen colour, at least 1 "
-                    "token of that colour is in the supply"
+                    "Take tokens of different colours: for each chosen colour, at least 1 token of that colour "
+                    "is in the supply"
                 ),
                 "fr": (
-                    "Prendre des jetons de couleurs différentes : pour chaque couleur "
-                    "choisie, la banque contient au moins 1 jeton de cette couleur"
+                    "Prendre des jetons de couleurs différentes : pour chaque couleur choisie, la banque "
+                    "contient au moins 1 jeton de cette couleur"
                 ),
                 "nl": (
-                    "Fiches van verschillende kleuren nemen: voor elke gekozen kleur geldt "
-                    "dat er minstens 1 fiche van die kleur in de voorraad ligt"
+                    "Fiches van verschillende kleuren nemen: voor elke gekozen kleur geldt dat er minstens 1 "
+                    "fiche van die kleur in de voorraad ligt"
                 ),
                 "sr": (
                     "Узимање жетона различитих боја: за сваку изабрану боју важи да у банци има најмање 1 жетон те боје"
@@ -9966,27 +9946,25 @@ def _why_take_different(g, args):
             "take_different",
             {
                 "en": (
-                    "Take tokens of different colours: the number of chosen colours is 3, or "
-                    "the number of gem colours for which at least 1 token of that colour is "
-                    "in the supply if that is smaller"
+                    "Take tokens of different colours: the number of chosen colours is 3, or the number of gem "
+                    "colours for which at least 1 token of that colour is in the supply if that is smaller"
                 ),
                 "fr": (
-                    "Prendre des jetons de couleurs différentes : le nombre de couleurs "
-                    "choisies vaut 3, ou le nombre de couleurs de gemme où la banque "
-                    "contient au moins 1 jeton de cette couleur si c'est moins"
+                    "Prendre des jetons de couleurs différentes : le nombre de couleurs choisies vaut 3, ou le "
+                    "nombre de couleurs de gemme où la banque contient au moins 1 jeton de cette couleur si "
+                    "c'est moins"
                 ),
                 "nl": (
-                    "Fiches van verschillende kleuren nemen: het aantal gekozen kleuren 3 "
-                    "is, of het aantal edelsteenkleuren waarvoor geldt dat er minstens 1 "
-                    "fiche van die kleur in de voorraad ligt als dat minder is"
+                    "Fiches van verschillende kleuren nemen: het aantal gekozen kleuren 3 is, of het aantal "
+                    "edelsteenkleuren waarvoor geldt dat er minstens 1 fiche van die kleur in de voorraad ligt "
+                    "als dat minder is"
                 ),
                 "sr": (
-                    "Узимање жетона различитих боја: број изабраних боја износи 3, или број "
-                    "боја драгуља за које важи да у банци има најмање 1 жетон те боје ако је "
-                    "то мање"
+                    "Узимање жетона различитих боја: број изабраних боја износи 3, или број боја драгуља за које "
+                    "важи да у банци има најмање 1 жетон те боје ако је то мање"
                 ),
             },
-            ("size(picked) == min(take_count, count(supply[c] >= 1 for c in gems)), rulespec/official.yaml:68"),
+            "size(picked) == min(take_count, count(supply[c] >= 1 for c in gems)), rulespec/official.yaml:68",
         )
     return None
 
@@ -10013,15 +9991,15 @@ def _why_take_pair(g, args):
         return Refusal(
             "take_pair",
             {
-                "en": ("Take two tokens of one colour: at least 4 tokens of the chosen colour are in the supply"),
+                "en": "Take two tokens of one colour: at least 4 tokens of the chosen colour are in the supply",
                 "fr": (
-                    "Prendre deux jetons d'une même couleur : la banque contient au moins 4 "
-                    "jetons de la couleur choisie"
+                    "Prendre deux jetons d'une même couleur : la banque contient au moins 4 jetons de la couleur "
+                    "choisie"
                 ),
                 "nl": (
                     "Twee fiches van één kleur nemen: er minstens 4 fiches van de gekozen kleur in de voorraad liggen"
                 ),
-                "sr": ("Узимање два жетона једне боје: у банци има најмање 4 жетона изабране боје"),
+                "sr": "Узимање два жетона једне боје: у банци има најмање 4 жетона изабране боје",
             },
             "supply[colour] >= pair_minimum, rulespec/official.yaml:81",
         )
@@ -10083,9 +10061,7 @@ def _do_reserve_blind(g, args):
     # reserve_top(level)
     _deck = g.decks[p_level - 1]
     if not _deck:
-        raise RuleError(
-            ("reserve_top(level) (rulespec/official.yaml:112)" + (": the deck of level %d is empty" % p_level)),
-        )
+        raise RuleError("reserve_top(level) (rulespec/official.yaml:112)" + ": the deck of level %d is empty" % p_level)
     _card = _deck.pop()
     g._res[me].append(_card)
     g.blind[me].append(_card)
@@ -10104,8 +10080,8 @@ def _why_reserve_blind(g, args):
             "reserve_blind",
             {
                 "en": "Reserve the top card of a deck: you hold fewer than 3 reserved cards",
-                "fr": ("Réserver la première carte d'une pioche : vous avez moins de 3 cartes réservées"),
-                "nl": ("De bovenste kaart van een stapel reserveren: je minder dan 3 gereserveerde kaarten hebt"),
+                "fr": "Réserver la première carte d'une pioche : vous avez moins de 3 cartes réservées",
+                "nl": "De bovenste kaart van een stapel reserveren: je minder dan 3 gereserveerde kaarten hebt",
                 "sr": "Резервисање горње карте из шпила: имате мање од 3 резервисане карте",
             },
             "me.reserved < reserve_limit, rulespec/official.yaml:110",
@@ -10114,16 +10090,16 @@ def _why_reserve_blind(g, args):
         return Refusal(
             "reserve_blind",
             {
-                "en": ("Reserve the top card of a deck: at least 1 card is left in the deck of the chosen level"),
+                "en": "Reserve the top card of a deck: at least 1 card is left in the deck of the chosen level",
                 "fr": (
-                    "Réserver la première carte d'une pioche : il reste au moins 1 carte "
-                    "dans la pioche du niveau choisi"
+                    "Réserver la première carte d'une pioche : il reste au moins 1 carte dans la pioche du "
+                    "niveau choisi"
                 ),
                 "nl": (
-                    "De bovenste kaart van een stapel reserveren: er minstens 1 kaart over "
-                    "is in de stapel van het gekozen niveau"
+                    "De bovenste kaart van een stapel reserveren: er minstens 1 kaart over is in de stapel van "
+                    "het gekozen niveau"
                 ),
-                "sr": ("Резервисање горње карте из шпила: у шпилу изабраног нивоа остаје најмање 1 карта"),
+                "sr": "Резервисање горње карте из шпила: у шпилу изабраног нивоа остаје најмање 1 карта",
             },
             "deck[level] >= 1, rulespec/official.yaml:110",
         )
@@ -10196,10 +10172,10 @@ def _why_buy_face_up(g, args):
             {
                 "en": "Buy a face-up card: you cannot pay its price in any way the rules allow",
                 "fr": (
-                    "Acheter une carte face visible : vous ne pouvez payer son prix d'aucune "
-                    "façon que les règles permettent"
+                    "Acheter une carte face visible : vous ne pouvez payer son prix d'aucune façon que les "
+                    "règles permettent"
                 ),
-                "nl": ("Een open kaart kopen: je kunt de prijs niet betalen op een manier die de regels toestaan"),
+                "nl": "Een open kaart kopen: je kunt de prijs niet betalen op een manier die de regels toestaan",
                 "sr": (
                     "Куповина отворене карте: не можете да платите њену цену ни на један начин који правила дозвољавају"
                 ),
@@ -10286,18 +10262,18 @@ def _why_buy_reserved(g, args):
         return Refusal(
             "buy_reserved",
             {
-                "en": ("Buy one of your reserved cards: you cannot pay its price in any way the rules allow"),
+                "en": "Buy one of your reserved cards: you cannot pay its price in any way the rules allow",
                 "fr": (
-                    "Acheter une de vos cartes réservées : vous ne pouvez payer son prix "
-                    "d'aucune façon que les règles permettent"
+                    "Acheter une de vos cartes réservées : vous ne pouvez payer son prix d'aucune façon que les "
+                    "règles permettent"
                 ),
                 "nl": (
-                    "Een van je gereserveerde kaarten kopen: je kunt de prijs niet betalen "
-                    "op een manier die de regels toestaan"
+                    "Een van je gereserveerde kaarten kopen: je kunt de prijs niet betalen op een manier die de "
+                    "regels toestaan"
                 ),
                 "sr": (
-                    "Куповина једне од својих резервисаних карата: не можете да платите њену "
-                    "цену ни на један начин који правила дозвољавају"
+                    "Куповина једне од својих резервисаних карата: не можете да платите њену цену ни на један "
+                    "начин који правила дозвољавају"
                 ),
             },
             ("the player cannot pay the price of this card in any way the rules allow, variants/trading-posts.yaml:78"),
@@ -10393,34 +10369,33 @@ def _why_gem_after_purchase(g, args):
             "gem_after_purchase",
             {
                 "en": (
-                    "A gem after a purchase: for at least one trading post in your “Trading "
-                    "posts held”, the “power” of that trading post is trading post 1"
+                    "A gem after a purchase: for at least one trading post in your “Trading posts held”, the "
+                    "“power” of that trading post is trading post 1"
                 ),
                 "fr": (
-                    "Une gemme après un achat : pour au moins un élément (comptoir) de votre "
-                    "zone « Comptoirs ouverts », la valeur « pouvoir » de cet élément "
-                    "(comptoir) est comptoir 1"
+                    "Une gemme après un achat : pour au moins un élément (comptoir) de votre zone « Comptoirs "
+                    "ouverts », la valeur « pouvoir » de cet élément (comptoir) est comptoir 1"
                 ),
                 "nl": (
-                    "Een edelsteen na een aankoop: voor minstens één onderdeel (handelspost) "
-                    "in je zone ‘Geopende posten’ geldt dat de waarde ‘kracht’ van dat "
-                    "onderdeel (handelspost) handelspost 1 is"
+                    "Een edelsteen na een aankoop: voor minstens één onderdeel (handelspost) in je zone "
+                    "‘Geopende posten’ geldt dat de waarde ‘kracht’ van dat onderdeel (handelspost) handelspost "
+                    "1 is"
                 ),
                 "sr": (
-                    "Драгуљ после куповине: за најмање један елемент („трговачка станица“) "
-                    "из ваше зоне „Отворене станице“ важи да вредност „моћ“ тог елемента "
-                    "(„трговачка станица“) јесте трговачка станица 1"
+                    "Драгуљ после куповине: за најмање један елемент („трговачка станица“) из ваше зоне "
+                    "„Отворене станице“ важи да вредност „моћ“ тог елемента („трговачка станица“) јесте "
+                    "трговачка станица 1"
                 ),
             },
-            ("any(t.power == 'extra_gem_after_purchase' for t in me.markers), variants/trading-posts.yaml:66"),
+            "any(t.power == 'extra_gem_after_purchase' for t in me.markers), variants/trading-posts.yaml:66",
         )
     if not sup[p_colour] >= 1:
         return Refusal(
             "gem_after_purchase",
             {
-                "en": ("A gem after a purchase: at least 1 token of the chosen colour is in the supply"),
-                "fr": ("Une gemme après un achat : la banque contient au moins 1 jeton de la couleur choisie"),
-                "nl": ("Een edelsteen na een aankoop: er minstens 1 fiche van de gekozen kleur in de voorraad ligt"),
+                "en": "A gem after a purchase: at least 1 token of the chosen colour is in the supply",
+                "fr": "Une gemme après un achat : la banque contient au moins 1 jeton de la couleur choisie",
+                "nl": "Een edelsteen na een aankoop: er minstens 1 fiche van de gekozen kleur in de voorraad ligt",
                 "sr": "Драгуљ после куповине: у банци има најмање 1 жетон изабране боје",
             },
             "supply[colour] >= 1, variants/trading-posts.yaml:92",
@@ -10472,7 +10447,7 @@ def _why_third_token(g, args):
             "third_token",
             {
                 "en": "A third token with a pair: “Pair colour” holds a value",
-                "fr": ("Un troisième jeton avec une paire : « Couleur de la paire » contient une valeur"),
+                "fr": "Un troisième jeton avec une paire : « Couleur de la paire » contient une valeur",
                 "nl": "Een derde fiche bij een paar: „Paarkleur” niet leeg is",
                 "sr": "Трећи жетон уз пар: запис „Боја пара“ није празан",
             },
@@ -10483,33 +10458,31 @@ def _why_third_token(g, args):
             "third_token",
             {
                 "en": (
-                    "A third token with a pair: for at least one trading post in your "
-                    "“Trading posts held”, the “power” of that trading post is trading post 2"
+                    "A third token with a pair: for at least one trading post in your “Trading posts held”, the "
+                    "“power” of that trading post is trading post 2"
                 ),
                 "fr": (
-                    "Un troisième jeton avec une paire : pour au moins un élément (comptoir) "
-                    "de votre zone « Comptoirs ouverts », la valeur « pouvoir » de cet "
-                    "élément (comptoir) est comptoir 2"
+                    "Un troisième jeton avec une paire : pour au moins un élément (comptoir) de votre zone « "
+                    "Comptoirs ouverts », la valeur « pouvoir » de cet élément (comptoir) est comptoir 2"
                 ),
                 "nl": (
-                    "Een derde fiche bij een paar: voor minstens één onderdeel (handelspost) "
-                    "in je zone ‘Geopende posten’ geldt dat de waarde ‘kracht’ van dat "
-                    "onderdeel (handelspost) handelspost 2 is"
+                    "Een derde fiche bij een paar: voor minstens één onderdeel (handelspost) in je zone "
+                    "‘Geopende posten’ geldt dat de waarde ‘kracht’ van dat onderdeel (handelspost) handelspost "
+                    "2 is"
                 ),
                 "sr": (
-                    "Трећи жетон уз пар: за најмање један елемент („трговачка станица“) из "
-                    "ваше зоне „Отворене станице“ важи да вредност „моћ“ тог елемента "
-                    "(„трговачка станица“) јесте трговачка станица 2"
+                    "Трећи жетон уз пар: за најмање један елемент („трговачка станица“) из ваше зоне „Отворене "
+                    "станице“ важи да вредност „моћ“ тог елемента („трговачка станица“) јесте трговачка станица 2"
                 ),
             },
-            ("any(t.power == 'third_token_with_pair' for t in me.markers), variants/trading-posts.yaml:66"),
+            "any(t.power == 'third_token_with_pair' for t in me.markers), variants/trading-posts.yaml:66",
         )
     if not p_colour != g.s_paired:
         return Refusal(
             "third_token",
             {
                 "en": "A third token with a pair: the chosen colour is not “Pair colour”",
-                "fr": ("Un troisième jeton avec une paire : la couleur choisie n'est pas « Couleur de la paire »"),
+                "fr": "Un troisième jeton avec une paire : la couleur choisie n'est pas « Couleur de la paire »",
                 "nl": "Een derde fiche bij een paar: de gekozen kleur niet „Paarkleur” is",
                 "sr": "Трећи жетон уз пар: изабрана боја није запис „Боја пара“",
             },
@@ -10519,9 +10492,9 @@ def _why_third_token(g, args):
         return Refusal(
             "third_token",
             {
-                "en": ("A third token with a pair: at least 1 token of the chosen colour is in the supply"),
+                "en": "A third token with a pair: at least 1 token of the chosen colour is in the supply",
                 "fr": ("Un troisième jeton avec une paire : la banque contient au moins 1 jeton de la couleur choisie"),
-                "nl": ("Een derde fiche bij een paar: er minstens 1 fiche van de gekozen kleur in de voorraad ligt"),
+                "nl": "Een derde fiche bij een paar: er minstens 1 fiche van de gekozen kleur in de voorraad ligt",
                 "sr": "Трећи жетон уз пар: у банци има најмање 1 жетон изабране боје",
             },
             "supply[colour] >= 1, variants/trading-posts.yaml:106",
@@ -10570,9 +10543,9 @@ def _why_return_tokens(g, args):
         return Refusal(
             "return_tokens",
             {
-                "en": ("Return tokens over the limit: you hold at least 1 token of the chosen colour"),
-                "fr": ("Rendre les jetons en trop : vous avez au moins 1 jeton de la couleur choisie"),
-                "nl": ("Fiches boven de limiet teruggeven: je minstens 1 fiche van de gekozen kleur hebt"),
+                "en": "Return tokens over the limit: you hold at least 1 token of the chosen colour",
+                "fr": "Rendre les jetons en trop : vous avez au moins 1 jeton de la couleur choisie",
+                "nl": "Fiches boven de limiet teruggeven: je minstens 1 fiche van de gekozen kleur hebt",
                 "sr": "Враћање вишка жетона: имате најмање 1 жетон изабране боје",
             },
             "me.tokens[colour] >= 1, rulespec/official.yaml:174",
@@ -10631,20 +10604,20 @@ def _why_noble_visit(g, args):
             "noble_visit",
             {
                 "en": (
-                    "Noble visit: for each gem colour, you have at least as many bonuses of "
-                    "that colour as the chosen noble requires"
+                    "Noble visit: for each gem colour, you have at least as many bonuses of that colour as the "
+                    "chosen noble requires"
                 ),
                 "fr": (
-                    "Visite d'un noble : pour chaque couleur de gemme, vous avez au moins "
-                    "autant de bonus de cette couleur que le noble choisi en exige"
+                    "Visite d'un noble : pour chaque couleur de gemme, vous avez au moins autant de bonus de "
+                    "cette couleur que le noble choisi en exige"
                 ),
                 "nl": (
-                    "Bezoek van een edele: voor elke edelsteenkleur geldt dat je minstens "
-                    "evenveel bonussen van die kleur als de gekozen edele vereist hebt"
+                    "Bezoek van een edele: voor elke edelsteenkleur geldt dat je minstens evenveel bonussen van "
+                    "die kleur als de gekozen edele vereist hebt"
                 ),
                 "sr": (
-                    "Посета племића: за сваку боју драгуља важи да имате најмање онолико "
-                    "бонуса те боје колико изабрани племић захтева"
+                    "Посета племића: за сваку боју драгуља важи да имате најмање онолико бонуса те боје колико "
+                    "изабрани племић захтева"
                 ),
             },
             "all(me.bonus[c] >= noble.requires[c] for c in gems), rulespec/official.yaml:190",
@@ -10657,8 +10630,8 @@ def _legal_open_posts(g, out):
     to 86."""
     me = g._cp
     b0, b1, b2, b3, b4 = g._bon[me]
-    # post not in me.markers and me.nobles >= post.nobles and all(me.bonus[c] >= post.requires[c]
-    # for c in gems), for each post
+    # post not in me.markers and me.nobles >= post.nobles and all(me.bonus[c] >= post.requires[c] for c in gems), for
+    # each post
     if 0 not in g.s_markers[me] and (b0 >= 1 and b3 >= 3):  # posts 1
         out.append(82)
     if 1 not in g.s_markers[me] and b0 >= 2:  # posts 2
@@ -10691,7 +10664,7 @@ def _why_open_posts(g, args):
         return Refusal(
             "open_posts",
             {
-                "en": ("Open trading posts: the chosen trading post is not one of your “Trading posts held”"),
+                "en": "Open trading posts: the chosen trading post is not one of your “Trading posts held”",
                 "fr": (
                     "Ouvrir des comptoirs : l'élément choisi (comptoir) n'est pas parmi votre « Comptoirs ouverts »"
                 ),
@@ -10709,20 +10682,20 @@ def _why_open_posts(g, args):
             "open_posts",
             {
                 "en": (
-                    "Open trading posts: the number of your nobles is at least the “nobles "
-                    "needed” of the chosen trading post"
+                    "Open trading posts: the number of your nobles is at least the “nobles needed” of the chosen "
+                    "trading post"
                 ),
                 "fr": (
-                    "Ouvrir des comptoirs : le nombre de vos nobles atteint au moins la "
-                    "valeur « nobles exigés » de l'élément choisi (comptoir)"
+                    "Ouvrir des comptoirs : le nombre de vos nobles atteint au moins la valeur « nobles exigés » "
+                    "de l'élément choisi (comptoir)"
                 ),
                 "nl": (
-                    "Handelsposten openen: het aantal edelen dat je hebt minstens gelijk is "
-                    "aan de waarde ‘vereiste edelen’ van het gekozen onderdeel (handelspost)"
+                    "Handelsposten openen: het aantal edelen dat je hebt minstens gelijk is aan de waarde "
+                    "‘vereiste edelen’ van het gekozen onderdeel (handelspost)"
                 ),
                 "sr": (
-                    "Отварање станица: број ваших племића достиже вредност „потребни "
-                    "племићи“ изабраног елемента („трговачка станица“)"
+                    "Отварање станица: број ваших племића достиже вредност „потребни племићи“ изабраног елемента "
+                    "(„трговачка станица“)"
                 ),
             },
             "me.nobles >= post.nobles, variants/trading-posts.yaml:119",
@@ -10738,28 +10711,25 @@ def _why_open_posts(g, args):
             "open_posts",
             {
                 "en": (
-                    "Open trading posts: for each gem colour, the number of your bonuses of "
-                    "that colour is at least the “bonuses needed” of the chosen trading post "
-                    "for that colour"
+                    "Open trading posts: for each gem colour, the number of your bonuses of that colour is at "
+                    "least the “bonuses needed” of the chosen trading post for that colour"
                 ),
                 "fr": (
-                    "Ouvrir des comptoirs : pour chaque couleur de gemme, le nombre de vos "
-                    "bonus de cette couleur atteint au moins la valeur « bonus exigés » de "
-                    "l'élément choisi (comptoir) pour cette couleur"
+                    "Ouvrir des comptoirs : pour chaque couleur de gemme, le nombre de vos bonus de cette "
+                    "couleur atteint au moins la valeur « bonus exigés » de l'élément choisi (comptoir) pour "
+                    "cette couleur"
                 ),
                 "nl": (
-                    "Handelsposten openen: voor elke edelsteenkleur geldt dat het aantal "
-                    "bonussen van die kleur dat je hebt minstens gelijk is aan de waarde "
-                    "‘vereiste bonussen’ van het gekozen onderdeel (handelspost) voor die "
-                    "kleur"
+                    "Handelsposten openen: voor elke edelsteenkleur geldt dat het aantal bonussen van die kleur "
+                    "dat je hebt minstens gelijk is aan de waarde ‘vereiste bonussen’ van het gekozen onderdeel "
+                    "(handelspost) voor die kleur"
                 ),
                 "sr": (
-                    "Отварање станица: за сваку боју драгуља важи да број ваших бонуса те "
-                    "боје достиже вредност „потребни бонуси“ изабраног елемента („трговачка "
-                    "станица“) за ту боју"
+                    "Отварање станица: за сваку боју драгуља важи да број ваших бонуса те боје достиже вредност "
+                    "„потребни бонуси“ изабраног елемента („трговачка станица“) за ту боју"
                 ),
             },
-            ("all(me.bonus[c] >= post.requires[c] for c in gems), variants/trading-posts.yaml:120"),
+            "all(me.bonus[c] >= post.requires[c] for c in gems), variants/trading-posts.yaml:120",
         )
     return None
 
@@ -10815,19 +10785,13 @@ def _action_phase_legal(g, out):
         if len(g.decks[2]) >= 1:  # level 3
             out.append(44)
     # buy_face_up (variants/trading-posts.yaml:73): ids BASE_BUY_FACE_UP = 45 to 56
-    # each face-up slot in turn (Game.face_up_costs, level by level), written out; a slot is left
-    # out when the player cannot pay, even with all the gold they hold
+    # each face-up slot in turn (Game.face_up_costs, level by level), written out; a slot is left out when the player
+    # cannot pay, even with all the gold they hold
     # price: max(0, card.cost[c] - me.bonus[c])
     fu_1_1, fu_1_2, fu_1_3, fu_1_4, fu_2_1, fu_2_2, fu_2_3, fu_2_4, fu_3_1, fu_3_2, fu_3_3, fu_3_4 = g.face_up_costs
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_1
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -10858,13 +10822,7 @@ def _action_phase_legal(g, out):
         out.append(45)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_2
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -10895,13 +10853,7 @@ def _action_phase_legal(g, out):
         out.append(46)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_3
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -10932,13 +10884,7 @@ def _action_phase_legal(g, out):
         out.append(47)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_4
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -10969,13 +10915,7 @@ def _action_phase_legal(g, out):
         out.append(48)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_1
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -11006,13 +10946,7 @@ def _action_phase_legal(g, out):
         out.append(49)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_2
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -11043,13 +10977,7 @@ def _action_phase_legal(g, out):
         out.append(50)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_3
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -11080,13 +11008,7 @@ def _action_phase_legal(g, out):
         out.append(51)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_4
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -11117,13 +11039,7 @@ def _action_phase_legal(g, out):
         out.append(52)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_1
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -11154,13 +11070,7 @@ def _action_phase_legal(g, out):
         out.append(53)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_2
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -11191,13 +11101,7 @@ def _action_phase_legal(g, out):
         out.append(54)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_3
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -11228,13 +11132,7 @@ def _action_phase_legal(g, out):
         out.append(55)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_4
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -11270,11 +11168,7 @@ def _action_phase_legal(g, out):
         cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = CARD_COST[p_card]
         # price: max(0, card.cost[c] - me.bonus[c])
         if (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
+            cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4)
         ) and (
             (not t5)
             or (
@@ -11354,8 +11248,8 @@ def _end_of_turn(g, step, count):
             if count >= 10000:  # the engines' step budget (see compiler/check/termination.py)
                 raise RuleError(
                     (
-                        "step 'return_tokens' was stopped after 10,000 actions in one turn: "
-                        "its 'while' condition did not turn false"
+                        "step 'return_tokens' was stopped after 10,000 actions in one turn: its 'while' "
+                        "condition did not turn false"
                     ),
                 )
             out = []
@@ -11478,20 +11372,7 @@ _WHY = (
     _why_open_posts,
 )
 # per decision: the payments the rules accept for a purchase, when the payment is asked separately
-_PAYOPTS = (
-    None,
-    None,
-    None,
-    None,
-    _payopts_buy_face_up,
-    _payopts_buy_reserved,
-    None,
-    None,
-    None,
-    None,
-    None,
-    None,
-)
+_PAYOPTS = (None, None, None, None, _payopts_buy_face_up, _payopts_buy_reserved, None, None, None, None, None, None)
 _PAY = 12  # decision index of the payment step (-1: no action has a payment)
 _WILD_INDEX = len(GEMS)  # the wild colour's index in COLOURS (and in each player's tokens)
 _PAY_BASE = 87  # action id of the payment without wild tokens; PAYMENTS[i] is id _PAY_BASE + i
@@ -12166,8 +12047,8 @@ def _xp(g, p):
     """The prestige seat p has besides its cards and nobles: the spec's prestige sources."""
     # prestige source 'fourth_post': if has_power(player, 'five_prestige') then 5 else 0
     # (variants/trading-posts.yaml:127)
-    # prestige source 'fifth_post': if has_power(player, 'prestige_per_post') then
-    # size(player.markers) else 0 (variants/trading-posts.yaml:132)
+    # prestige source 'fifth_post': if has_power(player, 'prestige_per_post') then size(player.markers) else 0
+    # (variants/trading-posts.yaml:132)
     # (with has_power written out)
     return (5 if 3 in g.s_markers[p] else 0) + (len(g.s_markers[p]) if 4 in g.s_markers[p] else 0)
 
