@@ -19,9 +19,9 @@ from compiler.diagnostics import CompileError, Diagnostic, SourceMap
 from compiler.front.overlay import find_spec
 from compiler.model import Rules, Text
 from compiler.sheets import content, worked_game
-from compiler.sheets.worked_game import WorkedGame
 from compiler.sheets import render as sheet_render
 from compiler.sheets.plurals import LANGUAGES
+from compiler.sheets.worked_game import WorkedGame
 from playtest import engines
 
 ROOT = engines.ROOT
