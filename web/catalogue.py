@@ -37,7 +37,7 @@ class Variant:
     module: ModuleType  # the generated engine
     source: str  # the engine module's text, sent to the bot workers (a table stores only its hash)
     _sheets: dict = field(default_factory=dict, repr=False)
-    _games: dict[str, WorkedGame | None] = field(default_factory=dict, repr=False)  # the worked example's game, once found
+    _games: dict[str, WorkedGame | None] = field(default_factory=dict, repr=False)  # the worked game, once found
 
     @property
     def title(self) -> str:
