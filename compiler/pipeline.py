@@ -7,7 +7,8 @@ check.build (:func:`load_rules`, the rule model). Then
   the whole spec (the sheets' language tables and texts, effects that may move tokens a
   player lacks, a game that may never end); it refuses every error and returns the warnings;
 - :func:`compile_spec`, what `splendor-rules compile` (and playtest, for a spec) runs: the
-  rule model, lowered and emitted as an engine module's source.
+  rule model, lowered and emitted as an engine module's source;
+- :func:`worked_game`, what the sheets' worked example tells: a game played by that engine.
 
 Every pass reports through :class:`~compiler.diagnostics.CompileError`; this module adds
 nothing but the order. It never prints. The CLI, the playtest package and the tests call
@@ -16,7 +17,10 @@ these functions rather than the passes one by one.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import os
+import sys
+import types
 from dataclasses import dataclass
 
 from .check import texts
@@ -35,6 +39,8 @@ from .front.reading import read_input
 from .front.source import Document, MapNode, ScalarNode, SeqNode
 from .model import Rules
 from .sheets.lint import lint
+from .sheets.worked_game import WorkedGame
+from .sheets.worked_game import find as find_worked_game
 
 OFFICIAL = "rulespec/official.yaml"
 VARIANT_INDEX = "variants/index.yaml"
@@ -157,6 +163,38 @@ def compile_spec(path: str, sources: SourceMap | None = None) -> CompiledEngine:
     :func:`check_spec` are about the sheets and the games, not about writing the engine."""
     rules = load_rules(path, sources)
     return CompiledEngine(rules, emit_engine.compile_to_module(rules))
+
+
+def engine_module(rules: Rules) -> types.ModuleType:
+    """The engine of a checked rule model, compiled and loaded (once per process and text); the
+    engine's text holds the spec's words only as literals, so running it runs no spec text."""
+    text = emit_engine.compile_to_module(rules)
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    name = f"_splendor_engine_{digest[:16]}"
+    module = sys.modules.get(name)
+    if module is None:
+        module = types.ModuleType(name)
+        sys.modules[name] = module  # dataclasses and pickling look the module up by name
+        try:
+            exec(compile(text, f"<engine {rules.name}>", "exec"), module.__dict__)
+        except BaseException:
+            del sys.modules[name]
+            raise
+    return module
+
+
+_WORKED: dict[tuple[str, str], WorkedGame | None] = {}
+
+
+def worked_game(rules: Rules) -> WorkedGame | None:
+    """The game the worked example of `rules` tells, played by the spec's own engine
+    (:func:`compiler.sheets.worked_game.find`); None when no deal tried gives one. Found once
+    per process for a rule model (a spec's sheets in four languages tell the same game)."""
+    module = engine_module(rules)
+    key = (module.__name__, hashlib.sha256(repr(rules).encode("utf-8")).hexdigest())
+    if key not in _WORKED:
+        _WORKED[key] = find_worked_game(module, rules)
+    return _WORKED[key]
 
 
 def catalogue(sources: SourceMap | None = None) -> list[str]:

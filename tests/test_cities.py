@@ -274,12 +274,12 @@ def _said(rules, text: str, lang: str) -> str:
 
 
 @pytest.mark.parametrize("lang, text", [
-    ("en", "the “prestige” of that city is at least 0 for at least 1 city in your “Claimed cities”"),
-    ("fr", "la valeur « prestige » de cet élément (cité) atteint au moins 0 pour au moins 1 élément (cité) "
+    ("en", "the “prestige needed” of that city is at least 0 for at least 1 city in your “Claimed cities”"),
+    ("fr", "la valeur « prestige exigé » de cet élément (cité) atteint au moins 0 pour au moins 1 élément (cité) "
            "de votre zone « Cités revendiquées »"),
-    ("nl", "voor minstens 1 onderdeel (stad) in je zone ‘Opgeëiste steden’ geldt dat de waarde ‘prestige’ "
+    ("nl", "voor minstens 1 onderdeel (stad) in je zone ‘Opgeëiste steden’ geldt dat de waarde ‘vereiste prestige’ "
            "van dat onderdeel (stad) minstens 0 is"),
-    ("sr", "за најмање 1 елемент („град“) из ваше зоне „Освојени градови“ важи да вредност „престиж“ "
+    ("sr", "за најмање 1 елемент („град“) из ваше зоне „Освојени градови“ важи да вредност „потребан престиж“ "
            "тог елемента („град“) износи најмање 0"),
 ])
 def test_a_count_over_a_players_zone_is_phrased_by_its_item_and_title(city_rules, lang, text):
@@ -288,11 +288,11 @@ def test_a_count_over_a_players_zone_is_phrased_by_its_item_and_title(city_rules
 
 @pytest.mark.parametrize("expression, text", [
     ("all(c.prestige >= 10 for c in city_display)",
-     "for each city in “Cities on display”, the “prestige” of that city is at least 10"),
+     "for each city in “Cities on display”, the “prestige needed” of that city is at least 10"),
     ("any(c.requires[red] >= 1 for c in city_display)",
      "for at least one city in “Cities on display”, the “bonuses needed” of that city for red is at least 1"),
     ("sum(c.prestige for c in me.claimed) >= 13",
-     "the total, over all pieces in your “Claimed cities”, of the “prestige” of that city is at least 13"),
+     "the total, over all pieces in your “Claimed cities”, of the “prestige needed” of that city is at least 13"),
     ("city in city_display", "the chosen city is one of the pieces in “Cities on display”"),
     ("any(size(p.claimed) >= 1 for p in others)",
      "for at least one other player, the “Claimed cities” of that player holds at least 1 piece"),
@@ -328,7 +328,7 @@ def test_a_spec_whose_end_loops_over_a_zone_has_sheets_in_every_language(tmp_pat
                                       "--format", "md", "-o", str(tmp_path / "out")])
     assert result.exit_code == 0, result.output
     english = (tmp_path / "out" / "loops.en.md").read_text(encoding="utf-8")
-    assert "if the “prestige” of that city is at least 0 for at least 1 city in your “Claimed cities”" in english
+    assert "if the “prestige needed” of that city is at least 0 for at least 1 city in your “Claimed cities”" in english
     serbian = (tmp_path / "out" / "loops.sr.md").read_text(encoding="utf-8")
     assert "за најмање 1 елемент („град“) из ваше зоне „Освојени градови“" in serbian
 

@@ -172,10 +172,11 @@ def test_reserve_limit(E, V):
     assert not [s for s in H.legal_strings(g) if s.startswith("reserve")]
     message = assert_illegal(g, "reserve 1.1", "reserve_limit", "reserved")
     assert_illegal(g, "reserve deck 2", "reserve_limit", "reserved")
-    # the rule in words (as the sheets say it), then the condition as written and its place
-    assert re.fullmatch(rf"illegal action 'reserve 1\.1': condition not met: you hold fewer than "
-                        rf"{V['reserve_limit']} reserved cards \(me\.reserved < reserve_limit, "
-                        rf"rulespec/official\.yaml:\d+\)", message), message
+    # the rule's name and the part it fails in words (as the sheets say them), then on a details
+    # line the condition as written and its place
+    assert re.fullmatch(rf"illegal action 'reserve 1\.1': Reserve a face-up card: you hold fewer than "
+                        rf"{V['reserve_limit']} reserved cards\n"
+                        rf"details: me\.reserved < reserve_limit, rulespec/official\.yaml:\d+", message), message
 
 
 def test_reserve_without_gold_left_gives_no_gold(E, V):

@@ -11,7 +11,7 @@ import pathlib
 import pytest
 import yaml
 
-from compiler.pipeline import load_rules
+from compiler.pipeline import load_rules, worked_game
 from compiler.sheets import content, render
 from compiler.sheets.plurals import LANGUAGES
 
@@ -36,7 +36,7 @@ def _rules(path: str):
 @pytest.mark.parametrize("name", sorted(SPECS))
 def test_markdown_golden(golden, name, lang):
     rules, base = _rules(SPECS[name])
-    text = render.markdown(content.build(rules, lang, base), rules)
+    text = render.markdown(content.build(rules, lang, base, worked=worked_game(rules)), rules)
     golden.check(GOLDEN / f"{name}.{lang}.md", text)
 
 
@@ -49,8 +49,9 @@ def _catalogue() -> list[str]:
 def test_generated_sheets_are_current(path):
     rules, base = _rules(path)
     out = ROOT / "generated" / "sheets"
+    worked = worked_game(rules)
     for lang in LANGUAGES:
-        sheet = content.build(rules, lang, base)
+        sheet = content.build(rules, lang, base, worked=worked)
         for fmt, text in (("md", render.markdown(sheet, rules)), ("html", render.html(sheet, rules))):
             target = out / f"{rules.name}.{lang}.{fmt}"
             assert target.exists(), f"{target.relative_to(ROOT)} is missing: run `splendor-rules sheet {path}`"

@@ -118,7 +118,7 @@ def test_the_end_as_it_is_played(official_en):
 
 def test_the_worked_example_shows_the_final_round(official_en):
     assert ("Anna took the first turn of the game, so the round goes on: Ben, the last player of the round, plays "
-            "one more turn, buys a card worth 2 prestige points and reaches 15 prestige points; the round is "
+            "one more turn, buys a card worth 0 prestige points and reaches 7 prestige points; the round is "
             "complete and the game ends.") in official_en
     assert "the round goes on" not in sheet_text(str(ROOT / "variants" / "sudden-death.yaml"))
 

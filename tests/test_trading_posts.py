@@ -367,7 +367,8 @@ def sheet_text(lang: str, compact: int = 0, phrases: bool = False) -> str:
     rules = load_rules(str(ROOT / "variants" / "trading-posts.yaml"))
     rules = texts.without_texts(rules) if phrases else rules
     base = load_rules(rules.bases[0].path)
-    return render.markdown(content.build(rules, lang, base, compact=compact), rules)
+    worked = pipeline.worked_game(rules)  # the worked example, as `splendor-rules sheet` tells it
+    return render.markdown(content.build(rules, lang, base, compact=compact, worked=worked), rules)
 
 
 def test_the_sheets_name_a_keyword_by_its_component():

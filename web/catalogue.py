@@ -24,9 +24,10 @@ from compiler.diagnostics import CompileError, Diagnostic, SourceMap
 from compiler.emit import engine as emit_engine
 from compiler.front.overlay import find_spec
 from compiler.model import Rules, Text
-from compiler.sheets import content
+from compiler.sheets import content, worked_game
 from compiler.sheets import render as sheet_render
 from compiler.sheets.plurals import LANGUAGES
+from compiler.sheets.worked_game import WorkedGame
 from playtest import engines
 
 from . import engine_cache
@@ -45,6 +46,7 @@ class Variant:
     source: str  # the engine module's text, sent to the bot workers (a table stores only its hash)
     filename: str = "<engine>"  # where the text was read from or stored (its tracebacks name it)
     _sheets: dict[str, str] = field(default_factory=dict, repr=False)
+    _games: dict[str, WorkedGame | None] = field(default_factory=dict, repr=False)  # the worked game, once found
     _module: ModuleType | None = field(default=None, repr=False)
     _building: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -86,7 +88,10 @@ class Variant:
             raise KeyError(lang)
         if lang not in self._sheets:
             base = pipeline.load_rules(self.rules.bases[0].path) if self.rules.bases else None
-            self._sheets[lang] = str(sheet_render.html(content.build(self.rules, lang, base), self.rules))
+            if "worked" not in self._games:  # a game of this engine, as `sheet` tells it: one for every language
+                self._games["worked"] = worked_game.find(self.module, self.rules)
+            self._sheets[lang] = str(sheet_render.html(
+                content.build(self.rules, lang, base, worked=self._games["worked"]), self.rules))
         return self._sheets[lang]
 
 

@@ -26,6 +26,7 @@ from types import ModuleType
 from typing import Any
 
 from compiler.safe_text import visible
+from compiler.sheets import refusals
 from playtest.bots import BotError, parse_bot
 
 from .botwork import Thinkers, bot_seed
@@ -45,11 +46,12 @@ class Refused(Exception):
     """A request that changes nothing: an HTTP status and a sentence for the player, and for a
     refusal that time lifts (429, 503) the seconds after which to ask again (Retry-After)."""
 
-    def __init__(self, status: int, message: str, retry_after: int | None = None):
+    def __init__(self, status: int, message: str, retry_after: int | None = None, details: str | None = None):
         super().__init__(message)
         self.status = status
         self.message = message
         self.retry_after = retry_after
+        self.details = details  # for a move the rules refuse: the condition as written and where (spec authors)
 
     @property
     def headers(self) -> dict[str, str]:
@@ -349,8 +351,9 @@ class Hub:
 
     # -- moves
 
-    async def act(self, table: LiveTable, seat: int, action, after=None) -> None:
-        """Play `action` for `seat` (after `after` moves, when given): stored, then announced."""
+    async def act(self, table: LiveTable, seat: int, action, after=None, lang: str = "en") -> None:
+        """Play `action` for `seat` (after `after` moves, when given): stored, then announced. A
+        move the rules refuse is answered with the rule's words in `lang`."""
         if type(action) is not int:
             raise Refused(422, "an action is a whole number (an action id of this game)")
         if after is not None and type(after) is not int:
@@ -367,16 +370,17 @@ class Hub:
                 raise Refused(409, "the table has moved on since the board you saw; here it is now")
             if game.current_player != seat:
                 raise Refused(409, f"it is player {game.current_player + 1}'s turn, not yours")
-            await self._play(table, seat, action)
+            await self._play(table, seat, action, lang)
         self.kick(table)
 
-    async def _play(self, table: LiveTable, seat: int, action: int) -> None:
+    async def _play(self, table: LiveTable, seat: int, action: int, lang: str = "en") -> None:
         """Apply on a clone, store, then swap: a refused or unstored move changes nothing."""
         trial = table.game.clone()
         try:
             await self._in_worker(trial.apply, action)
         except table.module.IllegalAction as e:
-            raise Refused(422, str(e)) from None
+            said, _ = refusals.told(e, lang)  # the details, unlabelled: the condition as written and where
+            raise Refused(422, said, details=getattr(e, "details", None)) from None
         except Refused:
             raise
         except Exception as e:  # noqa: BLE001 - a rule that fails or overruns stops this table, not the server

@@ -11,6 +11,7 @@ import click
 from compiler.diagnostics import CompileError, SourceMap
 from compiler.front import reading
 from compiler.safe_text import terminal_text
+from compiler.sheets.plurals import LANGUAGES
 from playtest import engines, records, terminal
 
 from .common import echo, internal_error, report, say, spec_fault
@@ -33,7 +34,9 @@ from .common import echo, internal_error, report, say, spec_fault
                    "file, or a saved game (`save FILE`, a web table's download).")
 @click.option("--game", "game_number", type=click.IntRange(0), default=None, metavar="N",
               help="With --replay of a record file: the game's index in the run.")
-def play(spec, players, seats, seed, load_path, cache_dir, replay_path, game_number):
+@click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True,
+              help="The language a refused move is explained in (the rule's words, as on the sheets).")
+def play(spec, players, seats, seed, load_path, cache_dir, replay_path, game_number, lang):
     """Play SPEC at the terminal, humans and bots (type `help` at your turn).
 
     SPEC is a spec or variant, a file or a name such as official or target-12 (its
@@ -81,7 +84,8 @@ def play(spec, players, seats, seed, load_path, cache_dir, replay_path, game_num
     colour = terminal.colour_wanted(sys.stdout, os.environ)  # a terminal, rich installed, no NO_COLOR
     session = terminal.Session(table, ask=lambda prompt: click.prompt(terminal_text(prompt), prompt_suffix=" ",
                                                                       default="", show_default=False),
-                               say=terminal.coloured_say(echo, sys.stdout) if colour else echo, colour=colour)
+                               say=terminal.coloured_say(echo, sys.stdout) if colour else echo, colour=colour,
+                               lang=lang)
     try:
         status = session.run()
     except click.Abort:  # end of input or Ctrl-C at a prompt

@@ -69,7 +69,8 @@ def sheet(specs: tuple[str, ...], langs: str, formats: str, out_dir: str) -> Non
                 echo(render_all(warnings, sources), err=True)
             if errors:
                 raise CompileError(errors)
-            written = sheet_render.write_sheets(rules, lang_list, format_list, pathlib.Path(out_dir), base)
+            worked = pipeline.worked_game(rules)  # the worked example: a game of the spec's own engine
+            written = sheet_render.write_sheets(rules, lang_list, format_list, pathlib.Path(out_dir), base, worked)
         except CompileError as err:
             report(err, sources)
             failed = True

@@ -25,14 +25,13 @@ import jinja2
 
 from ..diagnostics import CompileError, Diagnostic
 from ..files import write_atomic  # noqa: F401 - the writer of engine modules
-from ..front.expr import Expr
 from ..front.source import shown_path
 from ..lower import EnginePlan, ir, lower
 from ..lower.printer import printed_literal, printed_names, render
 from ..lower.pysource import Code, comment, constant, docstring, identifier, literal, printable
 from ..lower.tree import Comment, Table
-from ..model import Decision, Rules
-from ..sheets.phrases import PhraseError, describe
+from ..model import Rules
+from ..sheets.refusals import refusal_words
 from . import formatting
 from .inline import game_text
 from .runtime import MODULES, SPEC_MODULES, engine_text
@@ -176,15 +175,6 @@ def render_module(plan: EnginePlan) -> str:
     while "\n\n\n\n" in text:
         text = text.replace("\n\n\n\n", "\n\n\n")
     return text
-
-
-def refusal_words(condition: Expr, rules: Rules, decision: Decision) -> str | None:
-    """A condition an action fails, in English words as the sheets phrase it; None where the
-    sheets have no phrase for it (the engine then shows the condition as written)."""
-    try:
-        return describe(condition, "en", rules, decision)
-    except (PhraseError, KeyError, ValueError):
-        return None
 
 
 def compile_to_module(rules: Rules) -> str:

@@ -10,7 +10,7 @@ from ..front.expr import Aggregate, Attribute, Binary, Call, Effect, Int, Name, 
 from ..model import Param
 from . import ir
 from . import zones as lower_zones
-from .expressions import ExprCompiler, _substitute, _unmet, conjuncts, free_names
+from .expressions import ExprCompiler, _substitute, _unmet, _unpaid, conjuncts, free_names
 from .layout import DecisionPlan, EnginePlan, ParamLayout, spec_name, where
 from .legal import LegalLowering, position
 from .pysource import comment, docstring, printable
@@ -361,10 +361,10 @@ class DecisionLowering:
             if deferred is not None and deferred.param.name in free_names(c):
                 continue  # a condition on the payment: checked below, over every payment
             body.append(If(compiler.negation(compiler.expr(c, self.env)),
-                           [Return(ir.const(_unmet(c, self.plan, d)))]))
+                           [Return(_unmet(c, self.plan, d))]))
         if deferred is not None:
-            unpayable = "the player cannot pay the price of this card in any way the rules allow"
-            body.append(If(ir.not_(ir.call(self.dp.function("_payopts_"), "g", "args")), [Return(ir.const(unpayable))]))
+            body.append(If(ir.not_(ir.call(self.dp.function("_payopts_"), "g", "args")),
+                           [Return(_unpaid(self.plan, d))]))
         body.append(Return(ir.const(None)))
         return [Def(self.dp.function("_why_"), "g, args", body)]
 

@@ -23,9 +23,10 @@ from .worth import spec_worth, worth_payments_helper
 from .zones import plan_zones
 
 
-def lower(rules: Rules, explain: Callable[[Expr, Rules, Decision], str | None] | None = None) -> EnginePlan:
-    """Lay out the action table and generate the code of every rule. `explain` phrases a
-    condition an action fails in players' words (:func:`compiler.emit.engine.refusal_words`)."""
+def lower(rules: Rules,
+          explain: Callable[[Expr | None, Rules, Decision], dict[str, str]] | None = None) -> EnginePlan:
+    """Lay out the action table and generate the code of every rule. `explain` words a condition
+    an action fails for a player, per sheet language (:func:`compiler.sheets.refusals.refusal_words`)."""
     rules = inline_rules(rules)  # calls of definitions written out: every pass below sees plain expressions
     plan = EnginePlan(
         rules=rules, gems=rules.gems, colours=rules.colours, levels=rules.levels,

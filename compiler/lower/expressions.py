@@ -38,15 +38,22 @@ from .tokens import ME, G, _name_of, effect_located, mine, rule_error
 from .tree import Assign, For, If, Raise
 
 
-def _unmet(condition, plan: EnginePlan, decision: Decision) -> str:
-    """Why an action is refused when `condition` fails: the rule in players' words (as the
-    sheets phrase it, through `plan.explain`), then the condition as written and where (for the
-    spec's author)."""
-    written = f"{unparse(condition)}, {where(condition.span)}"
-    words = plan.explain(condition, plan.rules, decision) if plan.explain else None
-    if words is None:  # no phrase for it: the condition as written says it
-        return f"condition not met: {written}"
-    return f"condition not met: {words} ({written})"
+def _unmet(condition, plan: EnginePlan, decision: Decision) -> ast.expr:
+    """Why an action is refused when `condition` fails, as the engine's `Refusal(rule, words,
+    details)`: for a player, the rule's name and this part of it in each sheet language (as the
+    sheets word them, through `plan.explain`; none where a condition has no phrase); for the
+    spec's author, the condition as written and where. Every text is a literal (repr)."""
+    details = f"{unparse(condition)}, {where(condition.span)}"
+    words = plan.explain(condition, plan.rules, decision) if plan.explain else {}
+    return ir.call("Refusal", ir.const(decision.name), ir.const(dict(words)), ir.const(details))
+
+
+def _unpaid(plan: EnginePlan, decision: Decision) -> ast.expr:
+    """Why a purchase is refused when no payment the rules accept is within the player's means:
+    the Refusal of `_unmet`, its part of the rule the price (`plan.explain` of None)."""
+    details = f"the player cannot pay the price of this card in any way the rules allow, {where(decision.span)}"
+    words = plan.explain(None, plan.rules, decision) if plan.explain else {}
+    return ir.call("Refusal", ir.const(decision.name), ir.const(dict(words)), ir.const(details))
 
 
 def _substitute(node, target, replacement):

@@ -139,9 +139,11 @@ class EnginePlan:
     # 0: no payment has a worth (PAYMENTS holds gold vectors); else the largest worth, and PAYMENTS
     # holds gold + covers vectors (see payment_vectors)
     worth: int = 0
-    # A refused action's reason in players' words (the sheets' phrasing), given by the caller so
-    # the lowering imports no later stage; None where a condition has no phrase (or none is given).
-    explain: Callable[[Expr, Rules, Decision], str | None] | None = None
+    # A refused action's reason in players' words: for each sheet language that has a phrase for
+    # the failing condition (None: the price, when no payment is within the player's means), the
+    # rule's name and that part of it, as the sheets word them; given
+    # by the caller (compiler.sheets.refusals) so that the lowering imports no later stage.
+    explain: Callable[[Expr | None, Rules, Decision], dict[str, str]] | None = None
     pay_base: int = -1
     # Some legal loop walks Game.face_up_costs (see shapes.flat_face_up_loop): effects keep it in step.
     face_up_costs: bool = False

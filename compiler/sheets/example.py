@@ -47,9 +47,14 @@ class Player:
     seat: int
     gems: tuple[str, ...]
     wild: str
+    points: int | None = None  # the prestige a game gave (other sources too); None: cards and nobles
+    held: tuple[int, ...] = ()  # the tokens a game left the player, per colour; (): none
+    own: tuple[tuple[str, tuple[int, ...]], ...] = ()  # the spec's own zones and sets a game left the player
 
     def attribute(self, name: str):
         if name == "prestige":
+            if self.points is not None:
+                return self.points
             return sum(c.points for c in self.purchased) + sum(n.points for n in self.nobles)
         if name == "purchased":
             return len(self.purchased)
@@ -60,11 +65,14 @@ class Player:
         if name == "bonus":
             return {g: sum(1 for c in self.purchased if c.bonus == i) for i, g in enumerate(self.gems)}
         if name == "tokens":
-            return {c: 0 for c in self.gems + (self.wild,)}
+            held = self.held or (0,) * (len(self.gems) + 1)
+            return dict(zip(self.gems + (self.wild,), held, strict=False))  # the engine's colour order
         if name == "held":
-            return 0
+            return sum(self.held)
         if name == "seat":
             return self.seat
+        if name in dict(self.own):
+            return dict(self.own)[name]
         raise Unsupported(name)
 
 

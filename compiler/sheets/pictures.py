@@ -162,23 +162,27 @@ class TablePicture:
 
     title: str
     caption: str  # shown under the picture: which row of the player-count table it draws
-    nobles: int
+    tiles: tuple[tuple[int, str], ...]  # the rows of tiles above the decks (the nobles, a spec's own): (count, label)
     face_up: int
     tokens: tuple[tuple[str, int], ...]  # (colour, tokens in the supply)
-    label_nobles: str
     deck_labels: tuple[str, ...]  # the words on each level's deck, highest level first, as laid out
 
 
 def table(p: TablePicture) -> Markup:
-    """Nobles in a row, a deck and its face-up cards per level, the token stacks beside."""
+    """The rows of tiles (nobles, or a spec's own such as the Cities' city tiles), then a deck and its
+    face-up cards per level, the token stacks beside. A row with no tile is not drawn."""
     cw, ch, gap = 20, 28, 4
     body = []
     x0 = 4
-    for i in range(p.nobles):
-        body.append(Markup('<rect x="{x}" y="4" width="18" height="18" rx="2" fill="#f3e6c4" stroke="#7a5c00" '
-                           'stroke-width="0.8"/>').format(x=x0 + 24 + i * 22))
-    body.append(_text(x0 + 24 + p.nobles * 22 + 2, 16, p.label_nobles, 7))
-    y = 28
+    y = 4
+    for count, label in p.tiles:
+        for i in range(count):
+            body.append(Markup('<rect x="{x}" y="{y}" width="18" height="18" rx="2" fill="#f3e6c4" stroke="#7a5c00" '
+                               'stroke-width="0.8"/>').format(x=x0 + 24 + i * 22, y=y))
+        body.append(_text(x0 + 24 + count * 22 + 2, y + 12, label, 7))
+        y += 22
+    y += 2
+    decks_y = y
     for label in p.deck_labels:
         body.append(Markup('<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="2" fill="#5b6b8c" '
                            'stroke="#2c3650" stroke-width="0.8"/>').format(x=x0, y=y, w=cw, h=ch))
@@ -189,12 +193,12 @@ def table(p: TablePicture) -> Markup:
                 x=x0 + cw + gap + j * (cw + gap), y=y, w=cw, h=ch))
         y += ch + gap
     tx = x0 + cw + gap + max(p.face_up, 1) * (cw + gap) + 10
-    ty = 36
+    ty = decks_y + 8
     for colour, n in p.tokens:
         body.append(_gem(tx + 9, ty, 9, colour))
         body.append(_number_on(tx + 9, ty, n, colour, 9))
         ty += 21
-    width = max(tx + 24, x0 + 24 + p.nobles * 22 + 60)
+    width = max([tx + 24] + [x0 + 24 + count * 22 + 60 for count, _ in p.tiles])
     height = max(y, ty - 8) + 2
     svg = _svg(int(width), int(height), p.title, body, "picture layout")
     return Markup('<figure class="picture">{}<figcaption aria-hidden="true">{}</figcaption></figure>').format(

@@ -31,6 +31,7 @@ from ..model import Rules
 from ..safe_text import html_finalize, visible
 from . import content, pictures
 from .content import Sheet
+from .worked_game import WorkedGame
 
 FORMATS = ("md", "html", "pdf")
 HERE = Path(__file__).resolve().parent
@@ -196,7 +197,8 @@ def _pdf(module, html_text: str, rules: Rules) -> tuple[bytes, int]:
 PRINTED_PAGES = 2  # a printed sheet's pages: two A4 pages, one sheet of paper printed on both sides
 
 
-def printed(rules: Rules, lang: str, base: Rules | None = None, html_text: str | None = None) -> tuple[bytes, int]:
+def printed(rules: Rules, lang: str, base: Rules | None = None, html_text: str | None = None,
+            worked: WorkedGame | None = None) -> tuple[bytes, int]:
     """The printed (PDF) sheet and its page count: the sheet as the HTML shows it (`html_text`, when
     already made), or, when that takes more than two pages, the first compact sheet that fits
     (content.build, compact 1, 2, ...): the house rules box names the changed rules the body states
@@ -204,12 +206,12 @@ def printed(rules: Rules, lang: str, base: Rules | None = None, html_text: str |
     mistakes give way, never a rule; a module that changes many rules still prints on one sheet of
     paper. The last level is kept even when it does not fit (the page count says so)."""
     if html_text is None:
-        html_text = html(content.build(rules, lang, base), rules)
+        html_text = html(content.build(rules, lang, base, worked=worked), rules)
     data, pages = pdf(html_text, rules)
     level = 0
     while pages > PRINTED_PAGES and level < content.COMPACT_LEVELS:
         level += 1
-        data, pages = pdf(html(content.build(rules, lang, base, compact=level), rules), rules)
+        data, pages = pdf(html(content.build(rules, lang, base, compact=level, worked=worked), rules), rules)
     return data, pages
 
 
@@ -222,8 +224,10 @@ class Written:
     pages: int | None = None
 
 
-def write_sheets(rules: Rules, langs, formats, out_dir: Path, base: Rules | None = None) -> list[Written]:
-    """Write NAME.LANG.{md,html,pdf} for each language; return what was written.
+def write_sheets(rules: Rules, langs, formats, out_dir: Path, base: Rules | None = None,
+                 worked: WorkedGame | None = None) -> list[Written]:
+    """Write NAME.LANG.{md,html,pdf} for each language (`worked`: the game the worked example
+    tells, see content.build); return what was written.
 
     Raises :class:`PdfUnavailable` before writing anything when a PDF is asked for
     and WeasyPrint is missing.
@@ -233,7 +237,7 @@ def write_sheets(rules: Rules, langs, formats, out_dir: Path, base: Rules | None
     written = []
     for lang in langs:
         start = time.perf_counter()
-        sheet = content.build(rules, lang, base)
+        sheet = content.build(rules, lang, base, worked=worked)
         html_text = html(sheet, rules) if ("html" in formats or "pdf" in formats) else ""
         outputs = {}
         if "md" in formats:
@@ -247,7 +251,7 @@ def write_sheets(rules: Rules, langs, formats, out_dir: Path, base: Rules | None
             written.append(Written(path, fmt, lang, elapsed))
         if "pdf" in formats:
             start = time.perf_counter()
-            data, pages = printed(rules, lang, base, html_text)
+            data, pages = printed(rules, lang, base, html_text, worked)
             path = out_dir / f"{rules.name}.{lang}.pdf"
             write_atomic(path, data)
             written.append(Written(path, "pdf", lang, time.perf_counter() - start, pages))

@@ -1321,8 +1321,51 @@ Problem = tuple[Path, str]  # a problem of a saved state: where, and the sentenc
 State = dict[str, Any]  # a saved state, as to_dict makes it and json reads it
 
 
+class Refusal(NamedTuple):
+    """Why the rules refuse a move, as a generated rule function returns it.
+
+    For a player: `words` maps each sheet language the rule has a phrase in to the rule's name
+    and the part of it the move fails, as the sheets word them ("Take tokens of different
+    colours: ..."). For the spec's author: `details`, the condition as written and its spec
+    location. `rule` is the decision's name in the spec.
+    """
+
+    rule: str
+    words: dict[str, str]
+    details: str
+
+    def reason(self, lang: str = "en") -> str:
+        """The rule's words in `lang` (else in English; else the condition as written, for a
+        condition the sheets have no phrase for)."""
+        text = self.words.get(lang) or self.words.get("en")
+        return text if text is not None else f"{self.rule}: {self.details}"
+
+
 class IllegalAction(Exception):
-    """An action that is not legal now; the message names the rule that forbids it."""
+    """An action that is not legal now; the message names the rule that forbids it.
+
+    `refusal` (and `action`, the move as written) is set when a condition of the rules refuses
+    it (see :class:`Refusal`): the message is then "illegal action 'TEXT': RULE: PART" in English
+    and, on a line of its own, "details: CONDITION, SPEC:LINE"; :meth:`reason` gives "RULE: PART"
+    in another language of the sheets.
+    """
+
+    def __init__(self, message: str, refusal: Refusal | None = None, action: str | None = None) -> None:
+        super().__init__(message)
+        self.refusal = refusal
+        self.action = action  # the move as written (its notation), when a rule refuses it
+
+    def reason(self, lang: str = "en") -> str:
+        """Why the move is refused, for a player reading `lang`: the rule's words where a rule
+        refuses it, else the message (said in English by the runtime)."""
+        if self.refusal is None:
+            return str(self)
+        return self.refusal.reason(lang)
+
+    @property
+    def details(self) -> str | None:
+        """For a spec's author: the condition as written and where it is; None without one."""
+        return self.refusal.details if self.refusal is not None else None
 
 
 class NotationError(ValueError):
@@ -1465,9 +1508,26 @@ def _why_take_different(g, args):
     (a_picked,) = args
     p_picked = a_picked
     if not all(sup[v_c] >= 1 for v_c in p_picked):
-        return (
-            "condition not met: for each chosen colour, at least 1 token of that colour is in the supply "
-            "(all(supply[c] >= 1 for c in picked), rulespec/official.yaml:67)"
+        return Refusal(
+            "take_different",
+            {
+                "en": (
+                    "Take tokens of different colours: for each chosen colour, at least 1 token of that colour "
+                    "is in the supply"
+                ),
+                "fr": (
+                    "Prendre des jetons de couleurs différentes : pour chaque couleur choisie, la banque "
+                    "contient au moins 1 jeton de cette couleur"
+                ),
+                "nl": (
+                    "Fiches van verschillende kleuren nemen: voor elke gekozen kleur geldt dat er minstens 1 "
+                    "fiche van die kleur in de voorraad ligt"
+                ),
+                "sr": (
+                    "Узимање жетона различитих боја: за сваку изабрану боју важи да у банци има најмање 1 жетон те боје"
+                ),
+            },
+            "all(supply[c] >= 1 for c in picked), rulespec/official.yaml:67",
         )
     if not (
         len(p_picked)
@@ -1488,10 +1548,29 @@ def _why_take_different(g, args):
             else 3
         )
     ):
-        return (
-            "condition not met: the number of chosen colours is 3, or the number of gem colours for which at "
-            "least 1 token of that colour is in the supply if that is smaller (size(picked) == min(take_count, "
-            "count(supply[c] >= 1 for c in gems)), rulespec/official.yaml:68)"
+        return Refusal(
+            "take_different",
+            {
+                "en": (
+                    "Take tokens of different colours: the number of chosen colours is 3, or the number of gem "
+                    "colours for which at least 1 token of that colour is in the supply if that is smaller"
+                ),
+                "fr": (
+                    "Prendre des jetons de couleurs différentes : le nombre de couleurs choisies vaut 3, ou le "
+                    "nombre de couleurs de gemme où la banque contient au moins 1 jeton de cette couleur si "
+                    "c'est moins"
+                ),
+                "nl": (
+                    "Fiches van verschillende kleuren nemen: het aantal gekozen kleuren 3 is, of het aantal "
+                    "edelsteenkleuren waarvoor geldt dat er minstens 1 fiche van die kleur in de voorraad ligt "
+                    "als dat minder is"
+                ),
+                "sr": (
+                    "Узимање жетона различитих боја: број изабраних боја износи 3, или број боја драгуља за које "
+                    "важи да у банци има најмање 1 жетон те боје ако је то мање"
+                ),
+            },
+            "size(picked) == min(take_count, count(supply[c] >= 1 for c in gems)), rulespec/official.yaml:68",
         )
     return None
 
@@ -1513,9 +1592,20 @@ def _why_take_pair(g, args):
     (a_colour,) = args
     p_colour = a_colour
     if not sup[p_colour] >= 4:
-        return (
-            "condition not met: at least 4 tokens of the chosen colour are in the supply (supply[colour] >= "
-            "pair_minimum, rulespec/official.yaml:81)"
+        return Refusal(
+            "take_pair",
+            {
+                "en": "Take two tokens of one colour: at least 4 tokens of the chosen colour are in the supply",
+                "fr": (
+                    "Prendre deux jetons d'une même couleur : la banque contient au moins 4 jetons de la couleur "
+                    "choisie"
+                ),
+                "nl": (
+                    "Twee fiches van één kleur nemen: er minstens 4 fiches van de gekozen kleur in de voorraad liggen"
+                ),
+                "sr": "Узимање два жетона једне боје: у банци има најмање 4 жетона изабране боје",
+            },
+            "supply[colour] >= pair_minimum, rulespec/official.yaml:81",
         )
     return None
 
@@ -1552,9 +1642,15 @@ def _why_reserve_face_up(g, args):
     if a_card[1] >= len(g.market[a_card[0]]) or g.market[a_card[0]][a_card[1]] is None:
         return "there is no face-up card at %d.%d" % (LEVELS[a_card[0]], a_card[1] + 1)
     if not len(g._res[me]) < 3:
-        return (
-            "condition not met: you hold fewer than 3 reserved cards (me.reserved < reserve_limit, "
-            "rulespec/official.yaml:94)"
+        return Refusal(
+            "reserve_face_up",
+            {
+                "en": "Reserve a face-up card: you hold fewer than 3 reserved cards",
+                "fr": "Réserver une carte face visible : vous avez moins de 3 cartes réservées",
+                "nl": "Een open kaart reserveren: je minder dan 3 gereserveerde kaarten hebt",
+                "sr": "Резервисање отворене карте: имате мање од 3 резервисане карте",
+            },
+            "me.reserved < reserve_limit, rulespec/official.yaml:94",
         )
     return None
 
@@ -1584,14 +1680,32 @@ def _why_reserve_blind(g, args):
     (a_level,) = args
     p_level = a_level
     if not len(g._res[me]) < 3:
-        return (
-            "condition not met: you hold fewer than 3 reserved cards (me.reserved < reserve_limit, "
-            "rulespec/official.yaml:110)"
+        return Refusal(
+            "reserve_blind",
+            {
+                "en": "Reserve the top card of a deck: you hold fewer than 3 reserved cards",
+                "fr": "Réserver la première carte d'une pioche : vous avez moins de 3 cartes réservées",
+                "nl": "De bovenste kaart van een stapel reserveren: je minder dan 3 gereserveerde kaarten hebt",
+                "sr": "Резервисање горње карте из шпила: имате мање од 3 резервисане карте",
+            },
+            "me.reserved < reserve_limit, rulespec/official.yaml:110",
         )
     if not len(g.decks[p_level - 1]) >= 1:
-        return (
-            "condition not met: at least 1 card is left in the deck of the chosen level (deck[level] >= 1, "
-            "rulespec/official.yaml:110)"
+        return Refusal(
+            "reserve_blind",
+            {
+                "en": "Reserve the top card of a deck: at least 1 card is left in the deck of the chosen level",
+                "fr": (
+                    "Réserver la première carte d'une pioche : il reste au moins 1 carte dans la pioche du "
+                    "niveau choisi"
+                ),
+                "nl": (
+                    "De bovenste kaart van een stapel reserveren: er minstens 1 kaart over is in de stapel van "
+                    "het gekozen niveau"
+                ),
+                "sr": "Резервисање горње карте из шпила: у шпилу изабраног нивоа остаје најмање 1 карта",
+            },
+            "deck[level] >= 1, rulespec/official.yaml:110",
         )
     return None
 
@@ -1654,7 +1768,21 @@ def _why_buy_face_up(g, args):
     if a_card[1] >= len(g.market[a_card[0]]) or g.market[a_card[0]][a_card[1]] is None:
         return "there is no face-up card at %d.%d" % (LEVELS[a_card[0]], a_card[1] + 1)
     if not _payopts_buy_face_up(g, args):
-        return "the player cannot pay the price of this card in any way the rules allow"
+        return Refusal(
+            "buy_face_up",
+            {
+                "en": "Buy a face-up card: you cannot pay its price in any way the rules allow",
+                "fr": (
+                    "Acheter une carte face visible : vous ne pouvez payer son prix d'aucune façon que les "
+                    "règles permettent"
+                ),
+                "nl": "Een open kaart kopen: je kunt de prijs niet betalen op een manier die de regels toestaan",
+                "sr": (
+                    "Куповина отворене карте: не можете да платите њену цену ни на један начин који правила дозвољавају"
+                ),
+            },
+            "the player cannot pay the price of this card in any way the rules allow, rulespec/official.yaml:115",
+        )
     return None
 
 
@@ -1729,7 +1857,25 @@ def _why_buy_reserved(g, args):
     if a_card >= len(g._res[me]):
         return "you have no reserved card %d" % (a_card + 1)
     if not _payopts_buy_reserved(g, args):
-        return "the player cannot pay the price of this card in any way the rules allow"
+        return Refusal(
+            "buy_reserved",
+            {
+                "en": "Buy one of your reserved cards: you cannot pay its price in any way the rules allow",
+                "fr": (
+                    "Acheter une de vos cartes réservées : vous ne pouvez payer son prix d'aucune façon que les "
+                    "règles permettent"
+                ),
+                "nl": (
+                    "Een van je gereserveerde kaarten kopen: je kunt de prijs niet betalen op een manier die de "
+                    "regels toestaan"
+                ),
+                "sr": (
+                    "Куповина једне од својих резервисаних карата: не можете да платите њену цену ни на један "
+                    "начин који правила дозвољавају"
+                ),
+            },
+            "the player cannot pay the price of this card in any way the rules allow, rulespec/official.yaml:134",
+        )
     return None
 
 
@@ -1778,9 +1924,21 @@ def _why_sweep(g, args):
     p_card_LI, p_card_SI = a_card
     p_card = g.market[p_card_LI][p_card_SI]
     if not len(g.decks[CARD_LEVEL[p_card] - 1]) >= 1:
-        return (
-            "condition not met: at least 1 card is left in the deck of the level of the chosen card "
-            "(deck[card.level] >= 1, variants/sweep.yaml:31)"
+        return Refusal(
+            "sweep",
+            {
+                "en": "Sweep a face-up card: at least 1 card is left in the deck of the level of the chosen card",
+                "fr": (
+                    "Balayer une carte face visible : il reste au moins 1 carte dans la pioche du niveau de la "
+                    "carte choisie"
+                ),
+                "nl": (
+                    "Een open kaart wegvegen: er minstens 1 kaart over is in de stapel van het niveau van de "
+                    "gekozen kaart"
+                ),
+                "sr": "Склањање отворене карте: у шпилу нивоа изабране карте остаје најмање 1 карта",
+            },
+            "deck[card.level] >= 1, variants/sweep.yaml:31",
         )
     return None
 
@@ -1857,9 +2015,15 @@ def _why_return_tokens(g, args):
     (a_colour,) = args
     p_colour = a_colour
     if not tok[p_colour] >= 1:
-        return (
-            "condition not met: you hold at least 1 token of the chosen colour (me.tokens[colour] >= 1, "
-            "rulespec/official.yaml:174)"
+        return Refusal(
+            "return_tokens",
+            {
+                "en": "Return tokens over the limit: you hold at least 1 token of the chosen colour",
+                "fr": "Rendre les jetons en trop : vous avez au moins 1 jeton de la couleur choisie",
+                "nl": "Fiches boven de limiet teruggeven: je minstens 1 fiche van de gekozen kleur hebt",
+                "sr": "Враћање вишка жетона: имате најмање 1 жетон изабране боје",
+            },
+            "me.tokens[colour] >= 1, rulespec/official.yaml:174",
         )
     return None
 
@@ -1911,10 +2075,27 @@ def _why_noble_visit(g, args):
         and (bon[3] >= nr_p_noble[3])
         and (bon[4] >= nr_p_noble[4])
     ):
-        return (
-            "condition not met: for each gem colour, you have at least as many bonuses of that colour as the "
-            "chosen noble requires (all(me.bonus[c] >= noble.requires[c] for c in gems), "
-            "rulespec/official.yaml:190)"
+        return Refusal(
+            "noble_visit",
+            {
+                "en": (
+                    "Noble visit: for each gem colour, you have at least as many bonuses of that colour as the "
+                    "chosen noble requires"
+                ),
+                "fr": (
+                    "Visite d'un noble : pour chaque couleur de gemme, vous avez au moins autant de bonus de "
+                    "cette couleur que le noble choisi en exige"
+                ),
+                "nl": (
+                    "Bezoek van een edele: voor elke edelsteenkleur geldt dat je minstens evenveel bonussen van "
+                    "die kleur als de gekozen edele vereist hebt"
+                ),
+                "sr": (
+                    "Посета племића: за сваку боју драгуља важи да имате најмање онолико бонуса те боје колико "
+                    "изабрани племић захтева"
+                ),
+            },
+            "all(me.bonus[c] >= noble.requires[c] for c in gems), rulespec/official.yaml:190",
         )
     return None
 
@@ -2714,7 +2895,11 @@ class Game:
             raise IllegalAction(f"an action is an int id, not {type(action).__name__} {action!r}{hint}")
         if index in legal:
             return index
-        raise IllegalAction(self._explain(index))
+        why = self._explain(index)
+        if isinstance(why, Refusal):
+            text = ACTION_STRINGS[index]
+            raise IllegalAction(f"illegal action '{text}': {why.reason()}\ndetails: {why.details}", why, text)
+        raise IllegalAction(why)
 
     def _finish(self, reason: str) -> None:
         self.mode = _OVER_MODE
@@ -2722,7 +2907,7 @@ class Game:
         self._cp = -1
         self._legal = []
 
-    def _explain(self, action: int) -> str:
+    def _explain(self, action: int) -> str | Refusal:
         if type(action) is not int or not 0 <= action < NUM_ACTIONS:
             return f"no action has id {action!r} (ids run from 0 to {NUM_ACTIONS - 1})"
         text = ACTION_STRINGS[action]
@@ -2751,6 +2936,8 @@ class Game:
         if d == _STUCK:
             return f"illegal action '{text}': it is allowed only when no other action is"
         reason = _WHY[d](self, args)
+        if isinstance(reason, Refusal):
+            return reason
         return f"illegal action '{text}': {reason or 'not legal in this position'}"
 
     def is_over(self) -> bool:

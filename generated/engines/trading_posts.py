@@ -9643,8 +9643,51 @@ Problem = tuple[Path, str]  # a problem of a saved state: where, and the sentenc
 State = dict[str, Any]  # a saved state, as to_dict makes it and json reads it
 
 
+class Refusal(NamedTuple):
+    """Why the rules refuse a move, as a generated rule function returns it.
+
+    For a player: `words` maps each sheet language the rule has a phrase in to the rule's name
+    and the part of it the move fails, as the sheets word them ("Take tokens of different
+    colours: ..."). For the spec's author: `details`, the condition as written and its spec
+    location. `rule` is the decision's name in the spec.
+    """
+
+    rule: str
+    words: dict[str, str]
+    details: str
+
+    def reason(self, lang: str = "en") -> str:
+        """The rule's words in `lang` (else in English; else the condition as written, for a
+        condition the sheets have no phrase for)."""
+        text = self.words.get(lang) or self.words.get("en")
+        return text if text is not None else f"{self.rule}: {self.details}"
+
+
 class IllegalAction(Exception):
-    """An action that is not legal now; the message names the rule that forbids it."""
+    """An action that is not legal now; the message names the rule that forbids it.
+
+    `refusal` (and `action`, the move as written) is set when a condition of the rules refuses
+    it (see :class:`Refusal`): the message is then "illegal action 'TEXT': RULE: PART" in English
+    and, on a line of its own, "details: CONDITION, SPEC:LINE"; :meth:`reason` gives "RULE: PART"
+    in another language of the sheets.
+    """
+
+    def __init__(self, message: str, refusal: Refusal | None = None, action: str | None = None) -> None:
+        super().__init__(message)
+        self.refusal = refusal
+        self.action = action  # the move as written (its notation), when a rule refuses it
+
+    def reason(self, lang: str = "en") -> str:
+        """Why the move is refused, for a player reading `lang`: the rule's words where a rule
+        refuses it, else the message (said in English by the runtime)."""
+        if self.refusal is None:
+            return str(self)
+        return self.refusal.reason(lang)
+
+    @property
+    def details(self) -> str | None:
+        """For a spec's author: the condition as written and where it is; None without one."""
+        return self.refusal.details if self.refusal is not None else None
 
 
 class NotationError(ValueError):
@@ -9859,9 +9902,26 @@ def _why_take_different(g, args):
     (a_picked,) = args
     p_picked = a_picked
     if not all(sup[v_c] >= 1 for v_c in p_picked):
-        return (
-            "condition not met: for each chosen colour, at least 1 token of that colour is in the supply "
-            "(all(supply[c] >= 1 for c in picked), rulespec/official.yaml:67)"
+        return Refusal(
+            "take_different",
+            {
+                "en": (
+                    "Take tokens of different colours: for each chosen colour, at least 1 token of that colour "
+                    "is in the supply"
+                ),
+                "fr": (
+                    "Prendre des jetons de couleurs différentes : pour chaque couleur choisie, la banque "
+                    "contient au moins 1 jeton de cette couleur"
+                ),
+                "nl": (
+                    "Fiches van verschillende kleuren nemen: voor elke gekozen kleur geldt dat er minstens 1 "
+                    "fiche van die kleur in de voorraad ligt"
+                ),
+                "sr": (
+                    "Узимање жетона различитих боја: за сваку изабрану боју важи да у банци има најмање 1 жетон те боје"
+                ),
+            },
+            "all(supply[c] >= 1 for c in picked), rulespec/official.yaml:67",
         )
     if not (
         len(p_picked)
@@ -9882,10 +9942,29 @@ def _why_take_different(g, args):
             else 3
         )
     ):
-        return (
-            "condition not met: the number of chosen colours is 3, or the number of gem colours for which at "
-            "least 1 token of that colour is in the supply if that is smaller (size(picked) == min(take_count, "
-            "count(supply[c] >= 1 for c in gems)), rulespec/official.yaml:68)"
+        return Refusal(
+            "take_different",
+            {
+                "en": (
+                    "Take tokens of different colours: the number of chosen colours is 3, or the number of gem "
+                    "colours for which at least 1 token of that colour is in the supply if that is smaller"
+                ),
+                "fr": (
+                    "Prendre des jetons de couleurs différentes : le nombre de couleurs choisies vaut 3, ou le "
+                    "nombre de couleurs de gemme où la banque contient au moins 1 jeton de cette couleur si "
+                    "c'est moins"
+                ),
+                "nl": (
+                    "Fiches van verschillende kleuren nemen: het aantal gekozen kleuren 3 is, of het aantal "
+                    "edelsteenkleuren waarvoor geldt dat er minstens 1 fiche van die kleur in de voorraad ligt "
+                    "als dat minder is"
+                ),
+                "sr": (
+                    "Узимање жетона различитих боја: број изабраних боја износи 3, или број боја драгуља за које "
+                    "важи да у банци има најмање 1 жетон те боје ако је то мање"
+                ),
+            },
+            "size(picked) == min(take_count, count(supply[c] >= 1 for c in gems)), rulespec/official.yaml:68",
         )
     return None
 
@@ -9909,9 +9988,20 @@ def _why_take_pair(g, args):
     (a_colour,) = args
     p_colour = a_colour
     if not sup[p_colour] >= 4:
-        return (
-            "condition not met: at least 4 tokens of the chosen colour are in the supply (supply[colour] >= "
-            "pair_minimum, rulespec/official.yaml:81)"
+        return Refusal(
+            "take_pair",
+            {
+                "en": "Take two tokens of one colour: at least 4 tokens of the chosen colour are in the supply",
+                "fr": (
+                    "Prendre deux jetons d'une même couleur : la banque contient au moins 4 jetons de la couleur "
+                    "choisie"
+                ),
+                "nl": (
+                    "Twee fiches van één kleur nemen: er minstens 4 fiches van de gekozen kleur in de voorraad liggen"
+                ),
+                "sr": "Узимање два жетона једне боје: у банци има најмање 4 жетона изабране боје",
+            },
+            "supply[colour] >= pair_minimum, rulespec/official.yaml:81",
         )
     return None
 
@@ -9948,9 +10038,15 @@ def _why_reserve_face_up(g, args):
     if a_card[1] >= len(g.market[a_card[0]]) or g.market[a_card[0]][a_card[1]] is None:
         return "there is no face-up card at %d.%d" % (LEVELS[a_card[0]], a_card[1] + 1)
     if not len(g._res[me]) < 3:
-        return (
-            "condition not met: you hold fewer than 3 reserved cards (me.reserved < reserve_limit, "
-            "rulespec/official.yaml:94)"
+        return Refusal(
+            "reserve_face_up",
+            {
+                "en": "Reserve a face-up card: you hold fewer than 3 reserved cards",
+                "fr": "Réserver une carte face visible : vous avez moins de 3 cartes réservées",
+                "nl": "Een open kaart reserveren: je minder dan 3 gereserveerde kaarten hebt",
+                "sr": "Резервисање отворене карте: имате мање од 3 резервисане карте",
+            },
+            "me.reserved < reserve_limit, rulespec/official.yaml:94",
         )
     return None
 
@@ -9980,14 +10076,32 @@ def _why_reserve_blind(g, args):
     (a_level,) = args
     p_level = a_level
     if not len(g._res[me]) < 3:
-        return (
-            "condition not met: you hold fewer than 3 reserved cards (me.reserved < reserve_limit, "
-            "rulespec/official.yaml:110)"
+        return Refusal(
+            "reserve_blind",
+            {
+                "en": "Reserve the top card of a deck: you hold fewer than 3 reserved cards",
+                "fr": "Réserver la première carte d'une pioche : vous avez moins de 3 cartes réservées",
+                "nl": "De bovenste kaart van een stapel reserveren: je minder dan 3 gereserveerde kaarten hebt",
+                "sr": "Резервисање горње карте из шпила: имате мање од 3 резервисане карте",
+            },
+            "me.reserved < reserve_limit, rulespec/official.yaml:110",
         )
     if not len(g.decks[p_level - 1]) >= 1:
-        return (
-            "condition not met: at least 1 card is left in the deck of the chosen level (deck[level] >= 1, "
-            "rulespec/official.yaml:110)"
+        return Refusal(
+            "reserve_blind",
+            {
+                "en": "Reserve the top card of a deck: at least 1 card is left in the deck of the chosen level",
+                "fr": (
+                    "Réserver la première carte d'une pioche : il reste au moins 1 carte dans la pioche du "
+                    "niveau choisi"
+                ),
+                "nl": (
+                    "De bovenste kaart van een stapel reserveren: er minstens 1 kaart over is in de stapel van "
+                    "het gekozen niveau"
+                ),
+                "sr": "Резервисање горње карте из шпила: у шпилу изабраног нивоа остаје најмање 1 карта",
+            },
+            "deck[level] >= 1, rulespec/official.yaml:110",
         )
     return None
 
@@ -10053,7 +10167,21 @@ def _why_buy_face_up(g, args):
     if a_card[1] >= len(g.market[a_card[0]]) or g.market[a_card[0]][a_card[1]] is None:
         return "there is no face-up card at %d.%d" % (LEVELS[a_card[0]], a_card[1] + 1)
     if not _payopts_buy_face_up(g, args):
-        return "the player cannot pay the price of this card in any way the rules allow"
+        return Refusal(
+            "buy_face_up",
+            {
+                "en": "Buy a face-up card: you cannot pay its price in any way the rules allow",
+                "fr": (
+                    "Acheter une carte face visible : vous ne pouvez payer son prix d'aucune façon que les "
+                    "règles permettent"
+                ),
+                "nl": "Een open kaart kopen: je kunt de prijs niet betalen op een manier die de regels toestaan",
+                "sr": (
+                    "Куповина отворене карте: не можете да платите њену цену ни на један начин који правила дозвољавају"
+                ),
+            },
+            ("the player cannot pay the price of this card in any way the rules allow, variants/trading-posts.yaml:73"),
+        )
     return None
 
 
@@ -10131,7 +10259,25 @@ def _why_buy_reserved(g, args):
     if a_card >= len(g._res[me]):
         return "you have no reserved card %d" % (a_card + 1)
     if not _payopts_buy_reserved(g, args):
-        return "the player cannot pay the price of this card in any way the rules allow"
+        return Refusal(
+            "buy_reserved",
+            {
+                "en": "Buy one of your reserved cards: you cannot pay its price in any way the rules allow",
+                "fr": (
+                    "Acheter une de vos cartes réservées : vous ne pouvez payer son prix d'aucune façon que les "
+                    "règles permettent"
+                ),
+                "nl": (
+                    "Een van je gereserveerde kaarten kopen: je kunt de prijs niet betalen op een manier die de "
+                    "regels toestaan"
+                ),
+                "sr": (
+                    "Куповина једне од својих резервисаних карата: не можете да платите њену цену ни на један "
+                    "начин који правила дозвољавају"
+                ),
+            },
+            ("the player cannot pay the price of this card in any way the rules allow, variants/trading-posts.yaml:78"),
+        )
     return None
 
 
@@ -10208,17 +10354,51 @@ def _why_gem_after_purchase(g, args):
     (a_colour,) = args
     p_colour = a_colour
     if not g.s_bought:
-        return "condition not met: “Bought this turn” is yes (bought, variants/trading-posts.yaml:92)"
+        return Refusal(
+            "gem_after_purchase",
+            {
+                "en": "A gem after a purchase: “Bought this turn” is yes",
+                "fr": "Une gemme après un achat : « Achat ce tour » vaut oui",
+                "nl": "Een edelsteen na een aankoop: „Gekocht” ja is",
+                "sr": "Драгуљ после куповине: запис „Куповина“ има вредност „да“",
+            },
+            "bought, variants/trading-posts.yaml:92",
+        )
     if 0 not in g.s_markers[me]:
-        return (
-            "condition not met: for at least one trading post in your “Trading posts held”, the “power” of that "
-            "trading post is trading post 1 (any(t.power == 'extra_gem_after_purchase' for t in me.markers), "
-            "variants/trading-posts.yaml:66)"
+        return Refusal(
+            "gem_after_purchase",
+            {
+                "en": (
+                    "A gem after a purchase: for at least one trading post in your “Trading posts held”, the "
+                    "“power” of that trading post is trading post 1"
+                ),
+                "fr": (
+                    "Une gemme après un achat : pour au moins un élément (comptoir) de votre zone « Comptoirs "
+                    "ouverts », la valeur « pouvoir » de cet élément (comptoir) est comptoir 1"
+                ),
+                "nl": (
+                    "Een edelsteen na een aankoop: voor minstens één onderdeel (handelspost) in je zone "
+                    "‘Geopende posten’ geldt dat de waarde ‘kracht’ van dat onderdeel (handelspost) handelspost "
+                    "1 is"
+                ),
+                "sr": (
+                    "Драгуљ после куповине: за најмање један елемент („трговачка станица“) из ваше зоне "
+                    "„Отворене станице“ важи да вредност „моћ“ тог елемента („трговачка станица“) јесте "
+                    "трговачка станица 1"
+                ),
+            },
+            "any(t.power == 'extra_gem_after_purchase' for t in me.markers), variants/trading-posts.yaml:66",
         )
     if not sup[p_colour] >= 1:
-        return (
-            "condition not met: at least 1 token of the chosen colour is in the supply (supply[colour] >= 1, "
-            "variants/trading-posts.yaml:92)"
+        return Refusal(
+            "gem_after_purchase",
+            {
+                "en": "A gem after a purchase: at least 1 token of the chosen colour is in the supply",
+                "fr": "Une gemme après un achat : la banque contient au moins 1 jeton de la couleur choisie",
+                "nl": "Een edelsteen na een aankoop: er minstens 1 fiche van de gekozen kleur in de voorraad ligt",
+                "sr": "Драгуљ после куповине: у банци има најмање 1 жетон изабране боје",
+            },
+            "supply[colour] >= 1, variants/trading-posts.yaml:92",
         )
     return None
 
@@ -10263,22 +10443,61 @@ def _why_third_token(g, args):
     (a_colour,) = args
     p_colour = a_colour
     if g.s_paired is None:
-        return "condition not met: “Pair colour” holds a value (paired != none, variants/trading-posts.yaml:105)"
+        return Refusal(
+            "third_token",
+            {
+                "en": "A third token with a pair: “Pair colour” holds a value",
+                "fr": "Un troisième jeton avec une paire : « Couleur de la paire » contient une valeur",
+                "nl": "Een derde fiche bij een paar: „Paarkleur” niet leeg is",
+                "sr": "Трећи жетон уз пар: запис „Боја пара“ није празан",
+            },
+            "paired != none, variants/trading-posts.yaml:105",
+        )
     if 1 not in g.s_markers[me]:
-        return (
-            "condition not met: for at least one trading post in your “Trading posts held”, the “power” of that "
-            "trading post is trading post 2 (any(t.power == 'third_token_with_pair' for t in me.markers), "
-            "variants/trading-posts.yaml:66)"
+        return Refusal(
+            "third_token",
+            {
+                "en": (
+                    "A third token with a pair: for at least one trading post in your “Trading posts held”, the "
+                    "“power” of that trading post is trading post 2"
+                ),
+                "fr": (
+                    "Un troisième jeton avec une paire : pour au moins un élément (comptoir) de votre zone « "
+                    "Comptoirs ouverts », la valeur « pouvoir » de cet élément (comptoir) est comptoir 2"
+                ),
+                "nl": (
+                    "Een derde fiche bij een paar: voor minstens één onderdeel (handelspost) in je zone "
+                    "‘Geopende posten’ geldt dat de waarde ‘kracht’ van dat onderdeel (handelspost) handelspost "
+                    "2 is"
+                ),
+                "sr": (
+                    "Трећи жетон уз пар: за најмање један елемент („трговачка станица“) из ваше зоне „Отворене "
+                    "станице“ важи да вредност „моћ“ тог елемента („трговачка станица“) јесте трговачка станица 2"
+                ),
+            },
+            "any(t.power == 'third_token_with_pair' for t in me.markers), variants/trading-posts.yaml:66",
         )
     if not p_colour != g.s_paired:
-        return (
-            "condition not met: the chosen colour is not “Pair colour” (colour != paired, "
-            "variants/trading-posts.yaml:106)"
+        return Refusal(
+            "third_token",
+            {
+                "en": "A third token with a pair: the chosen colour is not “Pair colour”",
+                "fr": "Un troisième jeton avec une paire : la couleur choisie n'est pas « Couleur de la paire »",
+                "nl": "Een derde fiche bij een paar: de gekozen kleur niet „Paarkleur” is",
+                "sr": "Трећи жетон уз пар: изабрана боја није запис „Боја пара“",
+            },
+            "colour != paired, variants/trading-posts.yaml:106",
         )
     if not sup[p_colour] >= 1:
-        return (
-            "condition not met: at least 1 token of the chosen colour is in the supply (supply[colour] >= 1, "
-            "variants/trading-posts.yaml:106)"
+        return Refusal(
+            "third_token",
+            {
+                "en": "A third token with a pair: at least 1 token of the chosen colour is in the supply",
+                "fr": ("Un troisième jeton avec une paire : la banque contient au moins 1 jeton de la couleur choisie"),
+                "nl": "Een derde fiche bij een paar: er minstens 1 fiche van de gekozen kleur in de voorraad ligt",
+                "sr": "Трећи жетон уз пар: у банци има најмање 1 жетон изабране боје",
+            },
+            "supply[colour] >= 1, variants/trading-posts.yaml:106",
         )
     return None
 
@@ -10321,9 +10540,15 @@ def _why_return_tokens(g, args):
     (a_colour,) = args
     p_colour = a_colour
     if not tok[p_colour] >= 1:
-        return (
-            "condition not met: you hold at least 1 token of the chosen colour (me.tokens[colour] >= 1, "
-            "rulespec/official.yaml:174)"
+        return Refusal(
+            "return_tokens",
+            {
+                "en": "Return tokens over the limit: you hold at least 1 token of the chosen colour",
+                "fr": "Rendre les jetons en trop : vous avez au moins 1 jeton de la couleur choisie",
+                "nl": "Fiches boven de limiet teruggeven: je minstens 1 fiche van de gekozen kleur hebt",
+                "sr": "Враћање вишка жетона: имате најмање 1 жетон изабране боје",
+            },
+            "me.tokens[colour] >= 1, rulespec/official.yaml:174",
         )
     return None
 
@@ -10375,10 +10600,27 @@ def _why_noble_visit(g, args):
         and (bon[3] >= nr_p_noble[3])
         and (bon[4] >= nr_p_noble[4])
     ):
-        return (
-            "condition not met: for each gem colour, you have at least as many bonuses of that colour as the "
-            "chosen noble requires (all(me.bonus[c] >= noble.requires[c] for c in gems), "
-            "rulespec/official.yaml:190)"
+        return Refusal(
+            "noble_visit",
+            {
+                "en": (
+                    "Noble visit: for each gem colour, you have at least as many bonuses of that colour as the "
+                    "chosen noble requires"
+                ),
+                "fr": (
+                    "Visite d'un noble : pour chaque couleur de gemme, vous avez au moins autant de bonus de "
+                    "cette couleur que le noble choisi en exige"
+                ),
+                "nl": (
+                    "Bezoek van een edele: voor elke edelsteenkleur geldt dat je minstens evenveel bonussen van "
+                    "die kleur als de gekozen edele vereist hebt"
+                ),
+                "sr": (
+                    "Посета племића: за сваку боју драгуља важи да имате најмање онолико бонуса те боје колико "
+                    "изабрани племић захтева"
+                ),
+            },
+            "all(me.bonus[c] >= noble.requires[c] for c in gems), rulespec/official.yaml:190",
         )
     return None
 
@@ -10419,14 +10661,44 @@ def _why_open_posts(g, args):
     (a_post,) = args
     p_post = a_post
     if p_post in g.s_markers[me]:
-        return (
-            "condition not met: the chosen trading post is not one of your “Trading posts held” (post not in "
-            "me.markers, variants/trading-posts.yaml:119)"
+        return Refusal(
+            "open_posts",
+            {
+                "en": "Open trading posts: the chosen trading post is not one of your “Trading posts held”",
+                "fr": (
+                    "Ouvrir des comptoirs : l'élément choisi (comptoir) n'est pas parmi votre « Comptoirs ouverts »"
+                ),
+                "nl": (
+                    "Handelsposten openen: het gekozen onderdeel (handelspost) niet een van je „Geopende posten” is"
+                ),
+                "sr": (
+                    "Отварање станица: изабрани елемент („трговачка станица“) не спада у ваш запис „Отворене станице“"
+                ),
+            },
+            "post not in me.markers, variants/trading-posts.yaml:119",
         )
     if not len(g._nob[me]) >= _k_posts[p_post][2]:
-        return (
-            "condition not met: the number of your nobles is at least the “nobles needed” of the chosen trading "
-            "post (me.nobles >= post.nobles, variants/trading-posts.yaml:119)"
+        return Refusal(
+            "open_posts",
+            {
+                "en": (
+                    "Open trading posts: the number of your nobles is at least the “nobles needed” of the chosen "
+                    "trading post"
+                ),
+                "fr": (
+                    "Ouvrir des comptoirs : le nombre de vos nobles atteint au moins la valeur « nobles exigés » "
+                    "de l'élément choisi (comptoir)"
+                ),
+                "nl": (
+                    "Handelsposten openen: het aantal edelen dat je hebt minstens gelijk is aan de waarde "
+                    "‘vereiste edelen’ van het gekozen onderdeel (handelspost)"
+                ),
+                "sr": (
+                    "Отварање станица: број ваших племића достиже вредност „потребни племићи“ изабраног елемента "
+                    "(„трговачка станица“)"
+                ),
+            },
+            "me.nobles >= post.nobles, variants/trading-posts.yaml:119",
         )
     if not (
         (bon[0] >= _k_posts[p_post][1][0])
@@ -10435,10 +10707,29 @@ def _why_open_posts(g, args):
         and (bon[3] >= _k_posts[p_post][1][3])
         and (bon[4] >= _k_posts[p_post][1][4])
     ):
-        return (
-            "condition not met: for each gem colour, the number of your bonuses of that colour is at least the "
-            "“bonuses needed” of the chosen trading post for that colour (all(me.bonus[c] >= post.requires[c] "
-            "for c in gems), variants/trading-posts.yaml:120)"
+        return Refusal(
+            "open_posts",
+            {
+                "en": (
+                    "Open trading posts: for each gem colour, the number of your bonuses of that colour is at "
+                    "least the “bonuses needed” of the chosen trading post for that colour"
+                ),
+                "fr": (
+                    "Ouvrir des comptoirs : pour chaque couleur de gemme, le nombre de vos bonus de cette "
+                    "couleur atteint au moins la valeur « bonus exigés » de l'élément choisi (comptoir) pour "
+                    "cette couleur"
+                ),
+                "nl": (
+                    "Handelsposten openen: voor elke edelsteenkleur geldt dat het aantal bonussen van die kleur "
+                    "dat je hebt minstens gelijk is aan de waarde ‘vereiste bonussen’ van het gekozen onderdeel "
+                    "(handelspost) voor die kleur"
+                ),
+                "sr": (
+                    "Отварање станица: за сваку боју драгуља важи да број ваших бонуса те боје достиже вредност "
+                    "„потребни бонуси“ изабраног елемента („трговачка станица“) за ту боју"
+                ),
+            },
+            "all(me.bonus[c] >= post.requires[c] for c in gems), variants/trading-posts.yaml:120",
         )
     return None
 
@@ -11485,7 +11776,11 @@ class Game:
             raise IllegalAction(f"an action is an int id, not {type(action).__name__} {action!r}{hint}")
         if index in legal:
             return index
-        raise IllegalAction(self._explain(index))
+        why = self._explain(index)
+        if isinstance(why, Refusal):
+            text = ACTION_STRINGS[index]
+            raise IllegalAction(f"illegal action '{text}': {why.reason()}\ndetails: {why.details}", why, text)
+        raise IllegalAction(why)
 
     def _finish(self, reason: str) -> None:
         self.mode = _OVER_MODE
@@ -11493,7 +11788,7 @@ class Game:
         self._cp = -1
         self._legal = []
 
-    def _explain(self, action: int) -> str:
+    def _explain(self, action: int) -> str | Refusal:
         if type(action) is not int or not 0 <= action < NUM_ACTIONS:
             return f"no action has id {action!r} (ids run from 0 to {NUM_ACTIONS - 1})"
         text = ACTION_STRINGS[action]
@@ -11522,6 +11817,8 @@ class Game:
         if d == _STUCK:
             return f"illegal action '{text}': it is allowed only when no other action is"
         reason = _WHY[d](self, args)
+        if isinstance(reason, Refusal):
+            return reason
         return f"illegal action '{text}': {reason or 'not legal in this position'}"
 
     def is_over(self) -> bool:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from compiler.files import write_atomic
 from compiler.front.reading import reason
 from compiler.safe_text import visible
+from compiler.sheets import refusals
 
 from .. import saved_games
 from .board import Line, _plural, _wrap, action_lines, board_lines, plain, seat_label, standings
@@ -38,9 +39,12 @@ At your turn, answer with
 class Session:
     """The interactive loop over a :class:`Table`; ``run()`` returns the exit status."""
 
-    def __init__(self, table: Table, ask: Callable[[str], str], say: Callable[[object], None], colour: bool = False):
-        """`say` takes text, and with `colour` also the board as a rich Text (see colour_wanted)."""
+    def __init__(self, table: Table, ask: Callable[[str], str], say: Callable[[object], None], colour: bool = False,
+                 lang: str = "en"):
+        """`say` takes text, and with `colour` also the board as a rich Text (see colour_wanted);
+        `lang` is the language a refused move is explained in (the rule's words on the sheets)."""
         self.table = table
+        self.lang = lang
         self.ask = ask
         self.say = say
         self.colour = colour and colour_available()
@@ -137,7 +141,8 @@ class Session:
         try:
             game.apply(action)
         except self.module.IllegalAction as e:
-            self.say(str(e))
+            said, details = refusals.told(e, self.lang)  # words of the spec: no control characters
+            self.say(visible(said) if details is None else f"{visible(said)}\n{visible(details)}")
             return "again"
         self.say(f"{seat_label(self.table.seats, p)}: {self.module.action_to_string(action)}")
         return "redraw"

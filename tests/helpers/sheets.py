@@ -6,7 +6,7 @@ import pathlib
 import shutil
 
 from compiler.check import texts
-from compiler.pipeline import load_rules
+from compiler.pipeline import load_rules, worked_game
 from compiler.sheets import content, render
 from tests.helpers import ROOT
 
@@ -26,9 +26,10 @@ def spec(tmp_path: pathlib.Path, *replacements: tuple[str, str], name: str = "mo
 
 
 def sheet_text(path: str, lang: str = "en") -> str:
+    """The Markdown sheet as `splendor-rules sheet` writes it (its worked example a game of the spec's engine)."""
     rules = load_rules(path)
     base = load_rules(rules.bases[0].path) if rules.bases else None
-    return render.markdown(content.build(rules, lang, base), rules)
+    return render.markdown(content.build(rules, lang, base, worked=worked_game(rules)), rules)
 
 
 def phrase_text(path: str, lang: str = "en") -> str:
@@ -36,4 +37,4 @@ def phrase_text(path: str, lang: str = "en") -> str:
     tests of the phrases read."""
     rules = texts.without_texts(load_rules(path))
     base = load_rules(rules.bases[0].path) if rules.bases else None
-    return render.markdown(content.build(rules, lang, base), rules)
+    return render.markdown(content.build(rules, lang, base, worked=worked_game(rules)), rules)

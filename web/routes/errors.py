@@ -19,9 +19,11 @@ from ..tables import Refused
 from .context import server_of
 
 
-def error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
-    """A refusal for the API: the sentence as ``{"error": ...}``."""
-    return JSONResponse({"error": message}, status_code=status, headers=headers)
+def error(status: int, message: str, headers: dict[str, str] | None = None, details: str | None = None) -> JSONResponse:
+    """A refusal for the API: the sentence as ``{"error": ...}``, and for a move the rules refuse
+    the condition as written and where as ``"details"`` (for a spec's author, not the player)."""
+    body = {"error": message} if details is None else {"error": message, "details": details}
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 def wait_text(seconds: int) -> str:
@@ -45,7 +47,7 @@ def page_error(env: jinja2.Environment, status: int, message: str, retry_after: 
 async def refused(request: Request, exc: Refused) -> Response:
     """A refusal that a handler lets through (the API's do; a page's handler answers with
     page_error itself): its sentence as JSON, with its Retry-After."""
-    return error(exc.status, exc.message, exc.headers)
+    return error(exc.status, exc.message, exc.headers, exc.details)
 
 
 def refuse_early(env: jinja2.Environment, scope: Any, exc: Refused) -> Response:

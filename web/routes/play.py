@@ -71,7 +71,8 @@ async def seat_view(request: Request) -> Response:
 
 
 async def act(request: Request) -> Response:
-    """A seat's move, ``{"action": id, "after": moves}``; the seat's view once it is stored."""
+    """A seat's move, ``{"action": id, "after": moves, "lang": "fr"}`` (the language a refusal is
+    said in: "lang", else ?lang=, else the browser's); the seat's view once it is stored."""
     server = server_of(request)
     table, seat = server.seat_table(request)
     same_site(request)
@@ -80,7 +81,8 @@ async def act(request: Request) -> Response:
         raise Refused(403, "a spectator does not play")
     if "action" not in data:
         raise Refused(422, "say which action: {\"action\": id}")
-    await server.hub.act(table, seat, data["action"], data.get("after"))
+    lang = data["lang"] if data.get("lang") in LANGUAGES else pick_language(request)
+    await server.hub.act(table, seat, data["action"], data.get("after"), lang)
     return JSONResponse(views.seat_view(table, seat))
 
 

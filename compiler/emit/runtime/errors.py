@@ -7,13 +7,56 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 from .aliases import Problem
 
 
+class Refusal(NamedTuple):
+    """Why the rules refuse a move, as a generated rule function returns it.
+
+    For a player: `words` maps each sheet language the rule has a phrase in to the rule's name
+    and the part of it the move fails, as the sheets word them ("Take tokens of different
+    colours: ..."). For the spec's author: `details`, the condition as written and its spec
+    location. `rule` is the decision's name in the spec.
+    """
+
+    rule: str
+    words: dict[str, str]
+    details: str
+
+    def reason(self, lang: str = "en") -> str:
+        """The rule's words in `lang` (else in English; else the condition as written, for a
+        condition the sheets have no phrase for)."""
+        text = self.words.get(lang) or self.words.get("en")
+        return text if text is not None else f"{self.rule}: {self.details}"
+
+
 class IllegalAction(Exception):
-    """An action that is not legal now; the message names the rule that forbids it."""
+    """An action that is not legal now; the message names the rule that forbids it.
+
+    `refusal` (and `action`, the move as written) is set when a condition of the rules refuses
+    it (see :class:`Refusal`): the message is then "illegal action 'TEXT': RULE: PART" in English
+    and, on a line of its own, "details: CONDITION, SPEC:LINE"; :meth:`reason` gives "RULE: PART"
+    in another language of the sheets.
+    """
+
+    def __init__(self, message: str, refusal: Refusal | None = None, action: str | None = None) -> None:
+        super().__init__(message)
+        self.refusal = refusal
+        self.action = action  # the move as written (its notation), when a rule refuses it
+
+    def reason(self, lang: str = "en") -> str:
+        """Why the move is refused, for a player reading `lang`: the rule's words where a rule
+        refuses it, else the message (said in English by the runtime)."""
+        if self.refusal is None:
+            return str(self)
+        return self.refusal.reason(lang)
+
+    @property
+    def details(self) -> str | None:
+        """For a spec's author: the condition as written and where it is; None without one."""
+        return self.refusal.details if self.refusal is not None else None
 
 
 class NotationError(ValueError):

@@ -15,7 +15,7 @@ import random
 from typing import Any
 
 from .aliases import State
-from .errors import IllegalAction, _whole
+from .errors import IllegalAction, Refusal, _whole
 from .spec import (
     _ACTION_MODE,
     _APPLY,
@@ -330,7 +330,11 @@ class Game:
             raise IllegalAction(f"an action is an int id, not {type(action).__name__} {action!r}{hint}")
         if index in legal:
             return index
-        raise IllegalAction(self._explain(index))
+        why = self._explain(index)
+        if isinstance(why, Refusal):
+            text = ACTION_STRINGS[index]
+            raise IllegalAction(f"illegal action '{text}': {why.reason()}\ndetails: {why.details}", why, text)
+        raise IllegalAction(why)
 
     def _finish(self, reason: str) -> None:
         self.mode = _OVER_MODE
@@ -338,7 +342,7 @@ class Game:
         self._cp = -1
         self._legal = []
 
-    def _explain(self, action: int) -> str:
+    def _explain(self, action: int) -> str | Refusal:
         if type(action) is not int or not 0 <= action < NUM_ACTIONS:
             return f"no action has id {action!r} (ids run from 0 to {NUM_ACTIONS - 1})"
         text = ACTION_STRINGS[action]
@@ -363,6 +367,8 @@ class Game:
         if d == _STUCK:
             return f"illegal action '{text}': it is allowed only when no other action is"
         reason = _WHY[d](self, args)
+        if isinstance(reason, Refusal):
+            return reason
         return f"illegal action '{text}': {reason or 'not legal in this position'}"
 
     def is_over(self) -> bool:

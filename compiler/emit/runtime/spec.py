@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .aliases import Problem, State
+from .errors import Refusal
 
 # `g`, the game, is typed Any in the signatures below, as the rules' functions take it: the runtime's
 # Game (game.py imports this module, which cannot import it back) with the spec's own slots.
@@ -107,7 +108,7 @@ def _rank_key(g: Any, p: int) -> tuple[Any, ...]:
 
 _LEGAL: tuple[Callable[[Any, list[int]], None] | None, ...] = ()
 _APPLY: tuple[Callable[[Any, tuple[Any, ...]], None], ...] = ()
-_WHY: tuple[Callable[[Any, tuple[Any, ...]], str | None], ...] = ()
+_WHY: tuple[Callable[[Any, tuple[Any, ...]], str | Refusal | None], ...] = ()
 _PAYOPTS: tuple[Callable[[Any, tuple[Any, ...]], list[int]] | None, ...] = ()
 
 

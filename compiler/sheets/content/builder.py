@@ -6,6 +6,7 @@ from ...model import Decision, Rules, Text
 from .. import tables
 from ..facts import change_group, decision_nodes, related, shape, value_names
 from ..phrases import Phraser
+from ..worked_game import WorkedGame
 from . import authored as _authored
 from . import decisions as _decisions
 from . import ending as _ending
@@ -29,9 +30,10 @@ class Builder:
     and are bound below, so that every one still reaches any other as ``self.x``."""
 
     def __init__(self, rules: Rules, lang: str, base: Rules | None = None, table: tables.Table | None = None,
-                 compact: int = 0):
+                 compact: int = 0, worked: WorkedGame | None = None):
         self.rules = rules
         self.lang = lang
+        self.worked = worked  # the real game the worked example tells (None: no example)
         # compact (0 to COMPACT_LEVELS): how much of what restates or illustrates a rule gives way, so
         # that a printed sheet fits two pages (render.printed tries each level in turn); never a rule.
         # 1: the house rules box names a changed rule whose full text the body holds (an action, a step,
@@ -261,7 +263,9 @@ COMPACT_LEVELS = 4  # see Builder: the most a sheet gives way to fit two printed
 
 
 def build(rules: Rules, lang: str, base: Rules | None = None, table: tables.Table | None = None,
-          compact: int = 0) -> Sheet:
+          compact: int = 0, worked: WorkedGame | None = None) -> Sheet:
     """The sheet of `rules` in `lang` (`base`: the rules a variant extends, for old values;
-    `compact`: how much of what restates or illustrates a rule gives way, 0 to COMPACT_LEVELS)."""
-    return Builder(rules, lang, base, table, compact).build()
+    `compact`: how much of what restates or illustrates a rule gives way, 0 to COMPACT_LEVELS;
+    `worked`: the game its worked example tells, played by the spec's engine
+    (``compiler.pipeline.worked_game``); without one the sheet has no worked example)."""
+    return Builder(rules, lang, base, table, compact, worked).build()

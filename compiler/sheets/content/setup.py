@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from ...check.zones import reached
 from ...language import ColumnType
+from ...language.shapes import Shape
 from .. import pictures
 from ..phrases import capitalise, join, sentence, state_type_key
 from .tree import Grid, Item, Part, Section
@@ -59,16 +60,25 @@ def table_picture(self: Builder) -> pictures.TablePicture | None:
         return None
     row = r.players[-1]
     tokens = tuple((g, row.gems) for g in r.gems) + (((r.wild, row.gold),) if row.gold else ())
+    # The rows of tiles above the decks: the nobles, and each display or row of the spec's own
+    # dealt at the start (the Cities' three city tiles, where the nobles were).
+    tiles = [(row.nobles, self.text("sheet.picture.nobles"), self.count("noun.noble", row.nobles))] \
+        if row.nobles else []
+    for zone in r.zones:
+        size = dict(zone.sizes).get(row.players, 0)
+        if not zone.per_player and zone.shape in (Shape.DISPLAY, Shape.ROW) and zone.start == "dealt" and size:
+            title = self.spec_text(zone.title)
+            tiles.append((size, title, f"{title} ({size})"))
     title = self.text("sheet.picture.table", n=row.players, players=row.players,
-                      nobles=self.count("noun.noble", row.nobles), face_up=self.count("noun.card", row.face_up),
+                      nobles=join(self.t, [t[2] for t in tiles]) if tiles else self.count("noun.noble", 0),
+                      face_up=self.count("noun.card", row.face_up),
                       gems=self.count("noun.token", row.gems),
                       gold=self.count("noun.token.lit", row.gold,
                                       colour=self.t.form(f"colour.{r.wild}.adj", row.gold)))
     levels = tuple(reversed(r.levels))
     return pictures.TablePicture(
         title=sentence(title), caption=self.text("sheet.picture.table_caption", players=row.players, n=row.players),
-        nobles=row.nobles, face_up=row.face_up, tokens=tokens,
-        label_nobles=self.text("sheet.picture.nobles"),
+        tiles=tuple((n, label) for n, label, _ in tiles), face_up=row.face_up, tokens=tokens,
         deck_labels=tuple(self.text("sheet.picture.deck", level=lv) for lv in levels))
 
 

@@ -1,0 +1,76 @@
+"""Sheets, refusals: what a player reads when the rules refuse a move, in each sheet language.
+
+Takes a condition of an action or a step (one conjunct: the part of the rule the move fails),
+the rule model and the decision; returns the rule's name and that part's phrase, as the sheets
+word them, so that a refusal reads as the rule on the sheet does ("Take tokens of different
+colours: ..."), never as the expression the spec's author wrote (that goes to the engine's
+"details" line, made by the lowering).
+
+:func:`rule_part` is the one place that words a part of a rule for a refusal: where a spec gives
+its own text for that part, this is where the text is to be chosen over the generated phrase.
+The emit stage hands :func:`refusal_words` to the lowering (``EnginePlan.explain``), which
+writes the words into the engine as string literals (``repr``), never as code; :func:`told` is
+what `play` and the web table show a player of an engine's refusal, in the player's language.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..front.expr import Expr
+from ..model import Decision, Rules
+from . import tables
+from .facts import shape
+from .phrases import PhraseError, describe
+from .plurals import LANGUAGES
+
+
+def rule_name(decision: Decision, table: tables.Table) -> str:
+    """The rule's name in the table's language: its title there, else the title the sheets
+    give what it does ("Take tokens of one colour"), else its English title."""
+    own = decision.title.get(table.lang)
+    if own:
+        return own
+    kind = shape(decision)
+    if kind != "other" and table.has(f"sheet.headline.{kind}"):
+        return table.text(f"sheet.headline.{kind}")
+    return decision.title.en or decision.name
+
+
+def rule_part(condition: Expr | None, lang: str, rules: Rules, decision: Decision) -> str | None:
+    """The part `condition` of `decision`'s rule in players' words (a clause that stands on its
+    own); None where the sheets have no phrase for it. `condition` None is the price of what the
+    decision buys, which the player cannot pay in any way the rules accept."""
+    if condition is None:
+        return tables.load(lang).text("refusal.unpayable")
+    try:
+        return describe(condition, lang, rules, decision, main_clause=True)
+    except (PhraseError, KeyError, ValueError):
+        return None
+
+
+def refusal_words(condition: Expr | None, rules: Rules, decision: Decision) -> dict[str, str]:
+    """For each sheet language with a phrase for `condition`: the rule's name and the part it
+    states ("Take tokens of different colours: ..."), the words an engine gives a player whose
+    move fails that part."""
+    words: dict[str, str] = {}
+    for lang in LANGUAGES:
+        part = rule_part(condition, lang, rules, decision)
+        if part is not None:
+            table = tables.load(lang)
+            words[lang] = table.text("refusal.reason", rule=rule_name(decision, table), part=part)
+    return words
+
+
+def told(error: Any, lang: str) -> tuple[str, str | None]:
+    """What a player reading `lang` is told of an engine's IllegalAction: the move and the rule's
+    words ("coup refusé « take white » : Prendre des jetons ... : ..."), and apart, for a spec's
+    author, the details (the condition as written and where; None when no condition of the rules
+    refused the move). A move refused for another reason (out of turn, after the end) keeps the
+    engine's own message, as does an engine built before refusals carried their rule."""
+    refusal = getattr(error, "refusal", None)
+    action = getattr(error, "action", None)
+    if refusal is None or action is None:
+        return str(error).split("\n", 1)[0], None
+    table = tables.load(lang if lang in LANGUAGES else "en")
+    return (table.text("refusal.move", action=action, reason=refusal.reason(table.lang)),
+            table.text("refusal.details", details=refusal.details))

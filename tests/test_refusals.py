@@ -1,0 +1,153 @@
+"""Refusals in players' words: spec -> engine -> what `play` and the web table say of a refused move.
+
+A move a condition of the rules refuses is answered with the rule's name and the failing part
+of it, in the player's language, worded as the sheets word them (compiler.sheets.refusals); the
+condition as written and its spec location go to a details line, for the spec's author.
+"""
+from __future__ import annotations
+
+import json
+import pathlib
+import warnings
+
+import pytest
+from click.testing import CliRunner
+
+from app.cli import main
+from compiler.front.expr import Compare
+from compiler.lower.expressions import conjuncts
+from compiler.pipeline import load_rules
+from compiler.sheets import refusals, tables
+from playtest import engines, terminal
+from tests.helpers.web import api_of, client, engine, new_table
+
+with warnings.catch_warnings():
+    warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+OFFICIAL = ROOT / "rulespec" / "official.yaml"
+LANGS = ("en", "fr", "nl", "sr")
+
+# Two tokens of one colour with 3 of it left: the refusal of the official rules in each language.
+TAKE_PAIR = {
+    "en": "Take two tokens of one colour: at least 4 tokens of the chosen colour are in the supply",
+    "fr": "Prendre deux jetons d'une même couleur : la banque contient au moins 4 jetons de la couleur choisie",
+    "nl": "Twee fiches van één kleur nemen: er minstens 4 fiches van de gekozen kleur in de voorraad liggen",
+    "sr": "Узимање два жетона једне боје: у банци има најмање 4 жетона изабране боје",
+}
+TAKE_PAIR_DETAILS = "supply[colour] >= pair_minimum, rulespec/official.yaml:"
+# One colour taken as "different colours" while five are left: the rule's name in each language.
+TAKE_DIFFERENT = {"en": "Take tokens of different colours", "fr": "Prendre des jetons de couleurs différentes",
+                  "nl": "Fiches van verschillende kleuren nemen", "sr": "Узимање жетона различитих боја"}
+MOVE = {"en": "illegal action 'take white': ", "fr": "coup refusé « take white » : ",
+        "nl": "zet geweigerd 'take white': ", "sr": "потез одбијен „take white”: "}
+DETAILS = {"en": "details: ", "fr": "détails : ", "nl": "details: ", "sr": "детаљи: "}
+
+
+@pytest.fixture(scope="module")
+def official():
+    return engines.load(str(OFFICIAL)).module
+
+
+def refused(module, game, text: str):
+    """The IllegalAction the engine raises for the move `text` in `game` (which it leaves as it was)."""
+    before = game.to_json()
+    with pytest.raises(module.IllegalAction) as caught:
+        game.apply(module.string_to_action(text))
+    assert game.to_json() == before
+    return caught.value
+
+
+def three_white_left(module):
+    """A two-player game whose supply holds 3 white tokens (the fourth is player 2's)."""
+    state = json.loads(module.new_game(2, seed=1).to_json())
+    state["supply"]["white"] -= 1
+    state["seats"][1]["tokens"]["white"] += 1
+    return module.from_json(json.dumps(state))
+
+
+def test_a_refusal_names_the_rule_and_the_part_it_fails_in_each_language(official):
+    error = refused(official, three_white_left(official), "take2 white")
+    for lang in LANGS:
+        assert error.reason(lang) == TAKE_PAIR[lang], lang
+    assert error.details.startswith(TAKE_PAIR_DETAILS)
+    assert str(error) == f"illegal action 'take2 white': {TAKE_PAIR['en']}\ndetails: {error.details}"
+    assert error.refusal.rule == "take_pair" and error.action == "take2 white"
+
+
+def test_the_part_is_the_sheets_phrase_of_the_failing_condition(official):
+    """The words come from the one function of the sheets that phrases a rule part, so that a text
+    the spec gives for that part reaches refusals as it reaches the sheets."""
+    rules = load_rules(str(OFFICIAL))
+    take_pair = next(d for d in rules.actions if d.name == "take_pair")
+    (condition,) = [c for c in conjuncts(take_pair.condition) if isinstance(c, Compare)]
+    error = refused(official, three_white_left(official), "take2 white")
+    for lang in LANGS:
+        table = tables.load(lang)
+        part = refusals.rule_part(condition, lang, rules, take_pair)
+        assert part is not None
+        assert error.reason(lang) == table.text("refusal.reason", rule=refusals.rule_name(take_pair, table), part=part)
+
+
+def test_a_move_refused_for_another_reason_keeps_the_engines_message(official):
+    game = official.new_game(2, seed=1)
+    game.apply(game.legal_actions()[0])
+    wrong_seat_only = [a for a in range(official.NUM_ACTIONS) if official.action_to_string(a).startswith("return")]
+    with pytest.raises(official.IllegalAction) as caught:
+        game.apply(wrong_seat_only[0])
+    assert caught.value.refusal is None and caught.value.details is None
+    said, details = refusals.told(caught.value, "fr")
+    assert said == str(caught.value) and details is None
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_play_says_a_refusal_in_the_players_language_with_a_details_line(lang):
+    result = CliRunner().invoke(main, ["play", str(OFFICIAL), "--seat", "human", "--seat", "human", "--seed", "3",
+                                       "--lang", lang], input="take white\nquit\n")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    said = next(line for line in lines if line.startswith(MOVE[lang]))
+    assert said.startswith(MOVE[lang] + TAKE_DIFFERENT[lang])
+    details = lines[lines.index(said) + 1]
+    assert details == DETAILS[lang] + "size(picked) == min(take_count, count(supply[c] >= 1 for c in gems)), " \
+                                      "rulespec/official.yaml:68"
+
+
+def test_a_session_in_serbian_says_the_take_pair_refusal(official):
+    table = terminal.new_table(official, 2, ["human", "human"], seed=1)
+    table.game = three_white_left(official)
+    said: list[str] = []
+    session = terminal.Session(table, ask=lambda prompt: "", say=lambda text: said.append(str(text)), lang="sr")
+    assert session.play("take2 white", 0) == "again"
+    assert said[-1].splitlines()[0] == "потез одбијен „take2 white”: " + TAKE_PAIR["sr"]
+    assert said[-1].splitlines()[1].startswith("детаљи: " + TAKE_PAIR_DETAILS)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_web_table_answers_a_refused_move_in_the_players_language(variants, db, lang):
+    module = engine(variants)
+    action = module.string_to_action("take white")
+    with client(variants, db) as c:
+        api0 = api_of(new_table(c)["seats"][0]["link"])
+        before = c.get(api0).json()
+        asked = (c.post(api0 + "/actions", json={"action": action, "after": 0, "lang": lang}),
+                 c.post(api0 + "/actions", json={"action": action, "after": 0},
+                        headers={"Accept-Language": f"{lang};q=0.9, de;q=0.8"}))
+        for r in asked:
+            assert r.status_code == 422
+            body = r.json()
+            assert body["error"].startswith(MOVE[lang] + TAKE_DIFFERENT[lang]), body
+            assert body["details"].startswith("size(picked) == min(take_count, "), body
+        assert c.get(api0).json() == before
+
+
+def test_a_purchase_out_of_reach_is_refused_by_its_price_in_each_language(official):
+    error = refused(official, official.new_game(2, seed=1), "buy 3.1")
+    assert {lang: error.reason(lang) for lang in LANGS} == {
+        "en": "Buy a face-up card: you cannot pay its price in any way the rules allow",
+        "fr": "Acheter une carte face visible : vous ne pouvez payer son prix d'aucune façon que les règles permettent",
+        "nl": "Een open kaart kopen: je kunt de prijs niet betalen op een manier die de regels toestaan",
+        "sr": "Куповина отворене карте: не можете да платите њену цену ни на један начин који правила дозвољавају",
+    }
+    assert error.details.startswith("the player cannot pay the price of this card in any way the rules allow, "
+                                    "rulespec/official.yaml:")
