@@ -93,7 +93,16 @@ def _determinize_vars(module, obs: dict) -> None:
         if var.per_player and var.private:
             for seat in obs["seats"]:
                 if seat["vars"].get(var.name) is None:
-                    seat["vars"][var.name] = module.saved_value(var, var.initial)
+                    seat["vars"][var.name] = _initial_saved(module, var)
+
+
+def _initial_saved(module, var):
+    """A variable's initial value as a saved game writes it; a keyed one's (type by:KEY:N:TYPE), entry by
+    entry, each a value of TYPE."""
+    if var.type.startswith("by:"):
+        entry = var._replace(type=var.type.split(":", 3)[3])
+        return [module.saved_value(entry, x) for x in var.initial]
+    return module.saved_value(var, var.initial)
 
 
 def _determinize_zones(module, obs: dict, rng: random.Random) -> None:

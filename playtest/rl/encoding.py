@@ -297,7 +297,11 @@ class Encoder:
                 self._encode_items(out, start + k * size, zone.kind, items, slots, True)
 
     def _var_bounds(self, tag: str, private: bool) -> list[tuple[float, float]]:
-        """(low, high) of each value of a variable's block (see the class docstring)."""
+        """(low, high) of each value of a variable's block (see the class docstring); a keyed variable's
+        block is its entries' blocks in key order."""
+        if tag.startswith("by:"):
+            _, _, count, inner = tag.split(":", 3)
+            return [(0.0, 1.0)] * private + self._var_bounds(inner, False) * int(count)
         width = int(tag.rsplit(":", 1)[1]) if tag.startswith("ids:") else \
             {"int": 1, "bool": 1, "player": self.players}.get(tag, len(self.colours))
         low = -UNBOUNDED if tag == "int" else 0.0
@@ -310,7 +314,12 @@ class Encoder:
                 out[at] = 1.0
                 return
             at += 1
-        if tag in ("int", "bool"):
+        if tag.startswith("by:"):  # each entry in its own block, in key order
+            inner = tag.split(":", 3)[3]
+            width = len(self._var_bounds(inner, False))
+            for i, entry in enumerate(value):
+                self._encode_var(out, at + i * width, inner, False, entry, me)
+        elif tag in ("int", "bool"):
             out[at] = float(value)
         elif tag == "player":
             if value is not None:

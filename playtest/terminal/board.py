@@ -316,6 +316,7 @@ def _vars_text(module, values: dict, hidden: bool) -> str:
     _component_set_lines, which shows it as zones are shown."""
     private = {v.name for v in getattr(module, "VARIABLES", ()) if v.private}
     sets = _set_kinds(module)
+    keyed = {v.name: v for v in getattr(module, "VARIABLES", ()) if v.type.startswith("by:")}
     shown = []
     for name, value in values.items():
         if name in sets and isinstance(value, list):
@@ -324,12 +325,25 @@ def _vars_text(module, values: dict, hidden: bool) -> str:
             text = "hidden" if hidden and name in private else "none"
         elif isinstance(value, bool):
             text = "yes" if value else "no"
+        elif isinstance(value, list) and name in keyed:
+            text = _keyed_text(module, keyed[name], value)
         elif isinstance(value, list):
             text = ",".join(str(x) for x in value) or "none"
         else:
             text = str(value + 1) if _is_player(module, name) else str(value)
         shown.append(f"{name} {text}")
     return "   ".join(shown)
+
+
+def _keyed_text(module, variable, value: list) -> str:
+    """A keyed variable's entries as `key:value` pairs: every colour's (`red:2`), or the components'
+    (`#12:yes`, by id from 1) whose value is not the initial one ("none" when all are)."""
+    key = variable.type.split(":", 3)[1]
+    by_colour = key in ("gem", "colour")
+    names = list(getattr(module, "COLOURS", ()))[:len(value)] if by_colour else [f"#{i + 1}" for i in range(len(value))]
+    initial = variable.initial[0] if variable.initial else None
+    pairs = [(k, x) for k, x in zip(names, value, strict=True) if by_colour or x != initial]
+    return " ".join(f"{k}:{'yes' if x is True else 'no' if x is False else x}" for k, x in pairs) or "none"
 
 
 def _component_set_lines(module, cat: Catalogue, values: dict, indent: str = "") -> list[Line]:

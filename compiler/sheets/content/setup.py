@@ -180,11 +180,22 @@ def state_item(self: Builder, var) -> Item:
 
 def state_type(self: Builder, var) -> str:
     """What a variable holds, in words; a set of components names its kind ("a set of “Trading posts”")."""
-    key = state_type_key(var.type)
+    key, t = state_type_key(var.type), getattr(var.type, "value", var.type)
     if key == "set_comp":
-        kind = next(k for k in self.rules.kinds if k.name == var.type.elem.kind)
-        return self.text("state.type.set_comp", kind=self.spec_text(kind.title))
-    return self.text(f"state.type.{key}")
+        kind = next(k for k in self.rules.kinds if k.name == t.elem.kind)
+        said = self.text("state.type.set_comp", kind=self.spec_text(kind.title))
+    else:
+        said = self.text(f"state.type.{key}")
+    if t is var.type:
+        return said
+    return self.text("state.type.by", type=said, entry=state_key(self, var.type.key))
+
+
+def state_key(self: Builder, key) -> str:
+    """What a keyed variable has one entry for: a gem colour, a token colour, a kind's item ("city")."""
+    name = getattr(key, "kind", None) or {"card": "cards", "noble": "nobles"}.get(getattr(key, "name", ""))
+    kind = next((k for k in self.rules.kinds if k.name == name), None)
+    return self.spec_text(kind.item) if kind is not None else self.text(f"state.key.{key.name}")
 
 
 def state_value(self: Builder, var) -> str:
