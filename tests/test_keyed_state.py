@@ -19,7 +19,7 @@ from compiler import pipeline
 from compiler.diagnostics import CompileError, SourceMap
 from compiler.diff import compare, render
 from compiler.emit.engine import compile_to_module
-from tests.helpers.engines import ROOT, act, legal_strings, load_engine, position, set_tokens
+from tests.helpers.engines import ROOT, act, load_engine, position, set_tokens
 
 SATCHELS = ROOT / "tests" / "specs" / "satchels.yaml"
 CLEAN = (ROOT / "tests" / "broken" / "_clean.yaml").read_text(encoding="utf-8").replace("../../rulespec/", "")
@@ -226,7 +226,8 @@ SAYS = {
 
 @pytest.mark.parametrize("lang", sorted(SAYS))
 def test_the_sheets_phrase_a_keyed_variable_and_its_entries(lang):
-    from compiler.sheets import content, render as render_sheet
+    from compiler.sheets import content
+    from compiler.sheets import render as render_sheet
     rules = pipeline.load_rules(str(SATCHELS))
     text = render_sheet.markdown(content.build(rules, lang), rules)
     for said in SAYS[lang]:

@@ -18,6 +18,8 @@ This module is called by the check pass (compiler/check/build.py) at three point
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ..diagnostics import Diagnostic, did_you_mean
 from ..front.expr import Attribute, Effect, Index, Name, unparse, walk
 from ..front.source import MapNode, ScalarNode, SeqNode
@@ -65,7 +67,7 @@ def type_words(t) -> str:
     return next(k for k, v in SCALAR_TYPES.items() if v == t)
 
 
-def key_name(key) -> str:
+def key_name(key: object) -> str:
     """What a keyed variable's `by:` names, as the spec writes it: gem, colour, or a kind (cards, nobles, a
     kind of the spec's own)."""
     if isinstance(key, Comp):
@@ -131,7 +133,7 @@ def declare(checker, scope: dict, players: tuple, reserved) -> tuple[Variable, .
     return tuple(out)
 
 
-def _key(checker, entry: MapNode, name: str, t, node: ScalarNode | MapNode | SeqNode):
+def _key(checker: Any, entry: MapNode, name: str, t: object, node: ScalarNode | MapNode | SeqNode) -> Any:
     """What a keyed variable's `by:` names: a gem colour, a token colour or a component of a kind
     (the spec's own, or the base cards and nobles, which the engines name by their ids); None after an
     E544 (an unknown key, a set, an optional variable: an entry is always there and holds a value)."""

@@ -20,6 +20,7 @@ reads ``g.v_satchels[me][c]``, and an effect writes that entry.
 from __future__ import annotations
 
 import ast
+from typing import Any
 
 from ..check.types import BOOL, COLOUR, GEM, INT, PLAYER, Comp, MapOf, SetOf
 from ..check.variables import key_name, written
@@ -55,15 +56,15 @@ def tag(var: Variable, rules: Rules) -> str:
     return tags[t]
 
 
-def key_count(key, rules: Rules) -> int:
+def key_count(key: object, rules: Rules) -> int:
     """How many keys a keyed variable has: the gem or token colours, or the components of its kind."""
     if key in (GEM, COLOUR):
-        return len(rules.gems) + (key == COLOUR)
+        return len(rules.gems) + int(key == COLOUR)
     kind = next(k for k in rules.kinds if k.name == key_name(key))
     return len(kind.components)
 
 
-def _initial(var: Variable, rules: Rules | None = None):
+def _initial(var: Variable, rules: Rules | None = None) -> object:
     """The initial value as the engine holds it (a tuple: a list each game makes its own; a keyed
     variable: one initial value per key)."""
     if isinstance(var.type, MapOf) and rules is not None:
@@ -146,13 +147,13 @@ def read(rules: Rules, node, env) -> tuple[Variable, object] | None:
     return None
 
 
-def keyed(rules: Rules, node, env) -> Variable | None:
+def keyed(rules: Rules, node: object, env: Any) -> Variable | None:
     """The keyed variable whose entry `node` reads (`me.satchels[c]`), else None."""
     found = read(rules, node.obj, env) if isinstance(node, Index) else None
     return found[0] if found is not None and isinstance(found[0].type, MapOf) else None
 
 
-def _written(rules: Rules, node, env) -> tuple[Variable, object] | None:
+def _written(rules: Rules, node: object, env: Any) -> tuple[Variable, object] | None:
     """(the variable, the type of what is written) that an effect's first argument names: a variable,
     or an entry of a keyed one."""
     var = keyed(rules, node, env)
@@ -162,7 +163,7 @@ def _written(rules: Rules, node, env) -> tuple[Variable, object] | None:
     return (found[0], found[0].type) if found is not None else None
 
 
-def kind(rules: Rules, node, env) -> str | None:
+def kind(rules: Rules, node: object, env: Any) -> str | None:
     """'player' for a variable (or a keyed variable's entry) that holds a player (its attributes are a
     player's), else None."""
     found = _written(rules, node, env)

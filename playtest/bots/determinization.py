@@ -7,6 +7,7 @@ not seen, and rebuilt with the engine's ``from_json``.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from compiler.emit.runtime.meta import DISPLAY
 
@@ -96,7 +97,7 @@ def _determinize_vars(module, obs: dict) -> None:
                     seat["vars"][var.name] = _initial_saved(module, var)
 
 
-def _initial_saved(module, var):
+def _initial_saved(module: Any, var: Any) -> Any:
     """A variable's initial value as a saved game writes it; a keyed one's (type by:KEY:N:TYPE), entry by
     entry, each a value of TYPE."""
     if var.type.startswith("by:"):

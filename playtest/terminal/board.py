@@ -15,8 +15,9 @@ append(text, style), never from markup, so '[bold red]' in a spec's name is show
 from __future__ import annotations
 
 import json
+from typing import Any
 
-from compiler.emit.runtime.meta import DISPLAY, PILE
+from compiler.emit.runtime.meta import BAG, DISPLAY, PILE
 from compiler.language import ColumnType
 from compiler.safe_text import visible
 
@@ -141,7 +142,7 @@ def full_view(module, game) -> dict:
     spec's own piles as counts (what is left in a face-down pile, and its order, stays unseen)."""
     state = json.loads(game.to_json())
     state["decks"] = {k: len(v) if isinstance(v, list) else v for k, v in state["decks"].items()}
-    piles = {z.name for z in getattr(module, "ZONES", ()) if z.shape == PILE and not z.per_player}
+    piles = {z.name for z in getattr(module, "ZONES", ()) if z.shape in (PILE, BAG) and not z.per_player}
     for name, items in (state.get("zones") or {}).items():
         if name in piles and isinstance(items, list):
             state["zones"][name] = len(items)
@@ -335,7 +336,7 @@ def _vars_text(module, values: dict, hidden: bool) -> str:
     return "   ".join(shown)
 
 
-def _keyed_text(module, variable, value: list) -> str:
+def _keyed_text(module: Any, variable: Any, value: list[Any]) -> str:
     """A keyed variable's entries as `key:value` pairs: every colour's (`red:2`), or the components'
     (`#12:yes`, by id from 1) whose value is not the initial one ("none" when all are)."""
     key = variable.type.split(":", 3)[1]

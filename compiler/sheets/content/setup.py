@@ -4,10 +4,10 @@ kind of component, and the table pictured.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...check.zones import reached
-from ...language import ColumnType
+from ...language import SHAPES, ColumnType
 from .. import pictures
 from ..phrases import capitalise, join, sentence, state_type_key
 from .tree import Grid, Item, Part, Section
@@ -82,8 +82,9 @@ def zone_items(self: Builder) -> list[Item]:
         title = self.spec_text(zone.title)
         sizes = {n for _, n in zone.sizes}
         if zone.start == "all":
-            text = self.text("sheet.setup.faces" if kind.faces_of else "sheet.setup.pile", kind=kind_title,
-                             zone=title)
+            pile = "sheet.setup.faces" if kind.faces_of else "sheet.setup.pile"
+            key = SHAPES[zone.shape].phrase or pile if zone.shape != "pile" else pile  # a bag: its own words
+            text = self.text(key, kind=kind_title, zone=title)
         elif zone.start == "dealt" and len(sizes) == 1:
             [n] = sizes
             source = next((z for z in self.rules.zones if z.name == zone.source), None)
@@ -191,7 +192,7 @@ def state_type(self: Builder, var) -> str:
     return self.text("state.type.by", type=said, entry=state_key(self, var.type.key))
 
 
-def state_key(self: Builder, key) -> str:
+def state_key(self: Builder, key: Any) -> str:
     """What a keyed variable has one entry for: a gem colour, a token colour, a kind's item ("city")."""
     name = getattr(key, "kind", None) or {"card": "cards", "noble": "nobles"}.get(getattr(key, "name", ""))
     kind = next((k for k in self.rules.kinds if k.name == name), None)

@@ -7,7 +7,7 @@ spec's variables and collections, each as the forms a template needs (``{x}``, `
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...front.expr import Attribute, Call, Conditional, Index, Name, Word
 from ...language import ColumnType
@@ -110,7 +110,7 @@ def own_state(self: Phraser, node):
     return None
 
 
-def keyed_state(self: Phraser, node):
+def keyed_state(self: Phraser, node: object) -> Any:
     """The keyed variable `node` names (`me.satchels`, `forts`), whose entries `node[key]` are read, else None."""
     var = self.own_state(node) if isinstance(node, Attribute) else next(
         (v for v in self.rules.variables if isinstance(node, Name) and node.id not in self.scope
