@@ -81,13 +81,14 @@ def extra_slots(rules: Rules) -> list[tuple[str, bool, object]]:
 def vars_table(rules: Rules) -> Code:
     """VARIABLES: every variable as a meta.Variable (name, attribute, type tag, per player, private,
     optional, initial value, and the kind of a set of components)."""
-    rows = []
+    rows: list[ast.expr] = []
     for v in rules.variables:
         elem = getattr(v.type, "elem", None)
         rows.append(ir.call("Variable", name=ir.const(v.name), attribute=ir.const(attribute(v)),
                             type=ir.const(tag(v, rules)), per_player=ir.const(v.per_player),
                             private=ir.const(v.private), optional=ir.const(v.optional),
-                            initial=ir.const(_initial(v, rules)), kind=ir.const(elem.kind if isinstance(elem, Comp) else "")))
+                            initial=ir.const(_initial(v, rules)),
+                            kind=ir.const(elem.kind if isinstance(elem, Comp) else "")))
     return Code(render([Comment(comment("The spec's declared state (compiler/emit/runtime/meta.py, Variable)")),
                         Table("VARIABLES", rows)]))
 

@@ -123,7 +123,8 @@ def zones_source(rules: Rules) -> Code:
     """ZONES: the spec's own zones (meta.Zone), in declaration order; a zone's index there is how
     the rules and a zone's `source` name it."""
     index = {z.name: i for i, z in enumerate(rules.zones)}
-    rows = [ir.call("Zone", name=ir.const(z.name), kind=ir.const(z.holds), shape=ir.name(SHAPE_CONSTANTS[z.shape]),
+    rows: list[ast.expr] = [
+        ir.call("Zone", name=ir.const(z.name), kind=ir.const(z.holds), shape=ir.name(SHAPE_CONSTANTS[z.shape]),
                     per_player=ir.const(z.per_player), attribute=ir.const(zone_attr(z)), start=ir.const(z.start),
                     sizes=ir.const(dict(z.sizes)), source=ir.const(index.get(z.source, -1)),
                     limit=ir.const(z.limit), private_attribute=ir.const(private_attr(z)))
