@@ -315,7 +315,7 @@ def legal_source(rules: Rules, param) -> tuple[ast.expr, bool]:
 
 
 def _helper(key: str) -> str:
-    """The runtime helper (compiler/emit/runtime/zones.py) that zone effect `key` calls, as the
+    """The runtime helper (compiler/emit/runtime/zones.py) that the zone effect a spec writes as `key` calls, as the
     registry declares it (compiler/language/effects.py)."""
     runtime = ZONE_EFFECTS[key].runtime
     if runtime is None:
@@ -343,7 +343,7 @@ def effect(compiler, name: str, args, env, node, located: str) -> list | None:
     if name == "refill":
         if zone_of(compiler, args[0], env) is None:
             return None
-        return [Do(ir.call(_helper("refill_zone"), "g", zone_ref(args[0])[0]))]
+        return [Do(ir.call(_helper("refill"), "g", zone_ref(args[0])[0]))]
     if name == "move":
         zi, seat = zone_ref(args[1])
         return [Do(ir.call(_helper("move"), "g", component(args[0]), zi, seat, where))]
