@@ -196,9 +196,10 @@ CODES: dict[str, Code] = _index([
         ("E556", "a call of a definition that an engine would write out as more than 10,000 expression nodes "
                  "(definitions calling others several times, down a chain)"),
         ("E544", "a variable whose type, initial value or options do not fit (a missing or mistyped initial value, "
-                 "an unknown type, `optional` on a number, `private` on a shared variable)"),
+                 "an unknown type, `optional` on a number, `private` on a shared variable, a `by:` naming no colour "
+                 "or kind, or keying a set or an optional variable)"),
         ("E545", "an effect on state that does not fit: `set`/`add`/`insert`/`drop` on something that is not a "
-                 "declared variable, or writing a value of another type"),
+                 "declared variable, writing a value of another type, or a keyed variable written without its key"),
         ("E555", "a `reset: turn` variable that no effect sets", WARNING),
         ("E557", "a `for` over a collection that an earlier `for` of the same effects empties (its body takes each "
                  "element out), with nothing put back in between: it walks nothing", WARNING),

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import json
 
-from compiler.emit.runtime.meta import PILE
+from compiler.emit.runtime.meta import BAG, PILE
 
 
 def _colours_of(value, colours) -> list[str]:
@@ -108,7 +108,7 @@ def full_state(game, module) -> dict:
     shared piles as counts: the order left in a pile is no one's business, as a deck's is not)."""
     state = json.loads(game.to_json())
     state["decks"] = {k: len(v) if isinstance(v, list) else v for k, v in state["decks"].items()}
-    piles = {z["name"] for z in extras(module)["zones"] if z["shape"] == PILE and not z["per_player"]}
+    piles = {z["name"] for z in extras(module)["zones"] if z["shape"] in (PILE, BAG) and not z["per_player"]}
     for name, items in (state.get("zones") or {}).items():
         if name in piles and isinstance(items, list):
             state["zones"][name] = len(items)

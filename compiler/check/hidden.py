@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..diagnostics import Diagnostic, Span
-from ..front.expr import Aggregate, Attribute, Call, Effect, ForEach, Name, children, unparse
+from ..front.expr import Aggregate, Attribute, Call, Effect, ForEach, Index, Name, children, unparse
 from ..language import Role
 from .types import PLAYER, STATE_EFFECTS
 from .zones import ZONE_EFFECTS
@@ -145,8 +145,12 @@ class Leaks:
             self.expr(child, env, ctx, inside)
 
     def written(self, target, env: dict, ctx: Context, inside) -> None:
-        """A place an effect writes (`q.secret` in add, `q.hand` in move): its player is read, not its data."""
-        if isinstance(target, Attribute) and target.name in self.private:
+        """A place an effect writes (`q.secret` in add, `q.hand` in move): its player is read, not its data;
+        an entry of a keyed variable (`q.secret[c]`): its key is read too."""
+        if isinstance(target, Index):
+            self.written(target.obj, env, ctx, inside)
+            self.expr(target.index, env, ctx, inside)
+        elif isinstance(target, Attribute) and target.name in self.private:
             self.expr(target.obj, env, ctx, inside)
         else:
             self.expr(target, env, ctx, inside)

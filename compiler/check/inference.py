@@ -30,7 +30,7 @@ from ..front.expr import (
     Word,
     unparse,
 )
-from ..language import ColumnType, Shape
+from ..language import ColumnType
 from ..language.effects import named as effects_named
 from ..language.types import (
     BOOL,
@@ -171,8 +171,8 @@ class Inferrer:
             self.maybe_none(node, scope, name)
             return scope.lookup(name) or ERROR
         t = scope.lookup(name)
-        if isinstance(t, ZoneT) and t.shape is Shape.PILE and not self.pile_ok:
-            self.r.error("E551", f"'{name}' is a face-down pile: its order and contents are hidden, so only "
+        if isinstance(t, ZoneT) and t.shape.face_down and not self.pile_ok:
+            self.r.error("E551", f"'{name}' is a face-down {t.shape}: its order and contents are hidden, so only "
                          f"size({name}) may be read", node.span,
                          "draw from it (draw, reveal, refill) to bring a component face up")
             return ERROR

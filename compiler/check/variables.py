@@ -2,7 +2,9 @@
 
 A variable is per game (read as ``NAME``) or per player (read as ``me.NAME``, ``player.NAME``,
 ``p.NAME``); it holds a number, a flag, a gem or token colour, a player, or a set of colours;
-it lasts the game or a turn (``reset: turn``: back to its initial value when each turn begins).
+keyed (``by: gem``, ``by: colour``, ``by: KIND``) it holds one such value (not a set) per colour or
+per component, a table (``MapOf``) read and written one entry at a time (``me.satchels[c]``); it
+lasts the game or a turn (``reset: turn``: back to its initial value when each turn begins).
 Effects ``set``, ``add``, ``insert`` and ``drop`` write it; every expression reads it.
 
 This module is called by the check pass (compiler/check/build.py) at three points:
@@ -16,9 +18,11 @@ This module is called by the check pass (compiler/check/build.py) at three point
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ..diagnostics import Diagnostic, did_you_mean
-from ..front.expr import Attribute, Effect, Name, unparse, walk
-from ..front.source import MapNode, ScalarNode
+from ..front.expr import Attribute, Effect, Index, Name, unparse, walk
+from ..front.source import MapNode, ScalarNode, SeqNode
 from ..model import RESETS, Variable
 from .types import (
     ATTRIBUTES,
@@ -31,6 +35,7 @@ from .types import (
     PLAYER,
     STATE_EFFECTS,
     Comp,
+    MapOf,
     Scope,
     SetOf,
     assignable,
@@ -41,6 +46,7 @@ from .types import (
 
 SCALAR_TYPES = {"number": INT, "flag": BOOL, "gem": GEM, "colour": COLOUR, "player": PLAYER}
 SET_ELEMENTS = {"gem": GEM, "colour": COLOUR}  # what {set_of: X} may hold
+KEYS = {"gem": GEM, "colour": COLOUR}  # what `by:` may name besides a kind
 _MAY_BE_NONE = (GEM, COLOUR, PLAYER)  # the types an optional variable may have
 
 
@@ -50,12 +56,24 @@ def _noun(t) -> str:
 
 
 def type_words(t) -> str:
-    """A variable's type as the spec writes it: number, flag, gem, colour, player, {set_of: gem}, {set_of: KIND}."""
+    """A variable's type as the spec writes it: number, flag, gem, colour, player, {set_of: gem}, {set_of: KIND};
+    a keyed one's with its key ('number by gem', 'flag by cities')."""
+    if isinstance(t, MapOf):
+        return f"{type_words(t.value)} by {key_name(t.key)}"
     if isinstance(t, SetOf) and isinstance(t.elem, Comp):
         return "{set_of: " + t.elem.kind + "}"
     if isinstance(t, SetOf):
         return "{set_of: " + next(k for k, v in SET_ELEMENTS.items() if v == t.elem) + "}"
     return next(k for k, v in SCALAR_TYPES.items() if v == t)
+
+
+def key_name(key: object) -> str:
+    """What a keyed variable's `by:` names, as the spec writes it: gem, colour, or a kind (cards, nobles, a
+    kind of the spec's own)."""
+    if isinstance(key, Comp):
+        return key.kind
+    named = next((k for k, v in KEYS.items() if v == key), None)
+    return named or {"card": "cards", "noble": "nobles"}.get(getattr(key, "name", ""), str(key))
 
 
 def declare(checker, scope: dict, players: tuple, reserved) -> tuple[Variable, ...]:
@@ -84,6 +102,8 @@ def declare(checker, scope: dict, players: tuple, reserved) -> tuple[Variable, .
             reset = "game"
         t = _type(checker, entry, name)
         before = len(checker.r.diagnostics)
+        by_node = entry.get("by")
+        keyed_by = _key(checker, entry, name, t, by_node) if by_node is not None else None
         if private and not per_player:
             checker.r.error("E544", f"variable '{name}' is private, but it is one for the whole game: only a "
                             "player's own variable can be hidden from the others", private_node.span,
@@ -92,6 +112,8 @@ def declare(checker, scope: dict, players: tuple, reserved) -> tuple[Variable, .
             checker.r.error("E544", f"variable '{name}' is optional, but {noun(t)} is never none: only a gem, "
                             "a colour or a player may be none", entry.key_span("optional"))
         initial = _initial(checker, entry, name, t, bool(optional), players) if t is not None else None
+        if keyed_by is not None and t is not None:
+            t = MapOf(keyed_by, t)  # one value per key, each starting as `initial`
         clash = taken.get(name) if not per_player else _player_clash(name, taken)
         if clash:
             checker.r.error("E540", f"'{name}' is already the name of {clash}", key.span,
@@ -109,6 +131,32 @@ def declare(checker, scope: dict, players: tuple, reserved) -> tuple[Variable, .
             checker.types.optional_state.add(name)
     checker.types.variables = {v.name: v for v in out}
     return tuple(out)
+
+
+def _key(checker: Any, entry: MapNode, name: str, t: object, node: ScalarNode | MapNode | SeqNode) -> Any:
+    """What a keyed variable's `by:` names: a gem colour, a token colour or a component of a kind
+    (the spec's own, or the base cards and nobles, which the engines name by their ids); None after an
+    E544 (an unknown key, a set, an optional variable: an entry is always there and holds a value)."""
+    kinds = {k.name: k for k in checker.kinds}
+    value = node.value if isinstance(node, ScalarNode) else None
+    if isinstance(t, SetOf):
+        checker.r.error("E544", f"variable '{name}' is keyed ('by: {value}') and holds a set: a keyed variable "
+                        "holds a number, a flag, a colour or a player for each key", node.span,
+                        "declare the set apart, or key a number")
+        return None
+    if entry.get("optional") is not None:
+        checker.r.error("E544", f"variable '{name}' is keyed ('by: {value}') and optional: every key has an entry, "
+                        "which holds a value", entry.key_span("optional"),
+                        "remove 'optional', and give it an 'initial' value for every key")
+        return None
+    if value in KEYS:
+        return KEYS[value]
+    if isinstance(value, str) and value in kinds:
+        return component_type(kinds[value])
+    hint = did_you_mean(str(value), list(KEYS) + list(kinds))
+    checker.r.error("E544", f"variable '{name}' is keyed by {value!r}: a variable is keyed by gem, colour or a kind "
+                    f"({', '.join(list(KEYS) + list(kinds))}){hint}", node.span)
+    return None
 
 
 def _names_taken(checker, scope: dict, reserved) -> dict[str, str]:
@@ -214,9 +262,12 @@ def _initial(checker, entry: MapNode, name: str, t, optional: bool, players: tup
 
 
 def variable_ref(checker_types, node, scope: Scope):
-    """The variable the first argument of a state effect names (None when it names none)."""
+    """The variable the first argument of a state effect names (None when it names none); an entry
+    of a keyed one (`me.satchels[c]`) names its variable."""
     variables = checker_types.variables
     match node:
+        case Index(obj=obj) if isinstance(getattr(variable_ref(checker_types, obj, scope), "type", None), MapOf):
+            return variable_ref(checker_types, obj, scope)
         case Name(id=name) if name in variables and not variables[name].per_player and scope.lookup(name) is not None:
             return variables[name]
         case Attribute(obj=obj, name=attr) if attr in variables and variables[attr].per_player:
@@ -247,6 +298,15 @@ def check_effect(types, node: Effect, scope: Scope) -> None:
         return
     t = var.type
     shown = unparse(target)
+    if isinstance(t, MapOf) and not isinstance(target, Index):
+        types.r.error("E545", f"'{name}' changes one entry of '{shown}', which holds {_noun(t.value)} for each "
+                      f"{t.key}: name the entry", target.span,
+                      f"name the entry by its key, {noun(t.key)}, as in '{name}({shown}[x], ...)'")
+        types.infer(value, scope)
+        return
+    if isinstance(t, MapOf):
+        types.infer(target, scope)  # the key's type (E410 at the key)
+        t = t.value
     if name == "set" and var.optional and value == Name("none", None):
         return
     if name == "add" and t != INT:
@@ -277,6 +337,8 @@ def written(stmts) -> set[str]:
         for node in walk(stmt):
             if isinstance(node, Effect) and node.name in STATE_EFFECTS and node.args:
                 target = node.args[0]
+                while isinstance(target, Index):  # an entry of a keyed variable writes the variable
+                    target = target.obj
                 if isinstance(target, Name):
                     out.add(target.id)
                 elif isinstance(target, Attribute):

@@ -180,7 +180,7 @@ class ZoneReader:
             return
         took = "takes every one of them" if first.start == "all" else "is dealt from the kind itself"
         hint = f"deal it from that pile ('source: {first.name}'), or let it start empty (no 'start')" \
-            if first.shape is Shape.PILE and node.value == "dealt" else \
+            if first.shape.face_down and node.value == "dealt" else \
             f"let it start empty (no 'start') and fill it from zone '{first.name}' by an effect (draw, reveal, move)"
         at = f"line {first.span.line}" if first.span.file == node.span.file else f"{first.span.file}:{first.span.line}"
         self.r.error("E560", f"zone '{name}' deals the {kind.name} again: zone '{first.name}' ({at})"
@@ -193,9 +193,9 @@ class ZoneReader:
         if pile is None:
             self.r.error("E541", f"zone '{name}' is dealt from '{source}', which is not a zone declared before it"
                          f"{did_you_mean(source, earlier)}", node.span)
-        elif pile.shape is not Shape.PILE or pile.holds != kind.name:
+        elif not pile.shape.face_down or pile.holds != kind.name:
             self.r.error("E541", f"zone '{name}' is dealt from '{source}', which is {_an(pile.shape)} of "
-                         f"{pile.holds}: a source is a pile of the same kind ({kind.name})", node.span)
+                         f"{pile.holds}: a source is a pile or a bag of the same kind ({kind.name})", node.span)
 
     def sizes(self, name: str, entry: MapNode, shape: Shape, kind: Kind, source: str,
               earlier: dict[str, Zone]) -> tuple[tuple[int, int], ...]:
@@ -256,7 +256,7 @@ class ZoneReader:
 
 def _deals_whole(shape: Shape, start: str, sourced: bool) -> bool:
     """Is a zone dealt from its kind itself: a `start: all` pile, a `start: dealt` display or row without a source?"""
-    return (shape is Shape.PILE and start == "all") or (shape.laid_out and start == "dealt" and not sourced)
+    return (shape.face_down and start == "all") or (shape.laid_out and start == "dealt" and not sourced)
 
 
 def _size_field(entry: MapNode) -> str:
@@ -298,7 +298,7 @@ def _argument(inferrer: Inferrer, node, scope: Scope, what: Role, name: str):
     """The type of a zone effect's argument, reported when it is not `what` it must be."""
     # A pile named as a source (draw, reveal) or as where a component goes (move, to_bottom, draw):
     # writing to a pile, or taking its top unseen, reads nothing of it (E551 is for reading).
-    inferrer.pile_ok, saved = what in (Role.PILE, Role.ZONE), inferrer.pile_ok
+    inferrer.pile_ok, saved = what in (Role.PILE, Role.FACE_DOWN, Role.ZONE), inferrer.pile_ok
     try:
         t = inferrer.infer(node, scope)
     finally:
@@ -306,9 +306,15 @@ def _argument(inferrer: Inferrer, node, scope: Scope, what: Role, name: str):
     if t == ERROR:
         return ERROR
     wanted = {Role.COMPONENT: "a component of a zone", Role.ZONE: "a zone", Role.PILE: "a pile",
-              Role.SHOWN: "a display or a row"}[what]
+              Role.FACE_DOWN: "a pile or a bag", Role.SHOWN: "a display or a row"}[what]
     ok = isinstance(t, Comp) if what is Role.COMPONENT else isinstance(t, ZoneT) and (
-        what is Role.ZONE or (what is Role.PILE and t.shape is Shape.PILE) or (what is Role.SHOWN and t.shape.laid_out))
+        what is Role.ZONE or (what is Role.PILE and t.shape is Shape.PILE)
+        or (what is Role.FACE_DOWN and t.shape.face_down) or (what is Role.SHOWN and t.shape.laid_out))
+    if not ok and isinstance(t, ZoneT) and t.shape is Shape.BAG and what is Role.PILE:
+        inferrer.r.error("E410", f"'{name}' needs a pile here, but '{t.zone}' is a bag: a bag has no order (no "
+                         "bottom, nothing to shuffle)", node.span,
+                         "move(x, BAG) puts a component into a bag at random; make the zone a pile to keep an order")
+        return ERROR
     if not ok:
         found = f"{_an(t.shape)} ({t.zone})" if isinstance(t, ZoneT) else noun(t)
         inferrer.r.error("E410", f"'{name}' needs {wanted} here, but this is {found}", node.span)
@@ -356,8 +362,9 @@ def component_param(checker, pname: str, pnode, zones: tuple[Zone, ...], kinds: 
     if kind is not None:
         return kind.name, len(kind.components)
     assert zone is not None
-    if zone.shape is Shape.PILE:
-        checker.r.error("E553", f"choice '{pname}' is of a component from '{source}', a face-down pile: a player "
+    if zone.shape.face_down:
+        checker.r.error("E553", f"choice '{pname}' is of a component from '{source}', a face-down {zone.shape}: "
+                        "a player "
                         "cannot choose what they cannot see", node.span,
                         "draw from the pile instead (draw, reveal), or choose from a display, a row or a holding")
         return "", 0

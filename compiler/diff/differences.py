@@ -6,6 +6,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..check.kinds import BASE_KINDS
+from ..check.types import MapOf
+from ..check.variables import key_name
 from ..diagnostics import Span
 from ..language import ColumnType
 from ..model import Decision, Kind, Rules, Text
@@ -132,7 +134,9 @@ _PRESTIGE_FIELDS: tuple[Field, ...] = (
     ("title", lambda s: s.title, "text", None), ("amount", lambda s: s.by, "expr", "by"), _TEXT)
 _STATE_FIELDS: tuple[Field, ...] = (
     ("title", lambda v: v.title, "text", None), ("type", lambda v: state_type_key(v.type), "state_type", None),
-    ("per_player", lambda v: v.per_player, "bool", None), ("initial", lambda v: (v.type, v.initial), "initial", None),
+    ("per_player", lambda v: v.per_player, "bool", None),
+    ("keyed_by", lambda v: key_name(v.type.key) if isinstance(v.type, MapOf) else None, "state_key", None),
+    ("initial", lambda v: (v.type.value if isinstance(v.type, MapOf) else v.type, v.initial), "initial", None),
     ("optional", lambda v: v.optional, "bool", None), ("reset", lambda v: v.reset, "reset", None),
     ("private", lambda v: v.private, "bool", None))
 _ZONE_FIELDS: tuple[Field, ...] = (  # the spec's own zones (compiler/check/zones.py)

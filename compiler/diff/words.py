@@ -21,7 +21,7 @@ from .differences import Difference
 LANGUAGES = _LANGUAGES
 _PREFIX = "diff."
 # The kinds of value (see the Field tuples) whose values are words of the table: diff.enum.KIND.VALUE.
-_ENUMS = ("finish", "prefer", "repeat", "resolve", "ties", "domain", "state_type", "reset")
+_ENUMS = ("finish", "prefer", "repeat", "resolve", "ties", "domain", "state_type", "state_key", "reset")
 
 
 class _Strings(Mapping):

@@ -34,7 +34,8 @@ class Role(StrEnum):
 
     COMPONENT = "component"  # a component of a zone
     ZONE = "zone"  # any zone
-    PILE = "pile"  # a zone of shape pile
+    PILE = "pile"  # a zone of shape pile (in order: to its bottom, shuffled)
+    FACE_DOWN = "face_down"  # a pile or a bag (drawn from)
     SHOWN = "shown"  # a display or a row
     VARIABLE = "variable"  # a declared variable (set, add, insert, drop write it)
     VALUE = "value"  # what the variable's type takes
@@ -103,12 +104,13 @@ EFFECTS: dict[str, EffectDecl] = {d.key: d for d in (
     _state("insert", Role.VALUE, "insert(V, x)"),
     _state("drop", Role.VALUE, "drop(V, x)"),
     _zone("move", (Role.COMPONENT, Role.ZONE), ("x", "zone"), "move(x, Z)", "_zone_move", moves=True, puts_in=True),
-    _zone("draw", (Role.PILE, Role.ZONE), ("pile", "zone"), "draw(P, Z)", "_zone_draw", puts_in=True),
-    _zone("reveal", (Role.PILE, Role.SHOWN), ("pile", "zone"), "reveal(P, D)", "_zone_reveal", puts_in=True),
+    _zone("draw", (Role.FACE_DOWN, Role.ZONE), ("pile", "zone"), "draw(P, Z)", "_zone_draw", puts_in=True),
+    _zone("reveal", (Role.FACE_DOWN, Role.SHOWN), ("pile", "zone"), "reveal(P, D)", "_zone_reveal", puts_in=True),
     _zone("refill_zone", (Role.SHOWN,), ("zone",), "refill(D)", "_zone_refill", name="refill", refills=True),
     _zone("to_bottom", (Role.COMPONENT, Role.PILE), ("x", "zone"), "to_bottom(x, P)", "_zone_to_bottom", moves=True,
           puts_in=True),
     _zone("discard", (Role.COMPONENT,), ("x",), "discard(x)", "_zone_discard", moves=True),
+    _zone("shuffle", (Role.PILE,), ("zone",), "shuffle(P)", "_zone_shuffle"),
 )}
 
 

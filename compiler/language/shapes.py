@@ -1,4 +1,4 @@
-"""Zone shapes: the four ways a zone lays out its components (`shape:` in a spec's `zones`).
+"""Zone shapes: the five ways a zone lays out its components (`shape:` in a spec's `zones`).
 
 A :class:`Shape` is a ``StrEnum``, so a shape read from YAML or JSON (``"pile"``) equals its
 member and prints as its name: messages and sheets say ``pile`` as before. Each shape is
@@ -18,6 +18,12 @@ class Shape(StrEnum):
     DISPLAY = "display"
     ROW = "row"
     HOLDING = "holding"
+    BAG = "bag"
+
+    @property
+    def face_down(self) -> bool:
+        """A pile or a bag: its contents hidden (only its size is read: E551), drawn from, dealt from."""
+        return self in (Shape.PILE, Shape.BAG)
 
     @property
     def laid_out(self) -> bool:
@@ -40,6 +46,8 @@ SHAPES: dict[Shape, ShapeDecl] = {d.shape: d for d in (
     ShapeDecl(Shape.DISPLAY, ("by", "size", "source"), "face up, fixed slots that stay empty until refilled"),
     ShapeDecl(Shape.ROW, ("by", "size", "source"), "face up, closes up when a component leaves"),
     ShapeDecl(Shape.HOLDING, ("per_player", "limit", "private_when_drawn"), "a player's, or shared"),
+    ShapeDecl(Shape.BAG, (), "face down, in no order: a draw takes a component at random, and one put in goes in "
+              "at random (the game's seeded generator)", "sheet.setup.bag"),
 )}
 
 

@@ -300,7 +300,12 @@ class ExprCompiler:
         raise LoweringBug(f"cannot compile '{unparse(node)}'", getattr(node, "span", None))
 
     def index(self, node, obj, idx, env) -> ast.expr:
-        """`obj[idx]`: a scalar local (s0, t0, b0...) where the engine binds one, else a table or list entry."""
+        """`obj[idx]`: a scalar local (s0, t0, b0...) where the engine binds one, else a table or list entry
+        (an entry of a keyed variable among them)."""
+        entry = state.place(self.plan.rules, node, env, self.expr) \
+            if self.plan.rules.variables and state.keyed(self.plan.rules, node, env) is not None else None
+        if entry is not None:
+            return entry
         i = self.expr(idx, env)
         k = fold.as_int(i)
         k = k if k is not None and k >= 0 else None  # an index known now

@@ -11,14 +11,20 @@ The engine keeps the variables in ``_EXTRA_SLOTS`` (made per game, copied by clo
 describes them in ``VARIABLES`` for saving, loading and observation (compiler/emit/runtime/variables.py);
 a ``reset: turn`` variable gets one statement in the hook _reset_turn (:func:`turn_resets`).
 A spec without state has none of this: no slot, no table, no line, its engine as it was.
+
+A keyed variable (``by:``) is a list of one value per key, each starting as its initial value: per
+gem colour or per token colour (a colour's index is its place), per component of a kind (its id: the
+row of its kind's table; a base card or noble by its id, as the engines name them); `me.satchels[c]`
+reads ``g.v_satchels[me][c]``, and an effect writes that entry.
 """
 from __future__ import annotations
 
 import ast
+from typing import Any
 
-from ..check.types import BOOL, COLOUR, GEM, INT, PLAYER, Comp, SetOf
-from ..check.variables import written
-from ..front.expr import Attribute, Name, unparse
+from ..check.types import BOOL, COLOUR, GEM, INT, PLAYER, Comp, MapOf, SetOf
+from ..check.variables import key_name, written
+from ..front.expr import Attribute, Index, Name, unparse
 from ..model import Rules, Variable
 from . import ir
 from .layout import LoweringBug
@@ -39,6 +45,9 @@ def tag(var: Variable, rules: Rules) -> str:
     ids:KIND:N for a set of components of KIND, a kind of N components (each its id: its row of the kind's
     table, _k_KIND in the engine)."""
     t = var.type
+    if isinstance(t, MapOf):
+        inner = tag(Variable(var.name, var.title, t.value, var.span), rules)
+        return f"by:{key_name(t.key)}:{key_count(t.key, rules)}:{inner}"
     if isinstance(t, SetOf) and isinstance(t.elem, Comp):
         kind = next(k for k in rules.kinds if k.name == t.elem.kind)
         return f"ids:{kind.name}:{len(kind.components)}"
@@ -48,14 +57,25 @@ def tag(var: Variable, rules: Rules) -> str:
     return tags[t]
 
 
-def _initial(var: Variable):
-    """The initial value as the engine holds it (a tuple: a list each game makes its own)."""
+def key_count(key: object, rules: Rules) -> int:
+    """How many keys a keyed variable has: the gem or token colours, or the components of its kind."""
+    if key in (GEM, COLOUR):
+        return len(rules.gems) + int(key == COLOUR)
+    kind = next(k for k in rules.kinds if k.name == key_name(key))
+    return len(kind.components)
+
+
+def _initial(var: Variable, rules: Rules | None = None) -> object:
+    """The initial value as the engine holds it (a tuple: a list each game makes its own; a keyed
+    variable: one initial value per key)."""
+    if isinstance(var.type, MapOf) and rules is not None:
+        return (var.initial,) * key_count(var.type.key, rules)
     return () if isinstance(var.type, SetOf) else var.initial
 
 
 def extra_slots(rules: Rules) -> list[tuple[str, bool, object]]:
     """(attribute, one per player, initial value) of every variable, for _EXTRA_SLOTS."""
-    return [(attribute(v), v.per_player, _initial(v)) for v in rules.variables]
+    return [(attribute(v), v.per_player, _initial(v, rules)) for v in rules.variables]
 
 
 def vars_table(rules: Rules) -> Code:
@@ -67,7 +87,8 @@ def vars_table(rules: Rules) -> Code:
         rows.append(ir.call("Variable", name=ir.const(v.name), attribute=ir.const(attribute(v)),
                             type=ir.const(tag(v, rules)), per_player=ir.const(v.per_player),
                             private=ir.const(v.private), optional=ir.const(v.optional),
-                            initial=ir.const(_initial(v)), kind=ir.const(elem.kind if isinstance(elem, Comp) else "")))
+                            initial=ir.const(_initial(v, rules)),
+                            kind=ir.const(elem.kind if isinstance(elem, Comp) else "")))
     return Code(render([Comment(comment("The spec's declared state (compiler/emit/runtime/meta.py, Variable)")),
                         Table("VARIABLES", rows)]))
 
@@ -81,11 +102,13 @@ def turn_resets(rules: Rules) -> list:
             continue
         slot = ir.attr(ir.name("g"), attribute(v))
         value = ir.list_() if isinstance(v.type, SetOf) else ir.const(v.initial)
+        if isinstance(v.type, MapOf):  # a new list of one initial value per key
+            value = ir.mul(ir.list_(ir.const(v.initial)), ir.const(key_count(v.type.key, rules)))
         seats = ir.dotted("g._n")
         if not v.per_player:
             out.append(Assign((slot,), value))
-        elif isinstance(v.type, SetOf):
-            out.append(Assign((slot,), ir.listcomp(ir.list_(), "_", ir.call("range", seats))))
+        elif isinstance(v.type, (SetOf, MapOf)):  # a new list for each seat
+            out.append(Assign((slot,), ir.listcomp(value, "_", ir.call("range", seats))))
         else:
             out.append(Assign((slot,), ir.mul(ir.list_(value), seats)))
     return out
@@ -127,10 +150,27 @@ def read(rules: Rules, node, env) -> tuple[Variable, object] | None:
     return None
 
 
-def kind(rules: Rules, node, env) -> str | None:
-    """'player' for a variable that holds a player (its attributes are a player's), else None."""
+def keyed(rules: Rules, node: object, env: Any) -> Variable | None:
+    """The keyed variable whose entry `node` reads (`me.satchels[c]`), else None."""
+    found = read(rules, node.obj, env) if isinstance(node, Index) else None
+    return found[0] if found is not None and isinstance(found[0].type, MapOf) else None
+
+
+def _written(rules: Rules, node: object, env: Any) -> tuple[Variable, object] | None:
+    """(the variable, the type of what is written) that an effect's first argument names: a variable,
+    or an entry of a keyed one."""
+    var = keyed(rules, node, env)
+    if var is not None:
+        return var, getattr(var.type, "value", None)
     found = read(rules, node, env)
-    return "player" if found is not None and found[0].type == PLAYER else None
+    return (found[0], found[0].type) if found is not None else None
+
+
+def kind(rules: Rules, node: object, env: Any) -> str | None:
+    """'player' for a variable (or a keyed variable's entry) that holds a player (its attributes are a
+    player's), else None."""
+    found = _written(rules, node, env)
+    return "player" if found is not None and found[1] == PLAYER else None
 
 
 def element_kind(rules: Rules, coll, env) -> str | None:
@@ -141,7 +181,11 @@ def element_kind(rules: Rules, coll, env) -> str | None:
 
 
 def place(rules: Rules, node, env, expr) -> ast.expr | None:
-    """Where the variable `node` reads is kept: `g.v_NAME` or `g.v_NAME[seat]` (None: no variable)."""
+    """Where the variable `node` reads is kept: `g.v_NAME` or `g.v_NAME[seat]`, an entry of a keyed one
+    `g.v_NAME[seat][key]` (None: no variable)."""
+    if keyed(rules, node, env) is not None:
+        whole = place(rules, node.obj, env, expr)
+        return ir.sub(whole, expr(node.index, env)) if whole is not None else None
     found = read(rules, node, env)
     if found is None:
         return None
@@ -162,15 +206,16 @@ def effect(compiler, name: str, args, env, located: str = "") -> list:
     """set, add, insert, drop: the statements writing a declared variable (a number kept
     within MAX_NUMBER: a RuleError naming the effect past it)."""
     rules = compiler.plan.rules
-    found = read(rules, args[0], env)
+    found = _written(rules, args[0], env)
     target = place(rules, args[0], env, compiler.expr)
     if found is None or target is None:
         raise LoweringBug(f"'{unparse(args[0])}' is not a declared variable", getattr(args[0], "span", None))
-    if name == "set" and isinstance(found[0].type, SetOf):  # a set of its own, held sorted: the collection's elements
+    held = found[1]
+    if name == "set" and isinstance(held, SetOf):  # a set of its own, held sorted: the collection's elements
         return [Assign((target,), ir.call("sorted", ir.call("set", compiler.collection(args[1], env))))]
     value = compiler.expr(args[1], env)
     kept: list = []
-    if name in ("set", "add") and found[0].type == INT:
+    if name in ("set", "add") and held == INT:
         within = ir.chain(ir.const(-MAX_NUMBER), ("<=", target), ("<=", ir.const(MAX_NUMBER)))
         message = located + f": the number passed {MAX_NUMBER:,} (either sign)"
         kept = [If(ir.not_(within), [Raise(ir.call("RuleError", ir.const(message)))])]

@@ -9,6 +9,7 @@ for names that are zones, components or zone effects)."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable, Iterable
 
 from ..check.zones import reached
 from ..front.expr import Attribute, Effect, Name, unparse, walk
@@ -72,7 +73,22 @@ def plan_zones(plan: EnginePlan) -> None:
         plan.extra_slots.append((zone_attr(z), z.per_player, ()))
         if private_attr(z):
             plan.extra_slots.append((private_attr(z), True, ()))
+    if uses_chance(rules):  # the count of random events of play (compiler/emit/runtime/zones.py, _chance)
+        plan.extra_slots.append((CHANCE_SLOT, False, 0))
     plan.state_version = 2
+
+
+CHANCE_SLOT = "chance"  # the Game attribute counting the random events of play (runtime zones.py reads it)
+
+
+def uses_chance(rules: Rules) -> bool:
+    """Does anything random happen during play: a bag (a component put in goes in at random), or a
+    `shuffle` effect? Only then does the engine count random events (and save the count)."""
+    if any(z.shape is Shape.BAG for z in rules.zones):
+        return True
+    stmts = [s for d in rules.actions + rules.steps for s in d.effects] + [s for b in rules.setup for s in b.effects]
+    nodes: Callable[[object], Iterable[object]] = walk  # every node of a statement, itself first
+    return any(isinstance(n, Effect) and n.name == "shuffle" for s in stmts for n in nodes(s))
 
 
 def kinds_source(rules: Rules, used: tuple[str, ...]) -> Code:
@@ -337,6 +353,9 @@ def effect(compiler, name: str, args, env, node, located: str) -> list | None:
     if name == "reveal":
         (pi, _), (zi, _) = zone_ref(args[0]), zone_ref(args[1])
         return [Do(ir.call(_helper("reveal"), "g", pi, zi))]
+    if name == "shuffle":
+        pi, _ = zone_ref(args[0])
+        return [Do(ir.call(_helper("shuffle"), "g", pi))]
     if name == "to_bottom":
         pi, _ = zone_ref(args[1])
         return [Do(ir.call(_helper("to_bottom"), "g", component(args[0]), pi, where))]

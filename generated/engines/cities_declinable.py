@@ -95,7 +95,8 @@ PILE = "pile"
 DISPLAY = "display"
 ROW = "row"
 HOLDING = "holding"
-SHAPES = (PILE, DISPLAY, ROW, HOLDING)
+BAG = "bag"  # face down, in no order: a list in random order, drawn from its end as a pile is
+SHAPES = (PILE, DISPLAY, ROW, HOLDING, BAG)
 
 
 class Zone(NamedTuple):
@@ -3920,6 +3921,24 @@ def _below(rng: random.Random, n: int) -> int:
     return j
 
 
+_FACE_DOWN = (PILE, BAG)  # the shapes whose contents only their size shows
+_CHANCE = "chance"  # the Game attribute counting the random events of play, when the spec has any
+_CHANCE_USED = any(slot[0] == _CHANCE for slot in _EXTRA_SLOTS)
+
+
+def _chance(game: Game) -> random.Random:
+    """The generator of the next random event of play: seeded by the game's seed (0 for a state
+    without one) and the number of events before it, which it counts."""
+    n = getattr(game, _CHANCE)
+    setattr(game, _CHANCE, n + 1)
+    return random.Random(f"chance:{game.seed or 0}:{n}")
+
+
+def _zone_shuffle(game: Game, pi: int) -> None:
+    """shuffle(P): pile `pi` in a new random order."""
+    _shuffle(_chance(game), getattr(game, ZONES[pi].attribute))
+
+
 def _pieces_shown(kind: str, rng: random.Random) -> list[int]:
     """Every piece of `kind`, each showing one of its faces at random (one face: no draw), in table order."""
     return [piece[_below(rng, len(piece))] if len(piece) > 1 else piece[0] for piece in KINDS[kind].pieces]
@@ -3990,7 +4009,7 @@ def _zone_shown(game: Game, kind: str, seat: int) -> list[int | None]:
     seat. A choice from a kind that zones hold offers these (one action per component)."""
     shown: list[int | None] = [None] * KINDS[kind].size
     for zi, zone in enumerate(ZONES):
-        if zone.kind != kind or zone.shape == PILE:
+        if zone.kind != kind or zone.shape in _FACE_DOWN:
             continue
         for s, items in enumerate(_zone_lists(game, zi)):
             hidden = getattr(game, zone.private_attribute)[s] if zone.private_attribute and s != seat else ()
@@ -4019,6 +4038,8 @@ def _zone_put(game: Game, zi: int, seat: int, x: int, located: str, private: boo
         raise RuleError(f"{located}: zone {zone.name!r} is full")
     if zone.shape == DISPLAY:
         items[items.index(None)] = x
+    elif zone.shape == BAG:  # at a random place: what a draw takes stays unknown
+        items.insert(_below(_chance(game), len(items) + 1), x)
     else:
         items.append(x)
     if private and zone.private_attribute:
@@ -4082,8 +4103,8 @@ def _zone_discard(game: Game, kind: str, x: int | None, located: str) -> None:
 
 
 def _shown_zone(zone: Zone, items: list[Any], whole: bool) -> list[Any] | int:
-    """A zone as a state shows it: a pile top first (to an observer: its count), else its list."""
-    if zone.shape == PILE:
+    """A zone as a state shows it: a pile or a bag top first (to an observer: its count), else its list."""
+    if zone.shape in _FACE_DOWN:
         return list(reversed(items)) if whole else len(items)
     return list(items)
 
@@ -4092,6 +4113,8 @@ def _zones_state(game: Game, state: State, observer: int | None) -> None:
     """The zones' part of a state: top-level 'zones' (shared zones) and each seat's 'zones' (its own);
     another seat's privately drawn components show as null (as blind reserves do)."""
     whole = observer is None
+    if _CHANCE_USED and whole:
+        state["chance"] = getattr(game, _CHANCE)
     state["zones"] = {
         zone.name: _shown_zone(zone, getattr(game, zone.attribute), whole) for zone in ZONES if not zone.per_player
     }
@@ -4114,6 +4137,16 @@ def _zones_state(game: Game, state: State, observer: int | None) -> None:
 def _zone_problems(data: State, n: int) -> list[Problem]:
     """Every problem of the zones' part of a state dict, as (path, sentence) pairs."""
     out: list[Problem] = []
+    chance = data.get("chance", 0)
+    if not _CHANCE_USED and "chance" in data or type(chance) is not int or chance < 0:
+        out.append(
+            (
+                ("chance",),
+                f"'chance' must be the number of random events of play so far (absent: 0), not {_shown(chance)}"
+                if _CHANCE_USED
+                else "'chance' belongs to a spec with a bag or a shuffle",
+            )
+        )
     shared = data.get("zones")
     seats = data.get("seats")
     if not isinstance(shared, dict) or set(shared) != {z.name for z in ZONES if not z.per_player}:
@@ -4191,6 +4224,8 @@ def _zone_problems(data: State, n: int) -> list[Problem]:
 
 def _load_zones(game: Game, data: State) -> None:
     """The zones of a state dict that _zone_problems found sound."""
+    if _CHANCE_USED:
+        setattr(game, _CHANCE, data.get("chance", 0))
     for zone in ZONES:
         if zone.per_player:
             setattr(game, zone.attribute, [list(seat["zones"][zone.name]) for seat in data["seats"]])
@@ -4202,4 +4237,4 @@ def _load_zones(game: Game, data: State) -> None:
                 )
         else:
             items = data["zones"][zone.name]
-            setattr(game, zone.attribute, list(reversed(items)) if zone.shape == PILE else list(items))
+            setattr(game, zone.attribute, list(reversed(items)) if zone.shape in _FACE_DOWN else list(items))

@@ -93,7 +93,8 @@ PILE = "pile"
 DISPLAY = "display"
 ROW = "row"
 HOLDING = "holding"
-SHAPES = (PILE, DISPLAY, ROW, HOLDING)
+BAG = "bag"  # face down, in no order: a list in random order, drawn from its end as a pile is
+SHAPES = (PILE, DISPLAY, ROW, HOLDING, BAG)
 
 
 class Zone(NamedTuple):
@@ -3665,9 +3666,18 @@ def replay(record: Any) -> Game:
     return game
 
 
+def _saved(tag: str, value: Any) -> Any:
+    """A value of a variable of type `tag` as a saved game writes it: meta._var_saved's, or a keyed
+    variable's entries in key order (here, so that meta, which every engine holds, is as it was)."""
+    if tag.startswith("by:"):
+        inner = tag.split(":", 3)[3]
+        return [_var_saved(inner, x) for x in value]
+    return _var_saved(tag, value)
+
+
 def _vars_state(game: Game, state: State, observer: int | None) -> None:
     """Adds the declared state to a state dict (observer None: the whole state)."""
-    shared = {v.name: _var_saved(v.type, getattr(game, v.attribute)) for v in VARIABLES if not v.per_player}
+    shared = {v.name: _saved(v.type, getattr(game, v.attribute)) for v in VARIABLES if not v.per_player}
     if shared:
         state["vars"] = shared
     own = [v for v in VARIABLES if v.per_player]
@@ -3676,7 +3686,7 @@ def _vars_state(game: Game, state: State, observer: int | None) -> None:
             seat["vars"] = {
                 v.name: None
                 if v.private and observer is not None and observer != p
-                else _var_saved(v.type, getattr(game, v.attribute)[p])
+                else _saved(v.type, getattr(game, v.attribute)[p])
                 for v in own
             }
 
@@ -3684,6 +3694,11 @@ def _vars_state(game: Game, state: State, observer: int | None) -> None:
 def _var_problem(tag: str, optional: bool, value: Any, n: int, path: Path) -> str:
     """The sentence saying why `value` cannot be a variable's value ('' when it can)."""
     where = _dotted(path)
+    if tag.startswith("by:"):
+        _, _, keys, inner = tag.split(":", 3)
+        if not isinstance(value, list) or len(value) != int(keys):
+            return f"{where} must be a list of {keys} values, one for each key, not {_shown(value)}"
+        return next((p for i, x in enumerate(value) if (p := _var_problem(inner, optional, x, n, path + (i,)))), "")
     if tag == "int":
         return "" if type(value) is int else f"{where} must be a whole number, not {_shown(value)}"
     if tag == "bool":
@@ -3741,6 +3756,8 @@ def _vars_problems(data: State, n: int) -> list[Problem]:
 
 def _var_loaded(tag: str, value: Any) -> Any:
     """A saved value (one _vars_problems found sound) as the game holds it."""
+    if tag.startswith("by:"):
+        return [_var_loaded(tag.split(":", 3)[3], x) for x in value]
     if tag in ("gem", "colour"):
         return None if value is None else COLOURS.index(value)
     if tag.startswith("set:"):

@@ -93,7 +93,8 @@ PILE = "pile"
 DISPLAY = "display"
 ROW = "row"
 HOLDING = "holding"
-SHAPES = (PILE, DISPLAY, ROW, HOLDING)
+BAG = "bag"  # face down, in no order: a list in random order, drawn from its end as a pile is
+SHAPES = (PILE, DISPLAY, ROW, HOLDING, BAG)
 
 
 class Zone(NamedTuple):

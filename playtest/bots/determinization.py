@@ -7,6 +7,7 @@ not seen, and rebuilt with the engine's ``from_json``.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from compiler.emit.runtime.meta import DISPLAY
 
@@ -93,7 +94,16 @@ def _determinize_vars(module, obs: dict) -> None:
         if var.per_player and var.private:
             for seat in obs["seats"]:
                 if seat["vars"].get(var.name) is None:
-                    seat["vars"][var.name] = module.saved_value(var, var.initial)
+                    seat["vars"][var.name] = _initial_saved(module, var)
+
+
+def _initial_saved(module: Any, var: Any) -> Any:
+    """A variable's initial value as a saved game writes it; a keyed one's (type by:KEY:N:TYPE), entry by
+    entry, each a value of TYPE."""
+    if var.type.startswith("by:"):
+        entry = var._replace(type=var.type.split(":", 3)[3])
+        return [module.saved_value(entry, x) for x in var.initial]
+    return module.saved_value(var, var.initial)
 
 
 def _determinize_zones(module, obs: dict, rng: random.Random) -> None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 from gymnasium import spaces
 
-from compiler.emit.runtime.meta import DISPLAY, HOLDING, PILE, ROW
+from compiler.emit.runtime.meta import BAG, DISPLAY, HOLDING, PILE, ROW
 from compiler.language import ColumnType
 
 UNBOUNDED = float(np.finfo(np.float32).max)  # the upper bound of a counter with no limit (rounds, turns)
@@ -198,7 +198,7 @@ class Encoder:
             if zone.per_player:
                 continue
             start, slots = len(highs), self._zone_slots(zone)
-            if zone.shape == PILE:
+            if zone.shape in (PILE, BAG):
                 field(f"zone[{zone.name}]", [float(len(module.KINDS[zone.kind].pieces))])
             for s in range(slots):
                 field(f"zone[{zone.name}][{s + 1}]", kind_bounds[zone.kind])
@@ -216,7 +216,7 @@ class Encoder:
     def _zone_slots(self, zone) -> int:
         """The slots of a zone's part of the vector: none for a pile (its count), a display's or
         row's size for the player count, a holding's limit, or its kind's number of pieces."""
-        if zone.shape == PILE:
+        if zone.shape in (PILE, BAG):
             return 0
         if zone.shape in (DISPLAY, ROW):
             return int(zone.sizes[self.players])
@@ -285,7 +285,7 @@ class Encoder:
         for zi, start, slots in self.shared_zones:
             zone = zones[zi]
             items = obs["zones"][zone.name]
-            if zone.shape == PILE:  # an observation's count; a whole state's list (top first)
+            if zone.shape in (PILE, BAG):  # an observation's count; a whole state's list (top first)
                 out[start] = float(items if isinstance(items, int) else len(items))
             else:
                 self._encode_items(out, start, zone.kind, items, slots, zone.shape == HOLDING)
@@ -297,7 +297,11 @@ class Encoder:
                 self._encode_items(out, start + k * size, zone.kind, items, slots, True)
 
     def _var_bounds(self, tag: str, private: bool) -> list[tuple[float, float]]:
-        """(low, high) of each value of a variable's block (see the class docstring)."""
+        """(low, high) of each value of a variable's block (see the class docstring); a keyed variable's
+        block is its entries' blocks in key order."""
+        if tag.startswith("by:"):
+            _, _, count, inner = tag.split(":", 3)
+            return [(0.0, 1.0)] * private + self._var_bounds(inner, False) * int(count)
         width = int(tag.rsplit(":", 1)[1]) if tag.startswith("ids:") else \
             {"int": 1, "bool": 1, "player": self.players}.get(tag, len(self.colours))
         low = -UNBOUNDED if tag == "int" else 0.0
@@ -310,7 +314,12 @@ class Encoder:
                 out[at] = 1.0
                 return
             at += 1
-        if tag in ("int", "bool"):
+        if tag.startswith("by:"):  # each entry in its own block, in key order
+            inner = tag.split(":", 3)[3]
+            width = len(self._var_bounds(inner, False))
+            for i, entry in enumerate(value):
+                self._encode_var(out, at + i * width, inner, False, entry, me)
+        elif tag in ("int", "bool"):
             out[at] = float(value)
         elif tag == "player":
             if value is not None:

@@ -15,8 +15,9 @@ append(text, style), never from markup, so '[bold red]' in a spec's name is show
 from __future__ import annotations
 
 import json
+from typing import Any
 
-from compiler.emit.runtime.meta import DISPLAY, PILE
+from compiler.emit.runtime.meta import BAG, DISPLAY, PILE
 from compiler.language import ColumnType
 from compiler.safe_text import visible
 
@@ -141,7 +142,7 @@ def full_view(module, game) -> dict:
     spec's own piles as counts (what is left in a face-down pile, and its order, stays unseen)."""
     state = json.loads(game.to_json())
     state["decks"] = {k: len(v) if isinstance(v, list) else v for k, v in state["decks"].items()}
-    piles = {z.name for z in getattr(module, "ZONES", ()) if z.shape == PILE and not z.per_player}
+    piles = {z.name for z in getattr(module, "ZONES", ()) if z.shape in (PILE, BAG) and not z.per_player}
     for name, items in (state.get("zones") or {}).items():
         if name in piles and isinstance(items, list):
             state["zones"][name] = len(items)
@@ -316,6 +317,7 @@ def _vars_text(module, values: dict, hidden: bool) -> str:
     _component_set_lines, which shows it as zones are shown."""
     private = {v.name for v in getattr(module, "VARIABLES", ()) if v.private}
     sets = _set_kinds(module)
+    keyed = {v.name: v for v in getattr(module, "VARIABLES", ()) if v.type.startswith("by:")}
     shown = []
     for name, value in values.items():
         if name in sets and isinstance(value, list):
@@ -324,12 +326,25 @@ def _vars_text(module, values: dict, hidden: bool) -> str:
             text = "hidden" if hidden and name in private else "none"
         elif isinstance(value, bool):
             text = "yes" if value else "no"
+        elif isinstance(value, list) and name in keyed:
+            text = _keyed_text(module, keyed[name], value)
         elif isinstance(value, list):
             text = ",".join(str(x) for x in value) or "none"
         else:
             text = str(value + 1) if _is_player(module, name) else str(value)
         shown.append(f"{name} {text}")
     return "   ".join(shown)
+
+
+def _keyed_text(module: Any, variable: Any, value: list[Any]) -> str:
+    """A keyed variable's entries as `key:value` pairs: every colour's (`red:2`), or the components'
+    (`#12:yes`, by id from 1) whose value is not the initial one ("none" when all are)."""
+    key = variable.type.split(":", 3)[1]
+    by_colour = key in ("gem", "colour")
+    names = list(getattr(module, "COLOURS", ()))[:len(value)] if by_colour else [f"#{i + 1}" for i in range(len(value))]
+    initial = variable.initial[0] if variable.initial else None
+    pairs = [(k, x) for k, x in zip(names, value, strict=True) if by_colour or x != initial]
+    return " ".join(f"{k}:{'yes' if x is True else 'no' if x is False else x}" for k, x in pairs) or "none"
 
 
 def _component_set_lines(module, cat: Catalogue, values: dict, indent: str = "") -> list[Line]:

@@ -9,8 +9,12 @@ neither the text nor the calls, and saves version 1 as it always did).
 A saved game of version 2 has ``"vars"``: the shared variables by name, and in each seat
 ``"vars"``: that player's. A number or a flag is itself, a colour its name (null: none), a
 player a seat from 0 (as ``current_player``), a set of colours a list of names in colour order, a
-set of components a list of their ids (rows of their kind's table) in increasing order.
+set of components a list of their ids (rows of their kind's table) in increasing order, a keyed
+variable (``by:``) a list of one value per key (in colour order, or by component id).
 An observation shows another seat's private variables as null.
+
+A keyed variable's type tag is ``by:KEY:N:TYPE`` (meta.Variable.type): keyed by gem, colour or a kind
+KEY, N keys, each entry a value of the tag TYPE.
 """
 from __future__ import annotations
 
@@ -24,22 +28,36 @@ from .problems import _dotted
 from .spec import COLOURS, GEMS, VARIABLES
 
 
+def _saved(tag: str, value: Any) -> Any:
+    """A value of a variable of type `tag` as a saved game writes it: meta._var_saved's, or a keyed
+    variable's entries in key order (here, so that meta, which every engine holds, is as it was)."""
+    if tag.startswith("by:"):
+        inner = tag.split(":", 3)[3]
+        return [_var_saved(inner, x) for x in value]
+    return _var_saved(tag, value)
+
+
 def _vars_state(game: Game, state: State, observer: int | None) -> None:
     """Adds the declared state to a state dict (observer None: the whole state)."""
-    shared = {v.name: _var_saved(v.type, getattr(game, v.attribute)) for v in VARIABLES if not v.per_player}
+    shared = {v.name: _saved(v.type, getattr(game, v.attribute)) for v in VARIABLES if not v.per_player}
     if shared:
         state["vars"] = shared
     own = [v for v in VARIABLES if v.per_player]
     if own:
         for p, seat in enumerate(state["seats"]):
             seat["vars"] = {v.name: None if v.private and observer is not None and observer != p
-                            else _var_saved(v.type, getattr(game, v.attribute)[p])
+                            else _saved(v.type, getattr(game, v.attribute)[p])
                             for v in own}
 
 
 def _var_problem(tag: str, optional: bool, value: Any, n: int, path: Path) -> str:
     """The sentence saying why `value` cannot be a variable's value ('' when it can)."""
     where = _dotted(path)
+    if tag.startswith("by:"):
+        _, _, keys, inner = tag.split(":", 3)
+        if not isinstance(value, list) or len(value) != int(keys):
+            return f"{where} must be a list of {keys} values, one for each key, not {_shown(value)}"
+        return next((p for i, x in enumerate(value) if (p := _var_problem(inner, optional, x, n, path + (i,)))), "")
     if tag == "int":
         return "" if type(value) is int else f"{where} must be a whole number, not {_shown(value)}"
     if tag == "bool":
@@ -91,6 +109,8 @@ def _vars_problems(data: State, n: int) -> list[Problem]:
 
 def _var_loaded(tag: str, value: Any) -> Any:
     """A saved value (one _vars_problems found sound) as the game holds it."""
+    if tag.startswith("by:"):
+        return [_var_loaded(tag.split(":", 3)[3], x) for x in value]
     if tag in ("gem", "colour"):
         return None if value is None else COLOURS.index(value)
     if tag.startswith("set:"):

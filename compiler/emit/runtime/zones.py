@@ -12,6 +12,13 @@ A pile is a list whose end is its top (drawn with pop, as the decks are); a disp
 of slots, None where empty; a row and a holding are lists in order. A per-player zone is a
 list of those, one per seat. A private_when_drawn holding keeps, beside it (its own attribute),
 the components its owner drew unseen by the others. A component is its id: its row of the kind's table.
+
+A bag is a pile in random order: a draw takes its end, which is a component at random; a component
+put in goes in at a random place. Randomness during play (a component put into a bag, `shuffle`)
+draws from a generator made for each such event from the game's seed and the count of events before
+it (_chance), the count saved with the state ("chance"): a game replayed from its seed, or reloaded
+from a saved state, draws what it drew, with no generator state to save. The count is saved only by
+an engine whose spec has a bag or a shuffle (its "chance" slot: compiler/lower/zones.py).
 """
 from __future__ import annotations
 
@@ -21,8 +28,8 @@ from typing import Any
 from .aliases import Problem, State
 from .errors import RuleError, _shown
 from .game import Game, _shuffle
-from .meta import DISPLAY, PILE, ROW, Zone
-from .spec import KINDS, ZONES
+from .meta import BAG, DISPLAY, PILE, ROW, Zone
+from .spec import _EXTRA_SLOTS, KINDS, ZONES
 
 
 def _below(rng: random.Random, n: int) -> int:
@@ -33,6 +40,24 @@ def _below(rng: random.Random, n: int) -> int:
     while j >= n:
         j = rng.getrandbits(k)
     return j
+
+
+_FACE_DOWN = (PILE, BAG)  # the shapes whose contents only their size shows
+_CHANCE = "chance"  # the Game attribute counting the random events of play, when the spec has any
+_CHANCE_USED = any(slot[0] == _CHANCE for slot in _EXTRA_SLOTS)
+
+
+def _chance(game: Game) -> random.Random:
+    """The generator of the next random event of play: seeded by the game's seed (0 for a state
+    without one) and the number of events before it, which it counts."""
+    n = getattr(game, _CHANCE)
+    setattr(game, _CHANCE, n + 1)
+    return random.Random(f"chance:{game.seed or 0}:{n}")
+
+
+def _zone_shuffle(game: Game, pi: int) -> None:
+    """shuffle(P): pile `pi` in a new random order."""
+    _shuffle(_chance(game), getattr(game, ZONES[pi].attribute))
 
 
 def _pieces_shown(kind: str, rng: random.Random) -> list[int]:
@@ -105,7 +130,7 @@ def _zone_shown(game: Game, kind: str, seat: int) -> list[int | None]:
     seat. A choice from a kind that zones hold offers these (one action per component)."""
     shown: list[int | None] = [None] * KINDS[kind].size
     for zi, zone in enumerate(ZONES):
-        if zone.kind != kind or zone.shape == PILE:
+        if zone.kind != kind or zone.shape in _FACE_DOWN:
             continue
         for s, items in enumerate(_zone_lists(game, zi)):
             hidden = getattr(game, zone.private_attribute)[s] if zone.private_attribute and s != seat else ()
@@ -134,6 +159,8 @@ def _zone_put(game: Game, zi: int, seat: int, x: int, located: str, private: boo
         raise RuleError(f"{located}: zone {zone.name!r} is full")
     if zone.shape == DISPLAY:
         items[items.index(None)] = x
+    elif zone.shape == BAG:  # at a random place: what a draw takes stays unknown
+        items.insert(_below(_chance(game), len(items) + 1), x)
     else:
         items.append(x)
     if private and zone.private_attribute:
@@ -197,8 +224,8 @@ def _zone_discard(game: Game, kind: str, x: int | None, located: str) -> None:
 
 
 def _shown_zone(zone: Zone, items: list[Any], whole: bool) -> list[Any] | int:
-    """A zone as a state shows it: a pile top first (to an observer: its count), else its list."""
-    if zone.shape == PILE:
+    """A zone as a state shows it: a pile or a bag top first (to an observer: its count), else its list."""
+    if zone.shape in _FACE_DOWN:
         return list(reversed(items)) if whole else len(items)
     return list(items)
 
@@ -207,6 +234,8 @@ def _zones_state(game: Game, state: State, observer: int | None) -> None:
     """The zones' part of a state: top-level 'zones' (shared zones) and each seat's 'zones' (its own);
     another seat's privately drawn components show as null (as blind reserves do)."""
     whole = observer is None
+    if _CHANCE_USED and whole:
+        state["chance"] = getattr(game, _CHANCE)
     state["zones"] = {zone.name: _shown_zone(zone, getattr(game, zone.attribute), whole)
                       for zone in ZONES if not zone.per_player}
     for p, seat in enumerate(state["seats"]):
@@ -228,6 +257,10 @@ def _zones_state(game: Game, state: State, observer: int | None) -> None:
 def _zone_problems(data: State, n: int) -> list[Problem]:
     """Every problem of the zones' part of a state dict, as (path, sentence) pairs."""
     out: list[Problem] = []
+    chance = data.get("chance", 0)
+    if not _CHANCE_USED and "chance" in data or type(chance) is not int or chance < 0:
+        out.append((("chance",), f"'chance' must be the number of random events of play so far (absent: 0), "
+                    f"not {_shown(chance)}" if _CHANCE_USED else "'chance' belongs to a spec with a bag or a shuffle"))
     shared = data.get("zones")
     seats = data.get("seats")
     if not isinstance(shared, dict) or set(shared) != {z.name for z in ZONES if not z.per_player}:
@@ -287,6 +320,8 @@ def _zone_problems(data: State, n: int) -> list[Problem]:
 
 def _load_zones(game: Game, data: State) -> None:
     """The zones of a state dict that _zone_problems found sound."""
+    if _CHANCE_USED:
+        setattr(game, _CHANCE, data.get("chance", 0))
     for zone in ZONES:
         if zone.per_player:
             setattr(game, zone.attribute, [list(seat["zones"][zone.name]) for seat in data["seats"]])
@@ -295,4 +330,4 @@ def _load_zones(game: Game, data: State) -> None:
                         [list(seat["zones"].get(zone.name + "_private", [])) for seat in data["seats"]])
         else:
             items = data["zones"][zone.name]
-            setattr(game, zone.attribute, list(reversed(items)) if zone.shape == PILE else list(items))
+            setattr(game, zone.attribute, list(reversed(items)) if zone.shape in _FACE_DOWN else list(items))

@@ -4,10 +4,10 @@ kind of component, and the table pictured.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...check.zones import reached
-from ...language import ColumnType
+from ...language import SHAPES, ColumnType
 from ...language.shapes import Shape
 from .. import pictures
 from ..phrases import capitalise, join, sentence, state_type_key
@@ -92,8 +92,9 @@ def zone_items(self: Builder) -> list[Item]:
         title = self.spec_text(zone.title)
         sizes = {n for _, n in zone.sizes}
         if zone.start == "all":
-            text = self.text("sheet.setup.faces" if kind.faces_of else "sheet.setup.pile", kind=kind_title,
-                             zone=title)
+            pile = "sheet.setup.faces" if kind.faces_of else "sheet.setup.pile"
+            key = SHAPES[zone.shape].phrase or pile if zone.shape != "pile" else pile  # a bag: its own words
+            text = self.text(key, kind=kind_title, zone=title)
         elif zone.start == "dealt" and len(sizes) == 1:
             [n] = sizes
             source = next((z for z in self.rules.zones if z.name == zone.source), None)
@@ -190,11 +191,22 @@ def state_item(self: Builder, var) -> Item:
 
 def state_type(self: Builder, var) -> str:
     """What a variable holds, in words; a set of components names its kind ("a set of “Trading posts”")."""
-    key = state_type_key(var.type)
+    key, t = state_type_key(var.type), getattr(var.type, "value", var.type)
     if key == "set_comp":
-        kind = next(k for k in self.rules.kinds if k.name == var.type.elem.kind)
-        return self.text("state.type.set_comp", kind=self.spec_text(kind.title))
-    return self.text(f"state.type.{key}")
+        kind = next(k for k in self.rules.kinds if k.name == t.elem.kind)
+        said = self.text("state.type.set_comp", kind=self.spec_text(kind.title))
+    else:
+        said = self.text(f"state.type.{key}")
+    if t is var.type:
+        return said
+    return self.text("state.type.by", type=said, entry=state_key(self, var.type.key))
+
+
+def state_key(self: Builder, key: Any) -> str:
+    """What a keyed variable has one entry for: a gem colour, a token colour, a kind's item ("city")."""
+    name = getattr(key, "kind", None) or {"card": "cards", "noble": "nobles"}.get(getattr(key, "name", ""))
+    kind = next((k for k in self.rules.kinds if k.name == name), None)
+    return self.spec_text(kind.item) if kind is not None else self.text(f"state.key.{key.name}")
 
 
 def state_value(self: Builder, var) -> str:

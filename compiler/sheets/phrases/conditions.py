@@ -35,7 +35,7 @@ def condition(self: Phraser, node) -> str:  # noqa: C901 - one dispatch over nod
             return join(t, items, op)
         case Unary(op="not", operand=o):
             return self.negation(o)
-        case Name() | Attribute() if self.state_forms(node) is not None:  # a flag
+        case Name() | Attribute() | Index() if self.state_forms(node) is not None:  # a flag
             return t.text("cond.flag", **self.named("x", self.state_forms(node) or {}))
         case Compare(op="in" | "not in" as op, left=left, right=right):
             coll = self.collection_phrase(right)

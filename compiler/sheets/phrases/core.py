@@ -72,6 +72,7 @@ class Phraser:
     component_set = references.component_set
     column = references.column
     own_state = references.own_state
+    keyed_state = references.keyed_state
     state_forms = references.state_forms
     collection = references.collection
     collection_phrase = references.collection_phrase

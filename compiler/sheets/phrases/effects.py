@@ -42,7 +42,8 @@ def effect(self: Phraser, node) -> str:
         # a zone effect by its declaration (compiler/language/effects.py): its phrase key, and the placeholder each
         # argument fills; refill(ZONE) before refill(card), the same name told apart by its argument
         case Effect(args=args) if (decl := _zone_effect(self, node)) is not None:
-            return t.text(decl.phrase, **_zone_fields(self, decl, args))
+            bag = decl.name in ("draw", "reveal") and _is_bag(self, args[0])  # drawn at random
+            return t.text(decl.phrase + (".bag" if bag else ""), **_zone_fields(self, decl, args))
         case Effect(name="take" | "put_back" as name, args=(c, amount)):
             return t.text(EFFECTS[name].phrase, count=self.tokens(c, amount))
         case Effect(name=name, args=(card,)) if name in _CARD_EFFECTS:
@@ -142,6 +143,12 @@ def _zone_effect(self, node) -> EffectDecl | None:
     if len(named(node.name)) > 1 and not (self.rules.zones and self.zone(node.args[0]) is not None):
         return None
     return decl
+
+
+def _is_bag(self: Phraser, node: object) -> bool:
+    """Does `node` name a bag (a zone drawn from at random)?"""
+    return isinstance(node, Name) and node.id not in self.scope and any(
+        z.name == node.id and z.shape == "bag" for z in self.rules.zones)
 
 
 def _zone_fields(self, decl: EffectDecl, args) -> dict:

@@ -30,6 +30,8 @@ DOMAIN_KINDS = {"gem": COLOUR, "colour": COLOUR, "gem_set": COLOURS, "face_up": 
 # A declared variable's type (compiler/check/types.py) -> the kind of value it phrases as.
 def state_kind(t) -> str:
     name = getattr(t, "name", "")
+    if hasattr(t, "key"):  # a keyed variable: a table, read one entry at a time
+        return "table"
     if hasattr(t, "elem") and hasattr(t.elem, "kind"):  # a set of components: read as a zone is
         return "zone"
     return COLOURS if hasattr(t, "elem") else {"int": NUMBER, "bool": BOOL, "gem": COLOUR, "colour": COLOUR,
@@ -37,7 +39,10 @@ def state_kind(t) -> str:
 
 
 def state_type_key(t) -> str:
-    """A declared variable's type as the tables name it (state.type.KEY): number, flag, ..., set_colour."""
+    """A declared variable's type as the tables name it (state.type.KEY): number, flag, ..., set_colour (a
+    keyed variable's: its entries' type)."""
+    if hasattr(t, "key"):
+        return state_type_key(t.value)
     if hasattr(t, "elem"):
         return "set_comp" if hasattr(t.elem, "kind") else "set_" + t.elem.name
     return {"int": "number", "bool": "flag"}.get(t.name, t.name)

@@ -131,6 +131,8 @@ def kind(self: Phraser, node) -> str:  # noqa: C901 - one dispatch over node kin
             return self.kind(a)
         case Attribute() if self.own_state(node) is not None:
             return state_kind(self.own_state(node).type)
+        case Index(obj=o) if self.keyed_state(o) is not None:  # an entry of a keyed variable
+            return state_kind(self.keyed_state(o).type.value)
         case Name(id=i):
             if i in self.values:
                 return NUMBER

@@ -94,7 +94,7 @@ def _read(self: Phraser, node) -> str | None:  # noqa: C901 - one dispatch over 
         case Call(func="size", args=(coll,)) if self.state_forms(coll) is not None \
                 and self.component_set(coll) is None:
             return t.text("fn.size.state", **self.named("state", self.state_forms(coll) or {}))
-        case Name() | Attribute() if self.state_forms(node) is not None:
+        case Name() | Attribute() | Index() if self.state_forms(node) is not None:
             return (self.state_forms(node) or {})[""]
         case Index(obj=Name(id="supply"), index=c) if "supply" not in self.scope:
             variant, fields = self.colour(c)

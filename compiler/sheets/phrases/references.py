@@ -7,7 +7,7 @@ spec's variables and collections, each as the forms a template needs (``{x}``, `
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...front.expr import Attribute, Call, Conditional, Index, Name, Word
 from ...language import ColumnType
@@ -110,8 +110,24 @@ def own_state(self: Phraser, node):
     return None
 
 
+def keyed_state(self: Phraser, node: object) -> Any:
+    """The keyed variable `node` names (`me.satchels`, `forts`), whose entries `node[key]` are read, else None."""
+    var = self.own_state(node) if isinstance(node, Attribute) else next(
+        (v for v in self.rules.variables if isinstance(node, Name) and node.id not in self.scope
+         and v.name == node.id and not v.per_player), None)
+    return var if var is not None and hasattr(var.type, "key") else None
+
+
 def state_forms(self: Phraser, node) -> Fields | None:
-    """A variable's four forms (your "Markers", "Colours taken"), else None."""
+    """A variable's four forms (your "Markers", "Colours taken"), an entry of a keyed one's (your
+    "Satchels" for red), else None."""
+    if isinstance(node, Index) and self.keyed_state(node.obj) is not None:
+        whole = self.state_forms(node.obj) or {}
+        variant, fields = self.colour(node.index) if self.kind(node.index) == COLOUR else ("ref", {})
+        if variant == "lit":  # a colour written by name: "for gold", "pour la couleur or"
+            return {case: self.t.text("ref.state.by.lit", state=whole[case], **fields) for case in CASES}
+        entry = self.named("entry", self.thing(node.index))
+        return {case: self.t.text("ref.state.by", state=whole[case], **entry) for case in CASES}
     if isinstance(node, Name) and node.id not in self.scope:
         ref = self.lookup(node.id)
         return self.ref_forms(ref) if ref is not None and ref.key == "ref.state" else None
