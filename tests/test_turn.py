@@ -175,3 +175,48 @@ def test_diff_names_an_action_that_no_longer_ends_the_turn(tmp_path):
     base, variant = pipeline.load_rules(str(ROOT / "rulespec" / "official.yaml")), pipeline.load_rules(str(path))
     text = diff.render(diff.compare(base, variant), base, variant, "en")
     assert "ends the turn" in text
+
+
+# -- an action required when nothing else is possible (only_when_stuck with choices and a condition)
+
+FORCED = """\
+spec: 1
+name: forced-return
+extends: official
+title: {en: F, fr: F, nl: F, sr: F}
+actions:
+  pass:
+    title: {en: Return a token, fr: Rendre un jeton, nl: Een fiche terug, sr: Вратити жетон}
+    notation: forced {colour}
+    choose:
+      colour: {domain: colour, add: true}
+    condition: me.tokens[colour] >= 1
+    effects: ["put_back(colour, 1)"]
+"""
+
+
+@pytest.fixture(scope="module")
+def forced(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("forced")
+    (folder / "forced-return.yaml").write_text(FORCED, encoding="utf-8")
+    (folder / "forced_return.py").write_text(pipeline.compile_spec(str(folder / "forced-return.yaml")).text,
+                                             encoding="utf-8")
+    return str(folder / "forced-return.yaml"), load_engine(folder / "forced_return.py")
+
+
+def test_the_required_action_offers_its_legal_choices_only_when_nothing_else_is(forced):
+    _, F = forced
+    game = F.new_game(2, seed=4)
+    game.apply(F.string_to_action("take white blue green"))
+    game.apply(F.string_to_action("take white blue red"))
+    assert not any(n.startswith("forced") for n in names(F, game))  # other actions are legal
+    with pytest.raises(F.IllegalAction, match="allowed only when no other action is"):
+        game.apply(F.string_to_action("forced white"))
+    out: list[int] = []
+    F._LEGAL[F._STUCK](game, out)  # what the player must choose from once stuck: the colours held
+    assert [F.ACTION_STRINGS[a] for a in out] == ["forced white", "forced blue", "forced green"]
+
+
+def test_the_sheet_says_when_the_required_action_is_taken(forced):
+    text = sheet_text(forced[0], "en").lower()
+    assert "you may do this only when you cannot do any other action" in text

@@ -164,11 +164,9 @@ def _bracket_problem(notation: str) -> str:
 
 
 def _condition(c: Checker, entry, key, kind, name, only_when_stuck: bool, scope: Scope, path: str):
-    """The decision's condition (true when not given) and whether it typed as a truth."""
+    """The decision's condition (true when not given) and whether it typed as a truth. The action
+    taken when stuck may have one too: it is then required only where its condition holds."""
     condition_node = entry.get("condition")
-    if only_when_stuck and condition_node is not None:
-        c.r.error("E505", f"{kind} '{name}' is taken only when stuck; it cannot have its own condition",
-                  condition_node.span)
     condition = c.expression(condition_node, "condition") if condition_node is not None else Bool(True, key.span)
     condition_ok = False
     if condition is not None:

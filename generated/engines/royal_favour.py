@@ -11220,8 +11220,11 @@ class Game:
             return (f"illegal action '{text}': player {self._cp + 1} must now choose an {wanted}"
                     if self.mode == _ACTION_MODE else
                     f"illegal action '{text}': player {self._cp + 1} must first finish {wanted} ({options})")
-        if d == _STUCK:
-            return f"illegal action '{text}': it is allowed only when no other action is"
+        if d == _STUCK:  # required when no other action is legal, where its own condition holds
+            others: list[int] = []
+            _action_phase_legal(self, others)
+            if any(not self.taken >> ACTIONS[a][0] & 1 for a in others):
+                return f"illegal action '{text}': it is allowed only when no other action is"
         if self.taken >> d & 1:
             return f"illegal action '{text}': it does not end the turn, and it was taken once this turn already"
         reason = _WHY[d](self, args)
