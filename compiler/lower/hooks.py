@@ -19,14 +19,14 @@ from __future__ import annotations
 
 import ast
 
+from ..front.expr import Effect, walk
+from ..language.effects import named
+from ..model import Rules
 from . import ir
 from .layout import EnginePlan
 from .phases import lower_end_of_turn
 from .pysource import docstring, printable
 from .setup import lower_setup
-from ..front.expr import Effect, walk
-from ..language.effects import named
-from ..model import Rules
 from .tree import Assign, Def, Do, If, Pass, Return
 from .variables import turn_resets
 
