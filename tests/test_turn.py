@@ -220,3 +220,27 @@ def test_the_required_action_offers_its_legal_choices_only_when_nothing_else_is(
 def test_the_sheet_says_when_the_required_action_is_taken(forced):
     text = sheet_text(forced[0], "en").lower()
     assert "you may do this only when you cannot do any other action" in text
+
+
+# -- the RL observation
+
+def test_the_rl_vector_shows_the_actions_taken_and_the_extra_turn(E):
+    from playtest.rl import Encoder
+    enc = Encoder(E, 2)
+    fields = {f.name: f for f in enc.fields}
+
+    def part(game, name):
+        f = fields[name]
+        return enc.encode(game.observation(0))[f.start:f.stop].tolist()
+
+    game = E.new_game(2, seed=3)
+    assert (part(game, "taken"), part(game, "extra_turn")) == ([0.0, 0.0], [1.0, 0.0, 0.0])
+    game.apply(E.string_to_action("favour red"))
+    game.apply(E.string_to_action("again"))
+    assert (part(game, "taken"), part(game, "extra_turn")) == ([1.0, 1.0], [0.0, 1.0, 0.0])
+    assert len(enc.encode(game.observation(1))) == enc.size
+
+
+def test_the_rl_vector_of_an_engine_without_them_has_no_turn_fields(official):
+    from playtest.rl import Encoder
+    assert not {"taken", "extra_turn"} & {f.name for f in Encoder(official, 2).fields}
