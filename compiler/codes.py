@@ -218,6 +218,9 @@ CODES: dict[str, Code] = _index([
         ("E553", "a `component` choice from a pile, from a holding without `limit`, or from no zone or kind"),
         ("E560", "a kind dealt twice: a second zone dealt from the kind itself (a `start: all` pile, or a "
                  "`start: dealt` display or row without a `source`) after another"),
+        ("E570", "an action that does not end the turn (`ends_turn: false`) where a turn could not end: every "
+                 "action of the spec, or the action taken when stuck"),
+        ("E571", "`extra_turn()` where no turn is played: in `setup`"),
     ),
     *_codes(
         INTERNAL,

@@ -226,6 +226,7 @@ class Decision:
     effects: tuple[Stmt, ...]
     span: Span
     only_when_stuck: bool = False  # actions only
+    ends_turn: bool = True  # actions only: false, the player chooses again in the same turn (at most once a turn)
     while_: Expr | None = None  # steps only: run while this holds
     repeat: str = "once"  # steps only
     max_: Expr | None = None  # steps with `repeat: while` only: at most this many of its actions a turn

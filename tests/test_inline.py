@@ -20,7 +20,8 @@ class Game:
 
 
 def hooks(end: str, reset: str = "    pass") -> str:
-    return f'def _end_of_turn(g, step, count):\n    """doc"""\n{end}\n\n\ndef _reset_turn(g):\n{reset}\n'
+    return (f'def _end_of_turn(g, step, count):\n    """doc"""\n{end}\n\n\ndef _reset_turn(g):\n{reset}\n'
+            'def _keep_turn(g, d):\n    return False\n\n\ndef _turn_again(g):\n    pass\n')
 
 
 def test_a_hook_body_replaces_its_call_its_parameters_named_as_the_caller_names_them():

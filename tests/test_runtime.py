@@ -93,7 +93,7 @@ def hooks_of(tree: ast.Module) -> dict[str, ast.FunctionDef]:
     return {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name in HOOKS}
 
 
-HOOKS = ("_end_of_turn", "_reset_turn", "_state_json", "_state_problems", "_load_state", "_deal_spec_zones", "_setup")
+HOOKS = ("_end_of_turn", "_reset_turn", "_keep_turn", "_turn_again", "_state_json", "_state_problems", "_load_state", "_deal_spec_zones", "_setup")
 
 
 # --------------------------------------------------------------------------- the paste rule
@@ -556,9 +556,9 @@ def test_extra_slots_start_from_their_initial_values_and_each_clone_owns_its_lis
 
 def test_engines_without_zones_or_state_of_their_own_keep_state_version_1():
     """Only a spec that declares state or zones of its own (no-churn, the Cities, the Trading
-    Posts: compiler/emit/runtime/variables.py, zones.py) has slots of its own and saves version 2;
-    every other engine is as it was."""
-    own = {"no_churn", "cities", "cities_declinable", "trading_posts"}
+    Posts, the court's favours: compiler/emit/runtime/variables.py, zones.py) has slots of its own and
+    saves version 2; every other engine is as it was."""
+    own = {"no_churn", "cities", "cities_declinable", "trading_posts", "court_favours"}
     for path in ENGINES:
         engine = load_engine(path)
         if path.stem == "no_churn":

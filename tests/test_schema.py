@@ -207,7 +207,8 @@ def test_an_unknown_key_points_at_the_key_with_a_suggestion():
 def test_an_unknown_key_without_a_close_match_lists_the_keys():
     d = one(official("    only_when_stuck: true", "    only_when_stuck: true\n    zzz: 1"))
     assert d.message == "unknown key 'zzz' in action 'pass'"
-    assert d.notes == ("the keys allowed here are: title, notation, choose, condition, effects, note, only_when_stuck, text",)
+    assert d.notes == ("the keys allowed here are: title, notation, choose, condition, effects, note, only_when_stuck, "
+                       "ends_turn, text",)
 
 
 def test_an_unknown_top_level_key_does_not_also_report_the_key_it_resembles():

@@ -59,7 +59,23 @@ def decisions(c: Checker, root, section, scope_names, facts, is_step, required=T
         stuck = [d for d in out if d.only_when_stuck]
         if len(stuck) > 1:
             c.r.error("E505", "only one action can be the one taken when stuck", stuck[1].span)
+        _turns_end(c, out)
     return tuple(out)
+
+
+def _turns_end(c: Checker, actions: list[Decision]) -> None:
+    """E570: a turn always ends. An action with `ends_turn: false` is legal at most once a turn
+    (the engine counts them), so a turn ends once some action that ends it is taken; the spec must
+    have one, and the action taken when stuck (the one left when nothing else is) must be one."""
+    free = [d for d in actions if not d.ends_turn]
+    for d in free:
+        if d.only_when_stuck:
+            c.r.error("E570", f"action '{d.name}' is taken only when stuck, so it must end the turn: a player "
+                      "with nothing else to do would be asked again", c.ends_turn_spans.get(d.name, d.span))
+    if free and len(free) == len(actions):
+        c.r.error("E570", "no action of this spec ends the turn: give at least one action `ends_turn: true` "
+                  "(the default)", c.ends_turn_spans.get(free[0].name, free[0].span),
+                  "an action with `ends_turn: false` is taken at most once a turn, before one that ends it")
 
 
 def read_decision(c: Checker, name, key, entry, scope_names, facts, is_step, section) -> Decision | None:
@@ -83,6 +99,9 @@ def read_decision(c: Checker, name, key, entry, scope_names, facts, is_step, sec
     if notation_node is not None:
         notation_problems(c, notation, notation_node, params, kind)
     only_when_stuck, _ = c.scalar(entry, "only_when_stuck", bool, required=False, default=False)
+    ends_turn, ends_turn_node = c.scalar(entry, "ends_turn", bool, required=False, default=True)
+    if ends_turn_node is not None:
+        c.ends_turn_spans[name] = ends_turn_node.span
     condition, condition_ok = _condition(c, entry, key, kind, name, bool(only_when_stuck), scope, path)
     effects = _effects(c, entry, scope, condition, params, path)
     how = _step_repeat(c, entry, key, scope, where, bool(only_when_stuck)) if is_step else _action_once(c, entry)
@@ -98,8 +117,9 @@ def read_decision(c: Checker, name, key, entry, scope_names, facts, is_step, sec
     if condition is None:
         return None
     return Decision(name=name, title=title, notation=str(notation), params=tuple(params), condition=condition,
-                    effects=tuple(effects), span=key.span, only_when_stuck=bool(only_when_stuck), while_=how.while_,
-                    repeat=how.repeat, max_=how.max_, resolve=how.resolve, note=c.note(entry))
+                    effects=tuple(effects), span=key.span, only_when_stuck=bool(only_when_stuck),
+                    ends_turn=bool(ends_turn), while_=how.while_, repeat=how.repeat, max_=how.max_,
+                    resolve=how.resolve, note=c.note(entry))
 
 
 def notation_problems(c: Checker, notation: str, notation_node: ScalarNode, params: list[Param], kind: str) -> None:
@@ -144,11 +164,9 @@ def _bracket_problem(notation: str) -> str:
 
 
 def _condition(c: Checker, entry, key, kind, name, only_when_stuck: bool, scope: Scope, path: str):
-    """The decision's condition (true when not given) and whether it typed as a truth."""
+    """The decision's condition (true when not given) and whether it typed as a truth. The action
+    taken when stuck may have one too: it is then required only where its condition holds."""
     condition_node = entry.get("condition")
-    if only_when_stuck and condition_node is not None:
-        c.r.error("E505", f"{kind} '{name}' is taken only when stuck; it cannot have its own condition",
-                  condition_node.span)
     condition = c.expression(condition_node, "condition") if condition_node is not None else Bool(True, key.span)
     condition_ok = False
     if condition is not None:

@@ -49,6 +49,7 @@ class Checker:
         self.refused_zones: set[str] = set()  # zones refused (compiler/check/zones.py): no follow-up errors about them
         self.zones: tuple = ()
         self.notation_spans: dict[tuple[bool, str], Span] = {}  # (is a step, name) -> the span of its notation
+        self.ends_turn_spans: dict[str, Span] = {}  # an action's name -> the span of its `ends_turn` value
         self.gems_wild: tuple[tuple[str, ...], str] = ((), "gold")  # the colours, once read (state reads them)
         self.kinds: tuple[Kind, ...] = ()
         self.player_fields: tuple[PlayerField, ...] = ()  # the player-count table's declared fields, once read

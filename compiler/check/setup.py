@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..front.expr import Effect, Int, Name, walk
 from ..front.source import MapNode, SeqNode
+from ..language import EFFECTS
 from ..model import SetupBlock
 from . import bounds as bounds_mod
 from . import deal as deal_mod
@@ -20,6 +21,8 @@ from .types import PLAYER, STATE_EFFECTS, Scope
 # The effects that act for no player unless told which (a zone's, a variable's: `me.hand` is no name in
 # a block run once), so a setup block run once may hold them (E552 is for the others).
 FOR_NOBODY = frozenset(zones_mod.ZONE_EFFECTS) | frozenset(STATE_EFFECTS)
+# The effects that change who plays next (extra_turn): they have a meaning only in a turn (E571).
+TURN_EFFECTS = frozenset(d.name for d in EFFECTS.values() if d.gives_turn)
 
 
 def setup_blocks(c: Checker, scope_names, facts) -> tuple[SetupBlock, ...]:
@@ -42,6 +45,11 @@ def setup_blocks(c: Checker, scope_names, facts) -> tuple[SetupBlock, ...]:
         for item in effects_node.items if effects_node else ():
             stmt = c.statement(item, "effect")
             if stmt is None:
+                continue
+            again = next((x for x in walk(stmt) if isinstance(x, Effect) and x.name in TURN_EFFECTS), None)
+            if again is not None:
+                c.r.error("E571", f"effect '{again.name}'{where} gives a turn, and setup is played before any turn",
+                          again.span, "give the turn in an action or an end-of-turn step")
                 continue
             acting = next((x for x in walk(stmt) if isinstance(x, Effect) and x.name not in FOR_NOBODY), None)
             if acting is not None and not each_player:

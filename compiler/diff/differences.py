@@ -157,8 +157,9 @@ _PARAM_FIELDS: tuple[Field, ...] = (
 _ACTION_FIELDS: tuple[Field, ...] = (
     ("title", lambda d: d.title, "text", None), ("notation", lambda d: d.notation, "code", None),
     ("condition", lambda d: d.condition, "expr", "condition"), ("effects", lambda d: d.effects, "effects", "effects"),
-    ("only_when_stuck", lambda d: d.only_when_stuck, "bool", None), _TEXT)
-_STEP_FIELDS: tuple[Field, ...] = _ACTION_FIELDS[:-2] + (
+    ("only_when_stuck", lambda d: d.only_when_stuck, "bool", None), ("ends_turn", lambda d: d.ends_turn, "bool", None),
+    _TEXT)
+_STEP_FIELDS: tuple[Field, ...] = _ACTION_FIELDS[:-3] + (
     ("while", lambda d: d.while_, "expr", None), ("repeat", lambda d: d.repeat, "repeat", None),
     ("resolve", lambda d: d.resolve, "resolve", None), ("max_actions", lambda d: d.max_, "expr", "max"), _TEXT)
 

@@ -27,6 +27,7 @@ from ..diagnostics import CompileError, Diagnostic
 from ..files import write_atomic  # noqa: F401 - the writer of engine modules
 from ..front.source import shown_path
 from ..lower import EnginePlan, ir, lower
+from ..lower.hooks import gives_turns, keeps_turn
 from ..lower.printer import printed_literal, printed_names, render
 from ..lower.pysource import Code, comment, constant, docstring, identifier, literal, printable
 from ..lower.tree import Comment, Table
@@ -163,6 +164,7 @@ def render_module(plan: EnginePlan) -> str:
         extra_slots=tuple(plan.extra_slots), state_version=plan.state_version,
         vars_table=plan.vars_table,
         stuck_index=stuck.index if stuck else -1,
+        keeps_turn=keeps_turn(rules), extra_turns=gives_turns(rules),
         n_action_decisions=len(actions),
         step_table=[dict(index=dp.index, name=dp.decision.name) for dp in decisions if dp.is_step],
         decision_info=decision_info(plan),

@@ -21,7 +21,7 @@ import ast
 
 from ..lower.printer import unparse
 
-INLINED = ("_end_of_turn", "_reset_turn")  # the hooks Game.apply calls once per turn
+INLINED = ("_end_of_turn", "_reset_turn", "_keep_turn", "_turn_again")  # the hooks Game.apply calls at every turn
 
 
 class InlineError(ValueError):

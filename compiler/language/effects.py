@@ -59,6 +59,7 @@ class EffectDecl:
     puts_in: bool = False  # puts a component into the zone given second (E557: a loop's collection filled again)
     draws: str | None = None  # the pool it takes from: after it a condition's guarantee no longer holds (E512)
     pays: bool = False  # spends the payment chosen when the action began (E511: before tokens leave)
+    gives_turn: bool = False  # changes who plays next (extra_turn): only in a turn, never in setup (E571)
     # the passes
     # the check hook, by the name its pass installs it under (Inferrer.hooks in compiler/check/types.py: "state" by
     # compiler/check/variables.py, "zone" by compiler/check/zones.py); None: compiler/check/types.py checks the
@@ -99,6 +100,7 @@ EFFECTS: dict[str, EffectDecl] = {d.key: d for d in (
     _base("acquire", (CARD,), "acquire(card)", moves=True),
     _base("visit", (NOBLE,), "visit(noble)", moves=True),
     _base("bury", (CARD,), "bury(card)", moves=True),
+    _base("extra_turn", (), "extra_turn()", gives_turn=True),
     _state("set", Role.VALUE, "set(V, x)"),
     _state("add", INT, "add(V, n)"),
     _state("insert", Role.VALUE, "insert(V, x)"),

@@ -19,7 +19,7 @@ from . import zones as lower_zones
 from .cards import acquire, bury, refill
 from .layout import LoweringBug
 from .tokens import G, _name_of, mine, move_tokens, pay, reserve_top
-from .tree import Append, Assign, Do
+from .tree import Append, Assign, Do, If
 
 Routine = Callable[..., list | None]
 
@@ -89,10 +89,19 @@ def _visit(compiler, name, args, env, node, located) -> list:
             Assign((mine("_pts"),), ir.sub("NOBLE_POINTS", p), "+=")]
 
 
+def _extra_turn(compiler, name, args, env, node, located) -> list:
+    """The acting player plays again after this turn (Game.extra 1), unless this turn is already
+    an extra one (Game.extra 2): a player plays at most one extra turn in a row, so extra turns
+    never chain (rulespec/README.md, "The turn")."""
+    extra = ir.attr(G, "extra")
+    return [If(ir.compare(extra, "==", ir.const(0)), [Assign((extra,), ir.const(1))])]
+
+
 # The routines by the name an effect's declaration gives as its `lowering`.
 LOWERINGS: dict[str, Routine] = {
     "state": _state, "zone": _zone, "tokens": _tokens, "pay": _pay, "reserve_top": _reserve_top,
     "acquire": _acquire, "bury": _bury, "reserve": _reserve, "refill": _refill, "visit": _visit,
+    "extra_turn": _extra_turn,
 }
 
 

@@ -7,7 +7,10 @@ printer: the body for what the spec has, a body that does nothing for what it ha
 engine defines every hook, and the runtime reads the same names in every engine).
 
 * ``_end_of_turn(g, step, count)``: the end-of-turn steps and end triggers (:mod:`.phases`);
-* ``_reset_turn(g)``: the `reset: turn` variables given their initial values back (:mod:`.variables`);
+* ``_reset_turn(g)``: the `reset: turn` variables given their initial values back (:mod:`.variables`),
+  and the actions that do not end the turn forgotten (Game.taken);
+* ``_keep_turn(g, d)`` and ``_turn_again(g)``: an action that does not end the turn (`ends_turn:
+  false`) and an extra turn (`extra_turn()`): see "The turn" in rulespec/README.md;
 * ``_state_json``, ``_state_problems``, ``_load_state``: the declared state and zones in a saved
   game (the runtime modules variables.py and zones.py, pasted into the engines that have them);
 * ``_deal_spec_zones(g, rng)`` and ``_setup(g)``: the deal of the zones and the setup blocks (:mod:`.setup`).
@@ -16,12 +19,15 @@ from __future__ import annotations
 
 import ast
 
+from ..front.expr import Effect, walk
+from ..language.effects import named
+from ..model import Rules
 from . import ir
 from .layout import EnginePlan
 from .phases import lower_end_of_turn
 from .pysource import docstring, printable
 from .setup import lower_setup
-from .tree import Def, Do, Pass, Return
+from .tree import Assign, Def, Do, If, Pass, Return
 from .variables import turn_resets
 
 
@@ -36,6 +42,43 @@ def _state_calls(plan: EnginePlan, of_vars: str, of_zones: str, *args: str) -> l
     return [ir.call(f, *args) for f in names]
 
 
+def keeps_turn(rules: Rules) -> tuple[int, ...]:
+    """The decision indexes of the actions that do not end the turn (`ends_turn: false`)."""
+    return tuple(i for i, a in enumerate(rules.actions) if not a.ends_turn)
+
+
+def gives_turns(rules: Rules) -> bool:
+    """Does an action or step give a turn (an effect such as extra_turn())? The engine then counts
+    extra turns (Game.extra), and its saved games say whether one is owed."""
+    return any(isinstance(node, Effect) and any(d.gives_turn for d in named(node.name))
+               for decision in rules.actions + rules.steps for stmt in decision.effects for node in walk(stmt))
+
+
+def _keep_turn(rules: Rules) -> list:
+    """After an action that does not end the turn, the same player chooses again while some action is
+    legal: Game.taken remembers it (legal at most once a turn, so a turn always ends)."""
+    if not keeps_turn(rules):
+        return [Return(ir.const(False))]
+    g, d, legal = ir.name("g"), ir.name("d"), ir.name("legal")
+    return [If(ir.compare(d, "in", ir.name("_KEEPS_TURN")), [
+        Assign((ir.attr(g, "taken"),), ir.binop(ir.const(1), "<<", d), "|="),
+        Assign((legal,), ir.method(g, "_compute_legal")),
+        If(legal, [Assign((ir.attr(g, "_legal"),), legal), Return(ir.const(True))])]),
+        Return(ir.const(False))]
+
+
+def _turn_again(rules: Rules) -> list:
+    """An extra turn owed (Game.extra 1) is played now (2): Game.apply's advance to the next seat,
+    which follows, then comes back to the same seat in the same round (one seat back first; the
+    seat before the first is -1, so no round is counted). Otherwise no extra turn is played (0)."""
+    if not gives_turns(rules):
+        return []
+    extra = ir.attr(ir.name("g"), "extra")
+    return [If(ir.compare(extra, "==", ir.const(1)),
+               [Assign((extra,), ir.const(2)), Assign((ir.attr(ir.name("g"), "_cp"),), ir.const(1), "-=")],
+               [Assign((extra,), ir.const(0))])]
+
+
 def lower_hooks(plan: EnginePlan) -> list[Def]:
     """Every hook of the spec interface, in the order compiler/emit/runtime/spec.py declares them."""
     problems = _state_calls(plan, "_vars_problems", "_zone_problems", "data", "n")
@@ -43,8 +86,13 @@ def lower_hooks(plan: EnginePlan) -> list[Def]:
     setup = lower_setup(plan) or [_hook("_setup", "g", [], "The spec's setup blocks, run once by new_game.")]
     return [
         lower_end_of_turn(plan),
-        _hook("_reset_turn", "g", turn_resets(plan.rules),
+        _hook("_reset_turn", "g", turn_resets(plan.rules) + (
+            [Assign((ir.attr(ir.name("g"), "taken"),), ir.const(0))] if keeps_turn(plan.rules) else []),
               "Every `reset: turn` variable back to its initial value, as the next turn begins."),
+        _hook("_keep_turn", "g, d", _keep_turn(plan.rules),
+              "Does the action of decision d leave the turn to its player (ends_turn: false)?"),
+        _hook("_turn_again", "g", _turn_again(plan.rules),
+              "Before the next seat is found: an extra turn owed is played (extra_turn())."),
         _hook("_state_json", "g, state, observer",
               [Do(c) for c in saved],
               "The spec's declared state and zones, added to a saved state."),

@@ -2356,6 +2356,16 @@ def _reset_turn(g):
     pass
 
 
+def _keep_turn(g, d):
+    """Does the action of decision d leave the turn to its player (ends_turn: false)?"""
+    return False
+
+
+def _turn_again(g):
+    """Before the next seat is found: an extra turn owed is played (extra_turn())."""
+    pass
+
+
 def _state_json(g, state, observer):
     """The spec's declared state and zones, added to a saved state."""
     pass
@@ -2412,6 +2422,8 @@ _PAY = 9  # decision index of the payment step (-1: no action has a payment)
 _WILD_INDEX = len(GEMS)  # the wild colour's index in COLOURS (and in each player's tokens)
 _PAY_BASE = 72  # action id of the payment without wild tokens; PAYMENTS[i] is id _PAY_BASE + i
 _STUCK = 6  # decision index of the action taken only when stuck, or -1
+_KEEPS_TURN = ()  # decision indexes of the actions that do not end the turn (ends_turn: false)
+_EXTRA_TURNS = False  # can an effect give a player another turn (extra_turn())?
 # the end-of-turn steps in order, as decision indexes (_end_of_turn runs them, unrolled)
 _STEPS = (7, 8)  # return_tokens, noble_visit
 _N_STEPS = len(_STEPS)
@@ -2441,6 +2453,11 @@ def _face_up_costs(market: list[list[int | None]]) -> list[tuple[int, ...]]:
             if card is not None:
                 costs[li * _FACE_UP_SLOTS + si] = CARD_COST[card]
     return costs
+
+
+# Game.extra, as a saved state names it: no extra turn; one owed after this turn (extra_turn());
+# this turn is the extra one (extra_turn() does nothing in it: extra turns never chain).
+EXTRA_TURN_STATES = ("none", "owed", "playing")
 
 
 def _fresh(value: Any) -> Any:
@@ -2484,6 +2501,8 @@ class Game:
             "max_turns",
             "_legal",
             "out_of_play",
+            "taken",
+            "extra",
             "setup_gems",
             "setup_gold",
             "setup_nobles",
@@ -2524,6 +2543,8 @@ class Game:
         self.turn = 1
         self.turns = [1] + [0] * (players - 1)
         self.passes = 0
+        self.taken = 0  # bit d: the action of decision d, which does not end the turn, was taken this turn
+        self.extra = 0  # an index of EXTRA_TURN_STATES: is an extra turn owed, or being played?
         self.ending: tuple[str, str, int] | None = None  # (trigger, finish, last seat) once a trigger holds
         self.end_reason: str | None = None
         self.seed: int | None = None
@@ -2603,6 +2624,9 @@ class Game:
         out: list[int] = []
         if mode == _ACTION_MODE:
             _action_phase_legal(self, out)
+            if self.taken:  # an action that does not end the turn is taken at most once a turn
+                taken = self.taken
+                out = [a for a in out if not taken >> ACTIONS[a][0] & 1]
             if not out and _STUCK >= 0:
                 _LEGAL[_STUCK](self, out)  # type: ignore[misc]  # the action taken when stuck has one
             return out  # sorted by construction: decisions in id order, each in increasing ids
@@ -2618,6 +2642,11 @@ class Game:
         """Play `action` (a legal id; another library's integer type is taken as an int), then the
         end of the turn: the end-of-turn steps from the one it was taken in, the end triggers and
         the next turn (IllegalAction, saying why, for an action that is not legal now).
+
+        An action that does not end the turn (`ends_turn: false`, in _KEEPS_TURN) returns to the
+        same player's choice, in the same turn, while some action is legal (each such action at most
+        once a turn: Game.taken). After the end triggers, a player owed an extra turn (Game.extra,
+        set by extra_turn()) plays again, in the same round, unless the game's end is due.
 
         The steps run from `step` (`count` of its actions done), in spec order (_end_of_turn): a
         step is skipped when its while-condition fails (or, at most once, after one action); an
@@ -2811,8 +2840,13 @@ class Game:
                 if self.mode == _ACTION_MODE
                 else f"illegal action '{text}': player {self._cp + 1} must first finish {wanted} ({options})"
             )
-        if d == _STUCK:
-            return f"illegal action '{text}': it is allowed only when no other action is"
+        if d == _STUCK:  # required when no other action is legal, where its own condition holds
+            others: list[int] = []
+            _action_phase_legal(self, others)
+            if any(not self.taken >> ACTIONS[a][0] & 1 for a in others):
+                return f"illegal action '{text}': it is allowed only when no other action is"
+        if self.taken >> d & 1:
+            return f"illegal action '{text}': it does not end the turn, and it was taken once this turn already"
         reason = _WHY[d](self, args)
         if isinstance(reason, Refusal):
             return reason
@@ -2874,6 +2908,8 @@ class Game:
         g.turn = self.turn
         g.turns = self.turns[:]
         g.passes = self.passes
+        g.taken = self.taken
+        g.extra = self.extra
         g.ending = self.ending
         g.end_reason = self.end_reason
         g.seed = self.seed
@@ -2942,6 +2978,10 @@ class Game:
             }
         )
         _state_json(self, state, observer)  # the spec's declared state and zones, when it has some
+        if _KEEPS_TURN:  # absent for a spec without such actions (so its states are as before)
+            state["taken"] = [DECISIONS[d] for d in _KEEPS_TURN if self.taken >> d & 1]
+        if _EXTRA_TURNS:  # absent for a spec that gives no extra turn
+            state["extra_turn"] = EXTRA_TURN_STATES[self.extra]
         if self.max_turns is not None:  # absent: no cap (so the states of specs without one are as before)
             state["max_turns"] = self.max_turns
         if self.out_of_play is not None:  # absent: every card is in play (the states of a new game are as before)
@@ -3311,6 +3351,32 @@ def _turn_problems(data: State, n: int, market: dict[str, Any] | None, reserved_
             out.append(((key,), f"'{key}' must be a whole number of at least 0, not {_shown(value)}"))
     out += _step_problems(data, phase, cp, market, reserved_counts)
     out += _ending_problems(data, n, phase)
+    out += _more_turn_problems(data)
+    return out
+
+
+def _more_turn_problems(data: State) -> list[Problem]:
+    """The actions taken this turn that do not end it (`taken`), and the extra turn (`extra_turn`):
+    each absent (none; a state saved before they existed), or a value this spec can hold."""
+    out: list[Problem] = []
+    taken = data.get("taken", [])
+    keeping = [DECISIONS[d] for d in _KEEPS_TURN]
+    if (
+        type(taken) is not list
+        or any(type(t) is not str or t not in keeping for t in taken)
+        or len(set(taken)) != len(taken)
+    ):
+        out.append(
+            (
+                ("taken",),
+                f"'taken' must list actions that do not end the turn "
+                f"({', '.join(keeping) or 'this spec has none'}), each once, not {_shown(taken)}",
+            )
+        )
+    extra = data.get("extra_turn", "none")
+    if type(extra) is not str or extra not in (EXTRA_TURN_STATES if _EXTRA_TURNS else ("none",)):
+        allowed = ", ".join(repr(x) for x in EXTRA_TURN_STATES) if _EXTRA_TURNS else "'none' (no rule gives one)"
+        out.append((("extra_turn",), f"'extra_turn' must be {allowed}, not {_shown(extra)}"))
     return out
 
 
@@ -3562,6 +3628,8 @@ def _load(data: State) -> Game:
     game.round = data["round"]
     game.turn = data["turn"]
     game.passes = data.get("passes", 0)
+    game.taken = sum(1 << DECISIONS.index(name) for name in data.get("taken", []))
+    game.extra = EXTRA_TURN_STATES.index(data.get("extra_turn", "none"))
     ending = data.get("ending")
     game.ending = None if ending is None else (ending["trigger"], ending["finish"], ending["last_seat"])
     game.end_reason = data.get("end_reason")

@@ -110,6 +110,7 @@ class Encoder:
         self.core_size = len(highs)  # the fields of every engine; the spec's own state and zones follow
         self._var_layout(field, highs, lows)
         self._zone_layout(field, highs, lows)
+        self._turn_layout(field, highs, lows)
         self.size = len(highs)
         self._make_blocks()
         self.low = np.array(lows, dtype=np.float32)
@@ -167,6 +168,30 @@ class Encoder:
                 lows.extend(lo for lo, _ in bounds)
                 if k == 0:
                     (self.own_vars if var.per_player else self.shared_vars).append((var.name, var.type, private, start))
+
+    def _turn_layout(self, field, highs: list[float], lows: list[float]) -> None:
+        """The turn's own fields, in the engines of the specs that have them (the others' vectors are
+        as they were): a flag per action that does not end the turn, taken this turn (`taken`), then
+        the extra turn one-hot over EXTRA_TURN_STATES (none, owed, playing)."""
+        module = self.module
+        self.keeping = [module.DECISIONS[d] for d in getattr(module, "_KEEPS_TURN", ())]
+        self.extra_states = tuple(module.EXTRA_TURN_STATES) if getattr(module, "_EXTRA_TURNS", False) else ()
+        self.turn_start = len(highs)
+        if self.keeping:
+            field("taken", [1.0] * len(self.keeping))
+        if self.extra_states:
+            field("extra_turn", [1.0] * len(self.extra_states))
+        lows.extend([0.0] * (len(highs) - len(lows)))
+
+    def _encode_turn(self, out: list, obs: dict) -> None:
+        """The turn's own fields (see _turn_layout), from `turn_start`."""
+        i = self.turn_start
+        taken = obs.get("taken", ())
+        for k, name in enumerate(self.keeping):
+            out[i + k] = 1.0 if name in taken else 0.0
+        i += len(self.keeping)
+        if self.extra_states:
+            out[i + self.extra_states.index(obs.get("extra_turn", "none"))] = 1.0
 
     def _make_blocks(self) -> None:
         """Each card's and noble's block of the vector, computed once (see encode)."""
@@ -380,6 +405,8 @@ class Encoder:
         assert i == self.core_size
         if self.zones:
             self._encode_zones(out, obs, me)
+        if self.keeping or self.extra_states:
+            self._encode_turn(out, obs)
         return np.array(out, dtype=np.float32)
 
     def _encode_table(self, out: list, obs: dict, me: int) -> int:

@@ -280,8 +280,8 @@ def statement(draw, env: dict, depth: int = 2) -> str:
     kind = draw(st.integers(0, 8 if depth > 0 else 6))
     if kind in (0, 1):
         return f"{_pick(draw, ['take', 'put_back'])}({draw(s('colour'))}, {draw(s('int'))})"
-    if kind == 2:
-        return f"reserve_top({draw(s('int'))})"
+    if kind == 2:  # a card from a deck, or another turn (extra_turn(), which takes nothing)
+        return f"reserve_top({draw(s('int'))})" if draw(st.booleans()) else "extra_turn()"
     if kind == 3:
         return f"{_pick(draw, ['reserve', 'refill'])}({draw(s('face_up'))})"
     if kind == 4:

@@ -3,7 +3,8 @@
 Part of the runtime of every generated engine (see compiler/emit/runtime/__init__.py): pasted
 into each engine whole. What a spec adds to these functions they run by calling its hooks
 (compiler/emit/runtime/spec.py): Game.apply its end-of-turn steps and end triggers
-(_end_of_turn) and its turn resets (_reset_turn), Game._state its declared state and zones
+(_end_of_turn), its turn resets (_reset_turn), its actions that do not end the turn (_keep_turn) and
+its extra turns (_turn_again), Game._state its declared state and zones
 (_state_json), new_game their deal and the setup (_deal_spec_zones, _setup).
 """
 from __future__ import annotations
@@ -20,8 +21,10 @@ from .spec import (
     _ACTION_MODE,
     _APPLY,
     _EXTRA_SLOTS,
+    _EXTRA_TURNS,
     _FACE_UP_COSTS,
     _FACE_UP_SLOTS,
+    _KEEPS_TURN,
     _LEGAL,
     _N_ACTION_DECISIONS,
     _N_STEPS,
@@ -55,10 +58,12 @@ from .spec import (
     _deal_spec_zones,
     _eligible,
     _end_of_turn,
+    _keep_turn,
     _rank_key,
     _reset_turn,
     _setup,
     _state_json,
+    _turn_again,
 )
 
 # Game.face_up_costs, kept when _FACE_UP_COSTS says so (when some legal loop of the spec walks
@@ -78,6 +83,11 @@ def _face_up_costs(market: list[list[int | None]]) -> list[tuple[int, ...]]:
     return costs
 
 
+# Game.extra, as a saved state names it: no extra turn; one owed after this turn (extra_turn());
+# this turn is the extra one (extra_turn() does nothing in it: extra turns never chain).
+EXTRA_TURN_STATES = ("none", "owed", "playing")
+
+
 def _fresh(value: Any) -> Any:
     """A game's own copy of an extra slot's value: tuples and lists become new lists, all the way
     down; numbers, flags, names and None are shared (they are immutable)."""
@@ -89,7 +99,7 @@ class Game:
 
     __slots__ = ("_n", "_cp", "mode", "step", "step_count", "supply", "_tok", "_bon", "_pts", "_bought", "_res", "blind",
                  "_nob", "market", "decks", "noble_row", "round", "turn", "turns", "passes", "ending", "end_reason",
-                 "seed", "start", "origin", "history", "pending", "max_turns", "_legal", "out_of_play",
+                 "seed", "start", "origin", "history", "pending", "max_turns", "_legal", "out_of_play", "taken", "extra",
                  "setup_gems", "setup_gold", "setup_nobles", "setup_face_up") + (
         ("face_up_costs",) if _FACE_UP_COSTS else ()) + tuple(  # chosen once, when the class is made
         name for name, _, _ in _EXTRA_SLOTS)
@@ -121,6 +131,8 @@ class Game:
         self.turn = 1
         self.turns = [1] + [0] * (players - 1)
         self.passes = 0
+        self.taken = 0  # bit d: the action of decision d, which does not end the turn, was taken this turn
+        self.extra = 0  # an index of EXTRA_TURN_STATES: is an extra turn owed, or being played?
         self.ending: tuple[str, str, int] | None = None  # (trigger, finish, last seat) once a trigger holds
         self.end_reason: str | None = None
         self.seed: int | None = None
@@ -198,6 +210,9 @@ class Game:
         out: list[int] = []
         if mode == _ACTION_MODE:
             _action_phase_legal(self, out)
+            if self.taken:  # an action that does not end the turn is taken at most once a turn
+                taken = self.taken
+                out = [a for a in out if not taken >> ACTIONS[a][0] & 1]
             if not out and _STUCK >= 0:
                 _LEGAL[_STUCK](self, out)  # type: ignore[misc]  # the action taken when stuck has one
             return out  # sorted by construction: decisions in id order, each in increasing ids
@@ -213,6 +228,11 @@ class Game:
         """Play `action` (a legal id; another library's integer type is taken as an int), then the
         end of the turn: the end-of-turn steps from the one it was taken in, the end triggers and
         the next turn (IllegalAction, saying why, for an action that is not legal now).
+
+        An action that does not end the turn (`ends_turn: false`, in _KEEPS_TURN) returns to the
+        same player's choice, in the same turn, while some action is legal (each such action at most
+        once a turn: Game.taken). After the end triggers, a player owed an extra turn (Game.extra,
+        set by extra_turn()) plays again, in the same round, unless the game's end is due.
 
         The steps run from `step` (`count` of its actions done), in spec order (_end_of_turn): a
         step is skipped when its while-condition fails (or, at most once, after one action); an
@@ -246,6 +266,8 @@ class Game:
                 args = args + (0,)
         _APPLY[d](self, args)
         if self.mode == _ACTION_MODE:
+            if _keep_turn(self, d):  # an action that does not end the turn: the player chooses again
+                return
             self.passes = self.passes + 1 if d == _STUCK else 0
             step = count = 0
         else:  # an action of the end-of-turn step self.step
@@ -260,6 +282,7 @@ class Game:
             self.step, self.step_count = _N_STEPS, 0
             self._finish(TRUNCATED)
             return
+        _turn_again(self)  # an extra turn owed: the seat below is this one again, in the same round
         cp = self._cp + 1
         if cp == self._n:
             cp = 0
@@ -364,8 +387,13 @@ class Game:
             return (f"illegal action '{text}': player {self._cp + 1} must now choose an {wanted}"
                     if self.mode == _ACTION_MODE else
                     f"illegal action '{text}': player {self._cp + 1} must first finish {wanted} ({options})")
-        if d == _STUCK:
-            return f"illegal action '{text}': it is allowed only when no other action is"
+        if d == _STUCK:  # required when no other action is legal, where its own condition holds
+            others: list[int] = []
+            _action_phase_legal(self, others)
+            if any(not self.taken >> ACTIONS[a][0] & 1 for a in others):
+                return f"illegal action '{text}': it is allowed only when no other action is"
+        if self.taken >> d & 1:
+            return f"illegal action '{text}': it does not end the turn, and it was taken once this turn already"
         reason = _WHY[d](self, args)
         if isinstance(reason, Refusal):
             return reason
@@ -423,6 +451,8 @@ class Game:
         g.turn = self.turn
         g.turns = self.turns[:]
         g.passes = self.passes
+        g.taken = self.taken
+        g.extra = self.extra
         g.ending = self.ending
         g.end_reason = self.end_reason
         g.seed = self.seed
@@ -478,6 +508,10 @@ class Game:
             "pending": self.pending,
         })
         _state_json(self, state, observer)  # the spec's declared state and zones, when it has some
+        if _KEEPS_TURN:  # absent for a spec without such actions (so its states are as before)
+            state["taken"] = [DECISIONS[d] for d in _KEEPS_TURN if self.taken >> d & 1]
+        if _EXTRA_TURNS:  # absent for a spec that gives no extra turn
+            state["extra_turn"] = EXTRA_TURN_STATES[self.extra]
         if self.max_turns is not None:  # absent: no cap (so the states of specs without one are as before)
             state["max_turns"] = self.max_turns
         if self.out_of_play is not None:  # absent: every card is in play (the states of a new game are as before)

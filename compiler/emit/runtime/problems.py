@@ -14,7 +14,10 @@ from typing import Any
 
 from .aliases import Path, Problem, State
 from .errors import _shown
+from .game import EXTRA_TURN_STATES
 from .spec import (
+    _EXTRA_TURNS,
+    _KEEPS_TURN,
     _N_ACTION_DECISIONS,
     _N_STEPS,
     _PAY_BASE,
@@ -296,6 +299,24 @@ def _turn_problems(data: State, n: int, market: dict[str, Any] | None, reserved_
             out.append(((key,), f"'{key}' must be a whole number of at least 0, not {_shown(value)}"))
     out += _step_problems(data, phase, cp, market, reserved_counts)
     out += _ending_problems(data, n, phase)
+    out += _more_turn_problems(data)
+    return out
+
+
+def _more_turn_problems(data: State) -> list[Problem]:
+    """The actions taken this turn that do not end it (`taken`), and the extra turn (`extra_turn`):
+    each absent (none; a state saved before they existed), or a value this spec can hold."""
+    out: list[Problem] = []
+    taken = data.get("taken", [])
+    keeping = [DECISIONS[d] for d in _KEEPS_TURN]
+    if type(taken) is not list or any(type(t) is not str or t not in keeping for t in taken) \
+            or len(set(taken)) != len(taken):
+        out.append((("taken",), f"'taken' must list actions that do not end the turn "
+                                f"({', '.join(keeping) or 'this spec has none'}), each once, not {_shown(taken)}"))
+    extra = data.get("extra_turn", "none")
+    if type(extra) is not str or extra not in (EXTRA_TURN_STATES if _EXTRA_TURNS else ("none",)):
+        allowed = ", ".join(repr(x) for x in EXTRA_TURN_STATES) if _EXTRA_TURNS else "'none' (no rule gives one)"
+        out.append((("extra_turn",), f"'extra_turn' must be {allowed}, not {_shown(extra)}"))
     return out
 
 

@@ -83,6 +83,8 @@ _OVER_MODE: int = -2
 _PAY: int = -1  # the payment step (-1: none)
 _PAY_BASE: int = 0  # the action id of PAYMENTS[0]
 _STUCK: int = -1  # the action taken only when stuck (-1: none)
+_KEEPS_TURN: tuple[int, ...] = ()  # the actions that do not end the turn (`ends_turn: false`), as decision indexes
+_EXTRA_TURNS: bool = False  # may an effect give a player another turn (`extra_turn()`)?
 _STEPS: tuple[int, ...] = ()  # the end-of-turn steps, as decision indexes
 _N_STEPS: int = 0
 _N_ACTION_DECISIONS: int = 0
@@ -124,6 +126,19 @@ def _end_of_turn(g: Any, step: int, count: int) -> bool:
 def _reset_turn(g: Any) -> None:
     """Gives every `reset: turn` variable its initial value back, as the next turn begins
     (inlined into Game.apply, as _end_of_turn is)."""
+    raise NotImplementedError("the rules of a spec are in an engine")
+
+
+def _keep_turn(g: Any, d: int) -> bool:
+    """After an action of decision `d` in the action phase: True when the turn goes on (an action
+    with `ends_turn: false`, and some action is legal now), Game.apply then returning at once
+    (inlined into Game.apply, as _end_of_turn is)."""
+    raise NotImplementedError("the rules of a spec are in an engine")
+
+
+def _turn_again(g: Any) -> None:
+    """Before Game.apply finds the next seat: an extra turn owed (extra_turn()) is played, the seat
+    set back by one so that the next seat is this one again (inlined, as _end_of_turn is)."""
     raise NotImplementedError("the rules of a spec are in an engine")
 
 

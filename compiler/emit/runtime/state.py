@@ -12,7 +12,7 @@ from typing import Any
 
 from .aliases import Problem, State
 from .errors import IllegalAction, StateError
-from .game import Game, _face_up_costs, new_game
+from .game import EXTRA_TURN_STATES, Game, _face_up_costs, new_game
 from .problems import _problems
 from .spec import (
     _ACTION_MODE,
@@ -124,6 +124,8 @@ def _load(data: State) -> Game:
     game.round = data["round"]
     game.turn = data["turn"]
     game.passes = data.get("passes", 0)
+    game.taken = sum(1 << DECISIONS.index(name) for name in data.get("taken", []))
+    game.extra = EXTRA_TURN_STATES.index(data.get("extra_turn", "none"))
     ending = data.get("ending")
     game.ending = None if ending is None else (ending["trigger"], ending["finish"], ending["last_seat"])
     game.end_reason = data.get("end_reason")

@@ -81,6 +81,8 @@ def decision_item(self: Builder, d: Decision, index: int, section: str, is_step:
         sentences.append(sentence(self.text("sheet.choose", items=join(self.t, chosen))))
     if d.only_when_stuck:
         sentences.append(sentence(self.text("sheet.only_when_stuck")))
+    if not d.ends_turn:
+        sentences.append(sentence(self.text("sheet.ends_turn")))
     if not (isinstance(d.condition, Bool) and d.condition.value):
         sentences.append(sentence(self.text("sheet.condition", cond=p.condition(d.condition))))
     sentences.append(sentence(p.effects(d.effects)))

@@ -52,6 +52,8 @@ def effect(self: Phraser, node) -> str:
             return t.text(EFFECTS["reserve_top"].phrase, **self.level(lvl))
         case Effect(name="pay", args=(payment,)):
             return t.text(EFFECTS["pay"].phrase, **self.named("payment", self.thing(payment)))
+        case Effect(name="extra_turn", args=()):
+            return t.text(EFFECTS["extra_turn"].phrase)
         case Effect(name="visit", args=(noble,)):
             return t.text(EFFECTS["visit"].phrase, **self.named("noble", self.thing(noble)))
         case Effect(name=name, args=(var, value)) if name in STATE_EFFECTS:
@@ -131,7 +133,7 @@ def _card_of(stmt):
 
 
 # The base game's effects on the card given first (reserve, refill, acquire, bury): "reserve the chosen card".
-_CARD_EFFECTS = tuple(name for name, d in BASE_EFFECTS.items() if d.params[0] in (CARD_T, FACE_UP_CARD))
+_CARD_EFFECTS = tuple(name for name, d in BASE_EFFECTS.items() if d.params[:1] in ((CARD_T,), (FACE_UP_CARD,)))
 
 
 def _zone_effect(self, node) -> EffectDecl | None:
