@@ -34,7 +34,7 @@ from ..front.source import MapNode, Node, ScalarNode
 from ..language import COLUMN_TYPES as COLUMN_DECLS
 from ..language import ColumnType
 from ..language.columns import COLUMN_KEYS, types_taking
-from ..model import COLUMN_TYPES, Card, Column, Component, Kind, Noble, Text
+from ..model import COLUMN_TYPES, Card, Column, Component, ItemWords, Kind, Noble, Text
 
 BASE_KINDS = ("cards", "nobles")  # the base game's kinds, in the order of Rules.kinds
 MAX_TABLE_NUMBER = 1000  # the largest number of a component table (rulespec/README.md)
@@ -60,6 +60,7 @@ class Declaration:
     faces_of: str = ""
     faces_span: Span | None = None
     note: Text | None = None
+    grammar: tuple[ItemWords, ...] = ()  # the item's plural and gender per language, where given
     broken: bool = False  # a column declaration was refused: its table is not read (no follow-up errors)
 
 
@@ -171,7 +172,7 @@ class Loader:
     def declaration(self, name: str, key: ScalarNode, entry: MapNode) -> Declaration:
         where = f" in kind '{name}'"
         title = self.c.text(entry, "title")
-        item = self.c.text(entry, "item")
+        item, grammar = self.c.item(entry, "item")
         table = self.c.node(entry, "table", ScalarNode, where=where)
         if table is not None and not isinstance(table.value, str):
             self.r.error("E103", "'table' must be the path of a .csv file", table.span)
@@ -185,7 +186,7 @@ class Loader:
         return Declaration(name, title, item, table, columns, key.span, node.span if node else entry.span,
                            key=str(key_name or ""), key_span=key_node.span if key_node else None,
                            faces_of=str(faces or ""), faces_span=faces_node.span if faces_node else None,
-                           note=self.c.note(entry), broken=broken)
+                           note=self.c.note(entry), grammar=grammar, broken=broken)
 
     def columns(self, kind: str, node: MapNode) -> tuple[Column, ...]:
         out: list[Column] = []
@@ -308,7 +309,8 @@ class Loader:
         self.titles_used(d, components)
         pieces = _faces(d, components)
         components = tuple(Component(c.id, c.values, c.span, p) for c, p in zip(components, pieces, strict=True))
-        return Kind(d.name, d.title, d.item, shown, d.columns, components, d.span, d.key, d.faces_of, d.note)
+        return Kind(d.name, d.title, d.item, shown, d.columns, components, d.span, d.key, d.faces_of, d.note,
+                    d.grammar)
 
     def references(self, d: Declaration) -> bool:
         """E122: `key` naming no number or keyword column, `faces_of` naming no number column; True if one."""

@@ -1678,7 +1678,7 @@ def _why_take_pair(g, args):
     p_colour = a_colour
     if not sup[p_colour] >= 4:
         return (
-            'condition not met: at least 4 tokens of the chosen colour are in the supply '
+            'condition not met: 4 or more tokens of the chosen colour are in the supply '
             '(supply[colour] >= pair_minimum, rulespec/official.yaml:81)'
         )
     return None

@@ -16,6 +16,7 @@ class Item:
     marks: tuple[int, ...] = ()
     note: str = ""  # a variant's note, shown in small type
     note_en: str = ""  # the same, written only in English: shown in English, marked as such
+    lines: tuple[str, ...] = ()  # lines under the item (the turn summary's kinds of action, one a line)
 
 
 @dataclass

@@ -52,7 +52,9 @@ def worked_example(self: Builder) -> Section | None:
                                              worth=self.count("noun.point", anna.reserved[0].points)))))
     marks: tuple[int, ...] = ()
     if s.trigger is not None and s.target is not None:
-        cond = self.named("sheet.example.a").condition(s.trigger.when)
+        said = self.named("sheet.example.a")
+        said.known["me.prestige"] = total
+        cond = said.condition(s.trigger.when)
         items.append(Item(sentence(self.text("sheet.example.trigger", cond=cond,
                                              finish=self.text(f"sheet.finish.{s.trigger.finish}"))),
                           "", self.marks(f"end.{s.trigger.name}",
