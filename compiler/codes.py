@@ -104,6 +104,7 @@ CODES: dict[str, Code] = _index([
         ("E123", "two components with the same `key`"),
         ("E124", "a component table with no rows"),
         ("E125", "a kind no rule can reach (no zone holds it)", WARNING),
+        ("E126", "a kind's `item` with a plural form or a gender its language does not have, or without its word"),
     ),
     *_codes(
         EXPRESSIONS,

@@ -75,6 +75,20 @@ class AuthoredText:
 
 
 @dataclass(frozen=True, slots=True)
+class ItemWords:
+    """One component of a kind, in one language, as a phrase needs it to agree: its plural forms
+    (CLDR category -> word; ``one`` is the item's text) and its gender (compiler/language/grammar.py),
+    each only where the spec gives them."""
+
+    lang: str
+    forms: tuple[tuple[str, str], ...] = ()
+    gender: str = ""
+
+    def form(self, category: str) -> str | None:
+        return dict(self.forms).get(category)
+
+
+@dataclass(frozen=True, slots=True)
 class Change:
     """What a variant did to one element of its base, for sheets and diffs."""
 
@@ -145,6 +159,11 @@ class Kind:
     key: str = ""
     faces_of: str = ""
     note: Text | None = None
+    grammar: tuple[ItemWords, ...] = ()  # the item's plural and gender, per language, where the spec gives them
+
+    def words(self, lang: str) -> ItemWords:
+        """The item's plural forms and gender in `lang` (empty where the spec gives none)."""
+        return next((w for w in self.grammar if w.lang == lang), ItemWords(lang))
 
     def value(self, component: Component, column: str):
         """A component's value of `column` (a column the kind has)."""

@@ -275,12 +275,12 @@ def _said(rules, text: str, lang: str) -> str:
 
 @pytest.mark.parametrize("lang, text", [
     ("en", "the “prestige needed” of that city is at least 0 for at least 1 city in your “Claimed cities”"),
-    ("fr", "la valeur « prestige exigé » de cet élément (cité) atteint au moins 0 pour au moins 1 élément (cité) "
+    ("fr", "le nombre « prestige exigé » de cette cité atteint au moins 0 pour au moins 1 cité "
            "de votre zone « Cités revendiquées »"),
-    ("nl", "voor minstens 1 onderdeel (stad) in je zone ‘Opgeëiste steden’ geldt dat de waarde ‘vereiste prestige’ "
-           "van dat onderdeel (stad) minstens 0 is"),
-    ("sr", "за најмање 1 елемент („град“) из ваше зоне „Освојени градови“ важи да вредност „потребан престиж“ "
-           "тог елемента („град“) износи најмање 0"),
+    ("nl", "voor minstens 1 stad in je zone ‘Opgeëiste steden’ geldt dat het getal ‘vereiste prestige’ "
+           "van die stad minstens 0 is"),
+    ("sr", "за најмање 1 град из ваше зоне „Освојени градови“ важи да број „потребан престиж“ "
+           "тог града износи најмање 0"),
 ])
 def test_a_count_over_a_players_zone_is_phrased_by_its_item_and_title(city_rules, lang, text):
     assert _said(city_rules, "count(c.prestige >= 0 for c in me.claimed) >= 1", lang) == text
@@ -292,10 +292,10 @@ def test_a_count_over_a_players_zone_is_phrased_by_its_item_and_title(city_rules
     ("any(c.requires[red] >= 1 for c in city_display)",
      "for at least one city in “Cities on display”, the “bonuses needed” of that city for red is at least 1"),
     ("sum(c.prestige for c in me.claimed) >= 13",
-     "the total, over all pieces in your “Claimed cities”, of the “prestige needed” of that city is at least 13"),
+     "the total, over all cities in your “Claimed cities”, of the “prestige needed” of that city is at least 13"),
     ("city in city_display", "the chosen city is one of the pieces in “Cities on display”"),
     ("any(size(p.claimed) >= 1 for p in others)",
-     "for at least one other player, the “Claimed cities” of that player holds at least 1 piece"),
+     "for at least one other player, the “Claimed cities” of that player holds at least 1 city"),
     ("for c in me.claimed: move(c, city_display)",
      "for each city in your “Claimed cities”, put that city in “Cities on display”"),
 ])
@@ -306,9 +306,9 @@ def test_loops_aggregates_and_membership_over_zones_in_english(city_rules, expre
 @pytest.mark.parametrize("lang", ["en", "fr", "nl", "sr"])
 def test_a_membership_in_a_zone_in_every_language(city_rules, lang):
     said = _said(city_rules, "city in city_display", lang)
-    assert {"en": "one of the pieces in “Cities on display”", "fr": "parmi les éléments de la zone « Cités exposées »",
-            "nl": "een van de onderdelen in de zone ‘Uitgestalde steden’",
-            "sr": "спада у елементе из зоне „Изложени градови“"}[lang] in said
+    assert {"en": "one of the pieces in “Cities on display”", "fr": "parmi les pièces de la zone « Cités exposées »",
+            "nl": "een van de stukken in de zone ‘Uitgestalde steden’",
+            "sr": "спада у плочице из зоне „Изложени градови“"}[lang] in said
 
 
 def test_a_spec_whose_end_loops_over_a_zone_has_sheets_in_every_language(tmp_path):
@@ -328,9 +328,9 @@ def test_a_spec_whose_end_loops_over_a_zone_has_sheets_in_every_language(tmp_pat
                                       "--format", "md", "-o", str(tmp_path / "out")])
     assert result.exit_code == 0, result.output
     english = (tmp_path / "out" / "loops.en.md").read_text(encoding="utf-8")
-    assert "if the “prestige needed” of that city is at least 0 for at least 1 city in your “Claimed cities”" in english
+    assert "the “prestige needed” of that city is at least 0 for at least 1 city in your “Claimed cities”" in english
     serbian = (tmp_path / "out" / "loops.sr.md").read_text(encoding="utf-8")
-    assert "за најмање 1 елемент („град“) из ваше зоне „Освојени градови“" in serbian
+    assert "за најмање 1 град из ваше зоне „Освојени градови“" in serbian
 
 
 SHOWN = """state:
@@ -369,9 +369,9 @@ def test_a_set_of_components_given_a_zone_holds_its_components_in_every_tool(tmp
     [look] = [b for b in rules.setup if b.name == "look"]
     said = {lang: describe(look.effects[0], lang, rules) for lang in ("en", "fr", "nl", "sr")}
     assert said == {"en": "set your “Cities shown” to the pieces in “Cities on display”",
-                    "fr": "votre « Cités montrées » devient les éléments de la zone « Cités exposées »",
-                    "nl": "zet je „Getoonde steden” op de onderdelen in de zone ‘Uitgestalde steden’",
-                    "sr": "ваш запис „Показани градови“ постаје елементи из зоне „Изложени градови“"}
+                    "fr": "votre « Cités montrées » devient les pièces de la zone « Cités exposées »",
+                    "nl": "zet je „Getoonde steden” op de stukken in de zone ‘Uitgestalde steden’",
+                    "sr": "ваш запис „Показани градови“ постаје плочице из зоне „Изложени градови“"}
     result = CliRunner().invoke(cli.main, ["simulate", str(tmp_path / "shown.yaml"), "--games", "2",
                                            "--bots", "random,greedy"])
     assert result.exit_code == 0, result.output

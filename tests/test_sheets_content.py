@@ -48,7 +48,7 @@ def test_token_limit_changes_the_sheet(tmp_path):
     assert "The limit: 8 tokens" in text
     assert ("At the end of your turn, if you hold more than 8 tokens (gold included), return tokens of your choice "
             "to the supply until you have 8 left.") in text
-    assert "The limit of 8 tokens counts gold tokens too" in text
+    assert "Gold tokens count towards the limit of 8 tokens" in text
     assert "10 tokens" not in text
 
 
@@ -86,8 +86,8 @@ def test_removing_the_tiebreak_leaves_a_shared_victory(tmp_path):
 
 
 @pytest.mark.parametrize("target, serbian", [(21, "имате најмање 21 поен престижа"),
-                                             (22, "имате најмање 22 поена престижа"),
-                                             (25, "имате најмање 25 поена престижа")])
+                                             (22, "имате 22 или више поена престижа"),
+                                             (25, "имате 25 или више поена престижа")])
 def test_serbian_plural_follows_the_spec_value(tmp_path, target, serbian):
     text = sheet_text(spec(tmp_path, ("  target: 15 ", f"  target: {target} ")), "sr")
     assert serbian in text
@@ -171,7 +171,7 @@ def test_a_value_only_changed_rules_use_is_told_with_the_first_of_them(tmp_path,
     if lang == "en":
         assert text.splitlines()[3] == "_A house variant of Splendor._"
         assert "★1 **Changed: Take two tokens of one colour**" in box and "take 1 gold token" in box
-        assert "★2 **Changed: End of the game** At the end of your turn, if you have at least 12 prestige points: " \
+        assert "★2 **Changed: End of the game** If you have 12 or more prestige points at the end of your turn, " \
                "the game ends at once. Base game: 15 instead of 12. _Shorter. At once._" in box
 
 
@@ -210,8 +210,8 @@ GOLD_STEP = (
 @pytest.mark.parametrize("lang, said", [
     ("en", "Gold never comes from taking tokens: you get it only with the action “Reserve a face-up card” or "
            "“Reserve the top card of a deck”, and at the end of your turn with the step “Gold rain”."),
-    ("fr", "à la fin de votre tour avec l'étape « Pluie d'or »."),
-    ("nl", "en aan het einde van je beurt met de stap ‘Gouden regen’."),
+    ("fr", "à la fin de votre tour avec la vérification « Pluie d'or »."),
+    ("nl", "en aan het einde van je beurt met ‘Gouden regen’."),
     ("sr", "и на крају потеза кораком „Златна киша“."),
 ])
 def test_gold_from_an_end_of_turn_step_is_told_by_the_mistakes(tmp_path, lang, said):

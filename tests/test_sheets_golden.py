@@ -57,3 +57,30 @@ def test_generated_sheets_are_current(path):
             assert target.exists(), f"{target.relative_to(ROOT)} is missing: run `splendor-rules sheet {path}`"
             assert target.read_text(encoding="utf-8") == text, (
                 f"{target.relative_to(ROOT)} is out of date: run `splendor-rules sheet {path}`")
+
+
+# Each section of the official sheet in each language, a golden file of its own: a change to one
+# phrase shows as a change to the section that says it (tests/sheets_golden/sections/official.LANG/).
+OFFICIAL_SECTIONS = ("glance", "goal", "setup", "turn", "tokens", "reserve", "buy", "nobles", "end", "example",
+                     "faq", "mistakes")
+
+
+def official_sections(lang: str) -> dict[str, str]:
+    """The official sheet in `lang` cut at its section headings: the part before the first ("summary":
+    the title and the turn summary box) and each section by its key, in order."""
+    rules, base = _rules(SPECS["official"])
+    sheet = content.build(rules, lang, base)
+    text = render.markdown(sheet, rules)
+    head, *rest = text.split("\n## ")
+    assert [s.key for s in sheet.sections] == list(OFFICIAL_SECTIONS), "a section was added: name its golden"
+    assert len(rest) == len(OFFICIAL_SECTIONS)
+    cut = {"summary": head.split("\n", 1)[1].lstrip("\n")}  # without the provenance comment
+    cut.update({key: "## " + part for key, part in zip(OFFICIAL_SECTIONS, rest, strict=True)})
+    cut[OFFICIAL_SECTIONS[-1]] = cut[OFFICIAL_SECTIONS[-1]].split("\n---\n")[0]  # without the provenance
+    return {key: part.rstrip("\n") + "\n" for key, part in cut.items()}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_official_sheet_section_goldens(golden, lang):
+    for index, (key, text) in enumerate(official_sections(lang).items()):
+        golden.check(GOLDEN / "sections" / f"official.{lang}" / f"{index:02d}-{key}.md", text)

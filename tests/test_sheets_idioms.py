@@ -42,7 +42,7 @@ def test_a_changed_shape_keeps_the_general_phrasing(tmp_path):
                                       "size(picked) == min(take_count, count(supply[c] >= 2 for c in gems))")))
     assert "Take 3 tokens of different colours" not in text
     assert "Choose 1 to 3 different gem colours. You may do this only if" in text
-    assert "at least 2 tokens of that colour are in the supply" in text
+    assert "2 or more tokens of that colour are in the supply" in text
 
 
 def test_take_up_to_three():
@@ -110,18 +110,14 @@ def test_a_noble_condition_of_another_shape_is_told_in_general(tmp_path):
 
 
 GLANCE = {
-    "en": ("**Your turn**: Do exactly one action (there are 4 kinds), then the end-of-turn steps.",
-           "**End**: The end is triggered at the end of your turn if you have at least 15 prestige points: the round "
-           "is completed so that every player has had the same number of turns, then the game ends."),
-    "fr": ("**Votre tour** : Faites exactement une action (il en existe 4 sortes), puis les étapes de fin de tour.",
-           "**Fin** : La fin est déclenchée à la fin de votre tour si vous avez au moins 15 points de prestige : on "
-           "termine le tour de table pour que chaque joueur ait joué le même nombre de tours, puis la partie s'arrête."),
-    "nl": ("**Je beurt**: Doe precies één actie (er zijn 4 soorten), daarna de stappen aan het einde van de beurt.",
-           "**Einde**: Het einde wordt ingeluid aan het einde van je beurt als je minstens 15 prestigepunten hebt: de "
-           "ronde wordt uitgespeeld zodat iedereen evenveel beurten heeft gehad, daarna eindigt het spel."),
-    "sr": ("**Ваш потез**: Одиграјте тачно једну акцију (постоје 4 врсте), па кораке на крају потеза.",
-           "**Крај**: Крај игре почиње на крају вашег потеза ако имате најмање 15 поена престижа: круг се доиграва до "
-           "краја, тако да сви играчи одиграју исти број потеза, а онда се игра завршава."),
+    'en': ('**Your turn**: Do exactly one action (there are 4 kinds), then check the end of your turn.',
+           '**End**: If you have 15 or more prestige points at the end of your turn, the round is completed so that every player has had the same number of turns, then the game ends.'),
+    'fr': ('**Votre tour** : Faites une seule action (il y en a 4 sortes), puis effectuez les vérifications de fin de tour.',
+           "**Fin** : Si vous avez 15 points de prestige ou plus à la fin de votre tour, on termine le tour de table pour que chaque joueur ait joué le même nombre de tours, puis la partie s'arrête."),
+    'nl': ('**Je beurt**: Voer precies één actie uit (er zijn 4 soorten) en handel daarna het einde van je beurt af.',
+           '**Einde**: Als je 15 of meer prestigepunten hebt aan het einde van je beurt, wordt de ronde uitgespeeld zodat iedereen evenveel beurten heeft gehad, en daarna eindigt het spel.'),
+    'sr': ('**Ваш потез**: Одиграјте тачно једну акцију (постоје 4 врсте), а затим обавите кораке краја потеза.',
+           '**Крај**: Ако на крају свог потеза имате 15 или више поена престижа, круг се доиграва до краја, тако да сви играчи одиграју исти број потеза, а онда се игра завршава.'),
 }
 
 
@@ -137,10 +133,9 @@ def test_rare_cases_are_notes():
     turn = text.split("## Your turn")[1].split("\n## ")[0]
     assert "On your turn, you do exactly one of these 6 actions." in turn
     assert "- Pass" not in turn and "### Other actions" not in turn
-    assert "**Rare case**: If you cannot do any action, you take the action “Pass”: nothing happens." in turn
+    assert "**Rare case**: If you cannot do any action, you pass your turn." in turn
     end = text.split("## End of the game")[1].split("\n## ")[0]
-    assert ("- **Rare case**: At the end of your turn, if the number of passes in a row is at least the number of "
-            "players: the game ends at once.") in end
+    assert "- **Rare case**: If every player has passed in a row at the end of your turn, the game ends at once." in end
     glance = text.split("## At a glance")[1].split("\n## ")[0]
     # the rare end (a run of passes) and the stuck Pass stay out of the summary ("play passes to
     # the left" is the order of play, another sense of the word)
@@ -154,10 +149,10 @@ def test_added_actions_are_kinds_of_their_own():
 
 def test_a_card_named_twice_is_it_the_second_time():
     text = phrase_text(str(OFFICIAL))
-    assert "Reserve the chosen card, replace it with the top card of its deck and" in text
-    assert "add the chosen card to your purchased cards and replace it with the top card of its deck." in text
+    assert "Reserve a face-up card, replace it with the top card of its deck and" in text
+    assert "put the chosen card in front of you and replace it with the top card of its deck." in text
     french = phrase_text(str(OFFICIAL), "fr")
-    assert "Réservez la carte choisie, remplacez-la par la première carte de sa pioche" in french
+    assert "Réservez une carte face visible, remplacez-la par la première carte de sa pioche" in french
 
 
 def test_shapes_are_recognised_in_the_model():

@@ -74,6 +74,24 @@ QUOTED = {
     "sr": ["преко границе", "од 1 до 3 различитих боја", "круг се доигра ", "има 1 племића", "такав жетон"],
     "en": ["Do exactly one of the 7 actions", "The end of the game comes when"],
 }
+# The sentences the native readers' review of December 2026 quotes (issue 30), templates every sheet
+# shared: fixed once for all languages, so no sheet may say them again.
+QUOTED_2026 = {
+    "en": ["nothing happens", "The end is triggered", "to your purchased cards", "does a noble require no more",
+           "if the number of passes in a row is at least"],
+    "fr": ["ne demande pas plus que vos bonus", "La fin est déclenchée", "rien ne se passe", "Faites-en une seule",
+           "à vos cartes achetées",
+           "passes consécutives atteint", "Lectures", "puis les étapes", "l'élément ("],
+    "nl": ["Tafel voor", "elk)", "Lezingen", "De prestige van", "de limiet telt", "er gebeurt niets",
+           "Vraagt een edele niet meer", "Doe er één", "daarna de stappen", "aan je gekochte kaarten",
+           "Het einde wordt ingeluid"],
+    "sr": ["Граница", "код нерешеног", "Код нерешеног", "ваша цена је: цена", "Ако на крају вашег", "ако на крају вашег", "На крају вашег потеза, ако",
+           "отворено по нивоу", "тражи највише онолико", "ништа се не дешава", "па кораке",
+           "својим купљеним картама", "Крај игре почиње"],
+}
+# Where every number is known (the worked example: Anna has exactly 15), a comparison is said with
+# the number itself, never "at least" (issue 30: "Comme Anne a au moins 15 points").
+AT_LEAST = {"en": r"\bat least\b", "fr": r"\bau moins\b", "nl": r"\bminstens\b", "sr": r"\bнајмање\b|\bбар\b"}
 
 
 def sentences(item: str) -> list[str]:
@@ -154,3 +172,32 @@ def test_a_condition_is_phrased_as_the_clause_it_is():
     assert describe(blind.condition, "fr", rules, blind, main_clause=True) == \
         "vous avez moins de 3 cartes réservées et il reste au moins 1 carte dans la pioche du niveau choisi"
     assert describe(blind.condition, "en", rules, blind) == describe(blind.condition, "en", rules, blind, True)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_sentence_of_the_2026_review_survives(lang):
+    bad = [f"{name}: {quote!r}" for name, text in sheets(lang).items() for quote in QUOTED_2026[lang]
+           if quote in text]
+    assert bad == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_worked_example_says_the_numbers_it_knows(lang):
+    title = "## " + tables.load(lang).text("sheet.example.title")
+    bad = []
+    for name, text in sheets(lang).items():
+        if title not in text:
+            continue
+        example = text.split(title, 1)[1].split("\n## ", 1)[0]
+        bad += [f"{name}: {m[0]!r}" for m in re.finditer(AT_LEAST[lang], example)]
+    assert bad == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_engine_words_are_a_term_to_avoid(lang):
+    """The words of the rule engine ("la valeur", "élément", "étape") are the table's `term.engine.avoid`:
+    test_one_term_per_concept holds every committed sheet to it; here, that the rule catches them."""
+    avoid = tables.load(lang).text("term.engine.avoid")
+    said = {"en": "the value “prestige” of the element", "fr": "la valeur « prestige » de l'élément (cité), étape",
+            "nl": "de waarde ‘prestige’ van het onderdeel", "sr": "вредност „престиж“ елемента"}[lang]
+    assert len(re.findall(avoid, said, re.IGNORECASE)) >= 2

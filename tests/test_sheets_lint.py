@@ -139,10 +139,10 @@ def test_english_has_no_few_form(langs):
 
 
 def test_placeholders_must_match_english(langs):
-    edit(langs / "fr.yaml", 'quant.ge: "au moins {n} {noun}"', 'quant.ge: "au moins {noun}"')
+    edit(langs / "fr.yaml", 'quant.gt: "plus de {n} {noun}"', 'quant.gt: "plus de {noun}"')
     found = lint_tables(langs, COLOURS)
     assert [d.code for d in found] == ["E604"]
-    assert "'quant.ge' lacks {n}" in found[0].message
+    assert "'quant.gt' lacks {n}" in found[0].message
 
 
 def test_case_forms_count_as_the_same_placeholder(langs):

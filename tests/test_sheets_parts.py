@@ -37,9 +37,9 @@ def official_en() -> str:
 
 def test_turn_summary_of_the_official_rules(official_en):
     assert summary(official_en) == [
-        "1. **Action**: Do one: take tokens, reserve a card or buy a card.",
+        "1. **Action**: Do one of these 4.",
         "2. **Then check**: More than 10 tokens? Return tokens of your choice down to 10.",
-        "3. **Then check**: Does a noble require no more than your bonuses? That noble visits you "
+        "3. **Then check**: Do your bonuses, colour by colour, reach what a noble requires? That noble visits you "
         "(one a turn; you choose if several qualify).",
         "4. **Finally**: 15 prestige points or more? This is the last round: finish it, then the game ends.",
     ]
@@ -50,16 +50,35 @@ def test_turn_summary_follows_the_limit_the_target_and_the_visit(tmp_path):
                 ("    resolve: choice        # the player chooses when several", "    resolve: all  #"))
     lines = summary(sheet_text(path))
     assert lines[1] == "2. **Then check**: More than 8 tokens? Return tokens of your choice down to 8."
-    assert lines[2] == "3. **Then check**: Do nobles require no more than your bonuses? They all visit you."
+    assert lines[2] == "3. **Then check**: Do your bonuses, colour by colour, reach what some nobles require? They all visit you."
     assert lines[3].startswith("4. **Finally**: 12 prestige points or more? This is the last round")
 
 
 def test_turn_summary_of_a_variant_marks_what_it_changes():
     lines = summary(sheet_text(str(ROOT / "variants" / "sudden-death.yaml")))
-    assert lines[3] == "4. **Finally**: If you have at least 15 prestige points: the game ends at once. ★1"
+    assert lines[3] == "4. **Finally**: If you have 15 or more prestige points, the game ends at once. ★1"
     assert not any("★" in line for line in lines[:3])
     lines = summary(sheet_text(str(ROOT / "variants" / "target-12.yaml")))
     assert lines[3].startswith("4. **Finally**: 12 prestige points or more?") and lines[3].endswith("★1")
+
+
+def test_the_summary_lists_the_kinds_of_action_with_their_limits(official_en):
+    """Issue 30: the four actions of a turn, one a line, each with its limit (as the glance counts them)."""
+    box = official_en.split("**Turn summary**", 1)[1].split("\n## ", 1)[0]
+    assert [line for line in box.splitlines() if line.startswith(">    - ")] == [
+        ">    - Take 3 tokens of different colours (never gold).",
+        ">    - Take 2 tokens of one colour, if 4 or more tokens of that colour are in the supply.",
+        ">    - Reserve a card, face up or the top card of a deck, and take 1 gold token if any is left; only if you "
+        "hold fewer than 3 reserved cards.",
+        ">    - Buy a card, face up or one of your reserved cards.",
+    ]
+
+
+def test_a_step_of_its_own_says_when_it_applies_in_the_summary():
+    lines = summary(sheet_text(str(ROOT / "variants" / "cities.yaml")))
+    assert lines[2] == "3. **Then check**: Claim a city, if the player meets the requirement of a city. ★6"
+    french = sheet_text(str(ROOT / "variants" / "cities.yaml"), "fr")
+    assert "Revendiquer une cité, si le joueur remplit les conditions d'une cité. ★6" in french
 
 
 def test_the_stuck_pass_is_not_in_the_summary(official_en):
@@ -110,7 +129,7 @@ def test_scoring_without_noble_visits_names_only_the_cards(tmp_path):
 
 
 def test_the_end_as_it_is_played(official_en):
-    assert ("**As it is played**: If you have at least 15 prestige points at the end of your turn, the round is "
+    assert ("**As it is played**: If you have 15 or more prestige points at the end of your turn, the round is "
             "played to its end: the players after you, up to the player on the first player's right, each play "
             "one more turn; then the game ends.") in official_en
     assert "As it is played" not in sheet_text(str(ROOT / "variants" / "sudden-death.yaml"))

@@ -59,10 +59,10 @@ def test_every_language_has_its_categories():
 def test_the_examples_of_the_brief(rules):
     assert describe(expr("me.reserved < reserve_limit"), "en", rules) == "you hold fewer than 3 reserved cards"
     pair = action(rules, "take_pair")
-    assert describe(pair.condition, "en", rules, pair) == "at least 4 tokens of the chosen colour are in the supply"
+    assert describe(pair.condition, "en", rules, pair) == "4 or more tokens of the chosen colour are in the supply"
     # Without the decision, a choice is found by name among the rules' decisions.
     assert describe(expr("supply[colour] >= pair_minimum"), "en", rules) == \
-        "at least 4 tokens of the chosen colour are in the supply"
+        "4 or more tokens of the chosen colour are in the supply"
 
 
 def test_official_conditions_in_english(rules):
@@ -73,16 +73,16 @@ def test_official_conditions_in_english(rules):
     noble = action(rules, "noble_visit")
     assert describe(noble.condition, "en", rules, noble) == \
         "for each gem colour, you have at least as many bonuses of that colour as the chosen noble requires"
-    assert describe(expr("me.prestige >= target"), "en", rules) == "you have at least 15 prestige points"
+    assert describe(expr("me.prestige >= target"), "en", rules) == "you have 15 or more prestige points"
 
 
 def test_official_effects_in_english(rules):
     take = action(rules, "take_different")
     assert describe(take.effects[0], "en", rules, take) == "take 1 token of each chosen colour"
     assert describe(stmt("if supply[gold] >= 1: take(gold, 1)"), "en", rules) == \
-        "if at least 1 gold token is in the supply, take 1 gold token"
+        "take 1 gold token if any is left"
     assert describe(list(action(rules, "buy_reserved").effects), "en", rules, action(rules, "buy_reserved")) == \
-        "pay its price and add the chosen reserved card to your purchased cards"
+        "pay its price and put the chosen reserved card in front of you"
 
 
 @pytest.mark.parametrize("lang, text", [
@@ -96,10 +96,10 @@ def test_reserve_limit_in_each_language(rules, lang, text):
 
 @pytest.mark.parametrize("n, text", [
     (1, "имате најмање 1 резервисану карту"),
-    (3, "имате најмање 3 резервисане карте"),
-    (5, "имате најмање 5 резервисаних карата"),
+    (3, "имате 3 или више резервисане карте"),
+    (5, "имате 5 или више резервисаних карата"),
     (21, "имате најмање 21 резервисану карту"),
-    (12, "имате најмање 12 резервисаних карата"),
+    (12, "имате 12 или више резервисаних карата"),
 ])
 def test_serbian_nouns_agree_with_the_number(rules, n, text):
     assert describe(expr(f"me.reserved >= {n}"), "sr", rules) == text
@@ -108,7 +108,7 @@ def test_serbian_nouns_agree_with_the_number(rules, n, text):
 @pytest.mark.parametrize("n, text", [
     (0, "vous avez au moins 0 carte réservée"),
     (1, "vous avez au moins 1 carte réservée"),
-    (2, "vous avez au moins 2 cartes réservées"),
+    (2, "vous avez 2 cartes réservées ou plus"),
 ])
 def test_french_zero_is_singular(rules, n, text):
     assert describe(expr(f"me.reserved >= {n}"), "fr", rules) == text
@@ -116,8 +116,8 @@ def test_french_zero_is_singular(rules, n, text):
 
 @pytest.mark.parametrize("n, text", [
     (1, "у банци има најмање 1 златни жетон"),
-    (2, "у банци има најмање 2 златна жетона"),
-    (7, "у банци има најмање 7 златних жетона"),
+    (2, "у банци има 2 или више златна жетона"),
+    (7, "у банци има 7 или више златних жетона"),
 ])
 def test_serbian_adjectives_agree_too(rules, n, text):
     assert describe(expr(f"supply[gold] >= {n}"), "sr", rules) == text
@@ -200,7 +200,7 @@ def test_general_fallbacks_in_english(rules):
     assert describe(expr("me.held <= token_limit and (passes == 0 or round > 3)"), "en", rules) == \
         "you hold at most 10 tokens (gold included) and either exactly 0 passes in a row have been made " \
         "or the round number is more than 3"
-    assert describe(expr("3 <= me.prestige"), "en", rules) == "you have at least 3 prestige points"
+    assert describe(expr("3 <= me.prestige"), "en", rules) == "you have 3 or more prestige points"
     assert describe(stmt("for c in colours: put_back(c, me.tokens[c])"), "en", rules) == \
         "for each token colour, return as many tokens of that colour as the number of tokens of that colour you hold " \
         "to the supply"
@@ -222,14 +222,14 @@ def test_quantities_are_phrased_as_noun_phrases(rules):
      "for each gem colour, you pay the cost of the chosen card in that colour plus 1"),
     ("fr", "vous n'êtes pas parmi les autres joueurs", "pour chaque autre joueur, ce joueur n'est pas vous",
      "réservez la première carte de la pioche du niveau 2 si vous avez au moins 1 carte réservée, sinon du niveau 1",
-     "pour chaque couleur de gemme, vous payez le coût de la carte choisie dans cette couleur plus 1"),
+     "pour chaque couleur, payez le coût de la carte choisie dans cette couleur plus 1"),
     ("nl", "jij niet een van de andere spelers bent", "voor elke andere speler geldt dat die speler niet jij is",
      "reserveer de bovenste kaart van de stapel van niveau 2 als je minstens 1 gereserveerde kaart hebt, "
      "anders niveau 1",
-     "voor elke edelsteenkleur betaal je de prijs van de gekozen kaart in die kleur plus 1"),
+     "per kleur betaal je de prijs van de gekozen kaart in die kleur plus 1"),
     ("sr", "ви не спадате у остали играчи", "за сваког другог играча важи да тај играч није ви",
      "резервишите горњу карту из шпила нивоа 2 ако имате најмање 1 резервисану карту, иначе нивоа 1",
-     "за сваку боју драгуља ваша цена је: цена изабране карте у тој боји плус 1"),
+     "за сваку боју плаћате износ: цена изабране карте у тој боји плус 1"),
 ])
 def test_you_as_a_value_levels_by_if_and_prices(rules, lang, member, equal, level, price):
     """`me` compared or tested for membership, a level chosen by an 'if', a price of `c` (each once exit 3)."""

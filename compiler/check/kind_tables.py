@@ -16,7 +16,7 @@ from ..diagnostics import Reporter, Span, did_you_mean
 from ..front.reading import MAX_INPUT_BYTES, NotAFile, read_input
 from ..front.source import ScalarNode
 from ..language import ColumnType
-from ..model import Column, Component, Text
+from ..model import Column, Component, ItemWords, Text
 
 MAX_TABLE_NUMBER = 1000  # the largest number of a component table (rulespec/README.md)
 _KEYWORD = re.compile(r"[a-z][a-z0-9_]*")
@@ -40,6 +40,7 @@ class Declaration:
     faces_of: str = ""
     faces_span: Span | None = None
     note: Text | None = None
+    grammar: tuple[ItemWords, ...] = ()  # the item's plural and gender per language, where given
     broken: bool = False  # a column declaration was refused: its table is not read (no follow-up errors)
 
 

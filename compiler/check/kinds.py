@@ -140,7 +140,7 @@ class Loader:
     def declaration(self, name: str, key: ScalarNode, entry: MapNode) -> Declaration:
         where = f" in kind '{name}'"
         title = self.c.text(entry, "title")
-        item = self.c.text(entry, "item")
+        item, grammar = self.c.item(entry, "item")
         table = self.c.node(entry, "table", ScalarNode, where=where)
         if table is not None and not isinstance(table.value, str):
             self.r.error("E103", "'table' must be the path of a .csv file", table.span)
@@ -154,7 +154,7 @@ class Loader:
         return Declaration(name, title, item, table, columns, key.span, node.span if node else entry.span,
                            key=str(key_name or ""), key_span=key_node.span if key_node else None,
                            faces_of=str(faces or ""), faces_span=faces_node.span if faces_node else None,
-                           note=self.c.note(entry), broken=broken)
+                           note=self.c.note(entry), grammar=grammar, broken=broken)
 
     def columns(self, kind: str, node: MapNode) -> tuple[Column, ...]:
         out: list[Column] = []
@@ -277,7 +277,8 @@ class Loader:
         self.titles_used(d, components)
         pieces = _faces(d, components)
         components = tuple(Component(c.id, c.values, c.span, p) for c, p in zip(components, pieces, strict=True))
-        return Kind(d.name, d.title, d.item, shown, d.columns, components, d.span, d.key, d.faces_of, d.note)
+        return Kind(d.name, d.title, d.item, shown, d.columns, components, d.span, d.key, d.faces_of, d.note,
+                    d.grammar)
 
     def references(self, d: Declaration) -> bool:
         """E122: `key` naming no number or keyword column, `faces_of` naming no number column; True if one."""

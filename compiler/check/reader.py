@@ -15,7 +15,8 @@ from ..front.expr import Bool, Origin, parse_expr, parse_stmt
 from ..front.overlay import Resolved
 from ..front.reading import read_input
 from ..front.source import MapNode, Node, ScalarNode, SeqNode
-from ..model import Kind, PlayerField, Text
+from ..language.grammar import GENDERS, PLURAL_FORMS
+from ..model import ItemWords, Kind, PlayerField, Text
 from . import bounds as bounds_mod
 from . import kinds as kinds_mod
 from .inference import Inferrer
@@ -110,6 +111,51 @@ class Checker:
             return Text(entries.get("en", default), tuple(sorted((k, v) for k, v in entries.items() if k != "en")))
         self.r.error("E103", f"'{key}' must be a text or a mapping of languages to texts", node.span)
         return Text(default)
+
+    def item(self, parent: MapNode, key: str) -> tuple[Text, tuple[ItemWords, ...]]:
+        """A kind's `item`: a text, where a language may give instead of its word a mapping of its
+        plural forms and gender (``fr: {one: cité, other: cités, gender: f}``); E126 for a form or a
+        gender that language does not have."""
+        node = self.node(parent, key, None, True)
+        if not isinstance(node, MapNode):
+            return self.text(parent, key), ()
+        plain: dict[str, str] = {}
+        grammar = []
+        for k, v in node.entries:
+            lang = str(k.value)
+            if lang not in LANGS:
+                self.r.error("E104", f"unknown language '{lang}'{did_you_mean(lang, LANGS)}"
+                             f" (languages: {', '.join(LANGS)})", k.span)
+            elif isinstance(v, ScalarNode):
+                plain[lang] = str(v.value)
+            elif isinstance(v, MapNode):
+                words = self._item_words(lang, v)
+                grammar.append(words)
+                plain[lang] = words.form("one") or ""
+        if "en" not in plain:
+            self.r.error("E104", f"'{key}' needs an English text ('en')", node.span)
+        text = Text(plain.get("en", ""), tuple(sorted((k, v) for k, v in plain.items() if k != "en")))
+        return text, tuple(grammar)
+
+    def _item_words(self, lang: str, node: MapNode) -> ItemWords:
+        forms, gender = [], ""
+        allowed = PLURAL_FORMS[lang]
+        for k, v in node.entries:
+            name, value = str(k.value), "" if v is None or not isinstance(v, ScalarNode) else str(v.value)
+            if name == "gender":
+                if value not in GENDERS[lang]:
+                    have = ", ".join(GENDERS[lang]) or "none: its words do not change with a gender"
+                    self.r.error("E126", f"'{value}' is not a gender of {lang} (genders: {have})", v.span)
+                else:
+                    gender = value
+            elif name in allowed:
+                forms.append((name, value))
+            else:
+                self.r.error("E126", f"'{name}' is not a plural form {lang} writes (forms: {', '.join(allowed)}; "
+                             "and `gender`)", k.span)
+        if "one" not in dict(forms):
+            self.r.error("E126", f"the {lang} item needs its word, `one`", node.span)
+        return ItemWords(lang, tuple(forms), gender)
 
     def note(self, entry: MapNode) -> Text | None:
         return self.text(entry, "note") if isinstance(entry, MapNode) and entry.get("note") is not None else None

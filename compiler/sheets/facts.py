@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import cast
 
 from ..front.expr import Attribute, Compare, Effect, ForEach, Logic, Name, Origin, parse_expr, walk
 from ..model import Decision, Rules
@@ -250,6 +251,19 @@ def _bind(bound: dict, hole: str, value) -> bool:
         return bound[hole] == value
     bound[hole] = value
     return True
+
+
+def conjuncts(node: object) -> list[object]:
+    """The parts of a chain of `and` (the node itself if it is none)."""
+    if isinstance(node, Logic) and node.op == "and":
+        return conjuncts(node.left) + conjuncts(node.right)
+    return [node]
+
+
+def name_uses(nodes: Iterable[object], name: str) -> int:
+    """How often the name `name` occurs in `nodes` (a choice named by a condition or an effect)."""
+    nodes_of = cast(Callable[[object], Iterable[object]], walk)
+    return sum(1 for node in nodes for n in nodes_of(node) if isinstance(n, Name) and n.id == name)
 
 
 def _conjuncts(node) -> list:

@@ -5,7 +5,9 @@ Takes the rule model; returns diagnostics, never raises:
 * E601 a language table that is not a flat mapping of texts, or a text whose plural
   forms are not the ones its language uses (Serbian: one, few, other);
 * E602 a key that English has and another table lacks (located at the table line
-  where it belongs), E603 a key another table has and English does not;
+  where it belongs), E603 a key another table has and English does not (a gendered form ``KEY@GENDER``
+  or ``KEY@GENDER.v``, for an item of one of the language's genders, stands for ``KEY``:
+  compiler/language/grammar.py);
 * E604 a text whose placeholders differ from the English text's (case forms such as
   ``{card_of}``, ``{card_acc}``, ``{colour_name}`` or ``{wild_adj}`` count as the same placeholder,
   and so do the forms of a collection, ``{each}``, ``{all}``, ``{items}`` and ``{some}``);
@@ -29,6 +31,7 @@ from pathlib import Path
 
 from ..diagnostics import CompileError, Diagnostic, Span, sorted_diagnostics
 from ..front import source
+from ..language.grammar import GENDERS
 from ..model import Rules
 from . import tables
 from .plurals import LANGUAGES
@@ -129,11 +132,12 @@ def _lint_tables(base: Path, colours: tuple[str, ...]) -> list[Diagnostic]:
                 f"{reference.path}:{reference.spans[key].line})", _line(table, previous_line),
                 (f"English: {_show(reference.entries[key])}",)))
         for key in table.entries:
-            if not reference.has(key):
+            ref_key = _gendered_base(key, lang)
+            if not reference.has(ref_key):
                 found.append(Diagnostic("E603", f"extra key '{key}': the English table has no such key",
                                         table.spans[key]))
                 continue
-            want = {_base_name(n) for n in tables.placeholders(reference.entries[key])}
+            want = {_base_name(n) for n in tables.placeholders(reference.entries[ref_key])}
             have = {_base_name(n) for n in tables.placeholders(table.entries[key])}
             if want != have:
                 lost, added = sorted(want - have), sorted(have - want)
@@ -144,6 +148,16 @@ def _lint_tables(base: Path, colours: tuple[str, ...]) -> list[Diagnostic]:
                     parts.append("has " + ", ".join("{" + n + "}" for n in added) + ", which English does not")
                 found.append(Diagnostic("E604", f"'{key}' {' and '.join(parts)}", table.spans[key]))
     return found
+
+
+def _gendered_base(key: str, lang: str) -> str:
+    """The key a gendered form stands for (``ref.component.the@f`` or ``...@f.v`` before a vowel: the phrase
+    for an item of that gender, compiler/language/grammar.py); the key itself if it is no such form of one
+    of `lang`'s genders (a form English cannot have: it has no genders)."""
+    base, at, form = key.partition("@")
+    if at and form.removesuffix(".v") in GENDERS.get(lang, ()):
+        return base
+    return key
 
 
 def _line(table: tables.Table, line: int) -> Span:

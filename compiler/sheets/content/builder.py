@@ -197,6 +197,8 @@ class Builder:
     # summary.py
     rare_trigger = _summary.rare_trigger
     summary = _summary.summary
+    action_lines = _summary.action_lines
+    step_line = _summary.step_line
 
     # scoring.py
     scoring = _scoring.scoring
@@ -221,6 +223,7 @@ class Builder:
     source_title = _decisions.source_title
     idiom = _decisions.idiom
     decision_item = _decisions.decision_item
+    folded_choice = _decisions.folded_choice
     price_sentence = _decisions.price_sentence
     actions_of = _decisions.actions_of
     rare_item = _decisions.rare_item

@@ -3,12 +3,14 @@ choices, condition, effects and price, or the idiom a rule sheet uses for its sh
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ...front.expr import Bool
+from ...front.expr import Bool, Effect, Name
 from ...model import Decision
-from ..facts import held_limit, noble_visit, rare, return_to_limit, take_different, topic
-from ..phrases import Phraser, join, sentence
+from ..facts import held_limit, name_uses, noble_visit, rare, return_to_limit, take_different, topic
+from ..phrases import Phraser, Ref, join, sentence
+from ..phrases.kinds import DOMAIN_KINDS
 from .tree import Item
 
 if TYPE_CHECKING:  # the class these functions are bound to (the package re-exports it)
@@ -73,6 +75,9 @@ def decision_item(self: Builder, d: Decision, index: int, section: str, is_step:
     if said is not None:
         return self.with_text(self.note_item(" ".join(sentence(x) for x in said), self.headline(d, index, is_step),
                                              self.marks(*paths), d.note), d)
+    folded = None if is_step else self.folded_choice(d)
+    if folded is not None:
+        return self.with_text(self.note_item(folded, self.headline(d, index, is_step), self.marks(*paths), d.note), d)
     sentences = []
     if is_step and d.while_ is not None:
         sentences.append(sentence(self.text("sheet.step.while", cond=p.condition(d.while_))))
@@ -104,6 +109,51 @@ def decision_item(self: Builder, d: Decision, index: int, section: str, is_step:
                                          d.note), d)
 
 
+def folded_choice(self: Builder, d: Decision) -> str | None:
+    """An action of one choice told as players say it: the choice folded into what is done with it
+    ("Take 2 tokens of one colour, if 4 or more tokens of that colour are in the supply"), instead
+    of "Choose a gem colour. You may do this only if ... Take 2 tokens of the chosen colour."
+
+    Only for an action whose one choice (no payment, not optional) its effects name, from a domain
+    the language table has an indefinite form for (``ref.DOMAIN.one``); a condition that names the
+    choice follows a single effect ("..., if ..."); after several effects, or a condition that does not
+    name the choice, it is the usual "You may do this only if" (the choice then "that colour")."""
+    if len(d.params) != 1 or d.only_when_stuck:
+        return None
+    prm = d.params[0]
+    kind = DOMAIN_KINDS.get(prm.domain, "")
+    if prm.optional or not self.table.has(f"ref.{prm.domain}.one") or not self.table.has(f"ref.{kind}.that"):
+        return None
+    if _mentions(self, d.effects, prm.name) != 1:  # "one colour" once; a second mention would need "that colour"
+        return None
+    fields = self.p.item_fields(prm.source) if prm.domain == "component" else {}
+    holds = self.p.holds(prm.source) if prm.domain == "component" else ""
+    told = Phraser(self.lang, self.rules, table=self.table)
+    told.scope[prm.name] = Ref(kind, f"ref.{prm.domain}.one", fields, holds=holds)
+    that = Phraser(self.lang, self.rules, table=self.table)
+    that.scope[prm.name] = Ref(kind, f"ref.{kind}.that", fields, holds=holds)
+    done = told.effects(d.effects)
+    if isinstance(d.condition, Bool) and d.condition.value:
+        return sentence(done)
+    if len(d.effects) == 1 and name_uses([d.condition], prm.name) > 0:
+        return sentence(self.text("sheet.fold", effects=done, cond=that.condition(d.condition)))
+    return sentence(done) + " " + sentence(self.text("sheet.condition", cond=that.condition(d.condition)))
+
+
+def _mentions(self: Builder, stmts: Sequence[object], name: str) -> int:
+    """How often effects name the choice `name` in words: a card effect on the card the effect before it
+    names is "it" (``eff.NAME.it``: "replace it ..."), which does not name it again."""
+    count, previous = 0, None
+    for stmt in stmts:
+        card = stmt.args[0] if isinstance(stmt, Effect) and stmt.args and isinstance(stmt.args[0], Name) else None
+        pronoun = isinstance(stmt, Effect) and card is not None and card == previous \
+            and self.table.has(f"eff.{stmt.name}.it")
+        if not pronoun:
+            count += name_uses([stmt], name)
+        previous = card
+    return count
+
+
 def price_sentence(self: Builder, p: Phraser, prm) -> str:
     return p.price(prm.price)
 
@@ -115,8 +165,11 @@ def actions_of(self: Builder, kind: str) -> list[tuple[int, Decision]]:
 def rare_item(self: Builder, d: Decision, index: int) -> Item:
     """A rare-case action (taken only when stuck), told as a short note."""
     p = Phraser(self.lang, self.rules, d, table=self.table)
-    text = sentence(self.text("sheet.rare.stuck", action=self.text("sheet.quote", x=self.headline(d, index, False)),
-                              effects=p.effects(d.effects)))
+    if not d.effects:  # passing: "you pass your turn", not "you take the action Pass: nothing happens"
+        text = sentence(self.text("sheet.rare.stuck.pass"))
+    else:
+        text = sentence(self.text("sheet.rare.stuck", action=self.text("sheet.quote", x=self.headline(d, index, False)),
+                                  effects=p.effects(d.effects)))
     if not (isinstance(d.condition, Bool) and d.condition.value):
         text += " " + sentence(self.text("sheet.condition", cond=p.condition(d.condition)))
     paths = self.decision_paths(d, "actions")

@@ -5,10 +5,24 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...front.expr import Name, walk
+from ...front.expr import Bool, Name, unparse, walk
+from ...model import Decision
 from ..example import prestige_target
-from ..facts import change_group, held_limit, return_to_limit, shape, topic, value_names
-from ..phrases import join, sentence
+from ..facts import (
+    action_kind,
+    change_group,
+    conjuncts,
+    effect_names,
+    held_limit,
+    name_uses,
+    rare,
+    return_to_limit,
+    shape,
+    topic,
+    value_names,
+)
+from ..phrases import Phraser, Ref, join, sentence
+from ..phrases.kinds import DOMAIN_KINDS
 from .tree import Item
 
 if TYPE_CHECKING:  # the class these functions are bound to (the package re-exports it)
@@ -38,8 +52,11 @@ def summary(self: Builder) -> list[Item]:
     # the line lists kinds of action: a variant changes it by adding or removing an action
     added_or_removed = [c.path for c in r.changes if c.kind in ("add", "remove") and c.path.startswith("actions.")
                         and c.path == change_group(c.path)]
-    items = [Item(sentence(self.text("sheet.summary.action", items=join(self.t, kinds, "or"))),
-                  self.text("sheet.summary.action_lead"), self.marks(*added_or_removed))]
+    lines = self.action_lines()
+    intro = (self.text("sheet.summary.action_lines", n=len(lines)) if len(lines) > 1
+             else self.text("sheet.summary.action", items=join(self.t, kinds, "or")))
+    items = [Item(sentence(intro), self.text("sheet.summary.action_lead"), self.marks(*added_or_removed),
+                  lines=tuple(lines) if len(lines) > 1 else ())]
     limit_step, limit = held_limit(r)
     for i, d in enumerate(r.steps):
         paths = self.decision_paths(d, "end_of_turn")
@@ -50,7 +67,7 @@ def summary(self: Builder) -> list[Item]:
         elif shape(d) == "visit":
             text = self.text("sheet.summary.visit_all")
         else:
-            text = self.headline(d, i + 1, True)
+            text = self.step_line(d, i + 1)
         items.append(Item(sentence(text), self.text("sheet.summary.check_lead"), self.marks(*paths)))
     trigger, target = prestige_target(r)
     for e in r.end:
@@ -64,3 +81,68 @@ def summary(self: Builder) -> list[Item]:
                              finish=self.text(f"sheet.finish.{e.finish}"))
         items.append(Item(sentence(text), self.text("sheet.summary.end_lead"), self.marks(*paths)))
     return items
+
+
+def action_lines(self: Builder) -> list[str]:
+    """The kinds of action of a turn (as the glance counts them), one line each, with their limits:
+    "Take 3 tokens of different colours (never gold).", "Take 2 tokens of one colour, if 4 or more
+    tokens of that colour are in the supply.", "Reserve a card, face up or the top card of a deck, and
+    take 1 gold token if any is left; only if you hold fewer than 3 reserved cards."; a kind of another
+    shape by its title."""
+    groups: dict[str, list[Decision]] = {}
+    for d in self.rules.actions:
+        if not rare(d):
+            groups.setdefault(action_kind(d), []).append(d)
+    lines = []
+    for kind, ds in groups.items():
+        first = ds[0]
+        index = self.rules.actions.index(first) + 1
+        told = None
+        if kind == "take_set":
+            said = self.idiom(first, False)
+            told = sentence(said[0]) if said else None
+        elif kind == "take_same" and len(ds) == 1:
+            told = self.folded_choice(first)
+        elif kind in ("reserve", "buy"):
+            told = _kind_line(self, kind, ds)
+        lines.append(told or sentence(self.headline(first, index, False)))
+    return lines
+
+
+def _kind_line(self: Builder, kind: str, ds: list[Decision]) -> str:
+    """Reserving or buying, whichever ways the spec has: the kind's words for those ways, the effects
+    every way shares that take a token (the gold of a reserve), and the conditions they all share
+    (the limit of reserved cards)."""
+    shapes = sorted({shape(d) for d in ds})
+    key = f"sheet.summary.line.{kind}" + (".both" if len(shapes) > 1 else "." + shapes[0])
+    if not self.table.has(key):
+        return ""
+    p = Phraser(self.lang, self.rules, ds[0], table=self.table)
+    shared = [stmt for stmt in ds[0].effects if "take" in effect_names([stmt])
+              and all(any(unparse(stmt) == unparse(other) for other in d.effects) for d in ds)]
+    text = self.text(key)
+    if shared:
+        text = self.text("sheet.summary.line.and", x=text, y=p.effects(shared))
+    limits = [c for c in conjuncts(ds[0].condition) if all(any(unparse(c) == unparse(o) for o in conjuncts(d.condition))
+                                                             for d in ds)]
+    if limits and not (len(limits) == 1 and isinstance(limits[0], Bool)):
+        text = self.text("sheet.summary.line.only_if", x=text, cond=join(self.t, [p.condition(c) for c in limits]))
+    return sentence(text)
+
+
+def step_line(self: Builder, d: Decision, index: int) -> str:
+    """A step of another shape in the summary: its title and when it applies ("Claim a city, if you
+    meet the requirements of a city in “Cities on display”"), its one choice said as "a city"; the title
+    alone where the step has no condition or no such choice."""
+    title = self.headline(d, index, True)
+    if len(d.params) != 1 or isinstance(d.condition, Bool):
+        return title
+    prm = d.params[0]
+    mentions = name_uses([d.condition], prm.name)
+    if not self.table.has(f"ref.{prm.domain}.one") or mentions != 1:  # "a city" once, never twice
+        return title
+    p = Phraser(self.lang, self.rules, table=self.table)
+    fields = p.item_fields(prm.source) if prm.domain == "component" else {}
+    p.scope[prm.name] = Ref(DOMAIN_KINDS[prm.domain], f"ref.{prm.domain}.one", fields,
+                            holds=p.holds(prm.source) if prm.domain == "component" else "")
+    return self.text("sheet.summary.step", title=title, cond=p.condition(d.condition))

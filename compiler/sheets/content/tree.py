@@ -17,6 +17,7 @@ class Item:
     note: str = ""  # a variant's note, shown in small type
     note_en: str = ""  # the same, written only in English: shown in English, marked as such
     precise: str = ""  # the generated phrase of a rule told in the spec's own words (`text`), shown on demand
+    lines: tuple[str, ...] = ()  # lines under the item (the turn summary's kinds of action, one a line)
 
 
 @dataclass

@@ -123,7 +123,9 @@ def _at_trigger(self: Builder, w: WorkedGame, names: dict[str, str]) -> list[Ite
         items.append(Item(sentence(self.text("sheet.example.reserved", **names,
                                              worth=self.count("noun.point", points)))))
     trigger = next(t for t in r.end if t.name == w.trigger)
-    cond = self.named("sheet.example.a").condition(trigger.when)
+    said = self.named("sheet.example.a")
+    said.known["me.prestige"] = anna.prestige  # "since Anna has 15 points", not "at least 15"
+    cond = said.condition(trigger.when)
     items.append(Item(sentence(self.text("sheet.example.trigger", cond=cond,
                                          finish=self.text(f"sheet.finish.{trigger.finish}"))),
                       "", self.marks(f"end.{trigger.name}", *(f"values.{v}" for v in value_names(r, [trigger.when])))))

@@ -56,6 +56,9 @@ def condition(self: Phraser, node) -> str:  # noqa: C901 - one dispatch over nod
     raise PhraseError(f"cannot phrase {type(node).__name__} as a condition")
 
 
+_ITEM_FIELDS = ("item", "item_of", "plural", "gender")  # what a phrase of a component agrees with (names.item_fields)
+
+
 def joined_clause(self: Phraser, text: str) -> str:
     """A clause joined to a subordinate clause after the first ("... et qu'il reste ..."):
     the table's `logic.clause`, or `logic.clause.elided` before a vowel."""
@@ -96,7 +99,7 @@ def compare(self: Phraser, op: str, left, right) -> str:
         other = right if lk == NONE else left
         kind = self.kind(other)
         ref = self.lookup(other.id) if isinstance(other, Name) else None
-        item: Fields = {"item": ref.fields["item"]} if ref is not None and "item" in ref.fields else {}
+        item: Fields = {k: v for k, v in ref.fields.items() if k in _ITEM_FIELDS} if ref is not None else {}
         return t.text(f"cond.{'none' if op == '==' else 'some'}.{kind}", **self.named("x", self.thing(other)),
                       **item)
     if lk != NUMBER or rk != NUMBER:
@@ -106,6 +109,8 @@ def compare(self: Phraser, op: str, left, right) -> str:
             left, right = right, left
         key = "cond.same" if op == "==" else "cond.not_same"
         return t.text(key, a=self.thing(left)[""], b=self.thing(right)[""])
+    if _all_passed(self, op, left, right):
+        return t.text("cond.all_passed")
     lc, rc = self.const(left), self.const(right)
     if lc is None and rc is None:
         said = self.compare_quantities(op, left, right) or self.compare_quantities(FLIP[op], right, left)
@@ -153,3 +158,17 @@ def relative(self: Phraser, node) -> str | None:
             k = self.kind(o)
             return self.t.text(f"q.{k}.{attr}.rel", **self.named(k, self.thing(o)))
     return None
+
+
+def _all_passed(self: Phraser, op: str, left: object, right: object) -> bool:
+    """``passes >= player_count``: every player has passed, one after the other (as players say it,
+    not "the number of passes in a row is at least the number of players")."""
+    names = {"passes", "player_count"}
+    if any(n in self.scope for n in names):
+        return False
+    match (op, left, right):
+        case (">=" | "==", Name(id="passes"), Name(id="player_count")):
+            return True
+        case ("<=" | "==", Name(id="player_count"), Name(id="passes")):
+            return True
+    return False

@@ -32,6 +32,10 @@ class Phraser:
         self.t = Words(table or tables.load(lang), rules)
         self.values = {v.name: v.value for v in rules.values}
         self.scope: dict[str, Ref] = dict(scope or {})
+        # Quantities whose value is known where the phrase is said (a worked example: Anna's prestige),
+        # by their expression's text: a comparison that holds is said with the value itself
+        # ("Anna has 15 prestige points"), never "at least 15" where the value is exact.
+        self.known: dict[str, int] = {}
         if not self.scope:
             self.scope["me"] = Ref(PLAYER, "ref.player.you", person="you")
             self.scope["player"] = Ref(PLAYER, "ref.player.the")
@@ -55,6 +59,7 @@ class Phraser:
     enter = names.enter
     holds = names.holds
     item = names.item
+    item_fields = names.item_fields
     bind = names.bind
     bind_each = names.bind_each
     lookup = names.lookup
@@ -144,7 +149,7 @@ def explain_definition(definition, lang: str, rules: Rules, table: tables.Table 
             ph.scope[name] = Ref(kind, key)
             fields[name] = ph.t.text(key)
         elif isinstance(t, Comp) and any(k.name == t.kind for k in rules.kinds):  # "the city"
-            ph.scope[name] = Ref(COMPONENT, "ref.component.the", {"item": ph.item(t.kind)}, holds=t.kind)
+            ph.scope[name] = Ref(COMPONENT, "ref.component.the", ph.item_fields(t.kind), holds=t.kind)
             fields[name] = ph.ref_forms(ph.scope[name])[""]
         elif isinstance(t, Keyword):  # "a given “power”": a keyword of that column
             column = next(c for k in rules.kinds if k.name == t.kind for c in k.columns if c.name == t.column)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...front.expr import Bool, Effect, ForEach, Name, Sequence, When, walk
+from ...front.expr import Bool, Compare, Effect, ForEach, Index, Name, Sequence, When, unparse, walk
 from ...language import EFFECTS, EffectDecl, Role
 from ...language.effects import BASE_EFFECTS, STATE_EFFECTS, ZONE_EFFECTS, named
 from ...language.types import CARD as CARD_T
@@ -65,6 +65,12 @@ def effect(self: Phraser, node) -> str:
             return t.text("eff.for", body=self.bind(var, coll).effect(body), **self.each(key))
         case Sequence(stmts=stmts):  # the effects of a body, joined as a list of effects is
             return self.effects(stmts)
+        case When(test=Compare(op=">=", left=Index(obj=Name(id="supply"), index=c), right=k),
+                  then=Effect(name="take", args=(c2, amount)), otherwise=None) \
+                if "supply" not in self.scope and unparse(c) == unparse(c2) \
+                and self.const(k) is not None and self.const(k) == self.const(amount):
+            # "if at least 1 gold token is in the supply, take 1 gold token": "take 1 gold token if any is left"
+            return t.text("eff.take.if_left", n=self.const(k), count=self.tokens(c2, amount))
         case When(test=test, then=then, otherwise=None):
             return t.text("eff.if", test=self.condition(test), then=self.effect(then))
         case When(test=test, then=then, otherwise=other):

@@ -38,6 +38,7 @@ from .kinds import (
     NUMBER,
     PLAYER,
     RESULT_KINDS,
+    Fields,
     PhraseError,
     Ref,
     state_kind,
@@ -59,7 +60,7 @@ def enter(self: Phraser, decision: Decision) -> None:
         kind = DOMAIN_KINDS[p.domain]
         counter[kind] = counter.get(kind, 0) + 1
         suffix = f" ({counter[kind]})" if seen[kind] > 1 else ""
-        fields = {"item": self.item(p.source)} if p.domain == "component" else {}
+        fields = self.item_fields(p.source) if p.domain == "component" else {}
         holds = self.holds(p.source) if p.domain == "component" else ""
         self.scope[p.name] = Ref(kind, f"ref.{p.domain}.chosen", fields, suffix=suffix, holds=holds)
 
@@ -78,13 +79,30 @@ def item(self: Phraser, source: str) -> str:
     return kind.item.get(self.lang) or kind.item.en
 
 
+def item_fields(self: Phraser, source: str) -> Fields:
+    """What a phrase of one component of a zone's (or a kind's) kind agrees with: ``item`` (the word),
+    ``item_of`` (Serbian: its genitive, the spec's `few` form), ``plural`` and ``gender``. A phrase whose
+    table has a form for that gender (``KEY@GENDER``) uses it ("la cité choisie"); without the spec's
+    forms, the table's neutral words stand in ("pièces (cité)")."""
+    holds = self.holds(source)
+    kind = next((k for k in self.rules.kinds if k.name == holds), None)
+    if kind is None:
+        raise PhraseError(f"no kind '{holds}'")
+    word = kind.item.get(self.lang) or kind.item.en
+    words = kind.words(self.lang) if kind.item.get(self.lang) else kind.words("en")
+    table = self.t.table
+    return {"item": word, "item_of": words.form("few") or table.text("item.of", item=word),
+            "plural": words.form("other") or table.text("item.plural", item=word),
+            "gender": words.gender if words.lang == self.lang else ""}
+
+
 def bind(self: Phraser, var: str, collection) -> Phraser:
     """A phraser in which `var` is an element of `collection` ("that colour")."""
     kind, coll_key = self.collection(collection)
     child = type(self)(self.lang, self.rules, table=self.t.table, scope=self.scope)
     holds = self.held_kind(collection) if kind == COMPONENT else None
     if holds is not None:  # "that city" (fr, nl, sr: "that piece (city)"), of the zone's (or set's) kind
-        child.scope[var] = Ref(kind, "ref.component.that", {"item": self.item(holds)}, coll=coll_key,
+        child.scope[var] = Ref(kind, "ref.component.that", self.item_fields(holds), coll=coll_key,
                                holds=holds)
     else:
         child.scope[var] = Ref(kind, f"ref.{kind}.that", coll=coll_key)
@@ -109,7 +127,7 @@ def lookup(self: Phraser, name: str) -> Ref | None:
     for d in self.rules.actions + self.rules.steps:
         p = d.param(name)
         if p is not None and p.domain == "component":
-            return Ref(COMPONENT, "ref.component.chosen", {"item": self.item(p.source)}, holds=self.holds(p.source))
+            return Ref(COMPONENT, "ref.component.chosen", self.item_fields(p.source), holds=self.holds(p.source))
         if p is not None:
             return Ref(DOMAIN_KINDS[p.domain], f"ref.{p.domain}.chosen")
     return None

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from ...front.expr import Aggregate, Attribute, Binary, Call, Conditional, Index, Int, Name, Unary
+from ...front.expr import Aggregate, Attribute, Binary, Call, Conditional, Index, Int, Name, Unary, unparse
 from ...language import AGGREGATES, FUNCTIONS
 from ...model import BUILTIN_SETUP_FIELDS, Rules
 from .kinds import CARD, COLOURS, COMPONENT, COUNTED, LEVEL, NOBLE, OPS, PAYMENT, PLAYER, PhraseError, Ref
@@ -41,7 +41,9 @@ def count_form(self: Phraser, node) -> tuple[str, str, dict] | None:
                 and self.component_set(coll) is None:
             return "q.size_state.count", "noun.colour", self.named("state", self.state_forms(coll) or {})
         case Call(func="size", args=(coll,)) if self.rules.zones and self.zone(coll) is not None:
-            return "q.size_zone.count", "noun.piece", self.named("zone", self.zone(coll) or {})
+            holds = self.held_kind(coll)  # "holds at least 1 city": counted by the kind's item
+            noun, item = ("noun.item", self.item_fields(holds)) if holds is not None else ("noun.piece", {})
+            return "q.size_zone.count", noun, {**self.named("zone", self.zone(coll) or {}), **item}
         case Call(func="size", args=(Name(id=i),)) if (ref := self.lookup(i) or Ref("", "")).kind == COLOURS:
             return "q.size_chosen.count", "noun.colour", self.named("set", self.ref_forms(ref))
         case Attribute(obj=o, name=attr) if attr in COUNTED and self.kind(o) == PLAYER:
@@ -68,9 +70,17 @@ def count(self: Phraser, node, op: str, n: int) -> str | None:
     if form is None or op == "!=":
         return None
     clause, noun_key, fields = form
+    exact = self.known.get(unparse(node))
+    if exact is not None and _holds(op, exact, n):  # a worked example: "Anna has 15", not "at least 15"
+        noun = self.t.text(noun_key, n=exact, **fields)
+        return self.t.text(clause, n=exact, count=self.t.text("count.n", n=exact, noun=noun), **fields)
     noun = self.t.text(noun_key, n=n, **fields)
     quant = self.t.text(f"quant.{OPS[op]}", n=n, noun=noun)
     return self.t.text(clause, n=n, count=quant, **fields)
+
+
+def _holds(op: str, value: int, n: int) -> bool:
+    return {">=": value >= n, ">": value > n, "<=": value <= n, "<": value < n, "==": value == n}.get(op, False)
 
 
 def number(self: Phraser, node) -> str:

@@ -151,7 +151,7 @@ def collection(self: Phraser, node) -> tuple[str, str]:
     holds = self.held_kind(node)
     if holds is not None:  # a zone or a set of components: "each city in your “Claimed cities”", by its
         # kind's item and its title
-        self.t.base.update({**self.named("zone", self.zone(node) or {}), "item": self.item(holds)})
+        self.t.base.update({**self.named("zone", self.zone(node) or {}), **self.item_fields(holds)})
         return COMPONENT, "coll.zone"
     if isinstance(node, Name):
         if node.id in COLLECTIONS and node.id not in self.scope:

@@ -2,6 +2,10 @@
 words a phraser reads (with the wild colour's name filled in)."""
 from __future__ import annotations
 
+import functools
+import re
+from collections.abc import Mapping
+
 from ...model import Rules
 from .. import tables
 
@@ -38,7 +42,35 @@ class Words:
         self.base = {"wild": table.text(f"colour.{rules.wild}"), "wild_adj": table.form(f"colour.{rules.wild}.adj")}
 
     def text(self, key: str, n: int | None = None, **fields) -> str:
-        return self.table.text(key, n, **{**self.base, **fields})
+        merged = {**self.base, **fields}
+        return self.elide(self.table.text(self.gendered(key, merged), n, **merged))
+
+    def elide(self, text: str) -> str:
+        """The contractions the language makes where one phrase meets another (French "de une" ->
+        "d'une", "si il" -> "s'il"): the table's ``sheet.elide``, pairs ``a => b`` split by ``;``."""
+        for pair in self.elisions:
+            text = pair[0].sub(pair[1], text)
+        return text
+
+    @functools.cached_property
+    def elisions(self) -> list[tuple[re.Pattern[str], str]]:
+        rule = self.table.text("sheet.elide") if self.table.has("sheet.elide") else ""
+        out = []
+        for pair in filter(None, (p.strip() for p in rule.split(";"))):
+            a, _, b = pair.partition("=>")
+            out.append((re.compile(r"\b" + re.escape(a.strip()) + r"\b"), b.strip()))
+        return out
+
+    def gendered(self, key: str, fields: Mapping[str, object]) -> str:
+        """`key`'s form for the gender of the component it speaks of (``KEY@f``, or ``KEY@f.v`` before a
+        vowel, where French elides: "l'élément"), if the table has one; else `key`."""
+        gender = fields.get("gender")
+        if not gender:
+            return key
+        item = str(fields.get("item", ""))
+        if item[:1].lower() in VOWELS and self.table.has(f"{key}@{gender}.v"):
+            return f"{key}@{gender}.v"
+        return f"{key}@{gender}" if self.table.has(f"{key}@{gender}") else key
 
     def form(self, key: str, n: int | None = None):
         return self.table.form(key, n)
