@@ -1547,15 +1547,14 @@ def _why_take_pair(g, args):
         return Refusal(
             "take_pair",
             {
-                "en": "Take two tokens of one colour: at least 4 tokens of the chosen colour are in the supply",
+                "en": "Take two tokens of one colour: 4 or more tokens of the chosen colour are in the supply",
                 "fr": (
-                    "Prendre deux jetons d'une même couleur : la banque contient au moins 4 jetons de la couleur "
-                    "choisie"
+                    "Prendre deux jetons d'une même couleur : la banque contient 4 jetons de la couleur choisie ou plus"
                 ),
                 "nl": (
-                    "Twee fiches van één kleur nemen: er minstens 4 fiches van de gekozen kleur in de voorraad liggen"
+                    "Twee fiches van één kleur nemen: er 4 of meer fiches van de gekozen kleur in de voorraad liggen"
                 ),
-                "sr": "Узимање два жетона једне боје: у банци има најмање 4 жетона изабране боје",
+                "sr": "Узимање два жетона једне боје: у банци има 4 или више жетона изабране боје",
             },
             "supply[colour] >= pair_minimum, variants/hard-cap.yaml:40",
         )

@@ -1556,15 +1556,14 @@ def _why_take_pair(g, args):
         return Refusal(
             "take_pair",
             {
-                "en": "Take two tokens of one colour: at least 3 tokens of the chosen colour are in the supply",
+                "en": "Take two tokens of one colour: 3 or more tokens of the chosen colour are in the supply",
                 "fr": (
-                    "Prendre deux jetons d'une même couleur : la banque contient au moins 3 jetons de la couleur "
-                    "choisie"
+                    "Prendre deux jetons d'une même couleur : la banque contient 3 jetons de la couleur choisie ou plus"
                 ),
                 "nl": (
-                    "Twee fiches van één kleur nemen: er minstens 3 fiches van de gekozen kleur in de voorraad liggen"
+                    "Twee fiches van één kleur nemen: er 3 of meer fiches van de gekozen kleur in de voorraad liggen"
                 ),
-                "sr": "Узимање два жетона једне боје: у банци има најмање 3 жетона изабране боје",
+                "sr": "Узимање два жетона једне боје: у банци има 3 или више жетона изабране боје",
             },
             "supply[colour] >= pair_minimum, rulespec/official.yaml:91",
         )

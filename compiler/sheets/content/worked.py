@@ -8,7 +8,7 @@ who may win; and the ranking levels applied to the two final positions.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...front.expr import Attribute, Bool, Expr, walk
 from ...model import Decision, Rules
@@ -35,7 +35,7 @@ def worked_example(self: Builder) -> Section | None:
     w = self.worked
     if w is None or not self.rules.cards or w.trigger_seat is None:
         return None
-    names: dict[str, str] = {**self.p.named("a", self.p.forms("sheet.example.a")),
+    names: dict[str, Any] = {**self.p.named("a", self.p.forms("sheet.example.a")),
                              **self.p.named("b", self.p.forms("sheet.example.b"))}
     items = _order(self, w, names) + _module_moves(self, w, names) + _at_trigger(self, w, names)
     items += _last_turn(self, w, names)
@@ -52,7 +52,7 @@ def _other(w: WorkedGame) -> int | None:
     return next((p for p in range(w.players) if p != anna), None) if w.players == 2 else None
 
 
-def _order(self: Builder, w: WorkedGame, names: dict[str, str]) -> list[Item]:
+def _order(self: Builder, w: WorkedGame, names: dict[str, Any]) -> list[Item]:
     """Who plays first: it decides whether the round goes on once Anna triggers the end."""
     if _other(w) is None:
         return []
@@ -60,7 +60,7 @@ def _order(self: Builder, w: WorkedGame, names: dict[str, str]) -> list[Item]:
     return [Item(sentence(self.text(key, **names)))]
 
 
-def _module_moves(self: Builder, w: WorkedGame, names: dict[str, str]) -> list[Item]:
+def _module_moves(self: Builder, w: WorkedGame, names: dict[str, Any]) -> list[Item]:
     """What the rules a variant adds did for Anna, in the order of the game: the first time she
     took each added rule, and the first time each zone or set of her own that it adds grew."""
     anna, r = w.winners[0], self.rules
@@ -101,7 +101,7 @@ def _card_points(self: Builder, seat: Seat) -> tuple[int, int]:
     return sum(cards[c] for c in seat.purchased), sum(nobles[n] for n in seat.nobles)
 
 
-def _at_trigger(self: Builder, w: WorkedGame, names: dict[str, str]) -> list[Item]:
+def _at_trigger(self: Builder, w: WorkedGame, names: dict[str, Any]) -> list[Item]:
     """Anna's prestige at the end of the turn that triggered the end, and the trigger."""
     r, anna = self.rules, w.at_trigger[w.winners[0]]
     card_points, noble_points = _card_points(self, anna)
@@ -132,7 +132,7 @@ def _at_trigger(self: Builder, w: WorkedGame, names: dict[str, str]) -> list[Ite
     return items
 
 
-def _last_turn(self: Builder, w: WorkedGame, names: dict[str, str]) -> list[Item]:
+def _last_turn(self: Builder, w: WorkedGame, names: dict[str, Any]) -> list[Item]:
     """Ben's last turn, when Anna played first and the trigger completes the round."""
     ben = _other(w)
     trigger = next(t for t in self.rules.end if t.name == w.trigger)
