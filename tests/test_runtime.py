@@ -20,13 +20,13 @@ import pytest
 
 from compiler.emit import inline, runtime
 from compiler.emit.formatting import laid_out
-from compiler.emit.runtime import aliases, errors, game, meta, notation, problems, spec, state, variables, zones
+from compiler.emit.runtime import aliases, deal, errors, game, meta, notation, problems, spec, state, variables, zones
 from tests.helpers.engines import ROOT, load_engine
 
 ENGINES = sorted((ROOT / "generated" / "engines").glob("*.py"))
 RUNTIME = pathlib.Path(runtime.__file__).parent
 MODULES = {
-    "aliases": aliases, "meta": meta, "errors": errors, "game": game, "problems": problems, "state": state,
+    "aliases": aliases, "meta": meta, "errors": errors, "game": game, "deal": deal, "problems": problems, "state": state,
     "notation": notation,
 }
 SPEC_MODULES = {"variables": variables, "zones": zones}  # only in the engines of specs that use them
@@ -63,6 +63,12 @@ def bind(monkeypatch, module, engine):
         # Game's slots are chosen when the class is made, from the placeholder spec (no face-up
         # cost cache, no slots of its own) on import: the class this engine's text makes has them.
         monkeypatch.setattr(game, "Game", type("Game", (game.Game,), {"__slots__": slots}))
+
+
+def bind_deal(monkeypatch, engine):
+    """deal.new_game run against `engine`, dealing into the runtime's own Game (bound as `bind` binds it)."""
+    bind(monkeypatch, deal, engine)
+    monkeypatch.setattr(deal, "Game", game.Game)
 
 
 def header_names(module) -> set[str]:
@@ -256,13 +262,13 @@ def test_shuffle_deals_what_a_seed_always_dealt():
     dealt = {}
     for seed, n in [(1, 10), (7, 5), (42, 20)]:
         items = list(range(n))
-        game._shuffle(random.Random(seed), items)
+        deal._shuffle(random.Random(seed), items)
         dealt[seed, n] = items
     assert dealt == {(1, 10): [6, 8, 9, 7, 5, 3, 0, 4, 1, 2], (7, 5): [4, 0, 3, 1, 2],
                      (42, 20): [19, 5, 14, 4, 9, 13, 15, 18, 6, 12, 17, 10, 1, 11, 2, 16, 7, 8, 0, 3]}
     for n in (0, 1):
         items = list(range(n))
-        game._shuffle(random.Random(1), items)
+        deal._shuffle(random.Random(1), items)
         assert items == list(range(n))
 
 
@@ -270,8 +276,9 @@ def test_shuffle_deals_what_a_seed_always_dealt():
 def test_new_game_deals_as_the_engine_does(monkeypatch, engine):
     engine = engine()
     bind(monkeypatch, game, engine)
+    bind_deal(monkeypatch, engine)
     for seed in (0, 1, 2024):
-        assert game.new_game(2, seed=seed).to_json() == engine.new_game(2, seed=seed).to_json()
+        assert deal.new_game(2, seed=seed).to_json() == engine.new_game(2, seed=seed).to_json()
 
 
 @pytest.mark.parametrize("stem", ["official", "no_churn", "trading_posts", "cities"])
@@ -280,8 +287,9 @@ def test_the_runtime_plays_as_the_engine_does(monkeypatch, stem):
     resets, the zones and the declared state) plays every game as the engine does, move for move."""
     engine = load_engine(ROOT / "generated" / "engines" / f"{stem}.py")
     bind(monkeypatch, game, engine)
+    bind_deal(monkeypatch, engine)
     for seed in (0, 1):
-        mine, theirs = game.new_game(2, seed=seed), engine.new_game(2, seed=seed)
+        mine, theirs = deal.new_game(2, seed=seed), engine.new_game(2, seed=seed)
         rng = random.Random(seed)
         while not theirs.is_over():
             assert mine.legal_actions() == theirs.legal_actions()
@@ -295,7 +303,8 @@ def test_the_runtime_plays_as_the_engine_does(monkeypatch, stem):
 def test_the_face_up_cost_cache_follows_the_market(monkeypatch):
     engine = official()
     bind(monkeypatch, game, engine)
-    g = game.new_game(3, seed=5)
+    bind_deal(monkeypatch, engine)
+    g = deal.new_game(3, seed=5)
     slots = engine._FACE_UP_SLOTS
     for li, row in enumerate(g.market):
         for si, card in enumerate(row):
@@ -314,7 +323,8 @@ def test_a_spec_without_the_cache_keeps_no_face_up_costs():
 def test_game_reads_and_copies_its_state(monkeypatch):
     engine = official()
     bind(monkeypatch, game, engine)
-    g = game.new_game(2, seed=9)
+    bind_deal(monkeypatch, engine)
+    g = deal.new_game(2, seed=9)
     assert (g.phase, g.current_player, g.num_players) == ("action", 0, 2)
     assert g.legal_actions() == engine.new_game(2, seed=9).legal_actions()
     copy = g.clone()
@@ -328,18 +338,20 @@ def test_game_reads_and_copies_its_state(monkeypatch):
 
 def test_new_game_names_what_it_refuses(monkeypatch):
     bind(monkeypatch, game, official())
+    bind_deal(monkeypatch, official())
     with pytest.raises(ValueError, match="^this engine plays with 2, 3, 4 players, not 5$"):
-        game.new_game(5, seed=1)
+        deal.new_game(5, seed=1)
     with pytest.raises(ValueError, match="^max_turns must be at least 1, not 0$"):
-        game.new_game(2, seed=1, max_turns=0)
+        deal.new_game(2, seed=1, max_turns=0)
     with pytest.raises(ValueError, match="^a seed must be a whole number, not float 1.5$"):
-        game.new_game(2, seed=1.5)
+        deal.new_game(2, seed=1.5)
 
 
 def test_an_illegal_id_is_explained(monkeypatch):
     engine = official()
     bind(monkeypatch, game, engine)
-    g = game.new_game(2, seed=1)
+    bind_deal(monkeypatch, engine)
+    g = deal.new_game(2, seed=1)
     with pytest.raises(engine.IllegalAction, match=r"^no action has id 9999 \(ids run from 0 to 323\)$"):
         g._as_legal_id(9999, g.legal_actions())
     with pytest.raises(engine.IllegalAction, match=r"string_to_action reads the notation"):

@@ -12,8 +12,10 @@ messages that say what was expected, in words rather than terminal names.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from importlib import resources
+from typing import Any
 
 import lark
 from lark import Lark, Transformer, v_args
@@ -162,7 +164,7 @@ class Sequence:
 Stmt = Effect | ForEach | When | Sequence
 
 
-def children(node) -> tuple:
+def children(node: Any) -> tuple[Any, ...]:
     """The direct sub-expressions and sub-statements of a node, in source order."""
     match node:
         case Attribute(obj=o):
@@ -188,7 +190,7 @@ def children(node) -> tuple:
     return ()
 
 
-def walk(node):
+def walk(node: Any) -> Iterator[Any]:
     """Every node below and including `node`, depth first, in source order."""
     yield node
     for child in children(node):

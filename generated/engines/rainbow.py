@@ -3017,6 +3017,34 @@ class Game:
         }
 
 
+# ----------------------------------------------------------------------------- prestige sources
+def _xp(g, p):
+    """The prestige seat p has besides its cards and nobles: the spec's prestige sources."""
+    # prestige source 'rainbow': if has_rainbow(player) then 3 else 0 (variants/rainbow.yaml:28)
+    # (with has_rainbow written out)
+    return (
+        3
+        if (
+            (g._bon[p][0] >= 1)
+            and (g._bon[p][1] >= 1)
+            and (g._bon[p][2] >= 1)
+            and (g._bon[p][3] >= 1)
+            and (g._bon[p][4] >= 1)
+        )
+        else 0
+    )
+
+
+def _prestige_totals(self):
+    """Each seat's prestige: its cards and nobles, and the prestige sources."""
+    return [self._pts[p] + _xp(self, p) for p in range(self._n)]
+
+
+# every reader of a seat's prestige (play, the bots, scores()) sees the total
+Game.prestige = property(_prestige_totals)
+Game.scores = _prestige_totals
+
+
 def _shuffle(rng: random.Random, items: list[Any]) -> None:
     """Shuffle `items` in place: Fisher-Yates drawing each index with getrandbits, exactly as
     random.shuffle does in Python 3.11, so that a seed deals what it always dealt. Written out
@@ -3075,34 +3103,6 @@ def new_game(players: int, seed: int | None = None, max_turns: int | None = None
     if not game._legal:
         game._finish("stuck")
     return game
-
-
-# ----------------------------------------------------------------------------- prestige sources
-def _xp(g, p):
-    """The prestige seat p has besides its cards and nobles: the spec's prestige sources."""
-    # prestige source 'rainbow': if has_rainbow(player) then 3 else 0 (variants/rainbow.yaml:28)
-    # (with has_rainbow written out)
-    return (
-        3
-        if (
-            (g._bon[p][0] >= 1)
-            and (g._bon[p][1] >= 1)
-            and (g._bon[p][2] >= 1)
-            and (g._bon[p][3] >= 1)
-            and (g._bon[p][4] >= 1)
-        )
-        else 0
-    )
-
-
-def _prestige_totals(self):
-    """Each seat's prestige: its cards and nobles, and the prestige sources."""
-    return [self._pts[p] + _xp(self, p) for p in range(self._n)]
-
-
-# every reader of a seat's prestige (play, the bots, scores()) sees the total
-Game.prestige = property(_prestige_totals)
-Game.scores = _prestige_totals
 
 
 Placed = list[tuple[int, Path]]  # (card id, path) of cards on the table, in the order a reader meets them

@@ -12011,6 +12011,27 @@ class Game:
         }
 
 
+# ----------------------------------------------------------------------------- prestige sources
+def _xp(g, p):
+    """The prestige seat p has besides its cards and nobles: the spec's prestige sources."""
+    # prestige source 'fourth_post': if has_power(player, 'five_prestige') then 5 else 0
+    # (variants/trading-posts.yaml:161)
+    # prestige source 'fifth_post': if has_power(player, 'prestige_per_post') then size(player.markers) else 0
+    # (variants/trading-posts.yaml:171)
+    # (with has_power written out)
+    return (5 if 3 in g.s_markers[p] else 0) + (len(g.s_markers[p]) if 4 in g.s_markers[p] else 0)
+
+
+def _prestige_totals(self):
+    """Each seat's prestige: its cards and nobles, and the prestige sources."""
+    return [self._pts[p] + _xp(self, p) for p in range(self._n)]
+
+
+# every reader of a seat's prestige (play, the bots, scores()) sees the total
+Game.prestige = property(_prestige_totals)
+Game.scores = _prestige_totals
+
+
 def _shuffle(rng: random.Random, items: list[Any]) -> None:
     """Shuffle `items` in place: Fisher-Yates drawing each index with getrandbits, exactly as
     random.shuffle does in Python 3.11, so that a seed deals what it always dealt. Written out
@@ -12069,27 +12090,6 @@ def new_game(players: int, seed: int | None = None, max_turns: int | None = None
     if not game._legal:
         game._finish("stuck")
     return game
-
-
-# ----------------------------------------------------------------------------- prestige sources
-def _xp(g, p):
-    """The prestige seat p has besides its cards and nobles: the spec's prestige sources."""
-    # prestige source 'fourth_post': if has_power(player, 'five_prestige') then 5 else 0
-    # (variants/trading-posts.yaml:161)
-    # prestige source 'fifth_post': if has_power(player, 'prestige_per_post') then size(player.markers) else 0
-    # (variants/trading-posts.yaml:171)
-    # (with has_power written out)
-    return (5 if 3 in g.s_markers[p] else 0) + (len(g.s_markers[p]) if 4 in g.s_markers[p] else 0)
-
-
-def _prestige_totals(self):
-    """Each seat's prestige: its cards and nobles, and the prestige sources."""
-    return [self._pts[p] + _xp(self, p) for p in range(self._n)]
-
-
-# every reader of a seat's prestige (play, the bots, scores()) sees the total
-Game.prestige = property(_prestige_totals)
-Game.scores = _prestige_totals
 
 
 Placed = list[tuple[int, Path]]  # (card id, path) of cards on the table, in the order a reader meets them

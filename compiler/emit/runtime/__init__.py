@@ -9,7 +9,8 @@ stays one standalone, stdlib-only file that imports nothing of the compiler:
 * :mod:`.meta`: the types of the metadata tables (ZONES, KINDS, VARIABLES, DECISION_INFO) and
   the zone shapes;
 * :mod:`.errors`: the exceptions, and how messages show a value;
-* :mod:`.game`: the Game class (state, legal actions, apply, playout, to_json) and new_game;
+* :mod:`.game`: the Game class (state, legal actions, apply, playout, to_json);
+* :mod:`.deal`: new_game, the deal of a new game;
 * :mod:`.problems`: every problem of a saved state, located;
 * :mod:`.state`: from_json (a state refused with its problems, or loaded) and replay;
 * :mod:`.notation`: action ids as text and text as ids;
@@ -35,7 +36,7 @@ import functools
 from pathlib import Path
 
 # The runtime modules, in the order their text appears in an engine.
-MODULES = ("aliases", "meta", "errors", "game", "problems", "state", "notation")
+MODULES = ("aliases", "meta", "errors", "game", "deal", "problems", "state", "notation")
 # The runtime modules only some engines hold, after the others: `variables` in the engine of a spec
 # that declares state, `zones` in that of a spec with zones of its own (so the engines of the other
 # specs are what they were without them).

@@ -11,8 +11,9 @@ import json
 from typing import Any
 
 from .aliases import Problem, State
+from .deal import new_game
 from .errors import IllegalAction, StateError
-from .game import EXTRA_TURN_STATES, Game, _face_up_costs, new_game
+from .game import EXTRA_TURN_STATES, Game, _face_up_costs
 from .problems import _problems
 from .spec import (
     _ACTION_MODE,

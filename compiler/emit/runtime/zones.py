@@ -26,8 +26,9 @@ import random
 from typing import Any
 
 from .aliases import Problem, State
+from .deal import _shuffle
 from .errors import RuleError, _shown
-from .game import Game, _shuffle
+from .game import Game
 from .meta import BAG, DISPLAY, PILE, ROW, Zone
 from .spec import _EXTRA_SLOTS, KINDS, ZONES
 
