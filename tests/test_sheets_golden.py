@@ -69,7 +69,7 @@ def official_sections(lang: str) -> dict[str, str]:
     """The official sheet in `lang` cut at its section headings: the part before the first ("summary":
     the title and the turn summary box) and each section by its key, in order."""
     rules, base = _rules(SPECS["official"])
-    sheet = content.build(rules, lang, base)
+    sheet = content.build(rules, lang, base, worked=worked_game(rules))
     text = render.markdown(sheet, rules)
     head, *rest = text.split("\n## ")
     assert [s.key for s in sheet.sections] == list(OFFICIAL_SECTIONS), "a section was added: name its golden"
