@@ -30,10 +30,10 @@ LANGS = ("en", "fr", "nl", "sr")
 
 # Two tokens of one colour with 3 of it left: the refusal of the official rules in each language.
 TAKE_PAIR = {
-    "en": "Take two tokens of one colour: at least 4 tokens of the chosen colour are in the supply",
-    "fr": "Prendre deux jetons d'une même couleur : la banque contient au moins 4 jetons de la couleur choisie",
-    "nl": "Twee fiches van één kleur nemen: er minstens 4 fiches van de gekozen kleur in de voorraad liggen",
-    "sr": "Узимање два жетона једне боје: у банци има најмање 4 жетона изабране боје",
+    "en": "Take two tokens of one colour: 4 or more tokens of the chosen colour are in the supply",
+    "fr": "Prendre deux jetons d'une même couleur : la banque contient 4 jetons de la couleur choisie ou plus",
+    "nl": "Twee fiches van één kleur nemen: er 4 of meer fiches van de gekozen kleur in de voorraad liggen",
+    "sr": "Узимање два жетона једне боје: у банци има 4 или више жетона изабране боје",
 }
 TAKE_PAIR_DETAILS = "supply[colour] >= pair_minimum, rulespec/official.yaml:"
 # One colour taken as "different colours" while five are left: the rule's name in each language.
@@ -109,8 +109,9 @@ def test_play_says_a_refusal_in_the_players_language_with_a_details_line(lang):
     said = next(line for line in lines if line.startswith(MOVE[lang]))
     assert said.startswith(MOVE[lang] + TAKE_DIFFERENT[lang])
     details = lines[lines.index(said) + 1]
-    assert details == DETAILS[lang] + "size(picked) == min(take_count, count(supply[c] >= 1 for c in gems)), " \
-                                      "rulespec/official.yaml:68"
+    condition = "size(picked) == min(take_count, count(supply[c] >= 1 for c in gems))"
+    line = next(n for n, text in enumerate(OFFICIAL.read_text(encoding="utf-8").splitlines(), 1) if condition in text)
+    assert details == DETAILS[lang] + f"{condition}, rulespec/official.yaml:{line}"
 
 
 def test_a_session_in_serbian_says_the_take_pair_refusal(official):

@@ -15,8 +15,9 @@ def plain_legal(engine, game) -> list[int]:
     """The ids whose _why_ function (the plain compilation) finds nothing wrong, in the game's mode."""
     if game.mode == engine._OVER_MODE or game.mode == engine._PAY:
         return game.legal_actions()  # over: nothing; payment: the accepted payments themselves
-    if game.mode == engine._ACTION_MODE:
-        decisions = {d for d in range(engine._N_ACTION_DECISIONS) if d != engine._STUCK}
+    if game.mode == engine._ACTION_MODE:  # an action that does not end the turn: at most once a turn (Game.taken)
+        taken = getattr(game, "taken", 0)
+        decisions = {d for d in range(engine._N_ACTION_DECISIONS) if d != engine._STUCK and not taken >> d & 1}
     else:
         decisions = {game.mode}
     ids = [a for a, (d, args) in enumerate(engine.ACTIONS) if d in decisions and engine._WHY[d](game, args) is None]
