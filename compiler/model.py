@@ -267,6 +267,7 @@ class Variable:
     reset: str = "game"  # one of RESETS
     private: bool = False  # per player: other seats do not see it
     note: Text | None = None
+    display: bool = False  # a turn's variable shown on the web board as the game's state
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
+from .. import i18n
 from ..tables import Refused
 from .context import server_of
 
@@ -34,10 +35,12 @@ def wait_text(seconds: int) -> str:
     return f"about {minutes} minutes" if minutes < 90 else f"about {round(minutes / 60)} hours"
 
 
-def page_error(env: jinja2.Environment, status: int, message: str, retry_after: int | None = None) -> HTMLResponse:
-    """An error as a page: what went wrong and, for a limit, when to try again."""
+def page_error(env: jinja2.Environment, status: int, message: str, retry_after: int | None = None,
+               lang: str = i18n.DEFAULT) -> HTMLResponse:
+    """An error as a page: what went wrong and, for a limit, when to try again (the page's own
+    words in `lang`; the refusal's sentence as the server says it)."""
     return HTMLResponse(env.get_template("error.html").render(
-        message=message, status=status, phrase=http.HTTPStatus(status).phrase,
+        **i18n.page_words(lang, ""), message=message, status=status, phrase=http.HTTPStatus(status).phrase,
         wait=wait_text(retry_after) if retry_after is not None else None),
         status_code=status, headers={"Retry-After": str(retry_after)} if retry_after is not None else None)
 

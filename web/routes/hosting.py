@@ -14,7 +14,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from .. import views
+from .. import i18n, views
 from ..store import digest
 from ..tables import HUMAN, LiveTable, Refused, seat_secrets, watch_secret
 from .context import server_of
@@ -36,7 +36,12 @@ async def index(request: Request) -> Response:
     offered = [{"key": v.key, "title": v.title, "counts": list(v.player_counts)} for v in server.variants.values()]
     max_players = max(max(v.player_counts) for v in server.variants.values())
     return HTMLResponse(server.env.get_template("index.html").render(
-        variants=offered, seats=range(max_players), bots=("random", "greedy", "mcts")))
+        **words(request), variants=offered, seats=range(max_players), bots=("random", "greedy", "mcts")))
+
+
+def words(request: Request) -> dict[str, Any]:
+    """The page's language (?lang=, else the browser's) and its words (web.i18n)."""
+    return i18n.page_words(request.query_params.get("lang", ""), request.headers.get("accept-language", ""))
 
 
 async def favicon(request: Request) -> Response:
@@ -109,10 +114,15 @@ async def host(request: Request) -> Response:
         except sqlite3.Error:
             return page_error(server.env, 503, "the table's watch link could not be stored; try again")
         table.watch_hash = digest(watch)
+    shown = words(request)
+    variant = server.variants.get(table.spec)
+    ends = views.labels(variant.rules, table.module, str(shown["lang"]))["ends"] if variant is not None else {}
+    result = views.result(table)
     return HTMLResponse(server.env.get_template("host.html").render(
+        **shown, ended_by=i18n.ended_by(str(shown["lang"]), result["reason"], ends) if result else "",
         table=table, title=server.title(table.spec),
         seats=links(request, table, seat_secrets(secret, table.id, table.seats)),
-        over=table.game.is_over(), moves=len(table.log), result=views.result(table),
+        over=table.game.is_over(), moves=len(table.log), result=result,
         close=request.url_for("close", table=table.id, secret=secret).path,
         watch=request.url_for("watch", table=table.id, secret=watch) if len(table.seats) > 1 else None))
 
@@ -130,4 +140,4 @@ async def close(request: Request) -> Response:
         return page_error(server.env, e.status, e.message)
     except sqlite3.Error:
         return page_error(server.env, 503, "the table could not be closed; try again")
-    return HTMLResponse(server.env.get_template("closed.html").render(table=table.id))
+    return HTMLResponse(server.env.get_template("closed.html").render(**words(request), table=table.id))

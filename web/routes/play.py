@@ -15,27 +15,16 @@ import re
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
-from compiler.sheets.plurals import LANGUAGES
-
-from .. import views
+from .. import gems, i18n, views
 from ..tables import LiveTable, Refused
 from .context import server_of
 from .errors import page_error
 from .guards import client_address, read_json, same_site
 
-LANGUAGE_NAMES = {"en": "English", "fr": "Français", "nl": "Nederlands", "sr": "Српски"}
-
 
 def pick_language(request: Request) -> str:
-    """?lang=, else the first of the browser's languages that a sheet exists in, else English."""
-    asked = request.query_params.get("lang", "")
-    if asked in LANGUAGES:
-        return asked
-    for part in request.headers.get("accept-language", "").split(","):
-        code = part.split(";")[0].strip().lower()[:2]
-        if code in LANGUAGES:
-            return code
-    return "en"
+    """?lang=, else the first of the browser's languages that the table speaks, else English."""
+    return i18n.pick(request.query_params.get("lang", ""), request.headers.get("accept-language", ""))
 
 
 def view_url(request: Request, table: LiveTable, seat: int | None) -> str:
@@ -58,10 +47,11 @@ async def play(request: Request) -> Response:
     api = view_url(request, table, seat)
     variant = server.variants.get(table.spec)
     return HTMLResponse(server.env.get_template("play.html").render(
-        table=table, seat=seat, lang=lang, languages=LANGUAGE_NAMES, spec=table.spec,
+        **i18n.page_words(lang, ""), table=table, seat=seat, spec=table.spec,
         title=server.title(table.spec), rules=variant is not None,
         page={"api": api, "meta": views.meta(table.module), "seat": seat, "lang": lang,
-              "labels": views.labels(variant.rules if variant is not None else None, table.module, lang)}))
+              "labels": views.labels(variant.rules if variant is not None else None, table.module, lang),
+              "messages": i18n.catalogue(lang), "gems": gems.words(tuple(table.module.COLOURS), lang)}))
 
 
 async def seat_view(request: Request) -> Response:
