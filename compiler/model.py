@@ -360,6 +360,7 @@ class Rules:
     definitions: tuple[Definition, ...] = ()
     prestige: tuple[PrestigeSource, ...] = ()  # added to every player's card and noble prestige
     player_fields: tuple[PlayerField, ...] = ()  # the player-count table's declared fields, in order
+    symbols: tuple[tuple[str, Text], ...] = ()  # (colour, symbol) the spec writes on a colour's gems
 
     @property
     def colours(self) -> tuple[str, ...]:

@@ -30,9 +30,21 @@ def symbols(names: list[str]) -> list[str]:
 
 
 @functools.lru_cache(maxsize=256)
-def words(colours: tuple[str, ...], lang: str) -> dict[str, dict[str, str]]:
-    """For each of `colours` (the gems then the wild colour), its name in `lang` and its symbol."""
+def words(colours: tuple[str, ...], lang: str, declared: tuple[tuple[str, str], ...] = ()) -> dict[str, dict[str, str]]:
+    """For each of `colours` (the gems then the wild colour), its name in `lang` and its symbol:
+    the spec's own (`declared`: (colour, symbol in `lang`), from ``components.symbols``), else
+    derived from the names (:func:`symbols`); a derived symbol that a declared one already takes
+    gets its place in the spec's order after it."""
     table = tables.load(lang)
     names = [table.text(f"colour.{c}") if table.has(f"colour.{c}") else c.replace("_", " ") for c in colours]
-    return {c: {"name": name, "symbol": symbol}
-            for c, name, symbol in zip(colours, names, symbols(names), strict=True)}
+    own = dict(declared)
+    taken = set(own.values())
+    derived = [s if s not in taken else f"{s}{i + 1}" for i, s in enumerate(symbols(names))]
+    return {c: {"name": name, "symbol": own.get(c, symbol)}
+            for c, name, symbol in zip(colours, names, derived, strict=True)}
+
+
+def declared(rules, lang: str) -> tuple[tuple[str, str], ...]:
+    """The symbols a spec's rule model declares (``components.symbols``), in `lang` (English
+    where it gives none in that language); none without a rule model."""
+    return tuple((colour, text.get(lang) or text.en) for colour, text in getattr(rules, "symbols", ()))

@@ -18,7 +18,7 @@ from compiler.emit.runtime.meta import PILE
 from compiler.language.types import Comp
 from compiler.sheets import tables as sheet_tables
 from compiler.sheets.phrases.core import describe, explain_definition
-from compiler.sheets.phrases.text import capitalise
+from compiler.sheets.phrases.text import sentence
 
 
 def _colours_of(value, colours) -> list[str]:
@@ -130,12 +130,12 @@ def kind_rules(rules, kind: str, lang: str) -> list[dict]:
             continue
         title = decision.title.get(lang) or decision.title.en
         condition = describe(decision.condition, lang, rules, decision)
-        out.append({"title": title, "text": capitalise(table.text("sheet.condition", cond=condition))})
+        out.append({"title": title, "text": sentence(table.text("sheet.condition", cond=condition))})
     for definition in rules.definitions:
         if any(isinstance(t, Comp) and t.kind == kind for _, t in definition.params):
             title, meaning = explain_definition(definition, lang, rules, table)
             means = table.text("sheet.define.means", title=title, meaning=meaning)
-            out.append({"title": "", "text": capitalise(means)})
+            out.append({"title": "", "text": sentence(means)})
     return out
 
 

@@ -33,10 +33,12 @@ def links(request: Request, table: LiveTable, secrets_by_seat: dict[int, str]) -
 async def index(request: Request) -> Response:
     """The front page: the specs on offer, their player counts, and the form that makes a table."""
     server = server_of(request)
-    offered = [{"key": v.key, "title": v.title, "counts": list(v.player_counts)} for v in server.variants.values()]
+    shown = words(request)
+    offered = [{"key": v.key, "title": v.title_in(str(shown["lang"])), "counts": list(v.player_counts)}
+               for v in server.variants.values()]
     max_players = max(max(v.player_counts) for v in server.variants.values())
     return HTMLResponse(server.env.get_template("index.html").render(
-        **words(request), variants=offered, seats=range(max_players), bots=("random", "greedy", "mcts")))
+        **shown, variants=offered, seats=range(max_players), bots=("random", "greedy", "mcts")))
 
 
 def words(request: Request) -> dict[str, Any]:
@@ -120,7 +122,7 @@ async def host(request: Request) -> Response:
     result = views.result(table)
     return HTMLResponse(server.env.get_template("host.html").render(
         **shown, ended_by=i18n.ended_by(str(shown["lang"]), result["reason"], ends) if result else "",
-        table=table, title=server.title(table.spec),
+        table=table, title=server.title(table.spec, str(shown["lang"])),
         seats=links(request, table, seat_secrets(secret, table.id, table.seats)),
         over=table.game.is_over(), moves=len(table.log), result=result,
         close=request.url_for("close", table=table.id, secret=secret).path,

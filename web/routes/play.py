@@ -46,12 +46,14 @@ async def play(request: Request) -> Response:
     lang = pick_language(request)
     api = view_url(request, table, seat)
     variant = server.variants.get(table.spec)
+    rules = variant.rules if variant is not None else None
     return HTMLResponse(server.env.get_template("play.html").render(
         **i18n.page_words(lang, ""), table=table, seat=seat, spec=table.spec,
-        title=server.title(table.spec), rules=variant is not None,
+        title=server.title(table.spec, lang), rules=variant is not None,
         page={"api": api, "meta": views.meta(table.module), "seat": seat, "lang": lang,
-              "labels": views.labels(variant.rules if variant is not None else None, table.module, lang),
-              "messages": i18n.catalogue(lang), "gems": gems.words(tuple(table.module.COLOURS), lang)}))
+              "labels": views.labels(rules, table.module, lang),
+              "messages": i18n.catalogue(lang),
+              "gems": gems.words(tuple(table.module.COLOURS), lang, gems.declared(rules, lang))}))
 
 
 async def seat_view(request: Request) -> Response:
