@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 
+from compiler.model import Rules
 from compiler.sheets import tables
 
 
@@ -44,7 +45,7 @@ def words(colours: tuple[str, ...], lang: str, declared: tuple[tuple[str, str], 
             for c, name, symbol in zip(colours, names, derived, strict=True)}
 
 
-def declared(rules, lang: str) -> tuple[tuple[str, str], ...]:
+def declared(rules: Rules | None, lang: str) -> tuple[tuple[str, str], ...]:
     """The symbols a spec's rule model declares (``components.symbols``), in `lang` (English
     where it gives none in that language); none without a rule model."""
-    return tuple((colour, text.get(lang) or text.en) for colour, text in getattr(rules, "symbols", ()))
+    return tuple((colour, text.get(lang) or text.en) for colour, text in (rules.symbols if rules is not None else ()))

@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Callable
+from typing import Any
 
 from compiler.emit.runtime.meta import PILE
 from compiler.language.types import Comp
+from compiler.model import Column, Rules
 from compiler.sheets import tables as sheet_tables
 from compiler.sheets.phrases.core import describe, explain_definition
 from compiler.sheets.phrases.text import sentence
@@ -118,7 +121,7 @@ def labels(rules, module, lang: str) -> dict:
             if rules is not None else None}
 
 
-def kind_rules(rules, kind: str, lang: str) -> list[dict]:
+def kind_rules(rules: Rules, kind: str, lang: str) -> list[dict[str, str]]:
     """What the rules ask of a component of `kind`, in the words of the reference sheet (the same
     phrase functions): each action or step that chooses one, with its condition ("you may do this
     only if ..."), and each definition about one, with what it means."""
@@ -139,7 +142,7 @@ def kind_rules(rules, kind: str, lang: str) -> list[dict]:
     return out
 
 
-def _column(column, text, hidden: bool) -> dict:
+def _column(column: Column, text: Callable[[Any], str], hidden: bool) -> dict[str, Any]:
     """A kind's column for the board: its name and type, its title (the spec's, else its name in
     words), each keyword's title, and whether the board leaves it out (the faces' piece number)."""
     title = text(column.title) if column.title is not None else column.name.replace("_", " ")
