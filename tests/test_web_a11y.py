@@ -12,7 +12,10 @@ spec's titles and the sheet's own phrases, hide the noble row of a module withou
 keep a turn's bookkeeping off the board."""
 from __future__ import annotations
 
+import json
 import pathlib
+import urllib.parse
+import urllib.request
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -219,3 +222,32 @@ def test_a_trading_posts_board_shows_every_post_and_what_it_needs_but_not_a_turn
         assert page.locator('#players [data-var="markers"]').count() == 2
         assert [v.name for v in variant.rules.variables if v.reset == "turn"] == ["bought", "paired"]
         assert errors == []
+
+
+def test_a_trading_posts_board_says_who_holds_each_post(tmp_path):
+    """Two greedy bots play a game of the Trading Posts to its end; the spectators' board then
+    says, under each post, who holds it: the seats whose markers (in the spectators' view) have it."""
+    require_browser()
+    server = Server(tmp_path / "tables.sqlite3", free_port(), tmp_path / "server.log", spec=TRADING_POSTS)
+    server.start()
+    try:
+        with sync_playwright() as p:
+            browser = launch(p)
+            page = browser.new_context(viewport=DESKTOP).new_page()
+            make_table_with_the_form(page, server.url, "trading-posts", ["greedy", "greedy"], seed=3)
+            page.wait_for_selector("a.watch-link", timeout=TIMEOUT)
+            watch = page.locator("a.watch-link").get_attribute("href")
+            page.goto(watch)
+            page.wait_for_selector("#result .standings li", timeout=60_000)
+            table, secret = urllib.parse.urlparse(watch).path.split("/")[2:]
+            with urllib.request.urlopen(f"{server.url}/api/tables/{table}/watch/{secret}") as answer:
+                seats = json.loads(answer.read())["state"]["seats"]
+            held = page.locator('#zones [data-kind="posts"] .component .held').all_inner_texts()
+            expected = []
+            for post in range(5):
+                who = [f"player {seat + 1} (greedy)" for seat in range(2) if post in seats[seat]["vars"]["markers"]]
+                expected.append(f"held by {', '.join(who)}" if who else "held by nobody")
+            assert held == expected and any(h != "held by nobody" for h in held)
+            browser.close()
+    finally:
+        server.kill()
