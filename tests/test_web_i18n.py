@@ -15,6 +15,7 @@ from compiler.sheets.plurals import CATEGORIES, LANGUAGES
 from tests.helpers import ROOT
 from tests.helpers.web import api_of, client, new_table
 from web import catalogue, gems, i18n
+from web.routes.errors import wait_text
 
 WEB = ROOT / "web"
 FIELD = re.compile(r"\{(\w+)\}")
@@ -158,3 +159,19 @@ def test_every_page_is_in_the_browsers_language(variants, tmp_path, lang):
         chosen = c.get(made["seats"][0]["link"] + "?lang=sr", headers=accept).text
         assert page_data(chosen)["lang"] == "sr"
         assert c.get(api_of(made["seats"][0]["link"])).status_code == 200
+
+
+def test_an_error_page_is_in_the_browsers_language(variants, tmp_path):
+    with client(variants, str(tmp_path / "t.sqlite3")) as c:
+        page = c.get("/no/such/page", headers={"Accept-Language": "fr"})
+        assert page.status_code == 404 and '<html lang="fr">' in page.text
+        assert i18n.catalogue("fr")["error.back"] in page.text
+        assert c.get("/play/abc/0/def", headers={"Accept-Language": "sr"}).text.count('<html lang="sr">') == 1
+
+
+@pytest.mark.parametrize("seconds, lang, expected", [
+    (5, "en", "a few seconds"), (45, "en", "about 45 seconds"), (3600, "en", "about 60 minutes"),
+    (3600 * 5, "fr", "environ 5 heures"), (120, "sr", "отприлике 2 минута"), (60 * 60 * 21, "sr", "отприлике 21 сат"),
+])
+def test_how_long_to_wait_in_words(seconds, lang, expected):
+    assert wait_text(seconds, lang) == expected

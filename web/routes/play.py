@@ -18,13 +18,8 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from .. import gems, i18n, views
 from ..tables import LiveTable, Refused
 from .context import server_of
-from .errors import page_error
+from .errors import language, page_error
 from .guards import client_address, read_json, same_site
-
-
-def pick_language(request: Request) -> str:
-    """?lang=, else the first of the browser's languages that the table speaks, else English."""
-    return i18n.pick(request.query_params.get("lang", ""), request.headers.get("accept-language", ""))
 
 
 def view_url(request: Request, table: LiveTable, seat: int | None) -> str:
@@ -42,8 +37,8 @@ async def play(request: Request) -> Response:
     try:
         table, seat = server.seat_table(request)
     except Refused as e:
-        return page_error(server.env, e.status, e.message)
-    lang = pick_language(request)
+        return page_error(server.env, e.status, e.message, lang=language(request))
+    lang = language(request)
     api = view_url(request, table, seat)
     variant = server.variants.get(table.spec)
     rules = variant.rules if variant is not None else None
