@@ -23,7 +23,7 @@ from markupsafe import Markup, escape
 
 from compiler.sheets.plurals import LANGUAGES, category
 
-LOCALES = pathlib.Path(__file__).resolve().parent / "locales"
+HERE = pathlib.Path(__file__).resolve().parent  # the catalogues are the package's own data, in locales/
 DEFAULT = "en"
 FIELD = re.compile(r"\{(\w+)\}")
 
@@ -33,7 +33,7 @@ def catalogue(lang: str) -> dict[str, str]:
     """The messages of `lang` (one of compiler.sheets.plurals.LANGUAGES), by key."""
     if lang not in LANGUAGES:
         raise KeyError(lang)
-    messages: dict[str, str] = json.loads((LOCALES / f"{lang}.json").read_text(encoding="utf-8"))
+    messages: dict[str, str] = json.loads((HERE / "locales" / f"{lang}.json").read_text(encoding="utf-8"))
     return messages
 
 
