@@ -31,7 +31,12 @@ from .tree import (
     _node,
 )
 
-LIMIT = 100  # a printed line longer than this is broken inside its brackets
+LIMIT = 120  # a printed line longer than this is broken inside its brackets: the formatter's line length
+# (compiler/emit/formatting.py), so that what fits is left on its line for the formatter
+# A string constant longer than this is printed as adjacent literals, each at most this long
+# ("..." "...": one atom of the grammar, which parses to the one constant), so that the formatter can
+# break it over lines.
+STRING_PIECE = 60
 
 
 class _Printer(ast._Unparser):  # type: ignore[name-defined,misc]  # CPython's own unparser (ast.unparse)
@@ -45,6 +50,23 @@ class _Printer(ast._Unparser):  # type: ignore[name-defined,misc]  # CPython's o
             self.traverse(node.args[0])
         else:
             super().visit_Call(node)
+
+
+    def visit_Constant(self, node: ast.Constant) -> None:
+        if isinstance(node.value, str) and len(node.value) > STRING_PIECE and not self._avoid_backslashes:
+            self.write(" ".join(repr(piece) for piece in string_pieces(node.value)))
+        else:
+            super().visit_Constant(node)
+
+
+def string_pieces(text: str, size: int = STRING_PIECE) -> list[str]:
+    """`text` cut into pieces of at most `size` characters, after a space where there is one."""
+    pieces: list[str] = []
+    while len(text) > size:
+        cut = text.rfind(" ", 0, size) + 1 or size
+        pieces.append(text[:cut])
+        text = text[cut:]
+    return pieces + [text] if text else pieces
 
 
 def unparse(node: ast.AST) -> str:
@@ -76,7 +98,7 @@ def _line(out: list[str], pad: str, head: str, value: ast.expr, tail: str = "", 
     parts = expression(_node(value), pad, head, tail)
     if note is not None:
         noted = f"{parts[0]}  # {_text(note, 'a comment')}"
-        if len(parts) == 1 and len(noted) <= LIMIT + 20:
+        if len(parts) == 1 and len(noted) <= LIMIT:
             parts = [noted]
         else:
             out.extend(_comment(pad, note))

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import re
+import textwrap
 
 
 class Code(str):
@@ -84,24 +85,19 @@ def constant(prefix: str, name: str) -> Code:
     return Code(prefix + name.upper())
 
 
-def call(func: str, *args, **keywords) -> Code:
-    """A call of one of the engine's own classes (a metadata row such as ``Zone(...)``): `func` is a
-    name the compiler writes, never a spec's text; each argument is Code the compiler built (a
-    table's name, a constant) or plain data, written as a literal."""
-    if not func.isidentifier():
-        raise ValueError(f"not a Python name: {func!r}")
-    items = [_argument(a) for a in args] + [f"{k}={_argument(v)}" for k, v in keywords.items()]
-    return Code(f"{func}({', '.join(items)})")
+DOC_WIDTH = 96  # the longest line of a docstring the compiler writes (indentation aside)
 
 
-def tuple_code(items) -> Code:
-    """A tuple display of Code (calls) or plain data: ``(Column('tile', 'number'),)``."""
-    parts = [_argument(i) for i in items]
-    return Code("(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")")
-
-
-def _argument(value) -> Code:
-    return value if isinstance(value, Code) else literal(value)
+def _wrapped(text: str, indent: str) -> str:
+    """`text` with each line longer than DOC_WIDTH broken at its spaces (a word is never cut)."""
+    lines: list[str] = []
+    for line in text.split("\n"):
+        if len(line) <= DOC_WIDTH:
+            lines.append(line)
+        else:
+            lines += textwrap.wrap(line, DOC_WIDTH, break_long_words=False, break_on_hyphens=False,
+                                   expand_tabs=False, replace_whitespace=False) or [line]
+    return ("\n" + indent).join(lines) if indent else "\n".join(lines)
 
 
 def docstring(text: str, indent: str = "") -> Code:
@@ -110,8 +106,11 @@ def docstring(text: str, indent: str = "") -> Code:
     The text keeps its line breaks (``\\n``); a backslash is doubled, every other character
     that is not printable is escaped, and a ``"`` is escaped when it follows another ``"``,
     starts or ends the text, so no two quotes in a row appear unescaped and the opening and
-    closing quotes are the first and last three characters. The result is checked: it evaluates to `text`.
+    closing quotes are the first and last three characters. A line longer than DOC_WIDTH is
+    wrapped at its spaces (continued at `indent`), so that no line of an engine passes the
+    linter's length. The result is checked: it evaluates to the wrapped text.
     """
+    text = _wrapped(text, indent)
     out: list[str] = []
     for i, ch in enumerate(text):
         if ch == "\\":
