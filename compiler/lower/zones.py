@@ -297,6 +297,15 @@ def legal_source(rules: Rules, param) -> tuple[ast.expr, bool]:
 # --------------------------------------------------------------------------- effects
 
 
+def _helper(key: str) -> str:
+    """The runtime helper (compiler/emit/runtime/zones.py) that the zone effect a spec writes as `key` calls, as the
+    registry declares it (compiler/language/effects.py)."""
+    runtime = ZONE_EFFECTS[key].runtime
+    if runtime is None:
+        raise LoweringBug(f"zone effect {key!r} declares no runtime helper")
+    return runtime
+
+
 def effect(compiler, name: str, args, env, node, located: str) -> list | None:
     """The statements of a zone effect, or None when `name(args)` is not one (refill(card))."""
     from .tree import Do
@@ -317,25 +326,25 @@ def effect(compiler, name: str, args, env, node, located: str) -> list | None:
     if name == "refill":
         if zone_of(compiler, args[0], env) is None:
             return None
-        return [Do(ir.call("_zone_refill", "g", zone_ref(args[0])[0]))]
+        return [Do(ir.call(_helper("refill"), "g", zone_ref(args[0])[0]))]
     if name == "move":
         zi, seat = zone_ref(args[1])
-        return [Do(ir.call("_zone_move", "g", component(args[0]), zi, seat, where))]
+        return [Do(ir.call(_helper("move"), "g", component(args[0]), zi, seat, where))]
     if name == "draw":
         (pi, _), (zi, seat) = zone_ref(args[0]), zone_ref(args[1])
-        return [Do(ir.call("_zone_draw", "g", pi, zi, seat, where))]
+        return [Do(ir.call(_helper("draw"), "g", pi, zi, seat, where))]
     if name == "reveal":
         (pi, _), (zi, _) = zone_ref(args[0]), zone_ref(args[1])
-        return [Do(ir.call("_zone_reveal", "g", pi, zi))]
+        return [Do(ir.call(_helper("reveal"), "g", pi, zi))]
     if name == "to_bottom":
         pi, _ = zone_ref(args[1])
-        return [Do(ir.call("_zone_to_bottom", "g", component(args[0]), pi, where))]
+        return [Do(ir.call(_helper("to_bottom"), "g", component(args[0]), pi, where))]
     if name == "discard":
         kind = compiler.kind_of(args[0], env)
         if not is_component(kind):
             return None
         kind_text = ir.const(kind_name(rules, kind[len(COMPONENT):]))
-        return [Do(ir.call("_zone_discard", "g", kind_text, component(args[0]), where))]
+        return [Do(ir.call(_helper("discard"), "g", kind_text, component(args[0]), where))]
     return None
 
 
