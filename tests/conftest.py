@@ -26,7 +26,7 @@ SLOW_MODULES = frozenset({
     "test_web_browser_replay",
     "test_lowering_shapes", "test_engine_properties", "test_playtest_bots", "test_playtest_engines",
     "test_playtest_ladder", "test_play", "test_cli_names", "test_zone_states", "test_sheets_a11y",
-    "test_web_rules_fail", "test_pysource", "test_dev_scripts", "test_variants",
+    "test_web_rules_fail", "test_pysource", "test_dev_scripts", "test_variants", "test_web_a11y",
 })
 
 

@@ -299,7 +299,7 @@ def test_both_seats_see_the_result_at_the_end_of_a_game(tmp_path):
             assert pages[1 - winner].locator("#result .outcome").inner_text() == f"Player {winner + 1} wins"
             for p_, page in enumerate(pages):
                 rounds = json.loads(game.to_json())["round"]
-                assert page.locator("#result .ended-by").inner_text() == (f"Ended by: target (after {rounds} rounds, "
+                assert page.locator("#result .ended-by").inner_text() == (f"Ended by: A player reaches the target (after {rounds} rounds, "
                                                                           f"{moves} moves)")
                 standings = page.locator("#result .standings li").all_inner_texts()
                 order = sorted(range(2), key=lambda s: (s != winner, -scores[s], s))
@@ -342,7 +342,7 @@ def test_a_cities_board_shows_the_cities_on_display_and_the_pile(tmp_path):
             prestige = tiles.nth(i).locator('[data-column="prestige"]').inner_text()
             assert prestige.split() == ["prestige", str(row["prestige"])]
             wanted = [str(n) for n in row["requires"] if n]
-            chips = tiles.nth(i).locator('[data-column="requires"] .chip').all_inner_texts()
+            chips = tiles.nth(i).locator('[data-column="requires"] .chip .n').all_inner_texts()
             assert chips == wanted
         pile = page.locator('#zones [data-zone="city_pile"]')
         assert pile.locator("h2").inner_text() == "City tiles"

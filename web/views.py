@@ -13,8 +13,15 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Callable
+from typing import Any
 
 from compiler.emit.runtime.meta import PILE
+from compiler.language.types import Comp
+from compiler.model import Column, Rules
+from compiler.sheets import tables as sheet_tables
+from compiler.sheets.phrases.core import describe, explain_definition
+from compiler.sheets.phrases.text import sentence
 
 
 def _colours_of(value, colours) -> list[str]:
@@ -84,10 +91,14 @@ def _plain(value):
 
 
 def labels(rules, module, lang: str) -> dict:
-    """Words for the spec's own zones, variables and kinds in `lang`, from the variant's rule
-    model: titles, a kind's item and its columns' names and types. A kind whose columns do not
-    match the engine's table (a table resumed on an engine older than the spec) gets none, so a
-    name is never put on the wrong value. Spec text: the page shows it as text, never markup."""
+    """Words for the spec's own zones, variables, kinds, steps and end triggers in `lang`, from the
+    variant's rule model: titles, a kind's item, key and columns (each by its title, a keyword by
+    the title of each of its keywords, as the sheet's table of the kind has them), and what the
+    board shows: the noble row only when some player count reveals nobles, the variables that
+    are board state (a turn's bookkeeping, ``reset: turn``, only when the spec marks it
+    ``display: true``). A kind whose columns do not match the engine's table (a table resumed on
+    an engine older than the spec) gets none, so a name is never put on the wrong value. Spec
+    text: the page shows it as text, never markup."""
     def text(t) -> str:
         return (t.get(lang) or t.en) if hasattr(t, "en") else str(t) if t is not None else ""
     tables = extras(module)["kinds"]
@@ -96,11 +107,47 @@ def labels(rules, module, lang: str) -> dict:
         rows = tables.get(kind.name)
         if rows is None or any(len(row) != len(kind.columns) for row in rows):
             continue
-        kinds[kind.name] = {"title": text(kind.title), "item": text(kind.item),
-                            "columns": [{"name": c.name, "type": c.type} for c in kind.columns]}
+        kinds[kind.name] = {"title": text(kind.title), "item": text(kind.item), "key": kind.key or kind.faces_of,
+                            "columns": [_column(c, text, hidden=c.name == kind.faces_of) for c in kind.columns],
+                            "rules": kind_rules(rules, kind.name, lang)}
+    variables = getattr(rules, "variables", ())
     return {"zones": {z.name: text(z.title) for z in getattr(rules, "zones", ())},
-            "vars": {v.name: text(v.title) for v in getattr(rules, "variables", ())},
-            "kinds": kinds}
+            "vars": {v.name: text(v.title) for v in variables},
+            "kinds": kinds,
+            "steps": {d.name: text(d.title) for d in getattr(rules, "steps", ())},
+            "ends": {e.name: text(e.title) for e in getattr(rules, "end", ())},
+            "nobles": any(p.nobles for p in rules.players) if rules is not None else True,
+            "vars_shown": [v.name for v in variables if v.reset != "turn" or getattr(v, "display", False)]
+            if rules is not None else None}
+
+
+def kind_rules(rules: Rules, kind: str, lang: str) -> list[dict[str, str]]:
+    """What the rules ask of a component of `kind`, in the words of the reference sheet (the same
+    phrase functions): each action or step that chooses one, with its condition ("you may do this
+    only if ..."), and each definition about one, with what it means."""
+    table = sheet_tables.load(lang)
+    out = []
+    for decision in (*rules.actions, *rules.steps):
+        sources = {p.source for p in decision.params if p.domain == "component"}
+        if not any(s == kind or any(z.name == s and z.holds == kind for z in rules.zones) for s in sources):
+            continue
+        title = decision.title.get(lang) or decision.title.en
+        condition = describe(decision.condition, lang, rules, decision)
+        out.append({"title": title, "text": sentence(table.text("sheet.condition", cond=condition))})
+    for definition in rules.definitions:
+        if any(isinstance(t, Comp) and t.kind == kind for _, t in definition.params):
+            title, meaning = explain_definition(definition, lang, rules, table)
+            means = table.text("sheet.define.means", title=title, meaning=meaning)
+            out.append({"title": "", "text": sentence(means)})
+    return out
+
+
+def _column(column: Column, text: Callable[[Any], str], hidden: bool) -> dict[str, Any]:
+    """A kind's column for the board: its name and type, its title (the spec's, else its name in
+    words), each keyword's title, and whether the board leaves it out (the faces' piece number)."""
+    title = text(column.title) if column.title is not None else column.name.replace("_", " ")
+    return {"name": column.name, "type": str(column.type), "title": title, "hidden": hidden,
+            **({"titles": {keyword: text(t) for keyword, t in column.titles}} if column.titles else {})}
 
 
 def full_state(game, module) -> dict:

@@ -132,7 +132,7 @@ _STATE_FIELDS: tuple[Field, ...] = (
     ("title", lambda v: v.title, "text", None), ("type", lambda v: state_type_key(v.type), "state_type", None),
     ("per_player", lambda v: v.per_player, "bool", None), ("initial", lambda v: (v.type, v.initial), "initial", None),
     ("optional", lambda v: v.optional, "bool", None), ("reset", lambda v: v.reset, "reset", None),
-    ("private", lambda v: v.private, "bool", None))
+    ("private", lambda v: v.private, "bool", None), ("display", lambda v: v.display, "bool", None))
 _ZONE_FIELDS: tuple[Field, ...] = (  # the spec's own zones (compiler/check/zones.py)
     ("title", lambda z: z.title, "text", None), ("holds", lambda z: z.holds, "name", None),
     ("shape", lambda z: z.shape, "name", None),
