@@ -39,10 +39,14 @@ class Frame:
     seats: tuple[Seat, ...]
     log: tuple[tuple[int, int], ...]
     problem: str | None
+    named: tuple[int | None, ...] = ()  # the card each move took, when public (LiveTable.named)
+    undo: bool = False  # the house rule "undo until the next player acts"
+    undone: int = 0  # moves taken back so far
 
     @classmethod
     def of(cls, table) -> Frame:
-        return cls(table.id, table.spec, table.module, table.game, tuple(table.seats), tuple(table.log), table.problem)
+        return cls(table.id, table.spec, table.module, table.game, tuple(table.seats), tuple(table.log), table.problem,
+                   tuple(table.named), table.undo, table.undone)
 
 
 def event_text(frame: Frame, seat: int | None) -> str:
@@ -54,16 +58,17 @@ class Views:
     """The latest view of each seat of each table with streams open, rendered once and shared."""
 
     def __init__(self) -> None:
-        self.latest: dict[tuple[str, int | None], tuple[Any, str | None, int, asyncio.Future]] = {}
+        self.latest: dict[tuple[str, int | None], tuple[Any, str | None, int, asyncio.Future, bool]] = {}
 
     async def text(self, table, seat: int | None) -> str:
         key = (table.id, seat)
         held = self.latest.get(key)
-        if held is not None and held[0] is table.game and held[1] == table.problem and held[2] == len(table.log):
+        if (held is not None and held[0] is table.game and held[1] == table.problem and held[2] == len(table.log)
+                and held[4] == table.undo):
             return await asyncio.shield(held[3])
         frame = Frame.of(table)
         task = asyncio.ensure_future(asyncio.to_thread(event_text, frame, seat))
-        self.latest[key] = (frame.game, frame.problem, len(frame.log), task)
+        self.latest[key] = (frame.game, frame.problem, len(frame.log), task, frame.undo)
         return await asyncio.shield(task)
 
     def forget(self, table_id: str) -> None:

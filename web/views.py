@@ -16,6 +16,9 @@ import json
 
 from compiler.emit.runtime.meta import PILE
 
+from . import moves
+from .tables import undo_refusal
+
 
 def _colours_of(value, colours) -> list[str]:
     """The colours an action parameter names (one colour, or a set of them)."""
@@ -37,18 +40,19 @@ def _market_slot(value, levels) -> list[int] | None:
 @functools.lru_cache(maxsize=64)
 def meta(module) -> dict:
     """The engine's constants for the page: colours, cards, nobles, and for every action id its
-    notation, its rule, the face-up card it points at and the colours it names."""
+    notation, its rule, the colours it names and what else it points at (web.moves.targets: a
+    face-up card, a reserved card, a deck, a noble, a component; a purchase, a payment)."""
     colours = tuple(module.COLOURS)
     levels = tuple(module.LEVELS)
     steps = set(getattr(module, "STEPS", ()))
     actions = []
-    for a in range(module.NUM_ACTIONS):
+    for a, target in enumerate(moves.targets(module)):
         rule, params = module.describe_action(a)
-        card, named = None, []
+        card, named = target["card"], []
         for value in params.values():
             card = card or _market_slot(value, levels)
             named += _colours_of(value, colours)
-        actions.append({"text": module.action_to_string(a), "rule": rule, "card": card, "colours": named,
+        actions.append({**target, "text": module.action_to_string(a), "rule": rule, "card": card, "colours": named,
                         "step": rule in steps})
     return {
         "spec": module.SPEC_NAME,
@@ -85,7 +89,9 @@ def _plain(value):
 
 def labels(rules, module, lang: str) -> dict:
     """Words for the spec's own zones, variables and kinds in `lang`, from the variant's rule
-    model: titles, a kind's item and its columns' names and types. A kind whose columns do not
+    model: titles, a kind's item and its columns' names and types, each action's and step's
+    title, and where each one's component is chosen from (a zone or a kind: what the board
+    highlights when the engine offers it). A kind whose columns do not
     match the engine's table (a table resumed on an engine older than the spec) gets none, so a
     name is never put on the wrong value. Spec text: the page shows it as text, never markup."""
     def text(t) -> str:
@@ -98,9 +104,12 @@ def labels(rules, module, lang: str) -> dict:
             continue
         kinds[kind.name] = {"title": text(kind.title), "item": text(kind.item),
                             "columns": [{"name": c.name, "type": c.type} for c in kind.columns]}
+    decisions = tuple(getattr(rules, "actions", ())) + tuple(getattr(rules, "steps", ()))
     return {"zones": {z.name: text(z.title) for z in getattr(rules, "zones", ())},
             "vars": {v.name: text(v.title) for v in getattr(rules, "variables", ())},
-            "kinds": kinds}
+            "kinds": kinds,
+            "decisions": {d.name: text(d.title) for d in decisions},
+            "sources": {d.name: p.source for d in decisions for p in d.params if p.domain == "component" and p.source}}
 
 
 def full_state(game, module) -> dict:
@@ -159,25 +168,39 @@ def result(table) -> dict | None:
 
 def seat_view(table, seat: int | None) -> dict:
     """Everything `seat` may know of `table` now (`seat` None: a spectator). `table` is a live
-    table, or a web.streams.Frame of one (what a worker thread renders from)."""
+    table, or a web.streams.Frame of one (what a worker thread renders from). Besides the
+    observation: at the seat's own decision what each purchase or payment would take from its
+    tokens and how many times its step is asked (web.moves, from the engine); the log with the
+    card each move took when everyone may know it (web.moves.named_card, kept by the table);
+    whether the table's house rule lets the seat undo its last move now."""
     game, module = table.game, table.module
     over = game.is_over()
     current = game.current_player
     state = full_state(game, module) if over else public_state(game) if seat is None else game.observation(seat)
     pending = state.get("pending")
+    deciding = not over and not table.problem and current == seat
+    named = list(table.named)
+    named += [None] * (len(table.log) - len(named))
     return {
         "table": table.id, "spec": table.spec, "you": seat, "moves": len(table.log),
+        "version": len(table.log) + 2 * table.undone,  # grows with every move and every undo
         "seats": [{"who": s.who, "human": s.human} for s in table.seats],
         "over": over, "phase": game.phase, "current": current,
         "pending": module.action_to_string(pending) if isinstance(pending, int) else None,
-        "legal": list(game.legal_actions()) if not over and not table.problem and current == seat else [],
+        "pending_id": pending if isinstance(pending, int) else None,
+        "legal": list(game.legal_actions()) if deciding else [],
+        "payments": moves.payments(module, game, seat) if deciding and seat is not None else {},
+        "repeats": moves.repeats(game, seat) if deciding and seat is not None else 1,
+        "undo": {"allowed": table.undo, "now": seat is not None and undo_refusal(table, seat) is None},
         "state": state,
         "prestige": list(game.scores()),
         "bonus": [list(game.bonus[p]) for p in range(game.num_players)],
-        "log": [{"seat": s, "text": module.action_to_string(a)} for s, a in table.log],
+        "log": [{"seat": s, "text": module.action_to_string(a), "card": card}
+                for (s, a), card in zip(table.log, named, strict=True)],
         "winners": list(game.winners()) if over else [],
         "end_reason": state.get("end_reason"),
         "truncated": bool(game.is_truncated()) if over else False,
         "result": result(table),
         "problem": table.problem,
     }
+

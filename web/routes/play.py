@@ -17,7 +17,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from compiler.sheets.plurals import LANGUAGES
 
-from .. import views
+from .. import i18n, views
 from ..tables import LiveTable, Refused
 from .context import server_of
 from .errors import page_error
@@ -61,7 +61,8 @@ async def play(request: Request) -> Response:
         table=table, seat=seat, lang=lang, languages=LANGUAGE_NAMES, spec=table.spec,
         title=server.title(table.spec), rules=variant is not None,
         page={"api": api, "meta": views.meta(table.module), "seat": seat, "lang": lang,
-              "labels": views.labels(variant.rules if variant is not None else None, table.module, lang)}))
+              "labels": views.labels(variant.rules if variant is not None else None, table.module, lang),
+              "messages": i18n.catalogue(lang)}))
 
 
 async def seat_view(request: Request) -> Response:
@@ -81,6 +82,18 @@ async def act(request: Request) -> Response:
     if "action" not in data:
         raise Refused(422, "say which action: {\"action\": id}")
     await server.hub.act(table, seat, data["action"], data.get("after"))
+    return JSONResponse(views.seat_view(table, seat))
+
+
+async def undo(request: Request) -> Response:
+    """A seat takes back its last move, when the host's house rule allows it and no one has
+    acted since (web.tables.Hub.undo); the seat's view once the undo is stored."""
+    server = server_of(request)
+    table, seat = server.seat_table(request)
+    same_site(request)
+    if seat is None:
+        raise Refused(403, "a spectator does not play")
+    await server.hub.undo(table, seat)
     return JSONResponse(views.seat_view(table, seat))
 
 
