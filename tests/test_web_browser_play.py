@@ -10,6 +10,7 @@ import pathlib
 
 from playtest.bots import make_bot
 from tests.helpers.browser import (
+    ARTIFACTS,
     TIMEOUT,
     drawn_seed,
     launch,
@@ -124,6 +125,8 @@ def test_a_whole_game_with_confirm_buttons_tapped_nobles_and_the_hand_in_view(tm
                     for where in ("#market", "#log"):
                         page.locator(where).scroll_into_view_if_needed()
                         assert hand_in_view(page), where
+                    if moves == 5:
+                        page.screenshot(path=str(ARTIFACTS / "play-phone-hand-in-view.png"))
                 action = people.choose(game)
                 if game.phase == "noble_visit":
                     assert page.locator("#nobles .noble.qualifies").count() == len(game.legal_actions())
