@@ -9,8 +9,9 @@ import json
 import urllib.parse
 
 from playtest.bots import make_bot
+from tests.helpers import ROOT
 from tests.helpers.web import api_of, client, engine, new_table, play_to_the_end
-from web import moves, views
+from web import catalogue, moves, views
 
 
 def play(c, apis, game, action) -> dict:
@@ -228,3 +229,20 @@ def test_an_undo_after_the_game_is_over_is_refused(variants, db):
         assert len(game.history) == c.get(apis[0]).json()["moves"]
         r = c.post(apis[last] + "/undo")
         assert (r.status_code, r.json()["error"]) == (409, "the game is over: its moves stand")
+
+
+def test_a_component_step_names_the_zone_its_choice_is_made_in():
+    """The board highlights a city to claim in the zone the spec chooses it from (labels' sources)."""
+    cities = catalogue.load([str(ROOT / "variants" / "cities.yaml")])["cities"]
+    words = views.labels(cities.rules, cities.module, "en")
+    assert words["sources"] == {"claim_city": "city_display"}
+    assert words["decisions"]["claim_city"] == "Claim a city"
+    claims = [a for a in views.meta(cities.module)["actions"] if a["rule"] == "claim_city"]
+    assert [a["component"] for a in claims] == [0, 1, 2]  # a place of the display, as the engine numbers it
+
+
+def test_a_move_that_also_gives_tokens_gets_no_payment_figure(variants):
+    """moves._spent: the difference of a move that gave the seat a token is not a payment."""
+    colours = engine(variants).COLOURS
+    assert moves._spent([1, 2, 0, 0, 0, 1], [0, 2, 0, 0, 0, 0], colours) == {"white": 1, "gold": 1}
+    assert moves._spent([1, 2, 0, 0, 0, 1], [0, 3, 0, 0, 0, 1], colours) is None

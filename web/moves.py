@@ -52,14 +52,20 @@ def targets(module: ModuleType) -> tuple[dict[str, Any], ...]:
     return tuple(out)
 
 
-def _spent(before: list[int], after: list[int], colours: tuple[str, ...]) -> dict[str, int]:
+def _spent(before: list[int], after: list[int], colours: tuple[str, ...]) -> dict[str, int] | None:
+    """The tokens a move took, colour by colour; None when it also gave some (a step of the
+    spec that ran by itself in the same move): then the difference is not the payment alone,
+    and it may depend on what the move showed the mover only, so it is not said."""
+    if any(after[i] > before[i] for i in range(len(colours))):
+        return None
     return {c: before[i] - after[i] for i, c in enumerate(colours) if before[i] > after[i]}
 
 
 def payments(module: ModuleType, game: Any, seat: int) -> dict[str, list[dict[str, int]]]:
     """For each legal purchase of `seat` (or each payment, in the payment step), the tokens it
     would take from the seat, one per payment the engine accepts (in the engine's order, the one
-    without wild tokens first): the move applied to a clone, the seat's tokens compared."""
+    without wild tokens first): the move applied to a clone, the seat's tokens compared. A move
+    that also gives the seat tokens (a step that runs by itself) gets an empty list: no figure."""
     if game.is_over() or game.current_player != seat:
         return {}
     moves = targets(module)
@@ -79,7 +85,7 @@ def payments(module: ModuleType, game: Any, seat: int) -> dict[str, list[dict[st
                 options.append(_spent(before, paid.tokens[seat], module.COLOURS))
         else:
             options.append(_spent(before, trial.tokens[seat], module.COLOURS))
-        out[str(action)] = options
+        out[str(action)] = [o for o in options if o is not None] if None not in options else []
     return out
 
 

@@ -229,7 +229,7 @@
     view.legal.forEach((id) => {
       const info = meta.actions[id];
       let extra = null;
-      if (info.payment && view.payments[String(id)]) extra = paid(view.payments[String(id)][0]);
+      if (info.payment && (view.payments[String(id)] || []).length) extra = paid(view.payments[String(id)][0]);
       else if (info.colours.length === 1 && info.colours[0] in held) {
         extra = el("small", { class: "held", text: " " + t("choice.held", { n: held[info.colours[0]] }) });
       }
@@ -593,6 +593,7 @@
     if (buy === undefined) return null;
     const options = view.payments[String(buy)];
     if (!options) return el("p", { class: "cost-line cannot", text: t("card.cannot_buy") });
+    if (!options.length) return null;  // the move does more than pay: the server gives no figure
     const line = el("p", { class: "cost-line" }, [el("span", { text: t("card.costs_you") + " " }), paid(options[0])]);
     if (options.length > 1) line.append(el("span", { text: " " + t("card.other_payments", { n: options.length - 1 }) }));
     return line;
