@@ -193,3 +193,87 @@ def test_the_hosts_undo_takes_a_move_back_until_the_next_player_acts(tmp_path):
             browser.close()
     finally:
         server.kill()
+
+
+def test_returning_tokens_says_how_many_and_a_payment_marks_the_card_it_pays_for(tmp_path):
+    """Player 1 takes three gems a turn while player 2 reserves (and so holds gold): player 1 is
+    asked to return tokens, told how many and what it holds; player 2 then buys a card it can pay
+    in several ways: the card is marked as being paid for and each payment says what it takes."""
+    require_browser()
+    spec = pathlib.Path(__file__).resolve().parent.parent / "variants" / "target-12.yaml"
+    variant = catalogue.load([str(spec)])["target-12"]
+    module = variant.module
+    meta = views.meta(module)
+    server = Server(tmp_path / "tables.sqlite3", free_port(), tmp_path / "server.log")
+    server.start()
+    try:
+        with sync_playwright() as p:
+            browser = launch(p)
+            errors: list[str] = []
+            context = browser.new_context(viewport={"width": 1200, "height": 900})
+            host = context.new_page()
+            make_table_with_the_form(host, server.url, "target-12", ["human", "human"])
+            host.wait_for_selector("a.seat-link", timeout=TIMEOUT)
+            seed = drawn_seed(server, host)
+            pages = [context.new_page() for _ in range(2)]
+            for page, link in zip(pages, [a.get_attribute("href") for a in host.query_selector_all("a.seat-link")],
+                                  strict=True):
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                page.goto(link)
+                page.wait_for_selector("#market .card", timeout=TIMEOUT)
+            game = module.new_game(2, seed=seed)
+
+            def rule(a):
+                return module.describe_action(a)[0]
+
+            def largest_take():
+                takes = [a for a in game.legal_actions() if rule(a) == "take_different"]
+                return max(takes, key=lambda a: len(module.describe_action(a)[1]["picked"])) if takes else None
+
+            returned = paid = False
+            while not paid and len(game.history) < 60:
+                seat, moves = game.current_player, len(game.history)
+                page = pages[seat]
+                legal = game.legal_actions()
+                several = [a for a in legal if len(game.payment_options(a)) > 1] if game.phase == "action" else []
+                if game.phase == "return_tokens":
+                    page.wait_for_selector("#choice h2", timeout=TIMEOUT)
+                    held = sum(game.tokens[seat])
+                    if not returned:
+                        n = held - module.VALUES["token_limit"]
+                        title = next(d.title.en for d in variant.rules.steps if d.name == "return_tokens")
+                        assert page.locator("#choice h2").inner_text() == f"Choose: {title} ({n} times, one at a time)"
+                        assert page.locator("#choice .you-hold").inner_text().startswith(f"You hold {held} tokens:")
+                        white = module.string_to_action("return white")
+                        assert page.locator(f'#choice button[data-action="{white}"] .held').inner_text().strip() == (
+                            f"(you hold {game.tokens[seat][0]})")
+                        shoot(page, "play-return-tokens")
+                        returned = True
+                    action = legal[0]
+                elif several and seat == 1:
+                    action = several[0]
+                    play_by_clicks(page, meta, action, moves)
+                    game.apply(action)
+                    page.wait_for_selector("#choice .paid", timeout=TIMEOUT)
+                    card = meta["actions"][action]
+                    where = (f'#market .card[data-slot="{card["card"][0]}.{card["card"][1]}"]' if card["card"]
+                             else f'#hand .card[data-reserved="{card["reserved"]}"]')
+                    assert "paying" in page.locator(where).get_attribute("class")
+                    options = game.legal_actions()
+                    assert page.locator("#choice button.act.legal").count() == len(options)
+                    first = page.locator(f'#choice button[data-action="{options[0]}"] .paid').inner_text()
+                    assert first.strip() != "" and "nothing" not in first
+                    shoot(page, "play-payment-step")
+                    action, moves = options[0], len(game.history)
+                    paid = True
+                elif seat == 0 or game.reserved[1] and len(game.reserved[1]) >= 3:
+                    action = largest_take() or legal[0]
+                else:
+                    action = next(a for a in legal if rule(a) == "reserve_face_up")
+                play_by_clicks(page, meta, action, moves)
+                game.apply(action)
+            assert returned and paid
+            assert errors == []
+            browser.close()
+    finally:
+        server.kill()

@@ -416,6 +416,11 @@
   }
 
   function mark(tile, marks) {
+    const said = [marks.buy ? t("board.can_buy_said") : "", marks.reserve ? t("board.can_reserve_said") : ""]
+      .filter((x) => x);
+    if (said.length && tile.getAttribute("aria-label")) {
+      tile.setAttribute("aria-label", tile.getAttribute("aria-label") + ", " + said.join(", "));
+    }
     if (marks.buy) {
       tile.classList.add("can-buy");
       tile.append(el("span", { class: "mark buy", text: t("board.can_buy") }));
