@@ -6,6 +6,7 @@ who moved, only before anyone else acts, stored, and refused otherwise with a se
 from __future__ import annotations
 
 import json
+import re
 import urllib.parse
 
 from playtest.bots import make_bot
@@ -246,3 +247,22 @@ def test_a_move_that_also_gives_tokens_gets_no_payment_figure(variants):
     colours = engine(variants).COLOURS
     assert moves._spent([1, 2, 0, 0, 0, 1], [0, 2, 0, 0, 0, 0], colours) == {"white": 1, "gold": 1}
     assert moves._spent([1, 2, 0, 0, 0, 1], [0, 3, 0, 0, 0, 1], colours) is None
+
+
+def test_every_message_of_the_board_is_in_every_language_with_the_same_fields():
+    """web/locales: each English key (a plural family by its stem) in fr, nl and sr, with the same
+    {fields}; a page in French reads them in French."""
+    from web import i18n
+    stem = re.compile(r"\.(one|few|other)$")
+    english = i18n.catalogue("en")
+    for lang in ("fr", "nl", "sr"):
+        own = json.loads((i18n.LOCALES / f"{lang}.json").read_text(encoding="utf-8"))
+        assert {stem.sub("", k) for k in own} == {stem.sub("", k) for k in english}, lang
+        for key, text in own.items():
+            twin = english.get(key) or english[stem.sub("", key) + ".other"]
+            assert set(i18n.FIELD.findall(text)) == set(i18n.FIELD.findall(twin)), (lang, key)
+    assert i18n.message("fr", "move.confirm", {"move": "buy 1.1"}) == "Jouer : buy 1.1"
+    assert i18n.message("en", "choice.you_hold", {"n": 1}) == "You hold 1 token:"
+    assert i18n.message("en", "choice.you_hold", {"n": 12}) == "You hold 12 tokens:"
+    assert i18n.message("sr", "choice.you_hold", {"n": 3}) == "Имате 3 жетона:"  # Serbian's "few"
+    assert i18n.message("fr", "choice.you_hold", {"n": 0}) == "Vous avez 0 jeton :"  # French's "one" takes 0

@@ -17,6 +17,8 @@ import pathlib
 import re
 from collections.abc import Callable, Mapping
 
+from compiler.sheets.plurals import LANGUAGES, category
+
 LOCALES = pathlib.Path(__file__).resolve().parent / "locales"
 DEFAULT = "en"
 FIELD = re.compile(r"\{(\w+)\}")
@@ -34,12 +36,14 @@ def catalogue(lang: str) -> dict[str, str]:
 
 
 def message(lang: str, key: str, values: Mapping[str, object]) -> str:
-    """The message `key` of `lang` with its fields filled; a plural family's stem by ``values["n"]``
-    (English's categories: one for 1, other otherwise). An unknown key reads as itself."""
+    """The message `key` of `lang` with its fields filled; a plural family's stem by the CLDR
+    category of ``values["n"]`` in `lang` (compiler.sheets.plurals). An unknown key reads as itself."""
     messages = catalogue(lang)
     text = messages.get(key)
-    if text is None and isinstance(values.get("n"), int):
-        text = messages.get(f"{key}.{'one' if values['n'] == 1 else 'other'}", messages.get(f"{key}.other"))
+    n = values.get("n")
+    if text is None and isinstance(n, int):
+        form = category(lang if lang in LANGUAGES else DEFAULT, n)
+        text = messages.get(f"{key}.{form}", messages.get(f"{key}.other"))
     if text is None:
         return key
     return FIELD.sub(lambda m: str(values[m[1]]) if m[1] in values else m[0], text)

@@ -5,6 +5,10 @@ reserves hidden) and nothing derived from more: the legal actions only at its ow
 the log of moves in notation (a blind reserve's notation names the deck, not the card), and
 who sits where. The whole state (``to_json``) is shown only once the game is over, when
 nothing is hidden any more. The seed, which would tell the deck order, is never sent before.
+Three things are read from the engine beyond the observation, each public or the seat's own
+(web.moves): the card each move of the log took, named only when everyone saw it (never a
+blind reserve still hidden); at the seat's own decision, what each purchase would take from its
+tokens and how many times its step is asked, worked out on a clone of the game.
 
 :func:`meta` is what the page needs about the engine itself (cards, nobles, colours, every
 action's notation and what it points at on the board); it holds nothing of a game.

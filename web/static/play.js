@@ -9,6 +9,7 @@
   const api = page.api;
   const labels = page.labels || { zones: {}, vars: {}, kinds: {}, decisions: {}, sources: {} };
   const messages = page.messages || {};
+  const plurals = new Intl.PluralRules(page.lang || "en");
   const $ = (id) => document.getElementById(id);
   let view = null;
   // What the player has picked on the board (a face-up card, a reserved card, a deck, gems), and
@@ -22,7 +23,7 @@
     vars = vars || {};
     let text = messages[key];
     if (text === undefined && typeof vars.n === "number") {
-      text = messages[key + (vars.n === 1 ? ".one" : ".other")];
+      text = messages[key + "." + plurals.select(vars.n)];
       if (text === undefined) text = messages[key + ".other"];
     }
     if (text === undefined) return key;
