@@ -19,7 +19,8 @@ from collections.abc import Callable, Mapping
 
 from compiler.sheets.plurals import LANGUAGES, category
 
-LOCALES = pathlib.Path(__file__).resolve().parent / "locales"
+HERE = pathlib.Path(__file__).resolve().parent
+LOCALES = HERE / "locales"  # the package's own data, read as such (tests/test_reading.py)
 DEFAULT = "en"
 FIELD = re.compile(r"\{(\w+)\}")
 
@@ -28,11 +29,10 @@ FIELD = re.compile(r"\{(\w+)\}")
 def catalogue(lang: str) -> dict[str, str]:
     """The messages of `lang` by key, English for any key it lacks (and for a language without
     a catalogue)."""
-    english: dict[str, str] = json.loads((LOCALES / f"{DEFAULT}.json").read_text(encoding="utf-8"))
-    path = LOCALES / f"{lang}.json"
-    if lang == DEFAULT or not re.fullmatch(r"[a-z]{2}", lang) or not path.is_file():
+    english: dict[str, str] = json.loads((HERE / "locales" / f"{DEFAULT}.json").read_text(encoding="utf-8"))
+    if lang == DEFAULT or not re.fullmatch(r"[a-z]{2}", lang) or not (LOCALES / f"{lang}.json").is_file():
         return english
-    return {**english, **json.loads(path.read_text(encoding="utf-8"))}
+    return {**english, **json.loads((HERE / "locales" / f"{lang}.json").read_text(encoding="utf-8"))}
 
 
 def message(lang: str, key: str, values: Mapping[str, object]) -> str:
