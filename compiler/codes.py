@@ -219,6 +219,8 @@ CODES: dict[str, Code] = _index([
     ),
     *_codes(
         INTERNAL,
+        ("E598", "the engine cannot be laid out: ruff, the formatter pinned in pyproject.toml, is missing, "
+                 "another release, or failed (reported by `compile`)"),
         ("E599", "the generated engine does not parse: a bug of splendor-rules (reported by `compile`)"),
     ),
     *_codes(

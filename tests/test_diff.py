@@ -1,4 +1,4 @@
-"""`splendor-rules diff`: the semantic diff of two rule models (compiler/diff.py).
+"""`splendor-rules diff`: the semantic diff of two rule models (compiler/diff/).
 
 Golden outputs live in tests/diff_goldens/: A__B.LANG.txt is what `splendor-rules diff
 --lang LANG A B` prints, then its exit status. `pytest --update-goldens` rewrites them;

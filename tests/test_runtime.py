@@ -19,12 +19,16 @@ import random
 import pytest
 
 from compiler.emit import inline, runtime
-from compiler.emit.runtime import aliases, errors, game, meta, notation, spec, state, variables, zones
+from compiler.emit.formatting import laid_out
+from compiler.emit.runtime import aliases, errors, game, meta, notation, problems, spec, state, variables, zones
 from tests.helpers.engines import ROOT, load_engine
 
 ENGINES = sorted((ROOT / "generated" / "engines").glob("*.py"))
 RUNTIME = pathlib.Path(runtime.__file__).parent
-MODULES = {"aliases": aliases, "meta": meta, "errors": errors, "game": game, "state": state, "notation": notation}
+MODULES = {
+    "aliases": aliases, "meta": meta, "errors": errors, "game": game, "problems": problems, "state": state,
+    "notation": notation,
+}
 SPEC_MODULES = {"variables": variables, "zones": zones}  # only in the engines of specs that use them
 
 
@@ -142,15 +146,17 @@ def test_the_pasted_text_imports_nothing(name):
 
 @pytest.mark.parametrize("path", ENGINES, ids=lambda p: p.stem)
 def test_every_engine_holds_the_runtime_verbatim(path):
-    """Each runtime module's text is in the engine as it is written; game.py's with the hooks the
-    engine defines inlined into Game.apply (compiler/emit/inline.py)."""
+    """Each runtime module's text is in the engine as it is written (as the formatter lays it out:
+    compiler/emit/formatting.py); game.py's with the hooks the engine defines inlined into Game.apply
+    (compiler/emit/inline.py)."""
     text = path.read_text(encoding="utf-8")
     hooks = "\n\n".join(ast.unparse(node) for node in hooks_of(ast.parse(text)).values())
     for name in runtime.MODULES:
         pasted = runtime.engine_text(name) if name != "game" else inline.game_text(runtime.engine_text(name), hooks)
-        assert pasted in text, f"{path.name} lacks the text of compiler/emit/runtime/{name}.py"
+        assert laid_out(pasted).strip() in text, f"{path.name} lacks the text of compiler/emit/runtime/{name}.py"
     for name in runtime.SPEC_MODULES:  # exactly in the engines of the specs that use them
-        assert (runtime.engine_text(name) in text) == uses(name, text), f"{path.name} and compiler/emit/runtime/{name}.py"
+        held = laid_out(runtime.engine_text(name)).strip() in text
+        assert held == uses(name, text), f"{path.name} and compiler/emit/runtime/{name}.py"
 
 
 @pytest.mark.parametrize("path", ENGINES, ids=lambda p: p.stem)
@@ -346,10 +352,11 @@ def test_an_illegal_id_is_explained(monkeypatch):
 def test_a_sound_state_has_no_problem(monkeypatch):
     engine = official()
     bind(monkeypatch, state, engine)
+    bind(monkeypatch, problems, engine)
     g = engine.new_game(2, seed=4)
     for _ in range(30):
         g.apply(g.legal_actions()[0])
-    assert state._problems(g.to_dict()) == []
+    assert problems._problems(g.to_dict()) == []
     loaded = state.from_json(g.to_json())
     assert type(loaded) is engine.Game and loaded.to_json() == g.to_json()
 
@@ -357,11 +364,12 @@ def test_a_sound_state_has_no_problem(monkeypatch):
 def test_each_problem_has_the_path_of_its_value(monkeypatch):
     engine = official()
     bind(monkeypatch, state, engine)
+    bind(monkeypatch, problems, engine)
     data = engine.new_game(2, seed=3).to_dict()
     data["supply"]["red"] += 1
     data["seats"][1]["tokens"]["blue"] = -1
     data["ending"] = {"trigger": "target", "finish": "complete_round", "last_seat": 7}
-    assert state._problems(data) == [
+    assert problems._problems(data) == [
         (("seats", 1, "tokens", "blue"), "seats[1].tokens.blue must be a whole number of at least 0, not -1"),
         (("supply", "red"), "red tokens add up to 5, the game has 4"),
         (("ending", "last_seat"), "'ending.last_seat' must be a seat from 0 to 1, not 7"),
@@ -374,10 +382,10 @@ def test_each_problem_has_the_path_of_its_value(monkeypatch):
 
 def test_a_start_state_problem_is_under_start(monkeypatch):
     engine = official()
-    bind(monkeypatch, state, engine)
+    bind(monkeypatch, problems, engine)
     data = engine.new_game(2, seed=3).to_dict()
     data["start"] = dict(engine.new_game(2, seed=3).to_dict(), round=0)
-    assert (("start", "round"), "start: 'round' must be a whole number of at least 1, not 0") in state._problems(data)
+    assert (("start", "round"), "start: 'round' must be a whole number of at least 1, not 0") in problems._problems(data)
 
 
 def test_text_that_is_not_json_is_shown_with_a_caret(monkeypatch):
@@ -391,8 +399,8 @@ def test_text_that_is_not_json_is_shown_with_a_caret(monkeypatch):
 
 
 def test_dotted_writes_a_path_as_a_message_does():
-    assert state._dotted(("seats", 1, "tokens", "red")) == "seats[1].tokens.red"
-    assert state._dotted(()) == ""
+    assert problems._dotted(("seats", 1, "tokens", "red")) == "seats[1].tokens.red"
+    assert problems._dotted(()) == ""
 
 
 def test_replay_refuses_a_record_of_another_spec(monkeypatch):

@@ -54,15 +54,7 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
     """
     names = _checked_options(bots, players, as_json, as_csv, games_out, plot_dir or report_dir)
     sources = SourceMap()
-    loaded = []
-    for spec in specs:
-        try:
-            loaded.append(engines.load(spec, cache_dir=cache_dir, sources=sources))
-        except CompileError as err:
-            report(err, sources)
-            sys.exit(1)
-        except engines.EngineError as e:
-            raise click.UsageError(str(e)) from e
+    loaded = _engines(specs, cache_dir, sources)
     tty = sys.stderr.isatty()
     show = progress if progress is not None else tty
     on_progress = _progress_printer(tty) if show else None
@@ -100,6 +92,20 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
         _write_files(report_mod.write, result, report_dir, "report")
     if result.interrupted:
         sys.exit(130)
+
+
+def _engines(specs, cache_dir, sources: SourceMap) -> list:
+    """The engine of each SPEC, built when missing or stale; a spec's diagnostics end the command."""
+    loaded = []
+    for spec in specs:
+        try:
+            loaded.append(engines.load(spec, cache_dir=cache_dir, sources=sources))
+        except CompileError as err:
+            report(err, sources)
+            sys.exit(1)
+        except engines.EngineError as e:
+            raise click.UsageError(str(e)) from e
+    return loaded
 
 
 def _checked_options(bots: str, players: int, as_json: bool, as_csv: bool, games_out, charts) -> tuple[str, ...]:

@@ -79,15 +79,7 @@ def rules_of(c: Checker) -> Rules:
         setup_overdraws(c, setup, players, cards, gems, wild)
     end = end_triggers(c, scope, facts)
     ranking = winners(c, scope, facts)
-    if not c.r.has_errors:  # every expression typed: which player's private data does each rule read?
-        c.r.extend(hidden_mod.leaks(variables, c.zones, definitions, prestige, actions + steps, setup, end))
-    said_so = interpretations(c)
-    decision_names(c, actions, steps)
-    if not c.r.has_errors:
-        sizes.choices_with_values(c, gems, levels, players, actions, steps)
-        sizes.action_space(c, gems, levels, players, actions + steps)
-    if not c.r.has_errors:
-        written_alike(c, gems, wild, levels, players, actions, steps)
+    said_so = across(c, gems, wild, levels, players, (variables, definitions, prestige, setup, end), actions, steps)
     c.r.raise_if_errors()
     rules = Rules(
         name=str(name), title=title, description=description, source=c.resolved.source,
@@ -100,6 +92,25 @@ def rules_of(c: Checker) -> Rules:
         c.r.extend(definitions_mod.written_out(rules))
         c.r.raise_if_errors()
     return rules
+
+
+def across(c: Checker, gems, wild, levels, players, read, actions, steps) -> tuple:
+    """The analyses across sections, once every expression is typed: which player's private data each
+    rule reads, the decisions' names, the sizes of choices and of the action space, rules written alike;
+    the `interpretations` section is read between them, in the order its diagnostics have always come.
+    `read` holds the variables, definitions, prestige sources, setup blocks and end triggers; returns the
+    interpretations."""
+    variables, definitions, prestige, setup, end = read
+    if not c.r.has_errors:
+        c.r.extend(hidden_mod.leaks(variables, c.zones, definitions, prestige, actions + steps, setup, end))
+    said_so = interpretations(c)
+    decision_names(c, actions, steps)
+    if not c.r.has_errors:
+        sizes.choices_with_values(c, gems, levels, players, actions, steps)
+        sizes.action_space(c, gems, levels, players, actions + steps)
+    if not c.r.has_errors:
+        written_alike(c, gems, wild, levels, players, actions, steps)
+    return said_so
 
 
 def defined(c: Checker, scope, gems, wild, kinds, values, facts):

@@ -40,7 +40,6 @@ from ..language.types import (
     INT,
     NONE,
     PLAYER,
-    SETUP,
     AnyType,
     Comp,
     Keyword,
@@ -59,37 +58,15 @@ from .types import (
     GLOBALS,
     Scope,
     assignable,
+    attribute_key,
+    chosen_by_if,
     column_attributes,
     comparable,
     component_type,
     failed,
+    not_equated,
     tested,
 )
-
-
-def _attribute_key(t) -> object:
-    """Where the attributes of type `t` are kept: by name for the fixed types (a face-up card is a card)."""
-    return t.name if isinstance(t, Type) else t
-
-
-def _not_equated(t) -> tuple[str, str] | None:
-    """(what, hint) when values of type `t` are not compared with '==' / '!=' (None when they are)."""
-    if t == BOOL:
-        return "conditions", "write the two cases with 'and', 'or' and 'not'"
-    if isinstance(t, MapOf):
-        return "tables", "compare their entries, as in 'all(me.tokens[c] == supply[c] for c in gems)'"
-    if isinstance(t, SetOf):
-        return "collections", "compare their sizes with size(...), or their elements with all(... in ...)"
-    if t == SETUP:
-        return "the player-count row", "compare its numbers, as in 'setup.gems'"
-    return None
-
-
-def _chosen_by_if(t) -> bool:
-    """May an 'if ... then ... else' value have type `t`? A number, a condition or a colour: not a player,
-    a collection, a table or the setup row (the sheets phrase values), nor a card, a noble or a payment
-    (the engines read a chosen one, and move it, by its choice's name)."""
-    return t in (INT, BOOL, GEM, COLOUR, ERROR)
 
 
 class Inferrer:
@@ -112,7 +89,7 @@ class Inferrer:
         self.items: dict[str, str] = {}  # one component of each kind, in English ("trading post")
         for kind in kinds or ():
             self.items[kind.name] = kind.item.en
-            key = _attribute_key(component_type(kind))
+            key = attribute_key(component_type(kind))
             self.attributes[key] = column_attributes(kind.name, kind.columns)
             self.prose[key] = [c.name for c in kind.columns if c.type == ColumnType.PROSE]
             self.optional_columns[key] = {c.name for c in kind.columns if c.optional}
@@ -142,7 +119,7 @@ class Inferrer:
 
     def attribute_table(self, t) -> dict[str, AnyType] | None:
         """The attributes of a value of type `t` (None when it has none)."""
-        return self.attributes.get(_attribute_key(t)) if isinstance(t, (Type, Comp)) else None
+        return self.attributes.get(attribute_key(t)) if isinstance(t, (Type, Comp)) else None
 
     def expect(self, node, scope: Scope, expected, what: str):
         actual = self.infer(node, scope)
@@ -218,7 +195,7 @@ class Inferrer:
         if table is None:
             self.r.error("E403", f"{noun(t)} has no attributes (no '.{attr}')", node.span)
             return ERROR
-        prose = self.prose.get(_attribute_key(t), [])
+        prose = self.prose.get(attribute_key(t), [])
         if attr in prose:
             self.r.error("E403", f"'{attr}' is a prose column of {noun(t)}: shown on sheets, not usable in "
                          "expressions", node.span)
@@ -229,7 +206,7 @@ class Inferrer:
             return ERROR
         if t == PLAYER and attr in self.optional_state and unparse(node) not in scope.not_none:
             self.maybe_none(node, scope, attr)
-        if attr in self.optional_columns.get(_attribute_key(t), ()):
+        if attr in self.optional_columns.get(attribute_key(t), ()):
             self.optional_reads.add(node)
             if unparse(node) not in scope.not_none:
                 self.maybe_none(node, scope, attr, f"column '{attr}' of {noun(t)} may be empty")
@@ -330,7 +307,7 @@ class Inferrer:
     def equality(self, node: Compare, scope: Scope, lt, rt) -> None:
         """`==` and `!=` compare values of one type (E410), `none` only with what may be none."""
         op, left, right = node.op, node.left, node.right
-        unequal = [why for why in map(_not_equated, (lt, rt)) if why]
+        unequal = [why for why in map(not_equated, (lt, rt)) if why]
         if unequal:  # the sheets phrase no condition, table or collection as a value
             what, hint = unequal[0]
             self.r.error("E410", f"'{op}' compares numbers, colours, players, cards or nobles, not {what}: "
@@ -360,7 +337,7 @@ class Inferrer:
         t, a, b = node.test, node.then, node.otherwise
         self.expect(t, scope, BOOL, "the condition of 'if'")
         at, bt = self.infer(a, scope.knowing(tested(t, none=False))), self.infer(b, scope.knowing(failed(t)))
-        chosen = [x for x in (at, bt) if not _chosen_by_if(x)]
+        chosen = [x for x in (at, bt) if not chosen_by_if(x)]
         if not comparable(at, bt):
             self.r.error("E410", f"both branches of 'if' must have the same type, but one is {noun(at)} and "
                          f"the other {noun(bt)}", node.span)

@@ -18,49 +18,24 @@ that no zone holds changes nothing: compiler/check/zones.py's :func:`unreachable
 """
 from __future__ import annotations
 
-import csv
 import functools
-import io
-import os
 import re
-from dataclasses import dataclass
 from importlib import resources
 
 import yaml
 
 from ..diagnostics import Reporter, Span, did_you_mean
-from ..front.reading import MAX_INPUT_BYTES, NotAFile, read_input
 from ..front.source import MapNode, Node, ScalarNode
 from ..language import COLUMN_TYPES as COLUMN_DECLS
 from ..language import ColumnType
 from ..language.columns import COLUMN_KEYS, types_taking
 from ..model import COLUMN_TYPES, Card, Column, Component, Kind, Noble, Text
+from .kind_tables import Declaration, TableReader, headers
 
 BASE_KINDS = ("cards", "nobles")  # the base game's kinds, in the order of Rules.kinds
-MAX_TABLE_NUMBER = 1000  # the largest number of a component table (rulespec/README.md)
 _KEYWORD = re.compile(r"[a-z][a-z0-9_]*")
 # Which keys of a column's long form fit which types (E120 otherwise).
 _KEY_TYPES = {key: types_taking(key) for key in COLUMN_KEYS}  # compiler/language/columns.py
-
-
-@dataclass(frozen=True)
-class Declaration:
-    """A kind as the spec declares it, before its table is read."""
-
-    name: str
-    title: Text
-    item: Text
-    table: ScalarNode | None  # the node naming the table (its file is the folder it is relative to)
-    columns: tuple[Column, ...]
-    span: Span  # the kind's key (or the shorthand's)
-    columns_span: Span
-    shorthand: bool = False  # written `components: NAME: FILE`
-    key: str = ""
-    key_span: Span | None = None
-    faces_of: str = ""
-    faces_span: Span | None = None
-    note: Text | None = None
-    broken: bool = False  # a column declaration was refused: its table is not read (no follow-up errors)
 
 
 # --------------------------------------------------------------------------- the base kinds, as data
@@ -88,13 +63,6 @@ def base_columns(name: str) -> tuple[Column, ...]:
     return tuple(_base_column(k, v) for k, v in base_declarations()[name]["columns"].items())
 
 
-def headers(column: Column, gems: tuple[str, ...]) -> list[str]:
-    """The CSV headers a column reads: one per gem colour for `gems`, else one."""
-    if column.type is ColumnType.GEMS:
-        return [column.prefix + g for g in gems]
-    return [column.header or column.name]
-
-
 def _describe(column: Column) -> str:
     """A column's type as the messages name it: "a number with 'group: true'", 'a table by gem colour'."""
     return COLUMN_DECLS[column.type].noun + (" with 'group: true'" if column.group else "")
@@ -112,6 +80,7 @@ class Loader:
         self.gems = gems
         self.wild = wild
         self.unread: set[str] = set()  # kinds whose table could not be read: no follow-up errors about sizes
+        self.tables = TableReader(checker, gems, wild)
 
     def load(self) -> tuple[Kind, ...]:
         """Every kind the spec declares, base kinds first, each with its table read (or left out)."""
@@ -293,7 +262,7 @@ class Loader:
         if self.references(d) or d.broken:
             self.unread.add(d.name)
             return None
-        rows = self.rows(d) if d.columns else None
+        rows = self.tables.rows(d) if d.columns else None
         if rows is None:
             self.unread.add(d.name)
             return None
@@ -344,121 +313,6 @@ class Loader:
             else:
                 seen[value] = c
 
-    def read(self, d: Declaration) -> tuple[str, str] | None:
-        """(text, file shown) of a kind's table, or None after an E112."""
-        node, name = d.table, d.name
-        if node is None:
-            return None
-        value = str(node.value)
-        if os.path.isabs(value) or os.path.splitdrive(value)[0]:
-            self.r.error("E112", f"the {name} table must be named by a path relative to the folder of the spec file, "
-                         f"not an absolute path: {value!r}", node.span)
-            return None
-        path = os.path.join(os.path.dirname(node.span.file), value)
-        shown = os.path.normpath(path).replace(os.sep, "/")
-        try:
-            data = read_input(path, MAX_INPUT_BYTES)
-            if len(data) > MAX_INPUT_BYTES:
-                raise ValueError(f"it is too large for a table (over {MAX_INPUT_BYTES // 1_000_000} MB)")
-            text = data.decode("utf-8")
-        except FileNotFoundError:
-            self.r.error("E112", f"{name} table not found: {shown}", node.span,
-                         "the path is relative to the folder of the spec file")
-            return None
-        except (OSError, UnicodeDecodeError, ValueError) as err:
-            if isinstance(err, UnicodeDecodeError):
-                why = f"not valid UTF-8 (byte 0x{err.object[err.start]:02x} at offset {err.start})"
-            elif isinstance(err, NotAFile):
-                why = str(err)
-            elif isinstance(err, OSError):
-                why = (err.strerror or str(err)).lower()
-            else:
-                why = str(err)
-            self.r.error("E112", f"cannot read the {name} table {shown}: {why}", node.span)
-            return None
-        return (text[1:] if text.startswith("\ufeff") else text), shown
-
-    def rows(self, d: Declaration) -> tuple[tuple[Component, ...], str, int] | None:
-        """The typed components of a kind's table, the file shown and how many rows it has (bad ones
-        too); None when it cannot be read at all."""
-        read = self.read(d)
-        if read is None:
-            return None
-        text, shown = read
-        if self.c.sources is not None:
-            self.c.sources.add(shown, text)
-        lines = text.splitlines()
-        reader = csv.reader(io.StringIO(text))
-        try:
-            rows = [(reader.line_num, row) for row in reader]
-        except csv.Error as err:
-            self.r.error("E107", f"the {d.name} table is not valid CSV: {err}", Span(shown, max(1, reader.line_num), 1))
-            return None
-        header = [h for c in d.columns for h in headers(c, self.gems)]
-        if not rows or [h.strip() for h in rows[0][1]] != header:
-            got = ",".join(rows[0][1]) if rows else "nothing"
-            self.r.error("E107", f"the {d.name} table must start with the header '{','.join(header)}', found '{got}'",
-                         Span(shown, 1, 1, 1, 1 + len(got)))
-            return None
-        out: list[Component] = []
-        data_rows = 0
-        for number, row in rows[1:]:
-            if not row or all(not cell.strip() for cell in row):
-                continue
-            data_rows += 1
-            if len(row) != len(header):
-                self.r.error("E107", f"expected {len(header)} columns, found {len(row)}", Span(shown, number, 1))
-                continue
-            line = lines[number - 1] if number <= len(lines) else ""
-            cells = [c.strip() for c in row]
-            at = _cell_columns(line, cells)
-            spans = [Span(shown, number, col, number, col + max(1, len(cell)))
-                     for cell, col in zip(cells, at, strict=True)]
-            values = self.values(d, cells, spans, Span(shown, number, 1))
-            if values is not None:
-                out.append(Component(len(out), values, Span(shown, number, 1)))
-        return tuple(out), shown, data_rows
-
-    def values(self, d: Declaration, cells: list[str], spans: list[Span], row: Span) -> tuple | None:
-        """A row's typed values, one per column; None (after an E107 per bad cell) when one does not fit."""
-        out: list[object] = []
-        ok = True
-        i = 0
-        for column in d.columns:
-            names = headers(column, self.gems)
-            got = [self.cell(d, column, h, cells[i + k], spans[i + k], row) for k, h in enumerate(names)]
-            i += len(names)
-            if any(v is _BAD for v in got):
-                ok = False
-                continue
-            out.append(tuple(got) if column.type is ColumnType.GEMS else got[0])
-        return tuple(out) if ok else None
-
-    def cell(self, d: Declaration, column: Column, header: str, cell: str, span: Span, row: Span) -> object:
-        if column.type in (ColumnType.NUMBER, ColumnType.GEMS):
-            number = self.number(header, cell, span)
-            if number is not None and column.group and number < 1:
-                self.r.error("E107", f"{d.item.en} {column.name}s start at 1", row)
-                return _BAD
-            return _BAD if number is None else number
-        if column.type in (ColumnType.GEM, ColumnType.COLOUR):
-            if column.optional and not cell:
-                return None
-            allowed = self.gems if column.type is ColumnType.GEM else self.gems + (self.wild,)
-            if cell not in allowed:
-                self.r.error("E107", f"unknown {header} colour {cell!r}{did_you_mean(cell, allowed)}", span)
-                return _BAD
-            return allowed.index(cell)
-        if column.type is ColumnType.KEYWORD and not _KEYWORD.fullmatch(cell):
-            self.r.error("E107", f"'{header}' must be a lower-case name (letters, digits, '_'), not {cell!r}", span)
-            return _BAD
-        titled = [k for k, _ in column.titles]
-        if titled and cell not in titled:
-            self.r.error("E107", f"'{header}' is {cell!r}, which column '{column.name}' gives no title"
-                         f"{did_you_mean(cell, titled)} (its titles: {', '.join(titled)})", span)
-            return _BAD
-        return cell
-
     def titles_used(self, d: Declaration, components) -> None:
         """E120 for a keyword's title that no row of the table holds (a typo, or a row removed)."""
         for i, column in enumerate(d.columns):
@@ -469,41 +323,10 @@ class Loader:
                                  f"of {d.table.value if d.table is not None else 'its table'} holds"
                                  f"{did_you_mean(keyword, sorted(held))}", column.span)
 
-    def number(self, column: str, cell: str, span: Span) -> int | None:
-        """A table's number: ASCII digits, from 0 to MAX_TABLE_NUMBER; None (and an E107) otherwise."""
-        if not re.fullmatch(r"[0-9]+", cell):
-            self.r.error("E107", f"'{column}' must be a whole number, not {cell!r}", span)
-            return None
-        if len(cell) > len(str(MAX_TABLE_NUMBER)) or int(cell) > MAX_TABLE_NUMBER:
-            shown = cell if len(cell) <= 20 else f"a number of {len(cell)} digits"
-            self.r.error("E107", f"'{column}' must be a whole number from 0 to {MAX_TABLE_NUMBER}, not {shown}", span)
-            return None
-        return int(cell)
-
-
-_BAD = object()  # a cell that does not fit its column (reported)
-
-
 def _faces(d: Declaration, components: tuple[Component, ...]) -> list[int]:
     """Each component's piece: the value of its `faces_of` column, or -1."""
     i = next((i for i, c in enumerate(d.columns) if c.name == d.faces_of and c.type is ColumnType.NUMBER), None)
     return [c.values[i] if i is not None else -1 for c in components]
-
-
-def _cell_columns(line: str, cells: list[str]) -> list[int]:
-    """The 1-based column where each (stripped) cell of a CSV row starts in its line.
-
-    Found by walking the line's commas when the row is written plainly on its line;
-    a row with quotes (or spread over lines) gets each cell at column 1 of its line.
-    """
-    parts = line.split(",")
-    if '"' in line or len(parts) != len(cells):
-        return [1] * len(cells)
-    columns, start = [], 1
-    for part in parts:
-        columns.append(start + len(part) - len(part.lstrip()))
-        start += len(part) + 1
-    return columns
 
 
 # --------------------------------------------------------------------------- views for the engines

@@ -223,3 +223,28 @@ def base_scope(gems: tuple[str, ...], wild: str, values: tuple[str, ...]) -> dic
     names[wild] = COLOUR
     names.update({v: INT for v in values})
     return names
+
+
+def attribute_key(t) -> object:
+    """Where the attributes of type `t` are kept: by name for the fixed types (a face-up card is a card)."""
+    return t.name if isinstance(t, Type) else t
+
+
+def not_equated(t) -> tuple[str, str] | None:
+    """(what, hint) when values of type `t` are not compared with '==' / '!=' (None when they are)."""
+    if t == BOOL:
+        return "conditions", "write the two cases with 'and', 'or' and 'not'"
+    if isinstance(t, MapOf):
+        return "tables", "compare their entries, as in 'all(me.tokens[c] == supply[c] for c in gems)'"
+    if isinstance(t, SetOf):
+        return "collections", "compare their sizes with size(...), or their elements with all(... in ...)"
+    if t == SETUP:
+        return "the player-count row", "compare its numbers, as in 'setup.gems'"
+    return None
+
+
+def chosen_by_if(t) -> bool:
+    """May an 'if ... then ... else' value have type `t`? A number, a condition or a colour: not a player,
+    a collection, a table or the setup row (the sheets phrase values), nor a card, a noble or a payment
+    (the engines read a chosen one, and move it, by its choice's name)."""
+    return t in (INT, BOOL, GEM, COLOUR, ERROR)

@@ -99,21 +99,29 @@ class ZoneReader:
                          f"{', '.join(SHAPES)})", shape_node.span)
             return None
         shape = Shape(shape)
-        if holds in BASE_KINDS:
-            self.r.error("E541", f"zone '{name}' holds the {holds}: the base game's cards and nobles lie in their "
-                         "built-in zones (decks, market, hands, noble row), which a spec does not redeclare",
-                         holds_node.span, "a zone holds a kind the spec declares in 'kinds'")
-            return None
-        kind = self.kinds.get(str(holds))
+        kind = self.held(name, str(holds), holds_node)
         if kind is None:
-            self.r.error("E541", f"zone '{name}' holds '{holds}', which is not a kind"
-                         f"{did_you_mean(str(holds), [k for k in self.kinds if k not in BASE_KINDS])}",
-                         holds_node.span, "declare the kind in 'kinds' (its table and columns)")
             return None
         for field, shapes in _SHAPE_KEYS.items():
             if entry.get(field) is not None and shape not in shapes:
                 self.r.error("E541", f"'{field}'{where} applies to {' and '.join(s + 's' for s in shapes)}, not to "
                              f"{_an(shape)}", entry.key_span(field))
+        per_player, private = self.ownership(entry, shape, where)
+        start, source = self.start_and_source(name, entry, shape, kind, earlier)
+        sizes = self.sizes(name, entry, shape, kind, str(source), earlier) if shape.laid_out else ()
+        limit, limit_name = self.limit(entry, where) if shape is Shape.HOLDING else (0, "")
+        if len(self.r.diagnostics) != start_errors:
+            return None
+        if self.clash(name, key.span, bool(per_player)):
+            return None
+        self.c.spans[f"zones.{name}"] = key.span
+        return Zone(name, title, str(holds), shape, key.span, per_player=bool(per_player), sizes=sizes,
+                    source=str(source), start=str(start), limit=limit, limit_name=limit_name,
+                    size_field=_size_field(entry),
+                    private_when_drawn=bool(private), note=self.c.note(entry))
+
+    def ownership(self, entry: MapNode, shape: Shape, where: str) -> tuple[bool, bool]:
+        """Whether each player has the zone, and whether what is drawn into it is its owner's alone."""
         per_player, _ = self.c.scalar(entry, "per_player", bool, required=False, default=False, where=where)
         private, private_node = self.c.scalar(entry, "private_when_drawn", bool, required=False, default=False,
                                               where=where)
@@ -125,6 +133,27 @@ class ZoneReader:
         if entry.get("by") is not None:
             self.r.error("E541", f"'by'{where}: zones split by a group column are not supported yet; declare one "
                          "zone per group", entry.key_span("by"))
+        return bool(per_player), bool(private)
+
+    def held(self, name: str, holds: str, node: ScalarNode) -> Kind | None:
+        """The kind a zone holds: one the spec declares (the base cards and nobles lie in built-in zones)."""
+        if holds in BASE_KINDS:
+            self.r.error("E541", f"zone '{name}' holds the {holds}: the base game's cards and nobles lie in their "
+                         "built-in zones (decks, market, hands, noble row), which a spec does not redeclare",
+                         node.span, "a zone holds a kind the spec declares in 'kinds'")
+            return None
+        kind = self.kinds.get(holds)
+        if kind is None:
+            self.r.error("E541", f"zone '{name}' holds '{holds}', which is not a kind"
+                         f"{did_you_mean(holds, [k for k in self.kinds if k not in BASE_KINDS])}",
+                         node.span, "declare the kind in 'kinds' (its table and columns)")
+            return None
+        return kind
+
+    def start_and_source(self, name: str, entry: MapNode, shape: Shape, kind: Kind,
+                         earlier: dict[str, Zone]) -> tuple[str, str]:
+        """How a zone starts (empty, all, dealt) and the pile it is dealt from, checked together."""
+        where = f" in zone '{name}'"
         start, start_node = self.c.scalar(entry, "start", str, required=False, default="empty", where=where)
         if start not in STARTS:
             self.r.error("E541", f"unknown start '{start}' (starts: {', '.join(STARTS)})", start_node.span)
@@ -140,17 +169,7 @@ class ZoneReader:
                          start_node.span)
         elif _deals_whole(shape, str(start), source_node is not None):
             self.dealt_twice(name, kind, start_node, earlier)
-        sizes = self.sizes(name, entry, shape, kind, str(source), earlier) if shape.laid_out else ()
-        limit, limit_name = self.limit(entry, where) if shape is Shape.HOLDING else (0, "")
-        if len(self.r.diagnostics) != start_errors:
-            return None
-        if self.clash(name, key.span, bool(per_player)):
-            return None
-        self.c.spans[f"zones.{name}"] = key.span
-        return Zone(name, title, str(holds), shape, key.span, per_player=bool(per_player), sizes=sizes,
-                    source=str(source), start=str(start), limit=limit, limit_name=limit_name,
-                    size_field=_size_field(entry),
-                    private_when_drawn=bool(private), note=self.c.note(entry))
+        return str(start), str(source)
 
     def dealt_twice(self, name: str, kind: Kind, node: ScalarNode, earlier: dict[str, Zone]) -> None:
         """E560: a second zone dealt from the kind itself (a `start: all` pile, a `start: dealt`

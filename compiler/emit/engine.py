@@ -32,6 +32,7 @@ from ..lower.printer import printed_literal, printed_names
 from ..lower.pysource import Code, call, comment, constant, docstring, identifier, literal, printable, tuple_code
 from ..model import Decision, Rules
 from ..sheets.phrases import PhraseError, describe
+from . import formatting
 from .inline import game_text
 from .runtime import MODULES, SPEC_MODULES, engine_text
 
@@ -183,7 +184,9 @@ def refusal_words(condition: Expr, rules: Rules, decision: Decision) -> str | No
 def compile_to_module(rules: Rules) -> str:
     """The engine module's source for a checked rule model. `check` is the whole gate: a model
     it accepts is lowered (lower.LoweringBug, exit 3, would be a bug of the compiler); only a
-    text that does not parse is refused here (E599, a bug too, never written out)."""
+    text that does not parse is refused here (E599, a bug too, never written out). The text is laid
+    out by the formatter (compiler/emit/formatting.py) before anything writes, hashes or imports it;
+    a formatter that cannot be run is E598."""
     plan = lower(rules, explain=refusal_words)
     text = render_module(plan)
     try:
@@ -192,7 +195,10 @@ def compile_to_module(rules: Rules) -> str:
         raise CompileError([Diagnostic(
             "E599", f"internal error: the generated engine does not parse ({err.msg} at line {err.lineno}); "
             "please report this with the spec", None)]) from None
-    return text
+    try:
+        return formatting.laid_out(text)
+    except formatting.LayoutError as err:
+        raise CompileError([Diagnostic("E598", f"cannot lay out the engine: {err}", None)]) from None
 
 
 def module_name(rules: Rules) -> str:

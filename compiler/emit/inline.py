@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import ast
 
+from ..lower.printer import unparse
+
 INLINED = ("_end_of_turn", "_reset_turn")  # the hooks Game.apply calls once per turn
 
 
@@ -143,17 +145,17 @@ def find_method(tree: ast.Module, cls: str, name: str) -> ast.FunctionDef:
 
 def game_text(runtime_text: str, hooks_text: str) -> str:
     """The runtime module game.py's text as an engine holds it: as written, but for Game.apply,
-    whose hook calls (INLINED) are replaced by the hooks' bodies, printed by ast.unparse (the
-    function is a node of the module's tree; the other lines are the module's own)."""
+    whose hook calls (INLINED) are replaced by the hooks' bodies, printed by the one printer's
+    unparse (the function is a node of the module's tree; the other lines are the module's own)."""
     hooks = {node.name: node for node in ast.parse(hooks_text).body
              if isinstance(node, ast.FunctionDef) and node.name in INLINED}
     if set(hooks) != set(INLINED):
         raise InlineError(f"the engine defines {sorted(hooks)} of the hooks {list(INLINED)}")
     apply = find_method(ast.parse(runtime_text), "Game", "apply")
-    # Printed as the method of a class, so that ast.unparse indents it (and leaves the text of
+    # Printed as the method of a class, so that the unparser indents it (and leaves the text of
     # its docstring as it is); the class line is not kept.
     holder = ast.ClassDef(name="Game", bases=[], keywords=[], body=[inline_hooks(apply, hooks)], decorator_list=[])
-    printed = ast.unparse(ast.fix_missing_locations(holder)).split("\n")[1:]
+    printed = unparse(ast.fix_missing_locations(holder)).split("\n")[1:]
     while printed and not printed[0]:
         printed = printed[1:]
     lines = runtime_text.split("\n")

@@ -314,6 +314,59 @@ class _Merger:
 
     # ---- keyed collections
 
+    def add(self, entries: list[tuple[ScalarNode, Node]], key: ScalarNode, vnode: MapNode, add: Node, shape: Shape,
+            path: tuple, of: str, note: Text | None) -> None:
+        """A new entry (`add: true`), put where `before`/`after` say or last."""
+        name, what = key.value, shape.label
+        keys = [k.value for k, _ in entries]
+        assert shape.entry is not None
+        if not (isinstance(add, ScalarNode) and add.value is True):
+            self.error("E311", "'add' is written 'add: true' (a new entry); leave it out to change an "
+                       "existing one", add.span)
+            return
+        if name in keys:
+            self.error("E304", f"the base already has the {what} '{name}'{of}; to change it, drop 'add: true' "
+                       "and give only the fields that change", key.span)
+            return
+        entry = self.new_entry(vnode, shape.entry)
+        position = self.position(vnode, keys, what, path)
+        index = len(entries) if position is None else position
+        entries.insert(index, (key, entry))
+        own = text_of(vnode.get("note")) if vnode.get("note") is not None else None
+        self.change("add", path + (name,), key.span, own or note)
+
+    def change_entry(self, entries: list[tuple[ScalarNode, Node]], i: int, key: ScalarNode, vnode: MapNode,
+                     shape: Shape, path: tuple, shorthand: bool, note: Text | None) -> None:
+        """An existing entry changed field by field (a value written alone replaces it), and moved
+        when the collection's order matters and `before`/`after` say where."""
+        name, what = key.value, shape.label
+        assert shape.entry is not None
+        bentry = entries[i][1]
+        if shape.entry.shorthand and not isinstance(bentry, MapNode):
+            bentry = MapNode(((ScalarNode(shape.entry.shorthand, bentry.span), bentry),), bentry.span)
+        if not isinstance(bentry, MapNode):
+            self.error("E310", f"the base's {what} '{name}' is not a mapping and cannot be merged", key.span)
+            return
+        note_node = vnode.get("note")
+        entry_note = text_of(note_node) if note_node is not None else None
+        fixed = self.fixed(bentry, vnode, shape.entry, path + (name,), entry_note or note)
+        written, kept = vnode.get("value"), fixed.get("value")
+        merged: Node = fixed
+        if shape.entry.is_value and shorthand and written is not None:
+            merged = written
+        elif shape.entry.is_value and kept is not None and fixed.keys() == ["value"]:
+            merged = kept
+        entries[i] = (key, merged)
+        if vnode.get("before") is None and vnode.get("after") is None:
+            return
+        if not shape.movable:
+            for word in ("before", "after"):
+                if vnode.get(word) is not None:
+                    self.error("E311", f"'{word}' places a new entry (with 'add: true'); an existing {what} "
+                               "keeps its place", vnode.key_span(word))
+            return
+        self.move(entries, i, key, vnode, what, path, entry_note or note)
+
     def keyed(self, base: MapNode | None, var: MapNode, shape: Shape, path: tuple, note: Text | None) -> MapNode:
         """Merge a keyed collection: change, add or remove its entries by key.
 
@@ -340,20 +393,7 @@ class _Merger:
                 self.remove(entries, key, vnode, remove, shape, path, original, of)
                 continue
             if add is not None:
-                if not (isinstance(add, ScalarNode) and add.value is True):
-                    self.error("E311", "'add' is written 'add: true' (a new entry); leave it out to change an "
-                               "existing one", add.span)
-                    continue
-                if name in keys:
-                    self.error("E304", f"the base already has the {what} '{name}'{of}; to change it, drop 'add: true' "
-                               "and give only the fields that change", key.span)
-                    continue
-                entry = self.new_entry(vnode, shape.entry)
-                position = self.position(vnode, keys, what, path)
-                index = len(entries) if position is None else position
-                entries.insert(index, (key, entry))
-                own = text_of(vnode.get("note")) if vnode.get("note") is not None else None
-                self.change("add", path + (name,), key.span, own or note)
+                self.add(entries, key, vnode, add, shape, path, of, note)
                 continue
             if name not in keys:
                 close = _close(name, original)
@@ -362,32 +402,7 @@ class _Merger:
                            key.span, f"the base's {what}s{of}: {', '.join(map(str, original)) or 'none'}",
                            "" if close else f"a new {what} is given complete, with 'add: true'")
                 continue
-            i = keys.index(name)
-            bentry = entries[i][1]
-            if shape.entry.shorthand and not isinstance(bentry, MapNode):
-                bentry = MapNode(((ScalarNode(shape.entry.shorthand, bentry.span), bentry),), bentry.span)
-            if not isinstance(bentry, MapNode):
-                self.error("E310", f"the base's {what} '{name}' is not a mapping and cannot be merged", key.span)
-                continue
-            note_node = vnode.get("note")
-            entry_note = text_of(note_node) if note_node is not None else None
-            fixed = self.fixed(bentry, vnode, shape.entry, path + (name,), entry_note or note)
-            written, kept = vnode.get("value"), fixed.get("value")
-            merged: Node = fixed
-            if shape.entry.is_value and shorthand and written is not None:
-                merged = written
-            elif shape.entry.is_value and kept is not None and fixed.keys() == ["value"]:
-                merged = kept
-            entries[i] = (key, merged)
-            if vnode.get("before") is None and vnode.get("after") is None:
-                continue
-            if not shape.movable:
-                for word in ("before", "after"):
-                    if vnode.get(word) is not None:
-                        self.error("E311", f"'{word}' places a new entry (with 'add: true'); an existing {what} "
-                                   "keeps its place", vnode.key_span(word))
-                continue
-            self.move(entries, i, key, vnode, what, path, entry_note or note)
+            self.change_entry(entries, keys.index(name), key, vnode, shape, path, shorthand, note)
         return MapNode(tuple(entries), var.span)
 
     def move(self, entries: list, i: int, key: ScalarNode, vnode: MapNode, what: str, path: tuple,

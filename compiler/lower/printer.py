@@ -32,6 +32,10 @@ from .tree import (
 )
 
 LIMIT = 100  # a printed line longer than this is broken inside its brackets
+# A string constant longer than this is printed as adjacent literals, each at most this long
+# ("..." "...": one atom of the grammar, which parses to the one constant), so that the formatter can
+# break it over lines.
+STRING_PIECE = 60
 
 
 class _Printer(ast._Unparser):  # type: ignore[name-defined,misc]  # CPython's own unparser (ast.unparse)
@@ -45,6 +49,23 @@ class _Printer(ast._Unparser):  # type: ignore[name-defined,misc]  # CPython's o
             self.traverse(node.args[0])
         else:
             super().visit_Call(node)
+
+
+    def visit_Constant(self, node: ast.Constant) -> None:
+        if isinstance(node.value, str) and len(node.value) > STRING_PIECE and not self._avoid_backslashes:
+            self.write(" ".join(repr(piece) for piece in string_pieces(node.value)))
+        else:
+            super().visit_Constant(node)
+
+
+def string_pieces(text: str, size: int = STRING_PIECE) -> list[str]:
+    """`text` cut into pieces of at most `size` characters, after a space where there is one."""
+    pieces: list[str] = []
+    while len(text) > size:
+        cut = text.rfind(" ", 0, size) + 1 or size
+        pieces.append(text[:cut])
+        text = text[cut:]
+    return pieces + [text] if text else pieces
 
 
 def unparse(node: ast.AST) -> str:

@@ -67,6 +67,21 @@ def check_bots(bots: Sequence[str], players: int) -> tuple[str, ...]:
     return names
 
 
+def _runner(chunks, jobs: int, scheduler):
+    """Where the chunks run: on a Dask cluster, in worker processes, or here."""
+    if scheduler is not None:
+        return _run_dask(chunks, scheduler)
+    if jobs > 1:
+        return _run_processes(chunks, jobs)
+    return _run_here(chunks)
+
+
+def _summary(engine: engines.Engine, found: list[GameResult], games: int) -> SpecSummary:
+    """One spec's games, in game order, with what identifies its engine."""
+    return SpecSummary(engine.label, engine.name, sorted(found, key=lambda r: r.index), games,
+                       getattr(engine.module, "SPEC_SHA256", None), tuple(getattr(engine.module, "STEPS", ())))
+
+
 def simulate(sources: Sequence[engines.Engine], players: int, games: int, bots: Sequence[str], seed: int = 0,
              jobs: int = 1, max_turns: int = DEFAULT_MAX_TURNS, scheduler=None,
              progress: Progress | None = None, chunk: int | None = None, fixed_seats: bool = False,
@@ -93,12 +108,7 @@ def simulate(sources: Sequence[engines.Engine], players: int, games: int, bots: 
     done = 0
     interrupted = False
     start = time.monotonic()
-    if scheduler is not None:
-        runner = _run_dask(chunks, scheduler)
-    elif jobs > 1:
-        runner = _run_processes(chunks, jobs)
-    else:
-        runner = _run_here(chunks)
+    runner = _runner(chunks, jobs, scheduler)
     in_order = InOrder(len(sources), on_game) if on_game is not None else None
     try:
         if progress:
@@ -116,8 +126,6 @@ def simulate(sources: Sequence[engines.Engine], players: int, games: int, bots: 
         runner.close()
         if in_order is not None:
             in_order.flush()
-    summaries = [SpecSummary(e.label, e.name, sorted(found[k], key=lambda r: r.index), games,
-                             getattr(e.module, "SPEC_SHA256", None), tuple(getattr(e.module, "STEPS", ())))
-                 for k, e in enumerate(sources)]
+    summaries = [_summary(e, found[k], games) for k, e in enumerate(sources)]
     return Simulation(players, games, bots, seed, max_turns, summaries, interrupted, jobs,
                       time.monotonic() - start, fixed_seats=fixed_seats)

@@ -10,7 +10,8 @@ stays one standalone, stdlib-only file that imports nothing of the compiler:
   the zone shapes;
 * :mod:`.errors`: the exceptions, and how messages show a value;
 * :mod:`.game`: the Game class (state, legal actions, apply, playout, to_json) and new_game;
-* :mod:`.state`: from_json (every problem of a state, located) and replay;
+* :mod:`.problems`: every problem of a saved state, located;
+* :mod:`.state`: from_json (a state refused with its problems, or loaded) and replay;
 * :mod:`.notation`: action ids as text and text as ids;
 * :mod:`.variables`: the spec's declared state in a saved game (only in the engine of a spec that has some);
 * :mod:`.zones`: the spec's own zones (only in the engine of a spec that has some).
@@ -34,7 +35,7 @@ import functools
 from pathlib import Path
 
 # The runtime modules, in the order their text appears in an engine.
-MODULES = ("aliases", "meta", "errors", "game", "state", "notation")
+MODULES = ("aliases", "meta", "errors", "game", "problems", "state", "notation")
 # The runtime modules only some engines hold, after the others: `variables` in the engine of a spec
 # that declares state, `zones` in that of a spec with zones of its own (so the engines of the other
 # specs are what they were without them).

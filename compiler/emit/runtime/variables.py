@@ -20,8 +20,8 @@ from .aliases import Path, Problem, State
 from .errors import _shown
 from .game import Game
 from .meta import Variable, _var_saved
+from .problems import _dotted
 from .spec import COLOURS, GEMS, VARIABLES
-from .state import _dotted
 
 
 def _vars_state(game: Game, state: State, observer: int | None) -> None:
