@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.lower.printer import render
+from compiler.lower.printer import LIMIT, render
 from compiler.lower.pysource import comment, docstring
 from compiler.lower.tree import Append, Assign, Comment, Continue, Def, Do, For, If, Return, tidy
 
@@ -80,7 +80,7 @@ def test_the_printer_breaks_a_long_line_inside_its_brackets_into_the_same_tree()
     value = e("(" + " + ".join(f"(1 if supply[{i}] >= 1 else 0)" for i in range(9)) + ") or "
               + "f(" + ", ".join(f"argument_{i}" for i in range(12)) + ")")
     text = render([If(value, [Return(e("'" + "a long message " * 12 + "'"))])], 1)
-    assert max(map(len, text.splitlines())) <= 100
+    assert max(map(len, text.splitlines())) <= LIMIT
     tree = ast.parse("def f():\n" + text)
     assert ast.dump(tree.body[0].body[0].test) == ast.dump(value)
 

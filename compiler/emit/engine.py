@@ -27,9 +27,10 @@ from ..diagnostics import CompileError, Diagnostic
 from ..files import write_atomic  # noqa: F401 - the writer of engine modules
 from ..front.expr import Expr
 from ..front.source import shown_path
-from ..lower import EnginePlan, lower
-from ..lower.printer import printed_literal, printed_names
-from ..lower.pysource import Code, call, comment, constant, docstring, identifier, literal, printable, tuple_code
+from ..lower import EnginePlan, ir, lower
+from ..lower.printer import printed_literal, printed_names, render
+from ..lower.pysource import Code, comment, constant, docstring, identifier, literal, printable
+from ..lower.tree import Comment, Table
 from ..model import Decision, Rules
 from ..sheets.phrases import PhraseError, describe
 from . import formatting
@@ -112,19 +113,24 @@ def function_tables(decisions) -> dict[str, Code]:
                 payopts=printed_names([dp.function("_payopts_") if dp.payopts_src else None for dp in decisions]))
 
 
-def decision_info(plan: EnginePlan) -> list[Code]:
-    """DECISION_INFO's rows (compiler/emit/runtime/meta.py): per decision, in index order, its name, its
+def decision_info(plan: EnginePlan) -> Code:
+    """DECISION_INFO (compiler/emit/runtime/meta.py): per decision, in index order, its name, its
     block of action ids, its choices (as an action's arguments: a deferred payment is not one) and
     whether the payment step follows; then the payment step's, when a purchase can be paid in
     several ways."""
-    rows = [call("DecisionInfo", dp.decision.name, first_id=dp.base, size=dp.count,
-                 params=tuple_code(call("Param", lay.param.name, lay.param.domain) for lay in dp.id_layouts),
-                 pays=dp.deferred is not None)
-            for dp in plan.decisions]
+    def row(name: str, first_id: int, size: int, params: list[tuple[str, str]], pays: bool) -> ast.expr:
+        return ir.call("DecisionInfo", ir.const(name), first_id=ir.const(first_id), size=ir.const(size),
+                       params=ir.tuple_(*(ir.call("Param", ir.const(p), ir.const(d)) for p, d in params)),
+                       pays=ir.const(pays))
+
+    rows = [row(dp.decision.name, dp.base, dp.count, [(lay.param.name, lay.param.domain) for lay in dp.id_layouts],
+                dp.deferred is not None) for dp in plan.decisions]
     if plan.pay_index >= 0:
-        rows.append(call("DecisionInfo", PAYMENT_STEP, first_id=plan.pay_base, size=len(plan.payments),
-                         params=tuple_code([call("Param", "payment", "payment")]), pays=False))
-    return rows
+        rows.append(row(PAYMENT_STEP, plan.pay_base, len(plan.payments), [("payment", "payment")], False))
+    note = ("Per decision index (DECISIONS): its block of action ids (first_id to first_id + size - 1), its "
+            "choices (the arguments of its actions, as describe_action names them) and whether the payment is "
+            "asked next.")
+    return Code(render([Comment(comment(note)), Table("DECISION_INFO", rows)]))
 
 
 def render_module(plan: EnginePlan) -> str:

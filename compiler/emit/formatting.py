@@ -19,8 +19,10 @@ from __future__ import annotations
 import functools
 import subprocess
 
+from ..lower.printer import LIMIT
+
 RUFF_VERSION = "0.17.6"  # the release pinned in pyproject.toml's dependencies
-LINE_LENGTH = 120
+LINE_LENGTH = LIMIT  # the printer's: it breaks only the lines the formatter would
 _ARGS = ("format", "--isolated", "--line-length", str(LINE_LENGTH), "--target-version", "py311",
          "--stdin-filename", "engine.py", "-")
 _TIMEOUT = 120  # seconds: a formatter that hangs is reported, never waited on for ever

@@ -31,7 +31,8 @@ from .tree import (
     _node,
 )
 
-LIMIT = 100  # a printed line longer than this is broken inside its brackets
+LIMIT = 120  # a printed line longer than this is broken inside its brackets: the formatter's line length
+# (compiler/emit/formatting.py), so that what fits is left on its line for the formatter
 # A string constant longer than this is printed as adjacent literals, each at most this long
 # ("..." "...": one atom of the grammar, which parses to the one constant), so that the formatter can
 # break it over lines.
@@ -97,7 +98,7 @@ def _line(out: list[str], pad: str, head: str, value: ast.expr, tail: str = "", 
     parts = expression(_node(value), pad, head, tail)
     if note is not None:
         noted = f"{parts[0]}  # {_text(note, 'a comment')}"
-        if len(parts) == 1 and len(noted) <= LIMIT + 20:
+        if len(parts) == 1 and len(noted) <= LIMIT:
             parts = [noted]
         else:
             out.extend(_comment(pad, note))

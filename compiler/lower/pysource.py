@@ -85,26 +85,6 @@ def constant(prefix: str, name: str) -> Code:
     return Code(prefix + name.upper())
 
 
-def call(func: str, *args, **keywords) -> Code:
-    """A call of one of the engine's own classes (a metadata row such as ``Zone(...)``): `func` is a
-    name the compiler writes, never a spec's text; each argument is Code the compiler built (a
-    table's name, a constant) or plain data, written as a literal."""
-    if not func.isidentifier():
-        raise ValueError(f"not a Python name: {func!r}")
-    items = [_argument(a) for a in args] + [f"{k}={_argument(v)}" for k, v in keywords.items()]
-    return Code(f"{func}({', '.join(items)})")
-
-
-def tuple_code(items) -> Code:
-    """A tuple display of Code (calls) or plain data: ``(Column('tile', 'number'),)``."""
-    parts = [_argument(i) for i in items]
-    return Code("(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")")
-
-
-def _argument(value) -> Code:
-    return value if isinstance(value, Code) else literal(value)
-
-
 DOC_WIDTH = 96  # the longest line of a docstring the compiler writes (indentation aside)
 
 

@@ -151,7 +151,7 @@ class Table(Node):
     """A constant table written one row a line: `name = (  # note`, the rows, `)`."""
     name: str
     rows: list[ast.expr]
-    note: Code
+    note: Code | None = None
 
 
 def _node(value) -> ast.expr:

@@ -22,8 +22,9 @@ from ..front.expr import Attribute, Name, unparse
 from ..model import Rules, Variable
 from . import ir
 from .layout import LoweringBug
-from .pysource import Code, call, identifier
-from .tree import Append, Assign, Do, If, Raise
+from .printer import render
+from .pysource import Code, comment, identifier
+from .tree import Append, Assign, Comment, Do, If, Raise, Table
 
 STATE_VERSION = 2  # the version of a saved game that carries declared state
 
@@ -60,14 +61,15 @@ def extra_slots(rules: Rules) -> list[tuple[str, bool, object]]:
 def vars_table(rules: Rules) -> Code:
     """VARIABLES: every variable as a meta.Variable (name, attribute, type tag, per player, private,
     optional, initial value, and the kind of a set of components)."""
-    lines = ["# The spec's declared state (compiler/emit/runtime/meta.py, Variable)", "VARIABLES = ("]
+    rows = []
     for v in rules.variables:
         elem = getattr(v.type, "elem", None)
-        lines.append("    " + call("Variable", name=v.name, attribute=attribute(v), type=tag(v, rules),
-                                   per_player=v.per_player, private=v.private, optional=v.optional,
-                                   initial=_initial(v), kind=elem.kind if isinstance(elem, Comp) else "") + ",")
-    lines.append(")")
-    return Code("\n".join(lines))
+        rows.append(ir.call("Variable", name=ir.const(v.name), attribute=ir.const(attribute(v)),
+                            type=ir.const(tag(v, rules)), per_player=ir.const(v.per_player),
+                            private=ir.const(v.private), optional=ir.const(v.optional),
+                            initial=ir.const(_initial(v)), kind=ir.const(elem.kind if isinstance(elem, Comp) else "")))
+    return Code(render([Comment(comment("The spec's declared state (compiler/emit/runtime/meta.py, Variable)")),
+                        Table("VARIABLES", rows)]))
 
 
 def turn_resets(rules: Rules) -> list:

@@ -17,8 +17,9 @@ from ..language.effects import ZONE_EFFECTS
 from ..model import Rules, Zone
 from . import ir
 from .layout import EnginePlan, LoweringBug, spec_name
-from .printer import printed_literal
-from .pysource import Code, call, comment, identifier, literal, tuple_code
+from .printer import render
+from .pysource import Code, comment, identifier
+from .tree import Assign, Comment, Table
 
 # An env entry's kind for a component: "comp:" + the zone (or kind) it comes from.
 COMPONENT = "comp:"
@@ -79,39 +80,40 @@ def kinds_source(rules: Rules, used: tuple[str, ...]) -> Code:
     tool outside the rules (play's board, the RL observation) needs to read a row without the spec
     (a gem column's value is a colour's index, not a count)."""
     kinds = {k.name: k for k in rules.kinds}
-    lines = ["# The spec's own kinds: one row per component, its columns' values in declared order (a table by",
-             "# gem colour as a tuple in gem order; a prose column as None)."]
+    out: list = [Comment(comment("The spec's own kinds: one row per component, its columns' values in declared "
+                                 "order (a table by gem colour as a tuple in gem order; a prose column as None)."))]
     for name in used:
         kind = kinds[name]
         rows = tuple(tuple(None if col.type is ColumnType.PROSE else v
                            for col, v in zip(kind.columns, c.values, strict=True)) for c in kind.components)
-        lines.append(f"# {comment(', '.join(c.name for c in kind.columns))}")
-        lines.append(f"{kind_table(name)} = {printed_literal(rows)}")
-    lines.append("# The kinds the rules reach, by name: each one's size (ids 0 to size - 1), columns, pieces")
-    lines.append("# (the faces of each, in table order) and rows.")
-    lines.append("KINDS = {")
-    for name in used:
-        kind = kinds[name]
-        columns = tuple_code(call("Column", c.name, c.type.value) for c in kind.columns)
-        entry = call("Kind", name, size=len(kind.components), columns=columns, pieces=pieces(rules, kind),
-                     rows=Code(kind_table(name)))
-        lines.append(f"    {literal(name)}: {entry},")
-    lines.append("}")
-    return Code("\n".join(lines))
+        out.append(Comment(comment(", ".join(c.name for c in kind.columns))))
+        out.append(Table(kind_table(name), [ir.const(row) for row in rows]))
+    entries = ast.Dict(keys=[ir.const(name) for name in used],
+                       values=[_kind_entry(rules, kinds[name]) for name in used])
+    out += [Comment(comment("The kinds the rules reach, by name: each one's size (ids 0 to size - 1), columns, "
+                            "pieces (the faces of each, in table order) and rows.")),
+            Assign((ir.name("KINDS"),), entries)]
+    return Code(render(out))
+
+
+def _kind_entry(rules: Rules, kind) -> ast.expr:
+    """A kind's meta.Kind row: its size, columns, pieces and the name of its table."""
+    columns = ir.tuple_(*(ir.call("Column", ir.const(c.name), ir.const(c.type.value)) for c in kind.columns))
+    return ir.call("Kind", ir.const(kind.name), size=ir.const(len(kind.components)), columns=columns,
+                   pieces=ir.const(pieces(rules, kind)), rows=ir.name(kind_table(kind.name)))
 
 
 def zones_source(rules: Rules) -> Code:
     """ZONES: the spec's own zones (meta.Zone), in declaration order; a zone's index there is how
     the rules and a zone's `source` name it."""
     index = {z.name: i for i, z in enumerate(rules.zones)}
-    lines = ["# The spec's own zones, in declaration order (ZONES[i] is zone i)", "ZONES = ("]
-    for z in rules.zones:
-        lines.append("    " + call("Zone", name=z.name, kind=z.holds, shape=Code(SHAPE_CONSTANTS[z.shape]),
-                                   per_player=z.per_player, attribute=zone_attr(z), start=z.start,
-                                   sizes=dict(z.sizes), source=index.get(z.source, -1), limit=z.limit,
-                                   private_attribute=private_attr(z)) + ",")
-    lines.append(")")
-    return Code("\n".join(lines))
+    rows = [ir.call("Zone", name=ir.const(z.name), kind=ir.const(z.holds), shape=ir.name(SHAPE_CONSTANTS[z.shape]),
+                    per_player=ir.const(z.per_player), attribute=ir.const(zone_attr(z)), start=ir.const(z.start),
+                    sizes=ir.const(dict(z.sizes)), source=ir.const(index.get(z.source, -1)),
+                    limit=ir.const(z.limit), private_attribute=ir.const(private_attr(z)))
+            for z in rules.zones]
+    return Code(render([Comment(comment("The spec's own zones, in declaration order (ZONES[i] is zone i)")),
+                        Table("ZONES", rows)]))
 
 
 # --------------------------------------------------------------------------- names and attributes
@@ -295,6 +297,15 @@ def legal_source(rules: Rules, param) -> tuple[ast.expr, bool]:
 # --------------------------------------------------------------------------- effects
 
 
+def _helper(key: str) -> str:
+    """The runtime helper (compiler/emit/runtime/zones.py) that the zone effect a spec writes as `key` calls, as the
+    registry declares it (compiler/language/effects.py)."""
+    runtime = ZONE_EFFECTS[key].runtime
+    if runtime is None:
+        raise LoweringBug(f"zone effect {key!r} declares no runtime helper")
+    return runtime
+
+
 def effect(compiler, name: str, args, env, node, located: str) -> list | None:
     """The statements of a zone effect, or None when `name(args)` is not one (refill(card))."""
     from .tree import Do
@@ -315,25 +326,25 @@ def effect(compiler, name: str, args, env, node, located: str) -> list | None:
     if name == "refill":
         if zone_of(compiler, args[0], env) is None:
             return None
-        return [Do(ir.call("_zone_refill", "g", zone_ref(args[0])[0]))]
+        return [Do(ir.call(_helper("refill"), "g", zone_ref(args[0])[0]))]
     if name == "move":
         zi, seat = zone_ref(args[1])
-        return [Do(ir.call("_zone_move", "g", component(args[0]), zi, seat, where))]
+        return [Do(ir.call(_helper("move"), "g", component(args[0]), zi, seat, where))]
     if name == "draw":
         (pi, _), (zi, seat) = zone_ref(args[0]), zone_ref(args[1])
-        return [Do(ir.call("_zone_draw", "g", pi, zi, seat, where))]
+        return [Do(ir.call(_helper("draw"), "g", pi, zi, seat, where))]
     if name == "reveal":
         (pi, _), (zi, _) = zone_ref(args[0]), zone_ref(args[1])
-        return [Do(ir.call("_zone_reveal", "g", pi, zi))]
+        return [Do(ir.call(_helper("reveal"), "g", pi, zi))]
     if name == "to_bottom":
         pi, _ = zone_ref(args[1])
-        return [Do(ir.call("_zone_to_bottom", "g", component(args[0]), pi, where))]
+        return [Do(ir.call(_helper("to_bottom"), "g", component(args[0]), pi, where))]
     if name == "discard":
         kind = compiler.kind_of(args[0], env)
         if not is_component(kind):
             return None
         kind_text = ir.const(kind_name(rules, kind[len(COMPONENT):]))
-        return [Do(ir.call("_zone_discard", "g", kind_text, component(args[0]), where))]
+        return [Do(ir.call(_helper("discard"), "g", kind_text, component(args[0]), where))]
     return None
 
 

@@ -306,8 +306,8 @@ _EXTRA_SLOTS = (("z_city_pile", False, ()), ("z_city_display", False, ()), ("z_c
 
 VARIABLES = ()  # the spec declares no state
 
-# The spec's own kinds: one row per component, its columns' values in declared order (a table by
-# gem colour as a tuple in gem order; a prose column as None).
+# The spec's own kinds: one row per component, its columns' values in declared order (a table by gem colour as a tuple
+# in gem order; a prose column as None).
 # tile, side, prestige, requires, any_one_colour
 _k_cities = (
     (1, 1, 13, (0, 0, 0, 4, 3), 0),
@@ -325,8 +325,8 @@ _k_cities = (
     (7, 1, 13, (2, 2, 2, 2, 2), 0),
     (7, 2, 14, (2, 1, 1, 2, 2), 0),
 )
-# The kinds the rules reach, by name: each one's size (ids 0 to size - 1), columns, pieces
-# (the faces of each, in table order) and rows.
+# The kinds the rules reach, by name: each one's size (ids 0 to size - 1), columns, pieces (the faces of each, in table
+# order) and rows.
 KINDS = {
     "cities": Kind(
         "cities",
@@ -1307,11 +1307,7 @@ ACTION_STRINGS = (
 # how the actions of each decision are written, what the capitals stand for, and whether
 # a payment is asked next (string_to_action shows them for a text it cannot read)
 NOTATION_FORMS = (
-    (
-        "take PICKED",
-        "PICKED is 1 to 3 different gem colours among white, blue, green, red, black",
-        False,
-    ),
+    ("take PICKED", "PICKED is 1 to 3 different gem colours among white, blue, green, red, black", False),
     ("take2 COLOUR", "COLOUR is a gem colour (white, blue, green, red or black)", False),
     ("reserve CARD", "CARD is a face-up card as level.slot (1.1 to 3.4)", False),
     ("reserve deck LEVEL", "LEVEL is a level (1, 2 or 3)", False),
@@ -1320,17 +1316,12 @@ NOTATION_FORMS = (
     ("pass", "", False),
     ("return COLOUR", "COLOUR is a colour (white, blue, green, red, black or gold)", False),
     ("city [CITY]", "CITY is a place of city_display (1 to 3), or nothing", False),
-    (
-        "pay gold for GEMS",
-        "GEMS is the gem colour each gold token stands for, as in 'pay gold for white blue'",
-        False,
-    ),
+    ("pay gold for GEMS", "GEMS is the gem colour each gold token stands for, as in 'pay gold for white blue'", False),
     ("pay without gold", "", False),
 )
 NUM_ACTIONS = len(ACTIONS)
-# Per decision index (DECISIONS): its block of action ids (first_id to first_id + size - 1), its
-# choices (the arguments of its actions, as describe_action names them) and whether the payment is
-# asked next.
+# Per decision index (DECISIONS): its block of action ids (first_id to first_id + size - 1), its choices (the arguments
+# of its actions, as describe_action names them) and whether the payment is asked next.
 DECISION_INFO = (
     DecisionInfo("take_different", first_id=0, size=25, params=(Param("picked", "gem_set"),), pays=False),
     DecisionInfo("take_pair", first_id=25, size=5, params=(Param("colour", "gem"),), pays=False),
@@ -1444,12 +1435,7 @@ def _payments(price, tok):
                         r4 = r3 - e4
                         v = (n0 + e0, n1 + e1, n2 + e2, n3 + e3, n4 + e4)
                         out.append(
-                            (
-                                _PAYMENT_INDEX[v],
-                                v,
-                                (p0 - v[0], p1 - v[1], p2 - v[2], p3 - v[3], p4 - v[4]),
-                                gold - r4,
-                            ),
+                            (_PAYMENT_INDEX[v], v, (p0 - v[0], p1 - v[1], p2 - v[2], p3 - v[3], p4 - v[4]), gold - r4),
                         )
     out.sort()
     return out
@@ -1513,8 +1499,8 @@ def _why_take_different(g, args):
     p_picked = a_picked
     if not all(sup[v_c] >= 1 for v_c in p_picked):
         return (
-            "condition not met: for each chosen colour, at least 1 token of that colour is "
-            "in the supply (all(supply[c] >= 1 for c in picked), rulespec/official.yaml:67)"
+            "condition not met: for each chosen colour, at least 1 token of that colour is in the supply "
+            "(all(supply[c] >= 1 for c in picked), rulespec/official.yaml:67)"
         )
     if not (
         len(p_picked)
@@ -1536,10 +1522,9 @@ def _why_take_different(g, args):
         )
     ):
         return (
-            "condition not met: the number of chosen colours is 3, or the number of gem "
-            "colours for which at least 1 token of that colour is in the supply if that is "
-            "smaller (size(picked) == min(take_count, count(supply[c] >= 1 for c in gems)), "
-            "rulespec/official.yaml:68)"
+            "condition not met: the number of chosen colours is 3, or the number of gem colours for which at "
+            "least 1 token of that colour is in the supply if that is smaller (size(picked) == min(take_count, "
+            "count(supply[c] >= 1 for c in gems)), rulespec/official.yaml:68)"
         )
     return None
 
@@ -1562,8 +1547,8 @@ def _why_take_pair(g, args):
     p_colour = a_colour
     if not sup[p_colour] >= 4:
         return (
-            "condition not met: at least 4 tokens of the chosen colour are in the supply "
-            "(supply[colour] >= pair_minimum, rulespec/official.yaml:81)"
+            "condition not met: at least 4 tokens of the chosen colour are in the supply (supply[colour] >= "
+            "pair_minimum, rulespec/official.yaml:81)"
         )
     return None
 
@@ -1601,8 +1586,8 @@ def _why_reserve_face_up(g, args):
         return "there is no face-up card at %d.%d" % (LEVELS[a_card[0]], a_card[1] + 1)
     if not len(g._res[me]) < 3:
         return (
-            "condition not met: you hold fewer than 3 reserved cards (me.reserved < "
-            "reserve_limit, rulespec/official.yaml:94)"
+            "condition not met: you hold fewer than 3 reserved cards (me.reserved < reserve_limit, "
+            "rulespec/official.yaml:94)"
         )
     return None
 
@@ -1617,9 +1602,7 @@ def _do_reserve_blind(g, args):
     # reserve_top(level)
     _deck = g.decks[p_level - 1]
     if not _deck:
-        raise RuleError(
-            ("reserve_top(level) (rulespec/official.yaml:112)" + (": the deck of level %d is empty" % p_level)),
-        )
+        raise RuleError("reserve_top(level) (rulespec/official.yaml:112)" + ": the deck of level %d is empty" % p_level)
     _card = _deck.pop()
     g._res[me].append(_card)
     g.blind[me].append(_card)
@@ -1635,13 +1618,13 @@ def _why_reserve_blind(g, args):
     p_level = a_level
     if not len(g._res[me]) < 3:
         return (
-            "condition not met: you hold fewer than 3 reserved cards (me.reserved < "
-            "reserve_limit, rulespec/official.yaml:110)"
+            "condition not met: you hold fewer than 3 reserved cards (me.reserved < reserve_limit, "
+            "rulespec/official.yaml:110)"
         )
     if not len(g.decks[p_level - 1]) >= 1:
         return (
-            "condition not met: at least 1 card is left in the deck of the chosen level "
-            "(deck[level] >= 1, rulespec/official.yaml:110)"
+            "condition not met: at least 1 card is left in the deck of the chosen level (deck[level] >= 1, "
+            "rulespec/official.yaml:110)"
         )
     return None
 
@@ -1855,8 +1838,8 @@ def _why_return_tokens(g, args):
     p_colour = a_colour
     if not tok[p_colour] >= 1:
         return (
-            "condition not met: you hold at least 1 token of the chosen colour "
-            "(me.tokens[colour] >= 1, rulespec/official.yaml:174)"
+            "condition not met: you hold at least 1 token of the chosen colour (me.tokens[colour] >= 1, "
+            "rulespec/official.yaml:174)"
         )
     return None
 
@@ -1867,9 +1850,8 @@ def _legal_claim_city(g, out):
     me = g._cp
     b0, b1, b2, b3, b4 = g._bon[me]
     for i_0, p_city in [(_i, _x) for _i, _x in enumerate(g.z_city_display) if _x is not None] + [(3, None)]:
-        # city == none or me.prestige >= city.prestige and all(me.bonus[c] >= city.requires[c] for
-        # c in gems) and (city.any_one_colour == 0 or any(me.bonus[c] - city.requires[c] >=
-        # city.any_one_colour for c in gems))
+        # city == none or me.prestige >= city.prestige and all(me.bonus[c] >= city.requires[c] for c in gems) and
+        # (city.any_one_colour == 0 or any(me.bonus[c] - city.requires[c] >= city.any_one_colour for c in gems))
         if not (
             (p_city is None)
             or (
@@ -1903,7 +1885,7 @@ def _do_claim_city(g, args):
     """Effects of step 'claim_city' (variants/cities-declinable.yaml:12)."""
     me = g._cp
     (a_city,) = args
-    p_city = None if (a_city is None) else (g.z_city_display[a_city] if a_city < len(g.z_city_display) else None)
+    p_city = None if a_city is None else g.z_city_display[a_city] if a_city < len(g.z_city_display) else None
     # if city != none: move(city, me.claimed)
     if p_city is not None:
         _zone_move(g, p_city, 2, me, "move(city, me.claimed) (variants/cities-declinable.yaml:18)")
@@ -1915,7 +1897,7 @@ def _why_claim_city(g, args):
     (a_city,) = args
     if a_city is not None and (a_city >= len(g.z_city_display) or g.z_city_display[a_city] is None):
         return "there is no component at place %d of city_display" % (a_city + 1)
-    p_city = None if (a_city is None) else (g.z_city_display[a_city] if a_city < len(g.z_city_display) else None)
+    p_city = None if a_city is None else g.z_city_display[a_city] if a_city < len(g.z_city_display) else None
     if not (
         (p_city is None)
         or (
@@ -1942,16 +1924,14 @@ def _why_claim_city(g, args):
         )
     ):
         return (
-            "condition not met: no city is chosen or both your prestige is at least the "
-            "“prestige” of the chosen city, for each gem colour, the number of your bonuses "
-            "of that colour is at least the “bonuses needed” of the chosen city for that "
-            "colour and either the “of any one colour” of the chosen city is 0 or for at "
-            "least one gem colour, the number of your bonuses of that colour minus the "
-            "“bonuses needed” of the chosen city for that colour is at least the “of any one "
-            "colour” of the chosen city (city == none or me.prestige >= city.prestige and "
-            "all(me.bonus[c] >= city.requires[c] for c in gems) and (city.any_one_colour == "
-            "0 or any(me.bonus[c] - city.requires[c] >= city.any_one_colour for c in gems)), "
-            "variants/cities-declinable.yaml:17)"
+            "condition not met: no city is chosen or both your prestige is at least the “prestige” of the chosen "
+            "city, for each gem colour, the number of your bonuses of that colour is at least the “bonuses "
+            "needed” of the chosen city for that colour and either the “of any one colour” of the chosen city is "
+            "0 or for at least one gem colour, the number of your bonuses of that colour minus the “bonuses "
+            "needed” of the chosen city for that colour is at least the “of any one colour” of the chosen city "
+            "(city == none or me.prestige >= city.prestige and all(me.bonus[c] >= city.requires[c] for c in "
+            "gems) and (city.any_one_colour == 0 or any(me.bonus[c] - city.requires[c] >= city.any_one_colour "
+            "for c in gems)), variants/cities-declinable.yaml:17)"
         )
     return None
 
@@ -2004,19 +1984,13 @@ def _action_phase_legal(g, out):
         if len(g.decks[2]) >= 1:  # level 3
             out.append(44)
     # buy_face_up (rulespec/official.yaml:115): ids BASE_BUY_FACE_UP = 45 to 56
-    # each face-up slot in turn (Game.face_up_costs, level by level), written out; a slot is left
-    # out when the player cannot pay, even with all the gold they hold
+    # each face-up slot in turn (Game.face_up_costs, level by level), written out; a slot is left out when the player
+    # cannot pay, even with all the gold they hold
     # price: max(0, card.cost[c] - me.bonus[c])
     fu_1_1, fu_1_2, fu_1_3, fu_1_4, fu_2_1, fu_2_2, fu_2_3, fu_2_4, fu_3_1, fu_3_2, fu_3_3, fu_3_4 = g.face_up_costs
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_1
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2034,13 +2008,7 @@ def _action_phase_legal(g, out):
         out.append(45)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_2
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2058,13 +2026,7 @@ def _action_phase_legal(g, out):
         out.append(46)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_3
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2082,13 +2044,7 @@ def _action_phase_legal(g, out):
         out.append(47)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_4
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2106,13 +2062,7 @@ def _action_phase_legal(g, out):
         out.append(48)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_1
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2130,13 +2080,7 @@ def _action_phase_legal(g, out):
         out.append(49)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_2
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2154,13 +2098,7 @@ def _action_phase_legal(g, out):
         out.append(50)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_3
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2178,13 +2116,7 @@ def _action_phase_legal(g, out):
         out.append(51)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_4
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2202,13 +2134,7 @@ def _action_phase_legal(g, out):
         out.append(52)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_1
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2226,13 +2152,7 @@ def _action_phase_legal(g, out):
         out.append(53)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_2
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2250,13 +2170,7 @@ def _action_phase_legal(g, out):
         out.append(54)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_3
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2274,13 +2188,7 @@ def _action_phase_legal(g, out):
         out.append(55)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_4
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2303,11 +2211,7 @@ def _action_phase_legal(g, out):
         cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = CARD_COST[p_card]
         # price: max(0, card.cost[c] - me.bonus[c])
         if (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
+            cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4)
         ) and (
             (not t5)
             or (
@@ -2347,8 +2251,8 @@ def _end_of_turn(g, step, count):
             if count >= 10000:  # the engines' step budget (see compiler/check/termination.py)
                 raise RuleError(
                     (
-                        "step 'return_tokens' was stopped after 10,000 actions in one turn: "
-                        "its 'while' condition did not turn false"
+                        "step 'return_tokens' was stopped after 10,000 actions in one turn: its 'while' "
+                        "condition did not turn false"
                     ),
                 )
             out = []

@@ -1220,11 +1220,7 @@ ACTION_STRINGS = (
 # how the actions of each decision are written, what the capitals stand for, and whether
 # a payment is asked next (string_to_action shows them for a text it cannot read)
 NOTATION_FORMS = (
-    (
-        "take PICKED",
-        "PICKED is 1 to 3 different gem colours among white, blue, green, red, black",
-        False,
-    ),
+    ("take PICKED", "PICKED is 1 to 3 different gem colours among white, blue, green, red, black", False),
     ("take2 COLOUR", "COLOUR is a gem colour (white, blue, green, red or black)", False),
     ("reserve CARD", "CARD is a face-up card as level.slot (1.1 to 3.4)", False),
     ("reserve deck LEVEL", "LEVEL is a level (1, 2 or 3)", False),
@@ -1232,17 +1228,12 @@ NOTATION_FORMS = (
     ("buy reserved CARD", "CARD is one of your reserved cards (1 to 3)", True),
     ("pass", "", False),
     ("noble NOBLE", "NOBLE is a noble of the row (1 to 5)", False),
-    (
-        "pay gold for GEMS",
-        "GEMS is the gem colour each gold token stands for, as in 'pay gold for white blue'",
-        False,
-    ),
+    ("pay gold for GEMS", "GEMS is the gem colour each gold token stands for, as in 'pay gold for white blue'", False),
     ("pay without gold", "", False),
 )
 NUM_ACTIONS = len(ACTIONS)
-# Per decision index (DECISIONS): its block of action ids (first_id to first_id + size - 1), its
-# choices (the arguments of its actions, as describe_action names them) and whether the payment is
-# asked next.
+# Per decision index (DECISIONS): its block of action ids (first_id to first_id + size - 1), its choices (the arguments
+# of its actions, as describe_action names them) and whether the payment is asked next.
 DECISION_INFO = (
     DecisionInfo("take_different", first_id=0, size=25, params=(Param("picked", "gem_set"),), pays=False),
     DecisionInfo("take_pair", first_id=25, size=5, params=(Param("colour", "gem"),), pays=False),
@@ -1354,52 +1345,14 @@ def _payments(price, tok):
                         r4 = r3 - e4
                         v = (n0 + e0, n1 + e1, n2 + e2, n3 + e3, n4 + e4)
                         out.append(
-                            (
-                                _PAYMENT_INDEX[v],
-                                v,
-                                (p0 - v[0], p1 - v[1], p2 - v[2], p3 - v[3], p4 - v[4]),
-                                gold - r4,
-                            ),
+                            (_PAYMENT_INDEX[v], v, (p0 - v[0], p1 - v[1], p2 - v[2], p3 - v[3], p4 - v[4]), gold - r4),
                         )
     out.sort()
     return out
 
 
 # the number of colours in each bitmask
-_BITS = (
-    0,
-    1,
-    1,
-    2,
-    1,
-    2,
-    2,
-    3,
-    1,
-    2,
-    2,
-    3,
-    2,
-    3,
-    3,
-    4,
-    1,
-    2,
-    2,
-    3,
-    2,
-    3,
-    3,
-    4,
-    2,
-    3,
-    3,
-    4,
-    3,
-    4,
-    4,
-    5,
-)
+_BITS = (0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5)
 
 
 SUBSET_IDS_0_0 = (  # action ids of the subsets of the colours, by bitmask, then by size
@@ -1434,14 +1387,7 @@ SUBSET_IDS_0_0 = (  # action ids of the subsets of the colours, by bitmask, then
     ((), (2, 3, 4), (12, 13, 14), (24,), (), ()),
     ((), (0, 2, 3, 4), (6, 7, 8, 12, 13, 14), (18, 19, 20, 24), (), ()),
     ((), (1, 2, 3, 4), (9, 10, 11, 12, 13, 14), (21, 22, 23, 24), (), ()),
-    (
-        (),
-        (0, 1, 2, 3, 4),
-        (5, 6, 7, 8, 9, 10, 11, 12, 13, 14),
-        (15, 16, 17, 18, 19, 20, 21, 22, 23, 24),
-        (),
-        (),
-    ),
+    ((), (0, 1, 2, 3, 4), (5, 6, 7, 8, 9, 10, 11, 12, 13, 14), (15, 16, 17, 18, 19, 20, 21, 22, 23, 24), (), ()),
 )
 
 
@@ -1469,8 +1415,8 @@ def _why_take_different(g, args):
     p_picked = a_picked
     if not all(sup[v_c] >= 1 for v_c in p_picked):
         return (
-            "condition not met: for each chosen colour, at least 1 token of that colour is "
-            "in the supply (all(supply[c] >= 1 for c in picked), variants/hard-cap.yaml:22)"
+            "condition not met: for each chosen colour, at least 1 token of that colour is in the supply "
+            "(all(supply[c] >= 1 for c in picked), variants/hard-cap.yaml:22)"
         )
     if not (
         len(p_picked)
@@ -1487,11 +1433,10 @@ def _why_take_different(g, args):
         )
     ):
         return (
-            "condition not met: the number of chosen colours equals the smallest of 3, the "
-            "number of gem colours for which at least 1 token of that colour is in the "
-            "supply and 10 minus the number of tokens you hold (gold included) (size(picked) "
-            "== min(take_count, count(supply[c] >= 1 for c in gems), token_limit - me.held), "
-            "variants/hard-cap.yaml:23)"
+            "condition not met: the number of chosen colours equals the smallest of 3, the number of gem colours "
+            "for which at least 1 token of that colour is in the supply and 10 minus the number of tokens you "
+            "hold (gold included) (size(picked) == min(take_count, count(supply[c] >= 1 for c in gems), "
+            "token_limit - me.held), variants/hard-cap.yaml:23)"
         )
     return None
 
@@ -1516,13 +1461,13 @@ def _why_take_pair(g, args):
     p_colour = a_colour
     if not sup[p_colour] >= 4:
         return (
-            "condition not met: at least 4 tokens of the chosen colour are in the supply "
-            "(supply[colour] >= pair_minimum, variants/hard-cap.yaml:30)"
+            "condition not met: at least 4 tokens of the chosen colour are in the supply (supply[colour] >= "
+            "pair_minimum, variants/hard-cap.yaml:30)"
         )
     if not sum(tok) + 2 <= 10:
         return (
-            "condition not met: the number of tokens you hold (gold included) plus 2 is at "
-            "most 10 (me.held + 2 <= token_limit, variants/hard-cap.yaml:30)"
+            "condition not met: the number of tokens you hold (gold included) plus 2 is at most 10 (me.held + 2 "
+            "<= token_limit, variants/hard-cap.yaml:30)"
         )
     return None
 
@@ -1560,8 +1505,8 @@ def _why_reserve_face_up(g, args):
         return "there is no face-up card at %d.%d" % (LEVELS[a_card[0]], a_card[1] + 1)
     if not len(g._res[me]) < 3:
         return (
-            "condition not met: you hold fewer than 3 reserved cards (me.reserved < "
-            "reserve_limit, rulespec/official.yaml:94)"
+            "condition not met: you hold fewer than 3 reserved cards (me.reserved < reserve_limit, "
+            "rulespec/official.yaml:94)"
         )
     return None
 
@@ -1576,9 +1521,7 @@ def _do_reserve_blind(g, args):
     # reserve_top(level)
     _deck = g.decks[p_level - 1]
     if not _deck:
-        raise RuleError(
-            ("reserve_top(level) (variants/hard-cap.yaml:48)" + (": the deck of level %d is empty" % p_level)),
-        )
+        raise RuleError("reserve_top(level) (variants/hard-cap.yaml:48)" + ": the deck of level %d is empty" % p_level)
     _card = _deck.pop()
     g._res[me].append(_card)
     g.blind[me].append(_card)
@@ -1594,13 +1537,13 @@ def _why_reserve_blind(g, args):
     p_level = a_level
     if not len(g._res[me]) < 3:
         return (
-            "condition not met: you hold fewer than 3 reserved cards (me.reserved < "
-            "reserve_limit, rulespec/official.yaml:110)"
+            "condition not met: you hold fewer than 3 reserved cards (me.reserved < reserve_limit, "
+            "rulespec/official.yaml:110)"
         )
     if not len(g.decks[p_level - 1]) >= 1:
         return (
-            "condition not met: at least 1 card is left in the deck of the chosen level "
-            "(deck[level] >= 1, rulespec/official.yaml:110)"
+            "condition not met: at least 1 card is left in the deck of the chosen level (deck[level] >= 1, "
+            "rulespec/official.yaml:110)"
         )
     return None
 
@@ -1823,9 +1766,9 @@ def _why_noble_visit(g, args):
         and (bon[4] >= nr_p_noble[4])
     ):
         return (
-            "condition not met: for each gem colour, you have at least as many bonuses of "
-            "that colour as the chosen noble requires (all(me.bonus[c] >= noble.requires[c] "
-            "for c in gems), rulespec/official.yaml:190)"
+            "condition not met: for each gem colour, you have at least as many bonuses of that colour as the "
+            "chosen noble requires (all(me.bonus[c] >= noble.requires[c] for c in gems), "
+            "rulespec/official.yaml:190)"
         )
     return None
 
@@ -1883,19 +1826,13 @@ def _action_phase_legal(g, out):
         if len(g.decks[2]) >= 1:  # level 3
             out.append(44)
     # buy_face_up (rulespec/official.yaml:115): ids BASE_BUY_FACE_UP = 45 to 56
-    # each face-up slot in turn (Game.face_up_costs, level by level), written out; a slot is left
-    # out when the player cannot pay, even with all the gold they hold
+    # each face-up slot in turn (Game.face_up_costs, level by level), written out; a slot is left out when the player
+    # cannot pay, even with all the gold they hold
     # price: max(0, card.cost[c] - me.bonus[c])
     fu_1_1, fu_1_2, fu_1_3, fu_1_4, fu_2_1, fu_2_2, fu_2_3, fu_2_4, fu_3_1, fu_3_2, fu_3_3, fu_3_4 = g.face_up_costs
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_1
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -1913,13 +1850,7 @@ def _action_phase_legal(g, out):
         out.append(45)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_2
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -1937,13 +1868,7 @@ def _action_phase_legal(g, out):
         out.append(46)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_3
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -1961,13 +1886,7 @@ def _action_phase_legal(g, out):
         out.append(47)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_4
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -1985,13 +1904,7 @@ def _action_phase_legal(g, out):
         out.append(48)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_1
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2009,13 +1922,7 @@ def _action_phase_legal(g, out):
         out.append(49)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_2
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2033,13 +1940,7 @@ def _action_phase_legal(g, out):
         out.append(50)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_3
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2057,13 +1958,7 @@ def _action_phase_legal(g, out):
         out.append(51)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_4
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2081,13 +1976,7 @@ def _action_phase_legal(g, out):
         out.append(52)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_1
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2105,13 +1994,7 @@ def _action_phase_legal(g, out):
         out.append(53)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_2
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2129,13 +2012,7 @@ def _action_phase_legal(g, out):
         out.append(54)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_3
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2153,13 +2030,7 @@ def _action_phase_legal(g, out):
         out.append(55)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_4
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2182,11 +2053,7 @@ def _action_phase_legal(g, out):
         cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = CARD_COST[p_card]
         # price: max(0, card.cost[c] - me.bonus[c])
         if (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
+            cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4)
         ) and (
             (not t5)
             or (

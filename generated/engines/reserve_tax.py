@@ -1414,23 +1414,19 @@ ACTION_STRINGS = (
 # how the actions of each decision are written, what the capitals stand for, and whether
 # a payment is asked next (string_to_action shows them for a text it cannot read)
 NOTATION_FORMS = (
-    (
-        "take PICKED",
-        "PICKED is 1 to 3 different gem colours among white, blue, green, red, black",
-        False,
-    ),
+    ("take PICKED", "PICKED is 1 to 3 different gem colours among white, blue, green, red, black", False),
     ("take2 COLOUR", "COLOUR is a gem colour (white, blue, green, red or black)", False),
     (
         "reserve CARD [paying TAX]",
         (
-            "CARD is a face-up card as level.slot (1.1 to 3.4) and TAX is a colour (white, blue, "
-            "green, red, black or gold), or nothing"
+            "CARD is a face-up card as level.slot (1.1 to 3.4) and TAX is a colour (white, blue, green, red, black "
+            "or gold), or nothing"
         ),
         False,
     ),
     (
         "reserve deck LEVEL [paying TAX]",
-        ("LEVEL is a level (1, 2 or 3) and TAX is a colour (white, blue, green, red, black or gold), or nothing"),
+        "LEVEL is a level (1, 2 or 3) and TAX is a colour (white, blue, green, red, black or gold), or nothing",
         False,
     ),
     ("buy CARD", "CARD is a face-up card as level.slot (1.1 to 3.4)", True),
@@ -1438,25 +1434,28 @@ NOTATION_FORMS = (
     ("pass", "", False),
     ("return COLOUR", "COLOUR is a colour (white, blue, green, red, black or gold)", False),
     ("noble NOBLE", "NOBLE is a noble of the row (1 to 5)", False),
-    (
-        "pay gold for GEMS",
-        "GEMS is the gem colour each gold token stands for, as in 'pay gold for white blue'",
-        False,
-    ),
+    ("pay gold for GEMS", "GEMS is the gem colour each gold token stands for, as in 'pay gold for white blue'", False),
     ("pay without gold", "", False),
 )
 NUM_ACTIONS = len(ACTIONS)
-# Per decision index (DECISIONS): its block of action ids (first_id to first_id + size - 1), its
-# choices (the arguments of its actions, as describe_action names them) and whether the payment is
-# asked next.
+# Per decision index (DECISIONS): its block of action ids (first_id to first_id + size - 1), its choices (the arguments
+# of its actions, as describe_action names them) and whether the payment is asked next.
 DECISION_INFO = (
     DecisionInfo("take_different", first_id=0, size=25, params=(Param("picked", "gem_set"),), pays=False),
     DecisionInfo("take_pair", first_id=25, size=5, params=(Param("colour", "gem"),), pays=False),
     DecisionInfo(
-        "reserve_face_up", first_id=30, size=84, params=(Param("card", "face_up"), Param("tax", "colour")), pays=False
+        "reserve_face_up",
+        first_id=30,
+        size=84,
+        params=(Param("card", "face_up"), Param("tax", "colour")),
+        pays=False,
     ),
     DecisionInfo(
-        "reserve_blind", first_id=114, size=21, params=(Param("level", "deck"), Param("tax", "colour")), pays=False
+        "reserve_blind",
+        first_id=114,
+        size=21,
+        params=(Param("level", "deck"), Param("tax", "colour")),
+        pays=False,
     ),
     DecisionInfo("buy_face_up", first_id=135, size=12, params=(Param("card", "face_up"),), pays=True),
     DecisionInfo("buy_reserved", first_id=147, size=3, params=(Param("card", "reserved"),), pays=True),
@@ -1566,12 +1565,7 @@ def _payments(price, tok):
                         r4 = r3 - e4
                         v = (n0 + e0, n1 + e1, n2 + e2, n3 + e3, n4 + e4)
                         out.append(
-                            (
-                                _PAYMENT_INDEX[v],
-                                v,
-                                (p0 - v[0], p1 - v[1], p2 - v[2], p3 - v[3], p4 - v[4]),
-                                gold - r4,
-                            ),
+                            (_PAYMENT_INDEX[v], v, (p0 - v[0], p1 - v[1], p2 - v[2], p3 - v[3], p4 - v[4]), gold - r4),
                         )
     out.sort()
     return out
@@ -1638,8 +1632,8 @@ def _why_take_different(g, args):
     p_picked = a_picked
     if not all(sup[v_c] >= 1 for v_c in p_picked):
         return (
-            "condition not met: for each chosen colour, at least 1 token of that colour is "
-            "in the supply (all(supply[c] >= 1 for c in picked), rulespec/official.yaml:67)"
+            "condition not met: for each chosen colour, at least 1 token of that colour is in the supply "
+            "(all(supply[c] >= 1 for c in picked), rulespec/official.yaml:67)"
         )
     if not (
         len(p_picked)
@@ -1661,10 +1655,9 @@ def _why_take_different(g, args):
         )
     ):
         return (
-            "condition not met: the number of chosen colours is 3, or the number of gem "
-            "colours for which at least 1 token of that colour is in the supply if that is "
-            "smaller (size(picked) == min(take_count, count(supply[c] >= 1 for c in gems)), "
-            "rulespec/official.yaml:68)"
+            "condition not met: the number of chosen colours is 3, or the number of gem colours for which at "
+            "least 1 token of that colour is in the supply if that is smaller (size(picked) == min(take_count, "
+            "count(supply[c] >= 1 for c in gems)), rulespec/official.yaml:68)"
         )
     return None
 
@@ -1687,8 +1680,8 @@ def _why_take_pair(g, args):
     p_colour = a_colour
     if not sup[p_colour] >= 4:
         return (
-            "condition not met: at least 4 tokens of the chosen colour are in the supply "
-            "(supply[colour] >= pair_minimum, rulespec/official.yaml:81)"
+            "condition not met: at least 4 tokens of the chosen colour are in the supply (supply[colour] >= "
+            "pair_minimum, rulespec/official.yaml:81)"
         )
     return None
 
@@ -1740,15 +1733,14 @@ def _why_reserve_face_up(g, args):
     p_tax = a_tax
     if not len(g._res[me]) < 3:
         return (
-            "condition not met: you hold fewer than 3 reserved cards (me.reserved < "
-            "reserve_limit, variants/reserve-tax.yaml:27)"
+            "condition not met: you hold fewer than 3 reserved cards (me.reserved < reserve_limit, "
+            "variants/reserve-tax.yaml:27)"
         )
     if not (sum(tok) == 0 and p_tax is None or (p_tax is not None and tok[p_tax] >= 1)):
         return (
-            "condition not met: both you hold exactly 0 tokens (gold included) and no colour "
-            "is chosen or both a colour is chosen and you hold at least 1 token of the "
-            "chosen colour (me.held == 0 and tax == none or tax != none and me.tokens[tax] "
-            ">= 1, variants/reserve-tax.yaml:28)"
+            "condition not met: both you hold exactly 0 tokens (gold included) and no colour is chosen or both a "
+            "colour is chosen and you hold at least 1 token of the chosen colour (me.held == 0 and tax == none "
+            "or tax != none and me.tokens[tax] >= 1, variants/reserve-tax.yaml:28)"
         )
     return None
 
@@ -1775,9 +1767,7 @@ def _do_reserve_blind(g, args):
     # reserve_top(level)
     _deck = g.decks[p_level - 1]
     if not _deck:
-        raise RuleError(
-            ("reserve_top(level) (rulespec/official.yaml:112)" + (": the deck of level %d is empty" % p_level)),
-        )
+        raise RuleError("reserve_top(level) (rulespec/official.yaml:112)" + ": the deck of level %d is empty" % p_level)
     _card = _deck.pop()
     g._res[me].append(_card)
     g.blind[me].append(_card)
@@ -1795,20 +1785,19 @@ def _why_reserve_blind(g, args):
     p_tax = a_tax
     if not len(g._res[me]) < 3:
         return (
-            "condition not met: you hold fewer than 3 reserved cards (me.reserved < "
-            "reserve_limit, variants/reserve-tax.yaml:45)"
+            "condition not met: you hold fewer than 3 reserved cards (me.reserved < reserve_limit, "
+            "variants/reserve-tax.yaml:45)"
         )
     if not len(g.decks[p_level - 1]) >= 1:
         return (
-            "condition not met: at least 1 card is left in the deck of the chosen level "
-            "(deck[level] >= 1, variants/reserve-tax.yaml:45)"
+            "condition not met: at least 1 card is left in the deck of the chosen level (deck[level] >= 1, "
+            "variants/reserve-tax.yaml:45)"
         )
     if not (sum(tok) == 0 and p_tax is None or (p_tax is not None and tok[p_tax] >= 1)):
         return (
-            "condition not met: both you hold exactly 0 tokens (gold included) and no colour "
-            "is chosen or both a colour is chosen and you hold at least 1 token of the "
-            "chosen colour (me.held == 0 and tax == none or tax != none and me.tokens[tax] "
-            ">= 1, variants/reserve-tax.yaml:46)"
+            "condition not met: both you hold exactly 0 tokens (gold included) and no colour is chosen or both a "
+            "colour is chosen and you hold at least 1 token of the chosen colour (me.held == 0 and tax == none "
+            "or tax != none and me.tokens[tax] >= 1, variants/reserve-tax.yaml:46)"
         )
     return None
 
@@ -2022,8 +2011,8 @@ def _why_return_tokens(g, args):
     p_colour = a_colour
     if not tok[p_colour] >= 1:
         return (
-            "condition not met: you hold at least 1 token of the chosen colour "
-            "(me.tokens[colour] >= 1, rulespec/official.yaml:174)"
+            "condition not met: you hold at least 1 token of the chosen colour (me.tokens[colour] >= 1, "
+            "rulespec/official.yaml:174)"
         )
     return None
 
@@ -2076,9 +2065,9 @@ def _why_noble_visit(g, args):
         and (bon[4] >= nr_p_noble[4])
     ):
         return (
-            "condition not met: for each gem colour, you have at least as many bonuses of "
-            "that colour as the chosen noble requires (all(me.bonus[c] >= noble.requires[c] "
-            "for c in gems), rulespec/official.yaml:190)"
+            "condition not met: for each gem colour, you have at least as many bonuses of that colour as the "
+            "chosen noble requires (all(me.bonus[c] >= noble.requires[c] for c in gems), "
+            "rulespec/official.yaml:190)"
         )
     return None
 
@@ -2136,19 +2125,13 @@ def _action_phase_legal(g, out):
                     continue
                 out.append(114 + i_0 * 7 + i_1)
     # buy_face_up (rulespec/official.yaml:115): ids BASE_BUY_FACE_UP = 135 to 146
-    # each face-up slot in turn (Game.face_up_costs, level by level), written out; a slot is left
-    # out when the player cannot pay, even with all the gold they hold
+    # each face-up slot in turn (Game.face_up_costs, level by level), written out; a slot is left out when the player
+    # cannot pay, even with all the gold they hold
     # price: max(0, card.cost[c] - me.bonus[c])
     fu_1_1, fu_1_2, fu_1_3, fu_1_4, fu_2_1, fu_2_2, fu_2_3, fu_2_4, fu_3_1, fu_3_2, fu_3_3, fu_3_4 = g.face_up_costs
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_1
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2166,13 +2149,7 @@ def _action_phase_legal(g, out):
         out.append(135)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_2
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2190,13 +2167,7 @@ def _action_phase_legal(g, out):
         out.append(136)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_3
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2214,13 +2185,7 @@ def _action_phase_legal(g, out):
         out.append(137)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_4
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2238,13 +2203,7 @@ def _action_phase_legal(g, out):
         out.append(138)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_1
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2262,13 +2221,7 @@ def _action_phase_legal(g, out):
         out.append(139)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_2
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2286,13 +2239,7 @@ def _action_phase_legal(g, out):
         out.append(140)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_3
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2310,13 +2257,7 @@ def _action_phase_legal(g, out):
         out.append(141)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_4
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2334,13 +2275,7 @@ def _action_phase_legal(g, out):
         out.append(142)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_1
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2358,13 +2293,7 @@ def _action_phase_legal(g, out):
         out.append(143)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_2
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2382,13 +2311,7 @@ def _action_phase_legal(g, out):
         out.append(144)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_3
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2406,13 +2329,7 @@ def _action_phase_legal(g, out):
         out.append(145)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_4
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -2435,11 +2352,7 @@ def _action_phase_legal(g, out):
         cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = CARD_COST[p_card]
         # price: max(0, card.cost[c] - me.bonus[c])
         if (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
+            cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4)
         ) and (
             (not t5)
             or (
@@ -2480,8 +2393,8 @@ def _end_of_turn(g, step, count):
             if count >= 10000:  # the engines' step budget (see compiler/check/termination.py)
                 raise RuleError(
                     (
-                        "step 'return_tokens' was stopped after 10,000 actions in one turn: "
-                        "its 'while' condition did not turn false"
+                        "step 'return_tokens' was stopped after 10,000 actions in one turn: its 'while' "
+                        "condition did not turn false"
                     ),
                 )
             out = []

@@ -339,8 +339,8 @@ VARIABLES = (
     ),
 )
 
-# The spec's own kinds: one row per component, its columns' values in declared order (a table by
-# gem colour as a tuple in gem order; a prose column as None).
+# The spec's own kinds: one row per component, its columns' values in declared order (a table by gem colour as a tuple
+# in gem order; a prose column as None).
 # space, requires, nobles, power
 _k_posts = (
     (1, (1, 0, 0, 3, 0), 0, "extra_gem_after_purchase"),
@@ -349,8 +349,8 @@ _k_posts = (
     (4, (0, 0, 5, 0, 0), 1, "five_prestige"),
     (5, (0, 0, 0, 0, 3), 0, "prestige_per_post"),
 )
-# The kinds the rules reach, by name: each one's size (ids 0 to size - 1), columns, pieces
-# (the faces of each, in table order) and rows.
+# The kinds the rules reach, by name: each one's size (ids 0 to size - 1), columns, pieces (the faces of each, in table
+# order) and rows.
 KINDS = {
     "posts": Kind(
         "posts",
@@ -9580,11 +9580,7 @@ ACTION_STRINGS = (
 # how the actions of each decision are written, what the capitals stand for, and whether
 # a payment is asked next (string_to_action shows them for a text it cannot read)
 NOTATION_FORMS = (
-    (
-        "take PICKED",
-        "PICKED is 1 to 3 different gem colours among white, blue, green, red, black",
-        False,
-    ),
+    ("take PICKED", "PICKED is 1 to 3 different gem colours among white, blue, green, red, black", False),
     ("take2 COLOUR", "COLOUR is a gem colour (white, blue, green, red or black)", False),
     ("reserve CARD", "CARD is a face-up card as level.slot (1.1 to 3.4)", False),
     ("reserve deck LEVEL", "LEVEL is a level (1, 2 or 3)", False),
@@ -9599,17 +9595,16 @@ NOTATION_FORMS = (
     (
         "pay gold for GEMS",
         (
-            "GEMS is the gem colour each gold token stands for, written white*2 when it stands "
-            "for 2 gems, as in 'pay gold for white'"
+            "GEMS is the gem colour each gold token stands for, written white*2 when it stands for 2 gems, as in "
+            "'pay gold for white'"
         ),
         False,
     ),
     ("pay without gold", "", False),
 )
 NUM_ACTIONS = len(ACTIONS)
-# Per decision index (DECISIONS): its block of action ids (first_id to first_id + size - 1), its
-# choices (the arguments of its actions, as describe_action names them) and whether the payment is
-# asked next.
+# Per decision index (DECISIONS): its block of action ids (first_id to first_id + size - 1), its choices (the arguments
+# of its actions, as describe_action names them) and whether the payment is asked next.
 DECISION_INFO = (
     DecisionInfo("take_different", first_id=0, size=25, params=(Param("picked", "gem_set"),), pays=False),
     DecisionInfo("take_pair", first_id=25, size=5, params=(Param("colour", "gem"),), pays=False),
@@ -9752,42 +9747,27 @@ def _payments(price, tok, worth):
     o0 = [
         (t, c)
         for c in range(n0, p0 + 1)
-        for t in range(
-            -(-c // worth),
-            (c if c < gold - m1 - m2 - m3 - m4 else gold - m1 - m2 - m3 - m4) + 1,
-        )
+        for t in range(-(-c // worth), (c if c < gold - m1 - m2 - m3 - m4 else gold - m1 - m2 - m3 - m4) + 1)
     ]
     o1 = [
         (t, c)
         for c in range(n1, p1 + 1)
-        for t in range(
-            -(-c // worth),
-            (c if c < gold - m0 - m2 - m3 - m4 else gold - m0 - m2 - m3 - m4) + 1,
-        )
+        for t in range(-(-c // worth), (c if c < gold - m0 - m2 - m3 - m4 else gold - m0 - m2 - m3 - m4) + 1)
     ]
     o2 = [
         (t, c)
         for c in range(n2, p2 + 1)
-        for t in range(
-            -(-c // worth),
-            (c if c < gold - m0 - m1 - m3 - m4 else gold - m0 - m1 - m3 - m4) + 1,
-        )
+        for t in range(-(-c // worth), (c if c < gold - m0 - m1 - m3 - m4 else gold - m0 - m1 - m3 - m4) + 1)
     ]
     o3 = [
         (t, c)
         for c in range(n3, p3 + 1)
-        for t in range(
-            -(-c // worth),
-            (c if c < gold - m0 - m1 - m2 - m4 else gold - m0 - m1 - m2 - m4) + 1,
-        )
+        for t in range(-(-c // worth), (c if c < gold - m0 - m1 - m2 - m4 else gold - m0 - m1 - m2 - m4) + 1)
     ]
     o4 = [
         (t, c)
         for c in range(n4, p4 + 1)
-        for t in range(
-            -(-c // worth),
-            (c if c < gold - m0 - m1 - m2 - m3 else gold - m0 - m1 - m2 - m3) + 1,
-        )
+        for t in range(-(-c // worth), (c if c < gold - m0 - m1 - m2 - m3 else gold - m0 - m1 - m2 - m3) + 1)
     ]
     for t0, c0 in o0:
         r0 = gold - t0
@@ -9880,8 +9860,8 @@ def _why_take_different(g, args):
     p_picked = a_picked
     if not all(sup[v_c] >= 1 for v_c in p_picked):
         return (
-            "condition not met: for each chosen colour, at least 1 token of that colour is "
-            "in the supply (all(supply[c] >= 1 for c in picked), rulespec/official.yaml:67)"
+            "condition not met: for each chosen colour, at least 1 token of that colour is in the supply "
+            "(all(supply[c] >= 1 for c in picked), rulespec/official.yaml:67)"
         )
     if not (
         len(p_picked)
@@ -9903,10 +9883,9 @@ def _why_take_different(g, args):
         )
     ):
         return (
-            "condition not met: the number of chosen colours is 3, or the number of gem "
-            "colours for which at least 1 token of that colour is in the supply if that is "
-            "smaller (size(picked) == min(take_count, count(supply[c] >= 1 for c in gems)), "
-            "rulespec/official.yaml:68)"
+            "condition not met: the number of chosen colours is 3, or the number of gem colours for which at "
+            "least 1 token of that colour is in the supply if that is smaller (size(picked) == min(take_count, "
+            "count(supply[c] >= 1 for c in gems)), rulespec/official.yaml:68)"
         )
     return None
 
@@ -9931,8 +9910,8 @@ def _why_take_pair(g, args):
     p_colour = a_colour
     if not sup[p_colour] >= 4:
         return (
-            "condition not met: at least 4 tokens of the chosen colour are in the supply "
-            "(supply[colour] >= pair_minimum, rulespec/official.yaml:81)"
+            "condition not met: at least 4 tokens of the chosen colour are in the supply (supply[colour] >= "
+            "pair_minimum, rulespec/official.yaml:81)"
         )
     return None
 
@@ -9970,8 +9949,8 @@ def _why_reserve_face_up(g, args):
         return "there is no face-up card at %d.%d" % (LEVELS[a_card[0]], a_card[1] + 1)
     if not len(g._res[me]) < 3:
         return (
-            "condition not met: you hold fewer than 3 reserved cards (me.reserved < "
-            "reserve_limit, rulespec/official.yaml:94)"
+            "condition not met: you hold fewer than 3 reserved cards (me.reserved < reserve_limit, "
+            "rulespec/official.yaml:94)"
         )
     return None
 
@@ -9986,9 +9965,7 @@ def _do_reserve_blind(g, args):
     # reserve_top(level)
     _deck = g.decks[p_level - 1]
     if not _deck:
-        raise RuleError(
-            ("reserve_top(level) (rulespec/official.yaml:112)" + (": the deck of level %d is empty" % p_level)),
-        )
+        raise RuleError("reserve_top(level) (rulespec/official.yaml:112)" + ": the deck of level %d is empty" % p_level)
     _card = _deck.pop()
     g._res[me].append(_card)
     g.blind[me].append(_card)
@@ -10004,13 +9981,13 @@ def _why_reserve_blind(g, args):
     p_level = a_level
     if not len(g._res[me]) < 3:
         return (
-            "condition not met: you hold fewer than 3 reserved cards (me.reserved < "
-            "reserve_limit, rulespec/official.yaml:110)"
+            "condition not met: you hold fewer than 3 reserved cards (me.reserved < reserve_limit, "
+            "rulespec/official.yaml:110)"
         )
     if not len(g.decks[p_level - 1]) >= 1:
         return (
-            "condition not met: at least 1 card is left in the deck of the chosen level "
-            "(deck[level] >= 1, rulespec/official.yaml:110)"
+            "condition not met: at least 1 card is left in the deck of the chosen level (deck[level] >= 1, "
+            "rulespec/official.yaml:110)"
         )
     return None
 
@@ -10234,14 +10211,14 @@ def _why_gem_after_purchase(g, args):
         return "condition not met: “Bought this turn” is yes (bought, variants/trading-posts.yaml:92)"
     if 0 not in g.s_markers[me]:
         return (
-            "condition not met: for at least one trading post in your “Trading posts held”, "
-            "the “power” of that trading post is trading post 1 (any(t.power == "
-            "'extra_gem_after_purchase' for t in me.markers), variants/trading-posts.yaml:66)"
+            "condition not met: for at least one trading post in your “Trading posts held”, the “power” of that "
+            "trading post is trading post 1 (any(t.power == 'extra_gem_after_purchase' for t in me.markers), "
+            "variants/trading-posts.yaml:66)"
         )
     if not sup[p_colour] >= 1:
         return (
-            "condition not met: at least 1 token of the chosen colour is in the supply "
-            "(supply[colour] >= 1, variants/trading-posts.yaml:92)"
+            "condition not met: at least 1 token of the chosen colour is in the supply (supply[colour] >= 1, "
+            "variants/trading-posts.yaml:92)"
         )
     return None
 
@@ -10289,9 +10266,9 @@ def _why_third_token(g, args):
         return "condition not met: “Pair colour” holds a value (paired != none, variants/trading-posts.yaml:105)"
     if 1 not in g.s_markers[me]:
         return (
-            "condition not met: for at least one trading post in your “Trading posts held”, "
-            "the “power” of that trading post is trading post 2 (any(t.power == "
-            "'third_token_with_pair' for t in me.markers), variants/trading-posts.yaml:66)"
+            "condition not met: for at least one trading post in your “Trading posts held”, the “power” of that "
+            "trading post is trading post 2 (any(t.power == 'third_token_with_pair' for t in me.markers), "
+            "variants/trading-posts.yaml:66)"
         )
     if not p_colour != g.s_paired:
         return (
@@ -10300,8 +10277,8 @@ def _why_third_token(g, args):
         )
     if not sup[p_colour] >= 1:
         return (
-            "condition not met: at least 1 token of the chosen colour is in the supply "
-            "(supply[colour] >= 1, variants/trading-posts.yaml:106)"
+            "condition not met: at least 1 token of the chosen colour is in the supply (supply[colour] >= 1, "
+            "variants/trading-posts.yaml:106)"
         )
     return None
 
@@ -10345,8 +10322,8 @@ def _why_return_tokens(g, args):
     p_colour = a_colour
     if not tok[p_colour] >= 1:
         return (
-            "condition not met: you hold at least 1 token of the chosen colour "
-            "(me.tokens[colour] >= 1, rulespec/official.yaml:174)"
+            "condition not met: you hold at least 1 token of the chosen colour (me.tokens[colour] >= 1, "
+            "rulespec/official.yaml:174)"
         )
     return None
 
@@ -10399,9 +10376,9 @@ def _why_noble_visit(g, args):
         and (bon[4] >= nr_p_noble[4])
     ):
         return (
-            "condition not met: for each gem colour, you have at least as many bonuses of "
-            "that colour as the chosen noble requires (all(me.bonus[c] >= noble.requires[c] "
-            "for c in gems), rulespec/official.yaml:190)"
+            "condition not met: for each gem colour, you have at least as many bonuses of that colour as the "
+            "chosen noble requires (all(me.bonus[c] >= noble.requires[c] for c in gems), "
+            "rulespec/official.yaml:190)"
         )
     return None
 
@@ -10411,8 +10388,8 @@ def _legal_open_posts(g, out):
     to 86."""
     me = g._cp
     b0, b1, b2, b3, b4 = g._bon[me]
-    # post not in me.markers and me.nobles >= post.nobles and all(me.bonus[c] >= post.requires[c]
-    # for c in gems), for each post
+    # post not in me.markers and me.nobles >= post.nobles and all(me.bonus[c] >= post.requires[c] for c in gems), for
+    # each post
     if 0 not in g.s_markers[me] and (b0 >= 1 and b3 >= 3):  # posts 1
         out.append(82)
     if 1 not in g.s_markers[me] and b0 >= 2:  # posts 2
@@ -10443,14 +10420,13 @@ def _why_open_posts(g, args):
     p_post = a_post
     if p_post in g.s_markers[me]:
         return (
-            "condition not met: the chosen trading post is not one of your “Trading posts "
-            "held” (post not in me.markers, variants/trading-posts.yaml:119)"
+            "condition not met: the chosen trading post is not one of your “Trading posts held” (post not in "
+            "me.markers, variants/trading-posts.yaml:119)"
         )
     if not len(g._nob[me]) >= _k_posts[p_post][2]:
         return (
-            "condition not met: the number of your nobles is at least the “nobles needed” of "
-            "the chosen trading post (me.nobles >= post.nobles, "
-            "variants/trading-posts.yaml:119)"
+            "condition not met: the number of your nobles is at least the “nobles needed” of the chosen trading "
+            "post (me.nobles >= post.nobles, variants/trading-posts.yaml:119)"
         )
     if not (
         (bon[0] >= _k_posts[p_post][1][0])
@@ -10460,10 +10436,9 @@ def _why_open_posts(g, args):
         and (bon[4] >= _k_posts[p_post][1][4])
     ):
         return (
-            "condition not met: for each gem colour, the number of your bonuses of that "
-            "colour is at least the “bonuses needed” of the chosen trading post for that "
-            "colour (all(me.bonus[c] >= post.requires[c] for c in gems), "
-            "variants/trading-posts.yaml:120)"
+            "condition not met: for each gem colour, the number of your bonuses of that colour is at least the "
+            "“bonuses needed” of the chosen trading post for that colour (all(me.bonus[c] >= post.requires[c] "
+            "for c in gems), variants/trading-posts.yaml:120)"
         )
     return None
 
@@ -10519,19 +10494,13 @@ def _action_phase_legal(g, out):
         if len(g.decks[2]) >= 1:  # level 3
             out.append(44)
     # buy_face_up (variants/trading-posts.yaml:73): ids BASE_BUY_FACE_UP = 45 to 56
-    # each face-up slot in turn (Game.face_up_costs, level by level), written out; a slot is left
-    # out when the player cannot pay, even with all the gold they hold
+    # each face-up slot in turn (Game.face_up_costs, level by level), written out; a slot is left out when the player
+    # cannot pay, even with all the gold they hold
     # price: max(0, card.cost[c] - me.bonus[c])
     fu_1_1, fu_1_2, fu_1_3, fu_1_4, fu_2_1, fu_2_2, fu_2_3, fu_2_4, fu_3_1, fu_3_2, fu_3_3, fu_3_4 = g.face_up_costs
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_1
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -10562,13 +10531,7 @@ def _action_phase_legal(g, out):
         out.append(45)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_2
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -10599,13 +10562,7 @@ def _action_phase_legal(g, out):
         out.append(46)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_3
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -10636,13 +10593,7 @@ def _action_phase_legal(g, out):
         out.append(47)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_4
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -10673,13 +10624,7 @@ def _action_phase_legal(g, out):
         out.append(48)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_1
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -10710,13 +10655,7 @@ def _action_phase_legal(g, out):
         out.append(49)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_2
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -10747,13 +10686,7 @@ def _action_phase_legal(g, out):
         out.append(50)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_3
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -10784,13 +10717,7 @@ def _action_phase_legal(g, out):
         out.append(51)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_4
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -10821,13 +10748,7 @@ def _action_phase_legal(g, out):
         out.append(52)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_1
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -10858,13 +10779,7 @@ def _action_phase_legal(g, out):
         out.append(53)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_2
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -10895,13 +10810,7 @@ def _action_phase_legal(g, out):
         out.append(54)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_3
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -10932,13 +10841,7 @@ def _action_phase_legal(g, out):
         out.append(55)
     cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_4
     if not (
-        (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
-        )
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
         and (
             (not t5)
             or (
@@ -10974,11 +10877,7 @@ def _action_phase_legal(g, out):
         cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = CARD_COST[p_card]
         # price: max(0, card.cost[c] - me.bonus[c])
         if (
-            (cc_p_card_G0 > w0)
-            or (cc_p_card_G1 > w1)
-            or (cc_p_card_G2 > w2)
-            or (cc_p_card_G3 > w3)
-            or (cc_p_card_G4 > w4)
+            cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4)
         ) and (
             (not t5)
             or (
@@ -11058,8 +10957,8 @@ def _end_of_turn(g, step, count):
             if count >= 10000:  # the engines' step budget (see compiler/check/termination.py)
                 raise RuleError(
                     (
-                        "step 'return_tokens' was stopped after 10,000 actions in one turn: "
-                        "its 'while' condition did not turn false"
+                        "step 'return_tokens' was stopped after 10,000 actions in one turn: its 'while' "
+                        "condition did not turn false"
                     ),
                 )
             out = []
@@ -11182,20 +11081,7 @@ _WHY = (
     _why_open_posts,
 )
 # per decision: the payments the rules accept for a purchase, when the payment is asked separately
-_PAYOPTS = (
-    None,
-    None,
-    None,
-    None,
-    _payopts_buy_face_up,
-    _payopts_buy_reserved,
-    None,
-    None,
-    None,
-    None,
-    None,
-    None,
-)
+_PAYOPTS = (None, None, None, None, _payopts_buy_face_up, _payopts_buy_reserved, None, None, None, None, None, None)
 _PAY = 12  # decision index of the payment step (-1: no action has a payment)
 _WILD_INDEX = len(GEMS)  # the wild colour's index in COLOURS (and in each player's tokens)
 _PAY_BASE = 87  # action id of the payment without wild tokens; PAYMENTS[i] is id _PAY_BASE + i
@@ -11864,8 +11750,8 @@ def _xp(g, p):
     """The prestige seat p has besides its cards and nobles: the spec's prestige sources."""
     # prestige source 'fourth_post': if has_power(player, 'five_prestige') then 5 else 0
     # (variants/trading-posts.yaml:127)
-    # prestige source 'fifth_post': if has_power(player, 'prestige_per_post') then
-    # size(player.markers) else 0 (variants/trading-posts.yaml:132)
+    # prestige source 'fifth_post': if has_power(player, 'prestige_per_post') then size(player.markers) else 0
+    # (variants/trading-posts.yaml:132)
     # (with has_power written out)
     return (5 if 3 in g.s_markers[p] else 0) + (len(g.s_markers[p]) if 4 in g.s_markers[p] else 0)
 
