@@ -102,7 +102,8 @@ def test_a_screen_reader_hears_costs_and_the_focus_stays_where_it_was(server):
         c = meta["cards"][int(card.get_attribute("data-card"))]
         cost = ", ".join(f"{n} {words[g]['name']}" for g, n in zip(meta["gems"], c["cost"], strict=True) if n)
         assert card.get_attribute("aria-label") == (f"Level 1 card, {words[c['bonus']]['name']} bonus, {c['points']} "
-                                                    f"point{'' if c['points'] == 1 else 's'}, costs {cost}, slot 1.1")
+                                                    f"point{'' if c['points'] == 1 else 's'}, costs {cost}, slot 1.1"
+                                                    ", you can reserve it")  # the first move: no tokens yet
         # every cost disc carries its colour's symbol, not only its colour
         symbols = card.locator(".cost .chip .sym").all_inner_texts()
         assert symbols == [words[g]["symbol"] for g, n in zip(meta["gems"], c["cost"], strict=True) if n]
@@ -131,7 +132,8 @@ def test_a_screen_reader_hears_costs_and_the_focus_stays_where_it_was(server):
 
         # a card reserved: in the hand it is a named picture, not a button that does nothing
         reserve = next(i for i, a in enumerate(meta["actions"]) if a["card"] == [1, 1] and a["text"].startswith("reserve"))
-        page.click(f'#actions button[data-action="{reserve}"]')
+        page.click(f'#actions button[data-action="{reserve}"]')  # chosen; the confirm button plays it
+        page.click("#confirm")
         page.wait_for_selector("#players .player.me .reserved .card", timeout=TIMEOUT)
         assert page.locator("#players .player.me .reserved button").count() == 0
         held = page.locator("#players .player.me .reserved .card")
@@ -157,7 +159,7 @@ def test_the_seat_page_in_each_language(server, lang):
         assert page.locator("#status").inner_text() == words["status.turn"]
         assert page.locator("#supply h2").inner_text() == words["supply.heading"]
         assert page.locator("#nobles h2").inner_text() == words["nobles.heading"]
-        assert page.locator("#actions .hint").inner_text() == words["actions.hint"]
+        assert page.locator("#actions .hint").inner_text() == words["move.hint"]
         symbols = page.locator("#supply .token .sym").all_inner_texts()
         assert symbols == [w["symbol"] for w in gems.words(tuple(module.COLOURS), lang).values()]
         text = page.locator("#board").inner_text()

@@ -439,7 +439,10 @@ def test_the_host_closes_a_table_for_good(variants, db):
         r = c.post(made["host"] + "/close", headers={"origin": "https://evil.example"})
         assert r.status_code == 403 and "this request comes from another site" in r.text
         assert c.get(api0).status_code == 200
-        r = c.post(made["host"] + "/close")
+        r = c.post(made["host"] + "/close")  # asked again first: nothing closed yet
+        assert r.status_code == 200 and "Close this table?" in r.text and 'name="confirm" value="yes"' in r.text
+        assert c.get(api0).status_code == 200
+        r = c.post(made["host"] + "/close", data={"confirm": "yes"})
         assert r.status_code == 200 and f"Table {made['table']} is closed" in r.text
         r = c.get(api0)
         assert (r.status_code, r.json()) == (410, {"error": "the host closed this table"})

@@ -23,7 +23,8 @@ from markupsafe import Markup, escape
 
 from compiler.sheets.plurals import LANGUAGES, category
 
-HERE = pathlib.Path(__file__).resolve().parent  # the catalogues are the package's own data, in locales/
+HERE = pathlib.Path(__file__).resolve().parent
+LOCALES = HERE / "locales"  # the package's own data, read as such (tests/test_reading.py)
 DEFAULT = "en"
 FIELD = re.compile(r"\{(\w+)\}")
 

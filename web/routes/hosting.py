@@ -127,17 +127,54 @@ async def host(request: Request) -> Response:
         seats=links(request, table, seat_secrets(secret, table.id, table.seats)),
         over=table.game.is_over(), moves=len(table.log), result=result,
         close=request.url_for("close", table=table.id, secret=secret).path,
+        switch_undo=request.url_for("switch_undo", table=table.id, secret=secret).path,
         watch=request.url_for("watch", table=table.id, secret=watch) if len(table.seats) > 1 else None))
 
 
-async def close(request: Request) -> Response:
-    """The host's "close this table": removed for good, its links then say so."""
+async def hosted_form(request: Request) -> tuple[LiveTable | None, dict[str, list[str]], Response | None]:
+    """The table a host's form is for and the form's fields, or the page that refuses it."""
     server = server_of(request)
     table = server.hub.tables.get(request.path_params["table"])
     if table is None or not table.host_allowed(request.path_params["secret"]):
-        return page_error(server.env, 404, "no such table", lang=language(request))
+        return None, {}, page_error(server.env, 404, "no such table", lang=language(request))
     try:
         same_site(request)
+        form = urllib.parse.parse_qs((await read_body(request)).decode("utf-8"), max_num_fields=8)
+    except (Refused, UnicodeDecodeError, ValueError) as e:
+        return None, {}, page_error(server.env, getattr(e, "status", 400),
+                                    getattr(e, "message", "the form could not be read"), lang=language(request))
+    return table, form, None
+
+
+async def switch_undo(request: Request) -> Response:
+    """The host switches the house rule "undo until the next player acts" (``undo=on`` or
+    ``off``); back to the host's page (303)."""
+    server = server_of(request)
+    table, form, refused = await hosted_form(request)
+    if table is None:
+        return refused or page_error(server.env, 404, "no such table", lang=language(request))
+    try:
+        await server.hub.set_undo(table, form.get("undo", [""])[0] == "on")
+    except Refused as e:
+        return page_error(server.env, e.status, e.message, lang=language(request))
+    return RedirectResponse(request.url_for("host", table=table.id, secret=request.path_params["secret"]),
+                            status_code=303)
+
+
+async def close(request: Request) -> Response:
+    """The host's "close this table": asked again first (a page whose form says ``confirm=yes``),
+    then removed for good, its links then saying so."""
+    server = server_of(request)
+    table, form, refused = await hosted_form(request)
+    if table is None:
+        return refused or page_error(server.env, 404, "no such table", lang=language(request))
+    secret = request.path_params["secret"]
+    if form.get("confirm", [""])[0] != "yes":
+        return HTMLResponse(server.env.get_template("close.html").render(
+            **words(request), table=table.id, title=server.title(table.spec, language(request)),
+            close=request.url_for("close", table=table.id, secret=secret).path,
+            host=request.url_for("host", table=table.id, secret=secret).path))
+    try:
         await server.hub.remove({table.id: "the host closed this table"})
     except Refused as e:
         return page_error(server.env, e.status, e.message, lang=language(request))

@@ -71,6 +71,18 @@ async def act(request: Request) -> Response:
     return JSONResponse(views.seat_view(table, seat))
 
 
+async def undo(request: Request) -> Response:
+    """A seat takes back its last move, when the host's house rule allows it and no one has
+    acted since (web.tables.Hub.undo); the seat's view once the undo is stored."""
+    server = server_of(request)
+    table, seat = server.seat_table(request)
+    same_site(request)
+    if seat is None:
+        raise Refused(403, "a spectator does not play")
+    await server.hub.undo(table, seat)
+    return JSONResponse(views.seat_view(table, seat))
+
+
 async def events(request: Request) -> Response:
     """A seat's (or the spectators') live view: see web.streams."""
     server = server_of(request)

@@ -9,13 +9,16 @@
   const page = JSON.parse(document.getElementById("page-data").textContent);
   const meta = page.meta;
   const api = page.api;
-  const labels = page.labels || { zones: {}, vars: {}, kinds: {}, steps: {}, ends: {}, nobles: true };
+  const labels = page.labels || { zones: {}, vars: {}, kinds: {}, steps: {}, ends: {}, nobles: true, decisions: {}, sources: {} };
   const messages = page.messages || {};
   const gems = page.gems || {};
   const plurals = new Intl.PluralRules(page.lang || "en");
   const $ = (id) => document.getElementById(id);
   let view = null;
-  let selection = { card: null, colours: [] };
+  // What the player has picked on the board (a face-up card, a reserved card, a deck, gems), and
+  // the move chosen from it, which only the confirm button plays.
+  let selection = { card: null, colours: [], reserved: null, deck: null };
+  let chosen = null;
   let sending = false;
   let unreachable = false; // the message says the server could not be reached: cleared once it answers
 
@@ -30,6 +33,11 @@
     }
     if (text === undefined) return key;
     return text.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? String(vars[name]) : whole));
+  }
+
+  function clearSelection() {
+    selection = { card: null, colours: [], reserved: null, deck: null };
+    chosen = null;
   }
 
   function el(tag, props, children) {
@@ -101,25 +109,44 @@
 
   function sameSlot(a, b) { return a && b && a[0] === b[0] && a[1] === b[1]; }
 
-  function actionButton(id, legal) {
+  // A button that chooses a move (never plays it: the confirm button does, see confirmRow).
+  function actionButton(id, legal, extra) {
     const info = meta.actions[id];
-    return el("button", { type: "button", class: "act" + (legal ? " legal" : " not-now"),
-                          data: { action: String(id), focus: "action:" + id }, text: info.text,
-                          title: legal ? "" : t("action.not_now"),
-                          onclick: () => send(id) });
+    const button = el("button", { type: "button", class: "act" + (legal ? " legal" : " not-now") +
+                                    (chosen === id ? " chosen" : ""),
+                                  data: { action: String(id), focus: "action:" + id }, "aria-pressed": String(chosen === id),
+                                  title: legal ? "" : t("action.not_now"),
+                                  onclick: () => choose(id) }, [el("span", { text: info.text })]);
+    if (extra) button.append(extra);
+    return button;
   }
 
-  async function send(id) {
+  function choose(id) {
+    chosen = chosen === id ? null : id;
+    render(view);
+  }
+
+  // The chosen move, said in words, with the button that plays it and one that changes one's mind.
+  function confirmRow() {
+    if (chosen === null) return null;
+    const info = meta.actions[chosen];
+    return el("div", { class: "confirm", id: "confirm-row" }, [
+      el("button", { type: "button", class: "act confirm-move", id: "confirm", data: { action: String(chosen) },
+                     text: t("move.confirm", { move: info.text }), onclick: () => send(chosen) }),
+      el("button", { type: "button", class: "act cancel", id: "cancel", text: t("move.cancel"),
+                     onclick: () => { clearSelection(); render(view); } })]);
+  }
+
+  async function post(path, body) {
     if (sending || !view) return;
     sending = true;
     try {
-      const response = await fetch(api + "/actions", {
-        method: "POST", headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ action: id, after: view.moves }),
+      const response = await fetch(api + path, {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
       });
       const data = await response.json().catch(() => ({ error: t("error.not_json") }));
       if (response.ok) {
-        selection = { card: null, colours: [] };
+        clearSelection();
         unreachable = false;
         message("");
         render(data);
@@ -134,6 +161,10 @@
       sending = false;
     }
   }
+
+  function send(id) { return post("/actions", { action: id, after: view.moves }); }
+
+  function undo() { return post("/undo", {}); }
 
   function message(text, problem) {
     const m = $("message");
@@ -162,7 +193,8 @@
   }
 
   function render(next) {
-    if (view && next.moves < view.moves) return; // an older view arriving late
+    if (view && (next.version === undefined ? next.moves < view.moves : next.version < view.version)) return; // late
+    if (view && next.version !== view.version) clearSelection();  // a move or an undo since: choose again
     const focused = focusKey();
     view = next;
     renderStatus();
@@ -175,6 +207,7 @@
     renderActions();
     renderPlayers();
     renderLog();
+    renderHand();
     const dl = $("download");
     dl.hidden = !view.over;
     if (view.over) $("download-link").href = api + "/game.json";
@@ -237,20 +270,65 @@
 
   function capital(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
 
+  // A step the engine asks of the player (a noble, a city, tokens to return, a payment): its
+  // title, how many times it is asked in a row, the seat's tokens, a button per legal option (with
+  // what a payment takes), the pieces it names highlighted on the board; then the confirm button.
   function renderChoice() {
     const box = $("choice");
     box.replaceChildren();
     if (!myTurn() || view.phase === "action") return;
-    box.append(el("h2", { text: view.pending ? t("choice.heading.pending", { step: stepTitle(view.phase), pending: view.pending })
-                                             : t("choice.heading", { step: stepTitle(view.phase) }) }));
+    const title = labels.decisions[view.phase] || stepTitle(view.phase);
+    box.append(el("h2", { text: view.repeats > 1 ? t("choice.title_times", { title: title, n: view.repeats })
+                                                 : t("choice.title", { title: title }) }));
+    if (view.pending) box.append(el("p", { class: "paying-for", text: t("choice.paying_for", { move: view.pending }) }));
+    const held = tokensOf(page.seat);
+    const total = Object.values(held).reduce((a, b) => a + b, 0);
+    const hold = el("p", { class: "you-hold" }, [el("span", { text: t("choice.you_hold", { n: total }) + " " })]);
+    meta.colours.forEach((c) => { if (held[c]) hold.append(chip(c, held[c])); });
+    box.append(hold);
     const row = el("div", { class: "buttons" });
-    view.legal.forEach((id) => row.append(actionButton(id, true)));
+    view.legal.forEach((id) => {
+      const info = meta.actions[id];
+      let extra = null;
+      if (info.payment && (view.payments[String(id)] || []).length) extra = paid(view.payments[String(id)][0]);
+      else if (info.colours.length === 1 && info.colours[0] in held) {
+        extra = el("small", { class: "held", text: " " + t("choice.held", { n: held[info.colours[0]] }) });
+      }
+      row.append(actionButton(id, true, extra));
+    });
     box.append(row);
+    if (onBoard(view.legal)) box.append(el("p", { class: "hint", text: t("choice.tap_board") }));
+    const confirm = confirmRow();
+    if (confirm) box.append(confirm);
   }
 
-  function nobleTile(id) {
+  // Whether some of these actions name a noble or a component: the board highlights them.
+  function onBoard(ids) {
+    return ids.some((id) => meta.actions[id].noble !== null || meta.actions[id].component !== null);
+  }
+
+  // The tokens a payment takes, as chips ("nothing" when it takes none).
+  function paid(spent) {
+    const out = el("span", { class: "paid" });
+    const colours = meta.colours.filter((c) => spent[c]);
+    if (!colours.length) out.append(el("span", { text: " " + t("pay.nothing") }));
+    colours.forEach((c) => out.append(chip(c, spent[c], "small")));
+    return out;
+  }
+
+  function tokensOf(p) { return view.state.seats[p].tokens; }
+
+  // The legal actions of the seat that name a piece: ("noble", place) -> action id.
+  function legalOn(kind, place) {
+    if (!myTurn()) return null;
+    const found = view.legal.find((id) => meta.actions[id][kind] === place);
+    return found === undefined ? null : found;
+  }
+
+  // A noble's tile: a button when the engine offers it now (chosen by tapping it), else a picture.
+  function nobleTile(id, pressable) {
     const n = meta.nobles[id];
-    return el("div", { class: "noble", role: "img", data: { noble: String(id) },
+    return el(pressable ? "button" : "div", { class: "noble", ...(pressable ? {} : { role: "img" }), data: { noble: String(id) },
                        "aria-label": t("noble.label", { n: n.points, needs: costWords(n.requires) }) }, [
       el("span", { class: "points", text: String(n.points), "aria-hidden": "true" }), cost(n.requires)]);
   }
@@ -262,9 +340,38 @@
     if (box.hidden) { box.replaceChildren(); return; }
     box.replaceChildren(el("h2", { text: t("nobles.heading") }));
     const row = el("div", { class: "row" });
-    view.state.nobles.forEach((id) => row.append(nobleTile(id)));
+    view.state.nobles.forEach((id, i) => {
+      const action = legalOn("noble", i + 1);
+      const tile = nobleTile(id, action !== null);
+      tile.dataset.place = String(i + 1);
+      if (action !== null) qualifies(tile, action);
+      row.append(tile);
+    });
     if (!view.state.nobles.length) row.append(el("span", { text: t("nobles.none_left") }));
     box.append(row);
+  }
+
+  // The spec's own zones and declared state (state format 2), as the seat's observation has
+  // A noble or component the engine offers now: highlighted, said, and chosen by tapping it.
+  function qualifies(tile, action) {
+    tile.classList.add("qualifies");
+    if (chosen === action) tile.classList.add("chosen");
+    tile.dataset.action = String(action);
+    tile.dataset.focus = "offer:" + action;
+    if (tile.tagName === "BUTTON") tile.type = "button";
+    else {  // a tile drawn as a box: a button all the same for the keyboard and a screen reader
+      tile.setAttribute("role", "button");
+      tile.tabIndex = 0;
+      tile.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); choose(action); }
+      });
+    }
+    tile.setAttribute("aria-pressed", String(chosen === action));
+    tile.append(el("span", { class: "mark", text: t("board.you_may_take") }));
+    if (tile.getAttribute("aria-label")) {
+      tile.setAttribute("aria-label", tile.getAttribute("aria-label") + ", " + t("board.you_may_take"));
+    }
+    tile.addEventListener("click", () => choose(action));
   }
 
   // The spec's own zones and declared state (state format 2), as the seat's observation has
@@ -321,9 +428,27 @@
       return [el("span", { class: "pile", data: { zone: zone.name }, text: t("zone.left", { n: items }) })];
     }
     if (!Array.isArray(items) || !items.length) return [el("span", { class: "none", text: t("value.none") })];
-    return items.map((id) => id === null
-      ? el("span", { class: "component hidden-card", text: zone.shape === "display" ? t("card.empty") : t("value.hidden") })
-      : component(zone.kind, id));
+    return items.map((id, i) => {
+      if (id === null) {
+        return el("span", { class: "component hidden-card", text: zone.shape === "display" ? t("card.empty") : t("value.hidden") });
+      }
+      const tile = component(zone.kind, id);
+      const action = zone.per_player ? null : offered(zone.name, zone.kind, i, id);
+      if (action !== null) qualifies(tile, action);
+      return tile;
+    });
+  }
+
+  // The legal action that chooses the component at place `i` of a zone (id `id` of its kind).
+  function offered(zoneName, kind, i, id) {
+    if (!myTurn()) return null;
+    const found = view.legal.find((a) => {
+      const info = meta.actions[a];
+      if (info.component === null) return false;
+      const source = labels.sources[info.rule];
+      return source === zoneName ? info.component === i : source === kind && info.component === id;
+    });
+    return found === undefined ? null : found;
   }
 
   function varValue(spec, value, hidden) {
@@ -427,14 +552,46 @@
     return out;
   }
 
+  // What the seat's legal actions do with a piece of the board: "buy" and "reserve" marks, from
+  // the engine's legal actions only (`matches` picks the actions that name the piece).
+  function marksOf(matches) {
+    const out = { buy: false, reserve: false };
+    if (!myTurn() || view.phase !== "action") return out;
+    view.legal.forEach((id) => {
+      const info = meta.actions[id];
+      if (!info.step && matches(info)) out[info.pays ? "buy" : "reserve"] = true;
+    });
+    return out;
+  }
+
+  function mark(tile, marks) {
+    const said = [marks.buy ? t("board.can_buy_said") : "", marks.reserve ? t("board.can_reserve_said") : ""]
+      .filter((x) => x);
+    if (said.length && tile.getAttribute("aria-label")) {
+      tile.setAttribute("aria-label", tile.getAttribute("aria-label") + ", " + said.join(", "));
+    }
+    if (marks.buy) {
+      tile.classList.add("can-buy");
+      tile.append(el("span", { class: "mark buy", text: t("board.can_buy") }));
+    }
+    if (marks.reserve) {
+      tile.classList.add("can-reserve");
+      if (!marks.buy) tile.append(el("span", { class: "mark reserve", text: t("board.can_reserve") }));
+    }
+  }
+
+  // The card a purchase waiting for its payment takes (a face-up slot or a reserved place).
+  function payingFor() {
+    return view.pending_id === null || view.pending_id === undefined ? null : meta.actions[view.pending_id];
+  }
+
   function renderMarket() {
     const box = $("market");
     box.replaceChildren(el("h2", { class: "visually-hidden", text: t("market.heading") }));
+    const paying = payingFor();
     [...meta.levels].reverse().forEach((level) => {
       const row = el("div", { class: "row level", data: { level: String(level) } });
-      const left = view.state.decks[String(level)];
-      row.append(el("div", { class: "deck", role: "img", "aria-label": t("deck.label", { level: level, n: left }) }, [
-        el("span", { text: t("deck.short", { level: level, n: left }), "aria-hidden": "true" })]));
+      row.append(deckTile(level));
       (view.state.market[String(level)] || []).forEach((id, i) => {
         const slot = [level, i + 1];
         if (id === null) { row.append(el("div", { class: "card empty", text: t("card.empty") })); return; }
@@ -444,14 +601,44 @@
         tile.dataset.focus = "slot:" + where;
         tile.setAttribute("aria-pressed", String(Boolean(sameSlot(selection.card, slot))));
         if (sameSlot(selection.card, slot)) tile.classList.add("selected");
+        if (paying && sameSlot(paying.card, slot)) paid_for(tile);
+        mark(tile, marksOf((info) => sameSlot(info.card, slot)));
         tile.addEventListener("click", () => {
-          selection = { card: sameSlot(selection.card, slot) ? null : slot, colours: [] };
+          const again = sameSlot(selection.card, slot);
+          clearSelection();
+          selection.card = again ? null : slot;
           render(view);
         });
         row.append(tile);
       });
       box.append(row);
     });
+  }
+
+  function paid_for(tile) {
+    tile.classList.add("paying");
+    tile.append(el("span", { class: "mark paying-mark", text: t("board.paying") }));
+  }
+
+  // A level's deck: its count, and (when the seat may reserve from it) a tile to pick.
+  function deckTile(level) {
+    const left = view.state.decks[String(level)];
+    const label = t("deck.label", { level: level, n: left });
+    const text = el("span", { text: t("deck.short", { level: level, n: left }), "aria-hidden": "true" });
+    const marks = marksOf((info) => info.deck === level);
+    if (!marks.reserve && selection.deck !== level) return el("div", { class: "deck", role: "img", "aria-label": label }, [text]);
+    const tile = el("button", { type: "button", class: "deck" + (selection.deck === level ? " selected" : ""),
+                                data: { deck: String(level), focus: "deck:" + level },
+                                "aria-pressed": String(selection.deck === level),
+                                "aria-label": t("board.deck", { level: level }) + ", " + label }, [text]);
+    mark(tile, marks);
+    tile.addEventListener("click", () => {
+      const again = selection.deck === level;
+      clearSelection();
+      selection.deck = again ? null : level;
+      render(view);
+    });
+    return tile;
   }
 
   function renderSupply() {
@@ -467,7 +654,8 @@
       token.addEventListener("click", () => {
         const picked = selection.colours.includes(c) ? selection.colours.filter((x) => x !== c)
                                                      : selection.colours.concat([c]);
-        selection = { card: null, colours: picked };
+        clearSelection();
+        selection.colours = picked;
         render(view);
       });
       row.append(token);
@@ -475,52 +663,100 @@
     box.append(row);
   }
 
+  // The moves of what the player picked (a card, a reserved card, a deck, gems): a button each,
+  // legal ones solid; a card said by what it is, with what buying it would take from the seat's
+  // tokens (the engine's payment); then the confirm button; and the undo the host may allow.
   function renderActions() {
     const box = $("actions");
     box.replaceChildren();
     if (view.over || page.seat === null) return;
+    if (view.undo && view.undo.now) {
+      box.append(el("div", { class: "buttons undo-row" }, [
+        el("button", { type: "button", class: "act undo", id: "undo", text: t("move.undo"), onclick: undo }),
+        el("span", { class: "hint", text: " " + t("move.undo_until") })]));
+    }
     const legal = new Set(view.legal);
     const mine = myTurn();
     const stepsNow = view.phase !== "action";
-    const candidates = [];
-    let heading = "";
-    if (selection.card) {
-      const id = view.state.market[String(selection.card[0])][selection.card[1] - 1];
-      const c = id === null || id === undefined ? null : meta.cards[id];
-      heading = c ? t("actions.card", { level: c.level, colour: colourName(c.bonus), n: c.points })
-                  : t("card.slot", { slot: selection.card.join(".") });
-      meta.actions.forEach((a, i) => { if (!a.step && sameSlot(a.card, selection.card)) candidates.push(i); });
-    } else if (selection.colours.length) {
-      const want = [...selection.colours].sort().join(" ");
-      heading = t("actions.gems", { colours: list(selection.colours.map(colourName)) });
-      meta.actions.forEach((a, i) => {
-        if (!a.step && !a.card && a.colours.length && [...new Set(a.colours)].sort().join(" ") === want) {
-          candidates.push(i);
-        }
-      });
-    }
-    if (heading) {
-      box.append(el("h2", { text: heading }));
+    const picked = pickedMoves();
+    if (picked) {
+      box.append(el("h2", { text: picked.heading }));
+      if (picked.about) box.append(picked.about);
       const row = el("div", { class: "buttons" });
-      candidates.forEach((id) => row.append(actionButton(id, mine && legal.has(id))));
-      if (!candidates.length) row.append(el("span", { text: t("actions.none_exactly") }));
+      picked.ids.forEach((id) => row.append(actionButton(id, mine && legal.has(id))));
+      if (!picked.ids.length) row.append(el("span", { text: t("move.none_takes_these") }));
       box.append(row);
     } else if (mine && !stepsNow) {
-      box.append(el("p", { class: "hint", text: t("actions.hint") }));
+      box.append(el("p", { class: "hint", text: t("move.hint") }));
     }
     if (mine && !stepsNow) {
-      const others = view.legal.filter((id) => !meta.actions[id].card && !meta.actions[id].colours.length);
+      const others = view.legal.filter((id) => {
+        const a = meta.actions[id];
+        return !a.card && !a.colours.length && a.reserved === null && a.deck === null;
+      });
       if (others.length) {
         const row = el("div", { class: "buttons" });
         others.forEach((id) => row.append(actionButton(id, true)));
         box.append(row);
       }
+      const confirm = confirmRow();
+      if (confirm) box.append(confirm);
       const all = el("details", { class: "all-actions" }, [el("summary", { text: t("actions.every", { n: view.legal.length }) })]);
       const row = el("div", { class: "buttons" });
       view.legal.forEach((id) => row.append(actionButton(id, true)));
       all.append(row);
       box.append(all);
+    } else if (picked) {
+      const confirm = confirmRow();
+      if (confirm) box.append(confirm);
     }
+  }
+
+  // The moves that take what the player picked, a heading that says it, and (for a card) what it is
+  // and what buying it would cost.
+  function pickedMoves() {
+    const ids = (test) => meta.actions.map((a, id) => (!a.step && test(a) ? id : null)).filter((id) => id !== null);
+    if (selection.card) {
+      const id = view.state.market[String(selection.card[0])][selection.card[1] - 1];
+      const found = ids((a) => sameSlot(a.card, selection.card));
+      return { heading: cardName(id), about: costLine(found), ids: found };
+    }
+    if (selection.reserved !== null) {
+      const id = view.state.seats[page.seat].reserved[selection.reserved - 1];
+      const found = ids((a) => a.reserved === selection.reserved);
+      return { heading: t("card.reserved_heading", { card: cardName(id) }), about: costLine(found), ids: found };
+    }
+    if (selection.deck !== null) {
+      return { heading: t("board.deck", { level: selection.deck }), about: null,
+               ids: ids((a) => a.deck === selection.deck) };
+    }
+    if (selection.colours.length) {
+      const want = [...selection.colours].sort().join(" ");
+      return { heading: t("actions.gems", { colours: list(selection.colours.map(colourName)) }), about: null,
+               ids: ids((a) => !a.card && a.colours.length && [...new Set(a.colours)].sort().join(" ") === want) };
+    }
+    return null;
+  }
+
+  // "Level 2 · blue · 1 point": a card by what it is (never by a slot refilled since).
+  function cardName(id) {
+    const c = id === null || id === undefined ? null : meta.cards[id];
+    if (!c) return t("card.hidden");
+    return t("card.name", { level: c.level, bonus: colourName(c.bonus), points: c.points, n: c.points });
+  }
+
+  // What buying the picked card would take from the seat's tokens (the engine's payment; the
+  // other payments it accepts counted), or that the seat cannot buy it now.
+  function costLine(ids) {
+    if (!myTurn() || view.phase !== "action") return null;
+    const buy = ids.find((id) => meta.actions[id].pays);
+    if (buy === undefined) return null;
+    const options = view.payments[String(buy)];
+    if (!options) return el("p", { class: "cost-line cannot", text: t("card.cannot_buy") });
+    if (!options.length) return null;  // the move does more than pay: the server gives no figure
+    const line = el("p", { class: "cost-line" }, [el("span", { text: t("card.costs_you") + " " }), paid(options[0])]);
+    if (options.length > 1) line.append(el("span", { text: " " + t("card.other_payments", { n: options.length - 1 }) }));
+    return line;
   }
 
   function renderPlayers() {
@@ -540,8 +776,11 @@
       seatExtras(seat, p).forEach((line) => panel.append(line));
       if (seat.reserved.length) {
         const reserved = el("div", { class: "line reserved" }, [el("span", { class: "label", text: t("player.reserved") })]);
-        seat.reserved.forEach((id) => {
-          reserved.append(id === null ? el("span", { class: "card hidden-card", text: t("value.hidden") }) : cardTile(id, "", false));
+        hiddenLevels(seat).forEach((level, i) => {
+          const id = seat.reserved[i];
+          reserved.append(id !== null ? cardTile(id, "", false) : el("span", {
+            class: "card hidden-card", data: { level: level === null ? "" : String(level) },
+            text: level === null ? t("card.hidden") : t("card.hidden_level", { level: level }) }));
         });
         panel.append(reserved);
       }
@@ -553,11 +792,59 @@
     });
   }
 
+  // The public level of each of a seat's reserved cards that is hidden from this page (the i-th
+  // hidden one is the i-th of the observation's `blind` levels), null for a card shown.
+  function hiddenLevels(seat) {
+    let next = 0;
+    const levels = seat.blind || [];
+    return seat.reserved.map((id) => (id === null ? (next < levels.length ? levels[next++] : null) : null));
+  }
+
+  // A move of the log, with the card it took said by what it is (the server names it when public).
   function renderLog() {
     const list_ = $("log");
     list_.replaceChildren();
-    view.log.forEach((m) => list_.append(el("li", { text: t("log.move", { who: seatName(m.seat), move: m.text }) })));
+    view.log.forEach((m) => list_.append(el("li", { text: t("log.move", { who: seatName(m.seat),
+      move: m.card === null || m.card === undefined ? m.text : t("log.card", { move: m.text, card: cardName(m.card) }) }) })));
     list_.scrollTop = list_.scrollHeight;
+  }
+
+  // The seat's own hand, always in view (a strip kept at the foot of the screen): its tokens,
+  // bonuses and reserved cards; a reserved card is picked here to buy it.
+  function renderHand() {
+    let box = $("hand");
+    if (page.seat === null) { if (box) box.remove(); return; }
+    if (!box) {
+      box = el("section", { id: "hand", class: "hand", "aria-label": t("hand.label") });
+      $("board").append(box);
+    }
+    const seat = view.state.seats[page.seat];
+    const tokens = el("div", { class: "line hand-tokens" }, [el("span", { class: "label", text: t("hand.tokens") })]);
+    meta.colours.forEach((c) => { if (seat.tokens[c]) tokens.append(chip(c, seat.tokens[c])); });
+    if (tokens.childElementCount === 1) tokens.append(el("span", { class: "none", text: t("hand.none") }));
+    const bonus = el("div", { class: "line hand-bonuses" }, [el("span", { class: "label", text: t("hand.bonuses") })]);
+    meta.gems.forEach((g, i) => { if (view.bonus[page.seat][i]) bonus.append(chip(g, view.bonus[page.seat][i], "bonus-chip")); });
+    if (bonus.childElementCount === 1) bonus.append(el("span", { class: "none", text: t("hand.none") }));
+    const reserved = el("div", { class: "line hand-reserved" }, [el("span", { class: "label", text: t("hand.reserved") })]);
+    const paying = payingFor();
+    seat.reserved.forEach((id, i) => {
+      const place = i + 1;
+      const tile = cardTile(id, t("hand.reserved_place", { n: place }), true);
+      tile.dataset.focus = "reserved:" + place;
+      tile.dataset.reserved = String(place);
+      if (selection.reserved === place) tile.classList.add("selected");
+      if (paying && paying.reserved === place) paid_for(tile);
+      mark(tile, marksOf((info) => info.reserved === place));
+      tile.addEventListener("click", () => {
+        const again = selection.reserved === place;
+        clearSelection();
+        selection.reserved = again ? null : place;
+        render(view);
+      });
+      reserved.append(tile);
+    });
+    if (!seat.reserved.length) reserved.append(el("span", { class: "none", text: t("hand.none") }));
+    box.replaceChildren(el("h2", { text: t("hand.title", { n: view.prestige[page.seat] }) }), tokens, bonus, reserved);
   }
 
   function connect() {
