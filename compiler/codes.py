@@ -151,7 +151,8 @@ CODES: dict[str, Code] = _index([
     *_codes(
         SENSE,
         ("E501", "gem colours or player counts that make no sense (no colour, a colour listed twice or also "
-                 "the wild colour, a player count below 1, a negative count)"),
+                 "the wild colour, a player count below 1, a negative count), or a colour's symbol that does not "
+                 "fit (`components.symbols`)"),
         ("E502", "gap in the player-count table (or no row)"),
         ("E503", "too few nobles"),
         ("E504", "too few cards for the face-up rows (or card levels with a gap)"),

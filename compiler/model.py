@@ -308,6 +308,7 @@ class Variable:
     reset: str = "game"  # one of RESETS
     private: bool = False  # per player: other seats do not see it
     note: Text | None = None
+    display: bool = False  # a turn's variable shown on the web board as the game's state
 
 
 @dataclass(frozen=True, slots=True)
@@ -403,6 +404,7 @@ class Rules:
     definitions: tuple[Definition, ...] = ()
     prestige: tuple[PrestigeSource, ...] = ()  # added to every player's card and noble prestige
     player_fields: tuple[PlayerField, ...] = ()  # the player-count table's declared fields, in order
+    symbols: tuple[tuple[str, Text], ...] = ()  # (colour, symbol) the spec writes on a colour's gems
 
     @property
     def colours(self) -> tuple[str, ...]:

@@ -22,11 +22,11 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 # whole suite (`bash dev/test.sh`), which CI runs.
 SLOW_MODULES = frozenset({
     "test_phrase_mutations", "test_mutations", "test_fuzz_untrusted", "test_gate",
-    "test_gate_tools", "test_playtest_simulate", "test_playtest_records", "test_web_browser",
+    "test_gate_tools", "test_playtest_simulate", "test_playtest_records", "test_web_browser", "test_web_browser_play",
     "test_web_browser_replay",
     "test_lowering_shapes", "test_engine_properties", "test_playtest_bots", "test_playtest_engines",
     "test_playtest_ladder", "test_play", "test_cli_names", "test_zone_states", "test_sheets_a11y",
-    "test_web_rules_fail", "test_pysource", "test_dev_scripts", "test_variants",
+    "test_web_rules_fail", "test_pysource", "test_dev_scripts", "test_variants", "test_web_a11y",
 })
 
 

@@ -255,6 +255,9 @@ state:
     ("state:\n  x: {title: X, type: number, private: true}\n",
      ("E544", "variable 'x' is private, but it is one for the whole game: only a player's own variable can be "
               "hidden from the others")),
+    ("state:\n  x: {title: X, type: number, display: true}\n",
+     ("E544", "variable 'x' is marked for display, but it lasts the game: the board shows every such variable; "
+              "'display' marks a turn's variable (reset: turn)")),
 ])
 def test_a_declaration_that_does_not_fit_is_refused(folder, extra, expected):
     assert check(folder, extra) == [expected]

@@ -197,7 +197,8 @@ def test_a_seat_sees_its_observation_not_the_deck_nor_others_blind_reserves(vari
         assert all(isinstance(n, int) for n in theirs["state"]["decks"].values())
         text = json.dumps(theirs)
         assert '"seed"' not in text and "11" not in json.dumps(theirs["state"].get("seed", ""))
-        assert theirs["log"] == [{"seat": 0, "text": "reserve deck 1"}]
+        assert theirs["log"] == [{"seat": 0, "text": "reserve deck 1", "card": None}]  # the card stays hidden
+        assert theirs["state"]["seats"][0]["blind"] == [1]  # its level is public: the deck it came from
 
 
 @pytest.mark.parametrize("workers", [0, 1])
@@ -247,7 +248,9 @@ def test_a_table_of_bots_plays_itself_and_the_host_watches_with_blind_reserves_h
                     game.apply(module.string_to_action(m["text"]))
                 for p in range(3):  # each seat's part as another seat sees it: blind cards hidden
                     assert view["state"]["seats"][p] == game.observation((p + 1) % 3)["seats"][p]
-                assert view["legal"] == []
+                assert view["legal"] == [] and view["payments"] == {} and view["undo"]["now"] is False
+                hidden = {c for p in range(3) for c in game.blind[p]}  # the log names none of them
+                assert not hidden & {m["card"] for m in view["log"]}
         assert view["over"]
         r = c.post(api + "/actions", json={"action": 0})
         assert (r.status_code, r.json()) == (403, {"error": "a spectator does not play"})

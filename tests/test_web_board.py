@@ -155,4 +155,6 @@ def test_labels_are_left_out_when_the_rules_do_not_match_the_engines_table(varia
                                                           if k is kind else k for k in cities.rules.kinds))
     assert "cities" not in views.labels(fewer, cities.module, "en")["kinds"]
     assert "cities" in views.labels(cities.rules, cities.module, "en")["kinds"]
-    assert views.labels(None, cities.module, "en") == {"zones": {}, "vars": {}, "kinds": {}}
+    assert views.labels(None, cities.module, "en") == {"zones": {}, "vars": {}, "kinds": {}, "steps": {}, "ends": {},
+                                                       "decisions": {}, "sources": {},
+                                                       "nobles": True, "vars_shown": None}

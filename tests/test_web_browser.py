@@ -19,14 +19,16 @@ from tests.helpers.browser import (
     drawn_seed,
     launch,
     make_table_with_the_form,
+    moves_shown,
+    play_by_clicks,
     require_browser,
     seat_page,
+    shoot,
 )
 from tests.helpers.web import Server, free_port
 from web import catalogue, views
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-ARTIFACTS = ROOT / "tests" / "artifacts" / "web"
 SPEC = ROOT / "variants" / "target-12.yaml"
 
 try:
@@ -56,33 +58,6 @@ def server(tmp_path):
     yield s
     if s.process.poll() is None:
         s.kill()
-
-
-def moves_shown(page, n: int) -> None:
-    page.wait_for_function("n => document.querySelectorAll('#log li').length >= n", arg=n, timeout=TIMEOUT)
-
-
-def play_by_clicks(page, meta: dict, action: int, moves: int) -> None:
-    """Make `action` the way a person does: a card then buy or reserve, gems then take, or a
-    choice the engine asks for; then see it in the page's log."""
-    page.wait_for_function("n => document.body.classList.contains('my-turn') && "
-                           "document.querySelectorAll('#log li').length === n", arg=moves, timeout=TIMEOUT)
-    info = meta["actions"][action]
-    if info["step"]:
-        page.click(f'#choice button[data-action="{action}"]')
-    else:
-        if info["card"]:
-            page.click(f'#market .card[data-slot="{info["card"][0]}.{info["card"][1]}"]')
-        else:
-            for colour in dict.fromkeys(info["colours"]):
-                page.click(f'#supply .token[data-colour="{colour}"]')
-        page.click(f'#actions > .buttons button[data-action="{action}"]')
-    moves_shown(page, moves + 1)
-
-
-def shoot(page, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
 def test_a_whole_game_in_the_browser_two_people_and_a_bot(server, tmp_path):
@@ -130,6 +105,7 @@ def test_a_whole_game_in_the_browser_two_people_and_a_bot(server, tmp_path):
         slot = meta["actions"][refused]["card"]
         pages[0].click(f'#market .card[data-slot="{slot[0]}.{slot[1]}"]')
         pages[0].click(f'#actions > .buttons button[data-action="{refused}"]')
+        pages[0].click("#confirm")
         pages[0].wait_for_function("t => document.getElementById('message').textContent === t", arg=reason,
                                    timeout=TIMEOUT)
         shoot(pages[0], "1-illegal-click")
@@ -145,7 +121,13 @@ def test_a_whole_game_in_the_browser_two_people_and_a_bot(server, tmp_path):
                     moves_shown(page, moves + 1)
                 text = pages[0].locator("#log li").nth(moves).inner_text()
                 assert text.startswith("player 3 (greedy): ")
-                action = module.string_to_action(text.split(": ", 1)[1])
+                move = text.split(": ", 1)[1]
+                action = module.string_to_action(move.split(" (", 1)[0])  # "buy 1.2 (Level 1 · blue · 0 points)"
+                card = meta["actions"][action]["card"]
+                if card is not None:  # the log names the card by what it is, not by its slot refilled since
+                    bought = meta["cards"][game.market[meta["levels"].index(card[0])][card[1] - 1]]
+                    assert move.endswith(f"(Level {bought['level']} · {bought['bonus']} · {bought['points']} point"
+                                         f"{'' if bought['points'] == 1 else 's'})")
             else:
                 action = people.choose(game)
                 play_by_clicks(pages[seat], meta, action, moves)
@@ -211,7 +193,10 @@ def test_a_host_who_makes_too_many_tables_reads_the_limit_in_the_page(tmp_path):
             seat = page.context.new_page()
             seat.goto(page.locator("a.seat-link").get_attribute("href"))
             seat.wait_for_selector("#market .card", timeout=TIMEOUT)
-            page.click("#close-table")
+            page.click("#close-table")  # asked again: nothing is closed until the host confirms
+            page.wait_for_selector("#close-confirm", timeout=TIMEOUT)
+            assert seat.locator("#status").inner_text() != "the host closed this table"
+            page.click("#close-confirm")
             page.wait_for_selector("#closed", timeout=TIMEOUT)
             seat.wait_for_function("() => document.getElementById('status').textContent === "
                                    "'the host closed this table'", timeout=TIMEOUT)
@@ -299,7 +284,7 @@ def test_both_seats_see_the_result_at_the_end_of_a_game(tmp_path):
             assert pages[1 - winner].locator("#result .outcome").inner_text() == f"Player {winner + 1} wins"
             for p_, page in enumerate(pages):
                 rounds = json.loads(game.to_json())["round"]
-                assert page.locator("#result .ended-by").inner_text() == (f"Ended by: target (after {rounds} rounds, "
+                assert page.locator("#result .ended-by").inner_text() == (f"Ended by: A player reaches the target (after {rounds} rounds, "
                                                                           f"{moves} moves)")
                 standings = page.locator("#result .standings li").all_inner_texts()
                 order = sorted(range(2), key=lambda s: (s != winner, -scores[s], s))
@@ -342,7 +327,7 @@ def test_a_cities_board_shows_the_cities_on_display_and_the_pile(tmp_path):
             prestige = tiles.nth(i).locator('[data-column="prestige"]').inner_text()
             assert prestige.split() == ["prestige", str(row["prestige"])]
             wanted = [str(n) for n in row["requires"] if n]
-            chips = tiles.nth(i).locator('[data-column="requires"] .chip').all_inner_texts()
+            chips = tiles.nth(i).locator('[data-column="requires"] .chip .n').all_inner_texts()
             assert chips == wanted
         pile = page.locator('#zones [data-zone="city_pile"]')
         assert pile.locator("h2").inner_text() == "City tiles"

@@ -91,7 +91,8 @@ def test_the_unreachable_error_is_cleared_once_the_stream_is_back(tmp_path):
             page.wait_for_selector("#market .card", timeout=TIMEOUT)
             page.route("**/actions", lambda route: route.abort())  # the move never reaches the server
             page.click("details.all-actions summary")
-            page.click("details.all-actions button.act")
+            page.click("details.all-actions button.act")  # chooses a move; the confirm button plays it
+            page.click("#confirm")
             message = "the server cannot be reached; your move was not played"
             page.wait_for_function("t => document.getElementById('message').textContent === t", arg=message,
                                    timeout=TIMEOUT)

@@ -279,7 +279,7 @@ def test_a_finished_game_shows_the_same_result_to_every_seat_and_the_host(varian
     assert result["standings"][0] == {"seat": winners[0], "who": "human", "prestige": scores[winners[0]],
                                       "winner": True, "cards": len(game.purchased[winners[0]]),
                                       "nobles": len(game.nobles[winners[0]])}
-    assert f"Result: player {winners[0] + 1} wins" in host and "ended by: target" in host
+    assert f"Result: player {winners[0] + 1} wins" in host and "Ended by: A player reaches the target" in host
     assert f"Player {winners[0] + 1} (human): {scores[winners[0]]} prestige" in host
 
 
@@ -303,7 +303,7 @@ def test_a_game_stopped_at_its_turn_limit_says_so_and_nobody_wins(tmp_path, db):
     assert seen[0] == seen[1]
     assert seen[0]["reason"] == "truncated" and seen[0]["truncated"] and seen[0]["winners"] == []
     assert seen[0]["ended_by"] == "stopped at the turn limit before anyone won: nobody wins"
-    assert "Result: no winner" in host and "stopped at the turn limit before anyone won" in host
+    assert "Result: no winner" in host and "Stopped at the turn limit before anyone won" in host
 
 
 def test_a_deadlock_is_named_as_one(tmp_path):
@@ -439,7 +439,10 @@ def test_the_host_closes_a_table_for_good(variants, db):
         r = c.post(made["host"] + "/close", headers={"origin": "https://evil.example"})
         assert r.status_code == 403 and "this request comes from another site" in r.text
         assert c.get(api0).status_code == 200
-        r = c.post(made["host"] + "/close")
+        r = c.post(made["host"] + "/close")  # asked again first: nothing closed yet
+        assert r.status_code == 200 and "Close this table?" in r.text and 'name="confirm" value="yes"' in r.text
+        assert c.get(api0).status_code == 200
+        r = c.post(made["host"] + "/close", data={"confirm": "yes"})
         assert r.status_code == 200 and f"Table {made['table']} is closed" in r.text
         r = c.get(api0)
         assert (r.status_code, r.json()) == (410, {"error": "the host closed this table"})

@@ -165,3 +165,24 @@ def test_a_log_whose_sent_entries_changed_is_sent_whole(variants, db, monkeypatc
             event = next_view(lines)
             assert event.pop("log_from") == 0 and event["log"][0]["text"] == "taken back"
             assert event == c.get(apis[1]).json()
+
+
+def test_a_move_taken_back_sends_the_whole_log(variants, db):
+    with client(variants, db, quotas=limits(100, 100)) as c:
+        made = new_table(c)
+        apis = [api_of(s["link"]) for s in made["seats"]]
+        assert c.post(made["host"] + "/undo", data={"undo": "on"}, follow_redirects=False).status_code == 303
+        with contextlib.ExitStack() as stack:
+            lines = events(c, apis[1], stack)
+            next_view(lines)
+            for move in range(2):
+                legal = c.get(apis[move % 2]).json()["legal"]
+                assert c.post(apis[move % 2] + "/actions", json={"action": legal[0], "after": move}).status_code == 200
+                assert next_view(lines)["log_from"] == move
+            assert c.post(apis[1] + "/undo").status_code == 200
+            event = next_view(lines)
+            assert event.pop("log_from") == 0 and len(event["log"]) == 1  # the log as it is now, whole
+            assert event == c.get(apis[1]).json()
+            legal = c.get(apis[1]).json()["legal"]
+            assert c.post(apis[1] + "/actions", json={"action": legal[0], "after": 1}).status_code == 200
+            assert next_view(lines)["log_from"] == 1  # then only what is new again

@@ -10,13 +10,16 @@ Routes (TABLE, SEAT and the secrets come from the links made when a table is cre
 - ``GET /``: the specs on offer and the form that makes a table; ``POST /tables`` (the form)
   and ``POST /api/tables`` (JSON) make one;
 - ``GET /host/TABLE/SECRET``: the host's page, with each human seat's invitation link;
-  ``POST /host/TABLE/SECRET/close`` removes the table for good;
+  ``POST /host/TABLE/SECRET/close`` removes the table for good (asked again first: the form
+  sends ``confirm=yes`` the second time), ``POST /host/TABLE/SECRET/undo`` (``undo=on|off``)
+  switches the house rule "undo until the next player acts";
 - ``GET /play/TABLE/SEAT/SECRET``: a seat's board; its API under
   ``/api/tables/TABLE/seats/SEAT/SECRET``: ``GET`` the seat's view, ``POST .../actions``
-  ``{"action": id, "after": moves}``, ``GET .../events`` (server-sent events: the view again
-  after every move, see web.streams), ``GET .../game.json`` (a finished game, for ``play --load``
-  and ``play --replay``), ``GET .../replay?move=K&as=open|SEAT`` (a position of a finished game,
-  web.replays);
+  ``{"action": id, "after": moves}``, ``POST .../undo`` (the seat's last move taken back,
+  when the host allows it and no one has acted since), ``GET .../events`` (server-sent events: the
+  view again after every move, see web.streams), ``GET .../game.json`` (a finished game, for
+  ``play --load`` and ``play --replay``), ``GET .../replay?move=K&as=open|SEAT`` (a position of a
+  finished game, web.replays);
 - ``GET /play/TABLE/SEAT/SECRET/replay`` and ``GET /watch/TABLE/SECRET/replay``: the replay page of a
   finished game (409 while it goes on);
 - ``GET /watch/TABLE/SECRET``: the spectators' board (their own secret, derived from the host's),
@@ -278,9 +281,11 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
         Route("/api/tables", hosting.create_api, methods=["POST"]),
         Route("/host/{table:token}/{secret:token}", hosting.host, name="host"),
         Route("/host/{table:token}/{secret:token}/close", hosting.close, methods=["POST"], name="close"),
+        Route("/host/{table:token}/{secret:token}/undo", hosting.switch_undo, methods=["POST"], name="switch_undo"),
         Route("/play/{table:token}/{seat:seat}/{secret:token}", play.play, name="play"),
         Route(seat_api, play.seat_view, name="seat_view"),
         Route(seat_api + "/actions", play.act, methods=["POST"]),
+        Route(seat_api + "/undo", play.undo, methods=["POST"]),
         Route(seat_api + "/events", play.events),
         Route(seat_api + "/game.json", play.download),
         Route("/play/{table:token}/{seat:seat}/{secret:token}/replay", replays.replay_page),

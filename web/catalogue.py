@@ -73,6 +73,11 @@ class Variant:
         title = self.rules.title
         return title.en if isinstance(title, Text) else str(title)
 
+    def title_in(self, lang: str) -> str:
+        """The spec's title in `lang` (English where it has none in that language)."""
+        title = self.rules.title
+        return (title.get(lang) or title.en) if isinstance(title, Text) else str(title)
+
     @property
     def player_counts(self) -> tuple[int, ...]:
         """The numbers of players, from the rule model (the engine's PLAYER_COUNTS is written from it)."""

@@ -40,7 +40,9 @@ CREATE TABLE IF NOT EXISTS {name} (
     seed INTEGER NOT NULL,
     host_hash TEXT NOT NULL,
     created REAL NOT NULL,
-    watch_hash TEXT
+    watch_hash TEXT,
+    undo INTEGER NOT NULL DEFAULT 0,
+    undone INTEGER NOT NULL DEFAULT 0
 );
 """
 SCHEMA = TABLES.format(name="tables") + """
@@ -92,6 +94,8 @@ class StoredTable:
     created: float = 0.0  # time.time() when it was made
     last_at: float = 0.0  # when it was made or last moved
     watch_hash: str | None = None  # of the spectators' secret (None: stored before they had one)
+    undo: bool = False  # the host's house rule: a move may be taken back until the next player acts
+    undone: int = 0  # moves taken back so far
 
 
 class Store:
@@ -112,6 +116,7 @@ class Store:
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(SCHEMA)
         self._add_watch_hash()
+        self._add_undo()
         self.pending: queue.SimpleQueue = queue.SimpleQueue()
         self.writer: threading.Thread | None = None
 
@@ -145,6 +150,29 @@ class Store:
         columns = {row[1] for row in self.db.execute("PRAGMA table_info(tables)")}
         if "watch_hash" not in columns:
             self.db.execute("ALTER TABLE tables ADD COLUMN watch_hash TEXT")
+
+    def _add_undo(self) -> None:
+        """A table stored before the undo house rule gets its columns: off, nothing undone."""
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(tables)")}
+        if "undo" not in columns:
+            self.db.execute("ALTER TABLE tables ADD COLUMN undo INTEGER NOT NULL DEFAULT 0")
+        if "undone" not in columns:
+            self.db.execute("ALTER TABLE tables ADD COLUMN undone INTEGER NOT NULL DEFAULT 0")
+
+    async def set_undo(self, table_id: str, on: bool) -> None:
+        """Switch a table's undo house rule on or off; returns once committed."""
+        await self._write(lambda db: db.execute("UPDATE tables SET undo = ? WHERE id = ?", (int(on), table_id)))
+
+    async def take_back(self, table_id: str, n: int) -> None:
+        """Remove move number `n` (from 0), the table's last, and count it as undone; returns once
+        committed (raises sqlite3.Error, changing nothing, when move `n` is not the last)."""
+        def write(db: sqlite3.Connection) -> None:
+            if db.execute("SELECT MAX(n) FROM moves WHERE table_id = ?", (table_id,)).fetchone()[0] != n:
+                raise sqlite3.IntegrityError(f"move {n} is not the last of table {table_id}")
+            db.execute("DELETE FROM moves WHERE table_id = ? AND n = ?", (table_id, n))
+            db.execute("UPDATE tables SET undone = undone + 1 WHERE id = ?", (table_id,))
+
+        await self._write(write)
 
     def close(self) -> None:
         if self.writer is not None:
@@ -241,16 +269,16 @@ class Store:
 
     def _tables(self) -> list[StoredTable]:
         rows = self.db.execute("SELECT t.id, t.spec, t.engine_sha256, t.players, t.seed, t.host_hash, t.created, "
-                               "(SELECT MAX(at) FROM moves m WHERE m.table_id = t.id), t.watch_hash FROM tables t "
-                               "ORDER BY t.created, t.id").fetchall()
+                               "(SELECT MAX(at) FROM moves m WHERE m.table_id = t.id), t.watch_hash, t.undo, t.undone "
+                               "FROM tables t ORDER BY t.created, t.id").fetchall()
         out = []
-        for table_id, spec, sha, players, seed, host_hash, created, last_move, watch_hash in rows:
+        for table_id, spec, sha, players, seed, host_hash, created, last_move, watch_hash, undo, undone in rows:
             seats = [(who, h) for who, h in self.db.execute(
                 "SELECT who, secret_hash FROM seats WHERE table_id = ? ORDER BY seat", (table_id,))]
             moves = [(s, a) for s, a in self.db.execute(
                 "SELECT seat, action FROM moves WHERE table_id = ? ORDER BY n", (table_id,))]
             out.append(StoredTable(table_id, spec, sha, players, seed, host_hash, seats, moves, created,
-                                   max(created, last_move or 0.0), watch_hash))
+                                   max(created, last_move or 0.0), watch_hash, bool(undo), undone))
         return out
 
     async def close_tables(self, closing: dict[str, str]) -> None:

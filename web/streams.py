@@ -15,8 +15,8 @@ A stream costs the server a connection and, at every move, a view to send. So:
   each later one holds the view without the entries of the log that this stream already sent,
   ``{"log_from": K, "log": [entries K and after], ...}`` (the page keeps the first K), so a
   move costs a few hundred bytes however long the game. A stream sends part of the log only
-  when the entries it sent are still the log's first ones (a log that lost or changed an entry,
-  as an undone move would make it, is sent whole).
+  when the entries it sent are still the log's first ones and the table's count of undone moves
+  has not changed since (an undo takes an entry away: the log is then sent whole).
 """
 from __future__ import annotations
 
@@ -46,10 +46,14 @@ class Frame:
     seats: tuple[Seat, ...]
     log: tuple[tuple[int, int], ...]
     problem: str | None
+    named: tuple[int | None, ...] = ()  # the card each move took, when public (LiveTable.named)
+    undo: bool = False  # the house rule "undo until the next player acts"
+    undone: int = 0  # moves taken back so far
 
     @classmethod
     def of(cls, table) -> Frame:
-        return cls(table.id, table.spec, table.module, table.game, tuple(table.seats), tuple(table.log), table.problem)
+        return cls(table.id, table.spec, table.module, table.game, tuple(table.seats), tuple(table.log), table.problem,
+                   tuple(table.named), table.undo, table.undone)
 
 
 @dataclass(frozen=True)
@@ -59,6 +63,7 @@ class Rendered:
 
     log: tuple[str, ...]
     rest: str
+    undone: int = 0  # the moves the table had taken back (web.tables.LiveTable.undone) when rendered
 
     def event(self, log_from: int) -> str:
         """The view as one server-sent event, with the log's entries from `log_from` on (0: all)."""
@@ -72,7 +77,7 @@ def render(frame: Frame, seat: int | None) -> Rendered:
     """The view of `seat` (None: a spectator) of `frame`, as :class:`Rendered` text."""
     view = views.seat_view(frame, seat)
     log = tuple(json.dumps(entry) for entry in view.pop("log"))
-    return Rendered(log, json.dumps(view)[1:-1])
+    return Rendered(log, json.dumps(view)[1:-1], frame.undone)
 
 
 def event_text(frame: Frame, seat: int | None) -> str:
@@ -84,16 +89,17 @@ class Views:
     """The latest view of each seat of each table with streams open, rendered once and shared."""
 
     def __init__(self) -> None:
-        self.latest: dict[tuple[str, int | None], tuple[Any, str | None, int, asyncio.Future[Rendered]]] = {}
+        self.latest: dict[tuple[str, int | None], tuple[Any, str | None, int, asyncio.Future[Rendered], bool, int]] = {}
 
     async def rendered(self, table: Any, seat: int | None) -> Rendered:
         key = (table.id, seat)
         held = self.latest.get(key)
-        if held is not None and held[0] is table.game and held[1] == table.problem and held[2] == len(table.log):
+        if (held is not None and held[0] is table.game and held[1] == table.problem and held[2] == len(table.log)
+                and held[4] == table.undo and held[5] == table.undone):
             return await asyncio.shield(held[3])
         frame = Frame.of(table)
         task = asyncio.ensure_future(asyncio.to_thread(render, frame, seat))
-        self.latest[key] = (frame.game, frame.problem, len(frame.log), task)
+        self.latest[key] = (frame.game, frame.problem, len(frame.log), task, frame.undo, frame.undone)
         return await asyncio.shield(task)
 
     async def text(self, table, seat: int | None) -> str:
@@ -151,7 +157,7 @@ class Streams:
     async def _events(self, table: Any, seat: int | None, queue: asyncio.Queue[int | None]) -> AsyncIterator[str]:
         yield "retry: 1000\n\n"
         view = await self.views.rendered(table, seat)
-        sent = view.log  # the entries of the log this stream has sent
+        sent, undone = view.log, view.undone  # the entries of the log this stream has sent, and the undos then
         yield view.event(0)
         while True:
             try:
@@ -165,9 +171,10 @@ class Streams:
                 if queue.get_nowait() is None:
                     return
             view = await self.views.rendered(table, seat)
-            # Only what follows the entries sent, when they are still the log's first ones (else all of it).
-            yield view.event(len(sent) if view.log[:len(sent)] == sent else 0)
-            sent = view.log
+            # Only what follows the entries sent, when they are still the log's first ones and no move
+            # was taken back since (else all of it).
+            yield view.event(len(sent) if view.undone == undone and view.log[:len(sent)] == sent else 0)
+            sent, undone = view.log, view.undone
 
 
 class LiveStream(StreamingResponse):

@@ -21,6 +21,7 @@ import logging
 import secrets
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -30,6 +31,7 @@ from compiler.sheets import refusals
 from playtest.bots import BotError, parse_bot
 
 from .botwork import Thinkers, bot_seed
+from .moves import named_card, taken_card
 from .store import Store, digest, same_secret
 
 HUMAN = "human"
@@ -79,6 +81,9 @@ class LiveTable:
     host_hash: str
     seats: list[Seat]
     log: list[tuple[int, int]] = field(default_factory=list)  # (seat, action) of every move
+    named: list[int | None] = field(default_factory=list)  # per move, the card it took when public (web.moves)
+    undo: bool = False  # the host's house rule: a player may take their move back until the next player acts
+    undone: int = 0  # moves taken back so far (a view's version counts them)
     watch_hash: str | None = None  # of the spectators' secret (None: a table stored before they had one)
     problem: str | None = None  # why the table stopped (a rule error, a bot that failed): no move is taken since
     last_at: float = 0.0  # when the table was made or last moved (time.time()): how long it has been idle
@@ -197,6 +202,31 @@ def tables_to_close(tables: list[tuple[str, bool, float]], now: float, expire_af
     return closing
 
 
+def undo_refusal(table: LiveTable, seat: int) -> str | None:
+    """Why `seat` may not take back the table's last move now, in a sentence (None: it may)."""
+    if not table.undo:
+        return "the host has not switched on undo at this table"
+    if table.problem:
+        return f"this table was stopped: {table.problem}"
+    if table.game.is_over():
+        return "the game is over: its moves stand"
+    if not table.log:
+        return "no move has been made yet"
+    last = table.log[-1][0]
+    if last != seat:
+        return (f"the last move is player {last + 1}'s: a player may undo only their own move, and only until "
+                "the next player acts")
+    return None
+
+
+def replayed(module: ModuleType, players: int, seed: int, moves: list[int]) -> Any:
+    """The game dealt from `seed` with `moves` applied: a table's position again."""
+    game = module.new_game(players, seed=seed)
+    for action in moves:
+        game.apply(action)
+    return game
+
+
 class Hub:
     """Every table of one server, its store, and the variants on offer."""
 
@@ -295,9 +325,12 @@ class Hub:
                 except Refused as e:
                     raise LookupError(f"its seats are not a table this server makes: {visible(e.message)}") from None
                 game = variant.module.new_game(stored.players, seed=stored.seed)
-                for n, (_seat, action) in enumerate(stored.moves):
+                named = []
+                for n, (seat, action) in enumerate(stored.moves):
                     try:
+                        taken = taken_card(variant.module, game, seat, action)
                         game.apply(action)
+                        named.append(named_card(taken, game, seat))
                     except Exception as e:  # noqa: BLE001 - said below, with the move
                         changed = variant.source_sha256 != stored.engine_sha256
                         raise LookupError((f"the rules of {variant.key!r} changed since the table was made and "
@@ -310,8 +343,9 @@ class Hub:
                 continue
             seats = [Seat(who, h) for who, h in stored.seats]
             self.tables[stored.id] = LiveTable(stored.id, variant.key, variant.module, variant.source, game,
-                                               stored.seed, stored.host_hash, seats, list(stored.moves),
-                                               last_at=stored.last_at, watch_hash=stored.watch_hash)
+                                               stored.seed, stored.host_hash, seats, list(stored.moves), named,
+                                               last_at=stored.last_at, watch_hash=stored.watch_hash,
+                                               undo=stored.undo, undone=stored.undone)
 
     # -- removing old tables
 
@@ -373,6 +407,48 @@ class Hub:
             await self._play(table, seat, action, lang)
         self.kick(table)
 
+    # -- the house rule "undo until the next player acts"
+
+    async def set_undo(self, table: LiveTable, on: bool) -> None:
+        """The host switches the table's undo on or off: stored, then announced to every seat."""
+        async with table.lock:
+            try:
+                await self.store.set_undo(table.id, on)
+            except sqlite3.Error as e:
+                log.error("table %s: undo not switched: %s", table.id, e)
+                raise Refused(503, "the table's undo could not be stored; try again") from None
+            table.undo = on
+            table.notify()
+
+    async def undo(self, table: LiveTable, seat: int) -> None:
+        """Take back the last move, for the seat that made it and only until the next player acts
+        (any other seat's move since, a bot's included, makes it stand), when the host switched
+        the house rule on. The game is dealt again from its seed and replayed without that move
+        (the engines are deterministic), the move removed from the store, then every seat told."""
+        async with table.lock:
+            refusal = undo_refusal(table, seat)
+            if refusal is not None:
+                raise Refused(409 if table.undo else 403, refusal)
+            moves = [action for _, action in table.log[:-1]]
+            try:
+                game = await self._in_worker(replayed, table.module, len(table.seats), table.seed, moves)
+            except Refused:
+                raise
+            except Exception as e:  # noqa: BLE001 - the same moves replayed before: a rule failure stops the table
+                self.stop_table(table, f"the moves before the one undone do not replay: {rule_failure(e)}")
+                raise Refused(409, f"this table was stopped: {table.problem}") from None
+            try:
+                await self.store.take_back(table.id, len(table.log) - 1)
+            except sqlite3.Error as e:
+                log.error("table %s: undo not stored: %s", table.id, e)
+                raise Refused(503, "the undo could not be stored, so the move stands; try again") from None
+            table.game = game
+            table.log.pop()
+            table.named.pop()
+            table.undone += 1
+            table.last_at = time.time()
+            table.notify()
+
     async def _play(self, table: LiveTable, seat: int, action: int, lang: str = "en") -> None:
         """Apply on a clone, store, then swap: a refused or unstored move changes nothing."""
         trial = table.game.clone()
@@ -391,12 +467,13 @@ class Hub:
         except sqlite3.Error as e:
             log.error("table %s: move not stored: %s", table.id, e)
             raise Refused(503, "the move could not be stored, so it was not played; try again") from None
+        table.named.append(named_card(taken_card(table.module, table.game, seat, action), trial, seat))
         table.game = trial
         table.log.append((seat, action))
         table.last_at = time.time()
         table.notify()
 
-    async def _in_worker(self, call, *args, **kwargs):
+    async def _in_worker(self, call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """`call(*args)` (engine code: a move, a setup) in a thread of the server's movers, never
         on the event loop that serves every table, and given at most `move_seconds` once it runs:
         TimeoutError past them. Time spent waiting for a mover is not counted against the rules:
@@ -461,7 +538,7 @@ class Hub:
             finally:
                 self.thinking -= 1
             async with table.lock:
-                if len(table.log) != moves:
+                if table.game is not game:  # a move or an undo since: choose again
                     continue
                 try:
                     await self._play(table, seat, action)

@@ -5,6 +5,10 @@ reserves hidden) and nothing derived from more: the legal actions only at its ow
 the log of moves in notation (a blind reserve's notation names the deck, not the card), and
 who sits where. The whole state (``to_json``) is shown only once the game is over, when
 nothing is hidden any more. The seed, which would tell the deck order, is never sent before.
+Three things are read from the engine beyond the observation, each public or the seat's own
+(web.moves): the card each move of the log took, named only when everyone saw it (never a
+blind reserve still hidden); at the seat's own decision, what each purchase would take from its
+tokens and how many times its step is asked, worked out on a clone of the game.
 
 :func:`meta` is what the page needs about the engine itself (cards, nobles, colours, every
 action's notation and what it points at on the board); it holds nothing of a game.
@@ -13,8 +17,18 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Callable
+from typing import Any
 
 from compiler.emit.runtime.meta import BAG, PILE
+from compiler.language.types import Comp
+from compiler.model import Column, Rules
+from compiler.sheets import tables as sheet_tables
+from compiler.sheets.phrases.core import describe, explain_definition
+from compiler.sheets.phrases.text import sentence
+
+from . import moves
+from .tables import undo_refusal
 
 
 def _colours_of(value, colours) -> list[str]:
@@ -37,18 +51,19 @@ def _market_slot(value, levels) -> list[int] | None:
 @functools.lru_cache(maxsize=64)
 def meta(module) -> dict:
     """The engine's constants for the page: colours, cards, nobles, and for every action id its
-    notation, its rule, the face-up card it points at and the colours it names."""
+    notation, its rule, the colours it names and what else it points at (web.moves.targets: a
+    face-up card, a reserved card, a deck, a noble, a component; a purchase, a payment)."""
     colours = tuple(module.COLOURS)
     levels = tuple(module.LEVELS)
     steps = set(getattr(module, "STEPS", ()))
     actions = []
-    for a in range(module.NUM_ACTIONS):
+    for a, target in enumerate(moves.targets(module)):
         rule, params = module.describe_action(a)
-        card, named = None, []
+        card, named = target["card"], []
         for value in params.values():
             card = card or _market_slot(value, levels)
             named += _colours_of(value, colours)
-        actions.append({"text": module.action_to_string(a), "rule": rule, "card": card, "colours": named,
+        actions.append({**target, "text": module.action_to_string(a), "rule": rule, "card": card, "colours": named,
                         "step": rule in steps})
     return {
         "spec": module.SPEC_NAME,
@@ -84,10 +99,16 @@ def _plain(value):
 
 
 def labels(rules, module, lang: str) -> dict:
-    """Words for the spec's own zones, variables and kinds in `lang`, from the variant's rule
-    model: titles, a kind's item and its columns' names and types. A kind whose columns do not
-    match the engine's table (a table resumed on an engine older than the spec) gets none, so a
-    name is never put on the wrong value. Spec text: the page shows it as text, never markup."""
+    """Words for the spec's own zones, variables, kinds, steps and end triggers in `lang`, from the
+    variant's rule model: titles, a kind's item, key and columns (each by its title, a keyword by
+    the title of each of its keywords, as the sheet's table of the kind has them), each action's
+    and step's title and where each one's component is chosen from (a zone or a kind: what the
+    board highlights when the engine offers it), and what the board shows: the noble row only
+    when some player count reveals nobles, the variables that are board state (a turn's
+    bookkeeping, ``reset: turn``, only when the spec marks it ``display: true``). A kind whose
+    columns do not match the engine's table (a table resumed on an engine older than the spec)
+    gets none, so a name is never put on the wrong value. Spec text: the page shows it as text,
+    never markup."""
     def text(t) -> str:
         return (t.get(lang) or t.en) if hasattr(t, "en") else str(t) if t is not None else ""
     tables = extras(module)["kinds"]
@@ -96,11 +117,50 @@ def labels(rules, module, lang: str) -> dict:
         rows = tables.get(kind.name)
         if rows is None or any(len(row) != len(kind.columns) for row in rows):
             continue
-        kinds[kind.name] = {"title": text(kind.title), "item": text(kind.item),
-                            "columns": [{"name": c.name, "type": c.type} for c in kind.columns]}
+        kinds[kind.name] = {"title": text(kind.title), "item": text(kind.item), "key": kind.key or kind.faces_of,
+                            "columns": [_column(c, text, hidden=c.name == kind.faces_of) for c in kind.columns],
+                            "rules": kind_rules(rules, kind.name, lang)}
+    variables = getattr(rules, "variables", ())
+    decisions = tuple(getattr(rules, "actions", ())) + tuple(getattr(rules, "steps", ()))
     return {"zones": {z.name: text(z.title) for z in getattr(rules, "zones", ())},
-            "vars": {v.name: text(v.title) for v in getattr(rules, "variables", ())},
-            "kinds": kinds}
+            "vars": {v.name: text(v.title) for v in variables},
+            "kinds": kinds,
+            "steps": {d.name: text(d.title) for d in getattr(rules, "steps", ())},
+            "decisions": {d.name: text(d.title) for d in decisions},
+            "sources": {d.name: p.source for d in decisions for p in d.params if p.domain == "component" and p.source},
+            "ends": {e.name: text(e.title) for e in getattr(rules, "end", ())},
+            "nobles": any(p.nobles for p in rules.players) if rules is not None else True,
+            "vars_shown": [v.name for v in variables if v.reset != "turn" or getattr(v, "display", False)]
+            if rules is not None else None}
+
+
+def kind_rules(rules: Rules, kind: str, lang: str) -> list[dict[str, str]]:
+    """What the rules ask of a component of `kind`, in the words of the reference sheet (the same
+    phrase functions): each action or step that chooses one, with its condition ("you may do this
+    only if ..."), and each definition about one, with what it means."""
+    table = sheet_tables.load(lang)
+    out = []
+    for decision in (*rules.actions, *rules.steps):
+        sources = {p.source for p in decision.params if p.domain == "component"}
+        if not any(s == kind or any(z.name == s and z.holds == kind for z in rules.zones) for s in sources):
+            continue
+        title = decision.title.get(lang) or decision.title.en
+        condition = describe(decision.condition, lang, rules, decision)
+        out.append({"title": title, "text": sentence(table.text("sheet.condition", cond=condition))})
+    for definition in rules.definitions:
+        if any(isinstance(t, Comp) and t.kind == kind for _, t in definition.params):
+            title, meaning = explain_definition(definition, lang, rules, table)
+            means = table.text("sheet.define.means", title=title, meaning=meaning)
+            out.append({"title": "", "text": sentence(means)})
+    return out
+
+
+def _column(column: Column, text: Callable[[Any], str], hidden: bool) -> dict[str, Any]:
+    """A kind's column for the board: its name and type, its title (the spec's, else its name in
+    words), each keyword's title, and whether the board leaves it out (the faces' piece number)."""
+    title = text(column.title) if column.title is not None else column.name.replace("_", " ")
+    return {"name": column.name, "type": str(column.type), "title": title, "hidden": hidden,
+            **({"titles": {keyword: text(t) for keyword, t in column.titles}} if column.titles else {})}
 
 
 def full_state(game, module) -> dict:
@@ -159,25 +219,39 @@ def result(table) -> dict | None:
 
 def seat_view(table, seat: int | None) -> dict:
     """Everything `seat` may know of `table` now (`seat` None: a spectator). `table` is a live
-    table, or a web.streams.Frame of one (what a worker thread renders from)."""
+    table, or a web.streams.Frame of one (what a worker thread renders from). Besides the
+    observation: at the seat's own decision what each purchase or payment would take from its
+    tokens and how many times its step is asked (web.moves, from the engine); the log with the
+    card each move took when everyone may know it (web.moves.named_card, kept by the table);
+    whether the table's house rule lets the seat undo its last move now."""
     game, module = table.game, table.module
     over = game.is_over()
     current = game.current_player
     state = full_state(game, module) if over else public_state(game) if seat is None else game.observation(seat)
     pending = state.get("pending")
+    deciding = not over and not table.problem and current == seat
+    named = list(table.named)
+    named += [None] * (len(table.log) - len(named))
     return {
         "table": table.id, "spec": table.spec, "you": seat, "moves": len(table.log),
+        "version": len(table.log) + 2 * table.undone,  # grows with every move and every undo
         "seats": [{"who": s.who, "human": s.human} for s in table.seats],
         "over": over, "phase": game.phase, "current": current,
         "pending": module.action_to_string(pending) if isinstance(pending, int) else None,
-        "legal": list(game.legal_actions()) if not over and not table.problem and current == seat else [],
+        "pending_id": pending if isinstance(pending, int) else None,
+        "legal": list(game.legal_actions()) if deciding else [],
+        "payments": moves.payments(module, game, seat) if deciding and seat is not None else {},
+        "repeats": moves.repeats(game, seat) if deciding and seat is not None else 1,
+        "undo": {"allowed": table.undo, "now": seat is not None and undo_refusal(table, seat) is None},
         "state": state,
         "prestige": list(game.scores()),
         "bonus": [list(game.bonus[p]) for p in range(game.num_players)],
-        "log": [{"seat": s, "text": module.action_to_string(a)} for s, a in table.log],
+        "log": [{"seat": s, "text": module.action_to_string(a), "card": card}
+                for (s, a), card in zip(table.log, named, strict=True)],
         "winners": list(game.winners()) if over else [],
         "end_reason": state.get("end_reason"),
         "truncated": bool(game.is_truncated()) if over else False,
         "result": result(table),
         "problem": table.problem,
     }
+

@@ -72,6 +72,7 @@ def rules_of(c: Checker) -> Rules:
     c.kinds, c.zones = kinds, read_zones(c, kinds, players, scope)
     facts = tables_mod.facts(c, gems, wild, cards, nobles, levels, players, values)
     c.gems_wild = (gems, wild)
+    symbols = tables_mod.symbols(c, gems, wild)
     c.types.hooks["state"] = variables_mod.check_effect
     variables = variables_mod.declare(c, scope, players, RESERVED_NAMES)
     definitions, prestige, facts = defined(c, scope, gems, wild, kinds, values, facts)
@@ -92,7 +93,7 @@ def rules_of(c: Checker) -> Rules:
         players=players, values=values, actions=actions, steps=steps, end=end, winners=ranking,
         interpretations=said_so, changes=c.resolved.changes, spans=dict(c.spans), kinds=kinds,
         first_player=first_player if first_player.en else None, setup=setup, definitions=definitions,
-        prestige=prestige, variables=variables, zones=c.zones, player_fields=c.player_fields)
+        prestige=prestige, variables=variables, zones=c.zones, player_fields=c.player_fields, symbols=symbols)
     if definitions:  # what the engine writes out stays within bounds (a call stands for its body)
         c.r.extend(definitions_mod.written_out(rules))
         c.r.raise_if_errors()

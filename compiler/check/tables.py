@@ -13,7 +13,7 @@ import re
 
 from ..diagnostics import Span, did_you_mean
 from ..front.source import MapNode, ScalarNode, SeqNode
-from ..model import BUILTIN_SETUP_FIELDS, LENGTH_CAP, Kind, PlayerCount, PlayerField, Value, setup_fields
+from ..model import BUILTIN_SETUP_FIELDS, LENGTH_CAP, Kind, PlayerCount, PlayerField, Text, Value, setup_fields
 from . import bounds as bounds_mod
 from . import kinds as kinds_mod
 from .reader import RESERVED_NAMES, Checker
@@ -47,6 +47,40 @@ def components(c: Checker) -> tuple[tuple[str, ...], str]:
     if wild_node is not None and wild_value in RESERVED_NAMES:
         c.r.error("E406", f"'{wild_value}' is a built-in name and cannot be a colour", wild_node.span)
     return tuple(gems), str(wild_value)
+
+
+def symbols(c: Checker, gems: tuple[str, ...], wild: str) -> tuple[tuple[str, Text], ...]:
+    """`components.symbols`: the symbol a spec writes on a colour's gems, by colour, in spec order.
+    E501 for a name that is no colour of the spec, a symbol that is empty or longer than 3
+    characters, or two colours with the same symbol in one language (a colour the spec gives none
+    gets its name's initial, which web/gems.py keeps apart from the declared ones)."""
+    comp = c.node(c.root, "components", MapNode)
+    table = c.node(comp, "symbols", MapNode, required=False) if comp is not None else None
+    declared: dict[str, Text] = {}
+    for key, _ in table.entries if table else ():
+        colour = str(key.value)
+        if colour not in (*gems, wild):
+            c.r.error("E501", f"'symbols' names '{colour}', which is not a colour of the spec"
+                      f"{did_you_mean(colour, (*gems, wild))}", key.span)
+            continue
+        text = c.text(table, colour)
+        for lang, said in (("en", text.en), *text.translations):
+            if not 1 <= len(said.strip()) <= 3 or said != said.strip():
+                c.r.error("E501", f"the symbol of '{colour}' in {lang} is {said!r}: a symbol is 1 to 3 characters, "
+                          "without spaces around", key.span)
+        declared[colour] = text
+    if table is None:
+        return ()
+    langs = sorted({lang for t in declared.values() for lang, _ in t.translations} | {"en"})
+    for lang in langs:
+        seen: dict[str, str] = {}
+        for colour, text in declared.items():
+            said = text.get(lang) or text.en
+            if said in seen:
+                c.r.error("E501", f"colours '{seen[said]}' and '{colour}' have the same symbol {said!r} in {lang}",
+                          table.span)
+            seen.setdefault(said, colour)
+    return tuple((colour, declared[colour]) for colour in (*gems, wild) if colour in declared)
 
 
 def tables(c: Checker, gems: tuple[str, ...], wild: str) -> tuple[Kind, ...]:

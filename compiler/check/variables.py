@@ -100,8 +100,14 @@ def declare(checker, scope: dict, players: tuple, reserved) -> tuple[Variable, .
             checker.r.error("E544", f"variable '{name}' has reset {reset!r}: a variable lasts the game or a "
                             f"turn ({', '.join(RESETS)})", reset_node.span if reset_node else key.span)
             reset = "game"
+        display, display_node = checker.scalar(entry, "display", bool, required=False, default=False, where=where)
         t = _type(checker, entry, name)
         before = len(checker.r.diagnostics)
+        if display and reset != "turn":
+            checker.r.error("E544", f"variable '{name}' is marked for display, but it lasts the game: the board "
+                            "shows every such variable; 'display' marks a turn's variable (reset: turn)",
+                            display_node.span if display_node else key.span,
+                            "remove 'display', or give the variable 'reset: turn'")
         by_node = entry.get("by")
         keyed_by = _key(checker, entry, name, t, by_node) if by_node is not None else None
         if private and not per_player:
@@ -121,7 +127,7 @@ def declare(checker, scope: dict, players: tuple, reserved) -> tuple[Variable, .
         if t is None or len(checker.r.diagnostics) > before:
             continue
         var = Variable(name, title, t, key.span, bool(per_player), initial, bool(optional), str(reset),
-                       bool(private), checker.note(entry))
+                       bool(private), checker.note(entry), bool(display))
         out.append(var)
         if per_player:
             checker.types.attributes["player"] = {**checker.types.attributes["player"], name: t}

@@ -138,7 +138,7 @@ _STATE_FIELDS: tuple[Field, ...] = (
     ("keyed_by", lambda v: key_name(v.type.key) if isinstance(v.type, MapOf) else None, "state_key", None),
     ("initial", lambda v: (v.type.value if isinstance(v.type, MapOf) else v.type, v.initial), "initial", None),
     ("optional", lambda v: v.optional, "bool", None), ("reset", lambda v: v.reset, "reset", None),
-    ("private", lambda v: v.private, "bool", None))
+    ("private", lambda v: v.private, "bool", None), ("display", lambda v: v.display, "bool", None))
 _ZONE_FIELDS: tuple[Field, ...] = (  # the spec's own zones (compiler/check/zones.py)
     ("title", lambda z: z.title, "text", None), ("holds", lambda z: z.holds, "name", None),
     ("shape", lambda z: z.shape, "name", None),

@@ -1,6 +1,7 @@
 """A real browser for the web table's tests: headless Chromium (Debian's `chromium`) through
-Playwright, failing (never skipping) when it is missing, and a table made by the form as a person
-makes one (`make_table_with_the_form`, `seat_page`)."""
+Playwright, failing (never skipping) when it is missing, a table made by the form as a person
+makes one (`make_table_with_the_form`, `seat_page`), a move made by clicks as a person makes it
+(`play_by_clicks`: pick, then confirm) and screenshots (`shoot`)."""
 from __future__ import annotations
 
 import contextlib
@@ -21,6 +22,7 @@ CHROMIUM = os.environ.get("SPLENDOR_RULES_CHROMIUM", "/usr/bin/chromium")
 
 
 TIMEOUT = 15_000  # ms, for any one thing to appear on a page
+ARTIFACTS = pathlib.Path(__file__).resolve().parent.parent / "artifacts" / "web"
 
 
 def require_browser(chromium: str = CHROMIUM) -> None:
@@ -76,3 +78,49 @@ def seat_page(tmp_path, spec: pathlib.Path, name: str):
             browser.close()
     finally:
         server.kill()
+
+
+def moves_shown(page, n: int) -> None:
+    page.wait_for_function("n => document.querySelectorAll('#log li').length >= n", arg=n, timeout=TIMEOUT)
+
+
+def play_by_clicks(page, meta: dict, action: int, moves: int) -> str:
+    """Make `action` the way a person does: a card (face up, reserved or a deck) then buy or
+    reserve, gems then take, or a choice the engine asks for (a noble or a component tapped on the
+    board, else its button); then the confirm button, and see it in the page's log. Returns how
+    it was picked ("board" for a tile tapped on the board)."""
+    page.wait_for_function("n => document.body.classList.contains('my-turn') && "
+                           "document.querySelectorAll('#log li').length === n", arg=moves, timeout=TIMEOUT)
+    info = meta["actions"][action]
+    how = "button"
+    if info["step"]:
+        tile = page.locator(f'#board .qualifies[data-action="{action}"]')
+        if tile.count():
+            tile.click()
+            how = "board"
+        else:
+            page.click(f'#choice button[data-action="{action}"]')
+    else:
+        if info["card"]:
+            page.click(f'#market .card[data-slot="{info["card"][0]}.{info["card"][1]}"]')
+        elif info["reserved"]:
+            page.click(f'#hand .card[data-reserved="{info["reserved"]}"]')
+        elif info["deck"]:
+            page.click(f'#market .deck[data-deck="{info["deck"]}"]')
+        else:
+            for colour in dict.fromkeys(info["colours"]):
+                page.click(f'#supply .token[data-colour="{colour}"]')
+        if info["card"] or info["reserved"] or info["deck"] or info["colours"]:
+            page.click(f'#actions > .buttons button[data-action="{action}"]')
+        else:
+            page.click(f'#actions button[data-action="{action}"]')
+    assert page.locator("#log li").count() == moves  # chosen, not played: the confirm button plays it
+    page.click(f'#confirm[data-action="{action}"]')
+    moves_shown(page, moves + 1)
+    return how
+
+
+def shoot(page, name: str) -> None:
+    """A screenshot of the whole page in tests/artifacts/web/ (not committed)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)

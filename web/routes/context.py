@@ -30,10 +30,10 @@ class Server:
     streams: Streams
     limiter: Limiter
 
-    def title(self, spec: str) -> str:
-        """A table's title: its variant's, or the spec's name when the server no longer offers it
-        (a table resumed from the store)."""
-        return self.variants[spec].title if spec in self.variants else spec
+    def title(self, spec: str, lang: str = "en") -> str:
+        """A table's title in `lang`: its variant's, or the spec's name when the server no longer
+        offers it (a table resumed from the store)."""
+        return self.variants[spec].title_in(lang) if spec in self.variants else spec
 
     def gone(self, table_id: str) -> Refused:
         """The refusal for a link to a table this server does not hold: never was, could not be

@@ -15,6 +15,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
+from .. import i18n
 from ..tables import Refused
 from .context import server_of
 
@@ -26,21 +27,25 @@ def error(status: int, message: str, headers: dict[str, str] | None = None, deta
     return JSONResponse(body, status_code=status, headers=headers)
 
 
-def wait_text(seconds: int) -> str:
-    """'a few seconds', 'about 3 minutes': how long to wait before asking again, in words."""
+def wait_text(seconds: int, lang: str = i18n.DEFAULT) -> str:
+    """'a few seconds', 'about 3 minutes': how long to wait before asking again, in words of `lang`."""
     if seconds < 10:
-        return "a few seconds"
+        return i18n.message(lang, "wait.few_seconds", {})
     if seconds < 90:
-        return f"about {seconds} seconds"
+        return i18n.message(lang, "wait.seconds", {"n": seconds})
     minutes = round(seconds / 60)
-    return f"about {minutes} minutes" if minutes < 90 else f"about {round(minutes / 60)} hours"
+    if minutes < 90:
+        return i18n.message(lang, "wait.minutes", {"n": minutes})
+    return i18n.message(lang, "wait.hours", {"n": round(minutes / 60)})
 
 
-def page_error(env: jinja2.Environment, status: int, message: str, retry_after: int | None = None) -> HTMLResponse:
-    """An error as a page: what went wrong and, for a limit, when to try again."""
+def page_error(env: jinja2.Environment, status: int, message: str, retry_after: int | None = None,
+               lang: str = i18n.DEFAULT) -> HTMLResponse:
+    """An error as a page: what went wrong and, for a limit, when to try again (the page's own
+    words in `lang`; the refusal's sentence as the server says it)."""
     return HTMLResponse(env.get_template("error.html").render(
-        message=message, status=status, phrase=http.HTTPStatus(status).phrase,
-        wait=wait_text(retry_after) if retry_after is not None else None),
+        **i18n.page_words(lang, ""), message=message, status=status, phrase=http.HTTPStatus(status).phrase,
+        wait=wait_text(retry_after, lang) if retry_after is not None else None),
         status_code=status, headers={"Retry-After": str(retry_after)} if retry_after is not None else None)
 
 
@@ -62,4 +67,9 @@ async def http_error(request: Request, exc: HTTPException) -> Response:
     message = {404: "no such page", 405: "this method is not allowed here"}.get(exc.status_code, str(exc.detail))
     if request.url.path.startswith("/api/"):
         return JSONResponse({"error": message}, status_code=exc.status_code, headers=exc.headers)
-    return page_error(server_of(request).env, exc.status_code, message)
+    return page_error(server_of(request).env, exc.status_code, message, lang=language(request))
+
+
+def language(request: Request) -> str:
+    """The language of a page for `request` (web.i18n.pick: ?lang=, else the browser's)."""
+    return i18n.pick(request.query_params.get("lang", ""), request.headers.get("accept-language", ""))

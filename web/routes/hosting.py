@@ -14,11 +14,11 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from .. import views
+from .. import i18n, views
 from ..store import digest
 from ..tables import HUMAN, LiveTable, Refused, seat_secrets, watch_secret
 from .context import server_of
-from .errors import page_error
+from .errors import language, page_error
 from .guards import client_address, read_body, read_json, same_site
 
 
@@ -33,10 +33,17 @@ def links(request: Request, table: LiveTable, secrets_by_seat: dict[int, str]) -
 async def index(request: Request) -> Response:
     """The front page: the specs on offer, their player counts, and the form that makes a table."""
     server = server_of(request)
-    offered = [{"key": v.key, "title": v.title, "counts": list(v.player_counts)} for v in server.variants.values()]
+    shown = words(request)
+    offered = [{"key": v.key, "title": v.title_in(str(shown["lang"])), "counts": list(v.player_counts)}
+               for v in server.variants.values()]
     max_players = max(max(v.player_counts) for v in server.variants.values())
     return HTMLResponse(server.env.get_template("index.html").render(
-        variants=offered, seats=range(max_players), bots=("random", "greedy", "mcts")))
+        **shown, variants=offered, seats=range(max_players), bots=("random", "greedy", "mcts")))
+
+
+def words(request: Request) -> dict[str, Any]:
+    """The page's language (?lang=, else the browser's) and its words (web.i18n)."""
+    return i18n.page_words(request.query_params.get("lang", ""), request.headers.get("accept-language", ""))
 
 
 async def favicon(request: Request) -> Response:
@@ -54,22 +61,22 @@ async def create_form(request: Request) -> Response:
         form = urllib.parse.parse_qs(body, max_num_fields=32)
     except (Refused, UnicodeDecodeError, ValueError) as e:
         return page_error(server.env, getattr(e, "status", 400), getattr(e, "message", "the form could not be read"),
-                          getattr(e, "retry_after", None))
+                          getattr(e, "retry_after", None), lang=language(request))
     spec = form.get("spec", [""])[0]
     players = form.get("players", [""])[0]
     if not players.isdigit() or len(players) > 2:
-        return page_error(server.env, 422, "choose the number of players")
+        return page_error(server.env, 422, "choose the number of players", lang=language(request))
     n = int(players)
     seats = [form.get(f"seat{i}", [HUMAN])[0] for i in range(n)]
     seed = form.get("seed", [""])[0].strip()
     if seed and (not seed.isascii() or not seed.isdigit() or len(seed) > 18):
-        return page_error(server.env, 422, "a seed is a whole number from 0 to 2**62")
+        return page_error(server.env, 422, "a seed is a whole number from 0 to 2**62", lang=language(request))
     try:
         table, host_secret, _ = await server.hub.create(
             spec, n, seats, int(seed) if seed else None,
             admit=server.limiter.admit(server.hub, client_address(request.scope)))
     except Refused as e:
-        return page_error(server.env, e.status, e.message, e.retry_after)
+        return page_error(server.env, e.status, e.message, e.retry_after, lang=language(request))
     server.hub.kick(table)
     return RedirectResponse(request.url_for("host", table=table.id, secret=host_secret), status_code=303)
 
@@ -98,36 +105,79 @@ async def host(request: Request) -> Response:
     secret = request.path_params["secret"]
     if table is None:
         refusal = server.gone(request.path_params["table"])
-        return page_error(server.env, refusal.status, refusal.message)
+        return page_error(server.env, refusal.status, refusal.message, lang=language(request))
     if not table.host_allowed(secret):
-        return page_error(server.env, 404, "no such table")
+        return page_error(server.env, 404, "no such table", lang=language(request))
     # The seats' and the spectators' secrets are not stored; the host's secret derives them again.
     watch = watch_secret(secret, table.id)
     if table.watch_hash is None:  # a table stored before spectators had a secret of their own
         try:
             await server.store.set_watch_hash(table.id, digest(watch))
         except sqlite3.Error:
-            return page_error(server.env, 503, "the table's watch link could not be stored; try again")
+            return page_error(server.env, 503, "the table's watch link could not be stored; try again",
+                              lang=language(request))
         table.watch_hash = digest(watch)
+    shown = words(request)
+    variant = server.variants.get(table.spec)
+    ends = views.labels(variant.rules, table.module, str(shown["lang"]))["ends"] if variant is not None else {}
+    result = views.result(table)
     return HTMLResponse(server.env.get_template("host.html").render(
-        table=table, title=server.title(table.spec),
+        **shown, ended_by=i18n.ended_by(str(shown["lang"]), result["reason"], ends) if result else "",
+        table=table, title=server.title(table.spec, str(shown["lang"])),
         seats=links(request, table, seat_secrets(secret, table.id, table.seats)),
-        over=table.game.is_over(), moves=len(table.log), result=views.result(table),
+        over=table.game.is_over(), moves=len(table.log), result=result,
         close=request.url_for("close", table=table.id, secret=secret).path,
+        switch_undo=request.url_for("switch_undo", table=table.id, secret=secret).path,
         watch=request.url_for("watch", table=table.id, secret=watch) if len(table.seats) > 1 else None))
 
 
-async def close(request: Request) -> Response:
-    """The host's "close this table": removed for good, its links then say so."""
+async def hosted_form(request: Request) -> tuple[LiveTable | None, dict[str, list[str]], Response | None]:
+    """The table a host's form is for and the form's fields, or the page that refuses it."""
     server = server_of(request)
     table = server.hub.tables.get(request.path_params["table"])
     if table is None or not table.host_allowed(request.path_params["secret"]):
-        return page_error(server.env, 404, "no such table")
+        return None, {}, page_error(server.env, 404, "no such table", lang=language(request))
     try:
         same_site(request)
+        form = urllib.parse.parse_qs((await read_body(request)).decode("utf-8"), max_num_fields=8)
+    except (Refused, UnicodeDecodeError, ValueError) as e:
+        return None, {}, page_error(server.env, getattr(e, "status", 400),
+                                    getattr(e, "message", "the form could not be read"), lang=language(request))
+    return table, form, None
+
+
+async def switch_undo(request: Request) -> Response:
+    """The host switches the house rule "undo until the next player acts" (``undo=on`` or
+    ``off``); back to the host's page (303)."""
+    server = server_of(request)
+    table, form, refused = await hosted_form(request)
+    if table is None:
+        return refused or page_error(server.env, 404, "no such table", lang=language(request))
+    try:
+        await server.hub.set_undo(table, form.get("undo", [""])[0] == "on")
+    except Refused as e:
+        return page_error(server.env, e.status, e.message, lang=language(request))
+    return RedirectResponse(request.url_for("host", table=table.id, secret=request.path_params["secret"]),
+                            status_code=303)
+
+
+async def close(request: Request) -> Response:
+    """The host's "close this table": asked again first (a page whose form says ``confirm=yes``),
+    then removed for good, its links then saying so."""
+    server = server_of(request)
+    table, form, refused = await hosted_form(request)
+    if table is None:
+        return refused or page_error(server.env, 404, "no such table", lang=language(request))
+    secret = request.path_params["secret"]
+    if form.get("confirm", [""])[0] != "yes":
+        return HTMLResponse(server.env.get_template("close.html").render(
+            **words(request), table=table.id, title=server.title(table.spec, language(request)),
+            close=request.url_for("close", table=table.id, secret=secret).path,
+            host=request.url_for("host", table=table.id, secret=secret).path))
+    try:
         await server.hub.remove({table.id: "the host closed this table"})
     except Refused as e:
-        return page_error(server.env, e.status, e.message)
+        return page_error(server.env, e.status, e.message, lang=language(request))
     except sqlite3.Error:
-        return page_error(server.env, 503, "the table could not be closed; try again")
-    return HTMLResponse(server.env.get_template("closed.html").render(table=table.id))
+        return page_error(server.env, 503, "the table could not be closed; try again", lang=language(request))
+    return HTMLResponse(server.env.get_template("closed.html").render(**words(request), table=table.id))

@@ -15,27 +15,11 @@ import re
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
-from compiler.sheets.plurals import LANGUAGES
-
-from .. import views
+from .. import gems, i18n, views
 from ..tables import LiveTable, Refused
 from .context import server_of
-from .errors import page_error
+from .errors import language, page_error
 from .guards import client_address, read_json, same_site
-
-LANGUAGE_NAMES = {"en": "English", "fr": "Français", "nl": "Nederlands", "sr": "Српски"}
-
-
-def pick_language(request: Request) -> str:
-    """?lang=, else the first of the browser's languages that a sheet exists in, else English."""
-    asked = request.query_params.get("lang", "")
-    if asked in LANGUAGES:
-        return asked
-    for part in request.headers.get("accept-language", "").split(","):
-        code = part.split(";")[0].strip().lower()[:2]
-        if code in LANGUAGES:
-            return code
-    return "en"
 
 
 def view_url(request: Request, table: LiveTable, seat: int | None) -> str:
@@ -53,15 +37,18 @@ async def play(request: Request) -> Response:
     try:
         table, seat = server.seat_table(request)
     except Refused as e:
-        return page_error(server.env, e.status, e.message)
-    lang = pick_language(request)
+        return page_error(server.env, e.status, e.message, lang=language(request))
+    lang = language(request)
     api = view_url(request, table, seat)
     variant = server.variants.get(table.spec)
+    rules = variant.rules if variant is not None else None
     return HTMLResponse(server.env.get_template("play.html").render(
-        table=table, seat=seat, lang=lang, languages=LANGUAGE_NAMES, spec=table.spec,
-        title=server.title(table.spec), rules=variant is not None, replay_link=request.url.path + "/replay",
+        **i18n.page_words(lang, ""), table=table, seat=seat, spec=table.spec,
+        title=server.title(table.spec, lang), rules=variant is not None, replay_link=request.url.path + "/replay",
         page={"api": api, "meta": views.meta(table.module), "seat": seat, "lang": lang,
-              "labels": views.labels(variant.rules if variant is not None else None, table.module, lang)}))
+              "labels": views.labels(rules, table.module, lang),
+              "messages": i18n.catalogue(lang),
+              "gems": gems.words(tuple(table.module.COLOURS), lang, gems.declared(rules, lang))}))
 
 
 async def seat_view(request: Request) -> Response:
@@ -81,8 +68,20 @@ async def act(request: Request) -> Response:
         raise Refused(403, "a spectator does not play")
     if "action" not in data:
         raise Refused(422, "say which action: {\"action\": id}")
-    lang = data["lang"] if data.get("lang") in LANGUAGES else pick_language(request)
+    lang = data["lang"] if data.get("lang") in i18n.LANGUAGES else language(request)
     await server.hub.act(table, seat, data["action"], data.get("after"), lang)
+    return JSONResponse(views.seat_view(table, seat))
+
+
+async def undo(request: Request) -> Response:
+    """A seat takes back its last move, when the host's house rule allows it and no one has
+    acted since (web.tables.Hub.undo); the seat's view once the undo is stored."""
+    server = server_of(request)
+    table, seat = server.seat_table(request)
+    same_site(request)
+    if seat is None:
+        raise Refused(403, "a spectator does not play")
+    await server.hub.undo(table, seat)
     return JSONResponse(views.seat_view(table, seat))
 
 

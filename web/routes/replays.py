@@ -13,11 +13,11 @@ import asyncio
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
-from .. import replays, views
+from .. import gems, i18n, replays, views
 from ..tables import Refused
 from .context import server_of
-from .errors import page_error
-from .play import LANGUAGE_NAMES, pick_language, view_url
+from .errors import language, page_error
+from .play import view_url
 
 
 async def replay_page(request: Request) -> Response:
@@ -28,17 +28,21 @@ async def replay_page(request: Request) -> Response:
         replays.check_over(table)
         shown = replays.seen_by(request.query_params.get("as"), table, seat)
     except Refused as e:
-        return page_error(server.env, e.status, e.message)
-    lang = pick_language(request)
+        return page_error(server.env, e.status, e.message, lang=language(request))
+    lang = language(request)
     api = view_url(request, table, seat)
     variant = server.variants.get(table.spec)
-    seats = [{"as": replays.OPEN, "name": "everything open"}] + [
-        {"as": str(p), "name": f"player {p + 1}" + (" (you)" if p == seat else "")} for p in range(len(table.seats))]
+    rules = variant.rules if variant is not None else None
+    seats = [{"as": replays.OPEN, "name": i18n.message(lang, "replay.open", {})}] + [
+        {"as": str(p), "name": i18n.message(lang, "replay.seat_you" if p == seat else "replay.seat", {"number": p + 1})}
+        for p in range(len(table.seats))]
     return HTMLResponse(server.env.get_template("replay.html").render(
-        table=table, seat=shown, lang=lang, languages=LANGUAGE_NAMES, spec=table.spec,
-        title=server.title(table.spec), rules=variant is not None, replay_link=None,
+        **i18n.page_words(lang, ""), table=table, seat=shown, spec=table.spec,
+        title=server.title(table.spec, lang), rules=variant is not None, replay_link=None,
         page={"api": api, "meta": views.meta(table.module), "seat": shown, "lang": lang,
-              "labels": views.labels(variant.rules if variant is not None else None, table.module, lang),
+              "labels": views.labels(rules, table.module, lang),
+              "messages": i18n.catalogue(lang),
+              "gems": gems.words(tuple(table.module.COLOURS), lang, gems.declared(rules, lang)),
               "replay": {"api": api + "/replay", "moves": len(table.log),
                          "as": replays.OPEN if shown is None else str(shown), "seats": seats}}))
 

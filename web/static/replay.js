@@ -18,10 +18,11 @@
   }
 
   function moveText(view, k) {
-    if (k === 0) return "The deal, before the first move";
+    const t = window.splendorBoard.t;
+    if (k === 0) return t("replay.deal");
     const m = view.log[k - 1] || {};
-    const who = m.seat === page.seat ? "you" : "player " + (Number(m.seat) + 1);
-    return "Move " + k + " of " + replay.moves + ": " + who + ": " + (m.text || "");
+    const who = m.seat === page.seat ? t("seat.you") : t("seat.player", { number: Number(m.seat) + 1 });
+    return t("replay.move_text", { k: k, moves: replay.moves, who: who, text: m.text || "" });
   }
 
   async function go(k) {
@@ -31,13 +32,13 @@
     try {
       response = await fetch(replay.api + "?move=" + k + "&as=" + encodeURIComponent(replay.as));
     } catch (e) {
-      if (ticket === asked) say("the server cannot be reached; try again");
+      if (ticket === asked) say(window.splendorBoard.t("replay.unreachable"));
       return;
     }
-    const data = await response.json().catch(() => ({ error: "the server did not answer with JSON" }));
+    const data = await response.json().catch(() => ({ error: window.splendorBoard.t("error.not_json") }));
     if (ticket !== asked) return; // a later step was asked for meanwhile
     if (!response.ok) {
-      say(data.error || "refused (" + response.status + ")");
+      say(data.error || window.splendorBoard.t("replay.refused", { status: response.status }));
       return;
     }
     say("");
@@ -48,15 +49,16 @@
     $("replay-move-text").textContent = moveText(data, k);
     $("replay-first").disabled = $("replay-back").disabled = k === 0;
     $("replay-forward").disabled = $("replay-last").disabled = k === replay.moves;
-    history.replaceState(null, "", "?as=" + encodeURIComponent(replay.as) + "&move=" + k);
+    const lang = "&lang=" + encodeURIComponent(page.lang);
+    history.replaceState(null, "", "?as=" + encodeURIComponent(replay.as) + "&move=" + k + lang);
     document.querySelectorAll(".replay-as").forEach((a) => {
-      a.href = "?as=" + encodeURIComponent(a.dataset.as) + "&move=" + k;
+      a.href = "?as=" + encodeURIComponent(a.dataset.as) + "&move=" + k + lang;
     });
   }
 
   document.body.classList.add("replay");
   for (const id of ["replay-move", "replay-slider"]) $(id).max = String(replay.moves);
-  $("replay-of").textContent = "of " + replay.moves;
+  $("replay-of").textContent = window.splendorBoard.t("replay.of", { moves: replay.moves });
   $("replay-first").addEventListener("click", () => go(0));
   $("replay-back").addEventListener("click", () => go(shown - 1));
   $("replay-forward").addEventListener("click", () => go(shown + 1));
