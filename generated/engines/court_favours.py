@@ -3825,9 +3825,9 @@ def replay(record: Any) -> Game:
 def _saved(tag: str, value: Any) -> Any:
     """A value of a variable of type `tag` as a saved game writes it: meta._var_saved's, or a keyed
     variable's entries in key order (here, so that meta, which every engine holds, is as it was)."""
-    if tag.startswith("by:"):
-        inner = tag.split(":", 3)[3]
-        return [_var_saved(inner, x) for x in value]
+    parts = tag.split(":", 3)  # a keyed variable's tag: by:KEY:N:TYPE
+    if parts[0] == "by":
+        return [_var_saved(parts[3], x) for x in value]
     return _var_saved(tag, value)
 
 
