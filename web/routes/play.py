@@ -15,6 +15,8 @@ import re
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
+from compiler.sheets.plurals import LANGUAGES
+
 from .. import gems, i18n, views
 from ..tables import LiveTable, Refused
 from .context import server_of
@@ -68,7 +70,7 @@ async def act(request: Request) -> Response:
         raise Refused(403, "a spectator does not play")
     if "action" not in data:
         raise Refused(422, "say which action: {\"action\": id}")
-    lang = data["lang"] if data.get("lang") in i18n.LANGUAGES else language(request)
+    lang = data["lang"] if data.get("lang") in LANGUAGES else language(request)
     await server.hub.act(table, seat, data["action"], data.get("after"), lang)
     return JSONResponse(views.seat_view(table, seat))
 
