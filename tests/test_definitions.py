@@ -305,7 +305,7 @@ def test_rainbow_plays_random_games_and_replays(engines):
            "otherwise 0; it counts wherever prestige does (the end of the game and the winner)."),
     ("fr", "**Arc-en-ciel** : Le prestige d'un joueur comprend aussi 3 si le joueur a un bonus de chaque couleur "
            "de gemme, sinon 0 ; il compte partout où compte le prestige (la fin de la partie et le vainqueur)."),
-    ("nl", "**Regenboog**: De prestige van een speler omvat ook 3 als de speler een bonus in elke edelsteenkleur "
+    ("nl", "**Regenboog**: Het prestige van een speler omvat ook 3 als de speler een bonus in elke edelsteenkleur "
            "heeft, anders 0; dat telt overal waar prestige telt (het einde van het spel en de winnaar)."),
     ("sr", "**Дуга**: Престиж играча обухвата и 3 ако играч има бонус сваке боје драгуља, иначе 0; то се рачуна "
            "свуда где и престиж (за крај игре и за победника)."),
@@ -334,7 +334,7 @@ def test_a_call_in_a_condition_reads_as_the_title(folder):
     rules = check(folder, spec(("when: me.prestige >= target", "when: me.prestige >= target or rich(me)"),
                                sections=RICH))
     when = rules.end[0].when
-    assert describe(when, "en", rules) == "you have at least 15 prestige points or the player is rich"
+    assert describe(when, "en", rules) == "you have 15 or more prestige points or the player is rich"
     assert describe(when, "nl", rules).endswith("of de speler rijk is")
 
 
@@ -369,8 +369,8 @@ def test_diff_reports_a_changed_definition_body(folder):
     after = pipeline.load_rules(str(folder / "after.yaml"))
     text = diff.render(diff.compare(before, after), before, after, "en")
     assert "- The definition rich" in text
-    assert f"      before: the player holds at least 2 gold tokens  ({folder / 'spec.yaml'}:95)" in text
-    assert f"      after: the player holds at least 3 gold tokens  ({folder / 'after.yaml'}:95)" in text
+    assert f"      before: the player holds 2 or more gold tokens  ({folder / 'spec.yaml'}:95)" in text
+    assert f"      after: the player holds 3 or more gold tokens  ({folder / 'after.yaml'}:95)" in text
 
 
 def test_the_rl_observation_encodes_the_total_prestige(engines):

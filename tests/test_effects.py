@@ -61,9 +61,9 @@ def test_to_bottom_needs_a_pile(tmp_path):
 
 @pytest.mark.parametrize("lang, says", [
     ("en", "put the chosen city at the bottom of “City tiles”"),
-    ("fr", "placez l'élément choisi (cité) au fond de la zone « Tuiles Cité »"),
-    ("nl", "leg het gekozen onderdeel (stad) onderaan de zone ‘Stadstegels’"),
-    ("sr", "ставите изабрани елемент („град“) на дно зоне „Плочице градова“"),
+    ("fr", "placez la cité choisie au fond de la zone « Tuiles Cité »"),
+    ("nl", "leg de gekozen stad onderaan de zone ‘Stadstegels’"),
+    ("sr", "ставите изабрани град на дно зоне „Плочице градова“"),
 ])
 def test_to_bottom_is_phrased_in_every_language(tmp_path, lang, says):
     rules = pipeline.load_rules(_spec(tmp_path, "city_pile"))

@@ -60,10 +60,10 @@ def test_the_official_engine_has_no_refresh(fresh):
 def test_the_sheets_phrase_a_whole_row_in_four_languages():
     rules = load_rules(str(ROOT / "variants" / "fresh-rows.yaml"))
     base = load_rules(rules.bases[0].path)
-    for lang, words in (("en", "For each face-up card of the chosen level, put that card at the bottom of its deck"),
-                        ("fr", "Pour chaque carte face visible du niveau choisi, placez cette carte sous sa pioche"),
-                        ("nl", "Voor elke open kaart van het gekozen niveau: leg die kaart onder"),
-                        ("sr", "За сваку отворену карту изабраног нивоа: ставите ту карту на дно")):
+    for lang, words in (("en", "For each face-up card of any level, put that card at the bottom of its deck"),
+                        ("fr", "Pour chaque carte face visible d'un niveau, placez cette carte sous sa pioche"),
+                        ("nl", "Voor elke open kaart van een niveau: leg die kaart onder"),
+                        ("sr", "За сваку отворену карту једног нивоа: ставите ту карту на дно")):
         assert words in render.markdown(content.build(rules, lang, base), rules), lang
 
 

@@ -156,8 +156,8 @@ def test_the_official_sheet_uses_the_text_and_keeps_the_phrase_on_demand():
     assert ("- **Prendre deux jetons d'une même couleur** : Prenez 2 jetons d'une même couleur, s'il en reste au "
             "moins 4 de cette couleur dans la banque.") in md.splitlines()
     html = sheet("rulespec/official.yaml", "fr", "html")
-    assert ("<details class=\"precise\"><summary>La règle en détail</summary>Choisissez une couleur de gemme. Vous "
-            "ne pouvez le faire que si la banque contient au moins 4 jetons de la couleur choisie.") in html
+    assert ("<details class=\"precise\"><summary>La règle en détail</summary>Prenez 2 jetons d&#39;une même "
+            "couleur, si la banque contient 4 jetons de cette couleur ou plus.</details>") in html
     assert "@media print { details.precise { display: none; } }" in html
 
 
@@ -171,8 +171,8 @@ def test_a_stale_text_gives_way_to_the_generated_phrase(tmp_path):
     path = variant(tmp_path, "actions:\n  take_pair:\n    condition: supply[colour] >= pair_minimum + 1\n")
     md = sheet(path)
     assert "Take 2 tokens of one colour, if at least" not in md
-    assert "Choose a gem colour. You may do this only if at least 5 tokens of the chosen colour are in the " \
-           "supply. Take 2 tokens of the chosen colour." in md
+    assert "**Take two tokens of one colour**: Take 2 tokens of one colour, if 5 or more tokens of that colour " \
+           "are in the supply." in md
     assert "<details" not in sheet(path, "en", "html").split("Take two tokens of one colour", 2)[2].split("</li>")[0]
 
 

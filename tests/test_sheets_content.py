@@ -27,7 +27,7 @@ def official_en() -> str:
 
 
 def test_official_numbers(official_en):
-    for needle in ("you have at least 15 prestige points", "The limit: 10 tokens", "more than 10 tokens",
+    for needle in ("you have 15 or more prestige points", "The limit: 10 tokens", "more than 10 tokens",
                    "at most 3 reserved cards", "at least 4 tokens of that colour", "| 3 | 5 | 5 | 4 | 4 |",
                    "For 2 to 4 players", "the fewest purchased development cards", "level 1: 40 cards",
                    "Each noble is worth 3 prestige points"):
@@ -36,10 +36,10 @@ def test_official_numbers(official_en):
 
 def test_target_changes_the_sheet(tmp_path, official_en):
     text = sheet_text(spec(tmp_path, ("  target: 15 ", "  target: 13 ")))
-    assert "you have at least 13 prestige points" in text
+    assert "you have 13 or more prestige points" in text
     rules_text = re.sub(r"## Worked example\n.*?\n## ", "## ", text, flags=re.S)  # the game's scores are its own
     assert "15 prestige points" not in rules_text
-    assert text.count("at least 13 prestige points") >= 4  # at a glance, end, example, mistakes
+    assert text.count("13 or more prestige points") + text.count("13 prestige points or more") >= 4  # at a glance, end, rule, mistakes
     assert text != official_en
 
 

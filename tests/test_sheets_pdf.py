@@ -30,13 +30,13 @@ def _langs() -> list:
 # Per language: phrases holding the key numbers of the official rules (target 15, limit 10,
 # 3 reserved cards, 4 tokens for a pair, 3 points a noble, 2 to 4 players).
 KEY_PHRASES = {
-    "en": ["at least 15 prestige points", "more than 10 tokens", "at most 3 reserved cards",
+    "en": ["15 or more prestige points", "more than 10 tokens", "at most 3 reserved cards",
            "at least 4 tokens of that colour", "worth 3 prestige points", "2 to 4 players"],
-    "fr": ["au moins 15 points de prestige", "plus de 10 jetons", "3 cartes réservées au plus",
+    "fr": ["15 points de prestige ou plus", "plus de 10 jetons", "3 cartes réservées au plus",
            "au moins 4 de cette couleur", "vaut 3 points de prestige", "De 2 à 4 joueurs"],
-    "nl": ["minstens 15 prestigepunten", "meer dan 10 fiches", "maximaal 3 gereserveerde kaarten",
+    "nl": ["15 of meer prestigepunten", "meer dan 10 fiches", "maximaal 3 gereserveerde kaarten",
            "minstens 4 in de voorraad", "3 prestigepunten waard", "voor 2 tot 4 spelers"],
-    "sr": ["најмање 15 поена престижа", "више од 10 жетона", "највише 3 резервисане",
+    "sr": ["15 или више поена престижа", "више од 10 жетона", "највише 3 резервисане",
            "бар 4 жетона те боје", "вреди 3 поена престижа", "За 2 до 4 играча"],
 }
 

@@ -19,9 +19,9 @@ from compiler.check.sizes import action_sizes, payment_count
 from compiler.diagnostics import CompileError, SourceMap, render
 from compiler.lower import payment_vectors
 from tests.helpers.engines import ROOT, load_engine
+from tests.helpers.sheets import phrase_text
 
 ENGINES = ROOT / "generated" / "engines"
-SHEETS = ROOT / "generated" / "sheets"
 CLEAN = (ROOT / "tests" / "broken" / "_clean.yaml").read_text(encoding="utf-8")
 PAYMENT = '      payment: {domain: payment, price: "max(0, card.cost[c] - me.bonus[c])"}'
 
@@ -271,21 +271,21 @@ def test_random_games_play_to_the_end(royal):
 
 SHEET_TEXT = {
     "en": "Each gold token may pay for more than one token of one colour, never more than the price; the most it "
-          "may pay for: 2 if you have at least 6 prestige points, otherwise 1.",
+          "may pay for: 2 if you have 6 or more prestige points, otherwise 1.",
     "fr": "Chaque jeton or peut remplacer plusieurs jetons d'une même couleur, jamais plus que le prix ; au plus : "
-          "2 si vous avez au moins 6 points de prestige, sinon 1.",
+          "2 si vous avez 6 points de prestige ou plus, sinon 1.",
     "nl": "Elke gouden fiche mag meer dan één fiche van één kleur vervangen, nooit meer dan de prijs; ten "
-          "hoogste: 2 als je minstens 6 prestigepunten hebt, anders 1.",
+          "hoogste: 2 als je 6 of meer prestigepunten hebt, anders 1.",
     "sr": "Сваки златни жетон може да замени више жетона исте боје, никад више од цене; највише: 2 ако имате "
-          "најмање 6 поена престижа, иначе 1.",
+          "6 или више поена престижа, иначе 1.",
 }
 
 
 @pytest.mark.parametrize("lang", sorted(SHEET_TEXT))
 def test_the_sheets_say_what_a_gold_token_may_stand_for(lang):
-    text = (SHEETS / f"royal-favour.{lang}.md").read_text(encoding="utf-8")
+    text = phrase_text(str(ROOT / "variants" / "royal-favour.yaml"), lang)  # the phrases: the spec has texts
     assert text.count(SHEET_TEXT[lang]) >= 2  # both purchases
-    official = (SHEETS / f"official.{lang}.md").read_text(encoding="utf-8")
+    official = phrase_text(str(ROOT / "rulespec" / "official.yaml"), lang)
     assert SHEET_TEXT[lang][:20] not in official
 
 
@@ -304,12 +304,12 @@ def test_a_constant_worth_is_phrased_with_its_number(tmp_path):
 
 
 DIFF_TEXT = {
-    "en": ("tokens one wild token may pay for", "before: 1", "after: 2 if you have at least 6 prestige points, otherwise 1"),
+    "en": ("tokens one wild token may pay for", "before: 1", "after: 2 if you have 6 or more prestige points, otherwise 1"),
     "fr": ("jetons qu'un jeton joker peut remplacer", "avant : 1",
-           "après : 2 si vous avez au moins 6 points de prestige, sinon 1"),
-    "nl": ("fiches die één jokerfiche mag vervangen", "voor: 1", "na: 2 als je minstens 6 prestigepunten hebt, anders 1"),
+           "après : 2 si vous avez 6 points de prestige ou plus, sinon 1"),
+    "nl": ("fiches die één jokerfiche mag vervangen", "voor: 1", "na: 2 als je 6 of meer prestigepunten hebt, anders 1"),
     "sr": ("жетони које један жетон џокер може да замени", "пре: 1",
-           "после: 2 ако имате најмање 6 поена престижа, иначе 1"),
+           "после: 2 ако имате 6 или више поена престижа, иначе 1"),
 }
 
 

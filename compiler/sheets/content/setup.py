@@ -199,10 +199,10 @@ def state_type(self: Builder, var) -> str:
         said = self.text(f"state.type.{key}")
     if t is var.type:
         return said
-    return self.text("state.type.by", type=said, entry=state_key(self, var.type.key))
+    return self.text("state.type.by", type=said, entry=_state_key(self, var.type.key))
 
 
-def state_key(self: Builder, key: Any) -> str:
+def _state_key(self: Builder, key: Any) -> str:
     """What a keyed variable has one entry for: a gem colour, a token colour, a kind's item ("city")."""
     name = getattr(key, "kind", None) or {"card": "cards", "noble": "nobles"}.get(getattr(key, "name", ""))
     kind = next((k for k in self.rules.kinds if k.name == name), None)

@@ -124,12 +124,21 @@ def _at_trigger(self: Builder, w: WorkedGame, names: dict[str, Any]) -> list[Ite
                                              worth=self.count("noun.point", points)))))
     trigger = next(t for t in r.end if t.name == w.trigger)
     said = self.named("sheet.example.a")
-    said.known["me.prestige"] = anna.prestige  # "since Anna has 15 points", not "at least 15"
+    _know(said, anna)
     cond = said.condition(trigger.when)
     items.append(Item(sentence(self.text("sheet.example.trigger", cond=cond,
                                          finish=self.text(f"sheet.finish.{trigger.finish}"))),
                       "", self.marks(f"end.{trigger.name}", *(f"values.{v}" for v in value_names(r, [trigger.when])))))
     return items
+
+
+def _know(said: Phraser, seat: Seat) -> None:
+    """The quantities of Anna's position a phrase of the example says as they are ("since Anna has 15
+    points", "holds 1 city"), not as the rule's bound ("at least 15", "at least 1 city")."""
+    for who in ("me", "player"):  # the turn's player (a trigger), the player judged (who may win)
+        said.known[f"{who}.prestige"] = seat.prestige
+        for name, ids in seat.holdings:
+            said.known[f"size({who}.{name})"] = len(ids)
 
 
 def _last_turn(self: Builder, w: WorkedGame, names: dict[str, Any]) -> list[Item]:
@@ -173,6 +182,7 @@ def _outcome(self: Builder, w: WorkedGame, names: dict, items: list[Item]) -> li
     if restricted and not _holds(r, eligible, final[ben]):
         ph = self.named("sheet.example.a")
         ph.main_clause = True
+        _know(ph, w.at_end[anna])
         items.append(Item(sentence(self.text("sheet.example.only_eligible", **names, cond=ph.condition(eligible))),
                           "", self.marks("winners.eligible")))
         steps.append(Item(sentence(self.text("sheet.example.wins", **self.p.named("winner", a_forms)))))
