@@ -216,7 +216,7 @@ def test_an_optional_choice_whose_domain_a_variant_changes_is_refused_by_check(t
         "actions": {"reserve_face_up": {"choose": {"tax": {"domain": "deck"}}}}}, sort_keys=False), encoding="utf-8")
     assert gate(tmp_path / "variant.yaml", tmp_path / "out") == 1
     result = CliRunner().invoke(cli.main, ["check", str(tmp_path / "variant.yaml")])
-    assert "reserve-tax.yaml:24:9: error[E111]: 'optional' in parameter 'tax' of action 'reserve_face_up' " \
+    assert "reserve-tax.yaml:29:9: error[E111]: 'optional' in parameter 'tax' of action 'reserve_face_up' " \
         "applies only to the domains 'gem', 'colour' and 'component'" in result.stderr, result.stderr
     assert "reserve-tax.yaml:" in result.stderr and "optional: true\n" in result.stderr, result.stderr
 

@@ -63,8 +63,9 @@ def test_a_fresh_generated_module_is_used_and_a_stale_one_rebuilt(tmp_path, monk
     fresh = engines.load(str(TARGET_12), cache_dir=tmp_path / "cache")
     assert fresh.path == str(generated / "target_12.py")
     assert not (tmp_path / "cache").exists()
-    (generated / "target_12.py").write_text(text.replace("SPEC_NAME = 'target-12'", "SPEC_NAME = 'old'"),
-                                            encoding="utf-8")
+    stale_text = text.replace('SPEC_NAME = "target-12"', 'SPEC_NAME = "old"')
+    assert stale_text != text
+    (generated / "target_12.py").write_text(stale_text, encoding="utf-8")
     stale = engines.load(str(TARGET_12), cache_dir=tmp_path / "cache")
     assert pathlib.Path(stale.path).parent == tmp_path / "cache"
     assert stale.name == "target-12" and stale.source == text

@@ -195,7 +195,8 @@ def test_a_cities_board_draws_the_cities_with_the_specs_words_and_no_noble_row(t
             assert "requires" not in tile.inner_text() and "any_one_colour" not in tile.inner_text()
             assert tile.get_attribute("aria-label").startswith(f"city {row['tile']}, side {row['side']}, prestige ")
         said = page.locator('#zones .kind-rule[data-kind="cities"]').all_inner_texts()
-        assert said[0] == "Claim a city: You may do this only if the player meets the requirement of the chosen city."
+        assert said[0] == ("Claim a city: At the end of your turn, if you meet the requirements of a city on display, "
+                           "take it (you must; one city a turn, and you choose which).")
         sheet = (ROOT / "generated" / "sheets" / "cities.en.md").read_text(encoding="utf-8")
         for rule in labels["kinds"]["cities"]["rules"]:  # the sheet's own words
             assert rule["text"][1:] in sheet

@@ -13,6 +13,7 @@ import sqlite3
 
 import pytest
 
+from compiler.sheets import refusals
 from playtest.bots import make_bot
 from tests.helpers.browser import (
     TIMEOUT,
@@ -101,7 +102,7 @@ def test_a_whole_game_in_the_browser_two_people_and_a_bot(server, tmp_path):
         try:
             game.clone().apply(refused)
         except module.IllegalAction as e:
-            reason = str(e)
+            reason = refusals.told(e, "en")[0]  # in the player's words, as the server tells it
         slot = meta["actions"][refused]["card"]
         pages[0].click(f'#market .card[data-slot="{slot[0]}.{slot[1]}"]')
         pages[0].click(f'#actions > .buttons button[data-action="{refused}"]')
@@ -325,7 +326,7 @@ def test_a_cities_board_shows_the_cities_on_display_and_the_pile(tmp_path):
         for i, city in enumerate(shown):
             row = dict(zip(columns, kind.rows[city], strict=True))
             prestige = tiles.nth(i).locator('[data-column="prestige"]').inner_text()
-            assert prestige.split() == ["prestige", str(row["prestige"])]
+            assert prestige.split() == ["prestige", "needed", str(row["prestige"])]  # the column's title in the spec
             wanted = [str(n) for n in row["requires"] if n]
             chips = tiles.nth(i).locator('[data-column="requires"] .chip .n').all_inner_texts()
             assert chips == wanted

@@ -24,6 +24,7 @@ from compiler.emit.runtime.meta import BAG, PILE
 from compiler.language.types import Comp
 from compiler.model import Column, Rules
 from compiler.sheets import tables as sheet_tables
+from compiler.sheets.content.authored import own_text
 from compiler.sheets.phrases.core import describe, explain_definition
 from compiler.sheets.phrases.text import sentence
 
@@ -135,9 +136,10 @@ def labels(rules, module, lang: str) -> dict:
 
 
 def kind_rules(rules: Rules, kind: str, lang: str) -> list[dict[str, str]]:
-    """What the rules ask of a component of `kind`, in the words of the reference sheet (the same
-    phrase functions): each action or step that chooses one, with its condition ("you may do this
-    only if ..."), and each definition about one, with what it means."""
+    """What the rules ask of a component of `kind`, in the words of the reference sheet (its own
+    text where the spec gives one, else the same phrase functions): each action or step that
+    chooses one, with its condition ("you may do this only if ..."), and each definition about
+    one, with what it means."""
     table = sheet_tables.load(lang)
     out = []
     for decision in (*rules.actions, *rules.steps):
@@ -145,13 +147,18 @@ def kind_rules(rules: Rules, kind: str, lang: str) -> list[dict[str, str]]:
         if not any(s == kind or any(z.name == s and z.holds == kind for z in rules.zones) for s in sources):
             continue
         title = decision.title.get(lang) or decision.title.en
-        condition = describe(decision.condition, lang, rules, decision)
-        out.append({"title": title, "text": sentence(table.text("sheet.condition", cond=condition))})
+        said = own_text(decision, lang, rules)
+        if said is None:
+            condition = describe(decision.condition, lang, rules, decision)
+            said = sentence(table.text("sheet.condition", cond=condition))
+        out.append({"title": title, "text": said})
     for definition in rules.definitions:
         if any(isinstance(t, Comp) and t.kind == kind for _, t in definition.params):
-            title, meaning = explain_definition(definition, lang, rules, table)
-            means = table.text("sheet.define.means", title=title, meaning=meaning)
-            out.append({"title": "", "text": sentence(means)})
+            said = own_text(definition, lang, rules)
+            if said is None:
+                title, meaning = explain_definition(definition, lang, rules, table)
+                said = sentence(table.text("sheet.define.means", title=title, meaning=meaning))
+            out.append({"title": "", "text": said})
     return out
 
 

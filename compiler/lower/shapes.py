@@ -20,7 +20,7 @@ import ast
 from . import fold, ir
 from .layout import EnginePlan
 from .pysource import comment
-from .tree import Append, Assign, Comment, Continue, FaceUpLoop, For, If, reads, statements
+from .tree import Append, Assign, Comment, Continue, FaceUpLoop, For, If, read_after_each, reads, statements
 
 
 def cost_names(loop: FaceUpLoop, plan: EnginePlan) -> list[str]:
@@ -136,8 +136,7 @@ def shape_face_up_loops(nodes: list, plan: EnginePlan, choose, after: frozenset 
     """`nodes` with each FaceUpLoop replaced by what `choose(loop, names read after it)` returns
     (a list of statements), or left as it is when that is None."""
     out: list = []
-    for k, node in enumerate(nodes):
-        later = set(after).union(*map(reads, nodes[k + 1:])) if k + 1 < len(nodes) else set(after)
+    for node, later in zip(nodes, read_after_each(nodes, set(after)), strict=True):
         if isinstance(node, FaceUpLoop):
             node.body = shape_face_up_loops(node.body, plan, choose, frozenset(later))
             replaced = choose(node, later)

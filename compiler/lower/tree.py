@@ -268,8 +268,7 @@ def _unused_loop_targets(body: list, after: set[str]) -> list:
     """Each `for` target that neither its body nor the code after the loop reads is named `_`
     (`after`: what the code after `body` reads, and a loop around it)."""
     out = []
-    for k, node in enumerate(body):
-        later = after.union(*map(reads, body[k + 1:]))
+    for node, later in zip(body, read_after_each(body, after), strict=True):
         if isinstance(node, For):
             inside = set().union(*map(reads, node.body + node.orelse))
             parts = bound_names(node.target)
@@ -284,6 +283,18 @@ def _unused_loop_targets(body: list, after: set[str]) -> list:
             node = If(node.test, _unused_loop_targets(node.body, later), _unused_loop_targets(node.orelse, later),
                       node.note, node.chained, node.role)
         out.append(node)
+    return out
+
+
+def read_after_each(body: list, after: set[str]) -> list[set[str]]:
+    """For each statement of `body`, what the statements after it (and `after`) read: built from
+    the end, so a long block is read once and not once per statement."""
+    out: list[set[str]] = []
+    later = set(after)
+    for node in reversed(body):
+        out.append(later)
+        later = later | reads(node)
+    out.reverse()
     return out
 
 

@@ -14,19 +14,25 @@ from ...check import texts
 from .tree import Item
 
 if TYPE_CHECKING:  # the class these functions are bound to (the package re-exports it)
+    from ...model import Rules
     from . import Builder
 
 
 def told(self: Builder, rule: object) -> str | None:
     """The rule's own text in this language, its placeholders filled; None where the phrase applies."""
+    return own_text(rule, self.lang, self.rules)
+
+
+def own_text(rule: object, lang: str, rules: Rules) -> str | None:
+    """The rule's own text in `lang`, its placeholders filled from `rules`; None where it has none
+    (or a stale one), so the generated phrase applies: what a sheet prints, for any reader of it."""
     said = getattr(rule, "text", None)
     if said is None or said.stale:
         return None
-    text = said.get(self.lang)
+    text = said.get(lang)
     if not text:
         return None
-    r = self.rules
-    return texts.fill(text, texts.numbers(r.values, r.players, r.player_fields))
+    return texts.fill(text, texts.numbers(rules.values, rules.players, rules.player_fields))
 
 
 def with_text(self: Builder, item: Item, rule: object) -> Item:
