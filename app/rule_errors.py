@@ -11,13 +11,14 @@ finds the effect whose text that
 is in the spec's rule model, which gives its full span; an effect the spec no longer has
 there (an engine module older than its spec) is reported with the engine's words alone.
 """
+
 from __future__ import annotations
 
 import os
 
 from compiler.diagnostics import CompileError, Diagnostic, SourceMap
 from compiler.front.expr import Effect, unparse, walk
-from compiler.front.overlay import find_spec
+from compiler.front.locate import find_spec
 from compiler.lower import effect_located as located
 from compiler.model import Rules
 from compiler.pipeline import load_rules
@@ -50,7 +51,7 @@ def find_effect(message: str, rules: Rules) -> tuple[Effect, str] | None:
     for effect in effects(rules):
         head = located(effect, effect.name)
         if message.startswith(head):
-            return effect, message[len(head):].lstrip(": ").strip()
+            return effect, message[len(head) :].lstrip(": ").strip()
     return None
 
 
@@ -64,8 +65,10 @@ def rule_error(message: str, spec: str | None, sources: SourceMap, game: str) ->
         except CompileError:
             rules = None  # the spec has changed into one with errors: the engine's words alone
     found = find_effect(message, rules) if rules is not None else None
-    notes = ("the spec made this move legal and its effect impossible; `check -W` warns of the tokens a "
-             "condition does not ensure (E512)",)
+    notes = (
+        "the spec made this move legal and its effect impossible; `check -W` warns of the tokens a "
+        "condition does not ensure (E512)",
+    )
     if found is None:
         return Diagnostic(CODE, f"{game} stopped: {message}", None, notes)
     effect, detail = found

@@ -12,6 +12,7 @@ The base is untrusted: its texts reach the file only through :func:`yaml_comment
 comment line, made one line) or :func:`yaml_entry` (a YAML scalar, quoted as needed), so
 that no title can end a comment and add rules, or make the file invalid YAML.
 """
+
 from __future__ import annotations
 
 import re
@@ -115,8 +116,8 @@ def _header(name: str, extends: str, base: Rules, path: str, base_shown: str) ->
         "#   add an entry      `add: true` and the whole entry; `before: NAME` or `after: NAME` places it",
         "#   move an entry     `before: NAME` or `after: NAME` on an existing action, step, end",
         "#                     trigger or ranking level (their order matters)",
-        "#   remove an entry   `NAME: {remove: \"the reason it goes\"}` (a reason is required)",
-        "#   explain it        `note: \"what it changes and why\"` on the entry (a text, or a mapping",
+        '#   remove an entry   `NAME: {remove: "the reason it goes"}` (a reason is required)',
+        '#   explain it        `note: "what it changes and why"` on the entry (a text, or a mapping',
         "#                     {en, fr, nl, sr}); notes are shown on the sheets and by `diff`.",
         "# Any other section (components, winners, interpretations) is changed field by field; a",
         "# list or a text replaces the base's, except `effects` and `interpretations` given as",
@@ -134,8 +135,10 @@ def _header(name: str, extends: str, base: Rules, path: str, base_shown: str) ->
 
 def _players_section(base: Rules) -> list[str]:
     """The player-count table, with a row changed and one added."""
-    rows = [f"#   {p.players}: {{gems: {p.gems}, gold: {p.gold}, nobles: {p.nobles}, face_up: {p.face_up}}}"
-            for p in base.players]
+    rows = [
+        f"#   {p.players}: {{gems: {p.gems}, gold: {p.gold}, nobles: {p.nobles}, face_up: {p.face_up}}}"
+        for p in base.players
+    ]
     first_row = base.players[0]
     biggest = base.players[-1]
     return [
@@ -144,9 +147,9 @@ def _players_section(base: Rules) -> list[str]:
         "# The base's table:",
         *rows,
         "# players:",
-        f"#   {first_row.players}: {{gold: {first_row.gold}, note: \"Why this row changes.\"}}",
+        f'#   {first_row.players}: {{gold: {first_row.gold}, note: "Why this row changes."}}',
         f"#   {biggest.players + 1}: {{add: true, gems: {biggest.gems}, gold: {biggest.gold}, "
-        f"nobles: {biggest.nobles}, face_up: {biggest.face_up}, note: \"A new player count.\"}}",
+        f'nobles: {biggest.nobles}, face_up: {biggest.face_up}, note: "A new player count."}}',
         "",
     ]
 
@@ -161,9 +164,12 @@ def _values_section(base: Rules) -> list[str]:
         f"# Named numbers that conditions use. Fields: {_entry_fields('values')} (or just the number).",
         f"# The base's values: {values}.",
         "# values:",
-        *([f"#   {first_value.name}: {{value: {first_value.value}, note: \"Why the number changes.\"}}"]
-          if first_value else []),
-        f"#   {number}: {{value: 3, add: true, note: \"A new number, for a condition of this variant.\"}}",
+        *(
+            [f'#   {first_value.name}: {{value: {first_value.value}, note: "Why the number changes."}}']
+            if first_value
+            else []
+        ),
+        f'#   {number}: {{value: 3, add: true, note: "A new number, for a condition of this variant."}}',
         "",
     ]
 
@@ -183,9 +189,9 @@ def _actions_section(base: Rules, width: int) -> list[str]:
         *[f"#   {d.name:<{width}}  {d.title.en}  (notation: {d.notation})" for d in base.actions],
         "# actions:",
         f"#   {first_action.name}:",
-        f"#     condition: \"{unparse(first_action.condition)}\"",
-        "#     note: \"What the new condition changes, and why.\"",
-        f"#   {last_action.name}: {{remove: \"Why this action goes.\"}}",
+        f'#     condition: "{unparse(first_action.condition)}"',
+        '#     note: "What the new condition changes, and why."',
+        f'#   {last_action.name}: {{remove: "Why this action goes."}}',
         "",
     ]
 
@@ -200,7 +206,7 @@ def _steps_section(base: Rules, width: int) -> list[str]:
         "# The base's steps:",
         *([f"#   {d.name:<{width}}  {d.title.en}  (notation: {d.notation})" for d in base.steps] or ["#   (none)"]),
         "# end_of_turn:",
-        *([f"#   {first_step.name}: {{resolve: {first_step.resolve}, note: \"Why.\"}}"] if first_step else []),
+        *([f'#   {first_step.name}: {{resolve: {first_step.resolve}, note: "Why."}}'] if first_step else []),
         "",
     ]
 
@@ -216,7 +222,7 @@ def _setup_section(base: Rules, width: int) -> list[str]:
         *([f"#   {s.name:<{width}}  {s.title.en}" for s in base.setup] or ["#   (none)"]),
         "# setup:",
         f"#   {_free_name('head_start', [s.name for s in base.setup])}: {{add: true, title: Starting holdings, "
-        f"each_player: true, effects: [\"take({base.wild}, 1)\"], note: \"Why.\"}}",
+        f'each_player: true, effects: ["take({base.wild}, 1)"], note: "Why."}}',
         "",
     ]
 
@@ -231,8 +237,8 @@ def _define_section(base: Rules, width: int, rich: str) -> list[str]:
         "# The base's definitions:",
         *([f"#   {d.name:<{width}}  {d.title.en}" for d in base.definitions] or ["#   (none)"]),
         "# define:",
-        f"#   {rich}: {{add: true, title: \"{{p}} holds 3 {base.wild} tokens\", params: {{p: player}}, "
-        f"is: \"p.tokens[{base.wild}] >= 3\", note: \"Why.\"}}",
+        f'#   {rich}: {{add: true, title: "{{p}} holds 3 {base.wild} tokens", params: {{p: player}}, '
+        f'is: "p.tokens[{base.wild}] >= 3", note: "Why."}}',
         "",
     ]
 
@@ -248,7 +254,7 @@ def _prestige_section(base: Rules, width: int, rich: str) -> list[str]:
         *([f"#   {x.name:<{width}}  {x.title.en}" for x in base.prestige] or ["#   (none)"]),
         "# prestige:",
         f"#   {_free_name('hoard', [x.name for x in base.prestige])}: {{add: true, title: Hoard, "
-        f"by: \"if {rich}(player) then 1 else 0\", note: \"Why.\"}}",
+        f'by: "if {rich}(player) then 1 else 0", note: "Why."}}',
     ]
 
 
@@ -264,7 +270,7 @@ def _state_section(base: Rules, width: int) -> list[str]:
         *([f"#   {v.name:<{width}}  {v.title.en}" for v in base.variables] or ["#   (none)"]),
         "# state:",
         f"#   {_free_name('cards_bought', [v.name for v in base.variables])}: {{add: true, title: Cards bought, "
-        "per_player: true, type: number, initial: 0, note: \"Why.\"}",
+        'per_player: true, type: number, initial: 0, note: "Why."}',
         "",
     ]
 
@@ -279,7 +285,7 @@ def _end_section(base: Rules) -> list[str]:
         "# The base's triggers:",
         *[f"#   {t.name}: when {unparse(t.when)}, finish {t.finish}" for t in base.end],
         "# end:",
-        f"#   {first_end.name}: {{finish: {first_end.finish}, note: \"Why.\"}}",
+        f'#   {first_end.name}: {{finish: {first_end.finish}, note: "Why."}}',
         "",
     ]
 
@@ -298,7 +304,7 @@ def _winners_section(base: Rules) -> list[str]:
         "# winners:",
         "#   ranking:",
         f"#     {level}: {{add: true, before: {base.winners.ranking[-1].name}, title: Most nobles, "
-        "by: player.nobles, prefer: highest, note: \"Why.\"}",
+        'by: player.nobles, prefer: highest, note: "Why."}',
         "",
     ]
 

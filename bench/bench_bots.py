@@ -22,6 +22,7 @@ with the load average printed alongside).
     python bench/bench_bots.py [SPEC] [--games 100] [--mcts-games 40] [--playouts 64]
                                [--speed-games 60] [--runs 3] [--json] [--check] [--speed-only]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -53,8 +54,16 @@ def head_to_head(engine, bot: str, rival: str, games: int, seed: int, jobs: int)
             shared += me in r.winners and len(r.winners) > 1
             rounds.append(r.rounds)
     lo, hi = stats.wilson(wins, games)
-    return {"bot": bot, "rival": rival, "games": games, "wins": wins, "shared": shared,
-            "win_rate": wins / games, "ci95": [lo, hi], "rounds_mean": stats.mean(rounds)}
+    return {
+        "bot": bot,
+        "rival": rival,
+        "games": games,
+        "wins": wins,
+        "shared": shared,
+        "win_rate": wins / games,
+        "ci95": [lo, hi],
+        "rounds_mean": stats.mean(rounds),
+    }
 
 
 def _spin(n: int) -> int:
@@ -104,12 +113,25 @@ def throughput(engine, games: int, runs: int, seed: int, control_work: int = 20_
     out = []
     for jobs in (1, 2):
         median = statistics.median(seconds[jobs])
-        out.append({"jobs": jobs, "games": games, "runs": runs, "seconds": seconds[jobs], "median_seconds": median,
-                    "games_per_second": games / median, "cpu_seconds": cpu[jobs],
-                    "median_cpu_seconds": statistics.median(cpu[jobs]),
-                    "cpu_ms_per_game": 1000 * statistics.median(cpu[jobs]) / games})
-    ctl = {"work": control_work, "seconds_1": spin[1], "seconds_2": spin[2],
-           "speed_up": statistics.median(spin[1]) / statistics.median(spin[2])}
+        out.append(
+            {
+                "jobs": jobs,
+                "games": games,
+                "runs": runs,
+                "seconds": seconds[jobs],
+                "median_seconds": median,
+                "games_per_second": games / median,
+                "cpu_seconds": cpu[jobs],
+                "median_cpu_seconds": statistics.median(cpu[jobs]),
+                "cpu_ms_per_game": 1000 * statistics.median(cpu[jobs]) / games,
+            }
+        )
+    ctl = {
+        "work": control_work,
+        "seconds_1": spin[1],
+        "seconds_2": spin[2],
+        "speed_up": statistics.median(spin[1]) / statistics.median(spin[2]),
+    }
     return out[0], out[1], ctl
 
 
@@ -128,8 +150,11 @@ def mcts_speed(engine, playouts: int, decisions: int = 20) -> dict:
             g.apply(bot.choose(g))
         else:
             g.apply(rival.choose(g))
-    return {"playouts": bot.playouts_run, "seconds": bot.seconds,
-            "playouts_per_second": bot.playouts_run / bot.seconds if bot.seconds else None}
+    return {
+        "playouts": bot.playouts_run,
+        "seconds": bot.seconds,
+        "playouts_per_second": bot.playouts_run / bot.seconds if bot.seconds else None,
+    }
 
 
 def speed_only(args) -> int:
@@ -138,20 +163,30 @@ def speed_only(args) -> int:
     load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     one, two, ctl = throughput(engine, args.speed_games, args.runs, args.seed)
     speed_up = one["median_seconds"] / two["median_seconds"]
-    result = {"spec": engine.label, "cpus": os.cpu_count(), "load_average": load_before,
-              "load_average_after": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
-              "throughput": {"one_job": one, "two_jobs": two, "speed_up": speed_up, "control": ctl}}
+    result = {
+        "spec": engine.label,
+        "cpus": os.cpu_count(),
+        "load_average": load_before,
+        "load_average_after": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
+        "throughput": {"one_job": one, "two_jobs": two, "speed_up": speed_up, "control": ctl},
+    }
     if args.json:
         print(json.dumps(result, indent=2))
     else:
-        print(f"engine {engine.label}, {os.cpu_count()} cpus, load average {load_before} -> "
-              f"{result['load_average_after']}")
+        print(
+            f"engine {engine.label}, {os.cpu_count()} cpus, load average {load_before} -> "
+            f"{result['load_average_after']}"
+        )
         for t in (one, two):
-            print(f"greedy vs greedy, {t['jobs']} job{'s' if t['jobs'] > 1 else ''}: "
-                  f"{t['games_per_second']:.2f} games/s, {t['cpu_ms_per_game']:.1f} ms CPU per game "
-                  f"(median of {t['runs']} x {t['games']} games: " + ", ".join(f"{s:.2f}s" for s in t["seconds"]) + ")")
-        print(f"speed-up 1 -> 2 jobs: {speed_up:.2f}x (control, a pure-Python loop in the same runs: "
-              f"{ctl['speed_up']:.2f}x); 10,000 games with 2 jobs: {10000 / two['games_per_second']:.0f}s")
+            print(
+                f"greedy vs greedy, {t['jobs']} job{'s' if t['jobs'] > 1 else ''}: "
+                f"{t['games_per_second']:.2f} games/s, {t['cpu_ms_per_game']:.1f} ms CPU per game "
+                f"(median of {t['runs']} x {t['games']} games: " + ", ".join(f"{s:.2f}s" for s in t["seconds"]) + ")"
+            )
+        print(
+            f"speed-up 1 -> 2 jobs: {speed_up:.2f}x (control, a pure-Python loop in the same runs: "
+            f"{ctl['speed_up']:.2f}x); 10,000 games with 2 jobs: {10000 / two['games_per_second']:.0f}s"
+        )
     ok = two["games_per_second"] * 60 >= 10000 and speed_up >= 1.7
     return 0 if ok or not args.check else 1
 
@@ -180,10 +215,18 @@ def main(argv=None) -> int:
     one, two, ctl = throughput(engine, args.speed_games, args.runs, args.seed)
     speed = mcts_speed(engine, args.playouts)
     result = {
-        "spec": engine.label, "cpus": os.cpu_count(), "load_average": load_before,
-        "greedy_vs_random": greedy, "mcts_vs_greedy": mcts, "mcts_speed": speed,
-        "throughput": {"one_job": one, "two_jobs": two,
-                       "speed_up": one["median_seconds"] / two["median_seconds"], "control": ctl},
+        "spec": engine.label,
+        "cpus": os.cpu_count(),
+        "load_average": load_before,
+        "greedy_vs_random": greedy,
+        "mcts_vs_greedy": mcts,
+        "mcts_speed": speed,
+        "throughput": {
+            "one_job": one,
+            "two_jobs": two,
+            "speed_up": one["median_seconds"] / two["median_seconds"],
+            "control": ctl,
+        },
     }
     ok = greedy["win_rate"] >= 0.9 and mcts["win_rate"] > 0.5
     if args.json:
@@ -192,21 +235,34 @@ def main(argv=None) -> int:
         pct = lambda x: f"{100 * x:.1f}%"  # noqa: E731
         print(f"engine {engine.label}, {os.cpu_count()} cpus, load average {load_before}")
         for r in (greedy, mcts):
-            print(f"{r['bot']} vs {r['rival']}: {r['wins']}/{r['games']} won alone = {pct(r['win_rate'])} "
-                  f"[{pct(r['ci95'][0])}, {pct(r['ci95'][1])}], shared {r['shared']}, "
-                  f"{r['rounds_mean']:.1f} rounds")
+            print(
+                f"{r['bot']} vs {r['rival']}: {r['wins']}/{r['games']} won alone = {pct(r['win_rate'])} "
+                f"[{pct(r['ci95'][0])}, {pct(r['ci95'][1])}], shared {r['shared']}, "
+                f"{r['rounds_mean']:.1f} rounds"
+            )
         for t in (one, two):
-            print(f"greedy vs greedy, {t['jobs']} job{'s' if t['jobs'] > 1 else ''}: "
-                  f"{t['games_per_second']:.2f} games/s (median of {t['runs']} x {t['games']} games: "
-                  + ", ".join(f"{s:.2f}s" for s in t["seconds"]) + ")")
-            print(f"  CPU (user+sys, workers included): {t['cpu_ms_per_game']:.1f} ms per game "
-                  f"(median {t['median_cpu_seconds']:.2f}s)")
-        print(f"speed-up 1 -> 2 jobs: {result['throughput']['speed_up']:.2f}x; 10,000 games with 2 jobs would take "
-              f"{10000 / two['games_per_second']:.0f}s")
-        print(f"control (pure-Python loop, 1 vs 2 processes, same command): {ctl['speed_up']:.2f}x "
-              "(what the machine allowed: compare the speed-up with it)")
-        print(f"mcts:{args.playouts}: {speed['playouts_per_second']:.0f} playouts/s "
-              f"({speed['playouts']} playouts in {speed['seconds']:.1f}s)")
+            print(
+                f"greedy vs greedy, {t['jobs']} job{'s' if t['jobs'] > 1 else ''}: "
+                f"{t['games_per_second']:.2f} games/s (median of {t['runs']} x {t['games']} games: "
+                + ", ".join(f"{s:.2f}s" for s in t["seconds"])
+                + ")"
+            )
+            print(
+                f"  CPU (user+sys, workers included): {t['cpu_ms_per_game']:.1f} ms per game "
+                f"(median {t['median_cpu_seconds']:.2f}s)"
+            )
+        print(
+            f"speed-up 1 -> 2 jobs: {result['throughput']['speed_up']:.2f}x; 10,000 games with 2 jobs would take "
+            f"{10000 / two['games_per_second']:.0f}s"
+        )
+        print(
+            f"control (pure-Python loop, 1 vs 2 processes, same command): {ctl['speed_up']:.2f}x "
+            "(what the machine allowed: compare the speed-up with it)"
+        )
+        print(
+            f"mcts:{args.playouts}: {speed['playouts_per_second']:.0f} playouts/s "
+            f"({speed['playouts']} playouts in {speed['seconds']:.1f}s)"
+        )
         print("bars met" if ok else "a bar is NOT met (greedy >= 90% vs random, mcts > 50% vs greedy)")
     return 0 if ok or not args.check else 1
 

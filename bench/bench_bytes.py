@@ -10,6 +10,7 @@ its ETag (a 304 costs no body).
 
     python bench/bench_bytes.py [--project DIR] [--spec target-12]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -30,9 +31,22 @@ from bench_start import ROOT, free_port  # noqa: E402 - the bench folder is no p
 
 def start(project: pathlib.Path, spec: str, db: str, port: int) -> subprocess.Popen[bytes]:
     python = project / ".venv" / "bin" / "python"
-    process = subprocess.Popen([str(python) if python.exists() else sys.executable, "-m", "app", "serve", spec,
-                                "--db", db, "--port", str(port)], cwd=project,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [
+            str(python) if python.exists() else sys.executable,
+            "-m",
+            "app",
+            "serve",
+            spec,
+            "--db",
+            db,
+            "--port",
+            str(port),
+        ],
+        cwd=project,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline:
         try:
@@ -98,14 +112,17 @@ def main() -> None:
         server = start(args.project, args.spec, os.path.join(folder, "t.sqlite3"), port)
         try:
             with httpx.Client(headers={"accept-encoding": "gzip"}, timeout=30) as client:
-                made = client.post(base + "/api/tables", json={"spec": args.spec, "players": 2,
-                                                               "seats": ["human", "human"]}).json()
+                made = client.post(
+                    base + "/api/tables", json={"spec": args.spec, "players": 2, "seats": ["human", "human"]}
+                ).json()
                 link = base + urllib.parse.urlparse(made["seats"][0]["link"]).path
                 kept: dict[str, httpx.Response] = {}
                 for name in ("first load", "reload"):
                     sizes = load(client, base, link, kept)
-                    print(f"{name}: {sum(sizes.values()):,} bytes  " +
-                          ", ".join(f"{k.split('?')[0]} {v:,}" for k, v in sizes.items()))
+                    print(
+                        f"{name}: {sum(sizes.values()):,} bytes  "
+                        + ", ".join(f"{k.split('?')[0]} {v:,}" for k, v in sizes.items())
+                    )
         finally:
             server.terminate()
             server.wait(30)

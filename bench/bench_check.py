@@ -11,6 +11,7 @@ command: the median wall time, the spread (min, quartiles, max) and the median m
 the baseline's. The baselines are `python -c pass` (the interpreter alone) and
 `python -c "import app.cli"` (imports, before any work).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -57,8 +58,10 @@ def main() -> None:
     for name, values in times.items():
         q1, _, q3 = statistics.quantiles(values, n=4) if len(values) > 1 else (values[0],) * 3
         med = statistics.median(values)
-        print(f"{name:36} {med * 1e3:8.1f} {min(values) * 1e3:8.1f} {q1 * 1e3:8.1f} {q3 * 1e3:8.1f} "
-              f"{max(values) * 1e3:8.1f} {(med - base) * 1e3:8.1f}")
+        print(
+            f"{name:36} {med * 1e3:8.1f} {min(values) * 1e3:8.1f} {q1 * 1e3:8.1f} {q3 * 1e3:8.1f} "
+            f"{max(values) * 1e3:8.1f} {(med - base) * 1e3:8.1f}"
+        )
 
 
 if __name__ == "__main__":

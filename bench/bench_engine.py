@@ -16,6 +16,7 @@ engines in one command (runs are interleaved).
     python bench/bench_engine.py [--engine generated/engines/official.py] [--games 200] [--runs 5]
                                  [--players 2,4] [--loop api,playout]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -50,8 +51,13 @@ def playouts(engine, players: int, games: int, seed: int) -> dict:
             decisions += 1
         rounds += game.round
     elapsed = time.process_time() - start
-    return {"decisions/s": decisions / elapsed, "main actions/s": main_actions / elapsed,
-            "games/s": games / elapsed, "mean rounds": rounds / games, "decisions/game": decisions / games}
+    return {
+        "decisions/s": decisions / elapsed,
+        "main actions/s": main_actions / elapsed,
+        "games/s": games / elapsed,
+        "mean rounds": rounds / games,
+        "decisions/game": decisions / games,
+    }
 
 
 def builtin_playouts(engine, players: int, games: int, seed: int) -> dict:
@@ -64,8 +70,13 @@ def builtin_playouts(engine, players: int, games: int, seed: int) -> dict:
         decisions += game.playout(rng)
         rounds += game.round
     elapsed = time.process_time() - start
-    return {"decisions/s": decisions / elapsed, "main actions/s": float("nan"),
-            "games/s": games / elapsed, "mean rounds": rounds / games, "decisions/game": decisions / games}
+    return {
+        "decisions/s": decisions / elapsed,
+        "main actions/s": float("nan"),
+        "games/s": games / elapsed,
+        "mean rounds": rounds / games,
+        "decisions/game": decisions / games,
+    }
 
 
 LOOPS = {"api": playouts, "playout": builtin_playouts}
@@ -116,10 +127,12 @@ def main() -> int:
                 med = {k: statistics.median(r[k] for r in done) for k in done[0]}
                 spread = (min(r["decisions/s"] for r in done), max(r["decisions/s"] for r in done))
                 mains = f" {med['main actions/s']:,.0f} main actions/s," if loop == "api" else ""
-                print(f"{name}, {players} players, {loop}: {med['decisions/s']:,.0f} decisions/s"
-                      f" (runs {spread[0]:,.0f}-{spread[1]:,.0f}),{mains}"
-                      f" {med['games/s']:,.1f} games/s, {med['mean rounds']:.1f} rounds/game,"
-                      f" {med['decisions/game']:.0f} decisions/game, ratio to baseline {med['decisions/s'] / base:.3f}")
+                print(
+                    f"{name}, {players} players, {loop}: {med['decisions/s']:,.0f} decisions/s"
+                    f" (runs {spread[0]:,.0f}-{spread[1]:,.0f}),{mains}"
+                    f" {med['games/s']:,.1f} games/s, {med['mean rounds']:.1f} rounds/game,"
+                    f" {med['decisions/game']:.0f} decisions/game, ratio to baseline {med['decisions/s'] / base:.3f}"
+                )
     return 0
 
 

@@ -10,6 +10,7 @@ the median of --runs runs), so the speed-up does not depend on how busy the mach
 
     python bench/bench_greedy.py [SPEC] [--games 2000] [--jobs 2] [--runs 3] [--json]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -105,31 +106,43 @@ def main(argv=None) -> int:
     n = args.games
     decided = counts["new"] + counts["old"]
     result = {
-        "spec": args.spec, "games": n, "seed": args.seed, "counts": counts, "wall_seconds": wall,
+        "spec": args.spec,
+        "games": n,
+        "seed": args.seed,
+        "counts": counts,
+        "wall_seconds": wall,
         "load_average": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
         "new_wins": {"rate": counts["new"] / n, "ci95": stats.wilson(counts["new"], n)},
         "old_wins": {"rate": counts["old"] / n, "ci95": stats.wilson(counts["old"], n)},
-        "new_share_of_decided": {"rate": counts["new"] / decided if decided else None,
-                                 "ci95": stats.wilson(counts["new"], decided)},
+        "new_share_of_decided": {
+            "rate": counts["new"] / decided if decided else None,
+            "ci95": stats.wilson(counts["new"], decided),
+        },
         "decision_cpu": decision_times(args.spec, args.runs),
     }
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
     pct = lambda x: f"{100 * x:.1f}%"  # noqa: E731
-    print(f"{n} games greedy-new vs greedy-old, seats alternated, seed {args.seed} ({wall:.0f}s wall, "
-          f"load average {result['load_average']})")
+    print(
+        f"{n} games greedy-new vs greedy-old, seats alternated, seed {args.seed} ({wall:.0f}s wall, "
+        f"load average {result['load_average']})"
+    )
     for key, label in (("new_wins", "new wins alone"), ("old_wins", "old wins alone")):
         r = result[key]
         print(f"  {label}: {pct(r['rate'])} [{pct(r['ci95'][0])}, {pct(r['ci95'][1])}]")
     print(f"  shared: {counts['shared']}, no winner: {counts['none']}")
     d = result["new_share_of_decided"]
     if decided:
-        print(f"  new's share of the {decided} games one bot won: {pct(d['rate'])} "
-              f"[{pct(d['ci95'][0])}, {pct(d['ci95'][1])}]")
+        print(
+            f"  new's share of the {decided} games one bot won: {pct(d['rate'])} "
+            f"[{pct(d['ci95'][0])}, {pct(d['ci95'][1])}]"
+        )
     t = result["decision_cpu"]
-    print(f"  CPU per decision: new {t['new']['median_us']:.0f} us, old {t['old']['median_us']:.0f} us "
-          f"(medians of {args.runs}): {t['speed_up']:.1f}x faster")
+    print(
+        f"  CPU per decision: new {t['new']['median_us']:.0f} us, old {t['old']['median_us']:.0f} us "
+        f"(medians of {args.runs}): {t['speed_up']:.1f}x faster"
+    )
     return 0
 
 

@@ -8,6 +8,7 @@ reads as a ratio.
 
     python bench/bench_rl.py [--episodes 40] [--runs 5] [--spec rulespec/official.yaml]
 """
+
 from __future__ import annotations
 
 import argparse

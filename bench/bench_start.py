@@ -13,6 +13,7 @@ folder for that run alone) and the median is taken over warm runs.
 --project runs the server of another checkout (its .venv's Python), to compare a branch with
 main on the same machine at the same time.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -54,8 +55,17 @@ def one_start(specs: list[str], env: dict[str, str], project: pathlib.Path = ROO
         db = os.path.join(folder, "tables.sqlite3")
         started = time.perf_counter()
         python = project / ".venv" / "bin" / "python"
-        command = [str(python) if python.exists() else sys.executable, "-m", "app", "serve", *specs,
-                   "--db", db, "--port", str(port)]
+        command = [
+            str(python) if python.exists() else sys.executable,
+            "-m",
+            "app",
+            "serve",
+            *specs,
+            "--db",
+            db,
+            "--port",
+            str(port),
+        ]
         process = subprocess.Popen(command, cwd=project, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             while time.perf_counter() - started < TIMEOUT:
@@ -90,8 +100,10 @@ def main() -> None:
         runs.append(one_start(args.specs, env, args.project))
         print(f"  start: {runs[-1][0]:.2f} s, {runs[-1][1]:.2f} s of processor", flush=True)
     walls = [w for w, _ in runs]
-    print(f"median start over {len(runs)} runs: {statistics.median(walls):.2f} s (min {min(walls):.2f}, "
-          f"max {max(walls):.2f}); processor {statistics.median(c for _, c in runs):.2f} s")
+    print(
+        f"median start over {len(runs)} runs: {statistics.median(walls):.2f} s (min {min(walls):.2f}, "
+        f"max {max(walls):.2f}); processor {statistics.median(c for _, c in runs):.2f} s"
+    )
 
 
 if __name__ == "__main__":

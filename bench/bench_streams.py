@@ -15,6 +15,7 @@ median and p95 of those probes.
 --root runs the server of another checkout (a `git worktree` of an older commit, for a before
 and after on the same machine); its `serve` may not know the stream caps (--old-server).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -59,6 +60,7 @@ async def hold(client: httpx.AsyncClient, url: str, opened: asyncio.Event, count
 
 def crowd(url: str, streams: int, ready, stop) -> None:
     """The process that holds the streams, reading them, until `stop` is set."""
+
     async def run() -> None:
         limits = httpx.Limits(max_connections=streams + 20, max_keepalive_connections=streams + 20)
         async with httpx.AsyncClient(limits=limits, timeout=60) as client:
@@ -116,14 +118,22 @@ async def play_and_probe(player, other, base: str, apis: list[str], mine: str, m
             t = time.perf_counter()
             assert (await other.get(base + "/static/style.css")).status_code == 200
             statics.append(time.perf_counter() - t)
-    return {"view_p50": statistics.median(views), "view_p95": p95(views),
-            "static_p50": statistics.median(statics), "static_p95": p95(statics)}
+    return {
+        "view_p50": statistics.median(views),
+        "view_p95": p95(views),
+        "static_p50": statistics.median(statics),
+        "static_p95": p95(statics),
+    }
 
 
 def serve(root: pathlib.Path, db: str, port: int, streams: int, old: bool, log) -> subprocess.Popen:
     caps = () if old else ("--streams-per-address", str(streams + 10), "--streams-per-table", str(streams + 10))
-    process = subprocess.Popen([sys.executable, "-m", "app", "serve", "target-12", "--db", db, "--port",
-                                str(port), *LIMITS, *caps], cwd=root, stdout=log, stderr=subprocess.STDOUT)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app", "serve", "target-12", "--db", db, "--port", str(port), *LIMITS, *caps],
+        cwd=root,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
@@ -156,8 +166,10 @@ def main() -> None:
                 process.wait(10)
         results.append(result)
         print(f"  run {run + 1}: " + ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in result.items()), flush=True)
-    print(f"median of {args.runs} runs, {args.streams} streams: "
-          + ", ".join(f"{k} {statistics.median(r[k] for r in results) * 1000:.1f} ms" for k in results[0]))
+    print(
+        f"median of {args.runs} runs, {args.streams} streams: "
+        + ", ".join(f"{k} {statistics.median(r[k] for r in results) * 1000:.1f} ms" for k in results[0])
+    )
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ figures include the client's own load.
     python bench/bench_web.py [--runs 3] [--seconds 20] [--bot-tables 100] [--people 20]
                               [--bot-delay 0.6] [--think 0.3] [--spec target-12] [--json] [--url URL] [--no-baseline]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -56,15 +57,42 @@ def free_port() -> int:
 
 
 # What one run asks of the server, from one address, with room to spare: no request of the bench is refused.
-BENCH_LIMITS = ("--tables-per-address", "1000000/minute", "--requests-per-address", "1000000/second",
-                "--max-open-tables", "100000", "--max-tables", "1000000", "--bot-queue", "100000",
-                "--streams-per-address", "100000")
+BENCH_LIMITS = (
+    "--tables-per-address",
+    "1000000/minute",
+    "--requests-per-address",
+    "1000000/second",
+    "--max-open-tables",
+    "100000",
+    "--max-tables",
+    "1000000",
+    "--bot-queue",
+    "100000",
+    "--streams-per-address",
+    "100000",
+)
 
 
 def start_server(spec: str, db: str, port: int, bot_delay: float, log) -> subprocess.Popen:
-    process = subprocess.Popen([sys.executable, "-m", "app", "serve", spec, "--db", db, "--port", str(port),
-                                "--bot-delay", str(bot_delay), *BENCH_LIMITS],
-                               cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "serve",
+            spec,
+            "--db",
+            db,
+            "--port",
+            str(port),
+            "--bot-delay",
+            str(bot_delay),
+            *BENCH_LIMITS,
+        ],
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
@@ -115,15 +143,17 @@ async def new_table(client, base: str, spec: str, seats: list[str]) -> dict:
     return r.json()
 
 
-async def person_pair(client, base: str, spec: str, think: float, rng: random.Random, latencies: list, stop: float,
-                      errors: list) -> None:
+async def person_pair(
+    client, base: str, spec: str, think: float, rng: random.Random, latencies: list, stop: float, errors: list
+) -> None:
     """Two people at one table, each on their own stream, playing until `stop` (new games as needed)."""
     while time.perf_counter() < stop:
         made = await new_table(client, base, spec, ["human", "human"])
         apis = [seat_api(s["link"]) for s in made["seats"]]
         streams = [Stream(), Stream()]
-        tasks = [asyncio.create_task(s.follow(client, base + a + "/events"))
-                 for s, a in zip(streams, apis, strict=True)]
+        tasks = [
+            asyncio.create_task(s.follow(client, base + a + "/events")) for s, a in zip(streams, apis, strict=True)
+        ]
         try:
             while time.perf_counter() < stop:
                 view = await streams[0].wait(lambda v: True)
@@ -137,8 +167,9 @@ async def person_pair(client, base: str, spec: str, think: float, rng: random.Ra
                 n = mine["moves"]
                 clicked = time.perf_counter()
                 try:
-                    r = await client.post(base + apis[seat] + "/actions",
-                                          json={"action": rng.choice(mine["legal"]), "after": n})
+                    r = await client.post(
+                        base + apis[seat] + "/actions", json={"action": rng.choice(mine["legal"]), "after": n}
+                    )
                 except httpx.TransportError as e:  # a kept-alive connection the server closed as it was reused
                     errors.append(f"{type(e).__name__}: {e}")
                     continue
@@ -155,6 +186,7 @@ async def person_pair(client, base: str, spec: str, think: float, rng: random.Ra
 
 async def keep_bot_tables(client, base: str, spec: str, count: int, stop: float) -> None:
     """Keep `count` tables of two greedy bots playing; replace each that ends."""
+
     async def make():
         made = await new_table(client, base, spec, ["greedy", "greedy"])
         watch = urllib.parse.urlparse(made["watch"]).path.split("/")  # /watch/TABLE/SECRET
@@ -177,8 +209,12 @@ async def one_run(args, base: str, bot_tables: int) -> dict:
         rng = random.Random(1)
         bots = asyncio.create_task(keep_bot_tables(client, base, args.spec, bot_tables, stop))
         await asyncio.sleep(0)
-        people = [asyncio.create_task(person_pair(client, base, args.spec, args.think, random.Random(rng.random()),
-                                                  latencies, stop, errors)) for _ in range(args.people // 2)]
+        people = [
+            asyncio.create_task(
+                person_pair(client, base, args.spec, args.think, random.Random(rng.random()), latencies, stop, errors)
+            )
+            for _ in range(args.people // 2)
+        ]
         started = time.time() + 3
         await asyncio.gather(bots, *people)
         ended = time.time()
@@ -206,8 +242,12 @@ def main() -> None:
     parser.add_argument("--spec", default="target-12")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--url", help="measure a server already running at this address instead")
-    parser.add_argument("--no-baseline", dest="baseline", action="store_false",
-                        help="skip the baseline runs (the same people, no bot tables)")
+    parser.add_argument(
+        "--no-baseline",
+        dest="baseline",
+        action="store_false",
+        help="skip the baseline runs (the same people, no bot tables)",
+    )
     args = parser.parse_args()
     if args.url:  # a server already running (to profile it): one run, no moves/s (its database is its own)
         result = asyncio.run(one_run(args, args.url.rstrip("/"), args.bot_tables))
@@ -226,18 +266,24 @@ def main() -> None:
     if args.json:
         print(json.dumps({"runs": loaded, "median": summary, "baseline_runs": baseline, "baseline": base}, indent=2))
         return
-    print(f"{args.bot_tables} bot tables (bot delay {args.bot_delay}s) + {args.people} people, {args.seconds:.0f}s "
-          f"x {args.runs} runs on {os.cpu_count()} cores (load average {summary['load_average']:.1f})")
+    print(
+        f"{args.bot_tables} bot tables (bot delay {args.bot_delay}s) + {args.people} people, {args.seconds:.0f}s "
+        f"x {args.runs} runs on {os.cpu_count()} cores (load average {summary['load_average']:.1f})"
+    )
     for i, r in enumerate(loaded, 1):
         print(f"  run {i}: {line(r)}")
     for i, r in enumerate(baseline, 1):
         print(f"  baseline run {i} (people only): {line(r)}")
     verdict = "under" if summary["p95_ms"] < 100 else "OVER"
-    print(f"median: {summary['moves_per_s']:.0f} moves/s, click-to-every-seat p95 {summary['p95_ms']:.1f} ms "
-          f"({verdict} the 100 ms target), p50 {summary['p50_ms']:.1f} ms")
+    print(
+        f"median: {summary['moves_per_s']:.0f} moves/s, click-to-every-seat p95 {summary['p95_ms']:.1f} ms "
+        f"({verdict} the 100 ms target), p50 {summary['p50_ms']:.1f} ms"
+    )
     if base:
-        print(f"people only: p95 {base['p95_ms']:.1f} ms, p50 {base['p50_ms']:.1f} ms; the bot tables multiply the "
-              f"p95 by {summary['p95_ms'] / base['p95_ms']:.2f}")
+        print(
+            f"people only: p95 {base['p95_ms']:.1f} ms, p50 {base['p50_ms']:.1f} ms; the bot tables multiply the "
+            f"p95 by {summary['p95_ms'] / base['p95_ms']:.2f}"
+        )
 
 
 def measure(args, bot_tables: int) -> dict:
@@ -253,14 +299,21 @@ def measure(args, bot_tables: int) -> dict:
                 server.terminate()  # uvicorn's graceful stop: the bots' worker process stops with it
                 server.wait(30)
         lat = result["latencies"]
-        return {"moves_per_s": moves_in(db, result["window"]) / (result["window"][1] - result["window"][0]),
-                "clicks": len(lat), "p50_ms": 1000 * percentile(lat, 0.5), "p95_ms": 1000 * percentile(lat, 0.95),
-                "max_ms": 1000 * max(lat, default=float("nan")), "errors": len(result["errors"])}
+        return {
+            "moves_per_s": moves_in(db, result["window"]) / (result["window"][1] - result["window"][0]),
+            "clicks": len(lat),
+            "p50_ms": 1000 * percentile(lat, 0.5),
+            "p95_ms": 1000 * percentile(lat, 0.95),
+            "max_ms": 1000 * max(lat, default=float("nan")),
+            "errors": len(result["errors"]),
+        }
 
 
 def line(r: dict) -> str:
-    return (f"{r['moves_per_s']:.0f} moves/s, {r['clicks']} clicks, p50 {r['p50_ms']:.1f} ms, "
-            f"p95 {r['p95_ms']:.1f} ms, max {r['max_ms']:.1f} ms, {r['errors']} errors")
+    return (
+        f"{r['moves_per_s']:.0f} moves/s, {r['clicks']} clicks, p50 {r['p50_ms']:.1f} ms, "
+        f"p95 {r['p95_ms']:.1f} ms, max {r['max_ms']:.1f} ms, {r['errors']} errors"
+    )
 
 
 if __name__ == "__main__":

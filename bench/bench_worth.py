@@ -12,6 +12,7 @@ target (issue 16): at least 80 % of the official engine's decisions/s.
 
     python bench/bench_worth.py [--games 100] [--runs 5] [--players 2,4] [--loop api,playout]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,6 +49,7 @@ def always_double(folder: pathlib.Path) -> pathlib.Path:
     """The official rules with every gold token worth up to 2 gems, compiled into `folder`."""
     sys.path.insert(0, str(ROOT))
     from compiler.pipeline import compile_spec
+
     variant = folder / "always-double.yaml"
     official = os.path.relpath(ROOT / "rulespec" / "official.yaml", folder)  # 'extends' takes a relative path
     variant.write_text(ALWAYS_DOUBLE.format(official=official), encoding="utf-8")
@@ -68,11 +70,16 @@ def main() -> int:
     if not loops or any(loop not in bench.LOOPS for loop in loops):
         parser.error(f"--loop takes api, playout or both, not {args.loop!r}")
     with tempfile.TemporaryDirectory() as tmp:
-        paths = {"official": ENGINES / "official.py", "royal-favour": ENGINES / "royal_favour.py",
-                 "always-double": always_double(pathlib.Path(tmp))}
+        paths = {
+            "official": ENGINES / "official.py",
+            "royal-favour": ENGINES / "royal_favour.py",
+            "always-double": always_double(pathlib.Path(tmp)),
+        }
         engines = {name: bench.load(str(path)) for name, path in paths.items()}
-        print(f"{args.games} games x {args.runs} runs, CPU time, Python {sys.version.split()[0]}; payment tables: "
-              + ", ".join(f"{name} {len(e.PAYMENTS):,}" for name, e in engines.items()))
+        print(
+            f"{args.games} games x {args.runs} runs, CPU time, Python {sys.version.split()[0]}; payment tables: "
+            + ", ".join(f"{name} {len(e.PAYMENTS):,}" for name, e in engines.items())
+        )
         for players in map(int, args.players.split(",")):
             runs: dict[tuple, list] = {(name, loop): [] for name in engines for loop in loops}
             for seed in range(1, args.runs + 1):  # interleaved: drift on a shared machine hits all alike
@@ -83,9 +90,11 @@ def main() -> int:
                 official = statistics.median(runs["official", loop])
                 for name in engines:
                     med = statistics.median(runs[name, loop])
-                    print(f"{name}, {players} players, {loop}: {med:,.0f} decisions/s "
-                          f"(runs {min(runs[name, loop]):,.0f}-{max(runs[name, loop]):,.0f}), "
-                          f"{med / official:.1%} of official")
+                    print(
+                        f"{name}, {players} players, {loop}: {med:,.0f} decisions/s "
+                        f"(runs {min(runs[name, loop]):,.0f}-{max(runs[name, loop]):,.0f}), "
+                        f"{med / official:.1%} of official"
+                    )
     return 0
 
 

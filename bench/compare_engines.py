@@ -7,6 +7,7 @@ count the spec allows. Prints one line per engine and a total; exit 1 on any dif
 
 Used to hold a change of the lowering to "the engines behave exactly as before".
 """
+
 from __future__ import annotations
 
 import argparse
@@ -56,8 +57,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=20, help="games per player count")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    names = sorted(p.name for p in pathlib.Path(args.old).glob("*.py")
-                   if (pathlib.Path(args.new) / p.name).exists())
+    names = sorted(p.name for p in pathlib.Path(args.old).glob("*.py") if (pathlib.Path(args.new) / p.name).exists())
     failures = total_games = total_decisions = 0
     for name in names:
         old = load(pathlib.Path(args.old) / name, "old")

@@ -7,6 +7,7 @@ plays the same seeded greedy-vs-greedy games with each, runs interleaved; prints
 median CPU seconds (process time, so a loaded machine slows both alike) and the ratio.
 Both must make the same moves (tests/test_playtest_bots.py pins them); this checks it too.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -26,15 +27,15 @@ from playtest import engines  # noqa: E402
 
 
 def _git_show(rev: str, path: str) -> str:
-    return subprocess.run(["git", "show", f"{rev}:{path}"], cwd=ROOT, capture_output=True, text=True,
-                          check=True).stdout
+    return subprocess.run(["git", "show", f"{rev}:{path}"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
 
 
 def load_revision(rev: str):
     """playtest's bots as they were at `rev`, loaded as playtest.bots_base: the package
     playtest/bots/, or the single module playtest/bots.py it was split from."""
-    listed = subprocess.run(["git", "ls-tree", "--name-only", rev, "playtest/bots/"], cwd=ROOT, capture_output=True,
-                            text=True, check=True).stdout.split()
+    listed = subprocess.run(
+        ["git", "ls-tree", "--name-only", rev, "playtest/bots/"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
     folder = pathlib.Path(tempfile.mkdtemp()) / "bots_base"
     folder.mkdir()
     if listed:  # the package: its modules import each other relatively, as playtest.bots_base.NAME
@@ -86,9 +87,11 @@ def main(argv=None) -> int:
         same = same and moves_b == moves_n
     b, n = statistics.median(seconds["base"]), statistics.median(seconds["new"])
     decisions = sum(len(m) for m in play(current, engine, args.games)[1])
-    print(f"{args.rev}: {1000 * b / args.games:.1f} ms CPU per game; now: {1000 * n / args.games:.1f} ms "
-          f"({1e6 * n / decisions:.0f} us per decision); {b / n:.2f}x faster "
-          f"(median of {args.runs} x {args.games} games); same moves: {'yes' if same else 'NO'}")
+    print(
+        f"{args.rev}: {1000 * b / args.games:.1f} ms CPU per game; now: {1000 * n / args.games:.1f} ms "
+        f"({1e6 * n / decisions:.0f} us per decision); {b / n:.2f}x faster "
+        f"(median of {args.runs} x {args.games} games); same moves: {'yes' if same else 'NO'}"
+    )
     return 0 if same else 1
 
 

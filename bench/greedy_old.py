@@ -4,6 +4,7 @@ bench/bench_greedy.py plays it against today's ``greedy`` to measure that the fa
 at least as strong. It clones the game for every legal action and scores each result
 with the original heuristic; nothing in playtest uses it.
 """
+
 from __future__ import annotations
 
 import pathlib

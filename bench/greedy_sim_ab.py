@@ -12,6 +12,7 @@ same results (every GameResult field, the moves included): a change that alters 
 an optimisation. One worker's CPU per game also gives the projected wall time of 10,000
 games with --jobs 2 at the speed-up two jobs reach (--scaling, 1.89 measured quiet).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -58,8 +59,9 @@ def extract(rev: str) -> pathlib.Path:
 
 
 def run(root: pathlib.Path, engine: str, games: int) -> dict:
-    out = subprocess.run([sys.executable, "-c", CHILD, str(root), engine, str(games)], capture_output=True,
-                         text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, str(root), engine, str(games)], capture_output=True, text=True, check=True
+    )
     return json.loads(out.stdout)
 
 
@@ -91,11 +93,15 @@ def main(argv=None) -> int:
     b, n = statistics.median(cpu["base"]), statistics.median(cpu["new"])
     same = len({d for _, d in digests}) == 1
     per_decision = 1e6 * n * args.games / decisions
-    print(f"{args.rev}: {1000 * b:.2f} ms CPU per game; now: {1000 * n:.2f} ms ({per_decision:.0f} us per "
-          f"decision); {b / n:.2f}x faster (median of {args.runs} x {args.games} games, load average "
-          f"{min(loads):.1f}-{max(loads):.1f}); same results: {'yes' if same else 'NO'}")
-    print(f"projected 10,000 games with --jobs 2 at {args.scaling}x: {10_000 * b / args.scaling:.0f} s at {args.rev}, "
-          f"{10_000 * n / args.scaling:.0f} s now (CPU time; the wall time on a quiet machine)")
+    print(
+        f"{args.rev}: {1000 * b:.2f} ms CPU per game; now: {1000 * n:.2f} ms ({per_decision:.0f} us per "
+        f"decision); {b / n:.2f}x faster (median of {args.runs} x {args.games} games, load average "
+        f"{min(loads):.1f}-{max(loads):.1f}); same results: {'yes' if same else 'NO'}"
+    )
+    print(
+        f"projected 10,000 games with --jobs 2 at {args.scaling}x: {10_000 * b / args.scaling:.0f} s at {args.rev}, "
+        f"{10_000 * n / args.scaling:.0f} s now (CPU time; the wall time on a quiet machine)"
+    )
     return 0 if same else 1
 
 

@@ -8,6 +8,7 @@ figure that does not depend on how busy the machine is.
 `api` (the default) drives each decision from here (legal_actions, randrange, apply);
 `playout` lets the engine's Game.playout play the same games.
 """
+
 import importlib.util
 import random
 import sys

@@ -8,4 +8,5 @@ positions -> schema -> overlay: a variant onto its base -> expr: Lark -> typed A
 compile_spec); :mod:`compiler.codes` defines every diagnostic code. Nothing here prints or exits:
 the command line is the application layer above (:mod:`app.cli`), which imports playtest and web.
 """
+
 __version__ = "0.1.0"

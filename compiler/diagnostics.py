@@ -13,6 +13,7 @@ Rendering follows rustc and sqlglot::
 Sources are registered in a :class:`SourceMap` so that a span (file, 1-based line
 and column) can be drawn with its line and a caret without re-reading files.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -59,8 +60,13 @@ class Diagnostic:
     def to_dict(self) -> dict:
         data: dict = {"code": self.code, "severity": self.severity, "message": self.message}
         if self.span is not None:
-            data.update(file=self.span.file, line=self.span.line, col=self.span.col,
-                        end_line=self.span.end_line, end_col=self.span.end_col)
+            data.update(
+                file=self.span.file,
+                line=self.span.line,
+                col=self.span.col,
+                end_line=self.span.end_line,
+                end_col=self.span.end_col,
+            )
         if self.notes:
             data["notes"] = list(self.notes)
         return data
@@ -98,10 +104,12 @@ class Reporter:
 
 def sorted_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     """Source order (file, line, col), then code; diagnostics without a span last."""
+
     def key(d: Diagnostic):
         if d.span is None:
             return (1, "", 0, 0, d.code, d.message)
         return (0, d.span.file, d.span.line, d.span.col, d.code, d.message)
+
     unique = list(dict.fromkeys(diagnostics))
     return sorted(unique, key=key)
 
@@ -155,7 +163,7 @@ def render(diagnostic: Diagnostic, sources: SourceMap | None = None) -> str:
         text = text.replace("\t", " ")
         if len(text) > 200:  # a minified line: show the window around the caret
             start = 0 if span.col <= 120 else span.col - 80
-            text = ("..." if start else "") + text[start:start + 160]
+            text = ("..." if start else "") + text[start : start + 160]
             col = span.col - start + (3 if start else 0)
         else:
             col = span.col
@@ -165,7 +173,7 @@ def render(diagnostic: Diagnostic, sources: SourceMap | None = None) -> str:
         width = max(1, min(width, len(text) - col + 1)) if len(text) >= col else 1
         # A control character of the line (an escape sequence in a title) is shown as its escape,
         # never sent to the terminal; the caret moves with the text before it.
-        col, width = len(visible(text[:col - 1])) + 1, max(1, len(visible(text[col - 1:col - 1 + width])))
+        col, width = len(visible(text[: col - 1])) + 1, max(1, len(visible(text[col - 1 : col - 1 + width])))
         text = visible(text)
         gutter = str(span.line)
         out.append(f" {gutter} | {text}")

@@ -7,6 +7,7 @@ target is replaced, the link stays a link), and a file that exists keeps its per
 (a 0600 saved game stays private); a new file gets the permissions the umask gives an
 ordinary file (mkstemp alone would leave 0600).
 """
+
 from __future__ import annotations
 
 import os

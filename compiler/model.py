@@ -8,6 +8,7 @@ keep the note and provenance of each change.
 Expressions and effects are the typed nodes of :mod:`compiler.front.expr`; their types are
 re-derived on demand by :func:`compiler.check.types.infer`, which needs only the model.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping

@@ -14,6 +14,7 @@ Every pass reports through :class:`~compiler.diagnostics.CompileError`; this mod
 nothing but the order. It never prints. The CLI, the playtest package and the tests call
 these functions rather than the passes one by one.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -27,9 +28,9 @@ from .check import texts
 from .check.bounds import endless
 from .check.build import build
 from .check.flow import emptied_loops, overdraws
+from .check.reach import unreachable
 from .check.sizes import action_sizes
 from .check.variables import unset_turn_variables
-from .check.zones import unreachable
 from .diagnostics import CompileError, Diagnostic, SourceMap, sorted_diagnostics
 from .emit import engine as emit_engine
 from .front import overlay, schema, source
@@ -138,8 +139,15 @@ def check_spec(path: str, sources: SourceMap | None = None) -> Checked:
     sources = sources if sources is not None else SourceMap()
     rules = load_rules(path, sources)
     choices = action_sizes(rules.gems, rules.levels, rules.players, (*rules.actions, *rules.steps))
-    found = (lint(rules) + overdraws(rules, choices) + endless(rules) + unreachable(rules)
-             + unset_turn_variables(rules) + emptied_loops(rules) + texts.warnings(rules, lambda f: _lines(f, sources)))
+    found = (
+        lint(rules)
+        + overdraws(rules, choices)
+        + endless(rules)
+        + unreachable(rules)
+        + unset_turn_variables(rules)
+        + emptied_loops(rules)
+        + texts.warnings(rules, lambda f: _lines(f, sources))
+    )
     errors = [d for d in found if d.severity == "error"]
     if errors:
         raise CompileError(errors)

@@ -13,6 +13,7 @@ report) escape every text of their templates through :func:`html_finalize`, thei
 environments' ``finalize``: autoescape alone keeps an ESC, which `cat`, `curl` and `less -R`
 pass to the terminal.
 """
+
 from __future__ import annotations
 
 import re

@@ -21,7 +21,8 @@ python3 -m venv .venv
 stage "install (pip: splendor-rules with the test extra; several minutes the first time)"
 .venv/bin/pip install -q --upgrade pip
 .venv/bin/pip install -q -e '.[test]'
-stage "lint (ruff)"
+stage "lint (ruff check, ruff format --check)"
 .venv/bin/python -m ruff check app compiler playtest web tests bench
+.venv/bin/python -m ruff format --check app compiler playtest web tests bench
 stage "tests (pytest on every core, its progress in percent; the longest stage)"
 .venv/bin/python -m pytest -p no:cacheprovider -n auto "$@"

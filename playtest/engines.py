@@ -17,6 +17,7 @@ text, which travels with every simulation task so that a worker (a local process
 Dask worker on another machine) can load the very same engine from the text alone
 (:func:`from_source`).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -30,11 +31,23 @@ from dataclasses import dataclass
 
 from compiler import pipeline
 from compiler.diagnostics import CompileError
-from compiler.front.overlay import find_spec
+from compiler.front.locate import find_spec
 from compiler.front.reading import read_file, reason
 
-REQUIRED = ("SPEC_NAME", "COLOURS", "GEMS", "WILD", "CARDS", "NOBLES", "NUM_ACTIONS", "PLAYER_COUNTS",
-            "new_game", "from_json", "action_to_string", "describe_action")
+REQUIRED = (
+    "SPEC_NAME",
+    "COLOURS",
+    "GEMS",
+    "WILD",
+    "CARDS",
+    "NOBLES",
+    "NUM_ACTIONS",
+    "PLAYER_COUNTS",
+    "new_game",
+    "from_json",
+    "action_to_string",
+    "describe_action",
+)
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "generated" / "engines"
@@ -132,8 +145,10 @@ def _from_spec(path: pathlib.Path, label: str, cache_dir, sources) -> Engine:
             tmp.write_text(text, encoding="utf-8")
             os.replace(tmp, target)  # atomic: concurrent runs never see half a module
     except OSError as e:
-        raise EngineError(f"{label}: cannot write its engine to {directory} ({e.strerror or e}); "
-                          "choose another place with --cache-dir or SPLENDOR_RULES_CACHE") from None
+        raise EngineError(
+            f"{label}: cannot write its engine to {directory} ({e.strerror or e}); "
+            "choose another place with --cache-dir or SPLENDOR_RULES_CACHE"
+        ) from None
     return _from_file(target, label)
 
 

@@ -12,6 +12,7 @@ a Wilson interval and the win rate of each pairing. The same seed gives the same
 any --jobs and on a Dask cluster (``scheduler``: its address, connected to once for the
 whole round robin, or a ``distributed.Client``); Ctrl-C rates the games finished.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -34,8 +35,9 @@ def require():
     try:
         from openskill.models import PlackettLuce
     except ImportError:
-        raise LadderError("ladder needs openskill, an optional extra: pip install openskill "
-                          "(or pip install 'splendor-rules[ladder]')") from None
+        raise LadderError(
+            "ladder needs openskill, an optional extra: pip install openskill (or pip install 'splendor-rules[ladder]')"
+        ) from None
     return PlackettLuce
 
 
@@ -52,9 +54,18 @@ class Ladder:
     simulations: list = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        return {"format": "splendor-rules/ladder", "version": 1, "spec": self.spec, "players": self.players,
-                "bots": list(self.bots), "games_per_group": self.games, "seed": self.seed,
-                "interrupted": self.interrupted, "ratings": self.ratings, "groups": self.pairings}
+        return {
+            "format": "splendor-rules/ladder",
+            "version": 1,
+            "spec": self.spec,
+            "players": self.players,
+            "bots": list(self.bots),
+            "games_per_group": self.games,
+            "seed": self.seed,
+            "interrupted": self.interrupted,
+            "ratings": self.ratings,
+            "groups": self.pairings,
+        }
 
 
 def check_bots(bots: Sequence[str], players: int) -> tuple[str, ...]:
@@ -88,16 +99,34 @@ def rate(games: list[tuple[tuple[str, ...], tuple[int, ...]]], bots: Sequence[st
     for b in bots:
         r = ratings[b]
         lo, hi = stats.wilson(won[b], played[b])
-        out.append({"bot": b, "mu": r.mu, "sigma": r.sigma, "ci95": [r.mu - 1.96 * r.sigma, r.mu + 1.96 * r.sigma],
-                    "ordinal": r.mu - 3 * r.sigma, "games": played[b], "wins": won[b],
-                    "win_rate": won[b] / played[b] if played[b] else None,
-                    "win_rate_ci95": [None if lo != lo else lo, None if hi != hi else hi]})
+        out.append(
+            {
+                "bot": b,
+                "mu": r.mu,
+                "sigma": r.sigma,
+                "ci95": [r.mu - 1.96 * r.sigma, r.mu + 1.96 * r.sigma],
+                "ordinal": r.mu - 3 * r.sigma,
+                "games": played[b],
+                "wins": won[b],
+                "win_rate": won[b] / played[b] if played[b] else None,
+                "win_rate_ci95": [None if lo != lo else lo, None if hi != hi else hi],
+            }
+        )
     out.sort(key=lambda x: (-x["ordinal"], x["bot"]))
     return out
 
 
-def ladder(engine: engines.Engine, bots: Sequence[str], players: int = 2, games: int = 20, seed: int = 0,
-           jobs: int = 1, max_turns: int = sim.DEFAULT_MAX_TURNS, scheduler=None, progress=None) -> Ladder:
+def ladder(
+    engine: engines.Engine,
+    bots: Sequence[str],
+    players: int = 2,
+    games: int = 20,
+    seed: int = 0,
+    jobs: int = 1,
+    max_turns: int = sim.DEFAULT_MAX_TURNS,
+    scheduler=None,
+    progress=None,
+) -> Ladder:
     model_class = require()
     names = check_bots(bots, players)
     groups = list(itertools.combinations(names, players))
@@ -109,14 +138,31 @@ def ladder(engine: engines.Engine, bots: Sequence[str], players: int = 2, games:
     own = sim.connect(scheduler) if isinstance(scheduler, str) else None  # one connection for every group
     try:
         for group in groups:
-            run = _play_group(engine, group, players, games, seed, jobs, max_turns,
-                              scheduler if own is None else own, progress, done_before, total)
+            run = _play_group(
+                engine,
+                group,
+                players,
+                games,
+                seed,
+                jobs,
+                max_turns,
+                scheduler if own is None else own,
+                progress,
+                done_before,
+                total,
+            )
             results = run.specs[0].results
             done_before += len(results)
             played += [(r.seats, r.winners) for r in results]
             wins = {b: sum(1 for r in results if len(r.winners) == 1 and r.seats[r.winners[0]] == b) for b in group}
-            pairings.append({"bots": list(group), "games": len(results), "wins_alone": wins,
-                             "capped": sum(1 for r in results if not r.over)})
+            pairings.append(
+                {
+                    "bots": list(group),
+                    "games": len(results),
+                    "wins_alone": wins,
+                    "capped": sum(1 for r in results if not r.over),
+                }
+            )
             if run.interrupted:
                 interrupted = True
                 break
@@ -128,29 +174,43 @@ def ladder(engine: engines.Engine, bots: Sequence[str], players: int = 2, games:
 
 def _play_group(engine, group, players, games, seed, jobs, max_turns, scheduler, progress, before, total):
     """One group's games, its progress counted after the groups before it."""
+
     def step(done, _total):
         if progress:
             progress(before + done, total)
-    return sim.simulate([engine], players, games, group, seed=seed, jobs=jobs, max_turns=max_turns,
-                        scheduler=scheduler, progress=step)
+
+    return sim.simulate(
+        [engine], players, games, group, seed=seed, jobs=jobs, max_turns=max_turns, scheduler=scheduler, progress=step
+    )
 
 
 def format_table(ladder_: Ladder) -> str:
     lines = [f"{'bot':<12} {'rating':>7} {'95% interval':>17} {'ordinal':>8} {'games':>6}  win rate [95%]"]
     for r in ladder_.ratings:
-        rate_ = "-" if r["win_rate"] is None else (f"{100 * r['win_rate']:.1f}% [{100 * r['win_rate_ci95'][0]:.1f}%, "
-                                                   f"{100 * r['win_rate_ci95'][1]:.1f}%]")
-        lines.append(f"{r['bot']:<12} {r['mu']:7.2f} [{r['ci95'][0]:6.2f}, {r['ci95'][1]:6.2f}] {r['ordinal']:8.2f} "
-                     f"{r['games']:6d}  {rate_}")
+        rate_ = (
+            "-"
+            if r["win_rate"] is None
+            else (
+                f"{100 * r['win_rate']:.1f}% [{100 * r['win_rate_ci95'][0]:.1f}%, {100 * r['win_rate_ci95'][1]:.1f}%]"
+            )
+        )
+        lines.append(
+            f"{r['bot']:<12} {r['mu']:7.2f} [{r['ci95'][0]:6.2f}, {r['ci95'][1]:6.2f}] {r['ordinal']:8.2f} "
+            f"{r['games']:6d}  {rate_}"
+        )
     lines.append("")
     for g in ladder_.pairings:
         wins = ", ".join(f"{b} {k}" for b, k in g["wins_alone"].items())
-        lines.append(f"{' vs '.join(g['bots'])}: {g['games']} games, won alone: {wins}"
-                     + (f", {g['capped']} capped" if g["capped"] else ""))
+        lines.append(
+            f"{' vs '.join(g['bots'])}: {g['games']} games, won alone: {wins}"
+            + (f", {g['capped']} capped" if g["capped"] else "")
+        )
     lines.append("")
-    lines.append(f"{ladder_.spec}, {ladder_.players} players, {ladder_.games} games per group with the seats rotated, "
-                 f"seed {ladder_.seed}; OpenSkill Plackett-Luce ratings (mu, mu +- 1.96 sigma), ranked by the "
-                 "ordinal mu - 3 sigma; games stopped at the cap are not rated")
+    lines.append(
+        f"{ladder_.spec}, {ladder_.players} players, {ladder_.games} games per group with the seats rotated, "
+        f"seed {ladder_.seed}; OpenSkill Plackett-Luce ratings (mu, mu +- 1.96 sigma), ranked by the "
+        "ordinal mu - 3 sigma; games stopped at the cap are not rated"
+    )
     if ladder_.interrupted:
         lines.append("interrupted: the ratings are those of the games finished")
     return "\n".join(visible(line) for line in lines)  # the spec as the user named it: one line

@@ -5,6 +5,7 @@ matplotlib is an optional extra (``pip install 'splendor-rules[plot]'``); withou
 played. The charts: the distribution of game length in rounds per spec, each seat's
 win rate with its 95 % interval, and the share of games by how they ended.
 """
+
 from __future__ import annotations
 
 import html
@@ -26,10 +27,12 @@ def require():
     try:  # matplotlib is an optional extra (and slow to import): imported when charts are asked for
         import matplotlib
     except ImportError:
-        raise PlotError("--plot needs matplotlib, an optional extra: pip install matplotlib "
-                        "(or pip install 'splendor-rules[plot]')") from None
+        raise PlotError(
+            "--plot needs matplotlib, an optional extra: pip install matplotlib (or pip install 'splendor-rules[plot]')"
+        ) from None
     matplotlib.use("Agg")  # files only, never a window
     import matplotlib.pyplot as plt
+
     return plt
 
 
@@ -97,8 +100,12 @@ def figures(sim: Simulation) -> list[tuple[str, str, bytes]]:
         height = 0.8 / max(1, len(specs))
         for k, s in enumerate(specs):
             ys = [i + k * height for i in range(len(decisions))]
-            ax.barh(ys, [(s["uses"].get(d) or {}).get("per_game") or 0.0 for d in decisions], height=height,
-                    label=visible(s["spec"]))
+            ax.barh(
+                ys,
+                [(s["uses"].get(d) or {}).get("per_game") or 0.0 for d in decisions],
+                height=height,
+                label=visible(s["spec"]),
+            )
         ax.set_yticks([i + height * (len(specs) - 1) / 2 for i in range(len(decisions))])
         ax.set_yticklabels(decisions)
         ax.invert_yaxis()
@@ -121,18 +128,22 @@ def write(sim: Simulation, directory: str | os.PathLike) -> list[pathlib.Path]:
         files.append(out / name)
 
     page = out / "index.html"
-    rows = "".join(f"<tr><td>{html.escape(line_text(s['spec']))}</td><td>{s['games']}</td>"
-                   f"<td>{_fmt(s['rounds']['mean'])}</td><td>{_fmt(s['rounds']['median'])}</td>"
-                   f"<td>{_fmt(s['winning_prestige'])}</td></tr>" for s in specs)
+    rows = "".join(
+        f"<tr><td>{html.escape(line_text(s['spec']))}</td><td>{s['games']}</td>"
+        f"<td>{_fmt(s['rounds']['mean'])}</td><td>{_fmt(s['rounds']['median'])}</td>"
+        f"<td>{_fmt(s['winning_prestige'])}</td></tr>"
+        for s in specs
+    )
     images = "".join(f'<figure><img src="{f.name}" alt="{f.stem}"></figure>' for f in files)
     text = (
-        "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>splendor-rules simulation</title>"
+        '<!doctype html>\n<html><head><meta charset="utf-8"><title>splendor-rules simulation</title>'
         "<style>body{font-family:sans-serif;margin:2em}td,th{padding:.2em .8em;text-align:right}"
         "td:first-child{text-align:left}img{max-width:100%}</style></head><body>"
         f"<h1>Simulation</h1><p>{sim.players} players, bots {html.escape(','.join(sim.bots))}, "
         f"seed {sim.seed}{', interrupted' if sim.interrupted else ''}.</p>"
         "<table><tr><th>spec</th><th>games</th><th>rounds, mean</th><th>rounds, median</th>"
-        f"<th>winning prestige</th></tr>{rows}</table>{images}</body></html>\n")
+        f"<th>winning prestige</th></tr>{rows}</table>{images}</body></html>\n"
+    )
     write_atomic(page, text)
     return files + [page]
 

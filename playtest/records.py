@@ -21,6 +21,7 @@ with spaces, and each decision has a ``uses.NAME`` column.
 A record file is input from anywhere: :func:`read_record` checks every field it uses and
 reports a problem as ``FILE:LINE[:COLUMN]: error: ...`` (:class:`RecordError`), never a traceback.
 """
+
 from __future__ import annotations
 
 import csv
@@ -42,8 +43,27 @@ from .terminal import board
 FORMAT = "splendor-rules/game"
 VERSION = 1
 MAX_RECORD_BYTES = 256_000_000  # a record file larger than this is not one (a game's record: a few kB)
-CSV_FIRST = ("format", "version", "spec", "label", "sha256", "index", "seed", "players", "seats", "rounds", "turns",
-             "end_reason", "winners", "scores", "margin", "cards", "nobles", "gold_spent", "max_turns")
+CSV_FIRST = (
+    "format",
+    "version",
+    "spec",
+    "label",
+    "sha256",
+    "index",
+    "seed",
+    "players",
+    "seats",
+    "rounds",
+    "turns",
+    "end_reason",
+    "winners",
+    "scores",
+    "margin",
+    "cards",
+    "nobles",
+    "gold_spent",
+    "max_turns",
+)
 
 
 class RecordError(ValueError):
@@ -60,7 +80,7 @@ class GameNotNamed(RecordError):
 
 
 def kind_of(path: str | pathlib.Path) -> str:
-    """"jsonl" or "csv", from the file's extension; RecordError for any other."""
+    """ "jsonl" or "csv", from the file's extension; RecordError for any other."""
     suffix = pathlib.Path(path).suffix.lower()
     if suffix in (".jsonl", ".json", ".ndjson"):
         return "jsonl"
@@ -72,11 +92,27 @@ def kind_of(path: str | pathlib.Path) -> str:
 def record(spec: dict, players: int, r: GameResult) -> dict:
     """One game as a record (a JSON object)."""
     return {
-        "format": FORMAT, "version": VERSION, "spec": spec["name"], "label": spec["label"], "sha256": spec["sha256"],
-        "index": r.index, "seed": r.seed, "players": players, "seats": list(r.seats), "rounds": r.rounds,
-        "turns": r.turns, "end_reason": r.end_reason, "winners": list(r.winners), "scores": list(r.scores),
-        "margin": r.margin, "cards": [list(c) for c in r.cards], "nobles": list(r.nobles),
-        "gold_spent": list(r.gold_spent), "max_turns": r.max_turns, "uses": dict(r.uses), "actions": list(r.actions),
+        "format": FORMAT,
+        "version": VERSION,
+        "spec": spec["name"],
+        "label": spec["label"],
+        "sha256": spec["sha256"],
+        "index": r.index,
+        "seed": r.seed,
+        "players": players,
+        "seats": list(r.seats),
+        "rounds": r.rounds,
+        "turns": r.turns,
+        "end_reason": r.end_reason,
+        "winners": list(r.winners),
+        "scores": list(r.scores),
+        "margin": r.margin,
+        "cards": [list(c) for c in r.cards],
+        "nobles": list(r.nobles),
+        "gold_spent": list(r.gold_spent),
+        "max_turns": r.max_turns,
+        "uses": dict(r.uses),
+        "actions": list(r.actions),
     }
 
 
@@ -170,8 +206,7 @@ class Stream:
 
 def stream(path: str | pathlib.Path, engines_run: list, players: int) -> Stream:
     """A :class:`Stream` for a run of these engines (``playtest.engines.Engine``)."""
-    specs = [{"name": e.name, "label": e.label, "sha256": getattr(e.module, "SPEC_SHA256", None)}
-             for e in engines_run]
+    specs = [{"name": e.name, "label": e.label, "sha256": getattr(e.module, "SPEC_SHA256", None)} for e in engines_run]
     uses = list(dict.fromkeys(name for e in engines_run for name in decision_order(e.module)))
     return Stream(path, specs, players, uses)
 
@@ -234,23 +269,36 @@ def saved_game_row(path: str | pathlib.Path, module: Any, text: str, state: dict
         raise InvalidSavedGame(saved_games.invalid_state(str(path), text, problems)) from None
     start = state.get("start")
     if start is None and type(state.get("seed")) is not int:
-        raise RecordError(f"{path}: error: the saved game does not say how it was dealt (no seed, no start), "
-                          "so its moves cannot be replayed")
+        raise RecordError(
+            f"{path}: error: the saved game does not say how it was dealt (no seed, no start), "
+            "so its moves cannot be replayed"
+        )
     history = list(state.get("history", []))
     done_before = len(start.get("history", [])) if isinstance(start, dict) else 0
     players = state["players"]
     seats = (state.get("table") or {}).get("seats") if isinstance(state.get("table"), dict) else None
     if not (isinstance(seats, list) and len(seats) == players and all(isinstance(x, str) for x in seats)):
         seats = ["?"] * players
-    row = {"format": FORMAT, "version": VERSION, "spec": str(state["spec"]["name"]), "sha256": state["spec"]["sha256"],
-           "index": 0, "seed": state.get("seed"), "players": players,
-           "seats": [visible(x)[:MAX_SEAT_LABEL] for x in seats], "max_turns": state.get("max_turns"),
-           "actions": history[done_before:], "start": start}
+    row = {
+        "format": FORMAT,
+        "version": VERSION,
+        "spec": str(state["spec"]["name"]),
+        "sha256": state["spec"]["sha256"],
+        "index": 0,
+        "seed": state.get("seed"),
+        "players": players,
+        "seats": [visible(x)[:MAX_SEAT_LABEL] for x in seats],
+        "max_turns": state.get("max_turns"),
+        "actions": history[done_before:],
+        "start": start,
+    }
     where = str(path)
     again = replay(module, row, where)
     if _without_start(again.to_dict()) != _without_start(saved.to_dict()):
-        raise RecordError(f"{path}: error: the saved game's moves do not lead from its deal to the state it saved "
-                          "(the file was edited)")
+        raise RecordError(
+            f"{path}: error: the saved game's moves do not lead from its deal to the state it saved "
+            "(the file was edited)"
+        )
     return row
 
 
@@ -269,7 +317,7 @@ def read_record(path: str | pathlib.Path, spec_name: str, game: int) -> tuple[di
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        line = data[:e.start].count(b"\n") + 1
+        line = data[: e.start].count(b"\n") + 1
         raise RecordError(f"{path}:{line}: error: not UTF-8 text (byte {e.start})") from None
     rows = _jsonl_rows(path, text) if kind == "jsonl" else _csv_rows(path, text)
     found_specs = []
@@ -327,7 +375,8 @@ def _csv_rows(path, text: str):
 
 def _from_csv(where: str, row: dict) -> dict:
     """The fields replay needs, as JSON Lines holds them."""
-    def integer(key, optional=False):
+
+    def integer(key: str, optional: bool = False) -> int | None:
         text = row.get(key, "")
         if optional and text == "":
             return None
@@ -338,15 +387,23 @@ def _from_csv(where: str, row: dict) -> dict:
     actions = row.get("actions", "").split()
     if not all(a.isascii() and a.isdigit() and len(a) < 10 for a in actions):
         raise RecordError(f"{where}: error: column 'actions' must hold action ids separated by spaces")
-    return {"format": row.get("format", FORMAT), "version": integer("version") if row.get("version") else VERSION,
-            "spec": row["spec"], "sha256": row.get("sha256") or None, "index": integer("index"),
-            "seed": integer("seed"), "players": integer("players"),
-            "seats": row["seats"].split(";") if row["seats"] else [], "max_turns": integer("max_turns", True),
-            "actions": [int(a) for a in actions]}
+    return {
+        "format": row.get("format", FORMAT),
+        "version": integer("version") if row.get("version") else VERSION,
+        "spec": row["spec"],
+        "sha256": row.get("sha256") or None,
+        "index": integer("index"),
+        "seed": integer("seed"),
+        "players": integer("players"),
+        "seats": row["seats"].split(";") if row["seats"] else [],
+        "max_turns": integer("max_turns", True),
+        "actions": [int(a) for a in actions],
+    }
 
 
 def _check(where: str, row: dict) -> dict:
     """The fields replay uses, checked: types, ranges, bot names."""
+
     def fail(key, what) -> NoReturn:
         raise RecordError(f"{where}: error: '{key}' {what}")
 
@@ -386,8 +443,10 @@ def replay(module: Any, row: dict[str, Any], where: str) -> Any:
     for another version of the spec or a move is not legal where it is played."""
     sha = getattr(module, "SPEC_SHA256", None)
     if row.get("sha256") and sha and row["sha256"] != sha:
-        raise RecordError(f"{where}: error: the record is for another version of spec '{row['spec']}' "
-                          f"(sha256 {row['sha256'][:12]}, this engine {sha[:12]}): its moves would not mean the same")
+        raise RecordError(
+            f"{where}: error: the record is for another version of spec '{row['spec']}' "
+            f"(sha256 {row['sha256'][:12]}, this engine {sha[:12]}): its moves would not mean the same"
+        )
     try:
         game = _deal(module, row)
     except ValueError as e:
@@ -415,13 +474,18 @@ def replay_text(module: Any, row: dict[str, Any], where: str) -> str:
     game = _deal(module, row)
     seats = row["seats"]
     dealt = f"seed {row['seed']}" if row.get("start") is None else "from the position it started from"
-    lines = [visible(f"replay of game {row['index']} of {row['spec']} ({where}): {dealt}, "
-                     f"seats {', '.join(seats)}")]  # the file's name on one line
+    lines = [
+        visible(f"replay of game {row['index']} of {row['spec']} ({where}): {dealt}, seats {', '.join(seats)}")
+    ]  # the file's name on one line
     for action in row["actions"]:
-        lines.append(f"  turn {game.turn:>3}  {board.seat_label(seats, game.current_player)}: "
-                     f"{module.action_to_string(action)}")
+        lines.append(
+            f"  turn {game.turn:>3}  {board.seat_label(seats, game.current_player)}: {module.action_to_string(action)}"
+        )
         game.apply(action)
     lines.append(board.draw_board(module, final, seats, None))
-    lines.append(board.standings(module, final, seats) if final.is_over()
-                 else f"the record stops before the end of the game (turn {final.turn})")
+    lines.append(
+        board.standings(module, final, seats)
+        if final.is_over()
+        else f"the record stops before the end of the game (turn {final.turn})"
+    )
     return "\n".join(lines)

@@ -8,6 +8,7 @@ data URIs, so the one file can be mailed or attached; the same charts are writte
 files beside it. Every text that comes from a spec (labels, names) goes through Jinja's
 autoescape: a spec named ``<script>`` is shown, never run.
 """
+
 from __future__ import annotations
 
 import base64
@@ -103,17 +104,28 @@ def _p(x) -> str:
 
 def render(sim: Simulation, charts: list[tuple[str, str, bytes]]) -> str:
     """The report page's HTML (every spec text escaped)."""
-    env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                             finalize=html_finalize)  # a label's control characters shown escaped
+    env = jinja2.Environment(
+        autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, finalize=html_finalize
+    )  # a label's control characters shown escaped
     data = sim.to_dict()
     specs = data["specs"]
     return env.from_string(PAGE).render(
-        sim=sim, specs=specs, comparisons=data["comparisons"], rotated=len(data["seatings"]) > 1,
-        finished=sim.finished, bot_names=list(dict.fromkeys(sim.bots)) if len(set(sim.bots)) > 1 else [],
+        sim=sim,
+        specs=specs,
+        comparisons=data["comparisons"],
+        rotated=len(data["seatings"]) > 1,
+        finished=sim.finished,
+        bot_names=list(dict.fromkeys(sim.bots)) if len(set(sim.bots)) > 1 else [],
         bot=lambda s, name: next((b for b in s["bots"] if b["bot"] == name), None),
-        decisions=list(dict.fromkeys(n for s in specs for n in s["uses"])), rare=RARE_USE,
+        decisions=list(dict.fromkeys(n for s in specs for n in s["uses"])),
+        rare=RARE_USE,
         charts=[(name, title, base64.b64encode(png).decode("ascii")) for name, title, png in charts],
-        f=_f, sf=_sf, pct=_pct, spct=_spct, p=_p)
+        f=_f,
+        sf=_sf,
+        pct=_pct,
+        spct=_spct,
+        p=_p,
+    )
 
 
 def write(sim: Simulation, directory: str | os.PathLike) -> list[pathlib.Path]:

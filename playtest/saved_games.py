@@ -17,6 +17,7 @@ Nothing here prints: the functions return the text, which the command line write
 its terminal-safe echo (the source lines are already shown with their control characters
 escaped by :func:`compiler.diagnostics.render`).
 """
+
 from __future__ import annotations
 
 import json
@@ -39,27 +40,40 @@ def report(name: str, text: str, diagnostics: list[Diagnostic]) -> str:
 
 def not_utf8(name: str, data: bytes, error: UnicodeDecodeError) -> str:
     """A file that is not UTF-8 text, with the caret under the first byte that is not."""
-    before = data[:error.start].decode("utf-8-sig")
+    before = data[: error.start].decode("utf-8-sig")
     text = data.decode("utf-8-sig", errors="replace")
     line, col = json_position.line_col(before, len(before))
-    message = (f"not a saved game (not UTF-8 text: byte {error.start + 1} is "
-               f"{data[error.start:error.start + 1]!r})")
+    message = f"not a saved game (not UTF-8 text: byte {error.start + 1} is {data[error.start : error.start + 1]!r})"
     return report(name, text, [Diagnostic(NOT_UTF8, message, Span(name, line, col))])
 
 
 def not_json(name: str, text: str, error: json.JSONDecodeError) -> str:
     """Where the JSON of a saved game breaks."""
     reason = error.msg[:1].lower() + error.msg[1:]
-    return report(name, text, [Diagnostic(NOT_JSON, f"not a saved game: the JSON breaks here ({reason})",
-                                          Span(name, error.lineno, error.colno))])
+    return report(
+        name,
+        text,
+        [
+            Diagnostic(
+                NOT_JSON, f"not a saved game: the JSON breaks here ({reason})", Span(name, error.lineno, error.colno)
+            )
+        ],
+    )
 
 
 def too_deep(name: str, text: str) -> str:
     """JSON nested past what json.loads reads, at the first bracket of the deepest level."""
     offset, depth = json_position.too_deep(text)
     line, col = json_position.line_col(text, offset)
-    return report(name, text, [Diagnostic(TOO_LARGE, f"not a saved game (its JSON is nested too deeply: "
-                                                     f"{depth} levels)", Span(name, line, col))])
+    return report(
+        name,
+        text,
+        [
+            Diagnostic(
+                TOO_LARGE, f"not a saved game (its JSON is nested too deeply: {depth} levels)", Span(name, line, col)
+            )
+        ],
+    )
 
 
 def too_long(name: str, text: str, error: ValueError) -> str:
@@ -67,18 +81,28 @@ def too_long(name: str, text: str, error: ValueError) -> str:
     span = json_position.too_long_number(text)
     if span is None:  # another ValueError of json.loads: its own words, at the start of the file
         return report(name, text, [Diagnostic(TOO_LARGE, f"not a saved game ({error})", Span(name, 1, 1))])
-    digits = len(text[span[0]:span[1]].lstrip("-"))
-    return report(name, text, [Diagnostic(TOO_LARGE, f"not a saved game (a number of {digits} digits; a saved "
-                                                     f"game's numbers have at most {json_position.max_digits()})",
-                                          _span(name, text, *span))])
+    digits = len(text[span[0] : span[1]].lstrip("-"))
+    return report(
+        name,
+        text,
+        [
+            Diagnostic(
+                TOO_LARGE,
+                f"not a saved game (a number of {digits} digits; a saved "
+                f"game's numbers have at most {json_position.max_digits()})",
+                _span(name, text, *span),
+            )
+        ],
+    )
 
 
 def invalid_state(name: str, text: str, problems) -> str:
     """Each (path, sentence) problem of a refused state, under the value its path leads to."""
     diagnostics = []
     for path, sentence in problems:
-        diagnostics.append(Diagnostic(INVALID_STATE, sentence,
-                                      _span(name, text, *json_position.value_span(text, path))))
+        diagnostics.append(
+            Diagnostic(INVALID_STATE, sentence, _span(name, text, *json_position.value_span(text, path)))
+        )
     return report(name, text, diagnostics)
 
 

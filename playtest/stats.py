@@ -6,6 +6,7 @@ win rates. The Student t distribution is computed through the regularized incomp
 beta function (Lentz's continued fraction, as in Numerical Recipes), the normal one
 through :func:`math.erfc`. Nothing here knows about games.
 """
+
 from __future__ import annotations
 
 import math
@@ -101,8 +102,7 @@ def betainc(a: float, b: float, x: float) -> float:
         return 0.0
     if x >= 1:
         return 1.0
-    log_front = (math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-                 + a * math.log(x) + b * math.log1p(-x))
+    log_front = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
     if x < (a + 1) / (a + b + 2):
         return math.exp(log_front) * _betacf(a, b, x) / a
     return 1 - math.exp(log_front) * _betacf(b, a, 1 - x) / b
@@ -151,7 +151,7 @@ def mann_whitney(xs: Sequence[float], ys: Sequence[float]) -> Test:
             j += 1
         rank = (i + j) / 2 + 1  # average rank of the tied group, 1-based
         size = j - i + 1
-        tie_term += size ** 3 - size
+        tie_term += size**3 - size
         ranks_x += rank * sum(1 for k in range(i, j + 1) if pooled[k][1] == 0)
         i = j + 1
     u = ranks_x - nx * (nx + 1) / 2

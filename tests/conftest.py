@@ -3,6 +3,7 @@
 Golden files are compared byte for byte; `pytest --update-goldens` rewrites them
 (read every golden diff before committing it).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -20,14 +21,34 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 # modules, the ones that play many games, mutate specs by the hundred or drive a browser (and the
 # PDF sheets but a few: tests/test_sheets_pdf.py marks its own). Each of them still runs in the
 # whole suite (`bash dev/test.sh`), which CI runs.
-SLOW_MODULES = frozenset({
-    "test_phrase_mutations", "test_mutations", "test_fuzz_untrusted", "test_gate",
-    "test_gate_tools", "test_playtest_simulate", "test_playtest_records", "test_web_browser", "test_web_browser_play",
-    "test_web_browser_replay",
-    "test_lowering_shapes", "test_engine_properties", "test_playtest_bots", "test_playtest_engines",
-    "test_playtest_ladder", "test_play", "test_cli_names", "test_zone_states", "test_sheets_a11y",
-    "test_web_rules_fail", "test_pysource", "test_dev_scripts", "test_variants", "test_web_a11y",
-})
+SLOW_MODULES = frozenset(
+    {
+        "test_phrase_mutations",
+        "test_mutations",
+        "test_fuzz_untrusted",
+        "test_gate",
+        "test_gate_tools",
+        "test_playtest_simulate",
+        "test_playtest_records",
+        "test_web_browser",
+        "test_web_browser_play",
+        "test_web_browser_replay",
+        "test_lowering_shapes",
+        "test_engine_properties",
+        "test_playtest_bots",
+        "test_playtest_engines",
+        "test_playtest_ladder",
+        "test_play",
+        "test_cli_names",
+        "test_zone_states",
+        "test_sheets_a11y",
+        "test_web_rules_fail",
+        "test_pysource",
+        "test_dev_scripts",
+        "test_variants",
+        "test_web_a11y",
+    }
+)
 
 
 def pytest_collection_modifyitems(config, items):
@@ -41,8 +62,12 @@ def pytest_configure(config):
 
 
 def pytest_addoption(parser):
-    parser.addoption("--update-goldens", action="store_true", default=False,
-                     help="rewrite golden files instead of comparing against them")
+    parser.addoption(
+        "--update-goldens",
+        action="store_true",
+        default=False,
+        help="rewrite golden files instead of comparing against them",
+    )
 
 
 class Golden:
@@ -76,6 +101,7 @@ def root() -> pathlib.Path:
 @pytest.fixture(scope="module")
 def variants():
     from web import catalogue
+
     return catalogue.load([str(ROOT / "variants" / "target-12.yaml")])
 
 

@@ -5,6 +5,7 @@ the exit status). `pytest --update-goldens` rewrites the goldens; read every dif
 Every file except _clean.yaml is a copy of _clean.yaml with one mistake (or, for the
 load errors, a file no loader should accept). Files too large to commit are generated.
 """
+
 from __future__ import annotations
 
 import pathlib
@@ -23,8 +24,12 @@ CASES = sorted(p.stem for p in BROKEN.glob("*.yaml") if not p.name.startswith("_
 
 # Files the test writes itself: too big to commit.
 GENERATED = {
-    "huge_file": lambda: ("# Broken on purpose (huge_file): a 5 MB file.\n" + (BROKEN / "_clean.yaml").read_text()
-                          + "interpretations:\n" + "  - padding padding padding padding padding padding\n" * 100_000),
+    "huge_file": lambda: (
+        "# Broken on purpose (huge_file): a 5 MB file.\n"
+        + (BROKEN / "_clean.yaml").read_text()
+        + "interpretations:\n"
+        + "  - padding padding padding padding padding padding\n" * 100_000
+    ),
 }
 
 # A diagnostic's first line: where, what.
@@ -57,7 +62,7 @@ def assert_located(text: str, case: str) -> None:
         caret = lines[i + 2]
         assert re.fullmatch(r" +\| +\^+", caret), f"{case}: no caret line after\n{lines[i + 1]}"
         caret_col = caret.index("^") - len(gutter) + 1
-        source_line = lines[i + 1][len(gutter):]
+        source_line = lines[i + 1][len(gutter) :]
         if not source_line.startswith("..."):  # long lines are shown in a window
             assert caret_col == int(m["col"]), f"{case}: caret at {caret_col}, diagnostic at column {m['col']}"
 

@@ -5,6 +5,7 @@ Spec -> diagnostics (a bag where order is needed, a bag read or chosen from), sp
 (a seed reproduces a game; a game saved mid-play reloads and continues identically; replay; the count of
 random events in the saved state and never in an observation; draws at random), spec -> sheet text, on
 tests/specs/bag-draws.yaml and its changes."""
+
 from __future__ import annotations
 
 import json
@@ -63,25 +64,40 @@ def diagnostics(tmp_path: pathlib.Path, old: str, new: str):
     try:
         pipeline.load_rules(str(folder / "bag-draws.yaml"), SourceMap())
     except CompileError as err:
-        return [(d.code, d.span.line, lines[d.span.line - 1][d.span.col - 1:d.span.end_col - 1], d.message)
-                for d in err.diagnostics]
+        return [
+            (d.code, d.span.line, lines[d.span.line - 1][d.span.col - 1 : d.span.end_col - 1], d.message)
+            for d in err.diagnostics
+        ]
     return []
 
 
-@pytest.mark.parametrize("old, new, code, caret, says", [
-    ('"move(city, city_bag)"', '"to_bottom(city, city_bag)"', "E410", "city_bag", "'city_bag' is a bag"),
-    ('"shuffle(set_aside)"', '"shuffle(city_bag)"', "E410", "city_bag", "a bag has no order"),
-    ("city: {domain: component, from: city_row}\n    condition:", "city: {domain: component, from: city_bag}\n"
-     "    condition:", "E553", "city_bag", "a face-down bag"),
-    ('"size(city_bag) >= 1"', '"count(x.prestige >= 1 for x in city_bag) >= 1"', "E551", "city_bag",
-     "'city_bag' is a face-down bag"),
-    ("shape: bag", "shape: bags", "E106", "bags", "expected one of pile, display, row, holding, bag (did you mean"),
-    ('"shuffle(set_aside)"', '"shuffle(city_row)"', "E410", "city_row", "needs a pile here, but this is a row"),
-])
+@pytest.mark.parametrize(
+    "old, new, code, caret, says",
+    [
+        ('"move(city, city_bag)"', '"to_bottom(city, city_bag)"', "E410", "city_bag", "'city_bag' is a bag"),
+        ('"shuffle(set_aside)"', '"shuffle(city_bag)"', "E410", "city_bag", "a bag has no order"),
+        (
+            "city: {domain: component, from: city_row}\n    condition:",
+            "city: {domain: component, from: city_bag}\n    condition:",
+            "E553",
+            "city_bag",
+            "a face-down bag",
+        ),
+        (
+            '"size(city_bag) >= 1"',
+            '"count(x.prestige >= 1 for x in city_bag) >= 1"',
+            "E551",
+            "city_bag",
+            "'city_bag' is a face-down bag",
+        ),
+        ("shape: bag", "shape: bags", "E106", "bags", "expected one of pile, display, row, holding, bag (did you mean"),
+        ('"shuffle(set_aside)"', '"shuffle(city_row)"', "E410", "city_row", "needs a pile here, but this is a row"),
+    ],
+)
 def test_a_bag_where_an_order_or_a_look_is_needed_is_refused_at_it(tmp_path, old, new, code, caret, says):
     found = diagnostics(tmp_path, old, new)
     assert len(found) == 1, found
-    (got, _, under, message), = found
+    ((got, _, under, message),) = found
     assert (got, under) == (code, caret) and says in message, found
 
 
@@ -156,12 +172,15 @@ def test_the_observation_shows_a_bag_by_its_count_and_nothing_of_the_generator(b
     whole = json.loads(game.to_json())
     assert whole["zones"]["city_bag"] == list(reversed(game.z_city_bag)) and whole["chance"] == game.chance
     from playtest import rl
+
     encoder = rl.Encoder(bag, 2)
     assert encoder.space().contains(encoder.encode(seen))
 
 
-@pytest.mark.parametrize("value, says", [(-1, "'chance' must be the number of random events"),
-                                         ("x", "'chance' must be the number of random events")])
+@pytest.mark.parametrize(
+    "value, says",
+    [(-1, "'chance' must be the number of random events"), ("x", "'chance' must be the number of random events")],
+)
 def test_a_saved_count_that_does_not_fit_is_refused(bag, value, says):
     data = json.loads(bag.new_game(2, 1).to_json())
     data["chance"] = value
@@ -184,6 +203,7 @@ def test_a_state_without_a_count_loads_as_no_event_yet_and_an_engine_without_cha
 
 def test_a_bot_that_guesses_hidden_things_plays_a_game_with_a_bag(bag):
     from playtest.bots.registry import make_bot
+
     game = bag.new_game(2, 4)
     bot = make_bot("mcts:4", bag, seed=4)
     for _ in range(30):
@@ -196,20 +216,29 @@ def test_a_bot_that_guesses_hidden_things_plays_a_game_with_a_bag(bag):
 # --------------------------------------------------------------------------- spec -> sheets
 
 SAYS = {
-    "en": ("put the cities into a bag, “City bag”, to be drawn at random",
-           "draw a piece at random from “City bag”", "shuffle “Cities set aside”"),
-    "fr": ("mettez les cités dans un sac, « Sac des cités », d'où on les pioche au hasard",
-           "piochez une pièce au hasard", "mélangez"),
-    "nl": ("doe de steden in een zak, ‘Stedenzak’, waaruit ze willekeurig getrokken worden",
-           "trek een willekeurig stuk uit", "schud"),
-    "sr": ("у врећу, „Врећа градова“, из које се извлаче насумично", "извуците насумично један део из",
-           "промешајте"),
+    "en": (
+        "put the cities into a bag, “City bag”, to be drawn at random",
+        "draw a piece at random from “City bag”",
+        "shuffle “Cities set aside”",
+    ),
+    "fr": (
+        "mettez les cités dans un sac, « Sac des cités », d'où on les pioche au hasard",
+        "piochez une pièce au hasard",
+        "mélangez",
+    ),
+    "nl": (
+        "doe de steden in een zak, ‘Stedenzak’, waaruit ze willekeurig getrokken worden",
+        "trek een willekeurig stuk uit",
+        "schud",
+    ),
+    "sr": ("у врећу, „Врећа градова“, из које се извлаче насумично", "извуците насумично један део из", "промешајте"),
 }
 
 
 @pytest.mark.parametrize("lang", sorted(SAYS))
 def test_the_sheets_say_a_bag_is_drawn_at_random_and_a_pile_shuffled(lang):
     from compiler.sheets import content, render
+
     rules = pipeline.load_rules(str(SPEC))
     text = render.markdown(content.build(rules, lang), rules)
     for said in SAYS[lang]:

@@ -10,6 +10,7 @@ As tests/test_sizes.py does, these tests count work instead of timing it: the Py
 function calls the whole of `check` makes (sys.setprofile), which grow with the spec's text
 by a steady amount per definition, never doubling.
 """
+
 from __future__ import annotations
 
 import pathlib
@@ -38,10 +39,11 @@ def chain(n: int) -> str:
         defs += f"  d{i}:\n    title: {TITLE}\n    params: {{p: player}}\n    is: d{i - 1}(p) + d{i - 1}(p)\n"
     defs += f"prestige:\n  far:\n    title: Far\n    by: if d{n}(player) >= 1000000 then 1 else 0\n"
     text = CLEAN.replace("end:\n  target:", defs + "end:\n  target:", 1)
-    for old, new in (("when: me.prestige >= target", f"when: me.prestige >= target or d{n}(me) >= 1000000"),
-                     ("condition: supply[colour] >= pair_minimum",
-                      f"condition: supply[colour] >= pair_minimum and d{n}(me) >= 0"),
-                     ("while: me.held > token_limit", f"while: me.held > token_limit and d{n}(me) >= 0")):
+    for old, new in (
+        ("when: me.prestige >= target", f"when: me.prestige >= target or d{n}(me) >= 1000000"),
+        ("condition: supply[colour] >= pair_minimum", f"condition: supply[colour] >= pair_minimum and d{n}(me) >= 0"),
+        ("while: me.held > token_limit", f"while: me.held > token_limit and d{n}(me) >= 0"),
+    ):
         assert text.count(old) == 1, old
         text = text.replace(old, new)
     return text
@@ -112,11 +114,12 @@ def test_a_call_written_out_past_the_bound_is_refused_where_it_is_called(folder)
         " 35 |     condition: supply[colour] >= pair_minimum and d40(me) >= 0",
         "    |                                                   ^^^^^^^",
         "  = note: a definition that calls another twice doubles it, and so on down the chain: call each once "
-        "(`2 * d(p)`, not `d(p) + d(p)`)"]
+        "(`2 * d(p)`, not `d(p) + d(p)`)",
+    ]
 
 
 def test_the_longest_chain_within_the_bound_compiles_to_an_engine_of_its_size(folder):
-    n = max(i for i in range(20) if 3 * 2 ** i < MAX_WRITTEN_OUT)  # d_i written out: 2^i leaves of 2 nodes, 2^i - 1 sums
+    n = max(i for i in range(20) if 3 * 2**i < MAX_WRITTEN_OUT)  # d_i written out: 2^i leaves of 2 nodes, 2^i - 1 sums
     (folder / "spec.yaml").write_text(chain(n), encoding="utf-8")
     rules = pipeline.load_rules(str(folder / "spec.yaml"))
     text = render_module(lower(rules))

@@ -1,6 +1,7 @@
 """The Cities (variants/cities.yaml, Cities of Splendor): each rule and each reading of
 ../shared/expansions/README.md, played on the generated engine from positions built with
 from_json from a dealt game."""
+
 from __future__ import annotations
 
 import csv
@@ -75,8 +76,16 @@ def cards_for(engine, state: dict, bonuses: dict[str, int], prestige: int) -> li
     raise AssertionError(f"no cards give {bonuses} and {prestige} prestige")
 
 
-def position(engine, seed: int = 1, seat0: dict | None = None, prestige: int = 0, display: list | None = None,
-             tokens: dict[str, int] | None = None, seat1: dict | None = None, prestige1: int = 0) -> dict:
+def position(
+    engine,
+    seed: int = 1,
+    seat0: dict | None = None,
+    prestige: int = 0,
+    display: list | None = None,
+    tokens: dict[str, int] | None = None,
+    seat1: dict | None = None,
+    prestige1: int = 0,
+) -> dict:
     """A 2-player state of `engine` dealt with `seed`, with purchased cards giving seat 0 (and 1)
     these bonuses and prestige, the city display `display` (face ids; the other tiles in the
     pile, one face each), and seat 0 holding `tokens`."""
@@ -137,8 +146,9 @@ def test_a_qualifying_player_claims_the_city_without_being_asked_and_the_round_e
 
 def test_with_two_cities_met_the_player_chooses_one_and_the_other_stays(cities):
     a, b = face_id(1, 1), face_id(4, 1)  # 13 red 4 black 3; 11 white 3 green 3 red 3 black 3
-    state = position(cities, seat0={"white": 3, "green": 3, "red": 4, "black": 3}, prestige=13,
-                     display=[a, face_id(2, 1), b])
+    state = position(
+        cities, seat0={"white": 3, "green": 3, "red": 4, "black": 3}, prestige=13, display=[a, face_id(2, 1), b]
+    )
     game = after_a_quiet_action(cities, state)
     assert game.phase == "claim_city"
     assert sorted(cities.action_to_string(x) for x in game.legal_actions()) == ["city 1", "city 3"]
@@ -146,11 +156,14 @@ def test_with_two_cities_met_the_player_chooses_one_and_the_other_stays(cities):
     assert game.z_claimed[0] == [b] and a in game.z_city_display
 
 
-@pytest.mark.parametrize("bonuses, claims", [
-    ({"green": 7}, False),  # 4 green set aside leaves 3: not 4 of any one colour
-    ({"green": 8}, True),
-    ({"green": 4, "blue": 4}, True),
-])
+@pytest.mark.parametrize(
+    "bonuses, claims",
+    [
+        ({"green": 7}, False),  # 4 green set aside leaves 3: not 4 of any one colour
+        ({"green": 8}, True),
+        ({"green": 4, "blue": 4}, True),
+    ],
+)
 def test_a_city_asking_for_a_colour_and_any_one_colour_counts_no_bonus_twice(cities, bonuses, claims):
     face = face_id(6, 2)  # 14 prestige; green 4 and 4 of any one colour
     state = position(cities, seat0=bonuses, prestige=14, display=[face, face_id(2, 1), face_id(3, 1)])
@@ -168,16 +181,27 @@ def test_any_one_colour_alone_and_the_prestige_asked(cities, prestige, claims):
 
 def test_tokens_never_count_toward_a_city(cities):
     face = face_id(1, 1)  # red 4, black 3
-    state = position(cities, seat0={"red": 3, "black": 3}, prestige=13, tokens={"red": 4},
-                     display=[face, face_id(2, 1), face_id(3, 1)])
+    state = position(
+        cities,
+        seat0={"red": 3, "black": 3},
+        prestige=13,
+        tokens={"red": 4},
+        display=[face, face_id(2, 1), face_id(3, 1)],
+    )
     game = after_a_quiet_action(cities, state)
     assert game.z_claimed[0] == [] and game.ending is None
 
 
 def test_prestige_without_a_city_neither_ends_the_game_nor_wins(cities):
     # seat 1 has 16 prestige and no city; seat 0 claims a 13-prestige city: seat 0 wins
-    state = position(cities, seat0={"red": 4, "black": 3}, prestige=13, seat1={"blue": 3, "white": 3}, prestige1=16,
-                     display=[face_id(1, 1), face_id(2, 1), face_id(6, 1)])
+    state = position(
+        cities,
+        seat0={"red": 4, "black": 3},
+        prestige=13,
+        seat1={"blue": 3, "white": 3},
+        prestige1=16,
+        display=[face_id(1, 1), face_id(2, 1), face_id(6, 1)],
+    )
     state["current_player"] = 1
     state["turn"], state["seats"][1]["turns"] = 2, 1
     game = cities.from_json(state)
@@ -192,8 +216,9 @@ def test_prestige_without_a_city_neither_ends_the_game_nor_wins(cities):
 def claim_both(cities, prestige0, prestige1, cards0, cards1):
     """Both seats claim in one round (seat 0 then seat 1): the ranking among city holders decides."""
     a, b = face_id(1, 1), face_id(2, 1)  # red 4 black 3 (13); white 3 blue 4 (13)
-    state = position(cities, seat0=cards0, prestige=prestige0, seat1=cards1, prestige1=prestige1,
-                     display=[a, b, face_id(3, 1)])
+    state = position(
+        cities, seat0=cards0, prestige=prestige0, seat1=cards1, prestige1=prestige1, display=[a, b, face_id(3, 1)]
+    )
     game = after_a_quiet_action(cities, state)
     game.apply(cities.string_to_action("take white blue green"))
     assert game.is_over() and game.z_claimed == [[a], [b]]
@@ -225,8 +250,9 @@ def test_a_claimed_city_gives_no_prestige_and_is_not_replaced(cities):
 
 def test_a_city_may_be_declined_in_the_declinable_variant(declinable):
     face = face_id(1, 1)
-    state = position(declinable, seat0={"red": 4, "black": 3}, prestige=13,
-                     display=[face, face_id(2, 1), face_id(3, 1)])
+    state = position(
+        declinable, seat0={"red": 4, "black": 3}, prestige=13, display=[face, face_id(2, 1), face_id(3, 1)]
+    )
     game = after_a_quiet_action(declinable, state)
     assert game.phase == "claim_city"
     assert sorted(declinable.action_to_string(x) for x in game.legal_actions()) == ["city", "city 1"]
@@ -247,10 +273,14 @@ def test_the_saved_state_of_a_cities_game_round_trips_and_replays(cities):
 
 def test_readings_are_stated(cities):
     text = (ROOT / "variants" / "cities.yaml").read_text(encoding="utf-8")
-    for said in ("do not count twice", "must claim a city", "not used", "fewest purchased development cards",
-                 "nobody can act"):  # the readings of ../shared/expansions/README.md, The Cities
+    for said in (
+        "do not count twice",
+        "must claim a city",
+        "not used",
+        "fewest purchased development cards",
+        "nobody can act",
+    ):  # the readings of ../shared/expansions/README.md, The Cities
         assert said in text
-
 
 
 # ---------------------------------------------------------------------------- the sheets' words for zones
@@ -273,32 +303,57 @@ def _said(rules, text: str, lang: str) -> str:
     return describe(node, lang, rules, step)
 
 
-@pytest.mark.parametrize("lang, text", [
-    ("en", "the “prestige needed” of that city is at least 0 for at least 1 city in your “Claimed cities”"),
-    ("fr", "le nombre « prestige exigé » de cette cité atteint au moins 0 pour au moins 1 cité "
-           "de votre zone « Cités revendiquées »"),
-    ("nl", "voor minstens 1 stad in je zone ‘Opgeëiste steden’ geldt dat het getal ‘vereiste prestige’ "
-           "van die stad minstens 0 is"),
-    ("sr", "за најмање 1 град из ваше зоне „Освојени градови“ важи да број „потребан престиж“ "
-           "тог града износи најмање 0"),
-])
+@pytest.mark.parametrize(
+    "lang, text",
+    [
+        ("en", "the “prestige needed” of that city is at least 0 for at least 1 city in your “Claimed cities”"),
+        (
+            "fr",
+            "le nombre « prestige exigé » de cette cité atteint au moins 0 pour au moins 1 cité "
+            "de votre zone « Cités revendiquées »",
+        ),
+        (
+            "nl",
+            "voor minstens 1 stad in je zone ‘Opgeëiste steden’ geldt dat het getal ‘vereiste prestige’ "
+            "van die stad minstens 0 is",
+        ),
+        (
+            "sr",
+            "за најмање 1 град из ваше зоне „Освојени градови“ важи да број „потребан престиж“ "
+            "тог града износи најмање 0",
+        ),
+    ],
+)
 def test_a_count_over_a_players_zone_is_phrased_by_its_item_and_title(city_rules, lang, text):
     assert _said(city_rules, "count(c.prestige >= 0 for c in me.claimed) >= 1", lang) == text
 
 
-@pytest.mark.parametrize("expression, text", [
-    ("all(c.prestige >= 10 for c in city_display)",
-     "for each city in “Cities on display”, the “prestige needed” of that city is at least 10"),
-    ("any(c.requires[red] >= 1 for c in city_display)",
-     "for at least one city in “Cities on display”, the “bonuses needed” of that city for red is at least 1"),
-    ("sum(c.prestige for c in me.claimed) >= 13",
-     "the total, over all cities in your “Claimed cities”, of the “prestige needed” of that city is at least 13"),
-    ("city in city_display", "the chosen city is one of the pieces in “Cities on display”"),
-    ("any(size(p.claimed) >= 1 for p in others)",
-     "for at least one other player, the “Claimed cities” of that player holds at least 1 city"),
-    ("for c in me.claimed: move(c, city_display)",
-     "for each city in your “Claimed cities”, put that city in “Cities on display”"),
-])
+@pytest.mark.parametrize(
+    "expression, text",
+    [
+        (
+            "all(c.prestige >= 10 for c in city_display)",
+            "for each city in “Cities on display”, the “prestige needed” of that city is at least 10",
+        ),
+        (
+            "any(c.requires[red] >= 1 for c in city_display)",
+            "for at least one city in “Cities on display”, the “bonuses needed” of that city for red is at least 1",
+        ),
+        (
+            "sum(c.prestige for c in me.claimed) >= 13",
+            "the total, over all cities in your “Claimed cities”, of the “prestige needed” of that city is at least 13",
+        ),
+        ("city in city_display", "the chosen city is one of the pieces in “Cities on display”"),
+        (
+            "any(size(p.claimed) >= 1 for p in others)",
+            "for at least one other player, the “Claimed cities” of that player holds at least 1 city",
+        ),
+        (
+            "for c in me.claimed: move(c, city_display)",
+            "for each city in your “Claimed cities”, put that city in “Cities on display”",
+        ),
+    ],
+)
 def test_loops_aggregates_and_membership_over_zones_in_english(city_rules, expression, text):
     assert _said(city_rules, expression, "en") == text
 
@@ -306,9 +361,12 @@ def test_loops_aggregates_and_membership_over_zones_in_english(city_rules, expre
 @pytest.mark.parametrize("lang", ["en", "fr", "nl", "sr"])
 def test_a_membership_in_a_zone_in_every_language(city_rules, lang):
     said = _said(city_rules, "city in city_display", lang)
-    assert {"en": "one of the pieces in “Cities on display”", "fr": "parmi les pièces de la zone « Cités exposées »",
-            "nl": "een van de stukken in de zone ‘Uitgestalde steden’",
-            "sr": "спада у плочице из зоне „Изложени градови“"}[lang] in said
+    assert {
+        "en": "one of the pieces in “Cities on display”",
+        "fr": "parmi les pièces de la zone « Cités exposées »",
+        "nl": "een van de stukken in de zone ‘Uitgestalde steden’",
+        "sr": "спада у плочице из зоне „Изложени градови“",
+    }[lang] in said
 
 
 def test_a_spec_whose_end_loops_over_a_zone_has_sheets_in_every_language(tmp_path):
@@ -319,13 +377,16 @@ def test_a_spec_whose_end_loops_over_a_zone_has_sheets_in_every_language(tmp_pat
 
     spec = (ROOT / "variants" / "cities.yaml").read_text(encoding="utf-8")
     spec = spec.replace("name: cities\n", "name: loops\n").replace(
-        "when: size(me.claimed) >= 1", "when: count(c.prestige >= 0 for c in me.claimed) >= 1")
+        "when: size(me.claimed) >= 1", "when: count(c.prestige >= 0 for c in me.claimed) >= 1"
+    )
     (tmp_path / "loops.yaml").write_text(spec, encoding="utf-8")
     (tmp_path / "cities.csv").write_bytes(CITIES_CSV.read_bytes())
     runner = CliRunner()
     assert runner.invoke(cli.main, ["check", str(tmp_path / "loops.yaml")]).exit_code == 0
-    result = runner.invoke(cli.main, ["sheet", str(tmp_path / "loops.yaml"), "--lang", "en,fr,nl,sr",
-                                      "--format", "md", "-o", str(tmp_path / "out")])
+    result = runner.invoke(
+        cli.main,
+        ["sheet", str(tmp_path / "loops.yaml"), "--lang", "en,fr,nl,sr", "--format", "md", "-o", str(tmp_path / "out")],
+    )
     assert result.exit_code == 0, result.output
     english = (tmp_path / "out" / "loops.en.md").read_text(encoding="utf-8")
     assert "the “prestige needed” of that city is at least 0 for at least 1 city in your “Claimed cities”" in english
@@ -368,19 +429,24 @@ def test_a_set_of_components_given_a_zone_holds_its_components_in_every_tool(tmp
     rules = pipeline.load_rules(str(tmp_path / "shown.yaml"))
     [look] = [b for b in rules.setup if b.name == "look"]
     said = {lang: describe(look.effects[0], lang, rules) for lang in ("en", "fr", "nl", "sr")}
-    assert said == {"en": "set your “Cities shown” to the pieces in “Cities on display”",
-                    "fr": "votre « Cités montrées » devient les pièces de la zone « Cités exposées »",
-                    "nl": "zet je „Getoonde steden” op de stukken in de zone ‘Uitgestalde steden’",
-                    "sr": "ваш запис „Показани градови“ постаје плочице из зоне „Изложени градови“"}
-    result = CliRunner().invoke(cli.main, ["simulate", str(tmp_path / "shown.yaml"), "--games", "2",
-                                           "--bots", "random,greedy"])
+    assert said == {
+        "en": "set your “Cities shown” to the pieces in “Cities on display”",
+        "fr": "votre « Cités montrées » devient les pièces de la zone « Cités exposées »",
+        "nl": "zet je „Getoonde steden” op de stukken in de zone ‘Uitgestalde steden’",
+        "sr": "ваш запис „Показани градови“ постаје плочице из зоне „Изложени градови“",
+    }
+    result = CliRunner().invoke(
+        cli.main, ["simulate", str(tmp_path / "shown.yaml"), "--games", "2", "--bots", "random,greedy"]
+    )
     assert result.exit_code == 0, result.output
 
 
-REFILLED = {"en": "fill the empty places of “Cities on display” from its pile",
-            "fr": "complétez les places vides de la zone « Cités exposées » depuis sa pile",
-            "nl": "vul de lege plaatsen van de zone ‘Uitgestalde steden’ aan uit de bijbehorende stapel",
-            "sr": "попуните празна места зоне „Изложени градови“ из њене гомиле"}
+REFILLED = {
+    "en": "fill the empty places of “Cities on display” from its pile",
+    "fr": "complétez les places vides de la zone « Cités exposées » depuis sa pile",
+    "nl": "vul de lege plaatsen van de zone ‘Uitgestalde steden’ aan uit de bijbehorende stapel",
+    "sr": "попуните празна места зоне „Изложени градови“ из њене гомиле",
+}
 
 
 def test_refill_of_a_zone_is_phrased_in_every_language_by_sheet_and_diff(tmp_path):
@@ -394,18 +460,31 @@ def test_refill_of_a_zone_is_phrased_in_every_language_by_sheet_and_diff(tmp_pat
     spec = re.sub(r"\n    text:\n(?:      [a-z]{2}: .*\n){4}", "\n", spec)  # the rules told by their phrases
     old = 'effects: ["move(city, me.claimed)"]'
     assert spec.count(old) == 1
-    (tmp_path / "refills.yaml").write_text(spec.replace(old, 'effects: ["move(city, me.claimed)", '
-                                                              '"refill(city_display)"]'), encoding="utf-8")
+    (tmp_path / "refills.yaml").write_text(
+        spec.replace(old, 'effects: ["move(city, me.claimed)", "refill(city_display)"]'), encoding="utf-8"
+    )
     (tmp_path / "cities.csv").write_bytes(CITIES_CSV.read_bytes())
     runner = CliRunner()
     assert runner.invoke(cli.main, ["check", str(tmp_path / "refills.yaml")]).exit_code == 0
-    result = runner.invoke(cli.main, ["sheet", str(tmp_path / "refills.yaml"), "--lang", "en,fr,nl,sr",
-                                      "--format", "md", "-o", str(tmp_path / "out")])
+    result = runner.invoke(
+        cli.main,
+        [
+            "sheet",
+            str(tmp_path / "refills.yaml"),
+            "--lang",
+            "en,fr,nl,sr",
+            "--format",
+            "md",
+            "-o",
+            str(tmp_path / "out"),
+        ],
+    )
     assert result.exit_code == 0, result.output
     for lang, words in REFILLED.items():
         assert words in (tmp_path / "out" / f"refills.{lang}.md").read_text(encoding="utf-8"), lang
-        result = runner.invoke(cli.main, ["diff", str(ROOT / "variants" / "cities.yaml"),
-                                          str(tmp_path / "refills.yaml"), "--lang", lang])
+        result = runner.invoke(
+            cli.main, ["diff", str(ROOT / "variants" / "cities.yaml"), str(tmp_path / "refills.yaml"), "--lang", lang]
+        )
         assert result.exit_code == 1 and words in result.output, result.output
 
 
@@ -413,6 +492,7 @@ def test_mcts_deals_the_hidden_city_pile_again_from_the_unseen_tiles(cities):
     """A bot's determinization (playtest/bots/determinization.py): the face-down pile, seen as a
     count, is dealt again from the tiles no one has seen, one face each, and the game reads back."""
     from playtest.bots import determinize
+
     game = cities.new_game(3, seed=4)
     shown = game.observation(0)["zones"]["city_display"]
     rng = random.Random(1)

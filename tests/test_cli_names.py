@@ -1,5 +1,6 @@
 """Every command, and the engine loader, takes a spec by name (`official`, `target-12`) as `diff`
 and `extends` do."""
+
 from __future__ import annotations
 
 import pytest
@@ -35,11 +36,22 @@ def test_compile_and_sheet_take_spec_names(tmp_path):
 
 
 def test_simulate_and_play_take_spec_names(tmp_path):
-    result = run("simulate", "official", "target-12", "--games", "2", "--jobs", "1", "--no-progress",
-                 "--cache-dir", str(tmp_path))
+    result = run(
+        "simulate",
+        "official",
+        "target-12",
+        "--games",
+        "2",
+        "--jobs",
+        "1",
+        "--no-progress",
+        "--cache-dir",
+        str(tmp_path),
+    )
     assert result.exit_code == 0, result.stderr
-    result = CliRunner().invoke(cli.main, ["play", "official", "--seed", "1", "--cache-dir", str(tmp_path)],
-                                input="quit\n")
+    result = CliRunner().invoke(
+        cli.main, ["play", "official", "--seed", "1", "--cache-dir", str(tmp_path)], input="quit\n"
+    )
     assert result.exit_code == 0, result.stderr
 
 
@@ -51,6 +63,7 @@ def test_play_names_what_it_looked_for():
 
 def test_the_engine_loader_takes_spec_names_too(tmp_path):
     from playtest import engines
+
     assert engines.load("target-12", cache_dir=tmp_path).module.SPEC_NAME == "target-12"
     with pytest.raises(engines.EngineError, match=r"spec 'target-13' not found \(did you mean 'target-1[28]'\?\)"):
         engines.load("target-13")
@@ -60,6 +73,7 @@ def test_a_variant_index_stands_for_the_variants_it_lists(tmp_path, monkeypatch)
     import pathlib
 
     from compiler.pipeline import catalogue
+
     monkeypatch.chdir(pathlib.Path(__file__).resolve().parent.parent)
     listed = catalogue()[1:]
     everything = sorted(str(p) for p in pathlib.Path("variants").glob("*.yaml"))  # what a shell glob passes
@@ -77,6 +91,7 @@ def test_a_variant_index_stands_for_the_variants_it_lists(tmp_path, monkeypatch)
 
 def test_a_folder_stands_for_its_specs(tmp_path, monkeypatch):
     import pathlib
+
     monkeypatch.chdir(pathlib.Path(__file__).resolve().parent.parent)
     everything = sorted(str(p) for p in pathlib.Path("variants").glob("*.yaml"))
     assert run("check", "variants").stdout == run("check", *everything).stdout  # as the shell's glob

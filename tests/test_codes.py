@@ -4,6 +4,7 @@ rulespec/README.md with the registry's meaning, and no code anywhere that is not
 The sources are scanned (every string literal that is a code), so a code in a branch no test
 reaches is found too; the Diagnostic type refuses an unregistered code at run time.
 """
+
 from __future__ import annotations
 
 import ast
@@ -24,7 +25,7 @@ def diagnostics_section() -> str:
     text = (ROOT / "rulespec" / "README.md").read_text(encoding="utf-8")
     start = text.index("\n## Diagnostics\n")
     end = text.find("\n## ", start + 1)
-    return text[start:end if end >= 0 else len(text)]
+    return text[start : end if end >= 0 else len(text)]
 
 
 def documented() -> list[tuple[str, str]]:
@@ -49,7 +50,8 @@ def test_every_code_is_documented_once_with_the_registrys_meaning():
     assert not twice, f"documented more than once in rulespec/README.md: {twice}"
     assert sorted(codes_in_readme) == sorted(codes.CODES), (
         f"registered, not documented: {sorted(set(codes.CODES) - set(codes_in_readme))}; "
-        f"documented, not registered: {sorted(set(codes_in_readme) - set(codes.CODES))}")
+        f"documented, not registered: {sorted(set(codes_in_readme) - set(codes.CODES))}"
+    )
     for code, meaning in rows:
         assert meaning == codes.documented(codes.CODES[code]), code
 
@@ -66,8 +68,9 @@ def test_the_sources_report_only_registered_codes_and_every_registered_code():
 
 
 def test_the_tests_and_goldens_name_only_registered_codes():
-    named = {code for code, files in code_literals("tests").items()
-             if files - {"tests/test_codes.py"}}  # this file names unregistered codes on purpose
+    named = {
+        code for code, files in code_literals("tests").items() if files - {"tests/test_codes.py"}
+    }  # this file names unregistered codes on purpose
     for golden in sorted((ROOT / "tests").rglob("*.txt")):
         named |= set(re.findall(r"(?:error|warning)\[(E\d{3})\]", golden.read_text(encoding="utf-8")))
     assert named, "the scan found no code at all"

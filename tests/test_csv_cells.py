@@ -6,6 +6,7 @@ named `=HYPERLINK(...)` was a formula in any spreadsheet. A text cell beginning 
 number stays a number (a negative margin too), and `play --replay` reads each cell back as it
 was written.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -49,11 +50,27 @@ def hostile_run(tmp_path_factory):
     runner, here = CliRunner(), tmp_path_factory.mktemp("csv")
     shutil.copy(ROOT / "variants" / "target-12.yaml", here / HOSTILE)
     with contextlib.chdir(here):
-        summary = runner.invoke(cli.main, ["simulate", HOSTILE, "--games", "2", "--bots", "random", "--seed", "3",
-                                           "--csv", "--games-out", "games.csv"])
+        summary = runner.invoke(
+            cli.main,
+            [
+                "simulate",
+                HOSTILE,
+                "--games",
+                "2",
+                "--bots",
+                "random",
+                "--seed",
+                "3",
+                "--csv",
+                "--games-out",
+                "games.csv",
+            ],
+        )
         assert summary.exit_code == 0, summary.output
-        jsonl = runner.invoke(cli.main, ["simulate", HOSTILE, "--games", "2", "--bots", "random", "--seed", "3",
-                                         "--games-out", "games.jsonl"])
+        jsonl = runner.invoke(
+            cli.main,
+            ["simulate", HOSTILE, "--games", "2", "--bots", "random", "--seed", "3", "--games-out", "games.jsonl"],
+        )
         assert jsonl.exit_code == 0, jsonl.output
     yield here, summary.stdout
 
@@ -87,15 +104,20 @@ def test_a_record_round_trips_through_csv_with_texts_and_numbers_that_begin_like
     (tmp_path / "games.csv").write_text(written, encoding="utf-8")
     row, where = records.read_record(tmp_path / "games.csv", "target-12", 1)
     assert where == f"{tmp_path / 'games.csv'}:3"
-    assert {k: row[k] for k in ("spec", "index", "seed", "players", "seats", "actions")} == \
-        {k: rows[1][k] for k in ("spec", "index", "seed", "players", "seats", "actions")}
+    assert {k: row[k] for k in ("spec", "index", "seed", "players", "seats", "actions")} == {
+        k: rows[1][k] for k in ("spec", "index", "seed", "players", "seats", "actions")
+    }
     [header] = list(csv.reader(io.StringIO(written.splitlines()[0])))
     assert header[:3] == ["format", "version", "spec"]
 
 
 def test_every_csv_writer_of_the_sources_quotes_its_cells():
     """A new CSV output must go through csv_cell: each module that makes a csv.writer calls it."""
-    writers = [p for folder in ("app", "compiler", "playtest", "web") for p in sorted((ROOT / folder).rglob("*.py"))
-               if "csv.writer(" in p.read_text(encoding="utf-8")]
+    writers = [
+        p
+        for folder in ("app", "compiler", "playtest", "web")
+        for p in sorted((ROOT / folder).rglob("*.py"))
+        if "csv.writer(" in p.read_text(encoding="utf-8")
+    ]
     assert {p.relative_to(ROOT).as_posix() for p in writers} >= {"playtest/records.py", "playtest/simulate/formats.py"}
     assert [p.name for p in writers if "csv_cell(" not in p.read_text(encoding="utf-8")] == []

@@ -1,5 +1,6 @@
 """The set-up scripts (dev/build.sh, dev/test.sh) say which stage they are running, and the
 test suite shows its progress one line per test file, so that a long stage is not taken for a hang."""
+
 from __future__ import annotations
 
 import re
@@ -17,26 +18,39 @@ def run_bash(script: str) -> subprocess.CompletedProcess:
 
 
 def test_each_stage_is_announced_numbered_with_the_time_of_the_one_before():
-    done = run_bash("set -euo pipefail; STAGES=2; source dev/stages.sh; stage 'first part'; echo work; "
-                    "stage 'second part'; echo more")
+    done = run_bash(
+        "set -euo pipefail; STAGES=2; source dev/stages.sh; stage 'first part'; echo work; "
+        "stage 'second part'; echo more"
+    )
     assert done.returncode == 0, done.stderr
     lines = [re.sub(r"\d+ s\b", "N s", line) for line in done.stdout.splitlines()]
-    assert lines == ["==> [1/2] first part", "work", "    (done in N s)", "==> [2/2] second part", "more",
-                     "    (done in N s)", "==> all 2 stages done in N s"]
+    assert lines == [
+        "==> [1/2] first part",
+        "work",
+        "    (done in N s)",
+        "==> [2/2] second part",
+        "more",
+        "    (done in N s)",
+        "==> all 2 stages done in N s",
+    ]
 
 
 def test_a_failing_stage_is_named():
-    done = run_bash("set -euo pipefail; STAGES=3; source dev/stages.sh; stage 'first part'; stage 'second part'; "
-                    "exit 4")
+    done = run_bash(
+        "set -euo pipefail; STAGES=3; source dev/stages.sh; stage 'first part'; stage 'second part'; exit 4"
+    )
     assert done.returncode == 4
     assert re.fullmatch(r"==> stage 2/3 failed \(exit status 4\) after \d+ s: second part\n", done.stderr)
     assert "all 3 stages done" not in done.stdout
 
 
-@pytest.mark.parametrize("script, stages", [
-    ("dev/test.sh", ["system packages", "virtual environment", "install", "lint", "tests"]),
-    ("dev/build.sh", ["system packages", "virtual environment", "install", "build"]),
-])
+@pytest.mark.parametrize(
+    "script, stages",
+    [
+        ("dev/test.sh", ["system packages", "virtual environment", "install", "lint", "tests"]),
+        ("dev/build.sh", ["system packages", "virtual environment", "install", "build"]),
+    ],
+)
 def test_the_set_up_scripts_announce_their_stages(script, stages):
     text = (ROOT / script).read_text(encoding="utf-8")
     announced = re.findall(r'^stage "([^"]+)"$', text, re.M)
@@ -48,8 +62,23 @@ def test_pytest_shows_its_progress_and_its_count():
     """As dev/test.sh runs it (its own options: every core), on two small test files: a line of
     dots ends with its percentage, so that a long stage is not mistaken for a hang, and the last
     line counts what passed (what CI reads)."""
-    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "2", "tests/test_codes.py",
-                           "tests/test_imports.py"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "-n",
+            "2",
+            "tests/test_codes.py",
+            "tests/test_imports.py",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stdout[-2000:]
     assert re.search(r"^[.sFE]+ +\[100%\]$", done.stdout, re.M), done.stdout[-2000:]
     assert re.search(r"^=+ \d+ passed in [\d.]+s", done.stdout.splitlines()[-1]), done.stdout[-2000:]

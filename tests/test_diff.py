@@ -4,6 +4,7 @@ Golden outputs live in tests/diff_goldens/: A__B.LANG.txt is what `splendor-rule
 --lang LANG A B` prints, then its exit status. `pytest --update-goldens` rewrites them;
 read every diff.
 """
+
 from __future__ import annotations
 
 import functools
@@ -103,8 +104,7 @@ def test_the_diff_is_symmetric_in_what_it_finds():
     for path in catalogue()[1:]:
         a, b = rules("rulespec/official.yaml"), rules(path)
         forward = {(d.path, d.kind) for d in diff.compare(a, b)}
-        backward = {(d.path, {"added": "removed", "removed": "added"}.get(d.kind, d.kind))
-                    for d in diff.compare(b, a)}
+        backward = {(d.path, {"added": "removed", "removed": "added"}.get(d.kind, d.kind)) for d in diff.compare(b, a)}
         assert forward == backward, path
 
 
@@ -122,8 +122,13 @@ def test_every_language_renders_every_difference(lang):
 
 def test_the_language_tables_have_the_same_keys():
     def shape(table):
-        return {k: shape(v) if isinstance(v, dict) and k not in ("total", "cards", "tiles", "components", "player") else None
-                for k, v in table.items()}
+        return {
+            k: shape(v)
+            if isinstance(v, dict) and k not in ("total", "cards", "tiles", "components", "player")
+            else None
+            for k, v in table.items()
+        }
+
     english = shape(diff.STRINGS["en"])
     for lang in diff.LANGUAGES:
         assert shape(diff.STRINGS[lang]) == english, lang
@@ -131,8 +136,8 @@ def test_the_language_tables_have_the_same_keys():
 
 def test_order_and_components_differences(tmp_path):
     text = (ROOT / "rulespec" / "official.yaml").read_text(encoding="utf-8")
-    steps = text[text.index("  return_tokens:"):text.index("  noble_visit:")]
-    visit = text[text.index("  noble_visit:"):text.index("# Checked at the end of every turn")]
+    steps = text[text.index("  return_tokens:") : text.index("  noble_visit:")]
+    visit = text[text.index("  noble_visit:") : text.index("# Checked at the end of every turn")]
     text = text.replace(steps + visit, visit.rstrip("\n") + "\n\n" + steps.rstrip("\n") + "\n\n")
     tables = pathlib.Path(os.path.relpath(ROOT / "rulespec", tmp_path)).as_posix()  # a table's path is relative
     for table in ("splendor_cards.csv", "splendor_nobles.csv"):
@@ -171,8 +176,9 @@ def test_exit_status_2_on_a_spec_not_found():
 
 
 def test_specs_by_name_and_by_path_are_the_same():
-    assert run_diff("official", "target-12").stdout == run_diff("rulespec/official.yaml",
-                                                                "variants/target-12.yaml").stdout
+    assert (
+        run_diff("official", "target-12").stdout == run_diff("rulespec/official.yaml", "variants/target-12.yaml").stdout
+    )
 
 
 def test_the_diff_command_offers_every_sheet_language():
@@ -187,13 +193,15 @@ def test_a_moved_step_is_reported_with_the_note_of_its_move(tmp_path):
     from click.testing import CliRunner
 
     from app.cli import main
+
     variant = tmp_path / "moved.yaml"
     variant.write_text(
         "spec: 1\nname: nobles-first\nextends: official\n"
         "title: {en: Nobles first, fr: Nobles d'abord, nl: Edelen eerst, sr: Племићи прво}\n"
         "end_of_turn:\n  noble_visit:\n    before: return_tokens\n"
         "    note: {en: Nobles come first., fr: Les nobles d'abord., nl: Eerst de edelen., sr: Прво племићи.}\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     result = CliRunner().invoke(main, ["diff", "official", str(variant)])
     assert result.exit_code == 1
     assert "The order of the end-of-turn steps" in result.output
@@ -211,11 +219,14 @@ def test_interpretations_stated_by_one_side_only_are_reported_where_they_are_wri
         + "".join(f"  - {t.en!r}\n" for t in kept)
         + "  - {en: Gold returned at the end of a turn goes back to the supply.,"
         " fr: L'or rendu revient à la banque.}\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     b = pipeline.load_rules(str(variant))
     differences = diff.compare(official, b)
     assert [(d.kind, d.path) for d in differences] == [
-        ("removed", "interpretations.0"), ("added", f"interpretations.{len(kept)}")]
+        ("removed", "interpretations.0"),
+        ("added", f"interpretations.{len(kept)}"),
+    ]
     assert differences[0].before_at.file == "rulespec/official.yaml"
     assert differences[1].after_at.line == 5 + len(kept) + 1
     text = diff.render(differences, official, b)
@@ -227,9 +238,11 @@ def test_interpretations_stated_by_one_side_only_are_reported_where_they_are_wri
 
 def test_a_moved_action_is_reported_as_a_new_order(tmp_path):
     variant = tmp_path / "buy-first.yaml"
-    variant.write_text("spec: 1\nname: buy-first\nextends: official\ntitle: {en: Buy first}\n"
-                       "actions:\n  buy_face_up:\n    before: take_different\n    note: {en: Buying comes first.}\n",
-                       encoding="utf-8")
+    variant.write_text(
+        "spec: 1\nname: buy-first\nextends: official\ntitle: {en: Buy first}\n"
+        "actions:\n  buy_face_up:\n    before: take_different\n    note: {en: Buying comes first.}\n",
+        encoding="utf-8",
+    )
     a, b = rules("rulespec/official.yaml"), pipeline.load_rules(str(variant))
     (d,) = diff.compare(a, b)
     assert (d.kind, d.path) == ("order", "actions.order")
@@ -241,17 +254,25 @@ def test_a_moved_action_is_reported_as_a_new_order(tmp_path):
 def test_a_changed_price_is_phrased_for_each_gem_colour(tmp_path):
     """A price is an expression of the gem colour `c`: the diff binds it as the sheets do (it once exited 3)."""
     variant = tmp_path / "dear.yaml"
-    variant.write_text("spec: 1\nname: dear\nextends: official\ntitle: Dear\nactions:\n  buy_face_up:\n"
-                       "    choose:\n      payment: {price: \"max(0, card.cost[c] - me.bonus[c] + 1)\"}\n",
-                       encoding="utf-8")
+    variant.write_text(
+        "spec: 1\nname: dear\nextends: official\ntitle: Dear\nactions:\n  buy_face_up:\n"
+        '    choose:\n      payment: {price: "max(0, card.cost[c] - me.bonus[c] + 1)"}\n',
+        encoding="utf-8",
+    )
     result = run_diff("official", str(variant))
     assert result.exit_code == 1, result.output
     lines = result.output.splitlines()
-    assert "      before: for each gem colour, you pay the cost of the chosen card in that colour minus the number " \
-           "of your bonuses of that colour, but never less than 0  (rulespec/official.yaml:152)" in lines
-    assert any(line.startswith("      after: for each gem colour, you pay the cost of the chosen card in that colour "
-                               "minus the number of your bonuses of that colour plus 1, but never less than 0  (")
-               for line in lines), result.output
+    assert (
+        "      before: for each gem colour, you pay the cost of the chosen card in that colour minus the number "
+        "of your bonuses of that colour, but never less than 0  (rulespec/official.yaml:152)" in lines
+    )
+    assert any(
+        line.startswith(
+            "      after: for each gem colour, you pay the cost of the chosen card in that colour "
+            "minus the number of your bonuses of that colour plus 1, but never less than 0  ("
+        )
+        for line in lines
+    ), result.output
     for lang in ("fr", "nl", "sr"):
         assert run_diff("--lang", lang, "official", str(variant)).exit_code == 1
 
@@ -263,24 +284,40 @@ def test_a_variant_that_changes_only_the_first_player_differs(tmp_path):
     variant.write_text(
         "spec: 1\nname: oldest\nextends: official\ntitle: {en: Oldest}\n"
         "first_player:\n  en: The oldest player starts.\n  fr: Le joueur le plus âgé commence.\n"
-        "  nl: De oudste speler begint.\n  sr: Почиње најстарији играч.\n", encoding="utf-8")
+        "  nl: De oudste speler begint.\n  sr: Почиње најстарији играч.\n",
+        encoding="utf-8",
+    )
     result = run_diff("official", str(variant))
     assert result.exit_code == 1
-    line = next(i for i, t in enumerate((ROOT / "rulespec/official.yaml").read_text(encoding="utf-8").splitlines())
-                if t.startswith("first_player:")) + 2
+    line = (
+        next(
+            i
+            for i, t in enumerate((ROOT / "rulespec/official.yaml").read_text(encoding="utf-8").splitlines())
+            if t.startswith("first_player:")
+        )
+        + 2
+    )
     assert result.stdout.splitlines()[1:] == [
-        "", "First player", "- Who takes the first turn",
+        "",
+        "First player",
+        "- Who takes the first turn",
         f"    before: The youngest player starts.  (rulespec/official.yaml:{line})",
-        f"    after: The oldest player starts.  ({variant}:6)", "", "1 difference."]
+        f"    after: The oldest player starts.  ({variant}:6)",
+        "",
+        "1 difference.",
+    ]
     official, b = rules("rulespec/official.yaml"), pipeline.load_rules(str(variant))
     differences = diff.compare(official, b)
     assert [(d.kind, d.path) for d in differences] == [("changed", "first_player")]
-    assert "Premier joueur\n- Qui joue en premier\n    avant : Le joueur le plus jeune commence." \
-        in diff.render(differences, official, b, "fr")
-    assert "Startspeler\n- Wie de eerste beurt neemt\n    voor: De jongste speler begint." \
-        in diff.render(differences, official, b, "nl")
+    assert "Premier joueur\n- Qui joue en premier\n    avant : Le joueur le plus jeune commence." in diff.render(
+        differences, official, b, "fr"
+    )
+    assert "Startspeler\n- Wie de eerste beurt neemt\n    voor: De jongste speler begint." in diff.render(
+        differences, official, b, "nl"
+    )
     assert "Први играч\n- Ко игра први\n    пре: Почиње најмлађи играч." in diff.render(differences, official, b, "sr")
     # a spec that does not say who starts: the players agree, as its sheet tells them
     unsaid = replace(b, first_player=None)
     assert "after: not said: the players agree who starts  (" in diff.render(
-        diff.compare(official, unsaid), official, unsaid)
+        diff.compare(official, unsaid), official, unsaid
+    )

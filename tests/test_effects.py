@@ -2,6 +2,7 @@
 README's contributor section ("Adding an effect") asks of a new one. `to_bottom` is the example
 walked there: checked (its arguments' roles), played (the component lies under the pile), phrased
 (its phrase key in the four languages)."""
+
 from __future__ import annotations
 
 import pytest
@@ -36,9 +37,18 @@ def _spec(tmp_path, where: str) -> str:
 
 def test_to_bottom_is_declared_once_with_its_roles_and_runtime_helper():
     decl = EFFECTS["to_bottom"]
-    assert (decl.name, [str(p) for p in decl.params], decl.fields) == ("to_bottom", ["component", "pile"], ("x", "zone"))
+    assert (decl.name, [str(p) for p in decl.params], decl.fields) == (
+        "to_bottom",
+        ["component", "pile"],
+        ("x", "zone"),
+    )
     assert (decl.moves, decl.puts_in, decl.draws) == (True, True, None)
-    assert (decl.check, decl.lowering, decl.runtime, decl.phrase) == ("zone", "zone", "_zone_to_bottom", "eff.to_bottom")
+    assert (decl.check, decl.lowering, decl.runtime, decl.phrase) == (
+        "zone",
+        "zone",
+        "_zone_to_bottom",
+        "eff.to_bottom",
+    )
 
 
 def test_to_bottom_puts_the_chosen_component_under_the_pile(tmp_path):
@@ -56,15 +66,19 @@ def test_to_bottom_needs_a_pile(tmp_path):
     with pytest.raises(CompileError) as refused:
         pipeline.compile_spec(_spec(tmp_path, "city_display"))
     assert [(d.code, d.message) for d in refused.value.diagnostics] == [
-        ("E410", "'to_bottom' needs a pile here, but this is a row (city_display)")]
+        ("E410", "'to_bottom' needs a pile here, but this is a row (city_display)")
+    ]
 
 
-@pytest.mark.parametrize("lang, says", [
-    ("en", "put the chosen city at the bottom of “City tiles”"),
-    ("fr", "placez la cité choisie au fond de la zone « Tuiles Cité »"),
-    ("nl", "leg de gekozen stad onderaan de zone ‘Stadstegels’"),
-    ("sr", "ставите изабрани град на дно зоне „Плочице градова“"),
-])
+@pytest.mark.parametrize(
+    "lang, says",
+    [
+        ("en", "put the chosen city at the bottom of “City tiles”"),
+        ("fr", "placez la cité choisie au fond de la zone « Tuiles Cité »"),
+        ("nl", "leg de gekozen stad onderaan de zone ‘Stadstegels’"),
+        ("sr", "ставите изабрани град на дно зоне „Плочице градова“"),
+    ],
+)
 def test_to_bottom_is_phrased_in_every_language(tmp_path, lang, says):
     rules = pipeline.load_rules(_spec(tmp_path, "city_pile"))
     action = next(a for a in rules.actions if a.name == "bury_city")

@@ -5,6 +5,7 @@ new game, seeding, legal_mask/clone/returns, the state JSON (shape, round trip, 
 of corrupt states with every problem listed), observation, record/replay, and the
 action notation (round trip of every action id, clear errors on nonsense).
 """
+
 from __future__ import annotations
 
 import ast
@@ -58,9 +59,11 @@ def test_module_constants_come_from_the_spec(E, rules):
     # the spec's actions and steps, then the payment step (a purchase with several possible payments)
     assert tuple(E.DECISIONS) == tuple(d.name for d in rules.actions + rules.steps) + ("payment",)
     assert [(c.id, c.level, c.bonus, c.points, tuple(c.cost)) for c in E.CARDS] == [
-        (c.id, c.level, rules.gems[c.bonus], c.points, c.cost) for c in rules.cards]
+        (c.id, c.level, rules.gems[c.bonus], c.points, c.cost) for c in rules.cards
+    ]
     assert [(n.id, n.points, tuple(n.requires)) for n in E.NOBLES] == [
-        (n.id, n.points, n.requires) for n in rules.nobles]
+        (n.id, n.points, n.requires) for n in rules.nobles
+    ]
     assert isinstance(E.NUM_ACTIONS, int) and E.NUM_ACTIONS > 0
     assert E.__doc__ and "new_game" in E.__doc__
 
@@ -77,7 +80,8 @@ def test_cards_and_nobles_match_the_csv_files(E):
     with open(H.ROOT / "rulespec" / "splendor_nobles.csv", newline="") as f:
         rows = list(csv.DictReader(f))
     assert [(n.points, tuple(n.requires)) for n in E.NOBLES] == [
-        (int(r["points"]), tuple(int(r[g]) for g in E.GEMS)) for r in rows]
+        (int(r["points"]), tuple(int(r[g]) for g in E.GEMS)) for r in rows
+    ]
 
 
 def test_the_module_imports_only_the_standard_library():
@@ -153,7 +157,6 @@ def test_seeded_games_use_their_own_generator(E):
     assert E.new_game(2).to_json()  # seed None works
 
 
-
 def test_a_seed_deals_the_same_game_on_every_python(E):
     """The deal is the engine's own Fisher-Yates over random.Random's bits (whose output Python
     keeps), not random.shuffle (which may change): pinned here, so that records keep replaying."""
@@ -171,6 +174,7 @@ def test_a_seed_deals_the_same_game_on_every_python(E):
                 E._shuffle(random.Random(seed), ours)
                 random.Random(seed).shuffle(theirs)
                 assert ours == theirs
+
 
 def test_legal_mask_matches_legal_actions(E):
     g = E.new_game(4, seed=8)
@@ -217,10 +221,12 @@ def test_other_integer_types_are_ids_and_other_values_are_refused_in_words(E):
     g.apply(Id(first))
     assert g.history == [first] and type(g.history[0]) is int
     before = g.to_json()
-    for value, words in ((True, "an action is an int id, not bool True"),
-                         (2.0, "an action is an int id, not float 2.0"),
-                         ("take white blue green", "not str 'take white blue green' (string_to_action reads"),
-                         (Id(E.NUM_ACTIONS), f"no action has id {E.NUM_ACTIONS} (ids run from 0")):
+    for value, words in (
+        (True, "an action is an int id, not bool True"),
+        (2.0, "an action is an int id, not float 2.0"),
+        ("take white blue green", "not str 'take white blue green' (string_to_action reads"),
+        (Id(E.NUM_ACTIONS), f"no action has id {E.NUM_ACTIONS} (ids run from 0"),
+    ):
         with pytest.raises(E.IllegalAction, match=re.escape(words)):
             g.apply(value)
         assert g.to_json() == before
@@ -269,13 +275,14 @@ def corrupt(E, V, problems):
         st["decks"]["2"][0] = dup
         expected.append(str(dup))
     if "reserved" in problems:
-        H.set_reserved(E, st, 1, st["decks"]["3"][-(V["reserve_limit"] + 1):])
+        H.set_reserved(E, st, 1, st["decks"]["3"][-(V["reserve_limit"] + 1) :])
         expected.append("reserved")
     return st, expected
 
 
-@pytest.mark.parametrize("problems", [["tokens"], ["unknown"], ["twice"], ["reserved"],
-                                      ["tokens", "unknown", "twice", "reserved"]])
+@pytest.mark.parametrize(
+    "problems", [["tokens"], ["unknown"], ["twice"], ["reserved"], ["tokens", "unknown", "twice", "reserved"]]
+)
 def test_from_json_refuses_corrupt_states_listing_every_problem(E, V, problems):
     st, expected = corrupt(E, V, problems)
     for given in (st, json.dumps(st)):
@@ -308,8 +315,10 @@ def test_from_json_refuses_malformed_documents(E, mangle):
 def test_from_json_shows_where_the_json_breaks(E):
     with pytest.raises(E.StateError) as info:
         E.from_json('{"format": "splendor-rules/state",\n "version": 1,\n oops}')
-    assert str(info.value) == ("the state is not valid JSON: line 3, column 2: expecting property name "
-                               "enclosed in double quotes\n   oops}\n   ^")
+    assert str(info.value) == (
+        "the state is not valid JSON: line 3, column 2: expecting property name "
+        "enclosed in double quotes\n   oops}\n   ^"
+    )
     text = E.new_game(2, seed=1).to_json()  # one long line: the place is shown in a window
     with pytest.raises(E.StateError) as info:
         E.from_json(text[:700] + "#" + text[700:])
@@ -328,7 +337,7 @@ def test_from_json_reads_a_state_with_a_byte_order_mark(E):
 
 def test_four_reserved_cards_alone_are_refused_but_three_are_fine(E, V):
     st = H.position(E, 3, seed=2)
-    H.set_reserved(E, st, 2, st["decks"]["1"][-V["reserve_limit"]:])
+    H.set_reserved(E, st, 2, st["decks"]["1"][-V["reserve_limit"] :])
     assert len(E.from_json(st).reserved[2]) == V["reserve_limit"]
 
 
@@ -367,8 +376,7 @@ def test_record_replays_the_game(E):
     g = random_game(E, 3, 13, 150)
     record = g.record()
     assert set(record) >= {"spec", "sha256", "seed", "players", "actions"}
-    assert (record["spec"], record["sha256"], record["seed"], record["players"]) == (
-        E.SPEC_NAME, E.SPEC_SHA256, 13, 3)
+    assert (record["spec"], record["sha256"], record["seed"], record["players"]) == (E.SPEC_NAME, E.SPEC_SHA256, 13, 3)
     assert record["actions"] == list(g.history)
     again = E.replay(json.loads(json.dumps(record)))
     assert again.to_json() == g.to_json()
@@ -439,15 +447,25 @@ def test_a_set_of_colours_is_taken_in_any_order(E):
     action = E.string_to_action("take red black green")
     assert action == E.string_to_action("take green red black")
     assert E.action_to_string(action) == "take green red black"
-    with pytest.raises(E.NotationError, match=r"^not an action: 'take gren red black' "
-                                              r"\(did you mean 'take green red black'\?\)"):
+    with pytest.raises(
+        E.NotationError,
+        match=r"^not an action: 'take gren red black' "
+        r"\(did you mean 'take green red black'\?\)",
+    ):
         E.string_to_action("take gren red black")
 
 
 KEYWORD_DECISION = {  # how the official spec's notation starts, per decision
-    "take": "take_different", "take2": "take_pair", "reserve": "reserve_face_up",
-    "reserve deck": "reserve_blind", "buy": "buy_face_up", "buy reserved": "buy_reserved",
-    "pass": "pass", "return": "return_tokens", "noble": "noble_visit", "pay": "payment",
+    "take": "take_different",
+    "take2": "take_pair",
+    "reserve": "reserve_face_up",
+    "reserve deck": "reserve_blind",
+    "buy": "buy_face_up",
+    "buy reserved": "buy_reserved",
+    "pass": "pass",
+    "return": "return_tokens",
+    "noble": "noble_visit",
+    "pay": "payment",
 }
 
 
@@ -468,25 +486,39 @@ def test_describe_action_names_the_decision(E, rules):
 
 
 def test_notation_examples_of_the_contract(E):
-    for text in ("take white blue green", "take2 red", "reserve 2.3", "reserve deck 3", "buy 1.4",
-                 "buy reserved 1", "pay gold for red", "pay gold for red red", "pay without gold",
-                 "return blue", "noble 2", "pass"):
+    for text in (
+        "take white blue green",
+        "take2 red",
+        "reserve 2.3",
+        "reserve deck 3",
+        "buy 1.4",
+        "buy reserved 1",
+        "pay gold for red",
+        "pay gold for red red",
+        "pay without gold",
+        "return blue",
+        "noble 2",
+        "pass",
+    ):
         assert E.action_to_string(E.string_to_action(text)) == text
 
 
-@pytest.mark.parametrize("text, hint", [
-    ("tkae white blue green", "take"),
-    ("take whte blue green", "white"),
-    ("take2 purple", "purple"),
-    ("reserve 2.9", "2.9"),
-    ("buy 7.1", "7.1"),
-    ("reserve deck 9", "9"),
-    ("noble 0", "noble"),
-    ("return", "return"),
-    ("take white white blue", "white"),
-    ("", ""),
-    ("fly to the moon", "fly"),
-])
+@pytest.mark.parametrize(
+    "text, hint",
+    [
+        ("tkae white blue green", "take"),
+        ("take whte blue green", "white"),
+        ("take2 purple", "purple"),
+        ("reserve 2.9", "2.9"),
+        ("buy 7.1", "7.1"),
+        ("reserve deck 9", "9"),
+        ("noble 0", "noble"),
+        ("return", "return"),
+        ("take white white blue", "white"),
+        ("", ""),
+        ("fly to the moon", "fly"),
+    ],
+)
 def test_nonsense_gives_a_clear_notation_error(E, text, hint):
     with pytest.raises(E.NotationError) as info:
         E.string_to_action(text)
@@ -495,21 +527,39 @@ def test_nonsense_gives_a_clear_notation_error(E, text, hint):
     assert hint.lower() in message.lower(), f"{text!r}: the message should mention {hint!r}: {message}"
 
 
-@pytest.mark.parametrize("text, says", [
-    ("buy 9.9", "buy is written 'buy CARD', where CARD is a face-up card as level.slot (1.1 to 3.4), or "
-                "'buy reserved CARD', where CARD is one of your reserved cards (1 to 3) "
-                "(how to pay is asked next, when gold gives a choice)"),
-    ("take purple", "take is written 'take PICKED', where PICKED is 1 to 3 different gem colours among "
-                    "white, blue, green, red, black"),
-    ("take2", "take2 is written 'take2 COLOUR', where COLOUR is a gem colour (white, blue, green, red or black)"),
-    ("reserve deck 7", "reserve is written 'reserve CARD', where CARD is a face-up card as level.slot (1.1 to 3.4), "
-                       "or 'reserve deck LEVEL', where LEVEL is a level (1, 2 or 3)"),  # not 'did you mean 3'
-    ("take2 rde", "(did you mean 'take2 red'?); take2 is written 'take2 COLOUR', where COLOUR is a gem colour "
-                  "(white, blue, green, red or black)"),  # a slip of the keyboard: both
-    ("pay gold", "pay is written 'pay gold for GEMS', where GEMS is the gem colour each gold token stands for, "
-                 "as in 'pay gold for white blue', or 'pay without gold'"),
-    ("fly", "(actions start with: buy, noble, pass, pay, reserve, return, take, take2)"),
-])
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        (
+            "buy 9.9",
+            "buy is written 'buy CARD', where CARD is a face-up card as level.slot (1.1 to 3.4), or "
+            "'buy reserved CARD', where CARD is one of your reserved cards (1 to 3) "
+            "(how to pay is asked next, when gold gives a choice)",
+        ),
+        (
+            "take purple",
+            "take is written 'take PICKED', where PICKED is 1 to 3 different gem colours among "
+            "white, blue, green, red, black",
+        ),
+        ("take2", "take2 is written 'take2 COLOUR', where COLOUR is a gem colour (white, blue, green, red or black)"),
+        (
+            "reserve deck 7",
+            "reserve is written 'reserve CARD', where CARD is a face-up card as level.slot (1.1 to 3.4), "
+            "or 'reserve deck LEVEL', where LEVEL is a level (1, 2 or 3)",
+        ),  # not 'did you mean 3'
+        (
+            "take2 rde",
+            "(did you mean 'take2 red'?); take2 is written 'take2 COLOUR', where COLOUR is a gem colour "
+            "(white, blue, green, red or black)",
+        ),  # a slip of the keyboard: both
+        (
+            "pay gold",
+            "pay is written 'pay gold for GEMS', where GEMS is the gem colour each gold token stands for, "
+            "as in 'pay gold for white blue', or 'pay without gold'",
+        ),
+        ("fly", "(actions start with: buy, noble, pass, pay, reserve, return, take, take2)"),
+    ],
+)
 def test_a_text_with_a_known_verb_is_told_how_that_verb_is_written(E, text, says):
     with pytest.raises(E.NotationError) as info:
         E.string_to_action(text)

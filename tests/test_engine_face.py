@@ -2,6 +2,7 @@
 README and every engine's docstring document (`tokens`, `bonus`, `prestige`...); the engine's
 own short names (`tok`, `bon`, `cp`...) are private (a leading underscore), so a reader of the
 state never meets two names for one thing."""
+
 import importlib.util
 import re
 from pathlib import Path
@@ -16,8 +17,8 @@ INTERNAL = ("n", "cp", "tok", "bon", "pts", "bought", "res", "nob")
 def _documented() -> list[str]:
     """The attribute names of the README's sentence on the state (`tokens[p]` is `tokens`)."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    sentence = text[text.index("The state is readable as attributes:"):]
-    sentence = sentence[:sentence.index(".\n")]
+    sentence = text[text.index("The state is readable as attributes:") :]
+    sentence = sentence[: sentence.index(".\n")]
     return [re.match(r"\w+", name)[0] for name in re.findall(r"`([^`]+)`", sentence)]
 
 

@@ -10,6 +10,7 @@ spec's text may change without its rules changing, e.g. a comment). The fingerpr
 files in tests/fingerprints/; `pytest --update-goldens` rewrites them, and a changed line is read
 before it is accepted: it says which engine, player count and seed now plays differently.
 """
+
 from __future__ import annotations
 
 import hashlib

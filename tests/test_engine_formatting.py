@@ -6,6 +6,7 @@ brackets and quotes (the printed module and the laid-out one are the same tree, 
 aside, whose indentation it normalises), and a formatter that cannot be used is a located E598,
 never a traceback or an engine laid out by another release.
 """
+
 from __future__ import annotations
 
 import ast
@@ -37,8 +38,13 @@ class _CleanDocstrings(ast.NodeTransformer):
 
     def generic_visit(self, node: ast.AST) -> ast.AST:
         body = getattr(node, "body", None)
-        if isinstance(body, list) and body and isinstance(body[0], ast.Expr) \
-                and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+        if (
+            isinstance(body, list)
+            and body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
             body[0].value.value = " ".join(inspect.cleandoc(body[0].value.value).split())
         return super().generic_visit(node)
 
@@ -68,20 +74,26 @@ def _without_ruff(monkeypatch, version: str | None = None):
 
         def missing():
             raise FileNotFoundError("ruff")
+
         monkeypatch.setattr(ruff.__main__, "find_ruff_bin", missing)
     else:
         monkeypatch.setattr(formatting, "RUFF_VERSION", version)
 
 
-@pytest.mark.parametrize("version, said", [
-    (None, "cannot lay out the engine: ruff 0.17.6 is not installed (pip install 'ruff==0.17.6')"),
-    ("0.0.1", "cannot lay out the engine: the engines are laid out by ruff 0.0.1, and ruff 0.17.6 is installed"),
-])
+@pytest.mark.parametrize(
+    "version, said",
+    [
+        (None, "cannot lay out the engine: ruff 0.17.6 is not installed (pip install 'ruff==0.17.6')"),
+        ("0.0.1", "cannot lay out the engine: the engines are laid out by ruff 0.0.1, and ruff 0.17.6 is installed"),
+    ],
+)
 def test_a_formatter_that_cannot_be_used_is_E598(monkeypatch, tmp_path, version, said):
     # a spec of its own: no engine of it is in the session's cache of compiled engines (tests/conftest.py)
     spec = tmp_path / "laid.yaml"
-    spec.write_text(f"spec: 1\nname: laid\nextends: official\ntitle: {{en: 'Laid out by {version}'}}\n"
-                    "values:\n  target: 14\n", encoding="utf-8")
+    spec.write_text(
+        f"spec: 1\nname: laid\nextends: official\ntitle: {{en: 'Laid out by {version}'}}\nvalues:\n  target: 14\n",
+        encoding="utf-8",
+    )
     _without_ruff(monkeypatch, version)
     try:
         with pytest.raises(CompileError) as info:

@@ -2,6 +2,7 @@
 ACTION_PARAMS, ZONES, KINDS and VARIABLES, named tuples of compiler/emit/runtime/meta.py read by
 field name, on the official engine (all empty but the decisions), the Cities (zones and a kind)
 and the Trading Posts (declared state, a kind held by a variable)."""
+
 from __future__ import annotations
 
 import re

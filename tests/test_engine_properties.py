@@ -17,6 +17,7 @@ the same number of turns for everyone when a complete-round trigger ended the ga
 winners by the spec's ranking, returns, and replay(record()) reproducing the game.
 Limits are read from the spec (absent limits are not checked), never written here.
 """
+
 from __future__ import annotations
 
 import collections
@@ -66,7 +67,8 @@ class Checker:
         counts = collections.Counter(places)
         assert sorted(counts) == list(range(len(E.CARDS))) and set(counts.values()) == {1}, (
             f"cards not all exactly once: twice {[c for c, k in counts.items() if k > 1]}, "
-            f"missing {sorted(set(range(len(E.CARDS))) - set(counts))}")
+            f"missing {sorted(set(range(len(E.CARDS))) - set(counts))}"
+        )
         for level, row in state["market"].items():
             assert all(c is None or E.CARDS[c].level == int(level) for c in row)
         for level, deck in state["decks"].items():
@@ -99,7 +101,11 @@ class Checker:
 
         # attributes agree with the JSON
         assert (game.current_player, game.phase, game.round, game.turn) == (
-            state["current_player"], state["phase"], state["round"], state["turn"])
+            state["current_player"],
+            state["phase"],
+            state["round"],
+            state["turn"],
+        )
         assert list(game.supply) == [state["supply"][c] for c in E.COLOURS]
         for p, s in enumerate(seats):
             assert list(game.tokens[p]) == [s["tokens"][c] for c in E.COLOURS]
@@ -205,8 +211,18 @@ class Checker:
         return [p for p in range(self.players) if key(p) == best]
 
 
-def play_and_check(E: ModuleType, rules, players: int, seed: int, choice_seed: int, *,
-                   round_trip: bool = True, probes: int = 1, all_legal: bool = True, replay: bool = True):
+def play_and_check(
+    E: ModuleType,
+    rules,
+    players: int,
+    seed: int,
+    choice_seed: int,
+    *,
+    round_trip: bool = True,
+    probes: int = 1,
+    all_legal: bool = True,
+    replay: bool = True,
+):
     """Play one game by uniform random choice among legal actions, checking every position.
 
     round_trip: from_json(to_json()) at every decision; probes: random illegal actions tried
@@ -255,17 +271,16 @@ SETTINGS = dict(deadline=None, derandomize=True, suppress_health_check=[HealthCh
 @settings(max_examples=100, **SETTINGS)
 @given(seed=SEEDS, choice_seed=SEEDS)
 def test_random_games_keep_every_invariant(players, seed, choice_seed):
-    play_and_check(OFFICIAL, RULES, players, seed, choice_seed,
-                   round_trip=False, probes=0, all_legal=False, replay=False)
+    play_and_check(
+        OFFICIAL, RULES, players, seed, choice_seed, round_trip=False, probes=0, all_legal=False, replay=False
+    )
 
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
 @settings(max_examples=30, **SETTINGS)
 @given(seed=SEEDS, choice_seed=SEEDS)
-def test_random_games_round_trip_apply_every_legal_action_refuse_illegal_ones_and_replay(
-        players, seed, choice_seed):
-    play_and_check(OFFICIAL, RULES, players, seed, choice_seed,
-                   round_trip=True, probes=2, all_legal=True, replay=True)
+def test_random_games_round_trip_apply_every_legal_action_refuse_illegal_ones_and_replay(players, seed, choice_seed):
+    play_and_check(OFFICIAL, RULES, players, seed, choice_seed, round_trip=True, probes=2, all_legal=True, replay=True)
 
 
 def test_engine_and_spec_agree_on_player_counts():

@@ -4,6 +4,7 @@ Every position is set up through ``from_json`` (see tests/helpers/engines.py); e
 number comes from rulespec/official.yaml. Sections follow the spec: taking tokens,
 reserving, buying, the token limit, nobles, the end of the game, passing.
 """
+
 from __future__ import annotations
 
 import collections
@@ -44,7 +45,8 @@ def assert_illegal(game, action, *fragments: str) -> str:
     assert message.strip(), "IllegalAction has an empty message"
     if fragments:
         assert any(f.lower() in message.lower() for f in fragments), (
-            f"IllegalAction for {action!r} should name the failed condition (one of {fragments}); got: {message}")
+            f"IllegalAction for {action!r} should name the failed condition (one of {fragments}); got: {message}"
+        )
     return message
 
 
@@ -84,8 +86,9 @@ def test_take_fewer_when_fewer_colours_remain(E, V, remaining):
     st = H.position(E, 4)
     left = E.GEMS[-remaining:]
     # Leave pair_minimum - 1 of the remaining colours (so no pair), none of the others.
-    H.set_supply(st, [1, 2, 3, 0], V["token_limit"],
-                 **{gem: (V["pair_minimum"] - 1 if gem in left else 0) for gem in E.GEMS})
+    H.set_supply(
+        st, [1, 2, 3, 0], V["token_limit"], **{gem: (V["pair_minimum"] - 1 if gem in left else 0) for gem in E.GEMS}
+    )
     g = H.load(E, st)
     strings = H.legal_strings(g)
     assert {H.take_colours(s) for s in strings} - {None} == {frozenset(left)}
@@ -163,20 +166,23 @@ def test_reserve_blind_takes_the_top_card(E):
 
 def test_reserve_limit(E, V):
     st = H.position(E, 2)
-    H.set_reserved(E, st, 0, st["decks"]["1"][-(V["reserve_limit"] - 1):])
+    H.set_reserved(E, st, 0, st["decks"]["1"][-(V["reserve_limit"] - 1) :])
     g = H.load(E, st)
     assert "reserve 1.1" in H.legal_strings(g) and "reserve deck 1" in H.legal_strings(g)
 
-    H.set_reserved(E, st, 0, st["decks"]["1"][-V["reserve_limit"]:])
+    H.set_reserved(E, st, 0, st["decks"]["1"][-V["reserve_limit"] :])
     g = H.load(E, st)
     assert not [s for s in H.legal_strings(g) if s.startswith("reserve")]
     message = assert_illegal(g, "reserve 1.1", "reserve_limit", "reserved")
     assert_illegal(g, "reserve deck 2", "reserve_limit", "reserved")
     # the rule's name and the part it fails in words (as the sheets say them), then on a details
     # line the condition as written and its place
-    assert re.fullmatch(rf"illegal action 'reserve 1\.1': Reserve a face-up card: you hold fewer than "
-                        rf"{V['reserve_limit']} reserved cards\n"
-                        rf"details: me\.reserved < reserve_limit, rulespec/official\.yaml:\d+", message), message
+    assert re.fullmatch(
+        rf"illegal action 'reserve 1\.1': Reserve a face-up card: you hold fewer than "
+        rf"{V['reserve_limit']} reserved cards\n"
+        rf"details: me\.reserved < reserve_limit, rulespec/official\.yaml:\d+",
+        message,
+    ), message
 
 
 def test_reserve_without_gold_left_gives_no_gold(E, V):
@@ -285,8 +291,7 @@ def test_every_distinct_payment_is_reachable(E, short, gold):
     st, card = buy_setup(E, cost=lambda c: sorted(v for v in c.values() if v)[:2] == [2, 2])
     price = H.cost(E, card)
     gems = [gem for gem, n in price.items() if n]
-    H.give_tokens(st, 0, **{gem: price[gem] - (short if i == 0 else 0) for i, gem in enumerate(gems)},
-                  **{E.WILD: gold})
+    H.give_tokens(st, 0, **{gem: price[gem] - (short if i == 0 else 0) for i, gem in enumerate(gems)}, **{E.WILD: gold})
     held = tokens(st, 0)
     want = expected_payments(price, held, E.WILD)
     g = H.load(E, st)
@@ -500,8 +505,11 @@ def test_noble_visits_after_any_action(E, V, action):
     after = H.state_json(g)
     assert after["seats"][0]["nobles"] == [noble]
     assert noble not in after["nobles"] and len(after["nobles"]) == len(st["nobles"]) - 1
-    assert g.prestige[0] == H.prestige(E, after, 0) == (
-        sum(E.CARDS[c].points for c in after["seats"][0]["purchased"]) + E.NOBLES[noble].points)
+    assert (
+        g.prestige[0]
+        == H.prestige(E, after, 0)
+        == (sum(E.CARDS[c].points for c in after["seats"][0]["purchased"]) + E.NOBLES[noble].points)
+    )
     assert (g.phase, g.current_player) == ("action", 1)
 
 
@@ -606,12 +614,16 @@ def test_below_the_target_the_game_goes_on(E, V):
     assert (g.current_player, g.phase, g.returns()) == (0, "action", [0.0, 0.0])
 
 
-@pytest.mark.parametrize("plan, winners", [
-    ({0: (-1, 3), 1: (-1, 4)}, [0]),      # same prestige: fewer purchased cards wins
-    ({0: (-1, 4), 1: (-1, 3)}, [1]),
-    ({0: (-1, 3), 1: (-1, 3)}, [0, 1]),   # still tied: a shared victory
-    ({0: (-1, 4), 1: (-2, 3)}, [0]),      # prestige first
-], ids=["seat0-fewer", "seat1-fewer", "shared", "prestige-first"])
+@pytest.mark.parametrize(
+    "plan, winners",
+    [
+        ({0: (-1, 3), 1: (-1, 4)}, [0]),  # same prestige: fewer purchased cards wins
+        ({0: (-1, 4), 1: (-1, 3)}, [1]),
+        ({0: (-1, 3), 1: (-1, 3)}, [0, 1]),  # still tied: a shared victory
+        ({0: (-1, 4), 1: (-2, 3)}, [0]),  # prestige first
+    ],
+    ids=["seat0-fewer", "seat1-fewer", "shared", "prestige-first"],
+)
 def test_winners_and_ties(E, V, plan, winners):
     plan = {seat: (V["target"] + d, n) for seat, (d, n) in plan.items()}
     st, _ = end_setup(E, 2, plan)
@@ -652,8 +664,7 @@ def stuck_position(E, V, stuck_seats=(0, 1)):
     each seat in `stuck_seats` has the most reserved cards, the others one fewer."""
     st = H.position(E, 2, seed=5)
     half = st["supply"][E.GEMS[2]] // 2
-    H.give_tokens(st, 0, **{E.GEMS[0]: st["supply"][E.GEMS[0]], E.GEMS[1]: st["supply"][E.GEMS[1]],
-                            E.GEMS[2]: half})
+    H.give_tokens(st, 0, **{E.GEMS[0]: st["supply"][E.GEMS[0]], E.GEMS[1]: st["supply"][E.GEMS[1]], E.GEMS[2]: half})
     H.give_tokens(st, 1, **{gem: st["supply"][gem] for gem in E.GEMS[2:]})
     assert all(st["supply"][gem] == 0 for gem in E.GEMS)
     assert all(H.held(st, s) <= V["token_limit"] for s in (0, 1))
@@ -664,7 +675,7 @@ def stuck_position(E, V, stuck_seats=(0, 1)):
 
     spare = [c.id for c in E.CARDS if unaffordable(c.id)]
     for level in E.LEVELS:
-        for slot, card in enumerate([c for c in spare if E.CARDS[c].level == level][:len(st["market"][str(level)])]):
+        for slot, card in enumerate([c for c in spare if E.CARDS[c].level == level][: len(st["market"][str(level)])]):
             H.put_in_market(E, st, card, slot + 1)
     shown = {c for row in st["market"].values() for c in row}
     spare = [c for c in spare if c not in shown]

@@ -5,6 +5,7 @@ every problem (types, ranges, and the invariants between fields), never loaded h
 to fail or hang later; the API takes numpy's integer types where it takes ints and refuses
 other types in words; and a game that could go on forever ends as *truncated* at its cap.
 """
+
 from __future__ import annotations
 
 import json
@@ -52,8 +53,9 @@ def endless(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def uncapped(tmp_path_factory):
-    return compile_variant(tmp_path_factory.mktemp("uncapped"), ENDLESS.replace(
-        "  max_turns: {value: 300, add: true}\n", ""), "uncapped")
+    return compile_variant(
+        tmp_path_factory.mktemp("uncapped"), ENDLESS.replace("  max_turns: {value: 300, add: true}\n", ""), "uncapped"
+    )
 
 
 def refused(E, state) -> str:
@@ -79,41 +81,65 @@ def payment_on_empty_slot(E, st):
 
 
 CASES = {
-    "ending whose last seat is 7": (lambda E, st: st.update(ending={"trigger": "target", "finish": "complete_round",
-                                                                     "last_seat": 7}),
-                                    "'ending.last_seat' must be a seat from 0 to 1, not 7"),
-    "ending with no trigger": (lambda E, st: st.update(ending={"finish": "complete_round", "last_seat": 1}),
-                               "'ending' must be null or {trigger, finish, last_seat}"),
+    "ending whose last seat is 7": (
+        lambda E, st: st.update(ending={"trigger": "target", "finish": "complete_round", "last_seat": 7}),
+        "'ending.last_seat' must be a seat from 0 to 1, not 7",
+    ),
+    "ending with no trigger": (
+        lambda E, st: st.update(ending={"finish": "complete_round", "last_seat": 1}),
+        "'ending' must be null or {trigger, finish, last_seat}",
+    ),
     "ending by a trigger that ends at once": (
         lambda E, st: st.update(ending={"trigger": "deadlock", "finish": "complete_round", "last_seat": 1}),
-        "'ending.trigger' must be a trigger that lets the round finish (target), not 'deadlock'"),
+        "'ending.trigger' must be a trigger that lets the round finish (target), not 'deadlock'",
+    ),
     "players as a float": (lambda E, st: st.update(players=2.0), "'players' must be one of 2, 3, 4, not 2.0"),
     "players as a list": (lambda E, st: st.update(players=[2]), "'players' must be one of 2, 3, 4, not a list of 1"),
     "players as a bool": (lambda E, st: st.update(players=True), "'players' must be one of 2, 3, 4, not True"),
     "noble phase where nobody qualifies": (
-        noble_phase_nobody_qualifies, "player 1 has no legal action in phase 'noble_visit'"),
+        noble_phase_nobody_qualifies,
+        "player 1 has no legal action in phase 'noble_visit'",
+    ),
     "payment pending on an empty slot": (
-        payment_on_empty_slot, "'pending' buys the card in slot 1 of level 1, which is empty"),
-    "pending outside the payment step": (lambda E, st: st.update(pending=3),
-                                         "'pending' is set only in the payment step, not in phase 'action'"),
+        payment_on_empty_slot,
+        "'pending' buys the card in slot 1 of level 1, which is empty",
+    ),
+    "pending outside the payment step": (
+        lambda E, st: st.update(pending=3),
+        "'pending' is set only in the payment step, not in phase 'action'",
+    ),
     "start as an int": (lambda E, st: st.update(start=5), "start: a state is a JSON object, not 5"),
     "start as an empty object": (lambda E, st: st.update(start={}), "start: 'format' must be"),
-    "huge int": (lambda E, st: st["supply"].update({E.WILD: 10 ** 30}),
-                 "gold tokens add up to a number of about 31 digits, the game has 5"),
+    "huge int": (
+        lambda E, st: st["supply"].update({E.WILD: 10**30}),
+        "gold tokens add up to a number of about 31 digits, the game has 5",
+    ),
     "negative count": (lambda E, st: st.update(passes=-1), "'passes' must be a whole number of at least 0, not -1"),
-    "string for a seat": (lambda E, st: st.update(current_player="0"),
-                          "'current_player' must be a seat from 0 to 1, not '0'"),
-    "step in the action phase": (lambda E, st: st.update(step=1),
-                                 "in the action phase 'step' and 'step_count' are 0, not 1 and 0"),
-    "end reason of a game in play": (lambda E, st: st.update(end_reason="target"),
-                                     "'end_reason' is set only when the game is over, not in phase 'action'"),
-    "finished game without an end reason": (lambda E, st: st.update(phase="over", current_player=-1),
-                                            "a finished game has an 'end_reason' (target, deadlock, stuck, "
-                                            "truncated), not None"),
+    "string for a seat": (
+        lambda E, st: st.update(current_player="0"),
+        "'current_player' must be a seat from 0 to 1, not '0'",
+    ),
+    "step in the action phase": (
+        lambda E, st: st.update(step=1),
+        "in the action phase 'step' and 'step_count' are 0, not 1 and 0",
+    ),
+    "end reason of a game in play": (
+        lambda E, st: st.update(end_reason="target"),
+        "'end_reason' is set only when the game is over, not in phase 'action'",
+    ),
+    "finished game without an end reason": (
+        lambda E, st: st.update(phase="over", current_player=-1),
+        "a finished game has an 'end_reason' (target, deadlock, stuck, truncated), not None",
+    ),
     "a seed that is text": (lambda E, st: st.update(seed="x"), "'seed' must be a whole number or null, not 'x'"),
-    "a length cap of 0": (lambda E, st: st.update(max_turns=0),
-                          "'max_turns' must be null or a whole number of at least 1, not 0"),
-    "a turn past the cap": (lambda E, st: st.update(max_turns=3, turn=4), "'turn' 4 is past the length cap, max_turns 3"),
+    "a length cap of 0": (
+        lambda E, st: st.update(max_turns=0),
+        "'max_turns' must be null or a whole number of at least 1, not 0",
+    ),
+    "a turn past the cap": (
+        lambda E, st: st.update(max_turns=3, turn=4),
+        "'turn' 4 is past the length cap, max_turns 3",
+    ),
 }
 
 
@@ -141,8 +167,7 @@ def test_every_problem_is_listed_in_one_error(E):
 
 
 def test_json_nested_thousands_deep_is_a_state_error(E):
-    assert refused(E, "[" * 100_000 + "]" * 100_000) == (
-        "the state is not a saved game: its JSON is nested too deeply")
+    assert refused(E, "[" * 100_000 + "]" * 100_000) == ("the state is not a saved game: its JSON is nested too deeply")
     deep = []
     for _ in range(100_000):
         deep = [deep]
@@ -156,7 +181,7 @@ def test_json_nested_thousands_deep_is_a_state_error(E):
 
 def test_a_number_of_thousands_of_digits_is_a_state_error(E):
     st = H.position(E, 2, seed=1)
-    st["passes"] = -10 ** 5000
+    st["passes"] = -(10**5000)
     assert "'passes' must be a whole number of at least 0, not a number of about 5001 digits" in refused(E, st)
 
 
@@ -215,10 +240,15 @@ def test_apply_refuses_an_array_as_an_illegal_action(E):
     assert g.history == [a] and type(g.history[0]) is int
 
 
-@pytest.mark.parametrize("players, says", [(2.0, "the number of players must be a whole number, not float 2.0"),
-                                           ("2", "the number of players must be a whole number, not str '2'"),
-                                           (True, "the number of players must be a whole number, not bool True"),
-                                           (9, "this engine plays with 2, 3, 4 players, not 9")])
+@pytest.mark.parametrize(
+    "players, says",
+    [
+        (2.0, "the number of players must be a whole number, not float 2.0"),
+        ("2", "the number of players must be a whole number, not str '2'"),
+        (True, "the number of players must be a whole number, not bool True"),
+        (9, "this engine plays with 2, 3, 4 players, not 9"),
+    ],
+)
 def test_new_game_refuses_a_player_count_in_words(E, players, says):
     with pytest.raises(ValueError, match=re.escape(says)):
         E.new_game(players, seed=1)
@@ -239,9 +269,11 @@ def test_a_seed_that_is_no_whole_number_is_refused_in_words(E, seed):
 def test_action_to_string_takes_what_apply_takes(E):
     assert E.action_to_string(np.int64(0)) == E.action_to_string(0)
     assert E.describe_action(np.int64(0)) == E.describe_action(0)
-    for value, says in ((True, "an action id must be a whole number, not bool True"),
-                        (2.0, "an action id must be a whole number, not float 2.0"),
-                        (np.int64(-1), "no action has id -1")):
+    for value, says in (
+        (True, "an action id must be a whole number, not bool True"),
+        (2.0, "an action id must be a whole number, not float 2.0"),
+        (np.int64(-1), "no action has id -1"),
+    ):
         with pytest.raises(E.NotationError, match=re.escape(says)):
             E.action_to_string(value)
 
@@ -398,7 +430,8 @@ def test_a_position_with_a_card_nowhere_names_the_field_that_takes_it(E):
     card = deck_cards(E, "1", 1)[0]
     assert refused(E, without(E, {"1": [card]}, listed=False)) == (
         f"invalid state:\n  - 1 card(s) are nowhere: {card} (cards out of the game are listed in 'out_of_play', "
-        "by level)")
+        "by level)"
+    )
 
 
 def test_a_position_with_cards_out_of_play_loads_plays_records_and_replays(E):
@@ -425,15 +458,25 @@ def test_no_card_out_of_play_saves_as_before(E):
         assert E.from_json(dict(st, out_of_play=empty)).to_json() == game.to_json()
 
 
-@pytest.mark.parametrize("case, says, path", [
-    ("a card of another level", "card {c2} is of level 2 but is listed out of play at level 1", ("out_of_play", "1", 0)),
-    ("a card also in its deck", "card {c1} appears more than once (at decks.1[", ("out_of_play", "1", 0)),
-    ("an unknown card", "out_of_play[1]: unknown card 999 (cards are 0 to 89)", ("out_of_play", "1", 0)),
-    ("a level the game has not", "'out_of_play' must be an object from levels (1, 2, 3) to the ids of the cards "
-                                 "out of the game", ("out_of_play",)),
-    ("a list", "'out_of_play' must be an object from levels (1, 2, 3)", ("out_of_play",)),
-    ("a level that is no list", "out_of_play[2] must be a list of card ids", ("out_of_play", "2")),
-])
+@pytest.mark.parametrize(
+    "case, says, path",
+    [
+        (
+            "a card of another level",
+            "card {c2} is of level 2 but is listed out of play at level 1",
+            ("out_of_play", "1", 0),
+        ),
+        ("a card also in its deck", "card {c1} appears more than once (at decks.1[", ("out_of_play", "1", 0)),
+        ("an unknown card", "out_of_play[1]: unknown card 999 (cards are 0 to 89)", ("out_of_play", "1", 0)),
+        (
+            "a level the game has not",
+            "'out_of_play' must be an object from levels (1, 2, 3) to the ids of the cards out of the game",
+            ("out_of_play",),
+        ),
+        ("a list", "'out_of_play' must be an object from levels (1, 2, 3)", ("out_of_play",)),
+        ("a level that is no list", "out_of_play[2] must be a list of card ids", ("out_of_play", "2")),
+    ],
+)
 def test_cards_out_of_play_are_checked_as_every_other_place(E, case, says, path):
     c1, c2 = deck_cards(E, "1", 1)[0], deck_cards(E, "2", 1)[0]
     st = without(E, {"2": [c2]})

@@ -19,6 +19,7 @@ The suite draws EXAMPLES examples per test (the file runs in well under 90 secon
 cores); SPLENDOR_FUZZ_EXAMPLES=2000 searches deeper. On CI (CI=true) the examples are the
 same on every run.
 """
+
 from __future__ import annotations
 
 import copy
@@ -49,17 +50,27 @@ BIDI_CONTROLS = ("RLO", "LRO", "RLE", "LRE", "PDF", "RLI", "LRI", "FSI", "PDI") 
 EXAMPLES = int(os.environ.get("SPLENDOR_FUZZ_EXAMPLES", "4"))
 # A failing example is reported as found, with notes saying what it changed: shrinking one
 # that runs the whole pipeline takes minutes. SPLENDOR_FUZZ_SHRINK=1 shrinks it.
-PHASES = tuple(p for p in Phase if p is not Phase.explain and (p is not Phase.shrink
-                                                                 or os.environ.get("SPLENDOR_FUZZ_SHRINK")))
+PHASES = tuple(
+    p for p in Phase if p is not Phase.explain and (p is not Phase.shrink or os.environ.get("SPLENDOR_FUZZ_SHRINK"))
+)
 
 
 def fuzz_settings(scale: float = 1.0):
     """Hypothesis settings for one test: `scale` times EXAMPLES examples, no deadline (a step
     has its own time limit), derandomized on CI."""
-    return settings(max_examples=max(1, int(EXAMPLES * scale)), deadline=None, database=None,
-                    derandomize=bool(os.environ.get("CI")), phases=PHASES,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
-                                           HealthCheck.filter_too_much, HealthCheck.data_too_large])
+    return settings(
+        max_examples=max(1, int(EXAMPLES * scale)),
+        deadline=None,
+        database=None,
+        derandomize=bool(os.environ.get("CI")),
+        phases=PHASES,
+        suppress_health_check=[
+            HealthCheck.too_slow,
+            HealthCheck.function_scoped_fixture,
+            HealthCheck.filter_too_much,
+            HealthCheck.data_too_large,
+        ],
+    )
 
 
 # --------------------------------------------------------------------------- fixtures
@@ -70,10 +81,12 @@ def official_shape(tmp_path_factory) -> dict:
     """The top-level shape of the official engine as this compiler writes it; also warms
     every cache (Lark, Jinja) in this process before the forked steps copy it."""
     out = tmp_path_factory.mktemp("official-engine")
-    for args in (["check", str(RULESPEC / "official.yaml")],
-                 ["compile", str(RULESPEC / "official.yaml"), "-o", str(out)],
-                 ["sheet", str(RULESPEC / "official.yaml"), "--lang", "en", "--format", "md,html", "-o", str(out)],
-                 ["diff", "official", str(RULESPEC / "official.yaml")]):
+    for args in (
+        ["check", str(RULESPEC / "official.yaml")],
+        ["compile", str(RULESPEC / "official.yaml"), "-o", str(out)],
+        ["sheet", str(RULESPEC / "official.yaml"), "--lang", "en", "--format", "md,html", "-o", str(out)],
+        ["diff", "official", str(RULESPEC / "official.yaml")],
+    ):
         F._invoke(args, None, None)
     return F.engine_shape((out / "official.py").read_text(encoding="utf-8"))
 
@@ -92,8 +105,9 @@ def write_spec(folder: pathlib.Path, tree, file_name: str = "variant.yaml", tabl
         else:
             shutil.copy(RULESPEC / name, folder / name)
     path = folder / file_name
-    path.write_text(yaml.dump(tree, Dumper=EscapingDumper, sort_keys=False, allow_unicode=False, width=1000),
-                    encoding="utf-8")
+    path.write_text(
+        yaml.dump(tree, Dumper=EscapingDumper, sort_keys=False, allow_unicode=False, width=1000), encoding="utf-8"
+    )
     return path
 
 
@@ -118,8 +132,14 @@ def assert_no_terminal_control(result: F.CliResult, what: str) -> None:
     """Text a spec shows on a terminal carries no control characters (escape sequences set
     the clipboard or clear the screen) and no bidi controls (they reorder what is shown)."""
     for stream in (result.stdout, result.stderr):
-        bad = sorted({c for c in stream if (unicodedata.category(c) == "Cc" and c not in "\n\t")
-                      or unicodedata.bidirectional(c) in BIDI_CONTROLS})
+        bad = sorted(
+            {
+                c
+                for c in stream
+                if (unicodedata.category(c) == "Cc" and c not in "\n\t")
+                or unicodedata.bidirectional(c) in BIDI_CONTROLS
+            }
+        )
         assert not bad, f"{what}: control characters reach the terminal: {bad!r}"
 
 
@@ -136,8 +156,9 @@ def assert_sheets_safe(out: pathlib.Path) -> None:
             assert tag not in text, f"{page.name} holds {tag!r} from the spec"
 
 
-def through_the_pipeline(spec: pathlib.Path, shape: dict, work: pathlib.Path, players=None, play: bool = True,
-                         new: bool = False) -> str:
+def through_the_pipeline(
+    spec: pathlib.Path, shape: dict, work: pathlib.Path, players=None, play: bool = True, new: bool = False
+) -> str:
     """Run a spec through every command a user would; returns "error" or "clean".
 
     check: 0 or 1, located diagnostics. When clean: compile writes an engine whose
@@ -159,8 +180,9 @@ def through_the_pipeline(spec: pathlib.Path, shape: dict, work: pathlib.Path, pl
     [engine] = out.glob("*.py")
     found = F.engine_shape(engine.read_text(encoding="utf-8"))
     assert not found["bare"], f"the engine has statements the compiler did not write: {found['bare']}"
-    assert found["kinds"] <= shape["kinds"] and found["imports"] <= shape["imports"], \
+    assert found["kinds"] <= shape["kinds"] and found["imports"] <= shape["imports"], (
         f"the engine's top level differs from the official engine's: {found} vs {shape}"
+    )
     if play:
         counts = sorted(int(n) for n in players) if players else [2]
         empty = work / "cwd"
@@ -171,8 +193,9 @@ def through_the_pipeline(spec: pathlib.Path, shape: dict, work: pathlib.Path, pl
         F.assert_well_behaved(skeleton, (0,), "new --from a check-clean spec: ")
         again = F.run_cli(["diff", spec_arg, str(work / "new" / "fuzz-copy.yaml")], cwd=str(spec.parent))
         F.assert_well_behaved(again, (0,), "the skeleton of `new` changes nothing: ")
-    sheets = F.run_cli(["sheet", spec_arg, "--lang", "en", "--format", "md,html", "-o", str(out / "sheets")],
-                       cwd=str(spec.parent))
+    sheets = F.run_cli(
+        ["sheet", spec_arg, "--lang", "en", "--format", "md,html", "-o", str(out / "sheets")], cwd=str(spec.parent)
+    )
     F.assert_well_behaved(sheets, (0,), "sheet of a check-clean spec: ")
     assert_sheets_safe(out / "sheets")
     diff = F.run_cli(["diff", "official", spec_arg], cwd=str(spec.parent))
@@ -185,8 +208,7 @@ def through_the_pipeline(spec: pathlib.Path, shape: dict, work: pathlib.Path, pl
 
 
 @fuzz_settings(2)
-@given(data=st.data(), positions=st.lists(st.sampled_from(F.TEXT_POSITIONS + F.NOTE_POSITIONS), min_size=1,
-                                          max_size=3))
+@given(data=st.data(), positions=st.lists(st.sampled_from(F.TEXT_POSITIONS + F.NOTE_POSITIONS), min_size=1, max_size=3))
 def test_hostile_texts_in_every_text_position(official_shape, fresh_dir, data, positions):
     """Quotes, backslashes, `\\N{`, newlines, NUL, surrogates, bidi controls, terminal
     escapes, `%`, `-->` and tags in titles, descriptions, notes, interpretations and
@@ -204,7 +226,7 @@ def test_hostile_texts_in_every_text_position(official_shape, fresh_dir, data, p
 
 @fuzz_settings(1)
 @example(title=F.EXPLOIT_TITLE, file_name=F.EXPLOIT_FILE)
-@example(title="x\"\"\" + \"\"\"y", file_name="variant.yaml")
+@example(title='x""" + """y', file_name="variant.yaml")
 @example(title="a\\N{foo}b", file_name="a%s-->b.yaml")
 @given(title=F.hostile_text(), file_name=F.hostile_file_name())
 def test_hostile_titles_and_file_names(official_shape, fresh_dir, title, file_name):
@@ -221,9 +243,12 @@ def test_hostile_titles_and_file_names(official_shape, fresh_dir, title, file_na
 
 
 @fuzz_settings(2)
-@given(changes=st.lists(st.tuples(st.sampled_from(F.NUMBER_POSITIONS), st.sampled_from(F.EDGE_NUMBERS)),
-                        min_size=1, max_size=3),
-       extra_rows=st.sampled_from([(), (1,), (5, 6), (1, 5), tuple(range(5, 12))]))
+@given(
+    changes=st.lists(
+        st.tuples(st.sampled_from(F.NUMBER_POSITIONS), st.sampled_from(F.EDGE_NUMBERS)), min_size=1, max_size=3
+    ),
+    extra_rows=st.sampled_from([(), (1,), (5, 6), (1, 5), tuple(range(5, 12))]),
+)
 def test_numbers_at_and_beyond_the_documented_ranges(official_shape, fresh_dir, changes, extra_rows):
     """Values and player-count rows at the limits of rulespec/README.md and past them:
     each is either refused at `check` (located) or compiles in bounded time and memory
@@ -287,8 +312,13 @@ def test_names_that_clash_with_the_generated_code(official_shape, fresh_dir, ren
 
 
 @fuzz_settings(2)
-@example(which="splendor_cards.csv", odd=("cell", (RULESPEC / "splendor_cards.csv").read_text().replace(
-    "1,black,0,1,1,1,1,0", "1,black,0,²,1,1,1,0", 1)))
+@example(
+    which="splendor_cards.csv",
+    odd=(
+        "cell",
+        (RULESPEC / "splendor_cards.csv").read_text().replace("1,black,0,1,1,1,1,0", "1,black,0,²,1,1,1,0", 1),
+    ),
+)
 @given(which=st.sampled_from(TABLES), odd=st.data())
 def test_odd_card_and_noble_tables(official_shape, fresh_dir, which, odd):
     """A card or noble table with an odd cell (`²`, a 5,000-digit number, an empty cell,
@@ -327,19 +357,30 @@ def test_card_tables_that_are_no_regular_file(official_shape, fresh_dir, kind):
 
 @fuzz_settings(1)
 @example(depth=1000, ending="none")
-@given(depth=st.sampled_from([1, 2, 3, 8, 40, 150, 1000]),
-       ending=st.sampled_from(["none", "cycle", "self", "absolute", "missing", "parent"]))
+@given(
+    depth=st.sampled_from([1, 2, 3, 8, 40, 150, 1000]),
+    ending=st.sampled_from(["none", "cycle", "self", "absolute", "missing", "parent"]),
+)
 def test_extends_chains(official_shape, fresh_dir, depth, ending):
     """Variants extending variants, `depth` deep (each changes the target), ending in the
     official spec, a cycle, itself, an absolute path, a missing file or a path out of the
     folder: the chain resolves, or a located error says why (never a RecursionError)."""
     work = fresh_dir()
-    base = {"none": "official", "cycle": f"v{depth - 1}.yaml", "self": "v0.yaml",
-            "absolute": str(RULESPEC / "official.yaml"), "missing": "nowhere.yaml",
-            "parent": "../../../rulespec/official.yaml"}[ending]
+    base = {
+        "none": "official",
+        "cycle": f"v{depth - 1}.yaml",
+        "self": "v0.yaml",
+        "absolute": str(RULESPEC / "official.yaml"),
+        "missing": "nowhere.yaml",
+        "parent": "../../../rulespec/official.yaml",
+    }[ending]
     for i in range(depth):
-        variant = {"spec": 1, "name": f"v{i}", "extends": base if i == 0 else f"v{i - 1}.yaml",
-                   "values": {"target": 10 + i % 20}}
+        variant = {
+            "spec": 1,
+            "name": f"v{i}",
+            "extends": base if i == 0 else f"v{i - 1}.yaml",
+            "values": {"target": 10 + i % 20},
+        }
         (work / f"v{i}.yaml").write_text(yaml.safe_dump(variant, sort_keys=False), encoding="utf-8")
     through_the_pipeline(work / f"v{depth - 1}.yaml", official_shape, work, OFFICIAL["players"], play=depth < 10)
 
@@ -404,8 +445,9 @@ def loads_and_plays(E, text: str, moves: int = 40) -> str:
             assert legal, f"a loaded game in phase {game.phase!r} has no legal action"
             game.apply(legal[rng.randrange(len(legal))])
         if ending and not game.is_over():
-            assert game.turn - first_turn <= game.num_players, \
+            assert game.turn - first_turn <= game.num_players, (
                 f"an ending was set yet the game goes on from turn {first_turn} to {game.turn}"
+            )
         saved = game.to_json()
         assert E.from_json(saved).to_json() == saved, "to_json/from_json is no round trip"
         assert E.replay(game.record()).to_json() == saved, "replay(record()) gives another game"
@@ -420,8 +462,12 @@ def loads_and_plays(E, text: str, moves: int = 40) -> str:
 @fuzz_settings(40)
 @example(case=(dict(REAL_STATES[0], players=2.0), ["players = 2.0"]))
 @example(case=(dict(REAL_STATES[0], start=0), ["start = 0"]))
-@example(case=(dict(REAL_STATES[0], ending={"trigger": "target", "finish": "complete_round", "last_seat": 7}),
-               ["ending.last_seat 7"]))
+@example(
+    case=(
+        dict(REAL_STATES[0], ending={"trigger": "target", "finish": "complete_round", "last_seat": 7}),
+        ["ending.last_seat 7"],
+    )
+)
 @given(case=st.sampled_from(REAL_STATES).flatmap(F.corrupted_state))
 def test_corrupted_saved_games_through_from_json(case):
     """Real states with wrong types, out-of-range and huge numbers, bools and floats, keys
@@ -455,9 +501,35 @@ def test_corrupted_saved_games_through_play_load(fresh_dir, case):
 
 # The Trading Posts (variants/trading-posts.yaml): a seat's posts are a set of components, saved as the
 # ids of their rows (`ids:posts:5`). Values a hand-edited or hostile file could hold there instead.
-ODD_MARKERS = [[], [0], [4, 3, 2, 1, 0], [2, 0], [0, 0], [5], [-1], [True], [False], [0.0], [1.5], ["0"],
-               ["five_prestige"], [[0]], [None], [10 ** 30], list(range(6)), "0", 0, 3, None, True, {}, {"0": 0},
-               "five_prestige", [0] * 1000, [[[[[[[[0]]]]]]]]]
+ODD_MARKERS = [
+    [],
+    [0],
+    [4, 3, 2, 1, 0],
+    [2, 0],
+    [0, 0],
+    [5],
+    [-1],
+    [True],
+    [False],
+    [0.0],
+    [1.5],
+    ["0"],
+    ["five_prestige"],
+    [[0]],
+    [None],
+    [10**30],
+    list(range(6)),
+    "0",
+    0,
+    3,
+    None,
+    True,
+    {},
+    {"0": 0},
+    "five_prestige",
+    [0] * 1000,
+    [[[[[[[[0]]]]]]]],
+]
 
 
 @functools.cache
@@ -475,8 +547,9 @@ def _trading_posts_state() -> dict:
 
 def _sound_markers(value) -> bool:
     """A seat's posts as a saved game may hold them: distinct whole numbers, rows 0 to 4 of the table."""
-    return isinstance(value, list) and all(type(x) is int and 0 <= x < 5 for x in value) and \
-        len(set(value)) == len(value)
+    return (
+        isinstance(value, list) and all(type(x) is int and 0 <= x < 5 for x in value) and len(set(value)) == len(value)
+    )
 
 
 @fuzz_settings(4)
@@ -507,16 +580,35 @@ def test_corrupted_posts_in_a_trading_posts_saved_game(fresh_dir, seat, markers,
 
 
 @fuzz_settings(2)
-@given(answer=st.sampled_from(["²", "9" * 5000, "load " + "x" * 5000, "take \x1b[2J", "save /", "\x00", "1 2",
-                               "-1", "take2", "buy 9.9", "noble 0", "undo undo", "%s", "{0}"]),
-       nested=st.sampled_from([10, 100_000]))
+@given(
+    answer=st.sampled_from(
+        [
+            "²",
+            "9" * 5000,
+            "load " + "x" * 5000,
+            "take \x1b[2J",
+            "save /",
+            "\x00",
+            "1 2",
+            "-1",
+            "take2",
+            "buy 9.9",
+            "noble 0",
+            "undo undo",
+            "%s",
+            "{0}",
+        ]
+    ),
+    nested=st.sampled_from([10, 100_000]),
+)
 def test_odd_answers_in_play_keep_the_game(fresh_dir, answer, nested):
     """An odd answer at the prompt, or `load` of a file nested deep, says what is wrong and
     leaves the game as it was: the session goes on to `quit` (exit 0)."""
     deep = fresh_dir() / "deep.json"
     deep.write_text("[" * nested + "]" * nested, encoding="utf-8")
     stdin = f"{answer}\nload {deep}\nquit\n"
-    result = F.run_cli(["play", "official", "--seed", "1", "--seat", "human", "--seat", "greedy"], stdin=stdin,
-                       cwd=str(ROOT))
+    result = F.run_cli(
+        ["play", "official", "--seed", "1", "--seat", "human", "--seat", "greedy"], stdin=stdin, cwd=str(ROOT)
+    )
     F.assert_well_behaved(result, (0,), f"play, answering {answer[:40]!r}: ")
     assert "bye" in result.stdout

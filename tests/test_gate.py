@@ -13,6 +13,7 @@ searches deeper (per test, without shrinking what it finds). On CI (CI=true) the
 tests/test_gate_tools.py extends the gate to the language-2 constructs (mutants of the Cities and the
 Trading Posts) and to every tool beyond `compile`.
 """
+
 from __future__ import annotations
 
 import copy
@@ -41,10 +42,14 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 EXAMPLES = int(os.environ.get("SPLENDOR_GATE_EXAMPLES", "40"))
 # A deep run reports a failing example as drawn: shrinking one spends minutes compiling engines.
 DEEP = "SPLENDOR_GATE_EXAMPLES" in os.environ
-SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=bool(os.environ.get("CI")),
-                    phases=[Phase.explicit, Phase.reuse, Phase.generate] + ([] if DEEP else [Phase.shrink]),
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
-                                           HealthCheck.filter_too_much])
+SETTINGS = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    database=None,
+    derandomize=bool(os.environ.get("CI")),
+    phases=[Phase.explicit, Phase.reuse, Phase.generate] + ([] if DEEP else [Phase.shrink]),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture, HealthCheck.filter_too_much],
+)
 
 
 @pytest.fixture(autouse=True)
@@ -64,17 +69,20 @@ def gate(spec: pathlib.Path | str, out: pathlib.Path) -> int:
         assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
         assert "Traceback" not in result.output and "internal error" not in result.output, result.output
     assert checked.exit_code in (0, 1) and compiled.exit_code in (0, 1)
-    assert (checked.exit_code == 0) == (compiled.exit_code == 0), \
+    assert (checked.exit_code == 0) == (compiled.exit_code == 0), (
         f"check exits {checked.exit_code} but compile exits {compiled.exit_code}:\n{compiled.output}"
+    )
     if compiled.exit_code != 0:  # compile refuses with check's own diagnostics, none of its own
         codes = lambda text: sorted(re.findall(r"error\[(E\d{3})\]", text))  # noqa: E731
         assert codes(compiled.stderr) == codes(checked.stderr), compiled.stderr
     return checked.exit_code
 
 
-CATALOGUE = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests" / "broken").glob("*.yaml")) + \
-    ["rulespec/official.yaml"] + sorted(str(p.relative_to(ROOT)) for p in (ROOT / "variants").glob("*.yaml")
-                                        if p.name != "index.yaml")
+CATALOGUE = (
+    sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests" / "broken").glob("*.yaml"))
+    + ["rulespec/official.yaml"]
+    + sorted(str(p.relative_to(ROOT)) for p in (ROOT / "variants").glob("*.yaml") if p.name != "index.yaml")
+)
 
 
 @pytest.mark.parametrize("path", CATALOGUE)
@@ -89,8 +97,12 @@ def test_the_catalogue_passes_the_gate(tmp_path, path):
 
 
 @SETTINGS
-@given(path=st.sampled_from(ALL_PATHS), value=st.sampled_from(ODD_VALUES + [0, 1, 2, 3, 6]), drop=st.booleans(),
-       swap=st.tuples(st.sampled_from(LEAVES), st.sampled_from(LEAVES)))
+@given(
+    path=st.sampled_from(ALL_PATHS),
+    value=st.sampled_from(ODD_VALUES + [0, 1, 2, 3, 6]),
+    drop=st.booleans(),
+    swap=st.tuples(st.sampled_from(LEAVES), st.sampled_from(LEAVES)),
+)
 def test_a_mutated_spec_passes_the_gate(tmp_path_factory, path, value, drop, swap):
     tree = copy.deepcopy(OFFICIAL)
     a, b = swap
@@ -115,7 +127,9 @@ def test_a_mutated_spec_passes_the_gate(tmp_path_factory, path, value, drop, swa
 @given(data=st.data(), path=st.sampled_from(EXPRESSIONS))
 def test_a_mutated_expression_passes_the_gate(tmp_path_factory, data, path):
     wanted = wanted_type(path)
-    new = data.draw(shapes.mutate(get_at(OFFICIAL, path), wanted, environment_of(path), is_effect=wanted == "stmt"), "new")
+    new = data.draw(
+        shapes.mutate(get_at(OFFICIAL, path), wanted, environment_of(path), is_effect=wanted == "stmt"), "new"
+    )
     tmp = tmp_path_factory.mktemp("gate")
     (tmp / "mutant.yaml").write_text(variant_text(overlay_at(path, new)), encoding="utf-8")
     gate(tmp / "mutant.yaml", tmp / "out")
@@ -123,10 +137,33 @@ def test_a_mutated_expression_passes_the_gate(tmp_path_factory, data, path):
 
 # A new decision: its name, its choices (in order), its notation.
 NAMES = ["probe", "payment", "action", "over", "take_pair", "return_tokens", "noble_visit"]
-CHOICES = {"gem": {}, "colour": {}, "gem_set": {"min": 0, "max": 2}, "face_up": {}, "deck": {}, "noble": {},
-           "reserved": {"slots": 2}, "payment": {"price": "1"}}
-WORDS = ["take", "take2", "pay", "gold", "for", "without", "and", "reserve", "deck", "buy", "reserved", "noble",
-         "return", "probe", "white"]
+CHOICES = {
+    "gem": {},
+    "colour": {},
+    "gem_set": {"min": 0, "max": 2},
+    "face_up": {},
+    "deck": {},
+    "noble": {},
+    "reserved": {"slots": 2},
+    "payment": {"price": "1"},
+}
+WORDS = [
+    "take",
+    "take2",
+    "pay",
+    "gold",
+    "for",
+    "without",
+    "and",
+    "reserve",
+    "deck",
+    "buy",
+    "reserved",
+    "noble",
+    "return",
+    "probe",
+    "white",
+]
 
 
 @st.composite
@@ -143,13 +180,22 @@ def new_decision(draw):
     for n in names:
         words = " ".join(draw(st.lists(st.sampled_from(WORDS), max_size=2)))
         parts.append(f"[{words} {{{n}}}]" if draw(st.booleans()) else f"{words} {{{n}}}")
-    env = {"me": "player", **{n: ("opt:" if c.get("optional") else "") + shapes.DOMAIN_TYPES[c["domain"]]
-                              for n, c in choose.items()}}
-    condition = draw(st.one_of(st.just("true"), shapes.shape("bool", {k: v for k, v in env.items()
-                                                                       if not v.startswith("opt:")})))
+    env = {
+        "me": "player",
+        **{n: ("opt:" if c.get("optional") else "") + shapes.DOMAIN_TYPES[c["domain"]] for n, c in choose.items()},
+    }
+    condition = draw(
+        st.one_of(st.just("true"), shapes.shape("bool", {k: v for k, v in env.items() if not v.startswith("opt:")}))
+    )
     section = draw(st.sampled_from(["actions", "end_of_turn"]))
-    entry = {"add": True, "title": "Probe", "notation": " ".join(parts), "choose": choose, "condition": condition,
-             "effects": ["take(gold, 1)"] if draw(st.booleans()) else []}
+    entry = {
+        "add": True,
+        "title": "Probe",
+        "notation": " ".join(parts),
+        "choose": choose,
+        "condition": condition,
+        "effects": ["take(gold, 1)"] if draw(st.booleans()) else [],
+    }
     return section, draw(st.sampled_from(NAMES)), entry
 
 
@@ -168,32 +214,70 @@ def test_a_new_decision_passes_the_gate(tmp_path_factory, decision, nobles):
 
 
 def test_the_suite_draws_enough_examples():
-    tests = [test_a_mutated_spec_passes_the_gate, test_a_mutated_expression_passes_the_gate,
-             test_a_new_decision_passes_the_gate]
+    tests = [
+        test_a_mutated_spec_passes_the_gate,
+        test_a_mutated_expression_passes_the_gate,
+        test_a_new_decision_passes_the_gate,
+    ]
     assert sum(t._hypothesis_internal_use_settings.max_examples for t in tests) >= 120
 
 
 # --------------------------------------------------------------------------- each refusal, in words
 
 REPRODUCTIONS = {  # each passed `check`, then `compile` refused it (E520) or ended with exit 3
-    "take {colour}": ({"actions": {"take_pair": {"notation": "take {colour}"}}}, "E522",
-                      "two actions are written the same way, 'take white' (take_different and take_pair); "
-                      "make their notations differ"),
-    "[and {x}] [and {y}]": ({"actions": {"take_pair": {
-        "notation": "take2 {colour} [and {x}] [and {y}]",
-        "choose": {"x": {"add": True, "domain": "gem", "optional": True},
-                   "y": {"add": True, "domain": "gem", "optional": True}}}}}, "E522",
+    "take {colour}": (
+        {"actions": {"take_pair": {"notation": "take {colour}"}}},
+        "E522",
+        "two actions are written the same way, 'take white' (take_different and take_pair); "
+        "make their notations differ",
+    ),
+    "[and {x}] [and {y}]": (
+        {
+            "actions": {
+                "take_pair": {
+                    "notation": "take2 {colour} [and {x}] [and {y}]",
+                    "choose": {
+                        "x": {"add": True, "domain": "gem", "optional": True},
+                        "y": {"add": True, "domain": "gem", "optional": True},
+                    },
+                }
+            }
+        },
+        "E522",
         "two actions of 'take_pair' are written the same way, 'take2 white and white'; make its notation tell "
-        "its choices apart"),
-    "a step named payment": ({"end_of_turn": {"payment": {
-        "add": True, "title": "Tip", "notation": "tip {colour}", "choose": {"colour": {"domain": "gem"}},
-        "condition": "me.tokens[colour] >= 5", "effects": []}}}, "E518",
-        "'payment' is a phase of the engines (a purchase waiting for its payment) and cannot name a step"),
-    **{f"an optional {domain}": ({"actions": {"take_pair": {
-        "notation": "take2 {colour} [with {x}]",
-        "choose": {"x": {"add": True, "domain": domain, "optional": True, **CHOICES[domain]}}}}}, "E111",
-        "'optional' in parameter 'x' of action 'take_pair' applies only to the domains 'gem', 'colour' and 'component'")
-       for domain in ("noble", "deck", "reserved", "gem_set", "face_up")},
+        "its choices apart",
+    ),
+    "a step named payment": (
+        {
+            "end_of_turn": {
+                "payment": {
+                    "add": True,
+                    "title": "Tip",
+                    "notation": "tip {colour}",
+                    "choose": {"colour": {"domain": "gem"}},
+                    "condition": "me.tokens[colour] >= 5",
+                    "effects": [],
+                }
+            }
+        },
+        "E518",
+        "'payment' is a phase of the engines (a purchase waiting for its payment) and cannot name a step",
+    ),
+    **{
+        f"an optional {domain}": (
+            {
+                "actions": {
+                    "take_pair": {
+                        "notation": "take2 {colour} [with {x}]",
+                        "choose": {"x": {"add": True, "domain": domain, "optional": True, **CHOICES[domain]}},
+                    }
+                }
+            },
+            "E111",
+            "'optional' in parameter 'x' of action 'take_pair' applies only to the domains 'gem', 'colour' and 'component'",
+        )
+        for domain in ("noble", "deck", "reserved", "gem_set", "face_up")
+    },
 }
 
 
@@ -209,23 +293,42 @@ def test_what_compile_refused_check_refuses(tmp_path, case):
 def test_an_optional_choice_whose_domain_a_variant_changes_is_refused_by_check(tmp_path):
     """The variant changes only the domain ({domain: deck}); the resolved choice is refused, at the
     base's `optional` (the schema sees the resolved tree; check's E508 stands behind it)."""
-    (tmp_path / "reserve-tax.yaml").write_text((ROOT / "variants" / "reserve-tax.yaml").read_text(encoding="utf-8"),
-                                               encoding="utf-8")
-    (tmp_path / "variant.yaml").write_text(yaml.safe_dump({
-        "spec": 1, "name": "deck-tax", "extends": "reserve-tax.yaml", "title": "Deck tax",
-        "actions": {"reserve_face_up": {"choose": {"tax": {"domain": "deck"}}}}}, sort_keys=False), encoding="utf-8")
+    (tmp_path / "reserve-tax.yaml").write_text(
+        (ROOT / "variants" / "reserve-tax.yaml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    (tmp_path / "variant.yaml").write_text(
+        yaml.safe_dump(
+            {
+                "spec": 1,
+                "name": "deck-tax",
+                "extends": "reserve-tax.yaml",
+                "title": "Deck tax",
+                "actions": {"reserve_face_up": {"choose": {"tax": {"domain": "deck"}}}},
+            },
+            sort_keys=False,
+        ),
+        encoding="utf-8",
+    )
     assert gate(tmp_path / "variant.yaml", tmp_path / "out") == 1
     result = CliRunner().invoke(cli.main, ["check", str(tmp_path / "variant.yaml")])
-    assert "reserve-tax.yaml:29:9: error[E111]: 'optional' in parameter 'tax' of action 'reserve_face_up' " \
-        "applies only to the domains 'gem', 'colour' and 'component'" in result.stderr, result.stderr
+    assert (
+        "reserve-tax.yaml:29:9: error[E111]: 'optional' in parameter 'tax' of action 'reserve_face_up' "
+        "applies only to the domains 'gem', 'colour' and 'component'" in result.stderr
+    ), result.stderr
     assert "reserve-tax.yaml:" in result.stderr and "optional: true\n" in result.stderr, result.stderr
 
 
 @pytest.mark.parametrize("name", sorted(ENGINE_PHASES))
 @pytest.mark.parametrize("section", ["actions", "end_of_turn"])
 def test_no_decision_takes_an_engine_phase_name(tmp_path, name, section):
-    entry = {"add": True, "title": "Tip", "notation": "tip {colour}", "choose": {"colour": {"domain": "gem"}},
-             "condition": "me.tokens[colour] >= 5", "effects": []}
+    entry = {
+        "add": True,
+        "title": "Tip",
+        "notation": "tip {colour}",
+        "choose": {"colour": {"domain": "gem"}},
+        "condition": "me.tokens[colour] >= 5",
+        "effects": [],
+    }
     (tmp_path / "variant.yaml").write_text(variant_text({section: {name: entry}}), encoding="utf-8")
     assert gate(tmp_path / "variant.yaml", tmp_path / "out") == 1
     result = CliRunner().invoke(cli.main, ["check", str(tmp_path / "variant.yaml")])
@@ -255,8 +358,10 @@ def test_the_lowering_keeps_its_refusals_as_compiler_bugs():
     through a bug: it raises LoweringBug, which the CLI reports as an internal error (exit 3)."""
     rules = pipeline.load_rules("rulespec/official.yaml")
     take_pair = next(a for a in rules.actions if a.name == "take_pair")
-    broken = dataclasses.replace(rules, actions=tuple(dataclasses.replace(a, notation="take {colour}")
-                                                      if a is take_pair else a for a in rules.actions))
+    broken = dataclasses.replace(
+        rules,
+        actions=tuple(dataclasses.replace(a, notation="take {colour}") if a is take_pair else a for a in rules.actions),
+    )
     with pytest.raises(lower.LoweringBug, match="two actions are written the same way, 'take white'"):
         lower.lower(broken)
 
@@ -265,22 +370,64 @@ FOUND = {  # each once passed `check`, then `compile` failed (exit 3, or an engi
     "size of a fixed collection": ({"actions": {"take_pair": {"condition": "supply[colour] >= size(gems)"}}}, 0),
     "size of the players": ({"actions": {"take_pair": {"condition": "supply[colour] >= size(players)"}}}, 0),
     "size of the others": ({"actions": {"take_pair": {"condition": "supply[colour] > size(others)"}}}, 0),
-    "a card given by an if": ({"actions": {"reserve_face_up": {
-        "effects": ["reserve((if true then card else card))", "refill(card)"]}}}, 1),
-    "a card's part through an if": ({"actions": {"buy_face_up": {"choose": {"payment": {
-        "price": "max(0, (if me.held > 3 then card else card).cost[c] - me.bonus[c])"}}}}}, 1),
-    "a gem in the gems": ({"end_of_turn": {"probe": {
-        "add": True, "title": "Probe", "notation": "probe", "condition": "not red not in gems", "effects": []}}}, 0),
-    "a seat among the others": ({"actions": {"take_pair": {
-        "condition": "supply[colour] >= pair_minimum and me not in others"}}}, 0),
+    "a card given by an if": (
+        {"actions": {"reserve_face_up": {"effects": ["reserve((if true then card else card))", "refill(card)"]}}},
+        1,
+    ),
+    "a card's part through an if": (
+        {
+            "actions": {
+                "buy_face_up": {
+                    "choose": {
+                        "payment": {"price": "max(0, (if me.held > 3 then card else card).cost[c] - me.bonus[c])"}
+                    }
+                }
+            }
+        },
+        1,
+    ),
+    "a gem in the gems": (
+        {
+            "end_of_turn": {
+                "probe": {
+                    "add": True,
+                    "title": "Probe",
+                    "notation": "probe",
+                    "condition": "not red not in gems",
+                    "effects": [],
+                }
+            }
+        },
+        0,
+    ),
+    "a seat among the others": (
+        {"actions": {"take_pair": {"condition": "supply[colour] >= pair_minimum and me not in others"}}},
+        0,
+    ),
     # issue 26: a set given the gem colours (item 11); a chain of definitions each calling the one
     # before twice, whose written-out calls check refuses (E556) instead of compile blowing up (item 9)
-    "a set given the gem colours": ({"state": {"s": {"add": True, "title": "S", "type": {"set_of": "gem"}}},
-                                     "actions": {"take_pair": {"effects": ["take(colour, 2)", "set(s, gems)"]}}}, 0),
-    "a chain of doubling definitions": ({
-        "define": {f"d{i}": {"add": True, "title": "{p}", "params": {"p": "player"},
-                             "is": f"d{i - 1}(p) + d{i - 1}(p)" if i else "p.purchased"} for i in range(40)},
-        "actions": {"take_pair": {"condition": "supply[colour] >= pair_minimum and d39(me) >= 0"}}}, 1),
+    "a set given the gem colours": (
+        {
+            "state": {"s": {"add": True, "title": "S", "type": {"set_of": "gem"}}},
+            "actions": {"take_pair": {"effects": ["take(colour, 2)", "set(s, gems)"]}},
+        },
+        0,
+    ),
+    "a chain of doubling definitions": (
+        {
+            "define": {
+                f"d{i}": {
+                    "add": True,
+                    "title": "{p}",
+                    "params": {"p": "player"},
+                    "is": f"d{i - 1}(p) + d{i - 1}(p)" if i else "p.purchased",
+                }
+                for i in range(40)
+            },
+            "actions": {"take_pair": {"condition": "supply[colour] >= pair_minimum and d39(me) >= 0"}},
+        },
+        1,
+    ),
 }
 
 
@@ -297,10 +444,15 @@ def test_a_price_with_a_part_free_of_its_colour_plays(tmp_path):
     import importlib.util
     import random
 
-    (tmp_path / "variant.yaml").write_text(variant_text({"actions": {"buy_face_up": {"choose": {"payment": {
-        "price": "max(0, card.cost[c] - size(levels))"}}}}}), encoding="utf-8")
-    (tmp_path / "engine.py").write_text(emit_engine.compile_to_module(pipeline.load_rules(str(tmp_path / "variant.yaml"))),
-                                        encoding="utf-8")
+    (tmp_path / "variant.yaml").write_text(
+        variant_text(
+            {"actions": {"buy_face_up": {"choose": {"payment": {"price": "max(0, card.cost[c] - size(levels))"}}}}}
+        ),
+        encoding="utf-8",
+    )
+    (tmp_path / "engine.py").write_text(
+        emit_engine.compile_to_module(pipeline.load_rules(str(tmp_path / "variant.yaml"))), encoding="utf-8"
+    )
     spec = importlib.util.spec_from_file_location("price_engine", tmp_path / "engine.py")
     engine = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(engine)

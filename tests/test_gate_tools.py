@@ -15,6 +15,7 @@ stop on the engine's documented RuleError (E535, exit 1).
 
 The mutants are drawn with a fixed seed: MUTANTS (6) check-clean ones, about 40 s on two cores. SPLENDOR_GATE_TOOLS_MUTANTS=N runs more, SPLENDOR_GATE_TOOLS_SEED=S another draw.
 """
+
 from __future__ import annotations
 
 import copy
@@ -36,8 +37,14 @@ SEED = int(os.environ.get("SPLENDOR_GATE_TOOLS_SEED", "139"))  # a draw that cov
 
 
 def _action(title: str, notation: str, condition: str, effects: list, choose: dict | None = None) -> dict:
-    entry = {"add": True, "before": "pass", "title": title, "notation": notation, "condition": condition,
-             "effects": effects}
+    entry = {
+        "add": True,
+        "before": "pass",
+        "title": title,
+        "notation": notation,
+        "condition": condition,
+        "effects": effects,
+    }
     if choose:
         entry["choose"] = choose
     return entry
@@ -48,8 +55,10 @@ def _variable(title: str, type_, **more) -> dict:
 
 
 _CITY = {"city": {"domain": "component", "from": "city_display"}}
-_FIELD = {"player_fields": {"cities": {"add": True, "title": "Cities"}},
-          "players": {2: {"cities": 2}, 3: {"cities": 3}, 4: {"cities": 3}}}
+_FIELD = {
+    "player_fields": {"cities": {"add": True, "title": "Cities"}},
+    "players": {2: {"cities": 2}, 3: {"cities": 3}, 4: {"cities": 3}},
+}
 
 # Changes of the Cities, each a piece of a variant of it (merged when a mutant takes several).
 CITY_EDITS: dict[str, dict] = {
@@ -59,92 +68,223 @@ CITY_EDITS: dict[str, dict] = {
     "a display that starts empty": {"zones": {"city_display": {"start": "empty"}}},
     "a limit on claims": {"zones": {"claimed": {"limit": 3}}},
     "a hand drawn unseen": {
-        "zones": {"hand": {"add": True, "title": "Hand", "holds": "cities", "shape": "holding", "per_player": True,
-                           "limit": 2, "private_when_drawn": True}},
-        "actions": {"draw_city": _action("Draw a city", "draw city", "size(city_pile) >= 1 and size(me.hand) < 2",
-                                         ["draw(city_pile, me.hand)"])}},
-    "reveal a city": {"actions": {"reveal_city": _action("Reveal", "reveal", "size(city_display) < 3",
-                                                         ["reveal(city_pile, city_display)"])}},
-    "refill the display": {"actions": {"refill_cities": _action("Refill", "refill cities", "size(city_pile) >= 1",
-                                                                ["refill(city_display)"])}},
-    "a city to the bottom": {"actions": {"bury_city": _action(
-        "Bury a city", "bury city {city}", "city.prestige >= 0", ["to_bottom(city, city_pile)"], _CITY)}},
-    "a city discarded": {"actions": {"drop_city": _action(
-        "Drop a city", "drop city {city}", "me.tokens[gold] >= 1", ["discard(city)", "put_back(gold, 1)"], _CITY)}},
-    "a city chosen from the kind": {"end_of_turn": {"claim_city": {
-        "choose": {"city": {"domain": "component", "from": "cities"}},
-        "condition": "city in city_display and qualifies(me, city)"}}},
-    "a city that may be declined": {"end_of_turn": {"claim_city": {
-        "choose": {"city": {"optional": True}}, "condition": "city == none or qualifies(me, city)",
-        "effects": ["if city != none: move(city, me.claimed)"]}}},
-    "a count of claims": {"state": {"claims": _variable("Claims", "number", per_player=True)},
-                          "end_of_turn": {"claim_city": {"effects": {"append": ["add(me.claims, 1)"]}}},
-                          "end": {"city_claimed": {"when": "me.claims >= 1"}}},
-    "a private count": {"state": {"hoard": _variable("Hoard", "number", per_player=True, private=True)},
-                        "actions": {"take_pair": {"effects": {"append": ["add(me.hoard, 1)"]}},
-                                    "reserve_face_up": {"condition": "me.reserved < reserve_limit and me.hoard >= 0"}}},
-    "a set of cities": {"state": {"seen": _variable("Seen", {"set_of": "cities"}, per_player=True)},
-                        "end_of_turn": {"claim_city": {"effects": {"append": ["insert(me.seen, city)"]}}},
-                        "winners": {"eligible": "size(player.claimed) >= 1 and size(player.seen) >= 0"}},
-    "a shared set of cities": {"state": {"shown": _variable("Shown", {"set_of": "cities"})},
-                               "actions": {"take_pair": {"effects": {"append": ["for c in city_display: "
-                                                                                 "insert(shown, c)"]}}}},
-    "a colour remembered": {"state": {"last": _variable("Last", "gem", optional=True, reset="turn")},
-                            "actions": {"take_pair": {"effects": {"append": ["set(last, colour)"]},
-                                                      "condition": "supply[colour] >= pair_minimum and "
-                                                                   "(last == none or last != colour)"}}},
-    "a leader": {"state": {"leader": _variable("Leader", "player", initial=1)},
-                 "end_of_turn": {"claim_city": {"effects": {"append": ["set(leader, me)"]}}}},
-    "a set of colours": {"state": {"taken": _variable("Taken", {"set_of": "colour"}, reset="turn")},
-                         "actions": {"take_different": {"effects": {"append": ["set(taken, picked)"]}}}},
-    "a city each at setup": {"setup": {"deal": {"add": True, "title": "A city each", "each_player": True,
-                                                "effects": ["draw(city_pile, me.claimed)"]}}},
-    "gold at setup": {"setup": {"gold": {"add": True, "title": "Gold", "each_player": True,
-                                         "effects": ["take(gold, 1)", "reserve_top(1)"]}}},
-    "a definition of a city": {"define": {"worth_it": {"add": True, "title": "{city} is worth it",
-                                                       "params": {"city": "cities"}, "is": "city.prestige <= 15"}},
-                               "end_of_turn": {"claim_city": {"condition": "qualifies(me, city) and "
-                                                                           "worth_it(city)"}}},
-    "a definition of a number": {"define": {"city_points": {"add": True, "title": "the cities of {p}",
-                                                            "params": {"p": "player"},
-                                                            "is": "sum(c.any_one_colour + 1 for c in p.claimed)"}},
-                                 "prestige": {"cities": {"add": True, "title": "Cities",
-                                                         "by": "city_points(player) // 4"}}},
+        "zones": {
+            "hand": {
+                "add": True,
+                "title": "Hand",
+                "holds": "cities",
+                "shape": "holding",
+                "per_player": True,
+                "limit": 2,
+                "private_when_drawn": True,
+            }
+        },
+        "actions": {
+            "draw_city": _action(
+                "Draw a city", "draw city", "size(city_pile) >= 1 and size(me.hand) < 2", ["draw(city_pile, me.hand)"]
+            )
+        },
+    },
+    "reveal a city": {
+        "actions": {
+            "reveal_city": _action("Reveal", "reveal", "size(city_display) < 3", ["reveal(city_pile, city_display)"])
+        }
+    },
+    "refill the display": {
+        "actions": {
+            "refill_cities": _action("Refill", "refill cities", "size(city_pile) >= 1", ["refill(city_display)"])
+        }
+    },
+    "a city to the bottom": {
+        "actions": {
+            "bury_city": _action(
+                "Bury a city", "bury city {city}", "city.prestige >= 0", ["to_bottom(city, city_pile)"], _CITY
+            )
+        }
+    },
+    "a city discarded": {
+        "actions": {
+            "drop_city": _action(
+                "Drop a city", "drop city {city}", "me.tokens[gold] >= 1", ["discard(city)", "put_back(gold, 1)"], _CITY
+            )
+        }
+    },
+    "a city chosen from the kind": {
+        "end_of_turn": {
+            "claim_city": {
+                "choose": {"city": {"domain": "component", "from": "cities"}},
+                "condition": "city in city_display and qualifies(me, city)",
+            }
+        }
+    },
+    "a city that may be declined": {
+        "end_of_turn": {
+            "claim_city": {
+                "choose": {"city": {"optional": True}},
+                "condition": "city == none or qualifies(me, city)",
+                "effects": ["if city != none: move(city, me.claimed)"],
+            }
+        }
+    },
+    "a count of claims": {
+        "state": {"claims": _variable("Claims", "number", per_player=True)},
+        "end_of_turn": {"claim_city": {"effects": {"append": ["add(me.claims, 1)"]}}},
+        "end": {"city_claimed": {"when": "me.claims >= 1"}},
+    },
+    "a private count": {
+        "state": {"hoard": _variable("Hoard", "number", per_player=True, private=True)},
+        "actions": {
+            "take_pair": {"effects": {"append": ["add(me.hoard, 1)"]}},
+            "reserve_face_up": {"condition": "me.reserved < reserve_limit and me.hoard >= 0"},
+        },
+    },
+    "a set of cities": {
+        "state": {"seen": _variable("Seen", {"set_of": "cities"}, per_player=True)},
+        "end_of_turn": {"claim_city": {"effects": {"append": ["insert(me.seen, city)"]}}},
+        "winners": {"eligible": "size(player.claimed) >= 1 and size(player.seen) >= 0"},
+    },
+    "a shared set of cities": {
+        "state": {"shown": _variable("Shown", {"set_of": "cities"})},
+        "actions": {"take_pair": {"effects": {"append": ["for c in city_display: insert(shown, c)"]}}},
+    },
+    "a colour remembered": {
+        "state": {"last": _variable("Last", "gem", optional=True, reset="turn")},
+        "actions": {
+            "take_pair": {
+                "effects": {"append": ["set(last, colour)"]},
+                "condition": "supply[colour] >= pair_minimum and (last == none or last != colour)",
+            }
+        },
+    },
+    "a leader": {
+        "state": {"leader": _variable("Leader", "player", initial=1)},
+        "end_of_turn": {"claim_city": {"effects": {"append": ["set(leader, me)"]}}},
+    },
+    "a set of colours": {
+        "state": {"taken": _variable("Taken", {"set_of": "colour"}, reset="turn")},
+        "actions": {"take_different": {"effects": {"append": ["set(taken, picked)"]}}},
+    },
+    "a city each at setup": {
+        "setup": {
+            "deal": {
+                "add": True,
+                "title": "A city each",
+                "each_player": True,
+                "effects": ["draw(city_pile, me.claimed)"],
+            }
+        }
+    },
+    "gold at setup": {
+        "setup": {
+            "gold": {"add": True, "title": "Gold", "each_player": True, "effects": ["take(gold, 1)", "reserve_top(1)"]}
+        }
+    },
+    "a definition of a city": {
+        "define": {
+            "worth_it": {
+                "add": True,
+                "title": "{city} is worth it",
+                "params": {"city": "cities"},
+                "is": "city.prestige <= 15",
+            }
+        },
+        "end_of_turn": {"claim_city": {"condition": "qualifies(me, city) and worth_it(city)"}},
+    },
+    "a definition of a number": {
+        "define": {
+            "city_points": {
+                "add": True,
+                "title": "the cities of {p}",
+                "params": {"p": "player"},
+                "is": "sum(c.any_one_colour + 1 for c in p.claimed)",
+            }
+        },
+        "prestige": {"cities": {"add": True, "title": "Cities", "by": "city_points(player) // 4"}},
+    },
     "a prestige source": {"prestige": {"claims": {"add": True, "title": "Claims", "by": "size(player.claimed) * 3"}}},
-    "a worth": {"actions": {"buy_face_up": {"choose": {"payment": {
-        "worth": "if size(me.claimed) >= 1 then 2 else 1"}}}}},
-    "a row swept": {"actions": {"sweep": _action(
-        "Sweep", "sweep {level}", "all(card.points == 0 for card in market[level]) and deck[level] >= face_up[level]",
-        ["for card in market[level]: bury(card); refill(card)"], {"level": {"domain": "deck"}})}},
-    "a row counted": {"actions": {"take_pair": {"condition": "supply[colour] >= pair_minimum and "
-                                                             "count(card.points >= 1 for card in market[2]) >= 0"}}},
+    "a worth": {
+        "actions": {"buy_face_up": {"choose": {"payment": {"worth": "if size(me.claimed) >= 1 then 2 else 1"}}}}
+    },
+    "a row swept": {
+        "actions": {
+            "sweep": _action(
+                "Sweep",
+                "sweep {level}",
+                "all(card.points == 0 for card in market[level]) and deck[level] >= face_up[level]",
+                ["for card in market[level]: bury(card); refill(card)"],
+                {"level": {"domain": "deck"}},
+            )
+        }
+    },
+    "a row counted": {
+        "actions": {
+            "take_pair": {
+                "condition": "supply[colour] >= pair_minimum and count(card.points >= 1 for card in market[2]) >= 0"
+            }
+        }
+    },
     "every city at once": {"end_of_turn": {"claim_city": {"resolve": "all"}}},
-    "every city taken": {"actions": {"take_cities": _action(
-        "Take every city", "take cities", "size(city_display) >= 1 and me.tokens[gold] >= 1",
-        ["for c in city_display: move(c, me.claimed)", "put_back(gold, 1)"])}},
-    "a city given back": {**{"zones": {"claimed": {"limit": 3}}}, "actions": {"give_back": _action(
-        "Give a city back", "give back {city}", "size(city_display) < 3", ["move(city, city_display)"],
-        {"city": {"domain": "component", "from": "claimed"}})}},
-    "a private flag": {"state": {"claimed_once": _variable("Claimed once", "flag", per_player=True, private=True)},
-                       "end_of_turn": {"claim_city": {"effects": {"append": ["set(me.claimed_once, true)"]}}},
-                       "actions": {"take_pair": {"condition": "supply[colour] >= pair_minimum and "
-                                                              "not me.claimed_once"}}},
-    "a private set of colours": {"state": {"wanted": _variable("Wanted", {"set_of": "gem"}, per_player=True,
-                                                               private=True)},
-                                 "actions": {"take_pair": {"effects": {"append": ["insert(me.wanted, colour)"]},
-                                                           "condition": "supply[colour] >= pair_minimum and "
-                                                                        "colour not in me.wanted"}}},
-    "a set of cities dropped": {"state": {"seen": _variable("Seen", {"set_of": "cities"}, per_player=True)},
-                                "end_of_turn": {"claim_city": {"effects": {"append": [
-                                    "insert(me.seen, city)", "for c in me.seen: drop(me.seen, c)"]}}}},
-    "a worth on reserved cards": {"actions": {"buy_reserved": {"choose": {"payment": {
-        "worth": "if size(me.claimed) >= 1 then 2 else 1"}}}}},
-    "an optional city to take": {"actions": {"take_city": _action(
-        "Take a city", "take city [{city}]", "city == none or city.prestige <= me.prestige",
-        ["if city != none: move(city, me.claimed)"],
-        {"city": {"domain": "component", "from": "city_display", "optional": True}})}},
-    "a ranking by claims": {"winners": {"ranking": {"claims": {"add": True, "title": "Claims",
-                                                               "by": "size(player.claimed)", "prefer": "highest"}}}},
+    "every city taken": {
+        "actions": {
+            "take_cities": _action(
+                "Take every city",
+                "take cities",
+                "size(city_display) >= 1 and me.tokens[gold] >= 1",
+                ["for c in city_display: move(c, me.claimed)", "put_back(gold, 1)"],
+            )
+        }
+    },
+    "a city given back": {
+        **{"zones": {"claimed": {"limit": 3}}},
+        "actions": {
+            "give_back": _action(
+                "Give a city back",
+                "give back {city}",
+                "size(city_display) < 3",
+                ["move(city, city_display)"],
+                {"city": {"domain": "component", "from": "claimed"}},
+            )
+        },
+    },
+    "a private flag": {
+        "state": {"claimed_once": _variable("Claimed once", "flag", per_player=True, private=True)},
+        "end_of_turn": {"claim_city": {"effects": {"append": ["set(me.claimed_once, true)"]}}},
+        "actions": {"take_pair": {"condition": "supply[colour] >= pair_minimum and not me.claimed_once"}},
+    },
+    "a private set of colours": {
+        "state": {"wanted": _variable("Wanted", {"set_of": "gem"}, per_player=True, private=True)},
+        "actions": {
+            "take_pair": {
+                "effects": {"append": ["insert(me.wanted, colour)"]},
+                "condition": "supply[colour] >= pair_minimum and colour not in me.wanted",
+            }
+        },
+    },
+    "a set of cities dropped": {
+        "state": {"seen": _variable("Seen", {"set_of": "cities"}, per_player=True)},
+        "end_of_turn": {
+            "claim_city": {"effects": {"append": ["insert(me.seen, city)", "for c in me.seen: drop(me.seen, c)"]}}
+        },
+    },
+    "a worth on reserved cards": {
+        "actions": {"buy_reserved": {"choose": {"payment": {"worth": "if size(me.claimed) >= 1 then 2 else 1"}}}}
+    },
+    "an optional city to take": {
+        "actions": {
+            "take_city": _action(
+                "Take a city",
+                "take city [{city}]",
+                "city == none or city.prestige <= me.prestige",
+                ["if city != none: move(city, me.claimed)"],
+                {"city": {"domain": "component", "from": "city_display", "optional": True}},
+            )
+        }
+    },
+    "a ranking by claims": {
+        "winners": {
+            "ranking": {"claims": {"add": True, "title": "Claims", "by": "size(player.claimed)", "prefer": "highest"}}
+        }
+    },
 }
 
 # Changes (alone or together) that still fail a tool, left out of the draw until they are fixed (each
@@ -157,57 +297,142 @@ FAILING = [{"refill the display"}, {"a display", "a display that starts empty"}]
 # Changes of the Trading Posts.
 POST_EDITS: dict[str, dict] = {
     "private posts": {"state": {"markers": {"private": True}}},
-    "gold worth two with a noble": {"actions": {"buy_face_up": {"choose": {"payment": {
-        "worth": "if has_power(me, 'gold_counts_double') and me.nobles >= 1 then 2 else 1"}}}}},
-    "another keyword": {"end_of_turn": {"gem_after_purchase": {
-        "condition": "bought and has_power(me, 'five_prestige') and supply[colour] >= 1"}}},
-    "a keyword compared": {"end_of_turn": {"open_posts": {
-        "condition": "post not in me.markers and post.power != 'five_prestige' and me.nobles >= post.nobles"}}},
+    "gold worth two with a noble": {
+        "actions": {
+            "buy_face_up": {
+                "choose": {
+                    "payment": {"worth": "if has_power(me, 'gold_counts_double') and me.nobles >= 1 then 2 else 1"}
+                }
+            }
+        }
+    },
+    "another keyword": {
+        "end_of_turn": {
+            "gem_after_purchase": {"condition": "bought and has_power(me, 'five_prestige') and supply[colour] >= 1"}
+        }
+    },
+    "a keyword compared": {
+        "end_of_turn": {
+            "open_posts": {
+                "condition": "post not in me.markers and post.power != 'five_prestige' and me.nobles >= post.nobles"
+            }
+        }
+    },
     "posts chosen one by one": {"end_of_turn": {"open_posts": {"resolve": "choice"}}},
     "double prestige per post": {"prestige": {"fifth_post": {"by": "size(player.markers) * 2"}}},
-    "a count of powers": {"define": {"powers": {"add": True, "title": "the powers {power} of {p}",
-                                                "params": {"p": "player", "power": "posts.power"},
-                                                "is": "count(t.power == power for t in p.markers)"}},
-                          "prestige": {"fourth_post": {"by": "powers(player, 'five_prestige') * 5"}}},
-    "a gem each at setup": {"setup": {"first": {"add": True, "title": "A gem each", "each_player": True,
-                                                "effects": ["take(red, 1)", "set(paired, red)"]}}},
-    "a post given back": {"actions": {"take_pair": {"effects": {"append": [
-        "for t in me.markers: if t.space == 5: drop(me.markers, t)"]}}}},
-    "a row of posts": {"zones": {
-        "post_pile": {"add": True, "title": "Posts", "holds": "posts", "shape": "pile", "start": "all"},
-        "post_row": {"add": True, "title": "Open posts", "holds": "posts", "shape": "row", "size": 3,
-                     "source": "post_pile", "start": "dealt"}},
-        "end_of_turn": {"open_posts": {"choose": {"post": {"from": "post_row"}}}}},
+    "a count of powers": {
+        "define": {
+            "powers": {
+                "add": True,
+                "title": "the powers {power} of {p}",
+                "params": {"p": "player", "power": "posts.power"},
+                "is": "count(t.power == power for t in p.markers)",
+            }
+        },
+        "prestige": {"fourth_post": {"by": "powers(player, 'five_prestige') * 5"}},
+    },
+    "a gem each at setup": {
+        "setup": {
+            "first": {
+                "add": True,
+                "title": "A gem each",
+                "each_player": True,
+                "effects": ["take(red, 1)", "set(paired, red)"],
+            }
+        }
+    },
+    "a post given back": {
+        "actions": {"take_pair": {"effects": {"append": ["for t in me.markers: if t.space == 5: drop(me.markers, t)"]}}}
+    },
+    "a row of posts": {
+        "zones": {
+            "post_pile": {"add": True, "title": "Posts", "holds": "posts", "shape": "pile", "start": "all"},
+            "post_row": {
+                "add": True,
+                "title": "Open posts",
+                "holds": "posts",
+                "shape": "row",
+                "size": 3,
+                "source": "post_pile",
+                "start": "dealt",
+            },
+        },
+        "end_of_turn": {"open_posts": {"choose": {"post": {"from": "post_row"}}}},
+    },
     "a pair colour of any colour": {"state": {"paired": {"type": "colour"}}},
-    "a keyword passed": {"define": {"has_any": {"add": True, "title": "{p} holds {power} or more",
-                                                "params": {"p": "player", "power": "posts.power"},
-                                                "is": "has_power(p, power) or size(p.markers) >= 5"}},
-                         "end_of_turn": {"gem_after_purchase": {"condition": "bought and supply[colour] >= 1 and "
-                                                                "has_any(me, 'extra_gem_after_purchase')"}}},
-    "a private pair colour": {"state": {"pair": _variable("Pair", "gem", per_player=True, private=True,
-                                                          optional=True)},
-                              "actions": {"take_pair": {"effects": {"append": ["set(me.pair, colour)"]}}},
-                              "end_of_turn": {"third_token": {"condition": "me.pair != none and colour != me.pair "
-                                                              "and has_power(me, 'third_token_with_pair') and "
-                                                              "supply[colour] >= 1"}}},
-    "posts for everyone": {"state": {"opened": _variable("Opened", {"set_of": "posts"})},
-                           "end_of_turn": {"open_posts": {"effects": {"append": ["insert(opened, post)"]}}}},
+    "a keyword passed": {
+        "define": {
+            "has_any": {
+                "add": True,
+                "title": "{p} holds {power} or more",
+                "params": {"p": "player", "power": "posts.power"},
+                "is": "has_power(p, power) or size(p.markers) >= 5",
+            }
+        },
+        "end_of_turn": {
+            "gem_after_purchase": {
+                "condition": "bought and supply[colour] >= 1 and has_any(me, 'extra_gem_after_purchase')"
+            }
+        },
+    },
+    "a private pair colour": {
+        "state": {"pair": _variable("Pair", "gem", per_player=True, private=True, optional=True)},
+        "actions": {"take_pair": {"effects": {"append": ["set(me.pair, colour)"]}}},
+        "end_of_turn": {
+            "third_token": {
+                "condition": "me.pair != none and colour != me.pair "
+                "and has_power(me, 'third_token_with_pair') and "
+                "supply[colour] >= 1"
+            }
+        },
+    },
+    "posts for everyone": {
+        "state": {"opened": _variable("Opened", {"set_of": "posts"})},
+        "end_of_turn": {"open_posts": {"effects": {"append": ["insert(opened, post)"]}}},
+    },
 }
 
 # A kind of the mutants' own, written beside them: a keyword column, a gem and a number.
 CHARMS_CSV = "name,power,colour,gain\nowl,watch,red,1\nfox,trick,blue,2\nbear,watch,green,0\nhare,run,white,1\n"
 CHARMS = {
-    "kinds": {"charms": {"add": True, "title": "Charms", "item": "charm", "table": "charms.csv",
-                         "columns": {"name": "prose", "power": "keyword", "colour": "gem", "gain": "number"}}},
-    "zones": {"charm_pile": {"add": True, "title": "Charms", "holds": "charms", "shape": "pile", "start": "all"},
-              "charm_row": {"add": True, "title": "Open charms", "holds": "charms", "shape": "row", "size": 2,
-                            "source": "charm_pile", "start": "dealt"},
-              "charms_held": {"add": True, "title": "Charms held", "holds": "charms", "shape": "holding",
-                              "per_player": True, "limit": 4}},
-    "actions": {"take_charm": _action(
-        "Take a charm", "charm {charm}", "charm.power != 'run' and supply[charm.colour] >= 1",
-        ["move(charm, me.charms_held)", "take(charm.colour, 1)", "reveal(charm_pile, charm_row)"],
-        {"charm": {"domain": "component", "from": "charm_row"}})},
+    "kinds": {
+        "charms": {
+            "add": True,
+            "title": "Charms",
+            "item": "charm",
+            "table": "charms.csv",
+            "columns": {"name": "prose", "power": "keyword", "colour": "gem", "gain": "number"},
+        }
+    },
+    "zones": {
+        "charm_pile": {"add": True, "title": "Charms", "holds": "charms", "shape": "pile", "start": "all"},
+        "charm_row": {
+            "add": True,
+            "title": "Open charms",
+            "holds": "charms",
+            "shape": "row",
+            "size": 2,
+            "source": "charm_pile",
+            "start": "dealt",
+        },
+        "charms_held": {
+            "add": True,
+            "title": "Charms held",
+            "holds": "charms",
+            "shape": "holding",
+            "per_player": True,
+            "limit": 4,
+        },
+    },
+    "actions": {
+        "take_charm": _action(
+            "Take a charm",
+            "charm {charm}",
+            "charm.power != 'run' and supply[charm.colour] >= 1",
+            ["move(charm, me.charms_held)", "take(charm.colour, 1)", "reveal(charm_pile, charm_row)"],
+            {"charm": {"domain": "component", "from": "charm_row"}},
+        )
+    },
     "prestige": {"charms": {"add": True, "title": "Charms", "by": "sum(x.gain for x in player.charms_held)"}},
 }
 
@@ -215,10 +440,16 @@ CHARMS = {
 COMMON_EDITS: dict[str, dict] = {
     "a kind of charms": CHARMS,
     "a target of 10": {"values": {"target": 10}},
-    "a player-count field read": {**_FIELD, "actions": {"reserve_blind": {
-        "condition": "me.reserved < reserve_limit and deck[level] >= 1 and setup.cities >= 1"}}},
-    "a flag for the turn": {"state": {"acted": _variable("Acted", "flag", reset="turn")},
-                            "actions": {"take_pair": {"effects": {"append": ["set(acted, true)"]}}}},
+    "a player-count field read": {
+        **_FIELD,
+        "actions": {
+            "reserve_blind": {"condition": "me.reserved < reserve_limit and deck[level] >= 1 and setup.cities >= 1"}
+        },
+    },
+    "a flag for the turn": {
+        "state": {"acted": _variable("Acted", "flag", reset="turn")},
+        "actions": {"take_pair": {"effects": {"append": ["set(acted, true)"]}}},
+    },
 }
 
 BASES = {"cities": CITY_EDITS, "trading-posts": POST_EDITS}
@@ -270,12 +501,28 @@ def every_tool(spec: pathlib.Path, base: str, tmp: pathlib.Path, pdf: bool = Fal
     invoke("diff", base, str(spec), ok=(0, 1))
     record = tmp / "games.jsonl"
     for bots in ("random", "greedy", "mcts:4"):
-        out = invoke("simulate", str(module), "--games", "1", "--bots", bots, "--max-turns", "6", "--jobs", "1",
-                     "--seed", "3", "--games-out", str(record), ok=(0, 1))
+        out = invoke(
+            "simulate",
+            str(module),
+            "--games",
+            "1",
+            "--bots",
+            bots,
+            "--max-turns",
+            "6",
+            "--jobs",
+            "1",
+            "--seed",
+            "3",
+            "--games-out",
+            str(record),
+            ok=(0, 1),
+        )
         if bots == "random" and played(out):
             invoke("play", str(module), "--replay", str(record), "--game", "0", ok=(0, 1))
-    invoke("ladder", str(module), "--bots", "random,greedy", "--games", "1", "--max-turns", "6", "--jobs", "1",
-           ok=(0, 1))
+    invoke(
+        "ladder", str(module), "--bots", "random,greedy", "--games", "1", "--max-turns", "6", "--jobs", "1", ok=(0, 1)
+    )
     rl_step(module)
     serve(spec, tmp)
 
@@ -319,8 +566,7 @@ def serve(spec: pathlib.Path, tmp: pathlib.Path) -> None:
         for link in links:
             page = c.get(link)
             assert page.status_code == 200, (link, page.text)
-        apis = ["/api/tables/{}/seats/{}/{}".format(*urllib.parse.urlparse(link).path.split("/")[2:])
-                for link in links]
+        apis = ["/api/tables/{}/seats/{}/{}".format(*urllib.parse.urlparse(link).path.split("/")[2:]) for link in links]
         for api in apis:
             legal = c.get(api).json()["legal"]
             if legal:

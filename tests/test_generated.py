@@ -1,4 +1,5 @@
 """spec -> engine: every committed engine is exactly what the compiler makes of its spec today."""
+
 from __future__ import annotations
 
 import ast
@@ -14,7 +15,16 @@ from compiler.emit.engine import write_atomic
 from compiler.pipeline import catalogue, compile_spec
 from tests.helpers import ROOT
 
-STDLIB = {"__future__", "difflib", "json", "operator", "os", "random", "collections", "typing"}  # typing: Any, NamedTuple
+STDLIB = {
+    "__future__",
+    "difflib",
+    "json",
+    "operator",
+    "os",
+    "random",
+    "collections",
+    "typing",
+}  # typing: Any, NamedTuple
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -40,8 +50,9 @@ def test_committed_engine_is_up_to_date(spec):
     text = engine.text
     path = ROOT / "generated" / "engines" / engine.file_name
     assert path.exists(), f"{path.relative_to(ROOT)} is missing: run `splendor-rules build`"
-    assert path.read_text(encoding="utf-8") == text, \
+    assert path.read_text(encoding="utf-8") == text, (
         f"{path.relative_to(ROOT)} differs from what {spec} compiles to: run `splendor-rules build` and commit"
+    )
 
 
 @pytest.mark.parametrize("spec", ["rulespec/official.yaml", "variants/target-12.yaml"])
@@ -71,6 +82,7 @@ def test_engine_imports_only_the_standard_library():
 def test_every_engine_compiles_without_a_warning():
     """Python warns at import about code such as `0 is None`: a constant the lowering should have folded."""
     import warnings
+
     for path in sorted((ROOT / "generated" / "engines").glob("*.py")):
         with warnings.catch_warnings():
             warnings.simplefilter("error")
@@ -80,12 +92,14 @@ def test_every_engine_compiles_without_a_warning():
 def test_engine_runs_in_a_bare_interpreter(tmp_path):
     """No compiler, lark, yaml or jinja2 needed: run it with -I -S from an empty folder."""
     engine = ROOT / "generated" / "engines" / "official.py"
-    script = ("import importlib.util, sys\n"
-              f"spec = importlib.util.spec_from_file_location('e', {str(engine)!r})\n"
-              "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\n"
-              "g = m.new_game(2, seed=5)\n"
-              "print(m.action_to_string(g.legal_actions()[0]))\n"
-              "print(sorted(k for k in sys.modules if k in ('lark', 'yaml', 'jinja2', 'compiler')))\n")
+    script = (
+        "import importlib.util, sys\n"
+        f"spec = importlib.util.spec_from_file_location('e', {str(engine)!r})\n"
+        "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\n"
+        "g = m.new_game(2, seed=5)\n"
+        "print(m.action_to_string(g.legal_actions()[0]))\n"
+        "print(sorted(k for k in sys.modules if k in ('lark', 'yaml', 'jinja2', 'compiler')))\n"
+    )
     out = subprocess.run([sys.executable, "-I", "-S", "-c", script], cwd=tmp_path, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == ["take white blue green", "[]"]
@@ -105,6 +119,7 @@ def test_write_atomic_leaves_nothing_behind_on_failure(tmp_path, monkeypatch):
 
     def boom(src, dst):
         raise OSError("disk full")
+
     monkeypatch.setattr(os, "replace", boom)
     with pytest.raises(OSError):
         write_atomic(str(target), "new text")
@@ -119,8 +134,9 @@ def test_compile_of_a_broken_spec_writes_no_file(tmp_path):
     for csv in ("splendor_cards.csv", "splendor_nobles.csv"):
         (tmp_path / csv).write_bytes((ROOT / "rulespec" / csv).read_bytes())
     out_dir = tmp_path / "out"
-    result = subprocess.run([sys.executable, "-m", "app", "compile", str(bad), "-o", str(out_dir)],
-                            cwd=ROOT, capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "app", "compile", str(bad), "-o", str(out_dir)], cwd=ROOT, capture_output=True, text=True
+    )
     assert result.returncode == 1
     assert "error[E408]: 'take' takes 2 arguments (3 given)" in result.stderr
     assert "Traceback" not in result.stderr
@@ -130,17 +146,24 @@ def test_compile_of_a_broken_spec_writes_no_file(tmp_path):
 def test_compile_into_a_folder_that_cannot_be_made_says_so(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a folder", encoding="utf-8")
-    result = subprocess.run([sys.executable, "-m", "app", "compile", "official", "-o", str(blocker / "engines")],
-                            cwd=ROOT, capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "app", "compile", "official", "-o", str(blocker / "engines")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 1
     assert f"error: cannot write {blocker / 'engines' / 'official.py'}: Not a directory" in result.stderr
     assert "Traceback" not in result.stderr
 
 
-
 def test_a_compiled_engine_is_an_ordinary_file(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "app", "compile", "official", "-o", str(tmp_path)],
-                            cwd=ROOT, capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "app", "compile", "official", "-o", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stderr
     mask = os.umask(0)
     os.umask(mask)
@@ -150,12 +173,14 @@ def test_a_compiled_engine_is_an_ordinary_file(tmp_path):
 
 def test_two_actions_written_alike_are_refused(tmp_path):
     text = (ROOT / "rulespec" / "official.yaml").read_text(encoding="utf-8")
-    (tmp_path / "same.yaml").write_text(text.replace("notation: take2 {colour}", "notation: take {colour}"),
-                                        encoding="utf-8")
+    (tmp_path / "same.yaml").write_text(
+        text.replace("notation: take2 {colour}", "notation: take {colour}"), encoding="utf-8"
+    )
     for csv in ("splendor_cards.csv", "splendor_nobles.csv"):
         (tmp_path / csv).write_bytes((ROOT / "rulespec" / csv).read_bytes())
     with pytest.raises(CompileError) as err:
         compile_spec(str(tmp_path / "same.yaml"))
     message = err.value.diagnostics[0].message
-    assert message == ("two actions are written the same way, 'take white' (take_different and take_pair); "
-                       "make their notations differ")
+    assert message == (
+        "two actions are written the same way, 'take white' (take_different and take_pair); make their notations differ"
+    )

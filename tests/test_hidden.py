@@ -7,6 +7,7 @@ The checks run on tests/specs/private-reads.yaml (its own player's private data 
 rule may read them) with one change, written beside it; the four catalogue cases
 (tests/broken/private_*.yaml) pin the messages.
 """
+
 from __future__ import annotations
 
 import json
@@ -46,7 +47,7 @@ def check(folder: pathlib.Path, *changes: tuple[str, str], extra: str = "") -> l
         pipeline.check_spec(str(folder / "spec.yaml"))
     except CompileError as err:
         lines = text.splitlines()
-        return [(d.code, lines[d.span.line - 1][d.span.col - 1:]) for d in err.diagnostics]
+        return [(d.code, lines[d.span.line - 1][d.span.col - 1 :]) for d in err.diagnostics]
     return []
 
 
@@ -85,35 +86,45 @@ def test_its_own_players_private_data_may_be_read_everywhere_a_rule_reads(folder
     assert check(folder, extra=setup) == []
 
 
-@pytest.mark.parametrize("condition, caret", [
-    ("any(q.hoard >= 2 for q in others)", "q.hoard"),  # another seat, by a loop over others
-    ("all(me.hoard >= q.hoard for q in players)", "q.hoard"),  # players includes others
-    ("any(me.hoard >= 2 for me in others)", "me.hoard"),  # a loop variable named me is not me
-    ("rival.hoard >= 2", "rival.hoard"),  # a player variable may be anyone
-    ("me.partner.hoard >= 2", "me.partner.hoard"),  # so may a player's own player variable
-    ("any(x.worth >= 2 for x in rival.hand)", "rival.hand"),  # another's privately drawn tiles
-    ("any(x.family == 'owl' for x in rival.hand)", "rival.hand"),
-    ("hoards(rival, 2)", "rival"),  # a definition passed another player for the parameter it reads
-])
+@pytest.mark.parametrize(
+    "condition, caret",
+    [
+        ("any(q.hoard >= 2 for q in others)", "q.hoard"),  # another seat, by a loop over others
+        ("all(me.hoard >= q.hoard for q in players)", "q.hoard"),  # players includes others
+        ("any(me.hoard >= 2 for me in others)", "me.hoard"),  # a loop variable named me is not me
+        ("rival.hoard >= 2", "rival.hoard"),  # a player variable may be anyone
+        ("me.partner.hoard >= 2", "me.partner.hoard"),  # so may a player's own player variable
+        ("any(x.worth >= 2 for x in rival.hand)", "rival.hand"),  # another's privately drawn tiles
+        ("any(x.family == 'owl' for x in rival.hand)", "rival.hand"),
+        ("hoards(rival, 2)", "rival"),  # a definition passed another player for the parameter it reads
+    ],
+)
 def test_a_rule_that_reads_another_players_private_data_is_refused_at_the_read(folder, condition, caret):
     [at] = e558(check(folder, ("define:", PLAYER_VARIABLES), (BOAST, f"condition: {condition}")))
     assert at.startswith(caret)
 
 
 def test_size_is_public_and_what_an_effect_writes_is_not_read(folder):
-    written = ("effects: [\"take(gold, 1)\"]", "effects: [\"take(gold, 1)\", \"for q in others: add(q.hoard, 1)\", "
-               "\"for q in others: set(q.hoard, 0)\"]")
-    assert check(folder, (BOAST, "condition: all(size(q.hand) >= 1 for q in players) and supply[gold] >= 1"),
-                 written) == []
+    written = (
+        'effects: ["take(gold, 1)"]',
+        'effects: ["take(gold, 1)", "for q in others: add(q.hoard, 1)", "for q in others: set(q.hoard, 0)"]',
+    )
+    assert (
+        check(folder, (BOAST, "condition: all(size(q.hand) >= 1 for q in players) and supply[gold] >= 1"), written)
+        == []
+    )
 
 
-@pytest.mark.parametrize("effect, caret", [
-    ("for q in others: set(me.hoard, q.hoard)", "q.hoard"),  # copied into one's own: still read
-    ("for q in others: if q.hoard > 3: take(gold, 1)", "q.hoard"),  # what the effect changes shows it
-    ("for q in others: for x in q.hand: discard(x)", "q.hand"),
-])
+@pytest.mark.parametrize(
+    "effect, caret",
+    [
+        ("for q in others: set(me.hoard, q.hoard)", "q.hoard"),  # copied into one's own: still read
+        ("for q in others: if q.hoard > 3: take(gold, 1)", "q.hoard"),  # what the effect changes shows it
+        ("for q in others: for x in q.hand: discard(x)", "q.hand"),
+    ],
+)
 def test_an_effect_that_reads_another_players_private_data_is_refused(folder, effect, caret):
-    found = check(folder, ("effects: [\"take(gold, 1)\"]", f"effects: [\"{effect}\"]"))
+    found = check(folder, ('effects: ["take(gold, 1)"]', f'effects: ["{effect}"]'))
     [at] = e558(found)
     assert at.startswith(caret)
 
@@ -127,17 +138,22 @@ def test_a_setup_block_run_once_is_for_nobody():
     block = SetupBlock("count", Text("Count"), (stmt,), stmt.span)
     [found] = hidden.leaks(rules.variables, rules.zones, rules.definitions, (), (), (block,), ())
     assert (found.code, found.span.col, found.message) == (
-        "E558", 5 + text.index("q.hand"), "'q.hand' reads the components drawn unseen into 'hand' (private_when_drawn), "
-        "and this rule is for no player")
+        "E558",
+        5 + text.index("q.hand"),
+        "'q.hand' reads the components drawn unseen into 'hand' (private_when_drawn), and this rule is for no player",
+    )
     each = SetupBlock("count", Text("Count"), (stmt,), stmt.span, each_player=True)
     [found] = hidden.leaks(rules.variables, rules.zones, rules.definitions, (), (), (each,), ())
     assert found.message.endswith("and 'q' may be another player than 'me', whom this rule is for")
 
 
 def test_an_end_trigger_and_a_definitions_body_are_checked_through_their_calls(folder):
-    everyone = ("    is: p.hoard >= n\n", "    is: p.hoard >= n\n  anyone:\n    add: true\n    title: {en: \"anyone hoards {n}\", "
-                "fr: \"quelqu'un amasse {n}\", nl: \"iemand spaart {n}\", sr: \"неко чува {n}\"}\n    params: {n: number}\n"
-                "    is: any(hoards(q, n) for q in players)\n")
+    everyone = (
+        "    is: p.hoard >= n\n",
+        '    is: p.hoard >= n\n  anyone:\n    add: true\n    title: {en: "anyone hoards {n}", '
+        'fr: "quelqu\'un amasse {n}", nl: "iemand spaart {n}", sr: "неко чува {n}"}\n    params: {n: number}\n'
+        "    is: any(hoards(q, n) for q in players)\n",
+    )
     assert check(folder, everyone) == []  # never called: no rule reads it yet
     assert e558(check(folder, everyone, ("when: hoards(me, 40)", "when: anyone(40)"))) == ["anyone(40)"]
 
@@ -156,8 +172,11 @@ def test_a_prestige_source_reads_no_private_data_not_even_its_players(folder):
 
 def test_a_column_named_like_a_private_variable_is_no_players(folder):
     """`x.worth` of a tile is its column, whatever a variable of the players is called."""
-    worth = ("  hoard:\n", "  worth:\n    add: true\n    title: {en: Worth, fr: Valeur, nl: Waarde, sr: Вредност}\n"
-             "    type: number\n    per_player: true\n    private: true\n  hoard:\n")
+    worth = (
+        "  hoard:\n",
+        "  worth:\n    add: true\n    title: {en: Worth, fr: Valeur, nl: Waarde, sr: Вредност}\n"
+        "    type: number\n    per_player: true\n    private: true\n  hoard:\n",
+    )
     assert check(folder, worth) == []
 
 

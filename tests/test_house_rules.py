@@ -1,5 +1,6 @@
 """House rules written with the spec language's setup (and, later, state): their engines'
 behaviour, read from the generated engines of the catalogue."""
+
 from __future__ import annotations
 
 import json
@@ -25,8 +26,9 @@ def head_start():
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("seed", [1, 7, 2024])
-def test_head_start_deals_as_official_then_gives_each_seat_gold_and_a_blind_level_1_card(official, head_start,
-                                                                                         players, seed):
+def test_head_start_deals_as_official_then_gives_each_seat_gold_and_a_blind_level_1_card(
+    official, head_start, players, seed
+):
     base, game = official.new_game(players, seed), head_start.new_game(players, seed)
     assert game.market == base.market and game.noble_row == base.noble_row
     top = base.decks[0][::-1]  # the top of a deck is the end of its list
@@ -34,7 +36,7 @@ def test_head_start_deals_as_official_then_gives_each_seat_gold_and_a_blind_leve
         assert game.reserved[p] == [top[p]]  # seat p drew after seats 0..p-1, in seat order
         assert game.blind[p] == [top[p]]
         assert game.tokens[p][GOLD] == 1 and sum(game.tokens[p]) == 1
-    assert game.decks[0] == base.decks[0][:len(base.decks[0]) - players]
+    assert game.decks[0] == base.decks[0][: len(base.decks[0]) - players]
     assert game.decks[1:] == base.decks[1:]
     assert game.supply[GOLD] == base.supply[GOLD] - players
     assert game.supply[:GOLD] == base.supply[:GOLD]

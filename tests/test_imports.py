@@ -15,6 +15,7 @@ into every engine, imports only itself.
 The graph is read from the sources (ast), so an import in a branch no test runs counts too;
 then playtest and the compiler are imported in a fresh interpreter without the command line.
 """
+
 from __future__ import annotations
 
 import ast
@@ -108,8 +109,9 @@ GRAPH = {module: imports(module) for module in MODULES}
 def test_the_graph_was_read():
     assert {"compiler.pipeline", "app.cli", "playtest.engines"} <= set(GRAPH)
     assert "compiler.pipeline" in {target for target, _, _ in GRAPH["playtest.engines"]}
-    assert "playtest.engines" in {target for module in GRAPH if module.startswith("app.cli.")
-                                  for target, _, _ in GRAPH[module]}
+    assert "playtest.engines" in {
+        target for module in GRAPH if module.startswith("app.cli.") for target, _, _ in GRAPH[module]
+    }
 
 
 def test_no_import_cycle_even_through_functions():
@@ -121,7 +123,7 @@ def test_no_import_cycle_even_through_functions():
         path.append(module)
         for target, line, _ in GRAPH[module]:
             if state.get(target) == "open":
-                cycle = path[path.index(target):] + [target]
+                cycle = path[path.index(target) :] + [target]
                 raise AssertionError(f"import cycle: {' -> '.join(cycle)} ({MODULES[module].name}:{line})")
             if target not in state:
                 visit(target)
@@ -135,8 +137,12 @@ def test_no_import_cycle_even_through_functions():
 
 def test_the_packages_depend_one_way():
     order = {name: rank for rank, name in enumerate(PACKAGES)}
-    wrong = [f"{module} imports {target} (line {line})" for module, edges in GRAPH.items() for target, line, _ in edges
-             if order[target.split(".")[0]] > order[module.split(".")[0]]]
+    wrong = [
+        f"{module} imports {target} (line {line})"
+        for module, edges in GRAPH.items()
+        for target, line, _ in edges
+        if order[target.split(".")[0]] > order[module.split(".")[0]]
+    ]
     assert not wrong, wrong
 
 
@@ -145,47 +151,64 @@ def test_every_compiler_module_has_a_stage():
 
 
 def test_no_stage_of_the_compiler_imports_a_later_one():
-    wrong = [f"{module} (stage {stage_of(module)}) imports {target} (stage {stage_of(target)}, line {line})"
-             for module, edges in GRAPH.items() if module.startswith("compiler")
-             for target, line, _ in edges if stage_of(target) > stage_of(module)]
+    wrong = [
+        f"{module} (stage {stage_of(module)}) imports {target} (stage {stage_of(target)}, line {line})"
+        for module, edges in GRAPH.items()
+        if module.startswith("compiler")
+        for target, line, _ in edges
+        if stage_of(target) > stage_of(module)
+    ]
     assert not wrong, wrong
 
 
 def test_the_runtime_imports_only_itself():
     """Its text is pasted into engines that import nothing of the compiler."""
-    wrong = [f"{module} imports {target} (line {line})" for module, edges in GRAPH.items()
-             if module.startswith(RUNTIME + ".") for target, line, _ in edges
-             if not target.startswith(RUNTIME)]
+    wrong = [
+        f"{module} imports {target} (line {line})"
+        for module, edges in GRAPH.items()
+        if module.startswith(RUNTIME + ".")
+        for target, line, _ in edges
+        if not target.startswith(RUNTIME)
+    ]
     assert not wrong, wrong
 
 
 def test_the_command_line_and_playtest_import_their_modules_at_the_top():
     """An import inside a function is how a cycle hid (the command line imported playtest there)."""
-    hidden = [f"{module} imports {target} in a function (line {line})" for module, edges in GRAPH.items()
-              if module.startswith(("app", "playtest", "web"))
-              for target, line, in_function in edges if in_function
-              and not (module.startswith("app") and target.split(".")[0] == "web")]  # web needs the [web] extra
+    hidden = [
+        f"{module} imports {target} in a function (line {line})"
+        for module, edges in GRAPH.items()
+        if module.startswith(("app", "playtest", "web"))
+        for target, line, in_function in edges
+        if in_function and not (module.startswith("app") and target.split(".")[0] == "web")
+    ]  # web needs the [web] extra
     assert not hidden, hidden
 
 
 def test_playtest_web_and_the_compiler_import_without_the_command_line():
     """In a fresh interpreter: every module of playtest, web, then the compiler, imports without
     bringing in the application layer (which then imports last, on top of them)."""
-    order = [name for package in ("playtest", "web", "compiler") for name in sorted(MODULES)
-             if name.split(".")[0] == package]
-    script = ("import importlib, sys\n"
-              "for name in sys.argv[1:]:\n"
-              "    importlib.import_module(name)\n"
-              "    assert 'app' not in sys.modules, name + ' imports the command line'\n"
-              "importlib.import_module('app.cli')\n")
-    done = subprocess.run([sys.executable, "-c", script, *order], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120)
+    order = [
+        name for package in ("playtest", "web", "compiler") for name in sorted(MODULES) if name.split(".")[0] == package
+    ]
+    script = (
+        "import importlib, sys\n"
+        "for name in sys.argv[1:]:\n"
+        "    importlib.import_module(name)\n"
+        "    assert 'app' not in sys.modules, name + ' imports the command line'\n"
+        "importlib.import_module('app.cli')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, *order], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-3000:]
 
 
 def test_nothing_imports_the_command_line():
-    importers = [module for module, edges in GRAPH.items() for target, _, _ in edges
-                 if target.startswith("app") and not module.startswith("app")]
+    importers = [
+        module
+        for module, edges in GRAPH.items()
+        for target, _, _ in edges
+        if target.startswith("app") and not module.startswith("app")
+    ]
     assert not importers, importers
 
 
@@ -195,8 +218,16 @@ def test_no_test_module_imports_another():
     wrong = []
     for path in sorted((ROOT / "tests").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
-            wrong += [f"{path.relative_to(ROOT)}:{node.lineno} imports {name}" for name in names
-                      if name.rpartition(".")[2].startswith("test_") or name.rpartition(".")[2] == "conftest"]
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            wrong += [
+                f"{path.relative_to(ROOT)}:{node.lineno} imports {name}"
+                for name in names
+                if name.rpartition(".")[2].startswith("test_") or name.rpartition(".")[2] == "conftest"
+            ]
     assert not wrong, wrong

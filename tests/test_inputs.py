@@ -5,6 +5,7 @@ size; every name is matched whole by the schema's patterns; `extends` chains are
 stay relative; every text a spec gives is made safe for the output it reaches (a YAML
 comment of `new`, the Markdown and HTML of the sheets, the terminal).
 """
+
 from __future__ import annotations
 
 import os
@@ -48,8 +49,6 @@ def failed(path: pathlib.Path):
     return info.value.diagnostics, sources
 
 
-
-
 # --------------------------------------------------------------------------- card tables
 
 
@@ -63,13 +62,16 @@ def _bad_cell(folder, cell: str):
     return d, render(d, sources)
 
 
-@pytest.mark.parametrize("cell, message", [
-    ("\u00b2", "'white' must be a whole number, not '\u00b2'"),
-    ("\uff17", "'white' must be a whole number, not '\uff17'"),
-    ("5" * 5000, "'white' must be a whole number from 0 to 1000, not a number of 5000 digits"),
-    ("1001", "'white' must be a whole number from 0 to 1000, not 1001"),
-    ("-1", "'white' must be a whole number, not '-1'"),
-])
+@pytest.mark.parametrize(
+    "cell, message",
+    [
+        ("\u00b2", "'white' must be a whole number, not '\u00b2'"),
+        ("\uff17", "'white' must be a whole number, not '\uff17'"),
+        ("5" * 5000, "'white' must be a whole number from 0 to 1000, not a number of 5000 digits"),
+        ("1001", "'white' must be a whole number from 0 to 1000, not 1001"),
+        ("-1", "'white' must be a whole number, not '-1'"),
+    ],
+)
 def test_a_card_cell_is_ascii_digits_within_range(folder, cell, message):
     d, shown = _bad_cell(folder, cell)
     assert (d.code, d.message) == ("E107", message)
@@ -81,8 +83,9 @@ def test_a_card_cell_is_ascii_digits_within_range(folder, cell, message):
 
 
 def test_a_noble_cell_is_located_at_its_cell(folder):
-    (folder / "splendor_nobles.csv").write_text("points,white,blue,green,red,black\n3, 0 ,0,4,\u00b2,0\n",
-                                               encoding="utf-8")
+    (folder / "splendor_nobles.csv").write_text(
+        "points,white,blue,green,red,black\n3, 0 ,0,4,\u00b2,0\n", encoding="utf-8"
+    )
     (folder / "spec.yaml").write_text(spec(), encoding="utf-8")
     diagnostics, sources = failed(folder / "spec.yaml")
     [d] = [d for d in diagnostics if d.code == "E107"]
@@ -93,8 +96,12 @@ def test_a_noble_cell_is_located_at_its_cell(folder):
 @pytest.mark.parametrize("kind", ["dev_zero", "fifo", "folder", "too_large"])
 def test_a_table_is_an_ordinary_file_of_bounded_size(folder, kind):
     table = folder / "table.csv"
-    why = {"dev_zero": "is a device", "fifo": "is a named pipe (FIFO)", "folder": "is a directory",
-           "too_large": "it is too large for a table (over 1 MB)"}[kind]
+    why = {
+        "dev_zero": "is a device",
+        "fifo": "is a named pipe (FIFO)",
+        "folder": "is a directory",
+        "too_large": "it is too large for a table (over 1 MB)",
+    }[kind]
     if kind == "dev_zero":
         table.symlink_to("/dev/zero")
     elif kind == "fifo":
@@ -219,18 +226,23 @@ def test_a_chain_of_32_variants_is_followed(folder):
 
 def test_extends_refuses_an_absolute_path(folder):
     (folder / "base.yaml").write_text(spec(), encoding="utf-8")
-    (folder / "variant.yaml").write_text(f"spec: 1\nname: v\nextends: {(folder / 'base.yaml').as_posix()}\n",
-                                         encoding="utf-8")
+    (folder / "variant.yaml").write_text(
+        f"spec: 1\nname: v\nextends: {(folder / 'base.yaml').as_posix()}\n", encoding="utf-8"
+    )
     [d], _ = failed(folder / "variant.yaml")
     assert (d.code, d.span.line, d.span.col) == ("E309", 3, 10)
-    assert d.message == ("'extends' takes a path relative to the variant's folder, not an absolute path: "
-                         f"'{(folder / 'base.yaml').as_posix()}'")
+    assert d.message == (
+        "'extends' takes a path relative to the variant's folder, not an absolute path: "
+        f"'{(folder / 'base.yaml').as_posix()}'"
+    )
 
 
 def test_extends_follows_a_relative_path_up_and_down(folder):
     (folder / "bases").mkdir()
-    (folder / "bases" / "base.yaml").write_text(spec().replace("cards: splendor", "cards: ../splendor")
-                                                .replace("nobles: splendor", "nobles: ../splendor"), encoding="utf-8")
+    (folder / "bases" / "base.yaml").write_text(
+        spec().replace("cards: splendor", "cards: ../splendor").replace("nobles: splendor", "nobles: ../splendor"),
+        encoding="utf-8",
+    )
     (folder / "mine").mkdir()
     (folder / "mine" / "v.yaml").write_text("spec: 1\nname: v\nextends: ../bases/base.yaml\n", encoding="utf-8")
     assert pipeline.load_rules(str(folder / "mine" / "v.yaml")).name == "v"
@@ -246,14 +258,14 @@ HOSTILE_TEXTS = [
 ]
 
 
-
-
 @pytest.mark.parametrize("hostile", HOSTILE_TEXTS)
 def test_new_writes_the_texts_of_a_hostile_base_safely(folder, hostile):
     import yaml
 
-    base = spec(("title: Splendor (catalogue base)", f"title: {yaml_double_quoted(hostile)}"),
-                ("title: Buy one of your reserved cards", f"title: {yaml_double_quoted(hostile)}"))
+    base = spec(
+        ("title: Splendor (catalogue base)", f"title: {yaml_double_quoted(hostile)}"),
+        ("title: Buy one of your reserved cards", f"title: {yaml_double_quoted(hostile)}"),
+    )
     (folder / "base.yaml").write_text(base, encoding="utf-8")
     base_rules = pipeline.load_rules(str(folder / "base.yaml"))
     assert base_rules.title.en == hostile
@@ -261,8 +273,13 @@ def test_new_writes_the_texts_of_a_hostile_base_safely(folder, hostile):
     assert result.exit_code == 0, result.output
     text = (folder / "house.yaml").read_text(encoding="utf-8")
     data = yaml.safe_load(text)
-    assert data == {"spec": 1, "name": "house", "extends": "base.yaml", "title": "House",
-                    "description": f"A house variant of {hostile}."}
+    assert data == {
+        "spec": 1,
+        "name": "house",
+        "extends": "base.yaml",
+        "title": "House",
+        "description": f"A house variant of {hostile}.",
+    }
     rules = pipeline.load_rules(str(folder / "house.yaml"))
     assert rules.values == base_rules.values and rules.actions == base_rules.actions
     assert {c.path for c in rules.changes} <= {"title", "description"}
@@ -272,9 +289,18 @@ def test_new_writes_the_texts_of_a_hostile_base_safely(folder, hostile):
 # --------------------------------------------------------------------------- sheets: Markdown and HTML
 
 
-MD_HOSTILE = ["# Heading", "- item", "1. step", "=== rule", "`code`", "&lt;b&gt; ~~gone~~", "a | b",
-              "<script>x</script>",
-              "line\n# two", "esc \x1b[2J \u202e"]
+MD_HOSTILE = [
+    "# Heading",
+    "- item",
+    "1. step",
+    "=== rule",
+    "`code`",
+    "&lt;b&gt; ~~gone~~",
+    "a | b",
+    "<script>x</script>",
+    "line\n# two",
+    "esc \x1b[2J \u202e",
+]
 
 
 def test_the_sheets_escape_a_hostile_file_name_and_texts(tmp_path, monkeypatch):
@@ -286,7 +312,9 @@ def test_the_sheets_escape_a_hostile_file_name_and_texts(tmp_path, monkeypatch):
     values = "".join(f"  {k}: {{value: 1, add: true, note: {yaml_double_quoted(t)}}}\n" for k, t in texts.items())
     (tmp_path / name).write_text(
         f"spec: 1\nname: hostile\nextends: official\ntitle: {yaml_double_quoted(MD_HOSTILE[0])}\n"
-        f"description: {yaml_double_quoted(MD_HOSTILE[1])}\nvalues:\n{values}", encoding="utf-8")
+        f"description: {yaml_double_quoted(MD_HOSTILE[1])}\nvalues:\n{values}",
+        encoding="utf-8",
+    )
     rules = pipeline.load_rules(name)
     sheet = content.build(rules, "en", pipeline.load_rules(rules.bases[0].path))
     md = render.markdown(sheet, rules)
@@ -304,10 +332,21 @@ def test_the_sheets_escape_a_hostile_file_name_and_texts(tmp_path, monkeypatch):
     assert html.split("\n", 1)[0].count("-->") == 1 and "<script>" not in html
 
 
-@pytest.mark.parametrize("text, escaped", [
-    ("# a", "\\# a"), ("- a", "\\- a"), ("+ a", "\\+ a"), ("=== a", "\\=== a"), ("12. a", "12\\. a"),
-    ("3) a", "3\\) a"), ("a - b", "a - b"), ("1.5 gems", "1.5 gems"), ("a\nb", "a b"), ("\x9b2J", "\\\\x9b2J"),
-])
+@pytest.mark.parametrize(
+    "text, escaped",
+    [
+        ("# a", "\\# a"),
+        ("- a", "\\- a"),
+        ("+ a", "\\+ a"),
+        ("=== a", "\\=== a"),
+        ("12. a", "12\\. a"),
+        ("3) a", "3\\) a"),
+        ("a - b", "a - b"),
+        ("1.5 gems", "1.5 gems"),
+        ("a\nb", "a b"),
+        ("\x9b2J", "\\\\x9b2J"),
+    ],
+)
 def test_md_escape_makes_every_text_inline(text, escaped):
     from compiler.sheets.render import md_escape
 
@@ -332,8 +371,9 @@ def _cli(*args: str, stdin: str | None = None):
 
 def test_a_raw_escape_in_a_spec_line_is_shown_escaped_with_the_caret_aligned(folder, monkeypatch):
     monkeypatch.chdir(folder)
-    (folder / "spec.yaml").write_text(spec(("title: Splendor (catalogue base)", f"title: a{CLEAR}b{BIDI}c")),
-                                      encoding="utf-8")
+    (folder / "spec.yaml").write_text(
+        spec(("title: Splendor (catalogue base)", f"title: a{CLEAR}b{BIDI}c")), encoding="utf-8"
+    )
     result = _cli("check", "spec.yaml")
     assert result.exit_code == 1
     assert result.stderr.splitlines()[:3] == [
@@ -345,8 +385,9 @@ def test_a_raw_escape_in_a_spec_line_is_shown_escaped_with_the_caret_aligned(fol
 
 def test_a_spec_text_in_a_message_is_shown_escaped(folder, monkeypatch):
     monkeypatch.chdir(folder)
-    (folder / "spec.yaml").write_text(spec(("spec: 1\n", f"spec: 1\n{yaml_double_quoted(OSC52 + CSI)}: 1\n")),
-                                      encoding="utf-8")
+    (folder / "spec.yaml").write_text(
+        spec(("spec: 1\n", f"spec: 1\n{yaml_double_quoted(OSC52 + CSI)}: 1\n")), encoding="utf-8"
+    )
     result = _cli("check", "spec.yaml")
     assert result.exit_code == 1 and "unknown top-level key '\\x1b]52;c;cGF5bG9hZA==\\x07\\x9b2J'" in result.stderr
 
@@ -356,7 +397,9 @@ def test_diff_and_check_show_a_hostile_title_escaped(tmp_path, monkeypatch):
     title = yaml_double_quoted(f"House {OSC52}{CLEAR}{CSI}{BIDI} rules")
     (tmp_path / "house.yaml").write_text(
         f"spec: 1\nname: house\nextends: official\ntitle: {title}\ndescription: {title}\n"
-        f"values:\n  target: {{value: 12, note: {title}}}\n", encoding="utf-8")
+        f"values:\n  target: {{value: 12, note: {title}}}\n",
+        encoding="utf-8",
+    )
     result = _cli("diff", "official", "house.yaml")
     assert result.exit_code == 1 and "House \\x1b]52;c;cGF5bG9hZA==\\x07\\x1b[2J\\x9b2J\\u202e rules" in result.stdout
     result = _cli("check", "house.yaml")
@@ -369,8 +412,10 @@ def test_terminal_text_keeps_lines_and_tabs_and_escapes_every_other_control():
     from compiler.safe_text import terminal_text
 
     assert terminal_text("a\tb\nc") == "a\tb\nc"
-    assert terminal_text("\r\x00\x7f\x85\x9b\u061c\u200e\u2028\u2066") == \
-        "\\x0d\\x00\\x7f\\x85\\x9b\\u061c\\u200e\\u2028\\u2066"
+    assert (
+        terminal_text("\r\x00\x7f\x85\x9b\u061c\u200e\u2028\u2066")
+        == "\\x0d\\x00\\x7f\\x85\\x9b\\u061c\\u200e\\u2028\\u2066"
+    )
 
 
 @pytest.mark.parametrize("command", ["simulate", "play"])

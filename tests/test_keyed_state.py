@@ -6,6 +6,7 @@ a key of another type, a keyed variable written whole: each located with its car
 behaviour (entries read and written, turn resets, saved games, observation, the RL vector, the
 terminal board) and spec -> sheet and diff text, on tests/specs/satchels.yaml and small changes of
 the catalogue's clean spec."""
+
 from __future__ import annotations
 
 import json
@@ -53,53 +54,79 @@ def diagnostics(folder: pathlib.Path, extra: str, *changes: tuple[str, str]):
     try:
         return pipeline.load_rules(str(folder / "spec.yaml"), SourceMap())
     except CompileError as err:
-        return [(d.code, d.span.line, d.span.col, d.message,
-                 lines[d.span.line - 1][d.span.col - 1:d.span.end_col - 1] if d.span.end_line == d.span.line else "")
-                for d in err.diagnostics]
+        return [
+            (
+                d.code,
+                d.span.line,
+                d.span.col,
+                d.message,
+                lines[d.span.line - 1][d.span.col - 1 : d.span.end_col - 1] if d.span.end_line == d.span.line else "",
+            )
+            for d in err.diagnostics
+        ]
 
 
 # --------------------------------------------------------------------------- spec -> diagnostics
 
 
-@pytest.mark.parametrize("extra, code, caret, says", [
-    (KEYED.replace("by: gem", "by: gems"), "E544", "gems", "keyed by 'gems'"),
-    (KEYED.replace("by: gem", "by: cities"), "E544", "cities", "(gem, colour, cards, nobles)"),
-    (KEYED.replace("type: number", "type: {set_of: colour}"), "E544", "gem", "holds a set"),
-    (KEYED.replace("type: number", "type: gem, optional: true"), "E544", "optional", "keyed ('by: gem') and optional"),
-    (KEYED.replace("type: number", "type: gem"), "E544", "", "needs an initial value"),
-    (KEYED.replace("by: gem", "by: gem, initial: red"), "E544", "red", "starts as 'red', but it holds a number"),
-])
+@pytest.mark.parametrize(
+    "extra, code, caret, says",
+    [
+        (KEYED.replace("by: gem", "by: gems"), "E544", "gems", "keyed by 'gems'"),
+        (KEYED.replace("by: gem", "by: cities"), "E544", "cities", "(gem, colour, cards, nobles)"),
+        (KEYED.replace("type: number", "type: {set_of: colour}"), "E544", "gem", "holds a set"),
+        (
+            KEYED.replace("type: number", "type: gem, optional: true"),
+            "E544",
+            "optional",
+            "keyed ('by: gem') and optional",
+        ),
+        (KEYED.replace("type: number", "type: gem"), "E544", "", "needs an initial value"),
+        (KEYED.replace("by: gem", "by: gem, initial: red"), "E544", "red", "starts as 'red', but it holds a number"),
+    ],
+)
 def test_a_keyed_declaration_that_does_not_fit_is_refused_where_it_is_written(folder, extra, code, caret, says):
     found = diagnostics(folder, extra)
     assert isinstance(found, list) and len(found) == 1, found
-    (got, line, _, message, under), = found
+    ((got, line, _, message, under),) = found
     assert got == code and says in message, found
     assert line > 100 and (not caret or under == caret), found
 
 
-@pytest.mark.parametrize("effect, code, caret, says", [
-    ("add(me.satchels[gold], 1)", "E410", "gold", "indexed by a gem colour, not by a token colour"),
-    ("add(me.satchels[3], 1)", "E410", "3", "indexed by a gem colour, not by a number"),
-    ("add(me.satchels, 1)", "E545", "me.satchels", "changes one entry of 'me.satchels'"),
-    ("set(me.satchels[colour], true)", "E545", "true", "a condition, but it holds a number"),
-    ("if me.satchels >= 2: take(gold, 1)", "E410", "me.satchels", "table of numbers by gem colour"),
-    ("add(satchels[colour], 1)", "E545", "satchels[colour]", "'satchels[colour]' is not one"),
-])
+@pytest.mark.parametrize(
+    "effect, code, caret, says",
+    [
+        ("add(me.satchels[gold], 1)", "E410", "gold", "indexed by a gem colour, not by a token colour"),
+        ("add(me.satchels[3], 1)", "E410", "3", "indexed by a gem colour, not by a number"),
+        ("add(me.satchels, 1)", "E545", "me.satchels", "changes one entry of 'me.satchels'"),
+        ("set(me.satchels[colour], true)", "E545", "true", "a condition, but it holds a number"),
+        ("if me.satchels >= 2: take(gold, 1)", "E410", "me.satchels", "table of numbers by gem colour"),
+        ("add(satchels[colour], 1)", "E545", "satchels[colour]", "'satchels[colour]' is not one"),
+    ],
+)
 def test_an_entry_with_a_wrong_or_missing_key_is_refused_at_it(folder, effect, code, caret, says):
-    found = diagnostics(folder, KEYED, (PAIR, PAIR + f"      - \"{effect}\"\n"))
+    found = diagnostics(folder, KEYED, (PAIR, PAIR + f'      - "{effect}"\n'))
     assert isinstance(found, list) and len(found) == 1, found
-    (got, line, _, message, under), = found
+    ((got, line, _, message, under),) = found
     assert (got, line, under) == (code, 38, caret) and says in message, found
 
 
 def test_every_key_checks_clean_and_a_card_keys_a_cards_variable(folder):
-    rules = diagnostics(folder, "state:\n  a: {title: A, type: flag, by: cards}\n  b: {title: B, type: number, by: nobles}\n"
-                        "  k: {title: K, type: colour, by: colour, initial: gold, per_player: true}\n",
-                        ("      - reserve(card)\n", "      - reserve(card)\n      - set(a[card], true)\n"
-                                                    "      - set(me.k[gold], card.bonus)\n"))
+    rules = diagnostics(
+        folder,
+        "state:\n  a: {title: A, type: flag, by: cards}\n  b: {title: B, type: number, by: nobles}\n"
+        "  k: {title: K, type: colour, by: colour, initial: gold, per_player: true}\n",
+        (
+            "      - reserve(card)\n",
+            "      - reserve(card)\n      - set(a[card], true)\n      - set(me.k[gold], card.bonus)\n",
+        ),
+    )
     assert not isinstance(rules, list), rules
     assert [str(v.type) for v in rules.variables] == [
-        "table of conditions by card", "table of numbers by noble", "table of token colours by token colour"]
+        "table of conditions by card",
+        "table of numbers by noble",
+        "table of token colours by token colour",
+    ]
 
 
 # --------------------------------------------------------------------------- spec -> engine
@@ -126,7 +153,7 @@ def test_a_card_keyed_variable_remembers_the_reserved_card_and_its_first_reserve
     game = satchels.new_game(2, 4)
     act(game, "take white blue green")
     act(game, "reserve 1.2")  # seat 1 (the second player)
-    card, = game._res[1]
+    (card,) = game._res[1]
     assert [i for i, seen in enumerate(game.s_ever_reserved) if seen] == [card]
     assert game.s_reserved_by[card] == 1 and game.s_reserved_by.count(0) == 89  # every other entry: its initial
     assert json.loads(game.to_json())["vars"]["ever_reserved"][card] is True
@@ -153,12 +180,15 @@ def test_a_saved_game_holds_every_entry_and_plays_on_alike(satchels):
     assert satchels.replay(game.record()).to_json() == game.to_json()
 
 
-@pytest.mark.parametrize("where, value, says", [
-    (("seats", 0, "satchels"), [1, 2], "seats[0].vars.satchels must be a list of 5 values, one for each key"),
-    (("seats", 1, "satchels"), [0, 0, "x", 0, 0], "seats[1].vars.satchels[2] must be a whole number"),
-    (("vars", "ever_reserved"), [0] * 90, "vars.ever_reserved[0] must be true or false"),
-    (("vars", "reserved_by"), [7] * 90, "vars.reserved_by[0] must be a seat from 0 to 1"),
-])
+@pytest.mark.parametrize(
+    "where, value, says",
+    [
+        (("seats", 0, "satchels"), [1, 2], "seats[0].vars.satchels must be a list of 5 values, one for each key"),
+        (("seats", 1, "satchels"), [0, 0, "x", 0, 0], "seats[1].vars.satchels[2] must be a whole number"),
+        (("vars", "ever_reserved"), [0] * 90, "vars.ever_reserved[0] must be true or false"),
+        (("vars", "reserved_by"), [7] * 90, "vars.reserved_by[0] must be a seat from 0 to 1"),
+    ],
+)
 def test_a_saved_entry_that_does_not_fit_is_refused_with_its_path(satchels, where, value, says):
     data = json.loads(satchels.new_game(2, 1).to_json())
     if where[0] == "seats":
@@ -171,8 +201,11 @@ def test_a_saved_entry_that_does_not_fit_is_refused_with_its_path(satchels, wher
 
 
 def test_a_private_keyed_variable_shows_as_null_to_the_other_seats(folder):
-    rules = diagnostics(folder, KEYED.replace("by: gem", "by: gem, private: true"),
-                        (PAIR, PAIR + "      - add(me.satchels[colour], 1)\n"))
+    rules = diagnostics(
+        folder,
+        KEYED.replace("by: gem", "by: gem, private: true"),
+        (PAIR, PAIR + "      - add(me.satchels[colour], 1)\n"),
+    )
     path = folder / "keyed_engine.py"
     path.write_text(compile_to_module(rules), encoding="utf-8")
     E = load_engine(path)
@@ -181,9 +214,10 @@ def test_a_private_keyed_variable_shows_as_null_to_the_other_seats(folder):
     assert game.observation(1)["seats"][0]["vars"] == {"satchels": None}
     assert game.observation(0)["seats"][0]["vars"] == {"satchels": [0, 1, 0, 0, 2]}
     from playtest import rl
+
     encoder = rl.Encoder(E, 2)
     vector = encoder.encode(game.observation(0))
-    fields = {f.name: vector[f.start:f.stop].tolist() for f in encoder.fields}
+    fields = {f.name: vector[f.start : f.stop].tolist() for f in encoder.fields}
     assert fields["seat[0].var[satchels]"] == [0, 0, 1, 0, 0, 2]  # not hidden, then each colour's entry
     assert fields["seat[1].var[satchels]"] == [1, 0, 0, 0, 0, 0]  # another seat's: hidden, its entries unsaid
     assert encoder.space().contains(vector)
@@ -191,12 +225,13 @@ def test_a_private_keyed_variable_shows_as_null_to_the_other_seats(folder):
 
 def test_the_rl_vector_and_the_board_show_each_entry(satchels):
     from playtest import rl, terminal
+
     game = satchels.new_game(2, 2)
     game.s_satchels[0] = [0, 0, 3, 0, 1]
     game.s_ever_reserved[4] = True
     encoder = rl.Encoder(satchels, 2)
     vector = encoder.encode(game.observation(0))
-    fields = {f.name: vector[f.start:f.stop].tolist() for f in encoder.fields}
+    fields = {f.name: vector[f.start : f.stop].tolist() for f in encoder.fields}
     assert fields["seat[0].var[satchels]"] == [0, 0, 3, 0, 1]
     assert fields["var[ever_reserved]"][4] == 1 and sum(fields["var[ever_reserved]"]) == 1
     assert len(fields["var[reserved_by]"]) == 90 * 2  # a seat, one-hot, for each card
@@ -209,18 +244,24 @@ def test_the_rl_vector_and_the_board_show_each_entry(satchels):
 # --------------------------------------------------------------------------- spec -> sheets and diff
 
 SAYS = {
-    "en": ("Each player remembers “Satchels” (a number for each gem colour, at first 0).",
-           "The game remembers “Reserved once” (yes or no for each card, at first no).",
-           "add 1 to your “Satchels” for the chosen colour",
-           "add 1 to your “Tokens taken this turn” for gold",
-           "“Satchels” of the player for that colour is at least 2"),
-    "fr": ("Chaque joueur retient « Sacoches » (un nombre pour chaque couleur de gemme, au départ 0).",
-           "ajoutez 1 à votre « Sacoches » pour la couleur choisie",
-           "ajoutez 1 à votre « Jetons pris ce tour » pour la couleur or"),
-    "nl": ("Elke speler onthoudt „Tassen” (een getal per edelsteenkleur, eerst 0).",
-           "„Tassen” voor de gekozen kleur"),
-    "sr": ("Сваки играч памти „Торбице“ (број, засебно за сваку вредност: боја драгуља, на почетку 0).",
-           "„Торбице“ за изабрану боју", "„Жетони узети у потезу“ (боја: злато)"),
+    "en": (
+        "Each player remembers “Satchels” (a number for each gem colour, at first 0).",
+        "The game remembers “Reserved once” (yes or no for each card, at first no).",
+        "add 1 to your “Satchels” for the chosen colour",
+        "add 1 to your “Tokens taken this turn” for gold",
+        "“Satchels” of the player for that colour is at least 2",
+    ),
+    "fr": (
+        "Chaque joueur retient « Sacoches » (un nombre pour chaque couleur de gemme, au départ 0).",
+        "ajoutez 1 à votre « Sacoches » pour la couleur choisie",
+        "ajoutez 1 à votre « Jetons pris ce tour » pour la couleur or",
+    ),
+    "nl": ("Elke speler onthoudt „Tassen” (een getal per edelsteenkleur, eerst 0).", "„Tassen” voor de gekozen kleur"),
+    "sr": (
+        "Сваки играч памти „Торбице“ (број, засебно за сваку вредност: боја драгуља, на почетку 0).",
+        "„Торбице“ за изабрану боју",
+        "„Жетони узети у потезу“ (боја: злато)",
+    ),
 }
 
 
@@ -228,6 +269,7 @@ SAYS = {
 def test_the_sheets_phrase_a_keyed_variable_and_its_entries(lang):
     from compiler.sheets import content
     from compiler.sheets import render as render_sheet
+
     rules = pipeline.load_rules(str(SATCHELS))
     text = render_sheet.markdown(content.build(rules, lang), rules)
     for said in SAYS[lang]:

@@ -4,6 +4,7 @@ Each test writes a spec (the catalogue's clean spec, the official one, or a vari
 into a temporary folder beside its tables and loads, checks, compiles or diffs it; the
 assertions name the exact message, where it points and what the rule model holds.
 """
+
 from __future__ import annotations
 
 import pathlib
@@ -80,8 +81,9 @@ def marked(d, sources) -> list[str]:
 def variant(folder: pathlib.Path, body: str, name: str = "v") -> pathlib.Path:
     """A variant of the official spec in `folder` (its tables beside it)."""
     path = folder / f"{name}.yaml"
-    path.write_text(f"spec: 1\nname: {name}\nextends: official\ntitle: {{en: V, fr: V, nl: V, sr: V}}\n{body}",
-                    encoding="utf-8")
+    path.write_text(
+        f"spec: 1\nname: {name}\nextends: official\ntitle: {{en: V, fr: V, nl: V, sr: V}}\n{body}", encoding="utf-8"
+    )
     return path
 
 
@@ -116,15 +118,18 @@ def test_the_shorthand_means_the_base_kinds_declared_in_the_official_spec(folder
     assert [k.name for k in a.kinds] == [k.name for k in b.kinds] == ["cards", "nobles"]
     for ka, kb in zip(a.kinds, b.kinds, strict=True):
         assert (ka.title, ka.item) == (kb.title, kb.item)
-        assert [(c.name, c.type, c.group, c.prefix) for c in ka.columns] == \
-            [(c.name, c.type, c.group, c.prefix) for c in kb.columns]
+        assert [(c.name, c.type, c.group, c.prefix) for c in ka.columns] == [
+            (c.name, c.type, c.group, c.prefix) for c in kb.columns
+        ]
         assert [c.values for c in ka.components] == [c.values for c in kb.components]
-    assert [(c.level, c.bonus, c.points, c.cost) for c in a.cards] == \
-        [(c.level, c.bonus, c.points, c.cost) for c in b.cards]
+    assert [(c.level, c.bonus, c.points, c.cost) for c in a.cards] == [
+        (c.level, c.bonus, c.points, c.cost) for c in b.cards
+    ]
     assert len(a.cards) == 90 and len(a.nobles) == 10
     assert a.cards[0].span.file == "rulespec/splendor_cards.csv" and a.cards[0].span.line == 2
-    assert code(engine(folder / "long", "official.yaml", monkeypatch)) == \
-        code(engine(folder / "short", "official.yaml", monkeypatch))
+    assert code(engine(folder / "long", "official.yaml", monkeypatch)) == code(
+        engine(folder / "short", "official.yaml", monkeypatch)
+    )
 
 
 def test_the_base_kinds_are_data_and_the_card_attributes_come_from_them():
@@ -151,8 +156,9 @@ def test_a_base_kind_may_reorder_rename_and_add_prose(folder):
 """
     rules = load(folder, clean(("  cards: splendor_cards.csv\n", ""), ("players:\n", kind + "players:\n")))
     base = load(folder, clean())
-    assert [(c.level, c.bonus, c.points, c.cost) for c in rules.cards] == \
-        [(c.level, c.bonus, c.points, c.cost) for c in base.cards]
+    assert [(c.level, c.bonus, c.points, c.cost) for c in rules.cards] == [
+        (c.level, c.bonus, c.points, c.cost) for c in base.cards
+    ]
     assert rules.kinds[0].components[3].values[-1] == "card 3"
 
 
@@ -165,29 +171,44 @@ def test_a_prose_column_is_not_usable_in_expressions(folder):
     columns: {level: {type: number, group: true}, bonus: gem, points: number, cost: gems, name: prose}
 """
     lines = (folder / "splendor_cards.csv").read_text(encoding="utf-8").splitlines()
-    (folder / "my_cards.csv").write_text("\n".join([lines[0] + ",name"] + [f"{r},Mine" for r in lines[1:]]) + "\n",
-                                         encoding="utf-8")
+    (folder / "my_cards.csv").write_text(
+        "\n".join([lines[0] + ",name"] + [f"{r},Mine" for r in lines[1:]]) + "\n", encoding="utf-8"
+    )
     text = clean(("  cards: splendor_cards.csv\n", ""), ("players:\n", kind + "players:\n"))
     assert "max(0, card.cost[c] - me.bonus[c])" in text
-    diagnostics, _ = refused(folder, text.replace("max(0, card.cost[c] - me.bonus[c])",
-                                                  "max(0, card.cost[c] - me.bonus[c] + card.name)", 1))
+    diagnostics, _ = refused(
+        folder, text.replace("max(0, card.cost[c] - me.bonus[c])", "max(0, card.cost[c] - me.bonus[c] + card.name)", 1)
+    )
     [d] = diagnostics
-    assert (d.code, d.message) == ("E403", "'name' is a prose column of a face-up card: shown on sheets, not "
-                                           "usable in expressions")
+    assert (d.code, d.message) == (
+        "E403",
+        "'name' is a prose column of a face-up card: shown on sheets, not usable in expressions",
+    )
 
 
-@pytest.mark.parametrize("columns, message", [
-    ("{level: {type: number, group: true}, bonus: gem, cost: gems}",
-     "the kind 'cards' belongs to the base game: it needs the column 'points' (a number)"),
-    ("{level: number, bonus: gem, points: number, cost: gems}",
-     "the kind 'cards' belongs to the base game: its column 'level' must be a number with 'group: true', not a number"),
-    ("{level: {type: number, group: true}, bonus: {type: gem, optional: true}, points: number, cost: gems}",
-     "the kind 'cards' belongs to the base game: its column 'bonus' must be a gem colour, not a gem colour that may "
-     "be empty"),
-    ("{level: {type: number, group: true}, bonus: gem, points: number, cost: gems, art: number}",
-     "the kind 'cards' belongs to the base game: its extra column 'art' can only be prose (the engines have no "
-     "place for it)"),
-])
+@pytest.mark.parametrize(
+    "columns, message",
+    [
+        (
+            "{level: {type: number, group: true}, bonus: gem, cost: gems}",
+            "the kind 'cards' belongs to the base game: it needs the column 'points' (a number)",
+        ),
+        (
+            "{level: number, bonus: gem, points: number, cost: gems}",
+            "the kind 'cards' belongs to the base game: its column 'level' must be a number with 'group: true', not a number",
+        ),
+        (
+            "{level: {type: number, group: true}, bonus: {type: gem, optional: true}, points: number, cost: gems}",
+            "the kind 'cards' belongs to the base game: its column 'bonus' must be a gem colour, not a gem colour that may "
+            "be empty",
+        ),
+        (
+            "{level: {type: number, group: true}, bonus: gem, points: number, cost: gems, art: number}",
+            "the kind 'cards' belongs to the base game: its extra column 'art' can only be prose (the engines have no "
+            "place for it)",
+        ),
+    ],
+)
 def test_what_the_engines_need_from_a_base_kind_is_checked(folder, columns, message):
     path = variant(folder, f"kinds:\n  cards:\n    columns: {columns}\n")
     with pytest.raises(CompileError) as info:
@@ -195,8 +216,10 @@ def test_what_the_engines_need_from_a_base_kind_is_checked(folder, columns, mess
     [d] = info.value.diagnostics
     assert (d.code, d.message) == ("E546", message)
     assert d.span.file == str(path) and d.span.line == 7
-    assert d.notes[0].startswith("the engines read level (a number with 'group: true'), bonus (a gem colour), "
-                                 "points (a number), cost (a table by gem colour)")
+    assert d.notes[0].startswith(
+        "the engines read level (a number with 'group: true'), bonus (a gem colour), "
+        "points (a number), cost (a table by gem colour)"
+    )
 
 
 def test_check_is_the_gate_for_base_kinds(folder, monkeypatch):
@@ -205,11 +228,14 @@ def test_check_is_the_gate_for_base_kinds(folder, monkeypatch):
     shutil.copy(ROOT / "rulespec" / "official.yaml", folder / "official.yaml")
     path = variant(folder, "kinds:\n  nobles:\n    columns: {points: keyword, requires: gems}\n")
     for command in ("check", "compile"):
-        result = CliRunner().invoke(cli.main, [command, str(path), *(["-o", str(folder / "out")]
-                                                                      if command == "compile" else [])])
+        result = CliRunner().invoke(
+            cli.main, [command, str(path), *(["-o", str(folder / "out")] if command == "compile" else [])]
+        )
         assert result.exit_code == 1, result.output
-        assert "error[E546]: the kind 'nobles' belongs to the base game: its column 'points' must be a number, " \
-               "not a keyword" in result.stderr
+        assert (
+            "error[E546]: the kind 'nobles' belongs to the base game: its column 'points' must be a number, "
+            "not a keyword" in result.stderr
+        )
 
 
 # --------------------------------------------------------------------------- other kinds
@@ -227,10 +253,15 @@ def test_a_kind_is_loaded_with_typed_values_and_spans(folder):
 
 
 def test_a_kinds_attributes_are_typed_from_its_columns(folder):
-    kind = CITIES_KIND.replace("any_one_colour: number}", "any_one_colour: number, power: keyword, "
-                                                          "name: prose, colour: gem}")
-    table = "\n".join(row + (",five,Some city,red" if i else ",power,name,colour")
-                      for i, row in enumerate(CITIES.splitlines())) + "\n"
+    kind = CITIES_KIND.replace(
+        "any_one_colour: number}", "any_one_colour: number, power: keyword, name: prose, colour: gem}"
+    )
+    table = (
+        "\n".join(
+            row + (",five,Some city,red" if i else ",power,name,colour") for i, row in enumerate(CITIES.splitlines())
+        )
+        + "\n"
+    )
     (folder / "cities.csv").write_text(table, encoding="utf-8")
     rules = load(folder, with_cities(kind=kind))
     reporter = Reporter()
@@ -252,22 +283,51 @@ def test_a_kinds_attributes_are_typed_from_its_columns(folder):
     assert [d.message for d in reporter.diagnostics] == [
         "'name' is a prose column of a city: shown on sheets, not usable in expressions",
         "a city has no attribute 'prestiege' (did you mean 'prestige'?) (it has: tile, side, prestige, requires, "
-        "any_one_colour, power, colour)"]
+        "any_one_colour, power, colour)",
+    ]
 
 
-@pytest.mark.parametrize("table, code, message, line, col", [
-    ("tile,side,prestige,white,blue,green,red,black\n1,1,13,0,0,0,4,3\n", "E107",
-     "the cities table must start with the header 'tile,side,prestige,white,blue,green,red,black,any_one_colour', "
-     "found 'tile,side,prestige,white,blue,green,red,black'", 1, 1),
-    ("tile,side,prestige,white,blue,green,red,black,any_one_colour\n1,1,13,0,0,0,4,3\n", "E107",
-     "expected 9 columns, found 8", 2, 1),
-    ("tile,side,prestige,white,blue,green,red,black,any_one_colour\n1,1,13,0,0,0,4,3,0,9\n", "E107",
-     "expected 9 columns, found 10", 2, 1),
-    ("tile,side,prestige,white,blue,green,red,black,any_one_colour\n1,1,thirteen,0,0,0,4,3,0\n", "E107",
-     "'prestige' must be a whole number, not 'thirteen'", 2, 5),
-    ("tile,side,prestige,white,blue,green,red,black,any_one_colour\n1,1,13,0,0,0,4,1001,0\n", "E107",
-     "'black' must be a whole number from 0 to 1000, not 1001", 2, 16),
-])
+@pytest.mark.parametrize(
+    "table, code, message, line, col",
+    [
+        (
+            "tile,side,prestige,white,blue,green,red,black\n1,1,13,0,0,0,4,3\n",
+            "E107",
+            "the cities table must start with the header 'tile,side,prestige,white,blue,green,red,black,any_one_colour', "
+            "found 'tile,side,prestige,white,blue,green,red,black'",
+            1,
+            1,
+        ),
+        (
+            "tile,side,prestige,white,blue,green,red,black,any_one_colour\n1,1,13,0,0,0,4,3\n",
+            "E107",
+            "expected 9 columns, found 8",
+            2,
+            1,
+        ),
+        (
+            "tile,side,prestige,white,blue,green,red,black,any_one_colour\n1,1,13,0,0,0,4,3,0,9\n",
+            "E107",
+            "expected 9 columns, found 10",
+            2,
+            1,
+        ),
+        (
+            "tile,side,prestige,white,blue,green,red,black,any_one_colour\n1,1,thirteen,0,0,0,4,3,0\n",
+            "E107",
+            "'prestige' must be a whole number, not 'thirteen'",
+            2,
+            5,
+        ),
+        (
+            "tile,side,prestige,white,blue,green,red,black,any_one_colour\n1,1,13,0,0,0,4,1001,0\n",
+            "E107",
+            "'black' must be a whole number from 0 to 1000, not 1001",
+            2,
+            16,
+        ),
+    ],
+)
 def test_a_bad_table_is_located_at_its_cell(folder, table, code, message, line, col):
     (folder / "cities.csv").write_text(table, encoding="utf-8")
     diagnostics, sources = refused(folder, with_cities())
@@ -300,10 +360,13 @@ def test_a_key_names_one_component(folder):
     rows = CITIES.splitlines()
     numbers = [str(i) for i in range(1, len(rows))]
     numbers[5] = "3"  # line 7 takes the number of line 4
-    (folder / "cities.csv").write_text("\n".join([rows[0] + ",number"] + [
-        f"{row},{n}" for row, n in zip(rows[1:], numbers, strict=True)]) + "\n", encoding="utf-8")
-    kind = CITIES_KIND.replace("any_one_colour: number}", "any_one_colour: number, number: number}") \
-        + "    key: number\n"
+    (folder / "cities.csv").write_text(
+        "\n".join([rows[0] + ",number"] + [f"{row},{n}" for row, n in zip(rows[1:], numbers, strict=True)]) + "\n",
+        encoding="utf-8",
+    )
+    kind = (
+        CITIES_KIND.replace("any_one_colour: number}", "any_one_colour: number, number: number}") + "    key: number\n"
+    )
     diagnostics, sources = refused(folder, with_cities(kind=kind))
     [d] = diagnostics
     assert (d.code, d.message) == ("E123", "two cities have the number 3: the key of a city names one")
@@ -331,15 +394,20 @@ def test_a_column_key_that_does_not_fit_its_type(folder):
 
 def test_a_declared_kind_no_rule_can_reach_is_a_warning_and_the_engine_is_unchanged(folder, monkeypatch):
     monkeypatch.chdir(folder)
-    path = variant(folder, CITIES_KIND.replace("kinds:\n  cities:\n", "kinds:\n  cities:\n    add: true\n"),
-                   name="cities")
+    path = variant(
+        folder, CITIES_KIND.replace("kinds:\n  cities:\n", "kinds:\n  cities:\n    add: true\n"), name="cities"
+    )
     checked = pipeline.check_spec(str(path))
     [w] = checked.warnings
     assert (w.code, w.severity) == ("E125", "warning")
-    assert w.message == ("no rule can reach the cities (kind 'cities'): its table is loaded and checked, but no zone "
-                         "or variable holds them and no choice is made from them")
-    assert w.notes == ("declare a zone with 'holds: cities' (a pile, a display, a row or a holding), a variable of "
-                       "type {set_of: cities}, or a choice from it, to put them in play",)
+    assert w.message == (
+        "no rule can reach the cities (kind 'cities'): its table is loaded and checked, but no zone "
+        "or variable holds them and no choice is made from them"
+    )
+    assert w.notes == (
+        "declare a zone with 'holds: cities' (a pile, a display, a row or a holding), a variable of "
+        "type {set_of: cities}, or a choice from it, to put them in play",
+    )
     assert w.span.file.endswith("cities.yaml") and w.span.line == 6
     result = CliRunner().invoke(cli.main, ["check", "-W", str(path)])
     assert result.exit_code == 0 and "1 warning" in result.stdout and "warning[E125]" in result.stderr
@@ -349,7 +417,8 @@ def test_a_declared_kind_no_rule_can_reach_is_a_warning_and_the_engine_is_unchan
     variant(folder / "plain", "", name="cities")
     with_kind = (folder / "out" / "cities.py").read_text(encoding="utf-8")
     assert code(with_kind) == code(engine(folder / "plain", "cities.yaml", monkeypatch)).replace(
-        "plain/cities.yaml", "cities.yaml")
+        "plain/cities.yaml", "cities.yaml"
+    )
 
 
 def test_a_variant_changes_the_table_of_a_base_kind(folder):
@@ -359,10 +428,15 @@ def test_a_variant_changes_the_table_of_a_base_kind(folder):
     rules = pipeline.load_rules(str(path))
     assert len(rules.cards) == 85 and rules.cards[0].span.file == f"{folder.as_posix()}/fewer_cards.csv"
     assert [(c.kind, c.path) for c in rules.changes] == [("set", "kinds.cards.table")]
-    text = diff.render(diff.compare(pipeline.load_rules("rulespec/official.yaml"), rules),
-                       pipeline.load_rules("rulespec/official.yaml"), rules)
-    assert "  development cards\n      before: 90 cards  (rulespec/splendor_cards.csv:2)\n" \
-           f"      after: 85 cards  ({folder.as_posix()}/fewer_cards.csv:2)\n    note: Five cards fewer.\n" in text
+    text = diff.render(
+        diff.compare(pipeline.load_rules("rulespec/official.yaml"), rules),
+        pipeline.load_rules("rulespec/official.yaml"),
+        rules,
+    )
+    assert (
+        "  development cards\n      before: 90 cards  (rulespec/splendor_cards.csv:2)\n"
+        f"      after: 85 cards  ({folder.as_posix()}/fewer_cards.csv:2)\n    note: Five cards fewer.\n" in text
+    )
 
 
 def test_the_shorthand_in_a_variant_replaces_the_bases_kind(folder):
@@ -377,41 +451,51 @@ def test_the_shorthand_in_a_variant_replaces_the_bases_kind(folder):
 def test_a_variant_adds_a_kind_and_another_changes_it_and_diff_says_so(folder, monkeypatch):
     monkeypatch.chdir(folder)
     shutil.copy(ROOT / "rulespec" / "official.yaml", folder / "official.yaml")
-    added = variant(folder, CITIES_KIND.replace("kinds:\n  cities:\n", "kinds:\n  cities:\n    add: true\n"),
-                    name="cities")
+    added = variant(
+        folder, CITIES_KIND.replace("kinds:\n  cities:\n", "kinds:\n  cities:\n    add: true\n"), name="cities"
+    )
     (folder / "fewer_cities.csv").write_text("\n".join(CITIES.splitlines()[:-2]) + "\n", encoding="utf-8")
     changed = folder / "fewer.yaml"
-    changed.write_text("spec: 1\nname: fewer\nextends: cities.yaml\ntitle: Fewer\nkinds:\n  cities:\n"
-                       "    table: fewer_cities.csv\n    columns: {tile: number, side: number, prestige: number, "
-                       "requires: gems, any_one_colour: number}\n    note: Two sides fewer.\n", encoding="utf-8")
+    changed.write_text(
+        "spec: 1\nname: fewer\nextends: cities.yaml\ntitle: Fewer\nkinds:\n  cities:\n"
+        "    table: fewer_cities.csv\n    columns: {tile: number, side: number, prestige: number, "
+        "requires: gems, any_one_colour: number}\n    note: Two sides fewer.\n",
+        encoding="utf-8",
+    )
     result = CliRunner().invoke(cli.main, ["diff", "official", str(added)])
     assert result.exit_code == 1
-    assert "Kinds of component\n- Added: the kind \"Cities\" (cities)  (cities.yaml:6)\n" \
-           "    columns: tile: number, side: number, prestige: number, requires: gems, any_one_colour: number\n" \
-           "    components (rows of its table): 14 components\n" in result.output
+    assert (
+        'Kinds of component\n- Added: the kind "Cities" (cities)  (cities.yaml:6)\n'
+        "    columns: tile: number, side: number, prestige: number, requires: gems, any_one_colour: number\n"
+        "    components (rows of its table): 14 components\n" in result.output
+    )
     result = CliRunner().invoke(cli.main, ["diff", str(added), str(changed)])
     assert result.exit_code == 1
-    assert "- The kind \"Cities\" (cities)\n    components (rows of its table)\n" \
-           "      before: 14 components  (cities.csv:2)\n      after: 12 components  (fewer_cities.csv:2)\n" \
-           "    note: Two sides fewer.\n" in result.output
+    assert (
+        '- The kind "Cities" (cities)\n    components (rows of its table)\n'
+        "      before: 14 components  (cities.csv:2)\n      after: 12 components  (fewer_cities.csv:2)\n"
+        "    note: Two sides fewer.\n" in result.output
+    )
     for lang, words in (("fr", "Types de composants"), ("nl", "Soorten onderdelen"), ("sr", "Врсте делова игре")):
         result = CliRunner().invoke(cli.main, ["diff", "--lang", lang, str(added), str(changed)])
         assert result.exit_code == 1 and words in result.output and "12" in result.output
     removed = folder / "none.yaml"
-    removed.write_text("spec: 1\nname: none\nextends: cities.yaml\ntitle: None\nkinds:\n  cities: {remove: Gone.}\n",
-                       encoding="utf-8")
+    removed.write_text(
+        "spec: 1\nname: none\nextends: cities.yaml\ntitle: None\nkinds:\n  cities: {remove: Gone.}\n", encoding="utf-8"
+    )
     result = CliRunner().invoke(cli.main, ["diff", str(added), str(removed)])
-    assert "- Removed: the kind \"Cities\" (cities)  (was at cities.yaml:6)\n" in result.output
+    assert '- Removed: the kind "Cities" (cities)  (was at cities.yaml:6)\n' in result.output
 
 
 def test_a_variant_may_not_add_a_kind_the_base_has(folder):
-    path = variant(folder, "kinds:\n  cards:\n    add: true\n    title: C\n    item: c\n    table: x.csv\n"
-                           "    columns: {points: number}\n")
+    path = variant(
+        folder,
+        "kinds:\n  cards:\n    add: true\n    title: C\n    item: c\n    table: x.csv\n    columns: {points: number}\n",
+    )
     with pytest.raises(CompileError) as info:
         pipeline.load_rules(str(path))
     [d] = info.value.diagnostics
     assert d.code == "E304" and "the base already has the kind 'cards'" in d.message
-
 
 
 # --------------------------------------------------------------------------- optional values tested (issue 26, item 16)
@@ -422,6 +506,7 @@ CHARMS = ROOT / "tests" / "specs" / "charms.yaml"
 @pytest.fixture(scope="module")
 def charms_engine(tmp_path_factory):
     from tests.helpers.engines import load_engine
+
     path = tmp_path_factory.mktemp("charms") / "charms.py"
     path.write_text(pipeline.compile_spec(str(CHARMS)).text, encoding="utf-8")
     return load_engine(path)
@@ -440,17 +525,26 @@ def test_an_optional_gem_columns_empty_cell_is_none_and_is_tested_before_it_is_u
     E, seen = charms_engine, set()
     for seed in range(12):
         game = E.new_game(2, seed)
-        offered = {int(s.split()[1]) - 1 for s in map(E.action_to_string, game.legal_actions()) if s.startswith("charm ")}
+        offered = {
+            int(s.split()[1]) - 1 for s in map(E.action_to_string, game.legal_actions()) if s.startswith("charm ")
+        }
         colours = {slot: E._k_charms[x][1] for slot, x in enumerate(game.z_charm_row)}
         assert offered == {slot for slot, colour in colours.items() if colour is not None}
         seen |= set(colours.values())
     assert None in seen and len(seen) > 2  # charms without a colour, and with
-    assert charms(folder, "condition: charm.colour != none and supply[charm.colour] >= 1",
-                  "condition: supply[charm.colour] >= 1") == [
-        ("E410", "'charm.colour' may be none here (column 'colour' of a charm may be empty): test 'charm.colour "
-                 "!= none' first, as in \"charm.colour != none and ...\"")]
-    assert charms(folder, "condition: charm.colour != none and", "condition: charm.mark != none and")[0] == \
-        ("E410", "'charm.mark' is never none: only an optional choice can be none")
+    assert charms(
+        folder, "condition: charm.colour != none and supply[charm.colour] >= 1", "condition: supply[charm.colour] >= 1"
+    ) == [
+        (
+            "E410",
+            "'charm.colour' may be none here (column 'colour' of a charm may be empty): test 'charm.colour "
+            '!= none\' first, as in "charm.colour != none and ..."',
+        )
+    ]
+    assert charms(folder, "condition: charm.colour != none and", "condition: charm.mark != none and")[0] == (
+        "E410",
+        "'charm.mark' is never none: only an optional choice can be none",
+    )
 
 
 def test_an_optional_choice_is_read_in_a_price_after_a_test(charms_engine, folder):
@@ -466,14 +560,22 @@ def test_an_optional_choice_is_read_in_a_price_after_a_test(charms_engine, folde
     short = next(g for g in E.GEMS if cost[g] == 0)
     assert "tipbuy 1.1" in legal and f"tipbuy 1.1 tip {short}" not in legal  # a tip costs one gem more
     assert charms(folder, "(if tip != none and c == tip then 1 else 0)", "(if c == tip then 1 else 0)") == [
-        ("E410", "'tip' may be none here (its choice is optional): test 'tip != none' first, as in "
-                 "\"tip != none and ...\"")]
+        (
+            "E410",
+            "'tip' may be none here (its choice is optional): test 'tip != none' first, as in \"tip != none and ...\"",
+        )
+    ]
 
 
 def test_the_sheets_phrase_a_test_of_an_optional_column_in_four_languages():
     from compiler.sheets import content, render
+
     rules = pipeline.load_rules(str(CHARMS))
     base = pipeline.load_rules(rules.bases[0].path)
-    for lang, words in (("en", "the “colour” of the chosen charm is not empty"),
-                        ("fr", "n'est pas vide"), ("nl", "niet leeg is"), ("sr", "није празна")):
+    for lang, words in (
+        ("en", "the “colour” of the chosen charm is not empty"),
+        ("fr", "n'est pas vide"),
+        ("nl", "niet leeg is"),
+        ("sr", "није празна"),
+    ):
         assert words in render.markdown(content.build(rules, lang, base), rules), lang

@@ -7,6 +7,7 @@ types and the shapes of its zone table); every effect names a lowering routine t
 (compiler/lower/effects.py), a check hook a pass of check installs, a runtime helper the runtime
 defines and a phrase key each of the four languages has.
 """
+
 from __future__ import annotations
 
 import ast
@@ -33,7 +34,7 @@ def section(heading: str) -> str:
     """The text of a README section, from its heading ('## Effects') to the next heading of any level."""
     start = README.index(f"\n{heading}\n")
     end = re.compile(r"\n#{2,3} ").search(README, start + 1)
-    return README[start:end.start() if end else len(README)]
+    return README[start : end.start() if end else len(README)]
 
 
 def tables_in(text: str) -> list[list[list[str]]]:
@@ -106,6 +107,7 @@ def _schema_enums(name: str) -> list[list[str]]:
         elif isinstance(node, list):
             for value in node:
                 walk(value)
+
     walk(json.loads((ROOT / "rulespec" / "schema.json").read_text(encoding="utf-8")))
     return found
 
@@ -131,8 +133,12 @@ def _installed_hooks() -> set[str]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Assign):
                 for target in node.targets:
-                    if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Attribute) \
-                            and target.value.attr == "hooks" and isinstance(target.slice, ast.Constant):
+                    if (
+                        isinstance(target, ast.Subscript)
+                        and isinstance(target.value, ast.Attribute)
+                        and target.value.attr == "hooks"
+                        and isinstance(target.slice, ast.Constant)
+                    ):
                         found.add(target.slice.value)
     return found
 
@@ -142,8 +148,12 @@ def test_every_check_hook_is_installed_by_a_pass_of_check():
 
 
 def test_every_runtime_helper_is_defined_by_the_runtime():
-    defined = {node.name for path in (ROOT / "compiler" / "emit" / "runtime").glob("*.py")
-               for node in ast.parse(path.read_text(encoding="utf-8")).body if isinstance(node, ast.FunctionDef)}
+    defined = {
+        node.name
+        for path in (ROOT / "compiler" / "emit" / "runtime").glob("*.py")
+        for node in ast.parse(path.read_text(encoding="utf-8")).body
+        if isinstance(node, ast.FunctionDef)
+    }
     assert {d.runtime for d in EFFECTS.values() if d.runtime} <= defined
     assert all(hasattr(builtins, d.runtime) for d in FUNCTIONS.values())
 
@@ -151,9 +161,14 @@ def test_every_runtime_helper_is_defined_by_the_runtime():
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_phrase_key_is_in_each_language(lang):
     table = tables.load(lang)
-    keys = [d.phrase for d in EFFECTS.values()] + [d.phrase for d in FUNCTIONS.values()] \
-        + [d.phrase for d in AGGREGATES.values()] + [d.phrase for d in DOMAINS.values()] \
-        + [d.phrase for d in SHAPES.values() if d.phrase] + [d.phrase for d in COLUMN_TYPES.values() if d.phrase]
+    keys = (
+        [d.phrase for d in EFFECTS.values()]
+        + [d.phrase for d in FUNCTIONS.values()]
+        + [d.phrase for d in AGGREGATES.values()]
+        + [d.phrase for d in DOMAINS.values()]
+        + [d.phrase for d in SHAPES.values() if d.phrase]
+        + [d.phrase for d in COLUMN_TYPES.values() if d.phrase]
+    )
     assert [k for k in keys if not table.has(k)] == []
 
 

@@ -2,6 +2,7 @@
 tree the lowering makes for the catalogue holds an ``ast.expr``, never text; no module of the
 lowering or of emit reads code back as text (regular expressions, eval/exec, ``isdigit`` or
 ``startswith`` on code); and the tree passes of compiler/lower/fold.py, tree before and after."""
+
 from __future__ import annotations
 
 import ast
@@ -34,8 +35,14 @@ def same(a: ast.expr, b: str) -> bool:
 
 # The fields of a statement node that are not expressions: names the compiler made (a function's,
 # a table's), a parameter list, an operator, flags, and text made by pysource (comments, docstrings).
-NOT_EXPRESSIONS = {("Def", "name"), ("Def", "params"), ("Table", "name"), ("FaceUpLoop", "name"),
-                   ("Assign", "op"), ("If", "role")}
+NOT_EXPRESSIONS = {
+    ("Def", "name"),
+    ("Def", "params"),
+    ("Table", "name"),
+    ("FaceUpLoop", "name"),
+    ("Assign", "op"),
+    ("If", "role"),
+}
 
 
 def _slot_problems(node, where: str) -> list[str]:
@@ -45,8 +52,12 @@ def _slot_problems(node, where: str) -> list[str]:
         kind = type(node).__name__
         if f.name in ("body", "orelse"):
             continue  # statements: walked by tree.statements
-        if isinstance(value, Code) or (kind, f.name) in NOT_EXPRESSIONS or value is None \
-                or isinstance(value, (bool, int)):
+        if (
+            isinstance(value, Code)
+            or (kind, f.name) in NOT_EXPRESSIONS
+            or value is None
+            or isinstance(value, (bool, int))
+        ):
             continue
         items = value if isinstance(value, (tuple, list)) else [value]
         for item in items:
@@ -140,43 +151,55 @@ def _uses(path: Path) -> list[tuple[str, str, int]]:
 def test_no_module_of_the_lowering_or_of_emit_reads_code_as_text():
     modules = sorted([*COMPILER.glob("lower/**/*.py"), *COMPILER.glob("emit/**/*.py")])
     assert len(modules) > 20 and any(m.name == "fold.py" for m in modules)
-    found = [f"{m.relative_to(COMPILER)}:{line}: {what} in {function}"
-             for m in modules for function, what, line in _uses(m)
-             if (str(m.relative_to(COMPILER)), function, what) not in NOT_CODE]
+    found = [
+        f"{m.relative_to(COMPILER)}:{line}: {what} in {function}"
+        for m in modules
+        for function, what, line in _uses(m)
+        if (str(m.relative_to(COMPILER)), function, what) not in NOT_CODE
+    ]
     assert not found, found
 
 
 # ----------------------------------------------------------------------------- fold.py, tree before and after
 
 
-@pytest.mark.parametrize("before, after", [
-    ("3 in S", "3 not in S"),
-    ("x not in S", "x in S"),
-    ("x is None", "x is not None"),
-    ("a >= b", "not a >= b"),
-])
+@pytest.mark.parametrize(
+    "before, after",
+    [
+        ("3 in S", "3 not in S"),
+        ("x not in S", "x in S"),
+        ("x is None", "x is not None"),
+        ("a >= b", "not a >= b"),
+    ],
+)
 def test_negation_inverts_a_membership_or_identity_and_puts_the_rest_under_not(before, after):
     assert same(fold.negate(e(before)), after)
 
 
-@pytest.mark.parametrize("code, counts, expected", [
-    ("len(g._res[me])", (), True),
-    ("s0", ("s0", "t1"), True),
-    ("s0", (), False),
-    ("len(a) - len(b)", (), False),
-    ("g.round", (), False),
-])
+@pytest.mark.parametrize(
+    "code, counts, expected",
+    [
+        ("len(g._res[me])", (), True),
+        ("s0", ("s0", "t1"), True),
+        ("s0", (), False),
+        ("len(a) - len(b)", (), False),
+        ("g.round", (), False),
+    ],
+)
 def test_never_negative_counts(code, counts, expected):
     assert fold.never_negative(e(code), counts) is expected
 
 
-@pytest.mark.parametrize("left, op, right, after", [
-    ("3", "==", "None", "False"),
-    ("None", "!=", "None", "False"),
-    ("None", "==", "p_card", "p_card is None"),
-    ("p_card", "!=", "None", "p_card is not None"),
-    ("a", "<", "b", "a < b"),
-])
+@pytest.mark.parametrize(
+    "left, op, right, after",
+    [
+        ("3", "==", "None", "False"),
+        ("None", "!=", "None", "False"),
+        ("None", "==", "p_card", "p_card is None"),
+        ("p_card", "!=", "None", "p_card is not None"),
+        ("a", "<", "b", "a < b"),
+    ],
+)
 def test_comparisons_with_none_fold_or_become_identity_tests(left, op, right, after):
     assert same(fold.compare(e(left), op, e(right)), after)
 
@@ -187,13 +210,16 @@ def test_membership_of_a_constant_in_a_collection_known_now_folds():
     assert same(fold.membership(e("c"), "in", [0, 1], e("(0, 1)")), "c in (0, 1)")
 
 
-@pytest.mark.parametrize("terms, extra, after", [
-    (["30", "i_0", "5"], 0, "i_0 + 35"),
-    (["30", "4"], -1, "33"),
-    (["29", "i_0 * 5"], -29, "i_0 * 5"),
-    (["0"], 0, "0"),
-    (["x", "-3"], 0, "x + -3"),
-])
+@pytest.mark.parametrize(
+    "terms, extra, after",
+    [
+        (["30", "i_0", "5"], 0, "i_0 + 35"),
+        (["30", "4"], -1, "33"),
+        (["29", "i_0 * 5"], -29, "i_0 * 5"),
+        (["0"], 0, "0"),
+        (["x", "-3"], 0, "x + -3"),
+    ],
+)
 def test_sums_of_constant_id_terms_fold(terms, extra, after):
     assert same(fold.sum_terms([e(t) for t in terms], extra), after)
 

@@ -8,6 +8,7 @@ every position of many random games, the legal ids must be exactly the ids whose
 `_why_NAME` finds nothing wrong: a differential test of every lowering path, on the
 shipped specs and on synthetic variants written to reach paths no shipped spec uses.
 """
+
 from __future__ import annotations
 
 import ast
@@ -127,10 +128,6 @@ actions:
 }
 
 
-
-
-
-
 @pytest.mark.parametrize("path", ENGINES, ids=[p.stem for p in ENGINES])
 def test_fast_legal_actions_agree_with_the_plain_conditions(path):
     assert check_games(load_engine(path), games=6, seed=7) > 100
@@ -142,8 +139,7 @@ def synthetic_engines(tmp_path_factory) -> dict:
     engines = {}
     for name, body in SYNTHETIC.items():
         spec = folder / f"{name}.yaml"
-        spec.write_text(f"spec: 1\nname: {name}\nextends: official\ntitle: {{en: {name}}}\n" + body,
-                        encoding="utf-8")
+        spec.write_text(f"spec: 1\nname: {name}\nextends: official\ntitle: {{en: {name}}}\n" + body, encoding="utf-8")
         module = folder / f"{name.replace('-', '_')}.py"
         module.write_text(pipeline.compile_spec(str(spec)).text, encoding="utf-8")
         engines[name] = load_engine(module)
@@ -156,19 +152,27 @@ def test_synthetic_variants_reach_the_lowering_paths_and_agree(synthetic_engines
     source = pathlib.Path(engine.__file__).read_text(encoding="utf-8")
     reached = {
         "card-then-colour": lambda: "p_card_ID + " in source,  # the slot id, then the colour's term
-        "guards": lambda: "if g.round >= 2:" in source,      # the first of the nested guards
+        "guards": lambda: "if g.round >= 2:" in source,  # the first of the nested guards
         "level-then-colour": lambda: "for i_0, p_level in enumerate(LEVELS):" in source,
-        "narrow-market": lambda: "_p0 = " in source,           # the general payment test
+        "narrow-market": lambda: "_p0 = " in source,  # the general payment test
         "narrow-flat": lambda: "fu_1_1, fu_1_2, fu_1_3, fu_1_4, fu_2_1" in source,  # the slots written out
-        "flat-loop": lambda: "p_card_ID = 44\n    for cc_p_card_G0" in source
-        and "in g.face_up_costs:\n        p_card_ID += 1" in source and "fu_1_1" not in source,
+        "flat-loop": lambda: (
+            "p_card_ID = 44\n    for cc_p_card_G0" in source
+            and "in g.face_up_costs:\n        p_card_ID += 1" in source
+            and "fu_1_1" not in source
+        ),
         "game-only-while": lambda: "while not count and g.round >= 2" in source,
         "free-card-step": lambda: "while not count and sum(bon) >= 3:" in source,
-        "shared-guard": lambda: source.count("    if len(g._res[me]) < 3:  # me.reserved < reserve_limit\n") == 1
-        and "\n        # reserve_face_up" in source and "\n    # reserve_blind" in source
-        and "if len(g._res[me]) < 2:" in source,
-        "moved-action": lambda: engine.string_to_action("buy 1.1") == 0
-        and source.index("    # buy_face_up") < source.index("    # take_different"),
+        "shared-guard": lambda: (
+            source.count("    if len(g._res[me]) < 3:  # me.reserved < reserve_limit\n") == 1
+            and "\n        # reserve_face_up" in source
+            and "\n    # reserve_blind" in source
+            and "if len(g._res[me]) < 2:" in source
+        ),
+        "moved-action": lambda: (
+            engine.string_to_action("buy 1.1") == 0
+            and source.index("    # buy_face_up") < source.index("    # take_different")
+        ),
     }[name]
     assert reached(), f"{name} no longer reaches the path it was written for"
     assert check_games(engine, games=8, seed=11) > 100
@@ -193,16 +197,22 @@ def test_a_take_its_tests_do_not_ensure_fails_in_words_and_proven_ones_cost_noth
     """take/put_back test the count first unless a test before them guarantees it (the decision's
     condition for the first draw on that pool, an `if` around it): the official engine has no such test."""
     spec = tmp_path / "greedy-pair.yaml"
-    spec.write_text("spec: 1\nname: greedy-pair\nextends: official\ntitle: {en: Greedy pair}\n"
-                    "actions:\n  take_pair:\n    condition: supply[colour] >= 1\n", encoding="utf-8")
+    spec.write_text(
+        "spec: 1\nname: greedy-pair\nextends: official\ntitle: {en: Greedy pair}\n"
+        "actions:\n  take_pair:\n    condition: supply[colour] >= 1\n",
+        encoding="utf-8",
+    )
     module = tmp_path / "greedy_pair.py"
     module.write_text(pipeline.compile_spec(str(spec)).text, encoding="utf-8")
     engine = load_engine(module)
     state = H.position(engine, 2, seed=1)
     H.set_supply(state, [1], 10, white=1)
     game = H.load(engine, state)
-    with pytest.raises(engine.RuleError, match=r"^take\(colour, 2\) \(rulespec/official.yaml:\d+\): only 1 white "
-                                               r"token\(s\) in the supply$"):  # the effect's own line, in the base
+    with pytest.raises(
+        engine.RuleError,
+        match=r"^take\(colour, 2\) \(rulespec/official.yaml:\d+\): only 1 white "
+        r"token\(s\) in the supply$",
+    ):  # the effect's own line, in the base
         H.act(game, "take2 white")
     assert game.supply[game_colour(engine, "white")] == 1  # the test comes before the tokens move
     official = (ROOT / "generated" / "engines" / "official.py").read_text(encoding="utf-8")
@@ -215,18 +225,23 @@ def test_a_negative_number_of_tokens_fails_in_words(tmp_path):
     """An amount that is an expression may be negative (`me.purchased - 2`): take and put_back
     refuse it before any token moves (taking -2 gave the supply 2 and left the player at -2)."""
     spec = tmp_path / "negative-take.yaml"
-    spec.write_text("spec: 1\nname: negative-take\nextends: official\ntitle: {en: Negative take}\n"
-                    "actions:\n  take_pair:\n    effects:\n      - \"take(colour, me.purchased - 2)\"\n"
-                    "end_of_turn:\n  return_tokens:\n    effects:\n      - \"put_back(colour, me.purchased - 1)\"\n"
-                    "    max: 10\n",  # an amount of 0 would return nothing: no proof that the step ends
-                    encoding="utf-8")
+    spec.write_text(
+        "spec: 1\nname: negative-take\nextends: official\ntitle: {en: Negative take}\n"
+        'actions:\n  take_pair:\n    effects:\n      - "take(colour, me.purchased - 2)"\n'
+        'end_of_turn:\n  return_tokens:\n    effects:\n      - "put_back(colour, me.purchased - 1)"\n'
+        "    max: 10\n",  # an amount of 0 would return nothing: no proof that the step ends
+        encoding="utf-8",
+    )
     module = tmp_path / "negative_take.py"
     module.write_text(pipeline.compile_spec(str(spec)).text, encoding="utf-8")
     engine = load_engine(module)
     game = engine.new_game(2, seed=1)
     white = game_colour(engine, "white")
-    with pytest.raises(engine.RuleError, match=r"^take\(colour, me.purchased - 2\) \(negative-take.yaml:\d+\): "
-                                               r"a negative number of tokens \(-2\)$"):
+    with pytest.raises(
+        engine.RuleError,
+        match=r"^take\(colour, me.purchased - 2\) \(negative-take.yaml:\d+\): "
+        r"a negative number of tokens \(-2\)$",
+    ):
         H.act(game, "take2 white")
     assert game.supply[white] == 4 and game.tokens[0][white] == 0  # refused before the tokens move
     official = (ROOT / "generated" / "engines" / "official.py").read_text(encoding="utf-8")
@@ -235,9 +250,11 @@ def test_a_negative_number_of_tokens_fails_in_words(tmp_path):
 
 def test_a_reserve_past_the_hand_its_choices_can_name_fails_in_words(tmp_path):
     spec = tmp_path / "double-reserve.yaml"
-    spec.write_text("spec: 1\nname: double-reserve\nextends: official\ntitle: {en: Double reserve}\n"
-                    "actions:\n  reserve_blind:\n    effects:\n      append:\n        - reserve_top(level)\n",
-                    encoding="utf-8")
+    spec.write_text(
+        "spec: 1\nname: double-reserve\nextends: official\ntitle: {en: Double reserve}\n"
+        "actions:\n  reserve_blind:\n    effects:\n      append:\n        - reserve_top(level)\n",
+        encoding="utf-8",
+    )
     module = tmp_path / "double_reserve.py"
     module.write_text(pipeline.compile_spec(str(spec)).text, encoding="utf-8")
     engine = load_engine(module)
@@ -247,8 +264,11 @@ def test_a_reserve_past_the_hand_its_choices_can_name_fails_in_words(tmp_path):
     game = engine.new_game(2, seed=1)
     for move in ("reserve deck 1", "reserve deck 1"):  # two cards for seat 1, two for seat 2
         H.act(game, move)
-    with pytest.raises(engine.RuleError, match=r"^reserve_top\(level\) \(.*double-reserve.yaml:\d+\): the player "
-                                               r"holds 3 reserved cards, the most"):
+    with pytest.raises(
+        engine.RuleError,
+        match=r"^reserve_top\(level\) \(.*double-reserve.yaml:\d+\): the player "
+        r"holds 3 reserved cards, the most",
+    ):
         H.act(game, "reserve deck 2")
     official = (ROOT / "generated" / "engines" / "official.py").read_text(encoding="utf-8")
     assert "the most this spec's choices" not in official  # `me.reserved < reserve_limit` guarantees room
@@ -257,26 +277,32 @@ def test_a_reserve_past_the_hand_its_choices_can_name_fails_in_words(tmp_path):
 def test_the_condition_speaks_only_for_the_first_draw_on_a_pool(tmp_path):
     """`me.tokens[gold] >= 1` held before the payment; after it, returning a gold token is tested."""
     spec = tmp_path / "gold-back.yaml"
-    spec.write_text("spec: 1\nname: gold-back\nextends: official\ntitle: {en: Gold back}\n"
-                    "actions:\n  buy_reserved:\n    condition: me.tokens[gold] >= 1\n"
-                    "    effects:\n      append:\n        - put_back(gold, 1)\n"
-                    "  take_pair:\n    condition: me.tokens[gold] >= 1 and supply[colour] >= pair_minimum\n"
-                    "    effects:\n      append:\n        - put_back(gold, 1)\n", encoding="utf-8")
+    spec.write_text(
+        "spec: 1\nname: gold-back\nextends: official\ntitle: {en: Gold back}\n"
+        "actions:\n  buy_reserved:\n    condition: me.tokens[gold] >= 1\n"
+        "    effects:\n      append:\n        - put_back(gold, 1)\n"
+        "  take_pair:\n    condition: me.tokens[gold] >= 1 and supply[colour] >= pair_minimum\n"
+        "    effects:\n      append:\n        - put_back(gold, 1)\n",
+        encoding="utf-8",
+    )
     source = pipeline.compile_spec(str(spec)).text
-    buy = source[source.index("def _do_buy_reserved"):source.index("def _why_buy_reserved")]
-    pair = source[source.index("def _do_take_pair"):source.index("def _why_take_pair")]
+    buy = source[source.index("def _do_buy_reserved") : source.index("def _why_buy_reserved")]
+    pair = source[source.index("def _do_take_pair") : source.index("def _why_take_pair")]
     assert "held by the player" in buy  # drawn on by pay(payment) first
     assert "held by the player" not in pair and "in the supply" not in pair  # both guaranteed
 
 
 def test_a_test_speaks_for_one_run_of_an_effect_not_for_a_loop_of_them(tmp_path):
     spec = tmp_path / "gold-rain.yaml"
-    spec.write_text("spec: 1\nname: gold-rain\nextends: official\ntitle: {en: Gold rain}\n"
-                    "actions:\n  take_pair:\n    condition: supply[gold] >= 1 and supply[colour] >= pair_minimum\n"
-                    "    effects:\n      - \"for c in gems: take(gold, 1)\"\n"
-                    "      - \"for c in gems: if supply[c] >= 1: take(c, 1)\"\n", encoding="utf-8")
+    spec.write_text(
+        "spec: 1\nname: gold-rain\nextends: official\ntitle: {en: Gold rain}\n"
+        "actions:\n  take_pair:\n    condition: supply[gold] >= 1 and supply[colour] >= pair_minimum\n"
+        '    effects:\n      - "for c in gems: take(gold, 1)"\n'
+        '      - "for c in gems: if supply[c] >= 1: take(c, 1)"\n',
+        encoding="utf-8",
+    )
     source = pipeline.compile_spec(str(spec)).text
-    pair = source[source.index("def _do_take_pair"):source.index("def _why_take_pair")]
+    pair = source[source.index("def _do_take_pair") : source.index("def _why_take_pair")]
     assert pair.count("in the supply") == 5  # the gold of each pass is tested; each colour's `if` speaks for it
 
 
@@ -291,6 +317,9 @@ def test_the_payment_step_is_written_with_the_specs_wild_colour(tmp_path):
     engine = load_engine(engine_path)
     assert engine.WILD == "joker"
     assert "pay without joker" in engine.ACTION_STRINGS and "pay joker for red" in engine.ACTION_STRINGS
-    with pytest.raises(engine.NotationError, match=r"pay is written 'pay joker for GEMS', where GEMS is the gem "
-                                                   r"colour each joker token stands for"):
+    with pytest.raises(
+        engine.NotationError,
+        match=r"pay is written 'pay joker for GEMS', where GEMS is the gem "
+        r"colour each joker token stands for",
+    ):
         engine.string_to_action("pay gold for red")

@@ -13,6 +13,7 @@ fast legal ids agreeing at every decision with the plain compilation of the same
 (see test_lowering.plain_legal), through a JSON round trip now and then, to the winners; the
 only exception allowed is the documented RuleError of an effect the spec lets run short.
 """
+
 from __future__ import annotations
 
 import json
@@ -40,36 +41,48 @@ def aggregate_shapes() -> list[tuple[str, str]]:
     shapes = []
     for coll, (uses_b, uses_i, ignores_b, ignores_i) in COLLECTIONS.items():
         for body_b, body_i in ((uses_b, uses_i), (ignores_b, ignores_i)):
-            shapes += [(f"all({body_b} for x in {coll})", "bool"), (f"any({body_b} for x in {coll})", "bool"),
-                       (f"count({body_b} for x in {coll})", "int"), (f"sum({body_i} for x in {coll})", "int"),
-                       (f"min({body_i} for x in {coll})", "int"), (f"max({body_i} for x in {coll})", "int")]
+            shapes += [
+                (f"all({body_b} for x in {coll})", "bool"),
+                (f"any({body_b} for x in {coll})", "bool"),
+                (f"count({body_b} for x in {coll})", "int"),
+                (f"sum({body_i} for x in {coll})", "int"),
+                (f"min({body_i} for x in {coll})", "int"),
+                (f"max({body_i} for x in {coll})", "int"),
+            ]
     return shapes
 
 
 OTHER_SHAPES = [
     # membership and sizes of every collection, folded where both sides are known
-    ("red in gems", "bool"), ("gold not in gems", "bool"), ("gold in colours", "bool"), ("2 in levels", "bool"),
-    ("round in levels", "bool"), ("size(gems) + size(colours) + size(levels)", "int"),
+    ("red in gems", "bool"),
+    ("gold not in gems", "bool"),
+    ("gold in colours", "bool"),
+    ("2 in levels", "bool"),
+    ("round in levels", "bool"),
+    ("size(gems) + size(colours) + size(levels)", "int"),
     ("size(players) + size(others)", "int"),
     # loop variables that shadow a colour, a value, another loop's variable; nested aggregates
-    ("all(supply[red] >= 0 for red in gems)", "bool"), ("sum(target for target in levels)", "int"),
+    ("all(supply[red] >= 0 for red in gems)", "bool"),
+    ("sum(target for target in levels)", "int"),
     ("all(any(supply[x] >= 1 for x in colours) for x in gems)", "bool"),
     ("sum(count(y.bonus[x] >= 1 for x in gems) for y in players)", "int"),
     ("max(min(y.tokens[x] for x in colours) for y in others)", "int"),
     ("count(any(y.tokens[x] >= 1 for y in players) for x in colours)", "int"),
     ("all(all(x == y or x != y for y in players) for x in players)", "bool"),
-    ("(if any(true for x in gems) then 1 else 0)", "int"), ("not all(false for x in levels)", "bool"),
+    ("(if any(true for x in gems) then 1 else 0)", "int"),
+    ("not all(false for x in levels)", "bool"),
 ]
 SHAPES = aggregate_shapes() + OTHER_SHAPES
-GROUPS = [SHAPES[i:i + 20] for i in range(0, len(SHAPES), 20)]  # each in one expression of at most 4,000 characters
+GROUPS = [SHAPES[i : i + 20] for i in range(0, len(SHAPES), 20)]  # each in one expression of at most 4,000 characters
 
 
 def holds(shapes, term: str = "0") -> str:
     """Every shape as a test that always holds (so every one is evaluated, and none hides
     another), each number added to `term` (which reads the choices, so the shapes are hoisted
     out of their loops)."""
-    return " and ".join(f"({e} or not {e})" if kind == "bool" else f"({term} + {e} >= 0 or {term} + {e} < 0)"
-                        for e, kind in shapes)
+    return " and ".join(
+        f"({e} or not {e})" if kind == "bool" else f"({term} + {e} >= 0 or {term} + {e} < 0)" for e, kind in shapes
+    )
 
 
 def zero(shapes) -> str:
@@ -91,11 +104,14 @@ def overlay(position: str, shapes) -> str:
         + q(f"me.reserved < reserve_limit and deck[level] >= 1 and {holds(shapes, 'deck[level]')}"),
         "condition on a face-up card": "actions:\n  buy_face_up:\n    condition: " + q(holds(shapes, "card.points")),
         "condition on a reserved card": "actions:\n  buy_reserved:\n    condition: " + q(holds(shapes, "card.level")),
-        "condition on a gem set": "actions:\n  take_different:\n    condition: " + q(
+        "condition on a gem set": "actions:\n  take_different:\n    condition: "
+        + q(
             "all(supply[c] >= 1 for c in picked) and size(picked) == min(take_count, count(supply[c] >= 1 "
-            f"for c in gems)) and {holds(shapes, 'size(picked)')}"),
+            f"for c in gems)) and {holds(shapes, 'size(picked)')}"
+        ),
         "price": "actions:\n  buy_face_up:\n    choose:\n      payment: {domain: payment, price: "
-        + q(f"max(0, card.cost[c] - me.bonus[c]) + {zero(shapes)}") + "}",
+        + q(f"max(0, card.cost[c] - me.bonus[c]) + {zero(shapes)}")
+        + "}",
         "effect": "actions:\n  reserve_face_up:\n    effects:\n      - reserve(card)\n      - refill(card)\n      - "
         + q(f"if supply[gold] >= 1 and {holds(shapes)}: take(gold, 1 + {zero(shapes)})"),
         "for effect": "actions:\n  take_pair:\n    effects:\n      - take(colour, 2)\n      - "
@@ -111,10 +127,23 @@ def overlay(position: str, shapes) -> str:
     }[position]
 
 
-POSITIONS = ["condition before any choice", "condition on a colour", "condition on a level",
-             "condition on a face-up card", "condition on a reserved card", "condition on a gem set", "price",
-             "effect", "for effect", "step condition", "step while", "step condition on a colour", "end trigger",
-             "eligible", "ranking"]
+POSITIONS = [
+    "condition before any choice",
+    "condition on a colour",
+    "condition on a level",
+    "condition on a face-up card",
+    "condition on a reserved card",
+    "condition on a gem set",
+    "price",
+    "effect",
+    "for effect",
+    "step condition",
+    "step while",
+    "step condition on a colour",
+    "end trigger",
+    "eligible",
+    "ranking",
+]
 
 # Shapes that once crashed or misplayed, each alone where it did (issue 14).
 ALONE = {
@@ -123,29 +152,29 @@ ALONE = {
     "deck[level] >= 1 and all(red in gems for c in gems)",
     # an aggregate in a price, hoisted into a block already written out: NameError 'h0' in new_game()
     "an aggregate in a price": "actions:\n  buy_face_up:\n    choose:\n      payment: "
-    "{domain: payment, price: \"max(me.nobles for d in gems)\"}",
+    '{domain: payment, price: "max(me.nobles for d in gems)"}',
     # two purchases whose prices subtract different things: both bound w0... at the top of the
     # action phase, the second over the first (buy 1.2 offered when it could not be paid)
     "two purchases with different discounts": "actions:\n  buy_reserved:\n    choose:\n      payment: "
-    "{domain: payment, price: \"max(0, card.cost[c] - me.bonus[c] - 1)\"}",
+    '{domain: payment, price: "max(0, card.cost[c] - me.bonus[c] - 1)"}',
     # size(players), size(others): KeyError 'players'
     "sizes of the players": "actions:\n  take_pair:\n    condition: supply[colour] >= pair_minimum and "
     "size(players) >= 2 and size(others) >= 1",
     # a `for` over players read its variable as a colour: E520 "cannot compile 'x.prestige'" on a clean spec
     "a for effect over players": "actions:\n  take_pair:\n    effects:\n      - take(colour, 2)\n      - "
-    "\"for x in players: if x.prestige >= 100 and supply[gold] >= 1: take(gold, 1)\"",
+    '"for x in players: if x.prestige >= 100 and supply[gold] >= 1: take(gold, 1)"',
     # loop variables named as the choice, as a colour, and the price's own c
     "a loop variable named as the choice": "actions:\n  take_pair:\n    condition: supply[colour] >= pair_minimum "
     "and all(supply[colour] >= 0 for colour in gems) and any(colour == x for x in gems)",
     "the price's c bound again": "actions:\n  buy_face_up:\n    choose:\n      payment: {domain: payment, price: "
-    "\"max(0, card.cost[c] - me.bonus[c] - count(d == c and false for d in gems) - min(0, min(me.bonus[c] for c in gems)))\"}",
+    '"max(0, card.cost[c] - me.bonus[c] - count(d == c and false for d in gems) - min(0, min(me.bonus[c] for c in gems)))"}',
     # a chosen gem set as the collection of aggregates and membership tests, in the condition and effects
-    "a gem set as a collection": "actions:\n  take_different:\n    condition: \"all(supply[c] >= 1 for c in picked) and "
+    "a gem set as a collection": 'actions:\n  take_different:\n    condition: "all(supply[c] >= 1 for c in picked) and '
     "size(picked) == min(take_count, count(supply[c] >= 1 for c in gems)) and sum(supply[x] for x in picked) >= 1 "
     "and count(x == red for x in picked) <= 1 and min(supply[x] for x in picked) >= 1 and "
-    "max(me.tokens[x] for x in picked) >= 0 and (red in picked or red not in picked) and all(x in gems for x in picked)\"\n"
-    "    effects:\n      - \"for c in picked: if all(supply[d] >= 0 for d in gems): take(c, 1)\"\n"
-    "      - \"if red in picked and supply[gold] >= 1: take(gold, count(x == red for x in picked))\"",
+    'max(me.tokens[x] for x in picked) >= 0 and (red in picked or red not in picked) and all(x in gems for x in picked)"\n'
+    '    effects:\n      - "for c in picked: if all(supply[d] >= 0 for d in gems): take(c, 1)"\n'
+    '      - "if red in picked and supply[gold] >= 1: take(gold, count(x == red for x in picked))"',
 }
 
 

@@ -1,6 +1,7 @@
 """A whole face-up row as a collection (`market[LEVEL]`): read in aggregates, walked by `for`
 effects that bury and refill each card in place, typed and bounded (E514), phrased on sheets;
 variants/fresh-rows.yaml, the catalogue's house rule built on it."""
+
 from __future__ import annotations
 
 import json
@@ -60,21 +61,25 @@ def test_the_official_engine_has_no_refresh(fresh):
 def test_the_sheets_phrase_a_whole_row_in_four_languages():
     rules = load_rules(str(ROOT / "variants" / "fresh-rows.yaml"))
     base = load_rules(rules.bases[0].path)
-    for lang, words in (("en", "For each face-up card of any level, put that card at the bottom of its deck"),
-                        ("fr", "Pour chaque carte face visible d'un niveau, placez cette carte sous sa pioche"),
-                        ("nl", "Voor elke open kaart van een niveau: leg die kaart onder"),
-                        ("sr", "За сваку отворену карту једног нивоа: ставите ту карту на дно")):
+    for lang, words in (
+        ("en", "For each face-up card of any level, put that card at the bottom of its deck"),
+        ("fr", "Pour chaque carte face visible d'un niveau, placez cette carte sous sa pioche"),
+        ("nl", "Voor elke open kaart van een niveau: leg die kaart onder"),
+        ("sr", "За сваку отворену карту једног нивоа: ставите ту карту на дно"),
+    ):
         assert words in render.markdown(content.build(rules, lang, base), rules), lang
 
 
 def test_a_row_at_no_level_is_e514(tmp_path):
     from compiler.diagnostics import CompileError, SourceMap
+
     for name in ("splendor_cards.csv", "splendor_nobles.csv"):
         (tmp_path / name).write_text((ROOT / "rulespec" / name).read_text(encoding="utf-8"), encoding="utf-8")
     text = (ROOT / "variants" / "fresh-rows.yaml").read_text(encoding="utf-8")
-    (tmp_path / "wrong.yaml").write_text(text.replace("name: fresh-rows", "name: wrong")
-                                         .replace("card in market[level]:", "card in market[level + 3]:"),
-                                         encoding="utf-8")
+    (tmp_path / "wrong.yaml").write_text(
+        text.replace("name: fresh-rows", "name: wrong").replace("card in market[level]:", "card in market[level + 3]:"),
+        encoding="utf-8",
+    )
     with pytest.raises(CompileError) as err:
         load_rules(str(tmp_path / "wrong.yaml"), SourceMap())
     [d] = err.value.diagnostics

@@ -1,6 +1,7 @@
 """The expansion data the catalogue's modules read (variants/*.csv) is the shared data the project
 copied from ../shared/expansions, byte for byte: pinned by that file's sha256, and compared with
 it whenever the shared folder is beside the checkout (a clone on its own has only the copy)."""
+
 from __future__ import annotations
 
 import hashlib

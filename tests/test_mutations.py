@@ -11,6 +11,7 @@ Posts variant (a keyword column and its titles, a set of posts as state, keyword
 its table's power cells); a mutant that checks clean compiles and its engine plays. The suite
 draws 1080 examples in all.
 """
+
 from __future__ import annotations
 
 import copy
@@ -56,8 +57,14 @@ from tests.helpers.mutations import (
 # Examples per test (eleven tests, and two of the Trading Posts at half: 1080 in all); SPLENDOR_MUTATION_EXAMPLES=5000 searches deeper.
 # On CI (CI=true) the examples are the same on every run, so a red build is never a dice roll.
 EXAMPLES = int(os.environ.get("SPLENDOR_MUTATION_EXAMPLES", "90"))
-SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=bool(os.environ.get("CI")),
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+SETTINGS = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    database=None,
+    derandomize=bool(os.environ.get("CI")),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+
 
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory) -> pathlib.Path:
@@ -116,8 +123,12 @@ def test_drop_a_key_or_change_its_type(workdir, path, value, drop):
 
 
 @SETTINGS
-@given(a=st.sampled_from(LEAVES), b=st.sampled_from(LEAVES), rename=st.sampled_from(KEYED),
-       new_name=st.sampled_from(NAMES + [1, True, "Bad Name", "x-y"]))
+@given(
+    a=st.sampled_from(LEAVES),
+    b=st.sampled_from(LEAVES),
+    rename=st.sampled_from(KEYED),
+    new_name=st.sampled_from(NAMES + [1, True, "Bad Name", "x-y"]),
+)
 def test_swap_values_or_rename_a_key(workdir, a, b, rename, new_name):
     tree = copy.deepcopy(OFFICIAL)
     note(f"swap {a} and {b}, rename {rename} to {new_name!r}")
@@ -171,15 +182,25 @@ def test_corrupt_expressions(workdir, data, paths):
 
 
 # The setup section (the official spec has none): a head start, then mutated like the rest.
-WITH_SETUP = {**OFFICIAL, "setup": {"head_start": {"title": {"en": "Starting holdings"}, "each_player": True,
-                                                   "effects": ["take(gold, 1)", "reserve_top(1)"]}}}
+WITH_SETUP = {
+    **OFFICIAL,
+    "setup": {
+        "head_start": {
+            "title": {"en": "Starting holdings"},
+            "each_player": True,
+            "effects": ["take(gold, 1)", "reserve_top(1)"],
+        }
+    },
+}
 SETUP_PATHS = [p for p in paths_of(WITH_SETUP) if p[:1] == ("setup",)]
 
 
 @SETTINGS
-@given(path=st.sampled_from(SETUP_PATHS), value=st.sampled_from(ODD_VALUES + ["take(gold, 9)", "reserve_top(4)",
-                                                                         "take(me, 1)", "reserve(card)"]),
-       drop=st.booleans())
+@given(
+    path=st.sampled_from(SETUP_PATHS),
+    value=st.sampled_from(ODD_VALUES + ["take(gold, 9)", "reserve_top(4)", "take(me, 1)", "reserve(card)"]),
+    drop=st.booleans(),
+)
 def test_mutate_the_setup_section(workdir, path, value, drop):
     tree = copy.deepcopy(WITH_SETUP)
     if drop and len(path) > 1:
@@ -205,20 +226,51 @@ def test_mutate_the_setup_section(workdir, path, value, drop):
 
 
 # Definitions and prestige sources (the official spec has none): a rainbow bonus, then mutated.
-WITH_DEFINE = {**OFFICIAL, "define": {"has_rainbow": {
-    "title": {"en": "{p} has a bonus of every gem colour"}, "params": {"p": "player"},
-    "is": "all(p.bonus[c] >= 1 for c in gems)"}},
-    "prestige": {"rainbow": {"title": {"en": "Rainbow"}, "by": "if has_rainbow(player) then 3 else 0"}}}
+WITH_DEFINE = {
+    **OFFICIAL,
+    "define": {
+        "has_rainbow": {
+            "title": {"en": "{p} has a bonus of every gem colour"},
+            "params": {"p": "player"},
+            "is": "all(p.bonus[c] >= 1 for c in gems)",
+        }
+    },
+    "prestige": {"rainbow": {"title": {"en": "Rainbow"}, "by": "if has_rainbow(player) then 3 else 0"}},
+}
 WITH_DEFINE["end"] = copy.deepcopy(OFFICIAL["end"])
 for _trigger in WITH_DEFINE["end"].values():
     _trigger["when"] = f"({_trigger['when']}) or has_rainbow(me) and me.prestige >= 99"
-DEFINE_PATHS = [p for p in paths_of(WITH_DEFINE) if p[:1] in (("define",), ("prestige",))] + \
-    [p for p in paths_of(WITH_DEFINE) if p[:1] == ("end",) and p[-1:] == ("when",)]
+DEFINE_PATHS = [p for p in paths_of(WITH_DEFINE) if p[:1] in (("define",), ("prestige",))] + [
+    p for p in paths_of(WITH_DEFINE) if p[:1] == ("end",) and p[-1:] == ("when",)
+]
 DEFINE_VALUES = ODD_VALUES + [
-    "person", "number", "flag", "gem", "colour", "card", "noble", "cards", "p.tokens", "p.bonus[c] >= 1",
-    "me.prestige", "player.turns", "p", "red", "3", "has_rainbow(p)", "has_rainbow(player)",
-    "has_rainbow(player, 1)", "has_rainbow(me)", "player.prestige", "if has_rainbow(player) then player else 0",
-    "has_rainbow(3)", "size(gems)", {"p": "player", "q": "gem"}, {"p": "nobody"}, {"size": "number"}]
+    "person",
+    "number",
+    "flag",
+    "gem",
+    "colour",
+    "card",
+    "noble",
+    "cards",
+    "p.tokens",
+    "p.bonus[c] >= 1",
+    "me.prestige",
+    "player.turns",
+    "p",
+    "red",
+    "3",
+    "has_rainbow(p)",
+    "has_rainbow(player)",
+    "has_rainbow(player, 1)",
+    "has_rainbow(me)",
+    "player.prestige",
+    "if has_rainbow(player) then player else 0",
+    "has_rainbow(3)",
+    "size(gems)",
+    {"p": "player", "q": "gem"},
+    {"p": "nobody"},
+    {"size": "number"},
+]
 
 
 @SETTINGS
@@ -254,16 +306,43 @@ def test_mutate_definitions_and_prestige_sources(workdir, path, value, drop):
 
 # The state section (the official spec has none): a turn memory of the colours taken and a marker
 # count per player, written by the effects of an action, then mutated like the rest.
-WITH_STATE = copy.deepcopy({**OFFICIAL, "state": {
-    "taken": {"title": {"en": "Colours taken this turn"}, "type": {"set_of": "colour"}, "reset": "turn"},
-    "markers": {"title": {"en": "Markers"}, "per_player": True, "type": "number", "initial": 5}}})
+WITH_STATE = copy.deepcopy(
+    {
+        **OFFICIAL,
+        "state": {
+            "taken": {"title": {"en": "Colours taken this turn"}, "type": {"set_of": "colour"}, "reset": "turn"},
+            "markers": {"title": {"en": "Markers"}, "per_player": True, "type": "number", "initial": 5},
+        },
+    }
+)
 WITH_STATE["actions"]["take_pair"]["effects"] = ["take(colour, 2)", "insert(taken, colour)", "add(me.markers, -1)"]
 STATE_PATHS = [p for p in paths_of(WITH_STATE) if p[:1] == ("state",)] + [
-    ("actions", "take_pair", "effects", 1), ("actions", "take_pair", "effects", 2)]
-STATE_VALUES = ODD_VALUES + ["number", "flag", "gem", "colour", "player", "turn", "game", "red", "gold", 5, True,
-                             {"set_of": "gem"}, {"set_of": "nobles"}, {"one_of": "cards"}, "insert(taken, gold)",
-                             "drop(taken, colour)", "set(taken, picked)", "add(taken, 1)", "set(me.markers, colour)",
-                             "set(me.prestige, 1)", "if markers >= 1: add(me.markers, 1); insert(taken, red)"]
+    ("actions", "take_pair", "effects", 1),
+    ("actions", "take_pair", "effects", 2),
+]
+STATE_VALUES = ODD_VALUES + [
+    "number",
+    "flag",
+    "gem",
+    "colour",
+    "player",
+    "turn",
+    "game",
+    "red",
+    "gold",
+    5,
+    True,
+    {"set_of": "gem"},
+    {"set_of": "nobles"},
+    {"one_of": "cards"},
+    "insert(taken, gold)",
+    "drop(taken, colour)",
+    "set(taken, picked)",
+    "add(taken, 1)",
+    "set(me.markers, colour)",
+    "set(me.prestige, 1)",
+    "if markers >= 1: add(me.markers, 1); insert(taken, red)",
+]
 
 
 @SETTINGS
@@ -314,16 +393,44 @@ def test_mutate_the_zones_section(workdir, path, value, drop):
 
 # A payment's worth (issue 16, item 7; the official spec has none): worths in and out of 1..4, of
 # another type, on a choice of another domain, with the price dropped.
-WORTHS = ["2", "1", "4", "0", "5", "-1", "me.nobles + 1", "if me.nobles >= 1 then 2 else 1", "me.tokens[gold]",
-          "min(4, max(1, me.nobles))", "if card.level >= 2 then 3 else 1", "card.points", "payment.gold_total",
-          "2 // (me.nobles)", "me.nobles >= 1", "true", "", "1 +", 2, 9, None, [], {"en": "2"}]
-WORTH_PLACES = [("actions", "buy_face_up", "choose", "payment"), ("actions", "buy_reserved", "choose", "payment"),
-                ("actions", "take_different", "choose", "picked"), ("actions", "reserve_blind", "choose", "level")]
+WORTHS = [
+    "2",
+    "1",
+    "4",
+    "0",
+    "5",
+    "-1",
+    "me.nobles + 1",
+    "if me.nobles >= 1 then 2 else 1",
+    "me.tokens[gold]",
+    "min(4, max(1, me.nobles))",
+    "if card.level >= 2 then 3 else 1",
+    "card.points",
+    "payment.gold_total",
+    "2 // (me.nobles)",
+    "me.nobles >= 1",
+    "true",
+    "",
+    "1 +",
+    2,
+    9,
+    None,
+    [],
+    {"en": "2"},
+]
+WORTH_PLACES = [
+    ("actions", "buy_face_up", "choose", "payment"),
+    ("actions", "buy_reserved", "choose", "payment"),
+    ("actions", "take_different", "choose", "picked"),
+    ("actions", "reserve_blind", "choose", "level"),
+]
 
 
 @SETTINGS
-@given(worths=st.lists(st.tuples(st.sampled_from(WORTH_PLACES), st.sampled_from(WORTHS)), min_size=1, max_size=3),
-       drop_price=st.booleans())
+@given(
+    worths=st.lists(st.tuples(st.sampled_from(WORTH_PLACES), st.sampled_from(WORTHS)), min_size=1, max_size=3),
+    drop_price=st.booleans(),
+)
 def test_mutate_a_payments_worth(workdir, worths, drop_price):
     """Whatever the worth, check is clean exactly when compile succeeds (never an exit 3), and a
     clean one's engine plays."""
@@ -359,29 +466,78 @@ def test_mutate_a_payments_worth(workdir, worths, drop_price):
 # keyword literals and the table's power cells corrupted too.
 TRADING_POSTS = yaml.safe_load((ROOT / "variants" / "trading-posts.yaml").read_text(encoding="utf-8"))
 POSTS_CSV = (ROOT / "variants" / "trading_posts.csv").read_text(encoding="utf-8")
-TRADING_PATHS = [p for p in paths_of(TRADING_POSTS)
-                 if p[:2] == ("kinds", "posts") or p[:1] in (("state",), ("define",), ("prestige",))
-                 or p[:2] in (("end_of_turn", "open_posts"), ("end_of_turn", "gem_after_purchase"),
-                              ("end_of_turn", "third_token"))
-                 or p[:1] == ("actions",) and p[-1:] == ("worth",)]
+TRADING_PATHS = [
+    p
+    for p in paths_of(TRADING_POSTS)
+    if p[:2] == ("kinds", "posts")
+    or p[:1] in (("state",), ("define",), ("prestige",))
+    or p[:2] in (("end_of_turn", "open_posts"), ("end_of_turn", "gem_after_purchase"), ("end_of_turn", "third_token"))
+    or p[:1] == ("actions",)
+    and p[-1:] == ("worth",)
+]
 TRADING_VALUES = [
-    "number", "flag", "keyword", "gems", "posts", "posts.power", "posts.space", "posts.requires", "posts.nope",
-    "cities.power", "power", "space", "component", "all", "choice", "once", "while", "turn", "game",
-    {"type": "keyword"}, {"type": "number", "titles": {"five_prestige": {"en": "Five"}}},
+    "number",
+    "flag",
+    "keyword",
+    "gems",
+    "posts",
+    "posts.power",
+    "posts.space",
+    "posts.requires",
+    "posts.nope",
+    "cities.power",
+    "power",
+    "space",
+    "component",
+    "all",
+    "choice",
+    "once",
+    "while",
+    "turn",
+    "game",
+    {"type": "keyword"},
+    {"type": "number", "titles": {"five_prestige": {"en": "Five"}}},
     {"type": "keyword", "titles": {"five_prestige": {"en": "Five"}}},
-    {"type": "keyword", "titles": {"nope": {"en": "No such"}}}, {"five_prestige": "Five"},
-    {"set_of": "posts"}, {"set_of": "power"}, {"set_of": "posts.power"}, {"one_of": "posts"}, {"set_of": "cards"},
-    {"domain": "component", "from": "posts"}, {"domain": "component", "from": "markers"},
-    {"domain": "component", "from": "posts", "optional": True}, {"domain": "keyword"}, {"p": "player"},
-    {"p": "player", "power": "posts.space"}, {"p": "posts", "power": "posts.power"},
-    "'five_prestige'", "'nope'", "has_power(me, 'five_prestige')", "has_power(me, 'nope')", "has_power(me, 3)",
-    "has_power(me, white)", "has_power(player, power)", "post.power == 'five_prestige'", "post.power == 'white'",
-    "post.power == post.power", "'five_prestige' == 'five_prestige'", "post in me.markers",
-    "size(me.markers) >= post.space", "any(t.power == power for t in posts)", "count(t.nobles >= 1 for t in p.markers)",
-    "any(t.power == 'gold_counts_double' for t in me.markers)", "insert(me.markers, post)", "drop(me.markers, post)",
-    "insert(markers, post)", "insert(me.markers, 'five_prestige')", "set(me.markers, post)",
-    "for t in me.markers: drop(me.markers, t)", "for t in posts: insert(me.markers, t)", "size(player.markers)",
-    "if has_power(me, 'five_prestige') then 3 else 1", "sum(t.space for t in me.markers)",
+    {"type": "keyword", "titles": {"nope": {"en": "No such"}}},
+    {"five_prestige": "Five"},
+    {"set_of": "posts"},
+    {"set_of": "power"},
+    {"set_of": "posts.power"},
+    {"one_of": "posts"},
+    {"set_of": "cards"},
+    {"domain": "component", "from": "posts"},
+    {"domain": "component", "from": "markers"},
+    {"domain": "component", "from": "posts", "optional": True},
+    {"domain": "keyword"},
+    {"p": "player"},
+    {"p": "player", "power": "posts.space"},
+    {"p": "posts", "power": "posts.power"},
+    "'five_prestige'",
+    "'nope'",
+    "has_power(me, 'five_prestige')",
+    "has_power(me, 'nope')",
+    "has_power(me, 3)",
+    "has_power(me, white)",
+    "has_power(player, power)",
+    "post.power == 'five_prestige'",
+    "post.power == 'white'",
+    "post.power == post.power",
+    "'five_prestige' == 'five_prestige'",
+    "post in me.markers",
+    "size(me.markers) >= post.space",
+    "any(t.power == power for t in posts)",
+    "count(t.nobles >= 1 for t in p.markers)",
+    "any(t.power == 'gold_counts_double' for t in me.markers)",
+    "insert(me.markers, post)",
+    "drop(me.markers, post)",
+    "insert(markers, post)",
+    "insert(me.markers, 'five_prestige')",
+    "set(me.markers, post)",
+    "for t in me.markers: drop(me.markers, t)",
+    "for t in posts: insert(me.markers, t)",
+    "size(player.markers)",
+    "if has_power(me, 'five_prestige') then 3 else 1",
+    "sum(t.space for t in me.markers)",
 ]
 
 
@@ -431,20 +587,64 @@ def test_mutate_the_trading_posts(workdir, posts_table, path, value, drop):
     event("compiles and plays" if plays_if_clean(workdir) else "compile refuses it")
 
 
-KEYWORD_LITERALS = [p for p in paths_of(TRADING_POSTS)
-                    if isinstance(get_at(TRADING_POSTS, p), str) and re.search(r"'\w+'", get_at(TRADING_POSTS, p))]
-KEYWORDS = ["'five_prestige'", "'prestige_per_post'", "'gold_counts_double'", "'nope'", "'Five_Prestige'", "''",
-            "'white'", "'space'", "'power'", "five_prestige", "'five prestige'", '"five_prestige"', "'five_prestige",
-            "five_prestige'", "'a'b'", "'\u00e9t\u00e9'", "'five_prestige'[0]", "'five_prestige'.power",
-            "size('five_prestige')", "'five_prestige' + 1", "not 'five_prestige'", "none", "3", "white"]
-POWER_CELLS = ["", "nope", "5", "Five_Prestige", "five prestige", " five_prestige", "five_prestige ", "'five_prestige'",
-               "extra_gem_after_purchase", "prestige_per_post", "\u00e9t\u00e9", "=1+1", '"a,b"', "\u200b", "none",
-               "white", "true", "x" * 300]
+KEYWORD_LITERALS = [
+    p
+    for p in paths_of(TRADING_POSTS)
+    if isinstance(get_at(TRADING_POSTS, p), str) and re.search(r"'\w+'", get_at(TRADING_POSTS, p))
+]
+KEYWORDS = [
+    "'five_prestige'",
+    "'prestige_per_post'",
+    "'gold_counts_double'",
+    "'nope'",
+    "'Five_Prestige'",
+    "''",
+    "'white'",
+    "'space'",
+    "'power'",
+    "five_prestige",
+    "'five prestige'",
+    '"five_prestige"',
+    "'five_prestige",
+    "five_prestige'",
+    "'a'b'",
+    "'\u00e9t\u00e9'",
+    "'five_prestige'[0]",
+    "'five_prestige'.power",
+    "size('five_prestige')",
+    "'five_prestige' + 1",
+    "not 'five_prestige'",
+    "none",
+    "3",
+    "white",
+]
+POWER_CELLS = [
+    "",
+    "nope",
+    "5",
+    "Five_Prestige",
+    "five prestige",
+    " five_prestige",
+    "five_prestige ",
+    "'five_prestige'",
+    "extra_gem_after_purchase",
+    "prestige_per_post",
+    "\u00e9t\u00e9",
+    "=1+1",
+    '"a,b"',
+    "\u200b",
+    "none",
+    "white",
+    "true",
+    "x" * 300,
+]
 
 
 @TRADING_SETTINGS
-@given(literals=st.lists(st.tuples(st.sampled_from(KEYWORD_LITERALS), st.sampled_from(KEYWORDS)), max_size=2),
-       cells=st.lists(st.tuples(st.integers(1, 5), st.sampled_from(POWER_CELLS)), max_size=2))
+@given(
+    literals=st.lists(st.tuples(st.sampled_from(KEYWORD_LITERALS), st.sampled_from(KEYWORDS)), max_size=2),
+    cells=st.lists(st.tuples(st.integers(1, 5), st.sampled_from(POWER_CELLS)), max_size=2),
+)
 def test_corrupt_keywords_and_power_cells(workdir, posts_table, literals, cells):
     """A keyword literal of an expression (the definition's calls, the worths, the prestige sources)
     turned into another keyword, an unknown one, a colour, a bare name or broken syntax, and a power
@@ -454,7 +654,7 @@ def test_corrupt_keywords_and_power_cells(workdir, posts_table, literals, cells)
     for path, keyword in literals:
         text = get_at(tree, path)
         literal = re.search(r"'\w+'", text)  # none left when the same place was drawn twice
-        text = text[:literal.start()] + keyword + text[literal.end():] if literal else text
+        text = text[: literal.start()] + keyword + text[literal.end() :] if literal else text
         note(f"{path}: {text!r}")
         set_at(tree, path, text)
     rows = POSTS_CSV.splitlines()
@@ -471,8 +671,11 @@ def test_corrupt_keywords_and_power_cells(workdir, posts_table, literals, cells)
 
 
 @SETTINGS
-@given(op=st.sampled_from(["duplicate", "delete", "swap", "indent", "dedent", "tab"]),
-       i=st.integers(0, len(LINES) - 1), j=st.integers(0, len(LINES) - 1))
+@given(
+    op=st.sampled_from(["duplicate", "delete", "swap", "indent", "dedent", "tab"]),
+    i=st.integers(0, len(LINES) - 1),
+    j=st.integers(0, len(LINES) - 1),
+)
 def test_line_mutations(workdir, op, i, j):
     lines = list(LINES)
     note(f"{op} line {i + 1} (and {j + 1})")
@@ -485,15 +688,14 @@ def test_line_mutations(workdir, op, i, j):
     elif op == "indent":
         lines[i] = "  " + lines[i]
     elif op == "dedent":
-        lines[i] = lines[i][min(2, len(lines[i]) - len(lines[i].lstrip(" "))):]
+        lines[i] = lines[i][min(2, len(lines[i]) - len(lines[i].lstrip(" "))) :]
     else:
         lines[i] = "\t" + lines[i].lstrip(" ")
     check_outcome(workdir, "".join(lines).encode("utf-8"))
 
 
 @SETTINGS
-@given(at=st.integers(0, len(OFFICIAL_TEXT)), garbage=junk(GARBAGE, 6),
-       count=st.integers(1, 3))
+@given(at=st.integers(0, len(OFFICIAL_TEXT)), garbage=junk(GARBAGE, 6), count=st.integers(1, 3))
 def test_insert_garbage_characters(workdir, at, garbage, count):
     text = OFFICIAL_TEXT
     for k in range(count):
@@ -508,7 +710,7 @@ def test_insert_garbage_characters(workdir, at, garbage, count):
 def test_insert_bytes_or_truncate(workdir, at, junk, cut):
     data = OFFICIAL_TEXT.encode("utf-8")
     if cut % 2:
-        data = data[: at]  # a file cut short
+        data = data[:at]  # a file cut short
         note(f"cut at {at}")
     else:
         data = data[:at] + junk + data[at:]
@@ -517,9 +719,19 @@ def test_insert_bytes_or_truncate(workdir, at, junk, cut):
 
 
 def test_the_suite_draws_enough_examples():
-    tests = [test_drop_a_key_or_change_its_type, test_swap_values_or_rename_a_key, test_corrupt_expressions,
-             test_line_mutations, test_insert_garbage_characters, test_insert_bytes_or_truncate,
-             test_mutate_the_setup_section, test_mutate_definitions_and_prestige_sources,
-             test_mutate_the_state_section, test_mutate_the_zones_section,
-             test_mutate_a_payments_worth, test_mutate_the_trading_posts, test_corrupt_keywords_and_power_cells]
+    tests = [
+        test_drop_a_key_or_change_its_type,
+        test_swap_values_or_rename_a_key,
+        test_corrupt_expressions,
+        test_line_mutations,
+        test_insert_garbage_characters,
+        test_insert_bytes_or_truncate,
+        test_mutate_the_setup_section,
+        test_mutate_definitions_and_prestige_sources,
+        test_mutate_the_state_section,
+        test_mutate_the_zones_section,
+        test_mutate_a_payments_worth,
+        test_mutate_the_trading_posts,
+        test_corrupt_keywords_and_power_cells,
+    ]
     assert sum(t._hypothesis_internal_use_settings.max_examples for t in tests) >= 500

@@ -4,6 +4,7 @@ A new variant needs no change outside its own file: a variant written into a tem
 folder checks, compiles to an engine and plays a whole game, and nothing in the project
 changes meanwhile.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -47,8 +48,16 @@ def test_new_writes_a_skeleton_that_checks_clean(tmp_path):
     text = path.read_text(encoding="utf-8")
     for pointer in ("rulespec/README.md", "rulespec/schema.json", "add: true", "remove:", "note:", "before:"):
         assert pointer in text
-    for section in ("players:", "values:", "actions:", "end_of_turn:", "end:", "winners:", "components",
-                    "interpretations"):
+    for section in (
+        "players:",
+        "values:",
+        "actions:",
+        "end_of_turn:",
+        "end:",
+        "winners:",
+        "components",
+        "interpretations",
+    ):
         assert f"# {section}" in text or f"-- {section}" in text, section
     rules = pipeline.load_rules(str(path))
     official = pipeline.load_rules("rulespec/official.yaml")
@@ -86,8 +95,18 @@ def test_every_commented_example_is_a_valid_change(tmp_path):
     assert run("new", "all-examples", "--from", "official", "-o", str(tmp_path)).exit_code == 0
     path = tmp_path / "all-examples.yaml"
     lines = path.read_text(encoding="utf-8").splitlines()
-    sections = ("players:", "values:", "actions:", "end_of_turn:", "setup:", "state:", "define:", "prestige:",
-                "end:", "winners:")
+    sections = (
+        "players:",
+        "values:",
+        "actions:",
+        "end_of_turn:",
+        "setup:",
+        "state:",
+        "define:",
+        "prestige:",
+        "end:",
+        "winners:",
+    )
     out, active = [], False
     for line in lines:
         if line.startswith("# ") and line[2:] in sections:
@@ -101,9 +120,21 @@ def test_every_commented_example_is_a_valid_change(tmp_path):
     path.write_text("\n".join(out) + "\n", encoding="utf-8")
     rules = pipeline.load_rules(str(path))
     kinds = {(c.kind, c.path.split(".")[0]) for c in rules.changes}
-    assert {("set", "players"), ("add", "players"), ("set", "values"), ("add", "values"), ("set", "actions"),
-            ("remove", "actions"), ("set", "end_of_turn"), ("add", "setup"), ("add", "state"), ("add", "define"),
-            ("add", "prestige"), ("set", "end"), ("add", "winners")} <= kinds
+    assert {
+        ("set", "players"),
+        ("add", "players"),
+        ("set", "values"),
+        ("add", "values"),
+        ("set", "actions"),
+        ("remove", "actions"),
+        ("set", "end_of_turn"),
+        ("add", "setup"),
+        ("add", "state"),
+        ("add", "define"),
+        ("add", "prestige"),
+        ("set", "end"),
+        ("add", "winners"),
+    } <= kinds
 
 
 def test_new_into_a_folder_that_cannot_be_made_says_so(tmp_path):
@@ -141,7 +172,7 @@ def test_new_from_a_path_writes_a_relative_extends(tmp_path):
     result = run("new", "mine", "--from", "variants/solo.yaml", "-o", str(tmp_path / "deep"))
     assert result.exit_code == 0, result.output
     text = (tmp_path / "deep" / "mine.yaml").read_text(encoding="utf-8")
-    extends = next(line for line in text.splitlines() if line.startswith("extends: "))[len("extends: "):]
+    extends = next(line for line in text.splitlines() if line.startswith("extends: "))[len("extends: ") :]
     assert extends.endswith("variants/solo.yaml") and not extends.startswith("/")
     assert "splendor-rules diff variants/solo.yaml " in text  # the base as given, from where the user stands
     assert pipeline.load_rules(str(tmp_path / "deep" / "mine.yaml")).bases[0].name == "solo"
@@ -165,8 +196,9 @@ def test_a_fresh_variant_checks_compiles_and_plays_with_no_change_outside_its_fi
             "    choose:\n"
             "      colour: {domain: gem}\n"
             "    condition: supply[colour] >= 1 and me.held < token_limit\n"
-            "    effects: [\"take(colour, 1)\"]\n"
-            "    note: A quiet turn takes a single gem.\n")
+            '    effects: ["take(colour, 1)"]\n'
+            "    note: A quiet turn takes a single gem.\n"
+        )
     check = run("check", str(path))
     assert check.exit_code == 0, check.output
     compiled = pipeline.compile_spec(str(path))

@@ -4,6 +4,7 @@ Golden diagnostics for overlay mistakes live in tests/overlay_errors/: NAME.yaml
 broken variant, NAME.out the exact diagnostics (render_all with the SourceMap).
 `pytest --update-goldens` rewrites the .out files; read every diff.
 """
+
 from __future__ import annotations
 
 import pathlib
@@ -24,13 +25,33 @@ CASES = sorted(p.stem for p in ERRORS.glob("*.yaml"))
 
 # The kind of mistake each case shows: the code of its first diagnostic.
 EXPECTED = {
-    "unknown_target": "E303", "unknown_value": "E303", "unknown_choice": "E303", "new_without_add": "E303",
-    "remove_missing": "E305", "remove_missing_row": "E305", "remove_blank_reason": "E306",
-    "add_existing": "E304", "before_unknown": "E307", "after_unknown": "E307", "field_needs_domain": "E308",
-    "base_not_found": "E301", "base_path_not_found": "E301", "cycle_a": "E302", "cycle_b": "E302",
-    "self_cycle": "E302", "broken_base": "E303", "chain_error": "E303", "removed_value_used": "E401",
-    "several": "E303", "nested_add": "E311", "move_unknown": "E307", "move_itself": "E307",
-    "move_both": "E111", "move_unordered": "E111", "players_placed": "E111", "edit_new_entry": "E313",
+    "unknown_target": "E303",
+    "unknown_value": "E303",
+    "unknown_choice": "E303",
+    "new_without_add": "E303",
+    "remove_missing": "E305",
+    "remove_missing_row": "E305",
+    "remove_blank_reason": "E306",
+    "add_existing": "E304",
+    "before_unknown": "E307",
+    "after_unknown": "E307",
+    "field_needs_domain": "E308",
+    "base_not_found": "E301",
+    "base_path_not_found": "E301",
+    "cycle_a": "E302",
+    "cycle_b": "E302",
+    "self_cycle": "E302",
+    "broken_base": "E303",
+    "chain_error": "E303",
+    "removed_value_used": "E401",
+    "several": "E303",
+    "nested_add": "E311",
+    "move_unknown": "E307",
+    "move_itself": "E307",
+    "move_both": "E111",
+    "move_unordered": "E111",
+    "players_placed": "E111",
+    "edit_new_entry": "E313",
     "edit_unknown_key": "E101",
 }
 
@@ -101,8 +122,10 @@ def test_a_check_error_after_a_removal_points_where_the_name_is_used():
 
 def test_cycle_shows_the_chain():
     diagnostics, _ = diagnostics_of("tests/overlay_errors/cycle_a.yaml")
-    assert diagnostics[0].message == ("variant chain has a cycle: tests/overlay_errors/cycle_a.yaml extends "
-                                      "tests/overlay_errors/cycle_b.yaml extends tests/overlay_errors/cycle_a.yaml")
+    assert diagnostics[0].message == (
+        "variant chain has a cycle: tests/overlay_errors/cycle_a.yaml extends "
+        "tests/overlay_errors/cycle_b.yaml extends tests/overlay_errors/cycle_a.yaml"
+    )
 
 
 # --------------------------------------------------------------------------- merging
@@ -118,7 +141,9 @@ def test_a_spec_without_extends_resolves_to_itself():
 
 
 def test_changes_merge_field_by_field_and_keep_spans(tmp_path):
-    resolved = resolve_text(tmp_path, """\
+    resolved = resolve_text(
+        tmp_path,
+        """\
         spec: 1
         name: merged
         extends: official
@@ -132,7 +157,8 @@ def test_changes_merge_field_by_field_and_keep_spans(tmp_path):
             note: {en: Pairs need one more., fr: Une de plus.}
         players:
           2: {gold: 0}
-    """)
+    """,
+    )
     root = resolved.root
     official = "rulespec/official.yaml"
     here = str(tmp_path / "variant.yaml")
@@ -153,15 +179,20 @@ def test_changes_merge_field_by_field_and_keep_spans(tmp_path):
     assert resolved.bases[0].name == "official" and resolved.bases[0].path == official
     changes = [(c.kind, c.path, c.note.en if c.note else None) for c in resolved.changes]
     assert changes == [
-        ("set", "values.target", "Shorter."), ("set", "values.pair_minimum", None),
-        ("set", "actions.take_pair.condition", "Pairs need one more."), ("set", "players.2.gold", None)]
+        ("set", "values.target", "Shorter."),
+        ("set", "values.pair_minimum", None),
+        ("set", "actions.take_pair.condition", "Pairs need one more."),
+        ("set", "players.2.gold", None),
+    ]
     note = resolved.changes[2].note
     assert note.get("fr") == "Une de plus."
     assert all(c.file == here and c.span.file == here for c in resolved.changes)
 
 
 def test_add_remove_and_positions(tmp_path):
-    resolved = resolve_text(tmp_path, """\
+    resolved = resolve_text(
+        tmp_path,
+        """\
         spec: 1
         name: shuffled
         extends: official
@@ -188,49 +219,72 @@ def test_add_remove_and_positions(tmp_path):
         players:
           5: {add: true, gems: 8, gold: 7, nobles: 6, face_up: 4}
           3: {remove: Not for three.}
-    """)
+    """,
+    )
     root = resolved.root
-    assert keys(root.get("actions")) == ["take_different", "take_one", "take_pair", "reserve_face_up",
-                                         "reserve_blind", "buy_face_up", "buy_reserved"]
+    assert keys(root.get("actions")) == [
+        "take_different",
+        "take_one",
+        "take_pair",
+        "reserve_face_up",
+        "reserve_blind",
+        "buy_face_up",
+        "buy_reserved",
+    ]
     assert keys(root.get("winners").get("ranking")) == ["prestige", "nobles", "purchased"]
     assert keys(root.get("players")) == [2, 4, 5]
     assert keys(root.get("values"))[-1] == "turn_limit"
     assert keys(root.get("actions").get("reserve_face_up").get("choose")) == ["card", "tax"]
     # the bookkeeping keys are gone from the merged tree; notes stay on entries
     for node in walk(root):
-        if isinstance(node, ScalarNode) and node in [k for n in walk(root) if isinstance(n, MapNode)
-                                                     for k, _ in n.entries]:
+        if isinstance(node, ScalarNode) and node in [
+            k for n in walk(root) if isinstance(n, MapNode) for k, _ in n.entries
+        ]:
             assert node.value not in ("add", "remove", "before", "after", "extends")
     assert root.get("values").get("turn_limit").get("note").value == "Twenty-five turns."
     kinds = [(c.kind, c.path) for c in resolved.changes]
     assert kinds == [
-        ("add", "values.turn_limit"), ("remove", "actions.pass"), ("add", "actions.take_one"),
-        ("add", "actions.reserve_face_up.choose.tax"), ("add", "winners.ranking.nobles"),
-        ("add", "players.5"), ("remove", "players.3")]
+        ("add", "values.turn_limit"),
+        ("remove", "actions.pass"),
+        ("add", "actions.take_one"),
+        ("add", "actions.reserve_face_up.choose.tax"),
+        ("add", "winners.ranking.nobles"),
+        ("add", "players.5"),
+        ("remove", "players.3"),
+    ]
     assert [c.note.en for c in resolved.changes if c.kind == "remove"] == ["Nobody passes.", "Not for three."]
 
 
 def test_chains_accumulate_changes_nearest_base_first(tmp_path):
-    (tmp_path / "first.yaml").write_text("spec: 1\nname: first\nextends: official\nvalues:\n"
-                                         "  target: {value: 12, note: First.}\n", encoding="utf-8")
-    resolved = resolve_text(tmp_path, """\
+    (tmp_path / "first.yaml").write_text(
+        "spec: 1\nname: first\nextends: official\nvalues:\n  target: {value: 12, note: First.}\n", encoding="utf-8"
+    )
+    resolved = resolve_text(
+        tmp_path,
+        """\
         spec: 1
         name: second
         extends: first
         values:
           target: {value: 10, note: Second.}
           take_count: 2
-    """)
+    """,
+    )
     assert [b.name for b in resolved.bases] == ["first", "official"]
     assert [(c.path, c.file.rsplit("/", 1)[-1]) for c in resolved.changes] == [
-        ("values.target", "first.yaml"), ("values.target", "variant.yaml"), ("values.take_count", "variant.yaml")]
+        ("values.target", "first.yaml"),
+        ("values.target", "variant.yaml"),
+        ("values.take_count", "variant.yaml"),
+    ]
     target = resolved.root.get("values").get("target")
     assert target.get("value").value == 10 and target.get("value").span.file.endswith("variant.yaml")
 
 
 def test_a_base_is_found_in_the_variants_own_folder_first(tmp_path):
-    (tmp_path / "official.yaml").write_text((ROOT / "rulespec" / "official.yaml").read_text(encoding="utf-8")
-                                            .replace("target: 15", "target: 14"), encoding="utf-8")
+    (tmp_path / "official.yaml").write_text(
+        (ROOT / "rulespec" / "official.yaml").read_text(encoding="utf-8").replace("target: 15", "target: 14"),
+        encoding="utf-8",
+    )
     resolved = resolve_text(tmp_path, "spec: 1\nname: local\nextends: official\n")
     assert resolved.bases[0].path == str(tmp_path / "official.yaml")
     assert resolved.root.get("values").get("target").value == 14
@@ -263,14 +317,19 @@ def test_the_fields_come_from_the_schema():
     param = action.fields["choose"].entry
     assert param.requires["price"] == ("domain", ("payment",))
     assert action.lists == {"effects"} and shape.lists == {"interpretations"}
-    assert [name for name in ("players", "values", "actions", "end_of_turn", "end")
-            if shape.fields[name].movable] == ["actions", "end_of_turn", "end"]
+    assert [name for name in ("players", "values", "actions", "end_of_turn", "end") if shape.fields[name].movable] == [
+        "actions",
+        "end_of_turn",
+        "end",
+    ]
     assert shape.fields["winners"].fields["ranking"].movable and not action.fields["choose"].movable
     assert shape.fields["winners"].fields["ranking"].kind == "keyed"
 
 
 def test_an_existing_entry_of_an_ordered_collection_moves(tmp_path):
-    resolved = resolve_text(tmp_path, """\
+    resolved = resolve_text(
+        tmp_path,
+        """\
         spec: 1
         name: moved
         extends: official
@@ -282,7 +341,8 @@ def test_an_existing_entry_of_an_ordered_collection_moves(tmp_path):
         winners:
           ranking:
             prestige: {after: purchased, prefer: highest}
-    """)
+    """,
+    )
     root = resolved.root
     here = str(tmp_path / "variant.yaml")
     assert keys(root.get("end_of_turn")) == ["noble_visit", "return_tokens"]
@@ -295,16 +355,21 @@ def test_an_existing_entry_of_an_ordered_collection_moves(tmp_path):
         ("set", "end_of_turn.noble_visit.position", 6, "Nobles visit first."),
         ("set", "end.deadlock.position", 8, None),
         ("set", "winners.ranking.prestige.prefer", 11, None),
-        ("set", "winners.ranking.prestige.position", 11, None)]
+        ("set", "winners.ranking.prestige.position", 11, None),
+    ]
 
 
 def test_a_moved_step_shows_in_the_diff(tmp_path):
     from click.testing import CliRunner
 
     from app import cli
+
     path = tmp_path / "nobles-first.yaml"
-    path.write_text("spec: 1\nname: nobles-first\nextends: official\ntitle: Nobles first\nend_of_turn:\n"
-                    "  noble_visit: {before: return_tokens, note: Nobles visit first.}\n", encoding="utf-8")
+    path.write_text(
+        "spec: 1\nname: nobles-first\nextends: official\ntitle: Nobles first\nend_of_turn:\n"
+        "  noble_visit: {before: return_tokens, note: Nobles visit first.}\n",
+        encoding="utf-8",
+    )
     rules = pipeline.load_rules(str(path))
     assert [s.name for s in rules.steps] == ["noble_visit", "return_tokens"]
     result = CliRunner().invoke(cli.main, ["diff", "official", str(path)])
@@ -314,7 +379,9 @@ def test_a_moved_step_shows_in_the_diff(tmp_path):
 
 
 def test_a_list_is_edited_in_place_with_prepend_and_append(tmp_path):
-    resolved = resolve_text(tmp_path, """\
+    resolved = resolve_text(
+        tmp_path,
+        """\
         spec: 1
         name: edited
         extends: official
@@ -328,29 +395,44 @@ def test_a_list_is_edited_in_place_with_prepend_and_append(tmp_path):
             effects: ["take(colour, 1)"]
         interpretations:
           append: [A new reading.]
-    """)
+    """,
+    )
     root = resolved.root
     here, official = str(tmp_path / "variant.yaml"), "rulespec/official.yaml"
     effects = root.get("actions").get("reserve_blind").get("effects")
     assert isinstance(effects, SeqNode)
     assert [i.value for i in effects.items] == [
-        "take(white, 1)", "take(blue, 1)", "reserve_top(level)", "if supply[gold] >= 1: take(gold, 1)",
-        "if supply[gold] >= 1: take(gold, 1)"]
+        "take(white, 1)",
+        "take(blue, 1)",
+        "reserve_top(level)",
+        "if supply[gold] >= 1: take(gold, 1)",
+        "if supply[gold] >= 1: take(gold, 1)",
+    ]
     assert [i.span.file for i in effects.items] == [here, here, official, official, here]
     assert [i.value for i in root.get("actions").get("take_pair").get("effects").items] == ["take(colour, 1)"]
     base = source.load(official, SourceMap()).root.get("interpretations").items
     readings = root.get("interpretations").items
     assert [overlay.text_of(i) for i in readings] == [overlay.text_of(i) for i in base] + [
-        overlay.text_of(readings[-1])] and readings[-1].value == "A new reading."
+        overlay.text_of(readings[-1])
+    ] and readings[-1].value == "A new reading."
     assert readings[-1].span.file == here and readings[0].span.file == official
     assert [(c.kind, c.path) for c in resolved.changes] == [
-        ("set", "actions.reserve_blind.effects"), ("set", "actions.take_pair.effects"), ("set", "interpretations")]
+        ("set", "actions.reserve_blind.effects"),
+        ("set", "actions.take_pair.effects"),
+        ("set", "interpretations"),
+    ]
 
 
 def test_a_full_spec_takes_only_a_plain_list(tmp_path):
-    text = (ROOT / "rulespec" / "official.yaml").read_text(encoding="utf-8").replace(
-        "      - reserve_top(level)\n      - \"if supply[gold] >= 1: take(gold, 1)\"\n",
-        "      prepend: [reserve_top(level)]\n", 1)
+    text = (
+        (ROOT / "rulespec" / "official.yaml")
+        .read_text(encoding="utf-8")
+        .replace(
+            '      - reserve_top(level)\n      - "if supply[gold] >= 1: take(gold, 1)"\n',
+            "      prepend: [reserve_top(level)]\n",
+            1,
+        )
+    )
     path = tmp_path / "full.yaml"
     path.write_text(text, encoding="utf-8")
     for table in ("splendor_cards.csv", "splendor_nobles.csv"):  # the spec's tables, beside it
@@ -373,7 +455,9 @@ def test_reserve_tax_prepends_its_tax_to_the_official_effects():
 def test_a_choice_changed_with_the_shorthand_changes_its_domain(tmp_path):
     """`colour: gem` stands for `colour: {domain: gem}` in a variant too (issue 26, item 17):
     it is no E111 'gives both before and after' and merges like the mapping it stands for."""
-    resolved = resolve_text(tmp_path, """\
+    resolved = resolve_text(
+        tmp_path,
+        """\
         spec: 1
         name: shorthand
         extends: official
@@ -381,7 +465,8 @@ def test_a_choice_changed_with_the_shorthand_changes_its_domain(tmp_path):
           take_pair:
             choose:
               colour: colour
-    """)
+    """,
+    )
     choice = resolved.root.get("actions").get("take_pair").get("choose").get("colour")
     assert keys(choice) == ["domain"] and choice.get("domain").value == "colour"
     assert choice.get("domain").span.file == str(tmp_path / "variant.yaml")
@@ -392,10 +477,16 @@ def test_a_choice_changed_with_the_shorthand_changes_its_domain(tmp_path):
 
 
 def test_a_choice_shorthand_in_the_base_is_merged_with_a_variants_fields(tmp_path):
-    base = (ROOT / "tests" / "broken" / "_clean.yaml").read_text(encoding="utf-8").replace(
-        "../../rulespec/", str(ROOT / "rulespec") + "/").replace("colour: {domain: gem}", "colour: gem", 1)
+    base = (
+        (ROOT / "tests" / "broken" / "_clean.yaml")
+        .read_text(encoding="utf-8")
+        .replace("../../rulespec/", str(ROOT / "rulespec") + "/")
+        .replace("colour: {domain: gem}", "colour: gem", 1)
+    )
     (tmp_path / "base.yaml").write_text(base, encoding="utf-8")
-    resolved = resolve_text(tmp_path, """\
+    resolved = resolve_text(
+        tmp_path,
+        """\
         spec: 1
         name: merged
         extends: base.yaml
@@ -403,6 +494,7 @@ def test_a_choice_shorthand_in_the_base_is_merged_with_a_variants_fields(tmp_pat
           take_pair:
             choose:
               colour: {domain: colour}
-    """)
+    """,
+    )
     choice = resolved.root.get("actions").get("take_pair").get("choose").get("colour")
     assert choice.get("domain").value == "colour"

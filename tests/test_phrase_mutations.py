@@ -15,6 +15,7 @@ The suite draws 760 examples (six tests of 120, one of 40); SPLENDOR_PHRASE_EXAM
 searches deeper.
 On CI (CI=true) the examples are the same on every run.
 """
+
 from __future__ import annotations
 
 import os
@@ -35,18 +36,14 @@ from tests.helpers.mutations import EXPRESSIONS, OFFICIAL, get_at
 from tests.helpers.phrases import environment_of, overlay_at, variant_text, wanted_type
 
 EXAMPLES = int(os.environ.get("SPLENDOR_PHRASE_EXAMPLES", "120"))
-SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=bool(os.environ.get("CI")),
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
-                                           HealthCheck.filter_too_much])
+SETTINGS = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    database=None,
+    derandomize=bool(os.environ.get("CI")),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture, HealthCheck.filter_too_much],
+)
 LANGS = "en,fr,nl,sr"
-
-
-
-
-
-
-
-
 
 
 @pytest.fixture(autouse=True)
@@ -65,8 +62,10 @@ def phrase_outcome(tmp: pathlib.Path, text: str) -> bool:
     assert checked.exit_code in (0, 1), checked.output
     if checked.exit_code != 0:
         return False
-    for args, ok in ((["sheet", str(spec), "--lang", LANGS, "--format", "md", "-o", str(tmp / "sheets")], (0,)),
-                     (["diff", "official", str(spec)], (0, 1))):
+    for args, ok in (
+        (["sheet", str(spec), "--lang", LANGS, "--format", "md", "-o", str(tmp / "sheets")], (0,)),
+        (["diff", "official", str(spec)], (0, 1)),
+    ):
         result = runner.invoke(cli.main, args)
         assert result.exit_code in ok, f"{args[0]}: exit status {result.exit_code}\n{result.output}"
         assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
@@ -85,8 +84,15 @@ def test_a_mutated_expression_is_phrased_or_refused(tmp_path_factory, data, path
 
 
 # A new action choosing one of a domain, and maybe none of it (`o`).
-PROBES = {"gem": {}, "colour": {}, "gem_set": {"min": 1, "max": 2}, "face_up": {}, "deck": {}, "noble": {},
-          "reserved": {"slots": "reserve_limit"}}
+PROBES = {
+    "gem": {},
+    "colour": {},
+    "gem_set": {"min": 1, "max": 2},
+    "face_up": {},
+    "deck": {},
+    "noble": {},
+    "reserved": {"slots": "reserve_limit"},
+}
 
 
 @SETTINGS
@@ -95,20 +101,32 @@ def test_a_new_action_with_optional_choices_is_phrased_or_refused(tmp_path_facto
     env = {"me": "player", "x": shapes.DOMAIN_TYPES[domain], "o": "opt:" + shapes.DOMAIN_TYPES[domain]}
     condition = data.draw(shapes.shape("bool", env), "condition")
     effect = data.draw(st.one_of(st.just("take(gold, 1)"), shapes.statement(env)), "effect")
-    action = {"add": True, "title": "Probe", "notation": "probe {x} [or {o}]",
-              "choose": {"x": {"domain": domain, **PROBES[domain]},
-                         "o": {"domain": domain, "optional": True, **PROBES[domain]}},
-              "condition": condition, "effects": [effect]}
+    action = {
+        "add": True,
+        "title": "Probe",
+        "notation": "probe {x} [or {o}]",
+        "choose": {
+            "x": {"domain": domain, **PROBES[domain]},
+            "o": {"domain": domain, "optional": True, **PROBES[domain]},
+        },
+        "condition": condition,
+        "effects": [effect],
+    }
     phrase_outcome(tmp_path_factory.mktemp("phrase"), variant_text({"actions": {"probe": action}}))
 
 
 # The Cities (variants/cities.yaml): its zones are collections too, so a loop, an aggregate, a size or an
 # `in` may run over the cities on display or a player's claimed cities, and a city has its kind's columns.
-CITIES = yaml.safe_load((pathlib.Path(__file__).resolve().parent.parent / "variants" / "cities.yaml")
-                        .read_text(encoding="utf-8"))
-CITY_EXPRESSIONS = [("end_of_turn", "claim_city", "condition"), ("end_of_turn", "claim_city", "effects", 0),
-                    ("end", "city_claimed", "when"), ("winners", "eligible"),
-                    *(p for p in EXPRESSIONS if p[0] == "actions")]
+CITIES = yaml.safe_load(
+    (pathlib.Path(__file__).resolve().parent.parent / "variants" / "cities.yaml").read_text(encoding="utf-8")
+)
+CITY_EXPRESSIONS = [
+    ("end_of_turn", "claim_city", "condition"),
+    ("end_of_turn", "claim_city", "effects", 0),
+    ("end", "city_claimed", "when"),
+    ("winners", "eligible"),
+    *(p for p in EXPRESSIONS if p[0] == "actions"),
+]
 
 
 def _city_environment(path: tuple) -> dict:
@@ -135,8 +153,10 @@ def _city_overlay(path: tuple, new: str) -> dict:
 
 
 def test_the_shapes_know_the_columns_of_the_cities():
-    columns = {c: t["type"] if isinstance(t, dict) else t  # the long form {type, title} or the type
-               for c, t in CITIES["kinds"]["cities"]["columns"].items()}
+    columns = {
+        c: t["type"] if isinstance(t, dict) else t  # the long form {type, title} or the type
+        for c, t in CITIES["kinds"]["cities"]["columns"].items()
+    }
     drawn = shapes.COMPONENT_COLUMNS["city"]
     assert sorted(drawn["int"]) == sorted(c for c, t in columns.items() if t == "number")
     assert sorted(drawn["map:gem"]) == sorted(c for c, t in columns.items() if t == "gems")
@@ -175,26 +195,42 @@ def test_a_new_action_choosing_a_city_or_none_is_phrased_or_refused(tmp_path_fac
     env = {"me": "player", "x": "city", "o": "opt:city", "me.claimed": "set:city", "city_display": "set:city"}
     condition = data.draw(shapes.shape("bool", env), "condition")
     effect = data.draw(st.one_of(st.just("take(gold, 1)"), shapes.statement(env)), "effect")
-    action = {"add": True, "title": "Probe", "notation": "probe {x} [or {o}]",
-              "choose": {"x": {"domain": "component", "from": "city_display"},
-                         "o": {"domain": "component", "from": "city_display", "optional": True}},
-              "condition": condition, "effects": [effect]}
+    action = {
+        "add": True,
+        "title": "Probe",
+        "notation": "probe {x} [or {o}]",
+        "choose": {
+            "x": {"domain": "component", "from": "city_display"},
+            "o": {"domain": "component", "from": "city_display", "optional": True},
+        },
+        "condition": condition,
+        "effects": [effect],
+    }
     phrase_outcome(tmp_path_factory.mktemp("phrase"), variant_text({"extends": "cities", "actions": {"probe": action}}))
 
 
 # The Trading Posts (variants/trading-posts.yaml): keyword literals typed by a keyword column
 # (`post.power == 'five_prestige'`) or by a definition's `posts.power` parameter, a player's set of posts
 # held as declared state (loops, sizes, `in`, insert/drop), a step choosing a post from the kind.
-TRADING = yaml.safe_load((pathlib.Path(__file__).resolve().parent.parent / "variants" / "trading-posts.yaml")
-                         .read_text(encoding="utf-8"))
+TRADING = yaml.safe_load(
+    (pathlib.Path(__file__).resolve().parent.parent / "variants" / "trading-posts.yaml").read_text(encoding="utf-8")
+)
 HAS_POWER = {"has_power": "def:player,kw:power"}
 TRADING_ENVIRONMENTS = {
     ("end_of_turn", "open_posts", "condition"): {"me": "player", "post": "post", "me.markers": "set:post"},
     ("end_of_turn", "open_posts", "effects", 0): {"me": "player", "post": "post", "me.markers": "set:post"},
-    ("end_of_turn", "gem_after_purchase", "condition"): {"me": "player", "colour": "gem", "bought": "bool",
-                                                         "me.markers": "set:post"},
-    ("end_of_turn", "third_token", "condition"): {"me": "player", "colour": "gem", "paired": "opt:gem",
-                                                  "me.markers": "set:post"},
+    ("end_of_turn", "gem_after_purchase", "condition"): {
+        "me": "player",
+        "colour": "gem",
+        "bought": "bool",
+        "me.markers": "set:post",
+    },
+    ("end_of_turn", "third_token", "condition"): {
+        "me": "player",
+        "colour": "gem",
+        "paired": "opt:gem",
+        "me.markers": "set:post",
+    },
     ("prestige", "fourth_post", "by"): {"player": "player", "player.markers": "set:post"},
     ("prestige", "fifth_post", "by"): {"player": "player", "player.markers": "set:post"},
     ("define", "has_power", "is"): {"p": "player", "power": "kw:power", "p.markers": "set:post"},
@@ -263,10 +299,12 @@ def test_a_mutated_expression_of_the_trading_posts_compiles_and_plays(tmp_path_f
 
 
 def test_the_suite_draws_enough_examples():
-    tests = [test_a_mutated_expression_is_phrased_or_refused,
-             test_a_new_action_with_optional_choices_is_phrased_or_refused,
-             test_a_mutated_expression_of_the_cities_is_phrased_or_refused,
-             test_a_mutated_expression_of_the_trading_posts_is_phrased_or_refused]
+    tests = [
+        test_a_mutated_expression_is_phrased_or_refused,
+        test_a_new_action_with_optional_choices_is_phrased_or_refused,
+        test_a_mutated_expression_of_the_cities_is_phrased_or_refused,
+        test_a_mutated_expression_of_the_trading_posts_is_phrased_or_refused,
+    ]
     assert sum(t._hypothesis_internal_use_settings.max_examples for t in tests) >= 200
 
 
@@ -278,21 +316,37 @@ CLEAN_SHAPES = [  # each once ended `sheet` or `diff` with exit 3
     # a loop over a player's zone (the Cities)
     {"extends": "cities", "end": {"city_claimed": {"when": "count(c.prestige >= 0 for c in me.claimed) >= 1"}}},
     {"extends": "cities", "winners": {"eligible": "any(c.prestige >= 0 for c in player.claimed)"}},
-    {"extends": "cities", "end_of_turn": {"claim_city": {"condition": "city in city_display and "
-                                                                      "all(c.prestige >= 1 for c in city_display)"}}},
+    {
+        "extends": "cities",
+        "end_of_turn": {
+            "claim_city": {"condition": "city in city_display and all(c.prestige >= 1 for c in city_display)"}
+        },
+    },
     {"extends": "cities", "end_of_turn": {"claim_city": {"effects": ["for c in city_display: discard(c)"]}}},
     # an optional city, tested for none (cities-declinable's condition)
-    {"extends": "cities", "end_of_turn": {"claim_city": {"choose": {"city": {"optional": True}},
-                                                         "condition": "city == none or qualifies(me, city)",
-                                                         "effects": ["if city != none: move(city, me.claimed)"]}}},
+    {
+        "extends": "cities",
+        "end_of_turn": {
+            "claim_city": {
+                "choose": {"city": {"optional": True}},
+                "condition": "city == none or qualifies(me, city)",
+                "effects": ["if city != none: move(city, me.claimed)"],
+            }
+        },
+    },
     {"actions": {"take_pair": {"condition": "supply[colour] >= pair_minimum and all(p != me for p in others)"}}},
     {"actions": {"reserve_blind": {"effects": ["reserve_top(if me.reserved >= 1 then 2 else 1)"]}}},
     {"actions": {"reserve_blind": {"condition": "me.reserved < reserve_limit and deck[min(3, me.nobles + 1)] >= 1"}}},
     {"actions": {"reserve_face_up": {"effects": ["acquire(card)", "refill(card)"]}}},
     {"winners": {"ranking": {"purchased": {"by": "setup.gold"}}}},
     # two conjuncts, the first not the "colours available" aggregate the idiom looks for
-    {"actions": {"take_different": {"condition": "(true) and size(picked) == min(take_count, "
-                                                 "count(supply[c] >= 1 for c in gems))"}}},
+    {
+        "actions": {
+            "take_different": {
+                "condition": "(true) and size(picked) == min(take_count, count(supply[c] >= 1 for c in gems))"
+            }
+        }
+    },
 ]
 
 
@@ -302,10 +356,17 @@ def test_shapes_that_check_are_phrased(tmp_path, changes):
 
 
 REFUSED_SHAPES = [  # each passed `check`, then ended `sheet` or `diff` with exit 3
-    "supply[colour] >= 1 and supply == supply", "setup == setup", "none == none", "white in gems and none in gems",
-    "me.tokens == me.tokens", "(if passes > 0 then me.tokens else supply)[white] >= 1", "gems == colours",
-    "sum(1 for c in (if passes > 0 then gems else colours)) >= 1", "(if passes > 0 then me else me).prestige >= 1",
-    "(if passes > 0 then white else none) == red", "size(if passes > 0 then gems else colours) >= 2",
+    "supply[colour] >= 1 and supply == supply",
+    "setup == setup",
+    "none == none",
+    "white in gems and none in gems",
+    "me.tokens == me.tokens",
+    "(if passes > 0 then me.tokens else supply)[white] >= 1",
+    "gems == colours",
+    "sum(1 for c in (if passes > 0 then gems else colours)) >= 1",
+    "(if passes > 0 then me else me).prestige >= 1",
+    "(if passes > 0 then white else none) == red",
+    "size(if passes > 0 then gems else colours) >= 2",
 ]
 
 

@@ -7,6 +7,7 @@ from the other humans; the final standings; every variant kind (1 player, 5 play
 Scripts choose actions by number (an action's number is its id, as the list shows it) or by
 the engine's own notation (action_to_string), never by words of a particular notation.
 """
+
 from __future__ import annotations
 
 import io
@@ -40,11 +41,14 @@ def short_spec(tmp_path_factory):
     """A variant with a prestige target of 3, so that scripted games end in a few rounds."""
     folder = tmp_path_factory.mktemp("spec")
     path = folder / "target-3.yaml"
-    path.write_text("spec: 1\nname: target-3\nextends: official\n"
-                    "title: {en: Target 3, fr: Objectif 3, nl: Doel 3, sr: Циљ 3}\n"
-                    "description: {en: A very short game., fr: Une partie très courte., nl: Een heel kort spel.,"
-                    " sr: Врло кратка партија.}\n"
-                    "values:\n  target: 3\n", encoding="utf-8")
+    path.write_text(
+        "spec: 1\nname: target-3\nextends: official\n"
+        "title: {en: Target 3, fr: Objectif 3, nl: Doel 3, sr: Циљ 3}\n"
+        "description: {en: A very short game., fr: Une partie très courte., nl: Een heel kort spel.,"
+        " sr: Врло кратка партија.}\n"
+        "values:\n  target: 3\n",
+        encoding="utf-8",
+    )
     return path
 
 
@@ -105,28 +109,50 @@ def human_moves_were_first_legal(module, table) -> int:
 
 # ----------------------------------------------------------------------------- the command
 
+
 def test_a_scripted_game_through_the_command_to_the_end(short_spec, tmp_path, official):
     save = tmp_path / "saved.json"
     corrupt = tmp_path / "corrupt.json"
     corrupt.write_text('{"format": "splendor-rules/state", "version": 1, "players": 2', encoding="utf-8")
     take3 = str(official.string_to_action("take white blue green"))  # legal at the start
-    script = "\n".join([
-        take3,                    # a move by number (the bot answers)
-        "bogus move",             # unknown notation
-        str(official.NUM_ACTIONS),  # a number out of range
-        "99999",                  # another
-        "undo",                   # back before the move
-        "undo",                   # nothing left to undo
-        f"save {save}",
-        take3,                    # another move...
-        f"load {save}",           # ...forgotten by loading the save
-        f"load {corrupt}",        # a corrupt file: the engine's message
-        f"load {tmp_path / 'missing.json'}",
-        "help",
-    ] + [str(a) for a in range(official.NUM_ACTIONS)] * 60) + "\n"  # then every number in turn, to the end
-    result = CliRunner().invoke(main, ["play", str(short_spec), "--players", "2", "--seat", "human", "--seat",
-                                       "greedy", "--seed", "11", "--cache-dir", str(tmp_path / "cache")],
-                                input=script)
+    script = (
+        "\n".join(
+            [
+                take3,  # a move by number (the bot answers)
+                "bogus move",  # unknown notation
+                str(official.NUM_ACTIONS),  # a number out of range
+                "99999",  # another
+                "undo",  # back before the move
+                "undo",  # nothing left to undo
+                f"save {save}",
+                take3,  # another move...
+                f"load {save}",  # ...forgotten by loading the save
+                f"load {corrupt}",  # a corrupt file: the engine's message
+                f"load {tmp_path / 'missing.json'}",
+                "help",
+            ]
+            + [str(a) for a in range(official.NUM_ACTIONS)] * 60
+        )
+        + "\n"
+    )  # then every number in turn, to the end
+    result = CliRunner().invoke(
+        main,
+        [
+            "play",
+            str(short_spec),
+            "--players",
+            "2",
+            "--seat",
+            "human",
+            "--seat",
+            "greedy",
+            "--seed",
+            "11",
+            "--cache-dir",
+            str(tmp_path / "cache"),
+        ],
+        input=script,
+    )
     out = result.output
     assert result.exit_code == 0, out
     assert result.exception is None and "Traceback" not in out
@@ -138,14 +164,16 @@ def test_a_scripted_game_through_the_command_to_the_end(short_spec, tmp_path, of
     assert "nothing to undo" in out
     assert f"saved to {save}" in out and f"loaded {save}" in out
     # where the JSON breaks, as the compiler shows a spec's errors: file:line:col, the line, a caret
-    assert (f"{corrupt}:1:62: error[E702]: not a saved game: the JSON breaks here (expecting ',' delimiter)\n"
-            ' 1 | {"format": "splendor-rules/state", "version": 1, "players": 2\n'
-            "   | " + " " * 61 + "^\n") in out
+    assert (
+        f"{corrupt}:1:62: error[E702]: not a saved game: the JSON breaks here (expecting ',' delimiter)\n"
+        ' 1 | {"format": "splendor-rules/state", "version": 1, "players": 2\n'
+        "   | " + " " * 61 + "^\n"
+    ) in out
     assert "cannot read" in out and "missing.json" in out
     assert "undo" in out.split("help", 1)[1]  # the help text lists the commands
     assert "player 2 (greedy): " in out  # the bot's moves are printed
     # The end: the full board, why the game ended, the winner(s) and each seat's cards.
-    tail = out[out.index("game over after"):]
+    tail = out[out.index("game over after") :]
     assert re.search(r"^(winner: player [12] \(|shared victory: )", tail, re.M), tail
     assert tail.count("purchased ") == 2 and "prestige point" in tail
     saved = json.loads(save.read_text(encoding="utf-8"))
@@ -190,8 +218,9 @@ def test_load_at_start_resumes_the_saved_game(tmp_path, official):
         game.apply(game.legal_actions()[-1])
     path = tmp_path / "mid.json"
     path.write_text(game.to_json(), encoding="utf-8")
-    result = CliRunner().invoke(main, ["play", str(OFFICIAL), "--load", str(path), "--seat", "human",
-                                       "--seat", "human"], input="quit\n")
+    result = CliRunner().invoke(
+        main, ["play", str(OFFICIAL), "--load", str(path), "--seat", "human", "--seat", "human"], input="quit\n"
+    )
     assert result.exit_code == 0, result.output
     assert f"round {game.round}, turn {game.turn}" in result.output
     assert f"player {game.current_player + 1} (you) to choose" in result.output
@@ -200,16 +229,20 @@ def test_load_at_start_resumes_the_saved_game(tmp_path, official):
 
 def test_a_saved_game_resumes_with_its_seats(tmp_path):
     save = tmp_path / "vs-random.json"
-    first = CliRunner().invoke(main, ["play", str(OFFICIAL), "--seed", "3", "--seat", "human", "--seat", "random"],
-                               input=f"{TAKE3}\nsave {save}\nquit\n")
+    first = CliRunner().invoke(
+        main,
+        ["play", str(OFFICIAL), "--seed", "3", "--seat", "human", "--seat", "random"],
+        input=f"{TAKE3}\nsave {save}\nquit\n",
+    )
     assert first.exit_code == 0, first.output
     assert json.loads(save.read_text(encoding="utf-8"))["table"] == {"seats": ["human", "random"]}
     again = CliRunner().invoke(main, ["play", str(OFFICIAL), "--load", str(save)], input="quit\n")
     assert again.exit_code == 0, again.output
     assert "player 2 (random)" in again.output and "(greedy)" not in again.output
     # --seat still decides when given, and a file from to_json alone (no table) gets the defaults
-    other = CliRunner().invoke(main, ["play", str(OFFICIAL), "--load", str(save), "--seat", "human",
-                                      "--seat", "greedy"], input="quit\n")
+    other = CliRunner().invoke(
+        main, ["play", str(OFFICIAL), "--load", str(save), "--seat", "human", "--seat", "greedy"], input="quit\n"
+    )
     assert "player 2 (greedy)" in other.output
     tampered = tmp_path / "tampered.json"
     state = json.loads(save.read_text(encoding="utf-8"))
@@ -228,8 +261,10 @@ def test_end_of_input_stops_without_a_traceback():
 
 
 def test_bots_only_play_to_the_end_without_input(short_spec, tmp_path):
-    result = CliRunner().invoke(main, ["play", str(short_spec), "--seat", "greedy", "--seat", "random", "--seed", "5",
-                                       "--cache-dir", str(tmp_path)])
+    result = CliRunner().invoke(
+        main,
+        ["play", str(short_spec), "--seat", "greedy", "--seat", "random", "--seed", "5", "--cache-dir", str(tmp_path)],
+    )
     assert result.exit_code == 0, result.output
     assert "player 1 (greedy): " in result.output and "player 2 (random): " in result.output
     assert "game over after" in result.output and "player 1>" not in result.output
@@ -237,18 +272,20 @@ def test_bots_only_play_to_the_end_without_input(short_spec, tmp_path):
 
 # ----------------------------------------------------------------------------- the session
 
+
 def test_number_and_notation_both_play_and_illegal_moves_are_explained(official):
     table = terminal.new_table(official, 2, ["human", "human"], seed=8)
     legal = table.game.legal_actions()
     illegal = next(a for a in range(official.NUM_ACTIONS) if a not in legal)
     by_text = official.action_to_string(legal[1])
-    status, script = run(table, [str(legal[2]), official.action_to_string(illegal).upper(), by_text, "quit"],
-                         then=None)
+    status, script = run(table, [str(legal[2]), official.action_to_string(illegal).upper(), by_text, "quit"], then=None)
     assert status == 0
     g = official.new_game(2, seed=8)
     g.apply(legal[2])
-    assert table.game.history == [legal[2], g.legal_actions()[[official.action_to_string(a)
-                                                               for a in g.legal_actions()].index(by_text)]]
+    assert table.game.history == [
+        legal[2],
+        g.legal_actions()[[official.action_to_string(a) for a in g.legal_actions()].index(by_text)],
+    ]
     assert f"illegal action '{official.action_to_string(illegal)}'" in script.text
     assert script.text.count("== official") == 3  # the board before each decision, not after a wrong entry
     assert script.text.endswith("bye (the game was not saved)")
@@ -286,15 +323,34 @@ def test_save_is_atomic_and_load_checks_the_file(official, tmp_path):
     (tmp_path / "binary.json").write_bytes(b"\xff\xfe\x00garbage")
     table = terminal.new_table(official, 2, ["human", "greedy"], seed=6)
     save = tmp_path / "game.json"
-    status, script = run(table, [
-        first, f"save {save}", "save", f"save {tmp_path / 'no' / 'such' / 'dir.json'}",
-        first, first, f"load {save}",
-        f"load {tmp_path / 'solo.json'}", f"load {tmp_path / 'four.json'}", f"load {tmp_path / 'tampered.json'}",
-        f"load {tmp_path / 'binary.json'}", "load", "quit"], then=None)
+    status, script = run(
+        table,
+        [
+            first,
+            f"save {save}",
+            "save",
+            f"save {tmp_path / 'no' / 'such' / 'dir.json'}",
+            first,
+            first,
+            f"load {save}",
+            f"load {tmp_path / 'solo.json'}",
+            f"load {tmp_path / 'four.json'}",
+            f"load {tmp_path / 'tampered.json'}",
+            f"load {tmp_path / 'binary.json'}",
+            "load",
+            "quit",
+        ],
+        then=None,
+    )
     assert status == 0
     text = script.text
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["binary.json", "four.json", "game.json", "solo.json",
-                                                          "tampered.json"]  # no temporary file left
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "binary.json",
+        "four.json",
+        "game.json",
+        "solo.json",
+        "tampered.json",
+    ]  # no temporary file left
     saved = official.from_json(save.read_text(encoding="utf-8"))
     assert table.game.to_json() == saved.to_json() and len(saved.history) == 2
     assert "usage: save FILE" in text and "usage: load FILE" in text
@@ -421,6 +477,7 @@ def test_a_bug_inside_the_loop_is_reported_as_an_internal_error(monkeypatch):
 
 # ----------------------------------------------------------------------------- untrusted input (issue 14)
 
+
 def test_a_failed_load_or_an_odd_answer_keeps_the_game(official, tmp_path):
     deep = tmp_path / "deep.json"
     deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
@@ -428,8 +485,20 @@ def test_a_failed_load_or_an_odd_answer_keeps_the_game(official, tmp_path):
     edited["ending"] = {"trigger": "target", "finish": "complete_round", "last_seat": 7}
     (tmp_path / "edited.json").write_text(json.dumps(edited), encoding="utf-8")
     table = terminal.new_table(official, 2, ["human", "greedy"], seed=6)
-    status, script = run(table, [first, f"load {deep}", f"load {tmp_path / 'edited.json'}", "load /dev/zero",
-                                 "²", "9" * 5000, "\x1b[2J", "quit"], then=None)
+    status, script = run(
+        table,
+        [
+            first,
+            f"load {deep}",
+            f"load {tmp_path / 'edited.json'}",
+            "load /dev/zero",
+            "²",
+            "9" * 5000,
+            "\x1b[2J",
+            "quit",
+        ],
+        then=None,
+    )
     assert status == 0
     text = script.text
     assert f"{deep}:1:100000: error[E703]: not a saved game (its JSON is nested too deeply: 100000 levels)" in text
@@ -443,11 +512,13 @@ def test_a_failed_load_or_an_odd_answer_keeps_the_game(official, tmp_path):
 
 def test_load_at_start_refuses_deep_json_as_a_file_error(tmp_path):
     deep = tmp_path / "deep.json"
-    deep.write_text("{\"a\": " * 50_000 + "1" + "}" * 50_000, encoding="utf-8")
+    deep.write_text('{"a": ' * 50_000 + "1" + "}" * 50_000, encoding="utf-8")
     result = CliRunner().invoke(main, ["play", str(OFFICIAL), "--load", str(deep)], input="quit\n")
     assert result.exit_code == 1 and "Traceback" not in result.output
-    assert result.stderr.startswith(f"{deep}:1:") and "error[E703]: not a saved game (its JSON is nested too deeply: " \
-        "50000 levels)" in result.stderr
+    assert (
+        result.stderr.startswith(f"{deep}:1:")
+        and "error[E703]: not a saved game (its JSON is nested too deeply: 50000 levels)" in result.stderr
+    )
 
 
 def test_save_writes_through_a_symlink_and_keeps_the_mode(official, tmp_path):
@@ -465,6 +536,7 @@ def test_save_writes_through_a_symlink_and_keeps_the_mode(official, tmp_path):
 
 
 # ----------------------------------------------------------------------------- the board (issue 17)
+
 
 def test_an_action_keeps_its_number_from_turn_to_turn(official):
     take3 = official.string_to_action("take white blue green")
@@ -496,9 +568,12 @@ def affordable_position(official):
     st = H.position(official, 2, seed=9)
     cards = {c.id: c for c in official.CARDS}
     market = st["market"]["1"][0]
-    reserve = next(c for c in st["decks"]["1"]
-                   if all(a + b <= 4 for a, b in zip(cards[market].cost, cards[c].cost, strict=True))
-                   and sum(cards[market].cost) + sum(cards[c].cost) <= 10)
+    reserve = next(
+        c
+        for c in st["decks"]["1"]
+        if all(a + b <= 4 for a, b in zip(cards[market].cost, cards[c].cost, strict=True))
+        and sum(cards[market].cost) + sum(cards[c].cost) <= 10
+    )
     H.set_reserved(official, st, 0, [reserve])
     need = [a + b for a, b in zip(cards[market].cost, cards[reserve].cost, strict=True)]
     H.give_tokens(st, 0, **{g: n for g, n in zip(official.GEMS, need, strict=True) if n})
@@ -543,14 +618,17 @@ class Stream:
         return self.tty
 
 
-@pytest.mark.parametrize("tty, environ, wanted", [
-    (True, {}, True),
-    (True, {"TERM": "xterm-256color"}, True),
-    (True, {"NO_COLOR": "1"}, False),
-    (True, {"NO_COLOR": ""}, True),  # https://no-color.org: set to a non-empty value
-    (True, {"TERM": "dumb"}, False),
-    (False, {}, False),  # piped
-])
+@pytest.mark.parametrize(
+    "tty, environ, wanted",
+    [
+        (True, {}, True),
+        (True, {"TERM": "xterm-256color"}, True),
+        (True, {"NO_COLOR": "1"}, False),
+        (True, {"NO_COLOR": ""}, True),  # https://no-color.org: set to a non-empty value
+        (True, {"TERM": "dumb"}, False),
+        (False, {}, False),  # piped
+    ],
+)
 def test_colour_only_on_a_terminal_without_no_color(tty, environ, wanted):
     assert terminal.colour_wanted(Stream(tty), environ) is wanted
 
@@ -569,8 +647,16 @@ def test_without_rich_the_board_is_plain_text(official, monkeypatch):
 
 def coloured(text) -> str:
     buffer = io.StringIO()
-    Console(file=buffer, force_terminal=True, color_system="truecolor", no_color=False, highlight=False, markup=False,
-            emoji=False, soft_wrap=True).print(text)
+    Console(
+        file=buffer,
+        force_terminal=True,
+        color_system="truecolor",
+        no_color=False,
+        highlight=False,
+        markup=False,
+        emoji=False,
+        soft_wrap=True,
+    ).print(text)
     return buffer.getvalue()
 
 
@@ -611,8 +697,9 @@ def test_names_from_a_spec_are_shown_as_written_never_as_markup_or_terminal_cont
     assert "\x1b]" not in out and "\x07" not in out and "\x1b[2J" not in out and "\u202e" not in out
     assert shown in re.sub(r"\x1b\[[0-9;]*m", "", out)
     # through the command, piped: plain text, no escape code at all
-    result = CliRunner().invoke(main, ["play", str(OFFICIAL), "--seed", "1", "--cache-dir", str(tmp_path)],
-                                input="quit\n")
+    result = CliRunner().invoke(
+        main, ["play", str(OFFICIAL), "--seed", "1", "--cache-dir", str(tmp_path)], input="quit\n"
+    )
     assert result.exit_code == 0 and "\x1b" not in result.output and "* you can buy" not in result.output
 
 
@@ -634,8 +721,9 @@ def test_the_command_draws_in_colour_on_a_terminal(monkeypatch, tmp_path):
     monkeypatch.setenv("TERM", "xterm-256color")
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.delenv("FORCE_COLOR", raising=False)
-    result = CliRunner().invoke(main, ["play", str(OFFICIAL), "--seed", "1", "--cache-dir", str(tmp_path)],
-                                input="quit\n")
+    result = CliRunner().invoke(
+        main, ["play", str(OFFICIAL), "--seed", "1", "--cache-dir", str(tmp_path)], input="quit\n"
+    )
     assert result.exit_code == 0, result.output
     assert "\x1b[31mred\x1b[0m" in result.output and "\\x1b" not in result.output  # codes written, not escaped
     plain_out = re.sub(r"\x1b\[[0-9;]*m", "", result.output)
@@ -654,16 +742,21 @@ def test_the_command_shows_the_zones_of_cities_and_the_state_of_no_churn(tmp_pat
     runner = CliRunner()
     result = runner.invoke(main, ["play", str(CITIES), "--seed", "3", "--cache-dir", str(tmp_path)], input="quit\n")
     assert result.exit_code == 0 and "Traceback" not in result.output, result.output
-    assert ("city_pile   4 pieces, face down\n"
-            "city_display   1) tile 1  side 1  prestige 13  requires 4 red 3 black  any_one_colour 0\n"
-            "               2) tile 7  side 2  prestige 14  requires 2 white 1 blue 1 green 2 red 2 black  "
-            "any_one_colour 0\n"
-            "               3) tile 6  side 1  prestige 13  requires 3 blue 4 green  any_one_colour 0\n") in result.output
+    assert (
+        "city_pile   4 pieces, face down\n"
+        "city_display   1) tile 1  side 1  prestige 13  requires 4 red 3 black  any_one_colour 0\n"
+        "               2) tile 7  side 2  prestige 14  requires 2 white 1 blue 1 green 2 red 2 black  "
+        "any_one_colour 0\n"
+        "               3) tile 6  side 1  prestige 13  requires 3 blue 4 green  any_one_colour 0\n"
+    ) in result.output
     assert result.output.count("    claimed   none\n") == 2
     module = engines.load(str(NO_CHURN), cache_dir=tmp_path).module
     take = str(module.string_to_action("take white blue green"))
-    result = runner.invoke(main, ["play", str(NO_CHURN), "--seed", "3", "--seat", "human", "--seat", "human",
-                                  "--cache-dir", str(tmp_path)], input=f"{take}\nquit\n")
+    result = runner.invoke(
+        main,
+        ["play", str(NO_CHURN), "--seed", "3", "--seat", "human", "--seat", "human", "--cache-dir", str(tmp_path)],
+        input=f"{take}\nquit\n",
+    )
     assert result.exit_code == 0 and "Traceback" not in result.output, result.output
     boards = result.output.split("== no-churn")[1:]
     assert len(boards) >= 2 and all("\nstate     taken " in b for b in boards), result.output

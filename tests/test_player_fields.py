@@ -2,6 +2,7 @@
 checks (E543, E540, E542), the engine (a zone sized by a field, `setup.NAME` in a condition, one
 value per player count), the sheets (a column of the setup table in four languages) and `diff`.
 The pinned messages of the catalogue cases are in tests/broken/player_field_*.txt."""
+
 from __future__ import annotations
 
 import pathlib
@@ -56,19 +57,26 @@ def test_a_row_without_a_declared_field_is_E543(tmp_path):
 
 def test_a_field_no_declaration_names_is_E543_with_a_did_you_mean(tmp_path):
     found = errors(tmp_path, RESERVES.replace("3: {reserves: 2}", "3: {reserve: 2}"))
-    assert found == [("E543", "the row for 3 players has a field 'reserve' that 'player_fields' does not declare "
-                              "(did you mean 'reserves'?)")]
+    assert found == [
+        (
+            "E543",
+            "the row for 3 players has a field 'reserve' that 'player_fields' does not declare "
+            "(did you mean 'reserves'?)",
+        )
+    ]
 
 
 def test_a_field_in_a_spec_without_player_fields_is_E543(tmp_path):
     start, _, _ = RESERVES.partition("player_fields:")
     rows = "players:\n  2: {cities: 1}\n"
     assert errors(tmp_path, start + rows) == [
-        ("E543", "the row for 2 players has a field 'cities' that 'player_fields' does not declare")]
+        ("E543", "the row for 2 players has a field 'cities' that 'player_fields' does not declare")
+    ]
 
 
-@pytest.mark.parametrize("value, shown", [("1001", "1001"), ("-1", "-1"), ("two", "'two'"), ("true", "True"),
-                                          ("[1]", "a seq")])
+@pytest.mark.parametrize(
+    "value, shown", [("1001", "1001"), ("-1", "-1"), ("two", "'two'"), ("true", "True"), ("[1]", "a seq")]
+)
 def test_a_value_that_is_no_whole_number_from_0_to_1000_is_E543(tmp_path, value, shown):
     found = errors(tmp_path, RESERVES.replace("3: {reserves: 2}", f"3: {{reserves: {value}}}"))
     assert found == [("E543", f"'reserves' in the row for 3 players is a whole number from 0 to 1000, not {shown}")]
@@ -91,14 +99,22 @@ def test_a_field_may_share_its_name_with_a_value(tmp_path):
 def test_a_zone_sized_by_a_field_no_row_declares_is_E542_naming_the_declared_ones(tmp_path):
     text = CITIES_BY_COUNT.read_text(encoding="utf-8").replace("size: setup.cities", "size: setup.citys")
     found = errors(tmp_path, text.replace("extends: ../../variants/cities.yaml", "extends: cities"))
-    assert found == [("E542", "the player-count table has no field 'citys' (did you mean 'cities'?) "
-                              "(fields: gems, gold, nobles, face_up, cities)")]
+    assert found == [
+        (
+            "E542",
+            "the player-count table has no field 'citys' (did you mean 'cities'?) "
+            "(fields: gems, gold, nobles, face_up, cities)",
+        )
+    ]
 
 
 def test_setup_of_a_declared_field_is_known_from_the_rows(tmp_path):
     rules = pipeline.load_rules(write(tmp_path, RESERVES))
     assert [(p.players, p.fields) for p in rules.players] == [
-        (2, (("reserves", 1),)), (3, (("reserves", 2),)), (4, (("reserves", 3),))]
+        (2, (("reserves", 1),)),
+        (3, (("reserves", 2),)),
+        (4, (("reserves", 3),)),
+    ]
 
 
 # ---------------------------------------------------------------- spec -> engine
@@ -173,8 +189,7 @@ def test_the_setup_table_has_a_column_per_field_titled_in_each_language(tmp_path
 def test_the_sheet_deals_a_display_by_its_column():
     rules = pipeline.load_rules(str(CITIES_BY_COUNT))
     text = render.markdown(content.build(rules, "en", pipeline.load_rules(rules.bases[0].path)), rules)
-    assert "Lay out in “Cities on display” as many pieces from “City tiles” as the table shows under “Cities”" \
-        in text
+    assert "Lay out in “Cities on display” as many pieces from “City tiles” as the table shows under “Cities”" in text
 
 
 def test_diff_reports_the_added_field_and_each_rows_value(tmp_path):
@@ -182,8 +197,11 @@ def test_diff_reports_the_added_field_and_each_rows_value(tmp_path):
     b = pipeline.load_rules(write(tmp_path, RESERVES))
     found = diff.compare(a, b)
     assert [(d.kind, d.path) for d in found if d.path.startswith("player")] == [
-        ("added", "player_fields.reserves"), ("changed", "players.2.reserves"), ("changed", "players.3.reserves"),
-        ("changed", "players.4.reserves")]
+        ("added", "player_fields.reserves"),
+        ("changed", "players.2.reserves"),
+        ("changed", "players.3.reserves"),
+        ("changed", "players.4.reserves"),
+    ]
     text = diff.render(found, a, b, "fr")
     assert "le champ « Cartes réservées » (reserves) du tableau par nombre de joueurs" in text
     assert "- La ligne pour 3 joueurs\n    Cartes réservées\n      avant : aucun" in text

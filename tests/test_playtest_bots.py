@@ -7,6 +7,7 @@ variants whose rules change what an action does, check that a decision makes no 
 that calibration finds the kinds of move a variant changes, and that MCTS rolls out
 with the engine's Game.playout.
 """
+
 from __future__ import annotations
 
 import pathlib
@@ -18,8 +19,17 @@ from playtest import bots, engines
 from playtest.bots import bounds, engine_facts, greedy
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-SPECS = ["official", "hard-cap", "reserve-tax", "sweep", "auto-noble", "take-up-to-three", "gold-for-shortfall",
-         "no-gold-small-tables", "solo"]
+SPECS = [
+    "official",
+    "hard-cap",
+    "reserve-tax",
+    "sweep",
+    "auto-noble",
+    "take-up-to-three",
+    "gold-for-shortfall",
+    "no-gold-small-tables",
+    "solo",
+]
 
 
 def engine(name: str):
@@ -112,13 +122,15 @@ def test_the_contracts_words_for_another_choice_are_read_by_its_declared_domain(
 
     (tmp_path / "noble-cities.yaml").write_text(
         "spec: 1\nname: noble-cities\nextends: cities\nend_of_turn:\n  claim_city:\n    notation: noble {city}\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     f = bots.facts(engines.load(str(tmp_path / "noble-cities.yaml")).module)
     claims = [a for a in range(f.module.NUM_ACTIONS) if f.module.action_to_string(a).startswith("noble ")]
     assert claims and all(f.moves[a] is None for a in claims)
     for lineup in ("random,greedy", "mcts:8,greedy"):
-        result = CliRunner().invoke(cli.main, ["simulate", str(tmp_path / "noble-cities.yaml"), "--games", "2",
-                                               "--bots", lineup, "--seed", "3"])
+        result = CliRunner().invoke(
+            cli.main, ["simulate", str(tmp_path / "noble-cities.yaml"), "--games", "2", "--bots", lineup, "--seed", "3"]
+        )
         assert result.exit_code == 0, result.output
 
 
@@ -142,8 +154,11 @@ def test_mcts_rolls_out_with_the_engine_playout(monkeypatch):
     module = engine("official")
     calls = []
     original = module.Game.playout
-    monkeypatch.setattr(module.Game, "playout",
-                        lambda self, rng=None, max_turns=None: calls.append(max_turns) or original(self, rng, max_turns))
+    monkeypatch.setattr(
+        module.Game,
+        "playout",
+        lambda self, rng=None, max_turns=None: calls.append(max_turns) or original(self, rng, max_turns),
+    )
     bot = bots.MCTSBot(module, 3, playouts=12)
     g = module.new_game(2, seed=4)
     for _ in range(3):
@@ -211,8 +226,9 @@ def test_the_take_and_reserve_bounds_hold_over_the_limit_and_under_it():
         p = g.current_player
         if g.phase != "action" or g.reserved[p] or bots.qualifying(g.noble_row, g.bonus[p], f):
             continue
-        pos = bots.Position(f, bots.WEIGHTS, g.prestige[p], g.bonus[p], g.tokens[p], g.reserved[p], g.noble_row,
-                            g.market)
+        pos = bots.Position(
+            f, bots.WEIGHTS, g.prestige[p], g.bonus[p], g.tokens[p], g.reserved[p], g.noble_row, g.market
+        )
         room = f.limit - pos.ntok
         for s, a in bots.ranked_actions(g, f):
             key = f.gain_keys[a]
@@ -267,8 +283,9 @@ def test_each_reserve_scores_at_most_its_levels_bound():
         p = g.current_player
         if g.phase != "action" or g.reserved[p] or bots.qualifying(g.noble_row, g.bonus[p], f):
             continue
-        pos = bots.Position(f, bots.WEIGHTS, g.prestige[p], g.bonus[p], g.tokens[p], g.reserved[p], g.noble_row,
-                            g.market)
+        pos = bots.Position(
+            f, bots.WEIGHTS, g.prestige[p], g.bonus[p], g.tokens[p], g.reserved[p], g.noble_row, g.market
+        )
         levels = bounds._level_bounds(pos, g.decks, f.limit - pos.ntok)
         assert max(levels) == bounds._reserve_bound(pos, g.decks, f.limit - pos.ntok)
         for s, a in bots.ranked_actions(g, f):

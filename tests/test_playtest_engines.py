@@ -5,6 +5,7 @@ determinization over hidden information, every bot on every variant of the catal
 determinism across job counts, and the known effect: target-12 gives significantly
 shorter games than the official rules.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -41,6 +42,7 @@ def target12():
 
 
 # ----------------------------------------------------------------------------- loading
+
 
 def test_load_by_spec_module_path_and_module_name(official):
     assert official.name == "official" and official.module.NUM_ACTIONS > 0
@@ -107,6 +109,7 @@ def test_loading_errors(tmp_path):
 
 # ----------------------------------------------------------------------------- determinization
 
+
 def _midgame(module, seed):
     """A 3-player game in which seats 1 and 2 have reserved blind and seat 0 from the market."""
     game = module.new_game(3, seed=seed)
@@ -125,8 +128,9 @@ def test_determinization_keeps_what_the_player_sees(official):
     for world in worlds:
         assert world.observation(me) == seen
         assert world.legal_actions() == game.legal_actions()
-        assert sorted(c for row in world.market for c in row if c is not None) == \
-            sorted(c for row in game.market for c in row if c is not None)
+        assert sorted(c for row in world.market for c in row if c is not None) == sorted(
+            c for row in game.market for c in row if c is not None
+        )
     # What is hidden is dealt again: blind reserves keep their level, decks differ.
     levels = module.CARD_LEVEL if hasattr(module, "CARD_LEVEL") else {c.id: c.level for c in module.CARDS}
     for world in worlds:
@@ -145,6 +149,7 @@ def test_determinization_never_moves_what_the_player_knows(official):
 
 
 # ----------------------------------------------------------------------------- bots
+
 
 def _play(module, names, seed, max_turns=400):
     return sim.play_game(module, len(names), names, seed, max_turns=max_turns)
@@ -170,8 +175,11 @@ def test_every_bot_plays_every_variant(variant):
     engine = engines.load(str(ROOT / "variants" / f"{variant}.yaml"))
     module = engine.module
     players = module.PLAYER_COUNTS[0] if 2 not in module.PLAYER_COUNTS else 2
-    for names, seed in ((["random"] * players, 1), (["greedy"] * players, 2),
-                        ((["mcts:6", "greedy"] * players)[:players], 3)):
+    for names, seed in (
+        (["random"] * players, 1),
+        (["greedy"] * players, 2),
+        ((["mcts:6", "greedy"] * players)[:players], 3),
+    ):
         r = _play(module, names, seed, max_turns=150)
         assert r.turns >= 1
         assert r.over or r.turns == 150
@@ -193,6 +201,7 @@ def test_bots_choose_legal_actions_in_every_phase(official):
 
 
 # ----------------------------------------------------------------------------- simulation
+
 
 def test_same_results_for_any_jobs(official, target12):
     kw = dict(players=2, games=4, bots=["greedy", "mcts:6"], seed=8)
@@ -216,9 +225,27 @@ def test_target_12_gives_significantly_shorter_games(official, target12):
 
 
 def test_cli_simulate_specs():
-    out = subprocess.run([sys.executable, "-m", "app", "simulate", str(OFFICIAL), str(TARGET_12),
-                          "--games", "4", "--bots", "random", "--jobs", "2", "--json"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "simulate",
+            str(OFFICIAL),
+            str(TARGET_12),
+            "--games",
+            "4",
+            "--bots",
+            "random",
+            "--jobs",
+            "2",
+            "--json",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert [s["name"] for s in data["specs"]] == ["official", "target-12"]
@@ -228,7 +255,12 @@ def test_cli_simulate_specs():
 def test_cli_simulate_reports_spec_errors(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("spec: 1\nname: bad\nextends: official\nvalues:\n  targt: 12\n", encoding="utf-8")
-    out = subprocess.run([sys.executable, "-m", "app", "simulate", str(bad), "--games", "2"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-m", "app", "simulate", str(bad), "--games", "2"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.returncode == 1
     assert "targt" in out.stderr and "error[" in out.stderr and "Traceback" not in out.stderr

@@ -1,4 +1,5 @@
 """`splendor-rules ladder` (issue 18, item 7): round robin with rotated seats, OpenSkill ratings."""
+
 from __future__ import annotations
 
 import json
@@ -18,8 +19,9 @@ STANDIN = str(HERE / "test_playtest_standin.py")
 
 
 def cli(*args):
-    return subprocess.run([sys.executable, "-m", "app", *args], cwd=HERE.parent, capture_output=True, text=True,
-                          timeout=900)
+    return subprocess.run(
+        [sys.executable, "-m", "app", *args], cwd=HERE.parent, capture_output=True, text=True, timeout=900
+    )
 
 
 def test_ratings_follow_the_games_in_order():
@@ -54,8 +56,9 @@ def test_cli_ladder_is_the_same_for_any_jobs_and_ranks_greedy_over_random():
     assert one.stdout == two.stdout
     data = json.loads(one.stdout)
     assert [r["bot"] for r in data["ratings"]] == ["greedy", "random"]
-    assert data["groups"] == [{"bots": ["random", "greedy"], "games": 6, "wins_alone": {"random": 0, "greedy": 6},
-                               "capped": 0}]
+    assert data["groups"] == [
+        {"bots": ["random", "greedy"], "games": 6, "wins_alone": {"random": 0, "greedy": 6}, "capped": 0}
+    ]
 
 
 def test_cli_ladder_usage_errors():
@@ -76,8 +79,9 @@ def test_ladder_on_a_dask_scheduler_is_the_same_as_here():
     here = ladder.ladder(engine, bots, games=4, seed=5, jobs=1).to_dict()
     args = ("ladder", STANDIN, "--bots", ",".join(bots), "--games", "4", "--seed", "5", "--json")
     local = cli(*args, "--jobs", "2")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, protocol="tcp",
-                                  dashboard_address=None) as cluster:  # tcp: the command line connects from outside
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, protocol="tcp", dashboard_address=None
+    ) as cluster:  # tcp: the command line connects from outside
         by_address = ladder.ladder(engine, bots, games=4, seed=5, scheduler=cluster.scheduler_address).to_dict()
         with distributed.Client(cluster) as client:
             by_client = ladder.ladder(engine, bots, games=4, seed=5, scheduler=client).to_dict()

@@ -5,6 +5,7 @@ for any --jobs; --fixed-seats keeps today's games. Records: every field of a gam
 Lines and CSV, the same for any --jobs, replayed by `play SPEC --replay FILE --game N`, and
 every broken or mismatched record file refused with a located message.
 """
+
 from __future__ import annotations
 
 import csv
@@ -24,11 +25,13 @@ HERE = pathlib.Path(__file__).resolve().parent
 
 
 def cli(*args, **kw):
-    return subprocess.run([sys.executable, "-m", "app", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=600, **kw)
+    return subprocess.run(
+        [sys.executable, "-m", "app", *args], cwd=ROOT, capture_output=True, text=True, timeout=600, **kw
+    )
 
 
 # ----------------------------------------------------------------------------- seating
+
 
 def test_seatings_are_the_distinct_rotations():
     assert sim.seatings(["greedy", "random"]) == [("greedy", "random"), ("random", "greedy")]
@@ -39,8 +42,12 @@ def test_seatings_are_the_distinct_rotations():
 
 
 def test_each_deal_is_played_in_each_seating():
-    assert [sim.deal(i, ["g", "r"]) for i in range(4)] == [(0, ("g", "r")), (0, ("r", "g")),
-                                                          (1, ("g", "r")), (1, ("r", "g"))]
+    assert [sim.deal(i, ["g", "r"]) for i in range(4)] == [
+        (0, ("g", "r")),
+        (0, ("r", "g")),
+        (1, ("g", "r")),
+        (1, ("r", "g")),
+    ]
     assert [sim.deal(i, ["g", "r"], fixed_seats=True) for i in range(2)] == [(0, ("g", "r")), (1, ("g", "r"))]
 
 
@@ -69,19 +76,23 @@ def test_fixed_seats_keep_the_bots_in_their_seats():
 
 def test_rotated_results_are_the_same_for_any_jobs():
     kw = dict(games=8, seed=2, bots=["greedy", "random"])
-    assert run_games([standin()], jobs=1, **kw).to_dict(games=True) == run_games([standin()], jobs=2, chunk=3,
-                                                                      **kw).to_dict(games=True)
+    assert run_games([standin()], jobs=1, **kw).to_dict(games=True) == run_games(
+        [standin()], jobs=2, chunk=3, **kw
+    ).to_dict(games=True)
 
 
 def test_the_table_names_seats_and_bots_apart():
     text = sim.format_table(run_games([standin()], games=4, seed=1, bots=["greedy", "random"], jobs=1))
     assert "seat 1 wins (bots rotated)" in text and "greedy wins (every seat)" in text
     assert "random wins (every seat)" in text and "--fixed-seats" in text
-    fixed = sim.format_table(run_games([standin()], games=4, seed=1, bots=["greedy", "random"], jobs=1, fixed_seats=True))
+    fixed = sim.format_table(
+        run_games([standin()], games=4, seed=1, bots=["greedy", "random"], jobs=1, fixed_seats=True)
+    )
     assert "seat 1 wins (greedy)" in fixed and "bots rotated" not in fixed
 
 
 # ----------------------------------------------------------------------------- records
+
 
 def test_a_game_result_has_its_record_fields():
     r = run_games([standin()], games=2, seed=4, bots=["greedy", "random"], jobs=1).specs[0].results[0]
@@ -89,8 +100,11 @@ def test_a_game_result_has_its_record_fields():
     uses = dict(r.uses)
     assert sum(uses.values()) == len(r.actions) > 0
     # the stand-in has no ACTIONS table: a decision is named by its notation's first word
-    assert uses["take"] > 0 and uses["buy"] > 0 and set(uses) <= {"take", "take2", "reserve", "buy", "return",
-                                                                   "noble", "pass"}
+    assert (
+        uses["take"] > 0
+        and uses["buy"] > 0
+        and set(uses) <= {"take", "take2", "reserve", "buy", "return", "noble", "pass"}
+    )
     assert r.end_reason in ("target", "deadlock", "stuck", "truncated")
     assert len(r.nobles) == len(r.gold_spent) == 2
 
@@ -111,8 +125,24 @@ def test_records_list_every_field(tmp_path):
     rows = [json.loads(line) for line in path.read_text().splitlines()]
     assert [r["index"] for r in rows] == [0, 1, 2, 3]
     first = rows[0]
-    for key in ("seed", "spec", "seats", "rounds", "end_reason", "winners", "scores", "margin", "cards", "nobles",
-                "gold_spent", "uses", "actions", "max_turns", "sha256", "players"):
+    for key in (
+        "seed",
+        "spec",
+        "seats",
+        "rounds",
+        "end_reason",
+        "winners",
+        "scores",
+        "margin",
+        "cards",
+        "nobles",
+        "gold_spent",
+        "uses",
+        "actions",
+        "max_turns",
+        "sha256",
+        "players",
+    ):
         assert key in first, key
     game = result.specs[0].results[0]
     assert first["seed"] == game.seed and first["actions"] == list(game.actions)
@@ -132,8 +162,20 @@ def test_csv_records_hold_the_same_games(tmp_path):
 
 def test_record_files_are_the_same_for_any_jobs(tmp_path):
     for jobs in (1, 2):
-        out = cli("simulate", str(STANDIN), "--games", "4", "--bots", "greedy,random", "--seed", "3",
-                  "--jobs", str(jobs), "--games-out", str(tmp_path / f"g{jobs}.jsonl"))
+        out = cli(
+            "simulate",
+            str(STANDIN),
+            "--games",
+            "4",
+            "--bots",
+            "greedy,random",
+            "--seed",
+            "3",
+            "--jobs",
+            str(jobs),
+            "--games-out",
+            str(tmp_path / f"g{jobs}.jsonl"),
+        )
         assert out.returncode == 0, out.stderr
         assert "wrote 4 game records" in out.stderr
     assert (tmp_path / "g1.jsonl").read_text() == (tmp_path / "g2.jsonl").read_text()
@@ -154,8 +196,20 @@ def test_a_record_replays_the_same_game(tmp_path):
 
 def test_play_replay_shows_the_moves_and_the_end(tmp_path):
     path = tmp_path / "g.jsonl"
-    out = cli("simulate", str(STANDIN), "--games", "2", "--bots", "greedy,random", "--seed", "1", "--jobs", "1",
-              "--games-out", str(path))
+    out = cli(
+        "simulate",
+        str(STANDIN),
+        "--games",
+        "2",
+        "--bots",
+        "greedy,random",
+        "--seed",
+        "1",
+        "--jobs",
+        "1",
+        "--games-out",
+        str(path),
+    )
     assert out.returncode == 0, out.stderr
     shown = cli("play", str(STANDIN), "--replay", str(path), "--game", "1")
     assert shown.returncode == 0, shown.stderr
@@ -165,26 +219,47 @@ def test_play_replay_shows_the_moves_and_the_end(tmp_path):
     assert "game over" in shown.stdout
 
 
-@pytest.mark.parametrize("text, message", [
-    ('{"spec": "standin", "index": 0\n', ":1:31: error: not a JSON record: Expecting ',' delimiter"),
-    ("[1, 2]\n", ":1:1: error: a record is a JSON object, not list"),
-    ('{"spec": "standin", "index": 0, "seed": -1, "players": 2, "seats": ["greedy", "random"], "actions": []}\n',
-     ":1: error: 'seed' must be a whole number from 0"),
-    ('{"spec": "standin", "index": 0, "seed": 1, "players": 2, "seats": ["greedy", "\\u001b[2J"], "actions": []}\n',
-     ":1: error: 'seats' holds '\\x1b[2J', not a bot name"),
-    ('{"spec": "standin", "index": 0, "seed": 1, "players": 2, "seats": ["greedy"], "actions": []}\n',
-     ":1: error: 'seats' must list one bot per player (2)"),
-    ('{"spec": "standin", "index": 0, "seed": 1, "players": 2, "seats": ["greedy", "random"], "actions": [1.5]}\n',
-     ":1: error: 'actions' must be a list of action ids"),
-    ('{"spec": "standin", "index": 0, "seed": 1, "players": 2, "seats": ["greedy", "random"], "actions": [9999]}\n',
-     ":1: error: move 1 of the record (id 9999) is not legal there"),
-    ('{"spec": "other", "index": 0, "seed": 1, "players": 2, "seats": ["greedy", "random"], "actions": []}\n',
-     ": no game 0 of spec 'standin' (it holds games of 'other')"),
-    ('{"spec": "standin", "sha256": "abc", "index": 0, "seed": 1, "players": 2, "seats": ["greedy", "random"], '
-     '"actions": []}\n', ":1: error: the record is for another version of spec 'standin'"),
-    ('\n\n{"spec": "standin", "index": 0, "seed": 1, "players": 2, "seats": ["greedy", "random"], '
-     '"actions": [], "format": "x"}\n', ":3: error: 'format' must be 'splendor-rules/game'"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ('{"spec": "standin", "index": 0\n', ":1:31: error: not a JSON record: Expecting ',' delimiter"),
+        ("[1, 2]\n", ":1:1: error: a record is a JSON object, not list"),
+        (
+            '{"spec": "standin", "index": 0, "seed": -1, "players": 2, "seats": ["greedy", "random"], "actions": []}\n',
+            ":1: error: 'seed' must be a whole number from 0",
+        ),
+        (
+            '{"spec": "standin", "index": 0, "seed": 1, "players": 2, "seats": ["greedy", "\\u001b[2J"], "actions": []}\n',
+            ":1: error: 'seats' holds '\\x1b[2J', not a bot name",
+        ),
+        (
+            '{"spec": "standin", "index": 0, "seed": 1, "players": 2, "seats": ["greedy"], "actions": []}\n',
+            ":1: error: 'seats' must list one bot per player (2)",
+        ),
+        (
+            '{"spec": "standin", "index": 0, "seed": 1, "players": 2, "seats": ["greedy", "random"], "actions": [1.5]}\n',
+            ":1: error: 'actions' must be a list of action ids",
+        ),
+        (
+            '{"spec": "standin", "index": 0, "seed": 1, "players": 2, "seats": ["greedy", "random"], "actions": [9999]}\n',
+            ":1: error: move 1 of the record (id 9999) is not legal there",
+        ),
+        (
+            '{"spec": "other", "index": 0, "seed": 1, "players": 2, "seats": ["greedy", "random"], "actions": []}\n',
+            ": no game 0 of spec 'standin' (it holds games of 'other')",
+        ),
+        (
+            '{"spec": "standin", "sha256": "abc", "index": 0, "seed": 1, "players": 2, "seats": ["greedy", "random"], '
+            '"actions": []}\n',
+            ":1: error: the record is for another version of spec 'standin'",
+        ),
+        (
+            '\n\n{"spec": "standin", "index": 0, "seed": 1, "players": 2, "seats": ["greedy", "random"], '
+            '"actions": [], "format": "x"}\n',
+            ":3: error: 'format' must be 'splendor-rules/game'",
+        ),
+    ],
+)
 def test_broken_record_files_get_a_located_error(tmp_path, text, message):
     path = tmp_path / "bad.jsonl"
     path.write_text(text, encoding="utf-8")
@@ -223,6 +298,7 @@ def test_games_out_with_a_wrong_extension_is_a_usage_error(tmp_path):
 
 
 # ----------------------------------------------------------------------------- streaming (--games-out)
+
 
 def test_in_order_hands_games_over_in_game_order_whatever_order_they_finish():
     def game(index):
@@ -289,17 +365,20 @@ def test_streamed_records_of_two_specs_are_the_same_for_any_jobs(tmp_path, kind)
         texts.append(path.read_text())
         assert texts[-1] == records.format_records(records.records(result), kind)
     assert texts[0] == texts[1]
-    lines = texts[0].splitlines()[1 if kind == "csv" else 0:]
+    lines = texts[0].splitlines()[1 if kind == "csv" else 0 :]
     specs = [json.loads(x)["spec"] for x in lines] if kind == "jsonl" else [x.split(",")[2] for x in lines]
     assert specs == ["standin", "other"] * 5  # game 0 of each spec, then game 1 of each, ...
 
 
 def test_a_record_file_that_cannot_be_written_is_said_before_the_games(tmp_path):
-    out = cli("simulate", str(STANDIN), "--games", "2", "--jobs", "1", "--games-out",
-              str(tmp_path / "missing" / "g.jsonl"))
+    out = cli(
+        "simulate", str(STANDIN), "--games", "2", "--jobs", "1", "--games-out", str(tmp_path / "missing" / "g.jsonl")
+    )
     assert out.returncode == 1, out.stderr
-    assert f"error: {tmp_path / 'missing' / 'g.jsonl'}: cannot write the game records: No such file or directory" \
+    assert (
+        f"error: {tmp_path / 'missing' / 'g.jsonl'}: cannot write the game records: No such file or directory"
         in out.stderr
+    )
     assert "rounds, mean" not in out.stdout
 
 

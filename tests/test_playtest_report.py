@@ -1,4 +1,5 @@
 """`simulate --report DIR` (issue 18, item 6): one self-contained page, charts beside it, spec text escaped."""
+
 from __future__ import annotations
 
 import pathlib
@@ -18,18 +19,32 @@ HOSTILE = '<script>alert("x")</script>&<img src=x onerror=alert(1)>'
 
 
 def game(index, rounds, winners, scores, over=True, seats=("greedy", "random")):
-    return GameResult(index=index, seed=index, rounds=rounds, turns=2 * rounds, winners=tuple(winners),
-                      scores=tuple(scores), over=over, stuck=False, passes=0, tied=False,
-                      end="target" if over else None, seats=seats,
-                      uses=(("take_different", 10 + index), ("sweep", 0)))
+    return GameResult(
+        index=index,
+        seed=index,
+        rounds=rounds,
+        turns=2 * rounds,
+        winners=tuple(winners),
+        scores=tuple(scores),
+        over=over,
+        stuck=False,
+        passes=0,
+        tied=False,
+        end="target" if over else None,
+        seats=seats,
+        uses=(("take_different", 10 + index), ("sweep", 0)),
+    )
 
 
 def simulation():
-    a = [game(i, 25 + i % 3, [i % 2], [15, 10], seats=("greedy", "random") if i % 2 == 0 else ("random", "greedy"))
-         for i in range(8)] + [game(8, 500, [], [2, 3], over=False)]
+    a = [
+        game(i, 25 + i % 3, [i % 2], [15, 10], seats=("greedy", "random") if i % 2 == 0 else ("random", "greedy"))
+        for i in range(8)
+    ] + [game(8, 500, [], [2, 3], over=False)]
     b = [game(i, 20 + i % 2, [0], [12, 9]) for i in range(8)]
-    return sim.Simulation(2, 9, ("greedy", "random"), 1, 1000,
-                          [SpecSummary(HOSTILE, "official", a, 9), SpecSummary("b.yaml", "b", b, 9)])
+    return sim.Simulation(
+        2, 9, ("greedy", "random"), 1, 1000, [SpecSummary(HOSTILE, "official", a, 9), SpecSummary("b.yaml", "b", b, 9)]
+    )
 
 
 def test_the_report_is_one_page_with_the_charts_inside_and_beside(tmp_path):
@@ -59,9 +74,27 @@ def test_the_length_chart_leaves_the_capped_games_out():
 
 
 def test_cli_report(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "app", "simulate", str(HERE / "test_playtest_standin.py"),
-                          "--games", "4", "--jobs", "1", "--bots", "greedy,random", "--report", str(tmp_path / "r")],
-                         cwd=HERE.parent, capture_output=True, text=True, timeout=600)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "simulate",
+            str(HERE / "test_playtest_standin.py"),
+            "--games",
+            "4",
+            "--jobs",
+            "1",
+            "--bots",
+            "greedy,random",
+            "--report",
+            str(tmp_path / "r"),
+        ],
+        cwd=HERE.parent,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert out.returncode == 0, out.stderr
     assert f"wrote {tmp_path / 'r' / 'report.html'}" in out.stderr
     assert (tmp_path / "r" / "rounds.png").stat().st_size > 1000
@@ -72,8 +105,9 @@ def one_kind_of_bot():
     seats = ("random", "random")
     a = [game(i, 25 + i % 3, [i % 2], [15, 10], seats=seats) for i in range(6)]
     b = [game(i, 20 + i % 2, [0], [12, 9], seats=seats) for i in range(6)]
-    return sim.Simulation(2, 6, ("random", "random"), 1, 1000,
-                          [SpecSummary("a.yaml", "a", a, 6), SpecSummary("b.yaml", "b", b, 6)])
+    return sim.Simulation(
+        2, 6, ("random", "random"), 1, 1000, [SpecSummary("a.yaml", "a", a, 6), SpecSummary("b.yaml", "b", b, 6)]
+    )
 
 
 def test_a_comparison_without_a_skill_check_says_so_as_a_spec_does():
@@ -93,9 +127,28 @@ def test_the_report_of_one_kind_of_bot_has_its_comparisons_and_no_skill_row(tmp_
 
 def test_cli_report_with_random_bots_alone_over_two_specs(tmp_path):
     """Issue 26 item 21: `simulate A B --bots random --report DIR` ended in a jinja2 UndefinedError."""
-    out = subprocess.run([sys.executable, "-m", "app", "simulate", "official", "target-12", "--games", "2",
-                          "--jobs", "1", "--bots", "random", "--report", str(tmp_path / "r")],
-                         cwd=HERE.parent, capture_output=True, text=True, timeout=600)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "simulate",
+            "official",
+            "target-12",
+            "--games",
+            "2",
+            "--jobs",
+            "1",
+            "--bots",
+            "random",
+            "--report",
+            str(tmp_path / "r"),
+        ],
+        cwd=HERE.parent,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
     page = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
     assert "Differences from official" in page and "skill" not in page
@@ -111,8 +164,22 @@ def test_a_report_that_fails_is_an_internal_error_not_a_traceback(tmp_path, monk
 
     monkeypatch.setattr(report, "write", broken)
     monkeypatch.delenv("SPLENDOR_RULES_TRACEBACK", raising=False)
-    result = CliRunner().invoke(cli.main, ["simulate", str(HERE / "test_playtest_standin.py"), "--games", "1",
-                                           "--jobs", "1", "--bots", "random", "--report", str(tmp_path / "r")])
+    result = CliRunner().invoke(
+        cli.main,
+        [
+            "simulate",
+            str(HERE / "test_playtest_standin.py"),
+            "--games",
+            "1",
+            "--jobs",
+            "1",
+            "--bots",
+            "random",
+            "--report",
+            str(tmp_path / "r"),
+        ],
+    )
     assert result.exit_code == 3 and "Traceback" not in result.stderr
-    assert f"internal error while writing the report to {tmp_path / 'r'}: KeyError: 'a bug of the report'" \
-        in result.stderr
+    assert (
+        f"internal error while writing the report to {tmp_path / 'r'}: KeyError: 'a bug of the report'" in result.stderr
+    )

@@ -5,6 +5,7 @@ worker processes, a local Dask cluster), progress, interruption, caps, stuck gam
 the report formats. The same machinery on the real generated engines is tested in
 tests/test_playtest_engines.py.
 """
+
 from __future__ import annotations
 
 import csv
@@ -29,16 +30,12 @@ from tests.helpers.playtest import STANDIN, run_games, standin
 HERE = pathlib.Path(__file__).resolve().parent
 
 
-
-
-
-
 def test_game_seeds_depend_on_seed_spec_and_index_only():
     a = sim.game_seed(7, "official", 3)
     assert a == sim.game_seed(7, "official", 3)
     others = {sim.game_seed(8, "official", 3), sim.game_seed(7, "target-12", 3), sim.game_seed(7, "official", 4)}
     assert len(others | {a}) == 4
-    assert 0 <= a < 2 ** 63
+    assert 0 <= a < 2**63
 
 
 def test_same_seed_same_results_for_any_jobs_and_chunking(tmp_path):
@@ -66,10 +63,12 @@ def test_mcts_games_are_the_same_in_worker_processes():
 
 def test_same_results_on_a_local_dask_cluster(tmp_path):
     import distributed  # the optional extra dask[distributed]: CI installs it
+
     engine = standin()
     expected = run_games([engine], games=8, seed=3, jobs=1).to_dict(games=True)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster:
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
         with distributed.Client(cluster) as client:
             by_client = run_games([engine], games=8, seed=3, scheduler=client).to_dict(games=True)
             by_address = run_games([engine], games=8, seed=3, scheduler=cluster.scheduler_address, chunk=2)
@@ -134,15 +133,31 @@ def test_stuck_games_and_passes_are_counted(tmp_path):
 
 
 def _result(index, rounds, winners, scores, **kw):
-    fields = dict(index=index, seed=index, rounds=rounds, turns=2 * rounds, winners=tuple(winners),
-                  scores=tuple(scores), over=True, stuck=False, passes=0, tied=False, end="target")
+    fields = dict(
+        index=index,
+        seed=index,
+        rounds=rounds,
+        turns=2 * rounds,
+        winners=tuple(winners),
+        scores=tuple(scores),
+        over=True,
+        stuck=False,
+        passes=0,
+        tied=False,
+        end="target",
+    )
     fields.update(kw)
     return GameResult(**fields)
 
 
 def test_summary_statistics_from_known_results():
-    results = [_result(0, 20, [0], [15, 10]), _result(1, 22, [1], [12, 16]), _result(2, 24, [0], [17, 9]),
-               _result(3, 30, [0, 1], [15, 15], tied=True), _result(4, 26, [], [3, 4], over=False, end=None)]
+    results = [
+        _result(0, 20, [0], [15, 10]),
+        _result(1, 22, [1], [12, 16]),
+        _result(2, 24, [0], [17, 9]),
+        _result(3, 30, [0, 1], [15, 15], tied=True),
+        _result(4, 26, [], [3, 4], over=False, end=None),
+    ]
     s = SpecSummary("a.yaml", "a", results, 6).to_dict(2)
     assert s["games"] == 5 and s["requested"] == 6
     # the game stopped at the cap (26 rounds) is left out of the lengths (issue 18)
@@ -229,9 +244,11 @@ def test_plots_without_matplotlib_say_what_to_install(monkeypatch):
 
 # ----------------------------------------------------------------------------- the command
 
+
 def cli(*args, **kw):
-    return subprocess.run([sys.executable, "-m", "app", *args], cwd=HERE.parent, capture_output=True,
-                          text=True, timeout=120, **kw)
+    return subprocess.run(
+        [sys.executable, "-m", "app", *args], cwd=HERE.parent, capture_output=True, text=True, timeout=120, **kw
+    )
 
 
 def test_cli_simulate_json_is_the_same_for_any_jobs():
@@ -263,9 +280,26 @@ def test_cli_usage_errors():
 
 
 def test_cli_ctrl_c_reports_what_finished():
-    proc = subprocess.Popen([sys.executable, "-m", "app", "simulate", str(STANDIN), "--games", "100000",
-                             "--jobs", "2", "--progress", "--bots", "random"],
-                            cwd=HERE.parent, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "simulate",
+            str(STANDIN),
+            "--games",
+            "100000",
+            "--jobs",
+            "2",
+            "--progress",
+            "--bots",
+            "random",
+        ],
+        cwd=HERE.parent,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 60
         line = ""
@@ -287,8 +321,19 @@ def test_cli_ctrl_c_reports_what_finished():
 
 def test_plot_into_a_folder_that_cannot_be_made_says_so(tmp_path):
     (tmp_path / "file").write_text("not a folder", encoding="utf-8")
-    result = cli("simulate", "official", "--games", "2", "--jobs", "1", "--no-progress",
-                 "--plot", str(tmp_path / "file" / "charts"), "--cache-dir", str(tmp_path / "cache"))
+    result = cli(
+        "simulate",
+        "official",
+        "--games",
+        "2",
+        "--jobs",
+        "1",
+        "--no-progress",
+        "--plot",
+        str(tmp_path / "file" / "charts"),
+        "--cache-dir",
+        str(tmp_path / "cache"),
+    )
     assert result.returncode == 1
     assert f"error: cannot write the charts to {tmp_path / 'file' / 'charts'}: Not a directory" in result.stderr
     assert "Traceback" not in result.stderr
@@ -301,7 +346,7 @@ def test_a_billion_games_stream_from_the_first_game(jobs):
     import itertools
     import tracemalloc
 
-    first = list(itertools.islice(sim.make_chunks([standin()], 2, 10 ** 9, ("greedy", "greedy"), 0, 50, 10), 3))
+    first = list(itertools.islice(sim.make_chunks([standin()], 2, 10**9, ("greedy", "greedy"), 0, 50, 10), 3))
     assert [c.indexes for c in first] == [tuple(range(0, 10)), tuple(range(10, 20)), tuple(range(20, 30))]
 
     def stop(done, total):
@@ -310,7 +355,7 @@ def test_a_billion_games_stream_from_the_first_game(jobs):
 
     tracemalloc.start()
     try:
-        result = run_games([standin()], games=10 ** 9, jobs=jobs, chunk=2, progress=stop, max_turns=60)
+        result = run_games([standin()], games=10**9, jobs=jobs, chunk=2, progress=stop, max_turns=60)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
@@ -331,15 +376,23 @@ def test_a_game_read_from_to_dict_records_what_its_json_says(name, monkeypatch):
     """play_game reads the end of a game from the engine's to_dict (not its JSON text written and
     parsed again): every result field, the record included, is the same as read from the JSON."""
     root = HERE.parent
-    module = engines.load(str(root / ("rulespec/official.yaml" if name == "official" else f"variants/{name}.yaml"))).module
-    fast = [sim.play_game(module, 2, ("greedy", "random"), seed, seed, max_turns=20 if seed == 0 else 300) for seed in range(4)]
+    module = engines.load(
+        str(root / ("rulespec/official.yaml" if name == "official" else f"variants/{name}.yaml"))
+    ).module
+    fast = [
+        sim.play_game(module, 2, ("greedy", "random"), seed, seed, max_turns=20 if seed == 0 else 300)
+        for seed in range(4)
+    ]
     for seed in range(4):  # the state itself, at the end of each game
         g = module.new_game(2, seed=seed, max_turns=20 if seed == 0 else 300)
         for a in fast[seed].actions:
             g.apply(a)
         assert sim_game._state(g) == json.loads(g.to_json())
     monkeypatch.setattr(sim_game, "_state", lambda game: json.loads(game.to_json()))
-    slow = [sim.play_game(module, 2, ("greedy", "random"), seed, seed, max_turns=20 if seed == 0 else 300) for seed in range(4)]
+    slow = [
+        sim.play_game(module, 2, ("greedy", "random"), seed, seed, max_turns=20 if seed == 0 else 300)
+        for seed in range(4)
+    ]
     assert fast == slow
     assert {r.end_reason for r in fast} >= {"truncated"} and any(r.over for r in fast)
 

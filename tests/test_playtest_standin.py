@@ -12,6 +12,7 @@ tokens first, then gold), and the rule numbers below are fixed in the module (te
 a variant by rewriting ``TARGET``). The bottom half checks the fixture itself: tokens
 and cards are conserved, JSON round-trips, observations hide what they must.
 """
+
 from __future__ import annotations
 
 import csv
@@ -69,10 +70,13 @@ def _read(name):
         return list(csv.DictReader(f))
 
 
-CARDS = tuple(Card(i, int(r["level"]), r["bonus"], int(r["points"]), tuple(int(r[g]) for g in GEMS))
-              for i, r in enumerate(_read("splendor_cards.csv")))
-NOBLES = tuple(Noble(i, int(r["points"]), tuple(int(r[g]) for g in GEMS))
-               for i, r in enumerate(_read("splendor_nobles.csv")))
+CARDS = tuple(
+    Card(i, int(r["level"]), r["bonus"], int(r["points"]), tuple(int(r[g]) for g in GEMS))
+    for i, r in enumerate(_read("splendor_cards.csv"))
+)
+NOBLES = tuple(
+    Noble(i, int(r["points"]), tuple(int(r[g]) for g in GEMS)) for i, r in enumerate(_read("splendor_nobles.csv"))
+)
 _BONUS = tuple(GEMS.index(c.bonus) for c in CARDS)
 
 # The action table: every action a seat can ever take, by number.
@@ -98,8 +102,17 @@ for _i in range(5):
     _TABLE.append(("noble_visit", {"noble": _i + 1}, ("noble", _i)))
 _TABLE.append(("pass", {}, ("pass",)))
 NUM_ACTIONS = len(_TABLE)
-DECISIONS = ("take_different", "take_pair", "reserve_face_up", "reserve_blind", "buy_face_up",
-             "buy_reserved", "pass", "return_tokens", "noble_visit")
+DECISIONS = (
+    "take_different",
+    "take_pair",
+    "reserve_face_up",
+    "reserve_blind",
+    "buy_face_up",
+    "buy_reserved",
+    "pass",
+    "return_tokens",
+    "noble_visit",
+)
 
 
 def _notation(a):
@@ -245,8 +258,12 @@ class Game:
         if len(self.reserved[p]) < RESERVE_LIMIT:
             out += [30 + 4 * lv + s for lv in range(3) for s in range(FACE_UP) if self.market[lv][s] is not None]
             out += [42 + lv for lv in range(3) if self.decks[lv]]
-        out += [45 + 4 * lv + s for lv in range(3) for s in range(FACE_UP)
-                if self.market[lv][s] is not None and self._price(p, self.market[lv][s]) is not None]
+        out += [
+            45 + 4 * lv + s
+            for lv in range(3)
+            for s in range(FACE_UP)
+            if self.market[lv][s] is not None and self._price(p, self.market[lv][s]) is not None
+        ]
         out += [57 + i for i, c in enumerate(self.reserved[p]) if self._price(p, c) is not None]
         if not out:
             out = [NUM_ACTIONS - 1]
@@ -381,19 +398,34 @@ class Game:
     # -- serialisation
     def _dict(self):
         return {
-            "format": "splendor-rules/state", "version": 1,
-            "spec": {"name": SPEC_NAME, "sha256": SPEC_SHA256}, "players": self.num_players,
-            "seed": self.seed, "current_player": self.current_player, "phase": self.phase,
-            "step_count": self.step_count, "round": self.round, "turn": self.turn,
-            "passes": self.passes, "ending": self.ending, "end_reason": self.end_reason,
+            "format": "splendor-rules/state",
+            "version": 1,
+            "spec": {"name": SPEC_NAME, "sha256": SPEC_SHA256},
+            "players": self.num_players,
+            "seed": self.seed,
+            "current_player": self.current_player,
+            "phase": self.phase,
+            "step_count": self.step_count,
+            "round": self.round,
+            "turn": self.turn,
+            "passes": self.passes,
+            "ending": self.ending,
+            "end_reason": self.end_reason,
             "supply": dict(zip(COLOURS, self.supply, strict=True)),
             "market": {str(lv + 1): list(self.market[lv]) for lv in range(3)},
             "decks": {str(lv + 1): list(reversed(self.decks[lv])) for lv in range(3)},
             "nobles": list(self.noble_row),
-            "seats": [{"tokens": dict(zip(COLOURS, self.tokens[p], strict=True)), "purchased": list(self.purchased[p]),
-                       "reserved": list(self.reserved[p]), "blind": list(self.blind[p]),
-                       "nobles": list(self.nobles[p]), "turns": self.turns[p]}
-                      for p in range(self.num_players)],
+            "seats": [
+                {
+                    "tokens": dict(zip(COLOURS, self.tokens[p], strict=True)),
+                    "purchased": list(self.purchased[p]),
+                    "reserved": list(self.reserved[p]),
+                    "blind": list(self.blind[p]),
+                    "nobles": list(self.nobles[p]),
+                    "turns": self.turns[p],
+                }
+                for p in range(self.num_players)
+            ],
             "history": list(self.history),
         }
 
@@ -411,8 +443,13 @@ class Game:
         return d
 
     def record(self):
-        return {"spec": SPEC_NAME, "sha256": SPEC_SHA256, "seed": self.seed,
-                "players": self.num_players, "actions": list(self.history)}
+        return {
+            "spec": SPEC_NAME,
+            "sha256": SPEC_SHA256,
+            "seed": self.seed,
+            "players": self.num_players,
+            "actions": list(self.history),
+        }
 
 
 def new_game(players, seed=None, max_turns=None):
@@ -487,6 +524,7 @@ def replay(record):
 
 
 # --------------------------------------------------------------------------- tests of the fixture
+
 
 def _random_game(seed, players=2, limit=3000):
     rng = random.Random(seed)

@@ -1,4 +1,5 @@
 """playtest.stats against reference values (computed with SciPy 1.17 and checked by hand)."""
+
 from __future__ import annotations
 
 import math

@@ -4,6 +4,7 @@ Capped games counted apart and left out of lengths; margin of victory; uses of e
 decision per game with the note on rarely used rules; the skill check; and each measure's
 difference from the first spec with its test.
 """
+
 from __future__ import annotations
 
 import math
@@ -16,16 +17,30 @@ from playtest.simulate import GameResult, SpecSummary
 
 
 def game(index, rounds, winners, scores, seats=("greedy", "random"), uses=(), over=True, tied=False):
-    return GameResult(index=index, seed=100 + index, rounds=rounds, turns=2 * rounds, winners=tuple(winners),
-                      scores=tuple(scores), over=over, stuck=False, passes=0, tied=tied,
-                      end="target" if over else None, seats=tuple(seats), uses=tuple(uses))
+    return GameResult(
+        index=index,
+        seed=100 + index,
+        rounds=rounds,
+        turns=2 * rounds,
+        winners=tuple(winners),
+        scores=tuple(scores),
+        over=over,
+        stuck=False,
+        passes=0,
+        tied=tied,
+        end="target" if over else None,
+        seats=tuple(seats),
+        uses=tuple(uses),
+    )
 
 
-A = [game(0, 20, [0], [15, 10], uses=(("take", 10), ("pass", 0))),
-     game(1, 22, [1], [12, 16], seats=("random", "greedy"), uses=(("take", 12), ("pass", 0))),
-     game(2, 24, [0], [17, 9], seats=("random", "greedy"), uses=(("take", 8), ("pass", 1))),
-     game(3, 30, [0, 1], [15, 15], uses=(("take", 14), ("pass", 0)), tied=True),
-     game(4, 500, [], [3, 4], over=False, uses=(("take", 900), ("pass", 0)))]
+A = [
+    game(0, 20, [0], [15, 10], uses=(("take", 10), ("pass", 0))),
+    game(1, 22, [1], [12, 16], seats=("random", "greedy"), uses=(("take", 12), ("pass", 0))),
+    game(2, 24, [0], [17, 9], seats=("random", "greedy"), uses=(("take", 8), ("pass", 1))),
+    game(3, 30, [0, 1], [15, 15], uses=(("take", 14), ("pass", 0)), tied=True),
+    game(4, 500, [], [3, 4], over=False, uses=(("take", 900), ("pass", 0))),
+]
 
 
 def summary(results=A, steps=()):
@@ -76,7 +91,9 @@ def test_skill_check():
 
 def test_differences_from_the_first_spec_use_the_test_that_suits_each():
     other = [game(i, 26, [0], [15, 5], uses=(("take", 20),)) for i in range(4)] + [
-        game(9, 500, [], [1, 1], over=False, uses=(("take", 1),)), game(10, 500, [], [1, 1], over=False)]
+        game(9, 500, [], [1, 1], over=False, uses=(("take", 1),)),
+        game(10, 500, [], [1, 1], over=False),
+    ]
     c = sim.compare(summary(), summary(other), 2)
     assert c["margin"]["difference"] == pytest.approx(10 - 17 / 3)
     assert c["margin"]["welch"]["test"] == "welch_t"
@@ -96,6 +113,13 @@ def test_differences_from_the_first_spec_use_the_test_that_suits_each():
 def test_the_table_shows_the_new_measures():
     run = sim.Simulation(2, 5, ("greedy", "random"), 0, 1000, [summary(), summary()])
     text = sim.format_table(run)
-    for row in ("capped (not in lengths)", "margin of victory, mean", "skill: greedy beats random",
-                "take per game", "vs first: margin", "vs first: skill", "vs first: take"):
+    for row in (
+        "capped (not in lengths)",
+        "margin of victory, mean",
+        "skill: greedy beats random",
+        "take per game",
+        "vs first: margin",
+        "vs first: skill",
+        "vs first: take",
+    ):
         assert row in text, row

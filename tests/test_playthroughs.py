@@ -14,6 +14,7 @@ Regenerate them (and read every diff before committing it) with:
 playthrough of its generated engine (a solo variant: its one player count), so that a change
 of behaviour in any variant shows in review as a diff of its transcript.
 """
+
 from __future__ import annotations
 
 import json
@@ -83,9 +84,11 @@ def summary(E: ModuleType, game) -> list[str]:
         tokens = "/".join(str(s["tokens"][c]) for c in E.COLOURS)
         bonus = "/".join(map(str, game.bonus[p]))
         reserved = ", ".join(card_text(E, c) for c in s["reserved"]) or "none"
-        lines.append(f"seat {p}: prestige {game.prestige[p]}, tokens {tokens}, bonus {bonus}, "
-                     f"purchased {len(s['purchased'])}, nobles {s['nobles']}, turns {s['turns']}, "
-                     f"reserved: {reserved}")
+        lines.append(
+            f"seat {p}: prestige {game.prestige[p]}, tokens {tokens}, bonus {bonus}, "
+            f"purchased {len(s['purchased'])}, nobles {s['nobles']}, turns {s['turns']}, "
+            f"reserved: {reserved}"
+        )
     return lines
 
 
@@ -106,12 +109,13 @@ def transcript(E: ModuleType, players: int, seed: int, max_logged: int = MAX_LOG
         legal = game.legal_actions()
         action = rng.choice(legal)
         if decisions < max_logged:
-            out.append(f"decision {decisions + 1}: round {game.round}, turn {game.turn}, "
-                       f"seat {game.current_player} to play, phase {game.phase}")
+            out.append(
+                f"decision {decisions + 1}: round {game.round}, turn {game.turn}, "
+                f"seat {game.current_player} to play, phase {game.phase}"
+            )
             out += ["  " + line for line in summary(E, game)]
             strings = ", ".join(E.action_to_string(a) for a in legal)
-            out += textwrap.wrap(f"legal ({len(legal)}): {strings}", 100,
-                                 initial_indent="  ", subsequent_indent="    ")
+            out += textwrap.wrap(f"legal ({len(legal)}): {strings}", 100, initial_indent="  ", subsequent_indent="    ")
             out.append(f"  apply: {E.action_to_string(action)}")
             out.append("")
         game.apply(action)
@@ -120,8 +124,7 @@ def transcript(E: ModuleType, players: int, seed: int, max_logged: int = MAX_LOG
         out.append(f"... {decisions - max_logged} more decisions not shown")
         out.append("")
     st = json.loads(game.to_json())
-    out.append(f"final: over after {decisions} decisions, round {game.round}, turn {game.turn}, "
-               f"ending {st['ending']}")
+    out.append(f"final: over after {decisions} decisions, round {game.round}, turn {game.turn}, ending {st['ending']}")
     out += ["  " + line for line in summary(E, game)]
     out.append(f"  scores: {list(game.scores())}")
     out.append(f"  winners: {list(game.winners())}")

@@ -8,6 +8,7 @@ strings), that the texts come back intact where they are kept as literals, and t
 importing any engine (committed or hostile) in a fresh interpreter defines only the
 documented names and does nothing else.
 """
+
 from __future__ import annotations
 
 import ast
@@ -31,9 +32,39 @@ from compiler.lower.pysource import Code, comment, docstring, identifier, litera
 from tests.helpers import ROOT
 
 # Every way a text has broken out of a comment, a docstring or a literal, or hidden code.
-PIECES = ['"""', "'''", '"', "'", "\\", "\\N{foo}", "\\x", "\\u12", "\n", "\r", "\r\n", "\x0c", "\x0b", "\x00",
-          "\ud800", "\udcff", "\u202e", "\u2066", "\u2069", "\u2028", "\u2029", "\x85", "\x1b[2J", "\ufeff", "#", "%s",
-          "%", "%(x)d", "{", "}", "\t"]
+PIECES = [
+    '"""',
+    "'''",
+    '"',
+    "'",
+    "\\",
+    "\\N{foo}",
+    "\\x",
+    "\\u12",
+    "\n",
+    "\r",
+    "\r\n",
+    "\x0c",
+    "\x0b",
+    "\x00",
+    "\ud800",
+    "\udcff",
+    "\u202e",
+    "\u2066",
+    "\u2069",
+    "\u2028",
+    "\u2029",
+    "\x85",
+    "\x1b[2J",
+    "\ufeff",
+    "#",
+    "%s",
+    "%",
+    "%(x)d",
+    "{",
+    "}",
+    "\t",
+]
 HOSTILE = "House" + "".join(f"{piece}{i}" for i, piece in enumerate(PIECES)) + '"'
 ATTACK = "x''';import os;os.system('echo PWNED>PWNED');SPEC_NAME='x'#"
 
@@ -41,7 +72,7 @@ ATTACK = "x''';import os;os.system('echo PWNED>PWNED');SPEC_NAME='x'#"
 # --------------------------------------------------------------------------- the functions
 
 
-@pytest.mark.parametrize("text", PIECES + [HOSTILE, ATTACK, 'House rules""" \'\'\'', 'x""" + """y'])
+@pytest.mark.parametrize("text", PIECES + [HOSTILE, ATTACK, "House rules\"\"\" '''", 'x""" + """y'])
 def test_a_comment_is_one_line_of_printable_text_that_hides_no_code(text):
     made = comment(text)
     assert isinstance(made, Code) and made.isprintable() and len(made.splitlines()) <= 1
@@ -55,8 +86,11 @@ def test_a_docstring_literal_is_the_text_exactly_and_nothing_more(text):
     module = ast.parse(made + "\nafter = 1\n")
     assert [type(s).__name__ for s in module.body] == ["Expr", "Assign"]
     assert module.body[0].value.value == text == ast.literal_eval(made)
-    tokens = [t for t in tokenize.generate_tokens(io.StringIO(made).readline)
-              if t.type not in (tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER)]
+    tokens = [
+        t
+        for t in tokenize.generate_tokens(io.StringIO(made).readline)
+        if t.type not in (tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER)
+    ]
     assert [(t.type, t.string) for t in tokens] == [(tokenize.STRING, made)]  # one string: nothing closes it early
     assert made.startswith('"""') and made.endswith('"""') and '""' not in made[3:-3].replace('\\"', "_")
 
@@ -71,6 +105,7 @@ def test_only_plain_data_becomes_a_literal():
     class Sneaky(str):
         def __repr__(self):
             return "__import__('os')"
+
     for value in (Sneaky("x"), object(), ("fine", Sneaky("x")), {Sneaky("k"): 1}):
         with pytest.raises(TypeError):
             literal(value)
@@ -99,11 +134,13 @@ def test_a_path_in_an_engine_is_relative_or_only_the_file_name(tmp_path):
 
 
 def test_an_effect_s_text_with_percent_signs_is_kept_whole_in_its_rule_error():
-    statement = lower.raise_rule_error("take(c, turn % 2) (100%s.yaml:3)", ": only %d %s token(s) in the supply",
-                                       ir.const(1), ir.const("red"))
+    statement = lower.raise_rule_error(
+        "take(c, turn % 2) (100%s.yaml:3)", ": only %d %s token(s) in the supply", ir.const(1), ir.const("red")
+    )
 
     class RuleError(Exception):
         pass
+
     with pytest.raises(RuleError) as caught:
         exec(statement, {"RuleError": RuleError})  # noqa: S102 - a statement made by the compiler
     assert str(caught.value) == "take(c, turn % 2) (100%s.yaml:3): only 1 red token(s) in the supply"
@@ -117,8 +154,7 @@ def test_the_engine_template_writes_only_code():
         env.from_string("{{ title }}").render(title="House")
     with pytest.raises(TypeError, match="not Code"):
         env.from_string("x = {{ n }}").render(n=3)
-    assert env.from_string("x = {{ n|literal }}  # {{ t|comment }}").render(n="a'", t="b\nc") == \
-        "x = \"a'\"  # b\\nc"
+    assert env.from_string("x = {{ n|literal }}  # {{ t|comment }}").render(n="a'", t="b\nc") == 'x = "a\'"  # b\\nc'
 
 
 # --------------------------------------------------------------------------- hostile specs
@@ -143,11 +179,15 @@ def write_chain(folder, text: str, variant_dir: str, variant_file: str, base_dir
     (folder / base_dir / base_file).write_text(
         f"spec: 1\nname: hostile-base\nextends: official\ntitle: {_text(text)}\ndescription: {_text(text)}\n"
         f"actions:\n  take_pair:\n    note: {_text(text)}\n    effects:\n      append:\n"
-        "        - take(colour, turn % 2 + 9)\n", encoding="utf-8")
+        "        - take(colour, turn % 2 + 9)\n",
+        encoding="utf-8",
+    )
     extends = json.dumps(f"../{base_dir}/{base_file}")
     (folder / variant_dir / variant_file).write_text(
         f"spec: 1\nname: hostile\nextends: {extends}\ntitle: {_text(text)}\ndescription: {_text(text)}\n"
-        f"values:\n  target: {{value: 16, note: {_text(text)}}}\n", encoding="utf-8")
+        f"values:\n  target: {{value: 16, note: {_text(text)}}}\n",
+        encoding="utf-8",
+    )
     return f"{variant_dir}/{variant_file}"
 
 
@@ -157,9 +197,12 @@ def _file_name(name: str, limit: int = 250) -> str:
     return name + ".yaml"
 
 
-HOSTILE_FILES = dict(variant_dir=_file_name(FS_HOSTILE[:60])[:-5], variant_file=_file_name(ATTACK + FS_HOSTILE),
-                     base_dir=_file_name("b" + FS_HOSTILE[:60].replace("\udcff", ""))[:-5],
-                     base_file=_file_name("base" + FS_HOSTILE.replace("\udcff", "")))
+HOSTILE_FILES = dict(
+    variant_dir=_file_name(FS_HOSTILE[:60])[:-5],
+    variant_file=_file_name(ATTACK + FS_HOSTILE),
+    base_dir=_file_name("b" + FS_HOSTILE[:60].replace("\udcff", ""))[:-5],
+    base_file=_file_name("base" + FS_HOSTILE.replace("\udcff", "")),
+)
 BENIGN_FILES = dict(variant_dir="variant", variant_file="house.yaml", base_dir="base", base_file="base.yaml")
 
 
@@ -212,19 +255,25 @@ def test_hostile_texts_make_the_same_program_as_harmless_ones(hostile, benign):
     assert kinds == [type(s).__name__ for s in ast.parse(benign["source"]).body]
     for line in source.splitlines():
         assert line.isprintable(), line  # no control, bidi or line-breaking character anywhere
+
     # No text makes a line of its own: each line is printable (above), and the hostile module has as many
     # logical lines as the harmless one (the printer may break a longer text over more physical lines,
     # inside its brackets, or a longer comment over more comment lines: neither is a statement).
     def statements(text: str) -> int:
         return sum(1 for t in tokenize.generate_tokens(io.StringIO(text).readline) if t.type == tokenize.NEWLINE)
+
     assert statements(source) == statements(benign["source"])
 
 
 def test_hostile_texts_come_back_intact_where_the_engine_keeps_them(hostile):
     tree = ast.parse(hostile["source"])
-    values = {node.targets[0].id: ast.literal_eval(node.value) for node in tree.body
-              if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
-              and node.targets[0].id in ("SPEC_NAME", "SPEC_PATH", "BASES")}
+    values = {
+        node.targets[0].id: ast.literal_eval(node.value)
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and isinstance(node.targets[0], ast.Name)
+        and node.targets[0].id in ("SPEC_NAME", "SPEC_PATH", "BASES")
+    }
     assert values == {"SPEC_NAME": "hostile", "SPEC_PATH": hostile["path"], "BASES": ("hostile-base", "official")}
     doc = ast.get_docstring(tree, clean=False)
     shown_path = printable(hostile["path"])
@@ -241,6 +290,7 @@ def test_a_percent_sign_in_a_file_name_or_an_effect_stays_in_its_rule_error(host
     """`turn % 2` in the effect and `%s`, `%(x)d` in the base's file name: the engine raises
     its RuleError with them as written (not a ValueError or TypeError of the formatting)."""
     import importlib.util
+
     spec = importlib.util.spec_from_file_location("hostile_engine", hostile["module"])
     engine = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(engine)
@@ -257,8 +307,9 @@ def test_an_engine_made_outside_the_project_names_no_absolute_path(hostile, tmp_
     the official spec names its own file and its bases by file name or project-relative path."""
     path = tmp_path / "mine" / "house.yaml"
     path.parent.mkdir()
-    path.write_text("spec: 1\nname: house\nextends: official\ntitle: {en: House}\n"
-                    "values:\n  target: 16\n", encoding="utf-8")
+    path.write_text(
+        "spec: 1\nname: house\nextends: official\ntitle: {en: House}\nvalues:\n  target: 16\n", encoding="utf-8"
+    )
     source = pipeline.compile_spec(str(path)).text
     assert str(tmp_path) not in source and str(ROOT) not in source
     assert 'SPEC_PATH = "house.yaml"\n' in source
@@ -271,7 +322,7 @@ def test_a_choice_or_action_named_like_the_compilers_own_names_changes_nothing(t
     """Spec names (`card_li`, `card_id`, an action named `actions`, Python's keywords and
     builtins, the engine's globals in lower case) never meet a name the compiler makes: the
     engine plays as before (same legal actions and outcome as the official engine)."""
-    official = (ROOT / "generated" / "engines" / "official.py")
+    official = ROOT / "generated" / "engines" / "official.py"
     import importlib.util
 
     def load(path, name):
@@ -279,9 +330,16 @@ def test_a_choice_or_action_named_like_the_compilers_own_names_changes_nothing(t
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         return module
+
     reference = load(official, "official_reference")
-    renames = {"card": "card_li", "colour": "card_id", "level": "lambda", "payment": "g", "noble_visit": "actions",
-               "return_tokens": "range"}
+    renames = {
+        "card": "card_li",
+        "colour": "card_id",
+        "level": "lambda",
+        "payment": "g",
+        "noble_visit": "actions",
+        "return_tokens": "range",
+    }
     text = (ROOT / "rulespec" / "official.yaml").read_text(encoding="utf-8")
     start = text.index("\nplayers:\n")  # the rules, after the kinds (whose column `level` is not a choice)
     rules_part = text[start:]
@@ -311,9 +369,24 @@ def test_a_choice_or_action_named_like_the_compilers_own_names_changes_nothing(t
 # --------------------------------------------------------------------------- importing an engine
 
 # The engine API as the README documents it (module functions, exceptions, the action count).
-DOCUMENTED = ("new_game", "from_json", "replay", "action_to_string", "string_to_action", "describe_action",
-              "IllegalAction", "NotationError", "StateError", "NUM_ACTIONS",
-              "ZONES", "KINDS", "VARIABLES", "DECISION_INFO", "ACTION_PARAMS", "saved_value")
+DOCUMENTED = (
+    "new_game",
+    "from_json",
+    "replay",
+    "action_to_string",
+    "string_to_action",
+    "describe_action",
+    "IllegalAction",
+    "NotationError",
+    "StateError",
+    "NUM_ACTIONS",
+    "ZONES",
+    "KINDS",
+    "VARIABLES",
+    "DECISION_INFO",
+    "ACTION_PARAMS",
+    "saved_value",
+)
 HELPER_TABLE = re.compile(r"SUBSET(?:_IDS|S)_\d+_\d+")  # tables the lowering makes for a spec's gem sets
 # a spec's named constants (pysource.CONSTANT_PREFIXES): a decision's first action id, a colour's index
 SPEC_CONSTANT = re.compile(r"(?:BASE|COLOUR)_[A-Z0-9_]+")
@@ -346,16 +419,18 @@ def import_isolated(module, tmp_path) -> list[str]:
     Importing prints nothing and leaves the folder empty."""
     cwd = tmp_path / "cwd"
     cwd.mkdir(exist_ok=True)
-    done = subprocess.run([sys.executable, "-I", "-c", IMPORT, str(module)], cwd=cwd, capture_output=True,
-                          text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-I", "-c", IMPORT, str(module)], cwd=cwd, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0 and done.stderr == "", done.stderr
     assert list(cwd.iterdir()) == [], "importing the engine wrote files"
     return json.loads(done.stdout)
 
 
 def public(names) -> set[str]:
-    return {n for n in names if not n.startswith("_") and not HELPER_TABLE.fullmatch(n)
-            and not SPEC_CONSTANT.fullmatch(n)}
+    return {
+        n for n in names if not n.startswith("_") and not HELPER_TABLE.fullmatch(n) and not SPEC_CONSTANT.fullmatch(n)
+    }
 
 
 def test_the_documented_api_is_what_the_readme_documents():
@@ -378,8 +453,9 @@ def test_a_catalogue_engine_imported_alone_defines_only_its_api(module, tmp_path
 def test_a_hostile_engine_imported_alone_defines_what_the_harmless_one_does(hostile, benign, tmp_path):
     names = import_isolated(hostile["module"], tmp_path)
     assert names == import_isolated(benign["module"], tmp_path)
-    assert public(names) == public(defined_names((ROOT / "generated" / "engines" / "official.py")
-                                                 .read_text(encoding="utf-8")))
+    assert public(names) == public(
+        defined_names((ROOT / "generated" / "engines" / "official.py").read_text(encoding="utf-8"))
+    )
     assert not (hostile["folder"] / "PWNED").exists()
 
 
@@ -388,12 +464,17 @@ def test_choices_named_like_the_parts_the_compiler_derives_from_another_choice(t
     lowering names: an IndexError in new_game() when they met. The engine now plays, and its
     fast legal actions agree with the plain compilation of the conditions."""
     from tests.helpers.specs import check_games
+
     text = (ROOT / "rulespec" / "official.yaml").read_text(encoding="utf-8")
-    old = ("    notation: reserve {card}\n    choose:\n      card: {domain: face_up}\n"
-           "    condition: me.reserved < reserve_limit\n")
-    new = ("    notation: reserve {card} {card_li} {card_id}\n    choose:\n      card: {domain: face_up}\n"
-           "      card_li: {domain: gem}\n      card_id: {domain: deck}\n"
-           "    condition: me.reserved < reserve_limit and supply[card_li] >= 0 and card_id >= 1\n")
+    old = (
+        "    notation: reserve {card}\n    choose:\n      card: {domain: face_up}\n"
+        "    condition: me.reserved < reserve_limit\n"
+    )
+    new = (
+        "    notation: reserve {card} {card_li} {card_id}\n    choose:\n      card: {domain: face_up}\n"
+        "      card_li: {domain: gem}\n      card_id: {domain: deck}\n"
+        "    condition: me.reserved < reserve_limit and supply[card_li] >= 0 and card_id >= 1\n"
+    )
     assert old in text
     for table in ("splendor_cards.csv", "splendor_nobles.csv"):
         (tmp_path / table).write_text((ROOT / "rulespec" / table).read_text(encoding="utf-8"), encoding="utf-8")
@@ -402,6 +483,7 @@ def test_choices_named_like_the_parts_the_compiler_derives_from_another_choice(t
     module = tmp_path / "idclash.py"
     module.write_text(pipeline.compile_spec(str(spec)).text, encoding="utf-8")
     from tests.helpers.engines import load_engine
+
     engine = load_engine(module)
     assert engine.string_to_action("reserve 1.1 red 2") >= 0
     assert check_games(engine, games=2, seed=3) > 50

@@ -5,6 +5,7 @@ is no file), at most a limit of their kind; each command says which file and why
 and never shows a traceback. The last test reads the sources: a new `open()` for reading, or a
 `read_text`/`read_bytes` of a file a user names, outside compiler/front/reading.py fails it.
 """
+
 from __future__ import annotations
 
 import ast
@@ -62,8 +63,9 @@ def test_play_replay_refuses_a_fifo_a_device_or_a_folder_at_once(tmp_path, monke
     """It waited for ever on a FIFO and read 2 GB of /dev/zero."""
     make(tmp_path / f"games{suffix}", kind)
     monkeypatch.chdir(tmp_path)
-    result = in_time(lambda: CliRunner().invoke(cli.main, ["play", "official", "--replay", f"games{suffix}",
-                                                           "--game", "0"]))
+    result = in_time(
+        lambda: CliRunner().invoke(cli.main, ["play", "official", "--replay", f"games{suffix}", "--game", "0"])
+    )
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == f"games{suffix}: cannot read the game records: {KINDS[kind]}\n"
 
@@ -74,7 +76,9 @@ def test_play_replay_refuses_a_record_file_past_its_limit(tmp_path, monkeypatch)
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(cli.main, ["play", "official", "--replay", "games.jsonl", "--game", "0"])
     assert (result.exit_code, result.stderr) == (
-        1, "games.jsonl: cannot read the game records: too large for a record file (over 1 kB)\n")
+        1,
+        "games.jsonl: cannot read the game records: too large for a record file (over 1 kB)\n",
+    )
 
 
 def test_the_record_limit_is_far_below_the_two_gigabytes_it_was():
@@ -126,9 +130,16 @@ def _reads(path: pathlib.Path) -> list[str]:
         if not isinstance(node, ast.Call):
             continue
         func = node.func
-        if isinstance(func, ast.Name) and func.id == "open" or \
-                isinstance(func, ast.Attribute) and func.attr == "open" and ast.unparse(func.value) in ("io", "builtins"):
-            mode = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "mode"), None)
+        if (
+            isinstance(func, ast.Name)
+            and func.id == "open"
+            or isinstance(func, ast.Attribute)
+            and func.attr == "open"
+            and ast.unparse(func.value) in ("io", "builtins")
+        ):
+            mode = (
+                node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "mode"), None)
+            )
             if isinstance(mode, ast.Constant) and isinstance(mode.value, str) and set(mode.value) & set("wxa"):
                 continue  # a file written
             found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
@@ -149,11 +160,17 @@ def test_the_sources_read_files_only_through_compiler_reading():
 def test_the_source_scan_finds_a_read(tmp_path):
     """The scan above can fail: it finds each way of reading a file it looks for."""
     sample = ROOT / "tests" / "_reading_sample.py"
-    sample.write_text("import io, pathlib\nopen('x')\nopen('x', 'rb')\nio.open('x')\npathlib.Path('x').read_text()\n"
-                      "open('y', 'w')\n", encoding="utf-8")
+    sample.write_text(
+        "import io, pathlib\nopen('x')\nopen('x', 'rb')\nio.open('x')\npathlib.Path('x').read_text()\nopen('y', 'w')\n",
+        encoding="utf-8",
+    )
     try:
         assert [line.split(": ", 1)[1] for line in _reads(sample)] == [
-            "open('x')", "open('x', 'rb')", "io.open('x')", "pathlib.Path('x').read_text()"]
+            "open('x')",
+            "open('x', 'rb')",
+            "io.open('x')",
+            "pathlib.Path('x').read_text()",
+        ]
     finally:
         sample.unlink()
 
@@ -166,6 +183,7 @@ def test_a_file_the_kernel_makes_up_is_refused_and_never_echoed(tmp_path, monkey
 
     from app import cli
     from compiler.front.reading import NotAFile, read_input
+
     link = tmp_path / "cities.csv"
     link.symlink_to("/proc/self/environ")
     with pytest.raises(NotAFile, match="under /proc or /sys"):

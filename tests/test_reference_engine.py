@@ -5,6 +5,7 @@ with the same action ids and the same decisions, must agree on every legal actio
 and on the state after every move of random games at every player count. The benchmark
 uses the hand-written one as a yardstick; here it is a second opinion on the rules.
 """
+
 from __future__ import annotations
 
 import importlib.util

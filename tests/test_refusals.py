@@ -4,6 +4,7 @@ A move a condition of the rules refuses is answered with the rule's name and the
 of it, in the player's language, worded as the sheets word them (compiler.sheets.refusals); the
 condition as written and its spec location go to a details line, for the spec's author.
 """
+
 from __future__ import annotations
 
 import json
@@ -37,10 +38,18 @@ TAKE_PAIR = {
 }
 TAKE_PAIR_DETAILS = "supply[colour] >= pair_minimum, rulespec/official.yaml:"
 # One colour taken as "different colours" while five are left: the rule's name in each language.
-TAKE_DIFFERENT = {"en": "Take tokens of different colours", "fr": "Prendre des jetons de couleurs différentes",
-                  "nl": "Fiches van verschillende kleuren nemen", "sr": "Узимање жетона различитих боја"}
-MOVE = {"en": "illegal action 'take white': ", "fr": "coup refusé « take white » : ",
-        "nl": "zet geweigerd 'take white': ", "sr": "потез одбијен „take white”: "}
+TAKE_DIFFERENT = {
+    "en": "Take tokens of different colours",
+    "fr": "Prendre des jetons de couleurs différentes",
+    "nl": "Fiches van verschillende kleuren nemen",
+    "sr": "Узимање жетона различитих боја",
+}
+MOVE = {
+    "en": "illegal action 'take white': ",
+    "fr": "coup refusé « take white » : ",
+    "nl": "zet geweigerd 'take white': ",
+    "sr": "потез одбијен „take white”: ",
+}
 DETAILS = {"en": "details: ", "fr": "détails : ", "nl": "details: ", "sr": "детаљи: "}
 
 
@@ -102,8 +111,11 @@ def test_a_move_refused_for_another_reason_keeps_the_engines_message(official):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_play_says_a_refusal_in_the_players_language_with_a_details_line(lang):
-    result = CliRunner().invoke(main, ["play", str(OFFICIAL), "--seat", "human", "--seat", "human", "--seed", "3",
-                                       "--lang", lang], input="take white\nquit\n")
+    result = CliRunner().invoke(
+        main,
+        ["play", str(OFFICIAL), "--seat", "human", "--seat", "human", "--seed", "3", "--lang", lang],
+        input="take white\nquit\n",
+    )
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     said = next(line for line in lines if line.startswith(MOVE[lang]))
@@ -131,9 +143,14 @@ def test_the_web_table_answers_a_refused_move_in_the_players_language(variants, 
     with client(variants, db) as c:
         api0 = api_of(new_table(c)["seats"][0]["link"])
         before = c.get(api0).json()
-        asked = (c.post(api0 + "/actions", json={"action": action, "after": 0, "lang": lang}),
-                 c.post(api0 + "/actions", json={"action": action, "after": 0},
-                        headers={"Accept-Language": f"{lang};q=0.9, de;q=0.8"}))
+        asked = (
+            c.post(api0 + "/actions", json={"action": action, "after": 0, "lang": lang}),
+            c.post(
+                api0 + "/actions",
+                json={"action": action, "after": 0},
+                headers={"Accept-Language": f"{lang};q=0.9, de;q=0.8"},
+            ),
+        )
         for r in asked:
             assert r.status_code == 422
             body = r.json()
@@ -150,5 +167,6 @@ def test_a_purchase_out_of_reach_is_refused_by_its_price_in_each_language(offici
         "nl": "Een open kaart kopen: je kunt de prijs niet betalen op een manier die de regels toestaan",
         "sr": "Куповина отворене карте: не можете да платите њену цену ни на један начин који правила дозвољавају",
     }
-    assert error.details.startswith("the player cannot pay the price of this card in any way the rules allow, "
-                                    "rulespec/official.yaml:")
+    assert error.details.startswith(
+        "the player cannot pay the price of this card in any way the rules allow, rulespec/official.yaml:"
+    )

@@ -6,6 +6,7 @@ player; official rules against greedy), and the encoding: every size from the en
 values inside the space, seats relative to the observer, hidden information hidden.
 These run in CI (the test extra installs pettingzoo, gymnasium and numpy).
 """
+
 from __future__ import annotations
 
 import pathlib
@@ -67,8 +68,12 @@ def play_random_aec(env, seed: int, limit: int = 5000):
 
 # ----------------------------------------------------------------------------- PettingZoo
 
-@pytest.mark.parametrize("spec, players", [(OFFICIAL, 2), (GRAND, 5), (str(ROOT / "variants" / "cities.yaml"), 3)],
-                         ids=["official-2", "grand-table-5", "cities-3"])
+
+@pytest.mark.parametrize(
+    "spec, players",
+    [(OFFICIAL, 2), (GRAND, 5), (str(ROOT / "variants" / "cities.yaml"), 3)],
+    ids=["official-2", "grand-table-5", "cities-3"],
+)
 def test_pettingzoo_api_test(spec, players):
     env = rl.aec_env(engine=spec, players=players)
     with warnings.catch_warnings(record=True) as caught:
@@ -139,6 +144,7 @@ def test_max_turns_truncates(official):
 
 
 # ----------------------------------------------------------------------------- Gymnasium
+
 
 @pytest.mark.parametrize("spec, players", [(SOLO, 1), (OFFICIAL, 2)], ids=["solo-1", "official-2-vs-greedy"])
 def test_gymnasium_check_env(spec, players):
@@ -217,6 +223,7 @@ def test_wrapper_arguments_are_checked(official):
 
 # ----------------------------------------------------------------------------- the encoding
 
+
 def test_sizes_come_from_the_engine(official, grand, solo):
     for engine, players in [(official, 2), (official, 4), (grand, 5), (grand, 6), (solo, 1)]:
         m = engine.module
@@ -224,12 +231,21 @@ def test_sizes_come_from_the_engine(official, grand, solo):
         g = m.new_game(players, seed=0)
         card = 2 + len(m.LEVELS) + 2 * len(m.GEMS) + 1
         reserved = enc.reserved_slots
-        expected = (2 + len(set(m.DECISIONS) - {"action", "over"}) + players + 2 + len(m.COLOURS) + len(m.LEVELS)
-                    + sum(len(row) for row in g.market) * card + len(g.noble_row) * (len(m.GEMS) + 2)
-                    + m.NUM_ACTIONS + players * (len(m.COLOURS) + len(m.GEMS) + 5 + reserved * card))
+        expected = (
+            2
+            + len(set(m.DECISIONS) - {"action", "over"})
+            + players
+            + 2
+            + len(m.COLOURS)
+            + len(m.LEVELS)
+            + sum(len(row) for row in g.market) * card
+            + len(g.noble_row) * (len(m.GEMS) + 2)
+            + m.NUM_ACTIONS
+            + players * (len(m.COLOURS) + len(m.GEMS) + 5 + reserved * card)
+        )
         assert enc.size == expected, (m.SPEC_NAME, players)
         assert enc.fields[-1].stop == enc.size and enc.space().shape == (enc.size,)
-        assert enc.high[enc.fields[4].start:enc.fields[4].stop].tolist() == list(g.supply)  # "supply"
+        assert enc.high[enc.fields[4].start : enc.fields[4].stop].tolist() == list(g.supply)  # "supply"
     assert rl.Encoder(grand.module, 6).size > rl.Encoder(grand.module, 5).size
 
 
@@ -263,14 +279,14 @@ def test_the_vector_reads_the_observers_view(official):
     mine, theirs = (enc.encode(game.observation(p)) for p in (0, 1))
     seat0_in_mine, seat0_in_theirs = fields["seat[0]"], fields["seat[1]"]  # relative seats: the observer first
     reserved_at = len(m.COLOURS) + len(m.GEMS) + 5
-    own = mine[seat0_in_mine.start + reserved_at: seat0_in_mine.start + reserved_at + enc.card_size]
-    hidden = theirs[seat0_in_theirs.start + reserved_at: seat0_in_theirs.start + reserved_at + enc.card_size]
-    assert own[0] == 1 and own[1] == 0 and own[2 + m.LEVELS.index(level)] == 1 and own[2 + len(m.LEVELS):].sum() > 0
+    own = mine[seat0_in_mine.start + reserved_at : seat0_in_mine.start + reserved_at + enc.card_size]
+    hidden = theirs[seat0_in_theirs.start + reserved_at : seat0_in_theirs.start + reserved_at + enc.card_size]
+    assert own[0] == 1 and own[1] == 0 and own[2 + m.LEVELS.index(level)] == 1 and own[2 + len(m.LEVELS) :].sum() > 0
     assert hidden[0] == 1 and hidden[1] == 1 and hidden[2 + m.LEVELS.index(level)] == 1
-    assert hidden[2 + len(m.LEVELS):].sum() == 0  # neither bonus, cost nor points of a hidden card
+    assert hidden[2 + len(m.LEVELS) :].sum() == 0  # neither bonus, cost nor points of a hidden card
     # The seat to act is relative too; the gold taken shows in the reserving seat's tokens.
     to_act = fields["to_act"]
-    assert mine[to_act.start:to_act.stop].tolist() == [0, 1] and theirs[to_act.start:to_act.stop].tolist() == [1, 0]
+    assert mine[to_act.start : to_act.stop].tolist() == [0, 1] and theirs[to_act.start : to_act.stop].tolist() == [1, 0]
     gold = m.COLOURS.index(m.WILD)
     assert mine[seat0_in_mine.start + gold] == game.tokens[0][gold]
     assert theirs[fields["supply"].start + gold] == game.supply[gold]
@@ -289,7 +305,7 @@ def test_every_field_follows_the_state(official):
 
         def part(name, vec=vec):  # bound now, though it is only called in this pass of the loop
             f = fields[name]
-            return vec[f.start:f.stop]
+            return vec[f.start : f.stop]
 
         assert part("supply").tolist() == game.supply
         assert part("deck").tolist() == [len(d) for d in game.decks]
@@ -303,8 +319,8 @@ def test_every_field_follows_the_state(official):
         for k in range(game.num_players):
             seat = part(f"seat[{k}]")
             q = (p + k) % game.num_players
-            assert seat[:len(m.COLOURS)].tolist() == game.tokens[q]
-            assert seat[len(m.COLOURS):len(m.COLOURS) + len(m.GEMS)].tolist() == game.bonus[q]
+            assert seat[: len(m.COLOURS)].tolist() == game.tokens[q]
+            assert seat[len(m.COLOURS) : len(m.COLOURS) + len(m.GEMS)].tolist() == game.bonus[q]
             assert seat[len(m.COLOURS) + len(m.GEMS)] == game.prestige[q]
             assert seat[len(m.COLOURS) + len(m.GEMS) + 4] == len(game.reserved[q])
 
@@ -320,7 +336,7 @@ def cities():
 
 
 def zone_parts(enc, vector) -> dict[str, list[float]]:
-    return {f.name: vector[f.start:f.stop].tolist() for f in enc.fields if "zone[" in f.name}
+    return {f.name: vector[f.start : f.stop].tolist() for f in enc.fields if "zone[" in f.name}
 
 
 def city_block(m, x) -> list[float]:
@@ -353,12 +369,14 @@ def test_the_cities_observation_has_one_length_and_follows_the_zones(cities, pla
             for s in range(slots):
                 shown = game.z_city_display[s] if s < len(game.z_city_display) else None
                 assert parts[f"zone[city_display][{s + 1}]"] == (
-                    city_block(m, shown) if shown is not None else [0.0] * block)
+                    city_block(m, shown) if shown is not None else [0.0] * block
+                )
             for k in range(players):
                 held = game.z_claimed[(me + k) % players]
                 for s in range(7):
                     assert parts[f"seat[{k}].zone[claimed][{s + 1}]"] == (
-                        city_block(m, held[s]) if s < len(held) else [0.0] * block)
+                        city_block(m, held[s]) if s < len(held) else [0.0] * block
+                    )
     # A claim, made by hand if the random game made none: seat 1's city, seen by seat 0 as the next seat's.
     game = m.new_game(players, seed=1)
     x = game.z_city_display.pop(1)
@@ -366,8 +384,9 @@ def test_the_cities_observation_has_one_length_and_follows_the_zones(cities, pla
     parts = zone_parts(enc, enc.encode(game.observation(0), game.prestige))
     assert parts["seat[1].zone[claimed][1]"] == city_block(m, x) and parts["seat[0].zone[claimed][1]"][0] == 0
     assert parts[f"zone[city_display][{slots}]"] == [0.0] * block  # the row closed up
-    assert zone_parts(enc, enc.encode(game.observation(1), game.prestige))["seat[0].zone[claimed][1]"] == \
-        city_block(m, x)
+    assert zone_parts(enc, enc.encode(game.observation(1), game.prestige))["seat[0].zone[claimed][1]"] == city_block(
+        m, x
+    )
 
 
 def test_the_order_of_a_pile_is_not_observed(cities):
@@ -413,4 +432,5 @@ def test_engines_without_zones_are_observed_byte_for_byte_as_before(name, player
         game.apply(rng.choice(game.legal_actions()))
     assert digest.hexdigest() == UNCHANGED[name, players, seed]
     assert not any("zone[" in f.name for f in enc.fields) and enc.size == enc.core_size + sum(
-        f.stop - f.start for f in enc.fields if ".var[" in f.name or f.name.startswith("var["))
+        f.stop - f.start for f in enc.fields if ".var[" in f.name or f.name.startswith("var[")
+    )

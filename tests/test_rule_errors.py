@@ -4,6 +4,7 @@ The variant below gives every player 2 gold tokens at the end of each turn, one 
 colour (`resolve: all`), while its condition asks for only one: the second gift of a turn
 finds the supply short, and the engine stops with a RuleError.
 """
+
 from __future__ import annotations
 
 import pathlib
@@ -33,13 +34,15 @@ end_of_turn:
     resolve: all
 """
 SEED = game_seed(1, "gold-gift", 0)  # game 0 of `simulate --seed 1`
-LOCATED = ("gold-gift.yaml:14:9: error[E535]: take(gold, 2) cannot be carried out in {game}: only 1 gold token(s) "
-           "in the supply\n"
-           " 14 |       - take(gold, 2)\n"
-           "    |         ^^^^^^^^^^^^^\n"
-           "  = note: the spec made this move legal and its effect impossible; `check -W` warns of the tokens a "
-           "condition does not ensure (E512)\n"
-           "1 error\n")
+LOCATED = (
+    "gold-gift.yaml:14:9: error[E535]: take(gold, 2) cannot be carried out in {game}: only 1 gold token(s) "
+    "in the supply\n"
+    " 14 |       - take(gold, 2)\n"
+    "    |         ^^^^^^^^^^^^^\n"
+    "  = note: the spec made this move legal and its effect impossible; `check -W` warns of the tokens a "
+    "condition does not ensure (E512)\n"
+    "1 error\n"
+)
 
 
 @pytest.fixture
@@ -51,8 +54,21 @@ def variant(tmp_path, monkeypatch) -> pathlib.Path:
 
 @pytest.mark.parametrize("jobs", ["1", "2"])  # in this process, and pickled back from a worker
 def test_simulate_reports_a_rule_error_at_the_effect_with_the_game_and_its_seed(variant, tmp_path, jobs):
-    result = CliRunner().invoke(main, ["simulate", "gold-gift.yaml", "--games", "2", "--seed", "1", "--jobs", jobs,
-                                       "--cache-dir", str(tmp_path / "cache")])
+    result = CliRunner().invoke(
+        main,
+        [
+            "simulate",
+            "gold-gift.yaml",
+            "--games",
+            "2",
+            "--seed",
+            "1",
+            "--jobs",
+            jobs,
+            "--cache-dir",
+            str(tmp_path / "cache"),
+        ],
+    )
     assert result.exit_code == 1, result.output
     index = int(re.search(r"in game (\d+) of", result.stderr)[1])  # with 2 workers, the first game to fail
     game = f"game {index} of gold-gift (seed {game_seed(1, 'gold-gift', index)}, 2 players: greedy, greedy)"
@@ -61,8 +77,21 @@ def test_simulate_reports_a_rule_error_at_the_effect_with_the_game_and_its_seed(
 
 
 def test_play_reports_a_rule_error_at_the_effect_with_the_seed(variant, tmp_path):
-    result = CliRunner().invoke(main, ["play", "gold-gift.yaml", "--seat", "greedy", "--seat", "greedy", "--seed", "1",
-                                       "--cache-dir", str(tmp_path / "cache")])
+    result = CliRunner().invoke(
+        main,
+        [
+            "play",
+            "gold-gift.yaml",
+            "--seat",
+            "greedy",
+            "--seat",
+            "greedy",
+            "--seed",
+            "1",
+            "--cache-dir",
+            str(tmp_path / "cache"),
+        ],
+    )
     assert result.exit_code == 1, result.output
     assert result.stderr.endswith(LOCATED.format(game="the game of gold-gift (seed 1, turn 1)"))
 
@@ -70,9 +99,11 @@ def test_play_reports_a_rule_error_at_the_effect_with_the_seed(variant, tmp_path
 def test_an_engine_without_its_spec_at_hand_reports_the_engines_words(variant, tmp_path):
     assert CliRunner().invoke(main, ["compile", "gold-gift.yaml", "-o", "engines"]).exit_code == 0
     variant.unlink()  # the engine names gold-gift.yaml:14, which is no longer here
-    result = CliRunner().invoke(main, ["simulate", "engines/gold_gift.py", "--games", "1", "--seed", "1",
-                                       "--jobs", "1"])
+    result = CliRunner().invoke(
+        main, ["simulate", "engines/gold_gift.py", "--games", "1", "--seed", "1", "--jobs", "1"]
+    )
     assert result.exit_code == 1, result.output
     assert result.stderr.startswith(
         f"error[E535]: game 0 of gold-gift (seed {SEED}, 2 players: greedy, greedy) stopped: "
-        "take(gold, 2) (gold-gift.yaml:14): only 1 gold token(s) in the supply\n")
+        "take(gold, 2) (gold-gift.yaml:14): only 1 gold token(s) in the supply\n"
+    )

@@ -7,9 +7,11 @@ module's own functions. So the code under test is the file in compiler/emit/runt
 a real spec's tables (the official engine's, and gold_for_shortfall's, which keeps no
 face-up cost cache).
 """
+
 from __future__ import annotations
 
 import ast
+import importlib
 import inspect
 import itertools
 import json
@@ -20,15 +22,13 @@ import pytest
 
 from compiler.emit import inline, runtime
 from compiler.emit.formatting import laid_out
-from compiler.emit.runtime import aliases, deal, errors, game, meta, notation, problems, spec, state, variables, zones
+from compiler.emit.runtime import deal, errors, game, notation, problems, spec, state, variables, zones
 from tests.helpers.engines import ROOT, load_engine
 
 ENGINES = sorted((ROOT / "generated" / "engines").glob("*.py"))
 RUNTIME = pathlib.Path(runtime.__file__).parent
-MODULES = {
-    "aliases": aliases, "meta": meta, "errors": errors, "game": game, "deal": deal, "problems": problems, "state": state,
-    "notation": notation,
-}
+# Every runtime module, as runtime.MODULES lists them (a module added there is tested here too).
+MODULES = {name: importlib.import_module(f"compiler.emit.runtime.{name}") for name in runtime.MODULES}
 SPEC_MODULES = {"variables": variables, "zones": zones}  # only in the engines of specs that use them
 
 
@@ -99,15 +99,27 @@ def hooks_of(tree: ast.Module) -> dict[str, ast.FunctionDef]:
     return {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name in HOOKS}
 
 
-HOOKS = ("_end_of_turn", "_reset_turn", "_keep_turn", "_turn_again", "_state_json", "_state_problems", "_load_state", "_deal_spec_zones", "_setup")
+HOOKS = (
+    "_end_of_turn",
+    "_reset_turn",
+    "_keep_turn",
+    "_turn_again",
+    "_state_json",
+    "_state_problems",
+    "_load_state",
+    "_deal_spec_zones",
+    "_setup",
+)
 
 
 # --------------------------------------------------------------------------- the paste rule
 
 
 def test_the_header_is_the_docstring_and_the_imports():
-    text = ('"""doc"""\nfrom __future__ import annotations\n\nimport json\nfrom typing import TYPE_CHECKING\n\n'
-            "if TYPE_CHECKING:\n    from .game import Game\n\n# a comment\nA = 1\n\n\ndef f():\n    return A\n\n")
+    text = (
+        '"""doc"""\nfrom __future__ import annotations\n\nimport json\nfrom typing import TYPE_CHECKING\n\n'
+        "if TYPE_CHECKING:\n    from .game import Game\n\n# a comment\nA = 1\n\n\ndef f():\n    return A\n\n"
+    )
     assert runtime.split_header(text)[1] == "# a comment\nA = 1\n\n\ndef f():\n    return A"
 
 
@@ -202,8 +214,13 @@ def test_every_engine_defines_what_the_runtime_imports(path):
 def test_the_spec_interface_lists_only_what_the_runtime_reads():
     read = set().union(*(header_names(m) for m in {**MODULES, **SPEC_MODULES}.values()))
     tree = ast.parse(pathlib.Path(spec.__file__).read_text(encoding="utf-8"))
-    listed = {t.id for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
-              for t in (node.targets if isinstance(node, ast.Assign) else [node.target]) if isinstance(t, ast.Name)}
+    listed = {
+        t.id
+        for node in tree.body
+        if isinstance(node, (ast.Assign, ast.AnnAssign))
+        for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        if isinstance(t, ast.Name)
+    }
     listed |= {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
     assert listed - read == set()
     assert set(HOOKS) <= listed
@@ -246,7 +263,7 @@ def test_whole_takes_integer_types_and_names_what_it_refuses():
 
 
 def test_shown_keeps_every_value_short():
-    assert errors._shown(10 ** 100) == "a number of about 101 digits"
+    assert errors._shown(10**100) == "a number of about 101 digits"
     assert errors._shown("x" * 50) == repr("x" * 40) + "..."
     assert errors._shown([[1], 2]) == "a list of 2"
     assert errors._shown({"a": 1}) == "an object of 1 key"
@@ -264,8 +281,11 @@ def test_shuffle_deals_what_a_seed_always_dealt():
         items = list(range(n))
         deal._shuffle(random.Random(seed), items)
         dealt[seed, n] = items
-    assert dealt == {(1, 10): [6, 8, 9, 7, 5, 3, 0, 4, 1, 2], (7, 5): [4, 0, 3, 1, 2],
-                     (42, 20): [19, 5, 14, 4, 9, 13, 15, 18, 6, 12, 17, 10, 1, 11, 2, 16, 7, 8, 0, 3]}
+    assert dealt == {
+        (1, 10): [6, 8, 9, 7, 5, 3, 0, 4, 1, 2],
+        (7, 5): [4, 0, 3, 1, 2],
+        (42, 20): [19, 5, 14, 4, 9, 13, 15, 18, 6, 12, 17, 10, 1, 11, 2, 16, 7, 8, 0, 3],
+    }
     for n in (0, 1):
         items = list(range(n))
         deal._shuffle(random.Random(1), items)
@@ -389,7 +409,10 @@ def test_each_problem_has_the_path_of_its_value(monkeypatch):
     with pytest.raises(engine.StateError) as info:
         state.from_json(data)
     assert [path for path, _ in info.value.problems] == [
-        ("seats", 1, "tokens", "blue"), ("supply", "red"), ("ending", "last_seat")]
+        ("seats", 1, "tokens", "blue"),
+        ("supply", "red"),
+        ("ending", "last_seat"),
+    ]
 
 
 def test_a_start_state_problem_is_under_start(monkeypatch):
@@ -397,16 +420,18 @@ def test_a_start_state_problem_is_under_start(monkeypatch):
     bind(monkeypatch, problems, engine)
     data = engine.new_game(2, seed=3).to_dict()
     data["start"] = dict(engine.new_game(2, seed=3).to_dict(), round=0)
-    assert (("start", "round"), "start: 'round' must be a whole number of at least 1, not 0") in problems._problems(data)
+    assert (("start", "round"), "start: 'round' must be a whole number of at least 1, not 0") in problems._problems(
+        data
+    )
 
 
 def test_text_that_is_not_json_is_shown_with_a_caret(monkeypatch):
     bind(monkeypatch, state, official())
     with pytest.raises(official().StateError) as info:
         state.from_json('{"players": 2,\n "seats": [1, 2,]}')
-    assert str(info.value) == ("the state is not valid JSON: line 2, column 17: expecting value\n"
-                               '   "seats": [1, 2,]}\n'
-                               "                  ^")
+    assert str(info.value) == (
+        'the state is not valid JSON: line 2, column 17: expecting value\n   "seats": [1, 2,]}\n                  ^'
+    )
     assert info.value.problems == ()
 
 
@@ -436,14 +461,23 @@ def test_every_action_string_reads_back_as_its_id(monkeypatch):
     assert notation.string_to_action("  Take WHITE blue   green ") == notation.string_to_action("take white blue green")
 
 
-@pytest.mark.parametrize("text, message", [
-    ("take white blue grean", "not an action: 'take white blue grean' (did you mean 'take white blue green'?); "
-     "take is written 'take PICKED', where PICKED is 1 to 3 different gem colours among white, blue, green, red, black"),
-    ("fly 3", "not an action: 'fly 3' (actions start with: buy, noble, pass, pay, reserve, return, take, take2)"),
-    ("buy 1.9", "not an action: 'buy 1.9'; buy is written 'buy CARD', where CARD is a face-up card as level.slot "
-     "(1.1 to 3.4), or 'buy reserved CARD', where CARD is one of your reserved cards (1 to 3) "
-     "(how to pay is asked next, when gold gives a choice)"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (
+            "take white blue grean",
+            "not an action: 'take white blue grean' (did you mean 'take white blue green'?); "
+            "take is written 'take PICKED', where PICKED is 1 to 3 different gem colours among white, blue, green, red, black",
+        ),
+        ("fly 3", "not an action: 'fly 3' (actions start with: buy, noble, pass, pay, reserve, return, take, take2)"),
+        (
+            "buy 1.9",
+            "not an action: 'buy 1.9'; buy is written 'buy CARD', where CARD is a face-up card as level.slot "
+            "(1.1 to 3.4), or 'buy reserved CARD', where CARD is one of your reserved cards (1 to 3) "
+            "(how to pay is asked next, when gold gives a choice)",
+        ),
+    ],
+)
 def test_text_that_is_no_action_says_how_actions_are_written(monkeypatch, text, message):
     engine = official()
     bind(monkeypatch, notation, engine)
@@ -456,8 +490,10 @@ def test_an_id_that_is_no_action_is_refused(monkeypatch):
     engine = official()
     bind(monkeypatch, notation, engine)
     assert notation.action_to_string(_Index()) == engine.ACTION_STRINGS[3]
-    for value, message in [(True, "an action id must be a whole number, not bool True"),
-                           (-1, "no action has id -1 (ids run from 0 to 323)")]:
+    for value, message in [
+        (True, "an action id must be a whole number, not bool True"),
+        (-1, "no action has id -1 (ids run from 0 to 323)"),
+    ]:
         with pytest.raises(engine.NotationError) as info:
             notation.action_to_string(value)
         assert str(info.value) == message
@@ -467,10 +503,14 @@ def test_describe_action_gives_values_people_read(monkeypatch):
     engine = official()
     bind(monkeypatch, notation, engine)
     assert notation.describe_action(notation.string_to_action("take white blue green")) == (
-        "take_different", {"picked": ("white", "blue", "green")})
+        "take_different",
+        {"picked": ("white", "blue", "green")},
+    )
     assert notation.describe_action(notation.string_to_action("buy 2.3")) == ("buy_face_up", {"card": (2, 3)})
     assert notation.describe_action(notation.string_to_action("pay gold for red black")) == (
-        "payment", {"payment": {"red": 1, "black": 1}})
+        "payment",
+        {"payment": {"red": 1, "black": 1}},
+    )
 
 
 @pytest.mark.parametrize("path", ENGINES, ids=lambda p: p.stem)
@@ -483,8 +523,11 @@ def test_a_set_is_read_in_any_order_and_written_in_one(monkeypatch, path):
     for action, text in enumerate(engine.ACTION_STRINGS):
         d, args = engine.ACTIONS[action]
         for param, value in zip(engine.ACTION_PARAMS[d], args, strict=True):
-            words = (notation._set_words(param.domain, value)
-                     if param.domain in notation._SET_KINDS and value is not None else [])
+            words = (
+                notation._set_words(param.domain, value)
+                if param.domain in notation._SET_KINDS and value is not None
+                else []
+            )
             if len(words) < 2:
                 continue
             head, tail = text.split(" ".join(words))
@@ -504,23 +547,29 @@ def test_every_kind_of_choice_is_read_either_as_a_set_or_word_by_word():
     assert set(notation._SET_KINDS) | set(notation._WORD_KINDS) | {"component"} == domains
 
 
-@pytest.mark.parametrize("text, says", [
-    ("take red black green", "take green red black"),
-    ("TAKE black  White", "take white black"),
-    ("pay gold for black red red", "pay gold for red red black"),
-])
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        ("take red black green", "take green red black"),
+        ("TAKE black  White", "take white black"),
+        ("pay gold for black red red", "pay gold for red red black"),
+    ],
+)
 def test_a_set_in_another_order_is_shown_back_in_the_written_order(monkeypatch, text, says):
     engine = official()
     bind(monkeypatch, notation, engine)
     assert notation.action_to_string(notation.string_to_action(text)) == says
 
 
-@pytest.mark.parametrize("text, meant", [
-    ("take gren red black", "take green red black"),
-    ("take red gren black", "take green red black"),
-    ("take blakc wite", "take white black"),
-    ("pay gold for blakc red", "pay gold for red black"),
-])
+@pytest.mark.parametrize(
+    "text, meant",
+    [
+        ("take gren red black", "take green red black"),
+        ("take red gren black", "take green red black"),
+        ("take blakc wite", "take white black"),
+        ("pay gold for blakc red", "pay gold for red black"),
+    ],
+)
 def test_a_misspelt_colour_in_any_order_gets_a_did_you_mean(monkeypatch, text, meant):
     engine = official()
     bind(monkeypatch, notation, engine)
@@ -540,7 +589,6 @@ def test_a_typo_is_a_slip_of_letters_not_of_numbers():
     assert notation._a_typo(["take", "grean"], ["take", "green"])
     assert not notation._a_typo(["sweep", "9.9"], ["sweep", "3.4"])
     assert not notation._a_typo(["take"], ["take", "green"])
-
 
 
 # --------------------------------------------------------------------------- the spec's own slots
@@ -579,3 +627,11 @@ def test_engines_without_zones_or_state_of_their_own_keep_state_version_1():
             assert engine._EXTRA_SLOTS and engine.STATE_VERSION == 2, path.name
         else:
             assert engine._EXTRA_SLOTS == () and engine.STATE_VERSION == 1, path.name
+
+
+def test_the_engine_template_pastes_every_runtime_module_once():
+    """A runtime module the template leaves out would leave its names undefined in every engine
+    (found only when an engine runs); one pasted twice would define them twice."""
+    template = (ROOT / "compiler" / "emit" / "templates" / "engine.py.j2").read_text(encoding="utf-8")
+    for name in runtime.MODULES + runtime.SPEC_MODULES:
+        assert template.count("{{ runtime.%s }}" % name) == 1, name  # noqa: UP031 - braces of Jinja2

@@ -4,6 +4,7 @@ raw (OSC 52 sets the clipboard, ESC [ 2 J clears the screen for whoever `cat`s, 
 `less -R`s the page), and a file name holding a line break was printed as it is, so that
 `check` showed a forged `official.yaml: ok` line.
 """
+
 from __future__ import annotations
 
 import pathlib
@@ -41,8 +42,10 @@ def hostile(tmp_path, monkeypatch) -> pathlib.Path:
     """target-12 under a file name with line breaks, its title and note full of controls."""
     text = (ROOT / "variants" / "target-12.yaml").read_text(encoding="utf-8")
     text = text.replace("en: Target 12", f"en: {yaml_double_quoted(TITLE)}")
-    text = text.replace("en: Reaching 12 prestige triggers the end, so games are shorter and early engines matter less.",
-                        f"en: {yaml_double_quoted(NOTE)}")
+    text = text.replace(
+        "en: Reaching 12 prestige triggers the end, so games are shorter and early engines matter less.",
+        f"en: {yaml_double_quoted(NOTE)}",
+    )
     (tmp_path / NAME).write_text(text, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     return tmp_path
@@ -58,6 +61,7 @@ def test_line_text_and_html_finalize():
     assert line_text(NOTE) == "Reach\\x1b[2J official.yaml: ok now"
     assert html_finalize(TITLE) == "Target \\x1b]52;c;cGF5bG9hZA==\\x07\\x1b[2J\\x9b31m\\u202eevil\\u2028x"
     from markupsafe import Markup
+
     assert html_finalize(Markup("<b>a</b>\n<i>\x1b</i>")) == Markup("<b>a</b>\n<i>\\x1b</i>")
     assert html_finalize(3) == 3
 
@@ -111,7 +115,9 @@ def test_simulate_and_its_report_keep_a_label_on_its_line(hostile):
     no_forged_line(result.output)
     assert raw_controls(result.output) == [] and SHOWN in result.stdout.splitlines()[0]
     page = (hostile / "r" / "report.html").read_text(encoding="utf-8")
-    assert raw_controls(page) == [] and "<th>evil official.yaml: ok x\\x1b[2J.yaml</th>" in page  # a page's line break: a space
+    assert (
+        raw_controls(page) == [] and "<th>evil official.yaml: ok x\\x1b[2J.yaml</th>" in page
+    )  # a page's line break: a space
 
 
 def test_play_replay_says_a_file_name_on_one_line(hostile):
@@ -121,10 +127,13 @@ def test_play_replay_says_a_file_name_on_one_line(hostile):
     assert made.exit_code == 0 and made.stderr.endswith("wrote 1 game records to g\\x0aofficial.yaml: ok\\x0a.jsonl\n")
     replay = run("play", "t.yaml", "--replay", records, "--game", "0")
     assert replay.exit_code == 0 and replay.stdout.startswith(
-        "replay of game 0 of target-12 (g\\x0aofficial.yaml: ok\\x0a.jsonl:1): seed ")
+        "replay of game 0 of target-12 (g\\x0aofficial.yaml: ok\\x0a.jsonl:1): seed "
+    )
     missing = run("play", "t.yaml", "--replay", records, "--game", "5")
     assert (missing.exit_code, missing.stderr) == (
-        1, "g\\x0aofficial.yaml: ok\\x0a.jsonl: no game 5 of spec 'target-12'\n")
+        1,
+        "g\\x0aofficial.yaml: ok\\x0a.jsonl: no game 5 of spec 'target-12'\n",
+    )
     for result in (made, replay, missing):
         no_forged_line(result.output)
 

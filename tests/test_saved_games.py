@@ -9,6 +9,7 @@ the value, for one-line files as to_json writes them and for pretty-printed ones
 The position finder behind it (compiler.front.json_position) is checked against json.loads on
 random JSON texts.
 """
+
 from __future__ import annotations
 
 import json
@@ -67,8 +68,12 @@ def assert_located(text: str, case: str) -> None:
 def test_the_catalogue_covers_each_kind_of_problem():
     goldens = {p.stem for p in STATES.glob("*.txt")}
     assert goldens == set(CASES) | set(GENERATED), "every golden has its input and every input its golden"
-    codes = {HEAD.match(line)["code"] for p in STATES.glob("*.txt")
-             for line in p.read_text(encoding="utf-8").splitlines() if HEAD.match(line)}
+    codes = {
+        HEAD.match(line)["code"]
+        for p in STATES.glob("*.txt")
+        for line in p.read_text(encoding="utf-8").splitlines()
+        if HEAD.match(line)
+    }
     assert codes == {"E701", "E702", "E703", "E710"}
 
 
@@ -122,13 +127,16 @@ def test_load_of_a_game_for_another_table_points_at_its_players(official, tmp_pa
     answers = iter([f"load {four}", "quit"])
     terminal.Session(table, ask=lambda prompt: next(answers), say=said.append).run()
     line = next(n for n, text in enumerate(four.read_text().split("\n"), 1) if '"players"' in text)
-    assert (f"{four}:{line}:14: error[E711]: it is a game of 4 players and this table seats 2 (start "
-            f"`play SPEC --load {four}` instead)\n {line} |   \"players\": 4,\n {' ' * len(str(line))} |"
-            f"              ^\n1 error") in said, said
+    assert (
+        f"{four}:{line}:14: error[E711]: it is a game of 4 players and this table seats 2 (start "
+        f'`play SPEC --load {four}` instead)\n {line} |   "players": 4,\n {" " * len(str(line))} |'
+        f"              ^\n1 error"
+    ) in said, said
 
 
 def test_an_old_engine_without_paths_is_shown_at_the_state(official, tmp_path):
     """An engine built before StateError carried paths: its message, under the state's first brace."""
+
     class Old:
         class StateError(ValueError):
             pass
@@ -139,18 +147,25 @@ def test_an_old_engine_without_paths_is_shown_at_the_state(official, tmp_path):
 
     with pytest.raises(terminal.SavedGameError) as info:
         terminal.load_game(Old, '\n  {"a": 1}', "old.json")
-    assert str(info.value) == ("old.json:2:3: error[E710]: invalid state: - something\n"
-                               ' 2 |   {"a": 1}\n   |   ^^^^^^^^\n1 error')
+    assert str(info.value) == (
+        'old.json:2:3: error[E710]: invalid state: - something\n 2 |   {"a": 1}\n   |   ^^^^^^^^\n1 error'
+    )
 
 
 # =========================================================================== the position finder
 
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False)
     | st.text(st.characters(blacklist_categories=("Cs",)), max_size=8),
-    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(
-        st.text(st.sampled_from('ab"\\\u2028\u00e9 \n'), max_size=3), inner, max_size=5),
-    max_leaves=30)
+    lambda inner: (
+        st.lists(inner, max_size=5)
+        | st.dictionaries(st.text(st.sampled_from('ab"\\\u2028\u00e9 \n'), max_size=3), inner, max_size=5)
+    ),
+    max_leaves=30,
+)
 
 
 def paths_of(value, prefix=()):
@@ -194,8 +209,9 @@ def json_texts(draw):
 
 def respaced(value, space) -> str:
     if isinstance(value, dict):
-        items = [space() + json.dumps(k) + space() + ":" + space() + respaced(v, space) + space()
-                 for k, v in value.items()]
+        items = [
+            space() + json.dumps(k) + space() + ":" + space() + respaced(v, space) + space() for k, v in value.items()
+        ]
         return "{" + ",".join(items) + space() + "}"
     if isinstance(value, list):
         return "[" + ",".join(space() + respaced(v, space) + space() for v in value) + space() + "]"
@@ -212,7 +228,7 @@ def test_value_span_finds_what_json_loads_reads(case):
         start, end = json_position.value_span(text, path)
         assert json.loads(text[start:end]) == at(parsed, path), (path, text[start:end])
         line, col = json_position.line_col(text, start)
-        assert json_position.lines(text)[line - 1][col - 1:].startswith(text[start:end].split("\n")[0].rstrip("\r"))
+        assert json_position.lines(text)[line - 1][col - 1 :].startswith(text[start:end].split("\n")[0].rstrip("\r"))
 
 
 def test_value_span_with_duplicate_keys_missing_keys_and_deep_nesting():

@@ -1,5 +1,6 @@
 """Pass 2, schema (compiler.front.schema and rulespec/schema.json): the format's reference, and
 how each violation is mapped to the node the user wrote."""
+
 from __future__ import annotations
 
 import pathlib
@@ -44,7 +45,7 @@ def at(d: Diagnostic, text: str) -> str:
     """The source text under a diagnostic's span (one line)."""
     line = text.splitlines()[d.span.line - 1]
     end = d.span.end_col if d.span.end_line == d.span.line else len(line) + 1
-    return line[d.span.col - 1:end - 1]
+    return line[d.span.col - 1 : end - 1]
 
 
 # --------------------------------------------------------------------------- the schema itself
@@ -111,15 +112,23 @@ def test_variant_entries_have_the_fields_of_full_entries():
         full = set(defs[name]["properties"])
         change = set(defs[name + "_change"]["properties"])
         assert change == full | set(schema.OVERLAY_KEYS), name
-    assert set(defs["param_change"]["anyOf"][1]["properties"]) == set(defs["param"]["anyOf"][1]["properties"]) | set(schema.OVERLAY_KEYS)
+    assert set(defs["param_change"]["anyOf"][1]["properties"]) == set(defs["param"]["anyOf"][1]["properties"]) | set(
+        schema.OVERLAY_KEYS
+    )
 
 
 def test_the_readme_documents_every_key_and_name():
     readme = (ROOT / "rulespec" / "README.md").read_text(encoding="utf-8")
     documented = set(re.findall(r"`([a-z_0-9]+)", readme))
     keys = {name for _, name, _ in _properties(SCHEMA)}
-    names = (set(types.GLOBALS) | set(types.FUNCTIONS) | set(types.AGGREGATES) | set(types.EFFECTS)
-             | {a for table in types.ATTRIBUTES.values() for a in table} | set(model.DOMAINS))
+    names = (
+        set(types.GLOBALS)
+        | set(types.FUNCTIONS)
+        | set(types.AGGREGATES)
+        | set(types.EFFECTS)
+        | {a for table in types.ATTRIBUTES.values() for a in table}
+        | set(model.DOMAINS)
+    )
     assert sorted(keys - documented) == []
     assert sorted(names - documented) == []
 
@@ -190,7 +199,12 @@ def test_the_param_shorthand():
 
 
 def test_the_root_must_be_a_mapping():
-    for text, what in (("- a\n", "a list"), ("3\n", "the number 3"), ("~\n", "an empty value"), ("hello\n", "the text 'hello'")):
+    for text, what in (
+        ("- a\n", "a list"),
+        ("3\n", "the number 3"),
+        ("~\n", "an empty value"),
+        ("hello\n", "the text 'hello'"),
+    ):
         d = one(text)
         assert d.code == "E100" and d.message.endswith(f"this file holds {what}")
         assert (d.span.line, d.span.col) == (1, 1)
@@ -207,8 +221,10 @@ def test_an_unknown_key_points_at_the_key_with_a_suggestion():
 def test_an_unknown_key_without_a_close_match_lists_the_keys():
     d = one(official("    only_when_stuck: true", "    only_when_stuck: true\n    zzz: 1"))
     assert d.message == "unknown key 'zzz' in action 'pass'"
-    assert d.notes == ("the keys allowed here are: title, notation, choose, condition, effects, note, only_when_stuck, "
-                       "ends_turn, text",)
+    assert d.notes == (
+        "the keys allowed here are: title, notation, choose, condition, effects, note, only_when_stuck, "
+        "ends_turn, text",
+    )
 
 
 def test_an_unknown_top_level_key_does_not_also_report_the_key_it_resembles():
@@ -226,26 +242,41 @@ def test_a_wrong_type_points_at_the_value_and_says_what_was_expected():
     assert at(d, text) == "[5]"
 
 
-@pytest.mark.parametrize("value, words", [("4.0", "the number 4"), ("true", "true"), ("'4'", "the text '4'"),
-                                          ("yes", "the text 'yes'"),  # YAML 1.2: a name, not a truth value
-                                          ("{}", "a mapping"), ("", "an empty value")])
+@pytest.mark.parametrize(
+    "value, words",
+    [
+        ("4.0", "the number 4"),
+        ("true", "true"),
+        ("'4'", "the text '4'"),
+        ("yes", "the text 'yes'"),  # YAML 1.2: a name, not a truth value
+        ("{}", "a mapping"),
+        ("", "an empty value"),
+    ],
+)
 def test_whole_numbers_are_whole_numbers(value, words):
     d = one(official("  2: {gems: 4,", f"  2: {{gems: {value},"))
     assert d.message == f"'gems' of player count 2 must be a whole number, not {words}"
 
 
 def test_an_empty_value_points_at_its_key():
-    text = official("  pass:\n    title:\n      en: Pass\n      fr: Passer\n      nl: Passen\n      sr: Пас\n",
-                    "  pass:\n    title:\n")
+    text = official(
+        "  pass:\n    title:\n      en: Pass\n      fr: Passer\n      nl: Passen\n      sr: Пас\n",
+        "  pass:\n    title:\n",
+    )
     d = one(text)
     assert at(d, text) == "title"
 
 
 def test_unquoted_yaml_values_where_text_belongs_get_a_hint():
-    d = one(official('    condition: "true"\n    effects:\n      - pay(payment)\n      - acquire(card)\n      - refill',
-                     '    condition: true\n    effects:\n      - pay(payment)\n      - acquire(card)\n      - refill'))
-    assert d.message == ("'condition' of action 'buy_face_up' must be an expression written as text "
-                         "(quote it: \"...\"), not true")
+    d = one(
+        official(
+            '    condition: "true"\n    effects:\n      - pay(payment)\n      - acquire(card)\n      - refill',
+            "    condition: true\n    effects:\n      - pay(payment)\n      - acquire(card)\n      - refill",
+        )
+    )
+    assert d.message == (
+        "'condition' of action 'buy_face_up' must be an expression written as text (quote it: \"...\"), not true"
+    )
     assert d.notes == ('YAML reads an unquoted true as a yes/no value; put it in quotes to make it a text: "true"',)
 
 
@@ -272,8 +303,11 @@ def test_enum_violations_list_the_allowed_values():
 
 
 def test_every_error_is_reported():
-    text = official("  wild: gold", "  wild: 7").replace("prefer: lowest", "prefer: least").replace(
-        "  reserve_limit: 3", "  reserve_limit: three")
+    text = (
+        official("  wild: gold", "  wild: 7")
+        .replace("prefer: lowest", "prefer: least")
+        .replace("  reserve_limit: 3", "  reserve_limit: three")
+    )
     found = diagnostics(text)
     assert [d.code for d in found] == ["E103", "E103", "E106"]
     assert [d.span.line for d in found] == sorted(d.span.line for d in found)
@@ -312,8 +346,10 @@ def test_names():
 
 def test_ranges_and_sizes():
     assert one(official("  2: {gems: 4,", "  2: {gems: -1,")).code == "E108"
-    assert one(official("nobles: 3, face_up: 4}", "nobles: 3, face_up: 0}")).message == \
-        "'face_up' of player count 2 must be at least 1, not 0"
+    assert (
+        one(official("nobles: 3, face_up: 4}", "nobles: 3, face_up: 0}")).message
+        == "'face_up' of player count 2 must be at least 1, not 0"
+    )
     assert one(official("[white, blue, green, red, black]", "[]")).code == "E109"
     d = one(official("[white, blue, green, red, black]", "[white, blue, white, red, black]"))
     assert d.code == "E110" and d.message == "'white' appears twice in 'gems' of 'components' (items 1 and 3)"
@@ -322,11 +358,18 @@ def test_ranges_and_sizes():
 
 def test_keys_that_depend_on_the_domain():
     d = one(official("colour: {domain: gem}", "colour: {domain: gem, max: 2}"))
-    assert d.code == "E111" and d.message == "'max' in parameter 'colour' of action 'take_pair' applies only to the domain 'gem_set'"
+    assert (
+        d.code == "E111"
+        and d.message == "'max' in parameter 'colour' of action 'take_pair' applies only to the domain 'gem_set'"
+    )
     d = one(official("card: {domain: reserved, slots: reserve_limit}", "card: {domain: reserved}"))
     assert d.message == "parameter 'card' of action 'buy_reserved' is missing the required key 'slots'"
-    d = one(official('payment: {domain: payment, price: "max(0, card.cost[c] - me.bonus[c])"}\n    condition: "true"\n    effects:\n      - pay(payment)\n      - acquire(card)\n      - refill',
-                     'payment: {domain: payment}\n    condition: "true"\n    effects:\n      - pay(payment)\n      - acquire(card)\n      - refill'))
+    d = one(
+        official(
+            'payment: {domain: payment, price: "max(0, card.cost[c] - me.bonus[c])"}\n    condition: "true"\n    effects:\n      - pay(payment)\n      - acquire(card)\n      - refill',
+            'payment: {domain: payment}\n    condition: "true"\n    effects:\n      - pay(payment)\n      - acquire(card)\n      - refill',
+        )
+    )
     assert d.message == "parameter 'payment' of action 'buy_face_up' is missing the required key 'price'"
 
 
@@ -339,7 +382,10 @@ def test_overlay_keys_in_a_full_spec():
     text = official("  pass:\n", "  pass:\n    remove: gone\n")
     d = one(text)
     assert d.code == "E111"
-    assert d.message == "'remove' is for variants only (a file with 'extends'); a full spec writes action 'pass' out in full"
+    assert (
+        d.message
+        == "'remove' is for variants only (a file with 'extends'); a full spec writes action 'pass' out in full"
+    )
     assert at(d, text) == "remove"
 
 
@@ -349,7 +395,10 @@ def test_overlay_rules_in_a_variant():
     assert d.message == "action 'pass' is removed: 'remove: reason' cannot be combined with other keys"
     assert (d.span.line, d.span.col) == (5, 3)
     d = one(base + "  take_pair:\n    choose:\n      colour: {before: x}\n")
-    assert d.message == "'before' in parameter 'colour' of action 'take_pair' needs 'add: true' (only a new entry is placed)"
+    assert (
+        d.message
+        == "'before' in parameter 'colour' of action 'take_pair' needs 'add: true' (only a new entry is placed)"
+    )
     assert (d.span.line, d.span.col) == (7, 16)
     assert diagnostics(base + "  take_pair: {before: take_different}\n") == []  # an existing action may move
     found = diagnostics(base + "  x: {add: true, title: X, notation: x, effects: [], before: pass, after: pass}\n")

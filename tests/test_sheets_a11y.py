@@ -5,6 +5,7 @@ The checker is axe-core as packaged by axe-playwright-python, driven through Pla
 API against Debian's chromium (dev/system-packages.sh installs it). A missing browser FAILS these
 tests: it is a broken set-up, not a reason to skip.
 """
+
 from __future__ import annotations
 
 import pathlib
@@ -52,8 +53,10 @@ def test_the_html_sheet_passes_axe(page, tmp_path, path, lang):
 
 def test_the_checker_finds_what_it_checks(page, tmp_path):
     """The same check on a page with a nameless picture, a skipped heading level and grey on grey fails."""
-    bad = ('<!DOCTYPE html><html lang="en"><head><title>t</title></head><body><main><h1>A</h1><h3>B</h3>'
-           '<svg role="img" viewBox="0 0 1 1"><circle r="1"/></svg>'
-           '<p style="color:#999;background:#aaa">grey</p></main></body></html>')
+    bad = (
+        '<!DOCTYPE html><html lang="en"><head><title>t</title></head><body><main><h1>A</h1><h3>B</h3>'
+        '<svg role="img" viewBox="0 0 1 1"><circle r="1"/></svg>'
+        '<p style="color:#999;background:#aaa">grey</p></main></body></html>'
+    )
     found = {v.split(":")[0] for v in violations(page, bad, tmp_path)}
     assert {"svg-img-alt", "heading-order", "color-contrast"} <= found

@@ -4,6 +4,7 @@
 The generated/sheets/ folder must match what the sheet command writes now (the build
 regenerates it; this test fails when someone forgot to).
 """
+
 from __future__ import annotations
 
 import pathlib
@@ -17,8 +18,12 @@ from compiler.sheets.plurals import LANGUAGES
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "sheets_golden"
-SPECS = {"official": "rulespec/official.yaml", "target-12": "variants/target-12.yaml",
-         "noble-tiebreak": "variants/noble-tiebreak.yaml", "cities": "variants/cities.yaml"}
+SPECS = {
+    "official": "rulespec/official.yaml",
+    "target-12": "variants/target-12.yaml",
+    "noble-tiebreak": "variants/noble-tiebreak.yaml",
+    "cities": "variants/cities.yaml",
+}
 
 
 @pytest.fixture(autouse=True)
@@ -56,13 +61,26 @@ def test_generated_sheets_are_current(path):
             target = out / f"{rules.name}.{lang}.{fmt}"
             assert target.exists(), f"{target.relative_to(ROOT)} is missing: run `splendor-rules sheet {path}`"
             assert target.read_text(encoding="utf-8") == text, (
-                f"{target.relative_to(ROOT)} is out of date: run `splendor-rules sheet {path}`")
+                f"{target.relative_to(ROOT)} is out of date: run `splendor-rules sheet {path}`"
+            )
 
 
 # Each section of the official sheet in each language, a golden file of its own: a change to one
 # phrase shows as a change to the section that says it (tests/sheets_golden/sections/official.LANG/).
-OFFICIAL_SECTIONS = ("glance", "goal", "setup", "turn", "tokens", "reserve", "buy", "nobles", "end", "example",
-                     "faq", "mistakes")
+OFFICIAL_SECTIONS = (
+    "glance",
+    "goal",
+    "setup",
+    "turn",
+    "tokens",
+    "reserve",
+    "buy",
+    "nobles",
+    "end",
+    "example",
+    "faq",
+    "mistakes",
+)
 
 
 def official_sections(lang: str) -> dict[str, str]:

@@ -10,6 +10,7 @@ is held to the faults a native rules editor listed (issue 20):
 The spec's own texts (titles, notes) are held to the same terms: a sheet quotes them as written,
 so a title saying "gems" where the sheet says tokens is a fault of the sheet too.
 """
+
 from __future__ import annotations
 
 import pathlib
@@ -37,9 +38,13 @@ def sheets(lang: str) -> dict[str, str]:
 def nouns(lang: str) -> dict[str, dict[str, str]]:
     """The plural nouns of the language table (forms without placeholders)."""
     table = tables.load(lang)
-    return {key: dict(entry) for key, entry in table.entries.items()
-            if isinstance(entry, Mapping) and (key.startswith("noun.") or key.endswith(".noun"))
-            and not any("{" in form for form in entry.values())}
+    return {
+        key: dict(entry)
+        for key, entry in table.entries.items()
+        if isinstance(entry, Mapping)
+        and (key.startswith("noun.") or key.endswith(".noun"))
+        and not any("{" in form for form in entry.values())
+    }
 
 
 def list_items(text: str) -> list[str]:
@@ -66,28 +71,75 @@ CONDITIONAL = {"en": r"^(If|When) ", "fr": r"^(Si|S'il|Quand) ", "nl": r"^(Als|W
 
 # The sentences issue 20 quotes, which no sheet may say again.
 QUOTED = {
-    "fr": ["La fin de la partie arrive quand", "tours passés d'affilée", "et le nombre de couleurs choisies vaut 3, ou",
-           "Choisissez un noble. Permis seulement si", "Tant que vous avez plus de", "Chaque jeton or paie",
-           "remplacez la carte choisie", "En cas d'égalité :"],
-    "nl": ["Het spel eindigt wanneer je minstens", "vereist hebt", "in je hand", "Schud de 10 edelen ",
-           "Bij gelijkspel:"],
+    "fr": [
+        "La fin de la partie arrive quand",
+        "tours passés d'affilée",
+        "et le nombre de couleurs choisies vaut 3, ou",
+        "Choisissez un noble. Permis seulement si",
+        "Tant que vous avez plus de",
+        "Chaque jeton or paie",
+        "remplacez la carte choisie",
+        "En cas d'égalité :",
+    ],
+    "nl": [
+        "Het spel eindigt wanneer je minstens",
+        "vereist hebt",
+        "in je hand",
+        "Schud de 10 edelen ",
+        "Bij gelijkspel:",
+    ],
     "sr": ["преко границе", "од 1 до 3 различитих боја", "круг се доигра ", "има 1 племића", "такав жетон"],
     "en": ["Do exactly one of the 7 actions", "The end of the game comes when"],
 }
 # The sentences the native readers' review of December 2026 quotes (issue 30), templates every sheet
 # shared: fixed once for all languages, so no sheet may say them again.
 QUOTED_2026 = {
-    "en": ["nothing happens", "The end is triggered", "to your purchased cards", "does a noble require no more",
-           "if the number of passes in a row is at least"],
-    "fr": ["ne demande pas plus que vos bonus", "La fin est déclenchée", "rien ne se passe", "Faites-en une seule",
-           "à vos cartes achetées",
-           "passes consécutives atteint", "Lectures", "puis les étapes", "l'élément ("],
-    "nl": ["Tafel voor", "elk)", "Lezingen", "De prestige van", "de limiet telt", "er gebeurt niets",
-           "Vraagt een edele niet meer", "Doe er één", "daarna de stappen", "aan je gekochte kaarten",
-           "Het einde wordt ingeluid"],
-    "sr": ["Граница", "код нерешеног", "Код нерешеног", "ваша цена је: цена", "Ако на крају вашег", "ако на крају вашег", "На крају вашег потеза, ако",
-           "отворено по нивоу", "тражи највише онолико", "ништа се не дешава", "па кораке",
-           "својим купљеним картама", "Крај игре почиње"],
+    "en": [
+        "nothing happens",
+        "The end is triggered",
+        "to your purchased cards",
+        "does a noble require no more",
+        "if the number of passes in a row is at least",
+    ],
+    "fr": [
+        "ne demande pas plus que vos bonus",
+        "La fin est déclenchée",
+        "rien ne se passe",
+        "Faites-en une seule",
+        "à vos cartes achetées",
+        "passes consécutives atteint",
+        "Lectures",
+        "puis les étapes",
+        "l'élément (",
+    ],
+    "nl": [
+        "Tafel voor",
+        "elk)",
+        "Lezingen",
+        "De prestige van",
+        "de limiet telt",
+        "er gebeurt niets",
+        "Vraagt een edele niet meer",
+        "Doe er één",
+        "daarna de stappen",
+        "aan je gekochte kaarten",
+        "Het einde wordt ingeluid",
+    ],
+    "sr": [
+        "Граница",
+        "код нерешеног",
+        "Код нерешеног",
+        "ваша цена је: цена",
+        "Ако на крају вашег",
+        "ако на крају вашег",
+        "На крају вашег потеза, ако",
+        "отворено по нивоу",
+        "тражи највише онолико",
+        "ништа се не дешава",
+        "па кораке",
+        "својим купљеним картама",
+        "Крај игре почиње",
+    ],
 }
 # Where every number is known (the worked example: Anna has exactly 15), a comparison is said with
 # the number itself, never "at least" (issue 30: "Comme Anne a au moins 15 points").
@@ -133,18 +185,20 @@ def test_one_term_per_concept(lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_quoted_fault_survives(lang):
-    bad = [f"{name}: {quote!r}" for name, text in sheets(lang).items() for quote in QUOTED[lang]
-           if quote in text]
+    bad = [f"{name}: {quote!r}" for name, text in sheets(lang).items() for quote in QUOTED[lang] if quote in text]
     assert bad == []
 
 
-@pytest.mark.parametrize("lang, text, wrong", [
-    ("sr", "мање од 3 резервисане карте и 5 карте", ["5 карте"]),
-    ("sr", "21 карта, 22 карте, 25 карата, 12 карата", []),
-    ("sr", "3 карата", ["3 карата"]),
-    ("fr", "1 cartes et 0 carte", ["1 cartes"]),
-    ("en", "1 cards, 2 card, 12 + 3 cards", ["1 cards", "2 card"]),
-])
+@pytest.mark.parametrize(
+    "lang, text, wrong",
+    [
+        ("sr", "мање од 3 резервисане карте и 5 карте", ["5 карте"]),
+        ("sr", "21 карта, 22 карте, 25 карата, 12 карата", []),
+        ("sr", "3 карата", ["3 карата"]),
+        ("fr", "1 cartes et 0 carte", ["1 cartes"]),
+        ("en", "1 cards, 2 card, 12 + 3 cards", ["1 cards", "2 card"]),
+    ],
+)
 def test_plural_disagreements_are_found(lang, text, wrong):
     assert plurals.disagreements(lang, text, nouns(lang)) == sorted(wrong)
 
@@ -152,7 +206,8 @@ def test_plural_disagreements_are_found(lang, text, wrong):
 # In French a clause joined to a subordinate clause repeats its "que" ("que si A et qu'il reste B"):
 # a clause opened by its subject right after "et"/"ou" in the same subordinate clause is a fault.
 FR_BARE_JOINED_CLAUSE = re.compile(
-    r"\b(?:si|que|quand|comme) [^.;:,!?]*? (?:et|ou) (?:il|elle|on|vous|la banque|le nombre|le joueur|chaque)\b")
+    r"\b(?:si|que|quand|comme) [^.;:,!?]*? (?:et|ou) (?:il|elle|on|vous|la banque|le nombre|le joueur|chaque)\b"
+)
 
 
 def test_french_joined_clauses_repeat_que():
@@ -167,17 +222,20 @@ def test_a_condition_is_phrased_as_the_clause_it_is():
     before and after) a condition keeps its bare clauses; other languages join clauses as they are."""
     rules = load_rules(str(ROOT / "rulespec" / "official.yaml"))
     blind = next(d for d in rules.actions if d.name == "reserve_blind")
-    assert describe(blind.condition, "fr", rules, blind) == \
-        "vous avez moins de 3 cartes réservées et qu'il reste au moins 1 carte dans la pioche du niveau choisi"
-    assert describe(blind.condition, "fr", rules, blind, main_clause=True) == \
-        "vous avez moins de 3 cartes réservées et il reste au moins 1 carte dans la pioche du niveau choisi"
+    assert (
+        describe(blind.condition, "fr", rules, blind)
+        == "vous avez moins de 3 cartes réservées et qu'il reste au moins 1 carte dans la pioche du niveau choisi"
+    )
+    assert (
+        describe(blind.condition, "fr", rules, blind, main_clause=True)
+        == "vous avez moins de 3 cartes réservées et il reste au moins 1 carte dans la pioche du niveau choisi"
+    )
     assert describe(blind.condition, "en", rules, blind) == describe(blind.condition, "en", rules, blind, True)
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_sentence_of_the_2026_review_survives(lang):
-    bad = [f"{name}: {quote!r}" for name, text in sheets(lang).items() for quote in QUOTED_2026[lang]
-           if quote in text]
+    bad = [f"{name}: {quote!r}" for name, text in sheets(lang).items() for quote in QUOTED_2026[lang] if quote in text]
     assert bad == []
 
 
@@ -198,6 +256,10 @@ def test_the_engine_words_are_a_term_to_avoid(lang):
     """The words of the rule engine ("la valeur", "élément", "étape") are the table's `term.engine.avoid`:
     test_one_term_per_concept holds every committed sheet to it; here, that the rule catches them."""
     avoid = tables.load(lang).text("term.engine.avoid")
-    said = {"en": "the value “prestige” of the element", "fr": "la valeur « prestige » de l'élément (cité), étape",
-            "nl": "de waarde ‘prestige’ van het onderdeel", "sr": "вредност „престиж“ елемента"}[lang]
+    said = {
+        "en": "the value “prestige” of the element",
+        "fr": "la valeur « prestige » de l'élément (cité), étape",
+        "nl": "de waarde ‘prestige’ van het onderdeel",
+        "sr": "вредност „престиж“ елемента",
+    }[lang]
     assert len(re.findall(avoid, said, re.IGNORECASE)) >= 2

@@ -1,4 +1,5 @@
 """Sheets, lint: translation tables (E601-E605) and variant texts (E610)."""
+
 from __future__ import annotations
 
 import pathlib
@@ -84,7 +85,8 @@ def test_extra_diff_key_is_located_at_its_line(langs):
     edit(sr, 'diff.before: "пре: {v}  ({at})"\n', 'diff.before: "пре: {v}  ({at})"\ndiff.beforehand: "раније: {v}"\n')
     found = lint_tables(langs, COLOURS)
     assert [(d.code, pathlib.Path(d.span.file).name, d.span.line, d.span.col) for d in found] == [
-        ("E603", "sr.yaml", line_of(sr, "diff.beforehand:"), 1)]
+        ("E603", "sr.yaml", line_of(sr, "diff.beforehand:"), 1)
+    ]
     assert found[0].message == "extra key 'diff.beforehand': the English table has no such key"
 
 
@@ -98,8 +100,11 @@ def test_diff_placeholders_must_match_english(langs):
 
 def test_diff_plural_forms_follow_the_language(langs):
     sr = langs / "sr.yaml"
-    edit(sr, 'diff.count.tiles: {one: "{n} плочица", few: "{n} плочице", other: "{n} плочица"}',
-         'diff.count.tiles: {one: "{n} плочица", other: "{n} плочица"}')
+    edit(
+        sr,
+        'diff.count.tiles: {one: "{n} плочица", few: "{n} плочице", other: "{n} плочица"}',
+        'diff.count.tiles: {one: "{n} плочица", other: "{n} плочица"}',
+    )
     found = lint_tables(langs, COLOURS)
     assert [(d.code, d.span.line) for d in found] == [("E601", line_of(sr, "diff.count.tiles:"))]
     assert "'diff.count.tiles' lacks the plural form 'few'" in found[0].message
@@ -111,15 +116,20 @@ def test_check_reports_a_broken_diff_table(langs, monkeypatch):
     edit(fr, 'diff.section.values: "Valeurs"\n', "")
     result = CliRunner().invoke(main, ["check", str(ROOT / "rulespec" / "official.yaml")])
     assert result.exit_code == 1
-    assert f"fr.yaml:{line_of(fr, 'diff.section.players:')}:1: error[E602]: missing key 'diff.section.values'" \
+    assert (
+        f"fr.yaml:{line_of(fr, 'diff.section.players:')}:1: error[E602]: missing key 'diff.section.values'"
         in result.output
+    )
 
 
 def test_a_key_missing_from_english_is_extra_everywhere_else(langs):
     edit(langs / "en.yaml", 'eff.nothing: "nothing happens"\n', "")
     found = lint_tables(langs, COLOURS)
     assert sorted((d.code, pathlib.Path(d.span.file).name) for d in found) == [
-        ("E603", "fr.yaml"), ("E603", "nl.yaml"), ("E603", "sr.yaml")]
+        ("E603", "fr.yaml"),
+        ("E603", "nl.yaml"),
+        ("E603", "sr.yaml"),
+    ]
 
 
 def test_serbian_needs_three_plural_forms(langs):
@@ -132,7 +142,11 @@ def test_serbian_needs_three_plural_forms(langs):
 
 
 def test_english_has_no_few_form(langs):
-    edit(langs / "en.yaml", 'noun.card: {one: "card", other: "cards"}', 'noun.card: {one: "card", few: "cards", other: "cards"}')
+    edit(
+        langs / "en.yaml",
+        'noun.card: {one: "card", other: "cards"}',
+        'noun.card: {one: "card", few: "cards", other: "cards"}',
+    )
     found = lint_tables(langs, COLOURS)
     assert [d.code for d in found] == ["E601"]
     assert "'few', which en does not use" in found[0].message
@@ -171,7 +185,8 @@ def test_variant_texts_need_every_language(tmp_path, monkeypatch):
         "values:\n  target: {value: 12, note: {en: Twelve., fr: Douze., nl: Twaalf., sr: Дванаест.}}\n"
         "actions:\n  pass: {remove: Nobody passes.}\n"
         "winners:\n  ranking:\n    nobles: {add: true, title: Most nobles, by: player.nobles, prefer: highest}\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     rules = load_rules("v.yaml")
     found = lint(rules)
     assert all(d.code == "E610" and d.severity == "warning" and d.span.file == "v.yaml" for d in found)
@@ -193,7 +208,8 @@ def test_a_missing_variant_translation_is_a_warning_that_check_counts_and_shows(
         "spec: 1\nname: v\nextends: official\n"
         "title: {en: V, fr: V, nl: V, sr: В}\n"
         "values:\n  target: {value: 12, note: Twelve.}\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     runner = CliRunner()
     result = runner.invoke(main, ["check", "v.yaml"])
     assert result.exit_code == 0
@@ -201,8 +217,10 @@ def test_a_missing_variant_translation_is_a_warning_that_check_counts_and_shows(
     result = runner.invoke(main, ["check", "-W", "v.yaml"])
     assert result.exit_code == 0
     assert result.stdout.startswith("v.yaml: ok (") and result.stdout.rstrip().endswith("; 1 warning)")
-    assert ("v.yaml:6:29: warning[E610]: values 'target': note has no fr, nl and sr text; "
-            "the fr, nl and sr sheets will show English") in result.output
+    assert (
+        "v.yaml:6:29: warning[E610]: values 'target': note has no fr, nl and sr text; "
+        "the fr, nl and sr sheets will show English"
+    ) in result.output
     result = runner.invoke(main, ["sheet", "v.yaml", "--lang", "fr", "--format", "md", "-o", "out"])
     assert result.exit_code == 0
     assert "Twelve." in (tmp_path / "out" / "v.fr.md").read_text(encoding="utf-8")
@@ -225,7 +243,8 @@ def test_e610_checks_the_first_player_and_says_what_each_sheet_shows_instead(tmp
         "first_player: {en: The oldest player starts., fr: Le joueur le plus âgé commence.}\n"
         "actions:\n  reserve_face_up: {title: Reserve a card from the table}\n"
         "end_of_turn:\n  noble_visit: {title: {en: Nobles call, fr: Les nobles passent}}\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     found = lint(load_rules("v.yaml"))
     assert [(d.code, d.span.line) for d in found] == [("E610", 5), ("E610", 7), ("E610", 9)]
     assert [d.message for d in found] == [

@@ -4,6 +4,7 @@ phrases one module per family of nodes; their functions take the Builder or the 
 and the class binds them as its methods. A function written for a class and left unbound would be
 dead text that reads as a rule, so each public one must be bound, and bound to itself.
 """
+
 from __future__ import annotations
 
 import ast
@@ -26,7 +27,11 @@ def _methods_written_for(package: str, cls: type) -> list[tuple[str, str]]:
         for node in ast.parse(path.read_text(encoding="utf-8")).body:
             if isinstance(node, ast.FunctionDef) and node.args.args:
                 first = node.args.args[0]
-                if first.arg == "self" and isinstance(first.annotation, ast.Name) and first.annotation.id == cls.__name__:
+                if (
+                    first.arg == "self"
+                    and isinstance(first.annotation, ast.Name)
+                    and first.annotation.id == cls.__name__
+                ):
                     found.append((path.stem, node.name))
     return found
 
@@ -40,7 +45,11 @@ def test_the_sheets_content_and_phrases_are_packages():
 def test_every_method_of_a_section_or_family_is_bound(package, cls):
     written = _methods_written_for(package, cls)
     assert len(written) > 20
-    unbound = [f"{module}.{name}" for module, name in written if not name.startswith("_")
-               and getattr(cls, name, None) is not getattr(importlib.import_module(f"compiler.sheets.{package}.{module}"),
-                                                           name)]
+    unbound = [
+        f"{module}.{name}"
+        for module, name in written
+        if not name.startswith("_")
+        and getattr(cls, name, None)
+        is not getattr(importlib.import_module(f"compiler.sheets.{package}.{module}"), name)
+    ]
     assert not unbound, unbound

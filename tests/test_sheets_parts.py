@@ -4,6 +4,7 @@ of the worked example, and the pictures of the HTML sheet.
 
 Each part is computed from the spec: the tests change the spec and check the part follows.
 """
+
 from __future__ import annotations
 
 import re
@@ -46,11 +47,18 @@ def test_turn_summary_of_the_official_rules(official_en):
 
 
 def test_turn_summary_follows_the_limit_the_target_and_the_visit(tmp_path):
-    path = spec(tmp_path, ("  target: 15 ", "  target: 12 "), ("  token_limit: 10 ", "  token_limit: 8 "),
-                ("    resolve: choice        # the player chooses when several", "    resolve: all  #"))
+    path = spec(
+        tmp_path,
+        ("  target: 15 ", "  target: 12 "),
+        ("  token_limit: 10 ", "  token_limit: 8 "),
+        ("    resolve: choice        # the player chooses when several", "    resolve: all  #"),
+    )
     lines = summary(sheet_text(path))
     assert lines[1] == "2. **Then check**: More than 8 tokens? Return tokens of your choice down to 8."
-    assert lines[2] == "3. **Then check**: Do your bonuses, colour by colour, reach what some nobles require? They all visit you."
+    assert (
+        lines[2]
+        == "3. **Then check**: Do your bonuses, colour by colour, reach what some nobles require? They all visit you."
+    )
     assert lines[3].startswith("4. **Finally**: 12 prestige points or more? This is the last round")
 
 
@@ -85,17 +93,30 @@ def test_the_stuck_pass_is_not_in_the_summary(official_en):
     assert not any("pass" in line.lower() for line in summary(official_en))
 
 
-@pytest.mark.parametrize("lang, first", [("en", "**First player**: The youngest player starts. Play then passes"),
-                                         ("fr", "**Premier joueur** : Le joueur le plus jeune commence."),
-                                         ("nl", "**Startspeler**: De jongste speler begint."),
-                                         ("sr", "**Први играч**: Почиње најмлађи играч.")])
+@pytest.mark.parametrize(
+    "lang, first",
+    [
+        ("en", "**First player**: The youngest player starts. Play then passes"),
+        ("fr", "**Premier joueur** : Le joueur le plus jeune commence."),
+        ("nl", "**Startspeler**: De jongste speler begint."),
+        ("sr", "**Први играч**: Почиње најмлађи играч."),
+    ],
+)
 def test_the_first_player_is_the_specs(lang, first):
     assert first in sheet_text(str(OFFICIAL), lang)
 
 
 def test_a_spec_that_names_no_first_player(tmp_path):
-    text = sheet_text(spec(tmp_path, ("first_player:\n  en: The youngest player starts.\n  fr: Le joueur le plus jeune "
-                                      "commence.\n  nl: De jongste speler begint.\n  sr: Почиње најмлађи играч.\n", "")))
+    text = sheet_text(
+        spec(
+            tmp_path,
+            (
+                "first_player:\n  en: The youngest player starts.\n  fr: Le joueur le plus jeune "
+                "commence.\n  nl: De jongste speler begint.\n  sr: Почиње најмлађи играч.\n",
+                "",
+            ),
+        )
+    )
     assert "**First player**: Agree who takes the first turn. Play then passes to the left (clockwise)" in text
 
 
@@ -103,16 +124,22 @@ def test_a_variant_may_say_who_starts(tmp_path):
     (tmp_path / "oldest.yaml").write_text(
         "spec: 1\nname: oldest\nextends: official\ntitle: Oldest first\n"
         "first_player: {en: The oldest player starts., fr: Le joueur le plus âgé commence., "
-        "nl: De oudste speler begint., sr: Почиње најстарији играч.}\n", encoding="utf-8")
+        "nl: De oudste speler begint., sr: Почиње најстарији играч.}\n",
+        encoding="utf-8",
+    )
     text = sheet_text(str(tmp_path / "oldest.yaml"))
-    assert "**First player**: The oldest player starts. Play then passes to the left (clockwise); a round ends " \
-           "with the player on the first player's right. ★1" in text
+    assert (
+        "**First player**: The oldest player starts. Play then passes to the left (clockwise); a round ends "
+        "with the player on the first player's right. ★1" in text
+    )
     assert "> ★1 **Changed: First player** The oldest player starts." in text
 
 
 def test_scoring_is_read_from_the_card_and_noble_tables(official_en, tmp_path):
-    assert ("**Prestige**: Your prestige points are the points printed on the development cards you have "
-            "purchased, plus those of the nobles who have visited you") in official_en
+    assert (
+        "**Prestige**: Your prestige points are the points printed on the development cards you have "
+        "purchased, plus those of the nobles who have visited you"
+    ) in official_en
     assert "**Points per card**: Level 1: 0 to 1, level 2: 1 to 3 and level 3: 3 to 5." in official_en
     nobles = (ROOT / "rulespec" / "splendor_nobles.csv").read_text(encoding="utf-8")
     path = spec(tmp_path, ("  target: 15 ", "  target: 15 "))
@@ -123,22 +150,28 @@ def test_scoring_is_read_from_the_card_and_noble_tables(official_en, tmp_path):
 def test_scoring_without_noble_visits_names_only_the_cards(tmp_path):
     path = spec(tmp_path, ("      - visit(noble)\n", "      - put_back(gold, 0)\n"))
     text = sheet_text(path)
-    assert "**Prestige**: Your prestige points are the points printed on the development cards you have " \
-           "purchased; reserved cards and tokens score nothing." in text
+    assert (
+        "**Prestige**: Your prestige points are the points printed on the development cards you have "
+        "purchased; reserved cards and tokens score nothing." in text
+    )
     assert "**Nobles**:" not in text
 
 
 def test_the_end_as_it_is_played(official_en):
-    assert ("**As it is played**: If you have 15 or more prestige points at the end of your turn, the round is "
-            "played to its end: the players after you, up to the player on the first player's right, each play "
-            "one more turn; then the game ends.") in official_en
+    assert (
+        "**As it is played**: If you have 15 or more prestige points at the end of your turn, the round is "
+        "played to its end: the players after you, up to the player on the first player's right, each play "
+        "one more turn; then the game ends."
+    ) in official_en
     assert "As it is played" not in sheet_text(str(ROOT / "variants" / "sudden-death.yaml"))
 
 
 def test_the_worked_example_shows_the_final_round(official_en):
-    assert ("Anna took the first turn of the game, so the round goes on: Ben, the last player of the round, plays "
-            "one more turn, buys a card worth 0 prestige points and reaches 7 prestige points; the round is "
-            "complete and the game ends.") in official_en
+    assert (
+        "Anna took the first turn of the game, so the round goes on: Ben, the last player of the round, plays "
+        "one more turn, buys a card worth 0 prestige points and reaches 7 prestige points; the round is "
+        "complete and the game ends."
+    ) in official_en
     assert "the round goes on" not in sheet_text(str(ROOT / "variants" / "sudden-death.yaml"))
 
 
@@ -153,23 +186,32 @@ def test_the_questions_of_the_official_rules(official_en):
         "turn; then return tokens of your choice, gold included and even tokens you have just taken, down to 10.",
         "Reserving when no gold is left?": "Yes: you reserve the card but take no gold token.",
         "A deck is empty?": "A card that leaves the row is not replaced: its space stays empty. "
-                            "You cannot reserve the top card of that deck.",
+        "You cannot reserve the top card of that deck.",
         "Two nobles at once?": "You choose one of them: only one noble visits a turn; the other may visit you at "
-                               "the end of a later turn.",
+        "the end of a later turn.",
         "Is a noble replaced?": "No: a noble who visits leaves the row for good, and no new noble is revealed.",
     }
 
 
 def test_the_questions_follow_the_rules(tmp_path):
-    path = spec(tmp_path, ("  token_limit: 10 ", "  token_limit: 7 "),
-                ('      - "if supply[gold] >= 1: take(gold, 1)"\n\n  reserve_blind',
-                 "      - take(gold, 1)\n\n  reserve_blind"),
-                ("    condition: me.reserved < reserve_limit\n",
-                 "    condition: me.reserved < reserve_limit and supply[gold] >= 1\n"),
-                ("    condition: me.reserved < reserve_limit and deck[level] >= 1\n",
-                 "    condition: me.reserved < reserve_limit\n"),
-                ('      - "if supply[gold] >= 1: take(gold, 1)"\n\n  buy_face_up', "\n  buy_face_up"),
-                ("    resolve: choice        # the player chooses when several", "    resolve: all  #"))
+    path = spec(
+        tmp_path,
+        ("  token_limit: 10 ", "  token_limit: 7 "),
+        (
+            '      - "if supply[gold] >= 1: take(gold, 1)"\n\n  reserve_blind',
+            "      - take(gold, 1)\n\n  reserve_blind",
+        ),
+        (
+            "    condition: me.reserved < reserve_limit\n",
+            "    condition: me.reserved < reserve_limit and supply[gold] >= 1\n",
+        ),
+        (
+            "    condition: me.reserved < reserve_limit and deck[level] >= 1\n",
+            "    condition: me.reserved < reserve_limit\n",
+        ),
+        ('      - "if supply[gold] >= 1: take(gold, 1)"\n\n  buy_face_up', "\n  buy_face_up"),
+        ("    resolve: choice        # the player chooses when several", "    resolve: all  #"),
+    )
     questions = faq(sheet_text(path))
     assert questions["More than 7 tokens in the middle of your turn?"].endswith("down to 7.")
     assert "Reserving when no gold is left?" not in questions  # reserving now needs gold: the question is moot
@@ -192,22 +234,31 @@ def test_the_html_has_the_pictures_with_names_and_the_markdown_none(official_en)
     html = html_of(str(OFFICIAL))
     svgs = re.findall(r'<svg class="picture [a-z]+" role="img" aria-labelledby="([\w-]+)".*?</svg>', html, re.S)
     assert svgs == ["picture-card", "picture-layout"]
-    assert ('<title id="picture-card">A development card of level 2: 1 prestige point at the top left, a white bonus '
-            'gem at the top right, a cost of 3 green tokens, 2 red tokens and 2 black tokens at the bottom left.'
-            '</title>') in html
-    assert ('<title id="picture-layout">The table for 4 players: 5 nobles in a row; for each level, a face-down deck '
-            'and 4 cards face up; in the supply, 7 tokens of each gem colour and 5 gold tokens.</title>') in html
+    assert (
+        '<title id="picture-card">A development card of level 2: 1 prestige point at the top left, a white bonus '
+        "gem at the top right, a cost of 3 green tokens, 2 red tokens and 2 black tokens at the bottom left."
+        "</title>"
+    ) in html
+    assert (
+        '<title id="picture-layout">The table for 4 players: 5 nobles in a row; for each level, a face-down deck '
+        "and 4 cards face up; in the supply, 7 tokens of each gem colour and 5 gold tokens.</title>"
+    ) in html
     assert "<svg" not in official_en
 
 
 def test_the_table_layout_is_drawn_from_the_player_count_table(tmp_path):
-    path = spec(tmp_path, ("  4: {gems: 7, gold: 5, nobles: 5, face_up: 4}", "  4: {gems: 6, gold: 3, nobles: 2, face_up: 3}"))
+    path = spec(
+        tmp_path, ("  4: {gems: 7, gold: 5, nobles: 5, face_up: 4}", "  4: {gems: 6, gold: 3, nobles: 2, face_up: 3}")
+    )
     html = html_of(path)
     layout = re.search(r'<svg class="picture layout".*?</svg>', html, re.S)[0]
     assert "2 nobles in a row" in layout and "3 cards face up" in layout and "3 gold tokens" in layout
     assert layout.count('fill="#f3e6c4"') == 2  # the noble tiles
     assert layout.count('fill="#faf7f0"') == 3 * 3  # face-up cards: 3 levels of 3
-    numbers = re.findall(r'font-family="Sheet Sans" font-size="9" text-anchor="middle" font-weight="bold" fill="#[0-9a-f]+">(\d+)</text>', layout)
+    numbers = re.findall(
+        r'font-family="Sheet Sans" font-size="9" text-anchor="middle" font-weight="bold" fill="#[0-9a-f]+">(\d+)</text>',
+        layout,
+    )
     assert numbers == ["6"] * 5 + ["3"]  # the token stacks: 6 of each gem, 3 gold
 
 
@@ -241,9 +292,10 @@ def test_a_swatch_stands_beside_colour_names_in_the_house_rules_and_the_subtitle
     variant.write_text(
         "spec: 1\nname: golden-pair\nextends: official\ntitle: {en: Golden pair, fr: Paire dorée}\n"
         "description: {en: Red tokens are scarce., fr: Les jetons rouges sont rares.}\n"
-        "actions:\n  take_pair:\n    effects: [\"take(colour, 2)\", \"take(gold, 1)\"]\n"
+        'actions:\n  take_pair:\n    effects: ["take(colour, 2)", "take(gold, 1)"]\n'
         "end:\n  target: {finish: immediately, note: {en: Gold is gone then., fr: L'or est alors épuisé.}}\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     swatched = r'<span class="colour"><svg class="gem"[^>]*aria-hidden="true".*?</svg>([^<]+)</span>'
     for lang, red, gold in (("en", "Red", "gold"), ("fr", "rouges", "or")):
         html = html_of(str(variant), lang)
@@ -252,5 +304,6 @@ def test_a_swatch_stands_beside_colour_names_in_the_house_rules_and_the_subtitle
         box = re.search(r'<aside class="house">.*?</aside>', html, re.S)[0]
         rule = re.search(r'<li><span class="mark">★1</span>(.*?)</li>', box, re.S)[1]
         note = re.search(r'<li><span class="mark">★2</span>.*?<span class="note">(.*?)</span></li>', box, re.S)[1]
-        assert re.findall(swatched, rule) == [gold] and re.findall(swatched, note) == [gold.capitalize()
-                                                                                        if lang == "en" else gold], lang
+        assert re.findall(swatched, rule) == [gold] and re.findall(swatched, note) == [
+            gold.capitalize() if lang == "en" else gold
+        ], lang

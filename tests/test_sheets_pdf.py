@@ -2,6 +2,7 @@
 
 CI installs the extra with its system libraries; these tests need it.
 """
+
 from __future__ import annotations
 
 import io
@@ -27,17 +28,42 @@ FAST_VARIANTS = ("trading-posts",)
 def _langs() -> list:
     return [pytest.param(lang, marks=() if lang in FAST_LANGS else pytest.mark.slow) for lang in sorted(KEY_PHRASES)]
 
+
 # Per language: phrases holding the key numbers of the official rules (target 15, limit 10,
 # 3 reserved cards, 4 tokens for a pair, 3 points a noble, 2 to 4 players).
 KEY_PHRASES = {
-    "en": ["15 or more prestige points", "more than 10 tokens", "at most 3 reserved cards",
-           "at least 4 tokens of that colour", "worth 3 prestige points", "2 to 4 players"],
-    "fr": ["15 points de prestige ou plus", "plus de 10 jetons", "3 cartes réservées au plus",
-           "au moins 4 de cette couleur", "vaut 3 points de prestige", "De 2 à 4 joueurs"],
-    "nl": ["15 of meer prestigepunten", "meer dan 10 fiches", "maximaal 3 gereserveerde kaarten",
-           "minstens 4 in de voorraad", "3 prestigepunten waard", "voor 2 tot 4 spelers"],
-    "sr": ["15 или више поена престижа", "више од 10 жетона", "највише 3 резервисане",
-           "бар 4 жетона те боје", "вреди 3 поена престижа", "За 2 до 4 играча"],
+    "en": [
+        "15 or more prestige points",
+        "more than 10 tokens",
+        "at most 3 reserved cards",
+        "at least 4 tokens of that colour",
+        "worth 3 prestige points",
+        "2 to 4 players",
+    ],
+    "fr": [
+        "15 points de prestige ou plus",
+        "plus de 10 jetons",
+        "3 cartes réservées au plus",
+        "au moins 4 de cette couleur",
+        "vaut 3 points de prestige",
+        "De 2 à 4 joueurs",
+    ],
+    "nl": [
+        "15 of meer prestigepunten",
+        "meer dan 10 fiches",
+        "maximaal 3 gereserveerde kaarten",
+        "minstens 4 in de voorraad",
+        "3 prestigepunten waard",
+        "voor 2 tot 4 spelers",
+    ],
+    "sr": [
+        "15 или више поена престижа",
+        "више од 10 жетона",
+        "највише 3 резервисане",
+        "бар 4 жетона те боје",
+        "вреди 3 поена престижа",
+        "За 2 до 4 играча",
+    ],
 }
 
 
@@ -62,8 +88,12 @@ def test_official_sheet_fits_two_a4_pages_and_holds_the_numbers(official, lang):
     text = re.sub(r"\s+", " ", " ".join(page.extract_text() for page in reader.pages))
     for phrase in KEY_PHRASES[lang]:
         assert phrase.lower() in text.lower(), f"{phrase!r} not in the {lang} PDF"
-    fonts = {str(font) for page in reader.pages for font in page["/Resources"]["/Font"].values()
-             for font in [font.get_object()["/BaseFont"]]}
+    fonts = {
+        str(font)
+        for page in reader.pages
+        for font in page["/Resources"]["/Font"].values()
+        for font in [font.get_object()["/BaseFont"]]
+    }
     assert fonts and all("Sheet-Sans" in f for f in fonts)  # the embedded DejaVu subset, no fallback font
 
 
@@ -80,9 +110,12 @@ def _catalogue() -> list:
     """Every variant of the catalogue; in the fast tier only the one whose printed sheet is
     compacted to fit (the Trading Posts), the others in the whole suite (marked slow)."""
     import yaml
+
     index = yaml.safe_load((ROOT / "variants" / "index.yaml").read_text(encoding="utf-8"))
-    return [pytest.param(f"variants/{name}.yaml", marks=() if name in FAST_VARIANTS else pytest.mark.slow)
-            for name in index["variants"]]
+    return [
+        pytest.param(f"variants/{name}.yaml", marks=() if name in FAST_VARIANTS else pytest.mark.slow)
+        for name in index["variants"]
+    ]
 
 
 def _embedded_fonts(reader: pypdf.PdfReader) -> list[tuple[str, bool]]:
@@ -95,8 +128,9 @@ def _embedded_fonts(reader: pypdf.PdfReader) -> list[tuple[str, bool]]:
                 descriptor = f.get("/FontDescriptor")
                 if descriptor is not None:
                     descriptor = descriptor.get_object()
-                    out.append((str(f["/BaseFont"]), any(k in descriptor for k in ("/FontFile", "/FontFile2",
-                                                                                   "/FontFile3"))))
+                    out.append(
+                        (str(f["/BaseFont"]), any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3")))
+                    )
     return out
 
 
@@ -126,20 +160,24 @@ def _footer(data: bytes, title: str) -> str:
     return [line for line in text.splitlines() if re.search(r"[0-9]+ / [0-9]+$", line)][-1]
 
 
-@pytest.mark.parametrize("spec, lang, title", [
-    ("rulespec/official.yaml", "sr", "Сплендор"),
-    pytest.param("variants/reserve-tax.yaml", "sr", "Порез на резервацију", marks=pytest.mark.slow),
-    pytest.param("variants/reserve-tax.yaml", "fr", "Taxe de réservation", marks=pytest.mark.slow),
-    pytest.param("variants/reserve-tax.yaml", "en", "Reserve tax", marks=pytest.mark.slow),
-])
+@pytest.mark.parametrize(
+    "spec, lang, title",
+    [
+        ("rulespec/official.yaml", "sr", "Сплендор"),
+        pytest.param("variants/reserve-tax.yaml", "sr", "Порез на резервацију", marks=pytest.mark.slow),
+        pytest.param("variants/reserve-tax.yaml", "fr", "Taxe de réservation", marks=pytest.mark.slow),
+        pytest.param("variants/reserve-tax.yaml", "en", "Reserve tax", marks=pytest.mark.slow),
+    ],
+)
 def test_pdf_footer_keeps_every_space(spec, lang, title):
     """CSS swallows the whitespace after a hex escape: the footer's title (escaped letter by
     letter outside ASCII) must keep its own spaces and the one before the dash."""
     rules = load_rules(str(ROOT / spec))
     base = load_rules(rules.bases[0].path) if rules.bases else None
     data, _ = render.pdf(render.html(content.build(rules, lang, base), rules), rules)
-    assert _footer(data, title).endswith(f"{title} 2 / 2") or re.fullmatch(f"{title} [0-9]+ / [0-9]+",
-                                                                           _footer(data, title))
+    assert _footer(data, title).endswith(f"{title} 2 / 2") or re.fullmatch(
+        f"{title} [0-9]+ / [0-9]+", _footer(data, title)
+    )
 
 
 def test_the_spec_path_and_hash_are_metadata_not_print(official):
@@ -155,7 +193,7 @@ def test_the_spec_path_and_hash_are_metadata_not_print(official):
     assert f'<footer class="source">Generated from rulespec/official.yaml (sha256 {official.source.sha256}).' in html
 
 
-@pytest.mark.parametrize("text", ["a. b", "Сплендор", "x /", "\\\" ;", "tab\tnew\nline ", "é é"])
+@pytest.mark.parametrize("text", ["a. b", "Сплендор", "x /", '\\" ;', "tab\tnew\nline ", "é é"])
 def test_css_string_reads_back_as_the_text(text):
     """The escaped string, read as CSS reads it (an escape: a backslash, up to six hex digits and
     one whitespace swallowed), is the text itself."""

@@ -1,4 +1,5 @@
 """Sheets, rendering: escaping, headers, determinism, atomic writes and the `sheet` command."""
+
 from __future__ import annotations
 
 import hashlib
@@ -25,13 +26,15 @@ def hostile(tmp_path, monkeypatch) -> str:
 
     def text(s):
         return "{" + ", ".join(f"{lang}: '{s}'" for lang in ("en", "fr", "nl", "sr")) + "}"
+
     (tmp_path / "hostile.yaml").write_text(
         "spec: 1\nname: hostile\nextends: official\n"
         f"title: {text(SCRIPT + ' ' + STYLE)}\n"
         f"description: {text(IMG)}\n"
         f"values:\n  target: {{value: 14, note: {text(IMG + ' **bold** [link](http://x) | cell')}}}\n"
         f"actions:\n  take_pair:\n    note: {text(SCRIPT)}\n    condition: supply[colour] >= 3\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     return "hostile.yaml"
 
 
@@ -74,8 +77,9 @@ def test_a_sheet_made_outside_the_project_names_no_absolute_path(tmp_path):
     name and its base by its project-relative path, in the header and in the sheet's text."""
     path = tmp_path / "mine" / "house.yaml"
     path.parent.mkdir()
-    path.write_text("spec: 1\nname: house\nextends: official\ntitle: {en: House}\n"
-                    "values:\n  target: 16\n", encoding="utf-8")
+    path.write_text(
+        "spec: 1\nname: house\nextends: official\ntitle: {en: House}\nvalues:\n  target: 16\n", encoding="utf-8"
+    )
     rules = load_rules(str(path))
     sheet = content.build(rules, "en", load_rules(rules.bases[0].path))
     for text in (render.markdown(sheet, rules), render.html(sheet, rules)):
@@ -95,6 +99,7 @@ def test_html_is_a4_print_with_embedded_fonts(monkeypatch):
 
 def test_every_character_has_a_glyph_in_the_embedded_font():
     from fontTools.ttLib import TTFont  # a dependency of WeasyPrint (the pdf extra)
+
     cmaps = [set(TTFont(render.HERE / "fonts" / f).getBestCmap()) for f in render.FONT_FILES.values()]
     text = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "generated" / "sheets").glob("*.md"))
     text += "".join(p.read_text(encoding="utf-8") for p in (ROOT / "compiler" / "sheets" / "lang").glob("*.yaml"))
@@ -108,13 +113,29 @@ def test_sheet_command_writes_every_file_deterministically(tmp_path, monkeypatch
     outputs = []
     for run in ("a", "b"):
         out = tmp_path / run
-        result = runner.invoke(main, ["sheet", "rulespec/official.yaml", "variants/noble-tiebreak.yaml",
-                                      "--lang", "en,sr", "--format", "md,html", "-o", str(out)])
+        result = runner.invoke(
+            main,
+            [
+                "sheet",
+                "rulespec/official.yaml",
+                "variants/noble-tiebreak.yaml",
+                "--lang",
+                "en,sr",
+                "--format",
+                "md,html",
+                "-o",
+                str(out),
+            ],
+        )
         assert result.exit_code == 0, result.output
         outputs.append({p.name: p.read_bytes() for p in out.iterdir()})
     assert outputs[0] == outputs[1]
-    assert sorted(outputs[0]) == sorted(f"{name}.{lang}.{fmt}" for name in ("official", "noble-tiebreak")
-                                        for lang in ("en", "sr") for fmt in ("md", "html"))
+    assert sorted(outputs[0]) == sorted(
+        f"{name}.{lang}.{fmt}"
+        for name in ("official", "noble-tiebreak")
+        for lang in ("en", "sr")
+        for fmt in ("md", "html")
+    )
     assert "wrote " in result.output
 
 
@@ -133,6 +154,7 @@ def test_sheet_command_without_weasyprint(tmp_path, monkeypatch):
 
     def missing():
         raise render.PdfUnavailable("PDF output needs WeasyPrint: pip install 'splendor-rules[pdf]'")
+
     monkeypatch.setattr(render, "weasyprint", missing)
     result = CliRunner().invoke(main, ["sheet", "rulespec/official.yaml", "--format", "md,pdf", "-o", str(tmp_path)])
     assert result.exit_code == 2
@@ -142,8 +164,9 @@ def test_sheet_command_without_weasyprint(tmp_path, monkeypatch):
 
 def test_sheet_command_reports_spec_errors(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "bad.yaml").write_text("spec: 1\nname: bad\nextends: official\nvalues:\n  targte: 12\n",
-                                       encoding="utf-8")
+    (tmp_path / "bad.yaml").write_text(
+        "spec: 1\nname: bad\nextends: official\nvalues:\n  targte: 12\n", encoding="utf-8"
+    )
     result = CliRunner().invoke(main, ["sheet", "bad.yaml", "-o", "out"])
     assert result.exit_code == 1
     assert "bad.yaml:5:3" in result.output

@@ -6,6 +6,7 @@ wild colour's tokens over the gem colours, reserved slots, face-up slots, ...); 
 a spec past MAX_ACTIONS (E515) before the lowering enumerates anything. The tests assert on
 sizes, not on time: a size is what makes compiling slow.
 """
+
 from __future__ import annotations
 
 import ast
@@ -23,10 +24,6 @@ from tests.helpers.specs import engine_from_text, spec
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
-
-
-
-
 def compiled(rules) -> tuple:
     """(the plan, the engine's source) of a checked spec; the source must parse."""
     plan = lower(rules)
@@ -39,8 +36,6 @@ def gold(n: int) -> tuple[str, str]:
     return "4: {gems: 7, gold: 5", f"4: {{gems: 7, gold: {n}"
 
 
-
-
 GEMS12 = tuple(f"g{i}" for i in range(12))
 COUNT_MOST = json.loads((ROOT / "rulespec" / "schema.json").read_text(encoding="utf-8"))["$defs"]["count"]["maximum"]
 MAXIMA = {
@@ -49,21 +44,35 @@ MAXIMA = {
     # The engine writes its 1,001 ways to pay as 'pay gold for white white ...', up to 1,000 words
     # each: 3 MB of action notation alone, which grows with the square of the gold (and the printer
     # breaks each of those long strings into lines of 100 columns: a tenth more).
-    "gold over 1 gem": dict(changes=[gold(min(sizes.max_gold(1), COUNT_MOST))], gems=("white",),
-                            text_most=3_600_000),
+    "gold over 1 gem": dict(changes=[gold(min(sizes.max_gold(1), COUNT_MOST))], gems=("white",), text_most=3_600_000),
     # the most wild tokens check allows over five gem colours, and over twelve (the most colours)
     "gold over 5 gems": dict(changes=[gold(sizes.max_gold(5))]),
     "gold over 12 gems": dict(changes=[gold(sizes.max_gold(12))], gems=GEMS12),
     # tokens per colour, the token limit and reserved slots at their documented maxima
-    "counts": dict(changes=[("4: {gems: 7,", "4: {gems: 1000,"), ("token_limit: 10", "token_limit: 1000000"),
-                            ("reserve_limit: 3", "reserve_limit: 1000")]),
+    "counts": dict(
+        changes=[
+            ("4: {gems: 7,", "4: {gems: 1000,"),
+            ("token_limit: 10", "token_limit: 1000000"),
+            ("reserve_limit: 3", "reserve_limit: 1000"),
+        ]
+    ),
     # face-up cards per level at their documented maximum, 100
-    "face-up slots": dict(changes=[("4: {gems: 7, gold: 5, nobles: 5, face_up: 4}",
-                                    "4: {gems: 7, gold: 5, nobles: 10, face_up: 100}")], per_level=100),
+    "face-up slots": dict(
+        changes=[("4: {gems: 7, gold: 5, nobles: 5, face_up: 4}", "4: {gems: 7, gold: 5, nobles: 10, face_up: 100}")],
+        per_level=100,
+    ),
     # every player count from 1 to 99
-    "players": dict(changes=[("players:\n", "players:\n" + "".join(
-        f"  {n}: {{gems: 7, gold: 5, nobles: 5, face_up: 4}}\n" for n in range(5, 100)) + "  1: {gems: 4, gold: 5, "
-        "nobles: 3, face_up: 4}\n")]),
+    "players": dict(
+        changes=[
+            (
+                "players:\n",
+                "players:\n"
+                + "".join(f"  {n}: {{gems: 7, gold: 5, nobles: 5, face_up: 4}}\n" for n in range(5, 100))
+                + "  1: {gems: 4, gold: 5, "
+                "nobles: 3, face_up: 4}\n",
+            )
+        ]
+    ),
 }
 
 
@@ -74,8 +83,9 @@ def test_a_spec_at_a_documented_maximum_compiles_within_the_action_limit(case, t
     plan, text = compiled(rules)
     gold_most = max(p.gold for p in rules.players)
     assert len(plan.payments) == sizes.payment_count(len(rules.gems), gold_most)
-    assert len(plan.actions) == sum(sizes.action_sizes(rules.gems, rules.levels, rules.players,
-                                                       rules.actions + rules.steps).values())
+    assert len(plan.actions) == sum(
+        sizes.action_sizes(rules.gems, rules.levels, rules.players, rules.actions + rules.steps).values()
+    )
     assert len(plan.actions) <= sizes.MAX_ACTIONS
     assert len(text) < MAXIMA[case].get("text_most", 3_000_000)  # an engine of a few megabytes at most
     engine = engine_from_text(tmp_path / "engine_at_maximum.py", text)

@@ -8,6 +8,7 @@ a module or function that grows past its entry fails, and so does an entry that 
 needed or that lists more than the code now holds, so that a split is recorded where it is made.
 (This is the code's size; tests/test_sizes.py is about the sizes of the engines it compiles.)
 """
+
 from __future__ import annotations
 
 import ast
@@ -57,9 +58,12 @@ MEASURED = measure()
 
 
 def test_every_module_and_function_is_small_or_listed_at_its_size():
-    too_large = [f"{key}: {size} lines (at most {MAX_FUNCTION_LINES if '::' in key else MAX_MODULE_LINES}"
-                 + (f", or the {ALLOWLIST[key]} it is listed with)" if key in ALLOWLIST else ")")
-                 for key, size in sorted(MEASURED.items()) if size > ALLOWLIST.get(key, 0)]
+    too_large = [
+        f"{key}: {size} lines (at most {MAX_FUNCTION_LINES if '::' in key else MAX_MODULE_LINES}"
+        + (f", or the {ALLOWLIST[key]} it is listed with)" if key in ALLOWLIST else ")")
+        for key, size in sorted(MEASURED.items())
+        if size > ALLOWLIST.get(key, 0)
+    ]
     assert not too_large, "split these (modules <= 600 lines, functions <= 80):\n" + "\n".join(too_large)
 
 

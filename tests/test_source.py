@@ -1,4 +1,5 @@
 """Pass 1, load (compiler.front.source): nodes with positions, and what the loader refuses."""
+
 from __future__ import annotations
 
 import pytest
@@ -115,14 +116,16 @@ def test_an_alias_bomb_stops_quickly_at_the_alias_that_overflows(monkeypatch):
     assert d.code == "E013"
     assert d.message == f"the alias '*a3' makes the document expand to more than {source.MAX_NODES} nodes"
     assert (d.span.line, d.span.col, d.span.end_col) == (5, 10 + 5 * 7, 13 + 5 * 7)
-    assert lines[4][d.span.col - 1:d.span.end_col - 1] == "*a3"
+    assert lines[4][d.span.col - 1 : d.span.end_col - 1] == "*a3"
     assert d.notes == ("'&a3' (line 4, column 5) expands to 11,111 nodes, and every '*a3' repeats them all",)
 
 
 def test_aliases_are_paired_with_the_nodes_they_repeat():
     """Aliases as keys, as scalars and inside other anchors keep the pairing in step."""
-    text = ("k: &k key\nv: &v [1, 2]\nm: {*k : 1, other: *v}\nn: &n {a: *v, b: *k}\nlist: [*n, *n, *v]\n"
-            "deep: &d [[[[x]]]]\n" + "".join(f"d{i}: &d{i} [*d{i - 1 if i > 1 else ''}]\n" for i in range(1, 70)))
+    text = (
+        "k: &k key\nv: &v [1, 2]\nm: {*k : 1, other: *v}\nn: &n {a: *v, b: *k}\nlist: [*n, *n, *v]\n"
+        "deep: &d [[[[x]]]]\n" + "".join(f"d{i}: &d{i} [*d{i - 1 if i > 1 else ''}]\n" for i in range(1, 70))
+    )
     d = error(text)
     # x lies 4 levels down in &d, each &dN wraps one more: in `d60: &d60 [*d59]` it reaches level 2 + 59 + 4
     assert d.code == "E012"
@@ -130,9 +133,13 @@ def test_aliases_are_paired_with_the_nodes_they_repeat():
     assert (d.span.line, d.span.col, d.span.end_col) == (6 + 60, 12, 16)
     assert d.notes == ("'*d59' puts a copy of '&d59' (line 65, column 6) at this depth",)
     doc = load(text.split("deep:")[0])
-    assert source.to_plain(doc.root) == {"k": "key", "v": [1, 2], "m": {"key": 1, "other": [1, 2]},
-                                         "n": {"a": [1, 2], "b": "key"},
-                                         "list": [{"a": [1, 2], "b": "key"}] * 2 + [[1, 2]]}
+    assert source.to_plain(doc.root) == {
+        "k": "key",
+        "v": [1, 2],
+        "m": {"key": 1, "other": [1, 2]},
+        "n": {"a": [1, 2], "b": "key"},
+        "list": [{"a": [1, 2], "b": "key"}] * 2 + [[1, 2]],
+    }
 
 
 def test_a_document_with_too_many_nodes_without_a_big_alias(monkeypatch):
@@ -147,7 +154,7 @@ def test_a_document_with_too_many_nodes_without_a_big_alias(monkeypatch):
     # 5 nodes before b's items, 3 for each *a: the alias during which the count passes the budget
     k = (source.MAX_NODES - 5) // 3 + 1
     assert (d.span.line, d.span.col) == (2, 5 + 4 * (k - 1))
-    assert text.splitlines()[1][d.span.col - 1:d.span.end_col - 1] == "*a"  # the alias, not the inside of `&a`
+    assert text.splitlines()[1][d.span.col - 1 : d.span.end_col - 1] == "*a"  # the alias, not the inside of `&a`
 
 
 def test_a_recursive_alias_is_an_error_at_the_alias():
@@ -157,13 +164,16 @@ def test_a_recursive_alias_is_an_error_at_the_alias():
     assert d.notes == ("'&x' (line 1, column 4) contains '*x': it would expand forever",)
 
 
-@pytest.mark.parametrize("text, where", [
-    ("a: !!python/object/apply:os.system ['true']\n", (1, 4)),
-    ("a: !!python/name:os.system\n", (1, 4)),
-    ("a: !custom 3\n", (1, 4)),
-    ("a: !!set {x}\n", (1, 4)),
-    ("b: 1\na: !!binary aGk=\n", (2, 4)),
-])
+@pytest.mark.parametrize(
+    "text, where",
+    [
+        ("a: !!python/object/apply:os.system ['true']\n", (1, 4)),
+        ("a: !!python/name:os.system\n", (1, 4)),
+        ("a: !custom 3\n", (1, 4)),
+        ("a: !!set {x}\n", (1, 4)),
+        ("b: 1\na: !!binary aGk=\n", (2, 4)),
+    ],
+)
 def test_tags_beyond_the_core_schema_are_refused(text, where):
     d = error(text)
     assert d.code == "E014" and "tag" in d.message
@@ -282,12 +292,15 @@ def test_a_duplicate_anchor_names_the_first():
     assert d.notes == ("its first occurrence is at line 1, column 4",)
 
 
-@pytest.mark.parametrize("text, where", [
-    ("a:\n\tb: 1\n", (2, 1)),
-    ("a:\n  b: 1\n\tc: 2\n", (3, 1)),
-    ("a:\n \tb: 1\n", (2, 2)),
-    ("a:\n  - x\n\t- y\n", (3, 1)),
-])
+@pytest.mark.parametrize(
+    "text, where",
+    [
+        ("a:\n\tb: 1\n", (2, 1)),
+        ("a:\n  b: 1\n\tc: 2\n", (3, 1)),
+        ("a:\n \tb: 1\n", (2, 2)),
+        ("a:\n  - x\n\t- y\n", (3, 1)),
+    ],
+)
 def test_tabs_that_indent_say_so(text, where):
     d = error(text)
     assert d.code == "E010" and d.message == "invalid YAML: tabs cannot indent YAML; use spaces"
@@ -309,13 +322,16 @@ def test_a_tab_between_tokens_is_refused_the_same_with_or_without_libyaml(monkey
 # --------------------------------------------------------------------------- the end of the file
 
 
-@pytest.mark.parametrize("text, where", [
-    ("a: [1, 2\n", (1, 9)),
-    ("a: [1, 2", (1, 9)),
-    ("a: 1\nb: [1,\n  2\n\n\n", (3, 4)),  # blank lines at the end: the last line with text
-    ("a: 1\nb: {c: 1   \n", (2, 9)),  # trailing spaces: just after the text
-    ('a: "x\n\n', (1, 6)),
-])
+@pytest.mark.parametrize(
+    "text, where",
+    [
+        ("a: [1, 2\n", (1, 9)),
+        ("a: [1, 2", (1, 9)),
+        ("a: 1\nb: [1,\n  2\n\n\n", (3, 4)),  # blank lines at the end: the last line with text
+        ("a: 1\nb: {c: 1   \n", (2, 9)),  # trailing spaces: just after the text
+        ('a: "x\n\n', (1, 6)),
+    ],
+)
 def test_errors_at_the_end_of_the_file_point_at_the_end_of_its_last_line(text, where):
     d = error(text)
     assert (d.span.line, d.span.col) == where
@@ -363,10 +379,20 @@ def _walk(node, seen=None):
 
 
 def _marks(text: str, loader) -> list[tuple]:
-    return [(type(n).__name__, n.tag, n.value if isinstance(n, yaml.ScalarNode) else len(n.value),
-             (n.style or None) if isinstance(n, yaml.ScalarNode) else n.flow_style,
-             n.start_mark.line, n.start_mark.column, n.end_mark.line, n.end_mark.column)
-            for document in yaml.compose_all(text, Loader=loader) for n in _walk(document)]
+    return [
+        (
+            type(n).__name__,
+            n.tag,
+            n.value if isinstance(n, yaml.ScalarNode) else len(n.value),
+            (n.style or None) if isinstance(n, yaml.ScalarNode) else n.flow_style,
+            n.start_mark.line,
+            n.start_mark.column,
+            n.end_mark.line,
+            n.end_mark.column,
+        )
+        for document in yaml.compose_all(text, Loader=loader)
+        for n in _walk(document)
+    ]
 
 
 TRICKY = {
@@ -374,7 +400,7 @@ TRICKY = {
     "crlf": "a: 1\r\nb:\r\n  - x\r\n  - 'y\r\n    z'\r\n",
     "cr": "a: 1\rb: [1,\r 2]\rc: 3\r",
     "unicode breaks": "a: 1\x85b: 2\u2028c: 3\u2029d: x\n",
-    "block scalars": "a: |2\n    indented\n  more\nb: >-\n  folded\n  text\n\nc: \"multi\n  line\"\n",
+    "block scalars": 'a: |2\n    indented\n  more\nb: >-\n  folded\n  text\n\nc: "multi\n  line"\n',
     "anchors": "a: &x {k: [1, 2]}\nb: *x\n*x : 3\n? complex\n: value\n",
     "comments": "# c\na: 1 # c\n# c\nb:\n  # c\n  - 1\n",
 }
@@ -387,8 +413,10 @@ def test_libyaml_is_used_when_pyyaml_has_it():
 def test_both_loaders_give_every_node_the_same_place(root):
     """libyaml (source.LOADER) and PyYAML's own loader agree on every node of every spec and
     variant: kind, tag, value, style, start and end. (Where PyYAML lacks libyaml, both are one.)"""
-    texts = {p.name: p.read_text(encoding="utf-8") for p in
-             [root / "rulespec" / "official.yaml", *sorted((root / "variants").glob("*.yaml"))]}
+    texts = {
+        p.name: p.read_text(encoding="utf-8")
+        for p in [root / "rulespec" / "official.yaml", *sorted((root / "variants").glob("*.yaml"))]
+    }
     texts.update(TRICKY)
     assert len(_marks(texts["official.yaml"], yaml.SafeLoader)) > 400
     for name, text in texts.items():
@@ -405,10 +433,21 @@ def test_both_loaders_build_the_same_tree(root, monkeypatch):
         assert fast.root == slow.root, path.name  # frozen nodes: spans and styles compared too
 
 
-@pytest.mark.parametrize("text", [
-    "a: [1, 2\nb: 3\n", 'a: "x\n', "a:\n\tb: 1\n", "x: &a 1\ny: &a 2\n", "x: *b\n", "a: b: c\n",
-    "a: |\n\tx\n  y: [\n", "a: 1\n--- \nb: 2\n...\n---\n", "a: &x [1, *x]\n", "a: 1\nb: x\x7fy\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: [1, 2\nb: 3\n",
+        'a: "x\n',
+        "a:\n\tb: 1\n",
+        "x: &a 1\ny: &a 2\n",
+        "x: *b\n",
+        "a: b: c\n",
+        "a: |\n\tx\n  y: [\n",
+        "a: 1\n--- \nb: 2\n...\n---\n",
+        "a: &x [1, *x]\n",
+        "a: 1\nb: x\x7fy\n",
+    ],
+)
 def test_both_loaders_report_the_same_mistakes(text, monkeypatch):
     fast = error(text)
     monkeypatch.setattr(source, "LOADER", yaml.SafeLoader)
@@ -430,17 +469,18 @@ def test_missing_files_and_directories(tmp_path):
 def test_an_expression_cut_at_its_comma_in_an_inline_list_is_one_error():
     d = error("effects: [take(colour, 2)]\n")
     assert d.code == "E017"
-    assert d.message == ("YAML cut 'take(colour, 2)' at its comma: in a list written in [...], "
-                         "a comma separates the items")
+    assert d.message == (
+        "YAML cut 'take(colour, 2)' at its comma: in a list written in [...], a comma separates the items"
+    )
     assert d.span == Span("t.yaml", 1, 11, 1, 26)
-    assert d.notes == ('put it in quotes, "take(colour, 2)", or write the list one item per line: '
-                       "- take(colour, 2)",)
+    assert d.notes == ('put it in quotes, "take(colour, 2)", or write the list one item per line: - take(colour, 2)',)
 
 
 def test_an_expression_cut_in_an_inline_mapping_names_its_key():
     d = error("end: {when: max(a, b, c) >= 3, finish: immediately}\n")
-    assert d.message == ("YAML cut 'max(a, b, c) >= 3' at its commas: in a mapping written in {...}, "
-                         "a comma separates the entries")
+    assert d.message == (
+        "YAML cut 'max(a, b, c) >= 3' at its commas: in a mapping written in {...}, a comma separates the entries"
+    )
     assert d.notes == ('put it in quotes, when: "max(a, b, c) >= 3", or write the mapping one key per line',)
     assert (d.span.col, d.span.end_col) == (13, 30)
 
@@ -448,8 +488,11 @@ def test_an_expression_cut_in_an_inline_mapping_names_its_key():
 def test_every_cut_value_is_reported():
     with pytest.raises(CompileError) as info:
         load("a: {x: min(p, q), y: 1}\nb: [f(1, 2), g(3, 4)]\n")
-    assert [(d.code, d.span.line, d.span.col) for d in info.value.diagnostics] == \
-        [("E017", 1, 8), ("E017", 2, 5), ("E017", 2, 14)]
+    assert [(d.code, d.span.line, d.span.col) for d in info.value.diagnostics] == [
+        ("E017", 1, 8),
+        ("E017", 2, 5),
+        ("E017", 2, 14),
+    ]
 
 
 def test_the_cut_values_stand_for_the_duplicate_key_they_make():
@@ -459,8 +502,9 @@ def test_the_cut_values_stand_for_the_duplicate_key_they_make():
 
 
 def test_balanced_or_quoted_inline_values_are_not_cut():
-    doc = load('effects: ["take(colour, 2)", take(gold), f(x)]\nnote: {text: plain (no comma)}\n'
-               "block:\n  - take(colour, 2)\n")
+    doc = load(
+        'effects: ["take(colour, 2)", take(gold), f(x)]\nnote: {text: plain (no comma)}\nblock:\n  - take(colour, 2)\n'
+    )
     assert doc.root.get("effects").items[0].value == "take(colour, 2)"
     assert doc.root.get("block").items[0].value == "take(colour, 2)"
 

@@ -5,6 +5,7 @@ A `repeat: while` step whose condition never turns false held the engine in one 
 ever (issue 26, item 2): `simulate`, `play` and a web server with it. `check` now proves that
 each such step ends, or the step states its bound with `max`.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -62,92 +63,140 @@ def codes(result) -> list[str]:
 
 COUNTER = "state:\n  counter: {title: {en: Counter}, type: number, initial: 3}\n"
 PER_PLAYER = "state:\n  chips: {title: {en: Chips}, type: number, per_player: true, initial: 3}\n"
-DEFINITIONS = "define:\n  over:\n    title: '{p} holds too many tokens'\n    params: {p: player}\n    is: p.held > token_limit\n"
+DEFINITIONS = (
+    "define:\n  over:\n    title: '{p} holds too many tokens'\n    params: {p: player}\n    is: p.held > token_limit\n"
+)
 
 
-@pytest.mark.parametrize("step, extra", [
-    (RETURN_STEP, ""),  # the official step
-    (RETURN_STEP.replace("put_back(colour, 1)", "put_back(colour, 2)"), ""),
-    (RETURN_STEP.replace("me.held > token_limit", "not (me.held <= token_limit)"), ""),
-    (RETURN_STEP.replace("me.held > token_limit", "token_limit < me.held"), ""),
-    (RETURN_STEP.replace("me.held > token_limit", "me.held - token_limit >= 1 and turn >= 1"), ""),
-    (RETURN_STEP.replace("me.held > token_limit", "me.held > token_limit or me.tokens[gold] > 0")
-     .replace("put_back(colour, 1)", "put_back(gold, 1)"), ""),
-    (RETURN_STEP.replace("me.held > token_limit", "over(me)"), DEFINITIONS),
-    (RETURN_STEP.replace("- put_back(colour, 1)", "- \"if colour == gold: put_back(gold, 1) else: put_back(colour, 1)\""),
-     ""),
-    ('    while: counter > 0\n    effects:\n      - add(counter, -1)\n    repeat: while\n', COUNTER),
-    ('    while: counter < 10\n    effects:\n      - add(counter, 2)\n    repeat: while\n', COUNTER),
-    ('    while: me.chips >= 1\n    effects:\n      - add(me.chips, -1)\n    repeat: while\n', PER_PLAYER),
-    ('    while: "false"\n    effects: []\n    repeat: while\n', ""),
-    ('    while: "true"\n    effects: []\n    repeat: while\n    max: 3\n', ""),
-    ('    while: "true"\n    effects: []\n    repeat: while\n    max: token_limit - 7\n', ""),
-    ('    while: "true"\n    effects: []\n    repeat: while\n    max: setup.gems\n', ""),
-    ('    while: "true"\n    effects: []\n    repeat: while\n    resolve: all\n', ""),  # one round: no loop
-])
+@pytest.mark.parametrize(
+    "step, extra",
+    [
+        (RETURN_STEP, ""),  # the official step
+        (RETURN_STEP.replace("put_back(colour, 1)", "put_back(colour, 2)"), ""),
+        (RETURN_STEP.replace("me.held > token_limit", "not (me.held <= token_limit)"), ""),
+        (RETURN_STEP.replace("me.held > token_limit", "token_limit < me.held"), ""),
+        (RETURN_STEP.replace("me.held > token_limit", "me.held - token_limit >= 1 and turn >= 1"), ""),
+        (
+            RETURN_STEP.replace("me.held > token_limit", "me.held > token_limit or me.tokens[gold] > 0").replace(
+                "put_back(colour, 1)", "put_back(gold, 1)"
+            ),
+            "",
+        ),
+        (RETURN_STEP.replace("me.held > token_limit", "over(me)"), DEFINITIONS),
+        (
+            RETURN_STEP.replace(
+                "- put_back(colour, 1)", '- "if colour == gold: put_back(gold, 1) else: put_back(colour, 1)"'
+            ),
+            "",
+        ),
+        ("    while: counter > 0\n    effects:\n      - add(counter, -1)\n    repeat: while\n", COUNTER),
+        ("    while: counter < 10\n    effects:\n      - add(counter, 2)\n    repeat: while\n", COUNTER),
+        ("    while: me.chips >= 1\n    effects:\n      - add(me.chips, -1)\n    repeat: while\n", PER_PLAYER),
+        ('    while: "false"\n    effects: []\n    repeat: while\n', ""),
+        ('    while: "true"\n    effects: []\n    repeat: while\n    max: 3\n', ""),
+        ('    while: "true"\n    effects: []\n    repeat: while\n    max: token_limit - 7\n', ""),
+        ('    while: "true"\n    effects: []\n    repeat: while\n    max: setup.gems\n', ""),
+        ('    while: "true"\n    effects: []\n    repeat: while\n    resolve: all\n', ""),  # one round: no loop
+    ],
+)
 def test_a_step_that_ends_is_accepted(folder, step, extra):
     rules = check(folder, step, extra)
     assert not isinstance(rules, list), rules
 
 
-@pytest.mark.parametrize("step, extra, note", [
-    ('    while: "true"\n    effects: []\n    repeat: while\n', "", "`true` never turns false"),
-    (RETURN_STEP.replace("put_back(colour, 1)", "take(colour, 1)"), "",
-     "one action of this step changes `me.held - token_limit` by +1; for the step to end it must fall by at least "
-     "1 with every action"),
-    (RETURN_STEP.replace("- put_back(colour, 1)", "- put_back(colour, 1)\n      - take(gold, 1)"), "",
-     "one action of this step changes `me.held - token_limit` by 0; for the step to end it must fall by at least "
-     "1 with every action"),
-    (RETURN_STEP.replace("- put_back(colour, 1)", "- \"if colour == gold: put_back(gold, 1)\""), "",
-     "one action of this step changes `me.held - token_limit` by -1 to 0; for the step to end it must fall by "
-     "at least 1 with every action"),
-    (RETURN_STEP.replace("- put_back(colour, 1)", "- \"for c in gems: put_back(c, 1)\""), "",
-     "one action of this step changes `me.held - token_limit` by -any amount to 0; for the step to end it must "
-     "fall by at least 1 with every action"),
-    (RETURN_STEP.replace("me.held > token_limit", "me.held != 0"), "", None),
-    (RETURN_STEP.replace("me.held > token_limit", "me.held > token_limit or turn >= 1"), "", None),
-    (RETURN_STEP.replace("me.held > token_limit", "me.held > token_limit + colour_count(me)"),
-     "define:\n  colour_count:\n    title: 'the colours {p} holds'\n    params: {p: player}\n"
-     "    is: count(p.tokens[c] > 0 for c in gems)\n", None),
-    ('    while: counter > 0\n    effects:\n      - set(counter, 5)\n    repeat: while\n', COUNTER,
-     "one action of this step changes `counter - 0` by any amount; for the step to end it must fall by at least 1 "
-     "with every action"),
-    ('    while: me.chips >= 1\n    effects:\n      - "for q in others: add(q.chips, -1)"\n    repeat: while\n',
-     PER_PLAYER, None),
-])
+@pytest.mark.parametrize(
+    "step, extra, note",
+    [
+        ('    while: "true"\n    effects: []\n    repeat: while\n', "", "`true` never turns false"),
+        (
+            RETURN_STEP.replace("put_back(colour, 1)", "take(colour, 1)"),
+            "",
+            "one action of this step changes `me.held - token_limit` by +1; for the step to end it must fall by at least "
+            "1 with every action",
+        ),
+        (
+            RETURN_STEP.replace("- put_back(colour, 1)", "- put_back(colour, 1)\n      - take(gold, 1)"),
+            "",
+            "one action of this step changes `me.held - token_limit` by 0; for the step to end it must fall by at least "
+            "1 with every action",
+        ),
+        (
+            RETURN_STEP.replace("- put_back(colour, 1)", '- "if colour == gold: put_back(gold, 1)"'),
+            "",
+            "one action of this step changes `me.held - token_limit` by -1 to 0; for the step to end it must fall by "
+            "at least 1 with every action",
+        ),
+        (
+            RETURN_STEP.replace("- put_back(colour, 1)", '- "for c in gems: put_back(c, 1)"'),
+            "",
+            "one action of this step changes `me.held - token_limit` by -any amount to 0; for the step to end it must "
+            "fall by at least 1 with every action",
+        ),
+        (RETURN_STEP.replace("me.held > token_limit", "me.held != 0"), "", None),
+        (RETURN_STEP.replace("me.held > token_limit", "me.held > token_limit or turn >= 1"), "", None),
+        (
+            RETURN_STEP.replace("me.held > token_limit", "me.held > token_limit + colour_count(me)"),
+            "define:\n  colour_count:\n    title: 'the colours {p} holds'\n    params: {p: player}\n"
+            "    is: count(p.tokens[c] > 0 for c in gems)\n",
+            None,
+        ),
+        (
+            "    while: counter > 0\n    effects:\n      - set(counter, 5)\n    repeat: while\n",
+            COUNTER,
+            "one action of this step changes `counter - 0` by any amount; for the step to end it must fall by at least 1 "
+            "with every action",
+        ),
+        (
+            '    while: me.chips >= 1\n    effects:\n      - "for q in others: add(q.chips, -1)"\n    repeat: while\n',
+            PER_PLAYER,
+            None,
+        ),
+    ],
+)
 def test_a_step_that_may_repeat_for_ever_is_refused(folder, step, extra, note):
     result = check(folder, step, extra)
     assert codes(result) == ["E530"], result
     _, message, notes = result[0]
-    assert message == ("step 'return_tokens' may repeat for ever: nothing shows that its actions make its 'while' "
-                       "condition false")
+    assert message == (
+        "step 'return_tokens' may repeat for ever: nothing shows that its actions make its 'while' condition false"
+    )
     assert notes[-1].endswith("otherwise say how often the step may run a turn: `max: 3`")
     if note is not None:
         assert notes[0] == note
 
 
-@pytest.mark.parametrize("max_, says", [
-    ("turn", "a step's 'max' is a number fixed for the game (numbers, values, setup, the player count)"),
-    ("me.held", "a step's 'max' is a number fixed for the game (numbers, values, setup, the player count)"),
-    ("0", "a step's 'max' is at least 1, but this can be 0"),
-    ("token_limit - 20", "a step's 'max' is at least 1, but this can be -10"),
-    ("20000", "a step's 'max' is at most 10,000, the engines' own bound"),
-    ("9000", "a step's 'max' times its choices is at most 200,000 (each action finds the legal one among them all): "
-             "with 30 choices this step may run at most 6,666 times a turn"),
-])
+@pytest.mark.parametrize(
+    "max_, says",
+    [
+        ("turn", "a step's 'max' is a number fixed for the game (numbers, values, setup, the player count)"),
+        ("me.held", "a step's 'max' is a number fixed for the game (numbers, values, setup, the player count)"),
+        ("0", "a step's 'max' is at least 1, but this can be 0"),
+        ("token_limit - 20", "a step's 'max' is at least 1, but this can be -10"),
+        ("20000", "a step's 'max' is at most 10,000, the engines' own bound"),
+        (
+            "9000",
+            "a step's 'max' times its choices is at most 200,000 (each action finds the legal one among them all): "
+            "with 30 choices this step may run at most 6,666 times a turn",
+        ),
+    ],
+)
 def test_a_max_not_fixed_or_out_of_range_is_refused(folder, max_, says):
-    choices = ('    notation: again {level} {picked}\n'
-               '    choose: {level: {domain: deck}, picked: {domain: gem_set, min: 2, max: 2}}\n')
+    choices = (
+        "    notation: again {level} {picked}\n"
+        "    choose: {level: {domain: deck}, picked: {domain: gem_set, min: 2, max: 2}}\n"
+    )
     many = max_ == "9000"  # a choice of a level and a pair of gem colours: the engine numbers its combinations
-    result = check(folder, (choices if many else "")
-                   + f'    while: "true"\n    effects: []\n    repeat: while\n    max: {max_}\n')
+    result = check(
+        folder, (choices if many else "") + f'    while: "true"\n    effects: []\n    repeat: while\n    max: {max_}\n'
+    )
     assert [(c, m) for c, m, _ in result] == [("E531", says)]
 
 
 def test_a_max_on_a_step_that_runs_once_is_refused(folder):
     result = check(folder, RETURN_STEP.replace("    repeat: while\n", "    repeat: once\n    max: 2\n"))
     assert [(c, m) for c, m, _ in result] == [
-        ("E531", "'max' bounds a step with `repeat: while` and `resolve: choice`; this one runs at most once a turn")]
+        ("E531", "'max' bounds a step with `repeat: while` and `resolve: choice`; this one runs at most once a turn")
+    ]
 
 
 # --------------------------------------------------------------------------- engines
@@ -160,8 +209,11 @@ def engine_of(folder: pathlib.Path, rules, name: str = "engine_under_test"):
 
 
 def test_a_step_with_max_runs_that_many_times_a_turn(folder):
-    rules = check(folder, '    while: "true"\n    effects:\n      - add(counter, 1)\n    repeat: while\n    max: 3\n',
-                  COUNTER.replace("initial: 3", "initial: 0"))
+    rules = check(
+        folder,
+        '    while: "true"\n    effects:\n      - add(counter, 1)\n    repeat: while\n    max: 3\n',
+        COUNTER.replace("initial: 3", "initial: 0"),
+    )
     E = engine_of(folder, rules)
     game = E.new_game(2, seed=1)
     game.apply(game.legal_actions()[0])
@@ -183,16 +235,20 @@ def test_the_official_step_returns_tokens_down_to_the_limit(folder):
 def test_the_step_budget_stops_a_step_check_would_refuse(folder):
     """The second line of defence: an engine made from rules that bypass the proof (here the
     `max` removed after check) stops the step with a RuleError naming it, never a hang."""
-    rules = check(folder, '    while: "true"\n    effects:\n      - add(counter, 1)\n    repeat: while\n    max: 3\n',
-                  COUNTER.replace("initial: 3", "initial: 0"))
+    rules = check(
+        folder,
+        '    while: "true"\n    effects:\n      - add(counter, 1)\n    repeat: while\n    max: 3\n',
+        COUNTER.replace("initial: 3", "initial: 0"),
+    )
     steps = tuple(dataclasses.replace(d, max_=None) if d.name == "return_tokens" else d for d in rules.steps)
     E = engine_of(folder, render_module(lower(dataclasses.replace(rules, steps=steps))), "unbounded")
     game = E.new_game(2, seed=1)
     with pytest.raises(E.RuleError) as caught:
         game.apply(game.legal_actions()[0])
     assert rounds_budget(1) == 10_000  # one choice: the largest `max`
-    assert str(caught.value) == ("step 'return_tokens' was stopped after 10,000 actions in one turn: its "
-                                 "'while' condition did not turn false")
+    assert str(caught.value) == (
+        "step 'return_tokens' was stopped after 10,000 actions in one turn: its 'while' condition did not turn false"
+    )
     assert json.loads(game.to_json())["vars"]["counter"] == 10_000
 
 
@@ -208,8 +264,15 @@ def test_the_official_engine_carries_the_budget_and_no_other_step_does():
 # --------------------------------------------------------------------------- sheets and diff
 
 
-@pytest.mark.parametrize("lang, says", [("en", "At most 2 times a turn."), ("fr", "Au plus 2 fois par tour."),
-                                         ("nl", "Hoogstens 2 keer per beurt."), ("sr", "Највише 2 пута по потезу.")])
+@pytest.mark.parametrize(
+    "lang, says",
+    [
+        ("en", "At most 2 times a turn."),
+        ("fr", "Au plus 2 fois par tour."),
+        ("nl", "Hoogstens 2 keer per beurt."),
+        ("sr", "Највише 2 пута по потезу."),
+    ],
+)
 def test_max_is_phrased_on_sheets_and_in_diff(folder, lang, says):
     rules = check(folder, RETURN_STEP.replace("    repeat: while\n", "    repeat: while\n    max: 2\n"))
     base = load_rules(str(ROOT / "tests" / "broken" / "_clean.yaml"))
@@ -224,8 +287,9 @@ def test_a_number_the_rules_square_every_turn_stops_with_a_rule_error_not_a_huge
     """No loop, yet no end: `set(counter, counter * counter + 2)` each turn passes 4,300 digits (what
     a saved game can write) within a dozen turns; the engine stops at 10**12 with a RuleError
     naming the effect, and its state still saves."""
-    rules = check(folder, '    notation: square\n    effects:\n      - "set(counter, counter * counter + 2)"\n',
-                  COUNTER)
+    rules = check(
+        folder, '    notation: square\n    effects:\n      - "set(counter, counter * counter + 2)"\n', COUNTER
+    )
     E = engine_of(folder, rules, "squares")
     game = E.new_game(2, seed=1)
     with pytest.raises(E.RuleError) as caught:

@@ -2,6 +2,7 @@
 ../shared/expansions/README.md played on the generated engine, from positions built with from_json;
 and the two language features the module needed, each with its diagnostics: keywords
 ('five_prestige', a keyword column's value) and state holding a set of components ({set_of: KIND})."""
+
 from __future__ import annotations
 
 import json
@@ -113,8 +114,9 @@ def test_post_one_a_gem_after_each_purchase_before_the_token_limit(tp):
     act(game, buy)
     legal = legal_strings(game)
     assert legal and all(s.startswith("bonus ") for s in legal)
-    assert sorted(s.split()[1] for s in legal) == sorted(c for c, n in json.loads(game.to_json())["supply"].items()
-                                                         if n >= 1 and c != "gold")
+    assert sorted(s.split()[1] for s in legal) == sorted(
+        c for c, n in json.loads(game.to_json())["supply"].items() if n >= 1 and c != "gold"
+    )
     act(game, "bonus red")
     assert json.loads(game.to_json())["seats"][0]["tokens"]["red"] >= 1
 
@@ -212,8 +214,11 @@ def test_markers_are_saved_loaded_and_checked(tp):
     game = load(tp, state)
     assert json.loads(game.to_json())["seats"][1]["vars"]["markers"] == [EXTRA_GEM, GOLD_DOUBLE]
     state["seats"][1]["vars"]["markers"] = [0, 0]
-    with pytest.raises(ValueError, match=r"seats\[1\]\.vars\.markers must be a list of distinct component ids "
-                                         r"from 0 to 4, not a list of 2"):
+    with pytest.raises(
+        ValueError,
+        match=r"seats\[1\]\.vars\.markers must be a list of distinct component ids "
+        r"from 0 to 4, not a list of 2",
+    ):
         load(tp, state)
     state["seats"][1]["vars"]["markers"] = [7]
     with pytest.raises(ValueError, match="from 0 to 4, not"):
@@ -283,13 +288,17 @@ state:
 
 
 def test_a_keyword_not_in_its_column_is_e412_with_the_values_and_a_suggestion(folder):
-    found = check(folder, STATE + """
+    found = check(
+        folder,
+        STATE
+        + """
 define:
   has(p: player):
     title: "{p} has it"
     params: {p: player}
     is: "any(t.power == 'five_prestig' for t in p.owned)"
-""".replace("  has(p: player):", "  has:"))
+""".replace("  has(p: player):", "  has:"),
+    )
     assert isinstance(found, list)
     code, message, *_ = found[0]
     assert code == "E412"
@@ -298,19 +307,24 @@ define:
 
 
 def test_a_keyword_alone_or_against_a_number_is_e412(folder):
-    found = check(folder, STATE + """
+    found = check(
+        folder,
+        STATE
+        + """
 define:
   word_alone:
     title: "{p} is odd"
     params: {p: player}
     is: "size(p.owned) == 'five_prestige'"
-""")
+""",
+    )
     assert isinstance(found, list) and found[0][0] == "E412"
     assert "stands only where a keyword column's value is wanted" in found[0][1]
 
 
 def test_an_unclosed_keyword_says_how_keywords_are_written():
     from compiler.front.expr import Origin, parse_expr
+
     with pytest.raises(CompileError) as err:
         parse_expr("t.power == 'five", Origin.plain("x.yaml", 3, 10, "t.power == 'five"))
     d = err.value.diagnostics[0]
@@ -342,19 +356,24 @@ def test_a_set_of_base_cards_or_of_an_unknown_kind_is_e544(folder):
 
 
 def test_a_set_of_components_holds_that_kind_only(folder):
-    found = check(folder, STATE, """  grab:
+    found = check(
+        folder,
+        STATE,
+        """  grab:
     title: Grab
     notation: grab {colour}
     choose: {colour: gem}
     effects: ["insert(me.owned, colour)"]
-""")
+""",
+    )
     assert isinstance(found, list) and found[0][0] == "E545"
 
 
 def test_a_kind_reached_only_by_a_variable_is_not_e125(folder):
     rules = check(folder, STATE)
     assert not isinstance(rules, list), rules
-    from compiler.check.zones import unreachable
+    from compiler.check.reach import unreachable
+
     assert unreachable(rules) == []
 
 
@@ -364,6 +383,7 @@ def sheet_text(lang: str, compact: int = 0, phrases: bool = False) -> str:
     from compiler.check import texts
     from compiler.pipeline import load_rules
     from compiler.sheets import content
+
     rules = load_rules(str(ROOT / "variants" / "trading-posts.yaml"))
     rules = texts.without_texts(rules) if phrases else rules
     base = load_rules(rules.bases[0].path)
@@ -372,8 +392,12 @@ def sheet_text(lang: str, compact: int = 0, phrases: bool = False) -> str:
 
 
 def test_the_sheets_name_a_keyword_by_its_component():
-    for lang, words in (("en", "holds trading post 3"), ("fr", "a ouvert : comptoir 3"),
-                        ("nl", "handelspost 3 heeft"), ("sr", "трговачка станица 3")):
+    for lang, words in (
+        ("en", "holds trading post 3"),
+        ("fr", "a ouvert : comptoir 3"),
+        ("nl", "handelspost 3 heeft"),
+        ("sr", "трговачка станица 3"),
+    ):
         text = sheet_text(lang, phrases=True)
         assert words in text
         assert "gold_counts_double" not in text and "'" + "five_prestige" not in text
@@ -384,6 +408,7 @@ def test_the_sheets_name_a_keyword_by_its_component():
 
 def test_play_shows_each_players_posts_as_their_rows(tp):
     from playtest import terminal
+
     game = load(tp, with_posts(position(tp, 2), 1, EXTRA_GEM, PER_POST))
     text = terminal.draw_board(tp, game, ["ann", "bob"], 0)
     lines = text.splitlines()
@@ -395,10 +420,11 @@ def test_play_shows_each_players_posts_as_their_rows(tp):
 
 def test_the_rl_observation_has_one_flag_per_post_for_each_seat(tp):
     from playtest import rl
+
     encoder = rl.Encoder(tp, 2)
     game = load(tp, with_posts(with_posts(position(tp, 2), 1, GOLD_DOUBLE), 0, EXTRA_GEM, PER_POST))
     vector = encoder.encode(game.observation(1))
-    fields = {f.name: vector[f.start:f.stop].tolist() for f in encoder.fields}
+    fields = {f.name: vector[f.start : f.stop].tolist() for f in encoder.fields}
     assert fields["seat[0].var[markers]"] == [0, 0, 1, 0, 0]  # the observer first
     assert fields["seat[1].var[markers]"] == [1, 0, 0, 0, 1]
     assert encoder.space().contains(vector)
@@ -406,6 +432,7 @@ def test_the_rl_observation_has_one_flag_per_post_for_each_seat(tp):
 
 def test_the_web_board_knows_the_kind_of_a_set_of_components(tp):
     from web import views
+
     extras = views.extras(tp)
     markers = next(v for v in extras["vars"] if v["name"] == "markers")
     assert markers["kind"] == "posts" and markers["per_player"]
@@ -416,14 +443,17 @@ def test_the_web_board_knows_the_kind_of_a_set_of_components(tp):
 # --------------------------------------------------------------------------- a keyword column's titles
 
 
-TITLED = POSTS_KIND.replace("columns: {space: number, requires: gems, nobles: number, power: keyword}", """columns:
+TITLED = POSTS_KIND.replace(
+    "columns: {space: number, requires: gems, nobles: number, power: keyword}",
+    """columns:
       space: number
       requires: gems
       nobles: number
       power:
         type: keyword
         titles: {extra_gem_after_purchase: A gem, third_token_with_pair: A third token,
-                 gold_counts_double: Gold counts double, five_prestige: Five, prestige_per_post: Per post}""")
+                 gold_counts_double: Gold counts double, five_prestige: Five, prestige_per_post: Per post}""",
+)
 
 
 def check_kind(folder: pathlib.Path, kind: str):
@@ -448,18 +478,24 @@ def test_a_keyword_without_a_title_is_e107_at_its_cell(folder):
 
 
 def test_a_title_for_no_row_or_on_another_type_is_e120(folder):
-    extra = check_kind(folder, TITLED.replace("prestige_per_post: Per post}", "prestige_per_post: Per post, "
-                                                                              "sixth: Sixth}"))
+    extra = check_kind(
+        folder, TITLED.replace("prestige_per_post: Per post}", "prestige_per_post: Per post, sixth: Sixth}")
+    )
     assert isinstance(extra, list) and extra[0][0] == "E120" and "titles 'sixth', which no row" in extra[0][1]
-    wrong = check_kind(folder, TITLED.replace("      space: number\n",
-                                              "      space: {type: number, titles: {one: One}}\n"))
+    wrong = check_kind(
+        folder, TITLED.replace("      space: number\n", "      space: {type: number, titles: {one: One}}\n")
+    )
     assert isinstance(wrong, list) and wrong[0][0] == "E120"
     assert "'titles' applies to a column of type keyword, not to 'number'" in wrong[0][1]
 
 
 def test_the_sheets_show_a_titled_keyword_by_its_title_in_each_language():
-    for lang, title in (("en", "Gold may count double"), ("fr", "L'or peut compter double"),
-                        ("nl", "Goud mag dubbel tellen"), ("sr", "Злато може да вреди дупло")):
+    for lang, title in (
+        ("en", "Gold may count double"),
+        ("fr", "L'or peut compter double"),
+        ("nl", "Goud mag dubbel tellen"),
+        ("sr", "Злато може да вреди дупло"),
+    ):
         assert f"| 3 | 0 | 3 | 0 | 0 | 1 | 0 | {title} |" in sheet_text(lang)
 
 
@@ -467,28 +503,42 @@ def test_a_compact_sheet_leaves_a_changed_rule_to_the_body_and_keeps_every_rule(
     """The printed sheet of a module that changes many rules: its house rules box names them (title
     and note), their full text is in the body with their mark; what only illustrates goes."""
     from compiler.sheets import content
+
     full, compact = sheet_text("en"), sheet_text("en", compact=content.COMPACT_LEVELS, phrases=True)
     box = compact.split("**Turn summary**")[0]
     assert "★7 **Changed: Buy a face-up card** _Posts 1 and 3._" in box
     assert "set “Bought this turn” to yes" not in box and "set “Bought this turn” to yes" in compact
     assert "## Worked example" in full and "## Worked example" not in compact
-    for rule in ("Take tokens of different colours", "A gem after a purchase", "Open trading posts",
-                 "Fifth trading post", "Noble visit", "Return tokens over the limit"):
+    for rule in (
+        "Take tokens of different colours",
+        "A gem after a purchase",
+        "Open trading posts",
+        "Fifth trading post",
+        "Noble visit",
+        "Return tokens over the limit",
+    ):
         assert f"**{rule}**" in compact
 
 
 def test_a_column_title_names_the_column_on_the_sheets():
     """`title` of a column: the table's header and the phrase of the attribute, in each language."""
-    for lang, header, phrase in (("en", "| space | white |", "“bonuses needed”"),
-                                 ("fr", "| case | blanc |", "« bonus exigés »"),
-                                 ("nl", "| vak | wit |", "‘vereiste bonussen’"),
-                                 ("sr", "| поље | бела |", "„потребни бонуси“")):
+    for lang, header, phrase in (
+        ("en", "| space | white |", "“bonuses needed”"),
+        ("fr", "| case | blanc |", "« bonus exigés »"),
+        ("nl", "| vak | wit |", "‘vereiste bonussen’"),
+        ("sr", "| поље | бела |", "„потребни бонуси“"),
+    ):
         text = sheet_text(lang, phrases=True)
         assert header in text and phrase in text, lang
         assert "“requires”" not in text and "« requires »" not in text
 
 
 def test_a_keyword_compared_with_an_unknown_name_says_only_the_name(folder):
-    found = check(folder, STATE + HAS_POWER.replace("TYPE", "posts.power").replace(
-        "any(t.power == power for t in p.owned)", "any(t.power == 'five_prestige' for t in posts)"))
+    found = check(
+        folder,
+        STATE
+        + HAS_POWER.replace("TYPE", "posts.power").replace(
+            "any(t.power == power for t in p.owned)", "any(t.power == 'five_prestige' for t in posts)"
+        ),
+    )
     assert isinstance(found, list) and [d[0] for d in found] == ["E401"], found

@@ -2,6 +2,7 @@
 turns (`extra_turn()`), from the spec to the diagnostics, the engine and the sheet, on the
 catalogue's variants/court-favours.yaml (a favour spent for a token, then the usual action; two
 favours called in to play again) and on small variants written here."""
+
 from __future__ import annotations
 
 import pytest
@@ -40,14 +41,16 @@ def with_favours(E, game, seat: int, favours: int):
 
 def refused(tmp_path, text: str) -> list:
     path = tmp_path / "turn.yaml"
-    path.write_text("spec: 1\nname: turn\nextends: official\ntitle: {en: T, fr: T, nl: T, sr: T}\n" + text,
-                    encoding="utf-8")
+    path.write_text(
+        "spec: 1\nname: turn\nextends: official\ntitle: {en: T, fr: T, nl: T, sr: T}\n" + text, encoding="utf-8"
+    )
     with pytest.raises(CompileError) as err:
         pipeline.check_spec(str(path))
     return [(d.code, d.message, d.span.line if d.span else None) for d in err.value.diagnostics]
 
 
 # -- spec -> diagnostics
+
 
 def test_a_spec_where_no_action_ends_the_turn_is_refused_at_the_first(tmp_path):
     actions = ["take_different", "take_pair", "reserve_face_up", "reserve_blind", "buy_face_up", "buy_reserved"]
@@ -59,12 +62,18 @@ def test_a_spec_where_no_action_ends_the_turn_is_refused_at_the_first(tmp_path):
 
 def test_the_action_taken_when_stuck_must_end_the_turn(tmp_path):
     found = refused(tmp_path, "actions:\n  pass: {ends_turn: false}\n")
-    assert found == [("E570", "action 'pass' is taken only when stuck, so it must end the turn: a player with "
-                              "nothing else to do would be asked again", 6)]
+    assert found == [
+        (
+            "E570",
+            "action 'pass' is taken only when stuck, so it must end the turn: a player with "
+            "nothing else to do would be asked again",
+            6,
+        )
+    ]
 
 
 def test_extra_turn_in_setup_is_refused(tmp_path):
-    text = "setup:\n  again:\n    add: true\n    title: {en: A}\n    each_player: true\n    effects: [\"extra_turn()\"]\n"
+    text = 'setup:\n  again:\n    add: true\n    title: {en: A}\n    each_player: true\n    effects: ["extra_turn()"]\n'
     found = refused(tmp_path, text)
     assert [(code, line) for code, _, line in found] == [("E571", 10)]
     assert "gives a turn, and setup is played before any turn" in found[0][1]
@@ -81,6 +90,7 @@ def test_extra_turn_is_declared_once_as_an_effect_that_gives_a_turn():
 
 
 # -- spec -> engine
+
 
 def test_a_favour_then_the_main_action_in_one_turn(E):
     game = E.new_game(2, seed=3)
@@ -130,8 +140,12 @@ def test_extra_turns_never_chain(E):
 
 def test_no_extra_turn_once_the_game_s_end_is_due(E):
     game = E.new_game(2, seed=3)
-    state = game.to_dict() | {"current_player": 1, "start": None, "history": [],
-                              "ending": {"trigger": E.TRIGGERS[0][0], "finish": E.TRIGGERS[0][1], "last_seat": 1}}
+    state = game.to_dict() | {
+        "current_player": 1,
+        "start": None,
+        "history": [],
+        "ending": {"trigger": E.TRIGGERS[0][0], "finish": E.TRIGGERS[0][1], "last_seat": 1},
+    }
     state["seats"][1]["turns"] = 1
     game = E.from_json(state)
     game.apply(E.string_to_action("again"))
@@ -141,6 +155,7 @@ def test_no_extra_turn_once_the_game_s_end_is_due(E):
 
 def test_random_games_of_the_variant_end_and_replay(E):
     import random
+
     for seed in range(12):
         game = E.new_game(2 + seed % 3, seed=seed)
         game.playout(random.Random(seed))
@@ -157,12 +172,16 @@ def test_the_official_engine_saves_no_turn_fields_and_refuses_them(official):
 
 # -- spec -> sheet text, diff
 
-@pytest.mark.parametrize("lang, free, again", [
-    ("en", "this does not end your turn", "play another turn after this one"),
-    ("fr", "cela ne termine pas votre tour", "jouez un autre tour après celui-ci"),
-    ("nl", "hiermee eindigt je beurt niet", "speel na deze beurt nog een beurt"),
-    ("sr", "тиме се ваш потез не завршава", "после овог потеза одиграјте још један потез"),
-])
+
+@pytest.mark.parametrize(
+    "lang, free, again",
+    [
+        ("en", "this does not end your turn", "play another turn after this one"),
+        ("fr", "cela ne termine pas votre tour", "jouez un autre tour après celui-ci"),
+        ("nl", "hiermee eindigt je beurt niet", "speel na deze beurt nog een beurt"),
+        ("sr", "тиме се ваш потез не завршава", "после овог потеза одиграјте још један потез"),
+    ],
+)
 def test_the_sheet_says_which_actions_keep_the_turn_and_give_another(lang, free, again):
     text = sheet_text(FAVOURS, lang).lower()
     assert free in text and again in text
@@ -170,8 +189,11 @@ def test_the_sheet_says_which_actions_keep_the_turn_and_give_another(lang, free,
 
 def test_diff_names_an_action_that_no_longer_ends_the_turn(tmp_path):
     path = tmp_path / "free-reserve.yaml"
-    path.write_text("spec: 1\nname: free-reserve\nextends: official\ntitle: {en: F, fr: F, nl: F, sr: F}\n"
-                    "actions:\n  reserve_blind: {ends_turn: false}\n", encoding="utf-8")
+    path.write_text(
+        "spec: 1\nname: free-reserve\nextends: official\ntitle: {en: F, fr: F, nl: F, sr: F}\n"
+        "actions:\n  reserve_blind: {ends_turn: false}\n",
+        encoding="utf-8",
+    )
     base, variant = pipeline.load_rules(str(ROOT / "rulespec" / "official.yaml")), pipeline.load_rules(str(path))
     text = diff.render(diff.compare(base, variant), base, variant, "en")
     assert "ends the turn" in text
@@ -199,8 +221,9 @@ actions:
 def forced(tmp_path_factory):
     folder = tmp_path_factory.mktemp("forced")
     (folder / "forced-return.yaml").write_text(FORCED, encoding="utf-8")
-    (folder / "forced_return.py").write_text(pipeline.compile_spec(str(folder / "forced-return.yaml")).text,
-                                             encoding="utf-8")
+    (folder / "forced_return.py").write_text(
+        pipeline.compile_spec(str(folder / "forced-return.yaml")).text, encoding="utf-8"
+    )
     return str(folder / "forced-return.yaml"), load_engine(folder / "forced_return.py")
 
 
@@ -224,14 +247,16 @@ def test_the_sheet_says_when_the_required_action_is_taken(forced):
 
 # -- the RL observation
 
+
 def test_the_rl_vector_shows_the_actions_taken_and_the_extra_turn(E):
     from playtest.rl import Encoder
+
     enc = Encoder(E, 2)
     fields = {f.name: f for f in enc.fields}
 
     def part(game, name):
         f = fields[name]
-        return enc.encode(game.observation(0))[f.start:f.stop].tolist()
+        return enc.encode(game.observation(0))[f.start : f.stop].tolist()
 
     game = E.new_game(2, seed=3)
     assert (part(game, "taken"), part(game, "extra_turn")) == ([0.0, 0.0], [1.0, 0.0, 0.0])
@@ -243,4 +268,5 @@ def test_the_rl_vector_shows_the_actions_taken_and_the_extra_turn(E):
 
 def test_the_rl_vector_of_an_engine_without_them_has_no_turn_fields(official):
     from playtest.rl import Encoder
+
     assert not {"taken", "extra_turn"} & {f.name for f in Encoder(official, 2).fields}

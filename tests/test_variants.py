@@ -6,6 +6,7 @@ official rules in play: a position where the variant's engine and the official e
 give different legal actions or outcomes. Positions are built in the state JSON of each
 engine (tests/helpers/engines.py); rule numbers come from the specs, never from here.
 """
+
 from __future__ import annotations
 
 import functools
@@ -62,6 +63,7 @@ def compiled(tmp_path_factory):
             file.write_text(engine.text, encoding="utf-8")
             cache[path] = load_engine(file)
         return cache[path]
+
     return get
 
 
@@ -110,6 +112,7 @@ def test_variant_compiles_and_plays(name, compiled):
     V = compiled(f"variants/{name}.yaml")
     assert V.SPEC_NAME == name
     import random
+
     rng = random.Random(7)
     game = V.new_game(V.PLAYER_COUNTS[0], seed=7)
     for _ in range(60):

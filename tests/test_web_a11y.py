@@ -10,6 +10,7 @@ drawn again; one's own reserved cards are not buttons. The seat page in en, fr, 
 every word of its language. The Cities and the Trading Posts boards draw their pieces with the
 spec's titles and the sheet's own phrases, hide the noble row of a module without nobles, and
 keep a turn's bookkeeping off the board."""
+
 from __future__ import annotations
 
 import json
@@ -101,9 +102,11 @@ def test_a_screen_reader_hears_costs_and_the_focus_stays_where_it_was(server):
         card = page.locator('#market .card[data-slot="1.1"]')
         c = meta["cards"][int(card.get_attribute("data-card"))]
         cost = ", ".join(f"{n} {words[g]['name']}" for g, n in zip(meta["gems"], c["cost"], strict=True) if n)
-        assert card.get_attribute("aria-label") == (f"Level 1 card, {words[c['bonus']]['name']} bonus, {c['points']} "
-                                                    f"point{'' if c['points'] == 1 else 's'}, costs {cost}, slot 1.1"
-                                                    ", you can reserve it")  # the first move: no tokens yet
+        assert card.get_attribute("aria-label") == (
+            f"Level 1 card, {words[c['bonus']]['name']} bonus, {c['points']} "
+            f"point{'' if c['points'] == 1 else 's'}, costs {cost}, slot 1.1"
+            ", you can reserve it"
+        )  # the first move: no tokens yet
         # every cost disc carries its colour's symbol, not only its colour
         symbols = card.locator(".cost .chip .sym").all_inner_texts()
         assert symbols == [words[g]["symbol"] for g, n in zip(meta["gems"], c["cost"], strict=True) if n]
@@ -131,7 +134,9 @@ def test_a_screen_reader_hears_costs_and_the_focus_stays_where_it_was(server):
         assert ring == "solid"
 
         # a card reserved: in the hand it is a named picture, not a button that does nothing
-        reserve = next(i for i, a in enumerate(meta["actions"]) if a["card"] == [1, 1] and a["text"].startswith("reserve"))
+        reserve = next(
+            i for i, a in enumerate(meta["actions"]) if a["card"] == [1, 1] and a["text"].startswith("reserve")
+        )
         page.click(f'#actions button[data-action="{reserve}"]')  # chosen; the confirm button plays it
         page.click("#confirm")
         page.wait_for_selector("#players .player.me .reserved .card", timeout=TIMEOUT)
@@ -195,8 +200,10 @@ def test_a_cities_board_draws_the_cities_with_the_specs_words_and_no_noble_row(t
             assert "requires" not in tile.inner_text() and "any_one_colour" not in tile.inner_text()
             assert tile.get_attribute("aria-label").startswith(f"city {row['tile']}, side {row['side']}, prestige ")
         said = page.locator('#zones .kind-rule[data-kind="cities"]').all_inner_texts()
-        assert said[0] == ("Claim a city: At the end of your turn, if you meet the requirements of a city on display, "
-                           "take it (you must; one city a turn, and you choose which).")
+        assert said[0] == (
+            "Claim a city: At the end of your turn, if you meet the requirements of a city on display, "
+            "take it (you must; one city a turn, and you choose which)."
+        )
         sheet = (ROOT / "generated" / "sheets" / "cities.en.md").read_text(encoding="utf-8")
         for rule in labels["kinds"]["cities"]["rules"]:  # the sheet's own words
             assert rule["text"][1:] in sheet
@@ -218,8 +225,10 @@ def test_a_trading_posts_board_shows_every_post_and_what_it_needs_but_not_a_turn
         assert second.locator(".held").inner_text() == "held by nobody"
         assert "third_token_with_pair" not in page.locator("#board").inner_text()
         said = page.locator('#zones .kind-rule[data-kind="posts"]').inner_text()
-        assert said.startswith("Open trading posts: You may do this only if the chosen trading post is not one of "
-                               "your “Trading posts held”")
+        assert said.startswith(
+            "Open trading posts: You may do this only if the chosen trading post is not one of "
+            "your “Trading posts held”"
+        )
         # a turn's bookkeeping (reset: turn, not marked for display) is not board state
         assert page.locator('[data-var="bought"], [data-var="paired"]').count() == 0
         assert page.locator('#players [data-var="markers"]').count() == 2

@@ -2,6 +2,7 @@
 error; the client's address is the connection's unless `serve --proxy` names the proxy; the
 Host header names this server (no DNS rebinding); a spectator's link is not the host's key;
 the seed of a table with hidden cards is the server's and shown only once the game is over."""
+
 from __future__ import annotations
 
 import logging
@@ -26,8 +27,11 @@ def test_a_seat_number_of_thousands_of_digits_is_no_page_and_logs_nothing(varian
         table = made["table"]
         quiet = TestClient(c.app, raise_server_exceptions=False)
         with caplog.at_level(logging.INFO):
-            for path in (f"/api/tables/{table}/seats/{huge}/x", f"/api/tables/{table}/seats/{huge}/x/events",
-                         f"/api/tables/{table}/seats/{huge}/x/actions"):
+            for path in (
+                f"/api/tables/{table}/seats/{huge}/x",
+                f"/api/tables/{table}/seats/{huge}/x/events",
+                f"/api/tables/{table}/seats/{huge}/x/actions",
+            ):
                 r = quiet.get(path)
                 assert (r.status_code, r.json()) == (404, {"error": "no such page"}), path
             page = quiet.get(f"/play/{table}/{huge}/x")
@@ -49,13 +53,20 @@ def get(url: str, headers: dict[str, str]) -> int:
         return e.code
 
 
-@pytest.mark.parametrize("options, statuses", [
-    ((), [200, 429, 429, 429]),  # every request from 127.0.0.1 counts as 127.0.0.1's, whatever it says
-    (("--proxy", "127.0.0.1"), [200, 200, 200, 200]),  # the proxy named: each forwarded address its own
-])
+@pytest.mark.parametrize(
+    "options, statuses",
+    [
+        ((), [200, 429, 429, 429]),  # every request from 127.0.0.1 counts as 127.0.0.1's, whatever it says
+        (("--proxy", "127.0.0.1"), [200, 200, 200, 200]),  # the proxy named: each forwarded address its own
+    ],
+)
 def test_x_forwarded_for_is_trusted_only_from_the_proxy_serve_names(tmp_path, options, statuses):
-    server = Server(tmp_path / "tables.sqlite3", free_port(), tmp_path / "server.log",
-                    options=("--requests-per-address", "2/minute", *options))
+    server = Server(
+        tmp_path / "tables.sqlite3",
+        free_port(),
+        tmp_path / "server.log",
+        options=("--requests-per-address", "2/minute", *options),
+    )
     server.start()  # its first request (the check that it answers) is one of 127.0.0.1's two
     try:
         got = [get(server.url + "/static/style.css", {"X-Forwarded-For": f"203.0.113.{i}"}) for i in range(1, 5)]
@@ -70,9 +81,14 @@ def test_a_host_header_the_server_was_not_started_for_is_refused(variants, db):
         api0 = api_of(made["seats"][0]["link"])
         for host in ("evil.example", "evil.example:8000", "127.0.0.1.evil.example", "localhost.evil.example"):
             r = c.get(api0, headers={"host": host})
-            assert (r.status_code, r.json()) == (400, {"error": "this server does not answer to that name (the "
-                                                                "address in the Host header); its host may allow it "
-                                                                "with serve --allowed-host"}), host
+            assert (r.status_code, r.json()) == (
+                400,
+                {
+                    "error": "this server does not answer to that name (the "
+                    "address in the Host header); its host may allow it "
+                    "with serve --allowed-host"
+                },
+            ), host
             r = c.post(api0 + "/actions", json={"action": 0}, headers={"host": host, "origin": f"http://{host}"})
             assert r.status_code == 400
             page = c.get("/", headers={"host": host})
@@ -81,25 +97,42 @@ def test_a_host_header_the_server_was_not_started_for_is_refused(variants, db):
         assert c.get(api0, headers={"host": "testserver"}).status_code == 200
 
 
-@pytest.mark.parametrize("bind, extra, allowed, refused", [
-    ("127.0.0.1", (), ["localhost", "LOCALHOST:8000", "127.0.0.1", "127.0.0.1:8000", "[::1]:8000"],
-     ["evil.example", "192.168.1.2", "", "[::1"]),
-    ("::1", ("games.example",), ["[::1]:8000", "localhost", "games.example", "Games.Example:443"],
-     ["evil.example", "10.0.0.1"]),
-    ("192.168.1.5", (), ["192.168.1.5:8000"], ["localhost", "192.168.1.6", "evil.example"]),
-    ("0.0.0.0", ("games.example",), ["192.168.1.5:8000", "10.1.2.3", "[fe80::1]:80", "localhost", "games.example"],
-     ["evil.example", "games.example.evil.example"]),
-])
+@pytest.mark.parametrize(
+    "bind, extra, allowed, refused",
+    [
+        (
+            "127.0.0.1",
+            (),
+            ["localhost", "LOCALHOST:8000", "127.0.0.1", "127.0.0.1:8000", "[::1]:8000"],
+            ["evil.example", "192.168.1.2", "", "[::1"],
+        ),
+        (
+            "::1",
+            ("games.example",),
+            ["[::1]:8000", "localhost", "games.example", "Games.Example:443"],
+            ["evil.example", "10.0.0.1"],
+        ),
+        ("192.168.1.5", (), ["192.168.1.5:8000"], ["localhost", "192.168.1.6", "evil.example"]),
+        (
+            "0.0.0.0",
+            ("games.example",),
+            ["192.168.1.5:8000", "10.1.2.3", "[fe80::1]:80", "localhost", "games.example"],
+            ["evil.example", "games.example.evil.example"],
+        ),
+    ],
+)
 def test_the_host_names_a_server_answers_to_follow_the_address_it_listens_on(bind, extra, allowed, refused):
     from web.hosts import Hosts
+
     hosts = Hosts.bound_to(bind, extra)
     assert [h for h in allowed if not hosts.allows(h)] == []
     assert [h for h in refused if hosts.allows(h)] == []
 
 
 def test_serve_allows_the_names_it_is_given_and_refuses_others(tmp_path):
-    server = Server(tmp_path / "tables.sqlite3", free_port(), tmp_path / "server.log",
-                    options=("--allowed-host", "games.example"))
+    server = Server(
+        tmp_path / "tables.sqlite3", free_port(), tmp_path / "server.log", options=("--allowed-host", "games.example")
+    )
     server.start()
     try:
         assert get(server.url + "/", {"Host": "games.example"}) == 200
@@ -141,8 +174,9 @@ def test_a_watch_link_has_its_own_secret_and_opens_no_host_page(variants, db):
         assert (r.status_code, r.json()) == (403, {"error": "this link does not open that table"})
         assert c.get(f"/watch/{made['table']}/{host_secret}").status_code == 403
         assert made["table"] in c.app.state.hub.tables
-    raw = pathlib.Path(db).read_bytes() + (pathlib.Path(db + "-wal").read_bytes()
-                                           if pathlib.Path(db + "-wal").exists() else b"")
+    raw = pathlib.Path(db).read_bytes() + (
+        pathlib.Path(db + "-wal").read_bytes() if pathlib.Path(db + "-wal").exists() else b""
+    )
     assert watch_secret.encode() not in raw and store.digest(watch_secret).encode() in raw
 
 
@@ -152,10 +186,12 @@ def test_the_host_page_says_what_each_link_gives(variants, db):
         text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", c.get(made["host"]).text))
     assert "Player 1's link plays that seat: its hand (blind reserves included) and its moves" in text
     assert "Player 3's link plays that seat" in text and "Player 2's link" not in text  # a bot has none
-    assert ("The watch link shows the public board only (no one's blind reserves) and makes no move: "
-            "share it with anyone") in text
-    assert ("This page's own link (the host's) gives everything: every seat's link and closing the table; "
-            "keep it private") in text
+    assert (
+        "The watch link shows the public board only (no one's blind reserves) and makes no move: share it with anyone"
+    ) in text
+    assert (
+        "This page's own link (the host's) gives everything: every seat's link and closing the table; keep it private"
+    ) in text
 
 
 def old_database(db: str) -> None:
@@ -183,9 +219,11 @@ def test_a_table_stored_before_watch_secrets_gets_one_from_its_hosts_page(varian
 
 # -- the seed of a table with hidden cards
 
-SEED_REFUSED = ("a table with people gets its seed from the server, which shows it once the game is over (a seed "
-                "known before would tell the order of the face-down cards); choose a seed only for a table of bots "
-                "alone")
+SEED_REFUSED = (
+    "a table with people gets its seed from the server, which shows it once the game is over (a seed "
+    "known before would tell the order of the face-down cards); choose a seed only for a table of bots "
+    "alone"
+)
 FORM = {"content-type": "application/x-www-form-urlencoded"}
 
 
@@ -197,8 +235,7 @@ def test_a_maker_chooses_the_seed_only_of_a_table_of_bots_alone(variants, db):
         r = c.post("/tables", content=b"spec=target-12&players=2&seat0=human&seat1=greedy&seed=7", headers=FORM)
         assert r.status_code == 422 and SEED_REFUSED in r.text
         assert c.app.state.hub.tables == {}
-        r = c.post("/api/tables", json={"spec": SPEC, "players": 3, "seats": ["greedy", "random", "mcts:8"],
-                                        "seed": 7})
+        r = c.post("/api/tables", json={"spec": SPEC, "players": 3, "seats": ["greedy", "random", "mcts:8"], "seed": 7})
         assert r.status_code == 201
         assert c.app.state.hub.tables[r.json()["table"]].seed == 7
         index = c.get("/").text

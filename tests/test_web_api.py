@@ -1,5 +1,6 @@
 """The web table's API through Starlette's test client: tables, links, who may act, what a
 seat sees, refused requests, bots, the reference sheets, and tables resumed after a restart."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -26,20 +27,6 @@ from web import botwork, catalogue, store
 from web.tables import seat_secrets, watch_secret
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 def find_refused(module, game, prefix: str):
@@ -78,8 +65,9 @@ def test_seat_links_derive_from_the_host_secret_and_only_hashes_are_stored(varia
     host_secret = made["host"].rsplit("/", 1)[1]
     derived = seat_secrets(host_secret, made["table"], [type("S", (), {"who": "human"})()] * 2)
     assert [urllib.parse.urlparse(s["link"]).path.split("/")[-1] for s in made["seats"]] == [derived[0], derived[1]]
-    raw = pathlib.Path(db).read_bytes() + (pathlib.Path(db + "-wal").read_bytes() if pathlib.Path(db + "-wal").exists()
-                                           else b"")
+    raw = pathlib.Path(db).read_bytes() + (
+        pathlib.Path(db + "-wal").read_bytes() if pathlib.Path(db + "-wal").exists() else b""
+    )
     for secret in [host_secret, *derived.values()]:
         assert secret.encode() not in raw
         assert store.digest(secret).encode() in raw
@@ -133,22 +121,25 @@ def test_an_illegal_move_gets_the_engines_reason_and_changes_nothing(variants, d
         assert c.get(api0).json() == before
 
 
-@pytest.mark.parametrize("body, status, message", [
-    (b'{"action": -1}', 422, "no action -1 in this game (ids 0 to {last})"),
-    (b'{"action": 100000}', 422, "no action 100000 in this game (ids 0 to {last})"),
-    (b'{"action": "15"}', 422, "an action is a whole number (an action id of this game)"),
-    (b'{"action": 15.0}', 422, "an action is a whole number (an action id of this game)"),
-    (b'{"action": true}', 422, "an action is a whole number (an action id of this game)"),
-    (b'{"action": 15, "after": "0"}', 422, "'after' is the number of moves of the board you saw"),
-    (b'{"action": 15, "after": 3}', 409, "the table has moved on since the board you saw; here it is now"),
-    (b'{}', 422, 'say which action: {"action": id}'),
-    (b'[15]', 400, "the body is a JSON object"),
-    (b'{"action": 15', 400, "the body is not JSON"),
-    (b'\xff\xfe', 400, "the body is not JSON"),
-    (b'[' * 100_000, 413, "a request body holds at most 16384 bytes"),
-    (b'{"action": 15, "pad": "' + b"x" * 20_000 + b'"}', 413, "a request body holds at most 16384 bytes"),
-    (b'{"action": ' + b"9" * 5000 + b"}", 400, "the body is not JSON"),
-])
+@pytest.mark.parametrize(
+    "body, status, message",
+    [
+        (b'{"action": -1}', 422, "no action -1 in this game (ids 0 to {last})"),
+        (b'{"action": 100000}', 422, "no action 100000 in this game (ids 0 to {last})"),
+        (b'{"action": "15"}', 422, "an action is a whole number (an action id of this game)"),
+        (b'{"action": 15.0}', 422, "an action is a whole number (an action id of this game)"),
+        (b'{"action": true}', 422, "an action is a whole number (an action id of this game)"),
+        (b'{"action": 15, "after": "0"}', 422, "'after' is the number of moves of the board you saw"),
+        (b'{"action": 15, "after": 3}', 409, "the table has moved on since the board you saw; here it is now"),
+        (b"{}", 422, 'say which action: {"action": id}'),
+        (b"[15]", 400, "the body is a JSON object"),
+        (b'{"action": 15', 400, "the body is not JSON"),
+        (b"\xff\xfe", 400, "the body is not JSON"),
+        (b"[" * 100_000, 413, "a request body holds at most 16384 bytes"),
+        (b'{"action": 15, "pad": "' + b"x" * 20_000 + b'"}', 413, "a request body holds at most 16384 bytes"),
+        (b'{"action": ' + b"9" * 5000 + b"}", 400, "the body is not JSON"),
+    ],
+)
 def test_bad_requests_get_a_4xx_and_change_nothing(variants, db, body, status, message):
     last = engine(variants).NUM_ACTIONS - 1
     with client(variants, db) as c:
@@ -159,20 +150,35 @@ def test_bad_requests_get_a_4xx_and_change_nothing(variants, db, body, status, m
         assert c.get(api0).json() == before
 
 
-@pytest.mark.parametrize("body, message", [
-    ({"spec": "nope", "players": 2, "seats": ["human", "human"]}, "no spec named 'nope' on this server"),
-    ({"spec": SPEC, "players": 9, "seats": ["human"] * 9}, "target-12 plays with 2, 3, 4 players"),
-    ({"spec": SPEC, "players": 2, "seats": ["human"]}, "give one seat per player (2): human, random, greedy or mcts"),
-    ({"spec": SPEC, "players": 2, "seats": ["human", "grredy"]},
-     "seat 2: unknown bot 'grredy' (did you mean 'greedy'?); expected one of: random, greedy, mcts (or 'human')"),
-    ({"spec": SPEC, "players": 2, "seats": ["human", "mcts:5001"]},
-     "seat 2: a bot of this server thinks for at most 5000 playouts"),
-    ({"spec": SPEC, "players": 2, "seats": ["human", "mcts:" + "9" * 5000]},
-     "seat 2: human, random, greedy, mcts or mcts:PLAYOUTS"),
-    ({"spec": SPEC, "players": 2, "seats": ["human", 3]}, "seat 2: human, random, greedy, mcts or mcts:PLAYOUTS"),
-    ({"spec": SPEC, "players": 2.0, "seats": ["human", "human"]}, "target-12 plays with 2, 3, 4 players"),
-    ({"spec": SPEC, "players": 2, "seats": ["human", "human"], "seed": -1}, "a seed is a whole number from 0 to 2**62"),
-])
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ({"spec": "nope", "players": 2, "seats": ["human", "human"]}, "no spec named 'nope' on this server"),
+        ({"spec": SPEC, "players": 9, "seats": ["human"] * 9}, "target-12 plays with 2, 3, 4 players"),
+        (
+            {"spec": SPEC, "players": 2, "seats": ["human"]},
+            "give one seat per player (2): human, random, greedy or mcts",
+        ),
+        (
+            {"spec": SPEC, "players": 2, "seats": ["human", "grredy"]},
+            "seat 2: unknown bot 'grredy' (did you mean 'greedy'?); expected one of: random, greedy, mcts (or 'human')",
+        ),
+        (
+            {"spec": SPEC, "players": 2, "seats": ["human", "mcts:5001"]},
+            "seat 2: a bot of this server thinks for at most 5000 playouts",
+        ),
+        (
+            {"spec": SPEC, "players": 2, "seats": ["human", "mcts:" + "9" * 5000]},
+            "seat 2: human, random, greedy, mcts or mcts:PLAYOUTS",
+        ),
+        ({"spec": SPEC, "players": 2, "seats": ["human", 3]}, "seat 2: human, random, greedy, mcts or mcts:PLAYOUTS"),
+        ({"spec": SPEC, "players": 2.0, "seats": ["human", "human"]}, "target-12 plays with 2, 3, 4 players"),
+        (
+            {"spec": SPEC, "players": 2, "seats": ["human", "human"], "seed": -1},
+            "a seed is a whole number from 0 to 2**62",
+        ),
+    ],
+)
 def test_a_table_asked_for_wrongly_is_refused(variants, db, body, message):
     with client(variants, db) as c:
         r = c.post("/api/tables", json=body)
@@ -221,8 +227,7 @@ def test_bots_move_on_their_own_in_threads_or_in_a_worker_process(variants, db, 
     expected = [module.action_to_string(legal[0])]
     while game.current_player != 0:
         who = ("greedy", "random")[game.current_player - 1]
-        action = botwork.choose_here(module, game.clone(), who, botwork.bot_seed(7, game.current_player,
-                                                                                 len(expected)))
+        action = botwork.choose_here(module, game.clone(), who, botwork.bot_seed(7, game.current_player, len(expected)))
         game.apply(action)
         expected.append(module.action_to_string(action))
     assert [m["text"] for m in view["log"]] == expected
@@ -271,15 +276,15 @@ def test_the_event_stream_sends_the_seats_view(variants, db):
             c.app.state.hub.stop()  # ends the stream
 
 
-
-
 def test_a_finished_game_downloads_and_replays_with_play_load(variants, db, tmp_path):
     module = engine(variants)
     with client(variants, db) as c:
         apis = [api_of(s["link"]) for s in new_table(c, seed=3)["seats"]]
         r = c.get(apis[0] + "/game.json")
-        assert (r.status_code, r.json()) == (409, {"error": "the game is not over: its record is for download "
-                                                             "once it ends"})
+        assert (r.status_code, r.json()) == (
+            409,
+            {"error": "the game is not over: its record is for download once it ends"},
+        )
         game = play_to_the_end(c, module, apis, 3)
         view = c.get(apis[1]).json()
         assert view["over"] and view["winners"] == game.winners()
@@ -306,7 +311,9 @@ def test_a_restarted_server_resumes_every_table(variants, db):
         bot = make_bot("greedy", module, 1)
         for n in range(6):
             action = bot.choose(game)
-            assert c.post(apis[game.current_player] + "/actions", json={"action": action, "after": n}).status_code == 200
+            assert (
+                c.post(apis[game.current_player] + "/actions", json={"action": action, "after": n}).status_code == 200
+            )
             game.apply(action)
         before = [c.get(a).json() for a in apis]
     with client(variants, db) as c:  # a new app on the same file: what a restarted server is
@@ -327,8 +334,10 @@ def test_a_table_whose_engine_cannot_be_resumed_is_said_so(variants, db):
     s.close()
     with client(variants, db) as c:
         r = c.get(api0)
-        assert (r.status_code, r.json()) == (410, {"error": "this table could not be resumed after the server "
-                                                            "restarted"})
+        assert (r.status_code, r.json()) == (
+            410,
+            {"error": "this table could not be resumed after the server restarted"},
+        )
 
 
 def test_the_rules_sheet_is_the_compilers_in_each_language_without_script(variants, db):
@@ -410,29 +419,34 @@ def test_unknown_routes_and_methods_answer_in_json_under_the_api(variants, db):
 
 def test_the_core_needs_no_web_package():
     """compiler and playtest import without Starlette or uvicorn; `serve` then says what is missing."""
-    code = ("import sys\n"
-            "sys.modules['starlette'] = sys.modules['uvicorn'] = None\n"
-            "import app.cli, playtest.terminal, playtest.simulate\n"
-            "assert not [m for m in sys.modules if m == 'web' or m.startswith('web.')], 'web imported'\n"
-            "from click.testing import CliRunner\n"
-            "r = CliRunner().invoke(app.cli.main, ['serve'])\n"
-            "print(r.exit_code, r.output, end='')\n")
+    code = (
+        "import sys\n"
+        "sys.modules['starlette'] = sys.modules['uvicorn'] = None\n"
+        "import app.cli, playtest.terminal, playtest.simulate\n"
+        "assert not [m for m in sys.modules if m == 'web' or m.startswith('web.')], 'web imported'\n"
+        "from click.testing import CliRunner\n"
+        "r = CliRunner().invoke(app.cli.main, ['serve'])\n"
+        "print(r.exit_code, r.output, end='')\n"
+    )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert done.stdout == ("2 error: `serve` needs the web extra (missing: starlette, uvicorn): "
-                           "pip install -e '.[web]'\n")
+    assert done.stdout == (
+        "2 error: `serve` needs the web extra (missing: starlette, uvicorn): pip install -e '.[web]'\n"
+    )
 
 
 def test_a_bots_worker_process_leaves_when_the_server_is_killed(tmp_path):
     """SIGKILL gives the server no chance to stop its workers: they notice and exit themselves."""
-    code = ("import asyncio, os\n"
-            "from web import botwork, catalogue\n"
-            f"v = catalogue.load([{str(ROOT / 'variants' / 'target-12.yaml')!r}])['target-12']\n"
-            "t = botwork.Thinkers(1)\n"
-            "g = v.module.new_game(2, seed=1)\n"
-            "asyncio.run(t.choose(v.module, v.source, g, 'greedy', 's'))\n"
-            "print(*[p._pid if hasattr(p, '_pid') else p.pid for p in t.pool._processes.values()], flush=True)\n"
-            "os.kill(os.getpid(), 9)\n")
+    code = (
+        "import asyncio, os\n"
+        "from web import botwork, catalogue\n"
+        f"v = catalogue.load([{str(ROOT / 'variants' / 'target-12.yaml')!r}])['target-12']\n"
+        "t = botwork.Thinkers(1)\n"
+        "g = v.module.new_game(2, seed=1)\n"
+        "asyncio.run(t.choose(v.module, v.source, g, 'greedy', 's'))\n"
+        "print(*[p._pid if hasattr(p, '_pid') else p.pid for p in t.pool._processes.values()], flush=True)\n"
+        "os.kill(os.getpid(), 9)\n"
+    )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     workers = [int(p) for p in done.stdout.split()]
     assert len(workers) == 1, done.stderr
@@ -460,8 +474,11 @@ def test_a_post_from_another_site_is_refused(variants, db):
             assert (r.status_code, r.json()) == (403, {"error": "this request comes from another site"})
         r = c.post("/api/tables", json={"spec": SPEC, "players": 2, "seats": ["human", "human"]}, headers=evil)
         assert r.status_code == 403
-        r = c.post("/tables", content=b"spec=target-12&players=2", headers={**evil, "content-type":
-                                                                            "application/x-www-form-urlencoded"})
+        r = c.post(
+            "/tables",
+            content=b"spec=target-12&players=2",
+            headers={**evil, "content-type": "application/x-www-form-urlencoded"},
+        )
         assert r.status_code == 403 and "this request comes from another site" in r.text
         assert len(c.app.state.hub.tables) == 1 and c.get(api0).json()["moves"] == 0
         r = c.post(api0 + "/actions", json={"action": legal[0]}, headers={"origin": "http://testserver"})
@@ -471,23 +488,30 @@ def test_a_post_from_another_site_is_refused(variants, db):
 def test_the_table_form_makes_a_table_and_shows_the_host_its_links(variants, db):
     with client(variants, db) as c:
         c.app.state.hub.draw_seed = lambda: 12
-        r = c.post("/tables", content=b"spec=target-12&players=2&seat0=human&seat1=mcts%3A16",
-                   headers={"content-type": "application/x-www-form-urlencoded"}, follow_redirects=False)
+        r = c.post(
+            "/tables",
+            content=b"spec=target-12&players=2&seat0=human&seat1=mcts%3A16",
+            headers={"content-type": "application/x-www-form-urlencoded"},
+            follow_redirects=False,
+        )
         assert r.status_code == 303 and r.headers["location"].startswith("http://testserver/host/")
         host = c.get(r.headers["location"]).text
         links = re.findall(r'class="seat-link" href="([^"]+)"', host)
         assert len(links) == 1 and "Player 2: mcts:16" in host
         (table,) = c.app.state.hub.tables.values()
         assert table.seed == 12 and [s.who for s in table.seats] == ["human", "mcts:16"]
-        for body, message in ((b"spec=target-12&players=x", "choose the number of players"),
-                              (b"spec=target-12&players=2&seed=-3", "a seed is a whole number from 0 to 2**62"),
-                              (b"spec=target-12&players=2&seat0=robot", "seat 1: unknown bot &#39;robot&#39;")):
+        for body, message in (
+            (b"spec=target-12&players=x", "choose the number of players"),
+            (b"spec=target-12&players=2&seed=-3", "a seed is a whole number from 0 to 2**62"),
+            (b"spec=target-12&players=2&seat0=robot", "seat 1: unknown bot &#39;robot&#39;"),
+        ):
             r = c.post("/tables", content=body, headers={"content-type": "application/x-www-form-urlencoded"})
             assert r.status_code == 422 and message in r.text
 
 
 def test_serve_without_specs_offers_the_official_rules_and_the_catalogue():
     from compiler import pipeline
+
     names = [pathlib.Path(p).name for p in catalogue.default_specs()]
     index = pipeline.index_entries(str(ROOT / pipeline.VARIANT_INDEX))
     assert names == ["official.yaml"] + [pathlib.Path(p).name for p in index]
@@ -514,8 +538,9 @@ def test_the_rules_sheet_of_a_spec_that_refills_a_zone_is_a_page(db, tmp_path):
     spec = (ROOT / "variants" / "cities.yaml").read_text(encoding="utf-8").replace("name: cities\n", "name: refills\n")
     old = 'effects: ["move(city, me.claimed)"]'
     assert spec.count(old) == 1
-    (tmp_path / "refills.yaml").write_text(spec.replace(old, 'effects: ["move(city, me.claimed)", '
-                                                              '"refill(city_display)"]'), encoding="utf-8")
+    (tmp_path / "refills.yaml").write_text(
+        spec.replace(old, 'effects: ["move(city, me.claimed)", "refill(city_display)"]'), encoding="utf-8"
+    )
     (tmp_path / "cities.csv").write_bytes((ROOT / "variants" / "cities.csv").read_bytes())
     loaded = catalogue.load([str(tmp_path / "refills.yaml")])
     with client(loaded, db) as c:

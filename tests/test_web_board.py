@@ -2,6 +2,7 @@
 table), through the ASGI test client: what a seat's view and page carry of them, from the
 engine's observation only (a pile as a count, another seat's private value as null), and the
 words for them from the variant's rules."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -51,14 +52,18 @@ actions:
 def variants(tmp_path_factory):
     secret = tmp_path_factory.mktemp("specs") / "secret-count.yaml"
     secret.write_text(SECRET_COUNT, encoding="utf-8")
-    return catalogue.load([str(ROOT / "variants" / "no-churn.yaml"), str(ROOT / "variants" / "cities.yaml"),
-                           str(secret)])
+    return catalogue.load(
+        [str(ROOT / "variants" / "no-churn.yaml"), str(ROOT / "variants" / "cities.yaml"), str(secret)]
+    )
 
 
 @pytest.fixture
 def client(variants, tmp_path):
-    with TestClient(server.make_app(variants, str(tmp_path / "tables.sqlite3"), bot_delay=0.0, bot_workers=0,
-                                    quotas=UNHURRIED, hosts=TEST_HOSTS)) as c:
+    with TestClient(
+        server.make_app(
+            variants, str(tmp_path / "tables.sqlite3"), bot_delay=0.0, bot_workers=0, quotas=UNHURRIED, hosts=TEST_HOSTS
+        )
+    ) as c:
         yield c
 
 
@@ -96,13 +101,19 @@ def test_a_cities_board_has_the_pile_as_a_count_and_the_display_as_cities(varian
     assert meta["zones"] == [
         {"name": "city_pile", "kind": "cities", "shape": "pile", "per_player": False},
         {"name": "city_display", "kind": "cities", "shape": "row", "per_player": False},
-        {"name": "claimed", "kind": "cities", "shape": "holding", "per_player": True}]
+        {"name": "claimed", "kind": "cities", "shape": "holding", "per_player": True},
+    ]
     assert meta["kinds"]["cities"] == [views._plain(row) for row in module.KINDS["cities"].rows]
     assert meta["kinds"]["cities"][0] == [1, 1, 13, [0, 0, 0, 4, 3], 0]
     labels = data["labels"]
     assert labels["zones"]["city_display"] == "Cities on display"
     assert [c["name"] for c in labels["kinds"]["cities"]["columns"]] == [
-        "tile", "side", "prestige", "requires", "any_one_colour"]
+        "tile",
+        "side",
+        "prestige",
+        "requires",
+        "any_one_colour",
+    ]
     assert labels["kinds"]["cities"]["item"] == "city"
 
 
@@ -118,8 +129,10 @@ def test_a_finished_games_state_shows_a_pile_as_a_count(variants):
     module = variants["cities"].module
     game = module.new_game(2, seed=5)
     state = views.full_state(game, module)
-    assert state["zones"]["city_pile"] == 4 and state["zones"]["city_display"] == game.observation(0)["zones"][
-        "city_display"]
+    assert (
+        state["zones"]["city_pile"] == 4
+        and state["zones"]["city_display"] == game.observation(0)["zones"]["city_display"]
+    )
     assert json.loads(game.to_json())["zones"]["city_pile"] != 4  # the whole state has the pile's order
 
 
@@ -151,10 +164,20 @@ def test_another_seats_private_value_is_null_in_the_view(variants, client):
 def test_labels_are_left_out_when_the_rules_do_not_match_the_engines_table(variants):
     cities = variants["cities"]
     kind = cities.rules.kinds[[k.name for k in cities.rules.kinds].index("cities")]
-    fewer = dataclasses.replace(cities.rules, kinds=tuple(dataclasses.replace(k, columns=k.columns[:2])
-                                                          if k is kind else k for k in cities.rules.kinds))
+    fewer = dataclasses.replace(
+        cities.rules,
+        kinds=tuple(dataclasses.replace(k, columns=k.columns[:2]) if k is kind else k for k in cities.rules.kinds),
+    )
     assert "cities" not in views.labels(fewer, cities.module, "en")["kinds"]
     assert "cities" in views.labels(cities.rules, cities.module, "en")["kinds"]
-    assert views.labels(None, cities.module, "en") == {"zones": {}, "vars": {}, "kinds": {}, "steps": {}, "ends": {},
-                                                       "decisions": {}, "sources": {},
-                                                       "nobles": True, "vars_shown": None}
+    assert views.labels(None, cities.module, "en") == {
+        "zones": {},
+        "vars": {},
+        "kinds": {},
+        "steps": {},
+        "ends": {},
+        "decisions": {},
+        "sources": {},
+        "nobles": True,
+        "vars_shown": None,
+    }

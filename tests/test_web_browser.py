@@ -5,6 +5,7 @@ clicks: an illegal click shows the engine's reason, a page is reloaded, and the 
 killed and started again on the same database mid-game. A host who makes too many tables
 reads the limit in the page, a table closed by its host says so on its board; at the end of a game both seats see the same result. Screenshots
 of the board are kept in tests/artifacts/web/ (not committed)."""
+
 from __future__ import annotations
 
 import json
@@ -38,18 +39,12 @@ except ImportError:  # pragma: no cover - the test extra has it
     sync_playwright = None
 
 
-
-
-
-
 def test_without_chromium_the_browser_tests_fail_and_say_what_to_install(tmp_path):
-    with pytest.raises(pytest.fail.Exception, match="the browser tests need headless Chromium at .*/nowhere: "
-                                                    "install Debian's chromium package"):
+    with pytest.raises(
+        pytest.fail.Exception,
+        match="the browser tests need headless Chromium at .*/nowhere: install Debian's chromium package",
+    ):
         require_browser(str(tmp_path / "nowhere"))
-
-
-
-
 
 
 @pytest.fixture
@@ -97,8 +92,13 @@ def test_a_whole_game_in_the_browser_two_people_and_a_bot(server, tmp_path):
 
         # An illegal click: a card player 1 cannot pay for; the engine's reason is shown, nothing moves.
         game = module.new_game(3, seed=seed)
-        refused = next(a for a in range(module.NUM_ACTIONS) if meta["actions"][a]["card"]
-                       and module.action_to_string(a).startswith("buy") and a not in game.legal_actions())
+        refused = next(
+            a
+            for a in range(module.NUM_ACTIONS)
+            if meta["actions"][a]["card"]
+            and module.action_to_string(a).startswith("buy")
+            and a not in game.legal_actions()
+        )
         try:
             game.clone().apply(refused)
         except module.IllegalAction as e:
@@ -107,8 +107,9 @@ def test_a_whole_game_in_the_browser_two_people_and_a_bot(server, tmp_path):
         pages[0].click(f'#market .card[data-slot="{slot[0]}.{slot[1]}"]')
         pages[0].click(f'#actions > .buttons button[data-action="{refused}"]')
         pages[0].click("#confirm")
-        pages[0].wait_for_function("t => document.getElementById('message').textContent === t", arg=reason,
-                                   timeout=TIMEOUT)
+        pages[0].wait_for_function(
+            "t => document.getElementById('message').textContent === t", arg=reason, timeout=TIMEOUT
+        )
         shoot(pages[0], "1-illegal-click")
         assert pages[0].locator("#log li").count() == 0
 
@@ -127,8 +128,10 @@ def test_a_whole_game_in_the_browser_two_people_and_a_bot(server, tmp_path):
                 card = meta["actions"][action]["card"]
                 if card is not None:  # the log names the card by what it is, not by its slot refilled since
                     bought = meta["cards"][game.market[meta["levels"].index(card[0])][card[1] - 1]]
-                    assert move.endswith(f"(Level {bought['level']} · {bought['bonus']} · {bought['points']} point"
-                                         f"{'' if bought['points'] == 1 else 's'})")
+                    assert move.endswith(
+                        f"(Level {bought['level']} · {bought['bonus']} · {bought['points']} point"
+                        f"{'' if bought['points'] == 1 else 's'})"
+                    )
             else:
                 action = people.choose(game)
                 play_by_clicks(pages[seat], meta, action, moves)
@@ -143,17 +146,20 @@ def test_a_whole_game_in_the_browser_two_people_and_a_bot(server, tmp_path):
                 shoot(pages[0], "2-server-down")
                 server.start()
                 for page in pages:
-                    page.wait_for_function("() => !document.getElementById('status').classList.contains('offline')"
-                                           " && document.getElementById('status').textContent !== 'connecting…'",
-                                           timeout=TIMEOUT)
+                    page.wait_for_function(
+                        "() => !document.getElementById('status').classList.contains('offline')"
+                        " && document.getElementById('status').textContent !== 'connecting…'",
+                        timeout=TIMEOUT,
+                    )
                     assert page.locator("#log li").count() == moves
                 shoot(pages[1], "3-after-restart-phone")
                 restarted = True
         assert reloaded and restarted
 
         for page in pages:
-            page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Game over')",
-                                   timeout=TIMEOUT)
+            page.wait_for_function(
+                "() => document.getElementById('status').textContent.startsWith('Game over')", timeout=TIMEOUT
+            )
             assert page.locator("#log li").count() == moves
         shoot(pages[0], "4-game-over-desk")
         shoot(pages[1], "5-game-over-phone")
@@ -174,14 +180,11 @@ def test_a_whole_game_in_the_browser_two_people_and_a_bot(server, tmp_path):
         browser.close()
 
 
-
-
-
-
 def test_a_host_who_makes_too_many_tables_reads_the_limit_in_the_page(tmp_path):
     require_browser()
-    server = Server(tmp_path / "tables.sqlite3", free_port(), tmp_path / "server.log",
-                    options=("--tables-per-address", "2/hour"))
+    server = Server(
+        tmp_path / "tables.sqlite3", free_port(), tmp_path / "server.log", options=("--tables-per-address", "2/hour")
+    )
     server.start()
     try:
         with sync_playwright() as p:
@@ -199,8 +202,9 @@ def test_a_host_who_makes_too_many_tables_reads_the_limit_in_the_page(tmp_path):
             assert seat.locator("#status").inner_text() != "the host closed this table"
             page.click("#close-confirm")
             page.wait_for_selector("#closed", timeout=TIMEOUT)
-            seat.wait_for_function("() => document.getElementById('status').textContent === "
-                                   "'the host closed this table'", timeout=TIMEOUT)
+            seat.wait_for_function(
+                "() => document.getElementById('status').textContent === 'the host closed this table'", timeout=TIMEOUT
+            )
             shoot(seat, "6-table-closed-by-its-host")
             assert seat.evaluate("document.body.className") == "table-gone"  # no longer "your turn"
             assert seat.locator("#actions button").count() == 0
@@ -209,8 +213,9 @@ def test_a_host_who_makes_too_many_tables_reads_the_limit_in_the_page(tmp_path):
             page.wait_for_selector("#problem", timeout=TIMEOUT)
             shoot(page, "7-too-many-tables")
             assert page.locator("h1").inner_text() == "Too Many Requests (429)"
-            assert page.locator("#problem").inner_text() == ("you have made too many tables (at most 2 per hour from "
-                                                             "one address); wait before making another")
+            assert page.locator("#problem").inner_text() == (
+                "you have made too many tables (at most 2 per hour from one address); wait before making another"
+            )
             assert page.locator("#retry").inner_text() == "Try again in about 60 minutes."
             assert "/host/" not in page.url
             browser.close()
@@ -255,13 +260,17 @@ def test_both_seats_see_the_result_at_the_end_of_a_game(tmp_path):
             seed = drawn_seed(server, host)
             assert host.locator(".seed").count() == 0 and str(seed) not in host.content()
             gives = host.locator(".what-links-give li").all_inner_texts()
-            assert gives[-2:] == ["The watch link shows the public board only (no one's blind reserves) and makes no "
-                                  "move: share it with anyone.",
-                                  "This page's own link (the host's) gives everything: every seat's link and closing "
-                                  "the table; keep it private."]
+            assert gives[-2:] == [
+                "The watch link shows the public board only (no one's blind reserves) and makes no "
+                "move: share it with anyone.",
+                "This page's own link (the host's) gives everything: every seat's link and closing "
+                "the table; keep it private.",
+            ]
             links = [a.get_attribute("href") for a in host.query_selector_all("a.seat-link")]
-            pages = [context.new_page(), browser.new_context(viewport={"width": 390, "height": 844},
-                                                             is_mobile=True).new_page()]
+            pages = [
+                context.new_page(),
+                browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True).new_page(),
+            ]
             for page, link in zip(pages, links, strict=True):
                 page.on("pageerror", lambda e: errors.append(str(e)))
                 page.goto(link)
@@ -285,17 +294,23 @@ def test_both_seats_see_the_result_at_the_end_of_a_game(tmp_path):
             assert pages[1 - winner].locator("#result .outcome").inner_text() == f"Player {winner + 1} wins"
             for p_, page in enumerate(pages):
                 rounds = json.loads(game.to_json())["round"]
-                assert page.locator("#result .ended-by").inner_text() == (f"Ended by: A player reaches the target (after {rounds} rounds, "
-                                                                          f"{moves} moves)")
+                assert page.locator("#result .ended-by").inner_text() == (
+                    f"Ended by: A player reaches the target (after {rounds} rounds, {moves} moves)"
+                )
                 standings = page.locator("#result .standings li").all_inner_texts()
                 order = sorted(range(2), key=lambda s: (s != winner, -scores[s], s))
-                assert standings == [f"{'You' if s == p_ else f'Player {s + 1}'}: {scores[s]} prestige, "
-                                     f"{plural(len(game.purchased[s]), 'card')}, {plural(len(game.nobles[s]), 'noble')}"
-                                     + (" · winner" if s == winner else "") for s in order]
+                assert standings == [
+                    f"{'You' if s == p_ else f'Player {s + 1}'}: {scores[s]} prestige, "
+                    f"{plural(len(game.purchased[s]), 'card')}, {plural(len(game.nobles[s]), 'noble')}"
+                    + (" · winner" if s == winner else "")
+                    for s in order
+                ]
             host.reload()
             assert host.locator("#result h2").inner_text() == f"Result: player {winner + 1} wins"
             # The seed the server drew, shown once the game is over (and only then).
-            assert host.locator("#result .seed").inner_text() == f"Seed: {seed} (the same seed deals the same game again)"
+            assert (
+                host.locator("#result .seed").inner_text() == f"Seed: {seed} (the same seed deals the same game again)"
+            )
             assert errors == []
             browser.close()
     finally:
@@ -303,8 +318,6 @@ def test_both_seats_see_the_result_at_the_end_of_a_game(tmp_path):
 
 
 CITIES = ROOT / "variants" / "cities.yaml"
-
-
 
 
 def test_a_cities_board_shows_the_cities_on_display_and_the_pile(tmp_path):
@@ -357,8 +370,9 @@ def test_a_trading_posts_board_shows_each_players_posts(tmp_path):
 
 def test_a_page_past_the_tables_cap_on_streams_says_so_and_connects_when_one_closes(tmp_path):
     require_browser()
-    server = Server(tmp_path / "tables.sqlite3", free_port(), tmp_path / "server.log",
-                    options=("--streams-per-table", "2"))
+    server = Server(
+        tmp_path / "tables.sqlite3", free_port(), tmp_path / "server.log", options=("--streams-per-table", "2")
+    )
     server.start()
     try:
         with sync_playwright() as p:
@@ -376,13 +390,15 @@ def test_a_page_past_the_tables_cap_on_streams_says_so_and_connects_when_one_clo
             spectator = context.new_page()
             spectator.goto(watch)
             full = "this table has 2 live connections, as many as it takes; try again in a while"
-            spectator.wait_for_function("t => document.getElementById('status').textContent === t", arg=full,
-                                        timeout=TIMEOUT)
+            spectator.wait_for_function(
+                "t => document.getElementById('status').textContent === t", arg=full, timeout=TIMEOUT
+            )
             shoot(spectator, "10-too-many-streams")
             seats[1].close()  # a seat leaves: the spectator's page gets its place
             spectator.wait_for_selector("#market .card", timeout=TIMEOUT)
-            spectator.wait_for_function("t => document.getElementById('status').textContent !== t", arg=full,
-                                        timeout=TIMEOUT)
+            spectator.wait_for_function(
+                "t => document.getElementById('status').textContent !== t", arg=full, timeout=TIMEOUT
+            )
             browser.close()
     finally:
         server.kill()

@@ -4,6 +4,7 @@ test_web_browser): a whole game of two people, one on a phone, made with the new
 shown when it is picked, every move played by its confirm button, nobles chosen by tapping their
 tile, the hand always in view on the phone, an opponent's blind reserve shown by its level only;
 and the host's undo taken by the player who moved, before anyone else acts."""
+
 from __future__ import annotations
 
 import pathlib
@@ -50,8 +51,11 @@ def marked_slots(page, mark: str) -> set[str]:
 
 def legal_slots(meta: dict, game, pays: bool) -> set[str]:
     """The face-up cards the engine lets the seat buy (pays) or reserve now."""
-    return {f"{a['card'][0]}.{a['card'][1]}" for a in (meta["actions"][i] for i in game.legal_actions())
-            if a["card"] and not a["step"] and a["pays"] == pays}
+    return {
+        f"{a['card'][0]}.{a['card'][1]}"
+        for a in (meta["actions"][i] for i in game.legal_actions())
+        if a["card"] and not a["step"] and a["pays"] == pays
+    }
 
 
 def hand_in_view(page) -> bool:
@@ -92,8 +96,10 @@ def test_a_whole_game_with_confirm_buttons_tapped_nobles_and_the_hand_in_view(tm
             host.wait_for_selector("a.seat-link", timeout=TIMEOUT)
             seed = drawn_seed(server, host)
             links = [a.get_attribute("href") for a in host.query_selector_all("a.seat-link")]
-            pages = [host.context.new_page(),
-                     browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()]
+            pages = [
+                host.context.new_page(),
+                browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page(),
+            ]
             for page, link in zip(pages, links, strict=True):
                 page.on("pageerror", lambda e: errors.append(str(e)))
                 page.goto(link)
@@ -117,8 +123,12 @@ def test_a_whole_game_with_confirm_buttons_tapped_nobles_and_the_hand_in_view(tm
                 seat = game.current_player
                 page = pages[seat]
                 moves = len(game.history)
-                page.wait_for_function("n => document.body.classList.contains('my-turn') && "
-                                       "document.querySelectorAll('#log li').length === n", arg=moves, timeout=TIMEOUT)
+                page.wait_for_function(
+                    "n => document.body.classList.contains('my-turn') && "
+                    "document.querySelectorAll('#log li').length === n",
+                    arg=moves,
+                    timeout=TIMEOUT,
+                )
                 if game.phase == "action":
                     check_the_board(page, meta, game, seat)
                 if seat == 1:  # the phone: the hand in view wherever the board is scrolled
@@ -136,8 +146,9 @@ def test_a_whole_game_with_confirm_buttons_tapped_nobles_and_the_hand_in_view(tm
                 game.apply(action)
             assert tapped >= 2  # nobles chosen on the board, not by a button
             for page in pages:
-                page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Game over')",
-                                       timeout=TIMEOUT)
+                page.wait_for_function(
+                    "() => document.getElementById('status').textContent.startsWith('Game over')", timeout=TIMEOUT
+                )
                 moves_shown(page, len(game.history))
             shoot(pages[1], "play-game-over-phone")
             assert errors == []
@@ -163,8 +174,9 @@ def test_the_hosts_undo_takes_a_move_back_until_the_next_player_acts(tmp_path):
             seed = drawn_seed(server, host)
             assert host.locator("#undo-state").inner_text().startswith("Undo is off")
             host.click("#switch-undo")
-            host.wait_for_function("() => document.getElementById('undo-state').textContent.startsWith('Undo is on')",
-                                   timeout=TIMEOUT)
+            host.wait_for_function(
+                "() => document.getElementById('undo-state').textContent.startsWith('Undo is on')", timeout=TIMEOUT
+            )
             links = [a.get_attribute("href") for a in host.query_selector_all("a.seat-link")]
             pages = [host.context.new_page() for _ in links]
             for page, link in zip(pages, links, strict=True):
@@ -216,8 +228,9 @@ def test_returning_tokens_says_how_many_and_a_payment_marks_the_card_it_pays_for
             host.wait_for_selector("a.seat-link", timeout=TIMEOUT)
             seed = drawn_seed(server, host)
             pages = [context.new_page() for _ in range(2)]
-            for page, link in zip(pages, [a.get_attribute("href") for a in host.query_selector_all("a.seat-link")],
-                                  strict=True):
+            for page, link in zip(
+                pages, [a.get_attribute("href") for a in host.query_selector_all("a.seat-link")], strict=True
+            ):
                 page.on("pageerror", lambda e: errors.append(str(e)))
                 page.goto(link)
                 page.wait_for_selector("#market .card", timeout=TIMEOUT)
@@ -246,7 +259,8 @@ def test_returning_tokens_says_how_many_and_a_payment_marks_the_card_it_pays_for
                         assert page.locator("#choice .you-hold").inner_text().startswith(f"You hold {held} tokens:")
                         white = module.string_to_action("return white")
                         assert page.locator(f'#choice button[data-action="{white}"] .held').inner_text().strip() == (
-                            f"(you hold {game.tokens[seat][0]})")
+                            f"(you hold {game.tokens[seat][0]})"
+                        )
                         shoot(page, "play-return-tokens")
                         returned = True
                     action = legal[0]
@@ -256,8 +270,11 @@ def test_returning_tokens_says_how_many_and_a_payment_marks_the_card_it_pays_for
                     game.apply(action)
                     page.wait_for_selector("#choice .paid", timeout=TIMEOUT)
                     card = meta["actions"][action]
-                    where = (f'#market .card[data-slot="{card["card"][0]}.{card["card"][1]}"]' if card["card"]
-                             else f'#hand .card[data-reserved="{card["reserved"]}"]')
+                    where = (
+                        f'#market .card[data-slot="{card["card"][0]}.{card["card"][1]}"]'
+                        if card["card"]
+                        else f'#hand .card[data-reserved="{card["reserved"]}"]'
+                    )
                     assert "paying" in page.locator(where).get_attribute("class")
                     options = game.legal_actions()
                     assert page.locator("#choice button.act.legal").count() == len(options)

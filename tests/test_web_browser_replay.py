@@ -2,6 +2,7 @@
 through Playwright steps through a finished game (buttons, keys, a move typed in, the seat it is
 seen by), and a page whose move could not reach the server clears that error once its stream is
 back."""
+
 from __future__ import annotations
 
 import json
@@ -23,8 +24,9 @@ def post(url: str, body: dict) -> dict:
 
 def finished_table(server: Server) -> tuple[str, int]:
     """A table of two greedy bots played to its end by the server: its spectators' link and its moves."""
-    made = post(server.url + "/api/tables", {"spec": "target-12", "players": 2, "seats": ["greedy", "greedy"],
-                                             "seed": SEED})
+    made = post(
+        server.url + "/api/tables", {"spec": "target-12", "players": 2, "seats": ["greedy", "greedy"], "seed": SEED}
+    )
     watch = urllib.parse.urlparse(made["watch"]).path
     api = server.url + "/api/tables/{}/watch/{}".format(*watch.split("/")[2:])
     deadline = time.monotonic() + 120
@@ -52,19 +54,20 @@ def test_the_replay_page_steps_through_a_finished_game(tmp_path):
             page.wait_for_selector("#replay-link", state="visible", timeout=TIMEOUT)
             page.click("#replay-link")
             text = page.locator("#replay-move-text")
-            page.wait_for_function("() => document.getElementById('replay-move-text').textContent.startsWith('The deal')",
-                                   timeout=TIMEOUT)
+            page.wait_for_function(
+                "() => document.getElementById('replay-move-text').textContent.startsWith('The deal')", timeout=TIMEOUT
+            )
             assert page.locator("#log li").count() == 0 and page.locator("#actions").is_hidden()
             page.click("#replay-forward")
             page.wait_for_function("() => document.querySelectorAll('#log li').length === 1", timeout=TIMEOUT)
             assert text.inner_text().startswith(f"Move 1 of {moves}: player 1: ")
             page.keyboard.press("End")
-            page.wait_for_function("n => document.querySelectorAll('#log li').length === n", arg=moves,
-                                   timeout=TIMEOUT)
+            page.wait_for_function("n => document.querySelectorAll('#log li').length === n", arg=moves, timeout=TIMEOUT)
             page.wait_for_selector("#result:not([hidden])", timeout=TIMEOUT)
             page.keyboard.press("ArrowLeft")
-            page.wait_for_function("n => document.querySelectorAll('#log li').length === n", arg=moves - 1,
-                                   timeout=TIMEOUT)
+            page.wait_for_function(
+                "n => document.querySelectorAll('#log li').length === n", arg=moves - 1, timeout=TIMEOUT
+            )
             page.fill("#replay-move", "7")
             page.dispatch_event("#replay-move", "change")
             page.wait_for_function("() => document.querySelectorAll('#log li').length === 7", timeout=TIMEOUT)
@@ -94,8 +97,9 @@ def test_the_unreachable_error_is_cleared_once_the_stream_is_back(tmp_path):
             page.click("details.all-actions button.act")  # chooses a move; the confirm button plays it
             page.click("#confirm")
             message = "the server cannot be reached; your move was not played"
-            page.wait_for_function("t => document.getElementById('message').textContent === t", arg=message,
-                                   timeout=TIMEOUT)
+            page.wait_for_function(
+                "t => document.getElementById('message').textContent === t", arg=message, timeout=TIMEOUT
+            )
             server.kill()  # then the same command on the same file: the stream comes back by itself
             server.start()
             page.wait_for_function("() => document.getElementById('message').textContent === ''", timeout=TIMEOUT)

@@ -3,6 +3,7 @@ the catalogues (web/locales/LANG.json) have every key in en, fr, nl and sr, with
 plural forms and the same fields; play.js and the templates write no word of their own (a scan);
 a page is in the language asked for or the browser's; and each colour's symbol comes from its
 name in the language shown (web/gems.py), unique among the spec's colours."""
+
 from __future__ import annotations
 
 import json
@@ -56,7 +57,12 @@ def test_a_message_takes_its_languages_plural_and_fills_its_fields():
     assert i18n.message("en", "count.card", {"n": 0}) == "0 cards"
     assert i18n.message("fr", "count.card", {"n": 0}) == "0 carte"
     assert [i18n.message("sr", "count.card", {"n": n}) for n in (1, 3, 5, 21, 12)] == [
-        "1 карта", "3 карте", "5 карата", "21 карта", "12 карата"]
+        "1 карта",
+        "3 карте",
+        "5 карата",
+        "21 карта",
+        "12 карата",
+    ]
     assert i18n.message("nl", "status.to_play", {"who": "speler 2"}) == "speler 2 is aan de beurt"
 
 
@@ -67,10 +73,18 @@ def test_a_templates_words_are_markup_with_each_value_escaped():
     assert t("host.links.seat", number=2).startswith("Player 2's link")
 
 
-@pytest.mark.parametrize("asked, accept, expected", [
-    ("", "fr-FR,fr;q=0.9,en;q=0.8", "fr"), ("", "de-DE,nl;q=0.8", "nl"), ("", "sr-Cyrl-RS", "sr"),
-    ("", "de, ja", "en"), ("", "", "en"), ("nl", "fr", "nl"), ("xx", "sr", "sr"),
-])
+@pytest.mark.parametrize(
+    "asked, accept, expected",
+    [
+        ("", "fr-FR,fr;q=0.9,en;q=0.8", "fr"),
+        ("", "de-DE,nl;q=0.8", "nl"),
+        ("", "sr-Cyrl-RS", "sr"),
+        ("", "de, ja", "en"),
+        ("", "", "en"),
+        ("nl", "fr", "nl"),
+        ("xx", "sr", "sr"),
+    ],
+)
 def test_the_language_is_the_one_asked_for_else_the_browsers_else_english(asked, accept, expected):
     assert i18n.pick(asked, accept) == expected
 
@@ -86,8 +100,9 @@ def test_play_js_writes_every_word_through_t_and_every_key_exists():
     assert [k for k in keys if k not in stems] == []
     # a literal given as the text, the title or the accessible name of an element, or put in the page
     # as text, holds no letter: words come from t(), from the spec's labels or from the view
-    visible = re.findall(r'(?:(?:\btext|\btitle|"aria-label")\s*:|textContent\s*=|message\()\s*"((?:[^"\\]|\\.)*)"',
-                         source)
+    visible = re.findall(
+        r'(?:(?:\btext|\btitle|"aria-label")\s*:|textContent\s*=|message\()\s*"((?:[^"\\]|\\.)*)"', source
+    )
     assert visible and [s for s in visible if re.search(r"[^\W\d_]", s)] == []
     # nor does any literal joined to words ("... " + x): a literal with a space between two letters is a phrase
     # (a class list is the one phrase allowed: each of its words a class the style sheet styles)
@@ -125,8 +140,10 @@ def test_the_symbols_come_from_the_colours_names_and_tell_them_apart():
         symbols = [w["symbol"] for w in words.values()]
         assert len(set(symbols)) == len(symbols), lang
         assert all(w["name"].upper().startswith(w["symbol"][0]) for w in words.values()), lang
-    assert gems.words(("white", "pearl"), "fr") == {"white": {"name": "blanc", "symbol": "B"},
-                                                    "pearl": {"name": "pearl", "symbol": "P"}}  # a colour of a variant's
+    assert gems.words(("white", "pearl"), "fr") == {
+        "white": {"name": "blanc", "symbol": "B"},
+        "pearl": {"name": "pearl", "symbol": "P"},
+    }  # a colour of a variant's
 
 
 def page_data(html: str) -> dict:
@@ -169,9 +186,16 @@ def test_an_error_page_is_in_the_browsers_language(variants, tmp_path):
         assert c.get("/play/abc/0/def", headers={"Accept-Language": "sr"}).text.count('<html lang="sr">') == 1
 
 
-@pytest.mark.parametrize("seconds, lang, expected", [
-    (5, "en", "a few seconds"), (45, "en", "about 45 seconds"), (3600, "en", "about 60 minutes"),
-    (3600 * 5, "fr", "environ 5 heures"), (120, "sr", "отприлике 2 минута"), (60 * 60 * 21, "sr", "отприлике 21 сат"),
-])
+@pytest.mark.parametrize(
+    "seconds, lang, expected",
+    [
+        (5, "en", "a few seconds"),
+        (45, "en", "about 45 seconds"),
+        (3600, "en", "about 60 minutes"),
+        (3600 * 5, "fr", "environ 5 heures"),
+        (120, "sr", "отприлике 2 минута"),
+        (60 * 60 * 21, "sr", "отприлике 21 сат"),
+    ],
+)
 def test_how_long_to_wait_in_words(seconds, lang, expected):
     assert wait_text(seconds, lang) == expected

@@ -3,6 +3,7 @@ address may ask (tables, requests), what the server holds at once (games in play
 queued), each refusal a 429 or 503 with a sentence and a Retry-After that makes nothing; a
 finished game's result as every seat sees it; and tables removed when old (--expire-days,
 --max-tables), whose links then say why."""
+
 from __future__ import annotations
 
 import json
@@ -30,8 +31,8 @@ from tests.helpers.web import (
 )
 from web import botwork, catalogue, quotas, server, views
 from web import store as store_mod
+from web.closing import tables_to_close
 from web.quotas import Quotas
-from web.tables import tables_to_close
 
 HUMANS = {"spec": SPEC, "players": 2, "seats": ["human", "human"]}
 SHORT = """\
@@ -80,11 +81,16 @@ def test_tables_past_an_addresss_rate_get_429_with_retry_after_and_nothing_is_ma
         made = [new_table(c) for _ in range(2)]
         r = c.post("/api/tables", json=HUMANS)
         assert r.status_code == 429
-        assert r.json() == {"error": "you have made too many tables (at most 2 per hour from one address); "
-                                     "wait before making another"}
+        assert r.json() == {
+            "error": "you have made too many tables (at most 2 per hour from one address); wait before making another"
+        }
         assert 3500 <= retry_after(r) <= 3600
-        form = c.post("/tables", content=b"spec=target-12&players=2&seat0=human&seat1=greedy",
-                      headers={"content-type": "application/x-www-form-urlencoded"}, follow_redirects=False)
+        form = c.post(
+            "/tables",
+            content=b"spec=target-12&players=2&seat0=human&seat1=greedy",
+            headers={"content-type": "application/x-www-form-urlencoded"},
+            follow_redirects=False,
+        )
         assert form.status_code == 429 and 3500 <= retry_after(form) <= 3600
         assert "you have made too many tables (at most 2 per hour from one address)" in form.text
         assert "Try again in about 60 minutes." in form.text and "Too Many Requests" in form.text
@@ -123,14 +129,18 @@ def test_requests_past_an_addresss_rate_get_429_and_the_move_is_not_played(varia
 def test_an_app_made_without_limits_keeps_serves_defaults(variants, db):
     with client(variants, db, quotas=None) as c:
         limiter, hub = c.app.state.limiter, c.app.state.hub
-        assert (quotas.shown_rate(limiter.requests), quotas.shown_rate(limiter.tables)) == ("30 per second",
-                                                                                          "20 per hour")
+        assert (quotas.shown_rate(limiter.requests), quotas.shown_rate(limiter.tables)) == (
+            "30 per second",
+            "20 per hour",
+        )
         assert limiter.quotas.max_open_tables == 200 and limiter.quotas.bot_queue == 32
         assert (hub.max_tables, hub.expire_after) == (2000, 30 * 86400)
         for _ in range(20):
             assert c.post("/api/tables", json=HUMANS).status_code == 201
         r = c.post("/api/tables", json=HUMANS)
-        assert r.status_code == 429 and r.json()["error"].startswith("you have made too many tables (at most 20 per hour")
+        assert r.status_code == 429 and r.json()["error"].startswith(
+            "you have made too many tables (at most 20 per hour"
+        )
 
 
 def test_serve_options_default_to_the_quotas_defaults():
@@ -147,16 +157,28 @@ def test_serve_options_default_to_the_quotas_defaults():
     assert options["streams_per_table"] == defaults.streams_per_table
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--tables-per-address", "lots"],
-     "error: --tables-per-address: a rate is COUNT/PERIOD, e.g. 20/hour or 30/second, not 'lots'\n"),
-    (["--requests-per-address", "3/fortnight"],
-     "error: --requests-per-address: a rate is COUNT/PERIOD, e.g. 20/hour or 30/second, not '3/fortnight'\n"),
-    (["--requests-per-address", "0/second"], "error: --requests-per-address: a rate allows at least 1, not '0/second'\n"),
-    (["--max-open-tables", "50", "--max-tables", "10"],
-     "error: --max-open-tables (50) must be at most --max-tables (10): games in play are never removed to make "
-     "room\n"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (
+            ["--tables-per-address", "lots"],
+            "error: --tables-per-address: a rate is COUNT/PERIOD, e.g. 20/hour or 30/second, not 'lots'\n",
+        ),
+        (
+            ["--requests-per-address", "3/fortnight"],
+            "error: --requests-per-address: a rate is COUNT/PERIOD, e.g. 20/hour or 30/second, not '3/fortnight'\n",
+        ),
+        (
+            ["--requests-per-address", "0/second"],
+            "error: --requests-per-address: a rate allows at least 1, not '0/second'\n",
+        ),
+        (
+            ["--max-open-tables", "50", "--max-tables", "10"],
+            "error: --max-open-tables (50) must be at most --max-tables (10): games in play are never removed to make "
+            "room\n",
+        ),
+    ],
+)
 def test_serve_refuses_limits_it_cannot_keep_before_starting(tmp_path, args, message):
     result = CliRunner().invoke(cli.main, ["serve", "--db", str(tmp_path / "t.db"), *args])
     assert (result.exit_code, result.output) == (2, message)
@@ -173,8 +195,10 @@ def test_past_the_open_tables_a_new_table_gets_503_until_a_game_ends(variants, d
         first = new_table(c, seed=3)
         new_table(c)
         r = c.post("/api/tables", json=HUMANS)
-        assert (r.status_code, r.json()) == (503, {"error": "this server has 2 games in play, as many as it takes; "
-                                                            "try again when one has ended"})
+        assert (r.status_code, r.json()) == (
+            503,
+            {"error": "this server has 2 games in play, as many as it takes; try again when one has ended"},
+        )
         assert retry_after(r) == 60
         assert len(c.app.state.hub.tables) == 2 and len(stored_ids(db)) == 2
         play_to_the_end(c, module, [api_of(s["link"]) for s in first["seats"]], 3)
@@ -200,8 +224,10 @@ def test_an_abandoned_game_stops_counting_as_open_until_it_moves_again(variants,
         assert hub.open_tables() == 1
         assert c.post("/api/tables", json=HUMANS).status_code == 201
         r = c.post("/api/tables", json=HUMANS)
-        assert (r.status_code, r.json()) == (503, {"error": "this server has 2 games in play, as many as it takes; "
-                                                            "try again when one has ended"})
+        assert (r.status_code, r.json()) == (
+            503,
+            {"error": "this server has 2 games in play, as many as it takes; try again when one has ended"},
+        )
         game = module.new_game(2, seed=3)  # its players come back: it counts again
         action = make_bot("greedy", module, 1).choose(game)
         assert c.post(api_of(left["seats"][0]["link"]) + "/actions", json={"action": action}).status_code == 200
@@ -209,8 +235,9 @@ def test_an_abandoned_game_stops_counting_as_open_until_it_moves_again(variants,
 
 
 def test_the_time_after_which_a_game_is_abandoned_is_an_option(variants, db):
-    limits = Quotas(tables_per_address="100/hour", requests_per_address="10000/second", max_open_tables=1,
-                    abandoned_days=0.25)
+    limits = Quotas(
+        tables_per_address="100/hour", requests_per_address="10000/second", max_open_tables=1, abandoned_days=0.25
+    )
     with client(variants, db, quotas=limits) as c:
         hub = c.app.state.hub
         made = new_table(c)
@@ -244,8 +271,13 @@ def test_a_tables_bots_think_one_move_at_a_time_and_a_full_queue_refuses_new_bot
         time.sleep(0.2)
         assert hub.thinking == 1 and len(calls) == 1
         r = c.post("/api/tables", json={"spec": SPEC, "players": 2, "seats": ["human", "random"]})
-        assert (r.status_code, r.json()) == (503, {"error": "the bots of this server are all busy; try again in a "
-                                                            "few seconds, or make a table of people only"})
+        assert (r.status_code, r.json()) == (
+            503,
+            {
+                "error": "the bots of this server are all busy; try again in a "
+                "few seconds, or make a table of people only"
+            },
+        )
         assert retry_after(r) == 5
         assert len(hub.tables) == 1
         assert c.post("/api/tables", json=HUMANS).status_code == 201  # people only: no bot work
@@ -276,9 +308,14 @@ def test_a_finished_game_shows_the_same_result_to_every_seat_and_the_host(varian
     assert result["winners"] == winners and result["reason"] == "target" and not result["truncated"]
     assert result["ended_by"] == "ended by: target"
     assert [s["prestige"] for s in result["standings"]] == sorted(scores, reverse=True)
-    assert result["standings"][0] == {"seat": winners[0], "who": "human", "prestige": scores[winners[0]],
-                                      "winner": True, "cards": len(game.purchased[winners[0]]),
-                                      "nobles": len(game.nobles[winners[0]])}
+    assert result["standings"][0] == {
+        "seat": winners[0],
+        "who": "human",
+        "prestige": scores[winners[0]],
+        "winner": True,
+        "cards": len(game.purchased[winners[0]]),
+        "nobles": len(game.nobles[winners[0]]),
+    }
     assert f"Result: player {winners[0] + 1} wins" in host and "Ended by: A player reaches the target" in host
     assert f"Player {winners[0] + 1} (human): {scores[winners[0]]} prestige" in host
 
@@ -289,13 +326,16 @@ def test_a_game_stopped_at_its_turn_limit_says_so_and_nobody_wins(tmp_path, db):
     capped = catalogue.load([str(path)])
     module = capped["capped"].module
     with client(capped, db) as c:
-        made = c.post("/api/tables", json=with_seed(c, {"spec": "capped", "players": 2, "seats": ["human", "human"]},
-                                                     1)).json()
+        made = c.post(
+            "/api/tables", json=with_seed(c, {"spec": "capped", "players": 2, "seats": ["human", "human"]}, 1)
+        ).json()
         apis = [api_of(s["link"]) for s in made["seats"]]
         game = module.new_game(2, seed=1)
         for n in range(3):
             action = game.legal_actions()[0]
-            assert c.post(apis[game.current_player] + "/actions", json={"action": action, "after": n}).status_code == 200
+            assert (
+                c.post(apis[game.current_player] + "/actions", json={"action": action, "after": n}).status_code == 200
+            )
             game.apply(action)
         assert game.is_truncated()
         seen = [c.get(a).json()["result"] for a in apis]
@@ -328,21 +368,33 @@ def test_a_deadlock_is_named_as_one(tmp_path):
 def test_which_tables_are_removed_when_old_or_too_many():
     day = 86400.0
     now = 100 * day
-    tables = [("old-done", True, now - 40 * day), ("old-open", False, now - 31 * day),
-              ("done-1", True, now - 5 * day), ("done-2", True, now - 2 * day), ("open", False, now - 10 * day)]
+    tables = [
+        ("old-done", True, now - 40 * day),
+        ("old-open", False, now - 31 * day),
+        ("done-1", True, now - 5 * day),
+        ("done-2", True, now - 2 * day),
+        ("open", False, now - 10 * day),
+    ]
     assert tables_to_close(tables, now, 30 * day, None) == {
         "old-done": "this table was cleared: its game ended more than 30 days ago",
-        "old-open": "this table was cleared after 30 days without a move"}
+        "old-open": "this table was cleared after 30 days without a move",
+    }
     room = "this table was cleared to make room for new ones (its game had ended)"
     assert tables_to_close(tables, now, None, 3) == {"old-done": room, "done-1": room}
     assert tables_to_close(tables, now, 30 * day, 2) == {
         "old-done": "this table was cleared: its game ended more than 30 days ago",
-        "old-open": "this table was cleared after 30 days without a move", "done-1": room}
+        "old-open": "this table was cleared after 30 days without a move",
+        "done-1": room,
+    }
     assert tables_to_close(tables, now, None, 1) == {"old-done": room, "done-1": room, "done-2": room}  # never "open"
     assert tables_to_close(tables, now, None, 10) == {}
     # Abandoned games (no move for a day) make room too, with the finished ones: the longest idle first.
-    tables = [("done", True, now - 2 * day), ("left", False, now - 3 * day), ("left-1", False, now - 1.5 * day),
-              ("playing", False, now - 0.5 * day)]
+    tables = [
+        ("done", True, now - 2 * day),
+        ("left", False, now - 3 * day),
+        ("left-1", False, now - 1.5 * day),
+        ("playing", False, now - 0.5 * day),
+    ]
     left = "this table was cleared to make room for new ones (no move for 1 day)"
     assert tables_to_close(tables, now, None, 2, abandon_after=day) == {"left": left, "done": room}
     assert tables_to_close(tables, now, None, 1, abandon_after=day) == {"left": left, "done": room, "left-1": left}
@@ -358,11 +410,16 @@ def test_an_expired_table_is_removed_and_its_links_say_why_even_after_a_restart(
         hub = c.app.state.hub
         assert c.portal.call(hub.sweep, time.time() + 29 * 86400) == {}
         closed = c.portal.call(hub.sweep, time.time() + 31 * 86400)
-        assert closed == {done["table"]: "this table was cleared: its game ended more than 30 days ago",
-                          idle["table"]: "this table was cleared after 30 days without a move"}
+        assert closed == {
+            done["table"]: "this table was cleared: its game ended more than 30 days ago",
+            idle["table"]: "this table was cleared after 30 days without a move",
+        }
         assert hub.tables == {}
         r = c.get(api_of(done["seats"][0]["link"]))
-        assert (r.status_code, r.json()) == (410, {"error": "this table was cleared: its game ended more than 30 days ago"})
+        assert (r.status_code, r.json()) == (
+            410,
+            {"error": "this table was cleared: its game ended more than 30 days ago"},
+        )
         page = c.get(idle["host"])
         assert page.status_code == 410 and "this table was cleared after 30 days without a move" in page.text
     assert stored_ids(db) == []
@@ -389,8 +446,7 @@ def test_a_server_started_after_the_expiry_removes_the_tables_at_once(variants, 
 
 def test_past_max_tables_the_oldest_finished_game_makes_room(variants, db):
     module = engine(variants)
-    limits = Quotas(tables_per_address="100/hour", requests_per_address="10000/second", max_open_tables=2,
-                    max_tables=2)
+    limits = Quotas(tables_per_address="100/hour", requests_per_address="10000/second", max_open_tables=2, max_tables=2)
     with client(variants, db, quotas=limits) as c:
         done = new_table(c, seed=3)
         play_to_the_end(c, module, [api_of(s["link"]) for s in done["seats"]], 3)
@@ -398,8 +454,10 @@ def test_past_max_tables_the_oldest_finished_game_makes_room(variants, db):
         third = new_table(c)
         assert sorted(c.app.state.hub.tables) == sorted([playing["table"], third["table"]])
         r = c.get(api_of(done["seats"][1]["link"]))
-        assert (r.status_code, r.json()) == (410, {"error": "this table was cleared to make room for new ones "
-                                                            "(its game had ended)"})
+        assert (r.status_code, r.json()) == (
+            410,
+            {"error": "this table was cleared to make room for new ones (its game had ended)"},
+        )
         assert c.post("/api/tables", json=HUMANS).status_code == 503  # two games in play: nothing to remove
     assert sorted(stored_ids(db)) == sorted([playing["table"], third["table"]])
 
@@ -417,15 +475,17 @@ def test_serve_lists_the_tables_of_its_database(variants, db, tmp_path):
     lines = result.output.splitlines()
     assert lines[0] == f"2 tables in {db}:"
     winner = game.winners()[0] + 1
-    assert re.fullmatch(rf"{re.escape(done['table'])}  target-12  \[human, human\]  {moves} moves  "
-                        rf"over: player {winner} wins \(ended by: target\)  made \S+ \S+ UTC, last move \S+ \S+ UTC "
-                        r"\((0 minutes|1 minute) ago\)", lines[1]), lines[1]
+    assert re.fullmatch(
+        rf"{re.escape(done['table'])}  target-12  \[human, human\]  {moves} moves  "
+        rf"over: player {winner} wins \(ended by: target\)  made \S+ \S+ UTC, last move \S+ \S+ UTC "
+        r"\((0 minutes|1 minute) ago\)",
+        lines[1],
+    ), lines[1]
     assert lines[2].startswith(f"{playing['table']}  target-12  [human, mcts:16]  0 moves  in play, player 1 to move")
     missing = CliRunner().invoke(cli.main, ["serve", spec, "--list-tables", "--db", str(tmp_path / "none.db")])
     assert missing.exit_code == 1
     assert missing.output == f"error: no database {tmp_path / 'none.db'} (a server makes it when it starts)\n"
     assert not (tmp_path / "none.db").exists()
-
 
 
 def test_the_host_closes_a_table_for_good(variants, db):

@@ -3,6 +3,7 @@ client: what a seat's view says it can buy and what that costs (the engine's pay
 times a step is asked, the log naming cards by what they are and never a blind reserve, the
 host's close asked again, and the house rule "undo until the next player acts": only the player
 who moved, only before anyone else acts, stored, and refused otherwise with a sentence."""
+
 from __future__ import annotations
 
 import json
@@ -57,8 +58,11 @@ def test_a_seat_is_told_what_each_purchase_takes_from_its_tokens(variants, db):
                 for key, options in view["payments"].items():
                     card = moves.taken_card(module, game, seat, int(key))[0]
                     cost = module.CARDS[card].cost
-                    owed = {g: cost[i] - game.bonus[seat][i] for i, g in enumerate(module.GEMS)
-                            if cost[i] > game.bonus[seat][i]}
+                    owed = {
+                        g: cost[i] - game.bonus[seat][i]
+                        for i, g in enumerate(module.GEMS)
+                        if cost[i] > game.bonus[seat][i]
+                    }
                     assert options == [owed]
                     checked += 1
             buys = {a for a in view["legal"] if views.meta(module)["actions"][a]["pays"]}
@@ -177,7 +181,8 @@ def test_undo_is_the_hosts_house_rule_and_only_the_mover_undoes_before_anyone_ac
         assert c.get(apis[1]).json()["undo"] == {"allowed": True, "now": False}
         r = c.post(apis[1] + "/undo")
         assert r.status_code == 409 and r.json()["error"] == (
-            "the last move is player 1's: a player may undo only their own move, and only until the next player acts")
+            "the last move is player 1's: a player may undo only their own move, and only until the next player acts"
+        )
         r = c.post(apis[0] + "/undo", headers={"origin": "https://evil.example"})
         assert r.status_code == 403
 
@@ -253,6 +258,7 @@ def test_every_message_of_the_board_is_in_every_language_with_the_same_fields():
     """web/locales: each English key (a plural family by its stem) in fr, nl and sr, with the same
     {fields}; a page in French reads them in French."""
     from web import i18n
+
     stem = re.compile(r"\.(one|few|other)$")
     english = i18n.catalogue("en")
     for lang in ("fr", "nl", "sr"):

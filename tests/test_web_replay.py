@@ -1,6 +1,7 @@
 """Replays of a finished web table (issue 31, item 7): the browser's replay steps through every
 position, as a seat saw it or all open; a game in progress has none (its refusal says nothing of
 the game); the downloaded game replays with `play SPEC --replay FILE`."""
+
 from __future__ import annotations
 
 import json
@@ -98,8 +99,9 @@ def test_every_position_of_a_finished_game_as_each_seat_saw_it_or_all_open(varia
                     expected = again.observation(seat) if not again.is_over() else views.full_state(again, module)
                     assert view["state"] == expected
                     assert (view["you"], view["moves"], view["legal"]) == (seat, k, [])
-                    assert [m["seat"] for m in view["log"]] == [s for s, _ in
-                                                               c.app.state.hub.tables[made["table"]].log[:k]]
+                    assert [m["seat"] for m in view["log"]] == [
+                        s for s, _ in c.app.state.hub.tables[made["table"]].log[:k]
+                    ]
                     assert view["replay"] == {"move": k, "moves": len(history), "as": seat}
                 opened = c.get(watch_api + f"/replay?move={k}&as=open").json()
                 assert opened["state"] == views.full_state(again, module) and opened["you"] is None
@@ -115,14 +117,17 @@ def test_every_position_of_a_finished_game_as_each_seat_saw_it_or_all_open(varia
         assert c.get(watch_api + "/replay").json()["replay"]["as"] == "open"
 
 
-@pytest.mark.parametrize("query, message", [
-    ("?move=-1", "'move' is a whole number from 0 to {moves}"),
-    ("?move={over}", "'move' is a whole number from 0 to {moves}"),
-    ("?move=1.5", "'move' is a whole number from 0 to {moves}"),
-    ("?move=" + "9" * 5000, "'move' is a whole number from 0 to {moves}"),
-    ("?as=2", "'as' is 'open' or a seat from 0 to 1"),
-    ("?as=everyone", "'as' is 'open' or a seat from 0 to 1"),
-])
+@pytest.mark.parametrize(
+    "query, message",
+    [
+        ("?move=-1", "'move' is a whole number from 0 to {moves}"),
+        ("?move={over}", "'move' is a whole number from 0 to {moves}"),
+        ("?move=1.5", "'move' is a whole number from 0 to {moves}"),
+        ("?move=" + "9" * 5000, "'move' is a whole number from 0 to {moves}"),
+        ("?as=2", "'as' is 'open' or a seat from 0 to 1"),
+        ("?as=everyone", "'as' is 'open' or a seat from 0 to 1"),
+    ],
+)
 def test_a_replay_asked_for_wrongly_is_refused(variants, db, query, message):
     module = engine(variants)
     with client(variants, db) as c:
@@ -141,8 +146,9 @@ def test_the_replay_page_steps_through_the_game_with_the_boards_script(variants,
         assert f'href="{made["seats"][0]["link"].split("testserver")[-1]}/replay"' in board
         page = c.get(made["seats"][0]["link"] + "/replay?as=open")
         assert page.status_code == 200 and page.headers["cache-control"] == "no-store"
-        data = json.loads(re.search(r'<script type="application/json" id="page-data">(.*?)</script>', page.text,
-                                    re.S)[1])
+        data = json.loads(
+            re.search(r'<script type="application/json" id="page-data">(.*?)</script>', page.text, re.S)[1]
+        )
         assert data["seat"] is None and data["replay"]["as"] == "open"
         assert data["replay"]["api"] == apis[0] + "/replay" and data["replay"]["moves"] == len(game.history)
         assert [s["as"] for s in data["replay"]["seats"]] == ["open", "0", "1"]
@@ -162,8 +168,13 @@ def test_the_downloaded_game_replays_with_play_replay(variants, db, tmp_path):
     path = tmp_path / "game.json"
     path.write_text(saved, encoding="utf-8")
     spec = str(ROOT / "variants" / "target-12.yaml")
-    out = subprocess.run([sys.executable, "-m", "app", "play", spec, "--replay", str(path)], cwd=ROOT,
-                         capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-m", "app", "play", spec, "--replay", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith(f"replay of game 0 of target-12 ({path}): seed {SEED}, seats human, human")
     assert out.stdout.count("  turn ") == len(game.history)
@@ -172,11 +183,23 @@ def test_the_downloaded_game_replays_with_play_replay(variants, db, tmp_path):
     state["history"][-1], state["history"][-2] = state["history"][-2], state["history"][-1]
     edited = tmp_path / "edited.json"
     edited.write_text(json.dumps(state), encoding="utf-8")
-    out = subprocess.run([sys.executable, "-m", "app", "play", spec, "--replay", str(edited), "--game", "1"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-m", "app", "play", spec, "--replay", str(edited), "--game", "1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.returncode == 1 and "a saved game holds one game" in out.stderr
-    out = subprocess.run([sys.executable, "-m", "app", "play", spec, "--replay", str(edited)], cwd=ROOT,
-                         capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-m", "app", "play", spec, "--replay", str(edited)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.returncode == 1 and "Traceback" not in out.stderr
-    assert ("the saved game's moves do not lead from its deal to the state it saved" in out.stderr
-            or "is not legal there" in out.stderr), out.stderr
+    assert (
+        "the saved game's moves do not lead from its deal to the state it saved" in out.stderr
+        or "is not legal there" in out.stderr
+    ), out.stderr

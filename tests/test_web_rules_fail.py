@@ -7,6 +7,7 @@ reads, never a 500 or a dead bot task, and the other tables play on; a setup tha
 table was played with, never code: a file of the first format (it kept engine texts) is
 migrated without running them, and a table resumes with the engine this server builds.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -53,8 +54,13 @@ def variants(tmp_path_factory):
     folder = tmp_path_factory.mktemp("specs")
     (folder / "failing-take.yaml").write_text(FAILING_TAKE, encoding="utf-8")
     (folder / "failing-setup.yaml").write_text(FAILING_SETUP, encoding="utf-8")
-    return catalogue.load([str(ROOT / "variants" / "target-12.yaml"), str(folder / "failing-take.yaml"),
-                           str(folder / "failing-setup.yaml")])
+    return catalogue.load(
+        [
+            str(ROOT / "variants" / "target-12.yaml"),
+            str(folder / "failing-take.yaml"),
+            str(folder / "failing-setup.yaml"),
+        ]
+    )
 
 
 def client(variants, db):
@@ -80,8 +86,7 @@ def test_a_rule_that_fails_in_a_move_stops_its_table_and_no_other(variants, db):
         r = c.post(api + "/actions", json={"action": action_of(module, "take2 white"), "after": 0})
         assert r.status_code == 409
         said = r.json()["error"]
-        assert said.startswith("this table was stopped: a rule failed at move 1: take(colour, me.purchased "
-                               "- 2) (")
+        assert said.startswith("this table was stopped: a rule failed at move 1: take(colour, me.purchased - 2) (")
         assert said.endswith("): a negative number of tokens (-2)")
         view = c.get(api).json()
         assert view["problem"].startswith("a rule failed at move 1") and view["moves"] == 0
@@ -124,14 +129,18 @@ def test_a_move_over_its_time_stops_its_table_and_the_server_answers_meanwhile(v
         api = api_of(slow["seats"][0]["link"])
         r = c.post(api + "/actions", json={"action": action_of(module, "take white blue green"), "after": 0})
         assert r.status_code == 409
-        assert r.json()["error"] == ("this table was stopped: a rule failed at move 1: a move took longer "
-                                     "than the server allows (a rule that does not end)")
+        assert r.json()["error"] == (
+            "this table was stopped: a rule failed at move 1: a move took longer "
+            "than the server allows (a rule that does not end)"
+        )
         monkeypatch.undo()
         hub.move_seconds = 10.0
         assert c.get("/").status_code == 200
         fresh = table(c, "target-12")  # a new table, and its moves, are not affected
-        r = c.post(api_of(fresh["seats"][0]["link"]) + "/actions",
-                   json={"action": action_of(module, "take white blue green"), "after": 0})
+        r = c.post(
+            api_of(fresh["seats"][0]["link"]) + "/actions",
+            json={"action": action_of(module, "take white blue green"), "after": 0},
+        )
         assert r.status_code == 200, r.text
 
 
@@ -167,8 +176,9 @@ def first_format(path: str, table_id: str, spec: str, engine_text: str, seed: in
     db.execute("INSERT INTO engines VALUES (?, ?)", (sha, engine_text))
     db.execute("INSERT INTO tables VALUES (?, ?, ?, 2, ?, ?, ?)", (table_id, spec, sha, seed, "0" * 64, time.time()))
     db.executemany("INSERT INTO seats VALUES (?, ?, 'human', ?)", [(table_id, i, "1" * 64) for i in range(2)])
-    db.executemany("INSERT INTO moves VALUES (?, ?, ?, ?, ?)",
-                   [(table_id, n, n % 2, a, time.time()) for n, a in enumerate(moves)])
+    db.executemany(
+        "INSERT INTO moves VALUES (?, ?, ?, ?, ?)", [(table_id, n, n % 2, a, time.time()) for n, a in enumerate(moves)]
+    )
     db.commit()
     db.close()
 
@@ -178,8 +188,9 @@ def test_a_tables_file_with_code_in_it_runs_none_of_it(variants, db, tmp_path):
     module = variants["target-12"].module
     moves = [action_of(module, "take white blue green"), action_of(module, "take red black white")]
     first_format(db, "oldtable", "target-12", PAYLOAD.format(marker=str(marker)), 5, moves)
-    listed = CliRunner().invoke(cli.main, ["serve", str(ROOT / "variants" / "target-12.yaml"), "--list-tables",
-                                           "--db", db])
+    listed = CliRunner().invoke(
+        cli.main, ["serve", str(ROOT / "variants" / "target-12.yaml"), "--list-tables", "--db", db]
+    )
     assert listed.exit_code == 0, listed.output
     assert "oldtable  target-12  [human, human]  2 moves  in play, player 1 to move" in listed.output
     with client(variants, db) as c:
@@ -190,8 +201,9 @@ def test_a_tables_file_with_code_in_it_runs_none_of_it(variants, db, tmp_path):
     try:
         names = {row[0] for row in s.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         assert "engines" not in names  # the texts are gone, unread
-        assert [t.engine_sha256 for t in s.tables()] == [hashlib.sha256(
-            PAYLOAD.format(marker=str(marker)).encode("utf-8")).hexdigest()]
+        assert [t.engine_sha256 for t in s.tables()] == [
+            hashlib.sha256(PAYLOAD.format(marker=str(marker)).encode("utf-8")).hexdigest()
+        ]
     finally:
         s.close()
 
@@ -206,11 +218,13 @@ def test_a_table_whose_rules_changed_resumes_only_if_its_moves_replay(variants, 
     first_format(other + ".3", "gone", "no-such-spec\x1b[2J", "old engine text", 5, [])
     with client(variants, other) as c:
         hub = c.app.state.hub
-        assert hub.unavailable["stale"].startswith("the rules of 'target-12' changed since the table was made and "
-                                                   "move 1 does not replay: ")
+        assert hub.unavailable["stale"].startswith(
+            "the rules of 'target-12' changed since the table was made and move 1 does not replay: "
+        )
     with client(variants, other + ".3") as c:
-        assert c.app.state.hub.unavailable["gone"] == ("this server does not offer the spec 'no-such-spec\\x1b[2J' "
-                                                       "it was played with")
+        assert c.app.state.hub.unavailable["gone"] == (
+            "this server does not offer the spec 'no-such-spec\\x1b[2J' it was played with"
+        )
 
 
 def slow_choice(module, game, who, seed):
@@ -252,6 +266,7 @@ def test_a_stopped_table_says_so_on_its_page_and_offers_no_move(tmp_path):
     """In a real browser: the rule fails at the first move (made through the API, as another
     seat's click would), and the seat's page reads why, with no move to click."""
     from tests.helpers.browser import require_browser, seat_page
+
     require_browser()
     spec = tmp_path / "failing-take.yaml"
     spec.write_text(FAILING_TAKE, encoding="utf-8")
@@ -260,19 +275,23 @@ def test_a_stopped_table_says_so_on_its_page_and_offers_no_move(tmp_path):
         page.wait_for_function("document.body.classList.contains('my-turn')", timeout=15_000)
         api = api_of(page.url)
         origin = page.url.split("/play/")[0]
-        answer = page.evaluate("""async ([url, action]) => {
+        answer = page.evaluate(
+            """async ([url, action]) => {
             const r = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json"},
                                         body: JSON.stringify({action, after: 0})});
             return [r.status, await r.json()];
-        }""", [origin + api + "/actions", module.string_to_action("take2 white")])
+        }""",
+            [origin + api + "/actions", module.string_to_action("take2 white")],
+        )
         assert answer[0] == 409 and answer[1]["error"].startswith("this table was stopped: a rule failed at move 1")
-        page.wait_for_function("document.getElementById('status').textContent.startsWith('This table was stopped')",
-                               timeout=15_000)
+        page.wait_for_function(
+            "document.getElementById('status').textContent.startsWith('This table was stopped')", timeout=15_000
+        )
         status = page.locator("#status").inner_text()
         assert status.startswith("This table was stopped: a rule failed at move 1: take(colour, me.purchased - 2)")
         assert status.endswith("a negative number of tokens (-2)")
         assert not page.evaluate("document.body.classList.contains('my-turn')")
-        assert page.locator('#actions button[data-action]:not([disabled])').count() == 0
+        assert page.locator("#actions button[data-action]:not([disabled])").count() == 0
         assert errors == []
 
 
@@ -282,6 +301,7 @@ def test_a_move_waiting_for_a_busy_mover_is_refused_as_busy_and_its_table_plays_
     import threading
 
     from web import tables as tables_mod
+
     monkeypatch.setattr(tables_mod, "QUEUE_SECONDS", 0.2)
     module = variants["target-12"].module
     with client(variants, db) as c:
@@ -292,8 +312,10 @@ def test_a_move_waiting_for_a_busy_mover_is_refused_as_busy_and_its_table_plays_
         api = api_of(made["seats"][0]["link"])
         move = {"action": action_of(module, "take white blue green"), "after": 0}
         r = c.post(api + "/actions", json=move)
-        assert (r.status_code, r.json()) == (503, {"error": "the server is busy with other tables; try again in a "
-                                                            "moment"})
+        assert (r.status_code, r.json()) == (
+            503,
+            {"error": "the server is busy with other tables; try again in a moment"},
+        )
         assert r.headers["retry-after"] == "5"
         assert hub.tables[made["table"]].problem is None
         release.set()
@@ -313,5 +335,5 @@ def test_a_stored_table_whose_seats_name_a_bot_beyond_the_servers_is_not_resumed
     raw.close()
     with client(variants, db) as c:
         assert c.app.state.hub.unavailable[made["table"]] == (
-            "its seats are not a table this server makes: seat 1: a bot of this server thinks for at most 5000 "
-            "playouts")
+            "its seats are not a table this server makes: seat 1: a bot of this server thinks for at most 5000 playouts"
+        )

@@ -2,6 +2,7 @@
 address and per table (429 and a sentence past either, the slot given back when a stream
 ends), and each seat's view rendered once per move, off the event loop, and shared by every
 stream of that seat (and by the spectators' streams, one view for all of them)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -15,8 +16,12 @@ from web.quotas import Quotas
 
 
 def limits(per_address: int, per_table: int) -> Quotas:
-    return Quotas(tables_per_address="10000/second", requests_per_address="10000/second",
-                  streams_per_address=per_address, streams_per_table=per_table)
+    return Quotas(
+        tables_per_address="10000/second",
+        requests_per_address="10000/second",
+        streams_per_address=per_address,
+        streams_per_table=per_table,
+    )
 
 
 def events(c, api: str, stack: contextlib.ExitStack):
@@ -53,9 +58,14 @@ def test_streams_past_an_addresss_cap_get_429_and_a_closed_one_makes_room(varian
             for api in (api0, api0, api1):
                 events(c, api, stack)
             r = c.get(api0 + "/events")
-            assert (r.status_code, r.json()) == (429, {"error": "your address has 3 live connections to this "
-                                                                "server, as many as it takes; close a tab of it "
-                                                                "or wait"})
+            assert (r.status_code, r.json()) == (
+                429,
+                {
+                    "error": "your address has 3 live connections to this "
+                    "server, as many as it takes; close a tab of it "
+                    "or wait"
+                },
+            )
             assert r.headers["retry-after"] == "10"
             assert c.get(api0).status_code == 200  # a view is not a stream
             events(other, api0, stack)  # another address has its own
@@ -80,8 +90,10 @@ def test_streams_past_a_tables_cap_get_429(variants, db):
                 events(who, api0, stack)
             for who in (c, far):
                 r = who.get(api0 + "/events")
-                assert (r.status_code, r.json()) == (429, {"error": "this table has 3 live connections, as many as "
-                                                                    "it takes; try again in a while"})
+                assert (r.status_code, r.json()) == (
+                    429,
+                    {"error": "this table has 3 live connections, as many as it takes; try again in a while"},
+                )
             events(c, api_of(other["seats"][0]["link"]), stack)  # another table has its own
 
 
@@ -106,8 +118,7 @@ def test_each_seats_view_is_rendered_once_per_move_off_the_event_loop(variants, 
         watch = "/api/tables/{}/watch/{}".format(*made["watch"].split("/")[-2:])
         api0, api2 = (api_of(made["seats"][i]["link"]) for i in (0, 2))
         with contextlib.ExitStack() as stack:
-            streams = [(0, events(c, api0, stack)) for _ in range(6)] + [(2, events(c, api2, stack))
-                                                                        for _ in range(4)]
+            streams = [(0, events(c, api0, stack)) for _ in range(6)] + [(2, events(c, api2, stack)) for _ in range(4)]
             streams += [(None, events(c, watch, stack)) for _ in range(5)]
             for seat, lines in streams:
                 assert next_view(lines)["you"] == seat
@@ -136,7 +147,7 @@ def test_after_its_first_event_a_stream_sends_only_the_logs_new_entries(variants
                 assert c.post(apis[move % 2] + "/actions", json={"action": legal[0], "after": move}).status_code == 200
                 event = next_view(lines)
                 assert event["log_from"] == move and len(event["log"]) == 1  # the entries it had not sent
-                log = log[:event.pop("log_from")] + event["log"]
+                log = log[: event.pop("log_from")] + event["log"]
                 assert {**event, "log": log} == c.get(apis[1]).json()  # the page's view, once the log is joined
             late = events(c, apis[0], stack)  # a stream opened later starts with the whole log
             assert next_view(late)["log"] == log and len(log) == 3

@@ -2,6 +2,7 @@
 or revalidated (ETag, 304), private answers never stored; gzip where the client accepts it, never
 on an event stream nor on a page holding a secret; compiled engines kept on disk by the hash of
 their rule model and compiler, each checked before it is run."""
+
 from __future__ import annotations
 
 import os
@@ -80,6 +81,7 @@ def test_gzip_only_for_a_client_that_accepts_it_and_never_on_a_stream(variants, 
 
 # ----------------------------------------------------------------------------- the engine cache
 
+
 @pytest.fixture
 def rules():
     return pipeline.check_spec(str(SPEC)).rules
@@ -89,6 +91,7 @@ def counted_compiler(calls: list):
     def compile_rules(model):
         calls.append(model.name)
         return (ROOT / "generated" / "engines" / "target_12.py").read_text(encoding="utf-8")
+
     return compile_rules
 
 
@@ -110,9 +113,11 @@ def test_a_cached_engine_that_fails_a_check_is_compiled_again(tmp_path, rules, d
     entry = pathlib.Path(path)
     stored = entry.read_text(encoding="utf-8")
     if damage == "truncated":
-        entry.write_text(stored[:len(stored) // 2], encoding="utf-8")
+        entry.write_text(stored[: len(stored) // 2], encoding="utf-8")
     elif damage == "edited":
-        entry.write_text(stored.replace("def new_game(", "import os; os.system('true')\ndef new_game("), encoding="utf-8")
+        entry.write_text(
+            stored.replace("def new_game(", "import os; os.system('true')\ndef new_game("), encoding="utf-8"
+        )
     elif damage == "header":
         entry.write_text("# nothing\n" + text, encoding="utf-8")
     elif damage == "another spec":  # a whole entry, hash and all, of another spec under this key
@@ -128,8 +133,9 @@ def test_a_cached_engine_that_fails_a_check_is_compiled_again(tmp_path, rules, d
 def test_entries_of_a_spec_unused_for_a_month_go_when_a_new_one_is_written(tmp_path, rules):
     folder = tmp_path / "cache"
     folder.mkdir(mode=0o700)
-    stale, recent, other = (folder / f"{n}-{c * 64}.py" for n, c in (("target-12", "a"), ("target-12", "b"),
-                                                                        ("official", "c")))
+    stale, recent, other = (
+        folder / f"{n}-{c * 64}.py" for n, c in (("target-12", "a"), ("target-12", "b"), ("official", "c"))
+    )
     for entry in (stale, recent, other):
         entry.write_text("x", encoding="utf-8")
     month = 31 * 86400

@@ -5,6 +5,7 @@ own engine) is replayed move by move by the generated engine and reaches the pos
 states; the sheet states that game's numbers; a module's game shows what the module changes (a
 city claimed by the winner, who alone may win; a trading post opened and its power used).
 """
+
 from __future__ import annotations
 
 import re

@@ -2,6 +2,7 @@
 E308), the payment table (gold + covers vectors, today's ids when no payment has a worth), the
 engine's feasible payments, the `red*2` notation, saved games, sheets and diff in four languages,
 read from the catalogue's royal-favour engine and from specs compiled here."""
+
 from __future__ import annotations
 
 import json
@@ -68,20 +69,26 @@ def test_an_unbounded_worth_is_e548_at_the_expression(tmp_path):
         ' 53 |       payment: {domain: payment, price: "max(0, card.cost[c] - me.bonus[c])", worth: "me.nobles + 1"}\n'
         "    |                                                                                       ^^^^^^^^^^^^^\n"
         "  = note: write a number from 1 to 4, or bound it, as in 'if me.nobles >= 1 then 2 else 1' or "
-        "'min(4, max(1, ...))'")
+        "'min(4, max(1, ...))'"
+    )
 
 
-@pytest.mark.parametrize("worth, said", [("0", "always 0"), ("5", "always 5"), ("me.tokens[gold]", "0 to 5"),
-                                         ("2 - me.nobles", "-8 to 2")])
+@pytest.mark.parametrize(
+    "worth, said", [("0", "always 0"), ("5", "always 5"), ("me.tokens[gold]", "0 to 5"), ("2 - me.nobles", "-8 to 2")]
+)
 def test_a_worth_outside_1_to_4_is_e548(tmp_path, worth, said):
     shown = check(tmp_path, with_worth(worth))
-    assert f"error[E548]: a wild token's worth must be 1 to 4 gems in every game under this spec, and " \
-           f"'{worth}' is {said}" in shown
+    assert (
+        f"error[E548]: a wild token's worth must be 1 to 4 gems in every game under this spec, and "
+        f"'{worth}' is {said}" in shown
+    )
 
 
 def test_a_worth_sees_me_and_the_choices_before_the_payment_not_the_payment(tmp_path):
     shown = check(tmp_path, with_worth("payment.gold_total"))
-    assert shown.splitlines()[0] == "spec.yaml:53:87: error[E401]: unknown name 'payment' (did you mean 'player_count'?)"
+    assert (
+        shown.splitlines()[0] == "spec.yaml:53:87: error[E401]: unknown name 'payment' (did you mean 'player_count'?)"
+    )
     rules = check(tmp_path, with_worth("if card.level >= 2 then 2 else 1"))
     assert not isinstance(rules, str), rules
 
@@ -92,20 +99,24 @@ def test_a_worth_that_is_not_a_number_is_a_type_error(tmp_path):
 
 
 def test_worth_on_another_domain_is_refused_by_the_schema(tmp_path):
-    shown = check(tmp_path, ("picked: {domain: gem_set, min: 1, max: 3}",
-                             'picked: {domain: gem_set, min: 1, max: 3, worth: "2"}'))
+    shown = check(
+        tmp_path, ("picked: {domain: gem_set, min: 1, max: 3}", 'picked: {domain: gem_set, min: 1, max: 3, worth: "2"}')
+    )
     assert "'worth' in" in shown and "applies only to the domain 'payment'" in shown
     assert shown.count("error[") == 1 and "^" in shown
 
 
 def test_worth_on_another_domain_in_a_variant_is_e308(tmp_path):
     (tmp_path / "v.yaml").write_text(
-        "spec: 1\nname: v\nextends: official\nactions:\n  take_different:\n    choose:\n"
-        '      picked: {worth: "2"}\n', encoding="utf-8")
+        'spec: 1\nname: v\nextends: official\nactions:\n  take_different:\n    choose:\n      picked: {worth: "2"}\n',
+        encoding="utf-8",
+    )
     result = CliRunner().invoke(cli.main, ["check", str(tmp_path / "v.yaml")])
     assert result.exit_code == 1
-    assert "error[E308]: 'worth' only applies to a choice whose domain is payment, and this one's is 'gem_set'" \
+    assert (
+        "error[E308]: 'worth' only applies to a choice whose domain is payment, and this one's is 'gem_set'"
         in result.stderr
+    )
     assert '      picked: {worth: "2"}\n   |                ^^^^^' in result.stderr
 
 
@@ -141,7 +152,7 @@ def test_with_a_worth_each_gold_vector_is_followed_by_its_covers_in_order(offici
         assert covers == sorted(covers)
         assert all(g <= c <= 2 * g for v in covers for g, c in zip(gold, v, strict=True))
     # every action before the payment step keeps its id and text
-    assert royal.ACTION_STRINGS[:official._PAY_BASE] == official.ACTION_STRINGS[:official._PAY_BASE]
+    assert royal.ACTION_STRINGS[: official._PAY_BASE] == official.ACTION_STRINGS[: official._PAY_BASE]
     assert royal._PAY_BASE == official._PAY_BASE
 
 
@@ -224,19 +235,32 @@ def test_every_payment_text_reads_back_in_any_order(royal):
         words = text.split()
         assert royal.string_to_action(" ".join(words[:3] + words[3:][::-1])) == base + i
     assert royal.string_to_action("PAY gold  for red red*2") == royal.string_to_action("pay gold for red*2 red")
-    assert royal.describe_action(royal.string_to_action("pay gold for red*2 red blue")) == \
-        ("payment", {"payment": {"blue": (1,), "red": (2, 1)}})
+    assert royal.describe_action(royal.string_to_action("pay gold for red*2 red blue")) == (
+        "payment",
+        {"payment": {"blue": (1,), "red": (2, 1)}},
+    )
 
 
-@pytest.mark.parametrize("text", ["pay gold for red*0", "pay gold for red*", "pay gold for red*x",
-                                  "pay gold for red*3", "pay gold for *2", "pay gold for red**2"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "pay gold for red*0",
+        "pay gold for red*",
+        "pay gold for red*x",
+        "pay gold for red*3",
+        "pay gold for *2",
+        "pay gold for red**2",
+    ],
+)
 def test_malformed_double_gold_is_a_notation_error(royal, text):
     with pytest.raises(royal.NotationError) as err:
         royal.string_to_action(text)
     message = str(err.value)
     assert message.startswith(f"not an action: {text!r}")
-    assert "pay is written 'pay gold for GEMS', where GEMS is the gem colour each gold token stands for, " \
-           "written white*2 when it stands for 2 gems" in message
+    assert (
+        "pay is written 'pay gold for GEMS', where GEMS is the gem colour each gold token stands for, "
+        "written white*2 when it stands for 2 gems" in message
+    )
 
 
 def test_a_game_with_double_gold_saves_and_replays(royal):
@@ -271,13 +295,13 @@ def test_random_games_play_to_the_end(royal):
 
 SHEET_TEXT = {
     "en": "Each gold token may pay for more than one token of one colour, never more than the price; the most it "
-          "may pay for: 2 if you have 6 or more prestige points, otherwise 1.",
+    "may pay for: 2 if you have 6 or more prestige points, otherwise 1.",
     "fr": "Chaque jeton or peut remplacer plusieurs jetons d'une même couleur, jamais plus que le prix ; au plus : "
-          "2 si vous avez 6 points de prestige ou plus, sinon 1.",
+    "2 si vous avez 6 points de prestige ou plus, sinon 1.",
     "nl": "Elke gouden fiche mag meer dan één fiche van één kleur vervangen, nooit meer dan de prijs; ten "
-          "hoogste: 2 als je 6 of meer prestigepunten hebt, anders 1.",
+    "hoogste: 2 als je 6 of meer prestigepunten hebt, anders 1.",
     "sr": "Сваки златни жетон може да замени више жетона исте боје, никад више од цене; највише: 2 ако имате "
-          "6 или више поена престижа, иначе 1.",
+    "6 или више поена престижа, иначе 1.",
 }
 
 
@@ -293,6 +317,7 @@ def test_a_constant_worth_is_phrased_with_its_number(tmp_path):
     rules = check(tmp_path, with_worth("2"))
     assert not isinstance(rules, str), rules
     from compiler.sheets.phrases import Phraser
+
     [buy] = [d for d in rules.actions if d.name == "buy_face_up"]
     said = {lang: Phraser(lang, rules, buy).worth(buy.params[-1].worth) for lang in SHEET_TEXT}
     assert said == {
@@ -304,20 +329,35 @@ def test_a_constant_worth_is_phrased_with_its_number(tmp_path):
 
 
 DIFF_TEXT = {
-    "en": ("tokens one wild token may pay for", "before: 1", "after: 2 if you have 6 or more prestige points, otherwise 1"),
-    "fr": ("jetons qu'un jeton joker peut remplacer", "avant : 1",
-           "après : 2 si vous avez 6 points de prestige ou plus, sinon 1"),
-    "nl": ("fiches die één jokerfiche mag vervangen", "voor: 1", "na: 2 als je 6 of meer prestigepunten hebt, anders 1"),
-    "sr": ("жетони које један жетон џокер може да замени", "пре: 1",
-           "после: 2 ако имате 6 или више поена престижа, иначе 1"),
+    "en": (
+        "tokens one wild token may pay for",
+        "before: 1",
+        "after: 2 if you have 6 or more prestige points, otherwise 1",
+    ),
+    "fr": (
+        "jetons qu'un jeton joker peut remplacer",
+        "avant : 1",
+        "après : 2 si vous avez 6 points de prestige ou plus, sinon 1",
+    ),
+    "nl": (
+        "fiches die één jokerfiche mag vervangen",
+        "voor: 1",
+        "na: 2 als je 6 of meer prestigepunten hebt, anders 1",
+    ),
+    "sr": (
+        "жетони које један жетон џокер може да замени",
+        "пре: 1",
+        "после: 2 ако имате 6 или више поена престижа, иначе 1",
+    ),
 }
 
 
 @pytest.mark.parametrize("lang", sorted(DIFF_TEXT))
 def test_diff_reports_a_worth_added(lang, monkeypatch):
     monkeypatch.chdir(ROOT)
-    result = CliRunner().invoke(cli.main, ["diff", "rulespec/official.yaml", "variants/royal-favour.yaml",
-                                           "--lang", lang])
+    result = CliRunner().invoke(
+        cli.main, ["diff", "rulespec/official.yaml", "variants/royal-favour.yaml", "--lang", lang]
+    )
     assert result.exit_code == 1, result.output  # diff exits 1 when the rules differ
     field, before, after = DIFF_TEXT[lang]
     lines = [line.strip() for line in result.stdout.splitlines()]
@@ -339,8 +379,10 @@ def brute_force_payments(E, game, card_cost, worth: int) -> list[int]:
         gold, covers = v[:n], v[n:]
         if sum(gold) > held[n]:
             continue
-        if all(g <= c <= worth * g and c <= p and p - c <= held[k]
-               for k, (g, c, p) in enumerate(zip(gold, covers, price, strict=True))):
+        if all(
+            g <= c <= worth * g and c <= p and p - c <= held[k]
+            for k, (g, c, p) in enumerate(zip(gold, covers, price, strict=True))
+        ):
             out.append(E._PAY_BASE + i)
     return out
 
@@ -361,9 +403,11 @@ def test_the_engine_offers_exactly_the_payments_a_filter_of_the_table_finds(roya
         if game.phase == "action":
             legal = set(game.legal_actions())
             me = game.current_player
-            buys = [(text, royal.CARDS[game.to_dict()["market"][text[4]][int(text[6]) - 1]].cost)
-                    for text in (f"buy {lv}.{s}" for lv in (1, 2, 3) for s in range(1, 5))
-                    if game.to_dict()["market"][text[4]][int(text[6]) - 1] is not None]
+            buys = [
+                (text, royal.CARDS[game.to_dict()["market"][text[4]][int(text[6]) - 1]].cost)
+                for text in (f"buy {lv}.{s}" for lv in (1, 2, 3) for s in range(1, 5))
+                if game.to_dict()["market"][text[4]][int(text[6]) - 1] is not None
+            ]
             buys += [(f"buy reserved {k + 1}", royal.CARDS[c].cost) for k, c in enumerate(game.reserved[me])]
             for text, cost in buys:
                 action = royal.string_to_action(text)
@@ -378,6 +422,7 @@ def test_the_engine_offers_exactly_the_payments_a_filter_of_the_table_finds(roya
 def test_play_and_the_web_table_list_double_gold_payments(royal):
     from playtest.terminal import action_lines, plain
     from web.views import meta
+
     st, _ = position(royal, cost={"red": 3}, tokens={"gold": 2, "red": 1}, favour=True)
     game = H.load(royal, st)
     game.apply(royal.string_to_action("buy 1.1"))
@@ -404,11 +449,16 @@ def compiled(tmp_path, *changes, count: int = 1):
 def test_conditions_read_covers_and_spent(tmp_path):
     """`payment.covers[c]` (the gems the gold stands for) and `payment.spent[c]` in a condition:
     here, at most one colour may have gold counting double."""
-    E, rules = compiled(tmp_path, with_worth("2"), (
-        '    effects:\n      - pay(payment)\n      - acquire(card)\n      - refill(card)',
-        '    condition: "count(payment.covers[c] > payment.gold[c] for c in gems) <= 1 and '
-        'all(payment.spent[c] + payment.covers[c] >= payment.gold[c] for c in gems)"\n'
-        '    effects:\n      - pay(payment)\n      - acquire(card)\n      - refill(card)'))
+    E, rules = compiled(
+        tmp_path,
+        with_worth("2"),
+        (
+            "    effects:\n      - pay(payment)\n      - acquire(card)\n      - refill(card)",
+            '    condition: "count(payment.covers[c] > payment.gold[c] for c in gems) <= 1 and '
+            'all(payment.spent[c] + payment.covers[c] >= payment.gold[c] for c in gems)"\n'
+            "    effects:\n      - pay(payment)\n      - acquire(card)\n      - refill(card)",
+        ),
+    )
     st = H.position(E, 2)
     [card] = H.find_cards(E, st, level=1, where="any", cost=lambda c: sorted(n for n in c.values() if n) == [2, 2])
     H.put_in_market(E, st, card, 1)
@@ -419,6 +469,7 @@ def test_conditions_read_covers_and_spent(tmp_path):
     # never a*2 b*2: two colours with gold counting double
     [buy] = [d for d in rules.actions if d.name == "buy_face_up"]
     from compiler.sheets.phrases import describe
+
     said = {lang: describe(buy.condition, lang, rules, buy) for lang in ("en", "fr", "nl", "sr")}
     assert "the number of red tokens paid with gold tokens" not in said["en"]  # a loop over the colours, not red
     assert "paid with gold tokens" in said["en"] and "payés avec des jetons or" in said["fr"]
@@ -426,10 +477,14 @@ def test_conditions_read_covers_and_spent(tmp_path):
 
 
 def test_without_a_worth_covers_is_the_gold(tmp_path, official):
-    E, _ = compiled(tmp_path, (
-        '    effects:\n      - pay(payment)\n      - acquire(card)\n      - refill(card)',
-        '    condition: "all(payment.covers[c] == payment.gold[c] for c in gems)"\n'
-        '    effects:\n      - pay(payment)\n      - acquire(card)\n      - refill(card)'))
+    E, _ = compiled(
+        tmp_path,
+        (
+            "    effects:\n      - pay(payment)\n      - acquire(card)\n      - refill(card)",
+            '    condition: "all(payment.covers[c] == payment.gold[c] for c in gems)"\n'
+            "    effects:\n      - pay(payment)\n      - acquire(card)\n      - refill(card)",
+        ),
+    )
     assert E.PAYMENTS == official.PAYMENTS
     st, _ = position(E, cost={"red": 3}, tokens={"gold": 2, "red": 1}, favour=False)
     assert options(E, H.load(E, st)) == ["pay gold for red red"]

@@ -12,6 +12,7 @@ clean), some 25 s of CPU (35 s on a shared 2-core machine). SPLENDOR_STATE_GAMES
 default 60) and SPLENDOR_STATE_MUTANTS (default 20) search deeper; on CI (CI=true) the mutants are
 the same on every run.
 """
+
 from __future__ import annotations
 
 import copy
@@ -65,8 +66,9 @@ def play_saving(engine, players: int, seed: int) -> int:
 @pytest.mark.parametrize("path", ENGINES, ids=[p.stem for p in ENGINES])
 def test_a_catalogue_engines_own_state_always_loads(path):
     engine = load_engine(path)
-    saves = sum(play_saving(engine, engine.PLAYER_COUNTS[seed % len(engine.PLAYER_COUNTS)], seed)
-                for seed in range(GAMES))
+    saves = sum(
+        play_saving(engine, engine.PLAYER_COUNTS[seed % len(engine.PLAYER_COUNTS)], seed) for seed in range(GAMES)
+    )
     assert saves >= GAMES * 2
 
 
@@ -90,6 +92,7 @@ def test_the_zones_test_specs_own_states_always_load(test_engines):
 
 # --------------------------------------------------------------------------- mutants with zones
 
+
 def _text(name: str) -> dict:
     return {"en": name}
 
@@ -97,10 +100,22 @@ def _text(name: str) -> dict:
 # Zones added to the Cities' zones of tests/test_mutations.py (WITH_ZONES): each shape and start.
 ZONES = {
     "shown": {"title": _text("Shown"), "holds": "cities", "shape": "display", "size": 2},
-    "dealt_shown": {"title": _text("Dealt"), "holds": "cities", "shape": "display", "size": 2,
-                    "source": "city_pile", "start": "dealt"},
-    "stash": {"title": _text("Stash"), "holds": "cities", "shape": "holding", "per_player": True, "limit": 2,
-              "private_when_drawn": True},
+    "dealt_shown": {
+        "title": _text("Dealt"),
+        "holds": "cities",
+        "shape": "display",
+        "size": 2,
+        "source": "city_pile",
+        "start": "dealt",
+    },
+    "stash": {
+        "title": _text("Stash"),
+        "holds": "cities",
+        "shape": "holding",
+        "per_player": True,
+        "limit": 2,
+        "private_when_drawn": True,
+    },
     "bench": {"title": _text("Bench"), "holds": "cities", "shape": "holding", "limit": 3},
 }
 # Zones that deal the kind a second time (E560): check must refuse them.
@@ -132,8 +147,11 @@ ACTIONS = {
     "sweep": _action("sweep", ["for x in city_display: move(x, bench)"], "size(bench) == 0"),
 }
 SETUPS = {
-    "each_draws": {"title": _text("A city each"), "each_player": True,
-                   "effects": ["if size(city_pile) >= 1: draw(city_pile, me.stash)"]},
+    "each_draws": {
+        "title": _text("A city each"),
+        "each_player": True,
+        "effects": ["if size(city_pile) >= 1: draw(city_pile, me.stash)"],
+    },
     "reveal_two": {"title": _text("Two shown"), "each_player": True, "effects": ["reveal(city_pile, shown)"]},
 }
 
@@ -187,13 +205,22 @@ def test_the_mutants_base_with_every_addition_checks_and_its_states_load(workdir
         assert compile_mutant(workdir, mutant([], [], [name], None), name) == (None, {"E560"})
 
 
-@settings(max_examples=MUTANTS, deadline=None, database=None, derandomize=bool(os.environ.get("CI")),
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(actions=st.lists(st.sampled_from(sorted(ACTIONS)), max_size=4, unique=True),
-       setups=st.lists(st.sampled_from(sorted(SETUPS)), max_size=2, unique=True),
-       twice=st.sampled_from([[], [], [], ["spare"], ["open_row"]]),
-       change=st.none() | st.none() | st.none() | st.tuples(st.sampled_from(ZONE_PATHS), st.sampled_from(ZONE_VALUES + ODD_VALUES[:8]),
-                                    st.booleans()))
+@settings(
+    max_examples=MUTANTS,
+    deadline=None,
+    database=None,
+    derandomize=bool(os.environ.get("CI")),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    actions=st.lists(st.sampled_from(sorted(ACTIONS)), max_size=4, unique=True),
+    setups=st.lists(st.sampled_from(sorted(SETUPS)), max_size=2, unique=True),
+    twice=st.sampled_from([[], [], [], ["spare"], ["open_row"]]),
+    change=st.none()
+    | st.none()
+    | st.none()
+    | st.tuples(st.sampled_from(ZONE_PATHS), st.sampled_from(ZONE_VALUES + ODD_VALUES[:8]), st.booleans()),
+)
 def test_a_mutants_own_state_always_loads(workdir, actions, setups, twice, change):
     note(f"actions {actions}, setup {setups}, twice {twice}, change {change}")
     engine, _ = compile_mutant(workdir, mutant(actions, setups, twice, change), "mutant")

@@ -1,6 +1,7 @@
 """Zones of a spec's own kinds (rulespec/README.md, Zones): the deal, the saved state (format
 version 2), what an observer sees, and the checks (the pinned messages of E540-E553 are in
 tests/broken/, one case each)."""
+
 from __future__ import annotations
 
 import json
@@ -28,8 +29,9 @@ def official():
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("seed", [1, 2, 99, 2024])
-def test_every_base_card_and_noble_deal_is_official_and_the_zones_deal_is_the_same_each_time(cities, official,
-                                                                                           players, seed):
+def test_every_base_card_and_noble_deal_is_official_and_the_zones_deal_is_the_same_each_time(
+    cities, official, players, seed
+):
     game, base = cities.new_game(players, seed), official.new_game(players, seed)
     assert game.market == base.market and game.decks == base.decks and game.supply == base.supply
     again = cities.new_game(players, seed)
@@ -64,17 +66,32 @@ def test_an_observation_shows_a_pile_as_its_count_only(cities):
     assert game.to_dict()["zones"]["city_pile"] == list(reversed(game.z_city_pile))  # top first
 
 
-@pytest.mark.parametrize("edit, says", [
-    (lambda s: s["zones"].update(city_display=[99]), "zones.city_display: unknown cities id 99 (cities are 0 to 13)"),
-    (lambda s: s["zones"].update(city_pile=s["zones"]["city_pile"] + s["zones"]["city_display"][:1]),
-     "appears more than once"),
-    (lambda s: s["zones"].update(city_pile=[(s["zones"]["city_display"][0] ^ 1)] + s["zones"]["city_pile"]),
-     "are two faces of one piece: at most one of them is in play"),
-    (lambda s: s["zones"].pop("city_pile"), "'zones' must be an object with the shared zones (city_pile, city_display)"),
-    (lambda s: s["zones"].update(city_display=s["zones"]["city_display"] + s["zones"]["city_pile"][:1]),
-     "zones.city_display holds 4, at most 3"),
-    (lambda s: s.update(version=1), "'version' must be 2, not 1"),
-])
+@pytest.mark.parametrize(
+    "edit, says",
+    [
+        (
+            lambda s: s["zones"].update(city_display=[99]),
+            "zones.city_display: unknown cities id 99 (cities are 0 to 13)",
+        ),
+        (
+            lambda s: s["zones"].update(city_pile=s["zones"]["city_pile"] + s["zones"]["city_display"][:1]),
+            "appears more than once",
+        ),
+        (
+            lambda s: s["zones"].update(city_pile=[(s["zones"]["city_display"][0] ^ 1)] + s["zones"]["city_pile"]),
+            "are two faces of one piece: at most one of them is in play",
+        ),
+        (
+            lambda s: s["zones"].pop("city_pile"),
+            "'zones' must be an object with the shared zones (city_pile, city_display)",
+        ),
+        (
+            lambda s: s["zones"].update(city_display=s["zones"]["city_display"] + s["zones"]["city_pile"][:1]),
+            "zones.city_display holds 4, at most 3",
+        ),
+        (lambda s: s.update(version=1), "'version' must be 2, not 1"),
+    ],
+)
 def test_from_json_refuses_a_broken_zone_with_a_located_sentence(cities, edit, says):
     state = cities.new_game(2, 5).to_dict()
     edit(state)
@@ -83,20 +100,28 @@ def test_from_json_refuses_a_broken_zone_with_a_located_sentence(cities, edit, s
     assert says in str(err.value)
 
 
-@pytest.mark.parametrize("value, says", [
-    (5, "it is 5"), ("text", "it is 'text'"), (True, "it is True"), ([1], "it is a list of 1"), (None, "it is None"),
-    ({"claimed": [], "x": []}, "it has an unknown zone 'x'"),
-    ({"claimed": [], "claimed_private": []}, "it has an unknown zone 'claimed_private'"),  # cities keeps none
-    ({}, "it has no 'claimed'"),
-])
+@pytest.mark.parametrize(
+    "value, says",
+    [
+        (5, "it is 5"),
+        ("text", "it is 'text'"),
+        (True, "it is True"),
+        ([1], "it is a list of 1"),
+        (None, "it is None"),
+        ({"claimed": [], "x": []}, "it has an unknown zone 'x'"),
+        ({"claimed": [], "claimed_private": []}, "it has an unknown zone 'claimed_private'"),  # cities keeps none
+        ({}, "it has no 'claimed'"),
+    ],
+)
 def test_from_json_refuses_a_seat_whose_zones_are_not_its_zones_object(cities, value, says):
     """Issue 26 item 18: a seat's 'zones' that is no object raised AttributeError."""
     state = cities.new_game(2, 5).to_dict()
     state["seats"][1]["zones"] = value
     with pytest.raises(cities.StateError) as err:
         cities.from_json(state)
-    assert err.value.problems == ((("seats", 1, "zones"),
-                                   f"seats[1].zones must be an object with the seat's zones (claimed); {says}"),)
+    assert err.value.problems == (
+        (("seats", 1, "zones"), f"seats[1].zones must be an object with the seat's zones (claimed); {says}"),
+    )
 
 
 def test_play_load_and_load_in_play_refuse_a_seat_zones_that_is_a_number(cities, tmp_path, monkeypatch):
@@ -105,13 +130,16 @@ def test_play_load_and_load_in_play_refuse_a_seat_zones_that_is_a_number(cities,
 
     from app import cli
     from playtest import terminal
+
     state = cities.new_game(2, 5).to_dict()
     state["seats"][1]["zones"] = 5
     saved = tmp_path / "game.json"
     saved.write_text(json.dumps(state, indent=1), encoding="utf-8")
     line = next(n for n, text in enumerate(saved.read_text().split("\n"), 1) if text == '   "zones": 5')
-    shown = (f"{saved}:{line}:13: error[E710]: seats[1].zones must be an object with the seat's zones (claimed); "
-             f"it is 5\n {line} |    \"zones\": 5\n {' ' * len(str(line))} |             ^\n1 error")
+    shown = (
+        f"{saved}:{line}:13: error[E710]: seats[1].zones must be an object with the seat's zones (claimed); "
+        f'it is 5\n {line} |    "zones": 5\n {" " * len(str(line))} |             ^\n1 error'
+    )
     monkeypatch.chdir(ROOT)
     result = CliRunner().invoke(cli.main, ["play", "variants/cities.yaml", "--load", str(saved)], input="quit\n")
     assert (result.exit_code, result.stdout, result.stderr) == (1, "", shown + "\n")
@@ -124,8 +152,10 @@ def test_play_load_and_load_in_play_refuse_a_seat_zones_that_is_a_number(cities,
 
 def test_a_zone_of_the_base_cards_is_refused_as_built_in():
     text = (ROOT / "tests" / "broken" / "zone_key_misfit.yaml").read_text(encoding="utf-8")
-    text = text.replace("city_pile: {title: City tiles, holds: cities, shape: pile, size: 4, start: all}",
-                        "city_pile: {title: City tiles, holds: cards, shape: pile, start: all}")
+    text = text.replace(
+        "city_pile: {title: City tiles, holds: cities, shape: pile, size: 4, start: all}",
+        "city_pile: {title: City tiles, holds: cards, shape: pile, start: all}",
+    )
     broken = ROOT / "tests" / "broken" / "_zone_of_cards.yaml"
     broken.write_text(text, encoding="utf-8")
     try:
@@ -135,8 +165,10 @@ def test_a_zone_of_the_base_cards_is_refused_as_built_in():
         broken.unlink()
     first = err.value.diagnostics[0]
     assert first.code == "E541"
-    assert first.message == ("zone 'city_pile' holds the cards: the base game's cards and nobles lie in their built-in "
-                             "zones (decks, market, hands, noble row), which a spec does not redeclare")
+    assert first.message == (
+        "zone 'city_pile' holds the cards: the base game's cards and nobles lie in their built-in "
+        "zones (decks, market, hands, noble row), which a spec does not redeclare"
+    )
 
 
 def test_a_move_of_nothing_is_a_located_rule_error(cities):
@@ -153,12 +185,16 @@ def test_play_shows_the_zones_a_pile_as_its_count(cities):
     game.z_claimed[1].append(game.z_city_display.pop(1))
     seats = terminal.make_seats(cities, ["human", "greedy"], 3)
     board = terminal.draw_board(cities, game, seats, 0)
-    assert "city_pile   4 pieces, face down\n" \
-           "city_display   1) tile 1  side 1  prestige 13  requires 4 red 3 black  any_one_colour 0\n" \
-           "               2) tile 6  side 1  prestige 13  requires 3 blue 4 green  any_one_colour 0\n" in board
+    assert (
+        "city_pile   4 pieces, face down\n"
+        "city_display   1) tile 1  side 1  prestige 13  requires 4 red 3 black  any_one_colour 0\n"
+        "               2) tile 6  side 1  prestige 13  requires 3 blue 4 green  any_one_colour 0\n" in board
+    )
     assert "    claimed   none\n" in board
-    assert "    claimed   1) tile 7  side 2  prestige 14  requires 2 white 1 blue 1 green 2 red 2 black  " \
-           "any_one_colour 0" in board
+    assert (
+        "    claimed   1) tile 7  side 2  prestige 14  requires 2 white 1 blue 1 green 2 red 2 black  "
+        "any_one_colour 0" in board
+    )
     # In full (a finished game, a spectator) too, a pile is its count: what is left in it stays unseen.
     whole = terminal.draw_board(cities, game, seats, None)
     assert "city_pile   4 pieces, face down\n" in whole and whole.index("city_pile") < whole.index("city_display")
@@ -234,6 +270,7 @@ def test_the_rl_observation_hides_the_others_drawn_components(secrets):
 
     game = secret_game(secrets)
     encoder = rl.Encoder(secrets, 2)
+
     # a tile: present, hidden, mark, colour one-hot over the gems, worth, family one-hot (owl, fox, bear)
     def block(x):
         mark, colour, worth, family, _text = secrets._k_secrets[x]
@@ -246,10 +283,11 @@ def test_the_rl_observation_hides_the_others_drawn_components(secrets):
     drawn, drawn2, taken = game.z_hand[0]
     for me in (0, 1):
         vector = encoder.encode(game.observation(me), game.prestige)
-        parts = {f.name: vector[f.start:f.stop].tolist() for f in encoder.fields if "zone[" in f.name}
+        parts = {f.name: vector[f.start : f.stop].tolist() for f in encoder.fields if "zone[" in f.name}
         assert parts["zone[secret_pile]"] == [len(game.z_secret_pile)]
-        assert [parts[f"zone[secret_row][{s}]"] for s in (1, 2)] == [block(x) for x in game.z_secret_row] + \
-            [empty] * (2 - len(game.z_secret_row))
+        assert [parts[f"zone[secret_row][{s}]"] for s in (1, 2)] == [block(x) for x in game.z_secret_row] + [empty] * (
+            2 - len(game.z_secret_row)
+        )
         # seats relative to the observer (the observer first); a hand has its limit's 3 slots
         hand0 = [parts[f"seat[{(0 - me) % 2}].zone[hand][{s}]"] for s in (1, 2, 3)]
         hand1 = [parts[f"seat[{(1 - me) % 2}].zone[hand][{s}]"] for s in (1, 2, 3)]
@@ -299,6 +337,7 @@ def test_any_value_of_the_wrong_shape_anywhere_is_a_state_error(engine):
 
 # --------------------------------------------------------------------------- each component in one place
 
+
 def compiled(tmp_path_factory, spec: str):
     path = tmp_path_factory.mktemp("zones") / (pathlib.Path(spec).stem.replace("-", "_") + ".py")
     path.write_text(pipeline.compile_spec(str(ROOT / spec)).text, encoding="utf-8")
@@ -335,8 +374,11 @@ def test_a_choice_from_a_kind_offers_the_components_face_up_in_play_only(dealt_o
     for seed in range(30):
         game, rng = dealt_open.new_game(2, seed), random.Random(seed)
         while not game.is_over():
-            claims = [int(s.split()[1]) - 1 for s in map(dealt_open.action_to_string, game.legal_actions())
-                      if s.startswith("city ")]
+            claims = [
+                int(s.split()[1]) - 1
+                for s in map(dealt_open.action_to_string, game.legal_actions())
+                if s.startswith("city ")
+            ]
             assert set(claims) <= in_play(game) - set(game.z_claimed[game.current_player]), (seed, claims)
             offered += len(claims)
             game.apply(rng.choice(game.legal_actions()))

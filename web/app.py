@@ -46,6 +46,7 @@ tables a client gets 429, and while the server is full (games in play, bots' que
 table gets 503, each with a ``Retry-After``; a table removed as too old (``--expire-days``,
 ``--max-tables``) answers 410 with why.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -84,8 +85,10 @@ from .streams import Streams
 from .tables import Hub, Refused
 
 HERE = pathlib.Path(__file__).resolve().parent
-PAGE_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-            "frame-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+PAGE_CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "frame-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
 
 
 class SeatNumber(Convertor):
@@ -144,8 +147,9 @@ class VersionedStatic(StaticFiles):
     ``max-age``, immutable; otherwise ``no-cache``: the browser asks again each time, with the
     ETag or date it holds, and gets a 304 while the file is unchanged."""
 
-    def file_response(self, full_path: str | os.PathLike[str], stat_result: os.stat_result, scope: Scope,
-                      status_code: int = 200) -> Response:
+    def file_response(
+        self, full_path: str | os.PathLike[str], stat_result: os.stat_result, scope: Scope, status_code: int = 200
+    ) -> Response:
         response = FileResponse(full_path, status_code=status_code, stat_result=stat_result)
         asked = urllib.parse.parse_qs(scope.get("query_string", b"").decode("latin-1")).get("v", [""])[0]
         fresh = bool(asked) and asked == static_version(full_path)
@@ -176,9 +180,14 @@ class Compress:
 
 def templates() -> jinja2.Environment:
     """The pages' templates: autoescaped, and an undefined name is an error, never a blank."""
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(HERE / "templates")), autoescape=True,
-                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                             finalize=html_finalize)  # a spec's control characters shown escaped, as in the sheets
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(HERE / "templates")),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        finalize=html_finalize,
+    )  # a spec's control characters shown escaped, as in the sheets
     env.globals["static_url"] = static_url
     return env
 
@@ -217,14 +226,17 @@ class SecurityHeaders:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
                 names = {k.lower() for k, _ in headers}
-                extra = {b"content-security-policy": PAGE_CSP.encode(), b"x-content-type-options": b"nosniff",
-                         b"referrer-policy": b"same-origin", b"cache-control": b"no-store"}
+                extra = {
+                    b"content-security-policy": PAGE_CSP.encode(),
+                    b"x-content-type-options": b"nosniff",
+                    b"referrer-policy": b"same-origin",
+                    b"cache-control": b"no-store",
+                }
                 headers += [(k, v) for k, v in extra.items() if k not in names]
                 message = {**message, "headers": headers}
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
-
 
 
 @contextlib.asynccontextmanager
@@ -257,8 +269,14 @@ def warm(variants: dict[str, Any]) -> None:
             logging.getLogger("splendor_rules.web").error("engine of %s not built: %s", variant.key, e)
 
 
-def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers: int = 1,
-               quotas: Quotas | None = None, hosts: Hosts | None = None) -> Starlette:
+def create_app(
+    variants: dict,
+    db_path: str,
+    bot_delay: float = 0.6,
+    bot_workers: int = 1,
+    quotas: Quotas | None = None,
+    hosts: Hosts | None = None,
+) -> Starlette:
     """The web table over `variants` (name -> web.catalogue.Variant), storing in `db_path`; bots
     wait `bot_delay` seconds before a move and think in `bot_workers` processes (0: threads);
     `quotas`: the limits (web.quotas; None: serve's defaults); `hosts`: the names it answers to
@@ -269,9 +287,15 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
     limiter = Limiter(quotas)
     store = Store(db_path)
     streams = Streams(quotas.streams_per_address, quotas.streams_per_table)
-    hub = Hub(variants, store, bot_delay, bot_workers,
-              expire_after=quotas.expire_days * 86400 if quotas.expire_days is not None else None,
-              max_tables=quotas.max_tables, abandon_after=quotas.abandoned_days * 86400)
+    hub = Hub(
+        variants,
+        store,
+        bot_delay,
+        bot_workers,
+        expire_after=quotas.expire_days * 86400 if quotas.expire_days is not None else None,
+        max_tables=quotas.max_tables,
+        abandon_after=quotas.abandoned_days * 86400,
+    )
     server = Server(variants, env, store, hub, streams, limiter)
     seat_api = "/api/tables/{table:token}/seats/{seat:seat}/{secret:token}"
     watch_api = "/api/tables/{table:token}/watch/{secret:token}"
@@ -310,8 +334,9 @@ def create_app(variants: dict, db_path: str, bot_delay: float = 0.6, bot_workers
     app.state.limiter = limiter
     refuse_early = functools.partial(errors.refuse_early, env)
     app.add_middleware(RequestLimit, limiter=limiter, refuse=refuse_early)
-    app.add_middleware(HostCheck, hosts=hosts if hosts is not None else Hosts.bound_to("127.0.0.1"),
-                       refuse=refuse_early)
+    app.add_middleware(
+        HostCheck, hosts=hosts if hosts is not None else Hosts.bound_to("127.0.0.1"), refuse=refuse_early
+    )
     app.add_middleware(Compress)
     app.add_middleware(SecurityHeaders)  # the outermost: its headers go on every answer, a 429 too
     return app

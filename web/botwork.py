@@ -10,6 +10,7 @@ an action id. With ``workers=0`` (tests) bots think in a thread of the server's 
 A bot is made afresh for each move, seeded from (table seed, seat, move number), so a move
 is the same whichever way it is chosen and after a restart.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -57,6 +58,7 @@ def _sha(source: str) -> str:
 def _leave_with_parent(parent: int) -> None:
     """In a worker: exit when the server that started it is gone (even killed with SIGKILL, which
     gives it no chance to stop its workers), rather than live on as an orphan."""
+
     def watch():
         while os.getppid() == parent:
             time.sleep(1.0)
@@ -76,8 +78,12 @@ class Thinkers:
             self.pool = self._pool()
 
     def _pool(self):
-        return concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                                      initializer=_leave_with_parent, initargs=(os.getpid(),))
+        return concurrent.futures.ProcessPoolExecutor(
+            self.workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_leave_with_parent,
+            initargs=(os.getpid(),),
+        )
 
     async def choose(self, module, source: str, game, who: str, seed: str, seconds: float | None = None) -> int:
         """The bot's move, in at most `seconds` (TimeoutError past them: the worker that was

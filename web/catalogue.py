@@ -10,6 +10,7 @@ server starts with the whole catalogue in the time its checks take. The referenc
 variant is the compiler's own HTML sheet (the one `splendor-rules sheet` writes, with its
 house-rules box), rendered on first request per language.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -22,7 +23,7 @@ from types import ModuleType
 from compiler import pipeline
 from compiler.diagnostics import CompileError, Diagnostic, SourceMap
 from compiler.emit import engine as emit_engine
-from compiler.front.overlay import find_spec
+from compiler.front.locate import find_spec
 from compiler.model import Rules, Text
 from compiler.sheets import content, worked_game
 from compiler.sheets import render as sheet_render
@@ -95,8 +96,9 @@ class Variant:
             base = pipeline.load_rules(self.rules.bases[0].path) if self.rules.bases else None
             if "worked" not in self._games:  # a game of this engine, as `sheet` tells it: one for every language
                 self._games["worked"] = worked_game.find(self.module, self.rules)
-            self._sheets[lang] = str(sheet_render.html(
-                content.build(self.rules, lang, base, worked=self._games["worked"]), self.rules))
+            self._sheets[lang] = str(
+                sheet_render.html(content.build(self.rules, lang, base, worked=self._games["worked"]), self.rules)
+            )
         return self._sheets[lang]
 
 
@@ -105,8 +107,9 @@ def default_specs() -> list[str]:
     index = ROOT / pipeline.VARIANT_INDEX
     official = ROOT / pipeline.OFFICIAL
     if index.is_file():
-        return [str(official)] + [str(ROOT / p) if not os.path.isabs(p) else p
-                                  for p in pipeline.index_entries(str(index))]
+        return [str(official)] + [
+            str(ROOT / p) if not os.path.isabs(p) else p for p in pipeline.index_entries(str(index))
+        ]
     return [find_spec("official")]
 
 
@@ -116,8 +119,9 @@ def default_cache() -> pathlib.Path:
     return engines.default_cache_dir() / "served"
 
 
-def load(paths: list[str], sources: SourceMap | None = None,
-         cache: pathlib.Path | None | bool = True) -> dict[str, Variant]:
+def load(
+    paths: list[str], sources: SourceMap | None = None, cache: pathlib.Path | None | bool = True
+) -> dict[str, Variant]:
     """The variants of `paths` by name, in order; CompileError with every problem of every spec
     (a spec with errors is not served, and two specs of one name would be ambiguous). `cache`:
     the folder of compiled engines (True: :func:`default_cache`; None or False: compile each)."""
@@ -134,8 +138,9 @@ def load(paths: list[str], sources: SourceMap | None = None,
             continue
         key = checked.rules.name
         if key in out:
-            problems.append(Diagnostic("E001", f"two specs are named '{key}' ({out[key].path} and {path}); "
-                                               "serve one of them"))
+            problems.append(
+                Diagnostic("E001", f"two specs are named '{key}' ({out[key].path} and {path}); serve one of them")
+            )
             continue
         out[key] = Variant(key, path, checked.rules, text, filename or f"<engine {key}>")
     if problems:

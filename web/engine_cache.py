@@ -23,6 +23,7 @@ A cached file is input like any other, and it is run, so it is trusted no more t
 An entry used is touched; when one is written, the entries of the same spec not used for
 KEEP_DAYS days (older compilers, older texts of the spec) are removed.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -97,7 +98,7 @@ def entry_text(path: pathlib.Path, spec_sha256: str) -> str | None:
     except UnicodeDecodeError:
         return None
     header = HEADER.match(text)
-    body = text[header.end():] if header else ""
+    body = text[header.end() :] if header else ""
     if header is None or hashlib.sha256(body.encode("utf-8")).hexdigest() != header.group(1):
         return None
     declared = SPEC_LINE.search(body)

@@ -6,6 +6,7 @@ a colour's name comes from the sheets' language tables (``colour.NAME``, the wor
 sheet uses; the spec's own name for a colour they do not know) and its symbol is derived from
 those names (:func:`symbols`), unique among the spec's colours in that language.
 """
+
 from __future__ import annotations
 
 import functools
@@ -23,7 +24,7 @@ def symbols(names: list[str]) -> list[str]:
     out = []
     for i, name in enumerate(names):
         rivals = [other for j, other in enumerate(names) if j != i and initials[j] == initials[i]]
-        place = next((k for k in range(1, len(name)) if all(other[k:k + 1] != name[k] for other in rivals)), None)
+        place = next((k for k in range(1, len(name)) if all(other[k : k + 1] != name[k] for other in rivals)), None)
         out.append(initials[i] if not rivals else initials[i] + name[place] if place is not None else name)
     if len(set(out)) < len(out):
         out = [f"{s}{i + 1}" for i, s in enumerate(out)]
@@ -41,8 +42,9 @@ def words(colours: tuple[str, ...], lang: str, declared: tuple[tuple[str, str], 
     own = dict(declared)
     taken = set(own.values())
     derived = [s if s not in taken else f"{s}{i + 1}" for i, s in enumerate(symbols(names))]
-    return {c: {"name": name, "symbol": own.get(c, symbol)}
-            for c, name, symbol in zip(colours, names, derived, strict=True)}
+    return {
+        c: {"name": name, "symbol": own.get(c, symbol)} for c, name, symbol in zip(colours, names, derived, strict=True)
+    }
 
 
 def declared(rules: Rules | None, lang: str) -> tuple[tuple[str, str], ...]:

@@ -8,6 +8,7 @@ loopback, its address when it listens on one, any address literal when it listen
 interface (a literal address is not a name anyone can rebind), and the names its host allows
 (``serve --allowed-host``: the name of a reverse proxy's site, say).
 """
+
 from __future__ import annotations
 
 import ipaddress
@@ -16,8 +17,10 @@ from dataclasses import dataclass
 from .tables import Refused
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
-REFUSED = ("this server does not answer to that name (the address in the Host header); its host may allow it "
-           "with serve --allowed-host")
+REFUSED = (
+    "this server does not answer to that name (the address in the Host header); its host may allow it "
+    "with serve --allowed-host"
+)
 
 
 def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
@@ -33,9 +36,9 @@ def host_name(header: str) -> str | None:
     text = header.strip().lower()
     if text.startswith("["):
         end = text.find("]")
-        if end < 0 or (text[end + 1:] and not (text[end + 1] == ":" and text[end + 2:].isdigit())):
+        if end < 0 or (text[end + 1 :] and not (text[end + 1] == ":" and text[end + 2 :].isdigit())):
             return None
-        return text[:end + 1]
+        return text[: end + 1]
     name, _, port = text.partition(":")
     if not name or (port and not port.isdigit()) or any(c.isspace() or c in "/\\@" for c in name):
         return None

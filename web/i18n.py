@@ -11,6 +11,7 @@ as :func:`translate` here, used by the templates.
 The language is the one asked for (``?lang=``), else the first of the browser's languages
 (Accept-Language) that has a catalogue, else English.
 """
+
 from __future__ import annotations
 
 import functools

@@ -13,6 +13,7 @@ from the engine here, through its public API (``describe_action``, ``DECISION_IN
 - :func:`taken_card` and :func:`named_card`: the card a move bought or reserved, when everyone may
   know it, for a log that names cards by what they are rather than by a slot refilled since.
 """
+
 from __future__ import annotations
 
 import functools
@@ -77,8 +78,12 @@ def payments(module: ModuleType, game: Any, seat: int) -> dict[str, list[dict[st
         trial = game.clone()
         trial.apply(action)
         options = []
-        if not trial.is_over() and trial.current_player == seat and trial.legal_actions() and all(
-                moves[p]["payment"] for p in trial.legal_actions()):
+        if (
+            not trial.is_over()
+            and trial.current_player == seat
+            and trial.legal_actions()
+            and all(moves[p]["payment"] for p in trial.legal_actions())
+        ):
             for pay in trial.legal_actions():  # several payments: each one's tokens
                 paid = trial.clone()
                 paid.apply(pay)

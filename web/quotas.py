@@ -11,7 +11,7 @@ process), each request costs the event loop that every seat shares. The limits:
 - ``max_open_tables``: games in play, in all; a new table waits for one to end, expire or be
   abandoned (``abandoned_days`` without a move: it no longer counts, and may make room in the
   database as a finished game does);
-- ``max_tables`` and ``expire_days``: what the database keeps (see ``web.tables.tables_to_close``);
+- ``max_tables`` and ``expire_days``: what the database keeps (see ``web.closing.tables_to_close``);
 - ``bot_queue``: bot moves waiting for the worker process, in all. A table has at most one
   move of its bots in flight (its bot task asks for one move at a time), so the queue is fair
   between tables by construction; past this length a new table with bots is refused rather
@@ -22,6 +22,7 @@ full) and the seconds after which asking again can succeed (the ``Retry-After`` 
 The client's address is the connection's, or the one a proxy named by ``serve --proxy``
 forwards (uvicorn reads ``X-Forwarded-For`` from those addresses only, and from none by default).
 """
+
 from __future__ import annotations
 
 import math
@@ -61,15 +62,19 @@ class Quotas:
 
     def check(self) -> None:
         """ValueError, saying which, for limits that contradict each other or cannot be read."""
-        for option, rate in (("--tables-per-address", self.tables_per_address),
-                             ("--requests-per-address", self.requests_per_address)):
+        for option, rate in (
+            ("--tables-per-address", self.tables_per_address),
+            ("--requests-per-address", self.requests_per_address),
+        ):
             try:
                 parse_rate(rate)
             except ValueError as e:
                 raise ValueError(f"{option}: {e}") from None
         if self.max_open_tables > self.max_tables:
-            raise ValueError(f"--max-open-tables ({self.max_open_tables}) must be at most --max-tables "
-                             f"({self.max_tables}): games in play are never removed to make room")
+            raise ValueError(
+                f"--max-open-tables ({self.max_open_tables}) must be at most --max-tables "
+                f"({self.max_tables}): games in play are never removed to make room"
+            )
 
 
 def parse_rate(text: str) -> RateLimitItem:
@@ -101,27 +106,43 @@ class Limiter:
 
     def request(self, address: str) -> None:
         """Count one request of `address`; Refused (429) past its rate."""
-        self._hit(self.requests, address, f"too many requests from your address (at most "
-                                          f"{shown_rate(self.requests)}); wait a moment")
+        self._hit(
+            self.requests,
+            address,
+            f"too many requests from your address (at most {shown_rate(self.requests)}); wait a moment",
+        )
 
     def new_table(self, address: str) -> None:
         """Count one new table of `address`; Refused (429) past its rate."""
-        self._hit(self.tables, address, f"you have made too many tables (at most {shown_rate(self.tables)} "
-                                        "from one address); wait before making another")
+        self._hit(
+            self.tables,
+            address,
+            f"you have made too many tables (at most {shown_rate(self.tables)} "
+            "from one address); wait before making another",
+        )
 
     def admit(self, hub, address: str):
         """The check :meth:`web.tables.Hub.create` runs on a valid request for a table: room
         for one more game in play, room in the bots' queue if it has bots (503: the server is
         full, whoever asks), then the rate of `address` (429), counted only for a table that
         is made."""
+
         def check(seats: list[str]) -> None:
             if hub.open_tables() >= self.quotas.max_open_tables:
-                raise Refused(503, f"this server has {self.quotas.max_open_tables} games in play, as many as it "
-                                   "takes; try again when one has ended", retry_after=60)
+                raise Refused(
+                    503,
+                    f"this server has {self.quotas.max_open_tables} games in play, as many as it "
+                    "takes; try again when one has ended",
+                    retry_after=60,
+                )
             if any(who != HUMAN for who in seats) and hub.thinking >= self.quotas.bot_queue:
-                raise Refused(503, "the bots of this server are all busy; try again in a few seconds, or make a "
-                                   "table of people only", retry_after=5)
+                raise Refused(
+                    503,
+                    "the bots of this server are all busy; try again in a few seconds, or make a table of people only",
+                    retry_after=5,
+                )
             self.new_table(address)
+
         return check
 
 

@@ -12,6 +12,7 @@ shows, with these differences: no action is legal (a replay plays nothing), the 
 move K, and seen by no seat (``as`` None) the whole state is open, blind reserves included
 (the deck order and the spec's face-down piles stay counts, as at the end of a game).
 """
+
 from __future__ import annotations
 
 from typing import Any

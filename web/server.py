@@ -1,4 +1,5 @@
 """`splendor-rules serve`: the specs loaded and checked, the app run under uvicorn."""
+
 from __future__ import annotations
 
 import datetime
@@ -12,10 +13,11 @@ from compiler.safe_text import visible
 
 from . import catalogue
 from .app import create_app
+from .closing import days
 from .hosts import Hosts
 from .quotas import Quotas
 from .store import Store
-from .tables import Hub, days
+from .tables import Hub
 from .views import result
 
 DEFAULT_DB = "splendor-tables.sqlite3"
@@ -31,8 +33,14 @@ def load_variants(paths: list[str] | None, sources=None) -> dict:
     return catalogue.load(paths if paths else catalogue.default_specs(), sources)
 
 
-def make_app(variants: dict, db: str, bot_delay: float = 0.6, bot_workers: int = 1, quotas: Quotas | None = None,
-             hosts: Hosts | None = None):
+def make_app(
+    variants: dict,
+    db: str,
+    bot_delay: float = 0.6,
+    bot_workers: int = 1,
+    quotas: Quotas | None = None,
+    hosts: Hosts | None = None,
+):
     try:
         return create_app(variants, db, bot_delay, bot_workers, quotas, hosts)
     except sqlite3.Error as e:
@@ -45,8 +53,16 @@ def run(app, host: str, port: int, proxies: tuple[str, ...] = ()) -> None:
     process of this machine could otherwise claim any address, and its limits)."""
     # A short grace on shutdown: the seats' event streams never end by themselves. No access log:
     # the paths hold the seats' secrets.
-    uvicorn.run(app, host=host, port=port, timeout_graceful_shutdown=2, log_level="info", access_log=False,
-                proxy_headers=bool(proxies), forwarded_allow_ips=list(proxies) or None)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        timeout_graceful_shutdown=2,
+        log_level="info",
+        access_log=False,
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=list(proxies) or None,
+    )
 
 
 def _when(at: float) -> str:
@@ -79,13 +95,18 @@ def list_tables(db: str, variants: dict, now: float | None = None) -> str:
         elif (outcome := result(table)) is not None:
             winners = outcome["winners"]
             names = " and ".join(f"player {p + 1}" for p in winners)
-            state = (f"over: {names} {'wins' if len(winners) == 1 else 'share the victory'}" if winners
-                     else "over: no winner") + f" ({outcome['ended_by']})"
+            state = (
+                f"over: {names} {'wins' if len(winners) == 1 else 'share the victory'}"
+                if winners
+                else "over: no winner"
+            ) + f" ({outcome['ended_by']})"
         else:
             state = f"in play, player {table.game.current_player + 1} to move"
         seats = ", ".join(visible(who) for who, _ in row.seats)
-        lines.append(f"{visible(table_id)}  {visible(row.spec)}  [{seats}]  {len(row.moves)} moves  {state}  "
-                     f"made {_when(row.created)}, last move {_when(row.last_at)} ({days(now - row.last_at)} ago)")
+        lines.append(
+            f"{visible(table_id)}  {visible(row.spec)}  [{seats}]  {len(row.moves)} moves  {state}  "
+            f"made {_when(row.created)}, last move {_when(row.last_at)} ({days(now - row.last_at)} ago)"
+        )
     count = f"{len(lines)} table{'s' if len(lines) != 1 else ''} in {db}"
     # A database from elsewhere is data: a spec name, a seat or an error holding a line break stays on its line.
     return "\n".join(visible(line) for line in [count + (":" if lines else "")] + lines)

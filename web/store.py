@@ -19,6 +19,7 @@ why, so that its links say what became of it rather than "no such table".
 A seat's secret is never stored: only its SHA-256, compared in constant time
 (``hmac.compare_digest``) with the hash of the secret a browser presents.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -45,7 +46,9 @@ CREATE TABLE IF NOT EXISTS {name} (
     undone INTEGER NOT NULL DEFAULT 0
 );
 """
-SCHEMA = TABLES.format(name="tables") + """
+SCHEMA = (
+    TABLES.format(name="tables")
+    + """
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
     seat INTEGER NOT NULL,
@@ -67,6 +70,7 @@ CREATE TABLE IF NOT EXISTS closed (
     at REAL NOT NULL
 );
 """
+)
 
 
 def digest(secret: str) -> str:
@@ -133,8 +137,10 @@ class Store:
         try:
             if "tables" in names:
                 self.db.execute(TABLES.format(name="tables_v2"))
-                self.db.execute("INSERT INTO tables_v2 (id, spec, engine_sha256, players, seed, host_hash, created) "
-                                "SELECT id, spec, engine, players, seed, host_hash, created FROM tables")
+                self.db.execute(
+                    "INSERT INTO tables_v2 (id, spec, engine_sha256, players, seed, host_hash, created) "
+                    "SELECT id, spec, engine, players, seed, host_hash, created FROM tables"
+                )
                 self.db.execute("DROP TABLE tables")
                 self.db.execute("ALTER TABLE tables_v2 RENAME TO tables")
             self.db.execute("DROP TABLE engines")
@@ -166,6 +172,7 @@ class Store:
     async def take_back(self, table_id: str, n: int) -> None:
         """Remove move number `n` (from 0), the table's last, and count it as undone; returns once
         committed (raises sqlite3.Error, changing nothing, when move `n` is not the last)."""
+
         def write(db: sqlite3.Connection) -> None:
             if db.execute("SELECT MAX(n) FROM moves WHERE table_id = ?", (table_id,)).fetchone()[0] != n:
                 raise sqlite3.IntegrityError(f"move {n} is not the last of table {table_id}")
@@ -186,28 +193,48 @@ class Store:
         """Store move number `n` (from 0) of a table; returns once it is committed (raises
         sqlite3.Error when it is not: the primary key refuses a second move n)."""
         at = time.time()
-        await self._write(lambda db: db.execute("INSERT INTO moves (table_id, n, seat, action, at) "
-                                                "VALUES (?, ?, ?, ?, ?)", (table_id, n, seat, action, at)))
+        await self._write(
+            lambda db: db.execute(
+                "INSERT INTO moves (table_id, n, seat, action, at) VALUES (?, ?, ?, ?, ?)",
+                (table_id, n, seat, action, at),
+            )
+        )
 
-    async def create_table(self, table_id: str, spec: str, engine_sha256: str, players: int, seed: int,
-                           host_hash: str, seats: list[tuple[str, str | None]], watch_hash: str | None = None) -> None:
+    async def create_table(
+        self,
+        table_id: str,
+        spec: str,
+        engine_sha256: str,
+        players: int,
+        seed: int,
+        host_hash: str,
+        seats: list[tuple[str, str | None]],
+        watch_hash: str | None = None,
+    ) -> None:
         """Store a new table and its seats (its engine by hash, never its text); returns once committed."""
         sha = engine_sha256
         created = time.time()
 
         def write(db):
-            db.execute("INSERT INTO tables (id, spec, engine_sha256, players, seed, host_hash, created, watch_hash) "
-                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (table_id, spec, sha, players, seed, host_hash, created,
-                                                           watch_hash))
-            db.executemany("INSERT INTO seats (table_id, seat, who, secret_hash) VALUES (?, ?, ?, ?)",
-                           [(table_id, i, who, h) for i, (who, h) in enumerate(seats)])
+            db.execute(
+                "INSERT INTO tables (id, spec, engine_sha256, players, seed, host_hash, created, watch_hash) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (table_id, spec, sha, players, seed, host_hash, created, watch_hash),
+            )
+            db.executemany(
+                "INSERT INTO seats (table_id, seat, who, secret_hash) VALUES (?, ?, ?, ?)",
+                [(table_id, i, who, h) for i, (who, h) in enumerate(seats)],
+            )
 
         await self._write(write)
 
     async def set_watch_hash(self, table_id: str, watch_hash: str) -> None:
         """Give a table stored before spectators had a secret its watch hash; returns once committed."""
-        await self._write(lambda db: db.execute("UPDATE tables SET watch_hash = ? WHERE id = ? AND watch_hash IS NULL",
-                                                (watch_hash, table_id)))
+        await self._write(
+            lambda db: db.execute(
+                "UPDATE tables SET watch_hash = ? WHERE id = ? AND watch_hash IS NULL", (watch_hash, table_id)
+            )
+        )
 
     async def _write(self, job) -> None:
         """Run `job(db)` in the writer thread, in the next group commit; wait for the commit."""
@@ -268,17 +295,40 @@ class Store:
             return self._tables()
 
     def _tables(self) -> list[StoredTable]:
-        rows = self.db.execute("SELECT t.id, t.spec, t.engine_sha256, t.players, t.seed, t.host_hash, t.created, "
-                               "(SELECT MAX(at) FROM moves m WHERE m.table_id = t.id), t.watch_hash, t.undo, t.undone "
-                               "FROM tables t ORDER BY t.created, t.id").fetchall()
+        rows = self.db.execute(
+            "SELECT t.id, t.spec, t.engine_sha256, t.players, t.seed, t.host_hash, t.created, "
+            "(SELECT MAX(at) FROM moves m WHERE m.table_id = t.id), t.watch_hash, t.undo, t.undone "
+            "FROM tables t ORDER BY t.created, t.id"
+        ).fetchall()
         out = []
         for table_id, spec, sha, players, seed, host_hash, created, last_move, watch_hash, undo, undone in rows:
-            seats = [(who, h) for who, h in self.db.execute(
-                "SELECT who, secret_hash FROM seats WHERE table_id = ? ORDER BY seat", (table_id,))]
-            moves = [(s, a) for s, a in self.db.execute(
-                "SELECT seat, action FROM moves WHERE table_id = ? ORDER BY n", (table_id,))]
-            out.append(StoredTable(table_id, spec, sha, players, seed, host_hash, seats, moves, created,
-                                   max(created, last_move or 0.0), watch_hash, bool(undo), undone))
+            seats = [
+                (who, h)
+                for who, h in self.db.execute(
+                    "SELECT who, secret_hash FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)
+                )
+            ]
+            moves = [
+                (s, a)
+                for s, a in self.db.execute("SELECT seat, action FROM moves WHERE table_id = ? ORDER BY n", (table_id,))
+            ]
+            out.append(
+                StoredTable(
+                    table_id,
+                    spec,
+                    sha,
+                    players,
+                    seed,
+                    host_hash,
+                    seats,
+                    moves,
+                    created,
+                    max(created, last_move or 0.0),
+                    watch_hash,
+                    bool(undo),
+                    undone,
+                )
+            )
         return out
 
     async def close_tables(self, closing: dict[str, str]) -> None:
@@ -291,8 +341,10 @@ class Store:
             db.executemany("DELETE FROM moves WHERE table_id = ?", ids)
             db.executemany("DELETE FROM seats WHERE table_id = ?", ids)
             db.executemany("DELETE FROM tables WHERE id = ?", ids)
-            db.executemany("INSERT OR REPLACE INTO closed (id, reason, at) VALUES (?, ?, ?)",
-                           [(table_id, why, at) for table_id, why in closing.items()])
+            db.executemany(
+                "INSERT OR REPLACE INTO closed (id, reason, at) VALUES (?, ?, ?)",
+                [(table_id, why, at) for table_id, why in closing.items()],
+            )
 
         await self._write(write)
 

@@ -18,6 +18,7 @@ A stream costs the server a connection and, at every move, a view to send. So:
   when the entries it sent are still the log's first ones and the table's count of undone moves
   has not changed since (an undo takes an entry away: the log is then sent whole).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -52,8 +53,18 @@ class Frame:
 
     @classmethod
     def of(cls, table) -> Frame:
-        return cls(table.id, table.spec, table.module, table.game, tuple(table.seats), tuple(table.log), table.problem,
-                   tuple(table.named), table.undo, table.undone)
+        return cls(
+            table.id,
+            table.spec,
+            table.module,
+            table.game,
+            tuple(table.seats),
+            tuple(table.log),
+            table.problem,
+            tuple(table.named),
+            table.undo,
+            table.undone,
+        )
 
 
 @dataclass(frozen=True)
@@ -69,8 +80,9 @@ class Rendered:
         """The view as one server-sent event, with the log's entries from `log_from` on (0: all)."""
         if not 0 <= log_from <= len(self.log):
             log_from = 0
-        return (f'event: view\ndata: {{"log_from": {log_from}, "log": [{", ".join(self.log[log_from:])}], '
-                f"{self.rest}}}\n\n")
+        return (
+            f'event: view\ndata: {{"log_from": {log_from}, "log": [{", ".join(self.log[log_from:])}], {self.rest}}}\n\n'
+        )
 
 
 def render(frame: Frame, seat: int | None) -> Rendered:
@@ -94,8 +106,14 @@ class Views:
     async def rendered(self, table: Any, seat: int | None) -> Rendered:
         key = (table.id, seat)
         held = self.latest.get(key)
-        if (held is not None and held[0] is table.game and held[1] == table.problem and held[2] == len(table.log)
-                and held[4] == table.undo and held[5] == table.undone):
+        if (
+            held is not None
+            and held[0] is table.game
+            and held[1] == table.problem
+            and held[2] == len(table.log)
+            and held[4] == table.undo
+            and held[5] == table.undone
+        ):
             return await asyncio.shield(held[3])
         frame = Frame.of(table)
         task = asyncio.ensure_future(asyncio.to_thread(render, frame, seat))
@@ -125,11 +143,18 @@ class Streams:
     def open(self, address: str, table_id: str) -> None:
         """Count a new stream; Refused (429) past a cap, counting nothing."""
         if self.per_address.get(address, 0) >= self.cap_address:
-            raise Refused(429, f"your address has {self.cap_address} live connections to this server, as many as "
-                               "it takes; close a tab of it or wait", retry_after=RETRY_AFTER)
+            raise Refused(
+                429,
+                f"your address has {self.cap_address} live connections to this server, as many as "
+                "it takes; close a tab of it or wait",
+                retry_after=RETRY_AFTER,
+            )
         if self.per_table.get(table_id, 0) >= self.cap_table:
-            raise Refused(429, f"this table has {self.cap_table} live connections, as many as it takes; try again "
-                               "in a while", retry_after=RETRY_AFTER)
+            raise Refused(
+                429,
+                f"this table has {self.cap_table} live connections, as many as it takes; try again in a while",
+                retry_after=RETRY_AFTER,
+            )
         self.per_address[address] = self.per_address.get(address, 0) + 1
         self.per_table[table_id] = self.per_table.get(table_id, 0) + 1
 
@@ -151,8 +176,9 @@ class Streams:
             table.listeners.discard(queue)
             self.close(address, table.id)
 
-        return LiveStream(self._events(table, seat, queue), done, media_type="text/event-stream",
-                          headers={"X-Accel-Buffering": "no"})
+        return LiveStream(
+            self._events(table, seat, queue), done, media_type="text/event-stream", headers={"X-Accel-Buffering": "no"}
+        )
 
     async def _events(self, table: Any, seat: int | None, queue: asyncio.Queue[int | None]) -> AsyncIterator[str]:
         yield "retry: 1000\n\n"
@@ -173,7 +199,7 @@ class Streams:
             view = await self.views.rendered(table, seat)
             # Only what follows the entries sent, when they are still the log's first ones and no move
             # was taken back since (else all of it).
-            yield view.event(len(sent) if view.undone == undone and view.log[:len(sent)] == sent else 0)
+            yield view.event(len(sent) if view.undone == undone and view.log[: len(sent)] == sent else 0)
             sent, undone = view.log, view.undone
 
 

@@ -10,6 +10,7 @@ Bots play their seats on their own: a task per table chooses (in a worker proces
 :mod:`web.botwork`) whenever a bot is to move, after ``bot_delay`` seconds so that the humans
 see the moves one by one.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -31,6 +32,7 @@ from compiler.sheets import refusals
 from playtest.bots import BotError, parse_bot
 
 from .botwork import Thinkers, bot_seed
+from .closing import tables_to_close
 from .moves import named_card, taken_card
 from .store import Store, digest, same_secret
 
@@ -164,44 +166,6 @@ def hidden_information(module) -> bool:
     return bool(getattr(module, "HIDDEN_INFORMATION", True))
 
 
-def days(seconds: float) -> str:
-    """'30 days', '1 day', '12 hours', '5 minutes': a span as a sentence says it."""
-    if seconds < 3600:
-        minutes = round(seconds / 60)
-        return f"{minutes} minute{'' if minutes == 1 else 's'}"
-    if seconds < 86400:
-        hours = round(seconds / 3600, 1)
-        return f"{hours:g} hour{'' if hours == 1 else 's'}"
-    n = round(seconds / 86400, 1)
-    return f"{n:g} day{'' if n == 1 else 's'}"
-
-
-def tables_to_close(tables: list[tuple[str, bool, float]], now: float, expire_after: float | None,
-                    max_tables: int | None, abandon_after: float | None = None) -> dict[str, str]:
-    """Which tables to remove, and why, of `tables` (id, whether its game is over, when it last
-    moved): every table idle for `expire_after` seconds (a finished game's, or an abandoned
-    one's), then, while more than `max_tables` would be kept, the finished ones and the games
-    abandoned (idle for `abandon_after` seconds) idle longest. A game in play is never removed
-    to make room: the open-table limit keeps their number under `max_tables`."""
-    closing: dict[str, str] = {}
-    if expire_after is not None:
-        for table_id, over, last_at in tables:
-            if now - last_at >= expire_after:
-                closing[table_id] = (f"this table was cleared: its game ended more than {days(expire_after)} ago"
-                                     if over else f"this table was cleared after {days(expire_after)} without a move")
-    if max_tables is not None:
-        kept = len(tables) - len(closing)
-        left = {table_id for table_id, over, last_at in tables
-                if not over and abandon_after is not None and now - last_at >= abandon_after}
-        idle = sorted((last_at, table_id) for table_id, over, last_at in tables
-                      if (over or table_id in left) and table_id not in closing)
-        for _, table_id in idle[:max(0, kept - max_tables)]:
-            closing[table_id] = (f"this table was cleared to make room for new ones (no move for {days(abandon_after)})"
-                                 if table_id in left and abandon_after is not None
-                                 else "this table was cleared to make room for new ones (its game had ended)")
-    return closing
-
-
 def undo_refusal(table: LiveTable, seat: int) -> str | None:
     """Why `seat` may not take back the table's last move now, in a sentence (None: it may)."""
     if not table.undo:
@@ -214,8 +178,10 @@ def undo_refusal(table: LiveTable, seat: int) -> str | None:
         return "no move has been made yet"
     last = table.log[-1][0]
     if last != seat:
-        return (f"the last move is player {last + 1}'s: a player may undo only their own move, and only until "
-                "the next player acts")
+        return (
+            f"the last move is player {last + 1}'s: a player may undo only their own move, and only until "
+            "the next player acts"
+        )
     return None
 
 
@@ -230,9 +196,18 @@ def replayed(module: ModuleType, players: int, seed: int, moves: list[int]) -> A
 class Hub:
     """Every table of one server, its store, and the variants on offer."""
 
-    def __init__(self, variants: dict, store: Store, bot_delay: float = 0.6, bot_workers: int = 1,
-                 expire_after: float | None = None, max_tables: int | None = None,
-                 move_seconds: float = MOVE_SECONDS, bot_seconds: float = BOT_SECONDS, abandon_after: float = 86400.0):
+    def __init__(
+        self,
+        variants: dict,
+        store: Store,
+        bot_delay: float = 0.6,
+        bot_workers: int = 1,
+        expire_after: float | None = None,
+        max_tables: int | None = None,
+        move_seconds: float = MOVE_SECONDS,
+        bot_seconds: float = BOT_SECONDS,
+        abandon_after: float = 86400.0,
+    ):
         self.variants = variants
         self.move_seconds = move_seconds  # the time a move may take before its table is stopped
         self.bot_seconds = bot_seconds  # and a bot's choice
@@ -249,7 +224,7 @@ class Hub:
         self.unavailable: dict[str, str] = {}  # stored tables that could not be resumed, and why
         self.unavailable_since: dict[str, float] = {}  # and when they last moved
         self.thinking = 0  # bot moves asked of the workers and not answered yet (all tables)
-        self.draw_seed = lambda: secrets.randbelow(2 ** 62)  # a new table's seed, unless its maker may choose
+        self.draw_seed = lambda: secrets.randbelow(2**62)  # a new table's seed, unless its maker may choose
 
     def open_tables(self, now: float | None = None) -> int:
         """Games in play: not over, and moved within `abandon_after` seconds (a game left for
@@ -259,8 +234,9 @@ class Hub:
 
     # -- making and resuming tables
 
-    async def create(self, spec: object, players, seats, seed=None,
-                     admit=None) -> tuple[LiveTable, str, dict[int, str]]:
+    async def create(
+        self, spec: object, players, seats, seed=None, admit=None
+    ) -> tuple[LiveTable, str, dict[int, str]]:
         """A new table; returns it, the host's secret and each human seat's secret. `admit(seats)`,
         called once the request is valid and before anything is stored, may refuse it (a limit)."""
         variant = self.variants.get(spec) if isinstance(spec, str) else None
@@ -273,13 +249,16 @@ class Hub:
         names = seat_names(variant.module, players, seats)
         if seed is None:
             seed = self.draw_seed()
-        elif type(seed) is not int or not 0 <= seed < 2 ** 62:
+        elif type(seed) is not int or not 0 <= seed < 2**62:
             raise Refused(422, "a seed is a whole number from 0 to 2**62")
         elif HUMAN in names and hidden_information(variant.module):
             # With the seed and the public log anyone replays the deck order and every blind reserve.
-            raise Refused(422, "a table with people gets its seed from the server, which shows it once the game is "
-                               "over (a seed known before would tell the order of the face-down cards); choose a "
-                               "seed only for a table of bots alone")
+            raise Refused(
+                422,
+                "a table with people gets its seed from the server, which shows it once the game is "
+                "over (a seed known before would tell the order of the face-down cards); choose a "
+                "seed only for a table of bots alone",
+            )
         if admit is not None:
             admit(names)
         try:
@@ -294,13 +273,24 @@ class Hub:
         seat_rows = [(who, digest(links[i]) if i in links else None) for i, who in enumerate(names)]
         watch_hash = digest(watch_secret(host, table_id))
         try:
-            await self.store.create_table(table_id, variant.key, variant.source_sha256, players, seed, digest(host),
-                                          seat_rows, watch_hash)
+            await self.store.create_table(
+                table_id, variant.key, variant.source_sha256, players, seed, digest(host), seat_rows, watch_hash
+            )
         except sqlite3.Error as e:
             log.error("table not stored: %s", e)
             raise Refused(503, "the table could not be stored; try again") from None
-        table = LiveTable(table_id, variant.key, variant.module, variant.source, game, seed, digest(host),
-                          [Seat(who, h) for who, h in seat_rows], last_at=time.time(), watch_hash=watch_hash)
+        table = LiveTable(
+            table_id,
+            variant.key,
+            variant.module,
+            variant.source,
+            game,
+            seed,
+            digest(host),
+            [Seat(who, h) for who, h in seat_rows],
+            last_at=time.time(),
+            watch_hash=watch_hash,
+        )
         self.tables[table_id] = table
         if self.max_tables is not None and len(self.tables) + len(self.unavailable) > self.max_tables:
             try:
@@ -318,8 +308,9 @@ class Hub:
             variant = self.variants.get(stored.spec)
             try:
                 if variant is None:
-                    raise LookupError(f"this server does not offer the spec '{visible(stored.spec[:80])}' it was "
-                                      "played with")
+                    raise LookupError(
+                        f"this server does not offer the spec '{visible(stored.spec[:80])}' it was played with"
+                    )
                 try:  # a file from elsewhere may name any bot: the same rules as a new table's
                     seat_names(variant.module, stored.players, [who for who, _ in stored.seats])
                 except Refused as e:
@@ -333,19 +324,32 @@ class Hub:
                         named.append(named_card(taken, game, seat))
                     except Exception as e:  # noqa: BLE001 - said below, with the move
                         changed = variant.source_sha256 != stored.engine_sha256
-                        raise LookupError((f"the rules of {variant.key!r} changed since the table was made and "
-                                           if changed else "") + f"move {n + 1} does not replay: {rule_failure(e)}"
-                                          ) from None
+                        raise LookupError(
+                            (f"the rules of {variant.key!r} changed since the table was made and " if changed else "")
+                            + f"move {n + 1} does not replay: {rule_failure(e)}"
+                        ) from None
             except Exception as e:  # noqa: BLE001 - one bad table must not stop the server
                 self.unavailable[stored.id] = str(e) if isinstance(e, LookupError) else rule_failure(e)
                 self.unavailable_since[stored.id] = stored.last_at
                 log.error("table %s cannot be resumed: %s", stored.id, self.unavailable[stored.id])
                 continue
             seats = [Seat(who, h) for who, h in stored.seats]
-            self.tables[stored.id] = LiveTable(stored.id, variant.key, variant.module, variant.source, game,
-                                               stored.seed, stored.host_hash, seats, list(stored.moves), named,
-                                               last_at=stored.last_at, watch_hash=stored.watch_hash,
-                                               undo=stored.undo, undone=stored.undone)
+            self.tables[stored.id] = LiveTable(
+                stored.id,
+                variant.key,
+                variant.module,
+                variant.source,
+                game,
+                stored.seed,
+                stored.host_hash,
+                seats,
+                list(stored.moves),
+                named,
+                last_at=stored.last_at,
+                watch_hash=stored.watch_hash,
+                undo=stored.undo,
+                undone=stored.undone,
+            )
 
     # -- removing old tables
 
@@ -354,8 +358,9 @@ class Hub:
         playable until its removal is committed); returns them and why."""
         listed = [(t.id, t.game.is_over(), t.last_at) for t in self.tables.values()]
         listed += [(table_id, False, at) for table_id, at in self.unavailable_since.items()]
-        closing = tables_to_close(listed, time.time() if now is None else now, self.expire_after, self.max_tables,
-                                  self.abandon_after)
+        closing = tables_to_close(
+            listed, time.time() if now is None else now, self.expire_after, self.max_tables, self.abandon_after
+        )
         if closing:
             await self.remove(closing)
             log.info("removed %d old table(s)", len(closing))
@@ -526,11 +531,13 @@ class Hub:
                 self.thinkers = Thinkers(self.bot_workers)
             self.thinking += 1
             try:
-                action = await self.thinkers.choose(table.module, table.source, game, who,
-                                                    bot_seed(table.seed, seat, moves), self.bot_seconds)
+                action = await self.thinkers.choose(
+                    table.module, table.source, game, who, bot_seed(table.seed, seat, moves), self.bot_seconds
+                )
             except TimeoutError:
-                self.stop_table(table, f"the bot of player {seat + 1} did not choose a move within "
-                                       f"{self.bot_seconds:g} seconds")
+                self.stop_table(
+                    table, f"the bot of player {seat + 1} did not choose a move within {self.bot_seconds:g} seconds"
+                )
                 return
             except Exception as e:  # noqa: BLE001 - a failing bot stops its table, not the server
                 self.stop_table(table, f"the bot of player {seat + 1} failed: {rule_failure(e)}")

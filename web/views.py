@@ -13,6 +13,7 @@ tokens and how many times its step is asked, worked out on a clone of the game.
 :func:`meta` is what the page needs about the engine itself (cards, nobles, colours, every
 action's notation and what it points at on the board); it holds nothing of a game.
 """
+
 from __future__ import annotations
 
 import functools
@@ -43,8 +44,7 @@ def _colours_of(value, colours) -> list[str]:
 
 def _market_slot(value, levels) -> list[int] | None:
     """A face-up card's (level, slot), when the parameter is one."""
-    if (isinstance(value, tuple) and len(value) == 2 and all(type(v) is int for v in value)
-            and value[0] in levels):
+    if isinstance(value, tuple) and len(value) == 2 and all(type(v) is int for v in value) and value[0] in levels:
         return [value[0], value[1]]
     return None
 
@@ -64,13 +64,25 @@ def meta(module) -> dict:
         for value in params.values():
             card = card or _market_slot(value, levels)
             named += _colours_of(value, colours)
-        actions.append({**target, "text": module.action_to_string(a), "rule": rule, "card": card, "colours": named,
-                        "step": rule in steps})
+        actions.append(
+            {
+                **target,
+                "text": module.action_to_string(a),
+                "rule": rule,
+                "card": card,
+                "colours": named,
+                "step": rule in steps,
+            }
+        )
     return {
         "spec": module.SPEC_NAME,
-        "colours": list(colours), "gems": list(module.GEMS), "wild": module.WILD, "levels": list(levels),
-        "cards": {c.id: {"level": c.level, "bonus": c.bonus, "points": c.points, "cost": list(c.cost)}
-                  for c in module.CARDS},
+        "colours": list(colours),
+        "gems": list(module.GEMS),
+        "wild": module.WILD,
+        "levels": list(levels),
+        "cards": {
+            c.id: {"level": c.level, "bonus": c.bonus, "points": c.points, "cost": list(c.cost)} for c in module.CARDS
+        },
         "nobles": {n.id: {"points": n.points, "requires": list(n.requires)} for n in module.NOBLES},
         "actions": actions,
         **extras(module),
@@ -83,18 +95,27 @@ def extras(module) -> dict:
     (and kind, for a set of components) and whether it is a player's and private, and the table of
     every kind they hold (one row of values per component; a gems column as a list in gem order).
     Nothing of a game: the rows are the rules."""
-    zones = [{"name": z.name, "kind": z.kind, "shape": z.shape, "per_player": bool(z.per_player)}
-             for z in getattr(module, "ZONES", ())]
-    variables = [{"name": v.name, "type": v.type, "per_player": bool(v.per_player), "private": bool(v.private),
-                  **({"kind": v.kind} if v.kind else {})}
-                 for v in getattr(module, "VARIABLES", ())]
+    zones = [
+        {"name": z.name, "kind": z.kind, "shape": z.shape, "per_player": bool(z.per_player)}
+        for z in getattr(module, "ZONES", ())
+    ]
+    variables = [
+        {
+            "name": v.name,
+            "type": v.type,
+            "per_player": bool(v.per_player),
+            "private": bool(v.private),
+            **({"kind": v.kind} if v.kind else {}),
+        }
+        for v in getattr(module, "VARIABLES", ())
+    ]
     held = [z["kind"] for z in zones] + [v["kind"] for v in variables if "kind" in v]
     tables = getattr(module, "KINDS", {})
     kinds = {k: [_plain(row) for row in tables[k].rows] for k in dict.fromkeys(held)}
     return {"zones": zones, "vars": variables, "kinds": kinds}
 
 
-def _plain(value):
+def _plain(value: Any) -> Any:
     """A kind's row (tuples within) as JSON lists."""
     return [_plain(v) for v in value] if isinstance(value, (tuple, list)) else value
 
@@ -110,29 +131,38 @@ def labels(rules, module, lang: str) -> dict:
     columns do not match the engine's table (a table resumed on an engine older than the spec)
     gets none, so a name is never put on the wrong value. Spec text: the page shows it as text,
     never markup."""
+
     def text(t) -> str:
         return (t.get(lang) or t.en) if hasattr(t, "en") else str(t) if t is not None else ""
+
     tables = extras(module)["kinds"]
     kinds = {}
     for kind in getattr(rules, "kinds", ()):
         rows = tables.get(kind.name)
         if rows is None or any(len(row) != len(kind.columns) for row in rows):
             continue
-        kinds[kind.name] = {"title": text(kind.title), "item": text(kind.item), "key": kind.key or kind.faces_of,
-                            "columns": [_column(c, text, hidden=c.name == kind.faces_of) for c in kind.columns],
-                            "rules": kind_rules(rules, kind.name, lang)}
+        kinds[kind.name] = {
+            "title": text(kind.title),
+            "item": text(kind.item),
+            "key": kind.key or kind.faces_of,
+            "columns": [_column(c, text, hidden=c.name == kind.faces_of) for c in kind.columns],
+            "rules": kind_rules(rules, kind.name, lang),
+        }
     variables = getattr(rules, "variables", ())
     decisions = tuple(getattr(rules, "actions", ())) + tuple(getattr(rules, "steps", ()))
-    return {"zones": {z.name: text(z.title) for z in getattr(rules, "zones", ())},
-            "vars": {v.name: text(v.title) for v in variables},
-            "kinds": kinds,
-            "steps": {d.name: text(d.title) for d in getattr(rules, "steps", ())},
-            "decisions": {d.name: text(d.title) for d in decisions},
-            "sources": {d.name: p.source for d in decisions for p in d.params if p.domain == "component" and p.source},
-            "ends": {e.name: text(e.title) for e in getattr(rules, "end", ())},
-            "nobles": any(p.nobles for p in rules.players) if rules is not None else True,
-            "vars_shown": [v.name for v in variables if v.reset != "turn" or getattr(v, "display", False)]
-            if rules is not None else None}
+    return {
+        "zones": {z.name: text(z.title) for z in getattr(rules, "zones", ())},
+        "vars": {v.name: text(v.title) for v in variables},
+        "kinds": kinds,
+        "steps": {d.name: text(d.title) for d in getattr(rules, "steps", ())},
+        "decisions": {d.name: text(d.title) for d in decisions},
+        "sources": {d.name: p.source for d in decisions for p in d.params if p.domain == "component" and p.source},
+        "ends": {e.name: text(e.title) for e in getattr(rules, "end", ())},
+        "nobles": any(p.nobles for p in rules.players) if rules is not None else True,
+        "vars_shown": [v.name for v in variables if v.reset != "turn" or getattr(v, "display", False)]
+        if rules is not None
+        else None,
+    }
 
 
 def kind_rules(rules: Rules, kind: str, lang: str) -> list[dict[str, str]]:
@@ -166,8 +196,13 @@ def _column(column: Column, text: Callable[[Any], str], hidden: bool) -> dict[st
     """A kind's column for the board: its name and type, its title (the spec's, else its name in
     words), each keyword's title, and whether the board leaves it out (the faces' piece number)."""
     title = text(column.title) if column.title is not None else column.name.replace("_", " ")
-    return {"name": column.name, "type": str(column.type), "title": title, "hidden": hidden,
-            **({"titles": {keyword: text(t) for keyword, t in column.titles}} if column.titles else {})}
+    return {
+        "name": column.name,
+        "type": str(column.type),
+        "title": title,
+        "hidden": hidden,
+        **({"titles": {keyword: text(t) for keyword, t in column.titles}} if column.titles else {}),
+    }
 
 
 def full_state(game, module) -> dict:
@@ -216,11 +251,22 @@ def result(table) -> dict | None:
     scores = list(game.scores())
     order = sorted(range(game.num_players), key=lambda p: (p not in winners, -scores[p], p))
     return {
-        "reason": reason, "ended_by": ended_by(reason), "truncated": bool(game.is_truncated()),
-        "winners": winners, "rounds": state.get("round"),
-        "standings": [{"seat": p, "who": table.seats[p].who, "prestige": scores[p], "winner": p in winners,
-                       "cards": len(state["seats"][p]["purchased"]), "nobles": len(state["seats"][p]["nobles"])}
-                      for p in order],
+        "reason": reason,
+        "ended_by": ended_by(reason),
+        "truncated": bool(game.is_truncated()),
+        "winners": winners,
+        "rounds": state.get("round"),
+        "standings": [
+            {
+                "seat": p,
+                "who": table.seats[p].who,
+                "prestige": scores[p],
+                "winner": p in winners,
+                "cards": len(state["seats"][p]["purchased"]),
+                "nobles": len(state["seats"][p]["nobles"]),
+            }
+            for p in order
+        ],
     }
 
 
@@ -240,10 +286,15 @@ def seat_view(table, seat: int | None) -> dict:
     named = list(table.named)
     named += [None] * (len(table.log) - len(named))
     return {
-        "table": table.id, "spec": table.spec, "you": seat, "moves": len(table.log),
+        "table": table.id,
+        "spec": table.spec,
+        "you": seat,
+        "moves": len(table.log),
         "version": len(table.log) + 2 * table.undone,  # grows with every move and every undo
         "seats": [{"who": s.who, "human": s.human} for s in table.seats],
-        "over": over, "phase": game.phase, "current": current,
+        "over": over,
+        "phase": game.phase,
+        "current": current,
         "pending": module.action_to_string(pending) if isinstance(pending, int) else None,
         "pending_id": pending if isinstance(pending, int) else None,
         "legal": list(game.legal_actions()) if deciding else [],
@@ -253,12 +304,13 @@ def seat_view(table, seat: int | None) -> dict:
         "state": state,
         "prestige": list(game.scores()),
         "bonus": [list(game.bonus[p]) for p in range(game.num_players)],
-        "log": [{"seat": s, "text": module.action_to_string(a), "card": card}
-                for (s, a), card in zip(table.log, named, strict=True)],
+        "log": [
+            {"seat": s, "text": module.action_to_string(a), "card": card}
+            for (s, a), card in zip(table.log, named, strict=True)
+        ],
         "winners": list(game.winners()) if over else [],
         "end_reason": state.get("end_reason"),
         "truncated": bool(game.is_truncated()) if over else False,
         "result": result(table),
         "problem": table.problem,
     }
-

@@ -10,6 +10,7 @@ One module per group of commands, each a :func:`click.command` that :data:`main`
 :mod:`.simulation` (simulate, ladder), :mod:`.playing` (play), :mod:`.serving` (serve); what
 they share (the output boundary, reports, SPEC arguments) is :mod:`.common`.
 """
+
 from __future__ import annotations
 
 import click

@@ -1,4 +1,5 @@
 """`python -m app.cli`, as `python -m app` and the `splendor-rules` script."""
+
 from . import main
 
 main()

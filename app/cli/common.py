@@ -6,6 +6,7 @@ line), where control characters are shown escaped; a failed run's diagnostics ar
 their source lines (:func:`report`); an unexpected exception becomes exit status 3 without a
 traceback (:func:`internal_error`).
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -18,7 +19,7 @@ import click
 from compiler import pipeline
 from compiler.diagnostics import CompileError, Diagnostic, SourceMap, render_all, sorted_diagnostics
 from compiler.front import reading
-from compiler.front.overlay import find_spec
+from compiler.front.locate import find_spec
 from compiler.front.source import display_path
 from compiler.safe_text import terminal_text, visible
 
@@ -72,8 +73,11 @@ def internal_error(exc: BaseException, doing: str) -> None:
     text = str(exc).strip().splitlines()
     detail = f": {text[0]}" if text else ""
     say(f"internal error while {doing}: {type(exc).__name__}{detail}", err=True)
-    say("This is a bug in splendor-rules, not a mistake in the spec. Please report it with the file that "
-               "caused it (SPLENDOR_RULES_TRACEBACK=1 shows the traceback).", err=True)
+    say(
+        "This is a bug in splendor-rules, not a mistake in the spec. Please report it with the file that "
+        "caused it (SPLENDOR_RULES_TRACEBACK=1 shows the traceback).",
+        err=True,
+    )
     sys.exit(EXIT_INTERNAL)
 
 
@@ -98,7 +102,7 @@ def spec_arg(spec: str) -> str:
     """A SPEC argument as a path: a file as given, or the spec a name stands for.
 
     Every command takes what `diff` and `extends` take: `official`, `target-12` or a path
-    (see overlay.find_spec); a name that is no spec is an E301 error with the names
+    (see compiler.front.locate.find_spec); a name that is no spec is an E301 error with the names
     nearby. (play and simulate go through playtest.engines.load, which also imports
     engine modules by name.)
     """

@@ -4,6 +4,7 @@ check and compile the catalogue, play a demo game, write the sheets, compare by 
 Each is a thin wrapper over the driver (:mod:`compiler.pipeline`): it renders diagnostics with
 their source lines and sets the exit status (0 clean, 1 rule errors, 3 an internal error).
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -42,31 +43,57 @@ def check_summary(path: str, rules) -> dict:
     """What `check` says about a clean spec, as data (the form `--format json` prints)."""
     counts = [p.players for p in rules.players]
     return {
-        "file": path, "ok": True, "name": rules.name,
-        "extends": rules.bases[0].name if rules.bases else None, "changes": len(rules.changes),
-        "actions": len(rules.actions), "end_of_turn": len(rules.steps), "end": len(rules.end),
-        "cards": len(rules.cards), "nobles": len(rules.nobles), "players": counts,
+        "file": path,
+        "ok": True,
+        "name": rules.name,
+        "extends": rules.bases[0].name if rules.bases else None,
+        "changes": len(rules.changes),
+        "actions": len(rules.actions),
+        "end_of_turn": len(rules.steps),
+        "end": len(rules.end),
+        "cards": len(rules.cards),
+        "nobles": len(rules.nobles),
+        "players": counts,
     }
 
 
 def check_summary_line(s: dict, warnings_shown: bool = False) -> str:
     """A summary as one line: `rulespec/official.yaml: ok (7 actions, 2 end-of-turn steps, ...)`."""
-    parts = [_plural(s["actions"], "action"), _plural(s["end_of_turn"], "end-of-turn step"),
-             _plural(s["end"], "end trigger"), _plural(s["cards"], "card"), _plural(s["nobles"], "noble"),
-             _player_range(s["players"])]
+    parts = [
+        _plural(s["actions"], "action"),
+        _plural(s["end_of_turn"], "end-of-turn step"),
+        _plural(s["end"], "end trigger"),
+        _plural(s["cards"], "card"),
+        _plural(s["nobles"], "noble"),
+        _player_range(s["players"]),
+    ]
     variant = f"variant of {s['extends']}, {_plural(s['changes'], 'change')}; " if s["extends"] else ""
-    warned = f"; {_plural(s['warnings'], 'warning')}{'' if warnings_shown else ' (-W shows them)'}" \
-        if s.get("warnings") else ""
+    warned = (
+        f"; {_plural(s['warnings'], 'warning')}{'' if warnings_shown else ' (-W shows them)'}"
+        if s.get("warnings")
+        else ""
+    )
     return f"{s['file']}: ok ({variant}{', '.join(parts)}{warned})"
 
 
 @click.command()
 @click.argument("specs", nargs=-1, required=True, metavar="SPEC...")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
-              help="text: a summary line per clean spec on stdout, diagnostics with source lines on stderr. "
-                   "json: one JSON array on stdout: the diagnostics if there are any, else one summary per spec.")
-@click.option("-W", "--warnings", "show_warnings", is_flag=True,
-              help="Also show warnings (e.g. a variant text that lacks a translation).")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="text: a summary line per clean spec on stdout, diagnostics with source lines on stderr. "
+    "json: one JSON array on stdout: the diagnostics if there are any, else one summary per spec.",
+)
+@click.option(
+    "-W",
+    "--warnings",
+    "show_warnings",
+    is_flag=True,
+    help="Also show warnings (e.g. a variant text that lacks a translation).",
+)
 def check(specs: tuple[str, ...], fmt: str, show_warnings: bool = False) -> None:
     """Check rules specs and variants, and report every problem in them.
 
@@ -132,8 +159,15 @@ def compile_specs(specs, out_dir: str, sources: SourceMap) -> tuple[list[str], l
 
 @click.command("compile")
 @click.argument("specs", nargs=-1, required=True, metavar="SPEC...")
-@click.option("-o", "--out", "out_dir", default=ENGINE_DIR, show_default=True, metavar="DIR",
-              help="Folder for the generated engine modules (one NAME.py per spec).")
+@click.option(
+    "-o",
+    "--out",
+    "out_dir",
+    default=ENGINE_DIR,
+    show_default=True,
+    metavar="DIR",
+    help="Folder for the generated engine modules (one NAME.py per spec).",
+)
 def compile_command(specs: tuple[str, ...], out_dir: str) -> None:
     """Compile rules specs into standalone Python engine modules.
 
@@ -178,8 +212,9 @@ def demo_game(engine, players: int = 2, seed: int = 1, moves: int = 24) -> list[
 @click.option("--root", default=".", show_default=True, help="The project folder.")
 @click.option("--demo-moves", default=24, show_default=True, help="Moves of the demo game to print.")
 @click.option("--sheets/--no-sheets", default=True, show_default=True, help="Write the reference sheets.")
-@click.option("--simulate-games", default=40, show_default=True,
-              help="Games per spec in the closing simulation (0: none).")
+@click.option(
+    "--simulate-games", default=40, show_default=True, help="Games per spec in the closing simulation (0: none)."
+)
 def build(root: str, demo_moves: int, sheets: bool, simulate_games: int) -> None:
     """The main job: check and compile the official spec and every variant, play a demo game,
     write the reference sheets and compare the official rules with two variants by simulation."""
@@ -209,9 +244,20 @@ def build(root: str, demo_moves: int, sheets: bool, simulate_games: int) -> None
         _invoke_step(ctx, sheet, *specs, "--lang", "en,fr,nl,sr", "--format", formats, "-o", SHEET_DIR)
     if simulate_games:
         say(f"== simulation: official rules against two variants, {simulate_games} greedy games each")
-        _invoke_step(ctx, simulate, "rulespec/official.yaml", "variants/target-12.yaml",
-                     "variants/take-up-to-three.yaml", "--games", str(simulate_games), "--bots", "greedy",
-                     "--seed", "1", "--no-progress")
+        _invoke_step(
+            ctx,
+            simulate,
+            "rulespec/official.yaml",
+            "variants/target-12.yaml",
+            "variants/take-up-to-three.yaml",
+            "--games",
+            str(simulate_games),
+            "--bots",
+            "greedy",
+            "--seed",
+            "1",
+            "--no-progress",
+        )
 
 
 def _invoke_step(ctx, command, *args: str) -> None:

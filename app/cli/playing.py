@@ -1,6 +1,7 @@
 """The `play` command: a game at the terminal, humans and bots (:mod:`playtest.terminal`), or
 the replay of a recorded game (:mod:`playtest.records`).
 """
+
 from __future__ import annotations
 
 import os
@@ -19,23 +20,52 @@ from .common import echo, internal_error, report, say, spec_fault
 
 @click.command()
 @click.argument("spec", metavar="SPEC")
-@click.option("--players", type=click.IntRange(1), default=None,
-              help="Players (default: the saved game's, else one per --seat, else 2).")
-@click.option("--seat", "seats", multiple=True, metavar="WHO",
-              help="Who plays each seat, in order: human, random, greedy, mcts or mcts:PLAYOUTS "
-                   "(repeat it; seats not given are greedy; default: a saved game's seats, else a human "
-                   "against greedy bots).")
+@click.option(
+    "--players",
+    type=click.IntRange(1),
+    default=None,
+    help="Players (default: the saved game's, else one per --seat, else 2).",
+)
+@click.option(
+    "--seat",
+    "seats",
+    multiple=True,
+    metavar="WHO",
+    help="Who plays each seat, in order: human, random, greedy, mcts or mcts:PLAYOUTS "
+    "(repeat it; seats not given are greedy; default: a saved game's seats, else a human "
+    "against greedy bots).",
+)
 @click.option("--seed", type=int, default=None, help="Seed of the shuffle and the bots (default: a random one).")
-@click.option("--load", "load_path", type=click.Path(dir_okay=False),
-              help="Resume a game saved with `save FILE`, with its seats unless --seat is given.")
+@click.option(
+    "--load",
+    "load_path",
+    type=click.Path(dir_okay=False),
+    help="Resume a game saved with `save FILE`, with its seats unless --seat is given.",
+)
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="Where engines built for specs are kept.")
-@click.option("--replay", "replay_path", type=click.Path(dir_okay=False), metavar="FILE",
-              help="Replay a game instead of playing: game N (--game N) of a `simulate --games-out` record "
-                   "file, or a saved game (`save FILE`, a web table's download).")
-@click.option("--game", "game_number", type=click.IntRange(0), default=None, metavar="N",
-              help="With --replay of a record file: the game's index in the run.")
-@click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True,
-              help="The language a refused move is explained in (the rule's words, as on the sheets).")
+@click.option(
+    "--replay",
+    "replay_path",
+    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    help="Replay a game instead of playing: game N (--game N) of a `simulate --games-out` record "
+    "file, or a saved game (`save FILE`, a web table's download).",
+)
+@click.option(
+    "--game",
+    "game_number",
+    type=click.IntRange(0),
+    default=None,
+    metavar="N",
+    help="With --replay of a record file: the game's index in the run.",
+)
+@click.option(
+    "--lang",
+    type=click.Choice(LANGUAGES),
+    default="en",
+    show_default=True,
+    help="The language a refused move is explained in (the rule's words, as on the sheets).",
+)
 def play(spec, players, seats, seed, load_path, cache_dir, replay_path, game_number, lang):
     """Play SPEC at the terminal, humans and bots (type `help` at your turn).
 
@@ -82,10 +112,13 @@ def play(spec, players, seats, seed, load_path, cache_dir, replay_path, game_num
     except terminal.TableError as e:
         raise click.UsageError(str(e)) from e
     colour = terminal.colour_wanted(sys.stdout, os.environ)  # a terminal, rich installed, no NO_COLOR
-    session = terminal.Session(table, ask=lambda prompt: click.prompt(terminal_text(prompt), prompt_suffix=" ",
-                                                                      default="", show_default=False),
-                               say=terminal.coloured_say(echo, sys.stdout) if colour else echo, colour=colour,
-                               lang=lang)
+    session = terminal.Session(
+        table,
+        ask=lambda prompt: click.prompt(terminal_text(prompt), prompt_suffix=" ", default="", show_default=False),
+        say=terminal.coloured_say(echo, sys.stdout) if colour else echo,
+        colour=colour,
+        lang=lang,
+    )
     try:
         status = session.run()
     except click.Abort:  # end of input or Ctrl-C at a prompt

@@ -1,6 +1,7 @@
 """The `sheet` command: printable reference sheets (Markdown, HTML, PDF) in four languages,
 each checked by the sheets' lint first (:mod:`compiler.sheets.lint`).
 """
+
 from __future__ import annotations
 
 import pathlib
@@ -24,19 +25,39 @@ def _csv_choice(value: str, allowed: tuple[str, ...], what: str) -> list[str]:
     items = [v.strip() for v in value.split(",") if v.strip()]
     wrong = [v for v in items if v not in allowed]
     if wrong or not items:
-        raise click.BadParameter(f"unknown {what} {', '.join(repr(w) for w in wrong) or '(none given)'} "
-                                 f"(choose from: {', '.join(allowed)})")
+        raise click.BadParameter(
+            f"unknown {what} {', '.join(repr(w) for w in wrong) or '(none given)'} (choose from: {', '.join(allowed)})"
+        )
     return list(dict.fromkeys(items))
 
 
 @click.command()
 @click.argument("specs", nargs=-1, required=True, metavar="SPEC...")
-@click.option("--lang", "langs", default="en,fr,nl,sr", show_default=True, metavar="LANGS",
-              help="Comma-separated sheet languages: en, fr, nl, sr.")
-@click.option("--format", "formats", default="md,html", show_default=True, metavar="FORMATS",
-              help="Comma-separated formats: md, html, pdf (pdf needs the 'pdf' extra).")
-@click.option("-o", "--output", "out_dir", default=SHEET_DIR, show_default=True, metavar="DIR",
-              help="Where NAME.LANG.md/.html/.pdf are written.")
+@click.option(
+    "--lang",
+    "langs",
+    default="en,fr,nl,sr",
+    show_default=True,
+    metavar="LANGS",
+    help="Comma-separated sheet languages: en, fr, nl, sr.",
+)
+@click.option(
+    "--format",
+    "formats",
+    default="md,html",
+    show_default=True,
+    metavar="FORMATS",
+    help="Comma-separated formats: md, html, pdf (pdf needs the 'pdf' extra).",
+)
+@click.option(
+    "-o",
+    "--output",
+    "out_dir",
+    default=SHEET_DIR,
+    show_default=True,
+    metavar="DIR",
+    help="Where NAME.LANG.md/.html/.pdf are written.",
+)
 def sheet(specs: tuple[str, ...], langs: str, formats: str, out_dir: str) -> None:
     """Write printable reference sheets for rules specs and variants.
 

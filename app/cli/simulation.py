@@ -1,6 +1,7 @@
 """The commands that play bot games in bulk: `simulate` (compare specs by their games, with
 tables, charts, a report and game records) and `ladder` (rate bots on one spec).
 """
+
 from __future__ import annotations
 
 import os
@@ -24,26 +25,64 @@ from .common import echo, internal_error, report, say, spec_fault
 @click.argument("specs", nargs=-1, required=True, metavar="SPEC...")
 @click.option("--players", type=click.IntRange(1), default=2, show_default=True, help="Players in each game.")
 @click.option("--games", type=click.IntRange(1), default=100, show_default=True, help="Games per spec.")
-@click.option("--bots", default="greedy", show_default=True,
-              help="One bot for every seat, or one per seat: random, greedy, mcts (64 playouts) or mcts:PLAYOUTS.")
+@click.option(
+    "--bots",
+    default="greedy",
+    show_default=True,
+    help="One bot for every seat, or one per seat: random, greedy, mcts (64 playouts) or mcts:PLAYOUTS.",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same results, for any --jobs.")
 @click.option("--jobs", type=click.IntRange(0), default=0, help="Worker processes (default: one per core; 1: none).")
-@click.option("--max-turns", type=click.IntRange(1), default=1000, show_default=True,
-              help="Stop a game after this many turns (reported as stopped at the cap).")
+@click.option(
+    "--max-turns",
+    type=click.IntRange(1),
+    default=1000,
+    show_default=True,
+    help="Stop a game after this many turns (reported as stopped at the cap).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print the results as CSV, one row per spec.")
 @click.option("--plot", "plot_dir", type=click.Path(file_okay=False), help="Write charts (PNG, index.html) here.")
 @click.option("--scheduler", metavar="ADDRESS", help="Run the games on this Dask scheduler (needs dask[distributed]).")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when a terminal).")
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="Where engines built for specs are kept.")
-@click.option("--report", "report_dir", type=click.Path(file_okay=False), metavar="DIR",
-              help="Write report.html (tables and charts, self-contained) and the PNG charts here.")
-@click.option("--fixed-seats", is_flag=True,
-              help="Keep each bot in its seat (default: rotate the bots so each plays every seat equally often).")
-@click.option("--games-out", "games_out", type=click.Path(dir_okay=False), metavar="FILE",
-              help="Write one record per game (.jsonl or .csv), replayable with `play SPEC --replay FILE --game N`.")
-def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv, plot_dir, scheduler, progress,
-             cache_dir, report_dir, fixed_seats, games_out):
+@click.option(
+    "--report",
+    "report_dir",
+    type=click.Path(file_okay=False),
+    metavar="DIR",
+    help="Write report.html (tables and charts, self-contained) and the PNG charts here.",
+)
+@click.option(
+    "--fixed-seats",
+    is_flag=True,
+    help="Keep each bot in its seat (default: rotate the bots so each plays every seat equally often).",
+)
+@click.option(
+    "--games-out",
+    "games_out",
+    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    help="Write one record per game (.jsonl or .csv), replayable with `play SPEC --replay FILE --game N`.",
+)
+def simulate(
+    specs,
+    players,
+    games,
+    bots,
+    seed,
+    jobs,
+    max_turns,
+    as_json,
+    as_csv,
+    plot_dir,
+    scheduler,
+    progress,
+    cache_dir,
+    report_dir,
+    fixed_seats,
+    games_out,
+):
     """Play bot games under each SPEC and compare them with the first.
 
     SPEC is a spec or variant, a file or a name such as official or target-12 (its
@@ -64,10 +103,19 @@ def simulate(specs, players, games, bots, seed, jobs, max_turns, as_json, as_csv
         if games_out:  # each game appended as it finishes (in game order), so a stopped run keeps them
             stream = records.stream(games_out, loaded, players)
         try:
-            result = sim_mod.simulate(loaded, players, games, names, seed=seed, jobs=jobs or os.cpu_count() or 1,
-                                      max_turns=max_turns, scheduler=scheduler,
-                                      progress=on_progress, fixed_seats=fixed_seats,
-                                      on_game=stream.add if stream else None)
+            result = sim_mod.simulate(
+                loaded,
+                players,
+                games,
+                names,
+                seed=seed,
+                jobs=jobs or os.cpu_count() or 1,
+                max_turns=max_turns,
+                scheduler=scheduler,
+                progress=on_progress,
+                fixed_seats=fixed_seats,
+                on_game=stream.add if stream else None,
+            )
         finally:
             if stream:
                 stream.close()  # after a failing game too: the games before it are kept
@@ -151,8 +199,9 @@ def _results(result, progress_shown: bool, games: int, form: str) -> None:
     if progress_shown and result.interrupted:
         echo("", err=True)
     if result.interrupted:
-        say(f"interrupted: {result.finished} of {games} games finished; "
-                   "the results below are for those games", err=True)
+        say(
+            f"interrupted: {result.finished} of {games} games finished; the results below are for those games", err=True
+        )
     if form == "json":
         echo(sim_mod.format_json(result))
     elif form == "csv":
@@ -177,15 +226,29 @@ def _write_files(write, result, folder: str, what: str) -> None:
 
 @click.command()
 @click.argument("spec", metavar="SPEC")
-@click.option("--bots", default="random,greedy,mcts:64", show_default=True,
-              help="The bots of the round robin, each named once: random, greedy, mcts or mcts:PLAYOUTS.")
+@click.option(
+    "--bots",
+    default="random,greedy,mcts:64",
+    show_default=True,
+    help="The bots of the round robin, each named once: random, greedy, mcts or mcts:PLAYOUTS.",
+)
 @click.option("--players", type=click.IntRange(1), default=2, show_default=True, help="Players in each game.")
-@click.option("--games", type=click.IntRange(1), default=20, show_default=True,
-              help="Games per group of bots (every pair, with two players), seats rotated.")
+@click.option(
+    "--games",
+    type=click.IntRange(1),
+    default=20,
+    show_default=True,
+    help="Games per group of bots (every pair, with two players), seats rotated.",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same ladder, for any --jobs.")
 @click.option("--jobs", type=click.IntRange(0), default=0, help="Worker processes (default: one per core; 1: none).")
-@click.option("--max-turns", type=click.IntRange(1), default=1000, show_default=True,
-              help="Stop a game after this many turns (such a game is not rated).")
+@click.option(
+    "--max-turns",
+    type=click.IntRange(1),
+    default=1000,
+    show_default=True,
+    help="Stop a game after this many turns (such a game is not rated).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the ladder as JSON.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="Where engines built for specs are kept.")
 @click.option("--scheduler", metavar="ADDRESS", help="Run the games on this Dask scheduler (needs dask[distributed]).")
@@ -209,8 +272,9 @@ def ladder(spec, bots, players, games, seed, jobs, max_turns, as_json, cache_dir
     except engines.EngineError as e:
         raise click.UsageError(str(e)) from e
     try:
-        result = ladder_mod.ladder(engine, names, players, games, seed, jobs or os.cpu_count() or 1, max_turns,
-                                   scheduler=scheduler)
+        result = ladder_mod.ladder(
+            engine, names, players, games, seed, jobs or os.cpu_count() or 1, max_turns, scheduler=scheduler
+        )
     except ValueError as e:
         raise click.UsageError(str(e)) from e
     except sim_mod.SimulationError as e:

@@ -1,6 +1,7 @@
 """The commands about variants: `diff` (every rule that differs between two specs, in words)
 and `new` (a commented skeleton of a house variant, :mod:`app.scaffold`).
 """
+
 from __future__ import annotations
 
 import os
@@ -11,7 +12,7 @@ import click
 from compiler import diff as diff_mod
 from compiler import pipeline
 from compiler.diagnostics import CompileError, SourceMap
-from compiler.front.overlay import locate
+from compiler.front.locate import locate
 from compiler.front.source import display_path
 from compiler.sheets.plurals import LANGUAGES
 
@@ -22,8 +23,13 @@ from .common import EXIT_USAGE, echo, internal_error, report, say, show_undecoda
 @click.command()
 @click.argument("before", metavar="A")
 @click.argument("after", metavar="B")
-@click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True,
-              help="The language of the report (the languages of the sheets).")
+@click.option(
+    "--lang",
+    type=click.Choice(LANGUAGES),
+    default="en",
+    show_default=True,
+    help="The language of the report (the languages of the sheets).",
+)
 def diff(before: str, after: str, lang: str) -> None:
     """Show, in words, every rule that differs between two specs or variants.
 
@@ -61,10 +67,23 @@ def diff(before: str, after: str, lang: str) -> None:
 
 @click.command()
 @click.argument("name")
-@click.option("--from", "base", default="official", show_default=True, metavar="BASE",
-              help="The spec the variant extends: a name (official, or a variant in variants/) or a .yaml path.")
-@click.option("-o", "--output", "folder", default="variants", show_default=True, metavar="DIR",
-              help="The folder to write NAME.yaml in.")
+@click.option(
+    "--from",
+    "base",
+    default="official",
+    show_default=True,
+    metavar="BASE",
+    help="The spec the variant extends: a name (official, or a variant in variants/) or a .yaml path.",
+)
+@click.option(
+    "-o",
+    "--output",
+    "folder",
+    default="variants",
+    show_default=True,
+    metavar="DIR",
+    help="The folder to write NAME.yaml in.",
+)
 def new(name: str, base: str, folder: str) -> None:
     """Start a house variant: write DIR/NAME.yaml, a commented skeleton extending BASE.
 
@@ -74,8 +93,11 @@ def new(name: str, base: str, folder: str) -> None:
     error (a bad name, a base not found, the file exists).
     """
     if not scaffold.NAME.fullmatch(name):
-        say(f"error: '{name}' is not a variant name: use lower-case letters, digits, '-' and '_', "
-                   "starting with a letter or a digit", err=True)
+        say(
+            f"error: '{name}' is not a variant name: use lower-case letters, digits, '-' and '_', "
+            "starting with a letter or a digit",
+            err=True,
+        )
         sys.exit(EXIT_USAGE)
     path = os.path.join(folder, f"{name}.yaml")
     shown = display_path(path)

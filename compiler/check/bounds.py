@@ -9,6 +9,7 @@ Numbers are closed intervals ``(lo, hi)`` (``hi`` may be ``INF``); conditions ar
 three-valued: ``ALWAYS``, ``NEVER`` or ``MAYBE``. Anything the analysis does not
 understand is ``MAYBE`` or the widest interval, so it never reports a false alarm.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -156,8 +157,9 @@ class Bounds:
             else:  # found in the body: said once, with the first call that gives its arguments these ranges
                 where = f" ({call.span.file}:{call.span.line})" if call.span is not None else ""
                 said = f"in '{call.func}' as {unparse(call)}{where} calls it"
-                self.f.calls[key] = [dataclasses.replace(d, notes=(*d.notes, said)) if call.args else d
-                                     for d in hazards(body, inner)]
+                self.f.calls[key] = [
+                    dataclasses.replace(d, notes=(*d.notes, said)) if call.args else d for d in hazards(body, inner)
+                ]
         return self.f.calls[key]
 
     def inlined(self, call):
@@ -165,6 +167,7 @@ class Bounds:
         its bounds (compiler/check/termination.py); each body written out once. None when the call would be
         written out past MAX_WRITTEN_OUT nodes (E556 refuses it): nothing is proved through it."""
         from .definitions import MAX_WRITTEN_OUT, inline, written_size
+
         sizes = self.f.calls.setdefault(("written sizes",), {})
         if written_size(call, self.f.definitions, sizes) > MAX_WRITTEN_OUT:
             return None
@@ -223,8 +226,11 @@ class Bounds:
         if name in f.values:
             return (f.values[name], f.values[name])
         return {
-            "player_count": (f.min_players, f.max_players), "nobles_left": (0, f.max_nobles_shown),
-            "round": (1, INF), "turn": (1, INF), "passes": (0, INF),
+            "player_count": (f.min_players, f.max_players),
+            "nobles_left": (0, f.max_nobles_shown),
+            "round": (1, INF),
+            "turn": (1, INF),
+            "passes": (0, INF),
         }.get(name, TOP)
 
     def index_range(self, node: Index) -> tuple[float, float]:
@@ -258,9 +264,13 @@ class Bounds:
             case Attribute(name="prestige"):
                 return _add((0, f.total_points), f.extra_prestige)
         return {
-            "prestige": (0, f.total_points), "purchased": (0, sum(f.cards_per_level.values())),
-            "reserved": (0, sum(f.cards_per_level.values())), "nobles": (0, f.nobles),
-            "held": (0, f.total_tokens), "turns": (1, INF), "seat": (1, f.max_players),
+            "prestige": (0, f.total_points),
+            "purchased": (0, sum(f.cards_per_level.values())),
+            "reserved": (0, sum(f.cards_per_level.values())),
+            "nobles": (0, f.nobles),
+            "held": (0, f.total_tokens),
+            "turns": (1, INF),
+            "seat": (1, f.max_players),
             "points": (0, max(f.max_card_points, f.max_noble_points)),
             "level": (min(f.levels, default=0), max(f.levels, default=0)),
             "gold_total": (0, f.max_gold),
@@ -377,8 +387,13 @@ class Bounds:
                     return NEVER if disjoint else ALWAYS if same else MAYBE
                 return ALWAYS if disjoint else NEVER if same else MAYBE
             case Aggregate(func="all", body=body):
-                return ALWAYS if self.truth(body) == ALWAYS else NEVER if self.truth(body) == NEVER and \
-                    self._nonempty(node.collection) else MAYBE
+                return (
+                    ALWAYS
+                    if self.truth(body) == ALWAYS
+                    else NEVER
+                    if self.truth(body) == NEVER and self._nonempty(node.collection)
+                    else MAYBE
+                )
             case Aggregate(func="any", body=body):
                 t = self.truth(body)
                 return NEVER if t == NEVER else ALWAYS if t == ALWAYS and self._nonempty(node.collection) else MAYBE
@@ -451,10 +466,15 @@ def _hazards(node, bounds: Bounds, found: list) -> None:
         case Binary(op="//" | "%" as op, right=divisor):
             lo, hi = bounds.number(divisor)
             if lo <= 0 <= hi:
-                found.append(Diagnostic("E513", f"'{op}' by {unparse(divisor)}: the divisor can be 0 in a game under "
-                                                f"this spec (it is {range_text((lo, hi))}), and nothing divides by 0",
-                                        divisor.span, ("divide by a number that is never 0, such as a value or "
-                                                       "player_count, or write max(1, ...)",)))
+                found.append(
+                    Diagnostic(
+                        "E513",
+                        f"'{op}' by {unparse(divisor)}: the divisor can be 0 in a game under "
+                        f"this spec (it is {range_text((lo, hi))}), and nothing divides by 0",
+                        divisor.span,
+                        ("divide by a number that is never 0, such as a value or player_count, or write max(1, ...)",),
+                    )
+                )
         case Index(obj=Name(id="deck" | "face_up" | "market" as table), index=level):
             _level(level, f"{table}[{unparse(level)}]", bounds, found)
         case Effect(name="reserve_top", args=(level, *_)):
@@ -474,11 +494,22 @@ def _level(node, where: str, bounds: Bounds, found: list) -> None:
     if levels[0] <= lo and hi <= levels[1]:
         return
     shown = f"levels run {levels[0]:g} to {levels[1]:g}"
-    what = f"there is no level {lo:g}" if lo == hi else \
-        f"{unparse(node)} is not always a level: it can be {range_text((lo, hi))}"
-    found.append(Diagnostic("E514", f"{where}: {what} ({shown})", node.span,
-                            ("a level is a choice of domain deck, a card's .level, a loop variable over levels, "
-                             "or a number within the levels",)))
+    what = (
+        f"there is no level {lo:g}"
+        if lo == hi
+        else f"{unparse(node)} is not always a level: it can be {range_text((lo, hi))}"
+    )
+    found.append(
+        Diagnostic(
+            "E514",
+            f"{where}: {what} ({shown})",
+            node.span,
+            (
+                "a level is a choice of domain deck, a card's .level, a loop variable over levels, "
+                "or a number within the levels",
+            ),
+        )
+    )
 
 
 COUNTERS = ("turn", "round", "passes")  # grow by one as play goes on, never reset by the game
@@ -495,10 +526,19 @@ def endless(rules) -> list[Diagnostic]:
     if any(_bounded(t.when) for t in rules.end) or not rules.end:
         return []
     span = rules.spans.get(f"end.{rules.end[0].name}", rules.end[0].span)
-    return [Diagnostic("E516", "no end trigger is sure to fire: a game where nobody satisfies "
-                               f"{' or '.join(repr(t.name) for t in rules.end)} never ends", span,
-                       ("add a trigger on a number that grows as play goes on, such as `passes >= player_count` "
-                        "(everybody passed in a row) or `round > 50`",), severity="warning")]
+    return [
+        Diagnostic(
+            "E516",
+            "no end trigger is sure to fire: a game where nobody satisfies "
+            f"{' or '.join(repr(t.name) for t in rules.end)} never ends",
+            span,
+            (
+                "add a trigger on a number that grows as play goes on, such as `passes >= player_count` "
+                "(everybody passed in a row) or `round > 50`",
+            ),
+            severity="warning",
+        )
+    ]
 
 
 def _bounded(node) -> bool:
@@ -518,9 +558,14 @@ def _bounded(node) -> bool:
 
 def _constant(node) -> bool:
     """A number that does not grow during a game: a literal, a value, the player count, setup."""
-    return all(isinstance(x, (Int, Binary)) or (isinstance(x, Name) and x.id not in COUNTERS and x.id != "me")
-               or isinstance(x, Attribute) and x.obj == Name("setup", None) for x in _walk(node)
-               if not (isinstance(x, Name) and x.id == "setup"))
+    return all(
+        isinstance(x, (Int, Binary))
+        or (isinstance(x, Name) and x.id not in COUNTERS and x.id != "me")
+        or isinstance(x, Attribute)
+        and x.obj == Name("setup", None)
+        for x in _walk(node)
+        if not (isinstance(x, Name) and x.id == "setup")
+    )
 
 
 def _walk(node):

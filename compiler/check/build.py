@@ -15,6 +15,7 @@ the pass otherwise.
 (:mod:`.hidden`, :mod:`.sizes`, :mod:`.notation`, :mod:`.definitions`), each only once the
 sections before it make sense. The state they share is one :class:`~.reader.Checker`.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -65,8 +66,9 @@ def rules_of(c: Checker) -> Rules:
     values = tables_mod.values(c)
     c.value_table = {v.name: v.value for v in values}
     if levels and levels != tuple(range(1, len(levels) + 1)):
-        c.r.error("E504", f"card levels must run 1, 2, ... without gaps, found {', '.join(map(str, levels))}",
-                  cards[0].span)
+        c.r.error(
+            "E504", f"card levels must run 1, 2, ... without gaps, found {', '.join(map(str, levels))}", cards[0].span
+        )
     tables_mod.check_tables(c, players, cards, nobles, levels)
     scope = base_scope(gems, wild, tuple(v.name for v in values))
     c.kinds, c.zones = kinds, read_zones(c, kinds, players, scope)
@@ -84,25 +86,56 @@ def rules_of(c: Checker) -> Rules:
     end = end_triggers(c, scope, facts)
     ranking = winners(c, scope, facts)
     said_so = across(c, gems, wild, levels, players, (variables, definitions, prestige, setup, end), actions, steps)
-    actions, steps, end, definitions, prestige = texts_mod.told(c, texts_mod.numbers(values, players, c.player_fields),
-                                                                actions, steps, end, definitions, prestige)
+    actions, steps, end, definitions, prestige = texts_mod.told(
+        c, texts_mod.numbers(values, players, c.player_fields), actions, steps, end, definitions, prestige
+    )
     c.r.raise_if_errors()
     rules = Rules(
-        name=str(name), title=title, description=description, source=c.resolved.source,
-        bases=c.resolved.bases, gems=gems, wild=wild, levels=levels, cards=cards, nobles=nobles,
-        players=players, values=values, actions=actions, steps=steps, end=end, winners=ranking,
-        interpretations=said_so, changes=c.resolved.changes, spans=dict(c.spans), kinds=kinds,
-        first_player=first_player if first_player.en else None, setup=setup, definitions=definitions,
-        prestige=prestige, variables=variables, zones=c.zones, player_fields=c.player_fields, symbols=symbols)
+        name=str(name),
+        title=title,
+        description=description,
+        source=c.resolved.source,
+        bases=c.resolved.bases,
+        gems=gems,
+        wild=wild,
+        levels=levels,
+        cards=cards,
+        nobles=nobles,
+        players=players,
+        values=values,
+        actions=actions,
+        steps=steps,
+        end=end,
+        winners=ranking,
+        interpretations=said_so,
+        changes=c.resolved.changes,
+        spans=dict(c.spans),
+        kinds=kinds,
+        first_player=first_player if first_player.en else None,
+        setup=setup,
+        definitions=definitions,
+        prestige=prestige,
+        variables=variables,
+        zones=c.zones,
+        player_fields=c.player_fields,
+        symbols=symbols,
+    )
     if definitions:  # what the engine writes out stays within bounds (a call stands for its body)
         c.r.extend(definitions_mod.written_out(rules))
         c.r.raise_if_errors()
     return rules
 
 
-def across(c: Checker, gems: tuple[str, ...], wild: str, levels: tuple[int, ...],
-           players: tuple[PlayerCount, ...], read: tuple[Any, ...], actions: tuple[Decision, ...],
-           steps: tuple[Decision, ...]) -> tuple[Text, ...]:
+def across(
+    c: Checker,
+    gems: tuple[str, ...],
+    wild: str,
+    levels: tuple[int, ...],
+    players: tuple[PlayerCount, ...],
+    read: tuple[Any, ...],
+    actions: tuple[Decision, ...],
+    steps: tuple[Decision, ...],
+) -> tuple[Text, ...]:
     """The analyses across sections, once every expression is typed: which player's private data each
     rule reads, the decisions' names, the sizes of choices and of the action space, rules written alike;
     the `interpretations` section is read between them, in the order its diagnostics have always come.

@@ -7,6 +7,7 @@ typed in the scope of the ones before it, as a price or a worth reads them. A pa
 last, after what it pays for (E521), its price never below 0 (E517) and its worth proved
 within 1..4 (E548, compiler/check/worth.py).
 """
+
 from __future__ import annotations
 
 import re
@@ -25,8 +26,7 @@ from .worth import worth_problems, worth_range
 OPTIONAL_DOMAINS = ("gem", "colour")  # the domains whose choice may be `none` (rulespec/README.md, optional)
 
 
-def choices(c: Checker, entry: MapNode, scope_names: dict, where: str, path: str) -> tuple[list[Param], Scope,
-                                                                                               dict]:
+def choices(c: Checker, entry: MapNode, scope_names: dict, where: str, path: str) -> tuple[list[Param], Scope, dict]:
     """The `choose` section of a decision: its choices in order, the scope its rules read them in
     (`me` and every choice), and the size range of each gem set."""
     names = dict(scope_names)
@@ -49,8 +49,9 @@ def choices(c: Checker, entry: MapNode, scope_names: dict, where: str, path: str
         if param is None:
             continue
         params.append(param)
-        names[pname] = zones_mod.param_type(param, c.zones, c.kinds) if param.domain == "component" \
-            else DOMAIN_TYPES[param.domain]
+        names[pname] = (
+            zones_mod.param_type(param, c.zones, c.kinds) if param.domain == "component" else DOMAIN_TYPES[param.domain]
+        )
         if param.optional:
             optional.add(pname)
         if param.domain == "gem_set":
@@ -86,8 +87,11 @@ def read_param(c: Checker, pname: str, node, scope: Scope, where: str) -> Param 
     if dnode is None or domain is None:
         return None
     if domain not in DOMAINS:
-        c.r.error("E411", f"unknown domain '{domain}'{did_you_mean(str(domain), DOMAINS)}"
-                  f" (domains: {', '.join(DOMAINS)})", dnode.span)
+        c.r.error(
+            "E411",
+            f"unknown domain '{domain}'{did_you_mean(str(domain), DOMAINS)} (domains: {', '.join(DOMAINS)})",
+            dnode.span,
+        )
         return None
     f = _Fields()
     if pnode is not None:
@@ -103,12 +107,25 @@ def read_param(c: Checker, pname: str, node, scope: Scope, where: str) -> Param 
         needs = {"payment": "a 'price'", "reserved": "'slots'", "component": "'from' (a zone or a kind)"}[domain]
         c.r.error("E102", f"choice '{pname}' of domain {domain} needs {needs}", node.span)
     if f.optional and domain not in OPTIONAL_DOMAINS and domain != "component":
-        c.r.error("E508", f"'optional' applies to the domains {' and '.join(OPTIONAL_DOMAINS)}, not to "
-                  f"'{domain}'", pnode.key_span("optional") if pnode is not None else node.span,
-                  "the engines offer `none` for a colour only; leave 'optional' out, or choose a colour")
-    return Param(pname, domain, node.span, int(f.lo) if isinstance(f.lo, int) else 1,
-                 int(f.hi) if isinstance(f.hi, int) else 1, bool(f.optional), f.price, f.slots, f.slots_name,
-                 f.source, worth=f.worth)
+        c.r.error(
+            "E508",
+            f"'optional' applies to the domains {' and '.join(OPTIONAL_DOMAINS)}, not to '{domain}'",
+            pnode.key_span("optional") if pnode is not None else node.span,
+            "the engines offer `none` for a colour only; leave 'optional' out, or choose a colour",
+        )
+    return Param(
+        pname,
+        domain,
+        node.span,
+        int(f.lo) if isinstance(f.lo, int) else 1,
+        int(f.hi) if isinstance(f.hi, int) else 1,
+        bool(f.optional),
+        f.price,
+        f.slots,
+        f.slots_name,
+        f.source,
+        worth=f.worth,
+    )
 
 
 def _range(c: Checker, f: _Fields, pname: str, pnode: MapNode, domain: str) -> None:
@@ -117,8 +134,11 @@ def _range(c: Checker, f: _Fields, pname: str, pnode: MapNode, domain: str) -> N
         f.lo, lo_node = c.scalar(pnode, "min", int, required=False, default=1)
         f.hi, hi_node = c.scalar(pnode, "max", int, required=False, default=1)
         if isinstance(f.lo, int) and isinstance(f.hi, int) and not (0 <= f.lo <= f.hi):
-            c.r.error("E508", f"choice '{pname}': min {f.lo} and max {f.hi} do not make a range",
-                      (lo_node or hi_node or pnode).span)
+            c.r.error(
+                "E508",
+                f"choice '{pname}': min {f.lo} and max {f.hi} do not make a range",
+                (lo_node or hi_node or pnode).span,
+            )
         return
     for field in ("min", "max"):
         if pnode.get(field) is not None:
@@ -153,8 +173,9 @@ def _slots(c: Checker, f: _Fields, pname: str, pnode: MapNode, domain: str, wher
     slots_value, slots_node = c.scalar(pnode, "slots", (str, int), where=f" in choice '{pname}'{where}")
     if isinstance(slots_value, str):
         if slots_value not in c.value_table:
-            c.r.error("E401", f"unknown value '{slots_value}'{did_you_mean(slots_value, c.value_table)}",
-                      slots_node.span)
+            c.r.error(
+                "E401", f"unknown value '{slots_value}'{did_you_mean(slots_value, c.value_table)}", slots_node.span
+            )
         else:
             f.slots, f.slots_name = c.value_table[slots_value], slots_value
     elif isinstance(slots_value, int):
@@ -170,15 +191,27 @@ def payment_last(c: Checker, params: list[Param], kind: str) -> None:
         if p.domain != "payment":
             continue
         if kind == "step":  # the payment phase follows an action; a step's choices are all in its ids
-            c.r.error("E521", f"choice '{p.name}' is a payment, and an end-of-turn step cannot ask for one: "
-                      "the engine asks for a payment in its payment phase, after an action", p.span,
-                      "buy in an action, or make the step take a price it fixes (put_back)")
+            c.r.error(
+                "E521",
+                f"choice '{p.name}' is a payment, and an end-of-turn step cannot ask for one: "
+                "the engine asks for a payment in its payment phase, after an action",
+                p.span,
+                "buy in an action, or make the step take a price it fixes (put_back)",
+            )
         elif i != len(params) - 1:
-            c.r.error("E521", f"choice '{p.name}' is a payment: it must be the last choice of its {kind} "
-                      f"(the engine asks for it after '{params[-1].name}')", p.span)
+            c.r.error(
+                "E521",
+                f"choice '{p.name}' is a payment: it must be the last choice of its {kind} "
+                f"(the engine asks for it after '{params[-1].name}')",
+                p.span,
+            )
         elif i == 0:
-            c.r.error("E521", f"choice '{p.name}' is a payment: it must come after the choice of what it pays "
-                      f"for (a card), and this {kind} chooses nothing before it", p.span)
+            c.r.error(
+                "E521",
+                f"choice '{p.name}' is a payment: it must come after the choice of what it pays "
+                f"for (a card), and this {kind} chooses nothing before it",
+                p.span,
+            )
 
 
 def sized_worth(c: Checker, p: Param, bounds: bounds_mod.Bounds) -> Param:
@@ -196,6 +229,10 @@ def price_below_zero(c: Checker, price, bounds) -> None:
     the supply (which could go below 0), which no payment means."""
     lo, hi = bounds.number(price)
     if lo < 0:
-        c.r.error("E517", f"this price can be below 0 in a game under this spec (it is "
-                  f"{bounds_mod.range_text((lo, hi))}), and paying it would give the player tokens",
-                  price.span, "write max(0, ...) around it, as in max(0, card.cost[c] - me.bonus[c])")
+        c.r.error(
+            "E517",
+            f"this price can be below 0 in a game under this spec (it is "
+            f"{bounds_mod.range_text((lo, hi))}), and paying it would give the player tokens",
+            price.span,
+            "write max(0, ...) around it, as in max(0, card.cost[c] - me.bonus[c])",
+        )

@@ -11,6 +11,7 @@ arguments outside any `if` or `for`, as the token and card counts of compiler/ch
 pile, what it holds and what the setup takes), `reveal` and `refill` take what the pile and the
 room allow. The others are guarded when they run (a RuleError at the effect).
 """
+
 from __future__ import annotations
 
 from ..diagnostics import Diagnostic
@@ -105,8 +106,9 @@ def _apply(stmt, counts: Counts, seat: int, drawn: dict, taken: dict) -> Failure
     return None
 
 
-def setup_overdraws(zones: tuple[Zone, ...], kinds: tuple[Kind, ...], setup: tuple[SetupBlock, ...],
-                    players: tuple[PlayerCount, ...]) -> list[Diagnostic]:
+def setup_overdraws(
+    zones: tuple[Zone, ...], kinds: tuple[Kind, ...], setup: tuple[SetupBlock, ...], players: tuple[PlayerCount, ...]
+) -> list[Diagnostic]:
     """E552 for the first setup `draw` that finds its pile empty (naming the pile, what it holds after
     the deal and what the setup takes from it) or the zone it draws into full, at some player count
     (the fewest players first)."""
@@ -130,27 +132,37 @@ def setup_overdraws(zones: tuple[Zone, ...], kinds: tuple[Kind, ...], setup: tup
     return []
 
 
-def _full_zone(stmt: Effect, target: tuple[str, int], counts: Counts, kinds: dict[str, Kind],
-               players: int) -> Diagnostic:
+def _full_zone(
+    stmt: Effect, target: tuple[str, int], counts: Counts, kinds: dict[str, Kind], players: int
+) -> Diagnostic:
     zone = counts.zones[target[0]]
     most = zone.limit if zone.shape is Shape.HOLDING else dict(zone.sizes).get(players, 0)
     whose = f"player {target[1] + 1}'s " if zone.per_player else ""
     why = "its limit" if zone.shape is Shape.HOLDING else "its size"
     kind = kinds[zone.holds]
-    return Diagnostic("E552", f"setup draws into {whose}zone '{zone.name}' with {players} players when it is full: it "
-                      f"holds at most {most} {kind.item.en if most == 1 else kind.name} ({why})", stmt.span,
-                      ("the setup blocks run in order, each_player blocks once for each player; a draw into a full "
-                       "zone stops every new game",))
+    return Diagnostic(
+        "E552",
+        f"setup draws into {whose}zone '{zone.name}' with {players} players when it is full: it "
+        f"holds at most {most} {kind.item.en if most == 1 else kind.name} ({why})",
+        stmt.span,
+        (
+            "the setup blocks run in order, each_player blocks once for each player; a draw into a full "
+            "zone stops every new game",
+        ),
+    )
 
 
-def _empty_pile(stmt: Effect, counts: Counts, drawn: dict, taken: dict, kinds: dict[str, Kind],
-                players: int) -> Diagnostic:
+def _empty_pile(
+    stmt: Effect, counts: Counts, drawn: dict, taken: dict, kinds: dict[str, Kind], players: int
+) -> Diagnostic:
     name = stmt.args[0].id if isinstance(stmt.args[0], Name) else ""
     zone = counts.zones[name]
     kind = kinds[zone.holds]
     held = counts.after_deal[name, 0]
-    draws = f"setup draws {drawn[name]} {kind.item.en if drawn[name] == 1 else kind.name} from pile '{name}' with " \
+    draws = (
+        f"setup draws {drawn[name]} {kind.item.en if drawn[name] == 1 else kind.name} from pile '{name}' with "
         f"{players} players"
+    )
     if zone.start != "all":
         message = f"{draws}, but the pile starts empty (it has no 'start: all')"
     else:
@@ -159,9 +171,15 @@ def _empty_pile(stmt: Effect, counts: Counts, drawn: dict, taken: dict, kinds: d
         message = f"{draws}, but the pile holds {held} after the deal ({pieces(kind)} in all{given})"
     if taken.get(name):
         message += f" and reveal or refill take {taken[name]} of them"
-    return Diagnostic("E552", message, stmt.span,
-                      ("the setup blocks run in order, each_player blocks once for each player; a draw from an empty "
-                       "pile stops every new game",))
+    return Diagnostic(
+        "E552",
+        message,
+        stmt.span,
+        (
+            "the setup blocks run in order, each_player blocks once for each player; a draw from an empty "
+            "pile stops every new game",
+        ),
+    )
 
 
 __all__ = ["Counts", "setup_overdraws"]

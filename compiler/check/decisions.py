@@ -8,6 +8,7 @@ Once a decision makes sense, what in it could stop an engine (:mod:`compiler.che
 can never hold (E507) is reported; across decisions, names (E519) and notations (E522) are
 told apart.
 """
+
 from __future__ import annotations
 
 import re
@@ -28,8 +29,11 @@ from .types import BOOL, INT, Scope, tested
 
 # The phases an engine names of its own (Game.phase: the action phase, a game over, a purchase
 # waiting for its payment); a step's name is a phase too, so no action or step may take one.
-ENGINE_PHASES = {"action": "a player choosing an action", "over": "a game that has ended",
-                 "payment": "a purchase waiting for its payment"}
+ENGINE_PHASES = {
+    "action": "a player choosing an action",
+    "over": "a game that has ended",
+    "payment": "a purchase waiting for its payment",
+}
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 
 
@@ -70,12 +74,19 @@ def _turns_end(c: Checker, actions: list[Decision]) -> None:
     free = [d for d in actions if not d.ends_turn]
     for d in free:
         if d.only_when_stuck:
-            c.r.error("E570", f"action '{d.name}' is taken only when stuck, so it must end the turn: a player "
-                      "with nothing else to do would be asked again", c.ends_turn_spans.get(d.name, d.span))
+            c.r.error(
+                "E570",
+                f"action '{d.name}' is taken only when stuck, so it must end the turn: a player "
+                "with nothing else to do would be asked again",
+                c.ends_turn_spans.get(d.name, d.span),
+            )
     if free and len(free) == len(actions):
-        c.r.error("E570", "no action of this spec ends the turn: give at least one action `ends_turn: true` "
-                  "(the default)", c.ends_turn_spans.get(free[0].name, free[0].span),
-                  "an action with `ends_turn: false` is taken at most once a turn, before one that ends it")
+        c.r.error(
+            "E570",
+            "no action of this spec ends the turn: give at least one action `ends_turn: true` (the default)",
+            c.ends_turn_spans.get(free[0].name, free[0].span),
+            "an action with `ends_turn: false` is taken at most once a turn, before one that ends it",
+        )
 
 
 def read_decision(c: Checker, name, key, entry, scope_names, facts, is_step, section) -> Decision | None:
@@ -87,9 +98,12 @@ def read_decision(c: Checker, name, key, entry, scope_names, facts, is_step, sec
     c.spans[path] = key.span
     if name in ENGINE_PHASES:
         article = "an" if kind == "action" else "a"
-        c.r.error("E518", f"'{name}' is a phase of the engines ({ENGINE_PHASES[name]}) and cannot name "
-                  f"{article} {kind}", key.span,
-                  f"the engines' own phases are {', '.join(repr(p) for p in ENGINE_PHASES)}: choose another name")
+        c.r.error(
+            "E518",
+            f"'{name}' is a phase of the engines ({ENGINE_PHASES[name]}) and cannot name {article} {kind}",
+            key.span,
+            f"the engines' own phases are {', '.join(repr(p) for p in ENGINE_PHASES)}: choose another name",
+        )
     title = c.text(entry, "title", required=False, default=name.replace("_", " "))
     notation, notation_node = c.scalar(entry, "notation", str, default=name, where=where)
     if notation_node is not None:
@@ -112,40 +126,67 @@ def read_decision(c: Checker, name, key, entry, scope_names, facts, is_step, sec
     if condition_ok and c.base_tables_read:
         never = bounds_mod.never_reasons(condition, bounds_mod.Bounds(facts_here))
         if never:
-            c.r.error("E507", f"{kind} '{name}' can never be taken: this condition never holds in any game "
-                      f"under this spec", never[0].span)
+            c.r.error(
+                "E507",
+                f"{kind} '{name}' can never be taken: this condition never holds in any game under this spec",
+                never[0].span,
+            )
     if condition is None:
         return None
-    return Decision(name=name, title=title, notation=str(notation), params=tuple(params), condition=condition,
-                    effects=tuple(effects), span=key.span, only_when_stuck=bool(only_when_stuck),
-                    ends_turn=bool(ends_turn), while_=how.while_, repeat=how.repeat, max_=how.max_,
-                    resolve=how.resolve, note=c.note(entry))
+    return Decision(
+        name=name,
+        title=title,
+        notation=str(notation),
+        params=tuple(params),
+        condition=condition,
+        effects=tuple(effects),
+        span=key.span,
+        only_when_stuck=bool(only_when_stuck),
+        ends_turn=bool(ends_turn),
+        while_=how.while_,
+        repeat=how.repeat,
+        max_=how.max_,
+        resolve=how.resolve,
+        note=c.note(entry),
+    )
 
 
 def notation_problems(c: Checker, notation: str, notation_node: ScalarNode, params: list[Param], kind: str) -> None:
     """E506: a notation shows each choice once as {name}, its optional parts [paired], and words."""
     stray = re.search(r"[{}]", _PLACEHOLDER.sub("", notation))
     if stray:  # one error for a broken brace, not one for each choice it hides
-        c.r.error("E506", f"notation has a '{stray[0]}' without its pair: write each choice as "
-                  f"{{name}} ({', '.join('{' + p.name + '}' for p in params) or 'no choices here'})",
-                  notation_node.span)
+        c.r.error(
+            "E506",
+            f"notation has a '{stray[0]}' without its pair: write each choice as "
+            f"{{name}} ({', '.join('{' + p.name + '}' for p in params) or 'no choices here'})",
+            notation_node.span,
+        )
         return
     if _bracket_problem(notation):
-        c.r.error("E506", f"notation {_bracket_problem(notation)}: an optional part is written "
-                  "[words {choice}], once, not inside another", notation_node.span)
+        c.r.error(
+            "E506",
+            f"notation {_bracket_problem(notation)}: an optional part is written "
+            "[words {choice}], once, not inside another",
+            notation_node.span,
+        )
         return
     shown = _PLACEHOLDER.findall(notation)
     for placeholder in shown:
         if placeholder not in {p.name for p in params}:
-            c.r.error("E506", f"notation shows '{{{placeholder}}}', which is not a choice of this {kind}"
-                      f"{did_you_mean(placeholder, [p.name for p in params])}", notation_node.span)
+            c.r.error(
+                "E506",
+                f"notation shows '{{{placeholder}}}', which is not a choice of this {kind}"
+                f"{did_you_mean(placeholder, [p.name for p in params])}",
+                notation_node.span,
+            )
     for p in params:
         if p.name not in shown:
             c.r.error("E506", f"notation must show every choice; '{{{p.name}}}' is missing", notation_node.span)
     words = _PLACEHOLDER.sub("", notation).replace("[", " ").replace("]", " ").split()
     if not words or not all(re.fullmatch(r"[a-z0-9_]+", w) for w in words):
-        c.r.error("E506", "notation starts with a lower-case word and uses words and {choices} only",
-                  notation_node.span)
+        c.r.error(
+            "E506", "notation starts with a lower-case word and uses words and {choices} only", notation_node.span
+        )
 
 
 def _bracket_problem(notation: str) -> str:
@@ -210,8 +251,11 @@ def _step_repeat(c: Checker, entry, key, scope: Scope, where: str, only_when_stu
         if max_ is not None:
             c.types.expect(max_, scope, INT, "a step's 'max'")
         if repeat != "while" or resolve != "choice":
-            c.r.error("E531", "'max' bounds a step with `repeat: while` and `resolve: choice`; this one "
-                      "runs at most once a turn", entry.key_span("max"))
+            c.r.error(
+                "E531",
+                "'max' bounds a step with `repeat: while` and `resolve: choice`; this one runs at most once a turn",
+                entry.key_span("max"),
+            )
     if only_when_stuck:
         c.r.error("E505", "'only_when_stuck' applies to actions, not to end-of-turn steps", key.span)
     return _Repeat(while_, max_, repeat, resolve)
@@ -228,8 +272,13 @@ def _action_once(c: Checker, entry) -> _Repeat:
 def _hazards(c: Checker, name, key, condition, effects, params: list[Param], how: _Repeat, facts) -> list[Param]:
     """What in a decision that makes sense could stop the engine (E513, E514, E517, E530, E531),
     and its choices with each payment's worth sized (E548)."""
-    for node in (condition, how.while_, *effects, *(p.price for p in params if p.price is not None),
-                 *(p.worth for p in params if p.worth is not None)):
+    for node in (
+        condition,
+        how.while_,
+        *effects,
+        *(p.price for p in params if p.price is not None),
+        *(p.worth for p in params if p.worth is not None),
+    ):
         if node is not None:
             c.r.extend(bounds_mod.hazards(node, bounds_mod.Bounds(facts)))
     for p in params:
@@ -250,8 +299,14 @@ def repeats_end(c: Checker, name, key, how: _Repeat, effects, params, bounds) ->
         return [Diagnostic("E531", problem, how.max_.span)] if problem else []
     if how.repeat != "while" or how.resolve != "choice":
         return []
-    return termination.unending(name, how.while_ if how.while_ is not None else Bool(True, key.span), effects,
-                                params, bounds, (how.while_ or key).span)
+    return termination.unending(
+        name,
+        how.while_ if how.while_ is not None else Bool(True, key.span),
+        effects,
+        params,
+        bounds,
+        (how.while_ or key).span,
+    )
 
 
 def decision_names(c: Checker, actions, steps) -> None:
@@ -260,8 +315,11 @@ def decision_names(c: Checker, actions, steps) -> None:
     action_names = {a.name for a in actions}
     for step in steps:
         if step.name in action_names:
-            c.r.error("E519", f"step '{step.name}' has the name of an action: an action and a step of one "
-                      "spec are named apart", step.span)
+            c.r.error(
+                "E519",
+                f"step '{step.name}' has the name of an action: an action and a step of one spec are named apart",
+                step.span,
+            )
 
 
 def written_alike(c: Checker, gems, wild, levels, players, actions, steps) -> None:
@@ -269,12 +327,24 @@ def written_alike(c: Checker, gems, wild, levels, players, actions, steps) -> No
     for text, first, other in notation_mod.collisions(actions + steps, gems, wild, levels, players):
         span = c.notation_spans.get((not any(other is a for a in actions), other.name), other.span)
         if first is None:
-            c.r.error("E522", f"two actions are written the same way, '{text}' ({other.name} and "
-                      f"{notation_mod.PAY_STEP_NAME}); make their notations differ", span,
-                      f"the payment step writes 'pay {wild} for' and the colours, and 'pay without {wild}'")
+            c.r.error(
+                "E522",
+                f"two actions are written the same way, '{text}' ({other.name} and "
+                f"{notation_mod.PAY_STEP_NAME}); make their notations differ",
+                span,
+                f"the payment step writes 'pay {wild} for' and the colours, and 'pay without {wild}'",
+            )
         elif first is other:
-            c.r.error("E522", f"two actions of '{other.name}' are written the same way, '{text}'; make its "
-                      "notation tell its choices apart", span)
+            c.r.error(
+                "E522",
+                f"two actions of '{other.name}' are written the same way, '{text}'; make its "
+                "notation tell its choices apart",
+                span,
+            )
         else:
-            c.r.error("E522", f"two actions are written the same way, '{text}' ({first.name} and "
-                      f"{other.name}); make their notations differ", span)
+            c.r.error(
+                "E522",
+                f"two actions are written the same way, '{text}' ({first.name} and "
+                f"{other.name}); make their notations differ",
+                span,
+            )

@@ -14,6 +14,7 @@ the total would be defined by itself.
 Both are kept in the model as written (the sheets phrase a call by its title); the lowering
 inlines calls (:func:`inline`, compiler/lower/definitions.py), and so do the bounds.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -46,8 +47,15 @@ from .types import (
 )
 
 # The types a parameter may be declared with, by the word a spec writes (a kind's name too).
-PARAM_TYPES = {"number": INT, "flag": BOOL, "gem": GEM, "colour": COLOUR, "player": PLAYER, "card": CARD,
-               "noble": NOBLE}
+PARAM_TYPES = {
+    "number": INT,
+    "flag": BOOL,
+    "gem": GEM,
+    "colour": COLOUR,
+    "player": PLAYER,
+    "card": CARD,
+    "noble": NOBLE,
+}
 # What a definition may give: the values the sheets phrase and the engines compare.
 RESULTS = (INT, BOOL, GEM, COLOUR, PLAYER, ERROR)  # not a keyword: a definition compares, never names one
 # The names that stand for a player only where the spec's text is about one (a decision's actor,
@@ -105,8 +113,9 @@ class Sections:
             return False
         meaning, where = taken
         notes = (f"it is declared at {where.file}:{where.line}",) if where is not None else ()
-        self.r.error("E540", f"'{name}' is already the name of {meaning}: choose another name for this {what}",
-                     span, *notes)
+        self.r.error(
+            "E540", f"'{name}' is already the name of {meaning}: choose another name for this {what}", span, *notes
+        )
         return True
 
     # ------------------------------------------------------------------ definitions
@@ -166,10 +175,19 @@ class Sections:
             if t is None and isinstance(word, str) and word.count(".") == 1:
                 t = self.keyword_type(word)
             if t is None:
-                known = list(PARAM_TYPES) + list(self.kinds) + [f"{k}.{c.name}" for k, kind in self.kinds.items()
-                                                                  for c in kind.columns if c.type is ColumnType.KEYWORD]
-                self.r.error("E106", f"parameter '{pname}'{where} must have a type: one of {', '.join(known)}",
-                             pnode.span)
+                known = (
+                    list(PARAM_TYPES)
+                    + list(self.kinds)
+                    + [
+                        f"{k}.{c.name}"
+                        for k, kind in self.kinds.items()
+                        for c in kind.columns
+                        if c.type is ColumnType.KEYWORD
+                    ]
+                )
+                self.r.error(
+                    "E106", f"parameter '{pname}'{where} must have a type: one of {', '.join(known)}", pnode.span
+                )
                 ok = False
                 continue
             out.append((pname, t))
@@ -195,8 +213,12 @@ class Sections:
             cyclic.add(start)
             call = next(x for x in calls[start] if x.func == (path[0] if path else start))
             through = f" (through {', '.join(repr(p) for p in path)})" if path else ""
-            self.r.error("E550", f"definition '{start}' calls itself{through}: a definition is written out where it "
-                         "is called, so it cannot be recursive", call.span)
+            self.r.error(
+                "E550",
+                f"definition '{start}' calls itself{through}: a definition is written out where it "
+                "is called, so it cannot be recursive",
+                call.span,
+            )
         return cyclic
 
     @staticmethod
@@ -238,16 +260,24 @@ class Sections:
         bound = {p for p, _ in params}
         for context in sorted(free_context(body) - bound):
             span = next(x.span for x in walk(body) if isinstance(x, Name) and x.id == context)
-            self.r.error("E550", f"definition '{name}' reads '{context}': a definition reads its parameters and the "
-                         "game's names only, so that it means the same wherever it is called", span,
-                         f"give it a parameter `p: player` and call it as {name}({context}{', ...' if params else ''})")
+            self.r.error(
+                "E550",
+                f"definition '{name}' reads '{context}': a definition reads its parameters and the "
+                "game's names only, so that it means the same wherever it is called",
+                span,
+                f"give it a parameter `p: player` and call it as {name}({context}{', ...' if params else ''})",
+            )
         names = {**self.scope_names, **{c: ERROR for c in CONTEXT_NAMES}, **dict(params)}
         before = len(self.r.diagnostics)
         result = self.c.types.infer(body, Scope(names))
         self.c.types.definition_reads[name] = {n: names[n] for n in sorted(_free(body) - bound) if n in names}
         if len(self.r.diagnostics) == before and result not in RESULTS:
-            self.r.error("E410", f"definition '{name}' must give a number, a condition, a colour or a player, but "
-                         f"this is {noun(result)}", body.span)
+            self.r.error(
+                "E410",
+                f"definition '{name}' must give a number, a condition, a colour or a player, but "
+                f"this is {noun(result)}",
+                body.span,
+            )
             return ERROR
         return result if len(self.r.diagnostics) == before else ERROR
 
@@ -275,14 +305,22 @@ class Sections:
             before = len(self.r.diagnostics)
             t = self.c.types.infer(by, scope)
             if len(self.r.diagnostics) == before and not assignable(t, INT):
-                self.r.error("E554", f"prestige source '{name}' must be a number of prestige, but this is {noun(t)}",
-                             by.span, "write the prestige it gives, as in 'if ... then 3 else 0'")
+                self.r.error(
+                    "E554",
+                    f"prestige source '{name}' must be a number of prestige, but this is {noun(t)}",
+                    by.span,
+                    "write the prestige it gives, as in 'if ... then 3 else 0'",
+                )
                 continue
             reading = prestige_reading(by, by_name, {})
             if len(self.r.diagnostics) == before and reading is not None:
-                self.r.error("E554", f"prestige source '{name}' reads prestige, which it is part of: the total would "
-                             "be defined by itself", reading.span,
-                             "count what the prestige comes from (cards, bonuses, nobles) instead")
+                self.r.error(
+                    "E554",
+                    f"prestige source '{name}' reads prestige, which it is part of: the total would "
+                    "be defined by itself",
+                    reading.span,
+                    "count what the prestige comes from (cards, bonuses, nobles) instead",
+                )
                 continue
             out.append(PrestigeSource(name, title, by, key.span, self.c.note(entry)))
         return tuple(out)
@@ -403,6 +441,7 @@ def written_size(node, definitions: dict, sizes: dict) -> int:
 def _sizes(definitions: dict, sizes: dict):
     """size_of(name): (the nodes of the definition's body written out, each parameter one node;
     how often each parameter stands in it), kept in `sizes`."""
+
     def size_of(name: str) -> tuple[int, tuple[int, ...]]:
         if name not in sizes:
             d = definitions[name]
@@ -410,6 +449,7 @@ def _sizes(definitions: dict, sizes: dict):
             total, uses = _expand(d.body, frozenset(params), size_of, definitions)
             sizes[name] = (total, tuple(uses.get(p, 0) for p in params))
         return sizes[name]
+
     return size_of
 
 
@@ -417,12 +457,19 @@ def _too_large(node, size_of, definitions: dict, found: list) -> None:
     if isinstance(node, Call) and node.func in definitions:
         total, _ = _expand(node, frozenset(), size_of, definitions)
         if total > MAX_WRITTEN_OUT:
-            found.append(Diagnostic(
-                "E556", f"this call of '{node.func}' is {total:,} expression nodes written out, more than "
-                f"{MAX_WRITTEN_OUT:,}: an engine writes a definition out where it is called, and the definitions "
-                "it calls in it", node.span,
-                ("a definition that calls another twice doubles it, and so on down the chain: call each "
-                 "once (`2 * d(p)`, not `d(p) + d(p)`)",)))
+            found.append(
+                Diagnostic(
+                    "E556",
+                    f"this call of '{node.func}' is {total:,} expression nodes written out, more than "
+                    f"{MAX_WRITTEN_OUT:,}: an engine writes a definition out where it is called, and the definitions "
+                    "it calls in it",
+                    node.span,
+                    (
+                        "a definition that calls another twice doubles it, and so on down the chain: call each "
+                        "once (`2 * d(p)`, not `d(p) + d(p)`)",
+                    ),
+                )
+            )
             return
     for child in children(node):
         _too_large(child, size_of, definitions, found)
@@ -495,8 +542,13 @@ def _substitute(node: Any, args: dict, avoid: set[str]) -> Any:
     changes = {}
     for fld in dataclasses.fields(node):
         value = getattr(node, fld.name)
-        new = tuple(_substitute(x, args, avoid) for x in value) if isinstance(value, tuple) \
-            else _substitute(value, args, avoid) if dataclasses.is_dataclass(value) else value
+        new = (
+            tuple(_substitute(x, args, avoid) for x in value)
+            if isinstance(value, tuple)
+            else _substitute(value, args, avoid)
+            if dataclasses.is_dataclass(value)
+            else value
+        )
         if new is not value:
             changes[fld.name] = new
     return dataclasses.replace(node, **changes) if changes else node
@@ -525,8 +577,13 @@ def inline_all(node: Any, definitions: dict, bodies: dict | None = None) -> Any:
     changes = {}
     for fld in dataclasses.fields(node):
         value = getattr(node, fld.name)
-        new = tuple(inline_all(x, definitions, bodies) for x in value) if isinstance(value, tuple) \
-            else inline_all(value, definitions, bodies) if dataclasses.is_dataclass(value) else value
+        new = (
+            tuple(inline_all(x, definitions, bodies) for x in value)
+            if isinstance(value, tuple)
+            else inline_all(value, definitions, bodies)
+            if dataclasses.is_dataclass(value)
+            else value
+        )
         if new is not value:
             changes[fld.name] = new
     return dataclasses.replace(node, **changes) if changes else node

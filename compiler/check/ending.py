@@ -6,6 +6,7 @@ An end trigger's condition types as a truth and can fire in some game under the 
 preference (E102, E106). A trigger may not take the name of an end reason the engines give of
 their own (E406).
 """
+
 from __future__ import annotations
 
 from ..front.expr import Bool
@@ -29,8 +30,12 @@ def end_triggers(c: Checker, scope_names, facts) -> tuple[EndTrigger, ...]:
             c.r.error("E103", f"end trigger '{key.value}' must be a mapping", entry.span)
             continue
         if key.value in ENGINE_END_REASONS:
-            c.r.error("E406", f"'{key.value}' is an end reason of the engines (a game that "
-                      f"{ENGINE_END_REASONS[key.value]}) and cannot name an end trigger", key.span)
+            c.r.error(
+                "E406",
+                f"'{key.value}' is an end reason of the engines (a game that "
+                f"{ENGINE_END_REASONS[key.value]}) and cannot name an end trigger",
+                key.span,
+            )
         where = f" in end trigger '{key.value}'"
         when = c.expression(c.node(entry, "when", where=where), "end condition")
         finish = c.choice(entry, "finish", FINISHES, "complete_round", where)
@@ -40,8 +45,16 @@ def end_triggers(c: Checker, scope_names, facts) -> tuple[EndTrigger, ...]:
         if when is None:
             continue
         _can_fire(c, str(key.value), when, scope, facts)
-        out.append(EndTrigger(str(key.value), c.text(entry, "title", required=False, default=str(key.value)),
-                              when, finish, key.span, c.note(entry)))
+        out.append(
+            EndTrigger(
+                str(key.value),
+                c.text(entry, "title", required=False, default=str(key.value)),
+                when,
+                finish,
+                key.span,
+                c.note(entry),
+            )
+        )
     if table is not None and not out and not c.r.has_errors and not c.resolved.incomplete:
         c.r.error("E509", "a spec needs at least one end trigger", table.span)
     return tuple(out)
@@ -53,12 +66,18 @@ def _can_fire(c: Checker, name: str, when, scope: Scope, facts) -> None:
     c.types.expect(when, scope, BOOL, "an end condition")
     if len(c.r.diagnostics) == before:
         c.r.extend(bounds_mod.hazards(when, bounds_mod.Bounds(facts)))
-    if len(c.r.diagnostics) == before and c.base_tables_read and \
-            bounds_mod.Bounds(facts).truth(when) == bounds_mod.NEVER:
+    if (
+        len(c.r.diagnostics) == before
+        and c.base_tables_read
+        and bounds_mod.Bounds(facts).truth(when) == bounds_mod.NEVER
+    ):
         never = bounds_mod.never_reasons(when, bounds_mod.Bounds(facts))
-        c.r.error("E509", f"end trigger '{name}' can never fire: its condition never holds in any game"
-                  " under this spec", never[0].span,
-                  f"all cards and nobles together are worth {facts.total_points} prestige")
+        c.r.error(
+            "E509",
+            f"end trigger '{name}' can never fire: its condition never holds in any game under this spec",
+            never[0].span,
+            f"all cards and nobles together are worth {facts.total_points} prestige",
+        )
 
 
 def winners(c: Checker, scope_names, facts) -> Winners:

@@ -15,6 +15,7 @@ so these are reported here (E510), at the effect, before any game is played.
 The walk follows the effects in order; after an `if`, a card is where both branches
 leave it, or "maybe moved" when they disagree, which no later effect may rely on.
 """
+
 from __future__ import annotations
 
 from ..diagnostics import Diagnostic
@@ -77,27 +78,38 @@ def _walk(stmt, state: dict, cards: dict, found: list, looped: bool) -> dict:
     place = {"face_up": "its face-up slot", "reserved": "your reserved cards", "noble": "the row"}[cards[name]]
     thing, once = ("noble", "a noble visits once") if cards[name] == "noble" else ("card", "a card moves once")
     if looped:
-        found.append(Diagnostic("E510", f"{stmt.name}({name}) inside 'for' would act on the chosen {thing} at every "
-                                        f"pass; {once}", stmt.span))
+        found.append(
+            Diagnostic(
+                "E510",
+                f"{stmt.name}({name}) inside 'for' would act on the chosen {thing} at every pass; {once}",
+                stmt.span,
+            )
+        )
         return {**state, name: (MOVED if stmt.name in MOVES else REFILLED, stmt)}  # reported once
     if stmt.name in MOVES:
         if where == IN_PLACE:
             return {**state, name: (MOVED, stmt)}
-        found.append(Diagnostic("E510", f"{stmt.name}({name}): the chosen {thing} {_left(where, by, place)}; "
-                                        f"{once}", stmt.span))
+        found.append(
+            Diagnostic("E510", f"{stmt.name}({name}): the chosen {thing} {_left(where, by, place)}; {once}", stmt.span)
+        )
         return state
     # refill: the slot must be empty, its card gone, and not refilled yet
     if where == MOVED:
         return {**state, name: (REFILLED, stmt)}
     if where == IN_PLACE:
-        message = (f"refill({name}) while the chosen card is still in {place}: it would be lost; move it first "
-                   "with reserve, acquire or bury")
+        message = (
+            f"refill({name}) while the chosen card is still in {place}: it would be lost; move it first "
+            "with reserve, acquire or bury"
+        )
     elif where == REFILLED:
-        message = (f"refill({name}): its slot was refilled already (line {by.span.line}); the card there now "
-                   "would be lost")
+        message = (
+            f"refill({name}): its slot was refilled already (line {by.span.line}); the card there now would be lost"
+        )
     else:
-        message = (f"refill({name}) may run while the chosen card is still in {place} (when the 'if' at line "
-                   f"{by.span.line} does not move it): it would be lost")
+        message = (
+            f"refill({name}) may run while the chosen card is still in {place} (when the 'if' at line "
+            f"{by.span.line} does not move it): it would be lost"
+        )
     found.append(Diagnostic("E510", message, stmt.span))
     return state
 
@@ -122,9 +134,15 @@ def pay_flow(effects) -> list[Diagnostic]:
                 if looped:
                     found.append(Diagnostic("E511", f"{unparse(node)} inside 'for' would pay at every pass", node.span))
                 elif spent is not None:
-                    found.append(Diagnostic("E511", f"{unparse(node)} after {unparse(spent)} (line {spent.span.line}): "
-                                                    "the payment was chosen from the tokens held when the action "
-                                                    "began; pay first", node.span))
+                    found.append(
+                        Diagnostic(
+                            "E511",
+                            f"{unparse(node)} after {unparse(spent)} (line {spent.span.line}): "
+                            "the payment was chosen from the tokens held when the action "
+                            "began; pay first",
+                            node.span,
+                        )
+                    )
             if DRAWS.get(node.name) == "tokens" and spent is None:  # pay, put_back: tokens leave the player
                 spent = node
     return found
@@ -217,19 +235,32 @@ def overdraws(rules: Rules, choices: dict[str, int]) -> list[Diagnostic]:
             if isinstance(stmt, Effect) and stmt.name in ("take", "put_back") and len(stmt.args) == 2:
                 pool = "supply" if stmt.name == "take" else "tokens"
                 amount = stmt.args[1]
-                n = (amount.value if isinstance(amount, Int)
-                     else values.get(amount.id) if isinstance(amount, Name) else None)
+                n = (
+                    amount.value
+                    if isinstance(amount, Int)
+                    else values.get(amount.id)
+                    if isinstance(amount, Name)
+                    else None
+                )
                 k = bounds.get((pool, unparse(stmt.args[0])))
                 if pool in drawn or not isinstance(n, int) or k is None:
                     pass
                 elif k < n:
-                    found.append(_overdraw(stmt, d, f"can move {n} tokens where the condition of '{d.name}' "
-                                                    f"ensures {k}", values))
+                    found.append(
+                        _overdraw(stmt, d, f"can move {n} tokens where the condition of '{d.name}' ensures {k}", values)
+                    )
                 elif d.resolve == "all" and _shared_draw(d, stmt.args[0]) and k < n * choices[d.name]:
-                    found.append(_overdraw(stmt, d, f"moves {n} tokens for each of the up to {choices[d.name]} "
-                                                    f"choices '{d.name}' resolves at once (resolve: all), where its "
-                                                    f"condition, checked for all of them before the first, ensures "
-                                                    f"{k} in all", values))
+                    found.append(
+                        _overdraw(
+                            stmt,
+                            d,
+                            f"moves {n} tokens for each of the up to {choices[d.name]} "
+                            f"choices '{d.name}' resolves at once (resolve: all), where its "
+                            f"condition, checked for all of them before the first, ensures "
+                            f"{k} in all",
+                            values,
+                        )
+                    )
             drawn |= {DRAWS[x.name] for x in _effects(stmt) if x.name in DRAWS}
     return found
 
@@ -238,8 +269,14 @@ def _overdraw(stmt: Effect, d, what: str, values: dict) -> Diagnostic:
     """The E512 warning at `stmt`: what it moves against what the condition of `d` ensures,
     and the named values the condition uses."""
     named = [f"{v} is {values[v]}" for v in sorted(values) if v in _names(d.condition)]
-    return Diagnostic("E512", f"{unparse(stmt)} {what}" + (f" ({', '.join(named)})" if named else "")
-                      + ": the engine stops with an error when fewer are there", stmt.span, severity="warning")
+    return Diagnostic(
+        "E512",
+        f"{unparse(stmt)} {what}"
+        + (f" ({', '.join(named)})" if named else "")
+        + ": the engine stops with an error when fewer are there",
+        stmt.span,
+        severity="warning",
+    )
 
 
 def _shared_draw(d, colour) -> bool:
@@ -283,13 +320,19 @@ def emptied_loops(rules: Rules) -> list[Diagnostic]:
             if isinstance(stmt, ForEach):
                 earlier = next((e for e in emptied if e.collection == stmt.collection), None)
                 if earlier is not None:
-                    found.append(Diagnostic(
-                        "E557", f"this loop over {unparse(stmt.collection)} walks nothing: the loop before it takes "
-                        f"every element out of {unparse(stmt.collection)}, so its effects are never carried out",
-                        stmt.collection.span,
-                        (f"the loop that empties it is at line {earlier.span.line}" if earlier.span else "",
-                         "do both in one loop, as in `for card in market[level]: bury(card); refill(card)`"),
-                        severity="warning"))
+                    found.append(
+                        Diagnostic(
+                            "E557",
+                            f"this loop over {unparse(stmt.collection)} walks nothing: the loop before it takes "
+                            f"every element out of {unparse(stmt.collection)}, so its effects are never carried out",
+                            stmt.collection.span,
+                            (
+                                f"the loop that empties it is at line {earlier.span.line}" if earlier.span else "",
+                                "do both in one loop, as in `for card in market[level]: bury(card); refill(card)`",
+                            ),
+                            severity="warning",
+                        )
+                    )
             emptied = [e for e in emptied if not _puts_in(stmt, e.collection)]
             if isinstance(stmt, ForEach) and _empties(stmt):
                 emptied.append(stmt)
@@ -301,9 +344,14 @@ def _empties(loop: ForEach) -> bool:
     nothing back into it)?"""
     body = loop.body.stmts if isinstance(loop.body, Sequence) else (loop.body,)
     var = Name(loop.var, None)
-    out = any(isinstance(s, Effect) and s.name in TAKES_OUT and s.args and s.args[0] == var
-              and not (s.name in PUTS_INTO_SECOND and len(s.args) > 1 and s.args[1] == loop.collection)
-              for s in body)  # unconditionally: an effect of the body itself, not under an `if`
+    out = any(
+        isinstance(s, Effect)
+        and s.name in TAKES_OUT
+        and s.args
+        and s.args[0] == var
+        and not (s.name in PUTS_INTO_SECOND and len(s.args) > 1 and s.args[1] == loop.collection)
+        for s in body
+    )  # unconditionally: an effect of the body itself, not under an `if`
     return out and not _puts_in(loop.body, loop.collection, var)
 
 
@@ -312,8 +360,9 @@ def _puts_in(stmt, collection, var=None) -> bool:
     for node in walk(stmt):
         if not isinstance(node, Effect) or node.name not in PUTS_IN or not node.args:
             continue
-        if node.name in REFILLS and (node.args[0] == collection or node.args[0] == var
-                                      or isinstance(collection, Index)):
+        if node.name in REFILLS and (
+            node.args[0] == collection or node.args[0] == var or isinstance(collection, Index)
+        ):
             return True  # refill(card) fills the slot a card of a row left; refill(ZONE) the zone
         if node.name in PUTS_INTO_SECOND and len(node.args) > 1 and node.args[1] == collection:
             return True

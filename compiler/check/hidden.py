@@ -21,6 +21,7 @@ effect writes is not read (`add(q.secret, 1)`, `move(x, q.hand)`, `draw(pile, q.
 source reads no private data at all, not even its own player's: every player's prestige is
 shown to every player at every turn.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -114,8 +115,9 @@ class Leaks:
                     self.read(Read(self.private[name], unparse(obj), node.span), who, ctx, inside)
                 self.expr(obj, env, ctx, inside)
                 return
-            case Call(func="size", args=(Attribute(obj=obj, name=name),)) if name in self.private \
-                    and self.private[name].zone:
+            case Call(func="size", args=(Attribute(obj=obj, name=name),)) if (
+                name in self.private and self.private[name].zone
+            ):
                 self.expr(obj, env, ctx, inside)  # how many: public
                 return
             case Call(func=func, args=args) if func in self.definitions:
@@ -163,16 +165,20 @@ class Leaks:
             inner[var] = SEAT
         return inner
 
-    def read(self, first: Read, who: str, ctx: Context, inside: dict[str, Read] | None, call=None,
-             arg=None) -> None:
+    def read(self, first: Read, who: str, ctx: Context, inside: dict[str, Read] | None, call=None, arg=None) -> None:
         """A read of private data through a player whose role is `who`: directly (`first`), or by a `call`
         of a definition whose body reads `first` (through the parameter that `arg` is given for). In a
         definition's body it is the definition's to report, at its calls; elsewhere an error unless it is
         the rule's own player's."""
         if inside is not None:
             if who != OWNER:
-                here = first if call is None else Read(first.datum, unparse(arg if arg is not None else call),
-                                                       (arg if arg is not None else call).span)
+                here = (
+                    first
+                    if call is None
+                    else Read(
+                        first.datum, unparse(arg if arg is not None else call), (arg if arg is not None else call).span
+                    )
+                )
                 inside.setdefault(who, here)
             return
         if who == OWNER and not ctx.public:
@@ -200,8 +206,11 @@ def _leak(read: Read, ctx: Context, call, arg) -> Diagnostic:
         why = f"'{player}' here is a loop variable, who may be another player than the one this rule is for"
     else:
         why = f"'{player}' may be another player than '{ctx.owner}', whom this rule is for"
-    notes = [] if call is None else [f"'{call.func}' reads it at {read.span.file}:{read.span.line}:{read.span.col} "
-                                     f"('{read.through}')"]
+    notes = (
+        []
+        if call is None
+        else [f"'{call.func}' reads it at {read.span.file}:{read.span.line}:{read.span.col} ('{read.through}')"]
+    )
     notes.append(_PRESTIGE_NOTE if ctx.public else ctx.shows)
     if datum.zone and not ctx.public:
         notes.append(f"how many there are is public: size({player}.{datum.name}) may be read")
@@ -210,8 +219,10 @@ def _leak(read: Read, ctx: Context, call, arg) -> Diagnostic:
     return Diagnostic("E558", f"'{shown}' reads {what}, and {why}", span, tuple(notes))
 
 
-_DECIDES = ("what a rule reads shows in what it decides: the acting player's legal actions (the menu, legal_mask, "
-            "the web table's buttons), and what its effects change, which every player sees")
+_DECIDES = (
+    "what a rule reads shows in what it decides: the acting player's legal actions (the menu, legal_mask, "
+    "the web table's buttons), and what its effects change, which every player sees"
+)
 _SETUP = "what a setup block reads shows in what its effects change, which every player sees"
 
 
@@ -235,8 +246,9 @@ def leaks(variables, zones, definitions, prestige, decisions, setup, end) -> lis
         for stmt in block.effects:
             walker.expr(stmt, env, ctx)
     for trigger in end:
-        walker.expr(trigger.when, {**base, "me": OWNER}, Context("me", "an end trigger shows every player that the "
-                                                                       "game ends"))
+        walker.expr(
+            trigger.when, {**base, "me": OWNER}, Context("me", "an end trigger shows every player that the game ends")
+        )
     for source in prestige:
         walker.expr(source.by, {**base, "player": SEAT}, Context("player", "", public=True))
     return walker.found

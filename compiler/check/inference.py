@@ -5,6 +5,7 @@ The types themselves, the tables of names a rule may use and the helpers the inf
 (scopes, assignability, what a test proves) are :mod:`.types`; this module is the walk, one
 ``visit_<Node>`` method per node type.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -96,7 +97,8 @@ class Inferrer:
             for i, column in enumerate(kind.columns):
                 if column.type == ColumnType.KEYWORD:
                     self.keywords[Keyword(kind.name, column.name)] = tuple(
-                        dict.fromkeys(str(c.values[i]) for c in kind.components))
+                        dict.fromkeys(str(c.values[i]) for c in kind.components)
+                    )
         # the spec's definitions as check types them (compiler/check/definitions.py): name -> (params, result)
         self.definitions: dict[str, tuple[tuple[tuple[str, AnyType], ...] | None, AnyType]] = {}
         self.definition_reads: dict[str, dict[str, AnyType]] = {}  # the game's names each body reads, typed
@@ -157,31 +159,45 @@ class Inferrer:
         variable only once tested (E410), a pile only by its size (E551), else known (E401, E402)."""
         name = node.id
         if name == "none" and scope.lookup("none") == NONE:  # a test of a choice is the only place for it
-            self.r.error("E410", "'none' stands only in a test of an optional choice: 'x == none' or "
-                                 "'x != none'", node.span)
+            self.r.error(
+                "E410", "'none' stands only in a test of an optional choice: 'x == none' or 'x != none'", node.span
+            )
             return ERROR
         if name in scope.optional and name not in scope.not_none:
             if ("maybe", name) not in scope.told:
                 scope.told.add(("maybe", name))  # once per decision: one cause
-                self.r.error("E410", f"'{name}' may be none here (its choice is optional): test "
-                                     f"'{name} != none' first, as in \"{name} != none and ...\"", node.span)
+                self.r.error(
+                    "E410",
+                    f"'{name}' may be none here (its choice is optional): test "
+                    f"'{name} != none' first, as in \"{name} != none and ...\"",
+                    node.span,
+                )
             return scope.lookup(name)
-        if name in self.optional_state and name not in scope.not_none \
-                and name in self.variables and not self.variables[name].per_player:
+        if (
+            name in self.optional_state
+            and name not in scope.not_none
+            and name in self.variables
+            and not self.variables[name].per_player
+        ):
             self.maybe_none(node, scope, name)
             return scope.lookup(name) or ERROR
         t = scope.lookup(name)
         if isinstance(t, ZoneT) and t.shape.face_down and not self.pile_ok:
-            self.r.error("E551", f"'{name}' is a face-down {t.shape}: its order and contents are hidden, so only "
-                         f"size({name}) may be read", node.span,
-                         "draw from it (draw, reveal, refill) to bring a component face up")
+            self.r.error(
+                "E551",
+                f"'{name}' is a face-down {t.shape}: its order and contents are hidden, so only "
+                f"size({name}) may be read",
+                node.span,
+                "draw from it (draw, reveal, refill) to bring a component face up",
+            )
             return ERROR
         if t is None:
             if name in AGGREGATES or name in FUNCTIONS:
                 self.r.error("E402", f"'{name}' is a function; call it with brackets", node.span)
             else:
-                self.r.error("E401", f"unknown name '{name}'{did_you_mean(name, scope.names)}", node.span,
-                             self.colour_note(hint))
+                self.r.error(
+                    "E401", f"unknown name '{name}'{did_you_mean(name, scope.names)}", node.span, self.colour_note(hint)
+                )
             return ERROR
         return t
 
@@ -197,12 +213,18 @@ class Inferrer:
             return ERROR
         prose = self.prose.get(attribute_key(t), [])
         if attr in prose:
-            self.r.error("E403", f"'{attr}' is a prose column of {noun(t)}: shown on sheets, not usable in "
-                         "expressions", node.span)
+            self.r.error(
+                "E403",
+                f"'{attr}' is a prose column of {noun(t)}: shown on sheets, not usable in expressions",
+                node.span,
+            )
             return ERROR
         if attr not in table:
-            self.r.error("E403", f"{noun(t)} has no attribute '{attr}'{did_you_mean(attr, table)}"
-                         f" (it has: {', '.join(table)})", node.span)
+            self.r.error(
+                "E403",
+                f"{noun(t)} has no attribute '{attr}'{did_you_mean(attr, table)} (it has: {', '.join(table)})",
+                node.span,
+            )
             return ERROR
         if t == PLAYER and attr in self.optional_state and unparse(node) not in scope.not_none:
             self.maybe_none(node, scope, attr)
@@ -236,15 +258,19 @@ class Inferrer:
         func, var, coll = node.func, node.var, node.collection
         ct = self.infer(coll, scope)
         if func not in AGGREGATES:
-            self.r.error("E405", f"unknown aggregate '{func}'{did_you_mean(func, AGGREGATES)}"
-                         f" (aggregates: {', '.join(AGGREGATES)})", node.span)
+            self.r.error(
+                "E405",
+                f"unknown aggregate '{func}'{did_you_mean(func, AGGREGATES)} (aggregates: {', '.join(AGGREGATES)})",
+                node.span,
+            )
             return ERROR
         elem: AnyType = ERROR
         if isinstance(ct, SetOf):
             elem = ct.elem
         elif ct != ERROR:
-            self.r.error("E410", f"'{func}(... for {var} in ...)' needs a collection, but this is {noun(ct)}",
-                         coll.span)
+            self.r.error(
+                "E410", f"'{func}(... for {var} in ...)' needs a collection, but this is {noun(ct)}", coll.span
+            )
         if var in scope.names and scope.names[var] != GLOBALS.get(var, object()) and var in GLOBALS:
             self.r.error("E406", f"'{var}' is a built-in name and cannot be a loop variable", node.span)
         expected = AGGREGATES[func]
@@ -310,27 +336,41 @@ class Inferrer:
         unequal = [why for why in map(not_equated, (lt, rt)) if why]
         if unequal:  # the sheets phrase no condition, table or collection as a value
             what, hint = unequal[0]
-            self.r.error("E410", f"'{op}' compares numbers, colours, players, cards or nobles, not {what}: "
-                         f"{hint}", node.span)
+            self.r.error(
+                "E410", f"'{op}' compares numbers, colours, players, cards or nobles, not {what}: {hint}", node.span
+            )
             return
         if lt == rt == NONE:
-            self.r.error("E410", f"'none {op} none' tests nothing: compare an optional choice with none, as "
-                         "in 'x == none'", node.span)
+            self.r.error(
+                "E410",
+                f"'none {op} none' tests nothing: compare an optional choice with none, as in 'x == none'",
+                node.span,
+            )
             return
         if not comparable(lt, rt):
             self.r.error("E410", f"cannot compare {noun(lt)} with {noun(rt)}", node.span)
         for side, other in ((left, rt), (right, lt)):
-            optional = (isinstance(side, Name) and side.id in scope.optional) \
-                or self.is_optional_state(side) or side in self.optional_reads
+            optional = (
+                (isinstance(side, Name) and side.id in scope.optional)
+                or self.is_optional_state(side)
+                or side in self.optional_reads
+            )
             if other != NONE or side == Name("none", None) or optional:
                 continue
             choice = isinstance(side, Name) and side.id in scope.choices
             if ("never", unparse(side)) in scope.told:
                 continue
             scope.told.add(("never", unparse(side)))  # once per decision: one cause
-            self.r.error("E410", f"'{unparse(side)}' is never none: " + (
-                "its choice is not optional (write optional: true in the choice to offer none)"
-                if choice else "only an optional choice can be none"), node.span)
+            self.r.error(
+                "E410",
+                f"'{unparse(side)}' is never none: "
+                + (
+                    "its choice is not optional (write optional: true in the choice to offer none)"
+                    if choice
+                    else "only an optional choice can be none"
+                ),
+                node.span,
+            )
 
     def visit_Conditional(self, node: Conditional, scope: Scope, hint) -> AnyType:
         """`if t then a else b`: branches of one type, a number, a condition or a colour (E410)."""
@@ -339,12 +379,19 @@ class Inferrer:
         at, bt = self.infer(a, scope.knowing(tested(t, none=False))), self.infer(b, scope.knowing(failed(t)))
         chosen = [x for x in (at, bt) if not chosen_by_if(x)]
         if not comparable(at, bt):
-            self.r.error("E410", f"both branches of 'if' must have the same type, but one is {noun(at)} and "
-                         f"the other {noun(bt)}", node.span)
+            self.r.error(
+                "E410",
+                f"both branches of 'if' must have the same type, but one is {noun(at)} and the other {noun(bt)}",
+                node.span,
+            )
         elif chosen:  # the sheets phrase "X if ..., otherwise Y" of values, not of players or collections
-            self.r.error("E410", "'if ... then ... else' chooses a number, a condition or a colour, "
-                         f"not {noun(chosen[0])}: put the 'if' around the condition or "
-                         "the effect that uses it", node.span)
+            self.r.error(
+                "E410",
+                "'if ... then ... else' chooses a number, a condition or a colour, "
+                f"not {noun(chosen[0])}: put the 'if' around the condition or "
+                "the effect that uses it",
+                node.span,
+            )
         return at if at != ERROR else bt
 
     def word(self, node: Word, hint) -> AnyType:
@@ -353,14 +400,22 @@ class Inferrer:
         if hint == ERROR:  # what it is compared with was reported (an unknown name, say)
             return ERROR
         if not isinstance(hint, Keyword):
-            self.r.error("E412", f"the keyword '{node.value}' stands only where a keyword column's value is "
-                         "wanted: compared with one, as in t.power == '" + node.value + "', or as an argument "
-                         "of a definition whose parameter has that type", node.span)
+            self.r.error(
+                "E412",
+                f"the keyword '{node.value}' stands only where a keyword column's value is "
+                "wanted: compared with one, as in t.power == '" + node.value + "', or as an argument "
+                "of a definition whose parameter has that type",
+                node.span,
+            )
             return ERROR
         values = self.keywords.get(hint, ())
         if node.value not in values:
-            self.r.error("E412", f"no {self.items.get(hint.kind, hint.kind)} has the {hint.column} '{node.value}'"
-                         f"{did_you_mean(node.value, values)} (its values: {', '.join(values)})", node.span)
+            self.r.error(
+                "E412",
+                f"no {self.items.get(hint.kind, hint.kind)} has the {hint.column} '{node.value}'"
+                f"{did_you_mean(node.value, values)} (its values: {', '.join(values)})",
+                node.span,
+            )
             return ERROR
         return hint
 
@@ -369,8 +424,12 @@ class Inferrer:
         shown = unparse(node)
         if ("maybe", shown) not in scope.told:
             scope.told.add(("maybe", shown))
-            self.r.error("E410", f"'{shown}' may be none here ({why or f'variable {name!r} is optional'}): test "
-                                 f"'{shown} != none' first, as in \"{shown} != none and ...\"", node.span)
+            self.r.error(
+                "E410",
+                f"'{shown}' may be none here ({why or f'variable {name!r} is optional'}): test "
+                f"'{shown} != none' first, as in \"{shown} != none and ...\"",
+                node.span,
+            )
 
     def is_optional_state(self, node) -> bool:
         """Is `node` an optional variable read (`pair_colour`, `me.pair_colour`)?"""
@@ -417,13 +476,15 @@ class Inferrer:
         if func not in FUNCTIONS:
             hint = " (effects such as this are written in `effects`, not in conditions)" if func in EFFECTS else ""
             known = list(FUNCTIONS) + list(AGGREGATES) + list(self.definitions)
-            self.r.error("E405", f"unknown function '{func}'{did_you_mean(func, known)}{hint}",
-                         node.span)
+            self.r.error("E405", f"unknown function '{func}'{did_you_mean(func, known)}{hint}", node.span)
             return ERROR
         if func in ("min", "max"):
             if len(args) < 2:
-                self.r.error("E408", f"'{func}' takes at least 2 numbers, or one aggregate '{func}(x for x in ...)'"
-                             f" ({len(args)} given)", node.span)
+                self.r.error(
+                    "E408",
+                    f"'{func}' takes at least 2 numbers, or one aggregate '{func}(x for x in ...)' ({len(args)} given)",
+                    node.span,
+                )
             for a in args:
                 self.expect(a, scope, INT, f"an argument of '{func}'")
             return INT
@@ -453,20 +514,28 @@ class Inferrer:
             return ERROR
         if len(args) != len(params):
             listed = ", ".join(f"{p}: {t}" for p, t in params) or "none"
-            self.r.error("E408", f"'{func}' takes {len(params)} argument{'s' if len(params) != 1 else ''}"
-                         f" ({len(args)} given)", node.span, f"its parameters: {listed}")
+            self.r.error(
+                "E408",
+                f"'{func}' takes {len(params)} argument{'s' if len(params) != 1 else ''} ({len(args)} given)",
+                node.span,
+                f"its parameters: {listed}",
+            )
         for a, (p, t) in zip(args, params, strict=False):
             actual = self.infer(a, scope, t)
             if not assignable(actual, t):
-                self.r.error("E410", f"argument '{p}' of '{func}' must be {wanted(t)}, but this is {noun(actual)}",
-                             a.span)
-        for a in args[len(params):]:
+                self.r.error(
+                    "E410", f"argument '{p}' of '{func}' must be {wanted(t)}, but this is {noun(actual)}", a.span
+                )
+        for a in args[len(params) :]:
             self.infer(a, scope)
         for name, t in self.definition_reads.get(func, {}).items():
             if scope.lookup(name) != t:  # a loop here binds a name the body means as the game's
-                self.r.error("E540", f"'{name}' is already the name of what '{func}' reads ({noun(t)}): the loop "
-                             f"variable '{name}' here would take its place; name the loop variable otherwise",
-                             node.span)
+                self.r.error(
+                    "E540",
+                    f"'{name}' is already the name of what '{func}' reads ({noun(t)}): the loop "
+                    f"variable '{name}' here would take its place; name the loop variable otherwise",
+                    node.span,
+                )
         return result
 
     def statement(self, node, scope: Scope) -> None:
@@ -475,20 +544,26 @@ class Inferrer:
                 hook(self, node, scope)
             case Effect(name=name, args=args):
                 if name not in EFFECTS:
-                    self.r.error("E409", f"unknown effect '{name}'{did_you_mean(name, EFFECTS)}"
-                                 f" (effects: {', '.join(EFFECTS)})", node.span)
+                    self.r.error(
+                        "E409",
+                        f"unknown effect '{name}'{did_you_mean(name, EFFECTS)} (effects: {', '.join(EFFECTS)})",
+                        node.span,
+                    )
                     for a in args:
                         self.infer(a, scope)
                     return
                 params = EFFECTS[name]
                 if len(args) != len(params):
-                    self.r.error("E408", f"'{name}' takes {len(params)} argument{'s' if len(params) != 1 else ''}"
-                                 f" ({len(args)} given)", node.span)
+                    self.r.error(
+                        "E408",
+                        f"'{name}' takes {len(params)} argument{'s' if len(params) != 1 else ''} ({len(args)} given)",
+                        node.span,
+                    )
                 for a, p in zip(args, params, strict=False):
                     t = self.infer(a, scope, p)
                     if not assignable(t, p):
                         self.r.error("E410", f"'{name}' needs {wanted(p)}, but this is {noun(t)}", a.span)
-                for a in args[len(params):]:
+                for a in args[len(params) :]:
                     self.infer(a, scope)
             case ForEach(var=var, collection=coll, body=body):
                 ct = self.infer(coll, scope)

@@ -3,6 +3,7 @@ checked), its header matched to the declared columns, each cell typed by its col
 problem an E107/E112 at the cell with its line and caret. Used by :mod:`compiler.check.kinds`,
 which reads the declarations.
 """
+
 from __future__ import annotations
 
 import csv
@@ -67,8 +68,12 @@ class TableReader:
             return None
         value = str(node.value)
         if os.path.isabs(value) or os.path.splitdrive(value)[0]:
-            self.r.error("E112", f"the {name} table must be named by a path relative to the folder of the spec file, "
-                         f"not an absolute path: {value!r}", node.span)
+            self.r.error(
+                "E112",
+                f"the {name} table must be named by a path relative to the folder of the spec file, "
+                f"not an absolute path: {value!r}",
+                node.span,
+            )
             return None
         path = os.path.join(os.path.dirname(node.span.file), value)
         shown = os.path.normpath(path).replace(os.sep, "/")
@@ -78,8 +83,12 @@ class TableReader:
                 raise ValueError(f"it is too large for a table (over {MAX_INPUT_BYTES // 1_000_000} MB)")
             text = data.decode("utf-8")
         except FileNotFoundError:
-            self.r.error("E112", f"{name} table not found: {shown}", node.span,
-                         "the path is relative to the folder of the spec file")
+            self.r.error(
+                "E112",
+                f"{name} table not found: {shown}",
+                node.span,
+                "the path is relative to the folder of the spec file",
+            )
             return None
         except (OSError, UnicodeDecodeError, ValueError) as err:
             if isinstance(err, UnicodeDecodeError):
@@ -113,8 +122,11 @@ class TableReader:
         header = [h for c in d.columns for h in headers(c, self.gems)]
         if not rows or [h.strip() for h in rows[0][1]] != header:
             got = ",".join(rows[0][1]) if rows else "nothing"
-            self.r.error("E107", f"the {d.name} table must start with the header '{','.join(header)}', found '{got}'",
-                         Span(shown, 1, 1, 1, 1 + len(got)))
+            self.r.error(
+                "E107",
+                f"the {d.name} table must start with the header '{','.join(header)}', found '{got}'",
+                Span(shown, 1, 1, 1, 1 + len(got)),
+            )
             return None
         out: list[Component] = []
         data_rows = 0
@@ -128,8 +140,9 @@ class TableReader:
             line = lines[number - 1] if number <= len(lines) else ""
             cells = [c.strip() for c in row]
             at = _cell_columns(line, cells)
-            spans = [Span(shown, number, col, number, col + max(1, len(cell)))
-                     for cell, col in zip(cells, at, strict=True)]
+            spans = [
+                Span(shown, number, col, number, col + max(1, len(cell))) for cell, col in zip(cells, at, strict=True)
+            ]
             values = self.values(d, cells, spans, Span(shown, number, 1))
             if values is not None:
                 out.append(Component(len(out), values, Span(shown, number, 1)))
@@ -170,8 +183,12 @@ class TableReader:
             return _BAD
         titled = [k for k, _ in column.titles]
         if titled and cell not in titled:
-            self.r.error("E107", f"'{header}' is {cell!r}, which column '{column.name}' gives no title"
-                         f"{did_you_mean(cell, titled)} (its titles: {', '.join(titled)})", span)
+            self.r.error(
+                "E107",
+                f"'{header}' is {cell!r}, which column '{column.name}' gives no title"
+                f"{did_you_mean(cell, titled)} (its titles: {', '.join(titled)})",
+                span,
+            )
             return _BAD
         return cell
 

@@ -16,6 +16,7 @@ column (:func:`compiler.check.types.kind_attributes`).
 A kind other than the base two is put in play by the zones that hold it (compiler/check/zones.py); one
 that no zone holds changes nothing: compiler/check/zones.py's :func:`unreachable` says so (warning E125).
 """
+
 from __future__ import annotations
 
 import functools
@@ -54,8 +55,15 @@ def _base_text(value) -> Text:
 
 def _base_column(name: str, value) -> Column:
     spec = value if isinstance(value, dict) else {"type": value}
-    return Column(name, ColumnType(spec["type"]), Span("rulespec/base_kinds.yaml", 1, 1), group=bool(spec.get("group")),
-                  optional=bool(spec.get("optional")), prefix=spec.get("prefix", ""), header=spec.get("header", ""))
+    return Column(
+        name,
+        ColumnType(spec["type"]),
+        Span("rulespec/base_kinds.yaml", 1, 1),
+        group=bool(spec.get("group")),
+        optional=bool(spec.get("optional")),
+        prefix=spec.get("prefix", ""),
+        header=spec.get("header", ""),
+    )
 
 
 def base_columns(name: str) -> tuple[Column, ...]:
@@ -111,10 +119,13 @@ class Loader:
             long = written[name]
             rank = self.c.file_rank
             if rank(short.span.file) == rank(long.span.file):
-                self.r.error("E121", f"the kind '{name}' is given twice: as components.{name} and in kinds "
-                             f"(line {long.span.line})", short.span,
-                             f"keep one: `kinds: {name}` declares its columns, `components: {name}: FILE` "
-                             "means the standard ones")
+                self.r.error(
+                    "E121",
+                    f"the kind '{name}' is given twice: as components.{name} and in kinds (line {long.span.line})",
+                    short.span,
+                    f"keep one: `kinds: {name}` declares its columns, `components: {name}: FILE` "
+                    "means the standard ones",
+                )
             elif rank(short.span.file) < rank(long.span.file):
                 written[name] = short
         for name in BASE_KINDS:
@@ -122,9 +133,12 @@ class Loader:
                 where = root.key_span("components") if isinstance(root, MapNode) else None
                 self.unread.add(name)
                 what = {"cards": "development cards", "nobles": "noble tiles"}[name]
-                self.r.error("E549", f"the spec declares no {what}: the engines are built around the base kind "
-                             f"'{name}'", where, f"declare it in `kinds: {name}`, or write `components: {name}: "
-                             "FILE` for its standard columns")
+                self.r.error(
+                    "E549",
+                    f"the spec declares no {what}: the engines are built around the base kind '{name}'",
+                    where,
+                    f"declare it in `kinds: {name}`, or write `components: {name}: FILE` for its standard columns",
+                )
         bases = [written[n] for n in BASE_KINDS if n in written]
         return bases + [d for n, d in written.items() if n not in BASE_KINDS]
 
@@ -134,8 +148,16 @@ class Loader:
         table = node if isinstance(node, ScalarNode) and isinstance(node.value, str) else None
         if table is None:
             self.r.error("E103", f"'{name}' must be a text, the path of a .csv file", node.span)
-        return Declaration(name, _base_text(base["title"]), _base_text(base["item"]), table, base_columns(name),
-                           key, node.span, shorthand=True)
+        return Declaration(
+            name,
+            _base_text(base["title"]),
+            _base_text(base["item"]),
+            table,
+            base_columns(name),
+            key,
+            node.span,
+            shorthand=True,
+        )
 
     def declaration(self, name: str, key: ScalarNode, entry: MapNode) -> Declaration:
         where = f" in kind '{name}'"
@@ -151,10 +173,22 @@ class Loader:
         broken = len(self.r.diagnostics) > before
         key_name, key_node = self.c.scalar(entry, "key", str, required=False, default="")
         faces, faces_node = self.c.scalar(entry, "faces_of", str, required=False, default="")
-        return Declaration(name, title, item, table, columns, key.span, node.span if node else entry.span,
-                           key=str(key_name or ""), key_span=key_node.span if key_node else None,
-                           faces_of=str(faces or ""), faces_span=faces_node.span if faces_node else None,
-                           note=self.c.note(entry), grammar=grammar, broken=broken)
+        return Declaration(
+            name,
+            title,
+            item,
+            table,
+            columns,
+            key.span,
+            node.span if node else entry.span,
+            key=str(key_name or ""),
+            key_span=key_node.span if key_node else None,
+            faces_of=str(faces or ""),
+            faces_span=faces_node.span if faces_node else None,
+            note=self.c.note(entry),
+            grammar=grammar,
+            broken=broken,
+        )
 
     def columns(self, kind: str, node: MapNode) -> tuple[Column, ...]:
         out: list[Column] = []
@@ -165,9 +199,12 @@ class Loader:
                 continue
             for h in headers(column, self.gems):
                 if h in read_by:
-                    self.r.error("E120", f"columns '{read_by[h]}' and '{column.name}' of kind '{kind}' both read the "
-                                 f"header '{h}'", key.span, "give one of them another `header` (or `prefix` for "
-                                 "a table by gem colour)")
+                    self.r.error(
+                        "E120",
+                        f"columns '{read_by[h]}' and '{column.name}' of kind '{kind}' both read the header '{h}'",
+                        key.span,
+                        "give one of them another `header` (or `prefix` for a table by gem colour)",
+                    )
                     break
                 read_by[h] = column.name
             else:
@@ -177,9 +214,11 @@ class Loader:
     def column(self, name: str, key: ScalarNode, value: Node) -> Column | None:
         if isinstance(value, ScalarNode):
             if value.value not in COLUMN_TYPES:  # the schema refuses it first; defensive
-                self.r.error("E120", f"unknown column type {value.value!r}"
-                             f"{did_you_mean(str(value.value), COLUMN_TYPES)}",
-                             value.span)
+                self.r.error(
+                    "E120",
+                    f"unknown column type {value.value!r}{did_you_mean(str(value.value), COLUMN_TYPES)}",
+                    value.span,
+                )
                 return None
             return Column(name, ColumnType(str(value.value)), key.span)
         if not isinstance(value, MapNode):
@@ -194,14 +233,24 @@ class Loader:
             if node is None:
                 continue
             if type_ not in allowed:
-                self.r.error("E120", f"'{field}' applies to a column of type {' or '.join(allowed)}, not to "
-                             f"'{type_}'", value.key_span(field))
+                self.r.error(
+                    "E120",
+                    f"'{field}' applies to a column of type {' or '.join(allowed)}, not to '{type_}'",
+                    value.key_span(field),
+                )
                 continue
             fields[field] = node.value if isinstance(node, ScalarNode) else None
-        return Column(name, ColumnType(type_), key.span, group=fields.get("group") is True,
-                      optional=fields.get("optional") is True, prefix=str(fields.get("prefix") or ""),
-                      header=str(fields.get("header") or ""), titles=self.keyword_titles(name, type_, value),
-                      title=self.c.text(value, "title") if value.get("title") is not None else None)
+        return Column(
+            name,
+            ColumnType(type_),
+            key.span,
+            group=fields.get("group") is True,
+            optional=fields.get("optional") is True,
+            prefix=str(fields.get("prefix") or ""),
+            header=str(fields.get("header") or ""),
+            titles=self.keyword_titles(name, type_, value),
+            title=self.c.text(value, "title") if value.get("title") is not None else None,
+        )
 
     def keyword_titles(self, name: str, type_: str, value: MapNode) -> tuple:
         """A keyword column's `titles`: (keyword, Text) pairs, in the order written (E120 on another type)."""
@@ -209,8 +258,9 @@ class Loader:
         if node is None:
             return ()
         if type_ != ColumnType.KEYWORD:
-            self.r.error("E120", f"'titles' applies to a column of type keyword, not to '{type_}'",
-                         value.key_span("titles"))
+            self.r.error(
+                "E120", f"'titles' applies to a column of type keyword, not to '{type_}'", value.key_span("titles")
+            )
             return ()
         if not isinstance(node, MapNode):
             self.r.error("E103", f"'titles' of column '{name}' must be a mapping of its keywords to texts", node.span)
@@ -218,8 +268,12 @@ class Loader:
         out = []
         for key, _ in node.entries:
             if not _KEYWORD.fullmatch(str(key.value)):
-                self.r.error("E120", f"'titles' of column '{name}' names {str(key.value)!r}, which is not a keyword "
-                             "(a lower-case name: letters, digits, '_')", key.span)
+                self.r.error(
+                    "E120",
+                    f"'titles' of column '{name}' names {str(key.value)!r}, which is not a keyword "
+                    "(a lower-case name: letters, digits, '_')",
+                    key.span,
+                )
                 continue
             out.append((str(key.value), self.c.text(node, key.value)))
         return tuple(out)
@@ -236,20 +290,32 @@ class Loader:
         for name, column in want.items():
             got = have.get(name)
             if got is None:
-                self.r.error("E546", f"the kind '{d.name}' belongs to the base game: it needs the column '{name}' "
-                             f"({_describe(column)})", d.columns_span, f"the engines read {needs}")
+                self.r.error(
+                    "E546",
+                    f"the kind '{d.name}' belongs to the base game: it needs the column '{name}' ({_describe(column)})",
+                    d.columns_span,
+                    f"the engines read {needs}",
+                )
                 found = True
             elif (got.type, got.group, got.optional) != (column.type, column.group, column.optional):
                 optional = " that may be empty" if got.optional else ""
-                self.r.error("E546", f"the kind '{d.name}' belongs to the base game: its column '{name}' must be "
-                             f"{_describe(column)}, not {_describe(got)}{optional}", got.span,
-                             f"the engines read {needs}")
+                self.r.error(
+                    "E546",
+                    f"the kind '{d.name}' belongs to the base game: its column '{name}' must be "
+                    f"{_describe(column)}, not {_describe(got)}{optional}",
+                    got.span,
+                    f"the engines read {needs}",
+                )
                 found = True
         for column in d.columns:
             if column.name not in want and column.type is not ColumnType.PROSE:
-                self.r.error("E546", f"the kind '{d.name}' belongs to the base game: its extra column "
-                             f"'{column.name}' can only be prose (the engines have no place for it)", column.span,
-                             f"the engines read {needs}; a `prose` column is shown on sheets")
+                self.r.error(
+                    "E546",
+                    f"the kind '{d.name}' belongs to the base game: its extra column "
+                    f"'{column.name}' can only be prose (the engines have no place for it)",
+                    column.span,
+                    f"the engines read {needs}; a `prose` column is shown on sheets",
+                )
                 found = True
         return found
 
@@ -270,32 +336,41 @@ class Loader:
         if not data_rows:
             self.unread.add(d.name)
             assert d.table is not None
-            self.r.error("E124", f"the {d.name} table {shown} has no rows: a kind needs at least one {d.item.en}",
-                         d.table.span)
+            self.r.error(
+                "E124", f"the {d.name} table {shown} has no rows: a kind needs at least one {d.item.en}", d.table.span
+            )
             return None
         self.distinct_key(d, components)
         self.titles_used(d, components)
         pieces = _faces(d, components)
         components = tuple(Component(c.id, c.values, c.span, p) for c, p in zip(components, pieces, strict=True))
-        return Kind(d.name, d.title, d.item, shown, d.columns, components, d.span, d.key, d.faces_of, d.note,
-                    d.grammar)
+        return Kind(d.name, d.title, d.item, shown, d.columns, components, d.span, d.key, d.faces_of, d.note, d.grammar)
 
     def references(self, d: Declaration) -> bool:
         """E122: `key` naming no number or keyword column, `faces_of` naming no number column; True if one."""
         found = False
-        for name, span, allowed, what in ((d.key, d.key_span, (ColumnType.NUMBER, ColumnType.KEYWORD), "key"),
-                                          (d.faces_of, d.faces_span, (ColumnType.NUMBER,), "faces_of")):
+        for name, span, allowed, what in (
+            (d.key, d.key_span, (ColumnType.NUMBER, ColumnType.KEYWORD), "key"),
+            (d.faces_of, d.faces_span, (ColumnType.NUMBER,), "faces_of"),
+        ):
             if not name:
                 continue
             column = next((c for c in d.columns if c.name == name), None)
             if column is None:
-                self.r.error("E122", f"'{what}' names no column of kind '{d.name}': '{name}'"
-                             f"{did_you_mean(name, [c.name for c in d.columns])}", span,
-                             f"its columns: {', '.join(c.name for c in d.columns)}")
+                self.r.error(
+                    "E122",
+                    f"'{what}' names no column of kind '{d.name}': '{name}'"
+                    f"{did_you_mean(name, [c.name for c in d.columns])}",
+                    span,
+                    f"its columns: {', '.join(c.name for c in d.columns)}",
+                )
                 found = True
             elif column.type not in allowed:
-                self.r.error("E122", f"'{what}' must name a {' or '.join(allowed)} column, and '{name}' is "
-                             f"{_describe(column)}", span)
+                self.r.error(
+                    "E122",
+                    f"'{what}' must name a {' or '.join(allowed)} column, and '{name}' is {_describe(column)}",
+                    span,
+                )
                 found = True
         return found
 
@@ -309,8 +384,12 @@ class Loader:
         for c in components:
             value = c.values[i]
             if value in seen:
-                self.r.error("E123", f"two {d.name} have the {d.key} {value}: the key of a {d.item.en} names one",
-                             c.span, f"the first is on line {seen[value].span.line}")
+                self.r.error(
+                    "E123",
+                    f"two {d.name} have the {d.key} {value}: the key of a {d.item.en} names one",
+                    c.span,
+                    f"the first is on line {seen[value].span.line}",
+                )
             else:
                 seen[value] = c
 
@@ -320,9 +399,14 @@ class Loader:
             held = {c.values[i] for c in components}
             for keyword, _ in column.titles:
                 if keyword not in held:
-                    self.r.error("E120", f"column '{column.name}' of kind '{d.name}' titles '{keyword}', which no row "
-                                 f"of {d.table.value if d.table is not None else 'its table'} holds"
-                                 f"{did_you_mean(keyword, sorted(held))}", column.span)
+                    self.r.error(
+                        "E120",
+                        f"column '{column.name}' of kind '{d.name}' titles '{keyword}', which no row "
+                        f"of {d.table.value if d.table is not None else 'its table'} holds"
+                        f"{did_you_mean(keyword, sorted(held))}",
+                        column.span,
+                    )
+
 
 def _faces(d: Declaration, components: tuple[Component, ...]) -> list[int]:
     """Each component's piece: the value of its `faces_of` column, or -1."""
@@ -338,8 +422,12 @@ def cards_of(kinds: tuple[Kind, ...]) -> tuple[Card, ...]:
     kind = next((k for k in kinds if k.name == "cards"), None)
     if kind is None:
         return ()
-    return tuple(Card(c.id, kind.value(c, "level"), kind.value(c, "bonus"), kind.value(c, "points"),
-                      kind.value(c, "cost"), c.span) for c in kind.components)
+    return tuple(
+        Card(
+            c.id, kind.value(c, "level"), kind.value(c, "bonus"), kind.value(c, "points"), kind.value(c, "cost"), c.span
+        )
+        for c in kind.components
+    )
 
 
 def nobles_of(kinds: tuple[Kind, ...]) -> tuple[Noble, ...]:
@@ -347,5 +435,4 @@ def nobles_of(kinds: tuple[Kind, ...]) -> tuple[Noble, ...]:
     kind = next((k for k in kinds if k.name == "nobles"), None)
     if kind is None:
         return ()
-    return tuple(Noble(c.id, kind.value(c, "points"), kind.value(c, "requires"), c.span)
-                 for c in kind.components)
+    return tuple(Noble(c.id, kind.value(c, "points"), kind.value(c, "requires"), c.span) for c in kind.components)

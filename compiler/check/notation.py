@@ -8,6 +8,7 @@ writes them: a choice's values in the order of the action table, a ``[group]`` d
 an optional choice inside it is ``none``, and a payment chosen last not written at all (it is
 asked afterwards, in the engine's payment step: ``pay gold for red``, ``pay without gold``).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -18,8 +19,9 @@ from ..model import Decision, Param, PlayerCount
 PAY_STEP_NAME = "the payment step"  # how a collision with the payment step's texts names it
 
 
-def choice_labels(param: Param, gems: Sequence[str], wild: str, levels: Sequence[int],
-                  players: Sequence[PlayerCount]) -> list[str]:
+def choice_labels(
+    param: Param, gems: Sequence[str], wild: str, levels: Sequence[int], players: Sequence[PlayerCount]
+) -> list[str]:
     """How each value of a choice is written, in the order of the action table ('' for `none`)."""
     domain = param.domain
     if domain == "gem":
@@ -50,14 +52,14 @@ def fill(notation: str, labels: dict[str, str]) -> str:
         ch = notation[i]
         if ch == "[":
             j = notation.index("]", i)
-            group = notation[i + 1:j]
+            group = notation[i + 1 : j]
             names = [part.split("}")[0] for part in group.split("{")[1:]]
             if all(labels.get(n) for n in names):
                 out.append(fill(group, labels))
             i = j + 1
         elif ch == "{":
             j = notation.index("}", i)
-            out.append(labels[notation[i + 1:j]])
+            out.append(labels[notation[i + 1 : j]])
             i = j + 1
         else:
             out.append(ch)
@@ -98,8 +100,9 @@ def payment_texts(gems: Sequence[str], wild: str, most_gold: int) -> Iterator[st
             yield f"pay {wild} for {' '.join(paid)}" if paid else f"pay without {wild}"
 
 
-def collisions(decisions: Sequence[Decision], gems, wild, levels,
-               players: Sequence[PlayerCount]) -> list[tuple[str, Decision | None, Decision]]:
+def collisions(
+    decisions: Sequence[Decision], gems, wild, levels, players: Sequence[PlayerCount]
+) -> list[tuple[str, Decision | None, Decision]]:
     """Each pair of decisions (or a decision and itself) with two actions written alike, once:
     (the text, the decision that wrote it first or None for the payment step, the other)."""
     seen: dict[str, Decision | None] = {}

@@ -6,6 +6,7 @@ defensively: the schema pass should have caught a malformed tree, but no reader 
 one; each says what it wanted (E102, E103, E104, E106). The sections are read by the modules
 that :mod:`compiler.check.build` runs in order.
 """
+
 from __future__ import annotations
 
 from typing import TypeVar, overload
@@ -25,8 +26,13 @@ from .types import AGGREGATES, EFFECTS, FUNCTIONS, GLOBALS, Scope
 _N = TypeVar("_N", ScalarNode, SeqNode, MapNode)  # the kind of node Checker.node is asked for
 
 LANGS = ("en", "fr", "nl", "sr")
-RESERVED_NAMES = set(GLOBALS) | set(FUNCTIONS) | set(AGGREGATES) | set(EFFECTS) | {
-    "me", "player", "true", "false", "if", "then", "else", "and", "or", "not", "in", "for", "c"}
+RESERVED_NAMES = (
+    set(GLOBALS)
+    | set(FUNCTIONS)
+    | set(AGGREGATES)
+    | set(EFFECTS)
+    | {"me", "player", "true", "false", "if", "then", "else", "and", "or", "not", "in", "for", "c"}
+)
 
 
 class Checker:
@@ -58,14 +64,14 @@ class Checker:
         self.value_table: dict[str, int] = {}  # the `values` section, once read (zones, choices and variables read it)
 
     @overload
-    def node(self, parent: Node | None, key: str, kind: type[_N],
-             required: bool = ..., where: str = ...) -> _N | None:
-        ...
+    def node(
+        self, parent: Node | None, key: str, kind: type[_N], required: bool = ..., where: str = ...
+    ) -> _N | None: ...
 
     @overload
-    def node(self, parent: Node | None, key: str, kind: None = ...,
-             required: bool = ..., where: str = ...) -> Node | None:
-        ...
+    def node(
+        self, parent: Node | None, key: str, kind: None = ..., required: bool = ..., where: str = ...
+    ) -> Node | None: ...
 
     def node(self, parent: Node | None, key: str, kind=None, required=True, where="") -> Node | None:
         """The value under `key` of a mapping, when it is one of `kind` (typed as that kind)."""
@@ -102,8 +108,12 @@ class Checker:
             entries = {}
             for k, v in node.entries:
                 if k.value not in LANGS:
-                    self.r.error("E104", f"unknown language '{k.value}'{did_you_mean(str(k.value), LANGS)}"
-                                 f" (languages: {', '.join(LANGS)})", k.span)
+                    self.r.error(
+                        "E104",
+                        f"unknown language '{k.value}'{did_you_mean(str(k.value), LANGS)}"
+                        f" (languages: {', '.join(LANGS)})",
+                        k.span,
+                    )
                 elif isinstance(v, ScalarNode):
                     entries[k.value] = str(v.value)
             if "en" not in entries:
@@ -124,8 +134,11 @@ class Checker:
         for k, v in node.entries:
             lang = str(k.value)
             if lang not in LANGS:
-                self.r.error("E104", f"unknown language '{lang}'{did_you_mean(lang, LANGS)}"
-                             f" (languages: {', '.join(LANGS)})", k.span)
+                self.r.error(
+                    "E104",
+                    f"unknown language '{lang}'{did_you_mean(lang, LANGS)} (languages: {', '.join(LANGS)})",
+                    k.span,
+                )
             elif isinstance(v, ScalarNode):
                 plain[lang] = str(v.value)
             elif isinstance(v, MapNode):
@@ -151,8 +164,11 @@ class Checker:
             elif name in allowed:
                 forms.append((name, value))
             else:
-                self.r.error("E126", f"'{name}' is not a plural form {lang} writes (forms: {', '.join(allowed)}; "
-                             "and `gender`)", k.span)
+                self.r.error(
+                    "E126",
+                    f"'{name}' is not a plural form {lang} writes (forms: {', '.join(allowed)}; and `gender`)",
+                    k.span,
+                )
         if "one" not in dict(forms):
             self.r.error("E126", f"the {lang} item needs its word, `one`", node.span)
         return ItemWords(lang, tuple(forms), gender)
@@ -201,8 +217,9 @@ class Checker:
         """One of the words `allowed` under `key` (E106 for another, and `default` instead)."""
         value, node = self.scalar(entry, key, str, required=False, default=default, where=where)
         if node is not None and value not in allowed:
-            self.r.error("E106", f"'{key}' must be one of: {', '.join(allowed)}{did_you_mean(str(value), allowed)}",
-                         node.span)
+            self.r.error(
+                "E106", f"'{key}' must be one of: {', '.join(allowed)}{did_you_mean(str(value), allowed)}", node.span
+            )
             return default
         return str(value)
 

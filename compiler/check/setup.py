@@ -5,6 +5,7 @@ block run for each player (E552). Setup that would take more tokens than the sup
 reserve more cards than a deck holds after the deal, at some player count, is said by `check`
 (E552), not found by the first `new_game` (with :mod:`compiler.check.deal` for the spec's zones).
 """
+
 from __future__ import annotations
 
 from ..front.expr import Effect, Int, Name, walk
@@ -48,14 +49,22 @@ def setup_blocks(c: Checker, scope_names, facts) -> tuple[SetupBlock, ...]:
                 continue
             again = next((x for x in walk(stmt) if isinstance(x, Effect) and x.name in TURN_EFFECTS), None)
             if again is not None:
-                c.r.error("E571", f"effect '{again.name}'{where} gives a turn, and setup is played before any turn",
-                          again.span, "give the turn in an action or an end-of-turn step")
+                c.r.error(
+                    "E571",
+                    f"effect '{again.name}'{where} gives a turn, and setup is played before any turn",
+                    again.span,
+                    "give the turn in an action or an end-of-turn step",
+                )
                 continue
             acting = next((x for x in walk(stmt) if isinstance(x, Effect) and x.name not in FOR_NOBODY), None)
             if acting is not None and not each_player:
-                c.r.error("E552", f"effect '{acting.name}'{where} acts for a player, and this block runs once "
-                          "for nobody in particular", acting.span,
-                          "give the block 'each_player: true' to run it once for each player in seat order")
+                c.r.error(
+                    "E552",
+                    f"effect '{acting.name}'{where} acts for a player, and this block runs once "
+                    "for nobody in particular",
+                    acting.span,
+                    "give the block 'each_player: true' to run it once for each player in seat order",
+                )
                 continue
             c.types.statement(stmt, scope)
             effects.append(stmt)
@@ -65,8 +74,11 @@ def setup_blocks(c: Checker, scope_names, facts) -> tuple[SetupBlock, ...]:
                 c.r.extend(bounds_mod.hazards(stmt, bounds_mod.Bounds(facts)))
         if effects_node is not None:
             c.spans[f"setup.{key.value}.effects"] = effects_node.span
-        out.append(SetupBlock(str(key.value), c.text(entry, "title"), tuple(effects), key.span,
-                              bool(each_player), c.note(entry)))
+        out.append(
+            SetupBlock(
+                str(key.value), c.text(entry, "title"), tuple(effects), key.span, bool(each_player), c.note(entry)
+            )
+        )
     return tuple(out)
 
 
@@ -87,8 +99,12 @@ def setup_overdraws(c: Checker, setup, players, cards, gems, wild) -> None:
                 for stmt in block.effects:
                     problem = _setup_draw(stmt, colours, supply, decks)
                     if problem:
-                        c.r.error("E552", f"setup {problem} with {pc.players} players", stmt.span,
-                                  "the setup blocks run in order, each_player blocks once for each player")
+                        c.r.error(
+                            "E552",
+                            f"setup {problem} with {pc.players} players",
+                            stmt.span,
+                            "the setup blocks run in order, each_player blocks once for each player",
+                        )
                         return
     c.r.extend(deal_mod.setup_overdraws(c.zones, c.kinds, setup, players))
 
@@ -99,8 +115,13 @@ def _setup_draw(stmt, colours, supply: dict, decks: dict) -> str:
     if not isinstance(stmt, Effect):
         return ""
     args = stmt.args
-    if stmt.name in ("take", "put_back") and len(args) == 2 and isinstance(args[0], Name) \
-            and args[0].id in colours and isinstance(args[1], Int):
+    if (
+        stmt.name in ("take", "put_back")
+        and len(args) == 2
+        and isinstance(args[0], Name)
+        and args[0].id in colours
+        and isinstance(args[1], Int)
+    ):
         if stmt.name == "take":
             supply[args[0].id] -= args[1].value
             if supply[args[0].id] < 0:

@@ -7,6 +7,7 @@ lowering's tables are compared with them in tests/test_sizes.py); :func:`choices
 (E507) and :func:`action_space` (E515, and a step's `max` against its choices, E531) report on
 a checked spec through the pass's :class:`~compiler.check.reader.Checker`.
 """
+
 from __future__ import annotations
 
 import math
@@ -48,7 +49,11 @@ def max_gold(gems: int, worth: int = 1) -> int:
 def choice_size(param: Param, gems: int, levels: int, players) -> int:
     """How many values a choice takes in the engine's action table (`none` included)."""
     size = {
-        "gem": gems, "colour": gems + 1, "deck": levels, "reserved": param.slots, "component": param.slots,
+        "gem": gems,
+        "colour": gems + 1,
+        "deck": levels,
+        "reserved": param.slots,
+        "component": param.slots,
         "gem_set": sum(math.comb(gems, k) for k in range(param.min, min(param.max, gems) + 1)),
         "face_up": levels * max((p.face_up for p in players), default=0),
         "noble": max((p.nobles for p in players), default=0),
@@ -81,14 +86,19 @@ def choices_with_values(c: Checker, gems, levels, players, actions, steps) -> No
             for p in d.params:
                 if choice_size(p, len(gems), len(levels), players):
                     continue
-                hint = {"noble": "no row of the player-count table reveals a noble (nobles: 0)",
-                        "face_up": "no row of the player-count table has face-up cards (face_up: 0)",
-                        "reserved": "it names none of the player's reserved cards (slots: 0)",
-                        "component": "its zone has no place at any player count",
-                        "gem_set": f"a set of {p.min} to {p.max} different gem colours, and there are {len(gems)}",
-                        }.get(p.domain, "")
-                c.r.error("E507", f"{kind} '{d.name}' can never be taken: its choice '{p.name}' has no value "
-                          "under this spec", p.span, hint)
+                hint = {
+                    "noble": "no row of the player-count table reveals a noble (nobles: 0)",
+                    "face_up": "no row of the player-count table has face-up cards (face_up: 0)",
+                    "reserved": "it names none of the player's reserved cards (slots: 0)",
+                    "component": "its zone has no place at any player count",
+                    "gem_set": f"a set of {p.min} to {p.max} different gem colours, and there are {len(gems)}",
+                }.get(p.domain, "")
+                c.r.error(
+                    "E507",
+                    f"{kind} '{d.name}' can never be taken: its choice '{p.name}' has no value under this spec",
+                    p.span,
+                    hint,
+                )
 
 
 def action_space(c: Checker, gems, levels, players, decisions) -> None:
@@ -109,12 +119,19 @@ def action_space(c: Checker, gems, levels, players, decisions) -> None:
         row = max(players, key=lambda p: p.gold)
         span = c.value_spans.get((row.players, "gold"), row.span)
         worth = table_worth(decisions)
-        hint = (f"the ways to pay with {c.types.wild} grow fast with its tokens and the gem colours: "
-                f"with {len(gems)} gem colours, at most {max_gold(len(gems), worth)} "
-                f"{c.types.wild} tokens" + (f" of worth {worth}" if worth > 1 else ""))
+        hint = (
+            f"the ways to pay with {c.types.wild} grow fast with its tokens and the gem colours: "
+            f"with {len(gems)} gem colours, at most {max_gold(len(gems), worth)} "
+            f"{c.types.wild} tokens" + (f" of worth {worth}" if worth > 1 else "")
+        )
     else:
         decision = next(d for d in decisions if d.name == biggest)
         span = max(decision.params, key=lambda p: choice_size(p, len(gems), len(levels), players)).span
         hint = "each combination of the choices is one action: choose from fewer values, or split the action"
-    c.r.error("E515", f"the engine would number {total:,} actions ({parts}); at most {MAX_ACTIONS:,} compile "
-              "in reasonable time and size", span, hint)
+    c.r.error(
+        "E515",
+        f"the engine would number {total:,} actions ({parts}); at most {MAX_ACTIONS:,} compile "
+        "in reasonable time and size",
+        span,
+        hint,
+    )

@@ -7,6 +7,7 @@ with it: a gap in the player-count table (E502), too few nobles or cards for the
 (E503, E504), a field a row lacks (E543). :func:`facts` sums them up for
 :mod:`compiler.check.bounds` (the most tokens, cards, points a game can hold).
 """
+
 from __future__ import annotations
 
 import re
@@ -30,8 +31,11 @@ def components(c: Checker) -> tuple[tuple[str, ...], str]:
         return ("white", "blue", "green", "red", "black"), wild
     gem_list = c.node(comp, "gems", SeqNode)
     for item in gem_list.items if gem_list else ():
-        if (not isinstance(item, ScalarNode) or not isinstance(item.value, str)
-                or not re.fullmatch(r"[a-z][a-z0-9_]*", item.value)):
+        if (
+            not isinstance(item, ScalarNode)
+            or not isinstance(item.value, str)
+            or not re.fullmatch(r"[a-z][a-z0-9_]*", item.value)
+        ):
             c.r.error("E105", "a gem colour is a lower-case name", item.span)
         elif item.value in gems:
             c.r.error("E501", f"gem colour '{item.value}' is listed twice", item.span)
@@ -60,14 +64,21 @@ def symbols(c: Checker, gems: tuple[str, ...], wild: str) -> tuple[tuple[str, Te
     for key, _ in table.entries if table else ():
         colour = str(key.value)
         if colour not in (*gems, wild):
-            c.r.error("E501", f"'symbols' names '{colour}', which is not a colour of the spec"
-                      f"{did_you_mean(colour, (*gems, wild))}", key.span)
+            c.r.error(
+                "E501",
+                f"'symbols' names '{colour}', which is not a colour of the spec{did_you_mean(colour, (*gems, wild))}",
+                key.span,
+            )
             continue
         text = c.text(table, colour)
         for lang, said in (("en", text.en), *text.translations):
             if not 1 <= len(said.strip()) <= 3 or said != said.strip():
-                c.r.error("E501", f"the symbol of '{colour}' in {lang} is {said!r}: a symbol is 1 to 3 characters, "
-                          "without spaces around", key.span)
+                c.r.error(
+                    "E501",
+                    f"the symbol of '{colour}' in {lang} is {said!r}: a symbol is 1 to 3 characters, "
+                    "without spaces around",
+                    key.span,
+                )
         declared[colour] = text
     if table is None:
         return ()
@@ -77,8 +88,9 @@ def symbols(c: Checker, gems: tuple[str, ...], wild: str) -> tuple[tuple[str, Te
         for colour, text in declared.items():
             said = text.get(lang) or text.en
             if said in seen:
-                c.r.error("E501", f"colours '{seen[said]}' and '{colour}' have the same symbol {said!r} in {lang}",
-                          table.span)
+                c.r.error(
+                    "E501", f"colours '{seen[said]}' and '{colour}' have the same symbol {said!r} in {lang}", table.span
+                )
             seen.setdefault(said, colour)
     return tuple((colour, declared[colour]) for colour in (*gems, wild) if colour in declared)
 
@@ -101,8 +113,11 @@ def declared_fields(c: Checker) -> tuple[PlayerField, ...]:
         name = key.value
         if name in BUILTIN_SETUP_FIELDS or name == "note":
             meaning = "the remark of a row" if name == "note" else f"a field every row has (setup.{name})"
-            c.r.error("E540", f"'{name}' is already the name of {meaning}: choose another name for this "
-                      "player-count field", key.span)
+            c.r.error(
+                "E540",
+                f"'{name}' is already the name of {meaning}: choose another name for this player-count field",
+                key.span,
+            )
             c.refused_fields.add(str(name))
             continue
         if not isinstance(entry, MapNode):
@@ -126,23 +141,32 @@ def row_fields(c: Checker, players: int, entry: MapNode) -> tuple[tuple[str, int
             hint = did_you_mean(str(name), declared)
             suggested |= {n for n in declared if hint and f"'{n}'" in hint}
             if name not in c.refused_fields:  # an E540 already: not undeclared
-                c.r.error("E543", f"the row for {players} players has a field '{name}' that 'player_fields' "
-                          f"does not declare{hint}", key.span,
-                          "a row holds gems, gold, nobles, face_up and the fields declared in 'player_fields'")
+                c.r.error(
+                    "E543",
+                    f"the row for {players} players has a field '{name}' that 'player_fields' does not declare{hint}",
+                    key.span,
+                    "a row holds gems, gold, nobles, face_up and the fields declared in 'player_fields'",
+                )
             continue
         value = node.value if isinstance(node, ScalarNode) else None
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_FIELD_VALUE:
             shown = repr(value) if isinstance(node, ScalarNode) else "a " + type(node).__name__[:-4].lower()
-            c.r.error("E543", f"'{name}' in the row for {players} players is a whole number from 0 to "
-                      f"{MAX_FIELD_VALUE}, not {shown}", node.span)
+            c.r.error(
+                "E543",
+                f"'{name}' in the row for {players} players is a whole number from 0 to {MAX_FIELD_VALUE}, not {shown}",
+                node.span,
+            )
             continue
         got[str(name)] = value
         c.value_spans[(players, str(name))] = node.span
     for name, field in declared.items():
         if name not in got and entry.get(name) is None and name not in suggested:
-            c.r.error("E543", f"the row for {players} players gives no '{name}'", entry.span,
-                      f"'{name}' is declared in 'player_fields' (line {field.span.line}): every row gives it "
-                      "a whole number")
+            c.r.error(
+                "E543",
+                f"the row for {players} players gives no '{name}'",
+                entry.span,
+                f"'{name}' is declared in 'player_fields' (line {field.span.line}): every row gives it a whole number",
+            )
     return tuple((name, got[name]) for name in declared if name in got)
 
 
@@ -181,8 +205,16 @@ def _row(c: Checker, count: int, key: ScalarNode, entry: MapNode) -> PlayerCount
     c.spans[f"players.{count}"] = key.span
     end = entry.span
     c.value_spans[(count, "row")] = Span(key.span.file, key.span.line, key.span.col, end.end_line, end.end_col)
-    return PlayerCount(count, nums["gems"], nums["gold"], nums["nobles"], nums["face_up"], key.span,
-                       c.note(entry), row_fields(c, count, entry))
+    return PlayerCount(
+        count,
+        nums["gems"],
+        nums["gold"],
+        nums["nobles"],
+        nums["face_up"],
+        key.span,
+        c.note(entry),
+        row_fields(c, count, entry),
+    )
 
 
 def _gaps(c: Checker, rows: list[PlayerCount]) -> None:
@@ -190,13 +222,20 @@ def _gaps(c: Checker, rows: list[PlayerCount]) -> None:
     for a, b in zip(rows, rows[1:], strict=False):
         if b.players != a.players + 1:
             missing = [str(n) for n in range(a.players + 1, b.players)]
-            rows_text = f"a row for {missing[0]} players" if len(missing) == 1 else \
-                f"rows for {', '.join(missing[:-1])} and {missing[-1]} players"
+            rows_text = (
+                f"a row for {missing[0]} players"
+                if len(missing) == 1
+                else f"rows for {', '.join(missing[:-1])} and {missing[-1]} players"
+            )
             where = f"line {a.span.line}" if a.span.file == b.span.file else f"{a.span.file}:{a.span.line}"
-            c.r.error("E502", f"the player-count table has a gap: {a.players} and {b.players} players are listed"
-                      f" but not {', '.join(missing)}", c.value_spans.get((b.players, "row"), b.span),
-                      f"add {rows_text} (the row for {a.players} players is at {where}), or remove the "
-                      f"row for {b.players} players")
+            c.r.error(
+                "E502",
+                f"the player-count table has a gap: {a.players} and {b.players} players are listed"
+                f" but not {', '.join(missing)}",
+                c.value_spans.get((b.players, "row"), b.span),
+                f"add {rows_text} (the row for {a.players} players is at {where}), or remove the "
+                f"row for {b.players} players",
+            )
 
 
 def values(c: Checker) -> tuple[Value, ...]:
@@ -224,8 +263,11 @@ def values(c: Checker) -> tuple[Value, ...]:
             c.r.error("E103", f"value '{name}' must be a whole number", node.span)
             continue
         if name == LENGTH_CAP and node.value < 1:
-            c.r.error("E108", f"value '{LENGTH_CAP}' is the engines' length cap in turns: at least 1, "
-                      f"not {node.value}", node.span)
+            c.r.error(
+                "E108",
+                f"value '{LENGTH_CAP}' is the engines' length cap in turns: at least 1, not {node.value}",
+                node.span,
+            )
             continue
         c.spans[f"values.{name}"] = key.span
         out.append(Value(name, node.value, key.span, note))
@@ -238,14 +280,21 @@ def check_tables(c: Checker, players, cards, nobles, levels) -> None:
         return
     biggest = max(players, key=lambda p: p.nobles)
     if biggest.nobles > len(nobles) and "nobles" not in c.unread:
-        c.r.error("E503", f"{biggest.players} players reveal {biggest.nobles} nobles, but there are only "
-                  f"{len(nobles)} noble tiles", c.value_spans.get((biggest.players, "nobles"), biggest.span))
+        c.r.error(
+            "E503",
+            f"{biggest.players} players reveal {biggest.nobles} nobles, but there are only {len(nobles)} noble tiles",
+            c.value_spans.get((biggest.players, "nobles"), biggest.span),
+        )
     for p in players:
         for level in levels:
             n = sum(1 for card in cards if card.level == level)
             if p.face_up > n:
-                c.r.error("E504", f"{p.players} players show {p.face_up} face-up cards of level {level}, but "
-                          f"level {level} has only {n} cards", c.value_spans.get((p.players, "face_up"), p.span))
+                c.r.error(
+                    "E504",
+                    f"{p.players} players show {p.face_up} face-up cards of level {level}, but "
+                    f"level {level} has only {n} cards",
+                    c.value_spans.get((p.players, "face_up"), p.span),
+                )
                 break
 
 
@@ -254,17 +303,29 @@ def facts(c: Checker, gems, wild, cards, nobles, levels, players, values) -> bou
     per_level = {lv: sum(1 for card in cards if card.level == lv) for lv in levels}
     per_bonus = max((sum(1 for card in cards if card.bonus == i) for i in range(len(gems))), default=0)
     fields = setup_fields(c.player_fields, players)
-    setup = {f: (min((p.field(f) for p in players), default=0), max((p.field(f) for p in players), default=0))
-             for f in fields}
+    setup = {
+        f: (min((p.field(f) for p in players), default=0), max((p.field(f) for p in players), default=0))
+        for f in fields
+    }
     return bounds_mod.Facts(
-        values={v.name: v.value for v in values}, gems=gems, wild=wild,
-        max_gem_tokens=setup["gems"][1], max_gold=setup["gold"][1],
+        values={v.name: v.value for v in values},
+        gems=gems,
+        wild=wild,
+        max_gem_tokens=setup["gems"][1],
+        max_gold=setup["gold"][1],
         max_players=max((p.players for p in players), default=1),
         min_players=min((p.players for p in players), default=1),
-        cards_per_level=per_level, cards_per_bonus=per_bonus,
+        cards_per_level=per_level,
+        cards_per_bonus=per_bonus,
         total_points=sum(card.points for card in cards) + sum(n.points for n in nobles),
         max_cost=max((max(card.cost, default=0) for card in cards), default=0),
-        max_card_points=max((card.points for card in cards), default=0), levels=levels, nobles=len(nobles),
+        max_card_points=max((card.points for card in cards), default=0),
+        levels=levels,
+        nobles=len(nobles),
         max_noble_requirement=max((max(n.requires, default=0) for n in nobles), default=0),
-        max_noble_points=max((n.points for n in nobles), default=0), max_face_up=setup["face_up"][1],
-        max_nobles_shown=setup["nobles"][1], setup=setup, set_sizes={})
+        max_noble_points=max((n.points for n in nobles), default=0),
+        max_face_up=setup["face_up"][1],
+        max_nobles_shown=setup["nobles"][1],
+        setup=setup,
+        set_sizes={},
+    )

@@ -22,6 +22,7 @@ there. The proof is the first line of defence; each engine also stops a step at
 :func:`rounds_budget` actions in one turn (:data:`STEP_WORK` legality tests in all) with a
 RuleError naming it (never a hang, never minutes in one move).
 """
+
 from __future__ import annotations
 
 from ..diagnostics import Diagnostic
@@ -108,8 +109,9 @@ class Measure:
                 return {(attr,): 1}
             case Attribute(obj=Name(id="me"), name=attr) if attr not in ("tokens", "bonus", "prestige"):
                 return {("me_var", attr): 1}
-            case Index(obj=Attribute(obj=Name(id="me"), name="tokens"), index=Name(id=colour)) \
-                    if colour in f.gems or colour == f.wild:
+            case Index(obj=Attribute(obj=Name(id="me"), name="tokens"), index=Name(id=colour)) if (
+                colour in f.gems or colour == f.wild
+            ):
                 return {("tokens", colour): 1}
             case Index(obj=Name(id="supply"), index=Name(id=colour)) if colour in f.gems or colour == f.wild:
                 return {("supply", colour): 1}
@@ -146,8 +148,9 @@ class Measure:
             case Sequence(stmts=stmts):
                 return self.moved(stmts, atom)
             case When(then=then, otherwise=otherwise):
-                return _hull(self.stmt_moves(then, atom),
-                             self.stmt_moves(otherwise, atom) if otherwise is not None else ZERO)
+                return _hull(
+                    self.stmt_moves(then, atom), self.stmt_moves(otherwise, atom) if otherwise is not None else ZERO
+                )
             case ForEach(body=body):  # any number of times, none included
                 lo, hi = self.stmt_moves(body, atom)
                 return (-INF if lo < 0 else 0.0, INF if hi > 0 else 0.0)
@@ -250,10 +253,14 @@ class Measure:
             change = self.change(node, effects)
             if change is not None:
                 toward = "fall" if node.op in (">", ">=") else "rise"
-                return (f"one action of this step changes `{unparse(node.left)} - {unparse(node.right)}` by "
-                        f"{_range_text(change)}; for the step to end it must {toward} by at least 1 with every action")
-            return ("a condition that ends a step compares sums of counts (tokens, cards, nobles, number "
-                    "variables) that the step's actions change")
+                return (
+                    f"one action of this step changes `{unparse(node.left)} - {unparse(node.right)}` by "
+                    f"{_range_text(change)}; for the step to end it must {toward} by at least 1 with every action"
+                )
+            return (
+                "a condition that ends a step compares sums of counts (tokens, cards, nobles, number "
+                "variables) that the step's actions change"
+            )
         if isinstance(node, Bool) and node.value:
             return "`true` never turns false"
         return "a condition that ends a step compares counts that the step's actions bring toward its bound"
@@ -264,16 +271,24 @@ def unending(name: str, while_, effects, params, bounds: Bounds, span) -> list[D
     measure = Measure(bounds, frozenset(p.name for p in params))
     if measure.falls(while_, effects):
         return []
-    return [Diagnostic("E530", f"step '{name}' may repeat for ever: nothing shows that its actions make its "
-                               "'while' condition false", span,
-                       (measure.why_not(while_, effects),
-                        "each action must bring a count closer to its bound, as `put_back(colour, 1)` does for "
-                        "`me.held > token_limit`; otherwise say how often the step may run a turn: `max: 3`"))]
+    return [
+        Diagnostic(
+            "E530",
+            f"step '{name}' may repeat for ever: nothing shows that its actions make its 'while' condition false",
+            span,
+            (
+                measure.why_not(while_, effects),
+                "each action must bring a count closer to its bound, as `put_back(colour, 1)` does for "
+                "`me.held > token_limit`; otherwise say how often the step may run a turn: `max: 3`",
+            ),
+        )
+    ]
 
 
 def _range_text(r: tuple[float, float]) -> str:
     def one(x: float) -> str:
         return ("+" if x > 0 else "") + (str(int(x)) if abs(x) != INF else ("any amount" if x > 0 else "-any amount"))
+
     if r[0] == r[1]:
         return one(r[0])
     if r == ANY:
@@ -285,8 +300,10 @@ def max_work_problem(high: int, choices: int) -> str | None:
     """Why a step's `max` (at most `high`) weighs too much with its `choices` (E531), or None."""
     if high * choices <= STEP_WORK:
         return None
-    return (f"a step's 'max' times its choices is at most {STEP_WORK:,} (each action finds the legal one among "
-            f"them all): with {choices:,} choices this step may run at most {rounds_budget(choices):,} times a turn")
+    return (
+        f"a step's 'max' times its choices is at most {STEP_WORK:,} (each action finds the legal one among "
+        f"them all): with {choices:,} choices this step may run at most {rounds_budget(choices):,} times a turn"
+    )
 
 
 def max_problem(node, bounds: Bounds) -> str | None:

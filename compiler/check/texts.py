@@ -19,6 +19,7 @@ does not do. It cannot go stale by construction:
 Placeholders are filled by :func:`fill`; what fills them is a number, so no spec text becomes
 markup or code through them (the sheets escape the text as a whole).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -46,8 +47,13 @@ from ..model import (
 from .reader import LANGS, Checker
 
 # The sections whose entries may carry a `text`, and the field of Rules that holds them.
-SECTIONS = (("actions", "actions"), ("end_of_turn", "steps"), ("end", "end"), ("define", "definitions"),
-            ("prestige", "prestige"))
+SECTIONS = (
+    ("actions", "actions"),
+    ("end_of_turn", "steps"),
+    ("end", "end"),
+    ("define", "definitions"),
+    ("prestige", "prestige"),
+)
 
 # Fields of a rule that are not the rule: where it is written, what it is called, how a move is
 # written, remarks, its own text, and numbers the check pass derives from a named value (a value's
@@ -78,11 +84,13 @@ def pieces(text: str) -> Iterator[Piece]:
 def fill(text: str, named: Mapping[str, int]) -> str:
     """A text with each placeholder replaced by its number (a placeholder naming nothing stays as
     written: it was refused by `check`)."""
+
     def one(m: re.Match[str]) -> str:
         if m.group(0) in ("{{", "}}"):
             return m.group(0)[0]
         name = (m.group(1) or "").strip()
         return str(named[name]) if name in named else m.group(0)
+
     return _PIECE.sub(one, text)
 
 
@@ -93,8 +101,11 @@ def numbers(values: Iterable[Value], players: Iterable[PlayerCount], fields: Ite
     rows = list(players)
     if rows:
         for field in ("gems", "gold", "nobles", "face_up", *(f.name for f in fields)):
-            found = {row.field(field) for row in rows if field in ("gems", "gold", "nobles", "face_up")
-                     or field in dict(row.fields)}
+            found = {
+                row.field(field)
+                for row in rows
+                if field in ("gems", "gold", "nobles", "face_up") or field in dict(row.fields)
+            }
             if len(found) == 1:
                 named[f"setup.{field}"] = found.pop()
         named["players.min"] = min(row.players for row in rows)
@@ -111,9 +122,14 @@ def _normal(node: object) -> object:
         return (type(node).__name__, node.name)
     if dataclasses.is_dataclass(node) and not isinstance(node, type):
         named = getattr(node, "slots_name", "")
-        return (type(node).__name__, *(
-            (f.name, _normal(getattr(node, f.name))) for f in dataclasses.fields(node)
-            if f.name not in _NOT_THE_RULE and not (f.name == "slots" and named)))
+        return (
+            type(node).__name__,
+            *(
+                (f.name, _normal(getattr(node, f.name)))
+                for f in dataclasses.fields(node)
+                if f.name not in _NOT_THE_RULE and not (f.name == "slots" and named)
+            ),
+        )
     if isinstance(node, (tuple, list)):
         return tuple(_normal(x) for x in node)
     if isinstance(node, frozenset | set):
@@ -192,13 +208,25 @@ def attach(c: Checker, sections: Mapping[str, tuple[Any, ...]], named: Mapping[s
     return out
 
 
-def told(c: Checker, named: Mapping[str, int], actions: tuple[Decision, ...], steps: tuple[Decision, ...],
-         end: tuple[EndTrigger, ...], definitions: tuple[Definition, ...], prestige: tuple[PrestigeSource, ...]
-         ) -> tuple[tuple[Decision, ...], tuple[Decision, ...], tuple[EndTrigger, ...], tuple[Definition, ...],
-                    tuple[PrestigeSource, ...]]:
+def told(
+    c: Checker,
+    named: Mapping[str, int],
+    actions: tuple[Decision, ...],
+    steps: tuple[Decision, ...],
+    end: tuple[EndTrigger, ...],
+    definitions: tuple[Definition, ...],
+    prestige: tuple[PrestigeSource, ...],
+) -> tuple[
+    tuple[Decision, ...],
+    tuple[Decision, ...],
+    tuple[EndTrigger, ...],
+    tuple[Definition, ...],
+    tuple[PrestigeSource, ...],
+]:
     """The entries of the sections that may carry a text, with their texts (:func:`attach`), in that order."""
-    out = attach(c, {"actions": actions, "end_of_turn": steps, "end": end, "define": definitions,
-                     "prestige": prestige}, named)
+    out = attach(
+        c, {"actions": actions, "end_of_turn": steps, "end": end, "define": definitions, "prestige": prestige}, named
+    )
     return out["actions"], out["end_of_turn"], out["end"], out["define"], out["prestige"]
 
 
@@ -220,8 +248,13 @@ def _read(c: Checker, node: Node | None, named: Mapping[str, int]) -> AuthoredTe
     if not texts:
         return None
     order = {lang: i for i, lang in enumerate(LANGS)}
-    return AuthoredText(tuple(sorted(texts, key=lambda t: order[t[0]])), node.span, "",
-                        tuple(sorted(spans, key=lambda t: order[t[0]])), stale=unfilled and not own)
+    return AuthoredText(
+        tuple(sorted(texts, key=lambda t: order[t[0]])),
+        node.span,
+        "",
+        tuple(sorted(spans, key=lambda t: order[t[0]])),
+        stale=unfilled and not own,
+    )
 
 
 def _placeholder(c: Checker, piece: Piece, value: ScalarNode, named: Mapping[str, int]) -> None:
@@ -229,10 +262,13 @@ def _placeholder(c: Checker, piece: Piece, value: ScalarNode, named: Mapping[str
     if piece.name is None:
         c.r.error("E620", "a lone brace in a text (write '{{' or '}}' for a brace, '{NAME}' for a number)", span)
     else:
-        c.r.error("E620", f"the placeholder '{{{piece.name}}}' names no number of the spec"
-                  f"{did_you_mean(piece.name, list(named))}",
-                  span, "a placeholder names a value (`{token_limit}`), a player-count field that is the same "
-                  "for every row (`{setup.gold}`), `{players.min}` or `{players.max}`")
+        c.r.error(
+            "E620",
+            f"the placeholder '{{{piece.name}}}' names no number of the spec{did_you_mean(piece.name, list(named))}",
+            span,
+            "a placeholder names a value (`{token_limit}`), a player-count field that is the same "
+            "for every row (`{setup.gold}`), `{players.min}` or `{players.max}`",
+        )
 
 
 def _languages(c: Checker, read: list[AuthoredText]) -> None:
@@ -241,9 +277,13 @@ def _languages(c: Checker, read: list[AuthoredText]) -> None:
     for said in read:
         missing = [lang for lang in LANGS if lang in have and said.get(lang) is None]
         if missing:
-            c.r.error("E621", f"this text lacks {', '.join(missing)}: the spec's other texts have "
-                      f"{'it' if len(missing) == 1 else 'them'}", said.span,
-                      "a sheet in a language a text lacks would mix the text with generated phrases")
+            c.r.error(
+                "E621",
+                f"this text lacks {', '.join(missing)}: the spec's other texts have "
+                f"{'it' if len(missing) == 1 else 'them'}",
+                said.span,
+                "a sheet in a language a text lacks would mix the text with generated phrases",
+            )
 
 
 # --------------------------------------------------------------------------- freshness
@@ -261,11 +301,18 @@ def entries(rules: Rules) -> Iterator[tuple[str, Told]]:
 
 def _each(rules: Rules, change: Callable[[str, Any], Any]) -> Rules:
     """The rules with `change(section key, entry)` in place of each entry that may carry a text."""
+
     def each(key: str, found: tuple[Any, ...]) -> tuple[Any, ...]:
         return tuple(change(key, e) for e in found)
-    return dataclasses.replace(rules, actions=each("actions", rules.actions), steps=each("end_of_turn", rules.steps),
-                               end=each("end", rules.end), definitions=each("define", rules.definitions),
-                               prestige=each("prestige", rules.prestige))
+
+    return dataclasses.replace(
+        rules,
+        actions=each("actions", rules.actions),
+        steps=each("end_of_turn", rules.steps),
+        end=each("end", rules.end),
+        definitions=each("define", rules.definitions),
+        prestige=each("prestige", rules.prestige),
+    )
 
 
 def freshen(rules: Rules, base_rules: Callable[[str], Rules | None]) -> Rules:
@@ -285,8 +332,13 @@ def freshen(rules: Rules, base_rules: Callable[[str], Rules | None]) -> Rules:
         was = _twin(base, key, entry.name) if base is not None else None
         written = was.text.fingerprint if was is not None and was.text is not None else ""
         stale = said.stale or not written or written != fingerprint(entry, definitions)
-        return dataclasses.replace(entry, text=dataclasses.replace(
-            said, fingerprint=written, stale=stale, changed_at=_change(rules, key, entry) if stale else None))
+        return dataclasses.replace(
+            entry,
+            text=dataclasses.replace(
+                said, fingerprint=written, stale=stale, changed_at=_change(rules, key, entry) if stale else None
+            ),
+        )
+
     return _each(rules, fresh)
 
 
@@ -304,9 +356,13 @@ def _change(rules: Rules, key: str, entry: Told) -> Span | None:
     """Where a variant changed the rule of `entry` (its own fields, or a definition it calls)."""
     calls = called(entry, {d.name: d for d in rules.definitions})
     paths = [f"{key}.{entry.name}"] + [f"define.{d.name}" for d in calls]
-    made = [c for c in rules.changes if c.span is not None and any(c.path == p or c.path.startswith(p + ".")
-                                                                   for p in paths)
-            and not c.path.endswith((".title", ".note", ".notation", ".text"))]
+    made = [
+        c
+        for c in rules.changes
+        if c.span is not None
+        and any(c.path == p or c.path.startswith(p + ".") for p in paths)
+        and not c.path.endswith((".title", ".note", ".notation", ".text"))
+    ]
     own = [c for c in made if c.file == rules.source.path]  # this spec's change, before its bases'
     return (own or made)[0].span if own or made else entry.span
 
@@ -325,10 +381,16 @@ def warnings(rules: Rules, lines: Callable[[str], list[str]]) -> list[Diagnostic
         if said is None:
             continue
         if said.stale:
-            found.append(Diagnostic(
-                "E623", f"the text of {key}.{entry.name} describes the rule this spec replaced: the sheets "
-                f"print the generated phrase instead", said.changed_at or entry.span,
-                (f"the text is written at {said.span}; give '{entry.name}' a `text` of its own",), "warning"))
+            found.append(
+                Diagnostic(
+                    "E623",
+                    f"the text of {key}.{entry.name} describes the rule this spec replaced: the sheets "
+                    f"print the generated phrase instead",
+                    said.changed_at or entry.span,
+                    (f"the text is written at {said.span}; give '{entry.name}' a `text` of its own",),
+                    "warning",
+                )
+            )
         if said.span.file != rules.source.path:
             continue
         read = {name: rules.value(name) for name in values_read(entry, value_names, definitions)}
@@ -346,8 +408,13 @@ def _digits(text: str, span: Span, read: Mapping[str, int], lines: Callable[[str
         names = [name for name, number in read.items() if number == int(m.group(0))]
         if names:
             where = Origin.of_scalar(text, span, lines(span.file)).at(m.start(), m.end())
-            out.append(Diagnostic("E622", f"the number {m.group(0)} is written as a digit where the rule's value "
-                                  f"'{names[0]}' gives it", where,
-                                  (f"write {{{names[0]}}}, so that a variant changing '{names[0]}' changes the text",),
-                                  "warning"))
+            out.append(
+                Diagnostic(
+                    "E622",
+                    f"the number {m.group(0)} is written as a digit where the rule's value '{names[0]}' gives it",
+                    where,
+                    (f"write {{{names[0]}}}, so that a variant changing '{names[0]}' changes the text",),
+                    "warning",
+                )
+            )
     return out

@@ -12,6 +12,7 @@ it comes from), ``NOBLE``, ``PAYMENT``, ``SETUP``, ``NONE``, ``SetOf(T)`` and ``
 The tables of effects, functions, aggregates, domains and column types below are read from the
 registry (compiler/language/), where each construct is declared once.
 """
+
 from __future__ import annotations
 
 from ..front.expr import (
@@ -105,8 +106,11 @@ BASE_COMPONENT_TYPES = {"cards": "card", "nobles": "noble"}
 
 def column_attributes(kind: str, columns) -> dict[str, AnyType]:
     """The attributes a kind's declared columns give its components: `card.points` is a number."""
-    return {c.name: Keyword(kind, c.name) if c.type == ColumnType.KEYWORD else COLUMN_TYPES[c.type]
-            for c in columns if c.type != ColumnType.PROSE}
+    return {
+        c.name: Keyword(kind, c.name) if c.type == ColumnType.KEYWORD else COLUMN_TYPES[c.type]
+        for c in columns
+        if c.type != ColumnType.PROSE
+    }
 
 
 def _base_attributes() -> dict[str, dict[str, AnyType]]:
@@ -116,8 +120,15 @@ def _base_attributes() -> dict[str, dict[str, AnyType]]:
 
 ATTRIBUTES: dict[str, dict[str, AnyType]] = {
     "player": {
-        "tokens": MapOf(COLOUR, INT), "bonus": MapOf(GEM, INT), "prestige": INT, "purchased": INT,
-        "reserved": INT, "nobles": INT, "held": INT, "turns": INT, "seat": INT,
+        "tokens": MapOf(COLOUR, INT),
+        "bonus": MapOf(GEM, INT),
+        "prestige": INT,
+        "purchased": INT,
+        "reserved": INT,
+        "nobles": INT,
+        "held": INT,
+        "turns": INT,
+        "seat": INT,
     },
     **_base_attributes(),
     "payment": {"gold": MapOf(GEM, INT), "covers": MapOf(GEM, INT), "spent": MapOf(GEM, INT), "gold_total": INT},
@@ -125,11 +136,22 @@ ATTRIBUTES: dict[str, dict[str, AnyType]] = {
 }
 
 GLOBALS: dict[str, AnyType] = {
-    "supply": MapOf(COLOUR, INT), "players": SetOf(PLAYER), "others": SetOf(PLAYER),
-    "gems": SetOf(GEM), "colours": SetOf(COLOUR), "levels": SetOf(INT),
-    "deck": MapOf(INT, INT), "face_up": MapOf(INT, INT), "market": MapOf(INT, SetOf(FACE_UP_CARD)),
-    "nobles_left": INT, "player_count": INT,
-    "round": INT, "turn": INT, "passes": INT, "setup": SETUP, "none": NONE,
+    "supply": MapOf(COLOUR, INT),
+    "players": SetOf(PLAYER),
+    "others": SetOf(PLAYER),
+    "gems": SetOf(GEM),
+    "colours": SetOf(COLOUR),
+    "levels": SetOf(INT),
+    "deck": MapOf(INT, INT),
+    "face_up": MapOf(INT, INT),
+    "market": MapOf(INT, SetOf(FACE_UP_CARD)),
+    "nobles_left": INT,
+    "player_count": INT,
+    "round": INT,
+    "turn": INT,
+    "passes": INT,
+    "setup": SETUP,
+    "none": NONE,
 }
 # Functions: name -> what they take, in words; aggregates: name -> the type of their body.
 FUNCTIONS = {name: d.takes for name, d in _FUNCTIONS.items()}
@@ -170,9 +192,14 @@ def comparable(a, b) -> bool:
 class Scope:
     """The names an expression may use: globals, colour names, values, params, bound variables."""
 
-    def __init__(self, names: dict[str, object], optional: frozenset[str] = frozenset(),
-                 choices: frozenset[str] = frozenset(), told: set | None = None,
-                 not_none: frozenset[str] = frozenset()):
+    def __init__(
+        self,
+        names: dict[str, object],
+        optional: frozenset[str] = frozenset(),
+        choices: frozenset[str] = frozenset(),
+        told: set | None = None,
+        not_none: frozenset[str] = frozenset(),
+    ):
         self.names = names
         self.optional = optional  # the choices that may be `none`
         self.choices = choices  # every choice of the decision
@@ -180,8 +207,13 @@ class Scope:
         self.not_none = not_none  # optional choices a test here has found not none
 
     def bind(self, name: str, type_) -> Scope:
-        return Scope({**self.names, name: type_}, self.optional - {name}, self.choices - {name}, self.told,
-                     self.not_none - {name})
+        return Scope(
+            {**self.names, name: type_},
+            self.optional - {name},
+            self.choices - {name},
+            self.told,
+            self.not_none - {name},
+        )
 
     def knowing(self, not_none: set[str]) -> Scope:
         """This scope where the optional choices `not_none` are known not to be none."""
@@ -202,8 +234,11 @@ def tested(test, none: bool) -> set[str]:
         case Logic(op="and", left=left, right=right):
             return tested(left, none) | tested(right, none)
         case Compare(op="==" | "!=" as op, left=left, right=right) if (op == "==") == none:
-            return {unparse(side) for side, other in ((left, right), (right, left))
-                    if isinstance(side, (Name, Attribute)) and other == Name("none", None)}
+            return {
+                unparse(side)
+                for side, other in ((left, right), (right, left))
+                if isinstance(side, (Name, Attribute)) and other == Name("none", None)
+            }
     return set()
 
 

@@ -16,11 +16,12 @@ This module is called by the check pass (compiler/check/build.py) at three point
   variable, or what it writes does not fit the variable);
 * :func:`unset_turn_variables` warns of a ``reset: turn`` variable that no effect sets (E555).
 """
+
 from __future__ import annotations
 
 from typing import Any
 
-from ..diagnostics import Diagnostic, did_you_mean
+from ..diagnostics import Diagnostic, Span, did_you_mean
 from ..front.expr import Attribute, Effect, Index, Name, unparse, walk
 from ..front.source import MapNode, ScalarNode, SeqNode
 from ..model import RESETS, Variable
@@ -95,39 +96,52 @@ def declare(checker, scope: dict, players: tuple, reserved) -> tuple[Variable, .
         per_player, _ = checker.scalar(entry, "per_player", bool, required=False, default=False, where=where)
         private, private_node = checker.scalar(entry, "private", bool, required=False, default=False, where=where)
         optional, _ = checker.scalar(entry, "optional", bool, required=False, default=False, where=where)
-        reset, reset_node = checker.scalar(entry, "reset", str, required=False, default="game", where=where)
-        if reset not in RESETS:
-            checker.r.error("E544", f"variable '{name}' has reset {reset!r}: a variable lasts the game or a "
-                            f"turn ({', '.join(RESETS)})", reset_node.span if reset_node else key.span)
-            reset = "game"
+        reset = _reset(checker, entry, name, key.span, where)
         display, display_node = checker.scalar(entry, "display", bool, required=False, default=False, where=where)
         t = _type(checker, entry, name)
         before = len(checker.r.diagnostics)
         if display and reset != "turn":
-            checker.r.error("E544", f"variable '{name}' is marked for display, but it lasts the game: the board "
-                            "shows every such variable; 'display' marks a turn's variable (reset: turn)",
-                            display_node.span if display_node else key.span,
-                            "remove 'display', or give the variable 'reset: turn'")
+            checker.r.error(
+                "E544",
+                f"variable '{name}' is marked for display, but it lasts the game: the board "
+                "shows every such variable; 'display' marks a turn's variable (reset: turn)",
+                display_node.span if display_node else key.span,
+                "remove 'display', or give the variable 'reset: turn'",
+            )
         by_node = entry.get("by")
         keyed_by = _key(checker, entry, name, t, by_node) if by_node is not None else None
         if private and not per_player:
-            checker.r.error("E544", f"variable '{name}' is private, but it is one for the whole game: only a "
-                            "player's own variable can be hidden from the others", private_node.span,
-                            "give it 'per_player: true', or remove 'private'")
+            _shared_private(checker, name, private_node.span)
         if optional and t is not None and t not in _MAY_BE_NONE:
-            checker.r.error("E544", f"variable '{name}' is optional, but {noun(t)} is never none: only a gem, "
-                            "a colour or a player may be none", entry.key_span("optional"))
+            checker.r.error(
+                "E544",
+                f"variable '{name}' is optional, but {noun(t)} is never none: only a gem, "
+                "a colour or a player may be none",
+                entry.key_span("optional"),
+            )
         initial = _initial(checker, entry, name, t, bool(optional), players) if t is not None else None
         if keyed_by is not None and t is not None:
             t = MapOf(keyed_by, t)  # one value per key, each starting as `initial`
         clash = taken.get(name) if not per_player else _player_clash(name, taken)
         if clash:
-            checker.r.error("E540", f"'{name}' is already the name of {clash}", key.span,
-                            "choose another name for the variable")
+            checker.r.error(
+                "E540", f"'{name}' is already the name of {clash}", key.span, "choose another name for the variable"
+            )
         if t is None or len(checker.r.diagnostics) > before:
             continue
-        var = Variable(name, title, t, key.span, bool(per_player), initial, bool(optional), str(reset),
-                       bool(private), checker.note(entry), bool(display))
+        var = Variable(
+            name,
+            title,
+            t,
+            key.span,
+            bool(per_player),
+            initial,
+            bool(optional),
+            reset,
+            bool(private),
+            checker.note(entry),
+            bool(display),
+        )
         out.append(var)
         if per_player:
             checker.types.attributes["player"] = {**checker.types.attributes["player"], name: t}
@@ -139,6 +153,30 @@ def declare(checker, scope: dict, players: tuple, reserved) -> tuple[Variable, .
     return tuple(out)
 
 
+def _reset(checker: Any, entry: MapNode, name: str, at: Span, where: str) -> str:
+    """The variable's `reset` (how long a value lasts: "game" or "turn"); E544 for another word."""
+    reset, reset_node = checker.scalar(entry, "reset", str, required=False, default="game", where=where)
+    if reset in RESETS:
+        return str(reset)
+    checker.r.error(
+        "E544",
+        f"variable '{name}' has reset {reset!r}: a variable lasts the game or a turn ({', '.join(RESETS)})",
+        reset_node.span if reset_node else at,
+    )
+    return "game"
+
+
+def _shared_private(checker: Any, name: str, at: Span) -> None:
+    """E544: `private` on a variable of the whole game, which no player owns to see alone."""
+    checker.r.error(
+        "E544",
+        f"variable '{name}' is private, but it is one for the whole game: only a "
+        "player's own variable can be hidden from the others",
+        at,
+        "give it 'per_player: true', or remove 'private'",
+    )
+
+
 def _key(checker: Any, entry: MapNode, name: str, t: object, node: ScalarNode | MapNode | SeqNode) -> Any:
     """What a keyed variable's `by:` names: a gem colour, a token colour or a component of a kind
     (the spec's own, or the base cards and nobles, which the engines name by their ids); None after an
@@ -146,22 +184,33 @@ def _key(checker: Any, entry: MapNode, name: str, t: object, node: ScalarNode | 
     kinds = {k.name: k for k in checker.kinds}
     value = node.value if isinstance(node, ScalarNode) else None
     if isinstance(t, SetOf):
-        checker.r.error("E544", f"variable '{name}' is keyed ('by: {value}') and holds a set: a keyed variable "
-                        "holds a number, a flag, a colour or a player for each key", node.span,
-                        "declare the set apart, or key a number")
+        checker.r.error(
+            "E544",
+            f"variable '{name}' is keyed ('by: {value}') and holds a set: a keyed variable "
+            "holds a number, a flag, a colour or a player for each key",
+            node.span,
+            "declare the set apart, or key a number",
+        )
         return None
     if entry.get("optional") is not None:
-        checker.r.error("E544", f"variable '{name}' is keyed ('by: {value}') and optional: every key has an entry, "
-                        "which holds a value", entry.key_span("optional"),
-                        "remove 'optional', and give it an 'initial' value for every key")
+        checker.r.error(
+            "E544",
+            f"variable '{name}' is keyed ('by: {value}') and optional: every key has an entry, which holds a value",
+            entry.key_span("optional"),
+            "remove 'optional', and give it an 'initial' value for every key",
+        )
         return None
     if value in KEYS:
         return KEYS[value]
     if isinstance(value, str) and value in kinds:
         return component_type(kinds[value])
     hint = did_you_mean(str(value), list(KEYS) + list(kinds))
-    checker.r.error("E544", f"variable '{name}' is keyed by {value!r}: a variable is keyed by gem, colour or a kind "
-                    f"({', '.join(list(KEYS) + list(kinds))}){hint}", node.span)
+    checker.r.error(
+        "E544",
+        f"variable '{name}' is keyed by {value!r}: a variable is keyed by gem, colour or a kind "
+        f"({', '.join(list(KEYS) + list(kinds))}){hint}",
+        node.span,
+    )
     return None
 
 
@@ -179,8 +228,9 @@ def _names_taken(checker, scope: dict, reserved) -> dict[str, str]:
         for dkey, entry in decisions.entries if isinstance(decisions, MapNode) else ():
             choose = entry.get("choose") if isinstance(entry, MapNode) else None
             for ckey, _ in choose.entries if isinstance(choose, MapNode) else ():
-                out.setdefault(str(ckey.value), f"a choice of {'step' if section == 'end_of_turn' else 'action'} "
-                                                f"'{dkey.value}'")
+                out.setdefault(
+                    str(ckey.value), f"a choice of {'step' if section == 'end_of_turn' else 'action'} '{dkey.value}'"
+                )
     return out
 
 
@@ -201,7 +251,7 @@ def _type(checker, entry: MapNode, name: str):
     if isinstance(node, ScalarNode) and isinstance(node.value, str) and node.value in SCALAR_TYPES:
         return SCALAR_TYPES[node.value]
     if isinstance(node, MapNode) and len(node.entries) == 1:
-        (how, what), = node.entries
+        ((how, what),) = node.entries
         kinds = {k.name: k for k in checker.kinds}
         own = [k for k in kinds if k not in BASE_COMPONENT_TYPES]
         if how.value == "set_of" and isinstance(what, ScalarNode) and what.value in SET_ELEMENTS:
@@ -209,22 +259,32 @@ def _type(checker, entry: MapNode, name: str):
         if how.value == "set_of" and isinstance(what, ScalarNode) and what.value in own:
             return SetOf(component_type(kinds[what.value]))
         if how.value == "set_of" and isinstance(what, ScalarNode) and what.value in BASE_COMPONENT_TYPES:
-            checker.r.error("E544", f"variable '{name}' is a set of {what.value}: the engines keep the base game's "
-                            "cards and nobles in their own places (me.reserved, me.nobles...), not in variables",
-                            what.span, "a set holds gem colours, token colours or components of a kind the spec "
-                            "declares")
+            checker.r.error(
+                "E544",
+                f"variable '{name}' is a set of {what.value}: the engines keep the base game's "
+                "cards and nobles in their own places (me.reserved, me.nobles...), not in variables",
+                what.span,
+                "a set holds gem colours, token colours or components of a kind the spec declares",
+            )
             return None
         if how.value == "set_of" and isinstance(what, ScalarNode):
             hint = did_you_mean(str(what.value), list(SET_ELEMENTS) + own)
             kinds_said = "".join(f", set_of: {k}" for k in own)
-            checker.r.error("E544", f"variable '{name}' is a set of {what.value!r}: a set holds gem colours, "
-                            f"token colours or components of a kind (set_of: gem, set_of: colour{kinds_said}){hint}",
-                            what.span)
+            checker.r.error(
+                "E544",
+                f"variable '{name}' is a set of {what.value!r}: a set holds gem colours, "
+                f"token colours or components of a kind (set_of: gem, set_of: colour{kinds_said}){hint}",
+                what.span,
+            )
             return None
     shown = node.value if isinstance(node, ScalarNode) else "that"
-    checker.r.error("E544", f"variable '{name}' has type {shown!r}: a variable is a number, flag, gem, colour, "
-                    "player or {set_of: gem|colour|KIND}" + (did_you_mean(str(shown), SCALAR_TYPES)
-                                                        if isinstance(node, ScalarNode) else ""), node.span)
+    checker.r.error(
+        "E544",
+        f"variable '{name}' has type {shown!r}: a variable is a number, flag, gem, colour, "
+        "player or {set_of: gem|colour|KIND}"
+        + (did_you_mean(str(shown), SCALAR_TYPES) if isinstance(node, ScalarNode) else ""),
+        node.span,
+    )
     return None
 
 
@@ -235,8 +295,12 @@ def _initial(checker, entry: MapNode, name: str, t, optional: bool, players: tup
     gems, wild = checker.gems_wild
     if node is None:
         if t in _MAY_BE_NONE and not optional:
-            checker.r.error("E544", f"variable '{name}' needs an initial value: {noun(t)} has no default",
-                            entry.span, "give it 'initial: ...', or 'optional: true' to start as none")
+            checker.r.error(
+                "E544",
+                f"variable '{name}' needs an initial value: {noun(t)} has no default",
+                entry.span,
+                "give it 'initial: ...', or 'optional: true' to start as none",
+            )
         return {INT: 0, BOOL: False}.get(t, () if isinstance(t, SetOf) else None)
     value = node.value if isinstance(node, ScalarNode) else None
 
@@ -297,17 +361,23 @@ def check_effect(types, node: Effect, scope: Scope) -> None:
         declared = ", ".join(types.variables) or "this spec declares none"
         builtin = isinstance(target, Attribute) and target.name in ATTRIBUTES["player"]
         what = "a player attribute the game keeps itself" if builtin else "not one"
-        types.r.error("E545", f"'{name}' changes a declared variable, and '{unparse(target)}' is {what} "
-                      f"(declared: {declared})", target.span,
-                      "declare it in the spec's 'state' section, as in state: {NAME: {title: ..., type: number}}")
+        types.r.error(
+            "E545",
+            f"'{name}' changes a declared variable, and '{unparse(target)}' is {what} (declared: {declared})",
+            target.span,
+            "declare it in the spec's 'state' section, as in state: {NAME: {title: ..., type: number}}",
+        )
         types.infer(value, scope)
         return
     t = var.type
     shown = unparse(target)
     if isinstance(t, MapOf) and not isinstance(target, Index):
-        types.r.error("E545", f"'{name}' changes one entry of '{shown}', which holds {_noun(t.value)} for each "
-                      f"{t.key}: name the entry", target.span,
-                      f"name the entry by its key, {noun(t.key)}, as in '{name}({shown}[x], ...)'")
+        types.r.error(
+            "E545",
+            f"'{name}' changes one entry of '{shown}', which holds {_noun(t.value)} for each {t.key}: name the entry",
+            target.span,
+            f"name the entry by its key, {noun(t.key)}, as in '{name}({shown}[x], ...)'",
+        )
         types.infer(value, scope)
         return
     if isinstance(t, MapOf):
@@ -316,24 +386,40 @@ def check_effect(types, node: Effect, scope: Scope) -> None:
     if name == "set" and var.optional and value == Name("none", None):
         return
     if name == "add" and t != INT:
-        types.r.error("E545", f"'add' adds to a number, but '{shown}' is {_noun(t)}", target.span,
-                      "use 'set' to give it another value" if not isinstance(t, SetOf) else
-                      "use 'insert' to add an element to a set")
+        types.r.error(
+            "E545",
+            f"'add' adds to a number, but '{shown}' is {_noun(t)}",
+            target.span,
+            "use 'set' to give it another value"
+            if not isinstance(t, SetOf)
+            else "use 'insert' to add an element to a set",
+        )
         types.infer(value, scope)
         return
     if name in ("insert", "drop") and not isinstance(t, SetOf):
-        types.r.error("E545", f"'{name}' {'adds an element to' if name == 'insert' else 'removes an element from'}"
-                      f" a set, but '{shown}' is {_noun(t)}", target.span,
-                      "use 'set' (or 'add' for a number) to change it")
+        types.r.error(
+            "E545",
+            f"'{name}' {'adds an element to' if name == 'insert' else 'removes an element from'}"
+            f" a set, but '{shown}' is {_noun(t)}",
+            target.span,
+            "use 'set' (or 'add' for a number) to change it",
+        )
         types.infer(value, scope)
         return
     expected = t.elem if name in ("insert", "drop") else t
     actual = types.infer(value, scope, expected)
     if not assignable(actual, expected) and actual != ERROR:
-        what = {"set": f"'set' gives '{shown}'", "add": f"'add' adds to '{shown}'",
-                "insert": f"'insert' puts into '{shown}'", "drop": f"'drop' takes from '{shown}'"}[name]
-        types.r.error("E545", f"{what} {noun(actual)}, but it holds {wanted(expected)}"
-                      + ("s" if name in ("insert", "drop") else ""), value.span)
+        what = {
+            "set": f"'set' gives '{shown}'",
+            "add": f"'add' adds to '{shown}'",
+            "insert": f"'insert' puts into '{shown}'",
+            "drop": f"'drop' takes from '{shown}'",
+        }[name]
+        types.r.error(
+            "E545",
+            f"{what} {noun(actual)}, but it holds {wanted(expected)}" + ("s" if name in ("insert", "drop") else ""),
+            value.span,
+        )
 
 
 def written(stmts) -> set[str]:
@@ -356,8 +442,15 @@ def unset_turn_variables(rules) -> list[Diagnostic]:
     """E555 (warning, `check -W`): a `reset: turn` variable that no effect sets is its initial value always."""
     stmts = [s for d in rules.actions + rules.steps for s in d.effects] + [s for b in rules.setup for s in b.effects]
     done = written(stmts)
-    return [Diagnostic("E555", f"variable '{var.name}' goes back to its initial value when each turn begins, and no "
-                       "effect sets it: it is always its initial value", var.span,
-                       ("set it in an action's effects (set, add, insert), or remove 'reset: turn'",),
-                       severity="warning")
-            for var in rules.variables if var.reset == "turn" and var.name not in done]
+    return [
+        Diagnostic(
+            "E555",
+            f"variable '{var.name}' goes back to its initial value when each turn begins, and no "
+            "effect sets it: it is always its initial value",
+            var.span,
+            ("set it in an action's effects (set, add, insert), or remove 'reset: turn'",),
+            severity="warning",
+        )
+        for var in rules.variables
+        if var.reset == "turn" and var.name not in done
+    ]

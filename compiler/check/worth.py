@@ -6,6 +6,7 @@ so the table is sized by the largest worth a game can reach: the worth must be p
 1..MAX_WORTH from the spec's numbers (E548). It is computed before the payment is chosen, from
 `me` and the choices before the payment (the payment itself is not a name there).
 """
+
 from __future__ import annotations
 
 from ..diagnostics import Diagnostic
@@ -30,7 +31,15 @@ def worth_problems(param: Param, bounds: Bounds) -> list[Diagnostic]:
     lo, hi = worth_range(param, bounds)
     if 1 <= lo and hi <= MAX_WORTH:
         return []
-    return [Diagnostic("E548", f"a wild token's worth must be 1 to {MAX_WORTH} gems in every game under this spec, "
-                               f"and '{unparse(worth)}' is {range_text((lo, hi))}", worth.span,
-                       (f"write a number from 1 to {MAX_WORTH}, or bound it, as in "
-                        f"'if me.nobles >= 1 then 2 else 1' or 'min({MAX_WORTH}, max(1, ...))'",))]
+    return [
+        Diagnostic(
+            "E548",
+            f"a wild token's worth must be 1 to {MAX_WORTH} gems in every game under this spec, "
+            f"and '{unparse(worth)}' is {range_text((lo, hi))}",
+            worth.span,
+            (
+                f"write a number from 1 to {MAX_WORTH}, or bound it, as in "
+                f"'if me.nobles >= 1 then 2 else 1' or 'min({MAX_WORTH}, max(1, ...))'",
+            ),
+        )
+    ]

@@ -14,6 +14,7 @@ declared in compiler/language/effects.py, each typed by its arguments' roles; a 
 component (`domain: component, from: ZONE`, E553 when its positions are not bounded); and a
 chosen component moved twice in one list of effects (E547).
 """
+
 from __future__ import annotations
 
 import re
@@ -24,7 +25,7 @@ from ..front.source import MapNode, ScalarNode
 from ..language import Role, Shape
 from ..language.effects import ZONE_EFFECTS as _ZONE_EFFECTS
 from ..language.shapes import SHAPE_KEYS, shapes_taking
-from ..model import SHAPES, STARTS, Kind, Param, PlayerCount, Rules, Zone, setup_fields
+from ..model import SHAPES, STARTS, Kind, Param, PlayerCount, Zone, setup_fields
 from .inference import Inferrer
 from .kinds import BASE_KINDS
 from .types import ERROR, Comp, Scope, ZoneT, component_type, noun
@@ -45,8 +46,15 @@ def _an(text: str) -> str:
 class ZoneReader:
     """Reads the `zones` section of one resolved spec; `checker` is the check pass (compiler/check/reader.py)."""
 
-    def __init__(self, checker, kinds: tuple[Kind, ...], players: tuple[PlayerCount, ...], values: dict[str, int],
-                 taken: dict[str, str], player_attributes: dict):
+    def __init__(
+        self,
+        checker,
+        kinds: tuple[Kind, ...],
+        players: tuple[PlayerCount, ...],
+        values: dict[str, int],
+        taken: dict[str, str],
+        player_attributes: dict,
+    ):
         self.c = checker
         self.r = checker.r
         self.kinds = {k.name: k for k in kinds}
@@ -82,8 +90,7 @@ class ZoneReader:
             what = "a player attribute (me." + name + ")"
         if what is None:
             return False
-        self.r.error("E540", f"'{name}' is already the name of {what}", span,
-                     "give the zone another name")
+        self.r.error("E540", f"'{name}' is already the name of {what}", span, "give the zone another name")
         return True
 
     def zone(self, name: str, key: ScalarNode, entry: MapNode, earlier: dict[str, Zone]) -> Zone | None:
@@ -95,8 +102,11 @@ class ZoneReader:
         if holds_node is None or shape_node is None:
             return None
         if shape not in SHAPES:
-            self.r.error("E541", f"unknown shape '{shape}'{did_you_mean(str(shape), SHAPES)} (shapes: "
-                         f"{', '.join(SHAPES)})", shape_node.span)
+            self.r.error(
+                "E541",
+                f"unknown shape '{shape}'{did_you_mean(str(shape), SHAPES)} (shapes: {', '.join(SHAPES)})",
+                shape_node.span,
+            )
             return None
         shape = Shape(shape)
         kind = self.held(name, str(holds), holds_node)
@@ -104,8 +114,11 @@ class ZoneReader:
             return None
         for field, shapes in _SHAPE_KEYS.items():
             if entry.get(field) is not None and shape not in shapes:
-                self.r.error("E541", f"'{field}'{where} applies to {' and '.join(s + 's' for s in shapes)}, not to "
-                             f"{_an(shape)}", entry.key_span(field))
+                self.r.error(
+                    "E541",
+                    f"'{field}'{where} applies to {' and '.join(s + 's' for s in shapes)}, not to {_an(shape)}",
+                    entry.key_span(field),
+                )
         per_player, private = self.ownership(entry, shape, where)
         start, source = self.start_and_source(name, entry, shape, kind, earlier)
         sizes = self.sizes(name, entry, shape, kind, str(source), earlier) if shape.laid_out else ()
@@ -115,43 +128,72 @@ class ZoneReader:
         if self.clash(name, key.span, bool(per_player)):
             return None
         self.c.spans[f"zones.{name}"] = key.span
-        return Zone(name, title, str(holds), shape, key.span, per_player=bool(per_player), sizes=sizes,
-                    source=str(source), start=str(start), limit=limit, limit_name=limit_name,
-                    size_field=_size_field(entry),
-                    private_when_drawn=bool(private), note=self.c.note(entry))
+        return Zone(
+            name,
+            title,
+            str(holds),
+            shape,
+            key.span,
+            per_player=bool(per_player),
+            sizes=sizes,
+            source=str(source),
+            start=str(start),
+            limit=limit,
+            limit_name=limit_name,
+            size_field=_size_field(entry),
+            private_when_drawn=bool(private),
+            note=self.c.note(entry),
+        )
 
     def ownership(self, entry: MapNode, shape: Shape, where: str) -> tuple[bool, bool]:
         """Whether each player has the zone, and whether what is drawn into it is its owner's alone."""
         per_player, _ = self.c.scalar(entry, "per_player", bool, required=False, default=False, where=where)
-        private, private_node = self.c.scalar(entry, "private_when_drawn", bool, required=False, default=False,
-                                              where=where)
+        private, private_node = self.c.scalar(
+            entry, "private_when_drawn", bool, required=False, default=False, where=where
+        )
         if private and not per_player and shape is Shape.HOLDING:
             # A shared holding has no owner to see what is drawn into it: said, never silently ignored.
-            self.r.error("E541", f"'private_when_drawn'{where}: a shared holding has no owner to keep its drawn "
-                         "components from the others", entry.key_span("private_when_drawn"),
-                         "give the zone 'per_player: true' (each player's own), or drop 'private_when_drawn'")
+            self.r.error(
+                "E541",
+                f"'private_when_drawn'{where}: a shared holding has no owner to keep its drawn "
+                "components from the others",
+                entry.key_span("private_when_drawn"),
+                "give the zone 'per_player: true' (each player's own), or drop 'private_when_drawn'",
+            )
         if entry.get("by") is not None:
-            self.r.error("E541", f"'by'{where}: zones split by a group column are not supported yet; declare one "
-                         "zone per group", entry.key_span("by"))
+            self.r.error(
+                "E541",
+                f"'by'{where}: zones split by a group column are not supported yet; declare one zone per group",
+                entry.key_span("by"),
+            )
         return bool(per_player), bool(private)
 
     def held(self, name: str, holds: str, node: ScalarNode) -> Kind | None:
         """The kind a zone holds: one the spec declares (the base cards and nobles lie in built-in zones)."""
         if holds in BASE_KINDS:
-            self.r.error("E541", f"zone '{name}' holds the {holds}: the base game's cards and nobles lie in their "
-                         "built-in zones (decks, market, hands, noble row), which a spec does not redeclare",
-                         node.span, "a zone holds a kind the spec declares in 'kinds'")
+            self.r.error(
+                "E541",
+                f"zone '{name}' holds the {holds}: the base game's cards and nobles lie in their "
+                "built-in zones (decks, market, hands, noble row), which a spec does not redeclare",
+                node.span,
+                "a zone holds a kind the spec declares in 'kinds'",
+            )
             return None
         kind = self.kinds.get(holds)
         if kind is None:
-            self.r.error("E541", f"zone '{name}' holds '{holds}', which is not a kind"
-                         f"{did_you_mean(holds, [k for k in self.kinds if k not in BASE_KINDS])}",
-                         node.span, "declare the kind in 'kinds' (its table and columns)")
+            self.r.error(
+                "E541",
+                f"zone '{name}' holds '{holds}', which is not a kind"
+                f"{did_you_mean(holds, [k for k in self.kinds if k not in BASE_KINDS])}",
+                node.span,
+                "declare the kind in 'kinds' (its table and columns)",
+            )
             return None
         return kind
 
-    def start_and_source(self, name: str, entry: MapNode, shape: Shape, kind: Kind,
-                         earlier: dict[str, Zone]) -> tuple[str, str]:
+    def start_and_source(
+        self, name: str, entry: MapNode, shape: Shape, kind: Kind, earlier: dict[str, Zone]
+    ) -> tuple[str, str]:
         """How a zone starts (empty, all, dealt) and the pile it is dealt from, checked together."""
         where = f" in zone '{name}'"
         start, start_node = self.c.scalar(entry, "start", str, required=False, default="empty", where=where)
@@ -162,11 +204,15 @@ class ZoneReader:
         if source_node is not None and shape.laid_out:
             self.check_source(name, str(source), source_node, kind, earlier)
         if start == "dealt" and not shape.laid_out:
-            self.r.error("E541", f"'start: dealt'{where}: only a display or a row is dealt (a pile starts with "
-                         "'all', a holding empty)", start_node.span)
+            self.r.error(
+                "E541",
+                f"'start: dealt'{where}: only a display or a row is dealt (a pile starts with 'all', a holding empty)",
+                start_node.span,
+            )
         if start == "all" and shape.laid_out:
-            self.r.error("E541", f"'start: all'{where}: a {shape} has a size; deal it with 'start: dealt'",
-                         start_node.span)
+            self.r.error(
+                "E541", f"'start: all'{where}: a {shape} has a size; deal it with 'start: dealt'", start_node.span
+            )
         elif _deals_whole(shape, str(start), source_node is not None):
             self.dealt_twice(name, kind, start_node, earlier)
         return str(start), str(source)
@@ -174,31 +220,50 @@ class ZoneReader:
     def dealt_twice(self, name: str, kind: Kind, node: ScalarNode, earlier: dict[str, Zone]) -> None:
         """E560: a second zone dealt from the kind itself (a `start: all` pile, a `start: dealt`
         display or row without a source) would deal every component of the kind again."""
-        first = next((z for z in earlier.values() if z.holds == kind.name and _deals_whole(z.shape, z.start,
-                                                                                             bool(z.source))), None)
+        first = next(
+            (z for z in earlier.values() if z.holds == kind.name and _deals_whole(z.shape, z.start, bool(z.source))),
+            None,
+        )
         if first is None:
             return
         took = "takes every one of them" if first.start == "all" else "is dealt from the kind itself"
-        hint = f"deal it from that pile ('source: {first.name}'), or let it start empty (no 'start')" \
-            if first.shape.face_down and node.value == "dealt" else \
-            f"let it start empty (no 'start') and fill it from zone '{first.name}' by an effect (draw, reveal, move)"
+        hint = (
+            f"deal it from that pile ('source: {first.name}'), or let it start empty (no 'start')"
+            if first.shape.face_down and node.value == "dealt"
+            else f"let it start empty (no 'start') and fill it from zone '{first.name}'"
+            " by an effect (draw, reveal, move)"
+        )
         at = f"line {first.span.line}" if first.span.file == node.span.file else f"{first.span.file}:{first.span.line}"
-        self.r.error("E560", f"zone '{name}' deals the {kind.name} again: zone '{first.name}' ({at})"
-                     f" already {took}, and a component lies in one place at a time", node.span, hint)
+        self.r.error(
+            "E560",
+            f"zone '{name}' deals the {kind.name} again: zone '{first.name}' ({at})"
+            f" already {took}, and a component lies in one place at a time",
+            node.span,
+            hint,
+        )
 
     def check_source(self, name: str, source: str, node: ScalarNode, kind: Kind, earlier: dict[str, Zone]) -> None:
         pile = earlier.get(source)
         if source in self.refused:
             return
         if pile is None:
-            self.r.error("E541", f"zone '{name}' is dealt from '{source}', which is not a zone declared before it"
-                         f"{did_you_mean(source, earlier)}", node.span)
+            self.r.error(
+                "E541",
+                f"zone '{name}' is dealt from '{source}', which is not a zone declared before it"
+                f"{did_you_mean(source, earlier)}",
+                node.span,
+            )
         elif not pile.shape.face_down or pile.holds != kind.name:
-            self.r.error("E541", f"zone '{name}' is dealt from '{source}', which is {_an(pile.shape)} of "
-                         f"{pile.holds}: a source is a pile or a bag of the same kind ({kind.name})", node.span)
+            self.r.error(
+                "E541",
+                f"zone '{name}' is dealt from '{source}', which is {_an(pile.shape)} of "
+                f"{pile.holds}: a source is a pile or a bag of the same kind ({kind.name})",
+                node.span,
+            )
 
-    def sizes(self, name: str, entry: MapNode, shape: Shape, kind: Kind, source: str,
-              earlier: dict[str, Zone]) -> tuple[tuple[int, int], ...]:
+    def sizes(
+        self, name: str, entry: MapNode, shape: Shape, kind: Kind, source: str, earlier: dict[str, Zone]
+    ) -> tuple[tuple[int, int], ...]:
         """(players, size) for each player count: a number, a value, or a field of the player-count table."""
         node = entry.get("size")
         if node is None:
@@ -211,31 +276,46 @@ class ZoneReader:
         if isinstance(value, int):
             sizes = tuple((p.players, value) for p in self.players)
         elif value.startswith("setup."):
-            field = value[len("setup."):]
+            field = value[len("setup.") :]
             fields = setup_fields(self.c.player_fields, self.players)
             if field not in fields:
-                self.r.error("E542", f"the player-count table has no field '{field}'"
-                             f"{did_you_mean(field, fields)} (fields: {', '.join(fields)})", node.span)
+                self.r.error(
+                    "E542",
+                    f"the player-count table has no field '{field}'"
+                    f"{did_you_mean(field, fields)} (fields: {', '.join(fields)})",
+                    node.span,
+                )
                 return ()
             sizes = tuple((p.players, p.field(field)) for p in self.players)
         elif value in self.values:
             sizes = tuple((p.players, self.values[value]) for p in self.players)
         else:
-            self.r.error("E542", f"the size of zone '{name}' names no value: '{value}'"
-                         f"{did_you_mean(value, self.values)} (a size is fixed before play: a number, a value or "
-                         "setup.FIELD, never the state of a game)", node.span)
+            self.r.error(
+                "E542",
+                f"the size of zone '{name}' names no value: '{value}'"
+                f"{did_you_mean(value, self.values)} (a size is fixed before play: a number, a value or "
+                "setup.FIELD, never the state of a game)",
+                node.span,
+            )
             return ()
         most = pieces(kind) if source in earlier else len(kind.components)
         for players, size in sizes:
             if not 0 <= size <= MAX_ZONE_SIZE:
-                self.r.error("E542", f"zone '{name}' has {size} places with {players} players: a size is 0 to "
-                             f"{MAX_ZONE_SIZE}", node.span)
+                self.r.error(
+                    "E542",
+                    f"zone '{name}' has {size} places with {players} players: a size is 0 to {MAX_ZONE_SIZE}",
+                    node.span,
+                )
                 return ()
             if size > most:
-                self.r.error("E542", f"zone '{name}' has {size} places with {players} players, but there are only "
-                             f"{most} {kind.name} to deal", node.span,
-                             f"the {kind.name} table ({kind.table}) has {len(kind.components)} rows"
-                             + (f", {most} pieces ('faces_of: {kind.faces_of}')" if kind.faces_of else ""))
+                self.r.error(
+                    "E542",
+                    f"zone '{name}' has {size} places with {players} players, but there are only "
+                    f"{most} {kind.name} to deal",
+                    node.span,
+                    f"the {kind.name} table ({kind.table}) has {len(kind.components)} rows"
+                    + (f", {most} pieces ('faces_of: {kind.faces_of}')" if kind.faces_of else ""),
+                )
                 return ()
         return sizes
 
@@ -263,7 +343,7 @@ def _size_field(entry: MapNode) -> str:
     """The field of the player-count table a zone's `size` reads (`setup.cities`: 'cities'), or ''."""
     node = entry.get("size")
     value = node.value if isinstance(node, ScalarNode) else None
-    return value[len("setup."):] if isinstance(value, str) and value.startswith("setup.") else ""
+    return value[len("setup.") :] if isinstance(value, str) and value.startswith("setup.") else ""
 
 
 def pieces(kind: Kind) -> int:
@@ -305,15 +385,31 @@ def _argument(inferrer: Inferrer, node, scope: Scope, what: Role, name: str):
         inferrer.pile_ok = saved
     if t == ERROR:
         return ERROR
-    wanted = {Role.COMPONENT: "a component of a zone", Role.ZONE: "a zone", Role.PILE: "a pile",
-              Role.FACE_DOWN: "a pile or a bag", Role.SHOWN: "a display or a row"}[what]
-    ok = isinstance(t, Comp) if what is Role.COMPONENT else isinstance(t, ZoneT) and (
-        what is Role.ZONE or (what is Role.PILE and t.shape is Shape.PILE)
-        or (what is Role.FACE_DOWN and t.shape.face_down) or (what is Role.SHOWN and t.shape.laid_out))
+    wanted = {
+        Role.COMPONENT: "a component of a zone",
+        Role.ZONE: "a zone",
+        Role.PILE: "a pile",
+        Role.FACE_DOWN: "a pile or a bag",
+        Role.SHOWN: "a display or a row",
+    }[what]
+    ok = (
+        isinstance(t, Comp)
+        if what is Role.COMPONENT
+        else isinstance(t, ZoneT)
+        and (
+            what is Role.ZONE
+            or (what is Role.PILE and t.shape is Shape.PILE)
+            or (what is Role.FACE_DOWN and t.shape.face_down)
+            or (what is Role.SHOWN and t.shape.laid_out)
+        )
+    )
     if not ok and isinstance(t, ZoneT) and t.shape is Shape.BAG and what is Role.PILE:
-        inferrer.r.error("E410", f"'{name}' needs a pile here, but '{t.zone}' is a bag: a bag has no order (no "
-                         "bottom, nothing to shuffle)", node.span,
-                         "move(x, BAG) puts a component into a bag at random; make the zone a pile to keep an order")
+        inferrer.r.error(
+            "E410",
+            f"'{name}' needs a pile here, but '{t.zone}' is a bag: a bag has no order (no bottom, nothing to shuffle)",
+            node.span,
+            "move(x, BAG) puts a component into a bag at random; make the zone a pile to keep an order",
+        )
         return ERROR
     if not ok:
         found = f"{_an(t.shape)} ({t.zone})" if isinstance(t, ZoneT) else noun(t)
@@ -325,29 +421,41 @@ def _argument(inferrer: Inferrer, node, scope: Scope, what: Role, name: str):
 def _check_effect(inferrer: Inferrer, node: Effect, scope: Scope) -> None:
     params = ZONE_EFFECTS[node.name]
     if len(node.args) != len(params):
-        inferrer.r.error("E408", f"'{node.name}' takes {len(params)} argument{'s' if len(params) != 1 else ''}"
-                         f" ({len(node.args)} given)", node.span)
+        inferrer.r.error(
+            "E408",
+            f"'{node.name}' takes {len(params)} argument{'s' if len(params) != 1 else ''} ({len(node.args)} given)",
+            node.span,
+        )
         return
     types = [_argument(inferrer, a, scope, what, node.name) for a, what in zip(node.args, params, strict=True)]
     if ERROR in types:
         return
     held = [str(t) if isinstance(t, Comp) else str(t.elem) for t in types if isinstance(t, (Comp, ZoneT))]
     if len(set(held)) > 1:
-        inferrer.r.error("E410", f"'{node.name}' moves a component between zones of one kind, but these are "
-                         f"of {' and '.join(h + 's' for h in dict.fromkeys(held))}", node.span)
+        inferrer.r.error(
+            "E410",
+            f"'{node.name}' moves a component between zones of one kind, but these are "
+            f"of {' and '.join(h + 's' for h in dict.fromkeys(held))}",
+            node.span,
+        )
     if node.name == "refill":
         zone = types[0]
         assert isinstance(zone, ZoneT)
         if not inferrer.zone_sources.get(zone.zone):
-            inferrer.r.error("E541", f"'refill({zone.zone})' needs a source: zone '{zone.zone}' names no pile to "
-                             "refill from ('source: PILE')", node.span)
+            inferrer.r.error(
+                "E541",
+                f"'refill({zone.zone})' needs a source: zone '{zone.zone}' names no pile to "
+                "refill from ('source: PILE')",
+                node.span,
+            )
 
 
 # --------------------------------------------------------------------------- choices
 
 
-def component_param(checker, pname: str, pnode, zones: tuple[Zone, ...], kinds: tuple[Kind, ...],
-                    where: str) -> tuple[str, int]:
+def component_param(
+    checker, pname: str, pnode, zones: tuple[Zone, ...], kinds: tuple[Kind, ...], where: str
+) -> tuple[str, int]:
     """`from` of a component choice: (the zone or kind, its number of positions); ("", 0) after an error."""
     source, node = checker.scalar(pnode, "from", str, where=f" in choice '{pname}'{where}")
     if node is None or source in getattr(checker, "refused_zones", ()):
@@ -356,22 +464,34 @@ def component_param(checker, pname: str, pnode, zones: tuple[Zone, ...], kinds: 
     kind = next((k for k in kinds if k.name == source and k.name not in BASE_KINDS), None)
     if zone is None and kind is None:
         known = [z.name for z in zones] + [k.name for k in kinds if k.name not in BASE_KINDS]
-        checker.r.error("E553", f"choice '{pname}' is of a component from '{source}', which is neither a zone nor a "
-                        f"kind of the spec{did_you_mean(str(source), known)}", node.span)
+        checker.r.error(
+            "E553",
+            f"choice '{pname}' is of a component from '{source}', which is neither a zone nor a "
+            f"kind of the spec{did_you_mean(str(source), known)}",
+            node.span,
+        )
         return "", 0
     if kind is not None:
         return kind.name, len(kind.components)
     assert zone is not None
     if zone.shape.face_down:
-        checker.r.error("E553", f"choice '{pname}' is of a component from '{source}', a face-down {zone.shape}: "
-                        "a player "
-                        "cannot choose what they cannot see", node.span,
-                        "draw from the pile instead (draw, reveal), or choose from a display, a row or a holding")
+        checker.r.error(
+            "E553",
+            f"choice '{pname}' is of a component from '{source}', a face-down {zone.shape}: "
+            "a player "
+            "cannot choose what they cannot see",
+            node.span,
+            "draw from the pile instead (draw, reveal), or choose from a display, a row or a holding",
+        )
         return "", 0
     if zone.shape is Shape.HOLDING and not zone.limit:
-        checker.r.error("E553", f"choice '{pname}' is of a component from '{source}', a holding without a 'limit': "
-                        "the actions need a bound on its positions", node.span,
-                        f"give zone '{source}' a 'limit' (the most it holds)")
+        checker.r.error(
+            "E553",
+            f"choice '{pname}' is of a component from '{source}', a holding without a 'limit': "
+            "the actions need a bound on its positions",
+            node.span,
+            f"give zone '{source}' a 'limit' (the most it holds)",
+        )
         return "", 0
     if zone.shape is Shape.HOLDING:
         return zone.name, zone.limit
@@ -400,10 +520,19 @@ def moved_twice(effects, params: tuple[Param, ...]) -> list[Diagnostic]:
             case Effect(name=name, args=(Name(id=x), *_)) if name in MOVES and x in chosen:
                 if x in seen or looped:
                     first = seen.get(x, stmt)
-                    how = "inside a 'for', once for each element" if looped and x not in seen else \
-                        f"'{first.name}' already moved it (line {first.span.line})"
-                    out.append(Diagnostic("E547", f"'{name}' moves the chosen component '{x}' again: {how}",
-                                          stmt.span, ("a chosen component moves at most once in a list of effects",)))
+                    how = (
+                        "inside a 'for', once for each element"
+                        if looped and x not in seen
+                        else f"'{first.name}' already moved it (line {first.span.line})"
+                    )
+                    out.append(
+                        Diagnostic(
+                            "E547",
+                            f"'{name}' moves the chosen component '{x}' again: {how}",
+                            stmt.span,
+                            ("a chosen component moves at most once in a list of effects",),
+                        )
+                    )
                 seen.setdefault(x, stmt)
             case ForEach(body=body):
                 walk(body, True)
@@ -422,42 +551,34 @@ def moved_twice(effects, params: tuple[Param, ...]) -> list[Diagnostic]:
     return out
 
 
-def reached(rules: Rules) -> tuple[str, ...]:
-    """The spec's kinds the rules reach, in declaration order: held by a zone, by a variable (a set of
-    components), or chosen from (`component` from a kind). E125 is for the others; the engines get
-    a table for these only."""
-    used = {z.holds for z in rules.zones}
-    elements = (getattr(v.type, "elem", None) for v in rules.variables)
-    used |= {e.kind for e in elements if isinstance(e, Comp)}
-    zones = {z.name: z.holds for z in rules.zones}
-    used |= {zones.get(p.source, p.source) for d in rules.actions + rules.steps for p in d.params
-             if p.domain == "component"}
-    return tuple(k.name for k in rules.kinds if k.name in used)
-
-
-def unreachable(rules: Rules) -> list[Diagnostic]:
-    """E125 (warning) for each kind no rule can reach: a kind beyond the base game's that no zone
-    holds, no variable holds and no choice is made from (compiler/check/zones.py, reached)."""
-    held = set(reached(rules))
-    return [Diagnostic("E125", f"no rule can reach the {k.name} (kind '{k.name}'): its table is loaded and checked, "
-                       "but no zone or variable holds them and no choice is made from them", k.span,
-                       (f"declare a zone with 'holds: {k.name}' (a pile, a display, a row or a holding), a variable "
-                        f"of type {{set_of: {k.name}}}, or a choice from it, to put them in play",), severity="warning")
-            for k in rules.kinds if k.name not in BASE_KINDS and k.name not in held]
-
-
 def taken_names(scope_names: dict, kinds: tuple[Kind, ...], reserved: set[str]) -> dict[str, str]:
     """What each name of the language or the spec already names, for E540's message."""
     out: dict[str, str] = {}
     for name in reserved:
         out[name] = "something built into the language"
     for name, t in scope_names.items():
-        out.setdefault(name, "something built into the language" if name in reserved
-                       else f"a {t}" if str(t) in ("gem colour", "token colour") else "a value of the spec")
+        out.setdefault(
+            name,
+            "something built into the language"
+            if name in reserved
+            else f"a {t}"
+            if str(t) in ("gem colour", "token colour")
+            else "a value of the spec",
+        )
     for kind in kinds:
         out[kind.name] = f"a kind (kind '{kind.name}')"
     return out
 
 
-__all__ = ["MOVES", "ZONE_EFFECTS", "ZoneReader", "component_param", "install", "moved_twice",
-           "param_type", "pieces", "reached", "taken_names", "unreachable", "zone_type"]
+__all__ = [
+    "MOVES",
+    "ZONE_EFFECTS",
+    "ZoneReader",
+    "component_param",
+    "install",
+    "moved_twice",
+    "param_type",
+    "pieces",
+    "taken_names",
+    "zone_type",
+]

@@ -14,6 +14,7 @@ and its fixed words from the ``diff.*`` keys of the sheets' language tables
 from the variants' recorded changes (:attr:`Rules.changes`). Nothing here prints; the
 CLI does.
 """
+
 from __future__ import annotations
 
 from .differences import Difference, compare

@@ -1,4 +1,5 @@
 """The differences of two rule models, rule by rule (see :mod:`compiler.diff`)."""
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
@@ -51,15 +52,36 @@ def compare(a: Rules, b: Rules) -> list[Difference]:
 def _tables(a: Rules, b: Rules) -> list[Difference]:
     """The player fields, the player-count table (with the fields a spec declares) and the values."""
     out = _keyed(
-        a, b, "player_fields", a.player_fields, b.player_fields, lambda f: f.name,
-        (("title", lambda f: f.title, "text", None),), lambda f: ("player_field", f.name, f.title), ordered=False,
+        a,
+        b,
+        "player_fields",
+        a.player_fields,
+        b.player_fields,
+        lambda f: f.name,
+        (("title", lambda f: f.title, "text", None),),
+        lambda f: ("player_field", f.name, f.title),
+        ordered=False,
     )
     out += _keyed(
-        a, b, "players", a.players, b.players, lambda p: p.players, _PLAYER_FIELDS + _declared_fields(a, b),
-        lambda p: ("player", p.players, None), ordered=False,
+        a,
+        b,
+        "players",
+        a.players,
+        b.players,
+        lambda p: p.players,
+        _PLAYER_FIELDS + _declared_fields(a, b),
+        lambda p: ("player", p.players, None),
+        ordered=False,
     )
     out += _keyed(
-        a, b, "values", a.values, b.values, lambda v: v.name, _VALUE_FIELDS, lambda v: ("value", v.name, None),
+        a,
+        b,
+        "values",
+        a.values,
+        b.values,
+        lambda v: v.name,
+        _VALUE_FIELDS,
+        lambda v: ("value", v.name, None),
         ordered=False,
     )
     return out
@@ -70,8 +92,15 @@ def _sections(a: Rules, b: Rules) -> list[Difference]:
     out: list[Difference] = []
     for section, attribute, fields, subject, ordered in _SECTIONS:
         out += _keyed(
-            a, b, section, getattr(a, attribute), getattr(b, attribute), lambda e: e.name, fields,
-            lambda e, subject=subject: (subject, e.name, e.title), ordered=ordered,
+            a,
+            b,
+            section,
+            getattr(a, attribute),
+            getattr(b, attribute),
+            lambda e: e.name,
+            fields,
+            lambda e, subject=subject: (subject, e.name, e.title),
+            ordered=ordered,
         )
     return out
 
@@ -81,9 +110,18 @@ def _first_player(a: Rules, b: Rules) -> list[Difference]:
     that player), so a variant that changes only it does not read as the same rules."""
     if a.first_player == b.first_player:
         return []
-    return [Difference("changed", "first_player", ("first_player", None, None), "value",
-                       ("first_player", a.first_player), ("first_player", b.first_player),
-                       a.spans.get("first_player"), b.spans.get("first_player"))]
+    return [
+        Difference(
+            "changed",
+            "first_player",
+            ("first_player", None, None),
+            "value",
+            ("first_player", a.first_player),
+            ("first_player", b.first_player),
+            a.spans.get("first_player"),
+            b.spans.get("first_player"),
+        )
+    ]
 
 
 def _interpretations(a: Rules, b: Rules) -> list[Difference]:
@@ -93,12 +131,26 @@ def _interpretations(a: Rules, b: Rules) -> list[Difference]:
     before = {t.en for t in a.interpretations}
     for i, t in enumerate(a.interpretations):
         if t.en not in after:
-            out.append(Difference("removed", f"interpretations.{i}", ("interpretation", i + 1, t), None,
-                                  before_at=a.spans.get(f"interpretations.{i}")))
+            out.append(
+                Difference(
+                    "removed",
+                    f"interpretations.{i}",
+                    ("interpretation", i + 1, t),
+                    None,
+                    before_at=a.spans.get(f"interpretations.{i}"),
+                )
+            )
     for i, t in enumerate(b.interpretations):
         if t.en not in before:
-            out.append(Difference("added", f"interpretations.{i}", ("interpretation", i + 1, t), None,
-                                  after_at=b.spans.get(f"interpretations.{i}")))
+            out.append(
+                Difference(
+                    "added",
+                    f"interpretations.{i}",
+                    ("interpretation", i + 1, t),
+                    None,
+                    after_at=b.spans.get(f"interpretations.{i}"),
+                )
+            )
     return out
 
 
@@ -106,8 +158,11 @@ def _interpretations(a: Rules, b: Rules) -> list[Difference]:
 Field = tuple[str, Callable, str, str | None]
 
 _PLAYER_FIELDS: tuple[Field, ...] = (
-    ("gems", lambda p: p.gems, "int", None), ("gold", lambda p: p.gold, "int", None),
-    ("nobles", lambda p: p.nobles, "int", None), ("face_up", lambda p: p.face_up, "int", None))
+    ("gems", lambda p: p.gems, "int", None),
+    ("gold", lambda p: p.gold, "int", None),
+    ("nobles", lambda p: p.nobles, "int", None),
+    ("face_up", lambda p: p.face_up, "int", None),
+)
 
 
 def _declared_fields(a: Rules, b: Rules) -> tuple[Field, ...]:
@@ -121,47 +176,79 @@ _VALUE_FIELDS: tuple[Field, ...] = (("value", lambda v: v.value, "int", None),)
 # A rule's own text for players (`text`): compared by its words in every language, not where it is written.
 _TEXT: Field = ("text", lambda e: e.text.texts if e.text is not None else None, "rule_text", None)
 _TRIGGER_FIELDS: tuple[Field, ...] = (
-    ("title", lambda t: t.title, "text", None), ("when", lambda t: t.when, "expr", None),
-    ("finish", lambda t: t.finish, "finish", None), _TEXT)
+    ("title", lambda t: t.title, "text", None),
+    ("when", lambda t: t.when, "expr", None),
+    ("finish", lambda t: t.finish, "finish", None),
+    _TEXT,
+)
 _SETUP_FIELDS: tuple[Field, ...] = (
-    ("title", lambda s: s.title, "text", None), ("each_player", lambda s: s.each_player, "bool", None),
-    ("effects", lambda s: s.effects, "effects", None))
+    ("title", lambda s: s.title, "text", None),
+    ("each_player", lambda s: s.each_player, "bool", None),
+    ("effects", lambda s: s.effects, "effects", None),
+)
 _DEFINE_FIELDS: tuple[Field, ...] = (
     ("title", lambda d: d.title, "text", None),
     ("params", lambda d: tuple((p, str(t)) for p, t in d.params), "params", None),
-    ("meaning", lambda d: (d.params, d.body), "definition", "meaning"), _TEXT)
+    ("meaning", lambda d: (d.params, d.body), "definition", "meaning"),
+    _TEXT,
+)
 _PRESTIGE_FIELDS: tuple[Field, ...] = (
-    ("title", lambda s: s.title, "text", None), ("amount", lambda s: s.by, "expr", "by"), _TEXT)
+    ("title", lambda s: s.title, "text", None),
+    ("amount", lambda s: s.by, "expr", "by"),
+    _TEXT,
+)
 _STATE_FIELDS: tuple[Field, ...] = (
-    ("title", lambda v: v.title, "text", None), ("type", lambda v: state_type_key(v.type), "state_type", None),
+    ("title", lambda v: v.title, "text", None),
+    ("type", lambda v: state_type_key(v.type), "state_type", None),
     ("per_player", lambda v: v.per_player, "bool", None),
     ("keyed_by", lambda v: key_name(v.type.key) if isinstance(v.type, MapOf) else None, "state_key", None),
     ("initial", lambda v: (v.type.value if isinstance(v.type, MapOf) else v.type, v.initial), "initial", None),
-    ("optional", lambda v: v.optional, "bool", None), ("reset", lambda v: v.reset, "reset", None),
-    ("private", lambda v: v.private, "bool", None), ("display", lambda v: v.display, "bool", None))
+    ("optional", lambda v: v.optional, "bool", None),
+    ("reset", lambda v: v.reset, "reset", None),
+    ("private", lambda v: v.private, "bool", None),
+    ("display", lambda v: v.display, "bool", None),
+)
 _ZONE_FIELDS: tuple[Field, ...] = (  # the spec's own zones (compiler/check/zones.py)
-    ("title", lambda z: z.title, "text", None), ("holds", lambda z: z.holds, "name", None),
+    ("title", lambda z: z.title, "text", None),
+    ("holds", lambda z: z.holds, "name", None),
     ("shape", lambda z: z.shape, "name", None),
     ("size", lambda z: ", ".join(dict.fromkeys(str(n) for _, n in z.sizes)) or None, "name", None),
-    ("source", lambda z: z.source or None, "name", None), ("start", lambda z: z.start, "name", None),
-    ("per_player", lambda z: z.per_player, "bool", None), ("limit", lambda z: z.limit or None, "int", None),
-    ("private_when_drawn", lambda z: z.private_when_drawn, "bool", None))
+    ("source", lambda z: z.source or None, "name", None),
+    ("start", lambda z: z.start, "name", None),
+    ("per_player", lambda z: z.per_player, "bool", None),
+    ("limit", lambda z: z.limit or None, "int", None),
+    ("private_when_drawn", lambda z: z.private_when_drawn, "bool", None),
+)
 _RANK_FIELDS: tuple[Field, ...] = (
-    ("title", lambda r: r.title, "text", None), ("by", lambda r: r.by, "expr", None),
-    ("prefer", lambda r: r.prefer, "prefer", None))
+    ("title", lambda r: r.title, "text", None),
+    ("by", lambda r: r.by, "expr", None),
+    ("prefer", lambda r: r.prefer, "prefer", None),
+)
 _PARAM_FIELDS: tuple[Field, ...] = (
-    ("domain", lambda p: p.domain, "domain", None), ("min", lambda p: p.min, "int", None),
-    ("max", lambda p: p.max, "int", None), ("optional", lambda p: p.optional, "bool", None),
-    ("price", lambda p: p.price, "price", None), ("slots", lambda p: p.slots, "int", None),
-    ("worth", lambda p: p.worth, "worth", None))
+    ("domain", lambda p: p.domain, "domain", None),
+    ("min", lambda p: p.min, "int", None),
+    ("max", lambda p: p.max, "int", None),
+    ("optional", lambda p: p.optional, "bool", None),
+    ("price", lambda p: p.price, "price", None),
+    ("slots", lambda p: p.slots, "int", None),
+    ("worth", lambda p: p.worth, "worth", None),
+)
 _ACTION_FIELDS: tuple[Field, ...] = (
-    ("title", lambda d: d.title, "text", None), ("notation", lambda d: d.notation, "code", None),
-    ("condition", lambda d: d.condition, "expr", "condition"), ("effects", lambda d: d.effects, "effects", "effects"),
-    ("only_when_stuck", lambda d: d.only_when_stuck, "bool", None), ("ends_turn", lambda d: d.ends_turn, "bool", None),
-    _TEXT)
+    ("title", lambda d: d.title, "text", None),
+    ("notation", lambda d: d.notation, "code", None),
+    ("condition", lambda d: d.condition, "expr", "condition"),
+    ("effects", lambda d: d.effects, "effects", "effects"),
+    ("only_when_stuck", lambda d: d.only_when_stuck, "bool", None),
+    ("ends_turn", lambda d: d.ends_turn, "bool", None),
+    _TEXT,
+)
 _STEP_FIELDS: tuple[Field, ...] = _ACTION_FIELDS[:-3] + (
-    ("while", lambda d: d.while_, "expr", None), ("repeat", lambda d: d.repeat, "repeat", None),
-    ("resolve", lambda d: d.resolve, "resolve", None), ("max_actions", lambda d: d.max_, "expr", "max"), _TEXT)
+    ("while", lambda d: d.while_, "expr", None),
+    ("repeat", lambda d: d.repeat, "repeat", None),
+    ("resolve", lambda d: d.resolve, "resolve", None),
+    ("max_actions", lambda d: d.max_, "expr", "max"),
+    _TEXT,
+)
 
 
 # The named sections compared element by element, after the actions and steps, in spec order:
@@ -191,13 +278,28 @@ def _relevant(field: str, element) -> bool:
     domain = getattr(element, "domain", None)
     if domain is None:
         return True
-    return {"min": domain == "gem_set", "max": domain == "gem_set", "price": domain == "payment",
-            "slots": domain == "reserved", "optional": bool(element.optional),
-            "worth": getattr(element, "worth", None) is not None}.get(field, True)
+    return {
+        "min": domain == "gem_set",
+        "max": domain == "gem_set",
+        "price": domain == "payment",
+        "slots": domain == "reserved",
+        "optional": bool(element.optional),
+        "worth": getattr(element, "worth", None) is not None,
+    }.get(field, True)
 
 
-def _keyed(a: Rules, b: Rules, section: str, xs: Iterable, ys: Iterable, key: Callable, fields: tuple[Field, ...],
-           subject: Callable, ordered: bool, owner: tuple = ()) -> list[Difference]:
+def _keyed(
+    a: Rules,
+    b: Rules,
+    section: str,
+    xs: Iterable,
+    ys: Iterable,
+    key: Callable,
+    fields: tuple[Field, ...],
+    subject: Callable,
+    ordered: bool,
+    owner: tuple = (),
+) -> list[Difference]:
     xs, ys = list(xs), list(ys)
     amap, bmap = {key(x): x for x in xs}, {key(y): y for y in ys}
     out: list[Difference] = []
@@ -213,29 +315,50 @@ def _keyed(a: Rules, b: Rules, section: str, xs: Iterable, ys: Iterable, key: Ca
             details = tuple((f, g(y), k) for f, g, k, _ in fields if f != "title" and _relevant(f, y))
             if ordered:  # where it stands matters (steps run, levels break ties, in order)
                 details = (("position", ("after", names_b[i - 1]) if i > 0 else ("first", None), "position"),) + details
-            out.append(Difference("added", path, subject(y) + owner, None, after_at=_at(b, path, None, y.span),
-                                  details=details))
+            out.append(
+                Difference(
+                    "added", path, subject(y) + owner, None, after_at=_at(b, path, None, y.span), details=details
+                )
+            )
             continue
         x = amap[name]
         for field, get, kind, sub in fields:
             if get(x) != get(y):
                 sub_path = f"{path}.{sub or field}"
-                out.append(Difference(
-                    "changed", f"{path}.{field}", subject(y) + owner, field, (kind, get(x)), (kind, get(y)),
-                    _at(a, sub_path, get(x), x.span), _at(b, sub_path, get(y), y.span)))
+                out.append(
+                    Difference(
+                        "changed",
+                        f"{path}.{field}",
+                        subject(y) + owner,
+                        field,
+                        (kind, get(x)),
+                        (kind, get(y)),
+                        _at(a, sub_path, get(x), x.span),
+                        _at(b, sub_path, get(y), y.span),
+                    )
+                )
     if ordered:
         common_a = [key(x) for x in xs if key(x) in bmap]
         common_b = [key(y) for y in ys if key(y) in amap]
         if common_a != common_b:
-            out.append(Difference("order", f"{section}.order", ("section", section, None) + owner, None,
-                                  [key(x) for x in xs], [key(y) for y in ys],
-                                  _at(a, section, None, xs[0].span if xs else None),
-                                  _at(b, section, None, ys[0].span if ys else None)))
+            out.append(
+                Difference(
+                    "order",
+                    f"{section}.order",
+                    ("section", section, None) + owner,
+                    None,
+                    [key(x) for x in xs],
+                    [key(y) for y in ys],
+                    _at(a, section, None, xs[0].span if xs else None),
+                    _at(b, section, None, ys[0].span if ys else None),
+                )
+            )
     return out
 
 
-def _decisions(a: Rules, b: Rules, section: str, xs: tuple[Decision, ...], ys: tuple[Decision, ...],
-               ordered: bool) -> list[Difference]:
+def _decisions(
+    a: Rules, b: Rules, section: str, xs: tuple[Decision, ...], ys: tuple[Decision, ...], ordered: bool
+) -> list[Difference]:
     kind = "action" if section == "actions" else "step"
     fields = _ACTION_FIELDS if kind == "action" else _STEP_FIELDS
     out = _keyed(a, b, section, xs, ys, lambda d: d.name, fields, lambda d: (kind, d.name, d.title), ordered)
@@ -250,8 +373,18 @@ def _decisions(a: Rules, b: Rules, section: str, xs: tuple[Decision, ...], ys: t
         y = bmap.get(x.name)
         if y is None or f"{section}.{x.name}" in added:
             continue
-        out += _keyed(a, b, f"{section}.{x.name}.choose", x.params, y.params, lambda p: p.name, _PARAM_FIELDS,
-                      lambda p: ("param", p.name, None), ordered=False, owner=(kind, y.name, y.title))
+        out += _keyed(
+            a,
+            b,
+            f"{section}.{x.name}.choose",
+            x.params,
+            y.params,
+            lambda p: p.name,
+            _PARAM_FIELDS,
+            lambda p: ("param", p.name, None),
+            ordered=False,
+            owner=(kind, y.name, y.title),
+        )
     return _in_spec_order(out, [f"{section}.{y.name}" for y in ys] + [f"{section}.{x.name}" for x in xs])
 
 
@@ -261,6 +394,7 @@ def _in_spec_order(diffs: list[Difference], prefixes: list[str]) -> list[Differe
             if d.path == p or d.path.startswith(p + "."):
                 return i
         return len(prefixes)
+
     return sorted(diffs, key=rank)  # stable: fields keep their order within an element
 
 
@@ -279,13 +413,31 @@ def _components(a: Rules, b: Rules) -> list[Difference]:
         return tuple((n.points, tuple(zip(r.gems, n.requires, strict=True))) for n in r.nobles)
 
     if cards(a) != cards(b):
-        out.append(Difference("changed", "components.cards", subject, "cards", ("cards", len(a.cards)),
-                              ("cards", len(b.cards)), a.cards[0].span if a.cards else None,
-                              b.cards[0].span if b.cards else None))
+        out.append(
+            Difference(
+                "changed",
+                "components.cards",
+                subject,
+                "cards",
+                ("cards", len(a.cards)),
+                ("cards", len(b.cards)),
+                a.cards[0].span if a.cards else None,
+                b.cards[0].span if b.cards else None,
+            )
+        )
     if nobles(a) != nobles(b):
-        out.append(Difference("changed", "components.nobles", subject, "noble_tiles", ("tiles", len(a.nobles)),
-                              ("tiles", len(b.nobles)), a.nobles[0].span if a.nobles else None,
-                              b.nobles[0].span if b.nobles else None))
+        out.append(
+            Difference(
+                "changed",
+                "components.nobles",
+                subject,
+                "noble_tiles",
+                ("tiles", len(a.nobles)),
+                ("tiles", len(b.nobles)),
+                a.nobles[0].span if a.nobles else None,
+                b.nobles[0].span if b.nobles else None,
+            )
+        )
     return out
 
 
@@ -302,20 +454,56 @@ def _kinds(a: Rules, b: Rules) -> list[Difference]:
         subject = ("kind", name, k.title)
         old = before.get(name)
         if old is None:
-            out.append(Difference("added", f"kinds.{name}", subject, None, after_at=k.span, details=(
-                ("columns", _columns(k), "list"), ("components", len(k.components), "components"))))
+            out.append(
+                Difference(
+                    "added",
+                    f"kinds.{name}",
+                    subject,
+                    None,
+                    after_at=k.span,
+                    details=(("columns", _columns(k), "list"), ("components", len(k.components), "components")),
+                )
+            )
             continue
         if old.title != k.title:
-            out.append(Difference("changed", f"kinds.{name}.title", subject, "title", ("text", old.title),
-                                  ("text", k.title), old.span, k.span))
+            out.append(
+                Difference(
+                    "changed",
+                    f"kinds.{name}.title",
+                    subject,
+                    "title",
+                    ("text", old.title),
+                    ("text", k.title),
+                    old.span,
+                    k.span,
+                )
+            )
         if _columns(old) != _columns(k):
-            out.append(Difference("changed", f"kinds.{name}.columns", subject, "columns", ("list", _columns(old)),
-                                  ("list", _columns(k)), old.span, k.span))
+            out.append(
+                Difference(
+                    "changed",
+                    f"kinds.{name}.columns",
+                    subject,
+                    "columns",
+                    ("list", _columns(old)),
+                    ("list", _columns(k)),
+                    old.span,
+                    k.span,
+                )
+            )
         if _rows(old, a) != _rows(k, b):
-            out.append(Difference("changed", f"kinds.{name}.table", subject, "components",
-                                  ("components", len(old.components)), ("components", len(k.components)),
-                                  old.components[0].span if old.components else old.span,
-                                  k.components[0].span if k.components else k.span))
+            out.append(
+                Difference(
+                    "changed",
+                    f"kinds.{name}.table",
+                    subject,
+                    "components",
+                    ("components", len(old.components)),
+                    ("components", len(k.components)),
+                    old.components[0].span if old.components else old.span,
+                    k.components[0].span if k.components else k.span,
+                )
+            )
     return out
 
 
@@ -326,6 +514,7 @@ def _columns(kind: Kind) -> tuple[str, ...]:
 
 def _rows(kind: Kind, rules: Rules) -> tuple:
     """A kind's components by value, colours by name (two specs may order their colours otherwise)."""
+
     def named(column, value):
         if column.type is ColumnType.GEM and value is not None:
             return rules.gems[value]
@@ -334,6 +523,7 @@ def _rows(kind: Kind, rules: Rules) -> tuple:
         if column.type is ColumnType.GEMS:
             return tuple(zip(rules.gems, value, strict=True))
         return value
+
     return tuple(tuple(named(col, v) for col, v in zip(kind.columns, c.values, strict=True)) for c in kind.components)
 
 
@@ -342,14 +532,35 @@ def _winners(a: Rules, b: Rules) -> list[Difference]:
     out = []
     subject = ("winners", None, None)
     if wa.eligible != wb.eligible:
-        out.append(Difference("changed", "winners.eligible", subject, "eligible", ("expr", wa.eligible),
-                              ("expr", wb.eligible), getattr(wa.eligible, "span", wa.span),
-                              getattr(wb.eligible, "span", wb.span)))
-    out += _keyed(a, b, "winners.ranking", wa.ranking, wb.ranking, lambda r: r.name, _RANK_FIELDS,
-                  lambda r: ("rank", r.name, r.title), ordered=True)
+        out.append(
+            Difference(
+                "changed",
+                "winners.eligible",
+                subject,
+                "eligible",
+                ("expr", wa.eligible),
+                ("expr", wb.eligible),
+                getattr(wa.eligible, "span", wa.span),
+                getattr(wb.eligible, "span", wb.span),
+            )
+        )
+    out += _keyed(
+        a,
+        b,
+        "winners.ranking",
+        wa.ranking,
+        wb.ranking,
+        lambda r: r.name,
+        _RANK_FIELDS,
+        lambda r: ("rank", r.name, r.title),
+        ordered=True,
+    )
     if wa.ties != wb.ties:
-        out.append(Difference("changed", "winners.ties", subject, "ties", ("ties", wa.ties), ("ties", wb.ties),
-                              wa.span, wb.span))
+        out.append(
+            Difference(
+                "changed", "winners.ties", subject, "ties", ("ties", wa.ties), ("ties", wb.ties), wa.span, wb.span
+            )
+        )
     return out
 
 

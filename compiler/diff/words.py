@@ -1,4 +1,5 @@
 """The differences in words, in one of the sheet languages (see :mod:`compiler.diff`)."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -37,7 +38,7 @@ class _Strings(Mapping):
         nested: dict = {}
         for key, entry in tables.load(lang).entries.items():
             if key.startswith(_PREFIX):
-                *groups, last = key[len(_PREFIX):].split(".")
+                *groups, last = key[len(_PREFIX) :].split(".")
                 node = nested
                 for group in groups:
                     node = node.setdefault(group, {})
@@ -198,8 +199,11 @@ def render(diffs: list[Difference], a: Rules, b: Rules, lang: str = "en") -> str
             lines += ["", w(f"section.{top}")]
         group = [d]
         if d.kind == "changed":  # the changed fields of one rule are shown together
-            while i + len(group) < len(diffs) and diffs[i + len(group)].kind == "changed" \
-                    and diffs[i + len(group)].subject == d.subject:
+            while (
+                i + len(group) < len(diffs)
+                and diffs[i + len(group)].kind == "changed"
+                and diffs[i + len(group)].subject == d.subject
+            ):
                 group.append(diffs[i + len(group)])
         i += len(group)
         subject = w.subject(d.subject)

@@ -17,6 +17,7 @@ writes only :class:`~compiler.lower.pysource.Code` (a literal, a comment text, a
 identifier made by :mod:`compiler.lower.pysource`, or code that the lowering built with it), and
 refuses any other value, so a template edit cannot open a way for text to become code.
 """
+
 from __future__ import annotations
 
 import ast
@@ -42,15 +43,22 @@ def _only_code(value):
     """Jinja's finalize hook: what a `{{ }}` writes must have gone through compiler.lower.pysource."""
     if isinstance(value, Code):
         return value
-    raise TypeError(f"the engine template writes a {type(value).__name__} that is not Code: write it "
-                    "with a filter (literal, tuple_literal or comment)")
+    raise TypeError(
+        f"the engine template writes a {type(value).__name__} that is not Code: write it "
+        "with a filter (literal, tuple_literal or comment)"
+    )
 
 
 def _environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("compiler.emit", "templates"),
-        autoescape=False, keep_trailing_newline=True, trim_blocks=False, lstrip_blocks=False,
-        undefined=jinja2.StrictUndefined, finalize=_only_code)
+        autoescape=False,
+        keep_trailing_newline=True,
+        trim_blocks=False,
+        lstrip_blocks=False,
+        undefined=jinja2.StrictUndefined,
+        finalize=_only_code,
+    )
     env.filters["literal"] = printed_literal  # broken over lines inside its brackets when long
     env.filters["line_literal"] = literal  # on one line: an argument, in the brackets of a call already
     env.filters["tuple_literal"] = lambda items: printed_literal(tuple(items))
@@ -62,15 +70,24 @@ def _text_environment() -> jinja2.Environment:
     """For the text of the module's docstring, which then becomes one literal (pysource.docstring)."""
     return jinja2.Environment(
         loader=jinja2.PackageLoader("compiler.emit", "templates"),
-        autoescape=False, keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
+        autoescape=False,
+        keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined,
+    )
 
 
 def module_docstring(plan: EnginePlan) -> Code:
     """The engine's docstring: the spec's title and file, the API and the notation. Each text
     of the spec is one line of printable characters (a title cannot add lines of its own)."""
-    text = _text_environment().get_template("engine_doc.txt.j2").render(
-        title=printable(plan.rules.title.en), path=printable(shown_path(plan.rules.source.path)),
-        notation_help=[printable(line) for line in notation_help(plan)])
+    text = (
+        _text_environment()
+        .get_template("engine_doc.txt.j2")
+        .render(
+            title=printable(plan.rules.title.en),
+            path=printable(shown_path(plan.rules.source.path)),
+            notation_help=[printable(line) for line in notation_help(plan)],
+        )
+    )
     return docstring(text)
 
 
@@ -101,16 +118,19 @@ def player_field_tables(rules: Rules) -> list[tuple[Code, dict[int, int]]]:
     """The spec's declared player-count fields as engine constants (Python name, players -> value):
     derived from the player count, never saved; none for a spec that declares none, whose engine
     text stays as it was."""
-    return [(identifier("_pf_", f.name), {p.players: p.field(f.name) for p in rules.players})
-            for f in rules.player_fields]
+    return [
+        (identifier("_pf_", f.name), {p.players: p.field(f.name) for p in rules.players}) for f in rules.player_fields
+    ]
 
 
 def function_tables(decisions) -> dict[str, Code]:
     """The tables of each decision's functions, by decision index (None where it has none)."""
-    return dict(legal=printed_names([dp.function("_legal_") if dp.legal_src else None for dp in decisions]),
-                apply=printed_names([dp.function("_do_") for dp in decisions]),
-                why=printed_names([dp.function("_why_") for dp in decisions]),
-                payopts=printed_names([dp.function("_payopts_") if dp.payopts_src else None for dp in decisions]))
+    return dict(
+        legal=printed_names([dp.function("_legal_") if dp.legal_src else None for dp in decisions]),
+        apply=printed_names([dp.function("_do_") for dp in decisions]),
+        why=printed_names([dp.function("_why_") for dp in decisions]),
+        payopts=printed_names([dp.function("_payopts_") if dp.payopts_src else None for dp in decisions]),
+    )
 
 
 def decision_info(plan: EnginePlan) -> Code:
@@ -118,18 +138,34 @@ def decision_info(plan: EnginePlan) -> Code:
     block of action ids, its choices (as an action's arguments: a deferred payment is not one) and
     whether the payment step follows; then the payment step's, when a purchase can be paid in
     several ways."""
-    def row(name: str, first_id: int, size: int, params: list[tuple[str, str]], pays: bool) -> ast.expr:
-        return ir.call("DecisionInfo", ir.const(name), first_id=ir.const(first_id), size=ir.const(size),
-                       params=ir.tuple_(*(ir.call("Param", ir.const(p), ir.const(d)) for p, d in params)),
-                       pays=ir.const(pays))
 
-    rows = [row(dp.decision.name, dp.base, dp.count, [(lay.param.name, lay.param.domain) for lay in dp.id_layouts],
-                dp.deferred is not None) for dp in plan.decisions]
+    def row(name: str, first_id: int, size: int, params: list[tuple[str, str]], pays: bool) -> ast.expr:
+        return ir.call(
+            "DecisionInfo",
+            ir.const(name),
+            first_id=ir.const(first_id),
+            size=ir.const(size),
+            params=ir.tuple_(*(ir.call("Param", ir.const(p), ir.const(d)) for p, d in params)),
+            pays=ir.const(pays),
+        )
+
+    rows = [
+        row(
+            dp.decision.name,
+            dp.base,
+            dp.count,
+            [(lay.param.name, lay.param.domain) for lay in dp.id_layouts],
+            dp.deferred is not None,
+        )
+        for dp in plan.decisions
+    ]
     if plan.pay_index >= 0:
         rows.append(row(PAYMENT_STEP, plan.pay_base, len(plan.payments), [("payment", "payment")], False))
-    note = ("Per decision index (DECISIONS): its block of action ids (first_id to first_id + size - 1), its "
-            "choices (the arguments of its actions, as describe_action names them) and whether the payment is "
-            "asked next.")
+    note = (
+        "Per decision index (DECISIONS): its block of action ids (first_id to first_id + size - 1), its "
+        "choices (the arguments of its actions, as describe_action names them) and whether the payment is "
+        "asked next."
+    )
     return Code(render([Comment(comment(note)), Table("DECISION_INFO", rows)]))
 
 
@@ -139,38 +175,65 @@ def render_module(plan: EnginePlan) -> str:
     actions = [dp for dp in decisions if not dp.is_step]
     stuck = next((dp for dp in actions if dp.decision.only_when_stuck), None)
     context = dict(
-        runtime=runtime_text(plan.hooks_src), source=rules.source, path=shown_path(rules.source.path),
+        runtime=runtime_text(plan.hooks_src),
+        source=rules.source,
+        path=shown_path(rules.source.path),
         docstring=module_docstring(plan),
         bases=[dict(path=shown_path(b.path), sha256=b.sha256) for b in rules.bases],
-        base_names=tuple(b.name for b in rules.bases), name=rules.name,
-        colours=rules.colours, gems=rules.gems, wild=rules.wild, levels=rules.levels,
+        base_names=tuple(b.name for b in rules.bases),
+        name=rules.name,
+        colours=rules.colours,
+        gems=rules.gems,
+        wild=rules.wild,
+        levels=rules.levels,
         player_counts=tuple(p.players for p in rules.players),
         setup={p.players: (p.gems, p.gold, p.nobles, p.face_up) for p in rules.players},
         player_fields=player_field_tables(rules),
-        values={v.name: v.value for v in rules.values}, max_reserved=plan.max_reserved,
-        triggers=tuple((t.name, t.finish) for t in rules.end), max_turns=rules.max_turns,
-        cards=rules.cards, nobles=rules.nobles, payments=tuple(plan.payments),
+        values={v.name: v.value for v in rules.values},
+        max_reserved=plan.max_reserved,
+        triggers=tuple((t.name, t.finish) for t in rules.end),
+        max_turns=rules.max_turns,
+        cards=rules.cards,
+        nobles=rules.nobles,
+        payments=tuple(plan.payments),
         decision_names=tuple(dp.decision.name for dp in decisions) + ((PAYMENT_STEP,) if plan.pay_index >= 0 else ()),
-        step_names=(tuple(dp.decision.name for dp in decisions if dp.is_step)
-                    + ((PAYMENT_STEP,) if plan.pay_index >= 0 else ())),
-        actions=plan.actions, action_strings=plan.action_strings, notation_forms=plan.notation_forms,
-        pay_index=plan.pay_index, pay_base=plan.pay_base,
+        step_names=(
+            tuple(dp.decision.name for dp in decisions if dp.is_step) + ((PAYMENT_STEP,) if plan.pay_index >= 0 else ())
+        ),
+        actions=plan.actions,
+        action_strings=plan.action_strings,
+        notation_forms=plan.notation_forms,
+        pay_index=plan.pay_index,
+        pay_base=plan.pay_base,
         function_tables=function_tables(decisions),
-        helpers=plan.helpers, decisions=decisions,
-        action_phase_src=plan.action_phase_src, rank_src=plan.rank_src, hooks_src=plan.hooks_src,
+        helpers=plan.helpers,
+        decisions=decisions,
+        action_phase_src=plan.action_phase_src,
+        rank_src=plan.rank_src,
+        hooks_src=plan.hooks_src,
         prestige_src=plan.prestige_src,
-        zones_src=plan.zones_src, kinds_src=plan.kinds_src,
-        face_up_costs=plan.face_up_costs, max_face_up=plan.max_face_up,
-        extra_slots=tuple(plan.extra_slots), state_version=plan.state_version,
+        zones_src=plan.zones_src,
+        kinds_src=plan.kinds_src,
+        face_up_costs=plan.face_up_costs,
+        max_face_up=plan.max_face_up,
+        extra_slots=tuple(plan.extra_slots),
+        state_version=plan.state_version,
         vars_table=plan.vars_table,
         stuck_index=stuck.index if stuck else -1,
-        keeps_turn=keeps_turn(rules), extra_turns=gives_turns(rules),
+        keeps_turn=keeps_turn(rules),
+        extra_turns=gives_turns(rules),
         n_action_decisions=len(actions),
         step_table=[dict(index=dp.index, name=dp.decision.name) for dp in decisions if dp.is_step],
         decision_info=decision_info(plan),
         colour_constants=[(constant("COLOUR_", c), i) for i, c in enumerate(rules.colours)],
-        base_constants=[(Code(dp.base_constant()), dp.base, comment(
-            f"ids {dp.base} to {dp.base + dp.count - 1}" if dp.count > 1 else "its one id")) for dp in decisions],
+        base_constants=[
+            (
+                Code(dp.base_constant()),
+                dp.base,
+                comment(f"ids {dp.base} to {dp.base + dp.count - 1}" if dp.count > 1 else "its one id"),
+            )
+            for dp in decisions
+        ],
     )
     text = _environment().get_template("engine.py.j2").render(**context)
     text = "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
@@ -190,9 +253,16 @@ def compile_to_module(rules: Rules) -> str:
     try:
         ast.parse(text, filename=rules.source.path)
     except SyntaxError as err:  # a compiler bug, reported as such rather than written out
-        raise CompileError([Diagnostic(
-            "E599", f"internal error: the generated engine does not parse ({err.msg} at line {err.lineno}); "
-            "please report this with the spec", None)]) from None
+        raise CompileError(
+            [
+                Diagnostic(
+                    "E599",
+                    f"internal error: the generated engine does not parse ({err.msg} at line {err.lineno}); "
+                    "please report this with the spec",
+                    None,
+                )
+            ]
+        ) from None
     try:
         return formatting.laid_out(text)
     except formatting.LayoutError as err:

@@ -14,6 +14,7 @@ ruff, pinned in pyproject.toml (RUFF_VERSION): another release could lay a line 
 is refused with E598 rather than used. Run with ``--isolated``: no configuration file of the
 user's changes an engine.
 """
+
 from __future__ import annotations
 
 import functools
@@ -23,8 +24,17 @@ from ..lower.printer import LIMIT
 
 RUFF_VERSION = "0.17.6"  # the release pinned in pyproject.toml's dependencies
 LINE_LENGTH = LIMIT  # the printer's: it breaks only the lines the formatter would
-_ARGS = ("format", "--isolated", "--line-length", str(LINE_LENGTH), "--target-version", "py311",
-         "--stdin-filename", "engine.py", "-")
+_ARGS = (
+    "format",
+    "--isolated",
+    "--line-length",
+    str(LINE_LENGTH),
+    "--target-version",
+    "py311",
+    "--stdin-filename",
+    "engine.py",
+    "-",
+)
 _TIMEOUT = 120  # seconds: a formatter that hangs is reported, never waited on for ever
 
 
@@ -37,26 +47,32 @@ def ruff_binary() -> str:
     """The path of the ruff executable installed with this package, checked to be RUFF_VERSION."""
     try:
         from ruff.__main__ import find_ruff_bin  # type: ignore[import-untyped]  # ruff ships no stubs
+
         binary = str(find_ruff_bin())
     except (ImportError, FileNotFoundError):
-        raise LayoutError(f"ruff {RUFF_VERSION} is not installed (pip install 'ruff=={RUFF_VERSION}'): "
-                          "the engines are laid out by its formatter") from None
+        raise LayoutError(
+            f"ruff {RUFF_VERSION} is not installed (pip install 'ruff=={RUFF_VERSION}'): "
+            "the engines are laid out by its formatter"
+        ) from None
     try:
         found = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=_TIMEOUT, check=True)
     except (OSError, subprocess.SubprocessError) as err:
         raise LayoutError(f"ruff ({binary}) cannot be run: {err}") from None
     version = found.stdout.split()[-1] if found.stdout.split() else "?"
     if version != RUFF_VERSION:
-        raise LayoutError(f"the engines are laid out by ruff {RUFF_VERSION}, and ruff {version} is installed "
-                          f"(pip install 'ruff=={RUFF_VERSION}'): another release may lay them out otherwise")
+        raise LayoutError(
+            f"the engines are laid out by ruff {RUFF_VERSION}, and ruff {version} is installed "
+            f"(pip install 'ruff=={RUFF_VERSION}'): another release may lay them out otherwise"
+        )
     return binary
 
 
 def laid_out(text: str) -> str:
     """`text`, an engine module that parses, as ruff's formatter lays it out."""
     try:
-        done = subprocess.run([ruff_binary(), *_ARGS], input=text.encode("utf-8"), capture_output=True,
-                              timeout=_TIMEOUT, check=False)
+        done = subprocess.run(
+            [ruff_binary(), *_ARGS], input=text.encode("utf-8"), capture_output=True, timeout=_TIMEOUT, check=False
+        )
     except (OSError, subprocess.SubprocessError) as err:
         raise LayoutError(f"ruff's formatter could not be run: {err}") from None
     if done.returncode != 0:

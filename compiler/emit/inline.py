@@ -15,6 +15,7 @@ statement, `hook(args)`, or as `if hook(args): return` (a hook returning a bool:
 at once); its arguments are names; its body returns only `True` (or `False` as its last
 statement: falling through) for the second form, and never for the first.
 """
+
 from __future__ import annotations
 
 import ast
@@ -32,8 +33,14 @@ def _call(node: ast.stmt, hooks: dict[str, ast.FunctionDef]) -> tuple[ast.Call, 
     """(the call, whether it is `if hook(...): return`) of a statement that calls a hook; else None."""
     if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
         call, guarded = node.value, False
-    elif (isinstance(node, ast.If) and isinstance(node.test, ast.Call) and not node.orelse and len(node.body) == 1
-          and isinstance(node.body[0], ast.Return) and node.body[0].value is None):
+    elif (
+        isinstance(node, ast.If)
+        and isinstance(node.test, ast.Call)
+        and not node.orelse
+        and len(node.body) == 1
+        and isinstance(node.body[0], ast.Return)
+        and node.body[0].value is None
+    ):
         call, guarded = node.test, True
     else:
         return None
@@ -45,8 +52,12 @@ def _call(node: ast.stmt, hooks: dict[str, ast.FunctionDef]) -> tuple[ast.Call, 
 def _body(hook: ast.FunctionDef) -> list[ast.stmt]:
     """A hook's statements, without its docstring and its `pass`."""
     body = hook.body
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
-            and isinstance(body[0].value.value, str):
+    if (
+        body
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and isinstance(body[0].value.value, str)
+    ):
         body = body[1:]
     return [node for node in body if not isinstance(node, ast.Pass)]
 
@@ -93,8 +104,13 @@ def inlined(hook: ast.FunctionDef, call: ast.Call, guarded: bool) -> list[ast.st
     if call.keywords or len(call.args) != len(params) or not all(isinstance(a, ast.Name) for a in call.args):
         raise InlineError(f"{hook.name} is inlined only where it is called with one name per parameter")
     body = _body(hook)
-    if guarded and body and isinstance(body[-1], ast.Return) and isinstance(body[-1].value, ast.Constant) \
-            and body[-1].value.value is False:
+    if (
+        guarded
+        and body
+        and isinstance(body[-1], ast.Return)
+        and isinstance(body[-1].value, ast.Constant)
+        and body[-1].value.value is False
+    ):
         body = body[:-1]
     names = {p: a.id for p, a in zip(params, call.args, strict=True) if isinstance(a, ast.Name) and a.id != p}
     clash = (_bound(body) & (set(names) | set(names.values()))) | (set(names.values()) & (_names(body) - set(names)))
@@ -147,8 +163,11 @@ def game_text(runtime_text: str, hooks_text: str) -> str:
     """The runtime module game.py's text as an engine holds it: as written, but for Game.apply,
     whose hook calls (INLINED) are replaced by the hooks' bodies, printed by the one printer's
     unparse (the function is a node of the module's tree; the other lines are the module's own)."""
-    hooks = {node.name: node for node in ast.parse(hooks_text).body
-             if isinstance(node, ast.FunctionDef) and node.name in INLINED}
+    hooks = {
+        node.name: node
+        for node in ast.parse(hooks_text).body
+        if isinstance(node, ast.FunctionDef) and node.name in INLINED
+    }
     if set(hooks) != set(INLINED):
         raise InlineError(f"the engine defines {sorted(hooks)} of the hooks {list(INLINED)}")
     apply = find_method(ast.parse(runtime_text), "Game", "apply")
@@ -160,4 +179,4 @@ def game_text(runtime_text: str, hooks_text: str) -> str:
         printed = printed[1:]
     lines = runtime_text.split("\n")
     assert apply.end_lineno is not None and apply.col_offset == 4 and not apply.decorator_list
-    return "\n".join(lines[:apply.lineno - 1] + printed + lines[apply.end_lineno:])
+    return "\n".join(lines[: apply.lineno - 1] + printed + lines[apply.end_lineno :])

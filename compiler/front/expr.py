@@ -9,6 +9,7 @@ leaves this module.
 The grammar lives in ``rulespec/expr.lark`` (LALR). Parser failures are turned into
 messages that say what was expected, in words rather than terminal names.
 """
+
 from __future__ import annotations
 
 import functools
@@ -258,6 +259,7 @@ class Origin:
             if 0 <= i < len(self.positions):
                 return self.positions[i]
             return self.end if not self.positions or i >= len(self.positions) else self.positions[0]
+
         line, col = pos(start)
         if end is None or end <= start:
             return Span(self.file, line, col, line, col + 1)
@@ -273,16 +275,36 @@ class Origin:
 @functools.cache
 def _parser() -> Lark:
     grammar = resources.files("rulespec").joinpath("expr.lark").read_text(encoding="utf-8")
-    return Lark(grammar, start=["expr", "stmt"], parser="lalr", propagate_positions=True,
-                maybe_placeholders=True)
+    return Lark(grammar, start=["expr", "stmt"], parser="lalr", propagate_positions=True, maybe_placeholders=True)
 
 
 _TERMINAL_WORDS = {
-    "RPAR": "')'", "LPAR": "'('", "RSQB": "']'", "LSQB": "'['", "COMMA": "','", "COLON": "':'",
-    "DOT": "'.'", "NAME": "a name", "WORD": "a keyword", "INT": "a number", "COMPARE": "a comparison",
-    "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'", "MINUS": "'-'", "IN": "'in'",
-    "FOR": "'for'", "IF": "'if'", "THEN": "'then'", "ELSE": "'else'", "AND": "'and'", "OR": "'or'",
-    "NOT": "'not'", "TRUE": "'true'", "FALSE": "'false'", "SEMICOLON": "';'", "$END": "the end of the text",
+    "RPAR": "')'",
+    "LPAR": "'('",
+    "RSQB": "']'",
+    "LSQB": "'['",
+    "COMMA": "','",
+    "COLON": "':'",
+    "DOT": "'.'",
+    "NAME": "a name",
+    "WORD": "a keyword",
+    "INT": "a number",
+    "COMPARE": "a comparison",
+    "ADD_OP": "'+' or '-'",
+    "MUL_OP": "'*', '//' or '%'",
+    "MINUS": "'-'",
+    "IN": "'in'",
+    "FOR": "'for'",
+    "IF": "'if'",
+    "THEN": "'then'",
+    "ELSE": "'else'",
+    "AND": "'and'",
+    "OR": "'or'",
+    "NOT": "'not'",
+    "TRUE": "'true'",
+    "FALSE": "'false'",
+    "SEMICOLON": "';'",
+    "$END": "the end of the text",
 }
 
 
@@ -302,24 +324,33 @@ def _token_text(token) -> str:
 def _syntax_error(err: UnexpectedInput, text: str, origin: Origin, what: str) -> Diagnostic:
     if isinstance(err, UnexpectedCharacters):
         start = err.pos_in_stream or 0
-        notes: tuple[str, ...] = ("a keyword is written in single quotes, in lower-case letters, digits and '_': "
-                 "'gold_counts_double'",) if text[start] == "'" else ()
-        return Diagnostic("E201", f"unexpected character {text[start]!r} in {what}", origin.at(start, start + 1),
-                          notes)
+        notes: tuple[str, ...] = (
+            ("a keyword is written in single quotes, in lower-case letters, digits and '_': 'gold_counts_double'",)
+            if text[start] == "'"
+            else ()
+        )
+        return Diagnostic("E201", f"unexpected character {text[start]!r} in {what}", origin.at(start, start + 1), notes)
     if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
-        return Diagnostic("E202", f"{what} ends too early{_expected(err.expected)}", origin.at(len(text)),
-                          _unclosed(text, len(text), origin, "is never closed"))
+        return Diagnostic(
+            "E202",
+            f"{what} ends too early{_expected(err.expected)}",
+            origin.at(len(text)),
+            _unclosed(text, len(text), origin, "is never closed"),
+        )
     assert isinstance(err, UnexpectedToken)
     token = err.token
     start = token.start_pos or 0
     hint = " (use '==' to compare)" if str(token) == "=" else ""
     if str(token) == ";":
-        hint = (" (';' joins the effects of the body of an 'if' or a 'for'; write other effects "
-                "as items of their own)")
+        hint = " (';' joins the effects of the body of an 'if' or a 'for'; write other effects as items of their own)"
     closers = {_CLOSERS[n] for n in err.expected if n in _CLOSERS}
     notes = _unclosed(text, start, origin, "is still open here", closers) if closers else ()
-    return Diagnostic("E203", f"unexpected {_token_text(token)} in {what}{_expected(err.expected)}{hint}",
-                      origin.at(start, start + len(str(token))), notes)
+    return Diagnostic(
+        "E203",
+        f"unexpected {_token_text(token)} in {what}{_expected(err.expected)}{hint}",
+        origin.at(start, start + len(str(token))),
+        notes,
+    )
 
 
 _CLOSERS = {"RPAR": ")", "RSQB": "]"}
@@ -352,22 +383,31 @@ def _precheck(text: str, origin: Origin, what: str) -> None:
     if not text.strip():
         raise CompileError([Diagnostic("E200", f"empty {what}", origin.at(0))])
     if len(text) > MAX_EXPR_CHARS:
-        raise CompileError([Diagnostic("E204", f"{what} is too long ({len(text)} characters, at most {MAX_EXPR_CHARS})",
-                                       origin.at(0))])
+        raise CompileError(
+            [Diagnostic("E204", f"{what} is too long ({len(text)} characters, at most {MAX_EXPR_CHARS})", origin.at(0))]
+        )
     depth = 0
     for i, ch in enumerate(text):
         if ch in "([":
             depth += 1
             if depth > MAX_NESTING:
-                raise CompileError([Diagnostic(
-                    "E204", f"{what} is nested too deeply (more than {MAX_NESTING} brackets)", origin.at(i, i + 1))])
+                raise CompileError(
+                    [
+                        Diagnostic(
+                            "E204",
+                            f"{what} is nested too deeply (more than {MAX_NESTING} brackets)",
+                            origin.at(i, i + 1),
+                        )
+                    ]
+                )
         elif ch in ")]":
             depth -= 1
     if text.count("=") and "=" in text.replace("==", "").replace("!=", "").replace("<=", "").replace(">=", ""):
         lone = _lone_equals(text)
         if lone is not None:
-            raise CompileError([Diagnostic("E203", f"unexpected '=' in {what} (use '==' to compare)",
-                                           origin.at(lone, lone + 1))])
+            raise CompileError(
+                [Diagnostic("E203", f"unexpected '=' in {what} (use '==' to compare)", origin.at(lone, lone + 1))]
+            )
 
 
 def _lone_equals(text: str) -> int | None:
@@ -497,8 +537,10 @@ _PRECEDENCE = {"or": 1, "and": 2, "not": 3, "cmp": 4, "+": 5, "-": 5, "*": 6, "/
 
 def unparse(node, parent: int = 0) -> str:
     """Canonical text of a node (used in diffs, comments of generated code and tests)."""
+
     def wrap(text: str, prec: int) -> str:
         return f"({text})" if prec < parent else text
+
     match node:
         case Int(value=v):
             return str(v)

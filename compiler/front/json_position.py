@@ -14,6 +14,7 @@ json.JSONDecodeError counts them: only "\\n" ends a line (a "\\u2028" inside a s
 For a text that `json.loads` refuses for its size rather than its syntax, :func:`too_deep` and
 :func:`too_long_number` find the place.
 """
+
 from __future__ import annotations
 
 import re

@@ -42,26 +42,20 @@ bookkeeping keys where they mean nothing, E312 a removal with other fields, E313
 ``prepend``/``append`` where there is no base list to edit (a new entry), E314 a chain of
 variants deeper than MAX_CHAIN (an absolute path in ``extends`` is an E309).
 """
+
 from __future__ import annotations
 
 import hashlib
 import os
-import re
 from dataclasses import dataclass
-from pathlib import Path
-
-import rulespec
 
 from ..diagnostics import CompileError, Diagnostic, Reporter, SourceMap, Span, did_you_mean, sorted_diagnostics
 from ..model import Change, SpecFile, Text
 from . import schema, source
+from .locate import find_base
 from .partial import leave_out, overlaps
 from .shapes import BOOKKEEPING, LIST_EDITS, Shape, shapes
 from .source import Document, MapNode, Node, ScalarNode, SeqNode
-
-RULESPEC_DIR = Path(rulespec.__file__).resolve().parent
-VARIANTS_DIR = Path(__file__).resolve().parents[2] / "variants"
-_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 
 
 @dataclass(frozen=True)
@@ -99,8 +93,12 @@ def resolve(doc: Document, sources: SourceMap | None = None, found: list[Diagnos
     return _resolve(doc, sources, (), found)
 
 
-def _resolve(doc: Document, sources: SourceMap | None, chain: tuple[tuple[str, str, Span], ...],
-             found: list[Diagnostic] | None = None) -> Resolved:
+def _resolve(
+    doc: Document,
+    sources: SourceMap | None,
+    chain: tuple[tuple[str, str, Span], ...],
+    found: list[Diagnostic] | None = None,
+) -> Resolved:
     if not isinstance(doc.root, MapNode):
         raise CompileError([Diagnostic("E100", "a spec is a YAML mapping", None)])
     extends = doc.root.get("extends")
@@ -114,10 +112,17 @@ def _resolve(doc: Document, sources: SourceMap | None, chain: tuple[tuple[str, s
     seen = [c[0] for c in chain] + [here[0]]
     if real in seen:
         names = [c[1] for c in chain] + [here[1]]
-        loop = names[seen.index(real):] + [names[seen.index(real)]]
-        raise CompileError([Diagnostic(
-            "E302", "variant chain has a cycle: " + " extends ".join(loop), extends.span,
-            (f"{here[1]} extends {source.display_path(base_path)}, which is already in the chain",))])
+        loop = names[seen.index(real) :] + [names[seen.index(real)]]
+        raise CompileError(
+            [
+                Diagnostic(
+                    "E302",
+                    "variant chain has a cycle: " + " extends ".join(loop),
+                    extends.span,
+                    (f"{here[1]} extends {source.display_path(base_path)}, which is already in the chain",),
+                )
+            ]
+        )
     base_doc = source.load(base_path, sources)
     schema.validate(base_doc)
     base = _resolve(base_doc, sources, chain + (here,))
@@ -147,70 +152,13 @@ def _chain_too_long(chain: tuple[tuple[str, str, Span], ...]) -> Diagnostic:
     """E314 at the `extends` of the file the user gave: the chain from it is too long to follow."""
     files = [c[1] for c in chain]
     shown = " extends ".join(files[:3]) + f" ... {files[-1]} ({len(files)} variants so far)"
-    return Diagnostic("E314", f"the chain of variants is longer than {MAX_CHAIN}: a variant of a variant of ... "
-                      f"goes at most {MAX_CHAIN} deep", chain[0][2], (shown,))
-
-
-def search_path(name: str, folder: str) -> list[Path]:
-    """Where a base named `name` may be, in order: the variant's folder, then the project's."""
-    candidates = [Path(folder or ".") / f"{name}.yaml", RULESPEC_DIR / f"{name}.yaml", VARIANTS_DIR / f"{name}.yaml"]
-    unique: dict[str, Path] = {}
-    for c in candidates:
-        unique.setdefault(os.path.realpath(c), c)
-    return list(unique.values())
-
-
-def find_base(extends: Node, doc: Document) -> str:
-    """The path of the base that `extends` names; E301/E309 when there is none."""
-    if not isinstance(extends, ScalarNode) or not isinstance(extends.value, str) or not extends.value.strip():
-        raise CompileError([Diagnostic(
-            "E309", "'extends' names the base spec: a name such as 'official' or a path ending in .yaml",
-            extends.span)])
-    return locate(extends.value.strip(), os.path.dirname(doc.path), extends.span, doc.path)
-
-
-def locate(name: str, folder: str, span: Span | None = None, variant: str = "", what: str = "base spec") -> str:
-    """The file of the base `name` (a spec name, or a path ending in .yaml relative to `folder`)."""
-    if name.endswith(".yaml"):
-        if os.path.isabs(name) and variant:
-            raise CompileError([Diagnostic(
-                "E309", f"'extends' takes a path relative to the variant's folder, not an absolute path: '{name}'",
-                span, ("a shared variant must not reach files outside the folders it is shared with; "
-                       "name the base (official) or give its path from the variant's folder",))])
-        path = os.path.normpath(os.path.join(folder, name))
-        if not os.path.isfile(path):
-            raise CompileError([Diagnostic("E301", f"{what} not found: {source.display_path(path)}", span,
-                                           (f"a path in 'extends' is relative to {variant}" if variant else "",))])
-        return path
-    if not _NAME.fullmatch(name) or "/" in name:
-        raise CompileError([Diagnostic(
-            "E309", f"'{name}' is neither a spec name nor a path ending in .yaml", span)])
-    candidates = search_path(name, folder)
-    for c in candidates:
-        if c.is_file():
-            return str(c)
-    known = sorted({p.stem for c in candidates for p in c.parent.glob("*.yaml") if p.stem != "index"})
-    raise CompileError([Diagnostic(
-        "E301", f"{what} '{name}' not found{did_you_mean(name, known)}", span,
-        ("looked for " + ", ".join(source.display_path(str(c)) for c in candidates),))])
-
-
-def find_spec(name: str) -> str:
-    """The file of a spec named on a command line or to an API (`official`, `target-12`).
-
-    Looked up like a base in `extends` from the current folder, then from ./variants (where
-    `splendor-rules new` writes): that folder, then the project's rulespec/ and variants/.
-    Raises the first lookup's E301 (with the names nearby) when there is none.
-    """
-    try:
-        return locate(name, ".", what="spec")
-    except CompileError as first:
-        if os.path.isdir("variants"):
-            try:
-                return locate(name, "variants", what="spec")
-            except CompileError:
-                pass
-        raise first
+    return Diagnostic(
+        "E314",
+        f"the chain of variants is longer than {MAX_CHAIN}: a variant of a variant of ... "
+        f"goes at most {MAX_CHAIN} deep",
+        chain[0][2],
+        (shown,),
+    )
 
 
 # --------------------------------------------------------------------------- merging
@@ -221,8 +169,9 @@ def text_of(node: Node | None) -> Text | None:
     if isinstance(node, ScalarNode) and isinstance(node.value, str) and node.value.strip():
         return Text(node.value.strip())
     if isinstance(node, MapNode):
-        plain = {str(k.value): v.value for k, v in node.entries
-                 if isinstance(v, ScalarNode) and isinstance(v.value, str)}
+        plain = {
+            str(k.value): v.value for k, v in node.entries if isinstance(v, ScalarNode) and isinstance(v.value, str)
+        }
         if isinstance(plain.get("en"), str) and plain["en"].strip():
             return Text(plain["en"].strip(), tuple(sorted((k, v.strip()) for k, v in plain.items() if k != "en")))
     return None
@@ -257,12 +206,20 @@ class _Merger:
             if name in BOOKKEEPING:
                 if shape.is_entry:
                     continue  # handled by the keyed collection that holds this entry
-                self.error("E311", f"'{name}' applies to an entry of a keyed collection (kinds, players, values, "
-                           f"actions, end_of_turn, end, winners.ranking, choose), not to {shape.label}", key.span)
+                self.error(
+                    "E311",
+                    f"'{name}' applies to an entry of a keyed collection (kinds, players, values, "
+                    f"actions, end_of_turn, end, winners.ranking, choose), not to {shape.label}",
+                    key.span,
+                )
                 continue
             if not shape.has(name):
-                self.error("E308", f"{shape.label} has no field '{name}'{did_you_mean(str(name), shape.fields)}",
-                           key.span, f"the fields of {shape.label}: {', '.join(shape.fields)}")
+                self.error(
+                    "E308",
+                    f"{shape.label} has no field '{name}'{did_you_mean(str(name), shape.fields)}",
+                    key.span,
+                    f"the fields of {shape.label}: {', '.join(shape.fields)}",
+                )
                 continue
             sub = shape.fields.get(name) if isinstance(name, str) else None
             bnode = entries[index[name]][1] if name in index else None
@@ -271,8 +228,12 @@ class _Merger:
                 onode = var.get(other) if var.get(other) is not None else base.get(other)
                 have = onode.value if isinstance(onode, ScalarNode) else None
                 if have not in allowed:
-                    self.error("E308", f"'{name}' only applies to {shape.label} whose {other} is "
-                               f"{' or '.join(allowed)}, and this one's is {have!r}", key.span)
+                    self.error(
+                        "E308",
+                        f"'{name}' only applies to {shape.label} whose {other} is "
+                        f"{' or '.join(allowed)}, and this one's is {have!r}",
+                        key.span,
+                    )
                     continue
             if name in shape.lists and isinstance(vnode, MapNode):
                 merged = self.edit_list(bnode, vnode, path + (name,), note)
@@ -303,8 +264,12 @@ class _Merger:
     def edit_list(self, bnode: Node | None, vnode: MapNode, path: tuple, note: Text | None) -> Node:
         """A list edited in place: {prepend: [...], append: [...]} around the base's items."""
         if bnode is not None and not isinstance(bnode, SeqNode):
-            self.error("E313", f"'{path[-1]}' of the base is not a list, so it cannot be edited with "
-                       f"{' or '.join(LIST_EDITS)}; give the whole list", vnode.span)
+            self.error(
+                "E313",
+                f"'{path[-1]}' of the base is not a list, so it cannot be edited with "
+                f"{' or '.join(LIST_EDITS)}; give the whole list",
+                vnode.span,
+            )
             return vnode
         kept = bnode.items if bnode is not None else ()
         added = {k.value: v.items for k, v in vnode.entries if isinstance(v, SeqNode)}
@@ -314,19 +279,33 @@ class _Merger:
 
     # ---- keyed collections
 
-    def add(self, entries: list[tuple[ScalarNode, Node]], key: ScalarNode, vnode: MapNode, add: Node, shape: Shape,
-            path: tuple[object, ...], of: str, note: Text | None) -> None:
+    def add(
+        self,
+        entries: list[tuple[ScalarNode, Node]],
+        key: ScalarNode,
+        vnode: MapNode,
+        add: Node,
+        shape: Shape,
+        path: tuple[object, ...],
+        of: str,
+        note: Text | None,
+    ) -> None:
         """A new entry (`add: true`), put where `before`/`after` say or last."""
         name, what = key.value, shape.label
         keys = [k.value for k, _ in entries]
         assert shape.entry is not None
         if not (isinstance(add, ScalarNode) and add.value is True):
-            self.error("E311", "'add' is written 'add: true' (a new entry); leave it out to change an "
-                       "existing one", add.span)
+            self.error(
+                "E311", "'add' is written 'add: true' (a new entry); leave it out to change an existing one", add.span
+            )
             return
         if name in keys:
-            self.error("E304", f"the base already has the {what} '{name}'{of}; to change it, drop 'add: true' "
-                       "and give only the fields that change", key.span)
+            self.error(
+                "E304",
+                f"the base already has the {what} '{name}'{of}; to change it, drop 'add: true' "
+                "and give only the fields that change",
+                key.span,
+            )
             return
         entry = self.new_entry(vnode, shape.entry)
         position = self.position(vnode, keys, what, path)
@@ -335,8 +314,17 @@ class _Merger:
         own = text_of(vnode.get("note")) if vnode.get("note") is not None else None
         self.change("add", path + (name,), key.span, own or note)
 
-    def change_entry(self, entries: list[tuple[ScalarNode, Node]], i: int, key: ScalarNode, vnode: MapNode,
-                     shape: Shape, path: tuple[object, ...], shorthand: bool, note: Text | None) -> None:
+    def change_entry(
+        self,
+        entries: list[tuple[ScalarNode, Node]],
+        i: int,
+        key: ScalarNode,
+        vnode: MapNode,
+        shape: Shape,
+        path: tuple[object, ...],
+        shorthand: bool,
+        note: Text | None,
+    ) -> None:
         """An existing entry changed field by field (a value written alone replaces it), and moved
         when the collection's order matters and `before`/`after` say where."""
         name, what = key.value, shape.label
@@ -362,8 +350,11 @@ class _Merger:
         if not shape.movable:
             for word in ("before", "after"):
                 if vnode.get(word) is not None:
-                    self.error("E311", f"'{word}' places a new entry (with 'add: true'); an existing {what} "
-                               "keeps its place", vnode.key_span(word))
+                    self.error(
+                        "E311",
+                        f"'{word}' places a new entry (with 'add: true'); an existing {what} keeps its place",
+                        vnode.key_span(word),
+                    )
             return
         self.move(entries, i, key, vnode, what, path, entry_note or note)
 
@@ -397,16 +388,20 @@ class _Merger:
                 continue
             if name not in keys:
                 close = _close(name, original)
-                self.error("E303", f"the base has no {what} '{name}'{of}"
-                           + (f" (did you mean '{close}'?)" if close else ""),
-                           key.span, f"the base's {what}s{of}: {', '.join(map(str, original)) or 'none'}",
-                           "" if close else f"a new {what} is given complete, with 'add: true'")
+                self.error(
+                    "E303",
+                    f"the base has no {what} '{name}'{of}" + (f" (did you mean '{close}'?)" if close else ""),
+                    key.span,
+                    f"the base's {what}s{of}: {', '.join(map(str, original)) or 'none'}",
+                    "" if close else f"a new {what} is given complete, with 'add: true'",
+                )
                 continue
             self.change_entry(entries, keys.index(name), key, vnode, shape, path, shorthand, note)
         return MapNode(tuple(entries), var.span)
 
-    def move(self, entries: list, i: int, key: ScalarNode, vnode: MapNode, what: str, path: tuple,
-             note: Text | None) -> None:
+    def move(
+        self, entries: list, i: int, key: ScalarNode, vnode: MapNode, what: str, path: tuple, note: Text | None
+    ) -> None:
         """Move the existing entry at `i` before or after another entry (an ordered collection)."""
         name = key.value
         word = "before" if vnode.get("before") is not None else "after"
@@ -415,9 +410,12 @@ class _Merger:
             self.error("E307", "give 'before' or 'after', not both", vnode.key_span("after"))
             return
         if isinstance(target, ScalarNode) and target.value == name:
-            self.error("E307", f"'{word}' names the {what} '{name}' itself: name the {what} it goes {word}",
-                       target.span, f"the other {what}s: "
-                       + ", ".join(str(k.value) for k, _ in entries if k.value != name))
+            self.error(
+                "E307",
+                f"'{word}' names the {what} '{name}' itself: name the {what} it goes {word}",
+                target.span,
+                f"the other {what}s: " + ", ".join(str(k.value) for k, _ in entries if k.value != name),
+            )
             return
         moving = entries.pop(i)
         position = self.position(vnode, [k.value for k, _ in entries], what, path)
@@ -427,15 +425,23 @@ class _Merger:
         entries.insert(position, moving)
         self.change("set", path + (name, "position"), vnode.key_span(word), note)
 
-    def remove(self, entries: list, key: ScalarNode, vnode: MapNode, remove: Node, shape: Shape,
-               path: tuple, original: list, of: str) -> None:
+    def remove(
+        self,
+        entries: list,
+        key: ScalarNode,
+        vnode: MapNode,
+        remove: Node,
+        shape: Shape,
+        path: tuple,
+        original: list,
+        of: str,
+    ) -> None:
         name, what = key.value, shape.label
         others = [k for k in vnode.entries if k[0].value != "remove"]
         keys = [k.value for k, _ in entries]
         if others:
             fields = ", ".join(str(k.value) for k, _ in others)
-            self.error("E312", f"a removed {what} takes no other fields (here: {fields})",
-                       others[0][0].span)
+            self.error("E312", f"a removed {what} takes no other fields (here: {fields})", others[0][0].span)
             return
         reason = text_of(remove)
         if reason is None:
@@ -443,9 +449,13 @@ class _Merger:
             return
         if name not in keys:
             close = _close(name, original)
-            self.error("E305", f"cannot remove the {what} '{name}'{of}: the base has no such {what}"
-                       + (f" (did you mean '{close}'?)" if close else ""), key.span,
-                       f"the base's {what}s{of}: {', '.join(map(str, original)) or 'none'}")
+            self.error(
+                "E305",
+                f"cannot remove the {what} '{name}'{of}: the base has no such {what}"
+                + (f" (did you mean '{close}'?)" if close else ""),
+                key.span,
+                f"the base's {what}s{of}: {', '.join(map(str, original)) or 'none'}",
+            )
             return
         del entries[keys.index(name)]
         self.change("remove", path + (name,), key.span, reason)
@@ -462,9 +472,13 @@ class _Merger:
         target = node.value if isinstance(node, ScalarNode) else None
         if target not in keys:
             close = _close(target, keys) if target is not None else None
-            self.error("E307", f"'{'before' if before is not None else 'after'}' names no {what} of the base: "
-                       f"'{target}'" + (f" (did you mean '{close}'?)" if close else ""), node.span,
-                       f"the {what}s: {', '.join(map(str, keys)) or 'none'}")
+            self.error(
+                "E307",
+                f"'{'before' if before is not None else 'after'}' names no {what} of the base: "
+                f"'{target}'" + (f" (did you mean '{close}'?)" if close else ""),
+                node.span,
+                f"the {what}s: {', '.join(map(str, keys)) or 'none'}",
+            )
             return None
         i = keys.index(target)
         return i if before is not None else i + 1
@@ -475,9 +489,12 @@ class _Merger:
         out = MapNode(entries, vnode.span)
         for k, v in entries:
             if k.value in shape.lists and isinstance(v, MapNode):
-                self.error("E313", f"a new {shape.label.split(' ', 1)[-1]} has no '{k.value}' of the base to edit: "
-                           f"give the whole list, not {' or '.join(LIST_EDITS)}", v.entries[0][0].span if v.entries
-                           else v.span)
+                self.error(
+                    "E313",
+                    f"a new {shape.label.split(' ', 1)[-1]} has no '{k.value}' of the base to edit: "
+                    f"give the whole list, not {' or '.join(LIST_EDITS)}",
+                    v.entries[0][0].span if v.entries else v.span,
+                )
                 continue
             sub = shape.fields.get(k.value) if isinstance(k.value, str) else None
             if sub is not None and isinstance(v, MapNode):
@@ -504,4 +521,4 @@ class _Merger:
 
 def _close(name: object, keys: list) -> str | None:
     hint = did_you_mean(str(name), [str(k) for k in keys])
-    return hint[len(" (did you mean '"):-len("'?)")] if hint else None
+    return hint[len(" (did you mean '") : -len("'?)")] if hint else None

@@ -6,6 +6,7 @@ does not hide a misspelt name in another action. An error about anything else (t
 the player counts, the spec's own keys) leaves nothing to check, since every later check depends
 on it. Used by :mod:`compiler.front.overlay` and the driver (:mod:`compiler.pipeline`).
 """
+
 from __future__ import annotations
 
 from ..diagnostics import Diagnostic, Span
@@ -34,16 +35,28 @@ def leave_out(root: Node | None, diagnostics: list[Diagnostic], variant: bool, s
     units = {path: _entries_at(root, path) for path in UNITS}
     out: dict[tuple, set] = {path: set() for path in UNITS}
     for d in diagnostics:
-        hit = next(((path, key.value) for path, entries in units.items() for key, value in entries
-                    if d.span is not None and _holds(key, value, d.span)), None)
+        hit = next(
+            (
+                (path, key.value)
+                for path, entries in units.items()
+                for key, value in entries
+                if d.span is not None and _holds(key, value, d.span)
+            ),
+            None,
+        )
         if hit is None and strict:
             return None
         if hit is not None:
             out[hit[0]].add(hit[1])
     for path, left in out.items():
         while variant:  # an entry placed next to one left out cannot be placed
-            placed = {key.value for key, value in units[path] if key.value not in left and isinstance(value, MapNode)
-                      and any(_scalar(value.get(word)) in left for word in ("before", "after"))}
+            placed = {
+                key.value
+                for key, value in units[path]
+                if key.value not in left
+                and isinstance(value, MapNode)
+                and any(_scalar(value.get(word)) in left for word in ("before", "after"))
+            }
             if not placed:
                 break
             left |= placed
@@ -102,7 +115,7 @@ def _without(node: MapNode, path: tuple, out: dict[tuple, set]) -> MapNode:
         if key.value in left:
             continue
         below = path + (key.value,)
-        if isinstance(value, MapNode) and any(unit[:len(below)] == below for unit in UNITS):
+        if isinstance(value, MapNode) and any(unit[: len(below)] == below for unit in UNITS):
             value = _without(value, below, out)
         entries.append((key, value))
     return MapNode(tuple(entries), node.span)

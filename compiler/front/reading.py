@@ -12,6 +12,7 @@ spec's and its tables').
 
 Every error is an OSError whose :func:`reason` is a sentence for the user.
 """
+
 from __future__ import annotations
 
 import os

@@ -28,6 +28,7 @@ entries (actions, steps, end triggers, ranking levels) the violations are about.
 ``x-expected``, ``x-error`` and ``x-key-noun`` in the schema are hints for these
 messages; jsonschema ignores them.
 """
+
 from __future__ import annotations
 
 import functools
@@ -97,7 +98,7 @@ def python_pattern(pattern: str) -> re.Pattern:
     while i < len(pattern):
         char = pattern[i]
         if char == "\\":
-            out.append(pattern[i:i + 2])
+            out.append(pattern[i : i + 2])
             i += 2
             continue
         if char == "[":
@@ -135,9 +136,11 @@ def check_tree(root: Node | None, file: str, *, variant: bool | None = None) -> 
     """
     if not isinstance(root, MapNode):
         span = root.span if root is not None else Span(file, 1, 1)
-        return [Diagnostic("E100", "a spec is a YAML mapping of keys to values, "
-                           f"this file holds {_describe_value(root)}",
-                           span)]
+        return [
+            Diagnostic(
+                "E100", f"a spec is a YAML mapping of keys to values, this file holds {_describe_value(root)}", span
+            )
+        ]
     instance, collisions = _plain(root)
     if collisions:
         return sorted_diagnostics(collisions)
@@ -176,9 +179,14 @@ def _plain(root: Node) -> tuple[object, list[Diagnostic]]:
         for key, value in node.entries:
             text = key_text(key)
             if text in out:
-                collisions.append(Diagnostic(
-                    "E113", f"key '{text}' is given twice, once as text and once as a number "
-                    f"(first at line {first[text].span.line})", key.span))
+                collisions.append(
+                    Diagnostic(
+                        "E113",
+                        f"key '{text}' is given twice, once as text and once as a number "
+                        f"(first at line {first[text].span.line})",
+                        key.span,
+                    )
+                )
                 continue
             first[text] = key
             out[text] = convert(value)
@@ -252,8 +260,13 @@ def _show(value) -> str:
 
 
 _TYPE_WORDS = {
-    "string": "a text", "integer": "a whole number", "number": "a number", "boolean": "true or false",
-    "array": "a list", "object": "a mapping", "null": "nothing",
+    "string": "a text",
+    "integer": "a whole number",
+    "number": "a number",
+    "boolean": "true or false",
+    "array": "a list",
+    "object": "a mapping",
+    "null": "nothing",
 }
 
 
@@ -354,8 +367,11 @@ class _Mapper:
                 continue
             quoted = [f"'{k}'" for k in sorted(keys)]
             what = quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
-            self.emit("E102", f"{_describe(path)} is missing the required key{'s' if len(keys) > 1 else ''} {what}",
-                      self.key_span(path))
+            self.emit(
+                "E102",
+                f"{_describe(path)} is missing the required key{'s' if len(keys) > 1 else ''} {what}",
+                self.key_span(path),
+            )
         return sorted_diagnostics(self.diagnostics)
 
     def add(self, error: ValidationError) -> None:
@@ -382,8 +398,12 @@ class _Mapper:
                 continue
             span = self.key_node_span(path, key)
             if not self.variant and key in OVERLAY_KEYS and path and _entry_kind(path[:-1]) != "key":
-                self.emit("E111", f"'{key}' is for variants only (a file with 'extends'); "
-                          f"a full spec writes {_describe(path)} out in full", span)
+                self.emit(
+                    "E111",
+                    f"'{key}' is for variants only (a file with 'extends'); "
+                    f"a full spec writes {_describe(path)} out in full",
+                    span,
+                )
                 continue
             noun = schema.get("x-key-noun", "key")
             where = "top-level key" if not path else noun
@@ -417,11 +437,15 @@ class _Mapper:
         if wanted == "string" and isinstance(instance, (bool, int, float)) and instance is not None:
             shown = ("true" if instance else "false") if isinstance(instance, bool) else str(instance)
             kind = "a yes/no value" if isinstance(instance, bool) else "a number"
-            notes.append(f"YAML reads an unquoted {shown} as {kind}; put it in quotes to make it a text: \"{shown}\"")
+            notes.append(f'YAML reads an unquoted {shown} as {kind}; put it in quotes to make it a text: "{shown}"')
         elif wanted == "integer" and isinstance(instance, str) and re.fullmatch(r"-?\d+", instance.strip()):
             notes.append("remove the quotes: a quoted number is a text")
-        self.emit(code, f"{_describe(path)} must be {_expected(schema)}, not {_describe_value(instance)}",
-                  self.value_span(path), *notes)
+        self.emit(
+            code,
+            f"{_describe(path)} must be {_expected(schema)}, not {_describe_value(instance)}",
+            self.value_span(path),
+            *notes,
+        )
 
     def _bad_key(self, error, path, schema):
         key = error.instance
@@ -435,8 +459,11 @@ class _Mapper:
         allowed = [str(v) for v in error.validator_value]
         value = error.instance
         hint = did_you_mean(value, allowed) if isinstance(value, str) else ""
-        self.emit("E106", f"{_describe(path)} cannot be {_show(value)}: expected one of {', '.join(allowed)}{hint}",
-                  self.value_span(path))
+        self.emit(
+            "E106",
+            f"{_describe(path)} cannot be {_show(value)}: expected one of {', '.join(allowed)}{hint}",
+            self.value_span(path),
+        )
 
     def on_const(self, error, path, schema):
         notes = []
@@ -444,28 +471,42 @@ class _Mapper:
             notes.append("this compiler reads version 1 of the spec language")
         elif path and path[-1] == "add":
             notes.append("leave 'add' out for an entry the base already has")
-        self.emit("E106", f"{_describe(path)} must be {_expected(schema)}, not {_describe_value(error.instance)}",
-                  self.value_span(path), *notes)
+        self.emit(
+            "E106",
+            f"{_describe(path)} must be {_expected(schema)}, not {_describe_value(error.instance)}",
+            self.value_span(path),
+            *notes,
+        )
 
     def on_minimum(self, error, path, schema):
-        self.emit("E108", f"{_describe(path)} must be at least {error.validator_value}, not {error.instance}",
-                  self.value_span(path))
+        self.emit(
+            "E108",
+            f"{_describe(path)} must be at least {error.validator_value}, not {error.instance}",
+            self.value_span(path),
+        )
 
     def on_maximum(self, error, path, schema):
-        self.emit("E108", f"{_describe(path)} must be at most {error.validator_value}, not {error.instance}",
-                  self.value_span(path))
+        self.emit(
+            "E108",
+            f"{_describe(path)} must be at most {error.validator_value}, not {error.instance}",
+            self.value_span(path),
+        )
 
     def on_minLength(self, error, path, schema):
         self.emit("E109", f"{_describe(path)} must not be empty", self.value_span(path))
 
     def on_minItems(self, error, path, schema):
         n = error.validator_value
-        self.emit("E109", f"{_describe(path)} must list at least {n} item{'s' if n != 1 else ''}",
-                  self.value_span(path))
+        self.emit(
+            "E109", f"{_describe(path)} must list at least {n} item{'s' if n != 1 else ''}", self.value_span(path)
+        )
 
     def on_maxItems(self, error, path, schema):
-        self.emit("E109", f"{_describe(path)} lists {len(error.instance)} items, at most {error.validator_value}",
-                  self.value_span(path))
+        self.emit(
+            "E109",
+            f"{_describe(path)} lists {len(error.instance)} items, at most {error.validator_value}",
+            self.value_span(path),
+        )
 
     def on_minProperties(self, error, path, schema):
         self.emit("E109", f"{_describe(path)} must have at least one entry", self.value_span(path))
@@ -475,8 +516,11 @@ class _Mapper:
         for i, item in enumerate(error.instance):
             if item in seen:
                 first = seen.index(item)
-                self.emit("E110", f"{_show(item)} appears twice in {_describe(path)} (items {first + 1} and {i + 1})",
-                          self.value_span(path + (i,)))
+                self.emit(
+                    "E110",
+                    f"{_show(item)} appears twice in {_describe(path)} (items {first + 1} and {i + 1})",
+                    self.value_span(path + (i,)),
+                )
             seen.append(item)
 
     def on_dependentRequired(self, error, path, schema):
@@ -486,13 +530,21 @@ class _Mapper:
             for need in needs:
                 if need not in error.instance:
                     reason = " (only a new entry is placed)" if need == "add" else ""
-                    self.emit("E111", f"'{key}' in {_describe(path)} needs '{need}: true'{reason}"
-                              if need == "add" else f"'{key}' in {_describe(path)} needs '{need}'",
-                              self.key_node_span(path, key))
+                    self.emit(
+                        "E111",
+                        f"'{key}' in {_describe(path)} needs '{need}: true'{reason}"
+                        if need == "add"
+                        else f"'{key}' in {_describe(path)} needs '{need}'",
+                        self.key_node_span(path, key),
+                    )
 
     def on_x_error(self, error, path, schema):
-        names = {"key": path[-1] if path else "", "value": error.instance,
-                 "subject": _describe(path), "owner": _describe(path[:-1])}
+        names = {
+            "key": path[-1] if path else "",
+            "value": error.instance,
+            "subject": _describe(path),
+            "owner": _describe(path[:-1]),
+        }
         message = schema["x-error"].format(**names)
         if "propertyNames" in error.absolute_schema_path:
             span = self.key_node_span(path, error.instance)
@@ -504,8 +556,9 @@ class _Mapper:
         branches: dict[int, list[ValidationError]] = defaultdict(list)
         for sub in error.context or ():
             branches[sub.relative_schema_path[0]].append(sub)
-        fitting = [errs for errs in branches.values()
-                   if not any(e.validator == "type" and not e.relative_path for e in errs)]
+        fitting = [
+            errs for errs in branches.values() if not any(e.validator == "type" and not e.relative_path for e in errs)
+        ]
         if len(fitting) == 1:
             for sub in fitting[0]:
                 self.add(sub)

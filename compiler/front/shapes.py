@@ -6,6 +6,7 @@ lists edited with {prepend, append}, a shorthand). :func:`shapes` builds the sha
 document from the schema, the one reference of the format; :mod:`compiler.front.overlay` merges
 by it and :mod:`app.scaffold` lists a section's fields from it.
 """
+
 from __future__ import annotations
 
 import functools
@@ -38,8 +39,9 @@ class Shape:
 
     def has(self, name: object) -> bool:
         """Whether the mapping may have the field `name`: a named one, or one matching a pattern."""
-        return name in self.fields or isinstance(name, str) and any(
-            schema.pattern_matches(p, name) for p in self.patterns)
+        return (
+            name in self.fields or isinstance(name, str) and any(schema.pattern_matches(p, name) for p in self.patterns)
+        )
 
     def part(self, name: str) -> Shape:
         """The shape of a merged field the schema defines (its absence is a bug in the schema)."""
@@ -59,26 +61,41 @@ class Shape:
 # fixed mapping (field by field), with the schema definition of one entry or of the mapping.
 # The field names themselves come from rulespec/schema.json, the one reference of the format.
 _NESTED = {
-    "variant": {"components": ("fixed", "#components"), "kinds": ("keyed", "kind_change"),
-                "players": ("keyed", "player_count_change"), "player_fields": ("keyed", "player_field_change"),
-                "values": ("keyed", "value_change"), "actions": ("keyed", "action_change"),
-                "end_of_turn": ("keyed", "step_change"), "end": ("keyed", "trigger_change"),
-                "setup": ("keyed", "setup_block_change"), "state": ("keyed", "variable_change"),
-                "define": ("keyed", "definition_change"), "prestige": ("keyed", "prestige_source_change"),
-                "zones": ("keyed", "zone_change"),
-                "winners": ("fixed", "winners_change")},
+    "variant": {
+        "components": ("fixed", "#components"),
+        "kinds": ("keyed", "kind_change"),
+        "players": ("keyed", "player_count_change"),
+        "player_fields": ("keyed", "player_field_change"),
+        "values": ("keyed", "value_change"),
+        "actions": ("keyed", "action_change"),
+        "end_of_turn": ("keyed", "step_change"),
+        "end": ("keyed", "trigger_change"),
+        "setup": ("keyed", "setup_block_change"),
+        "state": ("keyed", "variable_change"),
+        "define": ("keyed", "definition_change"),
+        "prestige": ("keyed", "prestige_source_change"),
+        "zones": ("keyed", "zone_change"),
+        "winners": ("fixed", "winners_change"),
+    },
     "action_change": {"choose": ("keyed", "param_change")},
     "step_change": {"choose": ("keyed", "param_change")},
     "winners_change": {"ranking": ("keyed", "rank_level_change")},
 }
 _LABELS = {
-    "variant": ("a spec", ""), "#components": ("the components", ""), "winners_change": ("the winners", ""),
-    "player_count_change": ("a player count", "player count"), "value_change": ("a value", "value"),
+    "variant": ("a spec", ""),
+    "#components": ("the components", ""),
+    "winners_change": ("the winners", ""),
+    "player_count_change": ("a player count", "player count"),
+    "value_change": ("a value", "value"),
     "player_field_change": ("a player-count field", "player-count field"),
-    "action_change": ("an action", "action"), "step_change": ("an end-of-turn step", "end-of-turn step"),
-    "trigger_change": ("an end trigger", "end trigger"), "rank_level_change": ("a ranking level", "ranking level"),
-    "param_change": ("a choice", "choice"), "kind_change": ("a kind", "kind"),
-    "setup_block_change": ("a setup block", "setup block"), "variable_change": ("a variable", "variable"),
+    "action_change": ("an action", "action"),
+    "step_change": ("an end-of-turn step", "end-of-turn step"),
+    "trigger_change": ("an end trigger", "end trigger"),
+    "rank_level_change": ("a ranking level", "ranking level"),
+    "param_change": ("a choice", "choice"),
+    "kind_change": ("a kind", "kind"),
+    "setup_block_change": ("a setup block", "setup block"),
+    "variable_change": ("a variable", "variable"),
     "definition_change": ("a definition", "definition"),
     "prestige_source_change": ("a prestige source", "prestige source"),
     "zone_change": ("a zone", "zone"),
@@ -148,9 +165,16 @@ def shapes() -> Shape:
             else:
                 fields[name] = None
         lists = frozenset(name for name, prop in defn.get("properties", {}).items() if _edits_a_list(prop, defs))
-        return Shape("fixed", _LABELS[ref][0], fields, requires=_requires(object_schema(defs.get(ref, {}))),
-                     is_entry=is_entry, is_value=ref == "value_change", lists=lists,
-                     shorthand=_SHORTHANDS.get(ref, ""),
-                     patterns=tuple(defn.get("patternProperties", {})))
+        return Shape(
+            "fixed",
+            _LABELS[ref][0],
+            fields,
+            requires=_requires(object_schema(defs.get(ref, {}))),
+            is_entry=is_entry,
+            is_value=ref == "value_change",
+            lists=lists,
+            shorthand=_SHORTHANDS.get(ref, ""),
+            patterns=tuple(defn.get("patternProperties", {})),
+        )
 
     return build("variant", False)

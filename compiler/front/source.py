@@ -17,6 +17,7 @@ that expand past a budget (the "billion laughs"), recursive aliases, bytes that 
 not UTF-8, files too large or nested too deep to be a spec, and anything that is not an
 ordinary file (a FIFO, a device, a folder: see :mod:`compiler.front.reading`).
 """
+
 from __future__ import annotations
 
 import os
@@ -170,21 +171,32 @@ def load(path: str, sources: SourceMap | None = None) -> Document:
 
 def load_bytes(data: bytes, name: str, sources: SourceMap | None = None) -> Document:
     if len(data) > MAX_FILE_BYTES:
-        raise CompileError([Diagnostic(
-            "E002", f"file is too large for a spec (over {MAX_FILE_BYTES // 1_000_000} MB)",
-            Span(name, 1, 1))])
+        raise CompileError(
+            [
+                Diagnostic(
+                    "E002", f"file is too large for a spec (over {MAX_FILE_BYTES // 1_000_000} MB)", Span(name, 1, 1)
+                )
+            ]
+        )
     if b"\x00" in data:
         line = data[: data.index(b"\x00")].count(b"\n") + 1
-        raise CompileError([Diagnostic("E002", "file is binary, not a YAML text file (it contains a NUL byte)",
-                                       Span(name, line, 1))])
+        raise CompileError(
+            [Diagnostic("E002", "file is binary, not a YAML text file (it contains a NUL byte)", Span(name, line, 1))]
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
         line = data[: err.start].count(b"\n") + 1
         col = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
-        raise CompileError([Diagnostic(
-            "E002", f"file is not valid UTF-8 (byte 0x{data[err.start]:02x} at offset {err.start})",
-            Span(name, line, col))]) from None
+        raise CompileError(
+            [
+                Diagnostic(
+                    "E002",
+                    f"file is not valid UTF-8 (byte 0x{data[err.start]:02x} at offset {err.start})",
+                    Span(name, line, col),
+                )
+            ]
+        ) from None
     if text.startswith("\ufeff"):
         text = text[1:]
     if sources is not None:
@@ -210,15 +222,22 @@ def _compose(text: str, name: str, lines: list[str], loader: type | None = None)
             return _compose(text, name, lines, yaml.SafeLoader)
         raise CompileError([yaml_error(err, text, name, lines)]) from None
     except RecursionError:  # pragma: no cover - _scan bounds the depth before composing
-        raise CompileError([Diagnostic("E012", f"nesting is deeper than {MAX_DEPTH} levels",
-                                       Span(name, 1, 1))]) from None
+        raise CompileError(
+            [Diagnostic("E012", f"nesting is deeper than {MAX_DEPTH} levels", Span(name, 1, 1))]
+        ) from None
     if not nodes:
         raise CompileError([Diagnostic("E011", "the file is empty: a spec is a YAML mapping", Span(name, 1, 1))])
     if len(nodes) > 1:
         second = nodes[1].start_mark
-        raise CompileError([Diagnostic(
-            "E011", "a spec file holds one YAML document, this one holds several",
-            clamp(Span(name, second.line + 1, second.column + 1), lines))])
+        raise CompileError(
+            [
+                Diagnostic(
+                    "E011",
+                    "a spec file holds one YAML document, this one holds several",
+                    clamp(Span(name, second.line + 1, second.column + 1), lines),
+                )
+            ]
+        )
     converter = _Converter(name, lines, scan)
     try:
         root = converter.convert(nodes[0])
@@ -303,8 +322,11 @@ class _Converter:
         {size} (how many nodes the anchor expands to)."""
         assert self.via is not None
         anchor, span, target = self.via
-        words = {"alias": f"'*{anchor}'", "anchor": f"'&{anchor}'",
-                 "where": f"line {target.start_mark.line + 1}, column {target.start_mark.column + 1}"}
+        words = {
+            "alias": f"'*{anchor}'",
+            "anchor": f"'&{anchor}'",
+            "where": f"line {target.start_mark.line + 1}, column {target.start_mark.column + 1}",
+        }
         if "{size}" in note:
             words["size"] = f"{_size(target):,}"
         return CompileError([Diagnostic(code, message.format(**words), span, (note.format(**words),))])
@@ -328,8 +350,11 @@ class _Converter:
             return self._convert(node, depth, stack)
         try:
             if id(node) in stack:
-                raise self.at_alias("E013", "the alias {alias} refers to a node that contains it",
-                                    "{anchor} ({where}) contains {alias}: it would expand forever")
+                raise self.at_alias(
+                    "E013",
+                    "the alias {alias} refers to a node that contains it",
+                    "{anchor} ({where}) contains {alias}: it would expand forever",
+                )
             return self._convert(node, depth, stack)
         finally:
             self.via = None
@@ -338,15 +363,20 @@ class _Converter:
         self.count += 1
         if self.count > MAX_NODES:
             if self.via is not None and _size(self.via[2]) >= MAX_NODES // 100:  # an alias that repeats a lot
-                raise self.at_alias("E013", f"the alias {{alias}} makes the document expand to more than {MAX_NODES}"
-                                    " nodes", "{anchor} ({where}) expands to {size} nodes, and every {alias} "
-                                    "repeats them all")
+                raise self.at_alias(
+                    "E013",
+                    f"the alias {{alias}} makes the document expand to more than {MAX_NODES} nodes",
+                    "{anchor} ({where}) expands to {size} nodes, and every {alias} repeats them all",
+                )
             span = self.via[1] if self.via is not None else self.span(node)
             raise CompileError([Diagnostic("E013", f"the document has more than {MAX_NODES} nodes", span)])
         if depth > MAX_DEPTH:
             if self.via is not None:
-                raise self.at_alias("E012", f"nesting is deeper than {MAX_DEPTH} levels through the alias {{alias}}",
-                                    "{alias} puts a copy of {anchor} ({where}) at this depth")
+                raise self.at_alias(
+                    "E012",
+                    f"nesting is deeper than {MAX_DEPTH} levels through the alias {{alias}}",
+                    "{alias} puts a copy of {anchor} ({where}) at this depth",
+                )
             raise self.error("E012", f"nesting is deeper than {MAX_DEPTH} levels", node)
         if id(node) in stack:
             raise self.error("E013", "an alias refers to a node that contains it", node)
@@ -373,16 +403,29 @@ class _Converter:
                     self.via = None
                 key = self.scalar(key_node)
                 if isinstance(key.value, bool):
-                    raise CompileError([Diagnostic(
-                        "E015", f"a mapping key must be a name or a whole number, not the truth value {key_node.value}",
-                        key.span, (f"quote it to make it a name: '{key_node.value}'",))])
+                    raise CompileError(
+                        [
+                            Diagnostic(
+                                "E015",
+                                f"a mapping key must be a name or a whole number, not the truth value {key_node.value}",
+                                key.span,
+                                (f"quote it to make it a name: '{key_node.value}'",),
+                            )
+                        ]
+                    )
                 if isinstance(key.value, float) or key.value is None:
-                    raise self.error("E015", f"a mapping key must be a name or a whole number, not {key_node.value!r}",
-                                     key_node)
+                    raise self.error(
+                        "E015", f"a mapping key must be a name or a whole number, not {key_node.value!r}", key_node
+                    )
                 if key.value in seen:
                     first = seen[key.value].span
-                    raise CompileError([Diagnostic(
-                        "E016", f"duplicate key '{key.value}' (first defined at line {first.line})", key.span)])
+                    raise CompileError(
+                        [
+                            Diagnostic(
+                                "E016", f"duplicate key '{key.value}' (first defined at line {first.line})", key.span
+                            )
+                        ]
+                    )
                 seen[key.value] = key
                 entries.append((key, self.convert(value_node, depth + 1, stack)))
             return MapNode(tuple(entries), self.span(node))
@@ -420,20 +463,24 @@ class _Converter:
                 found.append(self._cut_diagnostic(node, pieces, key))
         return found
 
-    def _cut_diagnostic(self, node: SequenceNode | MappingNode, pieces: list[YamlScalar],
-                        key: YamlScalar | None) -> Diagnostic:
+    def _cut_diagnostic(
+        self, node: SequenceNode | MappingNode, pieces: list[YamlScalar], key: YamlScalar | None
+    ) -> Diagnostic:
         text = ", ".join(p.value for p in pieces)
         if isinstance(node, SequenceNode):
-            where, help_text = ("in a list written in [...], a comma separates the items",
-                                f'put it in quotes, "{text}", or write the list one item per line: - {text}')
+            where, help_text = (
+                "in a list written in [...], a comma separates the items",
+                f'put it in quotes, "{text}", or write the list one item per line: - {text}',
+            )
         else:
             quoted = f'{key.value}: "{text}"' if key is not None else f'"{text}"'
-            where, help_text = ("in a mapping written in {...}, a comma separates the entries",
-                                f"put it in quotes, {quoted}, or write the mapping one key per line")
+            where, help_text = (
+                "in a mapping written in {...}, a comma separates the entries",
+                f"put it in quotes, {quoted}, or write the mapping one key per line",
+            )
         span = mark_span(self.name, pieces[0].start_mark, pieces[-1].end_mark, self.lines)
         commas = "its comma" if len(pieces) == 2 else "its commas"
-        return Diagnostic("E017", f"YAML cut '{text}' at {commas}: {where}", span,
-                          (help_text,))
+        return Diagnostic("E017", f"YAML cut '{text}' at {commas}: {where}", span, (help_text,))
 
     def scalar(self, node: YamlScalar) -> ScalarNode:
         if node.tag not in _SCALAR_TAGS:
@@ -451,8 +498,12 @@ class _Converter:
         if isinstance(value, str):
             surrogate = _SURROGATE.search(value)
             if surrogate:  # only an escape (\uDFFF) makes one; no output could encode the text
-                raise self.error("E014", f"bad value: the escape \\u{ord(surrogate.group()):04X} is half of a "
-                                 "UTF-16 pair (a lone surrogate), not a character", node)
+                raise self.error(
+                    "E014",
+                    f"bad value: the escape \\u{ord(surrogate.group()):04X} is half of a "
+                    "UTF-16 pair (a lone surrogate), not a character",
+                    node,
+                )
         return ScalarNode(value, self.span(node), node.style or None)  # libyaml says "" for plain
 
 
@@ -473,8 +524,12 @@ def _size(node: YamlNode) -> int:
     def size(n: YamlNode) -> int:
         if id(n) not in sizes:
             sizes[id(n)] = 0  # a cycle counts nothing more (it is reported on its own)
-            children = [v for _, v in n.value] if isinstance(n, MappingNode) else (
-                n.value if isinstance(n, SequenceNode) else [])  # keys are not counted, as in the budget
+            children = (
+                [v for _, v in n.value]
+                if isinstance(n, MappingNode)
+                else (n.value if isinstance(n, SequenceNode) else [])
+            )  # keys are not counted, as in the budget
             sizes[id(n)] = 1 + sum(size(c) for c in children)
         return sizes[id(n)]
+
     return size(node)

@@ -6,6 +6,7 @@ can act on: the place, clamped to a line the report can show, what the parser wa
 words, and the likely cause when one is plain (a tab, a quote never closed, a lone carriage
 return). :mod:`compiler.front.source` reports through it.
 """
+
 from __future__ import annotations
 
 import re
@@ -79,11 +80,19 @@ _CONTEXTS = {
 _UNCLOSED = ("while scanning a quoted scalar", "while parsing a flow sequence", "while parsing a flow mapping")
 # PyYAML's names of tokens, as a reader would say them.
 _TOKENS = {  # quoted forms first: "expected <block end>, but found '<scalar>'"
-    "'<stream end>'": "the end of the file", "'<block end>'": "the end of an indented block",
-    "'<scalar>'": "a value", "'<block mapping start>'": "a mapping", "'<block sequence start>'": "a list",
-    "'<alias>'": "an alias", "'<anchor>'": "an anchor", "'<tag>'": "a tag", "'<directive>'": "a directive",
-    "'<document start>'": "'---'", "'<document end>'": "'...'",
-    "<stream end>": "the end of the file", "<block end>": "the end of the indented block",
+    "'<stream end>'": "the end of the file",
+    "'<block end>'": "the end of an indented block",
+    "'<scalar>'": "a value",
+    "'<block mapping start>'": "a mapping",
+    "'<block sequence start>'": "a list",
+    "'<alias>'": "an alias",
+    "'<anchor>'": "an anchor",
+    "'<tag>'": "a tag",
+    "'<directive>'": "a directive",
+    "'<document start>'": "'---'",
+    "'<document end>'": "'...'",
+    "<stream end>": "the end of the file",
+    "<block end>": "the end of the indented block",
 }
 
 
@@ -91,8 +100,11 @@ def yaml_error(err: yaml.YAMLError, text: str, name: str, lines: list[str]) -> D
     if isinstance(err, yaml.reader.ReaderError):  # a character YAML does not allow; it knows only the offset
         line, col = position(text, err.position)
         char = err.character if isinstance(err.character, str) else chr(err.character)
-        return Diagnostic("E010", f"invalid YAML: the character U+{ord(char):04X} is not allowed in a YAML file",
-                          clamp(Span(name, line, col, line, col + 1), lines))
+        return Diagnostic(
+            "E010",
+            f"invalid YAML: the character U+{ord(char):04X} is not allowed in a YAML file",
+            clamp(Span(name, line, col, line, col + 1), lines),
+        )
     if not isinstance(err, yaml.MarkedYAMLError):
         first = str(err).strip().splitlines()[0] if str(err).strip() else "invalid YAML"
         return Diagnostic("E010", f"invalid YAML: {first}", Span(name, 1, 1))
@@ -105,8 +117,12 @@ def yaml_error(err: yaml.YAMLError, text: str, name: str, lines: list[str]) -> D
             return Diagnostic("E010", "invalid YAML: tabs cannot indent YAML; use spaces", span)
         return Diagnostic("E010", "invalid YAML: a tab cannot stand here in YAML; use spaces", span)
     if context.endswith("; first occurrence") and err.context_mark:  # a duplicate anchor
-        return Diagnostic("E010", f"invalid YAML: {context[: -len('; first occurrence')]}", span,
-                          (f"its first occurrence is at {where(err.context_mark)}",))
+        return Diagnostic(
+            "E010",
+            f"invalid YAML: {context[: -len('; first occurrence')]}",
+            span,
+            (f"its first occurrence is at {where(err.context_mark)}",),
+        )
     for token, words in _TOKENS.items():
         problem = problem.replace(token, words)
     problem = problem.replace("found unexpected end of stream", "the file ends too early")
@@ -125,8 +141,9 @@ def yaml_error(err: yaml.YAMLError, text: str, name: str, lines: list[str]) -> D
         if runaway:  # it explains the error better than the structure around it
             notes = [runaway]
         elif opened and "end of the file" in problem and not any("never closed" in n for n in notes):
-            kind = ("list opened with '['" if isinstance(opened, yaml.FlowSequenceStartToken)
-                    else "mapping opened with '{'")
+            kind = (
+                "list opened with '['" if isinstance(opened, yaml.FlowSequenceStartToken) else "mapping opened with '{'"
+            )
             notes = [f"the {kind} at {where(opened.start_mark)} is never closed"]
     lone = _lone_carriage_return(text)
     if lone:
@@ -164,8 +181,13 @@ def _tokens_before(text: str, problem) -> tuple[yaml.Token | None, yaml.Token | 
 def _runaway_quote(last, problem) -> str:
     """A note when the token just before a parse error is a quoted text running over several
     lines: the classic missing closing quote, whose text swallowed the lines up to the next quote."""
-    if (isinstance(last, yaml.ScalarToken) and last.style in ('"', "'")
-            and last.start_mark.line < last.end_mark.line == problem.line):
-        return (f"the quoted text opened at {where(last.start_mark)} runs to line {last.end_mark.line + 1}: "
-                f"is its closing quote missing?")
+    if (
+        isinstance(last, yaml.ScalarToken)
+        and last.style in ('"', "'")
+        and last.start_mark.line < last.end_mark.line == problem.line
+    ):
+        return (
+            f"the quoted text opened at {where(last.start_mark)} runs to line {last.end_mark.line + 1}: "
+            f"is its closing quote missing?"
+        )
     return ""

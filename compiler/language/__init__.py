@@ -10,6 +10,7 @@ of rulespec/README.md's tables iterate these tables instead of keeping lists of 
 This stage sits with the front end and the model: it imports nothing of the compiler but itself,
 so every later pass may read it.
 """
+
 from __future__ import annotations
 
 from .columns import COLUMN_TYPES, ColumnDecl, ColumnType
@@ -18,5 +19,21 @@ from .effects import EFFECTS, EffectDecl, Family, Role
 from .functions import AGGREGATES, FUNCTIONS, AggregateDecl, FunctionDecl
 from .shapes import SHAPES, Shape, ShapeDecl
 
-__all__ = ["AGGREGATES", "COLUMN_TYPES", "DOMAINS", "EFFECTS", "FUNCTIONS", "SHAPES", "AggregateDecl", "ColumnDecl",
-           "ColumnType", "DomainDecl", "EffectDecl", "Family", "FunctionDecl", "Role", "Shape", "ShapeDecl"]
+__all__ = [
+    "AGGREGATES",
+    "COLUMN_TYPES",
+    "DOMAINS",
+    "EFFECTS",
+    "FUNCTIONS",
+    "SHAPES",
+    "AggregateDecl",
+    "ColumnDecl",
+    "ColumnType",
+    "DomainDecl",
+    "EffectDecl",
+    "Family",
+    "FunctionDecl",
+    "Role",
+    "Shape",
+    "ShapeDecl",
+]

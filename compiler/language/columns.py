@@ -4,6 +4,7 @@
 as ``gems``). Each type is declared once in :data:`COLUMN_TYPES` with the expression type its
 attribute has (None: a keyword column's type is that column's own, a prose column gives none).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -32,14 +33,17 @@ class ColumnDecl:
     phrase: str | None = None  # no phrase of its own: the sheets show a column by its title
 
 
-COLUMN_TYPES: dict[ColumnType, ColumnDecl] = {d.type: d for d in (
-    ColumnDecl(ColumnType.NUMBER, INT, "a number", ("group", "header")),
-    ColumnDecl(ColumnType.GEM, GEM, "a gem colour", ("optional", "header")),
-    ColumnDecl(ColumnType.COLOUR, COLOUR, "a colour", ("header",)),
-    ColumnDecl(ColumnType.GEMS, MapOf(GEM, INT), "a table by gem colour", ("prefix",)),
-    ColumnDecl(ColumnType.KEYWORD, None, "a keyword", ("header",)),
-    ColumnDecl(ColumnType.PROSE, None, "a prose text", ("header",)),
-)}
+COLUMN_TYPES: dict[ColumnType, ColumnDecl] = {
+    d.type: d
+    for d in (
+        ColumnDecl(ColumnType.NUMBER, INT, "a number", ("group", "header")),
+        ColumnDecl(ColumnType.GEM, GEM, "a gem colour", ("optional", "header")),
+        ColumnDecl(ColumnType.COLOUR, COLOUR, "a colour", ("header",)),
+        ColumnDecl(ColumnType.GEMS, MapOf(GEM, INT), "a table by gem colour", ("prefix",)),
+        ColumnDecl(ColumnType.KEYWORD, None, "a keyword", ("header",)),
+        ColumnDecl(ColumnType.PROSE, None, "a prose text", ("header",)),
+    )
+}
 
 
 def types_taking(key: str) -> tuple[ColumnType, ...]:

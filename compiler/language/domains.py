@@ -3,6 +3,7 @@ the type its value has in expressions, the keys it takes, whether it may be opti
 phrase key (how `diff` names it, compiler/sheets/lang/*.yaml). The checker (compiler/check/)
 and `diff` read :data:`DOMAINS`; rulespec/README.md's table lists them (tests/test_language.py).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -22,14 +23,17 @@ class DomainDecl:
         return f"diff.enum.domain.{self.name}"
 
 
-DOMAINS: dict[str, DomainDecl] = {d.name: d for d in (
-    DomainDecl("gem", GEM, optional=True),
-    DomainDecl("colour", COLOUR, optional=True),
-    DomainDecl("gem_set", SetOf(GEM), ("min", "max")),
-    DomainDecl("face_up", FACE_UP_CARD),
-    DomainDecl("deck", INT),
-    DomainDecl("reserved", RESERVED_CARD, ("slots",)),
-    DomainDecl("noble", NOBLE),
-    DomainDecl("payment", PAYMENT, ("price", "worth")),
-    DomainDecl("component", ERROR, ("from",), optional=True),
-)}
+DOMAINS: dict[str, DomainDecl] = {
+    d.name: d
+    for d in (
+        DomainDecl("gem", GEM, optional=True),
+        DomainDecl("colour", COLOUR, optional=True),
+        DomainDecl("gem_set", SetOf(GEM), ("min", "max")),
+        DomainDecl("face_up", FACE_UP_CARD),
+        DomainDecl("deck", INT),
+        DomainDecl("reserved", RESERVED_CARD, ("slots",)),
+        DomainDecl("noble", NOBLE),
+        DomainDecl("payment", PAYMENT, ("price", "worth")),
+        DomainDecl("component", ERROR, ("from",), optional=True),
+    )
+}

@@ -12,6 +12,7 @@ files compiler/sheets/lang/{en,fr,nl,sr}.yaml, its lowering routine (and runtime
 in rulespec/README.md and one focused test (tests/test_effects.py): the README's contributor
 section ("Adding an effect") walks `to_bottom` through them.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -74,46 +75,90 @@ class EffectDecl:
 
 
 def _base(key: str, params: tuple[Param, ...], signature: str, **facts: Any) -> EffectDecl:
-    return EffectDecl(key, key, Family.BASE, params, lowering=facts.pop("lowering", key), phrase=f"eff.{key}",
-                      signature=signature, **facts)
+    return EffectDecl(
+        key,
+        key,
+        Family.BASE,
+        params,
+        lowering=facts.pop("lowering", key),
+        phrase=f"eff.{key}",
+        signature=signature,
+        **facts,
+    )
 
 
 def _state(key: str, value: Param, signature: str) -> EffectDecl:
-    return EffectDecl(key, key, Family.STATE, (Role.VARIABLE, value), check="state", lowering="state",
-                      phrase=f"eff.{key}", signature=signature)
+    return EffectDecl(
+        key,
+        key,
+        Family.STATE,
+        (Role.VARIABLE, value),
+        check="state",
+        lowering="state",
+        phrase=f"eff.{key}",
+        signature=signature,
+    )
 
 
-def _zone(key: str, params: tuple[Role, ...], fields: tuple[str, ...], signature: str, runtime: str, name: str = "",
-          **facts: Any) -> EffectDecl:
-    return EffectDecl(key, name or key, Family.ZONE, params, check="zone", lowering="zone", runtime=runtime,
-                      phrase=f"eff.{key}", signature=signature, fields=fields, **facts)
+def _zone(
+    key: str,
+    params: tuple[Role, ...],
+    fields: tuple[str, ...],
+    signature: str,
+    runtime: str,
+    name: str = "",
+    **facts: Any,
+) -> EffectDecl:
+    return EffectDecl(
+        key,
+        name or key,
+        Family.ZONE,
+        params,
+        check="zone",
+        lowering="zone",
+        runtime=runtime,
+        phrase=f"eff.{key}",
+        signature=signature,
+        fields=fields,
+        **facts,
+    )
 
 
 # In the order the messages list them (E409: the base game's effects).
-EFFECTS: dict[str, EffectDecl] = {d.key: d for d in (
-    _base("take", (COLOUR, INT), "take(colour, n)", draws="supply", lowering="tokens"),
-    _base("put_back", (COLOUR, INT), "put_back(colour, n)", draws="tokens", lowering="tokens"),
-    _base("reserve", (FACE_UP_CARD,), "reserve(card)", moves=True, draws="reserved"),
-    _base("reserve_top", (INT,), "reserve_top(level)", draws="reserved"),
-    _base("refill", (FACE_UP_CARD,), "refill(card)", refills=True),
-    _base("pay", (PAYMENT,), "pay(payment)", draws="tokens", pays=True),
-    _base("acquire", (CARD,), "acquire(card)", moves=True),
-    _base("visit", (NOBLE,), "visit(noble)", moves=True),
-    _base("bury", (CARD,), "bury(card)", moves=True),
-    _base("extra_turn", (), "extra_turn()", gives_turn=True),
-    _state("set", Role.VALUE, "set(V, x)"),
-    _state("add", INT, "add(V, n)"),
-    _state("insert", Role.VALUE, "insert(V, x)"),
-    _state("drop", Role.VALUE, "drop(V, x)"),
-    _zone("move", (Role.COMPONENT, Role.ZONE), ("x", "zone"), "move(x, Z)", "_zone_move", moves=True, puts_in=True),
-    _zone("draw", (Role.FACE_DOWN, Role.ZONE), ("pile", "zone"), "draw(P, Z)", "_zone_draw", puts_in=True),
-    _zone("reveal", (Role.FACE_DOWN, Role.SHOWN), ("pile", "zone"), "reveal(P, D)", "_zone_reveal", puts_in=True),
-    _zone("refill_zone", (Role.SHOWN,), ("zone",), "refill(D)", "_zone_refill", name="refill", refills=True),
-    _zone("to_bottom", (Role.COMPONENT, Role.PILE), ("x", "zone"), "to_bottom(x, P)", "_zone_to_bottom", moves=True,
-          puts_in=True),
-    _zone("discard", (Role.COMPONENT,), ("x",), "discard(x)", "_zone_discard", moves=True),
-    _zone("shuffle", (Role.PILE,), ("zone",), "shuffle(P)", "_zone_shuffle"),
-)}
+EFFECTS: dict[str, EffectDecl] = {
+    d.key: d
+    for d in (
+        _base("take", (COLOUR, INT), "take(colour, n)", draws="supply", lowering="tokens"),
+        _base("put_back", (COLOUR, INT), "put_back(colour, n)", draws="tokens", lowering="tokens"),
+        _base("reserve", (FACE_UP_CARD,), "reserve(card)", moves=True, draws="reserved"),
+        _base("reserve_top", (INT,), "reserve_top(level)", draws="reserved"),
+        _base("refill", (FACE_UP_CARD,), "refill(card)", refills=True),
+        _base("pay", (PAYMENT,), "pay(payment)", draws="tokens", pays=True),
+        _base("acquire", (CARD,), "acquire(card)", moves=True),
+        _base("visit", (NOBLE,), "visit(noble)", moves=True),
+        _base("bury", (CARD,), "bury(card)", moves=True),
+        _base("extra_turn", (), "extra_turn()", gives_turn=True),
+        _state("set", Role.VALUE, "set(V, x)"),
+        _state("add", INT, "add(V, n)"),
+        _state("insert", Role.VALUE, "insert(V, x)"),
+        _state("drop", Role.VALUE, "drop(V, x)"),
+        _zone("move", (Role.COMPONENT, Role.ZONE), ("x", "zone"), "move(x, Z)", "_zone_move", moves=True, puts_in=True),
+        _zone("draw", (Role.FACE_DOWN, Role.ZONE), ("pile", "zone"), "draw(P, Z)", "_zone_draw", puts_in=True),
+        _zone("reveal", (Role.FACE_DOWN, Role.SHOWN), ("pile", "zone"), "reveal(P, D)", "_zone_reveal", puts_in=True),
+        _zone("refill_zone", (Role.SHOWN,), ("zone",), "refill(D)", "_zone_refill", name="refill", refills=True),
+        _zone(
+            "to_bottom",
+            (Role.COMPONENT, Role.PILE),
+            ("x", "zone"),
+            "to_bottom(x, P)",
+            "_zone_to_bottom",
+            moves=True,
+            puts_in=True,
+        ),
+        _zone("discard", (Role.COMPONENT,), ("x",), "discard(x)", "_zone_discard", moves=True),
+        _zone("shuffle", (Role.PILE,), ("zone",), "shuffle(P)", "_zone_shuffle"),
+    )
+}
 
 
 def of_family(family: Family) -> dict[str, EffectDecl]:

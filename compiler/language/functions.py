@@ -6,6 +6,7 @@ collection (`sum(c.points for c in market[1])`). `min` and `max` are both. The c
 them by their phrase keys (compiler/sheets/lang/*.yaml), and rulespec/README.md's tables list
 them (tests/test_language.py checks both ways).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -37,18 +38,24 @@ class AggregateDecl:
     phrase: str
 
 
-FUNCTIONS: dict[str, FunctionDecl] = {d.name: d for d in (
-    FunctionDecl("min", "numbers", (INT,), True, INT, "min", "fn.min", "min(a, b, ...)"),
-    FunctionDecl("max", "numbers", (INT,), True, INT, "max", "fn.max", "max(a, b, ...)"),
-    FunctionDecl("abs", "number", (INT,), False, INT, "abs", "fn.abs", "abs(n)"),
-    FunctionDecl("size", "collection", (SetOf(ERROR),), False, INT, "len", "fn.size", "size(collection)"),
-)}
+FUNCTIONS: dict[str, FunctionDecl] = {
+    d.name: d
+    for d in (
+        FunctionDecl("min", "numbers", (INT,), True, INT, "min", "fn.min", "min(a, b, ...)"),
+        FunctionDecl("max", "numbers", (INT,), True, INT, "max", "fn.max", "max(a, b, ...)"),
+        FunctionDecl("abs", "number", (INT,), False, INT, "abs", "fn.abs", "abs(n)"),
+        FunctionDecl("size", "collection", (SetOf(ERROR),), False, INT, "len", "fn.size", "size(collection)"),
+    )
+}
 
-AGGREGATES: dict[str, AggregateDecl] = {d.name: d for d in (
-    AggregateDecl("sum", INT, INT, "agg.sum"),
-    AggregateDecl("count", BOOL, INT, "agg.count"),
-    AggregateDecl("all", BOOL, BOOL, "agg.all"),
-    AggregateDecl("any", BOOL, BOOL, "agg.any"),
-    AggregateDecl("min", INT, INT, "agg.min"),
-    AggregateDecl("max", INT, INT, "agg.max"),
-)}
+AGGREGATES: dict[str, AggregateDecl] = {
+    d.name: d
+    for d in (
+        AggregateDecl("sum", INT, INT, "agg.sum"),
+        AggregateDecl("count", BOOL, INT, "agg.count"),
+        AggregateDecl("all", BOOL, BOOL, "agg.all"),
+        AggregateDecl("any", BOOL, BOOL, "agg.any"),
+        AggregateDecl("min", INT, INT, "agg.min"),
+        AggregateDecl("max", INT, INT, "agg.max"),
+    )
+}

@@ -7,6 +7,7 @@ cité choisie" and not "l'élément choisi (cité)". The checker reads these tab
 pick the article and the agreement of each phrase by the gender (``compiler/sheets/lang/*.yaml``,
 keys written ``KEY@GENDER``).
 """
+
 from __future__ import annotations
 
 # The genders a language's phrases agree with; English has none (an article does not change).

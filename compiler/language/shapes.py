@@ -5,6 +5,7 @@ member and prints as its name: messages and sheets say ``pile`` as before. Each 
 declared once, in :data:`SHAPES`, with the zone keys that fit it (E541 for another), read by
 the zones check (compiler/check/zones.py), the lowering and the sheets.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -41,14 +42,22 @@ class ShapeDecl:
     phrase: str | None = None  # compiler/sheets/lang/*.yaml: how the setup lays it out, if it has words of its own
 
 
-SHAPES: dict[Shape, ShapeDecl] = {d.shape: d for d in (
-    ShapeDecl(Shape.PILE, ("by",), "face down, ordered, drawn from the top", "sheet.setup.pile"),
-    ShapeDecl(Shape.DISPLAY, ("by", "size", "source"), "face up, fixed slots that stay empty until refilled"),
-    ShapeDecl(Shape.ROW, ("by", "size", "source"), "face up, closes up when a component leaves"),
-    ShapeDecl(Shape.HOLDING, ("per_player", "limit", "private_when_drawn"), "a player's, or shared"),
-    ShapeDecl(Shape.BAG, (), "face down, in no order: a draw takes a component at random, and one put in goes in "
-              "at random (the game's seeded generator)", "sheet.setup.bag"),
-)}
+SHAPES: dict[Shape, ShapeDecl] = {
+    d.shape: d
+    for d in (
+        ShapeDecl(Shape.PILE, ("by",), "face down, ordered, drawn from the top", "sheet.setup.pile"),
+        ShapeDecl(Shape.DISPLAY, ("by", "size", "source"), "face up, fixed slots that stay empty until refilled"),
+        ShapeDecl(Shape.ROW, ("by", "size", "source"), "face up, closes up when a component leaves"),
+        ShapeDecl(Shape.HOLDING, ("per_player", "limit", "private_when_drawn"), "a player's, or shared"),
+        ShapeDecl(
+            Shape.BAG,
+            (),
+            "face down, in no order: a draw takes a component at random, and one put in goes in "
+            "at random (the game's seeded generator)",
+            "sheet.setup.bag",
+        ),
+    )
+}
 
 
 def shapes_taking(key: str) -> tuple[Shape, ...]:

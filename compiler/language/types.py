@@ -10,6 +10,7 @@ function's declaration can name its parameter and result types without importing
 ``SetOf(T)``, ``MapOf(K, V)``, ``Comp`` (a component of a spec's own kind), ``Keyword`` (a value
 of a keyword column) and ``ZoneT`` (a zone of the spec's own).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -83,8 +84,15 @@ class ZoneT(SetOf):
 
 AnyType = Type | SetOf | MapOf | Comp | Keyword  # a type of the expression language
 
-_NOUNS = {"gem": "gem colour", "colour": "token colour", "int": "number", "bool": "condition",
-          "setup": "player-count row", "none": "none", "?": "value"}
+_NOUNS = {
+    "gem": "gem colour",
+    "colour": "token colour",
+    "int": "number",
+    "bool": "condition",
+    "setup": "player-count row",
+    "none": "none",
+    "?": "value",
+}
 
 
 def noun(t: object) -> str:

@@ -45,10 +45,20 @@ folding, negation and the other questions asked of an expression are tree passes
 the tree is shaped by transformations (:mod:`.shapes`, and liveness: :func:`.tree.tidy`), and
 written as Python by the tree's one printer (:mod:`.printer`).
 """
+
 from .driver import lower
 from .expressions import ExprCompiler
 from .layout import DecisionPlan, EnginePlan, LoweringBug, ParamLayout, payment_vectors
 from .tokens import effect_located, raise_rule_error
 
-__all__ = ["DecisionPlan", "EnginePlan", "ExprCompiler", "LoweringBug", "ParamLayout", "effect_located", "lower",
-           "payment_vectors", "raise_rule_error"]
+__all__ = [
+    "DecisionPlan",
+    "EnginePlan",
+    "ExprCompiler",
+    "LoweringBug",
+    "ParamLayout",
+    "effect_located",
+    "lower",
+    "payment_vectors",
+    "raise_rule_error",
+]

@@ -3,6 +3,7 @@ purchases (refill, acquire, bury), as statements: helpers of compiler/lower/expr
 from it to keep each module small. `p` is the card's Python name; a face-up card also has its
 place, `p_LI` and `p_SI`; the `compiler` is the ExprCompiler, which keeps Game.face_up_costs in
 step with the market where the engine has it."""
+
 from __future__ import annotations
 
 import ast
@@ -28,12 +29,18 @@ def refill(compiler, p: str) -> list:
     deck = ir.name("_deck")
     top = ir.method(deck, "pop")
     if not compiler.plan.face_up_costs:
-        return [Assign((deck,), ir.sub(ir.dotted("g.decks"), f"{p}_LI")),
-                Assign((_slot(p),), ir.ifexp(deck, top, NONE))]
-    return [Assign((deck,), ir.sub(ir.dotted("g.decks"), f"{p}_LI")),
-            If(deck, [Assign((_slot(p), ir.name("_card")), top),
-                      *compiler.face_up_cost(p, ir.sub("CARD_COST", "_card"))],
-               [Assign((_slot(p),), NONE), *compiler.face_up_cost(p, NO_CARD_COST)])]
+        return [
+            Assign((deck,), ir.sub(ir.dotted("g.decks"), f"{p}_LI")),
+            Assign((_slot(p),), ir.ifexp(deck, top, NONE)),
+        ]
+    return [
+        Assign((deck,), ir.sub(ir.dotted("g.decks"), f"{p}_LI")),
+        If(
+            deck,
+            [Assign((_slot(p), ir.name("_card")), top), *compiler.face_up_cost(p, ir.sub("CARD_COST", "_card"))],
+            [Assign((_slot(p),), NONE), *compiler.face_up_cost(p, NO_CARD_COST)],
+        ),
+    ]
 
 
 def acquire(compiler, p: str, origin: str) -> list:
@@ -41,19 +48,33 @@ def acquire(compiler, p: str, origin: str) -> list:
     if origin == "face_up":
         out = [If(ir.compare(_slot(p), "==", p), [Assign((_slot(p),), NONE), *compiler.face_up_cost(p, NO_CARD_COST)])]
     else:
-        out = [If(ir.compare(p, "in", _mine("_res")), [Do(ir.method(_mine("_res"), "remove", p)),
-                                                       If(ir.compare(p, "in", _mine("blind")),
-                                                          [Do(ir.method(_mine("blind"), "remove", p))])])]
+        out = [
+            If(
+                ir.compare(p, "in", _mine("_res")),
+                [
+                    Do(ir.method(_mine("_res"), "remove", p)),
+                    If(ir.compare(p, "in", _mine("blind")), [Do(ir.method(_mine("blind"), "remove", p))]),
+                ],
+            )
+        ]
     bonus = ir.sub("bon", ir.sub("CARD_BONUS", p))
-    return out + [Append(_mine("_bought"), ir.name(p)), Assign((bonus,), ir.const(1), "+="),
-                  Assign((_mine("_pts"),), ir.sub("CARD_POINTS", p), "+=")]
+    return out + [
+        Append(_mine("_bought"), ir.name(p)),
+        Assign((bonus,), ir.const(1), "+="),
+        Assign((_mine("_pts"),), ir.sub("CARD_POINTS", p), "+="),
+    ]
 
 
 def bury(compiler, p: str, origin: str) -> list:
     """A card to the bottom of its level's deck (drawn last), from the market or the hand."""
     if origin == "face_up":
-        return [Do(ir.method(ir.sub(ir.dotted("g.decks"), f"{p}_LI"), "insert", 0, p)), Assign((_slot(p),), NONE),
-                *compiler.face_up_cost(p, NO_CARD_COST)]
-    return [Do(ir.method(_mine("_res"), "remove", p)),
-            If(ir.compare(p, "in", _mine("blind")), [Do(ir.method(_mine("blind"), "remove", p))]),
-            Do(ir.method(ir.sub(ir.dotted("g.decks"), ir.minus(ir.sub("CARD_LEVEL", p), 1)), "insert", 0, p))]
+        return [
+            Do(ir.method(ir.sub(ir.dotted("g.decks"), f"{p}_LI"), "insert", 0, p)),
+            Assign((_slot(p),), NONE),
+            *compiler.face_up_cost(p, NO_CARD_COST),
+        ]
+    return [
+        Do(ir.method(_mine("_res"), "remove", p)),
+        If(ir.compare(p, "in", _mine("blind")), [Do(ir.method(_mine("blind"), "remove", p))]),
+        Do(ir.method(ir.sub(ir.dotted("g.decks"), ir.minus(ir.sub("CARD_LEVEL", p), 1)), "insert", 0, p)),
+    ]

@@ -5,6 +5,7 @@ whether one of them is in S), (the counts that are never negative: fold.never_ne
 
 Pure helpers of compiler/lower/expressions.py, split from it to keep each module small; the
 `compiler` they take is its ExprCompiler."""
+
 from __future__ import annotations
 
 import ast
@@ -39,8 +40,10 @@ def market_loop(compiler, var: str, coll, body, env, span) -> For:
     pyvar = spec_name("v_", var, span)
     index = _market_index(compiler, coll, env)
     assert index is not None, "a market loop walks a row of the market"
-    head = [If(ir.compare(pyvar, "is", ir.const(None)), [Continue()]),
-            Assign((ir.name(f"{pyvar}_LI"),), index, pure=True)]
+    head = [
+        If(ir.compare(pyvar, "is", ir.const(None)), [Continue()]),
+        Assign((ir.name(f"{pyvar}_LI"),), index, pure=True),
+    ]
     body_code = compiler.stmt(body, {**env, var: ("var", "card", pyvar, "face_up")})
     row = ir.sub(ir.dotted("g.market"), index)
     return For(ir.tuple_(f"{pyvar}_SI", pyvar), ir.call("list", ir.call("enumerate", row)), head + body_code)
@@ -48,8 +51,7 @@ def market_loop(compiler, var: str, coll, body, env, span) -> For:
 
 def constant_component(node, env) -> tuple[str, int] | None:
     """(kind tag, id) of a component known at compile time (a choice written out per component)."""
-    if isinstance(node, Name) and node.id in env and env[node.id][0] == "const" \
-            and is_component(str(env[node.id][1])):
+    if isinstance(node, Name) and node.id in env and env[node.id][0] == "const" and is_component(str(env[node.id][1])):
         return env[node.id][1], env[node.id][2]
     return None
 
@@ -59,8 +61,7 @@ def components_with(compiler, func, body, var: str, elem_kind: str, env) -> list
     number known now: the ids of the components whose COLUMN is VALUE (the table is known at
     compile time), so the engine asks whether one of them is in S instead of walking S. None
     for any other aggregate."""
-    if func != "any" or not is_component(elem_kind) or not isinstance(body, Compare) \
-            or body.op != "==":
+    if func != "any" or not is_component(elem_kind) or not isinstance(body, Compare) or body.op != "==":
         return None
     for side, other in ((body.left, body.right), (body.right, body.left)):
         if not (isinstance(side, Attribute) and side.obj == Name(var, None)):

@@ -1,5 +1,6 @@
 """One decision lowered to statement trees: its legal-action generator (see :mod:`.legal`),
 its effects, why an action is illegal, and the payments a purchase accepts."""
+
 from __future__ import annotations
 
 import ast
@@ -21,10 +22,12 @@ def standard_locals(player: ast.expr | None = None) -> list:
     """The locals every generated rule function may read: the acting seat (`g._cp` unless
     `player` says), the supply, its tokens and bonuses; the ones a function does not read are
     dropped by tree.tidy."""
-    return [Assign((ir.name("me"),), player if player is not None else ir.dotted("g._cp"), pure=True),
-            Assign((ir.name("sup"),), ir.dotted("g.supply"), pure=True),
-            Assign((ir.name("tok"),), ir.sub(ir.dotted("g._tok"), "me"), pure=True),
-            Assign((ir.name("bon"),), ir.sub(ir.dotted("g._bon"), "me"), pure=True)]
+    return [
+        Assign((ir.name("me"),), player if player is not None else ir.dotted("g._cp"), pure=True),
+        Assign((ir.name("sup"),), ir.dotted("g.supply"), pure=True),
+        Assign((ir.name("tok"),), ir.sub(ir.dotted("g._tok"), "me"), pure=True),
+        Assign((ir.name("bon"),), ir.sub(ir.dotted("g._bon"), "me"), pure=True),
+    ]
 
 
 def scalar_preamble(plan: EnginePlan, used: set[str]) -> list:
@@ -41,9 +44,20 @@ def param_env(layouts: list[ParamLayout]) -> dict:
     env = {}
     for lay in layouts:
         p = lay.param
-        kind = lower_zones.COMPONENT + p.source if p.domain == "component" else {
-            "gem": "colour", "colour": "colour", "gem_set": "set", "face_up": "card", "reserved": "card",
-            "deck": "int", "noble": "noble", "payment": "payment"}[p.domain]
+        kind = (
+            lower_zones.COMPONENT + p.source
+            if p.domain == "component"
+            else {
+                "gem": "colour",
+                "colour": "colour",
+                "gem_set": "set",
+                "face_up": "card",
+                "reserved": "card",
+                "deck": "int",
+                "noble": "noble",
+                "payment": "payment",
+            }[p.domain]
+        )
         env[p.name] = ("param", kind, spec_name("p_", p.name, p.span), p.domain)
     return env
 
@@ -99,15 +113,23 @@ class DecisionLowering:
             for x in walk(node):
                 if not (isinstance(x, Aggregate) and x.func == "count" and x.collection == Name("gems", None)):
                     continue
-                mine = [compiler.expr(x.body, {**self.env, x.var: ("const", "colour", gi)})
-                        for gi in range(len(self.plan.gems))]
+                mine = [
+                    compiler.expr(x.body, {**self.env, x.var: ("const", "colour", gi)})
+                    for gi in range(len(self.plan.gems))
+                ]
                 if ir.same(mine, tests):
                     bits = tuple(bin(m).count("1") for m in range(1 << len(tests)))
-                    self.add_helper(Assign((ir.name("_BITS"),), ir.const(bits),
-                                           note=comment("the number of colours in each bitmask")))
+                    self.add_helper(
+                        Assign(
+                            (ir.name("_BITS"),), ir.const(bits), note=comment("the number of colours in each bitmask")
+                        )
+                    )
                     local = f"bits_{k}"
-                    return _substitute(node, x, Name(local, x.span)), \
-                        {**self.env, local: ("var", "int", ir.sub("_BITS", f"mask_{k}"))}, local
+                    return (
+                        _substitute(node, x, Name(local, x.span)),
+                        {**self.env, local: ("var", "int", ir.sub("_BITS", f"mask_{k}"))},
+                        local,
+                    )
         finally:
             compiler.hoist = saved
         return node, self.env, None
@@ -115,8 +137,10 @@ class DecisionLowering:
     def cost_bindings(self, card: str) -> list:
         """A legal loop's card cost: the tuple, then one local per gem (tree.tidy keeps what is read)."""
         gems = ir.unpack(f"cc_{card}_G{gi}" for gi in range(len(self.plan.gems)))
-        return [Assign((ir.name(f"cc_{card}"),), ir.sub("CARD_COST", card), pure=True),
-                Assign((gems,), ir.name(f"cc_{card}"), pure=True)]
+        return [
+            Assign((ir.name(f"cc_{card}"),), ir.sub("CARD_COST", card), pure=True),
+            Assign((gems,), ir.name(f"cc_{card}"), pure=True),
+        ]
 
     def mentions(self, param: str, attr: str) -> bool:
         """Does anything of this decision (condition, prices, effects) read `param.attr`?"""
@@ -127,11 +151,15 @@ class DecisionLowering:
         nodes: list = [self.d.condition] + [p.price for p in self.d.params if p.price is not None]  # Expr, Stmt
         if in_effects:
             nodes += self.d.effects
-        return any(isinstance(x, Attribute) and x.name == attr and x.obj == Name(param, None)
-                   for node in nodes for x in walk(node))
+        return any(
+            isinstance(x, Attribute) and x.name == attr and x.obj == Name(param, None)
+            for node in nodes
+            for x in walk(node)
+        )
 
-    def cannot_pay(self, p: Param, compiler: ExprCompiler, k: int, keep_prices: bool, into: list,
-                   preamble: list) -> tuple[ast.expr, list[ast.expr] | None]:
+    def cannot_pay(
+        self, p: Param, compiler: ExprCompiler, k: int, keep_prices: bool, into: list, preamble: list
+    ) -> tuple[ast.expr, list[ast.expr] | None]:
         """A condition: the player cannot pay this price even with all the gold they hold; and,
         in its plain form (each gem's price, a local, against the tokens and a cover local), the
         compiled price of each gem (see shapes.flat_face_up_loop), else None.
@@ -155,6 +183,7 @@ class DecisionLowering:
         def rounded(terms: list) -> ast.expr:  # each shortfall divided by the worth, rounded up
             least = ir.total(ir.neg(ir.binop(ir.neg(t), "//", worth)) for t in terms)
             return ir.and_(ir.compare(worth, ">", 1), ir.compare(least, ">", gold))
+
         return self._cannot_pay_one_for_one(p, compiler, k, keep_prices, into, preamble, covers, rounded)
 
     def _worth_local(self, p: Param, compiler: ExprCompiler, into: list, preamble: list) -> ast.Name:
@@ -170,10 +199,17 @@ class DecisionLowering:
         preamble.append(Assign((ir.name(name),), value, note=note))
         return ir.name(name)
 
-    def _cannot_pay_one_for_one(self, p: Param, compiler: ExprCompiler, k: int, keep_prices: bool, into: list,
-                                preamble: list, gold_covers: ast.expr,
-                                rounded: Callable[[list], ast.expr] | None = None
-                                ) -> tuple[ast.expr, list[ast.expr] | None]:
+    def _cannot_pay_one_for_one(
+        self,
+        p: Param,
+        compiler: ExprCompiler,
+        k: int,
+        keep_prices: bool,
+        into: list,
+        preamble: list,
+        gold_covers: ast.expr,
+        rounded: Callable[[list], ast.expr] | None = None,
+    ) -> tuple[ast.expr, list[ast.expr] | None]:
         """cannot_pay: the total shortfall after the tokens held is more than the gems the gold
         may cover (`gold_covers`: the gold held, or gold times worth); with `rounded`, or that test
         of the shortfalls (the exact test with a worth, which divides each)."""
@@ -184,14 +220,21 @@ class DecisionLowering:
                 inner = other
         if keep_prices or inner is None:
             for gi in gems:
-                into.append(Assign((ir.name(f"_p{gi}"),),
-                                   compiler.expr(p.price, {**self.env, 'c': ('const', 'colour', gi)})))
-            terms = [ir.ifexp(ir.compare(f"_p{gi}", ">", f"t{gi}"), ir.minus(f"_p{gi}", f"t{gi}"), ir.const(0))
-                     for gi in gems]
+                into.append(
+                    Assign((ir.name(f"_p{gi}"),), compiler.expr(p.price, {**self.env, "c": ("const", "colour", gi)}))
+                )
+            terms = [
+                ir.ifexp(ir.compare(f"_p{gi}", ">", f"t{gi}"), ir.minus(f"_p{gi}", f"t{gi}"), ir.const(0))
+                for gi in gems
+            ]
             short = ir.compare(ir.total(terms), ">", gold_covers)
             return (ir.or_(short, rounded(terms)) if rounded else short), None
-        covered = isinstance(inner, Binary) and inner.op == "-" and position(inner.right, self.order) < k - 1 \
+        covered = (
+            isinstance(inner, Binary)
+            and inner.op == "-"
+            and position(inner.right, self.order) < k - 1
             and not any(isinstance(x, Name) and x.id in self.order for x in walk(inner.right))
+        )
         over, terms, lefts = self._shortfalls(inner, compiler, covered, preamble)
         wild = len(self.plan.gems)
         # Short of some gem (tested gem by gem, stopping at the first), and the gold held does
@@ -211,14 +254,20 @@ class DecisionLowering:
         lefts: list[ast.expr | None] = []
         if covered:
             rights = tuple(compiler.expr(inner.right, {**self.env, "c": ("const", "colour", gi)}) for gi in gems)
-            cover = self.plan.cover_names.setdefault(ir.key(rights), "w" if not self.plan.cover_names
-                                                     else f"w{len(self.plan.cover_names)}_")
+            cover = self.plan.cover_names.setdefault(
+                ir.key(rights), "w" if not self.plan.cover_names else f"w{len(self.plan.cover_names)}_"
+            )
         for gi in gems:
             env = {**self.env, "c": ("const", "colour", gi)}
             left_node = inner.left if covered else inner
             if covered:
-                preamble.append(Assign((ir.name(f"{cover}{gi}"),), ir.add(rights[gi], f"t{gi}"),
-                                       note=comment(f"{unparse(inner.right)} plus the tokens held")))
+                preamble.append(
+                    Assign(
+                        (ir.name(f"{cover}{gi}"),),
+                        ir.add(rights[gi], f"t{gi}"),
+                        note=comment(f"{unparse(inner.right)} plus the tokens held"),
+                    )
+                )
                 left, right = compiler.expr(inner.left, env), ir.name(f"{cover}{gi}")
             else:
                 left, right = compiler.expr(inner, env), ir.name(f"t{gi}")
@@ -230,16 +279,18 @@ class DecisionLowering:
             else:
                 lefts.append(None)
                 over.append(ir.compare(ir.minus(left, right), ">", 0))
-                terms.append(ir.ifexp(ir.compare(ir.walrus(f"_d{gi}", ir.minus(left, right)), ">", 0),
-                                      f"_d{gi}", ir.const(0)))
+                terms.append(
+                    ir.ifexp(ir.compare(ir.walrus(f"_d{gi}", ir.minus(left, right)), ">", 0), f"_d{gi}", ir.const(0))
+                )
         return over, terms, lefts
 
     def add_helper(self, node) -> None:
         if node not in self.plan.helpers:  # each decision is lowered twice (alone and fused)
             self.plan.helpers.append(node)
 
-    def subset_table(self, table: str, lay: ParamLayout, by_size: bool, base: int | None = None,
-                     sizes: list[int] | None = None) -> Table:
+    def subset_table(
+        self, table: str, lay: ParamLayout, by_size: bool, base: int | None = None, sizes: list[int] | None = None
+    ) -> Table:
         """The subsets of the colours in each bitmask, with their index (by size if `by_size`).
 
         With `base`, each entry is the action id of the subset (base + index) instead. With
@@ -255,10 +306,18 @@ class DecisionLowering:
             by = [[e for e in entries if len(e[1]) == size] for size in range(n + 1)] if by_size else [entries]
             groups = tuple(tuple(base + i if base is not None else (i, tuple(s)) for i, s in group) for group in by)
             rows.append(ir.const(groups if by_size else groups[0]))
-        what = "by bitmask, then by size" if by_size else \
-            "by bitmask, of the size the rules allow with it" if sizes is not None else "by bitmask"
-        content = "action ids of the subsets of the colours" if base is not None else \
-            "subsets of the colours, with their index"
+        what = (
+            "by bitmask, then by size"
+            if by_size
+            else "by bitmask, of the size the rules allow with it"
+            if sizes is not None
+            else "by bitmask"
+        )
+        content = (
+            "action ids of the subsets of the colours"
+            if base is not None
+            else "subsets of the colours, with their index"
+        )
         return Table(table, rows, comment(f"{content}, {what}"))
 
     def bind_params(self, args: ast.expr | None, layouts=None) -> list:
@@ -275,15 +334,21 @@ class DecisionLowering:
             if p.domain in ("gem", "colour", "gem_set", "deck"):
                 out.append(Assign((local,), ir.name(arg), pure=True))
             elif p.domain == "face_up":
-                out += [Assign((ir.tuple_(f"{name}_LI", f"{name}_SI"),), ir.name(arg), pure=True),
-                        Assign((local,), ir.sub(ir.sub(ir.dotted("g.market"), f"{name}_LI"), f"{name}_SI"), pure=True),
-                        Assign((ir.name(f"cc_{name}"),), ir.sub("CARD_COST", name), pure=True)]
+                out += [
+                    Assign((ir.tuple_(f"{name}_LI", f"{name}_SI"),), ir.name(arg), pure=True),
+                    Assign((local,), ir.sub(ir.sub(ir.dotted("g.market"), f"{name}_LI"), f"{name}_SI"), pure=True),
+                    Assign((ir.name(f"cc_{name}"),), ir.sub("CARD_COST", name), pure=True),
+                ]
             elif p.domain == "reserved":
-                out += [Assign((local,), ir.sub(ir.sub(ir.dotted("g._res"), "me"), arg), pure=True),
-                        Assign((ir.name(f"cc_{name}"),), ir.sub("CARD_COST", name), pure=True)]
+                out += [
+                    Assign((local,), ir.sub(ir.sub(ir.dotted("g._res"), "me"), arg), pure=True),
+                    Assign((ir.name(f"cc_{name}"),), ir.sub("CARD_COST", name), pure=True),
+                ]
             elif p.domain == "noble":
-                out += [Assign((local,), ir.sub(ir.dotted("g.noble_row"), arg), pure=True),
-                        Assign((ir.name(f"nr_{name}"),), ir.sub("NOBLE_REQUIRES", name), pure=True)]
+                out += [
+                    Assign((local,), ir.sub(ir.dotted("g.noble_row"), arg), pure=True),
+                    Assign((ir.name(f"nr_{name}"),), ir.sub("NOBLE_REQUIRES", name), pure=True),
+                ]
             elif p.domain == "payment":
                 out += self._bind_payment(p, name, arg)
             elif p.domain == "component":
@@ -297,8 +362,11 @@ class DecisionLowering:
         if self.plan.worth:  # gold + covers vectors: the tokens of each gem spent are its price less the covers
             return self._bind_worth_payment(p, name, arg, prices)
         gold = ir.unpack(f"_g{gi}" for gi in gems)
-        targets = (gold, ir.name(f"{name}_GOLD")) if self.mentions(p.name, "gold") or self.mentions(p.name, "covers") \
+        targets = (
+            (gold, ir.name(f"{name}_GOLD"))
+            if self.mentions(p.name, "gold") or self.mentions(p.name, "covers")
             else (gold,)
+        )
         out: list = [Assign(targets, ir.sub("PAYMENTS", arg), note=comment("gold spent on each gem"), pure=True)]
         for gi in gems:  # the tokens of each gem spent: its price less the gold paid for it
             out.append(Assign((ir.name(f"{name}_S{gi}"),), ir.minus(prices[gi], f"_g{gi}"), pure=True))
@@ -311,15 +379,22 @@ class DecisionLowering:
         """A payment of a table with a worth: gold per gem, then the gems it covers."""
         gems = range(len(self.plan.gems))
         vec = ir.unpack([f"_g{gi}" for gi in gems] + [f"_c{gi}" for gi in gems])
-        out: list = [Assign((vec,), ir.sub("PAYMENTS", arg),
-                            note=comment("gold spent on each gem, then the gems it covers"), pure=True)]
+        out: list = [
+            Assign(
+                (vec,),
+                ir.sub("PAYMENTS", arg),
+                note=comment("gold spent on each gem, then the gems it covers"),
+                pure=True,
+            )
+        ]
         for gi in gems:  # the tokens of each gem spent: its price less the gems the gold covers
             out.append(Assign((ir.name(f"{name}_S{gi}"),), ir.minus(prices[gi], f"_c{gi}"), pure=True))
         out.append(Assign((ir.name(f"{name}_GT"),), ir.total(f"_g{gi}" for gi in gems), pure=True))
         for attr, local in (("gold", "_g"), ("covers", "_c"), ("spent", f"{name}_S")):
             if self.mentions(p.name, attr):
-                out.append(Assign((ir.name(f"{name}_{attr.upper()}"),), ir.tuple_(*(f"{local}{gi}" for gi in gems)),
-                                  pure=True))
+                out.append(
+                    Assign((ir.name(f"{name}_{attr.upper()}"),), ir.tuple_(*(f"{local}{gi}" for gi in gems)), pure=True)
+                )
         return out
 
     def worth_arg(self, p: Param, compiler: ExprCompiler) -> list[ast.expr]:
@@ -342,8 +417,14 @@ class DecisionLowering:
             compiler.drawn |= {DRAWS[x.name] for x in walk(stmt) if isinstance(x, Effect) and x.name in DRAWS}
         if not d.effects:
             body.append(Pass())
-        return [Def(self.dp.function("_do_"), "g, args", body,
-                    docstring(printable(f"Effects of {kind} '{d.name}' ({self.where}).")))]
+        return [
+            Def(
+                self.dp.function("_do_"),
+                "g, args",
+                body,
+                docstring(printable(f"Effects of {kind} '{d.name}' ({self.where}).")),
+            )
+        ]
 
     def why(self) -> list:
         """def _why_NAME(g, args): the first reason the action is not legal, in words."""
@@ -360,11 +441,11 @@ class DecisionLowering:
         for c in conjuncts(d.condition):
             if deferred is not None and deferred.param.name in free_names(c):
                 continue  # a condition on the payment: checked below, over every payment
-            body.append(If(compiler.negation(compiler.expr(c, self.env)),
-                           [Return(_unmet(c, self.plan, d))]))
+            body.append(If(compiler.negation(compiler.expr(c, self.env)), [Return(_unmet(c, self.plan, d))]))
         if deferred is not None:
-            body.append(If(ir.not_(ir.call(self.dp.function("_payopts_"), "g", "args")),
-                           [Return(_unpaid(self.plan, d))]))
+            body.append(
+                If(ir.not_(ir.call(self.dp.function("_payopts_"), "g", "args")), [Return(_unpaid(self.plan, d))])
+            )
         body.append(Return(ir.const(None)))
         return [Def(self.dp.function("_why_"), "g, args", body)]
 
@@ -378,16 +459,37 @@ class DecisionLowering:
             if p.domain == "face_up":
                 row, slot = ir.sub(arg, 0), ir.sub(arg, 1)
                 market_row = ir.sub(ir.dotted("g.market"), row)
-                out.append(If(ir.or_(ir.compare(slot, ">=", ir.call("len", market_row)),
-                                     ir.compare(ir.sub(market_row, slot), "is", ir.const(None))),
-                              [Return(ir.binop(ir.const("there is no face-up card at %d.%d"), "%",
-                                               ir.tuple_(ir.sub("LEVELS", row), ir.add(slot, 1))))]))
+                out.append(
+                    If(
+                        ir.or_(
+                            ir.compare(slot, ">=", ir.call("len", market_row)),
+                            ir.compare(ir.sub(market_row, slot), "is", ir.const(None)),
+                        ),
+                        [
+                            Return(
+                                ir.binop(
+                                    ir.const("there is no face-up card at %d.%d"),
+                                    "%",
+                                    ir.tuple_(ir.sub("LEVELS", row), ir.add(slot, 1)),
+                                )
+                            )
+                        ],
+                    )
+                )
             elif p.domain == "reserved":
-                out.append(If(ir.compare(arg, ">=", ir.call("len", ir.sub(ir.dotted("g._res"), "me"))),
-                              [Return(ir.binop(ir.const("you have no reserved card %d"), "%", ir.add(arg, 1)))]))
+                out.append(
+                    If(
+                        ir.compare(arg, ">=", ir.call("len", ir.sub(ir.dotted("g._res"), "me"))),
+                        [Return(ir.binop(ir.const("you have no reserved card %d"), "%", ir.add(arg, 1)))],
+                    )
+                )
             elif p.domain == "noble":
-                out.append(If(ir.compare(arg, ">=", ir.call("len", ir.dotted("g.noble_row"))),
-                              [Return(ir.binop(ir.const("there is no noble %d in the row"), "%", ir.add(arg, 1)))]))
+                out.append(
+                    If(
+                        ir.compare(arg, ">=", ir.call("len", ir.dotted("g.noble_row"))),
+                        [Return(ir.binop(ir.const("there is no noble %d in the row"), "%", ir.add(arg, 1)))],
+                    )
+                )
             elif p.domain == "component":
                 empty = lower_zones.missing(plan.rules, p, arg)
                 if empty is not None:
@@ -402,8 +504,9 @@ class DecisionLowering:
         name = spec_name("p_", p.name, p.span)
         body = standard_locals() + self.bind_params(ir.name("args"), self.dp.id_layouts)
         compiler = ExprCompiler(self.plan)
-        prices = [compiler.expr(p.price, {**self.env, "c": ("const", "colour", gi)})
-                  for gi in range(len(self.plan.gems))]
+        prices = [
+            compiler.expr(p.price, {**self.env, "c": ("const", "colour", gi)}) for gi in range(len(self.plan.gems))
+        ]
         body.append(Assign((ir.name("_price"),), ir.tuple_(*prices), note=comment(unparse(p.price))))
         tests = [c for c in conjuncts(d.condition) if p.name in free_names(c)]
         worth = self.worth_arg(p, compiler)
@@ -415,8 +518,9 @@ class DecisionLowering:
             covers = [f"{name}_COVERS"] if worth else []
             loop = For(ir.tuple_("_i", f"{name}_GOLD", *covers, f"{name}_SPENT", f"{name}_GT"), payments, [])
             for c in tests:
-                loop.body.append(If(compiler.negation(compiler.expr(c, self.env)), [Continue()],
-                                    note=comment(unparse(c))))
+                loop.body.append(
+                    If(compiler.negation(compiler.expr(c, self.env)), [Continue()], note=comment(unparse(c)))
+                )
             found = ir.name("found")
             loop.body.append(Append(found, ir.name("_i")))
             body += [Assign((found,), ir.list_()), loop, Return(found)]

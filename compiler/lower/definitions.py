@@ -13,6 +13,7 @@ ExprCompiler.player_attr), and the engine's ``Game.prestige`` and ``Game.scores`
 same total after the Game class, so every reader (the terminal, the bots, the web API, the RL
 observation's scores) sees one number. A spec without sources has none of it.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -42,16 +43,24 @@ def inline_rules(rules: Rules) -> Rules:
 
     def decision(d):
         params = tuple(dataclasses.replace(p, price=inl(p.price), worth=inl(p.worth)) for p in d.params)
-        return dataclasses.replace(d, params=params, condition=inl(d.condition), while_=inl(d.while_),
-                                   effects=tuple(map(inl, d.effects)))
+        return dataclasses.replace(
+            d, params=params, condition=inl(d.condition), while_=inl(d.while_), effects=tuple(map(inl, d.effects))
+        )
 
     winners = rules.winners
-    winners = dataclasses.replace(winners, eligible=inl(winners.eligible), ranking=tuple(
-        dataclasses.replace(level, by=inl(level.by)) for level in winners.ranking))
+    winners = dataclasses.replace(
+        winners,
+        eligible=inl(winners.eligible),
+        ranking=tuple(dataclasses.replace(level, by=inl(level.by)) for level in winners.ranking),
+    )
     return dataclasses.replace(
-        rules, actions=tuple(map(decision, rules.actions)), steps=tuple(map(decision, rules.steps)),
-        end=tuple(dataclasses.replace(t, when=inl(t.when)) for t in rules.end), winners=winners,
-        setup=tuple(dataclasses.replace(b, effects=tuple(map(inl, b.effects))) for b in rules.setup))
+        rules,
+        actions=tuple(map(decision, rules.actions)),
+        steps=tuple(map(decision, rules.steps)),
+        end=tuple(dataclasses.replace(t, when=inl(t.when)) for t in rules.end),
+        winners=winners,
+        setup=tuple(dataclasses.replace(b, effects=tuple(map(inl, b.effects))) for b in rules.setup),
+    )
 
 
 def lower_prestige(plan: EnginePlan) -> Code:
@@ -72,12 +81,22 @@ def lower_prestige(plan: EnginePlan) -> Code:
     if "sup" in names_in(total_xp):  # the supply, as every rule function reads it (a source such as supply[white])
         body.append(Assign((ir.name("sup"),), ir.dotted("g.supply")))
     body.append(Return(total_xp))
-    xp = Def(EXTRA_PRESTIGE, "g, p", body, docstring(printable(
-        "The prestige seat p has besides its cards and nobles: the spec's prestige sources.")))
+    xp = Def(
+        EXTRA_PRESTIGE,
+        "g, p",
+        body,
+        docstring(printable("The prestige seat p has besides its cards and nobles: the spec's prestige sources.")),
+    )
     each = ir.add(ir.sub(ir.dotted("self._pts"), "p"), ir.call(EXTRA_PRESTIGE, "self", "p"))
-    total = Def("_prestige_totals", "self", [Return(ir.listcomp(each, "p", ir.call("range", ir.dotted("self._n"))))],
-                docstring(printable("Each seat's prestige: its cards and nobles, and the prestige sources.")))
-    overrides = [Comment(comment("every reader of a seat's prestige (play, the bots, scores()) sees the total")),
-                 Assign((ir.dotted("Game.prestige"),), ir.call("property", "_prestige_totals")),
-                 Assign((ir.dotted("Game.scores"),), ir.name("_prestige_totals"))]
+    total = Def(
+        "_prestige_totals",
+        "self",
+        [Return(ir.listcomp(each, "p", ir.call("range", ir.dotted("self._n"))))],
+        docstring(printable("Each seat's prestige: its cards and nobles, and the prestige sources.")),
+    )
+    overrides = [
+        Comment(comment("every reader of a seat's prestige (play, the bots, scores()) sees the total")),
+        Assign((ir.dotted("Game.prestige"),), ir.call("property", "_prestige_totals")),
+        Assign((ir.dotted("Game.scores"),), ir.name("_prestige_totals")),
+    ]
     return Code("\n\n\n".join([render([xp]), render([total]), render(overrides)]))

@@ -1,5 +1,6 @@
 """lower(): the rule model to an EnginePlan, pass by pass: the action table, the statement
 trees of every rule, the shapes of the face-up loops, liveness, then the one printer."""
+
 from __future__ import annotations
 
 import itertools
@@ -23,16 +24,24 @@ from .worth import spec_worth, worth_payments_helper
 from .zones import plan_zones
 
 
-def lower(rules: Rules,
-          explain: Callable[[Expr | None, Rules, Decision], dict[str, str]] | None = None) -> EnginePlan:
+def lower(rules: Rules, explain: Callable[[Expr | None, Rules, Decision], dict[str, str]] | None = None) -> EnginePlan:
     """Lay out the action table and generate the code of every rule. `explain` words a condition
     an action fails for a player, per sheet language (:func:`compiler.sheets.refusals.refusal_words`)."""
     rules = inline_rules(rules)  # calls of definitions written out: every pass below sees plain expressions
     plan = EnginePlan(
-        rules=rules, gems=rules.gems, colours=rules.colours, levels=rules.levels,
-        max_face_up=max(p.face_up for p in rules.players), max_nobles=max(p.nobles for p in rules.players),
-        max_gold=max(p.gold for p in rules.players), payments=[], decisions=[], actions=[], action_strings=[],
-        explain=explain)
+        rules=rules,
+        gems=rules.gems,
+        colours=rules.colours,
+        levels=rules.levels,
+        max_face_up=max(p.face_up for p in rules.players),
+        max_nobles=max(p.nobles for p in rules.players),
+        max_gold=max(p.gold for p in rules.players),
+        payments=[],
+        decisions=[],
+        actions=[],
+        action_strings=[],
+        explain=explain,
+    )
     if rules.variables:  # the declared state: Game slots, the saved game's version 2, the turn resets
         plan.extra_slots += state.extra_slots(rules)
         plan.vars_table = state.vars_table(rules)
@@ -87,8 +96,9 @@ def _lay_out_payment_step(plan: EnginePlan) -> None:
         return
     clash = next((dp.decision for dp in plan.decisions if dp.decision.name == "payment"), None)
     if clash is not None:
-        raise LoweringBug("'payment' names the step in which a purchase is paid; give this one another name",
-                          clash.span)
+        raise LoweringBug(
+            "'payment' names the step in which a purchase is paid; give this one another name", clash.span
+        )
     plan.pay_index = len(plan.decisions)
     for pi, vec in enumerate(plan.payments):
         plan.actions.append((plan.pay_index, (pi,)))
@@ -99,20 +109,28 @@ def _lay_out_payment_step(plan: EnginePlan) -> None:
     stands = f"GEMS is the gem colour each {rules.wild} token stands for"
     if plan.worth:
         stands += f", written {rules.gems[0]}*2 when it stands for 2 gems"
-    plan.notation_forms += [(f"pay {rules.wild} for GEMS", f"{stands}, as in "
-                             f"'{plan.action_strings[plan.pay_base + example]}'", False),
-                            (f"pay without {rules.wild}", "", False)]
+    plan.notation_forms += [
+        (f"pay {rules.wild} for GEMS", f"{stands}, as in '{plan.action_strings[plan.pay_base + example]}'", False),
+        (f"pay without {rules.wild}", "", False),
+    ]
 
 
 def _refuse_actions_written_alike(plan: EnginePlan) -> None:
     seen: dict[str, int] = {}
     for a, text in enumerate(plan.action_strings):
         if text in seen:
-            names = [plan.decisions[plan.actions[i][0]].decision.name if plan.actions[i][0] != plan.pay_index
-                     else "the payment step" for i in (seen[text], a)]
+            names = [
+                plan.decisions[plan.actions[i][0]].decision.name
+                if plan.actions[i][0] != plan.pay_index
+                else "the payment step"
+                for i in (seen[text], a)
+            ]
             span = plan.decisions[plan.actions[a][0]].decision.span if plan.actions[a][0] != plan.pay_index else None
-            raise LoweringBug(f"two actions are written the same way, '{text}' ({names[0]} and {names[1]}); "
-                              "make their notations differ", span)
+            raise LoweringBug(
+                f"two actions are written the same way, '{text}' ({names[0]} and {names[1]}); "
+                "make their notations differ",
+                span,
+            )
         seen[text] = a
 
 
@@ -172,6 +190,7 @@ def _write(plan: EnginePlan, trees: dict) -> None:
     """The one printer writes every tree: pysource.Code, the only text the engine template writes
     (built from compiled expressions, names made by pysource.identifier, literals and comments
     made by pysource, never from a spec's text as it is)."""
+
     def text(key) -> Code:
         return Code("\n\n\n".join(render([node]) for node in trees[key])) if key in trees else Code("")
 
@@ -181,5 +200,3 @@ def _write(plan: EnginePlan, trees: dict) -> None:
     for dp in plan.decisions:
         dp.legal_src, dp.apply_src = text((dp.index, "legal")), text((dp.index, "apply"))
         dp.why_src, dp.payopts_src = text((dp.index, "why")), text((dp.index, "payopts"))
-
-

@@ -6,6 +6,7 @@ the expression compiler, the effect's name and arguments, the bound names, the e
 its text with its spec line (for the engine's RuleError), and returns the effect's statements,
 or None when the arguments are not its own (the zones' `refill(ZONE)` beside `refill(card)`).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -75,8 +76,12 @@ def _bury(compiler, name, args, env, node, located) -> list:
 def _reserve(compiler, name, args, env, node, located) -> list:
     p = _local(compiler, args, env)
     place = ir.sub(ir.sub(ir.attr(G, "market"), f"{p}_LI"), f"{p}_SI")
-    return [*compiler.reserve_room(node), Append(mine("_res"), ir.name(p)), Assign((place,), ir.const(None)),
-            *compiler.face_up_cost(p, ir.name("_NO_CARD_COST"))]
+    return [
+        *compiler.reserve_room(node),
+        Append(mine("_res"), ir.name(p)),
+        Assign((place,), ir.const(None)),
+        *compiler.face_up_cost(p, ir.name("_NO_CARD_COST")),
+    ]
 
 
 def _refill(compiler, name, args, env, node, located) -> list:
@@ -85,8 +90,11 @@ def _refill(compiler, name, args, env, node, located) -> list:
 
 def _visit(compiler, name, args, env, node, located) -> list:
     p = _local(compiler, args, env)
-    return [Do(ir.method(ir.attr(G, "noble_row"), "remove", p)), Append(mine("_nob"), ir.name(p)),
-            Assign((mine("_pts"),), ir.sub("NOBLE_POINTS", p), "+=")]
+    return [
+        Do(ir.method(ir.attr(G, "noble_row"), "remove", p)),
+        Append(mine("_nob"), ir.name(p)),
+        Assign((mine("_pts"),), ir.sub("NOBLE_POINTS", p), "+="),
+    ]
 
 
 def _extra_turn(compiler, name, args, env, node, located) -> list:
@@ -99,8 +107,16 @@ def _extra_turn(compiler, name, args, env, node, located) -> list:
 
 # The routines by the name an effect's declaration gives as its `lowering`.
 LOWERINGS: dict[str, Routine] = {
-    "state": _state, "zone": _zone, "tokens": _tokens, "pay": _pay, "reserve_top": _reserve_top,
-    "acquire": _acquire, "bury": _bury, "reserve": _reserve, "refill": _refill, "visit": _visit,
+    "state": _state,
+    "zone": _zone,
+    "tokens": _tokens,
+    "pay": _pay,
+    "reserve_top": _reserve_top,
+    "acquire": _acquire,
+    "bury": _bury,
+    "reserve": _reserve,
+    "refill": _refill,
+    "visit": _visit,
     "extra_turn": _extra_turn,
 }
 

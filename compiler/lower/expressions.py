@@ -1,4 +1,5 @@
 """Expressions and effects compiled to Python: the ExprCompiler."""
+
 from __future__ import annotations
 
 import ast
@@ -100,8 +101,6 @@ def free_names(node) -> set[str]:
 STATIC_COLLECTIONS = ("gems", "colours", "levels")
 
 
-
-
 class ExprCompiler:
     """Compiles expressions and effects of one decision to expression nodes (:mod:`.ir`) and statements.
 
@@ -144,6 +143,7 @@ class ExprCompiler:
 
         def per_seat(attribute: str) -> ast.expr:
             return ir.sub(ir.attr(G, attribute), seat)
+
         match attr:
             case "tokens" | "bonus" | "prestige" | "turns":
                 return per_seat({"tokens": "_tok", "bonus": "_bon", "prestige": "_pts", "turns": "turns"}[attr])
@@ -264,11 +264,15 @@ class ExprCompiler:
                 return self.attribute(node, obj, attr, env)
             case Index(obj=obj, index=idx):
                 return self.index(node, obj, idx, env)
-            case Call(func=("min" | "max") as func, args=(first, second)) \
-                    if self._constant(first, env) is not None or self._constant(second, env) is not None:
+            case Call(func=("min" | "max") as func, args=(first, second)) if (
+                self._constant(first, env) is not None or self._constant(second, env) is not None
+            ):
                 # min/max against a constant without a call: (t if (t := x) > k else k)
-                k, other = (self._constant(first, env), second) if self._constant(first, env) is not None \
+                k, other = (
+                    (self._constant(first, env), second)
+                    if self._constant(first, env) is not None
                     else (self._constant(second, env), first)
+                )
                 temp = f"_t{next(self.temps)}"
                 test = ir.compare(ir.walrus(temp, self.expr(other, env)), ">" if func == "max" else "<", ir.const(k))
                 return ir.ifexp(test, temp, ir.const(k))
@@ -286,8 +290,9 @@ class ExprCompiler:
                 return ir.binop(self.expr(l, env), op, self.expr(r, env))
             case Compare(op=("in" | "not in") as op, left=l, right=r):
                 # the right side is a collection (gems, players, a chosen set...), iterated as a loop would
-                return fold.membership(self.expr(l, env), op, self.static_elements(r, env),
-                                       lambda: self.collection(r, env))
+                return fold.membership(
+                    self.expr(l, env), op, self.static_elements(r, env), lambda: self.collection(r, env)
+                )
             case Compare(op=op, left=l, right=r):
                 left, right = self.expr(l, env), self.expr(r, env)
                 if op == ">=" and fold.is_const(right, 0) and fold.never_negative(left, self.scalar_names):
@@ -302,8 +307,11 @@ class ExprCompiler:
     def index(self, node, obj, idx, env) -> ast.expr:
         """`obj[idx]`: a scalar local (s0, t0, b0...) where the engine binds one, else a table or list entry
         (an entry of a keyed variable among them)."""
-        entry = state.place(self.plan.rules, node, env, self.expr) \
-            if self.plan.rules.variables and state.keyed(self.plan.rules, node, env) is not None else None
+        entry = (
+            state.place(self.plan.rules, node, env, self.expr)
+            if self.plan.rules.variables and state.keyed(self.plan.rules, node, env) is not None
+            else None
+        )
         if entry is not None:
             return entry
         i = self.expr(idx, env)
@@ -316,8 +324,12 @@ class ExprCompiler:
             return ir.sub(self.attribute(obj, obj.obj, obj.name, env), i)
         if self.scalars and k is not None:
             prefix = {"supply": "s", "tokens": "t", "bonus": "b"}.get(
-                obj.id if isinstance(obj, Name) else obj.name if isinstance(obj, Attribute)
-                and obj.obj == Name("me", None) and "me" not in env else "")
+                obj.id
+                if isinstance(obj, Name)
+                else obj.name
+                if isinstance(obj, Attribute) and obj.obj == Name("me", None) and "me" not in env
+                else ""
+            )
             if prefix:
                 self.used_scalars.add(prefix)
                 return ir.name(f"{prefix}{k}")
@@ -354,8 +366,12 @@ class ExprCompiler:
         """The value of an integer literal or of a named value of the spec; None otherwise."""
         if isinstance(node, Int):
             return node.value
-        if isinstance(node, Name) and node.id not in env and isinstance(self.values.get(node.id), int) \
-                and not isinstance(self.values.get(node.id), bool):
+        if (
+            isinstance(node, Name)
+            and node.id not in env
+            and isinstance(self.values.get(node.id), int)
+            and not isinstance(self.values.get(node.id), bool)
+        ):
             return self.values[node.id]
         return None
 
@@ -390,8 +406,9 @@ class ExprCompiler:
         elements = self.static_elements(coll, env)
         elem_kind = self.element_kind(coll, env)
         if elements is not None:
-            return self._unrolled(func, [self.expr(body, {**env, var: ("const", elem_kind, e)}) for e in elements],
-                                  body, var, coll, env)
+            return self._unrolled(
+                func, [self.expr(body, {**env, var: ("const", elem_kind, e)}) for e in elements], body, var, coll, env
+            )
         holders = components_with(self, func, body, var, elem_kind, env)
         if holders is not None:  # any(t.power == 'five_prestige' for t in S): is one of those components in S?
             source = self.collection(coll, env)
@@ -433,8 +450,10 @@ class ExprCompiler:
         match body:
             case Index(obj=Name(id="supply"), index=Name(id=v)) if v == var and over == "colours":
                 whole: ast.expr = ir.name("sup")
-            case Index(obj=Attribute(obj=owner, name=attr) as obj, index=Name(id=v)) \
-                    if v == var and (over, attr) in (("gems", "bonus"), ("colours", "tokens")):
+            case Index(obj=Attribute(obj=owner, name=attr) as obj, index=Name(id=v)) if v == var and (over, attr) in (
+                ("gems", "bonus"),
+                ("colours", "tokens"),
+            ):
                 whole = self.attribute(obj, owner, attr, env)
             case _:
                 return None
@@ -465,8 +484,12 @@ class ExprCompiler:
                 else:
                     pyvar = spec_name("v_", var, node.span)
                     source = self.collection(coll, env)
-                    if self.plan.rules.variables and state.walks_what_it_writes(body, coll) or \
-                            self.plan.rules.zones and lower_zones.walks_what_it_moves(self, coll, env, body):
+                    if (
+                        self.plan.rules.variables
+                        and state.walks_what_it_writes(body, coll)
+                        or self.plan.rules.zones
+                        and lower_zones.walks_what_it_moves(self, coll, env, body)
+                    ):
                         source = ir.call("tuple", source)  # a snapshot: the body changes the set (the zone) it walks
                     out = [For(ir.name(pyvar), source, self.stmt(body, {**env, var: ("var", kind, pyvar)}))]
                 self.loops = outer
@@ -482,6 +505,7 @@ class ExprCompiler:
             case Effect(name=name, args=args):
                 return self.effect(name, args, env, node)
         return []
+
     def guaranteed(self, pool: str, colour, amount) -> bool:
         """Does a test guarantee `amount` tokens of `colour` in `pool` ("supply", "tokens") here?
 
@@ -491,8 +515,13 @@ class ExprCompiler:
         `for` opened after the test, but the one `for c in S` whose test was `all(... for c in S)`
         (it draws each colour of S once).
         """
-        n = amount.value if isinstance(amount, Int) else self.values.get(amount.id) \
-            if isinstance(amount, Name) and amount.id not in self.loops else None
+        n = (
+            amount.value
+            if isinstance(amount, Int)
+            else self.values.get(amount.id)
+            if isinstance(amount, Name) and amount.id not in self.loops
+            else None
+        )
         if not isinstance(n, int):
             return False
         loops = list(self.loops.items())

@@ -6,6 +6,7 @@ In the manner of Jinja2's ``optimizer.py`` and ``nodes.as_const``: a question ab
 expression is asked of its node, never of the text it prints as (no ``isdigit()`` on code,
 no ``startswith("len(")``). Every function takes nodes and returns nodes (or a value).
 """
+
 from __future__ import annotations
 
 import ast
@@ -103,8 +104,9 @@ def compare(left: ast.expr, op: str, right: ast.expr) -> ast.expr:
     return ir.compare(left, op, right)
 
 
-def membership(left: ast.expr, op: str, elements: list[Any] | None,
-               collection: Callable[[], ast.expr] | ast.expr) -> ast.expr:
+def membership(
+    left: ast.expr, op: str, elements: list[Any] | None, collection: Callable[[], ast.expr] | ast.expr
+) -> ast.expr:
     """`left in S` (`not in`): known now when `left` is a constant and S is (`elements`)."""
     value = as_int(left)
     if elements is not None and value is not None:

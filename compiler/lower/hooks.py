@@ -15,6 +15,7 @@ engine defines every hook, and the runtime reads the same names in every engine)
   game (the runtime modules variables.py and zones.py, pasted into the engines that have them);
 * ``_deal_spec_zones(g, rng)`` and ``_setup(g)``: the deal of the zones and the setup blocks (:mod:`.setup`).
 """
+
 from __future__ import annotations
 
 import ast
@@ -50,8 +51,12 @@ def keeps_turn(rules: Rules) -> tuple[int, ...]:
 def gives_turns(rules: Rules) -> bool:
     """Does an action or step give a turn (an effect such as extra_turn())? The engine then counts
     extra turns (Game.extra), and its saved games say whether one is owed."""
-    return any(isinstance(node, Effect) and any(d.gives_turn for d in named(node.name))
-               for decision in rules.actions + rules.steps for stmt in decision.effects for node in walk(stmt))
+    return any(
+        isinstance(node, Effect) and any(d.gives_turn for d in named(node.name))
+        for decision in rules.actions + rules.steps
+        for stmt in decision.effects
+        for node in walk(stmt)
+    )
 
 
 def _keep_turn(rules: Rules) -> list:
@@ -60,11 +65,17 @@ def _keep_turn(rules: Rules) -> list:
     if not keeps_turn(rules):
         return [Return(ir.const(False))]
     g, d, legal = ir.name("g"), ir.name("d"), ir.name("legal")
-    return [If(ir.compare(d, "in", ir.name("_KEEPS_TURN")), [
-        Assign((ir.attr(g, "taken"),), ir.binop(ir.const(1), "<<", d), "|="),
-        Assign((legal,), ir.method(g, "_compute_legal")),
-        If(legal, [Assign((ir.attr(g, "_legal"),), legal), Return(ir.const(True))])]),
-        Return(ir.const(False))]
+    return [
+        If(
+            ir.compare(d, "in", ir.name("_KEEPS_TURN")),
+            [
+                Assign((ir.attr(g, "taken"),), ir.binop(ir.const(1), "<<", d), "|="),
+                Assign((legal,), ir.method(g, "_compute_legal")),
+                If(legal, [Assign((ir.attr(g, "_legal"),), legal), Return(ir.const(True))]),
+            ],
+        ),
+        Return(ir.const(False)),
+    ]
 
 
 def _turn_again(rules: Rules) -> list:
@@ -74,9 +85,13 @@ def _turn_again(rules: Rules) -> list:
     if not gives_turns(rules):
         return []
     extra = ir.attr(ir.name("g"), "extra")
-    return [If(ir.compare(extra, "==", ir.const(1)),
-               [Assign((extra,), ir.const(2)), Assign((ir.attr(ir.name("g"), "_cp"),), ir.const(1), "-=")],
-               [Assign((extra,), ir.const(0))])]
+    return [
+        If(
+            ir.compare(extra, "==", ir.const(1)),
+            [Assign((extra,), ir.const(2)), Assign((ir.attr(ir.name("g"), "_cp"),), ir.const(1), "-=")],
+            [Assign((extra,), ir.const(0))],
+        )
+    ]
 
 
 def lower_hooks(plan: EnginePlan) -> list[Def]:
@@ -86,22 +101,48 @@ def lower_hooks(plan: EnginePlan) -> list[Def]:
     setup = lower_setup(plan) or [_hook("_setup", "g", [], "The spec's setup blocks, run once by new_game.")]
     return [
         lower_end_of_turn(plan),
-        _hook("_reset_turn", "g", turn_resets(plan.rules) + (
-            [Assign((ir.attr(ir.name("g"), "taken"),), ir.const(0))] if keeps_turn(plan.rules) else []),
-              "Every `reset: turn` variable back to its initial value, as the next turn begins."),
-        _hook("_keep_turn", "g, d", _keep_turn(plan.rules),
-              "Does the action of decision d leave the turn to its player (ends_turn: false)?"),
-        _hook("_turn_again", "g", _turn_again(plan.rules),
-              "Before the next seat is found: an extra turn owed is played (extra_turn())."),
-        _hook("_state_json", "g, state, observer",
-              [Do(c) for c in saved],
-              "The spec's declared state and zones, added to a saved state."),
-        _hook("_state_problems", "data, n", [Return(ir.total(problems) if problems else ir.list_())],
-              "Every problem of the spec's declared state and zones in a state dict."),
-        _hook("_load_state", "g, data",
-              [Do(c) for c in _state_calls(plan, "_load_vars", "_load_zones", "g", "data")],
-              "Gives a loaded game the declared state and zones of its state dict."),
-        _hook("_deal_spec_zones", "g, rng", [Do(ir.call("_deal_zones", "g", "rng"))] if plan.zones_src else [],
-              "Deals the spec's own zones, after the cards and nobles."),
+        _hook(
+            "_reset_turn",
+            "g",
+            turn_resets(plan.rules)
+            + ([Assign((ir.attr(ir.name("g"), "taken"),), ir.const(0))] if keeps_turn(plan.rules) else []),
+            "Every `reset: turn` variable back to its initial value, as the next turn begins.",
+        ),
+        _hook(
+            "_keep_turn",
+            "g, d",
+            _keep_turn(plan.rules),
+            "Does the action of decision d leave the turn to its player (ends_turn: false)?",
+        ),
+        _hook(
+            "_turn_again",
+            "g",
+            _turn_again(plan.rules),
+            "Before the next seat is found: an extra turn owed is played (extra_turn()).",
+        ),
+        _hook(
+            "_state_json",
+            "g, state, observer",
+            [Do(c) for c in saved],
+            "The spec's declared state and zones, added to a saved state.",
+        ),
+        _hook(
+            "_state_problems",
+            "data, n",
+            [Return(ir.total(problems) if problems else ir.list_())],
+            "Every problem of the spec's declared state and zones in a state dict.",
+        ),
+        _hook(
+            "_load_state",
+            "g, data",
+            [Do(c) for c in _state_calls(plan, "_load_vars", "_load_zones", "g", "data")],
+            "Gives a loaded game the declared state and zones of its state dict.",
+        ),
+        _hook(
+            "_deal_spec_zones",
+            "g, rng",
+            [Do(ir.call("_deal_zones", "g", "rng"))] if plan.zones_src else [],
+            "Deals the spec's own zones, after the cards and nobles.",
+        ),
         *setup,
     ]

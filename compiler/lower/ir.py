@@ -11,6 +11,7 @@ refuses anything that is not a Python identifier, so no text becomes code throug
 Nodes are values: they are built fresh and never changed once a statement holds them (a pass
 that rewrites one builds a new node); :func:`same` compares two by structure.
 """
+
 from __future__ import annotations
 
 import ast
@@ -23,12 +24,30 @@ Expr = ast.expr
 Operand = ast.expr | str | int
 
 _BINOPS: dict[str, type[ast.operator]] = {
-    "+": ast.Add, "-": ast.Sub, "*": ast.Mult, "//": ast.FloorDiv, "%": ast.Mod, "/": ast.Div,
-    "|": ast.BitOr, "&": ast.BitAnd, "^": ast.BitXor, "<<": ast.LShift, ">>": ast.RShift, "**": ast.Pow,
+    "+": ast.Add,
+    "-": ast.Sub,
+    "*": ast.Mult,
+    "//": ast.FloorDiv,
+    "%": ast.Mod,
+    "/": ast.Div,
+    "|": ast.BitOr,
+    "&": ast.BitAnd,
+    "^": ast.BitXor,
+    "<<": ast.LShift,
+    ">>": ast.RShift,
+    "**": ast.Pow,
 }
 _COMPARES: dict[str, type[ast.cmpop]] = {
-    "==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, "<=": ast.LtE, ">": ast.Gt, ">=": ast.GtE,
-    "in": ast.In, "not in": ast.NotIn, "is": ast.Is, "is not": ast.IsNot,
+    "==": ast.Eq,
+    "!=": ast.NotEq,
+    "<": ast.Lt,
+    "<=": ast.LtE,
+    ">": ast.Gt,
+    ">=": ast.GtE,
+    "in": ast.In,
+    "not in": ast.NotIn,
+    "is": ast.Is,
+    "is not": ast.IsNot,
 }
 COMPARE_OPS = {cls: op for op, cls in _COMPARES.items()}
 BINARY_OPS = {cls: op for op, cls in _BINOPS.items()}
@@ -54,8 +73,11 @@ def const(value: object) -> ast.expr:
         return ast.Constant(value=str(value) if isinstance(value, str) else value)
     if isinstance(value, (int, float)):
         number = float(value) if isinstance(value, float) else int(value)
-        return ast.UnaryOp(op=ast.USub(), operand=ast.Constant(value=-number)) if number < 0 \
+        return (
+            ast.UnaryOp(op=ast.USub(), operand=ast.Constant(value=-number))
+            if number < 0
             else ast.Constant(value=number)
+        )
     if isinstance(value, tuple):
         return ast.Tuple(elts=[const(v) for v in value], ctx=ast.Load())
     if isinstance(value, list):
@@ -91,8 +113,11 @@ def sub(value: Operand, index: Operand) -> ast.Subscript:
 
 
 def call(func: Operand, *args: Operand, **keywords: Operand) -> ast.Call:
-    return ast.Call(func=expr(func), args=[expr(a) for a in args],
-                    keywords=[ast.keyword(arg=k, value=expr(v)) for k, v in keywords.items()])
+    return ast.Call(
+        func=expr(func),
+        args=[expr(a) for a in args],
+        keywords=[ast.keyword(arg=k, value=expr(v)) for k, v in keywords.items()],
+    )
 
 
 def method(obj: Operand, method_name: str, *args: Operand) -> ast.Call:
@@ -135,8 +160,9 @@ def compare(left: Operand, op: str, right: Operand) -> ast.Compare:
 
 def chain(left: Operand, *pairs: tuple[str, Operand]) -> ast.Compare:
     """`a <= b <= c`: pairs of (op, value)."""
-    return ast.Compare(left=expr(left), ops=[_COMPARES[op]() for op, _ in pairs],
-                       comparators=[expr(v) for _, v in pairs])
+    return ast.Compare(
+        left=expr(left), ops=[_COMPARES[op]() for op, _ in pairs], comparators=[expr(v) for _, v in pairs]
+    )
 
 
 def and_(*values: Operand) -> ast.expr:

@@ -1,4 +1,5 @@
 """The action table's layout: each choice's values and notation, the plans the lowering fills in."""
+
 from __future__ import annotations
 
 import ast
@@ -173,8 +174,7 @@ def payment_vectors(gems: int, max_gold: int, worth: int = 0) -> list[tuple[int,
     golds = _gold_vectors(gems, max_gold)
     if not worth:
         return golds
-    return [gold + covers for gold in golds
-            for covers in itertools.product(*(range(n, worth * n + 1) for n in gold))]
+    return [gold + covers for gold in golds for covers in itertools.product(*(range(n, worth * n + 1) for n in gold))]
 
 
 def _gold_vectors(gems: int, max_gold: int) -> list[tuple[int, ...]]:
@@ -210,8 +210,10 @@ def layout_param(param: Param, plan: EnginePlan) -> ParamLayout:
         values, labels = list(range(plan.max_nobles)), [str(i + 1) for i in range(plan.max_nobles)]
     elif param.domain == "payment":
         values = list(range(len(plan.payments)))
-        labels = ["" if sum(v) == 0 else f"paying {plan.rules.wild} for " + " ".join(payment_words(gems, v))
-                  for v in plan.payments]
+        labels = [
+            "" if sum(v) == 0 else f"paying {plan.rules.wild} for " + " ".join(payment_words(gems, v))
+            for v in plan.payments
+        ]
     elif param.domain == "component":  # one per place of its zone, or per component of its kind
         values, labels = list(range(param.slots)), [str(i + 1) for i in range(param.slots)]
     else:  # pragma: no cover - the checker rejects other domains

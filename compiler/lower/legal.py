@@ -7,6 +7,7 @@ of the block where its choices are bound; a gem set's `all(P(c) for c in set)` b
 bitmask of the colours that satisfy P, its `size(set) == E` a row of a table; a last choice
 of a colour or a level is unrolled into one test per value (see :mod:`compiler.lower`).
 """
+
 from __future__ import annotations
 
 import ast
@@ -43,6 +44,7 @@ class Guard:
     """A test of the condition in a block: the block's code runs on only when `test` holds.
     Written `if not test: continue` in a loop, `return` in a function, or (a fused block's
     tests before any choice) as an `if test:` around the rest of the block."""
+
     test: ast.expr
     note: Code
 
@@ -55,8 +57,14 @@ def cheap(node) -> bool:
 def cheap_over_static(node) -> bool:
     """A test worth writing out per component of a kind: no call or conditional, and aggregates only over
     the colours or the levels (unrolled in turn, each reading its table's values as constants)."""
-    return not any(isinstance(x, (Call, Conditional)) or (isinstance(x, Aggregate) and not (
-        isinstance(x.collection, Name) and x.collection.id in ("gems", "colours", "levels"))) for x in walk(node))
+    return not any(
+        isinstance(x, (Call, Conditional))
+        or (
+            isinstance(x, Aggregate)
+            and not (isinstance(x.collection, Name) and x.collection.id in ("gems", "colours", "levels"))
+        )
+        for x in walk(node)
+    )
 
 
 def position(node, order: list[str]) -> int:
@@ -80,8 +88,13 @@ def value_now(node, values: dict, counts: dict):
             a, b = value_now(left, values, counts), value_now(right, values, counts)
             if a is None or b is None or (op in ("//", "%") and b == 0):
                 return None
-            return {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b, "//": lambda: a // b,
-                    "%": lambda: a % b}.get(op, lambda: None)()
+            return {
+                "+": lambda: a + b,
+                "-": lambda: a - b,
+                "*": lambda: a * b,
+                "//": lambda: a // b,
+                "%": lambda: a % b,
+            }.get(op, lambda: None)()
         case Call(func=("min" | "max") as func, args=args) if args:
             vs = [value_now(a, values, counts) for a in args]
             return None if None in vs else (min(vs) if func == "min" else max(vs))
@@ -115,10 +128,16 @@ class LegalLowering:
         self.compiler = ExprCompiler(self.plan, self.hoist, scalars=True)
         # a component whose attributes the condition reads: its row is unpacked once per component into
         # locals (kc_p_NAME_C1...), as a noble's requirements are bound (nr_NAME); the compiler reads them
-        self.compiler.component_rows = {low.param_name(lay.param) for lay in self.layouts
-                                        if lay.param.domain == "component" and not lay.param.optional
-                                        and any(low.reads_attribute(lay.param.name, c.name) for c in
-                                                lower_zones.kind_of_param(self.plan.rules, lay.param).columns)}
+        self.compiler.component_rows = {
+            low.param_name(lay.param)
+            for lay in self.layouts
+            if lay.param.domain == "component"
+            and not lay.param.optional
+            and any(
+                low.reads_attribute(lay.param.name, c.name)
+                for c in lower_zones.kind_of_param(self.plan.rules, lay.param).columns
+            )
+        }
         self.placed: list[list] = [[] for _ in range(self.n + 1)]
         self.masks: dict[int, ast.expr] = {}
         self.mask_tests: dict[int, list[ast.expr]] = {}  # the test of each colour, as compiled for the mask
@@ -173,21 +192,32 @@ class LegalLowering:
         for lay in self.layouts:
             p = lay.param
             name = self.low.param_name(p)
-            if name not in self.compiler.component_rows or name in unpacked or not any(
-                    isinstance(x, Attribute) and x.obj == Name(p.name, None) for x in walk(test)):
+            if (
+                name not in self.compiler.component_rows
+                or name in unpacked
+                or not any(isinstance(x, Attribute) and x.obj == Name(p.name, None) for x in walk(test))
+            ):
                 continue
             kind = lower_zones.kind_of_param(self.plan.rules, p)
-            targets = [lower_zones.column_local(name, i) if self.low.reads_attribute(p.name, c.name) else "_"
-                       for i, c in enumerate(kind.columns)]
-            self.blocks[level].append(Assign((ir.target(*targets),), lower_zones.row(self.plan.rules, p, name),
-                                             pure=True))
+            targets = [
+                lower_zones.column_local(name, i) if self.low.reads_attribute(p.name, c.name) else "_"
+                for i, c in enumerate(kind.columns)
+            ]
+            self.blocks[level].append(
+                Assign((ir.target(*targets),), lower_zones.row(self.plan.rules, p, name), pure=True)
+            )
             unpacked.add(name)
 
     def _place_mask(self, k: int, lay) -> None:
         """gem_set masks: all(P(v) for v in set) tested per colour, once, before the loop."""
         for c in list(self.placed[k + 1]):
-            if not (isinstance(c, Aggregate) and c.func == "all" and isinstance(c.collection, Name)
-                    and c.collection.id == lay.param.name and position(c.body, self.low.order) < k):
+            if not (
+                isinstance(c, Aggregate)
+                and c.func == "all"
+                and isinstance(c.collection, Name)
+                and c.collection.id == lay.param.name
+                and position(c.body, self.low.order) < k
+            ):
                 continue
             parts = []
             self.level = k
@@ -195,8 +225,9 @@ class LegalLowering:
                 body, truth = self._colour_test(c.body, {**self.low.env, c.var: ("const", "colour", gi)})
                 self.mask_tests.setdefault(k, []).append(body)
                 parts.append(ir.ifexp(truth, ir.const(1 << gi), ir.const(0)))
-            self.blocks[k].append(Assign((ir.name(f"mask_{k}"),), ir.total(parts, "|"), note=comment(unparse(c)),
-                                         pure=True))
+            self.blocks[k].append(
+                Assign((ir.name(f"mask_{k}"),), ir.total(parts, "|"), note=comment(unparse(c)), pure=True)
+            )
             self.masks[k] = ir.name(f"mask_{k}")
             self.placed[k + 1].remove(c)
 
@@ -204,8 +235,10 @@ class LegalLowering:
         """A colour's test as compiled, and as read for its truth only: a count at least 1 is the
         count itself (supply, tokens and bonuses are never negative)."""
         match node:
-            case Compare(op=(">=" | ">") as op, left=left, right=Int(value=bound)) if (op, bound) in ((">=", 1),
-                                                                                                   (">", 0)):
+            case Compare(op=(">=" | ">") as op, left=left, right=Int(value=bound)) if (op, bound) in (
+                (">=", 1),
+                (">", 0),
+            ):
                 code = self.compiler.expr(left, env)
                 test = ir.compare(code, op, bound)
                 scalar = isinstance(code, ast.Name) and code.id in self.compiler.scalar_names
@@ -219,15 +252,20 @@ class LegalLowering:
             if not (isinstance(c, Compare) and c.op == "=="):
                 continue
             for this, other in ((c.left, c.right), (c.right, c.left)):
-                if (isinstance(this, Call) and this.func == "size" and this.args == (Name(lay.param.name, None),)
-                        and position(other, self.low.order) < k):
+                if (
+                    isinstance(this, Call)
+                    and this.func == "size"
+                    and this.args == (Name(lay.param.name, None),)
+                    and position(other, self.low.order) < k
+                ):
                     self.level = k
                     other, env, counts = self.low.count_from_mask(other, self.compiler, self.mask_tests.get(k), k)
                     self.size_code[k] = self.compiler.expr(other, env)
                     self.size_node[k] = (other, counts)
                     self.size_text[k] = unparse(c)
-                    self.blocks[k].append(Assign((ir.name(f"size_{k}"),), self.size_code[k],
-                                                 note=comment(unparse(c)), pure=True))
+                    self.blocks[k].append(
+                        Assign((ir.name(f"size_{k}"),), self.size_code[k], note=comment(unparse(c)), pure=True)
+                    )
                     self.sizes[k] = ir.name(f"size_{k}")
                     self.placed[k + 1].remove(c)
                     return
@@ -308,12 +346,23 @@ class LegalLowering:
         if p.domain in ("gem", "colour", "deck") and last and not p.optional and all(map(cheap, self.placed[k + 1])):
             self._unrolled_last(k, lay, stride, into, terms)
             return None
-        if p.domain == "component" and last and not p.optional and lower_zones.unrollable(self.plan.rules, p) \
-                and all(cheap_over_static(c) for c in self.placed[k + 1]):
+        if (
+            p.domain == "component"
+            and last
+            and not p.optional
+            and lower_zones.unrollable(self.plan.rules, p)
+            and all(cheap_over_static(c) for c in self.placed[k + 1])
+        ):
             self._unrolled_last(k, lay, stride, into, terms)
             return None
-        if p.domain == "gem_set" and last and not self.blocks[k + 1] and not p.optional \
-                and ir.same(terms, [ir.const(self.dp.base)]) and stride == 1:
+        if (
+            p.domain == "gem_set"
+            and last
+            and not self.blocks[k + 1]
+            and not p.optional
+            and ir.same(terms, [ir.const(self.dp.base)])
+            and stride == 1
+        ):
             self._subset_ids(k, lay, into)
             return None
         if p.domain == "payment":
@@ -336,8 +385,11 @@ class LegalLowering:
         plain comparisons: one test per value, unrolled, so each reads its own scalar local (s0, t0...)
         without a loop, and a component's columns as the constants they are."""
         p, plan = lay.param, self.plan
-        values = list(plan.levels) if p.domain == "deck" else \
-            list(range(len(plan.gems) if p.domain == "gem" else len(plan.colours)))
+        values = (
+            list(plan.levels)
+            if p.domain == "deck"
+            else list(range(len(plan.gems) if p.domain == "gem" else len(plan.colours)))
+        )
         labels = [f"level {lv}" for lv in plan.levels] if p.domain == "deck" else plan.colours
         kind = "int" if p.domain == "deck" else "colour"
         if p.domain == "component":  # a component of a kind: each by its id, its columns known now
@@ -371,8 +423,12 @@ class LegalLowering:
             return
         low.add_helper(low.subset_table(table, lay, by_size=k in self.sizes, base=self.dp.base))
         if k in self.sizes:
-            into.append(If(ir.chain(ir.const(0), ("<=", self.sizes[k]), ("<=", ir.const(len(plan.gems)))),
-                           [Append(out, ir.sub(ir.sub(table, mask), self.sizes[k]), many=True)]))
+            into.append(
+                If(
+                    ir.chain(ir.const(0), ("<=", self.sizes[k]), ("<=", ir.const(len(plan.gems)))),
+                    [Append(out, ir.sub(ir.sub(table, mask), self.sizes[k]), many=True)],
+                )
+            )
         else:
             into.append(Append(out, ir.sub(table, mask), many=True))
 
@@ -409,8 +465,12 @@ class LegalLowering:
             return For(ir.tuple_(idx, name), ir.call("enumerate", "LEVELS"), []), idx
         if p.domain == "component" and p.optional:  # its places, then `none` (the last id)
             source, _ = lower_zones.legal_source(plan.rules, p)
-            places = ir.listcomp(ir.tuple_("_i", "_x"), ir.tuple_("_i", "_x"), ir.call("enumerate", source),
-                                 ir.compare("_x", "is not", ir.const(None)))
+            places = ir.listcomp(
+                ir.tuple_("_i", "_x"),
+                ir.tuple_("_i", "_x"),
+                ir.call("enumerate", source),
+                ir.compare("_x", "is not", ir.const(None)),
+            )
             return For(ir.tuple_(idx, name), ir.add(places, ir.list_(ir.tuple_(p.slots, ir.const(None)))), []), idx
         # reserved cards and nobles: positions counted by hand, cheaper than enumerate
         into.append(Assign((ir.name(idx),), ir.const(-1)))
@@ -441,8 +501,13 @@ class LegalLowering:
         compiler.hoist = saved
         card = self.low.param_name(self.layouts[k - 1].param) if k else ""
         costs = [ir.name(f"cc_{card}_G{gi}") for gi in range(len(self.plan.gems))] if card else []
-        into.append(If(short, [Continue(comment("the player cannot pay, even with all the gold they hold"))],
-                       role="unpayable" if plain is not None and ir.same(plain, costs) else ""))
+        into.append(
+            If(
+                short,
+                [Continue(comment("the player cannot pay, even with all the gold they hold"))],
+                role="unpayable" if plain is not None and ir.same(plain, costs) else "",
+            )
+        )
         if k != self.n - 1 or k == 0:
             raise LoweringBug("a payment must be the last choice of its action, after the card", p.span)
         if self.blocks[k + 1]:  # conditions on the payment: is there one payment they accept?
@@ -450,9 +515,12 @@ class LegalLowering:
             price = ir.tuple_(*(f"_p{gi}" for gi in range(len(self.plan.gems))))
             worth = low.worth_arg(p, compiler)
             covers = [f"{name}_COVERS"] if worth else []
-            loop = For(ir.tuple_("_i", f"{name}_GOLD", *covers, f"{name}_SPENT", f"{name}_GT"),
-                       ir.call("_payments", price, "tok", *worth), [],
-                       [Continue(comment("no payment meets the conditions"))])
+            loop = For(
+                ir.tuple_("_i", f"{name}_GOLD", *covers, f"{name}_SPENT", f"{name}_GT"),
+                ir.call("_payments", price, "tok", *worth),
+                [],
+                [Continue(comment("no payment meets the conditions"))],
+            )
             into.append(loop)
             self.emit(k + 1, loop.body, True).append(Break())
         into.append(Append(ir.name("out"), ir.total(terms)))

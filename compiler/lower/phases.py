@@ -1,4 +1,5 @@
 """The action phase's fused legal function, the end-of-turn steps and end triggers, and the ranking."""
+
 from __future__ import annotations
 
 import ast
@@ -35,7 +36,7 @@ def lower_action_phase(plan: EnginePlan) -> list:
         block = low.legal(fused=True)
         used |= low.used_scalars
         preamble += [node for node in low.preamble if node not in preamble]
-        heading = Comment(comment(f'{dp.decision.name} ({low.where}): {dp.id_range()}'))
+        heading = Comment(comment(f"{dp.decision.name} ({low.where}): {dp.id_range()}"))
         single = len(block) == 1 and isinstance(block[0], If) and not block[0].orelse
         if single and guard is not None and ir.same(block[0].test, guard.test) and block[0].note == guard.note:
             # The block before tested the same thing first: its `if` holds this block too
@@ -66,8 +67,13 @@ def lower_end_of_turn(plan: EnginePlan) -> Def:
     step, count = ir.name("step"), ir.name("count")
     for i, dp in enumerate(steps):
         loop = While(_loop_test(plan, dp), _step_round(dp, i))
-        body.append(If(ir.compare(step, "==", i), [loop, Assign((ir.tuple_(step, count),), ir.tuple_(i + 1, 0))],
-                       note=comment(dp.decision.name)))
+        body.append(
+            If(
+                ir.compare(step, "==", i),
+                [loop, Assign((ir.tuple_(step, count),), ir.tuple_(i + 1, 0))],
+                note=comment(dp.decision.name),
+            )
+        )
     body += lower_end_triggers(plan)
     body.append(Return(ir.const(False)))
     head = standard_locals()  # the ones nothing reads are dropped by tree.tidy
@@ -99,8 +105,10 @@ def step_budget_error(dp: DecisionPlan) -> str | None:
     decision = dp.decision
     if decision.repeat != "while" or decision.resolve != "choice" or decision.max_ is not None:
         return None
-    return (f"step {decision.name!r} was stopped after {rounds_budget(dp.count):,} actions in one turn: its "
-            "'while' condition did not turn false")
+    return (
+        f"step {decision.name!r} was stopped after {rounds_budget(dp.count):,} actions in one turn: its "
+        "'while' condition did not turn false"
+    )
 
 
 def _step_round(dp: DecisionPlan, position: int) -> list:
@@ -111,20 +119,37 @@ def _step_round(dp: DecisionPlan, position: int) -> list:
     out: list = []
     budget = step_budget_error(dp)
     if budget is not None:
-        out.append(If(ir.compare(count, ">=", rounds_budget(dp.count)), [Raise(ir.call("RuleError", ir.const(budget)))],
-                      note=comment("the engines' step budget (see compiler/check/termination.py)")))
+        out.append(
+            If(
+                ir.compare(count, ">=", rounds_budget(dp.count)),
+                [Raise(ir.call("RuleError", ir.const(budget)))],
+                note=comment("the engines' step budget (see compiler/check/termination.py)"),
+            )
+        )
     out += [Assign((out_,), ir.list_()), Do(ir.call(legal, g, out_)), If(ir.not_(out_), [Break()])]
     if dp.decision.resolve == "all":
         a = ir.name("a")
         taken = ir.call("sorted", out_, reverse=ir.const(True))
-        return out + [For(a, taken, [Do(ir.call(apply, g, ir.sub(ir.sub("ACTIONS", a), 1)))],
-                          note=comment("later positions first, so earlier ones stay valid")), Break()]
+        return out + [
+            For(
+                a,
+                taken,
+                [Do(ir.call(apply, g, ir.sub(ir.sub("ACTIONS", a), 1)))],
+                note=comment("later positions first, so earlier ones stay valid"),
+            ),
+            Break(),
+        ]
     saved = ir.tuple_(*(ir.attr(g, f) for f in ("step", "step_count", "mode", "_legal")))
-    ask = [Do(ir.method(out_, "sort")), Assign((saved,), ir.tuple_(position, count, dp.index, out_)),
-           Return(ir.const(True))]
-    return out + [If(ir.compare(ir.call("len", out_), ">", 1), ask),
-                  Do(ir.call(apply, g, ir.sub(ir.sub("ACTIONS", ir.sub(out_, 0)), 1))),
-                  Assign((count,), ir.const(1), "+=")]
+    ask = [
+        Do(ir.method(out_, "sort")),
+        Assign((saved,), ir.tuple_(position, count, dp.index, out_)),
+        Return(ir.const(True)),
+    ]
+    return out + [
+        If(ir.compare(ir.call("len", out_), ">", 1), ask),
+        Do(ir.call(apply, g, ir.sub(ir.sub("ACTIONS", ir.sub(out_, 0)), 1))),
+        Assign((count,), ir.const(1), "+="),
+    ]
 
 
 def _step_prefilter(plan: EnginePlan, dp: DecisionPlan) -> ast.expr | None:
@@ -165,8 +190,13 @@ def _requirement_prefilter(plan: EnginePlan, dp: DecisionPlan, chosen: dict) -> 
     """For a conjunct `all(A(c) >= X.requires[c] for c in gems)` of a chosen noble (or card) X: the
     total test described in _step_prefilter, or None."""
     for c in conjuncts(dp.decision.condition):
-        if not (isinstance(c, Aggregate) and c.func == "all" and c.collection == Name("gems", None)
-                and isinstance(c.body, Compare) and c.body.op in (">=", "<=")):
+        if not (
+            isinstance(c, Aggregate)
+            and c.func == "all"
+            and c.collection == Name("gems", None)
+            and isinstance(c.body, Compare)
+            and c.body.op in (">=", "<=")
+        ):
             continue
         have, need = (c.body.left, c.body.right) if c.body.op == ">=" else (c.body.right, c.body.left)
         match need:
@@ -174,9 +204,10 @@ def _requirement_prefilter(plan: EnginePlan, dp: DecisionPlan, chosen: dict) -> 
                 pass
             case _:
                 continue
-        table = {("noble", "requires"): [n.requires for n in plan.rules.nobles],
-                 **{(domain, "cost"): [k.cost for k in plan.rules.cards] for domain in ("face_up", "reserved")}
-                 }.get((chosen[x], attr))
+        table = {
+            ("noble", "requires"): [n.requires for n in plan.rules.nobles],
+            **{(domain, "cost"): [k.cost for k in plan.rules.cards] for domain in ("face_up", "reserved")},
+        }.get((chosen[x], attr))
         if chosen[x] == "component":  # a component of a kind of the spec's own: its table by gem colour
             table = _gems_column(plan, dp, x, attr)
         if not table or free_names(have) & (set(chosen) | {"gems"}):
@@ -210,14 +241,27 @@ def lower_end_triggers(plan: EnginePlan) -> list:
     for i, t in enumerate(plan.rules.end):
         test = compiler.expr(t.when, {})
         if t.finish == "immediately":
-            body = [Assign((ir.tuple_(ir.dotted("g.step"), ir.dotted("g.step_count")),),
-                           ir.tuple_("_N_STEPS", 0), note=comment("every step done")),
-                    Do(ir.method("g", "_finish", ir.const(t.name))), Return(ir.const(True))]
+            body = [
+                Assign(
+                    (ir.tuple_(ir.dotted("g.step"), ir.dotted("g.step_count")),),
+                    ir.tuple_("_N_STEPS", 0),
+                    note=comment("every step done"),
+                ),
+                Do(ir.method("g", "_finish", ir.const(t.name))),
+                Return(ir.const(True)),
+            ]
         else:
             ending = ir.dotted("g.ending")
-            body = [If(ir.compare(ending, "is", ir.const(None)),
-                       [Assign((ending,), ir.tuple_(ir.const(t.name), ir.const(t.finish),
-                                                    ir.minus(ir.dotted("g._n"), 1)))])]
+            body = [
+                If(
+                    ir.compare(ending, "is", ir.const(None)),
+                    [
+                        Assign(
+                            (ending,), ir.tuple_(ir.const(t.name), ir.const(t.finish), ir.minus(ir.dotted("g._n"), 1))
+                        )
+                    ],
+                )
+            ]
         node = If(test, body, note=comment(f"{t.name}: {unparse(t.when)} ({where(t.span)})"), chained=i > 0)
         into.append(node)
         into = node.orelse
@@ -229,8 +273,11 @@ def lower_ranking(plan: EnginePlan) -> list:
     w = plan.rules.winners
     compiler = ExprCompiler(plan)
     env = {"player": ("var", "player", "p")}
-    eligible = Def("_eligible", "g, p", standard_locals(ir.name("p"))[:2] + [
-        Return(compiler.expr(w.eligible, env), note=comment(unparse(w.eligible)))])
+    eligible = Def(
+        "_eligible",
+        "g, p",
+        standard_locals(ir.name("p"))[:2] + [Return(compiler.expr(w.eligible, env), note=comment(unparse(w.eligible)))],
+    )
     body = standard_locals(ir.name("p"))[:2]
     keys = []
     for level in w.ranking:
@@ -254,8 +301,13 @@ def gold_loops(gems: int, leaf: list) -> list:
         prev = ir.name("r" if i == 0 else f"r{i - 1}")
         room = ir.minus(f"p{i}", _n(i))
         most = ir.ifexp(ir.compare(room, "<", prev), room, prev)
-        inner = [For(ir.name(f"e{i}"), ir.call("range", ir.add(most, 1)),
-                     [Assign((ir.name(f"r{i}"),), ir.minus(prev, f"e{i}")), *inner])]
+        inner = [
+            For(
+                ir.name(f"e{i}"),
+                ir.call("range", ir.add(most, 1)),
+                [Assign((ir.name(f"r{i}"),), ir.minus(prev, f"e{i}")), *inner],
+            )
+        ]
     return inner
 
 
@@ -272,12 +324,17 @@ def payments_helper(gems: int) -> Def:
     price, and no more gold than held. Loops are unrolled over the gem colours.
     """
     gold, short, out = ir.name("gold"), ir.name("short"), ir.name("out")
-    body: list = [Assign((gold,), ir.sub("tok", gems)),
-                  Assign((ir.unpack(f"p{i}" for i in range(gems)),), ir.name("price"))]
+    body: list = [
+        Assign((gold,), ir.sub("tok", gems)),
+        Assign((ir.unpack(f"p{i}" for i in range(gems)),), ir.name("price")),
+    ]
     body += [Assign((_n(i),), shortfall(i)) for i in range(gems)]
-    body += [Assign((short,), ir.total(_n(i) for i in range(gems))),
-             If(ir.compare(short, ">", gold), [Return(ir.tuple_())]),
-             Assign((out,), ir.list_()), Assign((ir.name("r"),), ir.minus(gold, short))]
+    body += [
+        Assign((short,), ir.total(_n(i) for i in range(gems))),
+        If(ir.compare(short, ">", gold), [Return(ir.tuple_())]),
+        Assign((out,), ir.list_()),
+        Assign((ir.name("r"),), ir.minus(gold, short)),
+    ]
     v = ir.name("v")
     spent = ir.tuple_(*(ir.minus(f"p{i}", ir.sub(v, i)) for i in range(gems)))
     entry = ir.tuple_(ir.sub("_PAYMENT_INDEX", v), v, spent, ir.minus(gold, f"r{gems - 1}"))

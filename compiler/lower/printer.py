@@ -4,6 +4,7 @@ expression inside its brackets, one element a line with a hanging indent, into t
 to the same tree. Comments and docstrings are :class:`~compiler.lower.pysource.Code` made by
 pysource; an expression slot holds an ``ast.expr``: the printer refuses anything else.
 """
+
 from __future__ import annotations
 
 import ast
@@ -50,7 +51,6 @@ class _Printer(ast._Unparser):  # type: ignore[name-defined,misc]  # CPython's o
             self.traverse(node.args[0])
         else:
             super().visit_Call(node)
-
 
     def visit_Constant(self, node: ast.Constant) -> None:
         if isinstance(node.value, str) and len(node.value) > STRING_PIECE and not self._avoid_backslashes:
@@ -112,8 +112,11 @@ def inline(node: ast.expr | None) -> Code:
     if node is None:
         return Code("")
     node = _node(node)
-    loose = isinstance(node, (ast.IfExp, ast.NamedExpr, ast.Lambda)) or \
-        isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or)
+    loose = (
+        isinstance(node, (ast.IfExp, ast.NamedExpr, ast.Lambda))
+        or isinstance(node, ast.BoolOp)
+        and isinstance(node.op, ast.Or)
+    )
     return Code(f"({unparse(node)})" if loose else unparse(node))
 
 
@@ -211,8 +214,22 @@ def _write_if(node: If, depth: int, out: list[str], keyword: str) -> None:
 
 # A node broken over lines: (opening, [(prefix, element, suffix, in parentheses)], closing).
 _Broken = tuple[str, list[tuple[str, Any, str, bool]], str]
-_ATOMS = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Call, ast.Tuple, ast.List, ast.Dict,
-          ast.Set, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.JoinedStr)
+_ATOMS = (
+    ast.Name,
+    ast.Constant,
+    ast.Attribute,
+    ast.Subscript,
+    ast.Call,
+    ast.Tuple,
+    ast.List,
+    ast.Dict,
+    ast.Set,
+    ast.ListComp,
+    ast.SetComp,
+    ast.DictComp,
+    ast.GeneratorExp,
+    ast.JoinedStr,
+)
 
 
 def expression(node: ast.expr, pad: str, head: str = "", tail: str = "", grouped: bool = False) -> list[str]:
@@ -268,8 +285,14 @@ def _parts(node: ast.expr, width: int) -> _Broken | None:  # noqa: C901 - one ca
         case ast.List(elts=elts) if elts:
             return "[", [_element(e) for e in elts], "]"
         case ast.Dict(keys=keys, values=values) if keys:
-            return "{", [(f"{_grouped(k)}: " if k is not None else "**", v, ",", False)
-                         for k, v in zip(keys, values, strict=True)], "}"
+            return (
+                "{",
+                [
+                    (f"{_grouped(k)}: " if k is not None else "**", v, ",", False)
+                    for k, v in zip(keys, values, strict=True)
+                ],
+                "}",
+            )
         case ast.BoolOp(op=op, values=values):
             word = "and " if isinstance(op, ast.And) else "or "
             return "(", [_item("" if i == 0 else word, v) for i, v in enumerate(values)], ")"

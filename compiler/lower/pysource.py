@@ -16,6 +16,7 @@ template accepts, see :func:`compiler.emit.engine._environment`):
 * :func:`identifier`: a spec name inside a Python name, in a namespace that the
   compiler's own names never use (see the rule there).
 """
+
 from __future__ import annotations
 
 import ast
@@ -80,8 +81,9 @@ def constant(prefix: str, name: str) -> Code:
     if prefix not in CONSTANT_PREFIXES:
         raise ValueError(f"unknown prefix for a constant: {prefix!r}")
     if not isinstance(name, str) or not _SPEC_NAME.fullmatch(name):
-        raise UnsafeName(f"'{printable(name)}' is not a name (lower-case letters, digits and '_', "
-                         "starting with a letter or '_')")
+        raise UnsafeName(
+            f"'{printable(name)}' is not a name (lower-case letters, digits and '_', starting with a letter or '_')"
+        )
     return Code(prefix + name.upper())
 
 
@@ -95,8 +97,14 @@ def _wrapped(text: str, indent: str) -> str:
         if len(line) <= DOC_WIDTH:
             lines.append(line)
         else:
-            lines += textwrap.wrap(line, DOC_WIDTH, break_long_words=False, break_on_hyphens=False,
-                                   expand_tabs=False, replace_whitespace=False) or [line]
+            lines += textwrap.wrap(
+                line,
+                DOC_WIDTH,
+                break_long_words=False,
+                break_on_hyphens=False,
+                expand_tabs=False,
+                replace_whitespace=False,
+            ) or [line]
     return ("\n" + indent).join(lines) if indent else "\n".join(lines)
 
 
@@ -166,8 +174,9 @@ def identifier(prefix: str, name: str, suffix: str = "") -> Code:
     if prefix not in SPEC_PREFIXES:
         raise ValueError(f"unknown prefix for a spec name: {prefix!r}")
     if not isinstance(name, str) or not _SPEC_NAME.fullmatch(name):
-        raise UnsafeName(f"'{printable(name)}' is not a name (lower-case letters, digits and '_', "
-                         "starting with a letter or '_')")
+        raise UnsafeName(
+            f"'{printable(name)}' is not a name (lower-case letters, digits and '_', starting with a letter or '_')"
+        )
     if suffix and not _SUFFIX.fullmatch(suffix):
         raise ValueError(f"a derived name's suffix is upper-case: {suffix!r}")
     return Code(prefix + name + ("_" + suffix if suffix else ""))

@@ -2,6 +2,7 @@
 deal: each block's effects in spec order, a block marked ``each_player`` once for each seat in
 seat order with that seat acting. It is a hook of the runtime (compiler/emit/runtime/spec.py): new_game
 calls it in every engine, and for a spec with no setup :mod:`.hooks` writes one that does nothing."""
+
 from __future__ import annotations
 
 from ..check.flow import DRAWS
@@ -37,5 +38,11 @@ def lower_setup(plan: EnginePlan) -> list:
             body.append(For(seat, ir.call("range", ir.dotted("g._n")), seat_body))
         else:
             body += standard_locals() + statements
-    return [Def(SETUP_FUNCTION, "g", body or [Pass()],
-                docstring(printable("The spec's setup, run once by new_game after the deal.")))]
+    return [
+        Def(
+            SETUP_FUNCTION,
+            "g",
+            body or [Pass()],
+            docstring(printable("The spec's setup, run once by new_game after the deal.")),
+        )
+    ]

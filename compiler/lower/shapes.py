@@ -13,6 +13,7 @@ A :class:`~.tree.FaceUpLoop` is written, in order of preference:
   ``g.face_up_costs`` and the body only appends the slot's id;
 * nested loops over the market's rows and slots (:func:`expanded`).
 """
+
 from __future__ import annotations
 
 import ast
@@ -39,8 +40,10 @@ def _is_append_of_id(body: list, loop: FaceUpLoop) -> bool:
 def expanded(loop: FaceUpLoop, plan: EnginePlan) -> list:
     """The loop as nested loops over the market: rows, then slots, skipping empty ones."""
     name = loop.name
-    inner = [Assign((_id(loop),), ir.const(loop.stride), "+="),
-             If(ir.compare(name, "is", ir.const(None)), [Continue()])]
+    inner = [
+        Assign((_id(loop),), ir.const(loop.stride), "+="),
+        If(ir.compare(name, "is", ir.const(None)), [Continue()]),
+    ]
     read = set().union(*map(reads, loop.body)) if loop.body else set()
     gems = cost_names(loop, plan)
     if f"cc_{name}" in read:
@@ -51,8 +54,13 @@ def expanded(loop: FaceUpLoop, plan: EnginePlan) -> list:
         inner.append(Assign((ir.unpack(gems),), ir.sub("CARD_COST", name), pure=True))
     row = ir.mul(f"{name}_LI", loop.row_stride)
     head = ir.add(loop.first, row) if loop.first is not None else row
-    return [For(ir.tuple_(f"{name}_LI", "_row"), ir.call("enumerate", ir.dotted("g.market")),
-                [Assign((_id(loop),), head), For(ir.name(name), ir.name("_row"), inner + loop.body)])]
+    return [
+        For(
+            ir.tuple_(f"{name}_LI", "_row"),
+            ir.call("enumerate", ir.dotted("g.market")),
+            [Assign((_id(loop),), head), For(ir.name(name), ir.name("_row"), inner + loop.body)],
+        )
+    ]
 
 
 def _contains_append(node) -> bool:
@@ -63,8 +71,13 @@ def _unpayable_test(body: list) -> int | None:
     """The position of the body's cannot-pay test (followed by `continue` alone), when no id
     is appended before it."""
     for k, node in enumerate(body):
-        if isinstance(node, If) and node.role == "unpayable" and len(node.body) == 1 \
-                and isinstance(node.body[0], Continue) and not node.orelse:
+        if (
+            isinstance(node, If)
+            and node.role == "unpayable"
+            and len(node.body) == 1
+            and isinstance(node.body[0], Continue)
+            and not node.orelse
+        ):
             return k
         if _contains_append(node):
             return None
@@ -86,9 +99,10 @@ def flat_face_up_loop(loop: FaceUpLoop, plan: EnginePlan, read_after: set[str]) 
     unrolled = unrolled_slots(loop, test, first, plan)
     if unrolled is not None and f"{name}_ID" not in read_after:
         return unrolled
-    return [Assign((_id(loop),), first),
-            For(ir.unpack(gems), ir.dotted("g.face_up_costs"),
-                [Assign((_id(loop),), ir.const(loop.stride), "+="), *body])]
+    return [
+        Assign((_id(loop),), first),
+        For(ir.unpack(gems), ir.dotted("g.face_up_costs"), [Assign((_id(loop),), ir.const(loop.stride), "+="), *body]),
+    ]
 
 
 def unrolled_slots(loop: FaceUpLoop, test: int, first: ast.expr, plan: EnginePlan) -> list | None:
@@ -106,10 +120,16 @@ def unrolled_slots(loop: FaceUpLoop, test: int, first: ast.expr, plan: EnginePla
     skip = check.body[0].note if check.body[0].note is not None else "its test fails"
     slots = [(li, si) for li in range(len(plan.levels)) for si in range(plan.max_face_up)]
     names = [f"fu_{plan.levels[li]}_{si + 1}" for li, si in slots]
-    out: list = [Comment(comment("each face-up slot in turn (Game.face_up_costs, level by level), written out; "
-                                 f"a slot is left out when {skip}")),
-                 *comments,
-                 Assign((ir.unpack(names),), ir.dotted("g.face_up_costs"))]
+    out: list = [
+        Comment(
+            comment(
+                "each face-up slot in turn (Game.face_up_costs, level by level), written out; "
+                f"a slot is left out when {skip}"
+            )
+        ),
+        *comments,
+        Assign((ir.unpack(names),), ir.dotted("g.face_up_costs")),
+    ]
     targets = ir.unpack(cost_names(loop, plan))
     for k, slot in enumerate(names):
         ident = fold.plus(first, (k + 1) * loop.stride)
@@ -127,9 +147,14 @@ def every_face_up_slot(loop: FaceUpLoop, plan: EnginePlan) -> list | None:
     stride = loop.stride
     last = start + stride * len(plan.levels) * plan.max_face_up
     ids = ir.call("range", start + stride, last + 1, *([stride] if stride != 1 else []))
-    return [If(ir.compare("_NO_CARD_COST", "not in", ir.dotted("g.face_up_costs")),
-               [Append(ir.name("out"), ids, many=True)], expanded(loop, plan),
-               note=comment("every face-up slot holds a card"))]
+    return [
+        If(
+            ir.compare("_NO_CARD_COST", "not in", ir.dotted("g.face_up_costs")),
+            [Append(ir.name("out"), ids, many=True)],
+            expanded(loop, plan),
+            note=comment("every face-up slot holds a card"),
+        )
+    ]
 
 
 def shape_face_up_loops(nodes: list, plan: EnginePlan, choose, after: frozenset = frozenset()) -> list:

@@ -1,6 +1,7 @@
 """The statements of the built-in token and card effects that stand alone (take, put_back, pay,
 reserve_top), and the RuleError an effect raises: the routines of compiler/lower/effects.py's table
 call these; the `compiler` they take is the ExprCompiler (compiler/lower/expressions.py)."""
+
 from __future__ import annotations
 
 import ast
@@ -57,26 +58,40 @@ def move_tokens(compiler: Any, name: str, args: Sequence[Any], a: list[ast.expr]
     if known is None or known < 0:  # an expression: evaluated once
         amount = ir.name("_n")
         # a negative amount would move tokens the other way and take that pool below 0
-        out += [Assign((amount,), a[1]),
-                If(ir.compare(amount, "<", 0),
-                   [Raise(rule_error(effect_located(node, name), ": a negative number of tokens (%d)", amount))])]
+        out += [
+            Assign((amount,), a[1]),
+            If(
+                ir.compare(amount, "<", 0),
+                [Raise(rule_error(effect_located(node, name), ": a negative number of tokens (%d)", amount))],
+            ),
+        ]
     pool = "supply" if name == "take" else "tokens"
     if not compiler.guaranteed(pool, args[0], args[1]):
         # a spec whose tests do not ensure the tokens are there: say so, never go below 0
         held = "in the supply" if name == "take" else "held by the player"
         message = f": only %d %s token(s) {held}"
-        out.append(If(ir.compare(ir.sub(source, a[0]), "<", amount),
-                      [Raise(rule_error(effect_located(node, name), message, ir.sub(source, a[0]),
-                                        ir.sub("COLOURS", a[0])))]))
+        out.append(
+            If(
+                ir.compare(ir.sub(source, a[0]), "<", amount),
+                [Raise(rule_error(effect_located(node, name), message, ir.sub(source, a[0]), ir.sub("COLOURS", a[0])))],
+            )
+        )
     return out + [Assign((ir.sub(source, a[0]),), amount, "-="), Assign((ir.sub(dest, a[0]),), amount, "+=")]
 
 
 def reserve_top(compiler: Any, level: ast.expr, node: Any) -> list[Node]:
     deck, card = ir.name("_deck"), ir.name("_card")
-    return [*compiler.reserve_room(node), Assign((deck,), ir.sub(ir.attr(G, "decks"), ir.minus(level, 1))),
-            If(ir.not_(deck), [Raise(rule_error(effect_located(node, "reserve_top"),
-                                                ": the deck of level %d is empty", level))]),
-            Assign((card,), ir.method(deck, "pop")), Append(mine("_res"), card), Append(mine("blind"), card)]
+    return [
+        *compiler.reserve_room(node),
+        Assign((deck,), ir.sub(ir.attr(G, "decks"), ir.minus(level, 1))),
+        If(
+            ir.not_(deck),
+            [Raise(rule_error(effect_located(node, "reserve_top"), ": the deck of level %d is empty", level))],
+        ),
+        Assign((card,), ir.method(deck, "pop")),
+        Append(mine("_res"), card),
+        Append(mine("blind"), card),
+    ]
 
 
 def pay(compiler: Any, p: str) -> list[Node]:

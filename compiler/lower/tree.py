@@ -10,6 +10,7 @@ engine raw. Statements are never written or rewritten as text: every shape of th
 loops is a transformation of these nodes (see :mod:`.shapes`), and liveness reads their ``Name``
 nodes.
 """
+
 from __future__ import annotations
 
 import ast
@@ -39,6 +40,7 @@ def _key(value):
 @dataclass(eq=False)
 class Comment(Node):
     """`# text` on a line of its own (a spec line, a rule as written)."""
+
     text: Code
 
 
@@ -47,6 +49,7 @@ class Assign(Node):
     """`target = value` (`op` '+=', '-=' for an update); a chain `a = b = value` has several
     targets. `pure`: the value has no effect and cannot fail, so the binding may be dropped
     when nothing reads it (see :func:`prune`)."""
+
     targets: tuple[ast.expr, ...]
     value: ast.expr
     op: str = "="
@@ -57,6 +60,7 @@ class Assign(Node):
 @dataclass(eq=False)
 class Do(Node):
     """An expression evaluated for its effect (a call)."""
+
     value: ast.expr
     note: Code | None = None
 
@@ -64,6 +68,7 @@ class Do(Node):
 @dataclass(eq=False)
 class Append(Node):
     """`into.append(value)`, or `into.extend(value)` with `many`."""
+
     into: ast.expr
     value: ast.expr
     many: bool = False
@@ -73,6 +78,7 @@ class Append(Node):
 @dataclass(eq=False)
 class If(Node):
     """`if test:` body, then `else:` orelse; an orelse that is one If with `chained` prints as `elif`."""
+
     test: ast.expr
     body: list
     orelse: list = field(default_factory=list)
@@ -93,6 +99,7 @@ class For(Node):
 @dataclass(eq=False)
 class While(Node):
     """`while test:` body (the end-of-turn steps' loops: compiler/lower/phases.py)."""
+
     test: ast.expr
     body: list
     note: Code | None = None
@@ -104,6 +111,7 @@ class FaceUpLoop(Node):
     (`first` + row * row_stride, then `stride` more per slot), its cost unpacked into
     cc_`name`_G0... when the body reads them. Written as nested loops over the market, or in
     one of the cheaper shapes of :mod:`.shapes`, which expands every one before printing."""
+
     name: str
     first: ast.expr | None  # the id terms before the row's, None for none
     stride: int
@@ -140,6 +148,7 @@ class Pass(Node):
 @dataclass(eq=False)
 class Def(Node):
     """`def name(params):` with an optional docstring (made by pysource.docstring)."""
+
     name: str
     params: str
     body: list
@@ -149,6 +158,7 @@ class Def(Node):
 @dataclass(eq=False)
 class Table(Node):
     """A constant table written one row a line: `name = (  # note`, the rows, `)`."""
+
     name: str
     rows: list[ast.expr]
     note: Code | None = None
@@ -277,11 +287,22 @@ def _unused_loop_targets(body: list, after: set[str]) -> list:
                 target = ir.target(*kept) if len(kept) == 1 else ir.tuple_(*kept)
                 node = For(target, node.iter, node.body, node.orelse, node.note)
             around = later | reads(node)
-            node = For(node.target, node.iter, _unused_loop_targets(node.body, around),
-                       _unused_loop_targets(node.orelse, later), node.note)
+            node = For(
+                node.target,
+                node.iter,
+                _unused_loop_targets(node.body, around),
+                _unused_loop_targets(node.orelse, later),
+                node.note,
+            )
         elif isinstance(node, If):
-            node = If(node.test, _unused_loop_targets(node.body, later), _unused_loop_targets(node.orelse, later),
-                      node.note, node.chained, node.role)
+            node = If(
+                node.test,
+                _unused_loop_targets(node.body, later),
+                _unused_loop_targets(node.orelse, later),
+                node.note,
+                node.chained,
+                node.role,
+            )
         out.append(node)
     return out
 
@@ -342,13 +363,22 @@ def forward_aliases(body: list) -> tuple[list, bool]:
     """`x = E` read by one statement only, `a, b = x`, becomes `a, b = E`: one binding less."""
     every = list(statements(body))
     for alias in every:
-        if not (isinstance(alias, Assign) and alias.pure and alias.op == "=" and len(alias.targets) == 1
-                and isinstance(_node(alias.targets[0]), ast.Name)):
+        if not (
+            isinstance(alias, Assign)
+            and alias.pure
+            and alias.op == "="
+            and len(alias.targets) == 1
+            and isinstance(_node(alias.targets[0]), ast.Name)
+        ):
             continue
         name = bound_names(alias.targets[0])[0]
         readers = [s for s in every if name in _own_reads(s)]
-        if len(readers) == 1 and isinstance(readers[0], Assign) and readers[0].pure \
-                and _is_name(_node(readers[0].value), name):
+        if (
+            len(readers) == 1
+            and isinstance(readers[0], Assign)
+            and readers[0].pure
+            and _is_name(_node(readers[0].value), name)
+        ):
             readers[0].value = alias.value
             return _without(body, alias), True
     return body, False

@@ -17,6 +17,7 @@ gem colour or per token colour (a colour's index is its place), per component of
 row of its kind's table; a base card or noble by its id, as the engines name them); `me.satchels[c]`
 reads ``g.v_satchels[me][c]``, and an effect writes that entry.
 """
+
 from __future__ import annotations
 
 import ast
@@ -84,13 +85,27 @@ def vars_table(rules: Rules) -> Code:
     rows: list[ast.expr] = []
     for v in rules.variables:
         elem = getattr(v.type, "elem", None)
-        rows.append(ir.call("Variable", name=ir.const(v.name), attribute=ir.const(attribute(v)),
-                            type=ir.const(tag(v, rules)), per_player=ir.const(v.per_player),
-                            private=ir.const(v.private), optional=ir.const(v.optional),
-                            initial=ir.const(_initial(v, rules)),
-                            kind=ir.const(elem.kind if isinstance(elem, Comp) else "")))
-    return Code(render([Comment(comment("The spec's declared state (compiler/emit/runtime/meta.py, Variable)")),
-                        Table("VARIABLES", rows)]))
+        rows.append(
+            ir.call(
+                "Variable",
+                name=ir.const(v.name),
+                attribute=ir.const(attribute(v)),
+                type=ir.const(tag(v, rules)),
+                per_player=ir.const(v.per_player),
+                private=ir.const(v.private),
+                optional=ir.const(v.optional),
+                initial=ir.const(_initial(v, rules)),
+                kind=ir.const(elem.kind if isinstance(elem, Comp) else ""),
+            )
+        )
+    return Code(
+        render(
+            [
+                Comment(comment("The spec's declared state (compiler/emit/runtime/meta.py, Variable)")),
+                Table("VARIABLES", rows),
+            ]
+        )
+    )
 
 
 def turn_resets(rules: Rules) -> list:
@@ -199,7 +214,7 @@ def place(rules: Rules, node, env, expr) -> ast.expr | None:
 # The largest number a variable may hold (either sign). A number the rules multiply by itself
 # (`set(heat, heat * heat)`) grows past what a saved game can write (Python refuses to print an
 # int of more than 4,300 digits) within a few turns: the engine stops it with a RuleError.
-MAX_NUMBER = 10 ** 12
+MAX_NUMBER = 10**12
 
 
 def effect(compiler, name: str, args, env, located: str = "") -> list:

@@ -8,6 +8,7 @@ tokens placed on them, from covers/worth rounded up to covers, never more than t
 finds each one's id in _PAYMENT_INDEX, so a purchase costs what its own payments cost, not the
 table's thousands. A spec without a worth keeps phases.payments_helper, untouched.
 """
+
 from __future__ import annotations
 
 import ast
@@ -39,34 +40,58 @@ def worth_payments_helper(gems: int) -> Def:
     body += [Assign((ir.name(f"n{i}"),), shortfall(i)) for i in g]
     spent = ir.tuple_(*(ir.minus(f"p{i}", ir.sub(v, i)) for i in g))
     entry = ir.tuple_(ir.sub("_PAYMENT_INDEX", ir.add(v, v)), v, v, spent, ir.minus(gold, f"r{gems - 1}"))
-    body += [If(ir.compare(worth, "==", 1), [  # each token one gem: the gold vectors' loops, each covering its own gold
-        Assign((short,), ir.total(f"n{i}" for i in g)), If(ir.compare(short, ">", gold), [Return(ir.tuple_())]),
-        Assign((out,), ir.list_()), Assign((ir.name("r"),), ir.minus(gold, short)),
-        *gold_loops(gems, [Do(ir.method(out, "append", entry))]),
-        Do(ir.method(out, "sort")), Return(out)])]
+    body += [
+        If(
+            ir.compare(worth, "==", 1),
+            [  # each token one gem: the gold vectors' loops, each covering its own gold
+                Assign((short,), ir.total(f"n{i}" for i in g)),
+                If(ir.compare(short, ">", gold), [Return(ir.tuple_())]),
+                Assign((out,), ir.list_()),
+                Assign((ir.name("r"),), ir.minus(gold, short)),
+                *gold_loops(gems, [Do(ir.method(out, "append", entry))]),
+                Do(ir.method(out, "sort")),
+                Return(out),
+            ],
+        )
+    ]
     body += [Assign((ir.name(f"m{i}"),), ir.neg(ir.binop(ir.neg(f"n{i}"), "//", worth))) for i in g]
     body += [If(ir.compare(ir.total(f"m{i}" for i in g), ">", gold), [Return(ir.tuple_())]), Assign((out,), ir.list_())]
     for i in g:  # the (tokens, covers) each colour may take, with at most the gold left for it
         later = ir.total(["gold"] + [f"m{j}" for j in g if j != i], "-")
         least = ir.neg(ir.binop(ir.neg("c"), "//", worth))
         most = ir.ifexp(ir.compare("c", "<", later), "c", later)
-        options = ast.ListComp(elt=ir.tuple_("t", "c"), generators=[
-            ir.comprehension("c", ir.call("range", f"n{i}", ir.add(f"p{i}", 1))),
-            ir.comprehension("t", ir.call("range", least, ir.add(most, 1)))])
+        options = ast.ListComp(
+            elt=ir.tuple_("t", "c"),
+            generators=[
+                ir.comprehension("c", ir.call("range", f"n{i}", ir.add(f"p{i}", 1))),
+                ir.comprehension("t", ir.call("range", least, ir.add(most, 1))),
+            ],
+        )
         body.append(Assign((ir.name(f"o{i}"),), options))
     vec = ir.tuple_(*([f"t{i}" for i in g] + [f"c{i}" for i in g]))
     spent = ir.tuple_(*(ir.minus(f"p{i}", f"c{i}") for i in g))
-    found = ir.tuple_(ir.sub("_PAYMENT_INDEX", vec), ir.tuple_(*(f"t{i}" for i in g)), ir.tuple_(*(f"c{i}" for i in g)),
-                      spent, ir.minus(gold, f"r{gems - 1}"))
+    found = ir.tuple_(
+        ir.sub("_PAYMENT_INDEX", vec),
+        ir.tuple_(*(f"t{i}" for i in g)),
+        ir.tuple_(*(f"c{i}" for i in g)),
+        spent,
+        ir.minus(gold, f"r{gems - 1}"),
+    )
     inner: list = [Do(ir.method(out, "append", found))]
     for i in reversed(g):
         prev = ir.name("gold" if i == 0 else f"r{i - 1}")
         need = ir.total(f"m{j}" for j in range(i + 1, gems)) if i + 1 < gems else ir.const(0)
         left = ir.name(f"r{i}")
-        inner = [For(ir.tuple_(f"t{i}", f"c{i}"), ir.name(f"o{i}"), [Assign((left,), ir.minus(prev, f"t{i}")),
-                                                                    If(ir.compare(left, "<", need), [Continue()]),
-                                                                    *inner])]
+        inner = [
+            For(
+                ir.tuple_(f"t{i}", f"c{i}"),
+                ir.name(f"o{i}"),
+                [Assign((left,), ir.minus(prev, f"t{i}")), If(ir.compare(left, "<", need), [Continue()]), *inner],
+            )
+        ]
     body += inner + [Do(ir.method(out, "sort")), Return(out)]
-    doc = Code('"""(index, gold, covers, spent, gold total) of every payment of `price` the holder of `tok`\n'
-               '    can make, each wild token standing for 1 to `worth` gems."""')
+    doc = Code(
+        '"""(index, gold, covers, spent, gold total) of every payment of `price` the holder of `tok`\n'
+        '    can make, each wild token standing for 1 to `worth` gems."""'
+    )
     return Def("_payments", "price, tok, worth", body, doc)

@@ -6,12 +6,13 @@ component choices and zone effects in rules.
 Nothing here runs for a spec without zones: its plan keeps no table, no attribute and state
 version 1 (its engine's KINDS and ZONES are empty; compiler/lower/expressions.py asks here only
 for names that are zones, components or zone effects)."""
+
 from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterable
 
-from ..check.zones import reached
+from ..check.reach import reached
 from ..front.expr import Attribute, Effect, Name, unparse, walk
 from ..language import ColumnType, Shape
 from ..language.effects import ZONE_EFFECTS
@@ -96,27 +97,48 @@ def kinds_source(rules: Rules, used: tuple[str, ...]) -> Code:
     tool outside the rules (play's board, the RL observation) needs to read a row without the spec
     (a gem column's value is a colour's index, not a count)."""
     kinds = {k.name: k for k in rules.kinds}
-    out: list[Node] = [Comment(comment("The spec's own kinds: one row per component, its columns' values in declared "
-                                 "order (a table by gem colour as a tuple in gem order; a prose column as None)."))]
+    out: list[Node] = [
+        Comment(
+            comment(
+                "The spec's own kinds: one row per component, its columns' values in declared "
+                "order (a table by gem colour as a tuple in gem order; a prose column as None)."
+            )
+        )
+    ]
     for name in used:
         kind = kinds[name]
-        rows = tuple(tuple(None if col.type is ColumnType.PROSE else v
-                           for col, v in zip(kind.columns, c.values, strict=True)) for c in kind.components)
+        rows = tuple(
+            tuple(None if col.type is ColumnType.PROSE else v for col, v in zip(kind.columns, c.values, strict=True))
+            for c in kind.components
+        )
         out.append(Comment(comment(", ".join(c.name for c in kind.columns))))
         out.append(Table(kind_table(name), [ir.const(row) for row in rows]))
-    entries = ast.Dict(keys=[ir.const(name) for name in used],
-                       values=[_kind_entry(rules, kinds[name]) for name in used])
-    out += [Comment(comment("The kinds the rules reach, by name: each one's size (ids 0 to size - 1), columns, "
-                            "pieces (the faces of each, in table order) and rows.")),
-            Assign((ir.name("KINDS"),), entries)]
+    entries = ast.Dict(
+        keys=[ir.const(name) for name in used], values=[_kind_entry(rules, kinds[name]) for name in used]
+    )
+    out += [
+        Comment(
+            comment(
+                "The kinds the rules reach, by name: each one's size (ids 0 to size - 1), columns, "
+                "pieces (the faces of each, in table order) and rows."
+            )
+        ),
+        Assign((ir.name("KINDS"),), entries),
+    ]
     return Code(render(out))
 
 
 def _kind_entry(rules: Rules, kind: Kind) -> ast.expr:
     """A kind's meta.Kind row: its size, columns, pieces and the name of its table."""
     columns = ir.tuple_(*(ir.call("Column", ir.const(c.name), ir.const(c.type.value)) for c in kind.columns))
-    return ir.call("Kind", ir.const(kind.name), size=ir.const(len(kind.components)), columns=columns,
-                   pieces=ir.const(pieces(rules, kind)), rows=ir.name(kind_table(kind.name)))
+    return ir.call(
+        "Kind",
+        ir.const(kind.name),
+        size=ir.const(len(kind.components)),
+        columns=columns,
+        pieces=ir.const(pieces(rules, kind)),
+        rows=ir.name(kind_table(kind.name)),
+    )
 
 
 def zones_source(rules: Rules) -> Code:
@@ -124,13 +146,26 @@ def zones_source(rules: Rules) -> Code:
     the rules and a zone's `source` name it."""
     index = {z.name: i for i, z in enumerate(rules.zones)}
     rows: list[ast.expr] = [
-        ir.call("Zone", name=ir.const(z.name), kind=ir.const(z.holds), shape=ir.name(SHAPE_CONSTANTS[z.shape]),
-                per_player=ir.const(z.per_player), attribute=ir.const(zone_attr(z)), start=ir.const(z.start),
-                sizes=ir.const(dict(z.sizes)), source=ir.const(index.get(z.source, -1)),
-                limit=ir.const(z.limit), private_attribute=ir.const(private_attr(z)))
-        for z in rules.zones]
-    return Code(render([Comment(comment("The spec's own zones, in declaration order (ZONES[i] is zone i)")),
-                        Table("ZONES", rows)]))
+        ir.call(
+            "Zone",
+            name=ir.const(z.name),
+            kind=ir.const(z.holds),
+            shape=ir.name(SHAPE_CONSTANTS[z.shape]),
+            per_player=ir.const(z.per_player),
+            attribute=ir.const(zone_attr(z)),
+            start=ir.const(z.start),
+            sizes=ir.const(dict(z.sizes)),
+            source=ir.const(index.get(z.source, -1)),
+            limit=ir.const(z.limit),
+            private_attribute=ir.const(private_attr(z)),
+        )
+        for z in rules.zones
+    ]
+    return Code(
+        render(
+            [Comment(comment("The spec's own zones, in declaration order (ZONES[i] is zone i)")), Table("ZONES", rows)]
+        )
+    )
 
 
 # --------------------------------------------------------------------------- names and attributes
@@ -178,8 +213,11 @@ def walks_what_it_moves(compiler, node, env, body) -> bool:
     """Does a `for` over zone `node` move components (its own, maybe) in its body? Then it walks a
     snapshot: a live list would skip the component after each one moved out of it."""
     found = zone_of(compiler, node, env)
-    return found is not None and found[0].shape is not Shape.DISPLAY and any(
-        isinstance(x, Effect) and x.name in ZONE_EFFECT_NAMES for x in walk(body))
+    return (
+        found is not None
+        and found[0].shape is not Shape.DISPLAY
+        and any(isinstance(x, Effect) and x.name in ZONE_EFFECT_NAMES for x in walk(body))
+    )
 
 
 def size(compiler, node, env) -> ast.expr | None:
@@ -218,7 +256,7 @@ def column(compiler, kind_tag: str, owner: ast.expr, attr: str, node) -> ast.exp
 
 def column_local(owner: str, index: int) -> str:
     """The local a legal loop unpacks column `index` of chosen component `owner` (`p_NAME`) into."""
-    return str(identifier("kc_p_", owner[len("p_"):], f"C{index}"))
+    return str(identifier("kc_p_", owner[len("p_") :], f"C{index}"))
 
 
 UNROLLED_KIND_SIZE = 16  # a choice from a kind of at most this many components is written out per component
@@ -227,8 +265,11 @@ UNROLLED_KIND_SIZE = 16  # a choice from a kind of at most this many components 
 def unrollable(rules: Rules, param) -> bool:
     """Is `param` a choice from a kind itself (not a zone: its places change) that no zone holds (then
     every component is always offered), small enough to write its legal tests out component by component?"""
-    return _zone(rules, param.source) is None and not held_kind(rules, param) \
+    return (
+        _zone(rules, param.source) is None
+        and not held_kind(rules, param)
         and len(kind_of_param(rules, param).components) <= UNROLLED_KIND_SIZE
+    )
 
 
 def held_kind(rules: Rules, param) -> ast.expr | None:
@@ -254,7 +295,7 @@ def kind_of_param(rules: Rules, param):
 
 def tag_kind(rules: Rules, kind_tag: str):
     """The kind of a component an env entry's kind names ("comp:" + its zone or kind)."""
-    return _kind(rules, kind_tag[len(COMPONENT):])
+    return _kind(rules, kind_tag[len(COMPONENT) :])
 
 
 def _kind(rules: Rules, source: str):
@@ -326,6 +367,7 @@ def _helper(key: str) -> str:
 def effect(compiler, name: str, args, env, node, located: str) -> list | None:
     """The statements of a zone effect, or None when `name(args)` is not one (refill(card))."""
     from .tree import Do
+
     rules = compiler.plan.rules
     index = {z.name: i for i, z in enumerate(rules.zones)}
 
@@ -363,7 +405,7 @@ def effect(compiler, name: str, args, env, node, located: str) -> list | None:
         kind = compiler.kind_of(args[0], env)
         if not is_component(kind):
             return None
-        kind_text = ir.const(kind_name(rules, kind[len(COMPONENT):]))
+        kind_text = ir.const(kind_name(rules, kind[len(COMPONENT) :]))
         return [Do(ir.call(_helper("discard"), "g", kind_text, component(args[0]), where))]
     return None
 

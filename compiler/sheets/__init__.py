@@ -13,6 +13,7 @@ The sheets are a back end of the compiler, fed by :class:`compiler.model.Rules`:
 ``splendor-rules sheet SPEC... --lang en,fr,nl,sr --format md,html,pdf`` drives it; the
 check pass calls ``compiler.sheets.lint.lint(rules)``.
 """
+
 from .phrases import describe
 
 __all__ = ["describe"]

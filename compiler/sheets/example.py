@@ -12,6 +12,7 @@ the target (largest first); her reserved card is the best card left. Ben has the
 cards plus one card worth nothing, so the two tie on prestige and the ranking chain
 has to separate them.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -85,8 +86,12 @@ class Evaluator:
         self.values = {v.name: v.value for v in rules.values}
 
     def card(self, card: Card) -> dict:
-        return {"cost": dict(zip(self.rules.gems, card.cost, strict=True)), "points": card.points,
-                "bonus": self.rules.gems[card.bonus], "level": card.level}
+        return {
+            "cost": dict(zip(self.rules.gems, card.cost, strict=True)),
+            "points": card.points,
+            "bonus": self.rules.gems[card.bonus],
+            "level": card.level,
+        }
 
     def __call__(self, node):  # noqa: C901 - one dispatch over node kinds
         match node:
@@ -188,8 +193,14 @@ def prestige_target(rules: Rules):
     ev = Evaluator(rules, {})
     for trigger in rules.end:
         when = trigger.when
-        if (isinstance(when, Compare) and when.op in (">=", ">") and isinstance(when.left, Attribute)
-                and when.left.name == "prestige" and isinstance(when.left.obj, Name) and when.left.obj.id == "me"):
+        if (
+            isinstance(when, Compare)
+            and when.op in (">=", ">")
+            and isinstance(when.left, Attribute)
+            and when.left.name == "prestige"
+            and isinstance(when.left.obj, Name)
+            and when.left.obj.id == "me"
+        ):
             try:
                 n = ev(when.right)
             except Unsupported:

@@ -6,6 +6,7 @@ sheet an action belongs to, where the wild colour can come from, whether a step 
 token limit, which rule element a variant's change belongs to. :mod:`.content` asks;
 nothing here knows a word of any language.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -132,8 +133,14 @@ def held_limit(rules: Rules):
     """(step, n) for a step that runs while `me.held > n` (the token limit), else (None, None)."""
     for d in rules.steps:
         w = d.while_
-        if (isinstance(w, Compare) and w.op in (">", ">=") and isinstance(w.left, Attribute)
-                and w.left.name == "held" and isinstance(w.left.obj, Name) and w.left.obj.id == "me"):
+        if (
+            isinstance(w, Compare)
+            and w.op in (">", ">=")
+            and isinstance(w.left, Attribute)
+            and w.left.name == "held"
+            and isinstance(w.left.obj, Name)
+            and w.left.obj.id == "me"
+        ):
             n = constant(rules, w.right)
             if n is not None:
                 return d, (n if w.op == ">" else n - 1)
@@ -152,8 +159,24 @@ def change_group(path: str) -> str:
     parts = path.split(".")
     if parts[0] == "winners" and len(parts) >= 3 and parts[1] == "ranking":
         return ".".join(parts[:3])
-    if parts[0] in ("players", "values", "actions", "end_of_turn", "end", "winners", "components",
-                    "setup", "define", "prestige", "state", "kinds") and len(parts) >= 2:
+    if (
+        parts[0]
+        in (
+            "players",
+            "values",
+            "actions",
+            "end_of_turn",
+            "end",
+            "winners",
+            "components",
+            "setup",
+            "define",
+            "prestige",
+            "state",
+            "kinds",
+        )
+        and len(parts) >= 2
+    ):
         return ".".join(parts[:2])
     return parts[0]
 
@@ -278,9 +301,15 @@ def take_different(d: Decision, rules: Rules) -> TakeDifferent | None:
         return None
     chosen = d.params[0]
     loop = d.effects[0]
-    if not (isinstance(loop, ForEach) and isinstance(loop.collection, Name) and loop.collection.id == chosen.name
-            and isinstance(loop.body, Effect) and loop.body.name == "take"
-            and loop.body.args[0] == Name(loop.var, loop.body.span) and constant(rules, loop.body.args[1]) == 1):
+    if not (
+        isinstance(loop, ForEach)
+        and isinstance(loop.collection, Name)
+        and loop.collection.id == chosen.name
+        and isinstance(loop.body, Effect)
+        and loop.body.name == "take"
+        and loop.body.args[0] == Name(loop.var, loop.body.span)
+        and constant(rules, loop.body.args[1]) == 1
+    ):
         return None
     parts = _conjuncts(d.condition)
     available = match(parts[0], _pattern("available")) if len(parts) == 2 else None
@@ -306,8 +335,12 @@ def return_to_limit(d: Decision, rules: Rules) -> ReturnToLimit | None:
     if d.repeat != "while" or d.resolve != "choice" or d.max_ is not None or len(d.effects) != 1:
         return None
     effect = d.effects[0]
-    if not (isinstance(effect, Effect) and effect.name == "put_back" and effect.args[0] == Name(colour, effect.span)
-            and constant(rules, effect.args[1]) == 1):
+    if not (
+        isinstance(effect, Effect)
+        and effect.name == "put_back"
+        and effect.args[0] == Name(colour, effect.span)
+        and constant(rules, effect.args[1]) == 1
+    ):
         return None
     if match(d.condition, _pattern("holds_one")) != {_THING: colour}:
         return None

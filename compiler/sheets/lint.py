@@ -25,6 +25,7 @@ English (``lang/en.yaml``) is the reference table: the other tables must have
 exactly its keys. The words of `splendor-rules diff` are the ``diff.*`` keys of the same
 tables (see :mod:`compiler.diff`), so E601-E604 cover them like the sheets' own keys.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -73,9 +74,14 @@ def lint_definition_titles(rules: Rules) -> list[Diagnostic]:
             if added:
                 parts.append("has " + ", ".join("{" + n + "}" for n in added) + ", which is not a parameter")
             if parts:
-                found.append(Diagnostic("E604", f"the {lang} title of definition '{d.name}' {' and '.join(parts)}",
-                                        rules.spans.get(f"define.{d.name}", d.span),
-                                        ("a call is phrased by the title, each {parameter} replaced by its argument",)))
+                found.append(
+                    Diagnostic(
+                        "E604",
+                        f"the {lang} title of definition '{d.name}' {' and '.join(parts)}",
+                        rules.spans.get(f"define.{d.name}", d.span),
+                        ("a call is phrased by the title, each {parameter} replaced by its argument",),
+                    )
+                )
     return found
 
 
@@ -116,9 +122,14 @@ def _lint_tables(base: Path, colours: tuple[str, ...]) -> list[Diagnostic]:
         for colour in colours:
             missing = [k for k in (f"colour.{colour}", f"colour.{colour}.adj") if not table.has(k)]
             if missing:
-                found.append(Diagnostic(
-                    "E605", f"the spec's colour '{colour}' has no words in this table "
-                    f"(add {' and '.join(repr(m) for m in missing)})", _line(table, 1)))
+                found.append(
+                    Diagnostic(
+                        "E605",
+                        f"the spec's colour '{colour}' has no words in this table "
+                        f"(add {' and '.join(repr(m) for m in missing)})",
+                        _line(table, 1),
+                    )
+                )
         if reference is None or lang == REFERENCE:
             continue
         keys = list(reference.entries)
@@ -127,15 +138,20 @@ def _lint_tables(base: Path, colours: tuple[str, ...]) -> list[Diagnostic]:
             if table.has(key):
                 previous_line = table.spans[key].line
                 continue
-            found.append(Diagnostic(
-                "E602", f"missing key '{key}' (the English table has it at "
-                f"{reference.path}:{reference.spans[key].line})", _line(table, previous_line),
-                (f"English: {_show(reference.entries[key])}",)))
+            found.append(
+                Diagnostic(
+                    "E602",
+                    f"missing key '{key}' (the English table has it at {reference.path}:{reference.spans[key].line})",
+                    _line(table, previous_line),
+                    (f"English: {_show(reference.entries[key])}",),
+                )
+            )
         for key in table.entries:
             ref_key = _gendered_base(key, lang)
             if not reference.has(ref_key):
-                found.append(Diagnostic("E603", f"extra key '{key}': the English table has no such key",
-                                        table.spans[key]))
+                found.append(
+                    Diagnostic("E603", f"extra key '{key}': the English table has no such key", table.spans[key])
+                )
                 continue
             want = {_base_name(n) for n in tables.placeholders(reference.entries[ref_key])}
             have = {_base_name(n) for n in tables.placeholders(table.entries[key])}
@@ -219,8 +235,9 @@ def _entry(entry, where: str, titled: bool = False) -> list[Diagnostic]:
     return found
 
 
-def _text(parent: source.MapNode, name: str, owner: str, label: str | None = None,
-          shown: str = "English") -> list[Diagnostic]:
+def _text(
+    parent: source.MapNode, name: str, owner: str, label: str | None = None, shown: str = "English"
+) -> list[Diagnostic]:
     """E610 for the text `name` of `parent` if it lacks a sheet language; `shown` is what those
     sheets show in its place (English, or for an action's or step's title a generated one)."""
     node = parent.get(name)
@@ -245,7 +262,12 @@ def _text(parent: source.MapNode, name: str, owner: str, label: str | None = Non
         consequence = "every sheet language needs its own text"
     else:
         consequence = f"the {langs} sheet{'s' if len(missing) > 1 else ''} will show {shown}"
-    return [Diagnostic(
-        "E610", f"{what} has no {langs} text; {consequence}",
-        span, (f"write it as a mapping: {{{', '.join(f'{lang}: ...' for lang in LANGUAGES)}}}",),
-        severity=VARIANT_TEXT_SEVERITY)]
+    return [
+        Diagnostic(
+            "E610",
+            f"{what} has no {langs} text; {consequence}",
+            span,
+            (f"write it as a mapping: {{{', '.join(f'{lang}: ...' for lang in LANGUAGES)}}}",),
+            severity=VARIANT_TEXT_SEVERITY,
+        )
+    ]

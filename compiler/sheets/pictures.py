@@ -11,6 +11,7 @@ The fills are a presentation palette keyed by colour name (the spec names colour
 does not paint them); a colour the palette does not know gets a neutral grey and is
 still named by its word. The Markdown sheet has no pictures: it stays text.
 """
+
 from __future__ import annotations
 
 import re
@@ -42,9 +43,11 @@ def swatch(colour: str, size: int = 9) -> Markup:
     """A small gem disc, decorative: placed beside the colour's name."""
     fill, line = paint(colour)
     r = size / 2
-    return Markup('<svg class="gem" width="{s}" height="{s}" viewBox="0 0 {s} {s}" aria-hidden="true" '
-                  'focusable="false"><circle cx="{r}" cy="{r}" r="{ri}" fill="{f}" stroke="{l}" '
-                  'stroke-width="1"/></svg>').format(s=size, r=r, ri=r - 0.6, f=fill, l=line)
+    return Markup(
+        '<svg class="gem" width="{s}" height="{s}" viewBox="0 0 {s} {s}" aria-hidden="true" '
+        'focusable="false"><circle cx="{r}" cy="{r}" r="{ri}" fill="{f}" stroke="{l}" '
+        'stroke-width="1"/></svg>'
+    ).format(s=size, r=r, ri=r - 0.6, f=fill, l=line)
 
 
 @dataclass(frozen=True)
@@ -75,7 +78,7 @@ def with_swatches(text, colour_words: Words | None) -> Markup:
         return escape(text)
     out, last = [], 0
     for m in colour_words.pattern.finditer(text):
-        out.append(escape(text[last:m.start()]))
+        out.append(escape(text[last : m.start()]))
         colour = colour_words.colour_of[m.group(0).casefold()]
         out.append(Markup('<span class="colour">{}{}</span>').format(swatch(colour), m.group(0)))
         last = m.end()
@@ -85,22 +88,24 @@ def with_swatches(text, colour_words: Words | None) -> Markup:
 
 def _svg(width: int, height: int, title: str, body: list[Markup], cls: str) -> Markup:
     ident = "picture-" + cls.split()[-1]  # one picture of each kind a sheet: a stable, unique id
-    head = Markup('<svg class="{c}" role="img" aria-labelledby="{i}" viewBox="0 0 {w} {h}" '
-                  'xmlns="http://www.w3.org/2000/svg"><title id="{i}">{t}</title>').format(
-        c=cls, i=ident, w=width, h=height, t=title)
+    head = Markup(
+        '<svg class="{c}" role="img" aria-labelledby="{i}" viewBox="0 0 {w} {h}" '
+        'xmlns="http://www.w3.org/2000/svg"><title id="{i}">{t}</title>'
+    ).format(c=cls, i=ident, w=width, h=height, t=title)
     return head + Markup("").join(body) + Markup("</svg>")
 
 
 def _text(x, y, text, size=8, anchor="start", bold=False, fill="#111111") -> Markup:
-    return Markup('<text x="{x}" y="{y}" font-family="{font}" font-size="{s}" text-anchor="{a}"{b} fill="{f}">'
-                  '{t}</text>').format(font=FONT,
-        x=x, y=y, s=size, a=anchor, b=Markup(' font-weight="bold"') if bold else "", f=fill, t=text)
+    return Markup(
+        '<text x="{x}" y="{y}" font-family="{font}" font-size="{s}" text-anchor="{a}"{b} fill="{f}">{t}</text>'
+    ).format(font=FONT, x=x, y=y, s=size, a=anchor, b=Markup(' font-weight="bold"') if bold else "", f=fill, t=text)
 
 
 def _gem(x, y, r, colour) -> Markup:
     fill, line = paint(colour)
     return Markup('<circle cx="{x}" cy="{y}" r="{r}" fill="{f}" stroke="{l}" stroke-width="0.8"/>').format(
-        x=x, y=y, r=r, f=fill, l=line)
+        x=x, y=y, r=r, f=fill, l=line
+    )
 
 
 def _number_on(x, y, n, colour, size=7) -> Markup:
@@ -111,7 +116,7 @@ def _number_on(x, y, n, colour, size=7) -> Markup:
 
 
 def _luminance(hex_colour: str) -> float:
-    r, g, b = (int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    r, g, b = (int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
     lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
     return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
 
@@ -133,9 +138,12 @@ def card(p: CardPicture) -> Markup:
     """A card with its prestige points (top left), its bonus gem (top right) and its cost (bottom left),
     each named by a label beside it: points and cost on the left, the bonus on the right."""
     w, h, ox = 62, 86, 100
-    body = [Markup('<rect x="{x}" y="2" width="{w}" height="{h}" rx="5" fill="#faf7f0" stroke="#444444" '
-                   'stroke-width="1"/>').format(x=ox, w=w, h=h),
-            Markup('<rect x="{x}" y="2" width="{w}" height="22" rx="5" fill="#e8e2d4"/>').format(x=ox, w=w)]
+    body = [
+        Markup(
+            '<rect x="{x}" y="2" width="{w}" height="{h}" rx="5" fill="#faf7f0" stroke="#444444" stroke-width="1"/>'
+        ).format(x=ox, w=w, h=h),
+        Markup('<rect x="{x}" y="2" width="{w}" height="22" rx="5" fill="#e8e2d4"/>').format(x=ox, w=w),
+    ]
     if p.points:
         body.append(_text(ox + 8, 19, p.points, 15, "start", True))
     body.append(_gem(ox + w - 10, 13, 8, p.bonus))
@@ -147,12 +155,18 @@ def card(p: CardPicture) -> Markup:
     cost_y = (cy + 17 + h - 8) / 2
 
     def callout(x1, x2, y) -> Markup:
-        return Markup('<line x1="{x1}" y1="{y}" x2="{x2}" y2="{y}" stroke="#666666" stroke-width="0.6" '
-                      'stroke-dasharray="2 1.5"/>').format(x1=x1, x2=x2, y=y)
+        return Markup(
+            '<line x1="{x1}" y1="{y}" x2="{x2}" y2="{y}" stroke="#666666" stroke-width="0.6" stroke-dasharray="2 1.5"/>'
+        ).format(x1=x1, x2=x2, y=y)
 
-    body += [callout(ox - 26, ox + 6, 13), _text(ox - 28, 16, p.label_points, 7, "end"),
-             callout(ox + w - 1, ox + w + 12, 13), _text(ox + w + 14, 16, p.label_bonus, 7),
-             callout(ox - 26, ox + 3, cost_y), _text(ox - 28, cost_y + 3, p.label_cost, 7, "end")]
+    body += [
+        callout(ox - 26, ox + 6, 13),
+        _text(ox - 28, 16, p.label_points, 7, "end"),
+        callout(ox + w - 1, ox + w + 12, 13),
+        _text(ox + w + 14, 16, p.label_bonus, 7),
+        callout(ox - 26, ox + 3, cost_y),
+        _text(ox - 28, cost_y + 3, p.label_cost, 7, "end"),
+    ]
     return _svg(ox + w + 60, h + 4, p.title, body, "picture card")
 
 
@@ -177,20 +191,31 @@ def table(p: TablePicture) -> Markup:
     y = 4
     for count, label in p.tiles:
         for i in range(count):
-            body.append(Markup('<rect x="{x}" y="{y}" width="18" height="18" rx="2" fill="#f3e6c4" stroke="#7a5c00" '
-                               'stroke-width="0.8"/>').format(x=x0 + 24 + i * 22, y=y))
+            body.append(
+                Markup(
+                    '<rect x="{x}" y="{y}" width="18" height="18" rx="2" fill="#f3e6c4" stroke="#7a5c00" '
+                    'stroke-width="0.8"/>'
+                ).format(x=x0 + 24 + i * 22, y=y)
+            )
         body.append(_text(x0 + 24 + count * 22 + 2, y + 12, label, 7))
         y += 22
     y += 2
     decks_y = y
     for label in p.deck_labels:
-        body.append(Markup('<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="2" fill="#5b6b8c" '
-                           'stroke="#2c3650" stroke-width="0.8"/>').format(x=x0, y=y, w=cw, h=ch))
+        body.append(
+            Markup(
+                '<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="2" fill="#5b6b8c" '
+                'stroke="#2c3650" stroke-width="0.8"/>'
+            ).format(x=x0, y=y, w=cw, h=ch)
+        )
         body.append(_text(x0 + cw / 2, y + ch / 2 + 3, label, 8, "middle", True, "#ffffff"))
         for j in range(p.face_up):
-            body.append(Markup('<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="2" fill="#faf7f0" '
-                               'stroke="#444444" stroke-width="0.8"/>').format(
-                x=x0 + cw + gap + j * (cw + gap), y=y, w=cw, h=ch))
+            body.append(
+                Markup(
+                    '<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="2" fill="#faf7f0" '
+                    'stroke="#444444" stroke-width="0.8"/>'
+                ).format(x=x0 + cw + gap + j * (cw + gap), y=y, w=cw, h=ch)
+            )
         y += ch + gap
     tx = x0 + cw + gap + max(p.face_up, 1) * (cw + gap) + 10
     ty = decks_y + 8
@@ -202,7 +227,8 @@ def table(p: TablePicture) -> Markup:
     height = max(y, ty - 8) + 2
     svg = _svg(int(width), int(height), p.title, body, "picture layout")
     return Markup('<figure class="picture">{}<figcaption aria-hidden="true">{}</figcaption></figure>').format(
-        svg, p.caption)
+        svg, p.caption
+    )
 
 
 def draw(picture) -> Markup:

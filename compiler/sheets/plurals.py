@@ -10,6 +10,7 @@ operands reduce to ``n`` (no visible fraction digits).
 * Serbian: ``one`` when n % 10 == 1 and n % 100 != 11; ``few`` when n % 10 is 2..4
   and n % 100 is not 12..14; ``other`` for everything else (5 to 20, 0, 25...).
 """
+
 from __future__ import annotations
 
 CATEGORIES: dict[str, tuple[str, ...]] = {

@@ -12,6 +12,7 @@ The emit stage hands :func:`refusal_words` to the lowering (``EnginePlan.explain
 writes the words into the engine as string literals (``repr``), never as code; :func:`told` is
 what `play` and the web table show a player of an engine's refusal, in the player's language.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -72,5 +73,7 @@ def told(error: Any, lang: str) -> tuple[str, str | None]:
     if refusal is None or action is None:
         return str(error).split("\n", 1)[0], None
     table = tables.load(lang if lang in LANGUAGES else "en")
-    return (table.text("refusal.move", action=action, reason=refusal.reason(table.lang)),
-            table.text("refusal.details", details=refusal.details))
+    return (
+        table.text("refusal.move", action=action, reason=refusal.reason(table.lang)),
+        table.text("refusal.details", details=refusal.details),
+    )

@@ -11,6 +11,7 @@ sha256, and its bases for a variant, never a date; the PDF gets fixed metadata.
 Files are written atomically (a temporary file in the same directory, then
 ``os.replace``). Nothing here prints; :mod:`app.cli` reports.
 """
+
 from __future__ import annotations
 
 import base64
@@ -98,8 +99,12 @@ def environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(HERE / "templates")),
         autoescape=lambda name: name is not None and name.endswith(".html.j2"),
-        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
-        undefined=jinja2.StrictUndefined, finalize=html_finalize)
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined,
+        finalize=html_finalize,
+    )
     env.filters["md"] = md_escape
     env.filters["comment"] = html_comment
     env.filters["css"] = css_string
@@ -146,10 +151,13 @@ def weasyprint():
     except ImportError as err:
         raise PdfUnavailable(
             "PDF output needs WeasyPrint: pip install 'splendor-rules[pdf]' (and its system libraries, "
-            "e.g. Debian's libpango-1.0-0 and libpangoft2-1.0-0)") from err
+            "e.g. Debian's libpango-1.0-0 and libpangoft2-1.0-0)"
+        ) from err
     except OSError as err:  # WeasyPrint is there but Pango is not
-        raise PdfUnavailable(f"WeasyPrint cannot load its system libraries ({err}); on Debian: "
-                             "apt-get install libpango-1.0-0 libpangoft2-1.0-0") from err
+        raise PdfUnavailable(
+            f"WeasyPrint cannot load its system libraries ({err}); on Debian: "
+            "apt-get install libpango-1.0-0 libpangoft2-1.0-0"
+        ) from err
     return module
 
 
@@ -188,6 +196,7 @@ def _pdf(module, html_text: str, rules: Rules) -> tuple[bytes, int]:
 
     def finisher(_document, pdf_file):
         import pydyf  # WeasyPrint's PDF writer: there only with the optional 'pdf' extra
+
         pdf_file.info["Producer"] = pydyf.String("splendor-rules")
 
     data = document.write_pdf(pdf_identifier=rules.source.sha256[:32].encode("ascii"), finisher=finisher)
@@ -197,8 +206,9 @@ def _pdf(module, html_text: str, rules: Rules) -> tuple[bytes, int]:
 PRINTED_PAGES = 2  # a printed sheet's pages: two A4 pages, one sheet of paper printed on both sides
 
 
-def printed(rules: Rules, lang: str, base: Rules | None = None, html_text: str | None = None,
-            worked: WorkedGame | None = None) -> tuple[bytes, int]:
+def printed(
+    rules: Rules, lang: str, base: Rules | None = None, html_text: str | None = None, worked: WorkedGame | None = None
+) -> tuple[bytes, int]:
     """The printed (PDF) sheet and its page count: the sheet as the HTML shows it (`html_text`, when
     already made), or, when that takes more than two pages, the first compact sheet that fits
     (content.build, compact 1, 2, ...): the house rules box names the changed rules the body states
@@ -224,8 +234,9 @@ class Written:
     pages: int | None = None
 
 
-def write_sheets(rules: Rules, langs, formats, out_dir: Path, base: Rules | None = None,
-                 worked: WorkedGame | None = None) -> list[Written]:
+def write_sheets(
+    rules: Rules, langs, formats, out_dir: Path, base: Rules | None = None, worked: WorkedGame | None = None
+) -> list[Written]:
     """Write NAME.LANG.{md,html,pdf} for each language (`worked`: the game the worked example
     tells, see content.build); return what was written.
 

@@ -13,6 +13,7 @@ Tables hold words, never rule values: every number on a sheet is a placeholder f
 from the rule model. The files are read with :mod:`compiler.front.source`, so every key
 keeps its line for the E6xx diagnostics of :mod:`.lint`.
 """
+
 from __future__ import annotations
 
 import functools
@@ -90,8 +91,15 @@ def read(path: Path, lang: str) -> Table:
     doc = source.load(str(path))
     root = doc.root
     if not isinstance(root, source.MapNode):
-        raise CompileError([Diagnostic("E601", "a language table is a mapping of keys to texts",
-                                       root.span if root is not None else Span(shown, 1, 1))])
+        raise CompileError(
+            [
+                Diagnostic(
+                    "E601",
+                    "a language table is a mapping of keys to texts",
+                    root.span if root is not None else Span(shown, 1, 1),
+                )
+            ]
+        )
     problems: list[Diagnostic] = []
     entries: dict[str, Entry] = {}
     spans: dict[str, Span] = {}
@@ -102,22 +110,34 @@ def read(path: Path, lang: str) -> Table:
         if isinstance(value, source.ScalarNode) and isinstance(value.value, str):
             entries[name] = value.value
         elif isinstance(value, source.MapNode) and all(
-                isinstance(v, source.ScalarNode) and isinstance(v.value, str) for _, v in value.items()):
+            isinstance(v, source.ScalarNode) and isinstance(v.value, str) for _, v in value.items()
+        ):
             forms = {str(k.value): str(v.value) for k, v in value.items() if isinstance(v, source.ScalarNode)}
             wrong = [f for f in forms if f not in categories]
             if wrong:
-                problems.append(Diagnostic(
-                    "E601", f"'{name}' has the plural form '{wrong[0]}', which {lang} does not use"
-                    f" (its forms: {', '.join(categories)})", value.key_span(wrong[0])))
+                problems.append(
+                    Diagnostic(
+                        "E601",
+                        f"'{name}' has the plural form '{wrong[0]}', which {lang} does not use"
+                        f" (its forms: {', '.join(categories)})",
+                        value.key_span(wrong[0]),
+                    )
+                )
             missing = [f for f in categories if f not in forms]
             if missing:
-                problems.append(Diagnostic(
-                    "E601", f"'{name}' lacks the plural form{'s' if len(missing) > 1 else ''} "
-                    f"{', '.join(repr(m) for m in missing)} ({lang} uses {', '.join(categories)})", key.span))
+                problems.append(
+                    Diagnostic(
+                        "E601",
+                        f"'{name}' lacks the plural form{'s' if len(missing) > 1 else ''} "
+                        f"{', '.join(repr(m) for m in missing)} ({lang} uses {', '.join(categories)})",
+                        key.span,
+                    )
+                )
             entries[name] = Plural(forms)
         else:
-            problems.append(Diagnostic("E601", f"'{name}' must be a text or a mapping of plural forms to texts",
-                                       value.span))
+            problems.append(
+                Diagnostic("E601", f"'{name}' must be a text or a mapping of plural forms to texts", value.span)
+            )
     if problems:
         raise CompileError(problems)
     return Table(lang, shown, entries, spans, root.span)

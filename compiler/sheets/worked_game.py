@@ -16,6 +16,7 @@ the same game, so a sheet is deterministic; a variant gets a game of its own rul
 
 The engine is the caller's (the driver compiles it: this stage comes before emit).
 """
+
 from __future__ import annotations
 
 import random
@@ -83,16 +84,22 @@ class WorkedGame:
 def added_decisions(rules: Rules) -> tuple[str, ...]:
     """The actions and steps a variant adds to its base that a player chooses (what its example
     should show taken); a step that applies itself (resolve: all) shows in what it gives."""
-    added = {c.path.split(".")[1] for c in rules.changes
-             if c.kind == "add" and c.path.split(".")[0] in ("actions", "end_of_turn") and c.path.count(".") == 1}
+    added = {
+        c.path.split(".")[1]
+        for c in rules.changes
+        if c.kind == "add" and c.path.split(".")[0] in ("actions", "end_of_turn") and c.path.count(".") == 1
+    }
     return tuple(d.name for d in (*rules.actions, *rules.steps) if d.name in added and d.resolve != "all")
 
 
 def added_holdings(rules: Rules) -> tuple[str, ...]:
     """The zones and sets of components held by each seat that a variant adds (a city claimed,
     a trading post opened: what its example should show gained)."""
-    added = {c.path.split(".")[1] for c in rules.changes
-             if c.kind == "add" and c.path.split(".")[0] in ("zones", "state") and c.path.count(".") == 1}
+    added = {
+        c.path.split(".")[1]
+        for c in rules.changes
+        if c.kind == "add" and c.path.split(".")[0] in ("zones", "state") and c.path.count(".") == 1
+    }
     zones = [z.name for z in rules.zones if z.per_player and z.name in added]
     return tuple(zones + [v.name for v in rules.variables if v.per_player and v.name in added])
 
@@ -100,10 +107,18 @@ def added_holdings(rules: Rules) -> tuple[str, ...]:
 def seat_of(game: Any, module: Any, p: int) -> Seat:
     """Seat `p` of `game` as plain data."""
     holdings = tuple((z.name, tuple(getattr(game, z.attribute)[p])) for z in module.ZONES if z.per_player)
-    holdings += tuple((v.name, tuple(sorted(getattr(game, v.attribute)[p]))) for v in module.VARIABLES
-                      if v.per_player and v.kind)
-    return Seat(int(game.prestige[p]), tuple(game.purchased[p]), tuple(game.nobles[p]), tuple(game.reserved[p]),
-                holdings, int(game.turns[p]), tuple(int(n) for n in game.tokens[p]))
+    holdings += tuple(
+        (v.name, tuple(sorted(getattr(game, v.attribute)[p]))) for v in module.VARIABLES if v.per_player and v.kind
+    )
+    return Seat(
+        int(game.prestige[p]),
+        tuple(game.purchased[p]),
+        tuple(game.nobles[p]),
+        tuple(game.reserved[p]),
+        holdings,
+        int(game.turns[p]),
+        tuple(int(n) for n in game.tokens[p]),
+    )
 
 
 def _choose(game: Any, rng: random.Random) -> int:
@@ -113,15 +128,14 @@ def _choose(game: Any, rng: random.Random) -> int:
     for action in game.legal_actions():
         after = game.clone()
         after.apply(action)
-        value = (after.prestige[p] * 100 + sum(after.bonus[p]) * 12 + sum(after.tokens[p]) + rng.random())
+        value = after.prestige[p] * 100 + sum(after.bonus[p]) * 12 + sum(after.tokens[p]) + rng.random()
         if best is None or value > best[0]:
             best = (value, action)
     assert best is not None  # a game that is not over has a legal move
     return best[1]
 
 
-def play(module: Any, players: int, seed: int,
-         choose: Callable[[Any, random.Random], int] = _choose) -> WorkedGame:
+def play(module: Any, players: int, seed: int, choose: Callable[[Any, random.Random], int] = _choose) -> WorkedGame:
     """Deal `seed` played to its end (or MAX_TURNS) by `choose`."""
     game = module.new_game(players, seed=seed, max_turns=MAX_TURNS)
     rng = random.Random(seed)
@@ -136,25 +150,34 @@ def play(module: Any, players: int, seed: int,
         was_ending = game.ending is not None
         game.apply(action)
         after = seat_of(game, module, p)
-        gained = tuple(name for (name, ids), (_, old) in zip(after.holdings, before.holdings, strict=True)
-                       if set(ids) - set(old))
+        gained = tuple(
+            name for (name, ids), (_, old) in zip(after.holdings, before.holdings, strict=True) if set(ids) - set(old)
+        )
         moves.append(Move(move.seat, move.decision, move.text, move.turn, gained))
         ended_at_once = game.is_over() and game.ending is None and game.end_reason not in UNRULED
         if trigger_seat is None and ((not was_ending and game.ending is not None) or ended_at_once):
             trigger_seat = p
             trigger = game.ending[0] if game.ending is not None else str(game.end_reason)
             at_trigger = tuple(seat_of(game, module, q) for q in range(players))
-    return WorkedGame(str(module.SPEC_NAME), players, seed, tuple(moves), tuple(game.winners()),
-                      str(game.end_reason), trigger, trigger_seat, at_trigger,
-                      tuple(seat_of(game, module, q) for q in range(players)))
+    return WorkedGame(
+        str(module.SPEC_NAME),
+        players,
+        seed,
+        tuple(moves),
+        tuple(game.winners()),
+        str(game.end_reason),
+        trigger,
+        trigger_seat,
+        at_trigger,
+        tuple(seat_of(game, module, q) for q in range(players)),
+    )
 
 
 def replay(module: Any, worked: WorkedGame) -> WorkedGame:
     """The game `worked` states, played again from its moves: the same moves give the same game
     (a test holds it), and a move the engine refuses raises its IllegalAction."""
     moves = iter(worked.moves)
-    return play(module, worked.players, worked.seed,
-                choose=lambda game, rng: module.string_to_action(next(moves).text))
+    return play(module, worked.players, worked.seed, choose=lambda game, rng: module.string_to_action(next(moves).text))
 
 
 def merit(worked: WorkedGame, rules: Rules, wanted: tuple[tuple[str, ...], tuple[str, ...]]) -> tuple[int, ...]:

@@ -2950,10 +2950,11 @@ class Game:
             return f"illegal action '{text}': not a payment the rules accept for this purchase"
         if self.mode == _PAY:
             options = ", ".join(ACTION_STRINGS[a] for a in self.legal_actions()[:8])
+            waiting = ACTION_STRINGS[self.pending]  # type: ignore[index]  # a purchase waits
             return (
                 f"illegal action '{text}': player {self._cp + 1} must first choose how to pay for "
-                f"'{ACTION_STRINGS[self.pending]}' ({options})"
-            )  # type: ignore[index]  # a purchase waits
+                f"'{waiting}' ({options})"
+            )
         wanted = "action" if self.mode == _ACTION_MODE else f"step '{DECISIONS[self.mode]}'"
         is_step = d >= _N_ACTION_DECISIONS
         if (self.mode == _ACTION_MODE and is_step) or (self.mode >= 0 and d != self.mode):
@@ -4200,17 +4201,7 @@ def _zones_state(game: Game, state: State, observer: int | None) -> None:
 
 def _zone_problems(data: State, n: int) -> list[Problem]:
     """Every problem of the zones' part of a state dict, as (path, sentence) pairs."""
-    out: list[Problem] = []
-    chance = data.get("chance", 0)
-    if not _CHANCE_USED and "chance" in data or type(chance) is not int or chance < 0:
-        out.append(
-            (
-                ("chance",),
-                f"'chance' must be the number of random events of play so far (absent: 0), not {_shown(chance)}"
-                if _CHANCE_USED
-                else "'chance' belongs to a spec with a bag or a shuffle",
-            )
-        )
+    out: list[Problem] = _chance_problems(data)
     shared = data.get("zones")
     seats = data.get("seats")
     if not isinstance(shared, dict) or set(shared) != {z.name for z in ZONES if not z.per_player}:
@@ -4272,6 +4263,27 @@ def _zone_problems(data: State, n: int) -> list[Problem]:
                 private = tables[path[1]].get(zone.name + "_private", [])
                 if not isinstance(private, list) or any(x not in items for x in private):
                     out.append((path, f"{'.'.join(map(str, path))}_private must list components of the holding"))
+    return out + _two_faces_in_play(where)
+
+
+def _chance_problems(data: State) -> list[Problem]:
+    """The state's count of random events of play: a count, and only for a spec that has any."""
+    chance = data.get("chance", 0)
+    if not (not _CHANCE_USED and "chance" in data or type(chance) is not int or chance < 0):
+        return []
+    return [
+        (
+            ("chance",),
+            f"'chance' must be the number of random events of play so far (absent: 0), not {_shown(chance)}"
+            if _CHANCE_USED
+            else "'chance' belongs to a spec with a bag or a shuffle",
+        )
+    ]
+
+
+def _two_faces_in_play(where: dict[tuple[str, int], str]) -> list[Problem]:
+    """A piece with two faces (a city tile's sides) in play by both: `where` holds each component in play."""
+    out: list[Problem] = []
     for kind in dict.fromkeys(zone.kind for zone in ZONES):
         for piece in KINDS[kind].pieces:
             in_play = [x for x in piece if (kind, x) in where]

@@ -2949,10 +2949,11 @@ class Game:
             return f"illegal action '{text}': not a payment the rules accept for this purchase"
         if self.mode == _PAY:
             options = ", ".join(ACTION_STRINGS[a] for a in self.legal_actions()[:8])
+            waiting = ACTION_STRINGS[self.pending]  # type: ignore[index]  # a purchase waits
             return (
                 f"illegal action '{text}': player {self._cp + 1} must first choose how to pay for "
-                f"'{ACTION_STRINGS[self.pending]}' ({options})"
-            )  # type: ignore[index]  # a purchase waits
+                f"'{waiting}' ({options})"
+            )
         wanted = "action" if self.mode == _ACTION_MODE else f"step '{DECISIONS[self.mode]}'"
         is_step = d >= _N_ACTION_DECISIONS
         if (self.mode == _ACTION_MODE and is_step) or (self.mode >= 0 and d != self.mode):

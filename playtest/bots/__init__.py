@@ -42,6 +42,7 @@ One module per bot, on top of what they share; each imports only the modules abo
 The names below are those the rest of the code imports from ``playtest.bots``; the helpers
 whose names begin with an underscore are the package's own, imported from their modules.
 """
+
 from __future__ import annotations
 
 from .base import Bot, BotError
@@ -56,8 +57,33 @@ from .random_bot import RandomBot
 from .registry import BOT_NAMES, make_bot, parse_bot
 
 __all__ = [
-    "BOT_NAMES", "MEANINGS", "WEIGHTS", "WIN", "Bot", "BotError", "Facts", "GreedyBot", "MCTSBot", "Position",
-    "RandomBot", "Weights", "action_domains", "buy_outcome", "calibrate", "determinize", "evaluate", "facts",
-    "finish_turn", "make_bot", "parse_bot", "parse_move", "predict", "qualifying", "ranked_actions",
-    "ranked_actions_by_clone", "score_seat", "token_change", "values",
+    "BOT_NAMES",
+    "MEANINGS",
+    "WEIGHTS",
+    "WIN",
+    "Bot",
+    "BotError",
+    "Facts",
+    "GreedyBot",
+    "MCTSBot",
+    "Position",
+    "RandomBot",
+    "Weights",
+    "action_domains",
+    "buy_outcome",
+    "calibrate",
+    "determinize",
+    "evaluate",
+    "facts",
+    "finish_turn",
+    "make_bot",
+    "parse_bot",
+    "parse_move",
+    "predict",
+    "qualifying",
+    "ranked_actions",
+    "ranked_actions_by_clone",
+    "score_seat",
+    "token_change",
+    "values",
 ]

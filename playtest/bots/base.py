@@ -3,6 +3,7 @@
 A bot is built from an engine module and a seed, and ``choose(game)`` returns an action id;
 every random choice it makes comes from its own ``random.Random``.
 """
+
 from __future__ import annotations
 
 import random

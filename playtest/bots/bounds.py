@@ -7,6 +7,7 @@ group of moves can score, so that :func:`playtest.bots.greedy.ranked_actions` sk
 groups out of reach and chooses exactly as from the full list; :func:`_plan` orders a list of
 legal actions into those groups once.
 """
+
 from __future__ import annotations
 
 import math
@@ -17,8 +18,9 @@ from .heuristic import Weights
 from .position import Position
 
 
-def _returns_within_reach(pos: Position, legal: list[int], colours: list[int], room: int,
-                          exact: Callable[[int, object], float]) -> list[tuple[float, int]]:
+def _returns_within_reach(
+    pos: Position, legal: list[int], colours: list[int], room: int, exact: Callable[[int, object], float]
+) -> list[tuple[float, int]]:
     """The return step, best_only, with more tokens to give back after this one: a return of
     colour c, then the greedy's returns down to the limit, scores at most the rates after
     returning c (a later return brings no card closer) plus the limit's worth of tokens, the
@@ -35,8 +37,12 @@ def _returns_within_reach(pos: Position, legal: list[int], colours: list[int], r
         if base is None:
             base = memo[key] = pos.tokens_only(key)
         gold = pos.gold - (c == f.wild)
-        bounds.append(base[0] - (w.token * (pos.ntok - 1 - gold) + w.gold * gold)
-                      + w.token * limit + max(0.0, w.gold - w.token) * gold)
+        bounds.append(
+            base[0]
+            - (w.token * (pos.ntok - 1 - gold) + w.gold * gold)
+            + w.token * limit
+            + max(0.0, w.gold - w.token) * gold
+        )
     out: list[tuple[float, int] | None] = [None] * len(legal)
     best = -math.inf
     for i in sorted(range(len(legal)), key=bounds.__getitem__, reverse=True):
@@ -60,8 +66,9 @@ def _bounded(w: Weights) -> bool:
     held = _BOUNDED.get(w)
     if held is None:
         weights = (w.prestige, w.bonus, w.noble, w.token, w.gold, w.reserved, *w.target)
-        held = _BOUNDED[w] = (all(x >= 0 for x in weights)
-                              and all(a >= b for a, b in zip(w.target, w.target[1:], strict=False)))
+        held = _BOUNDED[w] = all(x >= 0 for x in weights) and all(
+            a >= b for a, b in zip(w.target, w.target[1:], strict=False)
+        )
     return held
 
 
@@ -118,7 +125,7 @@ def _level_bounds(pos: Position, decks, room: int) -> list[float]:
     w, f = pos.w, pos.f
     gold = pos.gold
     rates = sorted(pos.ahead(1), reverse=True)
-    del rates[len(w.target):]
+    del rates[len(w.target) :]
     if room >= 1:
         held = w.token * (pos.ntok - gold) + w.gold * (gold + 1)
     else:

@@ -4,6 +4,7 @@ What the MCTS plays its playouts on: the deck order, other seats' blind reserves
 own hidden zones and other seats' private variables, dealt or guessed from what the seat has
 not seen, and rebuilt with the engine's ``from_json``.
 """
+
 from __future__ import annotations
 
 import random
@@ -116,10 +117,17 @@ def _determinize_zones(module, obs: dict, rng: random.Random) -> None:
         return
     places = [(zone, obs["zones"], zone.name) for zone in zones if not zone.per_player]
     places += [(zone, seat["zones"], zone.name) for zone in zones if zone.per_player for seat in obs["seats"]]
-    seen = {(zone.kind, x) for zone, table, name in places if isinstance(table.get(name), list)
-            for x in table[name] if isinstance(x, int)}
-    spare = {kind: [piece for piece in module.KINDS[kind].pieces if not any((kind, x) in seen for x in piece)]
-             for kind in dict.fromkeys(zone.kind for zone in zones)}
+    seen = {
+        (zone.kind, x)
+        for zone, table, name in places
+        if isinstance(table.get(name), list)
+        for x in table[name]
+        if isinstance(x, int)
+    }
+    spare = {
+        kind: [piece for piece in module.KINDS[kind].pieces if not any((kind, x) in seen for x in piece)]
+        for kind in dict.fromkeys(zone.kind for zone in zones)
+    }
     for pieces in spare.values():
         rng.shuffle(pieces)
 

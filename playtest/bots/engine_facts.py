@@ -7,6 +7,7 @@ and :func:`predict` say what a modelled move does to a seat without playing it;
 :func:`calibrate` checks those predictions against the engine on a few seeded games, so that
 the kinds of move a spec's rules change are played on a clone instead.
 """
+
 from __future__ import annotations
 
 import random
@@ -50,8 +51,9 @@ class Facts:
         self.noble_needs = [tuple((g, r) for g, r in enumerate(req) if r) for req in self.noble_req]
         # each cost as its (gem colour, count) pairs with a count: a card asks for two or three
         # colours of five, so the tokens short of it are summed over those alone
-        self.needs: list[tuple[tuple[int, int], ...]] = [tuple((g, k) for g, k in enumerate(cost) if k)
-                                                         for cost in self.cost]
+        self.needs: list[tuple[tuple[int, int], ...]] = [
+            tuple((g, k) for g, k in enumerate(cost) if k) for cost in self.cost
+        ]
         self.card_ids = sorted(c.id for c in module.CARDS)
         self.card_level = {c.id: c.level for c in module.CARDS}
         values = getattr(module, "VALUES", None)
@@ -70,11 +72,13 @@ class Facts:
         # None for any other gain
         self.take_masks: list[int | None] = [_take_mask(key, self.wild) for key in self.gain_keys]
         # a return of one token (the return step's moves) as its colour, else None
-        self.returns: list[int | None] = [key[0][0] if len(key) == 1 and key[0][1] == -1 else None
-                                          for key in self.gain_keys]
+        self.returns: list[int | None] = [
+            key[0][0] if len(key) == 1 and key[0][1] == -1 else None for key in self.gain_keys
+        ]
         self.popcount = [bin(m).count("1") for m in range(1 << self.gems)]
-        self.max_gain = 1 + max((sum(k for _, k in m[1] if k > 0) for m in self.moves if m and m[0] == "tokens"),
-                                default=0)  # the most tokens one move brings: a take's, or a reserve's wild one
+        self.max_gain = 1 + max(
+            (sum(k for _, k in m[1] if k > 0) for m in self.moves if m and m[0] == "tokens"), default=0
+        )  # the most tokens one move brings: a take's, or a reserve's wild one
         # _seat_terms by (weights, prestige, bonuses, noble row): they change only when the seat buys
         # a card or a noble leaves, so most decisions (and the purchases they score) find them here
         self.terms: dict[tuple, tuple[float, tuple[float, ...]]] = {}
@@ -143,7 +147,7 @@ def buy_outcome(game, p: int, move, f: Facts):
         market[level][k] = deck[-1] if deck else None
     else:
         card = reserved[arg]
-        reserved = reserved[:arg] + reserved[arg + 1:]
+        reserved = reserved[:arg] + reserved[arg + 1 :]
     bon = list(game.bonus[p])
     tok = list(game.tokens[p])
     short = 0
@@ -178,8 +182,7 @@ def predict(game, p: int, move, f: Facts):
     kind = move[0]
     if kind == "noble":
         n = game.noble_row[move[1]]
-        return (list(game.tokens[p]), list(game.bonus[p]), game.prestige[p] + f.noble_points[n],
-                list(game.reserved[p]))
+        return (list(game.tokens[p]), list(game.bonus[p]), game.prestige[p] + f.noble_points[n], list(game.reserved[p]))
     if kind in ("buy", "buy_reserved"):
         pts, bon, tok, reserved, _ = buy_outcome(game, p, move, f)
         options = qualifying(game.noble_row, bon, f)
@@ -231,8 +234,9 @@ def calibrate(f: Facts, games: int = 3, decisions: int = 200) -> frozenset[str]:
                     bad.add(move[0])
                     continue
                 asked = h.current_player == p and h.phase != "action"
-                returning = asked and all((f.moves[x] or ("",))[0] == "tokens" and f.moves[x][1][0][1] < 0
-                                          for x in h.legal_actions())
+                returning = asked and all(
+                    (f.moves[x] or ("",))[0] == "tokens" and f.moves[x][1][0][1] < 0 for x in h.legal_actions()
+                )
                 if asked and not returning:
                     continue  # p chooses a noble or a payment: nothing to compare yet
                 tok, bon, pts, reserved = expected
@@ -244,14 +248,18 @@ def calibrate(f: Facts, games: int = 3, decisions: int = 200) -> frozenset[str]:
                 elif not over and list(h.tokens[p]) != tok:
                     bad.add(move[0])
             buys = [a for a in legal if f.is_buy[a]]
-            takes = [a for a in legal if f.moves[a] is not None and f.moves[a][0] == "tokens"
-                     and f.moves[a][1][0][1] > 0]
+            takes = [
+                a for a in legal if f.moves[a] is not None and f.moves[a][0] == "tokens" and f.moves[a][1][0][1] > 0
+            ]
             try:
                 if buys:
                     g.apply(buys[0])
                 else:  # mostly takes, to reach the token limit, and now and then anything
-                    g.apply(takes[rng.randrange(len(takes))] if takes and rng.random() < 0.7
-                            else legal[rng.randrange(len(legal))])
+                    g.apply(
+                        takes[rng.randrange(len(takes))]
+                        if takes and rng.random() < 0.7
+                        else legal[rng.randrange(len(legal))]
+                    )
             except faults:  # the spec's fault shows, and is reported, in the games that are played
                 break
     return frozenset(bad)

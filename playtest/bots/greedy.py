@@ -7,6 +7,7 @@ scored. A move it cannot model, or whose kind the engine's rules change, is play
 clone (:func:`ranked_actions_by_clone` does so for every move: the reference the tests hold
 the fast scoring to). :class:`GreedyBot` plays the best, ties broken by its own generator.
 """
+
 from __future__ import annotations
 
 import math
@@ -25,8 +26,9 @@ def _best(scored: list[tuple[float, int]], rng: random.Random) -> int:
     return ties[0] if len(ties) == 1 else rng.choice(ties)
 
 
-def ranked_actions(game, f: Facts, w: Weights = WEIGHTS, best_only: bool = False,
-                   legal: list[int] | None = None) -> list[tuple[float, int]]:
+def ranked_actions(
+    game, f: Facts, w: Weights = WEIGHTS, best_only: bool = False, legal: list[int] | None = None
+) -> list[tuple[float, int]]:
     """Every legal action with the heuristic score, for the acting seat, of the end of its turn.
 
     Scored from the state, without playing the move: the seat's position is taken apart
@@ -69,8 +71,9 @@ class _Decision:
 
     def __init__(self, game, p: int, f: Facts, w: Weights):
         self.game, self.p, self.f, self.w = game, p, f, w
-        self.pos = pos = Position(f, w, game.prestige[p], game.bonus[p], game.tokens[p], game.reserved[p],
-                                  game.noble_row, game.market)
+        self.pos = pos = Position(
+            f, w, game.prestige[p], game.bonus[p], game.tokens[p], game.reserved[p], game.noble_row, game.market
+        )
         self.room = f.limit - pos.ntok if f.limit is not None else 1 << 30  # tokens the seat may gain and keep
         self.wild_gain = ((f.wild, 1),) if game.supply[f.wild] >= 1 else ()
         self.reserves_kept = len(self.wild_gain) <= self.room  # a reserve's wild token is kept: no return to play
@@ -124,8 +127,16 @@ class _Decision:
         game, p, f = self.game, self.p, self.f
         n = game.noble_row[k]
         row = [x for x in game.noble_row if x != n]
-        return score_seat(f, self.w, game.prestige[p] + f.noble_points[n], game.bonus[p], game.tokens[p],
-                          game.reserved[p], row, game.market)
+        return score_seat(
+            f,
+            self.w,
+            game.prestige[p] + f.noble_points[n],
+            game.bonus[p],
+            game.tokens[p],
+            game.reserved[p],
+            row,
+            game.market,
+        )
 
 
 class _Ranking:
@@ -231,8 +242,19 @@ def _ranked_with_a_noble_to_come(game, p: int, pending: list[int], f: Facts, w: 
     position after each possible noble, the best kept, its returns (chosen before the noble
     comes) played on a clone."""
     row = game.noble_row
-    after = [Position(f, w, game.prestige[p] + f.noble_points[row[i]], game.bonus[p], game.tokens[p],
-                      game.reserved[p], row[:i] + row[i + 1:], game.market) for i in pending]
+    after = [
+        Position(
+            f,
+            w,
+            game.prestige[p] + f.noble_points[row[i]],
+            game.bonus[p],
+            game.tokens[p],
+            game.reserved[p],
+            row[:i] + row[i + 1 :],
+            game.market,
+        )
+        for i in pending
+    ]
     tokens = sum(game.tokens[p])
     out = []
     for a in game.legal_actions():
@@ -257,8 +279,10 @@ def _score_buy(game, p: int, move, f: Facts, w: Weights) -> float:
     options = qualifying(row, bon, f)
     if not options:
         return score_seat(f, w, pts, bon, tok, reserved, row, market)
-    return max(score_seat(f, w, pts + f.noble_points[row[i]], bon, tok, reserved, row[:i] + row[i + 1:], market)
-               for i in options)
+    return max(
+        score_seat(f, w, pts + f.noble_points[row[i]], bon, tok, reserved, row[:i] + row[i + 1 :], market)
+        for i in options
+    )
 
 
 def ranked_actions_by_clone(game, f: Facts, w: Weights = WEIGHTS) -> list[tuple[float, int]]:

@@ -6,6 +6,7 @@ arithmetic from a seat's parts, and :func:`values` turns the scores into the val
 [-1, 1] that the MCTS backs up. :class:`playtest.bots.position.Position` scores candidate
 moves with the same terms, made here once per seat (:func:`_seat_terms`).
 """
+
 from __future__ import annotations
 
 import math
@@ -46,8 +47,9 @@ def evaluate(game, p: int, f: Facts, w: Weights = WEIGHTS) -> float:
         if p in winners:
             return WIN / len(winners) + game.prestige[p]
         return -WIN + game.prestige[p]
-    return score_seat(f, w, game.prestige[p], game.bonus[p], game.tokens[p], game.reserved[p],
-                      game.noble_row, game.market)
+    return score_seat(
+        f, w, game.prestige[p], game.bonus[p], game.tokens[p], game.reserved[p], game.noble_row, game.market
+    )
 
 
 def score_seat(f: Facts, w: Weights, pts: int, bon, tok, reserved, noble_row, market) -> float:

@@ -6,6 +6,7 @@ greedy's best few actions (:func:`playtest.bots.greedy.ranked_actions`); after t
 engine's own ``Game.playout`` plays random moves for a few turns, and the position reached
 is scored by :func:`playtest.bots.heuristic.values`.
 """
+
 from __future__ import annotations
 
 import math
@@ -41,8 +42,16 @@ class MCTSBot(Bot):
 
     name = "mcts"
 
-    def __init__(self, module, seed=None, playouts: int = 64, width: int = 8, depth: int = 2,
-                 exploration: float = 0.7, determinizations: int = 16):
+    def __init__(
+        self,
+        module,
+        seed=None,
+        playouts: int = 64,
+        width: int = 8,
+        depth: int = 2,
+        exploration: float = 0.7,
+        determinizations: int = 16,
+    ):
         super().__init__(module, seed)
         if playouts < 1:
             raise BotError("mcts needs at least one playout")
@@ -67,8 +76,7 @@ class MCTSBot(Bot):
             return _best(ranked, rng)
         candidates = [a for _, a in ranked[: self.width]]
         start = time.perf_counter()
-        worlds = [determinize(game, me, rng, self.module)
-                  for _ in range(min(self.playouts, self.determinizations))]
+        worlds = [determinize(game, me, rng, self.module) for _ in range(min(self.playouts, self.determinizations))]
         root = _Node(me)
         for i in range(self.playouts):
             g = worlds[i % len(worlds)].clone()

@@ -6,6 +6,7 @@ its choices (:func:`action_domains`, as the engine declares them) are those the 
 and None otherwise (a house rule's own action, the payment step), which the greedy then plays
 on a clone. Read once per engine by :class:`playtest.bots.engine_facts.Facts`.
 """
+
 from __future__ import annotations
 
 
@@ -19,8 +20,7 @@ def action_domains(module, action: int) -> tuple[str, ...] | None:
     if table is None or params is None:
         return None
     decision, args = table[action]
-    return tuple(param.domain for param, value in zip(params[decision], args, strict=True)
-                 if value is not None)
+    return tuple(param.domain for param, value in zip(params[decision], args, strict=True) if value is not None)
 
 
 def _buys(module, action: int) -> bool:
@@ -36,9 +36,17 @@ def _buys(module, action: int) -> bool:
 # The forms of the contract's notation (see Facts): the first word(s), and the domains of the
 # choices the rest stands for. A spec may write other choices with the same words (`noble {city}`
 # for a city of a zone): an action is read as a move only when its choices are those the form means.
-MEANINGS = {"take": ("gem_set",), "take2": ("gem",), "return": ("colour",), "pass": (),
-            "reserve": ("face_up",), "reserve deck": ("deck",), "buy": ("face_up",), "buy reserved": ("reserved",),
-            "noble": ("noble",)}
+MEANINGS = {
+    "take": ("gem_set",),
+    "take2": ("gem",),
+    "return": ("colour",),
+    "pass": (),
+    "reserve": ("face_up",),
+    "reserve deck": ("deck",),
+    "buy": ("face_up",),
+    "buy reserved": ("reserved",),
+    "noble": ("noble",),
+}
 
 
 def parse_move(text: str, module, domains: tuple[str, ...] | None) -> tuple[str, object] | None:

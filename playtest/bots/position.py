@@ -5,6 +5,7 @@ value) and, per market card, what it lacks (:class:`_Cards`); a candidate move i
 list lookups per card. It gives the scores of :func:`playtest.bots.heuristic.evaluate` for the
 positions a move leads to, returns over the token limit included, without playing the move.
 """
+
 from __future__ import annotations
 
 import operator
@@ -24,8 +25,27 @@ class Position:
     or two of that colour: a candidate is then a few list lookups per card.
     """
 
-    __slots__ = ("f", "w", "fixed", "tok", "ntok", "gold", "have", "useful", "market", "likely", "mine", "inverse",
-                 "memo", "known", "kept", "shared", "short_of", "bar", "rated")
+    __slots__ = (
+        "f",
+        "w",
+        "fixed",
+        "tok",
+        "ntok",
+        "gold",
+        "have",
+        "useful",
+        "market",
+        "likely",
+        "mine",
+        "inverse",
+        "memo",
+        "known",
+        "kept",
+        "shared",
+        "short_of",
+        "bar",
+        "rated",
+    )
 
     def __init__(self, f: Facts, w: Weights, pts: int, bon, tok, reserved, noble_row, market):
         self.f, self.w = f, w
@@ -50,8 +70,13 @@ class Position:
                     lack |= 1 << g
             shorts.append(short)
             lacking.append(lack)
-        self.market = _Cards([wp * points[card] + wb * useful[bonus[card]] for card in cards],
-                             [f.cost[card] for card in cards], shorts, held, lacking)
+        self.market = _Cards(
+            [wp * points[card] + wb * useful[bonus[card]] for card in cards],
+            [f.cost[card] for card in cards],
+            shorts,
+            held,
+            lacking,
+        )
         self.likely: dict[int, _Cards] = {}  # contenders by the tokens gained
         self.bar: float | None = None  # the len(target)-th best rate now (contenders)
         self.rated: dict[int, list[float]] = {}  # see ahead
@@ -69,8 +94,11 @@ class Position:
         if known is None:
             f, w = self.f, self.w
             e = list(map(operator.sub, f.cost[card], self.have))
-            known = self.known[card] = (w.prestige * f.points[card] + w.bonus * self.useful[f.bonus[card]], e,
-                                        _short(f.needs[card], self.have))
+            known = self.known[card] = (
+                w.prestige * f.points[card] + w.bonus * self.useful[f.bonus[card]],
+                e,
+                _short(f.needs[card], self.have),
+            )
         return (card, *known, mine)
 
     def score(self, gain: dict[int, int], flip: int | None, extras) -> float:
@@ -110,7 +138,7 @@ class Position:
         for weight, old, new in zip(w.target, top, rates, strict=False):
             total += weight * (new - old)
         if len(rates) > len(top):  # fewer targets than weights before
-            for weight, new in zip(w.target[len(top):], rates[len(top):], strict=False):
+            for weight, new in zip(w.target[len(top) :], rates[len(top) :], strict=False):
                 total += weight * new
         return total, penalty
 
@@ -135,7 +163,7 @@ class Position:
                 rates.append(value / (1 + turns))
             total -= penalty
         rates.sort(reverse=True)
-        del rates[len(w.target):]
+        del rates[len(w.target) :]
         for weight, r in zip(w.target, rates, strict=False):
             total += weight * r
         total += w.token * (self.ntok + count - gold) + w.gold * gold
@@ -210,9 +238,13 @@ class Position:
             else:
                 keep = [i for i, r in enumerate(self.ahead(count)) if r >= bar]
                 lacking = market.lacking
-                likely = _Cards([market.values[i] for i in keep], [market.costs[i] for i in keep],
-                                [market.shorts[i] for i in keep], market.have,
-                                None if lacking is None else [lacking[i] for i in keep])
+                likely = _Cards(
+                    [market.values[i] for i in keep],
+                    [market.costs[i] for i in keep],
+                    [market.shorts[i] for i in keep],
+                    market.have,
+                    None if lacking is None else [lacking[i] for i in keep],
+                )
             self.likely[count] = likely
         return likely
 
@@ -330,8 +362,14 @@ class _Cards:
 
     __slots__ = ("values", "costs", "shorts", "have", "columns", "lacking")
 
-    def __init__(self, values: list[float], costs: list[tuple[int, ...]], shorts: list[int], have: list[int],
-                 lacking: list[int] | None = None):
+    def __init__(
+        self,
+        values: list[float],
+        costs: list[tuple[int, ...]],
+        shorts: list[int],
+        have: list[int],
+        lacking: list[int] | None = None,
+    ):
         self.values, self.costs, self.shorts, self.have = values, costs, shorts, have
         self.columns: dict[tuple[int, int], list[int]] = {}
         self.lacking = lacking  # see lacks
@@ -356,8 +394,10 @@ class _Cards:
         vals, shorts = self.values, self.shorts
         if len(known) < len(cols):  # a change of more than two tokens of a colour: card by card
             have = self.have
-            return [v * inv[s - gold + sum(_short_change(cost[c] - have[c], k) for c, k in changes)]
-                    for v, s, cost in zip(vals, shorts, self.costs, strict=True)]
+            return [
+                v * inv[s - gold + sum(_short_change(cost[c] - have[c], k) for c, k in changes)]
+                for v, s, cost in zip(vals, shorts, self.costs, strict=True)
+            ]
         if not known:
             return [v * inv[s - gold] for v, s in zip(vals, shorts, strict=True)]
         if len(known) == 1:
@@ -365,8 +405,10 @@ class _Cards:
         if len(known) == 2:
             return [v * inv[s - gold + a + b] for v, s, a, b in zip(vals, shorts, known[0], known[1], strict=True)]
         if len(known) == 3:
-            return [v * inv[s - gold + a + b + c]
-                    for v, s, a, b, c in zip(vals, shorts, known[0], known[1], known[2], strict=True)]
+            return [
+                v * inv[s - gold + a + b + c]
+                for v, s, a, b, c in zip(vals, shorts, known[0], known[1], known[2], strict=True)
+            ]
         return [v * inv[s - gold + sum(d)] for v, s, *d in zip(vals, shorts, *known, strict=True)]
 
     def column(self, c: int, k: int) -> list[int] | None:

@@ -2,6 +2,7 @@
 
 (Named random_bot, not random, so that no reader takes it for the standard library's module.)
 """
+
 from __future__ import annotations
 
 from .base import Bot

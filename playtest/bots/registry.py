@@ -3,6 +3,7 @@
 The one place that lists the bots; the command line, the simulation, the web tables and the
 RL environments name bots through it.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -21,6 +22,7 @@ def parse_bot(text: str) -> tuple[str, dict]:
     name = name.strip().lower()
     if name not in BOT_NAMES:
         import difflib
+
         close = difflib.get_close_matches(name, BOT_NAMES, n=1)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
         raise BotError(f"unknown bot '{text}'{hint}; expected one of: {', '.join(BOT_NAMES)}")

@@ -28,6 +28,7 @@ privately drawn component as hidden. An engine without them is observed as befor
 The modules: :mod:`~playtest.rl.encoding` (the observation vector, :class:`Encoder`) and
 :mod:`~playtest.rl.envs` (the two environments, and the Gymnasium registration).
 """
+
 from __future__ import annotations
 
 try:  # the extra's packages, imported first so that a missing one says what to install
@@ -42,5 +43,14 @@ except ImportError as e:  # pragma: no cover - the message is the point
 from .encoding import UNBOUNDED, Encoder, Field
 from .envs import ENV_ID, SplendorAEC, SplendorEnv, aec_env, default_players, engine_module
 
-__all__ = ["ENV_ID", "UNBOUNDED", "Encoder", "Field", "SplendorAEC", "SplendorEnv", "aec_env", "default_players",
-           "engine_module"]
+__all__ = [
+    "ENV_ID",
+    "UNBOUNDED",
+    "Encoder",
+    "Field",
+    "SplendorAEC",
+    "SplendorEnv",
+    "aec_env",
+    "default_players",
+    "engine_module",
+]

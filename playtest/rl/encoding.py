@@ -7,6 +7,7 @@ seat sees what it may: a face-down pile as its count, another seat's private val
 privately drawn component as hidden. Both environments (:mod:`playtest.rl.envs`) encode
 with it.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -87,8 +88,13 @@ class Encoder:
             self.fields.append(Field(name, len(highs), len(highs) + len(bounds)))
             highs.extend(bounds)
 
-        card_bounds = ([1.0, 1.0] + [1.0] * len(self.levels) + [1.0] * len(self.gems)
-                       + [float(x) for x in self.cost_max] + [float(self.points_max)])
+        card_bounds = (
+            [1.0, 1.0]
+            + [1.0] * len(self.levels)
+            + [1.0] * len(self.gems)
+            + [float(x) for x in self.cost_max]
+            + [float(self.points_max)]
+        )
         self.card_size = len(card_bounds)
         field("phase", [1.0] * len(phases))
         field("to_act", [1.0] * players)
@@ -103,9 +109,13 @@ class Encoder:
             field(f"noble[{i + 1}]", [1.0] + [float(x) for x in self.require_max] + [float(self.noble_points_max)])
         field("pending", [1.0] * self.num_actions)
         for k in range(players):
-            field(f"seat[{k}]", self.supply_max + [float(x) for x in self.bonus_max]
-                  + [float(prestige_max), float(len(cards)), float(len(self.nobles)), UNBOUNDED, float(len(cards))]
-                  + card_bounds * self.reserved_slots)
+            field(
+                f"seat[{k}]",
+                self.supply_max
+                + [float(x) for x in self.bonus_max]
+                + [float(prestige_max), float(len(cards)), float(len(self.nobles)), UNBOUNDED, float(len(cards))]
+                + card_bounds * self.reserved_slots,
+            )
         lows = [0.0] * len(highs)
         self.core_size = len(highs)  # the fields of every engine; the spec's own state and zones follow
         self._var_layout(field, highs, lows)
@@ -134,8 +144,10 @@ class Encoder:
         if reserved_slots is None:
             reserved_slots = int(getattr(module, "MAX_RESERVED", 0) or 0)
             if not reserved_slots:
-                raise ValueError(f"the spec '{module.SPEC_NAME}' sets no bound on reserved cards: pass "
-                                 "reserved_slots=N (the reserved cards beyond N are counted, not described)")
+                raise ValueError(
+                    f"the spec '{module.SPEC_NAME}' sets no bound on reserved cards: pass "
+                    "reserved_slots=N (the reserved cards beyond N are counted, not described)"
+                )
         self.reserved_slots = reserved_slots
         phases = ["action", "over"] + [d for d in module.DECISIONS if d not in ("action", "over")]
         self.phase_index = {p: i for i, p in enumerate(phases)}
@@ -265,15 +277,25 @@ class Encoder:
                 bounds += [float(max((v[g] for v in values), default=0)) for g in range(len(self.gems))]
             elif ctype in (ColumnType.GEM, ColumnType.COLOUR, ColumnType.KEYWORD):
                 order = {v: i for i, v in enumerate(dict.fromkeys(values))} if ctype == ColumnType.KEYWORD else {}
-                width = len(self.gems) if ctype == ColumnType.GEM else len(self.colours) \
-                    if ctype == ColumnType.COLOUR else len(order)
+                width = (
+                    len(self.gems)
+                    if ctype == ColumnType.GEM
+                    else len(self.colours)
+                    if ctype == ColumnType.COLOUR
+                    else len(order)
+                )
                 bounds += [1.0] * width
             else:
                 continue
             columns.append((c, ctype, width, order))
         self._kind_blocks[kind] = tuple(
-            (1.0, 0.0, *(x for c, ctype, width, order in columns
-                         for x in self._column_values(ctype, row[c], width, order))) for row in rows)
+            (
+                1.0,
+                0.0,
+                *(x for c, ctype, width, order in columns for x in self._column_values(ctype, row[c], width, order)),
+            )
+            for row in rows
+        )
         self._kind_hidden[kind] = (1.0, 1.0) + (0.0,) * (len(bounds) - 2)
         return bounds
 
@@ -300,9 +322,9 @@ class Encoder:
         width = len(hidden)
         for s, x in enumerate(items[:slots]):
             if x is not None:
-                out[at + s * width:at + (s + 1) * width] = blocks[x]
+                out[at + s * width : at + (s + 1) * width] = blocks[x]
             elif holding:
-                out[at + s * width:at + (s + 1) * width] = hidden
+                out[at + s * width : at + (s + 1) * width] = hidden
 
     def _encode_zones(self, out: list, obs: dict, me: int) -> None:
         """The zones' part of the vector (see the class docstring)."""
@@ -327,8 +349,11 @@ class Encoder:
         if tag.startswith("by:"):
             _, _, count, inner = tag.split(":", 3)
             return [(0.0, 1.0)] * private + self._var_bounds(inner, False) * int(count)
-        width = int(tag.rsplit(":", 1)[1]) if tag.startswith("ids:") else \
-            {"int": 1, "bool": 1, "player": self.players}.get(tag, len(self.colours))
+        width = (
+            int(tag.rsplit(":", 1)[1])
+            if tag.startswith("ids:")
+            else {"int": 1, "bool": 1, "player": self.players}.get(tag, len(self.colours))
+        )
         low = -UNBOUNDED if tag == "int" else 0.0
         return [(0.0, 1.0)] * private + [(low, UNBOUNDED if tag == "int" else 1.0)] * width
 
@@ -379,7 +404,7 @@ class Encoder:
         out[2 + self.level_index[c.level]] = 1.0
         out[2 + nl + self._bonus(c)] = 1.0
         base = 2 + nl + ng
-        out[base:base + ng] = [float(x) for x in c.cost]
+        out[base : base + ng] = [float(x) for x in c.cost]
         out[base + ng] = float(c.points)
         return tuple(out)
 
@@ -439,12 +464,12 @@ class Encoder:
             row = obs["market"][str(lv)]
             for s in range(slots):
                 if s < len(row) and row[s] is not None:
-                    out[i:i + cs] = cards[row[s]]
+                    out[i : i + cs] = cards[row[s]]
                 i += cs
         row = obs["nobles"]
         for k in range(self.noble_slots):
             if k < len(row):
-                out[i:i + self._noble_size] = self._noble_blocks[row[k]]
+                out[i : i + self._noble_size] = self._noble_blocks[row[k]]
             i += self._noble_size
         pending = obs.get("pending")
         if isinstance(pending, int) and 0 <= pending < self.num_actions:
@@ -468,8 +493,11 @@ class Encoder:
             for card in bought:
                 out[i + bonus[card]] += 1.0
             i += ng
-            out[i] = prestige[p] if prestige is not None else \
-                sum(points[c] for c in bought) + sum(self.nobles[x].points for x in seat["nobles"])
+            out[i] = (
+                prestige[p]
+                if prestige is not None
+                else sum(points[c] for c in bought) + sum(self.nobles[x].points for x in seat["nobles"])
+            )
             out[i + 1] = len(bought)
             out[i + 2] = len(seat["nobles"])
             out[i + 3] = seat.get("turns", 0)
@@ -482,9 +510,9 @@ class Encoder:
                 if s < len(reserved):
                     card = reserved[s]
                     if card is not None:
-                        out[i:i + cs] = cards[card]
+                        out[i : i + cs] = cards[card]
                     else:
                         level = levels.pop(0) if levels else None
-                        out[i:i + cs] = hidden.get(level, hidden[None])
+                        out[i : i + cs] = hidden.get(level, hidden[None])
                 i += cs
         return i

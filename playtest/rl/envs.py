@@ -9,6 +9,7 @@ Both observe through :class:`playtest.rl.encoding.Encoder` and render the board 
 (:func:`playtest.terminal.board.draw_board`); :func:`engine_module` turns what they are given
 (a spec path, a module path or name, an Engine, a module) into an engine module.
 """
+
 from __future__ import annotations
 
 import os
@@ -48,21 +49,35 @@ def default_players(module) -> int:
 
 # ----------------------------------------------------------------------------- PettingZoo
 
+
 class SplendorAEC(AECEnv):
     """A PettingZoo AEC environment for any generated engine (see :mod:`playtest.rl`)."""
 
     # render_fps means nothing for text, but the API checkers expect it with any render mode.
-    metadata: dict[str, Any] = {"name": "splendor_rules_v0", "render_modes": ["ansi"], "render_fps": 1,
-                                "is_parallelizable": False}
+    metadata: dict[str, Any] = {
+        "name": "splendor_rules_v0",
+        "render_modes": ["ansi"],
+        "render_fps": 1,
+        "is_parallelizable": False,
+    }
 
-    def __init__(self, engine=None, players: int | None = None, render_mode: str | None = None,
-                 max_turns: int | None = None, illegal_reward: float = -1.0, reserved_slots: int | None = None):
+    def __init__(
+        self,
+        engine=None,
+        players: int | None = None,
+        render_mode: str | None = None,
+        max_turns: int | None = None,
+        illegal_reward: float = -1.0,
+        reserved_slots: int | None = None,
+    ):
         super().__init__()
         self.module = engine_module(engine)
         self.players = players if players is not None else default_players(self.module)
         if self.players not in tuple(self.module.PLAYER_COUNTS):
-            raise ValueError(f"the spec '{self.module.SPEC_NAME}' plays with "
-                             f"{', '.join(map(str, self.module.PLAYER_COUNTS))} players, not {self.players}")
+            raise ValueError(
+                f"the spec '{self.module.SPEC_NAME}' plays with "
+                f"{', '.join(map(str, self.module.PLAYER_COUNTS))} players, not {self.players}"
+            )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         self.render_mode = render_mode
@@ -71,9 +86,12 @@ class SplendorAEC(AECEnv):
         self.encoder = Encoder(self.module, self.players, reserved_slots)
         self.possible_agents = [f"player_{i}" for i in range(self.players)]
         n = self.module.NUM_ACTIONS
-        self.observation_spaces = {a: spaces.Dict({
-            "observation": self.encoder.space(),
-            "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8)}) for a in self.possible_agents}
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {"observation": self.encoder.space(), "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8)}
+            )
+            for a in self.possible_agents
+        }
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self._seeds = np.random.default_rng()
         self.game: Any = None  # an engine's Game, once reset
@@ -90,7 +108,7 @@ class SplendorAEC(AECEnv):
             self._seeds = np.random.default_rng(seed)
             game_seed = int(seed)
         else:
-            game_seed = int(self._seeds.integers(2 ** 63))
+            game_seed = int(self._seeds.integers(2**63))
         self.game = self.module.new_game(self.players, seed=game_seed, max_turns=self.max_turns)
         self._done = False
         self.agents = self.possible_agents[:]
@@ -108,8 +126,7 @@ class SplendorAEC(AECEnv):
         mask = np.zeros(self.module.NUM_ACTIONS, dtype=np.int8)
         if not self._done and p == self.game.current_player:
             mask[self.game.legal_actions()] = 1
-        return {"observation": self.encoder.encode(self.game.observation(p), self.game.prestige),
-                "action_mask": mask}
+        return {"observation": self.encoder.encode(self.game.observation(p), self.game.prestige), "action_mask": mask}
 
     def step(self, action) -> None:
         agent = self.agent_selection
@@ -162,6 +179,7 @@ def aec_env(**kwargs):
 
 # ----------------------------------------------------------------------------- Gymnasium
 
+
 class SplendorEnv(gymnasium.Env):
     """One seat learns, the others are bots (see :mod:`playtest.rl`).
 
@@ -172,14 +190,24 @@ class SplendorEnv(gymnasium.Env):
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
 
-    def __init__(self, engine=None, players: int | None = None, seat: int = 0, opponents="greedy",
-                 render_mode: str | None = None, max_turns: int | None = None, illegal_reward: float = -1.0,
-                 reserved_slots: int | None = None):
+    def __init__(
+        self,
+        engine=None,
+        players: int | None = None,
+        seat: int = 0,
+        opponents="greedy",
+        render_mode: str | None = None,
+        max_turns: int | None = None,
+        illegal_reward: float = -1.0,
+        reserved_slots: int | None = None,
+    ):
         self.module = engine_module(engine)
         self.players = players if players is not None else default_players(self.module)
         if self.players not in tuple(self.module.PLAYER_COUNTS):
-            raise ValueError(f"the spec '{self.module.SPEC_NAME}' plays with "
-                             f"{', '.join(map(str, self.module.PLAYER_COUNTS))} players, not {self.players}")
+            raise ValueError(
+                f"the spec '{self.module.SPEC_NAME}' plays with "
+                f"{', '.join(map(str, self.module.PLAYER_COUNTS))} players, not {self.players}"
+            )
         if not 0 <= seat < self.players:
             raise ValueError(f"seat must be 0 to {self.players - 1}, not {seat}")
         others = self.players - 1
@@ -204,10 +232,12 @@ class SplendorEnv(gymnasium.Env):
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
-        game_seed = int(seed) if seed is not None else int(self.np_random.integers(2 ** 63))
+        game_seed = int(seed) if seed is not None else int(self.np_random.integers(2**63))
         others = [p for p in range(self.players) if p != self.seat]
-        self.bots = {p: make_bot(name, self.module, int(self.np_random.integers(2 ** 63)))
-                     for p, name in zip(others, self.opponents, strict=False)}
+        self.bots = {
+            p: make_bot(name, self.module, int(self.np_random.integers(2**63)))
+            for p, name in zip(others, self.opponents, strict=False)
+        }
         self.game = self.module.new_game(self.players, seed=game_seed, max_turns=self.max_turns)
         self._done = False
         self._play_bots()

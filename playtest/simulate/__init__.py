@@ -25,6 +25,7 @@ The modules, in the order a run goes through them:
 
 The names below are those the command line, the other playtest modules and the tests use.
 """
+
 from __future__ import annotations
 
 from .driver import InOrder, Progress, check_bots, check_players, simulate
@@ -44,9 +45,37 @@ from .runners import IN_FLIGHT, Chunk, SchedulerError, SimulationError, chunk_si
 from .summary import CAPPED_LISTED, RARE_USE, Simulation, SpecSummary, compare, skill_dict
 
 __all__ = [
-    "CAPPED_LISTED", "CSV_COLUMNS", "DEFAULT_MAX_TURNS", "IN_FLIGHT", "RARE_USE", "Chunk", "GameResult", "InOrder",
-    "Progress", "SchedulerError", "Simulation", "SimulationError", "SpecSummary", "bot_seed", "check_bots",
-    "check_players", "chunk_size", "compare", "connect", "deal", "decision_names", "decision_order", "format_csv",
-    "format_json", "format_table", "game_seed", "make_chunks", "play_game", "progress_line", "run_chunk",
-    "seatings", "simulate", "skill_dict",
+    "CAPPED_LISTED",
+    "CSV_COLUMNS",
+    "DEFAULT_MAX_TURNS",
+    "IN_FLIGHT",
+    "RARE_USE",
+    "Chunk",
+    "GameResult",
+    "InOrder",
+    "Progress",
+    "SchedulerError",
+    "Simulation",
+    "SimulationError",
+    "SpecSummary",
+    "bot_seed",
+    "check_bots",
+    "check_players",
+    "chunk_size",
+    "compare",
+    "connect",
+    "deal",
+    "decision_names",
+    "decision_order",
+    "format_csv",
+    "format_json",
+    "format_table",
+    "game_seed",
+    "make_chunks",
+    "play_game",
+    "progress_line",
+    "run_chunk",
+    "seatings",
+    "simulate",
+    "skill_dict",
 ]

@@ -5,6 +5,7 @@ hands games to ``on_game`` in an order that depends on nothing but the games: th
 therefore gives identical results for any number of jobs, locally or on a Dask cluster.
 Ctrl-C (``KeyboardInterrupt``) stops the run and returns what finished, marked ``interrupted``.
 """
+
 from __future__ import annotations
 
 import time
@@ -51,8 +52,10 @@ def check_players(sources: Sequence[engines.Engine], players: int) -> None:
     for e in sources:
         counts = tuple(getattr(e.module, "PLAYER_COUNTS", ()))
         if players not in counts:
-            raise ValueError(f"{e.label}: {players} players is not a player count of '{e.name}' "
-                             f"(it plays with {', '.join(map(str, counts))})")
+            raise ValueError(
+                f"{e.label}: {players} players is not a player count of '{e.name}' "
+                f"(it plays with {', '.join(map(str, counts))})"
+            )
 
 
 def check_bots(bots: Sequence[str], players: int) -> tuple[str, ...]:
@@ -67,8 +70,9 @@ def check_bots(bots: Sequence[str], players: int) -> tuple[str, ...]:
     return names
 
 
-def _runner(chunks: Iterable[Chunk], jobs: int,
-            scheduler: object) -> Generator[tuple[int, list[GameResult]], None, None]:
+def _runner(
+    chunks: Iterable[Chunk], jobs: int, scheduler: object
+) -> Generator[tuple[int, list[GameResult]], None, None]:
     """Where the chunks run: on a Dask cluster, in worker processes, or here."""
     if scheduler is not None:
         return _run_dask(chunks, scheduler)
@@ -79,14 +83,30 @@ def _runner(chunks: Iterable[Chunk], jobs: int,
 
 def _summary(engine: engines.Engine, found: list[GameResult], games: int) -> SpecSummary:
     """One spec's games, in game order, with what identifies its engine."""
-    return SpecSummary(engine.label, engine.name, sorted(found, key=lambda r: r.index), games,
-                       getattr(engine.module, "SPEC_SHA256", None), tuple(getattr(engine.module, "STEPS", ())))
+    return SpecSummary(
+        engine.label,
+        engine.name,
+        sorted(found, key=lambda r: r.index),
+        games,
+        getattr(engine.module, "SPEC_SHA256", None),
+        tuple(getattr(engine.module, "STEPS", ())),
+    )
 
 
-def simulate(sources: Sequence[engines.Engine], players: int, games: int, bots: Sequence[str], seed: int = 0,
-             jobs: int = 1, max_turns: int = DEFAULT_MAX_TURNS, scheduler=None,
-             progress: Progress | None = None, chunk: int | None = None, fixed_seats: bool = False,
-             on_game: Callable[[int, GameResult], None] | None = None) -> Simulation:
+def simulate(
+    sources: Sequence[engines.Engine],
+    players: int,
+    games: int,
+    bots: Sequence[str],
+    seed: int = 0,
+    jobs: int = 1,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    scheduler=None,
+    progress: Progress | None = None,
+    chunk: int | None = None,
+    fixed_seats: bool = False,
+    on_game: Callable[[int, GameResult], None] | None = None,
+) -> Simulation:
     """Plays `games` games of each engine and summarises them (see the module docstring).
 
     `scheduler` is a Dask scheduler address (or a ``distributed.Client``); `progress` is
@@ -128,5 +148,15 @@ def simulate(sources: Sequence[engines.Engine], players: int, games: int, bots: 
         if in_order is not None:
             in_order.flush()
     summaries = [_summary(e, found[k], games) for k, e in enumerate(sources)]
-    return Simulation(players, games, bots, seed, max_turns, summaries, interrupted, jobs,
-                      time.monotonic() - start, fixed_seats=fixed_seats)
+    return Simulation(
+        players,
+        games,
+        bots,
+        seed,
+        max_turns,
+        summaries,
+        interrupted,
+        jobs,
+        time.monotonic() - start,
+        fixed_seats=fixed_seats,
+    )

@@ -5,6 +5,7 @@ and each bot's seed from (the game's seed, its seat); :func:`deal` says which de
 plays and in which seating. So a game is the same whichever worker plays it and in whatever
 order: what makes a run's results independent of its jobs (:mod:`playtest.simulate.runners`).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -148,8 +149,9 @@ def _state(game) -> dict:
     return to_dict() if to_dict is not None else json.loads(game.to_json())
 
 
-def play_game(module, players: int, bots: Sequence[str], seed: int, index: int = 0,
-              max_turns: int = DEFAULT_MAX_TURNS) -> GameResult:
+def play_game(
+    module, players: int, bots: Sequence[str], seed: int, index: int = 0, max_turns: int = DEFAULT_MAX_TURNS
+) -> GameResult:
     """Plays one game of `module` with the named bots (one per seat) to the end or the cap.
 
     The cap is the engine's length cap (the spec's `max_turns`, when it states one), and at
@@ -186,11 +188,26 @@ def play_game(module, players: int, bots: Sequence[str], seed: int, index: int =
         end = state.get("end_reason") or (state.get("ending") or {}).get("trigger")
     stuck = over and (end == "stuck" or state.get("passes", 0) >= players)
     all_levels = sorted(set(levels.values()))
-    cards = tuple(tuple(sum(1 for c in seat["purchased"] if levels.get(c) == lv) for lv in all_levels)
-                  for seat in state["seats"])
+    cards = tuple(
+        tuple(sum(1 for c in seat["purchased"] if levels.get(c) == lv) for lv in all_levels) for seat in state["seats"]
+    )
     return GameResult(
-        index=index, seed=seed, rounds=-(-played // players), turns=played,
-        winners=tuple(game.winners()), scores=scores, over=over, stuck=stuck, passes=passes,
-        tied=sum(1 for s in scores if s == top) > 1, end=end, seats=tuple(bots), cards=cards,
-        nobles=tuple(len(seat["nobles"]) for seat in state["seats"]), gold_spent=tuple(spent),
-        uses=tuple(counts.items()), actions=tuple(game.record()["actions"]), max_turns=cap)
+        index=index,
+        seed=seed,
+        rounds=-(-played // players),
+        turns=played,
+        winners=tuple(game.winners()),
+        scores=scores,
+        over=over,
+        stuck=stuck,
+        passes=passes,
+        tied=sum(1 for s in scores if s == top) > 1,
+        end=end,
+        seats=tuple(bots),
+        cards=cards,
+        nobles=tuple(len(seat["nobles"]) for seat in state["seats"]),
+        gold_spent=tuple(spent),
+        uses=tuple(counts.items()),
+        actions=tuple(game.record()["actions"]),
+        max_turns=cap,
+    )

@@ -7,6 +7,7 @@ text, not a path, so a worker anywhere rebuilds the same module
 (``scheduler="tcp://..."``, the optional ``dask[distributed]`` extra). Each yields
 (spec position, results) as chunks finish, in any order.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -27,8 +28,16 @@ class SimulationError(Exception):
     and message, and the bots in seat order (a RuleError is a fault of the spec, which the CLI
     reports at the effect)."""
 
-    def __init__(self, message: str, spec: int = -1, game: int = -1, seed: int | None = None, kind: str = "",
-                 detail: str = "", seats: str = ""):
+    def __init__(
+        self,
+        message: str,
+        spec: int = -1,
+        game: int = -1,
+        seed: int | None = None,
+        kind: str = "",
+        detail: str = "",
+        seats: str = "",
+    ):
         super().__init__(message, spec, game, seed, kind, detail, seats)
         self.spec, self.game, self.seed, self.kind, self.detail = spec, game, seed, kind, detail
         self.seats = seats  # the bots in seat order for this game (seatings rotate between games)
@@ -65,14 +74,28 @@ def run_chunk(chunk: Chunk) -> tuple[int, list[GameResult]]:
         try:
             out.append(play_game(module, chunk.players, seated, s, i, chunk.max_turns))
         except Exception as e:  # a bug in an engine or a bot: say which game reproduces it
-            raise SimulationError(f"{chunk.name}: game {i} (seed {s}, seats {','.join(seated)}) failed: "
-                                  f"{type(e).__name__}: {e}", chunk.spec, i, s, type(e).__name__, str(e),
-                                  ", ".join(seated)) from e
+            raise SimulationError(
+                f"{chunk.name}: game {i} (seed {s}, seats {','.join(seated)}) failed: {type(e).__name__}: {e}",
+                chunk.spec,
+                i,
+                s,
+                type(e).__name__,
+                str(e),
+                ", ".join(seated),
+            ) from e
     return chunk.spec, out
 
 
-def make_chunks(sources: Sequence[engines.Engine], players: int, games: int, bots: Sequence[str], seed: int,
-                max_turns: int, size: int, fixed_seats: bool = False) -> Iterator[Chunk]:
+def make_chunks(
+    sources: Sequence[engines.Engine],
+    players: int,
+    games: int,
+    bots: Sequence[str],
+    seed: int,
+    max_turns: int,
+    size: int,
+    fixed_seats: bool = False,
+) -> Iterator[Chunk]:
     """Chunks of `size` games, interleaved across specs so that a stopped run has some of each.
 
     Made one at a time as the runners ask (a billion games are a hundred million chunks:
@@ -81,8 +104,18 @@ def make_chunks(sources: Sequence[engines.Engine], players: int, games: int, bot
     for lo in range(0, games, size):
         indexes = range(lo, min(games, lo + size))
         for k, e in enumerate(sources):
-            yield Chunk(k, e.name, e.source, e.path or e.label, tuple(indexes), players, tuple(bots), seed, max_turns,
-                        fixed_seats)
+            yield Chunk(
+                k,
+                e.name,
+                e.source,
+                e.path or e.label,
+                tuple(indexes),
+                players,
+                tuple(bots),
+                seed,
+                max_turns,
+                fixed_seats,
+            )
 
 
 def chunk_size(games: int, jobs: int, bots: Sequence[str] = ()) -> int:
@@ -101,8 +134,9 @@ IN_FLIGHT = 4  # chunks handed to each worker ahead of its results: enough to ke
 def _run_here(chunks: Iterable[Chunk]) -> Generator[tuple[int, list[GameResult]], None, None]:
     for c in chunks:  # game by game, so that Ctrl-C loses at most the game being played
         for i in c.indexes:
-            yield run_chunk(Chunk(c.spec, c.name, c.source, c.filename, (i,), c.players, c.bots, c.seed,
-                                  c.max_turns, c.fixed_seats))
+            yield run_chunk(
+                Chunk(c.spec, c.name, c.source, c.filename, (i,), c.players, c.bots, c.seed, c.max_turns, c.fixed_seats)
+            )
 
 
 def _ignore_sigint() -> None:
@@ -122,8 +156,12 @@ def _run_processes(chunks: Iterable[Chunk], jobs: int) -> Generator[tuple[int, l
     try:
         waiting = 0
         for chunk in chunks:
-            pool.apply_async(run_chunk, (chunk,), callback=lambda r: done.put((True, r)),
-                             error_callback=lambda e: done.put((False, e)))
+            pool.apply_async(
+                run_chunk,
+                (chunk,),
+                callback=lambda r: done.put((True, r)),
+                error_callback=lambda e: done.put((False, e)),
+            )
             waiting += 1
             while waiting >= IN_FLIGHT * jobs:
                 waiting -= 1

@@ -6,6 +6,7 @@ made; :func:`compare` tests another spec's differences from the first. ``Simulat
 is the whole run as data (no timings: the same seed gives the same dict), which every output
 (:mod:`playtest.simulate.formats`, records, plots, the HTML report) reads.
 """
+
 from __future__ import annotations
 
 import math
@@ -92,15 +93,36 @@ class SpecSummary:
             key = r.end if r.end is not None else "cap"
             ends[key] = ends.get(key, 0) + 1
         return {
-            "spec": self.label, "name": self.name, "games": n, "requested": self.requested,
-            "rounds": {"mean": _num(stats.mean(rounds)), "median": _num(stats.median(rounds)),
-                       "sd": _num(math.sqrt(stats.variance(rounds)) if n > 1 else math.nan),
-                       "min": min(rounds, default=None), "max": max(rounds, default=None)},
-            "seats": [{"seat": s + 1, "wins": wins[s], "win_rate": _num(wins[s] / n if n else math.nan),
-                       "ci95": [_num(x) for x in stats.wilson(wins[s], n)]} for s in range(players)],
-            "bots": [{"bot": name, "seat_games": n, "wins": k, "win_rate": _num(k / n if n else math.nan),
-                      "ci95": [_num(x) for x in stats.wilson(k, n)]}
-                     for name, (n, k) in sorted(self.bot_wins().items())],
+            "spec": self.label,
+            "name": self.name,
+            "games": n,
+            "requested": self.requested,
+            "rounds": {
+                "mean": _num(stats.mean(rounds)),
+                "median": _num(stats.median(rounds)),
+                "sd": _num(math.sqrt(stats.variance(rounds)) if n > 1 else math.nan),
+                "min": min(rounds, default=None),
+                "max": max(rounds, default=None),
+            },
+            "seats": [
+                {
+                    "seat": s + 1,
+                    "wins": wins[s],
+                    "win_rate": _num(wins[s] / n if n else math.nan),
+                    "ci95": [_num(x) for x in stats.wilson(wins[s], n)],
+                }
+                for s in range(players)
+            ],
+            "bots": [
+                {
+                    "bot": name,
+                    "seat_games": n,
+                    "wins": k,
+                    "win_rate": _num(k / n if n else math.nan),
+                    "ci95": [_num(x) for x in stats.wilson(k, n)],
+                }
+                for name, (n, k) in sorted(self.bot_wins().items())
+            ],
             "winning_prestige": _num(stats.mean(winning)),
             "shares": {
                 "ties": _num(self.share(lambda r: r.tied)),
@@ -112,13 +134,24 @@ class SpecSummary:
             },
             "passes_per_game": _num(stats.mean([r.passes for r in self.results])),
             "ends": dict(sorted(ends.items())),
-            "capped": {"games": len(self.capped()), "seeds": [r.seed for r in self.capped()][:CAPPED_LISTED],
-                       "indexes": [r.index for r in self.capped()][:CAPPED_LISTED]},
-            "margin": {"games": len(self.margins()), "mean": _num(stats.mean(self.margins())),
-                       "median": _num(stats.median(self.margins()))},
-            "uses": {name: {"per_game": _num(stats.mean(xs)), "games_using": sum(1 for x in xs if x),
-                            "rare": bool(xs) and stats.mean(xs) < RARE_USE and name not in self.steps}
-                     for name, xs in self.uses().items()},
+            "capped": {
+                "games": len(self.capped()),
+                "seeds": [r.seed for r in self.capped()][:CAPPED_LISTED],
+                "indexes": [r.index for r in self.capped()][:CAPPED_LISTED],
+            },
+            "margin": {
+                "games": len(self.margins()),
+                "mean": _num(stats.mean(self.margins())),
+                "median": _num(stats.median(self.margins())),
+            },
+            "uses": {
+                name: {
+                    "per_game": _num(stats.mean(xs)),
+                    "games_using": sum(1 for x in xs if x),
+                    "rare": bool(xs) and stats.mean(xs) < RARE_USE and name not in self.steps,
+                }
+                for name, xs in self.uses().items()
+            },
             "nobles_per_game": _num(stats.mean([sum(r.nobles) for r in self.results if r.over and r.nobles])),
         }
 
@@ -132,8 +165,14 @@ def skill_dict(summary: SpecSummary, bots: Sequence[str]) -> dict | None:
     if found is None:
         return None
     first, second, k, n = found
-    return {"bot": first, "against": second, "decided": n, "wins": k, "share": _num(k / n if n else math.nan),
-            "ci95": [_num(x) for x in stats.wilson(k, n)]}
+    return {
+        "bot": first,
+        "against": second,
+        "decided": n,
+        "wins": k,
+        "share": _num(k / n if n else math.nan),
+        "ci95": [_num(x) for x in stats.wilson(k, n)],
+    }
 
 
 def _num(x: float) -> float | None:
@@ -155,28 +194,48 @@ def compare(base: SpecSummary, other: SpecSummary, players: int) -> dict:
     stuck_a = sum(1 for r in other.results if r.stuck or not r.over)
     stuck_b = sum(1 for r in base.results if r.stuck or not r.over)
     return {
-        "spec": other.label, "against": base.label,
-        "rounds": {"difference": _num(stats.mean(a) - stats.mean(b)) if a and b else None,
-                   "welch": stats.welch(a, b).to_dict(), "mann_whitney": stats.mann_whitney(a, b).to_dict()},
+        "spec": other.label,
+        "against": base.label,
+        "rounds": {
+            "difference": _num(stats.mean(a) - stats.mean(b)) if a and b else None,
+            "welch": stats.welch(a, b).to_dict(),
+            "mann_whitney": stats.mann_whitney(a, b).to_dict(),
+        },
         "first_seat_win_rate": {
             "difference": _num(first_a / other.games - first_b / base.games) if other.games and base.games else None,
-            "two_proportion": stats.two_proportions(first_a, other.games, first_b, base.games).to_dict()},
-        "winning_prestige": {"difference": _num(stats.mean(win_a) - stats.mean(win_b)) if win_a and win_b else None,
-                             "welch": stats.welch(win_a, win_b).to_dict()},
-        "margin": {"difference": _num(stats.mean(other.margins()) - stats.mean(base.margins()))
-                   if other.margins() and base.margins() else None,
-                   "welch": stats.welch(other.margins(), base.margins()).to_dict()},
-        "uses_per_game": {name: {"difference": _num(stats.mean(_uses(other, name)) - stats.mean(_uses(base, name)))
-                                 if _uses(other, name) and _uses(base, name) else None,
-                                 "welch": stats.welch(_uses(other, name), _uses(base, name)).to_dict()}
-                          for name in dict.fromkeys([*base.uses(), *other.uses()])},
-        "capped": {"difference": _num(len(other.capped()) / other.games - len(base.capped()) / base.games)
-                   if other.games and base.games else None,
-                   "two_proportion": stats.two_proportions(len(other.capped()), other.games, len(base.capped()),
-                                                           base.games).to_dict()},
+            "two_proportion": stats.two_proportions(first_a, other.games, first_b, base.games).to_dict(),
+        },
+        "winning_prestige": {
+            "difference": _num(stats.mean(win_a) - stats.mean(win_b)) if win_a and win_b else None,
+            "welch": stats.welch(win_a, win_b).to_dict(),
+        },
+        "margin": {
+            "difference": _num(stats.mean(other.margins()) - stats.mean(base.margins()))
+            if other.margins() and base.margins()
+            else None,
+            "welch": stats.welch(other.margins(), base.margins()).to_dict(),
+        },
+        "uses_per_game": {
+            name: {
+                "difference": _num(stats.mean(_uses(other, name)) - stats.mean(_uses(base, name)))
+                if _uses(other, name) and _uses(base, name)
+                else None,
+                "welch": stats.welch(_uses(other, name), _uses(base, name)).to_dict(),
+            }
+            for name in dict.fromkeys([*base.uses(), *other.uses()])
+        },
+        "capped": {
+            "difference": _num(len(other.capped()) / other.games - len(base.capped()) / base.games)
+            if other.games and base.games
+            else None,
+            "two_proportion": stats.two_proportions(
+                len(other.capped()), other.games, len(base.capped()), base.games
+            ).to_dict(),
+        },
         "stuck_or_capped": {
             "difference": _num(stuck_a / other.games - stuck_b / base.games) if other.games and base.games else None,
-            "two_proportion": stats.two_proportions(stuck_a, other.games, stuck_b, base.games).to_dict()},
+            "two_proportion": stats.two_proportions(stuck_a, other.games, stuck_b, base.games).to_dict(),
+        },
     }
 
 
@@ -201,9 +260,15 @@ class Simulation:
     def to_dict(self, games: bool = False) -> dict:
         """The results as data. Timings are left out so that the same seed gives the same dict."""
         out: dict[str, Any] = {
-            "format": "splendor-rules/simulation", "version": 1,
-            "players": self.players, "games": self.games, "bots": list(self.bots), "seed": self.seed,
-            "max_turns": self.max_turns, "interrupted": self.interrupted, "fixed_seats": self.fixed_seats,
+            "format": "splendor-rules/simulation",
+            "version": 1,
+            "players": self.players,
+            "games": self.games,
+            "bots": list(self.bots),
+            "seed": self.seed,
+            "max_turns": self.max_turns,
+            "interrupted": self.interrupted,
+            "fixed_seats": self.fixed_seats,
             "seatings": [list(x) for x in seatings(self.bots, self.fixed_seats)],
             "specs": [s.to_dict(self.players) for s in self.specs],
             "comparisons": [compare(self.specs[0], s, self.players) for s in self.specs[1:]],
@@ -213,9 +278,14 @@ class Simulation:
         for c, s in zip(out["comparisons"], self.specs[1:], strict=True):
             a, b = s.skill(self.bots), self.specs[0].skill(self.bots)
             # Always there, as a spec's "skill" is: null without a skill check (one kind of bot).
-            c["skill"] = None if a is None or b is None else {
-                "difference": _num(a[2] / a[3] - b[2] / b[3]) if a[3] and b[3] else None,
-                "two_proportion": stats.two_proportions(a[2], a[3], b[2], b[3]).to_dict()}
+            c["skill"] = (
+                None
+                if a is None or b is None
+                else {
+                    "difference": _num(a[2] / a[3] - b[2] / b[3]) if a[3] and b[3] else None,
+                    "two_proportion": stats.two_proportions(a[2], a[3], b[2], b[3]).to_dict(),
+                }
+            )
         if games:
             for d, s in zip(out["specs"], self.specs, strict=True):
                 d["results"] = [r.to_dict() for r in s.results]

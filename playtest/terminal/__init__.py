@@ -31,6 +31,7 @@ end the board is drawn in full with the standings.
 
 The names below are those the command line, the other playtest modules and the tests use.
 """
+
 from __future__ import annotations
 
 from .board import (
@@ -67,9 +68,39 @@ from .table import (
 )
 
 __all__ = [
-    "BUYABLE_MARK", "COMMANDS", "GEM_COLOURS", "HELP", "HUMAN", "MAX_SAVED_BYTES", "STYLES", "TABLE_KEY", "WIDTH",
-    "Catalogue", "Line", "SavedGameError", "Seat", "Segment", "Session", "Table", "TableError", "action_lines",
-    "board_lines", "buyable_cards", "colour_available", "colour_wanted", "coloured_say", "draw_actions",
-    "draw_board", "full_view", "load_game", "make_seats", "new_table", "plain", "read_saved", "rich_text",
-    "saved_seats", "seat_label", "standings",
+    "BUYABLE_MARK",
+    "COMMANDS",
+    "GEM_COLOURS",
+    "HELP",
+    "HUMAN",
+    "MAX_SAVED_BYTES",
+    "STYLES",
+    "TABLE_KEY",
+    "WIDTH",
+    "Catalogue",
+    "Line",
+    "SavedGameError",
+    "Seat",
+    "Segment",
+    "Session",
+    "Table",
+    "TableError",
+    "action_lines",
+    "board_lines",
+    "buyable_cards",
+    "colour_available",
+    "colour_wanted",
+    "coloured_say",
+    "draw_actions",
+    "draw_board",
+    "full_view",
+    "load_game",
+    "make_seats",
+    "new_table",
+    "plain",
+    "read_saved",
+    "rich_text",
+    "saved_seats",
+    "seat_label",
+    "standings",
 ]

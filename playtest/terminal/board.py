@@ -12,6 +12,7 @@ segment's text goes through safe_text.visible where the segment is made (_seg), 
 a spec or a saved game can hold a terminal control in either; and a rich Text is built with
 append(text, style), never from markup, so '[bold red]' in a spec's name is shown as written.
 """
+
 from __future__ import annotations
 
 import json
@@ -56,8 +57,9 @@ def _plural(n: int, word: str) -> str:
 
 
 def _counts(names, values, skip_zero: bool = True, sep: str = "  ") -> str:
-    parts = [f"{v} {n}" if sep == ", " else f"{n} {v}"
-             for n, v in zip(names, values, strict=False) if v or not skip_zero]
+    parts = [
+        f"{v} {n}" if sep == ", " else f"{n} {v}" for n, v in zip(names, values, strict=False) if v or not skip_zero
+    ]
     return sep.join(parts) if parts else "none"
 
 
@@ -126,8 +128,11 @@ class Catalogue:
     def card_segments(self, card_id: int) -> list[Segment]:
         c = self.cards[card_id]
         bonus = str(c.bonus)
-        return [_gem(bonus), _seg(" " * (self.bonus_width - len(bonus)) + f"  {_plural(c.points, 'pt'):<6}  cost "),
-                *self.cost_segments(c.cost)]
+        return [
+            _gem(bonus),
+            _seg(" " * (self.bonus_width - len(bonus)) + f"  {_plural(c.points, 'pt'):<6}  cost "),
+            *self.cost_segments(c.cost),
+        ]
 
     def noble(self, noble_id: int) -> str:
         return "".join(t for t, _ in self.noble_segments(noble_id))
@@ -206,18 +211,28 @@ def board_lines(module, game, seats: list, viewer: int | None, brief: bool = Fal
     nobles = [[_seg(f"{i}) "), *cat.noble_segments(n)] for i, n in enumerate(state["nobles"], 1)]
     lines += _wrap_lines("nobles", nobles or [[_seg("none left")]])
     shared = state.get("zones") or {}  # in the spec's order (a saved state's keys are sorted)
-    lines += [line for zone in getattr(module, "ZONES", ()) if zone.name in shared
-              for line in _zone_lines(module, cat, zone.name, shared[zone.name])]
+    lines += [
+        line
+        for zone in getattr(module, "ZONES", ())
+        if zone.name in shared
+        for line in _zone_lines(module, cat, zone.name, shared[zone.name])
+    ]
     out_of_play = state.get("out_of_play") or {}
     for level in reversed(tuple(module.LEVELS)):
         deck = state["decks"][str(level)]
         aside = len(out_of_play.get(str(level), []))
-        lines.append([_seg(f"level {level}   {_plural(deck, 'card')} in the deck"
-                           + (f", {aside} out of play" if aside else ""))])
+        lines.append(
+            [_seg(f"level {level}   {_plural(deck, 'card')} in the deck" + (f", {aside} out of play" if aside else ""))]
+        )
         for slot, card in enumerate(state["market"][str(level)], 1):
             mark = [_seg(BUYABLE_MARK, "buyable"), _seg(" ")] if card in buyable else [_seg("  ")]
-            lines.append([*mark, _seg(f"{level}.{slot}  "),
-                          *(cat.card_segments(card) if card is not None else [_seg("(empty)")])])
+            lines.append(
+                [
+                    *mark,
+                    _seg(f"{level}.{slot}  "),
+                    *(cat.card_segments(card) if card is not None else [_seg("(empty)")]),
+                ]
+            )
     if buyable:
         lines.append([_seg(BUYABLE_MARK, "buyable"), _seg(" you can buy it now")])
     for p, seat in enumerate(state["seats"]):
@@ -277,8 +292,12 @@ def _seat_lines(module, cat: Catalogue, game, seats, p: int, seat: dict, viewer,
     out: list[Line] = [
         [label, _seg(f" · prestige {game.prestige[p]}"), *marker],
         [_seg("    tokens    "), *_counted(colours, tokens), _seg(f"   ({sum(tokens)} held)")],
-        [_seg("    bonuses   "), *_counted(cat.gems, game.bonus[p]),
-         _seg(f"   ({_plural(len(seat['purchased']), 'card')} bought)")]]
+        [
+            _seg("    bonuses   "),
+            *_counted(cat.gems, game.bonus[p]),
+            _seg(f"   ({_plural(len(seat['purchased']), 'card')} bought)"),
+        ],
+    ]
     if seat.get("vars"):  # the player's own declared state; another's private values are hidden
         said = _vars_text(module, seat["vars"], hidden=p != viewer and viewer is not None)
         out += [[_seg("    state     "), _seg(said)]] if said else []
@@ -341,7 +360,9 @@ def _keyed_text(module: Any, variable: Any, value: list[Any]) -> str:
     (`#12:yes`, by id from 1) whose value is not the initial one ("none" when all are)."""
     key = variable.type.split(":", 3)[1]
     by_colour = key in ("gem", "colour")
-    names = list(getattr(module, "COLOURS", ()))[:len(value)] if by_colour else [f"#{i + 1}" for i in range(len(value))]
+    names = (
+        list(getattr(module, "COLOURS", ()))[: len(value)] if by_colour else [f"#{i + 1}" for i in range(len(value))]
+    )
     initial = variable.initial[0] if variable.initial else None
     pairs = [(k, x) for k, x in zip(names, value, strict=True) if by_colour or x != initial]
     return " ".join(f"{k}:{'yes' if x is True else 'no' if x is False else x}" for k, x in pairs) or "none"
@@ -409,8 +430,10 @@ def standings(module, game, seats: list) -> str:
     winners = game.winners()
     scores = game.scores()
     reason = state.get("end_reason")
-    lines = [f"game over after {_plural(state['round'], 'round')}"
-             + (f" (ended by: {str(reason).replace('_', ' ')})" if reason else "")]
+    lines = [
+        f"game over after {_plural(state['round'], 'round')}"
+        + (f" (ended by: {str(reason).replace('_', ' ')})" if reason else "")
+    ]
     if not winners:
         lines.append("no winner: no player met the conditions to win")
     elif len(winners) == 1:
@@ -426,8 +449,10 @@ def standings(module, game, seats: list) -> str:
         card_points = sum(cat.cards[c].points for c in bought)
         tag = "  winner" if p in winners else ""
         lines.append(f"  {seat_label(seats, p):<{width}}  {_plural(scores[p], 'prestige point')}{tag}")
-        lines.append(f"      purchased {_plural(len(bought), 'card')} ({_counts(cat.gems, by_bonus, sep=', ')}), "
-                     f"{_plural(card_points, 'pt')} from cards")
+        lines.append(
+            f"      purchased {_plural(len(bought), 'card')} ({_counts(cat.gems, by_bonus, sep=', ')}), "
+            f"{_plural(card_points, 'pt')} from cards"
+        )
         if seat["nobles"]:
             lines += _wrap("      nobles", [cat.noble(n) for n in seat["nobles"]], indent=14)
         # what the spec's own rules gave the seat: its declared state, its holdings (a claimed city)
@@ -436,6 +461,10 @@ def standings(module, game, seats: list) -> str:
             lines += ["      state     " + said] if said else []
             lines += [plain([line]) for line in _component_set_lines(module, cat, seat["vars"], indent="      ")]
         own = seat.get("zones") or {}
-        lines += [plain([line]) for zone in getattr(module, "ZONES", ()) if zone.name in own
-                  for line in _zone_lines(module, cat, zone.name, own[zone.name], indent="      ")]
+        lines += [
+            plain([line])
+            for zone in getattr(module, "ZONES", ())
+            if zone.name in own
+            for line in _zone_lines(module, cat, zone.name, own[zone.name], indent="      ")
+        ]
     return "\n".join(lines)

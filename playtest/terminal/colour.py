@@ -6,14 +6,14 @@ that playtest runs without it. The text of the segments is the board's
 (:mod:`playtest.terminal.board`), already safe: a Text is built with append(text, style),
 never from markup.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from .board import Line
 
-STYLES = {"head": "bold", "you": "bold cyan", "to_play": "bold yellow", "buyable": "bold green",
-          "number": "bold"}
+STYLES = {"head": "bold", "you": "bold cyan", "to_play": "bold yellow", "buyable": "bold green", "number": "bold"}
 # Gem names whose terminal colour is not the colour rich gives the same word (black text is
 # invisible on a dark terminal; rich has no plain 'gold'); any other name is looked up in rich's
 # colour names, and a name that is none (a variant's 'onyx') is drawn without colour.
@@ -37,14 +37,19 @@ def colour_wanted(stream, environ) -> bool:
     """Is the board drawn in colour on `stream`? Only on a terminal, when rich is installed, and
     unless NO_COLOR is set (https://no-color.org: to any non-empty value) or TERM is 'dumb'."""
     isatty = getattr(stream, "isatty", None)
-    return bool(isatty and isatty()) and not environ.get("NO_COLOR") and environ.get("TERM") != "dumb" \
+    return (
+        bool(isatty and isatty())
+        and not environ.get("NO_COLOR")
+        and environ.get("TERM") != "dumb"
         and colour_available()
+    )
 
 
 def coloured_say(say: Callable[[str], None], stream) -> Callable[[object], None]:
     """A Session's `say` in colour: a board (a rich Text) printed on `stream` by a rich Console
     (no markup, no highlighting: only the styles of the Text), any other text by `say`."""
     from rich.console import Console
+
     console = Console(file=stream, force_terminal=True, highlight=False, markup=False, emoji=False, soft_wrap=True)
 
     def tell(what) -> None:
@@ -52,6 +57,7 @@ def coloured_say(say: Callable[[str], None], stream) -> Callable[[object], None]
             say(what)
         else:
             console.print(what)
+
     return tell
 
 

@@ -6,6 +6,7 @@ input. At a human's turn it draws the board from that human's observation and th
 actions (:mod:`playtest.terminal.board`), then reads a number, an action in notation, or a
 command (undo, save FILE, load FILE, help, quit); bots play their seats at once.
 """
+
 from __future__ import annotations
 
 import json
@@ -39,8 +40,14 @@ At your turn, answer with
 class Session:
     """The interactive loop over a :class:`Table`; ``run()`` returns the exit status."""
 
-    def __init__(self, table: Table, ask: Callable[[str], str], say: Callable[[object], None], colour: bool = False,
-                 lang: str = "en"):
+    def __init__(
+        self,
+        table: Table,
+        ask: Callable[[str], str],
+        say: Callable[[object], None],
+        colour: bool = False,
+        lang: str = "en",
+    ):
         """`say` takes text, and with `colour` also the board as a rich Text (see colour_wanted);
         `lang` is the language a refused move is explained in (the rule's words on the sheets)."""
         self.table = table
@@ -61,13 +68,18 @@ class Session:
     def intro(self) -> str:
         t = self.table
         seed = t.game.seed
-        lines = _wrap(f"{self.module.SPEC_NAME}:", [seat_label(t.seats, p) for p in range(len(t.seats))],
-                      indent=len(self.module.SPEC_NAME) + 2, gap=", ")
+        lines = _wrap(
+            f"{self.module.SPEC_NAME}:",
+            [seat_label(t.seats, p) for p in range(len(t.seats))],
+            indent=len(self.module.SPEC_NAME) + 2,
+            gap=", ",
+        )
         if isinstance(seed, int) and not t.game.history:
             lines.append(f"seed {seed} (the same deal again: --seed {seed})")
         if t.humans:
-            lines.append("Type the number of an action or the action itself; "
-                         "or undo, save FILE, load FILE, help, quit.")
+            lines.append(
+                "Type the number of an action or the action itself; or undo, save FILE, load FILE, help, quit."
+            )
         return "\n".join(lines)
 
     def run(self) -> int:
@@ -111,8 +123,9 @@ class Session:
         if not line:
             return "again"
         if not line.isprintable():  # control characters (escape sequences) are no action and no command
-            self.say(f"not an action: '{visible(line)}' (control characters); type a number, an action as listed, "
-                     "or help")
+            self.say(
+                f"not an action: '{visible(line)}' (control characters); type a number, an action as listed, or help"
+            )
             return "again"
         word, _, rest = line.partition(" ")
         command = word.lower()
@@ -128,8 +141,10 @@ class Session:
             number = int(line) if len(line) <= 9 else -1  # a number of thousands of digits is no action's
             line = line if len(line) <= 9 else line[:9] + "..."
             if not 0 <= number < self.module.NUM_ACTIONS:
-                self.say(f"no action numbered {line}: type a number listed, or an action (help lists the "
-                         "actions and the commands)")
+                self.say(
+                    f"no action numbered {line}: type a number listed, or an action (help lists the "
+                    "actions and the commands)"
+                )
                 return "again"
             action = number
         else:
@@ -173,8 +188,10 @@ class Session:
         cut = human[-1]
         undone = actions[cut:]
         self.table.game = module.replay({**record, "actions": actions[:cut]})
-        self.say(f"undone {_plural(len(undone), 'decision')}: back before "
-                 f"{seat_label(self.table.seats, movers[cut])}'s '{module.action_to_string(actions[cut])}'")
+        self.say(
+            f"undone {_plural(len(undone), 'decision')}: back before "
+            f"{seat_label(self.table.seats, movers[cut])}'s '{module.action_to_string(actions[cut])}'"
+        )
         return "redraw"
 
     def do_save(self, rest: str) -> str:
@@ -208,9 +225,15 @@ class Session:
             self.say(str(e))
             return "again"
         if game.num_players != len(self.table.seats):
-            self.say(saved_games.misfit(rest, data.decode("utf-8-sig"), ("players",),
-                                        f"it is a game of {_plural(game.num_players, 'player')} and this table "
-                                        f"seats {len(self.table.seats)} (start `play SPEC --load {rest}` instead)"))
+            self.say(
+                saved_games.misfit(
+                    rest,
+                    data.decode("utf-8-sig"),
+                    ("players",),
+                    f"it is a game of {_plural(game.num_players, 'player')} and this table "
+                    f"seats {len(self.table.seats)} (start `play SPEC --load {rest}` instead)",
+                )
+            )
             return "again"
         self.table.game = game
         self.clean = list(game.history)

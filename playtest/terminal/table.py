@@ -6,6 +6,7 @@ is wrong with the request; a saved game that cannot be read back is a
 :class:`SavedGameError`, whose message is the compiler's diagnostics for the file. What the
 interactive loop (:mod:`playtest.terminal.session`) plays on; it draws nothing.
 """
+
 from __future__ import annotations
 
 import json
@@ -69,8 +70,14 @@ class Table:
         return [p for p, s in enumerate(self.seats) if s.human]
 
 
-def new_table(module, players: int | None = None, seats: list[str] | tuple[str, ...] = (),
-              seed: int | None = None, saved: str | bytes | None = None, saved_name: str = "the saved game") -> Table:
+def new_table(
+    module,
+    players: int | None = None,
+    seats: list[str] | tuple[str, ...] = (),
+    seed: int | None = None,
+    saved: str | bytes | None = None,
+    saved_name: str = "the saved game",
+) -> Table:
     """A table for a new game (seeded by `seed`) or for the saved game `saved` (to_json text,
     read from the file `saved_name`).
 
@@ -94,8 +101,9 @@ def new_table(module, players: int | None = None, seats: list[str] | tuple[str, 
         players = 2 if 2 in counts else counts[0]
     if players not in counts:
         allowed = ", ".join(map(str, counts))
-        raise TableError(f"the spec '{module.SPEC_NAME}' plays with {allowed} player{'s' if counts != (1,) else ''}, "
-                         f"not {players}")
+        raise TableError(
+            f"the spec '{module.SPEC_NAME}' plays with {allowed} player{'s' if counts != (1,) else ''}, not {players}"
+        )
     if len(seats) > players:
         raise TableError(f"{len(seats)} seats given for {players} player{'s' if players != 1 else ''}")
     if not seats and saved is not None:
@@ -124,8 +132,10 @@ def saved_seats(saved: str | bytes, players: int) -> list[str]:
         return []
     seats = table.get("seats") if isinstance(table, dict) else None
     if not (isinstance(seats, list) and len(seats) == players and all(isinstance(x, str) for x in seats)):
-        raise TableError(f"the saved file's '{TABLE_KEY}' must be {{\"seats\": [...]}}, one name per player "
-                         f"({players}): human or a bot")
+        raise TableError(
+            f"the saved file's '{TABLE_KEY}' must be {{\"seats\": [...]}}, one name per player "
+            f"({players}): human or a bot"
+        )
     return seats
 
 

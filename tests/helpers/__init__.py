@@ -5,6 +5,7 @@ the untrusted-input fuzzer (:mod:`.fuzz`), and small specs made for a test (:mod
 No test module imports another test module: what two of them need lives here, so a test
 module can be run, moved or deleted on its own.
 """
+
 from __future__ import annotations
 
 import pathlib

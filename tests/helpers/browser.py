@@ -2,6 +2,7 @@
 Playwright, failing (never skipping) when it is missing, a table made by the form as a person
 makes one (`make_table_with_the_form`, `seat_page`), a move made by clicks as a person makes it
 (`play_by_clicks`: pick, then confirm) and screenshots (`shoot`)."""
+
 from __future__ import annotations
 
 import contextlib
@@ -30,8 +31,10 @@ def require_browser(chromium: str = CHROMIUM) -> None:
     if sync_playwright is None:
         pytest.fail("the browser tests need Playwright's Python API: pip install -e '.[test]'")
     if not os.path.isfile(chromium):
-        pytest.fail(f"the browser tests need headless Chromium at {chromium}: install Debian's chromium package "
-                    "(as root, `bash dev/system-packages.sh` does), or point SPLENDOR_RULES_CHROMIUM at one")
+        pytest.fail(
+            f"the browser tests need headless Chromium at {chromium}: install Debian's chromium package "
+            "(as root, `bash dev/system-packages.sh` does), or point SPLENDOR_RULES_CHROMIUM at one"
+        )
 
 
 def launch(p):
@@ -89,8 +92,11 @@ def play_by_clicks(page, meta: dict, action: int, moves: int) -> str:
     reserve, gems then take, or a choice the engine asks for (a noble or a component tapped on the
     board, else its button); then the confirm button, and see it in the page's log. Returns how
     it was picked ("board" for a tile tapped on the board)."""
-    page.wait_for_function("n => document.body.classList.contains('my-turn') && "
-                           "document.querySelectorAll('#log li').length === n", arg=moves, timeout=TIMEOUT)
+    page.wait_for_function(
+        "n => document.body.classList.contains('my-turn') && document.querySelectorAll('#log li').length === n",
+        arg=moves,
+        timeout=TIMEOUT,
+    )
     info = meta["actions"][action]
     how = "button"
     if info["step"]:

@@ -15,6 +15,7 @@ test is wrong, not the engine.
 Rule numbers (limits, the target, the setup table) are read from the spec through
 :func:`compiler.pipeline.load_rules`, never written here.
 """
+
 from __future__ import annotations
 
 import collections
@@ -173,7 +174,7 @@ def buys_of(game, target: str) -> list[str]:
             continue
         for pay in game.payment_options(a):
             words = E.action_to_string(pay)
-            out.append(text if words == "pay without gold" else text + " paying " + words[len("pay "):])
+            out.append(text if words == "pay without gold" else text + " paying " + words[len("pay ") :])
     return out
 
 
@@ -230,8 +231,10 @@ def give_tokens(state: dict, seat: int, **counts: int) -> dict:
         if colour not in state["supply"]:
             raise SetupError(f"no token colour {colour!r}")
         if state["supply"][colour] - n < 0 or tokens[colour] + n < 0:
-            raise SetupError(f"cannot move {n} {colour} to seat {seat}: supply {state['supply'][colour]}, "
-                             f"seat holds {tokens[colour]}")
+            raise SetupError(
+                f"cannot move {n} {colour} to seat {seat}: supply {state['supply'][colour]}, "
+                f"seat holds {tokens[colour]}"
+            )
         state["supply"][colour] -= n
         tokens[colour] += n
     return state
@@ -487,8 +490,10 @@ def cards_for_bonuses(E: ModuleType, state: dict, wanted: dict[str, int]) -> lis
     for gem, n in wanted.items():
         if n <= 0:
             continue
-        pool = sorted((c for c in in_decks(state) if c not in chosen and E.CARDS[c].bonus == gem
-                       and E.CARDS[c].points == 0), key=lambda c: (E.CARDS[c].level, c))
+        pool = sorted(
+            (c for c in in_decks(state) if c not in chosen and E.CARDS[c].bonus == gem and E.CARDS[c].points == 0),
+            key=lambda c: (E.CARDS[c].level, c),
+        )
         if len(pool) < n:
             raise SetupError(f"not {n} cards worth 0 points with a {gem} bonus left in the decks")
         chosen += pool[:n]
@@ -501,12 +506,16 @@ def grant_bonuses(E: ModuleType, state: dict, seat: int, wanted: dict[str, int])
     return give_card(E, state, seat, *cards_for_bonuses(E, state, {g: n - have[g] for g, n in wanted.items()}))
 
 
-def nobles_not_met(E: ModuleType, bonus: dict[str, int], n: int | None = None,
-                   exclude: Iterable[int] = ()) -> list[int]:
+def nobles_not_met(
+    E: ModuleType, bonus: dict[str, int], n: int | None = None, exclude: Iterable[int] = ()
+) -> list[int]:
     """`n` nobles (all of them if n is None) whose requirements the bonuses `bonus` do not meet."""
     exclude = set(exclude)
-    found = [nb.id for nb in E.NOBLES if nb.id not in exclude
-             and not all(bonus[g] >= r for g, r in zip(E.GEMS, nb.requires, strict=True))]
+    found = [
+        nb.id
+        for nb in E.NOBLES
+        if nb.id not in exclude and not all(bonus[g] >= r for g, r in zip(E.GEMS, nb.requires, strict=True))
+    ]
     if n is None:
         return found
     if len(found) < n:

@@ -21,6 +21,7 @@ definition the environment names with the type ``def:PARAM,PARAM`` (``has_power`
 components held as declared state (:data:`STATE_SETS`, ``me.markers``) is written by
 ``insert``/``drop`` where a zone's component is moved.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -52,23 +53,62 @@ VALUES = ("target", "token_limit", "reserve_limit", "pair_minimum", "take_count"
 INT_GLOBALS = ("nobles_left", "player_count", "round", "turn", "passes")
 PLAYER_INTS = ("prestige", "purchased", "reserved", "nobles", "held", "turns", "seat")
 CARD_TYPES = ("face_up", "reserved")
-SETS = {"gems": "set:gem", "colours": "set:colour", "players": "set:player", "others": "set:player",
-        "levels": "set:level"}
+SETS = {
+    "gems": "set:gem",
+    "colours": "set:colour",
+    "players": "set:player",
+    "others": "set:player",
+    "levels": "set:level",
+}
 ELEMENT = {"set:gem": "gem", "set:colour": "colour", "set:player": "player", "set:level": "int"}
 MAPS = ("map:colour", "map:gem", "map:level")
-THINGS = ("int", "gem", "colour", "player", "face_up", "reserved", "noble", "payment", "setup", "none",
-          "set:gem", "set:colour", "set:player", "set:level", "map:colour", "map:gem", "map:level")
-DOMAIN_TYPES = {"gem": "gem", "colour": "colour", "gem_set": "set:gem", "face_up": "face_up", "deck": "int",
-                "reserved": "reserved", "noble": "noble", "payment": "payment"}
+THINGS = (
+    "int",
+    "gem",
+    "colour",
+    "player",
+    "face_up",
+    "reserved",
+    "noble",
+    "payment",
+    "setup",
+    "none",
+    "set:gem",
+    "set:colour",
+    "set:player",
+    "set:level",
+    "map:colour",
+    "map:gem",
+    "map:level",
+)
+DOMAIN_TYPES = {
+    "gem": "gem",
+    "colour": "colour",
+    "gem_set": "set:gem",
+    "face_up": "face_up",
+    "deck": "int",
+    "reserved": "reserved",
+    "noble": "noble",
+    "payment": "payment",
+}
 LOOP_VARS = ("c", "p", "x", "v")
 # The columns of the spec's own kinds by element type, as expressions read them (variants/cities.yaml's
 # cities; tests/test_phrase_mutations.py holds them to the spec's kind), and the per-player zones of each.
-COMPONENT_COLUMNS = {"city": {"int": ("tile", "side", "prestige", "any_one_colour"), "map:gem": ("requires",)},
-                     "post": {"int": ("space", "nobles"), "map:gem": ("requires",), "kw:power": ("power",)}}
+COMPONENT_COLUMNS = {
+    "city": {"int": ("tile", "side", "prestige", "any_one_colour"), "map:gem": ("requires",)},
+    "post": {"int": ("space", "nobles"), "map:gem": ("requires",), "kw:power": ("power",)},
+}
 PLAYER_ZONES = {"set:city": ("claimed",), "set:post": ("markers",)}
 # The values of each keyword column (variants/trading_posts.csv's power), and the state sets of components.
-KEYWORDS = {"kw:power": ("extra_gem_after_purchase", "third_token_with_pair", "gold_counts_double", "five_prestige",
-                         "prestige_per_post")}
+KEYWORDS = {
+    "kw:power": (
+        "extra_gem_after_purchase",
+        "third_token_with_pair",
+        "gold_counts_double",
+        "five_prestige",
+        "prestige_per_post",
+    )
+}
 STATE_SETS = ("markers",)
 
 
@@ -84,8 +124,9 @@ def _element(coll_type: str) -> str:
 def _fits(actual: str, wanted: str) -> bool:
     if actual == wanted:
         return True
-    return (actual, wanted) in {("gem", "colour"), ("set:gem", "set:colour")} or \
-        (wanted == "card" and actual in CARD_TYPES)
+    return (actual, wanted) in {("gem", "colour"), ("set:gem", "set:colour")} or (
+        wanted == "card" and actual in CARD_TYPES
+    )
 
 
 def _vars(env: dict, wanted: str) -> list[str]:
@@ -139,8 +180,9 @@ def _columns(env: dict, wanted: str) -> list[str]:
 
 def _keyword_tests(env: dict) -> list[tuple[str, str]]:
     """(kind, what) of the keyword tests `env` allows: a keyword column compared, a definition called."""
-    return [("column", t) for t in KEYWORDS if _columns(env, t)] + \
-        [("call", name) for name, t in env.items() if t.startswith("def:")]
+    return [("column", t) for t in KEYWORDS if _columns(env, t)] + [
+        ("call", name) for name, t in env.items() if t.startswith("def:")
+    ]
 
 
 def _bind(draw, env: dict, depth: int) -> tuple[str, str, dict]:
@@ -170,9 +212,12 @@ def _int(draw, wanted, env, depth):
     if kind == 4:
         return f"{draw(s('card'))}.{_pick(draw, ['points', 'level'])}"
     if kind == 5:
-        return _pick(draw, [f"{n}.points" for n in _vars(env, "noble")]
-                     + [f"{p}.gold_total" for p in _vars(env, "payment")]
-                     + [f"setup.{a}" for a in ("gems", "gold", "nobles", "face_up")])
+        return _pick(
+            draw,
+            [f"{n}.points" for n in _vars(env, "noble")]
+            + [f"{p}.gold_total" for p in _vars(env, "payment")]
+            + [f"setup.{a}" for a in ("gems", "gold", "nobles", "face_up")],
+        )
     if kind == 6:
         return f"size({draw(s(_pick(draw, _collections(env))))})"
     if kind == 7:
@@ -243,10 +288,13 @@ def _thing(draw, wanted, env, depth):
     if wanted == "map:colour":
         options.append("tokens")
     if wanted == "map:gem":
-        options += ["bonus_map"] + (["cost"] if _vars(env, "card") else []) + \
-                   (["requires"] if _vars(env, "noble") else []) + (["paid"] if _vars(env, "payment") else [])
-    tables = [f"{v}.{c}" for t, cols in COMPONENT_COLUMNS.items() for v in _vars(env, t)
-              for c in cols.get(wanted, ())]
+        options += (
+            ["bonus_map"]
+            + (["cost"] if _vars(env, "card") else [])
+            + (["requires"] if _vars(env, "noble") else [])
+            + (["paid"] if _vars(env, "payment") else [])
+        )
+    tables = [f"{v}.{c}" for t, cols in COMPONENT_COLUMNS.items() for v in _vars(env, t) for c in cols.get(wanted, ())]
     zones = [f"{p}.{z}" for z in PLAYER_ZONES.get(wanted, ()) for p in _vars(env, "player")]
     options += ["column"] * bool(tables) + ["player_zone"] * bool(zones)
     choice = _pick(draw, options)
@@ -269,8 +317,13 @@ def _thing(draw, wanted, env, depth):
     return f"(if {draw(s('bool'))} then {draw(s(wanted))} else {draw(s(wanted))})"
 
 
-_MAKERS = {"int": [_int], "bool": [_bool], **{t: [_thing] for t in THINGS if t not in ("int", "bool")},
-           "set": [_thing], "card": [_thing]}
+_MAKERS = {
+    "int": [_int],
+    "bool": [_bool],
+    **{t: [_thing] for t in THINGS if t not in ("int", "bool")},
+    "set": [_thing],
+    "card": [_thing],
+}
 
 
 @st.composite

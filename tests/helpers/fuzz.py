@@ -11,6 +11,7 @@ generated code's own; odd card tables; long `extends` chains; corrupted saved ga
 that hangs or eats memory is reported as a failure with its input instead of stopping the
 suite; `run_cli()` runs one `splendor-rules` command that way.
 """
+
 from __future__ import annotations
 
 import ast
@@ -37,7 +38,7 @@ from tests.helpers.mutations import OFFICIAL, get_at, paths_of
 # Limits of one step. The official spec checks, compiles and renders in well under a second;
 # a step ten times slower than that on a slow CI machine is still far from these.
 STEP_SECONDS = float(os.environ.get("SPLENDOR_FUZZ_STEP_SECONDS", "10"))
-STEP_MEMORY = 2 * 1024 ** 3  # bytes of address space for a step (the forked child)
+STEP_MEMORY = 2 * 1024**3  # bytes of address space for a step (the forked child)
 ENGINE_MOVES = 100  # moves of each seeded random game played with a fuzzed engine
 
 
@@ -48,6 +49,7 @@ ENGINE_MOVES = 100  # moves of each seeded random game played with a fuzzed engi
 class Outcome:
     """What a bounded step did: `value` when it returned, else `failure` says how it failed
     ("hang: ...", "raised: ...", "died: ...")."""
+
     value: object = None
     failure: str | None = None
 
@@ -96,6 +98,7 @@ def bounded(fn, *args, seconds: float = STEP_SECONDS, memory: int = STEP_MEMORY)
 @dataclasses.dataclass
 class CliResult:
     """A `splendor-rules` run: exit status, both streams, and an exception CliRunner caught."""
+
     exit_code: int
     stdout: str
     stderr: str
@@ -111,13 +114,13 @@ def _invoke(args: list[str], stdin: str | None, cwd: str | None) -> CliResult:
         os.chdir(cwd)  # the child's own directory; the parent's stays where it was
     result = CliRunner().invoke(cli.main, args, input=stdin)
     exc = result.exception
-    caught = None if exc is None or isinstance(exc, SystemExit) else "".join(
-        traceback.format_exception(exc))[-3000:]
+    caught = None if exc is None or isinstance(exc, SystemExit) else "".join(traceback.format_exception(exc))[-3000:]
     return CliResult(result.exit_code, result.stdout, result.stderr, caught)
 
 
-def run_cli(args: list[str], stdin: str | None = None, cwd: str | None = None,
-            seconds: float = STEP_SECONDS) -> CliResult:
+def run_cli(
+    args: list[str], stdin: str | None = None, cwd: str | None = None, seconds: float = STEP_SECONDS
+) -> CliResult:
     """One `splendor-rules ARGS` in a bounded child; a hang or a crash fails the test here."""
     outcome = bounded(_invoke, list(args), stdin, cwd, seconds=seconds)
     command = "splendor-rules " + " ".join(map(repr, args))
@@ -212,15 +215,31 @@ def play_engine(path: str, players: list[int], cwd: str, seeds: int = 1, moves: 
     play `seeds` seeded random games of `moves` moves for each player count; returns the
     process's output. Fails on a crash, an undocumented exception, a hang, or a file the
     import or the games left behind (code that ran which should not have)."""
-    command = [sys.executable, "-I", "-c", PLAY_SCRIPT, os.path.abspath(path), json.dumps(players), str(seeds),
-               str(moves)]
+    command = [
+        sys.executable,
+        "-I",
+        "-c",
+        PLAY_SCRIPT,
+        os.path.abspath(path),
+        json.dumps(players),
+        str(seeds),
+        str(moves),
+    ]
     try:
-        done = subprocess.run(command, check=False, cwd=cwd, capture_output=True, text=True, timeout=STEP_SECONDS,
-                              preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (STEP_MEMORY, STEP_MEMORY)))
+        done = subprocess.run(
+            command,
+            check=False,
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=STEP_SECONDS,
+            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (STEP_MEMORY, STEP_MEMORY)),
+        )
     except subprocess.TimeoutExpired:
         raise AssertionError(f"the engine {path} hangs: no result after {STEP_SECONDS:g} s") from None
-    assert done.returncode == 0 and done.stdout.endswith("played\n"), \
+    assert done.returncode == 0 and done.stdout.endswith("played\n"), (
         f"the engine {path} fails (exit {done.returncode}):\n{done.stderr[-3000:]}{done.stdout[-1000:]}"
+    )
     assert os.listdir(cwd) == [], f"importing or playing {path} wrote {os.listdir(cwd)}"
     return done.stdout
 
@@ -231,11 +250,65 @@ def play_engine(path: str, players: list[int], cwd: str, seeds: int = 1, moves: 
 # %-formatting and str.format, Markdown and HTML comments and tags, YAML, shells, and
 # terminals (escape sequences, bidi controls, odd line breaks).
 HOSTILE_PIECES = [
-    '"', "'", '"""', "'''", "\\", "\\N{", "\\N{foo}", "\\x", "\\u12", "\\", "\n", "\r", "\r\n", "\x00", "\t",
-    "\ud800", "\udfff", "\u202e", "\u2066", "\u200f", "\u0085", "\u2028", "\ufeff", "\x7f", "\x1b[2J",
-    "\x1b]52;c;aGk=\x07", "\x1b[31m", "\x9b", "%", "%s", "%d", "%(x)s", "{", "}", "{0}", "{card}", "-->", "<!--",
-    "<script>alert(1)</script>", "</textarea>", "&amp;", "]]>", "`", "$(id)", "#", "*", "_", "|", "[x](javascript:1)",
-    "\\n", "é", "Сплендор", "𝔖", " ", "x" * 300, ":", "- ", "{{ 7*7 }}", "{% raw %}",
+    '"',
+    "'",
+    '"""',
+    "'''",
+    "\\",
+    "\\N{",
+    "\\N{foo}",
+    "\\x",
+    "\\u12",
+    "\\",
+    "\n",
+    "\r",
+    "\r\n",
+    "\x00",
+    "\t",
+    "\ud800",
+    "\udfff",
+    "\u202e",
+    "\u2066",
+    "\u200f",
+    "\u0085",
+    "\u2028",
+    "\ufeff",
+    "\x7f",
+    "\x1b[2J",
+    "\x1b]52;c;aGk=\x07",
+    "\x1b[31m",
+    "\x9b",
+    "%",
+    "%s",
+    "%d",
+    "%(x)s",
+    "{",
+    "}",
+    "{0}",
+    "{card}",
+    "-->",
+    "<!--",
+    "<script>alert(1)</script>",
+    "</textarea>",
+    "&amp;",
+    "]]>",
+    "`",
+    "$(id)",
+    "#",
+    "*",
+    "_",
+    "|",
+    "[x](javascript:1)",
+    "\\n",
+    "é",
+    "Сплендор",
+    "𝔖",
+    " ",
+    "x" * 300,
+    ":",
+    "- ",
+    "{{ 7*7 }}",
+    "{% raw %}",
 ]
 
 # The issue's exploit: a title that opens a string in the engine's docstring, and a file
@@ -252,9 +325,11 @@ def hostile_text(most: int = 5):
 def hostile_file_name():
     """A spec file name (no '/' or NUL, which no file name holds) made of hostile pieces."""
     pieces = [p for p in HOSTILE_PIECES if "/" not in p and "\x00" not in p and not 0xD800 <= ord(p[0]) <= 0xDFFF]
-    return (st.lists(st.sampled_from(pieces + ["house", "v"]), min_size=1, max_size=4)
-            .map(lambda parts: ("".join(parts) + ".yaml")[-200:])
-            .filter(lambda name: name not in (".yaml",) and not name.startswith("-")))
+    return (
+        st.lists(st.sampled_from(pieces + ["house", "v"]), min_size=1, max_size=4)
+        .map(lambda parts: ("".join(parts) + ".yaml")[-200:])
+        .filter(lambda name: name not in (".yaml",) and not name.startswith("-"))
+    )
 
 
 def _text_positions(tree) -> list[tuple]:
@@ -264,20 +339,27 @@ def _text_positions(tree) -> list[tuple]:
     for path in paths_of(tree):
         value = get_at(tree, path) if path else tree
         keys = [p for p in path if isinstance(p, str)]
-        if isinstance(value, str) and keys and (keys[-1] in ("notation",) or set(keys) & {
-                "title", "description", "note", "interpretations"}):
+        if (
+            isinstance(value, str)
+            and keys
+            and (keys[-1] in ("notation",) or set(keys) & {"title", "description", "note", "interpretations"})
+        ):
             found.append(path)
     return found
 
 
 TEXT_POSITIONS = _text_positions(OFFICIAL)
 # Entries that may carry a `note` (a text shown with them on sheets and in diffs).
-NOTE_POSITIONS = ([("players", n) for n in OFFICIAL["players"]] + [("values",)]
-                  + [("actions", a) for a in OFFICIAL["actions"]]
-                  + [("end_of_turn", s) for s in OFFICIAL["end_of_turn"]]
-                  + [("end", e) for e in OFFICIAL["end"]] + [("winners",)]
-                  + [("winners", "ranking", r) for r in OFFICIAL["winners"]["ranking"]]
-                  + [("actions", "take_pair", "choose", "colour")])
+NOTE_POSITIONS = (
+    [("players", n) for n in OFFICIAL["players"]]
+    + [("values",)]
+    + [("actions", a) for a in OFFICIAL["actions"]]
+    + [("end_of_turn", s) for s in OFFICIAL["end_of_turn"]]
+    + [("end", e) for e in OFFICIAL["end"]]
+    + [("winners",)]
+    + [("winners", "ranking", r) for r in OFFICIAL["winners"]["ranking"]]
+    + [("actions", "take_pair", "choose", "colour")]
+)
 
 
 def put_text(tree, path: tuple, text: str) -> None:
@@ -295,20 +377,57 @@ def put_text(tree, path: tuple, text: str) -> None:
 
 # At and beyond the documented ranges: the player-count table takes 0 to 1000 (face_up
 # from 1), values -1,000,000 to 1,000,000.
-EDGE_NUMBERS = [-(10 ** 6) - 1, -(10 ** 6), -1, 0, 1, 2, 3, 4, 7, 15, 20, 40, 99, 100, 999, 1000, 1001, 10 ** 6,
-                10 ** 6 + 1, 2 ** 31, 2 ** 63, 10 ** 30, True, 2.5, "3", None]
+EDGE_NUMBERS = [
+    -(10**6) - 1,
+    -(10**6),
+    -1,
+    0,
+    1,
+    2,
+    3,
+    4,
+    7,
+    15,
+    20,
+    40,
+    99,
+    100,
+    999,
+    1000,
+    1001,
+    10**6,
+    10**6 + 1,
+    2**31,
+    2**63,
+    10**30,
+    True,
+    2.5,
+    "3",
+    None,
+]
 
-NUMBER_POSITIONS = ([("players", n, k) for n in OFFICIAL["players"] for k in ("gems", "gold", "nobles", "face_up")]
-                    + [("values", v) for v in OFFICIAL["values"]]
-                    + [("actions", "take_different", "choose", "picked", k) for k in ("min", "max")]
-                    + [("actions", "buy_reserved", "choose", "card", "slots"), ("spec",)])
+NUMBER_POSITIONS = (
+    [("players", n, k) for n in OFFICIAL["players"] for k in ("gems", "gold", "nobles", "face_up")]
+    + [("values", v) for v in OFFICIAL["values"]]
+    + [("actions", "take_different", "choose", "picked", k) for k in ("min", "max")]
+    + [("actions", "buy_reserved", "choose", "card", "slots"), ("spec",)]
+)
 
 
 # --------------------------------------------------------------------------- expressions
 
 COLOUR_NAMES = OFFICIAL["components"]["gems"] + [OFFICIAL["components"]["wild"]]
-NUMBER_NAMES = ["turn", "round", "passes", "nobles_left", "player_count", "setup.gold", "setup.gems",
-                "setup.face_up", "setup.nobles"] + list(OFFICIAL["values"])
+NUMBER_NAMES = [
+    "turn",
+    "round",
+    "passes",
+    "nobles_left",
+    "player_count",
+    "setup.gold",
+    "setup.gems",
+    "setup.face_up",
+    "setup.nobles",
+] + list(OFFICIAL["values"])
 PLAYER_NUMBERS = ["prestige", "purchased", "reserved", "nobles", "held", "turns", "seat"]
 
 
@@ -319,11 +438,14 @@ def number_expr(draw, who: str = "me", loop: bool = False, depth: int = 3) -> st
     operators (division and modulo by anything), calls, aggregates, conditionals, and
     comparisons used as values."""
     colour = st.sampled_from(COLOUR_NAMES + (["c"] if loop else []))
-    leaves = [st.sampled_from(["0", "1", "2", "3", "9", "99999999999999999999"]),
-              st.sampled_from(NUMBER_NAMES),
-              st.sampled_from(PLAYER_NUMBERS).map(lambda a: f"{who}.{a}"),
-              st.tuples(st.sampled_from(["supply", f"{who}.tokens", f"{who}.bonus"]), colour).map(
-                  lambda t: f"{t[0]}[{t[1]}]")]
+    leaves = [
+        st.sampled_from(["0", "1", "2", "3", "9", "99999999999999999999"]),
+        st.sampled_from(NUMBER_NAMES),
+        st.sampled_from(PLAYER_NUMBERS).map(lambda a: f"{who}.{a}"),
+        st.tuples(st.sampled_from(["supply", f"{who}.tokens", f"{who}.bonus"]), colour).map(
+            lambda t: f"{t[0]}[{t[1]}]"
+        ),
+    ]
     if depth <= 0:
         return draw(st.one_of(leaves))
     inner = number_expr(who, loop, depth - 1)
@@ -337,7 +459,8 @@ def number_expr(draw, who: str = "me", loop: bool = False, depth: int = 3) -> st
         inner.map(lambda e: f"abs({e})"),
         st.sampled_from(["size(gems)", "size(colours)", "size(levels)", "size(players)"]),
         st.tuples(st.sampled_from(["sum", "min", "max"]), number_expr(who, True, depth - 1)).map(
-            lambda t: f"{t[0]}({t[1]} for c in gems)"),
+            lambda t: f"{t[0]}({t[1]} for c in gems)"
+        ),
         condition_expr(who, True, depth - 1).map(lambda e: f"count({e} for c in colours)"),
         st.tuples(cond, inner, inner).map(lambda t: f"(if {t[0]} then {t[1]} else {t[2]})"),
         st.tuples(inner, st.sampled_from(["<", "==", ">="]), inner).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
@@ -350,17 +473,23 @@ def condition_expr(draw, who: str = "me", loop: bool = False, depth: int = 3) ->
     """A condition from the grammar: comparisons, logic, membership, aggregates, literals,
     and numbers used as conditions."""
     inner_number = number_expr(who, loop, max(0, depth - 1))
-    forms = [st.sampled_from(["true", "false"]),
-             st.tuples(inner_number, st.sampled_from(["==", "!=", "<", "<=", ">", ">="]), inner_number).map(
-                 lambda t: f"{t[0]} {t[1]} {t[2]}")]
+    forms = [
+        st.sampled_from(["true", "false"]),
+        st.tuples(inner_number, st.sampled_from(["==", "!=", "<", "<=", ">", ">="]), inner_number).map(
+            lambda t: f"{t[0]} {t[1]} {t[2]}"
+        ),
+    ]
     if depth > 0:
         inner = condition_expr(who, loop, depth - 1)
-        forms += [st.tuples(inner, st.sampled_from(["and", "or"]), inner).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
-                  inner.map(lambda e: f"not {e}"),
-                  st.tuples(st.sampled_from(["all", "any"]), condition_expr(who, True, depth - 1)).map(
-                      lambda t: f"{t[0]}({t[1]} for c in gems)"),
-                  st.sampled_from(COLOUR_NAMES).map(lambda c: f"{c} in gems"),
-                  inner_number]
+        forms += [
+            st.tuples(inner, st.sampled_from(["and", "or"]), inner).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+            inner.map(lambda e: f"not {e}"),
+            st.tuples(st.sampled_from(["all", "any"]), condition_expr(who, True, depth - 1)).map(
+                lambda t: f"{t[0]}({t[1]} for c in gems)"
+            ),
+            st.sampled_from(COLOUR_NAMES).map(lambda c: f"{c} in gems"),
+            inner_number,
+        ]
     return draw(st.one_of(forms))
 
 
@@ -405,21 +534,90 @@ def with_expression(draw, tree) -> str:
 
 # Names a spec may use that the generated code (or Python) uses too: the lowering's locals,
 # the engine's globals and attributes, Python builtins and keywords, the language's own words.
-CLASHING_NAMES = ["card_id", "card_li", "card", "g", "c", "i", "j", "k", "n", "p", "x", "a", "len", "list", "int",
-                  "range", "print", "self", "game", "state", "data", "out", "legal", "mode", "cp", "step", "tok",
-                  "pending", "history", "spec_name", "json", "random", "os", "sys", "_", "__", "__class__",
-                  "__init__", "__builtins__", "_legal", "_apply", "class", "def", "lambda", "return", "import",
-                  "none", "true", "false", "if", "for", "in", "not", "and", "or", "then", "else", "player",
-                  "colour", "level", "slot", "payment", "gold", "red", "actions", "steps", "name_", "a" * 200]
+CLASHING_NAMES = [
+    "card_id",
+    "card_li",
+    "card",
+    "g",
+    "c",
+    "i",
+    "j",
+    "k",
+    "n",
+    "p",
+    "x",
+    "a",
+    "len",
+    "list",
+    "int",
+    "range",
+    "print",
+    "self",
+    "game",
+    "state",
+    "data",
+    "out",
+    "legal",
+    "mode",
+    "cp",
+    "step",
+    "tok",
+    "pending",
+    "history",
+    "spec_name",
+    "json",
+    "random",
+    "os",
+    "sys",
+    "_",
+    "__",
+    "__class__",
+    "__init__",
+    "__builtins__",
+    "_legal",
+    "_apply",
+    "class",
+    "def",
+    "lambda",
+    "return",
+    "import",
+    "none",
+    "true",
+    "false",
+    "if",
+    "for",
+    "in",
+    "not",
+    "and",
+    "or",
+    "then",
+    "else",
+    "player",
+    "colour",
+    "level",
+    "slot",
+    "payment",
+    "gold",
+    "red",
+    "actions",
+    "steps",
+    "name_",
+    "a" * 200,
+]
 
 # What a name can be given to: a choice (parameter), a value, an action, a step, an end
 # trigger, a ranking level. Each rename rewrites the expressions that use the old name.
-RENAMES = [("choice", ("actions", "take_pair", "choose"), "colour"),
-           ("choice", ("actions", "reserve_blind", "choose"), "level"),
-           ("choice", ("actions", "buy_face_up", "choose"), "card"),
-           ("value", ("values",), "target"), ("value", ("values",), "reserve_limit"),
-           ("key", ("actions",), "take_pair"), ("key", ("end_of_turn",), "noble_visit"),
-           ("key", ("end",), "target"), ("key", ("winners", "ranking"), "prestige")]
+RENAMES = [
+    ("choice", ("actions", "take_pair", "choose"), "colour"),
+    ("choice", ("actions", "reserve_blind", "choose"), "level"),
+    ("choice", ("actions", "buy_face_up", "choose"), "card"),
+    ("value", ("values",), "target"),
+    ("value", ("values",), "reserve_limit"),
+    ("key", ("actions",), "take_pair"),
+    ("key", ("end_of_turn",), "noble_visit"),
+    ("key", ("end",), "target"),
+    ("key", ("winners", "ranking"), "prestige"),
+]
 
 
 def _rekey(mapping: dict, old: str, new: str) -> None:
@@ -428,8 +626,12 @@ def _rekey(mapping: dict, old: str, new: str) -> None:
     mapping.update(items)
 
 
-def _rename_in(node, old: str, new: str, keys=("condition", "effects", "while", "when", "by", "eligible", "price",
-                                                "notation", "slots")):
+def _rename_in(
+    node,
+    old: str,
+    new: str,
+    keys=("condition", "effects", "while", "when", "by", "eligible", "price", "notation", "slots"),
+):
     """Rename a name in every expression (and notation placeholder) under `node`."""
     word = re.compile(rf"(?<![\w.]){re.escape(old)}\b")
     if isinstance(node, dict):
@@ -456,8 +658,33 @@ def rename(tree, kind: str, where: tuple, old: str, new: str) -> None:
 
 # --------------------------------------------------------------------------- card tables
 
-ODD_CELLS = ["²", "", " ", "-1", "1e3", "0x10", "9" * 5000, "1.5", "red", '"', "=cmd()", "\x00", "NaN", "٣", "１",
-             "+3", "1_0", " 3", "3 ", "99999999999999999999", "0", "7", "gold", "white", "-0"]
+ODD_CELLS = [
+    "²",
+    "",
+    " ",
+    "-1",
+    "1e3",
+    "0x10",
+    "9" * 5000,
+    "1.5",
+    "red",
+    '"',
+    "=cmd()",
+    "\x00",
+    "NaN",
+    "٣",
+    "１",
+    "+3",
+    "1_0",
+    " 3",
+    "3 ",
+    "99999999999999999999",
+    "0",
+    "7",
+    "gold",
+    "white",
+    "-0",
+]
 
 
 @st.composite
@@ -465,8 +692,25 @@ def odd_table(draw, text: str) -> tuple[str, str]:
     """A CSV card or noble table with one mistake: an odd cell, a column dropped or added,
     a header changed, a row doubled or lost, rows cut away, an empty file, a BOM, CRLF."""
     lines = text.splitlines()
-    op = draw(st.sampled_from(["cell", "cell", "cell", "drop_column", "add_column", "header", "duplicate_row",
-                               "delete_rows", "empty", "bom", "crlf", "blank_lines", "quote"]))
+    op = draw(
+        st.sampled_from(
+            [
+                "cell",
+                "cell",
+                "cell",
+                "drop_column",
+                "add_column",
+                "header",
+                "duplicate_row",
+                "delete_rows",
+                "empty",
+                "bom",
+                "crlf",
+                "blank_lines",
+                "quote",
+            ]
+        )
+    )
     i = draw(st.integers(1, len(lines) - 1))
     rows = [line.split(",") for line in lines]
     if op == "cell":
@@ -474,7 +718,7 @@ def odd_table(draw, text: str) -> tuple[str, str]:
         rows[i][j] = draw(st.sampled_from(ODD_CELLS))
     elif op == "drop_column":
         j = draw(st.integers(0, len(rows[0]) - 1))
-        rows = [r[:j] + r[j + 1:] for r in rows]
+        rows = [r[:j] + r[j + 1 :] for r in rows]
     elif op == "add_column":
         rows = [r + [draw(st.sampled_from(["extra", "1", ""]))] for r in rows]
     elif op == "header":
@@ -483,7 +727,7 @@ def odd_table(draw, text: str) -> tuple[str, str]:
     elif op == "duplicate_row":
         rows.insert(i, rows[i])
     elif op == "delete_rows":
-        del rows[i:i + draw(st.integers(1, len(rows)))]
+        del rows[i : i + draw(st.integers(1, len(rows)))]
     elif op == "empty":
         return op, ""
     out = "\n".join(",".join(r) for r in rows) + "\n"
@@ -500,10 +744,38 @@ def odd_table(draw, text: str) -> tuple[str, str]:
 
 # --------------------------------------------------------------------------- saved games
 
-ODD_STATE_VALUES = [None, True, False, 0, -1, 1, 2, 7, 2.0, 2.5, -0.0, 1e308, float("inf"), 10 ** 30, -(10 ** 30),
-                    "", "2", "action", "over", "payment", "noble_visit", "return_tokens", [], [0], [None], {}, {"x": 1},
-                    {"trigger": "target", "finish": "complete_round", "last_seat": 7},
-                    {"trigger": "nope", "finish": "immediately", "last_seat": 0}, {"last_seat": 1}]
+ODD_STATE_VALUES = [
+    None,
+    True,
+    False,
+    0,
+    -1,
+    1,
+    2,
+    7,
+    2.0,
+    2.5,
+    -0.0,
+    1e308,
+    float("inf"),
+    10**30,
+    -(10**30),
+    "",
+    "2",
+    "action",
+    "over",
+    "payment",
+    "noble_visit",
+    "return_tokens",
+    [],
+    [0],
+    [None],
+    {},
+    {"x": 1},
+    {"trigger": "target", "finish": "complete_round", "last_seat": 7},
+    {"trigger": "nope", "finish": "immediately", "last_seat": 0},
+    {"last_seat": 1},
+]
 
 
 def deeply_nested(depth: int):
@@ -537,8 +809,9 @@ def corrupted_state(draw, state: dict) -> tuple[dict | str, list[str]]:
     notes = []
     for _ in range(draw(st.integers(1, 3))):
         paths = _state_paths(state)
-        op = draw(st.sampled_from(["set", "set", "set", "drop", "extra", "card", "phase", "ending", "start", "nest",
-                                   "swap"]))
+        op = draw(
+            st.sampled_from(["set", "set", "set", "drop", "extra", "card", "phase", "ending", "start", "nest", "swap"])
+        )
         if op == "set" and paths:
             path = draw(st.sampled_from(paths))
             value = draw(st.sampled_from(ODD_STATE_VALUES))
@@ -555,8 +828,14 @@ def corrupted_state(draw, state: dict) -> tuple[dict | str, list[str]]:
             notes.append(f"extra key under {path}")
         elif op == "card":
             # lists of card ids only (not the list of seats: popping a seat would move the target)
-            card_lists = [p for p in paths if p and p[0] in ("market", "decks", "seats") and isinstance(
-                get_at(state, p), list) and not any(isinstance(x, (dict, list)) for x in get_at(state, p))]
+            card_lists = [
+                p
+                for p in paths
+                if p
+                and p[0] in ("market", "decks", "seats")
+                and isinstance(get_at(state, p), list)
+                and not any(isinstance(x, (dict, list)) for x in get_at(state, p))
+            ]
             if card_lists:
                 source, target = draw(st.sampled_from(card_lists)), draw(st.sampled_from(card_lists))
                 items = get_at(state, source)
@@ -567,13 +846,21 @@ def corrupted_state(draw, state: dict) -> tuple[dict | str, list[str]]:
                     notes.append(f"card {moved!r} from {source} to {target}")
         elif op == "phase":
             state["phase"] = draw(st.sampled_from(["action", "over", "payment", "noble_visit", "return_tokens"]))
-            state["pending"] = draw(st.sampled_from([None, 0, 20, 21, 44, 45, 60, 10 ** 9]))
+            state["pending"] = draw(st.sampled_from([None, 0, 20, 21, 44, 45, 60, 10**9]))
             notes.append(f"phase {state['phase']!r}, pending {state['pending']!r}")
         elif op == "ending":
-            state["ending"] = copy.deepcopy(draw(st.sampled_from(ODD_STATE_VALUES[-3:] + [
-                {"trigger": "target", "finish": "complete_round", "last_seat": -1},
-                {"trigger": "deadlock", "finish": "immediately", "last_seat": 1},
-                {"trigger": None, "finish": None, "last_seat": 1}])))  # a copy: later ops may edit it
+            state["ending"] = copy.deepcopy(
+                draw(
+                    st.sampled_from(
+                        ODD_STATE_VALUES[-3:]
+                        + [
+                            {"trigger": "target", "finish": "complete_round", "last_seat": -1},
+                            {"trigger": "deadlock", "finish": "immediately", "last_seat": 1},
+                            {"trigger": None, "finish": None, "last_seat": 1},
+                        ]
+                    )
+                )
+            )  # a copy: later ops may edit it
             notes.append(f"ending {state['ending']!r}")
         elif op == "start":
             state["start"] = draw(st.sampled_from([0, {}, [], "x", {"players": 2}, copy.deepcopy(state)]))
@@ -585,7 +872,7 @@ def corrupted_state(draw, state: dict) -> tuple[dict | str, list[str]]:
             return json.dumps(state)[:-1] + f', "{key}": ' + "[" * depth + "]" * depth + "}", notes
         elif op == "swap" and len(paths) > 1:
             a, b = draw(st.sampled_from(paths)), draw(st.sampled_from(paths))
-            if a[:len(b)] != b and b[:len(a)] != a:
+            if a[: len(b)] != b and b[: len(a)] != a:
                 va, vb = copy.deepcopy(get_at(state, a)), copy.deepcopy(get_at(state, b))
                 _set_path(state, a, vb)
                 _set_path(state, b, va)

@@ -1,5 +1,6 @@
 """Untrusted inputs: a call that must not hang (`in_time`) and any text as a YAML double-quoted scalar
 (`yaml_double_quoted`)."""
+
 from __future__ import annotations
 
 import threading
@@ -14,6 +15,7 @@ def in_time(function, seconds: float = 10):
             box["result"] = function()
         except BaseException as err:  # noqa: BLE001 - handed to the test
             box["error"] = err
+
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
     thread.join(seconds)

@@ -1,6 +1,7 @@
 """An expression of the official spec put into a variant: the names it may use (`environment_of`), the
 type it must have (`wanted_type`), the overlay that replaces it (`overlay_at`) and the variant file's
 text (`variant_text`), for the phrase mutation tests and the gate."""
+
 from __future__ import annotations
 
 import yaml

@@ -1,5 +1,6 @@
 """The stand-in engine (tests/test_playtest_standin.py: a hand-written engine of the Engine API) and
 its variants, and a simulation with the tests' defaults (`run_games`), for tests/test_playtest_*.py."""
+
 from __future__ import annotations
 
 from playtest import engines
@@ -17,8 +18,10 @@ def standin(tmp_path=None, name="standin", **replace) -> engines.Engine:
     for old, new in replace.items():
         assert old in text
         text = text.replace(old, new)
-    text = text.replace('DATA = pathlib.Path(__file__).resolve().parent.parent / "rulespec"',
-                        f"DATA = pathlib.Path({str(ROOT / 'rulespec')!r})")
+    text = text.replace(
+        'DATA = pathlib.Path(__file__).resolve().parent.parent / "rulespec"',
+        f"DATA = pathlib.Path({str(ROOT / 'rulespec')!r})",
+    )
     path = tmp_path / f"{name}.py"
     path.write_text(text, encoding="utf-8")
     return engines.load(str(path))

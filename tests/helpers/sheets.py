@@ -1,5 +1,6 @@
 """The official spec with changes, and a spec's sheet as Markdown text (`sheet_text`), for the tests of
 the sheets' content."""
+
 from __future__ import annotations
 
 import pathlib

@@ -1,6 +1,7 @@
 """Specs made for a test: the clean spec of tests/broken/_clean.yaml with changes and card tables for
 any gem colours (`spec`, `tables`), an engine imported from its text (`engine_from_text`), and the
 legal actions an engine's plain _why_ functions find (`plain_legal`, to compare with its fast scan)."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -22,8 +23,9 @@ def plain_legal(engine, game) -> list[int]:
         decisions = {game.mode}
     ids = [a for a, (d, args) in enumerate(engine.ACTIONS) if d in decisions and engine._WHY[d](game, args) is None]
     if not ids and game.mode == engine._ACTION_MODE and engine._STUCK >= 0:
-        ids = [a for a, (d, args) in enumerate(engine.ACTIONS)
-               if d == engine._STUCK and engine._WHY[d](game, args) is None]
+        ids = [
+            a for a, (d, args) in enumerate(engine.ACTIONS) if d == engine._STUCK and engine._WHY[d](game, args) is None
+        ]
     return ids
 
 
@@ -41,8 +43,9 @@ def tables(folder: pathlib.Path, gems: tuple[str, ...], per_level: int = 30) -> 
             cost = [0] * len(gems)
             cost[i % len(gems)] = level
             cards.append(f"{level},{gems[(i + 1) % len(gems)]},{level - 1}," + ",".join(map(str, cost)))
-    nobles = ["points," + ",".join(gems)] + ["3," + ",".join("3" if g == i % len(gems) else "0"
-                                                             for g in range(len(gems))) for i in range(10)]
+    nobles = ["points," + ",".join(gems)] + [
+        "3," + ",".join("3" if g == i % len(gems) else "0" for g in range(len(gems))) for i in range(10)
+    ]
     (folder / "splendor_cards.csv").write_text("\n".join(cards) + "\n", encoding="utf-8")
     (folder / "splendor_nobles.csv").write_text("\n".join(nobles) + "\n", encoding="utf-8")
 
@@ -82,7 +85,8 @@ def check_games(engine, games: int, seed: int) -> int:
             legal = game.legal_actions()
             assert legal == plain_legal(engine, game), (
                 f"seed {seed * 1000 + i}, move {len(game.history) + 1}, phase {game.phase}: "
-                f"fast {legal} != plain {plain_legal(engine, game)}")
+                f"fast {legal} != plain {plain_legal(engine, game)}"
+            )
             if derived:
                 assert game.face_up_costs == engine._face_up_costs(game.market), f"move {len(game.history) + 1}"
             if seen % 17 == 0:

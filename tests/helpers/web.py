@@ -1,6 +1,7 @@
 """The web table under test: the app under Starlette's test client with the target-12 variant
 (`client`, `new_table`, `api_of`, `with_seed`, `play_to_the_end`), and `splendor-rules serve` run in
 its own process (`Server`, `free_port`), for tests/test_web_*.py."""
+
 from __future__ import annotations
 
 import pathlib
@@ -40,8 +41,9 @@ TEST_HOSTS = Hosts.bound_to("127.0.0.1", ("testserver",))  # the test client's n
 
 def client(variants, db, bot_delay=0.0, bot_workers=0, quotas=UNHURRIED):
     """The app under the test client; bots think in threads (bot_workers=0) unless asked."""
-    return TestClient(server.make_app(variants, db, bot_delay=bot_delay, bot_workers=bot_workers, quotas=quotas,
-                                      hosts=TEST_HOSTS))
+    return TestClient(
+        server.make_app(variants, db, bot_delay=bot_delay, bot_workers=bot_workers, quotas=quotas, hosts=TEST_HOSTS)
+    )
 
 
 def api_of(link: str) -> str:
@@ -60,8 +62,9 @@ def with_seed(c, body: dict, seed: int | None) -> dict:
 
 
 def new_table(c, seats=("human", "human"), seed=7, players=None):
-    r = c.post("/api/tables", json=with_seed(c, {"spec": SPEC, "players": players or len(seats),
-                                                 "seats": list(seats)}, seed))
+    r = c.post(
+        "/api/tables", json=with_seed(c, {"spec": SPEC, "players": players or len(seats), "seats": list(seats)}, seed)
+    )
     assert r.status_code == 201, r.text
     return r.json()
 
@@ -96,8 +99,14 @@ def free_port() -> int:
 class Server:
     """`splendor-rules serve` in its own process, as a user runs it."""
 
-    def __init__(self, db: pathlib.Path, port: int, log: pathlib.Path, spec: pathlib.Path = SERVED_SPEC,
-                 options: tuple[str, ...] = ()):
+    def __init__(
+        self,
+        db: pathlib.Path,
+        port: int,
+        log: pathlib.Path,
+        spec: pathlib.Path = SERVED_SPEC,
+        options: tuple[str, ...] = (),
+    ):
         self.db, self.port, self.log = db, port, log
         self.spec, self.options = spec, options
         self.url = f"http://127.0.0.1:{port}"
@@ -106,8 +115,24 @@ class Server:
     def start(self) -> None:
         with open(self.log, "ab") as out:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "app", "serve", str(self.spec), "--db", str(self.db), "--port",
-                 str(self.port), "--bot-delay", "0", *self.options], cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+                [
+                    sys.executable,
+                    "-m",
+                    "app",
+                    "serve",
+                    str(self.spec),
+                    "--db",
+                    str(self.db),
+                    "--port",
+                    str(self.port),
+                    "--bot-delay",
+                    "0",
+                    *self.options,
+                ],
+                cwd=ROOT,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

@@ -4,6 +4,7 @@
 handler reads it with :func:`server_of`. The objects in it live as long as the app: the Hub and
 its Store are started and stopped by the app's lifespan.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

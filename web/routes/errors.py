@@ -5,6 +5,7 @@
 Starlette's own 404 and 405); :func:`refuse_early` answers for the middleware, which refuses
 before any route is chosen (a rate, an unknown Host).
 """
+
 from __future__ import annotations
 
 import http
@@ -39,14 +40,22 @@ def wait_text(seconds: int, lang: str = i18n.DEFAULT) -> str:
     return i18n.message(lang, "wait.hours", {"n": round(minutes / 60)})
 
 
-def page_error(env: jinja2.Environment, status: int, message: str, retry_after: int | None = None,
-               lang: str = i18n.DEFAULT) -> HTMLResponse:
+def page_error(
+    env: jinja2.Environment, status: int, message: str, retry_after: int | None = None, lang: str = i18n.DEFAULT
+) -> HTMLResponse:
     """An error as a page: what went wrong and, for a limit, when to try again (the page's own
     words in `lang`; the refusal's sentence as the server says it)."""
-    return HTMLResponse(env.get_template("error.html").render(
-        **i18n.page_words(lang, ""), message=message, status=status, phrase=http.HTTPStatus(status).phrase,
-        wait=wait_text(retry_after, lang) if retry_after is not None else None),
-        status_code=status, headers={"Retry-After": str(retry_after)} if retry_after is not None else None)
+    return HTMLResponse(
+        env.get_template("error.html").render(
+            **i18n.page_words(lang, ""),
+            message=message,
+            status=status,
+            phrase=http.HTTPStatus(status).phrase,
+            wait=wait_text(retry_after, lang) if retry_after is not None else None,
+        ),
+        status_code=status,
+        headers={"Retry-After": str(retry_after)} if retry_after is not None else None,
+    )
 
 
 async def refused(request: Request, exc: Refused) -> Response:

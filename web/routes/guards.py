@@ -4,6 +4,7 @@ another site), and the client's address that the limits of web.quotas count agai
 Each refuses with web.tables.Refused, which the app answers with a 4xx and a sentence, having
 changed nothing.
 """
+
 from __future__ import annotations
 
 import json

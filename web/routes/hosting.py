@@ -5,6 +5,7 @@ host's page with each human seat's invitation link, and closing a table for good
 A new table passes the per-address and server-wide limits (web.quotas, through the Limiter's
 ``admit``) before anything is stored; a POST from a page of another site is refused (403).
 """
+
 from __future__ import annotations
 
 import sqlite3
@@ -25,20 +26,32 @@ from .guards import client_address, read_body, read_json, same_site
 def links(request: Request, table: LiveTable, secrets_by_seat: dict[int, str]) -> list[dict[str, Any]]:
     """Each seat of `table`: who sits there and, for a seat whose secret is known here (a human's),
     its invitation link."""
-    return [{"seat": i, "who": s.who,
-             "link": str(request.url_for("play", table=table.id, seat=i, secret=secrets_by_seat[i]))
-             if i in secrets_by_seat else None} for i, s in enumerate(table.seats)]
+    return [
+        {
+            "seat": i,
+            "who": s.who,
+            "link": str(request.url_for("play", table=table.id, seat=i, secret=secrets_by_seat[i]))
+            if i in secrets_by_seat
+            else None,
+        }
+        for i, s in enumerate(table.seats)
+    ]
 
 
 async def index(request: Request) -> Response:
     """The front page: the specs on offer, their player counts, and the form that makes a table."""
     server = server_of(request)
     shown = words(request)
-    offered = [{"key": v.key, "title": v.title_in(str(shown["lang"])), "counts": list(v.player_counts)}
-               for v in server.variants.values()]
+    offered = [
+        {"key": v.key, "title": v.title_in(str(shown["lang"])), "counts": list(v.player_counts)}
+        for v in server.variants.values()
+    ]
     max_players = max(max(v.player_counts) for v in server.variants.values())
-    return HTMLResponse(server.env.get_template("index.html").render(
-        **shown, variants=offered, seats=range(max_players), bots=("random", "greedy", "mcts")))
+    return HTMLResponse(
+        server.env.get_template("index.html").render(
+            **shown, variants=offered, seats=range(max_players), bots=("random", "greedy", "mcts")
+        )
+    )
 
 
 def words(request: Request) -> dict[str, Any]:
@@ -60,8 +73,13 @@ async def create_form(request: Request) -> Response:
         body = (await read_body(request)).decode("utf-8")
         form = urllib.parse.parse_qs(body, max_num_fields=32)
     except (Refused, UnicodeDecodeError, ValueError) as e:
-        return page_error(server.env, getattr(e, "status", 400), getattr(e, "message", "the form could not be read"),
-                          getattr(e, "retry_after", None), lang=language(request))
+        return page_error(
+            server.env,
+            getattr(e, "status", 400),
+            getattr(e, "message", "the form could not be read"),
+            getattr(e, "retry_after", None),
+            lang=language(request),
+        )
     spec = form.get("spec", [""])[0]
     players = form.get("players", [""])[0]
     if not players.isdigit() or len(players) > 2:
@@ -73,8 +91,12 @@ async def create_form(request: Request) -> Response:
         return page_error(server.env, 422, "a seed is a whole number from 0 to 2**62", lang=language(request))
     try:
         table, host_secret, _ = await server.hub.create(
-            spec, n, seats, int(seed) if seed else None,
-            admit=server.limiter.admit(server.hub, client_address(request.scope)))
+            spec,
+            n,
+            seats,
+            int(seed) if seed else None,
+            admit=server.limiter.admit(server.hub, client_address(request.scope)),
+        )
     except Refused as e:
         return page_error(server.env, e.status, e.message, e.retry_after, lang=language(request))
     server.hub.kick(table)
@@ -88,13 +110,23 @@ async def create_api(request: Request) -> Response:
     same_site(request)
     data = await read_json(request)
     table, host_secret, secrets_by_seat = await server.hub.create(
-        data.get("spec"), data.get("players"), data.get("seats"), data.get("seed"),
-        admit=server.limiter.admit(server.hub, client_address(request.scope)))
+        data.get("spec"),
+        data.get("players"),
+        data.get("seats"),
+        data.get("seed"),
+        admit=server.limiter.admit(server.hub, client_address(request.scope)),
+    )
     server.hub.kick(table)
     watch = str(request.url_for("watch", table=table.id, secret=watch_secret(host_secret, table.id)))
-    return JSONResponse({"table": table.id, "host": str(request.url_for("host", table=table.id, secret=host_secret)),
-                         "seats": links(request, table, secrets_by_seat),
-                         "watch": watch if len(table.seats) > 1 else None}, status_code=201)
+    return JSONResponse(
+        {
+            "table": table.id,
+            "host": str(request.url_for("host", table=table.id, secret=host_secret)),
+            "seats": links(request, table, secrets_by_seat),
+            "watch": watch if len(table.seats) > 1 else None,
+        },
+        status_code=201,
+    )
 
 
 async def host(request: Request) -> Response:
@@ -114,21 +146,29 @@ async def host(request: Request) -> Response:
         try:
             await server.store.set_watch_hash(table.id, digest(watch))
         except sqlite3.Error:
-            return page_error(server.env, 503, "the table's watch link could not be stored; try again",
-                              lang=language(request))
+            return page_error(
+                server.env, 503, "the table's watch link could not be stored; try again", lang=language(request)
+            )
         table.watch_hash = digest(watch)
     shown = words(request)
     variant = server.variants.get(table.spec)
     ends = views.labels(variant.rules, table.module, str(shown["lang"]))["ends"] if variant is not None else {}
     result = views.result(table)
-    return HTMLResponse(server.env.get_template("host.html").render(
-        **shown, ended_by=i18n.ended_by(str(shown["lang"]), result["reason"], ends) if result else "",
-        table=table, title=server.title(table.spec, str(shown["lang"])),
-        seats=links(request, table, seat_secrets(secret, table.id, table.seats)),
-        over=table.game.is_over(), moves=len(table.log), result=result,
-        close=request.url_for("close", table=table.id, secret=secret).path,
-        switch_undo=request.url_for("switch_undo", table=table.id, secret=secret).path,
-        watch=request.url_for("watch", table=table.id, secret=watch) if len(table.seats) > 1 else None))
+    return HTMLResponse(
+        server.env.get_template("host.html").render(
+            **shown,
+            ended_by=i18n.ended_by(str(shown["lang"]), result["reason"], ends) if result else "",
+            table=table,
+            title=server.title(table.spec, str(shown["lang"])),
+            seats=links(request, table, seat_secrets(secret, table.id, table.seats)),
+            over=table.game.is_over(),
+            moves=len(table.log),
+            result=result,
+            close=request.url_for("close", table=table.id, secret=secret).path,
+            switch_undo=request.url_for("switch_undo", table=table.id, secret=secret).path,
+            watch=request.url_for("watch", table=table.id, secret=watch) if len(table.seats) > 1 else None,
+        )
+    )
 
 
 async def hosted_form(request: Request) -> tuple[LiveTable | None, dict[str, list[str]], Response | None]:
@@ -141,8 +181,16 @@ async def hosted_form(request: Request) -> tuple[LiveTable | None, dict[str, lis
         same_site(request)
         form = urllib.parse.parse_qs((await read_body(request)).decode("utf-8"), max_num_fields=8)
     except (Refused, UnicodeDecodeError, ValueError) as e:
-        return None, {}, page_error(server.env, getattr(e, "status", 400),
-                                    getattr(e, "message", "the form could not be read"), lang=language(request))
+        return (
+            None,
+            {},
+            page_error(
+                server.env,
+                getattr(e, "status", 400),
+                getattr(e, "message", "the form could not be read"),
+                lang=language(request),
+            ),
+        )
     return table, form, None
 
 
@@ -157,8 +205,9 @@ async def switch_undo(request: Request) -> Response:
         await server.hub.set_undo(table, form.get("undo", [""])[0] == "on")
     except Refused as e:
         return page_error(server.env, e.status, e.message, lang=language(request))
-    return RedirectResponse(request.url_for("host", table=table.id, secret=request.path_params["secret"]),
-                            status_code=303)
+    return RedirectResponse(
+        request.url_for("host", table=table.id, secret=request.path_params["secret"]), status_code=303
+    )
 
 
 async def close(request: Request) -> Response:
@@ -170,10 +219,15 @@ async def close(request: Request) -> Response:
         return refused or page_error(server.env, 404, "no such table", lang=language(request))
     secret = request.path_params["secret"]
     if form.get("confirm", [""])[0] != "yes":
-        return HTMLResponse(server.env.get_template("close.html").render(
-            **words(request), table=table.id, title=server.title(table.spec, language(request)),
-            close=request.url_for("close", table=table.id, secret=secret).path,
-            host=request.url_for("host", table=table.id, secret=secret).path))
+        return HTMLResponse(
+            server.env.get_template("close.html").render(
+                **words(request),
+                table=table.id,
+                title=server.title(table.spec, language(request)),
+                close=request.url_for("close", table=table.id, secret=secret).path,
+                host=request.url_for("host", table=table.id, secret=secret).path,
+            )
+        )
     try:
         await server.hub.remove({table.id: "the host closed this table"})
     except Refused as e:

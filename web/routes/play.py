@@ -7,6 +7,7 @@ link (``/play/TABLE/SEAT/SECRET``, ``/api/tables/TABLE/seats/SEAT/SECRET``) or t
 table may see and never plays. What a seat is sent is web.views's ``seat_view``: its own
 observation, nothing derived from more.
 """
+
 from __future__ import annotations
 
 import json
@@ -44,13 +45,26 @@ async def play(request: Request) -> Response:
     api = view_url(request, table, seat)
     variant = server.variants.get(table.spec)
     rules = variant.rules if variant is not None else None
-    return HTMLResponse(server.env.get_template("play.html").render(
-        **i18n.page_words(lang, ""), table=table, seat=seat, spec=table.spec,
-        title=server.title(table.spec, lang), rules=variant is not None, replay_link=request.url.path + "/replay",
-        page={"api": api, "meta": views.meta(table.module), "seat": seat, "lang": lang,
-              "labels": views.labels(rules, table.module, lang),
-              "messages": i18n.catalogue(lang),
-              "gems": gems.words(tuple(table.module.COLOURS), lang, gems.declared(rules, lang))}))
+    return HTMLResponse(
+        server.env.get_template("play.html").render(
+            **i18n.page_words(lang, ""),
+            table=table,
+            seat=seat,
+            spec=table.spec,
+            title=server.title(table.spec, lang),
+            rules=variant is not None,
+            replay_link=request.url.path + "/replay",
+            page={
+                "api": api,
+                "meta": views.meta(table.module),
+                "seat": seat,
+                "lang": lang,
+                "labels": views.labels(rules, table.module, lang),
+                "messages": i18n.catalogue(lang),
+                "gems": gems.words(tuple(table.module.COLOURS), lang, gems.declared(rules, lang)),
+            },
+        )
+    )
 
 
 async def seat_view(request: Request) -> Response:
@@ -69,7 +83,7 @@ async def act(request: Request) -> Response:
     if seat is None:
         raise Refused(403, "a spectator does not play")
     if "action" not in data:
-        raise Refused(422, "say which action: {\"action\": id}")
+        raise Refused(422, 'say which action: {"action": id}')
     lang = data["lang"] if data.get("lang") in LANGUAGES else language(request)
     await server.hub.act(table, seat, data["action"], data.get("after"), lang)
     return JSONResponse(views.seat_view(table, seat))
@@ -102,5 +116,8 @@ async def download(request: Request) -> Response:
     state = json.loads(table.game.to_json())
     state["table"] = {"seats": [s.who for s in table.seats]}  # who sat where, as `play --load` reads it
     name = re.sub(r"[^A-Za-z0-9_-]", "_", f"{table.spec}-{table.id}") + ".json"
-    return Response(json.dumps(state, sort_keys=True) + "\n", media_type="application/json",
-                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+    return Response(
+        json.dumps(state, sort_keys=True) + "\n",
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )

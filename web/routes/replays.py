@@ -6,6 +6,7 @@ Both open through a table's link, as the board does: a seat's (``/play/TABLE/SEA
 ``/api/tables/TABLE/watch/SECRET/replay``). While the game goes on both are refused (409), with a
 sentence and nothing of the game.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -35,16 +36,34 @@ async def replay_page(request: Request) -> Response:
     rules = variant.rules if variant is not None else None
     seats = [{"as": replays.OPEN, "name": i18n.message(lang, "replay.open", {})}] + [
         {"as": str(p), "name": i18n.message(lang, "replay.seat_you" if p == seat else "replay.seat", {"number": p + 1})}
-        for p in range(len(table.seats))]
-    return HTMLResponse(server.env.get_template("replay.html").render(
-        **i18n.page_words(lang, ""), table=table, seat=shown, spec=table.spec,
-        title=server.title(table.spec, lang), rules=variant is not None, replay_link=None,
-        page={"api": api, "meta": views.meta(table.module), "seat": shown, "lang": lang,
-              "labels": views.labels(rules, table.module, lang),
-              "messages": i18n.catalogue(lang),
-              "gems": gems.words(tuple(table.module.COLOURS), lang, gems.declared(rules, lang)),
-              "replay": {"api": api + "/replay", "moves": len(table.log),
-                         "as": replays.OPEN if shown is None else str(shown), "seats": seats}}))
+        for p in range(len(table.seats))
+    ]
+    return HTMLResponse(
+        server.env.get_template("replay.html").render(
+            **i18n.page_words(lang, ""),
+            table=table,
+            seat=shown,
+            spec=table.spec,
+            title=server.title(table.spec, lang),
+            rules=variant is not None,
+            replay_link=None,
+            page={
+                "api": api,
+                "meta": views.meta(table.module),
+                "seat": shown,
+                "lang": lang,
+                "labels": views.labels(rules, table.module, lang),
+                "messages": i18n.catalogue(lang),
+                "gems": gems.words(tuple(table.module.COLOURS), lang, gems.declared(rules, lang)),
+                "replay": {
+                    "api": api + "/replay",
+                    "moves": len(table.log),
+                    "as": replays.OPEN if shown is None else str(shown),
+                    "seats": seats,
+                },
+            },
+        )
+    )
 
 
 async def replay_position(request: Request) -> Response:

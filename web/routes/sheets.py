@@ -4,6 +4,7 @@ A sheet is a whole HTML document with its own inline style and embedded fonts, s
 Content-Security-Policy of its own (:func:`sheet_csp`) in place of the pages' one: that style
 by its hash, fonts from data: URLs, and no script at all.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -26,8 +27,10 @@ def sheet_csp(html_text: str) -> str:
     hashes = []
     for body in re.findall(r"<style[^>]*>(.*?)</style>", html_text, flags=re.S):
         hashes.append("'sha256-" + base64.b64encode(hashlib.sha256(body.encode("utf-8")).digest()).decode() + "'")
-    return (f"default-src 'none'; style-src {' '.join(hashes) or chr(39) + 'none' + chr(39)}; font-src data:; "
-            "img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'")
+    return (
+        f"default-src 'none'; style-src {' '.join(hashes) or chr(39) + 'none' + chr(39)}; font-src data:; "
+        "img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'"
+    )
 
 
 async def rules(request: Request) -> Response:

@@ -9,6 +9,7 @@ stays one standalone, stdlib-only file that imports nothing of the compiler:
 * :mod:`.meta`: the types of the metadata tables (ZONES, KINDS, VARIABLES, DECISION_INFO) and
   the zone shapes;
 * :mod:`.errors`: the exceptions, and how messages show a value;
+* :mod:`.face_up`: the face-up slots' costs (Game.face_up_costs, an empty slot's cost);
 * :mod:`.game`: the Game class (state, legal actions, apply, playout, to_json);
 * :mod:`.deal`: new_game, the deal of a new game;
 * :mod:`.problems`: every problem of a saved state, located;
@@ -29,6 +30,7 @@ as it is written. Nothing cuts a module: no function of the runtime is pasted in
 where a spec adds code to a runtime function, that function calls a hook. (Game.apply's two
 hooks are inlined by a tree transformation, compiler/emit/inline.py, measured to be worth it.)
 """
+
 from __future__ import annotations
 
 import ast
@@ -36,7 +38,7 @@ import functools
 from pathlib import Path
 
 # The runtime modules, in the order their text appears in an engine.
-MODULES = ("aliases", "meta", "errors", "game", "deal", "problems", "state", "notation")
+MODULES = ("aliases", "meta", "errors", "face_up", "game", "deal", "problems", "state", "notation")
 # The runtime modules only some engines hold, after the others: `variables` in the engine of a spec
 # that declares state, `zones` in that of a spec with zones of its own (so the engines of the other
 # specs are what they were without them).
@@ -47,16 +49,25 @@ def _is_header(node: ast.stmt) -> bool:
     """An import, or an `if TYPE_CHECKING:` block of imports (names for annotations only)."""
     if isinstance(node, (ast.Import, ast.ImportFrom)):
         return True
-    return (isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
-            and not node.orelse and all(isinstance(n, (ast.Import, ast.ImportFrom)) for n in node.body))
+    return (
+        isinstance(node, ast.If)
+        and isinstance(node.test, ast.Name)
+        and node.test.id == "TYPE_CHECKING"
+        and not node.orelse
+        and all(isinstance(n, (ast.Import, ast.ImportFrom)) for n in node.body)
+    )
 
 
 def header_end(tree: ast.Module) -> int:
     """The number of the last line of a module's header (its docstring and imports); 0: none."""
     end = 0
     for k, node in enumerate(tree.body):
-        docstring = k == 0 and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) \
+        docstring = (
+            k == 0
+            and isinstance(node, ast.Expr)
+            and isinstance(node.value, ast.Constant)
             and isinstance(node.value.value, str)
+        )
         if not (docstring or _is_header(node)):
             break
         end = node.end_lineno or node.lineno

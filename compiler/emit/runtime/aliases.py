@@ -5,6 +5,7 @@ first: every name an annotation of the runtime reads is then a global of the eng
 template imports Any and Iterable from the standard library), so that the linter finds
 no undefined name in an engine and typing.get_type_hints can read its annotations.
 """
+
 from __future__ import annotations
 
 from typing import Any

@@ -4,6 +4,7 @@ then the spec's own zones dealt and its setup run (the hooks _deal_spec_zones an
 Part of the runtime of every generated engine (see compiler/emit/runtime/__init__.py): pasted
 into each engine whole, after the Game class.
 """
+
 from __future__ import annotations
 
 import operator
@@ -12,7 +13,8 @@ import random
 from typing import Any
 
 from .errors import _whole
-from .game import Game, _face_up_costs
+from .face_up import _face_up_costs
+from .game import Game
 from .spec import (
     _FACE_UP_COSTS,
     LEVEL_CARDS,
@@ -75,7 +77,7 @@ def new_game(players: int, seed: int | None = None, max_turns: int | None = None
         game.face_up_costs = _face_up_costs(game.market)
     nobles = list(NOBLE_IDS)
     _shuffle(rng, nobles)
-    game.noble_row = nobles[:game.setup_nobles]
+    game.noble_row = nobles[: game.setup_nobles]
     _deal_spec_zones(game, rng)  # after the cards and nobles: a seed deals them as it did without zones
     _setup(game)
     game._legal = game._compute_legal()

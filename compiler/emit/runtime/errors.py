@@ -3,6 +3,7 @@
 Part of the runtime of every generated engine (see compiler/emit/runtime/__init__.py): pasted
 into each engine whole, before the rules (which raise RuleError).
 """
+
 from __future__ import annotations
 
 import operator

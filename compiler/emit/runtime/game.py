@@ -8,6 +8,7 @@ into each engine whole. What a spec adds to these functions they run by calling 
 its extra turns (_turn_again), Game._state its declared state and zones
 (_state_json).
 """
+
 from __future__ import annotations
 
 import json
@@ -17,6 +18,7 @@ from typing import Any
 
 from .aliases import State
 from .errors import IllegalAction, Refusal
+from .face_up import _NO_CARD_COST
 from .spec import (
     _ACTION_MODE,
     _APPLY,
@@ -37,7 +39,6 @@ from .spec import (
     _WILD_INDEX,
     ACTION_STRINGS,
     ACTIONS,
-    CARD_COST,
     CARD_LEVEL,
     COLOURS,
     DECISIONS,
@@ -62,23 +63,6 @@ from .spec import (
     _turn_again,
 )
 
-# Game.face_up_costs, kept when _FACE_UP_COSTS says so (when some legal loop of the spec walks
-# it), holds the cost of the card in each face-up slot, level by level, _FACE_UP_SLOTS slots each,
-# so that a purchase loop unpacks costs without looking up cards. An empty slot costs
-# _NO_CARD_COST, which no one can pay.
-_NO_CARD_COST = (10 ** 9,) + (0,) * (len(GEMS) - 1)
-
-
-def _face_up_costs(market: list[list[int | None]]) -> list[tuple[int, ...]]:
-    """Game.face_up_costs of a market (a new game, a loaded one): the cost of each card, slot by slot."""
-    costs = [_NO_CARD_COST] * (len(LEVELS) * _FACE_UP_SLOTS)
-    for li, row in enumerate(market):
-        for si, card in enumerate(row):
-            if card is not None:
-                costs[li * _FACE_UP_SLOTS + si] = CARD_COST[card]
-    return costs
-
-
 # Game.extra, as a saved state names it: no extra turn; one owed after this turn (extra_turn());
 # this turn is the extra one (extra_turn() does nothing in it: extra turns never chain).
 EXTRA_TURN_STATES = ("none", "owed", "playing")
@@ -93,12 +77,50 @@ def _fresh(value: Any) -> Any:
 class Game:
     """A game in progress. Read the state from the attributes; change it only with apply()."""
 
-    __slots__ = ("_n", "_cp", "mode", "step", "step_count", "supply", "_tok", "_bon", "_pts", "_bought", "_res", "blind",
-                 "_nob", "market", "decks", "noble_row", "round", "turn", "turns", "passes", "ending", "end_reason",
-                 "seed", "start", "origin", "history", "pending", "max_turns", "_legal", "out_of_play", "taken", "extra",
-                 "setup_gems", "setup_gold", "setup_nobles", "setup_face_up") + (
-        ("face_up_costs",) if _FACE_UP_COSTS else ()) + tuple(  # chosen once, when the class is made
-        name for name, _, _ in _EXTRA_SLOTS)
+    __slots__ = (
+        (
+            "_n",
+            "_cp",
+            "mode",
+            "step",
+            "step_count",
+            "supply",
+            "_tok",
+            "_bon",
+            "_pts",
+            "_bought",
+            "_res",
+            "blind",
+            "_nob",
+            "market",
+            "decks",
+            "noble_row",
+            "round",
+            "turn",
+            "turns",
+            "passes",
+            "ending",
+            "end_reason",
+            "seed",
+            "start",
+            "origin",
+            "history",
+            "pending",
+            "max_turns",
+            "_legal",
+            "out_of_play",
+            "taken",
+            "extra",
+            "setup_gems",
+            "setup_gold",
+            "setup_nobles",
+            "setup_face_up",
+        )
+        + (("face_up_costs",) if _FACE_UP_COSTS else ())
+        + tuple(  # chosen once, when the class is made
+            name for name, _, _ in _EXTRA_SLOTS
+        )
+    )
 
     def __init__(self, players: int) -> None:
         if players not in SETUP:
@@ -120,7 +142,9 @@ class Game:
         self._nob: list[list[int]] = list(map(list, [()] * players))
         self.market: list[list[int | None]] = list(map(list, [(None,) * self.setup_face_up] * len(LEVELS)))
         if _FACE_UP_COSTS:
-            self.face_up_costs = [_NO_CARD_COST] * (len(LEVELS) * _FACE_UP_SLOTS)  # kept in step with market by the effects
+            self.face_up_costs = [_NO_CARD_COST] * (
+                len(LEVELS) * _FACE_UP_SLOTS
+            )  # kept in step with market by the effects
         self.decks: list[list[int]] = list(map(list, [()] * len(LEVELS)))
         self.noble_row: list[int] = []
         self.round = 1
@@ -139,7 +163,9 @@ class Game:
         self.history: list[int] = []
         self.pending: int | None = None  # the purchase waiting for its payment (an action id), in the payment step
         self.max_turns: int | None = MAX_TURNS  # the length cap (new_game and from_json may change it)
-        self.out_of_play: tuple[tuple[int, ...], ...] | None = None  # per level, the ids of the cards out of the game (from_json); None: none
+        self.out_of_play: tuple[tuple[int, ...], ...] | None = (
+            None  # per level, the ids of the cards out of the game (from_json); None: none
+        )
         self._legal: list[int] | None = None
 
     # -- reading the state
@@ -374,15 +400,20 @@ class Game:
             return f"illegal action '{text}': not a payment the rules accept for this purchase"
         if self.mode == _PAY:
             options = ", ".join(ACTION_STRINGS[a] for a in self.legal_actions()[:8])
-            return (f"illegal action '{text}': player {self._cp + 1} must first choose how to pay for "
-                    f"'{ACTION_STRINGS[self.pending]}' ({options})")  # type: ignore[index]  # a purchase waits
+            waiting = ACTION_STRINGS[self.pending]  # type: ignore[index]  # a purchase waits
+            return (
+                f"illegal action '{text}': player {self._cp + 1} must first choose how to pay for "
+                f"'{waiting}' ({options})"
+            )
         wanted = "action" if self.mode == _ACTION_MODE else f"step '{DECISIONS[self.mode]}'"
         is_step = d >= _N_ACTION_DECISIONS
         if (self.mode == _ACTION_MODE and is_step) or (self.mode >= 0 and d != self.mode):
             options = ", ".join(ACTION_STRINGS[a] for a in self.legal_actions()[:8])
-            return (f"illegal action '{text}': player {self._cp + 1} must now choose an {wanted}"
-                    if self.mode == _ACTION_MODE else
-                    f"illegal action '{text}': player {self._cp + 1} must first finish {wanted} ({options})")
+            return (
+                f"illegal action '{text}': player {self._cp + 1} must now choose an {wanted}"
+                if self.mode == _ACTION_MODE
+                else f"illegal action '{text}': player {self._cp + 1} must first finish {wanted} ({options})"
+            )
         if d == _STUCK:  # required when no other action is legal, where its own condition holds
             others: list[int] = []
             _action_phase_legal(self, others)
@@ -425,7 +456,11 @@ class Game:
         g = Game.__new__(Game)
         g._n = self._n
         g.setup_gems, g.setup_gold, g.setup_nobles, g.setup_face_up = (
-            self.setup_gems, self.setup_gold, self.setup_nobles, self.setup_face_up)
+            self.setup_gems,
+            self.setup_gold,
+            self.setup_nobles,
+            self.setup_face_up,
+        )
         g._cp = self._cp
         g.mode = self.mode
         g.step = self.step
@@ -484,25 +519,38 @@ class Game:
         decks, the history): RL environments ask for one at every step.
         """
         whole = observer is None
-        state: State = {"format": STATE_FORMAT, "version": STATE_VERSION, "spec": {"name": SPEC_NAME, "sha256": SPEC_SHA256},
-                 "players": self._n}
+        state: State = {
+            "format": STATE_FORMAT,
+            "version": STATE_VERSION,
+            "spec": {"name": SPEC_NAME, "sha256": SPEC_SHA256},
+            "players": self._n,
+        }
         if whole:
             state["seed"] = self.seed
-        state.update({
-            "current_player": self._cp, "phase": self.phase,
-            "step": self.step, "step_count": self.step_count, "round": self.round, "turn": self.turn,
-            "passes": self.passes,
-            "ending": None if self.ending is None else {
-                "trigger": self.ending[0], "finish": self.ending[1], "last_seat": self.ending[2]},
-            "end_reason": self.end_reason,
-            "supply": {c: self.supply[i] for i, c in enumerate(COLOURS)},
-            "market": {str(lv): list(self.market[i]) for i, lv in enumerate(LEVELS)},
-            "decks": {str(lv): list(reversed(self.decks[i])) if whole else len(self.decks[i])
-                      for i, lv in enumerate(LEVELS)},
-            "nobles": list(self.noble_row),
-            "seats": [self._seat(p, whole or p == observer) for p in range(self._n)],
-            "pending": self.pending,
-        })
+        state.update(
+            {
+                "current_player": self._cp,
+                "phase": self.phase,
+                "step": self.step,
+                "step_count": self.step_count,
+                "round": self.round,
+                "turn": self.turn,
+                "passes": self.passes,
+                "ending": None
+                if self.ending is None
+                else {"trigger": self.ending[0], "finish": self.ending[1], "last_seat": self.ending[2]},
+                "end_reason": self.end_reason,
+                "supply": {c: self.supply[i] for i, c in enumerate(COLOURS)},
+                "market": {str(lv): list(self.market[i]) for i, lv in enumerate(LEVELS)},
+                "decks": {
+                    str(lv): list(reversed(self.decks[i])) if whole else len(self.decks[i])
+                    for i, lv in enumerate(LEVELS)
+                },
+                "nobles": list(self.noble_row),
+                "seats": [self._seat(p, whole or p == observer) for p in range(self._n)],
+                "pending": self.pending,
+            }
+        )
         _state_json(self, state, observer)  # the spec's declared state and zones, when it has some
         if _KEEPS_TURN:  # absent for a spec without such actions (so its states are as before)
             state["taken"] = [DECISIONS[d] for d in _KEEPS_TURN if self.taken >> d & 1]
@@ -527,12 +575,19 @@ class Game:
             "purchased": list(self._bought[p]),
             "reserved": list(self._res[p]) if seen or not blind else [None if c in blind else c for c in self._res[p]],
             "blind": list(blind) if seen else [CARD_LEVEL[c] for c in blind],
-            "nobles": list(self._nob[p]), "turns": self.turns[p],
+            "nobles": list(self._nob[p]),
+            "turns": self.turns[p],
         }
 
     def record(self) -> State:
         """Everything replay() needs to reproduce this game exactly."""
         start = self.start if self.start is not None else self.origin
         done_before = len(start.get("history", [])) if start is not None else 0
-        return {"spec": SPEC_NAME, "sha256": SPEC_SHA256, "seed": self.seed, "players": self._n,
-                "start": start, "actions": self.history[done_before:]}
+        return {
+            "spec": SPEC_NAME,
+            "sha256": SPEC_SHA256,
+            "seed": self.seed,
+            "players": self._n,
+            "start": start,
+            "actions": self.history[done_before:],
+        }

@@ -12,6 +12,7 @@ still plain tuples for whoever compares or prints them.
 A zone's shape is one of the constants below (``zone.shape == PILE``), never a bare string in
 code that reads it.
 """
+
 from __future__ import annotations
 
 from typing import Any, NamedTuple

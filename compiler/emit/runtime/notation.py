@@ -3,6 +3,7 @@
 Part of the runtime of every generated engine (see compiler/emit/runtime/__init__.py): pasted
 into each engine whole.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -80,7 +81,7 @@ def _set_places(words: list[str], sets: list[list[str]]) -> list[tuple[tuple[int
     places: list[tuple[tuple[int, int], ...]] = [()]
     for found in sets:
         k = len(found)
-        starts = [i for i in range(len(words) - k + 1) if words[i:i + k] == found]
+        starts = [i for i in range(len(words) - k + 1) if words[i : i + k] == found]
         places = [p + ((i, k),) for p in places for i in starts if not p or i >= sum(p[-1])]
     return places
 
@@ -89,7 +90,7 @@ def _unordered(words: list[str], runs: tuple[tuple[int, int], ...]) -> tuple[str
     """`words` with the words of each (start, length) run sorted: the same for any order of a set."""
     words = list(words)
     for start, k in runs:
-        words[start:start + k] = sorted(words[start:start + k])
+        words[start : start + k] = sorted(words[start : start + k])
     return tuple(words)
 
 
@@ -98,8 +99,11 @@ def _build_set_index() -> None:
     _SET_INDEX[()] = None
     for action, text in enumerate(ACTION_STRINGS):
         d, args = ACTIONS[action]
-        sets = [_set_words(param.domain, v) for param, v in zip(ACTION_PARAMS[d], args, strict=True)
-                if param.domain in _SET_KINDS and v is not None]
+        sets = [
+            _set_words(param.domain, v)
+            for param, v in zip(ACTION_PARAMS[d], args, strict=True)
+            if param.domain in _SET_KINDS and v is not None
+        ]
         sets = [found for found in sets if len(found) > 1]
         if not sets:
             continue
@@ -116,8 +120,9 @@ def _read(words: list[str]) -> int | None:
     text = " ".join(words)
     if text in _STRING_INDEX:
         return _STRING_INDEX[text]
-    found = {_SET_INDEX.get((layout, _unordered(words, layout[1])))
-             for layout in _SET_LAYOUTS if layout[0] == len(words)} - {None}
+    found = {
+        _SET_INDEX.get((layout, _unordered(words, layout[1]))) for layout in _SET_LAYOUTS if layout[0] == len(words)
+    } - {None}
     return found.pop() if len(found) == 1 else None
 
 
@@ -125,8 +130,12 @@ def _respelt(words: list[str]) -> list[str]:
     """`words` with each word no action has (and no number) replaced by the closest one actions have."""
     if not _WORDS:
         _WORDS.update(w for s in ACTION_STRINGS for w in s.split())
-    return [w if w in _WORDS or any(ch.isdigit() for ch in w)
-            else next(iter(difflib.get_close_matches(w, _WORDS, n=1, cutoff=0.6)), w) for w in words]
+    return [
+        w
+        if w in _WORDS or any(ch.isdigit() for ch in w)
+        else next(iter(difflib.get_close_matches(w, _WORDS, n=1, cutoff=0.6)), w)
+        for w in words
+    ]
 
 
 def string_to_action(text: str) -> int:
@@ -144,11 +153,17 @@ def string_to_action(text: str) -> int:
         return found
     verbs = sorted({s.split()[0] for s in ACTION_STRINGS})
     meant = _read(_respelt(key.split()))  # a misspelt word, in any order: the text as the engine writes it
-    close = [ACTION_STRINGS[meant]] if meant is not None else difflib.get_close_matches(
-        key, ACTION_STRINGS, n=1, cutoff=0.75)
+    close = (
+        [ACTION_STRINGS[meant]]
+        if meant is not None
+        else difflib.get_close_matches(key, ACTION_STRINGS, n=1, cutoff=0.75)
+    )
     verb = key.split()[0] if key else ""
-    forms = [(f"'{form}'" + (f", where {meaning}" if meaning else ""), later)
-             for form, meaning, later in NOTATION_FORMS if form.split()[0] == verb]
+    forms = [
+        (f"'{form}'" + (f", where {meaning}" if meaning else ""), later)
+        for form, meaning, later in NOTATION_FORMS
+        if form.split()[0] == verb
+    ]
     if meant is None and close and forms and not _a_typo(key.split(), close[0].split()):
         close = []  # 'sweep 9.9' is not a slip for 'sweep 3.4': the form says more
     hint = f" (did you mean '{close[0]}'?)" if close else ""
@@ -165,7 +180,8 @@ def _a_typo(said: list[str], meant: list[str]) -> bool:
     """Is `said` `meant` with a word or two misspelt (not another number or another colour)?"""
     return len(said) == len(meant) and all(
         a == b or (not any(ch.isdigit() for ch in a) and difflib.SequenceMatcher(None, a, b).ratio() >= 0.6)
-        for a, b in zip(said, meant, strict=True))
+        for a, b in zip(said, meant, strict=True)
+    )
 
 
 def describe_action(action: int) -> tuple[str, dict[str, Any]]:

@@ -8,6 +8,7 @@ after a problem, with a default in place of the wrong value, so that one load sa
 that is wrong at once. The spec's declared state and zones are checked by its hook
 (_state_problems: compiler/emit/runtime/spec.py).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -146,15 +147,21 @@ def _header_problems(data: State) -> list[Problem]:
         out.append((("version",), f"'version' must be {STATE_VERSION}, not {_shown(data.get('version'))}"))
     spec = data.get("spec") or {}
     if not isinstance(spec, dict) or spec.get("name") != SPEC_NAME:
-        out.append((("spec", "name"), f"the state is for spec "
-                    f"{_shown(spec.get('name') if isinstance(spec, dict) else spec)}, this engine plays {SPEC_NAME!r}"))
+        out.append(
+            (
+                ("spec", "name"),
+                f"the state is for spec "
+                f"{_shown(spec.get('name') if isinstance(spec, dict) else spec)}, this engine plays {SPEC_NAME!r}",
+            )
+        )
     elif spec.get("sha256") != SPEC_SHA256:
         out.append((("spec", "sha256"), "the state was saved by an engine built from another version of the spec"))
     return out
 
 
-def _seats_problems(read: _Reader, seats: list[Any],
-                    supply: list[int]) -> tuple[Placed, list[int], list[int], list[int]]:
+def _seats_problems(
+    read: _Reader, seats: list[Any], supply: list[int]
+) -> tuple[Placed, list[int], list[int], list[int]]:
     """Each seat's tokens, cards and nobles: (the cards placed, the nobles owned, how many cards each
     seat has reserved, the tokens of the supply and the seats added up by colour)."""
     out = read.out
@@ -176,8 +183,12 @@ def _seats_problems(read: _Reader, seats: list[Any],
         reserved_counts.append(len(reserved))
         placed += reserved
         if MAX_RESERVED and len(reserved) > MAX_RESERVED:
-            out.append((at + ("reserved",),
-                        f"{where} holds {len(reserved)} reserved cards, at most {MAX_RESERVED} are allowed"))
+            out.append(
+                (
+                    at + ("reserved",),
+                    f"{where} holds {len(reserved)} reserved cards, at most {MAX_RESERVED} are allowed",
+                )
+            )
         reserved_ids = [c for c, _ in reserved]
         for c, path in read.card_list(seat.get("blind", []), at + ("blind",), f"{where}.blind"):
             if c not in reserved_ids:
@@ -232,8 +243,13 @@ def _out_of_play_cards(read: _Reader, value: Any) -> Placed:
         return []
     levels = [str(lv) for lv in LEVELS]
     if not isinstance(value, dict) or not set(value) <= set(levels):
-        read.out.append((("out_of_play",), f"'out_of_play' must be an object from levels ({', '.join(levels)}) "
-                                           "to the ids of the cards out of the game"))
+        read.out.append(
+            (
+                ("out_of_play",),
+                f"'out_of_play' must be an object from levels ({', '.join(levels)}) "
+                "to the ids of the cards out of the game",
+            )
+        )
         return []
     placed: Placed = []
     for lv in LEVELS:
@@ -253,9 +269,14 @@ def _placement_problems(placed: Placed, out: list[Problem]) -> None:
         seen.setdefault(c, path)
     missing = [c.id for c in CARDS if c.id not in seen]
     if missing:
-        out.append(((), f"{len(missing)} card(s) are nowhere: {', '.join(map(str, missing[:10]))}"
-                    + ("..." if len(missing) > 10 else "")
-                    + " (cards out of the game are listed in 'out_of_play', by level)"))
+        out.append(
+            (
+                (),
+                f"{len(missing)} card(s) are nowhere: {', '.join(map(str, missing[:10]))}"
+                + ("..." if len(missing) > 10 else "")
+                + " (cards out of the game are listed in 'out_of_play', by level)",
+            )
+        )
 
 
 def _noble_problems(row: Any, owned_nobles: list[int], n: int, nobles_shown: int, out: list[Problem]) -> None:
@@ -309,10 +330,18 @@ def _more_turn_problems(data: State) -> list[Problem]:
     out: list[Problem] = []
     taken = data.get("taken", [])
     keeping = [DECISIONS[d] for d in _KEEPS_TURN]
-    if type(taken) is not list or any(type(t) is not str or t not in keeping for t in taken) \
-            or len(set(taken)) != len(taken):
-        out.append((("taken",), f"'taken' must list actions that do not end the turn "
-                                f"({', '.join(keeping) or 'this spec has none'}), each once, not {_shown(taken)}"))
+    if (
+        type(taken) is not list
+        or any(type(t) is not str or t not in keeping for t in taken)
+        or len(set(taken)) != len(taken)
+    ):
+        out.append(
+            (
+                ("taken",),
+                f"'taken' must list actions that do not end the turn "
+                f"({', '.join(keeping) or 'this spec has none'}), each once, not {_shown(taken)}",
+            )
+        )
     extra = data.get("extra_turn", "none")
     if type(extra) is not str or extra not in (EXTRA_TURN_STATES if _EXTRA_TURNS else ("none",)):
         allowed = ", ".join(repr(x) for x in EXTRA_TURN_STATES) if _EXTRA_TURNS else "'none' (no rule gives one)"
@@ -325,8 +354,9 @@ def _phase_and_seat(data: State, n: int, out: list[Problem]) -> tuple[str | None
     cp = data.get("current_player")
     phase = data.get("phase")
     if type(phase) is not str or (phase not in ("action", "over") and phase not in STEPS):
-        out.append((("phase",),
-                    f"'phase' must be 'action', 'over' or a step ({', '.join(STEPS)}), not {_shown(phase)}"))
+        out.append(
+            (("phase",), f"'phase' must be 'action', 'over' or a step ({', '.join(STEPS)}), not {_shown(phase)}")
+        )
         phase = None
     if phase == "over":
         if cp != -1 or type(cp) is not int:
@@ -337,30 +367,45 @@ def _phase_and_seat(data: State, n: int, out: list[Problem]) -> tuple[str | None
     return phase, cp
 
 
-def _step_problems(data: State, phase: str | None, cp: int | None, market: dict[str, Any] | None,
-                   reserved_counts: list[int]) -> list[Problem]:
+def _step_problems(
+    data: State, phase: str | None, cp: int | None, market: dict[str, Any] | None, reserved_counts: list[int]
+) -> list[Problem]:
     """The step, its count and the purchase waiting for its payment, against the phase."""
     out: list[Problem] = []
     step, step_count = data.get("step", 0), data.get("step_count", 0)
     pending = data.get("pending")
     if phase == "payment":
         if type(pending) is not int or not 0 <= pending < _PAY_BASE or _PAYOPTS[ACTIONS[pending][0]] is None:
-            out.append((("pending",),
-                        f"in the payment step, 'pending' must be the id of a purchase, not {_shown(pending)}"))
+            out.append(
+                (("pending",), f"in the payment step, 'pending' must be the id of a purchase, not {_shown(pending)}")
+            )
         elif cp is not None:
             out += _pending_problems(pending, cp, market, reserved_counts)
             d = ACTIONS[pending][0]
             if d < _N_ACTION_DECISIONS and step != 0:
-                out.append((("step",), f"a payment for an action comes before the end-of-turn steps: "
-                                       f"'step' must be 0, not {_shown(step)}"))
+                out.append(
+                    (
+                        ("step",),
+                        f"a payment for an action comes before the end-of-turn steps: "
+                        f"'step' must be 0, not {_shown(step)}",
+                    )
+                )
             elif d >= _N_ACTION_DECISIONS and (step not in range(_N_STEPS) or _STEPS[step] != d):
-                out.append((("step",), f"'step' must be the position of step '{DECISIONS[d]}' among the steps, "
-                                       f"not {_shown(step)}"))
+                out.append(
+                    (
+                        ("step",),
+                        f"'step' must be the position of step '{DECISIONS[d]}' among the steps, not {_shown(step)}",
+                    )
+                )
     elif pending is not None:
         out.append((("pending",), f"'pending' is set only in the payment step, not in phase {_shown(phase)}"))
     if phase == "action" and (step, step_count) != (0, 0):
-        out.append((("step" if step != 0 else "step_count",),
-                    f"in the action phase 'step' and 'step_count' are 0, not {_shown(step)} and {_shown(step_count)}"))
+        out.append(
+            (
+                ("step" if step != 0 else "step_count",),
+                f"in the action phase 'step' and 'step_count' are 0, not {_shown(step)} and {_shown(step_count)}",
+            )
+        )
     elif phase in STEPS and phase != "payment" and (step not in range(_N_STEPS) or DECISIONS[_STEPS[step]] != phase):
         out.append((("step",), f"in step '{phase}', 'step' must be its position among the steps, not {_shown(step)}"))
     elif phase == "over" and step not in (0, _N_STEPS):
@@ -380,19 +425,34 @@ def _ending_problems(data: State, n: int, phase: str | None) -> list[Problem]:
         else:
             trigger, last = ending["trigger"], ending["last_seat"]
             if type(trigger) is not str or trigger not in rounds:
-                out.append((("ending", "trigger"), f"'ending.trigger' must be a trigger that lets the round finish "
-                           f"({', '.join(rounds) or 'this spec has none'}), not {_shown(trigger)}"))
+                out.append(
+                    (
+                        ("ending", "trigger"),
+                        f"'ending.trigger' must be a trigger that lets the round finish "
+                        f"({', '.join(rounds) or 'this spec has none'}), not {_shown(trigger)}",
+                    )
+                )
             elif ending["finish"] != dict(TRIGGERS)[trigger]:
-                out.append((("ending", "finish"), f"'ending.finish' of trigger {trigger!r} is "
-                           f"{dict(TRIGGERS)[trigger]!r}, not {_shown(ending['finish'])}"))
+                out.append(
+                    (
+                        ("ending", "finish"),
+                        f"'ending.finish' of trigger {trigger!r} is "
+                        f"{dict(TRIGGERS)[trigger]!r}, not {_shown(ending['finish'])}",
+                    )
+                )
             if type(last) is not int or not 0 <= last < n:
-                out.append((("ending", "last_seat"),
-                            f"'ending.last_seat' must be a seat from 0 to {n - 1}, not {_shown(last)}"))
+                out.append(
+                    (
+                        ("ending", "last_seat"),
+                        f"'ending.last_seat' must be a seat from 0 to {n - 1}, not {_shown(last)}",
+                    )
+                )
     end_reason = data.get("end_reason")
     reasons = [name for name, _ in TRIGGERS] + ["stuck", TRUNCATED]
     if phase == "over" and (type(end_reason) is not str or end_reason not in reasons):
-        out.append((("end_reason",),
-                    f"a finished game has an 'end_reason' ({', '.join(reasons)}), not {_shown(end_reason)}"))
+        out.append(
+            (("end_reason",), f"a finished game has an 'end_reason' ({', '.join(reasons)}), not {_shown(end_reason)}")
+        )
     elif phase not in ("over", None) and end_reason is not None:
         out.append((("end_reason",), f"'end_reason' is set only when the game is over, not in phase {_shown(phase)}"))
     cap = data.get("max_turns", MAX_TURNS)
@@ -403,16 +463,28 @@ def _ending_problems(data: State, n: int, phase: str | None) -> list[Problem]:
     return out
 
 
-def _pending_problems(pending: int, cp: int, market: dict[str, Any] | None,
-                      reserved_counts: list[int]) -> list[Problem]:
+def _pending_problems(
+    pending: int, cp: int, market: dict[str, Any] | None, reserved_counts: list[int]
+) -> list[Problem]:
     """Is the purchase waiting for its payment one that the current player can still make?"""
     d, args = ACTIONS[pending]
     for param, value in zip(ACTION_PARAMS[d], args, strict=True):
-        if param.domain == "face_up" and market is not None and (
-                value[1] >= len(market[str(LEVELS[value[0]])]) or market[str(LEVELS[value[0]])][value[1]] is None):
-            return [(("pending",),
-                     f"'pending' buys the card in slot {value[1] + 1} of level {LEVELS[value[0]]}, which is empty")]
+        if (
+            param.domain == "face_up"
+            and market is not None
+            and (value[1] >= len(market[str(LEVELS[value[0]])]) or market[str(LEVELS[value[0]])][value[1]] is None)
+        ):
+            return [
+                (
+                    ("pending",),
+                    f"'pending' buys the card in slot {value[1] + 1} of level {LEVELS[value[0]]}, which is empty",
+                )
+            ]
         if param.domain == "reserved" and value >= reserved_counts[cp]:
-            return [(("pending",),
-                     f"'pending' buys reserved card {value + 1} of player {cp + 1}, who holds {reserved_counts[cp]}")]
+            return [
+                (
+                    ("pending",),
+                    f"'pending' buys reserved card {value + 1} of player {cp + 1}, who holds {reserved_counts[cp]}",
+                )
+            ]
     return []

@@ -16,6 +16,7 @@ variables, its declared state and zones in a saved game, its deal and its setup.
 defines every hook, with the signature declared here (a spec without that feature: a hook that
 does nothing), so the runtime's functions are whole and the same in every engine.
 """
+
 from __future__ import annotations
 
 import random

@@ -5,6 +5,7 @@ Part of the runtime of every generated engine (see compiler/emit/runtime/__init_
 into each engine whole. The spec's declared state and zones are checked and loaded by its hooks
 (_state_problems, _load_state: compiler/emit/runtime/spec.py).
 """
+
 from __future__ import annotations
 
 import json
@@ -13,7 +14,8 @@ from typing import Any
 from .aliases import Problem, State
 from .deal import new_game
 from .errors import IllegalAction, StateError
-from .game import EXTRA_TURN_STATES, Game, _face_up_costs
+from .face_up import _face_up_costs
+from .game import EXTRA_TURN_STATES, Game
 from .problems import _problems
 from .spec import (
     _ACTION_MODE,
@@ -37,7 +39,7 @@ def _json_problem(err: json.JSONDecodeError) -> str:
     lines = err.doc.splitlines()
     line = lines[err.lineno - 1] if err.lineno <= len(lines) else ""
     start = max(0, err.colno - 60)  # a long (compact) line: the 100 characters around the place
-    shown = ("..." if start else "") + line[start:start + 100]
+    shown = ("..." if start else "") + line[start : start + 100]
     caret = " " * (err.colno - 1 - start + (3 if start else 0)) + "^"
     reason = err.msg[:1].lower() + err.msg[1:]
     return f"the state is not valid JSON: line {err.lineno}, column {err.colno}: {reason}\n  {shown}\n  {caret}"
@@ -71,8 +73,14 @@ def from_json(state: str | bytes | State) -> Game:
     if game.mode != _OVER_MODE:
         game._legal = game._compute_legal()
         if not game._legal:
-            raise _invalid([(("phase",), f"player {game._cp + 1} has no legal action in phase {game.phase!r} "
-                                         "(the game could not go on)")])
+            raise _invalid(
+                [
+                    (
+                        ("phase",),
+                        f"player {game._cp + 1} has no legal action in phase {game.phase!r} (the game could not go on)",
+                    )
+                ]
+            )
     if game.start is not None:
         _check_replays(game)
     return game
@@ -84,11 +92,19 @@ def _check_replays(game: Game) -> None:
     try:
         again = replay(game.record())
     except StateError as err:
-        raise _invalid([(("history",), "its 'history' cannot be played from its 'start': "
-                                       + str(err).replace("\n", " "))]) from None
+        raise _invalid(
+            [(("history",), "its 'history' cannot be played from its 'start': " + str(err).replace("\n", " "))]
+        ) from None
     if again.to_dict() != game.to_dict():
-        raise _invalid([((), "playing its 'history' from its 'start' does not lead to this state "
-                             "(the state or its start was edited)")])
+        raise _invalid(
+            [
+                (
+                    (),
+                    "playing its 'history' from its 'start' does not lead to this state "
+                    "(the state or its start was edited)",
+                )
+            ]
+        )
 
 
 def _invalid(problems: list[Problem]) -> StateError:
@@ -151,8 +167,10 @@ def replay(record: Any) -> Game:
     if not isinstance(record, dict):
         raise StateError("a record is a JSON object with spec, sha256, seed, players and actions")
     if record.get("spec") != SPEC_NAME or record.get("sha256") != SPEC_SHA256:
-        raise StateError(f"the record is for spec {record.get('spec')!r} ({str(record.get('sha256'))[:12]}), "
-                         f"this engine plays {SPEC_NAME!r} ({SPEC_SHA256[:12]})")
+        raise StateError(
+            f"the record is for spec {record.get('spec')!r} ({str(record.get('sha256'))[:12]}), "
+            f"this engine plays {SPEC_NAME!r} ({SPEC_SHA256[:12]})"
+        )
     if record.get("start") is not None:
         game = from_json(record["start"])
     else:

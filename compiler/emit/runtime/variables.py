@@ -16,6 +16,7 @@ An observation shows another seat's private variables as null.
 A keyed variable's type tag is ``by:KEY:N:TYPE`` (meta.Variable.type): keyed by gem, colour or a kind
 KEY, N keys, each entry a value of the tag TYPE.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -45,9 +46,12 @@ def _vars_state(game: Game, state: State, observer: int | None) -> None:
     own = [v for v in VARIABLES if v.per_player]
     if own:
         for p, seat in enumerate(state["seats"]):
-            seat["vars"] = {v.name: None if v.private and observer is not None and observer != p
-                            else _saved(v.type, getattr(game, v.attribute)[p])
-                            for v in own}
+            seat["vars"] = {
+                v.name: None
+                if v.private and observer is not None and observer != p
+                else _saved(v.type, getattr(game, v.attribute)[p])
+                for v in own
+            }
 
 
 def _var_problem(tag: str, optional: bool, value: Any, n: int, path: Path) -> str:
@@ -66,16 +70,22 @@ def _var_problem(tag: str, optional: bool, value: Any, n: int, path: Path) -> st
         return ""
     if tag.startswith("ids:"):
         count = int(tag.rsplit(":", 1)[1])
-        if not isinstance(value, list) or any(type(x) is not int or not 0 <= x < count for x in value) \
-                or len(set(value)) != len(value):
+        if (
+            not isinstance(value, list)
+            or any(type(x) is not int or not 0 <= x < count for x in value)
+            or len(set(value)) != len(value)
+        ):
             return f"{where} must be a list of distinct component ids from 0 to {count - 1}, not {_shown(value)}"
         return ""
     if tag in ("gem", "colour"):
         allowed = GEMS if tag == "gem" else COLOURS
         return "" if value in allowed else f"{where} must be one of {', '.join(allowed)}, not {_shown(value)}"
     if tag == "player":
-        return "" if type(value) is int and 0 <= value < n else \
-            f"{where} must be a seat from 0 to {n - 1}, not {_shown(value)}"
+        return (
+            ""
+            if type(value) is int and 0 <= value < n
+            else f"{where} must be a seat from 0 to {n - 1}, not {_shown(value)}"
+        )
     allowed = GEMS if tag == "set:gem" else COLOURS
     if not isinstance(value, list) or any(c not in allowed for c in value) or len(set(value)) != len(value):
         return f"{where} must be a list of distinct colours of {', '.join(allowed)}, not {_shown(value)}"

@@ -20,6 +20,7 @@ it (_chance), the count saved with the state ("chance"): a game replayed from it
 from a saved state, draws what it drew, with no generator state to save. The count is saved only by
 an engine whose spec has a bag or a shuffle (its "chance" slot: compiler/lower/zones.py).
 """
+
 from __future__ import annotations
 
 import random
@@ -237,8 +238,9 @@ def _zones_state(game: Game, state: State, observer: int | None) -> None:
     whole = observer is None
     if _CHANCE_USED and whole:
         state["chance"] = getattr(game, _CHANCE)
-    state["zones"] = {zone.name: _shown_zone(zone, getattr(game, zone.attribute), whole)
-                      for zone in ZONES if not zone.per_player}
+    state["zones"] = {
+        zone.name: _shown_zone(zone, getattr(game, zone.attribute), whole) for zone in ZONES if not zone.per_player
+    }
     for p, seat in enumerate(state["seats"]):
         mine: dict[str, Any] = {}
         for zone in ZONES:
@@ -257,11 +259,7 @@ def _zones_state(game: Game, state: State, observer: int | None) -> None:
 
 def _zone_problems(data: State, n: int) -> list[Problem]:
     """Every problem of the zones' part of a state dict, as (path, sentence) pairs."""
-    out: list[Problem] = []
-    chance = data.get("chance", 0)
-    if not _CHANCE_USED and "chance" in data or type(chance) is not int or chance < 0:
-        out.append((("chance",), f"'chance' must be the number of random events of play so far (absent: 0), "
-                    f"not {_shown(chance)}" if _CHANCE_USED else "'chance' belongs to a spec with a bag or a shuffle"))
+    out: list[Problem] = _chance_problems(data)
     shared = data.get("zones")
     seats = data.get("seats")
     if not isinstance(shared, dict) or set(shared) != {z.name for z in ZONES if not z.per_player}:
@@ -278,15 +276,24 @@ def _zone_problems(data: State, n: int) -> list[Problem]:
         if isinstance(table, dict) and not odd:
             tables[p] = table
         else:
-            shown = (f"{'has no' if odd[0] in own else 'has an unknown zone'} {odd[0]!r}" if odd
-                     else f"is {_shown(table)}")
-            out.append((("seats", p, "zones"), f"seats[{p}].zones must be an object with the seat's zones "
-                        f"({', '.join(own) or 'none'}); it {shown}"))
+            shown = (
+                f"{'has no' if odd[0] in own else 'has an unknown zone'} {odd[0]!r}" if odd else f"is {_shown(table)}"
+            )
+            out.append(
+                (
+                    ("seats", p, "zones"),
+                    f"seats[{p}].zones must be an object with the seat's zones "
+                    f"({', '.join(own) or 'none'}); it {shown}",
+                )
+            )
     where: dict[tuple[str, int], str] = {}  # component (kind, id) -> the path that holds it
     for zone in ZONES:
         kind, count = zone.kind, KINDS[zone.kind].size
-        places = [(("zones", zone.name), shared[zone.name])] if not zone.per_player else [
-            (("seats", p, "zones", zone.name), tables[p][zone.name]) for p in range(n) if p in tables]
+        places = (
+            [(("zones", zone.name), shared[zone.name])]
+            if not zone.per_player
+            else [(("seats", p, "zones", zone.name), tables[p][zone.name]) for p in range(n) if p in tables]
+        )
         for path, items in places:
             if not isinstance(items, list):
                 out.append((path, f"{'.'.join(map(str, path))} must be a list of {kind} ids"))
@@ -295,8 +302,12 @@ def _zone_problems(data: State, n: int) -> list[Problem]:
                 if x is None and zone.shape == DISPLAY:
                     continue
                 if type(x) is not int or not 0 <= x < count:
-                    out.append((path + (i,), f"{'.'.join(map(str, path))}: unknown {kind} id {_shown(x)} "
-                                f"({kind} are 0 to {count - 1})"))
+                    out.append(
+                        (
+                            path + (i,),
+                            f"{'.'.join(map(str, path))}: unknown {kind} id {_shown(x)} ({kind} are 0 to {count - 1})",
+                        )
+                    )
                 elif (kind, x) in where:
                     out.append((path + (i,), f"{kind} {x} appears more than once (at {where[kind, x]} too)"))
                 else:
@@ -310,12 +321,38 @@ def _zone_problems(data: State, n: int) -> list[Problem]:
                 private = tables[path[1]].get(zone.name + "_private", [])
                 if not isinstance(private, list) or any(x not in items for x in private):
                     out.append((path, f"{'.'.join(map(str, path))}_private must list components of the holding"))
+    return out + _two_faces_in_play(where)
+
+
+def _chance_problems(data: State) -> list[Problem]:
+    """The state's count of random events of play: a count, and only for a spec that has any."""
+    chance = data.get("chance", 0)
+    if not (not _CHANCE_USED and "chance" in data or type(chance) is not int or chance < 0):
+        return []
+    return [
+        (
+            ("chance",),
+            f"'chance' must be the number of random events of play so far (absent: 0), not {_shown(chance)}"
+            if _CHANCE_USED
+            else "'chance' belongs to a spec with a bag or a shuffle",
+        )
+    ]
+
+
+def _two_faces_in_play(where: dict[tuple[str, int], str]) -> list[Problem]:
+    """A piece with two faces (a city tile's sides) in play by both: `where` holds each component in play."""
+    out: list[Problem] = []
     for kind in dict.fromkeys(zone.kind for zone in ZONES):
         for piece in KINDS[kind].pieces:
             in_play = [x for x in piece if (kind, x) in where]
             if len(in_play) > 1:
-                out.append((("zones",), f"{kind} {in_play[0]} and {in_play[1]} are two faces of one piece: "
-                            "at most one of them is in play"))
+                out.append(
+                    (
+                        ("zones",),
+                        f"{kind} {in_play[0]} and {in_play[1]} are two faces of one piece: "
+                        "at most one of them is in play",
+                    )
+                )
     return out
 
 
@@ -327,8 +364,11 @@ def _load_zones(game: Game, data: State) -> None:
         if zone.per_player:
             setattr(game, zone.attribute, [list(seat["zones"][zone.name]) for seat in data["seats"]])
             if zone.private_attribute:
-                setattr(game, zone.private_attribute,
-                        [list(seat["zones"].get(zone.name + "_private", [])) for seat in data["seats"]])
+                setattr(
+                    game,
+                    zone.private_attribute,
+                    [list(seat["zones"].get(zone.name + "_private", [])) for seat in data["seats"]],
+                )
         else:
             items = data["zones"][zone.name]
             setattr(game, zone.attribute, list(reversed(items)) if zone.shape in _FACE_DOWN else list(items))

@@ -16,6 +16,7 @@ The package, one module per section of the sheet: :mod:`.glance`, :mod:`.scoring
 :class:`Builder` (:mod:`.builder`) binds their functions as its methods; :mod:`.tree` is the sheet's
 tree of dataclasses.
 """
+
 from __future__ import annotations
 
 from .builder import COMPACT_LEVELS, Builder, build

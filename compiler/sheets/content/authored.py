@@ -5,6 +5,7 @@ the fallback (a text that is stale, or has no version in the sheet's language) a
 form, which the HTML sheet shows on demand. A placeholder is filled with the rules' own number, so
 a variant that changes a value prints its number in the text it inherits.
 """
+
 from __future__ import annotations
 
 import dataclasses

@@ -1,5 +1,6 @@
 """Sheets, content: the :class:`Builder` of a sheet -- what it knows of the rules (the changed
 groups a variant numbers as house rules, the marks) and the helpers every section uses."""
+
 from __future__ import annotations
 
 from ...model import Decision, Rules, Text
@@ -29,8 +30,15 @@ class Builder:
     Its helpers are here; the methods that build each section live in that section's module
     and are bound below, so that every one still reaches any other as ``self.x``."""
 
-    def __init__(self, rules: Rules, lang: str, base: Rules | None = None, table: tables.Table | None = None,
-                 compact: int = 0, worked: WorkedGame | None = None):
+    def __init__(
+        self,
+        rules: Rules,
+        lang: str,
+        base: Rules | None = None,
+        table: tables.Table | None = None,
+        compact: int = 0,
+        worked: WorkedGame | None = None,
+    ):
         self.rules = rules
         self.lang = lang
         self.worked = worked  # the real game the worked example tells (None: no example)
@@ -128,8 +136,12 @@ class Builder:
     def value_user_groups(self, name: str) -> list[str]:
         """The rule elements whose conditions, effects or prices use the value `name`, in sheet order."""
         r = self.rules
-        users = [f"{section}.{d.name}" for section, decisions in (("actions", r.actions), ("end_of_turn", r.steps))
-                 for d in decisions if name in value_names(r, decision_nodes(d))]
+        users = [
+            f"{section}.{d.name}"
+            for section, decisions in (("actions", r.actions), ("end_of_turn", r.steps))
+            for d in decisions
+            if name in value_names(r, decision_nodes(d))
+        ]
         users += [f"end.{e.name}" for e in r.end if name in value_names(r, [e.when])]
         users += [f"winners.ranking.{lv.name}" for lv in r.winners.ranking if name in value_names(r, [lv.by])]
         if name in value_names(r, [r.winners.eligible]):
@@ -265,8 +277,14 @@ class Builder:
 COMPACT_LEVELS = 4  # see Builder: the most a sheet gives way to fit two printed pages
 
 
-def build(rules: Rules, lang: str, base: Rules | None = None, table: tables.Table | None = None,
-          compact: int = 0, worked: WorkedGame | None = None) -> Sheet:
+def build(
+    rules: Rules,
+    lang: str,
+    base: Rules | None = None,
+    table: tables.Table | None = None,
+    compact: int = 0,
+    worked: WorkedGame | None = None,
+) -> Sheet:
     """The sheet of `rules` in `lang` (`base`: the rules a variant extends, for old values;
     `compact`: how much of what restates or illustrates a rule gives way, 0 to COMPACT_LEVELS;
     `worked`: the game its worked example tells, played by the spec's engine

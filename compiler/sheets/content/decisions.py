@@ -1,6 +1,7 @@
 """Sheets, content: one decision (an action or an end-of-turn step) as a list item -- its
 choices, condition, effects and price, or the idiom a rule sheet uses for its shape.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -39,7 +40,8 @@ def choice_phrase(self: Builder, d: Decision) -> list[str]:
 def source_title(self: Builder, source: str) -> str:
     """The title of the zone (or kind) a component is chosen from, in this language."""
     found = next((z.title for z in self.rules.zones if z.name == source), None) or next(
-        (k.title for k in self.rules.kinds if k.name == source), None)
+        (k.title for k in self.rules.kinds if k.name == source), None
+    )
     return (found.get(self.lang) or found.en) if found is not None else source
 
 
@@ -56,8 +58,9 @@ def idiom(self: Builder, d: Decision, is_step: bool) -> list[str] | None:
         key = "sheet.idiom.take_up_to" if take.up_to else "sheet.idiom.take_different"
         said = [self.text(key, n=take.count, wild=wild)]
         if take.fallback:
-            said.append(self.text("sheet.clarification", x=self.text(
-                "sheet.idiom.take_different.fallback", n=take.count)))
+            said.append(
+                self.text("sheet.clarification", x=self.text("sheet.idiom.take_different.fallback", n=take.count))
+            )
         return said
     limit = return_to_limit(d, r)
     if limit is not None:
@@ -73,8 +76,12 @@ def decision_item(self: Builder, d: Decision, index: int, section: str, is_step:
     paths = self.decision_paths(d, "end_of_turn" if is_step else "actions")
     said = self.idiom(d, is_step)
     if said is not None:
-        return self.with_text(self.note_item(" ".join(sentence(x) for x in said), self.headline(d, index, is_step),
-                                             self.marks(*paths), d.note), d)
+        return self.with_text(
+            self.note_item(
+                " ".join(sentence(x) for x in said), self.headline(d, index, is_step), self.marks(*paths), d.note
+            ),
+            d,
+        )
     folded = None if is_step else self.folded_choice(d)
     if folded is not None:
         return self.with_text(self.note_item(folded, self.headline(d, index, is_step), self.marks(*paths), d.note), d)
@@ -105,8 +112,9 @@ def decision_item(self: Builder, d: Decision, index: int, section: str, is_step:
             sentences.append(sentence(self.text("sheet.step.choice")))
         elif d.params and d.resolve == "all":
             sentences.append(sentence(self.text("sheet.step.all")))
-    return self.with_text(self.note_item(" ".join(sentences), self.headline(d, index, is_step), self.marks(*paths),
-                                         d.note), d)
+    return self.with_text(
+        self.note_item(" ".join(sentences), self.headline(d, index, is_step), self.marks(*paths), d.note), d
+    )
 
 
 def folded_choice(self: Builder, d: Decision) -> str | None:
@@ -146,8 +154,9 @@ def _mentions(self: Builder, stmts: Sequence[object], name: str) -> int:
     count, previous = 0, None
     for stmt in stmts:
         card = stmt.args[0] if isinstance(stmt, Effect) and stmt.args and isinstance(stmt.args[0], Name) else None
-        pronoun = isinstance(stmt, Effect) and card is not None and card == previous \
-            and self.table.has(f"eff.{stmt.name}.it")
+        pronoun = (
+            isinstance(stmt, Effect) and card is not None and card == previous and self.table.has(f"eff.{stmt.name}.it")
+        )
         if not pronoun:
             count += name_uses([stmt], name)
         previous = card
@@ -168,8 +177,13 @@ def rare_item(self: Builder, d: Decision, index: int) -> Item:
     if not d.effects:  # passing: "you pass your turn", not "you take the action Pass: nothing happens"
         text = sentence(self.text("sheet.rare.stuck.pass"))
     else:
-        text = sentence(self.text("sheet.rare.stuck", action=self.text("sheet.quote", x=self.headline(d, index, False)),
-                                  effects=p.effects(d.effects)))
+        text = sentence(
+            self.text(
+                "sheet.rare.stuck",
+                action=self.text("sheet.quote", x=self.headline(d, index, False)),
+                effects=p.effects(d.effects),
+            )
+        )
     if not (isinstance(d.condition, Bool) and d.condition.value):
         text += " " + sentence(self.text("sheet.condition", cond=p.condition(d.condition)))
     paths = self.decision_paths(d, "actions")

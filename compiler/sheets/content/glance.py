@@ -1,6 +1,7 @@
 """Sheets, content: the section "at a glance" -- players, who starts, a turn, the end and the
 winner, each in a line.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -27,21 +28,28 @@ def players_phrase(self: Builder) -> str:
 
 def glance(self: Builder) -> Section:
     r = self.rules
-    items = [Item(sentence(self.players_phrase()), self.text("sheet.glance.players"),
-                  self.marks("players"))]
+    items = [Item(sentence(self.players_phrase()), self.text("sheet.glance.players"), self.marks("players"))]
     items.append(Item(self.first_player(), self.text("sheet.glance.first"), self.marks("first_player")))
     kinds = {action_kind(d) for d in r.actions if not rare(d)}
-    items.append(Item(sentence(self.text("sheet.glance.turn_text", n=len(kinds),
-                                         steps=len(r.steps))), self.text("sheet.glance.turn")))
+    items.append(
+        Item(
+            sentence(self.text("sheet.glance.turn_text", n=len(kinds), steps=len(r.steps))),
+            self.text("sheet.glance.turn"),
+        )
+    )
     # The end as it is played (the trigger, then how the game finishes); an end that only a
     # rare case brings is told in the section, not in the summary.
     headline_ends = [e for e in r.end if not rare_trigger(e, r)] or list(r.end)
-    ends = [sentence(self.text("sheet.glance.end_text", cond=self.you().condition(e.when),
-                               finish=self.text(f"sheet.finish.{e.finish}"))) for e in headline_ends]
-    items.append(Item(" ".join(ends), self.text("sheet.glance.end"),
-                      self.marks(*self.trigger_paths(headline_ends))))
-    items.append(Item(sentence(self.winner_summary()), self.text("sheet.glance.winner"),
-                      self.marks("winners")))
+    ends = [
+        sentence(
+            self.text(
+                "sheet.glance.end_text", cond=self.you().condition(e.when), finish=self.text(f"sheet.finish.{e.finish}")
+            )
+        )
+        for e in headline_ends
+    ]
+    items.append(Item(" ".join(ends), self.text("sheet.glance.end"), self.marks(*self.trigger_paths(headline_ends))))
+    items.append(Item(sentence(self.winner_summary()), self.text("sheet.glance.winner"), self.marks("winners")))
     return Section("glance", self.text("sheet.glance.title"), [Part("para", items)])
 
 

@@ -1,11 +1,12 @@
 """Sheets, content: the house rules box -- each rule a variant changed (a group of changes),
 numbered as its marks in the body are, with what the element now says and the variant's note.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...check.zones import reached
+from ...check.reach import reached
 from ...front.expr import Bool
 from ...model import Rules
 from ..facts import change_group, decision_nodes, value_names
@@ -41,16 +42,16 @@ def house_rules(self: Builder) -> list[HouseRule]:
             text = ""
         rows = [group] + [g for g in folded if g.startswith("players.")]
         if len(rows) > 1:
-            lead = self.text("sheet.house.players_many",
-                             counts=join(self.t, sorted((g.split(".")[1] for g in rows), key=int)))
+            lead = self.text(
+                "sheet.house.players_many", counts=join(self.t, sorted((g.split(".")[1] for g in rows), key=int))
+            )
         if len(rows) > 1 and kind == "set" and group in self.row_fields:  # only what changed, alike in each
             text = sentence(join(self.t, [self.row_field(f, v) for f, v in self.row_fields[group]]))
         for value in (g for g in folded if g.startswith("values.")):  # the number it replaces, if the base had one
             now, was = self.element(self.rules, value), self.element(self.base, value)
             if text and now is not None and was is not None and now.value != was.value:
                 text += " " + self.text("sheet.house.was_number", old=was.value, new=now.value)
-        out.append(HouseRule(number, self.text(f"sheet.house.{kind}"), lead, text, " ".join(notes),
-                             " ".join(notes_en)))
+        out.append(HouseRule(number, self.text(f"sheet.house.{kind}"), lead, text, " ".join(notes), " ".join(notes_en)))
     return out
 
 
@@ -139,16 +140,23 @@ def _rule_or_value(self: Builder, group: str, section: str, now, was) -> tuple[s
         if now is None:
             return lead, ""
         wild = self.t.form(f"colour.{r.wild}.adj")
-        row = self.text("sheet.house.players_row", gems=self.count("noun.token", now.gems),
-                        gold=self.count("noun.token.lit", now.gold, colour=wild),
-                        nobles=self.count("noun.noble", now.nobles), face_up=self.count("noun.card", now.face_up))
-        declared = [self.text("sheet.house.players_declared", title=self.spec_text(f.title), n=now.field(f.name))
-                    for f in r.player_fields]  # the spec's own columns, as the setup table titles them
+        row = self.text(
+            "sheet.house.players_row",
+            gems=self.count("noun.token", now.gems),
+            gold=self.count("noun.token.lit", now.gold, colour=wild),
+            nobles=self.count("noun.noble", now.nobles),
+            face_up=self.count("noun.card", now.face_up),
+        )
+        declared = [
+            self.text("sheet.house.players_declared", title=self.spec_text(f.title), n=now.field(f.name))
+            for f in r.player_fields
+        ]  # the spec's own columns, as the setup table titles them
         return lead, sentence(join(self.t, [row] + declared) if declared else row)
     if section == "player_fields":  # a new column of the setup table: its values are in the rows' rules
         titles = [self.spec_text(f.title) for f in r.player_fields]
-        return self.text("sheet.house.player_fields"), sentence(self.text(
-            "sheet.house.player_fields.columns", n=len(titles), titles=join(self.t, titles))) if titles else ""
+        return self.text("sheet.house.player_fields"), sentence(
+            self.text("sheet.house.player_fields.columns", n=len(titles), titles=join(self.t, titles))
+        ) if titles else ""
     return None
 
 
@@ -176,8 +184,10 @@ def _declared(self: Builder, group: str, section: str, now, was) -> tuple[str, s
         kinds = [k for k in r.kinds if k.name == name or not name and k.name in reached(r)]
         if not kinds:
             return self.text("sheet.house.other"), ""
-        return (join(self.t, [self.spec_text(k.title) for k in kinds]),
-                " ".join(sentence(self.text("sheet.house.kind", n=len(k.components))) for k in kinds))
+        return (
+            join(self.t, [self.spec_text(k.title) for k in kinds]),
+            " ".join(sentence(self.text("sheet.house.kind", n=len(k.components))) for k in kinds),
+        )
     return None
 
 
@@ -189,8 +199,7 @@ def _end_or_readings(self: Builder, group: str, section: str, now, was) -> tuple
         if now is None:
             return lead, ""
         cond = self.you().condition(now.when)
-        return lead, sentence(self.text("sheet.end.trigger", cond=cond,
-                                        finish=self.text(f"sheet.finish.{now.finish}")))
+        return lead, sentence(self.text("sheet.end.trigger", cond=cond, finish=self.text(f"sheet.finish.{now.finish}")))
     if group.startswith("winners.ranking."):
         lv = now or was
         lead = self.text("sheet.rank.title")
@@ -199,8 +208,11 @@ def _end_or_readings(self: Builder, group: str, section: str, now, was) -> tuple
         position = r.winners.ranking.index(now) + 1
         return lead, sentence(self.text("sheet.house.rank", n=position, x=self.rank_phrase(now)))
     if group == "interpretations":  # the readings this variant's own file states, as written
-        own = [sentence(self.spec_text(text)) for i, text in enumerate(r.interpretations)
-               if (span := r.spans.get(f"interpretations.{i}")) is not None and span.file == r.source.path]
+        own = [
+            sentence(self.spec_text(text))
+            for i, text in enumerate(r.interpretations)
+            if (span := r.spans.get(f"interpretations.{i}")) is not None and span.file == r.source.path
+        ]
         return self.text("sheet.house.readings"), " ".join(own)
     if group == "first_player":
         return self.text("sheet.glance.first"), sentence(self.spec_text(r.first_player)) if now is not None else ""
@@ -208,8 +220,9 @@ def _end_or_readings(self: Builder, group: str, section: str, now, was) -> tuple
         w = r.winners
         if isinstance(w.eligible, Bool) and w.eligible.value:
             return self.text("sheet.glance.winner"), sentence(self.winner_summary())
-        return self.text("sheet.glance.winner"), sentence(self.text(
-            "sheet.winner.eligible", cond=self.you_player().condition(w.eligible)))
+        return self.text("sheet.glance.winner"), sentence(
+            self.text("sheet.winner.eligible", cond=self.you_player().condition(w.eligible))
+        )
     return None
 
 
@@ -226,14 +239,27 @@ def value_users(self: Builder, name: str) -> list[tuple[str, str, str]]:
                 continue
             for node, key in ((d.while_, "sheet.step.while"), (d.condition, "sheet.condition")):
                 if node is not None and name in value_names(r, [node]):
-                    out.append((f"{section}.{d.name}", self.headline(d, i + 1, section == "end_of_turn"),
-                                self.text(key, cond=p.condition(node))))
+                    out.append(
+                        (
+                            f"{section}.{d.name}",
+                            self.headline(d, i + 1, section == "end_of_turn"),
+                            self.text(key, cond=p.condition(node)),
+                        )
+                    )
                     break
     for e in r.end:
         if name in value_names(r, [e.when]):
-            out.append((f"end.{e.name}", self.text("sheet.house.end"), self.text(
-                "sheet.end.trigger", cond=self.you().condition(e.when),
-                finish=self.text(f"sheet.finish.{e.finish}"))))
+            out.append(
+                (
+                    f"end.{e.name}",
+                    self.text("sheet.house.end"),
+                    self.text(
+                        "sheet.end.trigger",
+                        cond=self.you().condition(e.when),
+                        finish=self.text(f"sheet.finish.{e.finish}"),
+                    ),
+                )
+            )
     return out
 
 
@@ -241,6 +267,12 @@ def definition_item(self: Builder, definition) -> Item:
     """A definition as a house rule: what its title means."""
     title, meaning = explain_definition(definition, self.lang, self.rules, self.table)
     key = "sheet.define.means" if str(definition.result) == "condition" else "sheet.define.means_value"
-    return self.with_text(self.note_item(sentence(self.text(key, title=title, meaning=meaning)),
-                                         self.text("sheet.house.define"), self.marks(f"define.{definition.name}"),
-                                         definition.note), definition)
+    return self.with_text(
+        self.note_item(
+            sentence(self.text(key, title=title, meaning=meaning)),
+            self.text("sheet.house.define"),
+            self.marks(f"define.{definition.name}"),
+            definition.note,
+        ),
+        definition,
+    )

@@ -1,6 +1,7 @@
 """Sheets, content: the section on the goal and scoring -- what gives prestige (the cards'
 points by level, the nobles', the spec's own prestige sources), with a card pictured.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -27,13 +28,17 @@ def scoring(self: Builder) -> Section | None:
     for level in r.levels:
         points = [c.points for c in r.cards if c.level == level]
         lo, hi = min(points), max(points)
-        ranges.append(self.text("sheet.goal.level_range" if lo != hi else "sheet.goal.level_one",
-                                level=level, a=lo, b=hi, n=hi))
+        ranges.append(
+            self.text("sheet.goal.level_range" if lo != hi else "sheet.goal.level_one", level=level, a=lo, b=hi, n=hi)
+        )
     items.append(Item(sentence(join(self.t, ranges)), self.text("sheet.goal.cards_lead")))
     if visits and r.nobles:
         points = sorted({n.points for n in r.nobles})
-        worth = (self.text("sheet.nobles.worth", n=points[0]) if len(points) == 1 else
-                 self.text("sheet.nobles.worth_range", a=points[0], b=points[-1], n=points[-1]))
+        worth = (
+            self.text("sheet.nobles.worth", n=points[0])
+            if len(points) == 1
+            else self.text("sheet.nobles.worth_range", a=points[0], b=points[-1], n=points[-1])
+        )
         items.append(Item(sentence(worth), self.text("sheet.goal.nobles_lead")))
     items += [self.prestige_item(source) for source in r.prestige]
     parts = [Part("para", items)]
@@ -50,20 +55,36 @@ def card_picture(self: Builder) -> pictures.CardPicture | None:
     if card is None:
         return None
     cost = tuple((g, n) for g, n in zip(r.gems, card.cost, strict=True) if n > 0)
-    cost_words = join(self.t, [self.count("noun.token.lit", n, colour=self.t.form(f"colour.{g}.adj", n))
-                               for g, n in cost])
-    title = self.text("sheet.picture.card", level=card.level, points=self.count("noun.point", card.points),
-                      bonus=self.text(f"colour.{r.gems[card.bonus]}"), cost=cost_words)
+    cost_words = join(
+        self.t, [self.count("noun.token.lit", n, colour=self.t.form(f"colour.{g}.adj", n)) for g, n in cost]
+    )
+    title = self.text(
+        "sheet.picture.card",
+        level=card.level,
+        points=self.count("noun.point", card.points),
+        bonus=self.text(f"colour.{r.gems[card.bonus]}"),
+        cost=cost_words,
+    )
     return pictures.CardPicture(
-        title=sentence(title), points=card.points, bonus=r.gems[card.bonus], cost=cost,
+        title=sentence(title),
+        points=card.points,
+        bonus=r.gems[card.bonus],
+        cost=cost,
         label_points=capitalise(self.text("sheet.picture.points")),
         label_bonus=capitalise(self.text("sheet.picture.bonus")),
-        label_cost=capitalise(self.text("sheet.picture.cost")))
+        label_cost=capitalise(self.text("sheet.picture.cost")),
+    )
 
 
 def prestige_item(self: Builder, source) -> Item:
     """A prestige source of the spec, where the sheet says what prestige is made of."""
     by = self.you().number(source.by)
-    return self.with_text(self.note_item(sentence(self.text("sheet.prestige.source", by=by)),
-                                         self.spec_text(source.title), self.marks(f"prestige.{source.name}"),
-                                         source.note), source)
+    return self.with_text(
+        self.note_item(
+            sentence(self.text("sheet.prestige.source", by=by)),
+            self.spec_text(source.title),
+            self.marks(f"prestige.{source.name}"),
+            source.note,
+        ),
+        source,
+    )

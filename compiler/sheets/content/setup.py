@@ -2,11 +2,12 @@
 tokens, the deal of the spec's own zones, its setup blocks and variables, a table of each
 kind of component, and the table pictured.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...check.zones import reached
+from ...check.reach import reached
 from ...language import SHAPES, ColumnType
 from ...language.shapes import Shape
 from .. import pictures
@@ -20,13 +21,24 @@ if TYPE_CHECKING:  # the class these functions are bound to (the package re-expo
 def setup(self: Builder) -> Section:
     r = self.rules
     nobles = any(p.nobles for p in r.players)  # a module without nobles (the Cities) says nothing of them
-    header = [capitalise(self.text("sheet.setup.col.players")), self.text("sheet.setup.col.gems"),
-              capitalise(self.text("sheet.setup.col.gold"))] + [self.text("sheet.setup.col.nobles")] * nobles + \
-        [self.text("sheet.setup.col.face_up")] + [self.spec_text(f.title) for f in r.player_fields]
+    header = (
+        [
+            capitalise(self.text("sheet.setup.col.players")),
+            self.text("sheet.setup.col.gems"),
+            capitalise(self.text("sheet.setup.col.gold")),
+        ]
+        + [self.text("sheet.setup.col.nobles")] * nobles
+        + [self.text("sheet.setup.col.face_up")]
+        + [self.spec_text(f.title) for f in r.player_fields]
+    )
     rows, marks = [], []
     for p in r.players:
-        rows.append([str(p.players), str(p.gems), str(p.gold)] + [str(p.nobles)] * nobles + [str(p.face_up)]
-                    + [str(p.field(f.name)) for f in r.player_fields])
+        rows.append(
+            [str(p.players), str(p.gems), str(p.gold)]
+            + [str(p.nobles)] * nobles
+            + [str(p.face_up)]
+            + [str(p.field(f.name)) for f in r.player_fields]
+        )
         marks.append(self.marks(f"players.{p.players}"))
     parts = [Part("grid", grid=Grid(header, rows, marks))]
     decks = []
@@ -36,9 +48,15 @@ def setup(self: Builder) -> Section:
     items = [
         Item(sentence(self.text("sheet.setup.decks", n=len(r.levels), decks=join(self.t, decks)))),
         Item(sentence(self.text("sheet.setup.nobles", n=len(r.nobles)))),
-        Item(sentence(self.text("sheet.setup.tokens",
-                                colours=join(self.t, [self.text(f"colour.{c}") for c in r.gems]),
-                                n=len(r.gems)))),
+        Item(
+            sentence(
+                self.text(
+                    "sheet.setup.tokens",
+                    colours=join(self.t, [self.text(f"colour.{c}") for c in r.gems]),
+                    n=len(r.gems),
+                )
+            )
+        ),
     ]
     if not nobles:
         del items[1]
@@ -62,24 +80,32 @@ def table_picture(self: Builder) -> pictures.TablePicture | None:
     tokens = tuple((g, row.gems) for g in r.gems) + (((r.wild, row.gold),) if row.gold else ())
     # The rows of tiles above the decks: the nobles, and each display or row of the spec's own
     # dealt at the start (the Cities' three city tiles, where the nobles were).
-    tiles = [(row.nobles, self.text("sheet.picture.nobles"), self.count("noun.noble", row.nobles))] \
-        if row.nobles else []
+    tiles = (
+        [(row.nobles, self.text("sheet.picture.nobles"), self.count("noun.noble", row.nobles))] if row.nobles else []
+    )
     for zone in r.zones:
         size = dict(zone.sizes).get(row.players, 0)
         if not zone.per_player and zone.shape in (Shape.DISPLAY, Shape.ROW) and zone.start == "dealt" and size:
             title = self.spec_text(zone.title)
             tiles.append((size, title, f"{title} ({size})"))
-    title = self.text("sheet.picture.table", n=row.players, players=row.players,
-                      nobles=join(self.t, [t[2] for t in tiles]) if tiles else self.count("noun.noble", 0),
-                      face_up=self.count("noun.card", row.face_up),
-                      gems=self.count("noun.token", row.gems),
-                      gold=self.count("noun.token.lit", row.gold,
-                                      colour=self.t.form(f"colour.{r.wild}.adj", row.gold)))
+    title = self.text(
+        "sheet.picture.table",
+        n=row.players,
+        players=row.players,
+        nobles=join(self.t, [t[2] for t in tiles]) if tiles else self.count("noun.noble", 0),
+        face_up=self.count("noun.card", row.face_up),
+        gems=self.count("noun.token", row.gems),
+        gold=self.count("noun.token.lit", row.gold, colour=self.t.form(f"colour.{r.wild}.adj", row.gold)),
+    )
     levels = tuple(reversed(r.levels))
     return pictures.TablePicture(
-        title=sentence(title), caption=self.text("sheet.picture.table_caption", players=row.players, n=row.players),
-        tiles=tuple((n, label) for n, label, _ in tiles), face_up=row.face_up, tokens=tokens,
-        deck_labels=tuple(self.text("sheet.picture.deck", level=lv) for lv in levels))
+        title=sentence(title),
+        caption=self.text("sheet.picture.table_caption", players=row.players, n=row.players),
+        tiles=tuple((n, label) for n, label, _ in tiles),
+        face_up=row.face_up,
+        tokens=tokens,
+        deck_labels=tuple(self.text("sheet.picture.deck", level=lv) for lv in levels),
+    )
 
 
 def zone_items(self: Builder) -> list[Item]:
@@ -106,8 +132,9 @@ def zone_items(self: Builder) -> list[Item]:
             source = next((z for z in self.rules.zones if z.name == zone.source), None)
             column = self.setup_column(zone.size_field)
             if source is not None:
-                text = self.text("sheet.setup.deal_column", source=self.spec_text(source.title), zone=title,
-                                 column=column)
+                text = self.text(
+                    "sheet.setup.deal_column", source=self.spec_text(source.title), zone=title, column=column
+                )
             else:
                 text = self.text("sheet.setup.deal_kind_column", kind=kind_title, zone=title, column=column)
         else:
@@ -131,16 +158,21 @@ def kind_tables(self: Builder) -> list[Part]:
         kind = next(k for k in self.rules.kinds if k.name == name)
         header: list[str] = []
         for col in kind.columns:
-            header += [self.text(f"colour.{g}") for g in self.rules.gems] if col.type is ColumnType.GEMS \
+            header += (
+                [self.text(f"colour.{g}") for g in self.rules.gems]
+                if col.type is ColumnType.GEMS
                 else [self.spec_text(col.title) if col.title is not None else col.name.replace("_", " ")]
+            )
         cells = [self.component_cells(kind, c) for c in kind.components]
         if kind.faces_of:  # one row per piece, its faces' values side by side ("13 / 14")
             pieces: dict[int, list[list[str]]] = {}
             for c, row in zip(kind.components, cells, strict=True):
                 pieces.setdefault(c.piece, []).append(row)
             # joined by non-breaking spaces: "1 / 2" stays on one line of a narrow column
-            rows = [["\u00a0/\u00a0".join(dict.fromkeys(values)) for values in zip(*faces, strict=True)]
-                    for faces in pieces.values()]
+            rows = [
+                ["\u00a0/\u00a0".join(dict.fromkeys(values)) for values in zip(*faces, strict=True)]
+                for faces in pieces.values()
+            ]
         else:
             rows = cells
         parts.append(Part("heading", title=self.text("sheet.kind.table", kind=self.spec_text(kind.title))))
@@ -170,18 +202,21 @@ def setup_blocks(self: Builder) -> list[Item]:
 
 
 def setup_item(self: Builder, block) -> Item:
-    text = self.text(f"sheet.setup.block.{'each' if block.each_player else 'once'}",
-                     effects=self.you().effects(block.effects))
-    return self.note_item(sentence(text), self.spec_text(block.title), self.marks(f"setup.{block.name}"),
-                          block.note)
+    text = self.text(
+        f"sheet.setup.block.{'each' if block.each_player else 'once'}", effects=self.you().effects(block.effects)
+    )
+    return self.note_item(sentence(text), self.spec_text(block.title), self.marks(f"setup.{block.name}"), block.note)
 
 
 def state_item(self: Builder, var) -> Item:
     """A declared variable where players read what the game remembers: who keeps it, what it
     holds and its first value; when a turn forgets it, and whether the others see it."""
-    text = self.text(f"sheet.state.{'each' if var.per_player else 'shared'}",
-                     title=self.text("sheet.state.title", title=self.spec_text(var.title)),
-                     type=self.state_type(var), initial=self.state_value(var))
+    text = self.text(
+        f"sheet.state.{'each' if var.per_player else 'shared'}",
+        title=self.text("sheet.state.title", title=self.spec_text(var.title)),
+        type=self.state_type(var),
+        initial=self.state_value(var),
+    )
     if var.reset == "turn":
         text = self.text("sheet.state.turn", item=text)
     if var.private:

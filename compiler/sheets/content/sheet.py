@@ -1,6 +1,7 @@
 """Sheets, content: the sheet assembled -- title, subtitle, provenance, the sections in their
 order (those a compact sheet gives way dropped), the house rules box and the summary.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -36,21 +37,39 @@ def build(self: Builder) -> Sheet:
         source_line += " " + self.text("sheet.source_base", path=path, sha=sha)
     sections = [self.glance(), self.scoring(), self.setup(), self.turn()]
     sections += [s for s in (self.tokens(), self.reserving(), self.buying(), self.nobles()) if s is not None]
-    sections += [self.ending(), self.worked_example() if self.compact < 2 else None,
-                 self.faq() if self.compact < 3 else None, self.mistakes() if self.compact < 4 else None]
+    sections += [
+        self.ending(),
+        self.worked_example() if self.compact < 2 else None,
+        self.faq() if self.compact < 3 else None,
+        self.mistakes() if self.compact < 4 else None,
+    ]
     shown = [s for s in sections if s is not None and s.parts]
     return Sheet(
-        lang=self.lang, title=title, subtitle=subtitle, source=shown_path(r.source.path), sha256=r.source.sha256,
-        bases=bases, source_line=source_line,
+        lang=self.lang,
+        title=title,
+        subtitle=subtitle,
+        source=shown_path(r.source.path),
+        sha256=r.source.sha256,
+        bases=bases,
+        source_line=source_line,
         house_title=self.text("sheet.house.title"),
         house_intro=self.text("sheet.house.intro", mark=self.text("sheet.mark")) if self.groups else "",
-        house=self.house_rules(), sections=shown,
-        labels={"mark": self.text("sheet.mark"), "lang": self.lang, "note": self.text("sheet.note"),
-                "colon": self.text("sheet.colon"), "in_english": self.text("sheet.in_english"),
-                "precise": self.text("sheet.precise")},
-        summary_title=self.text("sheet.summary.title"), summary=self.summary(),
+        house=self.house_rules(),
+        sections=shown,
+        labels={
+            "mark": self.text("sheet.mark"),
+            "lang": self.lang,
+            "note": self.text("sheet.note"),
+            "colon": self.text("sheet.colon"),
+            "in_english": self.text("sheet.in_english"),
+            "precise": self.text("sheet.precise"),
+        },
+        summary_title=self.text("sheet.summary.title"),
+        summary=self.summary(),
         colour_words=self.colour_words(),
-        title_lang="en" if self.is_english_only(r.title) else "", subtitle_en=subtitle_en)
+        title_lang="en" if self.is_english_only(r.title) else "",
+        subtitle_en=subtitle_en,
+    )
 
 
 def colour_words(self: Builder) -> pictures.Words:

@@ -1,6 +1,7 @@
 """Sheets, content: the turn summary box -- one turn in order: the action, each end-of-turn
 step and each end trigger as a check.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -45,18 +46,33 @@ def summary(self: Builder) -> list[Item]:
         if d.only_when_stuck:
             continue
         kind = topic(d, r)
-        word = (self.text(f"sheet.summary.kind.{kind}") if kind != "other"
-                else self.text("sheet.quote", x=self.headline(d, i + 1, False)))
+        word = (
+            self.text(f"sheet.summary.kind.{kind}")
+            if kind != "other"
+            else self.text("sheet.quote", x=self.headline(d, i + 1, False))
+        )
         if word not in kinds:
             kinds.append(word)
     # the line lists kinds of action: a variant changes it by adding or removing an action
-    added_or_removed = [c.path for c in r.changes if c.kind in ("add", "remove") and c.path.startswith("actions.")
-                        and c.path == change_group(c.path)]
+    added_or_removed = [
+        c.path
+        for c in r.changes
+        if c.kind in ("add", "remove") and c.path.startswith("actions.") and c.path == change_group(c.path)
+    ]
     lines = self.action_lines()
-    intro = (self.text("sheet.summary.action_lines", n=len(lines)) if len(lines) > 1
-             else self.text("sheet.summary.action", items=join(self.t, kinds, "or")))
-    items = [Item(sentence(intro), self.text("sheet.summary.action_lead"), self.marks(*added_or_removed),
-                  lines=tuple(lines) if len(lines) > 1 else ())]
+    intro = (
+        self.text("sheet.summary.action_lines", n=len(lines))
+        if len(lines) > 1
+        else self.text("sheet.summary.action", items=join(self.t, kinds, "or"))
+    )
+    items = [
+        Item(
+            sentence(intro),
+            self.text("sheet.summary.action_lead"),
+            self.marks(*added_or_removed),
+            lines=tuple(lines) if len(lines) > 1 else (),
+        )
+    ]
     limit_step, limit = held_limit(r)
     for i, d in enumerate(r.steps):
         paths = self.decision_paths(d, "end_of_turn")
@@ -77,8 +93,9 @@ def summary(self: Builder) -> list[Item]:
         if e is trigger and e.finish == "complete_round":
             text = self.text("sheet.summary.target", n=target)
         else:
-            text = self.text("sheet.summary.trigger", cond=self.you().condition(e.when),
-                             finish=self.text(f"sheet.finish.{e.finish}"))
+            text = self.text(
+                "sheet.summary.trigger", cond=self.you().condition(e.when), finish=self.text(f"sheet.finish.{e.finish}")
+            )
         items.append(Item(sentence(text), self.text("sheet.summary.end_lead"), self.marks(*paths)))
     return items
 
@@ -118,13 +135,20 @@ def _kind_line(self: Builder, kind: str, ds: list[Decision]) -> str:
     if not self.table.has(key):
         return ""
     p = Phraser(self.lang, self.rules, ds[0], table=self.table)
-    shared = [stmt for stmt in ds[0].effects if "take" in effect_names([stmt])
-              and all(any(unparse(stmt) == unparse(other) for other in d.effects) for d in ds)]
+    shared = [
+        stmt
+        for stmt in ds[0].effects
+        if "take" in effect_names([stmt])
+        and all(any(unparse(stmt) == unparse(other) for other in d.effects) for d in ds)
+    ]
     text = self.text(key)
     if shared:
         text = self.text("sheet.summary.line.and", x=text, y=p.effects(shared))
-    limits = [c for c in conjuncts(ds[0].condition) if all(any(unparse(c) == unparse(o) for o in conjuncts(d.condition))
-                                                             for d in ds)]
+    limits = [
+        c
+        for c in conjuncts(ds[0].condition)
+        if all(any(unparse(c) == unparse(o) for o in conjuncts(d.condition)) for d in ds)
+    ]
     if limits and not (len(limits) == 1 and isinstance(limits[0], Bool)):
         text = self.text("sheet.summary.line.only_if", x=text, cond=join(self.t, [p.condition(c) for c in limits]))
     return sentence(text)
@@ -143,6 +167,10 @@ def step_line(self: Builder, d: Decision, index: int) -> str:
         return title
     p = Phraser(self.lang, self.rules, table=self.table)
     fields = p.item_fields(prm.source) if prm.domain == "component" else {}
-    p.scope[prm.name] = Ref(DOMAIN_KINDS[prm.domain], f"ref.{prm.domain}.one", fields,
-                            holds=p.holds(prm.source) if prm.domain == "component" else "")
+    p.scope[prm.name] = Ref(
+        DOMAIN_KINDS[prm.domain],
+        f"ref.{prm.domain}.one",
+        fields,
+        holds=p.holds(prm.source) if prm.domain == "component" else "",
+    )
     return self.text("sheet.summary.step", title=title, cond=p.condition(d.condition))

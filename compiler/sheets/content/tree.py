@@ -1,5 +1,6 @@
 """Sheets, content: the sheet tree -- sections, paragraphs, lists, tables and pictures, every
 string final (phrased, plural forms chosen) but not yet marked up; :mod:`..render` lays it out."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -1,6 +1,7 @@
 """Sheets, content: the section on a turn and the sections of its kinds of action -- tokens,
 reserving, buying (with a purchase worked out) and nobles.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -31,11 +32,11 @@ def turn(self: Builder) -> Section:
     if r.steps:
         steps = [d for d in r.steps if d is not self.limit_step() and "visit" not in effect_names(d.effects)]
         headlines = join(self.t, [self.headline(d, i + 1, True) for i, d in enumerate(r.steps)])
-        parts.append(Part("para", [Item(sentence(self.text("sheet.turn.steps", n=len(r.steps),
-                                                           items=headlines)))]))
+        parts.append(Part("para", [Item(sentence(self.text("sheet.turn.steps", n=len(r.steps), items=headlines)))]))
         if steps:
-            parts.append(Part("list", [self.decision_item(d, r.steps.index(d) + 1, "end_of_turn", True, False)
-                                       for d in steps]))
+            parts.append(
+                Part("list", [self.decision_item(d, r.steps.index(d) + 1, "end_of_turn", True, False) for d in steps])
+            )
     return Section("turn", self.text("sheet.turn.title"), parts)
 
 
@@ -75,33 +76,45 @@ def buying(self: Builder) -> Section | None:
         d, prm = next((d, prm) for _, d in actions for prm in d.params if prm.domain == "payment")
         p = Phraser(self.lang, self.rules, d, table=self.table)
         paths = [f"actions.{dd.name}" for _, dd in actions]
-        facts.append(Item(sentence(self.price_sentence(p, prm)), self.text("sheet.buy.price_lead"),
-                          self.marks(*paths)))
+        facts.append(Item(sentence(self.price_sentence(p, prm)), self.text("sheet.buy.price_lead"), self.marks(*paths)))
         card = next((q.name for q in d.params if q.domain in ("face_up", "reserved")), None)
         bought = example.purchase(self.rules, prm.price, card) if card is not None else None
         if bought is not None:
             facts.append(Item(sentence(self.purchase_text(bought)), self.text("sheet.example.lead")))
     facts.append(Item(sentence(self.text("sheet.buy.bonus")), self.text("sheet.buy.bonus_lead")))
     worths = any(prm.worth is not None for _, d in actions for prm in d.params if prm.domain == "payment")
-    facts.append(Item(sentence(self.text("sheet.buy.wild.worth" if worths else "sheet.buy.wild", n=1)),
-                      capitalise(self.text(f"colour.{self.rules.wild}"))))
+    facts.append(
+        Item(
+            sentence(self.text("sheet.buy.wild.worth" if worths else "sheet.buy.wild", n=1)),
+            capitalise(self.text(f"colour.{self.rules.wild}")),
+        )
+    )
     parts.append(Part("para", facts))
     return Section("buy", self.text("sheet.buy.title"), parts)
 
 
 def tokens_list(self: Builder, amounts: dict[str, int]) -> str:
-    return join(self.t, [self.count("noun.token.lit", n, colour=self.t.form(f"colour.{g}.adj"))
-                         for g, n in amounts.items() if n > 0]) or self.text("sheet.example.nothing")
+    return join(
+        self.t,
+        [self.count("noun.token.lit", n, colour=self.t.form(f"colour.{g}.adj")) for g, n in amounts.items() if n > 0],
+    ) or self.text("sheet.example.nothing")
 
 
 def purchase_text(self: Builder, bought: example.Purchase) -> str:
     card = bought.card
     cost = dict(zip(self.rules.gems, card.cost, strict=True))
-    bonus = join(self.t, [self.count("attr.bonus.noun.lit", n, colour=self.t.form(f"colour.{g}.adj"))
-                          for g, n in bought.bonus.items()])
-    return self.text("sheet.example.purchase", **self.p.level(_int(card.level)),
-                     cost=self.tokens_list(cost), bonus=bonus, price=self.tokens_list(bought.price),
-                     wild=self.text(f"colour.{self.rules.wild}"))
+    bonus = join(
+        self.t,
+        [self.count("attr.bonus.noun.lit", n, colour=self.t.form(f"colour.{g}.adj")) for g, n in bought.bonus.items()],
+    )
+    return self.text(
+        "sheet.example.purchase",
+        **self.p.level(_int(card.level)),
+        cost=self.tokens_list(cost),
+        bonus=bonus,
+        price=self.tokens_list(bought.price),
+        wild=self.text(f"colour.{self.rules.wild}"),
+    )
 
 
 def nobles(self: Builder) -> Section | None:

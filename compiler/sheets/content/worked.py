@@ -6,6 +6,7 @@ a variant adds did for Anna (a city claimed, a post opened and its power used); 
 at the end of the turn that triggered the end, and that trigger; the last turn of the round;
 who may win; and the ranking levels applied to the two final positions.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -35,8 +36,10 @@ def worked_example(self: Builder) -> Section | None:
     w = self.worked
     if w is None or not self.rules.cards or w.trigger_seat is None:
         return None
-    names: dict[str, Any] = {**self.p.named("a", self.p.forms("sheet.example.a")),
-                             **self.p.named("b", self.p.forms("sheet.example.b"))}
+    names: dict[str, Any] = {
+        **self.p.named("a", self.p.forms("sheet.example.a")),
+        **self.p.named("b", self.p.forms("sheet.example.b")),
+    }
     items = _order(self, w, names) + _module_moves(self, w, names) + _at_trigger(self, w, names)
     items += _last_turn(self, w, names)
     title = self.text("sheet.example.title")
@@ -76,22 +79,30 @@ def _module_moves(self: Builder, w: WorkedGame, names: dict[str, Any]) -> list[I
             continue
         for is_step, decisions in ((False, r.actions), (True, r.steps)):
             # the rule that fills it: a step that applies itself (a post opened), told by its title
-            found += [(w.moves.index(move), self.headline(d, number, is_step), d.name)
-                      for number, d in enumerate(decisions, 1) if d.name not in added_decisions(r)
-                      and d.name in {x.name for x in r.steps if x.resolve == "all"} and _fills(d, held)]
+            found += [
+                (w.moves.index(move), self.headline(d, number, is_step), d.name)
+                for number, d in enumerate(decisions, 1)
+                if d.name not in added_decisions(r)
+                and d.name in {x.name for x in r.steps if x.resolve == "all"}
+                and _fills(d, held)
+            ]
     items = []
     for index, rule, name in sorted(set(found)):
         section = "end_of_turn" if any(d.name == name for d in r.steps) else "actions"
         marks = self.marks(f"{section}.{name}") if any(d.name == name for d in r.actions + r.steps) else ()
-        items.append(Item(sentence(self.text("sheet.example.module_move", **names, turn=w.moves[index].turn,
-                                             rule=rule)), "", marks))
+        items.append(
+            Item(
+                sentence(self.text("sheet.example.module_move", **names, turn=w.moves[index].turn, rule=rule)),
+                "",
+                marks,
+            )
+        )
     return items
 
 
 def _fills(decision: Decision, held: str) -> bool:
     """Does `decision`'s effects name the zone or set `held` (`me.claimed`, `me.markers`)?"""
-    return any(isinstance(node, Attribute) and node.name == held
-               for stmt in decision.effects for node in walk(stmt))
+    return any(isinstance(node, Attribute) and node.name == held for stmt in decision.effects for node in walk(stmt))
 
 
 def _card_points(self: Builder, seat: Seat) -> tuple[int, int]:
@@ -110,25 +121,36 @@ def _at_trigger(self: Builder, w: WorkedGame, names: dict[str, Any]) -> list[Ite
     if card_points + noble_points != anna.prestige:  # prestige of the spec's own sources too
         text = self.text("sheet.example.anna_other", **names, cards=cards, worth=worth, total=total)
     elif anna.nobles:
-        text = self.text("sheet.example.anna_nobles", **names, cards=cards, worth=worth,
-                         nobles=self.text("sheet.example.nobles", n=len(anna.nobles)),
-                         noble_worth=self.count("noun.point", noble_points),
-                         sum=f"{card_points} + {noble_points} = {anna.prestige}", total=total)
+        text = self.text(
+            "sheet.example.anna_nobles",
+            **names,
+            cards=cards,
+            worth=worth,
+            nobles=self.text("sheet.example.nobles", n=len(anna.nobles)),
+            noble_worth=self.count("noun.point", noble_points),
+            sum=f"{card_points} + {noble_points} = {anna.prestige}",
+            total=total,
+        )
     else:
         text = self.text("sheet.example.anna", **names, cards=cards, worth=worth, total=total)
     items = [Item(sentence(text))]
     reserves = any(effect_names(d.effects) & {"reserve", "reserve_top"} for d in r.actions)
     if len(anna.reserved) == 1 and reserves:
         points = next(c.points for c in r.cards if c.id == anna.reserved[0])
-        items.append(Item(sentence(self.text("sheet.example.reserved", **names,
-                                             worth=self.count("noun.point", points)))))
+        items.append(
+            Item(sentence(self.text("sheet.example.reserved", **names, worth=self.count("noun.point", points))))
+        )
     trigger = next(t for t in r.end if t.name == w.trigger)
     said = self.named("sheet.example.a")
     _know(said, anna)
     cond = said.condition(trigger.when)
-    items.append(Item(sentence(self.text("sheet.example.trigger", cond=cond,
-                                         finish=self.text(f"sheet.finish.{trigger.finish}"))),
-                      "", self.marks(f"end.{trigger.name}", *(f"values.{v}" for v in value_names(r, [trigger.when])))))
+    items.append(
+        Item(
+            sentence(self.text("sheet.example.trigger", cond=cond, finish=self.text(f"sheet.finish.{trigger.finish}"))),
+            "",
+            self.marks(f"end.{trigger.name}", *(f"values.{v}" for v in value_names(r, [trigger.when]))),
+        )
+    )
     return items
 
 
@@ -163,9 +185,17 @@ def _player(self: Builder, seat: Seat, p: int) -> example.Player:
     r = self.rules
     cards = {c.id: c for c in r.cards}
     nobles = {n.id: n for n in r.nobles}
-    return example.Player([cards[c] for c in seat.purchased], [nobles[n] for n in seat.nobles],
-                          [cards[c] for c in seat.reserved], p + 1, r.gems, r.wild, points=seat.prestige,
-                          held=seat.tokens, own=seat.holdings)
+    return example.Player(
+        [cards[c] for c in seat.purchased],
+        [nobles[n] for n in seat.nobles],
+        [cards[c] for c in seat.reserved],
+        p + 1,
+        r.gems,
+        r.wild,
+        points=seat.prestige,
+        held=seat.tokens,
+        own=seat.holdings,
+    )
 
 
 def _outcome(self: Builder, w: WorkedGame, names: dict, items: list[Item]) -> list[Item] | None:
@@ -183,15 +213,30 @@ def _outcome(self: Builder, w: WorkedGame, names: dict, items: list[Item]) -> li
         ph = self.named("sheet.example.a")
         ph.main_clause = True
         _know(ph, w.at_end[anna])
-        items.append(Item(sentence(self.text("sheet.example.only_eligible", **names, cond=ph.condition(eligible))),
-                          "", self.marks("winners.eligible")))
+        items.append(
+            Item(
+                sentence(self.text("sheet.example.only_eligible", **names, cond=ph.condition(eligible))),
+                "",
+                self.marks("winners.eligible"),
+            )
+        )
         steps.append(Item(sentence(self.text("sheet.example.wins", **self.p.named("winner", a_forms)))))
         return steps
     levels, decided = _levels(r, final[anna], final[ben])
     tied = bool(levels) and levels[0].winner is None
     key = "sheet.example.ben" if tied else "sheet.example.ben_ends"
-    items.append(Item(sentence(self.text(key, **names, total=self.count("noun.point", w.at_end[ben].prestige),
-                                         cards=self.count("attr.purchased.noun", len(w.at_end[ben].purchased))))))
+    items.append(
+        Item(
+            sentence(
+                self.text(
+                    key,
+                    **names,
+                    total=self.count("noun.point", w.at_end[ben].prestige),
+                    cards=self.count("attr.purchased.noun", len(w.at_end[ben].purchased)),
+                )
+            )
+        )
+    )
     marks: tuple[int, ...] = ()
     for out in levels:
         phrase = capitalise(self.rank_phrase(out.level))
@@ -201,9 +246,22 @@ def _outcome(self: Builder, w: WorkedGame, names: dict, items: list[Item]) -> li
             steps.append(Item(sentence(self.text("sheet.example.level_tie", level=phrase, x=out.values[0])), "", lm))
             continue
         winner, loser = (a_forms, b_forms) if out.winner == 0 else (b_forms, a_forms)
-        steps.append(Item(sentence(self.text(
-            "sheet.example.level_win", level=phrase, **self.p.named("winner", winner),
-            **self.p.named("loser", loser), x=out.values[out.winner], y=out.values[1 - out.winner])), "", lm))
+        steps.append(
+            Item(
+                sentence(
+                    self.text(
+                        "sheet.example.level_win",
+                        level=phrase,
+                        **self.p.named("winner", winner),
+                        **self.p.named("loser", loser),
+                        x=out.values[out.winner],
+                        y=out.values[1 - out.winner],
+                    )
+                ),
+                "",
+                lm,
+            )
+        )
     if decided:
         steps.append(Item(sentence(self.text("sheet.example.wins", **self.p.named("winner", a_forms)))))
     items.append(Item(self.text("sheet.example.ranking"), "", marks))

@@ -32,6 +32,7 @@ denotes), :mod:`.references` (values in their case forms), :mod:`.quantities`, :
 :mod:`.effects`, :mod:`.definitions`; the :class:`Phraser` (:mod:`.core`) binds their functions as
 its methods. :mod:`.kinds` and :mod:`.text` hold what they share.
 """
+
 from __future__ import annotations
 
 from .core import Phraser, describe, explain_definition
@@ -56,6 +57,28 @@ from .kinds import (
 from .quantities import constant
 from .text import capitalise, join, sentence
 
-__all__ = ["BOOL", "CARD", "CASES", "COLOUR", "COLOURS", "COMPONENT", "LEVEL", "NOBLE", "NONE", "NUMBER", "PAYMENT",
-           "PLAYER", "Fields", "PhraseError", "Phraser", "Ref", "capitalise", "constant", "describe",
-           "explain_definition", "join", "sentence", "state_type_key"]
+__all__ = [
+    "BOOL",
+    "CARD",
+    "CASES",
+    "COLOUR",
+    "COLOURS",
+    "COMPONENT",
+    "LEVEL",
+    "NOBLE",
+    "NONE",
+    "NUMBER",
+    "PAYMENT",
+    "PLAYER",
+    "Fields",
+    "PhraseError",
+    "Phraser",
+    "Ref",
+    "capitalise",
+    "constant",
+    "describe",
+    "explain_definition",
+    "join",
+    "sentence",
+    "state_type_key",
+]

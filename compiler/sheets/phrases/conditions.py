@@ -3,6 +3,7 @@
 Bound into :class:`~.core.Phraser`: ``and``/``or``/``not``, membership, aggregates over a
 collection, and comparisons, which read as count sentences where a side counts things.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -48,11 +49,11 @@ def condition(self: Phraser, node) -> str:  # noqa: C901 - one dispatch over nod
         case Aggregate(func="all" | "any" as f, body=body, var=var, collection=coll):
             inner = self.bind(var, coll)
             _, key = self.collection(coll)
-            return t.text(AGGREGATES[f].phrase, body=inner.condition(body),
-                          some=t.text(f"{key}.some"), **self.each(key))
+            return t.text(
+                AGGREGATES[f].phrase, body=inner.condition(body), some=t.text(f"{key}.some"), **self.each(key)
+            )
         case Conditional(test=test, then=a, otherwise=b):
-            return t.text("cond.if", test=self.condition(test), then=self.condition(a),
-                          otherwise=self.condition(b))
+            return t.text("cond.if", test=self.condition(test), then=self.condition(a), otherwise=self.condition(b))
     raise PhraseError(f"cannot phrase {type(node).__name__} as a condition")
 
 
@@ -93,15 +94,16 @@ def compare(self: Phraser, op: str, left, right) -> str:
         state = self.state_forms(right if lk == NONE else left) or {}
         return t.text(f"cond.state.{'none' if op == '==' else 'some'}", **self.named("x", state))
     if NONE in (lk, rk) and isinstance(right if lk == NONE else left, Attribute):  # an optional column
-        return t.text(f"cond.column.{'none' if op == '==' else 'some'}",
-                      **self.named("x", self.thing(right if lk == NONE else left)))
+        return t.text(
+            f"cond.column.{'none' if op == '==' else 'some'}",
+            **self.named("x", self.thing(right if lk == NONE else left)),
+        )
     if NONE in (lk, rk):
         other = right if lk == NONE else left
         kind = self.kind(other)
         ref = self.lookup(other.id) if isinstance(other, Name) else None
         item: Fields = {k: v for k, v in ref.fields.items() if k in _ITEM_FIELDS} if ref is not None else {}
-        return t.text(f"cond.{'none' if op == '==' else 'some'}.{kind}", **self.named("x", self.thing(other)),
-                      **item)
+        return t.text(f"cond.{'none' if op == '==' else 'some'}.{kind}", **self.named("x", self.thing(other)), **item)
     if lk != NUMBER or rk != NUMBER:
         if self.is_you(left) and self.is_you(right):  # you are always you
             return t.text("cond.always" if op == "==" else "cond.never")

@@ -1,5 +1,6 @@
 """Sheets, phrasing: the :class:`Phraser` and the entry points (:func:`describe`,
 :func:`explain_definition`)."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -21,9 +22,15 @@ class Phraser:
     conditions, effects, definitions) and are bound here: each family reads as one module,
     and every method still reaches any other as ``self.x``, whichever family holds it."""
 
-    def __init__(self, lang: str, rules: Rules, decision: Decision | None = None,
-                 table: tables.Table | None = None, scope: Mapping[str, Ref] | None = None,
-                 main_clause: bool = False):
+    def __init__(
+        self,
+        lang: str,
+        rules: Rules,
+        decision: Decision | None = None,
+        table: tables.Table | None = None,
+        scope: Mapping[str, Ref] | None = None,
+        main_clause: bool = False,
+    ):
         self.lang = lang
         self.rules = rules
         # A condition is phrased as a subordinate clause ("only if ...", "while ..."), where French
@@ -133,8 +140,11 @@ def describe(node, lang: str, rules: Rules, decision: Decision | None = None, ma
 # What a parameter of a definition reads as where a sheet or a diff explains the definition on its
 # own: a player is "the player", a colour "that colour", a component of a spec's kind "the city";
 # other parameters have no such phrase.
-_PARAM_REFS = {"player": (PLAYER, "ref.player.the"), "gem colour": (COLOUR, "ref.colour.that"),
-               "token colour": (COLOUR, "ref.colour.that")}
+_PARAM_REFS = {
+    "player": (PLAYER, "ref.player.the"),
+    "gem colour": (COLOUR, "ref.colour.that"),
+    "token colour": (COLOUR, "ref.colour.that"),
+}
 
 
 def explain_definition(definition, lang: str, rules: Rules, table: tables.Table | None = None) -> tuple[str, str]:

@@ -3,6 +3,7 @@
 Bound into :class:`~.core.Phraser`: a call reads as its definition's title with each
 placeholder replaced by its argument in words, never as its body.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING

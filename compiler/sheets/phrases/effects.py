@@ -4,6 +4,7 @@ Bound into :class:`~.core.Phraser`: every effect keyword, loops (fused into thei
 where they can be: "take 1 token of each chosen colour"), ``if`` and the effects on the
 spec's own variables.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -65,17 +66,24 @@ def effect(self: Phraser, node) -> str:
             return t.text("eff.for", body=self.bind(var, coll).effect(body), **self.each(key))
         case Sequence(stmts=stmts):  # the effects of a body, joined as a list of effects is
             return self.effects(stmts)
-        case When(test=Compare(op=">=", left=Index(obj=Name(id="supply"), index=c), right=k),
-                  then=Effect(name="take", args=(c2, amount)), otherwise=None) \
-                if "supply" not in self.scope and unparse(c) == unparse(c2) \
-                and self.const(k) is not None and self.const(k) == self.const(amount):
+        case When(
+            test=Compare(op=">=", left=Index(obj=Name(id="supply"), index=c), right=k),
+            then=Effect(name="take", args=(c2, amount)),
+            otherwise=None,
+        ) if (
+            "supply" not in self.scope
+            and unparse(c) == unparse(c2)
+            and self.const(k) is not None
+            and self.const(k) == self.const(amount)
+        ):
             # "if at least 1 gold token is in the supply, take 1 gold token": "take 1 gold token if any is left"
             return t.text("eff.take.if_left", n=self.const(k), count=self.tokens(c2, amount))
         case When(test=test, then=then, otherwise=None):
             return t.text("eff.if", test=self.condition(test), then=self.effect(then))
         case When(test=test, then=then, otherwise=other):
-            return t.text("eff.if_else", test=self.condition(test), then=self.effect(then),
-                          otherwise=self.effect(other))
+            return t.text(
+                "eff.if_else", test=self.condition(test), then=self.effect(then), otherwise=self.effect(other)
+            )
     raise PhraseError(f"cannot phrase the effect {getattr(node, 'name', type(node).__name__)}")
 
 
@@ -155,8 +163,11 @@ def _zone_effect(self, node) -> EffectDecl | None:
 
 def _is_bag(self: Phraser, node: object) -> bool:
     """Does `node` name a bag (a zone drawn from at random)?"""
-    return isinstance(node, Name) and node.id not in self.scope and any(
-        z.name == node.id and z.shape == "bag" for z in self.rules.zones)
+    return (
+        isinstance(node, Name)
+        and node.id not in self.scope
+        and any(z.name == node.id and z.shape == "bag" for z in self.rules.zones)
+    )
 
 
 def _zone_fields(self, decl: EffectDecl, args) -> dict:

@@ -1,5 +1,6 @@
 """Sheets, phrasing: the vocabulary every family of phrases shares -- the kinds of value a node
 can denote, how a variable is referred to (:class:`Ref`), the case forms and the operators' names."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -20,11 +21,30 @@ NEGATE = {">=": "<", ">": "<=", "<=": ">", "<": ">=", "==": "!=", "!=": "=="}
 
 # Kinds of values an expression can denote (beyond numbers and conditions).
 COLOUR, COLOURS, CARD, LEVEL, NOBLE, PAYMENT, PLAYER, NONE, NUMBER, BOOL = (
-    "colour", "colours", "card", "level", "noble", "payment", "player", "none", "number", "bool")
+    "colour",
+    "colours",
+    "card",
+    "level",
+    "noble",
+    "payment",
+    "player",
+    "none",
+    "number",
+    "bool",
+)
 COMPONENT = "component"  # a component of a kind of the spec's own (a city): issue 16, zones
 
-DOMAIN_KINDS = {"gem": COLOUR, "colour": COLOUR, "gem_set": COLOURS, "face_up": CARD, "reserved": CARD,
-                "deck": LEVEL, "noble": NOBLE, "payment": PAYMENT, "component": COMPONENT}
+DOMAIN_KINDS = {
+    "gem": COLOUR,
+    "colour": COLOUR,
+    "gem_set": COLOURS,
+    "face_up": CARD,
+    "reserved": CARD,
+    "deck": LEVEL,
+    "noble": NOBLE,
+    "payment": PAYMENT,
+    "component": COMPONENT,
+}
 
 
 # A declared variable's type (compiler/check/types.py) -> the kind of value it phrases as.
@@ -34,8 +54,11 @@ def state_kind(t) -> str:
         return "table"
     if hasattr(t, "elem") and hasattr(t.elem, "kind"):  # a set of components: read as a zone is
         return "zone"
-    return COLOURS if hasattr(t, "elem") else {"int": NUMBER, "bool": BOOL, "gem": COLOUR, "colour": COLOUR,
-                                               "player": PLAYER}[name]
+    return (
+        COLOURS
+        if hasattr(t, "elem")
+        else {"int": NUMBER, "bool": BOOL, "gem": COLOUR, "colour": COLOUR, "player": PLAYER}[name]
+    )
 
 
 def state_type_key(t) -> str:

@@ -5,6 +5,7 @@ variables ("that colour") and the spec's own variables, and the kind of value an
 denotes (a number, a condition, a colour, a card, a player...), which every other family reads
 to choose its phrase.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -91,9 +92,12 @@ def item_fields(self: Phraser, source: str) -> Fields:
     word = kind.item.get(self.lang) or kind.item.en
     words = kind.words(self.lang) if kind.item.get(self.lang) else kind.words("en")
     table = self.t.table
-    return {"item": word, "item_of": words.form("few") or table.text("item.of", item=word),
-            "plural": words.form("other") or table.text("item.plural", item=word),
-            "gender": words.gender if words.lang == self.lang else ""}
+    return {
+        "item": word,
+        "item_of": words.form("few") or table.text("item.of", item=word),
+        "plural": words.form("other") or table.text("item.plural", item=word),
+        "gender": words.gender if words.lang == self.lang else "",
+    }
 
 
 def bind(self: Phraser, var: str, collection) -> Phraser:
@@ -102,8 +106,7 @@ def bind(self: Phraser, var: str, collection) -> Phraser:
     child = type(self)(self.lang, self.rules, table=self.t.table, scope=self.scope)
     holds = self.held_kind(collection) if kind == COMPONENT else None
     if holds is not None:  # "that city" (fr, nl, sr: "that piece (city)"), of the zone's (or set's) kind
-        child.scope[var] = Ref(kind, "ref.component.that", self.item_fields(holds), coll=coll_key,
-                               holds=holds)
+        child.scope[var] = Ref(kind, "ref.component.that", self.item_fields(holds), coll=coll_key, holds=holds)
     else:
         child.scope[var] = Ref(kind, f"ref.{kind}.that", coll=coll_key)
     return child

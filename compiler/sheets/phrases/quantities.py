@@ -5,6 +5,7 @@ number of ..."), a counted quantity compared with a number as a count sentence (
 fewer than 3 reserved cards"), a payment's price and worth; and :func:`constant`, the fold
 of what is the same in every game.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -35,10 +36,12 @@ def count_form(self: Phraser, node) -> tuple[str, str, dict] | None:
         case Index(obj=Name(id="face_up"), index=lvl) if "face_up" not in self.scope:
             return "q.face_up.count", "noun.card", self.level(lvl)
         case Name(id="nobles_left" | "player_count" | "passes" as i) if i not in self.scope:
-            return f"q.{i}.count", {"nobles_left": "noun.noble", "player_count": "noun.player",
-                                    "passes": "noun.pass"}[i], {}
-        case Call(func="size", args=(coll,)) if self.state_forms(coll) is not None \
-                and self.component_set(coll) is None:
+            return (
+                f"q.{i}.count",
+                {"nobles_left": "noun.noble", "player_count": "noun.player", "passes": "noun.pass"}[i],
+                {},
+            )
+        case Call(func="size", args=(coll,)) if self.state_forms(coll) is not None and self.component_set(coll) is None:
             return "q.size_state.count", "noun.colour", self.named("state", self.state_forms(coll) or {})
         case Call(func="size", args=(coll,)) if self.rules.zones and self.zone(coll) is not None:
             holds = self.held_kind(coll)  # "holds at least 1 city": counted by the kind's item
@@ -49,8 +52,7 @@ def count_form(self: Phraser, node) -> tuple[str, str, dict] | None:
         case Attribute(obj=o, name=attr) if attr in COUNTED and self.kind(o) == PLAYER:
             person, who = self.player(o)
             return f"attr.{attr}.{person}.count", f"attr.{attr}.noun", who
-        case Index(obj=Attribute(obj=o, name=attr), index=c) if (attr in ("tokens", "bonus")
-                                                                 and self.kind(o) == PLAYER):
+        case Index(obj=Attribute(obj=o, name=attr), index=c) if attr in ("tokens", "bonus") and self.kind(o) == PLAYER:
             person, who = self.player(o)
             variant, fields = self.colour(c)
             return f"attr.{attr}.{person}.count", f"attr.{attr}.noun.{variant}", {**who, **fields}
@@ -101,8 +103,7 @@ def _read(self: Phraser, node) -> str | None:  # noqa: C901 - one dispatch over 
             return self.defined(node)
         case Name(id=i) if i in ("player_count", "round", "turn", "passes", "nobles_left") and i not in self.scope:
             return t.text(f"q.{i}.np")
-        case Call(func="size", args=(coll,)) if self.state_forms(coll) is not None \
-                and self.component_set(coll) is None:
+        case Call(func="size", args=(coll,)) if self.state_forms(coll) is not None and self.component_set(coll) is None:
             return t.text("fn.size.state", **self.named("state", self.state_forms(coll) or {}))
         case Name() | Attribute() | Index() if self.state_forms(node) is not None:
             return (self.state_forms(node) or {})[""]
@@ -111,8 +112,7 @@ def _read(self: Phraser, node) -> str | None:  # noqa: C901 - one dispatch over 
             return t.text(f"q.supply.np.{variant}", **fields)
         case Index(obj=Name(id="deck" | "face_up" as i), index=lvl) if i not in self.scope:
             return t.text(f"q.{i}.np", **self.level(lvl))
-        case Attribute(obj=Name(id="setup"), name=attr) if "setup" not in self.scope \
-                and attr in BUILTIN_SETUP_FIELDS:
+        case Attribute(obj=Name(id="setup"), name=attr) if "setup" not in self.scope and attr in BUILTIN_SETUP_FIELDS:
             return t.text(f"q.setup.{attr}.np")
         case Attribute(obj=Name(id="setup"), name=attr) if "setup" not in self.scope:  # a declared field
             field = next(f for f in self.rules.player_fields if f.name == attr)
@@ -128,8 +128,9 @@ def _read(self: Phraser, node) -> str | None:  # noqa: C901 - one dispatch over 
             return t.text("q.component.np", column=self.column(attr, o), **self.named("x", self.thing(o)))
         case Index(obj=Attribute(obj=o, name=attr), index=c) if self.kind(o) == COMPONENT:
             variant, fields = self.colour(c)
-            return t.text(f"q.component.np.{variant}", column=self.column(attr, o),
-                          **self.named("x", self.thing(o)), **fields)
+            return t.text(
+                f"q.component.np.{variant}", column=self.column(attr, o), **self.named("x", self.thing(o)), **fields
+            )
         case Call(func="size", args=(coll,)) if self.zone(coll) is not None:  # a zone, a set of components
             return t.text("fn.size.zone", **self.named("zone", self.zone(coll) or {}))
         case Attribute(obj=o, name=attr) if self.kind(o) in (CARD, NOBLE, PAYMENT):

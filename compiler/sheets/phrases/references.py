@@ -4,6 +4,7 @@ Bound into :class:`~.core.Phraser`: colours, cards, levels, nobles, players, zon
 spec's variables and collections, each as the forms a template needs (``{x}``, ``{x_of}``,
 ``{x_in}``, ``{x_acc}``).
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -35,13 +36,19 @@ def word(self: Phraser, node: Word, keyword_type=None) -> str:
     """A keyword: where one component of a kind with a `key` has it in its column, that component
     by its item and key ("trading post 3", "comptoir 3"): the words a table uses for it; else the
     keyword itself, quoted as the language quotes."""
-    columns = [(k, i) for k in self.rules.kinds for i, c in enumerate(k.columns) if c.type is ColumnType.KEYWORD
-               and (keyword_type is None or (k.name, c.name) == (keyword_type.kind, keyword_type.column))]
+    columns = [
+        (k, i)
+        for k in self.rules.kinds
+        for i, c in enumerate(k.columns)
+        if c.type is ColumnType.KEYWORD
+        and (keyword_type is None or (k.name, c.name) == (keyword_type.kind, keyword_type.column))
+    ]
     holders = [(k, c) for k, i in columns for c in k.components if c.values[i] == node.value]
     if len(holders) == 1 and holders[0][0].key:
         kind, component = holders[0]
-        return self.t.text("word.component", item=kind.item.get(self.lang) or kind.item.en,
-                           id=str(kind.value(component, kind.key)))
+        return self.t.text(
+            "word.component", item=kind.item.get(self.lang) or kind.item.en, id=str(kind.value(component, kind.key))
+        )
     return self.t.text("word.keyword", x=node.value)
 
 
@@ -88,9 +95,18 @@ def zone(self: Phraser, node) -> Fields | None:
 
 def component_set(self: Phraser, node):
     """The variable holding a set of components that `node` reads (`me.markers`), else None."""
-    var = self.own_state(node) if isinstance(node, Attribute) else next(
-        (v for v in self.rules.variables if isinstance(node, Name) and node.id not in self.scope
-         and v.name == node.id and not v.per_player), None)
+    var = (
+        self.own_state(node)
+        if isinstance(node, Attribute)
+        else next(
+            (
+                v
+                for v in self.rules.variables
+                if isinstance(node, Name) and node.id not in self.scope and v.name == node.id and not v.per_player
+            ),
+            None,
+        )
+    )
     return var if var is not None and state_kind(var.type) == "zone" else None
 
 
@@ -112,9 +128,18 @@ def own_state(self: Phraser, node):
 
 def keyed_state(self: Phraser, node: object) -> Any:
     """The keyed variable `node` names (`me.satchels`, `forts`), whose entries `node[key]` are read, else None."""
-    var = self.own_state(node) if isinstance(node, Attribute) else next(
-        (v for v in self.rules.variables if isinstance(node, Name) and node.id not in self.scope
-         and v.name == node.id and not v.per_player), None)
+    var = (
+        self.own_state(node)
+        if isinstance(node, Attribute)
+        else next(
+            (
+                v
+                for v in self.rules.variables
+                if isinstance(node, Name) and node.id not in self.scope and v.name == node.id and not v.per_player
+            ),
+            None,
+        )
+    )
     return var if var is not None and hasattr(var.type, "key") else None
 
 
@@ -159,8 +184,10 @@ def collection(self: Phraser, node) -> tuple[str, str]:
         ref = self.lookup(node.id)
         if ref is not None and ref.kind == COLOURS:
             return COLOUR, "coll.chosen_colours"
-    raise PhraseError("a loop runs over the gem colours, the colours, the levels, the players, the other "
-                      "players, a chosen set of colours, a declared set or a zone")
+    raise PhraseError(
+        "a loop runs over the gem colours, the colours, the levels, the players, the other "
+        "players, a chosen set of colours, a declared set or a zone"
+    )
 
 
 def collection_phrase(self: Phraser, node) -> str:
@@ -187,8 +214,7 @@ def forms(self: Phraser, key: str, **fields) -> Fields:
 
 def each(self: Phraser, coll_key: str) -> Fields:
     """'each gem colour' and 'the gem colours' in their four forms (each, each_of..., all, all_of...)."""
-    return {**self.named("each", self.forms(f"{coll_key}.each")),
-            **self.named("all", self.forms(f"{coll_key}.all"))}
+    return {**self.named("each", self.forms(f"{coll_key}.each")), **self.named("all", self.forms(f"{coll_key}.all"))}
 
 
 def named(self: Phraser, prefix: str, forms: Mapping[str, str]) -> Fields:
@@ -233,8 +259,7 @@ def thing(self: Phraser, node) -> Fields:
 def colour(self: Phraser, node) -> tuple[str, Fields]:
     """('lit', {colour: adjective}) for a colour written by name, else ('ref', four forms)."""
     if isinstance(node, Name) and node.id in self.rules.colours and node.id not in self.scope:
-        return "lit", {"colour": self.t.form(f"colour.{node.id}.adj"),
-                       "colour_name": self.t.text(f"colour.{node.id}")}
+        return "lit", {"colour": self.t.form(f"colour.{node.id}.adj"), "colour_name": self.t.text(f"colour.{node.id}")}
     return "ref", self.named("colour", self.thing(node))
 
 

@@ -1,5 +1,6 @@
 """Sheets, phrasing: text helpers -- lists joined in a language, sentences, and the table of
 words a phraser reads (with the wild colour's name filled in)."""
+
 from __future__ import annotations
 
 import functools
