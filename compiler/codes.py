@@ -40,6 +40,7 @@ SENSE = Family(
     "`kinds`, `flow`, `bounds`), "
     "`compiler/emit/engine.py`, `app/rule_errors.py`",
 )
+NATIVE = Family("native build", "`compiler/native/build.py`")
 INTERNAL = Family("internal", "`compiler/emit/engine.py`")
 SHEETS = Family(
     "translations and sheets", "`compiler/sheets/lint.py`, `compiler/sheets/tables.py`, `compiler/check/texts.py`"
@@ -317,6 +318,14 @@ CODES: dict[str, Code] = _index(
                 "action of the spec, or the action taken when stuck",
             ),
             ("E571", "`extra_turn()` where no turn is played: in `setup`"),
+        ),
+        *_codes(
+            NATIVE,
+            (
+                "E597",
+                "a native engine that cannot be built (`--native`): Cython (the `native` extra), a C compiler or "
+                "Python's C headers missing, or a build step that failed; the pure-Python engine still plays",
+            ),
         ),
         *_codes(
             INTERNAL,
