@@ -29,14 +29,16 @@ from .encoding import Encoder
 ENV_ID = "splendor_rules/Splendor-v0"
 
 
-def engine_module(engine=None):
-    """The engine module for `engine` (see :mod:`playtest.rl`); None is the official spec."""
+def engine_module(engine=None, native: bool = False):
+    """The engine module for `engine` (see :mod:`playtest.rl`); None is the official spec. With
+    `native`, a spec or module path or name gives its native build (playtest.engines.load); an Engine
+    or a module is used as given (``engines.load(spec, native=True)`` makes a native Engine)."""
     if engine is None:
         engine = engines.ROOT / "rulespec" / "official.yaml"
     if isinstance(engine, engines.Engine):
         return engine.module
     if isinstance(engine, (str, os.PathLike)):
-        return engines.load(str(engine)).module
+        return engines.load(str(engine), native=native).module
     if all(hasattr(engine, n) for n in engines.REQUIRED):
         return engine
     raise TypeError(f"not an engine: {engine!r} (a spec path, a module path or name, an Engine or a module)")
@@ -69,9 +71,10 @@ class SplendorAEC(AECEnv):
         max_turns: int | None = None,
         illegal_reward: float = -1.0,
         reserved_slots: int | None = None,
+        native: bool = False,
     ):
         super().__init__()
-        self.module = engine_module(engine)
+        self.module = engine_module(engine, native)
         self.players = players if players is not None else default_players(self.module)
         if self.players not in tuple(self.module.PLAYER_COUNTS):
             raise ValueError(
@@ -200,8 +203,9 @@ class SplendorEnv(gymnasium.Env):
         max_turns: int | None = None,
         illegal_reward: float = -1.0,
         reserved_slots: int | None = None,
+        native: bool = False,
     ):
-        self.module = engine_module(engine)
+        self.module = engine_module(engine, native)
         self.players = players if players is not None else default_players(self.module)
         if self.players not in tuple(self.module.PLAYER_COUNTS):
             raise ValueError(
