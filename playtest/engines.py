@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from compiler import native as native_build
 from compiler import pipeline
-from compiler.diagnostics import CompileError
+from compiler.diagnostics import CompileError, SourceMap
 from compiler.front.locate import find_spec
 from compiler.front.reading import read_file, reason
 from compiler.front.source import display_path
@@ -116,12 +116,12 @@ def load(target: str, cache_dir: str | os.PathLike | None = None, sources=None, 
     return Engine(module, engine.label, engine.source, engine.path, str(folder))
 
 
-def native_dir(cache_dir: str | os.PathLike | None = None) -> pathlib.Path:
+def native_dir(cache_dir: str | os.PathLike[str] | None = None) -> pathlib.Path:
     """Where native builds are kept: `native` in the cache folder given, else compiler.native's default."""
     return pathlib.Path(cache_dir) / "native" if cache_dir is not None else native_build.default_cache_dir()
 
 
-def _load(target: str, cache_dir, sources) -> Engine:
+def _load(target: str, cache_dir: str | os.PathLike[str] | None, sources: SourceMap | None) -> Engine:
     path = pathlib.Path(target)
     if target.endswith((".yaml", ".yml")):
         return _from_spec(path, target, cache_dir, sources)
@@ -218,7 +218,7 @@ def _from_file(path: pathlib.Path, label: str) -> Engine:
 
 
 def from_source(
-    text: str, filename: str = "<engine>", native: bool = False, native_folder: str | os.PathLike | None = None
+    text: str, filename: str = "<engine>", native: bool = False, native_folder: str | os.PathLike[str] | None = None
 ) -> types.ModuleType:
     """The module for an engine's source text, built once per process and text; with `native`,
     its native build (from `native_folder`'s cache, else built there: NativeUnavailable if it cannot be)."""
