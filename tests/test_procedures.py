@@ -193,4 +193,6 @@ def test_diff_names_the_new_procedures_and_a_changed_body(tmp_path):
         encoding="utf-8",
     )
     rules, other = pipeline.load_rules(str(tmp_path / "procedures.yaml")), pipeline.load_rules(str(changed))
-    assert "take 1 gold token" in diff.render(diff.compare(rules, other), rules, other, "en")
+    text = diff.render(diff.compare(rules, other), rules, other, "en")
+    assert "take 1 gold token" in text
+    assert "Buy a face-up card" not in text  # the calls are as they were: the procedure changed, not them

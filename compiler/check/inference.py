@@ -555,7 +555,8 @@ class Inferrer:
                 if name not in EFFECTS:
                     self.r.error(
                         "E409",
-                        f"unknown effect '{name}'{did_you_mean(name, EFFECTS)} (effects: {', '.join(EFFECTS)})",
+                        f"unknown effect '{name}'{did_you_mean(name, [*EFFECTS, *procedures.named(self)])} "
+                        f"(effects: {', '.join([*EFFECTS, *procedures.named(self)])})",
                         node.span,
                     )
                     for a in args:

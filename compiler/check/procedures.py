@@ -88,6 +88,11 @@ def call(inferrer: Any, node: Performed, scope: Scope) -> None:
         )
 
 
+def named(inferrer: Any) -> list[str]:
+    """The spec's procedures known so far, in the order they were typed: effects a spec may write."""
+    return [name for name, (_, result) in inferrer.definitions.items() if result == EFFECTS]
+
+
 def in_expression(inferrer: Any, node: Any, func: str, args: tuple[Any, ...], scope: Scope) -> Any:
     """E572: a procedure called where a value is wanted."""
     inferrer.r.error(

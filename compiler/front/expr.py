@@ -167,10 +167,12 @@ class Performed(Sequence):
     """A call of a procedure (a definition with `do:`, compiler/check/procedures.py) as an effect:
     `stmts` is its body with the arguments in place of its parameters, so that every pass that
     walks statements sees the effects it stands for (a `Sequence` of them); `name` and `args` are
-    the call as written, for the sheets, `diff` and the messages."""
+    the call as written, for the sheets, `diff` and the messages. Two calls are equal when they are
+    written alike (`diff` compares the call, and the procedure apart), whatever the body stands for."""
 
-    name: str
-    args: tuple[Expr, ...]
+    stmts: tuple[Stmt, ...] = field(compare=False)
+    name: str = ""
+    args: tuple[Expr, ...] = ()
 
 
 Stmt = Effect | ForEach | When | Sequence
