@@ -196,3 +196,57 @@ def test_diff_names_the_new_procedures_and_a_changed_body(tmp_path):
     text = diff.render(diff.compare(rules, other), rules, other, "en")
     assert "take 1 gold token" in text
     assert "Buy a face-up card" not in text  # the calls are as they were: the procedure changed, not them
+
+
+# -- spec -> check and compile agree (the gate, on the test spec broken in the ways a procedure can be)
+
+PROCEDURE_MUTATIONS = [
+    ('do: ["acquire(card)", "reward(card)"]', "do: []"),
+    ('do: ["acquire(card)", "reward(card)"]', 'do: "acquire(card)"'),
+    ('do: ["acquire(card)", "reward(card)"]', "do: [3]"),
+    ('do: ["acquire(card)", "reward(card)"]', 'do: ["acquire(card)", "gain(card)"]'),
+    ('do: ["acquire(card)", "reward(card)"]', 'is: "1"\n    do: ["acquire(card)"]'),
+    ('params: {card: card}\n    do: ["acquire', 'params: {card: carrd}\n    do: ["acquire'),
+    ('"pay(payment)", "gain(card)"]', '"pay(payment)", "gain()"]'),
+    ('"pay(payment)", "gain(card)"]', '"pay(payment)", "gain(payment)"]'),
+    ('"take_each(1)"', '"take_each(me)"'),
+    ("  take_one:", "  take:"),
+    ('"gain {card}"', '"gain {cards}"'),
+]
+
+
+@pytest.mark.parametrize("old, new", PROCEDURE_MUTATIONS)
+def test_a_broken_procedure_is_refused_by_check_and_compile_alike(tmp_path, old, new):
+    text = SPEC.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    path = tmp_path / "mutant.yaml"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    try:
+        pipeline.load_rules(str(path))
+    except CompileError as checked:
+        with pytest.raises(CompileError) as compiled:
+            pipeline.compile_spec(str(path))
+        assert sorted(d.code for d in compiled.value.diagnostics) == sorted(d.code for d in checked.diagnostics)
+        assert all(d.span is not None for d in checked.diagnostics)  # every one located
+    else:
+        assert "def _do_buy_face_up" in pipeline.compile_spec(str(path)).text
+
+
+def test_a_component_moved_again_through_a_call_is_refused_in_the_body(tmp_path):
+    broken = ROOT / "tests" / "broken"
+    shutil.copy(broken / "cities.csv", tmp_path / "cities.csv")
+    text = (broken / "component_moved_twice.yaml").read_text(encoding="utf-8").replace("../../rulespec/", "")
+    for name in ("splendor_cards.csv", "splendor_nobles.csv"):
+        shutil.copy(ROOT / "rulespec" / name, tmp_path / name)
+    old = '"discard(city)"]'
+    assert text.count(old) == 1
+    text = (
+        text.replace(old, '"lose(city)"]')
+        + 'define:\n  lose:\n    title: "lose {c}"\n    params: {c: cities}\n    do: ["discard(c)"]\n'
+    )
+    (tmp_path / "spec.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(CompileError) as err:
+        pipeline.load_rules(str(tmp_path / "spec.yaml"))
+    [d] = err.value.diagnostics
+    assert (d.code, d.span.line) == ("E547", text.count("\n"))  # at discard(c), the body's last line
+    assert d.message == "'discard' moves the chosen component 'city' again: 'move' already moved it (line 108)"
