@@ -19,6 +19,13 @@ from compiler import native
 from playtest import engines
 
 
+@pytest.fixture(autouse=True)
+def no_engine_loaded_yet(monkeypatch):
+    """A process that has loaded no engine: one built earlier in this worker (tests/test_native.py)
+    would be used as it is, rightly, without asking for the tools again."""
+    monkeypatch.setattr(engines, "_LOADED", {})
+
+
 def _without_cython(monkeypatch):
     real = importlib.metadata.version
 
