@@ -42,6 +42,7 @@ except ImportError as e:  # pragma: no cover - the message is the point
 
 from .encoding import UNBOUNDED, Encoder, Field
 from .envs import ENV_ID, SplendorAEC, SplendorEnv, aec_env, default_players, engine_module
+from .vector import SplendorVectorEnv
 
 __all__ = [
     "ENV_ID",
@@ -50,6 +51,7 @@ __all__ = [
     "Field",
     "SplendorAEC",
     "SplendorEnv",
+    "SplendorVectorEnv",
     "aec_env",
     "default_players",
     "engine_module",
