@@ -52,6 +52,7 @@ ATTRIBUTES = (
     "prestige",
 )
 _UNSET = object()  # a key no block holds: the first write of a row always copies
+_NOTHING: list[Any] = []  # the blind reserves an observer hides from itself (never changed)
 
 
 def state_reader(cls: type, names: tuple[str, ...]) -> attrgetter[Any]:
@@ -323,7 +324,7 @@ class ObservationWriter:
                 sink += tokens[p]
                 sink += lists[c + 1]
                 sink += counters
-            blind = blind_all[p] if other else ()
+            blind = blind_all[p] if other else _NOTHING
             if lists[c + 2] != reserved or lists[c + 3] != blind:
                 self._write_reserved(reserved, blind, i + self.seat_run, b, row)
                 lists[c + 2], lists[c + 3] = list(reserved), list(blind)
