@@ -124,6 +124,7 @@ def test_the_vector_env_follows_gymnasiums_conventions(official):
     again, _ = rl.SplendorVectorEnv(3, engine=official, players=2).reset(seed=5)
     assert obs.tobytes() == again.tobytes()  # seeded games: game b from seed + b
     check_batch(env, obs, info)
+    assert info["_action_mask"].all() and info["_seat"].all()
     rng = np.random.default_rng(5)
     finished = 0
     for _ in range(1200):

@@ -11,7 +11,8 @@ action and returns the new game's first observation, reward 0, both flags false.
 Every seat is played by the caller (self-play). Each row is the observation of the seat to act
 (as :class:`~playtest.rl.Encoder` lays it out, seats relative to it), with its legal actions in
 ``infos["action_mask"]`` (bool, ``(num_envs, NUM_ACTIONS)``; also :meth:`action_masks`) and the
-seat in ``infos["seat"]``. The reward goes to the seat that acted: its ``returns()`` once the
+seat in ``infos["seat"]`` (each key of the infos has its ``"_key"`` array, as Gymnasium's vector
+infos do). The reward goes to the seat that acted: its ``returns()`` once the
 game is over, 0 before; on that step the row is that seat's view of the final position, its
 mask all false, and ``infos["returns"]`` holds every seat's returns (``infos["_returns"]``
 says which games ended so). An illegal action ends its game with ``illegal_reward`` for the
@@ -180,7 +181,9 @@ class SplendorVectorEnv(VectorEnv):
         return np.array(seats, dtype=np.int64)
 
     def _infos(self, seats: np.ndarray) -> dict[str, Any]:
-        return {"action_mask": self._out(self._mask), "seat": seats}
+        """The infos every game has; each key's "_key" says which games have it (Gymnasium's convention)."""
+        every = np.ones(self.num_envs, dtype=bool)
+        return {"action_mask": self._out(self._mask), "_action_mask": every, "seat": seats, "_seat": every}
 
     def _out(self, array: np.ndarray) -> np.ndarray:
         return array.copy() if self.copy else array
