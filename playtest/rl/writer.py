@@ -85,7 +85,7 @@ def row_view(row: np.ndarray) -> Any:
 class Row:
     """One observation row and what the writer last put in it (see the module docstring)."""
 
-    __slots__ = ("array", "view", "keys", "hot", "lists")
+    __slots__ = ("array", "view", "keys", "hot", "lists", "state")
 
     def __init__(self, array_row: np.ndarray, blocks: int, lists: int) -> None:
         # lists: the market and noble row last written, then per relative seat its purchased cards,
@@ -96,6 +96,7 @@ class Row:
         self.keys: list[Any] = [_UNSET] * blocks
         self.hot: list[int] = []
         self.lists: list[Any] = [_UNSET] * lists
+        self.state: Any = _UNSET  # the declared state's values and observer last written
 
 
 class ObservationWriter:
@@ -229,6 +230,7 @@ class ObservationWriter:
             row.keys[:] = [_UNSET] * len(row.keys)
             row.lists[:] = [_UNSET] * len(row.lists)
             row.hot.clear()
+            row.state = _UNSET
             return
         mv, hot = row.view, row.hot
         for i in hot:
@@ -237,7 +239,7 @@ class ObservationWriter:
         self._write_table(game, me, row, sink)
         self._write_seats(game, me, row, sink)
         if self.var_region[1]:
-            self._write_vars(game, me, mv)
+            self._write_vars(game, me, row)
         if self.zone_plan:
             self._write_zones(game, me, row)
         for at, d in self.taken_bits:
@@ -351,11 +353,15 @@ class ObservationWriter:
             i += cs
             b += 1
 
-    def _write_vars(self, game: Any, me: int, mv: Any) -> None:
-        """The declared state's region, through the encoder's own code (a few values)."""
+    def _write_vars(self, game: Any, me: int, row: Row) -> None:
+        """The declared state's region, through the encoder's own code, when its values changed."""
         enc, n, out = self.encoder, self.players, self.scratch
         state: dict[str, Any] = {"seats": [{} for _ in range(n)]}
         self.module._state_json(game, state, me)
+        values = (me, state.get("vars"), [seat.get("vars") for seat in state["seats"]])
+        if row.state == values:
+            return
+        row.state = values
         start, stop = self.var_region
         out[start:stop] = [0.0] * (stop - start)
         for name, tag, private, at in enc.shared_vars:
@@ -365,7 +371,7 @@ class ObservationWriter:
             for k in range(n):
                 value = state["seats"][(me + k) % n]["vars"][name]
                 enc._encode_var(out, at + k * width, tag, private, value, me)
-        mv[start:stop] = array("f", out[start:stop])
+        row.view[start:stop] = array("f", out[start:stop])
 
     def _write_zones(self, game: Any, me: int, row: Row) -> None:
         """Each zone: a pile's count, a display's, row's or holding's slots (see Encoder)."""
