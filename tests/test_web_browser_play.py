@@ -19,6 +19,7 @@ from tests.helpers.browser import (
     moves_shown,
     play_by_clicks,
     require_browser,
+    seat_page,
     shoot,
 )
 from tests.helpers.web import Server, free_port
@@ -294,3 +295,33 @@ def test_returning_tokens_says_how_many_and_a_payment_marks_the_card_it_pays_for
             browser.close()
     finally:
         server.kill()
+
+
+def test_a_turn_variable_marked_for_display_shows_on_the_board_while_the_turn_lasts(tmp_path):
+    """tests/specs/turn-display.yaml: two turn variables set by taking gems, `taken` marked
+    `display: true`, `quiet` not. With a token limit of 2, a take of three tokens sends the seat
+    to the return step in the same turn: the board shows `taken` by its title, "no" before the take
+    and "yes" during the step (its value then), and never `quiet`."""
+    require_browser()
+    spec = pathlib.Path(__file__).resolve().parent / "specs" / "turn-display.yaml"
+    variant = catalogue.load([str(spec)])["turn-display"]
+    module = variant.module
+    meta = views.meta(module)
+    title = next(v.title.en for v in variant.rules.variables if v.name == "taken")
+    with seat_page(tmp_path, spec, "turn-display") as (page, errors, seed):
+        game = module.new_game(2, seed=seed)
+        page.wait_for_selector("#market .card", timeout=TIMEOUT)
+        shown = page.locator('#zones [data-var="taken"]')
+        assert shown.locator(".label").inner_text() == title
+        assert shown.locator(".value").inner_text() == "no"
+        assert page.locator('[data-var="quiet"]').count() == 0
+        takes = [a for a in game.legal_actions() if module.describe_action(a)[0] == "take_different"]
+        three = next(a for a in takes if len(module.describe_action(a)[1]["picked"]) == 3)
+        play_by_clicks(page, meta, three, 0)
+        game.apply(three)
+        assert game.phase == "return_tokens" and game.current_player == 0
+        page.wait_for_selector("#choice h2", timeout=TIMEOUT)
+        assert shown.locator(".value").inner_text() == "yes"
+        assert page.locator('[data-var="quiet"]').count() == 0
+        shoot(page, "play-turn-variable-shown")
+        assert errors == []
