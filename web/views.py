@@ -312,5 +312,6 @@ def seat_view(table, seat: int | None) -> dict:
         "end_reason": state.get("end_reason"),
         "truncated": bool(game.is_truncated()) if over else False,
         "result": result(table),
-        "problem": table.problem,
+        "problem": str(table.problem) if table.problem is not None else None,  # in English, for the API
+        "problem_words": table.problem.as_json() if table.problem is not None else None,  # the page says it
     }

@@ -9,6 +9,7 @@
   const page = JSON.parse(document.getElementById("page-data").textContent);
   const meta = page.meta;
   const api = page.api;
+  const asked = "?lang=" + encodeURIComponent(page.lang || "en");  // the server's refusals in the page's language
   const labels = page.labels || { zones: {}, vars: {}, kinds: {}, steps: {}, ends: {}, nobles: true, decisions: {}, sources: {} };
   const messages = page.messages || {};
   const gems = page.gems || {};
@@ -33,6 +34,16 @@
     }
     if (text === undefined) return key;
     return text.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? String(vars[name]) : whole));
+  }
+
+  // A sentence of the server kept as a key and values (web.i18n.Words: why a table stopped),
+  // said in the page's language; a value may be such a sentence in turn.
+  function said(words) {
+    const vars = {};
+    Object.entries(words.values || {}).forEach(([name, value]) => {
+      vars[name] = value && typeof value === "object" ? said(value) : value;
+    });
+    return t(words.key, vars);
   }
 
   function clearSelection() {
@@ -141,7 +152,7 @@
     if (sending || !view) return;
     sending = true;
     try {
-      const response = await fetch(api + path, {
+      const response = await fetch(api + path + asked, {
         method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ ...body, lang: page.lang }),  // a refusal in the page's language
       });
       const data = await response.json().catch(() => ({ error: t("error.not_json") }));
@@ -173,7 +184,7 @@
   }
 
   async function refresh() {
-    const response = await fetch(api);
+    const response = await fetch(api + asked);
     if (response.ok) render(await response.json());
   }
 
@@ -234,7 +245,7 @@
     } else {
       text = t("status.to_play", { who: seatName(view.current) });
     }
-    if (view.problem) text = t("status.stopped", { problem: view.problem });
+    if (view.problem) text = t("status.stopped", { problem: view.problem_words ? said(view.problem_words) : view.problem });
     if (page.seat === null) text = t("status.watching", { status: text });
     $("status").textContent = text;
     document.body.classList.toggle("my-turn", myTurn());
@@ -868,10 +879,10 @@
       }
       // The server refused the stream (the table was removed, a limit): ask it again to read why
       // (a stream that opens this time is dropped, and the page connects again), try again later.
-      const asked = new AbortController();
-      const response = await fetch(api + "/events", { signal: asked.signal }).catch(() => null);
+      const again = new AbortController();
+      const response = await fetch(api + "/events" + asked, { signal: again.signal }).catch(() => null);
       if (response && response.ok) {
-        asked.abort();
+        again.abort();
         connect();
         return;
       }
