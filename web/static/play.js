@@ -850,7 +850,7 @@
   function renderLog() {
     const list_ = $("log");
     list_.replaceChildren();
-    view.log.forEach((m) => list_.append(el("li", { text: t("log.move", { who: seatName(m.seat),
+    view.log.forEach((m) => list_.append(el("li", { data: { action: String(m.action) }, text: t("log.move", { who: seatName(m.seat),
       move: m.card === null || m.card === undefined ? logText(m) : t("log.card", { move: logText(m), card: cardName(m.card) }) }) })));
     list_.scrollTop = list_.scrollHeight;
   }
