@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -63,6 +65,7 @@ def strict_errors() -> list[str]:
     return [line for line in done.stdout.splitlines() if ": error:" in line]
 
 
+@pytest.mark.slow  # a second whole mypy run (about 25 s): the ratchet is the whole suite's, the fast tier has mypy
 def test_mypy_strict_errors_only_fall():
     errors = strict_errors()
     in_strict = [line for line in errors if line.startswith(STRICT_MODULES)]
