@@ -522,3 +522,18 @@ def test_the_host_closes_a_table_for_good(variants, db):
         assert c.get(made["host"]).status_code == 410
         assert list(c.app.state.hub.tables) == [other["table"]]
     assert stored_ids(db) == [other["table"]]
+
+
+def test_the_moving_window_counts_each_address_apart_and_forgets_the_idle():
+    now = [1000.0]
+    window = quotas.MovingWindow(clock=lambda: now[0])
+    rate = quotas.parse_rate("3/minute")
+    assert [window.hit(rate, "a") for _ in range(3)] == [None, None, None]
+    assert window.hit(rate, "a") == pytest.approx(60.0)  # refused, nothing counted: the oldest hit frees in 60 s
+    assert window.hit(rate, "b") is None  # another address has its own count
+    now[0] += 30
+    assert window.hit(rate, "a") == pytest.approx(30.0)
+    now[0] += 30  # the first three hits are a minute old: the window has moved past them
+    assert window.hit(rate, "a") is None
+    now[0] += window.SWEEP_SECONDS + 61  # nobody for longer than the period: the next hit sweeps them out
+    assert window.hit(rate, "c") is None and set(k[2] for k in window.hits) == {"c"}
