@@ -49,7 +49,7 @@ def _market_slot(value, levels) -> list[int] | None:
     return None
 
 
-def _paid(payment: dict) -> dict[str, int]:
+def _paid(payment: dict[str, Any]) -> dict[str, int]:
     """What a payment's wild tokens stand for, colour by colour, in units of the cost (a wild
     token worth two counts two: the engine gives each colour the worth of each token)."""
     return {c: sum(v) if isinstance(v, (tuple, list)) else int(v) for c, v in payment.items()}
