@@ -36,12 +36,13 @@ from .tree import Append, Assign, Def, Do, For, If, Node, Raise, Return, While, 
 Loop = For | While
 
 
-class _Function:
-    """What the pass knows of the function it rewrites, each fact worked out when first asked
-    (most functions have no loop with a costly expression in it, and are left as they are)."""
+class Temporaries:
+    """What a pass knows of the function it rewrites, each fact worked out when first asked
+    (most functions have nothing to move, and are left as they are), and the locals it makes
+    (`prefix`0, 1...: names the function does not use)."""
 
-    def __init__(self, fn: Def):
-        self.fn = fn
+    def __init__(self, fn: Def, prefix: str):
+        self.fn, self.prefix = fn, prefix
         self.fresh = itertools.count()
 
     @cached_property
@@ -56,11 +57,11 @@ class _Function:
 
     @cached_property
     def taken(self) -> set[str]:
-        return set().union(*(ir.names(e) for node in _statements(self.fn.body) for e in expressions(node)))
+        return set().union(*(ir.names(e) for node in statements(self.fn.body) for e in expressions(node)))
 
     def temporary(self) -> str:
         while True:
-            name = f"inv{next(self.fresh)}"
+            name = f"{self.prefix}{next(self.fresh)}"
             if name not in self.taken:
                 self.taken.add(name)
                 return name
@@ -73,19 +74,19 @@ def params_of(params: str) -> set[str]:
 
 def hoist_invariants(fn: Def) -> Def:
     """`fn` with the invariant costly expressions of its loops computed before them."""
-    if not any(isinstance(node, (For, While)) for node in _statements(fn.body)):
+    if not any(isinstance(node, (For, While)) for node in statements(fn.body)):
         return fn
-    body = _block(fn.body, params_of(fn.params), _Function(fn))
+    body = _block(fn.body, params_of(fn.params), Temporaries(fn, "inv"))
     return Def(fn.name, fn.params, body, fn.doc)
 
 
-def _statements(body: list[Node]) -> Iterator[Node]:
+def statements(body: list[Node]) -> Iterator[Node]:
     for node in body:
         yield node
-        yield from _statements(list(getattr(node, "body", None) or []) + list(getattr(node, "orelse", None) or []))
+        yield from statements(list(getattr(node, "body", None) or []) + list(getattr(node, "orelse", None) or []))
 
 
-def _block(body: list[Node], defined: set[str], state: _Function) -> list[Node]:
+def _block(body: list[Node], defined: set[str], state: Temporaries) -> list[Node]:
     """A block rewritten: each loop preceded by its invariants; `defined`: the names bound on
     every path to the block's start."""
     out: list[Node] = []
@@ -104,7 +105,7 @@ def _block(body: list[Node], defined: set[str], state: _Function) -> list[Node]:
     return out
 
 
-def _inner(node: Node, defined: set[str], state: _Function) -> Node:
+def _inner(node: Node, defined: set[str], state: Temporaries) -> Node:
     """The blocks inside a statement rewritten in turn (a loop's body sees its target bound)."""
     match node:
         case For(target=target, iter=it, body=body, orelse=orelse, note=note):
@@ -118,10 +119,10 @@ def _inner(node: Node, defined: set[str], state: _Function) -> Node:
     return node
 
 
-def _hoist(loop: Loop, defined: set[str], state: _Function) -> tuple[list[tuple[str, ast.expr]], Loop]:
+def _hoist(loop: Loop, defined: set[str], state: Temporaries) -> tuple[list[tuple[str, ast.expr]], Loop]:
     """The invariants of `loop` (name, value) and the loop reading them."""
     inside = ([loop.test] if isinstance(loop, While) else []) + [
-        e for node in _statements(loop.body + getattr(loop, "orelse", [])) for e in expressions(node)
+        e for node in statements(loop.body + getattr(loop, "orelse", [])) for e in expressions(node)
     ]
     if not any(is_costly(e) for e in inside):
         return [], loop
@@ -165,20 +166,20 @@ def _hoist(loop: Loop, defined: set[str], state: _Function) -> tuple[list[tuple[
 
 def _rewrite_loop(loop: Loop, found: dict[int, str]) -> Loop:
     if isinstance(loop, While):
-        return While(_replace(loop.test, found), _rewrite_block(loop.body, found), loop.note)
+        return While(replace(loop.test, found), _rewrite_block(loop.body, found), loop.note)
     return For(loop.target, loop.iter, _rewrite_block(loop.body, found), _rewrite_block(loop.orelse, found), loop.note)
 
 
 def _rewrite_block(body: list[Node], found: dict[int, str]) -> list[Node]:
-    return [_rewrite(node, found) for node in body]
+    return [rewrite(node, found) for node in body]
 
 
-def _rewrite(node: Node, found: dict[int, str]) -> Node:  # noqa: C901 - one dispatch over statement kinds
+def rewrite(node: Node, found: dict[int, str]) -> Node:  # noqa: C901 - one dispatch over statement kinds
     """A statement with the moved expressions read from their locals (new nodes: a tree's nodes
     are never changed in place)."""
 
     def r(e: ast.expr) -> ast.expr:
-        return _replace(e, found)
+        return replace(e, found)
 
     match node:
         case Assign():
@@ -214,7 +215,7 @@ def _rewrite(node: Node, found: dict[int, str]) -> Node:  # noqa: C901 - one dis
     return node
 
 
-def _replace(node: ast.expr, found: dict[int, str]) -> ast.expr:
+def replace(node: ast.expr, found: dict[int, str]) -> ast.expr:
     """`node` with each node of `found` (by identity) replaced by a read of its local."""
     if id(node) in found:
         return ir.name(found[id(node)])

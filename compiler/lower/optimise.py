@@ -1,7 +1,8 @@
 """The optimisation passes over a rule function's statement tree, in the order they run.
 
 Each pass is its own module and takes a :class:`~.tree.Def` to a :class:`~.tree.Def` that does
-the same thing: :mod:`.invariants` (loop-invariant code motion). The driver runs them on every
+the same thing: :mod:`.invariants` (loop-invariant code motion), then :mod:`.common` (what two
+statements of a block compute, computed once). The driver runs them on every
 rule function before liveness (:func:`.tree.tidy`), which drops what they leave unread.
 
 :func:`unoptimised` compiles without them, for the benchmarks and the tests that compare an
@@ -13,10 +14,11 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator
 
+from .common import share_common
 from .invariants import hoist_invariants
 from .tree import Def
 
-PASSES: tuple[Callable[[Def], Def], ...] = (hoist_invariants,)
+PASSES: tuple[Callable[[Def], Def], ...] = (hoist_invariants, share_common)
 _enabled = [True]
 
 

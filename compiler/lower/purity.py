@@ -211,3 +211,42 @@ def _speculable(node: ast.AST, maybe_none: Keys, known: Keys) -> bool:  # noqa: 
 
 def _parts_speculable(node: ast.AST, maybe_none: Keys, known: Keys) -> bool:
     return all(_speculable(child, maybe_none, known) for child in ast.iter_child_nodes(node))
+
+
+class Numbering:
+    """Value numbers of expression nodes, with their purity, cost and free names, worked out bottom-up
+    once per node (hash-consing: a node's number is that of its type, its own fields and its
+    children's numbers), so that a pass finds equal expressions in time linear in the tree."""
+
+    def __init__(self) -> None:
+        self._numbers: dict[tuple[Any, ...], int] = {}
+        self._facts: dict[int, tuple[int, bool, bool, frozenset[str], int]] = {}
+        self._held: list[ast.AST] = []  # every node numbered, kept alive: its id is not reused
+
+    def facts(self, node: ast.AST) -> tuple[int, bool, bool, frozenset[str], int]:
+        """(number, pure, costly, free names, size) of `node`."""
+        known = self._facts.get(id(node))
+        if known is not None:
+            return known
+        own: list[Any] = [type(node).__name__]
+        pure = isinstance(node, _PURE_NODES) or isinstance(node, ast.Call)
+        costly = isinstance(node, (ast.Call, ast.GeneratorExp, ast.ListComp))
+        names: frozenset[str] = frozenset({node.id}) if isinstance(node, ast.Name) else frozenset()
+        size = 1
+        for field, value in ast.iter_fields(node):
+            for item in value if isinstance(value, list) else [value]:
+                if isinstance(item, ast.AST):
+                    number, p, c, n, s = self.facts(item)
+                    own.append((field, number))
+                    pure, costly, names, size = pure and p, costly or c, names | n, size + s
+                else:
+                    own.append((field, type(item).__name__, item))
+        if isinstance(node, ast.Call):
+            pure = pure and isinstance(node.func, ast.Name) and node.func.id in PURE_CALLS
+        if isinstance(node, (ast.GeneratorExp, ast.ListComp)):
+            names = names - {n.id for g in node.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)}
+        number = self._numbers.setdefault(tuple(own), len(self._numbers))
+        facts = (number, pure, costly, names, size)
+        self._facts[id(node)] = facts
+        self._held.append(node)
+        return facts
