@@ -144,6 +144,7 @@ def charm_bonus_engines(tmp_path_factory):
     after = pipeline.compile_spec(str(CHARM_BONUS)).text
     with unoptimised():
         before = pipeline.compile_spec(str(CHARM_BONUS)).text
+    assert before != after  # (the session's engine cache keys on whether the passes run)
     return engine_from_text(folder / "cb_before.py", before), engine_from_text(folder / "cb_after.py", after), after
 
 

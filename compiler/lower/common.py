@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from . import ir
 from .invariants import Temporaries, params_of, rewrite, statements
 from .purity import Numbering, expressions, reads_heap, speculable, written
-from .tree import Assign, Def, For, If, Node, While, bound_names
+from .tree import Assign, Comment, Def, For, If, Node, While, bound_names
 
 
 def share_common(fn: Def) -> Def:
@@ -84,6 +84,8 @@ def _candidates(node: ast.AST, inner: frozenset[str], numbering: Numbering) -> I
 def _shared(body: list[Node], defined: set[str], state: Temporaries, numbering: Numbering) -> list[Node]:
     """The block with each expression two of its statements compute bound before the first
     (the largest first: what they share inside it is then shared already)."""
+    if sum(1 for node in body if not isinstance(node, Comment)) < 2:
+        return body
     seen: dict[int, list[tuple[int, ast.expr]]] = {}  # value number -> (statement index, node) of each time
     for index, node in enumerate(body):
         for e in (e for s in statements([node]) for e in expressions(s)):

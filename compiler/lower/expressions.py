@@ -377,6 +377,8 @@ class ExprCompiler:
 
     def attribute(self, node, obj, attr, env) -> ast.expr:
         match obj:
+            case Name(id="setup") if len({row.field(attr) for row in self.plan.rules.players}) == 1:
+                return ir.const(self.plan.rules.players[0].field(attr))  # the same at every player count: known now
             case Name(id="setup") if attr in BUILTIN_SETUP_FIELDS:
                 return ir.attr(G, f"setup_{attr}")
             case Name(id="setup"):  # a declared field: its table by player count (the emitter writes it)

@@ -1,7 +1,8 @@
 """The optimisation passes over a rule function's statement tree, in the order they run.
 
 Each pass is its own module and takes a :class:`~.tree.Def` to a :class:`~.tree.Def` that does
-the same thing: :mod:`.invariants` (loop-invariant code motion), then :mod:`.common` (what two
+the same thing: :mod:`.constants` (what is known now, worked out; the branches no game takes,
+dropped), :mod:`.invariants` (loop-invariant code motion), then :mod:`.common` (what two
 statements of a block compute, computed once). The driver runs them on every
 rule function before liveness (:func:`.tree.tidy`), which drops what they leave unread.
 
@@ -15,11 +16,17 @@ import contextlib
 from collections.abc import Callable, Iterator
 
 from .common import share_common
+from .constants import fold_constants
 from .invariants import hoist_invariants
 from .tree import Def
 
-PASSES: tuple[Callable[[Def], Def], ...] = (hoist_invariants, share_common)
+PASSES: tuple[Callable[[Def], Def], ...] = (fold_constants, hoist_invariants, share_common)
 _enabled = [True]
+
+
+def enabled() -> bool:
+    """Do the passes run now (False inside :func:`unoptimised`)? A cache of compiled engines keys on it."""
+    return _enabled[-1]
 
 
 def optimise(fn: Def) -> Def:

@@ -213,6 +213,17 @@ def _parts_speculable(node: ast.AST, maybe_none: Keys, known: Keys) -> bool:
     return all(_speculable(child, maybe_none, known) for child in ast.iter_child_nodes(node))
 
 
+_PURE_KINDS: dict[type, bool] = {}
+
+
+def _pure_kind(kind: type) -> bool:
+    """Is a node of this type pure in itself (its children aside)? A call is, when it calls a pure function."""
+    known = _PURE_KINDS.get(kind)
+    if known is None:
+        known = _PURE_KINDS[kind] = issubclass(kind, _PURE_NODES) or kind is ast.Call
+    return known
+
+
 class Numbering:
     """Value numbers of expression nodes, with their purity, cost and free names, worked out bottom-up
     once per node (hash-consing: a node's number is that of its type, its own fields and its
@@ -228,19 +239,25 @@ class Numbering:
         known = self._facts.get(id(node))
         if known is not None:
             return known
-        own: list[Any] = [type(node).__name__]
-        pure = isinstance(node, _PURE_NODES) or isinstance(node, ast.Call)
-        costly = isinstance(node, (ast.Call, ast.GeneratorExp, ast.ListComp))
-        names: frozenset[str] = frozenset({node.id}) if isinstance(node, ast.Name) else frozenset()
+        kind = type(node)
+        own: list[Any] = [kind]
+        pure = _pure_kind(kind)
+        costly = kind is ast.Call or kind is ast.GeneratorExp or kind is ast.ListComp
+        names: frozenset[str] = frozenset({node.id}) if kind is ast.Name else frozenset()  # type: ignore[attr-defined]
         size = 1
-        for field, value in ast.iter_fields(node):
-            for item in value if isinstance(value, list) else [value]:
+        for field in kind._fields:
+            value = getattr(node, field, None)
+            if type(value) is list:
+                own.append(len(value))  # where one list of children ends and the next begins
+            for item in value if type(value) is list else (value,):
                 if isinstance(item, ast.AST):
                     number, p, c, n, s = self.facts(item)
-                    own.append((field, number))
-                    pure, costly, names, size = pure and p, costly or c, names | n, size + s
+                    own.append(number)
+                    pure, costly, size = pure and p, costly or c, size + s
+                    if n:
+                        names = names | n
                 else:
-                    own.append((field, type(item).__name__, item))
+                    own.append((type(item), item))
         if isinstance(node, ast.Call):
             pure = pure and isinstance(node.func, ast.Name) and node.func.id in PURE_CALLS
         if isinstance(node, (ast.GeneratorExp, ast.ListComp)):
