@@ -116,6 +116,34 @@ def test_a_new_action_with_optional_choices_is_phrased_or_refused(tmp_path_facto
     phrase_outcome(tmp_path_factory.mktemp("phrase"), variant_text({"actions": {"probe": action}}))
 
 
+# A procedure (a definition with `do:`) whose effect is drawn, called by a new action with its choice: a call
+# is phrased by its title, the procedure among the definitions, both in every language, and `diff` names them.
+PARAM_WORDS = {
+    "gem": "gem",
+    "colour": "colour",
+    "face_up": "card",
+    "reserved": "card",
+    "deck": "number",
+    "noble": "noble",
+}
+
+
+@SETTINGS
+@given(data=st.data(), domain=st.sampled_from(sorted(PARAM_WORDS)))
+def test_a_procedure_called_by_a_new_action_is_phrased_or_refused(tmp_path_factory, data, domain):
+    effect = data.draw(shapes.statement({"me": "player", "x": shapes.DOMAIN_TYPES[domain]}), "effect")
+    procedure = {"add": True, "title": "probe {x}", "params": {"x": PARAM_WORDS[domain]}, "do": [effect]}
+    action = {
+        "add": True,
+        "title": "Probe",
+        "notation": "probe {x}",
+        "choose": {"x": {"domain": domain, **PROBES[domain]}},
+        "effects": ["probe_effects(x)"],
+    }
+    changes = {"define": {"probe_effects": procedure}, "actions": {"probe": action}}
+    phrase_outcome(tmp_path_factory.mktemp("phrase"), variant_text(changes))
+
+
 # The Cities (variants/cities.yaml): its zones are collections too, so a loop, an aggregate, a size or an
 # `in` may run over the cities on display or a player's claimed cities, and a city has its kind's columns.
 CITIES = yaml.safe_load(
