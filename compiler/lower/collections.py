@@ -10,7 +10,7 @@ Pure helpers of compiler/lower/expressions.py, split from it to keep each module
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..front.expr import Aggregate, Attribute, Compare, Expr, Index, Name, Word, walk
 from ..language import ColumnType
@@ -21,9 +21,6 @@ from .optimise import enabled
 from .pysource import comment
 from .tree import Assign, Continue, For, If, bound_names
 from .zones import is_component, tag_kind
-
-if TYPE_CHECKING:  # the compiler these helpers take (it imports them)
-    from .expressions import ExprCompiler
 
 
 def market_row(compiler, coll, env) -> ast.expr | None:
@@ -85,9 +82,7 @@ def components_with(compiler, func, body, var: str, elem_kind: str, env) -> list
     return None
 
 
-def component_table(
-    compiler: ExprCompiler, func: str, body: Expr, var: str, elem_kind: str, env: dict[str, Any]
-) -> str | None:
+def component_table(compiler: Any, func: str, body: Expr, var: str, elem_kind: str, env: dict[str, Any]) -> str | None:
     """For an aggregate over components of a kind whose body reads nothing but the component's
     columns and what is known now (`count(x.colour == red for x in me.charm_hand)`): the name of a
     table, by component id, of the body's value for each component (worked out now from the
@@ -120,11 +115,11 @@ def component_table(
     return _table_named(compiler, row, f"{func} over {kind.name}: the body's value by component")
 
 
-def _table_named(compiler: ExprCompiler, row: tuple[int | bool, ...], note: str) -> str:
-    """The helper table holding `row` (`_ctN`), made the first time it is asked for."""
-    tables = [
-        h for h in compiler.plan.helpers if isinstance(h, Assign) and bound_names(h.targets[0])[0].startswith("_ct")
-    ]
+def _table_named(compiler: Any, row: tuple[int | bool, ...], note: str) -> str:
+    """The helper table holding `row` (`_ct0`, `_ct1`...: names the compiler makes), made the first
+    time it is asked for."""
+    made = {f"_ct{i}" for i in range(len(compiler.plan.helpers))}
+    tables = [h for h in compiler.plan.helpers if isinstance(h, Assign) and bound_names(h.targets[0])[0] in made]
     for helper in tables:
         if ir.same(helper.value, ir.const(row)):
             return bound_names(helper.targets[0])[0]
