@@ -121,6 +121,13 @@ def _luminance(hex_colour: str) -> float:
     return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
 
 
+def _callout(x1: float, x2: float, y: float) -> Markup:
+    """A dashed line from a part of a picture to its label."""
+    return Markup(
+        '<line x1="{x1}" y1="{y}" x2="{x2}" y2="{y}" stroke="#666666" stroke-width="0.6" stroke-dasharray="2 1.5"/>'
+    ).format(x1=x1, x2=x2, y=y)
+
+
 @dataclass(frozen=True)
 class CardPicture:
     """A development card of the spec's table, and the words that name its parts."""
@@ -154,17 +161,12 @@ def card(p: CardPicture) -> Markup:
         cy -= 17
     cost_y = (cy + 17 + h - 8) / 2
 
-    def callout(x1, x2, y) -> Markup:
-        return Markup(
-            '<line x1="{x1}" y1="{y}" x2="{x2}" y2="{y}" stroke="#666666" stroke-width="0.6" stroke-dasharray="2 1.5"/>'
-        ).format(x1=x1, x2=x2, y=y)
-
     body += [
-        callout(ox - 26, ox + 6, 13),
+        _callout(ox - 26, ox + 6, 13),
         _text(ox - 28, 16, p.label_points, 7, "end"),
-        callout(ox + w - 1, ox + w + 12, 13),
+        _callout(ox + w - 1, ox + w + 12, 13),
         _text(ox + w + 14, 16, p.label_bonus, 7),
-        callout(ox - 26, ox + 3, cost_y),
+        _callout(ox - 26, ox + 3, cost_y),
         _text(ox - 28, cost_y + 3, p.label_cost, 7, "end"),
     ]
     return _svg(ox + w + 60, h + 4, p.title, body, "picture card")
@@ -205,15 +207,10 @@ def noble(p: NoblePicture) -> Markup:
         cy += 17
     requires_y = (28 + cy - 3) / 2
 
-    def callout(x1, x2, y) -> Markup:
-        return Markup(
-            '<line x1="{x1}" y1="{y}" x2="{x2}" y2="{y}" stroke="#666666" stroke-width="0.6" stroke-dasharray="2 1.5"/>'
-        ).format(x1=x1, x2=x2, y=y)
-
     body += [
-        callout(ox - 26, ox + 6, 13),
+        _callout(ox - 26, ox + 6, 13),
         _text(ox - 28, 16, p.label_points, 7, "end"),
-        callout(ox - 26, ox + 4, requires_y),
+        _callout(ox - 26, ox + 4, requires_y),
         _text(ox - 28, requires_y + 3, p.label_requires, 7, "end"),
     ]
     return _svg(ox + w + 4, h + 4, p.title, body, "picture noble")

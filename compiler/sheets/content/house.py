@@ -64,7 +64,7 @@ def row_field(self: Builder, field: str, value) -> str:
     return self.text(f"sheet.house.players_field.{field}", n=value, x=n)
 
 
-def row_field_was(self: Builder, rows: list[str], field: str, value) -> str:
+def row_field_was(self: Builder, rows: list[str], field: str, value: object) -> str:
     """One changed field of the player-count rows `rows` (told as one), with the base game's value
     when every row had the same ("0 gold tokens (base game: 5)")."""
     said = self.row_field(field, value)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from ...front.source import shown_path
 from .. import pictures, tables
 from ..phrases import join, sentence
-from .tree import Sheet
+from .tree import Section, Sheet
 
 if TYPE_CHECKING:  # the class these functions are bound to (the package re-exports it)
     from . import Builder
@@ -74,7 +74,7 @@ def build(self: Builder) -> Sheet:
     )
 
 
-def left_out(self: Builder, shown: list) -> str:
+def left_out(self: Builder, shown: list[Section]) -> str:
     """What a compact (printed) sheet gave way to fit two pages, in words, and where the whole sheet
     is: the pictures and the sections the full sheet has and this one does not; "" when nothing."""
     if not self.compact:
