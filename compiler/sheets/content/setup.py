@@ -41,8 +41,8 @@ def setup(self: Builder) -> Section:
             + [str(p.field(f.name)) for f in r.player_fields]
         )
         row_marks = self.marks(f"players.{p.players}")
-        changed = [f for f, _ in self.changed_row_fields(f"players.{p.players}") if f in columns]
-        if row_marks and changed:  # the ★ beside each value the variant changed, not the whole row
+        changed = _changed_cells(self, p.players)
+        if row_marks and changed and all(f in columns for f in changed):  # the ★ beside each changed value
             cell_marks.update({(i, columns.index(f)): row_marks for f in changed})
             row_marks = ()
         marks.append(row_marks)
@@ -76,6 +76,17 @@ def setup(self: Builder) -> Section:
     if picture is not None:
         parts.append(Part("picture", picture=picture))
     return Section("setup", self.text("sheet.setup.title"), parts)
+
+
+def _changed_cells(self: Builder, players: int) -> list[str]:
+    """The fields of the player-count row for `players` that a variant set one by one (a built-in
+    field or a declared one); [] when it added, removed or replaced the row as a whole."""
+    changes = [
+        c for c in self.rules.changes if c.path == f"players.{players}" or c.path.startswith(f"players.{players}.")
+    ]
+    if any(c.path.count(".") != 2 or c.kind != "set" for c in changes):
+        return []
+    return [c.path.split(".")[2] for c in changes]
 
 
 def fewer_players(self: Builder) -> list[Item]:
