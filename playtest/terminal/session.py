@@ -169,7 +169,7 @@ class Session:
     def move_line(self, action: int) -> str:
         """A move as the log says it: its notation, and with the rules its words in the session's
         language ("take white blue green (Take tokens of different colours: white, blue and green)")."""
-        notation = self.module.action_to_string(action)
+        notation = str(self.module.action_to_string(action))
         if self.rules is None:
             return notation
         return f"{notation} ({visible(moves.of_engine(self.module, action, self.rules, self.lang))})"
