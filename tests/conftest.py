@@ -47,6 +47,7 @@ SLOW_MODULES = frozenset(
         "test_dev_scripts",
         "test_variants",
         "test_web_a11y",
+        "test_native",
     }
 )
 
