@@ -95,6 +95,17 @@ def default_cache_dir() -> pathlib.Path:
     return pathlib.Path(base) / "splendor-rules" / "engines"
 
 
+def spec_path(target: str) -> pathlib.Path | None:
+    """The spec `target` names, as :func:`load` finds it (a spec path, a spec name); None for an
+    engine module or a module name (an engine whose spec is not at hand)."""
+    if target.endswith((".yaml", ".yml")):
+        return pathlib.Path(target)
+    if target.endswith(".py"):
+        return None
+    named, _ = _spec_named(target)
+    return pathlib.Path(named) if named is not None else None
+
+
 def load(target: str, cache_dir: str | os.PathLike | None = None, sources=None, native: bool = False) -> Engine:
     """The engine for `target`: a spec path, a spec name (official, target-12), an engine
     module path, or a dotted module name to import; with `native`, its native build.

@@ -182,7 +182,7 @@ def test_the_setup_table_has_a_column_per_field_titled_in_each_language(tmp_path
     text = render.markdown(content.build(rules, lang, base), rules)
     header = next(line for line in text.splitlines() if line.startswith("| ") and TITLES[lang] in line)
     assert header.rstrip().endswith(f"| {TITLES[lang]} |")
-    rows = [line for line in text.splitlines() if line.startswith("| 2 |") or line.startswith("| 4 |")]
+    rows = [line for line in text.splitlines() if line.startswith(("| 2 |", "| 4 |"))]
     assert rows[0].split("|")[-2].strip().startswith("1") and rows[1].split("|")[-2].strip().startswith("3")
 
 

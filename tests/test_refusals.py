@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+import random
 import warnings
 
 import pytest
@@ -98,15 +99,52 @@ def test_the_part_is_the_sheets_phrase_of_the_failing_condition(official):
         assert error.reason(lang) == table.text("refusal.reason", rule=refusals.rule_name(take_pair, table), part=part)
 
 
-def test_a_move_refused_for_another_reason_keeps_the_engines_message(official):
+# A step's move while player 2 must choose an action, in each language (the English is the engine's own).
+OUT_OF_ORDER = {
+    "en": "illegal action '{move}': player 2 must now choose an action",
+    "fr": "coup refusé « {move} » : le joueur 2 doit maintenant choisir une action",
+    "nl": "zet geweigerd '{move}': speler 2 moet nu een actie kiezen",
+    "sr": "потез одбијен „{move}”: играч 2 сада мора да изабере акцију",
+}
+GAME_OVER = {
+    "en": "illegal action '{move}': the game is over",
+    "fr": "coup refusé « {move} » : la partie est terminée",
+    "nl": "zet geweigerd '{move}': het spel is afgelopen",
+    "sr": "потез одбијен „{move}”: игра је завршена",
+}
+
+
+def test_a_move_refused_for_another_reason_is_told_in_each_language(official):
     game = official.new_game(2, seed=1)
     game.apply(game.legal_actions()[0])
-    wrong_seat_only = [a for a in range(official.NUM_ACTIONS) if official.action_to_string(a).startswith("return")]
+    step = next(a for a in range(official.NUM_ACTIONS) if official.action_to_string(a).startswith("return"))
     with pytest.raises(official.IllegalAction) as caught:
-        game.apply(wrong_seat_only[0])
-    assert caught.value.refusal is None and caught.value.details is None
-    said, details = refusals.told(caught.value, "fr")
-    assert said == str(caught.value) and details is None
+        game.apply(step)
+    error = caught.value
+    assert error.refusal is None and error.details is None and error.refused.key == "choose_action"
+    move = official.action_to_string(step)
+    assert str(error) == OUT_OF_ORDER["en"].format(move=move)
+    for lang in LANGS:
+        assert refusals.told(error, lang) == (OUT_OF_ORDER[lang].format(move=move), None), lang
+
+
+def test_a_move_after_the_end_is_told_in_each_language(official):
+    game = official.new_game(2, seed=2)
+    game.playout(random.Random(2))  # random moves end a game (the first legal move each time may not)
+    assert game.is_over()
+    with pytest.raises(official.IllegalAction) as caught:
+        game.apply(0)
+    move = official.action_to_string(0)
+    assert str(caught.value) == GAME_OVER["en"].format(move=move)
+    for lang in LANGS:
+        assert refusals.told(caught.value, lang)[0] == GAME_OVER[lang].format(move=move), lang
+
+
+def test_an_engine_reason_the_tables_do_not_word_keeps_the_engines_message():
+    """A reason no table words (an older engine, a rule function's English) is passed on as it is."""
+    error = type("IllegalAction", (Exception,), {})("illegal action 'x': something else")
+    error.refused = type("Refused", (), {"key": "other", "fields": {"action": "x"}})()
+    assert refusals.told(error, "fr") == ("illegal action 'x': something else", None)
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -141,7 +141,7 @@ GLANCE = {
     ),
     "nl": (
         "**Je beurt**: Voer precies één actie uit (er zijn 4 soorten) en handel daarna het einde van je beurt af.",
-        "**Einde**: Als je 15 of meer prestigepunten hebt aan het einde van je beurt, wordt de ronde uitgespeeld zodat iedereen evenveel beurten heeft gehad, en daarna eindigt het spel.",
+        "**Einde**: Als je beurt voorbij is en je 15 of meer prestigepunten hebt, wordt de ronde uitgespeeld zodat iedereen evenveel beurten heeft gehad, en daarna eindigt het spel.",
     ),
     "sr": (
         "**Ваш потез**: Одиграјте тачно једну акцију (постоје 4 врсте), а затим обавите кораке краја потеза.",

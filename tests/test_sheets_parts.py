@@ -233,7 +233,7 @@ def test_every_new_part_in_every_language():
 def test_the_html_has_the_pictures_with_names_and_the_markdown_none(official_en):
     html = html_of(str(OFFICIAL))
     svgs = re.findall(r'<svg class="picture [a-z]+" role="img" aria-labelledby="([\w-]+)".*?</svg>', html, re.S)
-    assert svgs == ["picture-card", "picture-layout"]
+    assert svgs == ["picture-card", "picture-layout", "picture-noble"]
     assert (
         '<title id="picture-card">A development card of level 2: 1 prestige point at the top left, a white bonus '
         "gem at the top right, a cost of 3 green tokens, 2 red tokens and 2 black tokens at the bottom left."

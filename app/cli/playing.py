@@ -11,6 +11,7 @@ import click
 
 from compiler.diagnostics import CompileError, SourceMap
 from compiler.front import reading
+from compiler.pipeline import load_rules
 from compiler.safe_text import terminal_text
 from compiler.sheets.plurals import LANGUAGES
 from playtest import engines, records, terminal
@@ -65,7 +66,7 @@ from .common import echo, internal_error, report, say, spec_fault
     type=click.Choice(LANGUAGES),
     default="en",
     show_default=True,
-    help="The language a refused move is explained in (the rule's words, as on the sheets).",
+    help="The language moves are said in and a refused move is explained in (the rule's words, as on the sheets).",
 )
 def play(spec, players, seats, seed, load_path, cache_dir, native, replay_path, game_number, lang):
     """Play SPEC at the terminal, humans and bots (type `help` at your turn).
@@ -113,12 +114,15 @@ def play(spec, players, seats, seed, load_path, cache_dir, native, replay_path, 
     except terminal.TableError as e:
         raise click.UsageError(str(e)) from e
     colour = terminal.colour_wanted(sys.stdout, os.environ)  # a terminal, rich installed, no NO_COLOR
+    found = engines.spec_path(spec)  # the spec compiled above: its rules word each move
+    rules = load_rules(str(found)) if found is not None else None
     session = terminal.Session(
         table,
         ask=lambda prompt: click.prompt(terminal_text(prompt), prompt_suffix=" ", default="", show_default=False),
         say=terminal.coloured_say(echo, sys.stdout) if colour else echo,
         colour=colour,
         lang=lang,
+        rules=rules,
     )
     try:
         status = session.run()

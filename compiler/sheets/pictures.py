@@ -121,6 +121,13 @@ def _luminance(hex_colour: str) -> float:
     return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
 
 
+def _callout(x1: float, x2: float, y: float) -> Markup:
+    """A dashed line from a part of a picture to its label."""
+    return Markup(
+        '<line x1="{x1}" y1="{y}" x2="{x2}" y2="{y}" stroke="#666666" stroke-width="0.6" stroke-dasharray="2 1.5"/>'
+    ).format(x1=x1, x2=x2, y=y)
+
+
 @dataclass(frozen=True)
 class CardPicture:
     """A development card of the spec's table, and the words that name its parts."""
@@ -154,20 +161,59 @@ def card(p: CardPicture) -> Markup:
         cy -= 17
     cost_y = (cy + 17 + h - 8) / 2
 
-    def callout(x1, x2, y) -> Markup:
-        return Markup(
-            '<line x1="{x1}" y1="{y}" x2="{x2}" y2="{y}" stroke="#666666" stroke-width="0.6" stroke-dasharray="2 1.5"/>'
-        ).format(x1=x1, x2=x2, y=y)
-
     body += [
-        callout(ox - 26, ox + 6, 13),
+        _callout(ox - 26, ox + 6, 13),
         _text(ox - 28, 16, p.label_points, 7, "end"),
-        callout(ox + w - 1, ox + w + 12, 13),
+        _callout(ox + w - 1, ox + w + 12, 13),
         _text(ox + w + 14, 16, p.label_bonus, 7),
-        callout(ox - 26, ox + 3, cost_y),
+        _callout(ox - 26, ox + 3, cost_y),
         _text(ox - 28, cost_y + 3, p.label_cost, 7, "end"),
     ]
     return _svg(ox + w + 60, h + 4, p.title, body, "picture card")
+
+
+@dataclass(frozen=True)
+class NoblePicture:
+    """A noble tile of the spec's table, and the words that name its parts."""
+
+    title: str  # the accessible name: what the picture shows, in words
+    points: int
+    requires: tuple[tuple[str, int], ...]  # (colour, bonuses) with bonuses > 0
+    label_points: str
+    label_requires: str
+
+
+def noble(p: NoblePicture) -> Markup:
+    """A square noble tile with its prestige points (top left) and, down its left edge, the bonuses
+    it requires, each a small card of that colour with the number on it; a label beside each part."""
+    w, ox = 62, 100
+    h = max(62, 26 + 17 * len(p.requires))
+    body = [
+        Markup(
+            '<rect x="{x}" y="2" width="{w}" height="{h}" rx="3" fill="#f3e6c4" stroke="#7a5c00" stroke-width="1"/>'
+        ).format(x=ox, w=w, h=h),
+    ]
+    if p.points:
+        body.append(_text(ox + 8, 19, p.points, 15, "start", True))
+    cy = 28
+    for colour, n in p.requires:
+        fill, line = paint(colour)
+        body.append(
+            Markup(
+                '<rect x="{x}" y="{y}" width="11" height="14" rx="1.5" fill="{f}" stroke="{l}" stroke-width="0.8"/>'
+            ).format(x=ox + 5, y=cy, f=fill, l=line)
+        )
+        body.append(_number_on(ox + 10.5, cy + 7, n, colour, 8))
+        cy += 17
+    requires_y = (28 + cy - 3) / 2
+
+    body += [
+        _callout(ox - 26, ox + 6, 13),
+        _text(ox - 28, 16, p.label_points, 7, "end"),
+        _callout(ox - 26, ox + 4, requires_y),
+        _text(ox - 28, requires_y + 3, p.label_requires, 7, "end"),
+    ]
+    return _svg(ox + w + 4, h + 4, p.title, body, "picture noble")
 
 
 @dataclass(frozen=True)
@@ -235,6 +281,8 @@ def draw(picture) -> Markup:
     """The SVG of a picture computed by :mod:`.content`."""
     if isinstance(picture, CardPicture):
         return card(picture)
+    if isinstance(picture, NoblePicture):
+        return noble(picture)
     if isinstance(picture, TablePicture):
         return table(picture)
     raise TypeError(f"no drawing for {type(picture).__name__}")

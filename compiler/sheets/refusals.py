@@ -21,7 +21,7 @@ from ..front.expr import Expr
 from ..model import Decision, Rules
 from . import tables
 from .facts import shape
-from .phrases import PhraseError, describe
+from .phrases import PhraseError, capitalise, describe
 from .plurals import LANGUAGES
 
 
@@ -66,14 +66,23 @@ def told(error: Any, lang: str) -> tuple[str, str | None]:
     """What a player reading `lang` is told of an engine's IllegalAction: the move and the rule's
     words ("coup refusé « take white » : Prendre des jetons ... : ..."), and apart, for a spec's
     author, the details (the condition as written and where; None when no condition of the rules
-    refused the move). A move refused for another reason (out of turn, after the end) keeps the
-    engine's own message, as does an engine built before refusals carried their rule."""
+    refused the move). A move refused for another reason (out of turn, after the end, a payment
+    waited for) is told from the reason's key and values (the table's ``refusal.engine.KEY``); an
+    engine built before refusals carried their reason keeps its own message."""
+    table = tables.load(lang if lang in LANGUAGES else "en")
     refusal = getattr(error, "refusal", None)
     action = getattr(error, "action", None)
-    if refusal is None or action is None:
+    if refusal is not None and action is not None:
+        return (
+            table.text("refusal.move", action=action, reason=refusal.reason(table.lang)),
+            table.text("refusal.details", details=refusal.details),
+        )
+    refused = getattr(error, "refused", None)
+    key = f"refusal.engine.{getattr(refused, 'key', '')}"
+    if refused is None or not table.has(key):
         return str(error).split("\n", 1)[0], None
-    table = tables.load(lang if lang in LANGUAGES else "en")
-    return (
-        table.text("refusal.move", action=action, reason=refusal.reason(table.lang)),
-        table.text("refusal.details", details=refusal.details),
-    )
+    fields = {k: v for k, v in refused.fields.items() if k != "action"}
+    reason = table.text(key, **fields)
+    if "action" not in refused.fields:
+        return capitalise(reason), None
+    return table.text("refusal.move", action=refused.fields["action"], reason=reason), None

@@ -123,8 +123,17 @@ def markdown(sheet: Sheet, rules: Rules) -> str:
     return _tidy(text)
 
 
-def html(sheet: Sheet, rules: Rules) -> str:
-    return environment().get_template("sheet.html.j2").render(sheet=sheet, header=header(rules), fonts=fonts())
+# The body's type sizes (pt), largest first: a printed sheet takes the largest at which it fits two
+# pages (read across a table), the smallest before anything gives way; the HTML is set at the first.
+BODY_SIZES = (9.0, 8.5, 8.0)
+
+
+def html(sheet: Sheet, rules: Rules, body_pt: float = BODY_SIZES[0]) -> str:
+    return (
+        environment()
+        .get_template("sheet.html.j2")
+        .render(sheet=sheet, header=header(rules), fonts=fonts(), body_pt=body_pt)
+    )
 
 
 def _tidy(text: str) -> str:
@@ -207,22 +216,49 @@ PRINTED_PAGES = 2  # a printed sheet's pages: two A4 pages, one sheet of paper p
 
 
 def printed(
-    rules: Rules, lang: str, base: Rules | None = None, html_text: str | None = None, worked: WorkedGame | None = None
+    rules: Rules,
+    lang: str,
+    base: Rules | None = None,
+    html_text: str | None = None,
+    worked: WorkedGame | None = None,
+    at_least: int = 0,
 ) -> tuple[bytes, int]:
     """The printed (PDF) sheet and its page count: the sheet as the HTML shows it (`html_text`, when
     already made), or, when that takes more than two pages, the first compact sheet that fits
     (content.build, compact 1, 2, ...): the house rules box names the changed rules the body states
     in full instead of repeating them, then the pictures, the worked example, the questions and the
     mistakes give way, never a rule; a module that changes many rules still prints on one sheet of
-    paper. The last level is kept even when it does not fit (the page count says so)."""
-    if html_text is None:
-        html_text = html(content.build(rules, lang, base, worked=worked), rules)
+    paper. The last level is kept even when it does not fit (the page count says so). A compact
+    sheet says what it left out. `at_least`: the compact level to start from (the one another
+    language needed, so that every language leaves out the same)."""
+    data, pages, _ = printed_at(rules, lang, base, html_text, worked, at_least)
+    return data, pages
+
+
+def printed_at(
+    rules: Rules,
+    lang: str,
+    base: Rules | None = None,
+    html_text: str | None = None,
+    worked: WorkedGame | None = None,
+    at_least: int = 0,
+) -> tuple[bytes, int, int]:
+    """:func:`printed`, with the compact level it took: the full sheet at each body size, largest
+    first, then each compact level at the smallest size."""
+    level = min(at_least, content.COMPACT_LEVELS)
+    sizes = BODY_SIZES if not level else BODY_SIZES[-1:]
+    if html_text is None or level:
+        html_text = html(content.build(rules, lang, base, compact=level, worked=worked), rules, sizes[0])
     data, pages = pdf(html_text, rules)
-    level = 0
+    for size in sizes[1:]:
+        if pages <= PRINTED_PAGES:
+            break
+        data, pages = pdf(html(content.build(rules, lang, base, worked=worked), rules, size), rules)
     while pages > PRINTED_PAGES and level < content.COMPACT_LEVELS:
         level += 1
-        data, pages = pdf(html(content.build(rules, lang, base, compact=level, worked=worked), rules), rules)
-    return data, pages
+        sheet = content.build(rules, lang, base, compact=level, worked=worked)
+        data, pages = pdf(html(sheet, rules, BODY_SIZES[-1]), rules)
+    return data, pages, level
 
 
 @dataclass
@@ -246,6 +282,7 @@ def write_sheets(
     if "pdf" in formats:
         weasyprint()
     written = []
+    html_texts: dict[str, str] = {}
     for lang in langs:
         start = time.perf_counter()
         sheet = content.build(rules, lang, base, worked=worked)
@@ -260,10 +297,30 @@ def write_sheets(
             path = out_dir / f"{rules.name}.{lang}.{fmt}"
             write_atomic(path, outputs[fmt])
             written.append(Written(path, fmt, lang, elapsed))
-        if "pdf" in formats:
+        html_texts[lang] = html_text
+    if "pdf" in formats:
+        written += _write_pdfs(rules, langs, out_dir, base, worked, html_texts)
+    return written
+
+
+def _write_pdfs(rules: Rules, langs, out_dir: Path, base, worked, html_texts: dict[str, str]) -> list[Written]:
+    """Each language's PDF, all at the same compact level: the most any language needed to fit two
+    pages (a sheet leaves out the same in every language); a language that fitted with less is
+    printed again at that level."""
+    made: dict[str, tuple[bytes, int, int, float]] = {}
+    for lang in langs:
+        start = time.perf_counter()
+        data, pages, level = printed_at(rules, lang, base, html_texts[lang], worked)
+        made[lang] = (data, pages, level, time.perf_counter() - start)
+    most = max((level for _, _, level, _ in made.values()), default=0)
+    written = []
+    for lang in langs:
+        data, pages, level, seconds = made[lang]
+        if level < most:
             start = time.perf_counter()
-            data, pages = printed(rules, lang, base, html_text, worked)
-            path = out_dir / f"{rules.name}.{lang}.pdf"
-            write_atomic(path, data)
-            written.append(Written(path, "pdf", lang, time.perf_counter() - start, pages))
+            data, pages, level = printed_at(rules, lang, base, None, worked, most)
+            seconds += time.perf_counter() - start
+        path = out_dir / f"{rules.name}.{lang}.pdf"
+        write_atomic(path, data)
+        written.append(Written(path, "pdf", lang, seconds, pages))
     return written

@@ -1302,19 +1302,41 @@ class Refusal(NamedTuple):
         return text if text is not None else f"{self.rule}: {self.details}"
 
 
+class Refused(NamedTuple):
+    """Why a move is refused when no rule of the spec refuses it (out of turn, after the end, a
+    payment waited for): `key` names the reason and `fields` the values it is about (the move as
+    written, a player's number from 1, a step's name, the legal moves), for a tool that words it in
+    a player's language (the sheets' ``refusal.engine.KEY``); `message` says it in English.
+    """
+
+    key: str
+    fields: dict[str, Any]
+    message: str
+
+
+def _refused(key: str, english: str, **fields: Any) -> Refused:
+    """A :class:`Refused`, its English `message` filled from `fields` ("illegal action 'T': ...")."""
+    said = english.format(**fields)
+    return Refused(key, fields, f"illegal action '{fields['action']}': {said}" if "action" in fields else said)
+
+
 class IllegalAction(Exception):
     """An action that is not legal now; the message names the rule that forbids it.
 
     `refusal` (and `action`, the move as written) is set when a condition of the rules refuses
     it (see :class:`Refusal`): the message is then "illegal action 'TEXT': RULE: PART" in English
     and, on a line of its own, "details: CONDITION, SPEC:LINE"; :meth:`reason` gives "RULE: PART"
-    in another language of the sheets.
+    in another language of the sheets. `refused` is set when the move is refused for another
+    reason (see :class:`Refused`): its key and fields, for words in a player's language.
     """
 
-    def __init__(self, message: str, refusal: Refusal | None = None, action: str | None = None) -> None:
+    def __init__(
+        self, message: str, refusal: Refusal | None = None, action: str | None = None, refused: Refused | None = None
+    ) -> None:
         super().__init__(message)
         self.refusal = refusal
         self.action = action  # the move as written (its notation), when a rule refuses it
+        self.refused = refused  # the reason, when no rule refuses it (see Refused)
 
     def reason(self, lang: str = "en") -> str:
         """Why the move is refused, for a player reading `lang`: the rule's words where a rule
@@ -2806,7 +2828,7 @@ class Game:
         if isinstance(why, Refusal):
             text = ACTION_STRINGS[index]
             raise IllegalAction(f"illegal action '{text}': {why.reason()}\ndetails: {why.details}", why, text)
-        raise IllegalAction(why)
+        raise IllegalAction(why.message, refused=why)
 
     def _finish(self, reason: str) -> None:
         self.mode = _OVER_MODE
@@ -2814,44 +2836,49 @@ class Game:
         self._cp = -1
         self._legal = []
 
-    def _explain(self, action: int) -> str | Refusal:
+    def _explain(self, action: int) -> Refused | Refusal:
         if type(action) is not int or not 0 <= action < NUM_ACTIONS:
-            return f"no action has id {action!r} (ids run from 0 to {NUM_ACTIONS - 1})"
+            return _refused(
+                "no_id", "no action has id {id!r} (ids run from 0 to {last})", id=action, last=NUM_ACTIONS - 1
+            )
         text = ACTION_STRINGS[action]
         if self.mode == _OVER_MODE:
-            return f"illegal action '{text}': the game is over"
+            return _refused("over", "the game is over", action=text)
         d, args = ACTIONS[action]
         if d == _PAY:
             if self.mode != _PAY:
-                return f"illegal action '{text}': no purchase is waiting for its payment"
-            return f"illegal action '{text}': not a payment the rules accept for this purchase"
+                return _refused("no_purchase", "no purchase is waiting for its payment", action=text)
+            return _refused("bad_payment", "not a payment the rules accept for this purchase", action=text)
+        player = self._cp + 1
+        options = ", ".join(ACTION_STRINGS[a] for a in self.legal_actions()[:8])
         if self.mode == _PAY:
-            options = ", ".join(ACTION_STRINGS[a] for a in self.legal_actions()[:8])
             waiting = ACTION_STRINGS[self.pending]  # type: ignore[index]  # a purchase waits
-            return (
-                f"illegal action '{text}': player {self._cp + 1} must first choose how to pay for "
-                f"'{waiting}' ({options})"
-            )
-        wanted = "action" if self.mode == _ACTION_MODE else f"step '{DECISIONS[self.mode]}'"
+            english = "player {player} must first choose how to pay for '{waiting}' ({options})"
+            return _refused("pay_first", english, action=text, player=player, waiting=waiting, options=options)
         is_step = d >= _N_ACTION_DECISIONS
         if (self.mode == _ACTION_MODE and is_step) or (self.mode >= 0 and d != self.mode):
-            options = ", ".join(ACTION_STRINGS[a] for a in self.legal_actions()[:8])
-            return (
-                f"illegal action '{text}': player {self._cp + 1} must now choose an {wanted}"
-                if self.mode == _ACTION_MODE
-                else f"illegal action '{text}': player {self._cp + 1} must first finish {wanted} ({options})"
+            if self.mode == _ACTION_MODE:
+                return _refused(
+                    "choose_action", "player {player} must now choose an action", action=text, player=player
+                )
+            english = "player {player} must first finish step '{step}' ({options})"
+            return _refused(
+                "finish_step", english, action=text, player=player, step=DECISIONS[self.mode], options=options
             )
         if d == _STUCK:  # required when no other action is legal, where its own condition holds
             others: list[int] = []
             _action_phase_legal(self, others)
             if any(not self.taken >> ACTIONS[a][0] & 1 for a in others):
-                return f"illegal action '{text}': it is allowed only when no other action is"
+                return _refused("only_stuck", "it is allowed only when no other action is", action=text)
         if self.taken >> d & 1:
-            return f"illegal action '{text}': it does not end the turn, and it was taken once this turn already"
+            english = "it does not end the turn, and it was taken once this turn already"
+            return _refused("taken_once", english, action=text)
         reason = _WHY[d](self, args)
         if isinstance(reason, Refusal):
             return reason
-        return f"illegal action '{text}': {reason or 'not legal in this position'}"
+        if reason:  # a reason the rules' functions give in English only
+            return _refused("other", "{reason}", action=text, reason=reason)
+        return _refused("not_legal", "not legal in this position", action=text)
 
     def is_over(self) -> bool:
         return self.mode == _OVER_MODE

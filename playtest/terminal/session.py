@@ -15,8 +15,9 @@ from collections.abc import Callable
 
 from compiler.files import write_atomic
 from compiler.front.reading import reason
+from compiler.model import Rules
 from compiler.safe_text import visible
-from compiler.sheets import refusals
+from compiler.sheets import moves, refusals
 
 from .. import saved_games
 from .board import Line, _plural, _wrap, action_lines, board_lines, plain, seat_label, standings
@@ -47,11 +48,14 @@ class Session:
         say: Callable[[object], None],
         colour: bool = False,
         lang: str = "en",
+        rules: Rules | None = None,
     ):
         """`say` takes text, and with `colour` also the board as a rich Text (see colour_wanted);
-        `lang` is the language a refused move is explained in (the rule's words on the sheets)."""
+        `lang` is the language a refused move is explained in (the rule's words on the sheets) and,
+        with the engine's `rules`, the language each move is also said in, after its notation."""
         self.table = table
         self.lang = lang
+        self.rules = rules
         self.ask = ask
         self.say = say
         self.colour = colour and colour_available()
@@ -97,7 +101,7 @@ class Session:
             if not seat.human:
                 action = seat.bot.choose(game)
                 game.apply(action)
-                self.say(f"{seat_label(self.table.seats, p)}: {self.module.action_to_string(action)}")
+                self.say(f"{seat_label(self.table.seats, p)}: {self.move_line(action)}")
                 fresh = True
                 continue
             if fresh:
@@ -159,8 +163,16 @@ class Session:
             said, details = refusals.told(e, self.lang)  # words of the spec: no control characters
             self.say(visible(said) if details is None else f"{visible(said)}\n{visible(details)}")
             return "again"
-        self.say(f"{seat_label(self.table.seats, p)}: {self.module.action_to_string(action)}")
+        self.say(f"{seat_label(self.table.seats, p)}: {self.move_line(action)}")
         return "redraw"
+
+    def move_line(self, action: int) -> str:
+        """A move as the log says it: its notation, and with the rules its words in the session's
+        language ("take white blue green (Take tokens of different colours: white, blue and green)")."""
+        notation = str(self.module.action_to_string(action))
+        if self.rules is None:
+            return notation
+        return f"{notation} ({visible(moves.of_engine(self.module, action, self.rules, self.lang))})"
 
     def do_help(self, rest: str) -> str:
         self.say(HELP)

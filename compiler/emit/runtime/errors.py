@@ -33,19 +33,41 @@ class Refusal(NamedTuple):
         return text if text is not None else f"{self.rule}: {self.details}"
 
 
+class Refused(NamedTuple):
+    """Why a move is refused when no rule of the spec refuses it (out of turn, after the end, a
+    payment waited for): `key` names the reason and `fields` the values it is about (the move as
+    written, a player's number from 1, a step's name, the legal moves), for a tool that words it in
+    a player's language (the sheets' ``refusal.engine.KEY``); `message` says it in English.
+    """
+
+    key: str
+    fields: dict[str, Any]
+    message: str
+
+
+def _refused(key: str, english: str, **fields: Any) -> Refused:
+    """A :class:`Refused`, its English `message` filled from `fields` ("illegal action 'T': ...")."""
+    said = english.format(**fields)
+    return Refused(key, fields, f"illegal action '{fields['action']}': {said}" if "action" in fields else said)
+
+
 class IllegalAction(Exception):
     """An action that is not legal now; the message names the rule that forbids it.
 
     `refusal` (and `action`, the move as written) is set when a condition of the rules refuses
     it (see :class:`Refusal`): the message is then "illegal action 'TEXT': RULE: PART" in English
     and, on a line of its own, "details: CONDITION, SPEC:LINE"; :meth:`reason` gives "RULE: PART"
-    in another language of the sheets.
+    in another language of the sheets. `refused` is set when the move is refused for another
+    reason (see :class:`Refused`): its key and fields, for words in a player's language.
     """
 
-    def __init__(self, message: str, refusal: Refusal | None = None, action: str | None = None) -> None:
+    def __init__(
+        self, message: str, refusal: Refusal | None = None, action: str | None = None, refused: Refused | None = None
+    ) -> None:
         super().__init__(message)
         self.refusal = refusal
         self.action = action  # the move as written (its notation), when a rule refuses it
+        self.refused = refused  # the reason, when no rule refuses it (see Refused)
 
     def reason(self, lang: str = "en") -> str:
         """Why the move is refused, for a player reading `lang`: the rule's words where a rule

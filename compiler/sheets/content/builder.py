@@ -197,6 +197,7 @@ class Builder:
 
     # sheet.py
     build = _sheet.build
+    left_out = _sheet.left_out
     colour_words = _sheet.colour_words
 
     # glance.py
@@ -220,6 +221,7 @@ class Builder:
     # setup.py
     setup = _setup.setup
     table_picture = _setup.table_picture
+    fewer_players = _setup.fewer_players
     zone_items = _setup.zone_items
     setup_column = _setup.setup_column
     kind_tables = _setup.kind_tables
@@ -249,6 +251,7 @@ class Builder:
     tokens_list = _turn.tokens_list
     purchase_text = _turn.purchase_text
     nobles = _turn.nobles
+    noble_picture = _turn.noble_picture
 
     # ending.py
     ending = _ending.ending
@@ -268,6 +271,7 @@ class Builder:
     # house.py
     house_rules = _house.house_rules
     row_field = _house.row_field
+    row_field_was = _house.row_field_was
     element = _house.element
     describe_group = _house.describe_group
     value_users = _house.value_users

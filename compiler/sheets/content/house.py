@@ -45,8 +45,8 @@ def house_rules(self: Builder) -> list[HouseRule]:
             lead = self.text(
                 "sheet.house.players_many", counts=join(self.t, sorted((g.split(".")[1] for g in rows), key=int))
             )
-        if len(rows) > 1 and kind == "set" and group in self.row_fields:  # only what changed, alike in each
-            text = sentence(join(self.t, [self.row_field(f, v) for f, v in self.row_fields[group]]))
+        if kind == "set" and group in self.row_fields:  # only what changed (alike in each row), and what it was
+            text = sentence(join(self.t, [self.row_field_was(rows, f, v) for f, v in self.row_fields[group]]))
         for value in (g for g in folded if g.startswith("values.")):  # the number it replaces, if the base had one
             now, was = self.element(self.rules, value), self.element(self.base, value)
             if text and now is not None and was is not None and now.value != was.value:
@@ -62,6 +62,16 @@ def row_field(self: Builder, field: str, value) -> str:
     else:
         n = self.count({"gems": "noun.token", "nobles": "noun.noble", "face_up": "noun.card"}[field], value)
     return self.text(f"sheet.house.players_field.{field}", n=value, x=n)
+
+
+def row_field_was(self: Builder, rows: list[str], field: str, value: object) -> str:
+    """One changed field of the player-count rows `rows` (told as one), with the base game's value
+    when every row had the same ("0 gold tokens (base game: 5)")."""
+    said = self.row_field(field, value)
+    olds = {getattr(self.element(self.base, g), field, None) for g in rows}
+    if len(olds) != 1 or None in olds or value in olds:
+        return said
+    return self.text("sheet.house.was", text=said, old=olds.pop())
 
 
 def element(self: Builder, rules: Rules | None, group: str):

@@ -31,16 +31,22 @@ def setup(self: Builder) -> Section:
         + [self.text("sheet.setup.col.face_up")]
         + [self.spec_text(f.title) for f in r.player_fields]
     )
-    rows, marks = [], []
-    for p in r.players:
+    columns = ["players", "gems", "gold"] + ["nobles"] * nobles + ["face_up"] + [f.name for f in r.player_fields]
+    rows, marks, cell_marks = [], [], {}
+    for i, p in enumerate(r.players):
         rows.append(
             [str(p.players), str(p.gems), str(p.gold)]
             + [str(p.nobles)] * nobles
             + [str(p.face_up)]
             + [str(p.field(f.name)) for f in r.player_fields]
         )
-        marks.append(self.marks(f"players.{p.players}"))
-    parts = [Part("grid", grid=Grid(header, rows, marks))]
+        row_marks = self.marks(f"players.{p.players}")
+        changed = _changed_cells(self, p.players)
+        if row_marks and changed and all(f in columns for f in changed):  # the ★ beside each changed value
+            cell_marks.update({(i, columns.index(f)): row_marks for f in changed})
+            row_marks = ()
+        marks.append(row_marks)
+    parts = [Part("grid", grid=Grid(header, rows, marks, cell_marks))]
     decks = []
     for level in r.levels:
         n = sum(1 for c in r.cards if c.level == level)
@@ -60,6 +66,7 @@ def setup(self: Builder) -> Section:
     ]
     if not nobles:
         del items[1]
+    items += self.fewer_players()
     items += self.zone_items()
     items += self.setup_blocks()
     items += [self.state_item(v) for v in self.rules.variables]
@@ -69,6 +76,38 @@ def setup(self: Builder) -> Section:
     if picture is not None:
         parts.append(Part("picture", picture=picture))
     return Section("setup", self.text("sheet.setup.title"), parts)
+
+
+def _changed_cells(self: Builder, players: int) -> list[str]:
+    """The fields of the player-count row for `players` that a variant set one by one (a built-in
+    field or a declared one); [] when it added, removed or replaced the row as a whole."""
+    changes = [
+        c for c in self.rules.changes if c.path == f"players.{players}" or c.path.startswith(f"players.{players}.")
+    ]
+    if any(c.path.count(".") != 2 or c.kind != "set" for c in changes):
+        return []
+    return [c.path.split(".")[2] for c in changes]
+
+
+def fewer_players(self: Builder) -> list[Item]:
+    """The published rules' "with 2 players, remove 3 tokens of each gem colour; don't touch the
+    gold": the tokens a smaller table takes out of the largest table's, when every smaller row has
+    fewer of each gem colour (the gold's words only when every row has the same gold)."""
+    r = self.rules
+    if len(r.players) < 2:
+        return []
+    largest = r.players[-1]
+    smaller = [p for p in reversed(r.players[:-1])]
+    if any(p.gems >= largest.gems for p in smaller):
+        return []
+    rows = [
+        self.text("sheet.setup.remove.row", n=p.players, x=self.count("noun.token", largest.gems - p.gems))
+        for p in smaller
+    ]
+    text = join(self.t, rows)
+    if largest.gold and all(p.gold == largest.gold for p in smaller):
+        text = self.text("sheet.setup.remove.keep", rows=text)
+    return [Item(sentence(text), lead=self.text("sheet.setup.remove.lead"), marks=self.marks("players"))]
 
 
 def table_picture(self: Builder) -> pictures.TablePicture | None:

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 from ...front.source import shown_path
 from .. import pictures, tables
-from ..phrases import sentence
-from .tree import Sheet
+from ..phrases import join, sentence
+from .tree import Section, Sheet
 
 if TYPE_CHECKING:  # the class these functions are bound to (the package re-exports it)
     from . import Builder
@@ -44,6 +44,7 @@ def build(self: Builder) -> Sheet:
         self.mistakes() if self.compact < 4 else None,
     ]
     shown = [s for s in sections if s is not None and s.parts]
+    left_out = self.left_out(shown)
     return Sheet(
         lang=self.lang,
         title=title,
@@ -69,7 +70,25 @@ def build(self: Builder) -> Sheet:
         colour_words=self.colour_words(),
         title_lang="en" if self.is_english_only(r.title) else "",
         subtitle_en=subtitle_en,
+        left_out=left_out,
     )
+
+
+def left_out(self: Builder, shown: list[Section]) -> str:
+    """What a compact (printed) sheet gave way to fit two pages, in words, and where the whole sheet
+    is: the pictures and the sections the full sheet has and this one does not; "" when nothing."""
+    if not self.compact:
+        return ""
+    what = []
+    if self.table_picture() is not None or self.card_picture() is not None:
+        what.append(self.text("sheet.left_out.pictures"))
+    keys = {s.key for s in shown}
+    for section in (self.worked_example(), self.faq(), self.mistakes()):
+        if section is not None and section.parts and section.key not in keys:
+            what.append(self.text("sheet.left_out.section", title=section.title))
+    if not what:
+        return ""
+    return sentence(self.text("sheet.left_out", what=join(self.t, what), file=f"{self.rules.name}.{self.lang}.html"))
 
 
 def colour_words(self: Builder) -> pictures.Words:

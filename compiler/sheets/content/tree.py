@@ -25,7 +25,9 @@ class Item:
 class Grid:
     header: list[str]
     rows: list[list[str]]
-    marks: list[tuple[int, ...]]  # per row
+    marks: list[tuple[int, ...]]  # per row: a rule that changed the whole row (shown in its first cell)
+    # (row, column) -> the marks of a rule that changed that one value (shown beside the value)
+    cell_marks: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict)
 
 
 @dataclass
@@ -38,7 +40,7 @@ class Part:
     items: list[Item] = field(default_factory=list)
     grid: Grid | None = None
     title: str = ""
-    picture: pictures.CardPicture | pictures.TablePicture | None = None
+    picture: pictures.CardPicture | pictures.NoblePicture | pictures.TablePicture | None = None
 
 
 @dataclass
@@ -78,3 +80,4 @@ class Sheet:
     colour_words: pictures.Words | None = None  # the words that name a colour: a swatch goes beside them
     title_lang: str = ""  # "en" when the title is the English one (no text in the sheet's language)
     subtitle_en: str = ""  # the variant's description, when it has no text in the sheet's language
+    left_out: str = ""  # a compact (printed) sheet: what it gave way to fit, and where the full sheet is

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from ...diagnostics import Span
 from ...front.expr import Int, unparse
-from .. import example
+from .. import example, pictures
 from ..facts import effect_names, held_limit, rare
 from ..phrases import Phraser, capitalise, join, sentence
 from .tree import Item, Part, Section
@@ -130,7 +130,31 @@ def nobles(self: Builder) -> Section | None:
         else:
             worth = self.text("sheet.nobles.worth_range", a=points[0], b=points[-1], n=points[-1])
         facts.append(Item(sentence(worth)))
-    return Section("nobles", self.text("sheet.nobles.title"), [Part("list", items), Part("para", facts)])
+    parts = [Part("list", items), Part("para", facts)]
+    picture = self.noble_picture() if not self.compact else None
+    if picture is not None:
+        parts.append(Part("picture", picture=picture))
+    return Section("nobles", self.text("sheet.nobles.title"), parts)
+
+
+def noble_picture(self: Builder) -> pictures.NoblePicture | None:
+    """The first noble tile of the spec's table that requires bonuses of two colours or more."""
+    r = self.rules
+    tile = next((n for n in r.nobles if sum(1 for x in n.requires if x) >= 2), None)
+    if tile is None:
+        return None
+    requires = tuple((g, n) for g, n in zip(r.gems, tile.requires, strict=True) if n > 0)
+    words = join(
+        self.t,
+        [self.count("attr.bonus.noun.lit", n, colour=self.t.form(f"colour.{g}.adj", n)) for g, n in requires],
+    )
+    return pictures.NoblePicture(
+        title=sentence(self.text("sheet.picture.noble", points=self.count("noun.point", tile.points), requires=words)),
+        points=tile.points,
+        requires=requires,
+        label_points=capitalise(self.text("sheet.picture.points")),
+        label_requires=capitalise(self.text("sheet.picture.requires")),
+    )
 
 
 def _int(n: int) -> Int:
