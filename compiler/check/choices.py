@@ -184,19 +184,21 @@ def _slots(c: Checker, f: _Fields, pname: str, pnode: MapNode, domain: str, wher
         c.r.error("E508", "a player must be able to hold at least 1 reserved card", slots_node.span)
 
 
-def payment_last(c: Checker, params: list[Param], kind: str) -> None:
+def payment_last(c: Checker, params: list[Param], kind: str, resolve: str = "choice") -> None:
     """E521 for a payment that is not the last choice, after the card it pays for: the engine
-    numbers the other choices and asks for the payment afterwards (its payment step)."""
+    numbers the other choices and asks for the payment afterwards (its payment step), in an action
+    as in an end-of-turn step; a step whose every legal choice happens (`resolve: all`) asks
+    nobody, so it cannot ask for a payment either."""
     for i, p in enumerate(params):
         if p.domain != "payment":
             continue
-        if kind == "step":  # the payment phase follows an action; a step's choices are all in its ids
+        if kind == "step" and resolve == "all":
             c.r.error(
                 "E521",
-                f"choice '{p.name}' is a payment, and an end-of-turn step cannot ask for one: "
-                "the engine asks for a payment in its payment phase, after an action",
+                f"choice '{p.name}' is a payment, and a step with `resolve: all` asks nobody: "
+                "every legal choice happens, so no player chooses how to pay",
                 p.span,
-                "buy in an action, or make the step take a price it fixes (put_back)",
+                "resolve the step by `choice`, or make it take a price it fixes (put_back)",
             )
         elif i != len(params) - 1:
             c.r.error(
