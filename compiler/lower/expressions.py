@@ -129,6 +129,7 @@ class ExprCompiler:
         self.when_bounds: list[tuple[dict, int]] = []  # (bounds, how many loops were open at the `if`)
         self.loops: dict[str, str] = {}  # loop variable -> its collection, outermost first
         self.drawn: set[str] = set()
+        self.wild_params: dict = {}  # payment local -> its Param, for a payment with `wilds` (lower/wilds.py)
 
     # -- players and collections
 

@@ -34,9 +34,11 @@ from .spec import (
     _PAY,
     _PAY_BASE,
     _PAYOPTS,
+    _SPEND_BASE,
     _STUCK,
     _WHY,
     _WILD_INDEX,
+    _WILD_PLACES,
     ACTION_STRINGS,
     ACTIONS,
     CARD_LEVEL,
@@ -59,6 +61,7 @@ from .spec import (
     _keep_turn,
     _rank_key,
     _reset_turn,
+    _set_aside,
     _state_json,
     _turn_again,
 )
@@ -272,13 +275,19 @@ class Game:
         d, args = ACTIONS[action]
         if d == _PAY:  # the payment of the purchase chosen just before
             d, args = ACTIONS[self.pending]  # type: ignore[index]  # a purchase waits in the payment step
+            if action >= _SPEND_BASE:  # a component set aside as wild tokens (`wilds`): the player pays on
+                _set_aside(self, action - _SPEND_BASE)
+                self._legal = [_PAY_BASE + i for i in _PAYOPTS[d](self, args)]  # type: ignore[misc]  # a purchase's
+                return
             args = args + (action - _PAY_BASE,)
             self.pending = None
             self.mode = _ACTION_MODE if d < _N_ACTION_DECISIONS else d
         elif _PAYOPTS[d] is not None:
-            if self._tok[self._cp][_WILD_INDEX]:
+            if self._tok[self._cp][_WILD_INDEX] or _WILD_PLACES:  # wild tokens held, or components may stand for them
                 accepted = _PAYOPTS[d](self, args)  # type: ignore[misc]  # not None: tested above
-                if len(accepted) > 1:  # several ways to pay: the player chooses in the payment step
+                if (
+                    len(accepted) > 1 or _PAY_BASE + accepted[0] >= _SPEND_BASE
+                ):  # several ways, or a component to set aside
                     self.pending = action
                     self.mode = _PAY
                     self._legal = [_PAY_BASE + i for i in accepted]
