@@ -332,7 +332,7 @@ def written_alike(c: Checker, gems, wild, levels, players, actions, steps) -> No
                 f"two actions are written the same way, '{text}' ({other.name} and "
                 f"{notation_mod.PAY_STEP_NAME}); make their notations differ",
                 span,
-                f"the payment step writes 'pay {wild} for' and the colours, 'pay without {wild}' and 'pay with' a holding and a place",
+                f"the payment step writes 'pay {wild} for' and the colours, and 'pay without {wild}'",
             )
         elif first is other:
             c.r.error(
