@@ -105,7 +105,11 @@ def _wild_hooks(plan: EnginePlan) -> tuple[list, list, list, list]:
         return [], [], [], []
     g = ir.name("g")
     spent = ir.attr(g, WILD_SPENT)
-    set_aside = [Do(ir.method(spent, "append", ir.minus(ir.sub(ir.sub("_WILD_PLACES", "place"), 1), 1)))]
+    options = ir.listcomp(ir.add("_PAY_BASE", "i"), "i", ir.call(ir.sub("_PAYOPTS", "d"), g, "args"))
+    set_aside = [
+        Do(ir.method(spent, "append", ir.minus(ir.sub(ir.sub("_WILD_PLACES", "place"), 1), 1))),
+        Assign((ir.attr(g, "_legal"),), options),
+    ]
     save = [Assign((ir.sub("state", ir.const(WILD_SPENT)),), ir.call("list", spent))]
     problems = [ir.call("_wild_spent_problems", "data")]
     load = [Assign((spent,), ir.call("list", ir.method("data", "get", ir.const(WILD_SPENT), ir.tuple_())))]
@@ -141,7 +145,7 @@ def lower_hooks(plan: EnginePlan) -> list[Def]:
         ),
         _hook(
             "_set_aside",
-            "g, place",
+            "g, place, d, args",
             set_aside,
             "A component set aside to be spent as wild tokens by the payment waiting (wilds).",
         ),

@@ -2456,7 +2456,7 @@ def _turn_again(g):
     pass
 
 
-def _set_aside(g, place):
+def _set_aside(g, place, d, args):
     """A component set aside to be spent as wild tokens by the payment waiting (wilds)."""
     pass
 
@@ -2742,16 +2742,14 @@ class Game:
         end of the turn: the end-of-turn steps from the one it was taken in, the end triggers and
         the next turn (IllegalAction, saying why, for an action that is not legal now).
 
-        An action that does not end the turn (`ends_turn: false`, in _KEEPS_TURN) returns to the
-        same player's choice, in the same turn, while some action is legal (each such action at most
-        once a turn: Game.taken). After the end triggers, a player owed an extra turn (Game.extra,
-        set by extra_turn()) plays again, in the same round, unless the game's end is due.
+        An action with `ends_turn: false` (_KEEPS_TURN) returns to the same player's choice while some
+        action is legal (each at most once a turn: Game.taken); a player owed an extra turn (Game.extra,
+        set by extra_turn()) plays again after the end triggers, in the same round, unless the end is due.
 
-        The steps run from `step` (`count` of its actions done), in spec order (_end_of_turn): a
-        step is skipped when its while-condition fails (or, at most once, after one action); an
-        action with one legal option is applied without asking; with several, the player is asked
-        and apply() returns, to resume there with the answer. In an engine, the bodies of the two
-        hooks called here are inlined (compiler/emit/inline.py): no call per turn for the bookkeeping.
+        The steps run from `step` (`count` of its actions done), in spec order (_end_of_turn): a step is
+        skipped when its while-condition fails (or, at most once, after one action); one legal option is
+        applied without asking, several ask the player and apply() returns, to resume there with the
+        answer. In an engine, the hooks' bodies are inlined (compiler/emit/inline.py): no call per turn.
         """
         legal = self._legal
         if legal is None:
@@ -2764,8 +2762,7 @@ class Game:
         if d == _PAY:
             d, args = ACTIONS[self.pending]
             if action >= _SPEND_BASE:
-                _set_aside(self, action - _SPEND_BASE)
-                self._legal = [_PAY_BASE + i for i in _PAYOPTS[d](self, args)]
+                _set_aside(self, action - _SPEND_BASE, d, args)
                 return
             args = args + (action - _PAY_BASE,)
             self.pending = None

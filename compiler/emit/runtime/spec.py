@@ -145,9 +145,10 @@ def _turn_again(g: Any) -> None:
     raise NotImplementedError("the rules of a spec are in an engine")
 
 
-def _set_aside(g: Any, place: int) -> None:
+def _set_aside(g: Any, place: int, d: int, args: tuple[Any, ...]) -> None:
     """In the payment step, the component at _WILD_PLACES[place] set aside to be spent as wild
-    tokens by the purchase waiting (`wilds` on its payment); it is spent when the purchase is paid."""
+    tokens by the purchase waiting (decision `d`, `args`; `wilds` on its payment), spent when it is
+    paid; the game's legal actions are then that purchase's payment options again."""
     raise NotImplementedError("the rules of a spec are in an engine")
 
 
