@@ -163,8 +163,9 @@ def _payment(c: Checker, f: _Fields, pname: str, pnode: MapNode, domain: str, sc
             f.worth = c.expression(pnode.get("worth"), "worth")
             if f.worth is not None:
                 c.types.expect(f.worth, scope, INT, "a worth")
-        if pnode.get("wilds") is not None:
-            f.wilds = read_wilds(c, pname, pnode.get("wilds"))
+        wilds = pnode.get("wilds")
+        if wilds is not None:
+            f.wilds = read_wilds(c, pname, wilds)
     for field in ("price", "worth", "wilds"):
         if domain != "payment" and pnode.get(field) is not None:
             c.r.error("E508", f"'{field}' applies to the payment domain, not to '{domain}'", pnode.key_span(field))

@@ -11,8 +11,9 @@ a checked spec through the pass's :class:`~compiler.check.reader.Checker`.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
-from ..model import Param
+from ..model import Decision, Param
 from . import termination
 from .reader import Checker
 
@@ -38,13 +39,13 @@ def table_worth(decisions) -> int:
     return max((p.worth_max for d in decisions for p in d.params if p.worth is not None), default=1)
 
 
-def wild_extra(decisions) -> int:
+def wild_extra(decisions: Iterable[Decision]) -> int:
     """The most wild tokens components may add to one payment (`wilds`: a full holding of the
     components worth most): the engine's PAYMENTS reach the gold held plus these."""
     return max((p.wilds.limit * p.wilds.most_units for d in decisions for p in d.params if p.wilds), default=0)
 
 
-def wild_places(decisions) -> dict[str, int]:
+def wild_places(decisions: Iterable[Decision]) -> dict[str, int]:
     """The holdings payments take components from, with their limits: the payment step has one
     action per place of each (`pay with vault 2`), in the order the decisions name them."""
     return {p.wilds.source: p.wilds.limit for d in decisions for p in d.params if p.wilds}

@@ -14,15 +14,16 @@ ways to pay, and E515 counts both (compiler/check/sizes.py).
 from __future__ import annotations
 
 from ..diagnostics import did_you_mean
-from ..front.source import MapNode, ScalarNode
+from ..front.source import MapNode, Node, ScalarNode
 from ..language import ColumnType, Shape
 from ..model import Wilds
+from .reader import Checker
 
 MAX_UNITS = 4  # the wild tokens one component may stand for: the payments grow fast with it (E515 bounds them)
 DISCARD = "discard"
 
 
-def read_wilds(c, pname: str, node) -> Wilds | None:
+def read_wilds(c: Checker, pname: str, node: Node) -> Wilds | None:
     """The `wilds` of payment choice `pname`, or None after an E575 (or without the key)."""
     if not isinstance(node, MapNode):
         c.r.error("E575", f"'wilds' of choice '{pname}' is a mapping: {{from: HOLDING, units: COLUMN}}", node.span)
@@ -79,6 +80,6 @@ def read_wilds(c, pname: str, node) -> Wilds | None:
     return Wilds(source, units, spent, zone.limit, max(values), node.span)
 
 
-def _same_kind_zone(c, name: str, kind: str, source: str) -> bool:
+def _same_kind_zone(c: Checker, name: str, kind: str, source: str) -> bool:
     zone = next((z for z in c.zones if z.name == name), None)
     return zone is not None and zone.holds == kind and name != source and not zone.per_player

@@ -28,7 +28,7 @@ from .layout import EnginePlan
 from .phases import lower_end_of_turn
 from .pysource import docstring, printable
 from .setup import lower_setup
-from .tree import Assign, Def, Do, If, Pass, Return
+from .tree import Assign, Def, Do, If, Node, Pass, Return
 from .variables import turn_resets
 
 
@@ -97,7 +97,7 @@ def _turn_again(rules: Rules) -> list:
 WILD_SPENT = "wild_spent"  # the Game attribute of the places set aside for the payment waiting (`wilds`)
 
 
-def _wild_hooks(plan: EnginePlan) -> tuple[list, list, list, list]:
+def _wild_hooks(plan: EnginePlan) -> tuple[list[Node], list[Node], list[ast.expr], list[Node]]:
     """The statements of the set-aside components of a payment (`wilds`) in _set_aside, _state_json,
     _state_problems (terms of its sum) and _load_state: the places of the acting player's holding set
     aside so far, kept in the saved game (`wild_spent`) while the payment waits. Nothing without."""
@@ -110,9 +110,9 @@ def _wild_hooks(plan: EnginePlan) -> tuple[list, list, list, list]:
         Do(ir.method(spent, "append", ir.minus(ir.sub(ir.sub("_WILD_PLACES", "place"), 1), 1))),
         Assign((ir.attr(g, "_legal"),), options),
     ]
-    save = [Assign((ir.sub("state", ir.const(WILD_SPENT)),), ir.call("list", spent))]
-    problems = [ir.call("_wild_spent_problems", "data")]
-    load = [Assign((spent,), ir.call("list", ir.method("data", "get", ir.const(WILD_SPENT), ir.tuple_())))]
+    save: list[Node] = [Assign((ir.sub("state", ir.const(WILD_SPENT)),), ir.call("list", spent))]
+    problems: list[ast.expr] = [ir.call("_wild_spent_problems", "data")]
+    load: list[Node] = [Assign((spent,), ir.call("list", ir.method("data", "get", ir.const(WILD_SPENT), ir.tuple_())))]
     return set_aside, save, problems, load
 
 

@@ -12,7 +12,7 @@ from .decisions import DecisionLowering, param_env, scalar_preamble, standard_lo
 from .expressions import ExprCompiler, conjuncts, free_names
 from .layout import DecisionPlan, EnginePlan, where
 from .pysource import Code, comment, docstring, printable
-from .tree import Assign, Break, Comment, Def, Do, For, If, Raise, Return, While
+from .tree import Assign, Break, Comment, Def, Do, For, If, Node, Raise, Return, While
 from .zones import kind_name
 
 
@@ -154,7 +154,7 @@ def _step_round(dp: DecisionPlan, position: int) -> list:
     ]
 
 
-def _step_payment(dp: DecisionPlan, position: int) -> list:
+def _step_payment(dp: DecisionPlan, position: int) -> list[Node]:
     """The one legal action of a step whose payment is asked apart: the payments its rules accept;
     one is paid at once, several (or a component to set aside as wild tokens, which is never paid
     unasked) ask the player in the payment phase, as after an action, and the step resumes after

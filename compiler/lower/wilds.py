@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ast
 
-from ..model import Param, Rules, Wilds
+from ..model import Param, Rules, Wilds, Zone
 from . import ir
 from .pysource import comment
 from .tree import Append, Assign, Continue, Do, For, If, Node, Return
@@ -25,7 +25,7 @@ from .zones import kind_table, zone_attr
 DISCARD = "discard"  # compiler/check/wilds.py: `spent: discard`, the default
 
 
-def _zone(rules: Rules, name: str):
+def _zone(rules: Rules, name: str) -> Zone:
     return next(z for z in rules.zones if z.name == name)
 
 
