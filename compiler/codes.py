@@ -252,9 +252,10 @@ CODES: dict[str, Code] = _index(
             ("E549", "a spec without the base kinds `cards` and `nobles` (the engines are built around them)"),
             (
                 "E552",
-                "a setup block without `each_player: true` with an effect that acts for a player, or setup that "
-                "takes more tokens than the supply holds, reserves more cards than a deck holds or draws more "
-                "components than a pile holds (or into a full zone) at some player count",
+                "a setup block without `each_player: true` with an effect that acts for a player (or a procedure "
+                "that reads `me`), or setup that takes more tokens than the supply holds, reserves more cards "
+                "than a deck holds or draws more components than a pile holds (or into a full zone) at some "
+                "player count",
             ),
             (
                 "E540",
@@ -263,7 +264,8 @@ CODES: dict[str, Code] = _index(
             ),
             (
                 "E550",
-                "a definition that is recursive (calls itself, directly or through others) or reads `me` or `player`",
+                "a definition that is recursive (calls itself, directly or through others; a procedure too) or, "
+                "with `is:`, reads `me` or `player`",
             ),
             ("E554", "a prestige source that is not a number, or that reads prestige"),
             (
@@ -325,6 +327,11 @@ CODES: dict[str, Code] = _index(
                 "action of the spec, or the action taken when stuck",
             ),
             ("E571", "`extra_turn()` where no turn is played: in `setup`"),
+            (
+                "E572",
+                "a procedure (a definition with `do:`) called in an expression, where a value is wanted, or a "
+                "definition of a value (`is:`) called as an effect",
+            ),
         ),
         *_codes(
             INTERNAL,

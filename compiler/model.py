@@ -330,13 +330,14 @@ class Variable:
 
 @dataclass(frozen=True, slots=True)
 class Definition:
-    """A named, parameterised predicate or quantity, inlined where it is called."""
+    """A named, parameterised predicate or quantity, inlined where it is called; or a procedure (`do:`),
+    effects written out where it is called as an effect (compiler/check/procedures.py)."""
 
     name: str
     title: Text  # with a placeholder {param} for each parameter
     params: tuple[tuple[str, object], ...]  # (name, compiler.check.types type), in order
-    body: Expr
-    result: object  # the type of `body`
+    body: Expr | Stmt  # a procedure's: its effects, a Sequence (their calls written out)
+    result: object  # the type of `body` (a procedure's: EFFECTS, compiler/language/types.py)
     span: Span
     note: Text | None = None
     text: AuthoredText | None = None  # the rule in players' words, if the spec gives it

@@ -25,4 +25,6 @@ stage "lint (ruff check, ruff format --check)"
 .venv/bin/python -m ruff check app compiler playtest web tests bench
 .venv/bin/python -m ruff format --check app compiler playtest web tests bench
 stage "tests (pytest on every core, its progress in percent; the longest stage)"
-.venv/bin/python -m pytest -p no:cacheprovider -n auto "$@"
+# --dist worksteal: a worker that runs out of tests takes some of another's, so a few long
+# tests (the property searches, the browser games) scheduled late do not leave a core idle.
+.venv/bin/python -m pytest -p no:cacheprovider -n auto --dist worksteal "$@"

@@ -17,7 +17,7 @@ import shutil
 import pytest
 
 from compiler import diff, pipeline
-from compiler.check.definitions import inline_all
+from compiler.check.inlining import inline_all
 from compiler.check.types import GEM, INT, PLAYER
 from compiler.diagnostics import CompileError, SourceMap
 from compiler.emit.engine import render_module

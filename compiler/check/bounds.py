@@ -166,7 +166,8 @@ class Bounds:
         """A call of a definition written out, for an analysis that needs the expression and not only
         its bounds (compiler/check/termination.py); each body written out once. None when the call would be
         written out past MAX_WRITTEN_OUT nodes (E556 refuses it): nothing is proved through it."""
-        from .definitions import MAX_WRITTEN_OUT, inline, written_size
+        from .definitions import MAX_WRITTEN_OUT, written_size
+        from .inlining import inline
 
         sizes = self.f.calls.setdefault(("written sizes",), {})
         if written_size(call, self.f.definitions, sizes) > MAX_WRITTEN_OUT:

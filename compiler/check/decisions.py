@@ -24,6 +24,7 @@ from . import termination
 from . import zones as zones_mod
 from .choices import choices, payment_last, price_below_zero, sized_worth
 from .flow import card_flow, pay_flow
+from .procedures import calls_broken
 from .reader import Checker
 from .types import BOOL, INT, Scope, tested
 
@@ -230,7 +231,7 @@ def _effects(c: Checker, entry, scope: Scope, condition, params: list[Param], pa
             effects.append(stmt)
     if effects_node is not None:
         c.spans[f"{path}.effects"] = effects_node.span
-    if len(c.r.diagnostics) == typed:  # where the cards go, once every effect makes sense
+    if len(c.r.diagnostics) == typed and not calls_broken(effects, c.procedures):  # once every effect makes sense
         c.r.extend(card_flow(effects, tuple(p for p in params if p is not None)))
         c.r.extend(pay_flow(effects))
         c.r.extend(zones_mod.moved_twice(effects, tuple(params)))

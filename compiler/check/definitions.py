@@ -17,14 +17,14 @@ inlines calls (:func:`inline`, compiler/lower/definitions.py), and so do the bou
 
 from __future__ import annotations
 
-import dataclasses
-from typing import Any
-
 from ..diagnostics import Diagnostic, Span
-from ..front.expr import Aggregate, Attribute, Call, ForEach, Name, children, walk
+from ..front.expr import Aggregate, Attribute, Call, Effect, ForEach, Name, Sequence, children, walk
 from ..front.source import MapNode, ScalarNode
 from ..language import ColumnType
+from ..language.types import EFFECTS as EFFECTS_GIVEN
 from ..model import Definition, PrestigeSource
+from . import procedures as procedures_mod
+from .inlining import _free
 from .types import (
     AGGREGATES,
     BOOL,
@@ -61,6 +61,10 @@ RESULTS = (INT, BOOL, GEM, COLOUR, PLAYER, ERROR)  # not a keyword: a definition
 # The names that stand for a player only where the spec's text is about one (a decision's actor,
 # the player ranked); a definition is about its parameters.
 CONTEXT_NAMES = ("me", "player")
+_ENDS = (
+    "every list of effects a spec writes ends: repeat an effect with a `for` over a collection, or with a "
+    "step that repeats (`repeat: while`)"
+)
 _KEYWORDS = ("true", "false", "if", "then", "else", "and", "or", "not", "in", "for")
 
 
@@ -136,22 +140,32 @@ class Sections:
         for name, key, entry in raw:
             where = f" in definition '{name}'"
             params = self.params(name, entry, where)
-            body_node = self.c.node(entry, "is", where=where)
-            body = self.c.expression(body_node, "definition")
-            if body_node is not None:
-                self.c.spans[f"define.{name}.meaning"] = body_node.span
+            if entry.get("do") is not None:  # a procedure: effects (compiler/check/procedures.py)
+                body = procedures_mod.read_body(self.c, entry, name)
+            else:
+                body_node = self.c.node(entry, "is", where=where)
+                body = self.c.expression(body_node, "definition")
+                if body_node is not None:
+                    self.c.spans[f"define.{name}.meaning"] = body_node.span
             title = self.c.text(entry, "title")
             parsed[name] = (key, entry, params, body, title)
         cyclic = self.recursion({n: p[3] for n, p in parsed.items() if p[3] is not None}, names)
         out: dict[str, Definition] = {}
         for name in self.order(parsed):
             key, entry, params, body, title = parsed[name]
-            result = ERROR
-            if body is not None and params is not None and name not in cyclic:
-                result = self.body_type(name, params, body)
-            self.c.types.definitions[name] = (params, result)  # params None: reported, calls not checked
-            if body is not None and params is not None and name not in cyclic:  # a cycle never inlines
-                out[name] = Definition(name, title, params, body, result, key.span, self.c.note(entry))
+            if body is None or params is None or name in cyclic:  # reported; a cycle never inlines
+                self.c.types.definitions[name] = (params, ERROR)  # params None: calls not checked
+                if entry.get("do") is not None:
+                    procedures_mod.register(self.c, name, params, ())
+                continue
+            if isinstance(body, Sequence):  # a procedure's effects
+                written = procedures_mod.body_type(self.c, self.scope_names, name, params, body)
+                if written is not None:
+                    out[name] = Definition(name, title, params, written, EFFECTS_GIVEN, key.span, self.c.note(entry))
+                continue
+            result = self.body_type(name, params, body)
+            self.c.types.definitions[name] = (params, result)
+            out[name] = Definition(name, title, params, body, result, key.span, self.c.note(entry))
         return tuple(out[name] for name, _, _ in raw if name in out)
 
     def params(self, name: str, entry: MapNode, where: str) -> tuple[tuple[str, object], ...] | None:
@@ -203,21 +217,24 @@ class Sections:
 
     def recursion(self, bodies: dict, names: set[str]) -> set[str]:
         """E550 at the call that closes a cycle of definitions; the names on cycles."""
-        calls = {n: [x for x in walk(b) if isinstance(x, Call) and x.func in names] for n, b in bodies.items()}
-        on_cycles = _on_cycles({n: [c.func for c in cs] for n, cs in calls.items()})
+        calls = {n: [x for x in walk(b) if _callee(x) in names] for n, b in bodies.items()}
+        on_cycles = _on_cycles({n: [_callee(c) for c in cs] for n, cs in calls.items()})
         cyclic: set[str] = set()
         for start in bodies:
             if start not in on_cycles:
                 continue
             path = self._cycle(start, calls)
             cyclic.add(start)
-            call = next(x for x in calls[start] if x.func == (path[0] if path else start))
+            call = next(x for x in calls[start] if _callee(x) == (path[0] if path else start))
             through = f" (through {', '.join(repr(p) for p in path)})" if path else ""
+            what = "procedure" if isinstance(bodies[start], Sequence) else "definition"
+            notes = (_ENDS,) if what == "procedure" else ()
             self.r.error(
                 "E550",
-                f"definition '{start}' calls itself{through}: a definition is written out where it "
+                f"{what} '{start}' calls itself{through}: a {what} is written out where it "
                 "is called, so it cannot be recursive",
                 call.span,
+                *notes,
             )
         return cyclic
 
@@ -230,12 +247,12 @@ class Sections:
         while stack:
             at, path = stack.pop(0)
             for call in calls.get(at, ()):
-                if call.func == start:
+                if _callee(call) == start:
                     return path
             for call in calls.get(at, ()):
-                if call.func not in seen:
-                    seen.add(call.func)
-                    stack.append((call.func, path + [call.func]))
+                if _callee(call) not in seen:
+                    seen.add(_callee(call))
+                    stack.append((_callee(call), path + [_callee(call)]))
         return []
 
     def order(self, parsed: dict) -> list[str]:
@@ -247,8 +264,8 @@ class Sections:
                 return
             body = parsed[name][3]
             for x in walk(body) if body is not None else ():
-                if isinstance(x, Call):
-                    visit(x.func, seen | {name})
+                if _callee(x):
+                    visit(_callee(x), seen | {name})
             done[name] = None
 
         for name in parsed:
@@ -324,6 +341,13 @@ class Sections:
                 continue
             out.append(PrestigeSource(name, title, by, key.span, self.c.note(entry)))
         return tuple(out)
+
+
+def _callee(node) -> str:
+    """The name a node calls: a definition in an expression, a procedure as an effect ('' for none)."""
+    if isinstance(node, Call):
+        return node.func
+    return node.name if isinstance(node, Effect) else ""
 
 
 def _on_cycles(graph: dict[str, list[str]]) -> set[str]:
@@ -500,90 +524,3 @@ def _expand(node, params: frozenset, size_of, definitions: dict) -> tuple[int, d
         for k, v in inner.items():
             out[k] = out.get(k, 0) + v
     return total, out
-
-
-# ---------------------------------------------------------------------------- inlining
-
-
-def _free(node) -> set[str]:
-    match node:
-        case Name(id=i):
-            return {i}
-        case Aggregate(var=v, body=b, collection=c):
-            return _free(c) | (_free(b) - {v})
-    out: set[str] = set()
-    for child in children(node):
-        out |= _free(child)
-    return out
-
-
-def _fresh(name: str, taken: set[str]) -> str:
-    n = 2
-    while f"{name}{n}" in taken:
-        n += 1
-    return f"{name}{n}"
-
-
-def _substitute(node: Any, args: dict, avoid: set[str]) -> Any:
-    """`node` with each free name of `args` replaced by its argument; a loop variable that would
-    capture a name an argument reads is renamed apart."""
-    match node:
-        case Name(id=i) if i in args:
-            return args[i]
-        case Aggregate(func=f, body=b, var=v, collection=c, span=s):
-            inner = {k: x for k, x in args.items() if k != v}
-            var = v
-            if v in avoid and inner:
-                var = _fresh(v, avoid | _free(b))
-                inner[v] = Name(var, s)
-            return Aggregate(f, _substitute(b, inner, avoid | {var}), var, _substitute(c, args, avoid), s)
-    if not dataclasses.is_dataclass(node) or isinstance(node, type):
-        return node
-    changes = {}
-    for fld in dataclasses.fields(node):
-        value = getattr(node, fld.name)
-        new = (
-            tuple(_substitute(x, args, avoid) for x in value)
-            if isinstance(value, tuple)
-            else _substitute(value, args, avoid)
-            if dataclasses.is_dataclass(value)
-            else value
-        )
-        if new is not value:
-            changes[fld.name] = new
-    return dataclasses.replace(node, **changes) if changes else node
-
-
-def inline(call: Call, definition: Definition, definitions: dict, bodies: dict | None = None):
-    """The body of `definition` with the arguments of `call` in place of its parameters (and the
-    calls in it inlined too): what the call means, as an expression without calls to definitions.
-    `bodies` keeps each definition's body written out, so that it is written out once."""
-    bodies = {} if bodies is None else bodies
-    args = {p: inline_all(a, definitions, bodies) for (p, _), a in zip(definition.params, call.args, strict=False)}
-    avoid = set().union(*(_free(a) for a in args.values())) if args else set()
-    if definition.name not in bodies:
-        bodies[definition.name] = inline_all(definition.body, definitions, bodies)
-    return _substitute(bodies[definition.name], args, avoid)
-
-
-def inline_all(node: Any, definitions: dict, bodies: dict | None = None) -> Any:
-    """`node` (an expression or a statement) with every call to a definition inlined; the same
-    object when it calls none."""
-    if not definitions or not any(isinstance(x, Call) and x.func in definitions for x in walk(node)):
-        return node
-    bodies = {} if bodies is None else bodies
-    if isinstance(node, Call) and node.func in definitions:
-        return inline(node, definitions[node.func], definitions, bodies)
-    changes = {}
-    for fld in dataclasses.fields(node):
-        value = getattr(node, fld.name)
-        new = (
-            tuple(inline_all(x, definitions, bodies) for x in value)
-            if isinstance(value, tuple)
-            else inline_all(value, definitions, bodies)
-            if dataclasses.is_dataclass(value)
-            else value
-        )
-        if new is not value:
-            changes[fld.name] = new
-    return dataclasses.replace(node, **changes) if changes else node

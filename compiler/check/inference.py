@@ -25,6 +25,7 @@ from ..front.expr import (
     Int,
     Logic,
     Name,
+    Performed,
     Sequence,
     Unary,
     When,
@@ -51,6 +52,8 @@ from ..language.types import (
     noun,
     wanted,
 )
+from ..language.types import EFFECTS as GIVES_EFFECTS
+from . import procedures
 from .types import (
     AGGREGATES,
     ATTRIBUTES,
@@ -468,6 +471,8 @@ class Inferrer:
         return self.infer(node, scope, hint)
 
     def call(self, node, func, args, scope):
+        if func in self.definitions and self.definitions[func][1] == GIVES_EFFECTS:
+            return procedures.in_expression(self, node, func, args, scope)
         if func in self.definitions:
             return self.defined(node, func, args, scope)
         if func in AGGREGATES and func not in FUNCTIONS:
@@ -542,11 +547,16 @@ class Inferrer:
         match node:
             case Effect(name=name, args=args) if (hook := self.hook(name, args, scope)) is not None:
                 hook(self, node, scope)
+            case Performed():  # a procedure's call: its arguments (its body is typed once, where it is written)
+                procedures.call(self, node, scope)
+            case Effect(name=name) if name in self.definitions:
+                procedures.value_as_effect(self, node, scope)
             case Effect(name=name, args=args):
                 if name not in EFFECTS:
                     self.r.error(
                         "E409",
-                        f"unknown effect '{name}'{did_you_mean(name, EFFECTS)} (effects: {', '.join(EFFECTS)})",
+                        f"unknown effect '{name}'{did_you_mean(name, [*EFFECTS, *procedures.named(self)])} "
+                        f"(effects: {', '.join([*EFFECTS, *procedures.named(self)])})",
                         node.span,
                     )
                     for a in args:

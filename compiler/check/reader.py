@@ -21,6 +21,7 @@ from ..model import ItemWords, Kind, PlayerField, Text
 from . import bounds as bounds_mod
 from . import kinds as kinds_mod
 from .inference import Inferrer
+from .inlining import Procedure, expand
 from .types import AGGREGATES, EFFECTS, FUNCTIONS, GLOBALS, Scope
 
 _N = TypeVar("_N", ScalarNode, SeqNode, MapNode)  # the kind of node Checker.node is asked for
@@ -62,6 +63,9 @@ class Checker:
         self.player_fields: tuple[PlayerField, ...] = ()  # the player-count table's declared fields, once read
         self.refused_fields: set[str] = set()  # declared fields refused (E540): their values are not reported again
         self.value_table: dict[str, int] = {}  # the `values` section, once read (zones, choices and variables read it)
+        self.procedures: dict[
+            str, Procedure
+        ] = {}  # the definitions with `do:`, once typed (compiler/check/procedures.py)
 
     @overload
     def node(
@@ -194,16 +198,18 @@ class Checker:
             self.r.extend(err.diagnostics)
             return None
 
-    def statement(self, node: Node, what: str):
+    def statement(self, node: Node, what: str, expanding: bool = True):
+        """An effect, parsed; with `expanding`, its calls of procedures written out (compiler/check/inlining.py)."""
         if not isinstance(node, ScalarNode) or not isinstance(node.value, str):
             self.r.error("E103", f"{what} must be an effect written as text", node.span)
             return None
         origin = Origin.of_scalar(node.value, node.span, self._raw_lines(node.span.file))
         try:
-            return parse_stmt(node.value, origin, what)
+            stmt = parse_stmt(node.value, origin, what)
         except CompileError as err:
             self.r.extend(err.diagnostics)
             return None
+        return expand(stmt, self.procedures) if expanding else stmt
 
     def _raw_lines(self, file: str) -> list[str]:
         if self.sources is not None:

@@ -16,6 +16,7 @@ from . import bounds as bounds_mod
 from . import deal as deal_mod
 from . import zones as zones_mod
 from .flow import card_flow
+from .procedures import calls_broken
 from .reader import Checker
 from .types import PLAYER, STATE_EFFECTS, Scope
 
@@ -68,7 +69,7 @@ def setup_blocks(c: Checker, scope_names, facts) -> tuple[SetupBlock, ...]:
                 continue
             c.types.statement(stmt, scope)
             effects.append(stmt)
-        if len(c.r.diagnostics) == before:
+        if len(c.r.diagnostics) == before and not calls_broken(effects, c.procedures):
             c.r.extend(card_flow(effects, ()))
             for stmt in effects:
                 c.r.extend(bounds_mod.hazards(stmt, bounds_mod.Bounds(facts)))

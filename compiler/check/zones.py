@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from ..diagnostics import Diagnostic, Span, did_you_mean
-from ..front.expr import Effect, ForEach, Name, When
+from ..front.expr import Effect, ForEach, Name, Sequence, When
 from ..front.source import MapNode, ScalarNode
 from ..language import Role, Shape
 from ..language.effects import ZONE_EFFECTS as _ZONE_EFFECTS
@@ -536,6 +536,9 @@ def moved_twice(effects, params: tuple[Param, ...]) -> list[Diagnostic]:
                 seen.setdefault(x, stmt)
             case ForEach(body=body):
                 walk(body, True)
+            case Sequence(stmts=stmts):  # a body joined by ';', or a procedure's call written out
+                for part in stmts:
+                    walk(part, looped)
             case When(then=then, otherwise=otherwise):
                 before = dict(seen)
                 walk(then, looped)

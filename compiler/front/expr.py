@@ -162,6 +162,19 @@ class Sequence:
     span: Span = field(compare=False)
 
 
+@dataclass(frozen=True, slots=True)
+class Performed(Sequence):
+    """A call of a procedure (a definition with `do:`, compiler/check/procedures.py) as an effect:
+    `stmts` is its body with the arguments in place of its parameters, so that every pass that
+    walks statements sees the effects it stands for (a `Sequence` of them); `name` and `args` are
+    the call as written, for the sheets, `diff` and the messages. Two calls are equal when they are
+    written alike (`diff` compares the call, and the procedure apart), whatever the body stands for."""
+
+    stmts: tuple[Stmt, ...] = field(compare=False)
+    name: str = ""
+    args: tuple[Expr, ...] = ()
+
+
 Stmt = Effect | ForEach | When | Sequence
 
 
@@ -577,6 +590,8 @@ def unparse(node, parent: int = 0) -> str:
         case When(test=t, then=a, otherwise=b):
             tail = f" else: {unparse(b)}" if b is not None else ""
             return f"if {unparse(t)}: {unparse(a)}{tail}"
+        case Performed(name=f, args=a):
+            return f"{f}({', '.join(unparse(x) for x in a)})"
         case Sequence(stmts=s):
             return "; ".join(unparse(x) for x in s)
     raise TypeError(f"not an expression node: {node!r}")

@@ -92,6 +92,7 @@ _NOUNS = {
     "setup": "player-count row",
     "none": "none",
     "?": "value",
+    "effects": "list of effects",
 }
 
 
@@ -120,4 +121,5 @@ NOBLE = Type("noble")
 PAYMENT = Type("payment")
 SETUP = Type("setup")
 NONE = Type("none")
+EFFECTS = Type("effects")  # what a procedure (a definition with `do:`) gives: effects, no value
 ERROR = Type("?")  # already reported; silences follow-up errors

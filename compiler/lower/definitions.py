@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..check.definitions import inline_all
+from ..check.inlining import inline_all
 from ..front.expr import Call, unparse, walk
 from ..model import Rules
 from . import ir

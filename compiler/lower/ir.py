@@ -248,8 +248,16 @@ def key(value: object) -> Any:
 
 
 def names(node: ast.AST) -> frozenset[str]:
-    """Every name a node mentions (read or bound)."""
-    return frozenset(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
+    """Every name a node mentions (read or bound).
+
+    Kept on the node once found: the tree passes ask again for the same expressions at every
+    round of liveness (a large table's rows, hundreds of times), and an expression node is never
+    changed once built (every pass builds new nodes), so what it mentions cannot change."""
+    found = getattr(node, "_names", None)
+    if found is None:
+        found = frozenset(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
+        node._names = found  # type: ignore[attr-defined]  # a cache beside the node's fields
+    return found
 
 
 def text(node: ast.expr) -> str:

@@ -362,6 +362,7 @@ def _is_name(node, identifier: str) -> bool:
 def forward_aliases(body: list) -> tuple[list, bool]:
     """`x = E` read by one statement only, `a, b = x`, becomes `a, b = E`: one binding less."""
     every = list(statements(body))
+    own_reads = [_own_reads(s) for s in every]  # once per call, not once per alias
     for alias in every:
         if not (
             isinstance(alias, Assign)
@@ -372,7 +373,7 @@ def forward_aliases(body: list) -> tuple[list, bool]:
         ):
             continue
         name = bound_names(alias.targets[0])[0]
-        readers = [s for s in every if name in _own_reads(s)]
+        readers = [s for s, read in zip(every, own_reads, strict=True) if name in read]
         if (
             len(readers) == 1
             and isinstance(readers[0], Assign)

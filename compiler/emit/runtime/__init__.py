@@ -96,6 +96,8 @@ def module_text(module: str) -> str:
     return (Path(__file__).parent / f"{module}.py").read_text(encoding="utf-8")
 
 
+@functools.cache
 def engine_text(module: str) -> str:
-    """The text of runtime module `module` that an engine holds: all of it after its header."""
+    """The text of runtime module `module` that an engine holds: all of it after its header (read
+    and split once per process: every compile pastes the same text)."""
     return split_header(module_text(module))[1]

@@ -266,7 +266,8 @@ def value_users(self: Builder, name: str) -> list[tuple[str, str, str]]:
 def definition_item(self: Builder, definition) -> Item:
     """A definition as a house rule: what its title means."""
     title, meaning = explain_definition(definition, self.lang, self.rules, self.table)
-    key = "sheet.define.means" if str(definition.result) == "condition" else "sheet.define.means_value"
+    keys = {"condition": "sheet.define.means", "list of effects": "sheet.define.does"}  # else a value
+    key = keys.get(str(definition.result), "sheet.define.means_value")
     return self.with_text(
         self.note_item(
             sentence(self.text(key, title=title, meaning=meaning)),

@@ -11,7 +11,7 @@ from ...model import Decision, Rules
 from .. import tables
 from . import conditions, definitions, names, quantities, references
 from . import effects as effect_family  # not `effects`: the class binds a method of that name
-from .kinds import BOOL, COLOUR, COMPONENT, NUMBER, PLAYER, PhraseError, Ref
+from .kinds import BOOL, CARD, COLOUR, COMPONENT, NOBLE, NUMBER, PLAYER, PhraseError, Ref
 from .text import Words
 
 
@@ -125,6 +125,7 @@ class Phraser:
     # definitions.py
     definition = definitions.definition
     defined = definitions.defined
+    performed = definitions.performed
     argument = definitions.argument
 
 
@@ -143,6 +144,8 @@ def describe(node, lang: str, rules: Rules, decision: Decision | None = None, ma
 # other parameters have no such phrase.
 _PARAM_REFS = {
     "player": (PLAYER, "ref.player.the"),
+    "card": (CARD, "ref.card.the"),
+    "noble": (NOBLE, "ref.noble.the"),
     "gem colour": (COLOUR, "ref.colour.that"),
     "token colour": (COLOUR, "ref.colour.that"),
 }
@@ -154,11 +157,12 @@ def explain_definition(definition, lang: str, rules: Rules, table: tables.Table 
     condition or a quantity; the body as written where a parameter has no phrase of its own."""
     ph = Phraser(lang, rules, table=table, main_clause=True)  # it follows "means:", not "if"
     fields = {}
+    case = ".acc" if str(definition.result) == "list of effects" else ""  # a procedure's title: objects of its verb
     for name, t in definition.params:
         kind, key = _PARAM_REFS.get(str(t), ("", ""))
         if key:
             ph.scope[name] = Ref(kind, key)
-            fields[name] = ph.t.text(key)
+            fields[name] = ph.t.text(key + case)
         elif isinstance(t, Comp) and any(k.name == t.kind for k in rules.kinds):  # "the city"
             ph.scope[name] = Ref(COMPONENT, "ref.component.the", ph.item_fields(t.kind), holds=t.kind)
             fields[name] = ph.ref_forms(ph.scope[name])[""]

@@ -30,9 +30,19 @@ def defined(self: Phraser, node) -> str:
     return tables.PLACEHOLDER.sub(lambda m: fields.get(m.group(1), m.group(0)), title)
 
 
-def argument(self: Phraser, node, param_type=None) -> str:
+def performed(self: Phraser, node) -> str:
+    """A call of a procedure (a definition with `do:`) among effects: its title in this language, an
+    imperative as effects read ("gain the chosen card"), each placeholder replaced by its argument."""
+    d = self.definition(node.name)
+    fields = {p: self.argument(a, t, "_acc") for (p, t), a in zip(d.params, node.args, strict=False)}
+    title = d.title.get(self.lang) or d.title.en
+    return tables.PLACEHOLDER.sub(lambda m: fields.get(m.group(1), m.group(0)), title)
+
+
+def argument(self: Phraser, node, param_type=None, case: str = "") -> str:
     """An argument of a call, as the title's placeholder stands for it: a player in the third
-    person (a title is written of "{p}", never of "you"); a keyword by the component it names."""
+    person (a title is written of "{p}", never of "you"); a keyword by the component it names. A
+    procedure's title is an imperative, its placeholders the verb's objects (`case` "_acc")."""
     if isinstance(node, Word):
         return self.word(node, param_type)
     kind = self.kind(node)
@@ -41,5 +51,6 @@ def argument(self: Phraser, node, param_type=None) -> str:
     if kind == NUMBER:
         return self.number(node)
     if kind == PLAYER and self.is_you(node):
-        return self.t.text("ref.player.the")
-    return self.thing(node)[""]
+        return self.t.text("ref.player.the" + case.replace("_", "."))
+    forms = self.thing(node)
+    return forms.get(case) or forms[""]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...front.expr import Bool, Compare, Effect, ForEach, Index, Name, Sequence, When, unparse, walk
+from ...front.expr import Bool, Compare, Effect, ForEach, Index, Name, Performed, Sequence, When, unparse, walk
 from ...language import EFFECTS, EffectDecl, Role
 from ...language.effects import BASE_EFFECTS, STATE_EFFECTS, ZONE_EFFECTS, named
 from ...language.types import CARD as CARD_T
@@ -64,6 +64,8 @@ def effect(self: Phraser, node) -> str:
                 return self.bind_each(var, coll).effect(body)
             _, key = self.collection(coll)
             return t.text("eff.for", body=self.bind(var, coll).effect(body), **self.each(key))
+        case Performed():  # a procedure's call: its title, as a definition's call reads (never its body)
+            return self.performed(node)
         case Sequence(stmts=stmts):  # the effects of a body, joined as a list of effects is
             return self.effects(stmts)
         case When(
