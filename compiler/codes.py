@@ -40,6 +40,7 @@ SENSE = Family(
     "`kinds`, `flow`, `bounds`), "
     "`compiler/emit/engine.py`, `app/rule_errors.py`",
 )
+NATIVE = Family("native build", "`compiler/native/build.py`")
 INTERNAL = Family("internal", "`compiler/emit/engine.py`")
 SHEETS = Family(
     "translations and sheets", "`compiler/sheets/lint.py`, `compiler/sheets/tables.py`, `compiler/check/texts.py`"
@@ -331,6 +332,14 @@ CODES: dict[str, Code] = _index(
                 "E572",
                 "a procedure (a definition with `do:`) called in an expression, where a value is wanted, or a "
                 "definition of a value (`is:`) called as an effect",
+            ),
+        ),
+        *_codes(
+            NATIVE,
+            (
+                "E597",
+                "a native engine that cannot be built (`--native`): Cython (the `native` extra), a C compiler or "
+                "Python's C headers missing, or a build step that failed; the pure-Python engine still plays",
             ),
         ),
         *_codes(

@@ -18,11 +18,14 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar, cast
 
 from . import codes
 from .safe_text import visible
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +132,16 @@ class SourceMap:
 
     def __init__(self) -> None:
         self._lines: dict[str, list[str]] = {}
+        self._derived: dict[object, object] = {}
+
+    def derived(self, key: object, make: Callable[[], T]) -> T:
+        """What `make()` returns, made once per run for `key`: the rule model of a base that every
+        variant of the run inherits texts from is built once, not once per variant (a server
+        checking the whole catalogue checked the official rules 24 times). The key names what
+        the value was made from (a file's path and the hash of its bytes)."""
+        if key not in self._derived:
+            self._derived[key] = make()
+        return cast(T, self._derived[key])
 
     def add(self, name: str, text: str) -> None:
         self._lines[name] = text.splitlines()

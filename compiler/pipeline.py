@@ -125,6 +125,14 @@ def _base_rules(path: str, sources: SourceMap) -> Rules | None:
     """A base's rule model, for the texts a variant inherits from it (None if it has errors: every
     inherited text is then taken as stale, and the variant's own check reports them)."""
     try:
+        digest = hashlib.sha256(read_input(path)).hexdigest()
+    except OSError:
+        return None
+    return sources.derived(("base rules", os.path.realpath(path), digest), lambda: _checked_base(path, sources))
+
+
+def _checked_base(path: str, sources: SourceMap) -> Rules | None:
+    try:
         return load_rules(path, sources)
     except CompileError:
         return None

@@ -16,6 +16,12 @@ It returns an :class:`Engine`: the module, a label for reports, and the module's
 text, which travels with every simulation task so that a worker (a local process or a
 Dask worker on another machine) can load the very same engine from the text alone
 (:func:`from_source`).
+
+With ``native=True`` (`--native` on the commands) the module is the native build of that same
+text (:mod:`compiler.native`: compiled by Cython and the C compiler, cached under the hash of the
+text), for every target alike; the text still travels with the tasks, and a worker loads the
+build from the cache (or builds it, on another machine). What cannot be built is the compiler's
+E597 (a ``CompileError``), reported like a spec's diagnostics, at the engine module.
 """
 
 from __future__ import annotations
@@ -29,10 +35,12 @@ import sys
 import types
 from dataclasses import dataclass
 
+from compiler import native as native_build
 from compiler import pipeline
-from compiler.diagnostics import CompileError
+from compiler.diagnostics import CompileError, SourceMap
 from compiler.front.locate import find_spec
 from compiler.front.reading import read_file, reason
+from compiler.front.source import display_path
 
 REQUIRED = (
     "SPEC_NAME",
@@ -64,6 +72,11 @@ class Engine:
     label: str  # what the user named: a spec path, a module path or a module name
     source: str  # the module's text
     path: str | None  # the module file, when there is one
+    native_dir: str | None = None  # the folder of native builds when `module` is the native build, else None
+
+    @property
+    def native(self) -> bool:
+        return self.native_dir is not None
 
     @property
     def name(self) -> str:
@@ -82,14 +95,33 @@ def default_cache_dir() -> pathlib.Path:
     return pathlib.Path(base) / "splendor-rules" / "engines"
 
 
-def load(target: str, cache_dir: str | os.PathLike | None = None, sources=None) -> Engine:
+def load(target: str, cache_dir: str | os.PathLike | None = None, sources=None, native: bool = False) -> Engine:
     """The engine for `target`: a spec path, a spec name (official, target-12), an engine
-    module path, or a dotted module name to import.
+    module path, or a dotted module name to import; with `native`, its native build.
 
     Raises :class:`EngineError` for a missing file or a module without the Engine API,
-    and the compiler's ``CompileError`` (with its diagnostics) for a spec with errors;
-    `sources` (a ``compiler.diagnostics.SourceMap``) collects the spec texts to render them.
+    and the compiler's ``CompileError`` (with its diagnostics) for a spec with errors or a
+    native engine that cannot be built (E597); `sources` (a ``compiler.diagnostics.SourceMap``)
+    collects the spec texts to render them.
     """
+    engine = _load(target, cache_dir, sources)
+    if not native:
+        return engine
+    folder = native_dir(cache_dir)
+    try:
+        module = from_source(engine.source, engine.path or engine.label, native=True, native_folder=folder)
+    except native_build.NativeUnavailable as err:
+        raise CompileError([native_build.diagnostic(err, display_path(engine.path or engine.label))]) from None
+    _check_api(module, target)
+    return Engine(module, engine.label, engine.source, engine.path, str(folder))
+
+
+def native_dir(cache_dir: str | os.PathLike[str] | None = None) -> pathlib.Path:
+    """Where native builds are kept: `native` in the cache folder given, else compiler.native's default."""
+    return pathlib.Path(cache_dir) / "native" if cache_dir is not None else native_build.default_cache_dir()
+
+
+def _load(target: str, cache_dir: str | os.PathLike[str] | None, sources: SourceMap | None) -> Engine:
     path = pathlib.Path(target)
     if target.endswith((".yaml", ".yml")):
         return _from_spec(path, target, cache_dir, sources)
@@ -185,11 +217,20 @@ def _from_file(path: pathlib.Path, label: str) -> Engine:
     return Engine(module, label, text, str(path))
 
 
-def from_source(text: str, filename: str = "<engine>") -> types.ModuleType:
-    """The module for an engine's source text, built once per process and text."""
+def from_source(
+    text: str, filename: str = "<engine>", native: bool = False, native_folder: str | os.PathLike[str] | None = None
+) -> types.ModuleType:
+    """The module for an engine's source text, built once per process and text; with `native`,
+    its native build (from `native_folder`'s cache, else built there: NativeUnavailable if it cannot be)."""
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    if native:
+        digest += ":native"
     module = _LOADED.get(digest)
     if module is not None:
+        return module
+    if native:
+        module = native_build.import_built(native_build.build(text, _spec_name(text), native_folder))
+        _LOADED[digest] = module
         return module
     name = f"_splendor_engine_{digest[:16]}"
     module = types.ModuleType(name)
@@ -202,6 +243,12 @@ def from_source(text: str, filename: str = "<engine>") -> types.ModuleType:
         raise
     _LOADED[digest] = module
     return module
+
+
+def _spec_name(text: str) -> str:
+    """The SPEC_NAME an engine text declares (a part of its native module's name), or 'engine'."""
+    found = re.search(r'^SPEC_NAME = "([\w-]*)"$', text, re.M)
+    return found.group(1) if found else "engine"
 
 
 def _check_api(module: types.ModuleType, label: str) -> None:

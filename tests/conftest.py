@@ -13,6 +13,7 @@ import pathlib
 import pytest
 
 from compiler.emit import engine as emit_engine
+from compiler.lower import optimise
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -47,6 +48,7 @@ SLOW_MODULES = frozenset(
         "test_dev_scripts",
         "test_variants",
         "test_web_a11y",
+        "test_native",
     }
 )
 
@@ -122,7 +124,8 @@ _COMPILE = emit_engine.compile_to_module
 
 
 def _cached_compile(rules, folder: pathlib.Path | None):
-    key = hashlib.sha256(repr(rules).encode("utf-8")).hexdigest()
+    # the optimisation passes may be off (compiler.lower.optimise.unoptimised): another engine
+    key = hashlib.sha256((repr(rules) + ("" if optimise.enabled() else " unoptimised")).encode("utf-8")).hexdigest()
     if key in _ENGINES:
         return _ENGINES[key]
     path = folder / f"{key}.py" if folder is not None else None

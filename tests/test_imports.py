@@ -33,7 +33,7 @@ STAGES = (
     ("compiler.check",),
     ("compiler.lower",),
     ("compiler.sheets",),
-    ("compiler.emit", "compiler.diff"),
+    ("compiler.emit", "compiler.diff", "compiler.native"),
     ("compiler.pipeline",),
 )
 RUNTIME = "compiler.emit.runtime"

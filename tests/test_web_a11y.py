@@ -225,10 +225,11 @@ def test_a_trading_posts_board_shows_every_post_and_what_it_needs_but_not_a_turn
         assert second.locator(".held").inner_text() == "held by nobody"
         assert "third_token_with_pair" not in page.locator("#board").inner_text()
         said = page.locator('#zones .kind-rule[data-kind="posts"]').inner_text()
-        assert said.startswith(
-            "Open trading posts: You may do this only if the chosen trading post is not one of "
-            "your “Trading posts held”"
-        )
+        # the rule that chooses a post, in the sheet's words (its own text, which the spec gives)
+        (rule,) = views.kind_rules(variant.rules, "posts", "en")
+        opening = next(d for d in variant.rules.steps if d.name == "open_posts")
+        assert rule["title"] == "Open trading posts" and rule["text"].startswith(opening.text.get("en")[:20])
+        assert said == f"{rule['title']}: {rule['text']}"
         # a turn's bookkeeping (reset: turn, not marked for display) is not board state
         assert page.locator('[data-var="bought"], [data-var="paired"]').count() == 0
         assert page.locator('#players [data-var="markers"]').count() == 2

@@ -203,7 +203,9 @@ def test_a_seat_sees_its_observation_not_the_deck_nor_others_blind_reserves(vari
         assert all(isinstance(n, int) for n in theirs["state"]["decks"].values())
         text = json.dumps(theirs)
         assert '"seed"' not in text and "11" not in json.dumps(theirs["state"].get("seed", ""))
-        assert theirs["log"] == [{"seat": 0, "text": "reserve deck 1", "card": None}]  # the card stays hidden
+        assert theirs["log"] == [
+            {"seat": 0, "action": blind, "text": "reserve deck 1", "card": None}
+        ]  # the card stays hidden
         assert theirs["state"]["seats"][0]["blind"] == [1]  # its level is public: the deck it came from
 
 

@@ -121,10 +121,15 @@ def test_a_whole_game_in_the_browser_two_people_and_a_bot(server, tmp_path):
             if seat == 2:  # the bot: its move arrives on both pages by itself
                 for page in pages:
                     moves_shown(page, moves + 1)
-                text = pages[0].locator("#log li").nth(moves).inner_text()
+                entry = pages[0].locator("#log li").nth(moves)
+                text = entry.inner_text()
                 assert text.startswith("player 3 (greedy): ")
-                move = text.split(": ", 1)[1]
-                action = module.string_to_action(move.split(" (", 1)[0])  # "buy 1.2 (Level 1 · blue · 0 points)"
+                move = text.split(": ", 1)[1]  # "Buy a face-up card: level 1, card 2 (Level 1 · blue · 0 points)"
+                action = int(entry.get_attribute("data-action"))
+                rule = module.describe_action(action)[0]
+                assert move.startswith(
+                    next(d.title.en for d in variant.rules.actions + variant.rules.steps if d.name == rule)
+                )
                 card = meta["actions"][action]["card"]
                 if card is not None:  # the log names the card by what it is, not by its slot refilled since
                     bought = meta["cards"][game.market[meta["levels"].index(card[0])][card[1] - 1]]

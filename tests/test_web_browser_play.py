@@ -19,6 +19,7 @@ from tests.helpers.browser import (
     moves_shown,
     play_by_clicks,
     require_browser,
+    seat_page,
     shoot,
 )
 from tests.helpers.web import Server, free_port
@@ -294,3 +295,39 @@ def test_returning_tokens_says_how_many_and_a_payment_marks_the_card_it_pays_for
             browser.close()
     finally:
         server.kill()
+
+
+def test_a_turn_variable_marked_for_display_shows_on_the_board_while_the_turn_lasts(tmp_path):
+    """tests/specs/turn-display.yaml, on a page in French: two turn variables set by taking gems,
+    `taken` marked `display: true`, `quiet` not. With a token limit of 2, a take of three tokens
+    sends the seat to the return step in the same turn: the board shows `taken` by its French
+    title, "non" before the take and "oui" during the step (its value then), and never `quiet`;
+    the log says the move in French (the rule's title and the colours' names), not in notation."""
+    require_browser()
+    spec = pathlib.Path(__file__).resolve().parent / "specs" / "turn-display.yaml"
+    variant = catalogue.load([str(spec)])["turn-display"]
+    module = variant.module
+    meta = views.meta(module)
+    title = next(v.title.get("fr") for v in variant.rules.variables if v.name == "taken")
+    with seat_page(tmp_path, spec, "turn-display") as (page, errors, seed):
+        page.goto(page.url + "?lang=fr")
+        game = module.new_game(2, seed=seed)
+        page.wait_for_selector("#market .card", timeout=TIMEOUT)
+        shown = page.locator('#zones [data-var="taken"]')
+        assert (shown.locator(".label").inner_text(), title) == ("Pris ce tour", "Pris ce tour")
+        assert shown.locator(".value").inner_text() == "non"
+        assert page.locator('[data-var="quiet"]').count() == 0
+        takes = [a for a in game.legal_actions() if module.describe_action(a)[0] == "take_different"]
+        three = next(a for a in takes if len(module.describe_action(a)[1]["picked"]) == 3)
+        play_by_clicks(page, meta, three, 0)
+        game.apply(three)
+        assert game.phase == "return_tokens" and game.current_player == 0
+        page.wait_for_selector("#choice h2", timeout=TIMEOUT)
+        assert shown.locator(".value").inner_text() == "oui"
+        assert page.locator('[data-var="quiet"]').count() == 0
+        names = {"white": "blanc", "blue": "bleu", "green": "vert", "red": "rouge", "black": "noir"}
+        picked = ", ".join(names[c] for c in module.describe_action(three)[1]["picked"])
+        said = page.locator("#log li").first.inner_text()
+        assert said == f"vous : Prendre des jetons de couleurs différentes : {picked}", said
+        shoot(page, "play-turn-variable-shown")
+        assert errors == []

@@ -15,7 +15,7 @@ from markupsafe import Markup
 from compiler.sheets.plurals import CATEGORIES, LANGUAGES
 from tests.helpers import ROOT
 from tests.helpers.web import api_of, client, new_table
-from web import catalogue, gems, i18n
+from web import catalogue, closing, gems, i18n, quotas
 from web.routes.errors import wait_text
 
 WEB = ROOT / "web"
@@ -199,3 +199,34 @@ def test_an_error_page_is_in_the_browsers_language(variants, tmp_path):
 )
 def test_how_long_to_wait_in_words(seconds, lang, expected):
     assert wait_text(seconds, lang) == expected
+
+
+def test_the_servers_refusals_are_in_the_players_language(variants, tmp_path):
+    """A move refused (the body's "lang", else ?lang=, else the browser's), a wrong link, a closed
+    table and a limit's words: said from the catalogues in the language of whoever asks."""
+    module = variants["target-12"].module
+    with client(variants, str(tmp_path / "t.sqlite3")) as c:
+        made = new_table(c)
+        api1 = api_of(made["seats"][1]["link"])
+        legal = module.new_game(2, seed=7).legal_actions()[0]
+        r = c.post(api1 + "/actions", json={"action": legal, "lang": "fr"})
+        assert (r.status_code, r.json()) == (409, {"error": "c'est au tour du joueur 1, pas au vôtre"})
+        r = c.post(api1 + "/actions?lang=sr", json={"action": legal})
+        assert r.json()["error"] == "на потезу је играч 1, не ви"
+        r = c.post(api1 + "/actions", json={"action": "x"}, headers={"Accept-Language": "fr-BE,fr;q=0.9"})
+        assert r.json()["error"] == "une action est un nombre entier (l'identifiant d'une action de ce jeu)"
+        r = c.post(api1 + "/undo", headers={"Accept-Language": "sr"})
+        assert r.json()["error"] == "домаћин није укључио поништавање за овим столом"
+        assert (
+            c.get(api1[:-3] + "abc", headers={"Accept-Language": "sr"}).json()["error"] == "ова веза не отвара то место"
+        )
+        r = c.post(made["host"] + "/close", data={"confirm": "yes"}, headers={"Accept-Language": "fr"})
+        assert r.status_code == 200
+        gone = c.get(made["seats"][0]["link"], headers={"Accept-Language": "fr"})
+        assert gone.status_code == 410 and "l&#39;hôte a fermé cette table" in gone.text
+        assert c.get(api1).json()["error"] == "the host closed this table"
+    assert closing.span(30 * 86400).said("sr") == "30 дана" and closing.span(2 * 3600).said("fr") == "2 heures"
+    rate = quotas.shown_rate(quotas.parse_rate("20/hour"))
+    assert i18n.words("refused.rate_tables", rate=rate).said("sr") == (
+        "направили сте превише столова (највише 20 на сат са једне адресе); сачекајте пре него што направите нови"
+    )

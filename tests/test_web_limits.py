@@ -129,7 +129,7 @@ def test_requests_past_an_addresss_rate_get_429_and_the_move_is_not_played(varia
 def test_an_app_made_without_limits_keeps_serves_defaults(variants, db):
     with client(variants, db, quotas=None) as c:
         limiter, hub = c.app.state.limiter, c.app.state.hub
-        assert (quotas.shown_rate(limiter.requests), quotas.shown_rate(limiter.tables)) == (
+        assert (str(quotas.shown_rate(limiter.requests)), str(quotas.shown_rate(limiter.tables))) == (
             "30 per second",
             "20 per hour",
         )
@@ -365,6 +365,11 @@ def test_a_deadlock_is_named_as_one(tmp_path):
 # -- old tables
 
 
+def english(closing: dict) -> dict[str, str]:
+    """Why each table closes, in English (the server keeps it as its catalogue key and values)."""
+    return {table: str(why) for table, why in closing.items()}
+
+
 def test_which_tables_are_removed_when_old_or_too_many():
     day = 86400.0
     now = 100 * day
@@ -375,19 +380,23 @@ def test_which_tables_are_removed_when_old_or_too_many():
         ("done-2", True, now - 2 * day),
         ("open", False, now - 10 * day),
     ]
-    assert tables_to_close(tables, now, 30 * day, None) == {
+    assert english(tables_to_close(tables, now, 30 * day, None)) == {
         "old-done": "this table was cleared: its game ended more than 30 days ago",
         "old-open": "this table was cleared after 30 days without a move",
     }
     room = "this table was cleared to make room for new ones (its game had ended)"
-    assert tables_to_close(tables, now, None, 3) == {"old-done": room, "done-1": room}
-    assert tables_to_close(tables, now, 30 * day, 2) == {
+    assert english(tables_to_close(tables, now, None, 3)) == {"old-done": room, "done-1": room}
+    assert english(tables_to_close(tables, now, 30 * day, 2)) == {
         "old-done": "this table was cleared: its game ended more than 30 days ago",
         "old-open": "this table was cleared after 30 days without a move",
         "done-1": room,
     }
-    assert tables_to_close(tables, now, None, 1) == {"old-done": room, "done-1": room, "done-2": room}  # never "open"
-    assert tables_to_close(tables, now, None, 10) == {}
+    assert english(tables_to_close(tables, now, None, 1)) == {
+        "old-done": room,
+        "done-1": room,
+        "done-2": room,
+    }  # never "open"
+    assert english(tables_to_close(tables, now, None, 10)) == {}
     # Abandoned games (no move for a day) make room too, with the finished ones: the longest idle first.
     tables = [
         ("done", True, now - 2 * day),
@@ -396,9 +405,13 @@ def test_which_tables_are_removed_when_old_or_too_many():
         ("playing", False, now - 0.5 * day),
     ]
     left = "this table was cleared to make room for new ones (no move for 1 day)"
-    assert tables_to_close(tables, now, None, 2, abandon_after=day) == {"left": left, "done": room}
-    assert tables_to_close(tables, now, None, 1, abandon_after=day) == {"left": left, "done": room, "left-1": left}
-    assert tables_to_close(tables, now, None, 1) == {"done": room}
+    assert english(tables_to_close(tables, now, None, 2, abandon_after=day)) == {"left": left, "done": room}
+    assert english(tables_to_close(tables, now, None, 1, abandon_after=day)) == {
+        "left": left,
+        "done": room,
+        "left-1": left,
+    }
+    assert english(tables_to_close(tables, now, None, 1)) == {"done": room}
 
 
 def test_an_expired_table_is_removed_and_its_links_say_why_even_after_a_restart(variants, db):
@@ -409,7 +422,7 @@ def test_an_expired_table_is_removed_and_its_links_say_why_even_after_a_restart(
         idle = new_table(c, ("human", "greedy"))
         hub = c.app.state.hub
         assert c.portal.call(hub.sweep, time.time() + 29 * 86400) == {}
-        closed = c.portal.call(hub.sweep, time.time() + 31 * 86400)
+        closed = english(c.portal.call(hub.sweep, time.time() + 31 * 86400))
         assert closed == {
             done["table"]: "this table was cleared: its game ended more than 30 days ago",
             idle["table"]: "this table was cleared after 30 days without a move",
@@ -509,3 +522,18 @@ def test_the_host_closes_a_table_for_good(variants, db):
         assert c.get(made["host"]).status_code == 410
         assert list(c.app.state.hub.tables) == [other["table"]]
     assert stored_ids(db) == [other["table"]]
+
+
+def test_the_moving_window_counts_each_address_apart_and_forgets_the_idle():
+    now = [1000.0]
+    window = quotas.MovingWindow(clock=lambda: now[0])
+    rate = quotas.parse_rate("3/minute")
+    assert [window.hit(rate, "a") for _ in range(3)] == [None, None, None]
+    assert window.hit(rate, "a") == pytest.approx(60.0)  # refused, nothing counted: the oldest hit frees in 60 s
+    assert window.hit(rate, "b") is None  # another address has its own count
+    now[0] += 30
+    assert window.hit(rate, "a") == pytest.approx(30.0)
+    now[0] += 30  # the first three hits are a minute old: the window has moved past them
+    assert window.hit(rate, "a") is None
+    now[0] += window.SWEEP_SECONDS + 61  # nobody for longer than the period: the next hit sweeps them out
+    assert window.hit(rate, "c") is None and set(k[2] for k in window.hits) == {"c"}

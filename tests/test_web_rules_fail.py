@@ -108,9 +108,10 @@ def test_a_bot_whose_move_fails_stops_its_table_with_the_rules_words(variants, d
                 break
             time.sleep(0.05)
         assert live.problem is not None
-        assert "a negative number of tokens" in live.problem or "failed" in live.problem
+        said = str(live.problem)  # in English; every page says it in its own language
+        assert "a negative number of tokens" in said or "failed" in said
         view = c.get(api_of(made["seats"][1]["link"])).json()
-        assert view["problem"] == live.problem
+        assert view["problem"] == said and view["problem_words"] == live.problem.as_json()
 
 
 def test_a_move_over_its_time_stops_its_table_and_the_server_answers_meanwhile(variants, db, monkeypatch):
@@ -248,8 +249,9 @@ def test_a_bot_over_its_time_stops_its_table_and_its_worker_is_replaced(variants
             if live.problem:
                 break
             time.sleep(0.05)
-        assert live.problem == "the bot of player 1 did not choose a move within 0.25 seconds"
-        assert c.get(api_of(made["seats"][1]["link"])).json()["problem"] == live.problem
+        assert str(live.problem) == "the bot of player 1 did not choose a move within 0.25 seconds"
+        assert live.problem.said("fr") == "le robot du joueur 1 n'a pas choisi de coup en 0.25 secondes"
+        assert c.get(api_of(made["seats"][1]["link"])).json()["problem"] == str(live.problem)
         if workers:
             first = hub.thinkers.pool
             hub.bot_seconds = 120.0

@@ -8,17 +8,27 @@ so the policy is tested without a server.
 
 from __future__ import annotations
 
+from .i18n import Words, words
+
+
+def span(seconds: float) -> Words:
+    """'30 days', '1 day', '12 hours', '5 minutes': a span as a sentence says it, in any
+    language (``span.days``, a plural family on the number)."""
+    if seconds < 3600:
+        return words("span.minutes", n=round(seconds / 60))
+    if seconds < 86400:
+        return words("span.hours", n=_figure(round(seconds / 3600, 1)))
+    return words("span.days", n=_figure(round(seconds / 86400, 1)))
+
+
+def _figure(n: float) -> int | float:
+    """A whole number as an int (said without '.0', and by its plural category)."""
+    return int(n) if n == int(n) else n
+
 
 def days(seconds: float) -> str:
-    """'30 days', '1 day', '12 hours', '5 minutes': a span as a sentence says it."""
-    if seconds < 3600:
-        minutes = round(seconds / 60)
-        return f"{minutes} minute{'' if minutes == 1 else 's'}"
-    if seconds < 86400:
-        hours = round(seconds / 3600, 1)
-        return f"{hours:g} hour{'' if hours == 1 else 's'}"
-    n = round(seconds / 86400, 1)
-    return f"{n:g} day{'' if n == 1 else 's'}"
+    """The span in English (`serve --list-tables`)."""
+    return str(span(seconds))
 
 
 def tables_to_close(
@@ -27,20 +37,18 @@ def tables_to_close(
     expire_after: float | None,
     max_tables: int | None,
     abandon_after: float | None = None,
-) -> dict[str, str]:
+) -> dict[str, Words]:
     """Which tables to remove, and why, of `tables` (id, whether its game is over, when it last
     moved): every table idle for `expire_after` seconds (a finished game's, or an abandoned
     one's), then, while more than `max_tables` would be kept, the finished ones and the games
     abandoned (idle for `abandon_after` seconds) idle longest. A game in play is never removed
     to make room: the open-table limit keeps their number under `max_tables`."""
-    closing: dict[str, str] = {}
+    closing: dict[str, Words] = {}
     if expire_after is not None:
         for table_id, over, last_at in tables:
             if now - last_at >= expire_after:
-                closing[table_id] = (
-                    f"this table was cleared: its game ended more than {days(expire_after)} ago"
-                    if over
-                    else f"this table was cleared after {days(expire_after)} without a move"
+                closing[table_id] = words(
+                    "closed.expired_over" if over else "closed.expired_idle", span=span(expire_after)
                 )
     if max_tables is not None:
         kept = len(tables) - len(closing)
@@ -56,8 +64,8 @@ def tables_to_close(
         )
         for _, table_id in idle[: max(0, kept - max_tables)]:
             closing[table_id] = (
-                f"this table was cleared to make room for new ones (no move for {days(abandon_after)})"
+                words("closed.room_abandoned", span=span(abandon_after))
                 if table_id in left and abandon_after is not None
-                else "this table was cleared to make room for new ones (its game had ended)"
+                else words("closed.room_over")
             )
     return closing

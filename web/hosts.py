@@ -14,13 +14,11 @@ from __future__ import annotations
 import ipaddress
 from dataclasses import dataclass
 
+from .i18n import words
 from .tables import Refused
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
-REFUSED = (
-    "this server does not answer to that name (the address in the Host header); its host may allow it "
-    "with serve --allowed-host"
-)
+REFUSED = words("refused.host_name")
 
 
 def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:

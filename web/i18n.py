@@ -19,6 +19,7 @@ import json
 import pathlib
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
@@ -64,6 +65,66 @@ def message(lang: str, key: str, values: Mapping[str, object]) -> str:
     if text is None:
         return key
     return FIELD.sub(lambda m: str(values[m[1]]) if m[1] in values else m[0], text)
+
+
+@dataclass(frozen=True, slots=True)
+class Words:
+    """A sentence of the server for the players (a refusal, why a table stopped), kept as its
+    catalogue key and values until the language it is said in is known: the request's (a
+    refusal), each page's (a table's problem, which every seat reads in its own). A value may be
+    Words itself (the problem inside "this table was stopped: ..."); any other value is said as
+    it is (a number, or text the server cannot translate: a spec's name, an engine's own words)."""
+
+    key: str
+    values: tuple[tuple[str, object], ...] = ()
+
+    def said(self, lang: str) -> str:
+        """The sentence in `lang`."""
+        return message(lang, self.key, {k: v.said(lang) if isinstance(v, Words) else v for k, v in self.values})
+
+    def __str__(self) -> str:  # in the server's log and its command line, which are English
+        return self.said(DEFAULT)
+
+    @classmethod
+    def from_json(cls, text: str) -> Words | None:
+        """Words stored as :meth:`as_json` in a file (data: a value is a number, a text or Words
+        in turn); None for anything else (a sentence stored before the catalogues)."""
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            return None
+        return cls._of(data)
+
+    @classmethod
+    def _of(cls, data: object) -> Words | None:
+        if (
+            not isinstance(data, dict)
+            or not isinstance(data.get("key"), str)
+            or not isinstance(data.get("values"), dict)
+        ):
+            return None
+        values: list[tuple[str, object]] = []
+        for name, value in data["values"].items():
+            inner = cls._of(value) if isinstance(value, dict) else None
+            if inner is None and not isinstance(value, (str, int, float)):
+                return None
+            values.append((str(name), inner if inner is not None else value))
+        return cls(data["key"], tuple(values))
+
+    def as_json(self) -> dict[str, object]:
+        """The key and values for a page, which says it with its own catalogue (play.js's
+        ``said``, a Words value in turn)."""
+        return {"key": self.key, "values": {k: v.as_json() if isinstance(v, Words) else v for k, v in self.values}}
+
+
+def words(key: str, **values: object) -> Words:
+    """The sentence `key` of the catalogues with `values`, to be said once a language is known."""
+    return Words(key, tuple(values.items()))
+
+
+def said(lang: str, text: str | Words) -> str:
+    """`text` in `lang`: Words said, a sentence already worded (the rules' refusal) as it is."""
+    return text.said(lang) if isinstance(text, Words) else text
 
 
 def translator(lang: str) -> Callable[..., Markup]:

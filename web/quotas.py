@@ -4,8 +4,8 @@ A web table is open to whoever reaches its address, so nothing of it may grow wi
 because one client asks: each table holds a game in memory (and its bots' turns in the worker
 process), each request costs the event loop that every seat shares. The limits:
 
-- ``tables_per_address``: tables made per client address in a moving window ("20/hour"),
-  counted by the ``limits`` library (its moving window: no burst at a window's edge);
+- ``tables_per_address``: tables made per client address in a moving window ("20/hour": no
+  burst at a window's edge), read by the ``limits`` library and counted by :class:`MovingWindow`;
 - ``requests_per_address``: requests per client address ("30/second"; an event stream counts
   once, when it opens), so that no client can flood the event loop with moves or views;
 - ``max_open_tables``: games in play, in all; a new table waits for one to end, expire or be
@@ -25,14 +25,15 @@ forwards (uvicorn reads ``X-Forwarded-For`` from those addresses only, and from 
 
 from __future__ import annotations
 
+import collections
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from limits import RateLimitItem, parse
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
 
+from .i18n import Words, words
 from .tables import HUMAN, Refused
 
 TABLES_PER_ADDRESS = "20/hour"
@@ -89,6 +90,46 @@ def parse_rate(text: str) -> RateLimitItem:
     return item
 
 
+class MovingWindow:
+    """Moving-window counts of hits per rate and client address, in memory: for each, the times
+    of its hits within the rate's period (at most the rate's count of them), so that a hit is
+    allowed while fewer than that many fell within the period before it.
+
+    It runs on the event loop's thread and starts none: the ``limits`` library's memory storage
+    started a timer thread (to expire its entries) on nearly every request, and the event loop
+    waited for each thread to start, about 3 ms a request on a loaded machine, which was most of
+    bench/bench_web.py's p95 over its target. Addresses not heard from for a period are dropped
+    now and then, so the table holds only the clients of the last period."""
+
+    SWEEP_SECONDS = 60.0
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic):
+        self.clock = clock
+        self.hits: dict[tuple[int, int, str], collections.deque[float]] = {}
+        self.swept = clock()
+
+    def hit(self, item: RateLimitItem, address: str) -> float | None:
+        """Count one hit of `address` against `item`: None when allowed, else (nothing counted)
+        the seconds until one more would be."""
+        now = self.clock()
+        period = float(item.get_expiry())
+        times = self.hits.setdefault((item.amount, item.get_expiry(), address), collections.deque())
+        while times and times[0] <= now - period:
+            times.popleft()
+        if len(times) >= item.amount:
+            return times[0] + period - now
+        times.append(now)
+        if now - self.swept > self.SWEEP_SECONDS:
+            self.sweep(now)
+        return None
+
+    def sweep(self, now: float) -> None:
+        """Drop the counts whose every hit is older than their period."""
+        self.swept = now
+        for key in [k for k, times in self.hits.items() if not times or times[-1] <= now - k[1]]:
+            del self.hits[key]
+
+
 class Limiter:
     """The per-address rates of a server, in memory (a restart forgets them, which only ever
     lets a client in sooner)."""
@@ -97,29 +138,20 @@ class Limiter:
         self.quotas = quotas
         self.tables = parse_rate(quotas.tables_per_address)
         self.requests = parse_rate(quotas.requests_per_address)
-        self.window = MovingWindowRateLimiter(MemoryStorage())
+        self.window = MovingWindow()
 
-    def _hit(self, item: RateLimitItem, address: str, message: str) -> None:
-        if not self.window.hit(item, address):
-            reset = self.window.get_window_stats(item, address).reset_time
-            raise Refused(429, message, retry_after=max(1, math.ceil(reset - time.time())))
+    def _hit(self, item: RateLimitItem, address: str, message: Words) -> None:
+        wait = self.window.hit(item, address)
+        if wait is not None:
+            raise Refused(429, message, retry_after=max(1, math.ceil(wait)))
 
     def request(self, address: str) -> None:
         """Count one request of `address`; Refused (429) past its rate."""
-        self._hit(
-            self.requests,
-            address,
-            f"too many requests from your address (at most {shown_rate(self.requests)}); wait a moment",
-        )
+        self._hit(self.requests, address, words("refused.rate_requests", rate=shown_rate(self.requests)))
 
     def new_table(self, address: str) -> None:
         """Count one new table of `address`; Refused (429) past its rate."""
-        self._hit(
-            self.tables,
-            address,
-            f"you have made too many tables (at most {shown_rate(self.tables)} "
-            "from one address); wait before making another",
-        )
+        self._hit(self.tables, address, words("refused.rate_tables", rate=shown_rate(self.tables)))
 
     def admit(self, hub, address: str):
         """The check :meth:`web.tables.Hub.create` runs on a valid request for a table: room
@@ -129,25 +161,15 @@ class Limiter:
 
         def check(seats: list[str]) -> None:
             if hub.open_tables() >= self.quotas.max_open_tables:
-                raise Refused(
-                    503,
-                    f"this server has {self.quotas.max_open_tables} games in play, as many as it "
-                    "takes; try again when one has ended",
-                    retry_after=60,
-                )
+                raise Refused(503, words("refused.full", n=self.quotas.max_open_tables), retry_after=60)
             if any(who != HUMAN for who in seats) and hub.thinking >= self.quotas.bot_queue:
-                raise Refused(
-                    503,
-                    "the bots of this server are all busy; try again in a few seconds, or make a table of people only",
-                    retry_after=5,
-                )
+                raise Refused(503, words("refused.bots_busy"), retry_after=5)
             self.new_table(address)
 
         return check
 
 
-def shown_rate(item: RateLimitItem) -> str:
-    """'20 per hour', '100 per 10 minutes': a rate as a sentence says it."""
-    unit = item.GRANULARITY.name
-    period = unit if item.multiples == 1 else f"{item.multiples} {unit}s"
-    return f"{item.amount} per {period}"
+def shown_rate(item: RateLimitItem) -> Words:
+    """'20 per hour', '100 per 10 minutes': a rate as a sentence says it (``rate.UNIT``, a plural
+    family on the number of units)."""
+    return words(f"rate.{item.GRANULARITY.name}", amount=item.amount, n=item.multiples)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import views
+from .i18n import words
 from .streams import Frame
 from .tables import Refused
 
@@ -27,7 +28,7 @@ OPEN = "open"
 def check_over(table: Any) -> None:
     """Refused (409) unless the table's game is over; the sentence says nothing of the game."""
     if not table.game.is_over():
-        raise Refused(409, "a game in progress has no replay: it opens once the game is over")
+        raise Refused(409, words("refused.replay_in_play"))
 
 
 def seen_by(asked: str | None, table: Any, default: int | None) -> int | None:
@@ -39,7 +40,7 @@ def seen_by(asked: str | None, table: Any, default: int | None) -> int | None:
         return None
     if asked.isascii() and asked.isdigit() and len(asked) <= 4 and int(asked) < len(table.seats):
         return int(asked)
-    raise Refused(422, f"'as' is '{OPEN}' or a seat from 0 to {len(table.seats) - 1}")
+    raise Refused(422, words("refused.replay_as", open=OPEN, last=len(table.seats) - 1))
 
 
 def move_number(asked: str | None, table: Any) -> int:
@@ -48,7 +49,7 @@ def move_number(asked: str | None, table: Any) -> int:
     if asked is None or asked == "":
         return 0
     if not (asked.isascii() and asked.isdigit() and len(asked) <= 6) or int(asked) > moves:
-        raise Refused(422, f"'move' is a whole number from 0 to {moves}")
+        raise Refused(422, words("refused.replay_move", last=moves))
     return int(asked)
 
 

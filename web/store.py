@@ -26,11 +26,14 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
+import json
 import queue
 import sqlite3
 import threading
 import time
 from dataclasses import dataclass
+
+from .i18n import Words
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS {name} (
@@ -331,9 +334,10 @@ class Store:
             )
         return out
 
-    async def close_tables(self, closing: dict[str, str]) -> None:
-        """Remove tables (id -> why, a sentence for whoever opens one of their links again): their
-        moves, seats and row; returns once committed."""
+    async def close_tables(self, closing: dict[str, Words]) -> None:
+        """Remove tables (id -> why, a sentence for whoever opens one of their links again, kept
+        as its key and values: said in the language of whoever asks); their moves, seats and
+        row; returns once committed."""
         at = time.time()
         ids = [(table_id,) for table_id in closing]
 
@@ -343,16 +347,19 @@ class Store:
             db.executemany("DELETE FROM tables WHERE id = ?", ids)
             db.executemany(
                 "INSERT OR REPLACE INTO closed (id, reason, at) VALUES (?, ?, ?)",
-                [(table_id, why, at) for table_id, why in closing.items()],
+                [(table_id, json.dumps(why.as_json(), sort_keys=True), at) for table_id, why in closing.items()],
             )
 
         await self._write(write)
 
-    def closed_reason(self, table_id: str) -> str | None:
-        """Why table `table_id` was removed, if it was."""
+    def closed_reason(self, table_id: str) -> Words | str | None:
+        """Why table `table_id` was removed, if it was: its Words, or the English sentence a
+        server older than the catalogues stored."""
         with self.lock:
             row = self.db.execute("SELECT reason FROM closed WHERE id = ?", (table_id,)).fetchone()
-        return row[0] if row else None
+        if row is None:
+            return None
+        return Words.from_json(row[0]) or str(row[0])
 
 
 def _settle(done: asyncio.Future, outcome) -> None:

@@ -30,6 +30,7 @@ from typing import Any
 from starlette.responses import StreamingResponse
 
 from . import views
+from .i18n import Words, words
 from .tables import Refused, Seat
 
 KEEPALIVE = 15.0  # seconds between comments on an idle event stream (proxies close silent ones)
@@ -46,7 +47,7 @@ class Frame:
     game: Any
     seats: tuple[Seat, ...]
     log: tuple[tuple[int, int], ...]
-    problem: str | None
+    problem: Words | None
     named: tuple[int | None, ...] = ()  # the card each move took, when public (LiveTable.named)
     undo: bool = False  # the house rule "undo until the next player acts"
     undone: int = 0  # moves taken back so far
@@ -101,7 +102,9 @@ class Views:
     """The latest view of each seat of each table with streams open, rendered once and shared."""
 
     def __init__(self) -> None:
-        self.latest: dict[tuple[str, int | None], tuple[Any, str | None, int, asyncio.Future[Rendered], bool, int]] = {}
+        self.latest: dict[
+            tuple[str, int | None], tuple[Any, Words | None, int, asyncio.Future[Rendered], bool, int]
+        ] = {}
 
     async def rendered(self, table: Any, seat: int | None) -> Rendered:
         key = (table.id, seat)
@@ -143,18 +146,9 @@ class Streams:
     def open(self, address: str, table_id: str) -> None:
         """Count a new stream; Refused (429) past a cap, counting nothing."""
         if self.per_address.get(address, 0) >= self.cap_address:
-            raise Refused(
-                429,
-                f"your address has {self.cap_address} live connections to this server, as many as "
-                "it takes; close a tab of it or wait",
-                retry_after=RETRY_AFTER,
-            )
+            raise Refused(429, words("refused.streams_address", n=self.cap_address), retry_after=RETRY_AFTER)
         if self.per_table.get(table_id, 0) >= self.cap_table:
-            raise Refused(
-                429,
-                f"this table has {self.cap_table} live connections, as many as it takes; try again in a while",
-                retry_after=RETRY_AFTER,
-            )
+            raise Refused(429, words("refused.streams_table", n=self.cap_table), retry_after=RETRY_AFTER)
         self.per_address[address] = self.per_address.get(address, 0) + 1
         self.per_table[table_id] = self.per_table.get(table_id, 0) + 1
 

@@ -33,6 +33,7 @@ from playtest.bots import BotError, parse_bot
 
 from .botwork import Thinkers, bot_seed
 from .closing import tables_to_close
+from .i18n import Words, said, words
 from .moves import named_card, taken_card
 from .store import Store, digest, same_secret
 
@@ -47,15 +48,26 @@ log = logging.getLogger("splendor_rules.web")
 
 
 class Refused(Exception):
-    """A request that changes nothing: an HTTP status and a sentence for the player, and for a
-    refusal that time lifts (429, 503) the seconds after which to ask again (Retry-After)."""
+    """A request that changes nothing: an HTTP status and a sentence for the player (the
+    catalogues' Words, said in the language of whoever asked, or a sentence already worded in it:
+    the rules' refusal), and for a refusal that time lifts (429, 503) the seconds after which to
+    ask again (Retry-After)."""
 
-    def __init__(self, status: int, message: str, retry_after: int | None = None, details: str | None = None):
-        super().__init__(message)
+    def __init__(self, status: int, message: str | Words, retry_after: int | None = None, details: str | None = None):
+        super().__init__(str(message))
         self.status = status
-        self.message = message
+        self.words = message
         self.retry_after = retry_after
         self.details = details  # for a move the rules refuse: the condition as written and where (spec authors)
+
+    @property
+    def message(self) -> str:
+        """The sentence in English (the server's log, the command line)."""
+        return str(self.words)
+
+    def said(self, lang: str) -> str:
+        """The sentence in `lang`."""
+        return said(lang, self.words)
 
     @property
     def headers(self) -> dict[str, str]:
@@ -87,7 +99,7 @@ class LiveTable:
     undo: bool = False  # the host's house rule: a player may take their move back until the next player acts
     undone: int = 0  # moves taken back so far (a view's version counts them)
     watch_hash: str | None = None  # of the spectators' secret (None: a table stored before they had one)
-    problem: str | None = None  # why the table stopped (a rule error, a bot that failed): no move is taken since
+    problem: Words | None = None  # why the table stopped (a rule error, a bot that failed): no move is taken since
     last_at: float = 0.0  # when the table was made or last moved (time.time()): how long it has been idle
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set = field(default_factory=set)
@@ -109,11 +121,12 @@ class LiveTable:
             queue.put_nowait(len(self.log))
 
 
-def rule_failure(error: BaseException) -> str:
+def rule_failure(error: BaseException) -> str | Words:
     """An engine's failure in a sentence for the players: a RuleError's own words (the rule and
-    what went wrong), a move over its time, or any other error's type and message, printable."""
+    what went wrong, as the engine says them), a move over its time (in the players' words), or
+    any other error's type and message, printable."""
     if isinstance(error, TimeoutError):
-        return "a move took longer than the server allows (a rule that does not end)"
+        return words("problem.overran")
     if type(error).__name__ == "RuleError":
         return visible(str(error))[:500]
     return visible(f"{type(error).__name__}: {error}")[:500]
@@ -122,22 +135,22 @@ def rule_failure(error: BaseException) -> str:
 def seat_names(module, players: int, seats: list) -> list[str]:
     """The seats asked for, checked: one per player, each human or a bot of playtest.bots."""
     if not isinstance(seats, list) or len(seats) != players:
-        raise Refused(422, f"give one seat per player ({players}): human, random, greedy or mcts")
+        raise Refused(422, words("refused.seats", players=players))
     out = []
     for i, name in enumerate(seats):
         if not isinstance(name, str) or len(name) > MAX_SEAT_NAME:
-            raise Refused(422, f"seat {i + 1}: human, random, greedy, mcts or mcts:PLAYOUTS")
+            raise Refused(422, words("refused.seat_name", seat=i + 1))
         name = name.strip().lower()
         if name != HUMAN:
             try:
                 _, options = parse_bot(name)
             except BotError as e:
-                raise Refused(422, f"seat {i + 1}: {e} (or '{HUMAN}')") from None
+                raise Refused(422, words("refused.seat_bot", seat=i + 1, error=str(e), human=HUMAN)) from None
             if options.get("playouts", 0) > MAX_PLAYOUTS:
-                raise Refused(422, f"seat {i + 1}: a bot of this server thinks for at most {MAX_PLAYOUTS} playouts")
+                raise Refused(422, words("refused.seat_playouts", seat=i + 1, n=MAX_PLAYOUTS))
         out.append(name)
     if HUMAN not in out and players < 2:
-        raise Refused(422, "a solo table needs its human")
+        raise Refused(422, words("refused.solo"))
     return out
 
 
@@ -166,22 +179,19 @@ def hidden_information(module) -> bool:
     return bool(getattr(module, "HIDDEN_INFORMATION", True))
 
 
-def undo_refusal(table: LiveTable, seat: int) -> str | None:
+def undo_refusal(table: LiveTable, seat: int) -> Words | None:
     """Why `seat` may not take back the table's last move now, in a sentence (None: it may)."""
     if not table.undo:
-        return "the host has not switched on undo at this table"
+        return words("refused.undo_off")
     if table.problem:
-        return f"this table was stopped: {table.problem}"
+        return words("refused.stopped", problem=table.problem)
     if table.game.is_over():
-        return "the game is over: its moves stand"
+        return words("refused.undo_over")
     if not table.log:
-        return "no move has been made yet"
+        return words("refused.undo_none")
     last = table.log[-1][0]
     if last != seat:
-        return (
-            f"the last move is player {last + 1}'s: a player may undo only their own move, and only until "
-            "the next player acts"
-        )
+        return words("refused.undo_not_yours", player=last + 1)
     return None
 
 
@@ -242,23 +252,18 @@ class Hub:
         variant = self.variants.get(spec) if isinstance(spec, str) else None
         if variant is None:
             shown = repr(spec[:40] + ("..." if len(spec) > 40 else "")) if isinstance(spec, str) else ""
-            raise Refused(422, f"no spec named {shown} on this server" if shown else "name the spec to play")
+            raise Refused(422, words("refused.no_spec", name=shown) if shown else words("refused.name_spec"))
         if type(players) is not int or players not in variant.player_counts:
             counts = ", ".join(map(str, variant.player_counts))
-            raise Refused(422, f"{variant.key} plays with {counts} players")
+            raise Refused(422, words("refused.players", spec=variant.key, counts=counts))
         names = seat_names(variant.module, players, seats)
         if seed is None:
             seed = self.draw_seed()
         elif type(seed) is not int or not 0 <= seed < 2**62:
-            raise Refused(422, "a seed is a whole number from 0 to 2**62")
+            raise Refused(422, words("refused.seed"))
         elif HUMAN in names and hidden_information(variant.module):
             # With the seed and the public log anyone replays the deck order and every blind reserve.
-            raise Refused(
-                422,
-                "a table with people gets its seed from the server, which shows it once the game is "
-                "over (a seed known before would tell the order of the face-down cards); choose a "
-                "seed only for a table of bots alone",
-            )
+            raise Refused(422, words("refused.seed_people"))
         if admit is not None:
             admit(names)
         try:
@@ -266,7 +271,7 @@ class Hub:
         except Refused:
             raise
         except Exception as e:  # noqa: BLE001 - the spec's setup failed: the request's answer, not the server's
-            raise Refused(422, f"this spec's setup cannot be carried out: {rule_failure(e)}") from None
+            raise Refused(422, words("refused.setup", failure=rule_failure(e))) from None
         host = secrets.token_urlsafe(24)
         table_id = secrets.token_urlsafe(9)
         links = seat_secrets(host, table_id, [Seat(who, None) for who in names])
@@ -278,7 +283,7 @@ class Hub:
             )
         except sqlite3.Error as e:
             log.error("table not stored: %s", e)
-            raise Refused(503, "the table could not be stored; try again") from None
+            raise Refused(503, words("refused.store_table")) from None
         table = LiveTable(
             table_id,
             variant.key,
@@ -329,7 +334,7 @@ class Hub:
                             + f"move {n + 1} does not replay: {rule_failure(e)}"
                         ) from None
             except Exception as e:  # noqa: BLE001 - one bad table must not stop the server
-                self.unavailable[stored.id] = str(e) if isinstance(e, LookupError) else rule_failure(e)
+                self.unavailable[stored.id] = str(e if isinstance(e, LookupError) else rule_failure(e))
                 self.unavailable_since[stored.id] = stored.last_at
                 log.error("table %s cannot be resumed: %s", stored.id, self.unavailable[stored.id])
                 continue
@@ -353,7 +358,7 @@ class Hub:
 
     # -- removing old tables
 
-    async def sweep(self, now: float | None = None) -> dict[str, str]:
+    async def sweep(self, now: float | None = None) -> dict[str, Words]:
         """Remove the tables :func:`tables_to_close` picks (in the store first: a table stays
         playable until its removal is committed); returns them and why."""
         listed = [(t.id, t.game.is_over(), t.last_at) for t in self.tables.values()]
@@ -366,7 +371,7 @@ class Hub:
             log.info("removed %d old table(s)", len(closing))
         return closing
 
-    async def remove(self, closing: dict[str, str]) -> None:
+    async def remove(self, closing: dict[str, Words]) -> None:
         """Remove tables (id -> why, what their links answer from now on): from the store first,
         then from play; their bots stop and their seats' streams end."""
         await self.store.close_tables(closing)
@@ -394,21 +399,21 @@ class Hub:
         """Play `action` for `seat` (after `after` moves, when given): stored, then announced. A
         move the rules refuse is answered with the rule's words in `lang`."""
         if type(action) is not int:
-            raise Refused(422, "an action is a whole number (an action id of this game)")
+            raise Refused(422, words("refused.action"))
         if after is not None and type(after) is not int:
-            raise Refused(422, "'after' is the number of moves of the board you saw")
+            raise Refused(422, words("refused.after"))
         async with table.lock:
             game = table.game
             if not 0 <= action < table.module.NUM_ACTIONS:
-                raise Refused(422, f"no action {action} in this game (ids 0 to {table.module.NUM_ACTIONS - 1})")
+                raise Refused(422, words("refused.no_action", action=action, last=table.module.NUM_ACTIONS - 1))
             if game.is_over():
-                raise Refused(409, "the game is over")
+                raise Refused(409, words("refused.over"))
             if table.problem:
-                raise Refused(409, f"this table was stopped: {table.problem}")
+                raise Refused(409, words("refused.stopped", problem=table.problem))
             if after is not None and after != len(table.log):
-                raise Refused(409, "the table has moved on since the board you saw; here it is now")
+                raise Refused(409, words("refused.moved_on"))
             if game.current_player != seat:
-                raise Refused(409, f"it is player {game.current_player + 1}'s turn, not yours")
+                raise Refused(409, words("refused.not_your_turn", player=game.current_player + 1))
             await self._play(table, seat, action, lang)
         self.kick(table)
 
@@ -421,7 +426,7 @@ class Hub:
                 await self.store.set_undo(table.id, on)
             except sqlite3.Error as e:
                 log.error("table %s: undo not switched: %s", table.id, e)
-                raise Refused(503, "the table's undo could not be stored; try again") from None
+                raise Refused(503, words("refused.store_undo_switch")) from None
             table.undo = on
             table.notify()
 
@@ -440,13 +445,13 @@ class Hub:
             except Refused:
                 raise
             except Exception as e:  # noqa: BLE001 - the same moves replayed before: a rule failure stops the table
-                self.stop_table(table, f"the moves before the one undone do not replay: {rule_failure(e)}")
-                raise Refused(409, f"this table was stopped: {table.problem}") from None
+                self.stop_table(table, words("problem.undo_replay", failure=rule_failure(e)))
+                raise Refused(409, words("refused.stopped", problem=table.problem)) from None
             try:
                 await self.store.take_back(table.id, len(table.log) - 1)
             except sqlite3.Error as e:
                 log.error("table %s: undo not stored: %s", table.id, e)
-                raise Refused(503, "the undo could not be stored, so the move stands; try again") from None
+                raise Refused(503, words("refused.store_undo")) from None
             table.game = game
             table.log.pop()
             table.named.pop()
@@ -460,18 +465,18 @@ class Hub:
         try:
             await self._in_worker(trial.apply, action)
         except table.module.IllegalAction as e:
-            said, _ = refusals.told(e, lang)  # the details, unlabelled: the condition as written and where
-            raise Refused(422, said, details=getattr(e, "details", None)) from None
+            reason, _ = refusals.told(e, lang)  # the details, unlabelled: the condition as written and where
+            raise Refused(422, reason, details=getattr(e, "details", None)) from None
         except Refused:
             raise
         except Exception as e:  # noqa: BLE001 - a rule that fails or overruns stops this table, not the server
-            self.stop_table(table, f"a rule failed at move {len(table.log) + 1}: {rule_failure(e)}")
-            raise Refused(409, f"this table was stopped: {table.problem}") from None
+            self.stop_table(table, words("problem.rule_failed", move=len(table.log) + 1, failure=rule_failure(e)))
+            raise Refused(409, words("refused.stopped", problem=table.problem)) from None
         try:
             await self.store.store_move(table.id, len(table.log), seat, action)
         except sqlite3.Error as e:
             log.error("table %s: move not stored: %s", table.id, e)
-            raise Refused(503, "the move could not be stored, so it was not played; try again") from None
+            raise Refused(503, words("refused.store_move")) from None
         table.named.append(named_card(taken_card(table.module, table.game, seat, action), trial, seat))
         table.game = trial
         table.log.append((seat, action))
@@ -497,10 +502,10 @@ class Hub:
             await asyncio.wait_for(started.wait(), QUEUE_SECONDS)
         except TimeoutError:
             if future.cancel():  # still waiting for a mover: not the rules' fault
-                raise Refused(503, "the server is busy with other tables; try again in a moment", 5) from None
+                raise Refused(503, words("refused.busy"), 5) from None
         return await asyncio.wait_for(future, self.move_seconds)
 
-    def stop_table(self, table: LiveTable, why: str) -> None:
+    def stop_table(self, table: LiveTable, why: Words) -> None:
         """Stop a table for good (a rule failed or overran, a bot failed): no move is taken from
         now on, every seat is told why; the other tables play on."""
         table.problem = why
@@ -535,12 +540,10 @@ class Hub:
                     table.module, table.source, game, who, bot_seed(table.seed, seat, moves), self.bot_seconds
                 )
             except TimeoutError:
-                self.stop_table(
-                    table, f"the bot of player {seat + 1} did not choose a move within {self.bot_seconds:g} seconds"
-                )
+                self.stop_table(table, words("problem.bot_slow", player=seat + 1, seconds=f"{self.bot_seconds:g}"))
                 return
             except Exception as e:  # noqa: BLE001 - a failing bot stops its table, not the server
-                self.stop_table(table, f"the bot of player {seat + 1} failed: {rule_failure(e)}")
+                self.stop_table(table, words("problem.bot_failed", player=seat + 1, failure=rule_failure(e)))
                 return
             finally:
                 self.thinking -= 1
@@ -551,7 +554,7 @@ class Hub:
                     await self._play(table, seat, action)
                 except Refused as e:
                     if not table.problem:
-                        self.stop_table(table, f"the bot of player {seat + 1} chose an illegal move ({e.message})")
+                        self.stop_table(table, words("problem.bot_illegal", player=seat + 1, refusal=e.words))
                     return
 
     def start(self) -> None:

@@ -49,21 +49,29 @@ def _market_slot(value, levels) -> list[int] | None:
     return None
 
 
+def _paid(payment: dict[str, Any]) -> dict[str, int]:
+    """What a payment's wild tokens stand for, colour by colour, in units of the cost (a wild
+    token worth two counts two: the engine gives each colour the worth of each token)."""
+    return {c: sum(v) if isinstance(v, (tuple, list)) else int(v) for c, v in payment.items()}
+
+
 @functools.lru_cache(maxsize=64)
 def meta(module) -> dict:
     """The engine's constants for the page: colours, cards, nobles, and for every action id its
     notation, its rule, the colours it names and what else it points at (web.moves.targets: a
-    face-up card, a reserved card, a deck, a noble, a component; a purchase, a payment)."""
+    face-up card, a reserved card, a deck, a noble, a component; a purchase, a payment, and what
+    a payment's wild tokens stand for): what the page says a move with, in its own language."""
     colours = tuple(module.COLOURS)
     levels = tuple(module.LEVELS)
     steps = set(getattr(module, "STEPS", ()))
     actions = []
     for a, target in enumerate(moves.targets(module)):
         rule, params = module.describe_action(a)
-        card, named = target["card"], []
+        card, named, paid = target["card"], [], None
         for value in params.values():
             card = card or _market_slot(value, levels)
             named += _colours_of(value, colours)
+            paid = _paid(value) if isinstance(value, dict) else paid
         actions.append(
             {
                 **target,
@@ -72,6 +80,7 @@ def meta(module) -> dict:
                 "card": card,
                 "colours": named,
                 "step": rule in steps,
+                **({"paid": paid} if paid is not None else {}),
             }
         )
     return {
@@ -305,12 +314,13 @@ def seat_view(table, seat: int | None) -> dict:
         "prestige": list(game.scores()),
         "bonus": [list(game.bonus[p]) for p in range(game.num_players)],
         "log": [
-            {"seat": s, "text": module.action_to_string(a), "card": card}
+            {"seat": s, "action": a, "text": module.action_to_string(a), "card": card}
             for (s, a), card in zip(table.log, named, strict=True)
         ],
         "winners": list(game.winners()) if over else [],
         "end_reason": state.get("end_reason"),
         "truncated": bool(game.is_truncated()) if over else False,
         "result": result(table),
-        "problem": table.problem,
+        "problem": str(table.problem) if table.problem is not None else None,  # in English, for the API
+        "problem_words": table.problem.as_json() if table.problem is not None else None,  # the page says it
     }

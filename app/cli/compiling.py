@@ -16,11 +16,12 @@ import sys
 
 import click
 
-from compiler import pipeline
+from compiler import native, pipeline
 from compiler.diagnostics import CompileError, Diagnostic, SourceMap, render_all, sorted_diagnostics, to_json
 from compiler.files import write_atomic
 from compiler.front.source import display_path
 from compiler.safe_text import visible
+from playtest import engines
 
 from .common import echo, expand_specs, internal_error, report, say, show_undecodable, spec_arg
 from .sheets import SHEET_DIR, sheet
@@ -135,8 +136,9 @@ def check(specs: tuple[str, ...], fmt: str, show_warnings: bool = False) -> None
 ENGINE_DIR = "generated/engines"
 
 
-def compile_specs(specs, out_dir: str, sources: SourceMap) -> tuple[list[str], list]:
-    """Compile each spec to OUT_DIR/NAME.py; returns (written paths, diagnostics)."""
+def compile_specs(specs, out_dir: str, sources: SourceMap, native_folder=None) -> tuple[list[str], list]:
+    """Compile each spec to OUT_DIR/NAME.py (and, given `native_folder`, build its native engine
+    there); returns (what was written, diagnostics)."""
     written = []
     specs, diagnostics = expand_specs(specs, sources)
     for spec in specs:
@@ -154,6 +156,13 @@ def compile_specs(specs, out_dir: str, sources: SourceMap) -> tuple[list[str], l
             say(f"error: cannot write {display_path(path)}: {err.strerror or err}", err=True)
             sys.exit(1)
         written.append(display_path(path))
+        if native_folder is not None:
+            try:
+                built = native.build(engine.text, engine.rules.name, native_folder)
+            except native.NativeUnavailable as err:
+                diagnostics.append(native.diagnostic(err, display_path(path)))
+                continue
+            written.append(f"{display_path(str(built))} (native build of {display_path(path)})")
     return written, diagnostics
 
 
@@ -168,14 +177,26 @@ def compile_specs(specs, out_dir: str, sources: SourceMap) -> tuple[list[str], l
     metavar="DIR",
     help="Folder for the generated engine modules (one NAME.py per spec).",
 )
-def compile_command(specs: tuple[str, ...], out_dir: str) -> None:
+@click.option(
+    "--native",
+    is_flag=True,
+    help="Also build each engine as a native extension module (Cython and a C compiler: the native extra), "
+    "kept in the cache under the hash of the engine's text, where simulate, ladder and play --native find it.",
+)
+@click.option(
+    "--cache-dir", type=click.Path(file_okay=False), help="The cache of engines (native builds in DIR/native)."
+)
+def compile_command(specs: tuple[str, ...], out_dir: str, native: bool = False, cache_dir: str | None = None) -> None:
     """Compile rules specs into standalone Python engine modules.
 
     Each module needs only the standard library; a spec with errors writes nothing.
-    SPEC is taken as by `check`: a file, a name, a variant index or a folder.
+    SPEC is taken as by `check`: a file, a name, a variant index or a folder. With --native,
+    each module is also compiled into an extension module with the same API (the pure module
+    stays the reference); a machine that cannot build one gets E597.
     """
     sources = SourceMap()
-    written, diagnostics = compile_specs(specs, out_dir, sources)
+    folder = engines.native_dir(cache_dir) if native else None
+    written, diagnostics = compile_specs(specs, out_dir, sources, folder)
     for path in written:
         say(f"wrote {path}")
     if diagnostics:

@@ -43,6 +43,7 @@ from .common import echo, internal_error, report, say, spec_fault
     help="Resume a game saved with `save FILE`, with its seats unless --seat is given.",
 )
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="Where engines built for specs are kept.")
+@click.option("--native", is_flag=True, help="Play on the engine's native build (compile --native; the native extra).")
 @click.option(
     "--replay",
     "replay_path",
@@ -66,7 +67,7 @@ from .common import echo, internal_error, report, say, spec_fault
     show_default=True,
     help="The language a refused move is explained in (the rule's words, as on the sheets).",
 )
-def play(spec, players, seats, seed, load_path, cache_dir, replay_path, game_number, lang):
+def play(spec, players, seats, seed, load_path, cache_dir, native, replay_path, game_number, lang):
     """Play SPEC at the terminal, humans and bots (type `help` at your turn).
 
     SPEC is a spec or variant, a file or a name such as official or target-12 (its
@@ -77,7 +78,7 @@ def play(spec, players, seats, seed, load_path, cache_dir, replay_path, game_num
 
     sources = SourceMap()
     try:
-        engine = engines.load(spec, cache_dir=cache_dir, sources=sources)
+        engine = engines.load(spec, cache_dir=cache_dir, sources=sources, native=native)
     except CompileError as err:
         report(err, sources)
         sys.exit(1)

@@ -46,6 +46,7 @@ from .common import echo, internal_error, report, say, spec_fault
 @click.option("--scheduler", metavar="ADDRESS", help="Run the games on this Dask scheduler (needs dask[distributed]).")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when a terminal).")
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="Where engines built for specs are kept.")
+@click.option("--native", is_flag=True, help="Play on the engine's native build (compile --native; the native extra).")
 @click.option(
     "--report",
     "report_dir",
@@ -79,6 +80,7 @@ def simulate(
     scheduler,
     progress,
     cache_dir,
+    native,
     report_dir,
     fixed_seats,
     games_out,
@@ -93,7 +95,7 @@ def simulate(
     """
     names = _checked_options(bots, players, as_json, as_csv, games_out, plot_dir or report_dir)
     sources = SourceMap()
-    loaded = _engines(specs, cache_dir, sources)
+    loaded = _engines(specs, cache_dir, sources, native)
     tty = sys.stderr.isatty()
     show = progress if progress is not None else tty
     on_progress = _progress_printer(tty) if show else None
@@ -142,12 +144,15 @@ def simulate(
         sys.exit(130)
 
 
-def _engines(specs: tuple[str, ...], cache_dir: str | None, sources: SourceMap) -> list[engines.Engine]:
-    """The engine of each SPEC, built when missing or stale; a spec's diagnostics end the command."""
+def _engines(
+    specs: tuple[str, ...], cache_dir: str | None, sources: SourceMap, native: bool = False
+) -> list[engines.Engine]:
+    """The engine of each SPEC (its native build with `native`), built when missing or stale; a spec's
+    diagnostics (or E597, a native build that cannot be made) end the command."""
     loaded: list[engines.Engine] = []
     for spec in specs:
         try:
-            loaded.append(engines.load(spec, cache_dir=cache_dir, sources=sources))
+            loaded.append(engines.load(spec, cache_dir=cache_dir, sources=sources, native=native))
         except CompileError as err:
             report(err, sources)
             sys.exit(1)
@@ -251,8 +256,9 @@ def _write_files(write, result, folder: str, what: str) -> None:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the ladder as JSON.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="Where engines built for specs are kept.")
+@click.option("--native", is_flag=True, help="Play on the engine's native build (compile --native; the native extra).")
 @click.option("--scheduler", metavar="ADDRESS", help="Run the games on this Dask scheduler (needs dask[distributed]).")
-def ladder(spec, bots, players, games, seed, jobs, max_turns, as_json, cache_dir, scheduler):
+def ladder(spec, bots, players, games, seed, jobs, max_turns, as_json, cache_dir, native, scheduler):
     """Rate bots on SPEC: a round robin with rotated seats, OpenSkill ratings with their uncertainty.
 
     Needs the optional openskill package (pip install 'splendor-rules[ladder]'). Ctrl-C
@@ -265,7 +271,7 @@ def ladder(spec, bots, players, games, seed, jobs, max_turns, as_json, cache_dir
         raise click.BadParameter(str(e), param_hint="--bots") from e
     sources = SourceMap()
     try:
-        engine = engines.load(spec, cache_dir=cache_dir, sources=sources)
+        engine = engines.load(spec, cache_dir=cache_dir, sources=sources, native=native)
     except CompileError as err:
         report(err, sources)
         sys.exit(1)

@@ -54,6 +54,7 @@ from ..model import Change, SpecFile, Text
 from . import schema, source
 from .locate import find_base
 from .partial import leave_out, overlaps
+from .reading import read_input
 from .shapes import BOOKKEEPING, LIST_EDITS, Shape, shapes
 from .source import Document, MapNode, Node, ScalarNode, SeqNode
 
@@ -123,9 +124,7 @@ def _resolve(
                 )
             ]
         )
-    base_doc = source.load(base_path, sources)
-    schema.validate(base_doc)
-    base = _resolve(base_doc, sources, chain + (here,))
+    base = _base(base_path, sources, chain + (here,))
     merger = _Merger(doc.path)
     root = merger.fixed(base.root, doc.root, shapes(), (), None)
     if found is None:
@@ -146,6 +145,27 @@ def _resolve(
             raise CompileError(sorted_diagnostics(found))
         root = kept
     return Resolved(root, spec_file(doc), (base.source,) + base.bases, base.changes + tuple(merger.changes))
+
+
+def _base(path: str, sources: SourceMap | None, chain: tuple[tuple[str, str, Span], ...]) -> Resolved:
+    """The base at `path` read, validated and resolved onto its own bases: once per run for one
+    file at one depth of the chain (every variant of a catalogue extends the official rules, which
+    a server's start read and validated once per variant). The key names the file's bytes; a
+    base in error raises, and is not kept. The chain above does not change a base that resolves:
+    a cycle through it would have been found within it."""
+
+    def resolved() -> Resolved:
+        doc = source.load(path, sources)
+        schema.validate(doc)
+        return _resolve(doc, sources, chain)
+
+    if sources is None:
+        return resolved()
+    try:
+        digest = hashlib.sha256(read_input(path)).hexdigest()
+    except OSError:
+        return resolved()  # source.load says why, located
+    return sources.derived(("resolved base", os.path.realpath(path), digest, len(chain)), resolved)
 
 
 def _chain_too_long(chain: tuple[tuple[str, str, Span], ...]) -> Diagnostic:

@@ -30,12 +30,14 @@ class FunctionDecl:
 
 @dataclass(frozen=True, slots=True)
 class AggregateDecl:
-    """An aggregate: the type of its body, its result, its phrase key."""
+    """An aggregate: the type of its body, its result, its phrase key, the Python builtin it lowers
+    to over a generator (`count` is a `sum` of ones; the lowering's passes read it as pure)."""
 
     name: str
     body: AnyType
     result: AnyType
     phrase: str
+    runtime: str
 
 
 FUNCTIONS: dict[str, FunctionDecl] = {
@@ -51,11 +53,11 @@ FUNCTIONS: dict[str, FunctionDecl] = {
 AGGREGATES: dict[str, AggregateDecl] = {
     d.name: d
     for d in (
-        AggregateDecl("sum", INT, INT, "agg.sum"),
-        AggregateDecl("count", BOOL, INT, "agg.count"),
-        AggregateDecl("all", BOOL, BOOL, "agg.all"),
-        AggregateDecl("any", BOOL, BOOL, "agg.any"),
-        AggregateDecl("min", INT, INT, "agg.min"),
-        AggregateDecl("max", INT, INT, "agg.max"),
+        AggregateDecl("sum", INT, INT, "agg.sum", "sum"),
+        AggregateDecl("count", BOOL, INT, "agg.count", "sum"),
+        AggregateDecl("all", BOOL, BOOL, "agg.all", "all"),
+        AggregateDecl("any", BOOL, BOOL, "agg.any", "any"),
+        AggregateDecl("min", INT, INT, "agg.min", "min"),
+        AggregateDecl("max", INT, INT, "agg.max", "max"),
     )
 }

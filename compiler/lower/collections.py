@@ -1,7 +1,8 @@
 """Collections of cards and components the expressions pass reads specially: a whole face-up
 row (`market[L]`), a component known at compile time (a choice written out per component), the
 components whose column has a given value (`any(t.power == 'five_prestige' for t in S)` asks
-whether one of them is in S), (the counts that are never negative: fold.never_negative).
+whether one of them is in S), an aggregate whose body reads only the component's columns (a table
+of its value by component, worked out now), (the counts that are never negative: fold.never_negative).
 
 Pure helpers of compiler/lower/expressions.py, split from it to keep each module small; the
 `compiler` they take is its ExprCompiler."""
@@ -9,12 +10,16 @@ Pure helpers of compiler/lower/expressions.py, split from it to keep each module
 from __future__ import annotations
 
 import ast
+from typing import Any
 
-from ..front.expr import Attribute, Compare, Index, Name, Word
+from ..front.expr import Aggregate, Attribute, Compare, Expr, Index, Name, Word, walk
 from ..language import ColumnType
 from . import fold, ir
+from .constants import expression as constant_expression
 from .layout import spec_name
-from .tree import Assign, Continue, For, If
+from .optimise import enabled
+from .pysource import comment
+from .tree import Assign, Continue, For, If, bound_names
 from .zones import is_component, tag_kind
 
 
@@ -75,3 +80,49 @@ def components_with(compiler, func, body, var: str, elem_kind: str, env) -> list
             return None
         return [c.id for c in kind.components if c.values[index] == value]
     return None
+
+
+def component_table(compiler: Any, func: str, body: Expr, var: str, elem_kind: str, env: dict[str, Any]) -> str | None:
+    """For an aggregate over components of a kind whose body reads nothing but the component's
+    columns and what is known now (`count(x.colour == red for x in me.charm_hand)`): the name of a
+    table, by component id, of the body's value for each component (worked out now from the
+    kind's table), so that the engine reads `T[x]` for each component of the collection instead
+    of working the body out. None when the body reads anything else, or is not a number or flag."""
+    if func not in ("sum", "count", "any", "all", "min", "max") or not is_component(elem_kind) or not enabled():
+        return None  # (a strength reduction: off with the optimisation passes, compiler/lower/optimise.py)
+    inner = {x.var for x in walk(body) if isinstance(x, Aggregate)}
+    for name in {x.id for x in walk(body) if isinstance(x, Name)} - {var} - inner:
+        known = env.get(name)
+        if not (known is not None and known[0] == "const") and name not in compiler.values and name != "none":
+            if name not in compiler.plan.rules.gems and name != compiler.plan.rules.wild:
+                return None
+    kind = tag_kind(compiler.plan.rules, elem_kind)
+    saved, compiler.hoist = compiler.hoist, None
+    try:
+        values = {}
+        for component in kind.components:
+            node = constant_expression(compiler.expr(body, {**env, var: ("const", elem_kind, component.id)}))
+            try:
+                value = fold.as_const(node)
+            except fold.Unknown:
+                return None
+            if not isinstance(value, (int, bool)):
+                return None
+            values[component.id] = int(value) if func in ("sum", "count") else value
+    finally:
+        compiler.hoist = saved
+    row = tuple(values.get(i, 0) for i in range(max(values, default=-1) + 1))
+    return _table_named(compiler, row, f"{func} over {kind.name}: the body's value by component")
+
+
+def _table_named(compiler: Any, row: tuple[int | bool, ...], note: str) -> str:
+    """The helper table holding `row` (`_ct0`, `_ct1`...: names the compiler makes), made the first
+    time it is asked for."""
+    made = {f"_ct{i}" for i in range(len(compiler.plan.helpers))}
+    tables = [h for h in compiler.plan.helpers if isinstance(h, Assign) and bound_names(h.targets[0])[0] in made]
+    for helper in tables:
+        if ir.same(helper.value, ir.const(row)):
+            return bound_names(helper.targets[0])[0]
+    name = f"_ct{len(tables)}"
+    compiler.plan.helpers.append(Assign((ir.name(name),), ir.const(row), note=comment(note)))
+    return name

@@ -16,6 +16,7 @@ from .decisions import DecisionLowering
 from .definitions import inline_rules, lower_prestige
 from .hooks import lower_hooks
 from .layout import DecisionPlan, EnginePlan, LoweringBug, layout_param, notation_form, payment_vectors
+from .optimise import optimise
 from .phases import lower_action_phase, lower_ranking, payments_helper
 from .printer import render
 from .pysource import Code
@@ -177,7 +178,11 @@ def _shape_face_up_loops(plan: EnginePlan, trees: dict) -> None:
 
 
 def _tidy(node):
-    return Def(node.name, node.params, tidy(node.body), node.doc) if isinstance(node, Def) else node
+    """A rule function optimised (:mod:`.optimise`), then its unused bindings dropped."""
+    if not isinstance(node, Def):
+        return node
+    node = optimise(node)
+    return Def(node.name, node.params, tidy(node.body), node.doc)
 
 
 def _helper_name(node) -> str:

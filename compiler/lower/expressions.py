@@ -28,11 +28,12 @@ from ..front.expr import (
     children,
     unparse,
 )
+from ..language import AGGREGATES
 from ..model import BUILTIN_SETUP_FIELDS, Decision, Param
 from . import fold, ir
 from . import variables as state
 from . import zones as lower_zones
-from .collections import components_with, constant_component, market_loop, market_row
+from .collections import component_table, components_with, constant_component, market_loop, market_row
 from .effects import lower_effect
 from .layout import EnginePlan, LoweringBug, spec_name, where
 from .tokens import ME, G, _name_of, effect_located, mine, rule_error
@@ -380,6 +381,8 @@ class ExprCompiler:
 
     def attribute(self, node, obj, attr, env) -> ast.expr:
         match obj:
+            case Name(id="setup") if len({row.field(attr) for row in self.plan.rules.players}) == 1:
+                return ir.const(self.plan.rules.players[0].field(attr))  # the same at every player count: known now
             case Name(id="setup") if attr in BUILTIN_SETUP_FIELDS:
                 return ir.attr(G, f"setup_{attr}")
             case Name(id="setup"):  # a declared field: its table by player count (the emitter writes it)
@@ -419,6 +422,11 @@ class ExprCompiler:
                 return ir.const(False)
             return ir.or_(*(ir.compare(ir.const(i), "in", source) for i in holders))
         pyvar = spec_name("v_", var, body.span)
+        table = component_table(self, func, body, var, elem_kind, env)
+        if table is not None:  # the body's value per component worked out now: T[x] for each x
+            runtime = AGGREGATES[func].runtime
+            walk_ = ir.genexp(ir.sub(table, pyvar), pyvar, self.collection(coll, env))
+            return ir.call(runtime, walk_, default=ir.const(0)) if func in ("min", "max") else ir.call(runtime, walk_)
         inner = self.expr(body, {**env, var: ("var", elem_kind, pyvar)})
         source = self.collection(coll, env)
         if func == "count":

@@ -2039,9 +2039,10 @@ def _why_claim_city(g, args):
     me = g._cp
     bon = g._bon[me]
     (a_city,) = args
-    if a_city >= len(g.z_city_display) or g.z_city_display[a_city] is None:
+    cse0 = len(g.z_city_display)
+    if a_city >= cse0 or g.z_city_display[a_city] is None:
         return "there is no component at place %d of city_display" % (a_city + 1)
-    p_city = g.z_city_display[a_city] if a_city < len(g.z_city_display) else None
+    p_city = g.z_city_display[a_city] if a_city < cse0 else None
     if not g._pts[me] >= _k_cities[p_city][2]:
         return Refusal(
             "claim_city",

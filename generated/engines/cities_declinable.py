@@ -2047,9 +2047,10 @@ def _why_claim_city(g, args):
     me = g._cp
     bon = g._bon[me]
     (a_city,) = args
-    if a_city is not None and (a_city >= len(g.z_city_display) or g.z_city_display[a_city] is None):
+    cse0 = len(g.z_city_display)
+    if a_city is not None and (a_city >= cse0 or g.z_city_display[a_city] is None):
         return "there is no component at place %d of city_display" % (a_city + 1)
-    p_city = None if a_city is None else g.z_city_display[a_city] if a_city < len(g.z_city_display) else None
+    p_city = None if a_city is None else g.z_city_display[a_city] if a_city < cse0 else None
     if not (
         (p_city is None)
         or (

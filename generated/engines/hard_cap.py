@@ -1971,12 +1971,13 @@ def _action_phase_legal(g, out):
     # take_different (variants/hard-cap.yaml:19): ids BASE_TAKE_DIFFERENT = 0 to 24
     # all(supply[c] >= 1 for c in picked)
     mask_0 = (1 if s0 else 0) | (2 if s1 else 0) | (4 if s2 else 0) | (8 if s3 else 0) | (16 if s4 else 0)
+    cse0 = sum(tok)
     # size(picked) == min(take_count, count(supply[c] >= 1 for c in gems), token_limit - me.held)
-    size_0 = min(3, _BITS[mask_0], 10 - sum(tok))
+    size_0 = min(3, _BITS[mask_0], 10 - cse0)
     if 0 <= size_0 <= 5:
         out.extend(SUBSET_IDS_0_0[mask_0][size_0])
     # take_pair (variants/hard-cap.yaml:34): ids BASE_TAKE_PAIR = 25 to 29
-    if sum(tok) + 2 <= 10:  # me.held + 2 <= token_limit
+    if cse0 + 2 <= 10:  # me.held + 2 <= token_limit
         # supply[colour] >= pair_minimum, for each colour
         if s0 >= 4:  # white
             out.append(25)

@@ -2420,7 +2420,7 @@ def _setup(g):
                     )
                 ),
             )
-        _deck = g.decks[1 - 1]
+        _deck = g.decks[0]
         if not _deck:
             raise RuleError("reserve_top(1) (variants/head-start.yaml:16)" + ": the deck of level %d is empty" % 1)
         _card = _deck.pop()

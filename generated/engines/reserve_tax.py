@@ -2322,7 +2322,6 @@ def _action_phase_legal(g, out):
                         continue
                     out.append(p_card_ID + i_1)
         # reserve_blind (variants/reserve-tax.yaml:42): ids BASE_RESERVE_BLIND = 114 to 134
-        h0 = sum(tok) == 0
         for i_0, p_level in enumerate(LEVELS):
             if not len(g.decks[p_level - 1]) >= 1:  # deck[level] >= 1
                 continue

@@ -25,8 +25,14 @@ declared state and zones (their tables: ``VARIABLES``, ``ZONES``, ``KINDS``), ea
 observing seat may see it: a face-down pile as its count, another seat's private value or
 privately drawn component as hidden. An engine without them is observed as before.
 
-The modules: :mod:`~playtest.rl.encoding` (the observation vector, :class:`Encoder`) and
-:mod:`~playtest.rl.envs` (the two environments, and the Gymnasium registration).
+- :class:`SplendorVectorEnv`: many games stepped together into numpy arrays, Gymnasium's
+  vector-env interface (batched observations, rewards, terminations, truncations, infos with
+  the action masks, next-step autoreset), for self-play: each row is the seat to act's view.
+
+The modules: :mod:`~playtest.rl.encoding` (the observation vector's layout, :class:`Encoder`),
+:mod:`~playtest.rl.writer` (the same vector written straight from a game into a kept row, as
+every environment observes), :mod:`~playtest.rl.envs` (the AEC and single-agent environments,
+and the Gymnasium registration) and :mod:`~playtest.rl.vector` (the vector environment).
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ except ImportError as e:  # pragma: no cover - the message is the point
 
 from .encoding import UNBOUNDED, Encoder, Field
 from .envs import ENV_ID, SplendorAEC, SplendorEnv, aec_env, default_players, engine_module
+from .vector import SplendorVectorEnv
 
 __all__ = [
     "ENV_ID",
@@ -50,6 +57,7 @@ __all__ = [
     "Field",
     "SplendorAEC",
     "SplendorEnv",
+    "SplendorVectorEnv",
     "aec_env",
     "default_players",
     "engine_module",

@@ -5,7 +5,8 @@
 - :class:`SplendorEnv`: one seat learns, the other seats are bots from :mod:`playtest.bots`;
   registered as ``splendor_rules/Splendor-v0``.
 
-Both observe through :class:`playtest.rl.encoding.Encoder` and render the board as text
+Both observe through :class:`playtest.rl.encoding.Encoder`'s layout, written by
+:class:`playtest.rl.writer.ObservationWriter` (one row per observing seat), and render the board as text
 (:func:`playtest.terminal.board.draw_board`); :func:`engine_module` turns what they are given
 (a spec path, a module path or name, an Engine, a module) into an engine module.
 """
@@ -25,24 +26,27 @@ from .. import engines
 from ..bots import make_bot
 from ..terminal.board import draw_board
 from .encoding import Encoder
+from .writer import ObservationWriter
 
 ENV_ID = "splendor_rules/Splendor-v0"
 
 
-def engine_module(engine=None):
-    """The engine module for `engine` (see :mod:`playtest.rl`); None is the official spec."""
+def engine_module(engine: Any = None, native: bool = False) -> Any:
+    """The engine module for `engine` (see :mod:`playtest.rl`); None is the official spec. With
+    `native`, a spec or module path or name gives its native build (playtest.engines.load); an Engine
+    or a module is used as given (``engines.load(spec, native=True)`` makes a native Engine)."""
     if engine is None:
         engine = engines.ROOT / "rulespec" / "official.yaml"
     if isinstance(engine, engines.Engine):
         return engine.module
     if isinstance(engine, (str, os.PathLike)):
-        return engines.load(str(engine)).module
+        return engines.load(str(engine), native=native).module
     if all(hasattr(engine, n) for n in engines.REQUIRED):
         return engine
     raise TypeError(f"not an engine: {engine!r} (a spec path, a module path or name, an Engine or a module)")
 
 
-def default_players(module) -> int:
+def default_players(module: Any) -> int:
     counts = tuple(module.PLAYER_COUNTS)
     return 2 if 2 in counts else counts[0]
 
@@ -69,9 +73,10 @@ class SplendorAEC(AECEnv):
         max_turns: int | None = None,
         illegal_reward: float = -1.0,
         reserved_slots: int | None = None,
+        native: bool = False,
     ):
         super().__init__()
-        self.module = engine_module(engine)
+        self.module = engine_module(engine, native)
         self.players = players if players is not None else default_players(self.module)
         if self.players not in tuple(self.module.PLAYER_COUNTS):
             raise ValueError(
@@ -84,6 +89,9 @@ class SplendorAEC(AECEnv):
         self.max_turns = max_turns
         self.illegal_reward = float(illegal_reward)
         self.encoder = Encoder(self.module, self.players, reserved_slots)
+        self.writer = ObservationWriter(self.encoder)
+        # one row per observing seat, kept up to date between its observations (see writer)
+        self._rows = [self.writer.row(np.zeros(self.encoder.size, dtype=np.float32)) for _ in range(self.players)]
         self.possible_agents = [f"player_{i}" for i in range(self.players)]
         n = self.module.NUM_ACTIONS
         self.observation_spaces = {
@@ -126,7 +134,9 @@ class SplendorAEC(AECEnv):
         mask = np.zeros(self.module.NUM_ACTIONS, dtype=np.int8)
         if not self._done and p == self.game.current_player:
             mask[self.game.legal_actions()] = 1
-        return {"observation": self.encoder.encode(self.game.observation(p), self.game.prestige), "action_mask": mask}
+        row = self._rows[p]
+        self.writer.write(self.game, p, row)
+        return {"observation": row.array.copy(), "action_mask": mask}
 
     def step(self, action) -> None:
         agent = self.agent_selection
@@ -200,8 +210,9 @@ class SplendorEnv(gymnasium.Env):
         max_turns: int | None = None,
         illegal_reward: float = -1.0,
         reserved_slots: int | None = None,
+        native: bool = False,
     ):
-        self.module = engine_module(engine)
+        self.module = engine_module(engine, native)
         self.players = players if players is not None else default_players(self.module)
         if self.players not in tuple(self.module.PLAYER_COUNTS):
             raise ValueError(
@@ -224,6 +235,8 @@ class SplendorEnv(gymnasium.Env):
         self.max_turns = max_turns
         self.illegal_reward = float(illegal_reward)
         self.encoder = Encoder(self.module, self.players, reserved_slots)
+        self.writer = ObservationWriter(self.encoder)
+        self._row = self.writer.row(np.zeros(self.encoder.size, dtype=np.float32))
         self.observation_space = self.encoder.space()
         self.action_space = spaces.Discrete(self.module.NUM_ACTIONS)
         self.game: Any = None  # an engine's Game, once reset
@@ -250,7 +263,8 @@ class SplendorEnv(gymnasium.Env):
             game.apply(self.bots[game.current_player].choose(game))
 
     def _observation(self) -> np.ndarray:
-        return self.encoder.encode(self.game.observation(self.seat), self.game.prestige)
+        self.writer.write(self.game, self.seat, self._row)
+        return self._row.array.copy()
 
     def _info(self, **extra) -> dict:
         return {"action_mask": self.action_masks(), **extra}

@@ -2,14 +2,16 @@
 
 A chunk is a few games of one engine, given by their indexes; it carries the engine's source
 text, not a path, so a worker anywhere rebuilds the same module
-(:func:`playtest.engines.from_source`). Three runners execute chunks: in this process
-(``jobs=1``), in worker processes (``multiprocessing``), or on a Dask cluster
+(:func:`playtest.engines.from_source`), or loads its native build when the engine is one. Three
+runners execute chunks: in this process (``jobs=1``), in worker processes (``multiprocessing``), or
+on a Dask cluster
 (``scheduler="tcp://..."``, the optional ``dask[distributed]`` extra). Each yields
 (spec position, results) as chunks finish, in any order.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import signal
@@ -62,11 +64,12 @@ class Chunk:
     seed: int
     max_turns: int
     fixed_seats: bool = False
+    native_dir: str | None = None  # the folder of native builds when the engine is native (Engine.native_dir)
 
 
 def run_chunk(chunk: Chunk) -> tuple[int, list[GameResult]]:
     """Plays a chunk's games (in a worker or here); returns (spec position, results)."""
-    module = engines.from_source(chunk.source, chunk.filename)
+    module = engines.from_source(chunk.source, chunk.filename, chunk.native_dir is not None, chunk.native_dir)
     out = []
     for i in chunk.indexes:
         number, seated = deal(i, chunk.bots, chunk.fixed_seats)
@@ -115,6 +118,7 @@ def make_chunks(
                 seed,
                 max_turns,
                 fixed_seats,
+                e.native_dir,
             )
 
 
@@ -134,9 +138,7 @@ IN_FLIGHT = 4  # chunks handed to each worker ahead of its results: enough to ke
 def _run_here(chunks: Iterable[Chunk]) -> Generator[tuple[int, list[GameResult]], None, None]:
     for c in chunks:  # game by game, so that Ctrl-C loses at most the game being played
         for i in c.indexes:
-            yield run_chunk(
-                Chunk(c.spec, c.name, c.source, c.filename, (i,), c.players, c.bots, c.seed, c.max_turns, c.fixed_seats)
-            )
+            yield run_chunk(dataclasses.replace(c, indexes=(i,)))
 
 
 def _ignore_sigint() -> None:

@@ -13,6 +13,7 @@ from typing import Any
 import jinja2
 from starlette.requests import Request
 
+from ..i18n import words
 from ..quotas import Limiter
 from ..store import Store
 from ..streams import Streams
@@ -41,9 +42,9 @@ class Server:
         resumed, or was removed as too old."""
         why = self.hub.unavailable.get(table_id)
         if why is not None:
-            return Refused(410, "this table could not be resumed after the server restarted")
+            return Refused(410, words("refused.not_resumed"))
         closed = self.store.closed_reason(table_id)
-        return Refused(404, "no such table") if closed is None else Refused(410, closed)
+        return Refused(404, words("refused.no_table")) if closed is None else Refused(410, closed)
 
     def seat_table(self, request: Request) -> tuple[LiveTable, int | None]:
         """The table and seat a link opens (seat None: the host's link to watch); 403 otherwise."""
@@ -54,12 +55,12 @@ class Server:
         seat = request.path_params.get("seat")
         if seat is None:
             if not table.watch_allowed(request.path_params["secret"]):
-                raise Refused(403, "this link does not open that table")
+                raise Refused(403, words("refused.watch_link"))
             if len(table.seats) < 2:  # whoever watched would see the one seat's blind reserves
-                raise Refused(404, "a table of one player has no spectators' view")
+                raise Refused(404, words("refused.no_spectators"))
             return table, None
         if not table.seat_allowed(seat, request.path_params["secret"]):
-            raise Refused(403, "this link does not open that seat")
+            raise Refused(403, words("refused.seat_link"))
         return table, seat
 
 

@@ -41,14 +41,17 @@ def wait_text(seconds: int, lang: str = i18n.DEFAULT) -> str:
 
 
 def page_error(
-    env: jinja2.Environment, status: int, message: str, retry_after: int | None = None, lang: str = i18n.DEFAULT
+    env: jinja2.Environment,
+    status: int,
+    message: str | i18n.Words,
+    retry_after: int | None = None,
+    lang: str = i18n.DEFAULT,
 ) -> HTMLResponse:
-    """An error as a page: what went wrong and, for a limit, when to try again (the page's own
-    words in `lang`; the refusal's sentence as the server says it)."""
+    """An error as a page in `lang`: what went wrong and, for a limit, when to try again."""
     return HTMLResponse(
         env.get_template("error.html").render(
             **i18n.page_words(lang, ""),
-            message=message,
+            message=i18n.said(lang, message),
             status=status,
             phrase=http.HTTPStatus(status).phrase,
             wait=wait_text(retry_after, lang) if retry_after is not None else None,
@@ -60,25 +63,33 @@ def page_error(
 
 async def refused(request: Request, exc: Refused) -> Response:
     """A refusal that a handler lets through (the API's do; a page's handler answers with
-    page_error itself): its sentence as JSON, with its Retry-After."""
-    return error(exc.status, exc.message, exc.headers, exc.details)
+    page_error itself): its sentence as JSON in the request's language, with its Retry-After."""
+    return error(exc.status, exc.said(language(request)), exc.headers, exc.details)
 
 
 def refuse_early(env: jinja2.Environment, scope: Any, exc: Refused) -> Response:
-    """A refusal before routing (a rate): JSON under /api/, a page elsewhere."""
+    """A refusal before routing (a rate, an unknown Host): JSON under /api/, a page elsewhere,
+    in the language the request asks for."""
+    lang = language(Request(scope))
     if scope["path"].startswith("/api/"):
-        return error(exc.status, exc.message, exc.headers)
-    return page_error(env, exc.status, exc.message, exc.retry_after)
+        return error(exc.status, exc.said(lang), exc.headers)
+    return page_error(env, exc.status, exc.words, exc.retry_after, lang=lang)
 
 
 async def http_error(request: Request, exc: HTTPException) -> Response:
     """Starlette's own refusals (no such route, a method not allowed): JSON under /api/, a page elsewhere."""
-    message = {404: "no such page", 405: "this method is not allowed here"}.get(exc.status_code, str(exc.detail))
+    known = {404: "refused.no_page", 405: "refused.method"}
+    lang = language(request)
+    message = i18n.message(lang, known[exc.status_code], {}) if exc.status_code in known else str(exc.detail)
     if request.url.path.startswith("/api/"):
         return JSONResponse({"error": message}, status_code=exc.status_code, headers=exc.headers)
-    return page_error(server_of(request).env, exc.status_code, message, lang=language(request))
+    return page_error(server_of(request).env, exc.status_code, message, lang=lang)
 
 
 def language(request: Request) -> str:
-    """The language of a page for `request` (web.i18n.pick: ?lang=, else the browser's)."""
+    """The language of an answer to `request`: the one its body named (a move's ``"lang"``, kept
+    on ``request.state``), else ``?lang=``, else the browser's (web.i18n.pick)."""
+    chosen = getattr(request.state, "lang", None)
+    if chosen is not None:
+        return str(chosen)
     return i18n.pick(request.query_params.get("lang", ""), request.headers.get("accept-language", ""))

@@ -13,6 +13,7 @@ from typing import Any
 
 from starlette.requests import Request
 
+from ..i18n import words
 from ..tables import Refused
 
 MAX_BODY = 16_384  # an action is a few bytes, a new table a few hundred
@@ -28,14 +29,14 @@ async def read_body(request: Request) -> bytes:
     """The request's body, refused with 413 past MAX_BODY bytes (read no further)."""
     declared = request.headers.get("content-length")
     if declared is not None and not (declared.isascii() and declared.isdigit()):
-        raise Refused(400, "the Content-Length is not a number")
+        raise Refused(400, words("refused.length"))
     if declared is not None and int(declared) > MAX_BODY:
-        raise Refused(413, f"a request body holds at most {MAX_BODY} bytes")
+        raise Refused(413, words("refused.body", n=MAX_BODY))
     data = bytearray()
     async for chunk in request.stream():
         data += chunk
         if len(data) > MAX_BODY:
-            raise Refused(413, f"a request body holds at most {MAX_BODY} bytes")
+            raise Refused(413, words("refused.body", n=MAX_BODY))
     return bytes(data)
 
 
@@ -45,9 +46,9 @@ async def read_json(request: Request) -> dict[str, Any]:
     try:
         data = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
-        raise Refused(400, "the body is not JSON") from None
+        raise Refused(400, words("refused.not_json")) from None
     if not isinstance(data, dict):
-        raise Refused(400, "the body is a JSON object")
+        raise Refused(400, words("refused.not_object"))
     return data
 
 
@@ -56,4 +57,4 @@ def same_site(request: Request) -> None:
     "null" from a sandboxed frame)."""
     origin = request.headers.get("origin")
     if origin is not None and (origin == "null" or urllib.parse.urlsplit(origin).netloc != request.headers.get("host")):
-        raise Refused(403, "this request comes from another site")
+        raise Refused(403, words("refused.other_site"))

@@ -76,19 +76,19 @@ async def create_form(request: Request) -> Response:
         return page_error(
             server.env,
             getattr(e, "status", 400),
-            getattr(e, "message", "the form could not be read"),
+            getattr(e, "words", i18n.words("refused.form")),
             getattr(e, "retry_after", None),
             lang=language(request),
         )
     spec = form.get("spec", [""])[0]
     players = form.get("players", [""])[0]
     if not players.isdigit() or len(players) > 2:
-        return page_error(server.env, 422, "choose the number of players", lang=language(request))
+        return page_error(server.env, 422, i18n.words("refused.choose_players"), lang=language(request))
     n = int(players)
     seats = [form.get(f"seat{i}", [HUMAN])[0] for i in range(n)]
     seed = form.get("seed", [""])[0].strip()
     if seed and (not seed.isascii() or not seed.isdigit() or len(seed) > 18):
-        return page_error(server.env, 422, "a seed is a whole number from 0 to 2**62", lang=language(request))
+        return page_error(server.env, 422, i18n.words("refused.seed"), lang=language(request))
     try:
         table, host_secret, _ = await server.hub.create(
             spec,
@@ -98,7 +98,7 @@ async def create_form(request: Request) -> Response:
             admit=server.limiter.admit(server.hub, client_address(request.scope)),
         )
     except Refused as e:
-        return page_error(server.env, e.status, e.message, e.retry_after, lang=language(request))
+        return page_error(server.env, e.status, e.words, e.retry_after, lang=language(request))
     server.hub.kick(table)
     return RedirectResponse(request.url_for("host", table=table.id, secret=host_secret), status_code=303)
 
@@ -137,18 +137,16 @@ async def host(request: Request) -> Response:
     secret = request.path_params["secret"]
     if table is None:
         refusal = server.gone(request.path_params["table"])
-        return page_error(server.env, refusal.status, refusal.message, lang=language(request))
+        return page_error(server.env, refusal.status, refusal.words, lang=language(request))
     if not table.host_allowed(secret):
-        return page_error(server.env, 404, "no such table", lang=language(request))
+        return page_error(server.env, 404, i18n.words("refused.no_table"), lang=language(request))
     # The seats' and the spectators' secrets are not stored; the host's secret derives them again.
     watch = watch_secret(secret, table.id)
     if table.watch_hash is None:  # a table stored before spectators had a secret of their own
         try:
             await server.store.set_watch_hash(table.id, digest(watch))
         except sqlite3.Error:
-            return page_error(
-                server.env, 503, "the table's watch link could not be stored; try again", lang=language(request)
-            )
+            return page_error(server.env, 503, i18n.words("refused.store_watch"), lang=language(request))
         table.watch_hash = digest(watch)
     shown = words(request)
     variant = server.variants.get(table.spec)
@@ -176,7 +174,7 @@ async def hosted_form(request: Request) -> tuple[LiveTable | None, dict[str, lis
     server = server_of(request)
     table = server.hub.tables.get(request.path_params["table"])
     if table is None or not table.host_allowed(request.path_params["secret"]):
-        return None, {}, page_error(server.env, 404, "no such table", lang=language(request))
+        return None, {}, page_error(server.env, 404, i18n.words("refused.no_table"), lang=language(request))
     try:
         same_site(request)
         form = urllib.parse.parse_qs((await read_body(request)).decode("utf-8"), max_num_fields=8)
@@ -187,7 +185,7 @@ async def hosted_form(request: Request) -> tuple[LiveTable | None, dict[str, lis
             page_error(
                 server.env,
                 getattr(e, "status", 400),
-                getattr(e, "message", "the form could not be read"),
+                getattr(e, "words", i18n.words("refused.form")),
                 lang=language(request),
             ),
         )
@@ -200,11 +198,11 @@ async def switch_undo(request: Request) -> Response:
     server = server_of(request)
     table, form, refused = await hosted_form(request)
     if table is None:
-        return refused or page_error(server.env, 404, "no such table", lang=language(request))
+        return refused or page_error(server.env, 404, i18n.words("refused.no_table"), lang=language(request))
     try:
         await server.hub.set_undo(table, form.get("undo", [""])[0] == "on")
     except Refused as e:
-        return page_error(server.env, e.status, e.message, lang=language(request))
+        return page_error(server.env, e.status, e.words, lang=language(request))
     return RedirectResponse(
         request.url_for("host", table=table.id, secret=request.path_params["secret"]), status_code=303
     )
@@ -216,7 +214,7 @@ async def close(request: Request) -> Response:
     server = server_of(request)
     table, form, refused = await hosted_form(request)
     if table is None:
-        return refused or page_error(server.env, 404, "no such table", lang=language(request))
+        return refused or page_error(server.env, 404, i18n.words("refused.no_table"), lang=language(request))
     secret = request.path_params["secret"]
     if form.get("confirm", [""])[0] != "yes":
         return HTMLResponse(
@@ -229,9 +227,9 @@ async def close(request: Request) -> Response:
             )
         )
     try:
-        await server.hub.remove({table.id: "the host closed this table"})
+        await server.hub.remove({table.id: i18n.words("closed.host")})
     except Refused as e:
-        return page_error(server.env, e.status, e.message, lang=language(request))
+        return page_error(server.env, e.status, e.words, lang=language(request))
     except sqlite3.Error:
-        return page_error(server.env, 503, "the table could not be closed; try again", lang=language(request))
+        return page_error(server.env, 503, i18n.words("refused.store_close"), lang=language(request))
     return HTMLResponse(server.env.get_template("closed.html").render(**words(request), table=table.id))

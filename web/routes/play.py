@@ -19,6 +19,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from compiler.sheets.plurals import LANGUAGES
 
 from .. import gems, i18n, views
+from ..i18n import words
 from ..tables import LiveTable, Refused
 from .context import server_of
 from .errors import language, page_error
@@ -40,7 +41,7 @@ async def play(request: Request) -> Response:
     try:
         table, seat = server.seat_table(request)
     except Refused as e:
-        return page_error(server.env, e.status, e.message, lang=language(request))
+        return page_error(server.env, e.status, e.words, lang=language(request))
     lang = language(request)
     api = view_url(request, table, seat)
     variant = server.variants.get(table.spec)
@@ -81,10 +82,11 @@ async def act(request: Request) -> Response:
     same_site(request)
     data = await read_json(request)
     if seat is None:
-        raise Refused(403, "a spectator does not play")
+        raise Refused(403, words("refused.spectator"))
     if "action" not in data:
-        raise Refused(422, 'say which action: {"action": id}')
+        raise Refused(422, words("refused.say_action"))
     lang = data["lang"] if data.get("lang") in LANGUAGES else language(request)
+    request.state.lang = lang  # a refusal is said in it (routes.errors.language)
     await server.hub.act(table, seat, data["action"], data.get("after"), lang)
     return JSONResponse(views.seat_view(table, seat))
 
@@ -96,7 +98,7 @@ async def undo(request: Request) -> Response:
     table, seat = server.seat_table(request)
     same_site(request)
     if seat is None:
-        raise Refused(403, "a spectator does not play")
+        raise Refused(403, words("refused.spectator"))
     await server.hub.undo(table, seat)
     return JSONResponse(views.seat_view(table, seat))
 
@@ -112,7 +114,7 @@ async def download(request: Request) -> Response:
     """A finished game's record, as `play --load` reads it (409 while the game goes on)."""
     table, seat = server_of(request).seat_table(request)
     if not table.game.is_over():
-        raise Refused(409, "the game is not over: its record is for download once it ends")
+        raise Refused(409, words("refused.download"))
     state = json.loads(table.game.to_json())
     state["table"] = {"seats": [s.who for s in table.seats]}  # who sat where, as `play --load` reads it
     name = re.sub(r"[^A-Za-z0-9_-]", "_", f"{table.spec}-{table.id}") + ".json"

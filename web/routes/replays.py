@@ -29,7 +29,7 @@ async def replay_page(request: Request) -> Response:
         replays.check_over(table)
         shown = replays.seen_by(request.query_params.get("as"), table, seat)
     except Refused as e:
-        return page_error(server.env, e.status, e.message, lang=language(request))
+        return page_error(server.env, e.status, e.words, lang=language(request))
     lang = language(request)
     api = view_url(request, table, seat)
     variant = server.variants.get(table.spec)

@@ -17,8 +17,9 @@ from starlette.responses import HTMLResponse, Response
 
 from compiler.sheets.plurals import LANGUAGES
 
+from ..i18n import words
 from .context import server_of
-from .errors import page_error
+from .errors import language, page_error
 
 
 def sheet_csp(html_text: str) -> str:
@@ -40,7 +41,7 @@ async def rules(request: Request) -> Response:
     variant = server.variants.get(request.path_params["spec"])
     lang = request.path_params["lang"]
     if variant is None or lang not in LANGUAGES:
-        return page_error(server.env, 404, "no such reference sheet")
+        return page_error(server.env, 404, words("refused.no_sheet"), lang=language(request))
     text = await asyncio.to_thread(variant.sheet, lang)
     # The same for everyone and for the server's life: the browser keeps it and asks again with its ETag.
     etag = '"' + hashlib.sha256(text.encode("utf-8")).hexdigest()[:32] + '"'

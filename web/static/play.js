@@ -9,6 +9,7 @@
   const page = JSON.parse(document.getElementById("page-data").textContent);
   const meta = page.meta;
   const api = page.api;
+  const asked = "?lang=" + encodeURIComponent(page.lang || "en");  // the server's refusals in the page's language
   const labels = page.labels || { zones: {}, vars: {}, kinds: {}, steps: {}, ends: {}, nobles: true, decisions: {}, sources: {} };
   const messages = page.messages || {};
   const gems = page.gems || {};
@@ -35,6 +36,16 @@
     return text.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? String(vars[name]) : whole));
   }
 
+  // A sentence of the server kept as a key and values (web.i18n.Words: why a table stopped),
+  // said in the page's language; a value may be such a sentence in turn.
+  function said(words) {
+    const vars = {};
+    Object.entries(words.values || {}).forEach(([name, value]) => {
+      vars[name] = value && typeof value === "object" ? said(value) : value;
+    });
+    return t(words.key, vars);
+  }
+
   function clearSelection() {
     selection = { card: null, colours: [], reserved: null, deck: null };
     chosen = null;
@@ -58,6 +69,39 @@
   function symbol(c) { return gems[c] ? gems[c].symbol : c; }
 
   function list(items) { return items.join(t("list.separator")); }
+
+  // A move in the page's language: its rule's title (the spec's, as the sheet has it) and what it
+  // chooses, from the engine's description of the action (meta.actions); the engine's notation
+  // where the page has no words for its rule (a table whose spec the server no longer offers).
+  function moveText(id) {
+    const info = meta.actions[id];
+    const title = labels.decisions[info.rule] || (info.paid ? t("notation.payment") : null);
+    if (!title) return info.text;
+    const said = [];
+    if (info.card) said.push(t("notation.face_up", { level: info.card[0], slot: info.card[1] }));
+    const given = (value) => value !== null && value !== undefined;
+    if (given(info.deck)) said.push(t("notation.deck", { n: info.deck }));
+    if (given(info.reserved)) said.push(t("notation.reserved", { n: info.reserved }));
+    if (given(info.noble)) said.push(t("notation.noble", { n: info.noble }));
+    if (given(info.component)) {
+      said.push(t("notation.component", { item: itemOf(info.rule), n: info.component + 1 }));
+    }
+    if (info.colours.length) said.push(list(info.colours.map(colourName)));
+    if (info.paid) {
+      const counts = Object.entries(info.paid).map(([c, n]) => t("gem.count", { n: n, colour: colourName(c) }));
+      said.push(counts.length ? t("notation.pay_wild", { wild: colourName(meta.wild), for: list(counts) })
+                              : t("notation.pay_plain", { wild: colourName(meta.wild) }));
+    }
+    return said.length ? t("notation.move", { rule: title, choice: list(said) }) : title;
+  }
+
+  // What a decision's component is called (its kind's item, or its zone's kind's).
+  function itemOf(rule) {
+    const source = (labels.sources || {})[rule] || "";
+    const zone = meta.zones.find((z) => z.name === source);
+    const kind = labels.kinds[source] || (zone && labels.kinds[zone.kind]);
+    return kind ? kind.item || kind.title : source.replace(/_/g, " ");
+  }
 
   function seatName(p) {
     if (p === page.seat) return t("seat.you");
@@ -111,12 +155,11 @@
 
   // A button that chooses a move (never plays it: the confirm button does, see confirmRow).
   function actionButton(id, legal, extra) {
-    const info = meta.actions[id];
     const button = el("button", { type: "button", class: "act" + (legal ? " legal" : " not-now") +
                                     (chosen === id ? " chosen" : ""),
                                   data: { action: String(id), focus: "action:" + id }, "aria-pressed": String(chosen === id),
                                   title: legal ? "" : t("action.not_now"),
-                                  onclick: () => choose(id) }, [el("span", { text: info.text })]);
+                                  onclick: () => choose(id) }, [el("span", { text: moveText(id) })]);
     if (extra) button.append(extra);
     return button;
   }
@@ -129,10 +172,9 @@
   // The chosen move, said in words, with the button that plays it and one that changes one's mind.
   function confirmRow() {
     if (chosen === null) return null;
-    const info = meta.actions[chosen];
     return el("div", { class: "confirm", id: "confirm-row" }, [
       el("button", { type: "button", class: "act confirm-move", id: "confirm", data: { action: String(chosen) },
-                     text: t("move.confirm", { move: info.text }), onclick: () => send(chosen) }),
+                     text: t("move.confirm", { move: moveText(chosen) }), onclick: () => send(chosen) }),
       el("button", { type: "button", class: "act cancel", id: "cancel", text: t("move.cancel"),
                      onclick: () => { clearSelection(); render(view); } })]);
   }
@@ -141,7 +183,7 @@
     if (sending || !view) return;
     sending = true;
     try {
-      const response = await fetch(api + path, {
+      const response = await fetch(api + path + asked, {
         method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ ...body, lang: page.lang }),  // a refusal in the page's language
       });
       const data = await response.json().catch(() => ({ error: t("error.not_json") }));
@@ -173,7 +215,7 @@
   }
 
   async function refresh() {
-    const response = await fetch(api);
+    const response = await fetch(api + asked);
     if (response.ok) render(await response.json());
   }
 
@@ -229,12 +271,12 @@
       text = winnersText(view.winners);
     } else if (myTurn()) {
       text = view.phase === "action" ? t("status.turn") : view.pending
-        ? t("status.turn.step.pending", { step: stepTitle(view.phase), pending: view.pending })
+        ? t("status.turn.step.pending", { step: stepTitle(view.phase), pending: pendingText() })
         : t("status.turn.step", { step: stepTitle(view.phase) });
     } else {
       text = t("status.to_play", { who: seatName(view.current) });
     }
-    if (view.problem) text = t("status.stopped", { problem: view.problem });
+    if (view.problem) text = t("status.stopped", { problem: view.problem_words ? said(view.problem_words) : view.problem });
     if (page.seat === null) text = t("status.watching", { status: text });
     $("status").textContent = text;
     document.body.classList.toggle("my-turn", myTurn());
@@ -280,7 +322,7 @@
     const title = labels.decisions[view.phase] || stepTitle(view.phase);
     box.append(el("h2", { text: view.repeats > 1 ? t("choice.title_times", { title: title, n: view.repeats })
                                                  : t("choice.title", { title: title }) }));
-    if (view.pending) box.append(el("p", { class: "paying-for", text: t("choice.paying_for", { move: view.pending }) }));
+    if (view.pending) box.append(el("p", { class: "paying-for", text: t("choice.paying_for", { move: pendingText() }) }));
     const held = tokensOf(page.seat);
     const total = Object.values(held).reduce((a, b) => a + b, 0);
     const hold = el("p", { class: "you-hold" }, [el("span", { text: t("choice.you_hold", { n: total }) + " " })]);
@@ -801,11 +843,15 @@
   }
 
   // A move of the log, with the card it took said by what it is (the server names it when public).
+  function logText(m) { return m.action === undefined ? m.text : moveText(m.action); }
+
+  function pendingText() { return view.pending_id === null || view.pending_id === undefined ? view.pending : moveText(view.pending_id); }
+
   function renderLog() {
     const list_ = $("log");
     list_.replaceChildren();
-    view.log.forEach((m) => list_.append(el("li", { text: t("log.move", { who: seatName(m.seat),
-      move: m.card === null || m.card === undefined ? m.text : t("log.card", { move: m.text, card: cardName(m.card) }) }) })));
+    view.log.forEach((m) => list_.append(el("li", { data: { action: String(m.action) }, text: t("log.move", { who: seatName(m.seat),
+      move: m.card === null || m.card === undefined ? logText(m) : t("log.card", { move: logText(m), card: cardName(m.card) }) }) })));
     list_.scrollTop = list_.scrollHeight;
   }
 
@@ -868,10 +914,10 @@
       }
       // The server refused the stream (the table was removed, a limit): ask it again to read why
       // (a stream that opens this time is dropped, and the page connects again), try again later.
-      const asked = new AbortController();
-      const response = await fetch(api + "/events", { signal: asked.signal }).catch(() => null);
+      const again = new AbortController();
+      const response = await fetch(api + "/events" + asked, { signal: again.signal }).catch(() => null);
       if (response && response.ok) {
-        asked.abort();
+        again.abort();
         connect();
         return;
       }
@@ -894,6 +940,6 @@
     document.querySelectorAll(".rules-lang").forEach((b) => b.classList.toggle("current", b === a));
   }));
   // A replay page (web.replays) steps through a finished game and draws each position here.
-  if (page.replay) window.splendorBoard = { show: (next) => { view = null; render(next); }, t: t };
+  if (page.replay) window.splendorBoard = { show: (next) => { view = null; render(next); }, t: t, move: moveText };
   else connect();
 })();

@@ -22,7 +22,8 @@
     if (k === 0) return t("replay.deal");
     const m = view.log[k - 1] || {};
     const who = m.seat === page.seat ? t("seat.you") : t("seat.player", { number: Number(m.seat) + 1 });
-    return t("replay.move_text", { k: k, moves: replay.moves, who: who, text: m.text || "" });
+    const text = m.action === undefined ? m.text || "" : window.splendorBoard.move(m.action);
+    return t("replay.move_text", { k: k, moves: replay.moves, who: who, text: text });
   }
 
   async function go(k) {
@@ -30,7 +31,8 @@
     const ticket = ++asked;
     let response;
     try {
-      response = await fetch(replay.api + "?move=" + k + "&as=" + encodeURIComponent(replay.as));
+      response = await fetch(replay.api + "?move=" + k + "&as=" + encodeURIComponent(replay.as) +
+                             "&lang=" + encodeURIComponent(page.lang || "en"));
     } catch (e) {
       if (ticket === asked) say(window.splendorBoard.t("replay.unreachable"));
       return;
