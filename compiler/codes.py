@@ -220,7 +220,10 @@ CODES: dict[str, Code] = _index(
             ("E517", "a `price` that can be below 0 (paying it would give the player tokens; write `max(0, ...)`)"),
             ("E518", "an action or step named as an engine phase (`action`, `over`, `payment`)"),
             ("E519", "a step named as an action"),
-            ("E521", "a payment that is not the last choice after another, or in an end-of-turn step"),
+            (
+                "E521",
+                "a payment that is not the last choice after another, or in an end-of-turn step that resolves all",
+            ),
             ("E522", "two actions written the same way"),
             (
                 "E530",
@@ -242,6 +245,11 @@ CODES: dict[str, Code] = _index(
                 "type, or with an extra column that is not `prose`",
             ),
             ("E548", "a payment's `worth` not proved within 1 to 4 gems in every game under the spec"),
+            (
+                "E575",
+                "a payment's `wilds` that cannot be bounded: not from a per-player holding with a `limit`, "
+                "`units` not a number column of 1 to 4, or `spent` neither `discard` nor a shared zone of its kind",
+            ),
             ("E549", "a spec without the base kinds `cards` and `nobles` (the engines are built around them)"),
             (
                 "E552",

@@ -218,6 +218,21 @@ class Value:
 
 
 @dataclass(frozen=True, slots=True)
+class Wilds:
+    """Components a payment may spend as wild tokens (`wilds:` on a payment choice): the acting
+    player's components in a per-player holding, each standing for the wild tokens its `units`
+    column says, each one used going where `spent` says (a zone of the kind, or "discard": out of
+    the game). The holding's `limit` and the column's largest value bound the payments (E575)."""
+
+    source: str  # the per-player holding they are taken from
+    units: str  # the number column of its kind: the wild tokens one component stands for
+    spent: str  # "discard", or the zone each component used goes to
+    limit: int  # the holding's limit: at most this many set aside in one payment
+    most_units: int  # the largest value of the column: what one component may add to a payment
+    span: Span = field(compare=False)  # where the spec writes it (two specs' alike `wilds` are equal)
+
+
+@dataclass(frozen=True, slots=True)
 class Param:
     name: str
     domain: str  # one of DOMAINS
@@ -232,6 +247,7 @@ class Param:
     source: str = ""  # component only: the zone or kind the component is chosen from
     worth: Expr | None = None  # payment only: how many gems one wild token may stand for
     worth_max: int = 1  # payment only: the largest worth a game can reach (set by check; sizes the PAYMENTS table)
+    wilds: Wilds | None = None  # payment only: components it may spend as wild tokens
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,8 @@
 
 A choice names a domain (`colour: gem`, or a mapping with `domain`) and the fields only some
 domains take: `min`/`max` a gem set, `price`/`worth` a payment, `slots` the reserved cards,
-`from` a component (compiler/check/zones.py); a field on the wrong domain is E508. Each choice is
+`from` a component (compiler/check/zones.py), `wilds` the components a payment may spend
+(compiler/check/wilds.py); a field on the wrong domain is E508. Each choice is
 typed in the scope of the ones before it, as a price or a worth reads them. A payment comes
 last, after what it pays for (E521), its price never below 0 (E517) and its worth proved
 within 1..4 (E548, compiler/check/worth.py).
@@ -16,11 +17,12 @@ from dataclasses import dataclass, replace
 from ..diagnostics import did_you_mean
 from ..front.expr import Expr
 from ..front.source import MapNode, ScalarNode
-from ..model import DOMAINS, Param
+from ..model import DOMAINS, Param, Wilds
 from . import bounds as bounds_mod
 from . import zones as zones_mod
 from .reader import RESERVED_NAMES, Checker
 from .types import DOMAIN_TYPES, GEM, INT, PLAYER, Scope
+from .wilds import read_wilds
 from .worth import worth_problems, worth_range
 
 OPTIONAL_DOMAINS = ("gem", "colour")  # the domains whose choice may be `none` (rulespec/README.md, optional)
@@ -72,6 +74,7 @@ class _Fields:
     slots_name: str = ""
     source: str = ""
     worth: Expr | None = None
+    wilds: Wilds | None = None
 
 
 def read_param(c: Checker, pname: str, node, scope: Scope, where: str) -> Param | None:
@@ -125,6 +128,7 @@ def read_param(c: Checker, pname: str, node, scope: Scope, where: str) -> Param 
         f.slots_name,
         f.source,
         worth=f.worth,
+        wilds=f.wilds,
     )
 
 
@@ -159,7 +163,10 @@ def _payment(c: Checker, f: _Fields, pname: str, pnode: MapNode, domain: str, sc
             f.worth = c.expression(pnode.get("worth"), "worth")
             if f.worth is not None:
                 c.types.expect(f.worth, scope, INT, "a worth")
-    for field in ("price", "worth"):
+        wilds = pnode.get("wilds")
+        if wilds is not None:
+            f.wilds = read_wilds(c, pname, wilds)
+    for field in ("price", "worth", "wilds"):
         if domain != "payment" and pnode.get(field) is not None:
             c.r.error("E508", f"'{field}' applies to the payment domain, not to '{domain}'", pnode.key_span(field))
 
@@ -184,19 +191,21 @@ def _slots(c: Checker, f: _Fields, pname: str, pnode: MapNode, domain: str, wher
         c.r.error("E508", "a player must be able to hold at least 1 reserved card", slots_node.span)
 
 
-def payment_last(c: Checker, params: list[Param], kind: str) -> None:
+def payment_last(c: Checker, params: list[Param], kind: str, resolve: str = "choice") -> None:
     """E521 for a payment that is not the last choice, after the card it pays for: the engine
-    numbers the other choices and asks for the payment afterwards (its payment step)."""
+    numbers the other choices and asks for the payment afterwards (its payment step), in an action
+    as in an end-of-turn step; a step whose every legal choice happens (`resolve: all`) asks
+    nobody, so it cannot ask for a payment either."""
     for i, p in enumerate(params):
         if p.domain != "payment":
             continue
-        if kind == "step":  # the payment phase follows an action; a step's choices are all in its ids
+        if kind == "step" and resolve == "all":
             c.r.error(
                 "E521",
-                f"choice '{p.name}' is a payment, and an end-of-turn step cannot ask for one: "
-                "the engine asks for a payment in its payment phase, after an action",
+                f"choice '{p.name}' is a payment, and a step with `resolve: all` asks nobody: "
+                "every legal choice happens, so no player chooses how to pay",
                 p.span,
-                "buy in an action, or make the step take a price it fixes (put_back)",
+                "resolve the step by `choice`, or make it take a price it fixes (put_back)",
             )
         elif i != len(params) - 1:
             c.r.error(

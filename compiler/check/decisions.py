@@ -110,7 +110,6 @@ def read_decision(c: Checker, name, key, entry, scope_names, facts, is_step, sec
     if notation_node is not None:
         c.notation_spans[(is_step, name)] = notation_node.span
     params, scope, set_sizes = choices(c, entry, scope_names, where, path)
-    payment_last(c, params, kind)
     if notation_node is not None:
         notation_problems(c, notation, notation_node, params, kind)
     only_when_stuck, _ = c.scalar(entry, "only_when_stuck", bool, required=False, default=False)
@@ -120,6 +119,7 @@ def read_decision(c: Checker, name, key, entry, scope_names, facts, is_step, sec
     condition, condition_ok = _condition(c, entry, key, kind, name, bool(only_when_stuck), scope, path)
     effects = _effects(c, entry, scope, condition, params, path)
     how = _step_repeat(c, entry, key, scope, where, bool(only_when_stuck)) if is_step else _action_once(c, entry)
+    payment_last(c, params, kind, how.resolve)
     levels = (min(facts.levels, default=1), max(facts.levels, default=1))
     facts_here = facts.but(set_sizes=set_sizes, ranges={p.name: levels for p in params if p.domain == "deck"})
     if len(c.r.diagnostics) == start:  # every expression makes sense: can one stop the engine?

@@ -12,7 +12,7 @@ asked afterwards, in the engine's payment step: ``pay gold for red``, ``pay with
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from ..model import Decision, Param, PlayerCount
 
@@ -109,7 +109,14 @@ def collisions(
     found: list[tuple[str, Decision | None, Decision]] = []
     reported: set[tuple[int, int]] = set()
     deferred = any(d.params and d.params[-1].domain == "payment" for d in decisions)
-    pay_texts = payment_texts(gems, wild, max((p.gold for p in players), default=0)) if deferred else ()
+    spends = {p.wilds.source: p.wilds for d in decisions for p in d.params if p.wilds is not None}
+    extra = max((w.limit * w.most_units for w in spends.values()), default=0)  # sizes.wild_extra
+    pay_texts: Iterable[str] = ()
+    if deferred:
+        pay_texts = itertools.chain(
+            payment_texts(gems, wild, max((p.gold for p in players), default=0) + extra),
+            (f"pay with {zone} {k}" for zone, w in spends.items() for k in range(1, w.limit + 1)),
+        )
     for decision in decisions:
         for text in decision_texts(decision, gems, wild, levels, players):
             if text in seen:

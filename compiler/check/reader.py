@@ -9,7 +9,7 @@ that :mod:`compiler.check.build` runs in order.
 
 from __future__ import annotations
 
-from typing import TypeVar, overload
+from typing import Any, TypeVar, overload
 
 from ..diagnostics import CompileError, Reporter, SourceMap, Span, did_you_mean
 from ..front.expr import Bool, Origin, parse_expr, parse_stmt
@@ -92,7 +92,9 @@ class Checker:
             return None
         return value
 
-    def scalar(self, parent, key, types, required=True, default=None, where=""):
+    def scalar(
+        self, parent: Any, key: str, types: Any, required: bool = True, default: Any = None, where: str = ""
+    ) -> tuple[Any, Any]:
         node = self.node(parent, key, ScalarNode, required, where)
         if node is None:
             return default, None

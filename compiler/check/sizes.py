@@ -11,8 +11,9 @@ a checked spec through the pass's :class:`~compiler.check.reader.Checker`.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
-from ..model import Param
+from ..model import Decision, Param
 from . import termination
 from .reader import Checker
 
@@ -36,6 +37,18 @@ def payment_count(gems: int, gold: int, worth: int = 1) -> int:
 def table_worth(decisions) -> int:
     """The largest worth of any payment of these decisions (1 without `worth`): it sizes PAYMENTS."""
     return max((p.worth_max for d in decisions for p in d.params if p.worth is not None), default=1)
+
+
+def wild_extra(decisions: Iterable[Decision]) -> int:
+    """The most wild tokens components may add to one payment (`wilds`: a full holding of the
+    components worth most): the engine's PAYMENTS reach the gold held plus these."""
+    return max((p.wilds.limit * p.wilds.most_units for d in decisions for p in d.params if p.wilds), default=0)
+
+
+def wild_places(decisions: Iterable[Decision]) -> dict[str, int]:
+    """The holdings payments take components from, with their limits: the payment step has one
+    action per place of each (`pay with vault 2`), in the order the decisions name them."""
+    return {p.wilds.source: p.wilds.limit for d in decisions for p in d.params if p.wilds}
 
 
 def max_gold(gems: int, worth: int = 1) -> int:
@@ -73,7 +86,8 @@ def action_sizes(gems, levels, players, decisions) -> dict[str, int]:
             params, deferred = params[:-1], True
         sizes[d.name] = math.prod(choice_size(p, len(gems), len(levels), players) for p in params)
     if deferred:
-        sizes[PAY_STEP] = payment_count(len(gems), max((p.gold for p in players), default=0), table_worth(decisions))
+        gold = max((p.gold for p in players), default=0) + wild_extra(decisions)
+        sizes[PAY_STEP] = payment_count(len(gems), gold, table_worth(decisions)) + sum(wild_places(decisions).values())
     return sizes
 
 
@@ -124,6 +138,14 @@ def action_space(c: Checker, gems, levels, players, decisions) -> None:
             f"with {len(gems)} gem colours, at most {max_gold(len(gems), worth)} "
             f"{c.types.wild} tokens" + (f" of worth {worth}" if worth > 1 else "")
         )
+        wilds = [p.wilds for d in decisions for p in d.params if p.wilds]
+        if wilds:  # the components a payment may spend count as wild tokens too
+            most = max(wilds, key=lambda w: w.limit * w.most_units)
+            span = most.span
+            hint += (
+                f", components spent included ({most.limit} in '{most.source}' may stand for "
+                f"{most.limit * most.most_units}): lower the holding's limit or the units"
+            )
     else:
         decision = next(d for d in decisions if d.name == biggest)
         span = max(decision.params, key=lambda p: choice_size(p, len(gems), len(levels), players)).span

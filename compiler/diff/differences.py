@@ -232,6 +232,7 @@ _PARAM_FIELDS: tuple[Field, ...] = (
     ("price", lambda p: p.price, "price", None),
     ("slots", lambda p: p.slots, "int", None),
     ("worth", lambda p: p.worth, "worth", None),
+    ("wilds", lambda p: p.wilds, "wilds", None),
 )
 _ACTION_FIELDS: tuple[Field, ...] = (
     ("title", lambda d: d.title, "text", None),
@@ -285,6 +286,7 @@ def _relevant(field: str, element) -> bool:
         "slots": domain == "reserved",
         "optional": bool(element.optional),
         "worth": getattr(element, "worth", None) is not None,
+        "wilds": getattr(element, "wilds", None) is not None,
     }.get(field, True)
 
 

@@ -85,6 +85,8 @@ class _Words:
             return self.phrase(v, rules, decision, main_clause=True)
         if kind == "expr":  # shown on its own, not after "if"
             return self.phrase(v, rules, decision, main_clause=True)
+        if kind == "wilds":  # the components a payment may spend, phrased as the sheets phrase them
+            return Phraser(self.lang, rules, decision, table=self.table).wilds(v)
         if kind == "price":  # an expression of the gem colour `c`, phrased as the sheets phrase it
             return Phraser(self.lang, rules, decision, table=self.table).price(v)
         if kind == "effects":

@@ -205,6 +205,7 @@ def render_module(plan: EnginePlan) -> str:
         notation_forms=plan.notation_forms,
         pay_index=plan.pay_index,
         pay_base=plan.pay_base,
+        wild_places=tuple(plan.wild_places),
         function_tables=function_tables(decisions),
         helpers=plan.helpers,
         decisions=decisions,

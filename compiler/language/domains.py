@@ -33,7 +33,7 @@ DOMAINS: dict[str, DomainDecl] = {
         DomainDecl("deck", INT),
         DomainDecl("reserved", RESERVED_CARD, ("slots",)),
         DomainDecl("noble", NOBLE),
-        DomainDecl("payment", PAYMENT, ("price", "worth")),
+        DomainDecl("payment", PAYMENT, ("price", "worth", "wilds")),
         DomainDecl("component", ERROR, ("from",), optional=True),
     )
 }

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from ..check.flow import DRAWS, token_bounds
 from ..front.expr import Aggregate, Attribute, Binary, Call, Effect, Int, Name, unparse, walk
 from ..model import Param
-from . import ir
+from . import ir, wilds
 from . import zones as lower_zones
 from .expressions import ExprCompiler, _substitute, _unmet, _unpaid, conjuncts, free_names
 from .layout import DecisionPlan, EnginePlan, ParamLayout, spec_name, where
@@ -170,6 +170,13 @@ class DecisionLowering:
         computed once per call when Y does not depend on the card.
         """
         gold = ir.name(f"t{len(self.plan.gems)}")
+        if p.wilds is not None:  # the components of the holding stand for wild tokens too
+            gold = ir.name(f"wild_{p.wilds.source}")
+            held = ir.add(f"t{len(self.plan.gems)}", wilds.held_units(self.plan.rules, p.wilds))
+            assign = Assign((gold,), held, note=comment("the gold held and what the components stand for"))
+            if assign not in preamble:
+                preamble.append(assign)
+            keep_prices = True  # the general form: the shortcut of cannot_pay reads the gold held
         if not self.plan.worth or p.worth is None:
             return self._cannot_pay_one_for_one(p, compiler, k, keep_prices, into, preamble, gold)
         # With a worth: each wild token covers up to `worth` gems of one colour, so the least gold
@@ -241,6 +248,8 @@ class DecisionLowering:
         # not cover the total shortfall: the purchase is impossible.
         plain = lefts if covered and None not in lefts else None
         uncovered = [ir.not_(f"t{wild}"), ir.compare(ir.total(terms), ">", gold_covers)]
+        if p.wilds is not None:  # no gold, but components: the total test alone
+            uncovered = uncovered[1:]
         if rounded:
             uncovered.append(rounded(terms))
         return ir.and_(ir.or_(*over), ir.or_(*uncovered)), plain
@@ -371,6 +380,8 @@ class DecisionLowering:
         for gi in gems:  # the tokens of each gem spent: its price less the gold paid for it
             out.append(Assign((ir.name(f"{name}_S{gi}"),), ir.minus(prices[gi], f"_g{gi}"), pure=True))
         out.append(Assign((ir.name(f"{name}_GT"),), ir.total(f"_g{gi}" for gi in gems), pure=True))
+        if p.wilds is not None:  # the components set aside cover part of the wild tokens placed
+            out += wilds.bind_spent(self.plan.rules, p, name)
         if self.mentions(p.name, "spent"):
             out.append(Assign((ir.name(f"{name}_SPENT"),), ir.tuple_(*(f"{name}_S{gi}" for gi in gems)), pure=True))
         return out
@@ -390,6 +401,8 @@ class DecisionLowering:
         for gi in gems:  # the tokens of each gem spent: its price less the gems the gold covers
             out.append(Assign((ir.name(f"{name}_S{gi}"),), ir.minus(prices[gi], f"_c{gi}"), pure=True))
         out.append(Assign((ir.name(f"{name}_GT"),), ir.total(f"_g{gi}" for gi in gems), pure=True))
+        if p.wilds is not None:
+            out += wilds.bind_spent(self.plan.rules, p, name)
         for attr, local in (("gold", "_g"), ("covers", "_c"), ("spent", f"{name}_S")):
             if self.mentions(p.name, attr):
                 out.append(
@@ -409,6 +422,7 @@ class DecisionLowering:
         kind = "step" if self.dp.is_step else "action"
         body = standard_locals() + self.bind_params(ir.name("args"))
         compiler = ExprCompiler(self.plan)
+        compiler.wild_params = {self.param_name(p): p for p in d.params if p.wilds is not None}
         if d.resolve != "all":  # a step resolved whole applies actions all found legal before the first
             compiler.condition_bounds = token_bounds(d.condition, compiler.values)
         for stmt in d.effects:
@@ -511,18 +525,28 @@ class DecisionLowering:
         tests = [c for c in conjuncts(d.condition) if p.name in free_names(c)]
         worth = self.worth_arg(p, compiler)
         payments = ir.call("_payments", "_price", "tok", *worth)
-        if not tests:
+        if p.wilds is not None:  # components set aside stand for wild tokens: see compiler/lower/wilds.py
+            body += wilds.set_aside_units(self.plan.rules, p.wilds) + wilds.budget()
+            payments = ir.call("_payments", "_price", "_tok", *worth)
+        if not tests and p.wilds is None:
             names = ["_i", *(["_c"] if worth else []), "_g", "_s", "_t"]
             body.append(Return(ir.listcomp(ir.name("_i"), ir.tuple_(*names), payments)))
         else:
             covers = [f"{name}_COVERS"] if worth else []
             loop = For(ir.tuple_("_i", f"{name}_GOLD", *covers, f"{name}_SPENT", f"{name}_GT"), payments, [])
+            if p.wilds is not None:
+                loop.body.append(wilds.nothing_wasted(ir.name(f"{name}_GT")))
             for c in tests:
                 loop.body.append(
                     If(compiler.negation(compiler.expr(c, self.env)), [Continue()], note=comment(unparse(c)))
                 )
             found = ir.name("found")
             loop.body.append(Append(found, ir.name("_i")))
-            body += [Assign((found,), ir.list_()), loop, Return(found)]
+            body += [Assign((found,), ir.list_()), loop]
+            if p.wilds is not None:
+                first = self.plan.wild_firsts[p.wilds.source]
+                body += wilds.options_tail(first, self.dp.function("_payopts_"))
+            else:
+                body.append(Return(found))
         doc = docstring(printable(f"Payments accepted for '{d.name}' ({self.where}), as indexes of PAYMENTS."))
         return [Def(self.dp.function("_payopts_"), "g, args", body, doc)]

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from ..check.notation import fill as notation_text  # check reads the same texts (E522)
 from ..check.notation import payment_words
+from ..check.sizes import wild_extra, wild_places
 from ..front.expr import Expr
 from ..model import Decision, Rules
 from . import variables as state
@@ -49,7 +50,11 @@ def lower(rules: Rules, explain: Callable[[Expr | None, Rules, Decision], dict[s
         plan.state_version = state.STATE_VERSION
     plan_zones(plan)  # nothing for a spec without zones
     plan.worth = spec_worth(rules)
-    plan.payments = payment_vectors(len(rules.gems), plan.max_gold, plan.worth)
+    decisions = (*rules.actions, *rules.steps)
+    plan.payments = payment_vectors(len(rules.gems), plan.max_gold + wild_extra(decisions), plan.worth)
+    for zone, limit in wild_places(decisions).items():  # the places components are spent from
+        plan.wild_firsts[zone] = len(plan.wild_places)
+        plan.wild_places += [(zone, k + 1) for k in range(limit)]
     plan.helpers.append(payments_helper(len(rules.gems)) if not plan.worth else worth_payments_helper(len(rules.gems)))
     _lay_out_actions(plan)
     _lay_out_payment_step(plan)
@@ -106,6 +111,9 @@ def _lay_out_payment_step(plan: EnginePlan) -> None:
         paid = " ".join(payment_words(rules.gems, vec))
         wild = rules.wild  # the payment step is written with the spec's wild colour
         plan.action_strings.append(f"pay {wild} for {paid}" if paid else f"pay without {wild}")
+    for zone, place in plan.wild_places:  # a component set aside as wild tokens, by its place
+        plan.actions.append((plan.pay_index, (len(plan.actions) - plan.pay_base,)))
+        plan.action_strings.append(f"pay with {zone} {place}")
     example = max(range(len(plan.payments)), key=lambda i: (min(2, len([n for n in plan.payments[i] if n])), -i))
     stands = f"GEMS is the gem colour each {rules.wild} token stands for"
     if plan.worth:
@@ -114,6 +122,10 @@ def _lay_out_payment_step(plan: EnginePlan) -> None:
         (f"pay {rules.wild} for GEMS", f"{stands}, as in '{plan.action_strings[plan.pay_base + example]}'", False),
         (f"pay without {rules.wild}", "", False),
     ]
+    if plan.wild_places:
+        plan.notation_forms.append(
+            ("pay with ZONE PLACE", "a component of yours at PLACE (from 1) of ZONE, spent as wild tokens", False)
+        )
 
 
 def _refuse_actions_written_alike(plan: EnginePlan) -> None:

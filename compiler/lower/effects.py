@@ -14,7 +14,7 @@ from collections.abc import Callable
 from ..front.expr import Name
 from ..language import Family
 from ..language.effects import named
-from . import ir
+from . import ir, wilds
 from . import variables as state
 from . import zones as lower_zones
 from .cards import acquire, bury, refill
@@ -55,7 +55,9 @@ def _tokens(compiler, name, args, env, node, located) -> list:
 
 
 def _pay(compiler, name, args, env, node, located) -> list:
-    return pay(compiler, _local(compiler, args, env))
+    local = _local(compiler, args, env)
+    spent = compiler.wild_params.get(local)  # a payment with `wilds`: its components set aside, spent too
+    return pay(compiler, local) + (wilds.spend(compiler.plan.rules, spent, local, located) if spent else [])
 
 
 def _reserve_top(compiler, name, args, env, node, located) -> list:

@@ -29,7 +29,7 @@ from ..front.expr import (
     unparse,
 )
 from ..language import AGGREGATES
-from ..model import BUILTIN_SETUP_FIELDS, Decision
+from ..model import BUILTIN_SETUP_FIELDS, Decision, Param
 from . import fold, ir
 from . import variables as state
 from . import zones as lower_zones
@@ -130,6 +130,9 @@ class ExprCompiler:
         self.when_bounds: list[tuple[dict, int]] = []  # (bounds, how many loops were open at the `if`)
         self.loops: dict[str, str] = {}  # loop variable -> its collection, outermost first
         self.drawn: set[str] = set()
+        self.wild_params: dict[
+            str, Param
+        ] = {}  # payment local -> its Param, for a payment with `wilds` (lower/wilds.py)
 
     # -- players and collections
 

@@ -28,7 +28,7 @@ from .layout import EnginePlan
 from .phases import lower_end_of_turn
 from .pysource import docstring, printable
 from .setup import lower_setup
-from .tree import Assign, Def, Do, If, Pass, Return
+from .tree import Assign, Def, Do, If, Node, Pass, Return
 from .variables import turn_resets
 
 
@@ -94,9 +94,32 @@ def _turn_again(rules: Rules) -> list:
     ]
 
 
+WILD_SPENT = "wild_spent"  # the Game attribute of the places set aside for the payment waiting (`wilds`)
+
+
+def _wild_hooks(plan: EnginePlan) -> tuple[list[Node], list[Node], list[ast.expr], list[Node]]:
+    """The statements of the set-aside components of a payment (`wilds`) in _set_aside, _state_json,
+    _state_problems (terms of its sum) and _load_state: the places of the acting player's holding set
+    aside so far, kept in the saved game (`wild_spent`) while the payment waits. Nothing without."""
+    if not plan.wild_places:
+        return [], [], [], []
+    g = ir.name("g")
+    spent = ir.attr(g, WILD_SPENT)
+    options = ir.listcomp(ir.add("_PAY_BASE", "i"), "i", ir.call(ir.sub("_PAYOPTS", "d"), g, "args"))
+    set_aside = [
+        Do(ir.method(spent, "append", ir.minus(ir.sub(ir.sub("_WILD_PLACES", "place"), 1), 1))),
+        Assign((ir.attr(g, "_legal"),), options),
+    ]
+    save: list[Node] = [Assign((ir.sub("state", ir.const(WILD_SPENT)),), ir.call("list", spent))]
+    problems: list[ast.expr] = [ir.call("_wild_spent_problems", "data")]
+    load: list[Node] = [Assign((spent,), ir.call("list", ir.method("data", "get", ir.const(WILD_SPENT), ir.tuple_())))]
+    return set_aside, save, problems, load
+
+
 def lower_hooks(plan: EnginePlan) -> list[Def]:
     """Every hook of the spec interface, in the order compiler/emit/runtime/spec.py declares them."""
-    problems = _state_calls(plan, "_vars_problems", "_zone_problems", "data", "n")
+    set_aside, save_spent, spent_problems, load_spent = _wild_hooks(plan)
+    problems = _state_calls(plan, "_vars_problems", "_zone_problems", "data", "n") + spent_problems
     saved = _state_calls(plan, "_vars_state", "_zones_state", "g", "state", "observer")
     setup = lower_setup(plan) or [_hook("_setup", "g", [], "The spec's setup blocks, run once by new_game.")]
     return [
@@ -121,9 +144,15 @@ def lower_hooks(plan: EnginePlan) -> list[Def]:
             "Before the next seat is found: an extra turn owed is played (extra_turn()).",
         ),
         _hook(
+            "_set_aside",
+            "g, place, d, args",
+            set_aside,
+            "A component set aside to be spent as wild tokens by the payment waiting (wilds).",
+        ),
+        _hook(
             "_state_json",
             "g, state, observer",
-            [Do(c) for c in saved],
+            [Do(c) for c in saved] + save_spent,
             "The spec's declared state and zones, added to a saved state.",
         ),
         _hook(
@@ -135,7 +164,7 @@ def lower_hooks(plan: EnginePlan) -> list[Def]:
         _hook(
             "_load_state",
             "g, data",
-            [Do(c) for c in _state_calls(plan, "_load_vars", "_load_zones", "g", "data")],
+            [Do(c) for c in _state_calls(plan, "_load_vars", "_load_zones", "g", "data")] + load_spent,
             "Gives a loaded game the declared state and zones of its state dict.",
         ),
         _hook(

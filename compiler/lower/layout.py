@@ -146,6 +146,11 @@ class EnginePlan:
     # by the caller (compiler.sheets.refusals) so that the lowering imports no later stage.
     explain: Callable[[Expr | None, Rules, Decision], dict[str, str]] | None = None
     pay_base: int = -1
+    # The places of the holdings payments may spend components from (`wilds`): (zone, place from 1),
+    # one payment-step action each after the ways to pay (`pay with vault 2`), and each zone's first
+    # index among them. Empty for a spec without `wilds`.
+    wild_places: list[tuple[str, int]] = field(default_factory=list)
+    wild_firsts: dict[str, int] = field(default_factory=dict)
     # Some legal loop walks Game.face_up_costs (see shapes.flat_face_up_loop): effects keep it in step.
     face_up_costs: bool = False
     # The per-call locals a purchase test adds the tokens held to (see DecisionLowering.cannot_pay),

@@ -12,7 +12,7 @@ from .decisions import DecisionLowering, param_env, scalar_preamble, standard_lo
 from .expressions import ExprCompiler, conjuncts, free_names
 from .layout import DecisionPlan, EnginePlan, where
 from .pysource import Code, comment, docstring, printable
-from .tree import Assign, Break, Comment, Def, Do, For, If, Raise, Return, While
+from .tree import Assign, Break, Comment, Def, Do, For, If, Node, Raise, Return, While
 from .zones import kind_name
 
 
@@ -145,9 +145,34 @@ def _step_round(dp: DecisionPlan, position: int) -> list:
         Assign((saved,), ir.tuple_(position, count, dp.index, out_)),
         Return(ir.const(True)),
     ]
+    if dp.deferred is not None:
+        return out + [If(ir.compare(ir.call("len", out_), ">", 1), ask), *_step_payment(dp, position)]
     return out + [
         If(ir.compare(ir.call("len", out_), ">", 1), ask),
         Do(ir.call(apply, g, ir.sub(ir.sub("ACTIONS", ir.sub(out_, 0)), 1))),
+        Assign((count,), ir.const(1), "+="),
+    ]
+
+
+def _step_payment(dp: DecisionPlan, position: int) -> list[Node]:
+    """The one legal action of a step whose payment is asked apart: the payments its rules accept;
+    one is paid at once, several (or a component to set aside as wild tokens, which is never paid
+    unasked) ask the player in the payment phase, as after an action, and the step resumes after
+    it (Game.apply: the pending purchase's decision is the step's, so its mode comes back)."""
+    g, out_, count = ir.name("g"), ir.name("out"), ir.name("count")
+    action, args, accepted = ir.name("_a"), ir.name("_args"), ir.name("_paid")
+    saved = ir.tuple_(*(ir.attr(g, f) for f in ("pending", "step", "step_count", "mode", "_legal")))
+    options = ir.listcomp(ir.add("_PAY_BASE", "_i"), ir.name("_i"), accepted)
+    asks = ir.or_(
+        ir.compare(ir.call("len", accepted), ">", 1),
+        ir.compare(ir.sub(accepted, 0), ">=", ir.call("len", "PAYMENTS")),
+    )
+    return [
+        Assign((action,), ir.sub(out_, 0)),
+        Assign((args,), ir.sub(ir.sub("ACTIONS", action), 1)),
+        Assign((accepted,), ir.call(dp.function("_payopts_"), g, args)),
+        If(asks, [Assign((saved,), ir.tuple_(action, position, count, "_PAY", options)), Return(ir.const(True))]),
+        Do(ir.call(dp.function("_do_"), g, ir.add(args, ir.tuple_(ir.sub(accepted, 0))))),
         Assign((count,), ir.const(1), "+="),
     ]
 

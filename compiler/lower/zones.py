@@ -74,6 +74,8 @@ def plan_zones(plan: EnginePlan) -> None:
         plan.extra_slots.append((zone_attr(z), z.per_player, ()))
         if private_attr(z):
             plan.extra_slots.append((private_attr(z), True, ()))
+    if any(p.wilds for d in (*rules.actions, *rules.steps) for p in d.params):  # see hooks._wild_hooks
+        plan.extra_slots.append(("wild_spent", False, ()))
     if uses_chance(rules):  # the count of random events of play (compiler/emit/runtime/zones.py, _chance)
         plan.extra_slots.append((CHANCE_SLOT, False, 0))
     plan.state_version = 2

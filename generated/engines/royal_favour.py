@@ -10891,6 +10891,11 @@ def _turn_again(g):
     pass
 
 
+def _set_aside(g, place, d, args):
+    """A component set aside to be spent as wild tokens by the payment waiting (wilds)."""
+    pass
+
+
 def _state_json(g, state, observer):
     """The spec's declared state and zones, added to a saved state."""
     pass
@@ -10946,6 +10951,8 @@ _PAYOPTS = (None, None, None, None, _payopts_buy_face_up, _payopts_buy_reserved,
 _PAY = 9  # decision index of the payment step (-1: no action has a payment)
 _WILD_INDEX = len(GEMS)  # the wild colour's index in COLOURS (and in each player's tokens)
 _PAY_BASE = 72  # action id of the payment without wild tokens; PAYMENTS[i] is id _PAY_BASE + i
+_SPEND_BASE = _PAY_BASE + len(PAYMENTS)  # action id of the first component set aside as wild tokens
+_WILD_PLACES = ()  # (holding, place) of each of those actions: a payment's `wilds`
 _STUCK = 6  # decision index of the action taken only when stuck, or -1
 _KEEPS_TURN = ()  # decision indexes of the actions that do not end the turn (ends_turn: false)
 _EXTRA_TURNS = False  # can an effect give a player another turn (extra_turn())?
@@ -11168,16 +11175,14 @@ class Game:
         end of the turn: the end-of-turn steps from the one it was taken in, the end triggers and
         the next turn (IllegalAction, saying why, for an action that is not legal now).
 
-        An action that does not end the turn (`ends_turn: false`, in _KEEPS_TURN) returns to the
-        same player's choice, in the same turn, while some action is legal (each such action at most
-        once a turn: Game.taken). After the end triggers, a player owed an extra turn (Game.extra,
-        set by extra_turn()) plays again, in the same round, unless the game's end is due.
+        An action with `ends_turn: false` (_KEEPS_TURN) returns to the same player's choice while some
+        action is legal (each at most once a turn: Game.taken); a player owed an extra turn (Game.extra,
+        set by extra_turn()) plays again after the end triggers, in the same round, unless the end is due.
 
-        The steps run from `step` (`count` of its actions done), in spec order (_end_of_turn): a
-        step is skipped when its while-condition fails (or, at most once, after one action); an
-        action with one legal option is applied without asking; with several, the player is asked
-        and apply() returns, to resume there with the answer. In an engine, the bodies of the two
-        hooks called here are inlined (compiler/emit/inline.py): no call per turn for the bookkeeping.
+        The steps run from `step` (`count` of its actions done), in spec order (_end_of_turn): a step is
+        skipped when its while-condition fails (or, at most once, after one action); one legal option is
+        applied without asking, several ask the player and apply() returns, to resume there with the
+        answer. In an engine, the hooks' bodies are inlined (compiler/emit/inline.py): no call per turn.
         """
         legal = self._legal
         if legal is None:
@@ -11189,13 +11194,16 @@ class Game:
         d, args = ACTIONS[action]
         if d == _PAY:
             d, args = ACTIONS[self.pending]
+            if action >= _SPEND_BASE:
+                _set_aside(self, action - _SPEND_BASE, d, args)
+                return
             args = args + (action - _PAY_BASE,)
             self.pending = None
             self.mode = _ACTION_MODE if d < _N_ACTION_DECISIONS else d
         elif _PAYOPTS[d] is not None:
-            if self._tok[self._cp][_WILD_INDEX]:
+            if self._tok[self._cp][_WILD_INDEX] or _WILD_PLACES:
                 accepted = _PAYOPTS[d](self, args)
-                if len(accepted) > 1:
+                if len(accepted) > 1 or _PAY_BASE + accepted[0] >= _SPEND_BASE:
                     self.pending = action
                     self.mode = _PAY
                     self._legal = [_PAY_BASE + i for i in accepted]
@@ -12233,6 +12241,8 @@ def _set_words(kind: str, value: Any) -> list[str]:
     """The words that write the value of a set-valued choice, in the order the notation has them."""
     if kind == "gem_set":
         return [GEMS[g] for g in value]
+    if value >= len(PAYMENTS):  # a component set aside as wild tokens: one word, its place
+        return []
     return [GEMS[g] + (f"*{k}" if k > 1 else "") for g, each in _token_worths(PAYMENTS[value]) for k in each]
 
 
@@ -12377,6 +12387,8 @@ def _describe_value(kind: str, value: Any) -> Any:
         return (LEVELS[value[0]], value[1] + 1)
     if kind in ("reserved", "noble"):
         return value + 1
+    if kind == "payment" and value >= len(PAYMENTS):  # a component set aside as wild tokens: {holding: place}
+        return dict([_WILD_PLACES[value - len(PAYMENTS)]])
     if kind == "payment":  # the gold per gem; with a worth, the gems each of those tokens stands for
         worths = len(PAYMENTS[value]) > len(GEMS)
         return {GEMS[g]: each if worths else len(each) for g, each in _token_worths(PAYMENTS[value])}

@@ -34,9 +34,11 @@ from .spec import (
     _PAY,
     _PAY_BASE,
     _PAYOPTS,
+    _SPEND_BASE,
     _STUCK,
     _WHY,
     _WILD_INDEX,
+    _WILD_PLACES,
     ACTION_STRINGS,
     ACTIONS,
     CARD_LEVEL,
@@ -59,6 +61,7 @@ from .spec import (
     _keep_turn,
     _rank_key,
     _reset_turn,
+    _set_aside,
     _state_json,
     _turn_again,
 )
@@ -251,16 +254,14 @@ class Game:
         end of the turn: the end-of-turn steps from the one it was taken in, the end triggers and
         the next turn (IllegalAction, saying why, for an action that is not legal now).
 
-        An action that does not end the turn (`ends_turn: false`, in _KEEPS_TURN) returns to the
-        same player's choice, in the same turn, while some action is legal (each such action at most
-        once a turn: Game.taken). After the end triggers, a player owed an extra turn (Game.extra,
-        set by extra_turn()) plays again, in the same round, unless the game's end is due.
+        An action with `ends_turn: false` (_KEEPS_TURN) returns to the same player's choice while some
+        action is legal (each at most once a turn: Game.taken); a player owed an extra turn (Game.extra,
+        set by extra_turn()) plays again after the end triggers, in the same round, unless the end is due.
 
-        The steps run from `step` (`count` of its actions done), in spec order (_end_of_turn): a
-        step is skipped when its while-condition fails (or, at most once, after one action); an
-        action with one legal option is applied without asking; with several, the player is asked
-        and apply() returns, to resume there with the answer. In an engine, the bodies of the two
-        hooks called here are inlined (compiler/emit/inline.py): no call per turn for the bookkeeping.
+        The steps run from `step` (`count` of its actions done), in spec order (_end_of_turn): a step is
+        skipped when its while-condition fails (or, at most once, after one action); one legal option is
+        applied without asking, several ask the player and apply() returns, to resume there with the
+        answer. In an engine, the hooks' bodies are inlined (compiler/emit/inline.py): no call per turn.
         """
         legal = self._legal
         if legal is None:
@@ -272,13 +273,18 @@ class Game:
         d, args = ACTIONS[action]
         if d == _PAY:  # the payment of the purchase chosen just before
             d, args = ACTIONS[self.pending]  # type: ignore[index]  # a purchase waits in the payment step
+            if action >= _SPEND_BASE:  # a component set aside as wild tokens (`wilds`): the player pays on
+                _set_aside(self, action - _SPEND_BASE, d, args)
+                return
             args = args + (action - _PAY_BASE,)
             self.pending = None
             self.mode = _ACTION_MODE if d < _N_ACTION_DECISIONS else d
         elif _PAYOPTS[d] is not None:
-            if self._tok[self._cp][_WILD_INDEX]:
+            if self._tok[self._cp][_WILD_INDEX] or _WILD_PLACES:  # wild tokens held, or components may stand for them
                 accepted = _PAYOPTS[d](self, args)  # type: ignore[misc]  # not None: tested above
-                if len(accepted) > 1:  # several ways to pay: the player chooses in the payment step
+                if (
+                    len(accepted) > 1 or _PAY_BASE + accepted[0] >= _SPEND_BASE
+                ):  # several ways, or a component to set aside
                     self.pending = action
                     self.mode = _PAY
                     self._legal = [_PAY_BASE + i for i in accepted]

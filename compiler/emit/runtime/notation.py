@@ -12,6 +12,7 @@ from typing import Any
 
 from .errors import NotationError, _whole
 from .spec import (
+    _WILD_PLACES,
     ACTION_PARAMS,
     ACTION_STRINGS,
     ACTIONS,
@@ -58,6 +59,8 @@ def _set_words(kind: str, value: Any) -> list[str]:
     """The words that write the value of a set-valued choice, in the order the notation has them."""
     if kind == "gem_set":
         return [GEMS[g] for g in value]
+    if value >= len(PAYMENTS):  # a component set aside as wild tokens: one word, its place
+        return []
     return [GEMS[g] + (f"*{k}" if k > 1 else "") for g, each in _token_worths(PAYMENTS[value]) for k in each]
 
 
@@ -202,6 +205,8 @@ def _describe_value(kind: str, value: Any) -> Any:
         return (LEVELS[value[0]], value[1] + 1)
     if kind in ("reserved", "noble"):
         return value + 1
+    if kind == "payment" and value >= len(PAYMENTS):  # a component set aside as wild tokens: {holding: place}
+        return dict([_WILD_PLACES[value - len(PAYMENTS)]])
     if kind == "payment":  # the gold per gem; with a worth, the gems each of those tokens stands for
         worths = len(PAYMENTS[value]) > len(GEMS)
         return {GEMS[g]: each if worths else len(each) for g, each in _token_worths(PAYMENTS[value])}

@@ -83,6 +83,8 @@ _ACTION_MODE: int = -1
 _OVER_MODE: int = -2
 _PAY: int = -1  # the payment step (-1: none)
 _PAY_BASE: int = 0  # the action id of PAYMENTS[0]
+_SPEND_BASE: int = 0  # the action id of the first component set aside as wild tokens (`wilds`), after the payments
+_WILD_PLACES: tuple[tuple[str, int], ...] = ()  # (holding, place from 1) of each such action; empty: no `wilds`
 _STUCK: int = -1  # the action taken only when stuck (-1: none)
 _KEEPS_TURN: tuple[int, ...] = ()  # the actions that do not end the turn (`ends_turn: false`), as decision indexes
 _EXTRA_TURNS: bool = False  # may an effect give a player another turn (`extra_turn()`)?
@@ -140,6 +142,13 @@ def _keep_turn(g: Any, d: int) -> bool:
 def _turn_again(g: Any) -> None:
     """Before Game.apply finds the next seat: an extra turn owed (extra_turn()) is played, the seat
     set back by one so that the next seat is this one again (inlined, as _end_of_turn is)."""
+    raise NotImplementedError("the rules of a spec are in an engine")
+
+
+def _set_aside(g: Any, place: int, d: int, args: tuple[Any, ...]) -> None:
+    """In the payment step, the component at _WILD_PLACES[place] set aside to be spent as wild
+    tokens by the purchase waiting (decision `d`, `args`; `wilds` on its payment), spent when it is
+    paid; the game's legal actions are then that purchase's payment options again."""
     raise NotImplementedError("the rules of a spec are in an engine")
 
 

@@ -31,7 +31,7 @@ from .deal import _shuffle
 from .errors import RuleError, _shown
 from .game import Game
 from .meta import BAG, DISPLAY, PILE, ROW, Zone
-from .spec import _EXTRA_SLOTS, KINDS, ZONES
+from .spec import _EXTRA_SLOTS, _WILD_PLACES, KINDS, ZONES
 
 
 def _below(rng: random.Random, n: int) -> int:
@@ -322,6 +322,20 @@ def _zone_problems(data: State, n: int) -> list[Problem]:
                 if not isinstance(private, list) or any(x not in items for x in private):
                     out.append((path, f"{'.'.join(map(str, path))}_private must list components of the holding"))
     return out + _two_faces_in_play(where)
+
+
+def _wild_spent_problems(data: State) -> list[Problem]:
+    """The places of the current player's holding set aside as wild tokens (`wilds`), saved while a
+    payment waits: increasing places the spec's holdings have, and none out of the payment step."""
+    spent = data.get("wild_spent", [])
+    most = max((place for _, place in _WILD_PLACES), default=0)
+    if not isinstance(spent, list) or any(type(k) is not int or not 0 <= k < most for k in spent):
+        return [(("wild_spent",), f"'wild_spent' must be a list of places from 0 to {most - 1}, not {_shown(spent)}")]
+    if spent != sorted(set(spent)):
+        return [(("wild_spent",), f"'wild_spent' lists each place once, in increasing order, not {_shown(spent)}")]
+    if spent and data.get("phase") != "payment":
+        return [(("wild_spent",), "components are set aside only while a payment waits (phase 'payment')")]
+    return []
 
 
 def _chance_problems(data: State) -> list[Problem]:

@@ -103,6 +103,8 @@ def decision_item(self: Builder, d: Decision, index: int, section: str, is_step:
             sentences.append(sentence(self.price_sentence(p, prm)))
         if prm.domain == "payment" and prm.worth is not None:
             sentences.append(sentence(p.worth(prm.worth)))
+        if prm.domain == "payment" and prm.wilds is not None:
+            sentences.append(sentence(p.wilds(prm.wilds)))
     if is_step:
         if d.repeat == "once" and d.resolve == "choice":
             sentences.append(sentence(self.text("sheet.step.once")))

@@ -102,6 +102,7 @@ class Phraser:
     count = quantities.count
     number = quantities.number
     worth = quantities.worth
+    wilds = quantities.wilds
     price = quantities.price
 
     # conditions.py

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ...front.expr import Aggregate, Attribute, Binary, Call, Conditional, Index, Int, Name, Unary, unparse
 from ...language import AGGREGATES, FUNCTIONS
-from ...model import BUILTIN_SETUP_FIELDS, Rules
+from ...model import BUILTIN_SETUP_FIELDS, Rules, Wilds
 from .kinds import CARD, COLOURS, COMPONENT, COUNTED, LEVEL, NOBLE, OPS, PAYMENT, PLAYER, PhraseError, Ref
 from .text import join
 
@@ -188,6 +188,21 @@ def worth(self: Phraser, node) -> str:
     if most is not None:
         return self.t.text("sheet.buy.worth", 1, most=most)
     return self.t.text("sheet.buy.worth.expr", 1, most=self.number(node))
+
+
+def wilds(self: Phraser, spent: Wilds) -> str:
+    """A payment's `wilds`: the player's components it may spend as wild tokens, and where they go."""
+    zones = {z.name: z for z in self.rules.zones}
+    source = zones[spent.source]
+    kind = next(k for k in self.rules.kinds if k.name == source.holds)
+    column = next(c for c in kind.columns if c.name == spent.units)
+    units = (column.title.get(self.lang) or column.title.en) if column.title is not None else column.name
+    holding = self.t.text("zone.you.of", zone=source.title.get(self.lang) or source.title.en)
+    if spent.spent == "discard":
+        return self.t.text("sheet.buy.wilds", 5, holding=holding, units=units)
+    to = zones[spent.spent]
+    where = self.t.text("zone.shared.acc", zone=to.title.get(self.lang) or to.title.en)
+    return self.t.text("sheet.buy.wilds.to", 5, holding=holding, units=units, zone=where)
 
 
 def price(self: Phraser, node) -> str:
