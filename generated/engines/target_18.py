@@ -2482,6 +2482,48 @@ def _face_up_costs(market: list[list[int | None]]) -> list[tuple[int, ...]]:
     return costs
 
 
+def _explain(self: Any, action: int) -> Refused | Refusal:
+    """Why `action` is not legal for the game `self` (a Game: this module comes before the class,
+    which calls it) now: a Refused (the engine's own reason, out of turn, after the end, a payment
+    missing) or the Refusal of the rule that refuses it."""
+    if type(action) is not int or not 0 <= action < NUM_ACTIONS:
+        return _refused("no_id", "no action has id {id!r} (ids run from 0 to {last})", id=action, last=NUM_ACTIONS - 1)
+    text = ACTION_STRINGS[action]
+    if self.mode == _OVER_MODE:
+        return _refused("over", "the game is over", action=text)
+    d, args = ACTIONS[action]
+    if d == _PAY:
+        if self.mode != _PAY:
+            return _refused("no_purchase", "no purchase is waiting for its payment", action=text)
+        return _refused("bad_payment", "not a payment the rules accept for this purchase", action=text)
+    player = self._cp + 1
+    options = ", ".join(ACTION_STRINGS[a] for a in self.legal_actions()[:8])
+    if self.mode == _PAY:
+        waiting = ACTION_STRINGS[self.pending]  # a purchase waits
+        english = "player {player} must first choose how to pay for '{waiting}' ({options})"
+        return _refused("pay_first", english, action=text, player=player, waiting=waiting, options=options)
+    is_step = d >= _N_ACTION_DECISIONS
+    if (self.mode == _ACTION_MODE and is_step) or (self.mode >= 0 and d != self.mode):
+        if self.mode == _ACTION_MODE:
+            return _refused("choose_action", "player {player} must now choose an action", action=text, player=player)
+        english = "player {player} must first finish step '{step}' ({options})"
+        return _refused("finish_step", english, action=text, player=player, step=DECISIONS[self.mode], options=options)
+    if d == _STUCK:  # required when no other action is legal, where its own condition holds
+        others: list[int] = []
+        _action_phase_legal(self, others)
+        if any(not self.taken >> ACTIONS[a][0] & 1 for a in others):
+            return _refused("only_stuck", "it is allowed only when no other action is", action=text)
+    if self.taken >> d & 1:
+        english = "it does not end the turn, and it was taken once this turn already"
+        return _refused("taken_once", english, action=text)
+    reason = _WHY[d](self, args)
+    if isinstance(reason, Refusal):
+        return reason
+    if reason:  # a reason the rules' functions give in English only
+        return _refused("other", "{reason}", action=text, reason=reason)
+    return _refused("not_legal", "not legal in this position", action=text)
+
+
 # Game.extra, as a saved state names it: no extra turn; one owed after this turn (extra_turn());
 # this turn is the extra one (extra_turn() does nothing in it: extra turns never chain).
 EXTRA_TURN_STATES = ("none", "owed", "playing")
@@ -2830,7 +2872,7 @@ class Game:
             raise IllegalAction(f"an action is an int id, not {type(action).__name__} {action!r}{hint}")
         if index in legal:
             return index
-        why = self._explain(index)
+        why = _explain(self, index)
         if isinstance(why, Refusal):
             text = ACTION_STRINGS[index]
             raise IllegalAction(f"illegal action '{text}': {why.reason()}\ndetails: {why.details}", why, text)
@@ -2841,50 +2883,6 @@ class Game:
         self.end_reason = reason
         self._cp = -1
         self._legal = []
-
-    def _explain(self, action: int) -> Refused | Refusal:
-        if type(action) is not int or not 0 <= action < NUM_ACTIONS:
-            return _refused(
-                "no_id", "no action has id {id!r} (ids run from 0 to {last})", id=action, last=NUM_ACTIONS - 1
-            )
-        text = ACTION_STRINGS[action]
-        if self.mode == _OVER_MODE:
-            return _refused("over", "the game is over", action=text)
-        d, args = ACTIONS[action]
-        if d == _PAY:
-            if self.mode != _PAY:
-                return _refused("no_purchase", "no purchase is waiting for its payment", action=text)
-            return _refused("bad_payment", "not a payment the rules accept for this purchase", action=text)
-        player = self._cp + 1
-        options = ", ".join(ACTION_STRINGS[a] for a in self.legal_actions()[:8])
-        if self.mode == _PAY:
-            waiting = ACTION_STRINGS[self.pending]  # type: ignore[index]  # a purchase waits
-            english = "player {player} must first choose how to pay for '{waiting}' ({options})"
-            return _refused("pay_first", english, action=text, player=player, waiting=waiting, options=options)
-        is_step = d >= _N_ACTION_DECISIONS
-        if (self.mode == _ACTION_MODE and is_step) or (self.mode >= 0 and d != self.mode):
-            if self.mode == _ACTION_MODE:
-                return _refused(
-                    "choose_action", "player {player} must now choose an action", action=text, player=player
-                )
-            english = "player {player} must first finish step '{step}' ({options})"
-            return _refused(
-                "finish_step", english, action=text, player=player, step=DECISIONS[self.mode], options=options
-            )
-        if d == _STUCK:  # required when no other action is legal, where its own condition holds
-            others: list[int] = []
-            _action_phase_legal(self, others)
-            if any(not self.taken >> ACTIONS[a][0] & 1 for a in others):
-                return _refused("only_stuck", "it is allowed only when no other action is", action=text)
-        if self.taken >> d & 1:
-            english = "it does not end the turn, and it was taken once this turn already"
-            return _refused("taken_once", english, action=text)
-        reason = _WHY[d](self, args)
-        if isinstance(reason, Refusal):
-            return reason
-        if reason:  # a reason the rules' functions give in English only
-            return _refused("other", "{reason}", action=text, reason=reason)
-        return _refused("not_legal", "not legal in this position", action=text)
 
     def is_over(self) -> bool:
         return self.mode == _OVER_MODE

@@ -10,6 +10,7 @@ stays one standalone, stdlib-only file that imports nothing of the compiler:
   the zone shapes;
 * :mod:`.errors`: the exceptions, and how messages show a value;
 * :mod:`.face_up`: the face-up slots' costs (Game.face_up_costs, an empty slot's cost);
+* :mod:`.explain`: why a move is refused (the reason Game.apply gives for an illegal action);
 * :mod:`.game`: the Game class (state, legal actions, apply, playout, to_json);
 * :mod:`.deal`: new_game, the deal of a new game;
 * :mod:`.problems`: every problem of a saved state, located;
@@ -38,7 +39,7 @@ import functools
 from pathlib import Path
 
 # The runtime modules, in the order their text appears in an engine.
-MODULES = ("aliases", "meta", "errors", "face_up", "game", "deal", "problems", "state", "notation")
+MODULES = ("aliases", "meta", "errors", "face_up", "explain", "game", "deal", "problems", "state", "notation")
 # The runtime modules only some engines hold, after the others: `variables` in the engine of a spec
 # that declares state, `zones` in that of a spec with zones of its own (so the engines of the other
 # specs are what they were without them).
