@@ -49,3 +49,24 @@ def test_the_tables_play_as_the_walks_they_replace(tmp_path, texts):
             for game in games:
                 game.apply(choice)
         assert games[0].to_json() == games[1].to_json()
+
+
+def test_a_table_made_by_a_prestige_source_is_printed_and_read(tmp_path):
+    """A prestige source is lowered on its own, after the rule functions: an aggregate it reads
+    through a definition (here over a player's trading posts) gets its table like any other; it
+    once reached the printer as a tree node (an internal error in `compile`, `sheet` and `diff`)."""
+    (tmp_path / "mutant.yaml").write_text(
+        "spec: 1\nname: mutant\nextends: trading-posts\ntitle: Mutant\n"
+        "define:\n  has_power:\n    is: 'any((true) for t in p.markers)'\n",
+        encoding="utf-8",
+    )
+    text = pipeline.compile_spec(str(tmp_path / "mutant.yaml")).text
+    engine = engine_from_text(tmp_path / "mutant.py", text)
+    table = re.search(r"\n(_ct\d+) = ", text)
+    assert table is not None and text.count(table.group(1)) >= 2  # made, and read
+    game, rng = engine.new_game(2, seed=3), random.Random(3)
+    for _ in range(200):
+        if game.is_over():
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    assert game.scores() == [engine.from_json(game.to_json()).scores()[p] for p in range(2)]

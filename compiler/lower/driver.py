@@ -3,6 +3,7 @@ trees of every rule, the shapes of the face-up loops, liveness, then the one pri
 
 from __future__ import annotations
 
+import ast
 import itertools
 from collections.abc import Callable
 
@@ -60,9 +61,9 @@ def lower(rules: Rules, explain: Callable[[Expr | None, Rules, Decision], dict[s
     _lay_out_payment_step(plan)
     _refuse_actions_written_alike(plan)
     trees = _lower_rules(plan)
-    _drop_unused_helpers(plan, trees)
+    plan.prestige_src = lower_prestige(plan)  # before the helpers are kept and printed: it may make a table
+    _drop_unused_helpers(plan, trees, _names_of(plan.prestige_src))
     _write(plan, trees)
-    plan.prestige_src = lower_prestige(plan)
     return plan
 
 
@@ -191,10 +192,17 @@ def _helper_name(node) -> str:
     return bound_names(node.targets[0])[0]
 
 
-def _drop_unused_helpers(plan: EnginePlan, trees: dict) -> None:
+def _names_of(code: str) -> set[str]:
+    """The names a printed piece of the engine mentions (the prestige sources, printed by their own
+    lowering): what it reads of the helper tables."""
+    return {n.id for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Name)} if code else set()
+
+
+def _drop_unused_helpers(plan: EnginePlan, trees: dict, also_read: set[str]) -> None:
     """Drop the helper tables that no generated code reads (a lowering may make one and then
-    find a cheaper form, e.g. bit counts folded into a table of ids)."""
-    read = set().union(*(reads(node) for nodes in trees.values() for node in nodes))
+    find a cheaper form, e.g. bit counts folded into a table of ids); `also_read`: what code
+    printed apart reads."""
+    read = set().union(*(reads(node) for nodes in trees.values() for node in nodes)) | also_read
     kept = []
     for helper in plan.helpers:
         others = set().union(*(reads(h) for h in plan.helpers if h is not helper))
