@@ -24,8 +24,7 @@ from ..model import Rules
 from . import ir
 from .expressions import ExprCompiler
 from .layout import EnginePlan, where
-from .printer import render
-from .pysource import Code, comment, docstring, printable
+from .pysource import comment, docstring, printable
 from .tree import Assign, Comment, Def, Return, names_in
 
 EXTRA_PRESTIGE = "_xp"
@@ -63,11 +62,12 @@ def inline_rules(rules: Rules) -> Rules:
     )
 
 
-def lower_prestige(plan: EnginePlan) -> Code:
-    """def _xp(g, p), and Game.prestige and Game.scores as the totals; '' without prestige sources."""
+def lower_prestige(plan: EnginePlan) -> list[list]:
+    """def _xp(g, p), and Game.prestige and Game.scores as the totals, as the trees the printer
+    writes (each list printed as one piece); none without prestige sources."""
     sources = plan.rules.prestige
     if not sources:
-        return Code("")
+        return []
     compiler = ExprCompiler(plan)
     env = {"player": ("var", "player", "p")}
     table = {d.name: d for d in plan.rules.definitions}
@@ -99,4 +99,4 @@ def lower_prestige(plan: EnginePlan) -> Code:
         Assign((ir.dotted("Game.prestige"),), ir.call("property", "_prestige_totals")),
         Assign((ir.dotted("Game.scores"),), ir.name("_prestige_totals")),
     ]
-    return Code("\n\n\n".join([render([xp]), render([total]), render(overrides)]))
+    return [[xp], [total], overrides]

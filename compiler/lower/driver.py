@@ -3,7 +3,6 @@ trees of every rule, the shapes of the face-up loops, liveness, then the one pri
 
 from __future__ import annotations
 
-import ast
 import itertools
 from collections.abc import Callable
 
@@ -61,9 +60,9 @@ def lower(rules: Rules, explain: Callable[[Expr | None, Rules, Decision], dict[s
     _lay_out_payment_step(plan)
     _refuse_actions_written_alike(plan)
     trees = _lower_rules(plan)
-    plan.prestige_src = lower_prestige(plan)  # before the helpers are kept and printed: it may make a table
-    _drop_unused_helpers(plan, trees, _names_of(plan.prestige_src))
-    _write(plan, trees)
+    prestige = lower_prestige(plan)  # before the helpers are kept and printed: it may make a table
+    _drop_unused_helpers(plan, trees, [node for part in prestige for node in part])
+    _write(plan, trees, prestige)
     return plan
 
 
@@ -192,17 +191,11 @@ def _helper_name(node) -> str:
     return bound_names(node.targets[0])[0]
 
 
-def _names_of(code: str) -> set[str]:
-    """The names a printed piece of the engine mentions (the prestige sources, printed by their own
-    lowering): what it reads of the helper tables."""
-    return {n.id for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Name)} if code else set()
-
-
-def _drop_unused_helpers(plan: EnginePlan, trees: dict, also_read: set[str]) -> None:
+def _drop_unused_helpers(plan: EnginePlan, trees: dict, apart: list) -> None:
     """Drop the helper tables that no generated code reads (a lowering may make one and then
-    find a cheaper form, e.g. bit counts folded into a table of ids); `also_read`: what code
-    printed apart reads."""
-    read = set().union(*(reads(node) for nodes in trees.values() for node in nodes)) | also_read
+    find a cheaper form, e.g. bit counts folded into a table of ids); `apart`: the statements
+    lowered apart from the rule functions (the prestige sources)."""
+    read = set().union(*(reads(node) for nodes in [*trees.values(), apart] for node in nodes))
     kept = []
     for helper in plan.helpers:
         others = set().union(*(reads(h) for h in plan.helpers if h is not helper))
@@ -211,7 +204,7 @@ def _drop_unused_helpers(plan: EnginePlan, trees: dict, also_read: set[str]) -> 
     plan.helpers = kept
 
 
-def _write(plan: EnginePlan, trees: dict) -> None:
+def _write(plan: EnginePlan, trees: dict, prestige: list[list]) -> None:
     """The one printer writes every tree: pysource.Code, the only text the engine template writes
     (built from compiled expressions, names made by pysource.identifier, literals and comments
     made by pysource, never from a spec's text as it is)."""
@@ -222,6 +215,7 @@ def _write(plan: EnginePlan, trees: dict) -> None:
     plan.action_phase_src, plan.rank_src = text((None, "action_phase")), text((None, "rank"))
     plan.hooks_src = text((None, "hooks"))
     plan.helpers = [Code(render([h])) for h in plan.helpers]
+    plan.prestige_src = Code("\n\n\n".join(render(part) for part in prestige))
     for dp in plan.decisions:
         dp.legal_src, dp.apply_src = text((dp.index, "legal")), text((dp.index, "apply"))
         dp.why_src, dp.payopts_src = text((dp.index, "why")), text((dp.index, "payopts"))
