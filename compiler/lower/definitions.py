@@ -17,6 +17,7 @@ observation's scores) sees one number. A spec without sources has none of it.
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from ..check.inlining import inline_all
 from ..front.expr import Call, unparse, walk
@@ -62,7 +63,7 @@ def inline_rules(rules: Rules) -> Rules:
     )
 
 
-def lower_prestige(plan: EnginePlan) -> list[list]:
+def lower_prestige(plan: EnginePlan) -> list[list[Any]]:
     """def _xp(g, p), and Game.prestige and Game.scores as the totals, as the trees the printer
     writes (each list printed as one piece); none without prestige sources."""
     sources = plan.rules.prestige

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from typing import Any
 
 from ..check.notation import fill as notation_text  # check reads the same texts (E522)
 from ..check.notation import payment_words
@@ -191,7 +192,7 @@ def _helper_name(node) -> str:
     return bound_names(node.targets[0])[0]
 
 
-def _drop_unused_helpers(plan: EnginePlan, trees: dict, apart: list) -> None:
+def _drop_unused_helpers(plan: EnginePlan, trees: dict, apart: list[Any]) -> None:
     """Drop the helper tables that no generated code reads (a lowering may make one and then
     find a cheaper form, e.g. bit counts folded into a table of ids); `apart`: the statements
     lowered apart from the rule functions (the prestige sources)."""
@@ -204,7 +205,7 @@ def _drop_unused_helpers(plan: EnginePlan, trees: dict, apart: list) -> None:
     plan.helpers = kept
 
 
-def _write(plan: EnginePlan, trees: dict, prestige: list[list]) -> None:
+def _write(plan: EnginePlan, trees: dict, prestige: list[list[Any]]) -> None:
     """The one printer writes every tree: pysource.Code, the only text the engine template writes
     (built from compiled expressions, names made by pysource.identifier, literals and comments
     made by pysource, never from a spec's text as it is)."""
