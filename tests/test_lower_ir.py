@@ -80,12 +80,13 @@ def test_every_expression_slot_of_every_tree_holds_a_node(spec, monkeypatch):
     seen: list = []
     write = driver._write
 
-    def keep(plan, trees):
+    def keep(plan, trees, prestige):
         seen.extend(node for nodes in trees.values() for node in nodes)
+        seen.extend(node for part in prestige for node in part)  # the prestige sources are trees too
         seen.extend(plan.helpers)  # the hooks (the end-of-turn loops, the turn resets) are trees too
         inline = [t for dp in plan.decisions for t in (dp.while_inline, dp.max_inline, dp.prefilter) if t is not None]
         assert all(isinstance(t, ast.expr) for t in inline), inline
-        write(plan, trees)
+        write(plan, trees, prestige)
 
     monkeypatch.setattr(driver, "_write", keep)
     monkeypatch.chdir(ROOT)
