@@ -333,6 +333,16 @@ CODES: dict[str, Code] = _index(
                 "a procedure (a definition with `do:`) called in an expression, where a value is wanted, or a "
                 "definition of a value (`is:`) called as an effect",
             ),
+            (
+                "E576",
+                "`queue(...)` that names no queued step (one with `given:`), gives it a value it does not declare "
+                "or leaves one out, or stands in `setup`",
+            ),
+            (
+                "E577",
+                "a queued step that can queue itself again (a chain with no end) without `limit: N`, or a `limit` "
+                "that is not a whole number from 1 to 100 on a queued step",
+            ),
         ),
         *_codes(
             NATIVE,

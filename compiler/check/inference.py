@@ -114,6 +114,8 @@ class Inferrer:
         # insert, drop), "zone" (compiler/check/zones.py, once the spec has zones); the others' signatures
         # are checked here
         self.hooks: dict[str, Callable[[Inferrer, Effect, Scope], None]] = {}
+        # the queued steps (with `given:`) and the types of what each is given, by name (compiler/check/queue.py)
+        self.queued: dict[str, tuple[tuple[str, AnyType], ...]] = {}
         self.pile_ok = False  # reading a pile's name is allowed here (size(pile), a draw's source): E551 else
         self.zone_sources: dict[str, str] = {}  # zone -> the pile it is refilled from ("" for none)
         self.refused_zones: set[str] = set()  # zones refused by the check (reported there)
@@ -545,6 +547,8 @@ class Inferrer:
 
     def statement(self, node, scope: Scope) -> None:
         match node:
+            case Effect(name=name, keywords=keywords) if keywords and name != "queue":
+                procedures.named_arguments(self, node, scope)
             case Effect(name=name, args=args) if (hook := self.hook(name, args, scope)) is not None:
                 hook(self, node, scope)
             case Performed():  # a procedure's call: its arguments (its body is typed once, where it is written)

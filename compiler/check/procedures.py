@@ -118,6 +118,17 @@ def value_as_effect(inferrer: Any, node: Any, scope: Scope) -> None:
         inferrer.infer(a, scope)
 
 
+def named_arguments(inferrer: Any, node: Any, scope: Scope) -> None:
+    """E408: named arguments (`name: value`) given to an effect or a procedure: only queue(...) takes them."""
+    inferrer.r.error(
+        "E408",
+        f"'{node.name}' takes no named argument ('{node.keywords[0]}: ...'): only queue(STEP, name: value) does",
+        node.span,
+    )
+    for a in node.args:
+        inferrer.infer(a, scope)
+
+
 def calls_broken(stmts: Any, procedures: dict[str, Procedure]) -> bool:
     """Do these effects call a procedure with errors? Their flows are then not checked: the call stands
     for no effects, and what it would move is unknown."""
