@@ -75,11 +75,14 @@ def check_effect(inferrer: Any, node: Effect, scope: Any) -> None:
     plain = node.args[: len(node.args) - len(node.keywords)]
     step = plain[0] if len(plain) == 1 and isinstance(plain[0], Name) else None
     if step is None or step.id not in queued:
-        shown = f"'{step.id}' is not" if step is not None else "its first argument must be"
+        said = (
+            f"'{step.id}' is not a queued step (a step with `given:`){did_you_mean(step.id, list(queued))}"
+            if step is not None
+            else "queue(...) names a queued step (a step with `given:`) first, then the values it is given by name"
+        )
         inferrer.r.error(
             "E576",
-            f"queue(...) names a queued step: {shown} a step with `given:`"
-            + (did_you_mean(step.id, list(queued)) if step is not None else ""),
+            said,
             (step or node).span,
             f"the queued steps of this spec: {', '.join(queued) or 'none (give a step `given:` to queue it)'}",
         )

@@ -186,10 +186,19 @@ _SETUP_FIELDS: tuple[Field, ...] = (
     ("each_player", lambda s: s.each_player, "bool", None),
     ("effects", lambda s: s.effects, "effects", None),
 )
+
+
+def _does(d) -> bool:
+    """Is this definition a procedure (a body of effects, `do:`) rather than a value?"""
+    return str(d.result) == "list of effects"
+
+
 _DEFINE_FIELDS: tuple[Field, ...] = (
     ("title", lambda d: d.title, "text", None),
     ("params", lambda d: tuple((p, str(t)) for p, t in d.params), "params", None),
-    ("meaning", lambda d: (d.params, d.body), "definition", "meaning"),
+    # what a definition of a value means, or what a procedure (`do:`) does: one of the two, by its kind
+    ("meaning", lambda d: None if _does(d) else (d.params, d.body), "definition", "meaning"),
+    ("does", lambda d: (d.params, d.body) if _does(d) else None, "definition", "meaning"),
     _TEXT,
 )
 _PRESTIGE_FIELDS: tuple[Field, ...] = (
@@ -248,6 +257,8 @@ _STEP_FIELDS: tuple[Field, ...] = _ACTION_FIELDS[:-3] + (
     ("repeat", lambda d: d.repeat, "repeat", None),
     ("resolve", lambda d: d.resolve, "resolve", None),
     ("max_actions", lambda d: d.max_, "expr", "max"),
+    ("given", lambda d: tuple((p, str(t)) for p, t in d.given or ()), "params", None),  # a queued step's
+    ("chain_limit", lambda d: d.limit, "limit", "limit"),
     _TEXT,
 )
 
@@ -276,6 +287,10 @@ def _relevant(field: str, element) -> bool:
     """Whether an added element's field is worth listing: a parameter's options that its domain uses."""
     if field == "max_actions":  # a step's bound, listed where it has one
         return element.max_ is not None
+    if field in ("given", "chain_limit"):  # a queued step's, listed where it has them
+        return (element.given if field == "given" else element.limit) is not None
+    if field in ("meaning", "does"):  # a definition's meaning, or a procedure's effects
+        return (field == "does") == _does(element)
     domain = getattr(element, "domain", None)
     if domain is None:
         return True
