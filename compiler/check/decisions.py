@@ -25,7 +25,7 @@ from . import termination
 from . import zones as zones_mod
 from .choices import choices, payment_last, price_below_zero, sized_worth
 from .flow import card_flow, pay_flow
-from .procedures import calls_broken
+from .procedures import calls_broken, through_calls
 from .reader import Checker
 from .types import BOOL, INT, Scope, tested
 
@@ -242,9 +242,8 @@ def _effects(c: Checker, entry, scope: Scope, condition, params: list[Param], pa
     if effects_node is not None:
         c.spans[f"{path}.effects"] = effects_node.span
     if len(c.r.diagnostics) == typed and not calls_broken(effects, c.procedures):  # once every effect makes sense
-        c.r.extend(card_flow(effects, tuple(p for p in params if p is not None)))
-        c.r.extend(pay_flow(effects))
-        c.r.extend(zones_mod.moved_twice(effects, tuple(params)))
+        found = card_flow(effects, tuple(p for p in params if p is not None)) + pay_flow(effects)
+        c.r.extend(through_calls(found + zones_mod.moved_twice(effects, tuple(params)), effects))
     return effects
 
 

@@ -188,16 +188,11 @@ _SETUP_FIELDS: tuple[Field, ...] = (
 )
 
 
-def _does(d) -> bool:
-    """Is this definition a procedure (a body of effects, `do:`) rather than a value?"""
-    return str(d.result) == "list of effects"
-
-
+_does: Callable[[Any], bool] = lambda d: str(d.result) == "list of effects"  # noqa: E731 - a procedure (`do:`)
 _DEFINE_FIELDS: tuple[Field, ...] = (
     ("title", lambda d: d.title, "text", None),
     ("params", lambda d: tuple((p, str(t)) for p, t in d.params), "params", None),
-    # what a definition of a value means, or what a procedure (`do:`) does: one of the two, by its kind
-    ("meaning", lambda d: None if _does(d) else (d.params, d.body), "definition", "meaning"),
+    ("meaning", lambda d: None if _does(d) else (d.params, d.body), "definition", "meaning"),  # a value's, or:
     ("does", lambda d: (d.params, d.body) if _does(d) else None, "definition", "meaning"),
     _TEXT,
 )

@@ -462,10 +462,10 @@ class _Builder(Transformer):
     def conditional(self, meta, test, then, otherwise):
         return Conditional(test, then, otherwise, self._span(meta))
 
-    def effect_args(self, meta, *items):
+    def effect_args(self, meta: Any, *items: Any) -> tuple[Any, ...]:
         return tuple(items)
 
-    def named_arg(self, meta, token, value):
+    def named_arg(self, meta: Any, token: Any, value: Any) -> tuple[str, Any]:
         return (str(token), value)
 
     def effect(self, meta, token, args):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
+from typing import Any
 
 from ..check.flow import DRAWS, token_bounds
 from ..front.expr import Aggregate, Attribute, Binary, Call, Effect, Int, Name, unparse, walk
@@ -63,7 +64,7 @@ def param_env(layouts: list[ParamLayout]) -> dict:
     return env
 
 
-def decision_env(plan: EnginePlan, dp: DecisionPlan) -> dict:
+def decision_env(plan: EnginePlan, dp: DecisionPlan) -> dict[str, Any]:
     """The names a decision's rules read: its choices, and what a queued step is given (compiler/lower/queue.py)."""
     return {**param_env(dp.layouts), **given_env(plan.rules, dp.decision)}
 

@@ -10,6 +10,7 @@ or None when the arguments are not its own (the zones' `refill(ZONE)` beside `re
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from ..front.expr import Name
 from ..language import Family
@@ -108,7 +109,7 @@ def _extra_turn(compiler, name, args, env, node, located) -> list:
     return [If(ir.compare(extra, "==", ir.const(0)), [Assign((extra,), ir.const(1))])]
 
 
-def _queue(compiler, name, args, env, node, located) -> list:
+def _queue(compiler: Any, name: str, args: Any, env: dict[str, Any], node: Any, located: str) -> list[Any]:
     """A queued step's entry appended to the game's queue (compiler/lower/queue.py)."""
     return lower_queue_effect(compiler, name, args, env, node, located)
 

@@ -53,12 +53,12 @@ def _head() -> ast.expr:
     return ir.sub(ir.attr(ir.name("g"), SLOT), 0)
 
 
-def given_env(rules: Rules, decision: Any) -> dict:
+def given_env(rules: Rules, decision: Any) -> dict[str, Any]:
     """The names a queued step is given, read from the head of the queue (its entry: the values from
     the third item on), and the mark that its effects run in a queued step; {} for another decision."""
     if decision.given is None:
         return {}
-    env: dict = {IN_QUEUED_STEP: ("mark", "int", ir.sub(_head(), 1))}
+    env: dict[str, Any] = {IN_QUEUED_STEP: ("mark", "int", ir.sub(_head(), 1))}
     for k, (name, t) in enumerate(decision.given):
         env[name] = ("var", _kind(t), ir.sub(_head(), 2 + k))
     return env
@@ -69,7 +69,7 @@ def positions(rules: Rules) -> dict[str, int]:
     return {s.name: i for i, s in enumerate(rules.steps)}
 
 
-def lower_queue_effect(compiler: Any, name: str, args: Any, env: dict, node: Any, located: str) -> list:
+def lower_queue_effect(compiler: Any, name: str, args: Any, env: dict[str, Any], node: Any, located: str) -> list[Any]:
     """queue(STEP, name: value, ...): the entry appended to Game.queued (chain length one more than the
     head's in a queued step, else 1); under the step's `limit`, only while the chain is that short."""
     rules = compiler.plan.rules

@@ -180,7 +180,7 @@ def _computed(self: Phraser, node) -> str:  # noqa: C901 - one dispatch over nod
         case Name(id=i) if (ref := self.lookup(i)) is not None and ref.kind == LEVEL:
             return self.level(node)["level"]
         case Name(id=i) if (ref := self.lookup(i)) is not None and ref.key == "ref.given":  # a queued step's
-            return self.ref_forms(ref)[""]
+            return str(self.ref_forms(ref)[""])
     raise PhraseError(f"cannot phrase {type(node).__name__} as a number")
 
 
