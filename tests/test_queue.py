@@ -162,6 +162,17 @@ def test_a_chain_of_free_cards_resolves_in_order_each_choice_a_decision(E):
     assert len(game.purchased[0]) == 3
 
 
+def test_what_an_action_queues_runs_before_the_end_of_turn_steps(E):
+    """The free card is asked for right after the purchase that gave it: the queue runs before the first
+    end-of-turn step (`queued_at` 0), so the token limit and the noble visit come after it."""
+    state = chain_position(E)
+    game = load(E, state)
+    buy_level_3(game)
+    saved = json.loads(game.to_json())
+    assert saved["phase"] == "free_card" and saved["queued_at"] == 0  # before the first end-of-turn step
+    assert saved["nobles"] == state["nobles"]  # no noble visit yet
+
+
 def test_a_saved_game_resumes_the_chain_and_replays(E):
     game = load(E, chain_position(E))
     buy_level_3(game)
@@ -185,13 +196,17 @@ def test_a_saved_game_resumes_the_chain_and_replays(E):
         ([{"step": "free_card", "chain": 1, "given": {"lvl": 2}}], "queued[0].given must give step 'free_card'"),
         ([{"step": "free_card", "chain": 1, "given": {"level": "2"}}], "queued[0].given.level must be a whole number"),
         ([], "in step 'free_card', which runs when queued, 'queued' must begin with it"),
+        ("at 9", "'queued_at' must be a step's position, from 0 to 3, not 9"),
     ],
 )
 def test_a_corrupt_saved_queue_is_refused_where_it_is_wrong(E, queued, where):
     game = load(E, chain_position(E))
     buy_level_3(game)
     state = json.loads(game.to_json())
-    state["queued"] = queued
+    if queued == "at 9":
+        state["queued_at"] = 9
+    else:
+        state["queued"] = queued
     with pytest.raises(ValueError, match="queued") as err:
         E.from_json(json.dumps(state))
     assert where in str(err.value)

@@ -2,8 +2,8 @@
 it is given, checked.
 
 A step that declares `given:` (its parameters, typed as a definition's are) runs only when an
-effect queues it, `queue(free_card, level: 1)`, after the end-of-turn steps of the turn, in the
-order queued, each with the values of its `queue(...)`; its condition, `while` and effects read
+effect queues it, `queue(free_card, level: 1)`, right after the action or step that queued it, in
+the order queued, each with the values of its `queue(...)`; its condition, `while` and effects read
 them by name. "Whenever you gain a card, apply its ability" is then written once (a procedure
 queues the step), and a free card whose ability gives another resolves in order, each choice a
 decision of the engine.

@@ -25,7 +25,7 @@ from ..language.effects import named
 from ..model import Rules
 from . import ir
 from .layout import EnginePlan
-from .phases import lower_end_of_turn
+from .phases import lower_end_of_turn, lower_queue_runner
 from .pysource import docstring, printable
 from .queue import queue_state_hooks
 from .setup import lower_setup
@@ -127,6 +127,7 @@ def lower_hooks(plan: EnginePlan) -> list[Def]:
     setup = lower_setup(plan) or [_hook("_setup", "g", [], "The spec's setup blocks, run once by new_game.")]
     return [
         lower_end_of_turn(plan),
+        *lower_queue_runner(plan),
         _hook(
             "_reset_turn",
             "g",

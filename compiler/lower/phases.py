@@ -12,7 +12,7 @@ from .decisions import DecisionLowering, decision_env, scalar_preamble, standard
 from .expressions import ExprCompiler, conjuncts, free_names
 from .layout import DecisionPlan, EnginePlan, where
 from .pysource import Code, comment, docstring, printable
-from .queue import lower_drain
+from .queue import drain_before, queue_runner, resume_queue
 from .tree import Assign, Break, Comment, Def, Do, For, If, Node, Raise, Return, While
 from .zones import kind_name
 
@@ -67,6 +67,8 @@ def lower_end_of_turn(plan: EnginePlan) -> Def:
     body: list = []
     step, count = ir.name("step"), ir.name("count")
     every_turn = [i for i, dp in enumerate(steps) if dp.decision.given is None]  # a queued step runs when queued
+    queued = [i for i, dp in enumerate(steps) if i not in every_turn]
+    body += resume_queue(queued)  # a queued step that asked the player resumes first
     for k, i in enumerate(every_turn):
         dp = steps[i]
         after = every_turn[k + 1] if k + 1 < len(every_turn) else len(steps)
@@ -74,17 +76,25 @@ def lower_end_of_turn(plan: EnginePlan) -> Def:
         body.append(
             If(
                 ir.compare(step, "==", i),
-                [loop, Assign((ir.tuple_(step, count),), ir.tuple_(after, 0))],
+                [*drain_before(i, queued), loop, Assign((ir.tuple_(step, count),), ir.tuple_(after, 0))],
                 note=comment(dp.decision.name),
             )
         )
-    queued = {i: (_loop_test(plan, dp), _step_round(dp, i)) for i, dp in enumerate(steps) if i not in every_turn}
-    body += lower_drain(plan.rules, queued)
+    body += drain_before(len(steps), queued, last=True)
     body += lower_end_triggers(plan)
     body.append(Return(ir.const(False)))
     head = standard_locals()  # the ones nothing reads are dropped by tree.tidy
     doc = docstring(printable("The end-of-turn steps from `step`, then the end triggers; True: apply returns now."))
     return Def("_end_of_turn", "g, step, count", head + body, doc)
+
+
+def lower_queue_runner(plan: EnginePlan) -> list[Def]:
+    """def _run_queue(g, count): the queued steps (compiler/lower/queue.py); none without them."""
+    steps = [dp for dp in plan.decisions if dp.is_step]
+    runs = {
+        i: (_loop_test(plan, dp), _step_round(dp, i)) for i, dp in enumerate(steps) if dp.decision.given is not None
+    }
+    return [queue_runner(plan.rules, runs, standard_locals())] if runs else []
 
 
 def _loop_test(plan: EnginePlan, dp: DecisionPlan) -> ast.expr:

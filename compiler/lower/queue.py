@@ -7,9 +7,11 @@ this exists in the engine of a spec without queued steps (its text is what it wa
 
 * `queue(STEP, name: value)` appends an entry (:func:`lower_queue_effect`); a step with a `limit`
   is not queued past the chain it allows, so every chain ends.
-* `_end_of_turn` runs the queue after the end-of-turn steps of every turn, before the end
-  triggers (:func:`lower_drain`): its head's step, as any step runs (one legal action taken, several
-  asking the player, who resumes it), then the next; what a queued step queues joins the tail.
+* `_end_of_turn` runs the queue (`_run_queue`, :func:`queue_runner`) before each end-of-turn step
+  and before the end triggers (:func:`drain_before`), so what an action or a step queues runs right
+  after it: its head's step, as any step runs (one legal action taken, several asking the player,
+  who resumes it: :func:`resume_queue`), then the next; what a queued step queues joins the tail.
+  Game.queued_at keeps where the queue runs, for the steps to go on from there.
 * A queued step's rules read the values it is given from the head of the queue
   (:func:`given_env`), so its legal actions, its explanations and its effects are those of its entry,
   also in a game loaded from a saved state (the `queued` key: :func:`queue_state_hooks`).
@@ -23,10 +25,12 @@ from typing import Any
 from ..front.expr import Name
 from ..model import Rules
 from . import ir
-from .pysource import comment
-from .tree import Assign, Do, If, Node, While
+from .pysource import comment, docstring, printable
+from .tree import Assign, Def, Do, If, Node, Return, While
 
 SLOT = "queued"  # the Game attribute, and the key of a saved state
+AT_SLOT = "queued_at"  # the position of the end-of-turn step the queue runs before (a saved state's key too)
+RUNNER = "_run_queue"  # the function that runs the queue
 IN_QUEUED_STEP = " queued"  # an env key no spec name can be: the effects lowered are a queued step's
 # the lowering's coarse kind of each type a queued step may be given (check/definitions.PARAM_TYPES), by its name
 _KINDS = {
@@ -86,36 +90,78 @@ def lower_queue_effect(compiler: Any, name: str, args: Any, env: dict[str, Any],
     return [If(ir.compare(chain, "<=", ir.const(target.limit)), [append], note=comment(f"the limit of {step.id}"))]
 
 
-def lower_drain(rules: Rules, runs: dict[int, tuple[Any, list[Node]]]) -> list[Node]:
-    """The queue run in _end_of_turn: while it has an entry, its head's step (`runs`: position -> (the
-    loop test, one round) of each queued step), then the entry dropped and the next one begun; a step
-    that asks the player returns from inside, its entry still at the head, to resume with `count`."""
-    if not runs:
-        return []
-    queued, head, count = ir.name("_queued"), ir.name("_head"), ir.name("count")
+def queue_runner(rules: Rules, runs: dict[int, tuple[Any, list[Node]]], head: list[Node]) -> Def:
+    """def _run_queue(g, count): while the queue has an entry, its head's step (`runs`: position -> (the
+    loop test, one round) of each queued step; `head`: the locals their tests read), then the entry
+    dropped and the next one begun; True when a step asks the player (it returns from inside, its
+    entry still at the head, to resume with `count`: resume_queue)."""
+    queued, step, count = ir.name("_queued"), ir.name("_head"), ir.name("count")
     chain: list[Node] = []
     into = chain
     for k, (position, (test, round_)) in enumerate(sorted(runs.items())):
         node = If(
-            ir.compare(head, "==", ir.const(position)),
+            ir.compare(step, "==", ir.const(position)),
             [While(test, round_)],
             note=comment(rules.steps[position].name),
             chained=k > 0,
         )
         into.append(node)
         into = node.orelse
-    return [
+    body: list[Node] = [
+        *head,
         Assign((queued,), ir.attr(ir.name("g"), SLOT)),
         While(
             queued,
             [
-                Assign((head,), ir.sub(ir.sub(queued, 0), 0)),
+                Assign((step,), ir.sub(ir.sub(queued, 0), 0)),
                 *chain,
                 Do(ir.method(queued, "pop", ir.const(0))),
                 Assign((count,), ir.const(0)),
             ],
-            note=comment("the queued steps, in order (queue(...)), after the end-of-turn steps"),
         ),
+        Return(ir.const(False)),
+    ]
+    doc = docstring(printable("The queued steps, head first, until none is left; True: a step asks the player."))
+    return Def(RUNNER, "g, count", body, doc)
+
+
+def resume_queue(queued: list[int]) -> list[Node]:
+    """At the head of _end_of_turn: a queued step that asked the player (Game.step its position) takes the
+    answer and the queue runs on; the end-of-turn steps then go on from where the queue ran
+    (Game.queued_at). Nothing without queued steps."""
+    if not queued:
+        return []
+    step, count = ir.name("step"), ir.name("count")
+    return [
+        If(
+            ir.compare(step, "in", ir.const(tuple(queued))),
+            [
+                If(ir.call(RUNNER, "g", count), [Return(ir.const(True))]),
+                Assign((ir.tuple_(step, count),), ir.tuple_(ir.attr(ir.name("g"), AT_SLOT), 0)),
+            ],
+            note=comment("a queued step resumes"),
+        )
+    ]
+
+
+def drain_before(position: int, queued: list[int], last: bool = False) -> list[Node]:
+    """The queue run before the end-of-turn step at `position` (or, `last`, before the end triggers),
+    so that what an action or a step queues runs after it: where it runs is kept (Game.queued_at)
+    for a step that asks the player. Not when a step resumes (`count`: its actions done), whose queue
+    runs once it is over. Nothing without queued steps."""
+    if not queued:
+        return []
+    g = ir.name("g")
+    test = ir.attr(g, SLOT) if last else ir.and_(ir.not_(ir.name("count")), ir.attr(g, SLOT))
+    return [
+        If(
+            test,
+            [
+                Assign((ir.attr(g, AT_SLOT),), ir.const(position)),
+                If(ir.call(RUNNER, "g", 0), [Return(ir.const(True))]),
+            ],
+            note=comment("what was queued runs now (queue(...))"),
+        )
     ]
 
 

@@ -6,7 +6,8 @@ with the table of the spec's queued steps (compiler/lower/queue.py): for each, i
 the steps, its name, the names it is given, their kinds (int, bool, colour, player, card, noble)
 and its `limit` (0: none). Game.queued holds the entries as tuples (position, chain, values...);
 a saved state lists them under `queued` as {"step": name, "chain": n, "given": {name: value}},
-a colour by its name.
+a colour by its name, and under `queued_at` the position of the end-of-turn step the queue runs
+before (Game.queued_at: where the steps go on once it is empty).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 from .aliases import Problem, State
 from .errors import _shown
-from .spec import CARDS, COLOURS, NOBLES
+from .spec import _N_STEPS, CARDS, COLOURS, NOBLES
 
 QueuedTable = tuple[tuple[int, str, tuple[str, ...], tuple[str, ...], int], ...]
 _MOST_CHAIN = 10_000  # the longest chain a saved entry may claim without a `limit` (the engines' step budget)
@@ -30,6 +31,7 @@ def _queue_state(g: Any, state: State, table: QueuedTable) -> None:
         shown = {p: COLOURS[v] if kind == "colour" else v for p, kind, v in zip(given, kinds, values, strict=True)}
         out.append({"step": name, "chain": chain, "given": shown})
     state["queued"] = out
+    state["queued_at"] = g.queued_at
 
 
 def _given_problem(kind: str, value: Any, players: Any) -> str | None:
@@ -77,10 +79,12 @@ def _entry_problems(i: int, entry: Any, table: QueuedTable, players: Any) -> lis
 def _queue_problems(data: State, table: QueuedTable) -> list[Problem]:
     """Every problem of the saved queue: a list of entries, each of a queued step of the spec, given
     values of its kinds; and a queued step asking the player (the phase) at its head."""
-    queued = data.get("queued", [])
+    queued, at = data.get("queued", []), data.get("queued_at", 0)
     if not isinstance(queued, list):
         return [(("queued",), f"'queued' must be a list of queued steps, not {_shown(queued)}")]
     out: list[Problem] = []
+    if type(at) is not int or not 0 <= at <= _N_STEPS:
+        out.append((("queued_at",), f"'queued_at' must be a step's position, from 0 to {_N_STEPS}, not {_shown(at)}"))
     for i, entry in enumerate(queued):
         out += _entry_problems(i, entry, table, data.get("players"))
     phase = data.get("phase")
@@ -92,7 +96,7 @@ def _queue_problems(data: State, table: QueuedTable) -> list[Problem]:
 def _load_queue(g: Any, data: State, table: QueuedTable) -> None:
     """Gives a loaded game the queue of a sound state dict (its entries as Game.queued holds them)."""
     steps = {name: (position, given, kinds) for position, name, given, kinds, _ in table}
-    g.queued = []
+    g.queued, g.queued_at = [], data.get("queued_at", 0)
     for entry in data.get("queued", []):
         position, given, kinds = steps[entry["step"]]
         values = [
