@@ -336,7 +336,7 @@ CODES: dict[str, Code] = _index(
             (
                 "E576",
                 "`queue(...)` that names no queued step (one with `given:`), gives it a value it does not declare "
-                "or leaves one out, or stands in `setup`",
+                "or leaves one out, or stands in `setup`; a card or noble given to a queued step moved by it",
             ),
             (
                 "E577",

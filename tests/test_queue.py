@@ -123,6 +123,13 @@ def test_a_chain_through_another_step_needs_a_limit_too(folder):
     assert sorted(code for code, _ in found(folder, step=ping + pong)) == ["E577", "E577"]
 
 
+def test_a_card_given_to_a_queued_step_is_not_moved_by_it(folder):
+    given = STEP.replace("{level: number}", "{level: number, bonus: card}").replace(
+        '"acquire(card)"', '"acquire(bonus)"'
+    )
+    assert ("E576", "acquire(bonus)") in found(folder, step=given)
+
+
 def test_given_is_for_steps_and_a_choice_cannot_hide_a_given_value(folder):
     hiding = STEP.replace(
         "      card: {domain: face_up}\n", "      card: {domain: face_up}\n      level: {domain: deck}\n"

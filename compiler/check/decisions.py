@@ -126,6 +126,7 @@ def read_decision(c: Checker, name, key, entry, scope_names, facts, is_step, sec
         c.ends_turn_spans[name] = ends_turn_node.span
     condition, condition_ok = _condition(c, entry, key, kind, name, bool(only_when_stuck), scope, path)
     effects = _effects(c, entry, scope, condition, params, path)
+    queue_mod.given_moved(c, given, effects)
     how = _step_repeat(c, entry, key, scope, where, bool(only_when_stuck)) if is_step else _action_once(c, entry)
     payment_last(c, params, kind, how.resolve)
     levels = (min(facts.levels, default=1), max(facts.levels, default=1))

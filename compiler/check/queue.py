@@ -25,6 +25,7 @@ from ..front.expr import Effect, Name, walk
 from ..front.source import MapNode, ScalarNode
 from ..language.types import AnyType
 from .definitions import PARAM_TYPES
+from .flow import MOVES, REFILLS
 from .types import assignable, noun, wanted
 
 QUEUE = "queue"  # the effect a spec writes
@@ -170,6 +171,23 @@ def _on_cycle(graph: dict[str, set[str]], name: str, owner: str, effect: Effect)
 def _where(c: Any, name: str) -> str:
     span = c.spans.get(f"end_of_turn.{name}")
     return f"{span.file}:{span.line}:{span.col}" if span is not None else "its entry"
+
+
+def given_moved(c: Any, given: Any, effects: Any) -> None:
+    """E576: a card or noble given to a queued step is a value (which card), not a place it was chosen
+    from, so the base game's effects that move one from where it was chosen (acquire, reserve, bury,
+    visit, refill) cannot take it: the step chooses the card it moves (`choose:`), and its condition
+    may compare it with what it is given."""
+    names = {name for name, _ in given or ()}
+    for x in (x for stmt in effects for x in walk(stmt)):
+        if isinstance(x, Effect) and x.name in (*MOVES, *REFILLS) and x.args and isinstance(x.args[0], Name):
+            if x.args[0].id in names:
+                c.r.error(
+                    "E576",
+                    f"{x.name}({x.args[0].id}) moves a card or noble given to this queued step: what a step is "
+                    "given says which one, not where it lies; choose it in the step (`choose:`) and compare",
+                    x.span,
+                )
 
 
 def read_limit(c: Any, entry: MapNode, name: str, given: Any) -> int | None:
