@@ -25,7 +25,7 @@ from playtest import simulate as sim
 from playtest.bots import BotError, parse_bot
 from playtest.simulate import GameResult, SpecSummary
 from playtest.simulate import game as sim_game
-from tests.helpers.playtest import STANDIN, run_games, standin
+from tests.helpers.playtest import STANDIN, run_app, run_games, standin
 
 HERE = pathlib.Path(__file__).resolve().parent
 
@@ -269,13 +269,13 @@ def test_cli_progress_and_csv():
 
 
 def test_cli_usage_errors():
-    out = cli("simulate", str(STANDIN), "--bots", "gredy")
+    out = run_app("simulate", str(STANDIN), "--bots", "gredy")
     assert out.returncode == 2 and "did you mean 'greedy'" in out.stderr and "Traceback" not in out.stderr
-    out = cli("simulate", "nowhere.yaml")
+    out = run_app("simulate", "nowhere.yaml")
     assert out.returncode == 2 and "no such spec file" in out.stderr
-    out = cli("simulate", str(STANDIN), "--players", "7")
+    out = run_app("simulate", str(STANDIN), "--players", "7")
     assert out.returncode == 2 and "7 players" in out.stderr
-    out = cli("simulate", str(STANDIN), "--json", "--csv")
+    out = run_app("simulate", str(STANDIN), "--json", "--csv")
     assert out.returncode == 2
 
 
