@@ -1,9 +1,10 @@
-"""Queued steps lowered: the queue a spec's `queue(...)` effects fill, and its run at the end of a turn.
+"""Queued steps lowered: the queue a spec's `queue(...)` effects fill, and where the turn runs it.
 
-A spec with queued steps (steps with `given:`, compiler/check/queue.py) gives its games one more
-slot, Game.queued: the steps waiting, in order, each entry a tuple (the step's position among the
-steps, the length of the chain it ends, the values it is given in its `given` order). Nothing of
-this exists in the engine of a spec without queued steps (its text is what it was).
+A spec with queued steps (steps with `given:`, compiler/check/queue.py) gives its games two more
+slots: Game.queued, the steps waiting, in order, each entry a tuple (the step's position among the
+steps, the length of the chain it ends, the values it is given in its `given` order), and
+Game.queued_at (below). Nothing of this exists in the engine of a spec without queued steps (its
+text is what it was).
 
 * `queue(STEP, name: value)` appends an entry (:func:`lower_queue_effect`); a step with a `limit`
   is not queued past the chain it allows, so every chain ends.
@@ -14,7 +15,7 @@ this exists in the engine of a spec without queued steps (its text is what it wa
   Game.queued_at keeps where the queue runs, for the steps to go on from there.
 * A queued step's rules read the values it is given from the head of the queue
   (:func:`given_env`), so its legal actions, its explanations and its effects are those of its entry,
-  also in a game loaded from a saved state (the `queued` key: :func:`queue_state_hooks`).
+  also in a game loaded from a saved state (the `queued` and `queued_at` keys: :func:`queue_state_hooks`).
 """
 
 from __future__ import annotations
