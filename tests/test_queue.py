@@ -169,6 +169,22 @@ def test_a_chain_of_free_cards_resolves_in_order_each_choice_a_decision(E):
     assert len(game.purchased[0]) == 3
 
 
+def test_a_queue_beyond_the_limit_does_nothing(tmp_path):
+    shutil.copy(SPEC, tmp_path / "queue.yaml")
+    short = tmp_path / "short.yaml"
+    short.write_text(
+        "spec: 1\nname: short\nextends: queue.yaml\ntitle: {en: S, fr: S, nl: S, sr: S}\n"
+        "end_of_turn:\n  free_card: {limit: 1}\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "short.py").write_text(pipeline.compile_spec(str(short)).text, encoding="utf-8")
+    S = load_engine(tmp_path / "short.py")
+    game = load(S, chain_position(S))
+    buy_level_3(game)
+    act(game, "free 2.1")  # the level-2 card would queue a level-1 one: a chain of 2, beyond the limit
+    assert game.phase == "action" and game.current_player == 1 and len(game.purchased[0]) == 2
+
+
 def test_what_an_action_queues_runs_before_the_end_of_turn_steps(E):
     """The free card is asked for right after the purchase that gave it: the queue runs before the first
     end-of-turn step (`queued_at` 0), so the token limit and the noble visit come after it."""
