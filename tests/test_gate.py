@@ -35,7 +35,17 @@ from compiler.check.decisions import ENGINE_PHASES
 from compiler.check.ending import ENGINE_END_REASONS
 from compiler.emit import engine as emit_engine
 from tests.helpers import expr_shapes as shapes
-from tests.helpers.mutations import ALL_PATHS, EXPRESSIONS, LEAVES, ODD_VALUES, OFFICIAL, dump, get_at, set_at
+from tests.helpers.mutations import (
+    ALL_PATHS,
+    EXPRESSIONS,
+    LEAVES,
+    ODD_VALUES,
+    OFFICIAL,
+    dump,
+    get_at,
+    paths_of,
+    set_at,
+)
 from tests.helpers.phrases import environment_of, overlay_at, variant_text, wanted_type
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -82,6 +92,7 @@ CATALOGUE = (
     sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests" / "broken").glob("*.yaml"))
     + ["rulespec/official.yaml"]
     + sorted(str(p.relative_to(ROOT)) for p in (ROOT / "variants").glob("*.yaml") if p.name != "index.yaml")
+    + ["tests/specs/queue.yaml", "tests/specs/treasures.yaml"]  # queued steps, wilds (issue 28)
 )
 
 
@@ -213,11 +224,59 @@ def test_a_new_decision_passes_the_gate(tmp_path_factory, decision, nobles):
     gate(tmp / "mutant.yaml", tmp / "out")
 
 
+# Queued steps and wilds (issue 28): tests/specs/queue.yaml (queue(STEP, name: value), a step's given:
+# and limit:) and tests/specs/treasures.yaml (a payment's wilds: {from, units, spent}), mutated where
+# those constructs are. A title is left alone: a title only the sheets refuse (E604) is check's alone.
+NEW_SPECS = {
+    name: yaml.safe_load((ROOT / "tests" / "specs" / f"{name}.yaml").read_text(encoding="utf-8"))
+    for name in ("queue", "treasures")
+}
+NEW_PATHS = [
+    (name, p)
+    for name, tree in NEW_SPECS.items()
+    for p in list(paths_of(tree))[1:]
+    if "title" not in p
+    and (
+        p[:1] in (("define",), ("actions",), ("end_of_turn",)) or p[:2] in (("kinds", "treasures"), ("zones", "vault"))
+    )
+]
+NEW_VALUES = [
+    {"level": "number"},
+    {"level": "card"},
+    {"from": "vault", "units": "units", "spent": "return"},
+    {"from": "treasure_row", "units": "name"},
+    "queue(free_card, level: 1)",
+    "queue(free_card, level: card)",
+    "queue(free_card)",
+    "queue(bargain)",
+    "for c in face_up: queue(free_card, level: c.level)",
+    "card.level == level",
+]
+
+
+@settings(SETTINGS, max_examples=max(1, EXAMPLES // 4))
+@given(spot=st.sampled_from(NEW_PATHS), value=st.sampled_from(ODD_VALUES + NEW_VALUES), drop=st.booleans())
+def test_a_mutated_queue_or_wilds_spec_passes_the_gate(tmp_path_factory, spot, value, drop):
+    name, path = spot
+    tree = copy.deepcopy(NEW_SPECS[name])
+    parent = get_at(tree, path[:-1])
+    if drop and isinstance(parent, dict):
+        del parent[path[-1]]
+    else:
+        parent[path[-1]] = value
+    note(f"{name}: {'drop' if drop and isinstance(parent, dict) else f'set to {value!r}'} {path}")
+    tmp = tmp_path_factory.mktemp("gate")
+    (tmp / "treasures.csv").write_bytes((ROOT / "tests" / "specs" / "treasures.csv").read_bytes())
+    (tmp / "mutant.yaml").write_bytes(dump(tree))
+    gate(tmp / "mutant.yaml", tmp / "out")
+
+
 def test_the_suite_draws_enough_examples():
     tests = [
         test_a_mutated_spec_passes_the_gate,
         test_a_mutated_expression_passes_the_gate,
         test_a_new_decision_passes_the_gate,
+        test_a_mutated_queue_or_wilds_spec_passes_the_gate,
     ]
     assert sum(t._hypothesis_internal_use_settings.max_examples for t in tests) >= 120
 

@@ -639,3 +639,21 @@ def test_the_edits_check_clean_alone(tmp_path):
             found[name] = result.exit_code
             assert result.exit_code in (0, 1) and "Traceback" not in result.output, (name, result.output)
     assert {n for n, status in found.items() if status} == refused, found
+
+
+# The test specs of the constructs added since (issue 28): queued steps -- `queue(STEP, name: value)`,
+# a step's `given:` and `limit:` (tests/specs/queue.yaml) -- and a payment's `wilds: {from, units,
+# spent}` over a kind of the spec's own (tests/specs/treasures.yaml, with its table).
+NEW_CONSTRUCT_SPECS = {"queue.yaml": [], "treasures.yaml": ["treasures.csv"]}
+
+
+@pytest.mark.parametrize("name", sorted(NEW_CONSTRUCT_SPECS))
+def test_the_specs_of_new_constructs_work_in_every_tool(workdir, name):
+    specs = ROOT / "tests" / "specs"
+    for table in NEW_CONSTRUCT_SPECS[name]:
+        (workdir / table).write_text((specs / table).read_text(encoding="utf-8"), encoding="utf-8")
+    text = re.sub(r"(?m)^name: .*$", "name: mutant", (specs / name).read_text(encoding="utf-8"), count=1)
+    spec = workdir / "mutant.yaml"
+    spec.write_text(text, encoding="utf-8")
+    assert invoke("check", str(spec)).startswith(f"{spec}: ok"), name
+    every_tool(spec, "official", workdir)

@@ -587,6 +587,90 @@ def test_mutate_the_trading_posts(workdir, posts_table, path, value, drop):
     event("compiles and plays" if plays_if_clean(workdir) else "compile refuses it")
 
 
+# Queued steps (tests/specs/queue.yaml, issue 28): a definition that queues a step given a value, the
+# step's `given:` and `limit:`; and wild components (tests/specs/treasures.yaml): a payment's
+# `wilds: {from, units, spent}` in two actions and an end-of-turn step, over a kind of the spec's own.
+# Mutated like the Trading Posts, with the values these constructs take.
+QUEUE = yaml.safe_load((ROOT / "tests" / "specs" / "queue.yaml").read_text(encoding="utf-8"))
+TREASURES = yaml.safe_load((ROOT / "tests" / "specs" / "treasures.yaml").read_text(encoding="utf-8"))
+QUEUED_PATHS = [
+    ("queue", p)
+    for p in paths_of(QUEUE)
+    if p[:1] in (("define",), ("actions",)) or p[:2] == ("end_of_turn", "free_card")
+] + [
+    ("treasures", p)
+    for p in paths_of(TREASURES)
+    if "wilds" in p or p[:2] in (("end_of_turn", "bargain"), ("kinds", "treasures"), ("zones", "vault"))
+]
+QUEUED_VALUES = [
+    "number",
+    "flag",
+    "card",
+    "gem",
+    "player",
+    "treasures",
+    "vault",
+    "treasure_row",
+    "units",
+    "name",
+    "discard",
+    "return",
+    "free_card",
+    "bargain",
+    "level",
+    {"level": "number"},
+    {"level": "card"},
+    {"level": "number", "card": "card"},
+    {"card": "number"},
+    {"from": "vault", "units": "units"},
+    {"from": "vault", "units": "name"},
+    {"from": "treasure_row", "units": "units"},
+    {"from": "nope", "units": "units"},
+    {"from": "vault", "units": "units", "spent": "return"},
+    {"from": "vault", "units": "units", "spent": "nope"},
+    {"from": "vault"},
+    {"domain": "payment", "wilds": {"from": "vault", "units": "units"}},
+    {"wilds": {"from": "vault", "units": "units"}, "optional": True},
+    "queue(free_card, level: 1)",
+    "queue(free_card, level: card.level - 1)",
+    "queue(free_card, level: card)",
+    "queue(free_card)",
+    "queue(free_card, 1)",
+    "queue(free_card, level: 1, level: 2)",
+    "queue(free_card, nope: 1)",
+    "queue(bargain)",
+    "queue(gain, card: card)",
+    "queue(take_gems, level: 1)",
+    "if card.level >= 2: queue(free_card, level: card.level - 1)",
+    "for c in face_up: queue(free_card, level: c.level)",
+    "gain(card)",
+    "card.level == level",
+    "level >= 1",
+    "size(me.vault) >= 1",
+    "sum(t.units for t in me.vault)",
+    "move(treasure, me.vault)",
+]
+
+
+@TRADING_SETTINGS
+@given(
+    spot=st.sampled_from(QUEUED_PATHS),
+    value=st.sampled_from(ODD_VALUES + QUEUED_VALUES),
+    drop=st.booleans(),
+)
+def test_mutate_queued_steps_and_wilds(workdir, spot, value, drop):
+    """A queue() and its named values, a step's given: and limit:, a payment's wilds (from, units,
+    spent) and the kind and zone they read: located diagnostics, or a mutant that compiles and plays."""
+    (workdir / "treasures.csv").write_text(TREASURES_CSV, encoding="utf-8")
+    base, path = spot
+    tree = mutated(QUEUE if base == "queue" else TREASURES, path, value, drop)
+    check_outcome(workdir, dump(tree))
+    event("compiles and plays" if plays_if_clean(workdir) else "compile refuses it")
+
+
+TREASURES_CSV = (ROOT / "tests" / "specs" / "treasures.csv").read_text(encoding="utf-8")
+
+
 KEYWORD_LITERALS = [
     p
     for p in paths_of(TRADING_POSTS)
@@ -733,6 +817,7 @@ def test_the_suite_draws_enough_examples():
         test_mutate_a_payments_worth,
         test_mutate_the_trading_posts,
         test_corrupt_keywords_and_power_cells,
+        test_mutate_queued_steps_and_wilds,
     ]
     assert (
         sum(t._hypothesis_internal_use_settings.max_examples for t in tests) >= 400

@@ -19,6 +19,7 @@ On CI (CI=true) the examples are the same on every run.
 
 from __future__ import annotations
 
+import copy
 import os
 import pathlib
 import random
@@ -327,12 +328,49 @@ def test_a_mutated_expression_of_the_trading_posts_compiles_and_plays(tmp_path_f
         assert engine["from_json"](game.to_json()).to_json() == game.to_json()
 
 
+# Queued steps and wilds (issue 28): the condition of a queued step, which reads the value it is given
+# (tests/specs/queue.yaml's `level`), the definition that queues it, and the condition and price of a
+# step whose payment may spend wild treasures (tests/specs/treasures.yaml), written into a copy of the spec.
+SPECS = pathlib.Path(__file__).resolve().parent / "specs"
+NEW_CONSTRUCTS = {
+    name: yaml.safe_load((SPECS / f"{name}.yaml").read_text(encoding="utf-8")) for name in ("queue", "treasures")
+}
+NEW_CONSTRUCT_ENVIRONMENTS = {
+    ("queue", "end_of_turn", "free_card", "condition"): {"me": "player", "card": "face_up", "level": "int"},
+    ("queue", "define", "gain", "do", 1): {"me": "player", "card": "face_up"},
+    ("treasures", "end_of_turn", "bargain", "condition"): {"me": "player", "card": "face_up"},
+    ("treasures", "end_of_turn", "bargain", "choose", "payment", "price"): {
+        "me": "player",
+        "card": "face_up",
+        "c": "gem",
+    },
+}
+
+
+@settings(SETTINGS, max_examples=max(1, EXAMPLES // 4))
+@given(data=st.data(), spot=st.sampled_from(sorted(NEW_CONSTRUCT_ENVIRONMENTS)))
+def test_a_mutated_expression_of_a_queue_or_wilds_is_phrased_or_refused(tmp_path_factory, data, spot):
+    name, *path = spot
+    tree = copy.deepcopy(NEW_CONSTRUCTS[name])
+    wanted = "stmt" if "do" in path else wanted_type(tuple(path))
+    new = data.draw(
+        shapes.mutate(get_at(tree, path), wanted, NEW_CONSTRUCT_ENVIRONMENTS[spot], is_effect=wanted == "stmt"), "new"
+    )
+    note(f"{spot}: {new}")
+    get_at(tree, path[:-1])[path[-1]] = new
+    tmp = tmp_path_factory.mktemp("phrase")
+    (tmp / "treasures.csv").write_bytes((SPECS / "treasures.csv").read_bytes())
+    clean = phrase_outcome(tmp, yaml.safe_dump(tree, sort_keys=False, allow_unicode=True, width=1000))
+    event("checks clean" if clean else "refused")
+
+
 def test_the_suite_draws_enough_examples():
     tests = [
         test_a_mutated_expression_is_phrased_or_refused,
         test_a_new_action_with_optional_choices_is_phrased_or_refused,
         test_a_mutated_expression_of_the_cities_is_phrased_or_refused,
         test_a_mutated_expression_of_the_trading_posts_is_phrased_or_refused,
+        test_a_mutated_expression_of_a_queue_or_wilds_is_phrased_or_refused,
     ]
     assert sum(t._hypothesis_internal_use_settings.max_examples for t in tests) >= 80
 
