@@ -137,6 +137,17 @@ def test_given_is_for_steps_and_a_choice_cannot_hide_a_given_value(folder):
     assert ("E406", "level") in found(folder, step=hiding)
 
 
+@pytest.mark.parametrize("name", ["me", "player", "players", "white", "size"])
+def test_a_given_value_cannot_hide_a_name_of_the_game(folder, name):
+    """Found by the mutation tests: `given: {me: number}` checked clean, the condition typed `me` as the
+    acting player, and the engine read the number given (an IndexError in play)."""
+    hiding = STEP.replace("{level: number}", f"{{level: number, {name}: number}}").replace(
+        "card.level == level", "card.level == level and me.held >= 0"
+    )
+    effect = f"queue(free_card, level: card.level, {name}: 1)"
+    assert ("E406", name) in found(folder, queues(effect), step=hiding)
+
+
 # -- spec -> engine
 
 

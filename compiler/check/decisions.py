@@ -114,6 +114,7 @@ def read_decision(c: Checker, name, key, entry, scope_names, facts, is_step, sec
         c.notation_spans[(is_step, name)] = notation_node.span
     given = c.types.queued.get(name) if is_step and entry.get("given") is not None else None
     if given is not None:  # a queued step reads what it is given by name (compiler/check/queue.py)
+        queue_mod.hidden_names(c, entry, name, scope_names)
         scope_names = {**scope_names, **dict(given)}
     elif entry.get("given") is not None:
         c.r.error("E505", "'given' applies to end-of-turn steps (queued ones), not to actions", entry.key_span("given"))

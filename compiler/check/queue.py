@@ -26,6 +26,7 @@ from ..front.source import MapNode, ScalarNode
 from ..language.types import AnyType
 from .definitions import PARAM_TYPES
 from .flow import MOVES, REFILLS
+from .reader import RESERVED_NAMES
 from .types import assignable, noun, wanted
 
 QUEUE = "queue"  # the effect a spec writes
@@ -66,6 +67,21 @@ def declared(c: Any, root: Any) -> dict[str, tuple[tuple[str, AnyType], ...]]:
             params.append((str(pkey.value), t))
         out[str(key.value)] = tuple(params)
     return out
+
+
+def hidden_names(c: Any, entry: MapNode, step: str, scope_names: dict) -> None:
+    """E406: a name a queued step is given may not hide a name of the game (`me`, a built-in, a
+    colour, a state variable, a zone, a definition): the step's rules would be typed with the game's
+    name while the engine reads the value given (a `given: {me: number}` once crashed the engine)."""
+    given = entry.get("given")
+    for pkey, _ in given.entries if isinstance(given, MapNode) else ():
+        if pkey.value in scope_names or pkey.value in RESERVED_NAMES:
+            c.r.error(
+                "E406",
+                f"'{pkey.value}' given to step '{step}' hides the name '{pkey.value}' of the game",
+                pkey.span,
+                "give the value another name, in `given:` and in each queue(...) of the step",
+            )
 
 
 def check_effect(inferrer: Any, node: Effect, scope: Any) -> None:
