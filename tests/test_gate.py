@@ -243,6 +243,7 @@ NEW_PATHS = [
 NEW_VALUES = [
     {"level": "number"},
     {"level": "card"},
+    {"level": "number", "me": "number"},  # a given value hiding a name of the game (E406)
     {"from": "vault", "units": "units", "spent": "return"},
     {"from": "treasure_row", "units": "name"},
     "queue(free_card, level: 1)",

@@ -621,6 +621,7 @@ QUEUED_VALUES = [
     {"level": "number"},
     {"level": "card"},
     {"level": "number", "card": "card"},
+    {"level": "number", "me": "number"},  # a given value hiding a name of the game (E406)
     {"card": "number"},
     {"from": "vault", "units": "units"},
     {"from": "vault", "units": "name"},
