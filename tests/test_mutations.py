@@ -564,9 +564,11 @@ def plays_if_clean(workdir: pathlib.Path, moves: int = 60) -> bool:
     for _ in range(moves):
         if game.is_over():
             break
+        before = game.to_json()
         try:
             game.apply(rng.choice(game.legal_actions()))
         except engine["RuleError"]:  # documented: an effect the game cannot carry out (take from an empty supply)
+            game = engine["from_json"](before)  # the move stopped the game half made: the state before it
             break
     assert engine["from_json"](game.to_json()).to_json() == game.to_json()
     return True
