@@ -262,6 +262,8 @@ def base_scope(gems: tuple[str, ...], wild: str, values: tuple[str, ...]) -> dic
 
 def attribute_key(t: object) -> object:
     """Where the attributes of type `t` are kept: by name for the fixed types (a face-up card is a card)."""
+    if isinstance(t, Comp) and t.kind in BASE_COMPONENT_TYPES:  # a base card or noble lying in a zone
+        return BASE_COMPONENT_TYPES[t.kind]
     return t.name if isinstance(t, Type) else t
 
 

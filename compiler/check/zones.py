@@ -24,13 +24,16 @@ from ..front.expr import Effect, ForEach, Name, Sequence, When
 from ..front.source import MapNode, ScalarNode
 from ..language import Role, Shape
 from ..language.effects import ZONE_EFFECTS as _ZONE_EFFECTS
+from ..language.places import PLACES, PlaceDecl
 from ..language.shapes import SHAPE_KEYS, shapes_taking
 from ..model import SHAPES, STARTS, Kind, Param, PlayerCount, Zone, setup_fields
 from .inference import Inferrer
 from .kinds import BASE_KINDS
-from .types import ERROR, Comp, Scope, ZoneT, component_type, noun
+from .types import ERROR, Comp, Scope, ZoneT, noun
 
 MAX_ZONE_SIZE = 100
+# What the base game's deal fixes for a zone that names one of its places (E541 when a spec gives it).
+_PLACE_FIXED = ("start", "source", "size", "by", "private_when_drawn")
 # Which keys fit which shapes (E541 otherwise), from the shapes' declarations (compiler/language/shapes.py).
 _SHAPE_KEYS = {key: shapes_taking(key) for key in SHAPE_KEYS}
 # The zone effects (compiler/language/effects.py): name -> what each argument is (a component, a zone, a
@@ -109,7 +112,8 @@ class ZoneReader:
             )
             return None
         shape = Shape(shape)
-        kind = self.held(name, str(holds), holds_node)
+        place = self.place(name, entry, str(holds), shape, earlier)
+        kind = self.held(name, str(holds), holds_node, place is not None) if place is not False else None
         if kind is None:
             return None
         for field, shapes in _SHAPE_KEYS.items():
@@ -119,6 +123,8 @@ class ZoneReader:
                     f"'{field}'{where} applies to {' and '.join(s + 's' for s in shapes)}, not to {_an(shape)}",
                     entry.key_span(field),
                 )
+        if isinstance(place, PlaceDecl):
+            return self.place_zone(name, title, key, entry, place) if len(self.r.diagnostics) == start_errors else None
         per_player, private = self.ownership(entry, shape, where)
         start, source = self.start_and_source(name, entry, shape, kind, earlier)
         sizes = self.sizes(name, entry, shape, kind, str(source), earlier) if shape.laid_out else ()
@@ -145,6 +151,67 @@ class ZoneReader:
             note=self.c.note(entry),
         )
 
+    def place(self, name: str, entry: MapNode, holds: str, shape: Shape, earlier: dict[str, Zone]):
+        """The base game's place a zone names (`place:`), None when it names none, False after an
+        error: a place that is not one, of another kind or laid out otherwise, named twice, or given
+        what the base game's deal fixes (E541)."""
+        value, node = self.c.scalar(entry, "place", str, required=False, default="", where=f" in zone '{name}'")
+        if node is None:
+            return None
+        place = PLACES.get(str(value))
+        if place is None:
+            self.r.error(
+                "E541",
+                f"zone '{name}' names no place of the base game: '{value}'{did_you_mean(str(value), PLACES)} "
+                f"(places: {', '.join(PLACES)})",
+                node.span,
+            )
+            return False
+        laid = f"{'a per-player' if place.per_player else 'a shared'} {place.shape} of {place.kind}"
+        problems = []
+        if holds != place.kind:
+            problems.append((entry.get("holds"), f"place '{place.name}' holds the {place.kind}, not '{holds}'"))
+        per_player = entry.get("per_player")
+        if shape is not place.shape or (per_player is not None and per_player.value is True) != place.per_player:
+            where = entry.get("shape") if shape is not place.shape else per_player or entry.get("shape")
+            hint = f"shape: {place.shape}" + (", per_player: true" if place.per_player else "")
+            problems.append((where, f"place '{place.name}' is {laid}: write '{hint}'"))
+        for fixed in _PLACE_FIXED:
+            if entry.get(fixed) is not None:
+                problems.append(
+                    (entry.key_span(fixed), f"'{fixed}' in zone '{name}': the base game lays out place '{place.name}'")
+                )
+        twice = next((z for z in earlier.values() if z.place == place.name), None)
+        if twice is not None:
+            problems.append((node, f"place '{place.name}' is already zone '{twice.name}' (line {twice.span.line})"))
+        for where, message in problems:
+            span = where if isinstance(where, Span) else where.span if where is not None else node.span
+            self.r.error("E541", message, span, f"place '{place.name}' is {place.meaning}")
+        return False if problems else place
+
+    def place_zone(self, name: str, title, key: ScalarNode, entry: MapNode, place: PlaceDecl) -> Zone | None:
+        """A zone that names a place of the base game: laid out as the base game lays it out."""
+        limit, limit_name = self.limit(entry, f" in zone '{name}'") if place.shape is Shape.HOLDING else (0, "")
+        if self.clash(name, key.span, place.per_player):
+            return None
+        sizes = tuple((p.players, p.field(place.size_field)) for p in self.players) if place.size_field else ()
+        self.c.spans[f"zones.{name}"] = key.span
+        return Zone(
+            name,
+            title,
+            place.kind,
+            place.shape,
+            key.span,
+            per_player=place.per_player,
+            sizes=sizes,
+            limit=limit,
+            limit_name=limit_name,
+            size_field=place.size_field,
+            private_when_drawn=place.private_when_drawn,
+            note=self.c.note(entry),
+            place=place.name,
+        )
+
     def ownership(self, entry: MapNode, shape: Shape, where: str) -> tuple[bool, bool]:
         """Whether each player has the zone, and whether what is drawn into it is its owner's alone."""
         per_player, _ = self.c.scalar(entry, "per_player", bool, required=False, default=False, where=where)
@@ -168,15 +235,17 @@ class ZoneReader:
             )
         return bool(per_player), bool(private)
 
-    def held(self, name: str, holds: str, node: ScalarNode) -> Kind | None:
-        """The kind a zone holds: one the spec declares (the base cards and nobles lie in built-in zones)."""
-        if holds in BASE_KINDS:
+    def held(self, name: str, holds: str, node: ScalarNode, placed: bool = False) -> Kind | None:
+        """The kind a zone holds: one the spec declares, or, for a zone naming a place of the base
+        game (`placed`), the base cards or nobles."""
+        if holds in BASE_KINDS and not placed:
+            places = [p.name for p in PLACES.values() if p.kind == holds]
             self.r.error(
                 "E541",
-                f"zone '{name}' holds the {holds}: the base game's cards and nobles lie in their "
-                "built-in zones (decks, market, hands, noble row), which a spec does not redeclare",
+                f"zone '{name}' holds the {holds} but names no place of the base game: the base game's "
+                f"{holds} lie where its deal puts them",
                 node.span,
-                "a zone holds a kind the spec declares in 'kinds'",
+                f"name the place the zone is: 'place: {places[0]}' (the places of the {holds}: {', '.join(places)})",
             )
             return None
         kind = self.kinds.get(holds)
@@ -355,7 +424,10 @@ def pieces(kind: Kind) -> int:
 
 
 def zone_type(zone: Zone, kinds: dict[str, Kind]) -> ZoneT:
-    return ZoneT(component_type(kinds[zone.holds]), zone.name, zone.shape, zone.per_player)
+    """A zone's type: a collection of components of its kind (of a base place too: a card of the
+    purchased cards is a component, read by its kind's columns as a face-up card is)."""
+    kind = kinds[zone.holds]
+    return ZoneT(Comp(kind.name, kind.item.en), zone.name, zone.shape, zone.per_player)
 
 
 def install(inferrer: Inferrer, zones: tuple[Zone, ...], kinds: tuple[Kind, ...], names: dict) -> None:
@@ -484,7 +556,7 @@ def component_param(
             "draw from the pile instead (draw, reveal), or choose from a display, a row or a holding",
         )
         return "", 0
-    if zone.shape is Shape.HOLDING and not zone.limit:
+    if zone.shape is Shape.HOLDING and not zone.limit and not zone.place:
         checker.r.error(
             "E553",
             f"choice '{pname}' is of a component from '{source}', a holding without a 'limit': "
@@ -493,8 +565,8 @@ def component_param(
             f"give zone '{source}' a 'limit' (the most it holds)",
         )
         return "", 0
-    if zone.shape is Shape.HOLDING:
-        return zone.name, zone.limit
+    if zone.shape is Shape.HOLDING:  # a base place without a limit: as many places as there are components
+        return zone.name, zone.limit or len(next(k for k in kinds if k.name == zone.holds).components)
     return zone.name, max(n for _, n in zone.sizes)
 
 
@@ -502,7 +574,7 @@ def param_type(param: Param, zones: tuple[Zone, ...], kinds: tuple[Kind, ...]):
     """The type of a component choice: a component of its zone's (or kind's) kind."""
     holds = next((z.holds for z in zones if z.name == param.source), param.source)
     kind = next((k for k in kinds if k.name == holds), None)
-    return component_type(kind) if kind is not None else ERROR  # its source was refused, and reported
+    return Comp(kind.name, kind.item.en) if kind is not None else ERROR  # its source was refused, and reported
 
 
 # --------------------------------------------------------------------------- flow
