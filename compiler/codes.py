@@ -300,9 +300,10 @@ CODES: dict[str, Code] = _index(
             ),
             (
                 "E541",
-                "a zone that does not fit its shape: `holds` naming no kind of the spec (or a base kind, whose zones "
-                "are built in), a key its shape has not, a `source` that is no pile of the same kind, `refill` of a "
-                "zone without one",
+                "a zone that does not fit its shape: `holds` naming no kind of the spec (or a base kind without the "
+                "`place` of the base game it is), a key its shape has not, a `source` that is no pile of the same "
+                "kind, `refill` of a zone without one, a `place` of another kind or shape, named twice, or given "
+                "what the base game lays out (`start`, `source`, `size`, `by`, `private_when_drawn`)",
             ),
             (
                 "E542",

@@ -29,11 +29,10 @@ from ..language.shapes import SHAPE_KEYS, shapes_taking
 from ..model import SHAPES, STARTS, Kind, Param, PlayerCount, Zone, setup_fields
 from .inference import Inferrer
 from .kinds import BASE_KINDS
+from .places import place_zone, read_place
 from .types import ERROR, Comp, Scope, ZoneT, noun
 
 MAX_ZONE_SIZE = 100
-# What the base game's deal fixes for a zone that names one of its places (E541 when a spec gives it).
-_PLACE_FIXED = ("start", "source", "size", "by", "private_when_drawn")
 # Which keys fit which shapes (E541 otherwise), from the shapes' declarations (compiler/language/shapes.py).
 _SHAPE_KEYS = {key: shapes_taking(key) for key in SHAPE_KEYS}
 # The zone effects (compiler/language/effects.py): name -> what each argument is (a component, a zone, a
@@ -112,7 +111,7 @@ class ZoneReader:
             )
             return None
         shape = Shape(shape)
-        place = self.place(name, entry, str(holds), shape, earlier)
+        place = read_place(self, name, entry, str(holds), shape, earlier)
         kind = self.held(name, str(holds), holds_node, place is not None) if place is not False else None
         if kind is None:
             return None
@@ -124,7 +123,7 @@ class ZoneReader:
                     entry.key_span(field),
                 )
         if isinstance(place, PlaceDecl):
-            return self.place_zone(name, title, key, entry, place) if len(self.r.diagnostics) == start_errors else None
+            return place_zone(self, name, title, key, entry, place) if len(self.r.diagnostics) == start_errors else None
         per_player, private = self.ownership(entry, shape, where)
         start, source = self.start_and_source(name, entry, shape, kind, earlier)
         sizes = self.sizes(name, entry, shape, kind, str(source), earlier) if shape.laid_out else ()
@@ -149,67 +148,6 @@ class ZoneReader:
             size_field=_size_field(entry),
             private_when_drawn=bool(private),
             note=self.c.note(entry),
-        )
-
-    def place(self, name: str, entry: MapNode, holds: str, shape: Shape, earlier: dict[str, Zone]):
-        """The base game's place a zone names (`place:`), None when it names none, False after an
-        error: a place that is not one, of another kind or laid out otherwise, named twice, or given
-        what the base game's deal fixes (E541)."""
-        value, node = self.c.scalar(entry, "place", str, required=False, default="", where=f" in zone '{name}'")
-        if node is None:
-            return None
-        place = PLACES.get(str(value))
-        if place is None:
-            self.r.error(
-                "E541",
-                f"zone '{name}' names no place of the base game: '{value}'{did_you_mean(str(value), PLACES)} "
-                f"(places: {', '.join(PLACES)})",
-                node.span,
-            )
-            return False
-        laid = f"{'a per-player' if place.per_player else 'a shared'} {place.shape} of {place.kind}"
-        problems = []
-        if holds != place.kind:
-            problems.append((entry.get("holds"), f"place '{place.name}' holds the {place.kind}, not '{holds}'"))
-        per_player = entry.get("per_player")
-        if shape is not place.shape or (per_player is not None and per_player.value is True) != place.per_player:
-            where = entry.get("shape") if shape is not place.shape else per_player or entry.get("shape")
-            hint = f"shape: {place.shape}" + (", per_player: true" if place.per_player else "")
-            problems.append((where, f"place '{place.name}' is {laid}: write '{hint}'"))
-        for fixed in _PLACE_FIXED:
-            if entry.get(fixed) is not None:
-                problems.append(
-                    (entry.key_span(fixed), f"'{fixed}' in zone '{name}': the base game lays out place '{place.name}'")
-                )
-        twice = next((z for z in earlier.values() if z.place == place.name), None)
-        if twice is not None:
-            problems.append((node, f"place '{place.name}' is already zone '{twice.name}' (line {twice.span.line})"))
-        for where, message in problems:
-            span = where if isinstance(where, Span) else where.span if where is not None else node.span
-            self.r.error("E541", message, span, f"place '{place.name}' is {place.meaning}")
-        return False if problems else place
-
-    def place_zone(self, name: str, title, key: ScalarNode, entry: MapNode, place: PlaceDecl) -> Zone | None:
-        """A zone that names a place of the base game: laid out as the base game lays it out."""
-        limit, limit_name = self.limit(entry, f" in zone '{name}'") if place.shape is Shape.HOLDING else (0, "")
-        if self.clash(name, key.span, place.per_player):
-            return None
-        sizes = tuple((p.players, p.field(place.size_field)) for p in self.players) if place.size_field else ()
-        self.c.spans[f"zones.{name}"] = key.span
-        return Zone(
-            name,
-            title,
-            place.kind,
-            place.shape,
-            key.span,
-            per_player=place.per_player,
-            sizes=sizes,
-            limit=limit,
-            limit_name=limit_name,
-            size_field=place.size_field,
-            private_when_drawn=place.private_when_drawn,
-            note=self.c.note(entry),
-            place=place.name,
         )
 
     def ownership(self, entry: MapNode, shape: Shape, where: str) -> tuple[bool, bool]:
@@ -433,8 +371,10 @@ def zone_type(zone: Zone, kinds: dict[str, Kind]) -> ZoneT:
 def install(inferrer: Inferrer, zones: tuple[Zone, ...], kinds: tuple[Kind, ...], names: dict) -> None:
     """Make the zones known to expressions: shared zones as names (added to `names`), per-player
     ones as player attributes, and the zone effects."""
-    for name in getattr(inferrer, "refused_zones", ()):
-        names.setdefault(name, ERROR)  # refused and reported: its uses are not unknown names
+    refused = tuple(getattr(inferrer, "refused_zones", ()))
+    for name in refused:
+        names.setdefault(name, ERROR)  # refused and reported: its uses are not unknown names (me.NAME neither)
+    inferrer.add_player_attributes({n: ERROR for n in refused if n not in inferrer.attributes["player"]})
     if not zones:
         return
     by_name = {k.name: k for k in kinds}
