@@ -9,16 +9,26 @@ kind, shape and ownership, and nothing else (E541 for each key that does not fit
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import Any, Literal, Protocol
 
-from ..diagnostics import Span, did_you_mean
+from ..diagnostics import Reporter, Span, did_you_mean
 from ..front.source import MapNode, ScalarNode
 from ..language import Shape
 from ..language.places import PLACES, PlaceDecl
-from ..model import Text, Zone
+from ..model import PlayerCount, Text, Zone
 
-if TYPE_CHECKING:  # the reader calls these: imported for its type only
-    from .zones import ZoneReader
+
+class ZoneReader(Protocol):
+    """What these read of the zones pass (compiler/check/zones.py, ZoneReader), which calls them."""
+
+    c: Any  # the check pass (compiler/check/reader.py)
+    r: Reporter
+    players: tuple[PlayerCount, ...]
+
+    def clash(self, name: str, span: Span, per_player: bool) -> bool: ...
+
+    def limit(self, entry: MapNode, where: str) -> tuple[int, str]: ...
+
 
 # What the base game's deal fixes for a zone that names one of its places (E541 when a spec gives it).
 _PLACE_FIXED = ("start", "source", "size", "by", "private_when_drawn")
