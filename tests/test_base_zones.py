@@ -21,7 +21,9 @@ from app import cli
 from compiler import pipeline
 from compiler.diagnostics import CompileError, SourceMap
 from compiler.diff import compare, render
+from playtest import rl
 from tests.helpers.engines import ROOT, give_card, give_noble, load, load_engine, position, set_noble_row
+from web.views import extras
 
 SPEC = ROOT / "tests" / "specs" / "base-zones.yaml"
 TEXT = SPEC.read_text(encoding="utf-8")
@@ -219,3 +221,15 @@ def test_diff_says_which_place_a_zone_is():
     text = render(compare(official, changed), official, changed, "en")
     assert "the place of the base game it is: purchased" in text
     assert "the place of the base game it is: noble_row" in text
+
+
+def test_the_rl_observation_and_the_web_table_read_the_places_as_the_base_games(engine):
+    E = engine
+    encoder = rl.Encoder(E, 2)
+    game = E.new_game(2, seed=5)
+    for _ in range(12):
+        game.apply(random.Random(len(game.history)).choice(game.legal_actions()))
+    vector = encoder.encode(game.observation(0))
+    assert vector.shape == (encoder.size,) and encoder.space().contains(vector)
+    assert not encoder.zones  # the places are the base game's part of the vector
+    assert extras(E)["zones"] == []

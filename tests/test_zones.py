@@ -169,7 +169,9 @@ def test_a_zone_of_the_base_cards_without_a_place_is_refused():
         "zone 'city_pile' holds the cards but names no place of the base game: the base game's "
         "cards lie where its deal puts them"
     )
-    assert first.notes == ("name the place the zone is: 'place: purchased' (the places of the cards: purchased, reserved)",)
+    assert first.notes == (
+        "name the place the zone is: 'place: purchased' (the places of the cards: purchased, reserved)",
+    )
 
 
 def test_a_move_of_nothing_is_a_located_rule_error(cities):

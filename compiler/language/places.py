@@ -15,6 +15,11 @@ from dataclasses import dataclass
 
 from .shapes import Shape
 
+# A zone's `start` in an engine's ZONES when it names a place (compiler/lower/zones.py): the base game
+# deals it and its state saves it where it always has (`purchased`, `reserved`, `nobles`), not under
+# "zones"; a tool reading ZONES (the RL observation, the web table) finds it there.
+BASE_PLACE = "base"
+
 
 @dataclass(frozen=True, slots=True)
 class PlaceDecl:

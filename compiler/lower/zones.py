@@ -16,6 +16,7 @@ from ..check.reach import reached
 from ..front.expr import Attribute, Effect, Name, unparse, walk
 from ..language import ColumnType, Shape
 from ..language.effects import ZONE_EFFECTS
+from ..language.places import BASE_PLACE
 from ..model import Kind, Rules, Zone
 from . import ir
 from .layout import EnginePlan, LoweringBug, spec_name
@@ -37,7 +38,6 @@ def is_component(kind: str) -> bool:
 # base game's deal and saved state keep them.
 PLACE_ATTRIBUTES = {"purchased": "_bought", "reserved": "_res", "visiting": "_nob", "noble_row": "noble_row"}
 PLACE_PRIVATE = {"reserved": "blind"}  # the cards each seat reserved unseen by the others
-BASE_START = "base"  # a base place's `start` in ZONES: the base game deals and saves it (runtime/zones.py)
 
 
 def zone_attr(zone: Zone) -> str:
@@ -169,7 +169,7 @@ def zones_source(rules: Rules) -> Code:
             shape=ir.name(SHAPE_CONSTANTS[z.shape]),
             per_player=ir.const(z.per_player),
             attribute=ir.const(zone_attr(z)),
-            start=ir.const(BASE_START if z.place else z.start),
+            start=ir.const(BASE_PLACE if z.place else z.start),
             sizes=ir.const(dict(z.sizes)),
             source=ir.const(index.get(z.source, -1)),
             limit=ir.const(z.limit),
