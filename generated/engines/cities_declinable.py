@@ -4028,7 +4028,7 @@ _FACE_DOWN = (PILE, BAG)  # the shapes whose contents only their size shows
 # A zone naming a place of the base game (`place:` in the spec) starts so: its list is the engine's own
 # (the purchased cards, the reserved cards, the visiting nobles, the noble row), dealt by the base game's
 # deal and saved in the base game's part of a state.
-_BASE = "base"
+_BASE = "base"  # compiler/language/places.py, BASE_PLACE
 _OWN_ZONES = tuple(zone for zone in ZONES if zone.start != _BASE)  # saved as zones (the base places: as before)
 _CHANCE = "chance"  # the Game attribute counting the random events of play, when the spec has any
 _CHANCE_USED = any(slot[0] == _CHANCE for slot in _EXTRA_SLOTS)
