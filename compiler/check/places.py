@@ -12,9 +12,11 @@ from __future__ import annotations
 from typing import Any, Literal, Protocol
 
 from ..diagnostics import Reporter, Span, did_you_mean
+from ..front.expr import Effect
 from ..front.source import MapNode, ScalarNode
 from ..language import Shape
 from ..language.places import PLACES, PlaceDecl
+from ..language.types import Comp
 from ..model import PlayerCount, Text, Zone
 
 
@@ -105,3 +107,17 @@ def _span(entry: MapNode, key: str, fallback: ScalarNode) -> Span:
     """Where an entry's value for `key` is written (the place's own node when it has none)."""
     found = entry.get(key)
     return found.span if found is not None else fallback.span
+
+
+def check_discard(r: Reporter, node: Effect, what: object) -> None:
+    """E581: `discard` of a base noble. A saved game holds as many nobles in play (the row's and the
+    players') as the deal revealed, and the engines check it when they load one, so a noble never
+    leaves the game (a card does: it is listed in `out_of_play`)."""
+    if isinstance(what, Comp) and what.kind == "nobles":
+        r.error(
+            "E581",
+            "a base noble cannot be taken out of the game: the nobles in play (the noble row's and the "
+            "players') stay as many as the deal revealed, and a saved game is checked for them",
+            node.span,
+            "move the noble to another place of the base game instead (move(noble, me.ZONE))",
+        )

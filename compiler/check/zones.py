@@ -29,7 +29,7 @@ from ..language.shapes import SHAPE_KEYS, shapes_taking
 from ..model import SHAPES, STARTS, Kind, Param, PlayerCount, Zone, setup_fields
 from .inference import Inferrer
 from .kinds import BASE_KINDS
-from .places import place_zone, read_place
+from .places import check_discard, place_zone, read_place
 from .types import ERROR, Comp, Scope, ZoneT, noun
 
 MAX_ZONE_SIZE = 100
@@ -362,8 +362,7 @@ def pieces(kind: Kind) -> int:
 
 
 def zone_type(zone: Zone, kinds: dict[str, Kind]) -> ZoneT:
-    """A zone's type: a collection of components of its kind (of a base place too: a card of the
-    purchased cards is a component, read by its kind's columns as a face-up card is)."""
+    """A zone's type: a collection of its kind's components (a base place's too, read by the kind's columns)."""
     kind = kinds[zone.holds]
     return ZoneT(Comp(kind.name, kind.item.en), zone.name, zone.shape, zone.per_player)
 
@@ -450,6 +449,8 @@ def _check_effect(inferrer: Inferrer, node: Effect, scope: Scope) -> None:
             f"of {' and '.join(h + 's' for h in dict.fromkeys(held))}",
             node.span,
         )
+    if node.name == "discard":
+        check_discard(inferrer.r, node, types[0])
     if node.name == "refill":
         zone = types[0]
         assert isinstance(zone, ZoneT)
