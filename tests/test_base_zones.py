@@ -82,8 +82,8 @@ def diagnostics(tmp_path: pathlib.Path, *changes: tuple[str, str]):
         ),
         ("    place: reserved\n", "    place: purchased\n", "E541", "purchased", "already zone 'tableau'"),
         (
-            '"discard(card)", "take(gold, 1)"]\n  give_up',
-            '"acquire(card)", "take(gold, 1)"]\n  give_up',
+            '"discard(card)", "take(gold, 1)", "add',
+            '"acquire(card)", "take(gold, 1)", "add',
             "E410",
             "card",
             "card",
@@ -113,6 +113,17 @@ def test_the_test_spec_checks_clean_and_its_places_are_the_base_games():
         ("court", "noble_row", "nobles", False, False),
     ]
     assert dict(rules.zones[3].sizes) == {p.players: p.nobles for p in rules.players}
+
+
+def test_a_set_of_nobles_keeps_nobles_and_a_card_keys_by_card_from_any_place(tmp_path):
+    found = diagnostics(
+        tmp_path,
+        ('"insert(me.marked, card)", "add(marks[card], 1)"', '"insert(me.marked, red)", "add(marks[gold], 1)"'),
+    )
+    assert isinstance(found, list) and [(c, m, u) for c, _, m, u in found] == [
+        ("E545", "'insert' puts into 'me.marked' a gem colour, but it holds cards", "red"),
+        ("E410", "this table is indexed by a card, not by a token colour", "gold"),
+    ], found
 
 
 # --------------------------------------------------------------------------- spec -> engine
@@ -233,3 +244,22 @@ def test_the_rl_observation_and_the_web_table_read_the_places_as_the_base_games(
     assert vector.shape == (encoder.size,) and encoder.space().contains(vector)
     assert not encoder.zones  # the places are the base game's part of the vector
     assert extras(E)["zones"] == []
+
+
+def test_a_card_marked_face_up_is_remembered_by_card_after_it_is_bought(engine):
+    E = engine
+    game = E.new_game(2, seed=7)
+    card = game.market[0][1]
+    game.apply(E.string_to_action("mark 1.2"))
+    saved = json.loads(game.to_json())
+    assert saved["seats"][0]["vars"]["marked"] == [card] and saved["vars"]["marks"][card] == 1
+    assert "mark 1.2" not in [E.action_to_string(a) for a in game.legal_actions()]  # the other seat: marked once
+    state = position(E, 2)
+    card, *free = _cards(E, 1, points=0)[:3]
+    give_card(E, state, 0, card, *free)
+    state["seats"][0]["vars"]["marked"] = [card]
+    state["vars"]["marks"][card] = 1
+    game = load(E, state)
+    game.apply(E.string_to_action("sacrifice 1"))  # the card of the purchased cards keys the same entry
+    saved = json.loads(game.to_json())
+    assert saved["vars"]["marks"][card] == 3 and saved["seats"][0]["vars"]["marked"] == []
