@@ -21,7 +21,7 @@ from app import cli
 from compiler import pipeline
 from compiler.diagnostics import CompileError, SourceMap
 from compiler.diff import compare, render
-from playtest import rl
+from playtest import rl, terminal
 from tests.helpers.engines import ROOT, give_card, give_noble, load, load_engine, position, set_noble_row
 from web.views import extras
 
@@ -263,3 +263,14 @@ def test_a_card_marked_face_up_is_remembered_by_card_after_it_is_bought(engine):
     game.apply(E.string_to_action("sacrifice 1"))  # the card of the purchased cards keys the same entry
     saved = json.loads(game.to_json())
     assert saved["vars"]["marks"][card] == 3 and saved["seats"][0]["vars"]["marked"] == []
+
+
+def test_the_terminal_board_numbers_the_purchased_cards_as_a_choice_names_them(engine):
+    E = engine
+    state = position(E, 2)
+    card, *free = _cards(E, 1, points=0)[:3]
+    give_card(E, state, 0, card, *free)
+    game = load(E, state)
+    text = terminal.draw_board(E, game, ["human", "random"], 0)
+    assert f"tableau   1) level 1  bonus {E.GEMS[E.CARD_BONUS[card]]}  points 0" in text
+    assert "3) level 1" in text and "sacrifice 3" in terminal.draw_actions(E, game.legal_actions())
