@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import pathlib
 import random
+import urllib.parse
 
 import pytest
 from click.testing import CliRunner
@@ -23,6 +24,8 @@ from compiler.diagnostics import CompileError, SourceMap
 from compiler.diff import compare, render
 from playtest import rl, terminal
 from tests.helpers.engines import ROOT, give_card, give_noble, load, load_engine, position, set_noble_row
+from tests.helpers.web import client as web_client
+from web import catalogue
 from web.views import extras
 
 SPEC = ROOT / "tests" / "specs" / "base-zones.yaml"
@@ -211,19 +214,43 @@ def test_random_games_keep_every_count_and_reload(engine):
     assert {"sacrifice", "give"} <= seen
 
 
-def test_every_tool_takes_the_spec(tmp_path):
-    runner = CliRunner()
-    for args in (
-        ["simulate", str(SPEC), "--games", "2", "--bots", "random,greedy", "--seed", "1"],
-        ["sheet", str(SPEC), "--lang", "en,fr,nl,sr", "--format", "md", "-o", str(tmp_path)],
-    ):
-        result = runner.invoke(cli.main, args)
-        assert result.exit_code == 0, result.output
+def _invoke(*args: str) -> str:
+    result = CliRunner().invoke(cli.main, list(args))
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_every_tool_takes_the_spec(tmp_path, monkeypatch):
+    monkeypatch.setenv("SPLENDOR_RULES_CACHE", str(tmp_path / "cache"))
+    _invoke("compile", str(SPEC), "-o", str(tmp_path))
+    module = tmp_path / "base_zones.py"
+    record = tmp_path / "games.jsonl"
+    for bots in ("random", "greedy", "mcts:4"):
+        _invoke("simulate", str(module), "--games", "1", "--bots", bots, "--seed", "1",
+                "--max-turns", "30", "--jobs", "1", "--games-out", str(record))  # fmt: skip
+    _invoke("play", str(module), "--replay", str(record), "--game", "0")
+    result = CliRunner().invoke(cli.main, ["diff", "official", str(SPEC)])
+    assert result.exit_code == 1 and "the place of the base game it is: purchased" in result.output
+    _invoke("sheet", str(SPEC), "--lang", "en,fr,nl,sr", "--format", "md", "-o", str(tmp_path))
     english = (tmp_path / "base-zones.en.md").read_text(encoding="utf-8")
     assert "your “Purchased cards” holds 3 or more cards" in english
     assert "Put a noble in your “Visiting nobles”" in english
     french = (tmp_path / "base-zones.fr.md").read_text(encoding="utf-8")
     assert "votre zone « Cartes achetées » contient 3 cartes ou plus" in french
+    env = rl.SplendorEnv(str(module), opponents="random", max_turns=20)
+    _, info = env.reset(seed=1)
+    env.step(int(info["action_mask"].nonzero()[0][0]))
+
+
+def test_the_web_table_plays_the_spec(tmp_path):
+    with web_client(catalogue.load([str(SPEC)]), str(tmp_path / "tables.sqlite3")) as client:
+        made = client.post("/api/tables", json={"spec": "base-zones", "players": 2, "seats": ["human", "human"]})
+        assert made.status_code == 201, made.text
+        link = made.json()["seats"][0]["link"]
+        api = "/api/tables/{}/seats/{}/{}".format(*urllib.parse.urlparse(link).path.split("/")[2:])
+        legal = client.get(api).json()["legal"]
+        assert client.post(api + "/actions", json={"action": legal[0]}).status_code < 400
+        assert client.get("/rules/base-zones/fr").status_code == 200
 
 
 def test_diff_says_which_place_a_zone_is():
