@@ -218,10 +218,11 @@ _ZONE_FIELDS: tuple[Field, ...] = (  # the spec's own zones (compiler/check/zone
     ("shape", lambda z: z.shape, "name", None),
     ("size", lambda z: ", ".join(dict.fromkeys(str(n) for _, n in z.sizes)) or None, "name", None),
     ("source", lambda z: z.source or None, "name", None),
-    ("start", lambda z: z.start, "name", None),
+    ("start", lambda z: None if z.place else z.start, "name", None),
     ("per_player", lambda z: z.per_player, "bool", None),
     ("limit", lambda z: z.limit or None, "int", None),
     ("private_when_drawn", lambda z: z.private_when_drawn, "bool", None),
+    ("place", lambda z: z.place or None, "name", None),
 )
 _RANK_FIELDS: tuple[Field, ...] = (
     ("title", lambda r: r.title, "text", None),
