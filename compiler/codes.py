@@ -250,6 +250,11 @@ CODES: dict[str, Code] = _index(
                 "a payment's `wilds` that cannot be bounded: not from a per-player holding with a `limit`, "
                 "`units` not a number column of 1 to 4, or `spent` neither `discard` nor a shared zone of its kind",
             ),
+            (
+                "E581",
+                "a base noble taken out of the game (`discard` of a noble of the noble row or of a player's "
+                "visiting nobles): the nobles in play stay as many as the deal revealed",
+            ),
             ("E549", "a spec without the base kinds `cards` and `nobles` (the engines are built around them)"),
             (
                 "E552",
@@ -300,9 +305,10 @@ CODES: dict[str, Code] = _index(
             ),
             (
                 "E541",
-                "a zone that does not fit its shape: `holds` naming no kind of the spec (or a base kind, whose zones "
-                "are built in), a key its shape has not, a `source` that is no pile of the same kind, `refill` of a "
-                "zone without one",
+                "a zone that does not fit its shape: `holds` naming no kind of the spec (or a base kind without the "
+                "`place` of the base game it is), a key its shape has not, a `source` that is no pile of the same "
+                "kind, `refill` of a zone without one, a `place` of another kind or shape, named twice, or given "
+                "what the base game lays out (`start`, `source`, `size`, `by`, `private_when_drawn`)",
             ),
             (
                 "E542",

@@ -314,6 +314,7 @@ class Zone:
     scores: str = ""  # holding: a number column its components add to the owner's prestige
     bonus: str = ""  # holding: a gem column, one bonus of that colour per component
     note: Text | None = None
+    place: str = ""  # the base game's place it names (compiler/language/places.py), or ''
 
 
 @dataclass(frozen=True, slots=True)

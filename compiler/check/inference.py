@@ -69,6 +69,7 @@ from .types import (
     component_type,
     failed,
     not_equated,
+    same_component,
     tested,
 )
 
@@ -249,7 +250,7 @@ class Inferrer:
         if not isinstance(t, MapOf):
             self.r.error("E404", f"{noun(t)} cannot be indexed with [...]", node.span)
             return ERROR
-        if not assignable(k, t.key):
+        if not assignable(k, t.key) and not same_component(k, t.key):
             wild = k == COLOUR and t.key == GEM
             extra = " (it may be the wild colour, which has no entry here)" if wild else ""
             self.r.error("E410", f"this table is indexed by {noun(t.key)}, not by {noun(k)}{extra}", idx.span)
@@ -313,7 +314,7 @@ class Inferrer:
             lt = self.infer(left, scope, rt.elem if isinstance(rt, SetOf) else None)
             if rt != ERROR and not isinstance(rt, SetOf):
                 self.r.error("E410", f"'{op}' needs a collection on its right, but this is {noun(rt)}", right.span)
-            elif isinstance(rt, SetOf) and not comparable(lt, rt.elem):
+            elif isinstance(rt, SetOf) and not comparable(lt, rt.elem) and not same_component(lt, rt.elem):
                 self.r.error("E410", f"{noun(lt)} is never in {noun(rt)}", node.span)
             return BOOL
         if op in ("==", "!=") and Name("none", None) in (left, right):  # asking is how to learn it
