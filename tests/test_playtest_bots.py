@@ -178,6 +178,11 @@ PINNED_GREEDY_GAMES = [
     ("sweep", 2, 4, "8872b0b54be2eb9adc95"),
     ("auto-noble", 2, 4, "5e0c1cdf010a7475568e"),
     ("take-up-to-three", 2, 4, "7bfbbe37a9bb131d3fd7"),
+    # pinned before issue 29's speed work on the moves played on a clone (item 5)
+    ("no-churn", 2, 4, "728d3d693bda4368c032"),
+    ("trading-posts", 2, 4, "378b6b002d394da16bc1"),
+    ("court-favours", 2, 4, "268a685cc2bf5860fb58"),
+    ("royal-favour", 2, 4, "11800de03de14c7557a8"),
 ]
 
 
