@@ -93,5 +93,13 @@ def other(h):
     assert functions == {"plain": "Game g, args"}
 
 
+def test_an_engine_that_changes_its_game_class_is_built_without_declarations():
+    """trading-posts sets Game.prestige to its own sources' totals: a cdef class is immutable."""
+    text = engines.load(str(ROOT / "variants/trading-posts.yaml")).source
+    assert declarations(text) == ""
+    assert declarations('class Game:\n    __slots__ = ("a",)\n\nsetattr(Game, "b", 1)\n') == ""
+    assert declarations('class Game:\n    __slots__ = ("a",)\n\ndef f(g):\n    g.a = 1\n') != ""
+
+
 def test_a_module_without_a_game_class_has_nothing_declared():
     assert declarations("def f(g):\n    return g\n") == ""

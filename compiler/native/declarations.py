@@ -17,7 +17,8 @@ module's tree (``ast``: never its printed text, never a spec's):
 The slots are the string literals of ``Game.__slots__`` and the attribute names of
 ``_EXTRA_SLOTS`` (the spec's own zones and state, a literal tuple of (attribute, one per player,
 initial value)); a slot the pure class leaves out for this spec (``face_up_costs``) is declared
-anyway and never read.
+anyway and never read. A module that changes the class once it is made (:func:`changes_game`)
+gets no declarations: a cdef class cannot be changed, and such an engine is built as it is.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ def declarations(text: str) -> str:
     """The `.pxd` text for the engine module `text` (empty when it defines no ``Game`` class)."""
     tree = ast.parse(text)
     slots = game_slots(tree)
-    if slots is None:
+    if slots is None or changes_game(tree):
         return ""
     lines = ["# Cython declarations of this engine's native build (compiler/native/declarations.py)", ""]
     lines.append("cdef class Game:")
@@ -57,6 +58,25 @@ def game_slots(tree: ast.Module) -> list[str] | None:
             )
     names.extend(_extra_slots(tree))
     return list(dict.fromkeys(names))
+
+
+def changes_game(tree: ast.Module) -> bool:
+    """Does the module change the ``Game`` class once it is made (``Game.prestige = property(...)``,
+    as an engine whose prestige has sources of its own does; ``setattr(Game, ...)``)? A cdef
+    class cannot be changed: such an engine is built without declarations."""
+    for node in ast.walk(tree):
+        targets: list[ast.expr] = []
+        if isinstance(node, (ast.Assign, ast.Delete)):
+            targets = node.targets
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+            targets = [node.target]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("setattr", "delattr"):
+            targets = [ast.Attribute(value=node.args[0], attr="", ctx=ast.Store())] if node.args else []
+        for target in targets:
+            for part in ast.walk(target):
+                if isinstance(part, ast.Attribute) and isinstance(part.value, ast.Name) and part.value.id == "Game":
+                    return True
+    return False
 
 
 def _extra_slots(tree: ast.Module) -> list[str]:
