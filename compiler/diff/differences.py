@@ -186,10 +186,14 @@ _SETUP_FIELDS: tuple[Field, ...] = (
     ("each_player", lambda s: s.each_player, "bool", None),
     ("effects", lambda s: s.effects, "effects", None),
 )
+
+
+_does: Callable[[Any], bool] = lambda d: str(d.result) == "list of effects"  # noqa: E731 - a procedure (`do:`)
 _DEFINE_FIELDS: tuple[Field, ...] = (
     ("title", lambda d: d.title, "text", None),
     ("params", lambda d: tuple((p, str(t)) for p, t in d.params), "params", None),
-    ("meaning", lambda d: (d.params, d.body), "definition", "meaning"),
+    ("meaning", lambda d: None if _does(d) else (d.params, d.body), "definition", "meaning"),  # a value's, or:
+    ("does", lambda d: (d.params, d.body) if _does(d) else None, "definition", "meaning"),
     _TEXT,
 )
 _PRESTIGE_FIELDS: tuple[Field, ...] = (
@@ -214,10 +218,11 @@ _ZONE_FIELDS: tuple[Field, ...] = (  # the spec's own zones (compiler/check/zone
     ("shape", lambda z: z.shape, "name", None),
     ("size", lambda z: ", ".join(dict.fromkeys(str(n) for _, n in z.sizes)) or None, "name", None),
     ("source", lambda z: z.source or None, "name", None),
-    ("start", lambda z: z.start, "name", None),
+    ("start", lambda z: None if z.place else z.start, "name", None),
     ("per_player", lambda z: z.per_player, "bool", None),
     ("limit", lambda z: z.limit or None, "int", None),
     ("private_when_drawn", lambda z: z.private_when_drawn, "bool", None),
+    ("place", lambda z: z.place or None, "name", None),
 )
 _RANK_FIELDS: tuple[Field, ...] = (
     ("title", lambda r: r.title, "text", None),
@@ -248,6 +253,8 @@ _STEP_FIELDS: tuple[Field, ...] = _ACTION_FIELDS[:-3] + (
     ("repeat", lambda d: d.repeat, "repeat", None),
     ("resolve", lambda d: d.resolve, "resolve", None),
     ("max_actions", lambda d: d.max_, "expr", "max"),
+    ("given", lambda d: tuple((p, str(t)) for p, t in d.given or ()), "params", None),  # a queued step's
+    ("chain_limit", lambda d: d.limit, "limit", "limit"),
     _TEXT,
 )
 
@@ -276,6 +283,10 @@ def _relevant(field: str, element) -> bool:
     """Whether an added element's field is worth listing: a parameter's options that its domain uses."""
     if field == "max_actions":  # a step's bound, listed where it has one
         return element.max_ is not None
+    if field in ("given", "chain_limit"):  # a queued step's, listed where it has them
+        return (element.given if field == "given" else element.limit) is not None
+    if field in ("meaning", "does"):  # a definition's meaning, or a procedure's effects
+        return (field == "does") == _does(element)
     domain = getattr(element, "domain", None)
     if domain is None:
         return True
