@@ -41,6 +41,7 @@ from typing import Any
 from compiler.front.reading import read_file
 
 COMPILER = pathlib.Path(__file__).resolve().parent.parent / "compiler"
+RULESPEC = COMPILER.parent / "rulespec"  # the schema, grammar and base kinds every check reads
 MAX_ENGINE_BYTES = 20_000_000  # as playtest.engines: the largest catalogue engine is about 0.4 MB
 KEEP_DAYS = 30
 SPEC_LINE = re.compile(r"""^SPEC_SHA256 = ['"]([0-9a-f]{64})['"]$""", re.M)  # the engine's declared spec hash
@@ -51,14 +52,14 @@ _FINGERPRINT: list[str] = []
 
 
 def compiler_fingerprint() -> str:
-    """SHA-256 of every file of the compiler package (path and bytes, in sorted order) and of the
-    Python version, computed once per process: what, besides the rule model, an engine's text
-    depends on."""
+    """SHA-256 of every file of the compiler and rulespec packages (path and bytes, in sorted
+    order) and of the Python version, computed once per process: what, besides the rule model,
+    an engine's text depends on (and, besides the spec's files, a check's outcome)."""
     if not _FINGERPRINT:
         digest = hashlib.sha256(sys.version.encode("utf-8"))
-        for path in sorted(COMPILER.rglob("*")):
+        for path in sorted([*COMPILER.rglob("*"), *RULESPEC.rglob("*")]):
             if path.is_file() and "__pycache__" not in path.parts:
-                digest.update(str(path.relative_to(COMPILER)).encode("utf-8") + b"\0")
+                digest.update(str(path.relative_to(COMPILER.parent)).encode("utf-8") + b"\0")
                 digest.update(read_file(path, MAX_ENGINE_BYTES, "a file of the compiler") + b"\0")
         _FINGERPRINT.append(digest.hexdigest())
     return _FINGERPRINT[0]
@@ -86,6 +87,18 @@ def usable_folder(folder: pathlib.Path) -> bool:
 
 def entry_text(path: pathlib.Path, spec_sha256: str) -> str | None:
     """The engine text of the entry at `path`, or None when there is none or it fails a check."""
+    body = verified_text(path)
+    if body is None:
+        return None
+    declared = SPEC_LINE.search(body)
+    if declared is None or declared.group(1) != spec_sha256:
+        return None
+    return body
+
+
+def verified_text(path: pathlib.Path) -> str | None:
+    """The text of the entry at `path` (after its header), or None when there is none, it is not
+    this user's alone, or its text does not have the hash its header names."""
     try:
         data = read_file(path, MAX_ENGINE_BYTES, "an engine module")
         info = os.stat(path)
@@ -100,9 +113,6 @@ def entry_text(path: pathlib.Path, spec_sha256: str) -> str | None:
     header = HEADER.match(text)
     body = text[header.end() :] if header else ""
     if header is None or hashlib.sha256(body.encode("utf-8")).hexdigest() != header.group(1):
-        return None
-    declared = SPEC_LINE.search(body)
-    if declared is None or declared.group(1) != spec_sha256:
         return None
     return body
 
