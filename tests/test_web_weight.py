@@ -245,3 +245,25 @@ def test_a_tampered_listing_is_not_used_or_not_served(tmp_path, monkeypatch):
     assert forged.player_counts == (5, 3, 4)
     with pytest.raises(engines.EngineError, match="changed since the server listed it"):
         _ = forged.module
+
+
+def test_an_engines_code_is_kept_and_a_damaged_one_compiled_again(tmp_path, monkeypatch):
+    text = (ROOT / "generated" / "engines" / "target_12.py").read_text(encoding="utf-8")
+    compiled: list = []
+
+    def counted_compile(*args):
+        compiled.append(args[1])
+        return compile(*args)
+
+    monkeypatch.setattr(engine_cache, "compile", counted_compile, raising=False)
+    first = engine_cache.code_of(text, "target-12.py", tmp_path)
+    (entry,) = tmp_path.glob("code-*.marshal")
+    again = engine_cache.code_of(text, "target-12.py", tmp_path)
+    assert compiled == ["target-12.py"] and again.co_code == first.co_code and again.co_filename == "target-12.py"
+    assert engine_cache.code_of(text + "\n", "target-12.py", tmp_path) and len(compiled) == 2  # another text
+    data = bytearray(entry.read_bytes())
+    data[-10] ^= 1
+    entry.write_bytes(bytes(data))
+    assert engine_cache.code_of(text, "target-12.py", tmp_path).co_code == first.co_code and len(compiled) == 3
+    entry.write_bytes(entry.read_bytes()[:-100])  # truncated
+    assert engine_cache.code_of(text, "target-12.py", tmp_path) and len(compiled) == 4

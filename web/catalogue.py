@@ -7,10 +7,13 @@ when its rule model is first needed), then its rule model is compiled to an engi
 (``compiler.emit.engine.compile_to_module``), or the engine compiled from the same model by
 the same compiler is read back from the server's cache (:mod:`web.engine_cache`, verified by
 hash); nothing of a spec is evaluated as code. An engine's text is compiled (or read from the
-cache) and its module built on first use (:attr:`Variant.source`, :attr:`Variant.module`; the
-server warms them all in a thread once it serves), so a server starts with the whole catalogue
-in the time its checks take, even with a cold cache (a new compiler compiled every engine
-before it answered: 12-15 s). The reference sheet of a
+cache) and its module built on first use (:attr:`Variant.source`, :attr:`Variant.module`: the
+first table of a spec builds it in a thread, from its code kept on disk), so a server starts
+with the whole catalogue in the time its checks take, even with a cold cache (a new compiler
+compiled every engine before it answered: 12-15 s). Nothing is built ahead: a thread that
+built the whole catalogue after the start held the interpreter lock for seconds while the
+seats' updates waited (issue 31; bench/bench_web.py, medians of three runs on a loaded machine:
+a click-to-update p95 of 165 ms with it, 107 ms without). The reference sheet of a
 variant is the compiler's own HTML sheet (the one `splendor-rules sheet` writes, with its
 house-rules box), rendered on first request per language.
 """
@@ -57,6 +60,7 @@ class Variant:
     sources: SourceMap = field(default_factory=SourceMap, repr=False)  # the run's, for a check on first use
     _source: str | None = field(default=None, repr=False)
     _filename: str | None = field(default=None, repr=False)
+    _source_sha256: str | None = field(default=None, repr=False)
     _sheets: dict[str, str] = field(default_factory=dict, repr=False)
     _games: dict[str, WorkedGame | None] = field(default_factory=dict, repr=False)  # the worked game, once found
     _module: ModuleType | None = field(default=None, repr=False)
@@ -112,7 +116,8 @@ class Variant:
             with self._building:
                 if self._module is None:
                     text = self.source
-                    module = engines.from_source(text, self.filename)
+                    code = engine_cache.code_of(text, self.filename, self.cache)
+                    module = engines.from_source(text, self.filename, code=code)
                     missing = [n for n in engines.REQUIRED if not hasattr(module, n)]
                     if missing:  # the compiler writes them all: a cache entry that passed its checks would too
                         raise engines.EngineError(f"{self.key}: not an engine module (missing {', '.join(missing)})")
@@ -134,7 +139,9 @@ class Variant:
 
     @property
     def source_sha256(self) -> str:
-        return hashlib.sha256(self.source.encode("utf-8")).hexdigest()
+        if self._source_sha256 is None:
+            self._source_sha256 = hashlib.sha256(self.source.encode("utf-8")).hexdigest()
+        return self._source_sha256
 
     def sheet(self, lang: str) -> str:
         """The variant's HTML reference sheet in `lang` (one of en, fr, nl, sr)."""

@@ -9,9 +9,8 @@ each with the SHA-256 of its bytes, or as unreadable), in an entry keyed by the 
 and the compiler's fingerprint (:func:`web.engine_cache.compiler_fingerprint`: the compiler, its
 schema and grammar, the Python version). A later start lists the spec from the entry when every
 one of those files still has that hash, and checks it again (as the gate before any engine is
-compiled or run) when a table or a page first needs its rule model, or when the server warms
-its engines; a changed file, another compiler or a failed check of the entry is a check now, as
-without a cache.
+compiled or run) when a table or a page first needs its rule model; a changed file, another
+compiler or a failed check of the entry is a check now, as without a cache.
 
 An entry is a file of the engines' folder, under its rules (:func:`web.engine_cache.usable_folder`,
 the header with the hash of its text, the atomic write), and it is JSON read as data: a title

@@ -30,6 +30,7 @@ from typing import Any
 from compiler.safe_text import visible
 from compiler.sheets import refusals
 from playtest.bots import BotError, parse_bot
+from playtest.engines import EngineError
 
 from .botwork import Thinkers, bot_seed
 from .closing import tables_to_close
@@ -256,6 +257,10 @@ class Hub:
         if type(players) is not int or players not in variant.player_counts:
             counts = ", ".join(map(str, variant.player_counts))
             raise Refused(422, words("refused.players", spec=variant.key, counts=counts))
+        try:  # a first use checks the spec and builds its engine: off the event loop
+            await asyncio.to_thread(variant.build)
+        except EngineError as e:
+            raise Refused(422, words("refused.setup", failure=str(e))) from None
         names = seat_names(variant.module, players, seats)
         if seed is None:
             seed = self.draw_seed()
