@@ -36,6 +36,7 @@ from .botwork import Thinkers, bot_seed
 from .closing import tables_to_close
 from .i18n import Words, said, words
 from .moves import named_card, taken_card
+from .rule_words import rule_error_words
 from .store import Store, digest, same_secret
 
 HUMAN = "human"
@@ -123,13 +124,13 @@ class LiveTable:
 
 
 def rule_failure(error: BaseException) -> str | Words:
-    """An engine's failure in a sentence for the players: a RuleError's own words (the rule and
-    what went wrong, as the engine says them), a move over its time (in the players' words), or
+    """An engine's failure in a sentence for the players: a RuleError's (the rule as written and
+    what went wrong, in the players' language: web.rule_words), a move over its time (in the players' words), or
     any other error's type and message, printable."""
     if isinstance(error, TimeoutError):
         return words("problem.overran")
     if type(error).__name__ == "RuleError":
-        return visible(str(error))[:500]
+        return rule_error_words(visible(str(error))[:500])
     return visible(f"{type(error).__name__}: {error}")[:500]
 
 
