@@ -282,6 +282,7 @@ def create_app(
         max_tables=quotas.max_tables,
         abandon_after=quotas.abandoned_days * 86400,
     )
+    hub.prepare = streams.views.prepare
     server = Server(variants, env, store, hub, streams, limiter)
     seat_api = "/api/tables/{table:token}/seats/{seat:seat}/{secret:token}"
     watch_api = "/api/tables/{table:token}/watch/{secret:token}"

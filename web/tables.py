@@ -232,6 +232,8 @@ class Hub:
         self.bot_delay = bot_delay
         self.bot_workers = bot_workers
         self.thinkers: Thinkers | None = None
+        # (table, game, log, named) of a move about to be stored: web.streams.Views.prepare
+        self.prepare: Callable[[LiveTable, Any, tuple[Any, ...], tuple[Any, ...]], None] | None = None
         self.tables: dict[str, LiveTable] = {}
         self.unavailable: dict[str, str] = {}  # stored tables that could not be resumed, and why
         self.unavailable_since: dict[str, float] = {}  # and when they last moved
@@ -478,12 +480,15 @@ class Hub:
         except Exception as e:  # noqa: BLE001 - a rule that fails or overruns stops this table, not the server
             self.stop_table(table, words("problem.rule_failed", move=len(table.log) + 1, failure=rule_failure(e)))
             raise Refused(409, words("refused.stopped", problem=table.problem)) from None
+        named = named_card(taken_card(table.module, table.game, seat, action), trial, seat)
+        if self.prepare is not None and table.listeners:  # the seats' views, rendered while the move is stored
+            self.prepare(table, trial, (*table.log, (seat, action)), (*table.named, named))
         try:
             await self.store.store_move(table.id, len(table.log), seat, action)
         except sqlite3.Error as e:
             log.error("table %s: move not stored: %s", table.id, e)
             raise Refused(503, words("refused.store_move")) from None
-        table.named.append(named_card(taken_card(table.module, table.game, seat, action), trial, seat))
+        table.named.append(named)
         table.game = trial
         table.log.append((seat, action))
         table.last_at = time.time()
