@@ -134,7 +134,8 @@ class Variant:
 
     @property
     def player_counts(self) -> tuple[int, ...]:
-        """The numbers of players, from the rule model (the engine's PLAYER_COUNTS is written from it)."""
+        """The numbers of players, from the listing: the rule model's (the engine's PLAYER_COUNTS is
+        written from it), and a model checked on first use must have the same."""
         return self.listing.players
 
     @property
