@@ -20,6 +20,7 @@ import functools
 import os
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -304,7 +305,11 @@ def write_sheets(
 
 
 def printed_sheets(
-    rules: Rules, langs, base=None, worked=None, html_texts: dict[str, str] | None = None
+    rules: Rules,
+    langs: Sequence[str],
+    base: Rules | None = None,
+    worked: WorkedGame | None = None,
+    html_texts: dict[str, str] | None = None,
 ) -> dict[str, tuple[bytes, int, int, float]]:
     """Each language's printed sheet (data, pages, compact level, seconds taken), all at the same
     compact level: the most any language needed to fit two pages (a sheet leaves out the same in
