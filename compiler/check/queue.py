@@ -69,7 +69,7 @@ def declared(c: Any, root: Any) -> dict[str, tuple[tuple[str, AnyType], ...]]:
     return out
 
 
-def hidden_names(c: Any, entry: MapNode, step: str, scope_names: dict) -> None:
+def hidden_names(c: Any, entry: MapNode, step: str, scope_names: dict[str, Any]) -> None:
     """E406: a name a queued step is given may not hide a name of the game (`me`, a built-in, a
     colour, a state variable, a zone, a definition): the step's rules would be typed with the game's
     name while the engine reads the value given (a `given: {me: number}` once crashed the engine)."""
