@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ...check.reach import reached
 from ...language import SHAPES, ColumnType
 from ...language.shapes import Shape
+from ...model import Kind
 from .. import pictures
 from ..phrases import capitalise, join, sentence, state_type_key
 from .tree import Grid, Item, Part, Section
@@ -164,7 +165,9 @@ def zone_items(self: Builder) -> list[Item]:
             [n] = sizes
             source = next((z for z in self.rules.zones if z.name == zone.source), None)
             if source is not None:
-                text = self.text("sheet.setup.deal", n=n, source=self.spec_text(source.title), zone=title)
+                text = self.text(
+                    "sheet.setup.deal", items=counted(self, kind, n), source=self.spec_text(source.title), zone=title
+                )
             else:
                 text = self.text("sheet.setup.deal_kind", n=n, kind=kind_title, zone=title)
         elif zone.start == "dealt" and zone.size_field:  # as many as a column of the setup table shows
@@ -180,6 +183,16 @@ def zone_items(self: Builder) -> list[Item]:
             continue
         items.append(Item(sentence(text), marks=self.marks(f"zones.{zone.name}")))
     return items
+
+
+def counted(self: Builder, kind: Kind, n: int) -> str:
+    """'3 cities': `n` components of `kind` called by its item, in the plural form the number
+    calls for where the spec gives the language's forms (else the table's neutral words)."""
+    word = self.spec_text(kind.item)
+    words = kind.words(self.lang) if kind.item.get(self.lang) else kind.words("en")
+    plural = words.form("other") or self.text("item.plural", item=word)
+    item_of = words.form("few") or self.text("item.of", item=word)
+    return self.count("noun.item", n, item=word, plural=plural, item_of=item_of)
 
 
 def setup_column(self: Builder, field: str) -> str:
