@@ -71,6 +71,7 @@ def setup(self: Builder) -> Section:
     items += self.zone_items()
     items += self.setup_blocks()
     items += [self.state_item(v) for v in self.rules.variables]
+    items += handling(self)
     parts.append(Part("list", items))
     parts += self.kind_tables()
     picture = self.table_picture() if not self.compact else None  # the text first, where room is short
@@ -109,6 +110,15 @@ def fewer_players(self: Builder) -> list[Item]:
     if largest.gold and all(p.gold == largest.gold for p in smaller):
         text = self.text("sheet.setup.remove.keep", rows=text)
     return [Item(sentence(text), lead=self.text("sheet.setup.remove.lead"), marks=self.marks("players"))]
+
+
+def handling(self: Builder) -> list[Item]:
+    """How the pieces are handled at the table (the spec's `handling` lines, as written: what
+    stays hidden, what stays in view), one item with its lead; none where the spec states none."""
+    lines = [sentence(self.spec_text(text)) for text in self.rules.handling]
+    if not lines:
+        return []
+    return [Item(" ".join(lines), lead=self.text("sheet.setup.handling"), marks=self.marks("handling"))]
 
 
 def table_picture(self: Builder) -> pictures.TablePicture | None:
