@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from playtest import ladder, stats
+from tests.helpers.playtest import run_app
 
 pytest.importorskip("openskill")  # the ladder extra, installed by the test extra
 from openskill.models import PlackettLuce  # noqa: E402
@@ -62,9 +63,9 @@ def test_cli_ladder_is_the_same_for_any_jobs_and_ranks_greedy_over_random():
 
 
 def test_cli_ladder_usage_errors():
-    out = cli("ladder", STANDIN, "--bots", "greedy,greedy")
+    out = run_app("ladder", STANDIN, "--bots", "greedy,greedy")
     assert out.returncode == 2 and "each bot of a ladder is named once" in out.stderr
-    out = cli("ladder", STANDIN, "--bots", "greedy,gredy")
+    out = run_app("ladder", STANDIN, "--bots", "greedy,gredy")
     assert out.returncode == 2 and "did you mean 'greedy'" in out.stderr and "Traceback" not in out.stderr
 
 
@@ -95,6 +96,6 @@ def test_ladder_on_a_dask_scheduler_is_the_same_as_here():
 
 def test_an_unreachable_scheduler_is_a_usage_error():
     pytest.importorskip("distributed")
-    out = cli("ladder", STANDIN, "--bots", "random,greedy", "--games", "2", "--scheduler", "nonsense://x")
+    out = run_app("ladder", STANDIN, "--bots", "random,greedy", "--games", "2", "--scheduler", "nonsense://x")
     assert out.returncode == 2, out.stderr
     assert "cannot reach the Dask scheduler at 'nonsense://x'" in out.stderr and "Traceback" not in out.stderr

@@ -19,7 +19,7 @@ import pytest
 from playtest import records
 from playtest import simulate as sim
 from tests.helpers import ROOT
-from tests.helpers.playtest import STANDIN, run_games, standin
+from tests.helpers.playtest import STANDIN, run_app, run_games, standin
 
 HERE = pathlib.Path(__file__).resolve().parent
 
@@ -263,7 +263,7 @@ def test_play_replay_shows_the_moves_and_the_end(tmp_path):
 def test_broken_record_files_get_a_located_error(tmp_path, text, message):
     path = tmp_path / "bad.jsonl"
     path.write_text(text, encoding="utf-8")
-    out = cli("play", str(STANDIN), "--replay", str(path), "--game", "0")
+    out = run_app("play", str(STANDIN), "--replay", str(path), "--game", "0")
     assert out.returncode == 1, out.stderr
     assert out.stderr.startswith(str(path)) and message in out.stderr, out.stderr
     assert "Traceback" not in out.stderr and "\x1b" not in out.stderr
@@ -272,28 +272,28 @@ def test_broken_record_files_get_a_located_error(tmp_path, text, message):
 def test_broken_csv_and_other_files_get_a_located_error(tmp_path):
     bad = tmp_path / "bad.csv"
     bad.write_text("spec,index,seed,players,seats,actions\nstandin,0,x,2,greedy;random,1 2\n", encoding="utf-8")
-    out = cli("play", str(STANDIN), "--replay", str(bad), "--game", "0")
+    out = run_app("play", str(STANDIN), "--replay", str(bad), "--game", "0")
     assert out.returncode == 1 and f"{bad}:2: error: column 'seed' must be a whole number, not 'x'" in out.stderr
     short = tmp_path / "short.csv"
     short.write_text("spec,index,seed,players,seats,actions\nstandin,0\n", encoding="utf-8")
-    out = cli("play", str(STANDIN), "--replay", str(short), "--game", "0")
+    out = run_app("play", str(STANDIN), "--replay", str(short), "--game", "0")
     assert out.returncode == 1 and f"{short}:2: error: 2 cells where the header has 6" in out.stderr
     binary = tmp_path / "bin.jsonl"
     binary.write_bytes(b'{"a": 1}\n\xff\xfe\n')
-    out = cli("play", str(STANDIN), "--replay", str(binary), "--game", "0")
+    out = run_app("play", str(STANDIN), "--replay", str(binary), "--game", "0")
     assert out.returncode == 1 and f"{binary}:2: error: not UTF-8 text" in out.stderr
-    out = cli("play", str(STANDIN), "--replay", str(tmp_path / "missing.jsonl"), "--game", "0")
+    out = run_app("play", str(STANDIN), "--replay", str(tmp_path / "missing.jsonl"), "--game", "0")
     assert out.returncode == 1 and "cannot read the game records" in out.stderr
-    out = cli("play", str(STANDIN), "--replay", str(tmp_path / "g.txt"), "--game", "0")
+    out = run_app("play", str(STANDIN), "--replay", str(tmp_path / "g.txt"), "--game", "0")
     assert out.returncode == 1 and "a record file ends in .jsonl (JSON Lines) or .csv, not '.txt'" in out.stderr
-    out = cli("play", str(STANDIN), "--replay", str(bad))
+    out = run_app("play", str(STANDIN), "--replay", str(bad))
     assert out.returncode == 2 and f"{bad} is a record file, a run of games: say which with --game N" in out.stderr
-    out = cli("play", str(STANDIN), "--game", "0")
+    out = run_app("play", str(STANDIN), "--game", "0")
     assert out.returncode == 2 and "--game N goes with --replay FILE" in out.stderr
 
 
 def test_games_out_with_a_wrong_extension_is_a_usage_error(tmp_path):
-    out = cli("simulate", str(STANDIN), "--games", "1", "--games-out", str(tmp_path / "g.txt"))
+    out = run_app("simulate", str(STANDIN), "--games", "1", "--games-out", str(tmp_path / "g.txt"))
     assert out.returncode == 2 and "a record file ends in .jsonl" in out.stderr
 
 

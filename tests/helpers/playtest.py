@@ -3,6 +3,10 @@ its variants, and a simulation with the tests' defaults (`run_games`), for tests
 
 from __future__ import annotations
 
+import os
+import subprocess
+import traceback
+
 from playtest import engines
 from playtest import simulate as sim
 from tests.helpers import ROOT
@@ -32,3 +36,24 @@ def run_games(engine_list, **kw):
     kw.setdefault("games", 12)
     kw.setdefault("bots", ["greedy", "random"])
     return sim.simulate(engine_list, **kw)
+
+
+def run_app(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    """`splendor-rules ARGS` run in this process (click's CliRunner) from the project's root, and
+    reported as `subprocess.run` reports a child: for the many small runs that check one message
+    (a new interpreter costs a second or more of imports each). An exception that escaped the
+    command is written to stderr with its traceback, as a child would print it."""
+    from click.testing import CliRunner
+
+    from app import cli
+
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        result = CliRunner().invoke(cli.main, list(args), input=stdin)
+    finally:
+        os.chdir(cwd)
+    stderr = result.stderr
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        stderr += "".join(traceback.format_exception(result.exception))
+    return subprocess.CompletedProcess(["splendor-rules", *args], result.exit_code, result.stdout, stderr)
