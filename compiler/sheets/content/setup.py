@@ -71,7 +71,7 @@ def setup(self: Builder) -> Section:
     items += self.zone_items()
     items += self.setup_blocks()
     items += [self.state_item(v) for v in self.rules.variables]
-    items += handling(self)
+    items += self.handling()
     parts.append(Part("list", items))
     parts += self.kind_tables()
     picture = self.table_picture() if not self.compact else None  # the text first, where room is short
@@ -176,7 +176,7 @@ def zone_items(self: Builder) -> list[Item]:
             source = next((z for z in self.rules.zones if z.name == zone.source), None)
             if source is not None:
                 text = self.text(
-                    "sheet.setup.deal", items=counted(self, kind, n), source=self.spec_text(source.title), zone=title
+                    "sheet.setup.deal", items=self.counted(kind, n), source=self.spec_text(source.title), zone=title
                 )
             else:
                 text = self.text("sheet.setup.deal_kind", n=n, kind=kind_title, zone=title)

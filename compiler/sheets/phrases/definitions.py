@@ -27,7 +27,7 @@ def defined(self: Phraser, node) -> str:
     by its argument in words ("the player has a bonus of every gem colour"), not its body."""
     d = self.definition(node.func)
     title = d.title.get(self.lang) or d.title.en
-    you = takes_you(self, title)
+    you = self.takes_you(title)
     fields = {p: self.argument(a, t, you=you) for (p, t), a in zip(d.params, node.args, strict=False)}
     return tables.PLACEHOLDER.sub(lambda m: fields.get(m.group(1), m.group(0)), title)
 
@@ -37,7 +37,7 @@ def performed(self: Phraser, node) -> str:
     imperative as effects read ("gain the chosen card"), each placeholder replaced by its argument."""
     d = self.definition(node.name)
     title = d.title.get(self.lang) or d.title.en
-    you = takes_you(self, title)
+    you = self.takes_you(title)
     fields = {p: self.argument(a, t, "_acc", you=you) for (p, t), a in zip(d.params, node.args, strict=False)}
     return tables.PLACEHOLDER.sub(lambda m: fields.get(m.group(1), m.group(0)), title)
 
