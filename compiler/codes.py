@@ -250,6 +250,11 @@ CODES: dict[str, Code] = _index(
                 "a payment's `wilds` that cannot be bounded: not from a per-player holding with a `limit`, "
                 "`units` not a number column of 1 to 4, or `spent` neither `discard` nor a shared zone of its kind",
             ),
+            (
+                "E581",
+                "a base noble taken out of the game (`discard` of a noble of the noble row or of a player's "
+                "visiting nobles): the nobles in play stay as many as the deal revealed",
+            ),
             ("E549", "a spec without the base kinds `cards` and `nobles` (the engines are built around them)"),
             (
                 "E552",
@@ -300,9 +305,10 @@ CODES: dict[str, Code] = _index(
             ),
             (
                 "E541",
-                "a zone that does not fit its shape: `holds` naming no kind of the spec (or a base kind, whose zones "
-                "are built in), a key its shape has not, a `source` that is no pile of the same kind, `refill` of a "
-                "zone without one",
+                "a zone that does not fit its shape: `holds` naming no kind of the spec (or a base kind without the "
+                "`place` of the base game it is), a key its shape has not, a `source` that is no pile of the same "
+                "kind, `refill` of a zone without one, a `place` of another kind or shape, named twice, or given "
+                "what the base game lays out (`start`, `source`, `size`, `by`, `private_when_drawn`)",
             ),
             (
                 "E542",
@@ -332,6 +338,16 @@ CODES: dict[str, Code] = _index(
                 "E572",
                 "a procedure (a definition with `do:`) called in an expression, where a value is wanted, or a "
                 "definition of a value (`is:`) called as an effect",
+            ),
+            (
+                "E576",
+                "`queue(...)` that names no queued step (one with `given:`), gives it a value it does not declare "
+                "or leaves one out, or stands in `setup`; a card or noble given to a queued step moved by it",
+            ),
+            (
+                "E577",
+                "a queued step that can queue itself again (a chain with no end) without `limit: N`, or a `limit` "
+                "that is not a whole number from 1 to 100 on a queued step",
             ),
         ),
         *_codes(

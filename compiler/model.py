@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from .diagnostics import Span
 from .front.expr import Expr, Stmt
@@ -267,6 +268,10 @@ class Decision:
     repeat: str = "once"  # steps only
     max_: Expr | None = None  # steps with `repeat: while` only: at most this many of its actions a turn
     resolve: str = "choice"  # steps only
+    # steps only: what a queued step is given, by name and type (it runs only when queued: queue(...),
+    # compiler/check/queue.py); None for a step of every turn
+    given: tuple[tuple[str, Any], ...] | None = None
+    limit: int | None = None  # a queued step's longest chain in one turn (it can queue itself)
     note: Text | None = None
     text: AuthoredText | None = None  # the rule in players' words, if the spec gives it
 
@@ -309,6 +314,7 @@ class Zone:
     scores: str = ""  # holding: a number column its components add to the owner's prestige
     bonus: str = ""  # holding: a gem column, one bonus of that colour per component
     note: Text | None = None
+    place: str = ""  # the base game's place it names (compiler/language/places.py), or ''
 
 
 @dataclass(frozen=True, slots=True)

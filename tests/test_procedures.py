@@ -250,3 +250,15 @@ def test_a_component_moved_again_through_a_call_is_refused_in_the_body(tmp_path)
     [d] = err.value.diagnostics
     assert (d.code, d.span.line) == ("E547", text.count("\n"))  # at discard(c), the body's last line
     assert d.message == "'discard' moves the chosen component 'city' again: 'move' already moved it (line 108)"
+
+
+def test_a_flow_problem_in_a_body_names_the_call_it_is_written_out_at(folder):
+    body = GAIN.replace('"acquire(card)"', '"acquire(card)", "acquire(card)"')
+    text = CLEAN.replace(BUY, "      - gain(card)\n      - refill(card)\n") + body
+    (folder / "spec.yaml").write_text(text, encoding="utf-8")
+    call = 1 + text.split("\n").index("      - gain(card)")
+    with pytest.raises(CompileError) as err:
+        pipeline.load_rules(str(folder / "spec.yaml"), SourceMap())
+    [moved] = err.value.diagnostics
+    assert moved.code == "E510" and moved.span.line > call  # the caret in the body, where the effect is written
+    assert moved.notes == (f"through the call gain(card) at {folder / 'spec.yaml'}:{call}:9",)

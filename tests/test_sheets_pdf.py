@@ -77,9 +77,20 @@ def _pdf(rules, lang):
     return render.pdf(html, rules)
 
 
+_OFFICIAL_PDFS: dict[str, tuple[bytes, int]] = {}
+
+
+def _official_pdf(rules, lang):
+    """The official sheet's PDF in `lang`, rendered once for the tests that read it (a render takes
+    a second or more); test_pdf_is_deterministic_and_dated_never renders its own again."""
+    if lang not in _OFFICIAL_PDFS:
+        _OFFICIAL_PDFS[lang] = _pdf(rules, lang)
+    return _OFFICIAL_PDFS[lang]
+
+
 @pytest.mark.parametrize("lang", _langs())
 def test_official_sheet_fits_two_a4_pages_and_holds_the_numbers(official, lang):
-    data, pages = _pdf(official, lang)
+    data, pages = _official_pdf(official, lang)
     reader = pypdf.PdfReader(io.BytesIO(data))
     assert len(reader.pages) == pages <= 2
     for page in reader.pages:
@@ -98,7 +109,7 @@ def test_official_sheet_fits_two_a4_pages_and_holds_the_numbers(official, lang):
 
 
 def test_pdf_is_deterministic_and_dated_never(official):
-    first, _ = _pdf(official, "fr")
+    first, _ = _official_pdf(official, "fr")
     second, _ = _pdf(official, "fr")
     assert first == second
     info = pypdf.PdfReader(io.BytesIO(first)).metadata
@@ -136,7 +147,7 @@ def _embedded_fonts(reader: pypdf.PdfReader) -> list[tuple[str, bool]]:
 
 @pytest.mark.parametrize("lang", _langs())
 def test_the_official_pdf_embeds_every_font(official, lang):
-    data, _ = _pdf(official, lang)
+    data, _ = _official_pdf(official, lang)
     fonts = _embedded_fonts(pypdf.PdfReader(io.BytesIO(data)))
     assert fonts and all(embedded for _, embedded in fonts), fonts
 
@@ -183,7 +194,7 @@ def test_pdf_footer_keeps_every_space(spec, lang, title):
 def test_the_spec_path_and_hash_are_metadata_not_print(official):
     """Players need neither the spec's path nor its sha256 (issue 30): the printed pages hold
     neither; the PDF's metadata and the HTML's small print do."""
-    data, _ = _pdf(official, "en")
+    data, _ = _official_pdf(official, "en")
     reader = pypdf.PdfReader(io.BytesIO(data))
     printed = " ".join(page.extract_text() for page in reader.pages)
     assert "rulespec/official.yaml" not in printed and official.source.sha256 not in printed

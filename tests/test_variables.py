@@ -357,7 +357,7 @@ VARS = (
         ("add(f, 1)", ("E545", "'add' adds to a number, but 'f' is a flag (true or false)")),
         ("insert(n, red)", ("E545", "'insert' adds an element to a set, but 'n' is a number")),
         ("drop(k, red)", ("E545", "'drop' removes an element from a set, but 'k' is a token colour")),
-        ("insert(s, gold)", ("E545", "'insert' puts into 's' a token colour, but it holds a gem colours")),
+        ("insert(s, gold)", ("E545", "'insert' puts into 's' a token colour, but it holds gem colours")),
         ("set(n, red)", ("E545", "'set' gives 'n' a gem colour, but it holds a number")),
         ("set(n)", ("E408", "'set' takes 2 arguments (1 given)")),
         (

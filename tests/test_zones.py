@@ -150,7 +150,7 @@ def test_play_load_and_load_in_play_refuse_a_seat_zones_that_is_a_number(cities,
     assert shown in said and table.game.to_json() == before
 
 
-def test_a_zone_of_the_base_cards_is_refused_as_built_in():
+def test_a_zone_of_the_base_cards_without_a_place_is_refused():
     text = (ROOT / "tests" / "broken" / "zone_key_misfit.yaml").read_text(encoding="utf-8")
     text = text.replace(
         "city_pile: {title: City tiles, holds: cities, shape: pile, size: 4, start: all}",
@@ -166,8 +166,11 @@ def test_a_zone_of_the_base_cards_is_refused_as_built_in():
     first = err.value.diagnostics[0]
     assert first.code == "E541"
     assert first.message == (
-        "zone 'city_pile' holds the cards: the base game's cards and nobles lie in their built-in "
-        "zones (decks, market, hands, noble row), which a spec does not redeclare"
+        "zone 'city_pile' holds the cards but names no place of the base game: the base game's "
+        "cards lie where its deal puts them"
+    )
+    assert first.notes == (
+        "name the place the zone is: 'place: purchased' (the places of the cards: purchased, reserved)",
     )
 
 

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from compiler.emit.runtime.meta import BAG, PILE
+from compiler.language.places import BASE_PLACE
 from compiler.language.types import Comp
 from compiler.model import Column, Rules
 from compiler.sheets import moves as sheet_moves
@@ -108,6 +109,7 @@ def extras(module) -> dict:
     zones = [
         {"name": z.name, "kind": z.kind, "shape": z.shape, "per_player": bool(z.per_player)}
         for z in getattr(module, "ZONES", ())
+        if z.start != BASE_PLACE  # a place of the base game: the board shows it as the base game's
     ]
     variables = [
         {

@@ -27,6 +27,7 @@ from . import bounds as bounds_mod
 from . import definitions as definitions_mod
 from . import hidden as hidden_mod
 from . import kinds as kinds_mod
+from . import queue as queue_mod
 from . import sizes
 from . import tables as tables_mod
 from . import texts as texts_mod
@@ -76,6 +77,7 @@ def rules_of(c: Checker) -> Rules:
     c.gems_wild = (gems, wild)
     symbols = tables_mod.symbols(c, gems, wild)
     c.types.hooks["state"] = variables_mod.check_effect
+    queue_mod.install(c, root)  # before any effect is typed: an action or a procedure may queue a step
     variables = variables_mod.declare(c, scope, players, RESERVED_NAMES)
     definitions, prestige, facts = defined(c, scope, gems, wild, kinds, values, facts)
     actions = decisions(c, root, "actions", scope, facts, is_step=False)

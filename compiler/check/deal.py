@@ -36,7 +36,9 @@ class Counts:
                 self.held.update({(zone.name, seat): 0 for seat in range(players)})
                 continue
             count = 0
-            if zone.start == "all":
+            if zone.place:  # a place of the base game: the noble row holds its nobles (setup.nobles)
+                count = dict(zone.sizes).get(players, 0)
+            elif zone.start == "all":
                 count = pieces(kinds[zone.holds])
             elif zone.start == "dealt":
                 size = dict(zone.sizes).get(players, 0)

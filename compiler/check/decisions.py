@@ -20,11 +20,12 @@ from ..front.source import MapNode, ScalarNode, SeqNode
 from ..model import REPEATS, RESOLVES, Decision, Param
 from . import bounds as bounds_mod
 from . import notation as notation_mod
+from . import queue as queue_mod
 from . import termination
 from . import zones as zones_mod
 from .choices import choices, payment_last, price_below_zero, sized_worth
 from .flow import card_flow, pay_flow
-from .procedures import calls_broken
+from .procedures import calls_broken, through_calls
 from .reader import Checker
 from .types import BOOL, INT, Scope, tested
 
@@ -60,7 +61,9 @@ def decisions(c: Checker, root, section, scope_names, facts, is_step, required=T
             out.append(decision)
     if required and table is not None and not out and not c.resolved.incomplete:
         c.r.error("E505", "a spec needs at least one action", table.span)
-    if not is_step:
+    if is_step:
+        queue_mod.chains_end(c, out)
+    else:
         stuck = [d for d in out if d.only_when_stuck]
         if len(stuck) > 1:
             c.r.error("E505", "only one action can be the one taken when stuck", stuck[1].span)
@@ -109,6 +112,11 @@ def read_decision(c: Checker, name, key, entry, scope_names, facts, is_step, sec
     notation, notation_node = c.scalar(entry, "notation", str, default=name, where=where)
     if notation_node is not None:
         c.notation_spans[(is_step, name)] = notation_node.span
+    given = c.types.queued.get(name) if is_step and entry.get("given") is not None else None
+    if given is not None:  # a queued step reads what it is given by name (compiler/check/queue.py)
+        scope_names = {**scope_names, **dict(given)}
+    elif entry.get("given") is not None:
+        c.r.error("E505", "'given' applies to end-of-turn steps (queued ones), not to actions", entry.key_span("given"))
     params, scope, set_sizes = choices(c, entry, scope_names, where, path)
     if notation_node is not None:
         notation_problems(c, notation, notation_node, params, kind)
@@ -118,6 +126,7 @@ def read_decision(c: Checker, name, key, entry, scope_names, facts, is_step, sec
         c.ends_turn_spans[name] = ends_turn_node.span
     condition, condition_ok = _condition(c, entry, key, kind, name, bool(only_when_stuck), scope, path)
     effects = _effects(c, entry, scope, condition, params, path)
+    queue_mod.given_moved(c, given, effects)
     how = _step_repeat(c, entry, key, scope, where, bool(only_when_stuck)) if is_step else _action_once(c, entry)
     payment_last(c, params, kind, how.resolve)
     levels = (min(facts.levels, default=1), max(facts.levels, default=1))
@@ -149,6 +158,8 @@ def read_decision(c: Checker, name, key, entry, scope_names, facts, is_step, sec
         max_=how.max_,
         resolve=how.resolve,
         note=c.note(entry),
+        given=given,
+        limit=queue_mod.read_limit(c, entry, name, given) if is_step else None,
     )
 
 
@@ -232,9 +243,8 @@ def _effects(c: Checker, entry, scope: Scope, condition, params: list[Param], pa
     if effects_node is not None:
         c.spans[f"{path}.effects"] = effects_node.span
     if len(c.r.diagnostics) == typed and not calls_broken(effects, c.procedures):  # once every effect makes sense
-        c.r.extend(card_flow(effects, tuple(p for p in params if p is not None)))
-        c.r.extend(pay_flow(effects))
-        c.r.extend(zones_mod.moved_twice(effects, tuple(params)))
+        found = card_flow(effects, tuple(p for p in params if p is not None)) + pay_flow(effects)
+        c.r.extend(through_calls(found + zones_mod.moved_twice(effects, tuple(params)), effects))
     return effects
 
 
@@ -264,7 +274,7 @@ def _step_repeat(c: Checker, entry, key, scope: Scope, where: str, only_when_stu
 
 def _action_once(c: Checker, entry) -> _Repeat:
     """An action runs once when chosen: E505 for a step's field on it."""
-    for field in ("while", "repeat", "resolve", "max"):
+    for field in ("while", "repeat", "resolve", "max", "limit"):
         if entry.get(field) is not None:
             c.r.error("E505", f"'{field}' applies to end-of-turn steps, not to actions", entry.key_span(field))
     return _Repeat()

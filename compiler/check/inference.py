@@ -69,6 +69,7 @@ from .types import (
     component_type,
     failed,
     not_equated,
+    same_component,
     tested,
 )
 
@@ -114,6 +115,8 @@ class Inferrer:
         # insert, drop), "zone" (compiler/check/zones.py, once the spec has zones); the others' signatures
         # are checked here
         self.hooks: dict[str, Callable[[Inferrer, Effect, Scope], None]] = {}
+        # the queued steps (with `given:`) and the types of what each is given, by name (compiler/check/queue.py)
+        self.queued: dict[str, tuple[tuple[str, AnyType], ...]] = {}
         self.pile_ok = False  # reading a pile's name is allowed here (size(pile), a draw's source): E551 else
         self.zone_sources: dict[str, str] = {}  # zone -> the pile it is refilled from ("" for none)
         self.refused_zones: set[str] = set()  # zones refused by the check (reported there)
@@ -247,7 +250,7 @@ class Inferrer:
         if not isinstance(t, MapOf):
             self.r.error("E404", f"{noun(t)} cannot be indexed with [...]", node.span)
             return ERROR
-        if not assignable(k, t.key):
+        if not assignable(k, t.key) and not same_component(k, t.key):
             wild = k == COLOUR and t.key == GEM
             extra = " (it may be the wild colour, which has no entry here)" if wild else ""
             self.r.error("E410", f"this table is indexed by {noun(t.key)}, not by {noun(k)}{extra}", idx.span)
@@ -311,7 +314,7 @@ class Inferrer:
             lt = self.infer(left, scope, rt.elem if isinstance(rt, SetOf) else None)
             if rt != ERROR and not isinstance(rt, SetOf):
                 self.r.error("E410", f"'{op}' needs a collection on its right, but this is {noun(rt)}", right.span)
-            elif isinstance(rt, SetOf) and not comparable(lt, rt.elem):
+            elif isinstance(rt, SetOf) and not comparable(lt, rt.elem) and not same_component(lt, rt.elem):
                 self.r.error("E410", f"{noun(lt)} is never in {noun(rt)}", node.span)
             return BOOL
         if op in ("==", "!=") and Name("none", None) in (left, right):  # asking is how to learn it
@@ -545,6 +548,8 @@ class Inferrer:
 
     def statement(self, node, scope: Scope) -> None:
         match node:
+            case Effect(name=name, keywords=keywords) if keywords and name != "queue":
+                procedures.named_arguments(self, node, scope)
             case Effect(name=name, args=args) if (hook := self.hook(name, args, scope)) is not None:
                 hook(self, node, scope)
             case Performed():  # a procedure's call: its arguments (its body is typed once, where it is written)

@@ -135,7 +135,7 @@ def expand(stmt: Any, procedures: dict[str, Procedure]) -> Any:
     if not procedures:
         return stmt
     match stmt:
-        case Effect(name=name, args=args, span=span) if name in procedures:
+        case Effect(name=name, args=args, span=span, keywords=()) if name in procedures:
             proc = procedures[name]
             bound = dict(zip(proc.params, args, strict=False))
             avoid = set().union(*(_free(a) for a in args)) if args else set()

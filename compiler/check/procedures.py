@@ -22,9 +22,11 @@ effect.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
-from ..front.expr import Name, Performed, Sequence, walk
+from ..diagnostics import Diagnostic
+from ..front.expr import Name, Performed, Sequence, children, unparse, walk
 from ..front.source import MapNode, SeqNode
 from ..language.types import EFFECTS, ERROR, PLAYER
 from .inlining import Procedure, expand
@@ -116,6 +118,41 @@ def value_as_effect(inferrer: Any, node: Any, scope: Scope) -> None:
     )
     for a in node.args:
         inferrer.infer(a, scope)
+
+
+def named_arguments(inferrer: Any, node: Any, scope: Scope) -> None:
+    """E408: named arguments (`name: value`) given to an effect or a procedure: only queue(...) takes them."""
+    inferrer.r.error(
+        "E408",
+        f"'{node.name}' takes no named argument ('{node.keywords[0]}: ...'): only queue(STEP, name: value) does",
+        node.span,
+    )
+    for a in node.args:
+        inferrer.infer(a, scope)
+
+
+def through_calls(found: list[Diagnostic], stmts: Any) -> list[Diagnostic]:
+    """The flows' diagnostics of a list of effects, each found in a procedure's body as written out at a
+    call of this list with a note naming that call and where it stands (the caret is in the body, where
+    the effect is written; the call says which use of the procedure the problem is in)."""
+    calls = [x for stmt in stmts for x in _outermost_calls(stmt)]
+    out = []
+    for d in found:
+        call = next(
+            (p for p in calls if d.span is not None and any(x.span == d.span for x in walk(p) if x is not p)), None
+        )
+        if call is not None and call.span is not None:
+            at = f"{call.span.file}:{call.span.line}:{call.span.col}"
+            d = dataclasses.replace(d, notes=(*d.notes, f"through the call {unparse(call)} at {at}"))
+        out.append(d)
+    return out
+
+
+def _outermost_calls(node: Any) -> list[Performed]:
+    """The calls of procedures in a statement that no other call holds."""
+    if isinstance(node, Performed):
+        return [node]
+    return [p for child in children(node) for p in _outermost_calls(child)]
 
 
 def calls_broken(stmts: Any, procedures: dict[str, Procedure]) -> bool:

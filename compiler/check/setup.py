@@ -57,6 +57,15 @@ def setup_blocks(c: Checker, scope_names, facts) -> tuple[SetupBlock, ...]:
                     "give the turn in an action or an end-of-turn step",
                 )
                 continue
+            queued = next((x for x in walk(stmt) if isinstance(x, Effect) and x.name == "queue"), None)
+            if queued is not None:
+                c.r.error(
+                    "E576",
+                    f"queue(...){where} queues a step, and setup is played before any turn has steps",
+                    queued.span,
+                    "queue the step in an action, an end-of-turn step or a procedure they call",
+                )
+                continue
             acting = next((x for x in walk(stmt) if isinstance(x, Effect) and x.name not in FOR_NOBODY), None)
             if acting is not None and not each_player:
                 c.r.error(

@@ -185,6 +185,21 @@ def assignable(actual, expected) -> bool:
     return False
 
 
+def base_kind_of(t: object) -> str:
+    """The base kind (cards, nobles) of a value of type `t`, whatever place it was chosen in ('' for others)."""
+    if isinstance(t, Type) and t.name in ("card", "noble"):
+        return t.name + "s"
+    return t.kind if isinstance(t, Comp) and t.kind in BASE_COMPONENT_TYPES else ""
+
+
+def same_component(actual: object, expected: object) -> bool:
+    """Is `actual` a base card (or noble) where one is wanted as a component: a key of a `by: cards`
+    variable, an element of a `{set_of: cards}` one? A face-up card, a reserved card and a card of a
+    zone naming a place of the base game are one card, its id, whatever place it was chosen in."""
+    kind = base_kind_of(actual)
+    return bool(kind) and kind == base_kind_of(expected)
+
+
 def comparable(a, b) -> bool:
     return assignable(a, b) or assignable(b, a) or NONE in (a, b)
 
@@ -262,6 +277,8 @@ def base_scope(gems: tuple[str, ...], wild: str, values: tuple[str, ...]) -> dic
 
 def attribute_key(t: object) -> object:
     """Where the attributes of type `t` are kept: by name for the fixed types (a face-up card is a card)."""
+    if isinstance(t, Comp) and t.kind in BASE_COMPONENT_TYPES:  # a base card or noble lying in a zone
+        return BASE_COMPONENT_TYPES[t.kind]
     return t.name if isinstance(t, Type) else t
 
 

@@ -42,6 +42,7 @@ from .types import (
     assignable,
     component_type,
     noun,
+    same_component,
     wanted,
 )
 
@@ -259,14 +260,8 @@ def _type(checker, entry: MapNode, name: str):
         if how.value == "set_of" and isinstance(what, ScalarNode) and what.value in own:
             return SetOf(component_type(kinds[what.value]))
         if how.value == "set_of" and isinstance(what, ScalarNode) and what.value in BASE_COMPONENT_TYPES:
-            checker.r.error(
-                "E544",
-                f"variable '{name}' is a set of {what.value}: the engines keep the base game's "
-                "cards and nobles in their own places (me.reserved, me.nobles...), not in variables",
-                what.span,
-                "a set holds gem colours, token colours or components of a kind the spec declares",
-            )
-            return None
+            # base cards or nobles, chosen in any place: components of their kind, kept as ids
+            return SetOf(Comp(what.value, kinds[what.value].item.en))
         if how.value == "set_of" and isinstance(what, ScalarNode):
             hint = did_you_mean(str(what.value), list(SET_ELEMENTS) + own)
             kinds_said = "".join(f", set_of: {k}" for k in own)
@@ -408,7 +403,8 @@ def check_effect(types, node: Effect, scope: Scope) -> None:
         return
     expected = t.elem if name in ("insert", "drop") else t
     actual = types.infer(value, scope, expected)
-    if not assignable(actual, expected) and actual != ERROR:
+    element = name in ("insert", "drop") and same_component(actual, expected)  # a card is a card, from any place
+    if not assignable(actual, expected) and not element and actual != ERROR:
         what = {
             "set": f"'set' gives '{shown}'",
             "add": f"'add' adds to '{shown}'",
@@ -417,7 +413,8 @@ def check_effect(types, node: Effect, scope: Scope) -> None:
         }[name]
         types.r.error(
             "E545",
-            f"{what} {noun(actual)}, but it holds {wanted(expected)}" + ("s" if name in ("insert", "drop") else ""),
+            f"{what} {noun(actual)}, but it holds "
+            + (f"{expected}s" if name in ("insert", "drop") else wanted(expected)),  # a set: its elements
             value.span,
         )
 

@@ -24,11 +24,13 @@ from ..front.expr import Effect, ForEach, Name, Sequence, When
 from ..front.source import MapNode, ScalarNode
 from ..language import Role, Shape
 from ..language.effects import ZONE_EFFECTS as _ZONE_EFFECTS
+from ..language.places import PLACES, PlaceDecl
 from ..language.shapes import SHAPE_KEYS, shapes_taking
 from ..model import SHAPES, STARTS, Kind, Param, PlayerCount, Zone, setup_fields
 from .inference import Inferrer
 from .kinds import BASE_KINDS
-from .types import ERROR, Comp, Scope, ZoneT, component_type, noun
+from .places import check_discard, place_zone, read_place
+from .types import ERROR, Comp, Scope, ZoneT, noun
 
 MAX_ZONE_SIZE = 100
 # Which keys fit which shapes (E541 otherwise), from the shapes' declarations (compiler/language/shapes.py).
@@ -109,7 +111,8 @@ class ZoneReader:
             )
             return None
         shape = Shape(shape)
-        kind = self.held(name, str(holds), holds_node)
+        place = read_place(self, name, entry, str(holds), shape, earlier)
+        kind = self.held(name, str(holds), holds_node, place is not None) if place is not False else None
         if kind is None:
             return None
         for field, shapes in _SHAPE_KEYS.items():
@@ -119,6 +122,8 @@ class ZoneReader:
                     f"'{field}'{where} applies to {' and '.join(s + 's' for s in shapes)}, not to {_an(shape)}",
                     entry.key_span(field),
                 )
+        if isinstance(place, PlaceDecl):
+            return place_zone(self, name, title, key, entry, place) if len(self.r.diagnostics) == start_errors else None
         per_player, private = self.ownership(entry, shape, where)
         start, source = self.start_and_source(name, entry, shape, kind, earlier)
         sizes = self.sizes(name, entry, shape, kind, str(source), earlier) if shape.laid_out else ()
@@ -168,15 +173,17 @@ class ZoneReader:
             )
         return bool(per_player), bool(private)
 
-    def held(self, name: str, holds: str, node: ScalarNode) -> Kind | None:
-        """The kind a zone holds: one the spec declares (the base cards and nobles lie in built-in zones)."""
-        if holds in BASE_KINDS:
+    def held(self, name: str, holds: str, node: ScalarNode, placed: bool = False) -> Kind | None:
+        """The kind a zone holds: one the spec declares, or, for a zone naming a place of the base
+        game (`placed`), the base cards or nobles."""
+        if holds in BASE_KINDS and not placed:
+            places = [p.name for p in PLACES.values() if p.kind == holds]
             self.r.error(
                 "E541",
-                f"zone '{name}' holds the {holds}: the base game's cards and nobles lie in their "
-                "built-in zones (decks, market, hands, noble row), which a spec does not redeclare",
+                f"zone '{name}' holds the {holds} but names no place of the base game: the base game's "
+                f"{holds} lie where its deal puts them",
                 node.span,
-                "a zone holds a kind the spec declares in 'kinds'",
+                f"name the place the zone is: 'place: {places[0]}' (the places of the {holds}: {', '.join(places)})",
             )
             return None
         kind = self.kinds.get(holds)
@@ -355,14 +362,18 @@ def pieces(kind: Kind) -> int:
 
 
 def zone_type(zone: Zone, kinds: dict[str, Kind]) -> ZoneT:
-    return ZoneT(component_type(kinds[zone.holds]), zone.name, zone.shape, zone.per_player)
+    """A zone's type: a collection of its kind's components (a base place's too, read by the kind's columns)."""
+    kind = kinds[zone.holds]
+    return ZoneT(Comp(kind.name, kind.item.en), zone.name, zone.shape, zone.per_player)
 
 
 def install(inferrer: Inferrer, zones: tuple[Zone, ...], kinds: tuple[Kind, ...], names: dict) -> None:
     """Make the zones known to expressions: shared zones as names (added to `names`), per-player
     ones as player attributes, and the zone effects."""
-    for name in getattr(inferrer, "refused_zones", ()):
-        names.setdefault(name, ERROR)  # refused and reported: its uses are not unknown names
+    refused = tuple(getattr(inferrer, "refused_zones", ()))
+    for name in refused:
+        names.setdefault(name, ERROR)  # refused and reported: its uses are not unknown names (me.NAME neither)
+    inferrer.add_player_attributes({n: ERROR for n in refused if n not in inferrer.attributes["player"]})
     if not zones:
         return
     by_name = {k.name: k for k in kinds}
@@ -438,6 +449,8 @@ def _check_effect(inferrer: Inferrer, node: Effect, scope: Scope) -> None:
             f"of {' and '.join(h + 's' for h in dict.fromkeys(held))}",
             node.span,
         )
+    if node.name == "discard":
+        check_discard(inferrer.r, node, types[0])
     if node.name == "refill":
         zone = types[0]
         assert isinstance(zone, ZoneT)
@@ -484,7 +497,7 @@ def component_param(
             "draw from the pile instead (draw, reveal), or choose from a display, a row or a holding",
         )
         return "", 0
-    if zone.shape is Shape.HOLDING and not zone.limit:
+    if zone.shape is Shape.HOLDING and not zone.limit and not zone.place:
         checker.r.error(
             "E553",
             f"choice '{pname}' is of a component from '{source}', a holding without a 'limit': "
@@ -493,8 +506,8 @@ def component_param(
             f"give zone '{source}' a 'limit' (the most it holds)",
         )
         return "", 0
-    if zone.shape is Shape.HOLDING:
-        return zone.name, zone.limit
+    if zone.shape is Shape.HOLDING:  # a base place without a limit: as many places as there are components
+        return zone.name, zone.limit or len(next(k for k in kinds if k.name == zone.holds).components)
     return zone.name, max(n for _, n in zone.sizes)
 
 
@@ -502,7 +515,7 @@ def param_type(param: Param, zones: tuple[Zone, ...], kinds: tuple[Kind, ...]):
     """The type of a component choice: a component of its zone's (or kind's) kind."""
     holds = next((z.holds for z in zones if z.name == param.source), param.source)
     kind = next((k for k in kinds if k.name == holds), None)
-    return component_type(kind) if kind is not None else ERROR  # its source was refused, and reported
+    return Comp(kind.name, kind.item.en) if kind is not None else ERROR  # its source was refused, and reported
 
 
 # --------------------------------------------------------------------------- flow

@@ -3,42 +3,26 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from ..check.kinds import BASE_KINDS
 from ..check.types import MapOf
 from ..check.variables import key_name
 from ..diagnostics import Span
-from ..language import ColumnType
-from ..model import Decision, Kind, Rules, Text
+from ..model import Decision, Rules
 from ..sheets.phrases import state_type_key
+from .kinds import kinds_differences
+from .record import Difference
 
 # --------------------------------------------------------------------------- differences
-
-
-@dataclass(frozen=True)
-class Difference:
-    """One rule that differs: `kind` is "changed", "added", "removed" or "order"."""
-
-    kind: str
-    path: str  # dotted, as in model.Change ("actions.take_pair.condition")
-    subject: tuple  # what the rule belongs to: (kind, name, title Text | None, owner...)
-    field: str | None  # the field that changed ("condition"), None for added/removed/order
-    # changed: a (kind of value, value) pair; order: the names in order; added/removed: None
-    before: Any = None
-    after: Any = None
-    before_at: Span | None = None
-    after_at: Span | None = None
-    note: Text | None = None
-    details: tuple[tuple[str, object, str], ...] = ()  # added: (field, value, kind of value), in order
 
 
 def compare(a: Rules, b: Rules) -> list[Difference]:
     """Every rule that differs between `a` (before) and `b` (after), in spec order."""
     out: list[Difference] = []
     out += _components(a, b)
-    out += _kinds(a, b)
+    out += kinds_differences(a, b)
     out += _tables(a, b)
     out += _decisions(a, b, "actions", a.actions, b.actions, ordered=True)
     out += _decisions(a, b, "end_of_turn", a.steps, b.steps, ordered=True)
@@ -189,10 +173,14 @@ _SETUP_FIELDS: tuple[Field, ...] = (
     ("each_player", lambda s: s.each_player, "bool", None),
     ("effects", lambda s: s.effects, "effects", None),
 )
+
+
+_does: Callable[[Any], bool] = lambda d: str(d.result) == "list of effects"  # noqa: E731 - a procedure (`do:`)
 _DEFINE_FIELDS: tuple[Field, ...] = (
     ("title", lambda d: d.title, "text", None),
     ("params", lambda d: tuple((p, str(t)) for p, t in d.params), "params", None),
-    ("meaning", lambda d: (d.params, d.body), "definition", "meaning"),
+    ("meaning", lambda d: None if _does(d) else (d.params, d.body), "definition", "meaning"),  # a value's, or:
+    ("does", lambda d: (d.params, d.body) if _does(d) else None, "definition", "meaning"),
     _TEXT,
 )
 _PRESTIGE_FIELDS: tuple[Field, ...] = (
@@ -217,10 +205,11 @@ _ZONE_FIELDS: tuple[Field, ...] = (  # the spec's own zones (compiler/check/zone
     ("shape", lambda z: z.shape, "name", None),
     ("size", lambda z: ", ".join(dict.fromkeys(str(n) for _, n in z.sizes)) or None, "name", None),
     ("source", lambda z: z.source or None, "name", None),
-    ("start", lambda z: z.start, "name", None),
+    ("start", lambda z: None if z.place else z.start, "name", None),
     ("per_player", lambda z: z.per_player, "bool", None),
     ("limit", lambda z: z.limit or None, "int", None),
     ("private_when_drawn", lambda z: z.private_when_drawn, "bool", None),
+    ("place", lambda z: z.place or None, "name", None),
 )
 _RANK_FIELDS: tuple[Field, ...] = (
     ("title", lambda r: r.title, "text", None),
@@ -251,6 +240,8 @@ _STEP_FIELDS: tuple[Field, ...] = _ACTION_FIELDS[:-3] + (
     ("repeat", lambda d: d.repeat, "repeat", None),
     ("resolve", lambda d: d.resolve, "resolve", None),
     ("max_actions", lambda d: d.max_, "expr", "max"),
+    ("given", lambda d: tuple((p, str(t)) for p, t in d.given or ()), "params", None),  # a queued step's
+    ("chain_limit", lambda d: d.limit, "limit", "limit"),
     _TEXT,
 )
 
@@ -279,6 +270,10 @@ def _relevant(field: str, element) -> bool:
     """Whether an added element's field is worth listing: a parameter's options that its domain uses."""
     if field == "max_actions":  # a step's bound, listed where it has one
         return element.max_ is not None
+    if field in ("given", "chain_limit"):  # a queued step's, listed where it has them
+        return (element.given if field == "given" else element.limit) is not None
+    if field in ("meaning", "does"):  # a definition's meaning, or a procedure's effects
+        return (field == "does") == _does(element)
     domain = getattr(element, "domain", None)
     if domain is None:
         return True
@@ -444,92 +439,6 @@ def _components(a: Rules, b: Rules) -> list[Difference]:
             )
         )
     return out
-
-
-def _kinds(a: Rules, b: Rules) -> list[Difference]:
-    """Kinds of component beyond the base game's cards and nobles (those are `components`): a kind
-    added or removed, or its title, columns or table (its components' values) changed."""
-    before = {k.name: k for k in a.kinds if k.name not in BASE_KINDS}
-    after = {k.name: k for k in b.kinds if k.name not in BASE_KINDS}
-    out = []
-    for name, k in before.items():
-        if name not in after:
-            out.append(Difference("removed", f"kinds.{name}", ("kind", name, k.title), None, before_at=k.span))
-    for name, k in after.items():
-        subject = ("kind", name, k.title)
-        old = before.get(name)
-        if old is None:
-            out.append(
-                Difference(
-                    "added",
-                    f"kinds.{name}",
-                    subject,
-                    None,
-                    after_at=k.span,
-                    details=(("columns", _columns(k), "list"), ("components", len(k.components), "components")),
-                )
-            )
-            continue
-        if old.title != k.title:
-            out.append(
-                Difference(
-                    "changed",
-                    f"kinds.{name}.title",
-                    subject,
-                    "title",
-                    ("text", old.title),
-                    ("text", k.title),
-                    old.span,
-                    k.span,
-                )
-            )
-        if _columns(old) != _columns(k):
-            out.append(
-                Difference(
-                    "changed",
-                    f"kinds.{name}.columns",
-                    subject,
-                    "columns",
-                    ("list", _columns(old)),
-                    ("list", _columns(k)),
-                    old.span,
-                    k.span,
-                )
-            )
-        if _rows(old, a) != _rows(k, b):
-            out.append(
-                Difference(
-                    "changed",
-                    f"kinds.{name}.table",
-                    subject,
-                    "components",
-                    ("components", len(old.components)),
-                    ("components", len(k.components)),
-                    old.components[0].span if old.components else old.span,
-                    k.components[0].span if k.components else k.span,
-                )
-            )
-    return out
-
-
-def _columns(kind: Kind) -> tuple[str, ...]:
-    """A kind's columns as the spec writes them: 'requires: gems'."""
-    return tuple(f"{c.name}: {c.type}" for c in kind.columns)
-
-
-def _rows(kind: Kind, rules: Rules) -> tuple:
-    """A kind's components by value, colours by name (two specs may order their colours otherwise)."""
-
-    def named(column, value):
-        if column.type is ColumnType.GEM and value is not None:
-            return rules.gems[value]
-        if column.type is ColumnType.COLOUR:
-            return rules.colours[value]
-        if column.type is ColumnType.GEMS:
-            return tuple(zip(rules.gems, value, strict=True))
-        return value
-
-    return tuple(tuple(named(col, v) for col, v in zip(kind.columns, c.values, strict=True)) for c in kind.components)
 
 
 def _winners(a: Rules, b: Rules) -> list[Difference]:

@@ -107,6 +107,10 @@ class _Words:
             return self(f"count.{kind}", v)
         if kind == "params":  # a definition's parameters, as the spec writes their types
             return ", ".join(f"{name}: {t}" for name, t in v) or self("nothing")
+        if kind == "limit":  # a queued step's longest chain, or none
+            return self("none") if v is None else str(v)
+        if kind == "definition" and v is None:  # a procedure that was a value, or the other way round
+            return self("nothing")
         if kind == "definition":  # what a definition means, its parameters in words
             params, body = v
             shown = Definition("", Text(""), params, body, None, body.span)

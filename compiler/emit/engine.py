@@ -31,6 +31,7 @@ from ..lower import EnginePlan, ir, lower
 from ..lower.hooks import gives_turns, keeps_turn
 from ..lower.printer import printed_literal, printed_names, render
 from ..lower.pysource import Code, comment, constant, docstring, identifier, literal, printable
+from ..lower.queue import has_queue
 from ..lower.tree import Comment, Table
 from ..model import Rules
 from ..sheets.refusals import refusal_words
@@ -223,6 +224,7 @@ def render_module(plan: EnginePlan) -> str:
         stuck_index=stuck.index if stuck else -1,
         keeps_turn=keeps_turn(rules),
         extra_turns=gives_turns(rules),
+        has_queue=has_queue(rules),
         n_action_decisions=len(actions),
         step_table=[dict(index=dp.index, name=dp.decision.name) for dp in decisions if dp.is_step],
         decision_info=decision_info(plan),

@@ -23,6 +23,7 @@ from lark import Lark, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from ..diagnostics import CompileError, Diagnostic, Span
+from .origin import Origin as Origin  # where a node's text stands in its YAML file (re-exported)
 
 MAX_EXPR_CHARS = 4000
 MAX_NESTING = 40
@@ -136,6 +137,9 @@ class Effect:
     name: str
     args: tuple[Expr, ...]
     span: Span = field(compare=False)
+    # the names of the last len(keywords) arguments, written `name: value` (only `queue` takes them:
+    # `queue(free_card, level: 1)`, compiler/check/queue.py); () for every other effect
+    keywords: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,77 +213,6 @@ def walk(node: Any) -> Iterator[Any]:
     yield node
     for child in children(node):
         yield from walk(child)
-
-
-# --------------------------------------------------------------------------- origins
-
-
-class Origin:
-    """Maps offsets in an expression's text to lines and columns of its YAML file.
-
-    A YAML scalar's value is not its source text: quotes are stripped, block scalars
-    lose their indentation and folded lines become spaces. The map is built by
-    walking the value and the raw source side by side, so a caret lands on the
-    character the user wrote whatever the scalar style.
-    """
-
-    def __init__(self, file: str, positions: list[tuple[int, int]], end: tuple[int, int]):
-        self.file = file
-        self.positions = positions
-        self.end = end
-
-    @classmethod
-    def plain(cls, file: str, line: int, col: int, text: str) -> Origin:
-        """For text that sits on one line at a known place (tests, the CLI)."""
-        return cls(file, [(line, col + i) for i in range(len(text))], (line, col + len(text)))
-
-    @classmethod
-    def of_scalar(cls, value: str, span: Span, raw_lines: list[str]) -> Origin:
-        positions: list[tuple[int, int]] = []
-        line, col = span.line, span.col  # 1-based
-        end_line = span.end_line or span.line
-
-        def char_at(row: int, c: int) -> str | None:
-            if row > end_line or row > len(raw_lines):
-                return None
-            text = raw_lines[row - 1]
-            return text[c - 1] if c - 1 < len(text) else "\n"
-
-        for ch in value:
-            found = False
-            for _ in range(4096):
-                sc = char_at(line, col)
-                if sc is None:
-                    break
-                if sc == ch or (ch in " \n" and sc in " \n\t"):
-                    positions.append((line, col))
-                    found = True
-                    if sc == "\n":
-                        line, col = line + 1, 1
-                    else:
-                        col += 1
-                    break
-                if sc == "\n":
-                    line, col = line + 1, 1
-                else:
-                    col += 1
-            if not found:
-                positions.append(positions[-1] if positions else (span.line, span.col))
-        return cls(span.file, positions, (line, col))
-
-    def at(self, start: int, end: int | None = None) -> Span:
-        def pos(i: int) -> tuple[int, int]:
-            if 0 <= i < len(self.positions):
-                return self.positions[i]
-            return self.end if not self.positions or i >= len(self.positions) else self.positions[0]
-
-        line, col = pos(start)
-        if end is None or end <= start:
-            return Span(self.file, line, col, line, col + 1)
-        last_line, last_col = pos(end - 1)
-        if last_line != line:
-            return Span(self.file, line, col, last_line, last_col + 1)
-        return Span(self.file, line, col, line, last_col + 1)
 
 
 # --------------------------------------------------------------------------- parsing
@@ -529,8 +462,26 @@ class _Builder(Transformer):
     def conditional(self, meta, test, then, otherwise):
         return Conditional(test, then, otherwise, self._span(meta))
 
+    def effect_args(self, meta: Any, *items: Any) -> tuple[Any, ...]:
+        return tuple(items)
+
+    def named_arg(self, meta: Any, token: Any, value: Any) -> tuple[str, Any]:
+        return (str(token), value)
+
     def effect(self, meta, token, args):
-        return Effect(str(token), args or (), self._span(meta))
+        items = args or ()
+        values = tuple(x[1] if isinstance(x, tuple) else x for x in items)
+        names = tuple(x[0] for x in items if isinstance(x, tuple))
+        first = next((k for k, x in enumerate(items) if isinstance(x, tuple)), len(items))
+        if any(not isinstance(x, tuple) for x in items[first:]):
+            raise CompileError(
+                [
+                    Diagnostic(
+                        "E203", "a named argument (`name: value`) comes after every other argument", self._span(meta)
+                    )
+                ]
+            )
+        return Effect(str(token), values, self._span(meta), names)
 
     def for_stmt(self, meta, var, collection, body):
         return ForEach(str(var), collection, body, self._span(meta))
@@ -567,6 +518,11 @@ def unparse(node, parent: int = 0) -> str:
             return f"{unparse(o, 9)}.{n}"
         case Index(obj=o, index=i):
             return f"{unparse(o, 9)}[{unparse(i)}]"
+        case Effect(name=f, args=a, keywords=k) if k:
+            shown = [unparse(x) for x in a[: len(a) - len(k)]] + [
+                f"{n}: {unparse(x)}" for n, x in zip(k, a[-len(k) :], strict=True)
+            ]
+            return f"{f}({', '.join(shown)})"
         case Call(func=f, args=a) | Effect(name=f, args=a):
             return f"{f}({', '.join(unparse(x) for x in a)})"
         case Aggregate(func=f, body=b, var=v, collection=c):

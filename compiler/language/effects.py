@@ -138,6 +138,7 @@ EFFECTS: dict[str, EffectDecl] = {
         _base("visit", (NOBLE,), "visit(noble)", moves=True),
         _base("bury", (CARD,), "bury(card)", moves=True),
         _base("extra_turn", (), "extra_turn()", gives_turn=True),
+        _base("queue", (), "queue(STEP, name: value)", check="queue"),
         _state("set", Role.VALUE, "set(V, x)"),
         _state("add", INT, "add(V, n)"),
         _state("insert", Role.VALUE, "insert(V, x)"),

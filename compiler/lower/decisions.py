@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
+from typing import Any
 
 from ..check.flow import DRAWS, token_bounds
 from ..front.expr import Aggregate, Attribute, Binary, Call, Effect, Int, Name, unparse, walk
@@ -15,6 +16,7 @@ from .expressions import ExprCompiler, _substitute, _unmet, _unpaid, conjuncts, 
 from .layout import DecisionPlan, EnginePlan, ParamLayout, spec_name, where
 from .legal import LegalLowering, position
 from .pysource import comment, docstring, printable
+from .queue import given_env
 from .tree import Append, Assign, Comment, Continue, Def, For, If, Pass, Return, Table
 
 
@@ -62,6 +64,11 @@ def param_env(layouts: list[ParamLayout]) -> dict:
     return env
 
 
+def decision_env(plan: EnginePlan, dp: DecisionPlan) -> dict[str, Any]:
+    """The names a decision's rules read: its choices, and what a queued step is given (compiler/lower/queue.py)."""
+    return {**param_env(dp.layouts), **given_env(plan.rules, dp.decision)}
+
+
 class DecisionLowering:
     """Builds the legal-action generator, the effect and the explanation of one decision."""
 
@@ -70,7 +77,7 @@ class DecisionLowering:
         self.dp = dp
         self.d = dp.decision
         self.order = [lay.param.name for lay in dp.layouts]
-        self.env = param_env(dp.layouts)
+        self.env = decision_env(plan, dp)
         self.where = where(self.d.span)
         self.used_scalars: set[str] = set()
         self.preamble: list = []

@@ -21,6 +21,9 @@ from .optimise import optimise
 from .phases import lower_action_phase, lower_ranking, payments_helper
 from .printer import render
 from .pysource import Code
+from .queue import AT_SLOT as QUEUE_AT_SLOT
+from .queue import SLOT as QUEUE_SLOT
+from .queue import has_queue
 from .shapes import every_face_up_slot, expanded, shape_face_up_loops
 from .tree import Def, Table, bound_names, reads, tidy
 from .worth import spec_worth, worth_payments_helper
@@ -50,6 +53,8 @@ def lower(rules: Rules, explain: Callable[[Expr | None, Rules, Decision], dict[s
         plan.vars_table = state.vars_table(rules)
         plan.state_version = state.STATE_VERSION
     plan_zones(plan)  # nothing for a spec without zones
+    if has_queue(rules):  # the steps waiting to run (compiler/lower/queue.py)
+        plan.extra_slots += [(QUEUE_SLOT, False, ()), (QUEUE_AT_SLOT, False, 0)]
     plan.worth = spec_worth(rules)
     decisions = (*rules.actions, *rules.steps)
     plan.payments = payment_vectors(len(rules.gems), plan.max_gold + wild_extra(decisions), plan.worth)

@@ -10,6 +10,7 @@ or None when the arguments are not its own (the zones' `refill(ZONE)` beside `re
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from ..front.expr import Name
 from ..language import Family
@@ -19,6 +20,7 @@ from . import variables as state
 from . import zones as lower_zones
 from .cards import acquire, bury, refill
 from .layout import LoweringBug
+from .queue import lower_queue_effect
 from .tokens import G, _name_of, mine, move_tokens, pay, reserve_top
 from .tree import Append, Assign, Do, If
 
@@ -107,6 +109,11 @@ def _extra_turn(compiler, name, args, env, node, located) -> list:
     return [If(ir.compare(extra, "==", ir.const(0)), [Assign((extra,), ir.const(1))])]
 
 
+def _queue(compiler: Any, name: str, args: Any, env: dict[str, Any], node: Any, located: str) -> list[Any]:
+    """A queued step's entry appended to the game's queue (compiler/lower/queue.py)."""
+    return lower_queue_effect(compiler, name, args, env, node, located)
+
+
 # The routines by the name an effect's declaration gives as its `lowering`.
 LOWERINGS: dict[str, Routine] = {
     "state": _state,
@@ -120,6 +127,7 @@ LOWERINGS: dict[str, Routine] = {
     "refill": _refill,
     "visit": _visit,
     "extra_turn": _extra_turn,
+    "queue": _queue,
 }
 
 

@@ -25,8 +25,9 @@ from ..language.effects import named
 from ..model import Rules
 from . import ir
 from .layout import EnginePlan
-from .phases import lower_end_of_turn
+from .phases import lower_end_of_turn, lower_queue_runner
 from .pysource import docstring, printable
+from .queue import queue_state_hooks
 from .setup import lower_setup
 from .tree import Assign, Def, Do, If, Node, Pass, Return
 from .variables import turn_resets
@@ -119,11 +120,14 @@ def _wild_hooks(plan: EnginePlan) -> tuple[list[Node], list[Node], list[ast.expr
 def lower_hooks(plan: EnginePlan) -> list[Def]:
     """Every hook of the spec interface, in the order compiler/emit/runtime/spec.py declares them."""
     set_aside, save_spent, spent_problems, load_spent = _wild_hooks(plan)
-    problems = _state_calls(plan, "_vars_problems", "_zone_problems", "data", "n") + spent_problems
+    save_queue, queue_problems, load_queue = queue_state_hooks(plan.rules)
+    save_spent, load_spent = save_spent + save_queue, load_spent + load_queue
+    problems = _state_calls(plan, "_vars_problems", "_zone_problems", "data", "n") + spent_problems + queue_problems
     saved = _state_calls(plan, "_vars_state", "_zones_state", "g", "state", "observer")
     setup = lower_setup(plan) or [_hook("_setup", "g", [], "The spec's setup blocks, run once by new_game.")]
     return [
         lower_end_of_turn(plan),
+        *lower_queue_runner(plan),
         _hook(
             "_reset_turn",
             "g",

@@ -8,10 +8,11 @@ from ..check.termination import rounds_budget
 from ..front.expr import Aggregate, Attribute, Compare, Index, Name, unparse
 from ..language import ColumnType
 from . import fold, ir
-from .decisions import DecisionLowering, param_env, scalar_preamble, standard_locals
+from .decisions import DecisionLowering, decision_env, scalar_preamble, standard_locals
 from .expressions import ExprCompiler, conjuncts, free_names
 from .layout import DecisionPlan, EnginePlan, where
 from .pysource import Code, comment, docstring, printable
+from .queue import drain_before, queue_runner, resume_queue
 from .tree import Assign, Break, Comment, Def, Do, For, If, Node, Raise, Return, While
 from .zones import kind_name
 
@@ -65,15 +66,21 @@ def lower_end_of_turn(plan: EnginePlan) -> Def:
     steps = [dp for dp in plan.decisions if dp.is_step]
     body: list = []
     step, count = ir.name("step"), ir.name("count")
-    for i, dp in enumerate(steps):
+    every_turn = [i for i, dp in enumerate(steps) if dp.decision.given is None]  # a queued step runs when queued
+    queued = [i for i, dp in enumerate(steps) if i not in every_turn]
+    body += resume_queue(queued)  # a queued step that asked the player resumes first
+    for k, i in enumerate(every_turn):
+        dp = steps[i]
+        after = every_turn[k + 1] if k + 1 < len(every_turn) else len(steps)
         loop = While(_loop_test(plan, dp), _step_round(dp, i))
         body.append(
             If(
                 ir.compare(step, "==", i),
-                [loop, Assign((ir.tuple_(step, count),), ir.tuple_(i + 1, 0))],
+                [*drain_before(i, queued), loop, Assign((ir.tuple_(step, count),), ir.tuple_(after, 0))],
                 note=comment(dp.decision.name),
             )
         )
+    body += drain_before(len(steps), queued, last=True)
     body += lower_end_triggers(plan)
     body.append(Return(ir.const(False)))
     head = standard_locals()  # the ones nothing reads are dropped by tree.tidy
@@ -81,9 +88,18 @@ def lower_end_of_turn(plan: EnginePlan) -> Def:
     return Def("_end_of_turn", "g, step, count", head + body, doc)
 
 
+def lower_queue_runner(plan: EnginePlan) -> list[Def]:
+    """def _run_queue(g, count): the queued steps (compiler/lower/queue.py); none without them."""
+    steps = [dp for dp in plan.decisions if dp.is_step]
+    runs = {
+        i: (_loop_test(plan, dp), _step_round(dp, i)) for i, dp in enumerate(steps) if dp.decision.given is not None
+    }
+    return [queue_runner(plan.rules, runs, standard_locals())] if runs else []
+
+
 def _loop_test(plan: EnginePlan, dp: DecisionPlan) -> ast.expr:
     """The test of a step's loop: every part that must hold for one more round of the step."""
-    env = param_env(dp.layouts)
+    env = decision_env(plan, dp)
     count = ir.name("count")
     parts: list[ast.expr] = [ir.not_(count)] if dp.decision.repeat == "once" else []
     if dp.decision.while_ is not None:
@@ -208,7 +224,7 @@ def _leading_unchosen(plan: EnginePlan, dp: DecisionPlan, chosen: dict) -> list[
             break
         head.append(c)
     compiler = ExprCompiler(plan)
-    return [compiler.expr(c, param_env(dp.layouts)) for c in head]
+    return [compiler.expr(c, decision_env(plan, dp)) for c in head]
 
 
 def _requirement_prefilter(plan: EnginePlan, dp: DecisionPlan, chosen: dict) -> ast.expr | None:
@@ -241,7 +257,7 @@ def _requirement_prefilter(plan: EnginePlan, dp: DecisionPlan, chosen: dict) -> 
         if least <= 0:
             continue
         total = Aggregate("sum", have, c.var, c.collection, c.span)
-        return ir.compare(ExprCompiler(plan).expr(total, param_env(dp.layouts)), ">=", least)
+        return ir.compare(ExprCompiler(plan).expr(total, decision_env(plan, dp)), ">=", least)
     return None
 
 

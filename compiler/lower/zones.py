@@ -16,6 +16,7 @@ from ..check.reach import reached
 from ..front.expr import Attribute, Effect, Name, unparse, walk
 from ..language import ColumnType, Shape
 from ..language.effects import ZONE_EFFECTS
+from ..language.places import BASE_PLACE
 from ..model import Kind, Rules, Zone
 from . import ir
 from .layout import EnginePlan, LoweringBug, spec_name
@@ -32,12 +33,23 @@ def is_component(kind: str) -> bool:
     return kind.startswith(COMPONENT)
 
 
+# The engine's own lists of the base game's places (compiler/language/places.py; compiler/emit/runtime/game.py):
+# a zone naming one reads and moves them (the runtime keeps the bonuses and prestige they give), and the
+# base game's deal and saved state keep them.
+PLACE_ATTRIBUTES = {"purchased": "_bought", "reserved": "_res", "visiting": "_nob", "noble_row": "noble_row"}
+PLACE_PRIVATE = {"reserved": "blind"}  # the cards each seat reserved unseen by the others
+
+
 def zone_attr(zone: Zone) -> str:
     """The Game attribute of a zone (a plain str: it is written as data in ZONES too)."""
+    if zone.place:
+        return PLACE_ATTRIBUTES[zone.place]
     return str(spec_name("z_", zone.name, zone.span))
 
 
 def private_attr(zone: Zone) -> str:
+    if zone.place:
+        return PLACE_PRIVATE.get(zone.place, "")
     return str(spec_name("zp_", zone.name, zone.span)) if zone.private_when_drawn and zone.per_player else ""
 
 
@@ -71,6 +83,8 @@ def plan_zones(plan: EnginePlan) -> None:
         return
     plan.zones_src = zones_source(rules)
     for z in rules.zones:
+        if z.place:  # the engine's own list
+            continue
         plan.extra_slots.append((zone_attr(z), z.per_player, ()))
         if private_attr(z):
             plan.extra_slots.append((private_attr(z), True, ()))
@@ -155,7 +169,7 @@ def zones_source(rules: Rules) -> Code:
             shape=ir.name(SHAPE_CONSTANTS[z.shape]),
             per_player=ir.const(z.per_player),
             attribute=ir.const(zone_attr(z)),
-            start=ir.const(z.start),
+            start=ir.const(BASE_PLACE if z.place else z.start),
             sizes=ir.const(dict(z.sizes)),
             source=ir.const(index.get(z.source, -1)),
             limit=ir.const(z.limit),

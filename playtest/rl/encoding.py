@@ -17,6 +17,7 @@ from gymnasium import spaces
 
 from compiler.emit.runtime.meta import BAG, DISPLAY, HOLDING, PILE, ROW
 from compiler.language import ColumnType
+from compiler.language.places import BASE_PLACE
 
 UNBOUNDED = float(np.finfo(np.float32).max)  # the upper bound of a counter with no limit (rounds, turns)
 
@@ -220,7 +221,8 @@ class Encoder:
         block; the next seat's follows at start + slots * block size); each kind's component
         blocks are computed once."""
         module = self.module
-        zones = tuple(getattr(module, "ZONES", ()))
+        # the base game's places are encoded with the base game's state (their `start` says so)
+        zones = tuple(z for z in getattr(module, "ZONES", ()) if z.start != BASE_PLACE)
         self.zones = zones
         self.shared_zones: list[tuple[int, int, int]] = []
         self.own_zones: list[tuple[int, int, int]] = []

@@ -20,6 +20,7 @@ from typing import Any
 
 from compiler.emit.runtime.meta import BAG, DISPLAY, PILE
 from compiler.language import ColumnType
+from compiler.language.places import BASE_PLACE
 from compiler.safe_text import visible
 
 WIDTH = 100  # columns of the action list
@@ -240,6 +241,21 @@ def board_lines(module, game, seats: list, viewer: int | None, brief: bool = Fal
     return lines
 
 
+# The seat's list that a zone naming a place of the base game reads (its Game attribute -> the key of a
+# saved state's seat): shown numbered under the zone's name, as a choice from it names a position
+# (`sacrifice 2`). The reserved cards are numbered already, the noble row too.
+_PLACE_LISTS = {"_bought": "purchased", "_nob": "nobles"}
+
+
+def _places(module: Any, seat: dict[str, Any]) -> dict[str, Any]:
+    """The seat's lists of the per-player zones that name a place of the base game, by zone name."""
+    return {
+        zone.name: seat[_PLACE_LISTS[zone.attribute]]
+        for zone in getattr(module, "ZONES", ())
+        if zone.start == BASE_PLACE and zone.per_player and zone.attribute in _PLACE_LISTS
+    }
+
+
 def _zone_lines(module, cat: Catalogue, name: str, items, indent: str = "") -> list[Line]:
     """A zone of the spec's own (state format 2): a pile as its count; else its components, one a
     line, numbered from 1 as a choice of one names its position (`city 2`), each with its kind's
@@ -307,7 +323,7 @@ def _seat_lines(module, cat: Catalogue, game, seats, p: int, seat: dict, viewer,
         for i, n in enumerate(seat["nobles"]):
             nobles += ([_seg("   ")] if i else []) + cat.noble_segments(n)
         out.append(nobles)
-    own = seat.get("zones") or {}
+    own = {**_places(module, seat), **(seat.get("zones") or {})}
     for zone in getattr(module, "ZONES", ()):
         if zone.name in own:
             out += _zone_lines(module, cat, zone.name, own[zone.name], indent="    ")

@@ -31,7 +31,7 @@ from .deal import _shuffle
 from .errors import RuleError, _shown
 from .game import Game
 from .meta import BAG, DISPLAY, PILE, ROW, Zone
-from .spec import _EXTRA_SLOTS, _WILD_PLACES, KINDS, ZONES
+from .spec import _EXTRA_SLOTS, _WILD_PLACES, CARD_BONUS, CARD_LEVEL, CARD_POINTS, KINDS, LEVELS, NOBLE_POINTS, ZONES
 
 
 def _below(rng: random.Random, n: int) -> int:
@@ -45,6 +45,11 @@ def _below(rng: random.Random, n: int) -> int:
 
 
 _FACE_DOWN = (PILE, BAG)  # the shapes whose contents only their size shows
+# A zone naming a place of the base game (`place:` in the spec) starts so: its list is the engine's own
+# (the purchased cards, the reserved cards, the visiting nobles, the noble row), dealt by the base game's
+# deal and saved in the base game's part of a state.
+_BASE = "base"  # compiler/language/places.py, BASE_PLACE
+_OWN_ZONES = tuple(zone for zone in ZONES if zone.start != _BASE)  # saved as zones (the base places: as before)
 _CHANCE = "chance"  # the Game attribute counting the random events of play, when the spec has any
 _CHANCE_USED = any(slot[0] == _CHANCE for slot in _EXTRA_SLOTS)
 
@@ -75,7 +80,7 @@ def _deal_zones(game: Game, rng: random.Random) -> None:
     zone of a kind at most be dealt from the kind itself (E560): each component in one place. A
     display that starts empty has its slots, empty; other zones start empty lists."""
     for zone in ZONES:
-        if zone.per_player:
+        if zone.per_player or zone.start == _BASE:
             continue
         if zone.start == "empty":
             if zone.shape == DISPLAY:
@@ -104,10 +109,28 @@ def _zone_lists(game: Game, zi: int) -> list[list[Any]]:
     return value if zone.per_player else [value]
 
 
-def _zone_remove(game: Game, kind: str, x: int, located: str, strict: bool = True) -> None:
+def _base_counts(game: Game, zone: Zone, seat: int, x: int, sign: int) -> None:
+    """Keep the base game's counts as component `x` enters (sign 1) or leaves (-1) one of its places:
+    a purchased card gives its owner its bonus and points, a visiting noble its points."""
+    if zone.attribute == "_bought":
+        game._bon[seat][CARD_BONUS[x]] += sign
+        game._pts[seat] += sign * CARD_POINTS[x]
+    elif zone.attribute == "_nob":
+        game._pts[seat] += sign * NOBLE_POINTS[x]
+
+
+def _card_out(game: Game, x: int) -> None:
+    """A base card discarded: listed out of the game at its level, as a saved state says (out_of_play)."""
+    out = list(game.out_of_play or ((),) * len(LEVELS))
+    level = LEVELS.index(CARD_LEVEL[x])
+    out[level] = tuple(sorted(out[level] + (x,)))
+    game.out_of_play = tuple(out)
+
+
+def _zone_remove(game: Game, kind: str, x: int, located: str, strict: bool = True) -> bool:
     """Take component `x` out of whatever zone holds it (a display's slot is left empty); when no zone
     does, a RuleError (strict: a component out of the game, a face not dealt or one discarded, is
-    never moved back in), or nothing (discard: it is out already)."""
+    never moved back in), or nothing (discard: it is out already). Whether a zone held it."""
     for zi, zone in enumerate(ZONES):
         if zone.kind != kind:
             continue
@@ -121,9 +144,12 @@ def _zone_remove(game: Game, kind: str, x: int, located: str, strict: bool = Tru
                     hidden = getattr(game, zone.private_attribute)[seat]
                     if x in hidden:
                         hidden.remove(x)
-                return
+                if zone.start == _BASE:
+                    _base_counts(game, zone, seat, x, -1)
+                return True
     if strict:
         raise RuleError(f"{located}: {kind} {x} is out of the game (in no zone)")
+    return False
 
 
 def _zone_shown(game: Game, kind: str, seat: int) -> list[int | None]:
@@ -167,6 +193,8 @@ def _zone_put(game: Game, zi: int, seat: int, x: int, located: str, private: boo
         items.append(x)
     if private and zone.private_attribute:
         getattr(game, zone.private_attribute)[seat].append(x)
+    if zone.start == _BASE:
+        _base_counts(game, zone, seat, x, 1)
 
 
 def _zone_move(game: Game, x: int | None, zi: int, seat: int, located: str) -> None:
@@ -222,7 +250,8 @@ def _zone_discard(game: Game, kind: str, x: int | None, located: str) -> None:
     """discard(x): `x` out of the game."""
     if x is None:
         raise RuleError(f"{located}: there is no component to discard")
-    _zone_remove(game, kind, x, located, strict=False)
+    if _zone_remove(game, kind, x, located, strict=False) and kind == "cards":
+        _card_out(game, x)
 
 
 def _shown_zone(zone: Zone, items: list[Any], whole: bool) -> list[Any] | int:
@@ -239,11 +268,11 @@ def _zones_state(game: Game, state: State, observer: int | None) -> None:
     if _CHANCE_USED and whole:
         state["chance"] = getattr(game, _CHANCE)
     state["zones"] = {
-        zone.name: _shown_zone(zone, getattr(game, zone.attribute), whole) for zone in ZONES if not zone.per_player
+        zone.name: _shown_zone(zone, getattr(game, zone.attribute), whole) for zone in _OWN_ZONES if not zone.per_player
     }
     for p, seat in enumerate(state["seats"]):
         mine: dict[str, Any] = {}
-        for zone in ZONES:
+        for zone in _OWN_ZONES:
             if not zone.per_player:
                 continue
             items = getattr(game, zone.attribute)[p]
@@ -262,13 +291,13 @@ def _zone_problems(data: State, n: int) -> list[Problem]:
     out: list[Problem] = _chance_problems(data)
     shared = data.get("zones")
     seats = data.get("seats")
-    if not isinstance(shared, dict) or set(shared) != {z.name for z in ZONES if not z.per_player}:
-        names = ", ".join(z.name for z in ZONES if not z.per_player) or "none"
+    if not isinstance(shared, dict) or set(shared) != {z.name for z in _OWN_ZONES if not z.per_player}:
+        names = ", ".join(z.name for z in _OWN_ZONES if not z.per_player) or "none"
         return [(("zones",), f"'zones' must be an object with the shared zones ({names})")]
     if not isinstance(seats, list) or len(seats) != n or not all(isinstance(s, dict) for s in seats):
         return out  # the seats' own problems are reported with them
-    own = [z.name for z in ZONES if z.per_player]
-    allowed = set(own) | {z.name + "_private" for z in ZONES if z.per_player and z.private_attribute}
+    own = [z.name for z in _OWN_ZONES if z.per_player]
+    allowed = set(own) | {z.name + "_private" for z in _OWN_ZONES if z.per_player and z.private_attribute}
     tables: dict[int, dict[str, Any]] = {}  # seat -> its 'zones' object, for the seats whose object is sound
     for p, seat in enumerate(seats):
         table = seat.get("zones", {})
@@ -287,7 +316,7 @@ def _zone_problems(data: State, n: int) -> list[Problem]:
                 )
             )
     where: dict[tuple[str, int], str] = {}  # component (kind, id) -> the path that holds it
-    for zone in ZONES:
+    for zone in _OWN_ZONES:
         kind, count = zone.kind, KINDS[zone.kind].size
         places = (
             [(("zones", zone.name), shared[zone.name])]
@@ -356,7 +385,7 @@ def _chance_problems(data: State) -> list[Problem]:
 def _two_faces_in_play(where: dict[tuple[str, int], str]) -> list[Problem]:
     """A piece with two faces (a city tile's sides) in play by both: `where` holds each component in play."""
     out: list[Problem] = []
-    for kind in dict.fromkeys(zone.kind for zone in ZONES):
+    for kind in dict.fromkeys(zone.kind for zone in _OWN_ZONES):
         for piece in KINDS[kind].pieces:
             in_play = [x for x in piece if (kind, x) in where]
             if len(in_play) > 1:
@@ -374,7 +403,7 @@ def _load_zones(game: Game, data: State) -> None:
     """The zones of a state dict that _zone_problems found sound."""
     if _CHANCE_USED:
         setattr(game, _CHANCE, data.get("chance", 0))
-    for zone in ZONES:
+    for zone in _OWN_ZONES:
         if zone.per_player:
             setattr(game, zone.attribute, [list(seat["zones"][zone.name]) for seat in data["seats"]])
             if zone.private_attribute:

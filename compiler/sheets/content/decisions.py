@@ -105,8 +105,11 @@ def decision_item(self: Builder, d: Decision, index: int, section: str, is_step:
             sentences.append(sentence(p.worth(prm.worth)))
         if prm.domain == "payment" and prm.wilds is not None:
             sentences.append(sentence(p.wilds(prm.wilds)))
+    if is_step and d.given is not None:  # a queued step (queue(...)): once each time it is queued
+        limit = {"n": d.limit} if d.limit is not None else {}
+        sentences.append(sentence(self.text("sheet.step.queued" + (".limit" if limit else ""), **limit)))
     if is_step:
-        if d.repeat == "once" and d.resolve == "choice":
+        if d.repeat == "once" and d.resolve == "choice" and d.given is None:
             sentences.append(sentence(self.text("sheet.step.once")))
         elif d.max_ is not None:
             sentences.append(sentence(self.text("sheet.step.max", times=p.number(d.max_))))

@@ -84,7 +84,8 @@ def summary(self: Builder) -> list[Item]:
             text = self.text("sheet.summary.visit_all")
         else:
             text = self.step_line(d, i + 1)
-        items.append(Item(sentence(text), self.text("sheet.summary.check_lead"), self.marks(*paths)))
+        lead = "sheet.summary.queued_lead" if d.given is not None else "sheet.summary.check_lead"
+        items.append(Item(sentence(text), self.text(lead), self.marks(*paths)))
     trigger, target = prestige_target(r)
     for e in r.end:
         if self.rare_trigger(e):
@@ -165,7 +166,7 @@ def step_line(self: Builder, d: Decision, index: int) -> str:
     mentions = name_uses([d.condition], prm.name)
     if not self.table.has(f"ref.{prm.domain}.one") or mentions != 1:  # "a city" once, never twice
         return title
-    p = Phraser(self.lang, self.rules, table=self.table)
+    p = Phraser(self.lang, self.rules, d, table=self.table)  # its choice said "a city" below; what it is given bound
     fields = p.item_fields(prm.source) if prm.domain == "component" else {}
     p.scope[prm.name] = Ref(
         DOMAIN_KINDS[prm.domain],

@@ -31,8 +31,13 @@ def turn(self: Builder) -> Section:
         parts.append(Part("para", [self.rare_item(d, i) for i, d in stuck]))
     if r.steps:
         steps = [d for d in r.steps if d is not self.limit_step() and "visit" not in effect_names(d.effects)]
-        headlines = join(self.t, [self.headline(d, i + 1, True) for i, d in enumerate(r.steps)])
-        parts.append(Part("para", [Item(sentence(self.text("sheet.turn.steps", n=len(r.steps), items=headlines)))]))
+        every = [(i + 1, d) for i, d in enumerate(r.steps) if d.given is None]  # a queued step runs when queued
+        headlines = join(self.t, [self.headline(d, i, True) for i, d in every])
+        said = [sentence(self.text("sheet.turn.steps", n=len(every), items=headlines))] if every else []
+        queued = [self.headline(d, i + 1, True) for i, d in enumerate(r.steps) if d.given is not None]
+        if queued:
+            said.append(sentence(self.text("sheet.turn.queued", items=join(self.t, queued))))
+        parts.append(Part("para", [Item(" ".join(said))]))
         if steps:
             parts.append(
                 Part("list", [self.decision_item(d, r.steps.index(d) + 1, "end_of_turn", True, False) for d in steps])

@@ -55,6 +55,8 @@ def effect(self: Phraser, node) -> str:
             return t.text(EFFECTS["pay"].phrase, **self.named("payment", self.thing(payment)))
         case Effect(name="extra_turn", args=()):
             return t.text(EFFECTS["extra_turn"].phrase)
+        case Effect(name="queue", args=(Name(), *_)):
+            return _queued(self, node)
         case Effect(name="visit", args=(noble,)):
             return t.text(EFFECTS["visit"].phrase, **self.named("noble", self.thing(noble)))
         case Effect(name=name, args=(var, value)) if name in STATE_EFFECTS:
@@ -87,6 +89,18 @@ def effect(self: Phraser, node) -> str:
                 "eff.if_else", test=self.condition(test), then=self.effect(then), otherwise=self.effect(other)
             )
     raise PhraseError(f"cannot phrase the effect {getattr(node, 'name', type(node).__name__)}")
+
+
+def _queued(self: Phraser, node: Effect) -> str:
+    """queue(STEP, name: value): "then resolve “Take a free card” (level 1)": the step by its title in
+    this language, quoted, and each value it is given by its name as the spec writes it."""
+    step = next(s for s in self.rules.steps if s.name == node.args[0].id)  # type: ignore[union-attr]
+    title = self.t.text("sheet.quote", x=step.title.get(self.lang) or step.title.en)
+    values = node.args[len(node.args) - len(node.keywords) :]
+    given = [f"{n.replace('_', ' ')}: {self.argument(v)}" for n, v in zip(node.keywords, values, strict=True)]
+    if not given:
+        return self.t.text("eff.queue.bare", step=title)
+    return self.t.text("eff.queue", step=title, given=", ".join(given))
 
 
 def state_effect(self: Phraser, name: str, var, value) -> str:

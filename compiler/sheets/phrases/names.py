@@ -35,6 +35,7 @@ from .kinds import (
     COLOURS,
     COMPONENT,
     DOMAIN_KINDS,
+    NOBLE,
     NONE,
     NUMBER,
     PLAYER,
@@ -48,6 +49,18 @@ from .quantities import constant
 
 if TYPE_CHECKING:  # the class these functions are bound to (the package re-exports it)
     from . import Phraser
+
+
+# The phrase kind of each type a queued step may be given (compiler/check/definitions.PARAM_TYPES), by its name.
+_GIVEN_KINDS = {
+    "int": NUMBER,
+    "bool": BOOL,
+    "gem": COLOUR,
+    "colour": COLOUR,
+    "player": PLAYER,
+    "card": CARD,
+    "noble": NOBLE,
+}
 
 
 def enter(self: Phraser, decision: Decision) -> None:
@@ -64,6 +77,8 @@ def enter(self: Phraser, decision: Decision) -> None:
         fields = self.item_fields(p.source) if p.domain == "component" else {}
         holds = self.holds(p.source) if p.domain == "component" else ""
         self.scope[p.name] = Ref(kind, f"ref.{p.domain}.chosen", fields, suffix=suffix, holds=holds)
+    for name, t in decision.given or ():  # what a queued step is given: "the given level" (queue(...))
+        self.scope[name] = Ref(_GIVEN_KINDS.get(t.name, NUMBER), "ref.given", {"name": name.replace("_", " ")})
 
 
 def holds(self: Phraser, source: str) -> str:

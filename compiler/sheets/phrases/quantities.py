@@ -179,6 +179,8 @@ def _computed(self: Phraser, node) -> str:  # noqa: C901 - one dispatch over nod
             return t.text("value.if", test=self.condition(test), then=self.number(a), otherwise=self.number(b))
         case Name(id=i) if (ref := self.lookup(i)) is not None and ref.kind == LEVEL:
             return self.level(node)["level"]
+        case Name(id=i) if (ref := self.lookup(i)) is not None and ref.key == "ref.given":  # a queued step's
+            return str(self.ref_forms(ref)[""])
     raise PhraseError(f"cannot phrase {type(node).__name__} as a number")
 
 
