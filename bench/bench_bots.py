@@ -15,11 +15,17 @@ Three figures, on the engine of a spec (the official rules by default), 2 player
    60 s with 2 jobs (run with --speed-games 10000), and 2 jobs at least 1.7x faster.
 4. MCTS playouts per second (the bot's own count and clock, over its decisions in 2).
 
+With --speed-only, each timing run also plays --speed-games random games (2 players, legal
+actions drawn uniformly, the api loop of bench/bench_engine.py) on the project's hand-written
+engine, bench/reference_engine.py, in this process: issue 29's figure is the ratio of one
+worker's greedy games per CPU second to those random games per CPU second, both medians of
+the same interleaved runs. Several SPECs may be given (each timed in the same runs).
+
 Games come from ``playtest.simulate`` with a fixed seed, so the win counts are the same
 on every machine; only the timings depend on it (on a shared machine, compare them
 with the load average printed alongside).
 
-    python bench/bench_bots.py [SPEC] [--games 100] [--mcts-games 40] [--playouts 64]
+    python bench/bench_bots.py [SPEC...] [--games 100] [--mcts-games 40] [--playouts 64]
                                [--speed-games 60] [--runs 3] [--json] [--check] [--speed-only]
 """
 
@@ -96,14 +102,19 @@ def _cpu() -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
-def throughput(engine, games: int, runs: int, seed: int, control_work: int = 20_000_000) -> tuple[dict, dict, dict]:
+def throughput(
+    engine, games: int, runs: int, seed: int, control_work: int = 20_000_000, each_run=None
+) -> tuple[dict, dict, dict]:
     """Wall and CPU seconds for `games` greedy games with 1 and with 2 jobs, and the control
     (:func:`control`) with 1 and 2 processes, all interleaved run by run so that a change in
-    the machine's load touches each alike."""
+    the machine's load touches each alike; `each_run(i)`, when given, is called in each run
+    (another timing to interleave with these)."""
     seconds: dict[int, list[float]] = {1: [], 2: []}
     cpu: dict[int, list[float]] = {1: [], 2: []}
     spin: dict[int, list[float]] = {1: [], 2: []}
     for i in range(runs):
+        if each_run is not None:
+            each_run(i)
         for jobs in (1, 2):
             spin[jobs].append(control(jobs, control_work))
             start, used = time.perf_counter(), _cpu()
@@ -135,6 +146,24 @@ def throughput(engine, games: int, runs: int, seed: int, control_work: int = 20_
     return out[0], out[1], ctl
 
 
+def reference_random(games: int, seed: int) -> float:
+    """CPU seconds for `games` random 2-player games on bench/reference_engine.py (the api loop
+    of bench/bench_engine.py: legal_actions(), randrange, apply())."""
+    import random
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    import reference_engine
+
+    rng = random.Random(seed)
+    start = time.process_time()
+    for i in range(games):
+        game = reference_engine.new_game(2, seed=seed * 100_003 + i)
+        while not game.is_over():
+            legal = game.legal_actions()
+            game.apply(legal[rng.randrange(len(legal))])
+    return time.process_time() - start
+
+
 def mcts_speed(engine, playouts: int, decisions: int = 20) -> dict:
     """Playouts per second of an MCTS bot over `decisions` decisions of a game against greedy."""
     from playtest.bots import GreedyBot, MCTSBot
@@ -158,42 +187,82 @@ def mcts_speed(engine, playouts: int, decisions: int = 20) -> dict:
 
 
 def speed_only(args) -> int:
-    """Just the timings (figure 3) and issue 18's two speed bars."""
-    engine = engines.load(args.spec)
+    """Just the timings (figure 3), issue 18's two speed bars and issue 29's ratio to the
+    reference engine's random games, for each spec given."""
+    loaded = [engines.load(spec) for spec in args.spec]
     load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
-    one, two, ctl = throughput(engine, args.speed_games, args.runs, args.seed)
-    speed_up = one["median_seconds"] / two["median_seconds"]
+    reference: list[float] = []
+    timed: list[tuple] = []
+    for engine in loaded:  # the reference's random games in every run, beside each spec's greedy games
+        timed.append(
+            throughput(
+                engine,
+                args.speed_games,
+                args.runs,
+                args.seed,
+                each_run=lambda r: reference.append(reference_random(args.speed_games, args.seed + r)),
+            )
+        )
+    random_games = args.speed_games / statistics.median(reference)
+    results = []
+    ok = True
+    for engine, (one, two, ctl) in zip(loaded, timed, strict=True):
+        speed_up = one["median_seconds"] / two["median_seconds"]
+        per_cpu = 1000 / one["cpu_ms_per_game"]  # one worker's greedy games per CPU second
+        results.append(
+            {
+                "spec": engine.label,
+                "throughput": {"one_job": one, "two_jobs": two, "speed_up": speed_up, "control": ctl},
+                "greedy_games_per_cpu_second": per_cpu,
+                "ratio_to_reference_random": per_cpu / random_games,
+                "games_per_minute_two_cores_cpu": 2 * 60 * per_cpu,
+            }
+        )
+        ok = ok and two["games_per_second"] * 60 >= 10000 and speed_up >= 1.7
     result = {
-        "spec": engine.label,
         "cpus": os.cpu_count(),
         "load_average": load_before,
         "load_average_after": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
-        "throughput": {"one_job": one, "two_jobs": two, "speed_up": speed_up, "control": ctl},
+        "reference_random_games_per_cpu_second": random_games,
+        "reference_cpu_seconds": reference,
+        "specs": results,
     }
     if args.json:
         print(json.dumps(result, indent=2))
     else:
-        print(
-            f"engine {engine.label}, {os.cpu_count()} cpus, load average {load_before} -> "
-            f"{result['load_average_after']}"
-        )
+        _print_speed(result, args.speed_games)
+    return 0 if ok or not args.check else 1
+
+
+def _print_speed(result: dict, games: int) -> None:
+    print(f"{result['cpus']} cpus, load average {result['load_average']} -> {result['load_average_after']}")
+    print(
+        f"reference engine, random games: {result['reference_random_games_per_cpu_second']:,.0f} games per CPU "
+        f"second (median of {len(result['reference_cpu_seconds'])} x {games} games)"
+    )
+    for r in result["specs"]:
+        one, two, ctl = (r["throughput"][k] for k in ("one_job", "two_jobs", "control"))
+        print(f"engine {r['spec']}")
         for t in (one, two):
             print(
-                f"greedy vs greedy, {t['jobs']} job{'s' if t['jobs'] > 1 else ''}: "
-                f"{t['games_per_second']:.2f} games/s, {t['cpu_ms_per_game']:.1f} ms CPU per game "
+                f"  greedy vs greedy, {t['jobs']} job{'s' if t['jobs'] > 1 else ''}: "
+                f"{t['games_per_second']:.2f} games/s wall, {t['cpu_ms_per_game']:.2f} ms CPU per game "
                 f"(median of {t['runs']} x {t['games']} games: " + ", ".join(f"{s:.2f}s" for s in t["seconds"]) + ")"
             )
         print(
-            f"speed-up 1 -> 2 jobs: {speed_up:.2f}x (control, a pure-Python loop in the same runs: "
-            f"{ctl['speed_up']:.2f}x); 10,000 games with 2 jobs: {10000 / two['games_per_second']:.0f}s"
+            f"  speed-up 1 -> 2 jobs: {r['throughput']['speed_up']:.2f}x (control, a pure-Python loop in the same "
+            f"runs: {ctl['speed_up']:.2f}x); 10,000 games with 2 jobs: {10000 / two['games_per_second']:.0f}s wall"
         )
-    ok = two["games_per_second"] * 60 >= 10000 and speed_up >= 1.7
-    return 0 if ok or not args.check else 1
+        print(
+            f"  one worker: {r['greedy_games_per_cpu_second']:,.1f} greedy games per CPU second = "
+            f"{r['ratio_to_reference_random']:.3f} x the reference's random games; two free cores: "
+            f"{r['games_per_minute_two_cores_cpu']:,.0f} games a minute"
+        )
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("spec", nargs="?", default=str(ROOT / "rulespec" / "official.yaml"))
+    ap.add_argument("spec", nargs="*", default=[str(ROOT / "rulespec" / "official.yaml")])
     ap.add_argument("--games", type=int, default=100, help="greedy-vs-random games")
     ap.add_argument("--mcts-games", type=int, default=40, help="mcts-vs-greedy games")
     ap.add_argument("--playouts", type=int, default=64, help="the mcts budget")
@@ -207,7 +276,7 @@ def main(argv=None) -> int:
     if args.speed_only:
         return speed_only(args)
 
-    engine = engines.load(args.spec)
+    engine = engines.load(args.spec[0])
     jobs = min(2, os.cpu_count() or 1)
     load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     greedy = head_to_head(engine, "greedy", "random", args.games, args.seed, jobs)

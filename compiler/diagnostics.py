@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar, cast
 
-from . import codes
+from . import codes, reads
 from .safe_text import visible
 
 T = TypeVar("T")
@@ -133,6 +133,7 @@ class SourceMap:
     def __init__(self) -> None:
         self._lines: dict[str, list[str]] = {}
         self._derived: dict[object, object] = {}
+        self._reads: dict[object, reads.Reads] = {}  # the files each derived value was made from
 
     def derived(self, key: object, make: Callable[[], T]) -> T:
         """What `make()` returns, made once per run for `key`: the rule model of a base that every
@@ -140,7 +141,11 @@ class SourceMap:
         checking the whole catalogue checked the official rules 24 times). The key names what
         the value was made from (a file's path and the hash of its bytes)."""
         if key not in self._derived:
-            self._derived[key] = make()
+            with reads.recorded() as read:
+                self._derived[key] = make()
+            self._reads[key] = read
+        else:
+            reads.note_all(self._reads[key])  # a record open now depends on them too
         return cast(T, self._derived[key])
 
     def add(self, name: str, text: str) -> None:

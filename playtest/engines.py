@@ -229,10 +229,15 @@ def _from_file(path: pathlib.Path, label: str) -> Engine:
 
 
 def from_source(
-    text: str, filename: str = "<engine>", native: bool = False, native_folder: str | os.PathLike[str] | None = None
+    text: str,
+    filename: str = "<engine>",
+    native: bool = False,
+    native_folder: str | os.PathLike[str] | None = None,
+    code: types.CodeType | None = None,
 ) -> types.ModuleType:
     """The module for an engine's source text, built once per process and text; with `native`,
-    its native build (from `native_folder`'s cache, else built there: NativeUnavailable if it cannot be)."""
+    its native build (from `native_folder`'s cache, else built there: NativeUnavailable if it cannot be);
+    `code`: the text already compiled (a server keeps it on disk: web.engine_cache.code_of)."""
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
     if native:
         digest += ":native"
@@ -248,7 +253,7 @@ def from_source(
     module.__file__ = filename
     sys.modules[name] = module  # dataclasses and pickling look the module up by name
     try:
-        exec(compile(text, filename, "exec"), module.__dict__)
+        exec(code if code is not None else compile(text, filename, "exec"), module.__dict__)
     except BaseException:
         del sys.modules[name]
         raise

@@ -85,6 +85,37 @@ def test_calibration_finds_the_moves_a_variant_changes():
     assert bots.facts(engine("auto-noble")).untrusted <= {"buy", "buy_reserved"}
 
 
+def test_a_kind_changed_over_the_limit_only_is_scored_from_the_state_within_it(monkeypatch):
+    """hard-cap changes a reserve at the cap only, no-churn which tokens go back over the limit:
+    their moves within the limit are scored from the state (one clone a decision, to see
+    whether the game ends with the turn); royal-favour changes every purchase."""
+    assert bots.facts(engine("hard-cap")).untrusted_within == frozenset()
+    assert bots.facts(engine("royal-favour")).untrusted_within == {"buy"}
+    module = engine("no-churn")
+    f = bots.facts(module)
+    assert f.untrusted == {"tokens"} and f.untrusted_within == frozenset()
+    games = [
+        g
+        for g in positions(module, games=2)
+        if g.phase == "action"
+        and sum(g.tokens[g.current_player]) <= 7
+        and not engine_facts.qualifying(g.noble_row, g.bonus[g.current_player], f)
+    ]
+    ends = []
+    for g in games:  # does the game end with this turn? (then every take is played on a clone)
+        h = g.clone()
+        h.apply(g.legal_actions()[0])
+        ends.append(greedy.finish_turn(h, g.current_player, f).is_over())
+    calls = []
+    original = module.Game.clone
+    monkeypatch.setattr(module.Game, "clone", lambda self: calls.append(1) or original(self))
+    for g, last in zip(games, ends, strict=True):
+        calls.clear()
+        greedy.ranked_actions(g, f, best_only=True)
+        assert (len(calls) == 1) != last  # the first take, played to see that the game goes on
+    assert len(games) > 20 and not all(ends)
+
+
 def test_notation_the_greedy_does_not_know_is_played_on_a_clone():
     tax = bots.facts(engine("reserve-tax"))
     module = tax.module
@@ -178,6 +209,11 @@ PINNED_GREEDY_GAMES = [
     ("sweep", 2, 4, "8872b0b54be2eb9adc95"),
     ("auto-noble", 2, 4, "5e0c1cdf010a7475568e"),
     ("take-up-to-three", 2, 4, "7bfbbe37a9bb131d3fd7"),
+    # pinned before issue 29's speed work on the moves played on a clone (item 5)
+    ("no-churn", 2, 4, "728d3d693bda4368c032"),
+    ("trading-posts", 2, 4, "378b6b002d394da16bc1"),
+    ("court-favours", 2, 4, "268a685cc2bf5860fb58"),
+    ("royal-favour", 2, 4, "11800de03de14c7557a8"),
 ]
 
 

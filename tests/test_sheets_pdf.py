@@ -12,7 +12,7 @@ import re
 import pypdf
 import pytest
 
-from compiler.pipeline import load_rules
+from compiler.pipeline import load_rules, worked_game
 from compiler.sheets import content, render
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -157,8 +157,9 @@ def test_every_variant_sheet_prints_on_two_a4_pages(path, monkeypatch):
     monkeypatch.chdir(ROOT)
     rules = load_rules(path)
     base = load_rules(rules.bases[0].path)
-    for lang in sorted(KEY_PHRASES):
-        data, pages = render.printed(rules, lang, base)
+    made = render.printed_sheets(rules, sorted(KEY_PHRASES), base, worked_game(rules))  # as `sheet` prints them
+    assert len({level for _, _, level, _ in made.values()}) == 1, (path, made)  # each leaves out the same
+    for lang, (data, pages, _, _) in made.items():
         reader = pypdf.PdfReader(io.BytesIO(data))
         assert len(reader.pages) == pages <= 2, (path, lang, len(reader.pages))
         assert all(embedded for _, embedded in _embedded_fonts(reader)), (path, lang)

@@ -92,6 +92,9 @@ def test_a_rule_that_fails_in_a_move_stops_its_table_and_no_other(variants, db):
         assert view["problem"].startswith("a rule failed at move 1") and view["moves"] == 0
         again = c.post(api + "/actions", json={"action": action_of(module, "take white blue green"), "after": 0})
         assert again.status_code == 409 and again.json()["error"] == said  # stopped for good: no move at all
+        french = c.post(api + "/actions", json={"action": 0, "after": 0, "lang": "fr"}).json()["error"]
+        assert french.startswith("cette table a été arrêtée : une règle a échoué au coup 1 : take(colour, me.purchased")
+        assert french.endswith(") : un nombre négatif de jetons (-2)")  # the rule as written, the rest in French
         other_api = api_of(other["seats"][0]["link"])
         target = variants["target-12"].module
         r = c.post(other_api + "/actions", json={"action": action_of(target, "take white blue green"), "after": 0})
@@ -151,6 +154,9 @@ def test_a_setup_that_fails_is_refused_in_the_rules_words(variants, db):
         assert r.status_code == 422
         said = r.json()["error"]
         assert said.startswith("this spec's setup cannot be carried out: put_back(white, 1) (")
+        assert said.endswith("): the player holds only 0 white tokens")
+        r = c.post("/api/tables?lang=sr", json={"spec": "failing-setup", "players": 2, "seats": ["human", "human"]})
+        assert r.json()["error"].endswith("): играч има само 0 жетона боје white")
         assert c.app.state.hub.tables == {}
 
 

@@ -11,6 +11,7 @@ import json
 import time
 
 from tests.helpers.web import TestClient, api_of, client, new_table
+from web import streams as streams_mod
 from web import views
 from web.quotas import Quotas
 
@@ -111,6 +112,14 @@ def test_each_seats_view_is_rendered_once_per_move_off_the_event_loop(variants, 
         return original(table, seat)
 
     monkeypatch.setattr(views, "seat_view", counted)
+    batches: list = []
+    real_batch = streams_mod.render_all
+
+    def batch(frame, seats):
+        batches.append(list(seats))
+        return real_batch(frame, seats)
+
+    monkeypatch.setattr(streams_mod, "render_all", batch)
     with client(variants, db, quotas=limits(100, 100)) as c:
         made = new_table(c, ("human", "greedy", "human"), seed=4)
         hub = c.app.state.hub
@@ -131,6 +140,8 @@ def test_each_seats_view_is_rendered_once_per_move_off_the_event_loop(variants, 
         streamed = sorted((r for r in rendered if not r[2]), key=str)
         assert streamed == sorted([(0, 1, False), (2, 1, False), (None, 1, False)], key=str)
         assert [r for r in rendered if r[2]] == [(0, 1, True)]  # the move's own answer, to its seat
+    # every open seat's view of the move rendered in one batch, started before the move was stored
+    assert [sorted(seats, key=str) for seats in batches] == [[0, 2, None]]
 
 
 def test_after_its_first_event_a_stream_sends_only_the_logs_new_entries(variants, db):

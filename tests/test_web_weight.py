@@ -12,9 +12,11 @@ import re
 import pytest
 
 from compiler import pipeline
+from compiler.diagnostics import CompileError
+from playtest import engines
 from tests.helpers import ROOT
 from tests.helpers.web import api_of, client, new_table
-from web import catalogue, engine_cache
+from web import catalogue, check_cache, engine_cache
 
 SPEC = ROOT / "variants" / "target-12.yaml"
 
@@ -170,3 +172,98 @@ def test_the_catalogue_serves_the_cached_engine_built_on_first_use(tmp_path):
     assert loaded.filename.startswith(str(tmp_path / "cache"))
     again = catalogue.load([str(SPEC)], cache=tmp_path / "cache")["target-12"]
     assert again.source == loaded.source
+
+
+def test_a_server_starts_without_compiling_and_compiles_an_engine_on_first_use(tmp_path, monkeypatch):
+    calls: list = []
+    monkeypatch.setattr(catalogue.emit_engine, "compile_to_module", counted_compiler(calls))
+    loaded = catalogue.load([str(SPEC)], cache=tmp_path / "cold")["target-12"]
+    assert calls == [] and loaded.player_counts == (2, 3, 4)  # listed from its checked model alone
+    assert loaded.module.SPEC_NAME == "target-12" and calls == ["target-12"]
+    assert loaded.source == loaded.source and calls == ["target-12"]  # once
+    assert catalogue.load([str(SPEC)], cache=tmp_path / "cold")["target-12"].source and calls == ["target-12"]
+
+
+def counted_checks(monkeypatch) -> list:
+    calls: list = []
+    real = pipeline.check_spec
+
+    def check_spec(path, sources=None):
+        calls.append(pathlib.Path(path).name)
+        return real(path, sources)
+
+    monkeypatch.setattr(catalogue.pipeline, "check_spec", check_spec)
+    return calls
+
+
+def spec_with_own_base(folder: pathlib.Path) -> pathlib.Path:
+    """target-12 over a copy of the official rules and their card table, in `folder`."""
+    for name in ("official.yaml", "splendor_cards.csv", "splendor_nobles.csv"):
+        (folder / name).write_bytes((ROOT / "rulespec" / name).read_bytes())
+    text = SPEC.read_text(encoding="utf-8").replace("extends: official", "extends: official.yaml")
+    (folder / "target-12.yaml").write_text(text, encoding="utf-8")
+    return folder / "target-12.yaml"
+
+
+def test_a_start_lists_a_spec_checked_before_and_checks_it_on_first_use(tmp_path, monkeypatch):
+    spec = spec_with_own_base(tmp_path)
+    checks = counted_checks(monkeypatch)
+    first = catalogue.load([str(spec)], cache=tmp_path / "cache")["target-12"]
+    assert checks == ["target-12.yaml"] and first._rules is not None
+    again = catalogue.load([str(spec)], cache=tmp_path / "cache")["target-12"]
+    assert checks == ["target-12.yaml"] and again._rules is None  # listed from the cache
+    assert (again.title_in("fr"), again.title_in("de"), again.player_counts) == ("Objectif 12", "Target 12", (2, 3, 4))
+    assert again.rules == first.rules and checks == ["target-12.yaml"] * 2  # the gate, on first use
+    assert again.module.SPEC_NAME == "target-12" and checks == ["target-12.yaml"] * 2
+
+
+@pytest.mark.parametrize("changed", ["target-12.yaml", "official.yaml", "splendor_cards.csv"])
+def test_a_change_to_any_file_the_check_read_checks_the_spec_again_at_start(tmp_path, monkeypatch, changed):
+    spec = spec_with_own_base(tmp_path)
+    checks = counted_checks(monkeypatch)
+    catalogue.load([str(spec)], cache=tmp_path / "cache")
+    with open(tmp_path / changed, "a", encoding="utf-8") as out:
+        out.write("\n" if changed.endswith("csv") else "# edited\n")
+    assert catalogue.load([str(spec)], cache=tmp_path / "cache")["target-12"]._rules is not None
+    assert checks == ["target-12.yaml"] * 2
+    (tmp_path / changed).unlink()  # a file gone: checked again, and its error said at start
+    with pytest.raises(CompileError):
+        catalogue.load([str(spec)], cache=tmp_path / "cache")
+
+
+def test_a_tampered_listing_is_not_used_or_not_served(tmp_path, monkeypatch):
+    spec = spec_with_own_base(tmp_path)
+    folder = tmp_path / "cache"
+    catalogue.load([str(spec)], cache=folder)
+    entry = check_cache.entry_path(folder, str(spec))
+    text = entry.read_text(encoding="utf-8")
+    entry.write_text(text.replace('"Target 12"', '"Forged"'), encoding="utf-8")  # its hash no longer holds
+    assert catalogue.load([str(spec)], cache=folder)["target-12"].title_in("en") == "Target 12"
+    body = text.split("\n", 1)[1].replace("[\n  2,", "[\n  5,")  # rehashed: a listing the model does not have
+    engine_cache.write_entry(entry, body)
+    forged = catalogue.load([str(spec)], cache=folder)["target-12"]
+    assert forged.player_counts == (5, 3, 4)
+    with pytest.raises(engines.EngineError, match="changed since the server listed it"):
+        _ = forged.module
+
+
+def test_an_engines_code_is_kept_and_a_damaged_one_compiled_again(tmp_path, monkeypatch):
+    text = (ROOT / "generated" / "engines" / "target_12.py").read_text(encoding="utf-8")
+    compiled: list = []
+
+    def counted_compile(*args):
+        compiled.append(args[1])
+        return compile(*args)
+
+    monkeypatch.setattr(engine_cache, "compile", counted_compile, raising=False)
+    first = engine_cache.code_of(text, "target-12.py", tmp_path)
+    (entry,) = tmp_path.glob("code-*.marshal")
+    again = engine_cache.code_of(text, "target-12.py", tmp_path)
+    assert compiled == ["target-12.py"] and again.co_code == first.co_code and again.co_filename == "target-12.py"
+    assert engine_cache.code_of(text + "\n", "target-12.py", tmp_path) and len(compiled) == 2  # another text
+    data = bytearray(entry.read_bytes())
+    data[-10] ^= 1
+    entry.write_bytes(bytes(data))
+    assert engine_cache.code_of(text, "target-12.py", tmp_path).co_code == first.co_code and len(compiled) == 3
+    entry.write_bytes(entry.read_bytes()[:-100])  # truncated
+    assert engine_cache.code_of(text, "target-12.py", tmp_path) and len(compiled) == 4

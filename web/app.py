@@ -49,7 +49,6 @@ table gets 503, each with a ``Retry-After``; a table removed as too old (``--exp
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import hashlib
@@ -59,7 +58,6 @@ import pathlib
 import sqlite3
 import urllib.parse
 from collections.abc import AsyncIterator
-from typing import Any
 
 import jinja2
 from starlette.applications import Starlette
@@ -250,23 +248,11 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     except sqlite3.Error as e:  # the server serves what it has; the next sweep tries again
         logging.getLogger("splendor_rules.web").error("old tables not removed: %s", e)
     server.hub.start()
-    warming = asyncio.ensure_future(asyncio.to_thread(warm, server.variants))
     try:
         yield
     finally:
-        warming.cancel()
         server.hub.stop()
         server.store.close()
-
-
-def warm(variants: dict[str, Any]) -> None:
-    """Build every variant's engine module (web.catalogue builds one on first use), in a thread
-    once the server answers, so that no first table waits for its engine."""
-    for variant in list(variants.values()):
-        try:
-            variant.build()
-        except Exception as e:  # noqa: BLE001 - said here; the table that asks for it gets the error again
-            logging.getLogger("splendor_rules.web").error("engine of %s not built: %s", variant.key, e)
 
 
 def create_app(
@@ -296,6 +282,7 @@ def create_app(
         max_tables=quotas.max_tables,
         abandon_after=quotas.abandoned_days * 86400,
     )
+    hub.prepare = streams.views.prepare
     server = Server(variants, env, store, hub, streams, limiter)
     seat_api = "/api/tables/{table:token}/seats/{seat:seat}/{secret:token}"
     watch_api = "/api/tables/{table:token}/watch/{secret:token}"

@@ -1,12 +1,19 @@
 """The specs a server offers: each checked, its engine built, its reference sheets at hand.
 
 A spec is untrusted text. It reaches a game only through the compiler: ``check_spec`` (every
-check of `splendor-rules check`) is the gate, then its rule model is compiled to an engine
+check of `splendor-rules check`) is the gate (at start, or, when the server lists the spec from
+what it kept of an earlier check of the same files by the same compiler (:mod:`web.check_cache`),
+when its rule model is first needed), then its rule model is compiled to an engine
 (``compiler.emit.engine.compile_to_module``), or the engine compiled from the same model by
 the same compiler is read back from the server's cache (:mod:`web.engine_cache`, verified by
-hash); nothing of a spec is evaluated as code. An engine's module is built from its text on
-first use (:attr:`Variant.module`; the server warms them all in a thread once it serves), so a
-server starts with the whole catalogue in the time its checks take. The reference sheet of a
+hash); nothing of a spec is evaluated as code. An engine's text is compiled (or read from the
+cache) and its module built on first use (:attr:`Variant.source`, :attr:`Variant.module`: the
+first table of a spec builds it in a thread, from its code kept on disk), so a server starts
+with the whole catalogue in the time its checks take, even with a cold cache (a new compiler
+compiled every engine before it answered: 12-15 s). Nothing is built ahead: a thread that
+built the whole catalogue after the start held the interpreter lock for seconds while the
+seats' updates waited (issue 31; bench/bench_web.py, medians of three runs on a loaded machine:
+a click-to-update p95 of 165 ms with it, 107 ms without). The reference sheet of a
 variant is the compiler's own HTML sheet (the one `splendor-rules sheet` writes, with its
 house-rules box), rendered on first request per language.
 """
@@ -20,36 +27,82 @@ import threading
 from dataclasses import dataclass, field
 from types import ModuleType
 
-from compiler import pipeline
+from compiler import pipeline, reads
 from compiler.diagnostics import CompileError, Diagnostic, SourceMap
 from compiler.emit import engine as emit_engine
 from compiler.front.locate import find_spec
-from compiler.model import Rules, Text
+from compiler.model import Rules
 from compiler.sheets import content, worked_game
 from compiler.sheets import render as sheet_render
 from compiler.sheets.plurals import LANGUAGES
 from compiler.sheets.worked_game import WorkedGame
 from playtest import engines
 
-from . import engine_cache
+from . import check_cache, engine_cache
 
 ROOT = engines.ROOT
+# One check or compile at a time (the compiler is not known to be thread-safe, and the checks on
+# first use share the start's SourceMap); reentrant: a compile on first use checks first.
+COMPILING = threading.RLock()
 
 
 @dataclass
 class Variant:
-    """One spec on offer: its name (the key of its tables), rule model and engine (its text, and
-    the module built from it on first use)."""
+    """One spec on offer: its name (the key of its tables), what the front page lists of it, its
+    rule model (checked at start, or on first use when the listing came from the cache) and
+    engine (its text, compiled or read from `cache` on first use, and the module built from it)."""
 
     key: str
     path: str
-    rules: Rules
-    source: str  # the engine module's text, sent to the bot workers (a table stores only its hash)
-    filename: str = "<engine>"  # where the text was read from or stored (its tracebacks name it)
+    listing: check_cache.Listing
+    _rules: Rules | None = field(default=None, repr=False)
+    cache: pathlib.Path | None = None  # the folder of compiled engines (None: compile)
+    sources: SourceMap = field(default_factory=SourceMap, repr=False)  # the run's, for a check on first use
+    _source: str | None = field(default=None, repr=False)
+    _filename: str | None = field(default=None, repr=False)
+    _source_sha256: str | None = field(default=None, repr=False)
     _sheets: dict[str, str] = field(default_factory=dict, repr=False)
     _games: dict[str, WorkedGame | None] = field(default_factory=dict, repr=False)  # the worked game, once found
     _module: ModuleType | None = field(default=None, repr=False)
     _building: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @property
+    def rules(self) -> Rules:
+        """The rule model: checked now, the first time it is asked for, when the server listed the
+        spec from its cache (EngineError when the spec no longer passes, or is no longer what
+        the server listed)."""
+        if self._rules is None:
+            with COMPILING:
+                if self._rules is None:
+                    try:
+                        rules = pipeline.check_spec(self.path, self.sources).rules
+                    except CompileError as err:
+                        first = err.diagnostics[0].message if err.diagnostics else "an error"
+                        raise engines.EngineError(
+                            f"{self.key}: the spec no longer passes its checks ({first})"
+                        ) from None
+                    if check_cache.listing_of(rules) != self.listing:
+                        raise engines.EngineError(f"{self.key}: the spec changed since the server listed it")
+                    self._rules = rules
+        return self._rules
+
+    @property
+    def source(self) -> str:
+        """The engine module's text (sent to the bot workers; a table stores only its hash):
+        read from the cache or compiled the first time it is asked for, once whichever thread asks."""
+        if self._source is None:
+            with COMPILING:
+                if self._source is None:
+                    text, filename = engine_cache.engine_text(self.rules, self.cache, emit_engine.compile_to_module)
+                    self._filename = filename or f"<engine {self.key}>"
+                    self._source = text
+        return self._source
+
+    @property
+    def filename(self) -> str:
+        """Where the engine's text was read from or stored (its tracebacks name it)."""
+        _ = self.source
+        return self._filename or f"<engine {self.key}>"
 
     @property
     def module(self) -> ModuleType:
@@ -62,7 +115,9 @@ class Variant:
         if self._module is None:
             with self._building:
                 if self._module is None:
-                    module = engines.from_source(self.source, self.filename)
+                    text = self.source
+                    code = engine_cache.code_of(text, self.filename, self.cache)
+                    module = engines.from_source(text, self.filename, code=code)
                     missing = [n for n in engines.REQUIRED if not hasattr(module, n)]
                     if missing:  # the compiler writes them all: a cache entry that passed its checks would too
                         raise engines.EngineError(f"{self.key}: not an engine module (missing {', '.join(missing)})")
@@ -71,22 +126,23 @@ class Variant:
 
     @property
     def title(self) -> str:
-        title = self.rules.title
-        return title.en if isinstance(title, Text) else str(title)
+        return self.listing.title("en")
 
     def title_in(self, lang: str) -> str:
         """The spec's title in `lang` (English where it has none in that language)."""
-        title = self.rules.title
-        return (title.get(lang) or title.en) if isinstance(title, Text) else str(title)
+        return self.listing.title(lang)
 
     @property
     def player_counts(self) -> tuple[int, ...]:
-        """The numbers of players, from the rule model (the engine's PLAYER_COUNTS is written from it)."""
-        return tuple(p.players for p in self.rules.players)
+        """The numbers of players, from the listing: the rule model's (the engine's PLAYER_COUNTS is
+        written from it), and a model checked on first use must have the same."""
+        return self.listing.players
 
     @property
     def source_sha256(self) -> str:
-        return hashlib.sha256(self.source.encode("utf-8")).hexdigest()
+        if self._source_sha256 is None:
+            self._source_sha256 = hashlib.sha256(self.source.encode("utf-8")).hexdigest()
+        return self._source_sha256
 
     def sheet(self, lang: str) -> str:
         """The variant's HTML reference sheet in `lang` (one of en, fr, nl, sr)."""
@@ -122,30 +178,43 @@ def default_cache() -> pathlib.Path:
 def load(
     paths: list[str], sources: SourceMap | None = None, cache: pathlib.Path | None | bool = True
 ) -> dict[str, Variant]:
-    """The variants of `paths` by name, in order; CompileError with every problem of every spec
-    (a spec with errors is not served, and two specs of one name would be ambiguous). `cache`:
-    the folder of compiled engines (True: :func:`default_cache`; None or False: compile each)."""
+    """The variants of `paths` by name, in order, each checked; CompileError with every problem of
+    every spec (a spec with errors is not served, and two specs of one name would be ambiguous).
+    `cache`: the folder of compiled engines (True: :func:`default_cache`; None or False: compile
+    each); an engine is compiled or read from it on first use (:attr:`Variant.source`)."""
     sources = sources if sources is not None else SourceMap()
     folder = default_cache() if cache is True else cache or None
     out: dict[str, Variant] = {}
     problems: list[Diagnostic] = []
     for path in paths:
         try:
-            checked = pipeline.check_spec(path if path.endswith((".yaml", ".yml")) else find_spec(path), sources)
-            text, filename = engine_cache.engine_text(checked.rules, folder, emit_engine.compile_to_module)
+            variant = listed(path if path.endswith((".yaml", ".yml")) else find_spec(path), folder, sources)
         except CompileError as err:
             problems.extend(err.diagnostics)
             continue
-        key = checked.rules.name
+        key = variant.key
         if key in out:
             problems.append(
                 Diagnostic("E001", f"two specs are named '{key}' ({out[key].path} and {path}); serve one of them")
             )
             continue
-        out[key] = Variant(key, path, checked.rules, text, filename or f"<engine {key}>")
+        out[key] = variant
     if problems:
         raise CompileError(problems)
     return out
+
+
+def listed(path: str, folder: pathlib.Path | None, sources: SourceMap) -> Variant:
+    """The variant of the spec at `path`: listed from the cache when the files it was checked
+    from are unchanged (checked on first use), else checked now (CompileError) and its listing
+    stored for the next start."""
+    listing = check_cache.cached_listing(folder, path)
+    if listing is not None:
+        return Variant(listing.name, path, listing, None, folder, sources)
+    with reads.recorded() as files:
+        rules = pipeline.check_spec(path, sources).rules
+    check_cache.store_listing(folder, path, rules, files)
+    return Variant(rules.name, path, check_cache.listing_of(rules), rules, folder, sources)
 
 
 def shown(path: str) -> str:

@@ -93,6 +93,21 @@ def render(frame: Frame, seat: int | None) -> Rendered:
     return Rendered(log, json.dumps(view)[1:-1], frame.undone)
 
 
+def render_all(frame: Frame, seats: list[int | None]) -> dict[int | None, Rendered]:
+    """The views of `seats` of `frame`, each as :func:`render` makes it."""
+    return {seat: render(frame, seat) for seat in seats}
+
+
+async def _one_of(batch: asyncio.Future[dict[int | None, Rendered]], seat: int | None) -> Rendered:
+    return (await batch)[seat]
+
+
+def _retrieved(future: asyncio.Future[Any]) -> None:
+    """Mark a render's failure as seen (the stream that awaits it meets it again)."""
+    if not future.cancelled():
+        future.exception()
+
+
 def event_text(frame: Frame, seat: int | None) -> str:
     """The whole view of `seat` (None: a spectator) as one server-sent event."""
     return render(frame, seat).event(0)
@@ -126,6 +141,36 @@ class Views:
     async def text(self, table, seat: int | None) -> str:
         """The whole view of `seat` as one event."""
         return (await self.rendered(table, seat)).event(0)
+
+    def prepare(self, table: Any, game: Any, log: tuple[Any, ...], named: tuple[Any, ...]) -> None:
+        """Start rendering the views a move leads to (`game`, `log` and `named` once it is the
+        table's), for every seat of `table` whose streams are open, while the move is stored
+        (web.tables.Hub._play calls this before the store's commit, and announces the move only
+        after it): every view of the table in one worker thread, each stream then finds its own
+        ready. A click's update thus waits for the slower of the commit and the render, not for
+        the commit, then a thread per seat (issue 31: the click-to-update p95). A view is still
+        rendered from the seat's own Frame alone, and sent only once the move is the table's."""
+        seats = [key[1] for key in self.latest if key[0] == table.id]
+        if not seats:
+            return
+        frame = Frame(
+            table.id,
+            table.spec,
+            table.module,
+            game,
+            tuple(table.seats),
+            log,
+            table.problem,
+            named,
+            table.undo,
+            table.undone,
+        )
+        batch = asyncio.ensure_future(asyncio.to_thread(render_all, frame, seats))
+        batch.add_done_callback(_retrieved)
+        for seat in seats:
+            task = asyncio.ensure_future(_one_of(batch, seat))
+            task.add_done_callback(_retrieved)  # a move not stored leaves its views unread
+            self.latest[(table.id, seat)] = (game, table.problem, len(log), task, table.undo, table.undone)
 
     def forget(self, table_id: str) -> None:
         """Drop a table's views (its last stream ended)."""

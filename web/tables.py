@@ -30,11 +30,13 @@ from typing import Any
 from compiler.safe_text import visible
 from compiler.sheets import refusals
 from playtest.bots import BotError, parse_bot
+from playtest.engines import EngineError
 
 from .botwork import Thinkers, bot_seed
 from .closing import tables_to_close
 from .i18n import Words, said, words
 from .moves import named_card, taken_card
+from .rule_words import rule_error_words
 from .store import Store, digest, same_secret
 
 HUMAN = "human"
@@ -122,13 +124,13 @@ class LiveTable:
 
 
 def rule_failure(error: BaseException) -> str | Words:
-    """An engine's failure in a sentence for the players: a RuleError's own words (the rule and
-    what went wrong, as the engine says them), a move over its time (in the players' words), or
+    """An engine's failure in a sentence for the players: a RuleError's (the rule as written and
+    what went wrong, in the players' language: web.rule_words), a move over its time (in the players' words), or
     any other error's type and message, printable."""
     if isinstance(error, TimeoutError):
         return words("problem.overran")
     if type(error).__name__ == "RuleError":
-        return visible(str(error))[:500]
+        return rule_error_words(visible(str(error))[:500])
     return visible(f"{type(error).__name__}: {error}")[:500]
 
 
@@ -230,6 +232,8 @@ class Hub:
         self.bot_delay = bot_delay
         self.bot_workers = bot_workers
         self.thinkers: Thinkers | None = None
+        # (table, game, log, named) of a move about to be stored: web.streams.Views.prepare
+        self.prepare: Callable[[LiveTable, Any, tuple[Any, ...], tuple[Any, ...]], None] | None = None
         self.tables: dict[str, LiveTable] = {}
         self.unavailable: dict[str, str] = {}  # stored tables that could not be resumed, and why
         self.unavailable_since: dict[str, float] = {}  # and when they last moved
@@ -256,6 +260,10 @@ class Hub:
         if type(players) is not int or players not in variant.player_counts:
             counts = ", ".join(map(str, variant.player_counts))
             raise Refused(422, words("refused.players", spec=variant.key, counts=counts))
+        try:  # a first use checks the spec and builds its engine: off the event loop
+            await asyncio.to_thread(variant.build)
+        except EngineError as e:
+            raise Refused(422, words("refused.setup", failure=str(e))) from None
         names = seat_names(variant.module, players, seats)
         if seed is None:
             seed = self.draw_seed()
@@ -473,12 +481,15 @@ class Hub:
         except Exception as e:  # noqa: BLE001 - a rule that fails or overruns stops this table, not the server
             self.stop_table(table, words("problem.rule_failed", move=len(table.log) + 1, failure=rule_failure(e)))
             raise Refused(409, words("refused.stopped", problem=table.problem)) from None
+        named = named_card(taken_card(table.module, table.game, seat, action), trial, seat)
+        if self.prepare is not None and table.listeners:  # the seats' views, rendered while the move is stored
+            self.prepare(table, trial, (*table.log, (seat, action)), (*table.named, named))
         try:
             await self.store.store_move(table.id, len(table.log), seat, action)
         except sqlite3.Error as e:
             log.error("table %s: move not stored: %s", table.id, e)
             raise Refused(503, words("refused.store_move")) from None
-        table.named.append(named_card(taken_card(table.module, table.game, seat, action), trial, seat))
+        table.named.append(named)
         table.game = trial
         table.log.append((seat, action))
         table.last_at = time.time()

@@ -17,7 +17,8 @@ CLI does.
 
 from __future__ import annotations
 
-from .differences import Difference, compare
+from .differences import compare
+from .record import Difference
 from .words import LANGUAGES, STRINGS, only_texts, render
 
 __all__ = ["LANGUAGES", "STRINGS", "Difference", "compare", "only_texts", "render"]

@@ -3,9 +3,11 @@ and nobles: a kind added or removed, its title, columns or table changed."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..check.kinds import BASE_KINDS
 from ..language import ColumnType
-from ..model import Kind, Rules
+from ..model import Column, Kind, Rules
 from .record import Difference
 
 
@@ -80,10 +82,10 @@ def _columns(kind: Kind) -> tuple[str, ...]:
     return tuple(f"{c.name}: {c.type}" for c in kind.columns)
 
 
-def _rows(kind: Kind, rules: Rules) -> tuple:
+def _rows(kind: Kind, rules: Rules) -> tuple[tuple[object, ...], ...]:
     """A kind's components by value, colours by name (two specs may order their colours otherwise)."""
 
-    def named(column, value):
+    def named(column: Column, value: Any) -> object:
         if column.type is ColumnType.GEM and value is not None:
             return rules.gems[value]
         if column.type is ColumnType.COLOUR:

@@ -16,7 +16,7 @@ class Difference:
 
     kind: str
     path: str  # dotted, as in model.Change ("actions.take_pair.condition")
-    subject: tuple  # what the rule belongs to: (kind, name, title Text | None, owner...)
+    subject: tuple[Any, ...]  # what the rule belongs to: (kind, name, title Text | None, owner...)
     field: str | None  # the field that changed ("condition"), None for added/removed/order
     # changed: a (kind of value, value) pair; order: the names in order; added/removed: None
     before: Any = None

@@ -12,7 +12,7 @@ from ..safe_text import visible
 from ..sheets import tables
 from ..sheets.phrases import Phraser, describe, explain_definition, state_type_key
 from ..sheets.plurals import LANGUAGES as _LANGUAGES
-from .differences import Difference
+from .record import Difference
 
 # --------------------------------------------------------------------------- words
 

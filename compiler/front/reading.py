@@ -18,6 +18,8 @@ from __future__ import annotations
 import os
 import stat
 
+from .. import reads
+
 MAX_INPUT_BYTES = 1_000_000  # a spec, a card table: the same limit
 # Files the kernel makes up as they are read (they say they are ordinary and hold 0 bytes):
 # /proc/self/environ would echo the environment of whoever checks a shared variant into an error.
@@ -72,8 +74,19 @@ def read_input(path: str | os.PathLike, limit: int = MAX_INPUT_BYTES) -> bytes:
 
     Raises FileNotFoundError, :class:`NotAFile`, or another OSError. O_NONBLOCK makes the
     open of a FIFO return at once (it is then refused by its mode); it does not change how an
-    ordinary file reads.
+    ordinary file reads. The read (or its failure) is noted in the open record of
+    :mod:`compiler.reads`, if any.
     """
+    try:
+        data = _read(path, limit)
+    except OSError:
+        reads.note(path, None)
+        raise
+    reads.note(path, data)
+    return data
+
+
+def _read(path: str | os.PathLike[str], limit: int) -> bytes:
     if os.path.realpath(path).startswith(SYSTEM_FOLDERS):
         raise NotAFile("a file of the system's own (under /proc or /sys), which no spec or game is")
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)

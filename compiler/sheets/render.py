@@ -20,6 +20,7 @@ import functools
 import os
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -303,23 +304,40 @@ def write_sheets(
     return written
 
 
-def _write_pdfs(rules: Rules, langs, out_dir: Path, base, worked, html_texts: dict[str, str]) -> list[Written]:
-    """Each language's PDF, all at the same compact level: the most any language needed to fit two
-    pages (a sheet leaves out the same in every language); a language that fitted with less is
-    printed again at that level."""
+def printed_sheets(
+    rules: Rules,
+    langs: Sequence[str],
+    base: Rules | None = None,
+    worked: WorkedGame | None = None,
+    html_texts: dict[str, str] | None = None,
+) -> dict[str, tuple[bytes, int, int, float]]:
+    """Each language's printed sheet (data, pages, compact level, seconds taken), all at the same
+    compact level: the most any language needed to fit two pages (a sheet leaves out the same in
+    every language). Each language starts from the level the languages before it needed, so the
+    sizes and levels one language has shown too large are not tried again for the next (a sheet
+    that needs a level needs it whatever size it starts from); a language that fitted with less
+    is printed again at the level the last one needed."""
     made: dict[str, tuple[bytes, int, int, float]] = {}
+    most = 0
     for lang in langs:
         start = time.perf_counter()
-        data, pages, level = printed_at(rules, lang, base, html_texts[lang], worked)
+        text = (html_texts or {}).get(lang)
+        data, pages, level = printed_at(rules, lang, base, text, worked, most)
         made[lang] = (data, pages, level, time.perf_counter() - start)
-    most = max((level for _, _, level, _ in made.values()), default=0)
-    written = []
+        most = max(most, level)
     for lang in langs:
         data, pages, level, seconds = made[lang]
         if level < most:
             start = time.perf_counter()
             data, pages, level = printed_at(rules, lang, base, None, worked, most)
-            seconds += time.perf_counter() - start
+            made[lang] = (data, pages, level, seconds + time.perf_counter() - start)
+    return made
+
+
+def _write_pdfs(rules: Rules, langs, out_dir: Path, base, worked, html_texts: dict[str, str]) -> list[Written]:
+    """Each language's PDF (:func:`printed_sheets`), written."""
+    written = []
+    for lang, (data, pages, _level, seconds) in printed_sheets(rules, langs, base, worked, html_texts).items():
         path = out_dir / f"{rules.name}.{lang}.pdf"
         write_atomic(path, data)
         written.append(Written(path, "pdf", lang, seconds, pages))

@@ -2579,9 +2579,9 @@ class Game:
             "setup_face_up",
         )
         + (("face_up_costs",) if _FACE_UP_COSTS else ())
-        + tuple(  # chosen once, when the class is made
-            name for name, _, _ in _EXTRA_SLOTS
-        )
+        # chosen once, when the class is made (a list, not a generator: a native build compiles
+        # this class body as a cdef class's, where a generator would be read as a method)
+        + tuple([name for name, _, _ in _EXTRA_SLOTS])
     )
 
     def __init__(self, players: int) -> None:

@@ -23,7 +23,11 @@ class Facts:
     score from the state without playing it (see :func:`ranked_actions`); a form it does not
     know (a house rule's ``sweep``, ``reserve 1.2 paying red``, the payment step) is None and
     is scored by playing it on a clone. `untrusted` holds the kinds of move whose effects this
-    engine's rules change (found by :func:`calibrate`): those are played on a clone too.
+    engine's rules change (found by :func:`calibrate`): those are played on a clone too, but for
+    a kind whose moves were predicted right whenever they left the seat within its token limit
+    (not in `untrusted_within`: a rule that changes only what happens over the limit, such as
+    which tokens go back first or a reserve's gold refused at the cap): such a move that keeps
+    the seat within the limit is scored from the state like a trusted one.
     """
 
     def __init__(self, module):
@@ -84,7 +88,10 @@ class Facts:
         self.terms: dict[tuple, tuple[float, tuple[float, ...]]] = {}
         self.splits: dict[tuple, tuple[tuple[tuple[int, int], ...], int, int, bool]] = {}
         self.untrusted: frozenset[str] = frozenset()
-        self.untrusted = calibrate(self)
+        self.untrusted_within: frozenset[str] = frozenset()
+        faults = calibrate(self)
+        self.untrusted = frozenset(kind for kind, _ in faults)
+        self.untrusted_within = frozenset(kind for kind, over in faults if not over)
         self.groups = [_deferred_group(self, a, m) for a, m in enumerate(self.moves)]  # see ranked_actions
         self.plans: dict[tuple[int, ...], tuple] = {}  # see _plan
 
@@ -199,8 +206,10 @@ def predict(game, p: int, move, f: Facts):
     return tok, list(game.bonus[p]), game.prestige[p], reserved
 
 
-def calibrate(f: Facts, games: int = 3, decisions: int = 200) -> frozenset[str]:
-    """The kinds of move whose effects under this engine's rules differ from :func:`predict`.
+def calibrate(f: Facts, games: int = 3, decisions: int = 200) -> frozenset[tuple[str, bool]]:
+    """The kinds of move whose effects under this engine's rules differ from :func:`predict`,
+    as (kind, over) pairs: `over` when the move that differed took the seat over its token
+    limit as predicted (a move the engine could not carry out counts both ways).
 
     Plays a few seeded games (a purchase whenever one is legal, else mostly a take, to fill
     the seat's hand to its limit, else a random action) and,
@@ -209,7 +218,7 @@ def calibrate(f: Facts, games: int = 3, decisions: int = 200) -> frozenset[str]:
     """
     module = f.module
     faults = getattr(module, "RuleError", ())  # an effect the spec made legal and cannot carry out
-    bad: set[str] = set()
+    bad: set[tuple[str, bool]] = set()
     rng = random.Random(18)
     players = min(module.PLAYER_COUNTS)
     for seed in range(games):
@@ -222,16 +231,20 @@ def calibrate(f: Facts, games: int = 3, decisions: int = 200) -> frozenset[str]:
             pending = qualifying(g.noble_row, g.bonus[p], f)
             for a in legal:
                 move = f.moves[a]
-                if move is None or move[0] in bad or (pending and move[0] != "noble"):
+                if move is None or (pending and move[0] != "noble"):
                     continue
                 expected = predict(g, p, move, f)
                 if expected is None:
+                    continue
+                tok, bon, pts, reserved = expected
+                over = f.limit is not None and sum(tok) > f.limit
+                if (move[0], over) in bad:
                     continue
                 h = g.clone()
                 try:
                     h.apply(a)
                 except faults:  # a spec whose effect cannot be carried out here: not a move to model
-                    bad.add(move[0])
+                    bad.update(((move[0], False), (move[0], True)))
                     continue
                 asked = h.current_player == p and h.phase != "action"
                 returning = asked and all(
@@ -239,14 +252,12 @@ def calibrate(f: Facts, games: int = 3, decisions: int = 200) -> frozenset[str]:
                 )
                 if asked and not returning:
                     continue  # p chooses a noble or a payment: nothing to compare yet
-                tok, bon, pts, reserved = expected
-                over = f.limit is not None and sum(tok) > f.limit
                 if over != returning and not (over and _returned_alone(tok, list(h.tokens[p]), f.limit)):
-                    bad.add(move[0])
+                    bad.add((move[0], over))
                 elif (list(h.bonus[p]), h.prestige[p], list(h.reserved[p])) != (bon, pts, reserved):
-                    bad.add(move[0])
+                    bad.add((move[0], over))
                 elif not over and list(h.tokens[p]) != tok:
-                    bad.add(move[0])
+                    bad.add((move[0], over))
             buys = [a for a in legal if f.is_buy[a]]
             takes = [
                 a for a in legal if f.moves[a] is not None and f.moves[a][0] == "tokens" and f.moves[a][1][0][1] > 0

@@ -67,7 +67,7 @@ class _Decision:
     """One decision of the acting seat `p`, taken apart once: :meth:`exact` scores any of its
     legal actions from the state, and the bounds read its position (`pos`) and `room`."""
 
-    __slots__ = ("game", "p", "f", "w", "pos", "room", "wild_gain", "reserves_kept", "by_level", "gold")
+    __slots__ = ("game", "p", "f", "w", "pos", "room", "wild_gain", "reserves_kept", "by_level", "gold", "last_turn")
 
     def __init__(self, game, p: int, f: Facts, w: Weights):
         self.game, self.p, self.f, self.w = game, p, f, w
@@ -79,13 +79,19 @@ class _Decision:
         self.reserves_kept = len(self.wild_gain) <= self.room  # a reserve's wild token is kept: no return to play
         self.by_level: dict[int, tuple[float, float]] = {}  # per level: _level_ahead
         self.gold = pos.gold + len(self.wild_gain)  # wild tokens after a reserve
+        self.last_turn: bool | None = None  # does the game end with this turn? (trusted_within)
 
     def exact(self, a: int, move) -> float:
         """The score of action `a` (its move as Facts.moves reads it), the rest of the turn played greedily."""
         kind = move[0] if move is not None else None
         f = self.f
-        if kind is None or kind in f.untrusted:
+        if kind is None:
             return _score_by_clone(self.game, a, self.p, f, self.w)
+        if kind in f.untrusted:
+            if not self.within(a, kind):
+                return _score_by_clone(self.game, a, self.p, f, self.w)
+            if self.last_turn is not False:  # not known yet, or the game ends: on a clone, as it was
+                return self.probe(a)
         if kind == "tokens" and f.gain_sizes[a] <= self.room:  # the common case: a take kept whole
             return self.kept_take(f.gain_keys[a])
         if kind == "reserve" and self.reserves_kept:  # the other common case: a face-up reserve
@@ -99,6 +105,32 @@ class _Decision:
             return _score_buy(self.game, self.p, move, f, self.w)
         gain, flip, extras = token_change(self.game, self.p, move, f)
         return self.pos.score_kept(gain, flip, extras)
+
+    def within(self, a: int, kind: str) -> bool:
+        """May action `a`, of a kind this engine's rules change (Facts.untrusted), be scored from
+        the state? When the rules change its kind over the token limit only (not in
+        Facts.untrusted_within) and it leaves the seat within the limit, as
+        :func:`~playtest.bots.engine_facts.predict` sees it; and the turn does not end the game
+        (:meth:`probe`)."""
+        f = self.f
+        if kind in f.untrusted_within:
+            return False
+        if kind == "tokens":
+            return bool(f.gain_sizes[a] <= self.room)
+        if kind in ("reserve", "reserve_deck"):
+            return self.reserves_kept
+        return self.room >= 0  # a purchase, a noble or a pass brings no token
+
+    def probe(self, a: int) -> float:
+        """Action `a` scored on a clone (:func:`_score_by_clone`), noting whether the game is over
+        after the turn: the first move of a decision that :meth:`within` admits is played so,
+        and when the game ends with the turn every such move is (the clone reference sees the
+        win, the scoring from the state does not)."""
+        g = self.game.clone()
+        g.apply(a)
+        g = finish_turn(g, self.p, self.f, self.w)
+        self.last_turn = g.is_over()
+        return evaluate(g, self.p, self.f, self.w)
 
     def kept_take(self, key: tuple) -> float:
         """A take of the tokens `key` (Facts.gain_keys), all kept: its tokens_only score."""

@@ -40,6 +40,13 @@ def wait_text(seconds: int, lang: str = i18n.DEFAULT) -> str:
     return i18n.message(lang, "wait.hours", {"n": round(minutes / 60)})
 
 
+def status_phrase(status: int, lang: str = i18n.DEFAULT) -> str:
+    """An HTTP status's name in `lang` (the catalogues name each status the server answers
+    with; another, from a layer below, keeps HTTP's English phrase)."""
+    key = f"http.{status}"
+    return i18n.message(lang, key, {}) if key in i18n.catalogue(lang) else http.HTTPStatus(status).phrase
+
+
 def page_error(
     env: jinja2.Environment,
     status: int,
@@ -53,7 +60,7 @@ def page_error(
             **i18n.page_words(lang, ""),
             message=i18n.said(lang, message),
             status=status,
-            phrase=http.HTTPStatus(status).phrase,
+            phrase=status_phrase(status, lang),
             wait=wait_text(retry_after, lang) if retry_after is not None else None,
         ),
         status_code=status,
