@@ -429,6 +429,7 @@ class Rules:
     prestige: tuple[PrestigeSource, ...] = ()  # added to every player's card and noble prestige
     player_fields: tuple[PlayerField, ...] = ()  # the player-count table's declared fields, in order
     symbols: tuple[tuple[str, Text], ...] = ()  # (colour, symbol) the spec writes on a colour's gems
+    handling: tuple[Text, ...] = ()  # how the pieces are handled at the table, in words (sheets only)
 
     @property
     def colours(self) -> tuple[str, ...]:

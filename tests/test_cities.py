@@ -314,7 +314,7 @@ def _said(rules, text: str, lang: str) -> str:
         ),
         (
             "nl",
-            "voor minstens 1 stad in je zone ‘Opgeëiste steden’ geldt dat het getal ‘vereiste prestige’ "
+            "voor minstens 1 stad in je ‘Opgeëiste steden’ geldt dat het getal ‘vereiste prestige’ "
             "van die stad minstens 0 is",
         ),
         (
@@ -364,7 +364,7 @@ def test_a_membership_in_a_zone_in_every_language(city_rules, lang):
     assert {
         "en": "one of the pieces in “Cities on display”",
         "fr": "parmi les pièces de la zone « Cités exposées »",
-        "nl": "een van de stukken in de zone ‘Uitgestalde steden’",
+        "nl": "een van de stukken in ‘Uitgestalde steden’",
         "sr": "спада у плочице из зоне „Изложени градови“",
     }[lang] in said
 
@@ -432,7 +432,7 @@ def test_a_set_of_components_given_a_zone_holds_its_components_in_every_tool(tmp
     assert said == {
         "en": "set your “Cities shown” to the pieces in “Cities on display”",
         "fr": "votre « Cités montrées » devient les pièces de la zone « Cités exposées »",
-        "nl": "zet je „Getoonde steden” op de stukken in de zone ‘Uitgestalde steden’",
+        "nl": "zet je „Getoonde steden” op de stukken in ‘Uitgestalde steden’",
         "sr": "ваш запис „Показани градови“ постаје плочице из зоне „Изложени градови“",
     }
     result = CliRunner().invoke(
@@ -444,7 +444,7 @@ def test_a_set_of_components_given_a_zone_holds_its_components_in_every_tool(tmp
 REFILLED = {
     "en": "fill the empty places of “Cities on display” from its pile",
     "fr": "complétez les places vides de la zone « Cités exposées » depuis sa pile",
-    "nl": "vul de lege plaatsen van de zone ‘Uitgestalde steden’ aan uit de bijbehorende stapel",
+    "nl": "vul de lege plaatsen van ‘Uitgestalde steden’ aan uit de bijbehorende stapel",
     "sr": "попуните празна места зоне „Изложени градови“ из њене гомиле",
 }
 

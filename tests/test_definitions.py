@@ -386,8 +386,8 @@ def test_rainbow_plays_random_games_and_replays(engines):
         ),
         (
             "nl",
-            "**Regenboog**: Het prestige van een speler omvat ook 3 als de speler een bonus in elke edelsteenkleur "
-            "heeft, anders 0; dat telt overal waar prestige telt (het einde van het spel en de winnaar).",
+            "**Regenboog**: Het prestige van een speler omvat ook 3 als de speler over een bonus in elke "
+            "edelsteenkleur beschikt, anders 0; dat telt overal waar prestige telt (het einde van het spel en de winnaar).",
         ),
         (
             "sr",
@@ -416,7 +416,7 @@ def test_the_sheets_phrase_the_source_and_the_call_by_its_title(lang, line):
         ),
         (
             "nl",
-            "Dat de speler een bonus in elke edelsteenkleur heeft, wil zeggen: voor elke edelsteenkleur geldt dat de "
+            "Dat de speler over een bonus in elke edelsteenkleur beschikt, wil zeggen: voor elke edelsteenkleur geldt dat de "
             "speler minstens 1 bonus van die kleur heeft.",
         ),
         (
@@ -476,7 +476,7 @@ def _diff(lang: str) -> str:
             [
                 "Definities",
                 "Prestigebronnen",
-                "    prestige: 3 als de speler een bonus in elke edelsteenkleur heeft, anders 0",
+                "    prestige: 3 als de speler over een bonus in elke edelsteenkleur beschikt, anders 0",
             ],
         ),
         ("sr", ["Дефиниције", "Извори престижа", "    престиж: 3 ако играч има бонус сваке боје драгуља, иначе 0"]),

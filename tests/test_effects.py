@@ -75,7 +75,7 @@ def test_to_bottom_needs_a_pile(tmp_path):
     [
         ("en", "put the chosen city at the bottom of “City tiles”"),
         ("fr", "placez la cité choisie au fond de la zone « Tuiles Cité »"),
-        ("nl", "leg de gekozen stad onderaan de zone ‘Stadstegels’"),
+        ("nl", "leg de gekozen stad onderaan ‘Stadstegels’"),
         ("sr", "ставите изабрани град на дно зоне „Плочице градова“"),
     ],
 )

@@ -316,7 +316,7 @@ def test_the_fields_come_from_the_schema():
     assert not {"add", "remove", "before", "after"} & set(action.fields)
     param = action.fields["choose"].entry
     assert param.requires["price"] == ("domain", ("payment",))
-    assert action.lists == {"effects"} and shape.lists == {"interpretations"}
+    assert action.lists == {"effects"} and shape.lists == {"interpretations", "handling"}
     assert [name for name in ("players", "values", "actions", "end_of_turn", "end") if shape.fields[name].movable] == [
         "actions",
         "end_of_turn",

@@ -128,6 +128,46 @@ def test_a_move_refused_for_another_reason_is_told_in_each_language(official):
         assert refusals.told(error, lang) == (OUT_OF_ORDER[lang].format(move=move), None), lang
 
 
+# An action while player 1 must return tokens: the step named by its title in each language.
+FINISH_STEP = {
+    "en": "illegal action '{move}': player 1 must first finish 'Return tokens over the limit' ({options})",
+    "fr": "coup refusé « {move} » : le joueur 1 doit d'abord terminer « Rendre les jetons en trop » ({options})",
+    "nl": "zet geweigerd '{move}': speler 1 moet eerst 'Fiches boven de limiet teruggeven' afmaken ({options})",
+    "sr": "потез одбијен „{move}”: играч 1 прво мора да заврши „Враћање вишка жетона“ ({options})",
+}
+
+
+def test_a_move_during_a_step_names_the_step_by_its_title_in_each_language(official):
+    """A player over the token limit must return tokens first: the refusal of any other move
+    names the step as the sheets do (its title in the player's language), never by its name in
+    the spec; without the rules, by that name in plain words."""
+    rules = load_rules(str(OFFICIAL))
+    state = json.loads(official.new_game(2, seed=1).to_json())
+    held = state["seats"][0]["tokens"]
+    for colour in ("white", "blue", "green"):
+        state["supply"][colour] -= 3
+        held[colour] += 3
+    game = official.from_json(json.dumps(state))
+    game.apply(official.string_to_action("take white blue green"))
+    assert game.phase == "return_tokens" and game.current_player == 0
+    move = "take white"
+    with pytest.raises(official.IllegalAction) as caught:
+        game.apply(official.string_to_action(move))
+    error = caught.value
+    assert error.refused.key == "finish_step" and error.refused.fields["step"] == "return_tokens"
+    options = error.refused.fields["options"]
+    for lang in LANGS:
+        assert refusals.told(error, lang, rules) == (FINISH_STEP[lang].format(move=move, options=options), None)
+    untitled = "illegal action '{move}': player 1 must first finish 'return tokens' ({options})"
+    assert refusals.told(error, "en") == (untitled.format(move=move, options=options), None)
+    table = terminal.new_table(official, 2, ["human", "human"], seed=1)  # `play` says it with the rules
+    table.game = game
+    said: list[str] = []
+    session = terminal.Session(table, ask=lambda p: "", say=lambda text: said.append(str(text)), lang="fr", rules=rules)
+    assert session.play(move, 0) == "again"
+    assert said[-1] == FINISH_STEP["fr"].format(move=move, options=options)
+
+
 def test_a_move_after_the_end_is_told_in_each_language(official):
     game = official.new_game(2, seed=2)
     game.playout(random.Random(2))  # random moves end a game (the first legal move each time may not)
@@ -195,6 +235,30 @@ def test_the_web_table_answers_a_refused_move_in_the_players_language(variants, 
             assert body["error"].startswith(MOVE[lang] + TAKE_DIFFERENT[lang]), body
             assert body["details"].startswith("size(picked) == min(take_count, "), body
         assert c.get(api0).json() == before
+
+
+def test_the_web_table_names_the_step_a_move_waits_for_by_its_title(variants, db):
+    """Both seats take tokens (then reserve a card, for its gold) until one is over the limit; a
+    take then is refused with the step's title in the page's language (the server's rules), not
+    its name in the spec."""
+    module = engine(variants)
+    with client(variants, db) as c:
+        apis = [api_of(s["link"]) for s in new_table(c)["seats"]]
+        game = module.new_game(2, seed=7)
+        while game.phase != "return_tokens":
+            takes = [a for a in game.legal_actions() if module.describe_action(a)[0] == "take_different"]
+            reserves = [a for a in game.legal_actions() if module.describe_action(a)[0] == "reserve_face_up"]
+            assert (takes or reserves) and len(game.history) < 20, game.history
+            action = max(takes, key=lambda a: len(module.describe_action(a)[1]["picked"])) if takes else reserves[0]
+            asked = {"action": action, "after": len(game.history)}
+            assert c.post(apis[game.current_player] + "/actions", json=asked).status_code == 200
+            game.apply(action)
+        seat = game.current_player
+        take = module.string_to_action("take white")
+        r = c.post(apis[seat] + "/actions", json={"action": take, "after": len(game.history), "lang": "fr"})
+        assert r.status_code == 422
+        said = f"le joueur {seat + 1} doit d'abord terminer « Rendre les jetons en trop » ("
+        assert r.json()["error"].startswith(MOVE["fr"] + said), r.json()
 
 
 def test_a_purchase_out_of_reach_is_refused_by_its_price_in_each_language(official):

@@ -124,6 +124,9 @@ QUOTED_2026 = {
         "daarna de stappen",
         "aan je gekochte kaarten",
         "Het einde wordt ingeluid",
+        "als de speler aan de eisen",  # a step's condition about you: "als je aan de eisen ... voldoet"
+        "de speler handelspost",
+        "winnen: de zone",
     ],
     "sr": [
         "Граница",
@@ -259,7 +262,23 @@ def test_the_engine_words_are_a_term_to_avoid(lang):
     said = {
         "en": "the value “prestige” of the element",
         "fr": "la valeur « prestige » de l'élément (cité), étape",
-        "nl": "de waarde ‘prestige’ van het onderdeel",
+        "nl": "de waarde ‘prestige’ van het onderdeel in de zone ‘Opgeëiste steden’",
         "sr": "вредност „престиж“ елемента",
     }[lang]
-    assert len(re.findall(avoid, said, re.IGNORECASE)) >= 2
+    assert len(re.findall(avoid, said, re.IGNORECASE)) >= (3 if lang == "nl" else 2)
+
+
+def test_a_dutch_definition_title_reads_with_je():
+    """Where a definition is called about you, a Dutch sheet says "je" where the title has its player
+    ("als je aan de eisen van een stad voldoet"): the title's verb must be one "je" takes as well
+    as "de speler" (not "heeft" nor "is"), in every catalogue spec that defines one."""
+    specs = [ROOT / "rulespec" / "official.yaml"] + sorted((ROOT / "variants").glob("*.yaml"))
+    bad = []
+    for path in specs:
+        if "\ndefine:" not in path.read_text(encoding="utf-8"):
+            continue
+        for d in load_rules(str(path)).definitions:
+            title = d.title.get("nl") or ""
+            if any(str(t) == "player" for _, t in d.params) and re.search(r"\b(heeft|is)\b", title):
+                bad.append(f"{path.name}: {d.name}: {title}")
+    assert bad == []

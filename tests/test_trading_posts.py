@@ -395,7 +395,7 @@ def test_the_sheets_name_a_keyword_by_its_component():
     for lang, words in (
         ("en", "holds trading post 3"),
         ("fr", "a ouvert : comptoir 3"),
-        ("nl", "handelspost 3 heeft"),
+        ("nl", "over handelspost 3 beschikt"),
         ("sr", "трговачка станица 3"),
     ):
         text = sheet_text(lang, phrases=True)

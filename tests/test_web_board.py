@@ -18,6 +18,7 @@ with warnings.catch_warnings():  # as in test_web_api: httpx is what is packaged
     warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
     from starlette.testclient import TestClient
 
+from compiler.sheets import moves as sheet_moves
 from web import catalogue, server, views
 from web.hosts import Hosts
 from web.quotas import Quotas
@@ -125,6 +126,25 @@ def test_the_words_for_a_variants_own_parts_follow_the_players_language(variants
     assert data["labels"]["kinds"]["cities"]["item"] == "cité"
 
 
+def test_the_log_says_each_move_in_the_players_words_as_play_does(variants, client):
+    """The page's ``labels.moves``: every action of the engine in the words `play` prints after a
+    move (compiler.sheets.moves), in the page's language; the log's entries are ids into it, so
+    the log names a move by its rule and its choices in words, a city by its item."""
+    cities = variants["cities"]
+    module = cities.module
+    links = table(client, "cities")
+    html = client.get(links[0], headers={"Accept-Language": "fr"}).text
+    said = json.loads(re.search(r'id="page-data">(.*?)</script>', html, re.S).group(1))["labels"]["moves"]
+    assert said == [sheet_moves.of_engine(module, a, cities.rules, "fr") for a in range(module.NUM_ACTIONS)]
+    assert said[module.string_to_action("city 1")] == "Revendiquer une cité : cité 1"
+    take = module.string_to_action("take white blue green")
+    assert client.post(api_of(links[0]) + "/actions", json={"action": take}).status_code == 200
+    log = client.get(api_of(links[1])).json()["log"]
+    assert [said[entry["action"]] for entry in log] == [
+        "Prendre des jetons de couleurs différentes : blanc, bleu et vert"
+    ]
+
+
 def test_a_finished_games_state_shows_a_pile_as_a_count(variants):
     module = variants["cities"].module
     game = module.new_game(2, seed=5)
@@ -180,4 +200,5 @@ def test_labels_are_left_out_when_the_rules_do_not_match_the_engines_table(varia
         "sources": {},
         "nobles": True,
         "vars_shown": None,
+        "moves": [],
     }

@@ -302,7 +302,8 @@ def test_a_turn_variable_marked_for_display_shows_on_the_board_while_the_turn_la
     `taken` marked `display: true`, `quiet` not. With a token limit of 2, a take of three tokens
     sends the seat to the return step in the same turn: the board shows `taken` by its French
     title, "non" before the take and "oui" during the step (its value then), and never `quiet`;
-    the log says the move in French (the rule's title and the colours' names), not in notation."""
+    the log says the move in French as `play` does (the rule's title and the colours' names), not
+    in notation."""
     require_browser()
     spec = pathlib.Path(__file__).resolve().parent / "specs" / "turn-display.yaml"
     variant = catalogue.load([str(spec)])["turn-display"]
@@ -326,8 +327,8 @@ def test_a_turn_variable_marked_for_display_shows_on_the_board_while_the_turn_la
         assert shown.locator(".value").inner_text() == "oui"
         assert page.locator('[data-var="quiet"]').count() == 0
         names = {"white": "blanc", "blue": "bleu", "green": "vert", "red": "rouge", "black": "noir"}
-        picked = ", ".join(names[c] for c in module.describe_action(three)[1]["picked"])
-        said = page.locator("#log li").first.inner_text()
-        assert said == f"vous : Prendre des jetons de couleurs différentes : {picked}", said
+        first, second, third = (names[c] for c in module.describe_action(three)[1]["picked"])
+        said = page.locator("#log li").first.inner_text()  # the words `play` prints (compiler.sheets.moves)
+        assert said == f"vous : Prendre des jetons de couleurs différentes : {first}, {second} et {third}", said
         shoot(page, "play-turn-variable-shown")
         assert errors == []

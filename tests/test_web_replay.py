@@ -11,6 +11,7 @@ import sys
 
 import pytest
 
+from compiler.sheets import moves as sheet_moves
 from playtest.bots import make_bot
 from tests.helpers import ROOT
 from tests.helpers.web import api_of, client, engine, new_table
@@ -157,6 +158,24 @@ def test_the_replay_page_steps_through_the_game_with_the_boards_script(variants,
             assert c.get(src).status_code == 200
         watch_page, _ = watch_paths(made)
         assert c.get(watch_page + "/replay").status_code == 200
+
+
+def test_the_replay_says_each_move_in_the_players_words(variants, db):
+    """The replay page's words for a move (``labels.moves``, by action id) are those `play` prints,
+    in the page's language: every move of the finished game has its rule's name in Dutch."""
+    module, rules = engine(variants), variants["target-12"].rules
+    with client(variants, db) as c:
+        made, apis, game = started(c, module)
+        play_on(c, module, apis, game)
+        page = c.get(made["seats"][0]["link"] + "/replay?as=open", headers={"Accept-Language": "nl"})
+        data = json.loads(
+            re.search(r'<script type="application/json" id="page-data">(.*?)</script>', page.text, re.S)[1]
+        )
+        said = data["labels"]["moves"]
+        assert game.history
+        for action in game.history:
+            assert said[action] == sheet_moves.of_engine(module, action, rules, "nl")
+        assert said[blind_reserve(module)] == "De bovenste kaart van een stapel reserveren: de stapel van niveau 1"
 
 
 def test_the_downloaded_game_replays_with_play_replay(variants, db, tmp_path):

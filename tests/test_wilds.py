@@ -207,7 +207,7 @@ def test_simulate_plays_the_spec_with_the_random_and_greedy_bots():
     [
         ("en", "You may also pay with the components of your “Vault”, as many as you wish"),
         ("fr", "Vous pouvez aussi payer avec les éléments de votre zone « Coffre »"),
-        ("nl", "Je mag ook betalen met de onderdelen uit je zone ‘Kluis’"),
+        ("nl", "Je mag ook betalen met de onderdelen uit je ‘Kluis’"),
         ("sr", "Можете платити и елементима ваше зоне „Ризница“"),
     ],
 )

@@ -473,7 +473,8 @@ class Hub:
         try:
             await self._in_worker(trial.apply, action)
         except table.module.IllegalAction as e:
-            reason, _ = refusals.told(e, lang)  # the details, unlabelled: the condition as written and where
+            variant = self.variants.get(table.spec)  # its rules name a step by its title
+            reason, _ = refusals.told(e, lang, variant.rules if variant is not None else None)  # details apart
             raise Refused(422, reason, details=getattr(e, "details", None)) from None
         except Refused:
             raise

@@ -25,6 +25,7 @@ from compiler.emit.runtime.meta import BAG, PILE
 from compiler.language.places import BASE_PLACE
 from compiler.language.types import Comp
 from compiler.model import Column, Rules
+from compiler.sheets import moves as sheet_moves
 from compiler.sheets import tables as sheet_tables
 from compiler.sheets.content.authored import own_text
 from compiler.sheets.phrases.core import describe, explain_definition
@@ -173,7 +174,30 @@ def labels(rules, module, lang: str) -> dict:
         "vars_shown": [v.name for v in variables if v.reset != "turn" or getattr(v, "display", False)]
         if rules is not None
         else None,
+        "moves": list(move_words(rules, module, lang))
+        if rules is not None and hasattr(module, "DECISION_INFO")
+        else [],
     }
+
+
+MOVE_WORDS: dict[tuple[int, int, str], tuple[Any, Any, tuple[str, ...]]] = {}
+MOVE_WORDS_KEPT = 64  # engines and languages whose words are kept: a bound on the memory
+
+
+def move_words(rules: Rules, module: Any, lang: str) -> tuple[str, ...]:
+    """Every action of `module` in players' words in `lang`, by id: what the log and the replay
+    say a move with, the words `play` prints (compiler.sheets.moves: the rule's name as the sheets
+    give it, its choices in words). Worked out once per engine, rule model and language (a few
+    thousand actions for the Trading Posts); the entry keeps both alive, so no id is reused while
+    it is kept. Spec text: the page shows it as text, never markup."""
+    key = (id(module), id(rules), lang)
+    held = MOVE_WORDS.get(key)
+    if held is None or held[0] is not module or held[1] is not rules:
+        said = tuple(sheet_moves.of_engine(module, a, rules, lang) for a in range(module.NUM_ACTIONS))
+        if len(MOVE_WORDS) >= MOVE_WORDS_KEPT:
+            MOVE_WORDS.pop(next(iter(MOVE_WORDS)))
+        held = MOVE_WORDS[key] = (module, rules, said)
+    return held[2]
 
 
 def kind_rules(rules: Rules, kind: str, lang: str) -> list[dict[str, str]]:

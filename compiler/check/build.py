@@ -18,7 +18,7 @@ sections before it make sense. The state they share is one :class:`~.reader.Chec
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from ..diagnostics import SourceMap
 from ..front.overlay import Resolved
@@ -34,7 +34,7 @@ from . import texts as texts_mod
 from . import variables as variables_mod
 from . import zones as zones_mod
 from .decisions import decision_names, decisions, written_alike
-from .ending import end_triggers, interpretations, winners
+from .ending import end_triggers, handling, interpretations, winners
 from .inference import Inferrer
 from .reader import RESERVED_NAMES, Checker
 from .setup import setup_blocks, setup_overdraws
@@ -87,7 +87,7 @@ def rules_of(c: Checker) -> Rules:
         setup_overdraws(c, setup, players, cards, gems, wild)
     end = end_triggers(c, scope, facts)
     ranking = winners(c, scope, facts)
-    said_so = across(c, gems, wild, levels, players, (variables, definitions, prestige, setup, end), actions, steps)
+    as_said = across(c, gems, wild, levels, players, (variables, definitions, prestige, setup, end), actions, steps)
     actions, steps, end, definitions, prestige = texts_mod.told(
         c, texts_mod.numbers(values, players, c.player_fields), actions, steps, end, definitions, prestige
     )
@@ -109,7 +109,7 @@ def rules_of(c: Checker) -> Rules:
         steps=steps,
         end=end,
         winners=ranking,
-        interpretations=said_so,
+        **as_said,
         changes=c.resolved.changes,
         spans=dict(c.spans),
         kinds=kinds,
@@ -128,6 +128,13 @@ def rules_of(c: Checker) -> Rules:
     return rules
 
 
+class SaidTexts(TypedDict):
+    """The texts a sheet prints as written, read by :func:`across`: the readings and the handling lines."""
+
+    interpretations: tuple[Text, ...]
+    handling: tuple[Text, ...]
+
+
 def across(
     c: Checker,
     gems: tuple[str, ...],
@@ -137,23 +144,24 @@ def across(
     read: tuple[Any, ...],
     actions: tuple[Decision, ...],
     steps: tuple[Decision, ...],
-) -> tuple[Text, ...]:
+) -> SaidTexts:
     """The analyses across sections, once every expression is typed: which player's private data each
     rule reads, the decisions' names, the sizes of choices and of the action space, rules written alike;
-    the `interpretations` section is read between them, in the order its diagnostics have always come.
+    the `interpretations` and `handling` sections are read between them, in the order their diagnostics
+    have always come.
     `read` holds the variables, definitions, prestige sources, setup blocks and end triggers; returns the
-    interpretations."""
+    interpretations and the handling lines."""
     variables, definitions, prestige, setup, end = read
     if not c.r.has_errors:
         c.r.extend(hidden_mod.leaks(variables, c.zones, definitions, prestige, actions + steps, setup, end))
-    said_so = interpretations(c)
+    said = SaidTexts(interpretations=interpretations(c), handling=handling(c))
     decision_names(c, actions, steps)
     if not c.r.has_errors:
         sizes.choices_with_values(c, gems, levels, players, actions, steps)
         sizes.action_space(c, gems, levels, players, actions + steps)
     if not c.r.has_errors:
         written_alike(c, gems, wild, levels, players, actions, steps)
-    return said_so
+    return said
 
 
 def defined(c: Checker, scope, gems, wild, kinds, values, facts):

@@ -1,5 +1,5 @@
 """Pass 4, check: how a game ends and who wins - the `end` triggers, the `winners` ranking,
-and the `interpretations` a sheet prints.
+and the texts a sheet prints as written: the `interpretations` and the `handling` lines.
 
 An end trigger's condition types as a truth and can fire in some game under the spec (E509,
 :mod:`compiler.check.bounds`); a ranking key is a number; each names its finish or its
@@ -113,7 +113,18 @@ def winners(c: Checker, scope_names, facts) -> Winners:
 
 def interpretations(c: Checker) -> tuple[Text, ...]:
     """The `interpretations` section: texts (one language or several) a sheet prints as they are."""
-    node = c.node(c.root, "interpretations", SeqNode, required=False)
+    return said_texts(c, "interpretations")
+
+
+def handling(c: Checker) -> tuple[Text, ...]:
+    """The `handling` section: how the pieces are handled at the table (what stays hidden, what
+    stays in view), texts a sheet prints as they are; no rule of the engine reads them."""
+    return said_texts(c, "handling")
+
+
+def said_texts(c: Checker, section: str) -> tuple[Text, ...]:
+    """A top-level list of texts (one language or several), each located at `SECTION.N`."""
+    node = c.node(c.root, section, SeqNode, required=False)
     out = []
     for item in node.items if node else ():
         if isinstance(item, ScalarNode):
@@ -123,5 +134,5 @@ def interpretations(c: Checker) -> tuple[Text, ...]:
             out.append(c.text(wrapper, "text"))
         else:
             continue
-        c.spans[f"interpretations.{len(out) - 1}"] = item.span
+        c.spans[f"{section}.{len(out) - 1}"] = item.span
     return tuple(out)

@@ -4,7 +4,7 @@ Takes two :class:`~compiler.model.Rules` (each already resolved through its chai
 variants and checked) and compares them rule by rule -- components, the kinds of component
 beyond the cards and nobles, the player-count
 table, values, actions and their choices, end-of-turn steps, end triggers, the winner
-ranking and eligibility, who takes the first turn, the stated interpretations -- never their
+ranking and eligibility, who takes the first turn, the stated interpretations and handling lines -- never their
 YAML. :func:`compare` returns
 :class:`Difference` records (what, which field, the value on each side and where each
 side defines it); :func:`render` phrases them in one of the sheet languages, with

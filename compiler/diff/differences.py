@@ -29,7 +29,8 @@ def compare(a: Rules, b: Rules) -> list[Difference]:
     out += _sections(a, b)
     out += _winners(a, b)
     out += _first_player(a, b)
-    out += _interpretations(a, b)
+    out += _said(a, b, "interpretations", "interpretation")
+    out += _said(a, b, "handling", "handling")
     return [_with_note(d, a, b) for d in out]
 
 
@@ -108,31 +109,33 @@ def _first_player(a: Rules, b: Rules) -> list[Difference]:
     ]
 
 
-def _interpretations(a: Rules, b: Rules) -> list[Difference]:
-    """Readings of silent rules that one side states and the other does not (by their English text)."""
+def _said(a: Rules, b: Rules, section: str, subject: str) -> list[Difference]:
+    """Texts of a list `section` (the readings of silent rules, the handling lines) that one side
+    states and the other does not (by their English text)."""
     out = []
-    after = {t.en for t in b.interpretations}
-    before = {t.en for t in a.interpretations}
-    for i, t in enumerate(a.interpretations):
+    said_a, said_b = getattr(a, section), getattr(b, section)
+    after = {t.en for t in said_b}
+    before = {t.en for t in said_a}
+    for i, t in enumerate(said_a):
         if t.en not in after:
             out.append(
                 Difference(
                     "removed",
-                    f"interpretations.{i}",
-                    ("interpretation", i + 1, t),
+                    f"{section}.{i}",
+                    (subject, i + 1, t),
                     None,
-                    before_at=a.spans.get(f"interpretations.{i}"),
+                    before_at=a.spans.get(f"{section}.{i}"),
                 )
             )
-    for i, t in enumerate(b.interpretations):
+    for i, t in enumerate(said_b):
         if t.en not in before:
             out.append(
                 Difference(
                     "added",
-                    f"interpretations.{i}",
-                    ("interpretation", i + 1, t),
+                    f"{section}.{i}",
+                    (subject, i + 1, t),
                     None,
-                    after_at=b.spans.get(f"interpretations.{i}"),
+                    after_at=b.spans.get(f"{section}.{i}"),
                 )
             )
     return out

@@ -34,7 +34,14 @@ def said(rules: Rules, lang: str, name: str, values: Mapping[str, Any], domains:
         rule = table.text("move.rule.payment")
     else:
         rule = name
-    words = [value_words(table, rules, domains.get(choice, ""), v) for choice, v in values.items() if v is not None]
+    sources = {p.name: p.source for p in decision.params} if decision is not None else {}
+    words = [
+        component(table, rules, sources.get(choice), v)
+        if domains.get(choice) == "component" and type(v) is int
+        else value_words(table, rules, domains.get(choice, ""), v)
+        for choice, v in values.items()
+        if v is not None
+    ]
     if not words:
         return rule
     return table.text("move.said", rule=rule, choices=table.text("list.sep").join(words))
@@ -43,7 +50,8 @@ def said(rules: Rules, lang: str, name: str, values: Mapping[str, Any], domains:
 def value_words(table: tables.Table, rules: Rules, domain: str, value: Any) -> str:
     """One choice's value in words: a colour's name, colours joined, a card by level and place, a
     reserved card or a noble by its number, a deck by its level, a payment by the wild tokens it
-    spends for each colour."""
+    spends for each colour (with what they are worth, where a wild token may count for more than
+    one: the engine gives each colour the worth of each token it spends)."""
     if domain in ("gem", "colour") and isinstance(value, str):
         return colour(table, value)
     if domain == "gem_set" and isinstance(value, tuple):
@@ -52,11 +60,18 @@ def value_words(table: tables.Table, rules: Rules, domain: str, value: Any) -> s
         return table.text("move.value.face_up", level=value[0], slot=value[1])
     if domain in ("reserved", "noble", "deck") and type(value) is int:
         return table.text(f"move.value.{domain}", n=value)
-    if domain == "payment" and isinstance(value, dict) and all(type(n) is int for n in value.values()):
+    if domain == "payment" and isinstance(value, dict) and all(map(is_spent, value.values())):
         if not value:
             return table.text("move.value.no_wild", wild=colour(table, rules.wild))
         return join(table, [wild_for(table, rules.wild, c, n) for c, n in value.items()])
     return str(value)
+
+
+def is_spent(spent: Any) -> bool:
+    """What a payment spends for one colour: a number of wild tokens, or the worth of each."""
+    if isinstance(spent, tuple):
+        return bool(spent) and all(type(w) is int and w > 0 for w in spent)
+    return type(spent) is int
 
 
 def colour(table: tables.Table, name: str) -> str:
@@ -64,11 +79,26 @@ def colour(table: tables.Table, name: str) -> str:
     return table.text(key) if table.has(key) else name
 
 
-def wild_for(table: tables.Table, wild: str, gem: str, n: int) -> str:
-    """'1 gold token for white': the wild tokens a payment spends in place of one gem colour."""
+def wild_for(table: tables.Table, wild: str, gem: str, spent: int | tuple[int, ...]) -> str:
+    """'1 gold token for white': the wild tokens a payment spends in place of one gem colour
+    (`spent`: their number, or the worth of each); '2 gold tokens worth 3 for white' where one
+    counts for more than one gem."""
+    n, worth = (len(spent), sum(spent)) if isinstance(spent, tuple) else (spent, spent)
     adj = table.form(f"colour.{wild}.adj", n) if table.has(f"colour.{wild}.adj") else wild
     tokens = table.text("count.n", n=n, noun=table.text("noun.token.lit", n=n, colour=adj))
+    if worth != n:
+        return table.text("move.value.wild_worth", tokens=tokens, colour=colour(table, gem), worth=worth)
     return table.text("move.value.wild_for", tokens=tokens, colour=colour(table, gem))
+
+
+def component(table: tables.Table, rules: Rules, source: str | None, value: int) -> str:
+    """A chosen component as the notation counts it ("city 1": the engine's place or id, from 0,
+    counted from 1), called by its kind's item in the table's language."""
+    holds = next((z.holds for z in rules.zones if z.name == source), source)
+    kind = next((k for k in rules.kinds if k.name == holds), None)
+    if kind is None:
+        return str(value + 1)
+    return table.text("word.component", item=kind.item.get(table.lang) or kind.item.en, id=str(value + 1))
 
 
 def of_engine(module: Any, action: int, rules: Rules, lang: str) -> str:

@@ -62,13 +62,14 @@ def refusal_words(condition: Expr | None, rules: Rules, decision: Decision) -> d
     return words
 
 
-def told(error: Any, lang: str) -> tuple[str, str | None]:
+def told(error: Any, lang: str, rules: Rules | None = None) -> tuple[str, str | None]:
     """What a player reading `lang` is told of an engine's IllegalAction: the move and the rule's
     words ("coup refusé « take white » : Prendre des jetons ... : ..."), and apart, for a spec's
     author, the details (the condition as written and where; None when no condition of the rules
     refused the move). A move refused for another reason (out of turn, after the end, a payment
-    waited for) is told from the reason's key and values (the table's ``refusal.engine.KEY``); an
-    engine built before refusals carried their reason keeps its own message."""
+    waited for) is told from the reason's key and values (the table's ``refusal.engine.KEY``), a
+    step it names by its title in `rules` (:func:`step_named`); an engine built before refusals
+    carried their reason keeps its own message."""
     table = tables.load(lang if lang in LANGUAGES else "en")
     refusal = getattr(error, "refusal", None)
     action = getattr(error, "action", None)
@@ -82,7 +83,17 @@ def told(error: Any, lang: str) -> tuple[str, str | None]:
     if refused is None or not table.has(key):
         return str(error).split("\n", 1)[0], None
     fields = {k: v for k, v in refused.fields.items() if k != "action"}
+    if "step" in fields:
+        fields["step"] = step_named(str(fields["step"]), rules, table)
     reason = table.text(key, **fields)
     if "action" not in refused.fields:
         return capitalise(reason), None
     return table.text("refusal.move", action=refused.fields["action"], reason=reason), None
+
+
+def step_named(name: str, rules: Rules | None, table: tables.Table) -> str:
+    """The step an engine's reason names (by its name in the spec), as the sheets name it: its
+    title in the table's language (:func:`rule_name`); without the rules, or for a step they do
+    not have (an engine older than its spec), its name in plain words."""
+    step = next((d for d in rules.steps if d.name == name), None) if rules is not None else None
+    return rule_name(step, table) if step is not None else name.replace("_", " ")

@@ -3,7 +3,7 @@
 # Base spec: variants/cities.yaml
 # (sha256 8b48333e1b4da08e5ab683b5c033c5585df3ad1f3d12b1e225d5f7c5778c9a20).
 # Base spec: rulespec/official.yaml
-# (sha256 58db5533620d26b5d852b75e085b12d91bad221851bce3efdd93fcb075c52e7b).
+# (sha256 ac2e47ad7261cd48d5fa08b877eb4b0f7e93eae0cc216d2c575a590f50549ca3).
 # DO NOT EDIT: this file is rebuilt by `splendor-rules compile variants/cities-declinable.yaml`.
 """The Cities, declinable: a Splendor rules engine generated from variants/cities-declinable.yaml.
 

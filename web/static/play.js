@@ -842,8 +842,12 @@
     return seat.reserved.map((id) => (id === null ? (next < levels.length ? levels[next++] : null) : null));
   }
 
-  // A move of the log, with the card it took said by what it is (the server names it when public).
-  function logText(m) { return m.action === undefined ? m.text : moveText(m.action); }
+  // A move of the log in the player's words, as `play` says it (the server's labels.moves, by
+  // action id), else as the buttons say it; the card it took is added by what it is (the server
+  // names it when public).
+  function logMove(id) { return (labels.moves || [])[id] || moveText(id); }
+
+  function logText(m) { return m.action === undefined ? m.text : logMove(m.action); }
 
   function pendingText() { return view.pending_id === null || view.pending_id === undefined ? view.pending : moveText(view.pending_id); }
 
@@ -940,6 +944,6 @@
     document.querySelectorAll(".rules-lang").forEach((b) => b.classList.toggle("current", b === a));
   }));
   // A replay page (web.replays) steps through a finished game and draws each position here.
-  if (page.replay) window.splendorBoard = { show: (next) => { view = null; render(next); }, t: t, move: moveText };
+  if (page.replay) window.splendorBoard = { show: (next) => { view = null; render(next); }, t: t, move: logMove };
   else connect();
 })();

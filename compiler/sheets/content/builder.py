@@ -223,6 +223,8 @@ class Builder:
     table_picture = _setup.table_picture
     fewer_players = _setup.fewer_players
     zone_items = _setup.zone_items
+    counted = _setup.counted
+    handling = _setup.handling
     setup_column = _setup.setup_column
     kind_tables = _setup.kind_tables
     component_cells = _setup.component_cells

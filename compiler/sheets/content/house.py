@@ -217,13 +217,15 @@ def _end_or_readings(self: Builder, group: str, section: str, now, was) -> tuple
             return lead, capitalise(self.rank_phrase(lv)) if lv else ""
         position = r.winners.ranking.index(now) + 1
         return lead, sentence(self.text("sheet.house.rank", n=position, x=self.rank_phrase(now)))
-    if group == "interpretations":  # the readings this variant's own file states, as written
+    if group in ("interpretations", "handling"):  # the lines this variant's own file states, as written
         own = [
             sentence(self.spec_text(text))
-            for i, text in enumerate(r.interpretations)
-            if (span := r.spans.get(f"interpretations.{i}")) is not None and span.file == r.source.path
+            for i, text in enumerate(getattr(r, group))
+            if (span := r.spans.get(f"{group}.{i}")) is not None and span.file == r.source.path
         ]
-        return self.text("sheet.house.readings"), " ".join(own)
+        return self.text("sheet.house.readings" if group == "interpretations" else "sheet.setup.handling"), " ".join(
+            own
+        )
     if group == "first_player":
         return self.text("sheet.glance.first"), sentence(self.spec_text(r.first_player)) if now is not None else ""
     if group == "winners.eligible" or group == "winners":

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ...check.reach import reached
 from ...language import SHAPES, ColumnType
 from ...language.shapes import Shape
+from ...model import Kind
 from .. import pictures
 from ..phrases import capitalise, join, sentence, state_type_key
 from .tree import Grid, Item, Part, Section
@@ -70,6 +71,7 @@ def setup(self: Builder) -> Section:
     items += self.zone_items()
     items += self.setup_blocks()
     items += [self.state_item(v) for v in self.rules.variables]
+    items += self.handling()
     parts.append(Part("list", items))
     parts += self.kind_tables()
     picture = self.table_picture() if not self.compact else None  # the text first, where room is short
@@ -108,6 +110,15 @@ def fewer_players(self: Builder) -> list[Item]:
     if largest.gold and all(p.gold == largest.gold for p in smaller):
         text = self.text("sheet.setup.remove.keep", rows=text)
     return [Item(sentence(text), lead=self.text("sheet.setup.remove.lead"), marks=self.marks("players"))]
+
+
+def handling(self: Builder) -> list[Item]:
+    """How the pieces are handled at the table (the spec's `handling` lines, as written: what
+    stays hidden, what stays in view), one item with its lead; none where the spec states none."""
+    lines = [sentence(self.spec_text(text)) for text in self.rules.handling]
+    if not lines:
+        return []
+    return [Item(" ".join(lines), lead=self.text("sheet.setup.handling"), marks=self.marks("handling"))]
 
 
 def table_picture(self: Builder) -> pictures.TablePicture | None:
@@ -164,7 +175,9 @@ def zone_items(self: Builder) -> list[Item]:
             [n] = sizes
             source = next((z for z in self.rules.zones if z.name == zone.source), None)
             if source is not None:
-                text = self.text("sheet.setup.deal", n=n, source=self.spec_text(source.title), zone=title)
+                text = self.text(
+                    "sheet.setup.deal", items=self.counted(kind, n), source=self.spec_text(source.title), zone=title
+                )
             else:
                 text = self.text("sheet.setup.deal_kind", n=n, kind=kind_title, zone=title)
         elif zone.start == "dealt" and zone.size_field:  # as many as a column of the setup table shows
@@ -180,6 +193,16 @@ def zone_items(self: Builder) -> list[Item]:
             continue
         items.append(Item(sentence(text), marks=self.marks(f"zones.{zone.name}")))
     return items
+
+
+def counted(self: Builder, kind: Kind, n: int) -> str:
+    """'3 cities': `n` components of `kind` called by its item, in the plural form the number
+    calls for where the spec gives the language's forms (else the table's neutral words)."""
+    word = self.spec_text(kind.item)
+    words = kind.words(self.lang) if kind.item.get(self.lang) else kind.words("en")
+    plural = words.form("other") or self.text("item.plural", item=word)
+    item_of = words.form("few") or self.text("item.of", item=word)
+    return self.count("noun.item", n, item=word, plural=plural, item_of=item_of)
 
 
 def setup_column(self: Builder, field: str) -> str:

@@ -65,8 +65,7 @@ def reserving(self: Builder) -> Section | None:
     if not actions:
         return None
     items = [self.decision_item(d, i, "actions", False, False) for i, d in actions]
-    parts = [Part("list", items), Part("para", [Item(sentence(self.text("sheet.reserve.hand")))])]
-    return Section("reserve", self.text("sheet.reserve.title"), parts)
+    return Section("reserve", self.text("sheet.reserve.title"), [Part("list", items)])
 
 
 def buying(self: Builder) -> Section | None:

@@ -127,6 +127,7 @@ class Phraser:
     defined = definitions.defined
     performed = definitions.performed
     argument = definitions.argument
+    takes_you = definitions.takes_you
 
 
 def describe(node, lang: str, rules: Rules, decision: Decision | None = None, main_clause: bool = False) -> str:
