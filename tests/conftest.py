@@ -14,48 +14,26 @@ import pytest
 
 from compiler.emit import engine as emit_engine
 from compiler.lower import optimise
+from tests.helpers.tiers import SLOW_MODULES, SLOW_TESTS
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
-# The fast tier (`bash dev/test.sh --fast`, about two minutes on 2 cores): every test but these
-# modules, the ones that play many games, mutate specs by the hundred or drive a browser (and the
-# PDF sheets but a few: tests/test_sheets_pdf.py marks its own). Each of them still runs in the
-# whole suite (`bash dev/test.sh`), which CI runs.
-SLOW_MODULES = frozenset(
-    {
-        "test_phrase_mutations",
-        "test_mutations",
-        "test_fuzz_untrusted",
-        "test_gate",
-        "test_gate_tools",
-        "test_playtest_simulate",
-        "test_playtest_records",
-        "test_web_browser",
-        "test_web_browser_play",
-        "test_web_browser_replay",
-        "test_lowering_shapes",
-        "test_engine_properties",
-        "test_playtest_bots",
-        "test_playtest_engines",
-        "test_playtest_ladder",
-        "test_play",
-        "test_cli_names",
-        "test_zone_states",
-        "test_sheets_a11y",
-        "test_web_rules_fail",
-        "test_pysource",
-        "test_dev_scripts",
-        "test_variants",
-        "test_web_a11y",
-        "test_native",
-    }
-)
+# The fast tier (`bash dev/test.sh --fast`): every test but the slow modules and single slow tests
+# of tests/helpers/tiers.py (and the PDF sheets but a few: tests/test_sheets_pdf.py marks its own).
+# Each of them still runs in the whole suite (`bash dev/test.sh`), which CI runs.
+
+
+def _test_key(item) -> str:
+    """`module.py::test_name`, without the test's parameters."""
+    return f"{item.path.name}::{item.originalname}"
 
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.module is not None and item.module.__name__.rpartition(".")[2] in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
+        elif _test_key(item) in SLOW_TESTS:
             item.add_marker(pytest.mark.slow)
 
 

@@ -82,3 +82,14 @@ def test_pytest_shows_its_progress_and_its_count():
     assert done.returncode == 0, done.stdout[-2000:]
     assert re.search(r"^[.sFE]+ +\[100%\]$", done.stdout, re.M), done.stdout[-2000:]
     assert re.search(r"^=+ \d+ passed in [\d.]+s", done.stdout.splitlines()[-1]), done.stdout[-2000:]
+
+
+def test_every_single_slow_test_named_in_conftest_exists():
+    """tests/helpers/tiers.py SLOW_TESTS names tests by module and name: a test renamed or removed must
+    leave the list too, or a new test of the same name would silently leave the fast tier."""
+    from tests.helpers.tiers import SLOW_TESTS
+
+    for key in SLOW_TESTS:
+        module, name = key.split("::")
+        text = (ROOT / "tests" / module).read_text(encoding="utf-8")
+        assert re.search(rf"^def {re.escape(name)}\(", text, re.M), f"{key} is no test of tests/{module}"
