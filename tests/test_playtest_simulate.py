@@ -299,6 +299,9 @@ def test_cli_ctrl_c_reports_what_finished():
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # as at a terminal: a test run started in the background (`nohup ... &`) ignores SIGINT,
+        # and a child inherits that, so the command would never see its Ctrl-C
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         deadline = time.monotonic() + 60

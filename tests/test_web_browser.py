@@ -14,6 +14,7 @@ import sqlite3
 
 import pytest
 
+from compiler.sheets import moves as move_words
 from compiler.sheets import refusals
 from playtest.bots import make_bot
 from tests.helpers.browser import (
@@ -126,10 +127,7 @@ def test_a_whole_game_in_the_browser_two_people_and_a_bot(server, tmp_path):
                 assert text.startswith("player 3 (greedy): ")
                 move = text.split(": ", 1)[1]  # "Buy a face-up card: level 1, card 2 (Level 1 · blue · 0 points)"
                 action = int(entry.get_attribute("data-action"))
-                rule = module.describe_action(action)[0]
-                assert move.startswith(
-                    next(d.title.en for d in variant.rules.actions + variant.rules.steps if d.name == rule)
-                )
+                assert move.startswith(move_words.of_engine(module, action, variant.rules, "en"))  # as `play` says it
                 card = meta["actions"][action]["card"]
                 if card is not None:  # the log names the card by what it is, not by its slot refilled since
                     bought = meta["cards"][game.market[meta["levels"].index(card[0])][card[1] - 1]]
