@@ -65,7 +65,7 @@ def strict_errors() -> list[str]:
     return [line for line in done.stdout.splitlines() if ": error:" in line]
 
 
-@pytest.mark.slow  # a second whole mypy run (about 25 s): the ratchet is the whole suite's, the fast tier has mypy
+@pytest.mark.slow  # a second whole mypy run (about 25 s): the ratchet, like mypy itself, is the whole suite's
 def test_mypy_strict_errors_only_fall():
     errors = strict_errors()
     in_strict = [line for line in errors if line.startswith(STRICT_MODULES)]
