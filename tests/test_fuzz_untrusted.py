@@ -87,7 +87,7 @@ def official_shape(tmp_path_factory) -> dict:
         ["sheet", str(RULESPEC / "official.yaml"), "--lang", "en", "--format", "md,html", "-o", str(out)],
         ["diff", "official", str(RULESPEC / "official.yaml")],
     ):
-        F._invoke(args, None, None)
+        F.invoke(args, None, None)
     return F.engine_shape((out / "official.py").read_text(encoding="utf-8"))
 
 

@@ -105,7 +105,7 @@ class CliResult:
     exception: str | None
 
 
-def _invoke(args: list[str], stdin: str | None, cwd: str | None) -> CliResult:
+def invoke(args: list[str], stdin: str | None, cwd: str | None) -> CliResult:
     from click.testing import CliRunner
 
     from app import cli
@@ -122,7 +122,7 @@ def run_cli(
     args: list[str], stdin: str | None = None, cwd: str | None = None, seconds: float = STEP_SECONDS
 ) -> CliResult:
     """One `splendor-rules ARGS` in a bounded child; a hang or a crash fails the test here."""
-    outcome = bounded(_invoke, list(args), stdin, cwd, seconds=seconds)
+    outcome = bounded(invoke, list(args), stdin, cwd, seconds=seconds)
     command = "splendor-rules " + " ".join(map(repr, args))
     assert outcome.failure is None, f"{command}: {outcome.failure}"
     result = outcome.value

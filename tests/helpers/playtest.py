@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import os
 import subprocess
-import traceback
 
 from playtest import engines
 from playtest import simulate as sim
 from tests.helpers import ROOT
+from tests.helpers.fuzz import invoke
 
 STANDIN = ROOT / "tests" / "test_playtest_standin.py"
 
@@ -43,17 +43,11 @@ def run_app(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess
     reported as `subprocess.run` reports a child: for the many small runs that check one message
     (a new interpreter costs a second or more of imports each). An exception that escaped the
     command is written to stderr with its traceback, as a child would print it."""
-    from click.testing import CliRunner
-
-    from app import cli
-
     cwd = os.getcwd()
     os.chdir(ROOT)
     try:
-        result = CliRunner().invoke(cli.main, list(args), input=stdin)
+        result = invoke(list(args), stdin, None)
     finally:
         os.chdir(cwd)
-    stderr = result.stderr
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        stderr += "".join(traceback.format_exception(result.exception))
+    stderr = result.stderr + (result.exception or "")
     return subprocess.CompletedProcess(["splendor-rules", *args], result.exit_code, result.stdout, stderr)
