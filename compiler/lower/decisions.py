@@ -350,7 +350,7 @@ class DecisionLowering:
             if p.domain in ("gem", "colour", "gem_set", "deck"):
                 out.append(Assign((local,), ir.name(arg), pure=True))
             elif p.domain == "face_up":
-                card = [
+                card: list = [
                     Assign((ir.tuple_(f"{name}_LI", f"{name}_SI"),), ir.name(arg), pure=True),
                     Assign((local,), ir.sub(ir.sub(ir.dotted("g.market"), f"{name}_LI"), f"{name}_SI"), pure=True),
                     Assign((ir.name(f"cc_{name}"),), ir.sub("CARD_COST", name), pure=True),
@@ -483,15 +483,15 @@ class DecisionLowering:
             if p.domain == "face_up":
                 row, slot = ir.sub(arg, 0), ir.sub(arg, 1)
                 market_row = ir.sub(ir.dotted("g.market"), row)
-                empty = ir.or_(
+                vacant = ir.or_(
                     ir.compare(slot, ">=", ir.call("len", market_row)),
                     ir.compare(ir.sub(market_row, slot), "is", ir.const(None)),
                 )
                 if p.optional:  # `none` names no place
-                    empty = ir.and_(ir.compare(arg, "is not", ir.const(None)), empty)
+                    vacant = ir.and_(ir.compare(arg, "is not", ir.const(None)), vacant)
                 out.append(
                     If(
-                        empty,
+                        vacant,
                         [
                             Return(
                                 ir.binop(
