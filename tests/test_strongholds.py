@@ -9,6 +9,7 @@ choice, is tested with its diagnostics in tests/test_optional_face_up.py."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -39,8 +40,7 @@ def test_the_spec_gives_each_player_three_strongholds(sh):
     rules = load_rules(str(ROOT / "variants" / "strongholds.yaml"))
     assert {v.name: v.value for v in rules.values}["strongholds"] == THREE
     state = position(sh, 3)
-    assert [seat["vars"]["garrison"] for seat in state["seats"]] == [THREE] * 3
-    assert all(sum(seat["vars"]["forts"]) == 0 for seat in state["seats"])
+    assert all(sum(seat["vars"]["forts"]) == 0 for seat in state["seats"])  # all three in the supply
 
 
 def card_at(state: dict, level: int, slot: int) -> int:
@@ -54,13 +54,13 @@ def forts(state_or_game, seat: int) -> dict[int, int]:
 
 
 def garrison(game, seat: int) -> int:
-    return json.loads(game.to_json())["seats"][seat]["vars"]["garrison"]
+    """A seat's strongholds in its supply: those on no card."""
+    return THREE - sum(forts(game, seat).values())
 
 
 def stand(state: dict, seat: int, card: int, n: int = 1) -> dict:
     """Stand `n` of a seat's strongholds (from its supply) on `card`."""
     state["seats"][seat]["vars"]["forts"][card] += n
-    state["seats"][seat]["vars"]["garrison"] -= n
     return state
 
 
@@ -111,12 +111,18 @@ def test_a_player_may_send_an_opponents_stronghold_back_but_not_stand_beside_it(
     assert forts(game, 0) == {} and garrison(game, 0) == THREE
 
 
-def test_with_no_stronghold_to_place_or_send_back_the_placement_is_skipped(sh):
+def test_with_no_card_to_place_on_and_none_to_send_back_the_placement_is_skipped(sh):
     state = affordable(sh, position(sh, 2))
-    state["seats"][0]["vars"]["garrison"] = 0  # none in the supply, none on a card, no opponent's
+    for level, row in state["market"].items():  # the last face-up card, every deck empty
+        for slot, card in enumerate(row):
+            if (level, slot) != ("1", 0):
+                state["seats"][1]["purchased"].append(card)
+                row[slot] = None
+        state["seats"][1]["purchased"] += state["decks"][level]
+        state["decks"][level] = []
     game = load(sh, state)
     act(game, "buy 1.1")
-    assert game.current_player == 1 and game.phase == "action"
+    assert game.current_player == 1 and game.phase == "action" and forts(game, 0) == {}
 
 
 def test_the_card_revealed_by_the_refill_cannot_take_the_stronghold(sh):
@@ -283,6 +289,25 @@ def test_at_most_one_conquest_a_turn(sh):
     act(game, "conquest 2.1")
     while game.phase == "payment":
         game.apply(game.legal_actions()[0])
-    act(game, "fort 3.1")  # its placement, from the supply
+    act(game, "fort 3.1 from 1.2")  # its placement (none left in the supply in this position)
     assert card in purchased(game, 0) and other not in purchased(game, 0)
-    assert game.phase != "conquest" and forts(game, 0)[other] == THREE
+    assert game.phase != "conquest" and game.current_player == 1
+
+
+# --------------------------------------------------------------------------- spec -> sheet
+
+
+@pytest.mark.parametrize(
+    ("lang", "conquest"),
+    [("en", "Conquest"), ("fr", "Conquête"), ("nl", "Verovering"), ("sr", "Освајање")],
+)
+def test_the_sheet_tells_the_module_without_a_table_of_the_base_cards(lang, conquest):
+    """The strongholds are keyed by the base cards, which the players have in hand: no 90-row table of
+    them on the sheet (a kind of the spec's own reached by a rule gets one: tests/test_trading_posts.py)."""
+    from compiler.pipeline import load_rules
+    from compiler.sheets import content, render
+
+    rules = load_rules(str(ROOT / "variants" / "strongholds.yaml"))
+    text = render.markdown(content.build(rules, lang, load_rules(rules.bases[0].path)), rules)
+    assert f"**{conquest}**" in text
+    assert not re.search(r"^\| 1 \| \w+ \| 0 \| 0 \| 0 \| 0 \| 2 \| 1 \|$", text, re.M)  # the first card's row
