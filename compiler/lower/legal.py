@@ -456,9 +456,12 @@ class LegalLowering:
             ],
         )
         none = ir.list_(ir.tuple_(ir.const(rows * slots), ir.const(-1), ir.const(-1), ir.const(None)))
+        # listed once a call (the market does not change while the legal actions are found), not once
+        # for each value of the choices before it
+        self.preamble.append(Assign((ir.name(f"{name}_CELLS"),), ir.add(cells, none), pure=True))
         cost = If(ir.compare(name, "is not", ir.const(None)), self.low.cost_bindings(name))
         target = ir.tuple_(idx, f"{name}_SI", f"{name}_LI", name)
-        loop = For(target, ir.add(cells, none), [cost])
+        loop = For(target, ir.name(f"{name}_CELLS"), [cost])
         into.append(loop)
         return loop, idx
 
