@@ -40,7 +40,7 @@ def test_the_spec_gives_each_player_three_strongholds(sh):
     rules = load_rules(str(ROOT / "variants" / "strongholds.yaml"))
     assert {v.name: v.value for v in rules.values}["strongholds"] == THREE
     state = position(sh, 3)
-    assert all(sum(seat["vars"]["forts"]) == 0 for seat in state["seats"])  # all three in the supply
+    assert sum(state["vars"]["forts"]) == 0  # every player's three in their supply
 
 
 def card_at(state: dict, level: int, slot: int) -> int:
@@ -48,9 +48,10 @@ def card_at(state: dict, level: int, slot: int) -> int:
 
 
 def forts(state_or_game, seat: int) -> dict[int, int]:
-    """Where a seat's strongholds stand: {card: how many}."""
+    """Where a seat's strongholds stand: {card: how many} (a card's strongholds, and whose they are)."""
     state = state_or_game if isinstance(state_or_game, dict) else json.loads(state_or_game.to_json())
-    return {card: n for card, n in enumerate(state["seats"][seat]["vars"]["forts"]) if n}
+    held = zip(state["vars"]["forts"], state["vars"]["holder"], strict=True)
+    return {card: n for card, (n, owner) in enumerate(held) if n and owner == seat}
 
 
 def garrison(game, seat: int) -> int:
@@ -60,7 +61,9 @@ def garrison(game, seat: int) -> int:
 
 def stand(state: dict, seat: int, card: int, n: int = 1) -> dict:
     """Stand `n` of a seat's strongholds (from its supply) on `card`."""
-    state["seats"][seat]["vars"]["forts"][card] += n
+    assert state["vars"]["forts"][card] == 0 or state["vars"]["holder"][card] == seat
+    state["vars"]["forts"][card] += n
+    state["vars"]["holder"][card] = seat
     return state
 
 
@@ -282,7 +285,7 @@ def test_at_most_one_conquest_a_turn(sh):
     other = find_cards(sh, state, 1, where="deck", level=1, cost=lambda cost: sum(cost.values()) <= 3)[0]
     put_in_market(sh, state, other, 2)
     pay_for(sh, state, 0, other)  # the price of both cards
-    state["seats"][0]["vars"]["forts"][other] = THREE  # (more than a player has: the limit alone decides)
+    stand(state, 0, other, THREE)  # (more than a player has: the limit alone decides)
     game = load(sh, state)
     act(game, take_three(state))
     assert {"conquest 1.2", "conquest 2.1"} <= set(legal_strings(game))
