@@ -137,6 +137,28 @@ def test_given_is_for_steps_and_a_choice_cannot_hide_a_given_value(folder):
     assert ("E406", "level") in found(folder, step=hiding)
 
 
+def warned(folder: pathlib.Path, *changes: tuple[str, str]) -> list[tuple[str, str, int]]:
+    """(code, message, line) of each E578 `check -W` gives the clean spec with the free-card step."""
+    text = CLEAN.replace(STEPS_END, "      - visit(noble)\n" + STEP + "end:\n")
+    for old, new in changes:
+        text = text.replace(old, new)
+    (folder / "spec.yaml").write_text(text, encoding="utf-8")
+    warnings = pipeline.check_spec(str(folder / "spec.yaml")).warnings
+    return [(d.code, d.message, d.span.line) for d in warnings if d.code == "E578"]
+
+
+def test_a_queued_step_nothing_queues_is_a_warning(folder):
+    line = CLEAN.replace(STEPS_END, "      - visit(noble)\n" + STEP).split("\n").index("  free_card:") + 1
+    assert warned(folder) == [
+        ("E578", "step 'free_card' runs only when a queue(...) names it, and none does: it never runs", line)
+    ]
+    assert warned(folder, queues("queue(free_card, level: card.level)")) == []
+
+
+def test_a_step_queued_through_a_procedure_is_not_warned_of():
+    assert [d.code for d in pipeline.check_spec(str(SPEC)).warnings if d.code == "E578"] == []
+
+
 @pytest.mark.parametrize("name", ["me", "player", "players", "white", "size"])
 def test_a_given_value_cannot_hide_a_name_of_the_game(folder, name):
     """Found by the mutation tests: `given: {me: number}` checked clean, the condition typed `me` as the
@@ -274,3 +296,4 @@ def test_diff_lists_what_a_queued_step_is_given_and_what_a_procedure_does():
     text = diff.render(diff.compare(base, rules), base, rules, "en")
     assert "given when queued: level: number" in text and "longest chain a turn: 2" in text
     assert "does: put the card in front of you" in text and "means:" not in text
+    assert "how often it runs: once each time it is queued" in text and "at most once a turn" not in text

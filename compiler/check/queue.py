@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..diagnostics import did_you_mean
+from ..diagnostics import Diagnostic, did_you_mean
 from ..front.expr import Effect, Name, walk
 from ..front.source import MapNode, ScalarNode
 from ..language.types import AnyType
@@ -221,3 +221,22 @@ def read_limit(c: Any, entry: MapNode, name: str, given: Any) -> int | None:
         c.r.error("E577", f"'limit' of step '{name}' {why}", node.span)
         return None
     return value
+
+
+def unqueued_steps(rules: Any) -> list[Diagnostic]:
+    """E578 (warning, `check -W`): a queued step that no `queue(...)` names never runs; most often the
+    step was renamed, or the effect that queues it was left out of a variant that replaced it."""
+    bodies = [*(d.effects for d in (*rules.actions, *rules.steps)), *(b.effects for b in rules.setup)]
+    bodies += [(d.body,) for d in rules.definitions]  # a value definition holds no effect: walks to none
+    named = {target(e) for stmts in bodies for e in queued_by(stmts)}
+    return [
+        Diagnostic(
+            "E578",
+            f"step '{s.name}' runs only when a queue(...) names it, and none does: it never runs",
+            s.span,
+            (f"queue it from an action, a step or a procedure (`queue({s.name}, ...)`), or remove 'given:'",),
+            severity="warning",
+        )
+        for s in rules.steps
+        if s.given is not None and s.name not in named
+    ]
