@@ -27,7 +27,7 @@ from ..language.types import AnyType
 from .definitions import PARAM_TYPES
 from .flow import MOVES, REFILLS
 from .reader import RESERVED_NAMES
-from .types import assignable, noun, wanted
+from .types import assignable, component_type, noun, wanted
 
 QUEUE = "queue"  # the effect a spec writes
 MAX_LIMIT = 100  # the longest chain a `limit:` may allow (each link is one more run of a step in a turn)
@@ -42,8 +42,10 @@ def install(c: Any, root: Any) -> None:
 def declared(c: Any, root: Any) -> dict[str, tuple[tuple[str, AnyType], ...]]:
     """The steps that declare `given:` (queued steps), by name, with their parameters' types in order;
     read before the definitions and the actions, which may queue them. E106 for a parameter without
-    a type this language knows (a number, a flag, a gem, a colour, a player, a card, a noble)."""
+    a type this language knows (a number, a flag, a gem, a colour, a player, a card, a noble, or a
+    component of one of the spec's kinds, named by its kind: `given: {city: cities}`)."""
     table = root.get("end_of_turn") if isinstance(root, MapNode) else None
+    kinds = {k.name: k for k in c.kinds}
     out: dict[str, tuple[tuple[str, AnyType], ...]] = {}
     for key, entry in table.entries if isinstance(table, MapNode) else ():
         given = entry.get("given") if isinstance(entry, MapNode) else None
@@ -56,11 +58,14 @@ def declared(c: Any, root: Any) -> dict[str, tuple[tuple[str, AnyType], ...]]:
         params = []
         for pkey, pnode in given.entries:
             word = pnode.value if isinstance(pnode, ScalarNode) else None
-            t = PARAM_TYPES.get(word) if isinstance(word, str) else None
+            t: AnyType | None = PARAM_TYPES.get(word) if isinstance(word, str) else None
+            if t is None and isinstance(word, str) and word in kinds:
+                t = component_type(kinds[word])
             if t is None:
                 c.r.error(
                     "E106",
-                    f"'{pkey.value}' given to step '{key.value}' must have a type: one of {', '.join(PARAM_TYPES)}",
+                    f"'{pkey.value}' given to step '{key.value}' must have a type: one of "
+                    f"{', '.join([*PARAM_TYPES, *kinds])}",
                     pnode.span,
                 )
                 continue
