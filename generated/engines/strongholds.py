@@ -5418,10 +5418,13 @@ def _given_problem(kind: str, value: Any, players: Any) -> str | None:
     if kind == "colour":
         return None if value in COLOURS else f"a colour ({', '.join(COLOURS)})"
     counts = {"card": len(CARDS), "noble": len(NOBLES), "player": players if type(players) is int else 0}
+    if kind.startswith("kind:"):  # a component of a spec's own kind: its id
+        counts[kind] = KINDS[kind[5:]].size
     if type(value) is not int:
         return "a whole number"
     if kind in counts and not 0 <= value < counts[kind]:
-        return f"a {kind} from 0 to {counts[kind] - 1}"
+        what = f"a component of {kind[5:]}" if kind.startswith("kind:") else f"a {kind}"
+        return f"{what} from 0 to {counts[kind] - 1}"
     return None
 
 
