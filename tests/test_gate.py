@@ -336,7 +336,7 @@ REPRODUCTIONS = {  # each passed `check`, then `compile` refused it (E520) or en
             "E111",
             "'optional' in parameter 'x' of action 'take_pair' applies only to the domains 'gem', 'colour', 'face_up' and 'component'",
         )
-        for domain in ("noble", "deck", "reserved", "gem_set", "face_up")
+        for domain in ("noble", "deck", "reserved", "gem_set")
     },
 }
 
