@@ -101,7 +101,7 @@ class LiveTable:
     undo: bool = False  # the host's house rule: a player may take their move back until the next player acts
     undone: int = 0  # moves taken back so far (a view's version counts them)
     watch_hash: str | None = None  # of the spectators' secret (None: a table stored before they had one)
-    problem: Words | None = None  # why the table stopped (a rule error, a bot that failed): no move is taken since
+    problem: Words | str | None = None  # why the table stopped (a rule error, a bot failed): no move is taken since
     last_at: float = 0.0  # when the table was made or last moved (time.time()): how long it has been idle
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set = field(default_factory=set)
@@ -130,7 +130,7 @@ def rule_failure(error: BaseException) -> str | Words:
     if isinstance(error, TimeoutError):
         return words("problem.overran")
     if type(error).__name__ == "RuleError":
-        return rule_error_words(visible(str(error))[:500])
+        return rule_error_words(error)
     return visible(f"{type(error).__name__}: {error}")[:500]
 
 
@@ -362,6 +362,7 @@ class Hub:
                 watch_hash=stored.watch_hash,
                 undo=stored.undo,
                 undone=stored.undone,
+                problem=stored.problem,
             )
 
     # -- removing old tables
@@ -453,7 +454,7 @@ class Hub:
             except Refused:
                 raise
             except Exception as e:  # noqa: BLE001 - the same moves replayed before: a rule failure stops the table
-                self.stop_table(table, words("problem.undo_replay", failure=rule_failure(e)))
+                await self.stop_table(table, words("problem.undo_replay", failure=rule_failure(e)))
                 raise Refused(409, words("refused.stopped", problem=table.problem)) from None
             try:
                 await self.store.take_back(table.id, len(table.log) - 1)
@@ -479,7 +480,7 @@ class Hub:
         except Refused:
             raise
         except Exception as e:  # noqa: BLE001 - a rule that fails or overruns stops this table, not the server
-            self.stop_table(table, words("problem.rule_failed", move=len(table.log) + 1, failure=rule_failure(e)))
+            await self.stop_table(table, words("problem.rule_failed", move=len(table.log) + 1, failure=rule_failure(e)))
             raise Refused(409, words("refused.stopped", problem=table.problem)) from None
         named = named_card(taken_card(table.module, table.game, seat, action), trial, seat)
         if self.prepare is not None and table.listeners:  # the seats' views, rendered while the move is stored
@@ -517,12 +518,17 @@ class Hub:
                 raise Refused(503, words("refused.busy"), 5) from None
         return await asyncio.wait_for(future, self.move_seconds)
 
-    def stop_table(self, table: LiveTable, why: Words) -> None:
+    async def stop_table(self, table: LiveTable, why: Words) -> None:
         """Stop a table for good (a rule failed or overran, a bot failed): no move is taken from
-        now on, every seat is told why; the other tables play on."""
+        now on, every seat is told why; the other tables play on. Why is stored (web.store), so
+        the table stays stopped after a restart and is said in each reader's language."""
         table.problem = why
         log.error("table %s: %s", table.id, why)
         table.notify()
+        try:
+            await self.store.set_problem(table.id, why)
+        except sqlite3.Error as e:  # stopped all the same while this server runs
+            log.error("table %s: why it stopped not stored: %s", table.id, e)
 
     def kick(self, table: LiveTable) -> None:
         """Start the table's bot task if a bot is to move and none is running."""
@@ -552,10 +558,12 @@ class Hub:
                     table.module, table.source, game, who, bot_seed(table.seed, seat, moves), self.bot_seconds
                 )
             except TimeoutError:
-                self.stop_table(table, words("problem.bot_slow", player=seat + 1, seconds=f"{self.bot_seconds:g}"))
+                await self.stop_table(
+                    table, words("problem.bot_slow", player=seat + 1, seconds=f"{self.bot_seconds:g}")
+                )
                 return
             except Exception as e:  # noqa: BLE001 - a failing bot stops its table, not the server
-                self.stop_table(table, words("problem.bot_failed", player=seat + 1, failure=rule_failure(e)))
+                await self.stop_table(table, words("problem.bot_failed", player=seat + 1, failure=rule_failure(e)))
                 return
             finally:
                 self.thinking -= 1
@@ -566,7 +574,7 @@ class Hub:
                     await self._play(table, seat, action)
                 except Refused as e:
                     if not table.problem:
-                        self.stop_table(table, words("problem.bot_illegal", player=seat + 1, refusal=e.words))
+                        await self.stop_table(table, words("problem.bot_illegal", player=seat + 1, refusal=e.words))
                     return
 
     def start(self) -> None:
