@@ -35,3 +35,13 @@ def rule_error_words(error: BaseException) -> str | Words:
         for name, value in rule_error_values(fields).items()
     }
     return words(f"rule_error.{key}", **values)
+
+
+def rule_failure(error: BaseException) -> str | Words:
+    """An engine's failure in a sentence for the players: a RuleError's (:func:`rule_error_words`),
+    a move over its time (in the players' words), or any other error's type and message, printable."""
+    if isinstance(error, TimeoutError):
+        return words("problem.overran")
+    if type(error).__name__ == "RuleError":
+        return rule_error_words(error)
+    return visible(f"{type(error).__name__}: {error}")[:500]
