@@ -2337,8 +2337,45 @@ class StateError(ValueError):
         self.problems = tuple(problems)
 
 
+# What a RuleError says in English, by its key (its fields filled in). Every key but
+# step_budget is about an effect: its message begins with `located`, the effect as written and
+# its spec line. The sheets word the same keys in each language (``rule_error.KEY``).
+_RULE_ERRORS = {
+    "out_of_game": "{kind} {id} is out of the game (in no zone)",
+    "zone_full": "zone {zone!r} is full",
+    "nothing_to_move": "there is no component to move",
+    "nothing_to_discard": "there is no component to discard",
+    "pile_empty": "pile {pile!r} is empty",
+    "negative_tokens": "a negative number of tokens ({amount})",
+    "short_supply": "only {n} {colour} token(s) in the supply",
+    "short_held": "only {n} {colour} token(s) held by the player",
+    "deck_empty": "the deck of level {level} is empty",
+    "reserved_most": "the player holds {n} reserved cards, the most this spec's choices of a reserved card can name",
+    "number_too_large": "the number passed {most:,} (either sign)",
+    "step_budget": (
+        "step {step!r} was stopped after {count:,} actions in one turn: its 'while' condition did not turn false"
+    ),
+}
+
+
 class RuleError(RuntimeError):
-    """The spec asked for something impossible at run time (a bug in the spec)."""
+    """The spec asked for something impossible at run time (a bug in the spec).
+
+    As :class:`Refused` does for a refusal: `key` names what went wrong (one of _RULE_ERRORS)
+    and `fields` the values it is about (`located`, the effect as written and its spec line; a
+    zone's or pile's name, a colour, a number), for a tool that words it in a player's language
+    (the sheets' ``rule_error.KEY``); str() says it in English. The key and fields are the
+    exception's args, so it survives pickling (a bot's worker process, a simulation's).
+    """
+
+    def __init__(self, key: str, fields: dict[str, Any]) -> None:
+        super().__init__(key, fields)
+        self.key = key
+        self.fields = fields
+
+    def __str__(self) -> str:
+        said = _RULE_ERRORS[self.key].format(**self.fields)
+        return f"{self.fields['located']}: {said}" if "located" in self.fields else said
 
 
 def _whole(value: Any, what: str) -> int:
@@ -2571,7 +2608,8 @@ def _do_reserve_face_up(g, args):
     g.s_forts[p_card] = 0
     if not -1000000000000 <= g.s_forts[p_card] <= 1000000000000:
         raise RuleError(
-            "set(forts[card], 0) (variants/strongholds.yaml:102): the number passed 1,000,000,000,000 (either sign)",
+            "number_too_large",
+            {"located": "set(forts[card], 0) (variants/strongholds.yaml:102)", "most": 1000000000000},
         )
     # reserve(card)
     g._res[me].append(p_card)
@@ -2640,7 +2678,7 @@ def _do_reserve_blind(g, args):
     # reserve_top(level)
     _deck = g.decks[p_level - 1]
     if not _deck:
-        raise RuleError("reserve_top(level) (rulespec/official.yaml:132)" + ": the deck of level %d is empty" % p_level)
+        raise RuleError("deck_empty", {"located": "reserve_top(level) (rulespec/official.yaml:132)", "level": p_level})
     _card = _deck.pop()
     g._res[me].append(_card)
     g.blind[me].append(_card)
@@ -2730,7 +2768,8 @@ def _do_buy_face_up(g, args):
     g.s_forts[p_card] = 0
     if not -1000000000000 <= g.s_forts[p_card] <= 1000000000000:
         raise RuleError(
-            "set(forts[card], 0) (variants/strongholds.yaml:89): the number passed 1,000,000,000,000 (either sign)",
+            "number_too_large",
+            {"located": "set(forts[card], 0) (variants/strongholds.yaml:89)", "most": 1000000000000},
         )
     for _, v_c in list(enumerate(g.market[CARD_LEVEL[p_card] - 1])):
         if v_c is None:
@@ -2860,7 +2899,8 @@ def _do_buy_reserved(g, args):
     g.s_forts[p_card] = 0
     if not -1000000000000 <= g.s_forts[p_card] <= 1000000000000:
         raise RuleError(
-            "set(forts[card], 0) (variants/strongholds.yaml:89): the number passed 1,000,000,000,000 (either sign)",
+            "number_too_large",
+            {"located": "set(forts[card], 0) (variants/strongholds.yaml:89)", "most": 1000000000000},
         )
     for _, v_c in list(enumerate(g.market[CARD_LEVEL[p_card] - 1])):
         if v_c is None:
@@ -2995,29 +3035,23 @@ def _do_fortify(g, args):
         g.s_forts[p_site] += 1
         if not -1000000000000 <= g.s_forts[p_site] <= 1000000000000:
             raise RuleError(
-                (
-                    "add(forts[site], 1) (variants/strongholds.yaml:147): the number passed 1,000,000,000,000 "
-                    "(either sign)"
-                ),
+                "number_too_large",
+                {"located": "add(forts[site], 1) (variants/strongholds.yaml:147)", "most": 1000000000000},
             )
         if p_origin is not None:
             g.s_forts[p_origin] += -1
             if not -1000000000000 <= g.s_forts[p_origin] <= 1000000000000:
                 raise RuleError(
-                    (
-                        "add(forts[origin], -1) (variants/strongholds.yaml:147): the number passed "
-                        "1,000,000,000,000 (either sign)"
-                    ),
+                    "number_too_large",
+                    {"located": "add(forts[origin], -1) (variants/strongholds.yaml:147)", "most": 1000000000000},
                 )
     # if forts[site] >= 1 and holder[site] != me: add(forts[site], -1)
     if g.s_forts[p_site] >= 1 and g.s_holder[p_site] != me:
         g.s_forts[p_site] += -1
         if not -1000000000000 <= g.s_forts[p_site] <= 1000000000000:
             raise RuleError(
-                (
-                    "add(forts[site], -1) (variants/strongholds.yaml:148): the number passed 1,000,000,000,000 "
-                    "(either sign)"
-                ),
+                "number_too_large",
+                {"located": "add(forts[site], -1) (variants/strongholds.yaml:148)", "most": 1000000000000},
             )
 
 
@@ -3246,10 +3280,8 @@ def _do_conquest(g, args):
         g.s_forts[p_card] = 0
         if not -1000000000000 <= g.s_forts[p_card] <= 1000000000000:
             raise RuleError(
-                (
-                    "set(forts[card], 0) (variants/strongholds.yaml:89): the number passed 1,000,000,000,000 "
-                    "(either sign)"
-                ),
+                "number_too_large",
+                {"located": "set(forts[card], 0) (variants/strongholds.yaml:89)", "most": 1000000000000},
             )
         for _, v_c in list(enumerate(g.market[CARD_LEVEL[p_card] - 1])):
             if v_c is None:
@@ -3620,12 +3652,7 @@ def _end_of_turn(g, step, count):
                 return True
         while sum(tok) > 10:
             if count >= 10000:  # the engines' step budget (see compiler/check/termination.py)
-                raise RuleError(
-                    (
-                        "step 'return_tokens' was stopped after 10,000 actions in one turn: its 'while' "
-                        "condition did not turn false"
-                    ),
-                )
+                raise RuleError("step_budget", {"step": "return_tokens", "count": 10000})
             out = []
             _legal_return_tokens(g, out)
             if not out:
@@ -4148,10 +4175,7 @@ class Game:
                     return
             while sum(tok) > 10:
                 if count >= 10000:
-                    raise RuleError(
-                        "step 'return_tokens' was stopped after 10,000 actions in "
-                        "one turn: its 'while' condition did not turn false"
-                    )
+                    raise RuleError("step_budget", {"step": "return_tokens", "count": 10000})
                 out = []
                 _legal_return_tokens(self, out)
                 if not out:
