@@ -83,6 +83,13 @@ def seat_page(tmp_path, spec: pathlib.Path, name: str):
         server.kill()
 
 
+def in_front(page) -> None:
+    """Make `page` its window's front tab before clicking in it. Chromium draws no frames for a tab
+    behind another (in a context of several pages), so Playwright's wait for a clicked element to
+    be stable (two animation frames alike) falls back to a timer: about two seconds a click."""
+    page.bring_to_front()
+
+
 def moves_shown(page, n: int) -> None:
     page.wait_for_function("n => document.querySelectorAll('#log li').length >= n", arg=n, timeout=TIMEOUT)
 
@@ -92,6 +99,7 @@ def play_by_clicks(page, meta: dict, action: int, moves: int) -> str:
     reserve, gems then take, or a choice the engine asks for (a noble or a component tapped on the
     board, else its button); then the confirm button, and see it in the page's log. Returns how
     it was picked ("board" for a tile tapped on the board)."""
+    in_front(page)
     page.wait_for_function(
         "n => document.body.classList.contains('my-turn') && document.querySelectorAll('#log li').length === n",
         arg=moves,
