@@ -13,12 +13,12 @@ import ast
 from collections.abc import Callable, Iterable
 
 from ..check.reach import reached
-from ..front.expr import Attribute, Effect, Name, unparse, walk
+from ..front.expr import Attribute, Effect, Index, Name, unparse, walk
 from ..language import ColumnType, Shape
 from ..language.effects import ZONE_EFFECTS
 from ..language.places import BASE_PLACE
 from ..model import Kind, Rules, Zone
-from . import ir
+from . import fold, ir
 from .layout import EnginePlan, LoweringBug, spec_name
 from .printer import render
 from .pysource import Code, comment, identifier
@@ -36,7 +36,14 @@ def is_component(kind: str) -> bool:
 # The engine's own lists of the base game's places (compiler/language/places.py; compiler/emit/runtime/game.py):
 # a zone naming one reads and moves them (the runtime keeps the bonuses and prestige they give), and the
 # base game's deal and saved state keep them.
-PLACE_ATTRIBUTES = {"purchased": "_bought", "reserved": "_res", "visiting": "_nob", "noble_row": "noble_row"}
+PLACE_ATTRIBUTES = {
+    "purchased": "_bought",
+    "reserved": "_res",
+    "visiting": "_nob",
+    "noble_row": "noble_row",
+    "face_up": "market",
+    "decks": "decks",
+}
 PLACE_PRIVATE = {"reserved": "blind"}  # the cards each seat reserved unseen by the others
 
 
@@ -208,7 +215,17 @@ def zone_of(compiler, node, env) -> tuple[Zone, ast.expr] | None:
             zone = _zone(rules, name)
             if zone is not None and zone.per_player and compiler.kind_of(owner, env) == "player":
                 return zone, ir.sub(_list(zone), compiler.expr(owner, env))
+        case Index(obj=Name(id=name), index=group) if name not in env:
+            zone = _zone(rules, name)
+            if zone is not None and zone.by:
+                return zone, ir.sub(_list(zone), group_index(compiler.expr(group, env)))
     return None
+
+
+def group_index(group: ast.expr) -> ast.expr:
+    """The index of a group in a split zone's lists (groups start at 1, as a group column's values do)."""
+    known = fold.as_int(group)
+    return ir.const(known - 1) if known is not None and known >= 1 else ir.minus(group, 1)
 
 
 def _occupied(code: ast.expr) -> ast.expr:
@@ -332,6 +349,8 @@ def positions(rules: Rules, param) -> ast.expr | None:
     zone = _zone(rules, param.source)
     if zone is None:
         return None
+    if zone.by:  # a zone split by a group column: the group chosen from (`from: row[1]`)
+        return ir.sub(_list(zone), ir.const(param.group - 1))
     return ir.sub(_list(zone), "me") if zone.per_player else _list(zone)
 
 
@@ -391,8 +410,14 @@ def effect(compiler, name: str, args, env, node, located: str) -> list | None:
         found = zone_of(compiler, arg, env)
         assert found is not None, unparse(arg)
         zone, _ = found
+        if isinstance(arg, Index):  # a zone split by a group column: the group's index
+            return index[zone.name], group_index(compiler.expr(arg.index, env))
         seat = compiler.expr(arg.obj, env) if isinstance(arg, Attribute) else ir.const(0)
         return index[zone.name], seat
+
+    def group(arg: object) -> tuple[ast.expr, ...]:
+        """The group of a split pile or display as a last argument (none for another zone)."""
+        return (zone_ref(arg)[1],) if isinstance(arg, Index) else ()
 
     def component(arg) -> ast.expr:
         return compiler.expr(arg, env)
@@ -401,22 +426,23 @@ def effect(compiler, name: str, args, env, node, located: str) -> list | None:
     if name == "refill":
         if zone_of(compiler, args[0], env) is None:
             return None
-        return [Do(ir.call(_helper("refill"), "g", zone_ref(args[0])[0]))]
+        return [Do(ir.call(_helper("refill"), "g", zone_ref(args[0])[0], *group(args[0])))]
     if name == "move":
         zi, seat = zone_ref(args[1])
         return [Do(ir.call(_helper("move"), "g", component(args[0]), zi, seat, where))]
     if name == "draw":
         (pi, _), (zi, seat) = zone_ref(args[0]), zone_ref(args[1])
-        return [Do(ir.call(_helper("draw"), "g", pi, zi, seat, where))]
+        return [Do(ir.call(_helper("draw"), "g", pi, zi, seat, where, *group(args[0])))]
     if name == "reveal":
-        (pi, _), (zi, _) = zone_ref(args[0]), zone_ref(args[1])
-        return [Do(ir.call(_helper("reveal"), "g", pi, zi))]
+        (pi, pg), (zi, zg) = zone_ref(args[0]), zone_ref(args[1])
+        groups = (pg, zg) if isinstance(args[0], Index) or isinstance(args[1], Index) else ()
+        return [Do(ir.call(_helper("reveal"), "g", pi, zi, *groups))]
     if name == "shuffle":
         pi, _ = zone_ref(args[0])
-        return [Do(ir.call(_helper("shuffle"), "g", pi))]
+        return [Do(ir.call(_helper("shuffle"), "g", pi, *group(args[0])))]
     if name == "to_bottom":
         pi, _ = zone_ref(args[1])
-        return [Do(ir.call(_helper("to_bottom"), "g", component(args[0]), pi, where))]
+        return [Do(ir.call(_helper("to_bottom"), "g", component(args[0]), pi, where, *group(args[1])))]
     if name == "discard":
         kind = compiler.kind_of(args[0], env)
         if not is_component(kind):

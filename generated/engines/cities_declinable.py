@@ -4030,6 +4030,22 @@ _FACE_DOWN = (PILE, BAG)  # the shapes whose contents only their size shows
 # deal and saved in the base game's part of a state.
 _BASE = "base"  # compiler/language/places.py, BASE_PLACE
 _OWN_ZONES = tuple(zone for zone in ZONES if zone.start != _BASE)  # saved as zones (the base places: as before)
+# The base game's lists split by level (the face-up rows, the decks): a zone naming one is a list per
+# level, indexed by a level's index (its `group`) as a per-player zone's lists are by seat.
+_BY_LEVEL = ("market", "decks")
+
+
+def _split(zone: Zone) -> bool:
+    """Is the zone's attribute a list of lists (one per seat, or one per level)?"""
+    return zone.per_player or zone.attribute in _BY_LEVEL
+
+
+def _items(game: Game, zone: Zone, group: int) -> list[Any]:
+    """The list of zone `zone`: its own, or that of seat or level `group`."""
+    value: list[Any] = getattr(game, zone.attribute)
+    return value[group] if _split(zone) else value
+
+
 _CHANCE = "chance"  # the Game attribute counting the random events of play, when the spec has any
 _CHANCE_USED = any(slot[0] == _CHANCE for slot in _EXTRA_SLOTS)
 
@@ -4042,9 +4058,9 @@ def _chance(game: Game) -> random.Random:
     return random.Random(f"chance:{game.seed or 0}:{n}")
 
 
-def _zone_shuffle(game: Game, pi: int) -> None:
-    """shuffle(P): pile `pi` in a new random order."""
-    _shuffle(_chance(game), getattr(game, ZONES[pi].attribute))
+def _zone_shuffle(game: Game, pi: int, pg: int = 0) -> None:
+    """shuffle(P): pile `pi` (split by level: of level `pg`) in a new random order."""
+    _shuffle(_chance(game), _items(game, ZONES[pi], pg))
 
 
 def _pieces_shown(kind: str, rng: random.Random) -> list[int]:
@@ -4086,7 +4102,7 @@ def _zone_lists(game: Game, zi: int) -> list[list[Any]]:
     """The lists of zone `zi`: one, or one per seat."""
     zone = ZONES[zi]
     value = getattr(game, zone.attribute)
-    return value if zone.per_player else [value]
+    return value if _split(zone) else [value]
 
 
 def _base_counts(game: Game, zone: Zone, seat: int, x: int, sign: int) -> None:
@@ -4097,6 +4113,19 @@ def _base_counts(game: Game, zone: Zone, seat: int, x: int, sign: int) -> None:
         game._pts[seat] += sign * CARD_POINTS[x]
     elif zone.attribute == "_nob":
         game._pts[seat] += sign * NOBLE_POINTS[x]
+
+
+def _level_fits(zone: Zone, group: int, x: int, located: str) -> None:
+    """RuleError unless card `x` may go to level index `group` of a base place split by level: a
+    level's row and deck hold that level's cards only."""
+    if zone.attribute in _BY_LEVEL and LEVELS.index(CARD_LEVEL[x]) != group:
+        raise RuleError(f"{located}: a level {CARD_LEVEL[x]} card cannot go to level {LEVELS[group]} of {zone.name!r}")
+
+
+def _slot_cost(game: Game, zone: Zone, level: int, slot: int, x: int | None) -> None:
+    """Keep Game.face_up_costs, when the engine keeps it, as a face-up slot of the base game changes."""
+    if _FACE_UP_COSTS and zone.attribute == "market":
+        game.face_up_costs[level * _FACE_UP_SLOTS + slot] = _NO_CARD_COST if x is None else CARD_COST[x]
 
 
 def _card_out(game: Game, x: int) -> None:
@@ -4117,6 +4146,7 @@ def _zone_remove(game: Game, kind: str, x: int, located: str, strict: bool = Tru
         for seat, items in enumerate(_zone_lists(game, zi)):
             if x in items:
                 if zone.shape == DISPLAY:
+                    _slot_cost(game, zone, seat, items.index(x), None)
                     items[items.index(x)] = None
                 else:
                     items.remove(x)
@@ -4159,13 +4189,16 @@ def _zone_room(game: Game, zi: int, items: list[Any]) -> bool:
 
 
 def _zone_put(game: Game, zi: int, seat: int, x: int, located: str, private: bool = False) -> None:
-    """Put component `x` into zone `zi` (a per-player zone: `seat`'s): a display's first empty
-    slot, a pile's top, a row's or holding's end. RuleError, naming the effect, when it is full."""
+    """Put component `x` into zone `zi` (a per-player zone: `seat`'s; one split by level: that
+    level's): a display's first empty slot, a pile's top, a row's or holding's end. RuleError,
+    naming the effect, when it is full, or when a card goes to another level's row or deck."""
     zone = ZONES[zi]
-    items = getattr(game, zone.attribute)[seat] if zone.per_player else getattr(game, zone.attribute)
+    items = _items(game, zone, seat)
     if not _zone_room(game, zi, items):
         raise RuleError(f"{located}: zone {zone.name!r} is full")
+    _level_fits(zone, seat, x, located)
     if zone.shape == DISPLAY:
+        _slot_cost(game, zone, seat, items.index(None), x)
         items[items.index(None)] = x
     elif zone.shape == BAG:  # at a random place: what a draw takes stays unknown
         items.insert(_below(_chance(game), len(items) + 1), x)
@@ -4182,16 +4215,17 @@ def _zone_move(game: Game, x: int | None, zi: int, seat: int, located: str) -> N
     if x is None:
         raise RuleError(f"{located}: there is no component to move")
     zone = ZONES[zi]
-    items = getattr(game, zone.attribute)
-    if not _zone_room(game, zi, items[seat] if zone.per_player else items):
+    if not _zone_room(game, zi, _items(game, zone, seat)):
         raise RuleError(f"{located}: zone {zone.name!r} is full")
+    _level_fits(zone, seat, x, located)  # before it leaves its place: a refused move changes nothing
     _zone_remove(game, zone.kind, x, located)
     _zone_put(game, zi, seat, x, located)
 
 
-def _zone_draw(game: Game, pi: int, zi: int, seat: int, located: str) -> None:
-    """draw(P, Z): the top of pile `pi` to zone `zi`; RuleError when the pile is empty."""
-    pile = getattr(game, ZONES[pi].attribute)
+def _zone_draw(game: Game, pi: int, zi: int, seat: int, located: str, pg: int = 0) -> None:
+    """draw(P, Z): the top of pile `pi` (split by level: of level `pg`) to zone `zi`; RuleError when
+    the pile is empty."""
+    pile = _items(game, ZONES[pi], pg)
     if not pile:
         raise RuleError(f"{located}: pile {ZONES[pi].name!r} is empty")
     x = pile[-1]
@@ -4199,31 +4233,34 @@ def _zone_draw(game: Game, pi: int, zi: int, seat: int, located: str) -> None:
     pile.pop()
 
 
-def _zone_reveal(game: Game, pi: int, zi: int) -> None:
-    """reveal(P, D): the top of pile `pi` into display or row `zi`; nothing when the pile is empty or D full."""
-    pile = getattr(game, ZONES[pi].attribute)
-    items = getattr(game, ZONES[zi].attribute)
-    if pile and _zone_room(game, zi, items):
-        _zone_put(game, zi, 0, pile.pop(), "")
+def _zone_reveal(game: Game, pi: int, zi: int, pg: int = 0, zg: int = 0) -> None:
+    """reveal(P, D): the top of pile `pi` into display or row `zi` (`pg`, `zg`: their levels, when
+    split by level); nothing when the pile is empty or D full."""
+    pile = _items(game, ZONES[pi], pg)
+    if pile and _zone_room(game, zi, _items(game, ZONES[zi], zg)):
+        _zone_put(game, zi, zg, pile[-1], "")
+        pile.pop()
 
 
-def _zone_refill(game: Game, zi: int) -> None:
-    """refill(D): every empty place of display or row `zi` from its source, while the pile lasts."""
-    source = ZONES[zi].source
-    pile = getattr(game, ZONES[source].attribute)
-    while True:
-        before = len(pile)
-        _zone_reveal(game, source, zi)
-        if len(pile) == before:
-            return
+def _zone_refill(game: Game, zi: int, zg: int = 0) -> None:
+    """refill(D): every empty place of display or row `zi` (split by level: of level `zg`) from its
+    source, while the pile lasts; the base game's face-up row of a level from that level's deck."""
+    zone = ZONES[zi]
+    items = _items(game, zone, zg)
+    pile = game.decks[zg] if zone.attribute == "market" else _items(game, ZONES[zone.source], zg)
+    while pile and _zone_room(game, zi, items):
+        _zone_put(game, zi, zg, pile[-1], "")
+        pile.pop()
 
 
-def _zone_to_bottom(game: Game, x: int | None, pi: int, located: str) -> None:
-    """to_bottom(x, P): `x` to the bottom of pile `pi` (drawn last)."""
+def _zone_to_bottom(game: Game, x: int | None, pi: int, located: str, pg: int = 0) -> None:
+    """to_bottom(x, P): `x` to the bottom of pile `pi` (split by level: of level `pg`), drawn last."""
     if x is None:
         raise RuleError(f"{located}: there is no component to move")
-    _zone_remove(game, ZONES[pi].kind, x, located)
-    getattr(game, ZONES[pi].attribute).insert(0, x)
+    zone = ZONES[pi]
+    _level_fits(zone, pg, x, located)
+    _zone_remove(game, zone.kind, x, located)
+    _items(game, zone, pg).insert(0, x)
 
 
 def _zone_discard(game: Game, kind: str, x: int | None, located: str) -> None:

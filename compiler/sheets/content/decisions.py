@@ -27,8 +27,9 @@ def choice_phrase(self: Builder, d: Decision) -> list[str]:
         if prm.domain == "gem_set":
             key += ".exact" if prm.min == prm.max else ".range"
             text = self.text(key, a=prm.min, b=prm.max, n=prm.max)
-        elif prm.domain == "component":  # from a zone (or a kind) of the spec's own
-            text = self.text(key, zone=self.source_title(prm.source))
+        elif prm.domain == "component":  # from a zone (or a kind) of the spec's own; one level of a split zone
+            key += ".group" if prm.group else ""
+            text = self.text(key, zone=self.source_title(prm.source), n=prm.group)
         else:
             text = self.text(key)
         if prm.optional:
