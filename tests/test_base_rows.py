@@ -1,6 +1,7 @@
 """The base game's face-up rows and decks as zones split by level (issue 28 items 1 and 2):
 `place: face_up` and `place: decks` with `by: level`, read `rows[level]`, chosen from one level
-(`from: "rows[1]"`), moved, drawn, turned to the bottom and refilled by the zone effects.
+(`from: "rows[1]"`), moved, drawn, turned to the bottom and refilled by the zone effects, and
+bought, reserved and buried by the base effects (`acquire`, `reserve`, `bury` of a card of a place).
 
 Spec -> diagnostics (a split place without its `by`, a choice from a split zone without its level or
 from a level there is none of, an index of a zone that is not split, a level that can be none, a
@@ -22,7 +23,7 @@ from app import cli
 from compiler import pipeline
 from compiler.diagnostics import CompileError, SourceMap
 from compiler.diff import compare, render
-from tests.helpers.engines import ROOT, give_card, load, load_engine, position
+from tests.helpers.engines import ROOT, give_card, load, load_engine, position, set_reserved, set_turn
 
 SPEC = ROOT / "tests" / "specs" / "base-rows.yaml"
 TEXT = SPEC.read_text(encoding="utf-8")
@@ -76,6 +77,8 @@ def diagnostics(tmp_path: pathlib.Path, *changes: tuple[str, str]):
         ("refill(rows[card.level])", "refill(rows[card.level + 1])", "E514", "card.level + 1", "not always a level"),
         ("all(x.level == 1 for x in rows[1])", "all(x.level == 1 for x in piles[1])", "E551", "piles[1]", "face-down"),
         ("all(x.level == 1 for x in rows[1])", "all(x.level == 1 for x in rows)", "E410", "rows", "collection"),
+        ('"acquire(card)", "refill(rows[1])"', '"acquire(card)", "bury(card)"', "E547", "bury(card)", "again"),
+        ('"reserve(card)", "refill', '"visit(card)", "refill', "E410", "card", "'visit' needs a noble"),
     ],
 )
 def test_a_split_place_or_a_level_that_does_not_fit_is_refused_where_it_is_written(
@@ -125,6 +128,26 @@ def test_a_face_up_card_taken_for_free_is_bought_and_its_slot_refilled_from_its_
     assert E.from_json(game.to_json()).to_json() == game.to_json()
 
 
+def test_a_card_of_a_place_is_reserved_and_a_row_buried_by_the_base_effects(engine):
+    E = engine
+    state = position(E, 2)
+    game = load(E, state)
+    strong = [i for i, c in enumerate(game.market[2]) if E.CARD_POINTS[c] >= 4]
+    offered = [E.action_to_string(a) for a in game.legal_actions() if E.action_to_string(a).startswith("hold")]
+    assert offered == [f"hold {i + 1}" for i in strong]
+    if strong:
+        card, top = game.market[2][strong[0]], game.decks[2][-1]
+        game.apply(E.string_to_action(offered[0]))
+        assert game._res[0] == [card] and game.blind[0] == [] and game.market[2][strong[0]] == top
+    state = position(E, 2)
+    set_reserved(E, state, 0, [_cards(E, 1)[-1]])
+    game = load(E, set_turn(state, 0, 4))
+    row, deck = list(game.market[1]), list(game.decks[1])
+    game.apply(E.string_to_action("sweep"))
+    assert game.decks[1][: len(row)] == row[::-1] and game.market[1] == deck[::-1][: len(row)]
+    assert E.from_json(game.to_json()).to_json() == game.to_json()
+
+
 def test_a_card_turned_back_goes_under_its_deck_and_a_dug_card_is_drawn_from_the_top(engine):
     E = engine
     game = E.new_game(3, seed=11)
@@ -158,7 +181,7 @@ def test_random_games_keep_every_card_in_one_place_and_reload(engine):
         while not game.is_over():
             legal = game.legal_actions()
             words = {a: E.action_to_string(a).split()[0] for a in legal}
-            new = [a for a in legal if words[a] in ("gift", "turn", "dig")]
+            new = [a for a in legal if words[a] in ("gift", "turn", "dig", "hold", "sweep")]
             action = rng.choice(new) if new and rng.random() < 0.6 else rng.choice(legal)
             seen.add(words[action])
             game.apply(action)
@@ -168,7 +191,7 @@ def test_random_games_keep_every_card_in_one_place_and_reload(engine):
             assert all(E.LEVELS[li] == E.CARD_LEVEL[c] for li, row in enumerate(game.market) for c in row if c)
             assert not E._FACE_UP_COSTS or game.face_up_costs == E._face_up_costs(game.market)
         assert E.from_json(game.to_json()).to_json() == game.to_json()
-    assert {"gift", "turn"} <= seen
+    assert {"gift", "turn", "hold"} <= seen
 
 
 def test_the_sheets_and_diff_say_which_level_of_a_row(tmp_path):

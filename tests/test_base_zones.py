@@ -86,10 +86,10 @@ def diagnostics(tmp_path: pathlib.Path, *changes: tuple[str, str]):
         ("    place: reserved\n", "    place: purchased\n", "E541", "purchased", "already zone 'tableau'"),
         (
             '"discard(card)", "take(gold, 1)", "add',
-            '"acquire(card)", "take(gold, 1)", "add',
+            '"refill(card)", "take(gold, 1)", "add',
             "E410",
             "card",
-            "card",
+            "needs a face-up card",
         ),
     ],
 )

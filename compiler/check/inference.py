@@ -70,6 +70,7 @@ from .types import (
     failed,
     not_equated,
     same_component,
+    takes_place_card,
     tested,
 )
 
@@ -577,7 +578,7 @@ class Inferrer:
                     )
                 for a, p in zip(args, params, strict=False):
                     t = self.infer(a, scope, p)
-                    if not assignable(t, p):
+                    if not assignable(t, p) and not takes_place_card(name, t):
                         self.r.error("E410", f"'{name}' needs {wanted(p)}, but this is {noun(t)}", a.span)
                 for a in args[len(params) :]:
                     self.infer(a, scope)

@@ -22,7 +22,7 @@ import re
 from ..diagnostics import Diagnostic, Span, did_you_mean
 from ..front.expr import Effect, ForEach, Name, Sequence, When
 from ..front.source import MapNode, ScalarNode
-from ..language import Role, Shape
+from ..language import EFFECTS, Role, Shape
 from ..language.effects import ZONE_EFFECTS as _ZONE_EFFECTS
 from ..language.places import PLACES, PlaceDecl
 from ..language.shapes import SHAPE_KEYS, shapes_taking
@@ -38,7 +38,7 @@ _SHAPE_KEYS = {key: shapes_taking(key) for key in SHAPE_KEYS}
 # The zone effects (compiler/language/effects.py): name -> what each argument is (a component, a zone, a
 # pile, a display or row), and those that move the component given first.
 ZONE_EFFECTS = {name: tuple(p for p in d.params if isinstance(p, Role)) for name, d in _ZONE_EFFECTS.items()}
-MOVES = tuple(name for name, d in _ZONE_EFFECTS.items() if d.moves)
+MOVES = tuple(dict.fromkeys(d.name for d in EFFECTS.values() if d.moves))  # a card of a place: acquire too
 
 
 def _an(text: str) -> str:

@@ -452,4 +452,13 @@ def effect(compiler, name: str, args, env, node, located: str) -> list | None:
     return None
 
 
+def place_card(name: str, card: ast.expr, located: str) -> list[Node]:
+    """`acquire`, `reserve` or `bury` of a card of a place (a component of the kind `cards`): the
+    runtime takes it out of the place it lies in and puts it where the base effect puts a card."""
+    from .tree import Do
+
+    helper = {"acquire": "_place_acquire", "reserve": "_place_reserve", "bury": "_place_bury"}[name]
+    return [Do(ir.call(helper, "g", card, "me", ir.const(located)))]
+
+
 ZONE_EFFECT_NAMES = tuple(ZONE_EFFECTS)  # the zone effects by name (compiler/language/effects.py)

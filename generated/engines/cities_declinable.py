@@ -4271,6 +4271,34 @@ def _zone_discard(game: Game, kind: str, x: int | None, located: str) -> None:
         _card_out(game, x)
 
 
+def _place_out(game: Game, x: int | None, located: str) -> int:
+    """A card of a place (a component of the kind `cards`) taken out of the place it lies in, for a
+    base effect that puts it elsewhere (RuleError when there is none, or it lies in no place)."""
+    if x is None:
+        raise RuleError(f"{located}: there is no card to move")
+    _zone_remove(game, "cards", x, located)
+    return x
+
+
+def _place_acquire(game: Game, x: int | None, seat: int, located: str) -> None:
+    """acquire(card) of a card of a place: into `seat`'s purchased cards, its bonus and points counted."""
+    card = _place_out(game, x, located)
+    game._bought[seat].append(card)
+    game._bon[seat][CARD_BONUS[card]] += 1
+    game._pts[seat] += CARD_POINTS[card]
+
+
+def _place_reserve(game: Game, x: int | None, seat: int, located: str) -> None:
+    """reserve(card) of a card of a place: into `seat`'s reserved cards, face up."""
+    game._res[seat].append(_place_out(game, x, located))
+
+
+def _place_bury(game: Game, x: int | None, seat: int, located: str) -> None:
+    """bury(card) of a card of a place: to the bottom of its level's deck, drawn last."""
+    card = _place_out(game, x, located)
+    game.decks[LEVELS.index(CARD_LEVEL[card])].insert(0, card)
+
+
 def _shown_zone(zone: Zone, items: list[Any], whole: bool) -> list[Any] | int:
     """A zone as a state shows it: a pile or a bag top first (to an observer: its count), else its list."""
     if zone.shape in _FACE_DOWN:
