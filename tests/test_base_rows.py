@@ -8,7 +8,8 @@ from a level there is none of, an index of a zone that is not split, a level tha
 deck's cards read: each located), spec -> engine behaviour on tests/specs/base-rows.yaml (a face-up
 card taken for free leaves its slot refilled from its level's deck, a card turned back to the bottom
 of its deck, a card drawn from a deck; random games keep every card in one place, the rows' levels,
-the slots' costs and the saved state), and spec -> sheet and diff text."""
+the slots' costs and the saved state), spec -> sheet and diff text, and the tools (simulate with each bot, play --replay, the RL
+environment) on the spec."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from app import cli
 from compiler import pipeline
 from compiler.diagnostics import CompileError, SourceMap
 from compiler.diff import compare, render
+from playtest import rl
 from tests.helpers.engines import ROOT, give_card, load, load_engine, position, set_reserved, set_turn
 
 SPEC = ROOT / "tests" / "specs" / "base-rows.yaml"
@@ -72,12 +74,15 @@ def diagnostics(tmp_path: pathlib.Path, *changes: tuple[str, str]):
         ('from: "rows[1]"', "from: rows", "E553", "rows", "one zone per level: name one"),
         ('from: "rows[1]"', 'from: "rows[4]"', "E514", '"rows[4]"', "there is no level 4 (levels run 1 to 3)"),
         ('from: "rows[1]"', 'from: "tableau[1]"', "E553", '"tableau[1]"', "only a zone split by a group column"),
-        ('from: "rows[2]"', 'from: "piles[2]"', "E553", '"piles[2]"', "a face-down pile"),
+        ('from: "rows[1]"', 'from: "piles[1]"', "E553", '"piles[1]"', "a face-down pile"),
         ("size(piles[2]) >= 1 and", "size(piles[5]) >= 1 and", "E514", "5", "piles[5]: there is no level 5"),
         ("refill(rows[card.level])", "refill(rows[card.level + 1])", "E514", "card.level + 1", "not always a level"),
         ("all(x.level == 1 for x in rows[1])", "all(x.level == 1 for x in piles[1])", "E551", "piles[1]", "face-down"),
         ("all(x.level == 1 for x in rows[1])", "all(x.level == 1 for x in rows)", "E410", "rows", "collection"),
         ('"acquire(card)", "refill(rows[1])"', '"acquire(card)", "bury(card)"', "E547", "bury(card)", "again"),
+        ('["rows[2]", "rows[3]"]', '["rows[2]", "rows[2]"]', "E553", '["rows[2]", "rows[2]"]', "each named once"),
+        ('["rows[2]", "rows[3]"]', '["rows[2]", "piles[3]"]', "E553", '"piles[3]"', "a face-down pile"),
+        ('["rows[2]", "rows[3]"]', '["rows[2]", "rows[7]"]', "E514", '"rows[7]"', "there is no level 7"),
         ('"reserve(card)", "refill', '"visit(card)", "refill', "E410", "card", "'visit' needs a noble"),
     ],
 )
@@ -154,6 +159,9 @@ def test_a_card_turned_back_goes_under_its_deck_and_a_dug_card_is_drawn_from_the
     card, top = game.market[1][2], game.decks[1][-1]
     game.apply(E.string_to_action("turn back 3"))
     assert game.decks[1][0] == card and game.market[1][2] == top and game._tok[0][-1] == 1
+    card, top = game.market[2][0], game.decks[2][-1]  # the choice's positions 5 to 8: level 3's row
+    game.apply(E.string_to_action("turn back 5"))
+    assert game.decks[2][0] == card and game.market[2][0] == top
     state = position(E, 2)
     give_card(E, state, 0, *_cards(E, 1, points=0)[:4])
     game = load(E, state)
@@ -199,13 +207,33 @@ def test_the_sheets_and_diff_say_which_level_of_a_row(tmp_path):
                                            "-o", str(tmp_path)])  # fmt: skip
     assert result.exit_code == 0, result.output
     said = {lang: (tmp_path / f"base-rows.{lang}.md").read_text(encoding="utf-8") for lang in ("en", "fr", "nl", "sr")}
-    assert "Choose one piece of “Face-up cards” of level 2." in said["en"]
+    assert "Choose one piece of “Face-up cards” of level 2 or one piece of “Face-up cards” of level 3." in said["en"]
     assert "the “Decks” of level 2 holds at least 1 card" in said["en"]
     assert "fill the empty places of the “Face-up cards” of level 1 from its pile" in said["en"]
-    assert "Choisissez une pièce de la zone « Cartes visibles » du niveau 2." in said["fr"]
-    assert "Kies een stuk uit ‘Open kaarten’ van niveau 2." in said["nl"]
-    assert "Изаберите један део из зоне „Отворене карте“ нивоа 2." in said["sr"]
+    assert "Choisissez une pièce de la zone « Cartes visibles » du niveau 2 ou une pièce de la zone" in said["fr"]
+    assert "Kies een stuk uit ‘Open kaarten’ van niveau 2 of een stuk uit ‘Open kaarten’ van niveau 3." in said["nl"]
+    assert "Изаберите један део из зоне „Отворене карте“ нивоа 2 или један део из зоне" in said["sr"]
     official = pipeline.load_rules(str(ROOT / "rulespec" / "official.yaml"), SourceMap())
     changed = pipeline.load_rules(str(SPEC), SourceMap())
     text = render(compare(official, changed), official, changed, "en")
     assert "the place of the base game it is: face_up" in text and "the place of the base game it is: decks" in text
+
+
+def _invoke(*args: str) -> str:
+    result = CliRunner().invoke(cli.main, list(args))
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_every_tool_takes_the_spec(tmp_path, monkeypatch):
+    monkeypatch.setenv("SPLENDOR_RULES_CACHE", str(tmp_path / "cache"))
+    _invoke("compile", str(SPEC), "-o", str(tmp_path))
+    module = tmp_path / "base_rows.py"
+    record = tmp_path / "games.jsonl"
+    for bots in ("random", "greedy", "mcts:4"):
+        _invoke("simulate", str(module), "--games", "1", "--bots", bots, "--seed", "1",
+                "--max-turns", "30", "--jobs", "1", "--games-out", str(record))  # fmt: skip
+    _invoke("play", str(module), "--replay", str(record), "--game", "0")
+    env = rl.SplendorEnv(str(module), opponents="random", max_turns=20)
+    _, info = env.reset(seed=1)
+    env.step(int(info["action_mask"].nonzero()[0][0]))

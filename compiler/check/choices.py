@@ -76,6 +76,7 @@ class _Fields:
     slots_name: str = ""
     source: str = ""
     group: int = 0
+    parts: tuple[tuple[str, int, int], ...] = ()
     worth: Expr | None = None
     wilds: Wilds | None = None
 
@@ -106,7 +107,7 @@ def read_param(c: Checker, pname: str, node, scope: Scope, where: str) -> Param 
         _payment(c, f, pname, pnode, domain, scope)
         _slots(c, f, pname, pnode, domain, where)
         if domain == "component":
-            f.source, f.slots, f.group = sources_mod.component_param(c, pname, pnode, c.zones, c.kinds, where)
+            f.source, f.slots, f.group, f.parts = sources_mod.component_source(c, pname, pnode, c.zones, c.kinds, where)
         elif pnode.get("from") is not None:
             c.r.error("E508", f"'from' applies to the component domain, not to '{domain}'", pnode.key_span("from"))
     elif domain in ("payment", "reserved", "component"):
@@ -133,6 +134,7 @@ def read_param(c: Checker, pname: str, node, scope: Scope, where: str) -> Param 
         worth=f.worth,
         wilds=f.wilds,
         group=f.group,
+        parts=f.parts,
     )
 
 

@@ -1,10 +1,12 @@
 """Where a component choice takes its component from (`domain: component, from: ...`): a zone, a
-kind of the spec's own, or one zone of a zone split by a group column (`from: row[1]`, the base
-game's face-up row of level 1) -> the choice's source, its positions and its group.
+kind of the spec's own, one zone of a zone split by a group column (`from: rows[1]`, the base
+game's face-up row of level 1), or several zones of one kind (`from: [rows[1], rows[2]]`) -> the
+choice's source, its positions, its group and its parts.
 
 Called by the choices pass (compiler/check/choices.py) for each `component` choice: a source that
 is no zone or kind, a face-down one, a holding without a bound, a split zone without its group or a
-group that is none (E553, E514), each located at `from`.
+group that is none, several zones of different kinds or one named twice (E553, E514), each located
+at `from`.
 """
 
 from __future__ import annotations
@@ -12,23 +14,71 @@ from __future__ import annotations
 import re
 
 from ..diagnostics import did_you_mean
-from ..front.source import MapNode, ScalarNode
+from ..front.source import MapNode, Node, ScalarNode, SeqNode
 from ..language import Shape
 from ..model import Kind, Param, Zone
 from .kinds import BASE_KINDS
 from .reader import Checker
 from .types import ERROR, Comp, Type
 
+Part = tuple[str, int, int]  # a zone (or kind), the group of a split zone (0: none), its positions
+
+
+def component_source(
+    checker: Checker, pname: str, pnode: MapNode, zones: tuple[Zone, ...], kinds: tuple[Kind, ...], where: str
+) -> tuple[str, int, int, tuple[Part, ...]]:
+    """`from` of a component choice: (the zone or kind, its number of positions, the group of a split
+    zone or 0, and for a choice across several zones each one's part); ("", 0, 0, ()) after an error.
+    Several zones (`from: [rows[1], rows[2]]`) hold one kind, each face up with its positions bounded
+    (E553): the choice's positions are theirs one after the other."""
+    listed = pnode.get("from")
+    if not isinstance(listed, SeqNode):
+        return (*component_param(checker, pname, pnode, zones, kinds, where), ())
+    parts = [_part(checker, pname, item, zones, kinds) for item in listed.items]
+    if any(not part[0] for part in parts):
+        return "", 0, 0, ()
+    holds = {next(z.holds for z in zones if z.name == part[0]) for part in parts}
+    if len(holds) > 1 or len({(part[0], part[1]) for part in parts}) < len(parts):
+        checker.r.error(
+            "E553",
+            f"choice '{pname}' is of one component from several zones: they hold one kind, each named once"
+            f" (these hold {' and '.join(sorted(holds))})",
+            listed.span,
+        )
+        return "", 0, 0, ()
+    first = parts[0]
+    return first[0], sum(part[2] for part in parts), first[1], tuple(parts)
+
+
+def _part(checker: Checker, pname: str, node: Node, zones: tuple[Zone, ...], kinds: tuple[Kind, ...]) -> Part:
+    """One zone of a choice across several zones: a zone, not a kind (E553)."""
+    if not isinstance(node, ScalarNode) or not isinstance(node.value, str):
+        checker.r.error("E553", f"choice '{pname}': each place it takes from is a zone, written as a name", node.span)
+        return "", 0, 0
+    source, slots, group = _resolved(checker, pname, str(node.value), node, zones, kinds)
+    if source and not any(z.name == source for z in zones):
+        checker.r.error("E553", f"choice '{pname}': '{source}' is a kind; several places are zones", node.span)
+        return "", 0, 0
+    return source, group, slots
+
 
 def component_param(
     checker: Checker, pname: str, pnode: MapNode, zones: tuple[Zone, ...], kinds: tuple[Kind, ...], where: str
 ) -> tuple[str, int, int]:
-    """`from` of a component choice: (the zone or kind, its number of positions, the group of a split
-    zone or 0); ("", 0, 0) after an error."""
+    """`from` of a component choice naming one zone or kind: (the zone or kind, its number of positions,
+    the group of a split zone or 0); ("", 0, 0) after an error."""
     written, node = checker.scalar(pnode, "from", str, where=f" in choice '{pname}'{where}")
     if node is None:
         return "", 0, 0
-    source, group = _split(str(written))
+    return _resolved(checker, pname, str(written), node, zones, kinds)
+
+
+def _resolved(
+    checker: Checker, pname: str, written: str, node: ScalarNode, zones: tuple[Zone, ...], kinds: tuple[Kind, ...]
+) -> tuple[str, int, int]:
+    """A zone or kind written as `from` (`rows[1]`: one group of a split zone), checked: (the zone or
+    kind, its positions, its group); ("", 0, 0) after an error."""
+    source, group = _split(written)
     if source in getattr(checker, "refused_zones", ()):
         return "", 0, 0
     zone = next((z for z in zones if z.name == source), None)

@@ -349,9 +349,24 @@ def positions(rules: Rules, param) -> ast.expr | None:
     zone = _zone(rules, param.source)
     if zone is None:
         return None
+    if param.parts:  # several zones: each one's list padded to its positions, one after the other
+        return ir.call("_places_of", ir.tuple_(*(_part_list(rules, part) for part in param.parts)))
     if zone.by:  # a zone split by a group column: the group chosen from (`from: row[1]`)
         return ir.sub(_list(zone), ir.const(param.group - 1))
     return ir.sub(_list(zone), "me") if zone.per_player else _list(zone)
+
+
+def _part_list(rules: Rules, part: tuple[str, int, int]) -> ast.expr:
+    """(the list, its positions) of one zone of a choice across several zones (the acting player's, a
+    group's)."""
+    zone = _zone(rules, part[0])
+    assert zone is not None, part
+    code = _list(zone)
+    if zone.by:
+        code = ir.sub(code, ir.const(part[1] - 1))
+    elif zone.per_player:
+        code = ir.sub(code, "me")
+    return ir.tuple_(code, ir.const(part[2]))
 
 
 def bind(rules: Rules, param, name: str, arg: str) -> ast.expr:
@@ -384,7 +399,7 @@ def legal_source(rules: Rules, param) -> tuple[ast.expr, bool]:
         held = held_kind(rules, param)
         return (held, True) if held is not None else (ir.call("range", param.slots), False)
     zone = _zone(rules, param.source)
-    return where, zone is not None and zone.shape is Shape.DISPLAY
+    return where, bool(param.parts) or (zone is not None and zone.shape is Shape.DISPLAY)
 
 
 # --------------------------------------------------------------------------- effects

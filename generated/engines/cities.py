@@ -4173,6 +4173,16 @@ def _zone_remove(game: Game, kind: str, x: int, located: str, strict: bool = Tru
     return False
 
 
+def _places_of(parts: tuple[tuple[list[Any], int], ...]) -> list[Any]:
+    """The positions of a choice across several zones: each zone's list padded with None to its
+    positions, one after the other (so each zone's positions keep their numbers as the others change)."""
+    out: list[Any] = []
+    for items, places in parts:
+        out += items
+        out += [None] * (places - len(items))
+    return out
+
+
 def _zone_shown(game: Game, kind: str, seat: int) -> list[int | None]:
     """The components of `kind` that `seat` sees face up in play, by id (None for the others): in a
     display, a row or a holding; not in a pile, not out of the game, not drawn unseen by another
