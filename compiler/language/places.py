@@ -22,6 +22,9 @@ from .shapes import Shape
 # deals it and its state saves it where it always has (`purchased`, `reserved`, `nobles`), not under
 # "zones"; a tool reading ZONES (the RL observation, the web table) finds it there.
 BASE_PLACE = "base"
+# The `start` of a zone naming the nobles' box (`place: noble_box`): the nobles the base game's deal
+# did not reveal, in a pile of the spec's zones (saved under "zones"; the base game drops them).
+BOX_PLACE = "box"
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +39,7 @@ class PlaceDecl:
     private_when_drawn: bool = False  # a card drawn into it unseen (a blind reserve) is its owner's alone
     size_field: str = ""  # a row: the field of the player-count table that sizes it
     by: str = ""  # the group column splitting it, one zone per group (`by: level`): read `Z[level]`
+    start: str = BASE_PLACE  # how its zone starts in ZONES: the base game's own list, or the nobles' box
 
 
 PLACES: dict[str, PlaceDecl] = {
@@ -76,5 +80,13 @@ PLACES: dict[str, PlaceDecl] = {
             by="level",
         ),
         PlaceDecl("decks", "cards", Shape.PILE, False, "the decks, a pile per level (read Z[level])", by="level"),
+        PlaceDecl(
+            "noble_box",
+            "nobles",
+            Shape.PILE,
+            False,
+            "the nobles the deal did not reveal, face down, shuffled: a rule draws from it",
+            start=BOX_PLACE,
+        ),
     )
 }

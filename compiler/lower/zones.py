@@ -16,7 +16,7 @@ from ..check.reach import reached
 from ..front.expr import Attribute, Effect, Index, Name, unparse, walk
 from ..language import ColumnType, Shape
 from ..language.effects import ZONE_EFFECTS
-from ..language.places import BASE_PLACE
+from ..language.places import PLACES
 from ..model import Kind, Rules, Zone
 from . import fold, ir
 from .layout import EnginePlan, LoweringBug, spec_name
@@ -49,7 +49,7 @@ PLACE_PRIVATE = {"reserved": "blind"}  # the cards each seat reserved unseen by 
 
 def zone_attr(zone: Zone) -> str:
     """The Game attribute of a zone (a plain str: it is written as data in ZONES too)."""
-    if zone.place:
+    if zone.place in PLACE_ATTRIBUTES:
         return PLACE_ATTRIBUTES[zone.place]
     return str(spec_name("z_", zone.name, zone.span))
 
@@ -90,7 +90,7 @@ def plan_zones(plan: EnginePlan) -> None:
         return
     plan.zones_src = zones_source(rules)
     for z in rules.zones:
-        if z.place:  # the engine's own list
+        if z.place in PLACE_ATTRIBUTES:  # the engine's own list
             continue
         plan.extra_slots.append((zone_attr(z), z.per_player, ()))
         if private_attr(z):
@@ -176,7 +176,7 @@ def zones_source(rules: Rules) -> Code:
             shape=ir.name(SHAPE_CONSTANTS[z.shape]),
             per_player=ir.const(z.per_player),
             attribute=ir.const(zone_attr(z)),
-            start=ir.const(BASE_PLACE if z.place else z.start),
+            start=ir.const(PLACES[z.place].start if z.place else z.start),
             sizes=ir.const(dict(z.sizes)),
             source=ir.const(index.get(z.source, -1)),
             limit=ir.const(z.limit),

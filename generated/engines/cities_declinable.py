@@ -3320,7 +3320,7 @@ def _problems(data: Any, nested: bool = False) -> list[Problem]:
     _deck_problems(read, data.get("decks"), placed)
     placed += _out_of_play_cards(read, data.get("out_of_play"))
     _placement_problems(placed, out)
-    _noble_problems(data.get("nobles"), owned_nobles, n, nobles_shown, out)
+    _noble_problems(data.get("nobles"), owned_nobles + _boxed(data), n, nobles_shown, out)
     out += _state_problems(data, n)  # the spec's declared state and zones, when it has some
     out += _turn_problems(data, n, market if market_ok else None, reserved_counts)
     out += _history_problems(data, nested)
@@ -3468,16 +3468,33 @@ def _placement_problems(placed: Placed, out: list[Problem]) -> None:
         )
 
 
+# The zones keeping the nobles the deal did not reveal (`place: noble_box`): with one, every noble is in play.
+_BOXES = tuple(zone.name for zone in ZONES if zone.start == "box")
+
+
+def _boxed(data: State) -> list[int]:
+    """The nobles of a state's box (none without one; a box that is not a list of ids: its zone's problem)."""
+    zones = data.get("zones")
+    boxed: list[int] = []
+    for name in _BOXES:
+        items = zones.get(name) if isinstance(zones, dict) else None
+        boxed += items if isinstance(items, list) else []
+    return boxed if all(type(x) is int and 0 <= x < len(NOBLES) for x in boxed) else []
+
+
 def _noble_problems(row: Any, owned_nobles: list[int], n: int, nobles_shown: int, out: list[Problem]) -> None:
-    """The noble row, and the nobles in play (the row's and the seats') as many as the table reveals."""
+    """The noble row, and the nobles in play (the row's and the seats', and the box's when a zone keeps
+    it) as many as the table reveals (with a box: every noble)."""
     if not isinstance(row, list) or any(type(x) is not int or not 0 <= x < len(NOBLES) for x in row):
         out.append((("nobles",), f"'nobles' must be a list of noble ids (0 to {len(NOBLES) - 1})"))
         return
     everyone = row + owned_nobles
     if len(set(everyone)) != len(everyone):
         out.append((("nobles",), "a noble appears more than once"))
-    if len(everyone) != nobles_shown:
-        out.append((("nobles",), f"{len(everyone)} nobles are in play, {n} players reveal {nobles_shown}"))
+    expected = len(NOBLES) if _BOXES else nobles_shown
+    if len(everyone) != expected:
+        told = f"the game has {expected} (the box's too)" if _BOXES else f"{n} players reveal {expected}"
+        out.append((("nobles",), f"{len(everyone)} nobles are in play, {told}"))
 
 
 def _history_problems(data: State, nested: bool) -> list[Problem]:
@@ -4029,6 +4046,7 @@ _FACE_DOWN = (PILE, BAG)  # the shapes whose contents only their size shows
 # (the purchased cards, the reserved cards, the visiting nobles, the noble row), dealt by the base game's
 # deal and saved in the base game's part of a state.
 _BASE = "base"  # compiler/language/places.py, BASE_PLACE
+_BOX = "box"  # compiler/language/places.py, BOX_PLACE: the nobles' box, a pile of the spec's zones
 _OWN_ZONES = tuple(zone for zone in ZONES if zone.start != _BASE)  # saved as zones (the base places: as before)
 # The base game's lists split by level (the face-up rows, the decks): a zone naming one is a list per
 # level, indexed by a level's index (its `group`) as a per-player zone's lists are by seat.
@@ -4077,6 +4095,11 @@ def _deal_zones(game: Game, rng: random.Random) -> None:
     display that starts empty has its slots, empty; other zones start empty lists."""
     for zone in ZONES:
         if zone.per_player or zone.start == _BASE:
+            continue
+        if zone.start == _BOX:  # the nobles the base game's deal did not reveal, shuffled
+            box = [x for x in range(KINDS[zone.kind].size) if x not in game.noble_row]
+            _shuffle(rng, box)
+            setattr(game, zone.attribute, box)
             continue
         if zone.start == "empty":
             if zone.shape == DISPLAY:

@@ -63,6 +63,7 @@ _FACE_DOWN = (PILE, BAG)  # the shapes whose contents only their size shows
 # (the purchased cards, the reserved cards, the visiting nobles, the noble row), dealt by the base game's
 # deal and saved in the base game's part of a state.
 _BASE = "base"  # compiler/language/places.py, BASE_PLACE
+_BOX = "box"  # compiler/language/places.py, BOX_PLACE: the nobles' box, a pile of the spec's zones
 _OWN_ZONES = tuple(zone for zone in ZONES if zone.start != _BASE)  # saved as zones (the base places: as before)
 # The base game's lists split by level (the face-up rows, the decks): a zone naming one is a list per
 # level, indexed by a level's index (its `group`) as a per-player zone's lists are by seat.
@@ -111,6 +112,11 @@ def _deal_zones(game: Game, rng: random.Random) -> None:
     display that starts empty has its slots, empty; other zones start empty lists."""
     for zone in ZONES:
         if zone.per_player or zone.start == _BASE:
+            continue
+        if zone.start == _BOX:  # the nobles the base game's deal did not reveal, shuffled
+            box = [x for x in range(KINDS[zone.kind].size) if x not in game.noble_row]
+            _shuffle(rng, box)
+            setattr(game, zone.attribute, box)
             continue
         if zone.start == "empty":
             if zone.shape == DISPLAY:
