@@ -24,6 +24,10 @@ FORMS: tuple[tuple[str, str], ...] = (
     (r"(?P<kind>\S+) (?P<what>.+) is out of the game \(in no zone\)", "rule_error.out_of_game"),
     (r"zone " + NAME.format("zone") + r" is full", "rule_error.zone_full"),
     (r"there is no component to move", "rule_error.nothing_to_move"),
+    (
+        r"a level (?P<card_level>\S+) card cannot go to level (?P<level>\S+) of " + NAME.format("zone"),
+        "rule_error.wrong_level",
+    ),
     (r"there is no component to discard", "rule_error.nothing_to_discard"),
     (r"pile " + NAME.format("pile") + r" is empty", "rule_error.pile_empty"),
     (r"a negative number of tokens \((?P<amount>-?\d+)\)", "rule_error.negative_tokens"),

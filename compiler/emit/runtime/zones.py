@@ -325,7 +325,7 @@ def _place_out(game: Game, x: int | None, located: str) -> int:
     """A card of a place (a component of the kind `cards`) taken out of the place it lies in, for a
     base effect that puts it elsewhere (RuleError when there is none, or it lies in no place)."""
     if x is None:
-        raise RuleError(f"{located}: there is no card to move")
+        raise RuleError(f"{located}: there is no component to move")
     _zone_remove(game, "cards", x, located)
     return x
 
