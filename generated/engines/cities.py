@@ -1439,8 +1439,46 @@ class StateError(ValueError):
         self.problems = tuple(problems)
 
 
+# What a RuleError says in English, by its key (its fields filled in). Every key but
+# step_budget is about an effect: its message begins with `located`, the effect as written and
+# its spec line. The sheets word the same keys in each language (``rule_error.KEY``).
+_RULE_ERRORS = {
+    "out_of_game": "{kind} {id} is out of the game (in no zone)",
+    "zone_full": "zone {zone!r} is full",
+    "nothing_to_move": "there is no component to move",
+    "wrong_level": "a level {card_level} card cannot go to level {level} of {zone!r}",
+    "nothing_to_discard": "there is no component to discard",
+    "pile_empty": "pile {pile!r} is empty",
+    "negative_tokens": "a negative number of tokens ({amount})",
+    "short_supply": "only {n} {colour} token(s) in the supply",
+    "short_held": "only {n} {colour} token(s) held by the player",
+    "deck_empty": "the deck of level {level} is empty",
+    "reserved_most": "the player holds {n} reserved cards, the most this spec's choices of a reserved card can name",
+    "number_too_large": "the number passed {most:,} (either sign)",
+    "step_budget": (
+        "step {step!r} was stopped after {count:,} actions in one turn: its 'while' condition did not turn false"
+    ),
+}
+
+
 class RuleError(RuntimeError):
-    """The spec asked for something impossible at run time (a bug in the spec)."""
+    """The spec asked for something impossible at run time (a bug in the spec).
+
+    As :class:`Refused` does for a refusal: `key` names what went wrong (one of _RULE_ERRORS)
+    and `fields` the values it is about (`located`, the effect as written and its spec line; a
+    zone's or pile's name, a colour, a number), for a tool that words it in a player's language
+    (the sheets' ``rule_error.KEY``); str() says it in English. The key and fields are the
+    exception's args, so it survives pickling (a bot's worker process, a simulation's).
+    """
+
+    def __init__(self, key: str, fields: dict[str, Any]) -> None:
+        super().__init__(key, fields)
+        self.key = key
+        self.fields = fields
+
+    def __str__(self) -> str:
+        said = _RULE_ERRORS[self.key].format(**self.fields)
+        return f"{self.fields['located']}: {said}" if "located" in self.fields else said
 
 
 def _whole(value: Any, what: str) -> int:
@@ -1716,7 +1754,7 @@ def _do_reserve_blind(g, args):
     # reserve_top(level)
     _deck = g.decks[p_level - 1]
     if not _deck:
-        raise RuleError("reserve_top(level) (rulespec/official.yaml:132)" + ": the deck of level %d is empty" % p_level)
+        raise RuleError("deck_empty", {"located": "reserve_top(level) (rulespec/official.yaml:132)", "level": p_level})
     _card = _deck.pop()
     g._res[me].append(_card)
     g.blind[me].append(_card)
@@ -2469,12 +2507,7 @@ def _end_of_turn(g, step, count):
     if step == 0:  # return_tokens
         while sum(tok) > 10:
             if count >= 10000:  # the engines' step budget (see compiler/check/termination.py)
-                raise RuleError(
-                    (
-                        "step 'return_tokens' was stopped after 10,000 actions in one turn: its 'while' "
-                        "condition did not turn false"
-                    ),
-                )
+                raise RuleError("step_budget", {"step": "return_tokens", "count": 10000})
             out = []
             _legal_return_tokens(g, out)
             if not out:
@@ -2897,10 +2930,7 @@ class Game:
         if step == 0:
             while sum(tok) > 10:
                 if count >= 10000:
-                    raise RuleError(
-                        "step 'return_tokens' was stopped after 10,000 actions in "
-                        "one turn: its 'while' condition did not turn false"
-                    )
+                    raise RuleError("step_budget", {"step": "return_tokens", "count": 10000})
                 out = []
                 _legal_return_tokens(self, out)
                 if not out:
@@ -4153,7 +4183,9 @@ def _level_fits(zone: Zone, group: int, x: int, located: str) -> None:
     """RuleError unless card `x` may go to level index `group` of a base place split by level: a
     level's row and deck hold that level's cards only."""
     if zone.attribute in _BY_LEVEL and LEVELS.index(CARD_LEVEL[x]) != group:
-        raise RuleError(f"{located}: a level {CARD_LEVEL[x]} card cannot go to level {LEVELS[group]} of {zone.name!r}")
+        raise RuleError(
+            "wrong_level", {"located": located, "card_level": CARD_LEVEL[x], "level": LEVELS[group], "zone": zone.name}
+        )
 
 
 def _slot_cost(game: Game, zone: Zone, level: int, slot: int, x: int | None) -> None:
@@ -4192,7 +4224,7 @@ def _zone_remove(game: Game, kind: str, x: int, located: str, strict: bool = Tru
                     _base_counts(game, zone, seat, x, -1)
                 return True
     if strict:
-        raise RuleError(f"{located}: {kind} {x} is out of the game (in no zone)")
+        raise RuleError("out_of_game", {"located": located, "kind": kind, "id": x})
     return False
 
 
@@ -4239,7 +4271,7 @@ def _zone_put(game: Game, zi: int, seat: int, x: int, located: str, private: boo
     zone = ZONES[zi]
     items = _items(game, zone, seat)
     if not _zone_room(game, zi, items):
-        raise RuleError(f"{located}: zone {zone.name!r} is full")
+        raise RuleError("zone_full", {"located": located, "zone": zone.name})
     _level_fits(zone, seat, x, located)
     if zone.shape == DISPLAY:
         _slot_cost(game, zone, seat, items.index(None), x)
@@ -4257,10 +4289,10 @@ def _zone_put(game: Game, zi: int, seat: int, x: int, located: str, private: boo
 def _zone_move(game: Game, x: int | None, zi: int, seat: int, located: str) -> None:
     """move(x, Z): `x` from where it is to zone `zi`."""
     if x is None:
-        raise RuleError(f"{located}: there is no component to move")
+        raise RuleError("nothing_to_move", {"located": located})
     zone = ZONES[zi]
     if not _zone_room(game, zi, _items(game, zone, seat)):
-        raise RuleError(f"{located}: zone {zone.name!r} is full")
+        raise RuleError("zone_full", {"located": located, "zone": zone.name})
     _level_fits(zone, seat, x, located)  # before it leaves its place: a refused move changes nothing
     _zone_remove(game, zone.kind, x, located)
     _zone_put(game, zi, seat, x, located)
@@ -4271,7 +4303,7 @@ def _zone_draw(game: Game, pi: int, zi: int, seat: int, located: str, pg: int = 
     the pile is empty."""
     pile = _items(game, ZONES[pi], pg)
     if not pile:
-        raise RuleError(f"{located}: pile {ZONES[pi].name!r} is empty")
+        raise RuleError("pile_empty", {"located": located, "pile": ZONES[pi].name})
     x = pile[-1]
     _zone_put(game, zi, seat, x, located, private=True)
     pile.pop()
@@ -4300,7 +4332,7 @@ def _zone_refill(game: Game, zi: int, zg: int = 0) -> None:
 def _zone_to_bottom(game: Game, x: int | None, pi: int, located: str, pg: int = 0) -> None:
     """to_bottom(x, P): `x` to the bottom of pile `pi` (split by level: of level `pg`), drawn last."""
     if x is None:
-        raise RuleError(f"{located}: there is no component to move")
+        raise RuleError("nothing_to_move", {"located": located})
     zone = ZONES[pi]
     _level_fits(zone, pg, x, located)
     _zone_remove(game, zone.kind, x, located)
@@ -4310,7 +4342,7 @@ def _zone_to_bottom(game: Game, x: int | None, pi: int, located: str, pg: int = 
 def _zone_discard(game: Game, kind: str, x: int | None, located: str) -> None:
     """discard(x): `x` out of the game."""
     if x is None:
-        raise RuleError(f"{located}: there is no component to discard")
+        raise RuleError("nothing_to_discard", {"located": located})
     if _zone_remove(game, kind, x, located, strict=False) and kind == "cards":
         _card_out(game, x)
 
@@ -4319,7 +4351,7 @@ def _place_out(game: Game, x: int | None, located: str) -> int:
     """A card of a place (a component of the kind `cards`) taken out of the place it lies in, for a
     base effect that puts it elsewhere (RuleError when there is none, or it lies in no place)."""
     if x is None:
-        raise RuleError(f"{located}: there is no component to move")
+        raise RuleError("nothing_to_move", {"located": located})
     _zone_remove(game, "cards", x, located)
     return x
 

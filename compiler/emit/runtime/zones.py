@@ -159,7 +159,9 @@ def _level_fits(zone: Zone, group: int, x: int, located: str) -> None:
     """RuleError unless card `x` may go to level index `group` of a base place split by level: a
     level's row and deck hold that level's cards only."""
     if zone.attribute in _BY_LEVEL and LEVELS.index(CARD_LEVEL[x]) != group:
-        raise RuleError(f"{located}: a level {CARD_LEVEL[x]} card cannot go to level {LEVELS[group]} of {zone.name!r}")
+        raise RuleError(
+            "wrong_level", {"located": located, "card_level": CARD_LEVEL[x], "level": LEVELS[group], "zone": zone.name}
+        )
 
 
 def _slot_cost(game: Game, zone: Zone, level: int, slot: int, x: int | None) -> None:
@@ -198,7 +200,7 @@ def _zone_remove(game: Game, kind: str, x: int, located: str, strict: bool = Tru
                     _base_counts(game, zone, seat, x, -1)
                 return True
     if strict:
-        raise RuleError(f"{located}: {kind} {x} is out of the game (in no zone)")
+        raise RuleError("out_of_game", {"located": located, "kind": kind, "id": x})
     return False
 
 
@@ -245,7 +247,7 @@ def _zone_put(game: Game, zi: int, seat: int, x: int, located: str, private: boo
     zone = ZONES[zi]
     items = _items(game, zone, seat)
     if not _zone_room(game, zi, items):
-        raise RuleError(f"{located}: zone {zone.name!r} is full")
+        raise RuleError("zone_full", {"located": located, "zone": zone.name})
     _level_fits(zone, seat, x, located)
     if zone.shape == DISPLAY:
         _slot_cost(game, zone, seat, items.index(None), x)
@@ -263,10 +265,10 @@ def _zone_put(game: Game, zi: int, seat: int, x: int, located: str, private: boo
 def _zone_move(game: Game, x: int | None, zi: int, seat: int, located: str) -> None:
     """move(x, Z): `x` from where it is to zone `zi`."""
     if x is None:
-        raise RuleError(f"{located}: there is no component to move")
+        raise RuleError("nothing_to_move", {"located": located})
     zone = ZONES[zi]
     if not _zone_room(game, zi, _items(game, zone, seat)):
-        raise RuleError(f"{located}: zone {zone.name!r} is full")
+        raise RuleError("zone_full", {"located": located, "zone": zone.name})
     _level_fits(zone, seat, x, located)  # before it leaves its place: a refused move changes nothing
     _zone_remove(game, zone.kind, x, located)
     _zone_put(game, zi, seat, x, located)
@@ -277,7 +279,7 @@ def _zone_draw(game: Game, pi: int, zi: int, seat: int, located: str, pg: int = 
     the pile is empty."""
     pile = _items(game, ZONES[pi], pg)
     if not pile:
-        raise RuleError(f"{located}: pile {ZONES[pi].name!r} is empty")
+        raise RuleError("pile_empty", {"located": located, "pile": ZONES[pi].name})
     x = pile[-1]
     _zone_put(game, zi, seat, x, located, private=True)
     pile.pop()
@@ -306,7 +308,7 @@ def _zone_refill(game: Game, zi: int, zg: int = 0) -> None:
 def _zone_to_bottom(game: Game, x: int | None, pi: int, located: str, pg: int = 0) -> None:
     """to_bottom(x, P): `x` to the bottom of pile `pi` (split by level: of level `pg`), drawn last."""
     if x is None:
-        raise RuleError(f"{located}: there is no component to move")
+        raise RuleError("nothing_to_move", {"located": located})
     zone = ZONES[pi]
     _level_fits(zone, pg, x, located)
     _zone_remove(game, zone.kind, x, located)
@@ -316,7 +318,7 @@ def _zone_to_bottom(game: Game, x: int | None, pi: int, located: str, pg: int = 
 def _zone_discard(game: Game, kind: str, x: int | None, located: str) -> None:
     """discard(x): `x` out of the game."""
     if x is None:
-        raise RuleError(f"{located}: there is no component to discard")
+        raise RuleError("nothing_to_discard", {"located": located})
     if _zone_remove(game, kind, x, located, strict=False) and kind == "cards":
         _card_out(game, x)
 
@@ -325,7 +327,7 @@ def _place_out(game: Game, x: int | None, located: str) -> int:
     """A card of a place (a component of the kind `cards`) taken out of the place it lies in, for a
     base effect that puts it elsewhere (RuleError when there is none, or it lies in no place)."""
     if x is None:
-        raise RuleError(f"{located}: there is no component to move")
+        raise RuleError("nothing_to_move", {"located": located})
     _zone_remove(game, "cards", x, located)
     return x
 
