@@ -214,7 +214,11 @@ CODES: dict[str, Code] = _index(
             ("E511", "a payment after tokens left the player"),
             ("E512", "an effect that can move more tokens than its condition ensures", WARNING),
             ("E513", "a divisor (`//`, `%`) that can be 0"),
-            ("E514", "a deck, face-up or market index (or `reserve_top` argument) that can be no level"),
+            (
+                "E514",
+                "a deck, face-up or market index (or `reserve_top` argument, or the level of a zone split by "
+                'level: `rows[level]`, `from: "rows[1]"`) that can be no level',
+            ),
             ("E515", "an engine of more than 10,000 actions"),
             ("E516", "no end trigger is sure to fire", WARNING),
             ("E517", "a `price` that can be below 0 (paying it would give the player tokens; write `max(0, ...)`)"),
@@ -308,7 +312,8 @@ CODES: dict[str, Code] = _index(
                 "a zone that does not fit its shape: `holds` naming no kind of the spec (or a base kind without the "
                 "`place` of the base game it is), a key its shape has not, a `source` that is no pile of the same "
                 "kind, `refill` of a zone without one, a `place` of another kind or shape, named twice, or given "
-                "what the base game lays out (`start`, `source`, `size`, `by`, `private_when_drawn`)",
+                "what the base game lays out (`start`, `source`, `size`, `private_when_drawn`; `by` but where it "
+                "splits the place: `by: level` on `face_up` and `decks`, which need it)",
             ),
             (
                 "E542",
@@ -322,7 +327,12 @@ CODES: dict[str, Code] = _index(
                 "another seat's private data read: a `private` variable or the components drawn into a "
                 "`private_when_drawn` holding, read by a rule for another player (or by a prestige source)",
             ),
-            ("E553", "a `component` choice from a pile, from a holding without `limit`, or from no zone or kind"),
+            (
+                "E553",
+                "a `component` choice from a pile, from a holding without `limit`, or from no zone or kind; "
+                'from a zone split by level without its level (`from: "rows[1]"`), or an index of a zone that '
+                "is not split",
+            ),
             (
                 "E560",
                 "a kind dealt twice: a second zone dealt from the kind itself (a `start: all` pile, or a "

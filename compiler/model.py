@@ -246,6 +246,10 @@ class Param:
     # names (a display's slots, a row's capacity, a holding's limit, a kind's components); sizes the action space
     slots_name: str = ""  # the value `slots` was taken from
     source: str = ""  # component only: the zone or kind the component is chosen from
+    group: int = 0  # component only: of a zone split by a group column (`from: row[1]`), the group chosen from
+    # component only, a choice across several zones (`from: [rows[1], rows[2]]`): each (zone, group, positions),
+    # in order; its positions are theirs one after the other (source, group: the first's)
+    parts: tuple[tuple[str, int, int], ...] = ()
     worth: Expr | None = None  # payment only: how many gems one wild token may stand for
     worth_max: int = 1  # payment only: the largest worth a game can reach (set by check; sizes the PAYMENTS table)
     wilds: Wilds | None = None  # payment only: components it may spend as wild tokens

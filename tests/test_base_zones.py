@@ -86,10 +86,10 @@ def diagnostics(tmp_path: pathlib.Path, *changes: tuple[str, str]):
         ("    place: reserved\n", "    place: purchased\n", "E541", "purchased", "already zone 'tableau'"),
         (
             '"discard(card)", "take(gold, 1)", "add',
-            '"acquire(card)", "take(gold, 1)", "add',
+            '"refill(card)", "take(gold, 1)", "add',
             "E410",
             "card",
-            "card",
+            "needs a face-up card",
         ),
     ],
 )
@@ -114,6 +114,7 @@ def test_the_test_spec_checks_clean_and_its_places_are_the_base_games():
         ("hand", "reserved", "cards", True, True),
         ("guests", "visiting", "nobles", True, False),
         ("court", "noble_row", "nobles", False, False),
+        ("box", "noble_box", "nobles", False, False),
     ]
     assert dict(rules.zones[3].sizes) == {p.players: p.nobles for p in rules.players}
 
@@ -157,7 +158,8 @@ def test_a_sacrificed_card_takes_its_bonus_and_points_away_and_is_out_of_the_gam
     assert game._bon[0][E.CARD_BONUS[gone]] == bonus[E.CARD_BONUS[gone]] - 1 and game._pts[0] == points
     assert saved["seats"][0]["tokens"]["gold"] == 1
     assert gone in saved["out_of_play"][str(E.CARD_LEVEL[gone])]
-    assert saved["zones"] == {} and saved["seats"][0]["zones"] == {}  # saved where the base game saves them
+    # saved where the base game saves them; the nobles' box (the base game drops it) as a zone of the spec's
+    assert set(saved["zones"]) == {"box"} and saved["seats"][0]["zones"] == {}
     assert E.from_json(game.to_json()).to_json() == game.to_json()
 
 
@@ -181,6 +183,7 @@ def test_a_noble_invited_from_the_row_visits_and_scores(engine):
     state = position(E, 3)
     set_noble_row(state, [0, 1, 2])
     give_noble(state, 1, 3)
+    state["zones"]["box"] = [9, 8, 7, 6, 5, 4]  # the others, top first
     # two cards of each colour, so that every noble (at most 4 of a colour) is within 2 of the bonuses
     give_card(E, state, 0, *(c for g in range(len(E.GEMS)) for c in _cards(E, 2, bonus=g)[:2]))
     game = load(E, state)
@@ -188,7 +191,8 @@ def test_a_noble_invited_from_the_row_visits_and_scores(engine):
     assert invite == ["invite 1", "invite 2", "invite 3"]
     before = game._pts[0]
     game.apply(E.string_to_action("invite 3"))
-    assert game.noble_row == [0, 1] and game._nob[0] == [2]
+    assert game.noble_row == [0, 1, 9] and game._nob[0] == [2]  # the row refilled from the box
+    assert game.z_box == [4, 5, 6, 7, 8]
     assert game._pts[0] == before + E.NOBLE_POINTS[2]
     assert E.from_json(game.to_json()).to_json() == game.to_json()
 
@@ -235,6 +239,7 @@ def test_every_tool_takes_the_spec(tmp_path, monkeypatch):
     english = (tmp_path / "base-zones.en.md").read_text(encoding="utf-8")
     assert "your “Purchased cards” holds 3 or more cards" in english
     assert "Put a noble in your “Visiting nobles”" in english
+    assert "the rest form the pile “Nobles' box”, face down" in english
     french = (tmp_path / "base-zones.fr.md").read_text(encoding="utf-8")
     assert "votre zone « Cartes achetées » contient 3 cartes ou plus" in french
     env = rl.SplendorEnv(str(module), opponents="random", max_turns=20)
@@ -269,8 +274,8 @@ def test_the_rl_observation_and_the_web_table_read_the_places_as_the_base_games(
         game.apply(random.Random(len(game.history)).choice(game.legal_actions()))
     vector = encoder.encode(game.observation(0))
     assert vector.shape == (encoder.size,) and encoder.space().contains(vector)
-    assert not encoder.zones  # the places are the base game's part of the vector
-    assert extras(E)["zones"] == []
+    assert [z.name for z in encoder.zones] == ["box"]  # the other places are the base game's part of the vector
+    assert [z["name"] for z in extras(E)["zones"]] == ["box"]
 
 
 def test_a_card_marked_face_up_is_remembered_by_card_after_it_is_bought(engine):
@@ -301,3 +306,18 @@ def test_the_terminal_board_numbers_the_purchased_cards_as_a_choice_names_them(e
     text = terminal.draw_board(E, game, ["human", "random"], 0)
     assert f"tableau   1) level 1  bonus {E.GEMS[E.CARD_BONUS[card]]}  points 0" in text
     assert "3) level 1" in text and "sacrifice 3" in terminal.draw_actions(E, game.legal_actions())
+
+
+def test_the_nobles_box_holds_the_nobles_the_deal_did_not_reveal_and_a_state_without_one_is_refused(engine):
+    E = engine
+    game = E.new_game(3, seed=4)
+    assert sorted(game.noble_row + game.z_box) == list(range(len(E.NOBLES))) and len(game.noble_row) == 4
+    saved = json.loads(game.to_json())
+    assert saved["zones"]["box"] == game.z_box[::-1]  # a pile: its top first
+    saved["zones"]["box"] = saved["zones"]["box"][1:]
+    with pytest.raises(E.StateError, match="9 nobles are in play, the game has 10"):
+        E.from_json(json.dumps(saved))
+    saved["zones"]["box"] = [game.noble_row[0], *game.z_box]
+    with pytest.raises(E.StateError, match="a noble appears more than once"):
+        E.from_json(json.dumps(saved))
+    assert game.observation(1)["zones"]["box"] == len(game.z_box)  # face down: its count only

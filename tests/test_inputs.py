@@ -172,6 +172,7 @@ PATTERN_SAMPLES = {
     "^(setup\\.)?[a-z_][a-z0-9_]*$": "setup.nobles",
     "^[a-z][a-z0-9_]*$": "gold_counts_double",  # a keyword a column's titles name
     "^[a-z_][a-z0-9_]*([.][a-z_][a-z0-9_]*)?$": "posts.power",  # a definition's parameter type
+    "^[a-z_][a-z0-9_]*(\\[[0-9]{1,3}\\])?$": "rows[1]",  # a component choice's `from`: a zone, or one level of it
 }
 
 

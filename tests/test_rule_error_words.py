@@ -25,6 +25,10 @@ SAMPLES = {  # a RuleError of each key, as an engine raises it, and its English 
     "out_of_game": ({"located": LOCATED, "kind": "city", "id": 4}, "city 4 is out of the game (in no zone)"),
     "zone_full": ({"located": LOCATED, "zone": "board"}, "zone 'board' is full"),
     "nothing_to_move": ({"located": LOCATED}, "there is no component to move"),
+    "wrong_level": (
+        {"located": LOCATED, "card_level": 2, "level": 1, "zone": "rows"},
+        "a level 2 card cannot go to level 1 of 'rows'",
+    ),
     "nothing_to_discard": ({"located": LOCATED}, "there is no component to discard"),
     "pile_empty": ({"located": LOCATED, "pile": "posts"}, "pile 'posts' is empty"),
     "negative_tokens": ({"located": LOCATED, "amount": -2}, "a negative number of tokens (-2)"),

@@ -170,7 +170,7 @@ def test_a_zone_of_the_base_cards_without_a_place_is_refused():
         "cards lie where its deal puts them"
     )
     assert first.notes == (
-        "name the place the zone is: 'place: purchased' (the places of the cards: purchased, reserved)",
+        "name the place the zone is: 'place: purchased' (the places of the cards: purchased, reserved, face_up, decks)",
     )
 
 

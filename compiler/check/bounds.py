@@ -67,6 +67,8 @@ class Facts:
     set_sizes: dict[str, tuple[int, int]]  # params of domain gem_set: (min, max) size
     ranges: dict[str, tuple[float, float]] = field(default_factory=dict)  # number choices (domain deck): their range
     definitions: dict = field(default_factory=dict)  # the spec's definitions by name: a call is bounded as its body
+    # zones split by a group column (`by:`): name -> (the column, its groups)
+    split_zones: dict[str, tuple[str, tuple[int, ...]]] = field(default_factory=dict)
     extra_prestige: tuple[float, float] = (0, 0)  # what the spec's prestige sources add to a player's prestige
     # what a call of a definition gives, by its signature (see Bounds.call): filled as the checks go
     calls: dict = field(default_factory=dict, compare=False, repr=False)
@@ -478,6 +480,8 @@ def _hazards(node, bounds: Bounds, found: list) -> None:
                 )
         case Index(obj=Name(id="deck" | "face_up" | "market" as table), index=level):
             _level(level, f"{table}[{unparse(level)}]", bounds, found)
+        case Index(obj=Name(id=table), index=level) if table in bounds.f.split_zones:
+            _level(level, f"{table}[{unparse(level)}]", bounds, found, bounds.f.split_zones[table])
         case Effect(name="reserve_top", args=(level, *_)):
             _level(level, f"reserve_top({unparse(level)})", bounds, found)
         case Call(func=name) if name in bounds.f.definitions:  # the body, with what these arguments are
@@ -486,19 +490,21 @@ def _hazards(node, bounds: Bounds, found: list) -> None:
         _hazards(child, bounds, found)
 
 
-def _level(node, where: str, bounds: Bounds, found: list) -> None:
-    """E514 unless `node` is always one of the card levels."""
+def _level(node, where: str, bounds: Bounds, found: list, split: tuple[str, tuple[int, ...]] = ("", ())) -> None:
+    """E514 unless `node` is always one of the card levels (or of the groups of a zone split by a
+    column, `split`: the column and its values)."""
     if not bounds.f.levels:  # the card table was not read: reported already
         return
-    levels = bounds.level_range
+    word = split[0] if split[0] and split[0] != "level" else "level"
+    levels = (min(split[1]), max(split[1])) if split[1] else bounds.level_range
     lo, hi = bounds.number(node)
     if levels[0] <= lo and hi <= levels[1]:
         return
-    shown = f"levels run {levels[0]:g} to {levels[1]:g}"
+    shown = f"{word}s run {levels[0]:g} to {levels[1]:g}"
     what = (
-        f"there is no level {lo:g}"
+        f"there is no {word} {lo:g}"
         if lo == hi
-        else f"{unparse(node)} is not always a level: it can be {range_text((lo, hi))}"
+        else f"{unparse(node)} is not always a {word}: it can be {range_text((lo, hi))}"
     )
     found.append(
         Diagnostic(

@@ -2,7 +2,7 @@
 
 A choice names a domain (`colour: gem`, or a mapping with `domain`) and the fields only some
 domains take: `min`/`max` a gem set, `price`/`worth` a payment, `slots` the reserved cards,
-`from` a component (compiler/check/zones.py), `wilds` the components a payment may spend
+`from` a component (compiler/check/sources.py), `wilds` the components a payment may spend
 (compiler/check/wilds.py); a field on the wrong domain is E508. Each choice is
 typed in the scope of the ones before it, as a price or a worth reads them. A payment comes
 last, after what it pays for (E521), its price never below 0 (E517) and its worth proved
@@ -20,7 +20,7 @@ from ..front.source import MapNode, ScalarNode
 from ..language.domains import DOMAINS as LANGUAGE_DOMAINS
 from ..model import DOMAINS, Param, Wilds
 from . import bounds as bounds_mod
-from . import zones as zones_mod
+from . import sources as sources_mod
 from .reader import RESERVED_NAMES, Checker
 from .types import DOMAIN_TYPES, GEM, INT, PLAYER, Scope
 from .wilds import read_wilds
@@ -54,7 +54,9 @@ def choices(c: Checker, entry: MapNode, scope_names: dict, where: str, path: str
             continue
         params.append(param)
         names[pname] = (
-            zones_mod.param_type(param, c.zones, c.kinds) if param.domain == "component" else DOMAIN_TYPES[param.domain]
+            sources_mod.param_type(param, c.zones, c.kinds)
+            if param.domain == "component"
+            else DOMAIN_TYPES[param.domain]
         )
         if param.optional:
             optional.add(pname)
@@ -75,6 +77,8 @@ class _Fields:
     slots: int = 0
     slots_name: str = ""
     source: str = ""
+    group: int = 0
+    parts: tuple[tuple[str, int, int], ...] = ()
     worth: Expr | None = None
     wilds: Wilds | None = None
 
@@ -105,7 +109,7 @@ def read_param(c: Checker, pname: str, node, scope: Scope, where: str) -> Param 
         _payment(c, f, pname, pnode, domain, scope)
         _slots(c, f, pname, pnode, domain, where)
         if domain == "component":
-            f.source, f.slots = zones_mod.component_param(c, pname, pnode, c.zones, c.kinds, where)
+            f.source, f.slots, f.group, f.parts = sources_mod.component_source(c, pname, pnode, c.zones, c.kinds, where)
         elif pnode.get("from") is not None:
             c.r.error("E508", f"'from' applies to the component domain, not to '{domain}'", pnode.key_span("from"))
     elif domain in ("payment", "reserved", "component"):
@@ -131,6 +135,8 @@ def read_param(c: Checker, pname: str, node, scope: Scope, where: str) -> Param 
         f.source,
         worth=f.worth,
         wilds=f.wilds,
+        group=f.group,
+        parts=f.parts,
     )
 
 

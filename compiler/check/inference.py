@@ -70,6 +70,7 @@ from .types import (
     failed,
     not_equated,
     same_component,
+    takes_place_card,
     tested,
 )
 
@@ -187,16 +188,7 @@ class Inferrer:
         ):
             self.maybe_none(node, scope, name)
             return scope.lookup(name) or ERROR
-        t = scope.lookup(name)
-        if isinstance(t, ZoneT) and t.shape.face_down and not self.pile_ok:
-            self.r.error(
-                "E551",
-                f"'{name}' is a face-down {t.shape}: its order and contents are hidden, so only "
-                f"size({name}) may be read",
-                node.span,
-                "draw from it (draw, reveal, refill) to bring a component face up",
-            )
-            return ERROR
+        t = self.hidden_pile(node, scope.lookup(name))
         if t is None:
             if name in AGGREGATES or name in FUNCTIONS:
                 self.r.error("E402", f"'{name}' is a function; call it with brackets", node.span)
@@ -204,6 +196,15 @@ class Inferrer:
                 self.r.error(
                     "E401", f"unknown name '{name}'{did_you_mean(name, scope.names)}", node.span, self.colour_note(hint)
                 )
+            return ERROR
+        return t
+
+    def hidden_pile(self, node: Name | Index, t: AnyType | None) -> AnyType | None:
+        """E551 for a face-down pile read (`pile`, `decks[1]`) anywhere but where its size or a draw reads it."""
+        if isinstance(t, ZoneT) and t.shape.face_down and not self.pile_ok:
+            told = f"its order and contents are hidden, so only size({unparse(node)}) may be read"
+            hint = "draw from it (draw, reveal, refill) to bring a component face up"
+            self.r.error("E551", f"'{unparse(node)}' is a face-down {t.shape}: {told}", node.span, hint)
             return ERROR
         return t
 
@@ -254,7 +255,8 @@ class Inferrer:
             wild = k == COLOUR and t.key == GEM
             extra = " (it may be the wild colour, which has no entry here)" if wild else ""
             self.r.error("E410", f"this table is indexed by {noun(t.key)}, not by {noun(k)}{extra}", idx.span)
-        return t.value
+        shown = self.hidden_pile(node, t.value)  # one zone of a zone split by level: a pile's contents are hidden
+        return shown if shown is not None else ERROR
 
     def visit_Call(self, node: Call, scope: Scope, hint):
         return self.call(node, node.func, node.args, scope)
@@ -449,7 +451,7 @@ class Inferrer:
 
     def zone_refill(self, args, scope: Scope) -> bool:
         """Is `refill(x)` the zone effect (x a display or row of the spec) rather than the base's refill(card)?"""
-        if len(args) != 1 or not isinstance(args[0], (Name, Attribute)):
+        if len(args) != 1 or not isinstance(args[0], (Name, Attribute, Index)):
             return False
         before = len(self.r.diagnostics)
         t = self.infer(args[0], scope)
@@ -576,7 +578,7 @@ class Inferrer:
                     )
                 for a, p in zip(args, params, strict=False):
                     t = self.infer(a, scope, p)
-                    if not assignable(t, p):
+                    if not assignable(t, p) and not takes_place_card(name, t):
                         self.r.error("E410", f"'{name}' needs {wanted(p)}, but this is {noun(t)}", a.span)
                 for a in args[len(params) :]:
                     self.infer(a, scope)

@@ -64,8 +64,9 @@ def read_place(
         where = _span(entry, "shape" if shape is not place.shape or per_player is None else "per_player", node)
         hint = f"shape: {place.shape}" + (", per_player: true" if place.per_player else "")
         problems.append((where, f"place '{place.name}' is {laid}: write '{hint}'"))
+    problems += _split_by(entry, place, node)
     for fixed in _PLACE_FIXED:
-        if entry.get(fixed) is not None:
+        if entry.get(fixed) is not None and not (fixed == "by" and place.by):
             problems.append(
                 (entry.key_span(fixed), f"'{fixed}' in zone '{name}': the base game lays out place '{place.name}'")
             )
@@ -75,6 +76,16 @@ def read_place(
     for span, message in problems:
         reader.r.error("E541", message, span, f"place '{place.name}' is {place.meaning}")
     return False if problems else place
+
+
+def _split_by(entry: MapNode, place: PlaceDecl, node: ScalarNode) -> list[tuple[Span, str]]:
+    """A place the base game splits by a group column (the face-up rows, the decks by level) is
+    named with that `by`, so that a rule reads it as the base game lays it out: `Z[level]`."""
+    by = entry.get("by")
+    if not place.by or (isinstance(by, ScalarNode) and by.value == place.by):
+        return []
+    where = by.span if by is not None else node.span
+    return [(where, f"place '{place.name}' is one zone per {place.by}: write 'by: {place.by}' (read Z[{place.by}])")]
 
 
 def place_zone(
@@ -100,6 +111,7 @@ def place_zone(
         private_when_drawn=place.private_when_drawn,
         note=reader.c.note(entry),
         place=place.name,
+        by=place.by,
     )
 
 
@@ -107,6 +119,12 @@ def _span(entry: MapNode, key: str, fallback: ScalarNode) -> Span:
     """Where an entry's value for `key` is written (the place's own node when it has none)."""
     found = entry.get(key)
     return found.span if found is not None else fallback.span
+
+
+def refill_source(zone: Zone) -> str:
+    """What `refill(Z)` fills zone `Z` from: its `source`, or for the base game's face-up rows, each
+    level's deck (the base game's refill)."""
+    return zone.source or ("the decks" if zone.place == "face_up" else "")
 
 
 def check_discard(r: Reporter, node: Effect, what: object) -> None:

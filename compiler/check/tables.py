@@ -18,6 +18,7 @@ from ..model import BUILTIN_SETUP_FIELDS, LENGTH_CAP, Kind, PlayerCount, PlayerF
 from . import bounds as bounds_mod
 from . import kinds as kinds_mod
 from .reader import RESERVED_NAMES, Checker
+from .sources import split
 
 MAX_FIELD_VALUE = 1000  # a declared field of the player-count table is 0..1000, as the built-in counts
 
@@ -328,4 +329,5 @@ def facts(c: Checker, gems, wild, cards, nobles, levels, players, values) -> bou
         max_nobles_shown=setup["nobles"][1],
         setup=setup,
         set_sizes={},
+        split_zones=split(c.zones, c.kinds),  # the zones are read before the facts (build.py)
     )

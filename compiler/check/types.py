@@ -185,6 +185,12 @@ def assignable(actual, expected) -> bool:
     return False
 
 
+def takes_place_card(effect: str, t: object) -> bool:
+    """May `effect` take a card of a place (a component of the kind `cards`, rulespec/README.md,
+    Zones)? `acquire`, `reserve` and `bury` take it out of the place it lies in, as a face-up card's."""
+    return effect in ("acquire", "reserve", "bury") and isinstance(t, Comp) and t.kind == "cards"
+
+
 def base_kind_of(t: object) -> str:
     """The base kind (cards, nobles) of a value of type `t`, whatever place it was chosen in ('' for others)."""
     if isinstance(t, Type) and t.name in ("card", "noble"):

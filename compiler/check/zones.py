@@ -22,15 +22,15 @@ import re
 from ..diagnostics import Diagnostic, Span, did_you_mean
 from ..front.expr import Effect, ForEach, Name, Sequence, When
 from ..front.source import MapNode, ScalarNode
-from ..language import Role, Shape
+from ..language import EFFECTS, Role, Shape
 from ..language.effects import ZONE_EFFECTS as _ZONE_EFFECTS
 from ..language.places import PLACES, PlaceDecl
 from ..language.shapes import SHAPE_KEYS, shapes_taking
 from ..model import SHAPES, STARTS, Kind, Param, PlayerCount, Zone, setup_fields
 from .inference import Inferrer
 from .kinds import BASE_KINDS
-from .places import check_discard, place_zone, read_place
-from .types import ERROR, Comp, Scope, ZoneT, noun
+from .places import check_discard, place_zone, read_place, refill_source
+from .types import ERROR, INT, Comp, MapOf, Scope, ZoneT, noun
 
 MAX_ZONE_SIZE = 100
 # Which keys fit which shapes (E541 otherwise), from the shapes' declarations (compiler/language/shapes.py).
@@ -38,7 +38,7 @@ _SHAPE_KEYS = {key: shapes_taking(key) for key in SHAPE_KEYS}
 # The zone effects (compiler/language/effects.py): name -> what each argument is (a component, a zone, a
 # pile, a display or row), and those that move the component given first.
 ZONE_EFFECTS = {name: tuple(p for p in d.params if isinstance(p, Role)) for name, d in _ZONE_EFFECTS.items()}
-MOVES = tuple(name for name, d in _ZONE_EFFECTS.items() if d.moves)
+MOVES = tuple(dict.fromkeys(d.name for d in EFFECTS.values() if d.moves))  # a card of a place: acquire too
 
 
 def _an(text: str) -> str:
@@ -168,7 +168,8 @@ class ZoneReader:
         if entry.get("by") is not None:
             self.r.error(
                 "E541",
-                f"'by'{where}: zones split by a group column are not supported yet; declare one zone per group",
+                f"'by'{where}: zones of the spec's own kinds split by a group column are not supported yet "
+                "(the base game's are: 'place: face_up', 'place: decks'); declare one zone per group",
                 entry.key_span("by"),
             )
         return bool(per_player), bool(private)
@@ -361,10 +362,11 @@ def pieces(kind: Kind) -> int:
 # --------------------------------------------------------------------------- names and types
 
 
-def zone_type(zone: Zone, kinds: dict[str, Kind]) -> ZoneT:
+def zone_type(zone: Zone, kinds: dict[str, Kind]) -> ZoneT | MapOf:
     """A zone's type: a collection of its kind's components (a base place's too, read by the kind's columns)."""
     kind = kinds[zone.holds]
-    return ZoneT(Comp(kind.name, kind.item.en), zone.name, zone.shape, zone.per_player)
+    one = ZoneT(Comp(kind.name, kind.item.en), zone.name, zone.shape, zone.per_player)
+    return MapOf(INT, one) if zone.by else one  # split by a group column: one zone per group, `Z[level]`
 
 
 def install(inferrer: Inferrer, zones: tuple[Zone, ...], kinds: tuple[Kind, ...], names: dict) -> None:
@@ -382,7 +384,7 @@ def install(inferrer: Inferrer, zones: tuple[Zone, ...], kinds: tuple[Kind, ...]
             names[zone.name] = zone_type(zone, by_name)
     inferrer.add_player_attributes({z.name: zone_type(z, by_name) for z in zones if z.per_player})
     inferrer.hooks["zone"] = _check_effect
-    inferrer.zone_sources = {z.name: z.source for z in zones}
+    inferrer.zone_sources = {z.name: refill_source(z) for z in zones}
 
 
 def _argument(inferrer: Inferrer, node, scope: Scope, what: Role, name: str):
@@ -463,61 +465,6 @@ def _check_effect(inferrer: Inferrer, node: Effect, scope: Scope) -> None:
             )
 
 
-# --------------------------------------------------------------------------- choices
-
-
-def component_param(
-    checker, pname: str, pnode, zones: tuple[Zone, ...], kinds: tuple[Kind, ...], where: str
-) -> tuple[str, int]:
-    """`from` of a component choice: (the zone or kind, its number of positions); ("", 0) after an error."""
-    source, node = checker.scalar(pnode, "from", str, where=f" in choice '{pname}'{where}")
-    if node is None or source in getattr(checker, "refused_zones", ()):
-        return "", 0
-    zone = next((z for z in zones if z.name == source), None)
-    kind = next((k for k in kinds if k.name == source and k.name not in BASE_KINDS), None)
-    if zone is None and kind is None:
-        known = [z.name for z in zones] + [k.name for k in kinds if k.name not in BASE_KINDS]
-        checker.r.error(
-            "E553",
-            f"choice '{pname}' is of a component from '{source}', which is neither a zone nor a "
-            f"kind of the spec{did_you_mean(str(source), known)}",
-            node.span,
-        )
-        return "", 0
-    if kind is not None:
-        return kind.name, len(kind.components)
-    assert zone is not None
-    if zone.shape.face_down:
-        checker.r.error(
-            "E553",
-            f"choice '{pname}' is of a component from '{source}', a face-down {zone.shape}: "
-            "a player "
-            "cannot choose what they cannot see",
-            node.span,
-            "draw from the pile instead (draw, reveal), or choose from a display, a row or a holding",
-        )
-        return "", 0
-    if zone.shape is Shape.HOLDING and not zone.limit and not zone.place:
-        checker.r.error(
-            "E553",
-            f"choice '{pname}' is of a component from '{source}', a holding without a 'limit': "
-            "the actions need a bound on its positions",
-            node.span,
-            f"give zone '{source}' a 'limit' (the most it holds)",
-        )
-        return "", 0
-    if zone.shape is Shape.HOLDING:  # a base place without a limit: as many places as there are components
-        return zone.name, zone.limit or len(next(k for k in kinds if k.name == zone.holds).components)
-    return zone.name, max(n for _, n in zone.sizes)
-
-
-def param_type(param: Param, zones: tuple[Zone, ...], kinds: tuple[Kind, ...]):
-    """The type of a component choice: a component of its zone's (or kind's) kind."""
-    holds = next((z.holds for z in zones if z.name == param.source), param.source)
-    kind = next((k for k in kinds if k.name == holds), None)
-    return Comp(kind.name, kind.item.en) if kind is not None else ERROR  # its source was refused, and reported
-
-
 # --------------------------------------------------------------------------- flow
 
 
@@ -590,10 +537,8 @@ __all__ = [
     "MOVES",
     "ZONE_EFFECTS",
     "ZoneReader",
-    "component_param",
     "install",
     "moved_twice",
-    "param_type",
     "pieces",
     "taken_names",
     "zone_type",

@@ -6,7 +6,10 @@ A place is fixed by the base game: its kind, its shape and whether each player h
 fills it (a zone naming it takes no `start`, `source` or `size`). The zones check
 (compiler/check/zones.py) reads this table, the lowering (compiler/lower/zones.py) maps each place
 to the engine's own lists, and the runtime keeps the base game's counts (a player's bonuses and
-prestige) as components come and go (compiler/emit/runtime/zones.py).
+prestige, a face-up slot's cost) as components come and go (compiler/emit/runtime/zones.py).
+
+A place split by level (the face-up rows, the decks) is one zone per level, as the base game lays them
+out: its name is indexed by a level (`row[1]`, `deck_of[card.level]`), which must be one (E514).
 """
 
 from __future__ import annotations
@@ -19,6 +22,9 @@ from .shapes import Shape
 # deals it and its state saves it where it always has (`purchased`, `reserved`, `nobles`), not under
 # "zones"; a tool reading ZONES (the RL observation, the web table) finds it there.
 BASE_PLACE = "base"
+# The `start` of a zone naming the nobles' box (`place: noble_box`): the nobles the base game's deal
+# did not reveal, in a pile of the spec's zones (saved under "zones"; the base game drops them).
+BOX_PLACE = "box"
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +38,8 @@ class PlaceDecl:
     meaning: str
     private_when_drawn: bool = False  # a card drawn into it unseen (a blind reserve) is its owner's alone
     size_field: str = ""  # a row: the field of the player-count table that sizes it
+    by: str = ""  # the group column splitting it, one zone per group (`by: level`): read `Z[level]`
+    start: str = BASE_PLACE  # how its zone starts in ZONES: the base game's own list, or the nobles' box
 
 
 PLACES: dict[str, PlaceDecl] = {
@@ -61,6 +69,24 @@ PLACES: dict[str, PlaceDecl] = {
         ),
         PlaceDecl(
             "noble_row", "nobles", Shape.ROW, False, "the nobles revealed at setup, in a row", size_field="nobles"
+        ),
+        PlaceDecl(
+            "face_up",
+            "cards",
+            Shape.DISPLAY,
+            False,
+            "the face-up cards, a display per level (read Z[level]), each refilled from its level's deck",
+            size_field="face_up",
+            by="level",
+        ),
+        PlaceDecl("decks", "cards", Shape.PILE, False, "the decks, a pile per level (read Z[level])", by="level"),
+        PlaceDecl(
+            "noble_box",
+            "nobles",
+            Shape.PILE,
+            False,
+            "the nobles the deal did not reveal, face down, shuffled: a rule draws from it",
+            start=BOX_PLACE,
         ),
     )
 }

@@ -67,6 +67,8 @@ def _reserve_top(compiler, name, args, env, node, located) -> list:
 
 
 def _acquire(compiler, name, args, env, node, located) -> list:
+    if lower_zones.is_component(compiler.kind_of(args[0], env)):  # a card of a place (a component)
+        return lower_zones.place_card(name, compiler.expr(args[0], env), located)
     kind = env[args[0].id][1] if isinstance(args[0], Name) and args[0].id in env else "card"
     assert kind == "card"
     return acquire(compiler, _local(compiler, args, env), _origin(args[0], env))
@@ -74,10 +76,15 @@ def _acquire(compiler, name, args, env, node, located) -> list:
 
 def _bury(compiler, name, args, env, node, located) -> list:
     """To the bottom of its level's deck (drawn last)."""
+    if lower_zones.is_component(compiler.kind_of(args[0], env)):  # a card of a place (a component)
+        return lower_zones.place_card(name, compiler.expr(args[0], env), located)
     return bury(compiler, _local(compiler, args, env), _origin(args[0], env))
 
 
 def _reserve(compiler, name, args, env, node, located) -> list:
+    if lower_zones.is_component(compiler.kind_of(args[0], env)):  # a card of a place (a component)
+        card = compiler.expr(args[0], env)
+        return [*compiler.reserve_room(node), *lower_zones.place_card(name, card, located)]
     p = _local(compiler, args, env)
     place = ir.sub(ir.sub(ir.attr(G, "market"), f"{p}_LI"), f"{p}_SI")
     return [

@@ -13,12 +13,12 @@ import ast
 from collections.abc import Callable, Iterable
 
 from ..check.reach import reached
-from ..front.expr import Attribute, Effect, Name, unparse, walk
+from ..front.expr import Attribute, Effect, Index, Name, unparse, walk
 from ..language import ColumnType, Shape
 from ..language.effects import ZONE_EFFECTS
-from ..language.places import BASE_PLACE
+from ..language.places import PLACES
 from ..model import Kind, Rules, Zone
-from . import ir
+from . import fold, ir
 from .layout import EnginePlan, LoweringBug, spec_name
 from .printer import render
 from .pysource import Code, comment, identifier
@@ -36,13 +36,20 @@ def is_component(kind: str) -> bool:
 # The engine's own lists of the base game's places (compiler/language/places.py; compiler/emit/runtime/game.py):
 # a zone naming one reads and moves them (the runtime keeps the bonuses and prestige they give), and the
 # base game's deal and saved state keep them.
-PLACE_ATTRIBUTES = {"purchased": "_bought", "reserved": "_res", "visiting": "_nob", "noble_row": "noble_row"}
+PLACE_ATTRIBUTES = {
+    "purchased": "_bought",
+    "reserved": "_res",
+    "visiting": "_nob",
+    "noble_row": "noble_row",
+    "face_up": "market",
+    "decks": "decks",
+}
 PLACE_PRIVATE = {"reserved": "blind"}  # the cards each seat reserved unseen by the others
 
 
 def zone_attr(zone: Zone) -> str:
     """The Game attribute of a zone (a plain str: it is written as data in ZONES too)."""
-    if zone.place:
+    if zone.place in PLACE_ATTRIBUTES:
         return PLACE_ATTRIBUTES[zone.place]
     return str(spec_name("z_", zone.name, zone.span))
 
@@ -83,7 +90,7 @@ def plan_zones(plan: EnginePlan) -> None:
         return
     plan.zones_src = zones_source(rules)
     for z in rules.zones:
-        if z.place:  # the engine's own list
+        if z.place in PLACE_ATTRIBUTES:  # the engine's own list
             continue
         plan.extra_slots.append((zone_attr(z), z.per_player, ()))
         if private_attr(z):
@@ -169,7 +176,7 @@ def zones_source(rules: Rules) -> Code:
             shape=ir.name(SHAPE_CONSTANTS[z.shape]),
             per_player=ir.const(z.per_player),
             attribute=ir.const(zone_attr(z)),
-            start=ir.const(BASE_PLACE if z.place else z.start),
+            start=ir.const(PLACES[z.place].start if z.place else z.start),
             sizes=ir.const(dict(z.sizes)),
             source=ir.const(index.get(z.source, -1)),
             limit=ir.const(z.limit),
@@ -208,7 +215,17 @@ def zone_of(compiler, node, env) -> tuple[Zone, ast.expr] | None:
             zone = _zone(rules, name)
             if zone is not None and zone.per_player and compiler.kind_of(owner, env) == "player":
                 return zone, ir.sub(_list(zone), compiler.expr(owner, env))
+        case Index(obj=Name(id=name), index=group) if name not in env:
+            zone = _zone(rules, name)
+            if zone is not None and zone.by:
+                return zone, ir.sub(_list(zone), group_index(compiler.expr(group, env)))
     return None
+
+
+def group_index(group: ast.expr) -> ast.expr:
+    """The index of a group in a split zone's lists (groups start at 1, as a group column's values do)."""
+    known = fold.as_int(group)
+    return ir.const(known - 1) if known is not None and known >= 1 else ir.minus(group, 1)
 
 
 def _occupied(code: ast.expr) -> ast.expr:
@@ -332,7 +349,24 @@ def positions(rules: Rules, param) -> ast.expr | None:
     zone = _zone(rules, param.source)
     if zone is None:
         return None
+    if param.parts:  # several zones: each one's list padded to its positions, one after the other
+        return ir.call("_places_of", ir.tuple_(*(_part_list(rules, part) for part in param.parts)))
+    if zone.by:  # a zone split by a group column: the group chosen from (`from: row[1]`)
+        return ir.sub(_list(zone), ir.const(param.group - 1))
     return ir.sub(_list(zone), "me") if zone.per_player else _list(zone)
+
+
+def _part_list(rules: Rules, part: tuple[str, int, int]) -> ast.expr:
+    """(the list, its positions) of one zone of a choice across several zones (the acting player's, a
+    group's)."""
+    zone = _zone(rules, part[0])
+    assert zone is not None, part
+    code = _list(zone)
+    if zone.by:
+        code = ir.sub(code, ir.const(part[1] - 1))
+    elif zone.per_player:
+        code = ir.sub(code, "me")
+    return ir.tuple_(code, ir.const(part[2]))
 
 
 def bind(rules: Rules, param, name: str, arg: str) -> ast.expr:
@@ -365,7 +399,7 @@ def legal_source(rules: Rules, param) -> tuple[ast.expr, bool]:
         held = held_kind(rules, param)
         return (held, True) if held is not None else (ir.call("range", param.slots), False)
     zone = _zone(rules, param.source)
-    return where, zone is not None and zone.shape is Shape.DISPLAY
+    return where, bool(param.parts) or (zone is not None and zone.shape is Shape.DISPLAY)
 
 
 # --------------------------------------------------------------------------- effects
@@ -391,8 +425,14 @@ def effect(compiler, name: str, args, env, node, located: str) -> list | None:
         found = zone_of(compiler, arg, env)
         assert found is not None, unparse(arg)
         zone, _ = found
+        if isinstance(arg, Index):  # a zone split by a group column: the group's index
+            return index[zone.name], group_index(compiler.expr(arg.index, env))
         seat = compiler.expr(arg.obj, env) if isinstance(arg, Attribute) else ir.const(0)
         return index[zone.name], seat
+
+    def group(arg: object) -> tuple[ast.expr, ...]:
+        """The group of a split pile or display as a last argument (none for another zone)."""
+        return (zone_ref(arg)[1],) if isinstance(arg, Index) else ()
 
     def component(arg) -> ast.expr:
         return compiler.expr(arg, env)
@@ -401,22 +441,23 @@ def effect(compiler, name: str, args, env, node, located: str) -> list | None:
     if name == "refill":
         if zone_of(compiler, args[0], env) is None:
             return None
-        return [Do(ir.call(_helper("refill"), "g", zone_ref(args[0])[0]))]
+        return [Do(ir.call(_helper("refill"), "g", zone_ref(args[0])[0], *group(args[0])))]
     if name == "move":
         zi, seat = zone_ref(args[1])
         return [Do(ir.call(_helper("move"), "g", component(args[0]), zi, seat, where))]
     if name == "draw":
         (pi, _), (zi, seat) = zone_ref(args[0]), zone_ref(args[1])
-        return [Do(ir.call(_helper("draw"), "g", pi, zi, seat, where))]
+        return [Do(ir.call(_helper("draw"), "g", pi, zi, seat, where, *group(args[0])))]
     if name == "reveal":
-        (pi, _), (zi, _) = zone_ref(args[0]), zone_ref(args[1])
-        return [Do(ir.call(_helper("reveal"), "g", pi, zi))]
+        (pi, pg), (zi, zg) = zone_ref(args[0]), zone_ref(args[1])
+        groups = (pg, zg) if isinstance(args[0], Index) or isinstance(args[1], Index) else ()
+        return [Do(ir.call(_helper("reveal"), "g", pi, zi, *groups))]
     if name == "shuffle":
         pi, _ = zone_ref(args[0])
-        return [Do(ir.call(_helper("shuffle"), "g", pi))]
+        return [Do(ir.call(_helper("shuffle"), "g", pi, *group(args[0])))]
     if name == "to_bottom":
         pi, _ = zone_ref(args[1])
-        return [Do(ir.call(_helper("to_bottom"), "g", component(args[0]), pi, where))]
+        return [Do(ir.call(_helper("to_bottom"), "g", component(args[0]), pi, where, *group(args[1])))]
     if name == "discard":
         kind = compiler.kind_of(args[0], env)
         if not is_component(kind):
@@ -424,6 +465,15 @@ def effect(compiler, name: str, args, env, node, located: str) -> list | None:
         kind_text = ir.const(kind_name(rules, kind[len(COMPONENT) :]))
         return [Do(ir.call(_helper("discard"), "g", kind_text, component(args[0]), where))]
     return None
+
+
+def place_card(name: str, card: ast.expr, located: str) -> list[Node]:
+    """`acquire`, `reserve` or `bury` of a card of a place (a component of the kind `cards`): the
+    runtime takes it out of the place it lies in and puts it where the base effect puts a card."""
+    from .tree import Do
+
+    helper = {"acquire": "_place_acquire", "reserve": "_place_reserve", "bury": "_place_bury"}[name]
+    return [Do(ir.call(helper, "g", card, "me", ir.const(located)))]
 
 
 ZONE_EFFECT_NAMES = tuple(ZONE_EFFECTS)  # the zone effects by name (compiler/language/effects.py)

@@ -1446,6 +1446,7 @@ _RULE_ERRORS = {
     "out_of_game": "{kind} {id} is out of the game (in no zone)",
     "zone_full": "zone {zone!r} is full",
     "nothing_to_move": "there is no component to move",
+    "wrong_level": "a level {card_level} card cannot go to level {level} of {zone!r}",
     "nothing_to_discard": "there is no component to discard",
     "pile_empty": "pile {pile!r} is empty",
     "negative_tokens": "a negative number of tokens ({amount})",
@@ -3360,7 +3361,7 @@ def _problems(data: Any, nested: bool = False) -> list[Problem]:
     _deck_problems(read, data.get("decks"), placed)
     placed += _out_of_play_cards(read, data.get("out_of_play"))
     _placement_problems(placed, out)
-    _noble_problems(data.get("nobles"), owned_nobles, n, nobles_shown, out)
+    _noble_problems(data.get("nobles"), owned_nobles + _boxed(data), n, nobles_shown, out)
     out += _state_problems(data, n)  # the spec's declared state and zones, when it has some
     out += _turn_problems(data, n, market if market_ok else None, reserved_counts)
     out += _history_problems(data, nested)
@@ -3508,16 +3509,33 @@ def _placement_problems(placed: Placed, out: list[Problem]) -> None:
         )
 
 
+# The zones keeping the nobles the deal did not reveal (`place: noble_box`): with one, every noble is in play.
+_BOXES = tuple(zone.name for zone in ZONES if zone.start == "box")
+
+
+def _boxed(data: State) -> list[int]:
+    """The nobles of a state's box (none without one; a box that is not a list of ids: its zone's problem)."""
+    zones = data.get("zones")
+    boxed: list[int] = []
+    for name in _BOXES:
+        items = zones.get(name) if isinstance(zones, dict) else None
+        boxed += items if isinstance(items, list) else []
+    return boxed if all(type(x) is int and 0 <= x < len(NOBLES) for x in boxed) else []
+
+
 def _noble_problems(row: Any, owned_nobles: list[int], n: int, nobles_shown: int, out: list[Problem]) -> None:
-    """The noble row, and the nobles in play (the row's and the seats') as many as the table reveals."""
+    """The noble row, and the nobles in play (the row's and the seats', and the box's when a zone keeps
+    it) as many as the table reveals (with a box: every noble)."""
     if not isinstance(row, list) or any(type(x) is not int or not 0 <= x < len(NOBLES) for x in row):
         out.append((("nobles",), f"'nobles' must be a list of noble ids (0 to {len(NOBLES) - 1})"))
         return
     everyone = row + owned_nobles
     if len(set(everyone)) != len(everyone):
         out.append((("nobles",), "a noble appears more than once"))
-    if len(everyone) != nobles_shown:
-        out.append((("nobles",), f"{len(everyone)} nobles are in play, {n} players reveal {nobles_shown}"))
+    expected = len(NOBLES) if _BOXES else nobles_shown
+    if len(everyone) != expected:
+        told = f"the game has {expected} (the box's too)" if _BOXES else f"{n} players reveal {expected}"
+        out.append((("nobles",), f"{len(everyone)} nobles are in play, {told}"))
 
 
 def _history_problems(data: State, nested: bool) -> list[Problem]:
@@ -4069,7 +4087,24 @@ _FACE_DOWN = (PILE, BAG)  # the shapes whose contents only their size shows
 # (the purchased cards, the reserved cards, the visiting nobles, the noble row), dealt by the base game's
 # deal and saved in the base game's part of a state.
 _BASE = "base"  # compiler/language/places.py, BASE_PLACE
+_BOX = "box"  # compiler/language/places.py, BOX_PLACE: the nobles' box, a pile of the spec's zones
 _OWN_ZONES = tuple(zone for zone in ZONES if zone.start != _BASE)  # saved as zones (the base places: as before)
+# The base game's lists split by level (the face-up rows, the decks): a zone naming one is a list per
+# level, indexed by a level's index (its `group`) as a per-player zone's lists are by seat.
+_BY_LEVEL = ("market", "decks")
+
+
+def _split(zone: Zone) -> bool:
+    """Is the zone's attribute a list of lists (one per seat, or one per level)?"""
+    return zone.per_player or zone.attribute in _BY_LEVEL
+
+
+def _items(game: Game, zone: Zone, group: int) -> list[Any]:
+    """The list of zone `zone`: its own, or that of seat or level `group`."""
+    value: list[Any] = getattr(game, zone.attribute)
+    return value[group] if _split(zone) else value
+
+
 _CHANCE = "chance"  # the Game attribute counting the random events of play, when the spec has any
 _CHANCE_USED = any(slot[0] == _CHANCE for slot in _EXTRA_SLOTS)
 
@@ -4082,9 +4117,9 @@ def _chance(game: Game) -> random.Random:
     return random.Random(f"chance:{game.seed or 0}:{n}")
 
 
-def _zone_shuffle(game: Game, pi: int) -> None:
-    """shuffle(P): pile `pi` in a new random order."""
-    _shuffle(_chance(game), getattr(game, ZONES[pi].attribute))
+def _zone_shuffle(game: Game, pi: int, pg: int = 0) -> None:
+    """shuffle(P): pile `pi` (split by level: of level `pg`) in a new random order."""
+    _shuffle(_chance(game), _items(game, ZONES[pi], pg))
 
 
 def _pieces_shown(kind: str, rng: random.Random) -> list[int]:
@@ -4101,6 +4136,11 @@ def _deal_zones(game: Game, rng: random.Random) -> None:
     display that starts empty has its slots, empty; other zones start empty lists."""
     for zone in ZONES:
         if zone.per_player or zone.start == _BASE:
+            continue
+        if zone.start == _BOX:  # the nobles the base game's deal did not reveal, shuffled
+            box = [x for x in range(KINDS[zone.kind].size) if x not in game.noble_row]
+            _shuffle(rng, box)
+            setattr(game, zone.attribute, box)
             continue
         if zone.start == "empty":
             if zone.shape == DISPLAY:
@@ -4126,7 +4166,7 @@ def _zone_lists(game: Game, zi: int) -> list[list[Any]]:
     """The lists of zone `zi`: one, or one per seat."""
     zone = ZONES[zi]
     value = getattr(game, zone.attribute)
-    return value if zone.per_player else [value]
+    return value if _split(zone) else [value]
 
 
 def _base_counts(game: Game, zone: Zone, seat: int, x: int, sign: int) -> None:
@@ -4137,6 +4177,21 @@ def _base_counts(game: Game, zone: Zone, seat: int, x: int, sign: int) -> None:
         game._pts[seat] += sign * CARD_POINTS[x]
     elif zone.attribute == "_nob":
         game._pts[seat] += sign * NOBLE_POINTS[x]
+
+
+def _level_fits(zone: Zone, group: int, x: int, located: str) -> None:
+    """RuleError unless card `x` may go to level index `group` of a base place split by level: a
+    level's row and deck hold that level's cards only."""
+    if zone.attribute in _BY_LEVEL and LEVELS.index(CARD_LEVEL[x]) != group:
+        raise RuleError(
+            "wrong_level", {"located": located, "card_level": CARD_LEVEL[x], "level": LEVELS[group], "zone": zone.name}
+        )
+
+
+def _slot_cost(game: Game, zone: Zone, level: int, slot: int, x: int | None) -> None:
+    """Keep Game.face_up_costs, when the engine keeps it, as a face-up slot of the base game changes."""
+    if _FACE_UP_COSTS and zone.attribute == "market":
+        game.face_up_costs[level * _FACE_UP_SLOTS + slot] = _NO_CARD_COST if x is None else CARD_COST[x]
 
 
 def _card_out(game: Game, x: int) -> None:
@@ -4157,6 +4212,7 @@ def _zone_remove(game: Game, kind: str, x: int, located: str, strict: bool = Tru
         for seat, items in enumerate(_zone_lists(game, zi)):
             if x in items:
                 if zone.shape == DISPLAY:
+                    _slot_cost(game, zone, seat, items.index(x), None)
                     items[items.index(x)] = None
                 else:
                     items.remove(x)
@@ -4170,6 +4226,16 @@ def _zone_remove(game: Game, kind: str, x: int, located: str, strict: bool = Tru
     if strict:
         raise RuleError("out_of_game", {"located": located, "kind": kind, "id": x})
     return False
+
+
+def _places_of(parts: tuple[tuple[list[Any], int], ...]) -> list[Any]:
+    """The positions of a choice across several zones: each zone's list padded with None to its
+    positions, one after the other (so each zone's positions keep their numbers as the others change)."""
+    out: list[Any] = []
+    for items, places in parts:
+        out += items
+        out += [None] * (places - len(items))
+    return out
 
 
 def _zone_shown(game: Game, kind: str, seat: int) -> list[int | None]:
@@ -4199,13 +4265,16 @@ def _zone_room(game: Game, zi: int, items: list[Any]) -> bool:
 
 
 def _zone_put(game: Game, zi: int, seat: int, x: int, located: str, private: bool = False) -> None:
-    """Put component `x` into zone `zi` (a per-player zone: `seat`'s): a display's first empty
-    slot, a pile's top, a row's or holding's end. RuleError, naming the effect, when it is full."""
+    """Put component `x` into zone `zi` (a per-player zone: `seat`'s; one split by level: that
+    level's): a display's first empty slot, a pile's top, a row's or holding's end. RuleError,
+    naming the effect, when it is full, or when a card goes to another level's row or deck."""
     zone = ZONES[zi]
-    items = getattr(game, zone.attribute)[seat] if zone.per_player else getattr(game, zone.attribute)
+    items = _items(game, zone, seat)
     if not _zone_room(game, zi, items):
         raise RuleError("zone_full", {"located": located, "zone": zone.name})
+    _level_fits(zone, seat, x, located)
     if zone.shape == DISPLAY:
+        _slot_cost(game, zone, seat, items.index(None), x)
         items[items.index(None)] = x
     elif zone.shape == BAG:  # at a random place: what a draw takes stays unknown
         items.insert(_below(_chance(game), len(items) + 1), x)
@@ -4222,16 +4291,17 @@ def _zone_move(game: Game, x: int | None, zi: int, seat: int, located: str) -> N
     if x is None:
         raise RuleError("nothing_to_move", {"located": located})
     zone = ZONES[zi]
-    items = getattr(game, zone.attribute)
-    if not _zone_room(game, zi, items[seat] if zone.per_player else items):
+    if not _zone_room(game, zi, _items(game, zone, seat)):
         raise RuleError("zone_full", {"located": located, "zone": zone.name})
+    _level_fits(zone, seat, x, located)  # before it leaves its place: a refused move changes nothing
     _zone_remove(game, zone.kind, x, located)
     _zone_put(game, zi, seat, x, located)
 
 
-def _zone_draw(game: Game, pi: int, zi: int, seat: int, located: str) -> None:
-    """draw(P, Z): the top of pile `pi` to zone `zi`; RuleError when the pile is empty."""
-    pile = getattr(game, ZONES[pi].attribute)
+def _zone_draw(game: Game, pi: int, zi: int, seat: int, located: str, pg: int = 0) -> None:
+    """draw(P, Z): the top of pile `pi` (split by level: of level `pg`) to zone `zi`; RuleError when
+    the pile is empty."""
+    pile = _items(game, ZONES[pi], pg)
     if not pile:
         raise RuleError("pile_empty", {"located": located, "pile": ZONES[pi].name})
     x = pile[-1]
@@ -4239,31 +4309,34 @@ def _zone_draw(game: Game, pi: int, zi: int, seat: int, located: str) -> None:
     pile.pop()
 
 
-def _zone_reveal(game: Game, pi: int, zi: int) -> None:
-    """reveal(P, D): the top of pile `pi` into display or row `zi`; nothing when the pile is empty or D full."""
-    pile = getattr(game, ZONES[pi].attribute)
-    items = getattr(game, ZONES[zi].attribute)
-    if pile and _zone_room(game, zi, items):
-        _zone_put(game, zi, 0, pile.pop(), "")
+def _zone_reveal(game: Game, pi: int, zi: int, pg: int = 0, zg: int = 0) -> None:
+    """reveal(P, D): the top of pile `pi` into display or row `zi` (`pg`, `zg`: their levels, when
+    split by level); nothing when the pile is empty or D full."""
+    pile = _items(game, ZONES[pi], pg)
+    if pile and _zone_room(game, zi, _items(game, ZONES[zi], zg)):
+        _zone_put(game, zi, zg, pile[-1], "")
+        pile.pop()
 
 
-def _zone_refill(game: Game, zi: int) -> None:
-    """refill(D): every empty place of display or row `zi` from its source, while the pile lasts."""
-    source = ZONES[zi].source
-    pile = getattr(game, ZONES[source].attribute)
-    while True:
-        before = len(pile)
-        _zone_reveal(game, source, zi)
-        if len(pile) == before:
-            return
+def _zone_refill(game: Game, zi: int, zg: int = 0) -> None:
+    """refill(D): every empty place of display or row `zi` (split by level: of level `zg`) from its
+    source, while the pile lasts; the base game's face-up row of a level from that level's deck."""
+    zone = ZONES[zi]
+    items = _items(game, zone, zg)
+    pile = game.decks[zg] if zone.attribute == "market" else _items(game, ZONES[zone.source], zg)
+    while pile and _zone_room(game, zi, items):
+        _zone_put(game, zi, zg, pile[-1], "")
+        pile.pop()
 
 
-def _zone_to_bottom(game: Game, x: int | None, pi: int, located: str) -> None:
-    """to_bottom(x, P): `x` to the bottom of pile `pi` (drawn last)."""
+def _zone_to_bottom(game: Game, x: int | None, pi: int, located: str, pg: int = 0) -> None:
+    """to_bottom(x, P): `x` to the bottom of pile `pi` (split by level: of level `pg`), drawn last."""
     if x is None:
         raise RuleError("nothing_to_move", {"located": located})
-    _zone_remove(game, ZONES[pi].kind, x, located)
-    getattr(game, ZONES[pi].attribute).insert(0, x)
+    zone = ZONES[pi]
+    _level_fits(zone, pg, x, located)
+    _zone_remove(game, zone.kind, x, located)
+    _items(game, zone, pg).insert(0, x)
 
 
 def _zone_discard(game: Game, kind: str, x: int | None, located: str) -> None:
@@ -4272,6 +4345,34 @@ def _zone_discard(game: Game, kind: str, x: int | None, located: str) -> None:
         raise RuleError("nothing_to_discard", {"located": located})
     if _zone_remove(game, kind, x, located, strict=False) and kind == "cards":
         _card_out(game, x)
+
+
+def _place_out(game: Game, x: int | None, located: str) -> int:
+    """A card of a place (a component of the kind `cards`) taken out of the place it lies in, for a
+    base effect that puts it elsewhere (RuleError when there is none, or it lies in no place)."""
+    if x is None:
+        raise RuleError("nothing_to_move", {"located": located})
+    _zone_remove(game, "cards", x, located)
+    return x
+
+
+def _place_acquire(game: Game, x: int | None, seat: int, located: str) -> None:
+    """acquire(card) of a card of a place: into `seat`'s purchased cards, its bonus and points counted."""
+    card = _place_out(game, x, located)
+    game._bought[seat].append(card)
+    game._bon[seat][CARD_BONUS[card]] += 1
+    game._pts[seat] += CARD_POINTS[card]
+
+
+def _place_reserve(game: Game, x: int | None, seat: int, located: str) -> None:
+    """reserve(card) of a card of a place: into `seat`'s reserved cards, face up."""
+    game._res[seat].append(_place_out(game, x, located))
+
+
+def _place_bury(game: Game, x: int | None, seat: int, located: str) -> None:
+    """bury(card) of a card of a place: to the bottom of its level's deck, drawn last."""
+    card = _place_out(game, x, located)
+    game.decks[LEVELS.index(CARD_LEVEL[card])].insert(0, card)
 
 
 def _shown_zone(zone: Zone, items: list[Any], whole: bool) -> list[Any] | int:

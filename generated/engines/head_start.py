@@ -1377,6 +1377,7 @@ _RULE_ERRORS = {
     "out_of_game": "{kind} {id} is out of the game (in no zone)",
     "zone_full": "zone {zone!r} is full",
     "nothing_to_move": "there is no component to move",
+    "wrong_level": "a level {card_level} card cannot go to level {level} of {zone!r}",
     "nothing_to_discard": "there is no component to discard",
     "pile_empty": "pile {pile!r} is empty",
     "negative_tokens": "a negative number of tokens ({amount})",
@@ -3247,7 +3248,7 @@ def _problems(data: Any, nested: bool = False) -> list[Problem]:
     _deck_problems(read, data.get("decks"), placed)
     placed += _out_of_play_cards(read, data.get("out_of_play"))
     _placement_problems(placed, out)
-    _noble_problems(data.get("nobles"), owned_nobles, n, nobles_shown, out)
+    _noble_problems(data.get("nobles"), owned_nobles + _boxed(data), n, nobles_shown, out)
     out += _state_problems(data, n)  # the spec's declared state and zones, when it has some
     out += _turn_problems(data, n, market if market_ok else None, reserved_counts)
     out += _history_problems(data, nested)
@@ -3395,16 +3396,33 @@ def _placement_problems(placed: Placed, out: list[Problem]) -> None:
         )
 
 
+# The zones keeping the nobles the deal did not reveal (`place: noble_box`): with one, every noble is in play.
+_BOXES = tuple(zone.name for zone in ZONES if zone.start == "box")
+
+
+def _boxed(data: State) -> list[int]:
+    """The nobles of a state's box (none without one; a box that is not a list of ids: its zone's problem)."""
+    zones = data.get("zones")
+    boxed: list[int] = []
+    for name in _BOXES:
+        items = zones.get(name) if isinstance(zones, dict) else None
+        boxed += items if isinstance(items, list) else []
+    return boxed if all(type(x) is int and 0 <= x < len(NOBLES) for x in boxed) else []
+
+
 def _noble_problems(row: Any, owned_nobles: list[int], n: int, nobles_shown: int, out: list[Problem]) -> None:
-    """The noble row, and the nobles in play (the row's and the seats') as many as the table reveals."""
+    """The noble row, and the nobles in play (the row's and the seats', and the box's when a zone keeps
+    it) as many as the table reveals (with a box: every noble)."""
     if not isinstance(row, list) or any(type(x) is not int or not 0 <= x < len(NOBLES) for x in row):
         out.append((("nobles",), f"'nobles' must be a list of noble ids (0 to {len(NOBLES) - 1})"))
         return
     everyone = row + owned_nobles
     if len(set(everyone)) != len(everyone):
         out.append((("nobles",), "a noble appears more than once"))
-    if len(everyone) != nobles_shown:
-        out.append((("nobles",), f"{len(everyone)} nobles are in play, {n} players reveal {nobles_shown}"))
+    expected = len(NOBLES) if _BOXES else nobles_shown
+    if len(everyone) != expected:
+        told = f"the game has {expected} (the box's too)" if _BOXES else f"{n} players reveal {expected}"
+        out.append((("nobles",), f"{len(everyone)} nobles are in play, {told}"))
 
 
 def _history_problems(data: State, nested: bool) -> list[Problem]:

@@ -37,6 +37,8 @@ def determinize(game, player: int, rng: random.Random, module):
         if isinstance(deck, int):
             decks[key] = deck = [None] * deck
         seen.update(c for c in deck if isinstance(c, int))
+    for cards in (obs.get("out_of_play") or {}).values():  # out of the game (a discarded card): never dealt again
+        seen.update(c for c in cards if isinstance(c, int))
     hidden: list[tuple[int, int]] = []  # (seat, position in its reserved list)
     given_levels: dict[int, list[int]] = {}
     for s, seat in enumerate(obs["seats"]):
@@ -107,6 +109,17 @@ def _initial_saved(module: Any, var: Any) -> Any:
     return module.saved_value(var, var.initial)
 
 
+def _base_seen(obs: dict[str, Any]) -> set[tuple[str, int]]:
+    """The base cards and nobles in the base game's part of an observation (the rows, the decks as dealt
+    again, the seats' cards and nobles): a zone of the spec's that holds base components (the nobles'
+    box) is dealt from the others only."""
+    seats = obs["seats"]
+    nobles = [*obs.get("nobles", ()), *(x for seat in seats for x in seat.get("nobles", ()))]
+    cards = [c for row in obs["market"].values() for c in row] + [c for deck in obs["decks"].values() for c in deck]
+    cards += [c for seat in seats for c in (*seat["purchased"], *seat["reserved"])]
+    return {("nobles", x) for x in nobles if isinstance(x, int)} | {("cards", c) for c in cards if isinstance(c, int)}
+
+
 def _determinize_zones(module, obs: dict, rng: random.Random) -> None:
     """The spec's own zones in an observation, their hidden parts dealt again (state format 2): a
     face-down pile (shown as its count) and another seat's privately drawn components (None in its
@@ -124,6 +137,7 @@ def _determinize_zones(module, obs: dict, rng: random.Random) -> None:
         for x in table[name]
         if isinstance(x, int)
     }
+    seen |= _base_seen(obs)
     spare = {
         kind: [piece for piece in module.KINDS[kind].pieces if not any((kind, x) in seen for x in piece)]
         for kind in dict.fromkeys(zone.kind for zone in zones)

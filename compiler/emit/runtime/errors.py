@@ -108,6 +108,7 @@ _RULE_ERRORS = {
     "out_of_game": "{kind} {id} is out of the game (in no zone)",
     "zone_full": "zone {zone!r} is full",
     "nothing_to_move": "there is no component to move",
+    "wrong_level": "a level {card_level} card cannot go to level {level} of {zone!r}",
     "nothing_to_discard": "there is no component to discard",
     "pile_empty": "pile {pile!r} is empty",
     "negative_tokens": "a negative number of tokens ({amount})",

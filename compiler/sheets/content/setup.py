@@ -55,7 +55,7 @@ def setup(self: Builder) -> Section:
         decks.append(self.text("sheet.setup.deck", level=level, count=self.count("noun.card", n)))
     items = [
         Item(sentence(self.text("sheet.setup.decks", n=len(r.levels), decks=join(self.t, decks)))),
-        Item(sentence(self.text("sheet.setup.nobles", n=len(r.nobles)))),
+        Item(sentence(_nobles_setup(self))),
         Item(
             sentence(
                 self.text(
@@ -79,6 +79,16 @@ def setup(self: Builder) -> Section:
     if picture is not None:
         parts.append(Part("picture", picture=picture))
     return Section("setup", self.text("sheet.setup.title"), parts)
+
+
+def _nobles_setup(self: Builder) -> str:
+    """The nobles' setup: the rest go back in the box, or form the pile a zone keeps (`place: noble_box`)."""
+    box = next((z for z in self.rules.zones if z.place == "noble_box"), None)
+    if box is None:
+        return self.text("sheet.setup.nobles", n=len(self.rules.nobles))
+    return self.text(
+        "sheet.setup.nobles.boxed", n=len(self.rules.nobles), zone=box.title.get(self.lang) or box.title.en
+    )
 
 
 def _changed_cells(self: Builder, players: int) -> list[str]:

@@ -53,12 +53,15 @@ def word(self: Phraser, node: Word, keyword_type=None) -> str:
 
 
 def zone_of(self: Phraser, node):
-    """The model's zone `node` names (a shared zone's name, a player's zone), else None."""
+    """The model's zone `node` names (a shared zone's name, a player's zone, one level of a zone split
+    by level), else None."""
     match node:
         case Name(id=i) if i not in self.scope:
             return next((z for z in self.rules.zones if z.name == i and not z.per_player), None)
         case Attribute(obj=o, name=i) if self.kind(o) == PLAYER:
             return next((z for z in self.rules.zones if z.name == i and z.per_player), None)
+        case Index(obj=Name(id=i)) if i not in self.scope:  # one zone of a zone split by level
+            return next((z for z in self.rules.zones if z.name == i and z.by), None)
     return None
 
 
@@ -78,6 +81,10 @@ def zone(self: Phraser, node) -> Fields | None:
             zone = next((z for z in self.rules.zones if z.name == i and not z.per_player), None)
             if zone is not None:
                 return self.forms("zone.shared", zone=zone.title.get(self.lang) or zone.title.en)
+        case Index(obj=Name(id=i), index=group) if i not in self.scope:  # one zone of a zone split by level
+            zone = next((z for z in self.rules.zones if z.name == i and z.by), None)
+            if zone is not None:
+                return self.forms("zone.group", zone=zone.title.get(self.lang) or zone.title.en, **self.level(group))
         case Attribute(obj=o, name=i):
             zone = next((z for z in self.rules.zones if z.name == i and z.per_player), None)
             if zone is not None and self.kind(o) == PLAYER:
