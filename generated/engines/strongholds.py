@@ -2344,6 +2344,7 @@ _RULE_ERRORS = {
     "out_of_game": "{kind} {id} is out of the game (in no zone)",
     "zone_full": "zone {zone!r} is full",
     "nothing_to_move": "there is no component to move",
+    "wrong_level": "a level {card_level} card cannot go to level {level} of {zone!r}",
     "nothing_to_discard": "there is no component to discard",
     "pile_empty": "pile {pile!r} is empty",
     "negative_tokens": "a negative number of tokens ({amount})",
@@ -4615,7 +4616,7 @@ def _problems(data: Any, nested: bool = False) -> list[Problem]:
     _deck_problems(read, data.get("decks"), placed)
     placed += _out_of_play_cards(read, data.get("out_of_play"))
     _placement_problems(placed, out)
-    _noble_problems(data.get("nobles"), owned_nobles, n, nobles_shown, out)
+    _noble_problems(data.get("nobles"), owned_nobles + _boxed(data), n, nobles_shown, out)
     out += _state_problems(data, n)  # the spec's declared state and zones, when it has some
     out += _turn_problems(data, n, market if market_ok else None, reserved_counts)
     out += _history_problems(data, nested)
@@ -4763,16 +4764,33 @@ def _placement_problems(placed: Placed, out: list[Problem]) -> None:
         )
 
 
+# The zones keeping the nobles the deal did not reveal (`place: noble_box`): with one, every noble is in play.
+_BOXES = tuple(zone.name for zone in ZONES if zone.start == "box")
+
+
+def _boxed(data: State) -> list[int]:
+    """The nobles of a state's box (none without one; a box that is not a list of ids: its zone's problem)."""
+    zones = data.get("zones")
+    boxed: list[int] = []
+    for name in _BOXES:
+        items = zones.get(name) if isinstance(zones, dict) else None
+        boxed += items if isinstance(items, list) else []
+    return boxed if all(type(x) is int and 0 <= x < len(NOBLES) for x in boxed) else []
+
+
 def _noble_problems(row: Any, owned_nobles: list[int], n: int, nobles_shown: int, out: list[Problem]) -> None:
-    """The noble row, and the nobles in play (the row's and the seats') as many as the table reveals."""
+    """The noble row, and the nobles in play (the row's and the seats', and the box's when a zone keeps
+    it) as many as the table reveals (with a box: every noble)."""
     if not isinstance(row, list) or any(type(x) is not int or not 0 <= x < len(NOBLES) for x in row):
         out.append((("nobles",), f"'nobles' must be a list of noble ids (0 to {len(NOBLES) - 1})"))
         return
     everyone = row + owned_nobles
     if len(set(everyone)) != len(everyone):
         out.append((("nobles",), "a noble appears more than once"))
-    if len(everyone) != nobles_shown:
-        out.append((("nobles",), f"{len(everyone)} nobles are in play, {n} players reveal {nobles_shown}"))
+    expected = len(NOBLES) if _BOXES else nobles_shown
+    if len(everyone) != expected:
+        told = f"the game has {expected} (the box's too)" if _BOXES else f"{n} players reveal {expected}"
+        out.append((("nobles",), f"{len(everyone)} nobles are in play, {told}"))
 
 
 def _history_problems(data: State, nested: bool) -> list[Problem]:
@@ -5441,14 +5459,14 @@ def _given_problem(kind: str, value: Any, players: Any) -> str | None:
         return None if type(value) is bool else "true or false"
     if kind == "colour":
         return None if value in COLOURS else f"a colour ({', '.join(COLOURS)})"
-    counts = {"card": len(CARDS), "noble": len(NOBLES), "player": players if type(players) is int else 0}
-    if kind.startswith("kind:"):  # a component of a spec's own kind: its id
-        counts[kind] = KINDS[kind[5:]].size
+    family, _, name = kind.partition(":")  # "kind:NAME": a component of the spec's kind NAME, by its id
+    sizes = {"card": len(CARDS), "noble": len(NOBLES), "player": players if type(players) is int else 0}
+    size = KINDS[name].size if family == "kind" else sizes.get(kind)
     if type(value) is not int:
         return "a whole number"
-    if kind in counts and not 0 <= value < counts[kind]:
-        what = f"a component of {kind[5:]}" if kind.startswith("kind:") else f"a {kind}"
-        return f"{what} from 0 to {counts[kind] - 1}"
+    if size is not None and not 0 <= value < size:
+        what = f"a component of {name}" if family == "kind" else f"a {kind}"
+        return f"{what} from 0 to {size - 1}"
     return None
 
 
