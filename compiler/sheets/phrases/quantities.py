@@ -68,10 +68,10 @@ def count_form(self: Phraser, node) -> tuple[str, str, dict] | None:
     return None
 
 
-def zone_count(self: Phraser, coll) -> tuple[str, str, dict] | None:
+def zone_count(self: Phraser, coll: object) -> tuple[str, str, dict[str, str]] | None:
     """A count of a zone whose spec names what lies there (its `item`, in this language): said of
     its owner ("you have at least 1 claimed city", "Anne has 1 claimed city") or, for a shared
-    zone, of the table ("1 city on display or more is left"); else None (the zone by its title)."""
+    zone, of the table ("at least 1 city on display is on the table"); else None (the zone by its title)."""
     zone = self.zone_of(coll) if self.rules.zones else None
     if zone is None or zone.item is None or not zone.item.get(self.lang):
         return None
