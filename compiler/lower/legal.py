@@ -22,6 +22,7 @@ from ..front.expr import (
     Call,
     Compare,
     Conditional,
+    Expr,
     Index,
     Int,
     Logic,
@@ -30,14 +31,16 @@ from ..front.expr import (
     unparse,
     walk,
 )
+from ..model import Param
 from . import fold, ir
 from . import zones as lower_zones
+from .collections import members_where
 from .expressions import ExprCompiler, conjuncts, free_names
 from .goldfree import hold_without_gold, least_gold
 from .layout import LoweringBug
 from .pysource import Code, comment, docstring, printable
 from .shapes import flat_face_up_loop, shape_face_up_loops
-from .tree import Append, Assign, Break, Comment, Continue, Def, FaceUpLoop, For, If, Return
+from .tree import Append, Assign, Break, Comment, Continue, Def, FaceUpLoop, For, If, Node, Return
 
 
 @dataclass
@@ -305,10 +308,10 @@ class LegalLowering:
                 into.append(If(self.compiler.negation(node.test), [Return()], note=node.note))
         return into
 
-    def build(self) -> list:
+    def build(self) -> list[Node]:
         """The statements: a Def, or the block's statements when fused."""
         self.place()
-        body: list = []
+        body: list[Node] = []
         into = self.emit(0, body, False)
         terms: list[ast.expr] = [ir.const(self.dp.base)]
         strides = self.low.strides()
@@ -321,7 +324,7 @@ class LegalLowering:
         into.append(Append(ir.name("out"), ir.total(terms)))
         return self._finish(body)
 
-    def _finish(self, body: list) -> list:
+    def _finish(self, body: list[Node]) -> list[Node]:
         self.low.used_scalars = set(self.compiler.used_scalars)
         self.low.preamble = list(self.preamble)
         body = shape_face_up_loops(body, self.plan, self._flat)
@@ -333,7 +336,7 @@ class LegalLowering:
         head = self.low.standard_locals() + self.low.scalar_preamble(self.compiler.used_scalars) + self.preamble
         return [Def(self.dp.function("_legal_"), "g, out", head + body, doc)]
 
-    def _flat(self, loop: FaceUpLoop, after: set[str]) -> list | None:
+    def _flat(self, loop: FaceUpLoop, after: set[str]) -> list[Node] | None:
         """A face-up loop of this decision in its flat shape, if it has one; then the effects keep
         Game.face_up_costs in step with the market."""
         shaped = flat_face_up_loop(loop, self.plan, after)
@@ -344,7 +347,12 @@ class LegalLowering:
         """Write choice k: returns (where the code goes on, the id terms), or None when the
         choice wrote the rest of the function itself."""
         p, last = lay.param, k == self.n - 1
-        if p.domain in ("gem", "colour", "deck") and last and not p.optional and all(map(cheap, self.placed[k + 1])):
+        if (
+            p.domain in ("gem", "colour", "deck")
+            and last
+            and not p.optional
+            and all(map(self._cheap, self.placed[k + 1]))
+        ):
             self._unrolled_last(k, lay, stride, into, terms)
             return None
         if (
@@ -380,6 +388,21 @@ class LegalLowering:
             raise LoweringBug(f"an optional choice of domain {p.domain} is not supported", p.span)
         into.append(loop)
         return self.emit(k + 1, loop.body, True), terms + [ir.mul(idx, stride) if stride != 1 else ir.name(idx)]
+
+    def _cheap(self, test: Expr) -> bool:
+        """`cheap`, or its only aggregates are `all`/`any` over cards or nobles that the engine asks
+        of a set (collections.members_where): worth repeating per value too."""
+        if cheap(test):
+            return True
+        if any(isinstance(x, (Call, Conditional)) for x in walk(test)):
+            return False
+        env = self.low.env
+        return all(
+            members_where(self.compiler, x.func, x.body, x.var, self.compiler.element_kind(x.collection, env), env)
+            is not None
+            for x in walk(test)
+            if isinstance(x, Aggregate)
+        )
 
     def _unrolled_last(self, k: int, lay, stride: int, into: list, terms: list[ast.expr]) -> None:
         """The last choice is a colour (or a level, or a component of a small kind) and its tests are
@@ -489,7 +512,7 @@ class LegalLowering:
             body.append(Assign((ir.name(f"nr_{name}"),), ir.sub("NOBLE_REQUIRES", name), pure=True))
         return For(ir.name(name), ir.dotted("g.noble_row"), body), idx
 
-    def _payment(self, k: int, p, into: list, terms: list[ast.expr]) -> None:
+    def _payment(self, k: int, p: Param, into: list[Node], terms: list[ast.expr]) -> None:
         """A purchase is legal when the player can pay (and, with tests on the payment, when some
         payment meets them, the likeliest tried first: see :mod:`.goldfree`): the payment itself
         is chosen in a step of its own."""
@@ -529,7 +552,7 @@ class LegalLowering:
                 into += search
         into.append(Append(ir.name("out"), ir.total(terms)))
 
-    def _search(self, k: int, p) -> list:
+    def _search(self, k: int, p: Param) -> list[Node]:
         """The walk of the payments for one the tests accept (`continue` when none does), behind
         the tests of the payment with the least gold when they can be written out."""
         low, compiler = self.low, self.compiler
@@ -555,7 +578,7 @@ class LegalLowering:
         assigns, test = least
         return [*assigns, If(compiler.negation(test), [loop], note=comment("the payment with the least gold first"))]
 
-    def _likely_first(self, p, tests: list) -> bool:
+    def _likely_first(self, p: Param, tests: list[object]) -> bool:
         """May the likeliest payments be tried first (see :mod:`.goldfree`)? Only of a payment in
         gold alone, one gem a token (no components standing for gold, no worth), and only when the
         block on the payment holds tests alone."""
@@ -566,7 +589,7 @@ class LegalLowering:
     def _price_names(self) -> list[ast.expr]:
         return [ir.name(f"_p{gi}") for gi in range(len(self.plan.gems))]
 
-    def _prices(self, p) -> list:
+    def _prices(self, p: Param) -> list[Node]:
         """`_p0 = ...`: the price of each gem, computed where the search for a payment needs it."""
         return [
             Assign((ir.name(f"_p{gi}"),), self.compiler.expr(p.price, {**self.low.env, "c": ("const", "colour", gi)}))
