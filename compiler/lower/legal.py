@@ -31,16 +31,17 @@ from ..front.expr import (
     unparse,
     walk,
 )
-from ..model import Param
 from . import fold, ir
 from . import zones as lower_zones
 from .collections import members_where
+from .constants import truth
 from .expressions import ExprCompiler, conjuncts, free_names
-from .goldfree import hold_without_gold, least_gold
 from .layout import LoweringBug
+from .optimise import enabled
+from .purchase import PurchaseScan
 from .pysource import Code, comment, docstring, printable
 from .shapes import flat_face_up_loop, shape_face_up_loops
-from .tree import Append, Assign, Break, Comment, Continue, Def, FaceUpLoop, For, If, Node, Return
+from .tree import Append, Assign, Comment, Continue, Def, FaceUpLoop, For, If, Node, Return
 
 
 @dataclass
@@ -116,7 +117,7 @@ def value_now(node, values: dict, counts: dict):
     return None
 
 
-class LegalLowering:
+class LegalLowering(PurchaseScan):
     """Builds the legal-action code of one decision (see DecisionLowering.legal)."""
 
     def __init__(self, low, fused: bool):
@@ -150,6 +151,7 @@ class LegalLowering:
         self.size_text: dict[int, str] = {}
         self.size_node: dict[int, tuple] = {}
         self.preamble: list = []  # per-call locals the loops need, after the scalars
+        self.apart: ast.Name | None = None  # the accepted values of the last choice, worked out before (_last_apart)
 
     def hoist(self, node, env):
         if isinstance(node, (Attribute, Index)) and not isinstance(node, Aggregate):
@@ -185,9 +187,43 @@ class LegalLowering:
         unpacked: set[str] = set()
         for level in range(self.n + 1):
             self.level = level
+            if level == self.n and self._last_apart():
+                continue
             for c in self.placed[level]:
                 self._unpack_components(c, level, unpacked)
                 self.blocks[level].append(Guard(self.compiler.expr(c, self.low.env), comment(unparse(c))))
+
+    def _last_apart(self) -> bool:
+        """A last choice of a colour whose tests read no choice before it (`tax` of a reservation:
+        `tax != none and me.tokens[tax] >= 1`): its accepted values are the same for every value of
+        the choices before, so they are worked out once, where what the tests read is bound, as the
+        offsets of their ids (`_ok1`), and each value of the choices before adds those offsets to
+        its id (loop-invariant code motion at the level of choices)."""
+        k = self.n - 1
+        p = self.layouts[k].param if self.n > 1 else None
+        tests = self.placed[self.n]
+        if p is None or p.domain not in ("gem", "colour") or not tests or not all(map(cheap, tests)):
+            return False
+        if not enabled():  # (code motion: off with the optimisation passes, compiler/lower/optimise.py)
+            return False
+        level = max(position(c, self.low.order[:k]) for c in tests) + 1  # where all they read is bound
+        if level >= k or self.low.strides()[k:] != [1]:  # (at level k: in the innermost loop, no gain)
+            return False
+        limit = len(self.plan.gems) if p.domain == "gem" else len(self.plan.colours)
+        values: list[int | None] = [*range(limit), *([None] if p.optional else [])]
+        name = ir.name(f"_ok{k}")
+        block: list[Node] = [Assign((name,), ir.list_(), note=comment(" and ".join(unparse(c) for c in tests)))]
+        for offset, value in enumerate(values):
+            env = {**self.low.env, p.name: ("const", "colour", value)}
+            known = [truth(self.compiler.expr(c, env)) for c in tests]
+            if any(fold.is_const(t, False) for t in known):
+                continue
+            add = Append(name, ir.const(offset))
+            kept = fold.drop_true(known)
+            block.append(If(ir.and_(*kept), [add]) if kept else add)
+        self.blocks[level] += block
+        self.apart = name
+        return True
 
     def _unpack_components(self, test, level: int, unpacked: set[str]) -> None:
         """Before the first test that reads a chosen component's columns: its row of the kind's
@@ -347,6 +383,11 @@ class LegalLowering:
         """Write choice k: returns (where the code goes on, the id terms), or None when the
         choice wrote the rest of the function itself."""
         p, last = lay.param, k == self.n - 1
+        if last and self.apart is not None:  # its accepted values worked out before (see _last_apart)
+            into.append(
+                Append(ir.name("out"), ir.call("map", ir.attr(ir.total(terms), "__add__"), self.apart), many=True)
+            )
+            return None
         if (
             p.domain in ("gem", "colour", "deck")
             and last
@@ -511,87 +552,3 @@ class LegalLowering:
         if low.reads_attribute(p.name, "requires"):
             body.append(Assign((ir.name(f"nr_{name}"),), ir.sub("NOBLE_REQUIRES", name), pure=True))
         return For(ir.name(name), ir.dotted("g.noble_row"), body), idx
-
-    def _payment(self, k: int, p: Param, into: list[Node], terms: list[ast.expr]) -> None:
-        """A purchase is legal when the player can pay (and, with tests on the payment, when some
-        payment meets them, the likeliest tried first: see :mod:`.goldfree`): the payment itself
-        is chosen in a step of its own."""
-        low, compiler = self.low, self.compiler
-        compiler.used_scalars.add("t")
-        into.append(Comment(comment(f"price: {unparse(p.price)}")))
-        tests = self.blocks[k + 1]
-        likely = bool(tests) and self._likely_first(p, tests)
-        gold_free = likely and hold_without_gold([node.test for node in tests], low.param_name(p), self._price_names())
-        # The price is compiled here, in the loop: a part of it hoisted to a block already
-        # written would never be bound (price 'size(levels)': NameError in the engine).
-        saved, compiler.hoist = compiler.hoist, None
-        written = len(into)
-        short, plain, short_of_a_gem = low.cannot_pay(
-            p, compiler, k, bool(tests) and not gold_free, into, self.preamble
-        )
-        priced = any(isinstance(n, Assign) and ir.same(n.targets, (ir.name("_p0"),)) for n in into[written:])
-        prices = self._prices(p) if gold_free and not priced else []
-        compiler.hoist = saved
-        card = self.low.param_name(self.layouts[k - 1].param) if k else ""
-        costs = [ir.name(f"cc_{card}_G{gi}") for gi in range(len(self.plan.gems))] if card else []
-        into.append(
-            If(
-                short,
-                [Continue(comment("the player cannot pay, even with all the gold they hold"))],
-                role="unpayable" if plain is not None and ir.same(plain, costs) else "",
-            )
-        )
-        if k != self.n - 1 or k == 0:
-            raise LoweringBug("a payment must be the last choice of its action, after the card", p.span)
-        if tests:  # conditions on the payment: is there one payment they accept?
-            search = self._search(k, p)
-            if gold_free:  # a payment without gold (the price in full), when there is one, passes the tests
-                note = comment("the tokens fall short: gold is spent (the tests hold for a payment without)")
-                into.append(If(short_of_a_gem, [*prices, *search], note=note))
-            else:
-                into += search
-        into.append(Append(ir.name("out"), ir.total(terms)))
-
-    def _search(self, k: int, p: Param) -> list[Node]:
-        """The walk of the payments for one the tests accept (`continue` when none does), behind
-        the tests of the payment with the least gold when they can be written out."""
-        low, compiler = self.low, self.compiler
-        name = low.param_name(p)
-        price = ir.tuple_(*self._price_names())
-        worth = low.worth_arg(p, compiler)
-        covers = [f"{name}_COVERS"] if worth else []
-        loop = For(
-            ir.tuple_("_i", f"{name}_GOLD", *covers, f"{name}_SPENT", f"{name}_GT"),
-            ir.call("_payments", price, "tok", *worth),
-            [],
-            [Continue(comment("no payment meets the conditions"))],
-        )
-        self.emit(k + 1, loop.body, True).append(Break())
-        tests = self.blocks[k + 1]
-        least = (
-            least_gold([node.test for node in tests], name, len(self.plan.gems))
-            if self._likely_first(p, tests)
-            else None
-        )
-        if least is None:
-            return [loop]
-        assigns, test = least
-        return [*assigns, If(compiler.negation(test), [loop], note=comment("the payment with the least gold first"))]
-
-    def _likely_first(self, p: Param, tests: list[object]) -> bool:
-        """May the likeliest payments be tried first (see :mod:`.goldfree`)? Only of a payment in
-        gold alone, one gem a token (no components standing for gold, no worth), and only when the
-        block on the payment holds tests alone."""
-        if p.wilds is not None or (self.plan.worth and p.worth is not None):
-            return False
-        return all(isinstance(node, Guard) for node in tests)
-
-    def _price_names(self) -> list[ast.expr]:
-        return [ir.name(f"_p{gi}") for gi in range(len(self.plan.gems))]
-
-    def _prices(self, p: Param) -> list[Node]:
-        """`_p0 = ...`: the price of each gem, computed where the search for a payment needs it."""
-        return [
-            Assign((ir.name(f"_p{gi}"),), self.compiler.expr(p.price, {**self.low.env, "c": ("const", "colour", gi)}))
-            for gi in range(len(self.plan.gems))
-        ]
