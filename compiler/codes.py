@@ -349,6 +349,11 @@ CODES: dict[str, Code] = _index(
                 "a queued step that can queue itself again (a chain with no end) without `limit: N`, or a `limit` "
                 "that is not a whole number from 1 to 100 on a queued step",
             ),
+            (
+                "E578",
+                "a queued step (one with `given:`) that no `queue(...)` of the spec names: it never runs",
+                WARNING,
+            ),
         ),
         *_codes(
             NATIVE,

@@ -28,6 +28,7 @@ from .check import texts
 from .check.bounds import endless
 from .check.build import build
 from .check.flow import emptied_loops, overdraws
+from .check.queue import unqueued_steps
 from .check.reach import unreachable
 from .check.sizes import action_sizes
 from .check.variables import unset_turn_variables
@@ -142,8 +143,9 @@ def check_spec(path: str, sources: SourceMap | None = None) -> Checked:
     """Every check `splendor-rules check` makes on the spec at `path`: the rule model, then
     the sheets' tables and texts (E6xx), tokens the effects may lack (E512), a game that
     may never end (E516), kinds no rule can reach (E125), turn variables nothing sets
-    (E555), loops over what an earlier loop emptied (E557) and rule texts (E622, E623). Raises CompileError with every
-    error; returns the warnings."""
+    (E555), loops over what an earlier loop emptied (E557), queued steps nothing queues
+    (E578) and rule texts (E622, E623). Raises CompileError with every error; returns the
+    warnings."""
     sources = sources if sources is not None else SourceMap()
     rules = load_rules(path, sources)
     choices = action_sizes(rules.gems, rules.levels, rules.players, (*rules.actions, *rules.steps))
@@ -154,6 +156,7 @@ def check_spec(path: str, sources: SourceMap | None = None) -> Checked:
         + unreachable(rules)
         + unset_turn_variables(rules)
         + emptied_loops(rules)
+        + unqueued_steps(rules)
         + texts.warnings(rules, lambda f: _lines(f, sources))
     )
     errors = [d for d in found if d.severity == "error"]

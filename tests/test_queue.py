@@ -137,6 +137,28 @@ def test_given_is_for_steps_and_a_choice_cannot_hide_a_given_value(folder):
     assert ("E406", "level") in found(folder, step=hiding)
 
 
+def warned(folder: pathlib.Path, *changes: tuple[str, str]) -> list[tuple[str, str, int]]:
+    """(code, message, line) of each E578 `check -W` gives the clean spec with the free-card step."""
+    text = CLEAN.replace(STEPS_END, "      - visit(noble)\n" + STEP + "end:\n")
+    for old, new in changes:
+        text = text.replace(old, new)
+    (folder / "spec.yaml").write_text(text, encoding="utf-8")
+    warnings = pipeline.check_spec(str(folder / "spec.yaml")).warnings
+    return [(d.code, d.message, d.span.line) for d in warnings if d.code == "E578"]
+
+
+def test_a_queued_step_nothing_queues_is_a_warning(folder):
+    line = CLEAN.replace(STEPS_END, "      - visit(noble)\n" + STEP).split("\n").index("  free_card:") + 1
+    assert warned(folder) == [
+        ("E578", "step 'free_card' runs only when a queue(...) names it, and none does: it never runs", line)
+    ]
+    assert warned(folder, queues("queue(free_card, level: card.level)")) == []
+
+
+def test_a_step_queued_through_a_procedure_is_not_warned_of():
+    assert [d.code for d in pipeline.check_spec(str(SPEC)).warnings if d.code == "E578"] == []
+
+
 @pytest.mark.parametrize("name", ["me", "player", "players", "white", "size"])
 def test_a_given_value_cannot_hide_a_name_of_the_game(folder, name):
     """Found by the mutation tests: `given: {me: number}` checked clean, the condition typed `me` as the
@@ -274,3 +296,86 @@ def test_diff_lists_what_a_queued_step_is_given_and_what_a_procedure_does():
     text = diff.render(diff.compare(base, rules), base, rules, "en")
     assert "given when queued: level: number" in text and "longest chain a turn: 2" in text
     assert "does: put the card in front of you" in text and "means:" not in text
+    assert "how often it runs: once each time it is queued" in text and "at most once a turn" not in text
+
+
+# -- a queued step given a component of the spec's own kind (tests/specs/city-gifts.yaml)
+
+GIFTS = ROOT / "tests" / "specs" / "city-gifts.yaml"
+
+
+@pytest.fixture(scope="module")
+def G(tmp_path_factory):
+    path = tmp_path_factory.mktemp("gifts") / "city_gifts.py"
+    path.write_text(pipeline.compile_spec(str(GIFTS)).text, encoding="utf-8")
+    return load_engine(path)
+
+
+def gift_position(G):
+    """The first gift of a greedy game (seed 8: a city claimed on move 50), and the city claimed."""
+    from playtest.bots.registry import make_bot
+
+    game = G.new_game(2, seed=8)
+    bots = [make_bot("greedy", G, seed=8 + k) for k in range(2)]
+    while game.phase != "gift":
+        assert not game.is_over()
+        game.apply(bots[game.current_player].choose(game))
+    return game
+
+
+def test_a_step_may_be_given_a_component_of_a_kind_of_the_spec(folder):
+    kinds = "given: {city: towns}\n    choose:"
+    text = (GIFTS.read_text(encoding="utf-8")).replace("given: {city: cities}\n    choose:", kinds)
+    shutil.copy(ROOT / "variants" / "cities.yaml", folder / "cities.yaml")
+    shutil.copy(ROOT / "variants" / "cities.csv", folder / "cities.csv")
+    (folder / "gifts.yaml").write_text(text.replace("../../variants/cities.yaml", "cities.yaml"), encoding="utf-8")
+    with pytest.raises(CompileError) as err:
+        pipeline.load_rules(str(folder / "gifts.yaml"), SourceMap())
+    said = [(d.code, d.message) for d in err.value.diagnostics]  # the queue(...) giving it is refused too
+    assert (
+        "E106",
+        "'city' given to step 'gift' must have a type: one of number, flag, gem, colour, player, card, noble, "
+        "cards, nobles, cities",
+    ) in said
+
+
+def test_the_city_given_is_the_city_claimed_and_chooses_the_gift(G):
+    game = gift_position(G)
+    (entry,) = json.loads(game.to_json())["queued"]
+    city = entry["given"]["city"]
+    assert entry == {"step": "gift", "chain": 1, "given": {"city": city}}
+    state = json.loads(game.to_json())
+    assert city in state["seats"][game.current_player]["zones"]["claimed"]
+    requires = G.KINDS["cities"].rows[city][3]
+    wanted = [f"gift {c}" for c, n in zip(G.COLOURS, requires, strict=False) if n >= 1 and state["supply"][c] >= 1]
+    assert legal_strings(game) == wanted and wanted
+    again = G.from_json(game.to_json())
+    assert legal_strings(again) == wanted
+    act(game, wanted[-1])
+    assert game.phase != "gift" and json.loads(game.to_json())["queued"] == []
+
+
+def test_a_saved_gift_of_no_city_is_refused(G):
+    state = json.loads(gift_position(G).to_json())
+    state["queued"][0]["given"]["city"] = 14
+    with pytest.raises(ValueError) as err:
+        G.from_json(json.dumps(state))
+    assert "queued[0].given.city must be a component of cities from 0 to 13, not 14" in str(err.value)
+
+
+@pytest.mark.parametrize(
+    "lang, said",
+    [
+        ("en", "the “bonuses needed” of the given city for the chosen colour is at least 1"),
+        ("fr", "le nombre « bonus exigés » de la cité reçue pour la couleur choisie atteint au moins 1"),
+        ("nl", "het getal ‘vereiste bonussen’ van de meegegeven stad voor de gekozen kleur minstens 1 is"),
+        ("sr", "број „потребни бонуси“ датог града за изабрану боју износи најмање 1"),
+    ],
+)
+def test_the_sheet_says_the_given_city(lang, said):
+    assert said in phrase_text(str(GIFTS), lang)
+
+
+def test_greedy_bots_play_a_game_of_gifts_to_its_end(G):
+    result = play_game(G, 2, ("greedy", "greedy"), seed=8)  # the greedy game above: a city and its gift
+    assert result.over and result.winners and dict(result.uses).get("gift", 0) >= 1

@@ -20,14 +20,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..diagnostics import did_you_mean
+from ..diagnostics import Diagnostic, did_you_mean
 from ..front.expr import Effect, Name, walk
 from ..front.source import MapNode, ScalarNode
 from ..language.types import AnyType
 from .definitions import PARAM_TYPES
 from .flow import MOVES, REFILLS
 from .reader import RESERVED_NAMES
-from .types import assignable, noun, wanted
+from .types import assignable, component_type, noun, wanted
 
 QUEUE = "queue"  # the effect a spec writes
 MAX_LIMIT = 100  # the longest chain a `limit:` may allow (each link is one more run of a step in a turn)
@@ -42,8 +42,10 @@ def install(c: Any, root: Any) -> None:
 def declared(c: Any, root: Any) -> dict[str, tuple[tuple[str, AnyType], ...]]:
     """The steps that declare `given:` (queued steps), by name, with their parameters' types in order;
     read before the definitions and the actions, which may queue them. E106 for a parameter without
-    a type this language knows (a number, a flag, a gem, a colour, a player, a card, a noble)."""
+    a type this language knows (a number, a flag, a gem, a colour, a player, a card, a noble, or a
+    component of one of the spec's kinds, named by its kind: `given: {city: cities}`)."""
     table = root.get("end_of_turn") if isinstance(root, MapNode) else None
+    kinds = {k.name: k for k in c.kinds}
     out: dict[str, tuple[tuple[str, AnyType], ...]] = {}
     for key, entry in table.entries if isinstance(table, MapNode) else ():
         given = entry.get("given") if isinstance(entry, MapNode) else None
@@ -56,11 +58,14 @@ def declared(c: Any, root: Any) -> dict[str, tuple[tuple[str, AnyType], ...]]:
         params = []
         for pkey, pnode in given.entries:
             word = pnode.value if isinstance(pnode, ScalarNode) else None
-            t = PARAM_TYPES.get(word) if isinstance(word, str) else None
+            t: AnyType | None = PARAM_TYPES.get(word) if isinstance(word, str) else None
+            if t is None and isinstance(word, str) and word in kinds:
+                t = component_type(kinds[word])
             if t is None:
                 c.r.error(
                     "E106",
-                    f"'{pkey.value}' given to step '{key.value}' must have a type: one of {', '.join(PARAM_TYPES)}",
+                    f"'{pkey.value}' given to step '{key.value}' must have a type: one of "
+                    f"{', '.join([*PARAM_TYPES, *kinds])}",
                     pnode.span,
                 )
                 continue
@@ -221,3 +226,22 @@ def read_limit(c: Any, entry: MapNode, name: str, given: Any) -> int | None:
         c.r.error("E577", f"'limit' of step '{name}' {why}", node.span)
         return None
     return value
+
+
+def unqueued_steps(rules: Any) -> list[Diagnostic]:
+    """E578 (warning, `check -W`): a queued step that no `queue(...)` names never runs; most often the
+    step was renamed, or the effect that queues it was left out of a variant that replaced it."""
+    bodies = [*(d.effects for d in (*rules.actions, *rules.steps)), *(b.effects for b in rules.setup)]
+    bodies += [(d.body,) for d in rules.definitions]  # a value definition holds no effect: walks to none
+    named = {target(e) for stmts in bodies for e in queued_by(stmts)}
+    return [
+        Diagnostic(
+            "E578",
+            f"step '{s.name}' runs only when a queue(...) names it, and none does: it never runs",
+            s.span,
+            (f"queue it from an action, a step or a procedure (`queue({s.name}, ...)`), or remove 'given:'",),
+            severity="warning",
+        )
+        for s in rules.steps
+        if s.given is not None and s.name not in named
+    ]

@@ -237,7 +237,7 @@ _ACTION_FIELDS: tuple[Field, ...] = (
 )
 _STEP_FIELDS: tuple[Field, ...] = _ACTION_FIELDS[:-3] + (
     ("while", lambda d: d.while_, "expr", None),
-    ("repeat", lambda d: d.repeat, "repeat", None),
+    ("repeat", lambda d: "queued" if d.given is not None and d.repeat == "once" else d.repeat, "repeat", None),
     ("resolve", lambda d: d.resolve, "resolve", None),
     ("max_actions", lambda d: d.max_, "expr", "max"),
     ("given", lambda d: tuple((p, str(t)) for p, t in d.given or ()), "params", None),  # a queued step's

@@ -24,10 +24,12 @@ import ast
 from typing import Any
 
 from ..front.expr import Name
+from ..language.types import Comp
 from ..model import Rules
 from . import ir
 from .pysource import comment, docstring, printable
 from .tree import Assign, Def, Do, If, Node, Return, While
+from .zones import COMPONENT
 
 SLOT = "queued"  # the Game attribute, and the key of a saved state
 AT_SLOT = "queued_at"  # the position of the end-of-turn step the queue runs before (a saved state's key too)
@@ -46,7 +48,8 @@ _KINDS = {
 
 
 def _kind(t: Any) -> str:
-    return _KINDS[t.name]
+    """A component of a spec's own kind is its id, checked against the kind's size: `kind:NAME`."""
+    return f"kind:{t.kind}" if isinstance(t, Comp) else _KINDS[t.name]
 
 
 def has_queue(rules: Rules) -> bool:
@@ -65,7 +68,8 @@ def given_env(rules: Rules, decision: Any) -> dict[str, Any]:
         return {}
     env: dict[str, Any] = {IN_QUEUED_STEP: ("mark", "int", ir.sub(_head(), 1))}
     for k, (name, t) in enumerate(decision.given):
-        env[name] = ("var", _kind(t), ir.sub(_head(), 2 + k))
+        tag = COMPONENT + t.kind if isinstance(t, Comp) else _kind(t)  # a component: its kind's columns
+        env[name] = ("var", tag, ir.sub(_head(), 2 + k))
     return env
 
 

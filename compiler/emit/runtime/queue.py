@@ -3,11 +3,12 @@
 Part of the runtime (see compiler/emit/runtime/__init__.py, SPEC_MODULES): pasted whole into
 those engines only, whose hooks _state_json, _state_problems and _load_state call these functions
 with the table of the spec's queued steps (compiler/lower/queue.py): for each, its position among
-the steps, its name, the names it is given, their kinds (int, bool, colour, player, card, noble)
-and its `limit` (0: none). Game.queued holds the entries as tuples (position, chain, values...);
-a saved state lists them under `queued` as {"step": name, "chain": n, "given": {name: value}},
-a colour by its name, and under `queued_at` the position of the end-of-turn step the queue runs
-before (Game.queued_at: where the steps go on once it is empty).
+the steps, its name, the names it is given, their kinds (int, bool, colour, player, card, noble;
+kind:NAME, a component of the spec's kind NAME) and its `limit` (0: none). Game.queued holds the
+entries as tuples (position, chain, values...); a saved state lists them under `queued` as
+{"step": name, "chain": n, "given": {name: value}}, a colour by its name, and under `queued_at`
+the position of the end-of-turn step the queue runs before (Game.queued_at: where the steps go on
+once it is empty).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 from .aliases import Problem, State
 from .errors import _shown
-from .spec import _N_STEPS, CARDS, COLOURS, NOBLES
+from .spec import _N_STEPS, CARDS, COLOURS, KINDS, NOBLES
 
 QueuedTable = tuple[tuple[int, str, tuple[str, ...], tuple[str, ...], int], ...]
 _MOST_CHAIN = 10_000  # the longest chain a saved entry may claim without a `limit` (the engines' step budget)
@@ -41,10 +42,13 @@ def _given_problem(kind: str, value: Any, players: Any) -> str | None:
     if kind == "colour":
         return None if value in COLOURS else f"a colour ({', '.join(COLOURS)})"
     counts = {"card": len(CARDS), "noble": len(NOBLES), "player": players if type(players) is int else 0}
+    if kind.startswith("kind:"):  # a component of a spec's own kind: its id
+        counts[kind] = KINDS[kind[5:]].size
     if type(value) is not int:
         return "a whole number"
     if kind in counts and not 0 <= value < counts[kind]:
-        return f"a {kind} from 0 to {counts[kind] - 1}"
+        what = f"a component of {kind[5:]}" if kind.startswith("kind:") else f"a {kind}"
+        return f"{what} from 0 to {counts[kind] - 1}"
     return None
 
 

@@ -26,6 +26,7 @@ from ...front.expr import (
     Word,
 )
 from ...language import ColumnType
+from ...language.types import Comp
 from ...model import Decision
 from .kinds import (
     BOOL,
@@ -78,6 +79,9 @@ def enter(self: Phraser, decision: Decision) -> None:
         holds = self.holds(p.source) if p.domain == "component" else ""
         self.scope[p.name] = Ref(kind, f"ref.{p.domain}.chosen", fields, suffix=suffix, holds=holds)
     for name, t in decision.given or ():  # what a queued step is given: "the given level" (queue(...))
+        if isinstance(t, Comp):  # "the given city"
+            self.scope[name] = Ref(COMPONENT, "ref.component.given", self.item_fields(t.kind), holds=t.kind)
+            continue
         self.scope[name] = Ref(_GIVEN_KINDS.get(t.name, NUMBER), "ref.given", {"name": name.replace("_", " ")})
 
 
