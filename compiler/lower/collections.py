@@ -209,11 +209,8 @@ def members_where(
 def set_named(compiler: Any, members: tuple[int | None, ...], note: str) -> str:
     """The helper frozenset of `members` (`_cs0`, `_cs1`...), made the first time it is asked for."""
     value = ir.call("frozenset", ir.const(members))
-    sets = [
-        h
-        for h in compiler.plan.helpers
-        if isinstance(h, Assign) and bound_names(h.targets[0])[0].startswith("_cs") and isinstance(h.value, ast.Call)
-    ]
+    made = {f"_cs{i}" for i in range(len(compiler.plan.helpers))}
+    sets = [h for h in compiler.plan.helpers if isinstance(h, Assign) and bound_names(h.targets[0])[0] in made]
     for helper in sets:
         if ir.same(helper.value, value):
             return bound_names(helper.targets[0])[0]

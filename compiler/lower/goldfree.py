@@ -39,6 +39,7 @@ class _Payment(ast.NodeTransformer):
         self.names = {f"{name}_GOLD": gold, f"{name}_SPENT": spent}
         self.total_name, self.total, self.payment = f"{name}_GT", total, name
         self.left: set[str] = set()  # the payment's names still read after the rewrite
+        self.others = {name, f"{name}_COVERS"}  # what the payment's tests may read besides (its index, its covers)
 
     def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
         if isinstance(node.value, ast.Name) and node.value.id in self.names and isinstance(node.slice, ast.Constant):
@@ -52,7 +53,7 @@ class _Payment(ast.NodeTransformer):
             return ir.tuple_(*map(copy.deepcopy, self.names[node.id]))
         if node.id == self.total_name:
             return copy.deepcopy(self.total)
-        if node.id == self.payment or node.id.startswith(f"{self.payment}_"):
+        if node.id in self.others:
             self.left.add(node.id)
         return node
 
