@@ -130,3 +130,21 @@ def engine_cache(tmp_path_factory):
     emit_engine.compile_to_module = lambda rules: _cached_compile(rules, folder)
     yield folder
     emit_engine.compile_to_module = _COMPILE
+
+
+# One headless Chromium per module of browser tests (tests/helpers/browser.py: launching one takes
+# about a second, a fresh context in it milliseconds): `browser` is the module's, and every context
+# a test opened in it is closed after the test, so no test sees another's pages or cookies.
+@pytest.fixture(scope="module")
+def module_chromium():
+    from tests.helpers.browser import chromium
+
+    with chromium() as browser:
+        yield browser
+
+
+@pytest.fixture
+def browser(module_chromium):
+    yield module_chromium
+    for context in list(module_chromium.contexts):
+        context.close()

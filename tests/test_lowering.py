@@ -219,9 +219,10 @@ def test_a_take_its_tests_do_not_ensure_fails_in_words_and_proven_ones_cost_noth
         H.act(game, "take2 white")
     assert game.supply[game_colour(engine, "white")] == 1  # the test comes before the tokens move
     official = (ROOT / "generated" / "engines" / "official.py").read_text(encoding="utf-8")
-    assert "token(s) in the supply" not in official and "token(s) held by the player" not in official
+    # a raise site is its key and a comma (the runtime's table of messages has the key and a colon)
+    assert '"short_supply",' not in official and '"short_held",' not in official
     reserve_tax = (ROOT / "generated" / "engines" / "reserve_tax.py").read_text(encoding="utf-8")
-    assert reserve_tax.count("token(s) held by the player") == 2  # its condition is a disjunction: tested
+    assert reserve_tax.count('"short_held",') == 2  # its condition is a disjunction: tested
 
 
 def test_a_negative_number_of_tokens_fails_in_words(tmp_path):
@@ -248,7 +249,7 @@ def test_a_negative_number_of_tokens_fails_in_words(tmp_path):
         H.act(game, "take2 white")
     assert game.supply[white] == 4 and game.tokens[0][white] == 0  # refused before the tokens move
     official = (ROOT / "generated" / "engines" / "official.py").read_text(encoding="utf-8")
-    assert "a negative number of tokens" not in official  # amounts written as numbers need no test
+    assert '"negative_tokens",' not in official  # amounts written as numbers need no test (a raise site: key, comma)
 
 
 def test_a_reserve_past_the_hand_its_choices_can_name_fails_in_words(tmp_path):
@@ -262,8 +263,14 @@ def test_a_reserve_past_the_hand_its_choices_can_name_fails_in_words(tmp_path):
     module.write_text(pipeline.compile_spec(str(spec)).text, encoding="utf-8")
     engine = load_engine(module)
     source = module.read_text(encoding="utf-8")
-    texts = [n.value for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
-    assert sum("the most this spec's choices of a reserved card can name" in t for t in texts) == 1  # the second only
+    raised = [
+        n.args[0].value
+        for n in ast.walk(ast.parse(source))
+        if isinstance(n, ast.Call)
+        and getattr(n.func, "id", None) == "RuleError"
+        and isinstance(n.args[0], ast.Constant)
+    ]
+    assert raised.count("reserved_most") == 1  # the second only
     game = engine.new_game(2, seed=1)
     for move in ("reserve deck 1", "reserve deck 1"):  # two cards for seat 1, two for seat 2
         H.act(game, move)
@@ -274,7 +281,7 @@ def test_a_reserve_past_the_hand_its_choices_can_name_fails_in_words(tmp_path):
     ):
         H.act(game, "reserve deck 2")
     official = (ROOT / "generated" / "engines" / "official.py").read_text(encoding="utf-8")
-    assert "the most this spec's choices" not in official  # `me.reserved < reserve_limit` guarantees room
+    assert '"reserved_most",' not in official  # `me.reserved < reserve_limit` guarantees room
 
 
 def test_the_condition_speaks_only_for_the_first_draw_on_a_pool(tmp_path):
@@ -291,8 +298,8 @@ def test_the_condition_speaks_only_for_the_first_draw_on_a_pool(tmp_path):
     source = pipeline.compile_spec(str(spec)).text
     buy = source[source.index("def _do_buy_reserved") : source.index("def _why_buy_reserved")]
     pair = source[source.index("def _do_take_pair") : source.index("def _why_take_pair")]
-    assert "held by the player" in buy  # drawn on by pay(payment) first
-    assert "held by the player" not in pair and "in the supply" not in pair  # both guaranteed
+    assert '"short_held"' in buy  # drawn on by pay(payment) first
+    assert '"short_held"' not in pair and '"short_supply"' not in pair  # both guaranteed
 
 
 def test_a_test_speaks_for_one_run_of_an_effect_not_for_a_loop_of_them(tmp_path):
@@ -306,7 +313,7 @@ def test_a_test_speaks_for_one_run_of_an_effect_not_for_a_loop_of_them(tmp_path)
     )
     source = pipeline.compile_spec(str(spec)).text
     pair = source[source.index("def _do_take_pair") : source.index("def _why_take_pair")]
-    assert pair.count("in the supply") == 5  # the gold of each pass is tested; each colour's `if` speaks for it
+    assert pair.count('"short_supply"') == 5  # the gold of each pass is tested; each colour's `if` speaks for it
 
 
 def test_the_payment_step_is_written_with_the_specs_wild_colour(tmp_path):

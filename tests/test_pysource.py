@@ -26,6 +26,7 @@ import pytest
 from compiler import lower, pipeline
 from compiler.emit import engine as emit_engine
 from compiler.emit.engine import module_name
+from compiler.emit.runtime import errors
 from compiler.front.source import shown_path
 from compiler.lower import ir, pysource
 from compiler.lower.pysource import Code, comment, docstring, identifier, literal, printable
@@ -133,17 +134,14 @@ def test_a_path_in_an_engine_is_relative_or_only_the_file_name(tmp_path):
     assert shown_path("../elsewhere/house.yaml") == "house.yaml"
 
 
-def test_an_effect_s_text_with_percent_signs_is_kept_whole_in_its_rule_error():
+def test_an_effect_s_text_with_percent_signs_and_braces_is_kept_whole_in_its_rule_error():
     statement = lower.raise_rule_error(
-        "take(c, turn % 2) (100%s.yaml:3)", ": only %d %s token(s) in the supply", ir.const(1), ir.const("red")
+        "short_supply", "take(c, turn % 2) (100%s{x}.yaml:3)", n=ir.const(1), colour=ir.const("red")
     )
-
-    class RuleError(Exception):
-        pass
-
-    with pytest.raises(RuleError) as caught:
-        exec(statement, {"RuleError": RuleError})  # noqa: S102 - a statement made by the compiler
-    assert str(caught.value) == "take(c, turn % 2) (100%s.yaml:3): only 1 red token(s) in the supply"
+    with pytest.raises(errors.RuleError) as caught:
+        exec(statement, {"RuleError": errors.RuleError})  # noqa: S102 - a statement made by the compiler
+    assert str(caught.value) == "take(c, turn % 2) (100%s{x}.yaml:3): only 1 red token(s) in the supply"
+    assert (caught.value.key, caught.value.fields["n"]) == ("short_supply", 1)
 
 
 def test_the_engine_template_writes_only_code():

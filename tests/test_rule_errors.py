@@ -107,3 +107,14 @@ def test_an_engine_without_its_spec_at_hand_reports_the_engines_words(variant, t
         f"error[E535]: game 0 of gold-gift (seed {SEED}, 2 players: greedy, greedy) stopped: "
         "take(gold, 2) (gold-gift.yaml:14): only 1 gold token(s) in the supply\n"
     )
+
+
+def test_play_tells_the_players_in_their_language_then_reports_the_spec_error(variant, tmp_path):
+    args = ["play", "gold-gift.yaml", "--seat", "greedy", "--seat", "greedy", "--seed", "1", "--lang", "fr"]
+    result = CliRunner().invoke(main, [*args, "--cache-dir", str(tmp_path / "cache")])
+    assert result.exit_code == 1, result.output
+    said = (
+        "La partie ne peut pas continuer : take(gold, 2) (gold-gift.yaml:14) : seulement 1 jeton gold dans la réserve\n"
+    )
+    assert said in result.stderr
+    assert result.stderr.endswith(LOCATED.format(game="the game of gold-gift (seed 1, turn 1)"))  # for the author

@@ -22,14 +22,9 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from compiler.sheets.plurals import LANGUAGES
-from tests.helpers.browser import TIMEOUT, launch, make_table_with_the_form, require_browser, seat_page
+from tests.helpers.browser import TIMEOUT, make_table_with_the_form, require_browser, seat_page
 from tests.helpers.web import Server, free_port
 from web import catalogue, gems, i18n, views
-
-try:
-    from playwright.sync_api import sync_playwright
-except ImportError:  # pragma: no cover - the test extra has it
-    sync_playwright = None
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RULES = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]}}
@@ -46,145 +41,137 @@ def violations(page) -> list[str]:
     return [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}" for v in result["violations"]]
 
 
-@pytest.fixture
-def server(tmp_path):
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """One server of the target-12 variant for the module's tests (starting one takes a second or
+    two): each test makes a table of its own."""
     require_browser()
-    s = Server(tmp_path / "tables.sqlite3", free_port(), tmp_path / "server.log")
+    folder = tmp_path_factory.mktemp("a11y-server")
+    s = Server(folder / "tables.sqlite3", free_port(), folder / "server.log")
     s.start()
     yield s
     s.kill()
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_axe_finds_nothing_on_any_page(server, viewport):
+def test_axe_finds_nothing_on_any_page(browser, server, viewport):
     found = {}
-    with sync_playwright() as p:
-        browser = launch(p)
-        page = browser.new_context(viewport=viewport).new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(server.url + "/")
-        found["index"] = violations(page)
-        make_table_with_the_form(page, server.url, "target-12", ["human", "human"])
-        page.wait_for_selector("a.seat-link", timeout=TIMEOUT)
-        found["host"] = violations(page)
-        seat = page.locator("a.seat-link").first.get_attribute("href")
-        watch = page.locator("a.watch-link").get_attribute("href")
-        page.goto(seat)
-        page.wait_for_selector("body.my-turn #market .card", timeout=TIMEOUT)
-        found["seat"] = violations(page)
-        page.click('#market .card[data-slot="1.1"]')  # a card chosen: its actions shown
-        page.wait_for_selector("#actions h2", timeout=TIMEOUT)
-        found["seat, a card chosen"] = violations(page)
-        page.goto(watch)
-        page.wait_for_selector("#market .card", timeout=TIMEOUT)
-        found["watch"] = violations(page)
-        page.goto(server.url + "/rules/target-12/en")
-        found["sheet"] = violations(page)
-        browser.close()
+    page = browser.new_context(viewport=viewport).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + "/")
+    found["index"] = violations(page)
+    make_table_with_the_form(page, server.url, "target-12", ["human", "human"])
+    page.wait_for_selector("a.seat-link", timeout=TIMEOUT)
+    found["host"] = violations(page)
+    seat = page.locator("a.seat-link").first.get_attribute("href")
+    watch = page.locator("a.watch-link").get_attribute("href")
+    page.goto(seat)
+    page.wait_for_selector("body.my-turn #market .card", timeout=TIMEOUT)
+    found["seat"] = violations(page)
+    page.click('#market .card[data-slot="1.1"]')  # a card chosen: its actions shown
+    page.wait_for_selector("#actions h2", timeout=TIMEOUT)
+    found["seat, a card chosen"] = violations(page)
+    page.goto(watch)
+    page.wait_for_selector("#market .card", timeout=TIMEOUT)
+    found["watch"] = violations(page)
+    page.goto(server.url + "/rules/target-12/en")
+    found["sheet"] = violations(page)
     assert found == {name: [] for name in found}
     assert errors == []
 
 
-def test_a_screen_reader_hears_costs_and_the_focus_stays_where_it_was(server):
+def test_a_screen_reader_hears_costs_and_the_focus_stays_where_it_was(browser, server):
     module = catalogue.load([str(server.spec)])["target-12"].module
     meta = views.meta(module)
     words = gems.words(tuple(module.COLOURS), "en")
-    with sync_playwright() as p:
-        browser = launch(p)
-        page = browser.new_context(viewport=DESKTOP).new_page()
-        make_table_with_the_form(page, server.url, "target-12", ["human", "human"])
-        page.wait_for_selector("a.seat-link", timeout=TIMEOUT)
-        page.goto(page.locator("a.seat-link").first.get_attribute("href"))
-        page.wait_for_selector("body.my-turn #market .card", timeout=TIMEOUT)
-        assert page.locator("h1").count() == 1 and page.locator("header, main, nav").count() >= 3
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    make_table_with_the_form(page, server.url, "target-12", ["human", "human"])
+    page.wait_for_selector("a.seat-link", timeout=TIMEOUT)
+    page.goto(page.locator("a.seat-link").first.get_attribute("href"))
+    page.wait_for_selector("body.my-turn #market .card", timeout=TIMEOUT)
+    assert page.locator("h1").count() == 1 and page.locator("header, main, nav").count() >= 3
 
-        card = page.locator('#market .card[data-slot="1.1"]')
-        c = meta["cards"][int(card.get_attribute("data-card"))]
-        cost = ", ".join(f"{n} {words[g]['name']}" for g, n in zip(meta["gems"], c["cost"], strict=True) if n)
-        assert card.get_attribute("aria-label") == (
-            f"Level 1 card, {words[c['bonus']]['name']} bonus, {c['points']} "
-            f"point{'' if c['points'] == 1 else 's'}, costs {cost}, slot 1.1"
-            ", you can reserve it"
-        )  # the first move: no tokens yet
-        # every cost disc carries its colour's symbol, not only its colour
-        symbols = card.locator(".cost .chip .sym").all_inner_texts()
-        assert symbols == [words[g]["symbol"] for g, n in zip(meta["gems"], c["cost"], strict=True) if n]
-        noble = page.locator("#nobles .noble").first
-        n = meta["nobles"][int(noble.get_attribute("data-noble"))]
-        needs = ", ".join(f"{k} {words[g]['name']}" for g, k in zip(meta["gems"], n["requires"], strict=True) if k)
-        assert noble.get_attribute("aria-label") == f"Noble, {n['points']} points, needs bonuses {needs}"
-        white = page.locator('#supply .token[data-colour="white"]')
-        assert white.get_attribute("aria-label") == "white: 4 tokens"
-        assert white.locator(".sym").inner_text() == "W"
+    card = page.locator('#market .card[data-slot="1.1"]')
+    c = meta["cards"][int(card.get_attribute("data-card"))]
+    cost = ", ".join(f"{n} {words[g]['name']}" for g, n in zip(meta["gems"], c["cost"], strict=True) if n)
+    assert card.get_attribute("aria-label") == (
+        f"Level 1 card, {words[c['bonus']]['name']} bonus, {c['points']} "
+        f"point{'' if c['points'] == 1 else 's'}, costs {cost}, slot 1.1"
+        ", you can reserve it"
+    )  # the first move: no tokens yet
+    # every cost disc carries its colour's symbol, not only its colour
+    symbols = card.locator(".cost .chip .sym").all_inner_texts()
+    assert symbols == [words[g]["symbol"] for g, n in zip(meta["gems"], c["cost"], strict=True) if n]
+    noble = page.locator("#nobles .noble").first
+    n = meta["nobles"][int(noble.get_attribute("data-noble"))]
+    needs = ", ".join(f"{k} {words[g]['name']}" for g, k in zip(meta["gems"], n["requires"], strict=True) if k)
+    assert noble.get_attribute("aria-label") == f"Noble, {n['points']} points, needs bonuses {needs}"
+    white = page.locator('#supply .token[data-colour="white"]')
+    assert white.get_attribute("aria-label") == "white: 4 tokens"
+    assert white.locator(".sym").inner_text() == "W"
 
-        # pressed by keyboard, a token and a card keep the focus when the board is drawn again
-        white.focus()
-        page.keyboard.press("Enter")
-        page.wait_for_selector('#supply .token[data-colour="white"][aria-pressed="true"]', timeout=TIMEOUT)
-        assert page.evaluate("document.activeElement.dataset.focus") == "token:white"
-        page.keyboard.press("Space")
-        page.wait_for_selector('#supply .token[data-colour="white"][aria-pressed="false"]', timeout=TIMEOUT)
-        assert page.evaluate("document.activeElement.dataset.focus") == "token:white"
-        card.focus()
-        page.keyboard.press("Enter")
-        page.wait_for_selector('#market .card.selected[data-slot="1.1"]', timeout=TIMEOUT)
-        assert page.evaluate("document.activeElement.dataset.focus") == "slot:1.1"
-        ring = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
-        assert ring == "solid"
+    # pressed by keyboard, a token and a card keep the focus when the board is drawn again
+    white.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector('#supply .token[data-colour="white"][aria-pressed="true"]', timeout=TIMEOUT)
+    assert page.evaluate("document.activeElement.dataset.focus") == "token:white"
+    page.keyboard.press("Space")
+    page.wait_for_selector('#supply .token[data-colour="white"][aria-pressed="false"]', timeout=TIMEOUT)
+    assert page.evaluate("document.activeElement.dataset.focus") == "token:white"
+    card.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector('#market .card.selected[data-slot="1.1"]', timeout=TIMEOUT)
+    assert page.evaluate("document.activeElement.dataset.focus") == "slot:1.1"
+    ring = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert ring == "solid"
 
-        # a card reserved: in the hand it is a named picture, not a button that does nothing
-        reserve = next(
-            i for i, a in enumerate(meta["actions"]) if a["card"] == [1, 1] and a["text"].startswith("reserve")
-        )
-        page.click(f'#actions button[data-action="{reserve}"]')  # chosen; the confirm button plays it
-        page.click("#confirm")
-        page.wait_for_selector("#players .player.me .reserved .card", timeout=TIMEOUT)
-        assert page.locator("#players .player.me .reserved button").count() == 0
-        held = page.locator("#players .player.me .reserved .card")
-        assert held.get_attribute("role") == "img" and held.get_attribute("aria-label").startswith("Level 1 card, ")
-        browser.close()
+    # a card reserved: in the hand it is a named picture, not a button that does nothing
+    reserve = next(i for i, a in enumerate(meta["actions"]) if a["card"] == [1, 1] and a["text"].startswith("reserve"))
+    page.click(f'#actions button[data-action="{reserve}"]')  # chosen; the confirm button plays it
+    page.click("#confirm")
+    page.wait_for_selector("#players .player.me .reserved .card", timeout=TIMEOUT)
+    assert page.locator("#players .player.me .reserved button").count() == 0
+    held = page.locator("#players .player.me .reserved .card")
+    assert held.get_attribute("role") == "img" and held.get_attribute("aria-label").startswith("Level 1 card, ")
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_the_seat_page_in_each_language(server, lang):
+def test_the_seat_page_in_each_language(browser, server, lang):
     module = catalogue.load([str(server.spec)])["target-12"].module
     words = i18n.catalogue(lang)
     english = i18n.catalogue("en")
-    with sync_playwright() as p:
-        browser = launch(p)
-        context = browser.new_context(viewport=DESKTOP, locale=lang)
-        page = context.new_page()
-        make_table_with_the_form(page, server.url, "target-12", ["human", "human"])
-        page.wait_for_selector("a.seat-link", timeout=TIMEOUT)
-        assert page.locator("#close-table").inner_text() == words["host.close"]
-        page.goto(page.locator("a.seat-link").first.get_attribute("href"))
-        page.wait_for_selector("body.my-turn #market .card", timeout=TIMEOUT)
-        assert page.evaluate("document.documentElement.lang") == lang
-        assert page.locator("#status").inner_text() == words["status.turn"]
-        assert page.locator("#supply h2").inner_text() == words["supply.heading"]
-        assert page.locator("#nobles h2").inner_text() == words["nobles.heading"]
-        assert page.locator("#actions .hint").inner_text() == words["move.hint"]
-        symbols = page.locator("#supply .token .sym").all_inner_texts()
-        assert symbols == [w["symbol"] for w in gems.words(tuple(module.COLOURS), lang).values()]
-        text = page.locator("#board").inner_text()
-        if lang != "en":  # no English left on the board
-            for key in ("supply.heading", "player.tokens", "player.bonuses", "page.moves", "status.turn"):
-                assert english[key] not in text, key
-        if lang == "sr":  # Serbian in Cyrillic
-            assert all("\u0400" <= ch <= "\u04ff" for ch in words["status.turn"] if ch.isalpha())
-        # a language chosen on the page wins over the browser's
-        page.click('.board-langs a[hreflang="nl"]')
-        page.wait_for_selector("body.my-turn #market .card", timeout=TIMEOUT)
-        assert page.locator("#supply h2").inner_text() == i18n.catalogue("nl")["supply.heading"]
-        browser.close()
+    context = browser.new_context(viewport=DESKTOP, locale=lang)
+    page = context.new_page()
+    make_table_with_the_form(page, server.url, "target-12", ["human", "human"])
+    page.wait_for_selector("a.seat-link", timeout=TIMEOUT)
+    assert page.locator("#close-table").inner_text() == words["host.close"]
+    page.goto(page.locator("a.seat-link").first.get_attribute("href"))
+    page.wait_for_selector("body.my-turn #market .card", timeout=TIMEOUT)
+    assert page.evaluate("document.documentElement.lang") == lang
+    assert page.locator("#status").inner_text() == words["status.turn"]
+    assert page.locator("#supply h2").inner_text() == words["supply.heading"]
+    assert page.locator("#nobles h2").inner_text() == words["nobles.heading"]
+    assert page.locator("#actions .hint").inner_text() == words["move.hint"]
+    symbols = page.locator("#supply .token .sym").all_inner_texts()
+    assert symbols == [w["symbol"] for w in gems.words(tuple(module.COLOURS), lang).values()]
+    text = page.locator("#board").inner_text()
+    if lang != "en":  # no English left on the board
+        for key in ("supply.heading", "player.tokens", "player.bonuses", "page.moves", "status.turn"):
+            assert english[key] not in text, key
+    if lang == "sr":  # Serbian in Cyrillic
+        assert all("\u0400" <= ch <= "\u04ff" for ch in words["status.turn"] if ch.isalpha())
+    # a language chosen on the page wins over the browser's
+    page.click('.board-langs a[hreflang="nl"]')
+    page.wait_for_selector("body.my-turn #market .card", timeout=TIMEOUT)
+    assert page.locator("#supply h2").inner_text() == i18n.catalogue("nl")["supply.heading"]
 
 
-def test_a_cities_board_draws_the_cities_with_the_specs_words_and_no_noble_row(tmp_path):
+def test_a_cities_board_draws_the_cities_with_the_specs_words_and_no_noble_row(browser, tmp_path):
     require_browser()
     variant = catalogue.load([str(CITIES)])["cities"]
     labels = views.labels(variant.rules, variant.module, "en")
-    with seat_page(tmp_path, CITIES, "cities") as (page, errors, seed):
+    with seat_page(tmp_path, CITIES, "cities", browser=browser) as (page, errors, seed):
         page.wait_for_selector('#zones [data-zone="city_display"] .component', timeout=TIMEOUT)
         assert page.locator("#nobles").is_hidden() and "Nobles" not in page.locator("#board").inner_text()
         shown = variant.module.new_game(2, seed=seed).observation(0)["zones"]["city_display"]
@@ -210,10 +197,10 @@ def test_a_cities_board_draws_the_cities_with_the_specs_words_and_no_noble_row(t
         assert errors == []
 
 
-def test_a_trading_posts_board_shows_every_post_and_what_it_needs_but_not_a_turns_bookkeeping(tmp_path):
+def test_a_trading_posts_board_shows_every_post_and_what_it_needs_but_not_a_turns_bookkeeping(browser, tmp_path):
     require_browser()
     variant = catalogue.load([str(TRADING_POSTS)])["trading-posts"]
-    with seat_page(tmp_path, TRADING_POSTS, "trading-posts") as (page, errors, _):
+    with seat_page(tmp_path, TRADING_POSTS, "trading-posts", browser=browser) as (page, errors, _):
         page.wait_for_selector('#zones [data-kind="posts"] .component', timeout=TIMEOUT)
         posts = page.locator('#zones [data-kind="posts"] .component')
         assert posts.count() == 5
@@ -237,30 +224,27 @@ def test_a_trading_posts_board_shows_every_post_and_what_it_needs_but_not_a_turn
         assert errors == []
 
 
-def test_a_trading_posts_board_says_who_holds_each_post(tmp_path):
+def test_a_trading_posts_board_says_who_holds_each_post(browser, tmp_path):
     """Two greedy bots play a game of the Trading Posts to its end; the spectators' board then
     says, under each post, who holds it: the seats whose markers (in the spectators' view) have it."""
     require_browser()
     server = Server(tmp_path / "tables.sqlite3", free_port(), tmp_path / "server.log", spec=TRADING_POSTS)
     server.start()
     try:
-        with sync_playwright() as p:
-            browser = launch(p)
-            page = browser.new_context(viewport=DESKTOP).new_page()
-            make_table_with_the_form(page, server.url, "trading-posts", ["greedy", "greedy"], seed=3)
-            page.wait_for_selector("a.watch-link", timeout=TIMEOUT)
-            watch = page.locator("a.watch-link").get_attribute("href")
-            page.goto(watch)
-            page.wait_for_selector("#result .standings li", timeout=60_000)
-            table, secret = urllib.parse.urlparse(watch).path.split("/")[2:]
-            with urllib.request.urlopen(f"{server.url}/api/tables/{table}/watch/{secret}") as answer:
-                seats = json.loads(answer.read())["state"]["seats"]
-            held = page.locator('#zones [data-kind="posts"] .component .held').all_inner_texts()
-            expected = []
-            for post in range(5):
-                who = [f"player {seat + 1} (greedy)" for seat in range(2) if post in seats[seat]["vars"]["markers"]]
-                expected.append(f"held by {', '.join(who)}" if who else "held by nobody")
-            assert held == expected and any(h != "held by nobody" for h in held)
-            browser.close()
+        page = browser.new_context(viewport=DESKTOP).new_page()
+        make_table_with_the_form(page, server.url, "trading-posts", ["greedy", "greedy"], seed=3)
+        page.wait_for_selector("a.watch-link", timeout=TIMEOUT)
+        watch = page.locator("a.watch-link").get_attribute("href")
+        page.goto(watch)
+        page.wait_for_selector("#result .standings li", timeout=60_000)
+        table, secret = urllib.parse.urlparse(watch).path.split("/")[2:]
+        with urllib.request.urlopen(f"{server.url}/api/tables/{table}/watch/{secret}") as answer:
+            seats = json.loads(answer.read())["state"]["seats"]
+        held = page.locator('#zones [data-kind="posts"] .component .held').all_inner_texts()
+        expected = []
+        for post in range(5):
+            who = [f"player {seat + 1} (greedy)" for seat in range(2) if post in seats[seat]["vars"]["markers"]]
+            expected.append(f"held by {', '.join(who)}" if who else "held by nobody")
+        assert held == expected and any(h != "held by nobody" for h in held)
     finally:
         server.kill()

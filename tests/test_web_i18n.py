@@ -6,7 +6,6 @@ name in the language shown (web/gems.py), unique among the spec's colours."""
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 
@@ -18,7 +17,6 @@ from tests.helpers import ROOT
 from tests.helpers.web import api_of, client, new_table
 from web import catalogue, closing, gems, i18n, quotas
 from web.routes.errors import status_phrase, wait_text
-from web.rule_words import rule_error_words
 
 WEB = ROOT / "web"
 FIELD = re.compile(r"\{(\w+)\}")
@@ -233,53 +231,6 @@ def test_the_servers_refusals_are_in_the_players_language(variants, tmp_path):
     assert i18n.words("refused.rate_tables", rate=rate).said("sr") == (
         "направили сте превише столова (највише 20 на сат са једне адресе); сачекајте пре него што направите нови"
     )
-
-
-RULE_ERRORS = [  # a RuleError of each form the compiler writes, as an engine says it
-    "move(x) (s.yaml:3): city 4 is out of the game (in no zone)",
-    "move(x) (s.yaml:3): zone 'board' is full",
-    "move(x) (s.yaml:3): there is no component to move",
-    "discard(x) (s.yaml:3): there is no component to discard",
-    "draw(pile) (s.yaml:3): pile 'posts' is empty",
-    "take(colour, me.purchased - 2) (s.yaml:9): a negative number of tokens (-2)",
-    "take(gold, 2) (s.yaml:9): only 1 gold token(s) in the supply",
-    "put_back(white, 1) (s.yaml:9): only 0 white token(s) held by the player",
-    "reserve_top(level) (s.yaml:9): the deck of level 3 is empty",
-    "reserve(card) (s.yaml:9): the player holds 3 reserved cards, the most this spec's choices of a reserved card can name",
-    "set(heat, heat * heat) (s.yaml:9): the number passed 1,000,000,000,000 (either sign)",
-    "step 'trade' was stopped after 10,000 actions in one turn: its 'while' condition did not turn false",
-]
-
-
-@pytest.mark.parametrize("message", RULE_ERRORS)
-def test_a_rule_errors_words_are_said_in_each_language_with_the_rule_as_written(message):
-    said = rule_error_words(message)
-    assert isinstance(said, i18n.Words), message
-    located = message.split("): ")[0] + ")" if "): " in message else None
-    texts = {lang: said.said(lang) for lang in LANGUAGES}
-    assert len(set(texts.values())) == len(LANGUAGES)  # each language its own
-    for text in texts.values():
-        assert located is None or text.startswith(located)
-        assert "{" not in text
-    assert rule_error_words("a message of no known form") == "a message of no known form"
-
-
-def test_every_rule_error_the_engines_runtime_raises_has_its_words():
-    """Each `raise RuleError(f"...")` of the runtime pasted into every engine, its fields filled
-    with samples, is of a form web.rule_words reads (a new one needs its words)."""
-    tree = ast.parse((ROOT / "compiler" / "emit" / "runtime" / "zones.py").read_text(encoding="utf-8"))
-    found = 0
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "RuleError":
-            (message,) = node.args
-            assert isinstance(message, ast.JoinedStr)
-            text = "".join(
-                part.value if isinstance(part, ast.Constant) else ("'x'" if part.conversion == ord("r") else "x")
-                for part in message.values
-            )
-            assert isinstance(rule_error_words(text.replace("x: ", "take(x) (s.yaml:1): ", 1)), i18n.Words), text
-            found += 1
-    assert found >= 7
 
 
 @pytest.mark.parametrize("status", [400, 403, 404, 405, 409, 410, 413, 422, 429, 500, 503])

@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from app import cli
 from tests.helpers import ROOT
 from tests.helpers.web import TEST_HOSTS, UNHURRIED, TestClient, api_of, with_seed
-from web import botwork, catalogue, server
+from web import botwork, catalogue, i18n, server
 from web import store as store_mod
 
 FAILING_TAKE = """\
@@ -99,6 +99,42 @@ def test_a_rule_that_fails_in_a_move_stops_its_table_and_no_other(variants, db):
         target = variants["target-12"].module
         r = c.post(other_api + "/actions", json={"action": action_of(target, "take white blue green"), "after": 0})
         assert r.status_code == 200, r.text
+
+
+def test_a_table_stopped_before_a_restart_stays_stopped_and_is_said_in_french_after_it(variants, db):
+    """Why a table stopped is stored as the RuleError's key and fields (web.store), so after a
+    restart every reader is told why in their own language, and no move is taken."""
+    module = variants["failing-take"].module
+    with client(variants, db) as c:
+        made = table(c, "failing-take")
+        api = api_of(made["seats"][0]["link"])
+        r = c.post(api + "/actions", json={"action": action_of(module, "take2 white"), "after": 0})
+        assert r.status_code == 409
+    with client(variants, db) as c:  # the server restarted
+        view = c.get(api).json()
+        said = i18n.Words._of(view["problem_words"])
+        assert said is not None and view["problem"] == str(said)
+        french = said.said("fr")
+        assert french.startswith("une règle a échoué au coup 1 : take(colour, me.purchased - 2) (")
+        assert french.endswith(") : un nombre négatif de jetons (-2)")
+        r = c.post(
+            api + "/actions", json={"action": action_of(module, "take white blue green"), "after": 0, "lang": "fr"}
+        )
+        assert r.status_code == 409 and r.json()["error"] == f"cette table a été arrêtée : {french}"
+    listed = CliRunner().invoke(cli.main, ["serve", *(v.path for v in variants.values()), "--list-tables", "--db", db])
+    assert "  0 moves  stopped: a rule failed at move 1: take(colour" in listed.output  # in English
+
+
+def test_a_table_stored_stopped_with_a_sentence_of_its_own_shows_that_sentence(variants, db):
+    with client(variants, db) as c:
+        made = table(c, "target-12")
+    raw = sqlite3.connect(db)
+    raw.execute("UPDATE tables SET problem = 'a rule failed at move 3: the engine said so'")
+    raw.commit()
+    raw.close()
+    with client(variants, db) as c:
+        view = c.get(api_of(made["seats"][0]["link"])).json()
+        assert (view["problem"], view["problem_words"]) == ("a rule failed at move 3: the engine said so", None)
 
 
 def test_a_bot_whose_move_fails_stops_its_table_with_the_rules_words(variants, db):

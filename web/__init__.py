@@ -10,6 +10,8 @@ engine's public API (``new_game``, ``legal_actions``, ``apply``, ``observation``
 - :mod:`web.store`: tables, seats and moves in SQLite (standard library), a move stored
   before it is acknowledged;
 - :mod:`web.tables`: the games in play, who may act, bots, live updates, and old tables removed;
+- :mod:`web.links`: the secrets of a table's links (each seat's, the spectators'), derived from the host's;
+- :mod:`web.rule_words`: why a rule failed (an engine's RuleError, by its key and fields) in the players' words;
 - :mod:`web.botwork`: where bots think (a worker process, so clicks never wait behind them);
 - :mod:`web.quotas`: what one client address, and all of them, may ask (429 and 503 past it);
 - :mod:`web.views`: what one seat may see (its observation), as JSON;

@@ -251,7 +251,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     try:
         yield
     finally:
-        server.hub.stop()
+        await server.hub.close()  # the bots first, then the movers: no move is lost or half made
         server.store.close()
 
 

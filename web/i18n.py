@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
+from compiler.sheets import tables
 from compiler.sheets.plurals import LANGUAGES, category
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -31,12 +32,22 @@ DEFAULT = "en"
 FIELD = re.compile(r"\{(\w+)\}")
 
 
+# The sheets' words a page says as well, taken from the sheets' language tables rather than
+# written twice: an engine's RuleError (web.rule_words), which `play` words from the same table.
+FROM_SHEETS = ("rule_error.",)
+
+
 @functools.lru_cache(maxsize=len(LANGUAGES))
 def catalogue(lang: str) -> dict[str, str]:
-    """The messages of `lang` (one of compiler.sheets.plurals.LANGUAGES), by key."""
+    """The messages of `lang` (one of compiler.sheets.plurals.LANGUAGES), by key: its own
+    catalogue's, and the sheets' table's under FROM_SHEETS (a plural family as KEY.CATEGORY)."""
     if lang not in LANGUAGES:
         raise KeyError(lang)
     messages: dict[str, str] = json.loads((HERE / "locales" / f"{lang}.json").read_text(encoding="utf-8"))
+    for key, entry in tables.load(lang).entries.items():
+        if key.startswith(FROM_SHEETS):
+            forms = entry.items() if isinstance(entry, Mapping) else ()
+            messages.update({f"{key}.{cat}": text for cat, text in forms} if forms else {key: str(entry)})
     return messages
 
 

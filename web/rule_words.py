@@ -1,59 +1,47 @@
-"""A RuleError's sentence in the players' language.
+"""A RuleError's sentence in the players' language, from the key and fields the engine gave it.
 
 An engine stops a move with a RuleError where the spec made legal what cannot be carried out
 (take two gold tokens with one left, move a component out of an empty pile, a step whose
-`while` never turned false). Its message is the compiler's, in English, and of a few fixed
-forms: the effect as written and its spec line (kept as it is: the spec's own text), then
-what went wrong (compiler/emit/runtime/zones.py, compiler/lower/tokens.py, expressions.py,
-variables.py and phases.py write them). Each form is read back here into catalogue Words
-(``rule_error.*``, en/fr/nl/sr), so that a table stopped by one tells every seat why in its
-own language; a message of no known form (an engine older or newer than this server) is said
-as the engine wrote it. tests/test_web_i18n.py checks that every form the compiler writes is
-one of these.
+`while` never turned false). Its `key` names what went wrong and its `fields` the values it is
+about (compiler/emit/runtime/errors.py): `located`, the effect as written and its spec line
+(the spec's own text, said as it is), a zone's name, a colour, a number. Those become catalogue
+Words (``rule_error.KEY``, the sheets' own words for it, which `play` says too: web.i18n takes
+them from the sheets' tables), kept as key and values until each seat says them in its own
+language, and stored so (a stopped table's problem, web.store) to be said again after a restart.
+An error of an engine without a key (built before RuleErrors had one) is said in its own words.
 """
 
 from __future__ import annotations
 
-import re
+from compiler.safe_text import visible
+from compiler.sheets.refusals import rule_error_values
 
-from .i18n import Words, words
+from .i18n import Words, catalogue, words
 
-NAME = r"(?P<{0}>'[^']*'|\"[^\"]*\")"
-# what went wrong, after "EFFECT (FILE:LINE): ", each with its catalogue key
-FORMS: tuple[tuple[str, str], ...] = (
-    (r"(?P<kind>\S+) (?P<what>.+) is out of the game \(in no zone\)", "rule_error.out_of_game"),
-    (r"zone " + NAME.format("zone") + r" is full", "rule_error.zone_full"),
-    (r"there is no component to move", "rule_error.nothing_to_move"),
-    (r"there is no component to discard", "rule_error.nothing_to_discard"),
-    (r"pile " + NAME.format("pile") + r" is empty", "rule_error.pile_empty"),
-    (r"a negative number of tokens \((?P<amount>-?\d+)\)", "rule_error.negative_tokens"),
-    (r"only (?P<n>\d+) (?P<colour>\S+) token\(s\) in the supply", "rule_error.short_supply"),
-    (r"only (?P<n>\d+) (?P<colour>\S+) token\(s\) held by the player", "rule_error.short_held"),
-    (r"the deck of level (?P<level>\d+) is empty", "rule_error.deck_empty"),
-    (
-        r"the player holds (?P<n>\d+) reserved cards, the most this spec's choices of a reserved card can name",
-        "rule_error.reserved_most",
-    ),
-    (r"the number passed (?P<most>[\d,]+) \(either sign\)", "rule_error.number_too_large"),
-)
-LOCATED = tuple((re.compile(r"(?P<located>.+): " + form, re.S), key) for form, key in FORMS)
-STEP_BUDGET = re.compile(
-    r"step " + NAME.format("step") + r" was stopped after (?P<count>[\d,]+) actions in one turn: "
-    r"its 'while' condition did not turn false"
-)
+LONGEST = 300  # characters of a text field kept (the effect as written is the longest)
 
 
-def rule_error_words(message: str) -> str | Words:
-    """The Words of a RuleError's `message` (printable already), or the message as it is when
-    it is of no known form."""
-    found = STEP_BUDGET.fullmatch(message)
-    if found:
-        return words("rule_error.step_budget", **found.groupdict())
-    for pattern, key in LOCATED:
-        found = pattern.fullmatch(message)
-        if found:
-            values: dict[str, object] = dict(found.groupdict())
-            if "n" in values:
-                values["n"] = int(str(values["n"]))  # a plural family's count
-            return words(key, **values)
-    return message
+def rule_error_words(error: BaseException) -> str | Words:
+    """The Words of a RuleError `error` (its fields printable), or its message, printable, when
+    the catalogues have no words for its key."""
+    key, fields = getattr(error, "key", None), getattr(error, "fields", None)
+    english = catalogue("en")
+    if not isinstance(key, str) or not isinstance(fields, dict):
+        return visible(str(error))[:500]
+    if f"rule_error.{key}" not in english and f"rule_error.{key}.other" not in english:
+        return visible(str(error))[:500]
+    values = {
+        str(name): value if type(value) in (int, float) else visible(str(value))[:LONGEST]
+        for name, value in rule_error_values(fields).items()
+    }
+    return words(f"rule_error.{key}", **values)
+
+
+def rule_failure(error: BaseException) -> str | Words:
+    """An engine's failure in a sentence for the players: a RuleError's (:func:`rule_error_words`),
+    a move over its time (in the players' words), or any other error's type and message, printable."""
+    if isinstance(error, TimeoutError):
+        return words("problem.overran")
+    if type(error).__name__ == "RuleError":
+        return rule_error_words(error)
+    return visible(f"{type(error).__name__}: {error}")[:500]

@@ -100,6 +100,8 @@ def list_tables(db: str, variants: dict, now: float | None = None) -> str:
                 if winners
                 else "over: no winner"
             ) + f" ({outcome['ended_by']})"
+        elif table.problem is not None:  # in English, as the server's log says it
+            state = f"stopped: {table.problem}"
         else:
             state = f"in play, player {table.game.current_player + 1} to move"
         seats = ", ".join(visible(who) for who, _ in row.seats)

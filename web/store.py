@@ -13,6 +13,10 @@ its spec: the same one when the hash matches; otherwise, when the spec's rules c
 only if every stored move replays under them. A file of the first format (it kept each
 engine's text) is migrated when opened: the texts are dropped, unread.
 
+A table stopped for good (a rule failed, a bot did) keeps why in ``tables.problem``, as the
+key and values of its Words, so that after a restart it stays stopped and each reader is told
+why in their own language.
+
 A table removed (expired, or past the number kept) leaves a line in ``closed``: its id and
 why, so that its links say what became of it rather than "no such table".
 
@@ -46,7 +50,8 @@ CREATE TABLE IF NOT EXISTS {name} (
     created REAL NOT NULL,
     watch_hash TEXT,
     undo INTEGER NOT NULL DEFAULT 0,
-    undone INTEGER NOT NULL DEFAULT 0
+    undone INTEGER NOT NULL DEFAULT 0,
+    problem TEXT
 );
 """
 SCHEMA = (
@@ -103,6 +108,7 @@ class StoredTable:
     watch_hash: str | None = None  # of the spectators' secret (None: stored before they had one)
     undo: bool = False  # the host's house rule: a move may be taken back until the next player acts
     undone: int = 0  # moves taken back so far
+    problem: Words | str | None = None  # why it was stopped for good (str: a sentence stored as such), None: in play
 
 
 class Store:
@@ -124,6 +130,7 @@ class Store:
         self.db.executescript(SCHEMA)
         self._add_watch_hash()
         self._add_undo()
+        self._add_problem()
         self.pending: queue.SimpleQueue = queue.SimpleQueue()
         self.writer: threading.Thread | None = None
 
@@ -167,6 +174,17 @@ class Store:
             self.db.execute("ALTER TABLE tables ADD COLUMN undo INTEGER NOT NULL DEFAULT 0")
         if "undone" not in columns:
             self.db.execute("ALTER TABLE tables ADD COLUMN undone INTEGER NOT NULL DEFAULT 0")
+
+    def _add_problem(self) -> None:
+        """A table stored before a stopped table's problem was kept gets the column, left null."""
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(tables)")}
+        if "problem" not in columns:
+            self.db.execute("ALTER TABLE tables ADD COLUMN problem TEXT")
+
+    async def set_problem(self, table_id: str, why: Words) -> None:
+        """Store why a table was stopped for good (its key and values); returns once committed."""
+        text = json.dumps(why.as_json(), sort_keys=True)
+        await self._write(lambda db: db.execute("UPDATE tables SET problem = ? WHERE id = ?", (text, table_id)))
 
     async def set_undo(self, table_id: str, on: bool) -> None:
         """Switch a table's undo house rule on or off; returns once committed."""
@@ -300,11 +318,11 @@ class Store:
     def _tables(self) -> list[StoredTable]:
         rows = self.db.execute(
             "SELECT t.id, t.spec, t.engine_sha256, t.players, t.seed, t.host_hash, t.created, "
-            "(SELECT MAX(at) FROM moves m WHERE m.table_id = t.id), t.watch_hash, t.undo, t.undone "
+            "(SELECT MAX(at) FROM moves m WHERE m.table_id = t.id), t.watch_hash, t.undo, t.undone, t.problem "
             "FROM tables t ORDER BY t.created, t.id"
         ).fetchall()
         out = []
-        for table_id, spec, sha, players, seed, host_hash, created, last_move, watch_hash, undo, undone in rows:
+        for table_id, spec, sha, players, seed, host_hash, created, last_move, watch_hash, undo, undone, why in rows:
             seats = [
                 (who, h)
                 for who, h in self.db.execute(
@@ -330,6 +348,7 @@ class Store:
                     watch_hash,
                     bool(undo),
                     undone,
+                    _words(why),
                 )
             )
         return out
@@ -359,7 +378,12 @@ class Store:
             row = self.db.execute("SELECT reason FROM closed WHERE id = ?", (table_id,)).fetchone()
         if row is None:
             return None
-        return Words.from_json(row[0]) or str(row[0])
+        return _words(row[0])
+
+
+def _words(text: str | None) -> Words | str | None:
+    """Words stored as their key and values, or a sentence stored as it is (by an older server)."""
+    return None if text is None else Words.from_json(text) or str(text)
 
 
 def _settle(done: asyncio.Future, outcome) -> None:

@@ -77,6 +77,10 @@ class Rendered:
     rest: str
     undone: int = 0  # the moves the table had taken back (web.tables.LiveTable.undone) when rendered
 
+    def json(self) -> str:
+        """The whole view as one JSON object (a move's answer)."""
+        return f'{{"log": [{", ".join(self.log)}], {self.rest}}}'
+
     def event(self, log_from: int) -> str:
         """The view as one server-sent event, with the log's entries from `log_from` on (0: all)."""
         if not 0 <= log_from <= len(self.log):
@@ -137,6 +141,17 @@ class Views:
         task = asyncio.ensure_future(asyncio.to_thread(render, frame, seat))
         self.latest[key] = (frame.game, frame.problem, len(frame.log), task, frame.undo, frame.undone)
         return await asyncio.shield(task)
+
+    async def answer(self, table: Any, seat: int | None) -> Rendered:
+        """The view of `seat` now, for the answer to its own move: the one rendered for its
+        streams when it is the latest (Views.prepare rendered it while the move was stored), else
+        rendered in a worker thread, not kept. Never on the event loop, which is about to send the
+        move to every seat's stream: a click's update waits for no render of the answer."""
+        held = self.latest.get((table.id, seat))
+        if held is not None and held[0] is table.game and held[1] == table.problem and held[2] == len(table.log):
+            if held[4] == table.undo and held[5] == table.undone:
+                return await asyncio.shield(held[3])
+        return await asyncio.to_thread(render, Frame.of(table), seat)
 
     async def text(self, table, seat: int | None) -> str:
         """The whole view of `seat` as one event."""

@@ -14,10 +14,7 @@ see the moves one by one.
 from __future__ import annotations
 
 import asyncio
-import base64
 import concurrent.futures
-import hashlib
-import hmac
 import logging
 import secrets
 import sqlite3
@@ -35,11 +32,11 @@ from playtest.engines import EngineError
 from .botwork import Thinkers, bot_seed
 from .closing import tables_to_close
 from .i18n import Words, said, words
+from .links import HUMAN, seat_secrets, watch_secret
 from .moves import named_card, taken_card
-from .rule_words import rule_error_words
+from .rule_words import rule_failure
 from .store import Store, digest, same_secret
 
-HUMAN = "human"
 MOVE_SECONDS = 10.0  # a move (its rules, the end-of-turn steps) that takes longer stops its table
 QUEUE_SECONDS = 30.0  # a move waiting this long for a mover (all busy) is refused as the server being busy
 MOVERS = 4  # threads that run moves and setups (each bounded: see Hub._in_worker)
@@ -101,7 +98,7 @@ class LiveTable:
     undo: bool = False  # the host's house rule: a player may take their move back until the next player acts
     undone: int = 0  # moves taken back so far (a view's version counts them)
     watch_hash: str | None = None  # of the spectators' secret (None: a table stored before they had one)
-    problem: Words | None = None  # why the table stopped (a rule error, a bot that failed): no move is taken since
+    problem: Words | str | None = None  # why the table stopped (a rule error, a bot failed): no move is taken since
     last_at: float = 0.0  # when the table was made or last moved (time.time()): how long it has been idle
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set = field(default_factory=set)
@@ -121,17 +118,6 @@ class LiveTable:
     def notify(self) -> None:
         for queue in list(self.listeners):
             queue.put_nowait(len(self.log))
-
-
-def rule_failure(error: BaseException) -> str | Words:
-    """An engine's failure in a sentence for the players: a RuleError's (the rule as written and
-    what went wrong, in the players' language: web.rule_words), a move over its time (in the players' words), or
-    any other error's type and message, printable."""
-    if isinstance(error, TimeoutError):
-        return words("problem.overran")
-    if type(error).__name__ == "RuleError":
-        return rule_error_words(visible(str(error))[:500])
-    return visible(f"{type(error).__name__}: {error}")[:500]
 
 
 def seat_names(module, players: int, seats: list) -> list[str]:
@@ -154,24 +140,6 @@ def seat_names(module, players: int, seats: list) -> list[str]:
     if HUMAN not in out and players < 2:
         raise Refused(422, words("refused.solo"))
     return out
-
-
-def _derived(host_secret: str, table_id: str, label: str) -> str:
-    mac = hmac.new(host_secret.encode("utf-8"), f"{table_id}:{label}".encode(), hashlib.sha256).digest()
-    return base64.urlsafe_b64encode(mac).decode("ascii").rstrip("=")
-
-
-def seat_secrets(host_secret: str, table_id: str, seats: list) -> dict[int, str]:
-    """Each human seat's secret, derived from the host's (HMAC-SHA256 of the table and seat):
-    the host page can show the links again while the store keeps only their hashes, and no
-    secret can be found from another without the host's."""
-    return {i: _derived(host_secret, table_id, str(i)) for i, seat in enumerate(seats) if seat.who == HUMAN}
-
-
-def watch_secret(host_secret: str, table_id: str) -> str:
-    """The spectators' secret, derived from the host's as the seats' are (label "watch"): it
-    opens the public board only, and neither the host's nor a seat's is found from it."""
-    return _derived(host_secret, table_id, "watch")
 
 
 def hidden_information(module) -> bool:
@@ -237,6 +205,7 @@ class Hub:
         self.tables: dict[str, LiveTable] = {}
         self.unavailable: dict[str, str] = {}  # stored tables that could not be resumed, and why
         self.unavailable_since: dict[str, float] = {}  # and when they last moved
+        self.shutting_down = False  # the server is stopping: no bot move is started or played (close)
         self.thinking = 0  # bot moves asked of the workers and not answered yet (all tables)
         self.draw_seed = lambda: secrets.randbelow(2**62)  # a new table's seed, unless its maker may choose
 
@@ -362,6 +331,7 @@ class Hub:
                 watch_hash=stored.watch_hash,
                 undo=stored.undo,
                 undone=stored.undone,
+                problem=stored.problem,
             )
 
     # -- removing old tables
@@ -453,7 +423,7 @@ class Hub:
             except Refused:
                 raise
             except Exception as e:  # noqa: BLE001 - the same moves replayed before: a rule failure stops the table
-                self.stop_table(table, words("problem.undo_replay", failure=rule_failure(e)))
+                await self.stop_for_good(table, words("problem.undo_replay", failure=rule_failure(e)))
                 raise Refused(409, words("refused.stopped", problem=table.problem)) from None
             try:
                 await self.store.take_back(table.id, len(table.log) - 1)
@@ -479,7 +449,9 @@ class Hub:
         except Refused:
             raise
         except Exception as e:  # noqa: BLE001 - a rule that fails or overruns stops this table, not the server
-            self.stop_table(table, words("problem.rule_failed", move=len(table.log) + 1, failure=rule_failure(e)))
+            await self.stop_for_good(
+                table, words("problem.rule_failed", move=len(table.log) + 1, failure=rule_failure(e))
+            )
             raise Refused(409, words("refused.stopped", problem=table.problem)) from None
         named = named_card(taken_card(table.module, table.game, seat, action), trial, seat)
         if self.prepare is not None and table.listeners:  # the seats' views, rendered while the move is stored
@@ -502,6 +474,8 @@ class Hub:
         past QUEUE_SECONDS the request is refused as the server being busy (503), the table
         untouched. `check` proves that every loop of a spec ends and bounds each step's work, and
         the engines stop a step at their budget, so a mover always comes back."""
+        if self.shutting_down:  # the movers are closing (and a move asked for now is not the rules' fault)
+            raise Refused(503, words("refused.busy"), 5)
         loop = asyncio.get_running_loop()
         started = asyncio.Event()
 
@@ -517,17 +491,26 @@ class Hub:
                 raise Refused(503, words("refused.busy"), 5) from None
         return await asyncio.wait_for(future, self.move_seconds)
 
-    def stop_table(self, table: LiveTable, why: Words) -> None:
-        """Stop a table for good (a rule failed or overran, a bot failed): no move is taken from
-        now on, every seat is told why; the other tables play on."""
+    def stop_table(self, table: LiveTable, why: Words | str) -> None:
+        """Stop a table (a rule failed or overran, a bot failed): no move is taken from now on,
+        every seat is told why; the other tables play on."""
         table.problem = why
         log.error("table %s: %s", table.id, why)
         table.notify()
 
+    async def stop_for_good(self, table: LiveTable, why: Words) -> None:
+        """Stop a table, and store why (web.store), so that it stays stopped after a restart and
+        is said in each reader's language."""
+        self.stop_table(table, why)
+        try:
+            await self.store.set_problem(table.id, why)
+        except sqlite3.Error as e:  # stopped all the same while this server runs
+            log.error("table %s: why it stopped not stored: %s", table.id, e)
+
     def kick(self, table: LiveTable) -> None:
         """Start the table's bot task if a bot is to move and none is running."""
         game = table.game
-        if game.is_over() or table.problem or table.seats[game.current_player].human:
+        if game.is_over() or table.problem or table.seats[game.current_player].human or self.shutting_down:
             return
         if table.bot_task is None or table.bot_task.done():
             table.bot_task = asyncio.get_running_loop().create_task(self._drive(table))
@@ -535,7 +518,7 @@ class Hub:
     async def _drive(self, table: LiveTable) -> None:
         while True:
             game = table.game
-            if game.is_over():
+            if game.is_over() or self.shutting_down:
                 return
             seat = game.current_player
             who = table.seats[seat].who
@@ -551,11 +534,11 @@ class Hub:
                 action = await self.thinkers.choose(
                     table.module, table.source, game, who, bot_seed(table.seed, seat, moves), self.bot_seconds
                 )
-            except TimeoutError:
-                self.stop_table(table, words("problem.bot_slow", player=seat + 1, seconds=f"{self.bot_seconds:g}"))
-                return
-            except Exception as e:  # noqa: BLE001 - a failing bot stops its table, not the server
-                self.stop_table(table, words("problem.bot_failed", player=seat + 1, failure=rule_failure(e)))
+            except Exception as e:  # noqa: BLE001 - a bot that fails or is slow stops its table, not the server
+                if not self.shutting_down:  # else its workers closing: chosen again, the same, after a restart
+                    slow = words("problem.bot_slow", player=seat + 1, seconds=f"{self.bot_seconds:g}")
+                    failed = words("problem.bot_failed", player=seat + 1, failure=rule_failure(e))
+                    await self.stop_for_good(table, slow if isinstance(e, TimeoutError) else failed)
                 return
             finally:
                 self.thinking -= 1
@@ -565,8 +548,8 @@ class Hub:
                 try:
                     await self._play(table, seat, action)
                 except Refused as e:
-                    if not table.problem:
-                        self.stop_table(table, words("problem.bot_illegal", player=seat + 1, refusal=e.words))
+                    if not table.problem and not self.shutting_down:
+                        await self.stop_for_good(table, words("problem.bot_illegal", player=seat + 1, refusal=e.words))
                     return
 
     def start(self) -> None:
@@ -576,8 +559,20 @@ class Hub:
             every = min(3600.0, max(1.0, self.expire_after / 10))
             self.sweeper = asyncio.get_running_loop().create_task(self._sweep_now_and_then(every))
 
+    async def close(self) -> None:
+        """At shutdown, in order and losing nothing: no bot move is started or played from now on,
+        the bot tasks end (cancelled, and awaited: a move chosen and not stored is chosen again,
+        the same, after a restart), and only then the movers and the bots' workers close (stop)."""
+        self.shutting_down = True
+        tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None and not t.bot_task.done()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self.stop()
+
     def stop(self) -> None:
-        self.movers.shutdown(wait=False, cancel_futures=True)
+        """Stop everything at once: bots, sweeper, movers, workers, and every seat's stream."""
+        self.shutting_down = True
         if self.sweeper is not None:
             self.sweeper.cancel()
         for table in self.tables.values():
@@ -585,6 +580,7 @@ class Hub:
                 table.bot_task.cancel()
             for queue in list(table.listeners):
                 queue.put_nowait(None)
+        self.movers.shutdown(wait=False, cancel_futures=True)
         if self.thinkers is not None:
             self.thinkers.close()
             self.thinkers = None

@@ -32,6 +32,7 @@ from compiler.sheets.phrases.core import describe, explain_definition
 from compiler.sheets.phrases.text import sentence
 
 from . import moves
+from .i18n import Words
 from .tables import undo_refusal
 
 
@@ -348,5 +349,5 @@ def seat_view(table, seat: int | None) -> dict:
         "truncated": bool(game.is_truncated()) if over else False,
         "result": result(table),
         "problem": str(table.problem) if table.problem is not None else None,  # in English, for the API
-        "problem_words": table.problem.as_json() if table.problem is not None else None,  # the page says it
+        "problem_words": table.problem.as_json() if isinstance(table.problem, Words) else None,  # the page says it
     }

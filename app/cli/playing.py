@@ -13,6 +13,7 @@ from compiler.diagnostics import CompileError, SourceMap
 from compiler.front import reading
 from compiler.pipeline import load_rules
 from compiler.safe_text import terminal_text
+from compiler.sheets import refusals, tables
 from compiler.sheets.plurals import LANGUAGES
 from playtest import engines, records, terminal
 
@@ -131,6 +132,9 @@ def play(spec, players, seats, seed, load_path, cache_dir, native, replay_path, 
         status = 1
     except getattr(engine.module, "RuleError", ()) as exc:  # the spec made an impossible move legal
         game = session.game
+        said = refusals.rule_error_told(exc, lang)
+        if lang != "en" and said is not None:  # the players' words; then the spec error, in English
+            say(tables.load(lang).text("stopped.rule_error", reason=said), err=True)
         spec_fault(str(exc), engine, sources, f"the game of {engine.name} (seed {game.seed}, turn {game.turn})")
     except Exception as exc:  # a failure inside an engine or a bot: a bug, not a mistake in the spec
         internal_error(exc, f"playing {spec}")

@@ -578,9 +578,9 @@ class ExprCompiler:
             sources.append(self.condition_bounds)
         if any(0 < bounds.get(("reserved", "room"), most + 1) <= most for bounds in sources):
             return []
-        message = ": the player holds %d reserved cards, the most this spec's choices of a reserved card can name"
         held = ir.call("len", mine("_res"))
-        return [If(ir.compare(held, ">=", most), [Raise(rule_error(effect_located(node, "reserve"), message, held))])]
+        error = rule_error("reserved_most", effect_located(node, "reserve"), n=held)
+        return [If(ir.compare(held, ">=", most), [Raise(error)])]
 
     def effect(self, name, args, env, node=None) -> list:
         """The statements of one effect, `name(args)`, by its declaration's routine (compiler/lower/effects.py)."""

@@ -13,6 +13,7 @@ from .expressions import ExprCompiler, conjuncts, free_names
 from .layout import DecisionPlan, EnginePlan, where
 from .pysource import Code, comment, docstring, printable
 from .queue import drain_before, queue_runner, resume_queue
+from .tokens import rule_error
 from .tree import Assign, Break, Comment, Def, Do, For, If, Node, Raise, Return, While
 from .zones import kind_name
 
@@ -114,17 +115,14 @@ def _loop_test(plan: EnginePlan, dp: DecisionPlan) -> ast.expr:
     return fold.conjunction(parts)
 
 
-def step_budget_error(dp: DecisionPlan) -> str | None:
-    """The RuleError message of a step stopped by the engines' step budget, or None for a step
-    that needs none: one that runs at most once, or at most its `max` (compiler/check/termination.py:
+def step_budget_error(dp: DecisionPlan) -> ast.expr | None:
+    """The RuleError of a step stopped by the engines' step budget, or None for a step that
+    needs none: one that runs at most once, or at most its `max` (compiler/check/termination.py:
     `check` proves that the others end; the budget stops a proof's mistake, never a hang)."""
     decision = dp.decision
     if decision.repeat != "while" or decision.resolve != "choice" or decision.max_ is not None:
         return None
-    return (
-        f"step {decision.name!r} was stopped after {rounds_budget(dp.count):,} actions in one turn: its "
-        "'while' condition did not turn false"
-    )
+    return rule_error("step_budget", None, step=ir.const(decision.name), count=ir.const(rounds_budget(dp.count)))
 
 
 def _step_round(dp: DecisionPlan, position: int) -> list:
@@ -138,7 +136,7 @@ def _step_round(dp: DecisionPlan, position: int) -> list:
         out.append(
             If(
                 ir.compare(count, ">=", rounds_budget(dp.count)),
-                [Raise(ir.call("RuleError", ir.const(budget)))],
+                [Raise(budget)],
                 note=comment("the engines' step budget (see compiler/check/termination.py)"),
             )
         )

@@ -23,17 +23,18 @@ def effect_located(node: Any, name: str) -> str:
     return f"{unparse(node)} ({where(node.span)})" if node is not None else name
 
 
-def rule_error(located: str, template: str, *values: ast.expr) -> ast.expr:
-    """The RuleError of an effect: the effect's text as it is (a constant: it may hold a '%', as the
-    spec's `turn % 2` or a file name may), then a message of the compiler's own formatted with
-    `values` (nodes)."""
-    args = values[0] if len(values) == 1 else ir.tuple_(*values)
-    return ir.call("RuleError", ir.add(ir.const(located), ir.binop(ir.const(template), "%", args)))
+def rule_error(key: str, located: str | None, **values: ast.expr) -> ast.expr:
+    """The RuleError `key` (compiler/emit/runtime/errors.py's _RULE_ERRORS) of an effect: its
+    fields, `located` (the effect's text as it is and its spec line, a constant: it may hold a
+    '%' or a brace, as the spec's `turn % 2` or a file name may; None for a step) and `values`
+    (nodes), written as a dict the engine's message and a player's words are made from."""
+    fields = ({"located": ir.const(located)} if located is not None else {}) | values
+    return ir.call("RuleError", ir.const(key), ast.Dict(keys=[ir.const(k) for k in fields], values=[*fields.values()]))
 
 
-def raise_rule_error(located: str, template: str, *values: ast.expr) -> str:
+def raise_rule_error(key: str, located: str | None, **values: ast.expr) -> str:
     """The statement raising that RuleError, as the printer writes a Raise of it."""
-    return render([Raise(rule_error(located, template, *values))])
+    return render([Raise(rule_error(key, located, **values))])
 
 
 def _name_of(node: ast.expr) -> str:
@@ -62,20 +63,15 @@ def move_tokens(compiler: Any, name: str, args: Sequence[Any], a: list[ast.expr]
             Assign((amount,), a[1]),
             If(
                 ir.compare(amount, "<", 0),
-                [Raise(rule_error(effect_located(node, name), ": a negative number of tokens (%d)", amount))],
+                [Raise(rule_error("negative_tokens", effect_located(node, name), amount=amount))],
             ),
         ]
     pool = "supply" if name == "take" else "tokens"
     if not compiler.guaranteed(pool, args[0], args[1]):
         # a spec whose tests do not ensure the tokens are there: say so, never go below 0
-        held = "in the supply" if name == "take" else "held by the player"
-        message = f": only %d %s token(s) {held}"
-        out.append(
-            If(
-                ir.compare(ir.sub(source, a[0]), "<", amount),
-                [Raise(rule_error(effect_located(node, name), message, ir.sub(source, a[0]), ir.sub("COLOURS", a[0])))],
-            )
-        )
+        located, held, colour = effect_located(node, name), ir.sub(source, a[0]), ir.sub("COLOURS", a[0])
+        error = rule_error("short_supply" if name == "take" else "short_held", located, n=held, colour=colour)
+        out.append(If(ir.compare(held, "<", amount), [Raise(error)]))
     return out + [Assign((ir.sub(source, a[0]),), amount, "-="), Assign((ir.sub(dest, a[0]),), amount, "+=")]
 
 
@@ -86,7 +82,7 @@ def reserve_top(compiler: Any, level: ast.expr, node: Any) -> list[Node]:
         Assign((deck,), ir.sub(ir.attr(G, "decks"), ir.minus(level, 1))),
         If(
             ir.not_(deck),
-            [Raise(rule_error(effect_located(node, "reserve_top"), ": the deck of level %d is empty", level))],
+            [Raise(rule_error("deck_empty", effect_located(node, "reserve_top"), level=level))],
         ),
         Assign((card,), ir.method(deck, "pop")),
         Append(mine("_res"), card),

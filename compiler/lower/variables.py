@@ -31,6 +31,7 @@ from . import ir
 from .layout import LoweringBug
 from .printer import render
 from .pysource import Code, comment, identifier
+from .tokens import rule_error
 from .tree import Append, Assign, Comment, Do, If, Raise, Table
 
 STATE_VERSION = 2  # the version of a saved game that carries declared state
@@ -232,8 +233,7 @@ def effect(compiler, name: str, args, env, located: str = "") -> list:
     kept: list = []
     if name in ("set", "add") and held == INT:
         within = ir.chain(ir.const(-MAX_NUMBER), ("<=", target), ("<=", ir.const(MAX_NUMBER)))
-        message = located + f": the number passed {MAX_NUMBER:,} (either sign)"
-        kept = [If(ir.not_(within), [Raise(ir.call("RuleError", ir.const(message)))])]
+        kept = [If(ir.not_(within), [Raise(rule_error("number_too_large", located, most=ir.const(MAX_NUMBER)))])]
     if name == "set":
         return [Assign((target,), value)] + kept
     if name == "add":

@@ -15,6 +15,7 @@ what `play` and the web table show a player of an engine's refusal, in the playe
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..front.expr import Expr
@@ -97,3 +98,32 @@ def step_named(name: str, rules: Rules | None, table: tables.Table) -> str:
     not have (an engine older than its spec), its name in plain words."""
     step = next((d for d in rules.steps if d.name == name), None) if rules is not None else None
     return rule_name(step, table) if step is not None else name.replace("_", " ")
+
+
+def rule_error_values(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """An engine's RuleError fields as its words show them: a whole number of five digits or more
+    grouped by thin spaces ("10 000", read alike in every language of the sheets), a count (`n`)
+    as the number its plural form is chosen by, any other value as it is."""
+    return {
+        name: f"{value:,}".replace(",", "\u202f")
+        if type(value) is int and abs(value) >= 10_000 and name != "n"
+        else value
+        for name, value in fields.items()
+    }
+
+
+def rule_error_told(error: Any, lang: str) -> str | None:
+    """What a player reading `lang` is told of an engine's RuleError (an effect the rules made
+    legal and cannot carry out), from its key and fields (the table's ``rule_error.KEY``): the
+    effect as written and its spec line, then what went wrong. None for an error without a key
+    the tables know (an engine older or newer than this tool): its own English words then."""
+    table = tables.load(lang if lang in LANGUAGES else "en")
+    key, fields = getattr(error, "key", None), getattr(error, "fields", None)
+    if not isinstance(key, str) or not isinstance(fields, Mapping) or not table.has(f"rule_error.{key}"):
+        return None
+    values = rule_error_values(fields)
+    n = values.pop("n", None)
+    try:
+        return table.text(f"rule_error.{key}", n=n if type(n) is int else None, **values)
+    except KeyError:  # a field the phrase needs and this engine's error lacks
+        return None

@@ -1370,8 +1370,45 @@ class StateError(ValueError):
         self.problems = tuple(problems)
 
 
+# What a RuleError says in English, by its key (its fields filled in). Every key but
+# step_budget is about an effect: its message begins with `located`, the effect as written and
+# its spec line. The sheets word the same keys in each language (``rule_error.KEY``).
+_RULE_ERRORS = {
+    "out_of_game": "{kind} {id} is out of the game (in no zone)",
+    "zone_full": "zone {zone!r} is full",
+    "nothing_to_move": "there is no component to move",
+    "nothing_to_discard": "there is no component to discard",
+    "pile_empty": "pile {pile!r} is empty",
+    "negative_tokens": "a negative number of tokens ({amount})",
+    "short_supply": "only {n} {colour} token(s) in the supply",
+    "short_held": "only {n} {colour} token(s) held by the player",
+    "deck_empty": "the deck of level {level} is empty",
+    "reserved_most": "the player holds {n} reserved cards, the most this spec's choices of a reserved card can name",
+    "number_too_large": "the number passed {most:,} (either sign)",
+    "step_budget": (
+        "step {step!r} was stopped after {count:,} actions in one turn: its 'while' condition did not turn false"
+    ),
+}
+
+
 class RuleError(RuntimeError):
-    """The spec asked for something impossible at run time (a bug in the spec)."""
+    """The spec asked for something impossible at run time (a bug in the spec).
+
+    As :class:`Refused` does for a refusal: `key` names what went wrong (one of _RULE_ERRORS)
+    and `fields` the values it is about (`located`, the effect as written and its spec line; a
+    zone's or pile's name, a colour, a number), for a tool that words it in a player's language
+    (the sheets' ``rule_error.KEY``); str() says it in English. The key and fields are the
+    exception's args, so it survives pickling (a bot's worker process, a simulation's).
+    """
+
+    def __init__(self, key: str, fields: dict[str, Any]) -> None:
+        super().__init__(key, fields)
+        self.key = key
+        self.fields = fields
+
+    def __str__(self) -> str:
+        said = _RULE_ERRORS[self.key].format(**self.fields)
+        return f"{self.fields['located']}: {said}" if "located" in self.fields else said
 
 
 def _whole(value: Any, what: str) -> int:
@@ -1647,7 +1684,7 @@ def _do_reserve_blind(g, args):
     # reserve_top(level)
     _deck = g.decks[p_level - 1]
     if not _deck:
-        raise RuleError("reserve_top(level) (rulespec/official.yaml:132)" + ": the deck of level %d is empty" % p_level)
+        raise RuleError("deck_empty", {"located": "reserve_top(level) (rulespec/official.yaml:132)", "level": p_level})
     _card = _deck.pop()
     g._res[me].append(_card)
     g.blind[me].append(_card)
@@ -2331,12 +2368,7 @@ def _end_of_turn(g, step, count):
     if step == 0:  # return_tokens
         while sum(tok) > 10:
             if count >= 10000:  # the engines' step budget (see compiler/check/termination.py)
-                raise RuleError(
-                    (
-                        "step 'return_tokens' was stopped after 10,000 actions in one turn: its 'while' "
-                        "condition did not turn false"
-                    ),
-                )
+                raise RuleError("step_budget", {"step": "return_tokens", "count": 10000})
             out = []
             _legal_return_tokens(g, out)
             if not out:
@@ -2757,10 +2789,7 @@ class Game:
         if step == 0:
             while sum(tok) > 10:
                 if count >= 10000:
-                    raise RuleError(
-                        "step 'return_tokens' was stopped after 10,000 actions in "
-                        "one turn: its 'while' condition did not turn false"
-                    )
+                    raise RuleError("step_budget", {"step": "return_tokens", "count": 10000})
                 out = []
                 _legal_return_tokens(self, out)
                 if not out:

@@ -1443,8 +1443,45 @@ class StateError(ValueError):
         self.problems = tuple(problems)
 
 
+# What a RuleError says in English, by its key (its fields filled in). Every key but
+# step_budget is about an effect: its message begins with `located`, the effect as written and
+# its spec line. The sheets word the same keys in each language (``rule_error.KEY``).
+_RULE_ERRORS = {
+    "out_of_game": "{kind} {id} is out of the game (in no zone)",
+    "zone_full": "zone {zone!r} is full",
+    "nothing_to_move": "there is no component to move",
+    "nothing_to_discard": "there is no component to discard",
+    "pile_empty": "pile {pile!r} is empty",
+    "negative_tokens": "a negative number of tokens ({amount})",
+    "short_supply": "only {n} {colour} token(s) in the supply",
+    "short_held": "only {n} {colour} token(s) held by the player",
+    "deck_empty": "the deck of level {level} is empty",
+    "reserved_most": "the player holds {n} reserved cards, the most this spec's choices of a reserved card can name",
+    "number_too_large": "the number passed {most:,} (either sign)",
+    "step_budget": (
+        "step {step!r} was stopped after {count:,} actions in one turn: its 'while' condition did not turn false"
+    ),
+}
+
+
 class RuleError(RuntimeError):
-    """The spec asked for something impossible at run time (a bug in the spec)."""
+    """The spec asked for something impossible at run time (a bug in the spec).
+
+    As :class:`Refused` does for a refusal: `key` names what went wrong (one of _RULE_ERRORS)
+    and `fields` the values it is about (`located`, the effect as written and its spec line; a
+    zone's or pile's name, a colour, a number), for a tool that words it in a player's language
+    (the sheets' ``rule_error.KEY``); str() says it in English. The key and fields are the
+    exception's args, so it survives pickling (a bot's worker process, a simulation's).
+    """
+
+    def __init__(self, key: str, fields: dict[str, Any]) -> None:
+        super().__init__(key, fields)
+        self.key = key
+        self.fields = fields
+
+    def __str__(self) -> str:
+        said = _RULE_ERRORS[self.key].format(**self.fields)
+        return f"{self.fields['located']}: {said}" if "located" in self.fields else said
 
 
 def _whole(value: Any, what: str) -> int:
@@ -1720,7 +1757,7 @@ def _do_reserve_blind(g, args):
     # reserve_top(level)
     _deck = g.decks[p_level - 1]
     if not _deck:
-        raise RuleError("reserve_top(level) (rulespec/official.yaml:132)" + ": the deck of level %d is empty" % p_level)
+        raise RuleError("deck_empty", {"located": "reserve_top(level) (rulespec/official.yaml:132)", "level": p_level})
     _card = _deck.pop()
     g._res[me].append(_card)
     g.blind[me].append(_card)
@@ -2458,12 +2495,7 @@ def _end_of_turn(g, step, count):
     if step == 0:  # return_tokens
         while sum(tok) > 10:
             if count >= 10000:  # the engines' step budget (see compiler/check/termination.py)
-                raise RuleError(
-                    (
-                        "step 'return_tokens' was stopped after 10,000 actions in one turn: its 'while' "
-                        "condition did not turn false"
-                    ),
-                )
+                raise RuleError("step_budget", {"step": "return_tokens", "count": 10000})
             out = []
             _legal_return_tokens(g, out)
             if not out:
@@ -2886,10 +2918,7 @@ class Game:
         if step == 0:
             while sum(tok) > 10:
                 if count >= 10000:
-                    raise RuleError(
-                        "step 'return_tokens' was stopped after 10,000 actions in "
-                        "one turn: its 'while' condition did not turn false"
-                    )
+                    raise RuleError("step_budget", {"step": "return_tokens", "count": 10000})
                 out = []
                 _legal_return_tokens(self, out)
                 if not out:
@@ -4128,7 +4157,7 @@ def _zone_remove(game: Game, kind: str, x: int, located: str, strict: bool = Tru
                     _base_counts(game, zone, seat, x, -1)
                 return True
     if strict:
-        raise RuleError(f"{located}: {kind} {x} is out of the game (in no zone)")
+        raise RuleError("out_of_game", {"located": located, "kind": kind, "id": x})
     return False
 
 
@@ -4164,7 +4193,7 @@ def _zone_put(game: Game, zi: int, seat: int, x: int, located: str, private: boo
     zone = ZONES[zi]
     items = getattr(game, zone.attribute)[seat] if zone.per_player else getattr(game, zone.attribute)
     if not _zone_room(game, zi, items):
-        raise RuleError(f"{located}: zone {zone.name!r} is full")
+        raise RuleError("zone_full", {"located": located, "zone": zone.name})
     if zone.shape == DISPLAY:
         items[items.index(None)] = x
     elif zone.shape == BAG:  # at a random place: what a draw takes stays unknown
@@ -4180,11 +4209,11 @@ def _zone_put(game: Game, zi: int, seat: int, x: int, located: str, private: boo
 def _zone_move(game: Game, x: int | None, zi: int, seat: int, located: str) -> None:
     """move(x, Z): `x` from where it is to zone `zi`."""
     if x is None:
-        raise RuleError(f"{located}: there is no component to move")
+        raise RuleError("nothing_to_move", {"located": located})
     zone = ZONES[zi]
     items = getattr(game, zone.attribute)
     if not _zone_room(game, zi, items[seat] if zone.per_player else items):
-        raise RuleError(f"{located}: zone {zone.name!r} is full")
+        raise RuleError("zone_full", {"located": located, "zone": zone.name})
     _zone_remove(game, zone.kind, x, located)
     _zone_put(game, zi, seat, x, located)
 
@@ -4193,7 +4222,7 @@ def _zone_draw(game: Game, pi: int, zi: int, seat: int, located: str) -> None:
     """draw(P, Z): the top of pile `pi` to zone `zi`; RuleError when the pile is empty."""
     pile = getattr(game, ZONES[pi].attribute)
     if not pile:
-        raise RuleError(f"{located}: pile {ZONES[pi].name!r} is empty")
+        raise RuleError("pile_empty", {"located": located, "pile": ZONES[pi].name})
     x = pile[-1]
     _zone_put(game, zi, seat, x, located, private=True)
     pile.pop()
@@ -4221,7 +4250,7 @@ def _zone_refill(game: Game, zi: int) -> None:
 def _zone_to_bottom(game: Game, x: int | None, pi: int, located: str) -> None:
     """to_bottom(x, P): `x` to the bottom of pile `pi` (drawn last)."""
     if x is None:
-        raise RuleError(f"{located}: there is no component to move")
+        raise RuleError("nothing_to_move", {"located": located})
     _zone_remove(game, ZONES[pi].kind, x, located)
     getattr(game, ZONES[pi].attribute).insert(0, x)
 
@@ -4229,7 +4258,7 @@ def _zone_to_bottom(game: Game, x: int | None, pi: int, located: str) -> None:
 def _zone_discard(game: Game, kind: str, x: int | None, located: str) -> None:
     """discard(x): `x` out of the game."""
     if x is None:
-        raise RuleError(f"{located}: there is no component to discard")
+        raise RuleError("nothing_to_discard", {"located": located})
     if _zone_remove(game, kind, x, located, strict=False) and kind == "cards":
         _card_out(game, x)
 

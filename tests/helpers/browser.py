@@ -41,6 +41,20 @@ def launch(p):
     return p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
 
 
+@contextlib.contextmanager
+def chromium():
+    """One headless Chromium for the tests of a module (tests/conftest.py's `browser` fixture):
+    launching one takes about a second, a context in it a few milliseconds. Each test makes its own
+    contexts (pages, cookies, viewport, locale) and the fixture closes them after it."""
+    require_browser()
+    with sync_playwright() as p:
+        browser = launch(p)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
 def drawn_seed(server: Server, host_page) -> int:
     """The seed the server drew for the table of a host's page (a table with people): read from
     its database, as no page shows it before the game is over."""
@@ -61,26 +75,36 @@ def make_table_with_the_form(page, url: str, spec: str, seats: list[str], seed: 
 
 
 @contextlib.contextmanager
-def seat_page(tmp_path, spec: pathlib.Path, name: str):
+def seat_page(tmp_path, spec: pathlib.Path, name: str, browser=None):
     """A table of `spec` (the server started with it) for two people, and the first seat's page in
-    a browser: (page, errors, the seed the server drew). Page errors are collected; the browser is closed and
-    the server stopped after."""
+    a browser (`browser`, the module's from the `browser` fixture, else one launched for it):
+    (page, errors, the seed the server drew). Page errors are collected; the page's context (or the
+    browser launched) is closed and the server stopped after."""
     server = Server(tmp_path / "tables.sqlite3", free_port(), tmp_path / "server.log", spec=spec)
     server.start()
     try:
-        with sync_playwright() as p:
-            browser = launch(p)
+        with contextlib.ExitStack() as stack:
+            if browser is None:
+                browser = stack.enter_context(chromium())
             errors: list[str] = []
-            page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+            context = browser.new_context(viewport={"width": 1200, "height": 900})
+            stack.callback(context.close)
+            page = context.new_page()
             page.on("pageerror", lambda e: errors.append(str(e)))
             make_table_with_the_form(page, server.url, name, ["human", "human"])
             page.wait_for_selector("a.seat-link", timeout=TIMEOUT)
             seed = drawn_seed(server, page)
             page.goto(page.query_selector("a.seat-link").get_attribute("href"))
             yield page, errors, seed
-            browser.close()
     finally:
         server.kill()
+
+
+def in_front(page) -> None:
+    """Make `page` its window's front tab before clicking in it. Chromium draws no frames for a tab
+    behind another (in a context of several pages), so Playwright's wait for a clicked element to
+    be stable (two animation frames alike) falls back to a timer: about two seconds a click."""
+    page.bring_to_front()
 
 
 def moves_shown(page, n: int) -> None:
@@ -92,6 +116,7 @@ def play_by_clicks(page, meta: dict, action: int, moves: int) -> str:
     reserve, gems then take, or a choice the engine asks for (a noble or a component tapped on the
     board, else its button); then the confirm button, and see it in the page's log. Returns how
     it was picked ("board" for a tile tapped on the board)."""
+    in_front(page)
     page.wait_for_function(
         "n => document.body.classList.contains('my-turn') && document.querySelectorAll('#log li').length === n",
         arg=moves,

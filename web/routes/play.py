@@ -88,7 +88,7 @@ async def act(request: Request) -> Response:
     lang = data["lang"] if data.get("lang") in LANGUAGES else language(request)
     request.state.lang = lang  # a refusal is said in it (routes.errors.language)
     await server.hub.act(table, seat, data["action"], data.get("after"), lang)
-    return JSONResponse(views.seat_view(table, seat))
+    return Response((await server.streams.views.answer(table, seat)).json(), media_type="application/json")
 
 
 async def undo(request: Request) -> Response:

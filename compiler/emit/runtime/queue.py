@@ -41,14 +41,14 @@ def _given_problem(kind: str, value: Any, players: Any) -> str | None:
         return None if type(value) is bool else "true or false"
     if kind == "colour":
         return None if value in COLOURS else f"a colour ({', '.join(COLOURS)})"
-    counts = {"card": len(CARDS), "noble": len(NOBLES), "player": players if type(players) is int else 0}
-    if kind.startswith("kind:"):  # a component of a spec's own kind: its id
-        counts[kind] = KINDS[kind[5:]].size
+    family, _, name = kind.partition(":")  # "kind:NAME": a component of the spec's kind NAME, by its id
+    sizes = {"card": len(CARDS), "noble": len(NOBLES), "player": players if type(players) is int else 0}
+    size = KINDS[name].size if family == "kind" else sizes.get(kind)
     if type(value) is not int:
         return "a whole number"
-    if kind in counts and not 0 <= value < counts[kind]:
-        what = f"a component of {kind[5:]}" if kind.startswith("kind:") else f"a {kind}"
-        return f"{what} from 0 to {counts[kind] - 1}"
+    if size is not None and not 0 <= value < size:
+        what = f"a component of {name}" if family == "kind" else f"a {kind}"
+        return f"{what} from 0 to {size - 1}"
     return None
 
 

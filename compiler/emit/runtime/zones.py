@@ -148,7 +148,7 @@ def _zone_remove(game: Game, kind: str, x: int, located: str, strict: bool = Tru
                     _base_counts(game, zone, seat, x, -1)
                 return True
     if strict:
-        raise RuleError(f"{located}: {kind} {x} is out of the game (in no zone)")
+        raise RuleError("out_of_game", {"located": located, "kind": kind, "id": x})
     return False
 
 
@@ -184,7 +184,7 @@ def _zone_put(game: Game, zi: int, seat: int, x: int, located: str, private: boo
     zone = ZONES[zi]
     items = getattr(game, zone.attribute)[seat] if zone.per_player else getattr(game, zone.attribute)
     if not _zone_room(game, zi, items):
-        raise RuleError(f"{located}: zone {zone.name!r} is full")
+        raise RuleError("zone_full", {"located": located, "zone": zone.name})
     if zone.shape == DISPLAY:
         items[items.index(None)] = x
     elif zone.shape == BAG:  # at a random place: what a draw takes stays unknown
@@ -200,11 +200,11 @@ def _zone_put(game: Game, zi: int, seat: int, x: int, located: str, private: boo
 def _zone_move(game: Game, x: int | None, zi: int, seat: int, located: str) -> None:
     """move(x, Z): `x` from where it is to zone `zi`."""
     if x is None:
-        raise RuleError(f"{located}: there is no component to move")
+        raise RuleError("nothing_to_move", {"located": located})
     zone = ZONES[zi]
     items = getattr(game, zone.attribute)
     if not _zone_room(game, zi, items[seat] if zone.per_player else items):
-        raise RuleError(f"{located}: zone {zone.name!r} is full")
+        raise RuleError("zone_full", {"located": located, "zone": zone.name})
     _zone_remove(game, zone.kind, x, located)
     _zone_put(game, zi, seat, x, located)
 
@@ -213,7 +213,7 @@ def _zone_draw(game: Game, pi: int, zi: int, seat: int, located: str) -> None:
     """draw(P, Z): the top of pile `pi` to zone `zi`; RuleError when the pile is empty."""
     pile = getattr(game, ZONES[pi].attribute)
     if not pile:
-        raise RuleError(f"{located}: pile {ZONES[pi].name!r} is empty")
+        raise RuleError("pile_empty", {"located": located, "pile": ZONES[pi].name})
     x = pile[-1]
     _zone_put(game, zi, seat, x, located, private=True)
     pile.pop()
@@ -241,7 +241,7 @@ def _zone_refill(game: Game, zi: int) -> None:
 def _zone_to_bottom(game: Game, x: int | None, pi: int, located: str) -> None:
     """to_bottom(x, P): `x` to the bottom of pile `pi` (drawn last)."""
     if x is None:
-        raise RuleError(f"{located}: there is no component to move")
+        raise RuleError("nothing_to_move", {"located": located})
     _zone_remove(game, ZONES[pi].kind, x, located)
     getattr(game, ZONES[pi].attribute).insert(0, x)
 
@@ -249,7 +249,7 @@ def _zone_to_bottom(game: Game, x: int | None, pi: int, located: str) -> None:
 def _zone_discard(game: Game, kind: str, x: int | None, located: str) -> None:
     """discard(x): `x` out of the game."""
     if x is None:
-        raise RuleError(f"{located}: there is no component to discard")
+        raise RuleError("nothing_to_discard", {"located": located})
     if _zone_remove(game, kind, x, located, strict=False) and kind == "cards":
         _card_out(game, x)
 
