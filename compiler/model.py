@@ -319,6 +319,12 @@ class Zone:
     bonus: str = ""  # holding: a gem column, one bonus of that colour per component
     note: Text | None = None
     place: str = ""  # the base game's place it names (compiler/language/places.py), or ''
+    item: Text | None = None  # what one component lying there is called ("claimed city"), if the spec says
+    grammar: tuple[ItemWords, ...] = ()  # that item's plural and gender, per language, where the spec gives them
+
+    def words(self, lang: str) -> ItemWords:
+        """The zone's item's plural forms and gender in `lang` (empty where the spec gives none)."""
+        return next((w for w in self.grammar if w.lang == lang), ItemWords(lang))
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,6 +342,7 @@ class Variable:
     private: bool = False  # per player: other seats do not see it
     note: Text | None = None
     display: bool = False  # a turn's variable shown on the web board as the game's state
+    text: AuthoredText | None = None  # what players keep track of, in their words, if the spec gives it
 
 
 @dataclass(frozen=True, slots=True)

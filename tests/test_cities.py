@@ -346,7 +346,7 @@ def test_a_count_over_a_players_zone_is_phrased_by_its_item_and_title(city_rules
         ("city in city_display", "the chosen city is one of the pieces in “Cities on display”"),
         (
             "any(size(p.claimed) >= 1 for p in others)",
-            "for at least one other player, the “Claimed cities” of that player holds at least 1 city",
+            "for at least one other player, that player has at least 1 claimed city",  # the zone's item
         ),
         (
             "for c in me.claimed: move(c, city_display)",
@@ -432,7 +432,7 @@ def test_a_set_of_components_given_a_zone_holds_its_components_in_every_tool(tmp
     assert said == {
         "en": "set your “Cities shown” to the pieces in “Cities on display”",
         "fr": "votre « Cités montrées » devient les pièces de la zone « Cités exposées »",
-        "nl": "zet je „Getoonde steden” op de stukken in ‘Uitgestalde steden’",
+        "nl": "zet je ‘Getoonde steden’ op de stukken in ‘Uitgestalde steden’",
         "sr": "ваш запис „Показани градови“ постаје плочице из зоне „Изложени градови“",
     }
     result = CliRunner().invoke(

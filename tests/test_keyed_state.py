@@ -256,7 +256,7 @@ SAYS = {
         "ajoutez 1 à votre « Sacoches » pour la couleur choisie",
         "ajoutez 1 à votre « Jetons pris ce tour » pour la couleur or",
     ),
-    "nl": ("Elke speler onthoudt „Tassen” (een getal per edelsteenkleur, eerst 0).", "„Tassen” voor de gekozen kleur"),
+    "nl": ("Elke speler onthoudt ‘Tassen’ (een getal per edelsteenkleur, eerst 0).", "‘Tassen’ voor de gekozen kleur"),
     "sr": (
         "Сваки играч памти „Торбице“ (број, по један за сваку ставку: боја драгуља, на почетку 0).",
         "„Торбице“ за изабрану боју",

@@ -28,7 +28,8 @@ ENGINES = sorted((ROOT / "generated" / "engines").glob("*.py"))
 
 # Paths of the lowering that the shipped specs do not reach, each in a variant of its own.
 SYNTHETIC = {
-    # A face-up card then a colour: the slot id is not the last term of the action id.
+    # A face-up card then a colour: the slot id is not the last term of the action id (the
+    # colour's test reads the card: else its values are worked out once, LegalLowering._last_apart).
     "card-then-colour": """
 actions:
   reserve_and_take:
@@ -38,7 +39,7 @@ actions:
     choose:
       card: {domain: face_up}
       colour: {domain: gem}
-    condition: me.reserved < reserve_limit and supply[colour] >= 3 and card.points >= 1
+    condition: me.reserved < reserve_limit and supply[colour] >= card.points + 2 and card.points >= 1
     effects:
       - reserve(card)
       - refill(card)

@@ -19,7 +19,7 @@ from app.cli import main
 from compiler.front.expr import Compare
 from compiler.lower.expressions import conjuncts
 from compiler.pipeline import load_rules
-from compiler.sheets import refusals, tables
+from compiler.sheets import moves, refusals, tables
 from playtest import engines, terminal
 from tests.helpers.web import api_of, client, engine, new_table
 
@@ -165,7 +165,38 @@ def test_a_move_during_a_step_names_the_step_by_its_title_in_each_language(offic
     said: list[str] = []
     session = terminal.Session(table, ask=lambda p: "", say=lambda text: said.append(str(text)), lang="fr", rules=rules)
     assert session.play(move, 0) == "again"
-    assert said[-1] == FINISH_STEP["fr"].format(move=move, options=options)
+    assert said[-1] == FINISH_STEP["fr"].format(move=move, options=OPTIONS["fr"])
+
+
+# The moves open in that step, in the player's words (the engine gives their notation).
+OPTIONS = {
+    "en": "white, blue or green",
+    "fr": "blanc, bleu ou vert",
+    "nl": "wit, blauw of groen",
+    "sr": "бела, плава или зелена",
+}
+
+
+def test_the_moves_open_in_a_step_are_told_in_the_players_words(official):
+    """`play` and the web table say the moves a refusal lists as open as the log says moves (their
+    choices in words: the step's rule is named already); without the engine, by their notation."""
+    rules = load_rules(str(OFFICIAL))
+    state = json.loads(official.new_game(2, seed=1).to_json())
+    for colour in ("white", "blue", "green"):
+        state["supply"][colour] -= 3
+        state["seats"][0]["tokens"][colour] += 3
+    game = official.from_json(json.dumps(state))
+    game.apply(official.string_to_action("take white blue green"))
+    with pytest.raises(official.IllegalAction) as caught:
+        game.apply(official.string_to_action("take white"))
+    assert caught.value.refused.fields["options"] == "return white, return blue, return green"
+    for lang in LANGS:
+        said, _ = refusals.told(caught.value, lang, rules, official)
+        assert said == FINISH_STEP[lang].format(move="take white", options=OPTIONS[lang])
+    assert moves.options_said(official, "return white, take2 red", rules, "fr") == (
+        "Rendre les jetons en trop : blanc, Prendre deux jetons d'une même couleur : rouge"
+    )
+    assert moves.options_said(official, "no such move", rules, "fr") == "no such move"
 
 
 def test_a_move_after_the_end_is_told_in_each_language(official):

@@ -16,7 +16,7 @@ from compiler.pipeline import load_rules
 from compiler.sheets import content, pictures, render
 from compiler.sheets.plurals import LANGUAGES
 from tests.helpers import ROOT
-from tests.helpers.sheets import OFFICIAL, sheet_text, spec
+from tests.helpers.sheets import OFFICIAL, phrase_text, sheet_text, spec
 
 
 def summary(text: str) -> list[str]:
@@ -83,10 +83,39 @@ def test_the_summary_lists_the_kinds_of_action_with_their_limits(official_en):
 
 
 def test_a_step_of_its_own_says_when_it_applies_in_the_summary():
-    lines = summary(sheet_text(str(ROOT / "variants" / "cities.yaml")))
+    lines = summary(phrase_text(str(ROOT / "variants" / "cities.yaml")))
     assert lines[2] == "3. **Then check**: Claim a city, if the player meets the requirement of a city. ★6"
-    french = sheet_text(str(ROOT / "variants" / "cities.yaml"), "fr")
+    french = phrase_text(str(ROOT / "variants" / "cities.yaml"), "fr")
     assert "Revendiquer une cité, si le joueur remplit les conditions d'une cité. ★6" in french
+
+
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [
+        (
+            "en",
+            "If you took 2 tokens of one colour this turn and hold trading post 2, also take 1 token of another gem colour.",
+        ),
+        (
+            "fr",
+            "Si vous avez pris 2 jetons d'une même couleur ce tour-ci et que vous avez ouvert le comptoir 2, prenez "
+            "aussi 1 jeton d'une autre couleur de gemme.",
+        ),
+        (
+            "nl",
+            "Heb je deze beurt 2 fiches van één kleur genomen en heb je handelspost 2, neem dan ook 1 fiche van een "
+            "andere edelsteenkleur.",
+        ),
+        ("sr", "Ако сте у овом потезу узели 2 жетона исте боје и имате станицу 2, узмите још 1 жетон друге боје."),
+    ],
+)
+def test_a_step_with_its_own_text_gives_its_condition_in_the_summary(lang, line):
+    """The summary tells a step by the spec's text where it has one (its condition as players say it),
+    not by its bare title ("A third token with a pair.") or an engine condition ("“Bought” is yes")."""
+    text = sheet_text(str(ROOT / "variants" / "trading-posts.yaml"), lang)
+    box = text.split("\n## ", 1)[0]
+    assert f"{line} ★10" in box
+    assert not any(word in box for word in ("op ja staat", "vaut oui", "is yes", "гласи „да“"))
 
 
 def test_the_stuck_pass_is_not_in_the_summary(official_en):

@@ -460,10 +460,10 @@ SAYS = {
         "la couleur choisie n'est pas parmi « Pris ce tour »",
     ),
     "nl": (
-        "Het spel onthoudt „Genomen” (een verzameling fichekleuren, eerst leeg), telkens één beurt lang.",
-        "neem 1 gouden fiche en voeg goud toe aan „Genomen”",
-        "zet „Genomen” op de gekozen kleuren",
-        "de gekozen kleur niet een van „Genomen” is",
+        "Het spel onthoudt ‘Genomen’ (een verzameling fichekleuren, eerst leeg), telkens één beurt lang.",
+        "neem 1 gouden fiche en voeg goud toe aan ‘Genomen’",
+        "zet ‘Genomen’ op de gekozen kleuren",
+        "de gekozen kleur niet een van ‘Genomen’ is",
     ),
     "sr": (
         "Игра памти „Боје узете у потезу“ (скуп боја жетона, на почетку празан), што се заборавља на почетку "
@@ -595,7 +595,7 @@ def test_every_read_and_write_of_state_is_phrased_on_the_sheets(folder, lang):
     said = {
         "en": ("“Pair colour” holds nothing", "for each colour in “Taken”", "your “Markers”"),
         "fr": ("« Pair colour » ne contient rien", "pour chaque couleur de « Taken »", "votre « Markers »"),
-        "nl": ("„Pair colour” leeg is", "voor elke kleur in „Taken”", "je „Markers”"),
+        "nl": ("‘Pair colour’ leeg is", "voor elke kleur in ‘Taken’", "je ‘Markers’"),
         "sr": ("запис „Pair colour“ је празан", "за сваку боју из записа „Taken“", "ваш запис „Markers“"),
     }[lang]
     for words in said:

@@ -24,7 +24,7 @@ with warnings.catch_warnings():  # Starlette suggests httpx2 over httpx for its 
 from app import cli
 from playtest.bots import make_bot
 from web import botwork, catalogue, store
-from web.tables import seat_secrets, watch_secret
+from web.links import seat_secrets, watch_secret
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 

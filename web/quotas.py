@@ -34,7 +34,8 @@ from dataclasses import dataclass
 from limits import RateLimitItem, parse
 
 from .i18n import Words, words
-from .tables import HUMAN, Refused
+from .links import HUMAN
+from .tables import Refused
 
 TABLES_PER_ADDRESS = "20/hour"
 REQUESTS_PER_ADDRESS = "30/second"

@@ -444,7 +444,8 @@ class Hub:
             await self._in_worker(trial.apply, action)
         except table.module.IllegalAction as e:
             variant = self.variants.get(table.spec)  # its rules name a step by its title
-            reason, _ = refusals.told(e, lang, variant.rules if variant is not None else None)  # details apart
+            rules = variant.rules if variant is not None else None
+            reason, _ = refusals.told(e, lang, rules, table.module)  # details apart; the open moves in words
             raise Refused(422, reason, details=getattr(e, "details", None)) from None
         except Refused:
             raise

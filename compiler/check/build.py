@@ -18,11 +18,13 @@ sections before it make sense. The state they share is one :class:`~.reader.Chec
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, TypedDict
 
 from ..diagnostics import SourceMap
 from ..front.overlay import Resolved
-from ..model import Decision, PlayerCount, Rules, Text
+from ..front.source import MapNode
+from ..model import Decision, PlayerCount, Rules, Text, Zone
 from . import bounds as bounds_mod
 from . import definitions as definitions_mod
 from . import hidden as hidden_mod
@@ -88,8 +90,8 @@ def rules_of(c: Checker) -> Rules:
     end = end_triggers(c, scope, facts)
     ranking = winners(c, scope, facts)
     as_said = across(c, gems, wild, levels, players, (variables, definitions, prestige, setup, end), actions, steps)
-    actions, steps, end, definitions, prestige = texts_mod.told(
-        c, texts_mod.numbers(values, players, c.player_fields), actions, steps, end, definitions, prestige
+    actions, steps, end, definitions, prestige, variables = texts_mod.told(
+        c, texts_mod.numbers(values, players, c.player_fields), actions, steps, end, definitions, prestige, variables
     )
     c.r.raise_if_errors()
     rules = Rules(
@@ -182,7 +184,18 @@ def read_zones(c: Checker, kinds, players, scope) -> tuple:
     """The `zones` section (compiler/check/zones.py), made known to expressions (names added to `scope`)."""
     taken = zones_mod.taken_names(scope, kinds, RESERVED_NAMES)
     reader = zones_mod.ZoneReader(c, kinds, players, c.value_table, taken, c.types.attributes["player"])
-    zones = reader.read()
+    zones = tuple(with_item(c, z) for z in reader.read())
     c.types.refused_zones = reader.refused
     zones_mod.install(c.types, zones, kinds, scope)
     return zones
+
+
+def with_item(c: Checker, zone: Zone) -> Zone:
+    """`zone` with what one component lying there is called (its `item`, read as a kind's: E126),
+    where the spec says: a count of the zone is then said by it ("you have 1 claimed city")."""
+    section = c.root.get("zones")
+    entry = section.get(zone.name) if isinstance(section, MapNode) else None
+    if not isinstance(entry, MapNode) or entry.get("item") is None:
+        return zone
+    item, grammar = c.item(entry, "item")
+    return dataclasses.replace(zone, item=item, grammar=grammar)

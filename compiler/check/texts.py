@@ -1,9 +1,9 @@
 """Pass 4, check: authored rule texts (`text:`) -- read, checked, fingerprinted, found fresh or stale.
 
-A spec may tell an action, an end-of-turn step, an end trigger, a definition or a prestige source
-in players' words, per language, with placeholders for its numbers (`{pair_minimum}`). The
-sheets print such a text instead of the generated phrase, so it must never say what the engine
-does not do. It cannot go stale by construction:
+A spec may tell an action, an end-of-turn step, an end trigger, a definition, a prestige source
+or a declared variable (what players keep track of) in players' words, per language, with
+placeholders for its numbers (`{pair_minimum}`). The sheets print such a text instead of the
+generated phrase, so it must never say what the engine does not do. It cannot go stale by construction:
 
 * :func:`attach` (run by :mod:`.build`) reads each text, checks its placeholders against the
   numbers the spec names (:func:`numbers`: E620 for one that names nothing, or a lone brace) and
@@ -43,6 +43,7 @@ from ..model import (
     PrestigeSource,
     Rules,
     Value,
+    Variable,
 )
 from .reader import LANGS, Checker
 
@@ -53,6 +54,7 @@ SECTIONS = (
     ("end", "end"),
     ("define", "definitions"),
     ("prestige", "prestige"),
+    ("state", "variables"),
 )
 
 # Fields of a rule that are not the rule: where it is written, what it is called, how a move is
@@ -216,18 +218,26 @@ def told(
     end: tuple[EndTrigger, ...],
     definitions: tuple[Definition, ...],
     prestige: tuple[PrestigeSource, ...],
+    variables: tuple[Variable, ...],
 ) -> tuple[
     tuple[Decision, ...],
     tuple[Decision, ...],
     tuple[EndTrigger, ...],
     tuple[Definition, ...],
     tuple[PrestigeSource, ...],
+    tuple[Variable, ...],
 ]:
     """The entries of the sections that may carry a text, with their texts (:func:`attach`), in that order."""
-    out = attach(
-        c, {"actions": actions, "end_of_turn": steps, "end": end, "define": definitions, "prestige": prestige}, named
-    )
-    return out["actions"], out["end_of_turn"], out["end"], out["define"], out["prestige"]
+    sections = {
+        "actions": actions,
+        "end_of_turn": steps,
+        "end": end,
+        "define": definitions,
+        "prestige": prestige,
+        "state": variables,
+    }
+    out = attach(c, sections, named)
+    return out["actions"], out["end_of_turn"], out["end"], out["define"], out["prestige"], out["state"]
 
 
 def _read(c: Checker, node: Node | None, named: Mapping[str, int]) -> AuthoredText | None:
@@ -289,7 +299,7 @@ def _languages(c: Checker, read: list[AuthoredText]) -> None:
 # --------------------------------------------------------------------------- freshness
 
 
-Told = Decision | EndTrigger | Definition | PrestigeSource  # the entries a text may describe
+Told = Decision | EndTrigger | Definition | PrestigeSource | Variable  # the entries a text may describe
 
 
 def entries(rules: Rules) -> Iterator[tuple[str, Told]]:
@@ -312,6 +322,7 @@ def _each(rules: Rules, change: Callable[[str, Any], Any]) -> Rules:
         end=each("end", rules.end),
         definitions=each("define", rules.definitions),
         prestige=each("prestige", rules.prestige),
+        variables=each("state", rules.variables),
     )
 
 

@@ -198,6 +198,7 @@ _STATE_FIELDS: tuple[Field, ...] = (
     ("reset", lambda v: v.reset, "reset", None),
     ("private", lambda v: v.private, "bool", None),
     ("display", lambda v: v.display, "bool", None),
+    _TEXT,
 )
 _ZONE_FIELDS: tuple[Field, ...] = (  # the spec's own zones (compiler/check/zones.py)
     ("title", lambda z: z.title, "text", None),

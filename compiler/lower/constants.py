@@ -155,3 +155,26 @@ def _boolean(op: ast.boolop, values: list[ast.expr]) -> ast.expr:
             return values[0]  # `False and ...`, `True or ...`: the first operand is the value
         values = values[1:]
     return values[0] if len(values) == 1 else ast.BoolOp(op=op, values=values)
+
+
+def truth(node: ast.expr) -> ast.expr:
+    """`node` folded as a test, where only its truth counts: `x and False` is False and `x or True`
+    is True (x read nothing it binds: no `:=` in it), a known True operand of `and` (False of
+    `or`) adds nothing. What `if` does with it is what it did with `node`."""
+    node = expression(node)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        inner = truth(node.operand)
+        known = _known(inner)
+        return ir.const(not known) if known is not None else ir.not_(inner)
+    if not isinstance(node, ast.BoolOp):
+        return node
+    parts = [truth(v) for v in node.values]
+    settles = not isinstance(node.op, ast.And)  # the value that settles the test: False in `and`, True in `or`
+    if any(_known(p) is not None and bool(_known(p)) == settles for p in parts):
+        if any(isinstance(x, ast.NamedExpr) for p in parts for x in ast.walk(p)):
+            return ast.BoolOp(op=node.op, values=parts)
+        return ir.const(settles)
+    kept = [p for p in parts if _known(p) is None]
+    if not kept:
+        return ir.const(not settles)
+    return kept[0] if len(kept) == 1 else ast.BoolOp(op=node.op, values=kept)

@@ -166,10 +166,11 @@ class DecisionLowering:
 
     def cannot_pay(
         self, p: Param, compiler: ExprCompiler, k: int, keep_prices: bool, into: list, preamble: list
-    ) -> tuple[ast.expr, list[ast.expr] | None]:
-        """A condition: the player cannot pay this price even with all the gold they hold; and,
-        in its plain form (each gem's price, a local, against the tokens and a cover local), the
-        compiled price of each gem (see shapes.flat_face_up_loop), else None.
+    ) -> tuple[ast.expr, list[ast.expr] | None, ast.expr]:
+        """A condition: the player cannot pay this price even with all the gold they hold; in its
+        plain form (each gem's price, a local, against the tokens and a cover local), the
+        compiled price of each gem (see shapes.flat_face_up_loop), else None; and the condition
+        that the tokens held fall short of some gem (no payment without gold: see .goldfree).
 
         The general form computes each gem's price, then max(0, price - tokens). When the
         price is max(0, X - Y) and nothing needs the prices themselves, max(0, max(0, X - Y)
@@ -223,7 +224,7 @@ class DecisionLowering:
         preamble: list,
         gold_covers: ast.expr,
         rounded: Callable[[list], ast.expr] | None = None,
-    ) -> tuple[ast.expr, list[ast.expr] | None]:
+    ) -> tuple[ast.expr, list[ast.expr] | None, ast.expr]:
         """cannot_pay: the total shortfall after the tokens held is more than the gems the gold
         may cover (`gold_covers`: the gold held, or gold times worth); with `rounded`, or that test
         of the shortfalls (the exact test with a worth, which divides each)."""
@@ -242,7 +243,8 @@ class DecisionLowering:
                 for gi in gems
             ]
             short = ir.compare(ir.total(terms), ">", gold_covers)
-            return (ir.or_(short, rounded(terms)) if rounded else short), None
+            short_of_a_gem = ir.or_(*(ir.compare(f"_p{gi}", ">", f"t{gi}") for gi in gems))
+            return (ir.or_(short, rounded(terms)) if rounded else short), None, short_of_a_gem
         covered = (
             isinstance(inner, Binary)
             and inner.op == "-"
@@ -259,7 +261,7 @@ class DecisionLowering:
             uncovered = uncovered[1:]
         if rounded:
             uncovered.append(rounded(terms))
-        return ir.and_(ir.or_(*over), ir.or_(*uncovered)), plain
+        return ir.and_(ir.or_(*over), ir.or_(*uncovered)), plain, ir.or_(*over)
 
     def _shortfalls(self, inner, compiler: ExprCompiler, covered: bool, preamble: list) -> tuple[list, list, list]:
         """Per gem: the test that the player is short of it, the shortfall, and the price when

@@ -33,7 +33,16 @@ from ..model import BUILTIN_SETUP_FIELDS, Decision, Param
 from . import fold, ir
 from . import variables as state
 from . import zones as lower_zones
-from .collections import component_table, components_with, constant_component, market_loop, market_row
+from .collections import (
+    component_table,
+    components_with,
+    constant_component,
+    face_up_row,
+    market_loop,
+    market_row,
+    members_where,
+    membership,
+)
 from .effects import lower_effect
 from .layout import EnginePlan, LoweringBug, spec_name, where
 from .tokens import ME, G, _name_of, effect_located, mine, rule_error
@@ -341,9 +350,10 @@ class ExprCompiler:
             case Name(id="supply"):
                 return ir.sub("sup", i)
             case Name(id="deck"):
-                return ir.call("len", ir.sub(ir.attr(G, "decks"), ir.const(k - 1) if k is not None else ir.minus(i, 1)))
-            case Name(id="face_up"):
-                return ir.method(G, "face_up_count", i)
+                return ir.call("len", ir.sub(ir.attr(G, "decks"), fold.plus(i, -1)))
+            case Name(id="face_up"):  # the row's slots less its empty ones, counted in C (no call of Game's)
+                row = ir.sub(ir.attr(G, "market"), ir.const(k - 1) if k is not None else ir.minus(i, 1))
+                return ir.minus(ir.call("len", row), ir.method(row, "count", ir.const(None)))
             case Attribute(obj=Name(id=owner), name="cost") if owner in env and env[owner][0] == "param":
                 if self.scalars and k is not None:  # legal loops unpack the cost into locals
                     return ir.name(f"cc_{env[owner][2]}_G{k}")
@@ -393,6 +403,9 @@ class ExprCompiler:
         owner = self.expr(obj, env)
         if kind == "player":
             return self.player_attr(owner, attr, me=False)
+        row = face_up_row(self.plan, obj, env) if kind == "card" and attr == "level" else None
+        if row is not None:  # a face-up card's level is its row's: no table read
+            return fold.plus(row, 1)
         if kind == "card" and attr in ("points", "bonus", "level", "cost"):
             return ir.sub(f"CARD_{attr.upper()}", owner)
         if kind == "noble" and attr in ("points", "requires"):
@@ -421,6 +434,9 @@ class ExprCompiler:
             if not holders:
                 return ir.const(False)
             return ir.or_(*(ir.compare(ir.const(i), "in", source) for i in holders))
+        members = members_where(self, func, body, var, elem_kind, env)
+        if members is not None:  # all(card.points == 0 for card in S): is S within the cards it holds for?
+            return membership(self, func, members, self.collection(coll, env), unparse(body))
         pyvar = spec_name("v_", var, body.span)
         table = component_table(self, func, body, var, elem_kind, env)
         if table is not None:  # the body's value per component worked out now: T[x] for each x

@@ -128,6 +128,10 @@ def plus(node: ast.expr, offset: int) -> ast.expr:
     value = as_int(node)
     if value is not None:
         return ir.const(value + offset)
+    match node:  # (x + k) + offset is x + (k + offset): `row + 1 - 1` is `row`
+        case ast.BinOp(left=inner, op=ast.Add(), right=right) if as_int(right) is not None:
+            total = as_int(right) + offset  # type: ignore[operator]  # tested just above
+            return inner if total == 0 else plus(inner, total)
     if offset < 0:
         return ir.minus(node, -offset)
     return ir.add(node, offset)

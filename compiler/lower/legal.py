@@ -22,6 +22,7 @@ from ..front.expr import (
     Call,
     Compare,
     Conditional,
+    Expr,
     Index,
     Int,
     Logic,
@@ -32,11 +33,15 @@ from ..front.expr import (
 )
 from . import fold, ir
 from . import zones as lower_zones
+from .collections import members_where
+from .constants import truth
 from .expressions import ExprCompiler, conjuncts, free_names
 from .layout import LoweringBug
+from .optimise import enabled
+from .purchase import PurchaseScan
 from .pysource import Code, comment, docstring, printable
 from .shapes import flat_face_up_loop, shape_face_up_loops
-from .tree import Append, Assign, Break, Comment, Continue, Def, FaceUpLoop, For, If, Return
+from .tree import Append, Assign, Comment, Continue, Def, FaceUpLoop, For, If, Node, Return
 
 
 @dataclass
@@ -112,7 +117,7 @@ def value_now(node, values: dict, counts: dict):
     return None
 
 
-class LegalLowering:
+class LegalLowering(PurchaseScan):
     """Builds the legal-action code of one decision (see DecisionLowering.legal)."""
 
     def __init__(self, low, fused: bool):
@@ -146,6 +151,7 @@ class LegalLowering:
         self.size_text: dict[int, str] = {}
         self.size_node: dict[int, tuple] = {}
         self.preamble: list = []  # per-call locals the loops need, after the scalars
+        self.apart: ast.Name | None = None  # the accepted values of the last choice, worked out before (_last_apart)
 
     def hoist(self, node, env):
         if isinstance(node, (Attribute, Index)) and not isinstance(node, Aggregate):
@@ -181,9 +187,43 @@ class LegalLowering:
         unpacked: set[str] = set()
         for level in range(self.n + 1):
             self.level = level
+            if level == self.n and self._last_apart():
+                continue
             for c in self.placed[level]:
                 self._unpack_components(c, level, unpacked)
                 self.blocks[level].append(Guard(self.compiler.expr(c, self.low.env), comment(unparse(c))))
+
+    def _last_apart(self) -> bool:
+        """A last choice of a colour whose tests read no choice before it (`tax` of a reservation:
+        `tax != none and me.tokens[tax] >= 1`): its accepted values are the same for every value of
+        the choices before, so they are worked out once, where what the tests read is bound, as the
+        offsets of their ids (`_ok1`), and each value of the choices before adds those offsets to
+        its id (loop-invariant code motion at the level of choices)."""
+        k = self.n - 1
+        p = self.layouts[k].param if self.n > 1 else None
+        tests = self.placed[self.n]
+        if p is None or p.domain not in ("gem", "colour") or not tests or not all(map(cheap, tests)):
+            return False
+        if not enabled():  # (code motion: off with the optimisation passes, compiler/lower/optimise.py)
+            return False
+        level = max(position(c, self.low.order[:k]) for c in tests) + 1  # where all they read is bound
+        if level >= k or self.low.strides()[k:] != [1]:  # (at level k: in the innermost loop, no gain)
+            return False
+        limit = len(self.plan.gems) if p.domain == "gem" else len(self.plan.colours)
+        values: list[int | None] = [*range(limit), *([None] if p.optional else [])]
+        name = ir.name(f"_ok{k}")
+        block: list[Node] = [Assign((name,), ir.list_(), note=comment(" and ".join(unparse(c) for c in tests)))]
+        for offset, value in enumerate(values):
+            env = {**self.low.env, p.name: ("const", "colour", value)}
+            known = [truth(self.compiler.expr(c, env)) for c in tests]
+            if any(fold.is_const(t, False) for t in known):
+                continue
+            add = Append(name, ir.const(offset))
+            kept = fold.drop_true(known)
+            block.append(If(ir.and_(*kept), [add]) if kept else add)
+        self.blocks[level] += block
+        self.apart = name
+        return True
 
     def _unpack_components(self, test, level: int, unpacked: set[str]) -> None:
         """Before the first test that reads a chosen component's columns: its row of the kind's
@@ -304,10 +344,10 @@ class LegalLowering:
                 into.append(If(self.compiler.negation(node.test), [Return()], note=node.note))
         return into
 
-    def build(self) -> list:
+    def build(self) -> list[Node]:
         """The statements: a Def, or the block's statements when fused."""
         self.place()
-        body: list = []
+        body: list[Node] = []
         into = self.emit(0, body, False)
         terms: list[ast.expr] = [ir.const(self.dp.base)]
         strides = self.low.strides()
@@ -320,7 +360,7 @@ class LegalLowering:
         into.append(Append(ir.name("out"), ir.total(terms)))
         return self._finish(body)
 
-    def _finish(self, body: list) -> list:
+    def _finish(self, body: list[Node]) -> list[Node]:
         self.low.used_scalars = set(self.compiler.used_scalars)
         self.low.preamble = list(self.preamble)
         body = shape_face_up_loops(body, self.plan, self._flat)
@@ -332,7 +372,7 @@ class LegalLowering:
         head = self.low.standard_locals() + self.low.scalar_preamble(self.compiler.used_scalars) + self.preamble
         return [Def(self.dp.function("_legal_"), "g, out", head + body, doc)]
 
-    def _flat(self, loop: FaceUpLoop, after: set[str]) -> list | None:
+    def _flat(self, loop: FaceUpLoop, after: set[str]) -> list[Node] | None:
         """A face-up loop of this decision in its flat shape, if it has one; then the effects keep
         Game.face_up_costs in step with the market."""
         shaped = flat_face_up_loop(loop, self.plan, after)
@@ -343,7 +383,17 @@ class LegalLowering:
         """Write choice k: returns (where the code goes on, the id terms), or None when the
         choice wrote the rest of the function itself."""
         p, last = lay.param, k == self.n - 1
-        if p.domain in ("gem", "colour", "deck") and last and not p.optional and all(map(cheap, self.placed[k + 1])):
+        if last and self.apart is not None:  # its accepted values worked out before (see _last_apart)
+            into.append(
+                Append(ir.name("out"), ir.call("map", ir.attr(ir.total(terms), "__add__"), self.apart), many=True)
+            )
+            return None
+        if (
+            p.domain in ("gem", "colour", "deck")
+            and last
+            and not p.optional
+            and all(map(self._cheap, self.placed[k + 1]))
+        ):
             self._unrolled_last(k, lay, stride, into, terms)
             return None
         if (
@@ -380,6 +430,21 @@ class LegalLowering:
             raise LoweringBug(f"an optional choice of domain {p.domain} is not supported", p.span)
         into.append(loop)
         return self.emit(k + 1, loop.body, True), terms + [ir.mul(idx, stride) if stride != 1 else ir.name(idx)]
+
+    def _cheap(self, test: Expr) -> bool:
+        """`cheap`, or its only aggregates are `all`/`any` over cards or nobles that the engine asks
+        of a set (collections.members_where): worth repeating per value too."""
+        if cheap(test):
+            return True
+        if any(isinstance(x, (Call, Conditional)) for x in walk(test)):
+            return False
+        env = self.low.env
+        return all(
+            members_where(self.compiler, x.func, x.body, x.var, self.compiler.element_kind(x.collection, env), env)
+            is not None
+            for x in walk(test)
+            if isinstance(x, Aggregate)
+        )
 
     def _unrolled_last(self, k: int, lay, stride: int, into: list, terms: list[ast.expr]) -> None:
         """The last choice is a colour (or a level, or a component of a small kind) and its tests are
@@ -513,40 +578,3 @@ class LegalLowering:
         if low.reads_attribute(p.name, "requires"):
             body.append(Assign((ir.name(f"nr_{name}"),), ir.sub("NOBLE_REQUIRES", name), pure=True))
         return For(ir.name(name), ir.dotted("g.noble_row"), body), idx
-
-    def _payment(self, k: int, p, into: list, terms: list[ast.expr]) -> None:
-        """A purchase is legal when the player can pay (and, with tests on the payment, when some
-        payment meets them): the payment itself is chosen in a step of its own."""
-        low, compiler = self.low, self.compiler
-        compiler.used_scalars.add("t")
-        into.append(Comment(comment(f"price: {unparse(p.price)}")))
-        # The price is compiled here, in the loop: a part of it hoisted to a block already
-        # written would never be bound (price 'size(levels)': NameError in the engine).
-        saved, compiler.hoist = compiler.hoist, None
-        short, plain = low.cannot_pay(p, compiler, k, bool(self.blocks[k + 1]), into, self.preamble)
-        compiler.hoist = saved
-        card = self.low.param_name(self.layouts[k - 1].param) if k else ""
-        costs = [ir.name(f"cc_{card}_G{gi}") for gi in range(len(self.plan.gems))] if card else []
-        into.append(
-            If(
-                short,
-                [Continue(comment("the player cannot pay, even with all the gold they hold"))],
-                role="unpayable" if plain is not None and ir.same(plain, costs) else "",
-            )
-        )
-        if k != self.n - 1 or k == 0:
-            raise LoweringBug("a payment must be the last choice of its action, after the card", p.span)
-        if self.blocks[k + 1]:  # conditions on the payment: is there one payment they accept?
-            name = low.param_name(p)
-            price = ir.tuple_(*(f"_p{gi}" for gi in range(len(self.plan.gems))))
-            worth = low.worth_arg(p, compiler)
-            covers = [f"{name}_COVERS"] if worth else []
-            loop = For(
-                ir.tuple_("_i", f"{name}_GOLD", *covers, f"{name}_SPENT", f"{name}_GT"),
-                ir.call("_payments", price, "tok", *worth),
-                [],
-                [Continue(comment("no payment meets the conditions"))],
-            )
-            into.append(loop)
-            self.emit(k + 1, loop.body, True).append(Break())
-        into.append(Append(ir.name("out"), ir.total(terms)))

@@ -17,11 +17,12 @@ A :class:`~.tree.FaceUpLoop` is written, in order of preference:
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from . import fold, ir
 from .layout import EnginePlan
 from .pysource import comment
-from .tree import Append, Assign, Comment, Continue, FaceUpLoop, For, If, read_after_each, reads, statements
+from .tree import Append, Assign, Comment, Continue, FaceUpLoop, For, If, Node, read_after_each, reads, statements
 
 
 def cost_names(loop: FaceUpLoop, plan: EnginePlan) -> list[str]:
@@ -32,14 +33,40 @@ def _id(loop: FaceUpLoop) -> ast.Name:
     return ir.name(f"{loop.name}_ID")
 
 
-def _is_append_of_id(body: list, loop: FaceUpLoop) -> bool:
+def _is_append_of_id(body: list[Node], loop: FaceUpLoop) -> bool:
     """Is `body` only `out.append(NAME_ID)`?"""
     return body == [Append(ir.name("out"), _id(loop))]
 
 
-def expanded(loop: FaceUpLoop, plan: EnginePlan) -> list:
-    """The loop as nested loops over the market: rows, then slots, skipping empty ones."""
+def _row_tests(loop: FaceUpLoop, plan: EnginePlan) -> tuple[list, list[Node]]:
+    """The body's first tests (`if T: continue`) that read nothing of the slot (`deck[card.level]`
+    reads the row alone), and the rest of the body: those are tested once per row."""
     name = loop.name
+    per_slot = {name, f"{name}_ID", f"cc_{name}", "_row", *cost_names(loop, plan)}
+    tests: list[Node] = []
+    for k, node in enumerate(loop.body):
+        if isinstance(node, Comment):
+            continue
+        if not (
+            isinstance(node, If)
+            and node.body == [Continue()]
+            and not node.orelse
+            and not node.role
+            and not reads(node) & per_slot
+        ):
+            return tests, [n for n in loop.body[k:] if n not in tests]
+        tests.append(node)
+    return tests, []
+
+
+def expanded(loop: FaceUpLoop, plan: EnginePlan) -> list[Node]:
+    """The loop as nested loops over the market: rows, then slots, skipping empty ones. The tests
+    that read only the row come first, once a row; when nothing else is tested, a full row's ids
+    are added at once."""
+    name = loop.name
+    row_tests, body = _row_tests(loop, plan)
+    if row_tests:
+        loop = FaceUpLoop(loop.name, loop.first, loop.stride, loop.row_stride, body)
     inner = [
         Assign((_id(loop),), ir.const(loop.stride), "+="),
         If(ir.compare(name, "is", ir.const(None)), [Continue()]),
@@ -54,20 +81,28 @@ def expanded(loop: FaceUpLoop, plan: EnginePlan) -> list:
         inner.append(Assign((ir.unpack(gems),), ir.sub("CARD_COST", name), pure=True))
     row = ir.mul(f"{name}_LI", loop.row_stride)
     head = ir.add(loop.first, row) if loop.first is not None else row
+    slots: list[Node] = [For(ir.name(name), ir.name("_row"), inner + loop.body)]
+    if row_tests and _is_append_of_id(loop.body, loop):  # every slot of the row holds a card: its ids at once
+        stride = [ir.const(loop.stride)] if loop.stride != 1 else []
+        width = ir.mul(ir.call("len", "_row"), loop.stride) if loop.stride != 1 else ir.call("len", "_row")
+        last = ir.add(ir.add(_id(loop), width), 1)
+        ids = ir.call("range", ir.add(_id(loop), loop.stride), last, *stride)
+        full = ir.compare(ir.const(None), "not in", "_row")
+        slots = [If(full, [Append(ir.name("out"), ids, many=True)], slots, note=comment("every slot holds a card"))]
     return [
         For(
             ir.tuple_(f"{name}_LI", "_row"),
             ir.call("enumerate", ir.dotted("g.market")),
-            [Assign((_id(loop),), head), For(ir.name(name), ir.name("_row"), inner + loop.body)],
+            [Assign((_id(loop),), head), *row_tests, *slots],
         )
     ]
 
 
-def _contains_append(node) -> bool:
+def _contains_append(node: Node) -> bool:
     return any(isinstance(s, Append) for s in statements([node]))
 
 
-def _unpayable_test(body: list) -> int | None:
+def _unpayable_test(body: list[Node]) -> int | None:
     """The position of the body's cannot-pay test (followed by `continue` alone), when no id
     is appended before it."""
     for k, node in enumerate(body):
@@ -84,7 +119,7 @@ def _unpayable_test(body: list) -> int | None:
     return None
 
 
-def flat_face_up_loop(loop: FaceUpLoop, plan: EnginePlan, read_after: set[str]) -> list | None:
+def flat_face_up_loop(loop: FaceUpLoop, plan: EnginePlan, read_after: set[str]) -> list[Node] | None:
     """The loop walking g.face_up_costs (or written out slot by slot), or None when it reads
     more of the card than its cost; `read_after`: the names the code after the loop reads."""
     name, body = loop.name, loop.body
@@ -105,7 +140,7 @@ def flat_face_up_loop(loop: FaceUpLoop, plan: EnginePlan, read_after: set[str]) 
     ]
 
 
-def unrolled_slots(loop: FaceUpLoop, test: int, first: ast.expr, plan: EnginePlan) -> list | None:
+def unrolled_slots(loop: FaceUpLoop, test: int, first: ast.expr, plan: EnginePlan) -> list[Node] | None:
     """The flat purchase loop written out slot by slot, when its body is only the cannot-pay
     test and the append of the slot's id (comments aside): each slot's cost is unpacked from
     a local and its id is a constant, which saves the loop's own work (the iterator, the id
@@ -120,7 +155,7 @@ def unrolled_slots(loop: FaceUpLoop, test: int, first: ast.expr, plan: EnginePla
     skip = check.body[0].note if check.body[0].note is not None else "its test fails"
     slots = [(li, si) for li in range(len(plan.levels)) for si in range(plan.max_face_up)]
     names = [f"fu_{plan.levels[li]}_{si + 1}" for li, si in slots]
-    out: list = [
+    out: list[Node] = [
         Comment(
             comment(
                 "each face-up slot in turn (Game.face_up_costs, level by level), written out; "
@@ -137,7 +172,7 @@ def unrolled_slots(loop: FaceUpLoop, test: int, first: ast.expr, plan: EnginePla
     return out
 
 
-def every_face_up_slot(loop: FaceUpLoop, plan: EnginePlan) -> list | None:
+def every_face_up_slot(loop: FaceUpLoop, plan: EnginePlan) -> list[Node] | None:
     """A loop that adds the id of every occupied face-up slot, and tests nothing else, gets a
     shortcut for a full market (the usual case): the whole range of ids at once, when
     Game.face_up_costs holds no empty slot's cost."""
@@ -157,10 +192,15 @@ def every_face_up_slot(loop: FaceUpLoop, plan: EnginePlan) -> list | None:
     ]
 
 
-def shape_face_up_loops(nodes: list, plan: EnginePlan, choose, after: frozenset = frozenset()) -> list:
+def shape_face_up_loops(
+    nodes: list[Node],
+    plan: EnginePlan,
+    choose: Callable[[FaceUpLoop, set[str]], list[Node] | None],
+    after: frozenset[str] = frozenset(),
+) -> list[Node]:
     """`nodes` with each FaceUpLoop replaced by what `choose(loop, names read after it)` returns
     (a list of statements), or left as it is when that is None."""
-    out: list = []
+    out: list[Node] = []
     for node, later in zip(nodes, read_after_each(nodes, set(after)), strict=True):
         if isinstance(node, FaceUpLoop):
             node.body = shape_face_up_loops(node.body, plan, choose, frozenset(later))

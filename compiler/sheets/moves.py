@@ -18,7 +18,7 @@ from ..model import Rules
 from . import tables
 from .phrases import join
 from .plurals import LANGUAGES
-from .refusals import rule_name
+from .rule_names import rule_name
 
 PAYMENT = "payment"  # the engine's payment step: a decision of the runtime, not of the spec
 
@@ -34,17 +34,25 @@ def said(rules: Rules, lang: str, name: str, values: Mapping[str, Any], domains:
         rule = table.text("move.rule.payment")
     else:
         rule = name
+    words = choice_words(table, rules, name, values, domains)
+    if not words:
+        return rule
+    return table.text("move.said", rule=rule, choices=table.text("list.sep").join(words))
+
+
+def choice_words(
+    table: tables.Table, rules: Rules, name: str, values: Mapping[str, Any], domains: Mapping[str, str]
+) -> list[str]:
+    """The choices `values` of the move `name` in words, one each (none chosen: an empty list)."""
+    decision = next((d for d in rules.actions + rules.steps if d.name == name), None)
     sources = {p.name: p.source for p in decision.params} if decision is not None else {}
-    words = [
+    return [
         component(table, rules, sources.get(choice), v)
         if domains.get(choice) == "component" and type(v) is int
         else value_words(table, rules, domains.get(choice, ""), v)
         for choice, v in values.items()
         if v is not None
     ]
-    if not words:
-        return rule
-    return table.text("move.said", rule=rule, choices=table.text("list.sep").join(words))
 
 
 def value_words(table: tables.Table, rules: Rules, domain: str, value: Any) -> str:
@@ -107,3 +115,24 @@ def of_engine(module: Any, action: int, rules: Rules, lang: str) -> str:
     name, values = module.describe_action(action)
     decision = module.DECISION_INFO[module.ACTIONS[action][0]]
     return said(rules, lang, name, values, {p.name: p.domain for p in decision.params})
+
+
+def options_said(module: Any, options: str, rules: Rules, lang: str) -> str:
+    """The moves an engine's refusal lists as open (`options`: their notations, joined by ", ", as
+    the engine's reason gives them) in `lang`: the choices alone where they are all of one rule
+    (the step the player must finish: "blanc, bleu et vert"), else each move in words; the
+    notations as given where one does not read as a move of `module`."""
+    try:
+        actions = [module.string_to_action(n) for n in options.split(", ") if n]
+    except module.NotationError:
+        return options
+    table = tables.load(lang if lang in LANGUAGES else "en")
+    if not actions or len({module.ACTIONS[a][0] for a in actions}) > 1:
+        return table.text("list.sep").join(of_engine(module, a, rules, lang) for a in actions)
+    info = module.DECISION_INFO[module.ACTIONS[actions[0]][0]]
+    domains = {p.name: p.domain for p in info.params}
+    words = []
+    for a in actions:
+        name, values = module.describe_action(a)
+        words.append(table.text("list.sep").join(choice_words(table, rules, name, values, domains)))
+    return join(table, words, "or") if all(words) else options  # one of them is to be chosen

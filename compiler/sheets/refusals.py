@@ -21,21 +21,10 @@ from typing import Any
 from ..front.expr import Expr
 from ..model import Decision, Rules
 from . import tables
-from .facts import shape
+from .moves import options_said
 from .phrases import PhraseError, capitalise, describe
 from .plurals import LANGUAGES
-
-
-def rule_name(decision: Decision, table: tables.Table) -> str:
-    """The rule's name in the table's language: its title there, else the title the sheets
-    give what it does ("Take tokens of one colour"), else its English title."""
-    own = decision.title.get(table.lang)
-    if own:
-        return own
-    kind = shape(decision)
-    if kind != "other" and table.has(f"sheet.headline.{kind}"):
-        return table.text(f"sheet.headline.{kind}")
-    return decision.title.en or decision.name
+from .rule_names import rule_name
 
 
 def rule_part(condition: Expr | None, lang: str, rules: Rules, decision: Decision) -> str | None:
@@ -63,13 +52,14 @@ def refusal_words(condition: Expr | None, rules: Rules, decision: Decision) -> d
     return words
 
 
-def told(error: Any, lang: str, rules: Rules | None = None) -> tuple[str, str | None]:
+def told(error: Any, lang: str, rules: Rules | None = None, module: Any = None) -> tuple[str, str | None]:
     """What a player reading `lang` is told of an engine's IllegalAction: the move and the rule's
     words ("coup refusé « take white » : Prendre des jetons ... : ..."), and apart, for a spec's
     author, the details (the condition as written and where; None when no condition of the rules
     refused the move). A move refused for another reason (out of turn, after the end, a payment
     waited for) is told from the reason's key and values (the table's ``refusal.engine.KEY``), a
-    step it names by its title in `rules` (:func:`step_named`); an engine built before refusals
+    step it names by its title in `rules` (:func:`step_named`), the moves it lists as open in words
+    where the engine `module` is given (:func:`.moves.options_said`); an engine built before refusals
     carried their reason keeps its own message."""
     table = tables.load(lang if lang in LANGUAGES else "en")
     refusal = getattr(error, "refusal", None)
@@ -86,6 +76,8 @@ def told(error: Any, lang: str, rules: Rules | None = None) -> tuple[str, str | 
     fields = {k: v for k, v in refused.fields.items() if k != "action"}
     if "step" in fields:
         fields["step"] = step_named(str(fields["step"]), rules, table)
+    if "options" in fields and module is not None and rules is not None:  # the open moves in words, as `play` says them
+        fields["options"] = options_said(module, str(fields["options"]), rules, table.lang)
     reason = table.text(key, **fields)
     if "action" not in refused.fields:
         return capitalise(reason), None

@@ -1575,7 +1575,7 @@ def _why_spend_favour(g, args):
             {
                 "en": "Spend a favour: your “Favours” is at least 1",
                 "fr": "Dépenser une faveur : votre « Faveurs » atteint au moins 1",
-                "nl": "Een gunst uitgeven: je „Gunsten” minstens 1 is",
+                "nl": "Een gunst uitgeven: je ‘Gunsten’ minstens 1 is",
                 "sr": "Потрошити услугу: ваш запис „Услуге“ износи најмање 1",
             },
             "me.favours >= 1, variants/court-favours.yaml:35",
@@ -1617,7 +1617,7 @@ def _why_play_again(g, args):
             {
                 "en": "Call in two favours: your “Favours” is at least 2",
                 "fr": "Demander deux faveurs : votre « Faveurs » atteint au moins 2",
-                "nl": "Twee gunsten innen: je „Gunsten” minstens 2 is",
+                "nl": "Twee gunsten innen: je ‘Gunsten’ minstens 2 is",
                 "sr": "Затражити две услуге: ваш запис „Услуге“ износи најмање 2",
             },
             "me.favours >= 2, variants/court-favours.yaml:48",

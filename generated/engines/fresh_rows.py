@@ -1519,6 +1519,49 @@ SUBSET_IDS_0_0 = (  # action ids of the subsets of the colours, by bitmask, of t
 )
 
 
+# the ids for which card.points == 0
+_cs0 = frozenset(
+    (
+        0,
+        1,
+        2,
+        3,
+        4,
+        5,
+        6,
+        8,
+        9,
+        10,
+        11,
+        12,
+        13,
+        14,
+        16,
+        17,
+        18,
+        19,
+        20,
+        21,
+        22,
+        24,
+        25,
+        26,
+        27,
+        28,
+        29,
+        30,
+        32,
+        33,
+        34,
+        35,
+        36,
+        37,
+        38,
+        None,
+    ),
+)
+
+
 # ----------------------------------------------------------------------------- rules
 
 
@@ -1953,7 +1996,7 @@ def _do_refresh_row(g, args):
 def _why_refresh_row(g, args):
     (a_level,) = args
     p_level = a_level
-    if not all(CARD_POINTS[v_card] == 0 for v_card in [_c for _c in g.market[p_level - 1] if _c is not None]):
+    if not _cs0.issuperset(g.market[p_level - 1]):
         return Refusal(
             "refresh_row",
             {
@@ -1976,7 +2019,7 @@ def _why_refresh_row(g, args):
             },
             "all(card.points == 0 for card in market[level]), variants/fresh-rows.yaml:24",
         )
-    if not len(g.decks[p_level - 1]) >= g.face_up_count(p_level):
+    if not len(g.decks[p_level - 1]) >= len(g.market[p_level - 1]) - g.market[p_level - 1].count(None):
         return Refusal(
             "refresh_row",
             {
@@ -2167,6 +2210,9 @@ def _action_phase_legal(g, out):
     if s4 >= 4:  # black
         out.append(29)
     # reserve_face_up (rulespec/official.yaml:95): ids BASE_RESERVE_FACE_UP = 30 to 41
+    cse0 = len(g.decks[0])
+    cse1 = len(g.decks[1])
+    cse2 = len(g.decks[2])
     if len(g._res[me]) < 3:  # me.reserved < reserve_limit
         if _NO_CARD_COST not in g.face_up_costs:  # every face-up slot holds a card
             out.extend(range(30, 42))
@@ -2180,11 +2226,11 @@ def _action_phase_legal(g, out):
                     out.append(p_card_ID)
         # reserve_blind (rulespec/official.yaml:115): ids BASE_RESERVE_BLIND = 42 to 44
         # deck[level] >= 1, for each level
-        if len(g.decks[0]) >= 1:  # level 1
+        if cse0 >= 1:  # level 1
             out.append(42)
-        if len(g.decks[1]) >= 1:  # level 2
+        if cse1 >= 1:  # level 2
             out.append(43)
-        if len(g.decks[2]) >= 1:  # level 3
+        if cse2 >= 1:  # level 3
             out.append(44)
     # buy_face_up (rulespec/official.yaml:135): ids BASE_BUY_FACE_UP = 45 to 56
     # each face-up slot in turn (Game.face_up_costs, level by level), written out; a slot is left out when the player
@@ -2431,13 +2477,13 @@ def _action_phase_legal(g, out):
             continue  # the player cannot pay, even with all the gold they hold
         out.append(57 + i_0)
     # refresh_row (variants/fresh-rows.yaml:15): ids BASE_REFRESH_ROW = 60 to 62
-    for i_0, p_level in enumerate(LEVELS):
-        # all(card.points == 0 for card in market[level])
-        if not all(CARD_POINTS[v_card] == 0 for v_card in [_c for _c in g.market[p_level - 1] if _c is not None]):
-            continue
-        if not len(g.decks[p_level - 1]) >= g.face_up_count(p_level):  # deck[level] >= face_up[level]
-            continue
-        out.append(60 + i_0)
+    # all(card.points == 0 for card in market[level]) and deck[level] >= face_up[level], for each level
+    if _cs0.issuperset(g.market[0]) and cse0 >= len(g.market[0]) - g.market[0].count(None):  # level 1
+        out.append(60)
+    if _cs0.issuperset(g.market[1]) and cse1 >= len(g.market[1]) - g.market[1].count(None):  # level 2
+        out.append(61)
+    if _cs0.issuperset(g.market[2]) and cse2 >= len(g.market[2]) - g.market[2].count(None):  # level 3
+        out.append(62)
 
 
 def _eligible(g, p):

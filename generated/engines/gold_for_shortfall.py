@@ -298,7 +298,7 @@ NOBLE_IDS = tuple(n.id for n in NOBLES)
 
 # Does Game keep face_up_costs, the cost of the card in each face-up slot (some purchase loop of
 # the rules walks it), and how many slots it holds per level:
-_FACE_UP_COSTS = False
+_FACE_UP_COSTS = True
 _FACE_UP_SLOTS = 4
 
 # The spec's own zones and state, kept as Game attributes: (attribute, one per player, initial value).
@@ -1642,9 +1642,15 @@ def _do_reserve_face_up(g, args):
     # reserve(card)
     g._res[me].append(p_card)
     g.market[p_card_LI][p_card_SI] = None
+    g.face_up_costs[p_card_LI * 4 + p_card_SI] = _NO_CARD_COST
     # refill(card)
     _deck = g.decks[p_card_LI]
-    g.market[p_card_LI][p_card_SI] = _deck.pop() if _deck else None
+    if _deck:
+        g.market[p_card_LI][p_card_SI] = _card = _deck.pop()
+        g.face_up_costs[p_card_LI * 4 + p_card_SI] = CARD_COST[_card]
+    else:
+        g.market[p_card_LI][p_card_SI] = None
+        g.face_up_costs[p_card_LI * 4 + p_card_SI] = _NO_CARD_COST
     # if supply[gold] >= 1: take(gold, 1)
     if sup[5] >= 1:
         sup[5] -= 1
@@ -1764,12 +1770,18 @@ def _do_buy_face_up(g, args):
     # acquire(card)
     if g.market[p_card_LI][p_card_SI] == p_card:
         g.market[p_card_LI][p_card_SI] = None
+        g.face_up_costs[p_card_LI * 4 + p_card_SI] = _NO_CARD_COST
     g._bought[me].append(p_card)
     bon[CARD_BONUS[p_card]] += 1
     g._pts[me] += CARD_POINTS[p_card]
     # refill(card)
     _deck = g.decks[p_card_LI]
-    g.market[p_card_LI][p_card_SI] = _deck.pop() if _deck else None
+    if _deck:
+        g.market[p_card_LI][p_card_SI] = _card = _deck.pop()
+        g.face_up_costs[p_card_LI * 4 + p_card_SI] = CARD_COST[_card]
+    else:
+        g.market[p_card_LI][p_card_SI] = None
+        g.face_up_costs[p_card_LI * 4 + p_card_SI] = _NO_CARD_COST
 
 
 def _why_buy_face_up(g, args):
@@ -2083,6 +2095,11 @@ def _action_phase_legal(g, out):
     b0, b1, b2, b3, b4 = g._bon[me]
     s0, s1, s2, s3, s4, s5 = g.supply
     t0, t1, t2, t3, t4, t5 = tok
+    w0 = b0 + t0  # me.bonus[c] plus the tokens held
+    w1 = b1 + t1  # me.bonus[c] plus the tokens held
+    w2 = b2 + t2  # me.bonus[c] plus the tokens held
+    w3 = b3 + t3  # me.bonus[c] plus the tokens held
+    w4 = b4 + t4  # me.bonus[c] plus the tokens held
     # take_different (rulespec/official.yaml:55): ids BASE_TAKE_DIFFERENT = 0 to 24
     # all(supply[c] >= 1 for c in picked)
     mask_0 = (1 if s0 else 0) | (2 if s1 else 0) | (4 if s2 else 0) | (8 if s3 else 0) | (16 if s4 else 0)
@@ -2101,13 +2118,16 @@ def _action_phase_legal(g, out):
         out.append(29)
     # reserve_face_up (rulespec/official.yaml:95): ids BASE_RESERVE_FACE_UP = 30 to 41
     if len(g._res[me]) < 3:  # me.reserved < reserve_limit
-        for p_card_LI, _row in enumerate(g.market):
-            p_card_ID = 29 + p_card_LI * 4
-            for p_card in _row:
-                p_card_ID += 1
-                if p_card is None:
-                    continue
-                out.append(p_card_ID)
+        if _NO_CARD_COST not in g.face_up_costs:  # every face-up slot holds a card
+            out.extend(range(30, 42))
+        else:
+            for p_card_LI, _row in enumerate(g.market):
+                p_card_ID = 29 + p_card_LI * 4
+                for p_card in _row:
+                    p_card_ID += 1
+                    if p_card is None:
+                        continue
+                    out.append(p_card_ID)
         # reserve_blind (rulespec/official.yaml:115): ids BASE_RESERVE_BLIND = 42 to 44
         # deck[level] >= 1, for each level
         if len(g.decks[0]) >= 1:  # level 1
@@ -2117,73 +2137,115 @@ def _action_phase_legal(g, out):
         if len(g.decks[2]) >= 1:  # level 3
             out.append(44)
     # buy_face_up (variants/gold-for-shortfall.yaml:18): ids BASE_BUY_FACE_UP = 45 to 56
-    for p_card_LI, _row in enumerate(g.market):
-        p_card_ID = 44 + p_card_LI * 4
-        for p_card in _row:
-            p_card_ID += 1
-            if p_card is None:
-                continue
-            cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = CARD_COST[p_card]
-            # price: max(0, card.cost[c] - me.bonus[c])
+    p_card_ID = 44
+    for cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 in g.face_up_costs:
+        p_card_ID += 1
+        # price: max(0, card.cost[c] - me.bonus[c])
+        if (
+            cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4)
+        ) and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
+        ):
+            continue  # the player cannot pay, even with all the gold they hold
+        # the tokens fall short: gold is spent (the tests hold for a payment without)
+        if cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4):
             _p0 = _t0 if (_t0 := (cc_p_card_G0 - b0)) > 0 else 0
             _p1 = _t1 if (_t1 := (cc_p_card_G1 - b1)) > 0 else 0
             _p2 = _t2 if (_t2 := (cc_p_card_G2 - b2)) > 0 else 0
             _p3 = _t3 if (_t3 := (cc_p_card_G3 - b3)) > 0 else 0
             _p4 = _t4 if (_t4 := (cc_p_card_G4 - b4)) > 0 else 0
-            if (
-                (_p0 - t0 if _p0 > t0 else 0)
-                + (_p1 - t1 if _p1 > t1 else 0)
-                + (_p2 - t2 if _p2 > t2 else 0)
-                + (_p3 - t3 if _p3 > t3 else 0)
-                + (_p4 - t4 if _p4 > t4 else 0)
-            ) > t5:
-                continue  # the player cannot pay, even with all the gold they hold
-            for _i, p_payment_GOLD, p_payment_SPENT, _ in _payments((_p0, _p1, _p2, _p3, _p4), tok):
-                # all(payment.gold[c] == 0 or payment.spent[c] == me.tokens[c] for c in gems)
-                if not (
-                    (p_payment_GOLD[0] == 0 or p_payment_SPENT[0] == t0)
-                    and (p_payment_GOLD[1] == 0 or p_payment_SPENT[1] == t1)
-                    and (p_payment_GOLD[2] == 0 or p_payment_SPENT[2] == t2)
-                    and (p_payment_GOLD[3] == 0 or p_payment_SPENT[3] == t3)
-                    and (p_payment_GOLD[4] == 0 or p_payment_SPENT[4] == t4)
-                ):
-                    continue
-                break
-            else:
-                continue  # no payment meets the conditions
-            out.append(p_card_ID)
+            _lg0 = _p0 - t0 if _p0 > t0 else 0
+            _lg1 = _p1 - t1 if _p1 > t1 else 0
+            _lg2 = _p2 - t2 if _p2 > t2 else 0
+            _lg3 = _p3 - t3 if _p3 > t3 else 0
+            _lg4 = _p4 - t4 if _p4 > t4 else 0
+            # the payment with the least gold first
+            if not (
+                (_lg0 == 0 or _p0 - _lg0 == t0)
+                and (_lg1 == 0 or _p1 - _lg1 == t1)
+                and (_lg2 == 0 or _p2 - _lg2 == t2)
+                and (_lg3 == 0 or _p3 - _lg3 == t3)
+                and (_lg4 == 0 or _p4 - _lg4 == t4)
+            ):
+                for _i, p_payment_GOLD, p_payment_SPENT, _ in _payments((_p0, _p1, _p2, _p3, _p4), tok):
+                    # all(payment.gold[c] == 0 or payment.spent[c] == me.tokens[c] for c in gems)
+                    if not (
+                        (p_payment_GOLD[0] == 0 or p_payment_SPENT[0] == t0)
+                        and (p_payment_GOLD[1] == 0 or p_payment_SPENT[1] == t1)
+                        and (p_payment_GOLD[2] == 0 or p_payment_SPENT[2] == t2)
+                        and (p_payment_GOLD[3] == 0 or p_payment_SPENT[3] == t3)
+                        and (p_payment_GOLD[4] == 0 or p_payment_SPENT[4] == t4)
+                    ):
+                        continue
+                    break
+                else:
+                    continue  # no payment meets the conditions
+        out.append(p_card_ID)
     # buy_reserved (variants/gold-for-shortfall.yaml:31): ids BASE_BUY_RESERVED = 57 to 59
     i_0 = -1
     for p_card in g._res[me]:
         i_0 += 1
         cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = CARD_COST[p_card]
         # price: max(0, card.cost[c] - me.bonus[c])
-        _p0 = _t0 if (_t0 := (cc_p_card_G0 - b0)) > 0 else 0
-        _p1 = _t1 if (_t1 := (cc_p_card_G1 - b1)) > 0 else 0
-        _p2 = _t2 if (_t2 := (cc_p_card_G2 - b2)) > 0 else 0
-        _p3 = _t3 if (_t3 := (cc_p_card_G3 - b3)) > 0 else 0
-        _p4 = _t4 if (_t4 := (cc_p_card_G4 - b4)) > 0 else 0
         if (
-            (_p0 - t0 if _p0 > t0 else 0)
-            + (_p1 - t1 if _p1 > t1 else 0)
-            + (_p2 - t2 if _p2 > t2 else 0)
-            + (_p3 - t3 if _p3 > t3 else 0)
-            + (_p4 - t4 if _p4 > t4 else 0)
-        ) > t5:
+            cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4)
+        ) and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
+        ):
             continue  # the player cannot pay, even with all the gold they hold
-        for _i, p_payment_GOLD, p_payment_SPENT, _ in _payments((_p0, _p1, _p2, _p3, _p4), tok):
-            # all(payment.gold[c] == 0 or payment.spent[c] == me.tokens[c] for c in gems)
+        # the tokens fall short: gold is spent (the tests hold for a payment without)
+        if cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4):
+            _p0 = _t0 if (_t0 := (cc_p_card_G0 - b0)) > 0 else 0
+            _p1 = _t1 if (_t1 := (cc_p_card_G1 - b1)) > 0 else 0
+            _p2 = _t2 if (_t2 := (cc_p_card_G2 - b2)) > 0 else 0
+            _p3 = _t3 if (_t3 := (cc_p_card_G3 - b3)) > 0 else 0
+            _p4 = _t4 if (_t4 := (cc_p_card_G4 - b4)) > 0 else 0
+            _lg0 = _p0 - t0 if _p0 > t0 else 0
+            _lg1 = _p1 - t1 if _p1 > t1 else 0
+            _lg2 = _p2 - t2 if _p2 > t2 else 0
+            _lg3 = _p3 - t3 if _p3 > t3 else 0
+            _lg4 = _p4 - t4 if _p4 > t4 else 0
+            # the payment with the least gold first
             if not (
-                (p_payment_GOLD[0] == 0 or p_payment_SPENT[0] == t0)
-                and (p_payment_GOLD[1] == 0 or p_payment_SPENT[1] == t1)
-                and (p_payment_GOLD[2] == 0 or p_payment_SPENT[2] == t2)
-                and (p_payment_GOLD[3] == 0 or p_payment_SPENT[3] == t3)
-                and (p_payment_GOLD[4] == 0 or p_payment_SPENT[4] == t4)
+                (_lg0 == 0 or _p0 - _lg0 == t0)
+                and (_lg1 == 0 or _p1 - _lg1 == t1)
+                and (_lg2 == 0 or _p2 - _lg2 == t2)
+                and (_lg3 == 0 or _p3 - _lg3 == t3)
+                and (_lg4 == 0 or _p4 - _lg4 == t4)
             ):
-                continue
-            break
-        else:
-            continue  # no payment meets the conditions
+                for _i, p_payment_GOLD, p_payment_SPENT, _ in _payments((_p0, _p1, _p2, _p3, _p4), tok):
+                    # all(payment.gold[c] == 0 or payment.spent[c] == me.tokens[c] for c in gems)
+                    if not (
+                        (p_payment_GOLD[0] == 0 or p_payment_SPENT[0] == t0)
+                        and (p_payment_GOLD[1] == 0 or p_payment_SPENT[1] == t1)
+                        and (p_payment_GOLD[2] == 0 or p_payment_SPENT[2] == t2)
+                        and (p_payment_GOLD[3] == 0 or p_payment_SPENT[3] == t3)
+                        and (p_payment_GOLD[4] == 0 or p_payment_SPENT[4] == t4)
+                    ):
+                        continue
+                    break
+                else:
+                    continue  # no payment meets the conditions
         out.append(57 + i_0)
 
 

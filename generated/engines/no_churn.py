@@ -2032,8 +2032,8 @@ def _why_return_tokens(g, args):
                     "exactement 0 jeton de cette couleur"
                 ),
                 "nl": (
-                    "Fiches boven de limiet teruggeven: de gekozen kleur niet een van „Genomen” is of voor elke "
-                    "fichekleur geldt dat die kleur een van „Genomen” is of je precies 0 fiches van die kleur "
+                    "Fiches boven de limiet teruggeven: de gekozen kleur niet een van ‘Genomen’ is of voor elke "
+                    "fichekleur geldt dat die kleur een van ‘Genomen’ is of je precies 0 fiches van die kleur "
                     "hebt"
                 ),
                 "sr": (

@@ -1711,9 +1711,6 @@ SUBSET_IDS_0_0 = (  # action ids of the subsets of the colours, by bitmask, of t
 )
 
 
-_WITH_NONE_6 = (0, 1, 2, 3, 4, 5, None)
-
-
 # ----------------------------------------------------------------------------- rules
 
 
@@ -2374,26 +2371,48 @@ def _action_phase_legal(g, out):
     # reserve_face_up (variants/reserve-tax.yaml:18): ids BASE_RESERVE_FACE_UP = 30 to 113
     if len(g._res[me]) < 3:  # me.reserved < reserve_limit
         h0 = sum(tok) == 0
+        _ok1 = []  # me.held == 0 and tax == none or tax != none and me.tokens[tax] >= 1
+        if t0 >= 1:
+            _ok1.append(0)
+        if t1 >= 1:
+            _ok1.append(1)
+        if t2 >= 1:
+            _ok1.append(2)
+        if t3 >= 1:
+            _ok1.append(3)
+        if t4 >= 1:
+            _ok1.append(4)
+        if t5 >= 1:
+            _ok1.append(5)
+        if h0:
+            _ok1.append(6)
         for p_card_LI, _row in enumerate(g.market):
             p_card_ID = 23 + p_card_LI * 28
             for p_card in _row:
                 p_card_ID += 7
                 if p_card is None:
                     continue
-                for i_1, p_tax in enumerate(_WITH_NONE_6):
-                    # me.held == 0 and tax == none or tax != none and me.tokens[tax] >= 1
-                    if not (h0 and p_tax is None or (p_tax is not None and tok[p_tax] >= 1)):
-                        continue
-                    out.append(p_card_ID + i_1)
+                out.extend(map(p_card_ID.__add__, _ok1))
         # reserve_blind (variants/reserve-tax.yaml:42): ids BASE_RESERVE_BLIND = 114 to 134
+        _ok1 = []  # me.held == 0 and tax == none or tax != none and me.tokens[tax] >= 1
+        if t0 >= 1:
+            _ok1.append(0)
+        if t1 >= 1:
+            _ok1.append(1)
+        if t2 >= 1:
+            _ok1.append(2)
+        if t3 >= 1:
+            _ok1.append(3)
+        if t4 >= 1:
+            _ok1.append(4)
+        if t5 >= 1:
+            _ok1.append(5)
+        if h0:
+            _ok1.append(6)
         for i_0, p_level in enumerate(LEVELS):
             if not len(g.decks[p_level - 1]) >= 1:  # deck[level] >= 1
                 continue
-            for i_1, p_tax in enumerate(_WITH_NONE_6):
-                # me.held == 0 and tax == none or tax != none and me.tokens[tax] >= 1
-                if not (h0 and p_tax is None or (p_tax is not None and tok[p_tax] >= 1)):
-                    continue
-                out.append(114 + i_0 * 7 + i_1)
+            out.extend(map((114 + i_0 * 7).__add__, _ok1))
     # buy_face_up (rulespec/official.yaml:135): ids BASE_BUY_FACE_UP = 135 to 146
     # each face-up slot in turn (Game.face_up_costs, level by level), written out; a slot is left out when the player
     # cannot pay, even with all the gold they hold

@@ -1982,8 +1982,7 @@ def _why_sweep(g, args):
     if a_card[1] >= len(g.market[a_card[0]]) or g.market[a_card[0]][a_card[1]] is None:
         return "there is no face-up card at %d.%d" % (LEVELS[a_card[0]], a_card[1] + 1)
     p_card_LI, p_card_SI = a_card
-    p_card = g.market[p_card_LI][p_card_SI]
-    if not len(g.decks[CARD_LEVEL[p_card] - 1]) >= 1:
+    if not len(g.decks[p_card_LI]) >= 1:
         return Refusal(
             "sweep",
             {
@@ -2454,13 +2453,16 @@ def _action_phase_legal(g, out):
     # sweep (variants/sweep.yaml:19): ids BASE_SWEEP = 60 to 71
     for p_card_LI, _row in enumerate(g.market):
         p_card_ID = 59 + p_card_LI * 4
-        for p_card in _row:
-            p_card_ID += 1
-            if p_card is None:
-                continue
-            if not len(g.decks[CARD_LEVEL[p_card] - 1]) >= 1:  # deck[card.level] >= 1
-                continue
-            out.append(p_card_ID)
+        if not len(g.decks[p_card_LI]) >= 1:  # deck[card.level] >= 1
+            continue
+        if None not in _row:  # every slot holds a card
+            out.extend(range(p_card_ID + 1, p_card_ID + len(_row) + 1))
+        else:
+            for p_card in _row:
+                p_card_ID += 1
+                if p_card is None:
+                    continue
+                out.append(p_card_ID)
     # give_back (variants/sweep.yaml:40): ids BASE_GIVE_BACK = 72 to 74
     i_0 = -1
     for _ in g._res[me]:

@@ -160,7 +160,9 @@ class Session:
         try:
             game.apply(action)
         except self.module.IllegalAction as e:
-            said, details = refusals.told(e, self.lang, self.rules)  # words of the spec: no control characters
+            said, details = refusals.told(
+                e, self.lang, self.rules, self.module
+            )  # words of the spec: no control characters
             self.say(visible(said) if details is None else f"{visible(said)}\n{visible(details)}")
             return "again"
         self.say(f"{seat_label(self.table.seats, p)}: {self.move_line(action)}")

@@ -16,8 +16,9 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from .. import i18n, views
+from ..links import HUMAN, seat_secrets, watch_secret
 from ..store import digest
-from ..tables import HUMAN, LiveTable, Refused, seat_secrets, watch_secret
+from ..tables import LiveTable, Refused
 from .context import server_of
 from .errors import language, page_error
 from .guards import client_address, read_body, read_json, same_site

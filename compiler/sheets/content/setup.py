@@ -298,7 +298,7 @@ def state_item(self: Builder, var) -> Item:
         text = self.text("sheet.state.turn", item=text)
     if var.private:
         text = self.text("sheet.state.private", item=text)
-    return self.note_item(sentence(text), "", self.marks(f"state.{var.name}"), var.note)
+    return self.with_text(self.note_item(sentence(text), "", self.marks(f"state.{var.name}"), var.note), var)
 
 
 def state_type(self: Builder, var) -> str:

@@ -76,7 +76,10 @@ def summary(self: Builder) -> list[Item]:
     limit_step, limit = held_limit(r)
     for i, d in enumerate(r.steps):
         paths = self.decision_paths(d, "end_of_turn")
-        if d is limit_step and return_to_limit(d, r) is not None:  # "tokens of your choice": the plain return
+        own = self.told(d)  # the rule's own words: its condition as players say it
+        if own is not None and not _plain(self, d, limit_step):
+            text = own
+        elif d is limit_step and return_to_limit(d, r) is not None:  # "tokens of your choice": the plain return
             text = self.text("sheet.summary.limit", n=limit)
         elif shape(d) == "visit" and d.repeat == "once" and d.resolve == "choice":
             text = self.text("sheet.summary.visit")
@@ -123,8 +126,15 @@ def action_lines(self: Builder) -> list[str]:
             told = self.folded_choice(first)
         elif kind in ("reserve", "buy"):
             told = _kind_line(self, kind, ds)
-        lines.append(told or sentence(self.headline(first, index, False)))
+        own = self.told(first) if len(ds) == 1 else None  # the rule's own words before its bare title
+        lines.append(told or own or sentence(self.headline(first, index, False)))
     return lines
+
+
+def _plain(self: Builder, d: Decision, limit_step: Decision | None) -> bool:
+    """A step the summary says in its short standing words (the return to the limit, a noble's
+    visit): shorter than its text, and the same in every spec that has it."""
+    return (d is limit_step and return_to_limit(d, self.rules) is not None) or shape(d) == "visit"
 
 
 def _kind_line(self: Builder, kind: str, ds: list[Decision]) -> str:

@@ -99,6 +99,7 @@ class Phraser:
 
     # quantities.py
     count_form = quantities.count_form
+    zone_count = quantities.zone_count
     count = quantities.count
     number = quantities.number
     worth = quantities.worth

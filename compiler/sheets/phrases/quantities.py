@@ -43,6 +43,8 @@ def count_form(self: Phraser, node) -> tuple[str, str, dict] | None:
             )
         case Call(func="size", args=(coll,)) if self.state_forms(coll) is not None and self.component_set(coll) is None:
             return "q.size_state.count", "noun.colour", self.named("state", self.state_forms(coll) or {})
+        case Call(func="size", args=(coll,)) if (told := self.zone_count(coll)) is not None:
+            return told  # "you have at least 1 claimed city": the zone's own item
         case Call(func="size", args=(coll,)) if self.rules.zones and self.zone(coll) is not None:
             holds = self.held_kind(coll)  # "holds at least 1 city": counted by the kind's item
             noun, item = ("noun.item", self.item_fields(holds)) if holds is not None else ("noun.piece", {})
@@ -64,6 +66,27 @@ def count_form(self: Phraser, node) -> tuple[str, str, dict] | None:
             _, coll_key = self.collection(coll)
             return "agg.count.count", f"{coll_key}.noun", {"body": inner.condition(body)}
     return None
+
+
+def zone_count(self: Phraser, coll: object) -> tuple[str, str, dict[str, str]] | None:
+    """A count of a zone whose spec names what lies there (its `item`, in this language): said of
+    its owner ("you have at least 1 claimed city", "Anne has 1 claimed city") or, for a shared
+    zone, of the table ("at least 1 city on display is on the table"); else None (the zone by its title)."""
+    zone = self.zone_of(coll) if self.rules.zones else None
+    if zone is None or zone.item is None or not zone.item.get(self.lang):
+        return None
+    word = zone.item.get(self.lang) or ""
+    words = zone.words(self.lang)
+    item = {
+        "item": word,
+        "item_of": words.form("few") or self.t.table.text("item.of", item=word),
+        "plural": words.form("other") or self.t.table.text("item.plural", item=word),
+        "gender": words.gender,
+    }
+    if zone.per_player and isinstance(coll, Attribute):
+        person, who = self.player(coll.obj)
+        return f"q.size_zone.{person}.count", "noun.item", {**who, **item}
+    return "q.size_zone.shared.count", "noun.item", item
 
 
 def count(self: Phraser, node, op: str, n: int) -> str | None:
@@ -125,7 +148,8 @@ def _read(self: Phraser, node) -> str | None:  # noqa: C901 - one dispatch over 
             variant, fields = self.colour(c)
             return t.text(f"attr.{attr}.{person}.np.{variant}", **who, **fields)
         case Attribute(obj=o, name=attr) if self.kind(o) == COMPONENT:
-            return t.text("q.component.np", column=self.column(attr, o), **self.named("x", self.thing(o)))
+            key = "q.component.np.keyword" if self._column_type(o, attr) == "keyword" else "q.component.np"
+            return t.text(key, column=self.column(attr, o), **self.named("x", self.thing(o)))  # a word, no number
         case Index(obj=Attribute(obj=o, name=attr), index=c) if self.kind(o) == COMPONENT:
             variant, fields = self.colour(c)
             return t.text(
