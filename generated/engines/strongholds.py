@@ -2656,8 +2656,8 @@ def _why_reserve_face_up(g, args):
                     "n'est pas vous"
                 ),
                 "nl": (
-                    "Een open kaart reserveren: het niet zo is dat „Vestingen” voor de gekozen kaart minstens 1 "
-                    "is en „Eigenaar van de vestingen” voor de gekozen kaart niet jij is"
+                    "Een open kaart reserveren: het niet zo is dat ‘Vestingen’ voor de gekozen kaart minstens 1 "
+                    "is en ‘Eigenaar van de vestingen’ voor de gekozen kaart niet jij is"
                 ),
                 "sr": (
                     "Резервисање отворене карте: није тачно да запис „Тврђаве“ за изабрану карту износи најмање "
@@ -2772,7 +2772,7 @@ def _do_buy_face_up(g, args):
             "number_too_large",
             {"located": "set(forts[card], 0) (variants/strongholds.yaml:89)", "most": 1000000000000},
         )
-    for _, v_c in list(enumerate(g.market[CARD_LEVEL[p_card] - 1])):
+    for _, v_c in list(enumerate(g.market[p_card_LI + 1 - 1])):
         if v_c is None:
             continue
         if v_c not in g.s_standing:
@@ -2805,8 +2805,8 @@ def _why_buy_face_up(g, args):
                     "n'est pas vous"
                 ),
                 "nl": (
-                    "Een open kaart kopen: het niet zo is dat „Vestingen” voor de gekozen kaart minstens 1 is en "
-                    "„Eigenaar van de vestingen” voor de gekozen kaart niet jij is"
+                    "Een open kaart kopen: het niet zo is dat ‘Vestingen’ voor de gekozen kaart minstens 1 is en "
+                    "‘Eigenaar van de vestingen’ voor de gekozen kaart niet jij is"
                 ),
                 "sr": (
                     "Куповина отворене карте: није тачно да запис „Тврђаве“ за изабрану карту износи најмање 1 и "
@@ -3004,7 +3004,7 @@ def _legal_fortify(g, out):
                 if p_site is None:
                     continue
                 # site.level != bought.level or site in standing
-                if not (CARD_LEVEL[p_site] != CARD_LEVEL[g.queued[0][2]] or p_site in g.s_standing):
+                if not (p_site_LI + 1 != CARD_LEVEL[g.queued[0][2]] or p_site in g.s_standing):
                     continue
                 # if forts[site] >= 1 and holder[site] != me then origin == none else origin == none and strongholds >
                 # sum(sum(if holder[c] == me then forts[c] else 0 for c in market[l]) for l in levels) or origin !=
@@ -3086,8 +3086,8 @@ def _why_fortify(g, args):
                     "au moins 1)"
                 ),
                 "nl": (
-                    "Een vesting zetten: er geen kaart gekozen is of („Eigenaar van de vestingen” voor de "
-                    "gekozen kaart (1) jij is en „Vestingen” voor de gekozen kaart (1) minstens 1 is)"
+                    "Een vesting zetten: er geen kaart gekozen is of (‘Eigenaar van de vestingen’ voor de "
+                    "gekozen kaart (1) jij is en ‘Vestingen’ voor de gekozen kaart (1) minstens 1 is)"
                 ),
                 "sr": (
                     "Постављање тврђаве: није изабрана ниједна карта или (запис „Власник тврђава“ за изабрану "
@@ -3096,7 +3096,7 @@ def _why_fortify(g, args):
             },
             "origin == none or holder[origin] == me and forts[origin] >= 1, variants/strongholds.yaml:142",
         )
-    if not (CARD_LEVEL[p_site] != CARD_LEVEL[g.queued[0][2]] or p_site in g.s_standing):
+    if not (p_site_LI + 1 != CARD_LEVEL[g.queued[0][2]] or p_site in g.s_standing):
         return Refusal(
             "fortify",
             {
@@ -3110,7 +3110,7 @@ def _why_fortify(g, args):
                 ),
                 "nl": (
                     "Een vesting zetten: het niveau van de gekozen kaart (2) verschilt van het niveau van de "
-                    "meegegeven waarde ‘bought’ of de gekozen kaart (2) een van „Open kaarten bij een aankoop” is"
+                    "meegegeven waarde ‘bought’ of de gekozen kaart (2) een van ‘Open kaarten bij een aankoop’ is"
                 ),
                 "sr": (
                     "Постављање тврђаве: ниво изабране карте (2) не износи колико и ниво дате вредности „bought“ "
@@ -3173,11 +3173,11 @@ def _why_fortify(g, args):
                     "(2))"
                 ),
                 "nl": (
-                    "Een vesting zetten: als „Vestingen” voor de gekozen kaart (2) minstens 1 is en „Eigenaar "
-                    "van de vestingen” voor de gekozen kaart (2) niet jij is, dan geldt dat er geen kaart "
+                    "Een vesting zetten: als ‘Vestingen’ voor de gekozen kaart (2) minstens 1 is en ‘Eigenaar "
+                    "van de vestingen’ voor de gekozen kaart (2) niet jij is, dan geldt dat er geen kaart "
                     "gekozen is, en anders dat (er geen kaart gekozen is en het totaal over alle niveaus van het "
-                    "totaal over alle open kaarten van dat niveau van „Vestingen” voor die kaart als „Eigenaar "
-                    "van de vestingen” voor die kaart jij is, anders 0 minder dan 3 is) of (er een kaart gekozen "
+                    "totaal over alle open kaarten van dat niveau van ‘Vestingen’ voor die kaart als ‘Eigenaar "
+                    "van de vestingen’ voor die kaart jij is, anders 0 minder dan 3 is) of (er een kaart gekozen "
                     "is en de gekozen kaart (1) niet de gekozen kaart (2) is)"
                 ),
                 "sr": (
@@ -3284,7 +3284,7 @@ def _do_conquest(g, args):
                 "number_too_large",
                 {"located": "set(forts[card], 0) (variants/strongholds.yaml:89)", "most": 1000000000000},
             )
-        for _, v_c in list(enumerate(g.market[CARD_LEVEL[p_card] - 1])):
+        for _, v_c in list(enumerate(g.market[p_card_LI + 1 - 1])):
             if v_c is None:
                 continue
             if v_c not in g.s_standing:
@@ -3318,8 +3318,8 @@ def _why_conquest(g, args):
                     "choisie est vous et « Places fortes » pour la carte choisie vaut 3)"
                 ),
                 "nl": (
-                    "Verovering: er geen kaart gekozen is of („Eigenaar van de vestingen” voor de gekozen kaart "
-                    "jij is en „Vestingen” voor de gekozen kaart 3 is)"
+                    "Verovering: er geen kaart gekozen is of (‘Eigenaar van de vestingen’ voor de gekozen kaart "
+                    "jij is en ‘Vestingen’ voor de gekozen kaart 3 is)"
                 ),
                 "sr": (
                     "Освајање: није изабрана ниједна карта или (запис „Власник тврђава“ за изабрану карту јесте "
