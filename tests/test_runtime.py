@@ -630,9 +630,9 @@ def test_extra_slots_start_from_their_initial_values_and_each_clone_owns_its_lis
 
 def test_engines_without_zones_or_state_of_their_own_keep_state_version_1():
     """Only a spec that declares state or zones of its own (no-churn, the Cities, the Trading
-    Posts, the court's favours: compiler/emit/runtime/variables.py, zones.py) has slots of its own and
-    saves version 2; every other engine is as it was."""
-    own = {"no_churn", "cities", "cities_declinable", "trading_posts", "court_favours"}
+    Posts, the court's favours, the Strongholds: compiler/emit/runtime/variables.py, zones.py) has
+    slots of its own and saves version 2; every other engine is as it was."""
+    own = {"no_churn", "cities", "cities_declinable", "trading_posts", "court_favours", "strongholds"}
     for path in ENGINES:
         engine = load_engine(path)
         if path.stem == "no_churn":

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from ..diagnostics import did_you_mean
 from ..front.expr import Expr
 from ..front.source import MapNode, ScalarNode
+from ..language.domains import DOMAINS as LANGUAGE_DOMAINS
 from ..model import DOMAINS, Param, Wilds
 from . import bounds as bounds_mod
 from . import sources as sources_mod
@@ -25,7 +26,8 @@ from .types import DOMAIN_TYPES, GEM, INT, PLAYER, Scope
 from .wilds import read_wilds
 from .worth import worth_problems, worth_range
 
-OPTIONAL_DOMAINS = ("gem", "colour")  # the domains whose choice may be `none` (rulespec/README.md, optional)
+# the domains whose choice may be `none` (rulespec/README.md, optional)
+OPTIONAL_DOMAINS = tuple(name for name, d in LANGUAGE_DOMAINS.items() if d.optional)
 
 
 def choices(c: Checker, entry: MapNode, scope_names: dict, where: str, path: str) -> tuple[list[Param], Scope, dict]:
@@ -113,12 +115,12 @@ def read_param(c: Checker, pname: str, node, scope: Scope, where: str) -> Param 
     elif domain in ("payment", "reserved", "component"):
         needs = {"payment": "a 'price'", "reserved": "'slots'", "component": "'from' (a zone or a kind)"}[domain]
         c.r.error("E102", f"choice '{pname}' of domain {domain} needs {needs}", node.span)
-    if f.optional and domain not in OPTIONAL_DOMAINS and domain != "component":
+    if f.optional and domain not in OPTIONAL_DOMAINS:
         c.r.error(
             "E508",
-            f"'optional' applies to the domains {' and '.join(OPTIONAL_DOMAINS)}, not to '{domain}'",
+            f"'optional' applies to the domains {', '.join(OPTIONAL_DOMAINS)}, not to '{domain}'",
             pnode.key_span("optional") if pnode is not None else node.span,
-            "the engines offer `none` for a colour only; leave 'optional' out, or choose a colour",
+            "the engines offer `none` for a colour, a face-up card and a component only; leave 'optional' out",
         )
     return Param(
         pname,

@@ -29,7 +29,7 @@ DOMAINS: dict[str, DomainDecl] = {
         DomainDecl("gem", GEM, optional=True),
         DomainDecl("colour", COLOUR, optional=True),
         DomainDecl("gem_set", SetOf(GEM), ("min", "max")),
-        DomainDecl("face_up", FACE_UP_CARD),
+        DomainDecl("face_up", FACE_UP_CARD, optional=True),
         DomainDecl("deck", INT),
         DomainDecl("reserved", RESERVED_CARD, ("slots",)),
         DomainDecl("noble", NOBLE),

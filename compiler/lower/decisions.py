@@ -352,11 +352,14 @@ class DecisionLowering:
             if p.domain in ("gem", "colour", "gem_set", "deck"):
                 out.append(Assign((local,), ir.name(arg), pure=True))
             elif p.domain == "face_up":
-                out += [
+                card: list = [
                     Assign((ir.tuple_(f"{name}_LI", f"{name}_SI"),), ir.name(arg), pure=True),
                     Assign((local,), ir.sub(ir.sub(ir.dotted("g.market"), f"{name}_LI"), f"{name}_SI"), pure=True),
                     Assign((ir.name(f"cc_{name}"),), ir.sub("CARD_COST", name), pure=True),
                 ]
+                if p.optional:  # `none`: no card, and nothing of it read but after a test
+                    card = [If(ir.compare(arg, "is", ir.const(None)), [Assign((local,), ir.const(None))], card)]
+                out += card
             elif p.domain == "reserved":
                 out += [
                     Assign((local,), ir.sub(ir.sub(ir.dotted("g._res"), "me"), arg), pure=True),
@@ -482,12 +485,15 @@ class DecisionLowering:
             if p.domain == "face_up":
                 row, slot = ir.sub(arg, 0), ir.sub(arg, 1)
                 market_row = ir.sub(ir.dotted("g.market"), row)
+                vacant = ir.or_(
+                    ir.compare(slot, ">=", ir.call("len", market_row)),
+                    ir.compare(ir.sub(market_row, slot), "is", ir.const(None)),
+                )
+                if p.optional:  # `none` names no place
+                    vacant = ir.and_(ir.compare(arg, "is not", ir.const(None)), vacant)
                 out.append(
                     If(
-                        ir.or_(
-                            ir.compare(slot, ">=", ir.call("len", market_row)),
-                            ir.compare(ir.sub(market_row, slot), "is", ir.const(None)),
-                        ),
+                        vacant,
                         [
                             Return(
                                 ir.binop(

@@ -418,9 +418,10 @@ class LegalLowering(PurchaseScan):
         if p.domain == "payment":
             self._payment(k, p, into, terms)
             return None
+        if p.domain == "face_up" and p.optional:
+            loop, idx = self._optional_face_up(p, into)
+            return self.emit(k + 1, loop.body, True), terms + [ir.mul(idx, stride) if stride != 1 else ir.name(idx)]
         if p.domain == "face_up":
-            if p.optional:
-                raise LoweringBug("an optional face_up is not supported", p.span)
             face_up = self._face_up(p, stride, terms)
             into.append(face_up)
             return self.emit(k + 1, face_up.body, True), [ir.name(f"{face_up.name}_ID")]
@@ -503,6 +504,31 @@ class LegalLowering(PurchaseScan):
         name = self.low.param_name(p)
         first = fold.sum_terms(terms, -stride)
         return FaceUpLoop(name, None if fold.is_const(first, 0) else first, stride, self.plan.max_face_up * stride, [])
+
+    def _optional_face_up(self, p, into: list) -> tuple[For, str]:
+        """An optional face-up card: every occupied slot by its place (row * slots + slot, as the ids
+        of a face-up choice count them), then `none` (the last id), each with its cost unpacked
+        (cc_NAME_G0...) where there is a card; the tests that read it are guarded (`card != none`)."""
+        name, idx = self.low.param_name(p), f"i_{p.name}"
+        slots, rows = self.plan.max_face_up, len(self.plan.levels)
+        cells = ast.ListComp(
+            elt=ir.tuple_(ir.add(ir.mul("_li", slots), "_si"), "_si", "_li", "_c"),
+            generators=[
+                ir.comprehension(ir.tuple_("_li", "_row"), ir.call("enumerate", ir.dotted("g.market"))),
+                ir.comprehension(
+                    ir.tuple_("_si", "_c"), ir.call("enumerate", "_row"), ir.compare("_c", "is not", ir.const(None))
+                ),
+            ],
+        )
+        none = ir.list_(ir.tuple_(ir.const(rows * slots), ir.const(-1), ir.const(-1), ir.const(None)))
+        # listed once a call (the market does not change while the legal actions are found), not once
+        # for each value of the choices before it
+        self.preamble.append(Assign((ir.name(f"{name}_CELLS"),), ir.add(cells, none), pure=True))
+        cost = If(ir.compare(name, "is not", ir.const(None)), self.low.cost_bindings(name))
+        target = ir.tuple_(idx, f"{name}_SI", f"{name}_LI", name)
+        loop = For(target, ir.name(f"{name}_CELLS"), [cost])
+        into.append(loop)
+        return loop, idx
 
     def _loop(self, k: int, lay, into: list) -> tuple[For, str]:
         """The loop over choice k's values, and the name of its index."""

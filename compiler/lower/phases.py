@@ -70,6 +70,9 @@ def lower_end_of_turn(plan: EnginePlan) -> Def:
     every_turn = [i for i, dp in enumerate(steps) if dp.decision.given is None]  # a queued step runs when queued
     queued = [i for i, dp in enumerate(steps) if i not in every_turn]
     body += resume_queue(queued)  # a queued step that asked the player resumes first
+    first = every_turn[0] if every_turn else len(steps)
+    if first:  # queued steps come first: the turn's steps begin at the first that runs every turn
+        body.append(If(ir.compare(step, "<", first), [Assign((step,), ir.const(first))]))
     for k, i in enumerate(every_turn):
         dp = steps[i]
         after = every_turn[k + 1] if k + 1 < len(every_turn) else len(steps)

@@ -137,9 +137,11 @@ def resume_queue(queued: list[int]) -> list[Node]:
     if not queued:
         return []
     step, count = ir.name("step"), ir.name("count")
+    # `count`: an answer resumes a step (a turn's end-of-turn steps begin at 0 with count 0, and a
+    # queued step may be the first step: that is no resumption)
     return [
         If(
-            ir.compare(step, "in", ir.const(tuple(queued))),
+            ir.and_(count, ir.compare(step, "in", ir.const(tuple(queued)))),
             [
                 If(ir.call(RUNNER, "g", count), [Return(ir.const(True))]),
                 Assign((ir.tuple_(step, count),), ir.tuple_(ir.attr(ir.name("g"), AT_SLOT), 0)),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ...check.kinds import BASE_KINDS
 from ...check.reach import reached
 from ...language import SHAPES, ColumnType
 from ...language.shapes import Shape
@@ -222,11 +223,15 @@ def setup_column(self: Builder, field: str) -> str:
 
 
 def kind_tables(self: Builder) -> list[Part]:
-    """A table of each kind the rules reach (a zone or a variable holds it, or a choice is made from
-    it): one row per component, its columns (a table by gem colour: one column per colour; a
-    titled keyword by its title; prose columns too, as written)."""
+    """A table of each kind of the spec's own the rules reach (a zone or a variable holds it, or a
+    choice is made from it): one row per component, its columns (a table by gem colour: one column
+    per colour; a titled keyword by its title; prose columns too, as written). Not the base cards and
+    nobles, which the players have in hand as the base game's sheet assumes (a variable keyed by
+    card, `forts: {by: cards}`, or a set of them, reaches them too)."""
     parts = []
     for name in reached(self.rules):
+        if name in BASE_KINDS:
+            continue
         kind = next(k for k in self.rules.kinds if k.name == name)
         header: list[str] = []
         for col in kind.columns:

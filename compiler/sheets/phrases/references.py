@@ -245,6 +245,8 @@ def thing(self: Phraser, node) -> Fields:
             return self.forms(f"coll.{i}.all")
         case Attribute() if self.own_state(node) is not None:
             return self.state_forms(node) or {}
+        case Index() if self.keyed_state(node.obj) is not None:  # an entry of a keyed variable: `holder[card]`
+            return self.state_forms(node) or {}
         case Attribute(obj=o, name="bonus") if kind == COLOUR:
             return self.forms("q.card.bonus", **self.named("card", self.thing(o)))
         case Call(func=f) if self.definition(f) is not None:
