@@ -19,11 +19,11 @@ from .aliases import Problem, State
 from .errors import _shown
 from .spec import _N_STEPS, CARDS, COLOURS, KINDS, NOBLES
 
-QueuedTable = tuple[tuple[int, str, tuple[str, ...], tuple[str, ...], int], ...]
+_QueuedTable = tuple[tuple[int, str, tuple[str, ...], tuple[str, ...], int], ...]
 _MOST_CHAIN = 10_000  # the longest chain a saved entry may claim without a `limit` (the engines' step budget)
 
 
-def _queue_state(g: Any, state: State, table: QueuedTable) -> None:
+def _queue_state(g: Any, state: State, table: _QueuedTable) -> None:
     """The queue under `queued` (the whole state and every observation: nothing in it is hidden)."""
     steps = {position: (name, given, kinds) for position, name, given, kinds, _ in table}
     out = []
@@ -52,7 +52,7 @@ def _given_problem(kind: str, value: Any, players: Any) -> str | None:
     return None
 
 
-def _entry_problems(i: int, entry: Any, table: QueuedTable, players: Any) -> list[Problem]:
+def _entry_problems(i: int, entry: Any, table: _QueuedTable, players: Any) -> list[Problem]:
     """The problems of one saved entry of the queue."""
     where: tuple[Any, ...] = ("queued", i)
     if not isinstance(entry, dict) or set(entry) != {"step", "chain", "given"}:
@@ -80,7 +80,7 @@ def _entry_problems(i: int, entry: Any, table: QueuedTable, players: Any) -> lis
     return out
 
 
-def _queue_problems(data: State, table: QueuedTable) -> list[Problem]:
+def _queue_problems(data: State, table: _QueuedTable) -> list[Problem]:
     """Every problem of the saved queue: a list of entries, each of a queued step of the spec, given
     values of its kinds; and a queued step asking the player (the phase) at its head."""
     queued, at = data.get("queued", []), data.get("queued_at", 0)
@@ -97,7 +97,7 @@ def _queue_problems(data: State, table: QueuedTable) -> list[Problem]:
     return out
 
 
-def _load_queue(g: Any, data: State, table: QueuedTable) -> None:
+def _load_queue(g: Any, data: State, table: _QueuedTable) -> None:
     """Gives a loaded game the queue of a sound state dict (its entries as Game.queued holds them)."""
     steps = {name: (position, given, kinds) for position, name, given, kinds, _ in table}
     g.queued, g.queued_at = [], data.get("queued_at", 0)
