@@ -42,6 +42,7 @@ SLOW_MODULES = frozenset(
 SLOW_TESTS = frozenset(
     {
         "test_lint.py::test_mypy_finds_nothing",
+        "test_lint.py::test_mypy_strict_errors_only_fall",
         "test_saved_games.py::test_value_span_finds_what_json_loads_reads",
         "test_sizes.py::test_a_spec_at_a_documented_maximum_compiles_within_the_action_limit",
         "test_check_cost.py::test_the_longest_chain_within_the_bound_compiles_to_an_engine_of_its_size",
