@@ -346,7 +346,8 @@ def printed_sheets(
     seconds: dict[str, float] = {}
     for lang in langs:
         start = time.perf_counter()
-        texts[lang] = (html_texts or {}).get(lang) or html(content.build(rules, lang, base, worked=worked), rules)
+        given = (html_texts or {}).get(lang)
+        texts[lang] = given if given is not None else html(content.build(rules, lang, base, worked=worked), rules)
         seconds[lang] = time.perf_counter() - start
     most = 0
     for lang in sorted(langs, key=lambda lang: -len(texts[lang])):
