@@ -338,7 +338,10 @@ def test_a_table_whose_engine_cannot_be_resumed_is_said_so(variants, db):
         r = c.get(api0)
         assert (r.status_code, r.json()) == (
             410,
-            {"error": "this table could not be resumed after the server restarted"},
+            {
+                "error": "this table could not be resumed after the server restarted: its seats are not a table "
+                "this server makes: give one seat per player (99): human, random, greedy or mcts"
+            },
         )
 
 

@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from compiler.safe_text import visible
 from compiler.sheets import refusals
 from playtest.bots import BotError, parse_bot
 from playtest.engines import EngineError
@@ -203,7 +202,7 @@ class Hub:
         # (table, game, log, named) of a move about to be stored: web.streams.Views.prepare
         self.prepare: Callable[[LiveTable, Any, tuple[Any, ...], tuple[Any, ...]], None] | None = None
         self.tables: dict[str, LiveTable] = {}
-        self.unavailable: dict[str, str] = {}  # stored tables that could not be resumed, and why
+        self.unavailable: dict[str, Words] = {}  # stored tables that could not be resumed, and why
         self.unavailable_since: dict[str, float] = {}  # and when they last moved
         self.shutting_down = False  # the server is stopping: no bot move is started or played (close)
         self.thinking = 0  # bot moves asked of the workers and not answered yet (all tables)
@@ -215,7 +214,7 @@ class Hub:
         now = time.time() if now is None else now
         return sum(1 for t in self.tables.values() if not t.game.is_over() and now - t.last_at < self.abandon_after)
 
-    # -- making and resuming tables
+    # -- making tables (web.resuming resumes stored ones)
 
     async def create(
         self, spec: object, players, seats, seed=None, admit=None
@@ -280,59 +279,6 @@ class Hub:
             except sqlite3.Error as e:  # the new table stands; the next sweep tries again
                 log.error("old tables not removed: %s", e)
         return table, host, links
-
-    def resume_all(self) -> None:
-        """Every stored table, replayed with the engine of its spec from its seed and moves (at
-        start-up). The file names the spec and the hash of the engine a table was played with,
-        never code: a table resumes with the engine this server built from the spec of that name,
-        and when its rules changed since (another hash), only if every stored move replays."""
-        for stored in self.store.tables():
-            variant = self.variants.get(stored.spec)
-            try:
-                if variant is None:
-                    raise LookupError(
-                        f"this server does not offer the spec '{visible(stored.spec[:80])}' it was played with"
-                    )
-                try:  # a file from elsewhere may name any bot: the same rules as a new table's
-                    seat_names(variant.module, stored.players, [who for who, _ in stored.seats])
-                except Refused as e:
-                    raise LookupError(f"its seats are not a table this server makes: {visible(e.message)}") from None
-                game = variant.module.new_game(stored.players, seed=stored.seed)
-                named = []
-                for n, (seat, action) in enumerate(stored.moves):
-                    try:
-                        taken = taken_card(variant.module, game, seat, action)
-                        game.apply(action)
-                        named.append(named_card(taken, game, seat))
-                    except Exception as e:  # noqa: BLE001 - said below, with the move
-                        changed = variant.source_sha256 != stored.engine_sha256
-                        raise LookupError(
-                            (f"the rules of {variant.key!r} changed since the table was made and " if changed else "")
-                            + f"move {n + 1} does not replay: {rule_failure(e)}"
-                        ) from None
-            except Exception as e:  # noqa: BLE001 - one bad table must not stop the server
-                self.unavailable[stored.id] = str(e if isinstance(e, LookupError) else rule_failure(e))
-                self.unavailable_since[stored.id] = stored.last_at
-                log.error("table %s cannot be resumed: %s", stored.id, self.unavailable[stored.id])
-                continue
-            seats = [Seat(who, h) for who, h in stored.seats]
-            self.tables[stored.id] = LiveTable(
-                stored.id,
-                variant.key,
-                variant.module,
-                variant.source,
-                game,
-                stored.seed,
-                stored.host_hash,
-                seats,
-                list(stored.moves),
-                named,
-                last_at=stored.last_at,
-                watch_hash=stored.watch_hash,
-                undo=stored.undo,
-                undone=stored.undone,
-                problem=stored.problem,
-            )
 
     # -- removing old tables
 
