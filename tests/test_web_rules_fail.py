@@ -11,7 +11,6 @@ migrated without running them, and a table resumes with the engine this server b
 from __future__ import annotations
 
 import hashlib
-
 import sqlite3
 import time
 
