@@ -10,7 +10,6 @@ migrated without running them, and a table resumes with the engine this server b
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import sqlite3
 import time
@@ -423,25 +422,3 @@ def test_a_stored_table_whose_seats_name_a_bot_beyond_the_servers_is_not_resumed
         assert str(c.app.state.hub.unavailable[made["table"]]) == (
             "its seats are not a table this server makes: seat 1: a bot of this server thinks for at most 5000 playouts"
         )
-
-
-def test_bots_asked_together_are_answered_each_with_its_own_move_and_failure(variants):
-    """The bots' questions of one moment go to the worker as one message (web.botwork): each is
-    answered with the move its bot chooses alone, and a bot that fails fails alone."""
-    variant = variants["target-12"]
-    module = variant.module
-    games = [module.new_game(2, seed=seed) for seed in (1, 2, 3)]
-    games[1].apply(games[1].legal_actions()[0])
-    thinkers = botwork.Thinkers(1)
-
-    async def ask_together():
-        asked = [thinkers.choose(module, variant.source, g, "greedy", f"s{i}", 60) for i, g in enumerate(games)]
-        asked.append(thinkers.choose(module, variant.source, games[0], "no-such-bot", "s", 60))
-        return await asyncio.gather(*asked, return_exceptions=True)
-
-    try:
-        *answers, failed = asyncio.run(ask_together())
-    finally:
-        thinkers.close()
-    assert answers == [botwork.choose_here(module, g.clone(), "greedy", f"s{i}") for i, g in enumerate(games)]
-    assert type(failed).__name__ == "BotError" and "no-such-bot" in str(failed)
