@@ -20,7 +20,6 @@ import secrets
 import sqlite3
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -40,7 +39,6 @@ from .store import Store, digest, same_secret
 MOVE_SECONDS = 10.0  # a move (its rules, the end-of-turn steps) that takes longer stops its table
 QUEUE_SECONDS = 30.0  # a move waiting this long for a mover (all busy) is refused as the server being busy
 MOVERS = 4  # threads that run moves and setups (each bounded: see Hub._in_worker)
-SEAT_MOVERS = 2  # and those that run people's moves alone
 BOT_SECONDS = 120.0  # a bot that has not chosen by then stops its table (an mcts:5000 move takes seconds)
 MAX_SEAT_NAME = 20
 MAX_PLAYOUTS = 5000  # an mcts bot's budget: more would hold a worker thread for minutes a move
@@ -200,8 +198,6 @@ class Hub:
         self.move_seconds = move_seconds  # the time a move may take before its table is stopped
         self.bot_seconds = bot_seconds  # and a bot's choice
         self.movers = concurrent.futures.ThreadPoolExecutor(MOVERS, thread_name_prefix="splendor-rules-move")
-        # People's moves have movers of their own: a click never waits behind the bots' moves.
-        self.seat_movers = concurrent.futures.ThreadPoolExecutor(SEAT_MOVERS, thread_name_prefix="splendor-rules-seat")
         self.expire_after = expire_after  # seconds without a move after which a table is removed
         self.abandon_after = abandon_after  # seconds without a move after which a game no longer counts as open
         self.max_tables = max_tables  # tables kept in the store, at most (finished ones make room)
@@ -355,7 +351,7 @@ class Hub:
                     raise Refused(409, words("refused.moved_on"))
                 if game.current_player != seat:
                     raise Refused(409, words("refused.not_your_turn", player=game.current_player + 1))
-                await self._play(table, seat, action, lang, self.seat_movers)
+                await self._play(table, seat, action, lang)
         finally:
             self.clicks -= 1
             if not self.clicks:
@@ -415,12 +411,10 @@ class Hub:
             table.last_at = time.time()
             table.notify()
 
-    async def _play(
-        self, table: LiveTable, seat: int, action: int, lang: str = "en", movers: Executor | None = None
-    ) -> None:
+    async def _play(self, table: LiveTable, seat: int, action: int, lang: str = "en") -> None:
         """Apply on a clone, store, then swap: a refused or unstored move changes nothing."""
         try:  # cloned and applied in a mover thread: no engine code on the event loop
-            trial = await self._in_worker(applied, table.game, action, movers=movers)
+            trial = await self._in_worker(applied, table.game, action)
         except table.module.IllegalAction as e:
             variant = self.variants.get(table.spec)  # its rules name a step by its title
             rules = variant.rules if variant is not None else None
@@ -447,9 +441,7 @@ class Hub:
         table.last_at = time.time()
         table.notify()
 
-    async def _in_worker(
-        self, call: Callable[..., Any], *args: Any, movers: Executor | None = None, **kwargs: Any
-    ) -> Any:
+    async def _in_worker(self, call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """`call(*args)` (engine code: a move, a setup) in a thread of the server's movers, never
         on the event loop that serves every table, and given at most `move_seconds` once it runs:
         TimeoutError past them. Time spent waiting for a mover is not counted against the rules:
@@ -465,7 +457,7 @@ class Hub:
             loop.call_soon_threadsafe(started.set)
             return call(*args, **kwargs)
 
-        future = loop.run_in_executor(movers or self.movers, run)
+        future = loop.run_in_executor(self.movers, run)
         try:
             await asyncio.wait_for(started.wait(), QUEUE_SECONDS)
         except TimeoutError:
@@ -565,7 +557,6 @@ class Hub:
             for queue in list(table.listeners):
                 queue.put_nowait(None)
         self.movers.shutdown(wait=False, cancel_futures=True)
-        self.seat_movers.shutdown(wait=False, cancel_futures=True)
         if self.thinkers is not None:
             self.thinkers.close()
             self.thinkers = None
