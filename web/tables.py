@@ -351,7 +351,7 @@ class Hub:
                     raise Refused(409, words("refused.moved_on"))
                 if game.current_player != seat:
                     raise Refused(409, words("refused.not_your_turn", player=game.current_player + 1))
-                await self._play(table, seat, action, lang)
+                await self._play(table, seat, action, lang, synced=True)
         finally:
             self.clicks -= 1
             if not self.clicks:
@@ -411,8 +411,10 @@ class Hub:
             table.last_at = time.time()
             table.notify()
 
-    async def _play(self, table: LiveTable, seat: int, action: int, lang: str = "en") -> None:
-        """Apply on a clone, store, then swap: a refused or unstored move changes nothing."""
+    async def _play(self, table: LiveTable, seat: int, action: int, lang: str = "en", synced: bool = False) -> None:
+        """Apply on a clone, store, then swap: a refused or unstored move changes nothing. A
+        person's move is `synced` (on disk before it is announced); a bot's is committed without
+        the disk sync (web.store.Store: the same move again after a crash)."""
         try:  # cloned and applied in a mover thread: no engine code on the event loop
             trial = await self._in_worker(applied, table.game, action)
         except table.module.IllegalAction as e:
@@ -431,7 +433,7 @@ class Hub:
         if self.prepare is not None and table.listeners:  # the seats' views, rendered while the move is stored
             self.prepare(table, trial, (*table.log, (seat, action)), (*table.named, named))
         try:
-            await self.store.store_move(table.id, len(table.log), seat, action)
+            await self.store.store_move(table.id, len(table.log), seat, action, synced)
         except sqlite3.Error as e:
             log.error("table %s: move not stored: %s", table.id, e)
             raise Refused(503, words("refused.store_move")) from None
