@@ -15,6 +15,7 @@ older than its spec) is reported with the engine's words alone.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from compiler.diagnostics import CompileError, Diagnostic, SourceMap
@@ -57,7 +58,7 @@ def spec_of(label: str, spec_path: str | None) -> str | None:
     return spec_path if spec_path and spec_path.endswith((".yaml", ".yml")) and os.path.isfile(spec_path) else None
 
 
-def effects(rules: Rules):
+def effects(rules: Rules) -> Iterator[Effect]:
     """Every effect of every action and step of `rules` (inside `for` and `if` too)."""
     for decision in (*rules.actions, *rules.steps):
         for stmt in decision.effects:
