@@ -287,7 +287,7 @@ CODES: dict[str, Code] = _index(
                 "E544",
                 "a variable whose type, initial value or options do not fit (a missing or mistyped initial value, "
                 "an unknown type, `optional` on a number, `private` on a shared variable, a `by:` naming no colour "
-                "or kind, or keying a set or an optional variable)",
+                "or kind, or keying a set)",
             ),
             (
                 "E545",
