@@ -92,7 +92,8 @@ CATALOGUE = (
     sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests" / "broken").glob("*.yaml"))
     + ["rulespec/official.yaml"]
     + sorted(str(p.relative_to(ROOT)) for p in (ROOT / "variants").glob("*.yaml") if p.name != "index.yaml")
-    + ["tests/specs/queue.yaml", "tests/specs/treasures.yaml"]  # queued steps, wilds (issue 28)
+    # the specs of the language's constructs (issue 28: queued steps, wilds, places, keyed state...)
+    + sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests" / "specs").glob("*.yaml"))
 )
 
 
