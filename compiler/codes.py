@@ -246,7 +246,7 @@ CODES: dict[str, Code] = _index(
             (
                 "E546",
                 "a base kind (`cards`, `nobles`) declared without a column the engines read, with it of another "
-                "type, or with an extra column that is not `prose`",
+                "type, or with an extra column the engines cannot name (`id`, a Python keyword, a leading `_`)",
             ),
             ("E548", "a payment's `worth` not proved within 1 to 4 gems in every game under the spec"),
             (

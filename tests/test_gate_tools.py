@@ -643,8 +643,13 @@ def test_the_edits_check_clean_alone(tmp_path):
 
 # The test specs of the constructs added since (issue 28): queued steps -- `queue(STEP, name: value)`,
 # a step's `given:` and `limit:` (tests/specs/queue.yaml) -- and a payment's `wilds: {from, units,
-# spent}` over a kind of the spec's own (tests/specs/treasures.yaml, with its table).
-NEW_CONSTRUCT_SPECS = {"queue.yaml": [], "treasures.yaml": ["treasures.csv"]}
+# spent}` over a kind of the spec's own (tests/specs/treasures.yaml, with its table) -- and columns of
+# its own on the base cards (tests/specs/card-abilities.yaml, with its table).
+NEW_CONSTRUCT_SPECS = {
+    "queue.yaml": [],
+    "treasures.yaml": ["treasures.csv"],
+    "card-abilities.yaml": ["card-abilities.csv"],
+}
 
 
 @pytest.mark.parametrize("name", sorted(NEW_CONSTRUCT_SPECS))

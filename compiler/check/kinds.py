@@ -20,6 +20,7 @@ that no zone holds changes nothing: compiler/check/zones.py's :func:`unreachable
 from __future__ import annotations
 
 import functools
+import keyword as python_keyword
 import re
 from importlib import resources
 
@@ -69,6 +70,24 @@ def _base_column(name: str, value) -> Column:
 def base_columns(name: str) -> tuple[Column, ...]:
     """The standard columns of base kind `name` (`cards`, `nobles`)."""
     return tuple(_base_column(k, v) for k, v in base_declarations()[name]["columns"].items())
+
+
+# The record type each base kind's rows are in the engines (`CARDS`, `NOBLES`): its extra columns
+# become fields of it, after the standard ones (compiler/lower/base_columns.py).
+BASE_RECORDS = {"cards": "Card", "nobles": "Noble"}
+
+
+def field_name(name: str) -> bool:
+    """May a column named `name` be a field of a base kind's record in the engines (a namedtuple's
+    field: not `id`, which the record has, not a Python keyword, not starting with '_')?"""
+    return name != "id" and not python_keyword.iskeyword(name) and not name.startswith("_")
+
+
+def extra_columns(kind: Kind) -> tuple[Column, ...]:
+    """A base kind's columns beyond its standard ones that expressions read (not prose), in
+    declared order: what the engines add to its record (`Card.ability`), empty for the official."""
+    standard = set(base_declarations()[kind.name]["columns"])
+    return tuple(c for c in kind.columns if c.name not in standard and c.type is not ColumnType.PROSE)
 
 
 def _describe(column: Column) -> str:
@@ -281,8 +300,8 @@ class Loader:
     # ----------------------------------------------------------------------- what the engines need
 
     def base_problems(self, d: Declaration) -> bool:
-        """E546 for a base kind declared without the columns the engines read, or with others usable in
-        expressions; True when there is one (its table is then not read)."""
+        """E546 for a base kind declared without the columns the engines read (True: its table is then
+        not read), or with an extra column the engines cannot name as a field of their record."""
         want = {c.name: c for c in base_columns(d.name)}
         have = {c.name: c for c in d.columns}
         found = False
@@ -308,15 +327,16 @@ class Loader:
                 )
                 found = True
         for column in d.columns:
-            if column.name not in want and column.type is not ColumnType.PROSE:
+            if column.name not in want and column.type is not ColumnType.PROSE and not field_name(column.name):
                 self.r.error(
                     "E546",
                     f"the kind '{d.name}' belongs to the base game: its extra column "
-                    f"'{column.name}' can only be prose (the engines have no place for it)",
+                    f"'{column.name}' cannot be a field of the engines' {BASE_RECORDS[d.name]}",
                     column.span,
-                    f"the engines read {needs}; a `prose` column is shown on sheets",
-                )
-                found = True
+                    f"the engines read {needs}, and carry an extra column as a field of their "
+                    f"{BASE_RECORDS[d.name]}: name it otherwise than 'id', a Python keyword or a name "
+                    "starting with '_'",
+                )  # its table is still read: the column is typed, and no follow-up error is said
         return found
 
     # ----------------------------------------------------------------------- tables

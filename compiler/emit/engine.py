@@ -27,7 +27,7 @@ import jinja2
 from ..diagnostics import CompileError, Diagnostic
 from ..files import write_atomic  # noqa: F401 - the writer of engine modules
 from ..front.source import shown_path
-from ..lower import EnginePlan, ir, lower
+from ..lower import EnginePlan, base_columns, ir, lower
 from ..lower.hooks import gives_turns, keeps_turn
 from ..lower.printer import printed_literal, printed_names, render
 from ..lower.pysource import Code, comment, constant, docstring, identifier, literal, printable
@@ -196,6 +196,11 @@ def render_module(plan: EnginePlan) -> str:
         max_turns=rules.max_turns,
         cards=rules.cards,
         nobles=rules.nobles,
+        card_fields=base_columns.record_fields(rules, "cards"),
+        noble_fields=base_columns.record_fields(rules, "nobles"),
+        card_extras=base_columns.record_extras(rules, "cards") or [()] * len(rules.cards),
+        noble_extras=base_columns.record_extras(rules, "nobles") or [()] * len(rules.nobles),
+        base_columns_src=base_columns.tables_source(rules),
         payments=tuple(plan.payments),
         decision_names=tuple(dp.decision.name for dp in decisions) + ((PAYMENT_STEP,) if plan.pay_index >= 0 else ()),
         step_names=(
