@@ -16,7 +16,7 @@ import ast
 
 from ..check.kinds import BASE_RECORDS, extra_columns
 from ..language import ColumnType
-from ..model import Kind, Rules
+from ..model import Column, Kind, Rules
 from . import ir
 from .printer import render
 from .pysource import Code, comment, identifier
@@ -33,7 +33,7 @@ def _kind(rules: Rules, name: str) -> Kind | None:
     return next((k for k in rules.kinds if k.name == name), None)
 
 
-def extras(rules: Rules, name: str) -> tuple:
+def extras(rules: Rules, name: str) -> tuple[tuple[int, Column], ...]:
     """The extra columns of base kind `name` (with their indexes in its table), in declared order."""
     kind = _kind(rules, name)
     if kind is None:
@@ -42,7 +42,7 @@ def extras(rules: Rules, name: str) -> tuple:
     return tuple((i, c) for i, c in enumerate(kind.columns) if c.name in wanted)
 
 
-def _values(rules: Rules, name: str) -> list[tuple[str, tuple]]:
+def _values(rules: Rules, name: str) -> list[tuple[str, tuple[object, ...]]]:
     """Each extra column of base kind `name`: (its name, its values by component id)."""
     kind = _kind(rules, name)
     if kind is None:
@@ -55,14 +55,14 @@ def record_fields(rules: Rules, name: str) -> str:
     return " ".join(STANDARD_FIELDS[name] + tuple(c.name for _, c in extras(rules, name)))
 
 
-def _shown(rules: Rules, column, value):
+def _shown(rules: Rules, column: Column, value: object) -> object:
     """A value as the record shows it: a colour by its name (as `Card.bonus`), the others as they are."""
-    if column.type in (ColumnType.GEM, ColumnType.COLOUR) and value is not None:
+    if column.type in (ColumnType.GEM, ColumnType.COLOUR) and isinstance(value, int):
         return rules.colours[value]
     return value
 
 
-def record_extras(rules: Rules, name: str) -> list[tuple]:
+def record_extras(rules: Rules, name: str) -> list[tuple[object, ...]]:
     """Each component's extra values as its record shows them, in table order (empty tuples without any)."""
     kind = _kind(rules, name)
     if kind is None:
@@ -90,7 +90,7 @@ def tables_source(rules: Rules) -> Code:
     return Code(render(out)) if out else Code("")
 
 
-def known_rows(rules: Rules) -> dict[str, tuple]:
+def known_rows(rules: Rules) -> dict[str, tuple[object, ...]]:
     """The extra columns' tuples by name, for constant folding (`_cx_ability[7]` is 'double')."""
     return {table_name(name, column): values for name in _PREFIX for column, values in _values(rules, name)}
 

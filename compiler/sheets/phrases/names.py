@@ -28,7 +28,7 @@ from ...front.expr import (
 )
 from ...language import ColumnType
 from ...language.types import Comp
-from ...model import Decision
+from ...model import Column, Decision
 from .kinds import (
     BOOL,
     CARD,
@@ -189,8 +189,8 @@ def kind(self: Phraser, node) -> str:  # noqa: C901 - one dispatch over node kin
             return NUMBER
         case Attribute(obj=o, name="bonus") if self.kind(o) == CARD:
             return COLOUR
-        case Attribute(obj=o, name=attr) if self.base_extra(o, attr) is not None:  # a column the spec adds
-            return "table" if self.base_extra(o, attr).type == ColumnType.GEMS else NUMBER  # as a kind's own
+        case Attribute(obj=o, name=attr) if (extra := self.base_extra(o, attr)) is not None:  # a column the spec adds
+            return "table" if extra.type == ColumnType.GEMS else NUMBER  # as a kind's own
         case Attribute(obj=o, name=attr) if self.rules.zones and self.zone(node) is not None:
             return "zone"
         case Attribute(obj=o, name=attr) if self.rules.zones and self.kind(o) == COMPONENT:
@@ -204,13 +204,14 @@ def kind(self: Phraser, node) -> str:  # noqa: C901 - one dispatch over node kin
     raise PhraseError(f"cannot phrase {type(node).__name__}")
 
 
-def base_extra(self: Phraser, owner, attr: str):
+def base_extra(self: Phraser, owner: object, attr: str) -> Column | None:
     """The column `attr` a spec adds to the base cards or nobles (`card.ability`), when `owner` is one
     of them and `attr` one of those; else None (a standard column has phrases of its own)."""
     kind = self.kind(owner)
     if kind not in (CARD, NOBLE) or attr in base_declarations()["cards" if kind == CARD else "nobles"]["columns"]:
         return None
-    return self._column(owner, attr)
+    found: Column | None = self._column(owner, attr)
+    return found
 
 
 def _column_type(self: Phraser, owner, attr: str) -> str:
