@@ -20,15 +20,20 @@ from click.testing import CliRunner
 from app import cli
 from compiler import pipeline
 from compiler.diagnostics import CompileError, SourceMap
+from compiler.emit import counted
+from compiler.emit.runtime import engine_text
 from tests.helpers.engines import (
     ROOT,
+    finish_forced_steps,
     give_card,
+    give_tokens,
     legal_strings,
     load,
     load_engine,
     official_engine,
     position,
     put_in_market,
+    set_noble_row,
     set_reserved,
 )
 
@@ -76,7 +81,7 @@ def diagnostics(tmp_path: pathlib.Path, *changes: tuple[str, str]):
             "      bonuses: {",
             "      _bonuses: {header: bonuses, ",
             "E546",
-            29,
+            32,
             "_bonuses",
             "its extra column '_bonuses' cannot be a field of the engines' Card",
         ),
@@ -84,16 +89,16 @@ def diagnostics(tmp_path: pathlib.Path, *changes: tuple[str, str]):
             "      bonuses: {",
             "      id: {header: bonuses, ",
             "E546",
-            29,
+            32,
             "id",
             "its extra column 'id' cannot be a field",
         ),
-        ("      bonuses: {", "      class: {header: bonuses, ", "E546", 29, "class", "its extra column 'class' cannot"),
+        ("      bonuses: {", "      class: {header: bonuses, ", "E546", 32, "class", "its extra column 'class' cannot"),
         (
             "take(card.bonus, card.bonuses)",
             "take(card.bonus, card.bonus_count)",
             "E403",
-            47,
+            50,
             "card.bonus_count",
             "a face-up card has no attribute 'bonus_count' (did you mean 'bonus'?) (it has: level, bonus, points, "
             "cost, ability, bonuses)",
@@ -102,7 +107,7 @@ def diagnostics(tmp_path: pathlib.Path, *changes: tuple[str, str]):
             "card.ability == 'relic'",
             "card.ability == 'relik'",
             "E412",
-            53,
+            56,
             "'relik'",
             "no card has the ability 'relik' (did you mean 'relic'?)",
         ),
@@ -110,15 +115,40 @@ def diagnostics(tmp_path: pathlib.Path, *changes: tuple[str, str]):
             "count(c.ability == 'scholar' for c in me.tableau)",
             "count(c.ability + 1 >= 2 for c in me.tableau)",
             "E410",
-            46,
+            49,
             "c.ability",
             "the left side of '+' must be a number, but this is a keyword of cards.ability",
+        ),
+        (
+            "    bonus_count: bonuses  #",
+            "    bonus_count: ability  #",
+            "E122",
+            18,
+            "ability",
+            "'bonus_count' must name a number column, and 'ability' is a keyword",
+        ),
+        (
+            "    bonus_count: bonuses  #",
+            "    bonus_count: bonus_total  #",
+            "E122",
+            18,
+            "bonus_total",
+            "'bonus_count' names no column of kind 'cards': 'bonus_total'",
+        ),
+        (
+            "zones:\n",
+            "  nobles:\n    bonus_count: points\nzones:\n",
+            "E122",
+            34,
+            "points",
+            "'bonus_count' applies to the base kind 'cards' only, not to 'nobles'",
         ),
     ],
 )
 def test_a_column_of_the_cards_is_checked_where_it_is_written(tmp_path, old, new, code, line, caret, says):
     renamed = new.split(":")[0].strip() if code == "E546" else "bonuses"  # its uses follow the column
     text = TEXT.replace(old, new).replace("card.bonuses", f"card.{renamed}")
+    text = text.replace("bonus_count: bonuses", f"bonus_count: {renamed}") if code == "E546" else text
     found = diagnostics(tmp_path, (TEXT, text))
     assert len(found) == 1, found
     ((got, at, message, under),) = found
@@ -190,12 +220,59 @@ def test_random_games_use_the_abilities_and_reload(engine):
         while not game.is_over():
             legal = game.legal_actions()
             words = {a: E.action_to_string(a).split()[0] for a in legal}
-            new = [a for a in legal if words[a] in ("study", "cash")]
+            new = [a for a in legal if words[a] in ("study", "cash", "retire")]
             action = rng.choice(new) if new and rng.random() < 0.7 else rng.choice(legal)
             seen.add(words[action])
             game.apply(action)
+            for p in range(game.num_players):  # every bonus a card gives, kept as cards come and go
+                given = [sum(E.CARDS[c].bonuses for c in game._bought[p] if E.CARDS[c].bonus == g) for g in E.GEMS]
+                assert list(game._bon[p]) == given
         assert E.from_json(game.to_json()).to_json() == game.to_json()
-    assert {"study", "cash"} <= seen
+    assert {"study", "cash", "retire"} <= seen
+
+
+def _bonus(E, game, seat: int, card: int) -> int:
+    return game._bon[seat][E.GEMS.index(E.CARDS[card].bonus)]
+
+
+def test_a_double_card_gives_two_bonuses_however_it_comes_and_goes(engine):
+    E = engine
+    white, red = DOUBLES[0], DOUBLES[1]  # a white double at level 1, a red one at level 2
+    state = position(E, 2)
+    give_card(E, state, 0, white)
+    put_in_market(E, state, red, 1)
+    # the red double costs 3 white, 2 blue, 2 black: two white bonuses leave 1 white to pay
+    give_tokens(state, 0, white=1, blue=2, black=2)
+    game = load(E, state)
+    assert _bonus(E, game, 0, white) == 2  # counted as a saved game is loaded
+    assert "buy 2.1" in legal_strings(game)  # the price counts both white bonuses
+    game.apply(E.string_to_action("buy 2.1"))
+    finish_forced_steps(game, 0)
+    assert _bonus(E, game, 0, red) == 2 and list(game.tokens[0]) == [0] * len(E.COLOURS)
+    while game.current_player != 0:
+        game.apply(next(a for a in game.legal_actions() if E.action_to_string(a).startswith("take")))
+        finish_forced_steps(game, game.current_player)
+    retire = [s for s in legal_strings(game) if s.startswith("retire")]
+    assert len(retire) == 2  # both doubles may be retired
+    game.apply(E.string_to_action(retire[0]))  # the white one, bought first
+    assert _bonus(E, game, 0, white) == 0 and _bonus(E, game, 0, red) == 2
+    assert E.from_json(game.to_json()).to_json() == game.to_json()
+
+
+def test_a_noble_counts_a_double_cards_two_bonuses(engine):
+    E = engine
+    state = position(E, 2)
+    set_noble_row(state, [0, 5, 6])  # noble 0 asks 4 white and 4 blue
+    assert E.NOBLES[0].requires[:2] == (4, 4) and not any(E.NOBLES[0].requires[2:])
+    singles = [c.id for c in E.CARDS if c.bonuses == 1 and c.bonus in ("white", "blue")]
+    whites = [c for c in singles if E.CARDS[c].bonus == "white"][:2]
+    blues = [c for c in singles if E.CARDS[c].bonus == "blue"][:2]
+    give_card(E, state, 0, DOUBLES[0], DOUBLES[3], *whites, *blues)  # 2 + 2 white, 2 + 2 blue bonuses
+    game = load(E, state)
+    assert list(game._bon[0][:2]) == [4, 4]
+    game.apply(next(a for a in game.legal_actions() if E.action_to_string(a).startswith("take")))
+    finish_forced_steps(game, 0)
+    assert 0 in game._nob[0]
 
 
 # --------------------------------------------------------------------------- spec -> sheets, diff, tools
@@ -217,9 +294,25 @@ def test_the_sheets_and_the_diff_phrase_the_columns(tmp_path):
     assert "la valeur « pouvoir » de la carte choisie est « scholar »" in said["fr"]
     assert "de ‘vermogen’ van de gekozen kaart ‘scholar’ is" in said["nl"]
     assert "вредност „моћ“ изабране карте јесте „scholar“" in said["sr"]
+    assert "Each development card gives as many bonuses of its colour as its “bonuses” shows" in said["en"]
+    assert "donne autant de bonus de sa couleur que l'indique sa valeur « bonus »" in said["fr"]
+    assert "geeft zoveel bonussen van haar kleur als haar ‘bonussen’ aangeeft" in said["nl"]
+    assert "даје онолико бонуса своје боје колико показује њен број „бонуси“" in said["sr"]
     result = CliRunner().invoke(cli.main, ["diff", "official", str(SPEC)])
     assert result.exit_code == 1
     assert (
         "after: level: number, bonus: gem, points: number, cost: gems, ability: keyword, bonuses: number"
         in result.output
     )
+    assert "bonuses each card gives (its column)\n      before: none" in result.output
+
+
+def test_the_runtime_counts_a_cards_bonus_where_the_rewrite_expects_it():
+    """compiler/emit/counted.py rewrites each runtime statement counting a card's bonus, and says so
+    when the runtime no longer has them (never a count silently left at one)."""
+    for module, sites in counted.SITES.items():
+        text = engine_text(module)
+        rewritten = counted.counted(module, text, "_cx_bonuses")
+        assert rewritten.count("_cx_bonuses[") == sites and counted.counted(module, text, "") == text
+    with pytest.raises(counted.CountedError):
+        counted.counted("state", "x = 1\n", "_cx_bonuses")

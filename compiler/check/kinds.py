@@ -192,6 +192,7 @@ class Loader:
         broken = len(self.r.diagnostics) > before
         key_name, key_node = self.c.scalar(entry, "key", str, required=False, default="")
         faces, faces_node = self.c.scalar(entry, "faces_of", str, required=False, default="")
+        counted, counted_node = self.c.scalar(entry, "bonus_count", str, required=False, default="")
         return Declaration(
             name,
             title,
@@ -204,6 +205,8 @@ class Loader:
             key_span=key_node.span if key_node else None,
             faces_of=str(faces or ""),
             faces_span=faces_node.span if faces_node else None,
+            bonus_count=str(counted or ""),
+            bonus_count_span=counted_node.span if counted_node else None,
             note=self.c.note(entry),
             grammar=grammar,
             broken=broken,
@@ -364,15 +367,51 @@ class Loader:
         self.titles_used(d, components)
         pieces = _faces(d, components)
         components = tuple(Component(c.id, c.values, c.span, p) for c, p in zip(components, pieces, strict=True))
-        return Kind(d.name, d.title, d.item, shown, d.columns, components, d.span, d.key, d.faces_of, d.note, d.grammar)
+        return Kind(
+            d.name,
+            d.title,
+            d.item,
+            shown,
+            d.columns,
+            components,
+            d.span,
+            d.key,
+            d.faces_of,
+            d.note,
+            d.grammar,
+            self.bonus_column(d),
+        )
 
     def references(self, d: Declaration) -> bool:
         """E122: `key` naming no number or keyword column, `faces_of` naming no number column; True if one."""
+        return self.named_columns(
+            d,
+            (
+                (d.key, d.key_span, (ColumnType.NUMBER, ColumnType.KEYWORD), "key"),
+                (d.faces_of, d.faces_span, (ColumnType.NUMBER,), "faces_of"),
+            ),
+        )
+
+    def bonus_column(self, d: Declaration) -> str:
+        """The cards' `bonus_count` column, or '' (none, or E122: on another kind, naming no number
+        column; the kind is still read, each card then giving one bonus, and no follow-up error said)."""
+        if d.bonus_count and d.name != "cards":
+            self.r.error(
+                "E122",
+                f"'bonus_count' applies to the base kind 'cards' only, not to '{d.name}'",
+                d.bonus_count_span,
+                "it names the number column saying how many bonuses of its colour each card gives",
+            )
+            return ""
+        bad = self.named_columns(d, ((d.bonus_count, d.bonus_count_span, (ColumnType.NUMBER,), "bonus_count"),))
+        return "" if bad else d.bonus_count
+
+    def named_columns(
+        self, d: Declaration, names: tuple[tuple[str, Span | None, tuple[ColumnType, ...], str], ...]
+    ) -> bool:
+        """E122 for each (name, span, allowed types, key) whose name is no column of `d` of those types."""
         found = False
-        for name, span, allowed, what in (
-            (d.key, d.key_span, (ColumnType.NUMBER, ColumnType.KEYWORD), "key"),
-            (d.faces_of, d.faces_span, (ColumnType.NUMBER,), "faces_of"),
-        ):
+        for name, span, allowed, what in names:
             if not name:
                 continue
             column = next((c for c in d.columns if c.name == name), None)
@@ -444,7 +483,13 @@ def cards_of(kinds: tuple[Kind, ...]) -> tuple[Card, ...]:
         return ()
     return tuple(
         Card(
-            c.id, kind.value(c, "level"), kind.value(c, "bonus"), kind.value(c, "points"), kind.value(c, "cost"), c.span
+            c.id,
+            kind.value(c, "level"),
+            kind.value(c, "bonus"),
+            kind.value(c, "points"),
+            kind.value(c, "cost"),
+            c.span,
+            kind.value(c, kind.bonus_count) if kind.bonus_count else 1,
         )
         for c in kind.components
     )

@@ -80,10 +80,23 @@ def kinds_differences(a: Rules, b: Rules) -> list[Difference]:
 
 def _base_columns(a: Rules, b: Rules) -> list[Difference]:
     """The base cards' and nobles' columns, where a spec adds its own (`ability: keyword`) or drops
-    them (their tables are `components`' differences)."""
+    them, and the column of the bonuses each card gives (their tables are `components`' differences)."""
     out = []
     for old in a.kinds:
         new = next((k for k in b.kinds if k.name == old.name), None)
+        if old.name in BASE_KINDS and new is not None and old.bonus_count != new.bonus_count:
+            out.append(
+                Difference(
+                    "changed",
+                    f"kinds.{old.name}.bonus_count",
+                    ("kind", new.name, new.title),
+                    "bonus_count",
+                    ("column", old.bonus_count or None),
+                    ("column", new.bonus_count or None),
+                    old.span,
+                    new.span,
+                )
+            )
         if old.name in BASE_KINDS and new is not None and _columns(old) != _columns(new):
             out.append(
                 Difference(

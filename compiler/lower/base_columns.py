@@ -102,3 +102,25 @@ def attribute(rules: Rules, tag: str, attr: str, owner: ast.expr) -> ast.expr | 
     if name is None or not any(c.name == attr for _, c in extras(rules, name)):
         return None
     return ir.sub(table_name(name, attr), owner)
+
+
+def counted_column(rules: Rules) -> str:
+    """The number column of the base cards that says how many bonuses each gives (`bonus_count`),
+    '' when each gives one (the official)."""
+    kind = _kind(rules, "cards")
+    return kind.bonus_count if kind is not None else ""
+
+
+def count_table(rules: Rules) -> str:
+    """The engine's tuple of the bonuses each card gives (its `bonus_count` column: a column of its
+    own, or a standard one such as `CARD_POINTS`), '' when each gives one."""
+    column = counted_column(rules)
+    if not column:
+        return ""
+    return f"CARD_{column.upper()}" if column in STANDARD_FIELDS["cards"] else table_name("cards", column)
+
+
+def bonus_given(rules: Rules, card: ast.expr | str) -> ast.expr:
+    """How many bonuses card `card` (an id) gives its owner: 1, or its `bonus_count` column."""
+    table = count_table(rules)
+    return ir.sub(table, card) if table else ir.const(1)
