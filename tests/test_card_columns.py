@@ -59,7 +59,8 @@ def diagnostics(tmp_path: pathlib.Path, *changes: tuple[str, str]):
         text = text.replace(old, new)
     path = tmp_path / "spec.yaml"
     path.write_text(text, encoding="utf-8")
-    shutil.copy(SPECS / "card-abilities.csv", tmp_path / "card-abilities.csv")
+    for table in ("card-abilities.csv", "card-abilities-nobles.csv"):
+        shutil.copy(SPECS / table, tmp_path / table)
     lines = text.split("\n")
     try:
         pipeline.load_rules(str(path), SourceMap())
@@ -75,13 +76,12 @@ def diagnostics(tmp_path: pathlib.Path, *changes: tuple[str, str]):
 
 
 @pytest.mark.parametrize(
-    "old, new, code, line, caret, says",
+    "old, new, code, caret, says",
     [
         (
             "      bonuses: {",
             "      _bonuses: {header: bonuses, ",
             "E546",
-            32,
             "_bonuses",
             "its extra column '_bonuses' cannot be a field of the engines' Card",
         ),
@@ -89,16 +89,14 @@ def diagnostics(tmp_path: pathlib.Path, *changes: tuple[str, str]):
             "      bonuses: {",
             "      id: {header: bonuses, ",
             "E546",
-            32,
             "id",
             "its extra column 'id' cannot be a field",
         ),
-        ("      bonuses: {", "      class: {header: bonuses, ", "E546", 32, "class", "its extra column 'class' cannot"),
+        ("      bonuses: {", "      class: {header: bonuses, ", "E546", "class", "its extra column 'class' cannot"),
         (
             "take(card.bonus, card.bonuses)",
             "take(card.bonus, card.bonus_count)",
             "E403",
-            50,
             "card.bonus_count",
             "a face-up card has no attribute 'bonus_count' (did you mean 'bonus'?) (it has: level, bonus, points, "
             "cost, ability, bonuses)",
@@ -107,7 +105,6 @@ def diagnostics(tmp_path: pathlib.Path, *changes: tuple[str, str]):
             "card.ability == 'relic'",
             "card.ability == 'relik'",
             "E412",
-            56,
             "'relik'",
             "no card has the ability 'relik' (did you mean 'relic'?)",
         ),
@@ -115,7 +112,6 @@ def diagnostics(tmp_path: pathlib.Path, *changes: tuple[str, str]):
             "count(c.ability == 'scholar' for c in me.tableau)",
             "count(c.ability + 1 >= 2 for c in me.tableau)",
             "E410",
-            49,
             "c.ability",
             "the left side of '+' must be a number, but this is a keyword of cards.ability",
         ),
@@ -123,7 +119,6 @@ def diagnostics(tmp_path: pathlib.Path, *changes: tuple[str, str]):
             "    bonus_count: bonuses  #",
             "    bonus_count: ability  #",
             "E122",
-            18,
             "ability",
             "'bonus_count' must name a number column, and 'ability' is a keyword",
         ),
@@ -131,25 +126,24 @@ def diagnostics(tmp_path: pathlib.Path, *changes: tuple[str, str]):
             "    bonus_count: bonuses  #",
             "    bonus_count: bonus_total  #",
             "E122",
-            18,
             "bonus_total",
             "'bonus_count' names no column of kind 'cards': 'bonus_total'",
         ),
         (
-            "zones:\n",
-            "  nobles:\n    bonus_count: points\nzones:\n",
+            "    table: card-abilities-nobles.csv\n",
+            "    table: card-abilities-nobles.csv\n    bonus_count: points\n",
             "E122",
-            34,
             "points",
             "'bonus_count' applies to the base kind 'cards' only, not to 'nobles'",
         ),
     ],
 )
-def test_a_column_of_the_cards_is_checked_where_it_is_written(tmp_path, old, new, code, line, caret, says):
+def test_a_column_of_the_cards_is_checked_where_it_is_written(tmp_path, old, new, code, caret, says):
     renamed = new.split(":")[0].strip() if code == "E546" else "bonuses"  # its uses follow the column
     text = TEXT.replace(old, new).replace("card.bonuses", f"card.{renamed}")
     text = text.replace("bonus_count: bonuses", f"bonus_count: {renamed}") if code == "E546" else text
     found = diagnostics(tmp_path, (TEXT, text))
+    line = text[: text.index(new) + new.index(caret)].count("\n") + 1  # the caret's line, in the text changed
     assert len(found) == 1, found
     ((got, at, message, under),) = found
     assert (got, at, under) == (code, line, caret) and says in message, found
@@ -170,7 +164,9 @@ def test_the_engines_card_carries_the_columns_and_the_officials_does_not(engine)
     assert E.Card._fields == ("id", "level", "bonus", "points", "cost", "ability", "bonuses")
     assert [c.id for c in E.CARDS if c.ability == "scholar"] == list(SCHOLARS)
     assert [c.id for c in E.CARDS if c.bonuses == 2] == list(DOUBLES)
+    assert E.Noble._fields == ("id", "points", "requires", "favour") and E._nx_favour[0] == E.COLOURS.index("white")
     assert official_engine().Card._fields == ("id", "level", "bonus", "points", "cost")
+    assert official_engine().Noble._fields == ("id", "points", "requires")
 
 
 def _offered(game, word: str) -> list[str]:
@@ -259,10 +255,10 @@ def test_a_double_card_gives_two_bonuses_however_it_comes_and_goes(engine):
     assert E.from_json(game.to_json()).to_json() == game.to_json()
 
 
-def test_a_noble_counts_a_double_cards_two_bonuses(engine):
+def test_a_noble_counts_a_double_cards_two_bonuses_and_brings_its_favour(engine):
     E = engine
     state = position(E, 2)
-    set_noble_row(state, [0, 5, 6])  # noble 0 asks 4 white and 4 blue
+    set_noble_row(state, [0, 4, 5])  # noble 0 asks 4 white and 4 blue
     assert E.NOBLES[0].requires[:2] == (4, 4) and not any(E.NOBLES[0].requires[2:])
     singles = [c.id for c in E.CARDS if c.bonuses == 1 and c.bonus in ("white", "blue")]
     whites = [c for c in singles if E.CARDS[c].bonus == "white"][:2]
@@ -270,9 +266,10 @@ def test_a_noble_counts_a_double_cards_two_bonuses(engine):
     give_card(E, state, 0, DOUBLES[0], DOUBLES[3], *whites, *blues)  # 2 + 2 white, 2 + 2 blue bonuses
     game = load(E, state)
     assert list(game._bon[0][:2]) == [4, 4]
-    game.apply(next(a for a in game.legal_actions() if E.action_to_string(a).startswith("take")))
+    game.apply(E.string_to_action("take green red black"))
     finish_forced_steps(game, 0)
     assert 0 in game._nob[0]
+    assert E.NOBLES[0].favour == "white" and game.tokens[0][E.COLOURS.index("white")] == 1  # the noble's favour
 
 
 # --------------------------------------------------------------------------- spec -> sheets, diff, tools
@@ -305,6 +302,8 @@ def test_the_sheets_and_the_diff_phrase_the_columns(tmp_path):
         in result.output
     )
     assert "bonuses each card gives (its column)\n      before: none" in result.output
+    assert "after: points: number, requires: gems, favour: gem" in result.output
+    assert "take 1 token of the “favour” of the chosen noble if any is left" in said["en"]
 
 
 def test_the_runtime_counts_a_cards_bonus_where_the_rewrite_expects_it():

@@ -648,7 +648,7 @@ def test_the_edits_check_clean_alone(tmp_path):
 NEW_CONSTRUCT_SPECS = {
     "queue.yaml": [],
     "treasures.yaml": ["treasures.csv"],
-    "card-abilities.yaml": ["card-abilities.csv"],
+    "card-abilities.yaml": ["card-abilities.csv", "card-abilities-nobles.csv"],
 }
 
 
