@@ -192,13 +192,13 @@ def zone_items(self: Builder) -> list[Item]:
     return items
 
 
-def _deal(self: Builder, zone, kind: Kind, said: dict[str, str]) -> str:
+def _deal(self: Builder, zone, kind: Kind, said: dict[str, Any]) -> str:
     """A display or row dealt at the start: how many are revealed (a number, or a column of the setup
     table), from where (the source pile or bag, by its title; the kind itself, at random, the rest
     unused), and what they are then (the zone's item, "these are the cities on display", or its title)."""
     source = next((z for z in self.rules.zones if z.name == zone.source), None)
     sizes = {n for _, n in zone.sizes}
-    fields = {**said, "zone": self.spec_text(zone.title), **_zone_words(self, zone)}
+    fields: dict[str, Any] = {**said, "zone": self.spec_text(zone.title), **_zone_words(self, zone)}
     if source is None:
         fields["from"], fields["rest"] = self.text("sheet.setup.from.kind", **said), self.text("sheet.setup.rest")
     else:
@@ -211,7 +211,7 @@ def _deal(self: Builder, zone, kind: Kind, said: dict[str, str]) -> str:
     return self.text("sheet.setup.deal_column", column=self.setup_column(zone.size_field), **fields)
 
 
-def _kind_words(self: Builder, kind: Kind) -> dict[str, str]:
+def _kind_words(self: Builder, kind: Kind) -> dict[str, Any]:
     """The words a setup sentence calls a kind's pieces by: its title in lower case (`kind`: "cities"),
     its item's plural (`plural`: Serbian's genitive plural, "градова") and gender."""
     word = self.spec_text(kind.item)
@@ -224,7 +224,7 @@ def _kind_words(self: Builder, kind: Kind) -> dict[str, str]:
     }
 
 
-def _zone_words(self: Builder, zone) -> dict[str, str]:
+def _zone_words(self: Builder, zone) -> dict[str, Any]:
     """`zone_plural`, what the pieces laid out in a zone are called together ("cities on display"),
     where the spec gives the zone's item and its plural in this language; else nothing (the title)."""
     if zone.item is None or not zone.item.get(self.lang):
