@@ -284,7 +284,8 @@ def told(
 
 def sections(c: Checker, rules: Rules) -> Rules:
     """The rules with the `sections` the spec tells whole: each section's text read (E620), checked for
-    the languages of the spec's other texts (E621) and fingerprinted over the rules the section states."""
+    the languages of the spec's other texts (E621) and fingerprinted over the rules the section states;
+    CompileError with the problems found."""
     node = c.root.get("sections")
     if not isinstance(node, MapNode):
         return rules
@@ -301,6 +302,7 @@ def sections(c: Checker, rules: Rules) -> Rules:
             c.spans[f"sections.{name}.text"] = said.span
         told.append(SectionText(name, value.span, said))
     _languages(c, [s.text for s in told if s.text is not None], [e.text for _, e in entries(rules) if e.text])
+    c.r.raise_if_errors()
     return dataclasses.replace(rules, sections=tuple(told))
 
 
