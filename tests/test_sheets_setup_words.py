@@ -109,3 +109,28 @@ def test_a_flag_in_dutch_is_noted_not_set_to_yes():
     html = sheet_render.html(content.build(rules, "nl", pipeline.load_rules(rules.bases[0].path)), rules)
     assert "bij ‘Gekocht’ ja genoteerd staat" in html
     assert "op ja staat" not in html
+
+
+BASE_ROWS = str(ROOT / "tests" / "specs" / "base-rows.yaml")
+PLACES = {
+    "en": ("10 or more cards are left in the deck of level 2", "you have purchased 4 or more development cards"),
+    "fr": (
+        "s'il reste 10 cartes ou plus dans la pioche du niveau 2",
+        "vous avez acheté 4 cartes Développement ou plus",
+    ),
+    "nl": (
+        "er 10 of meer kaarten over zijn in de stapel van niveau 2",
+        "je 4 of meer ontwikkelingskaarten gekocht hebt",
+    ),
+    "sr": ("у шпилу нивоа 2 остаје 10 или више карата", "у купљеним картама имате 4 или више развојне карте"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "nl", "sr"])
+def test_a_count_of_a_base_games_place_is_said_as_the_base_game_says_it(lang):
+    """`size(piles[2])` of a zone that is the decks (`place: decks`) and `size(me.tableau)` of the
+    purchased cards read as the base game's own counts, not "the “Decks” of level 2 holds 10 pieces"."""
+    text = sheet(BASE_ROWS, lang)
+    deck, purchased = PLACES[lang]
+    assert deck in text and purchased in text
+    assert not any(word in text for word in ("« Pioches » du niveau 2 contient", "holds 10", "10 или више плочица"))
