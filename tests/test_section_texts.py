@@ -13,7 +13,7 @@ import pathlib
 
 import pytest
 
-from compiler import pipeline
+from compiler import diff, pipeline
 from compiler.diagnostics import CompileError, SourceMap, render
 from compiler.sheets import content
 from compiler.sheets import render as sheet_render
@@ -166,3 +166,25 @@ def test_a_variants_section_text_keeps_the_bases_others(tmp_path):
     md = sheet(path, "nl")
     assert SETUP["nl"].replace("{setup.face_up}", "4") in md and END["nl"].replace("{target}", "15") in md
     assert "★" not in md
+
+
+# --------------------------------------------------------------------------- spec -> diff
+
+
+@pytest.mark.parametrize(
+    "lang, said",
+    [
+        ("en", '- The section "end" of the sheets'),
+        ("fr", "- La section « end » des fiches"),
+        ("nl", "- De sectie „end” van de spelhulp"),
+        ("sr", "- Одељак „end“ листа правила"),
+    ],
+)
+def test_diff_says_only_a_sections_text_differs(tmp_path, lang, said):
+    official = pipeline.load_rules(str(ROOT / "rulespec" / "official.yaml"))
+    told = pipeline.load_rules(variant(tmp_path, "sections:\n" + block("end", END)))
+    found = diff.compare(official, told)
+    assert diff.only_texts(found)
+    text = diff.render(found, official, told, lang)
+    assert said in text.splitlines()
+    assert "v.yaml:8)" in text  # where the text is written

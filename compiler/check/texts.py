@@ -299,11 +299,11 @@ def sections(c: Checker, rules: Rules) -> Rules:
         said = _read(c, value.get("text"), named)
         if said is not None:
             said = dataclasses.replace(said, fingerprint=fingerprint(section_rules(rules, name), definitions))
-            c.spans[f"sections.{name}.text"] = said.span
         told.append(SectionText(name, value.span, said))
     _languages(c, [s.text for s in told if s.text is not None], [e.text for _, e in entries(rules) if e.text])
     c.r.raise_if_errors()
-    return dataclasses.replace(rules, sections=tuple(told))
+    spans = {**rules.spans, **{f"sections.{s.name}.text": s.text.span for s in told if s.text is not None}}
+    return dataclasses.replace(rules, sections=tuple(told), spans=spans)
 
 
 def _read(c: Checker, node: Node | None, named: Mapping[str, int]) -> AuthoredText | None:
