@@ -11,7 +11,7 @@ from ...check.kinds import BASE_KINDS
 from ...check.reach import reached
 from ...language import SHAPES, ColumnType
 from ...language.shapes import Shape
-from ...model import Kind
+from ...model import Kind, Zone
 from .. import pictures
 from ..phrases import capitalise, join, sentence, state_type_key
 from .tree import Grid, Item, Part, Section
@@ -192,7 +192,7 @@ def zone_items(self: Builder) -> list[Item]:
     return items
 
 
-def _deal(self: Builder, zone, kind: Kind, said: dict[str, Any]) -> str:
+def _deal(self: Builder, zone: Zone, kind: Kind, said: dict[str, Any]) -> str:
     """A display or row dealt at the start: how many are revealed (a number, or a column of the setup
     table), from where (the source pile or bag, by its title; the kind itself, at random, the rest
     unused), and what they are then (the zone's item, "these are the cities on display", or its title)."""
@@ -224,7 +224,7 @@ def _kind_words(self: Builder, kind: Kind) -> dict[str, Any]:
     }
 
 
-def _zone_words(self: Builder, zone) -> dict[str, Any]:
+def _zone_words(self: Builder, zone: Zone) -> dict[str, Any]:
     """`zone_plural`, what the pieces laid out in a zone are called together ("cities on display"),
     where the spec gives the zone's item and its plural in this language; else nothing (the title)."""
     if zone.item is None or not zone.item.get(self.lang):

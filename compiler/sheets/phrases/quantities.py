@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ...front.expr import Aggregate, Attribute, Binary, Call, Conditional, Index, Int, Name, Unary, unparse
 from ...language import AGGREGATES, FUNCTIONS
-from ...model import BUILTIN_SETUP_FIELDS, Rules, Wilds
+from ...model import BUILTIN_SETUP_FIELDS, Rules, Wilds, Zone
 from .kinds import CARD, COLOURS, COMPONENT, COUNTED, LEVEL, NOBLE, OPS, PAYMENT, PLAYER, PhraseError, Ref
 from .text import join
 
@@ -98,9 +98,9 @@ def place_count(self: Phraser, coll: object) -> tuple[str, str, dict[str, str]] 
     return None
 
 
-def _zone_item(self: Phraser, zone) -> dict[str, str]:
+def _zone_item(self: Phraser, zone: Zone) -> dict[str, str]:
     """What a phrase of one piece of `zone` agrees with, by the zone's own item in this language."""
-    word = zone.item.get(self.lang) or ""
+    word = (zone.item.get(self.lang) if zone.item is not None else None) or ""
     words = zone.words(self.lang)
     return {
         "item": word,
