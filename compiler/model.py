@@ -404,6 +404,17 @@ class Winners:
 
 
 @dataclass(frozen=True, slots=True)
+class SectionText:
+    """A whole section of the sheets told in players' words (`sections: {end: {text: ...}}`): `name` is
+    the section (`setup`, `goal`, `end`), `text` its text, fingerprinted like a rule's over every rule
+    the section states (:func:`compiler.check.texts.section_rules`)."""
+
+    name: str
+    span: Span
+    text: AuthoredText | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class SpecFile:
     """One file in a variant chain, for headers and provenance."""
 
@@ -443,6 +454,7 @@ class Rules:
     player_fields: tuple[PlayerField, ...] = ()  # the player-count table's declared fields, in order
     symbols: tuple[tuple[str, Text], ...] = ()  # (colour, symbol) the spec writes on a colour's gems
     handling: tuple[Text, ...] = ()  # how the pieces are handled at the table, in words (sheets only)
+    sections: tuple[SectionText, ...] = ()  # whole sections of the sheets told in players' words (`sections`)
 
     @property
     def colours(self) -> tuple[str, ...]:

@@ -208,7 +208,7 @@ def test_the_sheets_and_diff_say_which_level_of_a_row(tmp_path):
     assert result.exit_code == 0, result.output
     said = {lang: (tmp_path / f"base-rows.{lang}.md").read_text(encoding="utf-8") for lang in ("en", "fr", "nl", "sr")}
     assert "Choose one piece of “Face-up cards” of level 2 or one piece of “Face-up cards” of level 3." in said["en"]
-    assert "the “Decks” of level 2 holds at least 1 card" in said["en"]
+    assert "at least 1 card is left in the deck of level 2" in said["en"]  # the decks' place, as the base game says it
     assert "fill the empty places of the “Face-up cards” of level 1 from its pile" in said["en"]
     assert "Choisissez une pièce de la zone « Cartes visibles » du niveau 2 ou une pièce de la zone" in said["fr"]
     assert "Kies een stuk uit ‘Open kaarten’ van niveau 2 of een stuk uit ‘Open kaarten’ van niveau 3." in said["nl"]

@@ -237,11 +237,11 @@ def test_every_tool_takes_the_spec(tmp_path, monkeypatch):
     assert result.exit_code == 1 and "the place of the base game it is: purchased" in result.output
     _invoke("sheet", str(SPEC), "--lang", "en,fr,nl,sr", "--format", "md", "-o", str(tmp_path))
     english = (tmp_path / "base-zones.en.md").read_text(encoding="utf-8")
-    assert "your “Purchased cards” holds 3 or more cards" in english
+    assert "you have purchased 3 or more development cards" in english  # the place, as the base game says it
     assert "Put a noble in your “Visiting nobles”" in english
     assert "the rest form the pile “Nobles' box”, face down" in english
     french = (tmp_path / "base-zones.fr.md").read_text(encoding="utf-8")
-    assert "votre zone « Cartes achetées » contient 3 cartes ou plus" in french
+    assert "vous avez acheté 3 cartes Développement ou plus" in french
     env = rl.SplendorEnv(str(module), opponents="random", max_turns=20)
     _, info = env.reset(seed=1)
     env.step(int(info["action_mask"].nonzero()[0][0]))

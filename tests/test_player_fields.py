@@ -189,7 +189,8 @@ def test_the_setup_table_has_a_column_per_field_titled_in_each_language(tmp_path
 def test_the_sheet_deals_a_display_by_its_column():
     rules = pipeline.load_rules(str(CITIES_BY_COUNT))
     text = render.markdown(content.build(rules, "en", pipeline.load_rules(rules.bases[0].path)), rules)
-    assert "Lay out in “Cities on display” as many pieces from “City tiles” as the table shows under “Cities”" in text
+    said = "Reveal from the “City tiles” pile as many cities as the table shows under “Cities”: these are the cities on display."
+    assert said in text
 
 
 def test_diff_reports_the_added_field_and_each_rows_value(tmp_path):

@@ -172,7 +172,7 @@ def test_random_and_greedy_bots_play_a_game(E):
         ),
         ("fr", "gagnez la carte choisie", "pour gagnez la carte : posez la carte devant vous"),
         ("nl", "verwerf de gekozen kaart", "‘verwerf de kaart’ gaat zo: leg de kaart voor je neer"),
-        ("sr", "добијте изабрану карту", "„добијте карту” значи: ставите карту испред себе"),
+        ("sr", "добијте изабрану карту", "„добијте карту“ значи: ставите карту испред себе"),
     ],
 )
 def test_the_sheet_names_a_call_by_its_title_and_explains_the_procedure(lang, call, explained):

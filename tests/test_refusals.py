@@ -49,7 +49,7 @@ MOVE = {
     "en": "illegal action 'take white': ",
     "fr": "coup refusé « take white » : ",
     "nl": "zet geweigerd 'take white': ",
-    "sr": "потез одбијен „take white”: ",
+    "sr": "потез одбијен „take white“: ",
 }
 DETAILS = {"en": "details: ", "fr": "détails : ", "nl": "details: ", "sr": "детаљи: "}
 
@@ -104,13 +104,13 @@ OUT_OF_ORDER = {
     "en": "illegal action '{move}': player 2 must now choose an action",
     "fr": "coup refusé « {move} » : le joueur 2 doit maintenant choisir une action",
     "nl": "zet geweigerd '{move}': speler 2 moet nu een actie kiezen",
-    "sr": "потез одбијен „{move}”: играч 2 сада мора да изабере акцију",
+    "sr": "потез одбијен „{move}“: играч 2 сада мора да изабере акцију",
 }
 GAME_OVER = {
     "en": "illegal action '{move}': the game is over",
     "fr": "coup refusé « {move} » : la partie est terminée",
     "nl": "zet geweigerd '{move}': het spel is afgelopen",
-    "sr": "потез одбијен „{move}”: игра је завршена",
+    "sr": "потез одбијен „{move}“: игра је завршена",
 }
 
 
@@ -133,7 +133,7 @@ FINISH_STEP = {
     "en": "illegal action '{move}': player 1 must first finish 'Return tokens over the limit' ({options})",
     "fr": "coup refusé « {move} » : le joueur 1 doit d'abord terminer « Rendre les jetons en trop » ({options})",
     "nl": "zet geweigerd '{move}': speler 1 moet eerst 'Fiches boven de limiet teruggeven' afmaken ({options})",
-    "sr": "потез одбијен „{move}”: играч 1 прво мора да заврши „Враћање вишка жетона“ ({options})",
+    "sr": "потез одбијен „{move}“: играч 1 прво мора да заврши „Враћање вишка жетона“ ({options})",
 }
 
 
@@ -241,7 +241,7 @@ def test_a_session_in_serbian_says_the_take_pair_refusal(official):
     said: list[str] = []
     session = terminal.Session(table, ask=lambda prompt: "", say=lambda text: said.append(str(text)), lang="sr")
     assert session.play("take2 white", 0) == "again"
-    assert said[-1].splitlines()[0] == "потез одбијен „take2 white”: " + TAKE_PAIR["sr"]
+    assert said[-1].splitlines()[0] == "потез одбијен „take2 white“: " + TAKE_PAIR["sr"]
     assert said[-1].splitlines()[1].startswith("детаљи: " + TAKE_PAIR_DETAILS)
 
 

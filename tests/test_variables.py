@@ -496,7 +496,7 @@ DIFF = {
     "nl": ("Geheugen", "Nieuw: de variabele „Genomen” (taken)", "duur: één beurt (vergeten zodra een beurt begint)"),
     "sr": (
         "Памћење",
-        "Додато: променљива „Боје узете у потезу” (taken)",
+        "Додато: променљива „Боје узете у потезу“ (taken)",
         "траје: један потез (заборавља се на почетку потеза)",
     ),
 }

@@ -127,7 +127,7 @@ def rules_of(c: Checker) -> Rules:
     if definitions:  # what the engine writes out stays within bounds (a call stands for its body)
         c.r.extend(definitions_mod.written_out(rules))
         c.r.raise_if_errors()
-    return rules
+    return texts_mod.sections(c, rules)  # whole sections told in words, over the rules they state
 
 
 class SaidTexts(TypedDict):

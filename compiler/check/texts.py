@@ -16,6 +16,10 @@ generated phrase, so it must never say what the engine does not do. It cannot go
 * :func:`warnings` (run by `check`) says so (E623, at the variant's change), and flags a
   number written in digits where a placeholder names that value of the rule (E622).
 
+A whole section of the sheets (`sections: {setup|goal|end: {text}}`, :func:`sections`) is told the
+same way: its text is fingerprinted over every rule the section states (:func:`section_rules`), so
+a variant that changes any of them gets the generated sentences back.
+
 Placeholders are filled by :func:`fill`; what fills them is a number, so no spec text becomes
 markup or code through them (the sheets escape the text as a whole).
 """
@@ -31,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..diagnostics import Diagnostic, Span, did_you_mean
-from ..front.expr import Call, Name, Origin
+from ..front.expr import Call, Effect, Name, Origin, walk
 from ..front.source import MapNode, Node, ScalarNode
 from ..model import (
     AuthoredText,
@@ -42,6 +46,7 @@ from ..model import (
     PlayerField,
     PrestigeSource,
     Rules,
+    SectionText,
     Value,
     Variable,
 )
@@ -56,6 +61,43 @@ SECTIONS = (
     ("prestige", "prestige"),
     ("state", "variables"),
 )
+
+# The sections of the sheets a spec may tell whole (`sections:`), and the paths of the spec whose
+# changes change what each one states (where a variant made its text stale).
+SHEET_SECTIONS = {
+    "setup": ("players", "player_fields", "zones", "setup", "kinds", "state", "components", "handling"),
+    "goal": ("prestige", "kinds", "components"),
+    "end": ("end", "winners"),
+}
+
+
+def section_rules(rules: Rules, name: str) -> tuple[object, ...]:
+    """Every rule a sheet's section states, the tree a section's text is fingerprinted over: the setup's
+    table, deal, zones, setup blocks, kinds, state and handling; what gives prestige (the prestige
+    sources, the cards' and nobles' points, whether nobles visit); the end triggers and the winners."""
+    if name == "setup":
+        return (
+            rules.players,
+            rules.player_fields,
+            rules.zones,
+            rules.setup,
+            rules.kinds,
+            rules.variables,
+            rules.gems,
+            rules.wild,
+            rules.handling,
+        )
+    if name == "goal":
+        visits = any(
+            isinstance(node, Effect) and node.name == "visit"
+            for d in rules.actions + rules.steps
+            for statement in d.effects
+            for node in walk(statement)
+        )
+        points = tuple((c.level, c.points) for c in rules.cards), tuple(n.points for n in rules.nobles)
+        return (rules.prestige, points, visits)
+    return (rules.end, rules.winners)
+
 
 # Fields of a rule that are not the rule: where it is written, what it is called, how a move is
 # written, remarks, its own text, and numbers the check pass derives from a named value (a value's
@@ -240,6 +282,30 @@ def told(
     return out["actions"], out["end_of_turn"], out["end"], out["define"], out["prestige"], out["state"]
 
 
+def sections(c: Checker, rules: Rules) -> Rules:
+    """The rules with the `sections` the spec tells whole: each section's text read (E620), checked for
+    the languages of the spec's other texts (E621) and fingerprinted over the rules the section states;
+    CompileError with the problems found."""
+    node = c.root.get("sections")
+    if not isinstance(node, MapNode):
+        return rules
+    named = numbers(rules.values, rules.players, rules.player_fields)
+    definitions = {d.name: d for d in rules.definitions}
+    told: list[SectionText] = []
+    for key, value in node.entries:
+        name = str(key.value)
+        if name not in SHEET_SECTIONS or not isinstance(value, MapNode):
+            continue  # the schema refused it
+        said = _read(c, value.get("text"), named)
+        if said is not None:
+            said = dataclasses.replace(said, fingerprint=fingerprint(section_rules(rules, name), definitions))
+        told.append(SectionText(name, value.span, said))
+    _languages(c, [s.text for s in told if s.text is not None], [e.text for _, e in entries(rules) if e.text])
+    c.r.raise_if_errors()
+    spans = {**rules.spans, **{f"sections.{s.name}.text": s.text.span for s in told if s.text is not None}}
+    return dataclasses.replace(rules, sections=tuple(told), spans=spans)
+
+
 def _read(c: Checker, node: Node | None, named: Mapping[str, int]) -> AuthoredText | None:
     if not isinstance(node, MapNode):
         return None
@@ -281,9 +347,9 @@ def _placeholder(c: Checker, piece: Piece, value: ScalarNode, named: Mapping[str
         )
 
 
-def _languages(c: Checker, read: list[AuthoredText]) -> None:
-    """E621: a text without a language that the spec's other texts have."""
-    have = {lang for said in read for lang, _ in said.texts}
+def _languages(c: Checker, read: list[AuthoredText], among: Iterable[AuthoredText] = ()) -> None:
+    """E621: a text of `read` without a language that the spec's other texts (`read` and `among`) have."""
+    have = {lang for said in (*read, *among) for lang, _ in said.texts}
     for said in read:
         missing = [lang for lang in LANGS if lang in have and said.get(lang) is None]
         if missing:
@@ -331,10 +397,25 @@ def freshen(rules: Rules, base_rules: Callable[[str], Rules | None]) -> Rules:
     for: a text whose rule the variant changed is marked stale (with where it changed).
     `base_rules(path)` is the nearest base's rule model (None when it cannot be had)."""
     inherited = any(e.text is not None and e.text.span.file != rules.source.path for _, e in entries(rules))
+    inherited |= any(s.text is not None and s.text.span.file != rules.source.path for s in rules.sections)
     if not inherited or not rules.bases:
         return rules
     base = base_rules(rules.bases[0].path)
     definitions = {d.name: d for d in rules.definitions}
+
+    def fresh_section(section: SectionText) -> SectionText:
+        said = section.text
+        if said is None or said.span.file == rules.source.path:
+            return section
+        was = next((s for s in base.sections if s.name == section.name), None) if base is not None else None
+        written = was.text.fingerprint if was is not None and was.text is not None else ""
+        stale = said.stale or not written or written != fingerprint(section_rules(rules, section.name), definitions)
+        changed = _section_change(rules, section) if stale else None
+        return dataclasses.replace(
+            section, text=dataclasses.replace(said, fingerprint=written, stale=stale, changed_at=changed)
+        )
+
+    rules = dataclasses.replace(rules, sections=tuple(fresh_section(s) for s in rules.sections))
 
     def fresh(key: str, entry: Any) -> Any:
         said = entry.text
@@ -356,6 +437,7 @@ def freshen(rules: Rules, base_rules: Callable[[str], Rules | None]) -> Rules:
 def without_texts(rules: Rules) -> Rules:
     """The rules as a sheet tells them with no `text` given: every rule by its generated phrase
     (for a spec author comparing the two, and the tests of the phrases)."""
+    rules = dataclasses.replace(rules, sections=())
     return _each(rules, lambda _key, entry: dataclasses.replace(entry, text=None))
 
 
@@ -376,6 +458,20 @@ def _change(rules: Rules, key: str, entry: Told) -> Span | None:
     ]
     own = [c for c in made if c.file == rules.source.path]  # this spec's change, before its bases'
     return (own or made)[0].span if own or made else entry.span
+
+
+def _section_change(rules: Rules, section: SectionText) -> Span | None:
+    """Where a variant changed a rule that a section it inherits a text for states."""
+    paths = SHEET_SECTIONS[section.name]
+    made = [
+        c
+        for c in rules.changes
+        if c.span is not None
+        and any(c.path == p or c.path.startswith(p + ".") for p in paths)
+        and not c.path.endswith((".title", ".note", ".notation", ".text"))
+    ]
+    own = [c for c in made if c.file == rules.source.path]  # this spec's change, before its bases'
+    return (own or made)[0].span if own or made else section.span
 
 
 # --------------------------------------------------------------------------- warnings
@@ -405,6 +501,34 @@ def warnings(rules: Rules, lines: Callable[[str], list[str]]) -> list[Diagnostic
         if said.span.file != rules.source.path:
             continue
         read = {name: rules.value(name) for name in values_read(entry, value_names, definitions)}
+        for lang, text in said.texts:
+            found.extend(_digits(text, dict(said.spans)[lang], read, lines))
+    for section in rules.sections:
+        found.extend(_section_warnings(rules, section, lines))
+    return found
+
+
+def _section_warnings(rules: Rules, section: SectionText, lines: Callable[[str], list[str]]) -> list[Diagnostic]:
+    """E623 for a section's stale text, E622 for a digit in a text this spec writes for a section."""
+    said = section.text
+    if said is None:
+        return []
+    found = []
+    if said.stale:
+        found.append(
+            Diagnostic(
+                "E623",
+                f"the text of sections.{section.name} describes rules this spec changed: the sheets print "
+                f"the generated sentences instead",
+                said.changed_at or section.span,
+                (f"the text is written at {said.span}; give the section a `text` of its own",),
+                "warning",
+            )
+        )
+    if said.span.file == rules.source.path:
+        definitions = {d.name: d for d in rules.definitions}
+        names = values_read(section_rules(rules, section.name), [v.name for v in rules.values], definitions)
+        read = {name: rules.value(name) for name in names}
         for lang, text in said.texts:
             found.extend(_digits(text, dict(said.spans)[lang], read, lines))
     return found

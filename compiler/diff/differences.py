@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..check.kinds import BASE_KINDS
+from ..check.texts import SHEET_SECTIONS
 from ..check.types import MapOf
 from ..check.variables import key_name
 from ..diagnostics import Span
-from ..model import Decision, Rules
+from ..model import AuthoredText, Decision, Rules
 from ..sheets.phrases import state_type_key
 from .kinds import kinds_differences
 from .record import Difference
@@ -27,6 +28,7 @@ def compare(a: Rules, b: Rules) -> list[Difference]:
     out += _decisions(a, b, "actions", a.actions, b.actions, ordered=True)
     out += _decisions(a, b, "end_of_turn", a.steps, b.steps, ordered=True)
     out += _sections(a, b)
+    out += _sheet_sections(a, b)
     out += _winners(a, b)
     out += _first_player(a, b)
     out += _said(a, b, "interpretations", "interpretation")
@@ -88,6 +90,39 @@ def _sections(a: Rules, b: Rules) -> list[Difference]:
             ordered=ordered,
         )
     return out
+
+
+@dataclass(frozen=True)
+class _Told:
+    """A section of the sheets as `diff` compares it: its text, none where the spec gives none."""
+
+    name: str
+    text: AuthoredText | None
+    span: Span | None
+
+
+def _sheet_sections(a: Rules, b: Rules) -> list[Difference]:
+    """The sections of the sheets told whole in words (`sections`), compared by their texts; a section
+    without a text on one side reads none, so a text given or reworded is a changed text, not a rule."""
+
+    def each(rules: Rules) -> list[_Told]:
+        own = {s.name: s for s in rules.sections}
+        return [
+            _Told(name, own[name].text, own[name].span) if name in own else _Told(name, None, None)
+            for name in SHEET_SECTIONS
+        ]
+
+    return _keyed(
+        a,
+        b,
+        "sections",
+        each(a),
+        each(b),
+        lambda e: e.name,
+        (_TEXT,),
+        lambda e: ("sheet_section", e.name, None),
+        ordered=False,
+    )
 
 
 def _first_player(a: Rules, b: Rules) -> list[Difference]:

@@ -42,6 +42,9 @@ VARIANT_TEXT_SEVERITY = "warning"
 _CASE_SUFFIXES = ("_of", "_in", "_acc", "_name", "_adj")
 # Placeholders that are forms of one thing: a collection as "each ...", "... (plural)", "at least one ...".
 _SAME_THING = {"each": "collection", "items": "collection", "some": "collection", "all": "collection"}
+# A kind's pieces by its title or by its item's plural, a zone by its title or by its item's plural:
+# a language whose plural has the case a phrase needs (Serbian's genitive plural) may use the other.
+_SAME_THING |= {"plural": "kind", "zone_plural": "zone"}
 _TEXT_FIELDS = ("title", "description", "note")
 _KEYED = ("players", "values", "actions", "end_of_turn", "end", "define", "prestige")
 # The sections whose entries' titles a sheet without a translation replaces by a title of its own,

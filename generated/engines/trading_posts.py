@@ -10425,7 +10425,7 @@ def _why_gem_after_purchase(g, args):
             {
                 "en": "A gem after a purchase: “Bought this turn” is yes",
                 "fr": "Une gemme après un achat : « Achat ce tour » vaut oui",
-                "nl": "Een edelsteen na een aankoop: ‘Gekocht’ op ja staat",
+                "nl": "Een edelsteen na een aankoop: bij ‘Gekocht’ ja genoteerd staat",
                 "sr": "Драгуљ после куповине: запис „Куповина“ гласи „да“",
             },
             "bought, variants/trading-posts.yaml:136",

@@ -55,8 +55,8 @@ class Builder:
         self.t = self.p.t
         changed: list[str] = []
         for c in rules.changes:
-            if c.path.endswith(".text"):  # a rule's new wording is no house rule: the rule is the same
-                continue
+            if c.path.endswith(".text") or c.path.split(".")[0] == "sections":  # new wording is no house rule:
+                continue  # the rule is the same (a rule's `text`, a section's)
             g = change_group(c.path)
             if g not in changed:
                 changed.append(g)
@@ -194,6 +194,7 @@ class Builder:
     # authored.py
     told = _authored.told
     with_text = _authored.with_text
+    told_section = _authored.told_section
 
     # sheet.py
     build = _sheet.build

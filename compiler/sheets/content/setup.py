@@ -11,7 +11,7 @@ from ...check.kinds import BASE_KINDS
 from ...check.reach import reached
 from ...language import SHAPES, ColumnType
 from ...language.shapes import Shape
-from ...model import Kind
+from ...model import Kind, Zone
 from .. import pictures
 from ..phrases import capitalise, join, sentence, state_type_key
 from .tree import Grid, Item, Part, Section
@@ -181,40 +181,67 @@ def table_picture(self: Builder) -> pictures.TablePicture | None:
 
 
 def zone_items(self: Builder) -> list[Item]:
-    """The deal of the spec's own zones, after the base game's: a pile shuffled (a piece with
-    faces showing one at random), a display or row laid out from its source."""
+    """The deal of the spec's own zones, after the base game's, as a player aid says it: a pile
+    shuffled (a piece with faces showing one at random), then a display or row laid out from its
+    source ("reveal 3 cities from the “City tiles” pile: these are the cities on display"), the pieces
+    called by their kind's item and the zone by its own item where the spec gives one."""
     items = []
     for zone in self.rules.zones:
         kind = next(k for k in self.rules.kinds if k.name == zone.holds)
-        kind_title = self.spec_text(kind.title).lower()
+        said = _kind_words(self, kind)
         title = self.spec_text(zone.title)
         sizes = {n for _, n in zone.sizes}
         if zone.start == "all":
             pile = "sheet.setup.faces" if kind.faces_of else "sheet.setup.pile"
             key = SHAPES[zone.shape].phrase or pile if zone.shape != "pile" else pile  # a bag: its own words
-            text = self.text(key, kind=kind_title, zone=title)
-        elif zone.start == "dealt" and len(sizes) == 1:
-            [n] = sizes
-            source = next((z for z in self.rules.zones if z.name == zone.source), None)
-            if source is not None:
-                text = self.text(
-                    "sheet.setup.deal", items=self.counted(kind, n), source=self.spec_text(source.title), zone=title
-                )
-            else:
-                text = self.text("sheet.setup.deal_kind", n=n, kind=kind_title, zone=title)
-        elif zone.start == "dealt" and zone.size_field:  # as many as a column of the setup table shows
-            source = next((z for z in self.rules.zones if z.name == zone.source), None)
-            column = self.setup_column(zone.size_field)
-            if source is not None:
-                text = self.text(
-                    "sheet.setup.deal_column", source=self.spec_text(source.title), zone=title, column=column
-                )
-            else:
-                text = self.text("sheet.setup.deal_kind_column", kind=kind_title, zone=title, column=column)
+            text = self.text(key, zone=title, **said)
+        elif zone.start == "dealt" and (len(sizes) == 1 or zone.size_field):
+            text = _deal(self, zone, kind, said)
         else:
             continue
         items.append(Item(sentence(text), marks=self.marks(f"zones.{zone.name}")))
     return items
+
+
+def _deal(self: Builder, zone: Zone, kind: Kind, said: dict[str, Any]) -> str:
+    """A display or row dealt at the start: how many are revealed (a number, or a column of the setup
+    table), from where (the source pile or bag, by its title; the kind itself, at random, the rest
+    unused), and what they are then (the zone's item, "these are the cities on display", or its title)."""
+    source = next((z for z in self.rules.zones if z.name == zone.source), None)
+    sizes = {n for _, n in zone.sizes}
+    fields: dict[str, Any] = {**said, "zone": self.spec_text(zone.title), **_zone_words(self, zone)}
+    if source is None:
+        fields["from"], fields["rest"] = self.text("sheet.setup.from.kind", **said), self.text("sheet.setup.rest")
+    else:
+        shape = "bag" if source.shape == "bag" else "pile"
+        fields["from"] = self.text(f"sheet.setup.from.{shape}", source=self.spec_text(source.title))
+        fields["rest"] = ""
+    fields["into"] = self.text("sheet.setup.into.item" if "zone_plural" in fields else "sheet.setup.into", **fields)
+    if len(sizes) == 1:
+        return self.text("sheet.setup.deal", items=self.counted(kind, next(iter(sizes))), **fields)
+    return self.text("sheet.setup.deal_column", column=self.setup_column(zone.size_field), **fields)
+
+
+def _kind_words(self: Builder, kind: Kind) -> dict[str, Any]:
+    """The words a setup sentence calls a kind's pieces by: its title in lower case (`kind`: "cities"),
+    its item's plural (`plural`: Serbian's genitive plural, "градова") and gender."""
+    word = self.spec_text(kind.item)
+    words = kind.words(self.lang) if kind.item.get(self.lang) else kind.words("en")
+    return {
+        "kind": self.spec_text(kind.title).lower(),
+        "item": word,
+        "plural": words.form("other") or self.text("item.plural", item=word),
+        "gender": words.gender if words.lang == self.lang else "",
+    }
+
+
+def _zone_words(self: Builder, zone: Zone) -> dict[str, Any]:
+    """`zone_plural`, what the pieces laid out in a zone are called together ("cities on display"),
+    where the spec gives the zone's item and its plural in this language; else nothing (the title)."""
+    if zone.item is None or not zone.item.get(self.lang):
+        return {}
+    plural = zone.words(self.lang).form("other")
+    return {"zone_plural": plural} if plural else {}
 
 
 def counted(self: Builder, kind: Kind, n: int) -> str:

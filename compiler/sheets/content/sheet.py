@@ -43,7 +43,7 @@ def build(self: Builder) -> Sheet:
         self.faq() if self.compact < 3 else None,
         self.mistakes() if self.compact < 4 else None,
     ]
-    shown = [s for s in sections if s is not None and s.parts]
+    shown = [self.told_section(s) for s in sections if s is not None and s.parts]
     left_out = self.left_out(shown)
     return Sheet(
         lang=self.lang,

@@ -101,6 +101,7 @@ class Phraser:
     # quantities.py
     count_form = quantities.count_form
     zone_count = quantities.zone_count
+    place_count = quantities.place_count
     count = quantities.count
     number = quantities.number
     worth = quantities.worth

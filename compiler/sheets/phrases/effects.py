@@ -107,6 +107,9 @@ def state_effect(self: Phraser, name: str, var, value) -> str:
     """set, add, insert, drop: "add the chosen colour to "Colours taken this turn""."""
     forms = self.named("var", self.state_forms(var) or {})
     if name == "add":
+        taken = self.const(value)
+        if taken is not None and taken < 0:  # add(favours, -1): "take 1 from your “Favours”"
+            return self.t.text("eff.add.less", amount=str(-taken), **forms)
         return self.t.text(EFFECTS["add"].phrase, amount=self.number(value), **forms)
     if name != "set":
         return self.t.text(EFFECTS[name].phrase, **forms, **self.named("x", self.thing(value)))

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ...front.expr import Aggregate, Attribute, Binary, Call, Conditional, Index, Int, Name, Unary, unparse
 from ...language import AGGREGATES, FUNCTIONS
-from ...model import BUILTIN_SETUP_FIELDS, Rules, Wilds
+from ...model import BUILTIN_SETUP_FIELDS, Rules, Wilds, Zone
 from .kinds import CARD, COLOURS, COMPONENT, COUNTED, LEVEL, NOBLE, OPS, PAYMENT, PLAYER, PhraseError, Ref
 from .text import join
 
@@ -43,8 +43,12 @@ def count_form(self: Phraser, node) -> tuple[str, str, dict] | None:
             )
         case Call(func="size", args=(coll,)) if self.state_forms(coll) is not None and self.component_set(coll) is None:
             return "q.size_state.count", "noun.colour", self.named("state", self.state_forms(coll) or {})
+        case Call(func="size", args=(Index() as coll,)) if (told := self.place_count(coll)) is not None:
+            return told  # one level of the face-up cards or the decks: "at least 1 card is left in the deck of level 2"
         case Call(func="size", args=(coll,)) if (told := self.zone_count(coll)) is not None:
             return told  # "you have at least 1 claimed city": the zone's own item
+        case Call(func="size", args=(coll,)) if (told := self.place_count(coll)) is not None:
+            return told  # a base game's place, as the base game says it: "you have purchased 3 development cards"
         case Call(func="size", args=(coll,)) if self.rules.zones and self.zone(coll) is not None:
             holds = self.held_kind(coll)  # "holds at least 1 city": counted by the kind's item
             noun, item = ("noun.item", self.item_fields(holds)) if holds is not None else ("noun.piece", {})
@@ -68,6 +72,44 @@ def count_form(self: Phraser, node) -> tuple[str, str, dict] | None:
     return None
 
 
+# The base game's places a player has, and the player's counted attribute that says them.
+_PLACE_ATTRIBUTES = {"purchased": "purchased", "reserved": "reserved", "visiting": "nobles"}
+
+
+def place_count(self: Phraser, coll: object) -> tuple[str, str, dict[str, str]] | None:
+    """A count of a zone that is a base game's place (`place:`), as the base game's own count says it:
+    one level of the face-up cards or the decks ("at least 1 card is left in the deck of level 2", a
+    piece called by the zone's item where the spec gives one), a player's purchased or reserved cards
+    or visiting nobles ("you have purchased 3 development cards"), the noble row; else None."""
+    zone = self.zone_of(coll) if self.rules.zones else None
+    if zone is None or not zone.place:
+        return None
+    if isinstance(coll, Index) and zone.place in ("face_up", "decks"):
+        key = "q.face_up.count" if zone.place == "face_up" else "q.deck.count"
+        own = zone.item is not None and bool(zone.item.get(self.lang))
+        noun, item = ("noun.item", _zone_item(self, zone)) if own else ("noun.card", {})
+        return key, noun, {**item, **self.level(coll.index)}
+    attr = _PLACE_ATTRIBUTES.get(zone.place)
+    if attr is not None and isinstance(coll, Attribute):
+        person, who = self.player(coll.obj)
+        return f"attr.{attr}.{person}.count", f"attr.{attr}.noun", who
+    if zone.place == "noble_row":
+        return "q.nobles_left.count", "noun.noble", {}
+    return None
+
+
+def _zone_item(self: Phraser, zone: Zone) -> dict[str, str]:
+    """What a phrase of one piece of `zone` agrees with, by the zone's own item in this language."""
+    word = (zone.item.get(self.lang) if zone.item is not None else None) or ""
+    words = zone.words(self.lang)
+    return {
+        "item": word,
+        "item_of": words.form("few") or self.t.table.text("item.of", item=word),
+        "plural": words.form("other") or self.t.table.text("item.plural", item=word),
+        "gender": words.gender,
+    }
+
+
 def zone_count(self: Phraser, coll: object) -> tuple[str, str, dict[str, str]] | None:
     """A count of a zone whose spec names what lies there (its `item`, in this language): said of
     its owner ("you have at least 1 claimed city", "Anne has 1 claimed city") or, for a shared
@@ -75,14 +117,7 @@ def zone_count(self: Phraser, coll: object) -> tuple[str, str, dict[str, str]] |
     zone = self.zone_of(coll) if self.rules.zones else None
     if zone is None or zone.item is None or not zone.item.get(self.lang):
         return None
-    word = zone.item.get(self.lang) or ""
-    words = zone.words(self.lang)
-    item = {
-        "item": word,
-        "item_of": words.form("few") or self.t.table.text("item.of", item=word),
-        "plural": words.form("other") or self.t.table.text("item.plural", item=word),
-        "gender": words.gender,
-    }
+    item = _zone_item(self, zone)
     if zone.per_player and isinstance(coll, Attribute):
         person, who = self.player(coll.obj)
         return f"q.size_zone.{person}.count", "noun.item", {**who, **item}
