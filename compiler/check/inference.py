@@ -54,6 +54,7 @@ from ..language.types import (
 )
 from ..language.types import EFFECTS as GIVES_EFFECTS
 from . import procedures
+from .nones import NoneReads
 from .types import (
     AGGREGATES,
     ATTRIBUTES,
@@ -68,14 +69,13 @@ from .types import (
     comparable,
     component_type,
     failed,
-    not_equated,
     same_component,
     takes_place_card,
     tested,
 )
 
 
-class Inferrer:
+class Inferrer(NoneReads):
     """Infers types, reporting each problem once at the innermost node (E4xx)."""
 
     def __init__(self, reporter: Reporter, gems: tuple[str, ...] = (), wild: str | None = None, kinds=None):
@@ -348,48 +348,6 @@ class Inferrer:
                     self.r.error("E410", f"'{op}' compares numbers, but this is {noun(t)}", side.span)
         return BOOL
 
-    def equality(self, node: Compare, scope: Scope, lt, rt) -> None:
-        """`==` and `!=` compare values of one type (E410), `none` only with what may be none."""
-        op, left, right = node.op, node.left, node.right
-        unequal = [why for why in map(not_equated, (lt, rt)) if why]
-        if unequal:  # the sheets phrase no condition, table or collection as a value
-            what, hint = unequal[0]
-            self.r.error(
-                "E410", f"'{op}' compares numbers, colours, players, cards or nobles, not {what}: {hint}", node.span
-            )
-            return
-        if lt == rt == NONE:
-            self.r.error(
-                "E410",
-                f"'none {op} none' tests nothing: compare an optional choice with none, as in 'x == none'",
-                node.span,
-            )
-            return
-        if not comparable(lt, rt):
-            self.r.error("E410", f"cannot compare {noun(lt)} with {noun(rt)}", node.span)
-        for side, other in ((left, rt), (right, lt)):
-            optional = (
-                (isinstance(side, Name) and side.id in scope.optional)
-                or self.is_optional_state(side)
-                or side in self.optional_reads
-            )
-            if other != NONE or side == Name("none", None) or optional:
-                continue
-            choice = isinstance(side, Name) and side.id in scope.choices
-            if ("never", unparse(side)) in scope.told:
-                continue
-            scope.told.add(("never", unparse(side)))  # once per decision: one cause
-            self.r.error(
-                "E410",
-                f"'{unparse(side)}' is never none: "
-                + (
-                    "its choice is not optional (write optional: true in the choice to offer none)"
-                    if choice
-                    else "only an optional choice can be none"
-                ),
-                node.span,
-            )
-
     def visit_Conditional(self, node: Conditional, scope: Scope, hint) -> AnyType:
         """`if t then a else b`: branches of one type, a number, a condition or a colour (E410)."""
         t, a, b = node.test, node.then, node.otherwise
@@ -436,38 +394,6 @@ class Inferrer:
             )
             return ERROR
         return hint
-
-    def maybe_none(self, node, scope: Scope, name: str, why: str = "") -> None:
-        """E410, once per place: an optional variable (or column) read before a test shows it is not none."""
-        shown = unparse(node)
-        if ("maybe", shown) not in scope.told:
-            scope.told.add(("maybe", shown))
-            self.r.error(
-                "E410",
-                f"'{shown}' may be none here ({why or f'variable {name!r} is optional'}): test "
-                f"'{shown} != none' first, as in \"{shown} != none and ...\"",
-                node.span,
-            )
-
-    def is_optional_state(self, node) -> bool:
-        """Is `node` an optional variable read (`pair_colour`, `me.pair_colour`), or an entry of a keyed
-        optional one (`holder[card]`, `p.holder[card]`)?"""
-        keyed = isinstance(node, Index)
-        if keyed:
-            node = node.obj
-        if isinstance(node, Name):
-            var = self.variables.get(node.id)
-            return var is not None and var.optional and not var.per_player and keyed == isinstance(var.type, MapOf)
-        if isinstance(node, Attribute):
-            var = self.variables.get(node.name)
-            return var is not None and var.optional and var.per_player and keyed == isinstance(var.type, MapOf)
-        return False
-
-    @staticmethod
-    def keyed_name(node: Index) -> str:
-        """The variable an entry `holder[card]` (or `p.holder[card]`) is read from."""
-        obj = node.obj
-        return obj.id if isinstance(obj, Name) else obj.name if isinstance(obj, Attribute) else unparse(obj)
 
     def zone_refill(self, args, scope: Scope) -> bool:
         """Is `refill(x)` the zone effect (x a display or row of the spec) rather than the base's refill(card)?"""
