@@ -31,7 +31,7 @@ from ..front.expr import (
     unparse,
     walk,
 )
-from . import fold, ir
+from . import accepted, fold, ir
 from . import zones as lower_zones
 from .collections import members_where
 from .constants import truth
@@ -152,6 +152,7 @@ class LegalLowering(PurchaseScan):
         self.size_node: dict[int, tuple] = {}
         self.preamble: list = []  # per-call locals the loops need, after the scalars
         self.apart: ast.Name | None = None  # the accepted values of the last choice, worked out before (_last_apart)
+        self.apart_values = 0  # how many values, when they are a bitmask too (compiler/lower/accepted.py)
 
     def hoist(self, node, env):
         if isinstance(node, (Attribute, Index)) and not isinstance(node, Aggregate):
@@ -211,17 +212,22 @@ class LegalLowering(PurchaseScan):
             return False
         limit = len(self.plan.gems) if p.domain == "gem" else len(self.plan.colours)
         values: list[int | None] = [*range(limit), *([None] if p.optional else [])]
-        name = ir.name(f"_ok{k}")
-        block: list[Node] = [Assign((name,), ir.list_(), note=comment(" and ".join(unparse(c) for c in tests)))]
+        name, note = ir.name(f"_ok{k}"), comment(" and ".join(unparse(c) for c in tests))
+        bits: list[tuple[int, list[ast.expr]]] = []  # each accepted value's offset, and its tests left
         for offset, value in enumerate(values):
             env = {**self.low.env, p.name: ("const", "colour", value)}
             known = [truth(self.compiler.expr(c, env)) for c in tests]
-            if any(fold.is_const(t, False) for t in known):
-                continue
-            add = Append(name, ir.const(offset))
-            kept = fold.drop_true(known)
-            block.append(If(ir.and_(*kept), [add]) if kept else add)
-        self.blocks[level] += block
+            if not any(fold.is_const(t, False) for t in known):
+                bits.append((offset, fold.drop_true(known)))
+        if len(values) <= accepted.MOST_VALUES:  # as a bitmask (see compiler/lower/accepted.py)
+            self.low.add_helper(accepted.offsets_table(len(values)))
+            self.blocks[level] += accepted.mask_block(k, bits, len(values), note)
+            self.apart_values = len(values)
+        else:
+            self.blocks[level].append(Assign((name,), ir.list_(), note=note))
+            for offset, kept in bits:
+                add = Append(name, ir.const(offset))
+                self.blocks[level].append(If(ir.and_(*kept), [add]) if kept else add)
         self.apart = name
         return True
 
@@ -423,7 +429,10 @@ class LegalLowering(PurchaseScan):
             return self.emit(k + 1, loop.body, True), terms + [ir.mul(idx, stride) if stride != 1 else ir.name(idx)]
         if p.domain == "face_up":
             face_up = self._face_up(p, stride, terms)
-            into.append(face_up)
+            shortcut = None
+            if self.apart_values and k + 2 == self.n and not self.blocks[k + 1]:  # ids by the accepted values
+                shortcut = accepted.full_market(self.low, k, self.apart_values, terms, stride, face_up)
+            into.append(shortcut or face_up)
             return self.emit(k + 1, face_up.body, True), [ir.name(f"{face_up.name}_ID")]
         loop, idx = self._loop(k, lay, into)
         if p.optional and p.domain not in ("gem", "colour", "component"):
