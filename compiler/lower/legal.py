@@ -563,15 +563,13 @@ class LegalLowering(PurchaseScan):
             return For(target, ir.sub(table, mask), []), idx
         if p.domain == "deck":
             return For(ir.tuple_(idx, name), ir.call("enumerate", "LEVELS"), []), idx
-        if p.domain == "component" and p.optional:  # its places, then `none` (the last id)
-            source, _ = lower_zones.legal_source(plan.rules, p)
-            places = ir.listcomp(
-                ir.tuple_("_i", "_x"),
-                ir.tuple_("_i", "_x"),
-                ir.call("enumerate", source),
-                ir.compare("_x", "is not", ir.const(None)),
+        if p.domain == "component" and p.optional:  # its places, then `none` (the last id): a tuple built in C
+            source, gaps = lower_zones.legal_source(plan.rules, p)
+            places = ir.tuple_(
+                ast.Starred(ir.call("enumerate", source), ast.Load()), ir.tuple_(p.slots, ir.const(None))
             )
-            return For(ir.tuple_(idx, name), ir.add(places, ir.list_(ir.tuple_(p.slots, ir.const(None)))), []), idx
+            empty = ir.and_(ir.compare(name, "is", ir.const(None)), ir.compare(idx, "!=", p.slots))
+            return For(ir.tuple_(idx, name), places, [If(empty, [Continue()])] if gaps else []), idx
         # reserved cards and nobles: positions counted by hand, cheaper than enumerate
         into.append(Assign((ir.name(idx),), ir.const(-1)))
         body: list = [Assign((ir.name(idx),), ir.const(1), "+=")]
