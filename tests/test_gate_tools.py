@@ -642,9 +642,10 @@ def test_the_edits_check_clean_alone(tmp_path):
 
 
 # The test specs of the constructs added since (issue 28): queued steps -- `queue(STEP, name: value)`,
-# a step's `given:` and `limit:` (tests/specs/queue.yaml) -- and a payment's `wilds: {from, units,
-# spent}` over a kind of the spec's own (tests/specs/treasures.yaml, with its table).
-NEW_CONSTRUCT_SPECS = {"queue.yaml": [], "treasures.yaml": ["treasures.csv"]}
+# a step's `given:` and `limit:` (tests/specs/queue.yaml) --, a payment's `wilds: {from, units,
+# spent}` over a kind of the spec's own (tests/specs/treasures.yaml, with its table), and the base
+# game's rows and decks as places split by level, chosen from and across (tests/specs/base-rows.yaml).
+NEW_CONSTRUCT_SPECS = {"queue.yaml": [], "treasures.yaml": ["treasures.csv"], "base-rows.yaml": []}
 
 
 @pytest.mark.parametrize("name", sorted(NEW_CONSTRUCT_SPECS))

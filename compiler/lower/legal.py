@@ -38,6 +38,7 @@ from .constants import truth
 from .expressions import ExprCompiler, conjuncts, free_names
 from .layout import LoweringBug
 from .optimise import enabled
+from .optional import optional_places
 from .purchase import PurchaseScan
 from .pysource import Code, comment, docstring, printable
 from .shapes import flat_face_up_loop, shape_face_up_loops
@@ -435,8 +436,6 @@ class LegalLowering(PurchaseScan):
             into.append(shortcut or face_up)
             return self.emit(k + 1, face_up.body, True), [ir.name(f"{face_up.name}_ID")]
         loop, idx = self._loop(k, lay, into)
-        if p.optional and p.domain not in ("gem", "colour", "component"):
-            raise LoweringBug(f"an optional choice of domain {p.domain} is not supported", p.span)
         into.append(loop)
         return self.emit(k + 1, loop.body, True), terms + [ir.mul(idx, stride) if stride != 1 else ir.name(idx)]
 
@@ -562,14 +561,10 @@ class LegalLowering(PurchaseScan):
                 return For(target, ir.ifexp(within, ir.sub(ir.sub(table, mask), self.sizes[k]), ir.tuple_()), []), idx
             return For(target, ir.sub(table, mask), []), idx
         if p.domain == "deck":
-            return For(ir.tuple_(idx, name), ir.call("enumerate", "LEVELS"), []), idx
-        if p.domain == "component" and p.optional:  # its places, then `none` (the last id): a tuple built in C
-            source, gaps = lower_zones.legal_source(plan.rules, p)
-            places = ir.tuple_(
-                ast.Starred(ir.call("enumerate", source), ast.Load()), ir.tuple_(p.slots, ir.const(None))
-            )
-            empty = ir.and_(ir.compare(name, "is", ir.const(None)), ir.compare(idx, "!=", p.slots))
-            return For(ir.tuple_(idx, name), places, [If(empty, [Continue()])] if gaps else []), idx
+            levels = ir.add("LEVELS", ir.tuple_(ir.const(None))) if p.optional else ir.name("LEVELS")
+            return For(ir.tuple_(idx, name), ir.call("enumerate", levels), []), idx
+        if p.optional:  # a component, reserved card or noble: its places, then `none` (the last id)
+            return optional_places(self.low, p, name, idx)
         # reserved cards and nobles: positions counted by hand, cheaper than enumerate
         into.append(Assign((ir.name(idx),), ir.const(-1)))
         body: list = [Assign((ir.name(idx),), ir.const(1), "+=")]
