@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import itertools
 from dataclasses import dataclass
+from typing import Any
 
 from ..front.expr import (
     Aggregate,
@@ -125,8 +126,8 @@ class LegalLowering(PurchaseScan):
         self.low, self.plan, self.dp, self.fused = low, low.plan, low.dp, fused
         self.layouts = low.dp.layouts
         self.n = len(self.layouts)
-        self.blocks: list[list] = [[] for _ in range(self.n + 1)]
-        self.hoisted: dict[tuple, str] = {}
+        self.blocks: list[list[Any]] = [[] for _ in range(self.n + 1)]
+        self.hoisted: dict[tuple[int, str], str] = {}
         self.counter = itertools.count()
         self.level = 0
         self.emitted: set[int] = set()  # levels whose block is already written out: nothing more goes there
@@ -144,14 +145,14 @@ class LegalLowering(PurchaseScan):
                 for c in lower_zones.kind_of_param(self.plan.rules, lay.param).columns
             )
         }
-        self.placed: list[list] = [[] for _ in range(self.n + 1)]
+        self.placed: list[list[Any]] = [[] for _ in range(self.n + 1)]
         self.masks: dict[int, ast.expr] = {}
         self.mask_tests: dict[int, list[ast.expr]] = {}  # the test of each colour, as compiled for the mask
         self.sizes: dict[int, ast.expr] = {}
         self.size_code: dict[int, ast.expr] = {}
         self.size_text: dict[int, str] = {}
         self.size_node: dict[int, tuple] = {}
-        self.preamble: list = []  # per-call locals the loops need, after the scalars
+        self.preamble: list[Any] = []  # per-call locals the loops need, after the scalars
         self.apart: ast.Name | None = None  # the accepted values of the last choice, worked out before (_last_apart)
         self.apart_values = 0  # how many values, when they are a bitmask too (compiler/lower/accepted.py)
 

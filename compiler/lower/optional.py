@@ -10,7 +10,7 @@ from typing import Any
 from ..model import Param
 from . import ir
 from . import zones as lower_zones
-from .tree import Assign, Continue, For, If
+from .tree import Assign, Continue, For, If, Node
 
 
 def optional_places(low: Any, p: Param, name: str, idx: str) -> tuple[For, str]:
@@ -20,9 +20,9 @@ def optional_places(low: Any, p: Param, name: str, idx: str) -> tuple[For, str]:
     plan = low.plan
     if p.domain == "component":  # its places, then `none`: a tuple built in C, empty places skipped if any
         source, gaps = lower_zones.legal_source(plan.rules, p)
-        places = ir.tuple_(ast.Starred(ir.call("enumerate", source), ast.Load()), ir.tuple_(p.slots, ir.const(None)))
+        each = ir.tuple_(ast.Starred(ir.call("enumerate", source), ast.Load()), ir.tuple_(p.slots, ir.const(None)))
         empty = ir.and_(ir.compare(name, "is", ir.const(None)), ir.compare(idx, "!=", p.slots))
-        return For(ir.tuple_(idx, name), places, [If(empty, [Continue()])] if gaps else []), idx
+        return For(ir.tuple_(idx, name), each, [If(empty, [Continue()])] if gaps else []), idx
     if p.domain == "reserved":
         source, after = ir.sub(ir.dotted("g._res"), "me"), p.slots
     else:
@@ -33,10 +33,10 @@ def optional_places(low: Any, p: Param, name: str, idx: str) -> tuple[For, str]:
         ir.call("enumerate", source),
         ir.compare("_x", "is not", ir.const(None)),
     )
-    bindings: list = []
+    bindings: list[Node] = []
     if p.domain == "reserved" and low.reads_attribute(p.name, "cost"):
         bindings = low.cost_bindings(name)
     elif p.domain == "noble" and low.reads_attribute(p.name, "requires"):
         bindings = [Assign((ir.name(f"nr_{name}"),), ir.sub("NOBLE_REQUIRES", name), pure=True)]
-    body: list = [If(ir.compare(name, "is not", ir.const(None)), bindings)] if bindings else []
+    body: list[Node] = [If(ir.compare(name, "is not", ir.const(None)), bindings)] if bindings else []
     return For(ir.tuple_(idx, name), ir.add(places, ir.list_(ir.tuple_(after, ir.const(None)))), body), idx
