@@ -643,9 +643,15 @@ def test_the_edits_check_clean_alone(tmp_path):
 
 # The test specs of the constructs added since (issue 28): queued steps -- `queue(STEP, name: value)`,
 # a step's `given:` and `limit:` (tests/specs/queue.yaml) --, a payment's `wilds: {from, units,
-# spent}` over a kind of the spec's own (tests/specs/treasures.yaml, with its table), and the base
-# game's rows and decks as places split by level, chosen from and across (tests/specs/base-rows.yaml).
-NEW_CONSTRUCT_SPECS = {"queue.yaml": [], "treasures.yaml": ["treasures.csv"], "base-rows.yaml": []}
+# spent}` over a kind of the spec's own (tests/specs/treasures.yaml, with its table), the base
+# game's rows and decks as places split by level, chosen from and across (tests/specs/base-rows.yaml),
+# and columns of its own on the base cards and nobles (tests/specs/card-abilities.yaml, with its tables).
+NEW_CONSTRUCT_SPECS = {
+    "queue.yaml": [],
+    "treasures.yaml": ["treasures.csv"],
+    "base-rows.yaml": [],
+    "card-abilities.yaml": ["card-abilities.csv", "card-abilities-nobles.csv"],
+}
 
 
 @pytest.mark.parametrize("name", sorted(NEW_CONSTRUCT_SPECS))
