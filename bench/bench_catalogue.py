@@ -6,9 +6,12 @@ rng.randrange(), apply()) on every engine in turn, official first, so that drift
 machine hits every engine alike; a ratio is taken within one run and the table shows the median
 over runs (and their range). Times are CPU times. `--spec` adds the engine of any spec, compiled
 now; with `--before` it is also compiled without the optimisation passes
-(compiler/lower/optimise.py), to show what they change.
+(compiler/lower/optimise.py), to show what they change. `--callgrind` adds the steady figure:
+instructions per decision of each engine (bench/callgrind_engine.sh, 2 players, api loop; about
+20 s an engine) and its ratio to the official engine's count (official / engine: above 1 is
+faster).
 
-    python bench/bench_catalogue.py [--games 60] [--runs 5] [--players 2]
+    python bench/bench_catalogue.py [--games 60] [--runs 5] [--players 2] [--callgrind]
                                     [--spec tests/specs/charm-bonus.yaml --before] [--engine PATH]
 """
 
@@ -16,7 +19,9 @@ from __future__ import annotations
 
 import argparse
 import pathlib
+import re
 import statistics
+import subprocess
 import sys
 import tempfile
 
@@ -55,6 +60,16 @@ def compiled(spec: str, folder: pathlib.Path, before: bool) -> list[tuple[str, p
     return out
 
 
+def instructions(path: pathlib.Path) -> int | None:
+    """bench/callgrind_engine.sh's instructions per decision of the engine at `path` (None when it
+    cannot play 2-player games, or valgrind is missing)."""
+    run = subprocess.run(
+        ["bash", str(ROOT / "bench" / "callgrind_engine.sh"), str(path)], capture_output=True, text=True, check=False
+    )
+    found = re.search(r"(\d+) instructions per decision", run.stdout)
+    return int(found.group(1)) if run.returncode == 0 and found else None
+
+
 def players_for(engine, wanted: int) -> int:
     counts = list(engine.PLAYER_COUNTS)
     return wanted if wanted in counts else counts[0]
@@ -69,6 +84,7 @@ def main() -> int:
     parser.add_argument("--before", action="store_true", help="each --spec also compiled without the passes")
     parser.add_argument("--engine", action="append", default=[], help="an engine module (repeat)")
     parser.add_argument("--only-specs", action="store_true", help="official, --spec and --engine only")
+    parser.add_argument("--callgrind", action="store_true", help="instructions per decision too (valgrind)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         named = catalogue_engines()[:1] if args.only_specs else catalogue_engines()
@@ -81,19 +97,25 @@ def main() -> int:
             for i, engine in enumerate(engines):
                 players = players_for(engine, args.players)
                 rates[i].append(playouts(engine, players, args.games, seed)["decisions/s"])
+        counts = [instructions(path) if args.callgrind else None for _, path in named]
     print(
         f"{args.games} games x {args.runs} runs per engine, {args.players} players, random playouts (api loop),"
         f" CPU time, Python {sys.version.split()[0]}"
     )
     print()
-    print("| engine | players | decisions/s | ratio to official (runs) |")
-    print("| --- | --- | ---: | --- |")
-    for (name, _), engine, runs in zip(named, engines, rates, strict=True):
+    steady = " instructions per decision | ratio |" if args.callgrind else ""
+    print(f"| engine | players | decisions/s | ratio to official (runs) |{steady}")
+    print("| --- | --- | ---: | --- |" + (" ---: | ---: |" if args.callgrind else ""))
+    for (name, _), engine, runs, count in zip(named, engines, rates, counts, strict=True):
         ratios = [r / o for r, o in zip(runs, rates[0], strict=True)]
-        print(
+        line = (
             f"| {name} | {players_for(engine, args.players)} | {statistics.median(runs):,.0f} |"
             f" {statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f}) |"
         )
+        if args.callgrind:
+            official = counts[0]
+            line += " - | - |" if count is None or official is None else f" {count:,} | {official / count:.2f} |"
+        print(line)
     return 0
 
 

@@ -40,9 +40,10 @@ def test_the_tax_is_chosen_once_a_decision_and_every_card_adds_its_offsets():
     after = _block(pipeline.compile_spec(str(RESERVE_TAX)).text, "# reserve_face_up (", "# reserve_blind (")
     assert "for i_1, p_tax in enumerate(_WITH_NONE_6):" in before
     assert not any("p_tax" in line for line in after)
-    head = after.index("_ok1 = []  # me.held == 0 and tax == none or tax != none and me.tokens[tax] >= 1")
-    assert after[head + 1 : head + 3] == ["if t0 >= 1:", "_ok1.append(0)"]
-    assert after[head + 13 : head + 15] == ["if h0:", "_ok1.append(6)"]  # `none`, the last value
+    head = after.index("# me.held == 0 and tax == none or tax != none and me.tokens[tax] >= 1")
+    assert after[head + 1 : head + 3] == ["_okm1 = (", "(1 if t0 >= 1 else 0)"]  # a bit per value
+    assert after[head + 8] == "| (64 if h0 else 0)"  # `none`, the last value
+    assert after[head + 10] == "_ok1 = _OK_OFFSETS_7[_okm1]"
     assert "out.extend(map(p_card_ID.__add__, _ok1))" in after
 
 

@@ -13,7 +13,8 @@ that walk, and either settles most cards:
 * the payment with the least gold, which exists whenever the player can pay at all: on each
   gem, gold for what the tokens do not cover (`_lg0 = _p0 - t0 if _p0 > t0 else 0`), the rest
   in tokens. Its tests are written out on those locals and tried before the walk, which runs
-  only when they fail.
+  only when they fail; when they hold in every game (:mod:`.cases`: gold only for the shortfall),
+  neither they nor the walk are written, and the scan is the one of a purchase without tests.
 
 Nothing here knows a spec: the tests are the compiled guards, whatever they say; a test that
 reads the payment in a way not written in here (a worth's covers) is not rewritten, and the

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import itertools
 from dataclasses import dataclass
+from typing import Any
 
 from ..front.expr import (
     Aggregate,
@@ -31,14 +32,14 @@ from ..front.expr import (
     unparse,
     walk,
 )
-from ..model import Param
-from . import fold, ir
+from . import accepted, fold, ir
 from . import zones as lower_zones
 from .collections import members_where
 from .constants import truth
 from .expressions import ExprCompiler, conjuncts, free_names
 from .layout import LoweringBug
 from .optimise import enabled
+from .optional import optional_places
 from .purchase import PurchaseScan
 from .pysource import Code, comment, docstring, printable
 from .shapes import flat_face_up_loop, shape_face_up_loops
@@ -125,8 +126,8 @@ class LegalLowering(PurchaseScan):
         self.low, self.plan, self.dp, self.fused = low, low.plan, low.dp, fused
         self.layouts = low.dp.layouts
         self.n = len(self.layouts)
-        self.blocks: list[list] = [[] for _ in range(self.n + 1)]
-        self.hoisted: dict[tuple, str] = {}
+        self.blocks: list[list[Any]] = [[] for _ in range(self.n + 1)]
+        self.hoisted: dict[tuple[int, str], str] = {}
         self.counter = itertools.count()
         self.level = 0
         self.emitted: set[int] = set()  # levels whose block is already written out: nothing more goes there
@@ -144,15 +145,16 @@ class LegalLowering(PurchaseScan):
                 for c in lower_zones.kind_of_param(self.plan.rules, lay.param).columns
             )
         }
-        self.placed: list[list] = [[] for _ in range(self.n + 1)]
+        self.placed: list[list[Any]] = [[] for _ in range(self.n + 1)]
         self.masks: dict[int, ast.expr] = {}
         self.mask_tests: dict[int, list[ast.expr]] = {}  # the test of each colour, as compiled for the mask
         self.sizes: dict[int, ast.expr] = {}
         self.size_code: dict[int, ast.expr] = {}
         self.size_text: dict[int, str] = {}
         self.size_node: dict[int, tuple] = {}
-        self.preamble: list = []  # per-call locals the loops need, after the scalars
+        self.preamble: list[Any] = []  # per-call locals the loops need, after the scalars
         self.apart: ast.Name | None = None  # the accepted values of the last choice, worked out before (_last_apart)
+        self.apart_values = 0  # how many values, when they are a bitmask too (compiler/lower/accepted.py)
 
     def hoist(self, node, env):
         if isinstance(node, (Attribute, Index)) and not isinstance(node, Aggregate):
@@ -212,17 +214,22 @@ class LegalLowering(PurchaseScan):
             return False
         limit = len(self.plan.gems) if p.domain == "gem" else len(self.plan.colours)
         values: list[int | None] = [*range(limit), *([None] if p.optional else [])]
-        name = ir.name(f"_ok{k}")
-        block: list[Node] = [Assign((name,), ir.list_(), note=comment(" and ".join(unparse(c) for c in tests)))]
+        name, note = ir.name(f"_ok{k}"), comment(" and ".join(unparse(c) for c in tests))
+        bits: list[tuple[int, list[ast.expr]]] = []  # each accepted value's offset, and its tests left
         for offset, value in enumerate(values):
             env = {**self.low.env, p.name: ("const", "colour", value)}
             known = [truth(self.compiler.expr(c, env)) for c in tests]
-            if any(fold.is_const(t, False) for t in known):
-                continue
-            add = Append(name, ir.const(offset))
-            kept = fold.drop_true(known)
-            block.append(If(ir.and_(*kept), [add]) if kept else add)
-        self.blocks[level] += block
+            if not any(fold.is_const(t, False) for t in known):
+                bits.append((offset, fold.drop_true(known)))
+        if len(values) <= accepted.MOST_VALUES:  # as a bitmask (see compiler/lower/accepted.py)
+            self.low.add_helper(accepted.offsets_table(len(values)))
+            self.blocks[level] += accepted.mask_block(k, bits, len(values), note)
+            self.apart_values = len(values)
+        else:
+            self.blocks[level].append(Assign((name,), ir.list_(), note=note))
+            for offset, kept in bits:
+                add = Append(name, ir.const(offset))
+                self.blocks[level].append(If(ir.and_(*kept), [add]) if kept else add)
         self.apart = name
         return True
 
@@ -424,7 +431,10 @@ class LegalLowering(PurchaseScan):
             return self.emit(k + 1, loop.body, True), terms + [ir.mul(idx, stride) if stride != 1 else ir.name(idx)]
         if p.domain == "face_up":
             face_up = self._face_up(p, stride, terms)
-            into.append(face_up)
+            shortcut = None
+            if self.apart_values and k + 2 == self.n and not self.blocks[k + 1]:  # ids by the accepted values
+                shortcut = accepted.full_market(self.low, k, self.apart_values, terms, stride, face_up)
+            into.append(shortcut or face_up)
             return self.emit(k + 1, face_up.body, True), [ir.name(f"{face_up.name}_ID")]
         loop, idx = self._loop(k, lay, into)
         into.append(loop)
@@ -529,32 +539,6 @@ class LegalLowering(PurchaseScan):
         into.append(loop)
         return loop, idx
 
-    def _optional_places(self, p: Param, name: str, idx: str) -> tuple[For, str]:
-        """An optional component, reserved card or noble: each occupied place with its position,
-        then `none` with the id after the last place (as the action table counts them); what the
-        tests read of it (a card's cost, a noble's requirements) bound only where it is set."""
-        plan, low = self.plan, self.low
-        if p.domain == "component":
-            source, _ = lower_zones.legal_source(plan.rules, p)
-            after = p.slots
-        elif p.domain == "reserved":
-            source, after = ir.sub(ir.dotted("g._res"), "me"), p.slots
-        else:
-            source, after = ir.dotted("g.noble_row"), plan.max_nobles
-        places = ir.listcomp(
-            ir.tuple_("_i", "_x"),
-            ir.tuple_("_i", "_x"),
-            ir.call("enumerate", source),
-            ir.compare("_x", "is not", ir.const(None)),
-        )
-        bindings: list[Node] = []
-        if p.domain == "reserved" and low.reads_attribute(p.name, "cost"):
-            bindings = low.cost_bindings(name)
-        elif p.domain == "noble" and low.reads_attribute(p.name, "requires"):
-            bindings = [Assign((ir.name(f"nr_{name}"),), ir.sub("NOBLE_REQUIRES", name), pure=True)]
-        body: list[Node] = [If(ir.compare(name, "is not", ir.const(None)), bindings)] if bindings else []
-        return For(ir.tuple_(idx, name), ir.add(places, ir.list_(ir.tuple_(after, ir.const(None)))), body), idx
-
     def _loop(self, k: int, lay, into: list) -> tuple[For, str]:
         """The loop over choice k's values, and the name of its index."""
         p, plan, low = lay.param, self.plan, self.low
@@ -581,7 +565,7 @@ class LegalLowering(PurchaseScan):
             levels = ir.add("LEVELS", ir.tuple_(ir.const(None))) if p.optional else ir.name("LEVELS")
             return For(ir.tuple_(idx, name), ir.call("enumerate", levels), []), idx
         if p.optional:  # a component, reserved card or noble: its places, then `none` (the last id)
-            return self._optional_places(p, name, idx)
+            return optional_places(self.low, p, name, idx)
         # reserved cards and nobles: positions counted by hand, cheaper than enumerate
         into.append(Assign((ir.name(idx),), ir.const(-1)))
         body: list = [Assign((ir.name(idx),), ir.const(1), "+=")]

@@ -10,10 +10,12 @@ from typing import Any
 from ..front.expr import unparse
 from ..model import Param
 from . import ir
+from .cases import always_true
 from .goldfree import hold_without_gold, least_gold
 from .layout import LoweringBug
+from .optimise import enabled
 from .pysource import comment
-from .tree import Append, Assign, Break, Comment, Continue, For, If, Node
+from .tree import Append, Assign, Break, Comment, Continue, For, If, Node, bound_names
 
 
 class PurchaseScan:
@@ -63,16 +65,18 @@ class PurchaseScan:
             raise LoweringBug("a payment must be the last choice of its action, after the card", p.span)
         if tests:  # conditions on the payment: is there one payment they accept?
             search = self._search(k, p)
-            if gold_free:  # a payment without gold (the price in full), when there is one, passes the tests
+            if gold_free and search:  # a payment without gold (the price in full), when there is one, passes
                 note = comment("the tokens fall short: gold is spent (the tests hold for a payment without)")
                 into.append(If(short_of_a_gem, [*prices, *search], note=note))
-            else:
+            elif not gold_free:
                 into += search
         into.append(Append(ir.name("out"), ir.total(terms)))
 
     def _search(self, k: int, p: Param) -> list[Node]:
         """The walk of the payments for one the tests accept (`continue` when none does), behind
-        the tests of the payment with the least gold when they can be written out."""
+        the tests of the payment with the least gold when they can be written out; nothing at all
+        when those tests hold in every game (:func:`.cases.always_true`): that payment exists
+        whenever the player can pay."""
         low, compiler = self.low, self.compiler
         name = low.param_name(p)
         price = ir.tuple_(*self._price_names())
@@ -94,6 +98,8 @@ class PurchaseScan:
         if least is None:
             return [loop]
         assigns, test = least
+        if enabled() and always_true(test, {bound_names(node.targets[0])[0]: node.value for node in assigns}):
+            return []  # the payment with the least gold, there whenever the player can pay, passes the tests
         return [*assigns, If(compiler.negation(test), [loop], note=comment("the payment with the least gold first"))]
 
     def _likely_first(self, p: Param, tests: list[object]) -> bool:

@@ -2061,7 +2061,7 @@ def _legal_claim_city(g, out):
     67 to 70."""
     me = g._cp
     b0, b1, b2, b3, b4 = g._bon[me]
-    for i_0, p_city in [(_i, _x) for _i, _x in enumerate(g.z_city_display) if _x is not None] + [(3, None)]:
+    for i_0, p_city in (*enumerate(g.z_city_display), (3, None)):
         # city == none or me.prestige >= city.prestige and all(me.bonus[c] >= city.requires[c] for c in gems) and
         # (city.any_one_colour == 0 or any(me.bonus[c] - city.requires[c] >= city.any_one_colour for c in gems))
         if not (

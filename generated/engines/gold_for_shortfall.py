@@ -2091,10 +2091,9 @@ def _why_noble_visit(g, args):
 def _action_phase_legal(g, out):
     """Legal ids of every action of the action phase (the one taken when stuck excepted)."""
     me = g._cp
-    tok = g._tok[me]
     b0, b1, b2, b3, b4 = g._bon[me]
     s0, s1, s2, s3, s4, s5 = g.supply
-    t0, t1, t2, t3, t4, t5 = tok
+    t0, t1, t2, t3, t4, t5 = g._tok[me]
     w0 = b0 + t0  # me.bonus[c] plus the tokens held
     w1 = b1 + t1  # me.bonus[c] plus the tokens held
     w2 = b2 + t2  # me.bonus[c] plus the tokens held
@@ -2137,13 +2136,14 @@ def _action_phase_legal(g, out):
         if len(g.decks[2]) >= 1:  # level 3
             out.append(44)
     # buy_face_up (variants/gold-for-shortfall.yaml:18): ids BASE_BUY_FACE_UP = 45 to 56
-    p_card_ID = 44
-    for cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 in g.face_up_costs:
-        p_card_ID += 1
-        # price: max(0, card.cost[c] - me.bonus[c])
-        if (
-            cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4)
-        ) and (
+    # each face-up slot in turn (Game.face_up_costs, level by level), written out; a slot is left out when the player
+    # cannot pay, even with all the gold they hold
+    # price: max(0, card.cost[c] - me.bonus[c])
+    fu_1_1, fu_1_2, fu_1_3, fu_1_4, fu_2_1, fu_2_2, fu_2_3, fu_2_4, fu_3_1, fu_3_2, fu_3_3, fu_3_4 = g.face_up_costs
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_1
+    if not (
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
+        and (
             (not t5)
             or (
                 (
@@ -2155,42 +2155,207 @@ def _action_phase_legal(g, out):
                 )
                 > t5
             )
-        ):
-            continue  # the player cannot pay, even with all the gold they hold
-        # the tokens fall short: gold is spent (the tests hold for a payment without)
-        if cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4):
-            _p0 = _t0 if (_t0 := (cc_p_card_G0 - b0)) > 0 else 0
-            _p1 = _t1 if (_t1 := (cc_p_card_G1 - b1)) > 0 else 0
-            _p2 = _t2 if (_t2 := (cc_p_card_G2 - b2)) > 0 else 0
-            _p3 = _t3 if (_t3 := (cc_p_card_G3 - b3)) > 0 else 0
-            _p4 = _t4 if (_t4 := (cc_p_card_G4 - b4)) > 0 else 0
-            _lg0 = _p0 - t0 if _p0 > t0 else 0
-            _lg1 = _p1 - t1 if _p1 > t1 else 0
-            _lg2 = _p2 - t2 if _p2 > t2 else 0
-            _lg3 = _p3 - t3 if _p3 > t3 else 0
-            _lg4 = _p4 - t4 if _p4 > t4 else 0
-            # the payment with the least gold first
-            if not (
-                (_lg0 == 0 or _p0 - _lg0 == t0)
-                and (_lg1 == 0 or _p1 - _lg1 == t1)
-                and (_lg2 == 0 or _p2 - _lg2 == t2)
-                and (_lg3 == 0 or _p3 - _lg3 == t3)
-                and (_lg4 == 0 or _p4 - _lg4 == t4)
-            ):
-                for _i, p_payment_GOLD, p_payment_SPENT, _ in _payments((_p0, _p1, _p2, _p3, _p4), tok):
-                    # all(payment.gold[c] == 0 or payment.spent[c] == me.tokens[c] for c in gems)
-                    if not (
-                        (p_payment_GOLD[0] == 0 or p_payment_SPENT[0] == t0)
-                        and (p_payment_GOLD[1] == 0 or p_payment_SPENT[1] == t1)
-                        and (p_payment_GOLD[2] == 0 or p_payment_SPENT[2] == t2)
-                        and (p_payment_GOLD[3] == 0 or p_payment_SPENT[3] == t3)
-                        and (p_payment_GOLD[4] == 0 or p_payment_SPENT[4] == t4)
-                    ):
-                        continue
-                    break
-                else:
-                    continue  # no payment meets the conditions
-        out.append(p_card_ID)
+        )
+    ):
+        out.append(45)
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_2
+    if not (
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
+        )
+    ):
+        out.append(46)
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_3
+    if not (
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
+        )
+    ):
+        out.append(47)
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_1_4
+    if not (
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
+        )
+    ):
+        out.append(48)
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_1
+    if not (
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
+        )
+    ):
+        out.append(49)
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_2
+    if not (
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
+        )
+    ):
+        out.append(50)
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_3
+    if not (
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
+        )
+    ):
+        out.append(51)
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_2_4
+    if not (
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
+        )
+    ):
+        out.append(52)
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_1
+    if not (
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
+        )
+    ):
+        out.append(53)
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_2
+    if not (
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
+        )
+    ):
+        out.append(54)
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_3
+    if not (
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
+        )
+    ):
+        out.append(55)
+    cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = fu_3_4
+    if not (
+        (cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4))
+        and (
+            (not t5)
+            or (
+                (
+                    (cc_p_card_G0 - w0 if cc_p_card_G0 > w0 else 0)
+                    + (cc_p_card_G1 - w1 if cc_p_card_G1 > w1 else 0)
+                    + (cc_p_card_G2 - w2 if cc_p_card_G2 > w2 else 0)
+                    + (cc_p_card_G3 - w3 if cc_p_card_G3 > w3 else 0)
+                    + (cc_p_card_G4 - w4 if cc_p_card_G4 > w4 else 0)
+                )
+                > t5
+            )
+        )
+    ):
+        out.append(56)
     # buy_reserved (variants/gold-for-shortfall.yaml:31): ids BASE_BUY_RESERVED = 57 to 59
     i_0 = -1
     for p_card in g._res[me]:
@@ -2213,39 +2378,6 @@ def _action_phase_legal(g, out):
             )
         ):
             continue  # the player cannot pay, even with all the gold they hold
-        # the tokens fall short: gold is spent (the tests hold for a payment without)
-        if cc_p_card_G0 > w0 or cc_p_card_G1 > w1 or cc_p_card_G2 > w2 or (cc_p_card_G3 > w3) or (cc_p_card_G4 > w4):
-            _p0 = _t0 if (_t0 := (cc_p_card_G0 - b0)) > 0 else 0
-            _p1 = _t1 if (_t1 := (cc_p_card_G1 - b1)) > 0 else 0
-            _p2 = _t2 if (_t2 := (cc_p_card_G2 - b2)) > 0 else 0
-            _p3 = _t3 if (_t3 := (cc_p_card_G3 - b3)) > 0 else 0
-            _p4 = _t4 if (_t4 := (cc_p_card_G4 - b4)) > 0 else 0
-            _lg0 = _p0 - t0 if _p0 > t0 else 0
-            _lg1 = _p1 - t1 if _p1 > t1 else 0
-            _lg2 = _p2 - t2 if _p2 > t2 else 0
-            _lg3 = _p3 - t3 if _p3 > t3 else 0
-            _lg4 = _p4 - t4 if _p4 > t4 else 0
-            # the payment with the least gold first
-            if not (
-                (_lg0 == 0 or _p0 - _lg0 == t0)
-                and (_lg1 == 0 or _p1 - _lg1 == t1)
-                and (_lg2 == 0 or _p2 - _lg2 == t2)
-                and (_lg3 == 0 or _p3 - _lg3 == t3)
-                and (_lg4 == 0 or _p4 - _lg4 == t4)
-            ):
-                for _i, p_payment_GOLD, p_payment_SPENT, _ in _payments((_p0, _p1, _p2, _p3, _p4), tok):
-                    # all(payment.gold[c] == 0 or payment.spent[c] == me.tokens[c] for c in gems)
-                    if not (
-                        (p_payment_GOLD[0] == 0 or p_payment_SPENT[0] == t0)
-                        and (p_payment_GOLD[1] == 0 or p_payment_SPENT[1] == t1)
-                        and (p_payment_GOLD[2] == 0 or p_payment_SPENT[2] == t2)
-                        and (p_payment_GOLD[3] == 0 or p_payment_SPENT[3] == t3)
-                        and (p_payment_GOLD[4] == 0 or p_payment_SPENT[4] == t4)
-                    ):
-                        continue
-                    break
-                else:
-                    continue  # no payment meets the conditions
         out.append(57 + i_0)
 
 

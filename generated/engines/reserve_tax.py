@@ -1711,6 +1711,142 @@ SUBSET_IDS_0_0 = (  # action ids of the subsets of the colours, by bitmask, of t
 )
 
 
+_OK_OFFSETS_7 = (  # the offsets of the values in each bitmask
+    (),
+    (0,),
+    (1,),
+    (0, 1),
+    (2,),
+    (0, 2),
+    (1, 2),
+    (0, 1, 2),
+    (3,),
+    (0, 3),
+    (1, 3),
+    (0, 1, 3),
+    (2, 3),
+    (0, 2, 3),
+    (1, 2, 3),
+    (0, 1, 2, 3),
+    (4,),
+    (0, 4),
+    (1, 4),
+    (0, 1, 4),
+    (2, 4),
+    (0, 2, 4),
+    (1, 2, 4),
+    (0, 1, 2, 4),
+    (3, 4),
+    (0, 3, 4),
+    (1, 3, 4),
+    (0, 1, 3, 4),
+    (2, 3, 4),
+    (0, 2, 3, 4),
+    (1, 2, 3, 4),
+    (0, 1, 2, 3, 4),
+    (5,),
+    (0, 5),
+    (1, 5),
+    (0, 1, 5),
+    (2, 5),
+    (0, 2, 5),
+    (1, 2, 5),
+    (0, 1, 2, 5),
+    (3, 5),
+    (0, 3, 5),
+    (1, 3, 5),
+    (0, 1, 3, 5),
+    (2, 3, 5),
+    (0, 2, 3, 5),
+    (1, 2, 3, 5),
+    (0, 1, 2, 3, 5),
+    (4, 5),
+    (0, 4, 5),
+    (1, 4, 5),
+    (0, 1, 4, 5),
+    (2, 4, 5),
+    (0, 2, 4, 5),
+    (1, 2, 4, 5),
+    (0, 1, 2, 4, 5),
+    (3, 4, 5),
+    (0, 3, 4, 5),
+    (1, 3, 4, 5),
+    (0, 1, 3, 4, 5),
+    (2, 3, 4, 5),
+    (0, 2, 3, 4, 5),
+    (1, 2, 3, 4, 5),
+    (0, 1, 2, 3, 4, 5),
+    (6,),
+    (0, 6),
+    (1, 6),
+    (0, 1, 6),
+    (2, 6),
+    (0, 2, 6),
+    (1, 2, 6),
+    (0, 1, 2, 6),
+    (3, 6),
+    (0, 3, 6),
+    (1, 3, 6),
+    (0, 1, 3, 6),
+    (2, 3, 6),
+    (0, 2, 3, 6),
+    (1, 2, 3, 6),
+    (0, 1, 2, 3, 6),
+    (4, 6),
+    (0, 4, 6),
+    (1, 4, 6),
+    (0, 1, 4, 6),
+    (2, 4, 6),
+    (0, 2, 4, 6),
+    (1, 2, 4, 6),
+    (0, 1, 2, 4, 6),
+    (3, 4, 6),
+    (0, 3, 4, 6),
+    (1, 3, 4, 6),
+    (0, 1, 3, 4, 6),
+    (2, 3, 4, 6),
+    (0, 2, 3, 4, 6),
+    (1, 2, 3, 4, 6),
+    (0, 1, 2, 3, 4, 6),
+    (5, 6),
+    (0, 5, 6),
+    (1, 5, 6),
+    (0, 1, 5, 6),
+    (2, 5, 6),
+    (0, 2, 5, 6),
+    (1, 2, 5, 6),
+    (0, 1, 2, 5, 6),
+    (3, 5, 6),
+    (0, 3, 5, 6),
+    (1, 3, 5, 6),
+    (0, 1, 3, 5, 6),
+    (2, 3, 5, 6),
+    (0, 2, 3, 5, 6),
+    (1, 2, 3, 5, 6),
+    (0, 1, 2, 3, 5, 6),
+    (4, 5, 6),
+    (0, 4, 5, 6),
+    (1, 4, 5, 6),
+    (0, 1, 4, 5, 6),
+    (2, 4, 5, 6),
+    (0, 2, 4, 5, 6),
+    (1, 2, 4, 5, 6),
+    (0, 1, 2, 4, 5, 6),
+    (3, 4, 5, 6),
+    (0, 3, 4, 5, 6),
+    (1, 3, 4, 5, 6),
+    (0, 1, 3, 4, 5, 6),
+    (2, 3, 4, 5, 6),
+    (0, 2, 3, 4, 5, 6),
+    (1, 2, 3, 4, 5, 6),
+    (0, 1, 2, 3, 4, 5, 6),
+)
+
+
+# the face-up slots' ids, by bitmask
+_FACE_UP_IDS_2_0 = tuple(tuple(_s + _o for _s in range(30, 114, 7) for _o in _OK_OFFSETS_7[_m]) for _m in range(128))
+
+
 # ----------------------------------------------------------------------------- rules
 
 
@@ -2371,44 +2507,39 @@ def _action_phase_legal(g, out):
     # reserve_face_up (variants/reserve-tax.yaml:18): ids BASE_RESERVE_FACE_UP = 30 to 113
     if len(g._res[me]) < 3:  # me.reserved < reserve_limit
         h0 = sum(tok) == 0
-        _ok1 = []  # me.held == 0 and tax == none or tax != none and me.tokens[tax] >= 1
-        if t0 >= 1:
-            _ok1.append(0)
-        if t1 >= 1:
-            _ok1.append(1)
-        if t2 >= 1:
-            _ok1.append(2)
-        if t3 >= 1:
-            _ok1.append(3)
-        if t4 >= 1:
-            _ok1.append(4)
-        if t5 >= 1:
-            _ok1.append(5)
-        if h0:
-            _ok1.append(6)
-        for p_card_LI, _row in enumerate(g.market):
-            p_card_ID = 23 + p_card_LI * 28
-            for p_card in _row:
-                p_card_ID += 7
-                if p_card is None:
-                    continue
-                out.extend(map(p_card_ID.__add__, _ok1))
+        # me.held == 0 and tax == none or tax != none and me.tokens[tax] >= 1
+        _okm1 = (
+            (1 if t0 >= 1 else 0)
+            | (2 if t1 >= 1 else 0)
+            | (4 if t2 >= 1 else 0)
+            | (8 if t3 >= 1 else 0)
+            | (16 if t4 >= 1 else 0)
+            | (32 if t5 >= 1 else 0)
+            | (64 if h0 else 0)
+        )
+        _ok1 = _OK_OFFSETS_7[_okm1]
+        if _NO_CARD_COST not in g.face_up_costs:  # every face-up slot holds a card
+            out.extend(_FACE_UP_IDS_2_0[_okm1])
+        else:
+            for p_card_LI, _row in enumerate(g.market):
+                p_card_ID = 23 + p_card_LI * 28
+                for p_card in _row:
+                    p_card_ID += 7
+                    if p_card is None:
+                        continue
+                    out.extend(map(p_card_ID.__add__, _ok1))
         # reserve_blind (variants/reserve-tax.yaml:42): ids BASE_RESERVE_BLIND = 114 to 134
-        _ok1 = []  # me.held == 0 and tax == none or tax != none and me.tokens[tax] >= 1
-        if t0 >= 1:
-            _ok1.append(0)
-        if t1 >= 1:
-            _ok1.append(1)
-        if t2 >= 1:
-            _ok1.append(2)
-        if t3 >= 1:
-            _ok1.append(3)
-        if t4 >= 1:
-            _ok1.append(4)
-        if t5 >= 1:
-            _ok1.append(5)
-        if h0:
-            _ok1.append(6)
+        # me.held == 0 and tax == none or tax != none and me.tokens[tax] >= 1
+        _okm1 = (
+            (1 if t0 >= 1 else 0)
+            | (2 if t1 >= 1 else 0)
+            | (4 if t2 >= 1 else 0)
+            | (8 if t3 >= 1 else 0)
+            | (16 if t4 >= 1 else 0)
+            | (32 if t5 >= 1 else 0)
+            | (64 if h0 else 0)
+        )
+        _ok1 = _OK_OFFSETS_7[_okm1]
         for i_0, p_level in enumerate(LEVELS):
             if not len(g.decks[p_level - 1]) >= 1:  # deck[level] >= 1
                 continue
