@@ -169,6 +169,21 @@ def test_a_relic_turned_back_goes_under_its_own_deck_and_a_dug_relic_comes_off_t
     assert game.z_shrine[0] == [top] and top not in game.z_relic_decks[0]
 
 
+def test_a_stir_shuffles_one_levels_deck_on_the_games_seeded_generator(engine):
+    E = engine
+    state = position(E, 2, seed=8)
+    state["seats"][0]["zones"]["shrine"] = [state["zones"]["relic_decks"][0].pop()]
+    game = load(E, state)
+    before = [list(d) for d in game.z_relic_decks]
+    game.apply(E.string_to_action("stir"))
+    assert sorted(game.z_relic_decks[1]) == sorted(before[1])
+    assert [game.z_relic_decks[0], game.z_relic_decks[2]] == [before[0], before[2]]  # the other levels' decks
+    assert json.loads(game.to_json())["chance"] == 1
+    again = load(E, state)
+    again.apply(E.string_to_action("stir"))
+    assert again.z_relic_decks == game.z_relic_decks  # the same seed and count: the same order
+
+
 def test_a_relic_moved_to_another_levels_row_is_the_engines_rule_error(engine):
     E = engine
     game = E.new_game(2, seed=2)
@@ -201,7 +216,7 @@ def test_random_games_keep_every_relic_in_its_own_level_and_reload(engine):
         while not game.is_over():
             legal = game.legal_actions()
             words = {a: E.action_to_string(a).split()[0] for a in legal}
-            new = [a for a in legal if words[a] in ("relic", "dig", "turn")]
+            new = [a for a in legal if words[a] in ("relic", "dig", "turn", "stir")]
             action = rng.choice(new) if new and rng.random() < 0.5 else rng.choice(legal)
             seen.add(words[action])
             game.apply(action)

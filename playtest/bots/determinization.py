@@ -148,7 +148,7 @@ def _determinize_zones(module, obs: dict, rng: random.Random) -> None:
     for pieces in spare.values():
         rng.shuffle(pieces)
 
-    def draw(zone, group: int):
+    def draw(zone: Any, group: int) -> int:
         pieces = spare[zone.kind]
         if not group:
             piece = pieces.pop()
@@ -157,7 +157,8 @@ def _determinize_zones(module, obs: dict, rng: random.Random) -> None:
             at = next(i for i, c in enumerate(kind.columns) if c.name == split[zone.name][0])
             last = max(i for i, p in enumerate(pieces) if any(kind.rows[x][at] == group for x in p))
             piece = tuple(x for x in pieces.pop(last) if kind.rows[x][at] == group)
-        return piece[rng.randrange(len(piece))]
+        face: int = piece[rng.randrange(len(piece))]
+        return face
 
     for zone, table, key, group in flat:
         items = _at(table, key)
@@ -167,7 +168,7 @@ def _determinize_zones(module, obs: dict, rng: random.Random) -> None:
             table[key] = [draw(zone, group) if x is None else x for x in items]
 
 
-def _places(zone, table: dict, split: dict) -> list[tuple]:
+def _places(zone: Any, table: dict[str, Any], split: dict[str, Any]) -> list[tuple[Any, Any, Any, int]]:
     """A shared zone's places in an observation: (zone, container, key, group); for a zone split by a
     group column, one per group (its list's index in the zone's value, the group from 1)."""
     value = table.get(zone.name)
@@ -176,6 +177,6 @@ def _places(zone, table: dict, split: dict) -> list[tuple]:
     return [(zone, value, g, g + 1) for g in range(len(value))]
 
 
-def _at(table, key):
+def _at(table: Any, key: Any) -> Any:
     """The entry `key` of a container of an observation (a dict's by name, a split zone's list's by index)."""
     return table.get(key) if isinstance(table, dict) else table[key]

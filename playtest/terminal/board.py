@@ -258,7 +258,7 @@ def _places(module: Any, seat: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _groups(module, name: str, value) -> list[tuple[str, Any]]:
+def _groups(module: Any, name: str, value: Any) -> list[tuple[str, Any]]:
     """A shared zone's saved value as (label, its list or count): one per group, `relic_decks[2]`,
     for a zone split by a group column (ZONE_GROUPS), else the zone's own."""
     if name not in getattr(module, "ZONE_GROUPS", {}) or not isinstance(value, list):

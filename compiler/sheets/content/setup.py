@@ -11,7 +11,7 @@ from ...check.kinds import BASE_KINDS
 from ...check.reach import reached
 from ...language import SHAPES, ColumnType
 from ...language.shapes import Shape
-from ...model import Kind
+from ...model import Kind, Zone
 from .. import pictures
 from ..phrases import capitalise, join, sentence, state_type_key
 from .tree import Grid, Item, Part, Section
@@ -212,7 +212,7 @@ def zone_items(self: Builder) -> list[Item]:
     return items
 
 
-def split_deal(self: Builder, zone, kind: Kind, title: str) -> str:
+def split_deal(self: Builder, zone: Zone, kind: Kind, title: str) -> str:
     """The deal of a zone split by a group column, in words ('' for one that starts empty): each
     group's pile shuffled apart, each group's display or row laid out from its own pile."""
     col = next(c for c in kind.columns if c.name == zone.by)
