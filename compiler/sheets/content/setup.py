@@ -180,7 +180,7 @@ def zone_items(self: Builder) -> list[Item]:
         title = self.spec_text(zone.title)
         sizes = {n for _, n in zone.sizes}
         if zone.by and not zone.place:
-            text = split_deal(self, zone, kind, title)
+            text = self.split_deal(zone, kind, title)
             if text:
                 items.append(Item(sentence(text), marks=self.marks(f"zones.{zone.name}")))
             continue
