@@ -110,8 +110,8 @@ CODES: dict[str, Code] = _index(
             ("E110", "an item listed twice"),
             (
                 "E111",
-                "a key that does not fit with the others: `min` outside `gem_set`, `optional` outside `gem`, "
-                "`colour`, `face_up` and `component`, overlay keys in a full spec, "
+                "a key that does not fit with the others: `min` outside `gem_set`, `optional` on a `gem_set` or "
+                "a `payment`, overlay keys in a full spec, "
                 "`before` without `add`, a removal with other keys",
             ),
             (
@@ -207,7 +207,7 @@ CODES: dict[str, Code] = _index(
                 "E508",
                 "a choice whose keys do not fit its domain (`min`/`max` outside `gem_set` or not a range, "
                 "`price` outside `payment`, `slots` outside `reserved` or below 1, "
-                "`optional` outside `gem`, `colour`, `face_up` and `component`)",
+                "`optional` on a `gem_set` or a `payment`)",
             ),
             ("E509", "an end trigger that can never fire (or no end trigger)"),
             ("E510", "effects that move a chosen card or noble twice or refill a slot its card has not left"),
@@ -288,7 +288,7 @@ CODES: dict[str, Code] = _index(
                 "E544",
                 "a variable whose type, initial value or options do not fit (a missing or mistyped initial value, "
                 "an unknown type, `optional` on a number, `private` on a shared variable, a `by:` naming no colour "
-                "or kind, or keying a set or an optional variable)",
+                "or kind, or keying a set)",
             ),
             (
                 "E545",

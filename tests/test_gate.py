@@ -92,8 +92,8 @@ CATALOGUE = (
     sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests" / "broken").glob("*.yaml"))
     + ["rulespec/official.yaml"]
     + sorted(str(p.relative_to(ROOT)) for p in (ROOT / "variants").glob("*.yaml") if p.name != "index.yaml")
-    + ["tests/specs/queue.yaml", "tests/specs/treasures.yaml"]  # queued steps, wilds (issue 28)
-    + ["tests/specs/relics.yaml"]  # zones of the spec's own kind split by a column (issue 28)
+    # the specs of the language's constructs (issue 28: queued steps, wilds, places, keyed state...)
+    + sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests" / "specs").glob("*.yaml"))
 )
 
 
@@ -341,9 +341,10 @@ REPRODUCTIONS = {  # each passed `check`, then `compile` refused it (E520) or en
                 }
             },
             "E111",
-            "'optional' in parameter 'x' of action 'take_pair' applies only to the domains 'gem', 'colour', 'face_up' and 'component'",
+            "'optional' in parameter 'x' of action 'take_pair' "
+            "applies only to the domains 'gem', 'colour', 'face_up', 'deck', 'reserved', 'noble' and 'component'",
         )
-        for domain in ("noble", "deck", "reserved", "gem_set")
+        for domain in ("gem_set",)
     },
 }
 
@@ -358,7 +359,7 @@ def test_what_compile_refused_check_refuses(tmp_path, case):
 
 
 def test_an_optional_choice_whose_domain_a_variant_changes_is_refused_by_check(tmp_path):
-    """The variant changes only the domain ({domain: deck}); the resolved choice is refused, at the
+    """The variant changes only the domain ({domain: gem_set}); the resolved choice is refused, at the
     base's `optional` (the schema sees the resolved tree; check's E508 stands behind it)."""
     (tmp_path / "reserve-tax.yaml").write_text(
         (ROOT / "variants" / "reserve-tax.yaml").read_text(encoding="utf-8"), encoding="utf-8"
@@ -367,10 +368,10 @@ def test_an_optional_choice_whose_domain_a_variant_changes_is_refused_by_check(t
         yaml.safe_dump(
             {
                 "spec": 1,
-                "name": "deck-tax",
+                "name": "set-tax",
                 "extends": "reserve-tax.yaml",
-                "title": "Deck tax",
-                "actions": {"reserve_face_up": {"choose": {"tax": {"domain": "deck"}}}},
+                "title": "Set tax",
+                "actions": {"reserve_face_up": {"choose": {"tax": {"domain": "gem_set"}}}},
             },
             sort_keys=False,
         ),
@@ -380,7 +381,8 @@ def test_an_optional_choice_whose_domain_a_variant_changes_is_refused_by_check(t
     result = CliRunner().invoke(cli.main, ["check", str(tmp_path / "variant.yaml")])
     assert (
         "reserve-tax.yaml:29:9: error[E111]: 'optional' in parameter 'tax' of action 'reserve_face_up' "
-        "applies only to the domains 'gem', 'colour', 'face_up' and 'component'" in result.stderr
+        "applies only to the domains 'gem', 'colour', 'face_up', 'deck', 'reserved', 'noble' and 'component'"
+        in result.stderr
     ), result.stderr
     assert "reserve-tax.yaml:" in result.stderr and "optional: true\n" in result.stderr, result.stderr
 

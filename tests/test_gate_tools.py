@@ -642,10 +642,16 @@ def test_the_edits_check_clean_alone(tmp_path):
 
 
 # The test specs of the constructs added since (issue 28): queued steps -- `queue(STEP, name: value)`,
-# a step's `given:` and `limit:` (tests/specs/queue.yaml) -- and a payment's `wilds: {from, units,
-# spent}` over a kind of the spec's own (tests/specs/treasures.yaml, with its table) -- and zones of a
-# kind of the spec's own split by a column, `by: level` (tests/specs/relics.yaml, with its table).
-NEW_CONSTRUCT_SPECS = {"queue.yaml": [], "treasures.yaml": ["treasures.csv"], "relics.yaml": ["relics.csv"]}
+# a step's `given:` and `limit:` (tests/specs/queue.yaml) --, a payment's `wilds: {from, units,
+# spent}` over a kind of the spec's own (tests/specs/treasures.yaml, with its table), the base
+# game's rows and decks as places split by level, chosen from and across (tests/specs/base-rows.yaml),
+# and zones of a kind of the spec's own split by a column, `by: level` (tests/specs/relics.yaml, with its table).
+NEW_CONSTRUCT_SPECS = {
+    "queue.yaml": [],
+    "treasures.yaml": ["treasures.csv"],
+    "base-rows.yaml": [],
+    "relics.yaml": ["relics.csv"],
+}
 
 
 @pytest.mark.parametrize("name", sorted(NEW_CONSTRUCT_SPECS))

@@ -1,8 +1,9 @@
 """Variables keyed by colour or by component (issue 28 item 5): `by: gem`, `by: colour` and `by: KIND`
 on a state variable, read and written one entry at a time (`me.satchels[c]`, `forts[card]`).
 
-Spec -> diagnostics (a key that names nothing, a set or an optional variable keyed, an entry named by
-a key of another type, a keyed variable written whole: each located with its caret), spec -> engine
+Spec -> diagnostics (a key that names nothing, a set keyed, an optional number, an entry named by
+a key of another type, a keyed variable written whole, an optional entry read before a test: each
+located with its caret), spec -> engine
 behaviour (entries read and written, turn resets, saved games, observation, the RL vector, the
 terminal board) and spec -> sheet and diff text, on tests/specs/satchels.yaml and small changes of
 the catalogue's clean spec."""
@@ -76,10 +77,10 @@ def diagnostics(folder: pathlib.Path, extra: str, *changes: tuple[str, str]):
         (KEYED.replace("by: gem", "by: cities"), "E544", "cities", "(gem, colour, cards, nobles)"),
         (KEYED.replace("type: number", "type: {set_of: colour}"), "E544", "gem", "holds a set"),
         (
-            KEYED.replace("type: number", "type: gem, optional: true"),
+            KEYED.replace("type: number", "type: number, optional: true"),
             "E544",
             "optional",
-            "keyed ('by: gem') and optional",
+            "is optional, but a number is never none",
         ),
         (KEYED.replace("type: number", "type: gem"), "E544", "", "needs an initial value"),
         (KEYED.replace("by: gem", "by: gem, initial: red"), "E544", "red", "starts as 'red', but it holds a number"),
@@ -127,6 +128,57 @@ def test_every_key_checks_clean_and_a_card_keys_a_cards_variable(folder):
         "table of numbers by noble",
         "table of token colours by token colour",
     ]
+
+
+# An optional keyed variable: each entry starts as none and is read only after a test.
+HOLDER = "state:\n  holder: {title: Holder, type: player, optional: true, by: cards}\n"
+RESERVE = "      - reserve(card)\n"
+
+
+def test_an_optional_entry_is_read_only_after_a_test_and_written_without_one(folder):
+    tested = diagnostics(
+        folder,
+        HOLDER,
+        (
+            "    condition: me.reserved < reserve_limit\n",
+            "    condition: me.reserved < reserve_limit and (holder[card] == none or holder[card] == me)\n",
+        ),
+        (RESERVE, RESERVE + "      - set(holder[card], me)\n"),
+    )
+    assert not isinstance(tested, list), tested
+    assert str(tested.variables[0].type) == "table of players by card"
+    found = diagnostics(
+        folder,
+        HOLDER,
+        (
+            "    condition: me.reserved < reserve_limit\n",
+            "    condition: me.reserved < reserve_limit and holder[card] == me\n",
+        ),
+    )
+    assert isinstance(found, list) and len(found) == 1, found
+    ((code, line, _, message, under),) = found
+    assert (code, under) == ("E410", "holder[card]") and "may be none here" in message, found
+
+
+def test_an_optional_entry_starts_as_none_and_is_saved(folder):
+    text = CLEAN.replace(
+        "    condition: me.reserved < reserve_limit\n",
+        "    condition: me.reserved < reserve_limit and holder[card] == none\n",
+    )
+    text = text.replace(RESERVE, RESERVE + "      - set(holder[card], me)\n") + HOLDER
+    (folder / "holder.yaml").write_text(text, encoding="utf-8")
+    (folder / "holder.py").write_text(pipeline.compile_spec(str(folder / "holder.yaml")).text, encoding="utf-8")
+    E = load_engine(folder / "holder.py")
+    game = E.new_game(2, seed=1)
+    assert json.loads(game.to_json())["vars"]["holder"] == [None] * len(E.CARDS)
+    card = game.market[0][0]
+    act(game, "reserve 1.1")
+    saved = json.loads(game.to_json())
+    assert saved["vars"]["holder"][card] == 0 and saved["vars"]["holder"].count(None) == len(E.CARDS) - 1
+    assert E.from_json(json.dumps(saved)).to_json() == game.to_json()
+    saved["vars"]["holder"][card] = 5
+    with pytest.raises(E.StateError, match="holder"):
+        E.from_json(json.dumps(saved))
 
 
 # --------------------------------------------------------------------------- spec -> engine

@@ -180,5 +180,5 @@ def test_names_are_unique_where_a_spec_writes_them():
 
 
 def test_the_optional_domains_are_the_declared_ones():
-    """A choice of gem, colour, face-up card or component may be `none`, as E508 names them."""
-    assert OPTIONAL_DOMAINS == ("gem", "colour", "face_up", "component")
+    """Every domain whose choice can have no value may be `none` (E508 names them); a set and a payment cannot."""
+    assert OPTIONAL_DOMAINS == ("gem", "colour", "face_up", "deck", "reserved", "noble", "component")

@@ -1,6 +1,5 @@
 """An optional face-up choice (`{domain: face_up, optional: true}`, issue 28 item 2, built for The
-Strongholds' conquest and the stronghold moved from another card): spec -> diagnostics (E111 and
-E508 name the domains that may be `none`, E410 where `none` is read before a test), spec -> engine
+Strongholds' conquest and the stronghold moved from another card): spec -> diagnostics (E410 where `none` is read before a test), spec -> engine
 (every occupied slot, then `none` as the last id; the notation's optional part; an effect under
 `card != none`; a payment whose price reads the card after the test) on small specs written here
 from the catalogue's clean base; and a queued step written first among the end-of-turn steps."""
@@ -72,12 +71,6 @@ def test_an_optional_face_up_choice_checks(folder):
 def test_an_optional_face_up_card_is_read_only_after_a_test(folder):
     unguarded = spec_text(FREE_CARD, ("card == none or card.level == 1", "card.level == 1"))
     assert ("E410", "card") in found(folder, unguarded)
-
-
-def test_optional_stays_refused_on_the_domains_without_none(folder):
-    text = spec_text(FREE_CARD, ("      noble: {domain: noble}", "      noble: {domain: noble, optional: true}"))
-    diagnostics = found(folder, text)
-    assert [code for code, _ in diagnostics] == ["E111"]
 
 
 # -- spec -> engine

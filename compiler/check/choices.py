@@ -120,7 +120,7 @@ def read_param(c: Checker, pname: str, node, scope: Scope, where: str) -> Param 
             "E508",
             f"'optional' applies to the domains {', '.join(OPTIONAL_DOMAINS)}, not to '{domain}'",
             pnode.key_span("optional") if pnode is not None else node.span,
-            "the engines offer `none` for a colour, a face-up card and a component only; leave 'optional' out",
+            "a set that may be empty is `min: 0`, and a payment is always made; leave 'optional' out",
         )
     return Param(
         pname,

@@ -185,6 +185,7 @@ class Inferrer:
             and name not in scope.not_none
             and name in self.variables
             and not self.variables[name].per_player
+            and not isinstance(self.variables[name].type, MapOf)  # a keyed one: each entry, read by its key
         ):
             self.maybe_none(node, scope, name)
             return scope.lookup(name) or ERROR
@@ -233,7 +234,12 @@ class Inferrer:
                 node.span,
             )
             return ERROR
-        if t == PLAYER and attr in self.optional_state and unparse(node) not in scope.not_none:
+        if (
+            t == PLAYER
+            and attr in self.optional_state
+            and unparse(node) not in scope.not_none
+            and not isinstance(table[attr], MapOf)  # a keyed one: each entry, read by its key
+        ):
             self.maybe_none(node, scope, attr)
         if attr in self.optional_columns.get(attribute_key(t), ()):
             self.optional_reads.add(node)
@@ -255,6 +261,8 @@ class Inferrer:
             wild = k == COLOUR and t.key == GEM
             extra = " (it may be the wild colour, which has no entry here)" if wild else ""
             self.r.error("E410", f"this table is indexed by {noun(t.key)}, not by {noun(k)}{extra}", idx.span)
+        if self.is_optional_state(node) and unparse(node) not in scope.not_none:
+            self.maybe_none(node, scope, self.keyed_name(node))
         shown = self.hidden_pile(node, t.value)  # one zone of a zone split by level: a pile's contents are hidden
         return shown if shown is not None else ERROR
 
@@ -320,7 +328,9 @@ class Inferrer:
                 self.r.error("E410", f"{noun(lt)} is never in {noun(rt)}", node.span)
             return BOOL
         if op in ("==", "!=") and Name("none", None) in (left, right):  # asking is how to learn it
-            scope = scope.knowing({unparse(side) for side in (left, right) if isinstance(side, (Name, Attribute))})
+            scope = scope.knowing(
+                {unparse(side) for side in (left, right) if isinstance(side, (Name, Attribute, Index))}
+            )
         infer_side = self.side if op in ("==", "!=") else self.infer
         # `purpel == c`, `'five_prestige' == t.power`: an unknown name or a keyword on the left learns
         # from the right what is wanted there
@@ -440,14 +450,24 @@ class Inferrer:
             )
 
     def is_optional_state(self, node) -> bool:
-        """Is `node` an optional variable read (`pair_colour`, `me.pair_colour`)?"""
+        """Is `node` an optional variable read (`pair_colour`, `me.pair_colour`), or an entry of a keyed
+        optional one (`holder[card]`, `p.holder[card]`)?"""
+        keyed = isinstance(node, Index)
+        if keyed:
+            node = node.obj
         if isinstance(node, Name):
             var = self.variables.get(node.id)
-            return var is not None and var.optional and not var.per_player
+            return var is not None and var.optional and not var.per_player and keyed == isinstance(var.type, MapOf)
         if isinstance(node, Attribute):
             var = self.variables.get(node.name)
-            return var is not None and var.optional and var.per_player
+            return var is not None and var.optional and var.per_player and keyed == isinstance(var.type, MapOf)
         return False
+
+    @staticmethod
+    def keyed_name(node: Index) -> str:
+        """The variable an entry `holder[card]` (or `p.holder[card]`) is read from."""
+        obj = node.obj
+        return obj.id if isinstance(obj, Name) else obj.name if isinstance(obj, Attribute) else unparse(obj)
 
     def zone_refill(self, args, scope: Scope) -> bool:
         """Is `refill(x)` the zone effect (x a display or row of the spec) rather than the base's refill(card)?"""

@@ -18,6 +18,7 @@ from __future__ import annotations
 from ..front.expr import (
     Attribute,
     Compare,
+    Index,
     Logic,
     Name,
     unparse,
@@ -258,7 +259,7 @@ def tested(test, none: bool) -> set[str]:
             return {
                 unparse(side)
                 for side, other in ((left, right), (right, left))
-                if isinstance(side, (Name, Attribute)) and other == Name("none", None)
+                if isinstance(side, (Name, Attribute, Index)) and other == Name("none", None)
             }
     return set()
 

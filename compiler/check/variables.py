@@ -181,7 +181,7 @@ def _shared_private(checker: Any, name: str, at: Span) -> None:
 def _key(checker: Any, entry: MapNode, name: str, t: object, node: ScalarNode | MapNode | SeqNode) -> Any:
     """What a keyed variable's `by:` names: a gem colour, a token colour or a component of a kind
     (the spec's own, or the base cards and nobles, which the engines name by their ids); None after an
-    E544 (an unknown key, a set, an optional variable: an entry is always there and holds a value)."""
+    E544 (an unknown key, or a set: an entry holds one value, which an optional variable's may lack)."""
     kinds = {k.name: k for k in checker.kinds}
     value = node.value if isinstance(node, ScalarNode) else None
     if isinstance(t, SetOf):
@@ -191,14 +191,6 @@ def _key(checker: Any, entry: MapNode, name: str, t: object, node: ScalarNode | 
             "holds a number, a flag, a colour or a player for each key",
             node.span,
             "declare the set apart, or key a number",
-        )
-        return None
-    if entry.get("optional") is not None:
-        checker.r.error(
-            "E544",
-            f"variable '{name}' is keyed ('by: {value}') and optional: every key has an entry, which holds a value",
-            entry.key_span("optional"),
-            "remove 'optional', and give it an 'initial' value for every key",
         )
         return None
     if value in KEYS:
@@ -376,7 +368,8 @@ def check_effect(types, node: Effect, scope: Scope) -> None:
         types.infer(value, scope)
         return
     if isinstance(t, MapOf):
-        types.infer(target, scope)  # the key's type (E410 at the key)
+        # the key's type (E410 at the key); the entry is written, not read: it may be none before
+        types.infer(target, scope.knowing({unparse(target)}))
         t = t.value
     if name == "set" and var.optional and value == Name("none", None):
         return

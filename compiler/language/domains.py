@@ -30,9 +30,9 @@ DOMAINS: dict[str, DomainDecl] = {
         DomainDecl("colour", COLOUR, optional=True),
         DomainDecl("gem_set", SetOf(GEM), ("min", "max")),
         DomainDecl("face_up", FACE_UP_CARD, optional=True),
-        DomainDecl("deck", INT),
-        DomainDecl("reserved", RESERVED_CARD, ("slots",)),
-        DomainDecl("noble", NOBLE),
+        DomainDecl("deck", INT, optional=True),
+        DomainDecl("reserved", RESERVED_CARD, ("slots",), optional=True),
+        DomainDecl("noble", NOBLE, optional=True),
         DomainDecl("payment", PAYMENT, ("price", "worth", "wilds")),
         DomainDecl("component", ERROR, ("from",), optional=True),
     )

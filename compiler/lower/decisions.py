@@ -360,16 +360,21 @@ class DecisionLowering:
                 if p.optional:  # `none`: no card, and nothing of it read but after a test
                     card = [If(ir.compare(arg, "is", ir.const(None)), [Assign((local,), ir.const(None))], card)]
                 out += card
-            elif p.domain == "reserved":
-                out += [
-                    Assign((local,), ir.sub(ir.sub(ir.dotted("g._res"), "me"), arg), pure=True),
-                    Assign((ir.name(f"cc_{name}"),), ir.sub("CARD_COST", name), pure=True),
-                ]
-            elif p.domain == "noble":
-                out += [
-                    Assign((local,), ir.sub(ir.dotted("g.noble_row"), arg), pure=True),
-                    Assign((ir.name(f"nr_{name}"),), ir.sub("NOBLE_REQUIRES", name), pure=True),
-                ]
+            elif p.domain in ("reserved", "noble"):
+                place: list = (
+                    [
+                        Assign((local,), ir.sub(ir.sub(ir.dotted("g._res"), "me"), arg), pure=True),
+                        Assign((ir.name(f"cc_{name}"),), ir.sub("CARD_COST", name), pure=True),
+                    ]
+                    if p.domain == "reserved"
+                    else [
+                        Assign((local,), ir.sub(ir.dotted("g.noble_row"), arg), pure=True),
+                        Assign((ir.name(f"nr_{name}"),), ir.sub("NOBLE_REQUIRES", name), pure=True),
+                    ]
+                )
+                if p.optional:  # `none`: nothing of it read but after a test
+                    place = [If(ir.compare(arg, "is", ir.const(None)), [Assign((local,), ir.const(None))], place)]
+                out += place
             elif p.domain == "payment":
                 out += self._bind_payment(p, name, arg)
             elif p.domain == "component":
@@ -508,14 +513,14 @@ class DecisionLowering:
             elif p.domain == "reserved":
                 out.append(
                     If(
-                        ir.compare(arg, ">=", ir.call("len", ir.sub(ir.dotted("g._res"), "me"))),
+                        _named(p, arg, ir.compare(arg, ">=", ir.call("len", ir.sub(ir.dotted("g._res"), "me")))),
                         [Return(ir.binop(ir.const("you have no reserved card %d"), "%", ir.add(arg, 1)))],
                     )
                 )
             elif p.domain == "noble":
                 out.append(
                     If(
-                        ir.compare(arg, ">=", ir.call("len", ir.dotted("g.noble_row"))),
+                        _named(p, arg, ir.compare(arg, ">=", ir.call("len", ir.dotted("g.noble_row")))),
                         [Return(ir.binop(ir.const("there is no noble %d in the row"), "%", ir.add(arg, 1)))],
                     )
                 )
@@ -565,3 +570,8 @@ class DecisionLowering:
                 body.append(Return(found))
         doc = docstring(printable(f"Payments accepted for '{d.name}' ({self.where}), as indexes of PAYMENTS."))
         return [Def(self.dp.function("_payopts_"), "g, args", body, doc)]
+
+
+def _named(p: Param, arg: str, vacant: ast.expr) -> ast.expr:
+    """A place that may be empty is tested only when the choice names one (an optional one may be `none`)."""
+    return ir.and_(ir.compare(arg, "is not", ir.const(None)), vacant) if p.optional else vacant

@@ -426,8 +426,6 @@ class LegalLowering(PurchaseScan):
             into.append(face_up)
             return self.emit(k + 1, face_up.body, True), [ir.name(f"{face_up.name}_ID")]
         loop, idx = self._loop(k, lay, into)
-        if p.optional and p.domain not in ("gem", "colour", "component"):
-            raise LoweringBug(f"an optional choice of domain {p.domain} is not supported", p.span)
         into.append(loop)
         return self.emit(k + 1, loop.body, True), terms + [ir.mul(idx, stride) if stride != 1 else ir.name(idx)]
 
@@ -530,6 +528,32 @@ class LegalLowering(PurchaseScan):
         into.append(loop)
         return loop, idx
 
+    def _optional_places(self, p, name: str, idx: str) -> tuple[For, str]:
+        """An optional component, reserved card or noble: each occupied place with its position,
+        then `none` with the id after the last place (as the action table counts them); what the
+        tests read of it (a card's cost, a noble's requirements) bound only where it is set."""
+        plan, low = self.plan, self.low
+        if p.domain == "component":
+            source, _ = lower_zones.legal_source(plan.rules, p)
+            after = p.slots
+        elif p.domain == "reserved":
+            source, after = ir.sub(ir.dotted("g._res"), "me"), p.slots
+        else:
+            source, after = ir.dotted("g.noble_row"), plan.max_nobles
+        places = ir.listcomp(
+            ir.tuple_("_i", "_x"),
+            ir.tuple_("_i", "_x"),
+            ir.call("enumerate", source),
+            ir.compare("_x", "is not", ir.const(None)),
+        )
+        bindings: list = []
+        if p.domain == "reserved" and low.reads_attribute(p.name, "cost"):
+            bindings = low.cost_bindings(name)
+        elif p.domain == "noble" and low.reads_attribute(p.name, "requires"):
+            bindings = [Assign((ir.name(f"nr_{name}"),), ir.sub("NOBLE_REQUIRES", name), pure=True)]
+        body: list = [If(ir.compare(name, "is not", ir.const(None)), bindings)] if bindings else []
+        return For(ir.tuple_(idx, name), ir.add(places, ir.list_(ir.tuple_(after, ir.const(None)))), body), idx
+
     def _loop(self, k: int, lay, into: list) -> tuple[For, str]:
         """The loop over choice k's values, and the name of its index."""
         p, plan, low = lay.param, self.plan, self.low
@@ -553,16 +577,10 @@ class LegalLowering(PurchaseScan):
                 return For(target, ir.ifexp(within, ir.sub(ir.sub(table, mask), self.sizes[k]), ir.tuple_()), []), idx
             return For(target, ir.sub(table, mask), []), idx
         if p.domain == "deck":
-            return For(ir.tuple_(idx, name), ir.call("enumerate", "LEVELS"), []), idx
-        if p.domain == "component" and p.optional:  # its places, then `none` (the last id)
-            source, _ = lower_zones.legal_source(plan.rules, p)
-            places = ir.listcomp(
-                ir.tuple_("_i", "_x"),
-                ir.tuple_("_i", "_x"),
-                ir.call("enumerate", source),
-                ir.compare("_x", "is not", ir.const(None)),
-            )
-            return For(ir.tuple_(idx, name), ir.add(places, ir.list_(ir.tuple_(p.slots, ir.const(None)))), []), idx
+            levels = ir.add("LEVELS", ir.tuple_(ir.const(None))) if p.optional else ir.name("LEVELS")
+            return For(ir.tuple_(idx, name), ir.call("enumerate", levels), []), idx
+        if p.optional:  # a component, reserved card or noble: its places, then `none` (the last id)
+            return self._optional_places(p, name, idx)
         # reserved cards and nobles: positions counted by hand, cheaper than enumerate
         into.append(Assign((ir.name(idx),), ir.const(-1)))
         body: list = [Assign((ir.name(idx),), ir.const(1), "+=")]

@@ -3719,6 +3719,8 @@ def _pending_problems(
     """Is the purchase waiting for its payment one that the current player can still make?"""
     d, args = ACTIONS[pending]
     for param, value in zip(ACTION_PARAMS[d], args, strict=True):
+        if value is None:  # an optional choice's `none` names no place
+            continue
         if (
             param.domain == "face_up"
             and market is not None
