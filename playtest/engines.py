@@ -271,3 +271,20 @@ def _check_api(module: types.ModuleType, label: str) -> None:
     missing = [n for n in REQUIRED if not hasattr(module, n)]
     if missing:
         raise EngineError(f"{label}: not an engine module (missing {', '.join(missing)})")
+
+
+def rule_error_parts(error: BaseException) -> tuple[str | None, str]:
+    """A RuleError's effect as written with its spec line (its `located` field: the compiler's
+    key to the effect, `app.rule_errors.find_effect`), and what went wrong in English without
+    it, from the error's key and fields (compiler/emit/runtime/errors.py), never by reading its
+    message back: the engine's own RuleError is made again without `located`. An error without
+    them (an engine built before RuleErrors had a key) gives (None, its message)."""
+    key, fields = getattr(error, "key", None), getattr(error, "fields", None)
+    if not isinstance(key, str) or not isinstance(fields, dict):
+        return None, str(error)
+    located = fields.get("located")
+    try:
+        said = str(type(error)(key, {name: value for name, value in fields.items() if name != "located"}))
+    except (TypeError, KeyError, ValueError):  # another class with a key and fields: its message as it is
+        return None, str(error)
+    return (located if isinstance(located, str) else None), said

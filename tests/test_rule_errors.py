@@ -14,7 +14,10 @@ import pytest
 from click.testing import CliRunner
 
 from app.cli import main
+from app.rule_errors import Fault, rule_error
+from compiler.diagnostics import SourceMap
 from playtest.simulate import game_seed
+from tests.helpers.engines import official_engine
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 VARIANT = """spec: 1
@@ -118,3 +121,27 @@ def test_play_tells_the_players_in_their_language_then_reports_the_spec_error(va
     )
     assert said in result.stderr
     assert result.stderr.endswith(LOCATED.format(game="the game of gold-gift (seed 1, turn 1)"))  # for the author
+
+
+def _short_supply(**fields):
+    """The RuleError an engine raises at the variant's `take(gold, 2)`, with `fields` changed."""
+    return official_engine().RuleError(
+        "short_supply", {"located": "take(gold, 2) (gold-gift.yaml:14)", "n": 1, "colour": "gold"} | fields
+    )
+
+
+def test_the_effect_is_found_by_the_errors_located_field_not_its_english_words(variant):
+    class Reworded(official_engine().RuleError):  # the same key and fields, said in other words
+        def __str__(self) -> str:
+            return "seulement 1 jeton gold"
+
+    error = Reworded("short_supply", _short_supply().fields)
+    found = rule_error(Fault.of(error), "gold-gift.yaml", SourceMap(), "game 0")
+    assert found.span is not None and (found.span.line, found.span.col) == (14, 9)
+    assert found.message == "take(gold, 2) cannot be carried out in game 0: seulement 1 jeton gold"  # its own words
+    # A message that begins with the effect's words but has no such field names no effect.
+    unlocated = Fault(None, "only 1 gold token(s) in the supply", str(_short_supply()))
+    assert rule_error(unlocated, "gold-gift.yaml", SourceMap(), "game 0").span is None
+    # Nor does a field naming another line of the spec.
+    elsewhere = Fault.of(_short_supply(located="take(gold, 2) (gold-gift.yaml:15)"))
+    assert rule_error(elsewhere, "gold-gift.yaml", SourceMap(), "game 0").span is None

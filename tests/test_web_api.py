@@ -328,6 +328,34 @@ def test_a_restarted_server_resumes_every_table(variants, db):
         assert r.status_code == 200 and r.json()["moves"] == 7
 
 
+def test_a_persons_move_is_on_disk_when_announced_and_a_bots_is_committed_without_the_sync(variants, db):
+    """A bot's move is committed without the disk sync (synchronous=NORMAL: a killed server loses
+    nothing, and the bot would choose it again), a person's with it (FULL), and a restarted server
+    resumes both (web.store.Store)."""
+    settings = []
+    commit = store.Store._commit
+
+    def watched(self, jobs, synced=True):
+        outcomes = commit(self, jobs, synced)
+        settings.append(self.db.execute("PRAGMA synchronous").fetchone()[0])  # 1 NORMAL, 2 FULL
+        return outcomes
+
+    with client(variants, db) as c:
+        c.app.state.hub.store._commit = watched.__get__(c.app.state.hub.store)
+        made = new_table(c, ("greedy", "human"), seed=3)
+        api = api_of(made["seats"][1]["link"])
+        for _ in range(200):  # the bot's first move
+            view = c.get(api).json()
+            if view["moves"] == 1:
+                break
+            time.sleep(0.05)
+        assert settings == [2, 1]  # the table made (synced), the bot's move (not)
+        r = c.post(api + "/actions", json={"action": view["legal"][0], "after": 1})
+        assert r.status_code == 200 and settings[2] == 2
+    with client(variants, db) as c:
+        assert c.app.state.hub.tables[made["table"]].log[:2] == [(0, view["log"][0]["action"]), (1, view["legal"][0])]
+
+
 def test_a_table_whose_engine_cannot_be_resumed_is_said_so(variants, db):
     with client(variants, db) as c:
         api0 = api_of(new_table(c)["seats"][0]["link"])
@@ -338,7 +366,10 @@ def test_a_table_whose_engine_cannot_be_resumed_is_said_so(variants, db):
         r = c.get(api0)
         assert (r.status_code, r.json()) == (
             410,
-            {"error": "this table could not be resumed after the server restarted"},
+            {
+                "error": "this table could not be resumed after the server restarted: its seats are not a table "
+                "this server makes: give one seat per player (99): human, random, greedy or mcts"
+            },
         )
 
 

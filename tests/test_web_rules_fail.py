@@ -16,6 +16,7 @@ import time
 
 import pytest
 from click.testing import CliRunner
+from markupsafe import escape
 
 from app import cli
 from tests.helpers import ROOT
@@ -261,12 +262,52 @@ def test_a_table_whose_rules_changed_resumes_only_if_its_moves_replay(variants, 
     first_format(other + ".3", "gone", "no-such-spec\x1b[2J", "old engine text", 5, [])
     with client(variants, other) as c:
         hub = c.app.state.hub
-        assert hub.unavailable["stale"].startswith(
+        assert str(hub.unavailable["stale"]).startswith(
             "the rules of 'target-12' changed since the table was made and move 1 does not replay: "
         )
     with client(variants, other + ".3") as c:
-        assert c.app.state.hub.unavailable["gone"] == (
+        assert str(c.app.state.hub.unavailable["gone"]) == (
             "this server does not offer the spec 'no-such-spec\\x1b[2J' it was played with"
+        )
+
+
+NOT_RESUMED = {  # why a table whose spec this server no longer offers is gone, in each reader's language
+    "en": "this table could not be resumed after the server restarted: this server does not offer the spec "
+    "'retired' it was played with",
+    "fr": "cette table n'a pas pu être reprise après le redémarrage du serveur : ce serveur ne propose pas les "
+    "règles « retired » avec lesquelles elle a été jouée",
+    "nl": "deze tafel kon na de herstart van de server niet worden hervat: deze server biedt de regels 'retired' "
+    "waarmee ze gespeeld werd niet aan",
+    "sr": "овај сто није могао да се настави после поновног покретања сервера: овај сервер не нуди правила "
+    "„retired“ по којима се играло",
+}
+
+
+@pytest.mark.parametrize("lang", sorted(NOT_RESUMED))
+def test_a_table_that_cannot_be_resumed_says_why_in_the_readers_language(variants, db, lang):
+    """Why a stored table was not resumed is kept as catalogue Words (web.resuming), so each reader
+    of its links is told in their own language: the page and the API, not only the server's log."""
+    first_format(db, "retired", "retired", "old engine text", 5, [])
+    with client(variants, db) as c:
+        asked = {"Accept-Language": lang}
+        answer = c.get("/api/tables/retired/seats/0/whatever", headers=asked)
+        assert (answer.status_code, answer.json()) == (410, {"error": NOT_RESUMED[lang]})
+        page = c.get("/play/retired/0/whatever", headers=asked)
+        assert page.status_code == 410 and str(escape(NOT_RESUMED[lang])) in page.text
+
+
+def test_a_table_whose_move_no_longer_replays_says_which_move_and_the_rules_words(variants, db):
+    """A move that fails as the table is replayed (its rules changed since) is said with the move's
+    number and the engine's own reason, each part in the reader's language."""
+    module = variants["target-12"].module
+    first_format(db, "stale", "target-12", "old engine text", 5, [module.NUM_ACTIONS - 1])
+    with client(variants, db) as c:
+        why = c.app.state.hub.unavailable["stale"]
+        assert why.key == "unavailable.changed" and dict(why.values)["move"] == 1
+        french = c.get("/api/tables/stale/seats/0/x", headers={"Accept-Language": "fr"}).json()["error"]
+        assert french.startswith(
+            "cette table n'a pas pu être reprise après le redémarrage du serveur : les règles « target-12 » ont "
+            "changé depuis la création de la table et le coup 1 ne se rejoue pas : "
         )
 
 
@@ -378,6 +419,6 @@ def test_a_stored_table_whose_seats_name_a_bot_beyond_the_servers_is_not_resumed
     raw.commit()
     raw.close()
     with client(variants, db) as c:
-        assert c.app.state.hub.unavailable[made["table"]] == (
+        assert str(c.app.state.hub.unavailable[made["table"]]) == (
             "its seats are not a table this server makes: seat 1: a bot of this server thinks for at most 5000 playouts"
         )

@@ -73,6 +73,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from compiler.front.reading import read_file
 from compiler.safe_text import html_finalize
 
+from . import resuming
 from .hosts import HostCheck, Hosts
 from .quotas import Limiter, Quotas
 from .routes import errors, hosting, play, replays, sheets
@@ -242,7 +243,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     """The tables resumed from the store and the old ones removed before the first request; on
     shutdown, the bots stopped and the store closed."""
     server: Server = app.state.server
-    server.hub.resume_all()
+    resuming.resume_all(server.hub)
     try:
         await server.hub.sweep()  # what expired while the server was stopped
     except sqlite3.Error as e:  # the server serves what it has; the next sweep tries again

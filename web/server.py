@@ -11,7 +11,7 @@ import uvicorn
 
 from compiler.safe_text import visible
 
-from . import catalogue
+from . import catalogue, resuming
 from .app import create_app
 from .closing import days
 from .hosts import Hosts
@@ -82,7 +82,7 @@ def list_tables(db: str, variants: dict, now: float | None = None) -> str:
         raise ServeError(f"cannot open the database {db}: {e}") from None
     try:
         hub = Hub(variants, store)
-        hub.resume_all()
+        resuming.resume_all(hub)
         stored = {t.id: t for t in store.tables()}
     finally:
         store.close()
@@ -91,7 +91,7 @@ def list_tables(db: str, variants: dict, now: float | None = None) -> str:
     for table_id, row in stored.items():
         table = hub.tables.get(table_id)
         if table is None:
-            state = "cannot be resumed: " + hub.unavailable.get(table_id, "?")
+            state = f"cannot be resumed: {hub.unavailable.get(table_id, '?')}"  # in English, as the log says it
         elif (outcome := result(table)) is not None:
             winners = outcome["winners"]
             names = " and ".join(f"player {p + 1}" for p in winners)

@@ -4,7 +4,12 @@ Every move is committed before the server acknowledges it (``synchronous=FULL`` 
 a commit that returned is on disk; moves of several tables that wait together share one
 commit), so a server that stops, however it stops, resumes every table from the file: the
 name of its spec, the SHA-256 of the engine it was played with, its seed and player count,
-then its moves in order.
+then its moves in order. A bot's move alone is committed without the disk sync (``NORMAL``:
+the operating system has it, so a server killed loses nothing; only the machine's crash can
+take it back), because nobody waits for it and it is the same move again after any restart (a
+bot is seeded by table, seat and move number): the next synced commit (a person's move, a new
+table) puts it on disk with its own, as the log is written in order. With a hundred bot tables,
+a person's click thus no longer waits for the disk syncs of bots' moves (issue 31).
 
 The file is data, never code: a tables file may come from elsewhere (a copy, a backup, a
 share), so it holds no engine text to run. The server builds the engines of the specs it
@@ -125,6 +130,7 @@ class Store:
         self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
+        self.synced = True  # the commits' setting now (Store._commit)
         self._migrate()
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(SCHEMA)
@@ -210,15 +216,17 @@ class Store:
         with self.lock:
             self.db.close()
 
-    async def store_move(self, table_id: str, n: int, seat: int, action: int) -> None:
+    async def store_move(self, table_id: str, n: int, seat: int, action: int, synced: bool = True) -> None:
         """Store move number `n` (from 0) of a table; returns once it is committed (raises
-        sqlite3.Error when it is not: the primary key refuses a second move n)."""
+        sqlite3.Error when it is not: the primary key refuses a second move n). `synced`: the
+        commit is on disk when this returns; a bot's move need not be (see :class:`Store`)."""
         at = time.time()
         await self._write(
             lambda db: db.execute(
                 "INSERT INTO moves (table_id, n, seat, action, at) VALUES (?, ?, ?, ?, ?)",
                 (table_id, n, seat, action, at),
-            )
+            ),
+            synced,
         )
 
     async def create_table(
@@ -257,14 +265,15 @@ class Store:
             )
         )
 
-    async def _write(self, job) -> None:
-        """Run `job(db)` in the writer thread, in the next group commit; wait for the commit."""
+    async def _write(self, job, synced: bool = True) -> None:
+        """Run `job(db)` in the writer thread, in the next group commit; wait for the commit (on
+        disk too unless not `synced`: a commit of unsynced jobs alone skips the disk sync)."""
         loop = asyncio.get_running_loop()
         done = loop.create_future()
         if self.writer is None:
             self.writer = threading.Thread(target=self._writer, name="splendor-rules-store", daemon=True)
             self.writer.start()
-        self.pending.put((job, loop, done))
+        self.pending.put((job, loop, done, synced))
         await done
 
     def _writer(self) -> None:
@@ -282,15 +291,21 @@ class Store:
                     self.pending.put(None)
                     break
                 batch.append(item)
-            outcomes = self._commit([job for job, _, _ in batch])
-            for (_, loop, done), outcome in zip(batch, outcomes, strict=True):
+            outcomes = self._commit([job for job, _, _, _ in batch], any(synced for _, _, _, synced in batch))
+            for (_, loop, done, _), outcome in zip(batch, outcomes, strict=True):
                 loop.call_soon_threadsafe(_settle, done, outcome)
 
-    def _commit(self, jobs) -> list:
+    def _commit(self, jobs, synced: bool = True) -> list:
         """Run every job in one transaction, each in a savepoint of its own (a job that fails
-        leaves no trace and fails alone); an outcome per job (None, or its error)."""
+        leaves no trace and fails alone); an outcome per job (None, or its error). `synced`: the
+        commit reaches the disk before it returns (synchronous=FULL), else the operating system
+        has it (NORMAL: it survives the server's process, killed or not, and goes to disk with the
+        next synced commit or checkpoint)."""
         outcomes: list = []
         with self.lock:
+            if synced != self.synced:
+                self.db.execute(f"PRAGMA synchronous={'FULL' if synced else 'NORMAL'}")
+                self.synced = synced
             try:
                 self.db.execute("BEGIN IMMEDIATE")
                 for job in jobs:

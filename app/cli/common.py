@@ -140,8 +140,8 @@ def expand_specs(specs, sources: SourceMap) -> tuple[list[str], list]:
     return out, diagnostics
 
 
-def spec_fault(message: str, engine, sources: SourceMap, game: str) -> None:
+def spec_fault(fault: rule_errors.Fault, engine, sources: SourceMap, game: str) -> None:
     """Report an engine's RuleError as the spec error it is (E535, at the effect) and exit with status 1."""
     spec = rule_errors.spec_of(engine.label, getattr(engine.module, "SPEC_PATH", None))
-    report(CompileError([rule_errors.rule_error(message, spec, sources, game)]), sources)
+    report(CompileError([rule_errors.rule_error(fault, spec, sources, game)]), sources)
     sys.exit(1)

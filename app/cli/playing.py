@@ -17,6 +17,7 @@ from compiler.sheets import refusals, tables
 from compiler.sheets.plurals import LANGUAGES
 from playtest import engines, records, terminal
 
+from .. import rule_errors
 from .common import echo, internal_error, report, say, spec_fault
 
 
@@ -135,7 +136,12 @@ def play(spec, players, seats, seed, load_path, cache_dir, native, replay_path, 
         said = refusals.rule_error_told(exc, lang)
         if lang != "en" and said is not None:  # the players' words; then the spec error, in English
             say(tables.load(lang).text("stopped.rule_error", reason=said), err=True)
-        spec_fault(str(exc), engine, sources, f"the game of {engine.name} (seed {game.seed}, turn {game.turn})")
+        spec_fault(
+            rule_errors.Fault.of(exc),
+            engine,
+            sources,
+            f"the game of {engine.name} (seed {game.seed}, turn {game.turn})",
+        )
     except Exception as exc:  # a failure inside an engine or a bot: a bug, not a mistake in the spec
         internal_error(exc, f"playing {spec}")
     sys.exit(status)

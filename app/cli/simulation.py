@@ -18,6 +18,7 @@ from playtest import report as report_mod
 from playtest import simulate as sim_mod
 from playtest.bots import BotError
 
+from .. import rule_errors
 from .common import echo, internal_error, report, say, spec_fault
 
 
@@ -130,7 +131,7 @@ def simulate(
         if e.kind == "RuleError" and 0 <= e.spec < len(loaded):  # the spec made an impossible move legal
             engine = loaded[e.spec]
             game = f"game {e.game} of {engine.name} (seed {e.seed}, {players} players: {e.seats or ', '.join(names)})"
-            spec_fault(e.detail, engine, sources, game)
+            spec_fault(rule_errors.Fault(e.located, e.said, e.detail), engine, sources, game)
         say(f"error: {e}", err=True)
         sys.exit(3)  # a failure inside an engine or a bot: a bug, not a mistake in the spec
     _results(result, show, games * len(loaded), "json" if as_json else "csv" if as_csv else "table")

@@ -27,8 +27,9 @@ class SimulationError(Exception):
 
     The parts travel as the exception's args, which survive the pickling back from a worker:
     the spec's position in the run, the game's index and seed, the failure's class name
-    and message, and the bots in seat order (a RuleError is a fault of the spec, which the CLI
-    reports at the effect)."""
+    and message, and the bots in seat order; for a RuleError (a fault of the spec, which the CLI
+    reports at the effect) its `located` field, the effect as written and its spec line, and what
+    went wrong without it, `said` (playtest.engines.rule_error_parts)."""
 
     def __init__(
         self,
@@ -39,10 +40,13 @@ class SimulationError(Exception):
         kind: str = "",
         detail: str = "",
         seats: str = "",
+        located: str | None = None,
+        said: str = "",
     ):
-        super().__init__(message, spec, game, seed, kind, detail, seats)
+        super().__init__(message, spec, game, seed, kind, detail, seats, located, said)
         self.spec, self.game, self.seed, self.kind, self.detail = spec, game, seed, kind, detail
         self.seats = seats  # the bots in seat order for this game (seatings rotate between games)
+        self.located, self.said = located, said
 
     def __str__(self) -> str:
         return self.args[0]
@@ -77,6 +81,7 @@ def run_chunk(chunk: Chunk) -> tuple[int, list[GameResult]]:
         try:
             out.append(play_game(module, chunk.players, seated, s, i, chunk.max_turns))
         except Exception as e:  # a bug in an engine or a bot: say which game reproduces it
+            located, said = engines.rule_error_parts(e)
             raise SimulationError(
                 f"{chunk.name}: game {i} (seed {s}, seats {','.join(seated)}) failed: {type(e).__name__}: {e}",
                 chunk.spec,
@@ -85,6 +90,8 @@ def run_chunk(chunk: Chunk) -> tuple[int, list[GameResult]]:
                 type(e).__name__,
                 str(e),
                 ", ".join(seated),
+                located,
+                said,
             ) from e
     return chunk.spec, out
 

@@ -42,7 +42,7 @@ class Server:
         resumed, or was removed as too old."""
         why = self.hub.unavailable.get(table_id)
         if why is not None:
-            return Refused(410, words("refused.not_resumed"))
+            return Refused(410, words("refused.not_resumed", reason=why))
         closed = self.store.closed_reason(table_id)
         return Refused(404, words("refused.no_table")) if closed is None else Refused(410, closed)
 

@@ -14,7 +14,7 @@ import json
 import re
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, Response
 
 from compiler.sheets.plurals import LANGUAGES
 
@@ -69,9 +69,12 @@ async def play(request: Request) -> Response:
 
 
 async def seat_view(request: Request) -> Response:
-    """What the seat (or the spectators) may see now, as JSON."""
-    table, seat = server_of(request).seat_table(request)
-    return JSONResponse(views.seat_view(table, seat))
+    """What the seat (or the spectators) may see now, as JSON: the view its streams share when it
+    is the latest, else rendered in a worker thread (web.streams.Views.answer), never on the event
+    loop that carries every seat's clicks and updates."""
+    server = server_of(request)
+    table, seat = server.seat_table(request)
+    return Response((await server.streams.views.answer(table, seat)).json(), media_type="application/json")
 
 
 async def act(request: Request) -> Response:
@@ -100,7 +103,7 @@ async def undo(request: Request) -> Response:
     if seat is None:
         raise Refused(403, words("refused.spectator"))
     await server.hub.undo(table, seat)
-    return JSONResponse(views.seat_view(table, seat))
+    return Response((await server.streams.views.answer(table, seat)).json(), media_type="application/json")
 
 
 async def events(request: Request) -> Response:
