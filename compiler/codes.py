@@ -127,7 +127,11 @@ CODES: dict[str, Code] = _index(
                 "that has none, two columns reading the same CSV header",
             ),
             ("E121", "a base kind given twice in one file: as `components.cards` (or `nobles`) and in `kinds`"),
-            ("E122", "a kind's `key` or `faces_of` naming no column, or a column of the wrong type"),
+            (
+                "E122",
+                "a kind's `key`, `faces_of` or `bonus_count` naming no column, or a column of the wrong type; "
+                "`bonus_count` on a kind but `cards`",
+            ),
             ("E123", "two components with the same `key`"),
             ("E124", "a component table with no rows"),
             ("E125", "a kind no rule can reach (no zone holds it)", WARNING),
@@ -247,7 +251,7 @@ CODES: dict[str, Code] = _index(
             (
                 "E546",
                 "a base kind (`cards`, `nobles`) declared without a column the engines read, with it of another "
-                "type, or with an extra column that is not `prose`",
+                "type, or with an extra column the engines cannot name (`id`, a Python keyword, a leading `_`)",
             ),
             ("E548", "a payment's `worth` not proved within 1 to 4 gems in every game under the spec"),
             (

@@ -109,6 +109,7 @@ class Card:
     points: int
     cost: tuple[int, ...]  # per gem, in Rules.gems order
     span: Span
+    gives: int = 1  # how many bonuses of its colour it gives (the kind's `bonus_count` column; else 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +163,7 @@ class Kind:
     faces_of: str = ""
     note: Text | None = None
     grammar: tuple[ItemWords, ...] = ()  # the item's plural and gender, per language, where the spec gives them
+    bonus_count: str = ""  # the base cards: the number column of the bonuses each card gives ("": one)
 
     def words(self, lang: str) -> ItemWords:
         """The item's plural forms and gender in `lang` (empty where the spec gives none)."""

@@ -14,13 +14,14 @@ import pytest
 
 from compiler.emit import engine as emit_engine
 from compiler.lower import optimise
-from tests.helpers.tiers import SLOW_MODULES, SLOW_TESTS
+from tests.helpers.tiers import CATALOGUE_TESTS, FAST_SPECS, SLOW_MODULES, SLOW_TESTS, spec_of
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 # The fast tier (`bash dev/test.sh --fast`): every test but the slow modules and single slow tests
-# of tests/helpers/tiers.py (and the PDF sheets but a few: tests/test_sheets_pdf.py marks its own).
+# of tests/helpers/tiers.py, the tests run once per catalogue spec on a few specs only (tiers.py
+# CATALOGUE_TESTS, FAST_SPECS), and the PDF sheets but a few (tests/test_sheets_pdf.py marks its own).
 # Each of them still runs in the whole suite (`bash dev/test.sh`), which CI runs.
 
 
@@ -34,6 +35,8 @@ def pytest_collection_modifyitems(config, items):
         if item.module is not None and item.module.__name__.rpartition(".")[2] in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
         elif _test_key(item) in SLOW_TESTS:
+            item.add_marker(pytest.mark.slow)
+        elif _test_key(item) in CATALOGUE_TESTS and spec_of(item.callspec.id) not in FAST_SPECS:
             item.add_marker(pytest.mark.slow)
 
 

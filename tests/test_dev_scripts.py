@@ -93,3 +93,21 @@ def test_every_single_slow_test_named_in_conftest_exists():
         module, name = key.split("::")
         text = (ROOT / "tests" / module).read_text(encoding="utf-8")
         assert re.search(rf"^def {re.escape(name)}\(", text, re.M), f"{key} is no test of tests/{module}"
+
+
+def test_every_catalogue_test_named_in_tiers_exists_and_the_fast_specs_are_in_the_catalogue():
+    """tests/helpers/tiers.py CATALOGUE_TESTS names tests run once per catalogue spec, FAST_SPECS the
+    specs the fast tier runs them on: a renamed test must leave the list, and a fast spec must be one
+    of the catalogue's (a spec of another name would leave every catalogue test to the whole suite)."""
+    import yaml
+
+    from tests.helpers.tiers import CATALOGUE_TESTS, FAST_SPECS, spec_of
+
+    for key in CATALOGUE_TESTS:
+        module, name = key.split("::")
+        text = (ROOT / "tests" / module).read_text(encoding="utf-8")
+        assert re.search(rf"^@pytest\.mark\.parametrize\(.*\n(?:@.*\n)*def {re.escape(name)}\(", text, re.M), key
+    index = yaml.safe_load((ROOT / "variants" / "index.yaml").read_text(encoding="utf-8"))
+    assert FAST_SPECS <= {"official", *index["variants"]}
+    ids = ("variants/trading-posts.yaml", "trading-posts", "trading_posts", "generated/engines/trading_posts.py")
+    assert {spec_of(i) for i in ids} == {"trading-posts"}

@@ -202,11 +202,6 @@ def test_a_prose_column_is_not_usable_in_expressions(folder):
             "the kind 'cards' belongs to the base game: its column 'bonus' must be a gem colour, not a gem colour that may "
             "be empty",
         ),
-        (
-            "{level: {type: number, group: true}, bonus: gem, points: number, cost: gems, art: number}",
-            "the kind 'cards' belongs to the base game: its extra column 'art' can only be prose (the engines have no "
-            "place for it)",
-        ),
     ],
 )
 def test_what_the_engines_need_from_a_base_kind_is_checked(folder, columns, message):

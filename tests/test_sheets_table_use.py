@@ -110,3 +110,10 @@ def test_every_language_leaves_out_the_same(official, tmp_path, monkeypatch):
     assert [w.lang for w in written] == list(LANGS)
     # each language starts from the level the ones before it needed; only English is printed again
     assert asked == [("en", 0), ("fr", 0), ("nl", 2), ("sr", 2), ("en", 2)]
+    # the longest sheet goes first (ties in the order asked): French alone needs level 2, so no
+    # language is printed again, and every one is printed at level 2 all the same
+    asked.clear()
+    texts = {"en": "x", "fr": "xxxx", "nl": "xxx", "sr": "xx"}
+    made = render.printed_sheets(official, LANGS, None, None, texts)
+    assert list(made) == list(LANGS) and {level for _, _, level, _ in made.values()} == {2}
+    assert asked == [("fr", 0), ("nl", 2), ("sr", 2), ("en", 2)]

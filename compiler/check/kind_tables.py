@@ -40,6 +40,8 @@ class Declaration:
     key_span: Span | None = None
     faces_of: str = ""
     faces_span: Span | None = None
+    bonus_count: str = ""  # the base cards: the number column saying how many bonuses each card gives
+    bonus_count_span: Span | None = None
     note: Text | None = None
     grammar: tuple[ItemWords, ...] = ()  # the item's plural and gender per language, where given
     broken: bool = False  # a column declaration was refused: its table is not read (no follow-up errors)

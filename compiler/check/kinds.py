@@ -20,6 +20,7 @@ that no zone holds changes nothing: compiler/check/zones.py's :func:`unreachable
 from __future__ import annotations
 
 import functools
+import keyword as python_keyword
 import re
 from importlib import resources
 
@@ -69,6 +70,24 @@ def _base_column(name: str, value) -> Column:
 def base_columns(name: str) -> tuple[Column, ...]:
     """The standard columns of base kind `name` (`cards`, `nobles`)."""
     return tuple(_base_column(k, v) for k, v in base_declarations()[name]["columns"].items())
+
+
+# The record type each base kind's rows are in the engines (`CARDS`, `NOBLES`): its extra columns
+# become fields of it, after the standard ones (compiler/lower/base_columns.py).
+BASE_RECORDS = {"cards": "Card", "nobles": "Noble"}
+
+
+def field_name(name: str) -> bool:
+    """May a column named `name` be a field of a base kind's record in the engines (a namedtuple's
+    field: not `id`, which the record has, not a Python keyword, not starting with '_')?"""
+    return name != "id" and not python_keyword.iskeyword(name) and not name.startswith("_")
+
+
+def extra_columns(kind: Kind) -> tuple[Column, ...]:
+    """A base kind's columns beyond its standard ones that expressions read (not prose), in
+    declared order: what the engines add to its record (`Card.ability`), empty for the official."""
+    standard = set(base_declarations()[kind.name]["columns"])
+    return tuple(c for c in kind.columns if c.name not in standard and c.type is not ColumnType.PROSE)
 
 
 def _describe(column: Column) -> str:
@@ -173,6 +192,7 @@ class Loader:
         broken = len(self.r.diagnostics) > before
         key_name, key_node = self.c.scalar(entry, "key", str, required=False, default="")
         faces, faces_node = self.c.scalar(entry, "faces_of", str, required=False, default="")
+        counted, counted_node = self.c.scalar(entry, "bonus_count", str, required=False, default="")
         return Declaration(
             name,
             title,
@@ -185,6 +205,8 @@ class Loader:
             key_span=key_node.span if key_node else None,
             faces_of=str(faces or ""),
             faces_span=faces_node.span if faces_node else None,
+            bonus_count=str(counted or ""),
+            bonus_count_span=counted_node.span if counted_node else None,
             note=self.c.note(entry),
             grammar=grammar,
             broken=broken,
@@ -281,8 +303,8 @@ class Loader:
     # ----------------------------------------------------------------------- what the engines need
 
     def base_problems(self, d: Declaration) -> bool:
-        """E546 for a base kind declared without the columns the engines read, or with others usable in
-        expressions; True when there is one (its table is then not read)."""
+        """E546 for a base kind declared without the columns the engines read (True: its table is then
+        not read), or with an extra column the engines cannot name as a field of their record."""
         want = {c.name: c for c in base_columns(d.name)}
         have = {c.name: c for c in d.columns}
         found = False
@@ -308,15 +330,16 @@ class Loader:
                 )
                 found = True
         for column in d.columns:
-            if column.name not in want and column.type is not ColumnType.PROSE:
+            if column.name not in want and column.type is not ColumnType.PROSE and not field_name(column.name):
                 self.r.error(
                     "E546",
                     f"the kind '{d.name}' belongs to the base game: its extra column "
-                    f"'{column.name}' can only be prose (the engines have no place for it)",
+                    f"'{column.name}' cannot be a field of the engines' {BASE_RECORDS[d.name]}",
                     column.span,
-                    f"the engines read {needs}; a `prose` column is shown on sheets",
-                )
-                found = True
+                    f"the engines read {needs}, and carry an extra column as a field of their "
+                    f"{BASE_RECORDS[d.name]}: name it otherwise than 'id', a Python keyword or a name "
+                    "starting with '_'",
+                )  # its table is still read: the column is typed, and no follow-up error is said
         return found
 
     # ----------------------------------------------------------------------- tables
@@ -344,15 +367,51 @@ class Loader:
         self.titles_used(d, components)
         pieces = _faces(d, components)
         components = tuple(Component(c.id, c.values, c.span, p) for c, p in zip(components, pieces, strict=True))
-        return Kind(d.name, d.title, d.item, shown, d.columns, components, d.span, d.key, d.faces_of, d.note, d.grammar)
+        return Kind(
+            d.name,
+            d.title,
+            d.item,
+            shown,
+            d.columns,
+            components,
+            d.span,
+            d.key,
+            d.faces_of,
+            d.note,
+            d.grammar,
+            self.bonus_column(d),
+        )
 
     def references(self, d: Declaration) -> bool:
         """E122: `key` naming no number or keyword column, `faces_of` naming no number column; True if one."""
+        return self.named_columns(
+            d,
+            (
+                (d.key, d.key_span, (ColumnType.NUMBER, ColumnType.KEYWORD), "key"),
+                (d.faces_of, d.faces_span, (ColumnType.NUMBER,), "faces_of"),
+            ),
+        )
+
+    def bonus_column(self, d: Declaration) -> str:
+        """The cards' `bonus_count` column, or '' (none, or E122: on another kind, naming no number
+        column; the kind is still read, each card then giving one bonus, and no follow-up error said)."""
+        if d.bonus_count and d.name != "cards":
+            self.r.error(
+                "E122",
+                f"'bonus_count' applies to the base kind 'cards' only, not to '{d.name}'",
+                d.bonus_count_span,
+                "it names the number column saying how many bonuses of its colour each card gives",
+            )
+            return ""
+        bad = self.named_columns(d, ((d.bonus_count, d.bonus_count_span, (ColumnType.NUMBER,), "bonus_count"),))
+        return "" if bad else d.bonus_count
+
+    def named_columns(
+        self, d: Declaration, names: tuple[tuple[str, Span | None, tuple[ColumnType, ...], str], ...]
+    ) -> bool:
+        """E122 for each (name, span, allowed types, key) whose name is no column of `d` of those types."""
         found = False
-        for name, span, allowed, what in (
-            (d.key, d.key_span, (ColumnType.NUMBER, ColumnType.KEYWORD), "key"),
-            (d.faces_of, d.faces_span, (ColumnType.NUMBER,), "faces_of"),
-        ):
+        for name, span, allowed, what in names:
             if not name:
                 continue
             column = next((c for c in d.columns if c.name == name), None)
@@ -424,7 +483,13 @@ def cards_of(kinds: tuple[Kind, ...]) -> tuple[Card, ...]:
         return ()
     return tuple(
         Card(
-            c.id, kind.value(c, "level"), kind.value(c, "bonus"), kind.value(c, "points"), kind.value(c, "cost"), c.span
+            c.id,
+            kind.value(c, "level"),
+            kind.value(c, "bonus"),
+            kind.value(c, "points"),
+            kind.value(c, "cost"),
+            c.span,
+            kind.value(c, kind.bonus_count) if kind.bonus_count else 1,
         )
         for c in kind.components
     )

@@ -302,7 +302,7 @@ def check_tables(c: Checker, players, cards, nobles, levels) -> None:
 def facts(c: Checker, gems, wild, cards, nobles, levels, players, values) -> bounds_mod.Facts:
     """What the tables bound (compiler/check/bounds.py): the most tokens, cards, points a game holds."""
     per_level = {lv: sum(1 for card in cards if card.level == lv) for lv in levels}
-    per_bonus = max((sum(1 for card in cards if card.bonus == i) for i in range(len(gems))), default=0)
+    per_bonus = max((sum(card.gives for card in cards if card.bonus == i) for i in range(len(gems))), default=0)
     fields = setup_fields(c.player_fields, players)
     setup = {
         f: (min((p.field(f) for p in players), default=0), max((p.field(f) for p in players), default=0))

@@ -1,5 +1,6 @@
-"""The differences of two rule models in their kinds of component beyond the base game's cards
-and nobles: a kind added or removed, its title, columns or table changed."""
+"""The differences of two rule models in their kinds of component: beyond the base game's cards
+and nobles, a kind added or removed, its title, columns or table changed; for those two, the
+columns a spec adds to them."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ def kinds_differences(a: Rules, b: Rules) -> list[Difference]:
     added or removed, or its title, columns or table (its components' values) changed."""
     before = {k.name: k for k in a.kinds if k.name not in BASE_KINDS}
     after = {k.name: k for k in b.kinds if k.name not in BASE_KINDS}
-    out = []
+    out = _base_columns(a, b)
     for name, k in before.items():
         if name not in after:
             out.append(Difference("removed", f"kinds.{name}", ("kind", name, k.title), None, before_at=k.span))
@@ -72,6 +73,41 @@ def kinds_differences(a: Rules, b: Rules) -> list[Difference]:
                     ("components", len(k.components)),
                     old.components[0].span if old.components else old.span,
                     k.components[0].span if k.components else k.span,
+                )
+            )
+    return out
+
+
+def _base_columns(a: Rules, b: Rules) -> list[Difference]:
+    """The base cards' and nobles' columns, where a spec adds its own (`ability: keyword`) or drops
+    them, and the column of the bonuses each card gives (their tables are `components`' differences)."""
+    out = []
+    for old in a.kinds:
+        new = next((k for k in b.kinds if k.name == old.name), None)
+        if old.name in BASE_KINDS and new is not None and old.bonus_count != new.bonus_count:
+            out.append(
+                Difference(
+                    "changed",
+                    f"kinds.{old.name}.bonus_count",
+                    ("kind", new.name, new.title),
+                    "bonus_count",
+                    ("column", old.bonus_count or None),
+                    ("column", new.bonus_count or None),
+                    old.span,
+                    new.span,
+                )
+            )
+        if old.name in BASE_KINDS and new is not None and _columns(old) != _columns(new):
+            out.append(
+                Difference(
+                    "changed",
+                    f"kinds.{old.name}.columns",
+                    ("kind", new.name, new.title),
+                    "columns",
+                    ("list", _columns(old)),
+                    ("list", _columns(new)),
+                    old.span,
+                    new.span,
                 )
             )
     return out

@@ -27,7 +27,7 @@ import jinja2
 from ..diagnostics import CompileError, Diagnostic
 from ..files import write_atomic  # noqa: F401 - the writer of engine modules
 from ..front.source import shown_path
-from ..lower import EnginePlan, ir, lower
+from ..lower import EnginePlan, base_columns, ir, lower
 from ..lower.hooks import gives_turns, keeps_turn
 from ..lower.printer import printed_literal, printed_names, render
 from ..lower.pysource import Code, comment, constant, docstring, identifier, literal, printable
@@ -36,6 +36,7 @@ from ..lower.tree import Comment, Table
 from ..model import Rules
 from ..sheets.refusals import refusal_words
 from . import formatting
+from .counted import counted
 from .inline import game_text
 from .runtime import MODULES, SPEC_MODULES, engine_text
 
@@ -103,11 +104,12 @@ def notation_help(plan: EnginePlan) -> list[str]:
     return lines
 
 
-def runtime_text(hooks_src: str) -> dict[str, Code]:
+def runtime_text(hooks_src: str, bonus_table: str = "") -> dict[str, Code]:
     """The text of each runtime module that the template pastes (see compiler/emit/runtime), and
-    game.py's with the hooks of `hooks_src` inlined into Game.apply (compiler/emit/inline.py). It is
-    the project's own code, read from its files, and the lowering's printed hooks: no text of a spec."""
-    text = {name: Code(engine_text(name)) for name in MODULES + SPEC_MODULES}
+    game.py's with the hooks of `hooks_src` inlined into Game.apply (compiler/emit/inline.py); with
+    `bonus_table`, the bonuses a card gives read from it (compiler/emit/counted.py). It is the
+    project's own code, read from its files, and the lowering's printed hooks: no text of a spec."""
+    text = {name: Code(counted(name, engine_text(name), bonus_table)) for name in MODULES + SPEC_MODULES}
     text["game"] = Code(game_text(text["game"], hooks_src))
     return text
 
@@ -176,7 +178,7 @@ def render_module(plan: EnginePlan) -> str:
     actions = [dp for dp in decisions if not dp.is_step]
     stuck = next((dp for dp in actions if dp.decision.only_when_stuck), None)
     context = dict(
-        runtime=runtime_text(plan.hooks_src),
+        runtime=runtime_text(plan.hooks_src, base_columns.count_table(rules)),
         source=rules.source,
         path=shown_path(rules.source.path),
         docstring=module_docstring(plan),
@@ -196,6 +198,11 @@ def render_module(plan: EnginePlan) -> str:
         max_turns=rules.max_turns,
         cards=rules.cards,
         nobles=rules.nobles,
+        card_fields=base_columns.record_fields(rules, "cards"),
+        noble_fields=base_columns.record_fields(rules, "nobles"),
+        card_extras=base_columns.record_extras(rules, "cards") or [()] * len(rules.cards),
+        noble_extras=base_columns.record_extras(rules, "nobles") or [()] * len(rules.nobles),
+        base_columns_src=base_columns.tables_source(rules),
         payments=tuple(plan.payments),
         decision_names=tuple(dp.decision.name for dp in decisions) + ((PAYMENT_STEP,) if plan.pay_index >= 0 else ()),
         step_names=(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 
-from . import ir
+from . import base_columns, ir
 from .tree import Append, Assign, Do, If
 
 NONE = ir.const(None)
@@ -60,7 +60,7 @@ def acquire(compiler, p: str, origin: str) -> list:
     bonus = ir.sub("bon", ir.sub("CARD_BONUS", p))
     return out + [
         Append(_mine("_bought"), ir.name(p)),
-        Assign((bonus,), ir.const(1), "+="),
+        Assign((bonus,), base_columns.bonus_given(compiler.plan.rules, p), "+="),
         Assign((_mine("_pts"),), ir.sub("CARD_POINTS", p), "+="),
     ]
 

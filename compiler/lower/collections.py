@@ -16,7 +16,7 @@ from typing import Any
 
 from ..front.expr import Aggregate, Attribute, Compare, Expr, Index, Name, Word, walk
 from ..language import ColumnType
-from . import fold, ir
+from . import base_columns, fold, ir
 from .constants import expression as constant_expression
 from .layout import spec_name
 from .optimise import enabled
@@ -153,6 +153,7 @@ class _KnownTables(ast.NodeTransformer):
             "CARD_COST": tuple(c.cost for c in rules.cards),
             "NOBLE_POINTS": tuple(n.points for n in rules.nobles),
             "NOBLE_REQUIRES": tuple(n.requires for n in rules.nobles),
+            **base_columns.known_rows(rules),
         }
 
     def visit_Subscript(self, node: ast.Subscript) -> ast.AST:

@@ -17,7 +17,7 @@ from .layout import DecisionPlan, EnginePlan, ParamLayout, spec_name, where
 from .legal import LegalLowering, position
 from .pysource import comment, docstring, printable
 from .queue import given_env
-from .tree import Append, Assign, Comment, Continue, Def, For, If, Pass, Return, Table
+from .tree import Append, Assign, Comment, Continue, Def, For, If, Node, Pass, Return, Table
 
 
 def standard_locals(player: ast.expr | None = None) -> list:
@@ -361,7 +361,7 @@ class DecisionLowering:
                     card = [If(ir.compare(arg, "is", ir.const(None)), [Assign((local,), ir.const(None))], card)]
                 out += card
             elif p.domain in ("reserved", "noble"):
-                place: list = (
+                place: list[Node] = (
                     [
                         Assign((local,), ir.sub(ir.sub(ir.dotted("g._res"), "me"), arg), pure=True),
                         Assign((ir.name(f"cc_{name}"),), ir.sub("CARD_COST", name), pure=True),

@@ -30,7 +30,7 @@ from ..front.expr import (
 )
 from ..language import AGGREGATES
 from ..model import BUILTIN_SETUP_FIELDS, Decision, Param
-from . import fold, ir
+from . import base_columns, fold, ir
 from . import variables as state
 from . import zones as lower_zones
 from .collections import (
@@ -408,6 +408,9 @@ class ExprCompiler:
             return fold.plus(row, 1)
         if kind == "card" and attr in ("points", "bonus", "level", "cost"):
             return ir.sub(f"CARD_{attr.upper()}", owner)
+        extra = base_columns.attribute(self.plan.rules, kind, attr, owner)
+        if extra is not None:  # a column the spec gives the base cards or nobles (`card.ability`)
+            return extra
         if kind == "noble" and attr in ("points", "requires"):
             return ir.sub(f"NOBLE_{attr.upper()}", owner)
         if kind == "payment":

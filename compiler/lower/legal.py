@@ -31,6 +31,7 @@ from ..front.expr import (
     unparse,
     walk,
 )
+from ..model import Param
 from . import fold, ir
 from . import zones as lower_zones
 from .collections import members_where
@@ -528,7 +529,7 @@ class LegalLowering(PurchaseScan):
         into.append(loop)
         return loop, idx
 
-    def _optional_places(self, p, name: str, idx: str) -> tuple[For, str]:
+    def _optional_places(self, p: Param, name: str, idx: str) -> tuple[For, str]:
         """An optional component, reserved card or noble: each occupied place with its position,
         then `none` with the id after the last place (as the action table counts them); what the
         tests read of it (a card's cost, a noble's requirements) bound only where it is set."""
@@ -546,12 +547,12 @@ class LegalLowering(PurchaseScan):
             ir.call("enumerate", source),
             ir.compare("_x", "is not", ir.const(None)),
         )
-        bindings: list = []
+        bindings: list[Node] = []
         if p.domain == "reserved" and low.reads_attribute(p.name, "cost"):
             bindings = low.cost_bindings(name)
         elif p.domain == "noble" and low.reads_attribute(p.name, "requires"):
             bindings = [Assign((ir.name(f"nr_{name}"),), ir.sub("NOBLE_REQUIRES", name), pure=True)]
-        body: list = [If(ir.compare(name, "is not", ir.const(None)), bindings)] if bindings else []
+        body: list[Node] = [If(ir.compare(name, "is not", ir.const(None)), bindings)] if bindings else []
         return For(ir.tuple_(idx, name), ir.add(places, ir.list_(ir.tuple_(after, ir.const(None)))), body), idx
 
     def _loop(self, k: int, lay, into: list) -> tuple[For, str]:

@@ -160,6 +160,8 @@ SPEC_PREFIXES = (
     "z_",  # a zone of the spec's own, as a Game attribute
     "zp_",  # the components drawn unseen into a private_when_drawn holding (a Game attribute)
     "_k_",  # a kind's table: one row of its columns' values per component
+    "_cx_",  # an extra column of the base cards: its value per card id (compiler/lower/base_columns.py)
+    "_nx_",  # an extra column of the base nobles: its value per noble id
     "s_",  # a declared variable (state) of the spec, as a Game attribute
     "_pf_",  # a declared field of the player-count table: a module constant, players -> value (setup.NAME)
 )

@@ -68,6 +68,7 @@ def setup(self: Builder) -> Section:
     ]
     if not nobles:
         del items[1]
+    items += _bonus_count(self)
     items += self.fewer_players()
     items += self.zone_items()
     items += self.setup_blocks()
@@ -79,6 +80,16 @@ def setup(self: Builder) -> Section:
     if picture is not None:
         parts.append(Part("picture", picture=picture))
     return Section("setup", self.text("sheet.setup.title"), parts)
+
+
+def _bonus_count(self: Builder) -> list[Item]:
+    """Where the cards say how many bonuses each gives (`bonus_count`), the sentence that says so."""
+    kind = next((k for k in self.rules.kinds if k.name == "cards" and k.bonus_count), None)
+    if kind is None:
+        return []
+    column = next(c for c in kind.columns if c.name == kind.bonus_count)
+    title = self.spec_text(column.title) if column.title is not None else column.name.replace("_", " ")
+    return [Item(sentence(self.text("sheet.setup.bonus_count", column=title)))]
 
 
 def _nobles_setup(self: Builder) -> str:

@@ -73,6 +73,7 @@ class Phraser:
     kind = names.kind
     _column_type = names._column_type
     _column = names._column
+    base_extra = names.base_extra
     const = names.const
     is_you = names.is_you
 

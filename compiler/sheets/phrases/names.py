@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...check.kinds import base_declarations
 from ...front.expr import (
     Aggregate,
     Attribute,
@@ -27,7 +28,7 @@ from ...front.expr import (
 )
 from ...language import ColumnType
 from ...language.types import Comp
-from ...model import Decision
+from ...model import Column, Decision
 from .kinds import (
     BOOL,
     CARD,
@@ -188,6 +189,8 @@ def kind(self: Phraser, node) -> str:  # noqa: C901 - one dispatch over node kin
             return NUMBER
         case Attribute(obj=o, name="bonus") if self.kind(o) == CARD:
             return COLOUR
+        case Attribute(obj=o, name=attr) if (extra := self.base_extra(o, attr)) is not None:  # a column the spec adds
+            return "table" if extra.type == ColumnType.GEMS else NUMBER  # as a kind's own
         case Attribute(obj=o, name=attr) if self.rules.zones and self.zone(node) is not None:
             return "zone"
         case Attribute(obj=o, name=attr) if self.rules.zones and self.kind(o) == COMPONENT:
@@ -201,6 +204,16 @@ def kind(self: Phraser, node) -> str:  # noqa: C901 - one dispatch over node kin
     raise PhraseError(f"cannot phrase {type(node).__name__}")
 
 
+def base_extra(self: Phraser, owner: object, attr: str) -> Column | None:
+    """The column `attr` a spec adds to the base cards or nobles (`card.ability`), when `owner` is one
+    of them and `attr` one of those; else None (a standard column has phrases of its own)."""
+    kind = self.kind(owner)
+    if kind not in (CARD, NOBLE) or attr in base_declarations()["cards" if kind == CARD else "nobles"]["columns"]:
+        return None
+    found: Column | None = self._column(owner, attr)
+    return found
+
+
 def _column_type(self: Phraser, owner, attr: str) -> str:
     found = self._column(owner, attr)
     return found.type if found is not None else ""
@@ -210,6 +223,8 @@ def _column(self: Phraser, owner, attr: str):
     """The declared column `attr` of the kind of component `owner` (a name in scope), or None."""
     ref = self.lookup(owner.id) if isinstance(owner, Name) else None
     holds = ref.holds if ref is not None else ""
+    if not holds and self.kind(owner) in (CARD, NOBLE):  # a base card or noble: its kind's own columns
+        holds = "cards" if self.kind(owner) == CARD else "nobles"
     kind = next((k for k in self.rules.kinds if k.name == holds), None)
     return next((c for c in kind.columns if c.name == attr), None) if kind is not None else None
 

@@ -147,10 +147,12 @@ def _read(self: Phraser, node) -> str | None:  # noqa: C901 - one dispatch over 
             person, who = self.player(o)
             variant, fields = self.colour(c)
             return t.text(f"attr.{attr}.{person}.np.{variant}", **who, **fields)
-        case Attribute(obj=o, name=attr) if self.kind(o) == COMPONENT:
+        case Attribute(obj=o, name=attr) if self.kind(o) == COMPONENT or self.base_extra(o, attr) is not None:
             key = "q.component.np.keyword" if self._column_type(o, attr) == "keyword" else "q.component.np"
             return t.text(key, column=self.column(attr, o), **self.named("x", self.thing(o)))  # a word, no number
-        case Index(obj=Attribute(obj=o, name=attr), index=c) if self.kind(o) == COMPONENT:
+        case Index(obj=Attribute(obj=o, name=attr), index=c) if (
+            self.kind(o) == COMPONENT or self.base_extra(o, attr) is not None
+        ):
             variant, fields = self.colour(c)
             return t.text(
                 f"q.component.np.{variant}", column=self.column(attr, o), **self.named("x", self.thing(o)), **fields
