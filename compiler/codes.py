@@ -220,8 +220,9 @@ CODES: dict[str, Code] = _index(
             ("E513", "a divisor (`//`, `%`) that can be 0"),
             (
                 "E514",
-                "a deck, face-up or market index (or `reserve_top` argument, or the level of a zone split by "
-                'level: `rows[level]`, `from: "rows[1]"`) that can be no level',
+                "a deck, face-up or market index (or `reserve_top` argument, or the group of a zone split by "
+                'a column: `rows[level]`, `from: "rows[1]"`, `relic_decks[4]`) that can be no level (no value of '
+                "the column)",
             ),
             ("E515", "an engine of more than 10,000 actions"),
             ("E516", "no end trigger is sure to fire", WARNING),
@@ -317,7 +318,9 @@ CODES: dict[str, Code] = _index(
                 "`place` of the base game it is), a key its shape has not, a `source` that is no pile of the same "
                 "kind, `refill` of a zone without one, a `place` of another kind or shape, named twice, or given "
                 "what the base game lays out (`start`, `source`, `size`, `private_when_drawn`; `by` but where it "
-                "splits the place: `by: level` on `face_up` and `decks`, which need it)",
+                "splits the place: `by: level` on `face_up` and `decks`, which need it), a `by` that is no "
+                "`group: true` column of the kind, a split display's or row's `source` that is not split by the "
+                "same column (or a split source of a zone that is not split)",
             ),
             (
                 "E542",

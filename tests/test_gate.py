@@ -225,12 +225,13 @@ def test_a_new_decision_passes_the_gate(tmp_path_factory, decision, nobles):
     gate(tmp / "mutant.yaml", tmp / "out")
 
 
-# Queued steps and wilds (issue 28): tests/specs/queue.yaml (queue(STEP, name: value), a step's given:
-# and limit:) and tests/specs/treasures.yaml (a payment's wilds: {from, units, spent}), mutated where
-# those constructs are. A title is left alone: a title only the sheets refuse (E604) is check's alone.
+# Queued steps, wilds and split zones (issue 28): tests/specs/queue.yaml (queue(STEP, name: value), a
+# step's given: and limit:), tests/specs/treasures.yaml (a payment's wilds: {from, units, spent}) and
+# tests/specs/relics.yaml (zones split by a column, `by: level`), mutated where those constructs are. A
+# title is left alone: a title only the sheets refuse (E604) is check's alone.
 NEW_SPECS = {
     name: yaml.safe_load((ROOT / "tests" / "specs" / f"{name}.yaml").read_text(encoding="utf-8"))
-    for name in ("queue", "treasures")
+    for name in ("queue", "treasures", "relics")
 }
 NEW_PATHS = [
     (name, p)
@@ -238,7 +239,8 @@ NEW_PATHS = [
     for p in list(paths_of(tree))[1:]
     if "title" not in p
     and (
-        p[:1] in (("define",), ("actions",), ("end_of_turn",)) or p[:2] in (("kinds", "treasures"), ("zones", "vault"))
+        p[:1] in (("define",), ("actions",), ("end_of_turn",))
+        or p[:2] in (("kinds", "treasures"), ("zones", "vault"), ("zones", "relic_decks"), ("zones", "relic_rows"))
     )
 ]
 NEW_VALUES = [
@@ -253,6 +255,9 @@ NEW_VALUES = [
     "queue(bargain)",
     "for c in face_up: queue(free_card, level: c.level)",
     "card.level == level",
+    "relic_rows[4]",
+    "size(relic_decks[level]) >= 1",
+    "move(relic, relic_rows[3])",
 ]
 
 
@@ -268,7 +273,8 @@ def test_a_mutated_queue_or_wilds_spec_passes_the_gate(tmp_path_factory, spot, v
         parent[path[-1]] = value
     note(f"{name}: {'drop' if drop and isinstance(parent, dict) else f'set to {value!r}'} {path}")
     tmp = tmp_path_factory.mktemp("gate")
-    (tmp / "treasures.csv").write_bytes((ROOT / "tests" / "specs" / "treasures.csv").read_bytes())
+    for table in ("treasures.csv", "relics.csv"):
+        (tmp / table).write_bytes((ROOT / "tests" / "specs" / table).read_bytes())
     (tmp / "mutant.yaml").write_bytes(dump(tree))
     gate(tmp / "mutant.yaml", tmp / "out")
 

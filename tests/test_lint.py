@@ -52,7 +52,7 @@ def test_mypy_finds_nothing():
 # counts below, which may only fall: a change that adds a strict error fails, and one that
 # removes some must lower its package's count here, so that it stays down.
 STRICT_MODULES = ("compiler/language/", "web/routes/")
-STRICT_COUNTS = {"app": 32, "compiler": 833, "playtest": 263, "web": 74}
+STRICT_COUNTS = {"app": 32, "compiler": 833, "playtest": 262, "web": 74}
 
 
 def strict_errors() -> list[str]:

@@ -198,6 +198,7 @@ def test_labels_are_left_out_when_the_rules_do_not_match_the_engines_table(varia
         "ends": {},
         "decisions": {},
         "sources": {},
+        "parts": {},
         "nobles": True,
         "vars_shown": None,
         "moves": [],

@@ -107,8 +107,15 @@ def extras(module) -> dict:
     (and kind, for a set of components) and whether it is a player's and private, and the table of
     every kind they hold (one row of values per component; a gems column as a list in gem order).
     Nothing of a game: the rows are the rules."""
+    split = getattr(module, "ZONE_GROUPS", {})  # a zone split by a group column: a list per group
     zones = [
-        {"name": z.name, "kind": z.kind, "shape": z.shape, "per_player": bool(z.per_player)}
+        {
+            "name": z.name,
+            "kind": z.kind,
+            "shape": z.shape,
+            "per_player": bool(z.per_player),
+            **({"by": split[z.name][0], "groups": list(split[z.name][1])} if z.name in split else {}),
+        }
         for z in getattr(module, "ZONES", ())
         if z.start != BASE_PLACE  # a place of the base game: the board shows it as the base game's
     ]
@@ -170,6 +177,14 @@ def labels(rules, module, lang: str) -> dict:
         "steps": {d.name: text(d.title) for d in getattr(rules, "steps", ())},
         "decisions": {d.name: text(d.title) for d in decisions},
         "sources": {d.name: p.source for d in decisions for p in d.params if p.domain == "component" and p.source},
+        # the places of a choice from one group of a split zone, or across zones: [zone, group (0: none),
+        # positions] each, in the order the choice's positions run
+        "parts": {
+            d.name: [list(part) for part in p.parts] if p.parts else [[p.source, p.group, p.slots]]
+            for d in decisions
+            for p in d.params
+            if p.domain == "component" and (p.parts or getattr(p, "group", 0))
+        },
         "ends": {e.name: text(e.title) for e in getattr(rules, "end", ())},
         "nobles": any(p.nobles for p in rules.players) if rules is not None else True,
         "vars_shown": [v.name for v in variables if v.reset != "turn" or getattr(v, "display", False)]
@@ -246,10 +261,12 @@ def full_state(game, module) -> dict:
     shared piles as counts: the order left in a pile is no one's business, as a deck's is not)."""
     state = json.loads(game.to_json())
     state["decks"] = {k: len(v) if isinstance(v, list) else v for k, v in state["decks"].items()}
-    piles = {z["name"] for z in extras(module)["zones"] if z["shape"] in (PILE, BAG) and not z["per_player"]}
+    zones = extras(module)["zones"]
+    piles = {z["name"] for z in zones if z["shape"] in (PILE, BAG) and not z["per_player"]}
+    split = {z["name"] for z in zones if "groups" in z}  # a list per group: each one's count
     for name, items in (state.get("zones") or {}).items():
         if name in piles and isinstance(items, list):
-            state["zones"][name] = len(items)
+            state["zones"][name] = [len(group) for group in items] if name in split else len(items)
     state.pop("start", None)
     state.pop("history", None)
     return state

@@ -30,6 +30,7 @@ from ..model import SHAPES, STARTS, Kind, Param, PlayerCount, Zone, setup_fields
 from .inference import Inferrer
 from .kinds import BASE_KINDS
 from .places import check_discard, place_zone, read_place, refill_source
+from .splits import check_split_source, fewest, read_by
 from .types import ERROR, INT, Comp, MapOf, Scope, ZoneT, noun
 
 MAX_ZONE_SIZE = 100
@@ -125,8 +126,10 @@ class ZoneReader:
         if isinstance(place, PlaceDecl):
             return place_zone(self, name, title, key, entry, place) if len(self.r.diagnostics) == start_errors else None
         per_player, private = self.ownership(entry, shape, where)
-        start, source = self.start_and_source(name, entry, shape, kind, earlier)
-        sizes = self.sizes(name, entry, shape, kind, str(source), earlier) if shape.laid_out else ()
+        by = read_by(self, name, entry, kind) if shape in _SHAPE_KEYS["by"] else ""
+        refused_by = entry.get("by") is not None and not by  # reported: its source is not checked against it
+        start, source = self.start_and_source(name, entry, shape, kind, earlier, None if refused_by else by)
+        sizes = self.sizes(name, entry, shape, kind, str(source), earlier, by) if shape.laid_out else ()
         limit, limit_name = self.limit(entry, where) if shape is Shape.HOLDING else (0, "")
         if len(self.r.diagnostics) != start_errors:
             return None
@@ -148,6 +151,7 @@ class ZoneReader:
             size_field=_size_field(entry),
             private_when_drawn=bool(private),
             note=self.c.note(entry),
+            by=by,
         )
 
     def ownership(self, entry: MapNode, shape: Shape, where: str) -> tuple[bool, bool]:
@@ -164,13 +168,6 @@ class ZoneReader:
                 "components from the others",
                 entry.key_span("private_when_drawn"),
                 "give the zone 'per_player: true' (each player's own), or drop 'private_when_drawn'",
-            )
-        if entry.get("by") is not None:
-            self.r.error(
-                "E541",
-                f"'by'{where}: zones of the spec's own kinds split by a group column are not supported yet "
-                "(the base game's are: 'place: face_up', 'place: decks'); declare one zone per group",
-                entry.key_span("by"),
             )
         return bool(per_player), bool(private)
 
@@ -200,7 +197,7 @@ class ZoneReader:
         return kind
 
     def start_and_source(
-        self, name: str, entry: MapNode, shape: Shape, kind: Kind, earlier: dict[str, Zone]
+        self, name: str, entry: MapNode, shape: Shape, kind: Kind, earlier: dict[str, Zone], by: str | None = ""
     ) -> tuple[str, str]:
         """How a zone starts (empty, all, dealt) and the pile it is dealt from, checked together."""
         where = f" in zone '{name}'"
@@ -210,7 +207,7 @@ class ZoneReader:
             start = "empty"
         source, source_node = self.c.scalar(entry, "source", str, required=False, default="", where=where)
         if source_node is not None and shape.laid_out:
-            self.check_source(name, str(source), source_node, kind, earlier)
+            self.check_source(name, str(source), source_node, kind, earlier, by)
         if start == "dealt" and not shape.laid_out:
             self.r.error(
                 "E541",
@@ -250,7 +247,9 @@ class ZoneReader:
             hint,
         )
 
-    def check_source(self, name: str, source: str, node: ScalarNode, kind: Kind, earlier: dict[str, Zone]) -> None:
+    def check_source(
+        self, name: str, source: str, node: ScalarNode, kind: Kind, earlier: dict[str, Zone], by: str | None = ""
+    ) -> None:
         pile = earlier.get(source)
         if source in self.refused:
             return
@@ -268,9 +267,11 @@ class ZoneReader:
                 f"{pile.holds}: a source is a pile or a bag of the same kind ({kind.name})",
                 node.span,
             )
+        elif by is not None:  # None: its `by` was refused (reported)
+            check_split_source(self, name, by, pile, node)
 
     def sizes(
-        self, name: str, entry: MapNode, shape: Shape, kind: Kind, source: str, earlier: dict[str, Zone]
+        self, name: str, entry: MapNode, shape: Shape, kind: Kind, source: str, earlier: dict[str, Zone], by: str = ""
     ) -> tuple[tuple[int, int], ...]:
         """(players, size) for each player count: a number, a value, or a field of the player-count table."""
         node = entry.get("size")
@@ -307,6 +308,7 @@ class ZoneReader:
             )
             return ()
         most = pieces(kind) if source in earlier else len(kind.components)
+        group, most = fewest(kind, by) if by else (0, most)
         for players, size in sizes:
             if not 0 <= size <= MAX_ZONE_SIZE:
                 self.r.error(
@@ -319,7 +321,7 @@ class ZoneReader:
                 self.r.error(
                     "E542",
                     f"zone '{name}' has {size} places with {players} players, but there are only "
-                    f"{most} {kind.name} to deal",
+                    f"{most} {kind.name} to deal" + (f" of {by} {group}" if by else ""),
                     node.span,
                     f"the {kind.name} table ({kind.table}) has {len(kind.components)} rows"
                     + (f", {most} pieces ('faces_of: {kind.faces_of}')" if kind.faces_of else ""),

@@ -246,6 +246,7 @@ _ZONE_FIELDS: tuple[Field, ...] = (  # the spec's own zones (compiler/check/zone
     ("limit", lambda z: z.limit or None, "int", None),
     ("private_when_drawn", lambda z: z.private_when_drawn, "bool", None),
     ("place", lambda z: z.place or None, "name", None),
+    ("split_by", lambda z: z.by or None, "name", None),  # `by`: one zone per value of the column
 )
 _RANK_FIELDS: tuple[Field, ...] = (
     ("title", lambda r: r.title, "text", None),

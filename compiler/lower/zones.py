@@ -184,11 +184,32 @@ def zones_source(rules: Rules) -> Code:
         )
         for z in rules.zones
     ]
+    kinds = {k.name: k for k in rules.kinds}
+    groups = ast.Dict(
+        keys=[ir.const(z.name) for z in rules.zones if z.by and not z.place],
+        values=[ir.const((z.by, split_groups(z, kinds[z.holds]))) for z in rules.zones if z.by and not z.place],
+    )
     return Code(
         render(
-            [Comment(comment("The spec's own zones, in declaration order (ZONES[i] is zone i)")), Table("ZONES", rows)]
+            [
+                Comment(comment("The spec's own zones, in declaration order (ZONES[i] is zone i)")),
+                Table("ZONES", rows),
+                Comment(
+                    comment(
+                        "The zones split by a group column of their kind: name -> (the column, its groups). "
+                        "Such a zone is a list per group, group g's at index g - 1."
+                    )
+                ),
+                Assign((ir.name("ZONE_GROUPS"),), groups),
+            ]
         )
     )
+
+
+def split_groups(zone: Zone, kind: Kind) -> tuple[int, ...]:
+    """The groups of a zone split by a column of its kind: the values that column holds, in order."""
+    at = next(i for i, c in enumerate(kind.columns) if c.name == zone.by)
+    return tuple(sorted({int(c.values[at]) for c in kind.components}))
 
 
 # --------------------------------------------------------------------------- names and attributes

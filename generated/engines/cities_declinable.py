@@ -383,6 +383,9 @@ ZONES = (
         private_attribute="",
     ),
 )
+# The zones split by a group column of their kind: name -> (the column, its groups). Such a zone is a list per group,
+# group g's at index g - 1.
+ZONE_GROUPS = {}
 
 # Every way to spend gold on a price: gold per gem colour, the zero vector first.
 PAYMENTS = (
@@ -4086,8 +4089,26 @@ _BY_LEVEL = ("market", "decks")
 
 
 def _split(zone: Zone) -> bool:
-    """Is the zone's attribute a list of lists (one per seat, or one per level)?"""
-    return zone.per_player or zone.attribute in _BY_LEVEL
+    """Is the zone's attribute a list of lists (one per seat, one per level, or one per group of the
+    column it is split by)?"""
+    return zone.per_player or zone.attribute in _BY_LEVEL or zone.name in ZONE_GROUPS
+
+
+def _group_of(zone: Zone, x: int) -> int:
+    """The group of component `x` in the column zone `zone` is split by (ZONE_GROUPS)."""
+    kind = KINDS[zone.kind]
+    column = ZONE_GROUPS[zone.name][0]
+    at = next(i for i, c in enumerate(kind.columns) if c.name == column)
+    group: int = kind.rows[x][at]
+    return group
+
+
+def _by_group(zone: Zone, components: list[int]) -> list[list[int]]:
+    """`components` dealt to the lists of a zone split by a column, each to its group's, in order."""
+    out: list[list[int]] = [[] for _ in range(max(ZONE_GROUPS[zone.name][1]))]
+    for x in components:
+        out[_group_of(zone, x) - 1].append(x)
+    return out
 
 
 def _items(game: Game, zone: Zone, group: int) -> list[Any]:
@@ -4124,7 +4145,9 @@ def _deal_zones(game: Game, rng: random.Random) -> None:
     one of its faces at random, shuffled; a display or row its size from the top of its source (or,
     without a source, the kind's pieces, shuffled: the rest are out of the game). `check` lets one
     zone of a kind at most be dealt from the kind itself (E560): each component in one place. A
-    display that starts empty has its slots, empty; other zones start empty lists."""
+    display that starts empty has its slots, empty; other zones start empty lists. A zone split by a
+    group column is dealt group by group: a pile each piece to its group's pile (in the shuffled
+    order), a display or row each group's from that group's pile (or from that group's pieces)."""
     for zone in ZONES:
         if zone.per_player or zone.start == _BASE:
             continue
@@ -4133,24 +4156,37 @@ def _deal_zones(game: Game, rng: random.Random) -> None:
             _shuffle(rng, box)
             setattr(game, zone.attribute, box)
             continue
+        groups = len(_by_group(zone, [])) if zone.name in ZONE_GROUPS else 0
         if zone.start == "empty":
             if zone.shape == DISPLAY:
-                setattr(game, zone.attribute, [None] * zone.sizes[game._n])
+                slots = [None] * zone.sizes[game._n]
+                setattr(game, zone.attribute, [list(slots) for _ in range(groups)] if groups else slots)
+            elif groups:
+                setattr(game, zone.attribute, [[] for _ in range(groups)])
             continue
         if zone.start == "all":
             pile = _pieces_shown(zone.kind, rng)
             _shuffle(rng, pile)
-            setattr(game, zone.attribute, pile)
+            setattr(game, zone.attribute, _by_group(zone, pile) if groups else pile)
             continue
-        size = zone.sizes[game._n]
         if zone.source >= 0:
-            pile = getattr(game, ZONES[zone.source].attribute)
+            piles = getattr(game, ZONES[zone.source].attribute)
         else:
-            pile = _pieces_shown(zone.kind, rng)
-            _shuffle(rng, pile)
-            pile.reverse()  # the first of the shuffled order is dealt first
-        dealt = [pile.pop() for _ in range(min(size, len(pile)))]
-        setattr(game, zone.attribute, dealt + [None] * (size - len(dealt)) if zone.shape == DISPLAY else dealt)
+            piles = _pieces_shown(zone.kind, rng)
+            _shuffle(rng, piles)
+            piles.reverse()  # the first of the shuffled order is dealt first
+        if groups:  # each group's from the top of that group's pile (without a source: its pieces)
+            piles = piles if zone.source >= 0 else _by_group(zone, piles)
+            setattr(game, zone.attribute, [_dealt(zone, game._n, pile) for pile in piles])
+        else:
+            setattr(game, zone.attribute, _dealt(zone, game._n, piles))
+
+
+def _dealt(zone: Zone, players: int, pile: list[int]) -> list[int | None]:
+    """A display's or row's size taken from the top of `pile` (a display's slots past them: empty)."""
+    size = zone.sizes[players]
+    dealt: list[int | None] = [pile.pop() for _ in range(min(size, len(pile)))]
+    return dealt + [None] * (size - len(dealt)) if zone.shape == DISPLAY else dealt
 
 
 def _zone_lists(game: Game, zi: int) -> list[list[Any]]:
@@ -4171,11 +4207,16 @@ def _base_counts(game: Game, zone: Zone, seat: int, x: int, sign: int) -> None:
 
 
 def _level_fits(zone: Zone, group: int, x: int, located: str) -> None:
-    """RuleError unless card `x` may go to level index `group` of a base place split by level: a
-    level's row and deck hold that level's cards only."""
+    """RuleError unless component `x` may go to group index `group` of a zone split by a column (a
+    base place split by level, or a zone of the spec's own split by a group column): a group's
+    pile, display or row holds that group's components only."""
     if zone.attribute in _BY_LEVEL and LEVELS.index(CARD_LEVEL[x]) != group:
         raise RuleError(
             "wrong_level", {"located": located, "card_level": CARD_LEVEL[x], "level": LEVELS[group], "zone": zone.name}
+        )
+    if zone.name in ZONE_GROUPS and _group_of(zone, x) != group + 1:
+        raise RuleError(
+            "wrong_level", {"located": located, "card_level": _group_of(zone, x), "level": group + 1, "zone": zone.name}
         )
 
 
@@ -4380,7 +4421,11 @@ def _zones_state(game: Game, state: State, observer: int | None) -> None:
     if _CHANCE_USED and whole:
         state["chance"] = getattr(game, _CHANCE)
     state["zones"] = {
-        zone.name: _shown_zone(zone, getattr(game, zone.attribute), whole) for zone in _OWN_ZONES if not zone.per_player
+        zone.name: [_shown_zone(zone, items, whole) for items in getattr(game, zone.attribute)]
+        if zone.name in ZONE_GROUPS
+        else _shown_zone(zone, getattr(game, zone.attribute), whole)
+        for zone in _OWN_ZONES
+        if not zone.per_player
     }
     for p, seat in enumerate(state["seats"]):
         mine: dict[str, Any] = {}
@@ -4431,7 +4476,7 @@ def _zone_problems(data: State, n: int) -> list[Problem]:
     for zone in _OWN_ZONES:
         kind, count = zone.kind, KINDS[zone.kind].size
         places = (
-            [(("zones", zone.name), shared[zone.name])]
+            _shared_places(zone, shared[zone.name], out)
             if not zone.per_player
             else [(("seats", p, "zones", zone.name), tables[p][zone.name]) for p in range(n) if p in tables]
         )
@@ -4451,6 +4496,15 @@ def _zone_problems(data: State, n: int) -> list[Problem]:
                     )
                 elif (kind, x) in where:
                     out.append((path + (i,), f"{kind} {x} appears more than once (at {where[kind, x]} too)"))
+                elif zone.name in ZONE_GROUPS and _group_of(zone, x) != path[-1] + 1:
+                    column = ZONE_GROUPS[zone.name][0]
+                    out.append(
+                        (
+                            path + (i,),
+                            f"{kind} {x} has {column} {_group_of(zone, x)}: it lies in {zone.name}'s "
+                            f"{column} {_group_of(zone, x)} list, not the {column} {path[-1] + 1} one",
+                        )
+                    )
                 else:
                     where[kind, x] = ".".join(map(str, path))
             size = zone.sizes.get(n, 0) if zone.shape in (DISPLAY, ROW) else zone.limit
@@ -4463,6 +4517,24 @@ def _zone_problems(data: State, n: int) -> list[Problem]:
                 if not isinstance(private, list) or any(x not in items for x in private):
                     out.append((path, f"{'.'.join(map(str, path))}_private must list components of the holding"))
     return out + _two_faces_in_play(where)
+
+
+def _shared_places(zone: Zone, value: Any, out: list[Problem]) -> list[tuple[tuple[Any, ...], Any]]:
+    """The lists a shared zone's saved value holds, each with its path: its own, or, for a zone split
+    by a group column, one per group (a problem in `out`, and none, when they are not so many)."""
+    if zone.name not in ZONE_GROUPS:
+        return [(("zones", zone.name), value)]
+    column, groups = ZONE_GROUPS[zone.name]
+    if not isinstance(value, list) or len(value) != max(groups):
+        out.append(
+            (
+                ("zones", zone.name),
+                f"zones.{zone.name} must be a list of {max(groups)} lists, one per {column} (from 1), "
+                f"not {_shown(value)}",
+            )
+        )
+        return []
+    return [(("zones", zone.name, g), items) for g, items in enumerate(value)]
 
 
 def _wild_spent_problems(data: State) -> list[Problem]:
@@ -4524,6 +4596,13 @@ def _load_zones(game: Game, data: State) -> None:
                     zone.private_attribute,
                     [list(seat["zones"].get(zone.name + "_private", [])) for seat in data["seats"]],
                 )
+        elif zone.name in ZONE_GROUPS:
+            groups = data["zones"][zone.name]
+            setattr(game, zone.attribute, [_loaded(zone, items) for items in groups])
         else:
-            items = data["zones"][zone.name]
-            setattr(game, zone.attribute, list(reversed(items)) if zone.shape in _FACE_DOWN else list(items))
+            setattr(game, zone.attribute, _loaded(zone, data["zones"][zone.name]))
+
+
+def _loaded(zone: Zone, items: list[Any]) -> list[Any]:
+    """A list of a saved zone as the game holds it: a pile or a bag with its top last."""
+    return list(reversed(items)) if zone.shape in _FACE_DOWN else list(items)

@@ -124,17 +124,20 @@ def _determinize_zones(module, obs: dict, rng: random.Random) -> None:
     """The spec's own zones in an observation, their hidden parts dealt again (state format 2): a
     face-down pile (shown as its count) and another seat's privately drawn components (None in its
     holding) take pieces of their kind that `player` has not seen, each showing one of its faces
-    at random, as the deal does. Nothing for an engine without zones."""
+    at random, as the deal does; a zone split by a group column (ZONE_GROUPS) group by group, each
+    group's pile dealt pieces of that group. Nothing for an engine without zones."""
     zones = getattr(module, "ZONES", ())
     if not zones:
         return
-    places = [(zone, obs["zones"], zone.name) for zone in zones if not zone.per_player]
-    places += [(zone, seat["zones"], zone.name) for zone in zones if zone.per_player for seat in obs["seats"]]
+    split = getattr(module, "ZONE_GROUPS", {})
+    places = [_places(zone, obs["zones"], split) for zone in zones if not zone.per_player]
+    places += [[(zone, seat["zones"], zone.name, 0)] for zone in zones if zone.per_player for seat in obs["seats"]]
+    flat = [place for group in places for place in group]
     seen = {
         (zone.kind, x)
-        for zone, table, name in places
-        if isinstance(table.get(name), list)
-        for x in table[name]
+        for zone, table, key, _ in flat
+        if isinstance(_at(table, key), list)
+        for x in _at(table, key)
         if isinstance(x, int)
     }
     seen |= _base_seen(obs)
@@ -145,13 +148,35 @@ def _determinize_zones(module, obs: dict, rng: random.Random) -> None:
     for pieces in spare.values():
         rng.shuffle(pieces)
 
-    def draw(kind: str):
-        piece = spare[kind].pop()
-        return piece[rng.randrange(len(piece))]
+    def draw(zone: Any, group: int) -> int:
+        pieces = spare[zone.kind]
+        if not group:
+            piece = pieces.pop()
+        else:  # the last spare piece with a face of the group, showing one of those faces
+            kind = module.KINDS[zone.kind]
+            at = next(i for i, c in enumerate(kind.columns) if c.name == split[zone.name][0])
+            last = max(i for i, p in enumerate(pieces) if any(kind.rows[x][at] == group for x in p))
+            piece = tuple(x for x in pieces.pop(last) if kind.rows[x][at] == group)
+        face: int = piece[rng.randrange(len(piece))]
+        return face
 
-    for zone, table, name in places:
-        items = table.get(name)
+    for zone, table, key, group in flat:
+        items = _at(table, key)
         if isinstance(items, int):  # a face-down pile: its count only
-            table[name] = [draw(zone.kind) for _ in range(items)]
+            table[key] = [draw(zone, group) for _ in range(items)]
         elif isinstance(items, list) and zone.shape != DISPLAY:  # a display's None is an empty slot
-            table[name] = [draw(zone.kind) if x is None else x for x in items]
+            table[key] = [draw(zone, group) if x is None else x for x in items]
+
+
+def _places(zone: Any, table: dict[str, Any], split: dict[str, Any]) -> list[tuple[Any, Any, Any, int]]:
+    """A shared zone's places in an observation: (zone, container, key, group); for a zone split by a
+    group column, one per group (its list's index in the zone's value, the group from 1)."""
+    value = table.get(zone.name)
+    if zone.name not in split or not isinstance(value, list):
+        return [(zone, table, zone.name, 0)]
+    return [(zone, value, g, g + 1) for g in range(len(value))]
+
+
+def _at(table: Any, key: Any) -> Any:
+    """The entry `key` of a container of an observation (a dict's by name, a split zone's list's by index)."""
+    return table.get(key) if isinstance(table, dict) else table[key]

@@ -58,7 +58,8 @@ class Encoder:
       a face-down pile). A display, a row and a holding are fixed slots, each a component block
       (below): ``zone[NAME][S]`` or ``seat[k].zone[NAME][S]`` from 1; a display or row has its
       size for the player count (a display's empty slot is all 0, a row is in order and closes
-      up), a holding its ``limit``, or the number of pieces of its kind without one.
+      up), a holding its ``limit``, or the number of pieces of its kind without one. A zone
+      split by a group column (``ZONE_GROUPS``) is one such part per group, ``zone[NAME[G]]``.
 
     A component of a spec's own kind is: present, hidden (another seat's component drawn with
     ``private_when_drawn``: present and hidden, nothing else), then its kind's columns in order
@@ -224,7 +225,7 @@ class Encoder:
         # the base game's places are encoded with the base game's state (their `start` says so)
         zones = tuple(z for z in getattr(module, "ZONES", ()) if z.start != BASE_PLACE)
         self.zones = zones
-        self.shared_zones: list[tuple[int, int, int]] = []
+        self.shared_zones: list[tuple[int, int, int, int]] = []  # (zone index, start, slots, group or 0)
         self.own_zones: list[tuple[int, int, int]] = []
         self._kind_blocks: dict[str, tuple[tuple[float, ...], ...]] = {}
         self._kind_hidden: dict[str, tuple[float, ...]] = {}
@@ -233,15 +234,19 @@ class Encoder:
             if zone.kind not in kind_bounds:
                 kind_bounds[zone.kind] = self._kind_layout(zone.kind)
         lows_before = len(highs)
+        split = getattr(module, "ZONE_GROUPS", {})
         for zi, zone in enumerate(zones):
             if zone.per_player:
                 continue
-            start, slots = len(highs), self._zone_slots(zone)
-            if zone.shape in (PILE, BAG):
-                field(f"zone[{zone.name}]", [float(len(module.KINDS[zone.kind].pieces))])
-            for s in range(slots):
-                field(f"zone[{zone.name}][{s + 1}]", kind_bounds[zone.kind])
-            self.shared_zones.append((zi, start, slots))
+            groups = range(1, max(split[zone.name][1]) + 1) if zone.name in split else (0,)
+            for group in groups:  # a zone split by a group column: each group's part, `zone[NAME[g]]`
+                name = f"{zone.name}[{group}]" if group else zone.name
+                start, slots = len(highs), self._zone_slots(zone)
+                if zone.shape in (PILE, BAG):
+                    field(f"zone[{name}]", [float(len(module.KINDS[zone.kind].pieces))])
+                for s in range(slots):
+                    field(f"zone[{name}][{s + 1}]", kind_bounds[zone.kind])
+                self.shared_zones.append((zi, start, slots, group))
         for zi, zone in enumerate(zones):
             if not zone.per_player:
                 continue
@@ -331,9 +336,9 @@ class Encoder:
     def _encode_zones(self, out: list, obs: dict, me: int) -> None:
         """The zones' part of the vector (see the class docstring)."""
         zones, n = self.zones, self.players
-        for zi, start, slots in self.shared_zones:
+        for zi, start, slots, group in self.shared_zones:
             zone = zones[zi]
-            items = obs["zones"][zone.name]
+            items = obs["zones"][zone.name][group - 1] if group else obs["zones"][zone.name]
             if zone.shape in (PILE, BAG):  # an observation's count; a whole state's list (top first)
                 out[start] = float(items if isinstance(items, int) else len(items))
             else:

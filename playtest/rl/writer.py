@@ -171,18 +171,19 @@ class ObservationWriter:
     # ------------------------------------------------------------------ the plan, made once
 
     def _zone_plan(self) -> None:
-        """Per zone: (zone, start, slots, first block number, width, blocks by key)."""
+        """Per zone (a zone split by a group column: per group): (zone, start, slots, first block
+        number, width, blocks by key, group or 0)."""
         enc = self.encoder
-        self.zone_plan: list[tuple[Any, int, int, int, int, dict[Any, Any]]] = []
-        for shared, plan in ((True, enc.shared_zones), (False, enc.own_zones)):
-            for zi, start, slots in plan:
-                zone = enc.zones[zi]
-                hidden = enc._kind_hidden[zone.kind]
-                blocks: dict[Any, Any] = {x: floats(b) for x, b in enumerate(enc._kind_blocks[zone.kind])}
-                blocks["hidden"] = floats(hidden)
-                blocks[None] = floats([0.0] * len(hidden))
-                self.zone_plan.append((zone, start, slots, self.blocks, len(hidden), blocks))
-                self.blocks += slots if shared else slots * self.players
+        self.zone_plan: list[tuple[Any, int, int, int, int, dict[Any, Any], int]] = []
+        parts = [(True, *part) for part in enc.shared_zones] + [(False, *part, 0) for part in enc.own_zones]
+        for shared, zi, start, slots, group in parts:
+            zone = enc.zones[zi]
+            hidden = enc._kind_hidden[zone.kind]
+            blocks: dict[Any, Any] = {x: floats(b) for x, b in enumerate(enc._kind_blocks[zone.kind])}
+            blocks["hidden"] = floats(hidden)
+            blocks[None] = floats([0.0] * len(hidden))
+            self.zone_plan.append((zone, start, slots, self.blocks, len(hidden), blocks, group))
+            self.blocks += slots if shared else slots * self.players
 
     def _tail_plan(self) -> None:
         """The declared state's region of the vector (written whole, from a scratch list) and the turn's fields."""
@@ -376,8 +377,10 @@ class ObservationWriter:
     def _write_zones(self, game: Any, me: int, row: Row) -> None:
         """Each zone: a pile's count, a display's, row's or holding's slots (see Encoder)."""
         mv, keys, n = row.view, row.keys, self.players
-        for zone, start, slots, b, width, blocks in self.zone_plan:
+        for zone, start, slots, b, width, blocks, group in self.zone_plan:
             everyone = getattr(game, zone.attribute)
+            if group:  # one group's list of a zone split by a group column
+                everyone = everyone[group - 1]
             if not zone.per_player:
                 if zone.shape in (PILE, BAG):
                     mv[start] = len(everyone)

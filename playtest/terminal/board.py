@@ -149,9 +149,10 @@ def full_view(module, game) -> dict:
     state = json.loads(game.to_json())
     state["decks"] = {k: len(v) if isinstance(v, list) else v for k, v in state["decks"].items()}
     piles = {z.name for z in getattr(module, "ZONES", ()) if z.shape in (PILE, BAG) and not z.per_player}
+    split = getattr(module, "ZONE_GROUPS", {})  # a zone split by a group column: a list per group
     for name, items in (state.get("zones") or {}).items():
         if name in piles and isinstance(items, list):
-            state["zones"][name] = len(items)
+            state["zones"][name] = [len(group) for group in items] if name in split else len(items)
     return state
 
 
@@ -216,7 +217,8 @@ def board_lines(module, game, seats: list, viewer: int | None, brief: bool = Fal
         line
         for zone in getattr(module, "ZONES", ())
         if zone.name in shared
-        for line in _zone_lines(module, cat, zone.name, shared[zone.name])
+        for label, items in _groups(module, zone.name, shared[zone.name])
+        for line in _zone_lines(module, cat, zone.name, items, label=label)
     ]
     out_of_play = state.get("out_of_play") or {}
     for level in reversed(tuple(module.LEVELS)):
@@ -256,14 +258,22 @@ def _places(module: Any, seat: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _zone_lines(module, cat: Catalogue, name: str, items, indent: str = "") -> list[Line]:
+def _groups(module: Any, name: str, value: Any) -> list[tuple[str, Any]]:
+    """A shared zone's saved value as (label, its list or count): one per group, `relic_decks[2]`,
+    for a zone split by a group column (ZONE_GROUPS), else the zone's own."""
+    if name not in getattr(module, "ZONE_GROUPS", {}) or not isinstance(value, list):
+        return [(name, value)]
+    return [(f"{name}[{g}]", items) for g, items in enumerate(value, 1)]
+
+
+def _zone_lines(module, cat: Catalogue, name: str, items, indent: str = "", label: str = "") -> list[Line]:
     """A zone of the spec's own (state format 2): a pile as its count; else its components, one a
     line, numbered from 1 as a choice of one names its position (`city 2`), each with its kind's
     columns by name (a hidden one, another seat's privately drawn, as such)."""
     zone = next((z for z in getattr(module, "ZONES", ()) if z.name == name), None)
     if zone is None:  # NAME_private: the owner's list of what it drew unseen, not a zone
         return []
-    label = f"{indent}{name}   "
+    label = f"{indent}{label or name}   "
     if isinstance(items, int):
         return [[_seg(f"{label}{_plural(items, 'piece')}, face down")]]
     if not items:

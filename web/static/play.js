@@ -465,7 +465,7 @@
     return tile;
   }
 
-  function zoneContent(zone, items) {
+  function zoneContent(zone, items, group) {
     if (typeof items === "number") {
       return [el("span", { class: "pile", data: { zone: zone.name }, text: t("zone.left", { n: items }) })];
     }
@@ -475,18 +475,29 @@
         return el("span", { class: "component hidden-card", text: zone.shape === "display" ? t("card.empty") : t("value.hidden") });
       }
       const tile = component(zone.kind, id);
-      const action = zone.per_player ? null : offered(zone.name, zone.kind, i, id);
+      const action = zone.per_player ? null : offered(zone.name, zone.kind, i, id, group || 0);
       if (action !== null) qualifies(tile, action);
       return tile;
     });
   }
 
   // The legal action that chooses the component at place `i` of a zone (id `id` of its kind).
-  function offered(zoneName, kind, i, id) {
+  // A choice from one group of a split zone, or across zones (labels.parts), numbers its positions
+  // over its places in order: place `i` of zone `zoneName` (group `group`) is found among them.
+  function offered(zoneName, kind, i, id, group) {
     if (!myTurn()) return null;
     const found = view.legal.find((a) => {
       const info = meta.actions[a];
       if (info.component === null) return false;
+      const parts = (labels.parts || {})[info.rule];
+      if (parts) {
+        let first = 0;
+        for (const [name, g, places] of parts) {
+          if (name === zoneName && g === group) return info.component === first + i;
+          first += places;
+        }
+        return false;
+      }
       const source = labels.sources[info.rule];
       return source === zoneName ? info.component === i : source === kind && info.component === id;
     });
@@ -560,10 +571,16 @@
     const explained = new Set();
     meta.zones.forEach((zone) => {
       if (zone.per_player || !(zone.name in shared)) return;
-      const laidOut = Array.isArray(shared[zone.name]);
-      box.append(el("div", { class: "zone", data: { zone: zone.name, shape: zone.shape } }, [
-        el("h2", { text: zoneTitle(zone.name) }), el("div", { class: "row" }, zoneContent(zone, shared[zone.name])),
-        ...(laidOut ? kindRules(zone.kind, explained) : [])]));
+      // A zone split by a group column (`by:`): one list (a pile: one count) per group, each shown apart.
+      const parts = zone.groups && Array.isArray(shared[zone.name])
+        ? shared[zone.name].map((items, g) => [`${zoneTitle(zone.name)} (${zone.by.replace(/_/g, " ")} ${g + 1})`, items, g + 1])
+        : [[zoneTitle(zone.name), shared[zone.name], 0]];
+      parts.forEach(([title, items, group], i) => {
+        const laidOut = Array.isArray(items);
+        box.append(el("div", { class: "zone", data: { zone: zone.name, shape: zone.shape } }, [
+          el("h2", { text: title }), el("div", { class: "row" }, zoneContent(zone, items, group)),
+          ...(laidOut && i === parts.length - 1 ? kindRules(zone.kind, explained) : [])]));
+      });
     });
     heldKinds().forEach(({ kind, vars }) => {
       const row = el("div", { class: "row" });

@@ -64,6 +64,9 @@ _EXTRA_SLOTS: tuple[tuple[str, bool, Any], ...] = ()
 # its rules reach by name, its declared variables (empty for a spec without them).
 ZONES: tuple[Any, ...] = ()  # of meta.Zone (meta reads COLOURS from here: spec imports nothing of it)
 KINDS: dict[str, Any] = {}  # name -> meta.Kind
+# The spec's own zones split by a group column of their kind (`by:`): name -> (the column, its groups,
+# the values the column holds, in order); such a zone is a list per group, group g's at index g - 1.
+ZONE_GROUPS: dict[str, tuple[str, tuple[int, ...]]] = {}
 VARIABLES: tuple[Any, ...] = ()  # of meta.Variable
 
 # -- the decisions and their actions

@@ -224,6 +224,7 @@ class Builder:
     table_picture = _setup.table_picture
     fewer_players = _setup.fewer_players
     zone_items = _setup.zone_items
+    split_deal = _setup.split_deal
     counted = _setup.counted
     handling = _setup.handling
     setup_column = _setup.setup_column

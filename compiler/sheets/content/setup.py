@@ -184,13 +184,19 @@ def zone_items(self: Builder) -> list[Item]:
     """The deal of the spec's own zones, after the base game's, as a player aid says it: a pile
     shuffled (a piece with faces showing one at random), then a display or row laid out from its
     source ("reveal 3 cities from the “City tiles” pile: these are the cities on display"), the pieces
-    called by their kind's item and the zone by its own item where the spec gives one."""
+    called by their kind's item and the zone by its own item where the spec gives one; a zone split
+    by a group column, group by group (split_deal)."""
     items = []
     for zone in self.rules.zones:
         kind = next(k for k in self.rules.kinds if k.name == zone.holds)
         said = _kind_words(self, kind)
         title = self.spec_text(zone.title)
         sizes = {n for _, n in zone.sizes}
+        if zone.by and not zone.place:
+            text = self.split_deal(zone, kind, title)
+            if text:
+                items.append(Item(sentence(text), marks=self.marks(f"zones.{zone.name}")))
+            continue
         if zone.start == "all":
             pile = "sheet.setup.faces" if kind.faces_of else "sheet.setup.pile"
             key = SHAPES[zone.shape].phrase or pile if zone.shape != "pile" else pile  # a bag: its own words
@@ -242,6 +248,34 @@ def _zone_words(self: Builder, zone: Zone) -> dict[str, Any]:
         return {}
     plural = zone.words(self.lang).form("other")
     return {"zone_plural": plural} if plural else {}
+
+
+def split_deal(self: Builder, zone: Zone, kind: Kind, title: str) -> str:
+    """The deal of a zone split by a group column, in words ('' for one that starts empty): each
+    group's pile shuffled apart, each group's display or row laid out from its own pile."""
+    col = next(c for c in kind.columns if c.name == zone.by)
+    column = self.spec_text(col.title) if col.title is not None else col.name.replace("_", " ")
+    kind_title = self.spec_text(kind.title).lower()
+    source = next((z for z in self.rules.zones if z.name == zone.source), None)
+    sizes = {n for _, n in zone.sizes}
+    if zone.start == "all":
+        return self.text("sheet.setup.split.pile", kind=kind_title, column=column, zone=title)
+    if zone.start != "dealt":
+        return ""
+    if len(sizes) == 1 and source is not None:
+        items = self.counted(kind, next(iter(sizes)))
+        return self.text(
+            "sheet.setup.split.deal", column=column, items=items, source=self.spec_text(source.title), zone=title
+        )
+    if len(sizes) == 1:
+        return self.text("sheet.setup.split.deal_kind", n=next(iter(sizes)), column=column, kind=kind_title, zone=title)
+    return self.text(
+        "sheet.setup.split.deal_column",
+        column=column,
+        zone=title,
+        source=self.spec_text(source.title) if source is not None else kind_title,
+        table_column=self.setup_column(zone.size_field),
+    )
 
 
 def counted(self: Builder, kind: Kind, n: int) -> str:
