@@ -916,6 +916,7 @@ KINDS = {
 }
 
 ZONES = ()  # the spec declares no zones
+ZONE_GROUPS = {}  # nor any split by a column
 
 # Every way to spend gold on a price: gold per gem colour, the zero vector first.
 PAYMENTS = (

@@ -308,6 +308,7 @@ VARIABLES = ()  # the spec declares no state
 KINDS = {}  # the rules reach no kind of the spec's own
 
 ZONES = ()  # the spec declares no zones
+ZONE_GROUPS = {}  # nor any split by a column
 
 # Every way to spend gold on a price: gold per gem colour, the zero vector first.
 PAYMENTS = (
