@@ -4114,9 +4114,14 @@ def _group_of(zone: Zone, x: int) -> int:
     return group
 
 
+def _groups(zone: Zone) -> int:
+    """How many lists a zone split by a column holds (its column's largest value: group g's at g - 1)."""
+    return max(ZONE_GROUPS[zone.name][1])
+
+
 def _by_group(zone: Zone, components: list[int]) -> list[list[int]]:
     """`components` dealt to the lists of a zone split by a column, each to its group's, in order."""
-    out: list[list[int]] = [[] for _ in range(max(ZONE_GROUPS[zone.name][1]))]
+    out: list[list[int]] = [[] for _ in range(_groups(zone))]
     for x in components:
         out[_group_of(zone, x) - 1].append(x)
     return out
@@ -4167,7 +4172,7 @@ def _deal_zones(game: Game, rng: random.Random) -> None:
             _shuffle(rng, box)
             setattr(game, zone.attribute, box)
             continue
-        groups = len(_by_group(zone, [])) if zone.name in ZONE_GROUPS else 0
+        groups = _groups(zone) if zone.name in ZONE_GROUPS else 0
         if zone.start == "empty":
             if zone.shape == DISPLAY:
                 slots = [None] * zone.sizes[game._n]
@@ -4535,12 +4540,12 @@ def _shared_places(zone: Zone, value: Any, out: list[Problem]) -> list[tuple[tup
     by a group column, one per group (a problem in `out`, and none, when they are not so many)."""
     if zone.name not in ZONE_GROUPS:
         return [(("zones", zone.name), value)]
-    column, groups = ZONE_GROUPS[zone.name]
-    if not isinstance(value, list) or len(value) != max(groups):
+    column = ZONE_GROUPS[zone.name][0]
+    if not isinstance(value, list) or len(value) != _groups(zone):
         out.append(
             (
                 ("zones", zone.name),
-                f"zones.{zone.name} must be a list of {max(groups)} lists, one per {column} (from 1), "
+                f"zones.{zone.name} must be a list of {_groups(zone)} lists, one per {column} (from 1), "
                 f"not {_shown(value)}",
             )
         )
