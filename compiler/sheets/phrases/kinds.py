@@ -100,3 +100,22 @@ class Ref:
     coll: str | None = None  # loop variables: the collection phrase key
     suffix: str = ""  # " (2)" for the second of two choices of one kind
     holds: str = ""  # components of a spec's kind (a chosen city, a loop over a zone): the kind's name
+
+
+def item_words(table, word: str, few: str | None, other: str | None, gender: str) -> Fields:
+    """The fields a phrase of one component agrees with, from its word, its `few` and `other` forms and
+    its gender: ``item_acc`` is its object form where the table's ``item.acc@GENDER`` rule makes one
+    (Serbian "карта" -> "карту": an ending ``а => у``), else the word itself."""
+    acc = word
+    rule = f"item.acc@{gender}" if gender and table.has(f"item.acc@{gender}") else "item.acc"
+    if table.has(rule):
+        ending, _, replaced = table.text(rule).partition("=>")
+        if ending.strip() and word.endswith(ending.strip()):
+            acc = word[: -len(ending.strip())] + replaced.strip()
+    return {
+        "item": word,
+        "item_of": few or table.text("item.of", item=word),
+        "item_acc": acc,
+        "plural": other or table.text("item.plural", item=word),
+        "gender": gender,
+    }
