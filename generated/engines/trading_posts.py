@@ -10452,8 +10452,8 @@ def _why_gem_after_purchase(g, args):
                     "‘Geopende posten’ geldt dat de ‘kracht’ van die handelspost handelspost 1 is"
                 ),
                 "sr": (
-                    "Драгуљ после куповине: за бар једна плочица („трговачка станица“) из ваше зоне „Отворене "
-                    "станице“ важи да вредност „моћ“ те трговачке станице јесте трговачка станица 1"
+                    "Драгуљ после куповине: за бар једну трговачку станицу из ваше зоне „Отворене станице“ важи "
+                    "да вредност „моћ“ те трговачке станице јесте трговачка станица 1"
                 ),
             },
             "any(t.power == 'extra_gem_after_purchase' for t in me.markers), variants/trading-posts.yaml:90",
@@ -10542,8 +10542,8 @@ def _why_third_token(g, args):
                     "‘Geopende posten’ geldt dat de ‘kracht’ van die handelspost handelspost 2 is"
                 ),
                 "sr": (
-                    "Трећи жетон уз пар: за бар једна плочица („трговачка станица“) из ваше зоне „Отворене "
-                    "станице“ важи да вредност „моћ“ те трговачке станице јесте трговачка станица 2"
+                    "Трећи жетон уз пар: за бар једну трговачку станицу из ваше зоне „Отворене станице“ важи да "
+                    "вредност „моћ“ те трговачке станице јесте трговачка станица 2"
                 ),
             },
             "any(t.power == 'third_token_with_pair' for t in me.markers), variants/trading-posts.yaml:90",

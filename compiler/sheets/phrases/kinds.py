@@ -105,13 +105,15 @@ class Ref:
 def item_words(table, word: str, few: str | None, other: str | None, gender: str) -> Fields:
     """The fields a phrase of one component agrees with, from its word, its `few` and `other` forms and
     its gender: ``item_acc`` is its object form where the table's ``item.acc@GENDER`` rule makes one
-    (Serbian "карта" -> "карту": an ending ``а => у``), else the word itself."""
+    (Serbian "карта" -> "карту": an ending ``а => у``, on each word, so that an adjective agrees:
+    "трговачка станица" -> "трговачку станицу"), else the word itself."""
     acc = word
     rule = f"item.acc@{gender}" if gender and table.has(f"item.acc@{gender}") else "item.acc"
     if table.has(rule):
         ending, _, replaced = table.text(rule).partition("=>")
-        if ending.strip() and word.endswith(ending.strip()):
-            acc = word[: -len(ending.strip())] + replaced.strip()
+        old, new = ending.strip(), replaced.strip()
+        if old:  # each word of the item that takes the ending: "трговачка станица" -> "трговачку станицу"
+            acc = " ".join(w[: -len(old)] + new if w.endswith(old) else w for w in word.split(" "))
     return {
         "item": word,
         "item_of": few or table.text("item.of", item=word),

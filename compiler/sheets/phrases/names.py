@@ -186,7 +186,9 @@ def kind(self: Phraser, node) -> str:  # noqa: C901 - one dispatch over node kin
         case Attribute(obj=o, name="bonus") if self.kind(o) == CARD:
             return COLOUR
         case Attribute(obj=o, name=attr) if (extra := self.base_extra(o, attr)) is not None:  # a column the spec adds
-            return "table" if extra.type == ColumnType.GEMS else NUMBER  # as a kind's own
+            if extra.type in (ColumnType.GEM, ColumnType.COLOUR):  # as a kind's own: a colour
+                return COLOUR
+            return "table" if extra.type == ColumnType.GEMS else NUMBER
         case Attribute(obj=o, name=attr) if self.rules.zones and self.zone(node) is not None:
             return "zone"
         case Attribute(obj=o, name=attr) if self.rules.zones and self.kind(o) == COMPONENT:

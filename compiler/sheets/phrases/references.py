@@ -249,7 +249,9 @@ def thing(self: Phraser, node) -> Fields:
             return self.state_forms(node) or {}
         case Attribute(obj=o, name="bonus") if kind == COLOUR and (self.kind(o) == CARD or self.base_kind(o, "bonus")):
             return self.forms("q.card.bonus", **self.named("card", self.thing(o)))
-        case Attribute(obj=o, name=attr) if kind == COLOUR and self.kind(o) == COMPONENT:  # a colour column
+        case Attribute(obj=o, name=attr) if kind == COLOUR and (
+            self.kind(o) == COMPONENT or self.base_extra(o, attr) is not None
+        ):  # a colour column of a kind, or one a spec adds to the base cards or nobles
             return self.forms("q.component.colour", column=self.column(attr, o), **self.named("x", self.thing(o)))
         case Call(func=f) if self.definition(f) is not None:
             text = self.defined(node)
