@@ -54,7 +54,7 @@ def _base_text(value) -> Text:
     return Text(value["en"], tuple(sorted((k, v) for k, v in value.items() if k != "en")))
 
 
-def _base_item(value) -> tuple[Text, tuple[ItemWords, ...]]:
+def _base_item(value: dict[str, str | dict[str, str]]) -> tuple[Text, tuple[ItemWords, ...]]:
     """A base kind's item: its word in each language (the `one` form), and its plural forms and
     gender where the language needs them, as a spec's `item` gives them (compiler/check/reader.py)."""
     words = {lang: forms if isinstance(forms, dict) else {"one": forms} for lang, forms in value.items()}

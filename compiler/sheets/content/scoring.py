@@ -93,7 +93,7 @@ def prestige_item(self: Builder, source) -> Item:
     )
 
 
-def _points_if(self: Builder, by) -> str | None:
+def _points_if(self: Builder, by: object) -> str | None:
     """A source worth a fixed number of points under a condition and none otherwise (`N if TEST else 0`),
     as players say it: "also includes 3 prestige points if ...", not "3 if ..., otherwise 0"; else None."""
     if not isinstance(by, Conditional):

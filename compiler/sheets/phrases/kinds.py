@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..tables import Table
 
 Fields = dict[str, Any]
 """A phrase's named forms, spread into a message's fields (`text(key, **fields)`). Any, not str: a
@@ -102,7 +105,7 @@ class Ref:
     holds: str = ""  # components of a spec's kind (a chosen city, a loop over a zone): the kind's name
 
 
-def item_words(table, word: str, few: str | None, other: str | None, gender: str) -> Fields:
+def item_words(table: Table, word: str, few: str | None, other: str | None, gender: str) -> Fields:
     """The fields a phrase of one component agrees with, from its word, its `few` and `other` forms and
     its gender: ``item_acc`` is its object form where the table's ``item.acc@GENDER`` rule makes one
     (Serbian "карта" -> "карту": an ending ``а => у``, on each word, so that an adjective agrees:
