@@ -2755,7 +2755,7 @@ class Game:
 
     @property
     def prestige(self) -> list[int]:
-        return self._pts
+        return _prestige_totals(self)  # the hook: the cards' and nobles' alone, or with the spec's sources
 
     @property
     def purchased(self) -> list[list[int]]:
@@ -2998,7 +2998,7 @@ class Game:
         return [p for p in eligible if keys[p] == best]
 
     def scores(self) -> list[int]:
-        return list(self._pts)
+        return list(_prestige_totals(self))
 
     def returns(self) -> list[float]:
         if self.mode != _OVER_MODE or self.end_reason == TRUNCATED:  # not over, or stopped unfinished: 0 for all
@@ -3145,6 +3145,12 @@ class Game:
             "start": start,
             "actions": self.history[done_before:],
         }
+
+
+# ----------------------------------------------------------------------------- prestige (the hook _prestige_totals)
+def _prestige_totals(g):
+    """Each seat's prestige: its cards and nobles."""
+    return g._pts
 
 
 def _shuffle(rng: random.Random, items: list[Any]) -> None:

@@ -2691,7 +2691,7 @@ class Game:
 
     @property
     def prestige(self) -> list[int]:
-        return self._pts
+        return _prestige_totals(self)  # the hook: the cards' and nobles' alone, or with the spec's sources
 
     @property
     def purchased(self) -> list[list[int]]:
@@ -2933,7 +2933,7 @@ class Game:
         return [p for p in eligible if keys[p] == best]
 
     def scores(self) -> list[int]:
-        return list(self._pts)
+        return list(_prestige_totals(self))
 
     def returns(self) -> list[float]:
         if self.mode != _OVER_MODE or self.end_reason == TRUNCATED:  # not over, or stopped unfinished: 0 for all
@@ -3082,7 +3082,7 @@ class Game:
         }
 
 
-# ----------------------------------------------------------------------------- prestige sources
+# ----------------------------------------------------------------------------- prestige (the hook _prestige_totals)
 def _xp(g, p):
     """The prestige seat p has besides its cards and nobles: the spec's prestige sources."""
     # prestige source 'rainbow': if has_rainbow(player) then 3 else 0 (variants/rainbow.yaml:28)
@@ -3100,14 +3100,9 @@ def _xp(g, p):
     )
 
 
-def _prestige_totals(self):
+def _prestige_totals(g):
     """Each seat's prestige: its cards and nobles, and the prestige sources."""
-    return [self._pts[p] + _xp(self, p) for p in range(self._n)]
-
-
-# every reader of a seat's prestige (play, the bots, scores()) sees the total
-Game.prestige = property(_prestige_totals)
-Game.scores = _prestige_totals
+    return [g._pts[p] + _xp(g, p) for p in range(g._n)]
 
 
 def _shuffle(rng: random.Random, items: list[Any]) -> None:

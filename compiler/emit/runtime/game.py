@@ -59,6 +59,7 @@ from .spec import (
     _eligible,
     _end_of_turn,
     _keep_turn,
+    _prestige_totals,
     _rank_key,
     _reset_turn,
     _set_aside,
@@ -199,7 +200,7 @@ class Game:
 
     @property
     def prestige(self) -> list[int]:
-        return self._pts
+        return _prestige_totals(self)  # the hook: the cards' and nobles' alone, or with the spec's sources
 
     @property
     def purchased(self) -> list[list[int]]:
@@ -411,7 +412,7 @@ class Game:
         return [p for p in eligible if keys[p] == best]
 
     def scores(self) -> list[int]:
-        return list(self._pts)
+        return list(_prestige_totals(self))
 
     def returns(self) -> list[float]:
         if self.mode != _OVER_MODE or self.end_reason == TRUNCATED:  # not over, or stopped unfinished: 0 for all
