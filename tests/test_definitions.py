@@ -303,7 +303,9 @@ def test_an_engine_without_sources_keeps_the_prestige_it_had():
     """Its prestige hook is the list the effects keep (Game.prestige as before: no copy, no sum)."""
     code = (ENGINES / "official.py").read_text(encoding="utf-8")
     assert "_xp" not in code
-    assert 'def _prestige_totals(g):\n    """Each seat\'s prestige: its cards and nobles."""\n    return g._pts\n' in code
+    assert (
+        'def _prestige_totals(g):\n    """Each seat\'s prestige: its cards and nobles."""\n    return g._pts\n' in code
+    )
 
 
 # --------------------------------------------------------------------------- behaviour
