@@ -94,7 +94,7 @@ def test_a_source_worth_points_under_a_condition_says_no_otherwise_zero(lang):
 
 
 COLOUR_COLUMN = {
-    "en": "Take 1 token of the “colour” colour of the chosen",
+    "en": "Take 1 token of the “colour” of the chosen charm",
     "fr": "Prenez 1 jeton de la couleur « colour » de la pièce choisie (charme)",
     "nl": "Neem 1 fiche van de kleur ‘colour’ van",
     "sr": "Узмите 1 жетон боје „colour“ изабране плочице („амајлија“)",
