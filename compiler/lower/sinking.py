@@ -17,15 +17,17 @@ A statement moves when:
   and binds none of the names it reads or binds, or an `if` whose test reads none of its names
   and binds nothing (no `:=`): a filter whose branch only leaves (`continue`, `break`, `return`
   of what reads none of its names), or the `if` it enters;
-* every statement of the function that reads its names comes after it in its block (a round
-  that leaves early never reads them; the next round binds them again first), and when it
-  enters an `if`, every one is in that `if`'s first branch. It never enters a loop, where it
-  would run more often.
+* nothing reads its names where the moved binding no longer reaches: after a filter it passes
+  leaves (the rest of the round, the next round before it binds them again, the code after the
+  loop: :func:`exposed`, the names a block may read before binding them), nor in the other
+  branch of an `if` it enters, nor after that `if`. It never enters a loop, where it would run
+  more often.
 
-A binding moves only when it passes a filter or enters a branch: the order of the others is
-kept. Blocks are taken outermost first, so that a binding moved into a branch may sink further
-inside it. Quadratic in a block's length at worst (each binding looks down its block, and counts the reads
-after it, once).
+A binding moves only when it computes something (:func:`_worth_moving`: not a plain read) and
+passes a filter or enters a branch: the order of the others is kept. Blocks are taken outermost
+first, so that a binding moved into a branch may sink further inside it. Quadratic in a block's
+length at worst (each binding looks down its block once, and the reads after it are gathered
+again for each block).
 """
 
 from __future__ import annotations
@@ -155,11 +157,24 @@ def _exit_reads(node: Node, exits: _Exits) -> set[str] | None:
     return None
 
 
+def _worth_moving(node: Node) -> bool:
+    """Does the binding compute something (an operator, a call, several names unpacked)? A plain
+    read (`tok = g._tok[me]`) costs a load and a store wherever it is: moved, it saves next to
+    nothing, and only changes which instructions the interpreter pairs."""
+    match node:
+        case Assign(targets=targets, value=value):
+            unpacks = any(isinstance(t, ast.Tuple) and len(t.elts) > 1 for t in targets)
+            return unpacks or not isinstance(value, (ast.Name, ast.Attribute, ast.Subscript, ast.Constant))
+        case If(body=body, orelse=orelse):
+            return any(_worth_moving(n) for n in body + orelse)
+    return False
+
+
 def _sink(body: list[Node], k: int, exits: _Exits) -> list[Node]:
     """`body` with its k-th statement moved down as far as it may go, if that passes a filter or
     enters a branch (else `body` as it was)."""
     found = _binding(body[k])
-    if found is None:
+    if found is None or not _worth_moving(body[k]):
         return body
     bound, read = found
     j, passed = k + 1, k

@@ -1729,10 +1729,10 @@ def _do_reserve_face_up(g, args):
 
 
 def _why_reserve_face_up(g, args):
+    me = g._cp
     (a_card,) = args
     if a_card[1] >= len(g.market[a_card[0]]) or g.market[a_card[0]][a_card[1]] is None:
         return "there is no face-up card at %d.%d" % (LEVELS[a_card[0]], a_card[1] + 1)
-    me = g._cp
     if not len(g._res[me]) < 3:
         return Refusal(
             "reserve_face_up",
@@ -1769,6 +1769,8 @@ def _do_reserve_blind(g, args):
 
 def _why_reserve_blind(g, args):
     me = g._cp
+    (a_level,) = args
+    p_level = a_level
     if not len(g._res[me]) < 3:
         return Refusal(
             "reserve_blind",
@@ -1780,8 +1782,6 @@ def _why_reserve_blind(g, args):
             },
             "me.reserved < reserve_limit, rulespec/official.yaml:130",
         )
-    (a_level,) = args
-    p_level = a_level
     if not len(g.decks[p_level - 1]) >= 1:
         return Refusal(
             "reserve_blind",
@@ -2099,11 +2099,12 @@ def _do_claim_city(g, args):
 
 
 def _why_claim_city(g, args):
+    me = g._cp
+    bon = g._bon[me]
     (a_city,) = args
     cse0 = len(g.z_city_display)
     if a_city >= cse0 or g.z_city_display[a_city] is None:
         return "there is no component at place %d of city_display" % (a_city + 1)
-    me = g._cp
     p_city = g.z_city_display[a_city] if a_city < cse0 else None
     if not g._pts[me] >= _k_cities[p_city][2]:
         return Refusal(
@@ -2122,7 +2123,6 @@ def _why_claim_city(g, args):
             },
             "me.prestige >= city.prestige, variants/cities.yaml:109",
         )
-    bon = g._bon[me]
     if not (
         (bon[0] >= _k_cities[p_city][3][0])
         and (bon[1] >= _k_cities[p_city][3][1])
@@ -2506,8 +2506,8 @@ def _rank_key(g, p):
 def _end_of_turn(g, step, count):
     """The end-of-turn steps from `step`, then the end triggers; True: apply returns now."""
     me = g._cp
+    tok = g._tok[me]
     if step == 0:  # return_tokens
-        tok = g._tok[me]
         while sum(tok) > 10:
             if count >= 10000:  # the engines' step budget (see compiler/check/termination.py)
                 raise RuleError("step_budget", {"step": "return_tokens", "count": 10000})
@@ -2929,8 +2929,8 @@ class Game:
         else:
             step, count = (self.step, self.step_count + 1)
         me = self._cp
+        tok = self._tok[me]
         if step == 0:
-            tok = self._tok[me]
             while sum(tok) > 10:
                 if count >= 10000:
                     raise RuleError("step_budget", {"step": "return_tokens", "count": 10000})

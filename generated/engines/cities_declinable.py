@@ -1733,10 +1733,10 @@ def _do_reserve_face_up(g, args):
 
 
 def _why_reserve_face_up(g, args):
+    me = g._cp
     (a_card,) = args
     if a_card[1] >= len(g.market[a_card[0]]) or g.market[a_card[0]][a_card[1]] is None:
         return "there is no face-up card at %d.%d" % (LEVELS[a_card[0]], a_card[1] + 1)
-    me = g._cp
     if not len(g._res[me]) < 3:
         return Refusal(
             "reserve_face_up",
@@ -1773,6 +1773,8 @@ def _do_reserve_blind(g, args):
 
 def _why_reserve_blind(g, args):
     me = g._cp
+    (a_level,) = args
+    p_level = a_level
     if not len(g._res[me]) < 3:
         return Refusal(
             "reserve_blind",
@@ -1784,8 +1786,6 @@ def _why_reserve_blind(g, args):
             },
             "me.reserved < reserve_limit, rulespec/official.yaml:130",
         )
-    (a_level,) = args
-    p_level = a_level
     if not len(g.decks[p_level - 1]) >= 1:
         return Refusal(
             "reserve_blind",
@@ -2107,12 +2107,12 @@ def _do_claim_city(g, args):
 
 
 def _why_claim_city(g, args):
+    me = g._cp
+    bon = g._bon[me]
     (a_city,) = args
     cse0 = len(g.z_city_display)
     if a_city is not None and (a_city >= cse0 or g.z_city_display[a_city] is None):
         return "there is no component at place %d of city_display" % (a_city + 1)
-    me = g._cp
-    bon = g._bon[me]
     p_city = None if a_city is None else g.z_city_display[a_city] if a_city < cse0 else None
     if not (
         (p_city is None)
@@ -2495,8 +2495,8 @@ def _rank_key(g, p):
 def _end_of_turn(g, step, count):
     """The end-of-turn steps from `step`, then the end triggers; True: apply returns now."""
     me = g._cp
+    tok = g._tok[me]
     if step == 0:  # return_tokens
-        tok = g._tok[me]
         while sum(tok) > 10:
             if count >= 10000:  # the engines' step budget (see compiler/check/termination.py)
                 raise RuleError("step_budget", {"step": "return_tokens", "count": 10000})
@@ -2918,8 +2918,8 @@ class Game:
         else:
             step, count = (self.step, self.step_count + 1)
         me = self._cp
+        tok = self._tok[me]
         if step == 0:
-            tok = self._tok[me]
             while sum(tok) > 10:
                 if count >= 10000:
                     raise RuleError("step_budget", {"step": "return_tokens", "count": 10000})

@@ -1513,7 +1513,9 @@ def _do_take_different(g, args):
 
 
 def _why_take_different(g, args):
+    me = g._cp
     sup = g.supply
+    tok = g._tok[me]
     (a_picked,) = args
     p_picked = a_picked
     if not all(sup[v_c] >= 1 for v_c in p_picked):
@@ -1538,8 +1540,6 @@ def _why_take_different(g, args):
             },
             "all(supply[c] >= 1 for c in picked), variants/hard-cap.yaml:27",
         )
-    me = g._cp
-    tok = g._tok[me]
     if not (
         len(p_picked)
         == min(
@@ -1599,7 +1599,9 @@ def _do_take_pair(g, args):
 
 
 def _why_take_pair(g, args):
+    me = g._cp
     sup = g.supply
+    tok = g._tok[me]
     (a_colour,) = args
     p_colour = a_colour
     if not sup[p_colour] >= 4:
@@ -1617,8 +1619,6 @@ def _why_take_pair(g, args):
             },
             "supply[colour] >= pair_minimum, variants/hard-cap.yaml:40",
         )
-    me = g._cp
-    tok = g._tok[me]
     if not sum(tok) + 2 <= 10:
         return Refusal(
             "take_pair",
@@ -1670,10 +1670,10 @@ def _do_reserve_face_up(g, args):
 
 
 def _why_reserve_face_up(g, args):
+    me = g._cp
     (a_card,) = args
     if a_card[1] >= len(g.market[a_card[0]]) or g.market[a_card[0]][a_card[1]] is None:
         return "there is no face-up card at %d.%d" % (LEVELS[a_card[0]], a_card[1] + 1)
-    me = g._cp
     if not len(g._res[me]) < 3:
         return Refusal(
             "reserve_face_up",
@@ -1710,6 +1710,8 @@ def _do_reserve_blind(g, args):
 
 def _why_reserve_blind(g, args):
     me = g._cp
+    (a_level,) = args
+    p_level = a_level
     if not len(g._res[me]) < 3:
         return Refusal(
             "reserve_blind",
@@ -1721,8 +1723,6 @@ def _why_reserve_blind(g, args):
             },
             "me.reserved < reserve_limit, rulespec/official.yaml:130",
         )
-    (a_level,) = args
-    p_level = a_level
     if not len(g.decks[p_level - 1]) >= 1:
         return Refusal(
             "reserve_blind",
@@ -1978,11 +1978,11 @@ def _do_noble_visit(g, args):
 
 
 def _why_noble_visit(g, args):
+    me = g._cp
+    bon = g._bon[me]
     (a_noble,) = args
     if a_noble >= len(g.noble_row):
         return "there is no noble %d in the row" % (a_noble + 1)
-    me = g._cp
-    bon = g._bon[me]
     p_noble = g.noble_row[a_noble]
     nr_p_noble = NOBLE_REQUIRES[p_noble]
     if not (
@@ -2332,8 +2332,8 @@ def _rank_key(g, p):
 def _end_of_turn(g, step, count):
     """The end-of-turn steps from `step`, then the end triggers; True: apply returns now."""
     me = g._cp
+    bon = g._bon[me]
     if step == 0:  # noble_visit
-        bon = g._bon[me]
         while not count and sum(bon) >= 8:
             out = []
             _legal_noble_visit(g, out)
@@ -2738,8 +2738,8 @@ class Game:
         else:
             step, count = (self.step, self.step_count + 1)
         me = self._cp
+        bon = self._bon[me]
         if step == 0:
-            bon = self._bon[me]
             while not count and sum(bon) >= 8:
                 out = []
                 _legal_noble_visit(self, out)

@@ -1659,10 +1659,10 @@ def _do_reserve_face_up(g, args):
 
 
 def _why_reserve_face_up(g, args):
+    me = g._cp
     (a_card,) = args
     if a_card[1] >= len(g.market[a_card[0]]) or g.market[a_card[0]][a_card[1]] is None:
         return "there is no face-up card at %d.%d" % (LEVELS[a_card[0]], a_card[1] + 1)
-    me = g._cp
     if not len(g._res[me]) < 3:
         return Refusal(
             "reserve_face_up",
@@ -1699,6 +1699,8 @@ def _do_reserve_blind(g, args):
 
 def _why_reserve_blind(g, args):
     me = g._cp
+    (a_level,) = args
+    p_level = a_level
     if not len(g._res[me]) < 3:
         return Refusal(
             "reserve_blind",
@@ -1710,8 +1712,6 @@ def _why_reserve_blind(g, args):
             },
             "me.reserved < reserve_limit, rulespec/official.yaml:130",
         )
-    (a_level,) = args
-    p_level = a_level
     if not len(g.decks[p_level - 1]) >= 1:
         return Refusal(
             "reserve_blind",
@@ -2018,11 +2018,11 @@ def _do_noble_visit(g, args):
 
 
 def _why_noble_visit(g, args):
+    me = g._cp
+    bon = g._bon[me]
     (a_noble,) = args
     if a_noble >= len(g.noble_row):
         return "there is no noble %d in the row" % (a_noble + 1)
-    me = g._cp
-    bon = g._bon[me]
     p_noble = g.noble_row[a_noble]
     nr_p_noble = NOBLE_REQUIRES[p_noble]
     if not (
@@ -2366,9 +2366,9 @@ def _rank_key(g, p):
 def _end_of_turn(g, step, count):
     """The end-of-turn steps from `step`, then the end triggers; True: apply returns now."""
     me = g._cp
+    tok = g._tok[me]
     bon = g._bon[me]
     if step == 0:  # return_tokens
-        tok = g._tok[me]
         while sum(tok) > 10:
             if count >= 10000:  # the engines' step budget (see compiler/check/termination.py)
                 raise RuleError("step_budget", {"step": "return_tokens", "count": 10000})
@@ -2790,9 +2790,9 @@ class Game:
         else:
             step, count = (self.step, self.step_count + 1)
         me = self._cp
+        tok = self._tok[me]
         bon = self._bon[me]
         if step == 0:
-            tok = self._tok[me]
             while sum(tok) > 10:
                 if count >= 10000:
                     raise RuleError("step_budget", {"step": "return_tokens", "count": 10000})

@@ -2011,10 +2011,12 @@ def _do_reserve_face_up(g, args):
 
 
 def _why_reserve_face_up(g, args):
+    me = g._cp
+    tok = g._tok[me]
     a_card, a_tax = args
     if a_card[1] >= len(g.market[a_card[0]]) or g.market[a_card[0]][a_card[1]] is None:
         return "there is no face-up card at %d.%d" % (LEVELS[a_card[0]], a_card[1] + 1)
-    me = g._cp
+    p_tax = a_tax
     if not len(g._res[me]) < 3:
         return Refusal(
             "reserve_face_up",
@@ -2026,8 +2028,6 @@ def _why_reserve_face_up(g, args):
             },
             "me.reserved < reserve_limit, variants/reserve-tax.yaml:32",
         )
-    tok = g._tok[me]
-    p_tax = a_tax
     if not (sum(tok) == 0 and p_tax is None or (p_tax is not None and tok[p_tax] >= 1)):
         return Refusal(
             "reserve_face_up",
@@ -2091,6 +2091,10 @@ def _do_reserve_blind(g, args):
 
 def _why_reserve_blind(g, args):
     me = g._cp
+    tok = g._tok[me]
+    a_level, a_tax = args
+    p_level = a_level
+    p_tax = a_tax
     if not len(g._res[me]) < 3:
         return Refusal(
             "reserve_blind",
@@ -2102,8 +2106,6 @@ def _why_reserve_blind(g, args):
             },
             "me.reserved < reserve_limit, variants/reserve-tax.yaml:55",
         )
-    a_level, a_tax = args
-    p_level = a_level
     if not len(g.decks[p_level - 1]) >= 1:
         return Refusal(
             "reserve_blind",
@@ -2121,8 +2123,6 @@ def _why_reserve_blind(g, args):
             },
             "deck[level] >= 1, variants/reserve-tax.yaml:55",
         )
-    tok = g._tok[me]
-    p_tax = a_tax
     if not (sum(tok) == 0 and p_tax is None or (p_tax is not None and tok[p_tax] >= 1)):
         return Refusal(
             "reserve_blind",
@@ -2438,11 +2438,11 @@ def _do_noble_visit(g, args):
 
 
 def _why_noble_visit(g, args):
+    me = g._cp
+    bon = g._bon[me]
     (a_noble,) = args
     if a_noble >= len(g.noble_row):
         return "there is no noble %d in the row" % (a_noble + 1)
-    me = g._cp
-    bon = g._bon[me]
     p_noble = g.noble_row[a_noble]
     nr_p_noble = NOBLE_REQUIRES[p_noble]
     if not (
@@ -2807,9 +2807,9 @@ def _rank_key(g, p):
 def _end_of_turn(g, step, count):
     """The end-of-turn steps from `step`, then the end triggers; True: apply returns now."""
     me = g._cp
+    tok = g._tok[me]
     bon = g._bon[me]
     if step == 0:  # return_tokens
-        tok = g._tok[me]
         while sum(tok) > 10:
             if count >= 10000:  # the engines' step budget (see compiler/check/termination.py)
                 raise RuleError("step_budget", {"step": "return_tokens", "count": 10000})
@@ -3231,9 +3231,9 @@ class Game:
         else:
             step, count = (self.step, self.step_count + 1)
         me = self._cp
+        tok = self._tok[me]
         bon = self._bon[me]
         if step == 0:
-            tok = self._tok[me]
             while sum(tok) > 10:
                 if count >= 10000:
                     raise RuleError("step_budget", {"step": "return_tokens", "count": 10000})

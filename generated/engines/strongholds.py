@@ -2626,10 +2626,12 @@ def _do_reserve_face_up(g, args):
 
 
 def _why_reserve_face_up(g, args):
+    me = g._cp
     (a_card,) = args
     if a_card[1] >= len(g.market[a_card[0]]) or g.market[a_card[0]][a_card[1]] is None:
         return "there is no face-up card at %d.%d" % (LEVELS[a_card[0]], a_card[1] + 1)
-    me = g._cp
+    p_card_LI, p_card_SI = a_card
+    p_card = g.market[p_card_LI][p_card_SI]
     if not len(g._res[me]) < 3:
         return Refusal(
             "reserve_face_up",
@@ -2641,8 +2643,6 @@ def _why_reserve_face_up(g, args):
             },
             "me.reserved < reserve_limit, variants/strongholds.yaml:102",
         )
-    p_card_LI, p_card_SI = a_card
-    p_card = g.market[p_card_LI][p_card_SI]
     if not not ((g.s_forts[p_card] >= 1 and g.s_holder[p_card] is not None) and g.s_holder[p_card] != me):
         return Refusal(
             "reserve_face_up",
@@ -2696,6 +2696,8 @@ def _do_reserve_blind(g, args):
 
 def _why_reserve_blind(g, args):
     me = g._cp
+    (a_level,) = args
+    p_level = a_level
     if not len(g._res[me]) < 3:
         return Refusal(
             "reserve_blind",
@@ -2707,8 +2709,6 @@ def _why_reserve_blind(g, args):
             },
             "me.reserved < reserve_limit, rulespec/official.yaml:130",
         )
-    (a_level,) = args
-    p_level = a_level
     if not len(g.decks[p_level - 1]) >= 1:
         return Refusal(
             "reserve_blind",
@@ -2790,10 +2790,10 @@ def _do_buy_face_up(g, args):
 
 
 def _why_buy_face_up(g, args):
+    me = g._cp
     (a_card,) = args
     if a_card[1] >= len(g.market[a_card[0]]) or g.market[a_card[0]][a_card[1]] is None:
         return "there is no face-up card at %d.%d" % (LEVELS[a_card[0]], a_card[1] + 1)
-    me = g._cp
     p_card_LI, p_card_SI = a_card
     p_card = g.market[p_card_LI][p_card_SI]
     if not not ((g.s_forts[p_card] >= 1 and g.s_holder[p_card] is not None) and g.s_holder[p_card] != me):
@@ -3093,6 +3093,7 @@ def _do_fortify(g, args):
 
 
 def _why_fortify(g, args):
+    me = g._cp
     a_origin, a_site = args
     if (a_origin is not None) and (
         a_origin[1] >= len(g.market[a_origin[0]]) or g.market[a_origin[0]][a_origin[1]] is None
@@ -3100,12 +3101,13 @@ def _why_fortify(g, args):
         return "there is no face-up card at %d.%d" % (LEVELS[a_origin[0]], a_origin[1] + 1)
     if a_site[1] >= len(g.market[a_site[0]]) or g.market[a_site[0]][a_site[1]] is None:
         return "there is no face-up card at %d.%d" % (LEVELS[a_site[0]], a_site[1] + 1)
-    me = g._cp
     if a_origin is None:
         p_origin = None
     else:
         p_origin_LI, p_origin_SI = a_origin
         p_origin = g.market[p_origin_LI][p_origin_SI]
+    p_site_LI, p_site_SI = a_site
+    p_site = g.market[p_site_LI][p_site_SI]
     if not (
         (p_origin is None)
         or ((g.s_holder[p_origin] is not None and g.s_holder[p_origin] == me) and g.s_forts[p_origin] >= 1)
@@ -3140,8 +3142,6 @@ def _why_fortify(g, args):
                 "variants/strongholds.yaml:143"
             ),
         )
-    p_site_LI, p_site_SI = a_site
-    p_site = g.market[p_site_LI][p_site_SI]
     if not (p_site_LI + 1 != CARD_LEVEL[g.queued[0][2]] or p_site in g.s_standing):
         return Refusal(
             "fortify",
@@ -3301,6 +3301,10 @@ def _legal_conquest(g, out):
 
 def _do_conquest(g, args):
     """Effects of step 'conquest' (variants/strongholds.yaml:151)."""
+    me = g._cp
+    sup = g.supply
+    tok = g._tok[me]
+    bon = g._bon[me]
     a_card, a_payment = args
     if a_card is None:
         p_card = None
@@ -3310,10 +3314,6 @@ def _do_conquest(g, args):
         cc_p_card = CARD_COST[p_card]
     # if card != none: pay(payment); purchase(card); refill(card)
     if p_card is not None:
-        me = g._cp
-        sup = g.supply
-        tok = g._tok[me]
-        bon = g._bon[me]
         _g0, _g1, _g2, _g3, _g4 = PAYMENTS[a_payment]  # gold spent on each gem
         p_payment_S0 = ((_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0) if p_card is not None else 0) - _g0
         p_payment_S1 = ((_t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0) if p_card is not None else 0) - _g1
@@ -3362,10 +3362,10 @@ def _do_conquest(g, args):
 
 
 def _why_conquest(g, args):
+    me = g._cp
     (a_card,) = args
     if a_card is not None and (a_card[1] >= len(g.market[a_card[0]]) or g.market[a_card[0]][a_card[1]] is None):
         return "there is no face-up card at %d.%d" % (LEVELS[a_card[0]], a_card[1] + 1)
-    me = g._cp
     if a_card is None:
         p_card = None
     else:
@@ -3419,6 +3419,9 @@ def _why_conquest(g, args):
 
 def _payopts_conquest(g, args):
     """Payments accepted for 'conquest' (variants/strongholds.yaml:151), as indexes of PAYMENTS."""
+    me = g._cp
+    tok = g._tok[me]
+    bon = g._bon[me]
     (a_card,) = args
     if a_card is None:
         p_card = None
@@ -3428,9 +3431,6 @@ def _payopts_conquest(g, args):
         cc_p_card = CARD_COST[p_card]
     if p_card is None:
         return [0]
-    me = g._cp
-    tok = g._tok[me]
-    bon = g._bon[me]
     # if card != none then max(0, card.cost[c] - me.bonus[c]) else 0
     _price = (
         (_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0) if p_card is not None else 0,
@@ -3526,11 +3526,11 @@ def _do_noble_visit(g, args):
 
 
 def _why_noble_visit(g, args):
+    me = g._cp
+    bon = g._bon[me]
     (a_noble,) = args
     if a_noble >= len(g.noble_row):
         return "there is no noble %d in the row" % (a_noble + 1)
-    me = g._cp
-    bon = g._bon[me]
     p_noble = g.noble_row[a_noble]
     nr_p_noble = NOBLE_REQUIRES[p_noble]
     if not (

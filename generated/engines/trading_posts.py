@@ -10094,10 +10094,10 @@ def _do_reserve_face_up(g, args):
 
 
 def _why_reserve_face_up(g, args):
+    me = g._cp
     (a_card,) = args
     if a_card[1] >= len(g.market[a_card[0]]) or g.market[a_card[0]][a_card[1]] is None:
         return "there is no face-up card at %d.%d" % (LEVELS[a_card[0]], a_card[1] + 1)
-    me = g._cp
     if not len(g._res[me]) < 3:
         return Refusal(
             "reserve_face_up",
@@ -10134,6 +10134,8 @@ def _do_reserve_blind(g, args):
 
 def _why_reserve_blind(g, args):
     me = g._cp
+    (a_level,) = args
+    p_level = a_level
     if not len(g._res[me]) < 3:
         return Refusal(
             "reserve_blind",
@@ -10145,8 +10147,6 @@ def _why_reserve_blind(g, args):
             },
             "me.reserved < reserve_limit, rulespec/official.yaml:130",
         )
-    (a_level,) = args
-    p_level = a_level
     if not len(g.decks[p_level - 1]) >= 1:
         return Refusal(
             "reserve_blind",
@@ -10384,9 +10384,9 @@ def _why_pass(g, args):
 def _legal_gem_after_purchase(g, out):
     """Legal actions of step 'gem_after_purchase' (variants/trading-posts.yaml:124): ids
     BASE_GEM_AFTER_PURCHASE = 61 to 65."""
+    me = g._cp
     if not g.s_bought:  # bought
         return
-    me = g._cp
     if 0 not in g.s_markers[me]:  # any(t.power == 'extra_gem_after_purchase' for t in me.markers)
         return
     s0, s1, s2, s3, s4, s5 = g.supply
@@ -10416,6 +10416,10 @@ def _do_gem_after_purchase(g, args):
 
 
 def _why_gem_after_purchase(g, args):
+    me = g._cp
+    sup = g.supply
+    (a_colour,) = args
+    p_colour = a_colour
     if not g.s_bought:
         return Refusal(
             "gem_after_purchase",
@@ -10427,7 +10431,6 @@ def _why_gem_after_purchase(g, args):
             },
             "bought, variants/trading-posts.yaml:136",
         )
-    me = g._cp
     if 0 not in g.s_markers[me]:
         return Refusal(
             "gem_after_purchase",
@@ -10451,9 +10454,6 @@ def _why_gem_after_purchase(g, args):
             },
             "any(t.power == 'extra_gem_after_purchase' for t in me.markers), variants/trading-posts.yaml:90",
         )
-    sup = g.supply
-    (a_colour,) = args
-    p_colour = a_colour
     if not sup[p_colour] >= 1:
         return Refusal(
             "gem_after_purchase",
@@ -10471,9 +10471,9 @@ def _why_gem_after_purchase(g, args):
 def _legal_third_token(g, out):
     """Legal actions of step 'third_token' (variants/trading-posts.yaml:141): ids BASE_THIRD_TOKEN = 66
     to 70."""
+    me = g._cp
     if g.s_paired is None:  # paired != none
         return
-    me = g._cp
     if 1 not in g.s_markers[me]:  # any(t.power == 'third_token_with_pair' for t in me.markers)
         return
     s0, s1, s2, s3, s4, s5 = g.supply
@@ -10503,6 +10503,10 @@ def _do_third_token(g, args):
 
 
 def _why_third_token(g, args):
+    me = g._cp
+    sup = g.supply
+    (a_colour,) = args
+    p_colour = a_colour
     if g.s_paired is None:
         return Refusal(
             "third_token",
@@ -10514,7 +10518,6 @@ def _why_third_token(g, args):
             },
             "paired != none, variants/trading-posts.yaml:154",
         )
-    me = g._cp
     if 1 not in g.s_markers[me]:
         return Refusal(
             "third_token",
@@ -10538,8 +10541,6 @@ def _why_third_token(g, args):
             },
             "any(t.power == 'third_token_with_pair' for t in me.markers), variants/trading-posts.yaml:90",
         )
-    (a_colour,) = args
-    p_colour = a_colour
     if not p_colour != g.s_paired:
         return Refusal(
             "third_token",
@@ -10551,7 +10552,6 @@ def _why_third_token(g, args):
             },
             "colour != paired, variants/trading-posts.yaml:155",
         )
-    sup = g.supply
     if not sup[p_colour] >= 1:
         return Refusal(
             "third_token",
@@ -10650,11 +10650,11 @@ def _do_noble_visit(g, args):
 
 
 def _why_noble_visit(g, args):
+    me = g._cp
+    bon = g._bon[me]
     (a_noble,) = args
     if a_noble >= len(g.noble_row):
         return "there is no noble %d in the row" % (a_noble + 1)
-    me = g._cp
-    bon = g._bon[me]
     p_noble = g.noble_row[a_noble]
     nr_p_noble = NOBLE_REQUIRES[p_noble]
     if not (
@@ -10721,6 +10721,7 @@ def _do_open_posts(g, args):
 
 def _why_open_posts(g, args):
     me = g._cp
+    bon = g._bon[me]
     (a_post,) = args
     p_post = a_post
     if p_post in g.s_markers[me]:
@@ -10756,7 +10757,6 @@ def _why_open_posts(g, args):
             },
             "me.nobles >= post.nobles, variants/trading-posts.yaml:173",
         )
-    bon = g._bon[me]
     if not (
         (bon[0] >= _k_posts[p_post][1][0])
         and (bon[1] >= _k_posts[p_post][1][1])
