@@ -136,6 +136,11 @@ CODES: dict[str, Code] = _index(
             ("E124", "a component table with no rows"),
             ("E125", "a kind no rule can reach (no zone holds it)", WARNING),
             ("E126", "a kind's `item` with a plural form or a gender its language does not have, or without its word"),
+            (
+                "E127",
+                "a kind's `series` that makes no sense: on a kind but `cards`, or a series' name that is not a "
+                "lower-case name",
+            ),
         ),
         *_codes(
             EXPRESSIONS,

@@ -149,6 +149,25 @@ class Component:
 
 
 @dataclass(frozen=True, slots=True)
+class Series:
+    """A further table of a base kind's components (`kinds: cards: series:`, rulespec/README.md, Kinds):
+    cards of the same kind, read by the same columns, numbered after the kind's own table and those
+    of the series before it, that the base game's deal leaves out: zones naming the series deal them."""
+
+    name: str
+    title: Text
+    table: str  # its file, as shown in messages
+    first: int  # the id of its first component
+    count: int  # how many components it has
+    span: Span  # where the spec names it
+
+    @property
+    def ids(self) -> range:
+        """The ids of its components."""
+        return range(self.first, self.first + self.count)
+
+
+@dataclass(frozen=True, slots=True)
 class Kind:
     """A kind of component: a CSV table with declared columns (rulespec/README.md, Kinds)."""
 
@@ -164,6 +183,7 @@ class Kind:
     note: Text | None = None
     grammar: tuple[ItemWords, ...] = ()  # the item's plural and gender, per language, where the spec gives them
     bonus_count: str = ""  # the base cards: the number column of the bonuses each card gives ("": one)
+    series: tuple[Series, ...] = ()  # further tables of the kind, their components after the table's own
 
     def words(self, lang: str) -> ItemWords:
         """The item's plural forms and gender in `lang` (empty where the spec gives none)."""
@@ -321,6 +341,7 @@ class Zone:
     bonus: str = ""  # holding: a gem column, one bonus of that colour per component
     note: Text | None = None
     place: str = ""  # the base game's place it names (compiler/language/places.py), or ''
+    series: str = ""  # a zone of a base kind that names no place: the series of the kind it deals (Kind.series)
     item: Text | None = None  # what one component lying there is called ("claimed city"), if the spec says
     grammar: tuple[ItemWords, ...] = ()  # that item's plural and gender, per language, where the spec gives them
 

@@ -45,6 +45,18 @@ class Declaration:
     note: Text | None = None
     grammar: tuple[ItemWords, ...] = ()  # the item's plural and gender per language, where given
     broken: bool = False  # a column declaration was refused: its table is not read (no follow-up errors)
+    series: tuple[SeriesDeclaration, ...] = ()  # further tables of the kind (`series:`), in declared order
+    series_span: Span | None = None  # where `series` is written
+
+
+@dataclass(frozen=True)
+class SeriesDeclaration:
+    """A series of a kind as the spec declares it (`kinds: cards: series: NAME: {title, table}`)."""
+
+    name: str
+    title: Text
+    table: ScalarNode | None
+    span: Span  # its key
 
 
 def headers(column: Column, gems: tuple[str, ...]) -> list[str]:

@@ -33,6 +33,7 @@ from ..language import ColumnType
 from ..language.columns import COLUMN_KEYS, types_taking
 from ..model import COLUMN_TYPES, Card, Column, Component, Kind, Noble, Text
 from .kind_tables import Declaration, TableReader, headers
+from .series import read_series, series_of
 
 BASE_KINDS = ("cards", "nobles")  # the base game's kinds, in the order of Rules.kinds
 _KEYWORD = re.compile(r"[a-z][a-z0-9_]*")
@@ -193,6 +194,7 @@ class Loader:
         key_name, key_node = self.c.scalar(entry, "key", str, required=False, default="")
         faces, faces_node = self.c.scalar(entry, "faces_of", str, required=False, default="")
         counted, counted_node = self.c.scalar(entry, "bonus_count", str, required=False, default="")
+        series, series_span = read_series(self.c, name, entry)
         return Declaration(
             name,
             title,
@@ -210,6 +212,8 @@ class Loader:
             note=self.c.note(entry),
             grammar=grammar,
             broken=broken,
+            series=series,
+            series_span=series_span,
         )
 
     def columns(self, kind: str, node: MapNode) -> tuple[Column, ...]:
@@ -363,6 +367,7 @@ class Loader:
                 "E124", f"the {d.name} table {shown} has no rows: a kind needs at least one {d.item.en}", d.table.span
             )
             return None
+        series, components = series_of(self.c, self.tables, d, components)
         self.distinct_key(d, components)
         self.titles_used(d, components)
         pieces = _faces(d, components)
@@ -380,6 +385,7 @@ class Loader:
             d.note,
             d.grammar,
             self.bonus_column(d),
+            series,
         )
 
     def references(self, d: Declaration) -> bool:

@@ -44,6 +44,7 @@ from .spec import (
     KINDS,
     LEVELS,
     NOBLE_POINTS,
+    ZONE_DEALS,
     ZONE_GROUPS,
     ZONES,
 )
@@ -122,9 +123,15 @@ def _zone_shuffle(game: Game, pi: int, pg: int = 0) -> None:
     _shuffle(_chance(game), _items(game, ZONES[pi], pg))
 
 
-def _pieces_shown(kind: str, rng: random.Random) -> list[int]:
-    """Every piece of `kind`, each showing one of its faces at random (one face: no draw), in table order."""
-    return [piece[_below(rng, len(piece))] if len(piece) > 1 else piece[0] for piece in KINDS[kind].pieces]
+def _pieces_shown(zone: Zone, rng: random.Random) -> list[int]:
+    """Every piece of the kind zone `zone` holds that its deal takes (ZONE_DEALS: a zone naming a series
+    of the base cards, that series' cards; else every piece), each showing one of its faces at random
+    (one face: no draw), in table order."""
+    pieces = KINDS[zone.kind].pieces
+    if zone.name in ZONE_DEALS:
+        dealt = set(ZONE_DEALS[zone.name])
+        pieces = tuple(piece for piece in pieces if piece[0] in dealt)
+    return [piece[_below(rng, len(piece))] if len(piece) > 1 else piece[0] for piece in pieces]
 
 
 def _deal_zones(game: Game, rng: random.Random) -> None:
@@ -153,14 +160,14 @@ def _deal_zones(game: Game, rng: random.Random) -> None:
                 setattr(game, zone.attribute, [[] for _ in range(groups)])
             continue
         if zone.start == "all":
-            pile = _pieces_shown(zone.kind, rng)
+            pile = _pieces_shown(zone, rng)
             _shuffle(rng, pile)
             setattr(game, zone.attribute, _by_group(zone, pile) if groups else pile)
             continue
         if zone.source >= 0:
             piles = getattr(game, ZONES[zone.source].attribute)
         else:
-            piles = _pieces_shown(zone.kind, rng)
+            piles = _pieces_shown(zone, rng)
             _shuffle(rng, piles)
             piles.reverse()  # the first of the shuffled order is dealt first
         if groups:  # each group's from the top of that group's pile (without a source: its pieces)
