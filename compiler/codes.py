@@ -138,8 +138,8 @@ CODES: dict[str, Code] = _index(
             ("E126", "a kind's `item` with a plural form or a gender its language does not have, or without its word"),
             (
                 "E127",
-                "a kind's `series` that makes no sense: on a kind but `cards`, or a series' name that is not a "
-                "lower-case name",
+                "a kind's `series` on a kind but `cards` (a series is a further table of development cards, "
+                "which the base game's deal leaves out)",
             ),
         ),
         *_codes(
@@ -320,7 +320,8 @@ CODES: dict[str, Code] = _index(
             (
                 "E541",
                 "a zone that does not fit its shape: `holds` naming no kind of the spec (or a base kind without the "
-                "`place` of the base game it is), a key its shape has not, a `source` that is no pile of the same "
+                "`place` of the base game it is or a `series` of the cards; a `series` the cards have not, or beside "
+                "a `place`), a key its shape has not, a `source` that is no pile of the same "
                 "kind, `refill` of a zone without one, a `place` of another kind or shape, named twice, or given "
                 "what the base game lays out (`start`, `source`, `size`, `private_when_drawn`; `by` but where it "
                 "splits the place: `by: level` on `face_up` and `decks`, which need it), a `by` that is no "

@@ -110,6 +110,9 @@ class Card:
     cost: tuple[int, ...]  # per gem, in Rules.gems order
     span: Span
     gives: int = 1  # how many bonuses of its colour it gives (the kind's `bonus_count` column; else 1)
+    series: str = (
+        ""  # the series of the kind it belongs to (Kind.series), '' for the kind's own table: dealt by the base game
+    )
 
 
 @dataclass(frozen=True, slots=True)

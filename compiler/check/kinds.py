@@ -496,6 +496,7 @@ def cards_of(kinds: tuple[Kind, ...]) -> tuple[Card, ...]:
             kind.value(c, "cost"),
             c.span,
             kind.value(c, kind.bonus_count) if kind.bonus_count else 1,
+            next((s.name for s in kind.series if c.id in s.ids), ""),
         )
         for c in kind.components
     )

@@ -6,12 +6,11 @@ components numbered after the kind's own table (and the series before it), so th
 of the same kind: bought, reserved, counted in bonuses, prices and nobles, read by the same columns,
 wherever they lie. The base game's deal leaves them out (it deals the kind's own table); zones that
 name the series (`series:` in `zones`, compiler/check/zones.py) deal them. Problems are located: in
-the spec for a declaration (E127), in the CSV file for a table (E107, E112), E124 for one without rows.
+the spec for a declaration (E127, E541 for a zone), in the CSV file for a table (E107, E112), E124 for one without rows.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Any, Literal
 
@@ -20,13 +19,12 @@ from ..front.source import MapNode, ScalarNode
 from ..model import Component, Series
 from .kind_tables import Declaration, SeriesDeclaration, TableReader
 
-_NAME = re.compile(r"[a-z][a-z0-9_]*")
 SERIES_KINDS = ("cards",)  # the kinds whose components the base game deals itself, so a series is left out
 
 
 def read_series(checker: Any, kind: str, entry: MapNode) -> tuple[tuple[SeriesDeclaration, ...], Span | None]:
     """The series a kind's declaration gives (`series: NAME: {title, table}`), and where it is written;
-    E127 on a kind that is not one of the base cards, for a name that is not a lower-case name."""
+    E127 on a kind that is not one of the base cards."""
     node = entry.get("series")
     if node is None:
         return (), None
@@ -45,10 +43,7 @@ def read_series(checker: Any, kind: str, entry: MapNode) -> tuple[tuple[SeriesDe
         return (), span
     out: list[SeriesDeclaration] = []
     for key, value in node.entries:
-        name = str(key.value)
-        if not _NAME.fullmatch(name):
-            checker.r.error("E127", f"a series' name is a lower-case name, not {key.value!r}", key.span)
-            continue
+        name = str(key.value)  # a name: the schema says so (E105)
         if not isinstance(value, MapNode):
             checker.r.error("E103", f"series '{name}' must be a mapping {{title, table}}", value.span)
             continue
@@ -119,6 +114,8 @@ def read_zone_series(reader: Any, name: str, entry: MapNode, kind: Any, place: A
             if known
             else "declare it under the kind: `kinds: cards: series: NAME: {title, table}`",
         )
+        return False
+    if not found.count:  # its table was refused (E107, E112, E124, reported): nothing to deal, nothing more said
         return False
     return found
 

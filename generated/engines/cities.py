@@ -3525,20 +3525,17 @@ def _zoned_cards(data: State) -> Placed:
     placed: Placed = []
     zones, seats = data.get("zones"), data.get("seats")
     for zone in _CARD_ZONES:
+        lists: list[tuple[Path, Any]] = []
         if zone.per_player:
-            lists = [
-                (("seats", p, "zones", zone.name), s.get("zones", {}).get(zone.name))
-                for p, s in enumerate(seats if isinstance(seats, list) else [])
-                if isinstance(s, dict) and isinstance(s.get("zones", {}), dict)
-            ]
+            for p, s in enumerate(seats if isinstance(seats, list) else []):
+                if isinstance(s, dict) and isinstance(s.get("zones", {}), dict):
+                    lists.append((("seats", p, "zones", zone.name), s.get("zones", {}).get(zone.name)))
         else:
             value = zones.get(zone.name) if isinstance(zones, dict) else None
-            split = isinstance(value, list) and any(isinstance(x, list) for x in value)
-            lists = (
-                [(("zones", zone.name, g), v) for g, v in enumerate(value)]
-                if split
-                else [(("zones", zone.name), value)]
-            )
+            if isinstance(value, list) and any(isinstance(x, list) for x in value):  # split by level
+                lists += [(("zones", zone.name, g), v) for g, v in enumerate(value)]
+            else:
+                lists.append((("zones", zone.name), value))
         for path, items in lists:
             for i, x in enumerate(items if isinstance(items, list) else []):
                 if type(x) is int and 0 <= x < len(CARDS):
@@ -4185,13 +4182,10 @@ def _zone_shuffle(game: Game, pi: int, pg: int = 0) -> None:
 
 
 def _pieces_shown(zone: Zone, rng: random.Random) -> list[int]:
-    """Every piece of the kind zone `zone` holds that its deal takes (ZONE_DEALS: a zone naming a series
-    of the base cards, that series' cards; else every piece), each showing one of its faces at random
-    (one face: no draw), in table order."""
-    pieces = KINDS[zone.kind].pieces
-    if zone.name in ZONE_DEALS:
-        dealt = set(ZONE_DEALS[zone.name])
-        pieces = tuple(piece for piece in pieces if piece[0] in dealt)
+    """The pieces of its kind zone `zone` deals (a series' zone: ZONE_DEALS), each showing one of its
+    faces at random (one face: no draw), in table order."""
+    dealt = set(ZONE_DEALS.get(zone.name, ()))
+    pieces = [piece for piece in KINDS[zone.kind].pieces if not dealt or piece[0] in dealt]
     return [piece[_below(rng, len(piece))] if len(piece) > 1 else piece[0] for piece in pieces]
 
 

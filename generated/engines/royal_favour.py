@@ -11889,20 +11889,17 @@ def _zoned_cards(data: State) -> Placed:
     placed: Placed = []
     zones, seats = data.get("zones"), data.get("seats")
     for zone in _CARD_ZONES:
+        lists: list[tuple[Path, Any]] = []
         if zone.per_player:
-            lists = [
-                (("seats", p, "zones", zone.name), s.get("zones", {}).get(zone.name))
-                for p, s in enumerate(seats if isinstance(seats, list) else [])
-                if isinstance(s, dict) and isinstance(s.get("zones", {}), dict)
-            ]
+            for p, s in enumerate(seats if isinstance(seats, list) else []):
+                if isinstance(s, dict) and isinstance(s.get("zones", {}), dict):
+                    lists.append((("seats", p, "zones", zone.name), s.get("zones", {}).get(zone.name)))
         else:
             value = zones.get(zone.name) if isinstance(zones, dict) else None
-            split = isinstance(value, list) and any(isinstance(x, list) for x in value)
-            lists = (
-                [(("zones", zone.name, g), v) for g, v in enumerate(value)]
-                if split
-                else [(("zones", zone.name), value)]
-            )
+            if isinstance(value, list) and any(isinstance(x, list) for x in value):  # split by level
+                lists += [(("zones", zone.name, g), v) for g, v in enumerate(value)]
+            else:
+                lists.append((("zones", zone.name), value))
         for path, items in lists:
             for i, x in enumerate(items if isinstance(items, list) else []):
                 if type(x) is int and 0 <= x < len(CARDS):

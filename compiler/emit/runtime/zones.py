@@ -124,13 +124,10 @@ def _zone_shuffle(game: Game, pi: int, pg: int = 0) -> None:
 
 
 def _pieces_shown(zone: Zone, rng: random.Random) -> list[int]:
-    """Every piece of the kind zone `zone` holds that its deal takes (ZONE_DEALS: a zone naming a series
-    of the base cards, that series' cards; else every piece), each showing one of its faces at random
-    (one face: no draw), in table order."""
-    pieces = KINDS[zone.kind].pieces
-    if zone.name in ZONE_DEALS:
-        dealt = set(ZONE_DEALS[zone.name])
-        pieces = tuple(piece for piece in pieces if piece[0] in dealt)
+    """The pieces of its kind zone `zone` deals (a series' zone: ZONE_DEALS), each showing one of its
+    faces at random (one face: no draw), in table order."""
+    dealt = set(ZONE_DEALS.get(zone.name, ()))
+    pieces = [piece for piece in KINDS[zone.kind].pieces if not dealt or piece[0] in dealt]
     return [piece[_below(rng, len(piece))] if len(piece) > 1 else piece[0] for piece in pieces]
 
 
