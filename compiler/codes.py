@@ -123,8 +123,9 @@ CODES: dict[str, Code] = _index(
             ("E114", "a variant index (`variants/index.yaml`) that is not a list `variants` of variant names"),
             (
                 "E120",
-                "a column declaration that makes no sense: `group`, `optional`, `prefix` or `header` on a type "
-                "that has none, two columns reading the same CSV header",
+                "a column declaration that makes no sense: `group`, `optional`, `prefix`, `header` or `default` on "
+                "a type that has none, two columns reading the same CSV header, a `default` that does not fit its "
+                "column (or on a group column)",
             ),
             ("E121", "a base kind given twice in one file: as `components.cards` (or `nobles`) and in `kinds`"),
             (
@@ -139,7 +140,8 @@ CODES: dict[str, Code] = _index(
             (
                 "E127",
                 "a kind's `series` on a kind but `cards` (a series is a further table of development cards, "
-                "which the base game's deal leaves out)",
+                "which the base game's deal leaves out), or a series no zone deals (a `start: all` pile, or a "
+                "display or row dealt without a source, naming it): its cards would lie nowhere",
             ),
         ),
         *_codes(

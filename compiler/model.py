@@ -136,6 +136,8 @@ class Column:
     header: str = ""  # not gems: the CSV header, when it is not the name
     titles: tuple = ()  # keyword only: (keyword, Text) of each of its keywords, what sheets call it
     title: Text | None = None  # what sheets call the column (default: its name)
+    default: object = None  # the value of the rows of a table that leaves the column out (with `defaulted`)
+    defaulted: bool = False  # a table may leave the column out (`default:`): its rows then hold `default`
 
 
 @dataclass(frozen=True, slots=True)

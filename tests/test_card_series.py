@@ -91,6 +91,16 @@ DECKS = "    holds: cards\n    series: east\n    shape: pile\n"
         ),
         (SERIES, "    series:\n      East:\n", "E105", "East", "must be a name"),
         ("    size: 2\n    source: east_decks\n", "    size: 5\n    source: east_decks\n", "E542", "5", "of level 2"),
+        ("    by: level\n    start: all\n", "    by: level\n", "E127", "east", "no zone deals the series 'east'"),
+        ("default: plain", "default: triple", "E120", "triple", "the default of column 'ability' does not fit"),
+        ("default: 1,", "default: -1,", "E120", "-1", "a whole number from 0 to 1000, not -1"),
+        (
+            "      level: {type: number, group: true}\n",
+            "      level: {type: number, group: true, default: 1}\n",
+            "E120",
+            "1",
+            "a group column has no default",
+        ),
         (
             "    source: east_decks\n    start: dealt\n",
             "    start: dealt\n",
@@ -109,8 +119,8 @@ def test_a_series_of_another_kind_is_refused(tmp_path):
     found = diagnostics(
         tmp_path,
         (
-            "kinds:\n  cards:\n    series:\n",
-            "kinds:\n  nobles:\n    series:\n",
+            "kinds:\n  cards:\n",
+            "kinds:\n  nobles:\n    series: {west: {title: West, table: east-cards.csv}}\n  cards:\n",
         ),
     )
     assert any(
@@ -122,7 +132,19 @@ def test_a_series_of_another_kind_is_refused(tmp_path):
 def test_a_series_table_is_read_with_the_kinds_header(tmp_path):
     found = diagnostics(tmp_path, table="level,bonus,points,cost\n1,white,0,1\n")
     assert [(c, f) for c, m, _, f in found if "must start with the header" in m] == [("E107", "east-cards.csv")]
-    assert "level,bonus,points,white,blue,green,red,black" in found[0][1]
+    assert "level,bonus,points,white,blue,green,red,black,ability,bonuses" in found[0][1]
+    assert "(a table may leave out ability, bonuses: they have a default)" in found[0][1]
+
+
+def test_a_table_may_leave_out_the_columns_with_a_default(tmp_path):
+    """The base table has neither `ability` nor `bonuses`: its cards take the defaults; a series' table
+    may leave them out too, and its cards then take them as well."""
+    plain = "level,bonus,points,white,blue,green,red,black\n1,white,1,0,2,1,0,0\n2,red,1,0,2,1,0,0\n3,red,1,0,2,1,0,0\n"
+    double = "          double: {en: Double, fr: Double, nl: Dubbel, sr: Двострука}\n"
+    path = _spec(tmp_path, ("size: 2\n", "size: 1\n"), (double, ""), table=plain)
+    rules = pipeline.load_rules(str(path), SourceMap())
+    cards = next(k for k in rules.kinds if k.name == "cards")
+    assert {(cards.value(c, "ability"), cards.value(c, "bonuses")) for c in cards.components} == {("plain", 1)}
 
 
 def test_a_series_table_without_rows_is_refused(tmp_path):
@@ -172,6 +194,25 @@ def test_an_eastern_card_is_bought_like_a_base_card_and_refilled_from_its_own_de
     assert after["zones"]["east_rows"][0] == [east_deck[0], state["zones"]["east_rows"][0][1]]  # its top
     assert after["zones"]["east_decks"][0] == east_deck[1:]
     assert after["decks"] == decks  # the base decks untouched
+
+
+def test_an_eastern_double_card_gives_two_bonuses(engine):
+    """A column of the series (`bonuses`, the kind's `bonus_count`) counts as the base cards' does."""
+    double = next(c.id for c in engine.CARDS if c.ability == "double")
+    assert engine.CARDS[0].ability == "plain" and engine.CARDS[0].bonuses == 1  # the base table's default
+    state = position(engine, 2, seed=7)
+    row = state["zones"]["east_rows"][1]
+    if double not in row:  # put it face up: swap it with the row's first card, wherever it lies
+        deck = state["zones"]["east_decks"][1]
+        deck[deck.index(double)], row[0] = row[0], double
+    need = dict(zip(engine.GEMS, engine.CARDS[double].cost, strict=True))
+    state["supply"] = {c: n - need.get(c, 0) for c, n in state["supply"].items()}
+    state["seats"][0]["tokens"] = {**state["seats"][0]["tokens"], **need}
+    game = load(engine, state)
+    game.apply(engine.string_to_action(f"buy {12 + 2 + row.index(double) + 1}"))
+    while game.phase == "payment":
+        game.apply(game.legal_actions()[0])
+    assert game.bonus[0][engine.GEMS.index(engine.CARDS[double].bonus)] == 2
 
 
 def test_an_eastern_card_is_reserved_face_up_or_blind(engine):

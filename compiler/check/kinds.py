@@ -266,7 +266,8 @@ class Loader:
                 )
                 continue
             fields[field] = node.value if isinstance(node, ScalarNode) else None
-        return Column(
+        titles = self.keyword_titles(name, type_, value)
+        column = Column(
             name,
             ColumnType(type_),
             key.span,
@@ -274,9 +275,10 @@ class Loader:
             optional=fields.get("optional") is True,
             prefix=str(fields.get("prefix") or ""),
             header=str(fields.get("header") or ""),
-            titles=self.keyword_titles(name, type_, value),
+            titles=titles,
             title=self.c.text(value, "title") if value.get("title") is not None else None,
         )
+        return self.tables.defaulted(column, value) if "default" in fields else column
 
     def keyword_titles(self, name: str, type_: str, value: MapNode) -> tuple:
         """A keyword column's `titles`: (keyword, Text) pairs, in the order written (E120 on another type)."""
@@ -467,7 +469,8 @@ class Loader:
                     self.r.error(
                         "E120",
                         f"column '{column.name}' of kind '{d.name}' titles '{keyword}', which no row "
-                        f"of {d.table.value if d.table is not None else 'its table'} holds"
+                        f"of {d.table.value if d.table is not None else 'its table'}"
+                        f"{' or of its series' if d.series else ''} holds"
                         f"{did_you_mean(keyword, sorted(held))}",
                         column.span,
                     )

@@ -126,3 +126,19 @@ def series_view(kind: Any, series: Series | None) -> Any:
     if series is None:
         return kind
     return replace(kind, components=tuple(c for c in kind.components if c.id in series.ids))
+
+
+def undealt(r: Any, kind: Any, zones: Any, deals_whole: Any) -> None:
+    """E127 at each series of the cards that no zone deals (a `start: all` pile naming it, or a display
+    or row dealt from it without a source): the base game's deal leaves its cards out, so they would lie
+    nowhere."""
+    for s in kind.series if kind is not None else ():
+        if s.count and not any(z.series == s.name and deals_whole(z.shape, z.start, bool(z.source)) for z in zones):
+            r.error(
+                "E127",
+                f"no zone deals the series '{s.name}': the base game's deal leaves its cards out, "
+                "so they would lie nowhere",
+                s.span,
+                f"deal them to a pile of their own: `zones: NAME: {{holds: cards, series: {s.name}, shape: pile, "
+                "start: all}` (by: level for a deck per level)",
+            )

@@ -30,7 +30,7 @@ from ..model import SHAPES, STARTS, Kind, Param, PlayerCount, Zone, setup_fields
 from .inference import Inferrer
 from .kinds import BASE_KINDS
 from .places import check_discard, place_zone, read_place, refill_source
-from .series import read_zone_series, series_view
+from .series import read_zone_series, series_view, undealt
 from .splits import check_split_source, fewest, read_by
 from .types import ERROR, INT, Comp, MapOf, Scope, ZoneT, noun
 
@@ -85,6 +85,8 @@ class ZoneReader:
             else:
                 self.refused.add(name)
         self.c.refused_zones = self.refused
+        if not self.refused:  # a refused zone may have been the series' deal: nothing more said
+            undealt(self.r, self.kinds.get("cards"), out, _deals_whole)
         return tuple(out)
 
     def clash(self, name: str, span: Span, per_player: bool) -> bool:
