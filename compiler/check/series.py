@@ -81,11 +81,6 @@ def series_of(
     return tuple(out), tuple(every)
 
 
-def own_count(kind: Any) -> int:
-    """How many components a kind has in its own table (those the base game's deal deals)."""
-    return len(kind.components) - sum(s.count for s in kind.series)
-
-
 def read_zone_series(reader: Any, name: str, entry: MapNode, kind: Any, place: Any) -> Series | None | Literal[False]:
     """The series a zone names (`series:`), None when it names none, False after an E541: a series on a
     zone naming a place of the base game (the base game lays it out), of a kind without series, or
@@ -101,8 +96,8 @@ def read_zone_series(reader: Any, name: str, entry: MapNode, kind: Any, place: A
             "a series is dealt by a zone of its own (a pile, and the rows dealt from it)",
         )
         return False
-    known = kind.series if kind is not None else ()
-    found = next((s for s in known if s.name == value), None)
+    known: tuple[Series, ...] = kind.series if kind is not None else ()
+    found: Series | None = next((s for s in known if s.name == value), None)
     if found is None:
         holds = kind.name if kind is not None else "its kind"
         reader.r.error(

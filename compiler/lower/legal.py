@@ -251,7 +251,7 @@ class LegalLowering(PurchaseScan):
                 continue
             self._unpack_row(p, level, unpacked)
 
-    def _unpack_row(self, p, level: int, unpacked: set[str]) -> None:
+    def _unpack_row(self, p: Any, level: int, unpacked: set[str]) -> None:
         """A chosen component's row of its kind's table unpacked into locals (the columns read) in
         block `level`."""
         name = self.low.param_name(p)

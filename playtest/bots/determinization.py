@@ -90,7 +90,7 @@ def determinize(game, player: int, rng: random.Random, module):
     return module.from_json(obs)
 
 
-def _zoned_cards(module, obs: dict) -> set[int]:
+def _zoned_cards(module: Any, obs: dict[str, Any]) -> set[int]:
     """The base cards `obs` shows in the spec's own zones of cards (a series' rows, `series:` in the
     spec; a face-down pile shows its count only, a hidden component None): nothing without such zones."""
     out: set[int] = set()
