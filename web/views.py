@@ -21,6 +21,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from compiler.check.kinds import BASE_KINDS
 from compiler.emit.runtime.meta import BAG, PILE
 from compiler.language.places import BASE_PLACE
 from compiler.language.types import Comp
@@ -126,13 +127,30 @@ def extras(module) -> dict:
             "per_player": bool(v.per_player),
             "private": bool(v.private),
             **({"kind": v.kind} if v.kind else {}),
+            **_keyed(v, module.COLOURS),
         }
         for v in getattr(module, "VARIABLES", ())
     ]
-    held = [z["kind"] for z in zones] + [v["kind"] for v in variables if "kind" in v]
+    held = [z["kind"] for z in zones] + [v.get("kind") or v.get("by") for v in variables]
     tables = getattr(module, "KINDS", {})
-    kinds = {k: [_plain(row) for row in tables[k].rows] for k in dict.fromkeys(held)}
+    # the base game's cards and nobles are drawn from `cards` and `nobles`: no second table of them
+    kinds = {
+        k: [_plain(row) for row in tables[k].rows] for k in dict.fromkeys(held) if k in tables and k not in BASE_KINDS
+    }
     return {"zones": zones, "vars": variables, "kinds": kinds}
+
+
+def _keyed(variable, colours) -> dict[str, Any]:
+    """What the board needs of a variable keyed by a colour or a component (its type
+    ``by:KEY:N:TYPE``, the runtime's tag): what it is keyed by (gem, colour or a kind), the type of
+    each entry, and each entry's value at the start, which the board leaves unsaid (a card with no
+    stronghold says nothing of strongholds). Nothing for any other variable."""
+    if not variable.type.startswith("by:"):
+        return {}
+    _, key, _, entry = variable.type.split(":", 3)
+    coloured = entry in ("gem", "colour")  # an entry's colour as the observation writes it: by its name
+    initial = [colours[x] if coloured and x is not None else _plain(x) for x in variable.initial]
+    return {"by": key, "entry": entry, "initial": initial}
 
 
 def _plain(value: Any) -> Any:

@@ -144,11 +144,36 @@
         el("span", { class: "sym", text: symbol(c.bonus) }), el("span", { text: " " + colourName(c.bonus) })]),
       cost(c.cost),
     ];
+    const keyed = keyedLines("cards", id);
+    parts.push(...keyed.lines);
     if (pressable) {
       return el("button", { class: "card", type: "button", data: { colour: c.bonus, card: String(id) },
-                            "aria-label": name }, parts);
+                            "aria-label": name + keyed.said }, parts);
     }
-    return el("div", { class: "card", role: "img", data: { colour: c.bonus, card: String(id) }, "aria-label": name }, parts);
+    return el("div", { class: "card", role: "img", data: { colour: c.bonus, card: String(id) }, "aria-label": name + keyed.said }, parts);
+  }
+
+  // What a variable keyed by a piece (`by: cards` in the spec: the Strongholds' strongholds and
+  // their owner) holds for piece `id` of `kind`, said on the piece's own tile: each shown variable
+  // whose entry differs from its value at the start (a card without a stronghold says nothing of
+  // them); a player's own variable with the player's name. Returns the lines and their words.
+  function keyedLines(kind, id) {
+    const lines = [];
+    const words = [];
+    meta.vars.filter((v) => v.by === kind && shown(v.name)).forEach((v) => {
+      const held = v.per_player ? view.state.seats.map((seat, p) => [(seat.vars || {})[v.name], p])
+                                : [[(view.state.vars || {})[v.name], null]];
+      held.forEach(([values, p]) => {
+        if (!Array.isArray(values) || values[id] === null || values[id] === undefined) return;  // hidden, or none
+        if (values[id] === v.initial[id]) return;
+        const title = p === null ? varTitle(v.name) : t("var.of_seat", { title: varTitle(v.name), who: seatName(p) });
+        const value = varValue({ type: v.entry }, values[id], false);
+        lines.push(el("span", { class: "keyed", data: { var: v.name }, "aria-hidden": "true" }, [
+          el("span", { class: "label", text: title }), el("span", { class: "value", text: " " + value })]));
+        words.push(title + t("rule.separator") + value);
+      });
+    });
+    return { lines: lines, said: words.map((w) => t("list.separator") + w).join("") };
   }
 
   function sameSlot(a, b) { return a && b && a[0] === b[0] && a[1] === b[1]; }
@@ -370,9 +395,10 @@
   // A noble's tile: a button when the engine offers it now (chosen by tapping it), else a picture.
   function nobleTile(id, pressable) {
     const n = meta.nobles[id];
+    const keyed = keyedLines("nobles", id);
     return el(pressable ? "button" : "div", { class: "noble", ...(pressable ? {} : { role: "img" }), data: { noble: String(id) },
-                       "aria-label": t("noble.label", { n: n.points, needs: costWords(n.requires) }) }, [
-      el("span", { class: "points", text: String(n.points), "aria-hidden": "true" }), cost(n.requires)]);
+                       "aria-label": t("noble.label", { n: n.points, needs: costWords(n.requires) }) + keyed.said }, [
+      el("span", { class: "points", text: String(n.points), "aria-hidden": "true" }), cost(n.requires), ...keyed.lines]);
   }
 
   // The noble row, when the spec deals nobles at all (a module without them shows no section).
@@ -421,11 +447,20 @@
   // titles, a value the seat may not see (another's private one, a component drawn privately) as hidden.
   function zoneTitle(name) { return labels.zones[name] || name.replace(/_/g, " "); }
 
+  // One group of a zone split by a group column: the zone's title, then the column's title (the
+  // spec's, in the page's language, as the sheet names it) and the group's value, as the relics' decks of level 1.
+  function groupTitle(zone, value) {
+    const kind = labels.kinds[zone.kind];
+    const column = kind && kind.columns.find((c) => c.name === zone.by);
+    return t("zone.group", { zone: zoneTitle(zone.name), column: column ? column.title : zone.by.replace(/_/g, " "), value: value });
+  }
+
   function varTitle(name) { return labels.vars[name] || name.replace(/_/g, " "); }
 
   function columnValue(column, value) {
     if (column.titles && column.titles[value] !== undefined) return column.titles[value];
     if ((column.type === "gem" || column.type === "colour") && typeof value === "string") return colourName(value);
+    if ((column.type === "gem" || column.type === "colour") && typeof value === "number") return colourName(meta.colours[value]);
     return String(value);
   }
 
@@ -461,7 +496,9 @@
         said.push(column.title + " " + columnValue(column, value));
       }
     });
-    tile.setAttribute("aria-label", said.join(t("list.separator")));
+    const keyed = keyedLines(kind, id);
+    keyed.lines.forEach((line) => tile.append(line));
+    tile.setAttribute("aria-label", said.join(t("list.separator")) + keyed.said);
     return tile;
   }
 
@@ -520,16 +557,37 @@
   function varLines(values, hidden) {
     return Object.entries(values || {}).filter(([name]) => shown(name)).map(([name, value]) => {
       const spec = meta.vars.find((v) => v.name === name);
+      if (spec && spec.by && !BY_COLOUR.includes(spec.by)) return null;  // said on each piece (keyedLines)
+      if (spec && spec.by && Array.isArray(value)) {  // keyed by a colour: each colour that differs from the start
+        return el("div", { class: "line var", data: { var: name } }, [
+          el("span", { class: "label", text: varTitle(name) }), ...byColour(spec, value, hidden && spec.private)]);
+      }
       if (spec && spec.kind && Array.isArray(value)) {  // a set of components: each as a tile, as zones show them
         return el("div", { class: "line var", data: { var: name } }, [
           el("span", { class: "label", text: varTitle(name) }),
-          el("div", { class: "row" }, value.length ? value.map((id) => component(spec.kind, id))
+          el("div", { class: "row" }, value.length ? value.map((id) => spec.kind === "cards" ? cardTile(id, "", false)
+                                                                                           : component(spec.kind, id))
                                                    : [el("span", { class: "none", text: t("value.none") })])]);
       }
       return el("div", { class: "line var", data: { var: name } }, [
         el("span", { class: "label", text: varTitle(name) }),
         el("span", { class: "value", text: varValue(spec, value, hidden && spec && spec.private) })]);
-    });
+    }).filter((line) => line);
+  }
+
+  const BY_COLOUR = ["gem", "colour"];
+
+  // A variable keyed by a gem or any colour (the satchels of each gem colour): a number as a disc
+  // per colour, with its symbol and its words; another value as "colour: value"; each colour whose
+  // entry is its value at the start left out ("none" when every one is).
+  function byColour(spec, values, hidden) {
+    const colours = spec.by === "gem" ? meta.gems : meta.colours;
+    if (values.every((v) => v === null) && hidden) return [el("span", { class: "value", text: t("value.hidden") })];
+    const changed = colours.map((c, i) => [c, values[i]]).filter(([, v], i) => v !== null && v !== spec.initial[i]);
+    if (!changed.length) return [el("span", { class: "none", text: t("value.none") })];
+    if (spec.entry === "int") return changed.map(([c, v]) => chip(c, v));
+    return [el("span", { class: "value", text: list(changed.map(([c, v]) => colourName(c) + t("rule.separator") +
+                                                                    varValue({ type: spec.entry }, v, false))) })];
   }
 
   // A kind that no shared zone lays out but that players hold (the Trading Posts' posts): every
@@ -538,7 +596,8 @@
     const inZones = new Set(meta.zones.filter((z) => !z.per_player).map((z) => z.kind));
     const out = [];
     meta.vars.forEach((v) => {
-      if (v.kind && !inZones.has(v.kind) && labels.kinds[v.kind] && !out.some((o) => o.kind === v.kind)) {
+      if (v.kind && shown(v.name) && meta.kinds[v.kind] && !inZones.has(v.kind) && labels.kinds[v.kind] &&
+          !out.some((o) => o.kind === v.kind)) {
         out.push({ kind: v.kind, vars: meta.vars.filter((w) => w.kind === v.kind && shown(w.name)) });
       }
     });
@@ -573,7 +632,7 @@
       if (zone.per_player || !(zone.name in shared)) return;
       // A zone split by a group column (`by:`): one list (a pile: one count) per group, each shown apart.
       const parts = zone.groups && Array.isArray(shared[zone.name])
-        ? shared[zone.name].map((items, g) => [`${zoneTitle(zone.name)} (${zone.by.replace(/_/g, " ")} ${g + 1})`, items, g + 1])
+        ? shared[zone.name].map((items, g) => [groupTitle(zone, g + 1), items, g + 1])
         : [[zoneTitle(zone.name), shared[zone.name], 0]];
       parts.forEach(([title, items, group], i) => {
         const laidOut = Array.isArray(items);
