@@ -23,7 +23,14 @@ from axe_playwright_python.sync_playwright import Axe
 
 from compiler.sheets.plurals import LANGUAGES
 from playtest.bots import make_bot
-from tests.helpers.browser import TIMEOUT, drawn_seed, make_table_with_the_form, require_browser, seat_page
+from tests.helpers.browser import (
+    TIMEOUT,
+    drawn_seed,
+    make_table_with_the_form,
+    play_by_clicks,
+    require_browser,
+    seat_page,
+)
 from tests.helpers.web import Server, free_port
 from web import catalogue, gems, i18n, views
 
@@ -299,10 +306,28 @@ def test_state_keyed_by_a_piece_or_a_colour_and_a_split_zones_groups_read_in_fre
         def face_up() -> list[int]:
             return [card for row in game.market for card in row if card is not None]
 
+        meta = views.meta(module)
+        tapped = False
         while not any(game.s_forts[card] for card in face_up()):  # until a stronghold stands on a card
             action = people.choose(game)
-            move_through_the_api(server, links[game.current_player], action, len(game.history))
+            if game.phase == "fortify" and not tapped:  # a placement is made by tapping the card
+                seat, moves = game.current_player, len(game.history)
+                page.goto(links[seat])
+                page.wait_for_function("n => document.querySelectorAll('#log li').length === n", arg=moves)
+                single = {
+                    a: meta["actions"][a]["card"] for a in game.legal_actions() if "cards" not in meta["actions"][a]
+                }
+                single = {a: slot for a, slot in single.items() if slot is not None}
+                marked = page.eval_on_selector_all("#market .card.qualifies", "cards => cards.map(c => c.dataset.slot)")
+                assert sorted(marked) == sorted(f"{level}.{n}" for level, n in single.values())
+                assert page.locator("#market .card.qualifies .mark").first.inner_text() == "au choix"
+                action = action if action in single else next(iter(single))
+                assert play_by_clicks(page, meta, action, moves) == "board"
+                tapped = True
+            else:
+                move_through_the_api(server, links[game.current_player], action, len(game.history))
             game.apply(action)
+        assert tapped
         titles = {v.name: v.title.get("fr") for v in variant.rules.variables}
         page.goto(links[0])
         page.wait_for_function("n => document.querySelectorAll('#log li').length === n", arg=len(game.history))

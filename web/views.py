@@ -72,6 +72,7 @@ def meta(module) -> dict:
     for a, target in enumerate(moves.targets(module)):
         rule, params = module.describe_action(a)
         card, named, paid = target["card"], [], None
+        slots = [slot for value in params.values() if (slot := _market_slot(value, levels))]
         for value in params.values():
             card = card or _market_slot(value, levels)
             named += _colours_of(value, colours)
@@ -85,6 +86,9 @@ def meta(module) -> dict:
                 "colours": named,
                 "step": rule in steps,
                 **({"paid": paid} if paid is not None else {}),
+                # a move naming several face-up cards (a stronghold moved from one card to another):
+                # no one card on the board stands for it
+                **({"cards": len(slots)} if len(slots) > 1 else {}),
             }
         )
     return {

@@ -369,9 +369,24 @@
     if (confirm) box.append(confirm);
   }
 
-  // Whether some of these actions name a noble or a component: the board highlights them.
+  // Whether some of these actions name a noble, a component or a face-up card: the board highlights them.
   function onBoard(ids) {
-    return ids.some((id) => meta.actions[id].noble !== null || meta.actions[id].component !== null);
+    return ids.some((id) => meta.actions[id].noble !== null || meta.actions[id].component !== null || stepCard(id));
+  }
+
+  // A step's move that names one face-up card and nothing else on the board (the Strongholds'
+  // placement on a card): the card stands for it.
+  function stepCard(id) {
+    const info = meta.actions[id];
+    return info.step && info.card !== null && !info.cards && info.noble === null && info.component === null;
+  }
+
+  // The one move of the step asked now that the face-up card at `slot` stands for (null: none, or
+  // several, which the choice's buttons tell apart).
+  function cardOffered(slot) {
+    if (!myTurn() || view.phase === "action") return null;
+    const found = view.legal.filter((id) => stepCard(id) && sameSlot(meta.actions[id].card, slot));
+    return found.length === 1 ? found[0] : null;
   }
 
   // The tokens a payment takes, as chips ("nothing" when it takes none).
@@ -421,7 +436,8 @@
 
   // The spec's own zones and declared state (state format 2), as the seat's observation has
   // A noble or component the engine offers now: highlighted, said, and chosen by tapping it.
-  function qualifies(tile, action) {
+  function qualifies(tile, action, said) {
+    said = said || t("board.you_may_take");
     tile.classList.add("qualifies");
     if (chosen === action) tile.classList.add("chosen");
     tile.dataset.action = String(action);
@@ -435,9 +451,9 @@
       });
     }
     tile.setAttribute("aria-pressed", String(chosen === action));
-    tile.append(el("span", { class: "mark", text: t("board.you_may_take") }));
+    tile.append(el("span", { class: "mark", text: said }));
     if (tile.getAttribute("aria-label")) {
-      tile.setAttribute("aria-label", tile.getAttribute("aria-label") + ", " + t("board.you_may_take"));
+      tile.setAttribute("aria-label", tile.getAttribute("aria-label") + ", " + said);
     }
     tile.addEventListener("click", () => choose(action));
   }
@@ -721,7 +737,9 @@
         if (sameSlot(selection.card, slot)) tile.classList.add("selected");
         if (paying && sameSlot(paying.card, slot)) paid_for(tile);
         mark(tile, marksOf((info) => sameSlot(info.card, slot)));
-        tile.addEventListener("click", () => {
+        const offer = cardOffered(slot);
+        if (offer !== null) qualifies(tile, offer, t("board.you_may_choose"));  // a step's choice of this card: tapped, then confirmed
+        else tile.addEventListener("click", () => {
           const again = sameSlot(selection.card, slot);
           clearSelection();
           selection.card = again ? null : slot;
