@@ -169,6 +169,15 @@ def test_the_seat_page_in_each_language(browser, server, lang):
             assert english[key] not in text, key
     if lang == "sr":  # Serbian in Cyrillic
         assert all("\u0400" <= ch <= "\u04ff" for ch in words["status.turn"] if ch.isalpha())
+    # on a phone, each card's and deck's mark ("buy", "reserve": longer in some languages) stays within its tile
+    page.set_viewport_size(PHONE)
+    outside = page.evaluate(
+        """() => [...document.querySelectorAll('#market .mark')].filter((mark) => {
+             const m = mark.getBoundingClientRect(), tile = mark.parentElement.getBoundingClientRect();
+             return m.left < tile.left - 0.5 || m.right > tile.right + 0.5; }).map((mark) => mark.textContent)"""
+    )
+    assert page.locator("#market .mark").count() >= 12 and outside == []
+    page.set_viewport_size(DESKTOP)
     # a language chosen on the page wins over the browser's
     page.click('.board-langs a[hreflang="nl"]')
     page.wait_for_selector("body.my-turn #market .card", timeout=TIMEOUT)
