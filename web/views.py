@@ -131,7 +131,7 @@ def extras(module) -> dict:
             "per_player": bool(v.per_player),
             "private": bool(v.private),
             **({"kind": v.kind} if v.kind else {}),
-            **_keyed(v, module.COLOURS),
+            **_keyed(v, tuple(module.COLOURS)),
         }
         for v in getattr(module, "VARIABLES", ())
     ]
@@ -144,7 +144,7 @@ def extras(module) -> dict:
     return {"zones": zones, "vars": variables, "kinds": kinds}
 
 
-def _keyed(variable, colours) -> dict[str, Any]:
+def _keyed(variable: Any, colours: tuple[str, ...]) -> dict[str, Any]:
     """What the board needs of a variable keyed by a colour or a component (its type
     ``by:KEY:N:TYPE``, the runtime's tag): what it is keyed by (gem, colour or a kind), the type of
     each entry, and each entry's value at the start, which the board leaves unsaid (a card with no
