@@ -367,6 +367,8 @@ def test_state_keyed_by_a_piece_or_a_colour_and_a_split_zones_groups_read_in_fre
         colours = {w["name"] for w in gems.words(tuple(variant.module.COLOURS), "fr").values()}
         bonuses = page.locator('#zones [data-column="bonus"] .value').all_inner_texts()
         assert len(bonuses) == 6 and set(bonuses) <= colours
+        shrine = page.locator('#players .player[data-seat="1"] [data-zone="shrine"] .none')
+        assert shrine.inner_text() == "aucune"  # no relic (feminine): "none" agrees with the item
 
         module = loaded["satchels"].module
         links, seed = table_for_two(server, page, "satchels")

@@ -186,6 +186,7 @@ def labels(rules, module, lang: str) -> dict:
         kinds[kind.name] = {
             "title": text(kind.title),
             "item": text(kind.item),
+            "gender": kind.words(lang).gender,  # "none" agrees with the item where a language says it so
             "key": kind.key or kind.faces_of,
             "columns": [_column(c, text, hidden=c.name == kind.faces_of) for c in kind.columns],
             "rules": kind_rules(rules, kind.name, lang),

@@ -518,11 +518,17 @@
     return tile;
   }
 
+  // "None" of a kind's pieces, agreeing with its item where the language does (a French feminine item).
+  function noneOf(kind) {
+    const named = labels.kinds[kind];
+    return t(named && named.gender === "f" ? "value.none_f" : "value.none");
+  }
+
   function zoneContent(zone, items, group) {
     if (typeof items === "number") {
       return [el("span", { class: "pile", data: { zone: zone.name }, text: t("zone.left", { n: items }) })];
     }
-    if (!Array.isArray(items) || !items.length) return [el("span", { class: "none", text: t("value.none") })];
+    if (!Array.isArray(items) || !items.length) return [el("span", { class: "none", text: noneOf(zone.kind) })];
     return items.map((id, i) => {
       if (id === null) {
         return el("span", { class: "component hidden-card", text: zone.shape === "display" ? t("card.empty") : t("value.hidden") });
@@ -583,7 +589,7 @@
           el("span", { class: "label", text: varTitle(name) }),
           el("div", { class: "row" }, value.length ? value.map((id) => spec.kind === "cards" ? cardTile(id, "", false)
                                                                                            : component(spec.kind, id))
-                                                   : [el("span", { class: "none", text: t("value.none") })])]);
+                                                   : [el("span", { class: "none", text: noneOf(spec.kind) })])]);
       }
       return el("div", { class: "line var", data: { var: name } }, [
         el("span", { class: "label", text: varTitle(name) }),
