@@ -1044,6 +1044,6 @@
     document.querySelectorAll(".rules-lang").forEach((b) => b.classList.toggle("current", b === a));
   }));
   // A replay page (web.replays) steps through a finished game and draws each position here.
-  if (page.replay) window.splendorBoard = { show: (next) => { view = null; render(next); }, t: t, move: logMove };
+  if (page.replay) window.splendorBoard = { show: (next) => { view = null; render(next); }, t: t, move: logMove, card: cardName };
   else connect();
 })();
