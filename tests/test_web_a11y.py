@@ -19,7 +19,6 @@ import urllib.parse
 import urllib.request
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 
 from compiler.sheets.plurals import LANGUAGES
 from playtest.bots import make_bot
@@ -30,23 +29,16 @@ from tests.helpers.browser import (
     play_by_clicks,
     require_browser,
     seat_page,
+    violations,
 )
 from tests.helpers.web import Server, free_port
 from web import catalogue, gems, i18n, views
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-RULES = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]}}
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 CITIES = ROOT / "variants" / "cities.yaml"
 TRADING_POSTS = ROOT / "variants" / "trading-posts.yaml"
-
-
-def violations(page) -> list[str]:
-    """axe-core's violations on the page as it is now, each with its impact and first targets."""
-    result = Axe().run(page, options=RULES).response
-    assert result["passes"], "axe checked nothing"
-    return [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}" for v in result["violations"]]
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ import time
 import urllib.parse
 import urllib.request
 
-from tests.helpers.browser import TIMEOUT, launch, require_browser, sync_playwright
+from tests.helpers.browser import TIMEOUT, launch, require_browser, sync_playwright, violations
 from tests.helpers.web import Server, free_port
 
 SEED = 5
@@ -65,6 +65,7 @@ def test_the_replay_page_steps_through_a_finished_game(tmp_path):
             page.keyboard.press("End")
             page.wait_for_function("n => document.querySelectorAll('#log li').length === n", arg=moves, timeout=TIMEOUT)
             page.wait_for_selector("#result:not([hidden])", timeout=TIMEOUT)
+            assert violations(page) == []  # axe-core: nothing on the replay page (its controls, the result)
             page.keyboard.press("ArrowLeft")
             page.wait_for_function(
                 "n => document.querySelectorAll('#log li').length === n", arg=moves - 1, timeout=TIMEOUT
