@@ -10385,11 +10385,11 @@ def _legal_gem_after_purchase(g, out):
     """Legal actions of step 'gem_after_purchase' (variants/trading-posts.yaml:124): ids
     BASE_GEM_AFTER_PURCHASE = 61 to 65."""
     me = g._cp
-    s0, s1, s2, s3, s4, s5 = g.supply
     if not g.s_bought:  # bought
         return
     if 0 not in g.s_markers[me]:  # any(t.power == 'extra_gem_after_purchase' for t in me.markers)
         return
+    s0, s1, s2, s3, s4, s5 = g.supply
     # supply[colour] >= 1, for each colour
     if s0 >= 1:  # white
         out.append(61)
@@ -10472,11 +10472,11 @@ def _legal_third_token(g, out):
     """Legal actions of step 'third_token' (variants/trading-posts.yaml:141): ids BASE_THIRD_TOKEN = 66
     to 70."""
     me = g._cp
-    s0, s1, s2, s3, s4, s5 = g.supply
     if g.s_paired is None:  # paired != none
         return
     if 1 not in g.s_markers[me]:  # any(t.power == 'third_token_with_pair' for t in me.markers)
         return
+    s0, s1, s2, s3, s4, s5 = g.supply
     # colour != paired and supply[colour] >= 1, for each colour
     if 0 != g.s_paired and s0 >= 1:  # white
         out.append(66)
