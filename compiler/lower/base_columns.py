@@ -124,3 +124,12 @@ def bonus_given(rules: Rules, card: ast.expr | str) -> ast.expr:
     """How many bonuses card `card` (an id) gives its owner: 1, or its `bonus_count` column."""
     table = count_table(rules)
     return ir.sub(table, card) if table else ir.const(1)
+
+
+def base_dealt(rules: Rules) -> int | None:
+    """How many cards the base game's deal deals (the kind's own table), when the cards have series
+    (their cards after those, dealt by their zones); None without series (the deal takes every card)."""
+    kind = _kind(rules, "cards")
+    if kind is None or not kind.series:
+        return None
+    return len(kind.components) - sum(s.count for s in kind.series)

@@ -286,12 +286,12 @@ NOBLES = (
     Noble(8, 3, (0, 3, 3, 3, 0)),
     Noble(9, 3, (0, 0, 3, 3, 3)),
 )
-CARD_LEVEL = tuple(c.level for c in CARDS)
-CARD_BONUS = tuple(GEMS.index(c.bonus) for c in CARDS)
-CARD_POINTS = tuple(c.points for c in CARDS)
-CARD_COST = tuple(c.cost for c in CARDS)
-NOBLE_POINTS = tuple(n.points for n in NOBLES)
-NOBLE_REQUIRES = tuple(n.requires for n in NOBLES)
+CARD_LEVEL: tuple[int, ...] = tuple(c.level for c in CARDS)
+CARD_BONUS: tuple[int, ...] = tuple(GEMS.index(c.bonus) for c in CARDS)
+CARD_POINTS: tuple[int, ...] = tuple(c.points for c in CARDS)
+CARD_COST: tuple[tuple[int, ...], ...] = tuple(c.cost for c in CARDS)
+NOBLE_POINTS: tuple[int, ...] = tuple(n.points for n in NOBLES)
+NOBLE_REQUIRES: tuple[tuple[int, ...], ...] = tuple(n.requires for n in NOBLES)
 LEVEL_CARDS = tuple(tuple(c.id for c in CARDS if c.level == lv) for lv in LEVELS)  # each deck before shuffling
 NOBLE_IDS = tuple(n.id for n in NOBLES)
 
@@ -2686,22 +2686,22 @@ class Game:
             raise ValueError(f"this engine plays with {', '.join(map(str, PLAYER_COUNTS))} players, not {players!r}")
         self._n = players
         self.setup_gems, self.setup_gold, self.setup_nobles, self.setup_face_up = SETUP[players]
-        self._cp = 0
+        self._cp: int = 0
         self.mode = _ACTION_MODE
         self.step = 0
         self.step_count = 0
-        self.supply = [self.setup_gems] * len(GEMS) + [self.setup_gold]
+        self.supply: list[int] = [self.setup_gems] * len(GEMS) + [self.setup_gold]
         # one new list per player (map(list, ...) makes them without a Python-level loop)
-        self._tok = list(map(list, [(0,) * len(COLOURS)] * players))
-        self._bon = list(map(list, [(0,) * len(GEMS)] * players))
-        self._pts = [0] * players
+        self._tok: list[list[int]] = list(map(list, [(0,) * len(COLOURS)] * players))
+        self._bon: list[list[int]] = list(map(list, [(0,) * len(GEMS)] * players))
+        self._pts: list[int] = [0] * players
         self._bought: list[list[int]] = list(map(list, [()] * players))
         self._res: list[list[int]] = list(map(list, [()] * players))
         self.blind: list[list[int]] = list(map(list, [()] * players))
         self._nob: list[list[int]] = list(map(list, [()] * players))
         self.market: list[list[int | None]] = list(map(list, [(None,) * self.setup_face_up] * len(LEVELS)))
         if _FACE_UP_COSTS:
-            self.face_up_costs = [_NO_CARD_COST] * (
+            self.face_up_costs: list[tuple[int, ...]] = [_NO_CARD_COST] * (
                 len(LEVELS) * _FACE_UP_SLOTS
             )  # kept in step with market by the effects
         self.decks: list[list[int]] = list(map(list, [()] * len(LEVELS)))
@@ -2755,7 +2755,7 @@ class Game:
 
     @property
     def prestige(self) -> list[int]:
-        return self._pts
+        return _prestige_totals(self)  # the hook: the cards' and nobles' alone, or with the spec's sources
 
     @property
     def purchased(self) -> list[list[int]]:
@@ -2998,7 +2998,7 @@ class Game:
         return [p for p in eligible if keys[p] == best]
 
     def scores(self) -> list[int]:
-        return list(self._pts)
+        return list(_prestige_totals(self))
 
     def returns(self) -> list[float]:
         if self.mode != _OVER_MODE or self.end_reason == TRUNCATED:  # not over, or stopped unfinished: 0 for all
@@ -3147,6 +3147,12 @@ class Game:
         }
 
 
+# ----------------------------------------------------------------------------- prestige (the hook _prestige_totals)
+def _prestige_totals(g):
+    """Each seat's prestige: its cards and nobles."""
+    return g._pts
+
+
 def _shuffle(rng: random.Random, items: list[Any]) -> None:
     """Shuffle `items` in place: Fisher-Yates drawing each index with getrandbits, exactly as
     random.shuffle does in Python 3.11, so that a seed deals what it always dealt. Written out
@@ -3289,6 +3295,7 @@ def _problems(data: Any, nested: bool = False) -> list[Problem]:
     market_ok = _market_problems(read, market, face_up, placed)
     _deck_problems(read, data.get("decks"), placed)
     placed += _out_of_play_cards(read, data.get("out_of_play"))
+    placed += _zoned_cards(data)
     _placement_problems(placed, out)
     _noble_problems(data.get("nobles"), owned_nobles + _boxed(data), n, nobles_shown, out)
     out += _state_problems(data, n)  # the spec's declared state and zones, when it has some
@@ -3436,6 +3443,34 @@ def _placement_problems(placed: Placed, out: list[Problem]) -> None:
                 + " (cards out of the game are listed in 'out_of_play', by level)",
             )
         )
+
+
+# The spec's own zones of the base cards (a series' decks and rows, `series:`): the cards they hold are in play.
+_CARD_ZONES = tuple(zone for zone in ZONES if zone.kind == "cards" and zone.start != "base")
+
+
+def _zoned_cards(data: State) -> Placed:
+    """The (card id, path) of each card a state's own zones of the base cards hold (a list that is not
+    one of card ids: its zone's problem, reported with the zones)."""
+    placed: Placed = []
+    zones, seats = data.get("zones"), data.get("seats")
+    for zone in _CARD_ZONES:
+        lists: list[tuple[Path, Any]] = []
+        if zone.per_player:
+            for p, s in enumerate(seats if isinstance(seats, list) else []):
+                if isinstance(s, dict) and isinstance(s.get("zones", {}), dict):
+                    lists.append((("seats", p, "zones", zone.name), s.get("zones", {}).get(zone.name)))
+        else:
+            value = zones.get(zone.name) if isinstance(zones, dict) else None
+            if isinstance(value, list) and any(isinstance(x, list) for x in value):  # split by level
+                lists += [(("zones", zone.name, g), v) for g, v in enumerate(value)]
+            else:
+                lists.append((("zones", zone.name), value))
+        for path, items in lists:
+            for i, x in enumerate(items if isinstance(items, list) else []):
+                if type(x) is int and 0 <= x < len(CARDS):
+                    placed.append((x, path + (i,)))
+    return placed
 
 
 # The zones keeping the nobles the deal did not reveal (`place: noble_box`): with one, every noble is in play.

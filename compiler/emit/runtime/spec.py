@@ -67,6 +67,9 @@ KINDS: dict[str, Any] = {}  # name -> meta.Kind
 # The spec's own zones split by a group column of their kind (`by:`): name -> (the column, its groups,
 # the values the column holds, in order); such a zone is a list per group, group g's at index g - 1.
 ZONE_GROUPS: dict[str, tuple[str, tuple[int, ...]]] = {}
+# The spec's own zones that deal a series of the base cards (`series:`): name -> the ids of its cards
+# (a zone not listed deals every piece of its kind). Only in the engine of a spec with zones.
+ZONE_DEALS: dict[str, tuple[int, ...]] = {}
 VARIABLES: tuple[Any, ...] = ()  # of meta.Variable
 
 # -- the decisions and their actions
@@ -167,6 +170,12 @@ def _state_problems(data: State, n: int) -> list[Problem]:
 
 def _load_state(g: Any, data: State) -> None:
     """Gives a loaded game the declared state and zones of a sound state dict."""
+    raise NotImplementedError("the rules of a spec are in an engine")
+
+
+def _prestige_totals(g: Any) -> list[int]:
+    """Each seat's prestige, as Game.prestige and Game.scores() read it: Game._pts (the cards'
+    and nobles', kept as they come), or with the spec's prestige sources added."""
     raise NotImplementedError("the rules of a spec are in an engine")
 
 
