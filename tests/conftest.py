@@ -9,10 +9,13 @@ from __future__ import annotations
 import hashlib
 import os
 import pathlib
+import sys
 
 import pytest
 
+from compiler import pipeline, reads
 from compiler.emit import engine as emit_engine
+from compiler.front.reading import read_input
 from compiler.lower import optimise
 from tests.helpers.tiers import CATALOGUE_TESTS, FAST_SPECS, SLOW_MODULES, SLOW_TESTS, spec_of
 
@@ -42,6 +45,30 @@ def pytest_collection_modifyitems(config, items):
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "slow: left out of the fast tier (dev/test.sh --fast)")
+
+
+def pytest_ignore_collect(collection_path, config):
+    """The fast tier (`-m "not slow"`, as dev/test.sh --fast runs it) does not import the slow
+    modules at all: every xdist worker collects every module it is given, and some of these build
+    engines or states when imported (about 1.5 s of CPU a worker). The whole suite collects them."""
+    if config.getoption("markexpr", "").strip() == "not slow" and collection_path.suffix == ".py":
+        return collection_path.stem in SLOW_MODULES or None
+    return None
+
+
+# pytest rewrites the asserts of every test module it imports and caches the result beside it
+# (`__pycache__/*-pytest-*.pyc`), unless bytecode may not be written (PYTHONDONTWRITEBYTECODE, as
+# on this project's CI machines): then every worker of every run rewrites all of them again, about
+# 7 s of CPU a worker. The cache is allowed while the test modules are collected (besides their
+# rewritten code, only a module not yet byte-compiled gets its .pyc then, as any import would
+# without the setting; dev/test.sh byte-compiles the project first), and the setting is restored
+# before any test runs, so no test writes bytecode where it was not allowed.
+_DONT_WRITE_BYTECODE = sys.dont_write_bytecode
+sys.dont_write_bytecode = False
+
+
+def pytest_collection_finish(session):
+    sys.dont_write_bytecode = _DONT_WRITE_BYTECODE
 
 
 def pytest_addoption(parser):
@@ -133,6 +160,65 @@ def engine_cache(tmp_path_factory):
     emit_engine.compile_to_module = lambda rules: _cached_compile(rules, folder)
     yield folder
     emit_engine.compile_to_module = _COMPILE
+
+
+# A session cache of rule models. Reading, schema-checking and building a spec's model takes 40 to
+# 100 ms, and the tests load the same specs again and again (the catalogue's specs in nearly every
+# module, a variant's base once more for each variant): about a third of the fast tier's CPU before
+# this cache. An entry is the model `load_rules(path)` returned for that path, from that working
+# directory, with every file the load read (compiler.reads: the spec, its bases, their tables, each
+# by real path and the SHA-256 of its bytes, or None where a read failed); it is used again only
+# while every one of those files still reads the same (as web.engine_cache keeps a check between a
+# server's starts). A load with a SourceMap of its own (a caller that shows diagnostics' lines, or
+# shares bases between loads) and a load that fails are never cached. The models are frozen
+# dataclasses: no test can change one another test reads. Installed when this module is imported,
+# before any test module (`from compiler.pipeline import load_rules` binds the cached one).
+_RULES: dict[tuple[str, str], tuple[object, reads.Reads]] = {}
+_LOAD_RULES = pipeline.load_rules
+
+
+def _reads_the_same(read: reads.Reads) -> bool:
+    """Every file still reads as it did (read through read_input, which notes each read in the
+    caller's open record, if any: what the model it gets depends on)."""
+    for path, digest in read.items():
+        try:
+            now = hashlib.sha256(read_input(path)).hexdigest()
+        except OSError:
+            now = None
+        if now != digest:
+            return False
+    return True
+
+
+def _cached(cache: dict, key: tuple, make):
+    entry = cache.get(key)
+    if entry is not None and _reads_the_same(entry[1]):
+        return entry[0]
+    with reads.recorded() as read:
+        value = make()
+    cache[key] = (value, dict(read))
+    return value
+
+
+def _cached_load_rules(path, sources=None):
+    if sources is not None:
+        return _LOAD_RULES(path, sources)
+    return _cached(_RULES, (os.fspath(path), os.getcwd()), lambda: _LOAD_RULES(path))
+
+
+# A variant's load builds its base's model once more, for the texts it inherits (pipeline._base_rules,
+# once per SourceMap: once per load here): the same cache, for that model (None when the base has
+# errors, as pipeline._checked_base says).
+_BASES: dict[tuple[str, str], tuple[object, reads.Reads]] = {}
+_CHECKED_BASE = pipeline._checked_base
+
+
+def _cached_checked_base(path, sources):
+    return _cached(_BASES, (os.fspath(path), os.getcwd()), lambda: _CHECKED_BASE(path, sources))
+
+
+pipeline.load_rules = _cached_load_rules
+pipeline._checked_base = _cached_checked_base
 
 
 # One headless Chromium per module of browser tests (tests/helpers/browser.py: launching one takes

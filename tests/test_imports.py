@@ -19,6 +19,7 @@ then playtest and the compiler are imported in a fresh interpreter without the c
 from __future__ import annotations
 
 import ast
+import functools
 import pathlib
 import subprocess
 import sys
@@ -103,14 +104,18 @@ def imports(module: str) -> list[tuple[str, int, bool]]:
     return found
 
 
-GRAPH = {module: imports(module) for module in MODULES}
+@functools.cache
+def graph() -> dict[str, list[tuple[str, int, bool]]]:
+    """The import graph, read once, when a test first needs it (not when the module is collected:
+    every xdist worker collects it, one runs these tests)."""
+    return {module: imports(module) for module in MODULES}
 
 
 def test_the_graph_was_read():
-    assert {"compiler.pipeline", "app.cli", "playtest.engines"} <= set(GRAPH)
-    assert "compiler.pipeline" in {target for target, _, _ in GRAPH["playtest.engines"]}
+    assert {"compiler.pipeline", "app.cli", "playtest.engines"} <= set(graph())
+    assert "compiler.pipeline" in {target for target, _, _ in graph()["playtest.engines"]}
     assert "playtest.engines" in {
-        target for module in GRAPH if module.startswith("app.cli.") for target, _, _ in GRAPH[module]
+        target for module in graph() if module.startswith("app.cli.") for target, _, _ in graph()[module]
     }
 
 
@@ -121,7 +126,7 @@ def test_no_import_cycle_even_through_functions():
     def visit(module: str) -> None:
         state[module] = "open"
         path.append(module)
-        for target, line, _ in GRAPH[module]:
+        for target, line, _ in graph()[module]:
             if state.get(target) == "open":
                 cycle = path[path.index(target) :] + [target]
                 raise AssertionError(f"import cycle: {' -> '.join(cycle)} ({MODULES[module].name}:{line})")
@@ -130,7 +135,7 @@ def test_no_import_cycle_even_through_functions():
         path.pop()
         state[module] = "done"
 
-    for module in sorted(GRAPH):
+    for module in sorted(graph()):
         if module not in state:
             visit(module)
 
@@ -139,7 +144,7 @@ def test_the_packages_depend_one_way():
     order = {name: rank for rank, name in enumerate(PACKAGES)}
     wrong = [
         f"{module} imports {target} (line {line})"
-        for module, edges in GRAPH.items()
+        for module, edges in graph().items()
         for target, line, _ in edges
         if order[target.split(".")[0]] > order[module.split(".")[0]]
     ]
@@ -153,7 +158,7 @@ def test_every_compiler_module_has_a_stage():
 def test_no_stage_of_the_compiler_imports_a_later_one():
     wrong = [
         f"{module} (stage {stage_of(module)}) imports {target} (stage {stage_of(target)}, line {line})"
-        for module, edges in GRAPH.items()
+        for module, edges in graph().items()
         if module.startswith("compiler")
         for target, line, _ in edges
         if stage_of(target) > stage_of(module)
@@ -165,7 +170,7 @@ def test_the_runtime_imports_only_itself():
     """Its text is pasted into engines that import nothing of the compiler."""
     wrong = [
         f"{module} imports {target} (line {line})"
-        for module, edges in GRAPH.items()
+        for module, edges in graph().items()
         if module.startswith(RUNTIME + ".")
         for target, line, _ in edges
         if not target.startswith(RUNTIME)
@@ -177,7 +182,7 @@ def test_the_command_line_and_playtest_import_their_modules_at_the_top():
     """An import inside a function is how a cycle hid (the command line imported playtest there)."""
     hidden = [
         f"{module} imports {target} in a function (line {line})"
-        for module, edges in GRAPH.items()
+        for module, edges in graph().items()
         if module.startswith(("app", "playtest", "web"))
         for target, line, in_function in edges
         if in_function and not (module.startswith("app") and target.split(".")[0] == "web")
@@ -205,7 +210,7 @@ def test_playtest_web_and_the_compiler_import_without_the_command_line():
 def test_nothing_imports_the_command_line():
     importers = [
         module
-        for module, edges in GRAPH.items()
+        for module, edges in graph().items()
         for target, _, _ in edges
         if target.startswith("app") and not module.startswith("app")
     ]
