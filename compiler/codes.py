@@ -292,7 +292,8 @@ CODES: dict[str, Code] = _index(
                 "E544",
                 "a variable whose type, initial value or options do not fit (a missing or mistyped initial value, "
                 "an unknown type, `optional` on a number, `private` on a shared variable, a `by:` naming no colour "
-                "or kind, or keying a set)",
+                "or kind, or keying a set; a `bonus_colour` variable that is not an optional gem for the game "
+                "keyed by `cards`, or a second one)",
             ),
             (
                 "E545",

@@ -646,13 +646,15 @@ def test_the_edits_check_clean_alone(tmp_path):
 # spent}` over a kind of the spec's own (tests/specs/treasures.yaml, with its table), the base
 # game's rows and decks as places split by level, chosen from and across (tests/specs/base-rows.yaml),
 # columns of its own on the base cards and nobles (tests/specs/card-abilities.yaml, with its tables),
-# and zones of a kind of the spec's own split by a column, `by: level` (tests/specs/relics.yaml, with its table).
+# and zones of a kind of the spec's own split by a column, `by: level` (tests/specs/relics.yaml, with its table),
+# and The Orient's abilities: a card's bonus colour set in play (tests/specs/orient-abilities.yaml).
 NEW_CONSTRUCT_SPECS = {
     "queue.yaml": [],
     "treasures.yaml": ["treasures.csv"],
     "base-rows.yaml": [],
     "card-abilities.yaml": ["card-abilities.csv", "card-abilities-nobles.csv"],
     "relics.yaml": ["relics.csv"],
+    "orient-abilities.yaml": ["orient-abilities.csv"],
 }
 
 

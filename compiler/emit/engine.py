@@ -104,12 +104,13 @@ def notation_help(plan: EnginePlan) -> list[str]:
     return lines
 
 
-def runtime_text(hooks_src: str, bonus_table: str = "") -> dict[str, Code]:
+def runtime_text(hooks_src: str, bonus_table: str = "", colour: str = "") -> dict[str, Code]:
     """The text of each runtime module that the template pastes (see compiler/emit/runtime), and
     game.py's with the hooks of `hooks_src` inlined into Game.apply (compiler/emit/inline.py); with
-    `bonus_table`, the bonuses a card gives read from it (compiler/emit/counted.py). It is the
+    `bonus_table`, the bonuses a card gives read from it, with `colour`, in the card's colour in play
+    (compiler/emit/counted.py). It is the
     project's own code, read from its files, and the lowering's printed hooks: no text of a spec."""
-    text = {name: Code(counted(name, engine_text(name), bonus_table)) for name in MODULES + SPEC_MODULES}
+    text = {name: Code(counted(name, engine_text(name), bonus_table, colour)) for name in MODULES + SPEC_MODULES}
     text["game"] = Code(game_text(text["game"], hooks_src))
     return text
 
@@ -178,7 +179,7 @@ def render_module(plan: EnginePlan) -> str:
     actions = [dp for dp in decisions if not dp.is_step]
     stuck = next((dp for dp in actions if dp.decision.only_when_stuck), None)
     context = dict(
-        runtime=runtime_text(plan.hooks_src, base_columns.count_table(rules)),
+        runtime=runtime_text(plan.hooks_src, base_columns.count_table(rules), base_columns.colour_attribute(rules)),
         source=rules.source,
         path=shown_path(rules.source.path),
         docstring=module_docstring(plan),

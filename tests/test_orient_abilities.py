@@ -1,0 +1,218 @@
+"""The Orient's abilities as general constructs of the language (issue 28), on
+tests/specs/orient-abilities.yaml: the base cards with an ability column.
+
+A satchel is a card whose bonus colour is set in play: a variable keyed by card with
+`bonus_colour: true` holds it, and `me.bonus` counts each purchased card in its colour in play.
+
+Spec -> diagnostics (a `bonus_colour` variable of another type, per player, not optional, or a
+second one: E544 at the key), spec -> engine behaviour (the satchel's bonus in the colour of the
+card it is attached under, counted as it comes and goes, in prices, saved and loaded, in the
+observation; bought only with a card to go under), and spec -> sheet and diff text."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import random
+import shutil
+
+import pytest
+from click.testing import CliRunner
+
+from app import cli
+from compiler import pipeline
+from compiler.diagnostics import CompileError, SourceMap
+from compiler.emit import counted
+from compiler.emit.runtime import engine_text
+from tests.helpers.engines import (
+    ROOT,
+    finish_forced_steps,
+    give_card,
+    give_tokens,
+    legal_strings,
+    load,
+    load_engine,
+    position,
+    put_in_market,
+)
+
+SPECS = ROOT / "tests" / "specs"
+SPEC = SPECS / "orient-abilities.yaml"
+CLEAN = (ROOT / "tests" / "broken" / "_clean.yaml").read_text(encoding="utf-8").replace("../../rulespec/", "")
+COLOUR = "state:\n  tint: {title: Tint, type: gem, optional: true, by: cards, bonus_colour: true}\n"
+
+
+@pytest.fixture(scope="module")
+def E(tmp_path_factory):
+    path = tmp_path_factory.mktemp("orient") / "orient_abilities.py"
+    path.write_text(pipeline.compile_spec(str(SPEC)).text, encoding="utf-8")
+    return load_engine(path)
+
+
+def _ids(E, ability: str) -> list[int]:
+    return [c.id for c in E.CARDS if c.ability == ability]
+
+
+def _gems(E) -> list[str]:
+    return list(E.GEMS)
+
+
+# --------------------------------------------------------------------------- spec -> diagnostics
+
+
+def _diagnostics(folder: pathlib.Path, extra: str) -> list[tuple[str, int, str, str]]:
+    """(code, line, the text under the caret, message) of the clean spec with `extra` appended."""
+    for name in ("splendor_cards.csv", "splendor_nobles.csv"):
+        shutil.copy(ROOT / "rulespec" / name, folder / name)
+    text = CLEAN + extra
+    (folder / "spec.yaml").write_text(text, encoding="utf-8")
+    lines = text.split("\n")
+    try:
+        pipeline.load_rules(str(folder / "spec.yaml"), SourceMap())
+    except CompileError as err:
+        return [
+            (d.code, d.span.line, lines[d.span.line - 1][d.span.col - 1 : d.span.end_col - 1], d.message)
+            for d in err.diagnostics
+        ]
+    return []
+
+
+@pytest.mark.parametrize(
+    "extra, says",
+    [
+        (COLOUR.replace("type: gem", "type: number").replace("optional: true, ", ""), "'type: gem' and 'by: cards'"),
+        (COLOUR.replace("by: cards", "by: gem"), "'type: gem' and 'by: cards'"),
+        (COLOUR.replace("optional: true, ", "initial: red, "), "'optional: true'"),
+        (COLOUR.replace("type: gem,", "type: gem, per_player: true,"), "no 'per_player'"),
+        (COLOUR.replace("type: gem,", "type: gem, reset: turn,"), "'reset: game'"),
+        (COLOUR + COLOUR.replace("state:\n", "").replace("tint", "hue"), "a second 'bonus_colour'"),
+    ],
+)
+def test_a_bonus_colour_that_does_not_fit_is_located(tmp_path, extra, says):
+    found = _diagnostics(tmp_path, extra)
+    assert len(found) == 1, found
+    code, line, caret, message = found[0]
+    assert (code, caret) == ("E544", "true") and says in message, found
+    assert CLEAN.count("\n") < line
+
+
+def test_a_bonus_colour_that_fits_is_clean(tmp_path):
+    assert _diagnostics(tmp_path, COLOUR) == []
+
+
+# --------------------------------------------------------------------------- spec -> engine
+
+
+def _satchel_position(E, seed: int = 0) -> tuple[dict, int, int]:
+    """Seat 0 owns a red card and can buy a satchel (printed another colour) shown in slot 1.1."""
+    state = position(E, 2, seed)
+    gems = _gems(E)
+    red = next(c for c in _ids(E, "plain") if E.CARDS[c].level == 1 and E.CARDS[c].bonus == "red")
+    satchel = next(c for c in _ids(E, "satchel") if E.CARDS[c].bonus != "red")
+    give_card(E, state, 0, red)
+    put_in_market(E, state, satchel, 1)
+    cost = {g: E.CARDS[satchel].cost[i] for i, g in enumerate(gems)}
+    if cost["red"]:
+        cost["red"] -= 1  # the red bonus pays one
+    give_tokens(state, 0, **{g: n for g, n in cost.items() if n})
+    return state, red, satchel
+
+
+def test_a_satchel_gives_a_bonus_of_the_colour_it_is_attached_under(E):
+    state, red, satchel = _satchel_position(E)
+    game = load(E, state)
+    printed = E.GEMS.index(E.CARDS[satchel].bonus)
+    before = list(game.bonus[0])
+    game.apply(E.string_to_action("buy 1.1"))
+    if game.phase == "payment":
+        game.apply(game.legal_actions()[0])
+    finish_forced_steps(game, 0)  # one card to go under: attached at once
+    assert satchel in game.purchased[0] and game.s_attached[satchel] == E.GEMS.index("red")
+    after = list(game.bonus[0])
+    assert after[E.GEMS.index("red")] == before[E.GEMS.index("red")] + 1
+    assert after[printed] == before[printed]
+    saved = json.loads(game.to_json())
+    assert saved["vars"]["attached"][satchel] == "red"
+    again = E.from_json(game.to_json())
+    assert again.bonus == game.bonus and again.observation(1)["vars"]["attached"][satchel] == "red"
+
+
+def test_the_player_chooses_the_card_a_satchel_goes_under(E):
+    state, red, satchel = _satchel_position(E)
+    blue = next(c for c in _ids(E, "plain") if E.CARDS[c].level == 1 and E.CARDS[c].bonus == "blue")
+    give_card(E, state, 0, blue)
+    game = load(E, state)
+    game.apply(E.string_to_action("buy 1.1"))
+    if game.phase == "payment":
+        game.apply(game.legal_actions()[0])
+    assert game.phase == "attach" and legal_strings(game) == ["attach 1", "attach 2"]
+    blue_before = game.bonus[0][E.GEMS.index("blue")]
+    game.apply(E.string_to_action("attach 2"))
+    assert game.s_attached[satchel] == E.GEMS.index("blue")
+    assert game.bonus[0][E.GEMS.index("blue")] == blue_before + 1
+
+
+def test_a_satchel_is_bought_only_with_a_card_to_go_under(E):
+    state, red, satchel = _satchel_position(E)
+    state["seats"][0]["purchased"].remove(red)
+    state["decks"]["1"].append(red)
+    game = load(E, state)
+    assert "buy 1.1" not in legal_strings(game)
+
+
+def test_bonuses_stay_counted_in_the_colours_in_play(E):
+    """Random games: every seat's bonuses are its purchased cards counted in their colours in play,
+    after every move and after a save and a load."""
+    attached = 0
+    for seed in range(4):
+        game, rng = E.new_game(2, seed=seed), random.Random(seed)
+        while not game.is_over() and game.turn < 60:
+            legal = game.legal_actions()
+            game.apply(legal[rng.randrange(len(legal))])
+            for seat in range(2):
+                want = [0] * len(E.GEMS)
+                for c in game.purchased[seat]:
+                    tint = game.s_attached[c]
+                    want[tint if tint is not None else E.GEMS.index(E.CARDS[c].bonus)] += 1
+                assert list(game.bonus[seat]) == want
+        attached += sum(t is not None for t in game.s_attached)
+        assert E.from_json(game.to_json()).bonus == game.bonus
+    assert attached >= 1
+
+
+def test_the_runtime_counts_in_the_colour_in_play_where_the_rewrite_expects_it():
+    text = engine_text("zones")
+    rewritten = counted.counted("zones", text, "", "s_tint")
+    assert rewritten.count("game.s_tint[") == 2 * counted.SITES["zones"]
+    assert counted.counted("state", engine_text("state"), "", "s_tint") == engine_text("state")
+
+
+# --------------------------------------------------------------------------- spec -> sheets, diff
+
+
+def _invoke(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli.main, list(args))
+    return result.exit_code, result.output
+
+
+def test_the_sheets_and_the_diff_say_a_colour_is_set_in_play(tmp_path):
+    status, output = _invoke("sheet", str(SPEC), "--lang", "en,fr,nl,sr", "--format", "md", "-o", str(tmp_path))
+    assert status == 0, output
+    said = {
+        lang: (tmp_path / f"orient-abilities.{lang}.md").read_text(encoding="utf-8")
+        for lang in ("en", "fr", "nl", "sr")
+    }
+    assert "A card whose “Colour of a satchel” is set gives its bonuses in that colour instead of its own" in said["en"]
+    assert "Une carte dont la valeur « Couleur d'une sacoche » est fixée donne dès lors ses bonus" in said["fr"]
+    assert "Een kaart waarvan ‘Kleur van een tas’ is vastgelegd" in said["nl"]
+    assert "Карта чија је „Боја торбице“ одређена" in said["sr"]
+    variant = tmp_path / "plain.yaml"
+    shutil.copy(SPECS / "orient-abilities.csv", tmp_path / "orient-abilities.csv")
+    shutil.copy(SPEC, tmp_path / "orient-abilities.yaml")
+    variant.write_text(
+        "spec: 1\nname: plain\nextends: orient-abilities.yaml\ntitle: Plain\n"
+        "state:\n  attached: {bonus_colour: false}\n",
+        encoding="utf-8",
+    )
+    status, output = _invoke("diff", str(tmp_path / "orient-abilities.yaml"), str(variant))
+    assert status == 1 and "sets the bonus colour of the cards\n      before: yes" in output, output
