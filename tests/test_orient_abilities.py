@@ -2,12 +2,15 @@
 tests/specs/orient-abilities.yaml: the base cards with an ability column.
 
 A satchel is a card whose bonus colour is set in play: a variable keyed by card with
-`bonus_colour: true` holds it, and `me.bonus` counts each purchased card in its colour in play.
+`bonus_colour: true` holds it, and `me.bonus` counts each purchased card in its colour in play. A
+noble card keeps a face-up noble aside in a per-player holding of the base nobles (a holding of the
+spec's own, no place of the base game), which the visit step reads beside the noble row.
 
 Spec -> diagnostics (a `bonus_colour` variable of another type, per player, not optional, or a
 second one: E544 at the key), spec -> engine behaviour (the satchel's bonus in the colour of the
 card it is attached under, counted as it comes and goes, in prices, saved and loaded, in the
-observation; bought only with a card to go under), and spec -> sheet and diff text."""
+observation; bought only with a card to go under; a noble kept aside, saved and loaded, received by
+its keeper only), and spec -> sheet and diff text."""
 
 from __future__ import annotations
 
@@ -22,7 +25,7 @@ from click.testing import CliRunner
 from app import cli
 from compiler import pipeline
 from compiler.diagnostics import CompileError, SourceMap
-from compiler.emit import counted
+from compiler.emit import counted, held
 from compiler.emit.runtime import engine_text
 from tests.helpers.engines import (
     ROOT,
@@ -185,6 +188,76 @@ def test_the_runtime_counts_in_the_colour_in_play_where_the_rewrite_expects_it()
     rewritten = counted.counted("zones", text, "", "s_tint")
     assert rewritten.count("game.s_tint[") == 2 * counted.SITES["zones"]
     assert counted.counted("state", engine_text("state"), "", "s_tint") == engine_text("state")
+
+
+def test_a_noble_card_keeps_a_face_up_noble_aside(E):
+    state = position(E, 2, 1)
+    card = next(c for c in _ids(E, "noble"))
+    put_in_market(E, state, card, 1)
+    gems = _gems(E)
+    give_tokens(state, 0, **{g: E.CARDS[card].cost[i] for i, g in enumerate(gems) if E.CARDS[card].cost[i]})
+    game = load(E, state)
+    row = list(game.noble_row)
+    game.apply(E.string_to_action("buy 2.1"))
+    if game.phase == "payment":
+        game.apply(game.legal_actions()[0])
+    assert game.phase == "keep_noble" and legal_strings(game) == [f"keep {i + 1}" for i in range(len(row))]
+    gold = game.tokens[0][-1]
+    game.apply(E.string_to_action("keep 2"))
+    assert game.z_kept[0] == [row[1]] and game.noble_row == row[:1] + row[2:]
+    assert game.tokens[0][-1] == gold  # no gold with it
+    saved = json.loads(game.to_json())
+    assert saved["seats"][0]["zones"]["kept"] == [row[1]]
+    assert E.from_json(game.to_json()).z_kept == game.z_kept
+
+
+def _meeting(E, state: dict, seat: int, noble: int, taken: set[int]) -> None:
+    """Give `seat` plain cards (not yet `taken`) whose bonuses meet noble `noble`'s requirement."""
+    for i, colour in enumerate(E.GEMS):
+        need = E.NOBLES[noble].requires[i]
+        cards = [c for c in _ids(E, "plain") if E.CARDS[c].bonus == colour and c not in taken][:need]
+        taken.update(cards)
+        give_card(E, state, seat, *cards)
+
+
+def _visits(game, action: int, seat: int, noble: int) -> bool:
+    """Does `action` bring `noble` to `seat`?"""
+    trial = game.clone()
+    trial.apply(action)
+    return noble in trial.nobles[seat]
+
+
+def test_a_noble_kept_aside_visits_its_keeper_only(E):
+    state = position(E, 2, 2)
+    noble = state["nobles"].pop(0)
+    state["seats"][1]["zones"]["kept"] = [noble]
+    taken: set[int] = set()
+    _meeting(E, state, 0, noble, taken)
+    _meeting(E, state, 1, noble, taken)
+    game = load(E, state)
+    game.apply(next(a for a in game.legal_actions() if E.action_to_string(a).startswith("take")))
+    finish_forced_steps(game, 0)
+    if game.current_player == 0 and game.phase == "noble_visit":
+        assert not any(_visits(game, a, 0, noble) for a in game.legal_actions())
+        game.apply(game.legal_actions()[0])
+    assert noble not in game.nobles[0] and game.z_kept[1] == [noble]
+    game.apply(next(a for a in game.legal_actions() if E.action_to_string(a).startswith("take")))
+    if game.phase == "noble_visit":  # several visit: the one kept aside is among them
+        game.apply(next(a for a in game.legal_actions() if _visits(game, a, 1, noble)))
+    finish_forced_steps(game, 1)
+    assert noble in game.nobles[1] and game.z_kept[1] == []
+
+
+def test_the_saved_state_check_counts_the_holdings_where_the_rewrite_expects_it():
+    """compiler/emit/held.py rewrites problems.py's two statements gathering the cards placed and the
+    nobles in play, only for a spec whose own holdings hold them, and says so when they are gone."""
+    text = engine_text("problems")
+    rewritten = held.held("problems", text, True)
+    assert "placed += _out_of_play_cards(read, data.get('out_of_play')) + _held_cards(data)" in rewritten
+    assert "owned_nobles + _boxed(data) + _held_nobles(data)" in rewritten
+    assert held.held("problems", text, False) == text and held.held("state", engine_text("state"), True)
+    with pytest.raises(held.HeldError):
+        held.held("problems", "x = 1\n", True)
 
 
 # --------------------------------------------------------------------------- spec -> sheets, diff

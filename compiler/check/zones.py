@@ -113,7 +113,11 @@ class ZoneReader:
             return None
         shape = Shape(shape)
         place = read_place(self, name, entry, str(holds), shape, earlier)
-        kind = self.held(name, str(holds), holds_node, place is not None) if place is not False else None
+        kind = (
+            self.held(name, str(holds), holds_node, place is not None or shape is Shape.HOLDING)
+            if place is not False
+            else None
+        )
         if kind is None:
             return None
         for field, shapes in _SHAPE_KEYS.items():
@@ -173,15 +177,17 @@ class ZoneReader:
 
     def held(self, name: str, holds: str, node: ScalarNode, placed: bool = False) -> Kind | None:
         """The kind a zone holds: one the spec declares, or, for a zone naming a place of the base
-        game (`placed`), the base cards or nobles."""
+        game or a holding of the spec's own (`placed`: the base game deals the base components
+        elsewhere, and only the rules' moves bring them there), the base cards or nobles."""
         if holds in BASE_KINDS and not placed:
             places = [p.name for p in PLACES.values() if p.kind == holds]
             self.r.error(
                 "E541",
                 f"zone '{name}' holds the {holds} but names no place of the base game: the base game's "
-                f"{holds} lie where its deal puts them",
+                f"{holds} lie where its deal puts them, or in a holding the rules move them into",
                 node.span,
-                f"name the place the zone is: 'place: {places[0]}' (the places of the {holds}: {', '.join(places)})",
+                f"name the place the zone is: 'place: {places[0]}' (the places of the {holds}: {', '.join(places)}), "
+                "or make it a holding",
             )
             return None
         kind = self.kinds.get(holds)
