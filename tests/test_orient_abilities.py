@@ -164,8 +164,8 @@ def test_a_satchel_is_bought_only_with_a_card_to_go_under(E):
 
 
 def test_bonuses_stay_counted_in_the_colours_in_play(E):
-    """Random games: every seat's bonuses are its purchased cards counted in their colours in play,
-    after every move and after a save and a load."""
+    """Random games: every seat's bonuses are its purchased cards counted in their colours in play
+    (a double twice), after every move (satchels attached, cards sacrificed) and after a save and a load."""
     attached = 0
     for seed in range(4):
         game, rng = E.new_game(2, seed=seed), random.Random(seed)
@@ -176,7 +176,7 @@ def test_bonuses_stay_counted_in_the_colours_in_play(E):
                 want = [0] * len(E.GEMS)
                 for c in game.purchased[seat]:
                     tint = game.s_attached[c]
-                    want[tint if tint is not None else E.GEMS.index(E.CARDS[c].bonus)] += 1
+                    want[tint if tint is not None else E.GEMS.index(E.CARDS[c].bonus)] += E.CARDS[c].bonuses
                 assert list(game.bonus[seat]) == want
         attached += sum(t is not None for t in game.s_attached)
         assert E.from_json(game.to_json()).bonus == game.bonus
@@ -246,6 +246,58 @@ def test_a_noble_kept_aside_visits_its_keeper_only(E):
         game.apply(next(a for a in game.legal_actions() if _visits(game, a, 1, noble)))
     finish_forced_steps(game, 1)
     assert noble in game.nobles[1] and game.z_kept[1] == []
+
+
+def _sacrifice_position(E, colour: str, seed: int = 3) -> tuple[dict, int]:
+    """Seat 0 may buy (no tokens needed) the sacrifice card of `colour`, shown in slot 3.1."""
+    state = position(E, 2, seed)
+    card = next(c for c in _ids(E, "sacrifice") if E.CARDS[c].offering == colour)
+    put_in_market(E, state, card, 1)
+    return state, card
+
+
+def _buy(E, game, text: str) -> None:
+    game.apply(E.string_to_action(text))
+    if game.phase == "payment":
+        game.apply(game.legal_actions()[0])
+
+
+def test_a_sacrifice_discards_two_bonuses_of_its_colour_satchels_first(E):
+    state, card = _sacrifice_position(E, "blue")
+    plain = [c for c in _ids(E, "plain") if E.CARDS[c].bonus == "blue" and E.CARDS[c].level == 1][:2]
+    satchel = next(c for c in _ids(E, "satchel") if E.CARDS[c].bonus != "blue")
+    give_card(E, state, 0, *plain, satchel)
+    state["vars"]["attached"][satchel] = "blue"  # a satchel attached under a blue card gives blue
+    game = load(E, state)
+    blue = E.GEMS.index("blue")
+    assert game.bonus[0][blue] == 3
+    _buy(E, game, "buy 3.1")  # the satchel first: the one choice, made at once
+    assert satchel not in game.purchased[0] and game.phase == "sacrifice"
+    assert legal_strings(game) == ["sacrifice 1", "sacrifice 2"]  # then either blue card
+    game.apply(game.legal_actions()[1])
+    finish_forced_steps(game, 0)
+    assert card in game.purchased[0] and game.purchased[0].count(plain[0]) == 1 and plain[1] not in game.purchased[0]
+    assert game.bonus[0][blue] == 1 and E.from_json(game.to_json()).bonus == game.bonus
+    assert plain[1] in json.loads(game.to_json())["out_of_play"]["1"]
+
+
+def test_a_double_counts_as_two_for_a_sacrifice(E):
+    double = _ids(E, "double")[0]
+    colour = E.CARDS[double].bonus
+    state, card = _sacrifice_position(E, colour)
+    give_card(E, state, 0, double)
+    game = load(E, state)
+    _buy(E, game, "buy 3.1")
+    finish_forced_steps(game, 0)  # one card to discard: at once, and nothing owed after it
+    assert double not in game.purchased[0] and card in game.purchased[0]
+    assert game.bonus[0][E.GEMS.index(colour)] == 0 and game.phase == "action" and game.current_player == 1
+
+
+def test_a_sacrifice_is_bought_only_with_two_bonuses_of_its_colour(E):
+    state, card = _sacrifice_position(E, "red")
+    give_card(E, state, 0, next(c for c in _ids(E, "plain") if E.CARDS[c].bonus == "red"))
+    game = load(E, state)
+    assert "buy 3.1" not in legal_strings(game)
 
 
 def test_the_saved_state_check_counts_the_holdings_where_the_rewrite_expects_it():
