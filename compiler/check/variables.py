@@ -156,7 +156,9 @@ def declare(checker, scope: dict, players: tuple, reserved) -> tuple[Variable, .
     return tuple(out)
 
 
-def _bonus_colour(checker: Any, entry: MapNode, name: str, t: object, options: tuple, out: list) -> bool:
+def _bonus_colour(
+    checker: Any, entry: MapNode, name: str, t: object, options: tuple[bool, bool, str], out: list[Variable]
+) -> bool:
     """The variable's `bonus_colour`; E544 unless it is what a card's colour set in play is: a gem
     colour for each base card, none until set (`optional`), one for the game (a card has one owner at
     a time, whose bonus it counts in) that lasts the game (a turn's reset would take every bonus

@@ -32,7 +32,7 @@ from .layout import LoweringBug
 from .printer import render
 from .pysource import Code, comment, identifier
 from .tokens import rule_error
-from .tree import Append, Assign, Comment, Do, For, If, Raise, Table
+from .tree import Append, Assign, Comment, Do, For, If, Node, Raise, Table
 
 STATE_VERSION = 2  # the version of a saved game that carries declared state
 
@@ -245,7 +245,7 @@ def effect(compiler, name: str, args, env, located: str = "") -> list:
     return [If(ir.compare(value, "in", target), [Do(ir.method(target, "remove", value))])]
 
 
-def _recolour(compiler, entry: Index, target: ast.expr, value: ast.expr, env) -> list:
+def _recolour(compiler: Any, entry: Index, target: ast.expr, value: ast.expr, env: Any) -> list[Node]:
     """`set(NAME[card], colour)` of the variable that sets a card's bonus colour in play
     (`bonus_colour: true`): the entry written, and the card's bonuses moved from its colour before to
     its colour now for the player whose purchased cards hold it (none: nothing counts it yet). So
