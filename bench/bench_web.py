@@ -15,7 +15,9 @@ All this traffic comes from one address (127.0.0.1), so the server is started wi
 (`serve --tables-per-address`, `--requests-per-address`, `--max-open-tables`, `--bot-queue`,
 `--streams-per-address`)
 far above what the run asks: the limiter still counts every request, as it does for people,
-but refuses none of the bench's (a refusal is counted as an error and printed).
+but refuses none of the bench's. A click that fails is counted as an error and each run prints
+its errors by kind: a transport error by its exception's type (the connection dropped, reset, timed
+out), an answer other than 200 by its status and the server's sentence ("HTTP 409: ...").
 
 The server's own record gives the moves per second (every stored move, bots' and people's,
 over the measured window). Figures are medians over --runs runs; the target is a p95 under
@@ -30,7 +32,7 @@ figures include the client's own load.
 
     python bench/bench_web.py [--runs 3] [--seconds 20] [--bot-tables 100] [--people 20]
                               [--bot-delay 0.6] [--think 0.3] [--spec target-12] [--only-spec]
-                              [--json] [--url URL] [--no-baseline] [--project DIR]
+                              [--keepalive 4] [--json] [--url URL] [--no-baseline] [--project DIR]
 
 --project runs the server of another checkout (its .venv's Python), to compare a branch with main
 on the same machine at the same time (the runs alternate when several are given).
@@ -40,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import json
 import os
 import pathlib
@@ -185,10 +188,10 @@ async def person_pair(
                         base + apis[seat] + "/actions", json={"action": rng.choice(mine["legal"]), "after": n}
                     )
                 except httpx.TransportError as e:  # a kept-alive connection the server closed as it was reused
-                    errors.append(f"{type(e).__name__}: {e}")
+                    errors.append(error_kind(e))
                     continue
                 if r.status_code != 200:
-                    errors.append(r.text)
+                    errors.append(error_kind(r))
                     continue
                 for s in streams:
                     await s.wait(lambda v, n=n: v["moves"] > n)
@@ -196,6 +199,20 @@ async def person_pair(
         finally:
             for t in tasks:
                 t.cancel()
+
+
+def error_kind(failure: httpx.TransportError | httpx.Response) -> str:
+    """What went wrong with a click, as the run's report groups it: a transport error by its type
+    (and httpx's words, which name the phase: connecting, writing, reading), an answer by its
+    status and the server's sentence (its JSON "error"), the same for every click it refused so."""
+    if isinstance(failure, httpx.TransportError):
+        said = str(failure).strip()
+        return f"transport {type(failure).__name__}" + (f": {said}" if said else "")
+    try:
+        sentence = failure.json().get("error", "")
+    except ValueError:
+        sentence = failure.text[:120]
+    return f"HTTP {failure.status_code}: {sentence}"
 
 
 async def keep_bot_tables(client, base: str, spec: str, count: int, stop: float) -> None:
@@ -216,7 +233,15 @@ async def keep_bot_tables(client, base: str, spec: str, count: int, stop: float)
 
 async def one_run(args, base: str, bot_tables: int) -> dict:
     latencies, errors = [], []
-    limits = httpx.Limits(max_connections=args.people * 2 + 50, max_keepalive_connections=args.people * 2 + 50)
+    # An idle connection is dropped by this client before the server may close it (uvicorn closes one
+    # idle for 5 s; httpx's default expiry is the same 5 s, so a connection reused at that instant
+    # could meet the server's close: a transport error that a browser never shows its user, as it
+    # sends a request again when a kept-alive socket it reused closes before any answer).
+    limits = httpx.Limits(
+        max_connections=args.people * 2 + 50,
+        max_keepalive_connections=args.people * 2 + 50,
+        keepalive_expiry=args.keepalive,
+    )
     async with httpx.AsyncClient(limits=limits, timeout=30) as client:
         warm = time.perf_counter() + 3
         stop = warm + args.seconds
@@ -260,6 +285,12 @@ def main() -> None:
     parser.add_argument(
         "--project", type=pathlib.Path, action="append", help="the checkout whose server to run (repeat to alternate)"
     )
+    parser.add_argument(
+        "--keepalive",
+        type=float,
+        default=4.0,
+        help="seconds this client keeps an idle connection (below the server's 5 s)",
+    )
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--url", help="measure a server already running at this address instead")
     parser.add_argument(
@@ -298,11 +329,12 @@ def main() -> None:
 
 def summarise(loaded: list[dict], baseline: list[dict], load_average: float) -> dict:
     """The medians of one server's runs (and of its baseline runs), with the target."""
-    summary = {k: statistics.median(r[k] for r in loaded) for k in loaded[0]}
+    figures = [k for k in loaded[0] if k not in ("error_kinds", "server_said")]
+    summary = {k: statistics.median(r[k] for r in loaded) for k in figures}
     summary["target_p95_ms"] = 100
     summary["target_start_s"] = 3
     summary["load_average"] = load_average
-    base = {k: statistics.median(r[k] for r in baseline) for k in baseline[0]} if baseline else None
+    base = {k: statistics.median(r[k] for r in baseline) for k in figures} if baseline else None
     return {"runs": loaded, "median": summary, "baseline_runs": baseline, "baseline": base}
 
 
@@ -341,6 +373,7 @@ def measure(args, bot_tables: int, project: pathlib.Path = ROOT) -> dict:
             finally:
                 server.terminate()  # uvicorn's graceful stop: the bots' worker process stops with it
                 server.wait(30)
+        said = server_said(os.path.join(folder, "server.log")) if result["errors"] else []
         lat = result["latencies"]
         return {
             "moves_per_s": moves_in(db, result["window"]) / (result["window"][1] - result["window"][0]),
@@ -349,14 +382,27 @@ def measure(args, bot_tables: int, project: pathlib.Path = ROOT) -> dict:
             "p95_ms": 1000 * percentile(lat, 0.95),
             "max_ms": 1000 * max(lat, default=float("nan")),
             "errors": len(result["errors"]),
+            "error_kinds": dict(collections.Counter(result["errors"]).most_common()),
+            "server_said": said,
             "start_s": start,
         }
 
 
+def server_said(log: str, most: int = 20) -> list[str]:
+    """The server's own warnings and errors of a run that had errors (its log's lines that say
+    WARNING, ERROR or a traceback's), the first `most`: where a refused or failed click may show
+    its cause on the server's side."""
+    with open(log, encoding="utf-8", errors="replace") as lines:
+        said = [ln.rstrip() for ln in lines if any(w in ln for w in ("WARNING", "ERROR", "Traceback", "Error:"))]
+    return said[:most]
+
+
 def line(r: dict) -> str:
+    kinds = "".join(f"\n      {n} x {kind}" for kind, n in r["error_kinds"].items())
+    kinds += "".join(f"\n      server: {ln}" for ln in r["server_said"])
     return (
         f"{r['moves_per_s']:.0f} moves/s, {r['clicks']} clicks, p50 {r['p50_ms']:.1f} ms, "
-        f"p95 {r['p95_ms']:.1f} ms, max {r['max_ms']:.1f} ms, {r['errors']} errors, start {r['start_s']:.2f} s"
+        f"p95 {r['p95_ms']:.1f} ms, max {r['max_ms']:.1f} ms, {r['errors']} errors, start {r['start_s']:.2f} s" + kinds
     )
 
 

@@ -300,8 +300,12 @@ def test_the_rainbow_engine_inlines_has_rainbow():
 
 
 def test_an_engine_without_sources_keeps_the_prestige_it_had():
+    """Its prestige hook is the list the effects keep (Game.prestige as before: no copy, no sum)."""
     code = (ENGINES / "official.py").read_text(encoding="utf-8")
-    assert "_xp" not in code and "_prestige_totals" not in code
+    assert "_xp" not in code
+    assert (
+        'def _prestige_totals(g):\n    """Each seat\'s prestige: its cards and nobles."""\n    return g._pts\n' in code
+    )
 
 
 # --------------------------------------------------------------------------- behaviour

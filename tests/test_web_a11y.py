@@ -19,26 +19,26 @@ import urllib.parse
 import urllib.request
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 
 from compiler.sheets.plurals import LANGUAGES
-from tests.helpers.browser import TIMEOUT, make_table_with_the_form, require_browser, seat_page
+from playtest.bots import make_bot
+from tests.helpers.browser import (
+    TIMEOUT,
+    drawn_seed,
+    make_table_with_the_form,
+    play_by_clicks,
+    require_browser,
+    seat_page,
+    violations,
+)
 from tests.helpers.web import Server, free_port
 from web import catalogue, gems, i18n, views
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-RULES = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]}}
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 CITIES = ROOT / "variants" / "cities.yaml"
 TRADING_POSTS = ROOT / "variants" / "trading-posts.yaml"
-
-
-def violations(page) -> list[str]:
-    """axe-core's violations on the page as it is now, each with its impact and first targets."""
-    result = Axe().run(page, options=RULES).response
-    assert result["passes"], "axe checked nothing"
-    return [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}" for v in result["violations"]]
 
 
 @pytest.fixture(scope="module")
@@ -161,6 +161,15 @@ def test_the_seat_page_in_each_language(browser, server, lang):
             assert english[key] not in text, key
     if lang == "sr":  # Serbian in Cyrillic
         assert all("\u0400" <= ch <= "\u04ff" for ch in words["status.turn"] if ch.isalpha())
+    # on a phone, each card's and deck's mark ("buy", "reserve": longer in some languages) stays within its tile
+    page.set_viewport_size(PHONE)
+    outside = page.evaluate(
+        """() => [...document.querySelectorAll('#market .mark')].filter((mark) => {
+             const m = mark.getBoundingClientRect(), tile = mark.parentElement.getBoundingClientRect();
+             return m.left < tile.left - 0.5 || m.right > tile.right + 0.5; }).map((mark) => mark.textContent)"""
+    )
+    assert page.locator("#market .mark").count() >= 12 and outside == []
+    page.set_viewport_size(DESKTOP)
     # a language chosen on the page wins over the browser's
     page.click('.board-langs a[hreflang="nl"]')
     page.wait_for_selector("body.my-turn #market .card", timeout=TIMEOUT)
@@ -246,5 +255,127 @@ def test_a_trading_posts_board_says_who_holds_each_post(browser, tmp_path):
             who = [f"player {seat + 1} (greedy)" for seat in range(2) if post in seats[seat]["vars"]["markers"]]
             expected.append(f"held by {', '.join(who)}" if who else "held by nobody")
         assert held == expected and any(h != "held by nobody" for h in held)
+    finally:
+        server.kill()
+
+
+STRONGHOLDS = ROOT / "variants" / "strongholds.yaml"
+RELICS = ROOT / "tests" / "specs" / "relics.yaml"
+SATCHELS = ROOT / "tests" / "specs" / "satchels.yaml"
+
+
+def table_for_two(server: Server, page, spec: str) -> tuple[list[str], int]:
+    """A table of `spec` for two people made with the form: the seats' links and the seed drawn."""
+    make_table_with_the_form(page, server.url, spec, ["human", "human"])
+    page.wait_for_selector("a.seat-link", timeout=TIMEOUT)
+    return [a.get_attribute("href") for a in page.query_selector_all("a.seat-link")], drawn_seed(server, page)
+
+
+def move_through_the_api(server: Server, link: str, action: int, after: int) -> None:
+    table, seat, secret = urllib.parse.urlparse(link).path.split("/")[2:]
+    request = urllib.request.Request(
+        f"{server.url}/api/tables/{table}/seats/{seat}/{secret}/actions",
+        data=json.dumps({"action": action, "after": after}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    urllib.request.urlopen(request, timeout=30).close()
+
+
+def test_state_keyed_by_a_piece_or_a_colour_and_a_split_zones_groups_read_in_french(browser, tmp_path):
+    """The Strongholds: each face-up card says the strongholds on it and whose they are (the spec's
+    titles, in French), no 90 tiles of the development cards, no lists of 90 values in the State box,
+    and axe finds nothing. The relics (a zone split by level): each group titled by the zone's and
+    the column's French titles, a relic's colour by its name. The satchels (keyed by gem): a disc
+    with the colour's symbol where one differs from the start, "aucun" where none does."""
+    require_browser()
+    loaded = catalogue.load([str(STRONGHOLDS), str(RELICS), str(SATCHELS)])
+    server = Server(
+        tmp_path / "tables.sqlite3", free_port(), tmp_path / "server.log", spec=STRONGHOLDS, also=(RELICS, SATCHELS)
+    )
+    server.start()
+    try:
+        errors: list[str] = []
+        page = browser.new_context(viewport=DESKTOP, locale="fr").new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+
+        variant = loaded["strongholds"]
+        module = variant.module
+        links, seed = table_for_two(server, page, "strongholds")
+        game = module.new_game(2, seed=seed)
+        people = make_bot("greedy", module, 1)
+
+        def face_up() -> list[int]:
+            return [card for row in game.market for card in row if card is not None]
+
+        meta = views.meta(module)
+        tapped = False
+        while not any(game.s_forts[card] for card in face_up()):  # until a stronghold stands on a card
+            action = people.choose(game)
+            if game.phase == "fortify" and not tapped:  # a placement is made by tapping the card
+                seat, moves = game.current_player, len(game.history)
+                page.goto(links[seat])
+                page.wait_for_function("n => document.querySelectorAll('#log li').length === n", arg=moves)
+                single = {
+                    a: meta["actions"][a]["card"] for a in game.legal_actions() if "cards" not in meta["actions"][a]
+                }
+                single = {a: slot for a, slot in single.items() if slot is not None}
+                marked = page.eval_on_selector_all("#market .card.qualifies", "cards => cards.map(c => c.dataset.slot)")
+                assert sorted(marked) == sorted(f"{level}.{n}" for level, n in single.values())
+                assert page.locator("#market .card.qualifies .mark").first.inner_text() == "au choix"
+                action = action if action in single else next(iter(single))
+                assert play_by_clicks(page, meta, action, moves) == "board"
+                tapped = True
+            else:
+                move_through_the_api(server, links[game.current_player], action, len(game.history))
+            game.apply(action)
+        assert tapped
+        titles = {v.name: v.title.get("fr") for v in variant.rules.variables}
+        page.goto(links[0])
+        page.wait_for_function("n => document.querySelectorAll('#log li').length === n", arg=len(game.history))
+        for card in face_up():
+            tile = page.locator(f'#market .card[data-card="{card}"]')
+            forts, holder = game.s_forts[card], game.s_holder[card]
+            said = ([f"{titles['forts']} : {forts}"] if forts else []) + (
+                [f"{titles['holder']} : {'vous' if holder == 0 else f'joueur {holder + 1}'}"]
+                if holder is not None
+                else []
+            )
+            assert tile.locator(".keyed").all_inner_texts() == [s.replace(" : ", " ") for s in said]
+            assert tile.get_attribute("aria-label").endswith("".join(", " + s for s in said) or "")
+        assert page.locator('.component[data-kind="cards"]').count() == 0
+        assert page.locator('#zones [data-var="forts"], #zones [data-var="holder"]').count() == 0
+        assert violations(page) == []
+
+        variant = loaded["relics"]
+        links, seed = table_for_two(server, page, "relics")
+        page.goto(links[0])
+        page.wait_for_selector('#zones [data-zone="relic_rows"] .component', timeout=TIMEOUT)
+        zone = {z.name: z.title.get("fr") for z in variant.rules.zones}
+        level = next(k for k in variant.rules.kinds if k.name == "relics").columns[0]
+        assert (level.name, level.title.get("fr")) == ("level", "niveau")
+        for name in ("relic_decks", "relic_rows"):
+            groups = page.locator(f'#zones [data-zone="{name}"] h2').all_inner_texts()
+            assert groups == [f"{zone[name]} (niveau {n})" for n in (1, 2, 3)]
+        colours = {w["name"] for w in gems.words(tuple(variant.module.COLOURS), "fr").values()}
+        bonuses = page.locator('#zones [data-column="bonus"] .value').all_inner_texts()
+        assert len(bonuses) == 6 and set(bonuses) <= colours
+        shrine = page.locator('#players .player[data-seat="1"] [data-zone="shrine"] .none')
+        assert shrine.inner_text() == "aucune"  # no relic (feminine): "none" agrees with the item
+
+        module = loaded["satchels"].module
+        links, seed = table_for_two(server, page, "satchels")
+        game = module.new_game(2, seed=seed)
+        pair = next(a for a in game.legal_actions() if module.describe_action(a)[0] == "take_pair")
+        move_through_the_api(server, links[0], pair, 0)
+        colour = module.describe_action(pair)[1]["colour"]
+        page.goto(links[0])
+        page.wait_for_function("() => document.querySelectorAll('#log li').length === 1")
+        mine = page.locator('#players .player[data-seat="0"] [data-var="satchels"]')
+        assert mine.locator(".chip").get_attribute("data-colour") == colour
+        assert mine.locator(".chip .n").inner_text() == "1"
+        theirs = page.locator('#players .player[data-seat="1"] [data-var="satchels"]')
+        assert theirs.locator(".none").inner_text() == "aucun"
+        assert page.locator('[data-var="reserved_by"], [data-var="ever_reserved"]').count() == 0  # none reserved
+        assert errors == []
     finally:
         server.kill()

@@ -103,6 +103,8 @@ def test_every_position_of_a_finished_game_as_each_seat_saw_it_or_all_open(varia
                     assert [m["seat"] for m in view["log"]] == [
                         s for s, _ in c.app.state.hub.tables[made["table"]].log[:k]
                     ]
+                    live = c.get(apis[seat]).json()["log"][:k]  # each move's card named as the live log names it
+                    assert [m["card"] for m in view["log"]] == [m["card"] for m in live]
                     assert view["replay"] == {"move": k, "moves": len(history), "as": seat}
                 opened = c.get(watch_api + f"/replay?move={k}&as=open").json()
                 assert opened["state"] == views.full_state(again, module) and opened["you"] is None
@@ -114,6 +116,7 @@ def test_every_position_of_a_finished_game_as_each_seat_saw_it_or_all_open(varia
         after_one = module.new_game(2, seed=SEED)
         after_one.apply(blind_reserve(module))
         assert card == after_one.observation(0)["seats"][0]["reserved"] and card != [None]  # ... all open shows it
+        assert any(m["card"] is not None for m in c.get(watch_api + f"/replay?move={len(history)}").json()["log"])
         assert c.get(apis[0] + "/replay").json()["replay"]["as"] == 0  # a seat's own view unless asked
         assert c.get(watch_api + "/replay").json()["replay"]["as"] == "open"
 

@@ -9,8 +9,9 @@ Position K (0 to the number of moves) is the game dealt again from the table's s
 K moves played (the table's own engine and log: the moves it stored); the view of it is the
 seat's view of web.views (``seat_view``) of that position, so a replay shows what the board
 shows, with these differences: no action is legal (a replay plays nothing), the log stops at
-move K, and seen by no seat (``as`` None) the whole state is open, blind reserves included
-(the deck order and the spec's face-down piles stay counts, as at the end of a game).
+move K (each move naming the card it took as the live log did), and seen by no seat (``as``
+None) the whole state is open, blind reserves included (the deck order and the spec's face-down
+piles stay counts, as at the end of a game).
 """
 
 from __future__ import annotations
@@ -67,7 +68,9 @@ def replay_view(table: Any, k: int, seat: int | None) -> dict[str, Any]:
     it is seen by."""
     check_over(table)
     game = position(table, k)
-    frame = Frame(table.id, table.spec, table.module, game, tuple(table.seats), tuple(table.log[:k]), None)
+    # the log names the card each move took as the live log did (LiveTable.named: only what was public then)
+    named = tuple(table.named[:k])
+    frame = Frame(table.id, table.spec, table.module, game, tuple(table.seats), tuple(table.log[:k]), None, named)
     view = views.seat_view(frame, seat)
     if seat is None and not game.is_over():
         view["state"] = views.full_state(game, table.module)

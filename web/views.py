@@ -21,6 +21,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from compiler.check.kinds import BASE_KINDS
 from compiler.emit.runtime.meta import BAG, PILE
 from compiler.language.places import BASE_PLACE
 from compiler.language.types import Comp
@@ -71,6 +72,7 @@ def meta(module) -> dict:
     for a, target in enumerate(moves.targets(module)):
         rule, params = module.describe_action(a)
         card, named, paid = target["card"], [], None
+        slots = [slot for value in params.values() if (slot := _market_slot(value, levels))]
         for value in params.values():
             card = card or _market_slot(value, levels)
             named += _colours_of(value, colours)
@@ -84,6 +86,9 @@ def meta(module) -> dict:
                 "colours": named,
                 "step": rule in steps,
                 **({"paid": paid} if paid is not None else {}),
+                # a move naming several face-up cards (a stronghold moved from one card to another):
+                # no one card on the board stands for it
+                **({"cards": len(slots)} if len(slots) > 1 else {}),
             }
         )
     return {
@@ -126,13 +131,30 @@ def extras(module) -> dict:
             "per_player": bool(v.per_player),
             "private": bool(v.private),
             **({"kind": v.kind} if v.kind else {}),
+            **_keyed(v, tuple(module.COLOURS)),
         }
         for v in getattr(module, "VARIABLES", ())
     ]
-    held = [z["kind"] for z in zones] + [v["kind"] for v in variables if "kind" in v]
+    held = [z["kind"] for z in zones] + [v.get("kind") or v.get("by") for v in variables]
     tables = getattr(module, "KINDS", {})
-    kinds = {k: [_plain(row) for row in tables[k].rows] for k in dict.fromkeys(held)}
+    # the base game's cards and nobles are drawn from `cards` and `nobles`: no second table of them
+    kinds = {
+        k: [_plain(row) for row in tables[k].rows] for k in dict.fromkeys(held) if k in tables and k not in BASE_KINDS
+    }
     return {"zones": zones, "vars": variables, "kinds": kinds}
+
+
+def _keyed(variable: Any, colours: tuple[str, ...]) -> dict[str, Any]:
+    """What the board needs of a variable keyed by a colour or a component (its type
+    ``by:KEY:N:TYPE``, the runtime's tag): what it is keyed by (gem, colour or a kind), the type of
+    each entry, and each entry's value at the start, which the board leaves unsaid (a card with no
+    stronghold says nothing of strongholds). Nothing for any other variable."""
+    if not variable.type.startswith("by:"):
+        return {}
+    _, key, _, entry = variable.type.split(":", 3)
+    coloured = entry in ("gem", "colour")  # an entry's colour as the observation writes it: by its name
+    initial = [colours[x] if coloured and x is not None else _plain(x) for x in variable.initial]
+    return {"by": key, "entry": entry, "initial": initial}
 
 
 def _plain(value: Any) -> Any:
@@ -164,6 +186,7 @@ def labels(rules, module, lang: str) -> dict:
         kinds[kind.name] = {
             "title": text(kind.title),
             "item": text(kind.item),
+            "gender": kind.words(lang).gender,  # "none" agrees with the item where a language says it so
             "key": kind.key or kind.faces_of,
             "columns": [_column(c, text, hidden=c.name == kind.faces_of) for c in kind.columns],
             "rules": kind_rules(rules, kind.name, lang),

@@ -64,11 +64,14 @@ def inline_rules(rules: Rules) -> Rules:
 
 
 def lower_prestige(plan: EnginePlan) -> list[list[Any]]:
-    """def _xp(g, p), and Game.prestige and Game.scores as the totals, as the trees the printer
-    writes (each list printed as one piece); none without prestige sources."""
+    """The hook _prestige_totals(g) (the runtime's Game.prestige and Game.scores read it), and
+    def _xp(g, p) before it when the spec has prestige sources, as the trees the printer writes
+    (each list printed as one piece). Without sources the hook returns Game._pts itself, the
+    list the effects keep, as Game.prestige always did."""
     sources = plan.rules.prestige
+    doc = "Each seat's prestige: its cards and nobles"
     if not sources:
-        return []
+        return [[Def("_prestige_totals", "g", [Return(ir.dotted("g._pts"))], docstring(printable(doc + ".")))]]
     compiler = ExprCompiler(plan)
     env = {"player": ("var", "player", "p")}
     table = {d.name: d for d in plan.rules.definitions}
@@ -88,16 +91,11 @@ def lower_prestige(plan: EnginePlan) -> list[list[Any]]:
         body,
         docstring(printable("The prestige seat p has besides its cards and nobles: the spec's prestige sources.")),
     )
-    each = ir.add(ir.sub(ir.dotted("self._pts"), "p"), ir.call(EXTRA_PRESTIGE, "self", "p"))
+    each = ir.add(ir.sub(ir.dotted("g._pts"), "p"), ir.call(EXTRA_PRESTIGE, "g", "p"))
     total = Def(
         "_prestige_totals",
-        "self",
-        [Return(ir.listcomp(each, "p", ir.call("range", ir.dotted("self._n"))))],
-        docstring(printable("Each seat's prestige: its cards and nobles, and the prestige sources.")),
+        "g",
+        [Return(ir.listcomp(each, "p", ir.call("range", ir.dotted("g._n"))))],
+        docstring(printable(doc + ", and the prestige sources.")),
     )
-    overrides = [
-        Comment(comment("every reader of a seat's prestige (play, the bots, scores()) sees the total")),
-        Assign((ir.dotted("Game.prestige"),), ir.call("property", "_prestige_totals")),
-        Assign((ir.dotted("Game.scores"),), ir.name("_prestige_totals")),
-    ]
-    return [[xp], [total], overrides]
+    return [[xp], [total]]

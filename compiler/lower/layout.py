@@ -125,7 +125,7 @@ class EnginePlan:
     action_phase_src: str = ""
     rank_src: str = ""
     hooks_src: str = ""  # the hooks the runtime calls (lower/hooks.py): _end_of_turn, _reset_turn, ..., _setup
-    prestige_src: str = ""  # def _xp(g, p) and the Game's prestige totals, when the spec has prestige sources
+    prestige_src: str = ""  # the hook _prestige_totals(g), with def _xp(g, p) when the spec has prestige sources
     kinds_src: str = ""  # the tables of the spec's own kinds the rules reach without any zone (lower/zones.py)
     zones_src: str = ""  # the tables of the spec's own zones and kinds (lower/zones.py), when it has zones
     # The spec's own zones and state as Game attributes: (attribute, one per player?, initial value:

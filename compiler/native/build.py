@@ -11,11 +11,12 @@ never see half a file. The module is compiled under a relative file name and wit
 information, so the C file and the extension hold no path of this machine.
 
 Beside the module, a `.pxd` of its declarations (:mod:`compiler.native.declarations`: ``Game`` a
-``cdef class``, the rule functions ``cpdef`` with the game typed) lets Cython read the game's
-attributes as fields and call the rule functions in C. The Cython directives keep Python's
-semantics: annotations are not read as C types (``annotation_typing=False``: ``apply(action:
-int)`` still takes numpy's integers, and a number never wraps), division and indexing stay
-Python's.
+``cdef class``, the rule functions ``cpdef`` with the game typed, the locals that always hold
+integers machine integers) lets Cython read the game's attributes as fields, call the rule
+functions in C and count in C. The Cython directives keep Python's semantics: annotations are not
+read as C types (``annotation_typing=False``: ``apply(action: int)`` still takes numpy's
+integers), a machine integer that would overflow raises instead of wrapping (``overflowcheck``),
+division and indexing stay Python's.
 """
 
 from __future__ import annotations
@@ -43,11 +44,17 @@ from ..diagnostics import Diagnostic, Span
 from .declarations import declarations
 
 CODE = "E597"
-RECIPE = 2  # raise when the steps below change what a build makes: every cached build is then remade
+RECIPE = 3  # raise when the steps below change what a build makes: every cached build is then remade
 # -O1: the official engine compiles in 21 s of CPU against 36 s at -O2, and plays as fast (README.md,
 # Benchmarks); -fwrapv as CPython; -w: Cython's C draws warnings no one reads
 C_FLAGS = ("-O1", "-fwrapv", "-DNDEBUG", "-w")
-DIRECTIVES = ("language_level=3", "annotation_typing=False", "binding=True", "embedsignature=False")
+DIRECTIVES = (
+    "language_level=3",
+    "annotation_typing=False",
+    "binding=True",
+    "embedsignature=False",
+    "overflowcheck=True",  # a machine integer that would overflow raises, as Python's never wraps
+)
 TIMEOUT = 1800  # seconds: the largest catalogue engine compiles in a few minutes on a loaded machine
 INSTALL = "pip install 'splendor-rules[native]'"
 

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import ast
 
+from .numbers import integer_locals, module_types, slot_types
+
 SELF = "g"  # the game's parameter in every generated rule function and runtime helper
 CLOSURES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.GeneratorExp, ast.ClassDef)
 
@@ -36,10 +38,17 @@ def declarations(text: str) -> str:
     if slots is None or changes_game(tree):
         return ""
     lines = ["# Cython declarations of this engine's native build (compiler/native/declarations.py)", ""]
+    lines.append("cimport cython")
+    lines.append("")
     lines.append("cdef class Game:")
     lines.extend(f"    cdef public object {name}" for name in slots)
     lines.append("")
-    lines.extend(f"cpdef {fn.name}(Game {SELF}{''.join(', ' + a.arg for a in fn.args.args[1:])})" for fn in typed(tree))
+    attributes, tables = slot_types(tree), module_types(tree)
+    for fn in typed(tree):
+        numbers = integer_locals(fn, attributes, tables)
+        if numbers:  # machine integers (compiler/native/numbers.py says which, and why it is safe)
+            lines.append(f"@cython.locals({', '.join(f'{name}=cython.long' for name in numbers)})")
+        lines.append(f"cpdef {fn.name}(Game {SELF}{''.join(', ' + a.arg for a in fn.args.args[1:])})")
     return "\n".join(lines) + "\n"
 
 

@@ -287,12 +287,12 @@ NOBLES = (
     Noble(8, 3, (0, 3, 3, 3, 0)),
     Noble(9, 3, (0, 0, 3, 3, 3)),
 )
-CARD_LEVEL = tuple(c.level for c in CARDS)
-CARD_BONUS = tuple(GEMS.index(c.bonus) for c in CARDS)
-CARD_POINTS = tuple(c.points for c in CARDS)
-CARD_COST = tuple(c.cost for c in CARDS)
-NOBLE_POINTS = tuple(n.points for n in NOBLES)
-NOBLE_REQUIRES = tuple(n.requires for n in NOBLES)
+CARD_LEVEL: tuple[int, ...] = tuple(c.level for c in CARDS)
+CARD_BONUS: tuple[int, ...] = tuple(GEMS.index(c.bonus) for c in CARDS)
+CARD_POINTS: tuple[int, ...] = tuple(c.points for c in CARDS)
+CARD_COST: tuple[tuple[int, ...], ...] = tuple(c.cost for c in CARDS)
+NOBLE_POINTS: tuple[int, ...] = tuple(n.points for n in NOBLES)
+NOBLE_REQUIRES: tuple[tuple[int, ...], ...] = tuple(n.requires for n in NOBLES)
 LEVEL_CARDS = tuple(tuple(c.id for c in CARDS if c.level == lv) for lv in LEVELS)  # each deck before shuffling
 NOBLE_IDS = tuple(n.id for n in NOBLES)
 
@@ -2623,22 +2623,22 @@ class Game:
             raise ValueError(f"this engine plays with {', '.join(map(str, PLAYER_COUNTS))} players, not {players!r}")
         self._n = players
         self.setup_gems, self.setup_gold, self.setup_nobles, self.setup_face_up = SETUP[players]
-        self._cp = 0
+        self._cp: int = 0
         self.mode = _ACTION_MODE
         self.step = 0
         self.step_count = 0
-        self.supply = [self.setup_gems] * len(GEMS) + [self.setup_gold]
+        self.supply: list[int] = [self.setup_gems] * len(GEMS) + [self.setup_gold]
         # one new list per player (map(list, ...) makes them without a Python-level loop)
-        self._tok = list(map(list, [(0,) * len(COLOURS)] * players))
-        self._bon = list(map(list, [(0,) * len(GEMS)] * players))
-        self._pts = [0] * players
+        self._tok: list[list[int]] = list(map(list, [(0,) * len(COLOURS)] * players))
+        self._bon: list[list[int]] = list(map(list, [(0,) * len(GEMS)] * players))
+        self._pts: list[int] = [0] * players
         self._bought: list[list[int]] = list(map(list, [()] * players))
         self._res: list[list[int]] = list(map(list, [()] * players))
         self.blind: list[list[int]] = list(map(list, [()] * players))
         self._nob: list[list[int]] = list(map(list, [()] * players))
         self.market: list[list[int | None]] = list(map(list, [(None,) * self.setup_face_up] * len(LEVELS)))
         if _FACE_UP_COSTS:
-            self.face_up_costs = [_NO_CARD_COST] * (
+            self.face_up_costs: list[tuple[int, ...]] = [_NO_CARD_COST] * (
                 len(LEVELS) * _FACE_UP_SLOTS
             )  # kept in step with market by the effects
         self.decks: list[list[int]] = list(map(list, [()] * len(LEVELS)))
@@ -2692,7 +2692,7 @@ class Game:
 
     @property
     def prestige(self) -> list[int]:
-        return self._pts
+        return _prestige_totals(self)  # the hook: the cards' and nobles' alone, or with the spec's sources
 
     @property
     def purchased(self) -> list[list[int]]:
@@ -2934,7 +2934,7 @@ class Game:
         return [p for p in eligible if keys[p] == best]
 
     def scores(self) -> list[int]:
-        return list(self._pts)
+        return list(_prestige_totals(self))
 
     def returns(self) -> list[float]:
         if self.mode != _OVER_MODE or self.end_reason == TRUNCATED:  # not over, or stopped unfinished: 0 for all
@@ -3081,6 +3081,12 @@ class Game:
             "start": start,
             "actions": self.history[done_before:],
         }
+
+
+# ----------------------------------------------------------------------------- prestige (the hook _prestige_totals)
+def _prestige_totals(g):
+    """Each seat's prestige: its cards and nobles."""
+    return g._pts
 
 
 def _shuffle(rng: random.Random, items: list[Any]) -> None:

@@ -11,6 +11,7 @@ import pathlib
 import sqlite3
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 
 from tests.helpers.web import Server, free_port
 
@@ -23,6 +24,8 @@ CHROMIUM = os.environ.get("SPLENDOR_RULES_CHROMIUM", "/usr/bin/chromium")
 
 
 TIMEOUT = 15_000  # ms, for any one thing to appear on a page
+# axe-core's rules the pages pass (as the sheets do): WCAG 2.1 A and AA, and best practice
+AXE_RULES = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]}}
 ARTIFACTS = pathlib.Path(__file__).resolve().parent.parent / "artifacts" / "web"
 
 
@@ -35,6 +38,13 @@ def require_browser(chromium: str = CHROMIUM) -> None:
             f"the browser tests need headless Chromium at {chromium}: install Debian's chromium package "
             "(as root, `bash dev/system-packages.sh` does), or point SPLENDOR_RULES_CHROMIUM at one"
         )
+
+
+def violations(page) -> list[str]:
+    """axe-core's violations on the page as it is now, each with its impact and first targets."""
+    result = Axe().run(page, options=AXE_RULES).response
+    assert result["passes"], "axe checked nothing"
+    return [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}" for v in result["violations"]]
 
 
 def launch(p):

@@ -106,9 +106,11 @@ class Server:
         log: pathlib.Path,
         spec: pathlib.Path = SERVED_SPEC,
         options: tuple[str, ...] = (),
+        also: tuple[pathlib.Path, ...] = (),
     ):
+        """`also`: more specs served beside `spec` (one server for the tables of several specs)."""
         self.db, self.port, self.log = db, port, log
-        self.spec, self.options = spec, options
+        self.spec, self.options, self.also = spec, options, also
         self.url = f"http://127.0.0.1:{port}"
         self.process = None
 
@@ -121,6 +123,7 @@ class Server:
                     "app",
                     "serve",
                     str(self.spec),
+                    *(str(more) for more in self.also),
                     "--db",
                     str(self.db),
                     "--port",

@@ -144,11 +144,36 @@
         el("span", { class: "sym", text: symbol(c.bonus) }), el("span", { text: " " + colourName(c.bonus) })]),
       cost(c.cost),
     ];
+    const keyed = keyedLines("cards", id);
+    parts.push(...keyed.lines);
     if (pressable) {
       return el("button", { class: "card", type: "button", data: { colour: c.bonus, card: String(id) },
-                            "aria-label": name }, parts);
+                            "aria-label": name + keyed.said }, parts);
     }
-    return el("div", { class: "card", role: "img", data: { colour: c.bonus, card: String(id) }, "aria-label": name }, parts);
+    return el("div", { class: "card", role: "img", data: { colour: c.bonus, card: String(id) }, "aria-label": name + keyed.said }, parts);
+  }
+
+  // What a variable keyed by a piece (`by: cards` in the spec: the Strongholds' strongholds and
+  // their owner) holds for piece `id` of `kind`, said on the piece's own tile: each shown variable
+  // whose entry differs from its value at the start (a card without a stronghold says nothing of
+  // them); a player's own variable with the player's name. Returns the lines and their words.
+  function keyedLines(kind, id) {
+    const lines = [];
+    const words = [];
+    meta.vars.filter((v) => v.by === kind && shown(v.name)).forEach((v) => {
+      const held = v.per_player ? view.state.seats.map((seat, p) => [(seat.vars || {})[v.name], p])
+                                : [[(view.state.vars || {})[v.name], null]];
+      held.forEach(([values, p]) => {
+        if (!Array.isArray(values) || values[id] === null || values[id] === undefined) return;  // hidden, or none
+        if (values[id] === v.initial[id]) return;
+        const title = p === null ? varTitle(v.name) : t("var.of_seat", { title: varTitle(v.name), who: seatName(p) });
+        const value = varValue({ type: v.entry }, values[id], false);
+        lines.push(el("span", { class: "keyed", data: { var: v.name }, "aria-hidden": "true" }, [
+          el("span", { class: "label", text: title }), el("span", { class: "value", text: " " + value })]));
+        words.push(title + t("rule.separator") + value);
+      });
+    });
+    return { lines: lines, said: words.map((w) => t("list.separator") + w).join("") };
   }
 
   function sameSlot(a, b) { return a && b && a[0] === b[0] && a[1] === b[1]; }
@@ -344,9 +369,24 @@
     if (confirm) box.append(confirm);
   }
 
-  // Whether some of these actions name a noble or a component: the board highlights them.
+  // Whether some of these actions name a noble, a component or a face-up card: the board highlights them.
   function onBoard(ids) {
-    return ids.some((id) => meta.actions[id].noble !== null || meta.actions[id].component !== null);
+    return ids.some((id) => meta.actions[id].noble !== null || meta.actions[id].component !== null || stepCard(id));
+  }
+
+  // A step's move that names one face-up card and nothing else on the board (the Strongholds'
+  // placement on a card): the card stands for it.
+  function stepCard(id) {
+    const info = meta.actions[id];
+    return info.step && info.card !== null && !info.cards && info.noble === null && info.component === null;
+  }
+
+  // The one move of the step asked now that the face-up card at `slot` stands for (null: none, or
+  // several, which the choice's buttons tell apart).
+  function cardOffered(slot) {
+    if (!myTurn() || view.phase === "action") return null;
+    const found = view.legal.filter((id) => stepCard(id) && sameSlot(meta.actions[id].card, slot));
+    return found.length === 1 ? found[0] : null;
   }
 
   // The tokens a payment takes, as chips ("nothing" when it takes none).
@@ -370,9 +410,10 @@
   // A noble's tile: a button when the engine offers it now (chosen by tapping it), else a picture.
   function nobleTile(id, pressable) {
     const n = meta.nobles[id];
+    const keyed = keyedLines("nobles", id);
     return el(pressable ? "button" : "div", { class: "noble", ...(pressable ? {} : { role: "img" }), data: { noble: String(id) },
-                       "aria-label": t("noble.label", { n: n.points, needs: costWords(n.requires) }) }, [
-      el("span", { class: "points", text: String(n.points), "aria-hidden": "true" }), cost(n.requires)]);
+                       "aria-label": t("noble.label", { n: n.points, needs: costWords(n.requires) }) + keyed.said }, [
+      el("span", { class: "points", text: String(n.points), "aria-hidden": "true" }), cost(n.requires), ...keyed.lines]);
   }
 
   // The noble row, when the spec deals nobles at all (a module without them shows no section).
@@ -395,7 +436,8 @@
 
   // The spec's own zones and declared state (state format 2), as the seat's observation has
   // A noble or component the engine offers now: highlighted, said, and chosen by tapping it.
-  function qualifies(tile, action) {
+  function qualifies(tile, action, said) {
+    said = said || t("board.you_may_take");
     tile.classList.add("qualifies");
     if (chosen === action) tile.classList.add("chosen");
     tile.dataset.action = String(action);
@@ -409,9 +451,9 @@
       });
     }
     tile.setAttribute("aria-pressed", String(chosen === action));
-    tile.append(el("span", { class: "mark", text: t("board.you_may_take") }));
+    tile.append(el("span", { class: "mark", text: said }));
     if (tile.getAttribute("aria-label")) {
-      tile.setAttribute("aria-label", tile.getAttribute("aria-label") + ", " + t("board.you_may_take"));
+      tile.setAttribute("aria-label", tile.getAttribute("aria-label") + ", " + said);
     }
     tile.addEventListener("click", () => choose(action));
   }
@@ -421,11 +463,20 @@
   // titles, a value the seat may not see (another's private one, a component drawn privately) as hidden.
   function zoneTitle(name) { return labels.zones[name] || name.replace(/_/g, " "); }
 
+  // One group of a zone split by a group column: the zone's title, then the column's title (the
+  // spec's, in the page's language, as the sheet names it) and the group's value, as the relics' decks of level 1.
+  function groupTitle(zone, value) {
+    const kind = labels.kinds[zone.kind];
+    const column = kind && kind.columns.find((c) => c.name === zone.by);
+    return t("zone.group", { zone: zoneTitle(zone.name), column: column ? column.title : zone.by.replace(/_/g, " "), value: value });
+  }
+
   function varTitle(name) { return labels.vars[name] || name.replace(/_/g, " "); }
 
   function columnValue(column, value) {
     if (column.titles && column.titles[value] !== undefined) return column.titles[value];
     if ((column.type === "gem" || column.type === "colour") && typeof value === "string") return colourName(value);
+    if ((column.type === "gem" || column.type === "colour") && typeof value === "number") return colourName(meta.colours[value]);
     return String(value);
   }
 
@@ -461,15 +512,23 @@
         said.push(column.title + " " + columnValue(column, value));
       }
     });
-    tile.setAttribute("aria-label", said.join(t("list.separator")));
+    const keyed = keyedLines(kind, id);
+    keyed.lines.forEach((line) => tile.append(line));
+    tile.setAttribute("aria-label", said.join(t("list.separator")) + keyed.said);
     return tile;
+  }
+
+  // "None" of a kind's pieces, agreeing with its item where the language does (a French feminine item).
+  function noneOf(kind) {
+    const named = labels.kinds[kind];
+    return t(named && named.gender === "f" ? "value.none_f" : "value.none");
   }
 
   function zoneContent(zone, items, group) {
     if (typeof items === "number") {
       return [el("span", { class: "pile", data: { zone: zone.name }, text: t("zone.left", { n: items }) })];
     }
-    if (!Array.isArray(items) || !items.length) return [el("span", { class: "none", text: t("value.none") })];
+    if (!Array.isArray(items) || !items.length) return [el("span", { class: "none", text: noneOf(zone.kind) })];
     return items.map((id, i) => {
       if (id === null) {
         return el("span", { class: "component hidden-card", text: zone.shape === "display" ? t("card.empty") : t("value.hidden") });
@@ -520,16 +579,37 @@
   function varLines(values, hidden) {
     return Object.entries(values || {}).filter(([name]) => shown(name)).map(([name, value]) => {
       const spec = meta.vars.find((v) => v.name === name);
+      if (spec && spec.by && !BY_COLOUR.includes(spec.by)) return null;  // said on each piece (keyedLines)
+      if (spec && spec.by && Array.isArray(value)) {  // keyed by a colour: each colour that differs from the start
+        return el("div", { class: "line var", data: { var: name } }, [
+          el("span", { class: "label", text: varTitle(name) }), ...byColour(spec, value, hidden && spec.private)]);
+      }
       if (spec && spec.kind && Array.isArray(value)) {  // a set of components: each as a tile, as zones show them
         return el("div", { class: "line var", data: { var: name } }, [
           el("span", { class: "label", text: varTitle(name) }),
-          el("div", { class: "row" }, value.length ? value.map((id) => component(spec.kind, id))
-                                                   : [el("span", { class: "none", text: t("value.none") })])]);
+          el("div", { class: "row" }, value.length ? value.map((id) => spec.kind === "cards" ? cardTile(id, "", false)
+                                                                                           : component(spec.kind, id))
+                                                   : [el("span", { class: "none", text: noneOf(spec.kind) })])]);
       }
       return el("div", { class: "line var", data: { var: name } }, [
         el("span", { class: "label", text: varTitle(name) }),
         el("span", { class: "value", text: varValue(spec, value, hidden && spec && spec.private) })]);
-    });
+    }).filter((line) => line);
+  }
+
+  const BY_COLOUR = ["gem", "colour"];
+
+  // A variable keyed by a gem or any colour (the satchels of each gem colour): a number as a disc
+  // per colour, with its symbol and its words; another value as "colour: value"; each colour whose
+  // entry is its value at the start left out ("none" when every one is).
+  function byColour(spec, values, hidden) {
+    const colours = spec.by === "gem" ? meta.gems : meta.colours;
+    if (values.every((v) => v === null) && hidden) return [el("span", { class: "value", text: t("value.hidden") })];
+    const changed = colours.map((c, i) => [c, values[i]]).filter(([, v], i) => v !== null && v !== spec.initial[i]);
+    if (!changed.length) return [el("span", { class: "none", text: t("value.none") })];
+    if (spec.entry === "int") return changed.map(([c, v]) => chip(c, v));
+    return [el("span", { class: "value", text: list(changed.map(([c, v]) => colourName(c) + t("rule.separator") +
+                                                                    varValue({ type: spec.entry }, v, false))) })];
   }
 
   // A kind that no shared zone lays out but that players hold (the Trading Posts' posts): every
@@ -538,7 +618,8 @@
     const inZones = new Set(meta.zones.filter((z) => !z.per_player).map((z) => z.kind));
     const out = [];
     meta.vars.forEach((v) => {
-      if (v.kind && !inZones.has(v.kind) && labels.kinds[v.kind] && !out.some((o) => o.kind === v.kind)) {
+      if (v.kind && shown(v.name) && meta.kinds[v.kind] && !inZones.has(v.kind) && labels.kinds[v.kind] &&
+          !out.some((o) => o.kind === v.kind)) {
         out.push({ kind: v.kind, vars: meta.vars.filter((w) => w.kind === v.kind && shown(w.name)) });
       }
     });
@@ -573,7 +654,7 @@
       if (zone.per_player || !(zone.name in shared)) return;
       // A zone split by a group column (`by:`): one list (a pile: one count) per group, each shown apart.
       const parts = zone.groups && Array.isArray(shared[zone.name])
-        ? shared[zone.name].map((items, g) => [`${zoneTitle(zone.name)} (${zone.by.replace(/_/g, " ")} ${g + 1})`, items, g + 1])
+        ? shared[zone.name].map((items, g) => [groupTitle(zone, g + 1), items, g + 1])
         : [[zoneTitle(zone.name), shared[zone.name], 0]];
       parts.forEach(([title, items, group], i) => {
         const laidOut = Array.isArray(items);
@@ -662,7 +743,9 @@
         if (sameSlot(selection.card, slot)) tile.classList.add("selected");
         if (paying && sameSlot(paying.card, slot)) paid_for(tile);
         mark(tile, marksOf((info) => sameSlot(info.card, slot)));
-        tile.addEventListener("click", () => {
+        const offer = cardOffered(slot);
+        if (offer !== null) qualifies(tile, offer, t("board.you_may_choose"));  // a step's choice of this card: tapped, then confirmed
+        else tile.addEventListener("click", () => {
           const again = sameSlot(selection.card, slot);
           clearSelection();
           selection.card = again ? null : slot;
@@ -961,6 +1044,6 @@
     document.querySelectorAll(".rules-lang").forEach((b) => b.classList.toggle("current", b === a));
   }));
   // A replay page (web.replays) steps through a finished game and draws each position here.
-  if (page.replay) window.splendorBoard = { show: (next) => { view = null; render(next); }, t: t, move: logMove };
+  if (page.replay) window.splendorBoard = { show: (next) => { view = null; render(next); }, t: t, move: logMove, card: cardName };
   else connect();
 })();

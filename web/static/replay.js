@@ -22,7 +22,9 @@
     if (k === 0) return t("replay.deal");
     const m = view.log[k - 1] || {};
     const who = m.seat === page.seat ? t("seat.you") : t("seat.player", { number: Number(m.seat) + 1 });
-    const text = m.action === undefined ? m.text || "" : window.splendorBoard.move(m.action);
+    const said = m.action === undefined ? m.text || "" : window.splendorBoard.move(m.action);
+    // the card the move took, by what it is (its slot was refilled since), as the board's log says it
+    const text = m.card === null || m.card === undefined ? said : t("log.card", { move: said, card: window.splendorBoard.card(m.card) });
     return t("replay.move_text", { k: k, moves: replay.moves, who: who, text: text });
   }
 

@@ -59,6 +59,7 @@ from .spec import (
     _eligible,
     _end_of_turn,
     _keep_turn,
+    _prestige_totals,
     _rank_key,
     _reset_turn,
     _set_aside,
@@ -130,22 +131,22 @@ class Game:
             raise ValueError(f"this engine plays with {', '.join(map(str, PLAYER_COUNTS))} players, not {players!r}")
         self._n = players
         self.setup_gems, self.setup_gold, self.setup_nobles, self.setup_face_up = SETUP[players]
-        self._cp = 0
+        self._cp: int = 0
         self.mode = _ACTION_MODE
         self.step = 0
         self.step_count = 0
-        self.supply = [self.setup_gems] * len(GEMS) + [self.setup_gold]
+        self.supply: list[int] = [self.setup_gems] * len(GEMS) + [self.setup_gold]
         # one new list per player (map(list, ...) makes them without a Python-level loop)
-        self._tok = list(map(list, [(0,) * len(COLOURS)] * players))
-        self._bon = list(map(list, [(0,) * len(GEMS)] * players))
-        self._pts = [0] * players
+        self._tok: list[list[int]] = list(map(list, [(0,) * len(COLOURS)] * players))
+        self._bon: list[list[int]] = list(map(list, [(0,) * len(GEMS)] * players))
+        self._pts: list[int] = [0] * players
         self._bought: list[list[int]] = list(map(list, [()] * players))
         self._res: list[list[int]] = list(map(list, [()] * players))
         self.blind: list[list[int]] = list(map(list, [()] * players))
         self._nob: list[list[int]] = list(map(list, [()] * players))
         self.market: list[list[int | None]] = list(map(list, [(None,) * self.setup_face_up] * len(LEVELS)))
         if _FACE_UP_COSTS:
-            self.face_up_costs = [_NO_CARD_COST] * (
+            self.face_up_costs: list[tuple[int, ...]] = [_NO_CARD_COST] * (
                 len(LEVELS) * _FACE_UP_SLOTS
             )  # kept in step with market by the effects
         self.decks: list[list[int]] = list(map(list, [()] * len(LEVELS)))
@@ -199,7 +200,7 @@ class Game:
 
     @property
     def prestige(self) -> list[int]:
-        return self._pts
+        return _prestige_totals(self)  # the hook: the cards' and nobles' alone, or with the spec's sources
 
     @property
     def purchased(self) -> list[list[int]]:
@@ -411,7 +412,7 @@ class Game:
         return [p for p in eligible if keys[p] == best]
 
     def scores(self) -> list[int]:
-        return list(self._pts)
+        return list(_prestige_totals(self))
 
     def returns(self) -> list[float]:
         if self.mode != _OVER_MODE or self.end_reason == TRUNCATED:  # not over, or stopped unfinished: 0 for all

@@ -170,6 +170,12 @@ def _load_state(g: Any, data: State) -> None:
     raise NotImplementedError("the rules of a spec are in an engine")
 
 
+def _prestige_totals(g: Any) -> list[int]:
+    """Each seat's prestige, as Game.prestige and Game.scores() read it: Game._pts (the cards'
+    and nobles', kept as they come), or with the spec's prestige sources added."""
+    raise NotImplementedError("the rules of a spec are in an engine")
+
+
 def _deal_spec_zones(g: Any, rng: random.Random) -> None:
     """Deals the spec's own zones of a new game, after the cards and nobles."""
     raise NotImplementedError("the rules of a spec are in an engine")
