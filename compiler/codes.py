@@ -123,8 +123,9 @@ CODES: dict[str, Code] = _index(
             ("E114", "a variant index (`variants/index.yaml`) that is not a list `variants` of variant names"),
             (
                 "E120",
-                "a column declaration that makes no sense: `group`, `optional`, `prefix` or `header` on a type "
-                "that has none, two columns reading the same CSV header",
+                "a column declaration that makes no sense: `group`, `optional`, `prefix`, `header` or `default` on "
+                "a type that has none, two columns reading the same CSV header, a `default` that does not fit its "
+                "column (or on a group column)",
             ),
             ("E121", "a base kind given twice in one file: as `components.cards` (or `nobles`) and in `kinds`"),
             (
@@ -136,6 +137,12 @@ CODES: dict[str, Code] = _index(
             ("E124", "a component table with no rows"),
             ("E125", "a kind no rule can reach (no zone holds it)", WARNING),
             ("E126", "a kind's `item` with a plural form or a gender its language does not have, or without its word"),
+            (
+                "E127",
+                "a kind's `series` on a kind but `cards` (a series is a further table of development cards, "
+                "which the base game's deal leaves out), or a series no zone deals (a `start: all` pile, or a "
+                "display or row dealt without a source, naming it): its cards would lie nowhere",
+            ),
         ),
         *_codes(
             EXPRESSIONS,
@@ -316,9 +323,10 @@ CODES: dict[str, Code] = _index(
             (
                 "E541",
                 "a zone that does not fit its shape: `holds` naming no kind of the spec (or a base kind, in a "
-                "pile, display or row without the `place` of the base game it is), a key its shape has not, a "
-                "`source` that is no pile of the same kind, `refill` of a zone without one, a `place` of another "
-                "kind or shape, named twice, or given what the base game lays out (`start`, `source`, `size`, "
+                "pile, display or row without the `place` of the base game it is or a `series` of the cards; a "
+                "`series` the cards have not, or beside a `place`), a key its shape has not, a `source` that is "
+                "no pile of the same kind, `refill` of a zone without one, a `place` of another kind or shape, "
+                "named twice, or given what the base game lays out (`start`, `source`, `size`, "
                 "`private_when_drawn`; `by` but where it splits the place: `by: level` on `face_up` and `decks`, "
                 "which need it), a `by` that is no `group: true` column of the kind, a split display's or row's "
                 "`source` that is not split by the same column (or a split source of a zone that is not split)",

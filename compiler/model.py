@@ -110,6 +110,9 @@ class Card:
     cost: tuple[int, ...]  # per gem, in Rules.gems order
     span: Span
     gives: int = 1  # how many bonuses of its colour it gives (the kind's `bonus_count` column; else 1)
+    series: str = (
+        ""  # the series of the kind it belongs to (Kind.series), '' for the kind's own table: dealt by the base game
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +136,8 @@ class Column:
     header: str = ""  # not gems: the CSV header, when it is not the name
     titles: tuple = ()  # keyword only: (keyword, Text) of each of its keywords, what sheets call it
     title: Text | None = None  # what sheets call the column (default: its name)
+    default: object = None  # the value of the rows of a table that leaves the column out (with `defaulted`)
+    defaulted: bool = False  # a table may leave the column out (`default:`): its rows then hold `default`
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +151,25 @@ class Component:
     values: tuple
     span: Span  # the row in its CSV file
     piece: int = -1  # the value of the kind's faces_of column; -1 without one
+
+
+@dataclass(frozen=True, slots=True)
+class Series:
+    """A further table of a base kind's components (`kinds: cards: series:`, rulespec/README.md, Kinds):
+    cards of the same kind, read by the same columns, numbered after the kind's own table and those
+    of the series before it, that the base game's deal leaves out: zones naming the series deal them."""
+
+    name: str
+    title: Text
+    table: str  # its file, as shown in messages
+    first: int  # the id of its first component
+    count: int  # how many components it has
+    span: Span  # where the spec names it
+
+    @property
+    def ids(self) -> range:
+        """The ids of its components."""
+        return range(self.first, self.first + self.count)
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +188,7 @@ class Kind:
     note: Text | None = None
     grammar: tuple[ItemWords, ...] = ()  # the item's plural and gender, per language, where the spec gives them
     bonus_count: str = ""  # the base cards: the number column of the bonuses each card gives ("": one)
+    series: tuple[Series, ...] = ()  # further tables of the kind, their components after the table's own
 
     def words(self, lang: str) -> ItemWords:
         """The item's plural forms and gender in `lang` (empty where the spec gives none)."""
@@ -321,6 +346,7 @@ class Zone:
     bonus: str = ""  # holding: a gem column, one bonus of that colour per component
     note: Text | None = None
     place: str = ""  # the base game's place it names (compiler/language/places.py), or ''
+    series: str = ""  # a zone of a base kind that names no place: the series of the kind it deals (Kind.series)
     item: Text | None = None  # what one component lying there is called ("claimed city"), if the spec says
     grammar: tuple[ItemWords, ...] = ()  # that item's plural and gender, per language, where the spec gives them
 

@@ -227,11 +227,12 @@ def test_a_new_decision_passes_the_gate(tmp_path_factory, decision, nobles):
 
 # Queued steps, wilds and split zones (issue 28): tests/specs/queue.yaml (queue(STEP, name: value), a
 # step's given: and limit:), tests/specs/treasures.yaml (a payment's wilds: {from, units, spent}) and
-# tests/specs/relics.yaml (zones split by a column, `by: level`), mutated where those constructs are. A
-# title is left alone: a title only the sheets refuse (E604) is check's alone.
+# tests/specs/relics.yaml (zones split by a column, `by: level`) and tests/specs/card-series.yaml (a series
+# of the base cards and its zones, `series:`), mutated where those constructs are. A title is left alone: a
+# title only the sheets refuse (E604) is check's alone.
 NEW_SPECS = {
     name: yaml.safe_load((ROOT / "tests" / "specs" / f"{name}.yaml").read_text(encoding="utf-8"))
-    for name in ("queue", "treasures", "relics")
+    for name in ("queue", "treasures", "relics", "card-series")
 }
 NEW_PATHS = [
     (name, p)
@@ -241,6 +242,7 @@ NEW_PATHS = [
     and (
         p[:1] in (("define",), ("actions",), ("end_of_turn",))
         or p[:2] in (("kinds", "treasures"), ("zones", "vault"), ("zones", "relic_decks"), ("zones", "relic_rows"))
+        or p[:2] in (("kinds", "cards"), ("zones", "east_decks"), ("zones", "east_rows"))
     )
 ]
 NEW_VALUES = [
@@ -258,6 +260,12 @@ NEW_VALUES = [
     "relic_rows[4]",
     "size(relic_decks[level]) >= 1",
     "move(relic, relic_rows[3])",
+    "east",
+    "west",
+    {"east": {"title": "East", "table": "relics.csv"}},
+    "east_rows[2]",
+    "draw(east_decks[level], me.hand)",
+    "move(card, east_rows[1])",
 ]
 
 
@@ -273,7 +281,7 @@ def test_a_mutated_queue_or_wilds_spec_passes_the_gate(tmp_path_factory, spot, v
         parent[path[-1]] = value
     note(f"{name}: {'drop' if drop and isinstance(parent, dict) else f'set to {value!r}'} {path}")
     tmp = tmp_path_factory.mktemp("gate")
-    for table in ("treasures.csv", "relics.csv"):
+    for table in ("treasures.csv", "relics.csv", "east-cards.csv"):
         (tmp / table).write_bytes((ROOT / "tests" / "specs" / table).read_bytes())
     (tmp / "mutant.yaml").write_bytes(dump(tree))
     gate(tmp / "mutant.yaml", tmp / "out")

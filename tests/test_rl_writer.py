@@ -36,6 +36,7 @@ def official():
 
 SECRET_HANDS = ROOT / "tests" / "specs" / "secret-hands.yaml"  # a hand another seat sees as hidden slots
 RELICS = ROOT / "tests" / "specs" / "relics.yaml"  # zones split by a column: a part per level
+SERIES = ROOT / "tests" / "specs" / "card-series.yaml"  # a series of the base cards in zones of its own
 
 
 @pytest.mark.parametrize(
@@ -47,8 +48,9 @@ RELICS = ROOT / "tests" / "specs" / "relics.yaml"  # zones split by a column: a 
         ("trading_posts", 2, 4),
         (SECRET_HANDS, 2, 5),
         (RELICS, 3, 6),
+        (SERIES, 2, 7),
     ],
-    ids=["official-2", "official-4", "cities-3", "trading_posts-2", "secret_hands-2", "relics-3"],
+    ids=["official-2", "official-4", "cities-3", "trading_posts-2", "secret_hands-2", "relics-3", "series-2"],
 )
 def test_the_writer_gives_the_encoders_vector_step_by_step(name, players, seed):
     m = module_of(name) if isinstance(name, str) else engines.load(str(name)).module

@@ -10,18 +10,41 @@ import csv
 import io
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..diagnostics import Reporter, Span, did_you_mean
 from ..front.reading import MAX_INPUT_BYTES, NotAFile, read_input
-from ..front.source import ScalarNode
+from ..front.source import MapNode, ScalarNode
 from ..language import ColumnType
 from ..model import Column, Component, ItemWords, Text
 
 MAX_TABLE_NUMBER = 1000  # the largest number of a component table (rulespec/README.md)
 _KEYWORD = re.compile(r"[a-z][a-z0-9_]*")
 _BAD = object()  # a cell that does not fit its column (reported)
+# What a column's default must be, by type (E120).
+_DEFAULTS = {
+    ColumnType.NUMBER: f"a whole number from 0 to {MAX_TABLE_NUMBER}",
+    ColumnType.GEM: "a gem colour (none, when the column is optional)",
+    ColumnType.COLOUR: "a gem colour or the wild colour",
+    ColumnType.KEYWORD: "a lower-case name (a titled one, when the column titles its keywords)",
+    ColumnType.PROSE: "a text",
+}
+
+
+def _present(columns: tuple[Column, ...], header: list[str], gems: tuple[str, ...]) -> list[Column] | None:
+    """The columns a table's header gives, in order: each declared column's headers in turn, where a
+    column with a default may be left out; None when the header is not so."""
+    present: list[Column] = []
+    at = 0
+    for column in columns:
+        names = headers(column, gems)
+        if header[at : at + len(names)] == names:
+            present.append(column)
+            at += len(names)
+        elif not column.defaulted:
+            return None
+    return present if at == len(header) else None
 
 
 @dataclass(frozen=True)
@@ -45,6 +68,18 @@ class Declaration:
     note: Text | None = None
     grammar: tuple[ItemWords, ...] = ()  # the item's plural and gender per language, where given
     broken: bool = False  # a column declaration was refused: its table is not read (no follow-up errors)
+    series: tuple[SeriesDeclaration, ...] = ()  # further tables of the kind (`series:`), in declared order
+    series_span: Span | None = None  # where `series` is written
+
+
+@dataclass(frozen=True)
+class SeriesDeclaration:
+    """A series of a kind as the spec declares it (`kinds: cards: series: NAME: {title, table}`)."""
+
+    name: str
+    title: Text
+    table: ScalarNode | None
+    span: Span  # its key
 
 
 def headers(column: Column, gems: tuple[str, ...]) -> list[str]:
@@ -105,6 +140,38 @@ class TableReader:
             return None
         return (text[1:] if text.startswith("\ufeff") else text), shown
 
+    def defaulted(self, column: Column, entry: MapNode) -> Column:
+        """`column` with the `default` its long form gives, typed as a cell of it is (E120 at the value
+        when it does not fit, or on a group column: each component's group is its own)."""
+        node = entry.get("default")
+        value = node.value if isinstance(node, ScalarNode) else None
+        span = node.span if node is not None else column.span
+        typed = _BAD if column.group or isinstance(value, bool) else self.default_value(column, value)
+        if typed is _BAD:
+            why = (
+                "a group column has no default: each component's group is its own"
+                if column.group
+                else (f"it must be {_DEFAULTS[column.type]}")
+            )
+            self.r.error("E120", f"the default of column '{column.name}' does not fit: {why}, not {value!r}", span)
+            return column
+        return replace(column, default=typed, defaulted=True)
+
+    def default_value(self, column: Column, value: object) -> object:
+        """A column's default as a cell of it is typed (None: an optional gem's `none`), or _BAD."""
+        titled = [k for k, _ in column.titles]
+        if column.type is ColumnType.NUMBER:
+            return value if isinstance(value, int) and 0 <= value <= MAX_TABLE_NUMBER else _BAD
+        if column.type in (ColumnType.GEM, ColumnType.COLOUR):
+            if value == "none" and column.optional:
+                return None
+            allowed = self.gems if column.type is ColumnType.GEM else self.gems + (self.wild,)
+            return allowed.index(value) if value in allowed else _BAD
+        if column.type is ColumnType.KEYWORD:
+            fits = isinstance(value, str) and _KEYWORD.fullmatch(value) and (not titled or value in titled)
+            return value if fits else _BAD
+        return value if isinstance(value, str) else _BAD
+
     def rows(self, d: Declaration) -> tuple[tuple[Component, ...], str, int] | None:
         """The typed components of a kind's table, the file shown and how many rows it has (bad ones
         too); None when it cannot be read at all."""
@@ -121,15 +188,20 @@ class TableReader:
         except csv.Error as err:
             self.r.error("E107", f"the {d.name} table is not valid CSV: {err}", Span(shown, max(1, reader.line_num), 1))
             return None
-        header = [h for c in d.columns for h in headers(c, self.gems)]
-        if not rows or [h.strip() for h in rows[0][1]] != header:
+        present = _present(d.columns, [h.strip() for h in rows[0][1]], self.gems) if rows else None
+        if present is None:
             got = ",".join(rows[0][1]) if rows else "nothing"
+            header = [h for c in d.columns for h in headers(c, self.gems)]
+            left = [c.name for c in d.columns if c.defaulted]
             self.r.error(
                 "E107",
-                f"the {d.name} table must start with the header '{','.join(header)}', found '{got}'",
+                f"the {d.name} table must start with the header '{','.join(header)}'"
+                + (f" (a table may leave out {', '.join(left)}: they have a default)" if left else "")
+                + f", found '{got}'",
                 Span(shown, 1, 1, 1, 1 + len(got)),
             )
             return None
+        header = [h for c in d.columns if c in present for h in headers(c, self.gems)]
         out: list[Component] = []
         data_rows = 0
         for number, row in rows[1:]:
@@ -145,17 +217,23 @@ class TableReader:
             spans = [
                 Span(shown, number, col, number, col + max(1, len(cell))) for cell, col in zip(cells, at, strict=True)
             ]
-            values = self.values(d, cells, spans, Span(shown, number, 1))
+            values = self.values(d, cells, spans, Span(shown, number, 1), present)
             if values is not None:
                 out.append(Component(len(out), values, Span(shown, number, 1)))
         return tuple(out), shown, data_rows
 
-    def values(self, d: Declaration, cells: list[str], spans: list[Span], row: Span) -> tuple[object, ...] | None:
-        """A row's typed values, one per column; None (after an E107 per bad cell) when one does not fit."""
+    def values(
+        self, d: Declaration, cells: list[str], spans: list[Span], row: Span, present: list[Column]
+    ) -> tuple[object, ...] | None:
+        """A row's typed values, one per column (a column the table leaves out: its default); None (after
+        an E107 per bad cell) when one does not fit."""
         out: list[object] = []
         ok = True
         i = 0
         for column in d.columns:
+            if column not in present:
+                out.append(column.default)
+                continue
             names = headers(column, self.gems)
             got = [self.cell(d, column, h, cells[i + k], spans[i + k], row) for k, h in enumerate(names)]
             i += len(names)

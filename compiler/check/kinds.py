@@ -33,6 +33,7 @@ from ..language import ColumnType
 from ..language.columns import COLUMN_KEYS, types_taking
 from ..model import COLUMN_TYPES, Card, Column, Component, Kind, Noble, Text
 from .kind_tables import Declaration, TableReader, headers
+from .series import read_series, series_of
 
 BASE_KINDS = ("cards", "nobles")  # the base game's kinds, in the order of Rules.kinds
 _KEYWORD = re.compile(r"[a-z][a-z0-9_]*")
@@ -193,6 +194,7 @@ class Loader:
         key_name, key_node = self.c.scalar(entry, "key", str, required=False, default="")
         faces, faces_node = self.c.scalar(entry, "faces_of", str, required=False, default="")
         counted, counted_node = self.c.scalar(entry, "bonus_count", str, required=False, default="")
+        series, series_span = read_series(self.c, name, entry)
         return Declaration(
             name,
             title,
@@ -210,6 +212,8 @@ class Loader:
             note=self.c.note(entry),
             grammar=grammar,
             broken=broken,
+            series=series,
+            series_span=series_span,
         )
 
     def columns(self, kind: str, node: MapNode) -> tuple[Column, ...]:
@@ -262,7 +266,8 @@ class Loader:
                 )
                 continue
             fields[field] = node.value if isinstance(node, ScalarNode) else None
-        return Column(
+        titles = self.keyword_titles(name, type_, value)
+        column = Column(
             name,
             ColumnType(type_),
             key.span,
@@ -270,9 +275,10 @@ class Loader:
             optional=fields.get("optional") is True,
             prefix=str(fields.get("prefix") or ""),
             header=str(fields.get("header") or ""),
-            titles=self.keyword_titles(name, type_, value),
+            titles=titles,
             title=self.c.text(value, "title") if value.get("title") is not None else None,
         )
+        return self.tables.defaulted(column, value) if "default" in fields else column
 
     def keyword_titles(self, name: str, type_: str, value: MapNode) -> tuple:
         """A keyword column's `titles`: (keyword, Text) pairs, in the order written (E120 on another type)."""
@@ -363,6 +369,7 @@ class Loader:
                 "E124", f"the {d.name} table {shown} has no rows: a kind needs at least one {d.item.en}", d.table.span
             )
             return None
+        series, components = series_of(self.c, self.tables, d, components)
         self.distinct_key(d, components)
         self.titles_used(d, components)
         pieces = _faces(d, components)
@@ -380,6 +387,7 @@ class Loader:
             d.note,
             d.grammar,
             self.bonus_column(d),
+            series,
         )
 
     def references(self, d: Declaration) -> bool:
@@ -461,7 +469,8 @@ class Loader:
                     self.r.error(
                         "E120",
                         f"column '{column.name}' of kind '{d.name}' titles '{keyword}', which no row "
-                        f"of {d.table.value if d.table is not None else 'its table'} holds"
+                        f"of {d.table.value if d.table is not None else 'its table'}"
+                        f"{' or of its series' if d.series else ''} holds"
                         f"{did_you_mean(keyword, sorted(held))}",
                         column.span,
                     )
@@ -490,6 +499,7 @@ def cards_of(kinds: tuple[Kind, ...]) -> tuple[Card, ...]:
             kind.value(c, "cost"),
             c.span,
             kind.value(c, kind.bonus_count) if kind.bonus_count else 1,
+            next((s.name for s in kind.series if c.id in s.ids), ""),
         )
         for c in kind.components
     )

@@ -288,7 +288,7 @@ def check_tables(c: Checker, players, cards, nobles, levels) -> None:
         )
     for p in players:
         for level in levels:
-            n = sum(1 for card in cards if card.level == level)
+            n = sum(1 for card in cards if card.level == level and not card.series)  # the base deal's
             if p.face_up > n:
                 c.r.error(
                     "E504",

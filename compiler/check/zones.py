@@ -30,6 +30,7 @@ from ..model import SHAPES, STARTS, Kind, Param, PlayerCount, Zone, setup_fields
 from .inference import Inferrer
 from .kinds import BASE_KINDS
 from .places import check_discard, place_zone, read_place, refill_source
+from .series import read_zone_series, series_view, undealt
 from .splits import check_split_source, fewest, read_by
 from .types import ERROR, INT, Comp, MapOf, Scope, ZoneT, noun
 
@@ -84,6 +85,8 @@ class ZoneReader:
             else:
                 self.refused.add(name)
         self.c.refused_zones = self.refused
+        if not self.refused:  # a refused zone may have been the series' deal: nothing more said
+            undealt(self.r, self.kinds.get("cards"), out, _deals_whole)
         return tuple(out)
 
     def clash(self, name: str, span: Span, per_player: bool) -> bool:
@@ -113,13 +116,17 @@ class ZoneReader:
             return None
         shape = Shape(shape)
         place = read_place(self, name, entry, str(holds), shape, earlier)
+        series = read_zone_series(self, name, entry, self.kinds.get(str(holds)), place)
+        if series is False:
+            return None
         kind = (
-            self.held(name, str(holds), holds_node, place is not None or shape is Shape.HOLDING)
+            self.held(name, str(holds), holds_node, place is not None or series is not None or shape is Shape.HOLDING)
             if place is not False
             else None
         )
         if kind is None:
             return None
+        dealt = series_view(kind, series)  # what the zone's deal takes of the kind: a series, or all of it
         for field, shapes in _SHAPE_KEYS.items():
             if entry.get(field) is not None and shape not in shapes:
                 self.r.error(
@@ -132,8 +139,10 @@ class ZoneReader:
         per_player, private = self.ownership(entry, shape, where)
         by = read_by(self, name, entry, kind) if shape in _SHAPE_KEYS["by"] else ""
         refused_by = entry.get("by") is not None and not by  # reported: its source is not checked against it
-        start, source = self.start_and_source(name, entry, shape, kind, earlier, None if refused_by else by)
-        sizes = self.sizes(name, entry, shape, kind, str(source), earlier, by) if shape.laid_out else ()
+        start, source = self.start_and_source(
+            name, entry, shape, dealt, earlier, None if refused_by else by, series.name if series else ""
+        )
+        sizes = self.sizes(name, entry, shape, dealt, str(source), earlier, by) if shape.laid_out else ()
         limit, limit_name = self.limit(entry, where) if shape is Shape.HOLDING else (0, "")
         if len(self.r.diagnostics) != start_errors:
             return None
@@ -156,6 +165,7 @@ class ZoneReader:
             private_when_drawn=bool(private),
             note=self.c.note(entry),
             by=by,
+            series=series.name if series is not None else "",
         )
 
     def ownership(self, entry: MapNode, shape: Shape, where: str) -> tuple[bool, bool]:
@@ -181,13 +191,16 @@ class ZoneReader:
         elsewhere, and only the rules' moves bring them there), the base cards or nobles."""
         if holds in BASE_KINDS and not placed:
             places = [p.name for p in PLACES.values() if p.kind == holds]
+            series = [s.name for s in self.kinds[holds].series] if holds in self.kinds else []
             self.r.error(
                 "E541",
-                f"zone '{name}' holds the {holds} but names no place of the base game: the base game's "
-                f"{holds} lie where its deal puts them, or in a holding the rules move them into",
+                f"zone '{name}' holds the {holds} but names no place of the base game"
+                + (" and no series" if series else "")
+                + f": the base game's {holds} lie where its deal puts them, or in a holding the rules move them into",
                 node.span,
-                f"name the place the zone is: 'place: {places[0]}' (the places of the {holds}: {', '.join(places)}), "
-                "or make it a holding",
+                f"name the place the zone is: 'place: {places[0]}' (the places of the {holds}: {', '.join(places)})"
+                + (f", or the series it deals: 'series: {series[0]}'" if series else "")
+                + ", or make it a holding",
             )
             return None
         kind = self.kinds.get(holds)
@@ -203,7 +216,14 @@ class ZoneReader:
         return kind
 
     def start_and_source(
-        self, name: str, entry: MapNode, shape: Shape, kind: Kind, earlier: dict[str, Zone], by: str | None = ""
+        self,
+        name: str,
+        entry: MapNode,
+        shape: Shape,
+        kind: Kind,
+        earlier: dict[str, Zone],
+        by: str | None = "",
+        series: str = "",
     ) -> tuple[str, str]:
         """How a zone starts (empty, all, dealt) and the pile it is dealt from, checked together."""
         where = f" in zone '{name}'"
@@ -225,14 +245,18 @@ class ZoneReader:
                 "E541", f"'start: all'{where}: a {shape} has a size; deal it with 'start: dealt'", start_node.span
             )
         elif _deals_whole(shape, str(start), source_node is not None):
-            self.dealt_twice(name, kind, start_node, earlier)
+            self.dealt_twice(name, kind, start_node, earlier, series)
         return str(start), str(source)
 
-    def dealt_twice(self, name: str, kind: Kind, node: ScalarNode, earlier: dict[str, Zone]) -> None:
+    def dealt_twice(self, name: str, kind: Kind, node: ScalarNode, earlier: dict[str, Zone], series: str = "") -> None:
         """E560: a second zone dealt from the kind itself (a `start: all` pile, a `start: dealt`
         display or row without a source) would deal every component of the kind again."""
         first = next(
-            (z for z in earlier.values() if z.holds == kind.name and _deals_whole(z.shape, z.start, bool(z.source))),
+            (
+                z
+                for z in earlier.values()
+                if z.holds == kind.name and z.series == series and _deals_whole(z.shape, z.start, bool(z.source))
+            ),
             None,
         )
         if first is None:

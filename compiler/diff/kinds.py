@@ -97,6 +97,19 @@ def _base_columns(a: Rules, b: Rules) -> list[Difference]:
                     new.span,
                 )
             )
+        if old.name in BASE_KINDS and new is not None and _series(old) != _series(new):
+            out.append(
+                Difference(
+                    "changed",
+                    f"kinds.{old.name}.series",
+                    ("kind", new.name, new.title),
+                    "series",
+                    ("list", _series(old)),
+                    ("list", _series(new)),
+                    old.span,
+                    new.series[0].span if new.series else new.span,
+                )
+            )
         if old.name in BASE_KINDS and new is not None and _columns(old) != _columns(new):
             out.append(
                 Difference(
@@ -111,6 +124,11 @@ def _base_columns(a: Rules, b: Rules) -> list[Difference]:
                 )
             )
     return out
+
+
+def _series(kind: Kind) -> tuple[str, ...]:
+    """A kind's series as the spec names them, with how many components each has: 'east: 13 (east.csv)'."""
+    return tuple(f"{s.name}: {s.count} ({s.table})" for s in kind.series)
 
 
 def _columns(kind: Kind) -> tuple[str, ...]:

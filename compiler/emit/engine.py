@@ -212,6 +212,7 @@ def render_module(plan: EnginePlan) -> str:
         triggers=tuple((t.name, t.finish) for t in rules.end),
         max_turns=rules.max_turns,
         cards=rules.cards,
+        dealt_cards=base_columns.base_dealt(rules),
         nobles=rules.nobles,
         card_fields=base_columns.record_fields(rules, "cards"),
         noble_fields=base_columns.record_fields(rules, "nobles"),

@@ -36,12 +36,12 @@ class ColumnDecl:
 COLUMN_TYPES: dict[ColumnType, ColumnDecl] = {
     d.type: d
     for d in (
-        ColumnDecl(ColumnType.NUMBER, INT, "a number", ("group", "header")),
-        ColumnDecl(ColumnType.GEM, GEM, "a gem colour", ("optional", "header")),
-        ColumnDecl(ColumnType.COLOUR, COLOUR, "a colour", ("header",)),
+        ColumnDecl(ColumnType.NUMBER, INT, "a number", ("group", "header", "default")),
+        ColumnDecl(ColumnType.GEM, GEM, "a gem colour", ("optional", "header", "default")),
+        ColumnDecl(ColumnType.COLOUR, COLOUR, "a colour", ("header", "default")),
         ColumnDecl(ColumnType.GEMS, MapOf(GEM, INT), "a table by gem colour", ("prefix",)),
-        ColumnDecl(ColumnType.KEYWORD, None, "a keyword", ("header",)),
-        ColumnDecl(ColumnType.PROSE, None, "a prose text", ("header",)),
+        ColumnDecl(ColumnType.KEYWORD, None, "a keyword", ("header", "default")),
+        ColumnDecl(ColumnType.PROSE, None, "a prose text", ("header", "default")),
     )
 }
 
@@ -52,4 +52,4 @@ def types_taking(key: str) -> tuple[ColumnType, ...]:
 
 
 # Every key of a column's long form that fits some types only, in the order E120 checks them.
-COLUMN_KEYS: tuple[str, ...] = ("group", "optional", "prefix", "header")
+COLUMN_KEYS: tuple[str, ...] = ("group", "optional", "prefix", "header", "default")

@@ -146,3 +146,12 @@ def colour_of(rules: Rules, card: ast.expr | str, game: str = "g") -> ast.expr:
         return printed
     entry = ir.sub(ir.attr(ir.name(game), attribute), card)
     return ir.ifexp(ir.compare(entry, "is not", ir.const(None)), entry, printed)
+
+
+def base_dealt(rules: Rules) -> int | None:
+    """How many cards the base game's deal deals (the kind's own table), when the cards have series
+    (their cards after those, dealt by their zones); None without series (the deal takes every card)."""
+    kind = _kind(rules, "cards")
+    if kind is None or not kind.series:
+        return None
+    return len(kind.components) - sum(s.count for s in kind.series)

@@ -9,7 +9,7 @@ reads `len(g._res[me]) < 3`, and `setup.face_up * 2 >= 8` is no test at all.
 
 Only what Python computes the same way now and at play is folded: integers and flags under
 `+ - * // %` (a divisor known to be 0 is left for the checker's E513), unary `-` and `not`,
-comparisons, `x if True else y`, and `True and x` / `False or x` (which are `x` itself). One
+comparisons (`None is None` too), `x if True else y`, and `True and x` / `False or x` (which are `x` itself). One
 walk of each expression, bottom up.
 """
 
@@ -131,6 +131,10 @@ def _local(node: ast.expr) -> ast.expr:
         case ast.UnaryOp(op=ast.Not(), operand=operand):
             a = _known(operand)
             return ir.const(not a) if a is not None else node
+        case ast.Compare(left=ast.Constant() as left, ops=[ast.Is() | ast.IsNot() as op], comparators=[right]) if (
+            isinstance(right, ast.Constant) and (left.value is None or right.value is None)
+        ):
+            return ir.const((left.value is right.value) == isinstance(op, ast.Is))  # a value is None or is not
         case ast.Compare(left=left, ops=ops, comparators=comparators):
             values = [_known(p) for p in [left, *comparators]]
             if any(v is None for v in values) or any(type(op) not in _COMPARE for op in ops):

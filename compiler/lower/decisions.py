@@ -15,9 +15,11 @@ from . import zones as lower_zones
 from .expressions import ExprCompiler, _substitute, _unmet, _unpaid, conjuncts, free_names
 from .layout import DecisionPlan, EnginePlan, ParamLayout, spec_name, where
 from .legal import LegalLowering, position
+from .optimise import enabled
 from .pysource import comment, docstring, printable
 from .queue import given_env
 from .tree import Append, Assign, Comment, Continue, Def, For, If, Node, Pass, Return, Table
+from .zeroprice import declined_is_free
 
 
 def standard_locals(player: ast.expr | None = None) -> list:
@@ -541,9 +543,14 @@ class DecisionLowering:
         prices = [
             compiler.expr(p.price, {**self.env, "c": ("const", "colour", gi)}) for gi in range(len(self.plan.gems))
         ]
-        body.append(Assign((ir.name("_price"),), ir.tuple_(*prices), note=comment(unparse(p.price))))
         tests = [c for c in conjuncts(d.condition) if p.name in free_names(c)]
         worth = self.worth_arg(p, compiler)
+        if not tests and p.wilds is None and not worth and enabled():  # a declined choice pays nothing
+            optional = [
+                spec_name("p_", lay.param.name, lay.param.span) for lay in self.dp.id_layouts if lay.param.optional
+            ]
+            body += declined_is_free(prices, optional)
+        body.append(Assign((ir.name("_price"),), ir.tuple_(*prices), note=comment(unparse(p.price))))
         payments = ir.call("_payments", "_price", "tok", *worth)
         if p.wilds is not None:  # components set aside stand for wild tokens: see compiler/lower/wilds.py
             body += wilds.set_aside_units(self.plan.rules, p.wilds) + wilds.budget()

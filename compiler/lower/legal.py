@@ -195,6 +195,9 @@ class LegalLowering(PurchaseScan):
             for c in self.placed[level]:
                 self._unpack_components(c, level, unpacked)
                 self.blocks[level].append(Guard(self.compiler.expr(c, self.low.env), comment(unparse(c))))
+        for k, lay in enumerate(self.layouts):  # read by no test, but by a payment's price: once bound
+            if self.low.param_name(lay.param) in self.compiler.component_rows - unpacked:
+                self._unpack_row(lay.param, k + 1, unpacked)
 
     def _last_apart(self) -> bool:
         """A last choice of a colour whose tests read no choice before it (`tax` of a reservation:
@@ -246,15 +249,19 @@ class LegalLowering(PurchaseScan):
                 or not any(isinstance(x, Attribute) and x.obj == Name(p.name, None) for x in walk(test))
             ):
                 continue
-            kind = lower_zones.kind_of_param(self.plan.rules, p)
-            targets = [
-                lower_zones.column_local(name, i) if self.low.reads_attribute(p.name, c.name) else "_"
-                for i, c in enumerate(kind.columns)
-            ]
-            self.blocks[level].append(
-                Assign((ir.target(*targets),), lower_zones.row(self.plan.rules, p, name), pure=True)
-            )
-            unpacked.add(name)
+            self._unpack_row(p, level, unpacked)
+
+    def _unpack_row(self, p: Any, level: int, unpacked: set[str]) -> None:
+        """A chosen component's row of its kind's table unpacked into locals (the columns read) in
+        block `level`."""
+        name = self.low.param_name(p)
+        kind = lower_zones.kind_of_param(self.plan.rules, p)
+        targets = [
+            lower_zones.column_local(name, i) if self.low.reads_attribute(p.name, c.name) else "_"
+            for i, c in enumerate(kind.columns)
+        ]
+        self.blocks[level].append(Assign((ir.target(*targets),), lower_zones.row(self.plan.rules, p, name), pure=True))
+        unpacked.add(name)
 
     def _place_mask(self, k: int, lay) -> None:
         """gem_set masks: all(P(v) for v in set) tested per colour, once, before the loop."""

@@ -1,9 +1,12 @@
 """The optimisation passes over a rule function's statement tree, in the order they run.
 
 Each pass is its own module and takes a :class:`~.tree.Def` to a :class:`~.tree.Def` that does
-the same thing: :mod:`.constants` (what is known now, worked out; the branches no game takes,
-dropped), :mod:`.invariants` (loop-invariant code motion), then :mod:`.common` (what two
-statements of a block compute, computed once). The driver runs them on every
+the same thing: :mod:`.peeling` (a loop's constant last round written after it),
+:mod:`.fusion` (a loop over a comprehension read once, as the comprehension's own loops),
+:mod:`.constants` (what is known now, worked out; the branches no game takes,
+dropped), :mod:`.invariants` (loop-invariant code motion), :mod:`.common` (what two
+statements of a block compute, computed once), then :mod:`.sinking` (a binding computed only
+where a path reads it). The driver runs them on every
 rule function before liveness (:func:`.tree.tidy`), which drops what they leave unread.
 
 :func:`unoptimised` compiles without them, for the benchmarks and the tests that compare an
@@ -17,10 +20,20 @@ from collections.abc import Callable, Iterator
 
 from .common import share_common
 from .constants import fold_constants
+from .fusion import fuse_comprehension_loops
 from .invariants import hoist_invariants
+from .peeling import peel_constant_tails
+from .sinking import sink_bindings
 from .tree import Def
 
-PASSES: tuple[Callable[[Def], Def], ...] = (fold_constants, hoist_invariants, share_common)
+PASSES: tuple[Callable[[Def], Def], ...] = (
+    peel_constant_tails,
+    fuse_comprehension_loops,
+    fold_constants,
+    hoist_invariants,
+    share_common,
+    sink_bindings,
+)
 _enabled = [True]
 
 

@@ -50,11 +50,15 @@ _PURE_NODES = (
 )
 
 
-def is_pure(node: ast.expr) -> bool:
-    """No effect and no binding: every node a read, an operator or a call of :data:`PURE_CALLS`."""
+def is_pure(node: ast.expr, walrus: bool = False) -> bool:
+    """No effect and no binding: every node a read, an operator or a call of :data:`PURE_CALLS`
+    (with `walrus`, a local bound by `:=` too: a binding statement's own temporaries)."""
     for part in ast.walk(node):
         if isinstance(part, ast.Call):
             if not (isinstance(part.func, ast.Name) and part.func.id in PURE_CALLS):
+                return False
+        elif isinstance(part, ast.NamedExpr):
+            if not walrus:
                 return False
         elif not isinstance(part, _PURE_NODES):
             return False
@@ -136,6 +140,29 @@ def written(body: Iterable[Node]) -> tuple[set[str], bool]:
         names |= inner
         heap |= inner_heap
     return names, heap
+
+
+def own_names(node: Node) -> set[str]:
+    """The names a statement reads itself (not the statements inside it); a local its own `:=`
+    binds is not read from before it."""
+    return _own_names(node) - set().union(*(walrus_names(e) for e in expressions(node)))
+
+
+def _own_names(node: Node) -> set[str]:
+    match node:
+        case Assign(targets=targets, value=value):
+            found = set(ir.names(value))
+            for t in targets:
+                if not isinstance(t, ast.Name) and not (
+                    isinstance(t, ast.Tuple) and all(isinstance(e, ast.Name) for e in t.elts)
+                ):
+                    found |= ir.names(t)
+            if node.op != "=":
+                found |= {n for t in targets for n in bound_names(t)}
+            return found
+        case For(iter=it):
+            return set(ir.names(it))
+    return set().union(*(ir.names(e) for e in expressions(node)))
 
 
 def none_tested(body: Iterable[Node]) -> Keys:

@@ -189,6 +189,10 @@ def zones_source(rules: Rules) -> Code:
         keys=[ir.const(z.name) for z in rules.zones if z.by and not z.place],
         values=[ir.const((z.by, split_groups(z, kinds[z.holds]))) for z in rules.zones if z.by and not z.place],
     )
+    deals = ast.Dict(
+        keys=[ir.const(z.name) for z in rules.zones if z.series],
+        values=[ir.const(tuple(series_ids(kinds[z.holds], z.series))) for z in rules.zones if z.series],
+    )
     return Code(
         render(
             [
@@ -201,9 +205,16 @@ def zones_source(rules: Rules) -> Code:
                     )
                 ),
                 Assign((ir.name("ZONE_GROUPS"),), groups),
+                Comment(comment("The zones that deal a series of the base cards: name -> the ids of its cards.")),
+                Assign((ir.name("ZONE_DEALS"),), deals),
             ]
         )
     )
+
+
+def series_ids(kind: Kind, name: str) -> range:
+    """The ids of the cards of series `name` of `kind`."""
+    return next(s.ids for s in kind.series if s.name == name)
 
 
 def split_groups(zone: Zone, kind: Kind) -> tuple[int, ...]:

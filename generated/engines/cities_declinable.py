@@ -386,6 +386,8 @@ ZONES = (
 # The zones split by a group column of their kind: name -> (the column, its groups). Such a zone is a list per group,
 # group g's at index g - 1.
 ZONE_GROUPS = {}
+# The zones that deal a series of the base cards: name -> the ids of its cards.
+ZONE_DEALS = {}
 
 # Every way to spend gold on a price: gold per gem colour, the zero vector first.
 PAYMENTS = (
@@ -3358,6 +3360,7 @@ def _problems(data: Any, nested: bool = False) -> list[Problem]:
     market_ok = _market_problems(read, market, face_up, placed)
     _deck_problems(read, data.get("decks"), placed)
     placed += _out_of_play_cards(read, data.get("out_of_play"))
+    placed += _zoned_cards(data)
     _placement_problems(placed, out)
     _noble_problems(data.get("nobles"), owned_nobles + _boxed(data), n, nobles_shown, out)
     out += _state_problems(data, n)  # the spec's declared state and zones, when it has some
@@ -3505,6 +3508,34 @@ def _placement_problems(placed: Placed, out: list[Problem]) -> None:
                 + " (cards out of the game are listed in 'out_of_play', by level)",
             )
         )
+
+
+# The spec's own zones of the base cards (a series' decks and rows, `series:`): the cards they hold are in play.
+_CARD_ZONES = tuple(zone for zone in ZONES if zone.kind == "cards" and zone.start != "base")
+
+
+def _zoned_cards(data: State) -> Placed:
+    """The (card id, path) of each card a state's own zones of the base cards hold (a list that is not
+    one of card ids: its zone's problem, reported with the zones)."""
+    placed: Placed = []
+    zones, seats = data.get("zones"), data.get("seats")
+    for zone in _CARD_ZONES:
+        lists: list[tuple[Path, Any]] = []
+        if zone.per_player:
+            for p, s in enumerate(seats if isinstance(seats, list) else []):
+                if isinstance(s, dict) and isinstance(s.get("zones", {}), dict):
+                    lists.append((("seats", p, "zones", zone.name), s.get("zones", {}).get(zone.name)))
+        else:
+            value = zones.get(zone.name) if isinstance(zones, dict) else None
+            if isinstance(value, list) and any(isinstance(x, list) for x in value):  # split by level
+                lists += [(("zones", zone.name, g), v) for g, v in enumerate(value)]
+            else:
+                lists.append((("zones", zone.name), value))
+        for path, items in lists:
+            for i, x in enumerate(items if isinstance(items, list) else []):
+                if type(x) is int and 0 <= x < len(CARDS):
+                    placed.append((x, path + (i,)))
+    return placed
 
 
 # The zones keeping the nobles the deal did not reveal (`place: noble_box`): with one, every noble is in play.
@@ -4148,9 +4179,12 @@ def _zone_shuffle(game: Game, pi: int, pg: int = 0) -> None:
     _shuffle(_chance(game), _items(game, ZONES[pi], pg))
 
 
-def _pieces_shown(kind: str, rng: random.Random) -> list[int]:
-    """Every piece of `kind`, each showing one of its faces at random (one face: no draw), in table order."""
-    return [piece[_below(rng, len(piece))] if len(piece) > 1 else piece[0] for piece in KINDS[kind].pieces]
+def _pieces_shown(zone: Zone, rng: random.Random) -> list[int]:
+    """The pieces of its kind zone `zone` deals (a series' zone: ZONE_DEALS), each showing one of its
+    faces at random (one face: no draw), in table order."""
+    dealt = set(ZONE_DEALS.get(zone.name, ()))
+    pieces = [piece for piece in KINDS[zone.kind].pieces if not dealt or piece[0] in dealt]
+    return [piece[_below(rng, len(piece))] if len(piece) > 1 else piece[0] for piece in pieces]
 
 
 def _deal_zones(game: Game, rng: random.Random) -> None:
@@ -4179,14 +4213,14 @@ def _deal_zones(game: Game, rng: random.Random) -> None:
                 setattr(game, zone.attribute, [[] for _ in range(groups)])
             continue
         if zone.start == "all":
-            pile = _pieces_shown(zone.kind, rng)
+            pile = _pieces_shown(zone, rng)
             _shuffle(rng, pile)
             setattr(game, zone.attribute, _by_group(zone, pile) if groups else pile)
             continue
         if zone.source >= 0:
             piles = getattr(game, ZONES[zone.source].attribute)
         else:
-            piles = _pieces_shown(zone.kind, rng)
+            piles = _pieces_shown(zone, rng)
             _shuffle(rng, piles)
             piles.reverse()  # the first of the shuffled order is dealt first
         if groups:  # each group's from the top of that group's pile (without a source: its pieces)

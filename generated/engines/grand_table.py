@@ -4854,6 +4854,7 @@ def _problems(data: Any, nested: bool = False) -> list[Problem]:
     market_ok = _market_problems(read, market, face_up, placed)
     _deck_problems(read, data.get("decks"), placed)
     placed += _out_of_play_cards(read, data.get("out_of_play"))
+    placed += _zoned_cards(data)
     _placement_problems(placed, out)
     _noble_problems(data.get("nobles"), owned_nobles + _boxed(data), n, nobles_shown, out)
     out += _state_problems(data, n)  # the spec's declared state and zones, when it has some
@@ -5001,6 +5002,34 @@ def _placement_problems(placed: Placed, out: list[Problem]) -> None:
                 + " (cards out of the game are listed in 'out_of_play', by level)",
             )
         )
+
+
+# The spec's own zones of the base cards (a series' decks and rows, `series:`): the cards they hold are in play.
+_CARD_ZONES = tuple(zone for zone in ZONES if zone.kind == "cards" and zone.start != "base")
+
+
+def _zoned_cards(data: State) -> Placed:
+    """The (card id, path) of each card a state's own zones of the base cards hold (a list that is not
+    one of card ids: its zone's problem, reported with the zones)."""
+    placed: Placed = []
+    zones, seats = data.get("zones"), data.get("seats")
+    for zone in _CARD_ZONES:
+        lists: list[tuple[Path, Any]] = []
+        if zone.per_player:
+            for p, s in enumerate(seats if isinstance(seats, list) else []):
+                if isinstance(s, dict) and isinstance(s.get("zones", {}), dict):
+                    lists.append((("seats", p, "zones", zone.name), s.get("zones", {}).get(zone.name)))
+        else:
+            value = zones.get(zone.name) if isinstance(zones, dict) else None
+            if isinstance(value, list) and any(isinstance(x, list) for x in value):  # split by level
+                lists += [(("zones", zone.name, g), v) for g, v in enumerate(value)]
+            else:
+                lists.append((("zones", zone.name), value))
+        for path, items in lists:
+            for i, x in enumerate(items if isinstance(items, list) else []):
+                if type(x) is int and 0 <= x < len(CARDS):
+                    placed.append((x, path + (i,)))
+    return placed
 
 
 # The zones keeping the nobles the deal did not reveal (`place: noble_box`): with one, every noble is in play.

@@ -923,6 +923,8 @@ ZONES = (
 # The zones split by a group column of their kind: name -> (the column, its groups). Such a zone is a list per group,
 # group g's at index g - 1.
 ZONE_GROUPS = {}
+# The zones that deal a series of the base cards: name -> the ids of its cards.
+ZONE_DEALS = {}
 
 # Every way to spend gold on a price: gold per gem colour, the zero vector first.
 PAYMENTS = (
@@ -2984,12 +2986,6 @@ def _why_pass(g, args):
 def _legal_fortify(g, out):
     """Legal actions of step 'fortify' (variants/strongholds.yaml:127): ids BASE_FORTIFY = 61 to 216."""
     me = g._cp
-    p_origin_CELLS = [
-        (_li * 4 + _si, _si, _li, _c)
-        for (_li, _row) in enumerate(g.market)
-        for (_si, _c) in enumerate(_row)
-        if (_c is not None)
-    ] + [(12, -1, -1, None)]
     h0 = 3 > (
         sum(
             (
@@ -3010,47 +3006,63 @@ def _legal_fortify(g, out):
             ),
         )
     )
-    for i_origin, _, _, p_origin in p_origin_CELLS:
-        if p_origin is not None:
-            pass
-        # origin == none or holder[origin] != none and holder[origin] == me and forts[origin] >= 1
-        if not (
-            (p_origin is None)
-            or ((g.s_holder[p_origin] is not None and g.s_holder[p_origin] == me) and g.s_forts[p_origin] >= 1)
-        ):
-            continue
-        for p_site_LI, _row in enumerate(g.market):
-            p_site_ID = i_origin * 12 + 60 + p_site_LI * 4
-            for p_site in _row:
-                p_site_ID += 1
-                if p_site is None:
-                    continue
-                # if forts[site] >= 1 and holder[site] != none and holder[site] != me then origin == none else origin
-                # == none and strongholds > sum(sum(if holder[c] != none and holder[c] == me then forts[c] else 0 for c
-                # in market[l]) for l in levels) or origin != none and origin != site
-                if not (
-                    (p_origin is None)
-                    if ((g.s_forts[p_site] >= 1 and g.s_holder[p_site] is not None) and g.s_holder[p_site] != me)
-                    else (p_origin is None and h0 or (p_origin is not None and p_origin != p_site))
-                ):
-                    continue
-                out.append(p_site_ID)
+    for _li, _e0 in enumerate(g.market):
+        for _si, _e1 in enumerate(_e0):
+            if _e1 is None:
+                continue
+            p_origin = _e1
+            # origin == none or holder[origin] != none and holder[origin] == me and forts[origin] >= 1
+            if not ((g.s_holder[p_origin] is not None and g.s_holder[p_origin] == me) and g.s_forts[p_origin] >= 1):
+                continue
+            i_origin = _li * 4 + _si
+            for p_site_LI, _row in enumerate(g.market):
+                p_site_ID = i_origin * 12 + 60 + p_site_LI * 4
+                for p_site in _row:
+                    p_site_ID += 1
+                    if p_site is None:
+                        continue
+                    # if forts[site] >= 1 and holder[site] != none and holder[site] != me then origin == none else
+                    # origin == none and strongholds > sum(sum(if holder[c] != none and holder[c] == me then forts[c]
+                    # else 0 for c in market[l]) for l in levels) or origin != none and origin != site
+                    if not (
+                        False
+                        if ((g.s_forts[p_site] >= 1 and g.s_holder[p_site] is not None) and g.s_holder[p_site] != me)
+                        else (p_origin != p_site)
+                    ):
+                        continue
+                    out.append(p_site_ID)
+    for p_site_LI, _row in enumerate(g.market):
+        p_site_ID = 204 + p_site_LI * 4
+        for p_site in _row:
+            p_site_ID += 1
+            if p_site is None:
+                continue
+            # if forts[site] >= 1 and holder[site] != none and holder[site] != me then origin == none else origin ==
+            # none and strongholds > sum(sum(if holder[c] != none and holder[c] == me then forts[c] else 0 for c in
+            # market[l]) for l in levels) or origin != none and origin != site
+            if not (
+                True
+                if ((g.s_forts[p_site] >= 1 and g.s_holder[p_site] is not None) and g.s_holder[p_site] != me)
+                else (h0 or False)
+            ):
+                continue
+            out.append(p_site_ID)
 
 
 def _do_fortify(g, args):
     """Effects of step 'fortify' (variants/strongholds.yaml:127)."""
     me = g._cp
     a_origin, a_site = args
-    if a_origin is None:
-        p_origin = None
-    else:
-        p_origin_LI, p_origin_SI = a_origin
-        p_origin = g.market[p_origin_LI][p_origin_SI]
     p_site_LI, p_site_SI = a_site
     p_site = g.market[p_site_LI][p_site_SI]
     # if not (forts[site] >= 1 and holder[site] != none and holder[site] != me): set(holder[site], me);
     # add(forts[site], 1); if origin != none: add(forts[origin], -1)
     if not ((g.s_forts[p_site] >= 1 and g.s_holder[p_site] is not None) and g.s_holder[p_site] != me):
+        if a_origin is None:
+            p_origin = None
+        else:
+            p_origin_LI, p_origin_SI = a_origin
+            p_origin = g.market[p_origin_LI][p_origin_SI]
         g.s_holder[p_site] = me
         g.s_forts[p_site] += 1
         if not -1000000000000 <= g.s_forts[p_site] <= 1000000000000:
@@ -3215,36 +3227,48 @@ def _legal_conquest(g, out):
     me = g._cp
     b0, b1, b2, b3, b4 = g._bon[me]
     t0, t1, t2, t3, t4, t5 = g._tok[me]
-    p_card_CELLS = [
-        (_li * 4 + _si, _si, _li, _c)
-        for (_li, _row) in enumerate(g.market)
-        for (_si, _c) in enumerate(_row)
-        if (_c is not None)
-    ] + [(12, -1, -1, None)]
-    for i_card, _, _, p_card in p_card_CELLS:
-        if p_card is not None:
+    for _li, _row in enumerate(g.market):
+        for _si, _c in enumerate(_row):
+            if _c is None:
+                continue
+            p_card = _c
+            # card == none or holder[card] != none and holder[card] == me and forts[card] == strongholds
+            if not ((g.s_holder[p_card] is not None and g.s_holder[p_card] == me) and g.s_forts[p_card] == 3):
+                continue
+            i_card = _li * 4 + _si
             cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = CARD_COST[p_card]
-        # card == none or holder[card] != none and holder[card] == me and forts[card] == strongholds
-        if not (
-            (p_card is None)
-            or ((g.s_holder[p_card] is not None and g.s_holder[p_card] == me) and g.s_forts[p_card] == 3)
-        ):
-            continue
-        # price: if card != none then max(0, card.cost[c] - me.bonus[c]) else 0
-        _p0 = (_t0 if (_t0 := (cc_p_card_G0 - b0)) > 0 else 0) if p_card is not None else 0
-        _p1 = (_t1 if (_t1 := (cc_p_card_G1 - b1)) > 0 else 0) if p_card is not None else 0
-        _p2 = (_t2 if (_t2 := (cc_p_card_G2 - b2)) > 0 else 0) if p_card is not None else 0
-        _p3 = (_t3 if (_t3 := (cc_p_card_G3 - b3)) > 0 else 0) if p_card is not None else 0
-        _p4 = (_t4 if (_t4 := (cc_p_card_G4 - b4)) > 0 else 0) if p_card is not None else 0
-        if (
+            # price: if card != none then max(0, card.cost[c] - me.bonus[c]) else 0
+            _p0 = _t0 if (_t0 := (cc_p_card_G0 - b0)) > 0 else 0
+            _p1 = _t1 if (_t1 := (cc_p_card_G1 - b1)) > 0 else 0
+            _p2 = _t2 if (_t2 := (cc_p_card_G2 - b2)) > 0 else 0
+            _p3 = _t3 if (_t3 := (cc_p_card_G3 - b3)) > 0 else 0
+            _p4 = _t4 if (_t4 := (cc_p_card_G4 - b4)) > 0 else 0
+            if (
+                (_p0 - t0 if _p0 > t0 else 0)
+                + (_p1 - t1 if _p1 > t1 else 0)
+                + (_p2 - t2 if _p2 > t2 else 0)
+                + (_p3 - t3 if _p3 > t3 else 0)
+                + (_p4 - t4 if _p4 > t4 else 0)
+            ) > t5:
+                continue  # the player cannot pay, even with all the gold they hold
+            out.append(217 + i_card)
+    # price: if card != none then max(0, card.cost[c] - me.bonus[c]) else 0
+    _p0 = 0
+    _p1 = 0
+    _p2 = 0
+    _p3 = 0
+    _p4 = 0
+    if not (
+        (
             (_p0 - t0 if _p0 > t0 else 0)
             + (_p1 - t1 if _p1 > t1 else 0)
             + (_p2 - t2 if _p2 > t2 else 0)
             + (_p3 - t3 if _p3 > t3 else 0)
             + (_p4 - t4 if _p4 > t4 else 0)
-        ) > t5:
-            continue  # the player cannot pay, even with all the gold they hold
-        out.append(217 + i_card)
+        )
+        > t5
+    ):
+        out.append(229)
 
 
 def _do_conquest(g, args):
@@ -3260,15 +3284,15 @@ def _do_conquest(g, args):
         p_card_LI, p_card_SI = a_card
         p_card = g.market[p_card_LI][p_card_SI]
         cc_p_card = CARD_COST[p_card]
-    _g0, _g1, _g2, _g3, _g4 = PAYMENTS[a_payment]  # gold spent on each gem
-    p_payment_S0 = ((_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0) if p_card is not None else 0) - _g0
-    p_payment_S1 = ((_t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0) if p_card is not None else 0) - _g1
-    p_payment_S2 = ((_t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0) if p_card is not None else 0) - _g2
-    p_payment_S3 = ((_t3 if (_t3 := (cc_p_card[3] - bon[3])) > 0 else 0) if p_card is not None else 0) - _g3
-    p_payment_S4 = ((_t4 if (_t4 := (cc_p_card[4] - bon[4])) > 0 else 0) if p_card is not None else 0) - _g4
-    p_payment_GT = _g0 + _g1 + _g2 + _g3 + _g4
     # if card != none: pay(payment); purchase(card); queue(restock, bought: card)
     if p_card is not None:
+        _g0, _g1, _g2, _g3, _g4 = PAYMENTS[a_payment]  # gold spent on each gem
+        p_payment_S0 = ((_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0) if p_card is not None else 0) - _g0
+        p_payment_S1 = ((_t1 if (_t1 := (cc_p_card[1] - bon[1])) > 0 else 0) if p_card is not None else 0) - _g1
+        p_payment_S2 = ((_t2 if (_t2 := (cc_p_card[2] - bon[2])) > 0 else 0) if p_card is not None else 0) - _g2
+        p_payment_S3 = ((_t3 if (_t3 := (cc_p_card[3] - bon[3])) > 0 else 0) if p_card is not None else 0) - _g3
+        p_payment_S4 = ((_t4 if (_t4 := (cc_p_card[4] - bon[4])) > 0 else 0) if p_card is not None else 0) - _g4
+        p_payment_GT = _g0 + _g1 + _g2 + _g3 + _g4
         if p_payment_S0:
             tok[0] -= p_payment_S0
             sup[0] += p_payment_S0
@@ -3370,6 +3394,8 @@ def _payopts_conquest(g, args):
         p_card_LI, p_card_SI = a_card
         p_card = g.market[p_card_LI][p_card_SI]
         cc_p_card = CARD_COST[p_card]
+    if p_card is None:
+        return [0]
     # if card != none then max(0, card.cost[c] - me.bonus[c]) else 0
     _price = (
         (_t0 if (_t0 := (cc_p_card[0] - bon[0])) > 0 else 0) if p_card is not None else 0,
@@ -3573,10 +3599,10 @@ def _action_phase_legal(g, out):
             p_card_ID += 1
             if p_card is None:
                 continue
-            cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = CARD_COST[p_card]
             # not (forts[card] >= 1 and holder[card] != none and holder[card] != me)
             if not not ((g.s_forts[p_card] >= 1 and g.s_holder[p_card] is not None) and g.s_holder[p_card] != me):
                 continue
+            cc_p_card_G0, cc_p_card_G1, cc_p_card_G2, cc_p_card_G3, cc_p_card_G4 = CARD_COST[p_card]
             # price: max(0, card.cost[c] - me.bonus[c])
             if (
                 (cc_p_card_G0 > w0)
@@ -4673,6 +4699,7 @@ def _problems(data: Any, nested: bool = False) -> list[Problem]:
     market_ok = _market_problems(read, market, face_up, placed)
     _deck_problems(read, data.get("decks"), placed)
     placed += _out_of_play_cards(read, data.get("out_of_play"))
+    placed += _zoned_cards(data)
     _placement_problems(placed, out)
     _noble_problems(data.get("nobles"), owned_nobles + _boxed(data), n, nobles_shown, out)
     out += _state_problems(data, n)  # the spec's declared state and zones, when it has some
@@ -4820,6 +4847,34 @@ def _placement_problems(placed: Placed, out: list[Problem]) -> None:
                 + " (cards out of the game are listed in 'out_of_play', by level)",
             )
         )
+
+
+# The spec's own zones of the base cards (a series' decks and rows, `series:`): the cards they hold are in play.
+_CARD_ZONES = tuple(zone for zone in ZONES if zone.kind == "cards" and zone.start != "base")
+
+
+def _zoned_cards(data: State) -> Placed:
+    """The (card id, path) of each card a state's own zones of the base cards hold (a list that is not
+    one of card ids: its zone's problem, reported with the zones)."""
+    placed: Placed = []
+    zones, seats = data.get("zones"), data.get("seats")
+    for zone in _CARD_ZONES:
+        lists: list[tuple[Path, Any]] = []
+        if zone.per_player:
+            for p, s in enumerate(seats if isinstance(seats, list) else []):
+                if isinstance(s, dict) and isinstance(s.get("zones", {}), dict):
+                    lists.append((("seats", p, "zones", zone.name), s.get("zones", {}).get(zone.name)))
+        else:
+            value = zones.get(zone.name) if isinstance(zones, dict) else None
+            if isinstance(value, list) and any(isinstance(x, list) for x in value):  # split by level
+                lists += [(("zones", zone.name, g), v) for g, v in enumerate(value)]
+            else:
+                lists.append((("zones", zone.name), value))
+        for path, items in lists:
+            for i, x in enumerate(items if isinstance(items, list) else []):
+                if type(x) is int and 0 <= x < len(CARDS):
+                    placed.append((x, path + (i,)))
+    return placed
 
 
 # The zones keeping the nobles the deal did not reveal (`place: noble_box`): with one, every noble is in play.
@@ -5573,9 +5628,12 @@ def _zone_shuffle(game: Game, pi: int, pg: int = 0) -> None:
     _shuffle(_chance(game), _items(game, ZONES[pi], pg))
 
 
-def _pieces_shown(kind: str, rng: random.Random) -> list[int]:
-    """Every piece of `kind`, each showing one of its faces at random (one face: no draw), in table order."""
-    return [piece[_below(rng, len(piece))] if len(piece) > 1 else piece[0] for piece in KINDS[kind].pieces]
+def _pieces_shown(zone: Zone, rng: random.Random) -> list[int]:
+    """The pieces of its kind zone `zone` deals (a series' zone: ZONE_DEALS), each showing one of its
+    faces at random (one face: no draw), in table order."""
+    dealt = set(ZONE_DEALS.get(zone.name, ()))
+    pieces = [piece for piece in KINDS[zone.kind].pieces if not dealt or piece[0] in dealt]
+    return [piece[_below(rng, len(piece))] if len(piece) > 1 else piece[0] for piece in pieces]
 
 
 def _deal_zones(game: Game, rng: random.Random) -> None:
@@ -5604,14 +5662,14 @@ def _deal_zones(game: Game, rng: random.Random) -> None:
                 setattr(game, zone.attribute, [[] for _ in range(groups)])
             continue
         if zone.start == "all":
-            pile = _pieces_shown(zone.kind, rng)
+            pile = _pieces_shown(zone, rng)
             _shuffle(rng, pile)
             setattr(game, zone.attribute, _by_group(zone, pile) if groups else pile)
             continue
         if zone.source >= 0:
             piles = getattr(game, ZONES[zone.source].attribute)
         else:
-            piles = _pieces_shown(zone.kind, rng)
+            piles = _pieces_shown(zone, rng)
             _shuffle(rng, piles)
             piles.reverse()  # the first of the shuffled order is dealt first
         if groups:  # each group's from the top of that group's pile (without a source: its pieces)

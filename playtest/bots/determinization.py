@@ -39,6 +39,7 @@ def determinize(game, player: int, rng: random.Random, module):
         seen.update(c for c in deck if isinstance(c, int))
     for cards in (obs.get("out_of_play") or {}).values():  # out of the game (a discarded card): never dealt again
         seen.update(c for c in cards if isinstance(c, int))
+    seen.update(_zoned_cards(module, obs))  # a series of the cards face up in its own rows: seen too
     hidden: list[tuple[int, int]] = []  # (seat, position in its reserved list)
     given_levels: dict[int, list[int]] = {}
     for s, seat in enumerate(obs["seats"]):
@@ -87,6 +88,23 @@ def determinize(game, player: int, rng: random.Random, module):
     _determinize_zones(module, obs, rng)
     _determinize_vars(module, obs)
     return module.from_json(obs)
+
+
+def _zoned_cards(module: Any, obs: dict[str, Any]) -> set[int]:
+    """The base cards `obs` shows in the spec's own zones of cards (a series' rows, `series:` in the
+    spec; a face-down pile shows its count only, a hidden component None): nothing without such zones."""
+    out: set[int] = set()
+    for zone in getattr(module, "ZONES", ()):
+        if zone.kind != "cards":
+            continue
+        tables = [seat.get("zones", {}) for seat in obs["seats"]] if zone.per_player else [obs.get("zones", {})]
+        for table in tables:
+            value = table.get(zone.name) if isinstance(table, dict) else None
+            lists = value if isinstance(value, list) and any(isinstance(x, list) for x in value) else [value]
+            for items in lists:
+                if isinstance(items, list):
+                    out.update(x for x in items if isinstance(x, int))
+    return out
 
 
 def _determinize_vars(module, obs: dict) -> None:

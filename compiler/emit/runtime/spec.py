@@ -67,6 +67,9 @@ KINDS: dict[str, Any] = {}  # name -> meta.Kind
 # The spec's own zones split by a group column of their kind (`by:`): name -> (the column, its groups,
 # the values the column holds, in order); such a zone is a list per group, group g's at index g - 1.
 ZONE_GROUPS: dict[str, tuple[str, tuple[int, ...]]] = {}
+# The spec's own zones that deal a series of the base cards (`series:`): name -> the ids of its cards
+# (a zone not listed deals every piece of its kind). Only in the engine of a spec with zones.
+ZONE_DEALS: dict[str, tuple[int, ...]] = {}
 VARIABLES: tuple[Any, ...] = ()  # of meta.Variable
 
 # -- the decisions and their actions

@@ -44,6 +44,7 @@ from .spec import (
     KINDS,
     LEVELS,
     NOBLE_POINTS,
+    ZONE_DEALS,
     ZONE_GROUPS,
     ZONES,
 )
@@ -125,9 +126,12 @@ def _zone_shuffle(game: Game, pi: int, pg: int = 0) -> None:
     _shuffle(_chance(game), _items(game, ZONES[pi], pg))
 
 
-def _pieces_shown(kind: str, rng: random.Random) -> list[int]:
-    """Every piece of `kind`, each showing one of its faces at random (one face: no draw), in table order."""
-    return [piece[_below(rng, len(piece))] if len(piece) > 1 else piece[0] for piece in KINDS[kind].pieces]
+def _pieces_shown(zone: Zone, rng: random.Random) -> list[int]:
+    """The pieces of its kind zone `zone` deals (a series' zone: ZONE_DEALS), each showing one of its
+    faces at random (one face: no draw), in table order."""
+    dealt = set(ZONE_DEALS.get(zone.name, ()))
+    pieces = [piece for piece in KINDS[zone.kind].pieces if not dealt or piece[0] in dealt]
+    return [piece[_below(rng, len(piece))] if len(piece) > 1 else piece[0] for piece in pieces]
 
 
 def _deal_zones(game: Game, rng: random.Random) -> None:
@@ -156,14 +160,14 @@ def _deal_zones(game: Game, rng: random.Random) -> None:
                 setattr(game, zone.attribute, [[] for _ in range(groups)])
             continue
         if zone.start == "all":
-            pile = _pieces_shown(zone.kind, rng)
+            pile = _pieces_shown(zone, rng)
             _shuffle(rng, pile)
             setattr(game, zone.attribute, _by_group(zone, pile) if groups else pile)
             continue
         if zone.source >= 0:
             piles = getattr(game, ZONES[zone.source].attribute)
         else:
-            piles = _pieces_shown(zone.kind, rng)
+            piles = _pieces_shown(zone, rng)
             _shuffle(rng, piles)
             piles.reverse()  # the first of the shuffled order is dealt first
         if groups:  # each group's from the top of that group's pile (without a source: its pieces)

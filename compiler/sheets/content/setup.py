@@ -51,7 +51,7 @@ def setup(self: Builder) -> Section:
     parts = [Part("grid", grid=Grid(header, rows, marks, cell_marks))]
     decks = []
     for level in r.levels:
-        n = sum(1 for c in r.cards if c.level == level)
+        n = sum(1 for c in r.cards if c.level == level and not c.series)  # the base deal's (a series': its zones)
         decks.append(self.text("sheet.setup.deck", level=level, count=self.count("noun.card", n)))
     items = [
         Item(sentence(self.text("sheet.setup.decks", n=len(r.levels), decks=join(self.t, decks)))),
@@ -70,6 +70,7 @@ def setup(self: Builder) -> Section:
         del items[1]
     items += _bonus_count(self)
     items += _bonus_colour(self)
+    items += _series(self)
     items += self.fewer_players()
     items += self.zone_items()
     items += self.setup_blocks()
@@ -99,6 +100,22 @@ def _bonus_colour(self: Builder) -> list[Item]:
     if var is None:
         return []
     return [Item(sentence(self.text("sheet.setup.bonus_colour", title=self.spec_text(var.title))))]
+
+
+def _series(self: Builder) -> list[Item]:
+    """Each series of the cards (`kinds: cards: series:`): cards like the others, left out of the decks
+    the base game deals (their zones deal them, zone_items)."""
+    kind = next((k for k in self.rules.kinds if k.name == "cards"), None)
+    return [
+        Item(
+            sentence(
+                self.text(
+                    "sheet.setup.series", series=self.spec_text(s.title).lower(), count=self.count("noun.card", s.count)
+                )
+            )
+        )
+        for s in (kind.series if kind is not None else ())
+    ]
 
 
 def _nobles_setup(self: Builder) -> str:
@@ -198,7 +215,7 @@ def zone_items(self: Builder) -> list[Item]:
     items = []
     for zone in self.rules.zones:
         kind = next(k for k in self.rules.kinds if k.name == zone.holds)
-        said = _kind_words(self, kind)
+        said = {**_kind_words(self, kind), **_series_words(self, zone, kind)}
         title = self.spec_text(zone.title)
         sizes = {n for _, n in zone.sizes}
         if zone.by and not zone.place:
@@ -250,6 +267,14 @@ def _kind_words(self: Builder, kind: Kind) -> dict[str, Any]:
     }
 
 
+def _series_words(self: Builder, zone: Zone, kind: Kind) -> dict[str, Any]:
+    """For a zone that deals a series of the base cards (`series:`), what its pieces are called: the
+    series' title in lower case ("the eastern cards", not the development cards the base game deals);
+    else nothing."""
+    series = next((s for s in kind.series if s.name == zone.series), None)
+    return {"kind": self.spec_text(series.title).lower()} if series is not None else {}
+
+
 def _zone_words(self: Builder, zone: Zone) -> dict[str, Any]:
     """`zone_plural`, what the pieces laid out in a zone are called together ("cities on display"),
     where the spec gives the zone's item and its plural in this language; else nothing (the title)."""
@@ -264,7 +289,7 @@ def split_deal(self: Builder, zone: Zone, kind: Kind, title: str) -> str:
     group's pile shuffled apart, each group's display or row laid out from its own pile."""
     col = next(c for c in kind.columns if c.name == zone.by)
     column = self.spec_text(col.title) if col.title is not None else col.name.replace("_", " ")
-    kind_title = self.spec_text(kind.title).lower()
+    kind_title = _series_words(self, zone, kind).get("kind") or self.spec_text(kind.title).lower()
     source = next((z for z in self.rules.zones if z.name == zone.source), None)
     sizes = {n for _, n in zone.sizes}
     if zone.start == "all":
