@@ -70,9 +70,7 @@ _OWN_ZONES = tuple(zone for zone in ZONES if zone.start != _BASE)  # saved as zo
 # The base game's lists split by level (the face-up rows, the decks): a zone naming one is a list per
 # level, indexed by a level's index (its `group`) as a per-player zone's lists are by seat.
 _BY_LEVEL = ("market", "decks")
-# A component put in another group's list of a zone split by a column of the spec's own: the engine's
-# words, beside the runtime's (only engines with zones say it; the sheets': rule_error.wrong_group).
-_RULE_ERRORS["wrong_group"] = "a component of {column} {value} cannot go to {column} {group} of {zone!r}"
+_RULE_ERRORS["wrong_group"] = "a component of {column} {value} cannot go to {column} {group} of {zone!r}"  # +sheets
 
 
 def _split(zone: Zone) -> bool:
