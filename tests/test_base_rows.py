@@ -207,12 +207,12 @@ def test_the_sheets_and_diff_say_which_level_of_a_row(tmp_path):
                                            "-o", str(tmp_path)])  # fmt: skip
     assert result.exit_code == 0, result.output
     said = {lang: (tmp_path / f"base-rows.{lang}.md").read_text(encoding="utf-8") for lang in ("en", "fr", "nl", "sr")}
-    assert "Choose one piece of “Face-up cards” of level 2 or one piece of “Face-up cards” of level 3." in said["en"]
+    assert "Choose a card from “Face-up cards” of level 2 or a card from “Face-up cards” of level 3." in said["en"]
     assert "at least 1 card is left in the deck of level 2" in said["en"]  # the decks' place, as the base game says it
     assert "fill the empty places of the “Face-up cards” of level 1 from its pile" in said["en"]
-    assert "Choisissez une pièce de la zone « Cartes visibles » du niveau 2 ou une pièce de la zone" in said["fr"]
-    assert "Kies een stuk uit ‘Open kaarten’ van niveau 2 of een stuk uit ‘Open kaarten’ van niveau 3." in said["nl"]
-    assert "Изаберите један део из зоне „Отворене карте“ нивоа 2 или један део из зоне" in said["sr"]
+    assert "Choisissez une carte de la zone « Cartes visibles » du niveau 2 ou une carte de la zone" in said["fr"]
+    assert "Kies een kaart uit ‘Open kaarten’ van niveau 2 of een kaart uit ‘Open kaarten’ van niveau 3." in said["nl"]
+    assert "Изаберите једну карту из зоне „Отворене карте“ нивоа 2 или једну карту из зоне" in said["sr"]
     official = pipeline.load_rules(str(ROOT / "rulespec" / "official.yaml"), SourceMap())
     changed = pipeline.load_rules(str(SPEC), SourceMap())
     text = render(compare(official, changed), official, changed, "en")

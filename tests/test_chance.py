@@ -218,20 +218,24 @@ def test_a_bot_that_guesses_hidden_things_plays_a_game_with_a_bag(bag):
 SAYS = {
     "en": (
         "put the cities into a bag, “City bag”, to be drawn at random",
-        "draw a piece at random from “City bag”",
+        "draw a city at random from “City bag”",
         "shuffle “Cities set aside”",
     ),
     "fr": (
         "mettez les cités dans un sac, « Sac des cités », d'où on les pioche au hasard",
-        "piochez une pièce au hasard",
+        "piochez une pièce (cité) au hasard",
         "mélangez",
     ),
     "nl": (
         "doe de steden in een zak, ‘Stedenzak’, waaruit ze willekeurig getrokken worden",
-        "trek een willekeurig stuk uit",
+        "trek een willekeurig stuk (stad) uit",
         "schud",
     ),
-    "sr": ("у врећу, „Врећа градова“, из које се извлаче насумично", "извуците насумично један део из", "промешајте"),
+    "sr": (
+        "у врећу, „Врећа градова“, из које се извлаче насумично",
+        "извуците насумично једну плочицу („град“) из",
+        "промешајте",
+    ),
 }
 
 

@@ -380,22 +380,22 @@ def test_rainbow_plays_random_games_and_replays(engines):
     [
         (
             "en",
-            "**Rainbow**: A player's prestige also includes 3 if the player has a bonus of every gem colour, "
-            "otherwise 0; it counts wherever prestige does (the end of the game and the winner).",
+            "**Rainbow**: A player's prestige also includes 3 prestige points if the player has a bonus of every gem "
+            "colour; it counts wherever prestige does (the end of the game and the winner).",
         ),
         (
             "fr",
-            "**Arc-en-ciel** : Le prestige d'un joueur comprend aussi 3 si le joueur a un bonus de chaque couleur "
-            "de gemme, sinon 0 ; il compte partout où compte le prestige (la fin de la partie et le vainqueur).",
+            "**Arc-en-ciel** : Le prestige d'un joueur comprend aussi 3 points de prestige si le joueur a un bonus de "
+            "chaque couleur de gemme ; il compte partout où compte le prestige (la fin de la partie et le vainqueur).",
         ),
         (
             "nl",
-            "**Regenboog**: Het prestige van een speler omvat ook 3 als de speler over een bonus in elke "
-            "edelsteenkleur beschikt, anders 0; dat telt overal waar prestige telt (het einde van het spel en de winnaar).",
+            "**Regenboog**: Het prestige van een speler omvat ook 3 prestigepunten als de speler over een bonus in elke "
+            "edelsteenkleur beschikt; dat telt overal waar prestige telt (het einde van het spel en de winnaar).",
         ),
         (
             "sr",
-            "**Дуга**: Престиж играча обухвата и 3 ако играч има бонус сваке боје драгуља, иначе 0; то се рачуна "
+            "**Дуга**: Престиж играча обухвата и 3 поена престижа ако играч има бонус сваке боје драгуља; то се рачуна "
             "свуда где и престиж (за крај игре и за победника).",
         ),
     ],

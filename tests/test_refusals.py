@@ -34,7 +34,7 @@ LANGS = ("en", "fr", "nl", "sr")
 TAKE_PAIR = {
     "en": "Take two tokens of one colour: 4 or more tokens of the chosen colour are in the supply",
     "fr": "Prendre deux jetons d'une même couleur : la banque contient 4 jetons de la couleur choisie ou plus",
-    "nl": "Twee fiches van één kleur nemen: er 4 of meer fiches van de gekozen kleur in de voorraad liggen",
+    "nl": "Twee fiches van één kleur nemen: dat mag alleen als er 4 of meer fiches van de gekozen kleur in de voorraad liggen",
     "sr": "Узимање два жетона једне боје: у банци има 4 или више жетона изабране боје",
 }
 TAKE_PAIR_DETAILS = "supply[colour] >= pair_minimum, rulespec/official.yaml:"

@@ -92,7 +92,7 @@ SPEND = {
     "en": "Subtract 1 from your “Favours” and take 1 token of one colour.",
     "fr": "Retirez 1 de votre « Faveurs » et prenez 1 jeton d'une même couleur.",
     "nl": "Trek 1 af van je ‘Gunsten’ en neem 1 fiche van één kleur.",
-    "sr": "Одузмите 1 од вашег записа „Услуге“ и узмите 1 жетон једне боје.",
+    "sr": "Одузмите 1 од свог записа „Услуге“ и узмите 1 жетон једне боје.",
 }
 
 

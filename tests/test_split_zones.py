@@ -243,7 +243,7 @@ def test_the_sheets_say_each_level_is_dealt_and_refilled_apart(tmp_path):
     )
     assert "For each “level”, lay out 2 relics of that “level” from its own pile of “Relic decks”" in said["en"]
     assert "fill the empty places of the “Face-up relics” of level 1 from its pile" in said["en"]
-    assert "Choose one piece of “Face-up relics” of level 2 or one piece of “Face-up relics” of level 3." in said["en"]
+    assert "Choose a relic from “Face-up relics” of level 2 or a relic from “Face-up relics” of level 3." in said["en"]
     assert "Triez les reliques selon leur « niveau » et mélangez chaque groupe en sa propre pile" in said["fr"]
     assert "Pour chaque « niveau », disposez dans la zone « Reliques visibles » 2 reliques de ce" in said["fr"]
     assert "Sorteer de relikwieën op ‘niveau’ en schud elke groep tot een eigen gesloten stapel" in said["nl"]

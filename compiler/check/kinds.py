@@ -31,7 +31,7 @@ from ..front.source import MapNode, Node, ScalarNode
 from ..language import COLUMN_TYPES as COLUMN_DECLS
 from ..language import ColumnType
 from ..language.columns import COLUMN_KEYS, types_taking
-from ..model import COLUMN_TYPES, Card, Column, Component, Kind, Noble, Text
+from ..model import COLUMN_TYPES, Card, Column, Component, ItemWords, Kind, Noble, Text
 from .kind_tables import Declaration, TableReader, headers
 from .series import read_series, series_of
 
@@ -55,6 +55,18 @@ def _base_text(value) -> Text:
     return Text(value["en"], tuple(sorted((k, v) for k, v in value.items() if k != "en")))
 
 
+def _base_item(value: dict[str, str | dict[str, str]]) -> tuple[Text, tuple[ItemWords, ...]]:
+    """A base kind's item: its word in each language (the `one` form), and its plural forms and
+    gender where the language needs them, as a spec's `item` gives them (compiler/check/reader.py)."""
+    words = {lang: forms if isinstance(forms, dict) else {"one": forms} for lang, forms in value.items()}
+    grammar = tuple(
+        ItemWords(lang, tuple((k, v) for k, v in forms.items() if k != "gender"), forms.get("gender", ""))
+        for lang, forms in words.items()
+        if len(forms) > 1
+    )
+    return _base_text({lang: forms["one"] for lang, forms in words.items()}), grammar
+
+
 def _base_column(name: str, value) -> Column:
     spec = value if isinstance(value, dict) else {"type": value}
     return Column(
@@ -66,6 +78,20 @@ def _base_column(name: str, value) -> Column:
         prefix=spec.get("prefix", ""),
         header=spec.get("header", ""),
     )
+
+
+def _with_base_grammar(d: Declaration) -> tuple[ItemWords, ...]:
+    """A declaration's item grammar; for a base kind declared in full (`kinds: cards: ...`), the base
+    kind's plural and gender in each language whose word it keeps and gives no grammar for: the
+    official spec's "carte" is feminine as the shorthand's is."""
+    if d.name not in BASE_KINDS:
+        return d.grammar
+    given = {w.lang for w in d.grammar}
+    base_item, base_grammar = _base_item(base_declarations()[d.name]["item"])
+    kept = tuple(
+        w for w in base_grammar if w.lang not in given and (d.item.get(w.lang) or d.item.en) == base_item.get(w.lang)
+    )
+    return d.grammar + kept
 
 
 def base_columns(name: str) -> tuple[Column, ...]:
@@ -165,18 +191,20 @@ class Loader:
     def shorthand(self, name: str, key: Span, node: Node) -> Declaration:
         """`components: NAME: FILE`: the base kind with its standard columns and texts."""
         base = base_declarations()[name]
+        item, grammar = _base_item(base["item"])
         table = node if isinstance(node, ScalarNode) and isinstance(node.value, str) else None
         if table is None:
             self.r.error("E103", f"'{name}' must be a text, the path of a .csv file", node.span)
         return Declaration(
             name,
             _base_text(base["title"]),
-            _base_text(base["item"]),
+            item,
             table,
             base_columns(name),
             key,
             node.span,
             shorthand=True,
+            grammar=grammar,
         )
 
     def declaration(self, name: str, key: ScalarNode, entry: MapNode) -> Declaration:
@@ -385,7 +413,7 @@ class Loader:
             d.key,
             d.faces_of,
             d.note,
-            d.grammar,
+            _with_base_grammar(d),
             self.bonus_column(d),
             series,
         )

@@ -34,9 +34,12 @@ def rule_part(condition: Expr | None, lang: str, rules: Rules, decision: Decisio
     if condition is None:
         return tables.load(lang).text("refusal.unpayable")
     try:
-        return describe(condition, lang, rules, decision, main_clause=True)
+        part = describe(condition, lang, rules, decision, main_clause=True)
     except (PhraseError, KeyError, ValueError):
         return None
+    # A condition's phrase is a clause the sheets put after "only if"; standing alone it needs a main
+    # clause where the language orders a subordinate one otherwise (Dutch: "dat mag alleen als ...").
+    return tables.load(lang).text("refusal.condition", cond=part)
 
 
 def refusal_words(condition: Expr | None, rules: Rules, decision: Decision) -> dict[str, str]:

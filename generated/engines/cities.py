@@ -1615,8 +1615,8 @@ def _why_take_different(g, args):
                     "contient au moins 1 jeton de cette couleur"
                 ),
                 "nl": (
-                    "Fiches van verschillende kleuren nemen: voor elke gekozen kleur geldt dat er minstens 1 "
-                    "fiche van die kleur in de voorraad ligt"
+                    "Fiches van verschillende kleuren nemen: dat mag alleen als voor elke gekozen kleur geldt "
+                    "dat er minstens 1 fiche van die kleur in de voorraad ligt"
                 ),
                 "sr": (
                     "Узимање жетона различитих боја: за сваку изабрану боју важи да у банци има најмање 1 жетон те боје"
@@ -1656,9 +1656,9 @@ def _why_take_different(g, args):
                     "c'est moins"
                 ),
                 "nl": (
-                    "Fiches van verschillende kleuren nemen: het aantal gekozen kleuren 3 is, of het aantal "
-                    "edelsteenkleuren waarvoor geldt dat er minstens 1 fiche van die kleur in de voorraad ligt "
-                    "als dat minder is"
+                    "Fiches van verschillende kleuren nemen: dat mag alleen als het aantal gekozen kleuren 3 is, "
+                    "of het aantal edelsteenkleuren waarvoor geldt dat er minstens 1 fiche van die kleur in de "
+                    "voorraad ligt als dat minder is"
                 ),
                 "sr": (
                     "Узимање жетона различитих боја: број изабраних боја износи 3, или број боја драгуља за које "
@@ -1695,7 +1695,8 @@ def _why_take_pair(g, args):
                     "Prendre deux jetons d'une même couleur : la banque contient 4 jetons de la couleur choisie ou plus"
                 ),
                 "nl": (
-                    "Twee fiches van één kleur nemen: er 4 of meer fiches van de gekozen kleur in de voorraad liggen"
+                    "Twee fiches van één kleur nemen: dat mag alleen als er 4 of meer fiches van de gekozen "
+                    "kleur in de voorraad liggen"
                 ),
                 "sr": "Узимање два жетона једне боје: у банци има 4 или више жетона изабране боје",
             },
@@ -1741,7 +1742,7 @@ def _why_reserve_face_up(g, args):
             {
                 "en": "Reserve a face-up card: you hold fewer than 3 reserved cards",
                 "fr": "Réserver une carte face visible : vous avez moins de 3 cartes réservées",
-                "nl": "Een open kaart reserveren: je minder dan 3 gereserveerde kaarten hebt",
+                "nl": "Een open kaart reserveren: dat mag alleen als je minder dan 3 gereserveerde kaarten hebt",
                 "sr": "Резервисање отворене карте: имате мање од 3 резервисане карте",
             },
             "me.reserved < reserve_limit, rulespec/official.yaml:109",
@@ -1779,7 +1780,10 @@ def _why_reserve_blind(g, args):
             {
                 "en": "Reserve the top card of a deck: you hold fewer than 3 reserved cards",
                 "fr": "Réserver la première carte d'une pioche : vous avez moins de 3 cartes réservées",
-                "nl": "De bovenste kaart van een stapel reserveren: je minder dan 3 gereserveerde kaarten hebt",
+                "nl": (
+                    "De bovenste kaart van een stapel reserveren: dat mag alleen als je minder dan 3 "
+                    "gereserveerde kaarten hebt"
+                ),
                 "sr": "Резервисање горње карте из шпила: имате мање од 3 резервисане карте",
             },
             "me.reserved < reserve_limit, rulespec/official.yaml:130",
@@ -1794,8 +1798,8 @@ def _why_reserve_blind(g, args):
                     "niveau choisi"
                 ),
                 "nl": (
-                    "De bovenste kaart van een stapel reserveren: er minstens 1 kaart over is in de stapel van "
-                    "het gekozen niveau"
+                    "De bovenste kaart van een stapel reserveren: dat mag alleen als er minstens 1 kaart over is "
+                    "in de stapel van het gekozen niveau"
                 ),
                 "sr": "Резервисање горње карте из шпила: у шпилу изабраног нивоа остаје најмање 1 карта",
             },
@@ -2049,7 +2053,10 @@ def _why_return_tokens(g, args):
             {
                 "en": "Return tokens over the limit: you hold at least 1 token of the chosen colour",
                 "fr": "Rendre les jetons en trop : vous avez au moins 1 jeton de la couleur choisie",
-                "nl": "Fiches boven de limiet teruggeven: je minstens 1 fiche van de gekozen kleur hebt",
+                "nl": (
+                    "Fiches boven de limiet teruggeven: dat mag alleen als je minstens 1 fiche van de gekozen "
+                    "kleur hebt"
+                ),
                 "sr": "Враћање вишка жетона: имате најмање 1 жетон изабране боје",
             },
             "me.tokens[colour] >= 1, rulespec/official.yaml:214",
@@ -2118,8 +2125,8 @@ def _why_claim_city(g, args):
                     "cité choisie"
                 ),
                 "nl": (
-                    "Een stad opeisen: je prestige minstens gelijk is aan het getal ‘vereiste prestige’ van de "
-                    "gekozen stad"
+                    "Een stad opeisen: dat mag alleen als je prestige minstens gelijk is aan het getal ‘vereiste "
+                    "prestige’ van de gekozen stad"
                 ),
                 "sr": "Освајање града: ваш престиж достиже број „потребан престиж“ изабраног града",
             },
@@ -2144,9 +2151,9 @@ def _why_claim_city(g, args):
                     "couleur atteint au moins le nombre « bonus exigés » de la cité choisie pour cette couleur"
                 ),
                 "nl": (
-                    "Een stad opeisen: voor elke edelsteenkleur geldt dat het aantal bonussen van die kleur dat "
-                    "je hebt minstens gelijk is aan het getal ‘vereiste bonussen’ van de gekozen stad voor die "
-                    "kleur"
+                    "Een stad opeisen: dat mag alleen als voor elke edelsteenkleur geldt dat het aantal bonussen "
+                    "van die kleur dat je hebt minstens gelijk is aan het getal ‘vereiste bonussen’ van de "
+                    "gekozen stad voor die kleur"
                 ),
                 "sr": (
                     "Освајање града: за сваку боју драгуља важи да број ваших бонуса те боје достиже број "
@@ -2180,10 +2187,10 @@ def _why_claim_city(g, args):
                     "même couleur » de la cité choisie"
                 ),
                 "nl": (
-                    "Een stad opeisen: het getal ‘van één kleur’ van de gekozen stad 0 is of voor minstens één "
-                    "edelsteenkleur geldt dat het aantal bonussen van die kleur dat je hebt min het getal "
-                    "‘vereiste bonussen’ van de gekozen stad voor die kleur minstens gelijk is aan het getal "
-                    "‘van één kleur’ van de gekozen stad"
+                    "Een stad opeisen: dat mag alleen als het getal ‘van één kleur’ van de gekozen stad 0 is of "
+                    "voor minstens één edelsteenkleur geldt dat het aantal bonussen van die kleur dat je hebt "
+                    "min het getal ‘vereiste bonussen’ van de gekozen stad voor die kleur minstens gelijk is aan "
+                    "het getal ‘van één kleur’ van de gekozen stad"
                 ),
                 "sr": (
                     "Освајање града: број „једне боје“ изабраног града износи 0 или за најмање једну боју "

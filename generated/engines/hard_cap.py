@@ -1531,8 +1531,8 @@ def _why_take_different(g, args):
                     "contient au moins 1 jeton de cette couleur"
                 ),
                 "nl": (
-                    "Fiches van verschillende kleuren nemen: voor elke gekozen kleur geldt dat er minstens 1 "
-                    "fiche van die kleur in de voorraad ligt"
+                    "Fiches van verschillende kleuren nemen: dat mag alleen als voor elke gekozen kleur geldt "
+                    "dat er minstens 1 fiche van die kleur in de voorraad ligt"
                 ),
                 "sr": (
                     "Узимање жетона различитих боја: за сваку изабрану боју важи да у банци има најмање 1 жетон те боје"
@@ -1568,9 +1568,10 @@ def _why_take_different(g, args):
                     "de cette couleur et 10 moins le nombre de jetons que vous avez (or compris)"
                 ),
                 "nl": (
-                    "Fiches van verschillende kleuren nemen: het aantal gekozen kleuren gelijk is aan het "
-                    "kleinste van 3, het aantal edelsteenkleuren waarvoor geldt dat er minstens 1 fiche van die "
-                    "kleur in de voorraad ligt en 10 min het aantal fiches dat je hebt (goud inbegrepen)"
+                    "Fiches van verschillende kleuren nemen: dat mag alleen als het aantal gekozen kleuren "
+                    "gelijk is aan het kleinste van 3, het aantal edelsteenkleuren waarvoor geldt dat er "
+                    "minstens 1 fiche van die kleur in de voorraad ligt en 10 min het aantal fiches dat je hebt "
+                    "(goud inbegrepen)"
                 ),
                 "sr": (
                     "Узимање жетона различитих боја: број изабраних боја износи колико и најмањи од бројева: 3, "
@@ -1613,7 +1614,8 @@ def _why_take_pair(g, args):
                     "Prendre deux jetons d'une même couleur : la banque contient 4 jetons de la couleur choisie ou plus"
                 ),
                 "nl": (
-                    "Twee fiches van één kleur nemen: er 4 of meer fiches van de gekozen kleur in de voorraad liggen"
+                    "Twee fiches van één kleur nemen: dat mag alleen als er 4 of meer fiches van de gekozen "
+                    "kleur in de voorraad liggen"
                 ),
                 "sr": "Узимање два жетона једне боје: у банци има 4 или више жетона изабране боје",
             },
@@ -1631,8 +1633,8 @@ def _why_take_pair(g, args):
                     "plus 2 ne dépasse pas 10"
                 ),
                 "nl": (
-                    "Twee fiches van één kleur nemen: het aantal fiches dat je hebt (goud inbegrepen) plus 2 "
-                    "hoogstens 10 is"
+                    "Twee fiches van één kleur nemen: dat mag alleen als het aantal fiches dat je hebt (goud "
+                    "inbegrepen) plus 2 hoogstens 10 is"
                 ),
                 "sr": (
                     "Узимање два жетона једне боје: број жетона које имате (укључујући злато) плус 2 износи највише 10"
@@ -1680,7 +1682,7 @@ def _why_reserve_face_up(g, args):
             {
                 "en": "Reserve a face-up card: you hold fewer than 3 reserved cards",
                 "fr": "Réserver une carte face visible : vous avez moins de 3 cartes réservées",
-                "nl": "Een open kaart reserveren: je minder dan 3 gereserveerde kaarten hebt",
+                "nl": "Een open kaart reserveren: dat mag alleen als je minder dan 3 gereserveerde kaarten hebt",
                 "sr": "Резервисање отворене карте: имате мање од 3 резервисане карте",
             },
             "me.reserved < reserve_limit, rulespec/official.yaml:109",
@@ -1718,7 +1720,10 @@ def _why_reserve_blind(g, args):
             {
                 "en": "Reserve the top card of a deck: you hold fewer than 3 reserved cards",
                 "fr": "Réserver la première carte d'une pioche : vous avez moins de 3 cartes réservées",
-                "nl": "De bovenste kaart van een stapel reserveren: je minder dan 3 gereserveerde kaarten hebt",
+                "nl": (
+                    "De bovenste kaart van een stapel reserveren: dat mag alleen als je minder dan 3 "
+                    "gereserveerde kaarten hebt"
+                ),
                 "sr": "Резервисање горње карте из шпила: имате мање од 3 резервисане карте",
             },
             "me.reserved < reserve_limit, rulespec/official.yaml:130",
@@ -1733,8 +1738,8 @@ def _why_reserve_blind(g, args):
                     "niveau choisi"
                 ),
                 "nl": (
-                    "De bovenste kaart van een stapel reserveren: er minstens 1 kaart over is in de stapel van "
-                    "het gekozen niveau"
+                    "De bovenste kaart van een stapel reserveren: dat mag alleen als er minstens 1 kaart over is "
+                    "in de stapel van het gekozen niveau"
                 ),
                 "sr": "Резервисање горње карте из шпила: у шпилу изабраног нивоа остаје најмање 1 карта",
             },
@@ -2004,8 +2009,8 @@ def _why_noble_visit(g, args):
                     "cette couleur que le noble choisi en exige"
                 ),
                 "nl": (
-                    "Bezoek van een edele: voor elke edelsteenkleur geldt dat je minstens evenveel bonussen van "
-                    "die kleur als de gekozen edele vereist hebt"
+                    "Bezoek van een edele: dat mag alleen als voor elke edelsteenkleur geldt dat je minstens "
+                    "evenveel bonussen van die kleur als de gekozen edele vereist hebt"
                 ),
                 "sr": (
                     "Посета племића: за сваку боју драгуља важи да имате најмање онолико бонуса те боје колико "

@@ -1542,8 +1542,8 @@ def _why_take_different(g, args):
                     "contient au moins 1 jeton de cette couleur"
                 ),
                 "nl": (
-                    "Fiches van verschillende kleuren nemen: voor elke gekozen kleur geldt dat er minstens 1 "
-                    "fiche van die kleur in de voorraad ligt"
+                    "Fiches van verschillende kleuren nemen: dat mag alleen als voor elke gekozen kleur geldt "
+                    "dat er minstens 1 fiche van die kleur in de voorraad ligt"
                 ),
                 "sr": (
                     "Узимање жетона различитих боја: за сваку изабрану боју важи да у банци има најмање 1 жетон те боје"
@@ -1583,9 +1583,9 @@ def _why_take_different(g, args):
                     "c'est moins"
                 ),
                 "nl": (
-                    "Fiches van verschillende kleuren nemen: het aantal gekozen kleuren 3 is, of het aantal "
-                    "edelsteenkleuren waarvoor geldt dat er minstens 1 fiche van die kleur in de voorraad ligt "
-                    "als dat minder is"
+                    "Fiches van verschillende kleuren nemen: dat mag alleen als het aantal gekozen kleuren 3 is, "
+                    "of het aantal edelsteenkleuren waarvoor geldt dat er minstens 1 fiche van die kleur in de "
+                    "voorraad ligt als dat minder is"
                 ),
                 "sr": (
                     "Узимање жетона различитих боја: број изабраних боја износи 3, или број боја драгуља за које "
@@ -1622,7 +1622,8 @@ def _why_take_pair(g, args):
                     "Prendre deux jetons d'une même couleur : la banque contient 4 jetons de la couleur choisie ou plus"
                 ),
                 "nl": (
-                    "Twee fiches van één kleur nemen: er 4 of meer fiches van de gekozen kleur in de voorraad liggen"
+                    "Twee fiches van één kleur nemen: dat mag alleen als er 4 of meer fiches van de gekozen "
+                    "kleur in de voorraad liggen"
                 ),
                 "sr": "Узимање два жетона једне боје: у банци има 4 или више жетона изабране боје",
             },
@@ -1668,7 +1669,7 @@ def _why_reserve_face_up(g, args):
             {
                 "en": "Reserve a face-up card: you hold fewer than 3 reserved cards",
                 "fr": "Réserver une carte face visible : vous avez moins de 3 cartes réservées",
-                "nl": "Een open kaart reserveren: je minder dan 3 gereserveerde kaarten hebt",
+                "nl": "Een open kaart reserveren: dat mag alleen als je minder dan 3 gereserveerde kaarten hebt",
                 "sr": "Резервисање отворене карте: имате мање од 3 резервисане карте",
             },
             "me.reserved < reserve_limit, rulespec/official.yaml:109",
@@ -1706,7 +1707,10 @@ def _why_reserve_blind(g, args):
             {
                 "en": "Reserve the top card of a deck: you hold fewer than 3 reserved cards",
                 "fr": "Réserver la première carte d'une pioche : vous avez moins de 3 cartes réservées",
-                "nl": "De bovenste kaart van een stapel reserveren: je minder dan 3 gereserveerde kaarten hebt",
+                "nl": (
+                    "De bovenste kaart van een stapel reserveren: dat mag alleen als je minder dan 3 "
+                    "gereserveerde kaarten hebt"
+                ),
                 "sr": "Резервисање горње карте из шпила: имате мање од 3 резервисане карте",
             },
             "me.reserved < reserve_limit, rulespec/official.yaml:130",
@@ -1721,8 +1725,8 @@ def _why_reserve_blind(g, args):
                     "niveau choisi"
                 ),
                 "nl": (
-                    "De bovenste kaart van een stapel reserveren: er minstens 1 kaart over is in de stapel van "
-                    "het gekozen niveau"
+                    "De bovenste kaart van een stapel reserveren: dat mag alleen als er minstens 1 kaart over is "
+                    "in de stapel van het gekozen niveau"
                 ),
                 "sr": "Резервисање горње карте из шпила: у шпилу изабраног нивоа остаје најмање 1 карта",
             },
@@ -1976,7 +1980,10 @@ def _why_return_tokens(g, args):
             {
                 "en": "Return tokens over the limit: you hold at least 1 token of the chosen colour",
                 "fr": "Rendre les jetons en trop : vous avez au moins 1 jeton de la couleur choisie",
-                "nl": "Fiches boven de limiet teruggeven: je minstens 1 fiche van de gekozen kleur hebt",
+                "nl": (
+                    "Fiches boven de limiet teruggeven: dat mag alleen als je minstens 1 fiche van de gekozen "
+                    "kleur hebt"
+                ),
                 "sr": "Враћање вишка жетона: имате најмање 1 жетон изабране боје",
             },
             "me.tokens[colour] >= 1, rulespec/official.yaml:214",
@@ -2043,8 +2050,8 @@ def _why_noble_visit(g, args):
                     "cette couleur que le noble choisi en exige"
                 ),
                 "nl": (
-                    "Bezoek van een edele: voor elke edelsteenkleur geldt dat je minstens evenveel bonussen van "
-                    "die kleur als de gekozen edele vereist hebt"
+                    "Bezoek van een edele: dat mag alleen als voor elke edelsteenkleur geldt dat je minstens "
+                    "evenveel bonussen van die kleur als de gekozen edele vereist hebt"
                 ),
                 "sr": (
                     "Посета племића: за сваку боју драгуља важи да имате најмање онолико бонуса те боје колико "

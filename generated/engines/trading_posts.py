@@ -9976,8 +9976,8 @@ def _why_take_different(g, args):
                     "contient au moins 1 jeton de cette couleur"
                 ),
                 "nl": (
-                    "Fiches van verschillende kleuren nemen: voor elke gekozen kleur geldt dat er minstens 1 "
-                    "fiche van die kleur in de voorraad ligt"
+                    "Fiches van verschillende kleuren nemen: dat mag alleen als voor elke gekozen kleur geldt "
+                    "dat er minstens 1 fiche van die kleur in de voorraad ligt"
                 ),
                 "sr": (
                     "Узимање жетона различитих боја: за сваку изабрану боју важи да у банци има најмање 1 жетон те боје"
@@ -10017,9 +10017,9 @@ def _why_take_different(g, args):
                     "c'est moins"
                 ),
                 "nl": (
-                    "Fiches van verschillende kleuren nemen: het aantal gekozen kleuren 3 is, of het aantal "
-                    "edelsteenkleuren waarvoor geldt dat er minstens 1 fiche van die kleur in de voorraad ligt "
-                    "als dat minder is"
+                    "Fiches van verschillende kleuren nemen: dat mag alleen als het aantal gekozen kleuren 3 is, "
+                    "of het aantal edelsteenkleuren waarvoor geldt dat er minstens 1 fiche van die kleur in de "
+                    "voorraad ligt als dat minder is"
                 ),
                 "sr": (
                     "Узимање жетона различитих боја: број изабраних боја износи 3, или број боја драгуља за које "
@@ -10058,7 +10058,8 @@ def _why_take_pair(g, args):
                     "Prendre deux jetons d'une même couleur : la banque contient 4 jetons de la couleur choisie ou plus"
                 ),
                 "nl": (
-                    "Twee fiches van één kleur nemen: er 4 of meer fiches van de gekozen kleur in de voorraad liggen"
+                    "Twee fiches van één kleur nemen: dat mag alleen als er 4 of meer fiches van de gekozen "
+                    "kleur in de voorraad liggen"
                 ),
                 "sr": "Узимање два жетона једне боје: у банци има 4 или више жетона изабране боје",
             },
@@ -10104,7 +10105,7 @@ def _why_reserve_face_up(g, args):
             {
                 "en": "Reserve a face-up card: you hold fewer than 3 reserved cards",
                 "fr": "Réserver une carte face visible : vous avez moins de 3 cartes réservées",
-                "nl": "Een open kaart reserveren: je minder dan 3 gereserveerde kaarten hebt",
+                "nl": "Een open kaart reserveren: dat mag alleen als je minder dan 3 gereserveerde kaarten hebt",
                 "sr": "Резервисање отворене карте: имате мање од 3 резервисане карте",
             },
             "me.reserved < reserve_limit, rulespec/official.yaml:109",
@@ -10142,7 +10143,10 @@ def _why_reserve_blind(g, args):
             {
                 "en": "Reserve the top card of a deck: you hold fewer than 3 reserved cards",
                 "fr": "Réserver la première carte d'une pioche : vous avez moins de 3 cartes réservées",
-                "nl": "De bovenste kaart van een stapel reserveren: je minder dan 3 gereserveerde kaarten hebt",
+                "nl": (
+                    "De bovenste kaart van een stapel reserveren: dat mag alleen als je minder dan 3 "
+                    "gereserveerde kaarten hebt"
+                ),
                 "sr": "Резервисање горње карте из шпила: имате мање од 3 резервисане карте",
             },
             "me.reserved < reserve_limit, rulespec/official.yaml:130",
@@ -10157,8 +10161,8 @@ def _why_reserve_blind(g, args):
                     "niveau choisi"
                 ),
                 "nl": (
-                    "De bovenste kaart van een stapel reserveren: er minstens 1 kaart over is in de stapel van "
-                    "het gekozen niveau"
+                    "De bovenste kaart van een stapel reserveren: dat mag alleen als er minstens 1 kaart over is "
+                    "in de stapel van het gekozen niveau"
                 ),
                 "sr": "Резервисање горње карте из шпила: у шпилу изабраног нивоа остаје најмање 1 карта",
             },
@@ -10426,7 +10430,7 @@ def _why_gem_after_purchase(g, args):
             {
                 "en": "A gem after a purchase: “Bought this turn” is yes",
                 "fr": "Une gemme après un achat : « Achat ce tour » vaut oui",
-                "nl": "Een edelsteen na een aankoop: bij ‘Gekocht’ ja genoteerd staat",
+                "nl": "Een edelsteen na een aankoop: dat mag alleen als bij ‘Gekocht’ ja genoteerd staat",
                 "sr": "Драгуљ после куповине: запис „Куповина“ гласи „да“",
             },
             "bought, variants/trading-posts.yaml:136",
@@ -10444,12 +10448,12 @@ def _why_gem_after_purchase(g, args):
                     "la valeur « pouvoir » de ce comptoir est comptoir 1"
                 ),
                 "nl": (
-                    "Een edelsteen na een aankoop: voor minstens één handelspost in je ‘Geopende posten’ geldt "
-                    "dat de ‘kracht’ van die handelspost handelspost 1 is"
+                    "Een edelsteen na een aankoop: dat mag alleen als voor minstens één handelspost in je "
+                    "‘Geopende posten’ geldt dat de ‘kracht’ van die handelspost handelspost 1 is"
                 ),
                 "sr": (
-                    "Драгуљ после куповине: за бар једна плочица („трговачка станица“) из ваше зоне „Отворене "
-                    "станице“ важи да вредност „моћ“ те трговачке станице јесте трговачка станица 1"
+                    "Драгуљ после куповине: за бар једну трговачку станицу из ваше зоне „Отворене станице“ важи "
+                    "да вредност „моћ“ те трговачке станице јесте трговачка станица 1"
                 ),
             },
             "any(t.power == 'extra_gem_after_purchase' for t in me.markers), variants/trading-posts.yaml:90",
@@ -10460,7 +10464,10 @@ def _why_gem_after_purchase(g, args):
             {
                 "en": "A gem after a purchase: at least 1 token of the chosen colour is in the supply",
                 "fr": "Une gemme après un achat : la banque contient au moins 1 jeton de la couleur choisie",
-                "nl": "Een edelsteen na een aankoop: er minstens 1 fiche van de gekozen kleur in de voorraad ligt",
+                "nl": (
+                    "Een edelsteen na een aankoop: dat mag alleen als er minstens 1 fiche van de gekozen kleur "
+                    "in de voorraad ligt"
+                ),
                 "sr": "Драгуљ после куповине: у банци има најмање 1 жетон изабране боје",
             },
             "supply[colour] >= 1, variants/trading-posts.yaml:136",
@@ -10513,7 +10520,7 @@ def _why_third_token(g, args):
             {
                 "en": "A third token with a pair: “Pair colour” holds a value",
                 "fr": "Un troisième jeton avec une paire : « Couleur de la paire » contient une valeur",
-                "nl": "Een derde fiche bij een paar: ‘Paarkleur’ niet leeg is",
+                "nl": "Een derde fiche bij een paar: dat mag alleen als ‘Paarkleur’ niet leeg is",
                 "sr": "Трећи жетон уз пар: запис „Боја пара“ није празан",
             },
             "paired != none, variants/trading-posts.yaml:154",
@@ -10531,12 +10538,12 @@ def _why_third_token(g, args):
                     "ouverts », la valeur « pouvoir » de ce comptoir est comptoir 2"
                 ),
                 "nl": (
-                    "Een derde fiche bij een paar: voor minstens één handelspost in je ‘Geopende posten’ geldt "
-                    "dat de ‘kracht’ van die handelspost handelspost 2 is"
+                    "Een derde fiche bij een paar: dat mag alleen als voor minstens één handelspost in je "
+                    "‘Geopende posten’ geldt dat de ‘kracht’ van die handelspost handelspost 2 is"
                 ),
                 "sr": (
-                    "Трећи жетон уз пар: за бар једна плочица („трговачка станица“) из ваше зоне „Отворене "
-                    "станице“ важи да вредност „моћ“ те трговачке станице јесте трговачка станица 2"
+                    "Трећи жетон уз пар: за бар једну трговачку станицу из ваше зоне „Отворене станице“ важи да "
+                    "вредност „моћ“ те трговачке станице јесте трговачка станица 2"
                 ),
             },
             "any(t.power == 'third_token_with_pair' for t in me.markers), variants/trading-posts.yaml:90",
@@ -10547,7 +10554,7 @@ def _why_third_token(g, args):
             {
                 "en": "A third token with a pair: the chosen colour is not “Pair colour”",
                 "fr": "Un troisième jeton avec une paire : la couleur choisie n'est pas « Couleur de la paire »",
-                "nl": "Een derde fiche bij een paar: de gekozen kleur niet ‘Paarkleur’ is",
+                "nl": "Een derde fiche bij een paar: dat mag alleen als de gekozen kleur niet ‘Paarkleur’ is",
                 "sr": "Трећи жетон уз пар: изабрана боја није запис „Боја пара“",
             },
             "colour != paired, variants/trading-posts.yaml:155",
@@ -10558,7 +10565,10 @@ def _why_third_token(g, args):
             {
                 "en": "A third token with a pair: at least 1 token of the chosen colour is in the supply",
                 "fr": ("Un troisième jeton avec une paire : la banque contient au moins 1 jeton de la couleur choisie"),
-                "nl": "Een derde fiche bij een paar: er minstens 1 fiche van de gekozen kleur in de voorraad ligt",
+                "nl": (
+                    "Een derde fiche bij een paar: dat mag alleen als er minstens 1 fiche van de gekozen kleur "
+                    "in de voorraad ligt"
+                ),
                 "sr": "Трећи жетон уз пар: у банци има најмање 1 жетон изабране боје",
             },
             "supply[colour] >= 1, variants/trading-posts.yaml:155",
@@ -10609,7 +10619,10 @@ def _why_return_tokens(g, args):
             {
                 "en": "Return tokens over the limit: you hold at least 1 token of the chosen colour",
                 "fr": "Rendre les jetons en trop : vous avez au moins 1 jeton de la couleur choisie",
-                "nl": "Fiches boven de limiet teruggeven: je minstens 1 fiche van de gekozen kleur hebt",
+                "nl": (
+                    "Fiches boven de limiet teruggeven: dat mag alleen als je minstens 1 fiche van de gekozen "
+                    "kleur hebt"
+                ),
                 "sr": "Враћање вишка жетона: имате најмање 1 жетон изабране боје",
             },
             "me.tokens[colour] >= 1, rulespec/official.yaml:214",
@@ -10676,8 +10689,8 @@ def _why_noble_visit(g, args):
                     "cette couleur que le noble choisi en exige"
                 ),
                 "nl": (
-                    "Bezoek van een edele: voor elke edelsteenkleur geldt dat je minstens evenveel bonussen van "
-                    "die kleur als de gekozen edele vereist hebt"
+                    "Bezoek van een edele: dat mag alleen als voor elke edelsteenkleur geldt dat je minstens "
+                    "evenveel bonussen van die kleur als de gekozen edele vereist hebt"
                 ),
                 "sr": (
                     "Посета племића: за сваку боју драгуља важи да имате најмање онолико бонуса те боје колико "
@@ -10730,7 +10743,10 @@ def _why_open_posts(g, args):
             {
                 "en": "Open trading posts: the chosen trading post is not one of your “Trading posts held”",
                 "fr": "Ouvrir des comptoirs : le comptoir choisi n'est pas parmi votre « Comptoirs ouverts »",
-                "nl": "Handelsposten openen: de gekozen handelspost niet een van je ‘Geopende posten’ is",
+                "nl": (
+                    "Handelsposten openen: dat mag alleen als de gekozen handelspost niet een van je ‘Geopende "
+                    "posten’ is"
+                ),
                 "sr": "Отварање станица: изабрана трговачка станица не спада у ваш запис „Отворене станице“",
             },
             "post not in me.markers, variants/trading-posts.yaml:173",
@@ -10748,8 +10764,8 @@ def _why_open_posts(g, args):
                     "du comptoir choisi"
                 ),
                 "nl": (
-                    "Handelsposten openen: het aantal edelen dat je hebt minstens gelijk is aan het getal "
-                    "‘vereiste edelen’ van de gekozen handelspost"
+                    "Handelsposten openen: dat mag alleen als het aantal edelen dat je hebt minstens gelijk is "
+                    "aan het getal ‘vereiste edelen’ van de gekozen handelspost"
                 ),
                 "sr": (
                     "Отварање станица: број ваших племића достиже број „потребни племићи“ изабране трговачке станице"
@@ -10776,9 +10792,9 @@ def _why_open_posts(g, args):
                     "couleur atteint au moins le nombre « bonus exigés » du comptoir choisi pour cette couleur"
                 ),
                 "nl": (
-                    "Handelsposten openen: voor elke edelsteenkleur geldt dat het aantal bonussen van die kleur "
-                    "dat je hebt minstens gelijk is aan het getal ‘vereiste bonussen’ van de gekozen handelspost "
-                    "voor die kleur"
+                    "Handelsposten openen: dat mag alleen als voor elke edelsteenkleur geldt dat het aantal "
+                    "bonussen van die kleur dat je hebt minstens gelijk is aan het getal ‘vereiste bonussen’ van "
+                    "de gekozen handelspost voor die kleur"
                 ),
                 "sr": (
                     "Отварање станица: за сваку боју драгуља важи да број ваших бонуса те боје достиже број "

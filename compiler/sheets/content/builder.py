@@ -239,6 +239,7 @@ class Builder:
     # decisions.py
     choice_phrase = _decisions.choice_phrase
     source_title = _decisions.source_title
+    one_of = _decisions.one_of
     idiom = _decisions.idiom
     decision_item = _decisions.decision_item
     folded_choice = _decisions.folded_choice

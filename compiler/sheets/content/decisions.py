@@ -30,7 +30,10 @@ def choice_phrase(self: Builder, d: Decision) -> list[str]:
         elif prm.domain == "component":  # from a zone (or a kind) of the spec's own; one level of a split
             # zone; several zones: "one piece of A or one piece of B"
             parts = prm.parts or ((prm.source, prm.group, prm.slots),)
-            said = [self.text(key + (".group" if g else ""), zone=self.source_title(z), n=g) for z, g, _ in parts]
+            said = [
+                self.text(key + (".group" if g else ""), zone=self.source_title(z), n=g, one=self.one_of(z))
+                for z, g, _ in parts
+            ]
             text = join(self.t, said, "or")
         else:
             text = self.text(key)
@@ -38,6 +41,13 @@ def choice_phrase(self: Builder, d: Decision) -> list[str]:
             text = self.text("sheet.choose.optional", x=text)
         out.append(text)
     return out
+
+
+def one_of(self: Builder, source: str) -> str:
+    """One component of the zone (or kind) `source`, as the object of "choose": by its kind's item with
+    its article ("une carte", "једну карту"); "one piece (charm)" where the language needs a gender the
+    spec does not give."""
+    return self.t.text("ref.component.one.acc", **self.p.item_fields(source))
 
 
 def source_title(self: Builder, source: str) -> str:

@@ -196,7 +196,7 @@ def _declared(self: Builder, group: str, section: str, now, was) -> tuple[str, s
             return self.text("sheet.house.other"), ""
         return (
             join(self.t, [self.spec_text(k.title) for k in kinds]),
-            " ".join(sentence(self.text("sheet.house.kind", n=len(k.components))) for k in kinds),
+            " ".join(sentence(self.text("sheet.house.kind", count=self.counted(k, len(k.components)))) for k in kinds),
         )
     return None
 

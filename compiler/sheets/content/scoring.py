@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...front.expr import Conditional
 from .. import pictures
 from ..facts import effect_names
 from ..phrases import capitalise, join, sentence
@@ -78,13 +79,27 @@ def card_picture(self: Builder) -> pictures.CardPicture | None:
 
 def prestige_item(self: Builder, source) -> Item:
     """A prestige source of the spec, where the sheet says what prestige is made of."""
-    by = self.you().number(source.by)
+    said = _points_if(self, source.by)
+    if said is None:
+        said = self.text("sheet.prestige.source", by=self.you().number(source.by))
     return self.with_text(
         self.note_item(
-            sentence(self.text("sheet.prestige.source", by=by)),
+            sentence(said),
             self.spec_text(source.title),
             self.marks(f"prestige.{source.name}"),
             source.note,
         ),
         source,
     )
+
+
+def _points_if(self: Builder, by: object) -> str | None:
+    """A source worth a fixed number of points under a condition and none otherwise (`N if TEST else 0`),
+    as players say it: "also includes 3 prestige points if ...", not "3 if ..., otherwise 0"; else None."""
+    if not isinstance(by, Conditional):
+        return None
+    ph = self.you()
+    points, otherwise = ph.const(by.then), ph.const(by.otherwise)
+    if points is None or otherwise != 0:
+        return None
+    return self.text("sheet.prestige.source.if", count=self.count("noun.point", points), test=ph.condition(by.test))

@@ -32,7 +32,8 @@ def turn(self: Builder) -> Section:
     if r.steps:
         steps = [d for d in r.steps if d is not self.limit_step() and "visit" not in effect_names(d.effects)]
         every = [(i + 1, d) for i, d in enumerate(r.steps) if d.given is None]  # a queued step runs when queued
-        headlines = join(self.t, [self.headline(d, i, True) for i, d in every])
+        # the steps by name, quoted: a title is no word of the sentence ("then: “Return excess tokens” and ...")
+        headlines = join(self.t, [self.text("sheet.quote", x=self.headline(d, i, True)) for i, d in every])
         said = [sentence(self.text("sheet.turn.steps", n=len(every), items=headlines))] if every else []
         queued = [self.headline(d, i + 1, True) for i, d in enumerate(r.steps) if d.given is not None]
         if queued:
@@ -114,6 +115,7 @@ def purchase_text(self: Builder, bought: example.Purchase) -> str:
     return self.text(
         "sheet.example.purchase",
         **self.p.level(_int(card.level)),
+        level_name=self.text("sheet.level.name", n=card.level),  # "de niveau 2": a kind of card, no article
         cost=self.tokens_list(cost),
         bonus=bonus,
         price=self.tokens_list(bought.price),

@@ -128,8 +128,7 @@ def _at_trigger(self: Builder, w: WorkedGame, names: dict[str, Any]) -> list[Ite
             worth=worth,
             nobles=self.text("sheet.example.nobles", n=len(anna.nobles)),
             noble_worth=self.count("noun.point", noble_points),
-            sum=f"{card_points} + {noble_points} = {anna.prestige}",
-            total=total,
+            sum=f"{card_points} + {noble_points} = {total}",  # "12 + 3 = 15 prestige points": the sum says the total
         )
     else:
         text = self.text("sheet.example.anna", **names, cards=cards, worth=worth, total=total)

@@ -43,6 +43,9 @@ class Phraser:
         # by their expression's text: a comparison that holds is said with the value itself
         # ("Anna has 15 prestige points"), never "at least 15" where the value is exact.
         self.known: dict[str, int] = {}
+        # An effect's zones and variables are the objects of a verb whose subject is you: Serbian says
+        # "свој" ("у своју зону"), not "ваш" (references.owner); set while an effect's objects are phrased.
+        self.reflexive = False
         if not self.scope:
             self.scope["me"] = Ref(PLAYER, "ref.player.you", person="you")
             self.scope["player"] = Ref(PLAYER, "ref.player.the")
@@ -74,6 +77,7 @@ class Phraser:
     _column_type = names._column_type
     _column = names._column
     base_extra = names.base_extra
+    base_kind = names.base_kind
     const = names.const
     is_you = names.is_you
 
@@ -97,6 +101,7 @@ class Phraser:
     colour = references.colour
     level = references.level
     player = references.player
+    owner = references.owner
 
     # quantities.py
     count_form = quantities.count_form

@@ -7,7 +7,8 @@ spec's own variables.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ...front.expr import Bool, Compare, Effect, ForEach, Index, Name, Performed, Sequence, When, unparse, walk
 from ...language import EFFECTS, EffectDecl, Role
@@ -44,7 +45,7 @@ def effect(self: Phraser, node) -> str:
         # argument fills; refill(ZONE) before refill(card), the same name told apart by its argument
         case Effect(args=args) if (decl := _zone_effect(self, node)) is not None:
             bag = decl.name in ("draw", "reveal") and _is_bag(self, args[0])  # drawn at random
-            return t.text(decl.phrase + (".bag" if bag else ""), **_zone_fields(self, decl, args))
+            return t.text(decl.phrase + (".bag" if bag else ""), **_as_subject(self, _zone_fields, decl, args))
         case Effect(name="take" | "put_back" as name, args=(c, amount)):
             return t.text(EFFECTS[name].phrase, count=self.tokens(c, amount))
         case Effect(name=name, args=(card,)) if name in _CARD_EFFECTS:
@@ -60,7 +61,7 @@ def effect(self: Phraser, node) -> str:
         case Effect(name="visit", args=(noble,)):
             return t.text(EFFECTS["visit"].phrase, **self.named("noble", self.thing(noble)))
         case Effect(name=name, args=(var, value)) if name in STATE_EFFECTS:
-            return self.state_effect(name, var, value)
+            return str(_as_subject(self, self.state_effect, name, var, value))
         case ForEach(var=var, collection=coll, body=body):
             if self.fusable(var, body):
                 return self.bind_each(var, coll).effect(body)
@@ -89,6 +90,16 @@ def effect(self: Phraser, node) -> str:
                 "eff.if_else", test=self.condition(test), then=self.effect(then), otherwise=self.effect(other)
             )
     raise PhraseError(f"cannot phrase the effect {getattr(node, 'name', type(node).__name__)}")
+
+
+def _as_subject(self: Phraser, phrase: Callable[..., Any], *args: Any) -> Any:
+    """`phrase(self, *args)` (or a bound `phrase(*args)`) with you the subject of the clause: your zones
+    and variables in it are said reflexively where the language does (references.owner)."""
+    before, self.reflexive = self.reflexive, True
+    try:
+        return phrase(*args) if getattr(phrase, "__self__", None) is self else phrase(self, *args)
+    finally:
+        self.reflexive = before
 
 
 def _queued(self: Phraser, node: Effect) -> str:
@@ -194,4 +205,7 @@ def _zone_fields(self, decl: EffectDecl, args) -> dict:
     out: dict = {}
     for placeholder, role, arg in zip(decl.fields, decl.params, args, strict=True):
         out.update(self.named(placeholder, self.thing(arg) if role is Role.COMPONENT else self._zone(arg)))
+    holds = self.held_kind(args[0]) if decl.name in ("draw", "reveal") else None
+    if holds is not None:  # the piece drawn by its kind's item: "draw the top card of ..."
+        out.update(self.item_fields(holds))
     return out

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..tables import Table
 
 Fields = dict[str, Any]
 """A phrase's named forms, spread into a message's fields (`text(key, **fields)`). Any, not str: a
@@ -100,3 +103,24 @@ class Ref:
     coll: str | None = None  # loop variables: the collection phrase key
     suffix: str = ""  # " (2)" for the second of two choices of one kind
     holds: str = ""  # components of a spec's kind (a chosen city, a loop over a zone): the kind's name
+
+
+def item_words(table: Table, word: str, few: str | None, other: str | None, gender: str) -> Fields:
+    """The fields a phrase of one component agrees with, from its word, its `few` and `other` forms and
+    its gender: ``item_acc`` is its object form where the table's ``item.acc@GENDER`` rule makes one
+    (Serbian "карта" -> "карту": an ending ``а => у``, on each word, so that an adjective agrees:
+    "трговачка станица" -> "трговачку станицу"), else the word itself."""
+    acc = word
+    rule = f"item.acc@{gender}" if gender and table.has(f"item.acc@{gender}") else "item.acc"
+    if table.has(rule):
+        ending, _, replaced = table.text(rule).partition("=>")
+        old, new = ending.strip(), replaced.strip()
+        if old:  # each word of the item that takes the ending: "трговачка станица" -> "трговачку станицу"
+            acc = " ".join(w[: -len(old)] + new if w.endswith(old) else w for w in word.split(" "))
+    return {
+        "item": word,
+        "item_of": few or table.text("item.of", item=word),
+        "item_acc": acc,
+        "plural": other or table.text("item.plural", item=word),
+        "gender": gender,
+    }

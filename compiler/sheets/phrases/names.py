@@ -45,6 +45,7 @@ from .kinds import (
     Fields,
     PhraseError,
     Ref,
+    item_words,
     state_kind,
 )
 from .quantities import constant
@@ -111,13 +112,8 @@ def item_fields(self: Phraser, source: str) -> Fields:
         raise PhraseError(f"no kind '{holds}'")
     word = kind.item.get(self.lang) or kind.item.en
     words = kind.words(self.lang) if kind.item.get(self.lang) else kind.words("en")
-    table = self.t.table
-    return {
-        "item": word,
-        "item_of": words.form("few") or table.text("item.of", item=word),
-        "plural": words.form("other") or table.text("item.plural", item=word),
-        "gender": words.gender if words.lang == self.lang else "",
-    }
+    gender = words.gender if words.lang == self.lang else ""
+    return item_words(self.t.table, word, words.form("few"), words.form("other"), gender)
 
 
 def bind(self: Phraser, var: str, collection) -> Phraser:
@@ -190,11 +186,16 @@ def kind(self: Phraser, node) -> str:  # noqa: C901 - one dispatch over node kin
         case Attribute(obj=o, name="bonus") if self.kind(o) == CARD:
             return COLOUR
         case Attribute(obj=o, name=attr) if (extra := self.base_extra(o, attr)) is not None:  # a column the spec adds
-            return "table" if extra.type == ColumnType.GEMS else NUMBER  # as a kind's own
+            if extra.type in (ColumnType.GEM, ColumnType.COLOUR):  # as a kind's own: a colour
+                return COLOUR
+            return "table" if extra.type == ColumnType.GEMS else NUMBER
         case Attribute(obj=o, name=attr) if self.rules.zones and self.zone(node) is not None:
             return "zone"
         case Attribute(obj=o, name=attr) if self.rules.zones and self.kind(o) == COMPONENT:
-            return "table" if self._column_type(o, attr) == ColumnType.GEMS else NUMBER
+            column_type = self._column_type(o, attr)
+            if column_type in (ColumnType.GEM, ColumnType.COLOUR):  # a colour, not a number: "1 token of its colour"
+                return COLOUR
+            return "table" if column_type == ColumnType.GEMS else NUMBER
         case Attribute(obj=Name(id="setup"), name="gold") if "setup" not in self.scope:
             return NUMBER  # the wild tokens at setup, not a payment's table
         case Attribute(name="cost" | "requires" | "tokens" | "gold" | "spent" | "covers"):
@@ -202,6 +203,16 @@ def kind(self: Phraser, node) -> str:  # noqa: C901 - one dispatch over node kin
         case Attribute() | Index():
             return NUMBER
     raise PhraseError(f"cannot phrase {type(node).__name__}")
+
+
+def base_kind(self: Phraser, owner: object, attr: str) -> str | None:
+    """CARD or NOBLE where `owner` is a component of a zone of the base game's cards or nobles (a card of
+    a face-up row declared as a zone) and `attr` one of their standard columns: it then reads as a card's
+    does ("the level of that card", "that card is worth 0 points"); else None."""
+    ref = self.lookup(owner.id) if isinstance(owner, Name) else None
+    if ref is None or ref.kind != COMPONENT or ref.holds not in ("cards", "nobles"):
+        return None
+    return (CARD if ref.holds == "cards" else NOBLE) if attr in base_declarations()[ref.holds]["columns"] else None
 
 
 def base_extra(self: Phraser, owner: object, attr: str) -> Column | None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from ...front.expr import Aggregate, Attribute, Binary, Call, Conditional, Index, Int, Name, Unary, unparse
 from ...language import AGGREGATES, FUNCTIONS
 from ...model import BUILTIN_SETUP_FIELDS, Rules, Wilds, Zone
-from .kinds import CARD, COLOURS, COMPONENT, COUNTED, LEVEL, NOBLE, OPS, PAYMENT, PLAYER, PhraseError, Ref
+from .kinds import CARD, COLOURS, COMPONENT, COUNTED, LEVEL, NOBLE, OPS, PAYMENT, PLAYER, PhraseError, Ref, item_words
 from .text import join
 
 if TYPE_CHECKING:  # the class these functions are bound to (the package re-exports it)
@@ -62,8 +62,8 @@ def count_form(self: Phraser, node) -> tuple[str, str, dict] | None:
             person, who = self.player(o)
             variant, fields = self.colour(c)
             return f"attr.{attr}.{person}.count", f"attr.{attr}.noun.{variant}", {**who, **fields}
-        case Attribute(obj=o, name="points") if self.kind(o) in (CARD, NOBLE):
-            k = self.kind(o)
+        case Attribute(obj=o, name="points") if self.kind(o) in (CARD, NOBLE) or self.base_kind(o, "points"):
+            k = self.base_kind(o, "points") or self.kind(o)
             return f"q.{k}.points.count", "noun.point", self.named(k, self.thing(o))
         case Aggregate(func="count", body=body, var=var, collection=coll):
             inner = self.bind(var, coll)
@@ -102,12 +102,7 @@ def _zone_item(self: Phraser, zone: Zone) -> dict[str, str]:
     """What a phrase of one piece of `zone` agrees with, by the zone's own item in this language."""
     word = (zone.item.get(self.lang) if zone.item is not None else None) or ""
     words = zone.words(self.lang)
-    return {
-        "item": word,
-        "item_of": words.form("few") or self.t.table.text("item.of", item=word),
-        "plural": words.form("other") or self.t.table.text("item.plural", item=word),
-        "gender": words.gender,
-    }
+    return item_words(self.t.table, word, words.form("few"), words.form("other"), words.gender)
 
 
 def zone_count(self: Phraser, coll: object) -> tuple[str, str, dict[str, str]] | None:
@@ -181,7 +176,14 @@ def _read(self: Phraser, node) -> str | None:  # noqa: C901 - one dispatch over 
         case Index(obj=Attribute(obj=o, name=attr), index=c) if self.kind(o) == PLAYER:
             person, who = self.player(o)
             variant, fields = self.colour(c)
+            if t.table.has(f"attr.{attr}.{self.owner(person)}.np.{variant}"):  # "your own bonuses" (a price)
+                person = self.owner(person)
             return t.text(f"attr.{attr}.{person}.np.{variant}", **who, **fields)
+        case Attribute(obj=o, name=attr) if (k := self.base_kind(o, attr)) is not None:  # a base card in a zone
+            return t.text(f"q.{k}.{attr}.np", **self.named(k, self.thing(o)))
+        case Index(obj=Attribute(obj=o, name=attr), index=c) if (k := self.base_kind(o, attr)) is not None:
+            variant, fields = self.colour(c)
+            return t.text(f"q.{k}.{attr}.np.{variant}", **self.named(k, self.thing(o)), **fields)
         case Attribute(obj=o, name=attr) if self.kind(o) == COMPONENT or self.base_extra(o, attr) is not None:
             key = "q.component.np.keyword" if self._column_type(o, attr) == "keyword" else "q.component.np"
             return t.text(key, column=self.column(attr, o), **self.named("x", self.thing(o)))  # a word, no number
@@ -271,6 +273,7 @@ def wilds(self: Phraser, spent: Wilds) -> str:
 def price(self: Phraser, node) -> str:
     """A payment's price, an expression of the gem colour `c`: "for each gem colour, you pay ..."."""
     inner = self.bind("c", Name("gems", getattr(node, "span", None)))
+    inner.reflexive = True  # you pay: your own bonuses (Serbian "својих бонуса")
     return self.t.text("sheet.buy.price", price=inner.number(node))
 
 

@@ -89,14 +89,14 @@ def zone(self: Phraser, node) -> Fields | None:
             zone = next((z for z in self.rules.zones if z.name == i and z.per_player), None)
             if zone is not None and self.kind(o) == PLAYER:
                 person, who = self.player(o)
-                return self.forms(f"zone.{person}", zone=zone.title.get(self.lang) or zone.title.en, **who)
+                return self.forms(f"zone.{self.owner(person)}", zone=zone.title.get(self.lang) or zone.title.en, **who)
     var = self.component_set(node)
     if var is not None:  # a set of components reads as a zone does: its title, quoted
         title = var.title.get(self.lang) or var.title.en
         if not var.per_player:
             return self.forms("zone.shared", zone=title)
         person, who = self.player(node.obj)
-        return self.forms(f"zone.{person}", zone=title, **who)
+        return self.forms(f"zone.{self.owner(person)}", zone=title, **who)
     return None
 
 
@@ -168,7 +168,7 @@ def state_forms(self: Phraser, node) -> Fields | None:
         return None
     title = var.title.get(self.lang) or var.title.en
     person, who = self.player(node.obj)
-    return self.forms(f"ref.state.{person}", title=title, **who)
+    return self.forms(f"ref.state.{self.owner(person)}", title=title, **who)
 
 
 def collection(self: Phraser, node) -> tuple[str, str]:
@@ -247,8 +247,12 @@ def thing(self: Phraser, node) -> Fields:
             return self.state_forms(node) or {}
         case Index() if self.keyed_state(node.obj) is not None:  # an entry of a keyed variable: `holder[card]`
             return self.state_forms(node) or {}
-        case Attribute(obj=o, name="bonus") if kind == COLOUR:
+        case Attribute(obj=o, name="bonus") if kind == COLOUR and (self.kind(o) == CARD or self.base_kind(o, "bonus")):
             return self.forms("q.card.bonus", **self.named("card", self.thing(o)))
+        case Attribute(obj=o, name=attr) if kind == COLOUR and (
+            self.kind(o) == COMPONENT or self.base_extra(o, attr) is not None
+        ):  # a colour column of a kind, or one a spec adds to the base cards or nobles
+            return self.forms("q.component.colour", column=self.column(attr, o), **self.named("x", self.thing(o)))
         case Call(func=f) if self.definition(f) is not None:
             text = self.defined(node)
             return {case: text for case in CASES}
@@ -285,6 +289,12 @@ def level(self: Phraser, node) -> Fields:
         a, b, test = self.level(node.then), self.level(node.otherwise), self.condition(node.test)
         return {key: self.t.text("value.if", then=a[key], test=test, otherwise=b[key]) for key in a}
     return self.named("level", self.forms("ref.level.whose", x=self.number(node)))
+
+
+def owner(self: Phraser, person: str) -> str:
+    """Whose a zone or a variable is, as its phrase key says it: "self" for yours where you are the
+    subject of the clause (an effect: Serbian "у своју зону", not "у вашу зону"), else `person`."""
+    return "self" if person == "you" and self.reflexive else person
 
 
 def player(self: Phraser, node) -> tuple[str, Fields]:
