@@ -299,7 +299,8 @@ CODES: dict[str, Code] = _index(
                 "E544",
                 "a variable whose type, initial value or options do not fit (a missing or mistyped initial value, "
                 "an unknown type, `optional` on a number, `private` on a shared variable, a `by:` naming no colour "
-                "or kind, or keying a set)",
+                "or kind, or keying a set; a `bonus_colour` variable that is not an optional gem for the game "
+                "keyed by `cards`, or a second one)",
             ),
             (
                 "E545",
@@ -321,14 +322,14 @@ CODES: dict[str, Code] = _index(
             ),
             (
                 "E541",
-                "a zone that does not fit its shape: `holds` naming no kind of the spec (or a base kind without the "
-                "`place` of the base game it is or a `series` of the cards; a `series` the cards have not, or beside "
-                "a `place`), a key its shape has not, a `source` that is no pile of the same "
-                "kind, `refill` of a zone without one, a `place` of another kind or shape, named twice, or given "
-                "what the base game lays out (`start`, `source`, `size`, `private_when_drawn`; `by` but where it "
-                "splits the place: `by: level` on `face_up` and `decks`, which need it), a `by` that is no "
-                "`group: true` column of the kind, a split display's or row's `source` that is not split by the "
-                "same column (or a split source of a zone that is not split)",
+                "a zone that does not fit its shape: `holds` naming no kind of the spec (or a base kind, in a "
+                "pile, display or row without the `place` of the base game it is or a `series` of the cards; a "
+                "`series` the cards have not, or beside a `place`), a key its shape has not, a `source` that is "
+                "no pile of the same kind, `refill` of a zone without one, a `place` of another kind or shape, "
+                "named twice, or given what the base game lays out (`start`, `source`, `size`, "
+                "`private_when_drawn`; `by` but where it splits the place: `by: level` on `face_up` and `decks`, "
+                "which need it), a `by` that is no `group: true` column of the kind, a split display's or row's "
+                "`source` that is not split by the same column (or a split source of a zone that is not split)",
             ),
             (
                 "E542",

@@ -371,6 +371,7 @@ class Variable:
     note: Text | None = None
     display: bool = False  # a turn's variable shown on the web board as the game's state
     text: AuthoredText | None = None  # what players keep track of, in their words, if the spec gives it
+    bonus_colour: bool = False  # by card: a set entry is the card's bonus colour in place of its column's
 
 
 @dataclass(frozen=True, slots=True)

@@ -66,7 +66,13 @@ def diagnostics(tmp_path: pathlib.Path, *changes: tuple[str, str]):
 @pytest.mark.parametrize(
     "old, new, code, caret, says",
     [
-        (TABLEAU, "    per_player: true\n", "E541", "cards", "names no place of the base game"),
+        (
+            "    shape: row\n    place: noble_row\n",
+            "    shape: row\n",
+            "E541",
+            "nobles",
+            "names no place of the base game",
+        ),
         (TABLEAU + "  hand:", TABLEAU + "    start: all\n  hand:", "E541", "start", "lays out place 'purchased'"),
         ("    place: noble_row\n", "    place: noble_row\n    size: 3\n", "E541", "size", "lays out place 'noble_row'"),
         (

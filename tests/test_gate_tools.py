@@ -647,13 +647,16 @@ def test_the_edits_check_clean_alone(tmp_path):
 # game's rows and decks as places split by level, chosen from and across (tests/specs/base-rows.yaml),
 # columns of its own on the base cards and nobles (tests/specs/card-abilities.yaml, with its tables),
 # zones of a kind of the spec's own split by a column, `by: level` (tests/specs/relics.yaml, with its table),
-# and a series of the base cards with decks and rows of its own (tests/specs/card-series.yaml, with its table).
+# a series of the base cards with decks and rows of its own (tests/specs/card-series.yaml, with its table),
+# and The Orient's abilities: a card's bonus colour set in play, nobles kept aside, sacrifices
+# (tests/specs/orient-abilities.yaml, with its table).
 NEW_CONSTRUCT_SPECS = {
     "queue.yaml": [],
     "treasures.yaml": ["treasures.csv"],
     "base-rows.yaml": [],
     "card-abilities.yaml": ["card-abilities.csv", "card-abilities-nobles.csv"],
     "relics.yaml": ["relics.csv"],
+    "orient-abilities.yaml": ["orient-abilities.csv"],
     "card-series.yaml": ["east-cards.csv"],
 }
 

@@ -14,6 +14,7 @@ import pickle
 
 import pytest
 
+from compiler.emit.runtime import zones  # noqa: F401 - the engines with zones add their key (wrong_group)
 from compiler.emit.runtime.errors import _RULE_ERRORS, RuleError
 from compiler.sheets import refusals, tables
 from compiler.sheets.plurals import LANGUAGES
@@ -28,6 +29,10 @@ SAMPLES = {  # a RuleError of each key, as an engine raises it, and its English 
     "wrong_level": (
         {"located": LOCATED, "card_level": 2, "level": 1, "zone": "rows"},
         "a level 2 card cannot go to level 1 of 'rows'",
+    ),
+    "wrong_group": (
+        {"located": LOCATED, "column": "era", "value": 2, "group": 1, "zone": "relic_rows"},
+        "a component of era 2 cannot go to era 1 of 'relic_rows'",
     ),
     "nothing_to_discard": ({"located": LOCATED}, "there is no component to discard"),
     "pile_empty": ({"located": LOCATED, "pile": "posts"}, "pile 'posts' is empty"),

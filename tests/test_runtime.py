@@ -22,18 +22,24 @@ import pytest
 
 from compiler.emit import inline, runtime
 from compiler.emit.formatting import laid_out
-from compiler.emit.runtime import deal, errors, game, notation, problems, queue, spec, state, variables, zones
+from compiler.emit.runtime import deal, errors, game, held, notation, problems, queue, spec, state, variables, zones
 from tests.helpers.engines import ROOT, load_engine
 
 ENGINES = sorted((ROOT / "generated" / "engines").glob("*.py"))
 RUNTIME = pathlib.Path(runtime.__file__).parent
 # Every runtime module, as runtime.MODULES lists them (a module added there is tested here too).
 MODULES = {name: importlib.import_module(f"compiler.emit.runtime.{name}") for name in runtime.MODULES}
-SPEC_MODULES = {"variables": variables, "zones": zones, "queue": queue}  # only in the engines of specs that use them
+# only in the engines of specs that use them
+SPEC_MODULES = {"variables": variables, "zones": zones, "queue": queue, "held": held}
 
 
 # How to tell the engine of a spec that uses a runtime module of SPEC_MODULES: the table it reads.
-_USES = {"variables": "\nVARIABLES = (\n", "zones": "\nZONES = (\n", "queue": '("queued", False, ())'}
+_USES = {
+    "variables": "\nVARIABLES = (\n",
+    "zones": "\nZONES = (\n",
+    "queue": '("queued", False, ())',
+    "held": "\n_HELD = tuple(",
+}
 
 
 def uses(module: str, engine_text: str) -> bool:

@@ -189,8 +189,9 @@ def test_a_relic_moved_to_another_levels_row_is_the_engines_rule_error(engine):
     game = E.new_game(2, seed=2)
     game.z_relic_rows[0][0] = None  # room in level 1's row
     level2 = game.z_relic_rows[1][0]
-    with pytest.raises(E.RuleError, match="a level 2 card cannot go to level 1 of 'relic_rows'"):
+    with pytest.raises(E.RuleError, match="a component of level 2 cannot go to level 1 of 'relic_rows'") as err:
         E._zone_move(game, level2, 1, 0, "move")
+    assert err.value.key == "wrong_group" and err.value.fields["column"] == "level"  # the group column's
     assert game.z_relic_rows[1][0] == level2  # refused before it left its slot
 
 

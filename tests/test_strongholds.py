@@ -129,15 +129,18 @@ def test_with_no_card_to_place_on_and_none_to_send_back_the_placement_is_skipped
 
 
 def test_the_card_revealed_by_the_refill_cannot_take_the_stronghold(sh):
-    """Placed before the slot is refilled: the card that replaces the bought one is not a choice."""
+    """Placed before the slot is refilled, as the module says (the refill is queued after the placement):
+    the slot is empty while the player places, so the card that replaces the bought one is not a choice."""
     state = affordable(sh, position(sh, 2))
+    top = state["decks"]["1"][0]
     game = load(sh, state)
     act(game, "buy 1.1")
-    revealed = json.loads(game.to_json())["market"]["1"][0]
-    assert revealed is not None
+    assert game.phase == "fortify" and json.loads(game.to_json())["market"]["1"][0] is None
     legal = legal_strings(game)
     assert not any(s.split()[1] == "1.1" for s in legal)
     assert {"fort 1.2", "fort 1.3", "fort 1.4", "fort 2.1"} <= set(legal)
+    act(game, "fort 1.2")
+    assert json.loads(game.to_json())["market"]["1"][0] == top  # then refilled from its deck
 
 
 def test_buying_a_reserved_card_is_a_purchase_too(sh):

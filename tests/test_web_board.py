@@ -209,8 +209,8 @@ def test_labels_are_left_out_when_the_rules_do_not_match_the_engines_table(varia
 def test_a_variable_keyed_by_a_piece_or_a_colour_says_what_keys_it_and_the_base_cards_get_no_table():
     """The Strongholds' state keyed by card (how many strongholds, whose) is described for the
     board as keyed (by what, each entry's type and its value at the start: what a piece's tile
-    leaves unsaid); a set of the base cards (`standing`) is no kind of the spec's own, so the
-    page gets no second table of the 90 cards, which the board draws from `cards`."""
+    leaves unsaid); the base cards (keys, and a zone naming their face-up place) are no kind of the
+    spec's own, so the page gets no second table of the 90 cards, which the board draws from `cards`."""
     module = load_engine(ROOT / "generated" / "engines" / "strongholds.py")
     extras = views.extras(module)
     keyed = {v["name"]: v for v in extras["vars"] if "by" in v}
@@ -219,6 +219,5 @@ def test_a_variable_keyed_by_a_piece_or_a_colour_says_what_keys_it_and_the_base_
     assert (keyed["holder"]["by"], keyed["holder"]["entry"]) == ("cards", "player")
     assert keyed["forts"]["initial"] == [0] * len(module.CARDS)
     assert keyed["holder"]["initial"] == [None] * len(module.CARDS)
-    standing = next(v for v in extras["vars"] if v["name"] == "standing")
-    assert standing["kind"] == "cards" and "by" not in standing
+    assert [v["name"] for v in extras["vars"]] == ["forts", "holder"]
     assert extras["kinds"] == {}

@@ -167,10 +167,11 @@ def test_a_zone_of_the_base_cards_without_a_place_is_refused():
     assert first.code == "E541"
     assert first.message == (
         "zone 'city_pile' holds the cards but names no place of the base game: the base game's "
-        "cards lie where its deal puts them"
+        "cards lie where its deal puts them, or in a holding the rules move them into"
     )
     assert first.notes == (
-        "name the place the zone is: 'place: purchased' (the places of the cards: purchased, reserved, face_up, decks)",
+        "name the place the zone is: 'place: purchased' (the places of the cards: purchased, reserved, face_up, "
+        "decks), or make it a holding",
     )
 
 

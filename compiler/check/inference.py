@@ -478,7 +478,9 @@ class Inferrer(NoneReads):
             )
         for a, (p, t) in zip(args, params, strict=False):
             actual = self.infer(a, scope, t)
-            if not assignable(actual, t):
+            # A base card (noble) stands for a `card` (`noble`) parameter whatever place it was chosen in:
+            # a card of the purchased cards is the card, its id (types.same_component).
+            if not assignable(actual, t) and not (isinstance(t, Type) and same_component(actual, t)):
                 self.r.error(
                     "E410", f"argument '{p}' of '{func}' must be {wanted(t)}, but this is {noun(actual)}", a.span
                 )

@@ -123,6 +123,7 @@ def declare(checker, scope: dict, players: tuple, reserved) -> tuple[Variable, .
         initial = _initial(checker, entry, name, t, bool(optional), players) if t is not None else None
         if keyed_by is not None and t is not None:
             t = MapOf(keyed_by, t)  # one value per key, each starting as `initial`
+        bonus_colour = _bonus_colour(checker, entry, name, t, (bool(optional), bool(per_player), reset), out)
         clash = taken.get(name) if not per_player else _player_clash(name, taken)
         if clash:
             checker.r.error(
@@ -142,6 +143,7 @@ def declare(checker, scope: dict, players: tuple, reserved) -> tuple[Variable, .
             bool(private),
             checker.note(entry),
             bool(display),
+            bonus_colour=bool(bonus_colour),
         )
         out.append(var)
         if per_player:
@@ -152,6 +154,45 @@ def declare(checker, scope: dict, players: tuple, reserved) -> tuple[Variable, .
             checker.types.optional_state.add(name)
     checker.types.variables = {v.name: v for v in out}
     return tuple(out)
+
+
+def _bonus_colour(
+    checker: Any, entry: MapNode, name: str, t: object, options: tuple[bool, bool, str], out: list[Variable]
+) -> bool:
+    """The variable's `bonus_colour`; E544 unless it is what a card's colour set in play is: a gem
+    colour for each base card, none until set (`optional`), one for the game (a card has one owner at
+    a time, whose bonus it counts in) that lasts the game (a turn's reset would take every bonus
+    back), and the spec's only one. `options`: (optional, per_player, reset)."""
+    where = f" in variable '{name}'"
+    given, node = checker.scalar(entry, "bonus_colour", bool, required=False, default=False, where=where)
+    if not given or t is None:
+        return False
+    optional, per_player, reset = options
+    wrong = []
+    if not (isinstance(t, MapOf) and t.value == GEM and key_name(t.key) == "cards"):
+        wrong.append("'type: gem' and 'by: cards'")
+    if not optional:
+        wrong.append("'optional: true' (a card keeps its printed colour until its entry is set)")
+    if per_player:
+        wrong.append("no 'per_player' (a card has one colour, whoever holds it)")
+    if reset != "game":
+        wrong.append("'reset: game'")
+    if wrong:
+        checker.r.error(
+            "E544",
+            f"variable '{name}' sets the bonus colour of the cards ('bonus_colour: true'), so it needs "
+            + ", ".join(wrong),
+            node.span,
+        )
+    first = next((v.name for v in out if v.bonus_colour), None)
+    if first is not None:
+        checker.r.error(
+            "E544",
+            f"variable '{name}' is a second 'bonus_colour': a card's bonus colour is set in play by one "
+            f"variable ('{first}')",
+            node.span,
+        )
+    return True
 
 
 def _reset(checker: Any, entry: MapNode, name: str, at: Span, where: str) -> str:

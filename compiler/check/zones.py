@@ -120,7 +120,7 @@ class ZoneReader:
         if series is False:
             return None
         kind = (
-            self.held(name, str(holds), holds_node, place is not None or series is not None)
+            self.held(name, str(holds), holds_node, place is not None or series is not None or shape is Shape.HOLDING)
             if place is not False
             else None
         )
@@ -187,7 +187,8 @@ class ZoneReader:
 
     def held(self, name: str, holds: str, node: ScalarNode, placed: bool = False) -> Kind | None:
         """The kind a zone holds: one the spec declares, or, for a zone naming a place of the base
-        game (`placed`), the base cards or nobles."""
+        game or a holding of the spec's own (`placed`: the base game deals the base components
+        elsewhere, and only the rules' moves bring them there), the base cards or nobles."""
         if holds in BASE_KINDS and not placed:
             places = [p.name for p in PLACES.values() if p.kind == holds]
             series = [s.name for s in self.kinds[holds].series] if holds in self.kinds else []
@@ -195,10 +196,11 @@ class ZoneReader:
                 "E541",
                 f"zone '{name}' holds the {holds} but names no place of the base game"
                 + (" and no series" if series else "")
-                + f": the base game's {holds} lie where its deal puts them",
+                + f": the base game's {holds} lie where its deal puts them, or in a holding the rules move them into",
                 node.span,
                 f"name the place the zone is: 'place: {places[0]}' (the places of the {holds}: {', '.join(places)})"
-                + (f", or the series it deals: 'series: {series[0]}'" if series else ""),
+                + (f", or the series it deals: 'series: {series[0]}'" if series else "")
+                + ", or make it a holding",
             )
             return None
         kind = self.kinds.get(holds)

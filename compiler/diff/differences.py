@@ -233,6 +233,7 @@ _STATE_FIELDS: tuple[Field, ...] = (
     ("reset", lambda v: v.reset, "reset", None),
     ("private", lambda v: v.private, "bool", None),
     ("display", lambda v: v.display, "bool", None),
+    ("bonus_colour", lambda v: v.bonus_colour, "bool", None),
     _TEXT,
 )
 _ZONE_FIELDS: tuple[Field, ...] = (  # the spec's own zones (compiler/check/zones.py)

@@ -16,7 +16,7 @@ import ast
 
 from ..check.kinds import BASE_RECORDS, extra_columns
 from ..language import ColumnType
-from ..model import Column, Kind, Rules
+from ..model import Column, Kind, Rules, Variable
 from . import ir
 from .printer import render
 from .pysource import Code, comment, identifier
@@ -124,6 +124,28 @@ def bonus_given(rules: Rules, card: ast.expr | str) -> ast.expr:
     """How many bonuses card `card` (an id) gives its owner: 1, or its `bonus_count` column."""
     table = count_table(rules)
     return ir.sub(table, card) if table else ir.const(1)
+
+
+def colour_variable(rules: Rules) -> Variable | None:
+    """The variable that sets a card's bonus colour in play (`bonus_colour: true`), None without one."""
+    return next((v for v in rules.variables if v.bonus_colour), None)
+
+
+def colour_attribute(rules: Rules) -> str:
+    """The Game attribute of that variable ('' without one: cards count in their printed colour)."""
+    var = colour_variable(rules)
+    return str(identifier("s_", var.name)) if var is not None else ""
+
+
+def colour_of(rules: Rules, card: ast.expr | str, game: str = "g") -> ast.expr:
+    """The colour card `card` (an id) gives its bonus in: its printed one (`CARD_BONUS[card]`), or,
+    where a variable sets it in play, that variable's entry once set."""
+    printed = ir.sub("CARD_BONUS", card)
+    attribute = colour_attribute(rules)
+    if not attribute:
+        return printed
+    entry = ir.sub(ir.attr(ir.name(game), attribute), card)
+    return ir.ifexp(ir.compare(entry, "is not", ir.const(None)), entry, printed)
 
 
 def base_dealt(rules: Rules) -> int | None:

@@ -57,7 +57,7 @@ def acquire(compiler, p: str, origin: str) -> list:
                 ],
             )
         ]
-    bonus = ir.sub("bon", ir.sub("CARD_BONUS", p))
+    bonus = ir.sub("bon", base_columns.colour_of(compiler.plan.rules, ir.name(p)))
     return out + [
         Append(_mine("_bought"), ir.name(p)),
         Assign((bonus,), base_columns.bonus_given(compiler.plan.rules, p), "+="),

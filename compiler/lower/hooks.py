@@ -23,13 +23,13 @@ import ast
 from ..front.expr import Effect, walk
 from ..language.effects import named
 from ..model import Rules
-from . import ir
+from . import base_columns, ir
 from .layout import EnginePlan
 from .phases import lower_end_of_turn, lower_queue_runner
 from .pysource import docstring, printable
 from .queue import queue_state_hooks
 from .setup import lower_setup
-from .tree import Assign, Def, Do, If, Node, Pass, Return
+from .tree import Assign, Def, Do, For, If, Node, Pass, Return
 from .variables import turn_resets
 
 
@@ -117,6 +117,37 @@ def _wild_hooks(plan: EnginePlan) -> tuple[list[Node], list[Node], list[ast.expr
     return set_aside, save, problems, load
 
 
+def _recount(plan: EnginePlan) -> list[Node]:
+    """Where a variable sets a card's bonus colour in play (`bonus_colour: true`), the bonuses of a
+    loaded game counted again once its variables are loaded, each card in its colour in play (the
+    runtime counted them in their printed colours). Nothing without one."""
+    rules = plan.rules
+    if base_columns.colour_variable(rules) is None:
+        return []
+    g, seat, card = ir.name("g"), ir.name("_p"), ir.name("_c")
+    bonuses = ir.sub(ir.attr(g, "_bon"), seat)
+    return [
+        For(
+            seat,
+            ir.call("range", ir.attr(g, "_n")),
+            [
+                Assign((bonuses,), ir.mul(ir.list_(ir.const(0)), ir.call("len", "GEMS"))),
+                For(
+                    card,
+                    ir.sub(ir.attr(g, "_bought"), seat),
+                    [
+                        Assign(
+                            (ir.sub(bonuses, base_columns.colour_of(rules, card)),),
+                            base_columns.bonus_given(rules, card),
+                            "+=",
+                        )
+                    ],
+                ),
+            ],
+        )
+    ]
+
+
 def lower_hooks(plan: EnginePlan) -> list[Def]:
     """Every hook of the spec interface, in the order compiler/emit/runtime/spec.py declares them."""
     set_aside, save_spent, spent_problems, load_spent = _wild_hooks(plan)
@@ -168,7 +199,7 @@ def lower_hooks(plan: EnginePlan) -> list[Def]:
         _hook(
             "_load_state",
             "g, data",
-            [Do(c) for c in _state_calls(plan, "_load_vars", "_load_zones", "g", "data")] + load_spent,
+            [Do(c) for c in _state_calls(plan, "_load_vars", "_load_zones", "g", "data")] + load_spent + _recount(plan),
             "Gives a loaded game the declared state and zones of its state dict.",
         ),
         _hook(

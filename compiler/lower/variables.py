@@ -27,12 +27,12 @@ from ..check.types import BOOL, COLOUR, GEM, INT, PLAYER, Comp, MapOf, SetOf
 from ..check.variables import key_name, written
 from ..front.expr import Attribute, Index, Name, unparse
 from ..model import Rules, Variable
-from . import ir
+from . import base_columns, ir
 from .layout import LoweringBug
 from .printer import render
 from .pysource import Code, comment, identifier
 from .tokens import rule_error
-from .tree import Append, Assign, Comment, Do, If, Raise, Table
+from .tree import Append, Assign, Comment, Do, For, If, Node, Raise, Table
 
 STATE_VERSION = 2  # the version of a saved game that carries declared state
 
@@ -227,6 +227,8 @@ def effect(compiler, name: str, args, env, located: str = "") -> list:
     if found is None or target is None:
         raise LoweringBug(f"'{unparse(args[0])}' is not a declared variable", getattr(args[0], "span", None))
     held = found[1]
+    if name == "set" and found[0].bonus_colour:
+        return _recolour(compiler, args[0], target, compiler.expr(args[1], env), env)
     if name == "set" and isinstance(held, SetOf):  # a set of its own, held sorted: the collection's elements
         return [Assign((target,), ir.call("sorted", ir.call("set", compiler.collection(args[1], env))))]
     value = compiler.expr(args[1], env)
@@ -241,6 +243,42 @@ def effect(compiler, name: str, args, env, located: str = "") -> list:
     if name == "insert":  # held sorted, each colour once
         return [If(ir.compare(value, "not in", target), [Append(target, value), Do(ir.method(target, "sort"))])]
     return [If(ir.compare(value, "in", target), [Do(ir.method(target, "remove", value))])]
+
+
+def _recolour(compiler: Any, entry: Index, target: ast.expr, value: ast.expr, env: Any) -> list[Node]:
+    """`set(NAME[card], colour)` of the variable that sets a card's bonus colour in play
+    (`bonus_colour: true`): the entry written, and the card's bonuses moved from its colour before to
+    its colour now for the player whose purchased cards hold it (none: nothing counts it yet). So
+    `me.bonus`, the prices and the nobles' requirements read the colour in play at once."""
+    rules = compiler.plan.rules
+    card = ir.name("_tinted")
+    was, now, seat = ir.name("_was"), ir.name("_now"), ir.name("_holder")
+    bonuses = ir.sub(ir.dotted("g._bon"), seat)
+    given = base_columns.bonus_given(rules, card)
+    return [
+        Assign((card,), compiler.expr(entry.index, env)),
+        Assign((was,), base_columns.colour_of(rules, card)),
+        Assign((target,), value),
+        Assign((now,), base_columns.colour_of(rules, card)),
+        If(
+            ir.compare(was, "!=", now),
+            [
+                For(
+                    seat,
+                    ir.call("range", ir.dotted("g._n")),
+                    [
+                        If(
+                            ir.compare(card, "in", ir.sub(ir.dotted("g._bought"), seat)),
+                            [
+                                Assign((ir.sub(bonuses, was),), given, "-="),
+                                Assign((ir.sub(bonuses, now),), given, "+="),
+                            ],
+                        )
+                    ],
+                )
+            ],
+        ),
+    ]
 
 
 def collection(rules: Rules, coll, env, expr) -> ast.expr | None:

@@ -4130,6 +4130,7 @@ _OWN_ZONES = tuple(zone for zone in ZONES if zone.start != _BASE)  # saved as zo
 # The base game's lists split by level (the face-up rows, the decks): a zone naming one is a list per
 # level, indexed by a level's index (its `group`) as a per-player zone's lists are by seat.
 _BY_LEVEL = ("market", "decks")
+_RULE_ERRORS["wrong_group"] = "a component of {column} {value} cannot go to {column} {group} of {zone!r}"  # +sheets
 
 
 def _split(zone: Zone) -> bool:
@@ -4267,9 +4268,8 @@ def _level_fits(zone: Zone, group: int, x: int, located: str) -> None:
             "wrong_level", {"located": located, "card_level": CARD_LEVEL[x], "level": LEVELS[group], "zone": zone.name}
         )
     if zone.name in ZONE_GROUPS and _group_of(zone, x) != group + 1:
-        raise RuleError(
-            "wrong_level", {"located": located, "card_level": _group_of(zone, x), "level": group + 1, "zone": zone.name}
-        )
+        told = {"column": ZONE_GROUPS[zone.name][0], "value": _group_of(zone, x), "group": group + 1, "zone": zone.name}
+        raise RuleError("wrong_group", {"located": located, **told})
 
 
 def _slot_cost(game: Game, zone: Zone, level: int, slot: int, x: int | None) -> None:

@@ -69,6 +69,7 @@ def setup(self: Builder) -> Section:
     if not nobles:
         del items[1]
     items += _bonus_count(self)
+    items += _bonus_colour(self)
     items += _series(self)
     items += self.fewer_players()
     items += self.zone_items()
@@ -91,6 +92,14 @@ def _bonus_count(self: Builder) -> list[Item]:
     column = next(c for c in kind.columns if c.name == kind.bonus_count)
     title = self.spec_text(column.title) if column.title is not None else column.name.replace("_", " ")
     return [Item(sentence(self.text("sheet.setup.bonus_count", column=title)))]
+
+
+def _bonus_colour(self: Builder) -> list[Item]:
+    """Where a variable sets a card's bonus colour in play (`bonus_colour: true`), the sentence that says so."""
+    var = next((v for v in self.rules.variables if v.bonus_colour), None)
+    if var is None:
+        return []
+    return [Item(sentence(self.text("sheet.setup.bonus_colour", title=self.spec_text(var.title))))]
 
 
 def _series(self: Builder) -> list[Item]:
