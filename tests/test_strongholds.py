@@ -168,6 +168,35 @@ def test_a_card_with_a_stronghold_is_bought_or_reserved_by_its_owner_only(sh):
     assert {"buy 1.1", "reserve 1.1"} <= set(legal_strings(mine))
 
 
+def owner(game, card: int):
+    return json.loads(game.to_json())["vars"]["holder"][card]
+
+
+def test_a_card_whose_last_stronghold_leaves_has_no_owner_any_more(sh):
+    """Moved away, sent back, bought or reserved: a card with no stronghold belongs to nobody (the
+    board and the observation said "owner: player 1" of an empty card before)."""
+    state = affordable(sh, position(sh, 2))
+    first, second = card_at(state, 2, 1), card_at(state, 3, 4)
+    game = load(sh, stand(state, 0, first))
+    act(game, "buy 1.1")
+    act(game, "fort 3.4 from 2.1")  # moved away
+    assert (owner(game, first), owner(game, second)) == (None, 0)
+
+    state = affordable(sh, position(sh, 2))
+    theirs = card_at(state, 2, 2)
+    game = load(sh, stand(state, 1, theirs))
+    act(game, "buy 1.1")
+    act(game, "fort 2.2")  # sent back
+    assert owner(game, theirs) is None
+
+    for move in ("buy 1.1", "reserve 1.1"):  # its owner's, back when they take the card
+        state = affordable(sh, position(sh, 2))
+        card = card_at(state, 1, 1)
+        game = load(sh, stand(state, 0, card, 2))
+        act(game, move)
+        assert owner(game, card) is None
+
+
 def test_the_owners_strongholds_come_back_when_they_buy_the_card(sh):
     state = affordable(sh, position(sh, 2))
     card = card_at(state, 1, 1)

@@ -206,7 +206,7 @@ def zones_source(rules: Rules) -> Code:
                 ),
                 Assign((ir.name("ZONE_GROUPS"),), groups),
                 Comment(comment("The zones that deal a series of the base cards: name -> the ids of its cards.")),
-                Assign((ir.name("ZONE_DEALS"),), deals),
+                Assign((ir.name("_ZONE_DEALS"),), deals),
             ]
         )
     )

@@ -385,7 +385,7 @@ ZONES = (
 # group g's at index g - 1.
 ZONE_GROUPS = {}
 # The zones that deal a series of the base cards: name -> the ids of its cards.
-ZONE_DEALS = {}
+_ZONE_DEALS = {}
 
 # Every way to spend gold on a price: gold per gem colour, the zero vector first.
 PAYMENTS = (
@@ -4196,9 +4196,9 @@ def _zone_shuffle(game: Game, pi: int, pg: int = 0) -> None:
 
 
 def _pieces_shown(zone: Zone, rng: random.Random) -> list[int]:
-    """The pieces of its kind zone `zone` deals (a series' zone: ZONE_DEALS), each showing one of its
+    """The pieces of its kind zone `zone` deals (a series' zone: _ZONE_DEALS), each showing one of its
     faces at random (one face: no draw), in table order."""
-    dealt = set(ZONE_DEALS.get(zone.name, ()))
+    dealt = set(_ZONE_DEALS.get(zone.name, ()))
     pieces = [piece for piece in KINDS[zone.kind].pieces if not dealt or piece[0] in dealt]
     return [piece[_below(rng, len(piece))] if len(piece) > 1 else piece[0] for piece in pieces]
 

@@ -69,7 +69,7 @@ KINDS: dict[str, Any] = {}  # name -> meta.Kind
 ZONE_GROUPS: dict[str, tuple[str, tuple[int, ...]]] = {}
 # The spec's own zones that deal a series of the base cards (`series:`): name -> the ids of its cards
 # (a zone not listed deals every piece of its kind). Only in the engine of a spec with zones.
-ZONE_DEALS: dict[str, tuple[int, ...]] = {}
+_ZONE_DEALS: dict[str, tuple[int, ...]] = {}
 VARIABLES: tuple[Any, ...] = ()  # of meta.Variable
 
 # -- the decisions and their actions

@@ -37,6 +37,7 @@ from .spec import (
     _FACE_UP_COSTS,
     _FACE_UP_SLOTS,
     _WILD_PLACES,
+    _ZONE_DEALS,
     CARD_BONUS,
     CARD_COST,
     CARD_LEVEL,
@@ -44,7 +45,6 @@ from .spec import (
     KINDS,
     LEVELS,
     NOBLE_POINTS,
-    ZONE_DEALS,
     ZONE_GROUPS,
     ZONES,
 )
@@ -125,9 +125,9 @@ def _zone_shuffle(game: Game, pi: int, pg: int = 0) -> None:
 
 
 def _pieces_shown(zone: Zone, rng: random.Random) -> list[int]:
-    """The pieces of its kind zone `zone` deals (a series' zone: ZONE_DEALS), each showing one of its
+    """The pieces of its kind zone `zone` deals (a series' zone: _ZONE_DEALS), each showing one of its
     faces at random (one face: no draw), in table order."""
-    dealt = set(ZONE_DEALS.get(zone.name, ()))
+    dealt = set(_ZONE_DEALS.get(zone.name, ()))
     pieces = [piece for piece in KINDS[zone.kind].pieces if not dealt or piece[0] in dealt]
     return [piece[_below(rng, len(piece))] if len(piece) > 1 else piece[0] for piece in pieces]
 
