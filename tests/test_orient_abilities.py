@@ -25,7 +25,7 @@ from click.testing import CliRunner
 from app import cli
 from compiler import pipeline
 from compiler.diagnostics import CompileError, SourceMap
-from compiler.emit import counted, held
+from compiler.emit import counted
 from compiler.emit.runtime import engine_text
 from tests.helpers.engines import (
     ROOT,
@@ -300,16 +300,19 @@ def test_a_sacrifice_is_bought_only_with_two_bonuses_of_its_colour(E):
     assert "buy 3.1" not in legal_strings(game)
 
 
-def test_the_saved_state_check_counts_the_holdings_where_the_rewrite_expects_it():
-    """compiler/emit/held.py rewrites problems.py's two statements gathering the cards placed and the
-    nobles in play, only for a spec whose own holdings hold them, and says so when they are gone."""
-    text = engine_text("problems")
-    rewritten = held.held("problems", text, True)
-    assert "placed += _out_of_play_cards(read, data.get('out_of_play')) + _held_cards(data)" in rewritten
-    assert "owned_nobles + _boxed(data) + _held_nobles(data)" in rewritten
-    assert held.held("problems", text, False) == text and held.held("state", engine_text("state"), True)
-    with pytest.raises(held.HeldError):
-        held.held("problems", "x = 1\n", True)
+def test_the_saved_state_check_counts_a_kept_noble_once(E):
+    """The saved-state check counts the nobles of the spec's own holdings among those in play
+    (problems.py's _zoned_nobles, in every engine: none without such a holding): a kept noble
+    loads; the same noble also in the row, or kept twice, is refused."""
+    state = position(E, 2, 2)
+    noble = state["nobles"].pop(0)
+    state["seats"][1]["zones"]["kept"] = [noble]
+    assert E.from_json(json.dumps(state)).z_kept[1] == [noble]
+    for twice in (lambda s: s["nobles"].append(noble), lambda s: s["seats"][0]["zones"]["kept"].append(noble)):
+        copy = json.loads(json.dumps(state))
+        twice(copy)
+        with pytest.raises(E.StateError):
+            E.from_json(json.dumps(copy))
 
 
 # --------------------------------------------------------------------------- spec -> sheets, diff

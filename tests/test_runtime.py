@@ -22,7 +22,7 @@ import pytest
 
 from compiler.emit import inline, runtime
 from compiler.emit.formatting import laid_out
-from compiler.emit.runtime import deal, errors, game, held, notation, problems, queue, spec, state, variables, zones
+from compiler.emit.runtime import deal, errors, game, notation, problems, queue, spec, state, variables, zones
 from tests.helpers.engines import ROOT, load_engine
 
 ENGINES = sorted((ROOT / "generated" / "engines").glob("*.py"))
@@ -30,7 +30,7 @@ RUNTIME = pathlib.Path(runtime.__file__).parent
 # Every runtime module, as runtime.MODULES lists them (a module added there is tested here too).
 MODULES = {name: importlib.import_module(f"compiler.emit.runtime.{name}") for name in runtime.MODULES}
 # only in the engines of specs that use them
-SPEC_MODULES = {"variables": variables, "zones": zones, "queue": queue, "held": held}
+SPEC_MODULES = {"variables": variables, "zones": zones, "queue": queue}
 
 
 # How to tell the engine of a spec that uses a runtime module of SPEC_MODULES: the table it reads.
@@ -38,7 +38,6 @@ _USES = {
     "variables": "\nVARIABLES = (\n",
     "zones": "\nZONES = (\n",
     "queue": '("queued", False, ())',
-    "held": "\n_HELD = tuple(",
 }
 
 

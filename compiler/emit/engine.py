@@ -37,7 +37,6 @@ from ..model import Rules
 from ..sheets.refusals import refusal_words
 from . import formatting
 from .counted import counted
-from .held import held
 from .inline import game_text
 from .runtime import MODULES, SPEC_MODULES, engine_text
 
@@ -105,25 +104,15 @@ def notation_help(plan: EnginePlan) -> list[str]:
     return lines
 
 
-def holds_base(rules: Rules) -> bool:
-    """Does a holding of the spec's own (no place of the base game) hold base cards or nobles?"""
-    return any(z.holds in ("cards", "nobles") and not z.place for z in rules.zones)
-
-
 def runtime_text(hooks_src: str, rules: Rules | None = None) -> dict[str, Code]:
     """The text of each runtime module that the template pastes (see compiler/emit/runtime), and
     game.py's with the hooks of `hooks_src` inlined into Game.apply (compiler/emit/inline.py); for
     the spec `rules`, the bonuses a card gives read from its `bonus_count` column, in the card's colour
-    in play (compiler/emit/counted.py), and the base components in the spec's own holdings counted in
-    play by the saved-state check (compiler/emit/held.py). It is the
-    project's own code, read from its files, and the lowering's printed hooks: no text of a spec."""
+    in play (compiler/emit/counted.py). It is the project's own code, read from its files, and the
+    lowering's printed hooks: no text of a spec."""
     table = base_columns.count_table(rules) if rules is not None else ""
     colour = base_columns.colour_attribute(rules) if rules is not None else ""
-    holds = rules is not None and holds_base(rules)
-    text = {
-        name: Code(held(name, counted(name, engine_text(name), table, colour), holds))
-        for name in MODULES + SPEC_MODULES
-    }
+    text = {name: Code(counted(name, engine_text(name), table, colour)) for name in MODULES + SPEC_MODULES}
     text["game"] = Code(game_text(text["game"], hooks_src))
     return text
 
@@ -193,7 +182,6 @@ def render_module(plan: EnginePlan) -> str:
     stuck = next((dp for dp in actions if dp.decision.only_when_stuck), None)
     context = dict(
         runtime=runtime_text(plan.hooks_src, rules),
-        holds_base=holds_base(rules),
         source=rules.source,
         path=shown_path(rules.source.path),
         docstring=module_docstring(plan),

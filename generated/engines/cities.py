@@ -3380,7 +3380,7 @@ def _problems(data: Any, nested: bool = False) -> list[Problem]:
     placed += _out_of_play_cards(read, data.get("out_of_play"))
     placed += _zoned_cards(data)
     _placement_problems(placed, out)
-    _noble_problems(data.get("nobles"), owned_nobles + _boxed(data), n, nobles_shown, out)
+    _noble_problems(data.get("nobles"), owned_nobles + _boxed(data) + _zoned_nobles(data), n, nobles_shown, out)
     out += _state_problems(data, n)  # the spec's declared state and zones, when it has some
     out += _turn_problems(data, n, market if market_ok else None, reserved_counts)
     out += _history_problems(data, nested)
@@ -3528,32 +3528,50 @@ def _placement_problems(placed: Placed, out: list[Problem]) -> None:
         )
 
 
-# The spec's own zones of the base cards (a series' decks and rows, `series:`): the cards they hold are in play.
+# The spec's own zones of the base cards (a series' decks and rows, `series:`; a holding the rules move
+# cards into), and of the base nobles (a holding: a noble kept aside; the box is read by _boxed): what
+# they hold is in play.
 _CARD_ZONES = tuple(zone for zone in ZONES if zone.kind == "cards" and zone.start != "base")
+_NOBLE_ZONES = tuple(zone for zone in ZONES if zone.kind == "nobles" and zone.start not in ("base", "box"))
 
 
-def _zoned_cards(data: State) -> Placed:
-    """The (card id, path) of each card a state's own zones of the base cards hold (a list that is not
-    one of card ids: its zone's problem, reported with the zones)."""
-    placed: Placed = []
-    zones, seats = data.get("zones"), data.get("seats")
-    for zone in _CARD_ZONES:
-        lists: list[tuple[Path, Any]] = []
+def _state_zone_lists(data: State, zones: tuple[Any, ...]) -> list[tuple[Path, Any]]:
+    """Each list of a state's zones `zones`, with its path: a player's zone under each seat, a zone
+    split by a column group by group (what is not a list: its zone's problem, reported with the zones)."""
+    lists: list[tuple[Path, Any]] = []
+    shared, seats = data.get("zones"), data.get("seats")
+    for zone in zones:
         if zone.per_player:
             for p, s in enumerate(seats if isinstance(seats, list) else []):
                 if isinstance(s, dict) and isinstance(s.get("zones", {}), dict):
                     lists.append((("seats", p, "zones", zone.name), s.get("zones", {}).get(zone.name)))
         else:
-            value = zones.get(zone.name) if isinstance(zones, dict) else None
+            value = shared.get(zone.name) if isinstance(shared, dict) else None
             if isinstance(value, list) and any(isinstance(x, list) for x in value):  # split by level
                 lists += [(("zones", zone.name, g), v) for g, v in enumerate(value)]
             else:
                 lists.append((("zones", zone.name), value))
-        for path, items in lists:
-            for i, x in enumerate(items if isinstance(items, list) else []):
-                if type(x) is int and 0 <= x < len(CARDS):
-                    placed.append((x, path + (i,)))
-    return placed
+    return lists
+
+
+def _zoned_cards(data: State) -> Placed:
+    """The (card id, path) of each card a state's own zones of the base cards hold."""
+    return [
+        (x, path + (i,))
+        for path, items in _state_zone_lists(data, _CARD_ZONES)
+        for i, x in enumerate(items if isinstance(items, list) else [])
+        if type(x) is int and 0 <= x < len(CARDS)
+    ]
+
+
+def _zoned_nobles(data: State) -> list[int]:
+    """The nobles a state's own holdings of the base nobles hold (a noble kept aside is in play)."""
+    return [
+        x
+        for _, items in _state_zone_lists(data, _NOBLE_ZONES)
+        for x in (items if isinstance(items, list) else [])
+        if type(x) is int and 0 <= x < len(NOBLES)
+    ]
 
 
 # The zones keeping the nobles the deal did not reveal (`place: noble_box`): with one, every noble is in play.

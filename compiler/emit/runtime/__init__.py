@@ -18,9 +18,7 @@ stays one standalone, stdlib-only file that imports nothing of the compiler:
 * :mod:`.notation`: action ids as text and text as ids;
 * :mod:`.variables`: the spec's declared state in a saved game (only in the engine of a spec that has some);
 * :mod:`.zones`: the spec's own zones (only in the engine of a spec that has some);
-* :mod:`.queue`: the queued steps waiting, in a saved game (only in the engine of a spec that has queued steps);
-* :mod:`.held`: the base cards and nobles in holdings of the spec's own, counted in play by the saved-state
-  check (only in the engine of a spec with such a holding).
+* :mod:`.queue`: the queued steps waiting, in a saved game (only in the engine of a spec that has queued steps).
 
 What a module reads from the per-spec part of an engine (tables, the lowered rules, and the
 hooks: the functions by which the runtime runs what a spec adds, such as its end-of-turn steps)
@@ -45,9 +43,8 @@ from pathlib import Path
 MODULES = ("aliases", "meta", "errors", "face_up", "explain", "game", "deal", "problems", "state", "notation")
 # The runtime modules only some engines hold, after the others: `variables` in the engine of a spec
 # that declares state, `zones` in that of a spec with zones of its own, `queue` in that of a spec with
-# queued steps, `held` in that of a spec whose own holdings hold base cards or nobles (so the engines
-# of the other specs are what they were without them).
-SPEC_MODULES = ("variables", "zones", "queue", "held")
+# queued steps (so the engines of the other specs are what they were without them).
+SPEC_MODULES = ("variables", "zones", "queue")
 
 
 def _is_header(node: ast.stmt) -> bool:
